@@ -1,0 +1,191 @@
+// Composition root: decides the mode, resolves the configuration, starts the backend
+// (headless or on a worker thread) and the console.
+
+#include "admin/admincli.h"
+#include "admin/backend.h"
+#include "core/config.h"
+#include "embeddedbackend.h"
+#include "signalwatcher.h"
+
+#ifdef GATEHOUSE_WITH_CONSOLE
+#include "console/console.h"
+#include <QApplication>
+#endif
+
+#include <QCommandLineParser>
+#include <QCoreApplication>
+#include <QProcessEnvironment>
+#include <QTextStream>
+#include <QUrl>
+
+#include <cstdio>
+#include <memory>
+
+using namespace Gatehouse;
+
+namespace {
+
+bool hasArg(int argc, char **argv, const char *name)
+{
+    for (int i = 1; i < argc; ++i)
+        if (qstrcmp(argv[i], name) == 0)
+            return true;
+    return false;
+}
+
+bool displayAvailable()
+{
+#if defined(Q_OS_UNIX) && !defined(Q_OS_MACOS)
+    const auto env = QProcessEnvironment::systemEnvironment();
+    return env.contains(QStringLiteral("QT_QPA_PLATFORM")) || !env.value(QStringLiteral("DISPLAY")).isEmpty()
+           || !env.value(QStringLiteral("WAYLAND_DISPLAY")).isEmpty();
+#else
+    return true;
+#endif
+}
+
+void setIdentity()
+{
+    QCoreApplication::setApplicationName(QStringLiteral("gatehouse"));
+    QCoreApplication::setApplicationVersion(QStringLiteral(GATEHOUSE_VERSION));
+}
+
+int runHeadless(QCoreApplication &app, const Core::Config &config)
+{
+    Admin::Backend backend(config);
+    if (auto r = backend.start(); !r) {
+        QTextStream(stderr) << "gatehouse: " << r.error().message << "\n";
+        return 1;
+    }
+    SignalWatcher watcher;
+    int exitCode = 0;
+    QObject::connect(&watcher, &SignalWatcher::terminationRequested, &app, [&](int) {
+        static bool stopping = false;
+        if (stopping) { // a second signal: stop waiting for in-flight requests
+            exitCode = 1;
+            app.quit();
+            return;
+        }
+        stopping = true;
+        backend.stop([&app] { app.quit(); });
+    });
+    app.exec();
+    return exitCode;
+}
+
+} // namespace
+
+int main(int argc, char **argv)
+{
+    setIdentity();
+    const QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+
+    if (argc > 1 && qstrcmp(argv[1], "admin") == 0) {
+        QCoreApplication app(argc, argv);
+        setIdentity();
+        QStringList args = app.arguments();
+        args.removeAt(1); // "admin"
+        QTextStream out(stdout), err(stderr);
+        return Admin::runAdminCli(args, env, out, err);
+    }
+
+    bool headless = hasArg(argc, argv, "--headless");
+    const bool helpOrVersion = hasArg(argc, argv, "--help") || hasArg(argc, argv, "-h")
+                               || hasArg(argc, argv, "--version") || hasArg(argc, argv, "-v");
+#ifndef GATEHOUSE_WITH_CONSOLE
+    headless = true;
+#endif
+    bool fellBackToHeadless = false;
+    if (!headless && !helpOrVersion && !displayAvailable()) {
+        headless = true;
+        fellBackToHeadless = true;
+    }
+
+    std::unique_ptr<QCoreApplication> app;
+#ifdef GATEHOUSE_WITH_CONSOLE
+    if (!headless && !helpOrVersion)
+        app = std::make_unique<QApplication>(argc, argv);
+    else
+#endif
+        app = std::make_unique<QCoreApplication>(argc, argv);
+    setIdentity();
+
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QStringLiteral(
+        "Gatehouse: administration console for API security with an embedded server.\n\n"
+        "Modes:\n"
+        "  gatehouse                          console with the embedded backend\n"
+        "  gatehouse --headless               backend only (stops cleanly on SIGTERM/SIGINT)\n"
+        "  gatehouse --connect URL [--admin-token T]   console for a remote backend\n"
+        "  gatehouse admin <noun> <verb>      command line over a running backend's admin API\n\n"
+        "Every option below can also be set as GATEHOUSE_<OPTION> (e.g. GATEHOUSE_SERVICE_PORT)\n"
+        "or as a key of the JSON config file; flags win over the environment, which wins over\n"
+        "the config file."));
+    parser.addHelpOption();
+    parser.addVersionOption();
+    parser.addOptions({
+        {QStringLiteral("headless"), QStringLiteral("Run the backend only, without the console.")},
+        {QStringLiteral("connect"), QStringLiteral("Run the console only, against the admin API at URL."), QStringLiteral("url")},
+        {QStringLiteral("admin-token"), QStringLiteral("Admin token for --connect (else GATEHOUSE_ADMIN_TOKEN, else a dialog)."), QStringLiteral("token")},
+        {QStringLiteral("config"), QStringLiteral("JSON config file."), QStringLiteral("file")},
+    });
+    for (const Core::ConfigOption &o : Core::ConfigResolver::options())
+        parser.addOption(QCommandLineOption(o.key, o.description, o.valueName));
+    parser.process(*app);
+
+    QMap<QString, QString> cli;
+    if (parser.isSet(QStringLiteral("config")))
+        cli.insert(QStringLiteral("config"), parser.value(QStringLiteral("config")));
+    for (const Core::ConfigOption &o : Core::ConfigResolver::options())
+        if (parser.isSet(o.key))
+            cli.insert(o.key, parser.value(o.key));
+    auto config = Core::ConfigResolver::resolve(cli, env);
+    if (!config) {
+        QTextStream(stderr) << "gatehouse: " << config.error().message << "\n";
+        return 2;
+    }
+
+    if (headless) {
+        if (parser.isSet(QStringLiteral("connect"))) {
+            QTextStream(stderr) << "gatehouse: --connect needs a display (it runs only the console)\n";
+            return 2;
+        }
+        if (fellBackToHeadless)
+            QTextStream(stderr) << "gatehouse: no display found; running headless\n";
+        return runHeadless(*app, *config);
+    }
+
+#ifdef GATEHOUSE_WITH_CONSOLE
+    auto &gui = static_cast<QApplication &>(*app);
+    Console::ConsoleOptions options;
+    std::unique_ptr<EmbeddedBackend> embedded;
+    if (parser.isSet(QStringLiteral("connect"))) {
+        options.adminUrl = QUrl(parser.value(QStringLiteral("connect")));
+        if (!options.adminUrl.isValid() || !options.adminUrl.scheme().startsWith(QLatin1String("http"))) {
+            QTextStream(stderr) << "gatehouse: --connect needs an http(s) URL, got '"
+                                << parser.value(QStringLiteral("connect")) << "'\n";
+            return 2;
+        }
+        options.adminToken = parser.isSet(QStringLiteral("admin-token"))
+                                 ? parser.value(QStringLiteral("admin-token"))
+                                 : env.value(QStringLiteral("GATEHOUSE_ADMIN_TOKEN"));
+    } else {
+        embedded = std::make_unique<EmbeddedBackend>(*config);
+        if (auto r = embedded->start(); !r) {
+            QTextStream(stderr) << "gatehouse: " << r.error().message << "\n";
+            return 1;
+        }
+        options.adminUrl = QUrl(embedded->adminUrl());
+        options.adminToken = embedded->adminToken();
+        options.embedded = true;
+    }
+    SignalWatcher watcher;
+    QObject::connect(&watcher, &SignalWatcher::terminationRequested, &gui, [] { QCoreApplication::quit(); });
+    const int code = Console::run(gui, options);
+    if (embedded)
+        embedded->stop();
+    return code;
+#else
+    return 0;
+#endif
+}

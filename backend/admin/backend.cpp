@@ -1,0 +1,290 @@
+#include "admin/backend.h"
+#include "admin/adminapi.h"
+
+#include "core/clock.h"
+#include "core/database.h"
+#include "core/eventbus.h"
+#include "core/httpserver.h"
+#include "core/logging.h"
+#include "core/metrics.h"
+#include "core/settingsstore.h"
+#include "crypto/certificateauthority.h"
+#include "crypto/random.h"
+
+#include <QCoreApplication>
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QHostAddress>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QSaveFile>
+#include <QSslCertificate>
+#include <QSslKey>
+
+#include <memory>
+
+namespace Gatehouse::Admin {
+
+Backend::Backend(Core::Config config, QObject *parent)
+    : QObject(parent), m_config(std::move(config)), m_clock(std::make_unique<Core::SystemClock>()),
+      m_metrics(std::make_unique<Core::Metrics>()),
+      m_events(std::make_unique<Core::EventBus>(*m_clock))
+{
+    m_statsTimer.setInterval(1000);
+    connect(&m_statsTimer, &QTimer::timeout, this, &Backend::publishStats);
+}
+
+Backend::~Backend() = default;
+
+QString Backend::adminTokenPath(const QString &dataDir)
+{
+    return dataDir + QStringLiteral("/admin-token");
+}
+
+QString Backend::portsPath(const QString &dataDir)
+{
+    return dataDir + QStringLiteral("/ports.json");
+}
+
+Result<void> Backend::prepareDataDir()
+{
+    QDir dir(m_config.dataDir);
+    if (!dir.exists()) {
+        if (!QDir().mkpath(m_config.dataDir))
+            return makeError(QStringLiteral("data-dir"),
+                             QStringLiteral("cannot create data directory %1").arg(m_config.dataDir));
+        // Keys and tokens live here: owner only.
+        QFile::setPermissions(m_config.dataDir,
+                              QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);
+    }
+    if (!QFileInfo(m_config.dataDir).isWritable())
+        return makeError(QStringLiteral("data-dir"),
+                         QStringLiteral("data directory %1 is not writable").arg(m_config.dataDir));
+    return {};
+}
+
+Result<void> Backend::loadOrCreateAdminToken()
+{
+    const QString path = adminTokenPath(m_config.dataDir);
+    QFile f(path);
+    if (f.exists()) {
+        if (!f.open(QIODevice::ReadOnly))
+            return makeError(QStringLiteral("admin-token"),
+                             QStringLiteral("cannot read %1: %2").arg(path, f.errorString()));
+        m_adminToken = QString::fromUtf8(f.readAll()).trimmed();
+        if (m_adminToken.size() < 16)
+            return makeError(QStringLiteral("admin-token"),
+                             QStringLiteral("%1 holds no usable token (at least 16 characters); "
+                                            "delete it to generate a new one")
+                                 .arg(path));
+        return {};
+    }
+    m_adminToken = Crypto::Random::token(32);
+    QSaveFile out(path);
+    if (!out.open(QIODevice::WriteOnly))
+        return makeError(QStringLiteral("admin-token"),
+                         QStringLiteral("cannot write %1: %2").arg(path, out.errorString()));
+    out.setPermissions(QFile::ReadOwner | QFile::WriteOwner);
+    out.write(m_adminToken.toUtf8() + '\n');
+    if (!out.commit())
+        return makeError(QStringLiteral("admin-token"),
+                         QStringLiteral("cannot write %1: %2").arg(path, out.errorString()));
+    QFile::setPermissions(path, QFile::ReadOwner | QFile::WriteOwner);
+    qCInfo(lcCore).noquote() << "created a new admin token in" << path;
+    return {};
+}
+
+QJsonObject Backend::ports() const
+{
+    QJsonObject urls, addresses;
+    const std::pair<const char *, Core::HttpServer *> ls[] = {
+        {"service", m_service.get()}, {"cluster", m_cluster.get()}, {"admin", m_admin.get()}};
+    QJsonObject o;
+    for (const auto &[name, server] : ls) {
+        if (!server)
+            continue;
+        o.insert(QLatin1String(name), server->serverPort());
+        urls.insert(QLatin1String(name), server->url());
+        addresses.insert(QLatin1String(name), server->serverAddress().toString());
+    }
+    o.insert(QStringLiteral("urls"), urls);
+    o.insert(QStringLiteral("addresses"), addresses);
+    o.insert(QStringLiteral("pid"), QCoreApplication::applicationPid());
+    return o;
+}
+
+Result<void> Backend::writePorts()
+{
+    const QString path = portsPath(m_config.dataDir);
+    QSaveFile out(path);
+    if (!out.open(QIODevice::WriteOnly))
+        return makeError(QStringLiteral("ports-file"),
+                         QStringLiteral("cannot write %1: %2").arg(path, out.errorString()));
+    out.write(QJsonDocument(ports()).toJson(QJsonDocument::Indented));
+    if (!out.commit())
+        return makeError(QStringLiteral("ports-file"),
+                         QStringLiteral("cannot write %1: %2").arg(path, out.errorString()));
+    return {};
+}
+
+Result<void> Backend::start()
+{
+    m_startedAt = m_clock->now();
+    if (auto r = prepareDataDir(); !r)
+        return r;
+
+    auto db = Core::Database::open(m_config.dataDir + QStringLiteral("/gatehouse.db"),
+                                   Core::Database::coreMigrations());
+    if (!db)
+        return db.error();
+    m_database = std::move(*db);
+    m_settings = std::make_unique<Core::SqlSettingsStore>(*m_database);
+    if (auto id = m_settings->value(QStringLiteral("instance-id")); id) {
+        m_instanceId = *id;
+    } else {
+        m_instanceId = Crypto::Random::uuid();
+        if (auto r = m_settings->setValue(QStringLiteral("instance-id"), m_instanceId); !r)
+            return r;
+    }
+
+    if (auto r = loadOrCreateAdminToken(); !r)
+        return r;
+
+    // Cluster PKI: a CA created once and a server certificate for the cluster listener.
+    const QString pkiDir = m_config.dataDir + QStringLiteral("/pki");
+    auto ca = Crypto::CertificateAuthority::loadOrCreate(pkiDir, QStringLiteral("gatehouse-cluster-ca"));
+    if (!ca)
+        return ca.error();
+    QStringList extraDns, extraIps;
+    for (const QString &san : std::as_const(m_config.tlsExtraSans)) {
+        if (QHostAddress(san).isNull())
+            extraDns.append(san);
+        else
+            extraIps.append(san);
+    }
+    auto serverCert = ca->loadOrIssueServerCertificate(pkiDir, extraDns, extraIps);
+    if (!serverCert)
+        return serverCert.error();
+
+    Core::TlsSettings tls;
+    tls.certificate = serverCert->sslCertificate();
+    tls.privateKey = serverCert->sslKey();
+    tls.clientCaCertificates = {ca->sslCertificate()};
+    if (tls.certificate.isNull() || tls.privateKey.isNull())
+        return makeError(QStringLiteral("tls"), QStringLiteral("cannot load the cluster server certificate"));
+
+    m_service = std::make_unique<Core::HttpServer>(
+        Core::ListenerOptions::fromConfig(QStringLiteral("service"), m_config, m_config.service),
+        *m_metrics);
+    auto clusterOptions =
+        Core::ListenerOptions::fromConfig(QStringLiteral("cluster"), m_config, m_config.cluster);
+    clusterOptions.tls = tls;
+    m_cluster = std::make_unique<Core::HttpServer>(clusterOptions, *m_metrics);
+    m_admin = std::make_unique<Core::HttpServer>(
+        Core::ListenerOptions::fromConfig(QStringLiteral("admin"), m_config, m_config.admin),
+        *m_metrics);
+    m_adminApi = std::make_unique<AdminApi>(*m_admin, *m_events, *m_metrics, m_adminToken,
+                                            [this] { return status(); });
+
+    for (Core::HttpServer *s : {m_service.get(), m_cluster.get(), m_admin.get()})
+        if (auto r = s->listen(); !r)
+            return r;
+    if (auto r = writePorts(); !r)
+        return r;
+    m_statsTimer.start();
+    m_events->publish(QStringLiteral("backend.started"),
+                      QJsonObject{{QStringLiteral("version"), QStringLiteral(GATEHOUSE_VERSION)},
+                                  {QStringLiteral("ports"), ports()}});
+    qCInfo(lcCore).noquote() << "Gatehouse" << GATEHOUSE_VERSION << "ready; data dir"
+                             << m_config.dataDir << "; ports"
+                             << QJsonDocument(ports()).toJson(QJsonDocument::Compact);
+    return {};
+}
+
+QString Backend::adminUrl() const
+{
+    return m_admin ? m_admin->url() : QString();
+}
+
+QJsonObject Backend::status() const
+{
+    QJsonArray listeners;
+    QJsonObject requests;
+    const std::pair<const char *, Core::HttpServer *> ls[] = {
+        {"service", m_service.get()}, {"cluster", m_cluster.get()}, {"admin", m_admin.get()}};
+    for (const auto &[name, server] : ls) {
+        if (!server)
+            continue;
+        listeners.append(QJsonObject{{QStringLiteral("name"), QLatin1String(name)},
+                                     {QStringLiteral("address"), server->serverAddress().toString()},
+                                     {QStringLiteral("port"), server->serverPort()},
+                                     {QStringLiteral("tls"), server->options().tls.has_value()},
+                                     {QStringLiteral("url"), server->url()},
+                                     {QStringLiteral("connections"), server->connectionCount()}});
+        requests.insert(QLatin1String(name), m_metrics->requestCount(QLatin1String(name)));
+    }
+    return QJsonObject{
+        {QStringLiteral("version"), QStringLiteral(GATEHOUSE_VERSION)},
+        {QStringLiteral("instanceId"), m_instanceId},
+        {QStringLiteral("startedAt"), m_startedAt.toUTC().toString(Qt::ISODate)},
+        {QStringLiteral("uptimeSeconds"), m_startedAt.secsTo(m_clock->now())},
+        {QStringLiteral("dataDir"), m_config.dataDir},
+        {QStringLiteral("listeners"), listeners},
+        {QStringLiteral("database"),
+         QJsonObject{{QStringLiteral("driver"), m_database ? m_database->driverName() : QString()},
+                     {QStringLiteral("path"), m_database ? m_database->path() : QString()},
+                     {QStringLiteral("schemaVersion"), m_database ? m_database->schemaVersion() : 0}}},
+        {QStringLiteral("counters"),
+         QJsonObject{{QStringLiteral("requests"), requests},
+                     {QStringLiteral("events"), m_events->publishedCount()}}},
+    };
+}
+
+void Backend::publishStats()
+{
+    QJsonObject requests;
+    for (const char *name : {"service", "cluster", "admin"})
+        requests.insert(QLatin1String(name), m_metrics->requestCount(QLatin1String(name)));
+    if (requests == m_lastStats)
+        return;
+    m_lastStats = requests;
+    m_events->publish(QStringLiteral("stats"),
+                      QJsonObject{{QStringLiteral("requests"), requests},
+                                  {QStringLiteral("uptimeSeconds"), m_startedAt.secsTo(m_clock->now())}});
+}
+
+void Backend::stop(std::function<void()> done)
+{
+    if (m_stopping)
+        return;
+    m_stopping = true;
+    m_statsTimer.stop();
+    qCInfo(lcCore) << "stopping: finishing in-flight requests";
+    auto remaining = std::make_shared<int>(0);
+    auto finish = [this, done = std::move(done)]() {
+        if (m_database)
+            m_database->close();
+        QFile::remove(portsPath(m_config.dataDir));
+        qCInfo(lcCore) << "stopped";
+        if (done)
+            done();
+    };
+    QList<Core::HttpServer *> servers;
+    for (Core::HttpServer *s : {m_service.get(), m_cluster.get(), m_admin.get()})
+        if (s)
+            servers.append(s);
+    if (servers.isEmpty()) {
+        finish();
+        return;
+    }
+    *remaining = int(servers.size());
+    auto shared = std::make_shared<std::function<void()>>(std::move(finish));
+    for (Core::HttpServer *s : servers)
+        s->shutdown(m_config.shutdownGraceMs, [remaining, shared] {
+            if (--*remaining == 0)
+                (*shared)();
+        });
+}
+
+} // namespace Gatehouse::Admin

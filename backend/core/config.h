@@ -1,0 +1,63 @@
+#pragma once
+
+#include "core/result.h"
+
+#include <QMap>
+#include <QProcessEnvironment>
+#include <QString>
+#include <QStringList>
+
+namespace Gatehouse::Core {
+
+struct ListenerSettings
+{
+    QString address;
+    int port = 0;
+};
+
+// Everything the backend is configured with. Resolution order (highest first):
+// command-line flags, GATEHOUSE_* environment variables, the config file (--config),
+// built-in defaults.
+struct Config
+{
+    QString dataDir;
+    QString configFile;
+    ListenerSettings service{QStringLiteral("127.0.0.1"), 8080};
+    ListenerSettings cluster{QStringLiteral("127.0.0.1"), 6443};
+    ListenerSettings admin{QStringLiteral("127.0.0.1"), 8081};
+    qint64 maxHeaderBytes = 16 * 1024;
+    qint64 maxBodyBytes = 1024 * 1024;
+    int headerTimeoutMs = 10'000;
+    int bodyTimeoutMs = 30'000;
+    int idleTimeoutMs = 60'000;
+    int handshakeTimeoutMs = 5'000;
+    int maxConnections = 1024;
+    int shutdownGraceMs = 10'000;
+    QStringList tlsExtraSans; // extra DNS names / IP addresses for the cluster server certificate
+
+    // Where each value came from ("default", "config file", "environment GATEHOUSE_X", "flag --x").
+    QMap<QString, QString> sources;
+};
+
+// One configurable setting: its key is the flag name (--key), the config-file key and,
+// upper-cased with '-' -> '_' and prefixed GATEHOUSE_, the environment variable.
+struct ConfigOption
+{
+    QString key;
+    QString valueName;
+    QString description;
+};
+
+class ConfigResolver
+{
+public:
+    static const QList<ConfigOption> &options();
+    static QString envName(const QString &key);
+    static QString defaultDataDir();
+
+    // cli: values given on the command line keyed by option key (only those present).
+    static Result<Config> resolve(const QMap<QString, QString> &cli,
+                                  const QProcessEnvironment &env);
+};
+
+} // namespace Gatehouse::Core

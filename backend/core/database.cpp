@@ -1,0 +1,167 @@
+#include "core/database.h"
+#include "core/logging.h"
+
+#include <QDateTime>
+#include <QDir>
+#include <QFileInfo>
+#include <QSqlError>
+#include <QSqlQuery>
+#include <QThread>
+#include <QUuid>
+
+#include <algorithm>
+
+namespace Gatehouse::Core {
+
+Database::Database(QString path)
+    : m_path(std::move(path)),
+      m_prefix(QStringLiteral("gatehouse-") + QUuid::createUuid().toString(QUuid::Id128))
+{
+}
+
+Database::~Database()
+{
+    close();
+}
+
+QList<Migration> Database::coreMigrations()
+{
+    return {
+        {1,
+         QStringLiteral("core: settings"),
+         {QStringLiteral("CREATE TABLE settings (key TEXT PRIMARY KEY NOT NULL, value TEXT NOT NULL, "
+                         "updated_at TEXT NOT NULL)")}},
+    };
+}
+
+Result<QSqlDatabase> Database::openConnection(const QString &name)
+{
+    QSqlDatabase db = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), name);
+    db.setDatabaseName(m_path);
+    db.setConnectOptions(QStringLiteral("QSQLITE_BUSY_TIMEOUT=5000"));
+    if (!db.open()) {
+        const QString msg = db.lastError().text();
+        db = QSqlDatabase();
+        QSqlDatabase::removeDatabase(name);
+        return makeError(QStringLiteral("database-open-failed"),
+                         QStringLiteral("cannot open database %1: %2").arg(m_path, msg));
+    }
+    QSqlQuery q(db);
+    for (const char *pragma : {"PRAGMA journal_mode=WAL", "PRAGMA synchronous=NORMAL",
+                               "PRAGMA foreign_keys=ON"}) {
+        if (!q.exec(QString::fromLatin1(pragma)))
+            return makeError(QStringLiteral("database-open-failed"),
+                             QStringLiteral("%1 failed on %2: %3")
+                                 .arg(QString::fromLatin1(pragma), m_path, q.lastError().text()));
+    }
+    return db;
+}
+
+QSqlDatabase Database::connection()
+{
+    QThread *thread = QThread::currentThread();
+    QMutexLocker lock(&m_mutex);
+    if (auto it = m_connections.constFind(thread); it != m_connections.constEnd())
+        return QSqlDatabase::database(*it, false);
+    const QString name = m_prefix + QLatin1Char('-') + QString::number(quintptr(thread), 16);
+    auto db = openConnection(name);
+    if (!db) {
+        qCCritical(lcDb) << db.error().message;
+        return QSqlDatabase();
+    }
+    m_connections.insert(thread, name);
+    // A pool thread that ends takes its connection with it.
+    QObject::connect(thread, &QThread::finished, thread, [this, thread, name] {
+        QMutexLocker l(&m_mutex);
+        if (m_connections.remove(thread)) {
+            QSqlDatabase::database(name, false).close();
+            QSqlDatabase::removeDatabase(name);
+        }
+    }, Qt::DirectConnection);
+    return *db;
+}
+
+void Database::close()
+{
+    QMutexLocker lock(&m_mutex);
+    for (const QString &name : std::as_const(m_connections)) {
+        {
+            QSqlDatabase db = QSqlDatabase::database(name, false);
+            db.close();
+        }
+        QSqlDatabase::removeDatabase(name);
+    }
+    m_connections.clear();
+}
+
+Result<std::unique_ptr<Database>> Database::open(const QString &path,
+                                                 const QList<Migration> &migrations)
+{
+    const QFileInfo fi(path);
+    if (!QDir().mkpath(fi.absolutePath()))
+        return makeError(QStringLiteral("database-open-failed"),
+                         QStringLiteral("cannot create directory %1").arg(fi.absolutePath()));
+    std::unique_ptr<Database> db(new Database(fi.absoluteFilePath()));
+    if (!db->connection().isOpen())
+        return makeError(QStringLiteral("database-open-failed"),
+                         QStringLiteral("cannot open database %1").arg(path));
+    if (auto r = db->migrate(migrations); !r)
+        return r.error();
+    return db;
+}
+
+Result<void> Database::migrate(const QList<Migration> &migrations)
+{
+    QSqlDatabase db = connection();
+    QSqlQuery q(db);
+    if (!q.exec(QStringLiteral("CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER "
+                               "PRIMARY KEY, description TEXT NOT NULL, applied_at TEXT NOT NULL)")))
+        return makeError(QStringLiteral("migration-failed"), q.lastError().text());
+    if (!q.exec(QStringLiteral("SELECT COALESCE(MAX(version), 0) FROM schema_migrations")) || !q.next())
+        return makeError(QStringLiteral("migration-failed"), q.lastError().text());
+    const int current = q.value(0).toInt();
+
+    QList<Migration> sorted = migrations;
+    std::sort(sorted.begin(), sorted.end(),
+              [](const Migration &a, const Migration &b) { return a.version < b.version; });
+    const int newest = sorted.isEmpty() ? 0 : sorted.last().version;
+    if (current > newest) // fail closed: an older binary must not write a newer schema
+        return makeError(QStringLiteral("database-too-new"),
+                         QStringLiteral("the database %1 has schema version %2, newer than this "
+                                        "Gatehouse build supports (up to %3); run a newer "
+                                        "Gatehouse or choose another --data-dir")
+                             .arg(m_path)
+                             .arg(current)
+                             .arg(newest));
+    for (const Migration &m : std::as_const(sorted)) {
+        if (m.version <= current)
+            continue;
+        if (!db.transaction())
+            return makeError(QStringLiteral("migration-failed"), db.lastError().text());
+        for (const QString &stmt : m.statements) {
+            if (!q.exec(stmt)) {
+                const QString err = q.lastError().text();
+                db.rollback();
+                return makeError(QStringLiteral("migration-failed"),
+                                 QStringLiteral("migration %1 (%2) failed: %3")
+                                     .arg(m.version)
+                                     .arg(m.description, err));
+            }
+        }
+        q.prepare(QStringLiteral("INSERT INTO schema_migrations (version, description, applied_at) "
+                                 "VALUES (?, ?, ?)"));
+        q.addBindValue(m.version);
+        q.addBindValue(m.description);
+        q.addBindValue(QDateTime::currentDateTimeUtc().toString(Qt::ISODateWithMs));
+        if (!q.exec() || !db.commit()) {
+            const QString err = q.lastError().text();
+            db.rollback();
+            return makeError(QStringLiteral("migration-failed"), err);
+        }
+        qCInfo(lcDb) << "applied migration" << m.version << m.description;
+    }
+    m_schemaVersion = std::max(current, newest);
+    return {};
+}
+
+} // namespace Gatehouse::Core

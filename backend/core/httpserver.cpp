@@ -1,0 +1,1123 @@
+#include "core/httpserver.h"
+#include "core/config.h"
+#include "core/logging.h"
+#include "core/metrics.h"
+
+#include <QDateTime>
+#include <QElapsedTimer>
+#include <QHash>
+#include <QLocale>
+#include <QPointer>
+#include <QRandomGenerator>
+#include <QSslConfiguration>
+#include <QSslServer>
+#include <QSslSocket>
+#include <QTcpServer>
+#include <QTcpSocket>
+#include <QThreadPool>
+#include <QTimer>
+#include <QUrl>
+
+#include <algorithm>
+#include <cctype>
+#include <cstring>
+#include <map>
+
+#ifdef Q_OS_UNIX
+#include <sys/socket.h>
+#endif
+
+namespace Gatehouse::Core {
+
+ListenerOptions ListenerOptions::fromConfig(const QString &name, const Config &config,
+                                            const ListenerSettings &listener)
+{
+    ListenerOptions o;
+    o.name = name;
+    o.address = listener.address == QLatin1String("localhost") ? QHostAddress(QHostAddress::LocalHost)
+                                                               : QHostAddress(listener.address);
+    o.port = quint16(listener.port);
+    o.maxHeaderBytes = config.maxHeaderBytes;
+    o.maxBodyBytes = config.maxBodyBytes;
+    o.headerTimeoutMs = config.headerTimeoutMs;
+    o.bodyTimeoutMs = config.bodyTimeoutMs;
+    o.idleTimeoutMs = config.idleTimeoutMs;
+    o.handshakeTimeoutMs = config.handshakeTimeoutMs;
+    o.maxConnections = config.maxConnections;
+    return o;
+}
+
+namespace {
+
+struct Route
+{
+    QByteArray method;
+    QString pattern;
+    QStringList segments; // pattern segments; "{x}" captures, trailing "*" matches the rest
+    Handler handler;
+    RouteOptions options;
+
+    bool matchPath(const QStringList &pathSegments, QHash<QString, QString> *params) const
+    {
+        const bool rest = !segments.isEmpty() && segments.last() == QLatin1String("*");
+        const qsizetype fixed = rest ? segments.size() - 1 : segments.size();
+        if (rest ? pathSegments.size() < fixed : pathSegments.size() != fixed)
+            return false;
+        QHash<QString, QString> captured;
+        for (qsizetype i = 0; i < fixed; ++i) {
+            const QString &s = segments[i];
+            if (s.startsWith(QLatin1Char('{')) && s.endsWith(QLatin1Char('}'))) {
+                if (pathSegments[i].isEmpty())
+                    return false;
+                captured.insert(s.mid(1, s.size() - 2), pathSegments[i]);
+            } else if (s != pathSegments[i]) {
+                return false;
+            }
+        }
+        if (rest)
+            captured.insert(QStringLiteral("*"), pathSegments.mid(fixed).join(QLatin1Char('/')));
+        if (params)
+            *params = std::move(captured);
+        return true;
+    }
+};
+
+bool isTchar(char c)
+{
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')
+           || std::strchr("!#$%&'*+-.^_`|~", c) != nullptr;
+}
+
+bool isToken(const QByteArray &s)
+{
+    if (s.isEmpty())
+        return false;
+    for (char c : s)
+        if (!isTchar(c))
+            return false;
+    return true;
+}
+
+QByteArray httpDate()
+{
+    // Formatting a date per response is measurable; cache it per second.
+    static thread_local qint64 cachedSecond = -1;
+    static thread_local QByteArray cached;
+    const qint64 now = QDateTime::currentSecsSinceEpoch();
+    if (now != cachedSecond) {
+        cachedSecond = now;
+        cached = QLocale::c()
+                     .toString(QDateTime::fromSecsSinceEpoch(now, Qt::UTC),
+                               QStringLiteral("ddd, dd MMM yyyy hh:mm:ss 'GMT'"))
+                     .toLatin1();
+    }
+    return cached;
+}
+
+QString newRequestId()
+{
+    quint64 v[2];
+    QRandomGenerator::global()->fillRange(v);
+    return QString::number(v[0], 16).rightJustified(16, QLatin1Char('0'))
+           + QString::number(v[1] & 0xffffffff, 16).rightJustified(8, QLatin1Char('0'));
+}
+
+bool saneRequestId(const QByteArray &v)
+{
+    if (v.isEmpty() || v.size() > 128)
+        return false;
+    for (char c : v)
+        if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_' || c == '.'))
+            return false;
+    return true;
+}
+
+class Connection;
+
+} // namespace
+
+class HttpServer::Private : public QObject
+{
+public:
+    Private(HttpServer *q, ListenerOptions o, Metrics &m) : q(q), options(std::move(o)), metrics(m)
+    {
+        pool.setMaxThreadCount(std::max(2, QThread::idealThreadCount()));
+        sweepTimer.setInterval(std::clamp(
+            std::min({options.headerTimeoutMs, options.idleTimeoutMs, options.bodyTimeoutMs,
+                      options.lingerMs})
+                / 4,
+            25, 1000));
+        QObject::connect(&sweepTimer, &QTimer::timeout, this, [this] { sweep(); });
+    }
+
+    ~Private() override;
+
+    HttpResponse formatError(int status, const QString &code, const QString &message) const
+    {
+        return errorFormatter ? errorFormatter(status, code, message)
+                              : HttpResponse::error(status, code, message);
+    }
+
+    const Route *findRoute(const QByteArray &method, const QStringList &segments,
+                           QHash<QString, QString> *params, QByteArrayList *allowed) const
+    {
+        const QByteArray effective = method == "HEAD" ? QByteArray("GET") : method;
+        const Route *found = nullptr;
+        for (const Route &r : routes) {
+            QHash<QString, QString> p;
+            if (!r.matchPath(segments, &p))
+                continue;
+            if (!allowed->contains(r.method))
+                allowed->append(r.method);
+            if (!found && (r.method == method || r.method == effective)) {
+                found = &r;
+                *params = std::move(p);
+            }
+        }
+        return found;
+    }
+
+    void accept();
+    void sweep();
+    void deliver(quint64 connectionId, quint64 seq, HttpResponse response);
+    void finishShutdownIfDone();
+
+    HttpServer *q;
+    ListenerOptions options;
+    Metrics &metrics;
+    QList<Route> routes;
+    QList<QPair<QString, Filter>> filters;
+    std::optional<Route> fallback;
+    ErrorFormatter errorFormatter;
+    bool ready = true;
+    std::unique_ptr<QTcpServer> server;
+    QHash<quint64, Connection *> connections;
+    quint64 nextConnectionId = 1;
+    int inFlight = 0;
+    QThreadPool pool;
+    QTimer sweepTimer;
+    bool shuttingDown = false;
+    QElapsedTimer shutdownClock;
+    int shutdownGraceMs = 0;
+    std::function<void()> shutdownDone;
+};
+
+namespace {
+
+class ConnectionStream;
+
+class Connection : public QObject
+{
+public:
+    enum class Phase { Idle, Head, Body, Streaming, Closing };
+
+    Connection(HttpServer::Private &srv, QTcpSocket *socket, quint64 id)
+        : m_srv(srv), m_socket(socket), m_id(id)
+    {
+        socket->setParent(this);
+        // Bounded socket buffer: a client that sends faster than we parse is throttled by TCP.
+        socket->setReadBufferSize(std::max<qint64>(64 * 1024, srv.options.maxHeaderBytes + 4096));
+        m_tls = qobject_cast<QSslSocket *>(socket) != nullptr;
+        m_identity = identityOf(socket);
+        m_idleClock.start();
+        QObject::connect(socket, &QTcpSocket::readyRead, this, [this] { onReadyRead(); });
+        QObject::connect(socket, &QTcpSocket::disconnected, this, [this] { onDisconnected(); });
+        QObject::connect(socket, &QTcpSocket::bytesWritten, this, [this] { onBytesWritten(); });
+    }
+
+    quint64 id() const { return m_id; }
+    Phase phase() const { return m_phase; }
+    bool hasPending() const { return !m_pending.empty(); }
+
+    static PeerIdentity identityOf(QTcpSocket *socket)
+    {
+        PeerIdentity id;
+        auto *ssl = qobject_cast<QSslSocket *>(socket);
+        if (!ssl)
+            return id;
+        const QSslCertificate cert = ssl->peerCertificate();
+        if (cert.isNull())
+            return id;
+        const QList<QSslError> errors = ssl->sslHandshakeErrors();
+        if (!errors.isEmpty()) {
+            // Fail closed: in QueryPeer mode Qt hands us certificates that did not verify
+            // (foreign CA, expired, wrong purpose). Their subject is never an identity.
+            id.state = PeerIdentity::State::Invalid;
+            QStringList reasons;
+            for (const QSslError &e : errors)
+                reasons.append(e.errorString());
+            reasons.removeDuplicates();
+            id.invalidReason = reasons.join(QStringLiteral("; "));
+            return id;
+        }
+        id.state = PeerIdentity::State::Verified;
+        id.commonName = cert.subjectInfo(QSslCertificate::CommonName).value(0);
+        // subjectInfo() lists repeated attributes most recent first (QMultiMap); restore
+        // the certificate's order so groups appear as issued.
+        id.organizations = cert.subjectInfo(QSslCertificate::Organization);
+        std::reverse(id.organizations.begin(), id.organizations.end());
+        return id;
+    }
+
+    void onReadyRead()
+    {
+        m_idleClock.start();
+        if (m_phase == Phase::Closing || m_phase == Phase::Streaming) {
+            m_socket->skip(m_socket->bytesAvailable()); // drain without buffering
+            return;
+        }
+        m_in += m_socket->readAll();
+        process();
+    }
+
+    void process()
+    {
+        while (m_phase != Phase::Closing && m_phase != Phase::Streaming) {
+            if (qsizetype(m_pending.size()) >= m_srv.options.maxPipelined)
+                return; // back-pressure: resume when responses drain
+            if (m_phase == Phase::Idle) {
+                if (m_in.isEmpty())
+                    return;
+                m_phase = Phase::Head;
+                m_phaseClock.start();
+            }
+            if (m_phase == Phase::Head && !parseHead())
+                return;
+            if (m_phase == Phase::Body && !readBody())
+                return;
+        }
+    }
+
+    // Returns true when the head was consumed (phase moved on), false when more input is needed
+    // or the connection is being closed.
+    bool parseHead()
+    {
+        // Tolerate empty lines before a request line (RFC 9112 §2.2).
+        while (m_in.startsWith("\r\n"))
+            m_in.remove(0, 2);
+        while (m_in.startsWith('\n'))
+            m_in.remove(0, 1);
+        if (m_in.isEmpty()) {
+            m_phase = Phase::Idle;
+            return false;
+        }
+        const qint64 limit = m_srv.options.maxHeaderBytes;
+        qsizetype end = m_in.indexOf("\r\n\r\n");
+        qsizetype sepLen = 4;
+        if (end < 0) {
+            end = m_in.indexOf("\n\n");
+            sepLen = 2;
+        }
+        if (end < 0 || end > limit) {
+            if (m_in.size() > limit || end > limit)
+                failAndClose(431, QStringLiteral("request-header-too-large"),
+                             QStringLiteral("request line and headers exceed %1 bytes").arg(limit));
+            return false;
+        }
+        const QByteArray head = m_in.left(end);
+        m_in.remove(0, end + sepLen);
+
+        HttpRequest req;
+        req.listener = m_srv.options.name;
+        req.peerAddress = m_socket->peerAddress();
+        req.peerPort = m_socket->peerPort();
+        req.identity = m_identity;
+        req.tls = m_tls;
+
+        QList<QByteArray> lines = head.split('\n');
+        for (QByteArray &l : lines)
+            if (l.endsWith('\r'))
+                l.chop(1);
+        const QList<QByteArray> parts = lines.first().split(' ');
+        if (parts.size() != 3 || !isToken(parts[0]) || parts[0].size() > 32 || parts[1].isEmpty())
+            return badRequest(QStringLiteral("malformed request line"));
+        req.method = parts[0];
+        req.target = parts[1];
+        const QByteArray &version = parts[2];
+        if (version == "HTTP/1.1")
+            req.httpMinorVersion = 1;
+        else if (version == "HTTP/1.0")
+            req.httpMinorVersion = 0;
+        else if (version.startsWith("HTTP/") && version.size() == 8 && std::isdigit(version[5])
+                 && version[6] == '.' && std::isdigit(version[7]))
+            return failAndClose(505, QStringLiteral("http-version-not-supported"),
+                                QStringLiteral("only HTTP/1.0 and HTTP/1.1 are supported")),
+                   false;
+        else
+            return badRequest(QStringLiteral("malformed HTTP version"));
+        for (char c : req.target)
+            if (uchar(c) <= 0x20 || uchar(c) == 0x7f)
+                return badRequest(QStringLiteral("malformed request target"));
+
+        if (lines.size() - 1 > 200)
+            return failAndClose(431, QStringLiteral("request-header-too-large"),
+                                QStringLiteral("too many header fields")),
+                   false;
+        for (qsizetype i = 1; i < lines.size(); ++i) {
+            const QByteArray &line = lines[i];
+            if (line.startsWith(' ') || line.startsWith('\t'))
+                return badRequest(QStringLiteral("obsolete header line folding"));
+            const qsizetype colon = line.indexOf(':');
+            if (colon <= 0)
+                return badRequest(QStringLiteral("malformed header field"));
+            const QByteArray name = line.left(colon);
+            if (!isToken(name))
+                return badRequest(QStringLiteral("malformed header field name"));
+            const QByteArray value = line.mid(colon + 1).trimmed();
+            for (char c : value)
+                if (c == '\0' || c == '\r' || c == '\n')
+                    return badRequest(QStringLiteral("invalid character in header value"));
+            req.headers.append({name.toLower(), value});
+        }
+        if (req.httpMinorVersion == 1 && !req.hasHeader("host"))
+            return badRequest(QStringLiteral("missing Host header"));
+
+        // Request target: origin-form, absolute-form, or "*" for OPTIONS.
+        QByteArray pathAndQuery = req.target;
+        if (!pathAndQuery.startsWith('/')) {
+            if (pathAndQuery == "*" && req.method == "OPTIONS") {
+                pathAndQuery = "*";
+            } else {
+                const QUrl u = QUrl::fromEncoded(pathAndQuery, QUrl::StrictMode);
+                if (!u.isValid() || (u.scheme() != QLatin1String("http") && u.scheme() != QLatin1String("https")))
+                    return badRequest(QStringLiteral("malformed request target"));
+                pathAndQuery = u.path(QUrl::FullyEncoded).toLatin1();
+                if (pathAndQuery.isEmpty())
+                    pathAndQuery = "/";
+                if (u.hasQuery())
+                    pathAndQuery += '?' + u.query(QUrl::FullyEncoded).toLatin1();
+            }
+        }
+        const qsizetype qm = pathAndQuery.indexOf('?');
+        const QByteArray rawPath = qm >= 0 ? pathAndQuery.left(qm) : pathAndQuery;
+        if (qm >= 0)
+            req.query = QUrlQuery(QString::fromUtf8(pathAndQuery.mid(qm + 1)));
+        req.path = QUrl::fromPercentEncoding(rawPath);
+        if (req.path.contains(QChar(0)))
+            return badRequest(QStringLiteral("malformed request target"));
+        QStringList segments;
+        const QList<QByteArray> rawSegments = rawPath.split('/');
+        for (qsizetype i = 1; i < rawSegments.size(); ++i)
+            segments.append(QUrl::fromPercentEncoding(rawSegments[i]));
+        if (!segments.isEmpty() && segments.last().isEmpty() && segments.size() > 1)
+            segments.removeLast(); // "/a/b/" routes like "/a/b"
+
+        // Framing (RFC 9112 §6): reject what could smuggle a second request.
+        QByteArray contentLength;
+        bool chunked = false;
+        for (const auto &h : std::as_const(req.headers)) {
+            if (h.first == "content-length") {
+                if (!contentLength.isEmpty() && contentLength != h.second)
+                    return badRequest(QStringLiteral("conflicting Content-Length headers"));
+                contentLength = h.second;
+            } else if (h.first == "transfer-encoding") {
+                const QByteArray te = h.second.toLower();
+                if (te != "chunked")
+                    return failAndClose(501, QStringLiteral("not-implemented"),
+                                        QStringLiteral("unsupported Transfer-Encoding: %1")
+                                            .arg(QString::fromLatin1(h.second))),
+                           false;
+                if (chunked || req.httpMinorVersion == 0)
+                    return badRequest(QStringLiteral("invalid Transfer-Encoding"));
+                chunked = true;
+            }
+        }
+        if (chunked && !contentLength.isEmpty())
+            return badRequest(QStringLiteral("both Content-Length and Transfer-Encoding given"));
+        qint64 length = 0;
+        if (!contentLength.isEmpty()) {
+            bool ok = contentLength.size() <= 18;
+            for (char c : contentLength)
+                ok = ok && std::isdigit(static_cast<unsigned char>(c));
+            if (!ok)
+                return badRequest(QStringLiteral("invalid Content-Length"));
+            length = contentLength.toLongLong();
+        }
+
+        const QByteArray connection = req.header("connection").toLower();
+        const bool wantsClose = connection.contains("close");
+        m_keepAlive = req.httpMinorVersion == 1 ? !wantsClose : connection.contains("keep-alive");
+
+        const QByteArray rid = req.header("x-request-id");
+        req.requestId = saneRequestId(rid) ? QString::fromLatin1(rid) : newRequestId();
+
+        QByteArrayList allowed;
+        m_route = m_srv.findRoute(req.method, segments, &req.pathParams, &allowed);
+        m_allowed = allowed;
+        if (!m_route && allowed.isEmpty() && m_srv.fallback)
+            m_route = &*m_srv.fallback;
+        req.route = m_route ? m_route->pattern : QStringLiteral("unmatched");
+
+        m_bodyLimit = m_route && m_route->options.maxBodyBytes >= 0 ? m_route->options.maxBodyBytes
+                                                                    : m_srv.options.maxBodyBytes;
+        m_chunked = chunked;
+        m_remaining = length;
+        m_chunkRemaining = -1;
+        m_current = std::move(req);
+        if (!chunked && length > m_bodyLimit) {
+            failAndClose(413, QStringLiteral("request-body-too-large"),
+                         QStringLiteral("request body of %1 bytes exceeds the limit of %2 bytes")
+                             .arg(length)
+                             .arg(m_bodyLimit));
+            return false;
+        }
+        if (m_current.header("expect").toLower() == "100-continue" && m_current.httpMinorVersion == 1
+            && (chunked || length > 0) && m_pending.empty() && m_in.isEmpty())
+            m_socket->write("HTTP/1.1 100 Continue\r\n\r\n");
+        m_phase = Phase::Body;
+        m_phaseClock.start();
+        return true;
+    }
+
+    bool badRequest(const QString &message)
+    {
+        failAndClose(400, QStringLiteral("bad-request"), message);
+        return false;
+    }
+
+    bool readBody()
+    {
+        if (!m_chunked) {
+            if (m_in.size() < m_remaining)
+                return false;
+            m_current.body = m_in.left(m_remaining);
+            m_in.remove(0, m_remaining);
+            m_remaining = 0;
+            dispatch();
+            return true;
+        }
+        // Chunked request body (RFC 9112 §7.1), decoded as it arrives.
+        for (;;) {
+            if (m_chunkRemaining == -1) { // expecting a chunk-size line
+                const qsizetype nl = m_in.indexOf('\n');
+                if (nl < 0) {
+                    if (m_in.size() > 1024)
+                        return badRequest(QStringLiteral("malformed chunk size"));
+                    return false;
+                }
+                QByteArray line = m_in.left(nl).trimmed();
+                m_in.remove(0, nl + 1);
+                if (const qsizetype semi = line.indexOf(';'); semi >= 0)
+                    line = line.left(semi).trimmed();
+                bool ok = !line.isEmpty() && line.size() <= 15;
+                const qint64 size = ok ? line.toLongLong(&ok, 16) : 0;
+                if (!ok || size < 0)
+                    return badRequest(QStringLiteral("malformed chunk size"));
+                if (size == 0) {
+                    m_chunkRemaining = -2; // trailers follow
+                } else {
+                    if (m_current.body.size() + size > m_bodyLimit) {
+                        failAndClose(413, QStringLiteral("request-body-too-large"),
+                                     QStringLiteral("request body exceeds the limit of %1 bytes")
+                                         .arg(m_bodyLimit));
+                        return false;
+                    }
+                    m_chunkRemaining = size;
+                }
+            }
+            if (m_chunkRemaining == -2) { // trailer section ends with an empty line
+                const qsizetype nl = m_in.indexOf('\n');
+                if (nl < 0) {
+                    if (m_in.size() > m_srv.options.maxHeaderBytes)
+                        return badRequest(QStringLiteral("trailer section too large"));
+                    return false;
+                }
+                const QByteArray line = m_in.left(nl).trimmed();
+                m_in.remove(0, nl + 1);
+                if (line.isEmpty()) {
+                    m_chunkRemaining = -1;
+                    dispatch();
+                    return true;
+                }
+                continue;
+            }
+            // chunk data followed by CRLF
+            if (m_in.size() < m_chunkRemaining + 1)
+                return false;
+            qsizetype crlf = 0;
+            if (m_in.size() >= m_chunkRemaining + 2 && m_in.at(m_chunkRemaining) == '\r'
+                && m_in.at(m_chunkRemaining + 1) == '\n')
+                crlf = 2;
+            else if (m_in.at(m_chunkRemaining) == '\n')
+                crlf = 1;
+            else if (m_in.size() < m_chunkRemaining + 2)
+                return false;
+            else
+                return badRequest(QStringLiteral("malformed chunk"));
+            m_current.body += m_in.left(m_chunkRemaining);
+            m_in.remove(0, m_chunkRemaining + crlf);
+            m_chunkRemaining = -1;
+        }
+    }
+
+    struct Pending
+    {
+        bool ready = false;
+        bool head = false;
+        bool close = false;
+        int httpMinor = 1;
+        QByteArray method;
+        QString path;
+        QString route;
+        QString requestId;
+        QElapsedTimer started;
+        HttpResponse response;
+    };
+
+    void dispatch()
+    {
+        HttpRequest req = std::move(m_current);
+        m_current = HttpRequest();
+        const quint64 seq = m_nextSeq++;
+        Pending &p = m_pending[seq];
+        p.started.start();
+        p.head = req.method == "HEAD";
+        p.close = !m_keepAlive || m_srv.shuttingDown;
+        p.httpMinor = req.httpMinorVersion;
+        p.method = req.method;
+        p.path = req.path;
+        p.route = req.route;
+        p.requestId = req.requestId;
+        ++m_srv.inFlight;
+        m_phase = p.close ? Phase::Closing : Phase::Idle;
+
+        for (const auto &f : std::as_const(m_srv.filters)) {
+            if (req.path.startsWith(f.first)) {
+                if (std::optional<HttpResponse> r = f.second(req)) {
+                    complete(seq, std::move(*r));
+                    return;
+                }
+            }
+        }
+        if (!m_route) {
+            if (!m_allowed.isEmpty()) {
+                QByteArrayList allow = m_allowed;
+                if (allow.contains("GET") && !allow.contains("HEAD"))
+                    allow.append("HEAD");
+                HttpResponse r = m_srv.formatError(
+                    405, QStringLiteral("method-not-allowed"),
+                    QStringLiteral("method %1 is not allowed on %2")
+                        .arg(QString::fromLatin1(req.method), req.path));
+                r.setHeader("Allow", allow.join(", "));
+                complete(seq, std::move(r));
+            } else {
+                complete(seq, m_srv.formatError(404, QStringLiteral("not-found"),
+                                                QStringLiteral("no such path: %1").arg(req.path)));
+            }
+            return;
+        }
+        const Route *route = m_route;
+        if (!route->options.async) {
+            complete(seq, route->handler(req));
+            return;
+        }
+        // CPU-heavy handler on the pool; the result comes back to this thread through the
+        // server, which drops it if the connection has gone in the meantime.
+        HttpServer::Private *srvp = &m_srv;
+        const quint64 cid = m_id;
+        Handler handler = route->handler;
+        m_srv.pool.start([srvp, cid, seq, handler, req = std::move(req)]() {
+            HttpResponse resp = handler(req);
+            QMetaObject::invokeMethod(
+                srvp, [srvp, cid, seq, resp = std::move(resp)]() mutable {
+                    srvp->deliver(cid, seq, std::move(resp));
+                },
+                Qt::QueuedConnection);
+        });
+    }
+
+    void complete(quint64 seq, HttpResponse response)
+    {
+        auto it = m_pending.find(seq);
+        if (it == m_pending.end())
+            return;
+        it->second.response = std::move(response);
+        it->second.ready = true;
+        flush();
+    }
+
+    void flush()
+    {
+        while (!m_pending.empty() && m_pending.begin()->second.ready) {
+            Pending p = std::move(m_pending.begin()->second);
+            m_pending.erase(m_pending.begin());
+            --m_srv.inFlight;
+            const bool streaming = bool(p.response.stream);
+            writeResponse(p);
+            if (streaming) {
+                startStream(p.response.stream);
+                return;
+            }
+            if (p.close) {
+                closeGracefully();
+                return;
+            }
+        }
+        m_idleClock.start();
+        if (m_srv.shuttingDown && m_pending.empty() && m_phase == Phase::Idle) {
+            closeGracefully();
+            return;
+        }
+        // Responses drained: continue parsing pipelined input held back by back-pressure.
+        if (m_phase != Phase::Closing && !m_in.isEmpty())
+            QMetaObject::invokeMethod(this, [this] { process(); }, Qt::QueuedConnection);
+        if (m_phase != Phase::Closing && m_socket->bytesAvailable() > 0)
+            QMetaObject::invokeMethod(this, [this] { onReadyRead(); }, Qt::QueuedConnection);
+    }
+
+    void writeResponse(Pending &p)
+    {
+        HttpResponse &r = p.response;
+        QByteArray out;
+        out.reserve(256 + r.body.size());
+        out += "HTTP/1.1 " + QByteArray::number(r.status) + ' ' + reasonPhrase(r.status) + "\r\n";
+        for (const auto &h : std::as_const(r.headers)) {
+            if (h.first.compare("content-length", Qt::CaseInsensitive) == 0
+                || h.first.compare("connection", Qt::CaseInsensitive) == 0
+                || h.first.compare("transfer-encoding", Qt::CaseInsensitive) == 0)
+                continue; // framing is ours
+            out += h.first + ": " + h.second + "\r\n";
+        }
+        out += "Date: " + httpDate() + "\r\n";
+        if (r.header("x-request-id").isEmpty())
+            out += "X-Request-Id: " + p.requestId.toLatin1() + "\r\n";
+        const bool noBody = r.status == 204 || r.status == 304 || (r.status >= 100 && r.status < 200);
+        if (r.stream) {
+            if (p.httpMinor == 1)
+                out += "Transfer-Encoding: chunked\r\n";
+            out += "Cache-Control: no-store\r\nConnection: close\r\n";
+            m_streamChunked = p.httpMinor == 1;
+        } else {
+            if (!noBody)
+                out += "Content-Length: " + QByteArray::number(r.body.size()) + "\r\n";
+            if (p.close)
+                out += "Connection: close\r\n";
+            else if (p.httpMinor == 0)
+                out += "Connection: keep-alive\r\n";
+        }
+        out += "\r\n";
+        if (!p.head && !noBody && !r.stream)
+            out += r.body;
+        m_socket->write(out);
+        const double seconds = p.started.nsecsElapsed() / 1e9;
+        m_srv.metrics.recordRequest(m_srv.options.name, p.route, p.method, r.status, seconds);
+        // Path only: query strings can carry codes and tokens.
+        qCInfo(lcAccess).noquote() << m_srv.options.name << m_socket->peerAddress().toString()
+                                   << '"' + QString::fromLatin1(p.method) + ' ' + p.path + '"'
+                                   << r.status << r.body.size()
+                                   << QString::number(seconds * 1000.0, 'f', 2) + QStringLiteral("ms")
+                                   << QStringLiteral("rid=") + p.requestId;
+        emit m_srv.q->requestFinished(p.route, r.status);
+    }
+
+    void startStream(const std::function<void(HttpStream *)> &onStream);
+
+    void writeChunk(const QByteArray &data)
+    {
+        if (data.isEmpty())
+            return;
+        if (m_streamChunked)
+            m_socket->write(QByteArray::number(data.size(), 16) + "\r\n" + data + "\r\n");
+        else
+            m_socket->write(data);
+    }
+
+    void endStream()
+    {
+        if (m_streamChunked)
+            m_socket->write("0\r\n\r\n");
+        closeGracefully();
+    }
+
+    // Error generated by the core: answered in order after earlier pipelined responses,
+    // with Connection: close; input after it is discarded.
+    void failAndClose(int status, const QString &code, const QString &message)
+    {
+        qCDebug(lcHttp) << m_srv.options.name << "closing connection:" << status << message;
+        const quint64 seq = m_nextSeq++;
+        Pending &p = m_pending[seq];
+        p.started.start();
+        p.close = true;
+        p.method = m_current.method.isEmpty() ? QByteArray("-") : m_current.method;
+        p.path = m_current.path;
+        p.route = QStringLiteral("error");
+        p.requestId = m_current.requestId.isEmpty() ? newRequestId() : m_current.requestId;
+        ++m_srv.inFlight;
+        m_in.clear();
+        m_phase = Phase::Closing;
+        m_socket->setReadBufferSize(64 * 1024);
+        complete(seq, m_srv.formatError(status, code, message));
+    }
+
+    void closeGracefully()
+    {
+        m_phase = Phase::Closing;
+        m_closeRequested = true;
+        m_lingerClock.start();
+        onBytesWritten();
+    }
+
+    void onBytesWritten()
+    {
+        if (!m_closeRequested || m_halfClosed || m_socket->bytesToWrite() > 0)
+            return;
+        m_halfClosed = true;
+        m_lingerClock.start();
+#ifdef Q_OS_UNIX
+        // Half-close and keep draining so that unread request bytes do not turn the close
+        // into a reset that destroys the response before the client reads it.
+        if (!m_tls && m_socket->socketDescriptor() >= 0) {
+            ::shutdown(int(m_socket->socketDescriptor()), SHUT_WR);
+            return;
+        }
+#endif
+        m_socket->disconnectFromHost();
+    }
+
+    void abortNow() { m_socket->abort(); }
+
+    // Called by the server's sweep timer.
+    void checkTimeouts()
+    {
+        const auto &o = m_srv.options;
+        switch (m_phase) {
+        case Phase::Idle:
+            if (m_pending.empty() && m_idleClock.elapsed() > o.idleTimeoutMs)
+                m_socket->disconnectFromHost();
+            break;
+        case Phase::Head:
+            if (m_phaseClock.elapsed() > o.headerTimeoutMs)
+                failAndClose(408, QStringLiteral("request-timeout"),
+                             QStringLiteral("request headers not received within %1 ms")
+                                 .arg(o.headerTimeoutMs));
+            break;
+        case Phase::Body:
+            if (m_phaseClock.elapsed() > o.bodyTimeoutMs)
+                failAndClose(408, QStringLiteral("request-timeout"),
+                             QStringLiteral("request body not received within %1 ms")
+                                 .arg(o.bodyTimeoutMs));
+            break;
+        case Phase::Closing:
+            if (m_closeRequested && m_lingerClock.elapsed() > o.lingerMs + o.idleTimeoutMs / 4
+                && !m_halfClosed)
+                abortNow(); // the client does not read its response
+            else if (m_halfClosed && m_lingerClock.elapsed() > o.lingerMs)
+                abortNow();
+            break;
+        case Phase::Streaming:
+            break;
+        }
+    }
+
+    void onDisconnected();
+
+    HttpServer::Private &m_srv;
+    QTcpSocket *m_socket;
+    quint64 m_id;
+    bool m_tls = false;
+    PeerIdentity m_identity;
+    QElapsedTimer m_phaseClock;
+    QElapsedTimer m_idleClock;
+    QElapsedTimer m_lingerClock;
+    Phase m_phase = Phase::Idle;
+    QByteArray m_in;
+    HttpRequest m_current;
+    const Route *m_route = nullptr;
+    QByteArrayList m_allowed;
+    qint64 m_bodyLimit = 0;
+    qint64 m_remaining = 0;
+    qint64 m_chunkRemaining = -1;
+    bool m_chunked = false;
+    bool m_keepAlive = true;
+    bool m_closeRequested = false;
+    bool m_halfClosed = false;
+    bool m_streamChunked = false;
+    bool m_gone = false;
+    quint64 m_nextSeq = 0;
+    std::map<quint64, Pending> m_pending;
+    QPointer<HttpStream> m_stream;
+};
+
+class ConnectionStream final : public HttpStream
+{
+public:
+    explicit ConnectionStream(Connection *c) : HttpStream(c), m_connection(c) {}
+    void write(const QByteArray &data) override
+    {
+        if (m_open)
+            m_connection->writeChunk(data);
+    }
+    void close() override
+    {
+        if (!m_open)
+            return;
+        m_open = false;
+        m_connection->endStream();
+        emit closed();
+    }
+    bool isOpen() const override { return m_open; }
+    void markGone()
+    {
+        if (m_open) {
+            m_open = false;
+            emit closed();
+        }
+    }
+
+private:
+    Connection *m_connection;
+    bool m_open = true;
+};
+
+void Connection::startStream(const std::function<void(HttpStream *)> &onStream)
+{
+    m_phase = Phase::Streaming;
+    m_in.clear();
+    auto *stream = new ConnectionStream(this);
+    m_stream = stream;
+    onStream(stream);
+}
+
+void Connection::onDisconnected()
+{
+    if (m_gone)
+        return;
+    m_gone = true;
+    if (auto *s = static_cast<ConnectionStream *>(m_stream.data()))
+        s->markGone();
+    m_srv.inFlight -= int(m_pending.size());
+    m_pending.clear();
+    m_srv.connections.remove(m_id);
+    m_srv.metrics.connectionClosed(m_srv.options.name);
+    deleteLater();
+    m_srv.finishShutdownIfDone();
+}
+
+} // namespace
+
+HttpServer::Private::~Private()
+{
+    pool.waitForDone();
+}
+
+void HttpServer::Private::accept()
+{
+    while (server && server->hasPendingConnections()) {
+        QTcpSocket *socket = server->nextPendingConnection();
+        if (!socket)
+            break;
+        if (shuttingDown || connections.size() >= options.maxConnections) {
+            // Over the cap: a short answer instead of a silent drop.
+            const HttpResponse r = formatError(503, QStringLiteral("too-many-connections"),
+                                               QStringLiteral("the server is at its connection limit"));
+            QByteArray out = "HTTP/1.1 503 Service Unavailable\r\nConnection: close\r\nRetry-After: 1\r\n";
+            for (const auto &h : r.headers)
+                out += h.first + ": " + h.second + "\r\n";
+            out += "Content-Length: " + QByteArray::number(r.body.size()) + "\r\n\r\n" + r.body;
+            socket->write(out);
+            QObject::connect(socket, &QTcpSocket::disconnected, socket, &QObject::deleteLater);
+            socket->disconnectFromHost();
+            continue;
+        }
+        const quint64 id = nextConnectionId++;
+        auto *c = new Connection(*this, socket, id);
+        c->setParent(this);
+        connections.insert(id, c);
+        metrics.connectionOpened(options.name);
+        if (socket->state() != QAbstractSocket::ConnectedState) {
+            c->onDisconnected();
+            continue;
+        }
+        if (socket->bytesAvailable() > 0)
+            c->onReadyRead();
+    }
+}
+
+void HttpServer::Private::sweep()
+{
+    const auto all = connections.values();
+    for (Connection *c : all)
+        if (connections.contains(c->id()))
+            c->checkTimeouts();
+    if (shuttingDown) {
+        if (shutdownClock.elapsed() > shutdownGraceMs) {
+            const auto rest = connections.values();
+            for (Connection *c : rest)
+                c->abortNow();
+        }
+        finishShutdownIfDone();
+    }
+}
+
+void HttpServer::Private::deliver(quint64 connectionId, quint64 seq, HttpResponse response)
+{
+    if (Connection *c = connections.value(connectionId))
+        c->complete(seq, std::move(response));
+}
+
+void HttpServer::Private::finishShutdownIfDone()
+{
+    if (!shuttingDown || !connections.isEmpty() || !shutdownDone)
+        return;
+    auto done = std::move(shutdownDone);
+    shutdownDone = nullptr;
+    QMetaObject::invokeMethod(this, [done] { done(); }, Qt::QueuedConnection);
+}
+
+HttpServer::HttpServer(ListenerOptions options, Metrics &metrics, QObject *parent)
+    : QObject(parent), d(std::make_unique<Private>(this, std::move(options), metrics))
+{
+    auto text = [](const QByteArray &body) { return HttpResponse::text(200, body); };
+    route("GET", QStringLiteral("/healthz"), [text](const HttpRequest &) { return text("ok"); });
+    route("GET", QStringLiteral("/readyz"), [this, text](const HttpRequest &) {
+        return d->ready && !d->shuttingDown ? text("ok")
+                                            : HttpResponse::text(503, "not ready");
+    });
+}
+
+HttpServer::~HttpServer()
+{
+    d->pool.waitForDone();
+}
+
+void HttpServer::route(const QByteArray &method, const QString &pattern, Handler handler,
+                       RouteOptions options)
+{
+    Route r;
+    r.method = method;
+    r.pattern = pattern;
+    r.segments = pattern.split(QLatin1Char('/'));
+    r.segments.removeFirst();
+    if (r.segments.size() > 1 && r.segments.last().isEmpty())
+        r.segments.removeLast();
+    r.handler = std::move(handler);
+    r.options = options;
+    d->routes.append(std::move(r));
+}
+
+void HttpServer::addFilter(const QString &pathPrefix, Filter filter)
+{
+    d->filters.append({pathPrefix, std::move(filter)});
+}
+
+void HttpServer::setFallback(Handler handler, RouteOptions options)
+{
+    Route r;
+    r.pattern = QStringLiteral("fallback");
+    r.handler = std::move(handler);
+    r.options = options;
+    d->fallback = std::move(r);
+}
+
+void HttpServer::setErrorFormatter(ErrorFormatter formatter)
+{
+    d->errorFormatter = std::move(formatter);
+}
+
+void HttpServer::setReady(bool ready)
+{
+    d->ready = ready;
+}
+
+bool HttpServer::isReady() const
+{
+    return d->ready && !d->shuttingDown;
+}
+
+Result<void> HttpServer::listen()
+{
+    const ListenerOptions &o = d->options;
+    if (o.tls) {
+        auto ssl = std::make_unique<QSslServer>();
+        QSslConfiguration conf = QSslConfiguration::defaultConfiguration();
+        conf.setLocalCertificate(o.tls->certificate);
+        conf.setLocalCertificateChain(QList<QSslCertificate>{o.tls->certificate} + o.tls->chain);
+        conf.setPrivateKey(o.tls->privateKey);
+        conf.setProtocol(QSsl::TlsV1_2OrLater);
+        // Replaces the system CAs: only our client CA can vouch for a client certificate.
+        conf.setCaCertificates(o.tls->clientCaCertificates);
+        conf.setPeerVerifyMode(o.tls->clientCaCertificates.isEmpty() ? QSslSocket::VerifyNone
+                                                                     : QSslSocket::QueryPeer);
+        ssl->setSslConfiguration(conf);
+        ssl->setHandshakeTimeout(o.handshakeTimeoutMs);
+        QObject::connect(ssl.get(), &QSslServer::errorOccurred, d.get(),
+                         [name = o.name](QSslSocket *, QAbstractSocket::SocketError e) {
+                             qCDebug(lcHttp) << name << "TLS connection failed:" << e;
+                         });
+        d->server = std::move(ssl);
+    } else {
+        d->server = std::make_unique<QTcpServer>();
+    }
+    // Sockets still in the TLS handshake count against this limit in Qt 6.4; aborted
+    // handshakes must never wedge the listener (reference/qhttpserver.md §3).
+    d->server->setMaxPendingConnections(100000);
+    QObject::connect(d->server.get(), &QTcpServer::pendingConnectionAvailable, d.get(),
+                     [this] { d->accept(); });
+    if (!d->server->listen(o.address, o.port)) {
+        const QString err = d->server->errorString();
+        d->server.reset();
+        return makeError(QStringLiteral("listen-failed"),
+                         QStringLiteral("%1 listener cannot listen on %2:%3: %4")
+                             .arg(o.name, o.address.toString())
+                             .arg(o.port)
+                             .arg(err));
+    }
+    d->sweepTimer.start();
+    qCInfo(lcHttp).noquote() << o.name << "listening on" << url();
+    return {};
+}
+
+quint16 HttpServer::serverPort() const
+{
+    return d->server ? d->server->serverPort() : 0;
+}
+
+QHostAddress HttpServer::serverAddress() const
+{
+    return d->server ? d->server->serverAddress() : d->options.address;
+}
+
+QString HttpServer::url() const
+{
+    QString host = serverAddress().toString();
+    if (serverAddress().protocol() == QAbstractSocket::IPv6Protocol)
+        host = QLatin1Char('[') + host + QLatin1Char(']');
+    return QStringLiteral("%1://%2:%3")
+        .arg(d->options.tls ? QStringLiteral("https") : QStringLiteral("http"), host)
+        .arg(serverPort());
+}
+
+const ListenerOptions &HttpServer::options() const
+{
+    return d->options;
+}
+
+int HttpServer::connectionCount() const
+{
+    return int(d->connections.size());
+}
+
+int HttpServer::inFlightCount() const
+{
+    return d->inFlight;
+}
+
+void HttpServer::shutdown(int graceMs, std::function<void()> done)
+{
+    d->shuttingDown = true;
+    d->shutdownGraceMs = graceMs;
+    d->shutdownClock.start();
+    d->shutdownDone = std::move(done);
+    if (d->server)
+        d->server->close();
+    const auto all = d->connections.values();
+    for (Connection *c : all) {
+        if (c->phase() == Connection::Phase::Streaming)
+            c->endStream();
+        else if (c->phase() == Connection::Phase::Idle && !c->hasPending())
+            c->closeGracefully();
+    }
+    d->finishShutdownIfDone();
+}
+
+} // namespace Gatehouse::Core

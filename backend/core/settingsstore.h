@@ -1,0 +1,34 @@
+#pragma once
+
+#include "core/result.h"
+
+#include <QMap>
+#include <QString>
+
+namespace Gatehouse::Core {
+
+class Database;
+
+// Key/value settings persisted with the data (instance id, live-changed settings).
+class SettingsStore
+{
+public:
+    virtual ~SettingsStore() = default;
+    virtual Result<QString> value(const QString &key) const = 0; // Error "not-found" if absent
+    virtual Result<void> setValue(const QString &key, const QString &value) = 0;
+    virtual Result<QMap<QString, QString>> all() const = 0;
+};
+
+class SqlSettingsStore final : public SettingsStore
+{
+public:
+    explicit SqlSettingsStore(Database &db) : m_db(db) {}
+    Result<QString> value(const QString &key) const override;
+    Result<void> setValue(const QString &key, const QString &value) override;
+    Result<QMap<QString, QString>> all() const override;
+
+private:
+    Database &m_db;
+};
+
+} // namespace Gatehouse::Core

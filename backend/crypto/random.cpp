@@ -1,0 +1,36 @@
+#include "crypto/random.h"
+
+#include "crypto/opensslutil_p.h"
+
+#include <QUuid>
+
+#include <openssl/rand.h>
+
+namespace Gatehouse::Crypto::Random {
+
+QByteArray bytes(int n)
+{
+    if (n <= 0)
+        return {};
+    QByteArray out(n, Qt::Uninitialized);
+    if (RAND_bytes(reinterpret_cast<unsigned char *>(out.data()), n) != 1) {
+        // Fail closed: never continue with predictable "random" bytes.
+        qFatal("gatehouse.crypto: the CSPRNG failed (%s)", qPrintable(Detail::takeOpenSslErrors()));
+    }
+    return out;
+}
+
+QString token(int nBytes)
+{
+    return QString::fromLatin1(Detail::base64Url(bytes(nBytes)));
+}
+
+QString uuid()
+{
+    QByteArray raw = bytes(16);
+    raw[6] = char((raw[6] & 0x0f) | 0x40); // version 4
+    raw[8] = char((raw[8] & 0x3f) | 0x80); // variant 10xx (RFC 4122)
+    return QUuid::fromRfc4122(raw).toString(QUuid::WithoutBraces);
+}
+
+} // namespace Gatehouse::Crypto::Random

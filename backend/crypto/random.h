@@ -1,0 +1,20 @@
+#pragma once
+
+#include <QByteArray>
+#include <QString>
+
+// Randomness from the OpenSSL CSPRNG. A failing CSPRNG aborts the process (qFatal)
+// rather than hand out predictable bytes: fail closed.
+namespace Gatehouse::Crypto::Random {
+
+// n random bytes; empty for n <= 0.
+QByteArray bytes(int n);
+
+// nBytes random bytes, base64url without padding (RFC 4648 section 5): an opaque
+// token for URLs and headers. 32 bytes give 43 characters.
+QString token(int nBytes = 32);
+
+// A version 4 UUID (RFC 4122 section 4.4) in canonical lower-case form, no braces.
+QString uuid();
+
+} // namespace Gatehouse::Crypto::Random

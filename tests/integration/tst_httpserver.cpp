@@ -1,0 +1,593 @@
+// The hardened HTTP core over real sockets: the server runs on its own thread (as in
+// the embedded backend) and the test talks to it with raw TCP and TLS sockets.
+#include "integration/tst_integration.h"
+
+#include "core/httpserver.h"
+#include "core/metrics.h"
+#include "crypto/certificateauthority.h"
+
+#include <QElapsedTimer>
+#include <QJsonDocument>
+#include <QJsonArray>
+#include <QJsonObject>
+#include <QSslConfiguration>
+#include <QSslSocket>
+#include <QTcpSocket>
+#include <QThread>
+#include <QtTest>
+
+#include <memory>
+
+using namespace Gatehouse;
+using namespace Gatehouse::Core;
+
+namespace {
+
+// An HttpServer living on its own thread with a few routes that expose what the server saw.
+class ServerThread
+{
+public:
+    explicit ServerThread(ListenerOptions options)
+    {
+        m_thread.start();
+        m_context = new QObject;
+        m_context->moveToThread(&m_thread);
+        QMetaObject::invokeMethod(
+            m_context,
+            [this, options] {
+                m_server = new HttpServer(options, m_metrics);
+                m_server->route("GET", QStringLiteral("/hello"), [](const HttpRequest &) {
+                    return HttpResponse::text(200, "hello");
+                });
+                m_server->route("POST", QStringLiteral("/echo"), [](const HttpRequest &r) {
+                    return HttpResponse::json(
+                        200, QJsonObject{{QStringLiteral("size"), r.body.size()},
+                                         {QStringLiteral("body"), QString::fromUtf8(r.body)}});
+                });
+                m_server->route("PUT", QStringLiteral("/echo"), [](const HttpRequest &r) {
+                    return HttpResponse::text(200, r.body);
+                });
+                m_server->route("POST", QStringLiteral("/small"),
+                                [](const HttpRequest &r) { return HttpResponse::text(200, r.body); },
+                                RouteOptions{16, false});
+                m_server->route("GET", QStringLiteral("/items/{id}"), [](const HttpRequest &r) {
+                    return HttpResponse::json(200, QJsonObject{{QStringLiteral("id"), r.pathParam(QStringLiteral("id"))},
+                                                               {QStringLiteral("q"), r.query.queryItemValue(QStringLiteral("q"))}});
+                });
+                m_server->route("GET", QStringLiteral("/whoami"), [](const HttpRequest &r) {
+                    return HttpResponse::json(
+                        200, QJsonObject{{QStringLiteral("state"), r.identity.stateName()},
+                                         {QStringLiteral("cn"), r.identity.commonName},
+                                         {QStringLiteral("o"), QJsonArray::fromStringList(r.identity.organizations)},
+                                         {QStringLiteral("reason"), r.identity.invalidReason}});
+                });
+                m_server->route("GET", QStringLiteral("/slow/{ms}"),
+                                [](const HttpRequest &r) {
+                                    QThread::msleep(r.pathParam(QStringLiteral("ms")).toULong());
+                                    return HttpResponse::text(200, r.pathParam(QStringLiteral("ms")).toLatin1());
+                                },
+                                RouteOptions{-1, true});
+                m_result = m_server->listen();
+            },
+            Qt::BlockingQueuedConnection);
+    }
+
+    ~ServerThread()
+    {
+        QMetaObject::invokeMethod(
+            m_context, [this] { delete m_server; delete m_context; }, Qt::BlockingQueuedConnection);
+        m_thread.quit();
+        m_thread.wait();
+    }
+
+    bool ok() const { return m_result.ok(); }
+    quint16 port() const { return m_server->serverPort(); }
+    int connections() const
+    {
+        int n = 0;
+        QMetaObject::invokeMethod(m_context, [&] { n = m_server->connectionCount(); },
+                                  Qt::BlockingQueuedConnection);
+        return n;
+    }
+    Metrics &metrics() { return m_metrics; }
+
+private:
+    QThread m_thread;
+    QObject *m_context = nullptr;
+    HttpServer *m_server = nullptr;
+    Metrics m_metrics;
+    Result<void> m_result = makeError(QStringLiteral("not-started"), QString());
+};
+
+ListenerOptions plainOptions()
+{
+    ListenerOptions o;
+    o.name = QStringLiteral("test");
+    o.address = QHostAddress::LocalHost;
+    o.port = 0;
+    return o;
+}
+
+struct RawResponse
+{
+    int status = 0;
+    QByteArray head;
+    QByteArray body;
+    bool closedByServer = false;
+
+    QByteArray header(const QByteArray &name) const
+    {
+        for (const QByteArray &line : head.split('\n')) {
+            const qsizetype c = line.indexOf(':');
+            if (c > 0 && line.left(c).trimmed().toLower() == name.toLower())
+                return line.mid(c + 1).trimmed();
+        }
+        return {};
+    }
+    QJsonObject json() const { return QJsonDocument::fromJson(body).object(); }
+};
+
+// Reads one response (Content-Length framed) from a socket, waiting up to timeoutMs.
+RawResponse readResponse(QAbstractSocket &s, QByteArray &buffer, int timeoutMs = 5000)
+{
+    RawResponse r;
+    QElapsedTimer t;
+    t.start();
+    for (;;) {
+        const qsizetype end = buffer.indexOf("\r\n\r\n");
+        if (end >= 0) {
+            r.head = buffer.left(end);
+            const QByteArray statusLine = r.head.left(r.head.indexOf("\r\n"));
+            r.status = statusLine.split(' ').value(1).toInt();
+            const qint64 len = r.header("content-length").toLongLong();
+            if (buffer.size() >= end + 4 + len) {
+                r.body = buffer.mid(end + 4, len);
+                buffer.remove(0, end + 4 + len);
+                return r;
+            }
+        }
+        if (t.elapsed() > timeoutMs)
+            return r;
+        if (s.state() != QAbstractSocket::ConnectedState && s.bytesAvailable() == 0) {
+            r.closedByServer = true;
+            return r;
+        }
+        s.waitForReadyRead(50);
+        buffer += s.readAll();
+    }
+}
+
+RawResponse roundTrip(quint16 port, const QByteArray &request, int timeoutMs = 5000)
+{
+    QTcpSocket s;
+    s.connectToHost(QHostAddress::LocalHost, port);
+    if (!s.waitForConnected(3000))
+        return {};
+    s.write(request);
+    s.waitForBytesWritten(3000);
+    QByteArray buffer;
+    return readResponse(s, buffer, timeoutMs);
+}
+
+bool waitClosed(QAbstractSocket &s, int timeoutMs)
+{
+    QElapsedTimer t;
+    t.start();
+    while (t.elapsed() < timeoutMs) {
+        if (s.state() == QAbstractSocket::UnconnectedState)
+            return true;
+        s.waitForReadyRead(50);
+        s.readAll();
+        if (s.state() == QAbstractSocket::UnconnectedState)
+            return true;
+    }
+    return s.state() == QAbstractSocket::UnconnectedState;
+}
+
+} // namespace
+
+void TestHttpServer::initTestCase()
+{
+    auto ca = Crypto::CertificateAuthority::create(QStringLiteral("test-ca"), Crypto::KeyType::EcP256);
+    QVERIFY(ca.ok());
+    m_ca = std::make_shared<Crypto::CertificateAuthority>(*ca);
+    auto foreign = Crypto::CertificateAuthority::create(QStringLiteral("test-ca"), Crypto::KeyType::EcP256);
+    QVERIFY(foreign.ok());
+    m_foreignCa = std::make_shared<Crypto::CertificateAuthority>(*foreign);
+}
+
+void TestHttpServer::basicRoutingAndKeepAlive()
+{
+    ServerThread server(plainOptions());
+    QVERIFY(server.ok());
+    QTcpSocket s;
+    s.connectToHost(QHostAddress::LocalHost, server.port());
+    QVERIFY(s.waitForConnected(3000));
+    QByteArray buf;
+    for (int i = 0; i < 3; ++i) {
+        s.write("GET /items/a%20b?q=x%26y HTTP/1.1\r\nHost: t\r\nX-Request-Id: abc-" + QByteArray::number(i) + "\r\n\r\n");
+        const RawResponse r = readResponse(s, buf);
+        QCOMPARE(r.status, 200);
+        QCOMPARE(r.json().value(QStringLiteral("id")).toString(), QStringLiteral("a b"));
+        QCOMPARE(r.json().value(QStringLiteral("q")).toString(), QStringLiteral("x&y"));
+        QCOMPARE(r.header("x-request-id"), "abc-" + QByteArray::number(i));
+        QVERIFY(r.header("connection").isEmpty());
+        QVERIFY(!r.header("date").isEmpty());
+    }
+    QCOMPARE(s.state(), QAbstractSocket::ConnectedState); // keep-alive by default in HTTP/1.1
+    const RawResponse head = roundTrip(server.port(), "HEAD /hello HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n");
+    QCOMPARE(head.status, 200);
+    QCOMPARE(head.header("content-length"), QByteArray("5"));
+    const RawResponse health = roundTrip(server.port(), "GET /healthz HTTP/1.1\r\nHost: t\r\n\r\n");
+    QCOMPARE(health.status, 200);
+    QCOMPARE(health.body, QByteArray("ok"));
+    QCOMPARE(roundTrip(server.port(), "GET /readyz HTTP/1.1\r\nHost: t\r\n\r\n").status, 200);
+    const RawResponse missing = roundTrip(server.port(), "GET /nope HTTP/1.1\r\nHost: t\r\n\r\n");
+    QCOMPARE(missing.status, 404);
+    QCOMPARE(missing.json().value(QStringLiteral("error")).toString(), QStringLiteral("not-found"));
+    QVERIFY(server.metrics().render().contains("route=\"/items/{id}\",method=\"GET\",code=\"200\"} 3"));
+}
+
+void TestHttpServer::connectionCloseHonoured_data()
+{
+    QTest::addColumn<QByteArray>("request");
+    QTest::addColumn<bool>("expectClose");
+    QTest::newRow("1.1 close") << QByteArray("GET /hello HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n") << true;
+    QTest::newRow("1.0 default") << QByteArray("GET /hello HTTP/1.0\r\n\r\n") << true;
+    QTest::newRow("1.0 keep-alive") << QByteArray("GET /hello HTTP/1.0\r\nConnection: keep-alive\r\n\r\n") << false;
+    QTest::newRow("1.1 default") << QByteArray("GET /hello HTTP/1.1\r\nHost: t\r\n\r\n") << false;
+}
+
+void TestHttpServer::connectionCloseHonoured()
+{
+    QFETCH(QByteArray, request);
+    QFETCH(bool, expectClose);
+    ServerThread server(plainOptions());
+    QTcpSocket s;
+    s.connectToHost(QHostAddress::LocalHost, server.port());
+    QVERIFY(s.waitForConnected(3000));
+    s.write(request);
+    QByteArray buf;
+    const RawResponse r = readResponse(s, buf);
+    QCOMPARE(r.status, 200);
+    QCOMPARE(r.body, QByteArray("hello"));
+    if (expectClose) {
+        QCOMPARE(r.header("connection").toLower(), QByteArray("close"));
+        QVERIFY(waitClosed(s, 3000));
+    } else {
+        QVERIFY(r.header("connection").toLower() != "close");
+        QVERIFY(!waitClosed(s, 300));
+    }
+}
+
+void TestHttpServer::malformedRequests_data()
+{
+    QTest::addColumn<QByteArray>("request");
+    QTest::addColumn<int>("status");
+    QTest::newRow("garbage") << QByteArray("HELLO\r\n\r\n") << 400;
+    QTest::newRow("two spaces") << QByteArray("GET  /hello HTTP/1.1\r\nHost: t\r\n\r\n") << 400;
+    QTest::newRow("bad version") << QByteArray("GET /hello HTPT/1.1\r\nHost: t\r\n\r\n") << 400;
+    QTest::newRow("http2 version") << QByteArray("GET /hello HTTP/2.0\r\nHost: t\r\n\r\n") << 505;
+    QTest::newRow("no host") << QByteArray("GET /hello HTTP/1.1\r\n\r\n") << 400;
+    QTest::newRow("space in header name") << QByteArray("GET /hello HTTP/1.1\r\nHost: t\r\nBad Name: x\r\n\r\n") << 400;
+    QTest::newRow("obs fold") << QByteArray("GET /hello HTTP/1.1\r\nHost: t\r\nX: a\r\n  b\r\n\r\n") << 400;
+    QTest::newRow("bad content-length") << QByteArray("POST /echo HTTP/1.1\r\nHost: t\r\nContent-Length: 12a\r\n\r\n") << 400;
+    QTest::newRow("conflicting lengths") << QByteArray("POST /echo HTTP/1.1\r\nHost: t\r\nContent-Length: 1\r\nContent-Length: 2\r\n\r\nab") << 400;
+    QTest::newRow("te and cl") << QByteArray("POST /echo HTTP/1.1\r\nHost: t\r\nContent-Length: 3\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n") << 400;
+    QTest::newRow("unknown te") << QByteArray("POST /echo HTTP/1.1\r\nHost: t\r\nTransfer-Encoding: gzip\r\n\r\n") << 501;
+    QTest::newRow("bad chunk") << QByteArray("POST /echo HTTP/1.1\r\nHost: t\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n") << 400;
+    QTest::newRow("binary") << QByteArray("\x16\x03\x01\x02\x00\x01\x00\x01\xfc\x03\x03\r\n\r\n", 15) << 400;
+}
+
+void TestHttpServer::malformedRequests()
+{
+    QFETCH(QByteArray, request);
+    QFETCH(int, status);
+    ServerThread server(plainOptions());
+    QTcpSocket s;
+    s.connectToHost(QHostAddress::LocalHost, server.port());
+    QVERIFY(s.waitForConnected(3000));
+    s.write(request);
+    QByteArray buf;
+    const RawResponse r = readResponse(s, buf);
+    QCOMPARE(r.status, status);
+    QVERIFY2(r.header("content-type").startsWith("application/json"), r.head.constData());
+    QVERIFY(!r.json().value(QStringLiteral("message")).toString().isEmpty());
+    QCOMPARE(r.header("connection").toLower(), QByteArray("close"));
+    QVERIFY(waitClosed(s, 3000));
+    // The listener is unharmed.
+    QCOMPARE(roundTrip(server.port(), "GET /hello HTTP/1.1\r\nHost: t\r\n\r\n").status, 200);
+}
+
+void TestHttpServer::methodNotAllowed()
+{
+    ServerThread server(plainOptions());
+    const RawResponse r = roundTrip(server.port(), "DELETE /echo HTTP/1.1\r\nHost: t\r\n\r\n");
+    QCOMPARE(r.status, 405);
+    QCOMPARE(r.header("allow"), QByteArray("POST, PUT"));
+    QCOMPARE(r.json().value(QStringLiteral("error")).toString(), QStringLiteral("method-not-allowed"));
+    const RawResponse g = roundTrip(server.port(), "BREW /hello HTTP/1.1\r\nHost: t\r\n\r\n");
+    QCOMPARE(g.status, 405);
+    QCOMPARE(g.header("allow"), QByteArray("GET, HEAD"));
+}
+
+void TestHttpServer::headerLimit()
+{
+    ServerThread server(plainOptions());
+    QTcpSocket s;
+    s.connectToHost(QHostAddress::LocalHost, server.port());
+    QVERIFY(s.waitForConnected(3000));
+    s.write("GET /hello HTTP/1.1\r\nHost: t\r\nX-Big: " + QByteArray(64 * 1024, 'a') + "\r\n\r\n");
+    QByteArray buf;
+    const RawResponse r = readResponse(s, buf);
+    QCOMPARE(r.status, 431);
+    QCOMPARE(r.json().value(QStringLiteral("error")).toString(), QStringLiteral("request-header-too-large"));
+    QVERIFY(waitClosed(s, 3000));
+    // Just under the limit is fine.
+    const RawResponse ok = roundTrip(server.port(), "GET /hello HTTP/1.1\r\nHost: t\r\nX-Big: " + QByteArray(15 * 1024, 'a') + "\r\n\r\n");
+    QCOMPARE(ok.status, 200);
+}
+
+void TestHttpServer::bodyLimits()
+{
+    ServerThread server(plainOptions());
+    // Declared too large: refused before the body is read.
+    QTcpSocket s;
+    s.connectToHost(QHostAddress::LocalHost, server.port());
+    QVERIFY(s.waitForConnected(3000));
+    s.write("POST /echo HTTP/1.1\r\nHost: t\r\nContent-Length: 2097152\r\n\r\n");
+    s.write(QByteArray(64 * 1024, 'x'));
+    QByteArray buf;
+    const RawResponse r = readResponse(s, buf);
+    QCOMPARE(r.status, 413);
+    QCOMPARE(r.json().value(QStringLiteral("error")).toString(), QStringLiteral("request-body-too-large"));
+    QVERIFY(waitClosed(s, 5000));
+    // Per-route limit (16 bytes on /small).
+    QCOMPARE(roundTrip(server.port(), "POST /small HTTP/1.1\r\nHost: t\r\nContent-Length: 17\r\n\r\n" + QByteArray(17, 'a')).status, 413);
+    QCOMPARE(roundTrip(server.port(), "POST /small HTTP/1.1\r\nHost: t\r\nContent-Length: 16\r\n\r\n" + QByteArray(16, 'a')).status, 200);
+    // Chunked bodies count as they arrive.
+    QByteArray chunked = "POST /small HTTP/1.1\r\nHost: t\r\nTransfer-Encoding: chunked\r\n\r\n";
+    chunked += "10\r\n" + QByteArray(16, 'b') + "\r\n5\r\nccccc\r\n0\r\n\r\n";
+    QCOMPARE(roundTrip(server.port(), chunked).status, 413);
+    const RawResponse ok = roundTrip(server.port(),
+        "POST /echo HTTP/1.1\r\nHost: t\r\nTransfer-Encoding: chunked\r\n\r\n4;ext=1\r\nWiki\r\n5\r\npedia\r\n0\r\nTrailer: x\r\n\r\n");
+    QVERIFY2(ok.status == 200, ok.body.constData());
+    QCOMPARE(ok.json().value(QStringLiteral("body")).toString(), QStringLiteral("Wikipedia"));
+    // Expect: 100-continue within the limit gets an interim 100.
+    QTcpSocket e;
+    e.connectToHost(QHostAddress::LocalHost, server.port());
+    QVERIFY(e.waitForConnected(3000));
+    e.write("PUT /echo HTTP/1.1\r\nHost: t\r\nContent-Length: 5\r\nExpect: 100-continue\r\n\r\n");
+    QTRY_VERIFY_WITH_TIMEOUT((e.waitForReadyRead(20), buf += e.readAll(), buf.startsWith("HTTP/1.1 100 Continue\r\n\r\n")), 3000);
+    buf.remove(0, 25);
+    e.write("hello");
+    const RawResponse put = readResponse(e, buf);
+    QCOMPARE(put.status, 200);
+    QCOMPARE(put.body, QByteArray("hello"));
+}
+
+void TestHttpServer::pipelinedResponsesInOrder()
+{
+    ServerThread server(plainOptions());
+    QTcpSocket s;
+    s.connectToHost(QHostAddress::LocalHost, server.port());
+    QVERIFY(s.waitForConnected(3000));
+    // The first (async) request takes longest; answers must still come in request order.
+    s.write("GET /slow/300 HTTP/1.1\r\nHost: t\r\n\r\nGET /slow/10 HTTP/1.1\r\nHost: t\r\n\r\n"
+            "GET /hello HTTP/1.1\r\nHost: t\r\n\r\nGET /slow/100 HTTP/1.1\r\nHost: t\r\n\r\n");
+    QByteArray buf;
+    QByteArrayList bodies;
+    for (int i = 0; i < 4; ++i)
+        bodies.append(readResponse(s, buf).body);
+    QCOMPARE(bodies, (QByteArrayList{"300", "10", "hello", "100"}));
+}
+
+void TestHttpServer::clientLeavesBeforeAsyncResponse()
+{
+    ServerThread server(plainOptions());
+    for (int i = 0; i < 50; ++i) {
+        QTcpSocket s;
+        s.connectToHost(QHostAddress::LocalHost, server.port());
+        QVERIFY(s.waitForConnected(3000));
+        s.write("GET /slow/50 HTTP/1.1\r\nHost: t\r\n\r\n");
+        s.waitForBytesWritten(1000);
+        s.abort();
+    }
+    QThread::msleep(300); // let the pool finish the abandoned work (no crash = pass below)
+    const RawResponse r = roundTrip(server.port(), "GET /slow/1 HTTP/1.1\r\nHost: t\r\n\r\n");
+    QCOMPARE(r.status, 200);
+    QCOMPARE(r.body, QByteArray("1"));
+    QTRY_COMPARE_WITH_TIMEOUT(server.connections(), 0, 5000);
+}
+
+void TestHttpServer::slowClientsDoNotBlockOthers()
+{
+    ListenerOptions o = plainOptions();
+    o.headerTimeoutMs = 2500;
+    ServerThread server(o);
+    std::vector<std::unique_ptr<QTcpSocket>> slow;
+    for (int i = 0; i < 200; ++i) {
+        auto s = std::make_unique<QTcpSocket>();
+        s->connectToHost(QHostAddress::LocalHost, server.port());
+        QVERIFY(s->waitForConnected(3000));
+        s->write("G");
+        slow.push_back(std::move(s));
+    }
+    QTRY_COMPARE_WITH_TIMEOUT(server.connections(), 200, 5000);
+    // A byte a second from each slow client while a normal client is served fast.
+    QElapsedTimer clock;
+    clock.start();
+    qint64 worstMs = 0;
+    int served = 0;
+    while (clock.elapsed() < 2000) {
+        for (auto &s : slow)
+            if (s->state() == QAbstractSocket::ConnectedState && clock.elapsed() / 1000 >= s->property("sent").toInt()) {
+                s->write("E");
+                s->setProperty("sent", s->property("sent").toInt() + 1);
+            }
+        QElapsedTimer t;
+        t.start();
+        const RawResponse r = roundTrip(server.port(), "GET /hello HTTP/1.1\r\nHost: t\r\n\r\n");
+        worstMs = std::max(worstMs, t.elapsed());
+        QCOMPARE(r.status, 200);
+        ++served;
+    }
+    QVERIFY2(worstMs < 500, qPrintable(QStringLiteral("slowest normal request took %1 ms").arg(worstMs)));
+    QVERIFY(served > 20);
+    // Past the header timeout every slow client gets a 408 and is disconnected.
+    QByteArray buf;
+    const RawResponse timedOut = readResponse(*slow.front(), buf, 5000);
+    QCOMPARE(timedOut.status, 408);
+    QTRY_COMPARE_WITH_TIMEOUT(server.connections(), 0, 8000);
+}
+
+void TestHttpServer::idleConnectionsClosed()
+{
+    ListenerOptions o = plainOptions();
+    o.idleTimeoutMs = 400;
+    ServerThread server(o);
+    QTcpSocket s;
+    s.connectToHost(QHostAddress::LocalHost, server.port());
+    QVERIFY(s.waitForConnected(3000));
+    s.write("GET /hello HTTP/1.1\r\nHost: t\r\n\r\n");
+    QByteArray buf;
+    QCOMPARE(readResponse(s, buf).status, 200);
+    QVERIFY(waitClosed(s, 3000));
+}
+
+void TestHttpServer::connectionCap()
+{
+    ListenerOptions o = plainOptions();
+    o.maxConnections = 3;
+    ServerThread server(o);
+    std::vector<std::unique_ptr<QTcpSocket>> held;
+    for (int i = 0; i < 3; ++i) {
+        auto s = std::make_unique<QTcpSocket>();
+        s->connectToHost(QHostAddress::LocalHost, server.port());
+        QVERIFY(s->waitForConnected(3000));
+        held.push_back(std::move(s));
+    }
+    QTRY_COMPARE_WITH_TIMEOUT(server.connections(), 3, 3000);
+    const RawResponse r = roundTrip(server.port(), "GET /hello HTTP/1.1\r\nHost: t\r\n\r\n");
+    QCOMPARE(r.status, 503);
+    QCOMPARE(r.json().value(QStringLiteral("error")).toString(), QStringLiteral("too-many-connections"));
+    held.clear();
+    QTRY_COMPARE_WITH_TIMEOUT(server.connections(), 0, 3000);
+    QCOMPARE(roundTrip(server.port(), "GET /hello HTTP/1.1\r\nHost: t\r\n\r\n").status, 200);
+}
+
+namespace {
+
+ListenerOptions tlsOptions(const Crypto::CertificateAuthority &ca)
+{
+    ListenerOptions o = plainOptions();
+    Crypto::CertificateRequest req;
+    req.commonName = QStringLiteral("localhost");
+    req.dnsNames = {QStringLiteral("localhost")};
+    req.ipAddresses = {QStringLiteral("127.0.0.1")};
+    req.usage = Crypto::CertificateRequest::ServerAuth;
+    auto cert = ca.issue(req);
+    TlsSettings tls;
+    tls.certificate = cert->sslCertificate();
+    tls.privateKey = cert->sslKey();
+    tls.clientCaCertificates = {ca.sslCertificate()};
+    o.tls = tls;
+    o.handshakeTimeoutMs = 1000;
+    return o;
+}
+
+QJsonObject whoami(quint16 port, const QSslCertificate &serverCa, const Crypto::IssuedCertificate *client)
+{
+    QSslSocket s;
+    QSslConfiguration conf = QSslConfiguration::defaultConfiguration();
+    conf.setCaCertificates({serverCa});
+    if (client) {
+        conf.setLocalCertificate(client->sslCertificate());
+        conf.setPrivateKey(client->sslKey());
+    }
+    s.setSslConfiguration(conf);
+    s.connectToHostEncrypted(QStringLiteral("127.0.0.1"), port);
+    if (!s.waitForEncrypted(5000))
+        return {{QStringLiteral("tlsError"), s.errorString()}};
+    s.write("GET /whoami HTTP/1.1\r\nHost: t\r\n\r\n");
+    QByteArray buf;
+    const RawResponse r = readResponse(s, buf);
+    QJsonObject o = r.json();
+    o.insert(QStringLiteral("status"), r.status);
+    return o;
+}
+
+} // namespace
+
+void TestHttpServer::clientCertificateIdentity_data()
+{
+    QTest::addColumn<QString>("kind");
+    QTest::addColumn<QString>("state");
+    QTest::addColumn<QString>("cn");
+    QTest::newRow("none") << "none" << "none" << "";
+    QTest::newRow("from our CA") << "ours" << "verified" << "system:node:worker-1";
+    QTest::newRow("foreign CA, same subject") << "foreign" << "invalid" << "";
+    QTest::newRow("expired") << "expired" << "invalid" << "";
+    QTest::newRow("serverAuth only") << "serverAuth" << "invalid" << "";
+    QTest::newRow("not yet valid") << "future" << "invalid" << "";
+}
+
+void TestHttpServer::clientCertificateIdentity()
+{
+    QFETCH(QString, kind);
+    QFETCH(QString, state);
+    QFETCH(QString, cn);
+    ServerThread server(tlsOptions(*m_ca));
+    QVERIFY(server.ok());
+    Crypto::CertificateRequest req;
+    req.commonName = QStringLiteral("system:node:worker-1");
+    req.organizations = {QStringLiteral("system:nodes"), QStringLiteral("ops")};
+    req.usage = Crypto::CertificateRequest::ClientAuth;
+    const Crypto::CertificateAuthority *issuer = m_ca.get();
+    if (kind == QLatin1String("foreign"))
+        issuer = m_foreignCa.get();
+    if (kind == QLatin1String("expired")) {
+        req.notBefore = QDateTime::currentDateTimeUtc().addDays(-10);
+        req.notAfter = QDateTime::currentDateTimeUtc().addDays(-1);
+    }
+    if (kind == QLatin1String("future")) {
+        req.notBefore = QDateTime::currentDateTimeUtc().addDays(1);
+        req.notAfter = QDateTime::currentDateTimeUtc().addDays(10);
+    }
+    if (kind == QLatin1String("serverAuth"))
+        req.usage = Crypto::CertificateRequest::ServerAuth;
+    auto client = issuer->issue(req);
+    QVERIFY(client.ok());
+    const QJsonObject r = whoami(server.port(), m_ca->sslCertificate(), kind == QLatin1String("none") ? nullptr : &*client);
+    QCOMPARE(r.value(QStringLiteral("status")).toInt(), 200);
+    QCOMPARE(r.value(QStringLiteral("state")).toString(), state);
+    QCOMPARE(r.value(QStringLiteral("cn")).toString(), cn);
+    if (state == QLatin1String("verified"))
+        QCOMPARE(r.value(QStringLiteral("o")).toArray().toVariantList(),
+                 (QVariantList{QStringLiteral("system:nodes"), QStringLiteral("ops")}));
+    else
+        QVERIFY(r.value(QStringLiteral("o")).toArray().isEmpty()); // never an unverified subject
+    if (state == QLatin1String("invalid"))
+        QVERIFY(!r.value(QStringLiteral("reason")).toString().isEmpty());
+}
+
+void TestHttpServer::abortedHandshakesDoNotWedge()
+{
+    ServerThread server(tlsOptions(*m_ca));
+    QVERIFY(server.ok());
+    for (int i = 0; i < 100; ++i) {
+        QTcpSocket s;
+        s.connectToHost(QHostAddress::LocalHost, server.port());
+        QVERIFY(s.waitForConnected(3000));
+        if (i % 2)
+            s.write(QByteArray("\x16\x03\x01\x00\x05hello", 10)); // a broken ClientHello
+        s.waitForBytesWritten(100);
+        s.abort();
+    }
+    const QJsonObject r = whoami(server.port(), m_ca->sslCertificate(), nullptr);
+    QCOMPARE(r.value(QStringLiteral("status")).toInt(), 200);
+    QCOMPARE(r.value(QStringLiteral("state")).toString(), QStringLiteral("none"));
+    // Plain HTTP on the TLS port is no back door.
+    const RawResponse plain = roundTrip(server.port(), "GET /whoami HTTP/1.1\r\nHost: t\r\n\r\n", 2500);
+    QCOMPARE(plain.status, 0);
+}

@@ -1,0 +1,312 @@
+// Unit tests of backend/core: configuration precedence, migrations, events, metrics.
+#include "core/clock.h"
+#include "core/config.h"
+#include "core/database.h"
+#include "core/eventbus.h"
+#include "core/metrics.h"
+#include "core/settingsstore.h"
+
+#include <QSignalSpy>
+#include <QSqlQuery>
+#include <QTemporaryDir>
+#include <QtTest>
+
+using namespace Gatehouse;
+using namespace Gatehouse::Core;
+
+class TestCore : public QObject
+{
+    Q_OBJECT
+
+private:
+    QString writeConfig(const QTemporaryDir &dir, const QByteArray &json)
+    {
+        const QString path = dir.filePath(QStringLiteral("gatehouse.json"));
+        QFile f(path);
+        if (!f.open(QIODevice::WriteOnly))
+            return {};
+        f.write(json);
+        return path;
+    }
+
+private slots:
+    void defaults()
+    {
+        auto c = ConfigResolver::resolve({}, QProcessEnvironment());
+        QVERIFY(c.ok());
+        QCOMPARE(c->service.address, QStringLiteral("127.0.0.1"));
+        QCOMPARE(c->service.port, 8080);
+        QCOMPARE(c->cluster.port, 6443);
+        QCOMPARE(c->admin.port, 8081);
+        QCOMPARE(c->maxHeaderBytes, 16 * 1024);
+        QCOMPARE(c->maxBodyBytes, 1024 * 1024);
+        QVERIFY(!c->dataDir.isEmpty());
+        QCOMPARE(c->sources.value(QStringLiteral("service-port")), QStringLiteral("default"));
+    }
+
+    void precedence_data()
+    {
+        QTest::addColumn<bool>("inFile");
+        QTest::addColumn<bool>("inEnv");
+        QTest::addColumn<bool>("inFlag");
+        QTest::addColumn<int>("expected");
+        QTest::addColumn<QString>("source");
+        QTest::newRow("default only") << false << false << false << 8080 << "default";
+        QTest::newRow("file over default") << true << false << false << 1111 << "config file";
+        QTest::newRow("env over file") << true << true << false << 2222 << "environment GATEHOUSE_SERVICE_PORT";
+        QTest::newRow("flag over env") << true << true << true << 3333 << "flag --service-port";
+        QTest::newRow("flag over file") << true << false << true << 3333 << "flag --service-port";
+        QTest::newRow("env over default") << false << true << false << 2222 << "environment GATEHOUSE_SERVICE_PORT";
+    }
+
+    void precedence()
+    {
+        QFETCH(bool, inFile);
+        QFETCH(bool, inEnv);
+        QFETCH(bool, inFlag);
+        QFETCH(int, expected);
+        QFETCH(QString, source);
+        QTemporaryDir dir;
+        QMap<QString, QString> cli;
+        QProcessEnvironment env;
+        if (inFile)
+            cli.insert(QStringLiteral("config"),
+                       writeConfig(dir, R"({"service-port": 1111, "admin-port": 4444})"));
+        if (inEnv)
+            env.insert(QStringLiteral("GATEHOUSE_SERVICE_PORT"), QStringLiteral("2222"));
+        if (inFlag)
+            cli.insert(QStringLiteral("service-port"), QStringLiteral("3333"));
+        auto c = ConfigResolver::resolve(cli, env);
+        QVERIFY2(c.ok(), qPrintable(c.ok() ? QString() : c.error().message));
+        QCOMPARE(c->service.port, expected);
+        QVERIFY2(c->sources.value(QStringLiteral("service-port")).startsWith(source),
+                 qPrintable(c->sources.value(QStringLiteral("service-port"))));
+        // A key only in the file still comes from the file whatever else is set.
+        QCOMPARE(c->admin.port, inFile ? 4444 : 8081);
+    }
+
+    void configFileFromEnvironment()
+    {
+        QTemporaryDir dir;
+        QProcessEnvironment env;
+        env.insert(QStringLiteral("GATEHOUSE_CONFIG"),
+                   writeConfig(dir, R"({"data-dir": "/tmp/gh-x", "tls-extra-sans": ["a.example", "10.0.0.1"]})"));
+        auto c = ConfigResolver::resolve({}, env);
+        QVERIFY(c.ok());
+        QCOMPARE(c->dataDir, QStringLiteral("/tmp/gh-x"));
+        QCOMPARE(c->tlsExtraSans, (QStringList{QStringLiteral("a.example"), QStringLiteral("10.0.0.1")}));
+    }
+
+    void invalidConfig_data()
+    {
+        QTest::addColumn<QString>("key");
+        QTest::addColumn<QString>("value");
+        QTest::addColumn<QString>("messagePart");
+        QTest::newRow("port not a number") << "service-port" << "http" << "expected an integer from 0 to 65535";
+        QTest::newRow("port too big") << "admin-port" << "70000" << "expected an integer from 0 to 65535";
+        QTest::newRow("negative port") << "cluster-port" << "-1" << "expected an integer";
+        QTest::newRow("bad address") << "service-address" << "not-an-ip" << "expected an IP address";
+        QTest::newRow("tiny header limit") << "max-header-bytes" << "10" << "from 1024";
+        QTest::newRow("empty data dir") << "data-dir" << "" << "must not be empty";
+    }
+
+    void invalidConfig()
+    {
+        QFETCH(QString, key);
+        QFETCH(QString, value);
+        QFETCH(QString, messagePart);
+        auto c = ConfigResolver::resolve({{key, value}}, QProcessEnvironment());
+        QVERIFY(!c.ok());
+        QVERIFY2(c.error().message.contains(messagePart), qPrintable(c.error().message));
+        QVERIFY2(c.error().message.contains(QStringLiteral("flag --") + key), qPrintable(c.error().message));
+        // The same value from the environment names the variable.
+        QProcessEnvironment env;
+        env.insert(ConfigResolver::envName(key), value);
+        auto e = ConfigResolver::resolve({}, env);
+        QVERIFY(!e.ok());
+        QVERIFY2(e.error().message.contains(ConfigResolver::envName(key)), qPrintable(e.error().message));
+    }
+
+    void badConfigFiles_data()
+    {
+        QTest::addColumn<QByteArray>("content");
+        QTest::addColumn<QString>("messagePart");
+        QTest::newRow("not json") << QByteArray("service-port = 1") << "is not a JSON object";
+        QTest::newRow("array") << QByteArray("[1,2]") << "is not a JSON object";
+        QTest::newRow("unknown key") << QByteArray(R"({"servce-port": 1})") << "unknown key 'servce-port'";
+        QTest::newRow("object value") << QByteArray(R"({"service-port": {"a":1}})") << "must be a string or number";
+        QTest::newRow("bad value") << QByteArray(R"({"service-port": "x"})") << "invalid value 'x' for service-port";
+    }
+
+    void badConfigFiles()
+    {
+        QFETCH(QByteArray, content);
+        QFETCH(QString, messagePart);
+        QTemporaryDir dir;
+        auto c = ConfigResolver::resolve({{QStringLiteral("config"), writeConfig(dir, content)}},
+                                         QProcessEnvironment());
+        QVERIFY(!c.ok());
+        QVERIFY2(c.error().message.contains(messagePart), qPrintable(c.error().message));
+    }
+
+    void missingConfigFile()
+    {
+        auto c = ConfigResolver::resolve({{QStringLiteral("config"), QStringLiteral("/nonexistent/gh.json")}},
+                                         QProcessEnvironment());
+        QVERIFY(!c.ok());
+        QVERIFY(c.error().message.contains(QStringLiteral("cannot read config file /nonexistent/gh.json")));
+    }
+
+    void migrationsFresh()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("g.db"));
+        QList<Migration> m = Database::coreMigrations();
+        m.append({2, QStringLiteral("test: widgets"), {QStringLiteral("CREATE TABLE widgets (id INTEGER PRIMARY KEY, name TEXT)")}});
+        auto db = Database::open(path, m);
+        QVERIFY2(db.ok(), qPrintable(db.ok() ? QString() : db.error().message));
+        QCOMPARE((*db)->schemaVersion(), 2);
+        QSqlQuery q((*db)->connection());
+        QVERIFY(q.exec(QStringLiteral("PRAGMA journal_mode")));
+        QVERIFY(q.next());
+        QCOMPARE(q.value(0).toString(), QStringLiteral("wal"));
+        QVERIFY(q.exec(QStringLiteral("SELECT version, description FROM schema_migrations ORDER BY version")));
+        QVERIFY(q.next());
+        QCOMPARE(q.value(0).toInt(), 1);
+        QVERIFY(q.next());
+        QCOMPARE(q.value(1).toString(), QStringLiteral("test: widgets"));
+        QVERIFY(q.exec(QStringLiteral("INSERT INTO widgets (name) VALUES ('a')")));
+    }
+
+    void migrationsUpgradeKeepsData()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("g.db"));
+        {
+            auto db = Database::open(path, Database::coreMigrations());
+            QVERIFY(db.ok());
+            SqlSettingsStore settings(**db);
+            QVERIFY(settings.setValue(QStringLiteral("k"), QStringLiteral("v1")).ok());
+        }
+        QList<Migration> m = Database::coreMigrations();
+        m.append({2, QStringLiteral("add column"), {QStringLiteral("ALTER TABLE settings ADD COLUMN note TEXT")}});
+        m.append({3, QStringLiteral("fill"), {QStringLiteral("UPDATE settings SET note = 'migrated'")}});
+        auto db = Database::open(path, m);
+        QVERIFY2(db.ok(), qPrintable(db.ok() ? QString() : db.error().message));
+        QCOMPARE((*db)->schemaVersion(), 3);
+        SqlSettingsStore settings(**db);
+        QCOMPARE(*settings.value(QStringLiteral("k")), QStringLiteral("v1"));
+        QSqlQuery q((*db)->connection());
+        QVERIFY(q.exec(QStringLiteral("SELECT note FROM settings WHERE key = 'k'")) && q.next());
+        QCOMPARE(q.value(0).toString(), QStringLiteral("migrated"));
+        // Re-opening applies nothing twice.
+        (*db).reset();
+        auto again = Database::open(path, m);
+        QVERIFY(again.ok());
+        QSqlQuery c((*again)->connection());
+        QVERIFY(c.exec(QStringLiteral("SELECT COUNT(*) FROM schema_migrations")) && c.next());
+        QCOMPARE(c.value(0).toInt(), 3);
+    }
+
+    void failingMigrationRollsBack()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("g.db"));
+        QList<Migration> m = Database::coreMigrations();
+        m.append({2, QStringLiteral("broken"),
+                  {QStringLiteral("CREATE TABLE t2 (id INTEGER)"), QStringLiteral("THIS IS NOT SQL")}});
+        auto db = Database::open(path, m);
+        QVERIFY(!db.ok());
+        QCOMPARE(db.error().code, QStringLiteral("migration-failed"));
+        QVERIFY(db.error().message.contains(QStringLiteral("migration 2 (broken)")));
+        auto ok = Database::open(path, Database::coreMigrations());
+        QVERIFY(ok.ok());
+        QCOMPARE((*ok)->schemaVersion(), 1);
+        QSqlQuery q((*ok)->connection());
+        QVERIFY(!q.exec(QStringLiteral("SELECT * FROM t2"))); // rolled back with its migration
+    }
+
+    void newerDatabaseRefused()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("g.db"));
+        {
+            QList<Migration> m = Database::coreMigrations();
+            m.append({7, QStringLiteral("from the future"), {QStringLiteral("CREATE TABLE future (x)")}});
+            QVERIFY(Database::open(path, m).ok());
+        }
+        auto db = Database::open(path, Database::coreMigrations());
+        QVERIFY(!db.ok());
+        QCOMPARE(db.error().code, QStringLiteral("database-too-new"));
+        QVERIFY2(db.error().message.contains(QStringLiteral("schema version 7")), qPrintable(db.error().message));
+        QVERIFY(db.error().message.contains(QStringLiteral("up to 1")));
+    }
+
+    void connectionPerThread()
+    {
+        QTemporaryDir dir;
+        auto db = Database::open(dir.filePath(QStringLiteral("g.db")), Database::coreMigrations());
+        QVERIFY(db.ok());
+        SqlSettingsStore settings(**db);
+        QVERIFY(settings.setValue(QStringLiteral("main"), QStringLiteral("1")).ok());
+        QString fromThread;
+        QString mainName = (*db)->connection().connectionName();
+        QString threadName;
+        QThread *t = QThread::create([&] {
+            threadName = (*db)->connection().connectionName();
+            auto v = settings.value(QStringLiteral("main"));
+            fromThread = v ? *v : v.error().message;
+            (void)settings.setValue(QStringLiteral("thread"), QStringLiteral("2"));
+        });
+        t->start();
+        QVERIFY(t->wait(10000));
+        delete t;
+        QCOMPARE(fromThread, QStringLiteral("1"));
+        QVERIFY(threadName != mainName);
+        QCOMPARE(*settings.value(QStringLiteral("thread")), QStringLiteral("2"));
+        auto missing = settings.value(QStringLiteral("nope"));
+        QVERIFY(!missing.ok());
+        QCOMPARE(missing.error().httpStatus, 404);
+    }
+
+    void eventBusHistory()
+    {
+        ManualClock clock(QDateTime(QDate(2026, 11, 21), QTime(8, 0), Qt::UTC));
+        EventBus bus(clock, 3);
+        QSignalSpy spy(&bus, &EventBus::published);
+        for (int i = 0; i < 5; ++i) {
+            bus.publish(QStringLiteral("t"), QJsonObject{{QStringLiteral("i"), i}});
+            clock.advance(1000);
+        }
+        QCOMPARE(spy.count(), 5);
+        QCOMPARE(bus.lastSeq(), 5);
+        const auto since = bus.since(0);
+        QCOMPARE(since.size(), 3); // bounded history
+        QCOMPARE(since.first().seq, 3);
+        QCOMPARE(bus.since(4).size(), 1);
+        const QJsonObject j = since.last().toJson();
+        QCOMPARE(j.value(QStringLiteral("type")).toString(), QStringLiteral("t"));
+        QCOMPARE(j.value(QStringLiteral("time")).toString(), QStringLiteral("2026-11-21T08:00:04.000Z"));
+        QCOMPARE(j.value(QStringLiteral("data")).toObject().value(QStringLiteral("i")).toInt(), 4);
+    }
+
+    void metricsRender()
+    {
+        Metrics m;
+        m.recordRequest(QStringLiteral("service"), QStringLiteral("/v1/x/{id}"), "GET", 200, 0.002);
+        m.recordRequest(QStringLiteral("service"), QStringLiteral("/v1/x/{id}"), "GET", 200, 0.3);
+        m.recordRequest(QStringLiteral("admin"), QStringLiteral("unmatched"), "POST", 404, 0.0001);
+        m.connectionOpened(QStringLiteral("service"));
+        const QByteArray text = m.render();
+        QVERIFY(text.contains("gatehouse_http_requests_total{listener=\"service\",route=\"/v1/x/{id}\",method=\"GET\",code=\"200\"} 2\n"));
+        QVERIFY(text.contains("gatehouse_http_request_duration_seconds_bucket{listener=\"service\",route=\"/v1/x/{id}\",le=\"0.0025\"} 1\n"));
+        QVERIFY(text.contains("gatehouse_http_request_duration_seconds_bucket{listener=\"service\",route=\"/v1/x/{id}\",le=\"0.5\"} 2\n"));
+        QVERIFY(text.contains("gatehouse_http_request_duration_seconds_count{listener=\"service\",route=\"/v1/x/{id}\"} 2\n"));
+        QVERIFY(text.contains("gatehouse_http_connections_open{listener=\"service\"} 1\n"));
+        QCOMPARE(m.requestCount(QStringLiteral("service")), 2);
+        QCOMPARE(m.requestCount(QStringLiteral("admin")), 1);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCore)
+#include "tst_core.moc"
