@@ -36,8 +36,8 @@ namespace {
 
 QByteArray sseFrame(const Core::Event &e)
 {
-    return "id: " + QByteArray::number(e.seq) + "\nevent: " + e.type.toUtf8()
-           + "\ndata: " + QJsonDocument(e.toJson()).toJson(QJsonDocument::Compact) + "\n\n";
+    return "id: " + QByteArray::number(e.seq) + "\nevent: " + e.type.toUtf8() +
+           "\ndata: " + QJsonDocument(e.toJson()).toJson(QJsonDocument::Compact) + "\n\n";
 }
 
 } // namespace
@@ -59,7 +59,8 @@ void AdminApi::registerRoutes()
     m_server.addFilter(QStringLiteral("/metrics"), guard);
 
     m_server.route("GET", QStringLiteral("/metrics"), [this](const HttpRequest &) {
-        return HttpResponse::text(200, m_metrics.render(), "text/plain; version=0.0.4; charset=utf-8");
+        return HttpResponse::text(200, m_metrics.render(),
+                                  "text/plain; version=0.0.4; charset=utf-8");
     });
 
     m_server.route("GET", QStringLiteral("/admin/v1/status"), [this](const HttpRequest &) {

@@ -98,11 +98,18 @@ int runAdminCli(const QStringList &args, const QProcessEnvironment &env, QTextSt
     p.addHelpOption();
     p.addPositionalArgument(QStringLiteral("noun"), QStringLiteral("what to administer: status"));
     p.addOptions({
-        {QStringLiteral("data-dir"), QStringLiteral("Data directory of the backend."), QStringLiteral("dir")},
-        {QStringLiteral("config"), QStringLiteral("Config file of the backend."), QStringLiteral("file")},
-        {QStringLiteral("admin-url"), QStringLiteral("Admin API URL (default: from ports.json)."), QStringLiteral("url")},
-        {QStringLiteral("admin-token"), QStringLiteral("Admin token (default: <data-dir>/admin-token)."), QStringLiteral("token")},
-        {{QStringLiteral("o"), QStringLiteral("output")}, QStringLiteral("Output format: text or json."), QStringLiteral("format"), QStringLiteral("text")},
+        {QStringLiteral("data-dir"), QStringLiteral("Data directory of the backend."),
+         QStringLiteral("dir")},
+        {QStringLiteral("config"), QStringLiteral("Config file of the backend."),
+         QStringLiteral("file")},
+        {QStringLiteral("admin-url"), QStringLiteral("Admin API URL (default: from ports.json)."),
+         QStringLiteral("url")},
+        {QStringLiteral("admin-token"),
+         QStringLiteral("Admin token (default: <data-dir>/admin-token)."), QStringLiteral("token")},
+        {{QStringLiteral("o"), QStringLiteral("output")},
+         QStringLiteral("Output format: text or json."),
+         QStringLiteral("format"),
+         QStringLiteral("text")},
     });
     if (!p.parse(args)) {
         err << "gatehouse admin: " << p.errorText() << "\n";
@@ -122,8 +129,8 @@ int runAdminCli(const QStringList &args, const QProcessEnvironment &env, QTextSt
         err << "gatehouse admin: --output must be text or json\n";
         return 2;
     }
-    if (pos.first() != QLatin1String("status") || pos.size() > 2
-        || (pos.size() == 2 && pos[1] != QLatin1String("show"))) {
+    if (pos.first() != QLatin1String("status") || pos.size() > 2 ||
+        (pos.size() == 2 && pos[1] != QLatin1String("show"))) {
         err << "gatehouse admin: unknown command '" << pos.join(QLatin1Char(' '))
             << "'; known: status\n";
         return 2;
@@ -150,11 +157,15 @@ int runAdminCli(const QStringList &args, const QProcessEnvironment &env, QTextSt
             return 1;
         }
         const QJsonObject ports = QJsonDocument::fromJson(f.readAll()).object();
-        urlText = ports.value(QStringLiteral("urls")).toObject().value(QStringLiteral("admin")).toString();
+        urlText = ports.value(QStringLiteral("urls"))
+                      .toObject()
+                      .value(QStringLiteral("admin"))
+                      .toString();
         t.source = f.fileName();
     }
     t.url = QUrl(urlText);
-    if (!t.url.isValid() || (t.url.scheme() != QLatin1String("http") && t.url.scheme() != QLatin1String("https"))) {
+    if (!t.url.isValid() ||
+        (t.url.scheme() != QLatin1String("http") && t.url.scheme() != QLatin1String("https"))) {
         err << "gatehouse admin: invalid admin URL '" << urlText << "'\n";
         return 2;
     }

@@ -52,8 +52,9 @@ Result<void> Backend::prepareDataDir()
     QDir dir(m_config.dataDir);
     if (!dir.exists()) {
         if (!QDir().mkpath(m_config.dataDir))
-            return makeError(QStringLiteral("data-dir"),
-                             QStringLiteral("cannot create data directory %1").arg(m_config.dataDir));
+            return makeError(
+                QStringLiteral("data-dir"),
+                QStringLiteral("cannot create data directory %1").arg(m_config.dataDir));
         // Keys and tokens live here: owner only.
         QFile::setPermissions(m_config.dataDir,
                               QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);
@@ -153,7 +154,8 @@ Result<void> Backend::start()
 
     // Cluster PKI: a CA created once and a server certificate for the cluster listener.
     const QString pkiDir = m_config.dataDir + QStringLiteral("/pki");
-    auto ca = Crypto::CertificateAuthority::loadOrCreate(pkiDir, QStringLiteral("gatehouse-cluster-ca"));
+    auto ca =
+        Crypto::CertificateAuthority::loadOrCreate(pkiDir, QStringLiteral("gatehouse-cluster-ca"));
     if (!ca)
         return ca.error();
     QStringList extraDns, extraIps;
@@ -172,7 +174,8 @@ Result<void> Backend::start()
     tls.privateKey = serverCert->sslKey();
     tls.clientCaCertificates = {ca->sslCertificate()};
     if (tls.certificate.isNull() || tls.privateKey.isNull())
-        return makeError(QStringLiteral("tls"), QStringLiteral("cannot load the cluster server certificate"));
+        return makeError(QStringLiteral("tls"),
+                         QStringLiteral("cannot load the cluster server certificate"));
 
     m_service = std::make_unique<Core::HttpServer>(
         Core::ListenerOptions::fromConfig(QStringLiteral("service"), m_config, m_config.service),
@@ -216,12 +219,13 @@ QJsonObject Backend::status() const
     for (const auto &[name, server] : ls) {
         if (!server)
             continue;
-        listeners.append(QJsonObject{{QStringLiteral("name"), QLatin1String(name)},
-                                     {QStringLiteral("address"), server->serverAddress().toString()},
-                                     {QStringLiteral("port"), server->serverPort()},
-                                     {QStringLiteral("tls"), server->options().tls.has_value()},
-                                     {QStringLiteral("url"), server->url()},
-                                     {QStringLiteral("connections"), server->connectionCount()}});
+        listeners.append(
+            QJsonObject{{QStringLiteral("name"), QLatin1String(name)},
+                        {QStringLiteral("address"), server->serverAddress().toString()},
+                        {QStringLiteral("port"), server->serverPort()},
+                        {QStringLiteral("tls"), server->options().tls.has_value()},
+                        {QStringLiteral("url"), server->url()},
+                        {QStringLiteral("connections"), server->connectionCount()}});
         requests.insert(QLatin1String(name), m_metrics->requestCount(QLatin1String(name)));
     }
     return QJsonObject{
@@ -232,9 +236,10 @@ QJsonObject Backend::status() const
         {QStringLiteral("dataDir"), m_config.dataDir},
         {QStringLiteral("listeners"), listeners},
         {QStringLiteral("database"),
-         QJsonObject{{QStringLiteral("driver"), m_database ? m_database->driverName() : QString()},
-                     {QStringLiteral("path"), m_database ? m_database->path() : QString()},
-                     {QStringLiteral("schemaVersion"), m_database ? m_database->schemaVersion() : 0}}},
+         QJsonObject{
+             {QStringLiteral("driver"), m_database ? m_database->driverName() : QString()},
+             {QStringLiteral("path"), m_database ? m_database->path() : QString()},
+             {QStringLiteral("schemaVersion"), m_database ? m_database->schemaVersion() : 0}}},
         {QStringLiteral("counters"),
          QJsonObject{{QStringLiteral("requests"), requests},
                      {QStringLiteral("events"), m_events->publishedCount()}}},
@@ -249,9 +254,9 @@ void Backend::publishStats()
     if (requests == m_lastStats)
         return;
     m_lastStats = requests;
-    m_events->publish(QStringLiteral("stats"),
-                      QJsonObject{{QStringLiteral("requests"), requests},
-                                  {QStringLiteral("uptimeSeconds"), m_startedAt.secsTo(m_clock->now())}});
+    m_events->publish(QStringLiteral("stats"), QJsonObject{{QStringLiteral("requests"), requests},
+                                                           {QStringLiteral("uptimeSeconds"),
+                                                            m_startedAt.secsTo(m_clock->now())}});
 }
 
 void Backend::stop(std::function<void()> done)

@@ -3,8 +3,8 @@
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
-#include <QJsonArray>
 #include <QHostAddress>
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QStandardPaths>
@@ -88,8 +88,7 @@ const QList<Entry> &entries()
         for (const auto &ls : listeners) {
             keys[i] = QByteArray(ls.name) + "-address";
             descs[i] = QByteArray("Address the ") + ls.name + " listener binds to.";
-            add(keys[i].constData(), "ip", descs[i].constData(),
-                addressSetter(ls.member));
+            add(keys[i].constData(), "ip", descs[i].constData(), addressSetter(ls.member));
             ++i;
             keys[i] = QByteArray(ls.name) + "-port";
             descs[i] = QByteArray("Port of the ") + ls.name + " listener (0: any free port).";
@@ -142,7 +141,8 @@ const QList<ConfigOption> &ConfigResolver::options()
 
 QString ConfigResolver::envName(const QString &key)
 {
-    return QStringLiteral("GATEHOUSE_") + QString(key).replace(QLatin1Char('-'), QLatin1Char('_')).toUpper();
+    return QStringLiteral("GATEHOUSE_") +
+           QString(key).replace(QLatin1Char('-'), QLatin1Char('_')).toUpper();
 }
 
 QString ConfigResolver::defaultDataDir()
@@ -181,10 +181,10 @@ Result<Config> ConfigResolver::resolve(const QMap<QString, QString> &cli,
     if (!configPath.isEmpty()) {
         QFile f(configPath);
         if (!f.open(QIODevice::ReadOnly))
-            return makeError(QStringLiteral("invalid-config"),
-                             QStringLiteral("cannot read config file %1: %2")
-                                 .arg(configPath, f.errorString()),
-                             400);
+            return makeError(
+                QStringLiteral("invalid-config"),
+                QStringLiteral("cannot read config file %1: %2").arg(configPath, f.errorString()),
+                400);
         QJsonParseError pe;
         const QJsonDocument doc = QJsonDocument::fromJson(f.readAll(), &pe);
         if (pe.error != QJsonParseError::NoError || !doc.isObject())
@@ -195,14 +195,14 @@ Result<Config> ConfigResolver::resolve(const QMap<QString, QString> &cli,
                              400);
         const QJsonObject obj = doc.object();
         for (auto it = obj.begin(); it != obj.end(); ++it) {
-            const auto found = std::find_if(entries().begin(), entries().end(), [&](const Entry &e) {
-                return e.option.key == it.key();
-            });
+            const auto found =
+                std::find_if(entries().begin(), entries().end(),
+                             [&](const Entry &e) { return e.option.key == it.key(); });
             if (found == entries().end()) // typos must not be silently ignored
-                return makeError(QStringLiteral("invalid-config"),
-                                 QStringLiteral("unknown key '%1' in config file %2")
-                                     .arg(it.key(), configPath),
-                                 400);
+                return makeError(
+                    QStringLiteral("invalid-config"),
+                    QStringLiteral("unknown key '%1' in config file %2").arg(it.key(), configPath),
+                    400);
             QString value;
             if (it->isString())
                 value = it->toString();
@@ -214,10 +214,11 @@ Result<Config> ConfigResolver::resolve(const QMap<QString, QString> &cli,
                     parts.append(v.toVariant().toString());
                 value = parts.join(QLatin1Char(','));
             } else
-                return makeError(QStringLiteral("invalid-config"),
-                                 QStringLiteral("key '%1' in config file %2 must be a string or number")
-                                     .arg(it.key(), configPath),
-                                 400);
+                return makeError(
+                    QStringLiteral("invalid-config"),
+                    QStringLiteral("key '%1' in config file %2 must be a string or number")
+                        .arg(it.key(), configPath),
+                    400);
             if (auto r = apply(*found, value, QStringLiteral("config file ") + configPath); !r)
                 return r.error();
         }
@@ -233,7 +234,8 @@ Result<Config> ConfigResolver::resolve(const QMap<QString, QString> &cli,
     // 3. Flags.
     for (const Entry &e : entries()) {
         if (cli.contains(e.option.key))
-            if (auto r = apply(e, cli.value(e.option.key), QStringLiteral("flag --") + e.option.key);
+            if (auto r =
+                    apply(e, cli.value(e.option.key), QStringLiteral("flag --") + e.option.key);
                 !r)
                 return r.error();
     }

@@ -16,8 +16,7 @@ namespace Gatehouse::Core {
 Database::Database(QString path)
     : m_path(std::move(path)),
       m_prefix(QStringLiteral("gatehouse-") + QUuid::createUuid().toString(QUuid::Id128))
-{
-}
+{}
 
 Database::~Database()
 {
@@ -29,8 +28,9 @@ QList<Migration> Database::coreMigrations()
     return {
         {1,
          QStringLiteral("core: settings"),
-         {QStringLiteral("CREATE TABLE settings (key TEXT PRIMARY KEY NOT NULL, value TEXT NOT NULL, "
-                         "updated_at TEXT NOT NULL)")}},
+         {QStringLiteral(
+             "CREATE TABLE settings (key TEXT PRIMARY KEY NOT NULL, value TEXT NOT NULL, "
+             "updated_at TEXT NOT NULL)")}},
     };
 }
 
@@ -47,8 +47,8 @@ Result<QSqlDatabase> Database::openConnection(const QString &name)
                          QStringLiteral("cannot open database %1: %2").arg(m_path, msg));
     }
     QSqlQuery q(db);
-    for (const char *pragma : {"PRAGMA journal_mode=WAL", "PRAGMA synchronous=NORMAL",
-                               "PRAGMA foreign_keys=ON"}) {
+    for (const char *pragma :
+         {"PRAGMA journal_mode=WAL", "PRAGMA synchronous=NORMAL", "PRAGMA foreign_keys=ON"}) {
         if (!q.exec(QString::fromLatin1(pragma)))
             return makeError(QStringLiteral("database-open-failed"),
                              QStringLiteral("%1 failed on %2: %3")
@@ -71,13 +71,16 @@ QSqlDatabase Database::connection()
     }
     m_connections.insert(thread, name);
     // A pool thread that ends takes its connection with it.
-    QObject::connect(thread, &QThread::finished, thread, [this, thread, name] {
-        QMutexLocker l(&m_mutex);
-        if (m_connections.remove(thread)) {
-            QSqlDatabase::database(name, false).close();
-            QSqlDatabase::removeDatabase(name);
-        }
-    }, Qt::DirectConnection);
+    QObject::connect(
+        thread, &QThread::finished, thread,
+        [this, thread, name] {
+            QMutexLocker l(&m_mutex);
+            if (m_connections.remove(thread)) {
+                QSqlDatabase::database(name, false).close();
+                QSqlDatabase::removeDatabase(name);
+            }
+        },
+        Qt::DirectConnection);
     return *db;
 }
 
@@ -114,10 +117,12 @@ Result<void> Database::migrate(const QList<Migration> &migrations)
 {
     QSqlDatabase db = connection();
     QSqlQuery q(db);
-    if (!q.exec(QStringLiteral("CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER "
-                               "PRIMARY KEY, description TEXT NOT NULL, applied_at TEXT NOT NULL)")))
+    if (!q.exec(
+            QStringLiteral("CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER "
+                           "PRIMARY KEY, description TEXT NOT NULL, applied_at TEXT NOT NULL)")))
         return makeError(QStringLiteral("migration-failed"), q.lastError().text());
-    if (!q.exec(QStringLiteral("SELECT COALESCE(MAX(version), 0) FROM schema_migrations")) || !q.next())
+    if (!q.exec(QStringLiteral("SELECT COALESCE(MAX(version), 0) FROM schema_migrations")) ||
+        !q.next())
         return makeError(QStringLiteral("migration-failed"), q.lastError().text());
     const int current = q.value(0).toInt();
 

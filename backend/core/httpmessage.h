@@ -25,9 +25,9 @@ struct PeerIdentity
 {
     enum class State { None, Verified, Invalid };
     State state = State::None;
-    QString commonName;          // only when Verified
-    QStringList organizations;   // only when Verified
-    QString invalidReason;       // only when Invalid
+    QString commonName;        // only when Verified
+    QStringList organizations; // only when Verified
+    QString invalidReason;     // only when Invalid
 
     bool verified() const { return state == State::Verified; }
     QString stateName() const;
@@ -35,9 +35,9 @@ struct PeerIdentity
 
 struct HttpRequest
 {
-    QByteArray method;        // upper-case token as sent
-    QByteArray target;        // request-target as sent
-    QString path;             // percent-decoded path
+    QByteArray method; // upper-case token as sent
+    QByteArray target; // request-target as sent
+    QString path;      // percent-decoded path
     QUrlQuery query;
     int httpMinorVersion = 1; // HTTP/1.x
     HeaderList headers;       // names lower-cased, in arrival order

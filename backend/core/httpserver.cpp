@@ -1,5 +1,6 @@
 #include "core/httpserver.h"
 #include "core/config.h"
+#include "core/httpparser.h"
 #include "core/logging.h"
 #include "core/metrics.h"
 
@@ -34,8 +35,9 @@ ListenerOptions ListenerOptions::fromConfig(const QString &name, const Config &c
 {
     ListenerOptions o;
     o.name = name;
-    o.address = listener.address == QLatin1String("localhost") ? QHostAddress(QHostAddress::LocalHost)
-                                                               : QHostAddress(listener.address);
+    o.address = listener.address == QLatin1String("localhost")
+                    ? QHostAddress(QHostAddress::LocalHost)
+                    : QHostAddress(listener.address);
     o.port = quint16(listener.port);
     o.maxHeaderBytes = config.maxHeaderBytes;
     o.maxBodyBytes = config.maxBodyBytes;
@@ -82,22 +84,6 @@ struct Route
     }
 };
 
-bool isTchar(char c)
-{
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')
-           || std::strchr("!#$%&'*+-.^_`|~", c) != nullptr;
-}
-
-bool isToken(const QByteArray &s)
-{
-    if (s.isEmpty())
-        return false;
-    for (char c : s)
-        if (!isTchar(c))
-            return false;
-    return true;
-}
-
 QByteArray httpDate()
 {
     // Formatting a date per response is measurable; cache it per second.
@@ -118,8 +104,8 @@ QString newRequestId()
 {
     quint64 v[2];
     QRandomGenerator::global()->fillRange(v);
-    return QString::number(v[0], 16).rightJustified(16, QLatin1Char('0'))
-           + QString::number(v[1] & 0xffffffff, 16).rightJustified(8, QLatin1Char('0'));
+    return QString::number(v[0], 16).rightJustified(16, QLatin1Char('0')) +
+           QString::number(v[1] & 0xffffffff, 16).rightJustified(8, QLatin1Char('0'));
 }
 
 bool saneRequestId(const QByteArray &v)
@@ -142,11 +128,10 @@ public:
     Private(HttpServer *q, ListenerOptions o, Metrics &m) : q(q), options(std::move(o)), metrics(m)
     {
         pool.setMaxThreadCount(std::max(2, QThread::idealThreadCount()));
-        sweepTimer.setInterval(std::clamp(
-            std::min({options.headerTimeoutMs, options.idleTimeoutMs, options.bodyTimeoutMs,
-                      options.lingerMs})
-                / 4,
-            25, 1000));
+        sweepTimer.setInterval(std::clamp(std::min({options.headerTimeoutMs, options.idleTimeoutMs,
+                                                    options.bodyTimeoutMs, options.lingerMs}) /
+                                              4,
+                                          25, 1000));
         QObject::connect(&sweepTimer, &QTimer::timeout, this, [this] { sweep(); });
     }
 
@@ -292,30 +277,29 @@ public:
     // or the connection is being closed.
     bool parseHead()
     {
-        // Tolerate empty lines before a request line (RFC 9112 §2.2).
-        while (m_in.startsWith("\r\n"))
-            m_in.remove(0, 2);
-        while (m_in.startsWith('\n'))
-            m_in.remove(0, 1);
-        if (m_in.isEmpty()) {
-            m_phase = Phase::Idle;
+        QByteArray headBytes;
+        qsizetype consumed = 0;
+        Http1::ParseError error;
+        switch (
+            Http1::takeHead(m_in, m_srv.options.maxHeaderBytes, &headBytes, &consumed, &error)) {
+        case Http1::HeadStatus::NeedMore:
+            m_in.remove(0, consumed);
+            if (m_in.isEmpty())
+                m_phase = Phase::Idle;
+            return false;
+        case Http1::HeadStatus::Error:
+            failAndClose(error.status, error.code, error.message);
+            return false;
+        case Http1::HeadStatus::Complete:
+            m_in.remove(0, consumed);
+            break;
+        }
+        auto parsed = Http1::parseHead(headBytes);
+        if (auto *e = std::get_if<Http1::ParseError>(&parsed)) {
+            failAndClose(e->status, e->code, e->message);
             return false;
         }
-        const qint64 limit = m_srv.options.maxHeaderBytes;
-        qsizetype end = m_in.indexOf("\r\n\r\n");
-        qsizetype sepLen = 4;
-        if (end < 0) {
-            end = m_in.indexOf("\n\n");
-            sepLen = 2;
-        }
-        if (end < 0 || end > limit) {
-            if (m_in.size() > limit || end > limit)
-                failAndClose(431, QStringLiteral("request-header-too-large"),
-                             QStringLiteral("request line and headers exceed %1 bytes").arg(limit));
-            return false;
-        }
-        const QByteArray head = m_in.left(end);
-        m_in.remove(0, end + sepLen);
+        Http1::RequestHead &head = std::get<Http1::RequestHead>(parsed);
 
         HttpRequest req;
         req.listener = m_srv.options.name;
@@ -323,126 +307,18 @@ public:
         req.peerPort = m_socket->peerPort();
         req.identity = m_identity;
         req.tls = m_tls;
-
-        QList<QByteArray> lines = head.split('\n');
-        for (QByteArray &l : lines)
-            if (l.endsWith('\r'))
-                l.chop(1);
-        const QList<QByteArray> parts = lines.first().split(' ');
-        if (parts.size() != 3 || !isToken(parts[0]) || parts[0].size() > 32 || parts[1].isEmpty())
-            return badRequest(QStringLiteral("malformed request line"));
-        req.method = parts[0];
-        req.target = parts[1];
-        const QByteArray &version = parts[2];
-        if (version == "HTTP/1.1")
-            req.httpMinorVersion = 1;
-        else if (version == "HTTP/1.0")
-            req.httpMinorVersion = 0;
-        else if (version.startsWith("HTTP/") && version.size() == 8 && std::isdigit(version[5])
-                 && version[6] == '.' && std::isdigit(version[7]))
-            return failAndClose(505, QStringLiteral("http-version-not-supported"),
-                                QStringLiteral("only HTTP/1.0 and HTTP/1.1 are supported")),
-                   false;
-        else
-            return badRequest(QStringLiteral("malformed HTTP version"));
-        for (char c : req.target)
-            if (uchar(c) <= 0x20 || uchar(c) == 0x7f)
-                return badRequest(QStringLiteral("malformed request target"));
-
-        if (lines.size() - 1 > 200)
-            return failAndClose(431, QStringLiteral("request-header-too-large"),
-                                QStringLiteral("too many header fields")),
-                   false;
-        for (qsizetype i = 1; i < lines.size(); ++i) {
-            const QByteArray &line = lines[i];
-            if (line.startsWith(' ') || line.startsWith('\t'))
-                return badRequest(QStringLiteral("obsolete header line folding"));
-            const qsizetype colon = line.indexOf(':');
-            if (colon <= 0)
-                return badRequest(QStringLiteral("malformed header field"));
-            const QByteArray name = line.left(colon);
-            if (!isToken(name))
-                return badRequest(QStringLiteral("malformed header field name"));
-            const QByteArray value = line.mid(colon + 1).trimmed();
-            for (char c : value)
-                if (c == '\0' || c == '\r' || c == '\n')
-                    return badRequest(QStringLiteral("invalid character in header value"));
-            req.headers.append({name.toLower(), value});
-        }
-        if (req.httpMinorVersion == 1 && !req.hasHeader("host"))
-            return badRequest(QStringLiteral("missing Host header"));
-
-        // Request target: origin-form, absolute-form, or "*" for OPTIONS.
-        QByteArray pathAndQuery = req.target;
-        if (!pathAndQuery.startsWith('/')) {
-            if (pathAndQuery == "*" && req.method == "OPTIONS") {
-                pathAndQuery = "*";
-            } else {
-                const QUrl u = QUrl::fromEncoded(pathAndQuery, QUrl::StrictMode);
-                if (!u.isValid() || (u.scheme() != QLatin1String("http") && u.scheme() != QLatin1String("https")))
-                    return badRequest(QStringLiteral("malformed request target"));
-                pathAndQuery = u.path(QUrl::FullyEncoded).toLatin1();
-                if (pathAndQuery.isEmpty())
-                    pathAndQuery = "/";
-                if (u.hasQuery())
-                    pathAndQuery += '?' + u.query(QUrl::FullyEncoded).toLatin1();
-            }
-        }
-        const qsizetype qm = pathAndQuery.indexOf('?');
-        const QByteArray rawPath = qm >= 0 ? pathAndQuery.left(qm) : pathAndQuery;
-        if (qm >= 0)
-            req.query = QUrlQuery(QString::fromUtf8(pathAndQuery.mid(qm + 1)));
-        req.path = QUrl::fromPercentEncoding(rawPath);
-        if (req.path.contains(QChar(0)))
-            return badRequest(QStringLiteral("malformed request target"));
-        QStringList segments;
-        const QList<QByteArray> rawSegments = rawPath.split('/');
-        for (qsizetype i = 1; i < rawSegments.size(); ++i)
-            segments.append(QUrl::fromPercentEncoding(rawSegments[i]));
-        if (!segments.isEmpty() && segments.last().isEmpty() && segments.size() > 1)
-            segments.removeLast(); // "/a/b/" routes like "/a/b"
-
-        // Framing (RFC 9112 §6): reject what could smuggle a second request.
-        QByteArray contentLength;
-        bool chunked = false;
-        for (const auto &h : std::as_const(req.headers)) {
-            if (h.first == "content-length") {
-                if (!contentLength.isEmpty() && contentLength != h.second)
-                    return badRequest(QStringLiteral("conflicting Content-Length headers"));
-                contentLength = h.second;
-            } else if (h.first == "transfer-encoding") {
-                const QByteArray te = h.second.toLower();
-                if (te != "chunked")
-                    return failAndClose(501, QStringLiteral("not-implemented"),
-                                        QStringLiteral("unsupported Transfer-Encoding: %1")
-                                            .arg(QString::fromLatin1(h.second))),
-                           false;
-                if (chunked || req.httpMinorVersion == 0)
-                    return badRequest(QStringLiteral("invalid Transfer-Encoding"));
-                chunked = true;
-            }
-        }
-        if (chunked && !contentLength.isEmpty())
-            return badRequest(QStringLiteral("both Content-Length and Transfer-Encoding given"));
-        qint64 length = 0;
-        if (!contentLength.isEmpty()) {
-            bool ok = contentLength.size() <= 18;
-            for (char c : contentLength)
-                ok = ok && std::isdigit(static_cast<unsigned char>(c));
-            if (!ok)
-                return badRequest(QStringLiteral("invalid Content-Length"));
-            length = contentLength.toLongLong();
-        }
-
-        const QByteArray connection = req.header("connection").toLower();
-        const bool wantsClose = connection.contains("close");
-        m_keepAlive = req.httpMinorVersion == 1 ? !wantsClose : connection.contains("keep-alive");
-
+        req.method = std::move(head.method);
+        req.target = std::move(head.target);
+        req.httpMinorVersion = head.minorVersion;
+        req.headers = std::move(head.headers);
+        req.path = std::move(head.path);
+        req.query = std::move(head.query);
+        m_keepAlive = head.keepAlive;
         const QByteArray rid = req.header("x-request-id");
         req.requestId = saneRequestId(rid) ? QString::fromLatin1(rid) : newRequestId();
 
         QByteArrayList allowed;
-        m_route = m_srv.findRoute(req.method, segments, &req.pathParams, &allowed);
+        m_route = m_srv.findRoute(req.method, head.segments, &req.pathParams, &allowed);
         m_allowed = allowed;
         if (!m_route && allowed.isEmpty() && m_srv.fallback)
             m_route = &*m_srv.fallback;
@@ -450,29 +326,23 @@ public:
 
         m_bodyLimit = m_route && m_route->options.maxBodyBytes >= 0 ? m_route->options.maxBodyBytes
                                                                     : m_srv.options.maxBodyBytes;
-        m_chunked = chunked;
-        m_remaining = length;
-        m_chunkRemaining = -1;
+        m_chunked = head.chunked;
+        m_remaining = head.contentLength;
+        m_chunkDecoder.reset();
         m_current = std::move(req);
-        if (!chunked && length > m_bodyLimit) {
+        if (!m_chunked && m_remaining > m_bodyLimit) {
             failAndClose(413, QStringLiteral("request-body-too-large"),
                          QStringLiteral("request body of %1 bytes exceeds the limit of %2 bytes")
-                             .arg(length)
+                             .arg(m_remaining)
                              .arg(m_bodyLimit));
             return false;
         }
-        if (m_current.header("expect").toLower() == "100-continue" && m_current.httpMinorVersion == 1
-            && (chunked || length > 0) && m_pending.empty() && m_in.isEmpty())
+        if (head.expectContinue && (m_chunked || m_remaining > 0) && m_pending.empty() &&
+            m_in.isEmpty())
             m_socket->write("HTTP/1.1 100 Continue\r\n\r\n");
         m_phase = Phase::Body;
         m_phaseClock.start();
         return true;
-    }
-
-    bool badRequest(const QString &message)
-    {
-        failAndClose(400, QStringLiteral("bad-request"), message);
-        return false;
     }
 
     bool readBody()
@@ -486,68 +356,19 @@ public:
             dispatch();
             return true;
         }
-        // Chunked request body (RFC 9112 §7.1), decoded as it arrives.
-        for (;;) {
-            if (m_chunkRemaining == -1) { // expecting a chunk-size line
-                const qsizetype nl = m_in.indexOf('\n');
-                if (nl < 0) {
-                    if (m_in.size() > 1024)
-                        return badRequest(QStringLiteral("malformed chunk size"));
-                    return false;
-                }
-                QByteArray line = m_in.left(nl).trimmed();
-                m_in.remove(0, nl + 1);
-                if (const qsizetype semi = line.indexOf(';'); semi >= 0)
-                    line = line.left(semi).trimmed();
-                bool ok = !line.isEmpty() && line.size() <= 15;
-                const qint64 size = ok ? line.toLongLong(&ok, 16) : 0;
-                if (!ok || size < 0)
-                    return badRequest(QStringLiteral("malformed chunk size"));
-                if (size == 0) {
-                    m_chunkRemaining = -2; // trailers follow
-                } else {
-                    if (m_current.body.size() + size > m_bodyLimit) {
-                        failAndClose(413, QStringLiteral("request-body-too-large"),
-                                     QStringLiteral("request body exceeds the limit of %1 bytes")
-                                         .arg(m_bodyLimit));
-                        return false;
-                    }
-                    m_chunkRemaining = size;
-                }
-            }
-            if (m_chunkRemaining == -2) { // trailer section ends with an empty line
-                const qsizetype nl = m_in.indexOf('\n');
-                if (nl < 0) {
-                    if (m_in.size() > m_srv.options.maxHeaderBytes)
-                        return badRequest(QStringLiteral("trailer section too large"));
-                    return false;
-                }
-                const QByteArray line = m_in.left(nl).trimmed();
-                m_in.remove(0, nl + 1);
-                if (line.isEmpty()) {
-                    m_chunkRemaining = -1;
-                    dispatch();
-                    return true;
-                }
-                continue;
-            }
-            // chunk data followed by CRLF
-            if (m_in.size() < m_chunkRemaining + 1)
-                return false;
-            qsizetype crlf = 0;
-            if (m_in.size() >= m_chunkRemaining + 2 && m_in.at(m_chunkRemaining) == '\r'
-                && m_in.at(m_chunkRemaining + 1) == '\n')
-                crlf = 2;
-            else if (m_in.at(m_chunkRemaining) == '\n')
-                crlf = 1;
-            else if (m_in.size() < m_chunkRemaining + 2)
-                return false;
-            else
-                return badRequest(QStringLiteral("malformed chunk"));
-            m_current.body += m_in.left(m_chunkRemaining);
-            m_in.remove(0, m_chunkRemaining + crlf);
-            m_chunkRemaining = -1;
+        Http1::ParseError error;
+        switch (m_chunkDecoder.feed(m_in, m_current.body, m_bodyLimit, m_srv.options.maxHeaderBytes,
+                                    &error)) {
+        case Http1::ChunkedDecoder::Status::NeedMore:
+            return false;
+        case Http1::ChunkedDecoder::Status::Error:
+            failAndClose(error.status, error.code, error.message);
+            return false;
+        case Http1::ChunkedDecoder::Status::Done:
+            dispatch();
+            return true;
         }
+        return false;
     }
 
     struct Pending
@@ -594,10 +415,10 @@ public:
                 QByteArrayList allow = m_allowed;
                 if (allow.contains("GET") && !allow.contains("HEAD"))
                     allow.append("HEAD");
-                HttpResponse r = m_srv.formatError(
-                    405, QStringLiteral("method-not-allowed"),
-                    QStringLiteral("method %1 is not allowed on %2")
-                        .arg(QString::fromLatin1(req.method), req.path));
+                HttpResponse r =
+                    m_srv.formatError(405, QStringLiteral("method-not-allowed"),
+                                      QStringLiteral("method %1 is not allowed on %2")
+                                          .arg(QString::fromLatin1(req.method), req.path));
                 r.setHeader("Allow", allow.join(", "));
                 complete(seq, std::move(r));
             } else {
@@ -619,7 +440,8 @@ public:
         m_srv.pool.start([srvp, cid, seq, handler, req = std::move(req)]() {
             HttpResponse resp = handler(req);
             QMetaObject::invokeMethod(
-                srvp, [srvp, cid, seq, resp = std::move(resp)]() mutable {
+                srvp,
+                [srvp, cid, seq, resp = std::move(resp)]() mutable {
                     srvp->deliver(cid, seq, std::move(resp));
                 },
                 Qt::QueuedConnection);
@@ -660,9 +482,11 @@ public:
         }
         // Responses drained: continue parsing pipelined input held back by back-pressure.
         if (m_phase != Phase::Closing && !m_in.isEmpty())
-            QMetaObject::invokeMethod(this, [this] { process(); }, Qt::QueuedConnection);
+            QMetaObject::invokeMethod(
+                this, [this] { process(); }, Qt::QueuedConnection);
         if (m_phase != Phase::Closing && m_socket->bytesAvailable() > 0)
-            QMetaObject::invokeMethod(this, [this] { onReadyRead(); }, Qt::QueuedConnection);
+            QMetaObject::invokeMethod(
+                this, [this] { onReadyRead(); }, Qt::QueuedConnection);
     }
 
     void writeResponse(Pending &p)
@@ -672,16 +496,17 @@ public:
         out.reserve(256 + r.body.size());
         out += "HTTP/1.1 " + QByteArray::number(r.status) + ' ' + reasonPhrase(r.status) + "\r\n";
         for (const auto &h : std::as_const(r.headers)) {
-            if (h.first.compare("content-length", Qt::CaseInsensitive) == 0
-                || h.first.compare("connection", Qt::CaseInsensitive) == 0
-                || h.first.compare("transfer-encoding", Qt::CaseInsensitive) == 0)
+            if (h.first.compare("content-length", Qt::CaseInsensitive) == 0 ||
+                h.first.compare("connection", Qt::CaseInsensitive) == 0 ||
+                h.first.compare("transfer-encoding", Qt::CaseInsensitive) == 0)
                 continue; // framing is ours
             out += h.first + ": " + h.second + "\r\n";
         }
         out += "Date: " + httpDate() + "\r\n";
         if (r.header("x-request-id").isEmpty())
             out += "X-Request-Id: " + p.requestId.toLatin1() + "\r\n";
-        const bool noBody = r.status == 204 || r.status == 304 || (r.status >= 100 && r.status < 200);
+        const bool noBody =
+            r.status == 204 || r.status == 304 || (r.status >= 100 && r.status < 200);
         if (r.stream) {
             if (p.httpMinor == 1)
                 out += "Transfer-Encoding: chunked\r\n";
@@ -702,11 +527,11 @@ public:
         const double seconds = p.started.nsecsElapsed() / 1e9;
         m_srv.metrics.recordRequest(m_srv.options.name, p.route, p.method, r.status, seconds);
         // Path only: query strings can carry codes and tokens.
-        qCInfo(lcAccess).noquote() << m_srv.options.name << m_socket->peerAddress().toString()
-                                   << '"' + QString::fromLatin1(p.method) + ' ' + p.path + '"'
-                                   << r.status << r.body.size()
-                                   << QString::number(seconds * 1000.0, 'f', 2) + QStringLiteral("ms")
-                                   << QStringLiteral("rid=") + p.requestId;
+        qCInfo(lcAccess).noquote()
+            << m_srv.options.name << m_socket->peerAddress().toString()
+            << '"' + QString::fromLatin1(p.method) + ' ' + p.path + '"' << r.status << r.body.size()
+            << QString::number(seconds * 1000.0, 'f', 2) + QStringLiteral("ms")
+            << QStringLiteral("rid=") + p.requestId;
         emit m_srv.q->requestFinished(p.route, r.status);
     }
 
@@ -774,7 +599,10 @@ public:
         m_socket->disconnectFromHost();
     }
 
-    void abortNow() { m_socket->abort(); }
+    void abortNow()
+    {
+        m_socket->abort();
+    }
 
     // Called by the server's sweep timer.
     void checkTimeouts()
@@ -793,13 +621,13 @@ public:
             break;
         case Phase::Body:
             if (m_phaseClock.elapsed() > o.bodyTimeoutMs)
-                failAndClose(408, QStringLiteral("request-timeout"),
-                             QStringLiteral("request body not received within %1 ms")
-                                 .arg(o.bodyTimeoutMs));
+                failAndClose(
+                    408, QStringLiteral("request-timeout"),
+                    QStringLiteral("request body not received within %1 ms").arg(o.bodyTimeoutMs));
             break;
         case Phase::Closing:
-            if (m_closeRequested && m_lingerClock.elapsed() > o.lingerMs + o.idleTimeoutMs / 4
-                && !m_halfClosed)
+            if (m_closeRequested && m_lingerClock.elapsed() > o.lingerMs + o.idleTimeoutMs / 4 &&
+                !m_halfClosed)
                 abortNow(); // the client does not read its response
             else if (m_halfClosed && m_lingerClock.elapsed() > o.lingerMs)
                 abortNow();
@@ -826,7 +654,7 @@ public:
     QByteArrayList m_allowed;
     qint64 m_bodyLimit = 0;
     qint64 m_remaining = 0;
-    qint64 m_chunkRemaining = -1;
+    Http1::ChunkedDecoder m_chunkDecoder;
     bool m_chunked = false;
     bool m_keepAlive = true;
     bool m_closeRequested = false;
@@ -908,9 +736,11 @@ void HttpServer::Private::accept()
             break;
         if (shuttingDown || connections.size() >= options.maxConnections) {
             // Over the cap: a short answer instead of a silent drop.
-            const HttpResponse r = formatError(503, QStringLiteral("too-many-connections"),
-                                               QStringLiteral("the server is at its connection limit"));
-            QByteArray out = "HTTP/1.1 503 Service Unavailable\r\nConnection: close\r\nRetry-After: 1\r\n";
+            const HttpResponse r =
+                formatError(503, QStringLiteral("too-many-connections"),
+                            QStringLiteral("the server is at its connection limit"));
+            QByteArray out =
+                "HTTP/1.1 503 Service Unavailable\r\nConnection: close\r\nRetry-After: 1\r\n";
             for (const auto &h : r.headers)
                 out += h.first + ": " + h.second + "\r\n";
             out += "Content-Length: " + QByteArray::number(r.body.size()) + "\r\n\r\n" + r.body;
@@ -961,7 +791,8 @@ void HttpServer::Private::finishShutdownIfDone()
         return;
     auto done = std::move(shutdownDone);
     shutdownDone = nullptr;
-    QMetaObject::invokeMethod(this, [done] { done(); }, Qt::QueuedConnection);
+    QMetaObject::invokeMethod(
+        this, [done] { done(); }, Qt::QueuedConnection);
 }
 
 HttpServer::HttpServer(ListenerOptions options, Metrics &metrics, QObject *parent)
@@ -970,8 +801,7 @@ HttpServer::HttpServer(ListenerOptions options, Metrics &metrics, QObject *paren
     auto text = [](const QByteArray &body) { return HttpResponse::text(200, body); };
     route("GET", QStringLiteral("/healthz"), [text](const HttpRequest &) { return text("ok"); });
     route("GET", QStringLiteral("/readyz"), [this, text](const HttpRequest &) {
-        return d->ready && !d->shuttingDown ? text("ok")
-                                            : HttpResponse::text(503, "not ready");
+        return d->ready && !d->shuttingDown ? text("ok") : HttpResponse::text(503, "not ready");
     });
 }
 

@@ -15,12 +15,12 @@ QByteArray escapeLabel(const QString &v)
 }
 } // namespace
 
-void Metrics::recordRequest(const QString &listener, const QString &route,
-                            const QByteArray &method, int status, double seconds)
+void Metrics::recordRequest(const QString &listener, const QString &route, const QByteArray &method,
+                            int status, double seconds)
 {
     QMutexLocker lock(&m_mutex);
-    const QString key = listener + kSep + route + kSep + QString::fromLatin1(method) + kSep
-                        + QString::number(status);
+    const QString key = listener + kSep + route + kSep + QString::fromLatin1(method) + kSep +
+                        QString::number(status);
     ++m_requests[key];
     ++m_perListener[listener];
     Histogram &h = m_latency[listener + kSep + route];
@@ -59,9 +59,9 @@ QByteArray Metrics::render() const
     keys.sort();
     for (const QString &k : std::as_const(keys)) {
         const QStringList p = k.split(kSep);
-        out += "gatehouse_http_requests_total{listener=\"" + escapeLabel(p[0]) + "\",route=\""
-               + escapeLabel(p[1]) + "\",method=\"" + escapeLabel(p[2]) + "\",code=\""
-               + p[3].toLatin1() + "\"} " + QByteArray::number(m_requests.value(k)) + '\n';
+        out += "gatehouse_http_requests_total{listener=\"" + escapeLabel(p[0]) + "\",route=\"" +
+               escapeLabel(p[1]) + "\",method=\"" + escapeLabel(p[2]) + "\",code=\"" +
+               p[3].toLatin1() + "\"} " + QByteArray::number(m_requests.value(k)) + '\n';
     }
     out += "# HELP gatehouse_http_request_duration_seconds Time from a complete request to its "
            "response.\n# TYPE gatehouse_http_request_duration_seconds histogram\n";
@@ -73,23 +73,23 @@ QByteArray Metrics::render() const
         const QByteArray labels =
             "listener=\"" + escapeLabel(p[0]) + "\",route=\"" + escapeLabel(p[1]) + '"';
         for (size_t i = 0; i < kBuckets.size(); ++i)
-            out += "gatehouse_http_request_duration_seconds_bucket{" + labels + ",le=\""
-                   + QByteArray::number(kBuckets[i]) + "\"} " + QByteArray::number(h.buckets[i])
-                   + '\n';
-        out += "gatehouse_http_request_duration_seconds_bucket{" + labels + ",le=\"+Inf\"} "
-               + QByteArray::number(h.count) + '\n';
-        out += "gatehouse_http_request_duration_seconds_sum{" + labels + "} "
-               + QByteArray::number(h.sum, 'g', 9) + '\n';
-        out += "gatehouse_http_request_duration_seconds_count{" + labels + "} "
-               + QByteArray::number(h.count) + '\n';
+            out += "gatehouse_http_request_duration_seconds_bucket{" + labels + ",le=\"" +
+                   QByteArray::number(kBuckets[i]) + "\"} " + QByteArray::number(h.buckets[i]) +
+                   '\n';
+        out += "gatehouse_http_request_duration_seconds_bucket{" + labels + ",le=\"+Inf\"} " +
+               QByteArray::number(h.count) + '\n';
+        out += "gatehouse_http_request_duration_seconds_sum{" + labels + "} " +
+               QByteArray::number(h.sum, 'g', 9) + '\n';
+        out += "gatehouse_http_request_duration_seconds_count{" + labels + "} " +
+               QByteArray::number(h.count) + '\n';
     }
     out += "# HELP gatehouse_http_connections_open Open connections by listener.\n"
            "# TYPE gatehouse_http_connections_open gauge\n";
     keys = m_openConnections.keys();
     keys.sort();
     for (const QString &k : std::as_const(keys))
-        out += "gatehouse_http_connections_open{listener=\"" + escapeLabel(k) + "\"} "
-               + QByteArray::number(m_openConnections.value(k)) + '\n';
+        out += "gatehouse_http_connections_open{listener=\"" + escapeLabel(k) + "\"} " +
+               QByteArray::number(m_openConnections.value(k)) + '\n';
     return out;
 }
 

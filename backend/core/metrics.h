@@ -32,8 +32,8 @@ private:
         double sum = 0;
     };
     mutable QMutex m_mutex;
-    QHash<QString, qint64> m_requests;    // "listener\x1froute\x1fmethod\x1fcode"
-    QHash<QString, Histogram> m_latency;  // "listener\x1froute"
+    QHash<QString, qint64> m_requests;   // "listener\x1froute\x1fmethod\x1fcode"
+    QHash<QString, Histogram> m_latency; // "listener\x1froute"
     QHash<QString, qint64> m_perListener;
     QHash<QString, qint64> m_openConnections;
 };

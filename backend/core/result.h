@@ -22,8 +22,7 @@ inline Error makeError(QString code, QString message, int httpStatus = 500)
 }
 
 // Result<T>: an expected value or an Error. Result<void> carries only success or Error.
-template<typename T>
-class [[nodiscard]] Result
+template <typename T> class [[nodiscard]] Result
 {
 public:
     Result(T value) : m_data(std::move(value)) {}
@@ -46,8 +45,7 @@ private:
     std::variant<T, Error> m_data;
 };
 
-template<>
-class [[nodiscard]] Result<void>
+template <> class [[nodiscard]] Result<void>
 {
 public:
     Result() = default;

@@ -15,7 +15,8 @@ Result<QString> SqlSettingsStore::value(const QString &key) const
     if (!q.exec())
         return makeError(QStringLiteral("database-error"), q.lastError().text());
     if (!q.next())
-        return makeError(QStringLiteral("not-found"), QStringLiteral("no setting %1").arg(key), 404);
+        return makeError(QStringLiteral("not-found"), QStringLiteral("no setting %1").arg(key),
+                         404);
     return q.value(0).toString();
 }
 

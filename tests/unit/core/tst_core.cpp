@@ -3,6 +3,7 @@
 #include "core/config.h"
 #include "core/database.h"
 #include "core/eventbus.h"
+#include "core/httpparser.h"
 #include "core/metrics.h"
 #include "core/settingsstore.h"
 
@@ -53,10 +54,12 @@ private slots:
         QTest::addColumn<QString>("source");
         QTest::newRow("default only") << false << false << false << 8080 << "default";
         QTest::newRow("file over default") << true << false << false << 1111 << "config file";
-        QTest::newRow("env over file") << true << true << false << 2222 << "environment GATEHOUSE_SERVICE_PORT";
+        QTest::newRow("env over file")
+            << true << true << false << 2222 << "environment GATEHOUSE_SERVICE_PORT";
         QTest::newRow("flag over env") << true << true << true << 3333 << "flag --service-port";
         QTest::newRow("flag over file") << true << false << true << 3333 << "flag --service-port";
-        QTest::newRow("env over default") << false << true << false << 2222 << "environment GATEHOUSE_SERVICE_PORT";
+        QTest::newRow("env over default")
+            << false << true << false << 2222 << "environment GATEHOUSE_SERVICE_PORT";
     }
 
     void precedence()
@@ -89,12 +92,15 @@ private slots:
     {
         QTemporaryDir dir;
         QProcessEnvironment env;
-        env.insert(QStringLiteral("GATEHOUSE_CONFIG"),
-                   writeConfig(dir, R"({"data-dir": "/tmp/gh-x", "tls-extra-sans": ["a.example", "10.0.0.1"]})"));
+        env.insert(
+            QStringLiteral("GATEHOUSE_CONFIG"),
+            writeConfig(
+                dir, R"({"data-dir": "/tmp/gh-x", "tls-extra-sans": ["a.example", "10.0.0.1"]})"));
         auto c = ConfigResolver::resolve({}, env);
         QVERIFY(c.ok());
         QCOMPARE(c->dataDir, QStringLiteral("/tmp/gh-x"));
-        QCOMPARE(c->tlsExtraSans, (QStringList{QStringLiteral("a.example"), QStringLiteral("10.0.0.1")}));
+        QCOMPARE(c->tlsExtraSans,
+                 (QStringList{QStringLiteral("a.example"), QStringLiteral("10.0.0.1")}));
     }
 
     void invalidConfig_data()
@@ -102,12 +108,24 @@ private slots:
         QTest::addColumn<QString>("key");
         QTest::addColumn<QString>("value");
         QTest::addColumn<QString>("messagePart");
-        QTest::newRow("port not a number") << "service-port" << "http" << "expected an integer from 0 to 65535";
-        QTest::newRow("port too big") << "admin-port" << "70000" << "expected an integer from 0 to 65535";
-        QTest::newRow("negative port") << "cluster-port" << "-1" << "expected an integer";
-        QTest::newRow("bad address") << "service-address" << "not-an-ip" << "expected an IP address";
-        QTest::newRow("tiny header limit") << "max-header-bytes" << "10" << "from 1024";
-        QTest::newRow("empty data dir") << "data-dir" << "" << "must not be empty";
+        QTest::newRow("port not a number") << "service-port"
+                                           << "http"
+                                           << "expected an integer from 0 to 65535";
+        QTest::newRow("port too big") << "admin-port"
+                                      << "70000"
+                                      << "expected an integer from 0 to 65535";
+        QTest::newRow("negative port") << "cluster-port"
+                                       << "-1"
+                                       << "expected an integer";
+        QTest::newRow("bad address") << "service-address"
+                                     << "not-an-ip"
+                                     << "expected an IP address";
+        QTest::newRow("tiny header limit") << "max-header-bytes"
+                                           << "10"
+                                           << "from 1024";
+        QTest::newRow("empty data dir") << "data-dir"
+                                        << ""
+                                        << "must not be empty";
     }
 
     void invalidConfig()
@@ -118,13 +136,15 @@ private slots:
         auto c = ConfigResolver::resolve({{key, value}}, QProcessEnvironment());
         QVERIFY(!c.ok());
         QVERIFY2(c.error().message.contains(messagePart), qPrintable(c.error().message));
-        QVERIFY2(c.error().message.contains(QStringLiteral("flag --") + key), qPrintable(c.error().message));
+        QVERIFY2(c.error().message.contains(QStringLiteral("flag --") + key),
+                 qPrintable(c.error().message));
         // The same value from the environment names the variable.
         QProcessEnvironment env;
         env.insert(ConfigResolver::envName(key), value);
         auto e = ConfigResolver::resolve({}, env);
         QVERIFY(!e.ok());
-        QVERIFY2(e.error().message.contains(ConfigResolver::envName(key)), qPrintable(e.error().message));
+        QVERIFY2(e.error().message.contains(ConfigResolver::envName(key)),
+                 qPrintable(e.error().message));
     }
 
     void badConfigFiles_data()
@@ -133,9 +153,12 @@ private slots:
         QTest::addColumn<QString>("messagePart");
         QTest::newRow("not json") << QByteArray("service-port = 1") << "is not a JSON object";
         QTest::newRow("array") << QByteArray("[1,2]") << "is not a JSON object";
-        QTest::newRow("unknown key") << QByteArray(R"({"servce-port": 1})") << "unknown key 'servce-port'";
-        QTest::newRow("object value") << QByteArray(R"({"service-port": {"a":1}})") << "must be a string or number";
-        QTest::newRow("bad value") << QByteArray(R"({"service-port": "x"})") << "invalid value 'x' for service-port";
+        QTest::newRow("unknown key")
+            << QByteArray(R"({"servce-port": 1})") << "unknown key 'servce-port'";
+        QTest::newRow("object value")
+            << QByteArray(R"({"service-port": {"a":1}})") << "must be a string or number";
+        QTest::newRow("bad value")
+            << QByteArray(R"({"service-port": "x"})") << "invalid value 'x' for service-port";
     }
 
     void badConfigFiles()
@@ -151,10 +174,12 @@ private slots:
 
     void missingConfigFile()
     {
-        auto c = ConfigResolver::resolve({{QStringLiteral("config"), QStringLiteral("/nonexistent/gh.json")}},
-                                         QProcessEnvironment());
+        auto c = ConfigResolver::resolve(
+            {{QStringLiteral("config"), QStringLiteral("/nonexistent/gh.json")}},
+            QProcessEnvironment());
         QVERIFY(!c.ok());
-        QVERIFY(c.error().message.contains(QStringLiteral("cannot read config file /nonexistent/gh.json")));
+        QVERIFY(c.error().message.contains(
+            QStringLiteral("cannot read config file /nonexistent/gh.json")));
     }
 
     void migrationsFresh()
@@ -162,7 +187,9 @@ private slots:
         QTemporaryDir dir;
         const QString path = dir.filePath(QStringLiteral("g.db"));
         QList<Migration> m = Database::coreMigrations();
-        m.append({2, QStringLiteral("test: widgets"), {QStringLiteral("CREATE TABLE widgets (id INTEGER PRIMARY KEY, name TEXT)")}});
+        m.append({2,
+                  QStringLiteral("test: widgets"),
+                  {QStringLiteral("CREATE TABLE widgets (id INTEGER PRIMARY KEY, name TEXT)")}});
         auto db = Database::open(path, m);
         QVERIFY2(db.ok(), qPrintable(db.ok() ? QString() : db.error().message));
         QCOMPARE((*db)->schemaVersion(), 2);
@@ -170,7 +197,8 @@ private slots:
         QVERIFY(q.exec(QStringLiteral("PRAGMA journal_mode")));
         QVERIFY(q.next());
         QCOMPARE(q.value(0).toString(), QStringLiteral("wal"));
-        QVERIFY(q.exec(QStringLiteral("SELECT version, description FROM schema_migrations ORDER BY version")));
+        QVERIFY(q.exec(
+            QStringLiteral("SELECT version, description FROM schema_migrations ORDER BY version")));
         QVERIFY(q.next());
         QCOMPARE(q.value(0).toInt(), 1);
         QVERIFY(q.next());
@@ -189,8 +217,11 @@ private slots:
             QVERIFY(settings.setValue(QStringLiteral("k"), QStringLiteral("v1")).ok());
         }
         QList<Migration> m = Database::coreMigrations();
-        m.append({2, QStringLiteral("add column"), {QStringLiteral("ALTER TABLE settings ADD COLUMN note TEXT")}});
-        m.append({3, QStringLiteral("fill"), {QStringLiteral("UPDATE settings SET note = 'migrated'")}});
+        m.append({2,
+                  QStringLiteral("add column"),
+                  {QStringLiteral("ALTER TABLE settings ADD COLUMN note TEXT")}});
+        m.append(
+            {3, QStringLiteral("fill"), {QStringLiteral("UPDATE settings SET note = 'migrated'")}});
         auto db = Database::open(path, m);
         QVERIFY2(db.ok(), qPrintable(db.ok() ? QString() : db.error().message));
         QCOMPARE((*db)->schemaVersion(), 3);
@@ -213,8 +244,10 @@ private slots:
         QTemporaryDir dir;
         const QString path = dir.filePath(QStringLiteral("g.db"));
         QList<Migration> m = Database::coreMigrations();
-        m.append({2, QStringLiteral("broken"),
-                  {QStringLiteral("CREATE TABLE t2 (id INTEGER)"), QStringLiteral("THIS IS NOT SQL")}});
+        m.append(
+            {2,
+             QStringLiteral("broken"),
+             {QStringLiteral("CREATE TABLE t2 (id INTEGER)"), QStringLiteral("THIS IS NOT SQL")}});
         auto db = Database::open(path, m);
         QVERIFY(!db.ok());
         QCOMPARE(db.error().code, QStringLiteral("migration-failed"));
@@ -232,13 +265,16 @@ private slots:
         const QString path = dir.filePath(QStringLiteral("g.db"));
         {
             QList<Migration> m = Database::coreMigrations();
-            m.append({7, QStringLiteral("from the future"), {QStringLiteral("CREATE TABLE future (x)")}});
+            m.append({7,
+                      QStringLiteral("from the future"),
+                      {QStringLiteral("CREATE TABLE future (x)")}});
             QVERIFY(Database::open(path, m).ok());
         }
         auto db = Database::open(path, Database::coreMigrations());
         QVERIFY(!db.ok());
         QCOMPARE(db.error().code, QStringLiteral("database-too-new"));
-        QVERIFY2(db.error().message.contains(QStringLiteral("schema version 7")), qPrintable(db.error().message));
+        QVERIFY2(db.error().message.contains(QStringLiteral("schema version 7")),
+                 qPrintable(db.error().message));
         QVERIFY(db.error().message.contains(QStringLiteral("up to 1")));
     }
 
@@ -286,8 +322,95 @@ private slots:
         QCOMPARE(bus.since(4).size(), 1);
         const QJsonObject j = since.last().toJson();
         QCOMPARE(j.value(QStringLiteral("type")).toString(), QStringLiteral("t"));
-        QCOMPARE(j.value(QStringLiteral("time")).toString(), QStringLiteral("2026-11-21T08:00:04.000Z"));
+        QCOMPARE(j.value(QStringLiteral("time")).toString(),
+                 QStringLiteral("2026-11-21T08:00:04.000Z"));
         QCOMPARE(j.value(QStringLiteral("data")).toObject().value(QStringLiteral("i")).toInt(), 4);
+    }
+
+    void parseHeadFields()
+    {
+        auto r =
+            Http1::parseHead("POST http://h:1/v1/a%2Fb/c?x=1%202&y HTTP/1.1\r\nHost: h\r\n"
+                             "Content-Length: 12\r\nConnection: Close\r\nExpect: 100-Continue\r\n"
+                             "X-Dup: 1\r\nx-dup: 2");
+        QVERIFY(std::holds_alternative<Http1::RequestHead>(r));
+        const auto &h = std::get<Http1::RequestHead>(r);
+        QCOMPARE(h.method, QByteArray("POST"));
+        QCOMPARE(h.path, QStringLiteral("/v1/a/b/c"));
+        QCOMPARE(h.segments, (QStringList{"v1", "a/b", "c"}));
+        QCOMPARE(h.query.queryItemValue(QStringLiteral("x"), QUrl::FullyDecoded),
+                 QStringLiteral("1 2"));
+        QCOMPARE(h.contentLength, 12);
+        QVERIFY(!h.keepAlive);
+        QVERIFY(h.expectContinue);
+        QCOMPARE(h.headers.size(), 6);
+        QCOMPARE(h.headers.last().first, QByteArray("x-dup"));
+    }
+
+    void takeHeadAtEverySplit()
+    {
+        const QByteArray req = "\r\nGET /a HTTP/1.1\r\nHost: h\r\n\r\nrest";
+        for (qsizetype cut = 0; cut <= req.size(); ++cut) {
+            QByteArray head;
+            qsizetype consumed = 0;
+            Http1::ParseError e;
+            const auto st = Http1::takeHead(req.left(cut), 1024, &head, &consumed, &e);
+            if (cut < req.size() - 4) {
+                QCOMPARE(st, Http1::HeadStatus::NeedMore);
+            } else {
+                QCOMPARE(st, Http1::HeadStatus::Complete);
+                QCOMPARE(head, QByteArray("GET /a HTTP/1.1\r\nHost: h"));
+                QCOMPARE(consumed, req.size() - 4);
+            }
+        }
+        QByteArray head;
+        qsizetype consumed = 0;
+        Http1::ParseError e;
+        QCOMPARE(Http1::takeHead("GET / HTTP/1.1\r\nX: " + QByteArray(2000, 'a'), 1024, &head,
+                                 &consumed, &e),
+                 Http1::HeadStatus::Error);
+        QCOMPARE(e.status, 431);
+    }
+
+    void chunkedAtEverySplit()
+    {
+        const QByteArray wire =
+            "4;ext=1\r\nWiki\r\n5\r\npedia\r\nE\r\n in\r\n\r\nchunks.\r\n0\r\nT: 1\r\n\r\nNEXT";
+        for (qsizetype cut = 0; cut <= wire.size(); ++cut) {
+            Http1::ChunkedDecoder d;
+            QByteArray in = wire.left(cut), body;
+            Http1::ParseError e;
+            auto st = d.feed(in, body, 1 << 20, 1024, &e);
+            in += wire.mid(cut);
+            if (st == Http1::ChunkedDecoder::Status::NeedMore)
+                st = d.feed(in, body, 1 << 20, 1024, &e);
+            QCOMPARE(st, Http1::ChunkedDecoder::Status::Done);
+            QCOMPARE(body, QByteArray("Wikipedia in\r\n\r\nchunks."));
+            QCOMPARE(in, QByteArray("NEXT"));
+        }
+    }
+
+    void chunkedErrors_data()
+    {
+        QTest::addColumn<QByteArray>("wire");
+        QTest::addColumn<int>("status");
+        QTest::newRow("not hex") << QByteArray("zz\r\n") << 400;
+        QTest::newRow("negative") << QByteArray("-5\r\nabcde\r\n") << 400;
+        QTest::newRow("huge size") << QByteArray("ffffffffffffffffff\r\n") << 400;
+        QTest::newRow("over limit") << QByteArray("11\r\n") << 413;
+        QTest::newRow("missing crlf") << QByteArray("3\r\nabcX\r\n") << 400;
+        QTest::newRow("endless size line") << QByteArray(2000, '1') << 400;
+    }
+
+    void chunkedErrors()
+    {
+        QFETCH(QByteArray, wire);
+        QFETCH(int, status);
+        Http1::ChunkedDecoder d;
+        QByteArray body;
+        Http1::ParseError e;
+        QCOMPARE(d.feed(wire, body, 16, 1024, &e), Http1::ChunkedDecoder::Status::Error);
+        QCOMPARE(e.status, status);
     }
 
     void metricsRender()
@@ -298,10 +421,14 @@ private slots:
         m.recordRequest(QStringLiteral("admin"), QStringLiteral("unmatched"), "POST", 404, 0.0001);
         m.connectionOpened(QStringLiteral("service"));
         const QByteArray text = m.render();
-        QVERIFY(text.contains("gatehouse_http_requests_total{listener=\"service\",route=\"/v1/x/{id}\",method=\"GET\",code=\"200\"} 2\n"));
-        QVERIFY(text.contains("gatehouse_http_request_duration_seconds_bucket{listener=\"service\",route=\"/v1/x/{id}\",le=\"0.0025\"} 1\n"));
-        QVERIFY(text.contains("gatehouse_http_request_duration_seconds_bucket{listener=\"service\",route=\"/v1/x/{id}\",le=\"0.5\"} 2\n"));
-        QVERIFY(text.contains("gatehouse_http_request_duration_seconds_count{listener=\"service\",route=\"/v1/x/{id}\"} 2\n"));
+        QVERIFY(text.contains("gatehouse_http_requests_total{listener=\"service\",route=\"/v1/x/"
+                              "{id}\",method=\"GET\",code=\"200\"} 2\n"));
+        QVERIFY(text.contains("gatehouse_http_request_duration_seconds_bucket{listener=\"service\","
+                              "route=\"/v1/x/{id}\",le=\"0.0025\"} 1\n"));
+        QVERIFY(text.contains("gatehouse_http_request_duration_seconds_bucket{listener=\"service\","
+                              "route=\"/v1/x/{id}\",le=\"0.5\"} 2\n"));
+        QVERIFY(text.contains("gatehouse_http_request_duration_seconds_count{listener=\"service\","
+                              "route=\"/v1/x/{id}\"} 2\n"));
         QVERIFY(text.contains("gatehouse_http_connections_open{listener=\"service\"} 1\n"));
         QCOMPARE(m.requestCount(QStringLiteral("service")), 2);
         QCOMPARE(m.requestCount(QStringLiteral("admin")), 1);

@@ -1,0 +1,272 @@
+#include "core/httpparser.h"
+
+#include <QUrl>
+
+#include <cctype>
+#include <cstring>
+
+namespace Gatehouse::Core::Http1 {
+
+namespace {
+
+bool isTchar(char c)
+{
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+           (c != 0 && std::strchr("!#$%&'*+-.^_`|~", c) != nullptr);
+}
+
+bool isToken(const QByteArray &s)
+{
+    if (s.isEmpty())
+        return false;
+    for (char c : s)
+        if (!isTchar(c))
+            return false;
+    return true;
+}
+
+ParseError bad(const QString &message)
+{
+    return ParseError{400, QStringLiteral("bad-request"), message};
+}
+
+} // namespace
+
+QByteArray RequestHead::header(const QByteArray &lowerName) const
+{
+    for (const auto &h : headers)
+        if (h.first == lowerName)
+            return h.second;
+    return {};
+}
+
+HeadStatus takeHead(const QByteArray &buffer, qint64 maxHeaderBytes, QByteArray *head,
+                    qsizetype *consumed, ParseError *error)
+{
+    // Tolerate empty lines before a request line (RFC 9112 §2.2).
+    qsizetype start = 0;
+    while (start < buffer.size() && (buffer[start] == '\r' || buffer[start] == '\n'))
+        ++start;
+    qsizetype end = buffer.indexOf("\r\n\r\n", start);
+    qsizetype sepLen = 4;
+    const qsizetype lf = buffer.indexOf("\n\n", start);
+    if (lf >= 0 && (end < 0 || lf < end)) {
+        end = lf;
+        sepLen = 2;
+    }
+    if (end < 0 || end - start > maxHeaderBytes) {
+        if (buffer.size() - start > maxHeaderBytes || end - start > maxHeaderBytes) {
+            *error = ParseError{
+                431, QStringLiteral("request-header-too-large"),
+                QStringLiteral("request line and headers exceed %1 bytes").arg(maxHeaderBytes)};
+            return HeadStatus::Error;
+        }
+        *consumed = start;
+        return HeadStatus::NeedMore;
+    }
+    *head = buffer.mid(start, end - start);
+    *consumed = end + sepLen;
+    return HeadStatus::Complete;
+}
+
+std::variant<RequestHead, ParseError> parseHead(const QByteArray &headBytes)
+{
+    RequestHead req;
+    QList<QByteArray> lines = headBytes.split('\n');
+    for (QByteArray &l : lines)
+        if (l.endsWith('\r'))
+            l.chop(1);
+    const QList<QByteArray> parts = lines.first().split(' ');
+    if (parts.size() != 3 || !isToken(parts[0]) || parts[0].size() > 32 || parts[1].isEmpty())
+        return bad(QStringLiteral("malformed request line"));
+    req.method = parts[0];
+    req.target = parts[1];
+    const QByteArray &version = parts[2];
+    if (version == "HTTP/1.1")
+        req.minorVersion = 1;
+    else if (version == "HTTP/1.0")
+        req.minorVersion = 0;
+    else if (version.startsWith("HTTP/") && version.size() == 8 &&
+             std::isdigit(uchar(version[5])) && version[6] == '.' &&
+             std::isdigit(uchar(version[7])))
+        return ParseError{505, QStringLiteral("http-version-not-supported"),
+                          QStringLiteral("only HTTP/1.0 and HTTP/1.1 are supported")};
+    else
+        return bad(QStringLiteral("malformed HTTP version"));
+    for (char c : req.target)
+        if (uchar(c) <= 0x20 || uchar(c) == 0x7f)
+            return bad(QStringLiteral("malformed request target"));
+
+    if (lines.size() - 1 > 200)
+        return ParseError{431, QStringLiteral("request-header-too-large"),
+                          QStringLiteral("too many header fields")};
+    for (qsizetype i = 1; i < lines.size(); ++i) {
+        const QByteArray &line = lines[i];
+        if (line.startsWith(' ') || line.startsWith('\t'))
+            return bad(QStringLiteral("obsolete header line folding"));
+        const qsizetype colon = line.indexOf(':');
+        if (colon <= 0)
+            return bad(QStringLiteral("malformed header field"));
+        const QByteArray name = line.left(colon);
+        if (!isToken(name))
+            return bad(QStringLiteral("malformed header field name"));
+        const QByteArray value = line.mid(colon + 1).trimmed();
+        for (char c : value)
+            if (c == '\0' || c == '\r' || c == '\n')
+                return bad(QStringLiteral("invalid character in header value"));
+        req.headers.append(qMakePair(name.toLower(), value));
+    }
+    if (req.minorVersion == 1 && req.header("host").isNull()) {
+        bool present = false;
+        for (const auto &h : std::as_const(req.headers))
+            present = present || h.first == "host";
+        if (!present)
+            return bad(QStringLiteral("missing Host header"));
+    }
+
+    // Request target: origin-form, absolute-form, or "*" for OPTIONS (RFC 9112 §3.2).
+    QByteArray pathAndQuery = req.target;
+    if (!pathAndQuery.startsWith('/')) {
+        if (pathAndQuery == "*" && req.method == "OPTIONS") {
+            pathAndQuery = "*";
+        } else {
+            const QUrl u = QUrl::fromEncoded(pathAndQuery, QUrl::StrictMode);
+            if (!u.isValid() ||
+                (u.scheme() != QLatin1String("http") && u.scheme() != QLatin1String("https")))
+                return bad(QStringLiteral("malformed request target"));
+            pathAndQuery = u.path(QUrl::FullyEncoded).toLatin1();
+            if (pathAndQuery.isEmpty())
+                pathAndQuery = "/";
+            if (u.hasQuery())
+                pathAndQuery += '?' + u.query(QUrl::FullyEncoded).toLatin1();
+        }
+    }
+    const qsizetype qm = pathAndQuery.indexOf('?');
+    const QByteArray rawPath = qm >= 0 ? pathAndQuery.left(qm) : pathAndQuery;
+    if (qm >= 0)
+        req.query = QUrlQuery(QString::fromUtf8(pathAndQuery.mid(qm + 1)));
+    req.path = QUrl::fromPercentEncoding(rawPath);
+    if (req.path.contains(QChar(0)))
+        return bad(QStringLiteral("malformed request target"));
+    const QList<QByteArray> rawSegments = rawPath.split('/');
+    for (qsizetype i = 1; i < rawSegments.size(); ++i)
+        req.segments.append(QUrl::fromPercentEncoding(rawSegments[i]));
+    if (req.segments.size() > 1 && req.segments.last().isEmpty())
+        req.segments.removeLast(); // "/a/b/" routes like "/a/b"
+
+    // Framing (RFC 9112 §6): reject what could smuggle a second request.
+    QByteArray contentLength;
+    for (const auto &h : std::as_const(req.headers)) {
+        if (h.first == "content-length") {
+            if (!contentLength.isEmpty() && contentLength != h.second)
+                return bad(QStringLiteral("conflicting Content-Length headers"));
+            if (h.second.isEmpty())
+                return bad(QStringLiteral("invalid Content-Length"));
+            contentLength = h.second;
+        } else if (h.first == "transfer-encoding") {
+            if (h.second.toLower() != "chunked")
+                return ParseError{501, QStringLiteral("not-implemented"),
+                                  QStringLiteral("unsupported Transfer-Encoding: %1")
+                                      .arg(QString::fromLatin1(h.second))};
+            if (req.chunked || req.minorVersion == 0)
+                return bad(QStringLiteral("invalid Transfer-Encoding"));
+            req.chunked = true;
+        }
+    }
+    if (req.chunked && !contentLength.isEmpty())
+        return bad(QStringLiteral("both Content-Length and Transfer-Encoding given"));
+    if (!contentLength.isEmpty()) {
+        bool ok = contentLength.size() <= 18;
+        for (char c : contentLength)
+            ok = ok && std::isdigit(static_cast<unsigned char>(c));
+        if (!ok)
+            return bad(QStringLiteral("invalid Content-Length"));
+        req.contentLength = contentLength.toLongLong();
+    }
+    const QByteArray connection = req.header("connection").toLower();
+    req.keepAlive =
+        req.minorVersion == 1 ? !connection.contains("close") : connection.contains("keep-alive");
+    req.expectContinue = req.minorVersion == 1 && req.header("expect").toLower() == "100-continue";
+    return req;
+}
+
+ChunkedDecoder::Status ChunkedDecoder::feed(QByteArray &in, QByteArray &body, qint64 bodyLimit,
+                                            qint64 maxTrailerBytes, ParseError *error)
+{
+    qsizetype pos = 0; // consumed so far; removed from `in` once on return
+    auto finish = [&](Status s) {
+        in.remove(0, pos);
+        return s;
+    };
+    for (;;) {
+        if (m_state == -1) { // chunk-size [; extensions] CRLF
+            const qsizetype nl = in.indexOf('\n', pos);
+            if (nl < 0) {
+                if (in.size() - pos > 1024) {
+                    *error = bad(QStringLiteral("malformed chunk size"));
+                    return finish(Status::Error);
+                }
+                return finish(Status::NeedMore);
+            }
+            QByteArray line = in.mid(pos, nl - pos).trimmed();
+            pos = nl + 1;
+            if (const qsizetype semi = line.indexOf(';'); semi >= 0)
+                line = line.left(semi).trimmed();
+            bool ok = !line.isEmpty() && line.size() <= 15;
+            for (char c : line)
+                ok = ok && std::isxdigit(uchar(c));
+            const qint64 size = ok ? line.toLongLong(&ok, 16) : 0;
+            if (!ok || size < 0) {
+                *error = bad(QStringLiteral("malformed chunk size"));
+                return finish(Status::Error);
+            }
+            if (size == 0) {
+                m_state = -2;
+            } else if (body.size() + size > bodyLimit) {
+                *error = ParseError{
+                    413, QStringLiteral("request-body-too-large"),
+                    QStringLiteral("request body exceeds the limit of %1 bytes").arg(bodyLimit)};
+                return finish(Status::Error);
+            } else {
+                m_state = size;
+            }
+        }
+        if (m_state == -2) { // trailer section, ends with an empty line
+            const qsizetype nl = in.indexOf('\n', pos);
+            if (nl < 0) {
+                if (in.size() - pos > maxTrailerBytes) {
+                    *error = bad(QStringLiteral("trailer section too large"));
+                    return finish(Status::Error);
+                }
+                return finish(Status::NeedMore);
+            }
+            const QByteArray line = in.mid(pos, nl - pos).trimmed();
+            pos = nl + 1;
+            if (line.isEmpty()) {
+                m_state = -1;
+                return finish(Status::Done);
+            }
+            continue;
+        }
+        // chunk data, then CRLF (or a bare LF)
+        const qint64 n = m_state;
+        if (in.size() - pos < n + 1)
+            return finish(Status::NeedMore);
+        qsizetype crlf = 0;
+        if (in.at(pos + n) == '\n')
+            crlf = 1;
+        else if (in.at(pos + n) == '\r' && in.size() - pos < n + 2)
+            return finish(Status::NeedMore);
+        else if (in.at(pos + n) == '\r' && in.at(pos + n + 1) == '\n')
+            crlf = 2;
+        else {
+            *error = bad(QStringLiteral("malformed chunk"));
+            return finish(Status::Error);
+        }
+        body.append(in.constData() + pos, n);
+        pos += n + crlf;
+        m_state = -1;
+    }
+}
+
+} // namespace Gatehouse::Core::Http1
