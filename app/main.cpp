@@ -37,8 +37,9 @@ bool displayAvailable()
 {
 #if defined(Q_OS_UNIX) && !defined(Q_OS_MACOS)
     const auto env = QProcessEnvironment::systemEnvironment();
-    return env.contains(QStringLiteral("QT_QPA_PLATFORM")) || !env.value(QStringLiteral("DISPLAY")).isEmpty()
-           || !env.value(QStringLiteral("WAYLAND_DISPLAY")).isEmpty();
+    return env.contains(QStringLiteral("QT_QPA_PLATFORM")) ||
+           !env.value(QStringLiteral("DISPLAY")).isEmpty() ||
+           !env.value(QStringLiteral("WAYLAND_DISPLAY")).isEmpty();
 #else
     return true;
 #endif
@@ -90,8 +91,8 @@ int main(int argc, char **argv)
     }
 
     bool headless = hasArg(argc, argv, "--headless");
-    const bool helpOrVersion = hasArg(argc, argv, "--help") || hasArg(argc, argv, "-h")
-                               || hasArg(argc, argv, "--version") || hasArg(argc, argv, "-v");
+    const bool helpOrVersion = hasArg(argc, argv, "--help") || hasArg(argc, argv, "-h") ||
+                               hasArg(argc, argv, "--version") || hasArg(argc, argv, "-v");
 #ifndef GATEHOUSE_WITH_CONSOLE
     headless = true;
 #endif
@@ -125,8 +126,12 @@ int main(int argc, char **argv)
     parser.addVersionOption();
     parser.addOptions({
         {QStringLiteral("headless"), QStringLiteral("Run the backend only, without the console.")},
-        {QStringLiteral("connect"), QStringLiteral("Run the console only, against the admin API at URL."), QStringLiteral("url")},
-        {QStringLiteral("admin-token"), QStringLiteral("Admin token for --connect (else GATEHOUSE_ADMIN_TOKEN, else a dialog)."), QStringLiteral("token")},
+        {QStringLiteral("connect"),
+         QStringLiteral("Run the console only, against the admin API at URL."),
+         QStringLiteral("url")},
+        {QStringLiteral("admin-token"),
+         QStringLiteral("Admin token for --connect (else GATEHOUSE_ADMIN_TOKEN, else a dialog)."),
+         QStringLiteral("token")},
         {QStringLiteral("config"), QStringLiteral("JSON config file."), QStringLiteral("file")},
     });
     for (const Core::ConfigOption &o : Core::ConfigResolver::options())
@@ -147,7 +152,8 @@ int main(int argc, char **argv)
 
     if (headless) {
         if (parser.isSet(QStringLiteral("connect"))) {
-            QTextStream(stderr) << "gatehouse: --connect needs a display (it runs only the console)\n";
+            QTextStream(stderr)
+                << "gatehouse: --connect needs a display (it runs only the console)\n";
             return 2;
         }
         if (fellBackToHeadless)
@@ -161,7 +167,8 @@ int main(int argc, char **argv)
     std::unique_ptr<EmbeddedBackend> embedded;
     if (parser.isSet(QStringLiteral("connect"))) {
         options.adminUrl = QUrl(parser.value(QStringLiteral("connect")));
-        if (!options.adminUrl.isValid() || !options.adminUrl.scheme().startsWith(QLatin1String("http"))) {
+        if (!options.adminUrl.isValid() ||
+            !options.adminUrl.scheme().startsWith(QLatin1String("http"))) {
             QTextStream(stderr) << "gatehouse: --connect needs an http(s) URL, got '"
                                 << parser.value(QStringLiteral("connect")) << "'\n";
             return 2;
@@ -180,7 +187,8 @@ int main(int argc, char **argv)
         options.embedded = true;
     }
     SignalWatcher watcher;
-    QObject::connect(&watcher, &SignalWatcher::terminationRequested, &gui, [] { QCoreApplication::quit(); });
+    QObject::connect(&watcher, &SignalWatcher::terminationRequested, &gui,
+                     [] { QCoreApplication::quit(); });
     const int code = Console::run(gui, options);
     if (embedded)
         embedded->stop();

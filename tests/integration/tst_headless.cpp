@@ -31,7 +31,8 @@ struct HttpResult
     QJsonObject json() const { return QJsonDocument::fromJson(body).object(); }
 };
 
-HttpResult httpGet(const QUrl &url, const QByteArray &token = {}, const QList<QSslCertificate> &ca = {})
+HttpResult httpGet(const QUrl &url, const QByteArray &token = {},
+                   const QList<QSslCertificate> &ca = {})
 {
     QNetworkAccessManager nam;
     QNetworkRequest req(url);
@@ -74,14 +75,16 @@ struct CliResult
     QString err;
 };
 
-CliResult runCli(const QStringList &args, const QProcessEnvironment &env = QProcessEnvironment::systemEnvironment())
+CliResult runCli(const QStringList &args,
+                 const QProcessEnvironment &env = QProcessEnvironment::systemEnvironment())
 {
     QProcess p;
     p.setProcessEnvironment(env);
     p.start(kBinary, args);
     p.waitForFinished(30000);
     return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1,
-            QString::fromUtf8(p.readAllStandardOutput()), QString::fromUtf8(p.readAllStandardError())};
+            QString::fromUtf8(p.readAllStandardOutput()),
+            QString::fromUtf8(p.readAllStandardError())};
 }
 
 } // namespace
@@ -94,11 +97,12 @@ bool TestHeadlessBackend::startBackend(const QStringList &extraArgs)
     env.insert(QStringLiteral("QT_LOGGING_RULES"), QStringLiteral("gatehouse.access=false"));
     m_proc->setProcessEnvironment(env);
     QFile::remove(m_dir->filePath(QStringLiteral("ports.json")));
-    m_proc->start(kBinary, QStringList{QStringLiteral("--headless"), QStringLiteral("--data-dir"), m_dir->path(),
-                                       QStringLiteral("--service-port"), QStringLiteral("0"),
-                                       QStringLiteral("--cluster-port"), QStringLiteral("0"),
-                                       QStringLiteral("--admin-port"), QStringLiteral("0")}
-                               + extraArgs);
+    m_proc->start(kBinary,
+                  QStringList{QStringLiteral("--headless"), QStringLiteral("--data-dir"),
+                              m_dir->path(), QStringLiteral("--service-port"), QStringLiteral("0"),
+                              QStringLiteral("--cluster-port"), QStringLiteral("0"),
+                              QStringLiteral("--admin-port"), QStringLiteral("0")} +
+                      extraArgs);
     if (!m_proc->waitForStarted(10000))
         return false;
     QElapsedTimer t;
@@ -148,10 +152,13 @@ void TestHeadlessBackend::listenersAnswerHealth()
     QVERIFY(p.value(QStringLiteral("cluster")).toInt() > 0);
     QVERIFY(p.value(QStringLiteral("admin")).toInt() > 0);
     const QJsonObject urls = p.value(QStringLiteral("urls")).toObject();
-    QVERIFY(urls.value(QStringLiteral("cluster")).toString().startsWith(QStringLiteral("https://127.0.0.1:")));
+    QVERIFY(urls.value(QStringLiteral("cluster"))
+                .toString()
+                .startsWith(QStringLiteral("https://127.0.0.1:")));
     const auto ca = QSslCertificate::fromPath(m_dir->filePath(QStringLiteral("pki/ca.crt")));
     QCOMPARE(ca.size(), 1);
-    for (const QString &name : {QStringLiteral("service"), QStringLiteral("cluster"), QStringLiteral("admin")}) {
+    for (const QString &name :
+         {QStringLiteral("service"), QStringLiteral("cluster"), QStringLiteral("admin")}) {
         for (const QString &path : {QStringLiteral("/healthz"), QStringLiteral("/readyz")}) {
             const HttpResult r = httpGet(QUrl(urls.value(name).toString() + path), {}, ca);
             QCOMPARE(r.status, 200);
@@ -166,7 +173,8 @@ void TestHeadlessBackend::listenersAnswerHealth()
     s.waitForReadyRead(3000);
     QVERIFY(!s.readAll().startsWith("HTTP/"));
     // The server certificate is valid for the Kubernetes service names.
-    const auto server = QSslCertificate::fromPath(m_dir->filePath(QStringLiteral("pki/server.crt")));
+    const auto server =
+        QSslCertificate::fromPath(m_dir->filePath(QStringLiteral("pki/server.crt")));
     QCOMPARE(server.size(), 1);
     const auto sans = server.first().subjectAlternativeNames().values(QSsl::DnsEntry);
     for (const char *n : {"localhost", "kubernetes", "kubernetes.default", "kubernetes.default.svc",
@@ -179,7 +187,9 @@ void TestHeadlessBackend::privateFilesAreOwnerOnly()
     const QFile::Permissions ownerRw = QFile::ReadOwner | QFile::WriteOwner;
     for (const char *f : {"admin-token", "pki/ca.key", "pki/server.key"}) {
         const QFile::Permissions p = QFile::permissions(m_dir->filePath(QLatin1String(f)));
-        QVERIFY2((p & (QFile::ReadGroup | QFile::WriteGroup | QFile::ReadOther | QFile::WriteOther)) == 0, f);
+        QVERIFY2((p & (QFile::ReadGroup | QFile::WriteGroup | QFile::ReadOther |
+                       QFile::WriteOther)) == 0,
+                 f);
         QVERIFY2((p & ownerRw) == ownerRw, f);
     }
 }
@@ -197,12 +207,15 @@ void TestHeadlessBackend::adminApiNeedsToken()
 {
     QFETCH(QByteArray, token);
     QFETCH(QString, message);
-    const QString admin = ports().value(QStringLiteral("urls")).toObject().value(QStringLiteral("admin")).toString();
-    for (const QString &path : {QStringLiteral("/admin/v1/status"), QStringLiteral("/admin/v1/events"),
-                                QStringLiteral("/admin/v1/does-not-exist"), QStringLiteral("/metrics")}) {
+    const QString admin =
+        ports().value(QStringLiteral("urls")).toObject().value(QStringLiteral("admin")).toString();
+    for (const QString &path :
+         {QStringLiteral("/admin/v1/status"), QStringLiteral("/admin/v1/events"),
+          QStringLiteral("/admin/v1/does-not-exist"), QStringLiteral("/metrics")}) {
         const HttpResult r = httpGet(QUrl(admin + path), token);
         QCOMPARE(r.status, 401);
-        QCOMPARE(r.json().value(QStringLiteral("error")).toString(), QStringLiteral("unauthorized"));
+        QCOMPARE(r.json().value(QStringLiteral("error")).toString(),
+                 QStringLiteral("unauthorized"));
         QCOMPARE(r.json().value(QStringLiteral("message")).toString(), message);
         QVERIFY(r.headers.value("www-authenticate").startsWith("Bearer"));
     }
@@ -210,14 +223,21 @@ void TestHeadlessBackend::adminApiNeedsToken()
 
 void TestHeadlessBackend::adminStatus()
 {
-    const QString admin = ports().value(QStringLiteral("urls")).toObject().value(QStringLiteral("admin")).toString();
-    const HttpResult r = httpGet(QUrl(admin + QStringLiteral("/admin/v1/status")), m_token.toUtf8());
+    const QString admin =
+        ports().value(QStringLiteral("urls")).toObject().value(QStringLiteral("admin")).toString();
+    const HttpResult r =
+        httpGet(QUrl(admin + QStringLiteral("/admin/v1/status")), m_token.toUtf8());
     QCOMPARE(r.status, 200);
     const QJsonObject s = r.json();
     QCOMPARE(s.value(QStringLiteral("version")).toString(), QStringLiteral(GATEHOUSE_VERSION));
     QCOMPARE(s.value(QStringLiteral("listeners")).toArray().size(), 3);
-    QCOMPARE(s.value(QStringLiteral("database")).toObject().value(QStringLiteral("driver")).toString(), QStringLiteral("QSQLITE"));
-    QVERIFY(s.value(QStringLiteral("database")).toObject().value(QStringLiteral("schemaVersion")).toInt() >= 1);
+    QCOMPARE(
+        s.value(QStringLiteral("database")).toObject().value(QStringLiteral("driver")).toString(),
+        QStringLiteral("QSQLITE"));
+    QVERIFY(s.value(QStringLiteral("database"))
+                .toObject()
+                .value(QStringLiteral("schemaVersion"))
+                .toInt() >= 1);
     QCOMPARE(r.headers.value("cache-control"), QByteArray("no-store"));
     // Unknown admin paths are 404 once authenticated; wrong methods 405.
     QCOMPARE(httpGet(QUrl(admin + QStringLiteral("/admin/v1/nope")), m_token.toUtf8()).status, 404);
@@ -227,11 +247,17 @@ void TestHeadlessBackend::metricsNeedTokenAndCount()
 {
     const QJsonObject urls = ports().value(QStringLiteral("urls")).toObject();
     for (int i = 0; i < 3; ++i)
-        QCOMPARE(httpGet(QUrl(urls.value(QStringLiteral("service")).toString() + QStringLiteral("/healthz"))).status, 200);
-    const HttpResult m = httpGet(QUrl(urls.value(QStringLiteral("admin")).toString() + QStringLiteral("/metrics")), m_token.toUtf8());
+        QCOMPARE(httpGet(QUrl(urls.value(QStringLiteral("service")).toString() +
+                              QStringLiteral("/healthz")))
+                     .status,
+                 200);
+    const HttpResult m =
+        httpGet(QUrl(urls.value(QStringLiteral("admin")).toString() + QStringLiteral("/metrics")),
+                m_token.toUtf8());
     QCOMPARE(m.status, 200);
     QVERIFY(m.headers.value("content-type").startsWith("text/plain; version=0.0.4"));
-    QVERIFY(m.body.contains("gatehouse_http_requests_total{listener=\"service\",route=\"/healthz\",method=\"GET\",code=\"200\"}"));
+    QVERIFY(m.body.contains("gatehouse_http_requests_total{listener=\"service\",route=\"/"
+                            "healthz\",method=\"GET\",code=\"200\"}"));
     QVERIFY(m.body.contains("gatehouse_http_request_duration_seconds_bucket{listener=\"admin\""));
 }
 
@@ -241,30 +267,43 @@ void TestHeadlessBackend::eventStream()
     QTcpSocket s;
     s.connectToHost(QHostAddress::LocalHost, quint16(p.value(QStringLiteral("admin")).toInt()));
     QVERIFY(s.waitForConnected(3000));
-    s.write("GET /admin/v1/events HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer " + m_token.toUtf8() + "\r\n\r\n");
+    s.write("GET /admin/v1/events HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer " +
+            m_token.toUtf8() + "\r\n\r\n");
     QByteArray got;
-    QTRY_VERIFY_WITH_TIMEOUT((s.waitForReadyRead(20), got += s.readAll(), got.contains("event: backend.started")), 5000);
+    QTRY_VERIFY_WITH_TIMEOUT(
+        (s.waitForReadyRead(20), got += s.readAll(), got.contains("event: backend.started")), 5000);
     QVERIFY(got.startsWith("HTTP/1.1 200 OK\r\n"));
     QVERIFY(got.contains("Content-Type: text/event-stream"));
     QVERIFY(got.contains("Transfer-Encoding: chunked"));
     // Traffic on the service listener shows up as a live stats event.
-    const QString service = p.value(QStringLiteral("urls")).toObject().value(QStringLiteral("service")).toString();
+    const QString service =
+        p.value(QStringLiteral("urls")).toObject().value(QStringLiteral("service")).toString();
     QCOMPARE(httpGet(QUrl(service + QStringLiteral("/healthz"))).status, 200);
     got.clear();
-    QTRY_VERIFY_WITH_TIMEOUT((s.waitForReadyRead(20), got += s.readAll(), got.contains("event: stats")), 5000);
+    QTRY_VERIFY_WITH_TIMEOUT(
+        (s.waitForReadyRead(20), got += s.readAll(), got.contains("event: stats")), 5000);
     const qsizetype at = got.indexOf("data: ", got.indexOf("event: stats"));
-    const QJsonObject ev = QJsonDocument::fromJson(got.mid(at + 6, got.indexOf('\n', at) - at - 6)).object();
+    const QJsonObject ev =
+        QJsonDocument::fromJson(got.mid(at + 6, got.indexOf('\n', at) - at - 6)).object();
     QCOMPARE(ev.value(QStringLiteral("type")).toString(), QStringLiteral("stats"));
-    QVERIFY(ev.value(QStringLiteral("data")).toObject().value(QStringLiteral("requests")).toObject().value(QStringLiteral("service")).toInt() >= 1);
+    QVERIFY(ev.value(QStringLiteral("data"))
+                .toObject()
+                .value(QStringLiteral("requests"))
+                .toObject()
+                .value(QStringLiteral("service"))
+                .toInt() >= 1);
     // Resuming with Last-Event-ID replays only what came after it.
     const qint64 seq = ev.value(QStringLiteral("seq")).toInteger();
     QTcpSocket r;
     r.connectToHost(QHostAddress::LocalHost, quint16(p.value(QStringLiteral("admin")).toInt()));
     QVERIFY(r.waitForConnected(3000));
-    r.write("GET /admin/v1/events HTTP/1.1\r\nHost: x\r\nLast-Event-ID: " + QByteArray::number(seq - 1)
-            + "\r\nAuthorization: Bearer " + m_token.toUtf8() + "\r\n\r\n");
+    r.write("GET /admin/v1/events HTTP/1.1\r\nHost: x\r\nLast-Event-ID: " +
+            QByteArray::number(seq - 1) + "\r\nAuthorization: Bearer " + m_token.toUtf8() +
+            "\r\n\r\n");
     QByteArray replay;
-    QTRY_VERIFY_WITH_TIMEOUT((r.waitForReadyRead(20), replay += r.readAll(), replay.contains("id: " + QByteArray::number(seq) + "\n")), 5000);
+    QTRY_VERIFY_WITH_TIMEOUT((r.waitForReadyRead(20), replay += r.readAll(),
+                              replay.contains("id: " + QByteArray::number(seq) + "\n")),
+                             5000);
     QVERIFY(!replay.contains("id: " + QByteArray::number(seq - 1) + "\n"));
 }
 
@@ -278,8 +317,10 @@ void TestHeadlessBackend::oversizedBodyDoesNotGrowMemory()
         s.connectToHost(QHostAddress::LocalHost, port);
         if (!s.waitForConnected(3000))
             return 0;
-        s.write("POST /v1/customers/0d9a3f0e-0000-4000-8000-000000000000/orders HTTP/1.1\r\nHost: x\r\n"
-                "Content-Type: application/json\r\nContent-Length: " + QByteArray::number(body.size()) + "\r\n\r\n");
+        s.write(
+            "POST /v1/customers/0d9a3f0e-0000-4000-8000-000000000000/orders HTTP/1.1\r\nHost: x\r\n"
+            "Content-Type: application/json\r\nContent-Length: " +
+            QByteArray::number(body.size()) + "\r\n\r\n");
         s.write(body);
         QByteArray got;
         QElapsedTimer t;
@@ -297,7 +338,8 @@ void TestHeadlessBackend::oversizedBodyDoesNotGrowMemory()
         QCOMPARE(send(), 413);
     const qint64 after = rssKiB(pid);
     // Ten 2 MiB bodies refused: the server must not have buffered even one of them.
-    QVERIFY2(after - before < 2048, qPrintable(QStringLiteral("RSS grew from %1 KiB to %2 KiB").arg(before).arg(after)));
+    QVERIFY2(after - before < 2048,
+             qPrintable(QStringLiteral("RSS grew from %1 KiB to %2 KiB").arg(before).arg(after)));
 }
 
 void TestHeadlessBackend::adminCli()
@@ -306,18 +348,31 @@ void TestHeadlessBackend::adminCli()
     env.insert(QStringLiteral("GATEHOUSE_DATA_DIR"), m_dir->path());
     const CliResult text = runCli({QStringLiteral("admin"), QStringLiteral("status")}, env);
     QCOMPARE(text.exitCode, 0);
-    QVERIFY2(text.out.contains(QStringLiteral("Gatehouse " GATEHOUSE_VERSION)), qPrintable(text.out));
-    QVERIFY(text.out.contains(ports().value(QStringLiteral("urls")).toObject().value(QStringLiteral("admin")).toString()));
+    QVERIFY2(text.out.contains(QStringLiteral("Gatehouse " GATEHOUSE_VERSION)),
+             qPrintable(text.out));
+    QVERIFY(text.out.contains(ports()
+                                  .value(QStringLiteral("urls"))
+                                  .toObject()
+                                  .value(QStringLiteral("admin"))
+                                  .toString()));
     QVERIFY(text.out.contains(QStringLiteral("QSQLITE")));
     QVERIFY(!text.out.contains(m_token)); // never print the token
-    const CliResult json = runCli({QStringLiteral("admin"), QStringLiteral("status"), QStringLiteral("-o"), QStringLiteral("json"),
-                                   QStringLiteral("--data-dir"), m_dir->path()});
+    const CliResult json =
+        runCli({QStringLiteral("admin"), QStringLiteral("status"), QStringLiteral("-o"),
+                QStringLiteral("json"), QStringLiteral("--data-dir"), m_dir->path()});
     QCOMPARE(json.exitCode, 0);
-    QCOMPARE(QJsonDocument::fromJson(json.out.toUtf8()).object().value(QStringLiteral("listeners")).toArray().size(), 3);
-    const CliResult wrong = runCli({QStringLiteral("admin"), QStringLiteral("status"), QStringLiteral("--data-dir"), m_dir->path(),
-                                    QStringLiteral("--admin-token"), QStringLiteral("wrong-token-0123456789")});
+    QCOMPARE(QJsonDocument::fromJson(json.out.toUtf8())
+                 .object()
+                 .value(QStringLiteral("listeners"))
+                 .toArray()
+                 .size(),
+             3);
+    const CliResult wrong = runCli(
+        {QStringLiteral("admin"), QStringLiteral("status"), QStringLiteral("--data-dir"),
+         m_dir->path(), QStringLiteral("--admin-token"), QStringLiteral("wrong-token-0123456789")});
     QCOMPARE(wrong.exitCode, 1);
-    QVERIFY2(wrong.err.contains(QStringLiteral("answered 401: invalid admin token")), qPrintable(wrong.err));
+    QVERIFY2(wrong.err.contains(QStringLiteral("answered 401: invalid admin token")),
+             qPrintable(wrong.err));
 }
 
 void TestHeadlessBackend::cliUsageErrors_data()
@@ -327,10 +382,15 @@ void TestHeadlessBackend::cliUsageErrors_data()
     QTest::addColumn<QString>("stderrPart");
     QTest::newRow("unknown noun") << QStringList{"admin", "fly"} << 2 << "unknown command 'fly'";
     QTest::newRow("no noun") << QStringList{"admin"} << 2 << "missing noun";
-    QTest::newRow("bad output") << QStringList{"admin", "status", "-o", "xml"} << 2 << "--output must be text or json";
-    QTest::newRow("no backend") << QStringList{"admin", "status", "--data-dir", "/nonexistent-gh"} << 1 << "no running Gatehouse found";
-    QTest::newRow("bad port flag") << QStringList{"--headless", "--service-port", "abc"} << 2 << "invalid value 'abc' for service-port (from flag --service-port)";
-    QTest::newRow("unknown flag") << QStringList{"--headless", "--frobnicate"} << 1 << "Unknown option 'frobnicate'";
+    QTest::newRow("bad output") << QStringList{"admin", "status", "-o", "xml"} << 2
+                                << "--output must be text or json";
+    QTest::newRow("no backend") << QStringList{"admin", "status", "--data-dir", "/nonexistent-gh"}
+                                << 1 << "no running Gatehouse found";
+    QTest::newRow("bad port flag")
+        << QStringList{"--headless", "--service-port", "abc"} << 2
+        << "invalid value 'abc' for service-port (from flag --service-port)";
+    QTest::newRow("unknown flag") << QStringList{"--headless", "--frobnicate"} << 1
+                                  << "Unknown option 'frobnicate'";
 }
 
 void TestHeadlessBackend::cliUsageErrors()
@@ -346,18 +406,21 @@ void TestHeadlessBackend::cliUsageErrors()
     QVERIFY(v.out.contains(QStringLiteral(GATEHOUSE_VERSION)));
     const CliResult h = runCli({QStringLiteral("--help")});
     QCOMPARE(h.exitCode, 0);
-    QVERIFY(h.out.contains(QStringLiteral("--headless")) && h.out.contains(QStringLiteral("--connect")));
+    QVERIFY(h.out.contains(QStringLiteral("--headless")) &&
+            h.out.contains(QStringLiteral("--connect")));
 }
 
 void TestHeadlessBackend::sigtermStopsCleanly()
 {
     // An idle keep-alive client must not hold up the shutdown.
     QTcpSocket idle;
-    idle.connectToHost(QHostAddress::LocalHost, quint16(ports().value(QStringLiteral("service")).toInt()));
+    idle.connectToHost(QHostAddress::LocalHost,
+                       quint16(ports().value(QStringLiteral("service")).toInt()));
     QVERIFY(idle.waitForConnected(3000));
     idle.write("GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n");
     QByteArray first;
-    QTRY_VERIFY_WITH_TIMEOUT((idle.waitForReadyRead(20), first += idle.readAll(), first.endsWith("ok")), 3000);
+    QTRY_VERIFY_WITH_TIMEOUT(
+        (idle.waitForReadyRead(20), first += idle.readAll(), first.endsWith("ok")), 3000);
     QElapsedTimer t;
     t.start();
     ::kill(pid_t(m_proc->processId()), SIGTERM);
@@ -366,7 +429,9 @@ void TestHeadlessBackend::sigtermStopsCleanly()
     QCOMPARE(m_proc->exitCode(), 0);
     QVERIFY2(t.elapsed() < 5000, qPrintable(QString::number(t.elapsed())));
     QVERIFY(!QFile::exists(m_dir->filePath(QStringLiteral("ports.json"))));
-    QTRY_VERIFY_WITH_TIMEOUT((idle.waitForReadyRead(20), idle.readAll(), idle.state() == QAbstractSocket::UnconnectedState), 3000);
+    QTRY_VERIFY_WITH_TIMEOUT((idle.waitForReadyRead(20), idle.readAll(),
+                              idle.state() == QAbstractSocket::UnconnectedState),
+                             3000);
 }
 
 void TestHeadlessBackend::restartKeepsTokenAndCa()
@@ -381,8 +446,10 @@ void TestHeadlessBackend::restartKeepsTokenAndCa()
     QFile f(m_dir->filePath(QStringLiteral("pki/ca.crt")));
     QVERIFY(f.open(QIODevice::ReadOnly));
     QCOMPARE(f.readAll(), oldCa);
-    const QString admin = ports().value(QStringLiteral("urls")).toObject().value(QStringLiteral("admin")).toString();
-    QCOMPARE(httpGet(QUrl(admin + QStringLiteral("/admin/v1/status")), m_token.toUtf8()).status, 200);
+    const QString admin =
+        ports().value(QStringLiteral("urls")).toObject().value(QStringLiteral("admin")).toString();
+    QCOMPARE(httpGet(QUrl(admin + QStringLiteral("/admin/v1/status")), m_token.toUtf8()).status,
+             200);
     m_proc->terminate();
     QVERIFY(m_proc->waitForFinished(15000));
     QCOMPARE(m_proc->exitCode(), 0);
@@ -391,23 +458,30 @@ void TestHeadlessBackend::restartKeepsTokenAndCa()
 void TestHeadlessBackend::newerDatabaseRefused()
 {
     {
-        QSqlDatabase db = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), QStringLiteral("poke"));
+        QSqlDatabase db =
+            QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), QStringLiteral("poke"));
         db.setDatabaseName(m_dir->filePath(QStringLiteral("gatehouse.db")));
         QVERIFY(db.open());
         QSqlQuery q(db);
-        QVERIFY(q.exec(QStringLiteral("INSERT INTO schema_migrations (version, description, applied_at) VALUES (999, 'future', 'now')")));
+        QVERIFY(q.exec(QStringLiteral("INSERT INTO schema_migrations (version, description, "
+                                      "applied_at) VALUES (999, 'future', 'now')")));
         db.close();
     }
     QSqlDatabase::removeDatabase(QStringLiteral("poke"));
     QProcess p;
-    p.start(kBinary, {QStringLiteral("--headless"), QStringLiteral("--data-dir"), m_dir->path(), QStringLiteral("--service-port"),
-                      QStringLiteral("0"), QStringLiteral("--cluster-port"), QStringLiteral("0"), QStringLiteral("--admin-port"), QStringLiteral("0")});
+    p.start(kBinary, {QStringLiteral("--headless"), QStringLiteral("--data-dir"), m_dir->path(),
+                      QStringLiteral("--service-port"), QStringLiteral("0"),
+                      QStringLiteral("--cluster-port"), QStringLiteral("0"),
+                      QStringLiteral("--admin-port"), QStringLiteral("0")});
     QVERIFY(p.waitForFinished(20000));
     QCOMPARE(p.exitCode(), 1);
     const QString err = QString::fromUtf8(p.readAllStandardError());
-    QVERIFY2(err.contains(QStringLiteral("schema version 999, newer than this Gatehouse build supports")), qPrintable(err));
+    QVERIFY2(err.contains(
+                 QStringLiteral("schema version 999, newer than this Gatehouse build supports")),
+             qPrintable(err));
     {
-        QSqlDatabase db = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), QStringLiteral("poke"));
+        QSqlDatabase db =
+            QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), QStringLiteral("poke"));
         db.setDatabaseName(m_dir->filePath(QStringLiteral("gatehouse.db")));
         QVERIFY(db.open());
         QSqlQuery q(db);
@@ -422,11 +496,14 @@ void TestHeadlessBackend::portInUseIsReported()
     QTcpServer blocker;
     QVERIFY(blocker.listen(QHostAddress::LocalHost, 0));
     QProcess p;
-    p.start(kBinary, {QStringLiteral("--headless"), QStringLiteral("--data-dir"), m_dir->path(), QStringLiteral("--service-port"),
-                      QString::number(blocker.serverPort()), QStringLiteral("--cluster-port"), QStringLiteral("0"),
+    p.start(kBinary, {QStringLiteral("--headless"), QStringLiteral("--data-dir"), m_dir->path(),
+                      QStringLiteral("--service-port"), QString::number(blocker.serverPort()),
+                      QStringLiteral("--cluster-port"), QStringLiteral("0"),
                       QStringLiteral("--admin-port"), QStringLiteral("0")});
     QVERIFY(p.waitForFinished(20000));
     QCOMPARE(p.exitCode(), 1);
     const QString err = QString::fromUtf8(p.readAllStandardError());
-    QVERIFY2(err.contains(QStringLiteral("service listener cannot listen on 127.0.0.1:%1").arg(blocker.serverPort())), qPrintable(err));
+    QVERIFY2(err.contains(QStringLiteral("service listener cannot listen on 127.0.0.1:%1")
+                              .arg(blocker.serverPort())),
+             qPrintable(err));
 }

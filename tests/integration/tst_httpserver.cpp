@@ -7,8 +7,8 @@
 #include "crypto/certificateauthority.h"
 
 #include <QElapsedTimer>
-#include <QJsonDocument>
 #include <QJsonArray>
+#include <QJsonDocument>
 #include <QJsonObject>
 #include <QSslConfiguration>
 #include <QSslSocket>
@@ -47,26 +47,32 @@ public:
                 m_server->route("PUT", QStringLiteral("/echo"), [](const HttpRequest &r) {
                     return HttpResponse::text(200, r.body);
                 });
-                m_server->route("POST", QStringLiteral("/small"),
-                                [](const HttpRequest &r) { return HttpResponse::text(200, r.body); },
-                                RouteOptions{16, false});
+                m_server->route(
+                    "POST", QStringLiteral("/small"),
+                    [](const HttpRequest &r) { return HttpResponse::text(200, r.body); },
+                    RouteOptions{16, false});
                 m_server->route("GET", QStringLiteral("/items/{id}"), [](const HttpRequest &r) {
-                    return HttpResponse::json(200, QJsonObject{{QStringLiteral("id"), r.pathParam(QStringLiteral("id"))},
-                                                               {QStringLiteral("q"), r.query.queryItemValue(QStringLiteral("q"))}});
+                    return HttpResponse::json(
+                        200, QJsonObject{{QStringLiteral("id"), r.pathParam(QStringLiteral("id"))},
+                                         {QStringLiteral("q"),
+                                          r.query.queryItemValue(QStringLiteral("q"))}});
                 });
                 m_server->route("GET", QStringLiteral("/whoami"), [](const HttpRequest &r) {
                     return HttpResponse::json(
                         200, QJsonObject{{QStringLiteral("state"), r.identity.stateName()},
                                          {QStringLiteral("cn"), r.identity.commonName},
-                                         {QStringLiteral("o"), QJsonArray::fromStringList(r.identity.organizations)},
+                                         {QStringLiteral("o"),
+                                          QJsonArray::fromStringList(r.identity.organizations)},
                                          {QStringLiteral("reason"), r.identity.invalidReason}});
                 });
-                m_server->route("GET", QStringLiteral("/slow/{ms}"),
-                                [](const HttpRequest &r) {
-                                    QThread::msleep(r.pathParam(QStringLiteral("ms")).toULong());
-                                    return HttpResponse::text(200, r.pathParam(QStringLiteral("ms")).toLatin1());
-                                },
-                                RouteOptions{-1, true});
+                m_server->route(
+                    "GET", QStringLiteral("/slow/{ms}"),
+                    [](const HttpRequest &r) {
+                        QThread::msleep(r.pathParam(QStringLiteral("ms")).toULong());
+                        return HttpResponse::text(200,
+                                                  r.pathParam(QStringLiteral("ms")).toLatin1());
+                    },
+                    RouteOptions{-1, true});
                 m_result = m_server->listen();
             },
             Qt::BlockingQueuedConnection);
@@ -75,7 +81,12 @@ public:
     ~ServerThread()
     {
         QMetaObject::invokeMethod(
-            m_context, [this] { delete m_server; delete m_context; }, Qt::BlockingQueuedConnection);
+            m_context,
+            [this] {
+                delete m_server;
+                delete m_context;
+            },
+            Qt::BlockingQueuedConnection);
         m_thread.quit();
         m_thread.wait();
     }
@@ -85,8 +96,8 @@ public:
     int connections() const
     {
         int n = 0;
-        QMetaObject::invokeMethod(m_context, [&] { n = m_server->connectionCount(); },
-                                  Qt::BlockingQueuedConnection);
+        QMetaObject::invokeMethod(
+            m_context, [&] { n = m_server->connectionCount(); }, Qt::BlockingQueuedConnection);
         return n;
     }
     Metrics &metrics() { return m_metrics; }
@@ -188,10 +199,12 @@ bool waitClosed(QAbstractSocket &s, int timeoutMs)
 
 void TestHttpServer::initTestCase()
 {
-    auto ca = Crypto::CertificateAuthority::create(QStringLiteral("test-ca"), Crypto::KeyType::EcP256);
+    auto ca =
+        Crypto::CertificateAuthority::create(QStringLiteral("test-ca"), Crypto::KeyType::EcP256);
     QVERIFY(ca.ok());
     m_ca = std::make_shared<Crypto::CertificateAuthority>(*ca);
-    auto foreign = Crypto::CertificateAuthority::create(QStringLiteral("test-ca"), Crypto::KeyType::EcP256);
+    auto foreign =
+        Crypto::CertificateAuthority::create(QStringLiteral("test-ca"), Crypto::KeyType::EcP256);
     QVERIFY(foreign.ok());
     m_foreignCa = std::make_shared<Crypto::CertificateAuthority>(*foreign);
 }
@@ -205,7 +218,8 @@ void TestHttpServer::basicRoutingAndKeepAlive()
     QVERIFY(s.waitForConnected(3000));
     QByteArray buf;
     for (int i = 0; i < 3; ++i) {
-        s.write("GET /items/a%20b?q=x%26y HTTP/1.1\r\nHost: t\r\nX-Request-Id: abc-" + QByteArray::number(i) + "\r\n\r\n");
+        s.write("GET /items/a%20b?q=x%26y HTTP/1.1\r\nHost: t\r\nX-Request-Id: abc-" +
+                QByteArray::number(i) + "\r\n\r\n");
         const RawResponse r = readResponse(s, buf);
         QCOMPARE(r.status, 200);
         QCOMPARE(r.json().value(QStringLiteral("id")).toString(), QStringLiteral("a b"));
@@ -215,7 +229,8 @@ void TestHttpServer::basicRoutingAndKeepAlive()
         QVERIFY(!r.header("date").isEmpty());
     }
     QCOMPARE(s.state(), QAbstractSocket::ConnectedState); // keep-alive by default in HTTP/1.1
-    const RawResponse head = roundTrip(server.port(), "HEAD /hello HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n");
+    const RawResponse head =
+        roundTrip(server.port(), "HEAD /hello HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n");
     QCOMPARE(head.status, 200);
     QCOMPARE(head.header("content-length"), QByteArray("5"));
     const RawResponse health = roundTrip(server.port(), "GET /healthz HTTP/1.1\r\nHost: t\r\n\r\n");
@@ -225,16 +240,20 @@ void TestHttpServer::basicRoutingAndKeepAlive()
     const RawResponse missing = roundTrip(server.port(), "GET /nope HTTP/1.1\r\nHost: t\r\n\r\n");
     QCOMPARE(missing.status, 404);
     QCOMPARE(missing.json().value(QStringLiteral("error")).toString(), QStringLiteral("not-found"));
-    QVERIFY(server.metrics().render().contains("route=\"/items/{id}\",method=\"GET\",code=\"200\"} 3"));
+    QVERIFY(
+        server.metrics().render().contains("route=\"/items/{id}\",method=\"GET\",code=\"200\"} 3"));
 }
 
 void TestHttpServer::connectionCloseHonoured_data()
 {
     QTest::addColumn<QByteArray>("request");
     QTest::addColumn<bool>("expectClose");
-    QTest::newRow("1.1 close") << QByteArray("GET /hello HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n") << true;
+    QTest::newRow("1.1 close") << QByteArray(
+                                      "GET /hello HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n")
+                               << true;
     QTest::newRow("1.0 default") << QByteArray("GET /hello HTTP/1.0\r\n\r\n") << true;
-    QTest::newRow("1.0 keep-alive") << QByteArray("GET /hello HTTP/1.0\r\nConnection: keep-alive\r\n\r\n") << false;
+    QTest::newRow("1.0 keep-alive")
+        << QByteArray("GET /hello HTTP/1.0\r\nConnection: keep-alive\r\n\r\n") << false;
     QTest::newRow("1.1 default") << QByteArray("GET /hello HTTP/1.1\r\nHost: t\r\n\r\n") << false;
 }
 
@@ -269,14 +288,27 @@ void TestHttpServer::malformedRequests_data()
     QTest::newRow("bad version") << QByteArray("GET /hello HTPT/1.1\r\nHost: t\r\n\r\n") << 400;
     QTest::newRow("http2 version") << QByteArray("GET /hello HTTP/2.0\r\nHost: t\r\n\r\n") << 505;
     QTest::newRow("no host") << QByteArray("GET /hello HTTP/1.1\r\n\r\n") << 400;
-    QTest::newRow("space in header name") << QByteArray("GET /hello HTTP/1.1\r\nHost: t\r\nBad Name: x\r\n\r\n") << 400;
-    QTest::newRow("obs fold") << QByteArray("GET /hello HTTP/1.1\r\nHost: t\r\nX: a\r\n  b\r\n\r\n") << 400;
-    QTest::newRow("bad content-length") << QByteArray("POST /echo HTTP/1.1\r\nHost: t\r\nContent-Length: 12a\r\n\r\n") << 400;
-    QTest::newRow("conflicting lengths") << QByteArray("POST /echo HTTP/1.1\r\nHost: t\r\nContent-Length: 1\r\nContent-Length: 2\r\n\r\nab") << 400;
-    QTest::newRow("te and cl") << QByteArray("POST /echo HTTP/1.1\r\nHost: t\r\nContent-Length: 3\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n") << 400;
-    QTest::newRow("unknown te") << QByteArray("POST /echo HTTP/1.1\r\nHost: t\r\nTransfer-Encoding: gzip\r\n\r\n") << 501;
-    QTest::newRow("bad chunk") << QByteArray("POST /echo HTTP/1.1\r\nHost: t\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n") << 400;
-    QTest::newRow("binary") << QByteArray("\x16\x03\x01\x02\x00\x01\x00\x01\xfc\x03\x03\r\n\r\n", 15) << 400;
+    QTest::newRow("space in header name")
+        << QByteArray("GET /hello HTTP/1.1\r\nHost: t\r\nBad Name: x\r\n\r\n") << 400;
+    QTest::newRow("obs fold") << QByteArray("GET /hello HTTP/1.1\r\nHost: t\r\nX: a\r\n  b\r\n\r\n")
+                              << 400;
+    QTest::newRow("bad content-length")
+        << QByteArray("POST /echo HTTP/1.1\r\nHost: t\r\nContent-Length: 12a\r\n\r\n") << 400;
+    QTest::newRow("conflicting lengths")
+        << QByteArray(
+               "POST /echo HTTP/1.1\r\nHost: t\r\nContent-Length: 1\r\nContent-Length: 2\r\n\r\nab")
+        << 400;
+    QTest::newRow("te and cl") << QByteArray("POST /echo HTTP/1.1\r\nHost: t\r\nContent-Length: "
+                                             "3\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n")
+                               << 400;
+    QTest::newRow("unknown te")
+        << QByteArray("POST /echo HTTP/1.1\r\nHost: t\r\nTransfer-Encoding: gzip\r\n\r\n") << 501;
+    QTest::newRow("bad chunk")
+        << QByteArray("POST /echo HTTP/1.1\r\nHost: t\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n")
+        << 400;
+    QTest::newRow("binary") << QByteArray("\x16\x03\x01\x02\x00\x01\x00\x01\xfc\x03\x03\r\n\r\n",
+                                          15)
+                            << 400;
 }
 
 void TestHttpServer::malformedRequests()
@@ -305,7 +337,8 @@ void TestHttpServer::methodNotAllowed()
     const RawResponse r = roundTrip(server.port(), "DELETE /echo HTTP/1.1\r\nHost: t\r\n\r\n");
     QCOMPARE(r.status, 405);
     QCOMPARE(r.header("allow"), QByteArray("POST, PUT"));
-    QCOMPARE(r.json().value(QStringLiteral("error")).toString(), QStringLiteral("method-not-allowed"));
+    QCOMPARE(r.json().value(QStringLiteral("error")).toString(),
+             QStringLiteral("method-not-allowed"));
     const RawResponse g = roundTrip(server.port(), "BREW /hello HTTP/1.1\r\nHost: t\r\n\r\n");
     QCOMPARE(g.status, 405);
     QCOMPARE(g.header("allow"), QByteArray("GET, HEAD"));
@@ -321,10 +354,12 @@ void TestHttpServer::headerLimit()
     QByteArray buf;
     const RawResponse r = readResponse(s, buf);
     QCOMPARE(r.status, 431);
-    QCOMPARE(r.json().value(QStringLiteral("error")).toString(), QStringLiteral("request-header-too-large"));
+    QCOMPARE(r.json().value(QStringLiteral("error")).toString(),
+             QStringLiteral("request-header-too-large"));
     QVERIFY(waitClosed(s, 3000));
     // Just under the limit is fine.
-    const RawResponse ok = roundTrip(server.port(), "GET /hello HTTP/1.1\r\nHost: t\r\nX-Big: " + QByteArray(15 * 1024, 'a') + "\r\n\r\n");
+    const RawResponse ok = roundTrip(server.port(), "GET /hello HTTP/1.1\r\nHost: t\r\nX-Big: " +
+                                                        QByteArray(15 * 1024, 'a') + "\r\n\r\n");
     QCOMPARE(ok.status, 200);
 }
 
@@ -340,17 +375,27 @@ void TestHttpServer::bodyLimits()
     QByteArray buf;
     const RawResponse r = readResponse(s, buf);
     QCOMPARE(r.status, 413);
-    QCOMPARE(r.json().value(QStringLiteral("error")).toString(), QStringLiteral("request-body-too-large"));
+    QCOMPARE(r.json().value(QStringLiteral("error")).toString(),
+             QStringLiteral("request-body-too-large"));
     QVERIFY(waitClosed(s, 5000));
     // Per-route limit (16 bytes on /small).
-    QCOMPARE(roundTrip(server.port(), "POST /small HTTP/1.1\r\nHost: t\r\nContent-Length: 17\r\n\r\n" + QByteArray(17, 'a')).status, 413);
-    QCOMPARE(roundTrip(server.port(), "POST /small HTTP/1.1\r\nHost: t\r\nContent-Length: 16\r\n\r\n" + QByteArray(16, 'a')).status, 200);
+    QCOMPARE(
+        roundTrip(server.port(), "POST /small HTTP/1.1\r\nHost: t\r\nContent-Length: 17\r\n\r\n" +
+                                     QByteArray(17, 'a'))
+            .status,
+        413);
+    QCOMPARE(
+        roundTrip(server.port(), "POST /small HTTP/1.1\r\nHost: t\r\nContent-Length: 16\r\n\r\n" +
+                                     QByteArray(16, 'a'))
+            .status,
+        200);
     // Chunked bodies count as they arrive.
     QByteArray chunked = "POST /small HTTP/1.1\r\nHost: t\r\nTransfer-Encoding: chunked\r\n\r\n";
     chunked += "10\r\n" + QByteArray(16, 'b') + "\r\n5\r\nccccc\r\n0\r\n\r\n";
     QCOMPARE(roundTrip(server.port(), chunked).status, 413);
-    const RawResponse ok = roundTrip(server.port(),
-        "POST /echo HTTP/1.1\r\nHost: t\r\nTransfer-Encoding: chunked\r\n\r\n4;ext=1\r\nWiki\r\n5\r\npedia\r\n0\r\nTrailer: x\r\n\r\n");
+    const RawResponse ok = roundTrip(
+        server.port(), "POST /echo HTTP/1.1\r\nHost: t\r\nTransfer-Encoding: "
+                       "chunked\r\n\r\n4;ext=1\r\nWiki\r\n5\r\npedia\r\n0\r\nTrailer: x\r\n\r\n");
     QVERIFY2(ok.status == 200, ok.body.constData());
     QCOMPARE(ok.json().value(QStringLiteral("body")).toString(), QStringLiteral("Wikipedia"));
     // Expect: 100-continue within the limit gets an interim 100.
@@ -358,7 +403,9 @@ void TestHttpServer::bodyLimits()
     e.connectToHost(QHostAddress::LocalHost, server.port());
     QVERIFY(e.waitForConnected(3000));
     e.write("PUT /echo HTTP/1.1\r\nHost: t\r\nContent-Length: 5\r\nExpect: 100-continue\r\n\r\n");
-    QTRY_VERIFY_WITH_TIMEOUT((e.waitForReadyRead(20), buf += e.readAll(), buf.startsWith("HTTP/1.1 100 Continue\r\n\r\n")), 3000);
+    QTRY_VERIFY_WITH_TIMEOUT((e.waitForReadyRead(20), buf += e.readAll(),
+                              buf.startsWith("HTTP/1.1 100 Continue\r\n\r\n")),
+                             3000);
     buf.remove(0, 25);
     e.write("hello");
     const RawResponse put = readResponse(e, buf);
@@ -421,7 +468,8 @@ void TestHttpServer::slowClientsDoNotBlockOthers()
     int served = 0;
     while (clock.elapsed() < 2000) {
         for (auto &s : slow)
-            if (s->state() == QAbstractSocket::ConnectedState && clock.elapsed() / 1000 >= s->property("sent").toInt()) {
+            if (s->state() == QAbstractSocket::ConnectedState &&
+                clock.elapsed() / 1000 >= s->property("sent").toInt()) {
                 s->write("E");
                 s->setProperty("sent", s->property("sent").toInt() + 1);
             }
@@ -432,7 +480,8 @@ void TestHttpServer::slowClientsDoNotBlockOthers()
         QCOMPARE(r.status, 200);
         ++served;
     }
-    QVERIFY2(worstMs < 500, qPrintable(QStringLiteral("slowest normal request took %1 ms").arg(worstMs)));
+    QVERIFY2(worstMs < 500,
+             qPrintable(QStringLiteral("slowest normal request took %1 ms").arg(worstMs)));
     QVERIFY(served > 20);
     // Past the header timeout every slow client gets a 408 and is disconnected.
     QByteArray buf;
@@ -470,7 +519,8 @@ void TestHttpServer::connectionCap()
     QTRY_COMPARE_WITH_TIMEOUT(server.connections(), 3, 3000);
     const RawResponse r = roundTrip(server.port(), "GET /hello HTTP/1.1\r\nHost: t\r\n\r\n");
     QCOMPARE(r.status, 503);
-    QCOMPARE(r.json().value(QStringLiteral("error")).toString(), QStringLiteral("too-many-connections"));
+    QCOMPARE(r.json().value(QStringLiteral("error")).toString(),
+             QStringLiteral("too-many-connections"));
     held.clear();
     QTRY_COMPARE_WITH_TIMEOUT(server.connections(), 0, 3000);
     QCOMPARE(roundTrip(server.port(), "GET /hello HTTP/1.1\r\nHost: t\r\n\r\n").status, 200);
@@ -496,7 +546,8 @@ ListenerOptions tlsOptions(const Crypto::CertificateAuthority &ca)
     return o;
 }
 
-QJsonObject whoami(quint16 port, const QSslCertificate &serverCa, const Crypto::IssuedCertificate *client)
+QJsonObject whoami(quint16 port, const QSslCertificate &serverCa,
+                   const Crypto::IssuedCertificate *client)
 {
     QSslSocket s;
     QSslConfiguration conf = QSslConfiguration::defaultConfiguration();
@@ -524,12 +575,24 @@ void TestHttpServer::clientCertificateIdentity_data()
     QTest::addColumn<QString>("kind");
     QTest::addColumn<QString>("state");
     QTest::addColumn<QString>("cn");
-    QTest::newRow("none") << "none" << "none" << "";
-    QTest::newRow("from our CA") << "ours" << "verified" << "system:node:worker-1";
-    QTest::newRow("foreign CA, same subject") << "foreign" << "invalid" << "";
-    QTest::newRow("expired") << "expired" << "invalid" << "";
-    QTest::newRow("serverAuth only") << "serverAuth" << "invalid" << "";
-    QTest::newRow("not yet valid") << "future" << "invalid" << "";
+    QTest::newRow("none") << "none"
+                          << "none"
+                          << "";
+    QTest::newRow("from our CA") << "ours"
+                                 << "verified"
+                                 << "system:node:worker-1";
+    QTest::newRow("foreign CA, same subject") << "foreign"
+                                              << "invalid"
+                                              << "";
+    QTest::newRow("expired") << "expired"
+                             << "invalid"
+                             << "";
+    QTest::newRow("serverAuth only") << "serverAuth"
+                                     << "invalid"
+                                     << "";
+    QTest::newRow("not yet valid") << "future"
+                                   << "invalid"
+                                   << "";
 }
 
 void TestHttpServer::clientCertificateIdentity()
@@ -558,7 +621,8 @@ void TestHttpServer::clientCertificateIdentity()
         req.usage = Crypto::CertificateRequest::ServerAuth;
     auto client = issuer->issue(req);
     QVERIFY(client.ok());
-    const QJsonObject r = whoami(server.port(), m_ca->sslCertificate(), kind == QLatin1String("none") ? nullptr : &*client);
+    const QJsonObject r = whoami(server.port(), m_ca->sslCertificate(),
+                                 kind == QLatin1String("none") ? nullptr : &*client);
     QCOMPARE(r.value(QStringLiteral("status")).toInt(), 200);
     QCOMPARE(r.value(QStringLiteral("state")).toString(), state);
     QCOMPARE(r.value(QStringLiteral("cn")).toString(), cn);
@@ -588,6 +652,7 @@ void TestHttpServer::abortedHandshakesDoNotWedge()
     QCOMPARE(r.value(QStringLiteral("status")).toInt(), 200);
     QCOMPARE(r.value(QStringLiteral("state")).toString(), QStringLiteral("none"));
     // Plain HTTP on the TLS port is no back door.
-    const RawResponse plain = roundTrip(server.port(), "GET /whoami HTTP/1.1\r\nHost: t\r\n\r\n", 2500);
+    const RawResponse plain =
+        roundTrip(server.port(), "GET /whoami HTTP/1.1\r\nHost: t\r\n\r\n", 2500);
     QCOMPARE(plain.status, 0);
 }

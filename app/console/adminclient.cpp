@@ -1,0 +1,503 @@
+#include "adminclient.h"
+
+#include "consolelogging.h"
+
+#include <QHostAddress>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QNetworkProxy>
+#include <QNetworkReply>
+
+namespace Gatehouse::Console {
+
+namespace {
+
+constexpr auto StatusPath = "/admin/v1/status";
+constexpr auto EventsPath = "/admin/v1/events";
+
+bool isLoopbackHost(const QString &host)
+{
+    if (host.compare(QLatin1String("localhost"), Qt::CaseInsensitive) == 0)
+        return true;
+    const QHostAddress address(host);
+    return !address.isNull() && address.isLoopback();
+}
+
+int httpStatus(const QNetworkReply *reply)
+{
+    return reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
+}
+
+// The admin API answers errors as {"error":"...","message":"..."}; we show the message verbatim.
+QString serverMessage(QNetworkReply *reply, const QByteArray &body)
+{
+    const QJsonObject error = QJsonDocument::fromJson(body).object();
+    const QString message = error.value(QLatin1String("message")).toString();
+    if (!message.isEmpty())
+        return message;
+    const QString code = error.value(QLatin1String("error")).toString();
+    if (!code.isEmpty())
+        return code;
+    const QString reason =
+        reply->attribute(QNetworkRequest::HttpReasonPhraseAttribute).toString().trimmed();
+    if (const int status = httpStatus(reply); status != 0)
+        return reason.isEmpty() ? QStringLiteral("HTTP %1").arg(status)
+                                : QStringLiteral("HTTP %1 %2").arg(status).arg(reason);
+    return reply->errorString();
+}
+
+QString driverName(const QString &driver)
+{
+    if (driver == QLatin1String("QSQLITE"))
+        return QStringLiteral("SQLite");
+    if (driver == QLatin1String("QPSQL"))
+        return QStringLiteral("PostgreSQL");
+    return driver;
+}
+
+void dropReply(QPointer<QNetworkReply> &reply, QObject *receiver)
+{
+    if (!reply)
+        return;
+    QNetworkReply *r = reply;
+    reply.clear();
+    r->disconnect(receiver); // abort() emits finished() synchronously; we no longer care
+    r->abort();
+    r->deleteLater();
+}
+
+} // namespace
+
+AdminClient::AdminClient(QObject *parent) : QObject(parent)
+{
+    m_nam.setRedirectPolicy(QNetworkRequest::NoLessSafeRedirectPolicy);
+    m_reconnectTimer.setSingleShot(true);
+    connect(&m_reconnectTimer, &QTimer::timeout, this, &AdminClient::startAttempt);
+    m_stallTimer.setSingleShot(true);
+    m_stallTimer.setInterval(std::chrono::seconds(45));
+    connect(&m_stallTimer, &QTimer::timeout, this, [this] {
+        qCInfo(lcConsole) << "event stream silent for" << m_stallTimer.interval()
+                          << "ms, reconnecting";
+        dropReply(m_streamReply, this);
+        failAttempt(tr("The event stream stopped responding"));
+    });
+    connect(this, &AdminClient::listenersChanged, this,
+            [this] { m_listenerModel.setListeners(m_listeners); });
+    m_uptimeTicker.setInterval(std::chrono::seconds(1));
+    connect(&m_uptimeTicker, &QTimer::timeout, this, &AdminClient::uptimeChanged);
+}
+
+AdminClient::~AdminClient()
+{
+    abortReplies();
+}
+
+QString AdminClient::listenerTitle(const QString &name)
+{
+    if (name == QLatin1String("service"))
+        return tr("Service API");
+    if (name == QLatin1String("cluster"))
+        return tr("Cluster API");
+    if (name == QLatin1String("admin"))
+        return tr("Admin API");
+    return name;
+}
+
+qint64 AdminClient::uptimeSeconds() const
+{
+    // Between stats events the uptime advances on our clock, only while we are connected.
+    if (m_state == Online && m_uptimeClock.isValid())
+        return m_uptimeBase + m_uptimeClock.elapsed() / 1000;
+    return m_uptimeBase;
+}
+
+QString AdminClient::uptimeText() const
+{
+    if (m_version.isEmpty())
+        return QStringLiteral("–");
+    const qint64 s = uptimeSeconds();
+    if (s >= 86400)
+        return tr("%1 d %2 h").arg(s / 86400).arg((s % 86400) / 3600);
+    if (s >= 3600)
+        return tr("%1 h %2 min").arg(s / 3600).arg((s % 3600) / 60, 2, 10, QLatin1Char('0'));
+    if (s >= 60)
+        return tr("%1 min %2 s").arg(s / 60).arg(s % 60, 2, 10, QLatin1Char('0'));
+    return tr("%1 s").arg(s);
+}
+
+void AdminClient::setEmbedded(bool embedded)
+{
+    if (m_embedded == embedded)
+        return;
+    m_embedded = embedded;
+    emit embeddedChanged();
+}
+
+void AdminClient::setAdminUrl(const QUrl &url)
+{
+    if (m_url == url)
+        return;
+    m_url = url;
+    emit adminUrlChanged();
+}
+
+void AdminClient::setReconnectDelays(std::chrono::milliseconds initial,
+                                     std::chrono::milliseconds maximum)
+{
+    m_initialBackoff = std::max(initial, std::chrono::milliseconds(1));
+    m_maxBackoff = std::max(maximum, m_initialBackoff);
+    m_backoff = m_initialBackoff;
+}
+
+void AdminClient::setStallTimeout(std::chrono::milliseconds timeout)
+{
+    m_stallTimer.setInterval(timeout);
+}
+
+void AdminClient::connectTo(const QUrl &url, const QString &token)
+{
+    abortReplies();
+    m_reconnectTimer.stop();
+
+    QUrl base = url.adjusted(QUrl::StripTrailingSlash | QUrl::RemoveQuery | QUrl::RemoveFragment);
+    if (base.path() == QLatin1String("/"))
+        base.setPath(QString());
+    const bool serverChanged = base != m_url;
+    setAdminUrl(base);
+    m_token = token;
+    m_backoff = m_initialBackoff;
+    if (serverChanged) {
+        // Another server: nothing we knew still holds.
+        m_version.clear();
+        m_startedAt = {};
+        m_instance.clear();
+        m_database.clear();
+        m_uptimeBase = 0;
+        m_uptimeClock.invalidate();
+        m_listeners.clear();
+        m_requestCounts.clear();
+        m_lastSeq = 0;
+        m_parser = SseParser();
+        emit statusChanged();
+        emit uptimeChanged();
+        emit listenersChanged();
+        emit requestCountsChanged();
+    }
+
+    const bool validUrl =
+        base.isValid() && !base.host().isEmpty() &&
+        (base.scheme() == QLatin1String("http") || base.scheme() == QLatin1String("https"));
+    if (!validUrl) {
+        setLastError(tr("Not a valid admin URL: %1").arg(url.toString()));
+        setState(Disconnected);
+        return;
+    }
+    if (token.isEmpty()) {
+        setLastError(tr("An admin token is required"));
+        setState(Unauthorized);
+        return;
+    }
+    // A proxy from the environment must not sit between us and a backend on this machine.
+    m_nam.setProxy(isLoopbackHost(base.host()) ? QNetworkProxy(QNetworkProxy::NoProxy)
+                                               : QNetworkProxy(QNetworkProxy::DefaultProxy));
+    setLastError(QString());
+    setState(Connecting);
+    qCInfo(lcConsole) << "connecting to" << base.toString();
+    startAttempt();
+}
+
+void AdminClient::disconnectFromServer()
+{
+    abortReplies();
+    m_reconnectTimer.stop();
+    m_token.clear();
+    setState(Disconnected);
+}
+
+void AdminClient::refresh()
+{
+    switch (m_state) {
+    case Online:
+        if (!m_statusReply)
+            fetchStatus();
+        break;
+    case Offline:
+        m_reconnectTimer.stop();
+        startAttempt();
+        break;
+    case Disconnected:
+    case Connecting:
+    case Unauthorized:
+        break;
+    }
+}
+
+QNetworkRequest AdminClient::apiRequest(const QString &path) const
+{
+    QUrl url = m_url;
+    url.setPath(m_url.path() + path);
+    QNetworkRequest request(url);
+    request.setRawHeader("Authorization", "Bearer " + m_token.toUtf8());
+    request.setAttribute(QNetworkRequest::CacheLoadControlAttribute,
+                         QNetworkRequest::AlwaysNetwork);
+    return request;
+}
+
+void AdminClient::startAttempt()
+{
+    abortReplies();
+    fetchStatus();
+}
+
+void AdminClient::fetchStatus()
+{
+    QNetworkRequest request = apiRequest(QLatin1String(StatusPath));
+    request.setRawHeader("Accept", "application/json");
+    request.setTransferTimeout(10000); // ms; Qt 6.4 has no chrono overload
+    m_statusReply = m_nam.get(request);
+    QNetworkReply *reply = m_statusReply;
+    connect(reply, &QNetworkReply::finished, this, [this, reply] { onStatusFinished(reply); });
+}
+
+void AdminClient::onStatusFinished(QNetworkReply *reply)
+{
+    reply->deleteLater();
+    if (m_statusReply == reply)
+        m_statusReply.clear();
+    const QByteArray body = reply->readAll();
+    const int status = httpStatus(reply);
+    if (status == 401) {
+        becomeUnauthorized(serverMessage(reply, body));
+        return;
+    }
+    if (reply->error() != QNetworkReply::NoError || status != 200) {
+        const QString reason = status >= 400 ? serverMessage(reply, body) : reply->errorString();
+        if (m_state == Online) {
+            // A failed refresh while the stream still runs is not a lost connection.
+            qCInfo(lcConsole) << "status refresh failed:" << reason;
+            return;
+        }
+        failAttempt(reason);
+        return;
+    }
+    QJsonParseError parseError{};
+    const QJsonDocument doc = QJsonDocument::fromJson(body, &parseError);
+    if (!doc.isObject()) {
+        failAttempt(tr("The server sent an unreadable status: %1").arg(parseError.errorString()));
+        return;
+    }
+    applyStatus(doc.object());
+    if (!m_streamReply)
+        openStream();
+}
+
+void AdminClient::openStream()
+{
+    QNetworkRequest request = apiRequest(QLatin1String(EventsPath));
+    request.setRawHeader("Accept", "text/event-stream");
+    request.setRawHeader("Cache-Control", "no-cache");
+    if (!m_parser.lastEventId().isEmpty())
+        request.setRawHeader("Last-Event-ID", m_parser.lastEventId());
+    m_parser.resetStream();
+    m_streamReply = m_nam.get(request);
+    connect(m_streamReply, &QNetworkReply::metaDataChanged, this, &AdminClient::onStreamMetaData);
+    connect(m_streamReply, &QNetworkReply::readyRead, this, &AdminClient::onStreamReadyRead);
+    connect(m_streamReply, &QNetworkReply::finished, this, &AdminClient::onStreamFinished);
+    m_stallTimer.start();
+}
+
+void AdminClient::onStreamMetaData()
+{
+    if (!m_streamReply || httpStatus(m_streamReply) != 200)
+        return; // errors are handled once the reply finishes
+    m_stallTimer.start();
+    m_backoff = m_initialBackoff;
+    setLastError(QString());
+    setState(Online);
+}
+
+void AdminClient::onStreamReadyRead()
+{
+    if (!m_streamReply || httpStatus(m_streamReply) != 200)
+        return; // an error body; read in onStreamFinished
+    m_stallTimer.start();
+    const QByteArray bytes = m_streamReply->readAll();
+    for (const SseEvent &frame : m_parser.feed(bytes))
+        handleEvent(frame);
+}
+
+void AdminClient::onStreamFinished()
+{
+    QNetworkReply *reply = m_streamReply;
+    if (!reply)
+        return;
+    m_streamReply.clear();
+    m_stallTimer.stop();
+    reply->deleteLater();
+    const int status = httpStatus(reply);
+    if (status == 401) {
+        becomeUnauthorized(serverMessage(reply, reply->readAll()));
+        return;
+    }
+    QString reason;
+    if (status >= 400)
+        reason = serverMessage(reply, reply->readAll());
+    else if (reply->error() != QNetworkReply::NoError)
+        reason = reply->errorString();
+    else
+        reason = tr("The server closed the event stream");
+    failAttempt(reason);
+}
+
+void AdminClient::handleEvent(const SseEvent &frame)
+{
+    AdminEvent event = AdminEvent::fromSse(frame, QDateTime::currentDateTimeUtc());
+    if (event.seq > 0) {
+        if (event.seq <= m_lastSeq)
+            return; // replayed after a reconnect; already seen
+        m_lastSeq = event.seq;
+    }
+    ++m_eventCount;
+    m_lastEventAt = QDateTime::currentDateTimeUtc();
+    emit eventCountChanged();
+
+    if (event.type == QLatin1String("stats")) {
+        applyRequestCounts(event.data.value(QLatin1String("requests")).toObject());
+        if (const QJsonValue uptime = event.data.value(QLatin1String("uptimeSeconds"));
+            uptime.isDouble())
+            setUptime(uptime.toInteger());
+    }
+    emit eventReceived(event);
+}
+
+void AdminClient::applyStatus(const QJsonObject &status)
+{
+    const QDateTime startedAt = QDateTime::fromString(
+        status.value(QLatin1String("startedAt")).toString(), Qt::ISODateWithMs);
+    // Which backend process this is. instanceId names the installation (it survives
+    // restarts), so the start time is what tells a restarted process apart.
+    const QString instance = status.value(QLatin1String("instanceId")).toString() +
+                             QLatin1Char('@') + startedAt.toString(Qt::ISODateWithMs);
+    if (!m_instance.isEmpty() && instance != m_instance) {
+        // The backend restarted: its event sequence started over, so resuming makes no sense.
+        qCInfo(lcConsole) << "backend restarted at" << startedAt;
+        m_parser.setLastEventId({});
+        m_lastSeq = 0;
+    }
+    m_instance = instance;
+    m_startedAt = startedAt;
+    m_version = status.value(QLatin1String("version")).toString();
+    m_database = status.value(QLatin1String("database")).toObject().toVariantMap();
+    m_database.insert(QStringLiteral("driverName"),
+                      driverName(m_database.value(QStringLiteral("driver")).toString()));
+
+    QVariantList listeners;
+    const QJsonArray array = status.value(QLatin1String("listeners")).toArray();
+    for (const QJsonValue &value : array) {
+        QVariantMap listener = value.toObject().toVariantMap();
+        listener.insert(QStringLiteral("title"),
+                        listenerTitle(listener.value(QStringLiteral("name")).toString()));
+        listeners.append(listener);
+    }
+    if (listeners != m_listeners) {
+        m_listeners = listeners;
+        emit listenersChanged();
+    }
+    const QJsonObject counters = status.value(QLatin1String("counters")).toObject();
+    applyRequestCounts(counters.value(QLatin1String("requests")).toObject());
+    setUptime(status.value(QLatin1String("uptimeSeconds")).toInteger());
+    emit statusChanged();
+}
+
+void AdminClient::applyRequestCounts(const QJsonObject &requests)
+{
+    QVariantMap counts = m_requestCounts;
+    for (auto it = requests.begin(); it != requests.end(); ++it)
+        counts.insert(it.key(), it.value().toInteger());
+    if (counts != m_requestCounts) {
+        m_requestCounts = counts;
+        emit requestCountsChanged();
+    }
+    // Each listener carries its own count so a delegate binds to one value.
+    QVariantList listeners = m_listeners;
+    for (QVariant &entry : listeners) {
+        QVariantMap listener = entry.toMap();
+        const QString name = listener.value(QStringLiteral("name")).toString();
+        listener.insert(QStringLiteral("requests"), m_requestCounts.value(name, qint64(0)));
+        entry = listener;
+    }
+    if (listeners != m_listeners) {
+        m_listeners = listeners;
+        emit listenersChanged();
+    }
+}
+
+void AdminClient::setUptime(qint64 seconds)
+{
+    m_uptimeBase = seconds;
+    m_uptimeClock.start();
+    emit uptimeChanged();
+}
+
+void AdminClient::failAttempt(const QString &reason)
+{
+    abortReplies();
+    setLastError(reason);
+    if (m_state != Offline)
+        qCInfo(lcConsole) << "admin API unreachable:" << reason;
+    setState(Offline);
+    // The server's "retry:" advice is a floor for the delay, never past our maximum.
+    std::chrono::milliseconds delay = m_backoff;
+    if (m_parser.retryMs() > 0)
+        delay =
+            std::min(std::max(delay, std::chrono::milliseconds(m_parser.retryMs())), m_maxBackoff);
+    qCDebug(lcConsole) << "retrying in" << delay.count() << "ms";
+    m_reconnectTimer.start(delay);
+    m_backoff = std::min(m_backoff * 2, m_maxBackoff);
+}
+
+void AdminClient::becomeUnauthorized(const QString &message)
+{
+    // Fail closed and stay put: retrying a refused token only hammers the server.
+    qCWarning(lcConsole) << "admin token refused by" << m_url.toString() << ":" << message;
+    abortReplies();
+    m_reconnectTimer.stop();
+    setLastError(message);
+    setState(Unauthorized);
+}
+
+void AdminClient::abortReplies()
+{
+    m_stallTimer.stop();
+    dropReply(m_statusReply, this);
+    dropReply(m_streamReply, this);
+}
+
+void AdminClient::setState(ConnectionState state)
+{
+    if (m_state == state)
+        return;
+    if (state != Online && m_state == Online) {
+        m_uptimeBase = uptimeSeconds(); // freeze at what we last knew
+        m_uptimeClock.invalidate();
+    }
+    m_state = state;
+    if (m_state == Online) {
+        m_uptimeClock.start();
+        m_uptimeTicker.start();
+    } else {
+        m_uptimeTicker.stop();
+    }
+    emit connectionStateChanged();
+    emit uptimeChanged();
+}
+
+void AdminClient::setLastError(const QString &error)
+{
+    if (m_lastError == error)
+        return;
+    m_lastError = error;
+    emit lastErrorChanged();
+}
+
+} // namespace Gatehouse::Console

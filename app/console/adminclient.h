@@ -1,0 +1,165 @@
+#pragma once
+
+#include "adminevent.h"
+#include "listenermodel.h"
+#include "sseparser.h"
+
+#include <QDateTime>
+#include <QElapsedTimer>
+#include <QNetworkAccessManager>
+#include <QObject>
+#include <QPointer>
+#include <QTimer>
+#include <QUrl>
+#include <QVariantList>
+#include <QVariantMap>
+
+#include <chrono>
+
+class QNetworkReply;
+
+namespace Gatehouse::Console {
+
+// Client of the backend's admin API (/admin/v1): fetches the status, follows the event stream
+// and keeps reconnecting with exponential backoff. The console's only way to the backend,
+// whether it runs embedded or remote.
+class AdminClient : public QObject
+{
+    Q_OBJECT
+    Q_PROPERTY(ConnectionState connectionState READ connectionState NOTIFY connectionStateChanged)
+    Q_PROPERTY(QUrl adminUrl READ adminUrl NOTIFY adminUrlChanged)
+    Q_PROPERTY(QString adminUrlText READ adminUrlText NOTIFY adminUrlChanged)
+    Q_PROPERTY(bool embedded READ embedded NOTIFY embeddedChanged)
+    Q_PROPERTY(QString serverVersion READ serverVersion NOTIFY statusChanged)
+    Q_PROPERTY(QDateTime startedAt READ startedAt NOTIFY statusChanged)
+    // {driver, driverName, path, schemaVersion}; the typed three below are what views use.
+    Q_PROPERTY(QVariantMap database READ database NOTIFY statusChanged)
+    Q_PROPERTY(QString databaseDriver READ databaseDriver NOTIFY statusChanged) // "SQLite"
+    Q_PROPERTY(QString databasePath READ databasePath NOTIFY statusChanged)
+    Q_PROPERTY(int schemaVersion READ schemaVersion NOTIFY statusChanged) // 0: unknown
+    Q_PROPERTY(qint64 uptimeSeconds READ uptimeSeconds NOTIFY uptimeChanged)
+    Q_PROPERTY(QString uptimeText READ uptimeText NOTIFY uptimeChanged)
+    // [{name, title, address, port, tls, url, requests}]; "requests" follows requestCounts.
+    Q_PROPERTY(QVariantList listeners READ listeners NOTIFY listenersChanged)
+    // The same as a list model, for views (updates in place).
+    Q_PROPERTY(Gatehouse::Console::ListenerModel *listenerModel READ listenerModel CONSTANT)
+    Q_PROPERTY(QVariantMap requestCounts READ requestCounts NOTIFY requestCountsChanged)
+    Q_PROPERTY(int eventCount READ eventCount NOTIFY eventCountChanged)
+    Q_PROPERTY(QDateTime lastEventAt READ lastEventAt NOTIFY eventCountChanged)
+    Q_PROPERTY(QString lastError READ lastError NOTIFY lastErrorChanged)
+
+public:
+    enum ConnectionState {
+        Disconnected, // no server chosen, or disconnectFromServer()
+        Connecting,   // first attempt after connectTo()
+        Online,       // status fetched and event stream open
+        Offline,      // server unreachable or stream lost; retrying with backoff
+        Unauthorized, // 401: the token was refused; waits for connectTo() with a new one
+    };
+    Q_ENUM(ConnectionState)
+
+    explicit AdminClient(QObject *parent = nullptr);
+    ~AdminClient() override;
+
+    ConnectionState connectionState() const { return m_state; }
+    QUrl adminUrl() const { return m_url; }
+    QString adminUrlText() const { return m_url.toString(); }
+    bool embedded() const { return m_embedded; }
+    QString serverVersion() const { return m_version; }
+    QDateTime startedAt() const { return m_startedAt; }
+    QVariantMap database() const { return m_database; }
+    QString databaseDriver() const
+    {
+        return m_database.value(QStringLiteral("driverName")).toString();
+    }
+    QString databasePath() const { return m_database.value(QStringLiteral("path")).toString(); }
+    int schemaVersion() const { return m_database.value(QStringLiteral("schemaVersion")).toInt(); }
+    qint64 uptimeSeconds() const;
+    QString uptimeText() const;
+    QVariantList listeners() const { return m_listeners; }
+    ListenerModel *listenerModel() { return &m_listenerModel; }
+    QVariantMap requestCounts() const { return m_requestCounts; }
+    int eventCount() const { return m_eventCount; }
+    QDateTime lastEventAt() const { return m_lastEventAt; }
+    QString lastError() const { return m_lastError; }
+
+    void setEmbedded(bool embedded);
+    // Prefills the URL (the connect dialog shows it) without connecting.
+    void setAdminUrl(const QUrl &url);
+    // Backoff between reconnect attempts: initial, doubled per failure, capped at maximum.
+    void setReconnectDelays(std::chrono::milliseconds initial, std::chrono::milliseconds maximum);
+    // A stream silent for this long is considered dead (the server sends keepalives every 15 s).
+    void setStallTimeout(std::chrono::milliseconds timeout);
+    std::chrono::milliseconds nextReconnectDelay() const { return m_backoff; }
+
+    // "Service API" for "service", ...; unknown listener names as they are.
+    static QString listenerTitle(const QString &name);
+
+    Q_INVOKABLE void connectTo(const QUrl &url, const QString &token);
+    Q_INVOKABLE void disconnectFromServer();
+    // Online: re-reads the status. Offline: retries now instead of waiting for the backoff.
+    Q_INVOKABLE void refresh();
+
+signals:
+    void connectionStateChanged();
+    void adminUrlChanged();
+    void embeddedChanged();
+    void statusChanged();
+    void uptimeChanged();
+    void listenersChanged();
+    void requestCountsChanged();
+    void eventCountChanged();
+    void lastErrorChanged();
+    void eventReceived(const Gatehouse::Console::AdminEvent &event);
+
+private:
+    QNetworkRequest apiRequest(const QString &path) const;
+    void startAttempt();
+    void fetchStatus();
+    void onStatusFinished(QNetworkReply *reply);
+    void openStream();
+    void onStreamMetaData();
+    void onStreamReadyRead();
+    void onStreamFinished();
+    void handleEvent(const SseEvent &frame);
+    void applyStatus(const QJsonObject &status);
+    void applyRequestCounts(const QJsonObject &requests);
+    void setUptime(qint64 seconds);
+    void failAttempt(const QString &reason);
+    void becomeUnauthorized(const QString &message);
+    void abortReplies();
+    void setState(ConnectionState state);
+    void setLastError(const QString &error);
+
+    QNetworkAccessManager m_nam;
+    QPointer<QNetworkReply> m_statusReply;
+    QPointer<QNetworkReply> m_streamReply;
+    SseParser m_parser;
+    QTimer m_reconnectTimer;
+    QTimer m_stallTimer;
+    QTimer m_uptimeTicker;
+    QElapsedTimer m_uptimeClock;
+
+    ConnectionState m_state = Disconnected;
+    QUrl m_url;
+    QString m_token; // never logged
+    bool m_embedded = false;
+    std::chrono::milliseconds m_initialBackoff{1000};
+    std::chrono::milliseconds m_maxBackoff{30000};
+    std::chrono::milliseconds m_backoff{1000};
+
+    QString m_version;
+    QDateTime m_startedAt;
+    QString m_instance; // identifies the backend process; a new one restarts the event sequence
+    QVariantMap m_database;
+    qint64 m_uptimeBase = 0;
+    QVariantList m_listeners;
+    ListenerModel m_listenerModel{this};
+    QVariantMap m_requestCounts;
+    int m_eventCount = 0;
+    qint64 m_lastSeq = 0;
+    QDateTime m_lastEventAt;
+    QString m_lastError;
+};
+
+} // namespace Gatehouse::Console

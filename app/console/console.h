@@ -1,0 +1,22 @@
+#pragma once
+
+#include <QString>
+#include <QUrl>
+
+class QApplication;
+
+namespace Gatehouse::Console {
+
+struct ConsoleOptions
+{
+    QUrl adminUrl;         // e.g. http://127.0.0.1:8081
+    QString adminToken;    // empty: the connect dialog opens (URL prefilled)
+    bool embedded = false; // the backend runs in this process ("Embedded" in the status bar)
+};
+
+// Creates the QML engine, publishes the console's services, loads the Gatehouse QML module,
+// prints "gatehouse: console ready" once the first frame is on screen and runs the event loop.
+// Returns app.exec(), or 1 if the QML could not be loaded.
+int run(QApplication &app, const ConsoleOptions &options);
+
+} // namespace Gatehouse::Console

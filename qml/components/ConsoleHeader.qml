@@ -1,0 +1,102 @@
+import QtQuick
+import QtQuick.Controls
+import QtQuick.Layouts
+import Gatehouse
+
+// The window's header: product, current page, and where the console is connected to.
+ToolBar {
+    id: root
+
+    property string pageTitle
+
+    signal connectRequested()
+
+    implicitHeight: 52
+    leftPadding: 0
+    rightPadding: 0
+    topPadding: 0
+    bottomPadding: 0
+    background: Rectangle {
+        color: Theme.surface
+        Rectangle {
+            anchors.left: parent.left
+            anchors.right: parent.right
+            anchors.bottom: parent.bottom
+            height: 1
+            color: Theme.border
+        }
+    }
+
+    RowLayout {
+        anchors.fill: parent
+        spacing: Theme.spacing
+
+        Rectangle {
+            Layout.preferredWidth: Theme.railWidth
+            Layout.fillHeight: true
+            color: Theme.rail
+
+            Row {
+                anchors.verticalCenter: parent.verticalCenter
+                x: 16
+                spacing: 10
+
+                Image {
+                    anchors.verticalCenter: parent.verticalCenter
+                    source: "qrc:/Gatehouse/icons/gatehouse.png"
+                    sourceSize.width: 26
+                    sourceSize.height: 26
+                    Accessible.ignored: true
+                }
+                Label {
+                    anchors.verticalCenter: parent.verticalCenter
+                    text: qsTr("Gatehouse")
+                    color: Theme.railSelectedText
+                    font.pixelSize: 17
+                    font.weight: Font.DemiBold
+                }
+            }
+        }
+
+        Label {
+            objectName: "pageTitle"
+            Layout.leftMargin: Theme.spacing
+            text: root.pageTitle
+            color: Theme.text
+            font.pixelSize: 17
+            font.weight: Font.DemiBold
+            elide: Text.ElideRight
+            Layout.fillWidth: true
+        }
+
+        ConnectionIndicator {
+            Layout.alignment: Qt.AlignVCenter
+        }
+
+        Label {
+            text: AdminClient.adminUrlText
+            visible: text.length > 0
+            color: Theme.mutedText
+            Accessible.name: qsTr("Server URL %1").arg(text)
+        }
+
+        Label {
+            text: qsTr("v%1").arg(AdminClient.serverVersion)
+            visible: AdminClient.serverVersion.length > 0
+            color: Theme.mutedText
+            Accessible.name: qsTr("Server version %1").arg(AdminClient.serverVersion)
+        }
+
+        Button {
+            objectName: "connectButton"
+            Layout.rightMargin: Theme.spacing
+            text: qsTr("Connect…")
+            flat: true
+            Accessible.name: qsTr("Connect to a server")
+            ToolTip.visible: hovered
+            ToolTip.delay: 600
+            ToolTip.text: qsTr("Choose the admin URL and token")
+            onClicked: root.connectRequested()
+        }
+    }
+}

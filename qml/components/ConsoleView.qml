@@ -1,0 +1,81 @@
+pragma ComponentBehavior: Bound
+import QtQuick
+import QtQuick.Layouts
+import Gatehouse
+
+// Navigation rail and the pages; Ctrl+1…8 switch pages. The pages are listed in the order of
+// the Navigation model (tst_qml checks that they match).
+Item {
+    id: root
+
+    property alias currentIndex: rail.currentIndex
+
+    signal connectRequested()
+
+    RowLayout {
+        anchors.fill: parent
+        spacing: 0
+
+        NavigationRail {
+            id: rail
+            Layout.fillHeight: true
+            Layout.preferredWidth: Theme.railWidth
+        }
+
+        StackLayout {
+            id: pages
+
+            objectName: "pages"
+            Layout.fillWidth: true
+            Layout.fillHeight: true
+            currentIndex: rail.currentIndex
+
+            DashboardPage {
+                objectName: "page-dashboard"
+                onConnectRequested: root.connectRequested()
+            }
+            PlaceholderPage {
+                objectName: "page-clients"
+                pageId: "clients"
+            }
+            PlaceholderPage {
+                objectName: "page-tokens"
+                pageId: "tokens"
+            }
+            PlaceholderPage {
+                objectName: "page-orders"
+                pageId: "orders"
+            }
+            PlaceholderPage {
+                objectName: "page-deliveries"
+                pageId: "deliveries"
+            }
+            PlaceholderPage {
+                objectName: "page-nodes"
+                pageId: "nodes"
+            }
+            PlaceholderPage {
+                objectName: "page-rbac"
+                pageId: "rbac"
+            }
+            PlaceholderPage {
+                objectName: "page-settings"
+                pageId: "settings"
+            }
+        }
+    }
+
+    Repeater {
+        model: Navigation
+        delegate: Item {
+            id: shortcutHolder
+
+            required property int index
+
+            Shortcut {
+                sequence: "Ctrl+" + (shortcutHolder.index + 1)
+                onActivated: root.currentIndex = shortcutHolder.index
+            }
+        }
+    }
+}

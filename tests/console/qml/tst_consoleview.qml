@@ -1,0 +1,104 @@
+import QtQuick
+import QtTest
+import Gatehouse
+import GatehouseTest
+
+// The console's shell with the real services: navigation, shortcuts, and a dashboard fed by
+// a real (in-test) admin server.
+Item {
+    id: root
+
+    width: 1100
+    height: 700
+
+    ConsoleView {
+        id: view
+        anchors.fill: parent
+    }
+
+    TestCase {
+        name: "ConsoleView"
+        when: windowShown
+
+        function pageVisible(pageId) {
+            const page = findChild(view, "page-" + pageId)
+            verify(page, "page-" + pageId)
+            return page.visible
+        }
+
+        function init() {
+            view.currentIndex = 0
+        }
+
+        function test_railListsEveryPage() {
+            const list = findChild(view, "navigationList")
+            verify(list)
+            compare(list.count, 8)
+            compare(Navigation.count, 8)
+            compare(Navigation.titleAt(6), "RBAC")
+        }
+
+        function test_pagesFollowNavigationOrder() {
+            for (let row = 0; row < Navigation.count; ++row) {
+                view.currentIndex = row
+                const page = findChild(view, "page-" + Navigation.pageIdAt(row))
+                verify(page, Navigation.pageIdAt(row))
+                verify(page.visible, "page " + row + " shown")
+                for (let other = 0; other < Navigation.count; ++other) {
+                    if (other !== row)
+                        verify(!findChild(view, "page-" + Navigation.pageIdAt(other)).visible)
+                }
+            }
+        }
+
+        function test_shortcutsSwitchPages() {
+            root.Window.window.requestActivate()
+            tryCompare(root.Window.window, "active", true)
+            keyClick(Qt.Key_3, Qt.ControlModifier)
+            compare(view.currentIndex, 2)
+            verify(pageVisible("tokens"))
+            verify(!pageVisible("dashboard"))
+            keyClick(Qt.Key_8, Qt.ControlModifier)
+            compare(view.currentIndex, 7)
+            verify(pageVisible("settings"))
+            keyClick(Qt.Key_1, Qt.ControlModifier)
+            compare(view.currentIndex, 0)
+            verify(pageVisible("dashboard"))
+        }
+
+        function test_clickSwitchesPages() {
+            const entry = findChild(view, "nav-orders")
+            verify(entry)
+            mouseClick(entry)
+            compare(view.currentIndex, 3)
+            verify(pageVisible("orders"))
+            const page = findChild(view, "page-orders")
+            const title = findChild(page, "placeholderTitle")
+            compare(title.text, "Orders")
+            compare(findChild(page, "arrivesWith").text, "Arrives with the order service.")
+        }
+
+        function test_dashboardShowsServerValues() {
+            tryCompare(AdminClient, "connectionState", AdminClient.Online, 10000)
+            const dashboard = findChild(view, "page-dashboard")
+            const service = findChild(dashboard, "listenerTile-service")
+            verify(service, "service listener tile")
+            compare(service.heading, "Service API")
+            compare(service.value, "42")
+            compare(findChild(dashboard, "listenerTile-cluster").badge, "TLS")
+            compare(findChild(dashboard, "databaseTile").value, "SQLite")
+            verify(!findChild(dashboard, "connectionBanner").visible)
+
+            TestBackend.sendStats(17, 4, 9)
+            tryCompare(service, "value", "17")
+            tryCompare(findChild(dashboard, "listenerTile-admin"), "value", "9")
+            compare(findChild(dashboard, "uptimeTile").value.indexOf("1 h 02 min"), 0)
+
+            const events = findChild(dashboard, "eventList")
+            const before = events.count
+            TestBackend.sendEvent("order.created", { orderId: "o_42" })
+            tryCompare(events, "count", before + 1)
+            verify(Number(findChild(dashboard, "eventsTile").value) >= 2)
+        }
+    }
+}

@@ -1,0 +1,76 @@
+import QtQuick
+import QtTest
+import Gatehouse
+import GatehouseTest
+
+// The real Main.qml window: the connect dialog at start, connecting through it, the header.
+TestCase {
+    id: testCase
+
+    name: "Main"
+    when: windowShown
+
+    Component {
+        id: mainComponent
+        Main {}
+    }
+
+    function openWindow() {
+        const window = createTemporaryObject(mainComponent, testCase)
+        verify(window, "Main.qml instantiates")
+        tryCompare(window, "visible", true)
+        return window
+    }
+
+    function test_window() {
+        const window = openWindow()
+        compare(window.title, "Gatehouse")
+        compare(window.width, 1100)
+        compare(window.height, 720)
+        compare(findChild(window, "pageTitle").text, "Dashboard")
+    }
+
+    function test_connectDialogConnects() {
+        AdminClient.disconnectFromServer()
+        compare(AdminClient.connectionState, AdminClient.Disconnected)
+        const window = openWindow()
+        const dialog = findChild(window, "connectDialog")
+        verify(dialog)
+        tryCompare(dialog, "opened", true) // started without a token: ask for one
+        const urlField = findChild(dialog, "urlField")
+        const tokenField = findChild(dialog, "tokenField")
+        const connectButton = findChild(dialog, "dialogConnectButton")
+        compare(urlField.text, AdminClient.adminUrlText) // prefilled
+        verify(!connectButton.enabled)                     // no token yet
+
+        // A wrong token: refused, the dialog comes back and says why.
+        tokenField.text = "not-the-token"
+        verify(connectButton.enabled)
+        mouseClick(connectButton)
+        tryCompare(AdminClient, "connectionState", AdminClient.Unauthorized)
+        tryCompare(dialog, "opened", true)
+        const error = findChild(dialog, "connectError")
+        verify(error.visible)
+        verify(error.text.indexOf(AdminClient.lastError) >= 0)
+        compare(tokenField.text, "")
+
+        tokenField.text = TestBackend.token
+        mouseClick(connectButton)
+        tryCompare(AdminClient, "connectionState", AdminClient.Online)
+        tryCompare(dialog, "visible", false)
+        compare(tokenField.text, "") // not kept in the UI
+        compare(findChild(window, "connectionText").text, "Remote · Online")
+    }
+
+    function test_headerOpensDialog() {
+        const window = openWindow()
+        const dialog = findChild(window, "connectDialog")
+        tryCompare(AdminClient, "connectionState", AdminClient.Online)
+        verify(!dialog.visible)
+        mouseClick(findChild(window, "connectButton"))
+        tryCompare(dialog, "opened", true)
+        mouseClick(findChild(dialog, "dialogCancelButton"))
+        tryCompare(dialog, "visible", false)
+        compare(AdminClient.connectionState, AdminClient.Online) // cancel changes nothing
+    }
+}
