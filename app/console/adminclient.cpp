@@ -32,10 +32,10 @@ int httpStatus(const QNetworkReply *reply)
 QString serverMessage(QNetworkReply *reply, const QByteArray &body)
 {
     const QJsonObject error = QJsonDocument::fromJson(body).object();
-    const QString message = error.value(QLatin1String("message")).toString();
+    QString message = error.value(QLatin1String("message")).toString();
     if (!message.isEmpty())
         return message;
-    const QString code = error.value(QLatin1String("error")).toString();
+    QString code = error.value(QLatin1String("error")).toString();
     if (!code.isEmpty())
         return code;
     const QString reason =
@@ -393,7 +393,7 @@ void AdminClient::applyStatus(const QJsonObject &status)
 
     QVariantList listeners;
     const QJsonArray array = status.value(QLatin1String("listeners")).toArray();
-    for (const QJsonValue &value : array) {
+    for (const QJsonValue value : array) {
         QVariantMap listener = value.toObject().toVariantMap();
         listener.insert(QStringLiteral("title"),
                         listenerTitle(listener.value(QStringLiteral("name")).toString()));

@@ -41,9 +41,14 @@ QList<SseEvent> SseParser::feed(QByteArrayView bytes)
             processLine(m_line, out);
         }
         m_line.clear();
-        if (c == '\r' && i + 1 < bytes.size() && bytes.at(i + 1) == '\n')
+        bool crlf = false;
+        if (c == '\r' && i + 1 < bytes.size() && bytes.at(i + 1) == '\n') {
             ++i;
-        m_lastWasCR = (c == '\r' && i + 1 == bytes.size());
+            crlf = true;
+        }
+        // Only a lone CR at the very end may be the first half of a CRLF split across
+        // chunks; a complete CRLF must not swallow a following empty line (found by fuzz_sse).
+        m_lastWasCR = (c == '\r' && !crlf && i + 1 == bytes.size());
         start = i + 1;
     }
     if (start < bytes.size()) {

@@ -77,7 +77,7 @@ int printStatus(const QJsonObject &s, QTextStream &out)
     out << "  listeners:\n";
     const QJsonObject requests =
         s.value(QStringLiteral("counters")).toObject().value(QStringLiteral("requests")).toObject();
-    for (const QJsonValue &v : s.value(QStringLiteral("listeners")).toArray()) {
+    for (const QJsonValue v : s.value(QStringLiteral("listeners")).toArray()) {
         const QJsonObject l = v.toObject();
         const QString name = l.value(QStringLiteral("name")).toString();
         out << "    " << name.leftJustified(8) << " " << l.value(QStringLiteral("url")).toString()

@@ -30,7 +30,7 @@ Result<qint64> parseInt(const QString &value, qint64 min, qint64 max)
 
 Setter intSetter(qint64 min, qint64 max, std::function<void(Config &, qint64)> assign)
 {
-    return [=](Config &c, const QString &v) -> Result<void> {
+    return [min, max, assign = std::move(assign)](Config &c, const QString &v) -> Result<void> {
         auto r = parseInt(v, min, max);
         if (!r)
             return r.error();
@@ -206,9 +206,17 @@ Result<Config> ConfigResolver::resolve(const QMap<QString, QString> &cli,
             QString value;
             if (it->isString())
                 value = it->toString();
-            else if (it->isDouble())
-                value = QString::number(qint64(it->toDouble()));
-            else if (it->isArray()) {
+            else if (it->isDouble()) {
+                // Integers only; converting an out-of-range double is undefined behaviour
+                // (found by fuzz_config), and 1.5 must not silently become 1.
+                const double d = it->toDouble();
+                if (!(d >= -9.0e15 && d <= 9.0e15) || d != double(qint64(d)))
+                    return makeError(QStringLiteral("invalid-config"),
+                                     QStringLiteral("key '%1' in config file %2 must be an integer")
+                                         .arg(it.key(), configPath),
+                                     400);
+                value = QString::number(qint64(d));
+            } else if (it->isArray()) {
                 QStringList parts;
                 for (const auto &v : it->toArray())
                     parts.append(v.toVariant().toString());

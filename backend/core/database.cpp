@@ -60,8 +60,8 @@ Result<QSqlDatabase> Database::openConnection(const QString &name)
 QSqlDatabase Database::connection()
 {
     QThread *thread = QThread::currentThread();
-    QMutexLocker lock(&m_mutex);
-    if (auto it = m_connections.constFind(thread); it != m_connections.constEnd())
+    QMutexLocker lock(&m_connections->mutex);
+    if (auto it = m_connections->names.constFind(thread); it != m_connections->names.constEnd())
         return QSqlDatabase::database(*it, false);
     const QString name = m_prefix + QLatin1Char('-') + QString::number(quintptr(thread), 16);
     auto db = openConnection(name);
@@ -69,13 +69,17 @@ QSqlDatabase Database::connection()
         qCCritical(lcDb) << db.error().message;
         return QSqlDatabase();
     }
-    m_connections.insert(thread, name);
-    // A pool thread that ends takes its connection with it.
+    m_connections->names.insert(thread, name);
+    // A pool thread that ends takes its connection with it. The handler may run after this
+    // Database is destroyed (found by ASan), so it holds only a weak reference.
     QObject::connect(
         thread, &QThread::finished, thread,
-        [this, thread, name] {
-            QMutexLocker l(&m_mutex);
-            if (m_connections.remove(thread)) {
+        [weak = std::weak_ptr<Connections>(m_connections), thread, name] {
+            const auto state = weak.lock();
+            if (!state)
+                return;
+            QMutexLocker l(&state->mutex);
+            if (state->names.remove(thread)) {
                 QSqlDatabase::database(name, false).close();
                 QSqlDatabase::removeDatabase(name);
             }
@@ -86,15 +90,15 @@ QSqlDatabase Database::connection()
 
 void Database::close()
 {
-    QMutexLocker lock(&m_mutex);
-    for (const QString &name : std::as_const(m_connections)) {
+    QMutexLocker lock(&m_connections->mutex);
+    for (const QString &name : std::as_const(m_connections->names)) {
         {
             QSqlDatabase db = QSqlDatabase::database(name, false);
             db.close();
         }
         QSqlDatabase::removeDatabase(name);
     }
-    m_connections.clear();
+    m_connections->names.clear();
 }
 
 Result<std::unique_ptr<Database>> Database::open(const QString &path,

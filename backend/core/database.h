@@ -53,8 +53,13 @@ private:
     QString m_path;
     QString m_prefix;
     int m_schemaVersion = 0;
-    QMutex m_mutex;
-    QHash<QThread *, QString> m_connections;
+    // Shared with the thread-finished handlers, which may run after this object is gone.
+    struct Connections
+    {
+        QMutex mutex;
+        QHash<QThread *, QString> names;
+    };
+    std::shared_ptr<Connections> m_connections = std::make_shared<Connections>();
 };
 
 } // namespace Gatehouse::Core

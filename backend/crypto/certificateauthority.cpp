@@ -170,7 +170,7 @@ Result<void> addSubjectAltNames(X509 *cert, const SubjectAltNames &sans)
         GENERAL_NAME_set0_value(name.get(), GEN_DNS, value);
         if (sk_GENERAL_NAME_push(names.get(), name.get()) <= 0)
             return openSslError(ErrorCode::CertIssueFailed, QStringLiteral("cannot encode SAN"));
-        name.release();
+        static_cast<void>(name.release()); // owned by the stack now
     }
     for (const QHostAddress &ip : sans.ips) {
         QByteArray raw;
@@ -193,7 +193,7 @@ Result<void> addSubjectAltNames(X509 *cert, const SubjectAltNames &sans)
         GENERAL_NAME_set0_value(name.get(), GEN_IPADD, value);
         if (sk_GENERAL_NAME_push(names.get(), name.get()) <= 0)
             return openSslError(ErrorCode::CertIssueFailed, QStringLiteral("cannot encode SAN"));
-        name.release();
+        static_cast<void>(name.release()); // owned by the stack now
     }
     // Non-critical: the subject always has a CN here (RFC 5280 section 4.2.1.6).
     if (X509_add1_ext_i2d(cert, NID_subject_alt_name, names.get(), 0, X509V3_ADD_DEFAULT) != 1)

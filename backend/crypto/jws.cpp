@@ -447,7 +447,7 @@ Result<VerifiedJws> verifyWithJwks(const QByteArray &compact, const QJsonObject 
         if (!kid.isString())
             return refused(ErrorCode::JwsMalformed, QStringLiteral("kid must be a string"));
         int matches = 0;
-        for (const QJsonValue &candidate : keys) {
+        for (const QJsonValue candidate : keys) {
             if (candidate.isObject() && candidate.toObject().value(QLatin1String("kid")) == kid) {
                 selected = candidate.toObject();
                 ++matches;

@@ -122,6 +122,10 @@ void TestConsole::sseParser_data()
                                << QStringList{"1|stats|{\"a\":1}"};
     QTest::newRow("crlf") << QByteArray("id: 2\r\nevent: x\r\ndata: y\r\n\r\n")
                           << QStringList{"2|x|y"};
+    // Regression (fuzz_sse): a chunk ending in a complete CRLF made the LF of a following
+    // empty line look like the second half of a split CRLF, merging two events.
+    QTest::newRow("crlf then lf blank line")
+        << QByteArray("data: a\r\n\ndata: b\r\n\n") << QStringList{"|message|a", "|message|b"};
     QTest::newRow("cr only") << QByteArray("id: 3\revent: x\rdata: y\r\r") << QStringList{"3|x|y"};
     QTest::newRow("mixed line ends")
         << QByteArray("data: a\r\ndata: b\rdata: c\n\r\n") << QStringList{"|message|a\nb\nc"};

@@ -27,7 +27,7 @@ namespace {
 class ServerThread
 {
 public:
-    explicit ServerThread(ListenerOptions options)
+    explicit ServerThread(const ListenerOptions &options)
     {
         m_thread.start();
         m_context = new QObject;

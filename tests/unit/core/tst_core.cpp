@@ -22,7 +22,7 @@ class TestCore : public QObject
 private:
     QString writeConfig(const QTemporaryDir &dir, const QByteArray &json)
     {
-        const QString path = dir.filePath(QStringLiteral("gatehouse.json"));
+        QString path = dir.filePath(QStringLiteral("gatehouse.json"));
         QFile f(path);
         if (!f.open(QIODevice::WriteOnly))
             return {};

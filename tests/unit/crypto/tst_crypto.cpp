@@ -471,7 +471,8 @@ private slots:
                                         << "ES256" << claims;
         QTest::newRow("ES256 binary payload") << "ec"
                                               << "ES256" << QByteArray("\x00\xff\x01.\n", 5);
-        QTest::newRow("ES256 empty payload") << "ec" << "ES256" << QByteArray();
+        QTest::newRow("ES256 empty payload") << "ec"
+                                             << "ES256" << QByteArray();
         QTest::newRow("RS256 large payload") << "rsa"
                                              << "RS256" << QByteArray(100000, 'z');
     }
