@@ -87,6 +87,20 @@ CliResult runCli(const QStringList &args,
             QString::fromUtf8(p.readAllStandardError())};
 }
 
+// `gatehouse --headless` on ephemeral ports in dataDir; servicePort 0 unless given.
+QStringList headlessArgs(const QString &dataDir, const QString &servicePort = QStringLiteral("0"))
+{
+    return {QStringLiteral("--headless"),
+            QStringLiteral("--data-dir"),
+            dataDir,
+            QStringLiteral("--service-port"),
+            servicePort,
+            QStringLiteral("--cluster-port"),
+            QStringLiteral("0"),
+            QStringLiteral("--admin-port"),
+            QStringLiteral("0")};
+}
+
 } // namespace
 
 bool TestHeadlessBackend::startBackend(const QStringList &extraArgs)
@@ -97,12 +111,7 @@ bool TestHeadlessBackend::startBackend(const QStringList &extraArgs)
     env.insert(QStringLiteral("QT_LOGGING_RULES"), QStringLiteral("gatehouse.access=false"));
     m_proc->setProcessEnvironment(env);
     QFile::remove(m_dir->filePath(QStringLiteral("ports.json")));
-    m_proc->start(kBinary,
-                  QStringList{QStringLiteral("--headless"), QStringLiteral("--data-dir"),
-                              m_dir->path(), QStringLiteral("--service-port"), QStringLiteral("0"),
-                              QStringLiteral("--cluster-port"), QStringLiteral("0"),
-                              QStringLiteral("--admin-port"), QStringLiteral("0")} +
-                      extraArgs);
+    m_proc->start(kBinary, headlessArgs(m_dir->path()) + extraArgs);
     if (!m_proc->waitForStarted(10000))
         return false;
     QElapsedTimer t;
@@ -319,10 +328,7 @@ void TestHeadlessBackend::oversizedBodyDoesNotGrowMemory()
     env.insert(QStringLiteral("QT_LOGGING_RULES"), QStringLiteral("gatehouse.*=false"));
     proc.setProcessEnvironment(env);
     proc.setProcessChannelMode(QProcess::ForwardedErrorChannel);
-    proc.start(kBinary, {QStringLiteral("--headless"), QStringLiteral("--data-dir"), dir.path(),
-                         QStringLiteral("--service-port"), QStringLiteral("0"),
-                         QStringLiteral("--cluster-port"), QStringLiteral("0"),
-                         QStringLiteral("--admin-port"), QStringLiteral("0")});
+    proc.start(kBinary, headlessArgs(dir.path()));
     QTRY_VERIFY_WITH_TIMEOUT(QFile::exists(dir.filePath(QStringLiteral("ports.json"))), 20000);
     QFile portsFile(dir.filePath(QStringLiteral("ports.json")));
     QVERIFY(portsFile.open(QIODevice::ReadOnly));
@@ -492,10 +498,7 @@ void TestHeadlessBackend::newerDatabaseRefused()
     }
     QSqlDatabase::removeDatabase(QStringLiteral("poke"));
     QProcess p;
-    p.start(kBinary, {QStringLiteral("--headless"), QStringLiteral("--data-dir"), m_dir->path(),
-                      QStringLiteral("--service-port"), QStringLiteral("0"),
-                      QStringLiteral("--cluster-port"), QStringLiteral("0"),
-                      QStringLiteral("--admin-port"), QStringLiteral("0")});
+    p.start(kBinary, headlessArgs(m_dir->path()));
     QVERIFY(p.waitForFinished(20000));
     QCOMPARE(p.exitCode(), 1);
     const QString err = QString::fromUtf8(p.readAllStandardError());
@@ -519,10 +522,7 @@ void TestHeadlessBackend::portInUseIsReported()
     QTcpServer blocker;
     QVERIFY(blocker.listen(QHostAddress::LocalHost, 0));
     QProcess p;
-    p.start(kBinary, {QStringLiteral("--headless"), QStringLiteral("--data-dir"), m_dir->path(),
-                      QStringLiteral("--service-port"), QString::number(blocker.serverPort()),
-                      QStringLiteral("--cluster-port"), QStringLiteral("0"),
-                      QStringLiteral("--admin-port"), QStringLiteral("0")});
+    p.start(kBinary, headlessArgs(m_dir->path(), QString::number(blocker.serverPort())));
     QVERIFY(p.waitForFinished(20000));
     QCOMPARE(p.exitCode(), 1);
     const QString err = QString::fromUtf8(p.readAllStandardError());
