@@ -25,10 +25,11 @@ export -f run_one; export here seconds logs
 printf '%s\n' "${targets[@]}" | xargs -P 2 -I{} bash -c 'run_one {}'
 printf "| target | seconds | executions | exec/s | corpus | crashes |\n|---|---|---|---|---|---|\n"
 for t in "${targets[@]}"; do
-  execs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$logs/$t.log" | grep -o '[0-9]*$' || echo "?")
-  rate=$(grep -o 'stat::average_exec_per_sec: *[0-9]*' "$logs/$t.log" | grep -o '[0-9]*$' || echo "?")
-  corpus=$(ls "build-fuzz/tests/fuzz/corpus/$t" | wc -l)
-  crashes=$(ls "$logs"/crash-* "$logs"/leak-* "$logs"/timeout-* 2>/dev/null | wc -l)
+  # (no pipelines that may fail here: the script runs with pipefail)
+  execs=$(sed -n 's/^stat::number_of_executed_units: *\([0-9]*\).*/\1/p' "$logs/$t.log")
+  rate=$(sed -n 's/^stat::average_exec_per_sec: *\([0-9]*\).*/\1/p' "$logs/$t.log")
+  corpus=$(find "build-fuzz/tests/fuzz/corpus/$t" -type f | wc -l)
+  crashes=$(find "$logs" -maxdepth 1 \( -name 'crash-*' -o -name 'leak-*' -o -name 'timeout-*' \) | wc -l)
   printf "| %s | %s | %s | %s | %s | %s |\n" "$t" "$seconds" "$execs" "$rate" "$corpus" "$crashes"
 done
 echo "(logs in $logs)"
