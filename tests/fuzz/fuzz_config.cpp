@@ -4,6 +4,8 @@
 #include <QFile>
 #include <QTemporaryDir>
 
+#include "fuzzassert.h"
+
 #include <cstddef>
 #include <cstdint>
 
@@ -20,9 +22,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         f.write(reinterpret_cast<const char *>(data), qint64(size));
     }
     auto r = ConfigResolver::resolve({{QStringLiteral("config"), path}}, QProcessEnvironment());
-    if (!r.ok() && r.error().message.isEmpty())
-        __builtin_trap(); // every refusal explains itself
-    if (r.ok() && (r->service.port < 0 || r->service.port > 65535 || r->maxHeaderBytes < 1024))
-        __builtin_trap(); // values outside their documented ranges must be refused
+    FUZZ_ASSERT(r.ok() || !r.error().message.isEmpty(), "every refusal explains itself");
+    FUZZ_ASSERT(!r.ok() ||
+                    (r->service.port >= 0 && r->service.port <= 65535 && r->maxHeaderBytes >= 1024),
+                "values outside their documented ranges are refused");
     return 0;
 }

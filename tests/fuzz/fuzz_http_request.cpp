@@ -1,6 +1,8 @@
 // HTTP/1.1 request line, headers and chunked body: the bytes any client can send.
 #include "core/httpparser.h"
 
+#include "fuzzassert.h"
+
 #include <cstddef>
 #include <cstdint>
 
@@ -21,18 +23,16 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         auto *req = std::get_if<Http1::RequestHead>(&parsed);
         if (!req) {
             const auto &e = std::get<Http1::ParseError>(parsed);
-            if (e.status < 400 || e.status > 599 || e.message.isEmpty())
-                __builtin_trap(); // every refusal must be a 4xx/5xx with a message
+            FUZZ_ASSERT(e.status >= 400 && e.status <= 599 && !e.message.isEmpty(),
+                        "every refusal is a 4xx/5xx with a message");
             return 0;
         }
-        if (req->contentLength < 0)
-            __builtin_trap();
+        FUZZ_ASSERT(req->contentLength >= 0, "Content-Length is never negative");
         if (req->chunked) {
             Http1::ChunkedDecoder decoder;
             QByteArray body;
             const auto st = decoder.feed(buffer, body, 64 * 1024, 4096, &error);
-            if (body.size() > 64 * 1024)
-                __builtin_trap(); // the limit holds
+            FUZZ_ASSERT(body.size() <= 64 * 1024, "the body limit holds");
             if (st != Http1::ChunkedDecoder::Status::Done)
                 return 0;
         } else {
