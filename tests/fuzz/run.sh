@@ -19,7 +19,7 @@ run_one() {
   (cd "$logs" && QT_LOGGING_RULES='*=false' "$here/build-fuzz/tests/fuzz/$t" -max_total_time="$seconds" \
      -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
      "$here/build-fuzz/tests/fuzz/corpus/$t" "$here/tests/fuzz/corpus/$t" >"$logs/$t.log" 2>&1) \
-    && echo "$t ok" || echo "$t FAILED (see $logs/$t.log)"
+    && echo "$t ok" || { echo "$t FAILED (see $logs/$t.log)"; touch "$logs/$t.failed"; }
 }
 export -f run_one; export here seconds logs
 printf '%s\n' "${targets[@]}" | xargs -P 2 -I{} bash -c 'run_one {}'
@@ -33,3 +33,9 @@ for t in "${targets[@]}"; do
   printf "| %s | %s | %s | %s | %s | %s |\n" "$t" "$seconds" "$execs" "$rate" "$corpus" "$crashes"
 done
 echo "(logs in $logs)"
+# A crash, leak, timeout or failed FUZZ_ASSERT in any target fails the run.
+failed=$(find "$logs" -maxdepth 1 -name '*.failed' | wc -l)
+if [ "$failed" -gt 0 ]; then
+  echo "fuzzing FAILED: $failed target(s) found a problem" >&2
+  exit 1
+fi
