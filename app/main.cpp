@@ -143,7 +143,7 @@ int main(int argc, char **argv)
         cli.insert(QStringLiteral("config"), parser.value(QStringLiteral("config")));
     for (const Core::ConfigOption &o : Core::ConfigResolver::options())
         if (parser.isSet(o.key))
-            cli.insert(o.key, parser.value(o.key));
+            cli.insert(o.key, o.valueName.isEmpty() ? QStringLiteral("true") : parser.value(o.key));
     auto config = Core::ConfigResolver::resolve(cli, env);
     if (!config) {
         QTextStream(stderr) << "gatehouse: " << config.error().message << "\n";

@@ -27,6 +27,14 @@ TEST_PACKAGES=(
   clang-14 libclang-rt-14-dev libfuzzer-14-dev clang-tidy-14 clang-format-14
 )
 
+# The end-to-end tests run in Node (>= 20; Debian 12's own nodejs is 18, so only when no
+# node is on PATH at all is Debian's installed) with packages from the npm registry.
+ensure_node() {
+  if ! command -v node >/dev/null 2>&1 || ! command -v npm >/dev/null 2>&1; then
+    install_missing nodejs npm
+  fi
+}
+
 need_root() {
   if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi
 }
@@ -65,6 +73,7 @@ case "$cmd" in
     ;;
   test)
     install_missing "${BUILD_PACKAGES[@]}" "${TEST_PACKAGES[@]}"
+    ensure_node
     # 1. Everything built with AddressSanitizer + UndefinedBehaviorSanitizer.
     BUILD_DIR="${GATEHOUSE_BUILD_DIR:-build-asan}"
     configure_and_build -DGATEHOUSE_BUILD_TESTS=ON -DGATEHOUSE_SANITIZE=ON

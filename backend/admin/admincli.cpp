@@ -13,6 +13,7 @@
 #include <QNetworkReply>
 #include <QTimer>
 #include <QUrl>
+#include <QUrlQuery>
 
 namespace Gatehouse::Admin {
 
@@ -32,15 +33,19 @@ struct Reply
     QString networkError;
 };
 
-Reply get(const Target &t, const QString &path)
+Reply call(const Target &t, const QByteArray &method, const QString &path,
+           const QUrlQuery &query = {}, const QByteArray &body = {})
 {
     QNetworkAccessManager nam;
     QUrl url = t.url;
     url.setPath(path);
+    url.setQuery(query);
     QNetworkRequest req(url);
     req.setRawHeader("Authorization", "Bearer " + t.token.toUtf8());
     req.setTransferTimeout(10'000);
-    QNetworkReply *reply = nam.get(req);
+    if (!body.isEmpty())
+        req.setHeader(QNetworkRequest::ContentTypeHeader, QByteArrayLiteral("application/json"));
+    QNetworkReply *reply = nam.sendCustomRequest(req, method, body);
     QEventLoop loop;
     QObject::connect(reply, &QNetworkReply::finished, &loop, &QEventLoop::quit);
     loop.exec();
@@ -86,17 +91,125 @@ int printStatus(const QJsonObject &s, QTextStream &out)
     return 0;
 }
 
+QString str(const QJsonObject &o, const char *key)
+{
+    const QJsonValue v = o.value(QLatin1String(key));
+    if (v.isNull() || v.isUndefined())
+        return QStringLiteral("-");
+    if (v.isDouble())
+        return QString::number(v.toDouble());
+    if (v.isBool())
+        return v.toBool() ? QStringLiteral("yes") : QStringLiteral("no");
+    return v.toString();
+}
+
+void printTable(const QJsonArray &rows, const QList<std::pair<const char *, const char *>> &cols,
+                QTextStream &out)
+{
+    QList<int> widths;
+    for (const auto &c : cols)
+        widths.append(int(qstrlen(c.second)));
+    QList<QStringList> cells;
+    for (const QJsonValue v : rows) {
+        QStringList line;
+        for (qsizetype i = 0; i < cols.size(); ++i) {
+            QString cell = str(v.toObject(), cols[i].first);
+            if (cell.size() > 60)
+                cell = cell.left(57) + QStringLiteral("...");
+            widths[i] = std::max(widths[i], int(cell.size()));
+            line.append(cell);
+        }
+        cells.append(line);
+    }
+    for (qsizetype i = 0; i < cols.size(); ++i)
+        out << QString::fromLatin1(cols[i].second).leftJustified(widths[i] + 2);
+    out << "\n";
+    for (const QStringList &line : std::as_const(cells)) {
+        for (qsizetype i = 0; i < line.size(); ++i)
+            out << line[i].leftJustified(widths[i] + 2);
+        out << "\n";
+    }
+    if (rows.isEmpty())
+        out << "(none)\n";
+}
+
+void printObject(const QJsonObject &o, QTextStream &out, int indent = 0)
+{
+    const QString pad(indent, QLatin1Char(' '));
+    for (auto it = o.begin(); it != o.end(); ++it) {
+        if (it->isObject()) {
+            out << pad << it.key() << ":\n";
+            printObject(it->toObject(), out, indent + 2);
+        } else if (it->isArray()) {
+            out << pad << it.key() << ": " << it->toArray().size() << " item(s)\n";
+            for (const QJsonValue v : it->toArray()) {
+                if (v.isObject()) {
+                    out << pad << "  -\n";
+                    printObject(v.toObject(), out, indent + 4);
+                } else {
+                    out << pad << "  - " << v.toVariant().toString() << "\n";
+                }
+            }
+        } else {
+            out << pad << it.key() << ": " << str(o, it.key().toUtf8().constData()) << "\n";
+        }
+    }
+}
+
+// One row of `gatehouse admin NOUN VERB [ARG...]`.
+struct Command
+{
+    const char *noun;
+    const char *verb;
+    int args;
+    const char *usage;
+};
+
+constexpr Command Commands[] = {
+    {"status", "", 0, "status"},
+    {"customers", "list", 0, "customers list"},
+    {"customers", "create", 1, "customers create NAME"},
+    {"customers", "rotate-secret", 1, "customers rotate-secret CUSTOMER_ID"},
+    {"beers", "list", 0, "beers list"},
+    {"beers", "restock", 2, "beers restock BEER_ID QUANTITY"},
+    {"beers", "discontinue", 1, "beers discontinue BEER_ID"},
+    {"beers", "reinstate", 1, "beers reinstate BEER_ID"},
+    {"orders", "list", 0, "orders list [--customer ID] [--status S] [--limit N]"},
+    {"orders", "show", 1, "orders show ORDER_ID"},
+    {"orders", "pickup", 1, "orders pickup ORDER_ID"},
+    {"orders", "deliver", 1, "orders deliver ORDER_ID"},
+    {"orders", "cancel", 1, "orders cancel ORDER_ID"},
+    {"deliveries", "list", 0, "deliveries list [--order ID] [--state S] [--limit N]"},
+    {"deliveries", "show", 1, "deliveries show DELIVERY_ID"},
+    {"deliveries", "redeliver", 1, "deliveries redeliver DELIVERY_ID"},
+    {"endpoints", "list", 0, "endpoints list"},
+    {"endpoints", "disable", 1, "endpoints disable ENDPOINT_ID"},
+    {"endpoints", "enable", 1, "endpoints enable ENDPOINT_ID"},
+};
+
+QString usageText()
+{
+    QString s;
+    for (const Command &c : Commands)
+        s += QStringLiteral("  gatehouse admin ") + QLatin1String(c.usage) + QLatin1Char('\n');
+    return s;
+}
+
 } // namespace
 
 int runAdminCli(const QStringList &args, const QProcessEnvironment &env, QTextStream &out,
                 QTextStream &err)
 {
     QCommandLineParser p;
-    p.setApplicationDescription(QStringLiteral(
-        "gatehouse admin <noun> <verb>: administer a running Gatehouse backend.\n\n"
-        "Nouns and verbs:\n  status            version, uptime, listeners and database"));
+    p.setApplicationDescription(
+        QStringLiteral("gatehouse admin <noun> <verb>: administer a running Gatehouse "
+                       "backend.\n\nCommands:\n") +
+        usageText());
     p.addHelpOption();
-    p.addPositionalArgument(QStringLiteral("noun"), QStringLiteral("what to administer: status"));
+    p.addPositionalArgument(
+        QStringLiteral("noun"),
+        QStringLiteral("status, customers, beers, orders, deliveries, endpoints"));
+    p.addPositionalArgument(QStringLiteral("verb"), QStringLiteral("list, show, create, ..."));
     p.addOptions({
         {QStringLiteral("data-dir"), QStringLiteral("Data directory of the backend."),
          QStringLiteral("dir")},
@@ -110,6 +223,16 @@ int runAdminCli(const QStringList &args, const QProcessEnvironment &env, QTextSt
          QStringLiteral("Output format: text or json."),
          QStringLiteral("format"),
          QStringLiteral("text")},
+        {QStringLiteral("customer"), QStringLiteral("orders list: only this customer's."),
+         QStringLiteral("id")},
+        {QStringLiteral("status"), QStringLiteral("orders list: only orders in this status."),
+         QStringLiteral("status")},
+        {QStringLiteral("order"), QStringLiteral("deliveries list: only this order's."),
+         QStringLiteral("id")},
+        {QStringLiteral("state"), QStringLiteral("deliveries list: pending, succeeded or failed."),
+         QStringLiteral("state")},
+        {QStringLiteral("limit"), QStringLiteral("list: at most this many rows."),
+         QStringLiteral("n")},
     });
     if (!p.parse(args)) {
         err << "gatehouse admin: " << p.errorText() << "\n";
@@ -129,10 +252,31 @@ int runAdminCli(const QStringList &args, const QProcessEnvironment &env, QTextSt
         err << "gatehouse admin: --output must be text or json\n";
         return 2;
     }
-    if (pos.first() != QLatin1String("status") || pos.size() > 2 ||
-        (pos.size() == 2 && pos[1] != QLatin1String("show"))) {
-        err << "gatehouse admin: unknown command '" << pos.join(QLatin1Char(' '))
-            << "'; known: status\n";
+    const Command *command = nullptr;
+    QStringList words = pos.mid(1);
+    for (const Command &c : Commands) {
+        if (pos.first() != QLatin1String(c.noun))
+            continue;
+        if (qstrlen(c.verb) == 0) { // status [show]
+            if (words.isEmpty() || (words.size() == 1 && words[0] == QLatin1String("show"))) {
+                command = &c;
+                words.clear();
+            }
+            break;
+        }
+        if (!words.isEmpty() && words.first() == QLatin1String(c.verb)) {
+            command = &c;
+            words.removeFirst();
+            break;
+        }
+    }
+    if (!command) {
+        err << "gatehouse admin: unknown command '" << pos.join(QLatin1Char(' ')) << "'; known:\n"
+            << usageText();
+        return 2;
+    }
+    if (words.size() != command->args) {
+        err << "gatehouse admin: usage: gatehouse admin " << command->usage << "\n";
         return 2;
     }
 
@@ -182,7 +326,46 @@ int runAdminCli(const QStringList &args, const QProcessEnvironment &env, QTextSt
         t.token = QString::fromUtf8(f.readAll()).trimmed();
     }
 
-    const Reply r = get(t, QStringLiteral("/admin/v1/status"));
+    const QString noun = QLatin1String(command->noun);
+    const QString verb = QLatin1String(command->verb);
+    QByteArray method = "GET";
+    QString path;
+    QUrlQuery query;
+    QByteArray body;
+    if (noun == QLatin1String("status")) {
+        path = QStringLiteral("/admin/v1/status");
+    } else if (verb == QLatin1String("list")) {
+        path = QStringLiteral("/admin/v1/") + noun;
+        const std::pair<const char *, const char *> filters[] = {{"customer", "customerId"},
+                                                                 {"status", "status"},
+                                                                 {"order", "orderId"},
+                                                                 {"state", "state"},
+                                                                 {"limit", "limit"}};
+        for (const auto &[option, param] : filters)
+            if (p.isSet(QLatin1String(option)))
+                query.addQueryItem(QLatin1String(param), p.value(QLatin1String(option)));
+    } else if (verb == QLatin1String("show")) {
+        path = QStringLiteral("/admin/v1/%1/%2").arg(noun, words[0]);
+    } else if (noun == QLatin1String("customers") && verb == QLatin1String("create")) {
+        method = "POST";
+        path = QStringLiteral("/admin/v1/customers");
+        body = QJsonDocument(QJsonObject{{QStringLiteral("name"), words[0]}}).toJson();
+    } else if (noun == QLatin1String("beers") && verb == QLatin1String("restock")) {
+        bool ok = false;
+        const int quantity = words[1].toInt(&ok);
+        if (!ok) {
+            err << "gatehouse admin: QUANTITY must be an integer\n";
+            return 2;
+        }
+        method = "POST";
+        path = QStringLiteral("/admin/v1/beers/%1/restock").arg(words[0]);
+        body = QJsonDocument(QJsonObject{{QStringLiteral("quantity"), quantity}}).toJson();
+    } else {
+        method = "POST";
+        path = QStringLiteral("/admin/v1/%1/%2/%3").arg(noun, words[0], verb);
+    }
+
+    const Reply r = call(t, method, path, query, body);
     if (r.status == 0) {
         err << "gatehouse admin: no Gatehouse backend answers at " << t.url.toString();
         if (!t.source.isEmpty())
@@ -190,17 +373,70 @@ int runAdminCli(const QStringList &args, const QProcessEnvironment &env, QTextSt
         err << ": " << r.networkError << "\n";
         return 1;
     }
-    const QJsonObject body = QJsonDocument::fromJson(r.body).object();
-    if (r.status != 200) {
+    const QJsonObject answer = QJsonDocument::fromJson(r.body).object();
+    if (r.status < 200 || r.status > 299) {
         err << "gatehouse admin: " << t.url.toString() << " answered " << r.status << ": "
-            << body.value(QStringLiteral("message")).toString() << "\n";
+            << answer.value(QStringLiteral("message")).toString() << "\n";
         return 1;
     }
     if (format == QLatin1String("json")) {
-        out << QJsonDocument(body).toJson(QJsonDocument::Indented);
+        out << QJsonDocument(answer).toJson(QJsonDocument::Indented);
         return 0;
     }
-    return printStatus(body, out);
+    if (noun == QLatin1String("status"))
+        return printStatus(answer, out);
+    if (verb == QLatin1String("list")) {
+        const QJsonArray rows = answer.value(QStringLiteral("items")).toArray();
+        if (noun == QLatin1String("customers"))
+            printTable(rows,
+                       {{"id", "ID"},
+                        {"name", "NAME"},
+                        {"orderCount", "ORDERS"},
+                        {"secretCreatedAt", "SECRET SINCE"}},
+                       out);
+        else if (noun == QLatin1String("beers"))
+            printTable(rows,
+                       {{"id", "ID"},
+                        {"beerName", "NAME"},
+                        {"beerStyle", "STYLE"},
+                        {"upc", "UPC"},
+                        {"price", "PRICE"},
+                        {"quantityOnHand", "ON HAND"},
+                        {"discontinued", "DISCONTINUED"}},
+                       out);
+        else if (noun == QLatin1String("orders"))
+            printTable(rows,
+                       {{"id", "ID"},
+                        {"customerName", "CUSTOMER"},
+                        {"orderStatus", "STATUS"},
+                        {"customerRef", "REF"},
+                        {"lastModifiedDate", "CHANGED"}},
+                       out);
+        else if (noun == QLatin1String("deliveries"))
+            printTable(rows,
+                       {{"id", "ID"},
+                        {"orderId", "ORDER"},
+                        {"orderStatus", "STATUS"},
+                        {"state", "STATE"},
+                        {"attempts", "ATTEMPTS"},
+                        {"lastStatus", "HTTP"},
+                        {"lastError", "LAST ERROR"}},
+                       out);
+        else
+            printTable(rows,
+                       {{"id", "ID"},
+                        {"customerId", "CUSTOMER"},
+                        {"url", "URL"},
+                        {"state", "STATE"},
+                        {"disabledReason", "REASON"},
+                        {"pendingDeliveries", "PENDING"}},
+                       out);
+        return 0;
+    }
+    if (answer.contains(QStringLiteral("webhookSecret")))
+        err << "gatehouse admin: the webhook secret is shown once; store it now.\n";
+    printObject(answer, out);
+    return 0;
 }
 
 } // namespace Gatehouse::Admin

@@ -1,5 +1,6 @@
 #include "admin/backend.h"
 #include "admin/adminapi.h"
+#include "admin/ordersadmin.h"
 
 #include "core/clock.h"
 #include "core/database.h"
@@ -8,8 +9,16 @@
 #include "core/logging.h"
 #include "core/metrics.h"
 #include "core/settingsstore.h"
+#include "core/writequeue.h"
 #include "crypto/certificateauthority.h"
 #include "crypto/random.h"
+#include "orders/ordersapi.h"
+#include "orders/orderservice.h"
+#include "orders/orderstore.h"
+#include "orders/problem.h"
+#include "webhooks/demoreceiver.h"
+#include "webhooks/dispatcher.h"
+#include "webhooks/webhookstore.h"
 
 #include <QCoreApplication>
 #include <QDir>
@@ -35,7 +44,54 @@ Backend::Backend(Core::Config config, QObject *parent)
     connect(&m_statsTimer, &QTimer::timeout, this, &Backend::publishStats);
 }
 
-Backend::~Backend() = default;
+Backend::~Backend()
+{
+    stopWorkers();
+}
+
+void Backend::stopWorkers()
+{
+    if (m_dispatcher)
+        m_dispatcher->stop();
+    if (m_writer)
+        m_writer->stop();
+}
+
+Result<void> Backend::startOrders()
+{
+    m_writer = std::make_unique<Core::WriteQueue>(*m_database, QStringLiteral("db-writer"));
+    m_demoReceiver =
+        std::make_unique<Webhooks::DemoReceiver>(*m_database, *m_events, *m_metrics, *m_clock);
+    quint16 demoPort = quint16(m_config.demoReceiverPort);
+    if (demoPort == 0)
+        if (auto last = m_settings->value(QStringLiteral("demo-receiver-port")))
+            demoPort = quint16(last->toUInt());
+    if (auto r = m_demoReceiver->listen(demoPort); !r)
+        return r;
+    if (auto r = m_settings->setValue(QStringLiteral("demo-receiver-port"),
+                                      QString::number(m_demoReceiver->port()));
+        !r)
+        return r;
+
+    Webhooks::Dispatcher::Options d;
+    d.retry.scheduleMs = m_config.webhookRetryScheduleMs;
+    d.retry.jitterPercent = m_config.webhookJitterPercent;
+    d.retry.timeoutMs = m_config.webhookTimeoutMs;
+    d.retry.disableAfterMs = m_config.webhookDisableAfterMs;
+    d.retry.maxInFlight = m_config.webhookMaxInFlight;
+    d.maxInMemory = m_config.webhookMaxQueued;
+    d.urlPolicy.allowLoopback = m_config.webhookAllowLoopback;
+    d.urlPolicy.allowlist = m_config.webhookAllowlist;
+    d.trustedOrigin = m_demoReceiver->origin();
+    m_dispatcher =
+        std::make_unique<Webhooks::Dispatcher>(*m_database, *m_writer, *m_events, *m_clock, d);
+    m_orders = std::make_unique<Orders::OrderService>(*m_database, *m_writer, *m_events, *m_clock,
+                                                      m_dispatcher.get());
+    m_orders->setSecretOverlapMs(m_config.webhookSecretOverlapMs);
+    if (auto r = m_orders->start(m_config.demoData); !r)
+        return r;
+    return {};
+}
 
 QString Backend::adminTokenPath(const QString &dataDir)
 {
@@ -109,6 +165,10 @@ QJsonObject Backend::ports() const
         urls.insert(QLatin1String(name), server->url());
         addresses.insert(QLatin1String(name), server->serverAddress().toString());
     }
+    if (m_demoReceiver) {
+        o.insert(QStringLiteral("demoReceiver"), m_demoReceiver->port());
+        urls.insert(QStringLiteral("demoReceiver"), m_demoReceiver->origin());
+    }
     o.insert(QStringLiteral("urls"), urls);
     o.insert(QStringLiteral("addresses"), addresses);
     o.insert(QStringLiteral("pid"), QCoreApplication::applicationPid());
@@ -135,8 +195,10 @@ Result<void> Backend::start()
     if (auto r = prepareDataDir(); !r)
         return r;
 
-    auto db = Core::Database::open(m_config.dataDir + QStringLiteral("/gatehouse.db"),
-                                   Core::Database::coreMigrations());
+    auto db =
+        Core::Database::open(m_config.dataDir + QStringLiteral("/gatehouse.db"),
+                             Core::Database::coreMigrations() << Webhooks::WebhookStore::migration()
+                                                              << Orders::OrderStore::migration());
     if (!db)
         return db.error();
     m_database = std::move(*db);
@@ -190,11 +252,28 @@ Result<void> Backend::start()
     m_adminApi = std::make_unique<AdminApi>(*m_admin, *m_events, *m_metrics, m_adminToken,
                                             [this] { return status(); });
 
+    if (auto r = startOrders(); !r)
+        return r;
+    // The service listener's own errors (404, 405, 408, 413, 431, ...) in the /v1 API's
+    // problem shape; 413 under the code docs/orders.md names.
+    m_service->setErrorFormatter([](int status, const QString &code, const QString &message) {
+        return Orders::problem(status, status == 413 ? QStringLiteral("payload-too-large") : code,
+                               message);
+    });
+    m_ordersApi = std::make_unique<Orders::OrdersApi>(
+        *m_service, *m_database, *m_orders,
+        Orders::OrdersApi::Options{{m_config.webhookAllowLoopback, m_config.webhookAllowlist},
+                                   m_demoReceiver->origin(),
+                                   m_config.publicBaseUrl});
+    m_ordersAdminApi =
+        std::make_unique<OrdersAdminApi>(*m_admin, *m_database, *m_orders, *m_demoReceiver);
+
     for (Core::HttpServer *s : {m_service.get(), m_cluster.get(), m_admin.get()})
         if (auto r = s->listen(); !r)
             return r;
     if (auto r = writePorts(); !r)
         return r;
+    m_dispatcher->start();
     m_statsTimer.start();
     m_events->publish(QStringLiteral("backend.started"),
                       QJsonObject{{QStringLiteral("version"), QStringLiteral(GATEHOUSE_VERSION)},
@@ -243,6 +322,19 @@ QJsonObject Backend::status() const
         {QStringLiteral("counters"),
          QJsonObject{{QStringLiteral("requests"), requests},
                      {QStringLiteral("events"), m_events->publishedCount()}}},
+        {QStringLiteral("webhooks"),
+         m_dispatcher
+             ? QJsonObject{{QStringLiteral("attempts"), m_dispatcher->attemptsMade()},
+                           {QStringLiteral("succeeded"), m_dispatcher->succeeded()},
+                           {QStringLiteral("inFlight"), m_dispatcher->inFlight()},
+                           {QStringLiteral("ordersWaiting"), m_dispatcher->queuedSubjects()},
+                           {QStringLiteral("demoReceiver"), m_demoReceiver->origin()}}
+             : QJsonObject()},
+        {QStringLiteral("writer"),
+         m_writer ? QJsonObject{{QStringLiteral("batches"), m_writer->committedBatches()},
+                                {QStringLiteral("jobs"), m_writer->committedJobs()},
+                                {QStringLiteral("queued"), m_writer->queued()}}
+                  : QJsonObject()},
     };
 }
 
@@ -268,6 +360,7 @@ void Backend::stop(std::function<void()> done)
     qCInfo(lcCore) << "stopping: finishing in-flight requests";
     auto remaining = std::make_shared<int>(0);
     auto finish = [this, done = std::move(done)]() {
+        stopWorkers();
         if (m_database)
             m_database->close();
         QFile::remove(portsPath(m_config.dataDir));
@@ -276,7 +369,8 @@ void Backend::stop(std::function<void()> done)
             done();
     };
     QList<Core::HttpServer *> servers;
-    for (Core::HttpServer *s : {m_service.get(), m_cluster.get(), m_admin.get()})
+    for (Core::HttpServer *s : {m_service.get(), m_cluster.get(), m_admin.get(),
+                                m_demoReceiver ? &m_demoReceiver->server() : nullptr})
         if (s)
             servers.append(s);
     if (servers.isEmpty()) {

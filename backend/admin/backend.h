@@ -20,9 +20,22 @@ class Metrics;
 class SettingsStore;
 } // namespace Gatehouse::Core
 
+namespace Gatehouse::Core {
+class WriteQueue;
+}
+namespace Gatehouse::Webhooks {
+class DemoReceiver;
+class Dispatcher;
+} // namespace Gatehouse::Webhooks
+namespace Gatehouse::Orders {
+class OrderService;
+class OrdersApi;
+} // namespace Gatehouse::Orders
+
 namespace Gatehouse::Admin {
 
 class AdminApi;
+class OrdersAdminApi;
 
 // The whole backend, composed: configuration -> data dir -> database -> PKI ->
 // admin token -> the three listeners -> ports.json. Runs on whichever thread creates it
@@ -51,6 +64,10 @@ public:
     Core::EventBus &events() { return *m_events; }
     Core::Database &database() { return *m_database; }
     Core::Metrics &metrics() { return *m_metrics; }
+    Orders::OrderService &orders() { return *m_orders; }
+    Webhooks::Dispatcher &dispatcher() { return *m_dispatcher; }
+    Webhooks::DemoReceiver &demoReceiver() { return *m_demoReceiver; }
+    Core::WriteQueue &writer() { return *m_writer; }
 
     static QString adminTokenPath(const QString &dataDir);
     static QString portsPath(const QString &dataDir);
@@ -60,6 +77,8 @@ private:
     Result<void> loadOrCreateAdminToken();
     Result<void> writePorts();
     void publishStats();
+    Result<void> startOrders();
+    void stopWorkers();
 
     Core::Config m_config;
     std::unique_ptr<Core::Clock> m_clock;
@@ -71,6 +90,14 @@ private:
     std::unique_ptr<Core::HttpServer> m_cluster;
     std::unique_ptr<Core::HttpServer> m_admin;
     std::unique_ptr<AdminApi> m_adminApi;
+    // Orders and webhooks. The writer and the dispatcher own threads that call each other;
+    // stopWorkers() stops the dispatcher, then drains the writer, before anything is destroyed.
+    std::unique_ptr<Core::WriteQueue> m_writer;
+    std::unique_ptr<Webhooks::DemoReceiver> m_demoReceiver;
+    std::unique_ptr<Webhooks::Dispatcher> m_dispatcher;
+    std::unique_ptr<Orders::OrderService> m_orders;
+    std::unique_ptr<Orders::OrdersApi> m_ordersApi;
+    std::unique_ptr<OrdersAdminApi> m_ordersAdminApi;
     QString m_adminToken;
     QString m_instanceId;
     QDateTime m_startedAt;

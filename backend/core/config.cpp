@@ -7,7 +7,9 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QRegularExpression>
 #include <QStandardPaths>
+#include <QUrl>
 
 #include <functional>
 
@@ -37,6 +39,47 @@ Setter intSetter(qint64 min, qint64 max, std::function<void(Config &, qint64)> a
         assign(c, *r);
         return {};
     };
+}
+
+Setter boolSetter(std::function<void(Config &, bool)> assign)
+{
+    return [assign = std::move(assign)](Config &c, const QString &v) -> Result<void> {
+        const QString t = v.trimmed().toLower();
+        if (t == QLatin1String("true") || t == QLatin1String("1") || t == QLatin1String("yes") ||
+            t == QLatin1String("on"))
+            assign(c, true);
+        else if (t == QLatin1String("false") || t == QLatin1String("0") ||
+                 t == QLatin1String("no") || t == QLatin1String("off"))
+            assign(c, false);
+        else
+            return makeError(QStringLiteral("invalid-config"),
+                             QStringLiteral("expected true or false"), 400);
+        return {};
+    };
+}
+
+Setter durationSetter(qint64 minMs, qint64 maxMs, std::function<void(Config &, qint64)> assign)
+{
+    return [=](Config &c, const QString &v) -> Result<void> {
+        auto d = parseDurationMs(v);
+        if (!d)
+            return d.error();
+        if (*d < minMs || *d > maxMs)
+            return makeError(QStringLiteral("invalid-config"),
+                             QStringLiteral("must be from %1 ms to %2 ms").arg(minMs).arg(maxMs),
+                             400);
+        assign(c, *d);
+        return {};
+    };
+}
+
+QStringList splitList(const QString &v)
+{
+    QStringList out;
+    for (const QString &s : v.split(QLatin1Char(','), Qt::SkipEmptyParts))
+        if (!s.trimmed().isEmpty())
+            out.append(s.trimmed());
+    return out;
 }
 
 Setter addressSetter(ListenerSettings Config::*listener)
@@ -116,17 +159,108 @@ const QList<Entry> &entries()
         add("tls-extra-sans", "names",
             "Comma-separated extra DNS names and IP addresses for the cluster server certificate.",
             [](Config &c, const QString &v) -> Result<void> {
-                c.tlsExtraSans.clear();
-                for (const QString &s : v.split(QLatin1Char(','), Qt::SkipEmptyParts))
-                    c.tlsExtraSans.append(s.trimmed());
+                c.tlsExtraSans = splitList(v);
                 return {};
             });
+        add("public-base-url", "url",
+            "Public base URL of the service listener (OpenAPI servers, OAuth issuer); default: "
+            "the listener's own URL.",
+            [](Config &c, const QString &v) -> Result<void> {
+                const QUrl u(v.trimmed(), QUrl::StrictMode);
+                if (!u.isValid() ||
+                    (u.scheme() != QLatin1String("http") && u.scheme() != QLatin1String("https")) ||
+                    u.host().isEmpty() || u.hasQuery() || u.hasFragment())
+                    return makeError(QStringLiteral("invalid-config"),
+                                     QStringLiteral("expected an absolute http(s) URL without "
+                                                    "query, e.g. https://api.example.com"),
+                                     400);
+                QString s = u.toString(QUrl::FullyEncoded);
+                while (s.endsWith(QLatin1Char('/')))
+                    s.chop(1);
+                c.publicBaseUrl = s;
+                return {};
+            });
+        add("demo-data", "bool",
+            "Create the demo beer catalog and a demo customer on a new "
+            "database (default true).",
+            boolSetter([](Config &c, bool v) { c.demoData = v; }));
+        add("demo-receiver-port", "port",
+            "Port of the built-in demo webhook receiver on 127.0.0.1 (0: the last run's, else "
+            "any).",
+            intSetter(0, 65535, [](Config &c, qint64 v) { c.demoReceiverPort = int(v); }));
+        add("webhook-allow-loopback", "",
+            "Demo/dev: allow webhook receivers on loopback addresses (refused by default).",
+            boolSetter([](Config &c, bool v) { c.webhookAllowLoopback = v; }));
+        add("webhook-allowlist", "list",
+            "Comma-separated host names, IP addresses or CIDR ranges that webhooks may reach "
+            "even though they are not public.",
+            [](Config &c, const QString &v) -> Result<void> {
+                c.webhookAllowlist = splitList(v);
+                return {};
+            });
+        add("webhook-retry-schedule", "delays",
+            "Delays between webhook attempts, e.g. 5s,5m,30m,2h,5h,10h,10h (the default).",
+            [](Config &c, const QString &v) -> Result<void> {
+                QList<qint64> out;
+                const QStringList parts = splitList(v);
+                if (parts.size() > 50)
+                    return makeError(QStringLiteral("invalid-config"),
+                                     QStringLiteral("at most 50 delays"), 400);
+                for (const QString &p : parts) {
+                    auto d = parseDurationMs(p);
+                    if (!d)
+                        return d.error();
+                    out.append(*d);
+                }
+                c.webhookRetryScheduleMs = out;
+                return {};
+            });
+        add("webhook-jitter-percent", "percent", "Random spread of each retry delay (default 20).",
+            intSetter(0, 100, [](Config &c, qint64 v) { c.webhookJitterPercent = int(v); }));
+        add("webhook-timeout-ms", "ms", "Time allowed for one webhook attempt (default 15000).",
+            intSetter(100, 300'000, [](Config &c, qint64 v) { c.webhookTimeoutMs = int(v); }));
+        add("webhook-disable-after", "duration",
+            "An endpoint failing without a success for this long is disabled (default 5d).",
+            durationSetter(1, 365LL * 86'400'000,
+                           [](Config &c, qint64 v) { c.webhookDisableAfterMs = v; }));
+        add("webhook-max-in-flight", "n", "Webhook attempts in flight at once (default 128).",
+            intSetter(1, 10'000, [](Config &c, qint64 v) { c.webhookMaxInFlight = int(v); }));
+        add("webhook-max-queued", "n",
+            "Pending deliveries held in memory (default 50000); more wait in the database.",
+            intSetter(10, 10'000'000, [](Config &c, qint64 v) { c.webhookMaxQueued = int(v); }));
+        add("webhook-secret-overlap", "duration",
+            "After a secret rotation the old secret also signs for this long (default 24h).",
+            durationSetter(0, 30LL * 86'400'000,
+                           [](Config &c, qint64 v) { c.webhookSecretOverlapMs = v; }));
         return l;
     }();
     return list;
 }
 
 } // namespace
+
+Result<qint64> parseDurationMs(const QString &text)
+{
+    static const QRegularExpression re(QStringLiteral("^\\s*(\\d{1,9})\\s*(ms|s|m|h|d)?\\s*$"));
+    const auto m = re.match(text);
+    if (!m.hasMatch())
+        return makeError(
+            QStringLiteral("invalid-config"),
+            QStringLiteral("'%1' is not a duration such as 500ms, 5s, 5m, 2h or 1d").arg(text),
+            400);
+    const qint64 n = m.captured(1).toLongLong();
+    const QString unit = m.captured(2);
+    qint64 factor = 1000;
+    if (unit == QLatin1String("ms"))
+        factor = 1;
+    else if (unit == QLatin1String("m"))
+        factor = 60'000;
+    else if (unit == QLatin1String("h"))
+        factor = 3'600'000;
+    else if (unit == QLatin1String("d"))
+        factor = 86'400'000;
+    return n * factor;
+}
 
 const QList<ConfigOption> &ConfigResolver::options()
 {
@@ -206,6 +340,8 @@ Result<Config> ConfigResolver::resolve(const QMap<QString, QString> &cli,
             QString value;
             if (it->isString())
                 value = it->toString();
+            else if (it->isBool())
+                value = it->toBool() ? QStringLiteral("true") : QStringLiteral("false");
             else if (it->isDouble()) {
                 // Integers only; converting an out-of-range double is undefined behaviour
                 // (found by fuzz_config), and 1.5 must not silently become 1.

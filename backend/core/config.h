@@ -34,6 +34,21 @@ struct Config
     int maxConnections = 1024;
     int shutdownGraceMs = 10'000;
     QStringList tlsExtraSans; // extra DNS names / IP addresses for the cluster server certificate
+    QString publicBaseUrl;    // empty: the service listener's own URL
+
+    // Orders and webhooks (docs/orders.md).
+    bool demoData = true;
+    int demoReceiverPort = 0; // 0: the port of the last run, else any free one
+    bool webhookAllowLoopback = false;
+    QStringList webhookAllowlist;
+    QList<qint64> webhookRetryScheduleMs{5'000,      300'000,    1'800'000, 7'200'000,
+                                         18'000'000, 36'000'000, 36'000'000};
+    int webhookJitterPercent = 20;
+    int webhookTimeoutMs = 15'000;
+    qint64 webhookDisableAfterMs = 5LL * 24 * 3600 * 1000;
+    int webhookMaxInFlight = 128;
+    int webhookMaxQueued = 50'000;
+    qint64 webhookSecretOverlapMs = 24LL * 3600 * 1000;
 
     // Where each value came from ("default", "config file", "environment GATEHOUSE_X", "flag --x").
     QMap<QString, QString> sources;
@@ -44,9 +59,12 @@ struct Config
 struct ConfigOption
 {
     QString key;
-    QString valueName;
+    QString valueName; // empty: a switch (--key alone means true)
     QString description;
 };
+
+// "500ms", "5s", "5m", "2h", "1d"; a bare number is seconds.
+Result<qint64> parseDurationMs(const QString &text);
 
 class ConfigResolver
 {

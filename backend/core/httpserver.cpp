@@ -8,6 +8,7 @@
 #include <QElapsedTimer>
 #include <QHash>
 #include <QLocale>
+#include <QMutex>
 #include <QPointer>
 #include <QRandomGenerator>
 #include <QSslConfiguration>
@@ -57,6 +58,7 @@ struct Route
     QString pattern;
     QStringList segments; // pattern segments; "{x}" captures, trailing "*" matches the rest
     Handler handler;
+    DeferredHandler deferred;
     RouteOptions options;
 
     bool matchPath(const QStringList &pathSegments, QHash<QString, QString> *params) const
@@ -122,6 +124,14 @@ class Connection;
 
 } // namespace
 
+// Lets Responders outlive the server: they post through the hub, which forgets the
+// server when it is destroyed.
+struct ResponderHub
+{
+    QMutex mutex;
+    HttpServer::Private *server = nullptr;
+};
+
 class HttpServer::Private : public QObject
 {
 public:
@@ -133,6 +143,7 @@ public:
                                               4,
                                           25, 1000));
         QObject::connect(&sweepTimer, &QTimer::timeout, this, [this] { sweep(); });
+        hub->server = this;
     }
 
     ~Private() override;
@@ -180,6 +191,7 @@ public:
     quint64 nextConnectionId = 1;
     int inFlight = 0;
     QThreadPool pool;
+    std::shared_ptr<ResponderHub> hub = std::make_shared<ResponderHub>();
     QTimer sweepTimer;
     bool shuttingDown = false;
     QElapsedTimer shutdownClock;
@@ -428,6 +440,21 @@ public:
             return;
         }
         const Route *route = m_route;
+        if (route->deferred) {
+            std::shared_ptr<ResponderHub> hub = m_srv.hub;
+            const quint64 cid = m_id;
+            route->deferred(req, [hub, cid, seq](HttpResponse resp) {
+                QMutexLocker lock(&hub->mutex);
+                if (HttpServer::Private *srv = hub->server)
+                    QMetaObject::invokeMethod(
+                        srv,
+                        [srv, cid, seq, resp = std::move(resp)]() mutable {
+                            srv->deliver(cid, seq, std::move(resp));
+                        },
+                        Qt::QueuedConnection);
+            });
+            return;
+        }
         if (!route->options.async) {
             complete(seq, route->handler(req));
             return;
@@ -808,6 +835,15 @@ HttpServer::HttpServer(ListenerOptions options, Metrics &metrics, QObject *paren
 HttpServer::~HttpServer()
 {
     d->pool.waitForDone();
+    QMutexLocker lock(&d->hub->mutex);
+    d->hub->server = nullptr;
+}
+
+void HttpServer::routeDeferred(const QByteArray &method, const QString &pattern,
+                               DeferredHandler handler, RouteOptions options)
+{
+    route(method, pattern, Handler(), options);
+    d->routes.last().deferred = std::move(handler);
 }
 
 void HttpServer::route(const QByteArray &method, const QString &pattern, Handler handler,

@@ -60,4 +60,11 @@ private:
     bool m_ok = true;
 };
 
+// Modules spell these Core::Result, Core::Error, Core::makeError.
+namespace Core {
+using Gatehouse::Error;
+using Gatehouse::makeError;
+using Gatehouse::Result;
+} // namespace Core
+
 } // namespace Gatehouse

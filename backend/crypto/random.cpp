@@ -33,4 +33,15 @@ QString uuid()
     return QUuid::fromRfc4122(raw).toString(QUuid::WithoutBraces);
 }
 
+QString uuidV7(qint64 msSinceEpoch)
+{
+    QByteArray raw = bytes(16);
+    const quint64 ms = quint64(msSinceEpoch) & 0xffffffffffffULL;
+    for (int i = 0; i < 6; ++i)
+        raw[i] = char((ms >> (8 * (5 - i))) & 0xff);
+    raw[6] = char((raw[6] & 0x0f) | 0x70); // version 7
+    raw[8] = char((raw[8] & 0x3f) | 0x80); // variant 10xx
+    return QUuid::fromRfc4122(raw).toString(QUuid::WithoutBraces);
+}
+
 } // namespace Gatehouse::Crypto::Random

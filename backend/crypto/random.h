@@ -17,4 +17,8 @@ QString token(int nBytes = 32);
 // A version 4 UUID (RFC 4122 section 4.4) in canonical lower-case form, no braces.
 QString uuid();
 
+// A version 7 UUID (RFC 9562 section 5.7): the millisecond Unix time msSinceEpoch, then
+// random bits. Ids made this way sort by creation time, which keeps B-tree inserts local.
+QString uuidV7(qint64 msSinceEpoch);
+
 } // namespace Gatehouse::Crypto::Random

@@ -6,8 +6,14 @@
 #   bash tests/bench/run.sh                 all scenarios, 10 s each
 #   BENCH_DURATION=30s bash tests/bench/run.sh healthz
 #
-# Scenarios (later issues add more): healthz — GET /healthz vs nginx-light returning a
-# static body, keep-alive, c16 and c64.
+# Scenarios:
+#   healthz   GET /healthz vs nginx-light returning a static body, keep-alive, c16 and c64.
+#   orders    POST an order with two lines and a callback URL (persisted with its outbox row,
+#             durable across a process crash) vs a bare QtHttpServer 6.4 JSON echo
+#             (tests/bench/qthttpserver_echo.cpp) and nginx-light answering a static 201.
+#   webhooks  signed deliveries per second to a local Node receiver and the latency from a
+#             status change to its receipt (tests/bench/deliveries.mjs), vs the receiver's
+#             own capacity under wrk.
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 cd "$here"
@@ -25,7 +31,10 @@ done
 
 echo "==> building Release in $BUILD_DIR" >&2
 cmake -S . -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=Release -DGATEHOUSE_BUILD_TESTS=OFF -DGATEHOUSE_BUILD_CONSOLE=OFF >/dev/null
-cmake --build "$BUILD_DIR" -j "$(nproc)" --target gatehouse >&2
+cmake --build "$BUILD_DIR" -j "$(nproc)" --target gatehouse bench_qthttpserver_echo >&2
+if [ ! -d tests/e2e/node_modules/standardwebhooks ]; then
+  (cd tests/e2e && npm ci --no-audit --no-fund --prefer-offline >&2)
+fi
 
 work="$(mktemp -d)"
 gh_pid=""; nginx_pid=""
@@ -37,11 +46,14 @@ cleanup() {
 trap cleanup EXIT
 
 QT_LOGGING_RULES="gatehouse.access=false" "$BUILD_DIR/app/gatehouse" --headless --data-dir "$work/data" \
-  --service-port 0 --cluster-port 0 --admin-port 0 >"$work/gatehouse.log" 2>&1 &
+  --service-port 0 --cluster-port 0 --admin-port 0 --webhook-allow-loopback \
+  >"$work/gatehouse.log" 2>&1 &
 gh_pid=$!
 for _ in $(seq 1 100); do [ -f "$work/data/ports.json" ] && break; sleep 0.1; done
 [ -f "$work/data/ports.json" ] || { echo "gatehouse did not start:" >&2; cat "$work/gatehouse.log" >&2; exit 1; }
 gh_port=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["service"])' "$work/data/ports.json")
+gh_admin=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["admin"])' "$work/data/ports.json")
+gh_token=$(cat "$work/data/admin-token")
 
 nginx_port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
 mkdir -p "$work/nginx"
@@ -58,6 +70,8 @@ http {
   server {
     listen 127.0.0.1:$nginx_port;
     location = /healthz { default_type text/plain; return 200 "ok"; }
+    location = /hooks { return 204; }
+    location /v1/ { default_type application/json; return 201 '{"id":"5b1f6c8e-0d0a-4c55-9a2e-6f1b7d2f3c11","orderStatus":"NEW"}'; }
   }
 }
 CONF
@@ -65,10 +79,11 @@ nginx -c "$work/nginx/nginx.conf" -p "$work/nginx" &
 nginx_pid=$!
 for _ in $(seq 1 50); do curl -fs "http://127.0.0.1:$nginx_port/healthz" >/dev/null 2>&1 && break; sleep 0.1; done
 
-# run_wrk URL CONNECTIONS -> "rps p50ms p99ms"
+# run_wrk URL CONNECTIONS [wrk args...] -> "rps p50ms p99ms non2xx"
 run_wrk() {
-  local out
-  out=$(wrk -t1 -c"$2" -d"$DURATION" --latency "$1")
+  local out url="$1" conns="$2"
+  shift 2
+  out=$(wrk -t1 -c"$conns" -d"$DURATION" --latency "$@" "$url")
   python3 - "$out" <<'PY'
 import re, sys
 out = sys.argv[1]
@@ -96,8 +111,63 @@ scenario_healthz() {
       "$c" "$g_rps" "$g_p50" "$g_p99" "$n_rps" "$n_p50" "$n_p99" "$ratio"
   done
 }
+row() { # scenario conns g_rps g_p50 g_p99 peer p_rps p_p50 p_p99
+  ratio=$(python3 -c "print(f'{$3/$7:.2f}')")
+  printf "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n" "$1" "$2" "$3" "$4" "$5" "$6" "$7" "$8" "$9" "$ratio"
+}
+admin_json() { curl -fsS -H "Authorization: Bearer $gh_token" -H 'Content-Type: application/json' "$@"; }
+scenario_orders() {
+  local echo_pid echo_port customer upcs
+  "$BUILD_DIR/tests/bench/bench_qthttpserver_echo" >"$work/echo.port" 2>"$work/echo.log" &
+  echo_pid=$!
+  for _ in $(seq 1 50); do [ -s "$work/echo.port" ] && break; sleep 0.1; done
+  echo_port=$(head -1 "$work/echo.port")
+  customer=$(admin_json -X POST "http://127.0.0.1:$gh_admin/admin/v1/customers" -d '{"name":"bench"}' |
+             python3 -c 'import json,sys; print(json.load(sys.stdin)["customer"]["id"])')
+  upcs=$(curl -fsS "http://127.0.0.1:$gh_port/v1/beers?pageSize=2" |
+         python3 -c 'import json,sys; print(" ".join(b["upc"] for b in json.load(sys.stdin)["content"]))')
+  export GH_CUSTOMER="$customer" GH_UPC1="${upcs%% *}" GH_UPC2="${upcs##* }"
+  export GH_CALLBACK="http://127.0.0.1:$nginx_port/hooks"
+  for c in 16 64; do
+    read -r g_rps g_p50 g_p99 g_err < <(run_wrk "http://127.0.0.1:$gh_port" "$c" -s tests/bench/orders.lua)
+    read -r q_rps q_p50 q_p99 q_err < <(run_wrk "http://127.0.0.1:$echo_port" "$c" -s tests/bench/orders.lua)
+    read -r n_rps n_p50 n_p99 n_err < <(run_wrk "http://127.0.0.1:$nginx_port" "$c" -s tests/bench/orders.lua)
+    [ "$g_err" = 0 ] || echo "warning: gatehouse answered $g_err non-2xx responses" >&2
+    row "POST order (2 lines + outbox row)" "$c" "$g_rps" "$g_p50" "$g_p99" "QtHttpServer echo" "$q_rps" "$q_p50" "$q_p99"
+    row "POST order (2 lines + outbox row)" "$c" "$g_rps" "$g_p50" "$g_p99" "nginx-light static 201" "$n_rps" "$n_p50" "$n_p99"
+  done
+  kill "$echo_pid" 2>/dev/null || true
+  local orders
+  orders=$(admin_json "http://127.0.0.1:$gh_admin/admin/v1/status" |
+           python3 -c 'import json,sys; print(json.load(sys.stdin).get("webhooks", {}))')
+  echo "(after the orders scenario: $orders)" >&2
+}
+scenario_webhooks() {
+  local node_pid line url
+  GH_SERVICE="http://127.0.0.1:$gh_port" GH_ADMIN="http://127.0.0.1:$gh_admin" GH_TOKEN="$gh_token" \
+    KEEP_SERVING=1 ORDERS="${BENCH_ORDERS:-2000}" node tests/bench/deliveries.mjs >"$work/deliveries.out" 2>&1 &
+  node_pid=$!
+  for _ in $(seq 1 3000); do grep -q deliveriesPerSecond "$work/deliveries.out" && break
+    kill -0 "$node_pid" 2>/dev/null || break; sleep 0.1; done
+  line=$(grep deliveriesPerSecond "$work/deliveries.out") || { cat "$work/deliveries.out" >&2; exit 1; }
+  echo "$line" >&2
+  url=$(python3 -c 'import json,sys; print(json.loads(sys.argv[1])["receiverUrl"])' "$line")
+  export GH_BODY='{"orderId":"5b1f6c8e-0d0a-4c55-9a2e-6f1b7d2f3c11","orderStatus":"ALLOCATED"}'
+  read -r r_rps r_p50 r_p99 r_err < <(run_wrk "$url/hooks" 128 -s tests/bench/post.lua)
+  kill "$node_pid" 2>/dev/null || true
+  python3 - "$line" "$r_rps" <<'PY'
+import json, sys
+d = json.loads(sys.argv[1]); peer = float(sys.argv[2])
+print(f"| webhook deliveries, signed, {d['deliveries']} to a Node receiver | - | {d['deliveriesPerSecond']} | "
+      f"{d['latencyP50ms']} (status change to receipt) | {d['latencyP99ms']} | wrk POST to the same receiver, c128 | "
+      f"{peer:.0f} | - | - | {d['deliveriesPerSecond']/peer:.2f} |")
+PY
+}
 case "$ONLY" in
-  all|healthz) scenario_healthz ;;
-  *) echo "unknown scenario $ONLY (known: healthz)" >&2; exit 2 ;;
+  all) scenario_healthz; scenario_orders; scenario_webhooks ;;
+  healthz) scenario_healthz ;;
+  orders) scenario_orders ;;
+  webhooks) scenario_webhooks ;;
+  *) echo "unknown scenario $ONLY (known: healthz, orders, webhooks)" >&2; exit 2 ;;
 esac
 echo "(wrk -t1, $DURATION per run, $(nproc) cores shared by client and servers)"

@@ -12,6 +12,10 @@ int main(int argc, char **argv)
         status |= QTest::qExec(&t, argc, argv);
     }
     {
+        TestOrders t;
+        status |= QTest::qExec(&t, argc, argv);
+    }
+    {
         TestHeadlessBackend t;
         status |= QTest::qExec(&t, argc, argv);
     }

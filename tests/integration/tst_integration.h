@@ -6,9 +6,28 @@
 
 #include <memory>
 
+#include <QJsonArray>
+#include <QJsonObject>
+#include <QUrl>
+
 namespace Gatehouse::Crypto {
 class CertificateAuthority;
 }
+namespace Gatehouse::Admin {
+class Backend;
+}
+#include <QJsonDocument>
+#include <QMap>
+
+// An HTTP answer as a test sees it.
+struct Reply
+{
+    int status = 0;
+    QByteArray body;
+    QMap<QByteArray, QByteArray> headers; // names lower-cased
+    QJsonObject json() const { return QJsonDocument::fromJson(body).object(); }
+    QByteArray header(const QByteArray &name) const { return headers.value(name.toLower()); }
+};
 
 class TestHttpServer : public QObject
 {
@@ -67,4 +86,44 @@ private:
     std::unique_ptr<QTemporaryDir> m_dir;
     std::unique_ptr<QProcess> m_proc;
     QString m_token;
+};
+
+// The order service and its admin API, in-process on ephemeral ports.
+class TestOrders : public QObject
+{
+    Q_OBJECT
+public:
+    TestOrders();
+    ~TestOrders() override;
+
+private slots:
+    void initTestCase();
+    void cleanupTestCase();
+    void createdOrderHasLocationAndReadOnlyFields();
+    void emptyBodyCreatesOrderWithoutLines();
+    void badRequests_data();
+    void badRequests();
+    void callbackRefusalSaysWhy();
+    void notFound();
+    void duplicateCustomerRefConflicts();
+    void idempotencyKey();
+    void lifecycleToDelivered();
+    void pendingInventoryThenRestock();
+    void validationAndAllocationExceptions();
+    void cancelReturnsStock();
+    void pagingAndBeers();
+    void oversizedBodyRefused();
+    void demoReceiverGetsSignedCallbacksInOrder();
+
+private:
+    QUrl service(const QString &path) const;
+    Reply admin(const QByteArray &method, const QString &path, const QJsonObject &body = {});
+    QJsonObject placeOrder(const QJsonArray &lines, const QString &customerId = {});
+    QJsonObject order(const QString &id);
+    QString statusOf(const QString &id);
+    QJsonObject beer(const QString &upc);
+
+    std::unique_ptr<QTemporaryDir> m_dir;
+    std::unique_ptr<Gatehouse::Admin::Backend> m_backend;
+    QString m_customer;
 };

@@ -1,0 +1,405 @@
+#include "admin/ordersadmin.h"
+
+#include "core/database.h"
+#include "core/httpserver.h"
+#include "orders/orderservice.h"
+#include "orders/orderstore.h"
+#include "webhooks/demoreceiver.h"
+#include "webhooks/webhookstore.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+
+namespace Gatehouse::Admin {
+
+using Core::HttpRequest;
+using Core::HttpResponse;
+using Core::Responder;
+using Orders::OrderService;
+using Orders::OrderStore;
+
+namespace {
+
+HttpResponse fromError(const Core::Error &e)
+{
+    return HttpResponse::error(e.httpStatus > 0 ? e.httpStatus : 500, e.code, e.message);
+}
+
+HttpResponse items(const QList<QJsonObject> &list)
+{
+    QJsonArray a;
+    for (const QJsonObject &o : list)
+        a.append(o);
+    return HttpResponse::json(200, QJsonObject{{QStringLiteral("items"), a}});
+}
+
+// The JSON object body of an admin request; an empty body is an empty object.
+std::optional<QJsonObject> jsonBody(const HttpRequest &req, HttpResponse *error)
+{
+    if (req.body.trimmed().isEmpty())
+        return QJsonObject();
+    QJsonParseError pe;
+    const QJsonDocument doc = QJsonDocument::fromJson(req.body, &pe);
+    if (pe.error != QJsonParseError::NoError || !doc.isObject()) {
+        *error = HttpResponse::error(400, QStringLiteral("malformed-json"),
+                                     QStringLiteral("the body must be a JSON object"));
+        return std::nullopt;
+    }
+    return doc.object();
+}
+
+std::optional<QString> uuidParam(const HttpRequest &req, const QString &name, HttpResponse *error)
+{
+    auto id = Orders::canonicalUuid(req.pathParam(name));
+    if (!id)
+        *error = HttpResponse::error(400, QStringLiteral("invalid-path-parameter"),
+                                     QStringLiteral("%1 must be a UUID").arg(name));
+    return id;
+}
+
+int limitParam(const HttpRequest &req, int def, int max)
+{
+    bool ok = false;
+    const int v = req.query.queryItemValue(QStringLiteral("limit")).toInt(&ok);
+    return ok && v > 0 ? std::min(v, max) : def;
+}
+
+QJsonObject customerJson(Core::Database &db, const QString &id)
+{
+    for (const QJsonObject &c : OrderStore::customers(db.connection()))
+        if (c.value(QStringLiteral("id")).toString() == id)
+            return c;
+    return {};
+}
+
+} // namespace
+
+OrdersAdminApi::OrdersAdminApi(Core::HttpServer &server, Core::Database &database,
+                               Orders::OrderService &orders, Webhooks::DemoReceiver &demoReceiver)
+    : m_server(server), m_database(database), m_orders(orders), m_demo(demoReceiver)
+{
+    registerRoutes();
+}
+
+void OrdersAdminApi::registerRoutes()
+{
+    // --- customers ---
+    m_server.route("GET", QStringLiteral("/admin/v1/customers"), [this](const HttpRequest &) {
+        QList<QJsonObject> list = OrderStore::customers(m_database.connection());
+        const qint64 now = QDateTime::currentMSecsSinceEpoch();
+        for (QJsonObject &c : list) {
+            const QJsonObject info = Webhooks::WebhookStore::secretInfo(
+                m_database.connection(), c.value(QStringLiteral("id")).toString(), now);
+            for (auto it = info.begin(); it != info.end(); ++it)
+                c.insert(it.key(), it.value());
+        }
+        return items(list);
+    });
+    m_server.route("GET", QStringLiteral("/admin/v1/customers/{id}"),
+                   [this](const HttpRequest &req) {
+                       HttpResponse error;
+                       const auto id = uuidParam(req, QStringLiteral("id"), &error);
+                       if (!id)
+                           return error;
+                       QJsonObject c = customerJson(m_database, *id);
+                       if (c.isEmpty())
+                           return HttpResponse::error(404, QStringLiteral("customer-not-found"),
+                                                      QStringLiteral("no customer %1").arg(*id));
+                       const QJsonObject info = Webhooks::WebhookStore::secretInfo(
+                           m_database.connection(), *id, QDateTime::currentMSecsSinceEpoch());
+                       for (auto it = info.begin(); it != info.end(); ++it)
+                           c.insert(it.key(), it.value());
+                       return HttpResponse::json(200, c);
+                   });
+    m_server.routeDeferred(
+        "POST", QStringLiteral("/admin/v1/customers"),
+        [this](const HttpRequest &req, Responder respond) {
+            HttpResponse error;
+            const auto body = jsonBody(req, &error);
+            if (!body)
+                return respond(error);
+            const QString name = body->value(QStringLiteral("name")).toString().trimmed();
+            if (name.isEmpty() || name.size() > 200)
+                return respond(HttpResponse::error(400, QStringLiteral("invalid-name"),
+                                                   QStringLiteral("name must be 1 to 200 "
+                                                                  "characters")));
+            QString id;
+            if (body->contains(QStringLiteral("id"))) {
+                auto canonical =
+                    Orders::canonicalUuid(body->value(QStringLiteral("id")).toString());
+                if (!canonical)
+                    return respond(HttpResponse::error(400, QStringLiteral("invalid-id"),
+                                                       QStringLiteral("id must be a UUID")));
+                id = *canonical;
+            }
+            m_orders.createCustomer(name, id, [respond](Core::Result<OrderService::NewSecret> r) {
+                if (!r)
+                    return respond(fromError(r.error()));
+                HttpResponse resp = HttpResponse::json(
+                    201, QJsonObject{{QStringLiteral("customer"),
+                                      QJsonObject{{QStringLiteral("id"), r->customer.id},
+                                                  {QStringLiteral("name"), r->customer.name},
+                                                  {QStringLiteral("createdAt"),
+                                                   Orders::isoTime(r->customer.createdAt)},
+                                                  {QStringLiteral("orderCount"), 0}}},
+                                     {QStringLiteral("webhookSecret"), r->secret}});
+                resp.setHeader("Cache-Control", "no-store");
+                respond(resp);
+            });
+        });
+    m_server.routeDeferred(
+        "POST", QStringLiteral("/admin/v1/customers/{id}/rotate-secret"),
+        [this](const HttpRequest &req, Responder respond) {
+            HttpResponse error;
+            const auto id = uuidParam(req, QStringLiteral("id"), &error);
+            if (!id)
+                return respond(error);
+            m_orders.rotateSecret(*id, [respond](Core::Result<OrderService::NewSecret> r) {
+                if (!r)
+                    return respond(fromError(r.error()));
+                HttpResponse resp = HttpResponse::json(
+                    200, QJsonObject{{QStringLiteral("webhookSecret"), r->secret},
+                                     {QStringLiteral("previousSecretExpiresAt"),
+                                      Orders::isoTime(r->previousExpiresAt)}});
+                resp.setHeader("Cache-Control", "no-store");
+                respond(resp);
+            });
+        });
+
+    // --- beers ---
+    m_server.route("GET", QStringLiteral("/admin/v1/beers"), [this](const HttpRequest &req) {
+        OrderStore::BeerFilter f;
+        f.name = req.query.queryItemValue(QStringLiteral("beerName"), QUrl::FullyDecoded);
+        f.style = req.query.queryItemValue(QStringLiteral("beerStyle"));
+        return items(OrderStore::beers(m_database.connection(), f, 0, 1000, true).items);
+    });
+    m_server.routeDeferred(
+        "POST", QStringLiteral("/admin/v1/beers/{id}/restock"),
+        [this](const HttpRequest &req, Responder respond) {
+            HttpResponse error;
+            const auto id = uuidParam(req, QStringLiteral("id"), &error);
+            if (!id)
+                return respond(error);
+            const auto body = jsonBody(req, &error);
+            if (!body)
+                return respond(error);
+            const QJsonValue q = body->value(QStringLiteral("quantity"));
+            const double d = q.toDouble(-1);
+            if (!q.isDouble() || d != double(qint64(d)) || d < 1 || d > 100'000)
+                return respond(HttpResponse::error(400, QStringLiteral("invalid-quantity"),
+                                                   QStringLiteral("quantity must be an integer "
+                                                                  "from 1 to 100000")));
+            m_orders.restock(*id, int(d), [respond](Core::Result<Orders::Beer> r) {
+                if (!r)
+                    return respond(fromError(r.error()));
+                respond(HttpResponse::json(200, r->toJson(true)));
+            });
+        });
+    for (const char *verb : {"discontinue", "reinstate"}) {
+        const bool discontinue = QByteArray(verb) == "discontinue";
+        m_server.routeDeferred(
+            "POST", QStringLiteral("/admin/v1/beers/{id}/") + QLatin1String(verb),
+            [this, discontinue](const HttpRequest &req, Responder respond) {
+                HttpResponse error;
+                const auto id = uuidParam(req, QStringLiteral("id"), &error);
+                if (!id)
+                    return respond(error);
+                m_orders.setDiscontinued(*id, discontinue, [respond](Core::Result<Orders::Beer> r) {
+                    if (!r)
+                        return respond(fromError(r.error()));
+                    respond(HttpResponse::json(200, r->toJson(true)));
+                });
+            });
+    }
+
+    // --- orders ---
+    m_server.route("GET", QStringLiteral("/admin/v1/orders"), [this](const HttpRequest &req) {
+        OrderStore::OrderFilter f;
+        f.customerId = req.query.queryItemValue(QStringLiteral("customerId"));
+        f.status = req.query.queryItemValue(QStringLiteral("status"));
+        f.before = req.query.queryItemValue(QStringLiteral("before"));
+        f.limit = limitParam(req, 100, 1000);
+        if (!f.status.isEmpty() && !Orders::parseStatus(f.status))
+            return HttpResponse::error(400, QStringLiteral("invalid-status"),
+                                       QStringLiteral("status must be one of %1")
+                                           .arg(Orders::statusNames().join(QStringLiteral(", "))));
+        return items(OrderStore::adminOrders(m_database.connection(), f));
+    });
+    m_server.route("GET", QStringLiteral("/admin/v1/orders/{id}"), [this](const HttpRequest &req) {
+        HttpResponse error;
+        const auto id = uuidParam(req, QStringLiteral("id"), &error);
+        if (!id)
+            return error;
+        QSqlDatabase db = m_database.connection();
+        const auto order = OrderStore::order(db, *id);
+        if (!order)
+            return HttpResponse::error(404, QStringLiteral("order-not-found"),
+                                       QStringLiteral("no order %1").arg(*id));
+        QJsonObject o = order->toJson();
+        if (const auto c = OrderStore::customer(db, order->customerId))
+            o.insert(QStringLiteral("customerName"), c->name);
+        QJsonArray history;
+        for (const QJsonObject &h : OrderStore::history(db, *id))
+            history.append(h);
+        o.insert(QStringLiteral("history"), history);
+        QJsonArray deliveries;
+        Webhooks::WebhookStore::DeliveryFilter f;
+        f.subjectId = *id;
+        f.limit = 1000;
+        for (const QJsonObject &d : Webhooks::WebhookStore::deliveries(db, f))
+            deliveries.append(d);
+        o.insert(QStringLiteral("deliveries"), deliveries);
+        return HttpResponse::json(200, o);
+    });
+    const struct
+    {
+        const char *verb;
+        OrderService::Action action;
+    } actions[] = {{"pickup", OrderService::Action::Pickup},
+                   {"deliver", OrderService::Action::Deliver},
+                   {"cancel", OrderService::Action::Cancel}};
+    for (const auto &a : actions) {
+        const OrderService::Action action = a.action;
+        m_server.routeDeferred(
+            "POST", QStringLiteral("/admin/v1/orders/{id}/") + QLatin1String(a.verb),
+            [this, action](const HttpRequest &req, Responder respond) {
+                HttpResponse error;
+                const auto id = uuidParam(req, QStringLiteral("id"), &error);
+                if (!id)
+                    return respond(error);
+                Core::Database *db = &m_database;
+                m_orders.act(*id, QString(), action, [respond, db](Core::Result<Orders::Order> r) {
+                    if (!r)
+                        return respond(fromError(r.error()));
+                    QJsonObject o = r->toJson();
+                    if (const auto c = OrderStore::customer(db->connection(), r->customerId))
+                        o.insert(QStringLiteral("customerName"), c->name);
+                    respond(HttpResponse::json(200, o));
+                });
+            });
+    }
+    m_server.routeDeferred(
+        "POST", QStringLiteral("/admin/v1/test-orders"),
+        [this](const HttpRequest &req, Responder respond) {
+            HttpResponse error;
+            const auto body = jsonBody(req, &error);
+            if (!body)
+                return respond(error);
+            QSqlDatabase db = m_database.connection();
+            QString customerId = body->value(QStringLiteral("customerId")).toString();
+            if (customerId.isEmpty()) {
+                const QList<QJsonObject> customers = OrderStore::customers(db);
+                if (customers.isEmpty())
+                    return respond(HttpResponse::error(
+                        409, QStringLiteral("no-customers"),
+                        QStringLiteral("create a customer first (gatehouse admin customers "
+                                       "create NAME)")));
+                customerId = customers.first().value(QStringLiteral("id")).toString();
+            }
+            const auto cid = Orders::canonicalUuid(customerId);
+            if (!cid)
+                return respond(HttpResponse::error(400, QStringLiteral("invalid-customer-id"),
+                                                   QStringLiteral("customerId must be a UUID")));
+            // The same rules as the public API: build the BeerOrder and parse it.
+            QJsonObject order{{QStringLiteral("orderStatusCallbackUrl"), m_demo.hookUrl(*cid)}};
+            if (body->contains(QStringLiteral("customerRef")))
+                order.insert(QStringLiteral("customerRef"),
+                             body->value(QStringLiteral("customerRef")));
+            QJsonArray lines;
+            if (body->contains(QStringLiteral("lines"))) {
+                for (const QJsonValue &l : body->value(QStringLiteral("lines")).toArray())
+                    lines.append(l);
+            } else {
+                const auto beers = OrderStore::beers(db, {}, 0, 2, false).items;
+                for (const QJsonObject &b : beers)
+                    lines.append(
+                        QJsonObject{{QStringLiteral("upc"), b.value(QStringLiteral("upc"))},
+                                    {QStringLiteral("orderQuantity"), 1}});
+            }
+            order.insert(QStringLiteral("beerOrderLines"), lines);
+            QList<Orders::FieldError> errors;
+            auto parsed = Orders::parseOrderRequest(QJsonDocument(order).toJson(), *cid, &errors);
+            if (!parsed) {
+                QStringList why;
+                for (const auto &e : std::as_const(errors))
+                    why.append(e.field + QStringLiteral(": ") + e.message);
+                return respond(HttpResponse::error(400, parsed.error().code,
+                                                   why.isEmpty() ? parsed.error().message
+                                                                 : why.join(QStringLiteral("; "))));
+            }
+            Core::Database *database = &m_database;
+            m_orders.create(*cid, *parsed, QString(), QByteArray(),
+                            [respond, database](Core::Result<OrderService::Created> r) {
+                                if (!r)
+                                    return respond(fromError(r.error()));
+                                QJsonObject o = r->order.toJson();
+                                if (const auto c = OrderStore::customer(database->connection(),
+                                                                        r->order.customerId))
+                                    o.insert(QStringLiteral("customerName"), c->name);
+                                respond(HttpResponse::json(201, o));
+                            });
+        });
+
+    // --- deliveries and endpoints ---
+    m_server.route("GET", QStringLiteral("/admin/v1/deliveries"), [this](const HttpRequest &req) {
+        Webhooks::WebhookStore::DeliveryFilter f;
+        f.subjectId = req.query.queryItemValue(QStringLiteral("orderId"));
+        f.state = req.query.queryItemValue(QStringLiteral("state"));
+        f.endpointId = req.query.queryItemValue(QStringLiteral("endpointId"));
+        f.limit = limitParam(req, 100, 1000);
+        if (!f.state.isEmpty() && f.state != QLatin1String("pending") &&
+            f.state != QLatin1String("succeeded") && f.state != QLatin1String("failed"))
+            return HttpResponse::error(
+                400, QStringLiteral("invalid-state"),
+                QStringLiteral("state must be pending, succeeded or failed"));
+        return items(Webhooks::WebhookStore::deliveries(m_database.connection(), f));
+    });
+    m_server.route(
+        "GET", QStringLiteral("/admin/v1/deliveries/{id}"), [this](const HttpRequest &req) {
+            const QString id = req.pathParam(QStringLiteral("id"));
+            const auto d = Webhooks::WebhookStore::delivery(m_database.connection(), id, true);
+            if (!d)
+                return HttpResponse::error(404, QStringLiteral("delivery-not-found"),
+                                           QStringLiteral("no delivery %1").arg(id));
+            return HttpResponse::json(200, *d);
+        });
+    m_server.routeDeferred("POST", QStringLiteral("/admin/v1/deliveries/{id}/redeliver"),
+                           [this](const HttpRequest &req, Responder respond) {
+                               m_orders.redeliver(req.pathParam(QStringLiteral("id")),
+                                                  [respond](Core::Result<Webhooks::Delivery> r) {
+                                                      if (!r)
+                                                          return respond(fromError(r.error()));
+                                                      respond(HttpResponse::json(200, r->toJson()));
+                                                  });
+                           });
+    m_server.route("GET", QStringLiteral("/admin/v1/endpoints"), [this](const HttpRequest &) {
+        QSqlDatabase db = m_database.connection();
+        QList<QJsonObject> list;
+        for (const Webhooks::Endpoint &e : Webhooks::WebhookStore::endpoints(db))
+            list.append(Webhooks::WebhookStore::endpointJson(db, e));
+        return items(list);
+    });
+    for (const char *verb : {"enable", "disable"}) {
+        const bool enable = QByteArray(verb) == "enable";
+        m_server.routeDeferred(
+            "POST", QStringLiteral("/admin/v1/endpoints/{id}/") + QLatin1String(verb),
+            [this, enable](const HttpRequest &req, Responder respond) {
+                Core::Database *db = &m_database;
+                m_orders.setEndpointEnabled(
+                    req.pathParam(QStringLiteral("id")), enable,
+                    [respond, db](Core::Result<Webhooks::Endpoint> r) {
+                        if (!r)
+                            return respond(fromError(r.error()));
+                        respond(HttpResponse::json(
+                            200, Webhooks::WebhookStore::endpointJson(db->connection(), *r)));
+                    });
+            });
+    }
+    m_server.route("GET", QStringLiteral("/admin/v1/demo-receiver"), [this](const HttpRequest &) {
+        return HttpResponse::json(200,
+                                  QJsonObject{{QStringLiteral("url"), m_demo.origin()},
+                                              {QStringLiteral("received"), m_demo.received()}});
+    });
+}
+
+} // namespace Gatehouse::Admin

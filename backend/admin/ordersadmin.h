@@ -1,0 +1,33 @@
+#pragma once
+
+namespace Gatehouse::Core {
+class Database;
+class HttpServer;
+} // namespace Gatehouse::Core
+namespace Gatehouse::Orders {
+class OrderService;
+}
+namespace Gatehouse::Webhooks {
+class DemoReceiver;
+}
+
+namespace Gatehouse::Admin {
+
+// /admin/v1 nouns of the order service: customers, beers, orders, deliveries, endpoints,
+// test orders and the demo receiver (docs/orders.md). Token checked by AdminApi's filter.
+class OrdersAdminApi
+{
+public:
+    OrdersAdminApi(Core::HttpServer &server, Core::Database &database, Orders::OrderService &orders,
+                   Webhooks::DemoReceiver &demoReceiver);
+
+private:
+    void registerRoutes();
+
+    Core::HttpServer &m_server;
+    Core::Database &m_database;
+    Orders::OrderService &m_orders;
+    Webhooks::DemoReceiver &m_demo;
+};
+
+} // namespace Gatehouse::Admin

@@ -1,0 +1,84 @@
+#pragma once
+
+#include "core/result.h"
+
+#include <QHash>
+#include <QMutex>
+#include <QSqlDatabase>
+#include <QSqlQuery>
+#include <QWaitCondition>
+
+#include <deque>
+#include <functional>
+#include <memory>
+
+class QThread;
+
+namespace Gatehouse::Core {
+
+class Database;
+
+// One job's view of the batch transaction it runs in.
+class WriteTransaction
+{
+public:
+    // A prepared statement, prepared once per writer connection and reused.
+    QSqlQuery &query(const QString &sql);
+    QSqlDatabase database() const { return m_db; }
+    // Runs on the writer thread after the batch committed, only if this job succeeded.
+    void afterCommit(std::function<void()> fn) { m_after.push_back(std::move(fn)); }
+    // A failed statement as an Error value (machine code "database-error", HTTP 500).
+    static Error sqlError(const QSqlQuery &q, const char *what);
+
+private:
+    friend class WriteQueue;
+    QSqlDatabase m_db;
+    QHash<QString, QSqlQuery> *m_cache = nullptr;
+    std::vector<std::function<void()>> m_after;
+};
+
+// The single writer of the database: jobs from any thread are run on one thread, many
+// per transaction (group commit). Each job runs inside its own SAVEPOINT, so a job that
+// fails (a constraint, a business rule) is rolled back alone. `done` runs on the writer
+// thread once the batch committed (or failed); it must not block.
+class WriteQueue
+{
+public:
+    using Work = std::function<Result<void>(WriteTransaction &)>;
+    using Done = std::function<void(const Result<void> &)>;
+
+    WriteQueue(Database &database, QString name, int maxBatch = 512);
+    ~WriteQueue(); // finishes queued jobs, then stops
+    WriteQueue(const WriteQueue &) = delete;
+    WriteQueue &operator=(const WriteQueue &) = delete;
+
+    void submit(Work work, Done done = {});
+    // Blocks the caller until the job has committed; for start-up and tools.
+    Result<void> run(Work work);
+    void stop();
+
+    qint64 committedBatches() const;
+    qint64 committedJobs() const;
+    int queued() const;
+
+private:
+    struct Job
+    {
+        Work work;
+        Done done;
+    };
+    void loop();
+
+    Database &m_database;
+    QString m_name;
+    int m_maxBatch;
+    mutable QMutex m_mutex;
+    QWaitCondition m_wake;
+    std::deque<Job> m_jobs;
+    bool m_stopping = false;
+    qint64 m_batches = 0;
+    qint64 m_committed = 0;
+    std::unique_ptr<QThread> m_thread;
+};
+
+} // namespace Gatehouse::Core

@@ -1,0 +1,295 @@
+#include "orders/ordersapi.h"
+
+#include "core/database.h"
+#include "core/httpserver.h"
+#include "orders/openapidocument.h"
+#include "orders/orderservice.h"
+#include "orders/orderstore.h"
+#include "orders/problem.h"
+
+#include <QCryptographicHash>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QUrl>
+
+namespace Gatehouse::Orders {
+
+using Core::HttpRequest;
+using Core::HttpResponse;
+using Core::Responder;
+
+namespace {
+
+HttpResponse fromError(const Core::Error &e, const HttpRequest &req)
+{
+    return problem(e.httpStatus > 0 ? e.httpStatus : 500, e.code, e.message, &req);
+}
+
+HttpResponse orderResponse(int status, const QByteArray &body)
+{
+    HttpResponse r;
+    r.status = status;
+    r.body = body;
+    r.setHeader("Content-Type", "application/json");
+    return r;
+}
+
+HttpResponse pageResponse(const OrderStore::Page &page, int pageNumber, int pageSize)
+{
+    QJsonArray content;
+    for (const QJsonObject &o : page.items)
+        content.append(o);
+    const qint64 pages = (page.total + pageSize - 1) / pageSize;
+    return HttpResponse::json(200, QJsonObject{{QStringLiteral("content"), content},
+                                               {QStringLiteral("pageNumber"), pageNumber},
+                                               {QStringLiteral("pageSize"), pageSize},
+                                               {QStringLiteral("totalElements"), page.total},
+                                               {QStringLiteral("totalPages"), pages}});
+}
+
+// pageNumber (default 0) and pageSize (default 25, at most 100).
+std::optional<HttpResponse> readPaging(const HttpRequest &req, int *pageNumber, int *pageSize)
+{
+    auto read = [&req](const QString &name, int def, int min, int max,
+                       int *out) -> std::optional<HttpResponse> {
+        if (!req.query.hasQueryItem(name)) {
+            *out = def;
+            return std::nullopt;
+        }
+        bool ok = false;
+        const int v = req.query.queryItemValue(name).toInt(&ok);
+        if (!ok || v < min || v > max)
+            return problem(
+                400, QStringLiteral("invalid-query-parameter"),
+                QStringLiteral("%1 must be an integer from %2 to %3").arg(name).arg(min).arg(max),
+                &req);
+        *out = v;
+        return std::nullopt;
+    };
+    if (auto e = read(QStringLiteral("pageNumber"), 0, 0, 1'000'000, pageNumber))
+        return e;
+    return read(QStringLiteral("pageSize"), 25, 1, 100, pageSize);
+}
+
+std::optional<QString> pathUuid(const HttpRequest &req, const QString &name, HttpResponse *error)
+{
+    auto id = canonicalUuid(req.pathParam(name));
+    if (!id)
+        *error = problem(
+            400, QStringLiteral("invalid-path-parameter"),
+            QStringLiteral("%1 must be a UUID, got '%2'").arg(name, req.pathParam(name)), &req);
+    return id;
+}
+
+bool isJsonMediaType(const QByteArray &contentType)
+{
+    const QByteArray type = contentType.split(';').first().trimmed().toLower();
+    return type == "application/json" ||
+           (type.startsWith("application/") && type.endsWith("+json"));
+}
+
+} // namespace
+
+OrdersApi::OrdersApi(Core::HttpServer &server, Core::Database &database, OrderService &service,
+                     Options options)
+    : m_server(server), m_database(database), m_service(service), m_options(std::move(options)),
+      m_policy(m_options.urlPolicy)
+{
+    registerRoutes();
+}
+
+void OrdersApi::registerRoutes()
+{
+    // The listener's own URL unless a public base URL is configured (known after listen()).
+    auto base = [this] {
+        return m_options.publicBaseUrl.isEmpty() ? m_server.url() : m_options.publicBaseUrl;
+    };
+    m_server.route("GET", QStringLiteral("/openapi.json"), [base](const HttpRequest &) {
+        return HttpResponse::text(200, OpenApiDocument::json(base()), "application/json");
+    });
+    m_server.route("GET", QStringLiteral("/openapi.yaml"), [base](const HttpRequest &) {
+        return HttpResponse::text(200, OpenApiDocument::yaml(base()),
+                                  "application/yaml; charset=utf-8");
+    });
+
+    m_server.routeDeferred(
+        "POST", QStringLiteral("/v1/customers/{customerId}/orders"),
+        [this](const HttpRequest &req, Responder respond) {
+            HttpResponse error;
+            const auto customerId = pathUuid(req, QStringLiteral("customerId"), &error);
+            if (!customerId)
+                return respond(error);
+            if (!req.body.trimmed().isEmpty() && req.hasHeader("content-type") &&
+                !isJsonMediaType(req.header("content-type")))
+                return respond(problem(415, QStringLiteral("unsupported-media-type"),
+                                       QStringLiteral("the body must be application/json, not %1")
+                                           .arg(QString::fromLatin1(req.header("content-type"))),
+                                       &req));
+            QString key;
+            if (req.hasHeader("idempotency-key")) {
+                const QByteArray raw = req.header("idempotency-key");
+                const bool visible = std::all_of(raw.begin(), raw.end(),
+                                                 [](char c) { return c > 0x20 && c < 0x7f; });
+                if (raw.isEmpty() || raw.size() > 255 || !visible)
+                    return respond(problem(400, QStringLiteral("invalid-header"),
+                                           QStringLiteral("Idempotency-Key must be 1 to 255 "
+                                                          "visible ASCII characters"),
+                                           &req));
+                key = QString::fromLatin1(raw);
+            }
+            QList<FieldError> errors;
+            auto parsed = parseOrderRequest(req.body, *customerId, &errors);
+            if (!parsed)
+                return respond(
+                    problem(400, parsed.error().code, parsed.error().message, &req, errors));
+            const QByteArray hash = QCryptographicHash::hash(req.body, QCryptographicHash::Sha256);
+            const QString cid = *customerId;
+            const OrderRequest request = *parsed;
+            auto submit = [this, cid, request, key, hash, respond, req]() {
+                m_service.create(cid, request, key, hash,
+                                 [respond, req](Core::Result<OrderService::Created> r) {
+                                     if (!r)
+                                         return respond(fromError(r.error(), req));
+                                     HttpResponse resp = orderResponse(201, r->body);
+                                     resp.setHeader("Location", r->order.location().toLatin1());
+                                     if (r->replayed)
+                                         resp.setHeader("Idempotent-Replayed", "true");
+                                     respond(resp);
+                                 });
+            };
+            if (request.callbackUrl.isEmpty())
+                return submit();
+            auto refused = [req, respond](const QString &why) {
+                respond(problem(400, QStringLiteral("validation-failed"),
+                                QStringLiteral("the request body has 1 invalid field"), &req,
+                                {FieldError{QStringLiteral("/orderStatusCallbackUrl"),
+                                            QStringLiteral("callback-url-refused"), why}}));
+            };
+            auto target = m_policy.parse(request.callbackUrl);
+            if (!target)
+                return refused(target.error().message);
+            const QUrl trusted(m_options.trustedOrigin);
+            if (!m_options.trustedOrigin.isEmpty() && !target->tls &&
+                target->host == trusted.host() && target->port == trusted.port())
+                return submit();
+            m_policy.resolve(*target, &m_server,
+                             [submit, refused](Core::Result<QHostAddress> address) {
+                                 if (!address)
+                                     return refused(address.error().message);
+                                 submit();
+                             });
+        });
+
+    m_server.route(
+        "GET", QStringLiteral("/v1/customers/{customerId}/orders"), [this](const HttpRequest &req) {
+            HttpResponse error;
+            const auto customerId = pathUuid(req, QStringLiteral("customerId"), &error);
+            if (!customerId)
+                return error;
+            int pageNumber = 0;
+            int pageSize = 25;
+            if (auto e = readPaging(req, &pageNumber, &pageSize))
+                return *e;
+            QSqlDatabase db = m_database.connection();
+            if (!OrderStore::customer(db, *customerId))
+                return problem(404, QStringLiteral("customer-not-found"),
+                               QStringLiteral("no customer with id %1").arg(*customerId), &req);
+            return pageResponse(OrderStore::customerOrders(db, *customerId, pageNumber, pageSize),
+                                pageNumber, pageSize);
+        });
+
+    m_server.route("GET", QStringLiteral("/v1/customers/{customerId}/orders/{orderId}"),
+                   [this](const HttpRequest &req) {
+                       HttpResponse error;
+                       const auto customerId = pathUuid(req, QStringLiteral("customerId"), &error);
+                       if (!customerId)
+                           return error;
+                       const auto orderId = pathUuid(req, QStringLiteral("orderId"), &error);
+                       if (!orderId)
+                           return error;
+                       QSqlDatabase db = m_database.connection();
+                       if (!OrderStore::customer(db, *customerId))
+                           return problem(404, QStringLiteral("customer-not-found"),
+                                          QStringLiteral("no customer with id %1").arg(*customerId),
+                                          &req);
+                       const auto order = OrderStore::order(db, *orderId);
+                       if (!order || order->customerId != *customerId)
+                           return problem(404, QStringLiteral("order-not-found"),
+                                          QStringLiteral("customer %1 has no order with id %2")
+                                              .arg(*customerId, *orderId),
+                                          &req);
+                       return orderResponse(
+                           200, QJsonDocument(order->toJson()).toJson(QJsonDocument::Compact));
+                   });
+
+    const struct
+    {
+        const char *verb;
+        OrderService::Action action;
+    } actions[] = {{"pickup", OrderService::Action::Pickup},
+                   {"cancel", OrderService::Action::Cancel}};
+    for (const auto &a : actions) {
+        const OrderService::Action action = a.action;
+        m_server.routeDeferred(
+            "PUT",
+            QStringLiteral("/v1/customers/{customerId}/orders/{orderId}/") + QLatin1String(a.verb),
+            [this, action](const HttpRequest &req, Responder respond) {
+                HttpResponse error;
+                const auto customerId = pathUuid(req, QStringLiteral("customerId"), &error);
+                if (!customerId)
+                    return respond(error);
+                const auto orderId = pathUuid(req, QStringLiteral("orderId"), &error);
+                if (!orderId)
+                    return respond(error);
+                if (!OrderStore::customer(m_database.connection(), *customerId))
+                    return respond(
+                        problem(404, QStringLiteral("customer-not-found"),
+                                QStringLiteral("no customer with id %1").arg(*customerId), &req));
+                m_service.act(*orderId, *customerId, action, [respond, req](Core::Result<Order> r) {
+                    if (!r)
+                        return respond(fromError(r.error(), req));
+                    respond(orderResponse(
+                        200, QJsonDocument(r->toJson()).toJson(QJsonDocument::Compact)));
+                });
+            });
+    }
+
+    m_server.route("GET", QStringLiteral("/v1/beers"), [this](const HttpRequest &req) {
+        int pageNumber = 0;
+        int pageSize = 25;
+        if (auto e = readPaging(req, &pageNumber, &pageSize))
+            return *e;
+        OrderStore::BeerFilter f;
+        f.name = req.query.queryItemValue(QStringLiteral("beerName"), QUrl::FullyDecoded);
+        f.style = req.query.queryItemValue(QStringLiteral("beerStyle"));
+        if (!f.style.isEmpty() && !beerStyles().contains(f.style))
+            return problem(400, QStringLiteral("invalid-query-parameter"),
+                           QStringLiteral("beerStyle must be one of %1")
+                               .arg(beerStyles().join(QStringLiteral(", "))),
+                           &req);
+        return pageResponse(
+            OrderStore::beers(m_database.connection(), f, pageNumber, pageSize, false), pageNumber,
+            pageSize);
+    });
+    m_server.route("GET", QStringLiteral("/v1/beers/{beerId}"), [this](const HttpRequest &req) {
+        HttpResponse error;
+        const auto beerId = pathUuid(req, QStringLiteral("beerId"), &error);
+        if (!beerId)
+            return error;
+        const auto beer = OrderStore::beer(m_database.connection(), *beerId, false);
+        if (!beer)
+            return problem(404, QStringLiteral("beer-not-found"),
+                           QStringLiteral("no beer with id %1").arg(*beerId), &req);
+        return HttpResponse::json(200, beer->toJson());
+    });
+    m_server.route("GET", QStringLiteral("/v1/beers/upc/{upc}"), [this](const HttpRequest &req) {
+        const QString upc = req.pathParam(QStringLiteral("upc"));
+        const auto beer = OrderStore::beer(m_database.connection(), upc, true);
+        if (!beer)
+            return problem(404, QStringLiteral("beer-not-found"),
+                           QStringLiteral("no beer with upc %1").arg(upc), &req);
+        return HttpResponse::json(200, beer->toJson());
+    });
+}
+
+} // namespace Gatehouse::Orders

@@ -1,0 +1,733 @@
+#include "orders/orderservice.h"
+
+#include "core/clock.h"
+#include "core/database.h"
+#include "core/eventbus.h"
+#include "core/writequeue.h"
+#include "crypto/random.h"
+#include "orders/orderstore.h"
+#include "webhooks/dispatcher.h"
+#include "webhooks/signer.h"
+
+#include <QJsonDocument>
+#include <QLoggingCategory>
+#include <QSet>
+
+namespace Gatehouse::Orders {
+
+Q_LOGGING_CATEGORY(lcOrders, "gatehouse.orders")
+
+using Core::Result;
+using Core::WriteTransaction;
+
+namespace {
+
+constexpr int AdvanceBatch = 256;
+
+struct DemoBeer
+{
+    const char *name;
+    const char *style;
+    const char *upc;
+    const char *price;
+    int onHand;
+};
+
+// The first three are the reference project's BeerLoader seed data.
+constexpr DemoBeer DemoCatalog[] = {
+    {"Mango Bobs", "IPA", "0631234200036", "12.95", 500},
+    {"Galaxy Cat", "PALE_ALE", "0631234300019", "12.95", 500},
+    {"Pinball Porter", "PORTER", "0083783375213", "12.95", 500},
+    {"Golden Budda", "IPA", "0083783375214", "11.50", 250},
+    {"Cage Blond", "ALE", "0083783375215", "10.95", 250},
+    {"No Hammers On The Bar", "WHEAT", "0083783375216", "9.95", 120},
+    {"Blessed", "STOUT", "0083783375217", "13.25", 80},
+    {"Adjunct Trail", "STOUT", "0083783375218", "14.00", 40},
+    {"Very GGGreenn", "IPA", "0083783375219", "12.50", 60},
+    {"Double Barrel Hunahpu's", "STOUT", "0083783375220", "19.95", 10},
+    {"Cactus Lager", "LAGER", "0083783375221", "8.95", 300},
+    {"Salty Shore", "GOSE", "0083783375222", "10.50", 0},
+};
+
+QByteArray callbackPayload(const Order &o)
+{
+    // Exactly {"orderId": "...", "orderStatus": "..."}; both values need no escaping.
+    return "{\"orderId\":\"" + o.id.toLatin1() + "\",\"orderStatus\":\"" +
+           statusName(o.status).toLatin1() + "\"}";
+}
+
+Core::Error notFound(const QString &code, const QString &what)
+{
+    return Core::Error{code, what, 404};
+}
+
+} // namespace
+
+struct OrderService::Effects
+{
+    QList<QJsonObject> statusEvents;
+    QList<Webhooks::Delivery> deliveries;
+    QSet<QString> beersChanged;
+    QStringList toAdvance;
+};
+
+OrderService::OrderService(Core::Database &database, Core::WriteQueue &writer,
+                           Core::EventBus &events, const Core::Clock &clock,
+                           Webhooks::Dispatcher *dispatcher)
+    : m_database(database), m_writer(writer), m_events(events), m_clock(clock),
+      m_dispatcher(dispatcher)
+{}
+
+qint64 OrderService::nowMs() const
+{
+    return m_clock.now().toMSecsSinceEpoch();
+}
+
+Result<void> OrderService::start(bool demoData)
+{
+    const qint64 now = nowMs();
+    QStringList unfinished;
+    auto r = m_writer.run([&](WriteTransaction &tx) -> Result<void> {
+        if (demoData) {
+            auto beers = OrderStore::countBeers(tx);
+            if (!beers)
+                return beers.error();
+            if (*beers == 0) {
+                for (const DemoBeer &d : DemoCatalog) {
+                    Beer b{Crypto::Random::uuid(),
+                           QString::fromUtf8(d.name),
+                           QString::fromLatin1(d.style),
+                           QString::fromLatin1(d.upc),
+                           QString::fromLatin1(d.price),
+                           d.onHand,
+                           false};
+                    if (auto ins = OrderStore::insertBeer(tx, b, now); !ins)
+                        return ins;
+                }
+                qCInfo(lcOrders) << "demo catalog created:" << std::size(DemoCatalog) << "beers";
+            }
+            auto customers = OrderStore::countCustomers(tx);
+            if (!customers)
+                return customers.error();
+            if (*customers == 0) {
+                Customer c{Crypto::Random::uuid(), QStringLiteral("Demo Taproom"), now};
+                if (auto ins = OrderStore::insertCustomer(tx, c); !ins)
+                    return ins;
+                if (auto s = Webhooks::WebhookStore::addSecret(
+                        tx, c.id, Webhooks::Signer::generateSecret(), now);
+                    !s)
+                    return s;
+                qCInfo(lcOrders) << "demo customer created:" << c.id;
+            }
+        }
+        auto ids = OrderStore::unfinishedOrders(tx);
+        if (!ids)
+            return ids.error();
+        unfinished = *ids;
+        return {};
+    });
+    if (!r)
+        return r;
+    if (!unfinished.isEmpty()) {
+        qCInfo(lcOrders) << "taking up" << unfinished.size() << "interrupted orders";
+        scheduleAdvance(unfinished);
+    }
+    return {};
+}
+
+Result<void> OrderService::transition(WriteTransaction &tx, Order &order, OrderStatus to,
+                                      qint64 now, Effects &fx)
+{
+    const OrderStatus from = order.status;
+    order.status = to;
+    ++order.version;
+    order.updatedAt = std::max(now, order.updatedAt);
+    if (auto r = OrderStore::updateOrder(tx, order); !r)
+        return r;
+    if (auto r = OrderStore::insertHistory(tx, order); !r)
+        return r;
+    if (!order.callbackUrl.isEmpty()) {
+        auto d = Webhooks::WebhookStore::enqueue(
+            tx,
+            Webhooks::NewDelivery{order.customerId, order.id, order.version,
+                                  QStringLiteral("order.status_changed"), statusName(to),
+                                  order.callbackUrl, callbackPayload(order)},
+            now);
+        if (!d)
+            return d.error();
+        fx.deliveries.append(*d);
+    }
+    fx.statusEvents.append(QJsonObject{{QStringLiteral("orderId"), order.id},
+                                       {QStringLiteral("customerId"), order.customerId},
+                                       {QStringLiteral("orderStatus"), statusName(to)},
+                                       {QStringLiteral("previousStatus"), statusName(from)},
+                                       {QStringLiteral("version"), order.version},
+                                       {QStringLiteral("at"), isoTime(order.updatedAt)}});
+    return {};
+}
+
+Result<bool> OrderService::allocate(WriteTransaction &tx, Order &order, Effects &fx)
+{
+    // Discontinued beers can't be supplied: the order fails allocation before it reserves.
+    QHash<QString, Beer> beers;
+    for (const OrderLine &l : std::as_const(order.lines)) {
+        if (beers.contains(l.beerId))
+            continue;
+        auto b = OrderStore::beerById(tx, l.beerId);
+        if (!b)
+            return b.error();
+        if (!*b || (*b)->discontinued)
+            return false;
+        beers.insert(l.beerId, **b);
+    }
+    bool complete = true;
+    for (OrderLine &l : order.lines) {
+        const int missing = l.orderQuantity - l.quantityAllocated;
+        if (missing <= 0)
+            continue;
+        Beer &b = beers[l.beerId];
+        const int take = std::min(missing, b.quantityOnHand);
+        if (take > 0) {
+            b.quantityOnHand -= take;
+            l.quantityAllocated += take;
+            if (auto r = OrderStore::setStock(tx, b.id, b.quantityOnHand); !r)
+                return r.error();
+            if (auto r = OrderStore::updateLine(tx, l); !r)
+                return r.error();
+            fx.beersChanged.insert(b.id);
+        }
+        if (l.quantityAllocated < l.orderQuantity)
+            complete = false;
+    }
+    return complete;
+}
+
+Result<void> OrderService::advance(WriteTransaction &tx, Order &order, qint64 now, Effects &fx)
+{
+    for (;;) {
+        switch (order.status) {
+        case OrderStatus::New:
+            if (auto r = transition(tx, order, OrderStatus::ValidationPending, now, fx); !r)
+                return r;
+            break;
+        case OrderStatus::ValidationPending: {
+            bool valid = true;
+            for (OrderLine &l : order.lines) {
+                auto b = OrderStore::beerByUpc(tx, l.upc);
+                if (!b)
+                    return b.error();
+                if (!*b) {
+                    valid = false;
+                    continue;
+                }
+                if (l.beerId != (*b)->id) {
+                    l.beerId = (*b)->id;
+                    if (auto r = OrderStore::updateLine(tx, l); !r)
+                        return r;
+                }
+            }
+            if (auto r = transition(
+                    tx, order, valid ? OrderStatus::Validated : OrderStatus::ValidationException,
+                    now, fx);
+                !r)
+                return r;
+            break;
+        }
+        case OrderStatus::Validated:
+            if (auto r = transition(tx, order, OrderStatus::AllocationPending, now, fx); !r)
+                return r;
+            break;
+        case OrderStatus::AllocationPending: {
+            // A discontinued beer: allocate() answers false before reserving anything.
+            bool discontinued = false;
+            for (const OrderLine &l : std::as_const(order.lines)) {
+                auto b = OrderStore::beerById(tx, l.beerId);
+                if (!b)
+                    return b.error();
+                if (!*b || (*b)->discontinued)
+                    discontinued = true;
+            }
+            if (discontinued)
+                return transition(tx, order, OrderStatus::AllocationException, now, fx);
+            auto complete = allocate(tx, order, fx);
+            if (!complete)
+                return complete.error();
+            return transition(tx, order,
+                              *complete ? OrderStatus::Allocated : OrderStatus::PendingInventory,
+                              now, fx);
+        }
+        default:
+            return {};
+        }
+    }
+}
+
+Result<void> OrderService::allocateWaiting(WriteTransaction &tx, const QString &beerId, qint64 now,
+                                           Effects &fx)
+{
+    auto waiting = OrderStore::ordersWaitingFor(tx, beerId);
+    if (!waiting)
+        return waiting.error();
+    for (const QString &id : std::as_const(*waiting)) {
+        auto beer = OrderStore::beerById(tx, beerId);
+        if (!beer)
+            return beer.error();
+        if (!*beer || (*beer)->quantityOnHand <= 0)
+            break; // nothing left to hand out
+        auto loaded = OrderStore::loadOrder(tx, id);
+        if (!loaded)
+            return loaded.error();
+        if (!*loaded)
+            continue;
+        Order order = **loaded;
+        auto complete = allocate(tx, order, fx);
+        if (!complete)
+            return complete.error();
+        if (*complete) {
+            if (auto r = transition(tx, order, OrderStatus::Allocated, now, fx); !r)
+                return r;
+        }
+    }
+    return {};
+}
+
+void OrderService::apply(Effects &fx)
+{
+    for (const QJsonObject &e : std::as_const(fx.statusEvents))
+        m_events.publish(QStringLiteral("order.status"), e);
+    for (const Webhooks::Delivery &d : std::as_const(fx.deliveries)) {
+        m_events.publish(QStringLiteral("delivery.created"), d.toJson());
+        if (m_dispatcher && d.state == QLatin1String("pending"))
+            m_dispatcher->add(d);
+    }
+    if (!fx.beersChanged.isEmpty()) {
+        QSqlDatabase db = m_database.connection();
+        for (const QString &id : std::as_const(fx.beersChanged))
+            if (auto b = OrderStore::beer(db, id, false))
+                m_events.publish(QStringLiteral("beer.stock"), b->toJson(true));
+    }
+    if (!fx.toAdvance.isEmpty())
+        scheduleAdvance(fx.toAdvance);
+}
+
+void OrderService::scheduleAdvance(const QStringList &orderIds)
+{
+    QMutexLocker lock(&m_advanceMutex);
+    m_toAdvance.append(orderIds);
+    if (m_advanceQueued)
+        return;
+    m_advanceQueued = true;
+    lock.unlock();
+    submitAdvanceBatch();
+}
+
+void OrderService::submitAdvanceBatch()
+{
+    auto fx = std::make_shared<Effects>();
+    m_writer.submit(
+        [this, fx](WriteTransaction &tx) -> Result<void> {
+            QStringList ids;
+            {
+                QMutexLocker lock(&m_advanceMutex);
+                ids = m_toAdvance.mid(0, AdvanceBatch);
+                m_toAdvance.remove(0, ids.size());
+            }
+            const qint64 now = nowMs();
+            for (const QString &id : std::as_const(ids)) {
+                auto loaded = OrderStore::loadOrder(tx, id);
+                if (!loaded)
+                    return loaded.error();
+                if (!*loaded)
+                    continue;
+                Order order = **loaded;
+                if (auto r = advance(tx, order, now, *fx); !r)
+                    return r;
+            }
+            return {};
+        },
+        [this, fx](const Result<void> &r) {
+            if (!r)
+                qCWarning(lcOrders) << "advancing orders failed:" << r.error().message;
+            else
+                apply(*fx);
+            QMutexLocker lock(&m_advanceMutex);
+            if (m_toAdvance.isEmpty()) {
+                m_advanceQueued = false;
+                return;
+            }
+            lock.unlock();
+            submitAdvanceBatch();
+        });
+}
+
+void OrderService::create(const QString &customerId, const OrderRequest &request,
+                          const QString &idempotencyKey, const QByteArray &bodyHash,
+                          std::function<void(Result<Created>)> done)
+{
+    auto fx = std::make_shared<Effects>();
+    auto created = std::make_shared<Created>();
+    m_writer.submit(
+        [this, fx, created, customerId, request, idempotencyKey,
+         bodyHash](WriteTransaction &tx) -> Result<void> {
+            auto exists = OrderStore::customerExists(tx, customerId);
+            if (!exists)
+                return exists.error();
+            if (!*exists)
+                return notFound(QStringLiteral("customer-not-found"),
+                                QStringLiteral("no customer with id %1").arg(customerId));
+            if (!idempotencyKey.isEmpty()) {
+                auto prior = OrderStore::idempotency(tx, customerId, idempotencyKey);
+                if (!prior)
+                    return prior.error();
+                if (*prior) {
+                    if ((*prior)->bodyHash != bodyHash)
+                        return Core::Error{
+                            QStringLiteral("idempotency-key-reused"),
+                            QStringLiteral("the Idempotency-Key was used before with a "
+                                           "different request body (order %1)")
+                                .arg((*prior)->orderId),
+                            409};
+                    created->replayed = true;
+                    created->body = (*prior)->response;
+                    created->order.id = (*prior)->orderId;
+                    created->order.customerId = customerId;
+                    return {};
+                }
+            }
+            if (request.customerRef) {
+                auto used = OrderStore::customerRefUsed(tx, customerId, *request.customerRef);
+                if (!used)
+                    return used.error();
+                if (*used)
+                    return Core::Error{
+                        QStringLiteral("duplicate-customer-ref"),
+                        QStringLiteral("customer %1 already has an order with customerRef '%2'")
+                            .arg(customerId, *request.customerRef),
+                        409};
+            }
+            const qint64 now = nowMs();
+            Order &o = created->order;
+            o.id = Crypto::Random::uuidV7(now);
+            o.customerId = customerId;
+            o.customerRef = request.customerRef;
+            o.callbackUrl = request.callbackUrl;
+            o.status = OrderStatus::New;
+            o.version = 1;
+            o.createdAt = now;
+            o.updatedAt = now;
+            for (const OrderRequest::Line &l : request.lines) {
+                OrderLine line;
+                line.id = Crypto::Random::uuidV7(now);
+                line.upc = l.upc;
+                line.orderQuantity = l.orderQuantity;
+                auto beer = OrderStore::beerByUpc(tx, l.upc);
+                if (!beer)
+                    return beer.error();
+                if (*beer)
+                    line.beerId = (*beer)->id;
+                o.lines.append(line);
+            }
+            if (auto r = OrderStore::insertOrder(tx, o); !r)
+                return r;
+            if (!o.callbackUrl.isEmpty()) {
+                auto d = Webhooks::WebhookStore::enqueue(
+                    tx,
+                    Webhooks::NewDelivery{o.customerId, o.id, o.version,
+                                          QStringLiteral("order.status_changed"),
+                                          statusName(o.status), o.callbackUrl, callbackPayload(o)},
+                    now);
+                if (!d)
+                    return d.error();
+                fx->deliveries.append(*d);
+            }
+            created->body = QJsonDocument(o.toJson()).toJson(QJsonDocument::Compact);
+            if (!idempotencyKey.isEmpty()) {
+                if (auto r = OrderStore::insertIdempotency(
+                        tx, customerId, idempotencyKey,
+                        OrderStore::IdempotencyRecord{bodyHash, created->body, o.id}, now);
+                    !r)
+                    return r;
+            }
+            fx->toAdvance.append(o.id);
+            return {};
+        },
+        [this, fx, created, done = std::move(done)](const Result<void> &r) {
+            if (!r) {
+                done(r.error());
+                return;
+            }
+            if (!created->replayed) {
+                QJsonObject ev = created->order.toJson();
+                m_events.publish(QStringLiteral("order.created"), ev);
+            }
+            done(*created);
+            apply(*fx);
+        });
+}
+
+void OrderService::act(const QString &orderId, const QString &customerId, Action action,
+                       std::function<void(Result<Order>)> done)
+{
+    auto fx = std::make_shared<Effects>();
+    auto result = std::make_shared<Order>();
+    m_writer.submit(
+        [this, fx, result, orderId, customerId, action](WriteTransaction &tx) -> Result<void> {
+            auto loaded = OrderStore::loadOrder(tx, orderId);
+            if (!loaded)
+                return loaded.error();
+            if (!*loaded || (!customerId.isEmpty() && (*loaded)->customerId != customerId))
+                return notFound(QStringLiteral("order-not-found"),
+                                customerId.isEmpty()
+                                    ? QStringLiteral("no order with id %1").arg(orderId)
+                                    : QStringLiteral("customer %1 has no order with id %2")
+                                          .arg(customerId, orderId));
+            Order order = **loaded;
+            const qint64 now = nowMs();
+            auto refuse = [&order](const char *verb) {
+                return Core::Error{QStringLiteral("invalid-state-transition"),
+                                   QStringLiteral("an order in status %1 cannot be %2")
+                                       .arg(statusName(order.status), QLatin1String(verb)),
+                                   409};
+            };
+            switch (action) {
+            case Action::Pickup:
+                if (order.status != OrderStatus::Allocated)
+                    return refuse("picked up (only ALLOCATED orders can)");
+                if (auto r = transition(tx, order, OrderStatus::PickedUp, now, *fx); !r)
+                    return r;
+                break;
+            case Action::Deliver:
+                if (order.status != OrderStatus::PickedUp)
+                    return refuse("delivered (only PICKED_UP orders can)");
+                if (auto r = transition(tx, order, OrderStatus::Delivered, now, *fx); !r)
+                    return r;
+                break;
+            case Action::Cancel: {
+                if (!isCancellable(order.status))
+                    return refuse("cancelled");
+                // Reserved stock goes back to the shelf, then to orders waiting for it.
+                QSet<QString> released;
+                for (OrderLine &l : order.lines) {
+                    if (l.quantityAllocated <= 0)
+                        continue;
+                    auto beer = OrderStore::beerById(tx, l.beerId);
+                    if (!beer)
+                        return beer.error();
+                    if (*beer) {
+                        if (auto r = OrderStore::setStock(
+                                tx, l.beerId, (*beer)->quantityOnHand + l.quantityAllocated);
+                            !r)
+                            return r;
+                        released.insert(l.beerId);
+                        fx->beersChanged.insert(l.beerId);
+                    }
+                    l.quantityAllocated = 0;
+                    if (auto r = OrderStore::updateLine(tx, l); !r)
+                        return r;
+                }
+                if (auto r = transition(tx, order, OrderStatus::Cancelled, now, *fx); !r)
+                    return r;
+                for (const QString &beerId : std::as_const(released))
+                    if (auto r = allocateWaiting(tx, beerId, now, *fx); !r)
+                        return r;
+                break;
+            }
+            }
+            *result = order;
+            return {};
+        },
+        [this, fx, result, done = std::move(done)](const Result<void> &r) {
+            if (!r) {
+                done(r.error());
+                return;
+            }
+            done(*result);
+            apply(*fx);
+        });
+}
+
+void OrderService::restock(const QString &beerId, int quantity,
+                           std::function<void(Result<Beer>)> done)
+{
+    auto fx = std::make_shared<Effects>();
+    auto result = std::make_shared<Beer>();
+    m_writer.submit(
+        [this, fx, result, beerId, quantity](WriteTransaction &tx) -> Result<void> {
+            auto beer = OrderStore::beerById(tx, beerId);
+            if (!beer)
+                return beer.error();
+            if (!*beer)
+                return notFound(QStringLiteral("beer-not-found"),
+                                QStringLiteral("no beer with id %1").arg(beerId));
+            const qint64 total = qint64((*beer)->quantityOnHand) + quantity;
+            if (total > 100'000'000)
+                return Core::Error{QStringLiteral("out-of-range"),
+                                   QStringLiteral("stock would exceed 100000000"), 400};
+            if (auto r = OrderStore::setStock(tx, beerId, int(total)); !r)
+                return r;
+            fx->beersChanged.insert(beerId);
+            if (auto r = allocateWaiting(tx, beerId, nowMs(), *fx); !r)
+                return r;
+            auto after = OrderStore::beerById(tx, beerId);
+            if (!after)
+                return after.error();
+            *result = **after;
+            return {};
+        },
+        [this, fx, result, done = std::move(done)](const Result<void> &r) {
+            if (!r) {
+                done(r.error());
+                return;
+            }
+            done(*result);
+            apply(*fx);
+        });
+}
+
+void OrderService::setDiscontinued(const QString &beerId, bool discontinued,
+                                   std::function<void(Result<Beer>)> done)
+{
+    auto fx = std::make_shared<Effects>();
+    auto result = std::make_shared<Beer>();
+    m_writer.submit(
+        [fx, result, beerId, discontinued](WriteTransaction &tx) -> Result<void> {
+            auto beer = OrderStore::beerById(tx, beerId);
+            if (!beer)
+                return beer.error();
+            if (!*beer)
+                return notFound(QStringLiteral("beer-not-found"),
+                                QStringLiteral("no beer with id %1").arg(beerId));
+            if (auto r = OrderStore::setDiscontinued(tx, beerId, discontinued); !r)
+                return r;
+            *result = **beer;
+            result->discontinued = discontinued;
+            fx->beersChanged.insert(beerId);
+            return {};
+        },
+        [this, fx, result, done = std::move(done)](const Result<void> &r) {
+            if (!r) {
+                done(r.error());
+                return;
+            }
+            done(*result);
+            apply(*fx);
+        });
+}
+
+void OrderService::createCustomer(const QString &name, const QString &id,
+                                  std::function<void(Result<NewSecret>)> done)
+{
+    auto result = std::make_shared<NewSecret>();
+    const qint64 now = nowMs();
+    result->customer = Customer{id.isEmpty() ? Crypto::Random::uuid() : id, name, now};
+    result->secret = Webhooks::Signer::generateSecret();
+    m_writer.submit(
+        [result, now](WriteTransaction &tx) -> Result<void> {
+            if (auto r = OrderStore::insertCustomer(tx, result->customer); !r)
+                return r;
+            return Webhooks::WebhookStore::addSecret(tx, result->customer.id, result->secret, now);
+        },
+        [this, result, done = std::move(done)](const Result<void> &r) {
+            if (!r) {
+                done(r.error());
+                return;
+            }
+            m_events.publish(
+                QStringLiteral("customer.created"),
+                QJsonObject{{QStringLiteral("id"), result->customer.id},
+                            {QStringLiteral("name"), result->customer.name},
+                            {QStringLiteral("createdAt"), isoTime(result->customer.createdAt)},
+                            {QStringLiteral("orderCount"), 0}});
+            done(*result);
+        });
+}
+
+void OrderService::rotateSecret(const QString &customerId,
+                                std::function<void(Result<NewSecret>)> done)
+{
+    auto result = std::make_shared<NewSecret>();
+    result->secret = Webhooks::Signer::generateSecret();
+    const qint64 overlap = m_secretOverlapMs;
+    m_writer.submit(
+        [this, result, customerId, overlap](WriteTransaction &tx) -> Result<void> {
+            auto exists = OrderStore::customerExists(tx, customerId);
+            if (!exists)
+                return exists.error();
+            if (!*exists)
+                return notFound(QStringLiteral("customer-not-found"),
+                                QStringLiteral("no customer with id %1").arg(customerId));
+            auto expires = Webhooks::WebhookStore::rotateSecret(tx, customerId, result->secret,
+                                                                nowMs(), overlap);
+            if (!expires)
+                return expires.error();
+            result->customer.id = customerId;
+            result->previousExpiresAt = *expires;
+            return {};
+        },
+        [this, result, customerId, done = std::move(done)](const Result<void> &r) {
+            if (!r) {
+                done(r.error());
+                return;
+            }
+            if (m_dispatcher)
+                m_dispatcher->secretsChanged(customerId);
+            m_events.publish(QStringLiteral("customer.secret-rotated"),
+                             QJsonObject{{QStringLiteral("id"), customerId},
+                                         {QStringLiteral("previousSecretExpiresAt"),
+                                          isoTime(result->previousExpiresAt)}});
+            done(*result);
+        });
+}
+
+void OrderService::redeliver(const QString &deliveryId,
+                             std::function<void(Result<Webhooks::Delivery>)> done)
+{
+    auto result = std::make_shared<Webhooks::Delivery>();
+    m_writer.submit(
+        [this, result, deliveryId](WriteTransaction &tx) -> Result<void> {
+            auto d = Webhooks::WebhookStore::markForRedelivery(tx, deliveryId, nowMs());
+            if (!d)
+                return d.error();
+            *result = *d;
+            return {};
+        },
+        [this, result, done = std::move(done)](const Result<void> &r) {
+            if (!r) {
+                done(r.error());
+                return;
+            }
+            m_events.publish(QStringLiteral("delivery.state"), result->toJson());
+            if (m_dispatcher)
+                m_dispatcher->add(*result);
+            done(*result);
+        });
+}
+
+void OrderService::setEndpointEnabled(const QString &endpointId, bool enabled,
+                                      std::function<void(Result<Webhooks::Endpoint>)> done)
+{
+    auto result = std::make_shared<Webhooks::Endpoint>();
+    m_writer.submit(
+        [this, result, endpointId, enabled](WriteTransaction &tx) -> Result<void> {
+            auto e = Webhooks::WebhookStore::setEndpointEnabled(
+                tx, endpointId, enabled, QStringLiteral("disabled by an administrator"), nowMs());
+            if (!e)
+                return e.error();
+            *result = *e;
+            return {};
+        },
+        [this, result, done = std::move(done)](const Result<void> &r) {
+            if (!r) {
+                done(r.error());
+                return;
+            }
+            if (m_dispatcher)
+                m_dispatcher->endpointChanged(*result);
+            m_events.publish(
+                QStringLiteral("endpoint.state"),
+                Webhooks::WebhookStore::endpointJson(m_database.connection(), *result));
+            done(*result);
+        });
+}
+
+} // namespace Gatehouse::Orders

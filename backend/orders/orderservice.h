@@ -1,0 +1,102 @@
+#pragma once
+
+#include "core/result.h"
+#include "orders/order.h"
+#include "webhooks/webhookstore.h"
+
+#include <QMutex>
+#include <QStringList>
+
+#include <functional>
+
+namespace Gatehouse::Core {
+class Clock;
+class Database;
+class EventBus;
+class WriteQueue;
+class WriteTransaction;
+} // namespace Gatehouse::Core
+
+namespace Gatehouse::Webhooks {
+class Dispatcher;
+}
+
+namespace Gatehouse::Orders {
+
+// The order domain: creation, the lifecycle (validation, allocation, pickup, delivery,
+// cancellation), the catalog's stock and the customer registry. Every change goes through
+// the single database writer; each status change is written together with its history row
+// and, when the order has a callback URL, its webhook delivery (transactional outbox).
+// Completion callbacks run on the writer thread after the commit.
+class OrderService
+{
+public:
+    OrderService(Core::Database &database, Core::WriteQueue &writer, Core::EventBus &events,
+                 const Core::Clock &clock, Webhooks::Dispatcher *dispatcher);
+
+    void setSecretOverlapMs(qint64 ms) { m_secretOverlapMs = ms; }
+
+    // At start (blocking): the demo catalog and a demo customer on an empty database, then
+    // orders a crash interrupted are taken up again.
+    Core::Result<void> start(bool demoData);
+
+    struct Created
+    {
+        Order order;
+        QByteArray body; // the 201 body
+        bool replayed = false;
+    };
+    void create(const QString &customerId, const OrderRequest &request,
+                const QString &idempotencyKey, const QByteArray &bodyHash,
+                std::function<void(Core::Result<Created>)> done);
+
+    enum class Action { Pickup, Deliver, Cancel };
+    // customerId empty: any customer (admin).
+    void act(const QString &orderId, const QString &customerId, Action action,
+             std::function<void(Core::Result<Order>)> done);
+
+    void restock(const QString &beerId, int quantity, std::function<void(Core::Result<Beer>)> done);
+    void setDiscontinued(const QString &beerId, bool discontinued,
+                         std::function<void(Core::Result<Beer>)> done);
+
+    struct NewSecret
+    {
+        Customer customer;
+        QString secret; // shown once
+        qint64 previousExpiresAt = 0;
+    };
+    void createCustomer(const QString &name, const QString &id,
+                        std::function<void(Core::Result<NewSecret>)> done);
+    void rotateSecret(const QString &customerId, std::function<void(Core::Result<NewSecret>)> done);
+
+    void redeliver(const QString &deliveryId,
+                   std::function<void(Core::Result<Webhooks::Delivery>)> done);
+    void setEndpointEnabled(const QString &endpointId, bool enabled,
+                            std::function<void(Core::Result<Webhooks::Endpoint>)> done);
+
+private:
+    struct Effects;
+    Core::Result<void> transition(Core::WriteTransaction &tx, Order &order, OrderStatus to,
+                                  qint64 now, Effects &fx);
+    Core::Result<void> advance(Core::WriteTransaction &tx, Order &order, qint64 now, Effects &fx);
+    Core::Result<bool> allocate(Core::WriteTransaction &tx, Order &order, Effects &fx);
+    Core::Result<void> allocateWaiting(Core::WriteTransaction &tx, const QString &beerId,
+                                       qint64 now, Effects &fx);
+    void apply(Effects &fx);
+    void scheduleAdvance(const QStringList &orderIds);
+    void submitAdvanceBatch();
+    qint64 nowMs() const;
+
+    Core::Database &m_database;
+    Core::WriteQueue &m_writer;
+    Core::EventBus &m_events;
+    const Core::Clock &m_clock;
+    Webhooks::Dispatcher *m_dispatcher;
+    qint64 m_secretOverlapMs = 24LL * 3600 * 1000;
+
+    QMutex m_advanceMutex;
+    QStringList m_toAdvance;
+    bool m_advanceQueued = false;
+};
+
+} // namespace Gatehouse::Orders

@@ -1,0 +1,584 @@
+#include "orders/orderstore.h"
+
+#include "core/writequeue.h"
+
+#include <QSqlError>
+#include <QSqlQuery>
+#include <QVariant>
+
+namespace Gatehouse::Orders {
+
+using Core::Result;
+using Core::WriteTransaction;
+
+namespace {
+
+const QString OrderColumns = QStringLiteral(
+    "id, customer_id, customer_ref, callback_url, status, version, created_at, updated_at");
+const QString BeerColumns =
+    QStringLiteral("id, beer_name, beer_style, upc, price, quantity_on_hand, discontinued");
+
+Order orderFromRow(const QSqlQuery &q)
+{
+    Order o;
+    o.id = q.value(0).toString();
+    o.customerId = q.value(1).toString();
+    if (!q.value(2).isNull())
+        o.customerRef = q.value(2).toString();
+    o.callbackUrl = q.value(3).toString();
+    o.status = parseStatus(q.value(4).toString()).value_or(OrderStatus::New);
+    o.version = q.value(5).toInt();
+    o.createdAt = q.value(6).toLongLong();
+    o.updatedAt = q.value(7).toLongLong();
+    return o;
+}
+
+OrderLine lineFromRow(const QSqlQuery &q)
+{
+    OrderLine l;
+    l.id = q.value(0).toString();
+    l.beerId = q.value(1).toString();
+    l.upc = q.value(2).toString();
+    l.orderQuantity = q.value(3).toInt();
+    l.quantityAllocated = q.value(4).toInt();
+    return l;
+}
+
+Beer beerFromRow(const QSqlQuery &q)
+{
+    Beer b;
+    b.id = q.value(0).toString();
+    b.beerName = q.value(1).toString();
+    b.beerStyle = q.value(2).toString();
+    b.upc = q.value(3).toString();
+    b.price = q.value(4).toString();
+    b.quantityOnHand = q.value(5).toInt();
+    b.discontinued = q.value(6).toInt() != 0;
+    return b;
+}
+
+const QString LinesSql = QStringLiteral(
+    "SELECT id, beer_id, upc, order_quantity, quantity_allocated FROM order_lines WHERE "
+    "order_id = ? ORDER BY position");
+
+QList<OrderLine> readLines(QSqlQuery &q)
+{
+    QList<OrderLine> lines;
+    while (q.next())
+        lines.append(lineFromRow(q));
+    return lines;
+}
+
+QVariant nullString(const QString &s)
+{
+    return s.isEmpty() ? QVariant(QMetaType::fromType<QString>()) : QVariant(s);
+}
+
+} // namespace
+
+Core::Migration OrderStore::migration()
+{
+    return {3,
+            QStringLiteral("orders: customers, beers, orders, lines, history, idempotency keys"),
+            {QStringLiteral("CREATE TABLE customers (id TEXT PRIMARY KEY, name TEXT NOT NULL, "
+                            "created_at INTEGER NOT NULL)"),
+             QStringLiteral("CREATE TABLE beers (id TEXT PRIMARY KEY, beer_name TEXT NOT NULL, "
+                            "beer_style TEXT NOT NULL, upc TEXT NOT NULL UNIQUE, price TEXT NOT "
+                            "NULL, quantity_on_hand INTEGER NOT NULL, discontinued INTEGER NOT "
+                            "NULL DEFAULT 0, created_at INTEGER NOT NULL)"),
+             QStringLiteral("CREATE TABLE orders (id TEXT PRIMARY KEY, customer_id TEXT NOT NULL "
+                            "REFERENCES customers(id), customer_ref TEXT, callback_url TEXT, "
+                            "status TEXT NOT NULL, version INTEGER NOT NULL, created_at INTEGER "
+                            "NOT NULL, updated_at INTEGER NOT NULL)"),
+             QStringLiteral("CREATE UNIQUE INDEX orders_customer_ref ON orders(customer_id, "
+                            "customer_ref) WHERE customer_ref IS NOT NULL"),
+             QStringLiteral("CREATE INDEX orders_customer ON orders(customer_id)"),
+             QStringLiteral("CREATE INDEX orders_status ON orders(status)"),
+             QStringLiteral("CREATE TABLE order_lines (id TEXT PRIMARY KEY, order_id TEXT NOT "
+                            "NULL, position INTEGER NOT NULL, upc TEXT NOT NULL, beer_id TEXT, "
+                            "order_quantity INTEGER NOT NULL, quantity_allocated INTEGER NOT NULL "
+                            "DEFAULT 0)"),
+             QStringLiteral("CREATE INDEX order_lines_order ON order_lines(order_id, position)"),
+             QStringLiteral("CREATE INDEX order_lines_beer ON order_lines(beer_id)"),
+             QStringLiteral("CREATE TABLE order_history (order_id TEXT NOT NULL, version INTEGER "
+                            "NOT NULL, status TEXT NOT NULL, at INTEGER NOT NULL, PRIMARY KEY "
+                            "(order_id, version)) WITHOUT ROWID"),
+             QStringLiteral("CREATE TABLE idempotency_keys (customer_id TEXT NOT NULL, key TEXT "
+                            "NOT NULL, body_hash BLOB NOT NULL, order_id TEXT NOT NULL, response "
+                            "BLOB NOT NULL, created_at INTEGER NOT NULL, PRIMARY KEY "
+                            "(customer_id, key)) WITHOUT ROWID")}};
+}
+
+Result<void> OrderStore::insertCustomer(WriteTransaction &tx, const Customer &c)
+{
+    QSqlQuery &q =
+        tx.query(QStringLiteral("INSERT INTO customers (id, name, created_at) VALUES (?, ?, ?)"));
+    q.addBindValue(c.id);
+    q.addBindValue(c.name);
+    q.addBindValue(c.createdAt);
+    if (!q.exec()) {
+        if (q.lastError().nativeErrorCode() == QLatin1String("19") ||
+            q.lastError().text().contains(QLatin1String("UNIQUE")))
+            return Core::makeError(QStringLiteral("customer-exists"),
+                                   QStringLiteral("a customer with id %1 exists").arg(c.id), 409);
+        return WriteTransaction::sqlError(q, "insert customer");
+    }
+    return {};
+}
+
+Result<bool> OrderStore::customerExists(WriteTransaction &tx, const QString &id)
+{
+    QSqlQuery &q = tx.query(QStringLiteral("SELECT 1 FROM customers WHERE id = ?"));
+    q.addBindValue(id);
+    if (!q.exec())
+        return WriteTransaction::sqlError(q, "find customer");
+    const bool found = q.next();
+    q.finish();
+    return found;
+}
+
+Result<void> OrderStore::insertBeer(WriteTransaction &tx, const Beer &b, qint64 now)
+{
+    QSqlQuery &q = tx.query(QStringLiteral(
+        "INSERT INTO beers (id, beer_name, beer_style, upc, price, quantity_on_hand, "
+        "discontinued, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"));
+    q.addBindValue(b.id);
+    q.addBindValue(b.beerName);
+    q.addBindValue(b.beerStyle);
+    q.addBindValue(b.upc);
+    q.addBindValue(b.price);
+    q.addBindValue(b.quantityOnHand);
+    q.addBindValue(b.discontinued ? 1 : 0);
+    q.addBindValue(now);
+    if (!q.exec())
+        return WriteTransaction::sqlError(q, "insert beer");
+    return {};
+}
+
+Result<std::optional<Beer>> OrderStore::beerByUpc(WriteTransaction &tx, const QString &upc)
+{
+    QSqlQuery &q = tx.query(QStringLiteral("SELECT ") + BeerColumns +
+                            QStringLiteral(" FROM beers WHERE upc = ?"));
+    q.addBindValue(upc);
+    if (!q.exec())
+        return WriteTransaction::sqlError(q, "find beer");
+    std::optional<Beer> b;
+    if (q.next())
+        b = beerFromRow(q);
+    q.finish();
+    return b;
+}
+
+Result<std::optional<Beer>> OrderStore::beerById(WriteTransaction &tx, const QString &id)
+{
+    QSqlQuery &q = tx.query(QStringLiteral("SELECT ") + BeerColumns +
+                            QStringLiteral(" FROM beers WHERE id = ?"));
+    q.addBindValue(id);
+    if (!q.exec())
+        return WriteTransaction::sqlError(q, "find beer");
+    std::optional<Beer> b;
+    if (q.next())
+        b = beerFromRow(q);
+    q.finish();
+    return b;
+}
+
+Result<void> OrderStore::setStock(WriteTransaction &tx, const QString &beerId, int quantityOnHand)
+{
+    QSqlQuery &q = tx.query(QStringLiteral("UPDATE beers SET quantity_on_hand = ? WHERE id = ?"));
+    q.addBindValue(quantityOnHand);
+    q.addBindValue(beerId);
+    if (!q.exec())
+        return WriteTransaction::sqlError(q, "update stock");
+    return {};
+}
+
+Result<void> OrderStore::setDiscontinued(WriteTransaction &tx, const QString &beerId,
+                                         bool discontinued)
+{
+    QSqlQuery &q = tx.query(QStringLiteral("UPDATE beers SET discontinued = ? WHERE id = ?"));
+    q.addBindValue(discontinued ? 1 : 0);
+    q.addBindValue(beerId);
+    if (!q.exec())
+        return WriteTransaction::sqlError(q, "update beer");
+    return {};
+}
+
+Result<bool> OrderStore::customerRefUsed(WriteTransaction &tx, const QString &customerId,
+                                         const QString &ref)
+{
+    QSqlQuery &q =
+        tx.query(QStringLiteral("SELECT 1 FROM orders WHERE customer_id = ? AND customer_ref = ?"));
+    q.addBindValue(customerId);
+    q.addBindValue(ref);
+    if (!q.exec())
+        return WriteTransaction::sqlError(q, "find customerRef");
+    const bool used = q.next();
+    q.finish();
+    return used;
+}
+
+Result<void> OrderStore::insertOrder(WriteTransaction &tx, const Order &o)
+{
+    QSqlQuery &q = tx.query(QStringLiteral(
+        "INSERT INTO orders (id, customer_id, customer_ref, callback_url, status, version, "
+        "created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"));
+    q.addBindValue(o.id);
+    q.addBindValue(o.customerId);
+    q.addBindValue(o.customerRef ? QVariant(*o.customerRef)
+                                 : QVariant(QMetaType::fromType<QString>()));
+    q.addBindValue(nullString(o.callbackUrl));
+    q.addBindValue(statusName(o.status));
+    q.addBindValue(o.version);
+    q.addBindValue(o.createdAt);
+    q.addBindValue(o.updatedAt);
+    if (!q.exec())
+        return WriteTransaction::sqlError(q, "insert order");
+    QSqlQuery &l = tx.query(QStringLiteral(
+        "INSERT INTO order_lines (id, order_id, position, upc, beer_id, order_quantity, "
+        "quantity_allocated) VALUES (?, ?, ?, ?, ?, ?, ?)"));
+    for (qsizetype i = 0; i < o.lines.size(); ++i) {
+        const OrderLine &line = o.lines[i];
+        l.addBindValue(line.id);
+        l.addBindValue(o.id);
+        l.addBindValue(int(i));
+        l.addBindValue(line.upc);
+        l.addBindValue(nullString(line.beerId));
+        l.addBindValue(line.orderQuantity);
+        l.addBindValue(line.quantityAllocated);
+        if (!l.exec())
+            return WriteTransaction::sqlError(l, "insert order line");
+    }
+    return insertHistory(tx, o);
+}
+
+Result<void> OrderStore::updateOrder(WriteTransaction &tx, const Order &o)
+{
+    QSqlQuery &q = tx.query(
+        QStringLiteral("UPDATE orders SET status = ?, version = ?, updated_at = ? WHERE id = ?"));
+    q.addBindValue(statusName(o.status));
+    q.addBindValue(o.version);
+    q.addBindValue(o.updatedAt);
+    q.addBindValue(o.id);
+    if (!q.exec())
+        return WriteTransaction::sqlError(q, "update order");
+    return {};
+}
+
+Result<void> OrderStore::updateLine(WriteTransaction &tx, const OrderLine &l)
+{
+    QSqlQuery &q = tx.query(
+        QStringLiteral("UPDATE order_lines SET beer_id = ?, quantity_allocated = ? WHERE id = ?"));
+    q.addBindValue(nullString(l.beerId));
+    q.addBindValue(l.quantityAllocated);
+    q.addBindValue(l.id);
+    if (!q.exec())
+        return WriteTransaction::sqlError(q, "update order line");
+    return {};
+}
+
+Result<void> OrderStore::insertHistory(WriteTransaction &tx, const Order &o)
+{
+    QSqlQuery &q = tx.query(QStringLiteral(
+        "INSERT INTO order_history (order_id, version, status, at) VALUES (?, ?, ?, ?)"));
+    q.addBindValue(o.id);
+    q.addBindValue(o.version);
+    q.addBindValue(statusName(o.status));
+    q.addBindValue(o.updatedAt);
+    if (!q.exec())
+        return WriteTransaction::sqlError(q, "insert history");
+    return {};
+}
+
+Result<std::optional<Order>> OrderStore::loadOrder(WriteTransaction &tx, const QString &id)
+{
+    QSqlQuery &q = tx.query(QStringLiteral("SELECT ") + OrderColumns +
+                            QStringLiteral(" FROM orders WHERE id = ?"));
+    q.addBindValue(id);
+    if (!q.exec())
+        return WriteTransaction::sqlError(q, "load order");
+    if (!q.next())
+        return std::optional<Order>();
+    Order o = orderFromRow(q);
+    q.finish();
+    QSqlQuery &l = tx.query(LinesSql);
+    l.addBindValue(id);
+    if (!l.exec())
+        return WriteTransaction::sqlError(l, "load order lines");
+    o.lines = readLines(l);
+    l.finish();
+    return std::optional<Order>(std::move(o));
+}
+
+Result<QStringList> OrderStore::ordersWaitingFor(WriteTransaction &tx, const QString &beerId)
+{
+    QSqlQuery &q = tx.query(QStringLiteral(
+        "SELECT DISTINCT o.id FROM orders o JOIN order_lines l ON l.order_id = o.id WHERE "
+        "o.status = 'PENDING_INVENTORY' AND l.beer_id = ? AND l.quantity_allocated < "
+        "l.order_quantity ORDER BY o.rowid"));
+    q.addBindValue(beerId);
+    if (!q.exec())
+        return WriteTransaction::sqlError(q, "find waiting orders");
+    QStringList ids;
+    while (q.next())
+        ids.append(q.value(0).toString());
+    return ids;
+}
+
+Result<std::optional<OrderStore::IdempotencyRecord>>
+OrderStore::idempotency(WriteTransaction &tx, const QString &customerId, const QString &key)
+{
+    QSqlQuery &q = tx.query(QStringLiteral("SELECT body_hash, response, order_id FROM "
+                                           "idempotency_keys WHERE customer_id = ? AND key = ?"));
+    q.addBindValue(customerId);
+    q.addBindValue(key);
+    if (!q.exec())
+        return WriteTransaction::sqlError(q, "find idempotency key");
+    std::optional<IdempotencyRecord> r;
+    if (q.next())
+        r = IdempotencyRecord{q.value(0).toByteArray(), q.value(1).toByteArray(),
+                              q.value(2).toString()};
+    q.finish();
+    return r;
+}
+
+Result<void> OrderStore::insertIdempotency(WriteTransaction &tx, const QString &customerId,
+                                           const QString &key, const IdempotencyRecord &r,
+                                           qint64 now)
+{
+    QSqlQuery &q = tx.query(QStringLiteral(
+        "INSERT INTO idempotency_keys (customer_id, key, body_hash, order_id, response, "
+        "created_at) VALUES (?, ?, ?, ?, ?, ?)"));
+    q.addBindValue(customerId);
+    q.addBindValue(key);
+    q.addBindValue(r.bodyHash);
+    q.addBindValue(r.orderId);
+    q.addBindValue(r.response);
+    q.addBindValue(now);
+    if (!q.exec())
+        return WriteTransaction::sqlError(q, "insert idempotency key");
+    return {};
+}
+
+Result<int> OrderStore::countBeers(WriteTransaction &tx)
+{
+    QSqlQuery &q = tx.query(QStringLiteral("SELECT COUNT(*) FROM beers"));
+    if (!q.exec() || !q.next())
+        return WriteTransaction::sqlError(q, "count beers");
+    const int n = q.value(0).toInt();
+    q.finish();
+    return n;
+}
+
+Result<int> OrderStore::countCustomers(WriteTransaction &tx)
+{
+    QSqlQuery &q = tx.query(QStringLiteral("SELECT COUNT(*) FROM customers"));
+    if (!q.exec() || !q.next())
+        return WriteTransaction::sqlError(q, "count customers");
+    const int n = q.value(0).toInt();
+    q.finish();
+    return n;
+}
+
+Result<QStringList> OrderStore::unfinishedOrders(WriteTransaction &tx)
+{
+    QSqlQuery &q = tx.query(QStringLiteral(
+        "SELECT id FROM orders WHERE status IN ('NEW', 'VALIDATION_PENDING', 'VALIDATED', "
+        "'ALLOCATION_PENDING') ORDER BY rowid"));
+    if (!q.exec())
+        return WriteTransaction::sqlError(q, "find unfinished orders");
+    QStringList ids;
+    while (q.next())
+        ids.append(q.value(0).toString());
+    return ids;
+}
+
+std::optional<Order> OrderStore::order(QSqlDatabase db, const QString &id)
+{
+    QSqlQuery q(db);
+    q.prepare(QStringLiteral("SELECT ") + OrderColumns +
+              QStringLiteral(" FROM orders WHERE id = ?"));
+    q.addBindValue(id);
+    if (!q.exec() || !q.next())
+        return std::nullopt;
+    Order o = orderFromRow(q);
+    QSqlQuery l(db);
+    l.prepare(LinesSql);
+    l.addBindValue(id);
+    if (l.exec())
+        o.lines = readLines(l);
+    return o;
+}
+
+OrderStore::Page OrderStore::customerOrders(QSqlDatabase db, const QString &customerId,
+                                            int pageNumber, int pageSize)
+{
+    Page page;
+    QSqlQuery c(db);
+    c.prepare(QStringLiteral("SELECT COUNT(*) FROM orders WHERE customer_id = ?"));
+    c.addBindValue(customerId);
+    if (c.exec() && c.next())
+        page.total = c.value(0).toLongLong();
+    QSqlQuery q(db);
+    q.prepare(
+        QStringLiteral("SELECT ") + OrderColumns +
+        QStringLiteral(" FROM orders WHERE customer_id = ? ORDER BY rowid DESC LIMIT ? OFFSET ?"));
+    q.addBindValue(customerId);
+    q.addBindValue(pageSize);
+    q.addBindValue(qint64(pageNumber) * pageSize);
+    if (!q.exec())
+        return page;
+    QSqlQuery l(db);
+    l.prepare(LinesSql);
+    while (q.next()) {
+        Order o = orderFromRow(q);
+        l.addBindValue(o.id);
+        if (l.exec())
+            o.lines = readLines(l);
+        page.items.append(o.toJson());
+    }
+    return page;
+}
+
+QList<QJsonObject> OrderStore::adminOrders(QSqlDatabase db, const OrderFilter &f)
+{
+    QString sql =
+        QStringLiteral("SELECT o.id, o.customer_id, o.customer_ref, o.callback_url, "
+                       "o.status, o.version, o.created_at, o.updated_at, c.name FROM "
+                       "orders o LEFT JOIN customers c ON c.id = o.customer_id WHERE 1 = 1");
+    QVariantList binds;
+    if (!f.customerId.isEmpty()) {
+        sql += QStringLiteral(" AND o.customer_id = ?");
+        binds << f.customerId;
+    }
+    if (!f.status.isEmpty()) {
+        sql += QStringLiteral(" AND o.status = ?");
+        binds << f.status;
+    }
+    if (!f.before.isEmpty()) {
+        sql += QStringLiteral(" AND o.rowid < (SELECT rowid FROM orders WHERE id = ?)");
+        binds << f.before;
+    }
+    sql += QStringLiteral(" ORDER BY o.rowid DESC LIMIT ?");
+    binds << f.limit;
+    QSqlQuery q(db);
+    q.setForwardOnly(true);
+    q.prepare(sql);
+    for (const QVariant &b : binds)
+        q.addBindValue(b);
+    QList<QJsonObject> out;
+    if (!q.exec())
+        return out;
+    QSqlQuery l(db);
+    l.prepare(LinesSql);
+    while (q.next()) {
+        Order o = orderFromRow(q);
+        l.addBindValue(o.id);
+        if (l.exec())
+            o.lines = readLines(l);
+        QJsonObject j = o.toJson();
+        j.insert(QStringLiteral("customerName"), q.value(8).toString());
+        out.append(j);
+    }
+    return out;
+}
+
+QList<QJsonObject> OrderStore::history(QSqlDatabase db, const QString &orderId)
+{
+    QSqlQuery q(db);
+    q.prepare(QStringLiteral(
+        "SELECT version, status, at FROM order_history WHERE order_id = ? ORDER BY version"));
+    q.addBindValue(orderId);
+    QList<QJsonObject> out;
+    if (!q.exec())
+        return out;
+    while (q.next())
+        out.append(QJsonObject{{QStringLiteral("version"), q.value(0).toInt()},
+                               {QStringLiteral("status"), q.value(1).toString()},
+                               {QStringLiteral("at"), isoTime(q.value(2).toLongLong())}});
+    return out;
+}
+
+std::optional<Customer> OrderStore::customer(QSqlDatabase db, const QString &id)
+{
+    QSqlQuery q(db);
+    q.prepare(QStringLiteral("SELECT id, name, created_at FROM customers WHERE id = ?"));
+    q.addBindValue(id);
+    if (!q.exec() || !q.next())
+        return std::nullopt;
+    return Customer{q.value(0).toString(), q.value(1).toString(), q.value(2).toLongLong()};
+}
+
+QList<QJsonObject> OrderStore::customers(QSqlDatabase db)
+{
+    QSqlQuery q(db);
+    QList<QJsonObject> out;
+    if (!q.exec(
+            QStringLiteral("SELECT c.id, c.name, c.created_at, (SELECT COUNT(*) FROM orders o "
+                           "WHERE o.customer_id = c.id) FROM customers c ORDER BY c.created_at, "
+                           "c.id")))
+        return out;
+    while (q.next())
+        out.append(QJsonObject{{QStringLiteral("id"), q.value(0).toString()},
+                               {QStringLiteral("name"), q.value(1).toString()},
+                               {QStringLiteral("createdAt"), isoTime(q.value(2).toLongLong())},
+                               {QStringLiteral("orderCount"), q.value(3).toLongLong()}});
+    return out;
+}
+
+QHash<QString, QString> OrderStore::customerNames(QSqlDatabase db)
+{
+    QHash<QString, QString> names;
+    QSqlQuery q(db);
+    if (q.exec(QStringLiteral("SELECT id, name FROM customers")))
+        while (q.next())
+            names.insert(q.value(0).toString(), q.value(1).toString());
+    return names;
+}
+
+OrderStore::Page OrderStore::beers(QSqlDatabase db, const BeerFilter &f, int pageNumber,
+                                   int pageSize, bool admin)
+{
+    QString where = QStringLiteral(" WHERE 1 = 1");
+    QVariantList binds;
+    if (!f.name.isEmpty()) {
+        // instr() on lower(): a substring match with no LIKE wildcards to escape.
+        where += QStringLiteral(" AND instr(lower(beer_name), lower(?)) > 0");
+        binds << f.name;
+    }
+    if (!f.style.isEmpty()) {
+        where += QStringLiteral(" AND beer_style = ?");
+        binds << f.style;
+    }
+    Page page;
+    QSqlQuery c(db);
+    c.prepare(QStringLiteral("SELECT COUNT(*) FROM beers") + where);
+    for (const QVariant &b : binds)
+        c.addBindValue(b);
+    if (c.exec() && c.next())
+        page.total = c.value(0).toLongLong();
+    QSqlQuery q(db);
+    q.prepare(QStringLiteral("SELECT ") + BeerColumns + QStringLiteral(" FROM beers") + where +
+              QStringLiteral(" ORDER BY beer_name, id LIMIT ? OFFSET ?"));
+    for (const QVariant &b : binds)
+        q.addBindValue(b);
+    q.addBindValue(pageSize);
+    q.addBindValue(qint64(pageNumber) * pageSize);
+    if (q.exec())
+        while (q.next())
+            page.items.append(beerFromRow(q).toJson(admin));
+    return page;
+}
+
+std::optional<Beer> OrderStore::beer(QSqlDatabase db, const QString &key, bool byUpc)
+{
+    QSqlQuery q(db);
+    q.prepare(QStringLiteral("SELECT ") + BeerColumns + QStringLiteral(" FROM beers WHERE ") +
+              (byUpc ? QStringLiteral("upc = ?") : QStringLiteral("id = ?")));
+    q.addBindValue(key);
+    if (!q.exec() || !q.next())
+        return std::nullopt;
+    return beerFromRow(q);
+}
+
+} // namespace Gatehouse::Orders

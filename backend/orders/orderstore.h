@@ -1,0 +1,93 @@
+#pragma once
+
+#include "core/database.h"
+#include "core/result.h"
+#include "orders/order.h"
+
+#include <QHash>
+#include <QSqlDatabase>
+
+#include <optional>
+
+namespace Gatehouse::Core {
+class WriteTransaction;
+}
+
+namespace Gatehouse::Orders {
+
+// SQL of the orders module. Writes take the writer's transaction, reads a connection of
+// the calling thread. Times are ms since the epoch.
+class OrderStore
+{
+public:
+    static Core::Migration migration(); // schema version 3
+
+    // --- writes ---
+    static Core::Result<void> insertCustomer(Core::WriteTransaction &tx, const Customer &c);
+    static Core::Result<bool> customerExists(Core::WriteTransaction &tx, const QString &id);
+    static Core::Result<void> insertBeer(Core::WriteTransaction &tx, const Beer &b, qint64 now);
+    static Core::Result<std::optional<Beer>> beerByUpc(Core::WriteTransaction &tx,
+                                                       const QString &upc);
+    static Core::Result<std::optional<Beer>> beerById(Core::WriteTransaction &tx,
+                                                      const QString &id);
+    static Core::Result<void> setStock(Core::WriteTransaction &tx, const QString &beerId,
+                                       int quantityOnHand);
+    static Core::Result<void> setDiscontinued(Core::WriteTransaction &tx, const QString &beerId,
+                                              bool discontinued);
+    static Core::Result<bool> customerRefUsed(Core::WriteTransaction &tx, const QString &customerId,
+                                              const QString &ref);
+    static Core::Result<void> insertOrder(Core::WriteTransaction &tx, const Order &o);
+    static Core::Result<void> updateOrder(Core::WriteTransaction &tx, const Order &o);
+    static Core::Result<void> updateLine(Core::WriteTransaction &tx, const OrderLine &l);
+    static Core::Result<void> insertHistory(Core::WriteTransaction &tx, const Order &o);
+    static Core::Result<std::optional<Order>> loadOrder(Core::WriteTransaction &tx,
+                                                        const QString &id);
+    static Core::Result<QStringList> ordersWaitingFor(Core::WriteTransaction &tx,
+                                                      const QString &beerId);
+    struct IdempotencyRecord
+    {
+        QByteArray bodyHash;
+        QByteArray response;
+        QString orderId;
+    };
+    static Core::Result<std::optional<IdempotencyRecord>>
+    idempotency(Core::WriteTransaction &tx, const QString &customerId, const QString &key);
+    static Core::Result<void> insertIdempotency(Core::WriteTransaction &tx,
+                                                const QString &customerId, const QString &key,
+                                                const IdempotencyRecord &r, qint64 now);
+    static Core::Result<int> countBeers(Core::WriteTransaction &tx);
+    static Core::Result<int> countCustomers(Core::WriteTransaction &tx);
+    static Core::Result<QStringList> unfinishedOrders(Core::WriteTransaction &tx);
+
+    // --- reads ---
+    static std::optional<Order> order(QSqlDatabase db, const QString &id);
+    struct Page
+    {
+        QList<QJsonObject> items;
+        qint64 total = 0;
+    };
+    static Page customerOrders(QSqlDatabase db, const QString &customerId, int pageNumber,
+                               int pageSize);
+    struct OrderFilter
+    {
+        QString customerId;
+        QString status;
+        QString before; // order id: only older ones
+        int limit = 100;
+    };
+    static QList<QJsonObject> adminOrders(QSqlDatabase db, const OrderFilter &f);
+    static QList<QJsonObject> history(QSqlDatabase db, const QString &orderId);
+    static std::optional<Customer> customer(QSqlDatabase db, const QString &id);
+    static QList<QJsonObject> customers(QSqlDatabase db);
+    static QHash<QString, QString> customerNames(QSqlDatabase db);
+    struct BeerFilter
+    {
+        QString name;
+        QString style;
+    };
+    static Page beers(QSqlDatabase db, const BeerFilter &f, int pageNumber, int pageSize,
+                      bool admin);
+    static std::optional<Beer> beer(QSqlDatabase db, const QString &id, bool byUpc);
+};
+
+} // namespace Gatehouse::Orders

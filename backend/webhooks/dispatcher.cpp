@@ -1,0 +1,463 @@
+#include "webhooks/dispatcher.h"
+
+#include "core/clock.h"
+#include "core/database.h"
+#include "core/eventbus.h"
+#include "core/writequeue.h"
+#include "webhooks/httpclient.h"
+#include "webhooks/signer.h"
+
+#include <QJsonObject>
+#include <QLoggingCategory>
+#include <QUrl>
+
+#include <algorithm>
+
+namespace Gatehouse::Webhooks {
+
+Q_LOGGING_CATEGORY(lcDispatch, "gatehouse.webhooks.dispatch")
+
+namespace {
+constexpr qint64 KeyCacheMs = 5'000;
+const QString ManualPrefix = QStringLiteral("manual:");
+} // namespace
+
+Dispatcher::Dispatcher(Core::Database &database, Core::WriteQueue &writer, Core::EventBus &events,
+                       const Core::Clock &clock, Options options)
+    : m_database(database), m_writer(writer), m_events(events), m_clock(clock),
+      m_options(std::move(options)), m_retry(m_options.retry), m_policy(m_options.urlPolicy)
+{
+    m_thread = std::make_unique<QThread>();
+    m_thread->setObjectName(QStringLiteral("webhooks"));
+    m_ctx = new QObject;
+    m_ctx->moveToThread(m_thread.get());
+    QObject::connect(m_thread.get(), &QThread::finished, m_ctx, &QObject::deleteLater);
+    m_thread->start();
+}
+
+Dispatcher::~Dispatcher()
+{
+    stop();
+}
+
+qint64 Dispatcher::nowMs() const
+{
+    return m_clock.now().toMSecsSinceEpoch();
+}
+
+void Dispatcher::start()
+{
+    QMetaObject::invokeMethod(
+        m_ctx, [this] { doStart(); }, Qt::QueuedConnection);
+}
+
+void Dispatcher::stop()
+{
+    if (!m_thread || !m_thread->isRunning())
+        return;
+    // In-flight attempts are abandoned: their deliveries stay pending in the database and
+    // go out again (same webhook-id) after the next start.
+    QMetaObject::invokeMethod(
+        m_ctx,
+        [this] {
+            m_stopped = true;
+            delete m_client;
+            m_client = nullptr;
+            delete m_timer;
+            m_timer = nullptr;
+            m_queues.clear();
+            m_timeline.clear();
+        },
+        Qt::BlockingQueuedConnection);
+    m_thread->quit();
+    m_thread->wait();
+}
+
+void Dispatcher::add(const Delivery &delivery)
+{
+    QMetaObject::invokeMethod(
+        m_ctx,
+        [this, delivery] {
+            if (m_stopped || !m_client)
+                return;
+            // Manual redeliveries are few and explicit: always taken. Others wait in the
+            // database while in overflow, so no order's later status overtakes an earlier one.
+            if (!delivery.manual && (m_overflow || m_known.size() >= m_options.maxInMemory)) {
+                m_overflow = true;
+                return;
+            }
+            enqueueLocal(delivery);
+            pump();
+        },
+        Qt::QueuedConnection);
+}
+
+void Dispatcher::endpointChanged(const Endpoint &endpoint)
+{
+    QMetaObject::invokeMethod(
+        m_ctx, [this, endpoint] { m_endpoints.insert(endpoint.id, endpoint); },
+        Qt::QueuedConnection);
+}
+
+void Dispatcher::secretsChanged(const QString &ownerId)
+{
+    QMetaObject::invokeMethod(
+        m_ctx, [this, ownerId] { m_keys.remove(ownerId); }, Qt::QueuedConnection);
+}
+
+void Dispatcher::doStart()
+{
+    if (m_stopped || m_client)
+        return;
+    m_client = new HttpClient(m_ctx);
+    m_timer = new QTimer(m_ctx);
+    m_timer->setSingleShot(true);
+    QObject::connect(m_timer, &QTimer::timeout, m_ctx, [this] { pump(); });
+    QSqlDatabase db = m_database.connection();
+    for (const Endpoint &e : WebhookStore::endpoints(db))
+        m_endpoints.insert(e.id, e);
+    reload();
+    qCInfo(lcDispatch) << "dispatcher started;" << m_known.size() << "pending deliveries loaded"
+                       << (m_overflow ? "(more wait in the database)" : "");
+    pump();
+}
+
+void Dispatcher::reload()
+{
+    // Read forward from the cursor until something new was taken or nothing is left.
+    for (;;) {
+        const QList<Delivery> pending = WebhookStore::pending(m_database.connection(), m_cursor,
+                                                              m_options.maxInMemory, &m_cursor);
+        const qsizetype before = m_known.size();
+        for (const Delivery &d : pending)
+            if (!m_recording.contains(d.id)) // finished; its result is being written
+                enqueueLocal(d);
+        // Everything pending was read: new deliveries may be taken directly again.
+        m_overflow = pending.size() >= m_options.maxInMemory;
+        if (!m_overflow || m_known.size() > before)
+            return;
+    }
+}
+
+void Dispatcher::maybeReload()
+{
+    if (!m_stopped && m_timer && m_overflow && m_known.size() < m_options.maxInMemory / 2 + 1) {
+        reload();
+        pump();
+    }
+}
+
+void Dispatcher::enqueueLocal(const Delivery &d)
+{
+    if (d.state != QLatin1String("pending") || m_known.contains(d.id))
+        return;
+    m_known.insert(d.id);
+    // A manual redelivery is one attempt outside the order's sequence.
+    const QString key = d.manual ? ManualPrefix + d.id : d.subjectId;
+    Queue &q = m_queues[key];
+    const bool wasEmpty = q.items.empty();
+    auto pos = std::upper_bound(q.items.begin(), q.items.end(), d.seq,
+                                [](qint64 seq, const Delivery &x) { return seq < x.seq; });
+    const bool atFront = pos == q.items.begin();
+    q.items.insert(pos, d);
+    if (wasEmpty || (atFront && !q.inFlight))
+        m_timeline.emplace(d.nextAttemptAt, key);
+    m_queuedSubjects.store(int(m_queues.size()));
+}
+
+void Dispatcher::pump()
+{
+    if (m_stopped || !m_timer)
+        return;
+    const qint64 now = nowMs();
+    while (!m_timeline.empty() && m_inFlight < m_retry.settings().maxInFlight) {
+        auto it = m_timeline.begin();
+        if (it->first > now)
+            break;
+        const QString key = it->second;
+        const qint64 due = it->first;
+        m_timeline.erase(it);
+        auto q = m_queues.find(key);
+        if (q == m_queues.end() || q->items.empty() || q->inFlight ||
+            q->items.front().nextAttemptAt != due)
+            continue; // stale entry
+        begin(key);
+    }
+    if (!m_timeline.empty() && m_inFlight < m_retry.settings().maxInFlight) {
+        const qint64 wait = std::max<qint64>(0, m_timeline.begin()->first - now);
+        m_timer->start(int(std::min<qint64>(wait, 60'000)));
+    }
+}
+
+Endpoint &Dispatcher::endpointFor(const QString &id)
+{
+    auto it = m_endpoints.find(id);
+    if (it == m_endpoints.end()) {
+        Endpoint e;
+        e.id = id;
+        if (auto loaded = WebhookStore::endpoint(m_database.connection(), id))
+            e = *loaded;
+        it = m_endpoints.insert(id, e);
+    }
+    return *it;
+}
+
+QList<QByteArray> Dispatcher::keysFor(const QString &ownerId)
+{
+    const qint64 now = nowMs();
+    auto it = m_keys.find(ownerId);
+    if (it == m_keys.end() || now - it->loadedAt > KeyCacheMs) {
+        Keys k{WebhookStore::activeKeys(m_database.connection(), ownerId, now), now};
+        it = m_keys.insert(ownerId, k);
+    }
+    return it->keys;
+}
+
+bool Dispatcher::trusted(const CallbackTarget &t) const
+{
+    if (m_options.trustedOrigin.isEmpty())
+        return false;
+    const QUrl origin(m_options.trustedOrigin);
+    return !t.tls && t.host == origin.host() && t.port == origin.port();
+}
+
+void Dispatcher::begin(const QString &key)
+{
+    Queue &q = m_queues[key];
+    q.inFlight = true;
+    ++m_inFlight;
+    m_inFlightCount.store(m_inFlight);
+    Attempt a;
+    a.key = key;
+    a.delivery = q.items.front();
+    a.startedAt = nowMs();
+    a.trigger = a.delivery.manual ? QStringLiteral("manual") : QStringLiteral("scheduled");
+
+    const Endpoint &endpoint = endpointFor(a.delivery.endpointId);
+    if (!endpoint.enabled) {
+        const QString why = QStringLiteral("endpoint disabled: %1").arg(endpoint.disabledReason);
+        QMetaObject::invokeMethod(
+            m_ctx, [this, a, why] { finish(a, 0, why, -1, {}, std::nullopt, false); },
+            Qt::QueuedConnection);
+        return;
+    }
+    auto target = m_policy.parse(a.delivery.url);
+    if (!target) {
+        const QString why = target.error().message;
+        QMetaObject::invokeMethod(
+            m_ctx, [this, a, why] { finish(a, 0, why, 0, {}, std::nullopt, true); },
+            Qt::QueuedConnection);
+        return;
+    }
+    if (trusted(*target)) {
+        send(std::move(a), QHostAddress(target->host), *target);
+        return;
+    }
+    // Resolved and checked again at every attempt: DNS may have changed since the order
+    // was accepted. The connection goes to the address that was checked.
+    const CallbackTarget t = *target;
+    m_policy.resolve(t, m_ctx, [this, a, t](Core::Result<QHostAddress> address) mutable {
+        if (m_stopped)
+            return;
+        if (!address) {
+            finish(std::move(a), 0, address.error().message, 0, {}, std::nullopt, true);
+            return;
+        }
+        send(std::move(a), *address, t);
+    });
+}
+
+void Dispatcher::send(Attempt a, const QHostAddress &address, const CallbackTarget &target)
+{
+    if (!m_client)
+        return;
+    const qint64 timestamp = nowMs() / 1000;
+    const QByteArray id = a.delivery.id.toLatin1();
+    const QByteArray signature =
+        Signer::signatureHeader(keysFor(a.delivery.ownerId), id, timestamp, a.delivery.payload);
+    OutboundRequest req;
+    req.address = address;
+    req.port = target.port;
+    req.tls = target.tls;
+    req.tlsPeerName = target.host;
+    req.pathAndQuery = target.pathAndQuery;
+    req.hostHeader = target.hostHeader;
+    req.body = a.delivery.payload;
+    req.timeoutMs = m_retry.settings().timeoutMs;
+    req.headers = {{"Content-Type", "application/json"},
+                   {"webhook-id", id},
+                   {"webhook-timestamp", QByteArray::number(timestamp)},
+                   {"webhook-signature", signature}};
+    a.requestHeaders =
+        QJsonObject{{QStringLiteral("content-type"), QStringLiteral("application/json")},
+                    {QStringLiteral("webhook-id"), QString::fromLatin1(id)},
+                    {QStringLiteral("webhook-timestamp"), QString::number(timestamp)},
+                    {QStringLiteral("webhook-signature"), QString::fromLatin1(signature)},
+                    {QStringLiteral("host"), QString::fromLatin1(target.hostHeader)},
+                    {QStringLiteral("connected-to"), address.toString()}};
+    m_client->send(std::move(req), [this, a = std::move(a)](OutboundResponse resp) mutable {
+        if (m_stopped)
+            return;
+        std::optional<qint64> retryAfter;
+        if (resp.status == 429 || resp.status == 503)
+            retryAfter = RetryPolicy::parseRetryAfter(resp.header("retry-after"), m_clock.now());
+        QString error = resp.error;
+        if (error.isEmpty() && !resp.ok()) {
+            error = QStringLiteral("answered %1 %2")
+                        .arg(resp.status)
+                        .arg(QString::fromLatin1(Core::reasonPhrase(resp.status)));
+            if (resp.status >= 300 && resp.status < 400)
+                error += QStringLiteral(" (redirects are not followed; update the callback URL)");
+        }
+        finish(std::move(a), resp.status, error, resp.latencyMs, resp.body, retryAfter, true);
+    });
+}
+
+void Dispatcher::finish(Attempt a, int status, const QString &error, double latencyMs,
+                        const QByteArray &responseBody, std::optional<qint64> retryAfterMs,
+                        bool attempted)
+{
+    const qint64 now = nowMs();
+    Delivery d = a.delivery;
+    Endpoint &endpoint = endpointFor(d.endpointId);
+    const Endpoint endpointBefore = endpoint;
+    const bool success = attempted && status >= 200 && status < 300;
+    AttemptRecord rec;
+    if (attempted) {
+        ++d.attempts;
+        m_attemptsMade.fetch_add(1);
+        rec.deliveryId = d.id;
+        rec.number = d.attempts;
+        rec.at = a.startedAt;
+        rec.url = d.url;
+        rec.trigger = a.trigger;
+        rec.requestHeaders = a.requestHeaders;
+        rec.status = status;
+        rec.latencyMs = latencyMs;
+        rec.responseBody = responseBody;
+        rec.error = error;
+    }
+    if (success) {
+        d.state = QStringLiteral("succeeded");
+        m_succeeded.fetch_add(1);
+        endpoint.failingSince = 0;
+        endpoint.lastSuccessAt = now;
+    } else if (!attempted) {
+        d.state = QStringLiteral("failed"); // endpoint disabled
+    } else if (status == 410) {
+        // The receiver says the endpoint is gone for good (Standard Webhooks): stop.
+        d.state = QStringLiteral("failed");
+        endpoint.enabled = false;
+        endpoint.disabledReason = QStringLiteral("the receiver answered 410 Gone");
+        endpoint.disabledAt = now;
+    } else {
+        if (endpoint.failingSince == 0)
+            endpoint.failingSince = now;
+        std::optional<qint64> delay;
+        if (!d.manual) {
+            std::uniform_real_distribution<double> uni(0.0, 1.0);
+            delay = m_retry.nextDelayMs(d.attempts, retryAfterMs, uni(m_rng));
+        }
+        if (delay) {
+            d.state = QStringLiteral("pending");
+            d.nextAttemptAt = now + *delay;
+        } else {
+            d.state = QStringLiteral("failed");
+        }
+        if (endpoint.enabled && now - endpoint.failingSince >= m_retry.settings().disableAfterMs) {
+            endpoint.enabled = false;
+            endpoint.disabledReason = QStringLiteral("failing without a success since %1")
+                                          .arg(isoTime(endpoint.failingSince));
+            endpoint.disabledAt = now;
+        }
+    }
+    const bool endpointChanged = endpoint.enabled != endpointBefore.enabled ||
+                                 endpoint.failingSince != endpointBefore.failingSince ||
+                                 endpoint.lastSuccessAt != endpointBefore.lastSuccessAt;
+    const Endpoint endpointNow = endpoint;
+    const qint64 completedAt = d.state == QLatin1String("pending") ? 0 : now;
+    Core::EventBus *events = &m_events;
+    Core::Database *database = &m_database;
+    QObject *ctx = m_ctx;
+    m_recording.insert(d.id);
+    m_writer.submit(
+        [d, rec, attempted, status, error, latencyMs, completedAt, endpointChanged,
+         endpointNow](Core::WriteTransaction &tx) -> Core::Result<void> {
+            if (attempted) {
+                if (auto r = WebhookStore::recordAttempt(tx, rec); !r)
+                    return r;
+            }
+            if (auto r = WebhookStore::updateDelivery(tx, d, status, error,
+                                                      attempted ? latencyMs : -1, completedAt);
+                !r)
+                return r;
+            if (endpointChanged) {
+                if (auto r = WebhookStore::updateEndpoint(tx, endpointNow); !r)
+                    return r;
+            }
+            return {};
+        },
+        [events, database, d, rec, attempted, status, error, latencyMs, endpointChanged,
+         endpointNow, completedAt,
+         enabledBefore = endpointBefore.enabled](const Core::Result<void> &r) {
+            if (!r) {
+                qCWarning(lcDispatch) << "could not record attempt of" << d.id << r.error().message;
+                return;
+            }
+            QJsonObject ev{{QStringLiteral("deliveryId"), d.id},
+                           {QStringLiteral("orderId"), d.subjectId},
+                           {QStringLiteral("customerId"), d.ownerId},
+                           {QStringLiteral("orderStatus"), d.label},
+                           {QStringLiteral("number"), attempted ? rec.number : d.attempts},
+                           {QStringLiteral("status"),
+                            status > 0 ? QJsonValue(status) : QJsonValue(QJsonValue::Null)},
+                           {QStringLiteral("latencyMs"),
+                            attempted ? QJsonValue(latencyMs) : QJsonValue(QJsonValue::Null)},
+                           {QStringLiteral("error"),
+                            error.isEmpty() ? QJsonValue(QJsonValue::Null) : QJsonValue(error)},
+                           {QStringLiteral("state"), d.state},
+                           {QStringLiteral("attempted"), attempted}};
+            events->publish(QStringLiteral("delivery.attempt"), ev);
+            if (d.state != QLatin1String("pending")) {
+                QJsonObject dj = d.toJson();
+                dj.insert(QStringLiteral("lastStatus"),
+                          status > 0 ? QJsonValue(status) : QJsonValue(QJsonValue::Null));
+                dj.insert(QStringLiteral("lastError"),
+                          error.isEmpty() ? QJsonValue(QJsonValue::Null) : QJsonValue(error));
+                dj.insert(QStringLiteral("completedAt"), isoTime(completedAt));
+                events->publish(QStringLiteral("delivery.state"), dj);
+            }
+            if (endpointChanged && endpointNow.enabled != enabledBefore)
+                events->publish(QStringLiteral("endpoint.state"),
+                                WebhookStore::endpointJson(database->connection(), endpointNow));
+        });
+
+    auto qit = m_queues.find(a.key);
+    if (qit != m_queues.end()) {
+        Queue &q = *qit;
+        q.inFlight = false;
+        // Found by id: an older delivery read back from the database may have been put in
+        // front of it while it was in flight.
+        auto it = std::find_if(q.items.begin(), q.items.end(),
+                               [&d](const Delivery &x) { return x.id == d.id; });
+        if (it != q.items.end()) {
+            if (d.state == QLatin1String("pending")) {
+                *it = d;
+            } else {
+                m_known.remove(d.id);
+                q.items.erase(it);
+            }
+        }
+        if (q.items.empty())
+            m_queues.erase(qit);
+        else // the next status change of this order may go now (or when its retry is due)
+            m_timeline.emplace(q.items.front().nextAttemptAt, a.key);
+    }
+    m_queuedSubjects.store(int(m_queues.size()));
+    --m_inFlight;
+    m_inFlightCount.store(m_inFlight);
+    maybeReload();
+    pump();
+}
+
+} // namespace Gatehouse::Webhooks

@@ -1,0 +1,128 @@
+#pragma once
+
+#include "webhooks/retrypolicy.h"
+#include "webhooks/urlpolicy.h"
+#include "webhooks/webhookstore.h"
+
+#include <QHash>
+#include <QObject>
+#include <QPointer>
+#include <QSet>
+#include <QThread>
+#include <QTimer>
+
+#include <atomic>
+#include <deque>
+#include <map>
+#include <random>
+
+namespace Gatehouse::Core {
+class Clock;
+class Database;
+class EventBus;
+class WriteQueue;
+} // namespace Gatehouse::Core
+
+namespace Gatehouse::Webhooks {
+
+class HttpClient;
+struct OutboundResponse;
+
+// Delivers the outbox. Lives on its own thread; the public slots may be called from any
+// thread (they queue onto it). The database is the truth: the dispatcher loads what is
+// pending at start and is told about new deliveries after their transaction committed.
+class Dispatcher
+{
+public:
+    struct Options
+    {
+        RetrySettings retry;
+        UrlPolicySettings urlPolicy;
+        QString trustedOrigin; // the built-in demo receiver, "http://127.0.0.1:<port>"
+        int maxInMemory = 50'000;
+    };
+
+    Dispatcher(Core::Database &database, Core::WriteQueue &writer, Core::EventBus &events,
+               const Core::Clock &clock, Options options);
+    ~Dispatcher();
+    Dispatcher(const Dispatcher &) = delete;
+    Dispatcher &operator=(const Dispatcher &) = delete;
+
+    // Thread-safe.
+    void start();
+    void stop(); // blocks until the dispatcher thread has stopped its work
+    void add(const Delivery &delivery);
+    void endpointChanged(const Endpoint &endpoint);
+    void secretsChanged(const QString &ownerId);
+
+    qint64 attemptsMade() const { return m_attemptsMade.load(); }
+    qint64 succeeded() const { return m_succeeded.load(); }
+    int inFlight() const { return m_inFlightCount.load(); }
+    int queuedSubjects() const { return m_queuedSubjects.load(); }
+
+private:
+    struct Queue
+    {
+        std::deque<Delivery> items;
+        bool inFlight = false;
+    };
+    struct Attempt
+    {
+        QString key;
+        Delivery delivery;
+        qint64 startedAt = 0;
+        QJsonObject requestHeaders;
+        QString trigger;
+    };
+
+    void doStart();
+    void reload();
+    void maybeReload();
+    void enqueueLocal(const Delivery &d);
+    void pump();
+    void begin(const QString &key);
+    void send(Attempt attempt, const QHostAddress &address, const CallbackTarget &target);
+    void finish(Attempt attempt, int status, const QString &error, double latencyMs,
+                const QByteArray &responseBody, std::optional<qint64> retryAfterMs, bool attempted);
+    Endpoint &endpointFor(const QString &id);
+    QList<QByteArray> keysFor(const QString &ownerId);
+    bool trusted(const CallbackTarget &t) const;
+    qint64 nowMs() const;
+
+    Core::Database &m_database;
+    Core::WriteQueue &m_writer;
+    Core::EventBus &m_events;
+    const Core::Clock &m_clock;
+    Options m_options;
+    RetryPolicy m_retry;
+    UrlPolicy m_policy;
+    std::unique_ptr<QThread> m_thread;
+    QObject *m_ctx = nullptr;       // lives on m_thread: everything below runs there
+    HttpClient *m_client = nullptr; // child of m_ctx
+    QTimer *m_timer = nullptr;
+    QHash<QString, Queue> m_queues;
+    QSet<QString> m_known;
+    QSet<QString> m_recording; // finished here, their result not yet committed: not read back
+    std::multimap<qint64, QString> m_timeline; // due time -> queue key (stale entries skipped)
+    QHash<QString, Endpoint> m_endpoints;
+    struct Keys
+    {
+        QList<QByteArray> keys;
+        qint64 loadedAt = 0;
+    };
+    QHash<QString, Keys> m_keys;
+    int m_inFlight = 0;
+    bool m_stopped = false;
+    // Memory stays bounded when deliveries are created faster than they go out: past
+    // maxInMemory new ones are left in the database (overflow) and read back, oldest first,
+    // once the queue has drained below a low-water mark.
+    bool m_overflow = false;
+    qint64 m_cursor = 0; // rowid of the last delivery read back
+    std::mt19937_64 m_rng{std::random_device{}()};
+    std::atomic<qint64> m_attemptsMade{0};
+    std::atomic<qint64> m_succeeded{0};
+    std::atomic<int> m_inFlightCount{0};
+    std::atomic<int> m_queuedSubjects{0};
+};
+
+} // namespace Gatehouse::Webhooks

@@ -1,0 +1,85 @@
+#pragma once
+
+#include "core/result.h"
+
+#include <QByteArray>
+#include <QHostAddress>
+#include <QList>
+#include <QLoggingCategory>
+#include <QPair>
+#include <QString>
+#include <QStringList>
+#include <QUrl>
+
+#include <functional>
+
+class QObject;
+
+// gatehouse.webhooks: URL policy decisions, outbound connections, deliveries.
+Q_DECLARE_LOGGING_CATEGORY(lcWebhooks)
+
+// SSRF protection for customer-supplied callback URLs (OWASP SSRF cheat sheet, "case 2"):
+// http/https only, every resolved address must be public, and the connection goes to the
+// address that was checked (no second DNS lookup that could be rebound).
+namespace Gatehouse::Webhooks {
+
+// Error codes of the policy (all with httpStatus 400).
+inline constexpr char kCallbackUrlRefused[] = "callback-url-refused";         // syntax or address
+inline constexpr char kCallbackHostUnresolved[] = "callback-host-unresolved"; // DNS gave nothing
+
+struct UrlPolicySettings
+{
+    bool allowLoopback = false; // demo/dev switch: loopback receivers allowed (127.0.0.0/8, ::1
+                                // and ::ffff:127.0.0.0/104)
+    QStringList allowlist;      // entries: CIDR ("10.1.0.0/16", "fd00::/8"), single IP, or a host
+                                // name (exact, case-insensitive): such targets skip the check
+};
+
+struct CallbackTarget
+{
+    QUrl url;
+    bool tls = false;        // https
+    QString host;            // lower-case host name (ACE form for IDNs) or IP literal (no brackets)
+    quint16 port = 0;        // explicit or scheme default
+    QByteArray hostHeader;   // "host" or "host:port" (IPv6 literal in brackets), RFC 9112 §3.2
+    QByteArray pathAndQuery; // encoded, "/" when empty; never a fragment
+};
+
+class UrlPolicy
+{
+public:
+    explicit UrlPolicy(UrlPolicySettings settings = {});
+
+    const UrlPolicySettings &settings() const;
+
+    // Syntax: absolute http/https URL (strictly parsed), a host, no user-info, no fragment
+    // (a fragment is refused, not dropped: it never reaches a server, so it is a mistake),
+    // no IPv6 zone id, port 1..65535, <= 2048 characters. Error code kCallbackUrlRefused,
+    // httpStatus 400, the message says why. Numeric IPv4 forms (2130706433, 0x7f000001,
+    // 0177.0.0.1, 127.1) are normalised by QUrl to dotted quads, so they are checked as such.
+    Result<CallbackTarget> parse(const QString &url) const;
+
+    // The address rule, after normalising IPv4-mapped (::ffff:a.b.c.d), IPv4-translated
+    // (::ffff:0:a.b.c.d), IPv4-compatible (::a.b.c.d), NAT64 (64:ff9b::/96) and 6to4
+    // (2002::/16) forms to the IPv4 address they carry. Allowlisted CIDRs/IPs pass.
+    // The message names the address and its category ("10.0.0.1 is a private address").
+    Result<void> checkAddress(const QHostAddress &address) const;
+
+    // Resolves the host (IP literals without DNS; names with QHostInfo: A and AAAA), checks
+    // EVERY address (fail closed: one refused address refuses the target) and answers the
+    // first allowed address to connect to. Allowlisted host names skip the check. `done`
+    // runs on `context`'s thread, never synchronously inside resolve(), and not at all if
+    // `context` is destroyed first. The policy may be destroyed while a lookup runs.
+    void resolve(const CallbackTarget &target, QObject *context,
+                 std::function<void(Result<QHostAddress>)> done) const;
+
+    // Whether a host name is on the allowlist (exact, case-insensitive).
+    bool isAllowlistedHost(const QString &host) const;
+
+private:
+    UrlPolicySettings m_settings;
+    QList<QPair<QHostAddress, int>> m_allowedSubnets;
+    QStringList m_allowedHosts; // lower-case
+};
+
+} // namespace Gatehouse::Webhooks

@@ -1,0 +1,574 @@
+#include "webhooks/webhookstore.h"
+
+#include "core/writequeue.h"
+#include "crypto/random.h"
+#include "webhooks/signer.h"
+
+#include <QDateTime>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QSqlError>
+#include <QSqlQuery>
+#include <QTimeZone>
+#include <QVariant>
+
+namespace Gatehouse::Webhooks {
+
+using Core::Result;
+using Core::WriteTransaction;
+
+QString isoTime(qint64 ms)
+{
+    if (ms <= 0)
+        return {};
+    return QDateTime::fromMSecsSinceEpoch(ms, Qt::UTC).toString(Qt::ISODateWithMs);
+}
+
+namespace {
+
+QJsonValue timeOrNull(qint64 ms)
+{
+    return ms > 0 ? QJsonValue(isoTime(ms)) : QJsonValue(QJsonValue::Null);
+}
+
+QJsonValue textOrNull(const QVariant &v)
+{
+    return v.isNull() ? QJsonValue(QJsonValue::Null) : QJsonValue(v.toString());
+}
+
+const QString DeliveryColumns = QStringLiteral(
+    "d.id, d.endpoint_id, d.owner_id, d.subject_id, d.seq, d.event_type, d.label, e.url, "
+    "d.state, d.attempts, d.next_attempt_at, d.created_at, d.completed_at, d.last_status, "
+    "d.last_error, d.last_latency_ms, d.payload");
+
+Delivery deliveryFromRow(const QSqlQuery &q)
+{
+    Delivery d;
+    d.id = q.value(0).toString();
+    d.endpointId = q.value(1).toString();
+    d.ownerId = q.value(2).toString();
+    d.subjectId = q.value(3).toString();
+    d.seq = q.value(4).toLongLong();
+    d.eventType = q.value(5).toString();
+    d.label = q.value(6).toString();
+    d.url = q.value(7).toString();
+    d.state = q.value(8).toString();
+    d.attempts = q.value(9).toInt();
+    d.nextAttemptAt = q.value(10).toLongLong();
+    d.createdAt = q.value(11).toLongLong();
+    d.payload = q.value(16).toByteArray();
+    return d;
+}
+
+QJsonObject deliveryJsonFromRow(const QSqlQuery &q)
+{
+    const Delivery d = deliveryFromRow(q);
+    QJsonObject o = d.toJson();
+    o.insert(QStringLiteral("completedAt"), timeOrNull(q.value(12).toLongLong()));
+    o.insert(QStringLiteral("lastStatus"),
+             q.value(13).isNull() ? QJsonValue(QJsonValue::Null) : QJsonValue(q.value(13).toInt()));
+    o.insert(QStringLiteral("lastError"), textOrNull(q.value(14)));
+    o.insert(QStringLiteral("lastLatencyMs"), q.value(15).isNull()
+                                                  ? QJsonValue(QJsonValue::Null)
+                                                  : QJsonValue(q.value(15).toDouble()));
+    return o;
+}
+
+Endpoint endpointFromRow(const QSqlQuery &q)
+{
+    Endpoint e;
+    e.id = q.value(0).toString();
+    e.ownerId = q.value(1).toString();
+    e.url = q.value(2).toString();
+    e.enabled = q.value(3).toString() == QLatin1String("enabled");
+    e.disabledReason = q.value(4).toString();
+    e.disabledAt = q.value(5).toLongLong();
+    e.failingSince = q.value(6).toLongLong();
+    e.lastSuccessAt = q.value(7).toLongLong();
+    return e;
+}
+
+const QString EndpointColumns = QStringLiteral(
+    "id, owner_id, url, state, disabled_reason, disabled_at, failing_since, last_success_at");
+
+QVariant nullIfZero(qint64 v)
+{
+    return v > 0 ? QVariant(v) : QVariant(QMetaType::fromType<qint64>());
+}
+
+} // namespace
+
+QJsonObject Delivery::toJson() const
+{
+    QJsonObject o{{QStringLiteral("id"), id},
+                  {QStringLiteral("orderId"), subjectId},
+                  {QStringLiteral("customerId"), ownerId},
+                  {QStringLiteral("endpointId"), endpointId},
+                  {QStringLiteral("url"), url},
+                  {QStringLiteral("orderStatus"), label},
+                  {QStringLiteral("seq"), seq},
+                  {QStringLiteral("state"), state},
+                  {QStringLiteral("attempts"), attempts},
+                  {QStringLiteral("createdAt"), isoTime(createdAt)}};
+    o.insert(QStringLiteral("nextAttemptAt"), state == QLatin1String("pending")
+                                                  ? timeOrNull(nextAttemptAt)
+                                                  : QJsonValue(QJsonValue::Null));
+    return o;
+}
+
+Core::Migration WebhookStore::migration()
+{
+    return {
+        2,
+        QStringLiteral("webhooks: secrets, endpoints, deliveries (outbox), attempts"),
+        {QStringLiteral("CREATE TABLE webhook_secrets (owner_id TEXT NOT NULL, secret TEXT NOT "
+                        "NULL, created_at INTEGER NOT NULL, expires_at INTEGER, PRIMARY KEY "
+                        "(owner_id, created_at))"),
+         QStringLiteral("CREATE TABLE webhook_endpoints (id TEXT PRIMARY KEY, owner_id TEXT NOT "
+                        "NULL, url TEXT NOT NULL, state TEXT NOT NULL DEFAULT 'enabled', "
+                        "disabled_reason TEXT, disabled_at INTEGER, failing_since INTEGER, "
+                        "last_success_at INTEGER, created_at INTEGER NOT NULL, UNIQUE "
+                        "(owner_id, url))"),
+         QStringLiteral("CREATE TABLE webhook_deliveries (id TEXT PRIMARY KEY, endpoint_id TEXT "
+                        "NOT NULL REFERENCES webhook_endpoints(id), owner_id TEXT NOT NULL, "
+                        "subject_id TEXT NOT NULL, seq INTEGER NOT NULL, event_type TEXT NOT "
+                        "NULL, label TEXT NOT NULL, payload BLOB NOT NULL, state TEXT NOT NULL, "
+                        "attempts INTEGER NOT NULL DEFAULT 0, next_attempt_at INTEGER, "
+                        "created_at INTEGER NOT NULL, completed_at INTEGER, last_status "
+                        "INTEGER, last_error TEXT, last_latency_ms REAL)"),
+         QStringLiteral("CREATE INDEX webhook_deliveries_pending ON "
+                        "webhook_deliveries(subject_id, seq) WHERE state = 'pending'"),
+         QStringLiteral(
+             "CREATE INDEX webhook_deliveries_subject ON webhook_deliveries(subject_id, seq)"),
+         QStringLiteral(
+             "CREATE INDEX webhook_deliveries_endpoint ON webhook_deliveries(endpoint_id)"),
+         QStringLiteral("CREATE TABLE webhook_attempts (delivery_id TEXT NOT NULL, number "
+                        "INTEGER NOT NULL, at INTEGER NOT NULL, url TEXT NOT NULL, trigger TEXT "
+                        "NOT NULL, request_headers TEXT NOT NULL, status INTEGER, latency_ms "
+                        "REAL, response_body BLOB, error TEXT, PRIMARY KEY (delivery_id, "
+                        "number)) WITHOUT ROWID")}};
+}
+
+Result<Delivery> WebhookStore::enqueue(WriteTransaction &tx, const NewDelivery &n, qint64 now)
+{
+    QSqlQuery &find = tx.query(QStringLiteral(
+        "SELECT id, state, disabled_reason FROM webhook_endpoints WHERE owner_id = ? AND url = ?"));
+    find.addBindValue(n.ownerId);
+    find.addBindValue(n.url);
+    if (!find.exec())
+        return WriteTransaction::sqlError(find, "find endpoint");
+    QString endpointId;
+    bool enabled = true;
+    QString disabledReason;
+    if (find.next()) {
+        endpointId = find.value(0).toString();
+        enabled = find.value(1).toString() == QLatin1String("enabled");
+        disabledReason = find.value(2).toString();
+    } else {
+        endpointId = Crypto::Random::uuidV7(now);
+        QSqlQuery &ins = tx.query(QStringLiteral(
+            "INSERT INTO webhook_endpoints (id, owner_id, url, created_at) VALUES (?, ?, ?, ?)"));
+        ins.addBindValue(endpointId);
+        ins.addBindValue(n.ownerId);
+        ins.addBindValue(n.url);
+        ins.addBindValue(now);
+        if (!ins.exec())
+            return WriteTransaction::sqlError(ins, "insert endpoint");
+    }
+    find.finish();
+
+    Delivery d;
+    d.id = QStringLiteral("msg_") + Crypto::Random::uuidV7(now).remove(QLatin1Char('-'));
+    d.endpointId = endpointId;
+    d.ownerId = n.ownerId;
+    d.subjectId = n.subjectId;
+    d.seq = n.seq;
+    d.eventType = n.eventType;
+    d.label = n.label;
+    d.url = n.url;
+    d.payload = n.payload;
+    d.createdAt = now;
+    d.nextAttemptAt = now;
+    // A disabled endpoint gets no attempts; the delivery is kept, failed, for redelivery.
+    d.state = enabled ? QStringLiteral("pending") : QStringLiteral("failed");
+    QSqlQuery &ins = tx.query(QStringLiteral(
+        "INSERT INTO webhook_deliveries (id, endpoint_id, owner_id, subject_id, seq, event_type, "
+        "label, payload, state, next_attempt_at, created_at, completed_at, last_error) VALUES "
+        "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"));
+    ins.addBindValue(d.id);
+    ins.addBindValue(d.endpointId);
+    ins.addBindValue(d.ownerId);
+    ins.addBindValue(d.subjectId);
+    ins.addBindValue(d.seq);
+    ins.addBindValue(d.eventType);
+    ins.addBindValue(d.label);
+    ins.addBindValue(d.payload);
+    ins.addBindValue(d.state);
+    ins.addBindValue(enabled ? QVariant(now) : QVariant(QMetaType::fromType<qint64>()));
+    ins.addBindValue(now);
+    ins.addBindValue(enabled ? QVariant(QMetaType::fromType<qint64>()) : QVariant(now));
+    ins.addBindValue(enabled
+                         ? QVariant(QMetaType::fromType<QString>())
+                         : QVariant(QStringLiteral("endpoint disabled: %1").arg(disabledReason)));
+    if (!ins.exec())
+        return WriteTransaction::sqlError(ins, "insert delivery");
+    return d;
+}
+
+Result<void> WebhookStore::addSecret(WriteTransaction &tx, const QString &ownerId,
+                                     const QString &secret, qint64 now)
+{
+    QSqlQuery &q = tx.query(QStringLiteral(
+        "INSERT INTO webhook_secrets (owner_id, secret, created_at) VALUES (?, ?, ?)"));
+    q.addBindValue(ownerId);
+    q.addBindValue(secret);
+    q.addBindValue(now);
+    if (!q.exec())
+        return WriteTransaction::sqlError(q, "insert secret");
+    return {};
+}
+
+Result<qint64> WebhookStore::rotateSecret(WriteTransaction &tx, const QString &ownerId,
+                                          const QString &secret, qint64 now, qint64 overlapMs)
+{
+    const qint64 expires = now + overlapMs;
+    QSqlQuery &q =
+        tx.query(QStringLiteral("UPDATE webhook_secrets SET expires_at = ? WHERE owner_id = ? AND "
+                                "(expires_at IS NULL OR expires_at > ?)"));
+    q.addBindValue(expires);
+    q.addBindValue(ownerId);
+    q.addBindValue(expires);
+    if (!q.exec())
+        return WriteTransaction::sqlError(q, "expire secrets");
+    // Secrets past their overlap are of no use any more.
+    QSqlQuery &del = tx.query(QStringLiteral(
+        "DELETE FROM webhook_secrets WHERE owner_id = ? AND expires_at IS NOT NULL AND "
+        "expires_at <= ?"));
+    del.addBindValue(ownerId);
+    del.addBindValue(now);
+    if (!del.exec())
+        return WriteTransaction::sqlError(del, "delete expired secrets");
+    // created_at is part of the key: two rotations within one millisecond stay distinct.
+    QSqlQuery &last = tx.query(QStringLiteral(
+        "SELECT COALESCE(MAX(created_at), 0) FROM webhook_secrets WHERE owner_id = ?"));
+    last.addBindValue(ownerId);
+    if (!last.exec() || !last.next())
+        return WriteTransaction::sqlError(last, "read secrets");
+    const qint64 created = std::max(now, last.value(0).toLongLong() + 1);
+    last.finish();
+    auto r = addSecret(tx, ownerId, secret, created);
+    if (!r)
+        return r.error();
+    return expires;
+}
+
+Result<void> WebhookStore::recordAttempt(WriteTransaction &tx, const AttemptRecord &a)
+{
+    QSqlQuery &q = tx.query(QStringLiteral(
+        "INSERT OR REPLACE INTO webhook_attempts (delivery_id, number, at, url, trigger, "
+        "request_headers, status, latency_ms, response_body, error) VALUES "
+        "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"));
+    q.addBindValue(a.deliveryId);
+    q.addBindValue(a.number);
+    q.addBindValue(a.at);
+    q.addBindValue(a.url);
+    q.addBindValue(a.trigger);
+    q.addBindValue(
+        QString::fromUtf8(QJsonDocument(a.requestHeaders).toJson(QJsonDocument::Compact)));
+    q.addBindValue(a.status > 0 ? QVariant(a.status) : QVariant(QMetaType::fromType<int>()));
+    q.addBindValue(a.latencyMs);
+    q.addBindValue(a.responseBody);
+    q.addBindValue(a.error.isEmpty() ? QVariant(QMetaType::fromType<QString>())
+                                     : QVariant(a.error));
+    if (!q.exec())
+        return WriteTransaction::sqlError(q, "insert attempt");
+    return {};
+}
+
+Result<void> WebhookStore::updateDelivery(WriteTransaction &tx, const Delivery &d, int lastStatus,
+                                          const QString &lastError, double lastLatencyMs,
+                                          qint64 completedAt)
+{
+    QSqlQuery &q = tx.query(QStringLiteral(
+        "UPDATE webhook_deliveries SET state = ?, attempts = ?, next_attempt_at = ?, "
+        "last_status = ?, last_error = ?, last_latency_ms = ?, completed_at = ? WHERE id = ?"));
+    q.addBindValue(d.state);
+    q.addBindValue(d.attempts);
+    q.addBindValue(d.state == QLatin1String("pending") ? QVariant(d.nextAttemptAt)
+                                                       : QVariant(QMetaType::fromType<qint64>()));
+    q.addBindValue(lastStatus > 0 ? QVariant(lastStatus) : QVariant(QMetaType::fromType<int>()));
+    q.addBindValue(lastError.isEmpty() ? QVariant(QMetaType::fromType<QString>())
+                                       : QVariant(lastError));
+    q.addBindValue(lastLatencyMs >= 0 ? QVariant(lastLatencyMs)
+                                      : QVariant(QMetaType::fromType<double>()));
+    q.addBindValue(nullIfZero(completedAt));
+    q.addBindValue(d.id);
+    if (!q.exec())
+        return WriteTransaction::sqlError(q, "update delivery");
+    return {};
+}
+
+Result<void> WebhookStore::updateEndpoint(WriteTransaction &tx, const Endpoint &e)
+{
+    QSqlQuery &q = tx.query(QStringLiteral(
+        "UPDATE webhook_endpoints SET state = ?, disabled_reason = ?, disabled_at = ?, "
+        "failing_since = ?, last_success_at = ? WHERE id = ?"));
+    q.addBindValue(e.enabled ? QStringLiteral("enabled") : QStringLiteral("disabled"));
+    q.addBindValue(e.enabled ? QVariant(QMetaType::fromType<QString>())
+                             : QVariant(e.disabledReason));
+    q.addBindValue(e.enabled ? QVariant(QMetaType::fromType<qint64>()) : nullIfZero(e.disabledAt));
+    q.addBindValue(nullIfZero(e.failingSince));
+    q.addBindValue(nullIfZero(e.lastSuccessAt));
+    q.addBindValue(e.id);
+    if (!q.exec())
+        return WriteTransaction::sqlError(q, "update endpoint");
+    return {};
+}
+
+Result<Delivery> WebhookStore::markForRedelivery(WriteTransaction &tx, const QString &deliveryId,
+                                                 qint64 now)
+{
+    QSqlQuery &q = tx.query(QStringLiteral("SELECT ") + DeliveryColumns +
+                            QStringLiteral(" FROM webhook_deliveries d JOIN webhook_endpoints e ON "
+                                           "e.id = d.endpoint_id WHERE d.id = ?"));
+    q.addBindValue(deliveryId);
+    if (!q.exec())
+        return WriteTransaction::sqlError(q, "read delivery");
+    if (!q.next())
+        return Core::makeError(QStringLiteral("delivery-not-found"),
+                               QStringLiteral("no delivery %1").arg(deliveryId), 404);
+    Delivery d = deliveryFromRow(q);
+    q.finish();
+    if (d.state == QLatin1String("pending"))
+        return Core::makeError(QStringLiteral("delivery-pending"),
+                               QStringLiteral("delivery %1 is still pending; it will be "
+                                              "attempted on its schedule")
+                                   .arg(deliveryId),
+                               409);
+    d.state = QStringLiteral("pending");
+    d.nextAttemptAt = now;
+    d.manual = true;
+    QSqlQuery &u = tx.query(QStringLiteral(
+        "UPDATE webhook_deliveries SET state = 'pending', next_attempt_at = ?, completed_at = "
+        "NULL WHERE id = ?"));
+    u.addBindValue(now);
+    u.addBindValue(deliveryId);
+    if (!u.exec())
+        return WriteTransaction::sqlError(u, "update delivery");
+    return d;
+}
+
+Result<Endpoint> WebhookStore::setEndpointEnabled(WriteTransaction &tx, const QString &endpointId,
+                                                  bool enabled, const QString &reason, qint64 now)
+{
+    QSqlQuery &q = tx.query(QStringLiteral("SELECT ") + EndpointColumns +
+                            QStringLiteral(" FROM webhook_endpoints WHERE id = ?"));
+    q.addBindValue(endpointId);
+    if (!q.exec())
+        return WriteTransaction::sqlError(q, "read endpoint");
+    if (!q.next())
+        return Core::makeError(QStringLiteral("endpoint-not-found"),
+                               QStringLiteral("no endpoint %1").arg(endpointId), 404);
+    Endpoint e = endpointFromRow(q);
+    q.finish();
+    e.enabled = enabled;
+    if (enabled) {
+        e.disabledReason.clear();
+        e.disabledAt = 0;
+        e.failingSince = 0;
+    } else {
+        e.disabledReason = reason;
+        e.disabledAt = now;
+    }
+    auto r = updateEndpoint(tx, e);
+    if (!r)
+        return r.error();
+    return e;
+}
+
+QList<QByteArray> WebhookStore::activeKeys(QSqlDatabase db, const QString &ownerId, qint64 now)
+{
+    QList<QByteArray> keys;
+    QSqlQuery q(db);
+    q.prepare(QStringLiteral("SELECT secret FROM webhook_secrets WHERE owner_id = ? AND "
+                             "(expires_at IS NULL OR expires_at > ?) ORDER BY created_at DESC"));
+    q.addBindValue(ownerId);
+    q.addBindValue(now);
+    if (!q.exec())
+        return keys;
+    while (q.next()) {
+        if (auto k = Signer::decodeSecret(q.value(0).toString()))
+            keys.append(*k);
+    }
+    return keys;
+}
+
+QList<Delivery> WebhookStore::pending(QSqlDatabase db, qint64 afterRowid, int limit,
+                                      qint64 *lastRowid)
+{
+    QList<Delivery> out;
+    QSqlQuery q(db);
+    q.setForwardOnly(true);
+    q.prepare(QStringLiteral("SELECT ") + DeliveryColumns +
+              QStringLiteral(", d.rowid FROM webhook_deliveries d JOIN webhook_endpoints e ON "
+                             "e.id = d.endpoint_id WHERE d.state = 'pending' AND d.rowid > ? "
+                             "ORDER BY d.rowid LIMIT ?"));
+    q.addBindValue(afterRowid);
+    q.addBindValue(limit);
+    if (!q.exec())
+        return out;
+    while (q.next()) {
+        out.append(deliveryFromRow(q));
+        *lastRowid = q.value(17).toLongLong();
+    }
+    return out;
+}
+
+QList<Endpoint> WebhookStore::endpoints(QSqlDatabase db)
+{
+    QList<Endpoint> out;
+    QSqlQuery q(db);
+    if (!q.exec(QStringLiteral("SELECT ") + EndpointColumns +
+                QStringLiteral(" FROM webhook_endpoints ORDER BY created_at DESC")))
+        return out;
+    while (q.next())
+        out.append(endpointFromRow(q));
+    return out;
+}
+
+std::optional<Endpoint> WebhookStore::endpoint(QSqlDatabase db, const QString &id)
+{
+    QSqlQuery q(db);
+    q.prepare(QStringLiteral("SELECT ") + EndpointColumns +
+              QStringLiteral(" FROM webhook_endpoints WHERE id = ?"));
+    q.addBindValue(id);
+    if (!q.exec() || !q.next())
+        return std::nullopt;
+    return endpointFromRow(q);
+}
+
+QJsonObject WebhookStore::endpointJson(QSqlDatabase db, const Endpoint &e)
+{
+    QSqlQuery q(db);
+    q.prepare(QStringLiteral(
+        "SELECT COUNT(*) FROM webhook_deliveries WHERE endpoint_id = ? AND state = 'pending'"));
+    q.addBindValue(e.id);
+    qint64 pendingCount = 0;
+    if (q.exec() && q.next())
+        pendingCount = q.value(0).toLongLong();
+    return QJsonObject{{QStringLiteral("id"), e.id},
+                       {QStringLiteral("customerId"), e.ownerId},
+                       {QStringLiteral("url"), e.url},
+                       {QStringLiteral("state"),
+                        e.enabled ? QStringLiteral("enabled") : QStringLiteral("disabled")},
+                       {QStringLiteral("disabledReason"),
+                        e.enabled ? QJsonValue(QJsonValue::Null) : QJsonValue(e.disabledReason)},
+                       {QStringLiteral("disabledAt"), timeOrNull(e.enabled ? 0 : e.disabledAt)},
+                       {QStringLiteral("failingSince"), timeOrNull(e.failingSince)},
+                       {QStringLiteral("lastSuccessAt"), timeOrNull(e.lastSuccessAt)},
+                       {QStringLiteral("pendingDeliveries"), pendingCount}};
+}
+
+QList<QJsonObject> WebhookStore::deliveries(QSqlDatabase db, const DeliveryFilter &f)
+{
+    QString sql = QStringLiteral("SELECT ") + DeliveryColumns +
+                  QStringLiteral(" FROM webhook_deliveries d JOIN webhook_endpoints e ON e.id = "
+                                 "d.endpoint_id WHERE 1 = 1");
+    QVariantList binds;
+    if (!f.subjectId.isEmpty()) {
+        sql += QStringLiteral(" AND d.subject_id = ?");
+        binds << f.subjectId;
+    }
+    if (!f.state.isEmpty()) {
+        sql += QStringLiteral(" AND d.state = ?");
+        binds << f.state;
+    }
+    if (!f.endpointId.isEmpty()) {
+        sql += QStringLiteral(" AND d.endpoint_id = ?");
+        binds << f.endpointId;
+    }
+    sql += f.subjectId.isEmpty() ? QStringLiteral(" ORDER BY d.rowid DESC LIMIT ?")
+                                 : QStringLiteral(" ORDER BY d.seq ASC LIMIT ?");
+    binds << f.limit;
+    QSqlQuery q(db);
+    q.setForwardOnly(true);
+    q.prepare(sql);
+    for (const QVariant &b : binds)
+        q.addBindValue(b);
+    QList<QJsonObject> out;
+    if (!q.exec())
+        return out;
+    while (q.next())
+        out.append(deliveryJsonFromRow(q));
+    return out;
+}
+
+std::optional<QJsonObject> WebhookStore::delivery(QSqlDatabase db, const QString &id,
+                                                  bool withAttempts)
+{
+    QSqlQuery q(db);
+    q.prepare(QStringLiteral("SELECT ") + DeliveryColumns +
+              QStringLiteral(" FROM webhook_deliveries d JOIN webhook_endpoints e ON e.id = "
+                             "d.endpoint_id WHERE d.id = ?"));
+    q.addBindValue(id);
+    if (!q.exec() || !q.next())
+        return std::nullopt;
+    QJsonObject o = deliveryJsonFromRow(q);
+    o.insert(QStringLiteral("payload"), QString::fromUtf8(q.value(16).toByteArray()));
+    if (!withAttempts)
+        return o;
+    QSqlQuery a(db);
+    a.prepare(QStringLiteral("SELECT number, at, url, trigger, request_headers, status, "
+                             "latency_ms, response_body, error FROM webhook_attempts WHERE "
+                             "delivery_id = ? ORDER BY number"));
+    a.addBindValue(id);
+    QJsonArray attempts;
+    if (a.exec()) {
+        while (a.next()) {
+            attempts.append(QJsonObject{
+                {QStringLiteral("number"), a.value(0).toInt()},
+                {QStringLiteral("at"), isoTime(a.value(1).toLongLong())},
+                {QStringLiteral("url"), a.value(2).toString()},
+                {QStringLiteral("trigger"), a.value(3).toString()},
+                {QStringLiteral("requestHeaders"),
+                 QJsonDocument::fromJson(a.value(4).toByteArray()).object()},
+                {QStringLiteral("status"), a.value(5).isNull() ? QJsonValue(QJsonValue::Null)
+                                                               : QJsonValue(a.value(5).toInt())},
+                {QStringLiteral("latencyMs"), a.value(6).toDouble()},
+                {QStringLiteral("responseBody"), QString::fromUtf8(a.value(7).toByteArray())},
+                {QStringLiteral("error"), textOrNull(a.value(8))}});
+        }
+    }
+    o.insert(QStringLiteral("attemptCount"), o.value(QStringLiteral("attempts")));
+    o.insert(QStringLiteral("attempts"), attempts);
+    return o;
+}
+
+QJsonObject WebhookStore::secretInfo(QSqlDatabase db, const QString &ownerId, qint64 now)
+{
+    QSqlQuery q(db);
+    q.prepare(QStringLiteral("SELECT secret, created_at, expires_at FROM webhook_secrets WHERE "
+                             "owner_id = ? AND (expires_at IS NULL OR expires_at > ?) ORDER BY "
+                             "created_at DESC"));
+    q.addBindValue(ownerId);
+    q.addBindValue(now);
+    QJsonObject info;
+    QJsonArray fingerprints;
+    qint64 previousExpires = 0;
+    if (q.exec()) {
+        bool first = true;
+        while (q.next()) {
+            fingerprints.append(Signer::fingerprint(q.value(0).toString()));
+            if (first)
+                info.insert(QStringLiteral("secretCreatedAt"), isoTime(q.value(1).toLongLong()));
+            else
+                previousExpires = std::max(previousExpires, q.value(2).toLongLong());
+            first = false;
+        }
+    }
+    info.insert(QStringLiteral("secretFingerprints"), fingerprints);
+    info.insert(QStringLiteral("previousSecretExpiresAt"), timeOrNull(previousExpires));
+    return info;
+}
+
+} // namespace Gatehouse::Webhooks

@@ -1,0 +1,128 @@
+#pragma once
+
+#include "core/database.h"
+#include "core/result.h"
+
+#include <QByteArray>
+#include <QJsonObject>
+#include <QList>
+#include <QSqlDatabase>
+#include <QString>
+
+#include <optional>
+
+namespace Gatehouse::Core {
+class WriteTransaction;
+}
+
+namespace Gatehouse::Webhooks {
+
+// A message waiting in (or handed to) the dispatcher. Times are ms since the epoch.
+struct Delivery
+{
+    QString id; // the webhook-id, "msg_..."
+    QString endpointId;
+    QString ownerId;   // the customer whose secret signs it
+    QString subjectId; // the order: deliveries of one subject go out in seq order
+    qint64 seq = 0;
+    QString eventType;
+    QString label; // the order status, for people
+    QString url;
+    QByteArray payload;
+    QString state; // pending | succeeded | failed
+    int attempts = 0;
+    qint64 nextAttemptAt = 0;
+    qint64 createdAt = 0;
+    bool manual = false; // a redelivery asked for by an administrator: one attempt, not ordered
+
+    QJsonObject toJson() const; // without the payload bytes
+};
+
+struct NewDelivery
+{
+    QString ownerId;
+    QString subjectId;
+    qint64 seq = 0;
+    QString eventType;
+    QString label;
+    QString url;
+    QByteArray payload;
+};
+
+struct AttemptRecord
+{
+    QString deliveryId;
+    int number = 0;
+    qint64 at = 0;
+    QString url;
+    QString trigger; // scheduled | manual
+    QJsonObject requestHeaders;
+    int status = 0; // 0: no answer
+    double latencyMs = 0;
+    QByteArray responseBody;
+    QString error;
+};
+
+struct Endpoint
+{
+    QString id;
+    QString ownerId;
+    QString url;
+    bool enabled = true;
+    QString disabledReason;
+    qint64 disabledAt = 0;
+    qint64 failingSince = 0;
+    qint64 lastSuccessAt = 0;
+};
+
+// SQL of the webhooks module. Writes take the writer's transaction; reads take a
+// connection of the calling thread.
+class WebhookStore
+{
+public:
+    static Core::Migration migration(); // schema version 2
+
+    // --- writes (inside a WriteQueue job) ---
+    static Core::Result<Delivery> enqueue(Core::WriteTransaction &tx, const NewDelivery &d,
+                                          qint64 now);
+    static Core::Result<void> addSecret(Core::WriteTransaction &tx, const QString &ownerId,
+                                        const QString &secret, qint64 now);
+    // Keeps the current secrets valid until now + overlapMs, adds the new one.
+    static Core::Result<qint64> rotateSecret(Core::WriteTransaction &tx, const QString &ownerId,
+                                             const QString &secret, qint64 now, qint64 overlapMs);
+    static Core::Result<void> recordAttempt(Core::WriteTransaction &tx, const AttemptRecord &a);
+    static Core::Result<void> updateDelivery(Core::WriteTransaction &tx, const Delivery &d,
+                                             int lastStatus, const QString &lastError,
+                                             double lastLatencyMs, qint64 completedAt);
+    static Core::Result<void> updateEndpoint(Core::WriteTransaction &tx, const Endpoint &e);
+    static Core::Result<Delivery> markForRedelivery(Core::WriteTransaction &tx,
+                                                    const QString &deliveryId, qint64 now);
+    static Core::Result<Endpoint> setEndpointEnabled(Core::WriteTransaction &tx,
+                                                     const QString &endpointId, bool enabled,
+                                                     const QString &reason, qint64 now);
+
+    // --- reads ---
+    static QList<QByteArray> activeKeys(QSqlDatabase db, const QString &ownerId, qint64 now);
+    // Pending deliveries created after `afterRowid`, in creation order (so every order's
+    // deliveries come as a prefix), at most limit; *lastRowid is the last one read.
+    static QList<Delivery> pending(QSqlDatabase db, qint64 afterRowid, int limit,
+                                   qint64 *lastRowid);
+    static QList<Endpoint> endpoints(QSqlDatabase db);
+    static std::optional<Endpoint> endpoint(QSqlDatabase db, const QString &id);
+    static QJsonObject endpointJson(QSqlDatabase db, const Endpoint &e);
+    struct DeliveryFilter
+    {
+        QString subjectId;
+        QString state;
+        QString endpointId;
+        int limit = 100;
+    };
+    static QList<QJsonObject> deliveries(QSqlDatabase db, const DeliveryFilter &f);
+    static std::optional<QJsonObject> delivery(QSqlDatabase db, const QString &id,
+                                               bool withAttempts);
+    static QJsonObject secretInfo(QSqlDatabase db, const QString &ownerId, qint64 now);
+};
+
+QString isoTime(qint64 msSinceEpoch); // "" for 0
+
+} // namespace Gatehouse::Webhooks

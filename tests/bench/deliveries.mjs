@@ -1,0 +1,113 @@
+// Webhook delivery benchmark: a running gatehouse (GH_SERVICE, GH_ADMIN, GH_TOKEN) delivers
+// the status changes of ORDERS orders to a local Node receiver. Prints deliveries per second
+// (first to last receipt) and the latency from each status change (its history time) to its
+// receipt, then the receiver's own capacity measured with the same connection count as the
+// peer. Run by tests/bench/run.sh webhooks.
+import http from 'node:http';
+import { performance } from 'node:perf_hooks';
+// The reference Standard Webhooks library, installed by `npm ci` in tests/e2e.
+import standardwebhooks from '../e2e/node_modules/standardwebhooks/dist/index.js';
+
+const { Webhook } = standardwebhooks;
+
+const service = process.env.GH_SERVICE;
+const admin = process.env.GH_ADMIN;
+const token = process.env.GH_TOKEN;
+const ORDERS = Number(process.env.ORDERS ?? 2000);
+const now = () => performance.timeOrigin + performance.now(); // ms with µs resolution
+
+const received = new Map(); // webhook-id -> {at, orderId, status}
+let verifier = null;
+let verified = 0;
+const server = http.createServer({ keepAliveTimeout: 60_000 }, (req, res) => {
+    const chunks = [];
+    req.on('data', (c) => chunks.push(c));
+    req.on('end', () => {
+        const at = now();
+        const body = Buffer.concat(chunks).toString();
+        const id = req.headers['webhook-id'];
+        if (!received.has(id)) {
+            const j = JSON.parse(body);
+            received.set(id, { at, orderId: j.orderId, status: j.orderStatus });
+            // Verify every 50th with the reference library: the signatures are real.
+            if (verifier && received.size % 50 === 0) {
+                verifier.verify(body, req.headers);
+                ++verified;
+            }
+        }
+        res.writeHead(204).end();
+    });
+});
+await new Promise((r) => server.listen(0, '127.0.0.1', r));
+const receiverUrl = `http://127.0.0.1:${server.address().port}`;
+
+async function call(base, method, path, body, headers = {}) {
+    const r = await fetch(base + path, {
+        method, body: body ? JSON.stringify(body) : undefined,
+        headers: { 'Content-Type': 'application/json', ...headers },
+    });
+    return { status: r.status, json: await r.json().catch(() => null) };
+}
+const adminCall = (m, p, b) => call(admin, m, p, b, { Authorization: `Bearer ${token}` });
+
+const c = await adminCall('POST', '/admin/v1/customers', { name: 'bench' });
+const customer = c.json.customer.id;
+verifier = new Webhook(c.json.webhookSecret);
+for (const b of (await adminCall('GET', '/admin/v1/beers')).json.items)
+    await adminCall('POST', `/admin/v1/beers/${b.id}/restock`, { quantity: 100000 });
+const upcs = (await call(service, 'GET', '/v1/beers?pageSize=100')).json.content.map((b) => b.upc);
+
+const orderIds = [];
+let next = 0;
+const t0 = now();
+await Promise.all(Array.from({ length: 16 }, async () => {
+    while (next < ORDERS) {
+        const n = next++;
+        const r = await call(service, 'POST', `/v1/customers/${customer}/orders`, {
+            beerOrderLines: [{ upc: upcs[n % upcs.length], orderQuantity: 1 },
+                             { upc: upcs[(n + 1) % upcs.length], orderQuantity: 2 }],
+            orderStatusCallbackUrl: `${receiverUrl}/hooks`,
+        });
+        if (r.status !== 201)
+            throw new Error(`order answered ${r.status}`);
+        orderIds.push(r.json.id);
+    }
+}));
+const expected = ORDERS * 5;
+const deadline = now() + 300_000;
+while (received.size < expected && now() < deadline)
+    await new Promise((r) => setTimeout(r, 20));
+if (received.size < expected)
+    throw new Error(`only ${received.size} of ${expected} deliveries arrived`);
+
+const times = [...received.values()].map((r) => r.at);
+const first = Math.min(...times);
+const last = Math.max(...times);
+const rate = (expected - 1) / ((last - first) / 1000);
+
+// Latency: receipt minus the status change's time in the order history (ms resolution).
+const latencies = [];
+const byOrder = new Map();
+for (const r of received.values()) {
+    if (!byOrder.has(r.orderId)) byOrder.set(r.orderId, []);
+    byOrder.get(r.orderId).push(r);
+}
+for (const id of orderIds) {
+    const o = await adminCall('GET', `/admin/v1/orders/${id}`);
+    for (const h of o.json.history) {
+        const got = byOrder.get(id).find((r) => r.status === h.status);
+        latencies.push(got.at - Date.parse(h.at));
+    }
+}
+latencies.sort((a, b) => a - b);
+const pct = (p) => latencies[Math.min(latencies.length - 1, Math.floor(p * latencies.length))];
+console.log(JSON.stringify({
+    orders: ORDERS, deliveries: expected, verifiedSample: verified,
+    seconds: +((last - t0) / 1000).toFixed(2),
+    deliveriesPerSecond: Math.round(rate),
+    latencyP50ms: +pct(0.5).toFixed(2), latencyP99ms: +pct(0.99).toFixed(2),
+    receiverUrl,
+}));
+// Keep serving for the peer measurement (run.sh runs wrk against receiverUrl, then kills us).
+if (process.env.KEEP_SERVING !== '1')
+    process.exit(0);

@@ -1,0 +1,264 @@
+// Starts the real `gatehouse --headless` binary on ephemeral ports and talks to it over HTTP.
+// Shared by the e2e tests (openapi.test.mjs, webhooks.test.mjs).
+//
+//   const b = await startBackend({ args: ['--webhook-allow-loopback'] });
+//   const r = await serviceFetch(b, 'GET', '/v1/beers');
+//   await b.stop();                       // SIGTERM, resolves to the exit code
+//   const again = await startBackend({ dataDir: b.dataDir });   // restart on the same data
+//
+// The binary is process.env.GATEHOUSE_BINARY (CTest sets it to $<TARGET_FILE:gatehouse>).
+
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+
+const POLL_MS = 50;
+const START_TIMEOUT_MS = 30_000;
+const STOP_TIMEOUT_MS = 20_000;
+const STDERR_KEEP_BYTES = 64 * 1024;
+
+const createdDirs = new Set();
+const running = new Set();
+
+// Whatever happens to the test process, no backend outlives it and no temporary data
+// directory is left behind (GATEHOUSE_E2E_KEEP=1 keeps them for a post-mortem).
+process.on('exit', () => {
+    for (const proc of running) {
+        try {
+            proc.kill('SIGKILL');
+        } catch {
+            // already gone
+        }
+    }
+    if (process.env.GATEHOUSE_E2E_KEEP === '1') {
+        for (const dir of createdDirs) process.stderr.write(`kept data dir ${dir}\n`);
+        return;
+    }
+    for (const dir of createdDirs) rmSync(dir, { recursive: true, force: true });
+});
+
+export function binaryPath() {
+    const bin = process.env.GATEHOUSE_BINARY;
+    if (!bin)
+        throw new Error('GATEHOUSE_BINARY is not set: the path of the built gatehouse executable');
+    return bin;
+}
+
+function readJsonIfExists(path) {
+    try {
+        return JSON.parse(readFileSync(path, 'utf8'));
+    } catch {
+        return null; // absent, or not completely written yet
+    }
+}
+
+/**
+ * Spawns `gatehouse --headless --data-dir <dir> --service-port 0 --cluster-port 0
+ * --admin-port 0 ...args` and waits until it wrote <dir>/ports.json with its own pid.
+ *
+ * @param {{dataDir?: string, args?: string[], env?: Record<string, string>}} [options]
+ *   dataDir: reuse a directory (e.g. to restart after stop()/kill9()); default: a new
+ *   temporary directory, removed when the test process exits.
+ *   args: extra command-line arguments. env: extra environment variables.
+ * @returns {Promise<Backend>}
+ */
+export async function startBackend({ dataDir, args = [], env = {} } = {}) {
+    const bin = binaryPath();
+    if (!dataDir) {
+        dataDir = mkdtempSync(join(tmpdir(), 'gatehouse-e2e-'));
+        createdDirs.add(dataDir);
+    }
+    const portsFile = join(dataDir, 'ports.json');
+    const argv = [
+        '--headless', '--data-dir', dataDir,
+        '--service-port', '0', '--cluster-port', '0', '--admin-port', '0',
+        ...args,
+    ];
+    const proc = spawn(bin, argv, {
+        env: {
+            ...process.env,
+            QT_LOGGING_RULES: 'gatehouse.access=false',
+            ...env,
+        },
+        stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    running.add(proc);
+
+    let stderr = '';
+    let stdout = '';
+    const keep = (buf, chunk) => (buf + chunk).slice(-STDERR_KEEP_BYTES);
+    proc.stderr.setEncoding('utf8');
+    proc.stdout.setEncoding('utf8');
+    proc.stderr.on('data', (c) => { stderr = keep(stderr, c); });
+    proc.stdout.on('data', (c) => { stdout = keep(stdout, c); });
+
+    let exit = null; // {code, signal} once the process is gone
+    const exited = new Promise((resolve) => {
+        proc.on('exit', (code, signal) => {
+            exit = { code, signal };
+            running.delete(proc);
+            resolve(exit);
+        });
+    });
+    let spawnError = null;
+    proc.on('error', (e) => { spawnError = e; });
+
+    const deadline = Date.now() + START_TIMEOUT_MS;
+    let ports = null;
+    for (;;) {
+        if (spawnError)
+            throw new Error(`cannot start ${bin}: ${spawnError.message}`);
+        const p = readJsonIfExists(portsFile);
+        if (p && p.pid === proc.pid) {
+            ports = p;
+            break;
+        }
+        if (exit) {
+            throw new Error(`${bin} exited (code ${exit.code}, signal ${exit.signal}) before ` +
+                            `writing ${portsFile}; stderr:\n${stderr}`);
+        }
+        if (Date.now() > deadline) {
+            proc.kill('SIGKILL');
+            await exited;
+            throw new Error(`${bin} did not write ${portsFile} within ${START_TIMEOUT_MS} ms; ` +
+                            `stderr:\n${stderr}`);
+        }
+        await sleep(POLL_MS);
+    }
+
+    const adminToken = readFileSync(join(dataDir, 'admin-token'), 'utf8').trim();
+    const urls = ports.urls ?? {};
+
+    /** @type {Backend} */
+    const backend = {
+        proc,
+        pid: proc.pid,
+        dataDir,
+        ports: {
+            service: ports.service,
+            cluster: ports.cluster,
+            admin: ports.admin,
+        },
+        urls,
+        serviceUrl: urls.service,
+        clusterUrl: urls.cluster,
+        adminUrl: urls.admin,
+        adminToken,
+        get stderr() { return stderr; },
+        get stdout() { return stdout; },
+        get exited() { return exit; },
+        // Sends `signal` and resolves to the exit code (128 + signal number when the process
+        // died of a signal). Rejects, after a SIGKILL, if it does not stop within 20 s.
+        async stop(signal = 'SIGTERM') {
+            if (!exit) {
+                proc.kill(signal);
+                // ref: false: a pending timer must not keep the test process alive.
+                const timer = sleep(STOP_TIMEOUT_MS, 'timeout', { ref: false });
+                if ((await Promise.race([exited, timer])) === 'timeout') {
+                    proc.kill('SIGKILL');
+                    await exited;
+                    throw new Error(`gatehouse did not stop within ${STOP_TIMEOUT_MS} ms after ` +
+                                    `${signal}; stderr:\n${stderr}`);
+                }
+            }
+            return exitCode(await exited);
+        },
+        // Crash: SIGKILL, no chance to clean up. Resolves once the process is gone.
+        async kill9() {
+            if (!exit)
+                proc.kill('SIGKILL');
+            return exitCode(await exited);
+        },
+    };
+    return backend;
+}
+
+const SIGNALS = { SIGHUP: 1, SIGINT: 2, SIGQUIT: 3, SIGABRT: 6, SIGKILL: 9, SIGSEGV: 11, SIGTERM: 15 };
+
+function exitCode({ code, signal }) {
+    if (code !== null)
+        return code;
+    return 128 + (SIGNALS[signal] ?? 0);
+}
+
+function headersObject(headers) {
+    const out = {};
+    for (const [name, value] of headers) out[name.toLowerCase()] = value;
+    return out;
+}
+
+/**
+ * One HTTP request. A string or Buffer body is sent as is (e.g. malformed JSON); any other
+ * non-undefined body is sent as JSON. Content-Type defaults to application/json when a body is
+ * given. Resolves to {status, headers (lower-case names), json (parsed body when the
+ * Content-Type says JSON and it parses; else undefined), text}.
+ */
+export async function request(url, method, body, headers = {}) {
+    const h = { ...headers };
+    let payload;
+    if (body !== undefined) {
+        payload = typeof body === 'string' || Buffer.isBuffer(body) ? body : JSON.stringify(body);
+        if (!Object.keys(h).some((k) => k.toLowerCase() === 'content-type'))
+            h['Content-Type'] = 'application/json';
+    }
+    const res = await fetch(url, { method, headers: h, body: payload, redirect: 'manual' });
+    const text = await res.text();
+    const hs = headersObject(res.headers);
+    let json;
+    if (text.length > 0 && /json/i.test(hs['content-type'] ?? '')) {
+        try {
+            json = JSON.parse(text);
+        } catch {
+            json = undefined;
+        }
+    }
+    return { status: res.status, headers: hs, json, text };
+}
+
+// A request to the service listener, e.g. serviceFetch(b, 'GET', '/v1/beers').
+export function serviceFetch(b, method, path, body, headers = {}) {
+    return request(b.serviceUrl + path, method, body, headers);
+}
+
+// A request to the admin listener with the admin token,
+// e.g. adminFetch(b, 'POST', '/admin/v1/customers', {name: 'e2e'}).
+export function adminFetch(b, method, path, body, headers = {}) {
+    return request(b.adminUrl + path, method, body,
+                   { Authorization: `Bearer ${b.adminToken}`, ...headers });
+}
+
+// Polls `fn` (sync or async) every `intervalMs` until it returns a truthy value, which it
+// resolves to; rejects with `message` after `timeoutMs`.
+export async function waitFor(fn, { timeoutMs = 10_000, intervalMs = POLL_MS,
+                                    message = 'condition' } = {}) {
+    const deadline = Date.now() + timeoutMs;
+    let last;
+    for (;;) {
+        last = await fn();
+        if (last)
+            return last;
+        if (Date.now() > deadline)
+            throw new Error(`timed out after ${timeoutMs} ms waiting for ${message}`);
+        await sleep(intervalMs);
+    }
+}
+
+/**
+ * @typedef {object} Backend
+ * @property {import('node:child_process').ChildProcess} proc
+ * @property {number} pid
+ * @property {string} dataDir
+ * @property {{service: number, cluster: number, admin: number}} ports
+ * @property {{service: string, cluster: string, admin: string}} urls
+ * @property {string} serviceUrl  e.g. http://127.0.0.1:41234 (no trailing slash)
+ * @property {string} clusterUrl  https://...
+ * @property {string} adminUrl
+ * @property {string} adminToken
+ * @property {string} stderr      the last 64 KiB the process wrote to stderr
+ * @property {string} stdout
+ * @property {{code: number|null, signal: string|null}|null} exited
+ * @property {(signal?: string) => Promise<number>} stop
+ * @property {() => Promise<number>} kill9
+ */

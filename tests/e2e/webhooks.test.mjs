@@ -1,0 +1,466 @@
+// Order status webhooks end to end: the real gatehouse binary delivers to a real local
+// receiver, which verifies every request with the npm `standardwebhooks` library.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import http from 'node:http';
+import { Webhook } from 'standardwebhooks';
+
+import { startBackend, serviceFetch, adminFetch, waitFor } from './lib/backend.mjs';
+
+const RETRY_ARGS = ['--webhook-allow-loopback', '--webhook-retry-schedule', '300ms,300ms,300ms',
+                    '--webhook-jitter-percent', '0'];
+
+// --- the receiver -------------------------------------------------------------------------
+
+class Receiver {
+    constructor() {
+        this.requests = []; // every request: {path, headers, body, at, verified, error, status}
+        this.secrets = new Map(); // customerId -> [whsec_...]
+        this.failures = new Map(); // webhook-id -> answered failures so far
+        this.toggleOk = false;
+        this.server = http.createServer((req, res) => this.handle(req, res));
+    }
+
+    async listen() {
+        await new Promise((resolve) => this.server.listen(0, '127.0.0.1', resolve));
+        this.url = `http://127.0.0.1:${this.server.address().port}`;
+    }
+
+    close() {
+        this.server.closeAllConnections?.();
+        return new Promise((resolve) => this.server.close(resolve));
+    }
+
+    verify(customerId, body, headers) {
+        const secrets = this.secrets.get(customerId) ?? [];
+        const errors = [];
+        for (const s of secrets) {
+            try {
+                new Webhook(s).verify(body, headers);
+                return { verified: true, by: s };
+            } catch (e) {
+                errors.push(e.message);
+            }
+        }
+        return { verified: false, error: errors.join('; ') || 'no secret' };
+    }
+
+    handle(req, res) {
+        const chunks = [];
+        req.on('data', (c) => chunks.push(c));
+        req.on('end', () => {
+            const body = Buffer.concat(chunks).toString('utf8');
+            const url = new URL(req.url, this.url);
+            const [, kind, customerId, arg] = url.pathname.split('/');
+            const { verified, error, by } = this.verify(customerId, body, req.headers);
+            const id = req.headers['webhook-id'];
+            const rec = { path: url.pathname, kind, headers: req.headers, body, at: Date.now(),
+                          verified, error, by, id, json: verified ? JSON.parse(body) : null };
+            this.requests.push(rec);
+            const answer = (status, headers = {}) => {
+                rec.status = status;
+                res.writeHead(status, headers).end(status >= 300 ? 'nope' : '');
+            };
+            if (!verified)
+                return answer(400);
+            switch (kind) {
+            case 'ok':
+                return answer(204);
+            case 'fail': { // fail the first N attempts of every webhook-id
+                const n = this.failures.get(id) ?? 0;
+                if (n < Number(arg)) {
+                    this.failures.set(id, n + 1);
+                    return answer(500);
+                }
+                return answer(200);
+            }
+            case 'toggle':
+                return answer(this.toggleOk ? 200 : 503);
+            case 'gone':
+                return answer(410);
+            case 'retry-after': {
+                const n = this.failures.get(id) ?? 0;
+                if (n < 1) {
+                    this.failures.set(id, n + 1);
+                    return answer(429, { 'Retry-After': '2' });
+                }
+                return answer(204);
+            }
+            case 'redirect':
+                return answer(302, { Location: `${this.url}/ok/${customerId}` });
+            default:
+                return answer(404);
+            }
+        });
+    }
+
+    forOrder(orderId) {
+        return this.requests.filter((r) => r.json?.orderId === orderId);
+    }
+
+    // Statuses of the deliveries the receiver accepted (2xx), in arrival order.
+    acceptedStatuses(orderId) {
+        return this.forOrder(orderId).filter((r) => r.status < 300).map((r) => r.json.orderStatus);
+    }
+}
+
+// --- helpers ------------------------------------------------------------------------------
+
+const LIFECYCLE = ['NEW', 'VALIDATION_PENDING', 'VALIDATED', 'ALLOCATION_PENDING', 'ALLOCATED'];
+
+let backend;
+let receiver;
+let upcs;
+
+async function newCustomer(b, name) {
+    const r = await adminFetch(b, 'POST', '/admin/v1/customers', { name });
+    assert.equal(r.status, 201, r.text);
+    receiver.secrets.set(r.json.customer.id, [r.json.webhookSecret]);
+    return r.json.customer.id;
+}
+
+async function placeOrder(b, customerId, callbackPath, extra = {}) {
+    const body = {
+        beerOrderLines: [{ upc: upcs[0], orderQuantity: 1 }, { upc: upcs[1], orderQuantity: 2 }],
+        ...extra,
+    };
+    if (callbackPath)
+        body.orderStatusCallbackUrl = `${receiver.url}${callbackPath}`;
+    const r = await serviceFetch(b, 'POST', `/v1/customers/${customerId}/orders`, body);
+    assert.equal(r.status, 201, r.text);
+    return r.json.id;
+}
+
+async function deliveriesOf(b, orderId) {
+    const r = await adminFetch(b, 'GET', `/admin/v1/deliveries?orderId=${orderId}&limit=1000`);
+    assert.equal(r.status, 200);
+    return r.json.items;
+}
+
+async function delivery(b, id) {
+    const r = await adminFetch(b, 'GET', `/admin/v1/deliveries/${id}`);
+    assert.equal(r.status, 200, r.text);
+    return r.json;
+}
+
+before(async () => {
+    receiver = new Receiver();
+    await receiver.listen();
+    backend = await startBackend({ args: RETRY_ARGS });
+    const beers = await serviceFetch(backend, 'GET', '/v1/beers?pageSize=100');
+    // Plenty of stock: the demo catalog's first two beers with at least 500 on hand.
+    upcs = beers.json.content.filter((b) => b.quantityOnHand >= 500).map((b) => b.upc);
+    assert.ok(upcs.length >= 2);
+});
+
+after(async () => {
+    if (backend)
+        assert.equal(await backend.stop(), 0, backend.stderr);
+    await receiver?.close();
+});
+
+// --- tests --------------------------------------------------------------------------------
+
+test('every status change is delivered once, signed, with the exact body, in order', async () => {
+    const customer = await newCustomer(backend, 'signed');
+    const orderId = await placeOrder(backend, customer, `/ok/${customer}`);
+    await waitFor(() => receiver.acceptedStatuses(orderId).length === 5, { message: '5 callbacks' });
+    const got = receiver.forOrder(orderId);
+    assert.deepEqual(got.map((r) => r.json.orderStatus), LIFECYCLE);
+    for (const r of got) {
+        assert.equal(r.verified, true, r.error);
+        assert.equal(r.headers['content-type'], 'application/json');
+        assert.equal(r.body, JSON.stringify({ orderId, orderStatus: r.json.orderStatus }));
+        assert.match(r.headers['webhook-id'], /^msg_[0-9a-f]{32}$/);
+        assert.match(r.headers['webhook-timestamp'], /^\d+$/);
+        assert.match(r.headers['webhook-signature'], /^v1,[A-Za-z0-9+/]+=*$/);
+    }
+    assert.equal(new Set(got.map((r) => r.id)).size, 5, 'one webhook-id per status change');
+
+    const pickup = await serviceFetch(backend, 'PUT', `/v1/customers/${customer}/orders/${orderId}/pickup`);
+    assert.equal(pickup.status, 200);
+    await waitFor(() => receiver.acceptedStatuses(orderId).at(-1) === 'PICKED_UP', { message: 'PICKED_UP' });
+
+    // The delivery log records each attempt with its answer.
+    const log = await deliveriesOf(backend, orderId);
+    assert.equal(log.length, 6);
+    await waitFor(async () => (await deliveriesOf(backend, orderId)).every((d) => d.state === 'succeeded'),
+                  { message: 'all deliveries succeeded' });
+    const d = await delivery(backend, log[0].id);
+    assert.equal(d.attempts.length, 1);
+    assert.equal(d.attempts[0].status, 204);
+    assert.equal(typeof d.attempts[0].latencyMs, 'number');
+});
+
+test('an order without a callback URL records its changes and sends nothing', async () => {
+    const customer = await newCustomer(backend, 'silent');
+    const before = receiver.requests.length;
+    const orderId = await placeOrder(backend, customer, null);
+    await waitFor(async () => (await adminFetch(backend, 'GET', `/admin/v1/orders/${orderId}`)).json.orderStatus === 'ALLOCATED',
+                  { message: 'ALLOCATED' });
+    const o = await adminFetch(backend, 'GET', `/admin/v1/orders/${orderId}`);
+    assert.deepEqual(o.json.history.map((h) => h.status), LIFECYCLE);
+    assert.deepEqual(o.json.deliveries, []);
+    assert.equal(receiver.requests.length, before);
+});
+
+test('a receiver failing twice gets the same webhook-id again, and later statuses wait', async () => {
+    const customer = await newCustomer(backend, 'flaky');
+    const orderId = await placeOrder(backend, customer, `/fail/${customer}/2`);
+    await waitFor(() => receiver.acceptedStatuses(orderId).length === 5, { timeoutMs: 30_000, message: '5 accepted' });
+    assert.deepEqual(receiver.acceptedStatuses(orderId), LIFECYCLE, 'accepted in status order');
+    const all = receiver.forOrder(orderId);
+    // Each status change: two 500s, then the 200 — all three with one webhook-id; the next
+    // status change was not sent before the previous one succeeded.
+    for (let i = 0; i < LIFECYCLE.length; ++i) {
+        const same = all.filter((r) => r.json.orderStatus === LIFECYCLE[i]);
+        assert.deepEqual(same.map((r) => r.status), [500, 500, 200]);
+        assert.equal(new Set(same.map((r) => r.id)).size, 1);
+        if (i > 0) {
+            const prevOk = all.find((r) => r.json.orderStatus === LIFECYCLE[i - 1] && r.status === 200);
+            assert.ok(same[0].at >= prevOk.at, `${LIFECYCLE[i]} was sent before ${LIFECYCLE[i - 1]} succeeded`);
+        }
+    }
+    const first = (await deliveriesOf(backend, orderId))[0];
+    const d = await delivery(backend, first.id);
+    assert.deepEqual(d.attempts.map((a) => a.status), [500, 500, 200]);
+    assert.match(d.attempts[0].error, /500/);
+});
+
+test('a delivery that keeps failing is given up as failed and can be redelivered', async () => {
+    const customer = await newCustomer(backend, 'down');
+    receiver.toggleOk = false;
+    const orderId = await placeOrder(backend, customer, `/toggle/${customer}`);
+    // 1 attempt + 3 retries, then failed; the next status change is attempted after it.
+    const [first] = await waitFor(async () => {
+        const ds = await deliveriesOf(backend, orderId);
+        return ds.length && ds[0].state === 'failed' ? ds : null;
+    }, { timeoutMs: 30_000, message: 'first delivery failed' });
+    const d = await delivery(backend, first.id);
+    assert.equal(d.attempts.length, 4);
+    assert.ok(d.attempts.every((a) => a.status === 503));
+    assert.match(d.lastError, /503/);
+
+    receiver.toggleOk = true;
+    const r = await adminFetch(backend, 'POST', `/admin/v1/deliveries/${first.id}/redeliver`);
+    assert.equal(r.status, 200, r.text);
+    assert.equal(r.json.state, 'pending');
+    await waitFor(async () => (await delivery(backend, first.id)).state === 'succeeded', { message: 'redelivered' });
+    const after = await delivery(backend, first.id);
+    assert.equal(after.attempts.at(-1).trigger, 'manual');
+    assert.equal(after.attempts.at(-1).status, 200);
+    const copies = receiver.forOrder(orderId).filter((x) => x.json.orderStatus === 'NEW');
+    assert.equal(new Set(copies.map((x) => x.id)).size, 1, 'the redelivery keeps the webhook-id');
+    // Redelivering a delivery that is still pending is refused.
+    const again = await adminFetch(backend, 'POST', `/admin/v1/deliveries/${first.id}/redeliver`);
+    assert.ok([200, 409].includes(again.status));
+});
+
+test('410 Gone disables the endpoint; nothing more is sent until it is enabled', async () => {
+    const customer = await newCustomer(backend, 'gone');
+    const orderId = await placeOrder(backend, customer, `/gone/${customer}`);
+    const endpoint = await waitFor(async () => {
+        const eps = (await adminFetch(backend, 'GET', '/admin/v1/endpoints')).json.items;
+        return eps.find((e) => e.url.endsWith(`/gone/${customer}`) && e.state === 'disabled');
+    }, { message: 'endpoint disabled' });
+    assert.match(endpoint.disabledReason, /410/);
+    await waitFor(async () => (await deliveriesOf(backend, orderId)).length === 5 &&
+                              (await deliveriesOf(backend, orderId)).every((d) => d.state === 'failed'),
+                  { message: 'all failed' });
+    assert.equal(receiver.forOrder(orderId).length, 1, 'one attempt, then no more');
+    const later = (await deliveriesOf(backend, orderId)).at(-1);
+    assert.match(later.lastError, /endpoint disabled/);
+
+    const en = await adminFetch(backend, 'POST', `/admin/v1/endpoints/${endpoint.id}/enable`);
+    assert.equal(en.status, 200);
+    assert.equal(en.json.state, 'enabled');
+});
+
+test('Retry-After on 429 replaces the scheduled delay', async () => {
+    const customer = await newCustomer(backend, 'throttled');
+    const orderId = await placeOrder(backend, customer, `/retry-after/${customer}`);
+    await waitFor(() => receiver.acceptedStatuses(orderId).length >= 1, { timeoutMs: 20_000, message: 'accepted after Retry-After' });
+    const news = receiver.forOrder(orderId).filter((r) => r.json.orderStatus === 'NEW');
+    assert.deepEqual(news.map((r) => r.status), [429, 204]);
+    const gap = news[1].at - news[0].at;
+    assert.ok(gap >= 1800, `second attempt after ${gap} ms; Retry-After said 2 s (schedule 300 ms)`);
+});
+
+test('redirects are not followed and count as failures', async () => {
+    const customer = await newCustomer(backend, 'moved');
+    const orderId = await placeOrder(backend, customer, `/redirect/${customer}`);
+    const [first] = await waitFor(async () => {
+        const ds = await deliveriesOf(backend, orderId);
+        return ds.length && ds[0].state === 'failed' ? ds : null;
+    }, { timeoutMs: 30_000, message: 'redirected delivery failed' });
+    const d = await delivery(backend, first.id);
+    assert.ok(d.attempts.every((a) => a.status === 302));
+    assert.match(d.lastError, /redirect/);
+    assert.ok(receiver.forOrder(orderId).every((r) => r.kind === 'redirect'), 'the Location was never fetched');
+});
+
+test('after a secret rotation both the old and the new secret verify', async () => {
+    const customer = await newCustomer(backend, 'rotating');
+    const oldSecret = receiver.secrets.get(customer)[0];
+    const rot = await adminFetch(backend, 'POST', `/admin/v1/customers/${customer}/rotate-secret`);
+    assert.equal(rot.status, 200, rot.text);
+    assert.notEqual(rot.json.webhookSecret, oldSecret);
+    assert.match(rot.json.webhookSecret, /^whsec_/);
+    receiver.secrets.set(customer, [rot.json.webhookSecret]);
+    const orderId = await placeOrder(backend, customer, `/ok/${customer}`);
+    await waitFor(() => receiver.acceptedStatuses(orderId).length === 5, { message: 'signed with the new secret' });
+    for (const r of receiver.forOrder(orderId)) {
+        assert.equal(r.headers['webhook-signature'].split(' ').length, 2, 'two signatures while they overlap');
+        new Webhook(oldSecret).verify(r.body, r.headers); // throws if the old one does not match
+        new Webhook(rot.json.webhookSecret).verify(r.body, r.headers);
+    }
+    // The list shows fingerprints, never the secret.
+    const list = await adminFetch(backend, 'GET', '/admin/v1/customers');
+    assert.ok(!list.text.includes(rot.json.webhookSecret.slice(6)));
+});
+
+test('kill -9 during a burst of 500 orders loses no status change', { timeout: 240_000 }, async () => {
+    const b = await startBackend({ args: RETRY_ARGS });
+    const beers = await serviceFetch(b, 'GET', '/v1/beers?pageSize=100');
+    const plenty = beers.json.content.filter((x) => x.quantityOnHand >= 500).map((x) => x.upc);
+    const customer = await newCustomer(b, 'burst');
+    const accepted = [];
+    let sent = 0;
+    let killed = false;
+    const worker = async () => {
+        while (sent < 500 && !killed) {
+            const n = sent++;
+            try {
+                const r = await serviceFetch(b, 'POST', `/v1/customers/${customer}/orders`, {
+                    customerRef: `burst-${n}`,
+                    beerOrderLines: [{ upc: plenty[n % plenty.length], orderQuantity: 1 }],
+                    orderStatusCallbackUrl: `${receiver.url}/ok/${customer}`,
+                });
+                if (r.status === 201)
+                    accepted.push(r.json.id);
+            } catch {
+                // the connection died with the process
+            }
+            if (accepted.length === 250 && !killed) {
+                killed = true;
+                await b.kill9();
+            }
+        }
+    };
+    await Promise.all(Array.from({ length: 16 }, worker));
+    assert.ok(killed, 'the backend was killed mid-burst');
+
+    const again = await startBackend({ dataDir: b.dataDir, args: RETRY_ARGS });
+    try {
+        // Every order the client saw accepted survived the crash.
+        const listed = await adminFetch(again, 'GET', `/admin/v1/orders?customerId=${customer}&limit=1000`);
+        const ids = new Set(listed.json.items.map((o) => o.id));
+        for (const id of accepted)
+            assert.ok(ids.has(id), `order ${id} answered 201 but is gone after the crash`);
+        // Every recorded status change of every order reaches the receiver at least once.
+        await waitFor(async () => {
+            for (const id of ids) {
+                const o = await adminFetch(again, 'GET', `/admin/v1/orders/${id}`);
+                if (!['ALLOCATED', 'PENDING_INVENTORY'].includes(o.json.orderStatus))
+                    return false;
+                const want = o.json.history.map((h) => h.status);
+                const got = new Set(receiver.acceptedStatuses(id));
+                if (!want.every((s) => got.has(s)))
+                    return false;
+            }
+            return true;
+        }, { timeoutMs: 120_000, intervalMs: 500, message: 'all status changes delivered after restart' });
+        // Duplicates (sent before the crash, recorded after) carry the same webhook-id.
+        const byChange = new Map();
+        for (const r of receiver.requests.filter((x) => ids.has(x.json?.orderId))) {
+            const key = `${r.json.orderId}/${r.json.orderStatus}`;
+            if (!byChange.has(key))
+                byChange.set(key, new Set());
+            byChange.get(key).add(r.id);
+        }
+        for (const [key, set] of byChange)
+            assert.equal(set.size, 1, `${key} arrived with ${set.size} different webhook-ids`);
+    } finally {
+        assert.equal(await again.stop(), 0, again.stderr);
+    }
+});
+
+test('an endpoint failing longer than webhook-disable-after is disabled', async () => {
+    const b = await startBackend({ args: [...RETRY_ARGS, '--webhook-disable-after', '500ms'] });
+    try {
+        const beers = await serviceFetch(b, 'GET', '/v1/beers?pageSize=100');
+        const customer = await newCustomer(b, 'sustained');
+        receiver.toggleOk = false;
+        const r = await serviceFetch(b, 'POST', `/v1/customers/${customer}/orders`, {
+            beerOrderLines: [{ upc: beers.json.content[0].upc, orderQuantity: 1 }],
+            orderStatusCallbackUrl: `${receiver.url}/toggle/${customer}`,
+        });
+        assert.equal(r.status, 201);
+        const endpoint = await waitFor(async () => {
+            const eps = (await adminFetch(b, 'GET', '/admin/v1/endpoints')).json.items;
+            return eps.find((e) => e.customerId === customer && e.state === 'disabled');
+        }, { timeoutMs: 20_000, message: 'endpoint disabled after sustained failure' });
+        assert.match(endpoint.disabledReason, /failing without a success/);
+        assert.ok(endpoint.failingSince);
+    } finally {
+        receiver.toggleOk = true;
+        assert.equal(await b.stop(), 0, b.stderr);
+    }
+});
+
+test('the URL policy is checked again at delivery time', async () => {
+    // Accepted while loopback receivers were allowed; after a restart without the switch, the
+    // pending delivery's next attempt is refused before any connection is made.
+    const b = await startBackend({ args: RETRY_ARGS });
+    const customer = await newCustomer(b, 'policy');
+    receiver.toggleOk = false;
+    const r = await serviceFetch(b, 'POST', `/v1/customers/${customer}/orders`, {
+        orderStatusCallbackUrl: `${receiver.url}/toggle/${customer}`,
+    });
+    assert.equal(r.status, 201);
+    const orderId = r.json.id;
+    await waitFor(() => receiver.forOrder(orderId).length >= 1, { message: 'first attempt' });
+    assert.equal(await b.stop(), 0, b.stderr);
+    const seen = receiver.forOrder(orderId).length;
+
+    const again = await startBackend({ dataDir: b.dataDir, args: ['--webhook-retry-schedule', '100ms,100ms,100ms,100ms'] });
+    try {
+        const first = (await deliveriesOf(again, orderId))[0];
+        const d = await waitFor(async () => {
+            const x = await delivery(again, first.id);
+            return x.attempts.some((a) => /loopback/.test(a.error ?? '')) ? x : null;
+        }, { timeoutMs: 20_000, message: 'an attempt refused by the URL policy' });
+        const refused = d.attempts.find((a) => /loopback/.test(a.error ?? ''));
+        assert.equal(refused.status, null);
+        assert.equal(receiver.forOrder(orderId).length, seen, 'no request reached the receiver');
+    } finally {
+        receiver.toggleOk = true;
+        assert.equal(await again.stop(), 0, again.stderr);
+    }
+});
+
+test('with few deliveries held in memory, the rest wait in the database and keep their order', { timeout: 120_000 }, async () => {
+    const b = await startBackend({ args: [...RETRY_ARGS, '--webhook-max-queued', '10', '--webhook-max-in-flight', '4'] });
+    try {
+        const beers = await serviceFetch(b, 'GET', '/v1/beers?pageSize=100');
+        const upc = beers.json.content.find((x) => x.quantityOnHand >= 500).upc;
+        const customer = await newCustomer(b, 'queued');
+        const ids = [];
+        await Promise.all(Array.from({ length: 8 }, async () => {
+            while (ids.length < 60) {
+                const r = await serviceFetch(b, 'POST', `/v1/customers/${customer}/orders`, {
+                    beerOrderLines: [{ upc, orderQuantity: 1 }],
+                    orderStatusCallbackUrl: `${receiver.url}/ok/${customer}`,
+                });
+                assert.equal(r.status, 201);
+                ids.push(r.json.id);
+            }
+        }));
+        await waitFor(() => ids.every((id) => receiver.acceptedStatuses(id).length === 5),
+                      { timeoutMs: 60_000, message: 'all deliveries of 60 orders' });
+        for (const id of ids)
+            assert.deepEqual(receiver.acceptedStatuses(id), LIFECYCLE, `order ${id} out of order`);
+    } finally {
+        assert.equal(await b.stop(), 0, b.stderr);
+    }
+});

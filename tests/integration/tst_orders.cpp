@@ -1,0 +1,732 @@
+// The order service over real sockets: an in-process Backend on a temporary data
+// directory (real SQLite file), requests through QNetworkAccessManager.
+#include "integration/tst_integration.h"
+
+#include "admin/backend.h"
+#include "core/config.h"
+#include "core/httpserver.h"
+
+#include <QEventLoop>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QNetworkAccessManager>
+#include <QNetworkReply>
+#include <QRegularExpression>
+#include <QtTest>
+
+using Gatehouse::Admin::Backend;
+
+namespace {
+
+Reply send(const QByteArray &method, const QUrl &url, const QByteArray &body = {},
+           const QList<QPair<QByteArray, QByteArray>> &headers = {})
+{
+    QNetworkAccessManager nam;
+    QNetworkRequest req(url);
+    req.setTransferTimeout(20'000);
+    bool contentType = false;
+    for (const auto &h : headers) {
+        req.setRawHeader(h.first, h.second);
+        contentType |= h.first.toLower() == "content-type";
+    }
+    if (!body.isEmpty() && !contentType)
+        req.setRawHeader("Content-Type", "application/json");
+    QNetworkReply *reply = nam.sendCustomRequest(req, method, body);
+    QEventLoop loop;
+    QObject::connect(reply, &QNetworkReply::finished, &loop, &QEventLoop::quit);
+    loop.exec();
+    Reply r;
+    r.status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
+    r.body = reply->readAll();
+    for (const auto &p : reply->rawHeaderPairs())
+        r.headers.insert(p.first.toLower(), p.second);
+    delete reply;
+    return r;
+}
+
+QByteArray json(const QJsonObject &o)
+{
+    return QJsonDocument(o).toJson(QJsonDocument::Compact);
+}
+
+bool isUuid(const QString &s)
+{
+    static const QRegularExpression re(
+        QStringLiteral("^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$"));
+    return re.match(s).hasMatch();
+}
+
+} // namespace
+
+TestOrders::TestOrders() = default;
+TestOrders::~TestOrders() = default;
+
+QUrl TestOrders::service(const QString &path) const
+{
+    return QUrl(m_backend->serviceListener().url() + path);
+}
+
+Reply TestOrders::admin(const QByteArray &method, const QString &path, const QJsonObject &body)
+{
+    return send(method, QUrl(m_backend->adminUrl() + path),
+                body.isEmpty() ? QByteArray() : json(body),
+                {{"Authorization", "Bearer " + m_backend->adminToken().toUtf8()}});
+}
+
+QJsonObject TestOrders::placeOrder(const QJsonArray &lines, const QString &customerId)
+{
+    const Reply r = send("POST",
+                         service(QStringLiteral("/v1/customers/%1/orders")
+                                     .arg(customerId.isEmpty() ? m_customer : customerId)),
+                         json(QJsonObject{{QStringLiteral("beerOrderLines"), lines}}));
+    if (r.status != 201)
+        qWarning() << "placing an order answered" << r.status << r.body;
+    return r.json();
+}
+
+QJsonObject TestOrders::order(const QString &id)
+{
+    return admin("GET", QStringLiteral("/admin/v1/orders/") + id).json();
+}
+
+QString TestOrders::statusOf(const QString &id)
+{
+    return order(id).value(QStringLiteral("orderStatus")).toString();
+}
+
+QJsonObject TestOrders::beer(const QString &upc)
+{
+    return send("GET", service(QStringLiteral("/v1/beers/upc/") + upc)).json();
+}
+
+void TestOrders::initTestCase()
+{
+    m_dir = std::make_unique<QTemporaryDir>();
+    QVERIFY(m_dir->isValid());
+    auto config = Gatehouse::Core::ConfigResolver::resolve(
+        {{QStringLiteral("data-dir"), m_dir->path()},
+         {QStringLiteral("service-port"), QStringLiteral("0")},
+         {QStringLiteral("cluster-port"), QStringLiteral("0")},
+         {QStringLiteral("admin-port"), QStringLiteral("0")},
+         {QStringLiteral("max-body-bytes"), QStringLiteral("65536")},
+         {QStringLiteral("webhook-retry-schedule"), QStringLiteral("50ms,50ms")},
+         {QStringLiteral("webhook-jitter-percent"), QStringLiteral("0")}},
+        QProcessEnvironment());
+    QVERIFY2(config, qPrintable(config ? QString() : config.error().message));
+    m_backend = std::make_unique<Backend>(*config);
+    auto started = m_backend->start();
+    QVERIFY2(started, qPrintable(started ? QString() : started.error().message));
+
+    const Reply c = admin("POST", QStringLiteral("/admin/v1/customers"),
+                          QJsonObject{{QStringLiteral("name"), QStringLiteral("Test Pub")}});
+    QCOMPARE(c.status, 201);
+    QCOMPARE(c.header("cache-control"), QByteArray("no-store"));
+    m_customer = c.json()
+                     .value(QStringLiteral("customer"))
+                     .toObject()
+                     .value(QStringLiteral("id"))
+                     .toString();
+    QVERIFY(isUuid(m_customer));
+    QVERIFY(c.json()
+                .value(QStringLiteral("webhookSecret"))
+                .toString()
+                .startsWith(QStringLiteral("whsec_")));
+}
+
+void TestOrders::cleanupTestCase()
+{
+    if (m_backend) {
+        bool stopped = false;
+        m_backend->stop([&stopped] { stopped = true; });
+        QTRY_VERIFY_WITH_TIMEOUT(stopped, 15000);
+        m_backend.reset();
+    }
+}
+
+void TestOrders::createdOrderHasLocationAndReadOnlyFields()
+{
+    const QJsonObject mango = beer(QStringLiteral("0631234200036"));
+    QCOMPARE(mango.value(QStringLiteral("beerName")).toString(), QStringLiteral("Mango Bobs"));
+    const QByteArray body = json(QJsonObject{
+        {QStringLiteral("customerId"), m_customer},
+        {QStringLiteral("customerRef"), QStringLiteral("PO-1")},
+        {QStringLiteral("beerOrderLines"),
+         QJsonArray{QJsonObject{{QStringLiteral("upc"), QStringLiteral("0631234200036")},
+                                {QStringLiteral("orderQuantity"), 2}},
+                    QJsonObject{{QStringLiteral("upc"), QStringLiteral("0631234300019")},
+                                {QStringLiteral("orderQuantity"), 1}}}}});
+    const Reply r =
+        send("POST", service(QStringLiteral("/v1/customers/%1/orders").arg(m_customer)), body);
+    QCOMPARE(r.status, 201);
+    QCOMPARE(r.header("content-type"), QByteArray("application/json"));
+    const QJsonObject o = r.json();
+    const QString id = o.value(QStringLiteral("id")).toString();
+    QVERIFY(isUuid(id));
+    QCOMPARE(QString::fromLatin1(r.header("location")),
+             QStringLiteral("/v1/customers/%1/orders/%2").arg(m_customer, id));
+    QCOMPARE(o.value(QStringLiteral("customerId")).toString(), m_customer);
+    QCOMPARE(o.value(QStringLiteral("customerRef")).toString(), QStringLiteral("PO-1"));
+    QCOMPARE(o.value(QStringLiteral("orderStatus")).toString(), QStringLiteral("NEW"));
+    QVERIFY(!o.contains(QStringLiteral("orderStatusCallbackUrl")));
+    const QJsonArray lines = o.value(QStringLiteral("beerOrderLines")).toArray();
+    QCOMPARE(lines.size(), 2);
+    QVERIFY(isUuid(lines[0].toObject().value(QStringLiteral("id")).toString()));
+    QCOMPARE(lines[0].toObject().value(QStringLiteral("beerId")).toString(),
+             mango.value(QStringLiteral("id")).toString());
+    QCOMPARE(lines[0].toObject().value(QStringLiteral("orderQuantity")).toInt(), 2);
+    QCOMPARE(lines[0].toObject().value(QStringLiteral("quantityAllocated")).toInt(), 0);
+
+    const Reply get = send("GET", service(QString::fromLatin1(r.header("location"))));
+    QCOMPARE(get.status, 200);
+    QCOMPARE(get.json().value(QStringLiteral("id")).toString(), id);
+}
+
+void TestOrders::emptyBodyCreatesOrderWithoutLines()
+{
+    const Reply r =
+        send("POST", service(QStringLiteral("/v1/customers/%1/orders").arg(m_customer)));
+    QCOMPARE(r.status, 201);
+    QCOMPARE(r.json().value(QStringLiteral("beerOrderLines")).toArray().size(), 0);
+    QCOMPARE(r.json().value(QStringLiteral("customerId")).toString(), m_customer);
+}
+
+void TestOrders::badRequests_data()
+{
+    QTest::addColumn<QString>("path");
+    QTest::addColumn<QByteArray>("contentType");
+    QTest::addColumn<QByteArray>("body");
+    QTest::addColumn<int>("status");
+    QTest::addColumn<QString>("code");
+    QTest::addColumn<QString>("field");
+    QTest::addColumn<QString>("fieldCode");
+
+    const QString ok = QStringLiteral("/v1/customers/{c}/orders");
+    const QByteArray js = "application/json";
+    auto line = [](const QByteArray &fields) { return "{\"beerOrderLines\":[{" + fields + "}]}"; };
+    QTest::newRow("malformed json")
+        << ok << js << QByteArray("{\"customerRef\":") << 400 << "malformed-json"
+        << ""
+        << "";
+    QTest::newRow("array body") << ok << js << QByteArray("[]") << 400 << "malformed-json"
+                                << ""
+                                << "";
+    QTest::newRow("quantity as string")
+        << ok << js << line("\"upc\":\"0631234200036\",\"orderQuantity\":\"3\"") << 400
+        << "validation-failed"
+        << "/beerOrderLines/0/orderQuantity"
+        << "wrong-type";
+    QTest::newRow("quantity fraction")
+        << ok << js << line("\"upc\":\"0631234200036\",\"orderQuantity\":2.5") << 400
+        << "validation-failed"
+        << "/beerOrderLines/0/orderQuantity"
+        << "wrong-type";
+    QTest::newRow("quantity 0") << ok << js << line("\"upc\":\"0631234200036\",\"orderQuantity\":0")
+                                << 400 << "validation-failed"
+                                << "/beerOrderLines/0/orderQuantity"
+                                << "out-of-range";
+    QTest::newRow("quantity 1000")
+        << ok << js << line("\"upc\":\"0631234200036\",\"orderQuantity\":1000") << 400
+        << "validation-failed"
+        << "/beerOrderLines/0/orderQuantity"
+        << "out-of-range";
+    QTest::newRow("missing upc") << ok << js << line("\"orderQuantity\":1") << 400
+                                 << "validation-failed"
+                                 << "/beerOrderLines/0/upc"
+                                 << "required";
+    QTest::newRow("missing quantity")
+        << ok << js << line("\"upc\":\"0631234200036\"") << 400 << "validation-failed"
+        << "/beerOrderLines/0/orderQuantity"
+        << "required";
+    QTest::newRow("upc number") << ok << js << line("\"upc\":631234200036,\"orderQuantity\":1")
+                                << 400 << "validation-failed"
+                                << "/beerOrderLines/0/upc"
+                                << "wrong-type";
+    QTest::newRow("read-only id") << ok << js
+                                  << QByteArray("{\"id\":\"5b1f6c8e-0d0a-4c55-9a2e-6f1b7d2f3c11\"}")
+                                  << 400 << "validation-failed"
+                                  << "/id"
+                                  << "read-only";
+    QTest::newRow("read-only orderStatus")
+        << ok << js << QByteArray("{\"orderStatus\":\"NEW\"}") << 400 << "validation-failed"
+        << "/orderStatus"
+        << "read-only";
+    QTest::newRow("read-only line id")
+        << ok << js
+        << line("\"id\":\"5b1f6c8e-0d0a-4c55-9a2e-6f1b7d2f3c11\",\"upc\":\"1\",\"orderQuantity\":1")
+        << 400 << "validation-failed"
+        << "/beerOrderLines/0/id"
+        << "read-only";
+    QTest::newRow("read-only beerId") << ok << js
+                                      << line("\"beerId\":\"5b1f6c8e-0d0a-4c55-9a2e-6f1b7d2f3c11\","
+                                              "\"upc\":\"1\",\"orderQuantity\":1")
+                                      << 400 << "validation-failed"
+                                      << "/beerOrderLines/0/beerId"
+                                      << "read-only";
+    QTest::newRow("read-only quantityAllocated")
+        << ok << js << line("\"quantityAllocated\":1,\"upc\":\"1\",\"orderQuantity\":1") << 400
+        << "validation-failed"
+        << "/beerOrderLines/0/quantityAllocated"
+        << "read-only";
+    QTest::newRow("unknown field") << ok << js << QByteArray("{\"orderStatusCallbackURL\":\"x\"}")
+                                   << 400 << "validation-failed"
+                                   << "/orderStatusCallbackURL"
+                                   << "unknown-field";
+    QTest::newRow("customerId differs")
+        << ok << js << QByteArray("{\"customerId\":\"5b1f6c8e-0d0a-4c55-9a2e-6f1b7d2f3c11\"}")
+        << 400 << "validation-failed"
+        << "/customerId"
+        << "mismatch";
+    QTest::newRow("customerId not uuid")
+        << ok << js << QByteArray("{\"customerId\":\"abc\"}") << 400 << "validation-failed"
+        << "/customerId"
+        << "invalid-format";
+    QTest::newRow("customerId number")
+        << ok << js << QByteArray("{\"customerId\":7}") << 400 << "validation-failed"
+        << "/customerId"
+        << "wrong-type";
+    QTest::newRow("customerRef empty")
+        << ok << js << QByteArray("{\"customerRef\":\"\"}") << 400 << "validation-failed"
+        << "/customerRef"
+        << "out-of-range";
+    QTest::newRow("customerRef number")
+        << ok << js << QByteArray("{\"customerRef\":5}") << 400 << "validation-failed"
+        << "/customerRef"
+        << "wrong-type";
+    QTest::newRow("lines not array")
+        << ok << js << QByteArray("{\"beerOrderLines\":{}}") << 400 << "validation-failed"
+        << "/beerOrderLines"
+        << "wrong-type";
+    QTest::newRow("line not object")
+        << ok << js << QByteArray("{\"beerOrderLines\":[7]}") << 400 << "validation-failed"
+        << "/beerOrderLines/0"
+        << "wrong-type";
+    QByteArray many = "{\"beerOrderLines\":[";
+    for (int i = 0; i < 101; ++i)
+        many += QByteArray(i ? "," : "") + "{\"upc\":\"0631234200036\",\"orderQuantity\":1}";
+    many += "]}";
+    QTest::newRow("101 lines") << ok << js << many << 400 << "validation-failed"
+                               << "/beerOrderLines"
+                               << "out-of-range";
+    const struct
+    {
+        const char *name;
+        const char *url;
+    } refused[] = {
+        {"callback ftp", "ftp://example.com/hook"},
+        {"callback relative", "/hooks/orders"},
+        {"callback private 10.0.0.1", "http://10.0.0.1/hook"},
+        {"callback metadata 169.254.169.254", "http://169.254.169.254/latest/meta-data/"},
+        {"callback loopback 127.0.0.1", "http://127.0.0.1:9/hook"},
+        {"callback [::1]", "http://[::1]:9/hook"},
+        {"callback mapped ::ffff:127.0.0.1", "http://[::ffff:127.0.0.1]:9/hook"},
+        {"callback localhost", "http://localhost:9/hook"},
+        {"callback CGNAT", "https://100.64.1.1/hook"},
+        {"callback ULA", "https://[fd00::1]/hook"},
+    };
+    for (const auto &r : refused)
+        QTest::newRow(r.name) << ok << js
+                              << ("{\"orderStatusCallbackUrl\":\"" + QByteArray(r.url) + "\"}")
+                              << 400 << "validation-failed"
+                              << "/orderStatusCallbackUrl"
+                              << "callback-url-refused";
+    QTest::newRow("callback number")
+        << ok << js << QByteArray("{\"orderStatusCallbackUrl\":5}") << 400 << "validation-failed"
+        << "/orderStatusCallbackUrl"
+        << "wrong-type";
+    QTest::newRow("customer id not uuid") << QStringLiteral("/v1/customers/not-a-uuid/orders") << js
+                                          << QByteArray("{}") << 400 << "invalid-path-parameter"
+                                          << ""
+                                          << "";
+    QTest::newRow("text/plain body")
+        << ok << QByteArray("text/plain") << QByteArray("{}") << 415 << "unsupported-media-type"
+        << ""
+        << "";
+    QTest::newRow("unknown customer")
+        << QStringLiteral("/v1/customers/5b1f6c8e-0d0a-4c55-9a2e-6f1b7d2f3c11/orders") << js
+        << QByteArray("{}") << 404 << "customer-not-found"
+        << ""
+        << "";
+}
+
+void TestOrders::badRequests()
+{
+    QFETCH(QString, path);
+    QFETCH(QByteArray, contentType);
+    QFETCH(QByteArray, body);
+    QFETCH(int, status);
+    QFETCH(QString, code);
+    QFETCH(QString, field);
+    QFETCH(QString, fieldCode);
+    const qint64 ordersBefore = admin("GET", QStringLiteral("/admin/v1/orders?limit=1000"))
+                                    .json()
+                                    .value(QStringLiteral("items"))
+                                    .toArray()
+                                    .size();
+    const Reply r = send("POST", service(QString(path).replace(QStringLiteral("{c}"), m_customer)),
+                         body, {{"Content-Type", contentType}});
+    QCOMPARE(r.status, status);
+    QCOMPARE(r.header("content-type"), QByteArray("application/problem+json"));
+    const QJsonObject p = r.json();
+    QCOMPARE(p.value(QStringLiteral("status")).toInt(), status);
+    QCOMPARE(p.value(QStringLiteral("code")).toString(), code);
+    QCOMPARE(p.value(QStringLiteral("type")).toString(),
+             QStringLiteral("urn:gatehouse:problem:") + code);
+    QVERIFY(!p.value(QStringLiteral("detail")).toString().isEmpty());
+    QVERIFY(!p.value(QStringLiteral("title")).toString().isEmpty());
+    if (!field.isEmpty()) {
+        const QJsonArray errors = p.value(QStringLiteral("errors")).toArray();
+        QVERIFY2(!errors.isEmpty(), r.body.constData());
+        QCOMPARE(errors[0].toObject().value(QStringLiteral("field")).toString(), field);
+        QCOMPARE(errors[0].toObject().value(QStringLiteral("code")).toString(), fieldCode);
+        QVERIFY(!errors[0].toObject().value(QStringLiteral("message")).toString().isEmpty());
+    }
+    // Nothing was created by a refused request.
+    QCOMPARE(admin("GET", QStringLiteral("/admin/v1/orders?limit=1000"))
+                 .json()
+                 .value(QStringLiteral("items"))
+                 .toArray()
+                 .size(),
+             ordersBefore);
+}
+
+void TestOrders::callbackRefusalSaysWhy()
+{
+    const Reply r = send("POST", service(QStringLiteral("/v1/customers/%1/orders").arg(m_customer)),
+                         "{\"orderStatusCallbackUrl\":\"http://169.254.169.254/\"}");
+    QCOMPARE(r.status, 400);
+    const QString message = r.json()
+                                .value(QStringLiteral("errors"))
+                                .toArray()[0]
+                                .toObject()
+                                .value(QStringLiteral("message"))
+                                .toString();
+    QVERIFY2(message.contains(QStringLiteral("169.254.169.254")) &&
+                 message.contains(QStringLiteral("link-local")),
+             qPrintable(message));
+}
+
+void TestOrders::notFound()
+{
+    const QString stranger = QStringLiteral("5b1f6c8e-0d0a-4c55-9a2e-6f1b7d2f3c11");
+    Reply r = send("GET",
+                   service(QStringLiteral("/v1/customers/%1/orders/%2").arg(m_customer, stranger)));
+    QCOMPARE(r.status, 404);
+    QCOMPARE(r.json().value(QStringLiteral("code")).toString(), QStringLiteral("order-not-found"));
+    r = send("GET", service(QStringLiteral("/v1/customers/%1/orders").arg(stranger)));
+    QCOMPARE(r.status, 404);
+    QCOMPARE(r.json().value(QStringLiteral("code")).toString(),
+             QStringLiteral("customer-not-found"));
+    r = send(
+        "PUT",
+        service(QStringLiteral("/v1/customers/%1/orders/%2/pickup").arg(m_customer, stranger)));
+    QCOMPARE(r.status, 404);
+    QCOMPARE(r.json().value(QStringLiteral("code")).toString(), QStringLiteral("order-not-found"));
+    r = send("GET", service(QStringLiteral("/v1/beers/") + stranger));
+    QCOMPARE(r.status, 404);
+    QCOMPARE(r.json().value(QStringLiteral("code")).toString(), QStringLiteral("beer-not-found"));
+    r = send("GET", service(QStringLiteral("/v1/beers/upc/0000")));
+    QCOMPARE(r.status, 404);
+    // Another customer's order is not found under this customer.
+    const QString other = admin("POST", QStringLiteral("/admin/v1/customers"),
+                                QJsonObject{{QStringLiteral("name"), QStringLiteral("Other")}})
+                              .json()
+                              .value(QStringLiteral("customer"))
+                              .toObject()
+                              .value(QStringLiteral("id"))
+                              .toString();
+    const QString id = placeOrder({}, other).value(QStringLiteral("id")).toString();
+    QVERIFY(isUuid(id));
+    r = send("GET", service(QStringLiteral("/v1/customers/%1/orders/%2").arg(m_customer, id)));
+    QCOMPARE(r.status, 404);
+    // Unknown paths and methods answer in the same problem shape.
+    r = send("DELETE", service(QStringLiteral("/v1/customers/%1/orders").arg(m_customer)));
+    QCOMPARE(r.status, 405);
+    QCOMPARE(r.header("content-type"), QByteArray("application/problem+json"));
+    QVERIFY(r.header("allow").contains("POST"));
+}
+
+void TestOrders::duplicateCustomerRefConflicts()
+{
+    const QByteArray body = "{\"customerRef\":\"PO-dup\"}";
+    const QUrl url = service(QStringLiteral("/v1/customers/%1/orders").arg(m_customer));
+    QCOMPARE(send("POST", url, body).status, 201);
+    const Reply r = send("POST", url, body);
+    QCOMPARE(r.status, 409);
+    QCOMPARE(r.json().value(QStringLiteral("code")).toString(),
+             QStringLiteral("duplicate-customer-ref"));
+    // The same reference for another customer is fine.
+    const QString other = admin("POST", QStringLiteral("/admin/v1/customers"),
+                                QJsonObject{{QStringLiteral("name"), QStringLiteral("Other 2")}})
+                              .json()
+                              .value(QStringLiteral("customer"))
+                              .toObject()
+                              .value(QStringLiteral("id"))
+                              .toString();
+    QCOMPARE(
+        send("POST", service(QStringLiteral("/v1/customers/%1/orders").arg(other)), body).status,
+        201);
+}
+
+void TestOrders::idempotencyKey()
+{
+    const QUrl url = service(QStringLiteral("/v1/customers/%1/orders").arg(m_customer));
+    const QByteArray body = "{\"customerRef\":\"PO-idem\"}";
+    const Reply first = send("POST", url, body, {{"Idempotency-Key", "key-1"}});
+    QCOMPARE(first.status, 201);
+    const Reply again = send("POST", url, body, {{"Idempotency-Key", "key-1"}});
+    QCOMPARE(again.status, 201);
+    QCOMPARE(again.body, first.body);
+    QCOMPARE(again.header("location"), first.header("location"));
+    const Reply different =
+        send("POST", url, "{\"customerRef\":\"PO-other\"}", {{"Idempotency-Key", "key-1"}});
+    QCOMPARE(different.status, 409);
+    QCOMPARE(different.json().value(QStringLiteral("code")).toString(),
+             QStringLiteral("idempotency-key-reused"));
+    const Reply bad = send("POST", url, body, {{"Idempotency-Key", QByteArray(300, 'k')}});
+    QCOMPARE(bad.status, 400);
+    QCOMPARE(bad.json().value(QStringLiteral("code")).toString(), QStringLiteral("invalid-header"));
+    int withRef = 0;
+    for (const QJsonValue v :
+         admin("GET", QStringLiteral("/admin/v1/orders?customerId=") + m_customer)
+             .json()
+             .value(QStringLiteral("items"))
+             .toArray())
+        withRef += v.toObject().value(QStringLiteral("customerRef")).toString() ==
+                   QLatin1String("PO-idem");
+    QCOMPARE(withRef, 1);
+}
+
+void TestOrders::lifecycleToDelivered()
+{
+    const QString id =
+        placeOrder(QJsonArray{QJsonObject{{QStringLiteral("upc"), QStringLiteral("0083783375221")},
+                                          {QStringLiteral("orderQuantity"), 4}}})
+            .value(QStringLiteral("id"))
+            .toString();
+    QTRY_COMPARE(statusOf(id), QStringLiteral("ALLOCATED"));
+    const QJsonObject o = order(id);
+    QCOMPARE(o.value(QStringLiteral("beerOrderLines"))
+                 .toArray()[0]
+                 .toObject()
+                 .value(QStringLiteral("quantityAllocated"))
+                 .toInt(),
+             4);
+    QStringList statuses;
+    for (const QJsonValue h : o.value(QStringLiteral("history")).toArray()) {
+        statuses.append(h.toObject().value(QStringLiteral("status")).toString());
+        QVERIFY(!h.toObject().value(QStringLiteral("at")).toString().isEmpty());
+    }
+    QCOMPARE(statuses,
+             (QStringList{QStringLiteral("NEW"), QStringLiteral("VALIDATION_PENDING"),
+                          QStringLiteral("VALIDATED"), QStringLiteral("ALLOCATION_PENDING"),
+                          QStringLiteral("ALLOCATED")}));
+    const QString base = QStringLiteral("/v1/customers/%1/orders/%2").arg(m_customer, id);
+    Reply r = send("PUT", service(base + QStringLiteral("/pickup")));
+    QCOMPARE(r.status, 200);
+    QCOMPARE(r.json().value(QStringLiteral("orderStatus")).toString(), QStringLiteral("PICKED_UP"));
+    r = send("PUT", service(base + QStringLiteral("/pickup")));
+    QCOMPARE(r.status, 409);
+    QCOMPARE(r.json().value(QStringLiteral("code")).toString(),
+             QStringLiteral("invalid-state-transition"));
+    r = send("PUT", service(base + QStringLiteral("/cancel")));
+    QCOMPARE(r.status, 409);
+    r = admin("POST", QStringLiteral("/admin/v1/orders/%1/deliver").arg(id));
+    QCOMPARE(r.status, 200);
+    QCOMPARE(r.json().value(QStringLiteral("orderStatus")).toString(), QStringLiteral("DELIVERED"));
+    QCOMPARE(order(id).value(QStringLiteral("history")).toArray().size(), 7);
+}
+
+void TestOrders::pendingInventoryThenRestock()
+{
+    // Salty Shore starts with nothing on hand.
+    const QJsonObject salty = beer(QStringLiteral("0083783375222"));
+    QCOMPARE(salty.value(QStringLiteral("quantityOnHand")).toInt(), 0);
+    const QString beerId = salty.value(QStringLiteral("id")).toString();
+    const QString id =
+        placeOrder(QJsonArray{QJsonObject{{QStringLiteral("upc"), QStringLiteral("0083783375222")},
+                                          {QStringLiteral("orderQuantity"), 5}}})
+            .value(QStringLiteral("id"))
+            .toString();
+    QTRY_COMPARE(statusOf(id), QStringLiteral("PENDING_INVENTORY"));
+    Reply r = admin("POST", QStringLiteral("/admin/v1/beers/%1/restock").arg(beerId),
+                    QJsonObject{{QStringLiteral("quantity"), 3}});
+    QCOMPARE(r.status, 200);
+    QCOMPARE(r.json().value(QStringLiteral("quantityOnHand")).toInt(), 0); // all went to the order
+    QCOMPARE(statusOf(id), QStringLiteral("PENDING_INVENTORY"));
+    QCOMPARE(order(id)
+                 .value(QStringLiteral("beerOrderLines"))
+                 .toArray()[0]
+                 .toObject()
+                 .value(QStringLiteral("quantityAllocated"))
+                 .toInt(),
+             3);
+    r = admin("POST", QStringLiteral("/admin/v1/beers/%1/restock").arg(beerId),
+              QJsonObject{{QStringLiteral("quantity"), 10}});
+    QCOMPARE(r.status, 200);
+    QCOMPARE(r.json().value(QStringLiteral("quantityOnHand")).toInt(), 8);
+    QCOMPARE(statusOf(id), QStringLiteral("ALLOCATED"));
+    r = admin("POST", QStringLiteral("/admin/v1/beers/%1/restock").arg(beerId),
+              QJsonObject{{QStringLiteral("quantity"), 0}});
+    QCOMPARE(r.status, 400);
+}
+
+void TestOrders::validationAndAllocationExceptions()
+{
+    QString id =
+        placeOrder(QJsonArray{QJsonObject{{QStringLiteral("upc"), QStringLiteral("999999999999")},
+                                          {QStringLiteral("orderQuantity"), 1}}})
+            .value(QStringLiteral("id"))
+            .toString();
+    QTRY_COMPARE(statusOf(id), QStringLiteral("VALIDATION_EXCEPTION"));
+    QVERIFY(!order(id)
+                 .value(QStringLiteral("beerOrderLines"))
+                 .toArray()[0]
+                 .toObject()
+                 .contains(QStringLiteral("beerId")));
+
+    const QString beerId =
+        beer(QStringLiteral("0083783375219")).value(QStringLiteral("id")).toString();
+    QCOMPARE(admin("POST", QStringLiteral("/admin/v1/beers/%1/discontinue").arg(beerId)).status,
+             200);
+    id = placeOrder(QJsonArray{QJsonObject{{QStringLiteral("upc"), QStringLiteral("0083783375219")},
+                                           {QStringLiteral("orderQuantity"), 1}}})
+             .value(QStringLiteral("id"))
+             .toString();
+    QTRY_COMPARE(statusOf(id), QStringLiteral("ALLOCATION_EXCEPTION"));
+    QCOMPARE(admin("POST", QStringLiteral("/admin/v1/beers/%1/reinstate").arg(beerId)).status, 200);
+    const Reply r = send(
+        "PUT", service(QStringLiteral("/v1/customers/%1/orders/%2/cancel").arg(m_customer, id)));
+    QCOMPARE(r.status, 409);
+}
+
+void TestOrders::cancelReturnsStock()
+{
+    const int before =
+        beer(QStringLiteral("0083783375215")).value(QStringLiteral("quantityOnHand")).toInt();
+    const QString id =
+        placeOrder(QJsonArray{QJsonObject{{QStringLiteral("upc"), QStringLiteral("0083783375215")},
+                                          {QStringLiteral("orderQuantity"), 7}}})
+            .value(QStringLiteral("id"))
+            .toString();
+    QTRY_COMPARE(statusOf(id), QStringLiteral("ALLOCATED"));
+    QCOMPARE(beer(QStringLiteral("0083783375215")).value(QStringLiteral("quantityOnHand")).toInt(),
+             before - 7);
+    const Reply r = send(
+        "PUT", service(QStringLiteral("/v1/customers/%1/orders/%2/cancel").arg(m_customer, id)));
+    QCOMPARE(r.status, 200);
+    QCOMPARE(r.json().value(QStringLiteral("orderStatus")).toString(), QStringLiteral("CANCELLED"));
+    QCOMPARE(beer(QStringLiteral("0083783375215")).value(QStringLiteral("quantityOnHand")).toInt(),
+             before);
+    QCOMPARE(send("PUT",
+                  service(QStringLiteral("/v1/customers/%1/orders/%2/cancel").arg(m_customer, id)))
+                 .status,
+             409);
+}
+
+void TestOrders::pagingAndBeers()
+{
+    const QString c = admin("POST", QStringLiteral("/admin/v1/customers"),
+                            QJsonObject{{QStringLiteral("name"), QStringLiteral("Pager")}})
+                          .json()
+                          .value(QStringLiteral("customer"))
+                          .toObject()
+                          .value(QStringLiteral("id"))
+                          .toString();
+    for (int i = 0; i < 5; ++i)
+        QVERIFY(!placeOrder({}, c).isEmpty());
+    const QString list = QStringLiteral("/v1/customers/%1/orders").arg(c);
+    Reply r = send("GET", service(list + QStringLiteral("?pageSize=2&pageNumber=2")));
+    QCOMPARE(r.status, 200);
+    QCOMPARE(r.json().value(QStringLiteral("totalElements")).toInt(), 5);
+    QCOMPARE(r.json().value(QStringLiteral("totalPages")).toInt(), 3);
+    QCOMPARE(r.json().value(QStringLiteral("content")).toArray().size(), 1);
+    for (const char *bad : {"?pageSize=0", "?pageSize=101", "?pageNumber=-1", "?pageSize=abc"}) {
+        r = send("GET", service(list + QLatin1String(bad)));
+        QCOMPARE(r.status, 400);
+        QCOMPARE(r.json().value(QStringLiteral("code")).toString(),
+                 QStringLiteral("invalid-query-parameter"));
+    }
+    r = send("GET", service(QStringLiteral("/v1/beers?beerName=porter")));
+    QCOMPARE(r.status, 200);
+    QCOMPARE(r.json().value(QStringLiteral("totalElements")).toInt(), 1);
+    QCOMPARE(r.json()
+                 .value(QStringLiteral("content"))
+                 .toArray()[0]
+                 .toObject()
+                 .value(QStringLiteral("upc"))
+                 .toString(),
+             QStringLiteral("0083783375213"));
+    r = send("GET", service(QStringLiteral("/v1/beers?beerStyle=STOUT&pageSize=100")));
+    QCOMPARE(r.json().value(QStringLiteral("totalElements")).toInt(), 3);
+    r = send("GET", service(QStringLiteral("/v1/beers?beerStyle=LAGERISH")));
+    QCOMPARE(r.status, 400);
+    const QJsonObject b = beer(QStringLiteral("0631234200036"));
+    QCOMPARE(b.value(QStringLiteral("price")).toString(), QStringLiteral("12.95"));
+    QCOMPARE(send("GET",
+                  service(QStringLiteral("/v1/beers/") + b.value(QStringLiteral("id")).toString()))
+                 .json(),
+             b);
+}
+
+void TestOrders::oversizedBodyRefused()
+{
+    const Reply r = send("POST", service(QStringLiteral("/v1/customers/%1/orders").arg(m_customer)),
+                         "{\"customerRef\":\"" + QByteArray(70'000, 'x') + "\"}");
+    QCOMPARE(r.status, 413);
+    QCOMPARE(r.header("content-type"), QByteArray("application/problem+json"));
+}
+
+void TestOrders::demoReceiverGetsSignedCallbacksInOrder()
+{
+    const Reply r = admin("POST", QStringLiteral("/admin/v1/test-orders"),
+                          QJsonObject{{QStringLiteral("customerId"), m_customer}});
+    QCOMPARE(r.status, 201);
+    const QString id = r.json().value(QStringLiteral("id")).toString();
+    QVERIFY(r.json()
+                .value(QStringLiteral("orderStatusCallbackUrl"))
+                .toString()
+                .contains(QStringLiteral("/hooks/") + m_customer));
+    QTRY_COMPARE(statusOf(id), QStringLiteral("ALLOCATED"));
+    auto received = [this, id] {
+        QStringList statuses;
+        const QJsonArray all = admin("GET", QStringLiteral("/admin/v1/demo-receiver"))
+                                   .json()
+                                   .value(QStringLiteral("received"))
+                                   .toArray();
+        for (qsizetype i = all.size() - 1; i >= 0; --i) {
+            const QJsonObject o = all[i].toObject();
+            if (o.value(QStringLiteral("orderId")).toString() == id &&
+                o.value(QStringLiteral("verified")).toBool())
+                statuses.append(o.value(QStringLiteral("orderStatus")).toString());
+        }
+        return statuses;
+    };
+    QTRY_COMPARE(received(),
+                 (QStringList{QStringLiteral("NEW"), QStringLiteral("VALIDATION_PENDING"),
+                              QStringLiteral("VALIDATED"), QStringLiteral("ALLOCATION_PENDING"),
+                              QStringLiteral("ALLOCATED")}));
+    const QJsonArray deliveries = order(id).value(QStringLiteral("deliveries")).toArray();
+    QCOMPARE(deliveries.size(), 5);
+    for (const QJsonValue d : deliveries) {
+        QTRY_COMPARE(admin("GET", QStringLiteral("/admin/v1/deliveries/") +
+                                      d.toObject().value(QStringLiteral("id")).toString())
+                         .json()
+                         .value(QStringLiteral("state"))
+                         .toString(),
+                     QStringLiteral("succeeded"));
+    }
+    const QJsonObject detail =
+        admin("GET", QStringLiteral("/admin/v1/deliveries/") +
+                         deliveries[0].toObject().value(QStringLiteral("id")).toString())
+            .json();
+    const QJsonObject attempt = detail.value(QStringLiteral("attempts")).toArray()[0].toObject();
+    QCOMPARE(attempt.value(QStringLiteral("status")).toInt(), 204);
+    QVERIFY(attempt.value(QStringLiteral("requestHeaders"))
+                .toObject()
+                .value(QStringLiteral("webhook-signature"))
+                .toString()
+                .startsWith(QStringLiteral("v1,")));
+    QCOMPARE(detail.value(QStringLiteral("payload")).toString(),
+             QStringLiteral("{\"orderId\":\"%1\",\"orderStatus\":\"NEW\"}").arg(id));
+}

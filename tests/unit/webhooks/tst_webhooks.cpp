@@ -1,0 +1,1431 @@
+#include "crypto/certificateauthority.h"
+#include "webhooks/httpclient.h"
+#include "webhooks/urlpolicy.h"
+
+#include <QElapsedTimer>
+#include <QPointer>
+#include <QSslCertificate>
+#include <QSslConfiguration>
+#include <QSslKey>
+#include <QSslSocket>
+#include <QTcpServer>
+#include <QTcpSocket>
+#include <QtTest>
+
+#include <functional>
+#include <memory>
+#include <optional>
+
+using namespace Gatehouse;
+using namespace Gatehouse::Webhooks;
+
+namespace {
+
+// One request as the test server saw it.
+struct SeenRequest
+{
+    int connection = 0;        // index of the connection it came on
+    int indexOnConnection = 0; // 0 for the first request on that connection
+    QByteArray head;           // request line and headers, without the empty line
+    QByteArray body;
+
+    QByteArray requestLine() const { return head.left(head.indexOf("\r\n")); }
+    // The raw value of the first header with this (case-insensitive) name.
+    QByteArray header(const QByteArray &name) const
+    {
+        const QList<QByteArray> lines = head.split('\n');
+        for (qsizetype i = 1; i < lines.size(); ++i) {
+            QByteArray line = lines[i];
+            line.chop(line.endsWith('\r') ? 1 : 0);
+            const qsizetype colon = line.indexOf(':');
+            if (colon > 0 && line.left(colon).compare(name, Qt::CaseInsensitive) == 0)
+                return line.mid(colon + 1).trimmed();
+        }
+        return {};
+    }
+    int headerCount(const QByteArray &name) const
+    {
+        int n = 0;
+        for (const QByteArray &line : head.split('\n'))
+            n += line.toLower().startsWith(name.toLower() + ':') ? 1 : 0;
+        return n;
+    }
+};
+
+// A scripted HTTP/1.1 receiver on 127.0.0.1, port 0 (optionally TLS). For every complete
+// request it calls the handler, which writes whatever raw bytes the test wants.
+class TestServer : public QTcpServer
+{
+public:
+    using Handler = std::function<void(QTcpSocket *, const SeenRequest &)>;
+
+    explicit TestServer(Handler handler = {}) : m_handler(std::move(handler)) {}
+
+    bool start() { return listen(QHostAddress::LocalHost, 0); }
+    void setHandler(Handler handler) { m_handler = std::move(handler); }
+    void enableTls(const QSslCertificate &certificate, const QSslKey &key)
+    {
+        m_certificate = certificate;
+        m_key = key;
+    }
+    quint16 port() const { return serverPort(); }
+
+    int connections = 0;
+    QList<SeenRequest> requests;
+    QList<QPointer<QTcpSocket>> sockets;
+
+protected:
+    void incomingConnection(qintptr descriptor) override
+    {
+        QTcpSocket *socket = nullptr;
+        if (!m_certificate.isNull()) {
+            auto *tls = new QSslSocket(this);
+            tls->setSocketDescriptor(descriptor);
+            tls->setLocalCertificate(m_certificate);
+            tls->setPrivateKey(m_key);
+            tls->startServerEncryption();
+            socket = tls;
+        } else {
+            socket = new QTcpSocket(this);
+            socket->setSocketDescriptor(descriptor);
+        }
+        const int index = connections++;
+        sockets.append(socket);
+        auto buffer = std::make_shared<QByteArray>();
+        auto served = std::make_shared<int>(0);
+        connect(socket, &QTcpSocket::readyRead, this, [this, socket, buffer, served, index] {
+            buffer->append(socket->readAll());
+            for (;;) {
+                const qsizetype end = buffer->indexOf("\r\n\r\n");
+                if (end < 0)
+                    return;
+                SeenRequest request;
+                request.connection = index;
+                request.indexOnConnection = *served;
+                request.head = buffer->left(end);
+                const qint64 length = request.header("content-length").toLongLong();
+                if (buffer->size() < end + 4 + length)
+                    return;
+                request.body = buffer->mid(end + 4, length);
+                buffer->remove(0, end + 4 + length);
+                ++*served;
+                requests.append(request);
+                if (m_handler)
+                    m_handler(socket, request);
+                if (socket->state() != QAbstractSocket::ConnectedState)
+                    return;
+            }
+        });
+        connect(socket, &QTcpSocket::disconnected, socket, &QObject::deleteLater);
+    }
+
+private:
+    Handler m_handler;
+    QSslCertificate m_certificate;
+    QSslKey m_key;
+};
+
+TestServer::Handler reply(const QByteArray &raw)
+{
+    return [raw](QTcpSocket *socket, const SeenRequest &) { socket->write(raw); };
+}
+
+TestServer::Handler replyAndClose(const QByteArray &raw)
+{
+    return [raw](QTcpSocket *socket, const SeenRequest &) {
+        socket->write(raw);
+        socket->disconnectFromHost();
+    };
+}
+
+const QByteArray kOk = "HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok";
+
+OutboundRequest requestTo(quint16 port, const QByteArray &body = "{}")
+{
+    OutboundRequest r;
+    r.address = QHostAddress(QHostAddress::LocalHost);
+    r.port = port;
+    r.hostHeader = "receiver.test:" + QByteArray::number(port);
+    r.headers.append(qMakePair(QByteArray("Content-Type"), QByteArray("application/json")));
+    r.body = body;
+    r.timeoutMs = 10000;
+    return r;
+}
+
+QString messageOf(const Result<CallbackTarget> &r)
+{
+    return r.ok() ? QString() : r.error().message;
+}
+
+} // namespace
+
+class TestWebhooks : public QObject
+{
+    Q_OBJECT
+
+private:
+    std::optional<Crypto::CertificateAuthority> m_ca;
+    QSslCertificate m_serverCertificate;
+    QSslKey m_serverKey;
+
+private slots:
+    void initTestCase()
+    {
+        auto ca = Crypto::CertificateAuthority::create(QStringLiteral("Webhooks Test CA"),
+                                                       Crypto::KeyType::EcP256);
+        QVERIFY2(ca.ok(), qPrintable(ca.ok() ? QString() : ca.error().message));
+        m_ca = *ca;
+        Crypto::CertificateRequest request;
+        request.commonName = QStringLiteral("receiver.test");
+        request.dnsNames = {QStringLiteral("receiver.test")};
+        request.usage = Crypto::CertificateRequest::ServerAuth;
+        auto issued = m_ca->issue(request);
+        QVERIFY2(issued.ok(), qPrintable(issued.ok() ? QString() : issued.error().message));
+        m_serverCertificate = issued->sslCertificate();
+        m_serverKey = issued->sslKey();
+        QVERIFY(!m_serverCertificate.isNull());
+        QVERIFY(!m_serverKey.isNull());
+    }
+
+    // ---- URL policy ------------------------------------------------------------------
+
+    // The end result of parse() and then resolve(): allowed (with the address to connect
+    // to) or refused (with a message naming the category).
+    void policy_data()
+    {
+        QTest::addColumn<QString>("url");
+        QTest::addColumn<bool>("allowLoopback");
+        QTest::addColumn<QStringList>("allowlist");
+        QTest::addColumn<bool>("allowed");
+        QTest::addColumn<QString>("expected"); // the address, or a part of the message
+
+        const QStringList none;
+        auto refuse = [&](const char *tag, const QString &url, const QString &why) {
+            QTest::newRow(tag) << url << false << none << false << why;
+        };
+        auto allow = [&](const char *tag, const QString &url, const QString &address) {
+            QTest::newRow(tag) << url << false << none << true << address;
+        };
+
+        // Syntax
+        refuse("ftp", QStringLiteral("ftp://example.com/x"),
+               QStringLiteral("scheme ftp is not allowed; use http or https"));
+        refuse("file", QStringLiteral("file:///etc/passwd"), QStringLiteral("scheme file"));
+        refuse("javascript", QStringLiteral("javascript:alert(1)"),
+               QStringLiteral("scheme javascript"));
+        refuse("gopher", QStringLiteral("gopher://93.184.216.34:70/_GET"),
+               QStringLiteral("scheme gopher"));
+        refuse("ws", QStringLiteral("ws://93.184.216.34/"), QStringLiteral("scheme ws"));
+        refuse("no host", QStringLiteral("http:///hook"), QStringLiteral("no host"));
+        refuse("empty host with port", QStringLiteral("http://:8080/hook"),
+               QStringLiteral("no host"));
+        refuse("user-info", QStringLiteral("http://user:secret@93.184.216.34/"),
+               QStringLiteral("user-info"));
+        refuse("user only", QStringLiteral("http://user@93.184.216.34/"),
+               QStringLiteral("user-info"));
+        refuse("relative path", QStringLiteral("/hooks/orders"), QStringLiteral("absolute"));
+        refuse("scheme-relative", QStringLiteral("//93.184.216.34/hook"),
+               QStringLiteral("absolute"));
+        refuse("no scheme", QStringLiteral("93.184.216.34/hook"), QStringLiteral("absolute"));
+        refuse("empty", QString(), QStringLiteral("empty"));
+        refuse("white space", QStringLiteral(" http://93.184.216.34/"),
+               QStringLiteral("white space"));
+        refuse("backslash user-info", QStringLiteral("http://evil.example\\@93.184.216.34/"),
+               QStringLiteral("malformed URL"));
+        refuse("percent in host", QStringLiteral("http://exa%41mple.com/"),
+               QStringLiteral("malformed URL"));
+        refuse("too long",
+               QStringLiteral("http://93.184.216.34/") + QString(2030, QLatin1Char('a')),
+               QStringLiteral("longer than 2048"));
+        // Fragments are refused, not dropped: they never reach the receiver.
+        refuse("fragment", QStringLiteral("http://93.184.216.34/hook#part"),
+               QStringLiteral("fragment"));
+        refuse("empty fragment", QStringLiteral("http://93.184.216.34/hook#"),
+               QStringLiteral("fragment"));
+        refuse("port 0", QStringLiteral("http://93.184.216.34:0/"), QStringLiteral("port 0"));
+        refuse("port too big", QStringLiteral("http://93.184.216.34:65536/"),
+               QStringLiteral("malformed URL"));
+        refuse("space in host", QStringLiteral("http://exa mple.com/"),
+               QStringLiteral("malformed URL"));
+        refuse("too big for IPv4", QStringLiteral("http://4294967296/"),
+               QStringLiteral("neither an IPv4 address nor a host name"));
+        refuse("five parts", QStringLiteral("http://1.2.3.4.5/"),
+               QStringLiteral("neither an IPv4 address nor a host name"));
+        refuse("zone id", QStringLiteral("http://[fe80::1%25eth0]/"), QStringLiteral("zone"));
+        refuse("IPvFuture", QStringLiteral("http://[v1.fe]/"), QStringLiteral("IPvFuture"));
+
+        // IPv4 ranges
+        refuse("10/8", QStringLiteral("http://10.0.0.1/"),
+               QStringLiteral("10.0.0.1 is a private address"));
+        refuse("172.16/12", QStringLiteral("http://172.16.5.4/"),
+               QStringLiteral("172.16.5.4 is a private address"));
+        refuse("192.168/16", QStringLiteral("https://192.168.1.1/"),
+               QStringLiteral("192.168.1.1 is a private address"));
+        refuse("127.0.0.1", QStringLiteral("http://127.0.0.1:8080/"),
+               QStringLiteral("127.0.0.1 is a loopback address"));
+        refuse("127.1.2.3", QStringLiteral("http://127.1.2.3/"),
+               QStringLiteral("127.1.2.3 is a loopback address"));
+        refuse("0.0.0.0", QStringLiteral("http://0.0.0.0/"), QStringLiteral("this network"));
+        refuse("0", QStringLiteral("http://0/"), QStringLiteral("0.0.0.0 is a \"this network\""));
+        refuse("metadata", QStringLiteral("http://169.254.169.254/latest/meta-data/"),
+               QStringLiteral("169.254.169.254 is a link-local (cloud metadata) address"));
+        refuse("link-local", QStringLiteral("http://169.254.10.1/"),
+               QStringLiteral("link-local address"));
+        refuse("CGNAT", QStringLiteral("http://100.64.0.1/"),
+               QStringLiteral("shared (carrier-grade NAT)"));
+        refuse("multicast", QStringLiteral("http://224.0.0.1/"),
+               QStringLiteral("224.0.0.1 is a multicast address"));
+        refuse("reserved", QStringLiteral("http://240.0.0.1/"),
+               QStringLiteral("240.0.0.1 is a reserved address"));
+        refuse("broadcast", QStringLiteral("http://255.255.255.255/"), QStringLiteral("broadcast"));
+        refuse("benchmarking", QStringLiteral("http://198.18.0.1/"),
+               QStringLiteral("benchmarking"));
+        refuse("TEST-NET-1", QStringLiteral("http://192.0.2.10/"), QStringLiteral("documentation"));
+        refuse("TEST-NET-3", QStringLiteral("http://203.0.113.7/"),
+               QStringLiteral("documentation"));
+        refuse("IETF protocol", QStringLiteral("http://192.0.0.8/"),
+               QStringLiteral("IETF protocol assignments"));
+
+        // Numeric IPv4 forms: QUrl turns them into dotted quads, the address rule refuses.
+        refuse("decimal", QStringLiteral("http://2130706433/"),
+               QStringLiteral("127.0.0.1 is a loopback address"));
+        refuse("hex", QStringLiteral("http://0x7f000001/"),
+               QStringLiteral("127.0.0.1 is a loopback address"));
+        refuse("octal", QStringLiteral("http://0177.0.0.1/"),
+               QStringLiteral("127.0.0.1 is a loopback address"));
+        refuse("short", QStringLiteral("http://127.1/"),
+               QStringLiteral("127.0.0.1 is a loopback address"));
+        refuse("hex private", QStringLiteral("http://0x0a.0.0.1/"),
+               QStringLiteral("10.0.0.1 is a private address"));
+
+        // IPv6 ranges and IPv4 embedded in IPv6
+        refuse("::1", QStringLiteral("http://[::1]/"), QStringLiteral("::1 is a loopback"));
+        refuse("::", QStringLiteral("http://[::]/"), QStringLiteral("unspecified"));
+        refuse("fe80::1", QStringLiteral("http://[fe80::1]/"), QStringLiteral("link-local"));
+        refuse("fc00::1", QStringLiteral("http://[fc00::1]/"), QStringLiteral("unique-local"));
+        refuse("fd12::1", QStringLiteral("http://[fd12::1]:8443/"), QStringLiteral("unique-local"));
+        refuse("ff02::1", QStringLiteral("http://[ff02::1]/"), QStringLiteral("multicast"));
+        refuse("2001:db8::1", QStringLiteral("http://[2001:db8::1]/"),
+               QStringLiteral("documentation"));
+        refuse("100::1", QStringLiteral("http://[100::1]/"), QStringLiteral("discard-only"));
+        refuse("fec0::1", QStringLiteral("http://[fec0::1]/"), QStringLiteral("site-local"));
+        refuse("unassigned v6", QStringLiteral("http://[4000::1]/"), QStringLiteral("reserved"));
+        refuse("mapped loopback", QStringLiteral("http://[::ffff:127.0.0.1]/"),
+               QStringLiteral("(IPv4-mapped 127.0.0.1) is a loopback address"));
+        refuse("mapped private", QStringLiteral("http://[::ffff:10.0.0.1]/"),
+               QStringLiteral("(IPv4-mapped 10.0.0.1) is a private address"));
+        refuse("mapped metadata", QStringLiteral("http://[::ffff:169.254.169.254]/"),
+               QStringLiteral("link-local (cloud metadata)"));
+        refuse("mapped hex", QStringLiteral("http://[::ffff:a9fe:a9fe]/"),
+               QStringLiteral("link-local (cloud metadata)"));
+        refuse("NAT64 metadata", QStringLiteral("http://[64:ff9b::a9fe:a9fe]/"),
+               QStringLiteral("(NAT64 169.254.169.254) is a link-local (cloud metadata) address"));
+        refuse("compatible loopback", QStringLiteral("http://[::127.0.0.1]/"),
+               QStringLiteral("(IPv4-compatible 127.0.0.1) is a loopback"));
+        refuse("translated private", QStringLiteral("http://[::ffff:0:10.0.0.1]/"),
+               QStringLiteral("(IPv4-translated 10.0.0.1) is a private"));
+        refuse("6to4 private", QStringLiteral("http://[2002:a00:1::1]/"),
+               QStringLiteral("(6to4 10.0.0.1) is a private"));
+        refuse("local NAT64", QStringLiteral("http://[64:ff9b:1::a00:1]/"),
+               QStringLiteral("local-use NAT64"));
+
+        // Names (only /etc/hosts is used: localhost)
+        refuse("localhost", QStringLiteral("http://localhost:8080/"),
+               QStringLiteral("localhost resolves to 127.0.0.1"));
+        refuse("LOCALHOST", QStringLiteral("http://LOCALHOST/"),
+               QStringLiteral("loopback address"));
+
+        // Public
+        allow("public v4", QStringLiteral("http://93.184.216.34/hook"),
+              QStringLiteral("93.184.216.34"));
+        allow("public https", QStringLiteral("https://8.8.8.8:8443/x?y=1"),
+              QStringLiteral("8.8.8.8"));
+        allow("public v6", QStringLiteral("https://[2606:4700:4700::1111]/"),
+              QStringLiteral("2606:4700:4700::1111"));
+        allow("mapped public", QStringLiteral("http://[::ffff:8.8.8.8]/"),
+              QStringLiteral("8.8.8.8"));
+        allow("NAT64 public", QStringLiteral("http://[64:ff9b::808:808]/"),
+              QStringLiteral("64:ff9b::808:808"));
+        allow("6to4 public", QStringLiteral("http://[2002:808:808::1]/"),
+              QStringLiteral("2002:808:808::1"));
+        allow("172.32 is public", QStringLiteral("http://172.32.0.1/"),
+              QStringLiteral("172.32.0.1"));
+        allow("100.128 is public", QStringLiteral("http://100.128.0.1/"),
+              QStringLiteral("100.128.0.1"));
+
+        // --webhook-allow-loopback
+        QTest::newRow("loopback on: 127.0.0.1") << QStringLiteral("http://127.0.0.1:9000/") << true
+                                                << none << true << QStringLiteral("127.0.0.1");
+        QTest::newRow("loopback on: ::1") << QStringLiteral("http://[::1]:9000/") << true << none
+                                          << true << QStringLiteral("::1");
+        QTest::newRow("loopback on: mapped") << QStringLiteral("http://[::ffff:127.0.0.1]/") << true
+                                             << none << true << QStringLiteral("127.0.0.1");
+        QTest::newRow("loopback on: localhost") << QStringLiteral("http://localhost/") << true
+                                                << none << true << QStringLiteral("127.0.0.1");
+        QTest::newRow("loopback on: 10.0.0.1")
+            << QStringLiteral("http://10.0.0.1/") << true << none << false
+            << QStringLiteral("10.0.0.1 is a private address");
+        QTest::newRow("loopback on: metadata") << QStringLiteral("http://169.254.169.254/") << true
+                                               << none << false << QStringLiteral("cloud metadata");
+        QTest::newRow("loopback on: NAT64 loopback")
+            << QStringLiteral("http://[64:ff9b::7f00:1]/") << true << none << false
+            << QStringLiteral("loopback");
+
+        // --webhook-allowlist
+        const QStringList cidr{QStringLiteral("10.1.0.0/16")};
+        QTest::newRow("allowlist CIDR inside") << QStringLiteral("http://10.1.2.3/") << false
+                                               << cidr << true << QStringLiteral("10.1.2.3");
+        QTest::newRow("allowlist CIDR mapped")
+            << QStringLiteral("http://[::ffff:10.1.2.3]/") << false << cidr << true
+            << QStringLiteral("10.1.2.3");
+        QTest::newRow("allowlist CIDR outside") << QStringLiteral("http://10.2.0.1/") << false
+                                                << cidr << false << QStringLiteral("private");
+        QTest::newRow("allowlist v6 CIDR")
+            << QStringLiteral("http://[fd12::1]/") << false
+            << QStringList{QStringLiteral("fd00::/8")} << true << QStringLiteral("fd12::1");
+        QTest::newRow("allowlist single IP") << QStringLiteral("http://192.168.1.10/") << false
+                                             << QStringList{QStringLiteral("192.168.1.10")} << true
+                                             << QStringLiteral("192.168.1.10");
+        QTest::newRow("allowlist single IP, neighbour")
+            << QStringLiteral("http://192.168.1.11/") << false
+            << QStringList{QStringLiteral("192.168.1.10")} << false << QStringLiteral("private");
+        QTest::newRow("allowlist loopback CIDR")
+            << QStringLiteral("http://127.0.0.1/") << false
+            << QStringList{QStringLiteral("127.0.0.0/8")} << true << QStringLiteral("127.0.0.1");
+        QTest::newRow("allowlist host name")
+            << QStringLiteral("http://localhost:8080/") << false
+            << QStringList{QStringLiteral("LocalHost")} << true << QStringLiteral("127.0.0.1");
+        QTest::newRow("allowlist other host name")
+            << QStringLiteral("http://localhost/") << false
+            << QStringList{QStringLiteral("receiver.internal")} << false
+            << QStringLiteral("localhost resolves to");
+        QTest::newRow("allowlist name is not an IP")
+            << QStringLiteral("http://127.0.0.1/") << false
+            << QStringList{QStringLiteral("localhost")} << false << QStringLiteral("loopback");
+    }
+
+    void policy()
+    {
+        QFETCH(QString, url);
+        QFETCH(bool, allowLoopback);
+        QFETCH(QStringList, allowlist);
+        QFETCH(bool, allowed);
+        QFETCH(QString, expected);
+
+        const UrlPolicy policy(UrlPolicySettings{allowLoopback, allowlist});
+        const auto target = policy.parse(url);
+        if (!target.ok()) {
+            QVERIFY2(!allowed, qPrintable(target.error().message));
+            QCOMPARE(target.error().code, QStringLiteral("callback-url-refused"));
+            QCOMPARE(target.error().httpStatus, 400);
+            QVERIFY2(target.error().message.contains(expected), qPrintable(target.error().message));
+            return;
+        }
+        std::optional<Result<QHostAddress>> result;
+        QObject context;
+        policy.resolve(*target, &context,
+                       [&result](Result<QHostAddress> r) { result.emplace(std::move(r)); });
+        QVERIFY2(!result, "done must not run inside resolve()");
+        QTRY_VERIFY(result.has_value());
+        if (allowed) {
+            QVERIFY2(result->ok(), qPrintable(result->ok() ? QString() : result->error().message));
+            QCOMPARE(result->value().toString(), expected);
+            // The same rule directly (allowlisted names skip it).
+            if (!policy.isAllowlistedHost(target->host))
+                QVERIFY(policy.checkAddress(result->value()).ok());
+        } else {
+            QVERIFY2(!result->ok(),
+                     qPrintable(result->ok() ? result->value().toString() : QString()));
+            QCOMPARE(result->error().code, QStringLiteral("callback-url-refused"));
+            QCOMPARE(result->error().httpStatus, 400);
+            QVERIFY2(result->error().message.contains(expected),
+                     qPrintable(result->error().message));
+        }
+    }
+
+    void parsedTarget_data()
+    {
+        QTest::addColumn<QString>("url");
+        QTest::addColumn<bool>("tls");
+        QTest::addColumn<QString>("host");
+        QTest::addColumn<int>("port");
+        QTest::addColumn<QByteArray>("hostHeader");
+        QTest::addColumn<QByteArray>("pathAndQuery");
+
+        QTest::newRow("http default port")
+            << QStringLiteral("HTTP://Example.COM") << false << QStringLiteral("example.com") << 80
+            << QByteArray("example.com") << QByteArray("/");
+        QTest::newRow("https default port")
+            << QStringLiteral("https://hooks.example.com/orders") << true
+            << QStringLiteral("hooks.example.com") << 443 << QByteArray("hooks.example.com")
+            << QByteArray("/orders");
+        QTest::newRow("explicit default port")
+            << QStringLiteral("https://example.com:443/a") << true << QStringLiteral("example.com")
+            << 443 << QByteArray("example.com") << QByteArray("/a");
+        QTest::newRow("other scheme's port")
+            << QStringLiteral("http://example.com:443/a") << false << QStringLiteral("example.com")
+            << 443 << QByteArray("example.com:443") << QByteArray("/a");
+        QTest::newRow("port and query")
+            << QStringLiteral("https://example.com:8443/a/b?x=1&y=%20z") << true
+            << QStringLiteral("example.com") << 8443 << QByteArray("example.com:8443")
+            << QByteArray("/a/b?x=1&y=%20z");
+        QTest::newRow("empty query kept")
+            << QStringLiteral("http://example.com/a?") << false << QStringLiteral("example.com")
+            << 80 << QByteArray("example.com") << QByteArray("/a?");
+        QTest::newRow("IPv6 literal")
+            << QStringLiteral("http://[2606:4700:4700::1111]:8080/x") << false
+            << QStringLiteral("2606:4700:4700::1111") << 8080
+            << QByteArray("[2606:4700:4700::1111]:8080") << QByteArray("/x");
+        QTest::newRow("IPv6 default port")
+            << QStringLiteral("https://[2606:4700:4700::1111]") << true
+            << QStringLiteral("2606:4700:4700::1111") << 443 << QByteArray("[2606:4700:4700::1111]")
+            << QByteArray("/");
+        QTest::newRow("IDN as ACE") << QStringLiteral("https://b\u00fccher.example/") << true
+                                    << QStringLiteral("xn--bcher-kva.example") << 443
+                                    << QByteArray("xn--bcher-kva.example") << QByteArray("/");
+        QTest::newRow("decimal IPv4 normalised")
+            << QStringLiteral("http://1572395042/") << false << QStringLiteral("93.184.216.34")
+            << 80 << QByteArray("93.184.216.34") << QByteArray("/");
+        QTest::newRow("percent-encoded path")
+            << QStringLiteral("http://example.com/a%2Fb/%7Euser") << false
+            << QStringLiteral("example.com") << 80 << QByteArray("example.com")
+            << QByteArray("/a%2Fb/~user");
+    }
+
+    void parsedTarget()
+    {
+        QFETCH(QString, url);
+        QFETCH(bool, tls);
+        QFETCH(QString, host);
+        QFETCH(int, port);
+        QFETCH(QByteArray, hostHeader);
+        QFETCH(QByteArray, pathAndQuery);
+
+        const auto target = UrlPolicy().parse(url);
+        QVERIFY2(target.ok(), qPrintable(messageOf(target)));
+        QCOMPARE(target->tls, tls);
+        QCOMPARE(target->host, host);
+        QCOMPARE(int(target->port), port);
+        QCOMPARE(target->hostHeader, hostHeader);
+        QCOMPARE(target->pathAndQuery, pathAndQuery);
+        QVERIFY(target->url.isValid());
+    }
+
+    void checkAddressDirect()
+    {
+        const UrlPolicy policy;
+        QVERIFY(!policy.checkAddress(QHostAddress()).ok());
+        QVERIFY(policy.checkAddress(QHostAddress(QStringLiteral("1.1.1.1"))).ok());
+        QHostAddress scoped(QStringLiteral("fe80::1"));
+        scoped.setScopeId(QStringLiteral("eth0"));
+        const auto r = policy.checkAddress(scoped);
+        QVERIFY(!r.ok());
+        QVERIFY2(r.error().message.contains(QStringLiteral("link-local")),
+                 qPrintable(r.error().message));
+        QVERIFY(!policy.checkAddress(QHostAddress(QHostAddress::Broadcast)).ok());
+        QVERIFY(!policy.checkAddress(QHostAddress(QHostAddress::AnyIPv4)).ok());
+        // Invalid allowlist entries are ignored, not fatal.
+        QTest::ignoreMessage(QtWarningMsg,
+                             "ignoring invalid webhook allowlist entry \"10.0.0.0/99\"");
+        const UrlPolicy lenient(
+            UrlPolicySettings{false, {QStringLiteral("10.0.0.0/99"), QStringLiteral(" ")}});
+        QVERIFY(!lenient.checkAddress(QHostAddress(QStringLiteral("10.0.0.1"))).ok());
+        QCOMPARE(lenient.settings().allowlist.size(), 2);
+    }
+
+    void resolveLocalhostRefused()
+    {
+        const UrlPolicy policy;
+        const auto target = policy.parse(QStringLiteral("http://localhost:9999/hook"));
+        QVERIFY(target.ok());
+        std::optional<Result<QHostAddress>> result;
+        QObject context;
+        policy.resolve(*target, &context,
+                       [&result](Result<QHostAddress> r) { result.emplace(std::move(r)); });
+        QVERIFY(!result);
+        QTRY_VERIFY(result.has_value());
+        QVERIFY(!result->ok());
+        const QString message = result->error().message;
+        QVERIFY2(message.contains(QStringLiteral("localhost")), qPrintable(message));
+        QVERIFY2(message.contains(QStringLiteral("127.0.0.1")) ||
+                     message.contains(QStringLiteral("::1")),
+                 qPrintable(message));
+        QVERIFY2(message.contains(QStringLiteral("loopback")), qPrintable(message));
+    }
+
+    void resolveLocalhostWithLoopbackAllowed()
+    {
+        const UrlPolicy policy(UrlPolicySettings{true, {}});
+        const auto target = policy.parse(QStringLiteral("http://localhost:9999/hook"));
+        QVERIFY(target.ok());
+        std::optional<Result<QHostAddress>> result;
+        QObject context;
+        policy.resolve(*target, &context,
+                       [&result](Result<QHostAddress> r) { result.emplace(std::move(r)); });
+        QTRY_VERIFY(result.has_value());
+        QVERIFY2(result->ok(), qPrintable(result->ok() ? QString() : result->error().message));
+        QVERIFY(result->value().isLoopback());
+    }
+
+    void resolveLiteralWithoutDns()
+    {
+        const UrlPolicy policy;
+        const auto target = policy.parse(QStringLiteral("https://[2606:4700:4700::1111]:8443/"));
+        QVERIFY(target.ok());
+        std::optional<Result<QHostAddress>> result;
+        QObject context;
+        QElapsedTimer clock;
+        clock.start();
+        policy.resolve(*target, &context,
+                       [&result](Result<QHostAddress> r) { result.emplace(std::move(r)); });
+        QVERIFY(!result);
+        // One pass of the event loop is enough: no lookup is involved.
+        QCoreApplication::processEvents();
+        QVERIFY(result.has_value());
+        QVERIFY(result->ok());
+        QCOMPARE(result->value(), QHostAddress(QStringLiteral("2606:4700:4700::1111")));
+    }
+
+    void resolveUnknownHost()
+    {
+        const UrlPolicy policy;
+        const auto target = policy.parse(QStringLiteral("https://nonexistent.invalid/hook"));
+        QVERIFY(target.ok());
+        std::optional<Result<QHostAddress>> result;
+        QObject context;
+        policy.resolve(*target, &context,
+                       [&result](Result<QHostAddress> r) { result.emplace(std::move(r)); });
+        QVERIFY(!result);
+        QTRY_VERIFY_WITH_TIMEOUT(result.has_value(), 30000);
+        QVERIFY(!result->ok());
+        QCOMPARE(result->error().code, QStringLiteral("callback-host-unresolved"));
+        QCOMPARE(result->error().httpStatus, 400);
+        QVERIFY2(result->error().message.startsWith(
+                     QStringLiteral("cannot resolve host nonexistent.invalid")),
+                 qPrintable(result->error().message));
+    }
+
+    void resolveOutlivesPolicyAndContext()
+    {
+        const auto target = UrlPolicy().parse(QStringLiteral("http://8.8.4.4/"));
+        QVERIFY(target.ok());
+        std::optional<Result<QHostAddress>> first;
+        std::optional<Result<QHostAddress>> second;
+        QObject context;
+        {
+            // The policy goes away before the answer comes.
+            auto policy = std::make_unique<UrlPolicy>();
+            policy->resolve(*target, &context,
+                            [&first](Result<QHostAddress> r) { first.emplace(std::move(r)); });
+        }
+        // A destroyed context gets no call.
+        bool called = false;
+        {
+            auto gone = std::make_unique<QObject>();
+            UrlPolicy().resolve(*target, gone.get(),
+                                [&called](const Result<QHostAddress> &) { called = true; });
+        }
+        UrlPolicy().resolve(*target, &context,
+                            [&second](Result<QHostAddress> r) { second.emplace(std::move(r)); });
+        QTRY_VERIFY(first.has_value() && second.has_value());
+        QVERIFY(first->ok());
+        QCOMPARE(first->value(), QHostAddress(QStringLiteral("8.8.4.4")));
+        QVERIFY(!called);
+    }
+
+    // ---- Response parser (socket-free) -------------------------------------------------
+
+    void parser_data()
+    {
+        QTest::addColumn<QByteArray>("method");
+        QTest::addColumn<QByteArray>("input");
+        QTest::addColumn<bool>("closeAfter"); // finish() after the bytes
+        QTest::addColumn<int>("status");      // 0: failed
+        QTest::addColumn<QByteArray>("body");
+        QTest::addColumn<qint64>("bodyBytes");
+        QTest::addColumn<bool>("keepAlive");
+        QTest::addColumn<QString>("error");
+
+        const QByteArray post = "POST";
+        QTest::newRow("content-length")
+            << post << QByteArray("HTTP/1.1 200 OK\r\nContent-Length: 5\r\n\r\nhello") << false
+            << 200 << QByteArray("hello") << qint64(5) << true << QString();
+        QTest::newRow("bare LF") << post
+                                 << QByteArray("HTTP/1.1 201 Created\nContent-Length: 2\n\nok")
+                                 << false << 201 << QByteArray("ok") << qint64(2) << true
+                                 << QString();
+        QTest::newRow("no reason phrase")
+            << post << QByteArray("HTTP/1.1 202\r\nContent-Length: 0\r\n\r\n") << false << 202
+            << QByteArray() << qint64(0) << true << QString();
+        QTest::newRow("chunked with trailers")
+            << post
+            << QByteArray("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n"
+                          "5;name=value\r\nhello\r\n1\r\n \r\n5\r\nworld\r\n0\r\nX-T: 1\r\n\r\n")
+            << false << 200 << QByteArray("hello world") << qint64(11) << true << QString();
+        QTest::newRow("until close")
+            << post << QByteArray("HTTP/1.1 200 OK\r\n\r\nuntil the end") << true << 200
+            << QByteArray("until the end") << qint64(13) << false << QString();
+        QTest::newRow("HTTP/1.0 closes")
+            << post << QByteArray("HTTP/1.0 200 OK\r\nContent-Length: 1\r\n\r\nx") << false << 200
+            << QByteArray("x") << qint64(1) << false << QString();
+        QTest::newRow("HTTP/1.0 keep-alive")
+            << post
+            << QByteArray("HTTP/1.0 200 OK\r\nConnection: keep-alive\r\nContent-Length: 1\r\n\r\nx")
+            << false << 200 << QByteArray("x") << qint64(1) << true << QString();
+        QTest::newRow("connection close")
+            << post
+            << QByteArray("HTTP/1.1 200 OK\r\nConnection: Close\r\nContent-Length: 1\r\n\r\nx")
+            << false << 200 << QByteArray("x") << qint64(1) << false << QString();
+        QTest::newRow("204 has no body")
+            << post << QByteArray("HTTP/1.1 204 No Content\r\nContent-Length: 10\r\n\r\n") << false
+            << 204 << QByteArray() << qint64(0) << true << QString();
+        QTest::newRow("304 has no body")
+            << post << QByteArray("HTTP/1.1 304 Not Modified\r\n\r\n") << false << 304
+            << QByteArray() << qint64(0) << true << QString();
+        QTest::newRow("HEAD has no body")
+            << QByteArray("HEAD") << QByteArray("HTTP/1.1 200 OK\r\nContent-Length: 99\r\n\r\n")
+            << false << 200 << QByteArray() << qint64(0) << true << QString();
+        QTest::newRow("interim responses skipped")
+            << post
+            << QByteArray("HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 103 Early Hints\r\nLink: </a>\r\n"
+                          "\r\nHTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok")
+            << false << 200 << QByteArray("ok") << qint64(2) << true << QString();
+        QTest::newRow("same Content-Length twice")
+            << post
+            << QByteArray("HTTP/1.1 200 OK\r\nContent-Length: 2\r\nContent-Length: 2, 2\r\n\r\nok")
+            << false << 200 << QByteArray("ok") << qint64(2) << true << QString();
+        QTest::newRow("TE beats CL, no reuse")
+            << post
+            << QByteArray("HTTP/1.1 200 OK\r\nContent-Length: 100\r\nTransfer-Encoding: chunked"
+                          "\r\n\r\n2\r\nok\r\n0\r\n\r\n")
+            << false << 200 << QByteArray("ok") << qint64(2) << false << QString();
+        QTest::newRow("gzip then until close")
+            << post << QByteArray("HTTP/1.1 200 OK\r\nTransfer-Encoding: gzip\r\n\r\nzz") << true
+            << 200 << QByteArray("zz") << qint64(2) << false << QString();
+        QTest::newRow("obs-fold unfolded")
+            << post
+            << QByteArray("HTTP/1.1 200 OK\r\nX-A: one\r\n two\r\nContent-Length: 0\r\n\r\n")
+            << false << 200 << QByteArray() << qint64(0) << true << QString();
+
+        QTest::newRow("HTTP/2 status line")
+            << post << QByteArray("HTTP/2 200 OK\r\n\r\n") << false << 0 << QByteArray()
+            << qint64(0) << false << QStringLiteral("malformed response: unsupported HTTP version");
+        QTest::newRow("not HTTP") << post << QByteArray("SSH-2.0-OpenSSH_9.2\r\n") << false << 0
+                                  << QByteArray() << qint64(0) << false
+                                  << QStringLiteral("malformed response: malformed status line");
+        QTest::newRow("letters in status")
+            << post << QByteArray("HTTP/1.1 2OO OK\r\n\r\n") << false << 0 << QByteArray()
+            << qint64(0) << false << QStringLiteral("malformed response: malformed status code");
+        QTest::newRow("status out of range")
+            << post << QByteArray("HTTP/1.1 700 Odd\r\n\r\n") << false << 0 << QByteArray()
+            << qint64(0) << false
+            << QStringLiteral("malformed response: status code 700 out of range");
+        QTest::newRow("101") << post << QByteArray("HTTP/1.1 101 Switching Protocols\r\n\r\n")
+                             << false << 0 << QByteArray() << qint64(0) << false
+                             << QStringLiteral(
+                                    "malformed response: unexpected 101 Switching Protocols");
+        QTest::newRow("bad Content-Length")
+            << post << QByteArray("HTTP/1.1 200 OK\r\nContent-Length: -1\r\n\r\n") << false << 0
+            << QByteArray() << qint64(0) << false
+            << QStringLiteral("malformed response: invalid Content-Length");
+        QTest::newRow("conflicting Content-Length")
+            << post
+            << QByteArray("HTTP/1.1 200 OK\r\nContent-Length: 1\r\nContent-Length: 2\r\n\r\n")
+            << false << 0 << QByteArray() << qint64(0) << false
+            << QStringLiteral("malformed response: invalid Content-Length");
+        QTest::newRow("bad header line")
+            << post << QByteArray("HTTP/1.1 200 OK\r\nno colon here\r\n\r\n") << false << 0
+            << QByteArray() << qint64(0) << false
+            << QStringLiteral("malformed response: malformed header field");
+        QTest::newRow("space before colon")
+            << post << QByteArray("HTTP/1.1 200 OK\r\nX-A : 1\r\n\r\n") << false << 0
+            << QByteArray() << qint64(0) << false
+            << QStringLiteral("malformed response: malformed header field");
+        QTest::newRow("bad chunk size")
+            << post << QByteArray("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n")
+            << false << 0 << QByteArray() << qint64(0) << false
+            << QStringLiteral("malformed response: malformed chunk size");
+        QTest::newRow("chunk without CRLF")
+            << post
+            << QByteArray("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n2\r\nokay\r\n")
+            << false << 0 << QByteArray() << qint64(0) << false
+            << QStringLiteral("malformed response: chunk data not followed by CRLF");
+        QTest::newRow("double chunked")
+            << post << QByteArray("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked, chunked\r\n\r\n")
+            << false << 0 << QByteArray() << qint64(0) << false
+            << QStringLiteral("malformed response: chunked applied more than once or not last");
+        QTest::newRow("head too large")
+            << post << QByteArray("HTTP/1.1 200 OK\r\nX: " + QByteArray(17000, 'a') + "\r\n\r\n")
+            << false << 0 << QByteArray() << qint64(0) << false
+            << QStringLiteral("malformed response: response head exceeds 16384 bytes");
+        QTest::newRow("closed early")
+            << post << QByteArray("HTTP/1.1 200 OK\r\nContent-Length: 10\r\n\r\nhalf") << true << 0
+            << QByteArray() << qint64(0) << false
+            << QStringLiteral("incomplete response: connection closed after 4 of 10 body bytes");
+        QTest::newRow("closed in chunked body")
+            << post << QByteArray("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhel")
+            << true << 0 << QByteArray() << qint64(0) << false
+            << QStringLiteral("incomplete response: connection closed inside the chunked body");
+        QTest::newRow("closed in head")
+            << post << QByteArray("HTTP/1.1 200 OK\r\nContent-") << true << 0 << QByteArray()
+            << qint64(0) << false
+            << QStringLiteral("incomplete response: connection closed in the response head");
+        QTest::newRow("closed at once")
+            << post << QByteArray() << true << 0 << QByteArray() << qint64(0) << false
+            << QStringLiteral("connection closed before any response");
+    }
+
+    // Whole, byte by byte and split at every point: the same answer.
+    void parser()
+    {
+        QFETCH(QByteArray, method);
+        QFETCH(QByteArray, input);
+        QFETCH(bool, closeAfter);
+        QFETCH(int, status);
+        QFETCH(QByteArray, body);
+        QFETCH(qint64, bodyBytes);
+        QFETCH(bool, keepAlive);
+        QFETCH(QString, error);
+
+        auto check = [&](Http1ResponseParser &p, const char *how) {
+            if (closeAfter)
+                p.finish();
+            const OutboundResponse r = p.toResponse();
+            const QByteArray where = QByteArray(how) + ": " + r.error.toUtf8();
+            QVERIFY2(r.status == status, where.constData());
+            QVERIFY2(r.error == error, where.constData());
+            QVERIFY2(r.body == body, where.constData());
+            QVERIFY2(r.bodyBytes == bodyBytes, where.constData());
+            if (status != 0)
+                QVERIFY2(p.keepAlive() == keepAlive, where.constData());
+        };
+        {
+            Http1ResponseParser p(method);
+            p.feed(input);
+            check(p, "whole");
+        }
+        {
+            Http1ResponseParser p(method);
+            for (char c : std::as_const(input))
+                p.feed(QByteArrayView(&c, 1));
+            check(p, "byte by byte");
+        }
+        for (qsizetype split = 1; split < input.size() && input.size() < 400; ++split) {
+            Http1ResponseParser p(method);
+            const qsizetype used = p.feed(QByteArrayView(input).first(split));
+            QVERIFY(used <= split);
+            if (used == split)
+                p.feed(QByteArrayView(input).sliced(split));
+            check(p, "split");
+        }
+    }
+
+    void parserHeadersAndLeftover()
+    {
+        Http1ResponseParser p("POST", 16 * 1024, 3);
+        const QByteArray input = "HTTP/1.1 200 OK\r\nX-A: one\r\n two\r\nContent-Type: text/plain"
+                                 "\r\nContent-Length: 5\r\n\r\nhelloHTTP/1.1 200 OK\r\n";
+        const qsizetype used = p.feed(input);
+        QCOMPARE(used, input.indexOf("helloHTTP") + 5);
+        QVERIFY(p.done());
+        QCOMPARE(p.header("x-a"), QByteArray("one two"));
+        QCOMPARE(p.header("content-type"), QByteArray("text/plain"));
+        QCOMPARE(p.body(), QByteArray("hel"));
+        QCOMPARE(p.bodyBytes(), qint64(5));
+        QCOMPARE(p.feed("more"), qsizetype(0));
+    }
+
+    // ---- HttpClient -------------------------------------------------------------------
+
+    void contentLengthResponse()
+    {
+        TestServer server(reply("HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\n"
+                                "Content-Length: 5\r\n\r\nhello"));
+        QVERIFY(server.start());
+        std::optional<OutboundResponse> got;
+        HttpClient client;
+        client.send(requestTo(server.port()), [&got](OutboundResponse r) { got = std::move(r); });
+        QVERIFY(!got);
+        QTRY_VERIFY(got.has_value());
+        QVERIFY2(got->error.isEmpty(), qPrintable(got->error));
+        QCOMPARE(got->status, 200);
+        QVERIFY(got->ok());
+        QCOMPARE(got->body, QByteArray("hello"));
+        QCOMPARE(got->bodyBytes, qint64(5));
+        QCOMPARE(got->header("content-type"), QByteArray("text/plain"));
+        QVERIFY(got->latencyMs > 0);
+        QCOMPARE(server.requests.size(), 1);
+    }
+
+    void chunkedResponse()
+    {
+        TestServer server([](QTcpSocket *s, const SeenRequest &) {
+            // In pieces, to cross read boundaries.
+            s->write("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n");
+            s->flush();
+            s->write("5;ext=1\r\nhello\r\n");
+            s->flush();
+            s->write("6\r\n world\r\n0\r\nX-Checksum: abc\r\n\r\n");
+        });
+        QVERIFY(server.start());
+        std::optional<OutboundResponse> got;
+        HttpClient client;
+        client.send(requestTo(server.port()), [&got](OutboundResponse r) { got = std::move(r); });
+        QTRY_VERIFY(got.has_value());
+        QVERIFY2(got->error.isEmpty(), qPrintable(got->error));
+        QCOMPARE(got->status, 200);
+        QCOMPARE(got->body, QByteArray("hello world"));
+        QCOMPARE(got->bodyBytes, qint64(11));
+        QCOMPARE(client.idleConnections(), 1);
+    }
+
+    void readUntilClose()
+    {
+        TestServer server(replyAndClose("HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\n\r\n"
+                                        "all of it until the end"));
+        QVERIFY(server.start());
+        std::optional<OutboundResponse> got;
+        HttpClient client;
+        client.send(requestTo(server.port()), [&got](OutboundResponse r) { got = std::move(r); });
+        QTRY_VERIFY(got.has_value());
+        QVERIFY2(got->error.isEmpty(), qPrintable(got->error));
+        QCOMPARE(got->status, 200);
+        QCOMPARE(got->body, QByteArray("all of it until the end"));
+        QCOMPARE(client.openConnections(), 0);
+    }
+
+    void noContent()
+    {
+        TestServer server(reply("HTTP/1.1 204 No Content\r\n\r\n"));
+        QVERIFY(server.start());
+        std::optional<OutboundResponse> got;
+        HttpClient client;
+        client.send(requestTo(server.port()), [&got](OutboundResponse r) { got = std::move(r); });
+        QTRY_VERIFY(got.has_value());
+        QCOMPARE(got->status, 204);
+        QVERIFY(got->ok());
+        QVERIFY(got->body.isEmpty());
+        QCOMPARE(client.idleConnections(), 1);
+    }
+
+    void redirectNotFollowed()
+    {
+        TestServer server;
+        QVERIFY(server.start());
+        const QByteArray location =
+            "http://127.0.0.1:" + QByteArray::number(server.port()) + "/elsewhere";
+        server.setHandler(
+            reply("HTTP/1.1 302 Found\r\nLocation: " + location + "\r\nContent-Length: 0\r\n\r\n"));
+        std::optional<OutboundResponse> got;
+        int requestsAtAnswer = -1;
+        HttpClient client;
+        client.send(requestTo(server.port()), [&](OutboundResponse r) {
+            requestsAtAnswer = int(server.requests.size());
+            got = std::move(r);
+        });
+        QTRY_VERIFY(got.has_value());
+        QCOMPARE(got->status, 302);
+        QVERIFY(!got->ok());
+        QVERIFY(got->error.isEmpty());
+        QCOMPARE(got->header("location"), location);
+        QCOMPARE(requestsAtAnswer, 1);
+        QCOMPARE(server.requests.size(), 1);
+    }
+
+    void bodyKeptUpToCap_data()
+    {
+        QTest::addColumn<int>("cap");
+        QTest::addColumn<int>("length");
+        QTest::addColumn<bool>("chunked");
+        QTest::newRow("default cap, Content-Length") << -1 << 10000 << false;
+        QTest::newRow("default cap, chunked") << -1 << 10000 << true;
+        QTest::newRow("small cap") << 10 << 100 << false;
+        QTest::newRow("zero cap") << 0 << 100 << true;
+        QTest::newRow("below cap") << -1 << 4000 << false;
+    }
+
+    void bodyKeptUpToCap()
+    {
+        QFETCH(int, cap);
+        QFETCH(int, length);
+        QFETCH(bool, chunked);
+        QByteArray payload;
+        for (int i = 0; i < length; ++i)
+            payload.append(char('a' + i % 26));
+        QByteArray raw = "HTTP/1.1 500 Internal Server Error\r\n";
+        if (chunked) {
+            raw += "Transfer-Encoding: chunked\r\n\r\n";
+            for (qsizetype at = 0; at < payload.size(); at += 1000) {
+                const QByteArray part = payload.mid(at, 1000);
+                raw += QByteArray::number(part.size(), 16) + "\r\n" + part + "\r\n";
+            }
+            raw += "0\r\n\r\n";
+        } else {
+            raw += "Content-Length: " + QByteArray::number(length) + "\r\n\r\n" + payload;
+        }
+        TestServer server(reply(raw));
+        QVERIFY(server.start());
+        std::optional<OutboundResponse> got;
+        HttpClient client;
+        if (cap >= 0)
+            client.setMaxKeptBodyBytes(cap);
+        client.send(requestTo(server.port()), [&got](OutboundResponse r) { got = std::move(r); });
+        QTRY_VERIFY(got.has_value());
+        QVERIFY2(got->error.isEmpty(), qPrintable(got->error));
+        QCOMPARE(got->status, 500);
+        const int kept = qMin(length, cap >= 0 ? cap : 4096);
+        QCOMPARE(got->body, payload.left(kept));
+        QCOMPARE(got->bodyBytes, qint64(length));
+        QCOMPARE(client.idleConnections(), 1); // fully read: reusable
+    }
+
+    void responseTooLarge()
+    {
+        TestServer server(
+            reply("HTTP/1.1 200 OK\r\nContent-Length: 100000\r\n\r\n" + QByteArray(100000, 'x')));
+        QVERIFY(server.start());
+        std::optional<OutboundResponse> got;
+        HttpClient client;
+        client.setMaxResponseBytes(2000);
+        client.send(requestTo(server.port()), [&got](OutboundResponse r) { got = std::move(r); });
+        QTRY_VERIFY(got.has_value());
+        QVERIFY2(got->error.isEmpty(), qPrintable(got->error));
+        QCOMPARE(got->status, 200); // status kept
+        QCOMPARE(got->body.size(), 2000 - qsizetype(QByteArray("HTTP/1.1 200 OK\r\nContent-Length: "
+                                                               "100000\r\n\r\n")
+                                                        .size()));
+        QVERIFY(got->bodyBytes < 100000);
+        QCOMPARE(client.openConnections(), 0); // closed, not pooled
+
+        // Headers alone over the limit: an error.
+        TestServer big(reply("HTTP/1.1 200 OK\r\nX-Big: " + QByteArray(5000, 'b') +
+                             "\r\nContent-Length: 0\r\n\r\n"));
+        QVERIFY(big.start());
+        got.reset();
+        client.send(requestTo(big.port()), [&got](OutboundResponse r) { got = std::move(r); });
+        QTRY_VERIFY(got.has_value());
+        QCOMPARE(got->status, 0);
+        QVERIFY2(got->error.startsWith(QStringLiteral("response too large")),
+                 qPrintable(got->error));
+        QCOMPARE(client.openConnections(), 0);
+    }
+
+    void keepAliveReuse()
+    {
+        TestServer server(reply(kOk));
+        QVERIFY(server.start());
+        HttpClient client;
+        std::optional<OutboundResponse> first;
+        client.send(requestTo(server.port()),
+                    [&first](OutboundResponse r) { first = std::move(r); });
+        QTRY_VERIFY(first.has_value());
+        QCOMPARE(first->status, 200);
+        QCOMPARE(client.openConnections(), 1);
+        QCOMPARE(client.idleConnections(), 1);
+        std::optional<OutboundResponse> second;
+        client.send(requestTo(server.port()),
+                    [&second](OutboundResponse r) { second = std::move(r); });
+        QTRY_VERIFY(second.has_value());
+        QCOMPARE(second->status, 200);
+        QCOMPARE(server.connections, 1);
+        QCOMPARE(server.requests.size(), 2);
+        QCOMPARE(server.requests.at(1).indexOnConnection, 1);
+        QCOMPARE(client.openConnections(), 1);
+    }
+
+    void noReuseAfterConnectionClose()
+    {
+        TestServer server(reply("HTTP/1.1 200 OK\r\nConnection: close\r\nContent-Length: 2\r\n"
+                                "\r\nok"));
+        QVERIFY(server.start());
+        HttpClient client;
+        int answers = 0;
+        client.send(requestTo(server.port()),
+                    [&answers](const OutboundResponse &r) { answers += r.status == 200 ? 1 : 0; });
+        QTRY_COMPARE(answers, 1);
+        QCOMPARE(client.openConnections(), 0);
+        client.send(requestTo(server.port()),
+                    [&answers](const OutboundResponse &r) { answers += r.status == 200 ? 1 : 0; });
+        QTRY_COMPARE(answers, 2);
+        QCOMPARE(server.connections, 2);
+    }
+
+    // The server closes the connection right after the response; the next send (started
+    // from the callback, before the close is noticed) still succeeds.
+    void staleConnectionAfterServerClose()
+    {
+        TestServer server(replyAndClose(kOk));
+        QVERIFY(server.start());
+        HttpClient client;
+        std::optional<OutboundResponse> second;
+        client.send(requestTo(server.port()), [&](const OutboundResponse &r) {
+            QCOMPARE(r.status, 200);
+            client.send(requestTo(server.port()),
+                        [&second](OutboundResponse r2) { second = std::move(r2); });
+        });
+        QTRY_VERIFY(second.has_value());
+        QVERIFY2(second->error.isEmpty(), qPrintable(second->error));
+        QCOMPARE(second->status, 200);
+        QCOMPARE(server.connections, 2);
+    }
+
+    // A pooled connection that fails before any response byte is retried once on a fresh
+    // connection.
+    void staleConnectionRetried()
+    {
+        TestServer server([](QTcpSocket *s, const SeenRequest &request) {
+            if (request.connection == 0 && request.indexOnConnection == 1) {
+                s->abort(); // as if the idle connection had been closed meanwhile
+                return;
+            }
+            s->write(kOk);
+        });
+        QVERIFY(server.start());
+        HttpClient client;
+        std::optional<OutboundResponse> got;
+        client.send(requestTo(server.port()), [&got](OutboundResponse r) { got = std::move(r); });
+        QTRY_VERIFY(got.has_value());
+        QCOMPARE(client.idleConnections(), 1);
+        got.reset();
+        client.send(requestTo(server.port(), "second"),
+                    [&got](OutboundResponse r) { got = std::move(r); });
+        QTRY_VERIFY(got.has_value());
+        QVERIFY2(got->error.isEmpty(), qPrintable(got->error));
+        QCOMPARE(got->status, 200);
+        QCOMPARE(server.connections, 2);
+        QCOMPARE(server.requests.size(), 3);
+        QCOMPARE(server.requests.at(2).body, QByteArray("second"));
+        QCOMPARE(server.requests.at(2).connection, 1);
+    }
+
+    // A fresh connection that closes without an answer is not retried.
+    void freshConnectionNotRetried()
+    {
+        TestServer server([](QTcpSocket *s, const SeenRequest &) { s->disconnectFromHost(); });
+        QVERIFY(server.start());
+        HttpClient client;
+        std::optional<OutboundResponse> got;
+        client.send(requestTo(server.port()), [&got](OutboundResponse r) { got = std::move(r); });
+        QTRY_VERIFY(got.has_value());
+        QCOMPARE(got->status, 0);
+        QCOMPARE(got->error, QStringLiteral("connection closed before any response"));
+        QCOMPARE(server.requests.size(), 1);
+        QCOMPARE(server.connections, 1);
+    }
+
+    void timeout()
+    {
+        TestServer server([](QTcpSocket *, const SeenRequest &) {}); // never answers
+        QVERIFY(server.start());
+        HttpClient client;
+        std::optional<OutboundResponse> got;
+        OutboundRequest request = requestTo(server.port());
+        request.timeoutMs = 300;
+        QElapsedTimer clock;
+        clock.start();
+        client.send(request, [&got](OutboundResponse r) { got = std::move(r); });
+        QTRY_VERIFY_WITH_TIMEOUT(got.has_value(), 5000);
+        const qint64 elapsed = clock.elapsed();
+        QCOMPARE(got->status, 0);
+        QCOMPARE(got->error, QStringLiteral("timed out after 300 ms"));
+        QVERIFY2(elapsed >= 299 && elapsed < 2300, qPrintable(QString::number(elapsed)));
+        QVERIFY(got->latencyMs >= 299);
+        QCOMPARE(client.openConnections(), 0);
+        QCOMPARE(server.requests.size(), 1);
+    }
+
+    void connectionRefused()
+    {
+        quint16 port = 0;
+        {
+            QTcpServer probe;
+            QVERIFY(probe.listen(QHostAddress::LocalHost, 0));
+            port = probe.serverPort();
+        } // nothing listens there now
+        HttpClient client;
+        std::optional<OutboundResponse> got;
+        client.send(requestTo(port), [&got](OutboundResponse r) { got = std::move(r); });
+        QTRY_VERIFY(got.has_value());
+        QCOMPARE(got->status, 0);
+        QCOMPARE(got->error, QStringLiteral("connection refused"));
+        QCOMPARE(client.openConnections(), 0);
+    }
+
+    void malformedResponse_data()
+    {
+        QTest::addColumn<QByteArray>("raw");
+        QTest::addColumn<QString>("error");
+        QTest::newRow("garbage status line")
+            << QByteArray("HELLO THERE\r\n\r\n")
+            << QStringLiteral("malformed response: malformed status line");
+        QTest::newRow("HTTP/0.9 style body")
+            << QByteArray("<html>hi</html>\r\n\r\n")
+            << QStringLiteral("malformed response: malformed status line");
+        QTest::newRow("HTTP/2") << QByteArray("HTTP/2.0 200 OK\r\n\r\n")
+                                << QStringLiteral("malformed response: unsupported HTTP version");
+        QTest::newRow("bad status code")
+            << QByteArray("HTTP/1.1 20 OK\r\nContent-Length: 0\r\n\r\n")
+            << QStringLiteral("malformed response: malformed status code");
+        QTest::newRow("bad Content-Length")
+            << QByteArray("HTTP/1.1 200 OK\r\nContent-Length: 1x\r\n\r\n")
+            << QStringLiteral("malformed response: invalid Content-Length");
+    }
+
+    void malformedResponse()
+    {
+        QFETCH(QByteArray, raw);
+        QFETCH(QString, error);
+        TestServer server(reply(raw));
+        QVERIFY(server.start());
+        HttpClient client;
+        std::optional<OutboundResponse> got;
+        client.send(requestTo(server.port()), [&got](OutboundResponse r) { got = std::move(r); });
+        QTRY_VERIFY(got.has_value());
+        QCOMPARE(got->status, 0);
+        QCOMPARE(got->error, error);
+        QVERIFY(!got->ok());
+        QCOMPARE(client.openConnections(), 0);
+    }
+
+    void requestBytesExactlyAsSent()
+    {
+        TestServer server(reply(kOk));
+        QVERIFY(server.start());
+        HttpClient client;
+        OutboundRequest request;
+        request.address = QHostAddress(QHostAddress::LocalHost);
+        request.port = server.port();
+        request.pathAndQuery = "/hooks/orders?tenant=a%20b";
+        request.hostHeader = "receiver.example:8443";
+        request.headers = {
+            qMakePair(QByteArray("Content-Type"), QByteArray("application/json")),
+            qMakePair(QByteArray("webhook-id"), QByteArray("msg_123")),
+            // The client owns framing: these are ignored.
+            qMakePair(QByteArray("Content-Length"), QByteArray("0")),
+            qMakePair(QByteArray("Transfer-Encoding"), QByteArray("chunked")),
+            qMakePair(QByteArray("Host"), QByteArray("evil.example")),
+        };
+        static const char raw[] = "{\"orderId\":\"o-1\",\"x\":\"\r\n\\u0000\"}\0tail";
+        const QByteArray body(raw, sizeof(raw) - 1); // with the NUL byte
+        request.body = body;
+        std::optional<OutboundResponse> got;
+        client.send(request, [&got](OutboundResponse r) { got = std::move(r); });
+        QTRY_VERIFY(got.has_value());
+        QCOMPARE(got->status, 200);
+        QCOMPARE(server.requests.size(), 1);
+        const SeenRequest &seen = server.requests.first();
+        QCOMPARE(seen.requestLine(), QByteArray("POST /hooks/orders?tenant=a%20b HTTP/1.1"));
+        QCOMPARE(seen.header("host"), QByteArray("receiver.example:8443"));
+        QCOMPARE(seen.headerCount("host"), 1);
+        QCOMPARE(seen.header("content-length"), QByteArray::number(body.size()));
+        QCOMPARE(seen.headerCount("content-length"), 1);
+        QCOMPARE(seen.headerCount("transfer-encoding"), 0);
+        QCOMPARE(seen.header("user-agent"), QByteArray("Gatehouse-Webhooks/1"));
+        QCOMPARE(seen.header("connection"), QByteArray("keep-alive"));
+        QCOMPARE(seen.header("content-type"), QByteArray("application/json"));
+        QCOMPARE(seen.header("webhook-id"), QByteArray("msg_123"));
+        QCOMPARE(seen.body, body);
+    }
+
+    void defaultHostHeader()
+    {
+        TestServer server(reply(kOk));
+        QVERIFY(server.start());
+        HttpClient client;
+        OutboundRequest request = requestTo(server.port());
+        request.hostHeader.clear();
+        std::optional<OutboundResponse> got;
+        client.send(request, [&got](OutboundResponse r) { got = std::move(r); });
+        QTRY_VERIFY(got.has_value());
+        QCOMPARE(server.requests.first().header("host"),
+                 "127.0.0.1:" + QByteArray::number(server.port()));
+    }
+
+    void invalidRequestRefused_data()
+    {
+        QTest::addColumn<QByteArray>("headerName");
+        QTest::addColumn<QByteArray>("headerValue");
+        QTest::addColumn<QByteArray>("path");
+        QTest::newRow("CRLF in value")
+            << QByteArray("X-A") << QByteArray("a\r\nX-Evil: 1") << QByteArray("/");
+        QTest::newRow("bad name") << QByteArray("X A") << QByteArray("1") << QByteArray("/");
+        QTest::newRow("space in path")
+            << QByteArray("X-A") << QByteArray("1") << QByteArray("/a b HTTP/1.1\r\nX: y");
+    }
+
+    void invalidRequestRefused()
+    {
+        QFETCH(QByteArray, headerName);
+        QFETCH(QByteArray, headerValue);
+        QFETCH(QByteArray, path);
+        TestServer server(reply(kOk));
+        QVERIFY(server.start());
+        HttpClient client;
+        OutboundRequest request = requestTo(server.port());
+        request.headers.append(qMakePair(headerName, headerValue));
+        request.pathAndQuery = path;
+        std::optional<OutboundResponse> got;
+        client.send(request, [&got](OutboundResponse r) { got = std::move(r); });
+        QVERIFY(!got); // not even an invalid request is answered synchronously
+        QTRY_VERIFY(got.has_value());
+        QCOMPARE(got->status, 0);
+        QVERIFY2(got->error.startsWith(QStringLiteral("invalid request")), qPrintable(got->error));
+        QCOMPARE(server.connections, 0);
+    }
+
+    void interimResponseSkipped()
+    {
+        TestServer server(reply("HTTP/1.1 100 Continue\r\n\r\n"
+                                "HTTP/1.1 103 Early Hints\r\nLink: </style.css>\r\n\r\n"
+                                "HTTP/1.1 201 Created\r\nContent-Length: 7\r\n\r\ncreated"));
+        QVERIFY(server.start());
+        HttpClient client;
+        std::optional<OutboundResponse> got;
+        client.send(requestTo(server.port()), [&got](OutboundResponse r) { got = std::move(r); });
+        QTRY_VERIFY(got.has_value());
+        QVERIFY2(got->error.isEmpty(), qPrintable(got->error));
+        QCOMPARE(got->status, 201);
+        QCOMPARE(got->body, QByteArray("created"));
+        QVERIFY(got->header("link").isNull());
+    }
+
+    void headRequest()
+    {
+        TestServer server(reply("HTTP/1.1 200 OK\r\nContent-Length: 1234\r\n\r\n"));
+        QVERIFY(server.start());
+        HttpClient client;
+        OutboundRequest request = requestTo(server.port(), QByteArray());
+        request.method = "HEAD";
+        std::optional<OutboundResponse> got;
+        client.send(request, [&got](OutboundResponse r) { got = std::move(r); });
+        QTRY_VERIFY(got.has_value());
+        QCOMPARE(got->status, 200);
+        QCOMPARE(got->bodyBytes, qint64(0));
+        QCOMPARE(server.requests.first().headerCount("content-length"), 0);
+        QCOMPARE(client.idleConnections(), 1);
+    }
+
+    void idleConnectionsExpireAndAreCapped()
+    {
+        TestServer server(reply(kOk));
+        QVERIFY(server.start());
+        HttpClient client;
+        client.setIdleTimeoutMs(50);
+        int answers = 0;
+        client.send(requestTo(server.port()), [&answers](const OutboundResponse &) { ++answers; });
+        QTRY_COMPARE(answers, 1);
+        QCOMPARE(client.idleConnections(), 1);
+        QTRY_COMPARE(client.openConnections(), 0); // idle timeout
+        QTRY_COMPARE(server.sockets.count(nullptr), server.sockets.size());
+
+        HttpClient none;
+        none.setMaxIdleConnectionsPerTarget(0);
+        none.send(requestTo(server.port()), [&answers](const OutboundResponse &) { ++answers; });
+        QTRY_COMPARE(answers, 2);
+        QCOMPARE(none.openConnections(), 0);
+
+        // Concurrent sends open parallel connections; the pool keeps at most the cap.
+        HttpClient two;
+        two.setMaxIdleConnectionsPerTarget(2);
+        for (int i = 0; i < 4; ++i)
+            two.send(requestTo(server.port()), [&answers](const OutboundResponse &) { ++answers; });
+        QTRY_COMPARE(answers, 6);
+        QCOMPARE(two.idleConnections(), 2);
+        QCOMPARE(two.openConnections(), 2);
+    }
+
+    void idleConnectionClosedByServer()
+    {
+        TestServer server(reply(kOk));
+        QVERIFY(server.start());
+        HttpClient client;
+        int answers = 0;
+        client.send(requestTo(server.port()), [&answers](const OutboundResponse &) { ++answers; });
+        QTRY_COMPARE(answers, 1);
+        QCOMPARE(client.idleConnections(), 1);
+        QTRY_VERIFY(!server.sockets.isEmpty() && server.sockets.first());
+        server.sockets.first()->disconnectFromHost();
+        QTRY_COMPARE(client.openConnections(), 0);
+    }
+
+    void destroyedWithPendingRequests()
+    {
+        TestServer server([](QTcpSocket *, const SeenRequest &) {});
+        QVERIFY(server.start());
+        bool called = false;
+        {
+            HttpClient client;
+            client.send(requestTo(server.port()),
+                        [&called](const OutboundResponse &) { called = true; });
+            QTRY_COMPARE(server.requests.size(), 1);
+        }
+        QCoreApplication::processEvents();
+        QVERIFY(!called);
+    }
+
+    // ---- TLS --------------------------------------------------------------------------
+
+    void tls_data()
+    {
+        QTest::addColumn<QString>("peerName");
+        QTest::addColumn<bool>("trustCa");
+        QTest::addColumn<QString>("error"); // empty: 200 expected; else the error's start
+        QTest::newRow("valid") << QStringLiteral("receiver.test") << true << QString();
+        QTest::newRow("host name mismatch")
+            << QStringLiteral("other.test") << true
+            << QStringLiteral("TLS handshake failed: The host name did not match");
+        QTest::newRow("no peer name: the IP")
+            << QString() << true << QStringLiteral("TLS handshake failed");
+        QTest::newRow("unknown CA")
+            << QStringLiteral("receiver.test") << false << QStringLiteral("TLS handshake failed");
+    }
+
+    void tls()
+    {
+        QFETCH(QString, peerName);
+        QFETCH(bool, trustCa);
+        QFETCH(QString, error);
+        TestServer server(reply(kOk));
+        server.enableTls(m_serverCertificate, m_serverKey);
+        QVERIFY(server.start());
+        HttpClient client;
+        if (trustCa) {
+            QSslConfiguration config = QSslConfiguration::defaultConfiguration();
+            config.setCaCertificates({m_ca->sslCertificate()});
+            client.setSslConfiguration(config);
+        }
+        OutboundRequest request = requestTo(server.port());
+        request.tls = true;
+        request.tlsPeerName = peerName;
+        std::optional<OutboundResponse> got;
+        client.send(request, [&got](OutboundResponse r) { got = std::move(r); });
+        QTRY_VERIFY_WITH_TIMEOUT(got.has_value(), 10000);
+        if (error.isEmpty()) {
+            QVERIFY2(got->error.isEmpty(), qPrintable(got->error));
+            QCOMPARE(got->status, 200);
+            QCOMPARE(server.requests.size(), 1);
+            QCOMPARE(server.requests.first().header("host"), request.hostHeader);
+            // Reused over the same TLS session.
+            got.reset();
+            client.send(request, [&got](OutboundResponse r) { got = std::move(r); });
+            QTRY_VERIFY(got.has_value());
+            QCOMPARE(got->status, 200);
+            QCOMPARE(server.connections, 1);
+            // Another peer name is another pool key: a new connection (and here a failure).
+            request.tlsPeerName = QStringLiteral("other.test");
+            got.reset();
+            client.send(request, [&got](OutboundResponse r) { got = std::move(r); });
+            QTRY_VERIFY(got.has_value());
+            QCOMPARE(got->status, 0);
+            QCOMPARE(server.connections, 2);
+        } else {
+            QCOMPARE(got->status, 0);
+            QVERIFY2(got->error.startsWith(error), qPrintable(got->error));
+            QCOMPARE(server.requests.size(), 0);
+            QCOMPARE(client.openConnections(), 0);
+        }
+    }
+};
+
+QTEST_GUILESS_MAIN(TestWebhooks)
+#include "tst_webhooks.moc"
