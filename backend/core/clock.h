@@ -1,6 +1,9 @@
 #pragma once
 
 #include <QDateTime>
+#include <QString>
+
+#include <cstdio>
 
 namespace Gatehouse::Core {
 
@@ -29,5 +32,13 @@ public:
 private:
     QDateTime m_now;
 };
+
+} // namespace Gatehouse::Core
+
+namespace Gatehouse::Core {
+
+// "2026-11-21T10:00:00.123Z" for milliseconds since the epoch (UTC), without QDateTime:
+// timestamps are formatted for every event at high rates.
+QString isoTimeMs(qint64 msSinceEpoch);
 
 } // namespace Gatehouse::Core

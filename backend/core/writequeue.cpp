@@ -3,8 +3,11 @@
 #include "core/database.h"
 #include "core/logging.h"
 
+#include <QSqlDriver>
 #include <QSqlError>
 #include <QThread>
+
+#include <sqlite3.h>
 
 namespace Gatehouse::Core {
 
@@ -19,6 +22,124 @@ QSqlQuery &WriteTransaction::query(const QString &sql)
     }
     it->finish();
     return *it;
+}
+
+Statement &Statement::bind(int i, qint64 v)
+{
+    m_ok = m_ok && sqlite3_bind_int64(m_stmt, i, v) == SQLITE_OK;
+    return *this;
+}
+
+Statement &Statement::bind(int i, double v)
+{
+    m_ok = m_ok && sqlite3_bind_double(m_stmt, i, v) == SQLITE_OK;
+    return *this;
+}
+
+Statement &Statement::bind(int i, const QString &v)
+{
+    if (v.isNull())
+        return bindNull(i);
+    m_ok = m_ok && sqlite3_bind_text16(m_stmt, i, v.utf16(), int(v.size() * 2), SQLITE_TRANSIENT) ==
+                       SQLITE_OK;
+    return *this;
+}
+
+Statement &Statement::bindBlob(int i, const QByteArray &v)
+{
+    m_ok = m_ok && sqlite3_bind_blob(m_stmt, i, v.constData(), int(v.size()), SQLITE_TRANSIENT) ==
+                       SQLITE_OK;
+    return *this;
+}
+
+Statement &Statement::bindNull(int i)
+{
+    m_ok = m_ok && sqlite3_bind_null(m_stmt, i) == SQLITE_OK;
+    return *this;
+}
+
+bool Statement::exec()
+{
+    if (!m_ok)
+        return false;
+    int rc = SQLITE_ROW;
+    while (rc == SQLITE_ROW)
+        rc = sqlite3_step(m_stmt);
+    m_ok = rc == SQLITE_DONE;
+    return m_ok;
+}
+
+bool Statement::next()
+{
+    if (!m_ok)
+        return false;
+    const int rc = sqlite3_step(m_stmt);
+    if (rc == SQLITE_ROW)
+        return true;
+    m_ok = rc == SQLITE_DONE;
+    return false;
+}
+
+bool Statement::isNull(int col) const
+{
+    return sqlite3_column_type(m_stmt, col) == SQLITE_NULL;
+}
+
+qint64 Statement::int64(int col) const
+{
+    return sqlite3_column_int64(m_stmt, col);
+}
+
+double Statement::real(int col) const
+{
+    return sqlite3_column_double(m_stmt, col);
+}
+
+QString Statement::text(int col) const
+{
+    const auto *p = static_cast<const char16_t *>(sqlite3_column_text16(m_stmt, col));
+    if (!p)
+        return {};
+    return QString::fromUtf16(p, sqlite3_column_bytes16(m_stmt, col) / 2);
+}
+
+QByteArray Statement::blob(int col) const
+{
+    const void *p = sqlite3_column_blob(m_stmt, col);
+    return QByteArray(static_cast<const char *>(p), sqlite3_column_bytes(m_stmt, col));
+}
+
+QString Statement::error() const
+{
+    return QString::fromUtf8(sqlite3_errmsg(m_db));
+}
+
+Statement &WriteTransaction::stmt(const char *sql)
+{
+    auto it = m_statements->find(sql);
+    if (it == m_statements->end()) {
+        Statement s;
+        s.m_db = m_handle;
+        if (sqlite3_prepare_v3(m_handle, sql, -1, SQLITE_PREPARE_PERSISTENT, &s.m_stmt, nullptr) !=
+            SQLITE_OK) {
+            qCCritical(lcDb) << "cannot prepare" << sql << sqlite3_errmsg(m_handle);
+            s.m_ok = false;
+        }
+        it = m_statements->insert(sql, s);
+    }
+    Statement &s = *it;
+    if (s.m_stmt) {
+        sqlite3_reset(s.m_stmt);
+        sqlite3_clear_bindings(s.m_stmt);
+        s.m_ok = true;
+    }
+    return s;
+}
+
+Error WriteTransaction::sqlError(const Statement &s, const char *what)
+{
+    return Error{QStringLiteral("database-error"),
+                 QStringLiteral("%1: %2").arg(QString::fromLatin1(what), s.error()), 500};
 }
 
 Error WriteTransaction::sqlError(const QSqlQuery &q, const char *what)
@@ -107,6 +228,14 @@ void WriteQueue::loop()
 {
     QSqlDatabase db = m_database.connection();
     QHash<QString, QSqlQuery> cache;
+    QHash<const void *, Statement> statements;
+    // The sqlite3 handle under Qt's driver (QSqlDriver::handle(), documented for QSQLITE).
+    sqlite3 *handle = nullptr;
+    if (const QVariant v = db.driver()->handle();
+        v.isValid() && qstrcmp(v.typeName(), "sqlite3*") == 0)
+        handle = *static_cast<sqlite3 *const *>(v.constData());
+    if (!handle)
+        qCCritical(lcDb) << m_name << "has no SQLite handle";
     QSqlQuery control(db);
     std::vector<Job> batch;
     std::vector<Result<void>> results;
@@ -132,6 +261,8 @@ void WriteQueue::loop()
                 WriteTransaction tx;
                 tx.m_db = db;
                 tx.m_cache = &cache;
+                tx.m_statements = &statements;
+                tx.m_handle = handle;
                 control.exec(QStringLiteral("SAVEPOINT job"));
                 Result<void> r = batch[i].work(tx);
                 if (r) {
@@ -145,6 +276,9 @@ void WriteQueue::loop()
             }
             for (auto &q : cache)
                 q.finish();
+            for (Statement &st : statements)
+                if (st.m_stmt)
+                    sqlite3_reset(st.m_stmt);
             committed = control.exec(QStringLiteral("COMMIT"));
             if (!committed) {
                 qCCritical(lcDb) << m_name << "commit failed:" << control.lastError().text();
@@ -179,6 +313,9 @@ void WriteQueue::loop()
         }
     }
     cache.clear();
+    for (Statement &st : statements)
+        sqlite3_finalize(st.m_stmt);
+    statements.clear();
     control = QSqlQuery();
 }
 

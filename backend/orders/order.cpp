@@ -1,5 +1,7 @@
 #include "orders/order.h"
 
+#include "core/clock.h"
+
 #include <QDateTime>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -98,7 +100,7 @@ bool isCancellable(OrderStatus s)
 
 QString isoTime(qint64 ms)
 {
-    return QDateTime::fromMSecsSinceEpoch(ms, Qt::UTC).toString(Qt::ISODateWithMs);
+    return Core::isoTimeMs(ms);
 }
 
 QJsonObject Order::toJson() const

@@ -448,8 +448,12 @@ void OrderService::create(const QString &customerId, const OrderRequest &request
                     !r)
                     return r;
             }
-            fx->toAdvance.append(o.id);
-            return {};
+            // The lifecycle runs on in the same transaction: validation and allocation need
+            // nothing from outside, and one commit for all five transitions is what makes
+            // high order rates possible. Each transition keeps its own history row and
+            // delivery, in order.
+            Order working = o;
+            return advance(tx, working, now, *fx);
         },
         [this, fx, created, done = std::move(done)](const Result<void> &r) {
             if (!r) {

@@ -57,6 +57,19 @@ Beer beerFromRow(const QSqlQuery &q)
     return b;
 }
 
+Beer beerFromStatement(const Core::Statement &q)
+{
+    Beer b;
+    b.id = q.text(0);
+    b.beerName = q.text(1);
+    b.beerStyle = q.text(2);
+    b.upc = q.text(3);
+    b.price = q.text(4);
+    b.quantityOnHand = int(q.int64(5));
+    b.discontinued = q.int64(6) != 0;
+    return b;
+}
+
 const QString LinesSql = QStringLiteral(
     "SELECT id, beer_id, upc, order_quantity, quantity_allocated FROM order_lines WHERE "
     "order_id = ? ORDER BY position");
@@ -69,10 +82,6 @@ QList<OrderLine> readLines(QSqlQuery &q)
     return lines;
 }
 
-QVariant nullString(const QString &s)
-{
-    return s.isEmpty() ? QVariant(QMetaType::fromType<QString>()) : QVariant(s);
-}
 
 } // namespace
 
@@ -128,12 +137,11 @@ Result<void> OrderStore::insertCustomer(WriteTransaction &tx, const Customer &c)
 
 Result<bool> OrderStore::customerExists(WriteTransaction &tx, const QString &id)
 {
-    QSqlQuery &q = tx.query(QStringLiteral("SELECT 1 FROM customers WHERE id = ?"));
-    q.addBindValue(id);
-    if (!q.exec())
-        return WriteTransaction::sqlError(q, "find customer");
+    Core::Statement &q = tx.stmt("SELECT 1 FROM customers WHERE id = ?");
+    q.bind(1, id);
     const bool found = q.next();
-    q.finish();
+    if (!q.ok())
+        return WriteTransaction::sqlError(q, "find customer");
     return found;
 }
 
@@ -157,38 +165,36 @@ Result<void> OrderStore::insertBeer(WriteTransaction &tx, const Beer &b, qint64 
 
 Result<std::optional<Beer>> OrderStore::beerByUpc(WriteTransaction &tx, const QString &upc)
 {
-    QSqlQuery &q = tx.query(QStringLiteral("SELECT ") + BeerColumns +
-                            QStringLiteral(" FROM beers WHERE upc = ?"));
-    q.addBindValue(upc);
-    if (!q.exec())
-        return WriteTransaction::sqlError(q, "find beer");
+    Core::Statement &q = tx.stmt(
+        "SELECT id, beer_name, beer_style, upc, price, quantity_on_hand, discontinued FROM beers "
+        "WHERE upc = ?");
+    q.bind(1, upc);
     std::optional<Beer> b;
     if (q.next())
-        b = beerFromRow(q);
-    q.finish();
+        b = beerFromStatement(q);
+    if (!q.ok())
+        return WriteTransaction::sqlError(q, "find beer");
     return b;
 }
 
 Result<std::optional<Beer>> OrderStore::beerById(WriteTransaction &tx, const QString &id)
 {
-    QSqlQuery &q = tx.query(QStringLiteral("SELECT ") + BeerColumns +
-                            QStringLiteral(" FROM beers WHERE id = ?"));
-    q.addBindValue(id);
-    if (!q.exec())
-        return WriteTransaction::sqlError(q, "find beer");
+    Core::Statement &q = tx.stmt(
+        "SELECT id, beer_name, beer_style, upc, price, quantity_on_hand, discontinued FROM beers "
+        "WHERE id = ?");
+    q.bind(1, id);
     std::optional<Beer> b;
     if (q.next())
-        b = beerFromRow(q);
-    q.finish();
+        b = beerFromStatement(q);
+    if (!q.ok())
+        return WriteTransaction::sqlError(q, "find beer");
     return b;
 }
 
 Result<void> OrderStore::setStock(WriteTransaction &tx, const QString &beerId, int quantityOnHand)
 {
-    QSqlQuery &q = tx.query(QStringLiteral("UPDATE beers SET quantity_on_hand = ? WHERE id = ?"));
-    q.addBindValue(quantityOnHand);
-    q.addBindValue(beerId);
-    if (!q.exec())
+    Core::Statement &q = tx.stmt("UPDATE beers SET quantity_on_hand = ? WHERE id = ?");
+    if (!q.bind(1, quantityOnHand).bind(2, beerId).exec())
         return WriteTransaction::sqlError(q, "update stock");
     return {};
 }
@@ -207,45 +213,43 @@ Result<void> OrderStore::setDiscontinued(WriteTransaction &tx, const QString &be
 Result<bool> OrderStore::customerRefUsed(WriteTransaction &tx, const QString &customerId,
                                          const QString &ref)
 {
-    QSqlQuery &q =
-        tx.query(QStringLiteral("SELECT 1 FROM orders WHERE customer_id = ? AND customer_ref = ?"));
-    q.addBindValue(customerId);
-    q.addBindValue(ref);
-    if (!q.exec())
-        return WriteTransaction::sqlError(q, "find customerRef");
+    Core::Statement &q = tx.stmt("SELECT 1 FROM orders WHERE customer_id = ? AND customer_ref = ?");
+    q.bind(1, customerId).bind(2, ref);
     const bool used = q.next();
-    q.finish();
+    if (!q.ok())
+        return WriteTransaction::sqlError(q, "find customerRef");
     return used;
 }
 
 Result<void> OrderStore::insertOrder(WriteTransaction &tx, const Order &o)
 {
-    QSqlQuery &q = tx.query(QStringLiteral(
-        "INSERT INTO orders (id, customer_id, customer_ref, callback_url, status, version, "
-        "created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"));
-    q.addBindValue(o.id);
-    q.addBindValue(o.customerId);
-    q.addBindValue(o.customerRef ? QVariant(*o.customerRef)
-                                 : QVariant(QMetaType::fromType<QString>()));
-    q.addBindValue(nullString(o.callbackUrl));
-    q.addBindValue(statusName(o.status));
-    q.addBindValue(o.version);
-    q.addBindValue(o.createdAt);
-    q.addBindValue(o.updatedAt);
+    Core::Statement &q =
+        tx.stmt("INSERT INTO orders (id, customer_id, customer_ref, callback_url, status, version, "
+                "created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)");
+    q.bind(1, o.id).bind(2, o.customerId);
+    if (o.customerRef)
+        q.bind(3, *o.customerRef);
+    else
+        q.bindNull(3);
+    q.bindTextOrNull(4, o.callbackUrl)
+        .bind(5, statusName(o.status))
+        .bind(6, o.version)
+        .bind(7, o.createdAt)
+        .bind(8, o.updatedAt);
     if (!q.exec())
         return WriteTransaction::sqlError(q, "insert order");
-    QSqlQuery &l = tx.query(QStringLiteral(
-        "INSERT INTO order_lines (id, order_id, position, upc, beer_id, order_quantity, "
-        "quantity_allocated) VALUES (?, ?, ?, ?, ?, ?, ?)"));
     for (qsizetype i = 0; i < o.lines.size(); ++i) {
         const OrderLine &line = o.lines[i];
-        l.addBindValue(line.id);
-        l.addBindValue(o.id);
-        l.addBindValue(int(i));
-        l.addBindValue(line.upc);
-        l.addBindValue(nullString(line.beerId));
-        l.addBindValue(line.orderQuantity);
-        l.addBindValue(line.quantityAllocated);
+        Core::Statement &l = tx.stmt(
+            "INSERT INTO order_lines (id, order_id, position, upc, beer_id, order_quantity, "
+            "quantity_allocated) VALUES (?, ?, ?, ?, ?, ?, ?)");
+        l.bind(1, line.id)
+            .bind(2, o.id)
+            .bind(3, int(i))
+            .bind(4, line.upc)
+            .bindTextOrNull(5, line.beerId)
+            .bind(6, line.orderQuantity)
+            .bind(7, line.quantityAllocated);
         if (!l.exec())
             return WriteTransaction::sqlError(l, "insert order line");
     }
@@ -254,59 +258,73 @@ Result<void> OrderStore::insertOrder(WriteTransaction &tx, const Order &o)
 
 Result<void> OrderStore::updateOrder(WriteTransaction &tx, const Order &o)
 {
-    QSqlQuery &q = tx.query(
-        QStringLiteral("UPDATE orders SET status = ?, version = ?, updated_at = ? WHERE id = ?"));
-    q.addBindValue(statusName(o.status));
-    q.addBindValue(o.version);
-    q.addBindValue(o.updatedAt);
-    q.addBindValue(o.id);
-    if (!q.exec())
+    Core::Statement &q =
+        tx.stmt("UPDATE orders SET status = ?, version = ?, updated_at = ? WHERE id = ?");
+    if (!q.bind(1, statusName(o.status))
+             .bind(2, o.version)
+             .bind(3, o.updatedAt)
+             .bind(4, o.id)
+             .exec())
         return WriteTransaction::sqlError(q, "update order");
     return {};
 }
 
 Result<void> OrderStore::updateLine(WriteTransaction &tx, const OrderLine &l)
 {
-    QSqlQuery &q = tx.query(
-        QStringLiteral("UPDATE order_lines SET beer_id = ?, quantity_allocated = ? WHERE id = ?"));
-    q.addBindValue(nullString(l.beerId));
-    q.addBindValue(l.quantityAllocated);
-    q.addBindValue(l.id);
-    if (!q.exec())
+    Core::Statement &q =
+        tx.stmt("UPDATE order_lines SET beer_id = ?, quantity_allocated = ? WHERE id = ?");
+    if (!q.bindTextOrNull(1, l.beerId).bind(2, l.quantityAllocated).bind(3, l.id).exec())
         return WriteTransaction::sqlError(q, "update order line");
     return {};
 }
 
 Result<void> OrderStore::insertHistory(WriteTransaction &tx, const Order &o)
 {
-    QSqlQuery &q = tx.query(QStringLiteral(
-        "INSERT INTO order_history (order_id, version, status, at) VALUES (?, ?, ?, ?)"));
-    q.addBindValue(o.id);
-    q.addBindValue(o.version);
-    q.addBindValue(statusName(o.status));
-    q.addBindValue(o.updatedAt);
-    if (!q.exec())
+    Core::Statement &q =
+        tx.stmt("INSERT INTO order_history (order_id, version, status, at) VALUES (?, ?, ?, ?)");
+    if (!q.bind(1, o.id)
+             .bind(2, o.version)
+             .bind(3, statusName(o.status))
+             .bind(4, o.updatedAt)
+             .exec())
         return WriteTransaction::sqlError(q, "insert history");
     return {};
 }
 
 Result<std::optional<Order>> OrderStore::loadOrder(WriteTransaction &tx, const QString &id)
 {
-    QSqlQuery &q = tx.query(QStringLiteral("SELECT ") + OrderColumns +
-                            QStringLiteral(" FROM orders WHERE id = ?"));
-    q.addBindValue(id);
-    if (!q.exec())
-        return WriteTransaction::sqlError(q, "load order");
-    if (!q.next())
+    Core::Statement &q = tx.stmt("SELECT id, customer_id, customer_ref, callback_url, status, "
+                                 "version, created_at, updated_at FROM orders WHERE id = ?");
+    q.bind(1, id);
+    if (!q.next()) {
+        if (!q.ok())
+            return WriteTransaction::sqlError(q, "load order");
         return std::optional<Order>();
-    Order o = orderFromRow(q);
-    q.finish();
-    QSqlQuery &l = tx.query(LinesSql);
-    l.addBindValue(id);
-    if (!l.exec())
+    }
+    Order o;
+    o.id = q.text(0);
+    o.customerId = q.text(1);
+    if (!q.isNull(2))
+        o.customerRef = q.text(2);
+    o.callbackUrl = q.text(3);
+    o.status = parseStatus(q.text(4)).value_or(OrderStatus::New);
+    o.version = int(q.int64(5));
+    o.createdAt = q.int64(6);
+    o.updatedAt = q.int64(7);
+    Core::Statement &l = tx.stmt("SELECT id, beer_id, upc, order_quantity, quantity_allocated "
+                                 "FROM order_lines WHERE order_id = ? ORDER BY position");
+    l.bind(1, id);
+    while (l.next()) {
+        OrderLine line;
+        line.id = l.text(0);
+        line.beerId = l.text(1);
+        line.upc = l.text(2);
+        line.orderQuantity = int(l.int64(3));
+        line.quantityAllocated = int(l.int64(4));
+        o.lines.append(line);
+    }
+    if (!l.ok())
         return WriteTransaction::sqlError(l, "load order lines");
-    o.lines = readLines(l);
-    l.finish();
     return std::optional<Order>(std::move(o));
 }
 
@@ -328,17 +346,14 @@ Result<QStringList> OrderStore::ordersWaitingFor(WriteTransaction &tx, const QSt
 Result<std::optional<OrderStore::IdempotencyRecord>>
 OrderStore::idempotency(WriteTransaction &tx, const QString &customerId, const QString &key)
 {
-    QSqlQuery &q = tx.query(QStringLiteral("SELECT body_hash, response, order_id FROM "
-                                           "idempotency_keys WHERE customer_id = ? AND key = ?"));
-    q.addBindValue(customerId);
-    q.addBindValue(key);
-    if (!q.exec())
-        return WriteTransaction::sqlError(q, "find idempotency key");
+    Core::Statement &q = tx.stmt("SELECT body_hash, response, order_id FROM idempotency_keys "
+                                 "WHERE customer_id = ? AND key = ?");
+    q.bind(1, customerId).bind(2, key);
     std::optional<IdempotencyRecord> r;
     if (q.next())
-        r = IdempotencyRecord{q.value(0).toByteArray(), q.value(1).toByteArray(),
-                              q.value(2).toString()};
-    q.finish();
+        r = IdempotencyRecord{q.blob(0), q.blob(1), q.text(2)};
+    if (!q.ok())
+        return WriteTransaction::sqlError(q, "find idempotency key");
     return r;
 }
 
@@ -346,15 +361,10 @@ Result<void> OrderStore::insertIdempotency(WriteTransaction &tx, const QString &
                                            const QString &key, const IdempotencyRecord &r,
                                            qint64 now)
 {
-    QSqlQuery &q = tx.query(QStringLiteral(
-        "INSERT INTO idempotency_keys (customer_id, key, body_hash, order_id, response, "
-        "created_at) VALUES (?, ?, ?, ?, ?, ?)"));
-    q.addBindValue(customerId);
-    q.addBindValue(key);
-    q.addBindValue(r.bodyHash);
-    q.addBindValue(r.orderId);
-    q.addBindValue(r.response);
-    q.addBindValue(now);
+    Core::Statement &q = tx.stmt("INSERT INTO idempotency_keys (customer_id, key, body_hash, "
+                                 "order_id, response, created_at) VALUES (?, ?, ?, ?, ?, ?)");
+    q.bind(1, customerId).bind(2, key).bindBlob(3, r.bodyHash).bind(4, r.orderId);
+    q.bindBlob(5, r.response).bind(6, now);
     if (!q.exec())
         return WriteTransaction::sqlError(q, "insert idempotency key");
     return {};

@@ -60,6 +60,7 @@ void Dispatcher::stop()
     QMetaObject::invokeMethod(
         m_ctx,
         [this] {
+            flushRecords(); // results already known are written; the writer stops after us
             m_stopped = true;
             delete m_client;
             m_client = nullptr;
@@ -376,61 +377,15 @@ void Dispatcher::finish(Attempt a, int status, const QString &error, double late
                                  endpoint.lastSuccessAt != endpointBefore.lastSuccessAt;
     const Endpoint endpointNow = endpoint;
     const qint64 completedAt = d.state == QLatin1String("pending") ? 0 : now;
-    Core::EventBus *events = &m_events;
-    Core::Database *database = &m_database;
-    QObject *ctx = m_ctx;
     m_recording.insert(d.id);
-    m_writer.submit(
-        [d, rec, attempted, status, error, latencyMs, completedAt, endpointChanged,
-         endpointNow](Core::WriteTransaction &tx) -> Core::Result<void> {
-            if (attempted) {
-                if (auto r = WebhookStore::recordAttempt(tx, rec); !r)
-                    return r;
-            }
-            if (auto r = WebhookStore::updateDelivery(tx, d, status, error,
-                                                      attempted ? latencyMs : -1, completedAt);
-                !r)
-                return r;
-            if (endpointChanged) {
-                if (auto r = WebhookStore::updateEndpoint(tx, endpointNow); !r)
-                    return r;
-            }
-            return {};
-        },
-        [events, database, d, rec, attempted, status, error, latencyMs, endpointChanged,
-         endpointNow, completedAt,
-         enabledBefore = endpointBefore.enabled](const Core::Result<void> &r) {
-            if (!r) {
-                qCWarning(lcDispatch) << "could not record attempt of" << d.id << r.error().message;
-                return;
-            }
-            QJsonObject ev{{QStringLiteral("deliveryId"), d.id},
-                           {QStringLiteral("orderId"), d.subjectId},
-                           {QStringLiteral("customerId"), d.ownerId},
-                           {QStringLiteral("orderStatus"), d.label},
-                           {QStringLiteral("number"), attempted ? rec.number : d.attempts},
-                           {QStringLiteral("status"),
-                            status > 0 ? QJsonValue(status) : QJsonValue(QJsonValue::Null)},
-                           {QStringLiteral("latencyMs"),
-                            attempted ? QJsonValue(latencyMs) : QJsonValue(QJsonValue::Null)},
-                           {QStringLiteral("error"),
-                            error.isEmpty() ? QJsonValue(QJsonValue::Null) : QJsonValue(error)},
-                           {QStringLiteral("state"), d.state},
-                           {QStringLiteral("attempted"), attempted}};
-            events->publish(QStringLiteral("delivery.attempt"), ev);
-            if (d.state != QLatin1String("pending")) {
-                QJsonObject dj = d.toJson();
-                dj.insert(QStringLiteral("lastStatus"),
-                          status > 0 ? QJsonValue(status) : QJsonValue(QJsonValue::Null));
-                dj.insert(QStringLiteral("lastError"),
-                          error.isEmpty() ? QJsonValue(QJsonValue::Null) : QJsonValue(error));
-                dj.insert(QStringLiteral("completedAt"), isoTime(completedAt));
-                events->publish(QStringLiteral("delivery.state"), dj);
-            }
-            if (endpointChanged && endpointNow.enabled != enabledBefore)
-                events->publish(QStringLiteral("endpoint.state"),
-                                WebhookStore::endpointJson(database->connection(), endpointNow));
-        });
+    m_records.push_back(Record{d, rec, attempted, status, error, latencyMs, completedAt,
+                               endpointChanged, endpointNow, endpointBefore.enabled});
+    if (!m_flushQueued) {
+        // Results are written together, one job per turn of the event loop.
+        m_flushQueued = true;
+        QMetaObject::invokeMethod(
+            m_ctx, [this] { flushRecords(); }, Qt::QueuedConnection);
+    }
 
     auto qit = m_queues.find(a.key);
     if (qit != m_queues.end()) {
@@ -458,6 +413,89 @@ void Dispatcher::finish(Attempt a, int status, const QString &error, double late
     m_inFlightCount.store(m_inFlight);
     maybeReload();
     pump();
+}
+
+} // namespace Gatehouse::Webhooks
+
+namespace Gatehouse::Webhooks {
+
+void Dispatcher::flushRecords()
+{
+    m_flushQueued = false;
+    if (m_records.empty())
+        return;
+    auto records = std::make_shared<std::vector<Record>>(std::move(m_records));
+    m_records.clear();
+    Core::EventBus *events = &m_events;
+    Core::Database *database = &m_database;
+    QObject *ctx = m_ctx;
+    m_writer.submit(
+        [records](Core::WriteTransaction &tx) -> Core::Result<void> {
+            for (const Record &r : *records) {
+                if (r.attempted) {
+                    if (auto ok = WebhookStore::recordAttempt(tx, r.rec); !ok)
+                        return ok;
+                }
+                if (auto ok = WebhookStore::updateDelivery(
+                        tx, r.d, r.status, r.error, r.attempted ? r.latencyMs : -1, r.completedAt);
+                    !ok)
+                    return ok;
+                if (r.endpointChanged) {
+                    if (auto ok = WebhookStore::updateEndpoint(tx, r.endpointNow); !ok)
+                        return ok;
+                }
+            }
+            return {};
+        },
+        [this, ctx, events, database, records](const Core::Result<void> &result) {
+            QStringList ids;
+            ids.reserve(qsizetype(records->size()));
+            for (const Record &r : *records)
+                ids.append(r.d.id);
+            QMetaObject::invokeMethod(
+                ctx,
+                [this, ids] {
+                    for (const QString &id : ids)
+                        m_recording.remove(id);
+                    maybeReload();
+                },
+                Qt::QueuedConnection);
+            if (!result) {
+                qCWarning(lcDispatch) << "could not record" << records->size()
+                                      << "attempts:" << result.error().message;
+                return;
+            }
+            for (const Record &r : *records)
+                publishRecord(*events, *database, r);
+        });
+}
+
+void Dispatcher::publishRecord(Core::EventBus &events, Core::Database &database, const Record &r)
+{
+    const Delivery &d = r.d;
+    const QJsonValue null(QJsonValue::Null);
+    events.publish(
+        QStringLiteral("delivery.attempt"),
+        QJsonObject{{QStringLiteral("deliveryId"), d.id},
+                    {QStringLiteral("orderId"), d.subjectId},
+                    {QStringLiteral("customerId"), d.ownerId},
+                    {QStringLiteral("orderStatus"), d.label},
+                    {QStringLiteral("number"), r.attempted ? r.rec.number : d.attempts},
+                    {QStringLiteral("status"), r.status > 0 ? QJsonValue(r.status) : null},
+                    {QStringLiteral("latencyMs"), r.attempted ? QJsonValue(r.latencyMs) : null},
+                    {QStringLiteral("error"), r.error.isEmpty() ? null : QJsonValue(r.error)},
+                    {QStringLiteral("state"), d.state},
+                    {QStringLiteral("attempted"), r.attempted}});
+    if (d.state != QLatin1String("pending")) {
+        QJsonObject dj = d.toJson();
+        dj.insert(QStringLiteral("lastStatus"), r.status > 0 ? QJsonValue(r.status) : null);
+        dj.insert(QStringLiteral("lastError"), r.error.isEmpty() ? null : QJsonValue(r.error));
+        dj.insert(QStringLiteral("completedAt"), isoTime(r.completedAt));
+        events.publish(QStringLiteral("delivery.state"), dj);
+    }
+    if (r.endpointChanged && r.endpointNow.enabled != r.enabledBefore)
+        events.publish(QStringLiteral("endpoint.state"),
+                       WebhookStore::endpointJson(database.connection(), r.endpointNow));
 }
 
 } // namespace Gatehouse::Webhooks

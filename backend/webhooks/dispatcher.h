@@ -15,6 +15,7 @@
 #include <deque>
 #include <map>
 #include <random>
+#include <vector>
 
 namespace Gatehouse::Core {
 class Clock;
@@ -75,6 +76,21 @@ private:
         QString trigger;
     };
 
+    struct Record
+    {
+        Delivery d;
+        AttemptRecord rec;
+        bool attempted = false;
+        int status = 0;
+        QString error;
+        double latencyMs = 0;
+        qint64 completedAt = 0;
+        bool endpointChanged = false;
+        Endpoint endpointNow;
+        bool enabledBefore = true;
+    };
+    void flushRecords();
+    static void publishRecord(Core::EventBus &events, Core::Database &database, const Record &r);
     void doStart();
     void reload();
     void maybeReload();
@@ -117,6 +133,8 @@ private:
     // maxInMemory new ones are left in the database (overflow) and read back, oldest first,
     // once the queue has drained below a low-water mark.
     bool m_overflow = false;
+    std::vector<Record> m_records; // results waiting to be written (flushRecords)
+    bool m_flushQueued = false;
     qint64 m_cursor = 0; // rowid of the last delivery read back
     std::mt19937_64 m_rng{std::random_device{}()};
     std::atomic<qint64> m_attemptsMade{0};

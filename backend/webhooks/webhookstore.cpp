@@ -4,6 +4,8 @@
 #include "crypto/random.h"
 #include "webhooks/signer.h"
 
+#include "core/clock.h"
+
 #include <QDateTime>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -21,7 +23,7 @@ QString isoTime(qint64 ms)
 {
     if (ms <= 0)
         return {};
-    return QDateTime::fromMSecsSinceEpoch(ms, Qt::UTC).toString(Qt::ISODateWithMs);
+    return Core::isoTimeMs(ms);
 }
 
 namespace {
@@ -151,31 +153,25 @@ Core::Migration WebhookStore::migration()
 
 Result<Delivery> WebhookStore::enqueue(WriteTransaction &tx, const NewDelivery &n, qint64 now)
 {
-    QSqlQuery &find = tx.query(QStringLiteral(
-        "SELECT id, state, disabled_reason FROM webhook_endpoints WHERE owner_id = ? AND url = ?"));
-    find.addBindValue(n.ownerId);
-    find.addBindValue(n.url);
-    if (!find.exec())
-        return WriteTransaction::sqlError(find, "find endpoint");
+    Core::Statement &find = tx.stmt(
+        "SELECT id, state, disabled_reason FROM webhook_endpoints WHERE owner_id = ? AND url = ?");
+    find.bind(1, n.ownerId).bind(2, n.url);
     QString endpointId;
     bool enabled = true;
     QString disabledReason;
     if (find.next()) {
-        endpointId = find.value(0).toString();
-        enabled = find.value(1).toString() == QLatin1String("enabled");
-        disabledReason = find.value(2).toString();
+        endpointId = find.text(0);
+        enabled = find.text(1) == QLatin1String("enabled");
+        disabledReason = find.text(2);
+    } else if (!find.ok()) {
+        return WriteTransaction::sqlError(find, "find endpoint");
     } else {
         endpointId = Crypto::Random::uuidV7(now);
-        QSqlQuery &ins = tx.query(QStringLiteral(
-            "INSERT INTO webhook_endpoints (id, owner_id, url, created_at) VALUES (?, ?, ?, ?)"));
-        ins.addBindValue(endpointId);
-        ins.addBindValue(n.ownerId);
-        ins.addBindValue(n.url);
-        ins.addBindValue(now);
-        if (!ins.exec())
+        Core::Statement &ins = tx.stmt(
+            "INSERT INTO webhook_endpoints (id, owner_id, url, created_at) VALUES (?, ?, ?, ?)");
+        if (!ins.bind(1, endpointId).bind(2, n.ownerId).bind(3, n.url).bind(4, now).exec())
             return WriteTransaction::sqlError(ins, "insert endpoint");
     }
-    find.finish();
 
     Delivery d;
     d.id = QStringLiteral("msg_") + Crypto::Random::uuidV7(now).remove(QLatin1Char('-'));
@@ -191,25 +187,19 @@ Result<Delivery> WebhookStore::enqueue(WriteTransaction &tx, const NewDelivery &
     d.nextAttemptAt = now;
     // A disabled endpoint gets no attempts; the delivery is kept, failed, for redelivery.
     d.state = enabled ? QStringLiteral("pending") : QStringLiteral("failed");
-    QSqlQuery &ins = tx.query(QStringLiteral(
+    Core::Statement &ins = tx.stmt(
         "INSERT INTO webhook_deliveries (id, endpoint_id, owner_id, subject_id, seq, event_type, "
         "label, payload, state, next_attempt_at, created_at, completed_at, last_error) VALUES "
-        "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"));
-    ins.addBindValue(d.id);
-    ins.addBindValue(d.endpointId);
-    ins.addBindValue(d.ownerId);
-    ins.addBindValue(d.subjectId);
-    ins.addBindValue(d.seq);
-    ins.addBindValue(d.eventType);
-    ins.addBindValue(d.label);
-    ins.addBindValue(d.payload);
-    ins.addBindValue(d.state);
-    ins.addBindValue(enabled ? QVariant(now) : QVariant(QMetaType::fromType<qint64>()));
-    ins.addBindValue(now);
-    ins.addBindValue(enabled ? QVariant(QMetaType::fromType<qint64>()) : QVariant(now));
-    ins.addBindValue(enabled
-                         ? QVariant(QMetaType::fromType<QString>())
-                         : QVariant(QStringLiteral("endpoint disabled: %1").arg(disabledReason)));
+        "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+    ins.bind(1, d.id).bind(2, d.endpointId).bind(3, d.ownerId).bind(4, d.subjectId);
+    ins.bind(5, d.seq).bind(6, d.eventType).bind(7, d.label).bindBlob(8, d.payload);
+    ins.bind(9, d.state).bind(11, now);
+    if (enabled) {
+        ins.bind(10, now).bindNull(12).bindNull(13);
+    } else {
+        ins.bindNull(10).bind(12, now).bind(
+            13, QStringLiteral("endpoint disabled: %1").arg(disabledReason));
+    }
     if (!ins.exec())
         return WriteTransaction::sqlError(ins, "insert delivery");
     return d;
@@ -264,22 +254,17 @@ Result<qint64> WebhookStore::rotateSecret(WriteTransaction &tx, const QString &o
 
 Result<void> WebhookStore::recordAttempt(WriteTransaction &tx, const AttemptRecord &a)
 {
-    QSqlQuery &q = tx.query(QStringLiteral(
-        "INSERT OR REPLACE INTO webhook_attempts (delivery_id, number, at, url, trigger, "
-        "request_headers, status, latency_ms, response_body, error) VALUES "
-        "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"));
-    q.addBindValue(a.deliveryId);
-    q.addBindValue(a.number);
-    q.addBindValue(a.at);
-    q.addBindValue(a.url);
-    q.addBindValue(a.trigger);
-    q.addBindValue(
-        QString::fromUtf8(QJsonDocument(a.requestHeaders).toJson(QJsonDocument::Compact)));
-    q.addBindValue(a.status > 0 ? QVariant(a.status) : QVariant(QMetaType::fromType<int>()));
-    q.addBindValue(a.latencyMs);
-    q.addBindValue(a.responseBody);
-    q.addBindValue(a.error.isEmpty() ? QVariant(QMetaType::fromType<QString>())
-                                     : QVariant(a.error));
+    Core::Statement &q =
+        tx.stmt("INSERT OR REPLACE INTO webhook_attempts (delivery_id, number, at, url, trigger, "
+                "request_headers, status, latency_ms, response_body, error) VALUES "
+                "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+    q.bind(1, a.deliveryId).bind(2, a.number).bind(3, a.at).bind(4, a.url).bind(5, a.trigger);
+    q.bind(6, QString::fromUtf8(QJsonDocument(a.requestHeaders).toJson(QJsonDocument::Compact)));
+    if (a.status > 0)
+        q.bind(7, a.status);
+    else
+        q.bindNull(7);
+    q.bind(8, a.latencyMs).bindBlob(9, a.responseBody).bindTextOrNull(10, a.error);
     if (!q.exec())
         return WriteTransaction::sqlError(q, "insert attempt");
     return {};
@@ -289,21 +274,28 @@ Result<void> WebhookStore::updateDelivery(WriteTransaction &tx, const Delivery &
                                           const QString &lastError, double lastLatencyMs,
                                           qint64 completedAt)
 {
-    QSqlQuery &q = tx.query(QStringLiteral(
+    Core::Statement &q = tx.stmt(
         "UPDATE webhook_deliveries SET state = ?, attempts = ?, next_attempt_at = ?, "
-        "last_status = ?, last_error = ?, last_latency_ms = ?, completed_at = ? WHERE id = ?"));
-    q.addBindValue(d.state);
-    q.addBindValue(d.attempts);
-    q.addBindValue(d.state == QLatin1String("pending") ? QVariant(d.nextAttemptAt)
-                                                       : QVariant(QMetaType::fromType<qint64>()));
-    q.addBindValue(lastStatus > 0 ? QVariant(lastStatus) : QVariant(QMetaType::fromType<int>()));
-    q.addBindValue(lastError.isEmpty() ? QVariant(QMetaType::fromType<QString>())
-                                       : QVariant(lastError));
-    q.addBindValue(lastLatencyMs >= 0 ? QVariant(lastLatencyMs)
-                                      : QVariant(QMetaType::fromType<double>()));
-    q.addBindValue(nullIfZero(completedAt));
-    q.addBindValue(d.id);
-    if (!q.exec())
+        "last_status = ?, last_error = ?, last_latency_ms = ?, completed_at = ? WHERE id = ?");
+    q.bind(1, d.state).bind(2, d.attempts);
+    if (d.state == QLatin1String("pending"))
+        q.bind(3, d.nextAttemptAt);
+    else
+        q.bindNull(3);
+    if (lastStatus > 0)
+        q.bind(4, lastStatus);
+    else
+        q.bindNull(4);
+    q.bindTextOrNull(5, lastError);
+    if (lastLatencyMs >= 0)
+        q.bind(6, lastLatencyMs);
+    else
+        q.bindNull(6);
+    if (completedAt > 0)
+        q.bind(7, completedAt);
+    else
+        q.bindNull(7);
+    if (!q.bind(8, d.id).exec())
         return WriteTransaction::sqlError(q, "update delivery");
     return {};
 }

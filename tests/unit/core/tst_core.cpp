@@ -31,6 +31,7 @@ private:
     }
 
 private slots:
+    void isoTimeMatchesQDateTime();
     void defaults()
     {
         auto c = ConfigResolver::resolve({}, QProcessEnvironment());
@@ -434,6 +435,23 @@ private slots:
         QCOMPARE(m.requestCount(QStringLiteral("admin")), 1);
     }
 };
+
+void TestCore::isoTimeMatchesQDateTime()
+{
+    // Fixed points around leap days, the epoch, and a spread of pseudo-random instants.
+    QList<qint64> samples{0, 1, 999, 1000, -1, -1000, 951782400000, 951868799999, 4107542400000,
+                          1614265330123, 253402300799999};
+    quint64 x = 88172645463325252ULL;
+    for (int i = 0; i < 2000; ++i) {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        samples.append(qint64(x % 8'000'000'000'000ULL) - 1'000'000'000'000LL);
+    }
+    for (qint64 ms : std::as_const(samples))
+        QCOMPARE(Gatehouse::Core::isoTimeMs(ms),
+                 QDateTime::fromMSecsSinceEpoch(ms, Qt::UTC).toString(Qt::ISODateWithMs));
+}
 
 QTEST_GUILESS_MAIN(TestCore)
 #include "tst_core.moc"
