@@ -113,7 +113,7 @@ void OrdersAdminApi::registerRoutes()
                    });
     m_server.routeDeferred(
         "POST", QStringLiteral("/admin/v1/customers"),
-        [this](const HttpRequest &req, Responder respond) {
+        [this](const HttpRequest &req, const Responder &respond) {
             HttpResponse error;
             const auto body = jsonBody(req, &error);
             if (!body)
@@ -149,7 +149,7 @@ void OrdersAdminApi::registerRoutes()
         });
     m_server.routeDeferred(
         "POST", QStringLiteral("/admin/v1/customers/{id}/rotate-secret"),
-        [this](const HttpRequest &req, Responder respond) {
+        [this](const HttpRequest &req, const Responder &respond) {
             HttpResponse error;
             const auto id = uuidParam(req, QStringLiteral("id"), &error);
             if (!id)
@@ -175,7 +175,7 @@ void OrdersAdminApi::registerRoutes()
     });
     m_server.routeDeferred(
         "POST", QStringLiteral("/admin/v1/beers/{id}/restock"),
-        [this](const HttpRequest &req, Responder respond) {
+        [this](const HttpRequest &req, const Responder &respond) {
             HttpResponse error;
             const auto id = uuidParam(req, QStringLiteral("id"), &error);
             if (!id)
@@ -199,7 +199,7 @@ void OrdersAdminApi::registerRoutes()
         const bool discontinue = QByteArray(verb) == "discontinue";
         m_server.routeDeferred(
             "POST", QStringLiteral("/admin/v1/beers/{id}/") + QLatin1String(verb),
-            [this, discontinue](const HttpRequest &req, Responder respond) {
+            [this, discontinue](const HttpRequest &req, const Responder &respond) {
                 HttpResponse error;
                 const auto id = uuidParam(req, QStringLiteral("id"), &error);
                 if (!id)
@@ -262,7 +262,7 @@ void OrdersAdminApi::registerRoutes()
         const OrderService::Action action = a.action;
         m_server.routeDeferred(
             "POST", QStringLiteral("/admin/v1/orders/{id}/") + QLatin1String(a.verb),
-            [this, action](const HttpRequest &req, Responder respond) {
+            [this, action](const HttpRequest &req, const Responder &respond) {
                 HttpResponse error;
                 const auto id = uuidParam(req, QStringLiteral("id"), &error);
                 if (!id)
@@ -280,7 +280,7 @@ void OrdersAdminApi::registerRoutes()
     }
     m_server.routeDeferred(
         "POST", QStringLiteral("/admin/v1/test-orders"),
-        [this](const HttpRequest &req, Responder respond) {
+        [this](const HttpRequest &req, const Responder &respond) {
             HttpResponse error;
             const auto body = jsonBody(req, &error);
             if (!body)
@@ -307,7 +307,7 @@ void OrdersAdminApi::registerRoutes()
                              body->value(QStringLiteral("customerRef")));
             QJsonArray lines;
             if (body->contains(QStringLiteral("lines"))) {
-                for (const QJsonValue &l : body->value(QStringLiteral("lines")).toArray())
+                for (const auto &l : body->value(QStringLiteral("lines")).toArray())
                     lines.append(l);
             } else {
                 const auto beers = OrderStore::beers(db, {}, 0, 2, false).items;
@@ -364,7 +364,7 @@ void OrdersAdminApi::registerRoutes()
             return HttpResponse::json(200, *d);
         });
     m_server.routeDeferred("POST", QStringLiteral("/admin/v1/deliveries/{id}/redeliver"),
-                           [this](const HttpRequest &req, Responder respond) {
+                           [this](const HttpRequest &req, const Responder &respond) {
                                m_orders.redeliver(req.pathParam(QStringLiteral("id")),
                                                   [respond](Core::Result<Webhooks::Delivery> r) {
                                                       if (!r)
@@ -383,7 +383,7 @@ void OrdersAdminApi::registerRoutes()
         const bool enable = QByteArray(verb) == "enable";
         m_server.routeDeferred(
             "POST", QStringLiteral("/admin/v1/endpoints/{id}/") + QLatin1String(verb),
-            [this, enable](const HttpRequest &req, Responder respond) {
+            [this, enable](const HttpRequest &req, const Responder &respond) {
                 Core::Database *db = &m_database;
                 m_orders.setEndpointEnabled(
                     req.pathParam(QStringLiteral("id")), enable,

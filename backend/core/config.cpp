@@ -58,7 +58,8 @@ Setter boolSetter(std::function<void(Config &, bool)> assign)
     };
 }
 
-Setter durationSetter(qint64 minMs, qint64 maxMs, std::function<void(Config &, qint64)> assign)
+Setter durationSetter(qint64 minMs, qint64 maxMs,
+                      const std::function<void(Config &, qint64)> &assign)
 {
     return [=](Config &c, const QString &v) -> Result<void> {
         auto d = parseDurationMs(v);

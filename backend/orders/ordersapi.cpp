@@ -114,7 +114,7 @@ void OrdersApi::registerRoutes()
 
     m_server.routeDeferred(
         "POST", QStringLiteral("/v1/customers/{customerId}/orders"),
-        [this](const HttpRequest &req, Responder respond) {
+        [this](const HttpRequest &req, const Responder &respond) {
             HttpResponse error;
             const auto customerId = pathUuid(req, QStringLiteral("customerId"), &error);
             if (!customerId)
@@ -143,7 +143,7 @@ void OrdersApi::registerRoutes()
                 return respond(
                     problem(400, parsed.error().code, parsed.error().message, &req, errors));
             const QByteArray hash = QCryptographicHash::hash(req.body, QCryptographicHash::Sha256);
-            const QString cid = *customerId;
+            const QString &cid = *customerId;
             const OrderRequest request = *parsed;
             auto submit = [this, cid, request, key, hash, respond, req]() {
                 m_service.create(cid, request, key, hash,
@@ -173,7 +173,7 @@ void OrdersApi::registerRoutes()
                 target->host == trusted.host() && target->port == trusted.port())
                 return submit();
             m_policy.resolve(*target, &m_server,
-                             [submit, refused](Core::Result<QHostAddress> address) {
+                             [submit, refused](const Core::Result<QHostAddress> &address) {
                                  if (!address)
                                      return refused(address.error().message);
                                  submit();
@@ -233,7 +233,7 @@ void OrdersApi::registerRoutes()
         m_server.routeDeferred(
             "PUT",
             QStringLiteral("/v1/customers/{customerId}/orders/{orderId}/") + QLatin1String(a.verb),
-            [this, action](const HttpRequest &req, Responder respond) {
+            [this, action](const HttpRequest &req, const Responder &respond) {
                 HttpResponse error;
                 const auto customerId = pathUuid(req, QStringLiteral("customerId"), &error);
                 if (!customerId)

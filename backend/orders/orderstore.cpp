@@ -82,7 +82,6 @@ QList<OrderLine> readLines(QSqlQuery &q)
     return lines;
 }
 
-
 } // namespace
 
 Core::Migration OrderStore::migration()
@@ -403,7 +402,7 @@ Result<QStringList> OrderStore::unfinishedOrders(WriteTransaction &tx)
     return ids;
 }
 
-std::optional<Order> OrderStore::order(QSqlDatabase db, const QString &id)
+std::optional<Order> OrderStore::order(const QSqlDatabase &db, const QString &id)
 {
     QSqlQuery q(db);
     q.prepare(QStringLiteral("SELECT ") + OrderColumns +
@@ -420,7 +419,7 @@ std::optional<Order> OrderStore::order(QSqlDatabase db, const QString &id)
     return o;
 }
 
-OrderStore::Page OrderStore::customerOrders(QSqlDatabase db, const QString &customerId,
+OrderStore::Page OrderStore::customerOrders(const QSqlDatabase &db, const QString &customerId,
                                             int pageNumber, int pageSize)
 {
     Page page;
@@ -450,7 +449,7 @@ OrderStore::Page OrderStore::customerOrders(QSqlDatabase db, const QString &cust
     return page;
 }
 
-QList<QJsonObject> OrderStore::adminOrders(QSqlDatabase db, const OrderFilter &f)
+QList<QJsonObject> OrderStore::adminOrders(const QSqlDatabase &db, const OrderFilter &f)
 {
     QString sql =
         QStringLiteral("SELECT o.id, o.customer_id, o.customer_ref, o.callback_url, "
@@ -493,7 +492,7 @@ QList<QJsonObject> OrderStore::adminOrders(QSqlDatabase db, const OrderFilter &f
     return out;
 }
 
-QList<QJsonObject> OrderStore::history(QSqlDatabase db, const QString &orderId)
+QList<QJsonObject> OrderStore::history(const QSqlDatabase &db, const QString &orderId)
 {
     QSqlQuery q(db);
     q.prepare(QStringLiteral(
@@ -509,7 +508,7 @@ QList<QJsonObject> OrderStore::history(QSqlDatabase db, const QString &orderId)
     return out;
 }
 
-std::optional<Customer> OrderStore::customer(QSqlDatabase db, const QString &id)
+std::optional<Customer> OrderStore::customer(const QSqlDatabase &db, const QString &id)
 {
     QSqlQuery q(db);
     q.prepare(QStringLiteral("SELECT id, name, created_at FROM customers WHERE id = ?"));
@@ -519,7 +518,7 @@ std::optional<Customer> OrderStore::customer(QSqlDatabase db, const QString &id)
     return Customer{q.value(0).toString(), q.value(1).toString(), q.value(2).toLongLong()};
 }
 
-QList<QJsonObject> OrderStore::customers(QSqlDatabase db)
+QList<QJsonObject> OrderStore::customers(const QSqlDatabase &db)
 {
     QSqlQuery q(db);
     QList<QJsonObject> out;
@@ -536,7 +535,7 @@ QList<QJsonObject> OrderStore::customers(QSqlDatabase db)
     return out;
 }
 
-QHash<QString, QString> OrderStore::customerNames(QSqlDatabase db)
+QHash<QString, QString> OrderStore::customerNames(const QSqlDatabase &db)
 {
     QHash<QString, QString> names;
     QSqlQuery q(db);
@@ -546,7 +545,7 @@ QHash<QString, QString> OrderStore::customerNames(QSqlDatabase db)
     return names;
 }
 
-OrderStore::Page OrderStore::beers(QSqlDatabase db, const BeerFilter &f, int pageNumber,
+OrderStore::Page OrderStore::beers(const QSqlDatabase &db, const BeerFilter &f, int pageNumber,
                                    int pageSize, bool admin)
 {
     QString where = QStringLiteral(" WHERE 1 = 1");
@@ -580,7 +579,7 @@ OrderStore::Page OrderStore::beers(QSqlDatabase db, const BeerFilter &f, int pag
     return page;
 }
 
-std::optional<Beer> OrderStore::beer(QSqlDatabase db, const QString &key, bool byUpc)
+std::optional<Beer> OrderStore::beer(const QSqlDatabase &db, const QString &key, bool byUpc)
 {
     QSqlQuery q(db);
     q.prepare(QStringLiteral("SELECT ") + BeerColumns + QStringLiteral(" FROM beers WHERE ") +

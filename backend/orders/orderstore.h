@@ -60,13 +60,13 @@ public:
     static Core::Result<QStringList> unfinishedOrders(Core::WriteTransaction &tx);
 
     // --- reads ---
-    static std::optional<Order> order(QSqlDatabase db, const QString &id);
+    static std::optional<Order> order(const QSqlDatabase &db, const QString &id);
     struct Page
     {
         QList<QJsonObject> items;
         qint64 total = 0;
     };
-    static Page customerOrders(QSqlDatabase db, const QString &customerId, int pageNumber,
+    static Page customerOrders(const QSqlDatabase &db, const QString &customerId, int pageNumber,
                                int pageSize);
     struct OrderFilter
     {
@@ -75,19 +75,19 @@ public:
         QString before; // order id: only older ones
         int limit = 100;
     };
-    static QList<QJsonObject> adminOrders(QSqlDatabase db, const OrderFilter &f);
-    static QList<QJsonObject> history(QSqlDatabase db, const QString &orderId);
-    static std::optional<Customer> customer(QSqlDatabase db, const QString &id);
-    static QList<QJsonObject> customers(QSqlDatabase db);
-    static QHash<QString, QString> customerNames(QSqlDatabase db);
+    static QList<QJsonObject> adminOrders(const QSqlDatabase &db, const OrderFilter &f);
+    static QList<QJsonObject> history(const QSqlDatabase &db, const QString &orderId);
+    static std::optional<Customer> customer(const QSqlDatabase &db, const QString &id);
+    static QList<QJsonObject> customers(const QSqlDatabase &db);
+    static QHash<QString, QString> customerNames(const QSqlDatabase &db);
     struct BeerFilter
     {
         QString name;
         QString style;
     };
-    static Page beers(QSqlDatabase db, const BeerFilter &f, int pageNumber, int pageSize,
+    static Page beers(const QSqlDatabase &db, const BeerFilter &f, int pageNumber, int pageSize,
                       bool admin);
-    static std::optional<Beer> beer(QSqlDatabase db, const QString &id, bool byUpc);
+    static std::optional<Beer> beer(const QSqlDatabase &db, const QString &id, bool byUpc);
 };
 
 } // namespace Gatehouse::Orders

@@ -261,7 +261,7 @@ void Dispatcher::begin(const QString &key)
         if (m_stopped)
             return;
         if (!address) {
-            finish(std::move(a), 0, address.error().message, 0, {}, std::nullopt, true);
+            finish(a, 0, address.error().message, 0, {}, std::nullopt, true);
             return;
         }
         send(std::move(a), *address, t);
@@ -296,7 +296,7 @@ void Dispatcher::send(Attempt a, const QHostAddress &address, const CallbackTarg
                     {QStringLiteral("webhook-signature"), QString::fromLatin1(signature)},
                     {QStringLiteral("host"), QString::fromLatin1(target.hostHeader)},
                     {QStringLiteral("connected-to"), address.toString()}};
-    m_client->send(std::move(req), [this, a = std::move(a)](OutboundResponse resp) mutable {
+    m_client->send(std::move(req), [this, a = std::move(a)](const OutboundResponse &resp) mutable {
         if (m_stopped)
             return;
         std::optional<qint64> retryAfter;
@@ -310,11 +310,11 @@ void Dispatcher::send(Attempt a, const QHostAddress &address, const CallbackTarg
             if (resp.status >= 300 && resp.status < 400)
                 error += QStringLiteral(" (redirects are not followed; update the callback URL)");
         }
-        finish(std::move(a), resp.status, error, resp.latencyMs, resp.body, retryAfter, true);
+        finish(a, resp.status, error, resp.latencyMs, resp.body, retryAfter, true);
     });
 }
 
-void Dispatcher::finish(Attempt a, int status, const QString &error, double latencyMs,
+void Dispatcher::finish(const Attempt &a, int status, const QString &error, double latencyMs,
                         const QByteArray &responseBody, std::optional<qint64> retryAfterMs,
                         bool attempted)
 {

@@ -98,7 +98,7 @@ private:
     void pump();
     void begin(const QString &key);
     void send(Attempt attempt, const QHostAddress &address, const CallbackTarget &target);
-    void finish(Attempt attempt, int status, const QString &error, double latencyMs,
+    void finish(const Attempt &attempt, int status, const QString &error, double latencyMs,
                 const QByteArray &responseBody, std::optional<qint64> retryAfterMs, bool attempted);
     Endpoint &endpointFor(const QString &id);
     QList<QByteArray> keysFor(const QString &ownerId);

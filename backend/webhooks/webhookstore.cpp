@@ -378,7 +378,8 @@ Result<Endpoint> WebhookStore::setEndpointEnabled(WriteTransaction &tx, const QS
     return e;
 }
 
-QList<QByteArray> WebhookStore::activeKeys(QSqlDatabase db, const QString &ownerId, qint64 now)
+QList<QByteArray> WebhookStore::activeKeys(const QSqlDatabase &db, const QString &ownerId,
+                                           qint64 now)
 {
     QList<QByteArray> keys;
     QSqlQuery q(db);
@@ -395,7 +396,7 @@ QList<QByteArray> WebhookStore::activeKeys(QSqlDatabase db, const QString &owner
     return keys;
 }
 
-QList<Delivery> WebhookStore::pending(QSqlDatabase db, qint64 afterRowid, int limit,
+QList<Delivery> WebhookStore::pending(const QSqlDatabase &db, qint64 afterRowid, int limit,
                                       qint64 *lastRowid)
 {
     QList<Delivery> out;
@@ -416,7 +417,7 @@ QList<Delivery> WebhookStore::pending(QSqlDatabase db, qint64 afterRowid, int li
     return out;
 }
 
-QList<Endpoint> WebhookStore::endpoints(QSqlDatabase db)
+QList<Endpoint> WebhookStore::endpoints(const QSqlDatabase &db)
 {
     QList<Endpoint> out;
     QSqlQuery q(db);
@@ -428,7 +429,7 @@ QList<Endpoint> WebhookStore::endpoints(QSqlDatabase db)
     return out;
 }
 
-std::optional<Endpoint> WebhookStore::endpoint(QSqlDatabase db, const QString &id)
+std::optional<Endpoint> WebhookStore::endpoint(const QSqlDatabase &db, const QString &id)
 {
     QSqlQuery q(db);
     q.prepare(QStringLiteral("SELECT ") + EndpointColumns +
@@ -439,7 +440,7 @@ std::optional<Endpoint> WebhookStore::endpoint(QSqlDatabase db, const QString &i
     return endpointFromRow(q);
 }
 
-QJsonObject WebhookStore::endpointJson(QSqlDatabase db, const Endpoint &e)
+QJsonObject WebhookStore::endpointJson(const QSqlDatabase &db, const Endpoint &e)
 {
     QSqlQuery q(db);
     q.prepare(QStringLiteral(
@@ -461,7 +462,7 @@ QJsonObject WebhookStore::endpointJson(QSqlDatabase db, const Endpoint &e)
                        {QStringLiteral("pendingDeliveries"), pendingCount}};
 }
 
-QList<QJsonObject> WebhookStore::deliveries(QSqlDatabase db, const DeliveryFilter &f)
+QList<QJsonObject> WebhookStore::deliveries(const QSqlDatabase &db, const DeliveryFilter &f)
 {
     QString sql = QStringLiteral("SELECT ") + DeliveryColumns +
                   QStringLiteral(" FROM webhook_deliveries d JOIN webhook_endpoints e ON e.id = "
@@ -495,7 +496,7 @@ QList<QJsonObject> WebhookStore::deliveries(QSqlDatabase db, const DeliveryFilte
     return out;
 }
 
-std::optional<QJsonObject> WebhookStore::delivery(QSqlDatabase db, const QString &id,
+std::optional<QJsonObject> WebhookStore::delivery(const QSqlDatabase &db, const QString &id,
                                                   bool withAttempts)
 {
     QSqlQuery q(db);
@@ -536,7 +537,7 @@ std::optional<QJsonObject> WebhookStore::delivery(QSqlDatabase db, const QString
     return o;
 }
 
-QJsonObject WebhookStore::secretInfo(QSqlDatabase db, const QString &ownerId, qint64 now)
+QJsonObject WebhookStore::secretInfo(const QSqlDatabase &db, const QString &ownerId, qint64 now)
 {
     QSqlQuery q(db);
     q.prepare(QStringLiteral("SELECT secret, created_at, expires_at FROM webhook_secrets WHERE "

@@ -102,14 +102,14 @@ public:
                                                      const QString &reason, qint64 now);
 
     // --- reads ---
-    static QList<QByteArray> activeKeys(QSqlDatabase db, const QString &ownerId, qint64 now);
+    static QList<QByteArray> activeKeys(const QSqlDatabase &db, const QString &ownerId, qint64 now);
     // Pending deliveries created after `afterRowid`, in creation order (so every order's
     // deliveries come as a prefix), at most limit; *lastRowid is the last one read.
-    static QList<Delivery> pending(QSqlDatabase db, qint64 afterRowid, int limit,
+    static QList<Delivery> pending(const QSqlDatabase &db, qint64 afterRowid, int limit,
                                    qint64 *lastRowid);
-    static QList<Endpoint> endpoints(QSqlDatabase db);
-    static std::optional<Endpoint> endpoint(QSqlDatabase db, const QString &id);
-    static QJsonObject endpointJson(QSqlDatabase db, const Endpoint &e);
+    static QList<Endpoint> endpoints(const QSqlDatabase &db);
+    static std::optional<Endpoint> endpoint(const QSqlDatabase &db, const QString &id);
+    static QJsonObject endpointJson(const QSqlDatabase &db, const Endpoint &e);
     struct DeliveryFilter
     {
         QString subjectId;
@@ -117,10 +117,10 @@ public:
         QString endpointId;
         int limit = 100;
     };
-    static QList<QJsonObject> deliveries(QSqlDatabase db, const DeliveryFilter &f);
-    static std::optional<QJsonObject> delivery(QSqlDatabase db, const QString &id,
+    static QList<QJsonObject> deliveries(const QSqlDatabase &db, const DeliveryFilter &f);
+    static std::optional<QJsonObject> delivery(const QSqlDatabase &db, const QString &id,
                                                bool withAttempts);
-    static QJsonObject secretInfo(QSqlDatabase db, const QString &ownerId, qint64 now);
+    static QJsonObject secretInfo(const QSqlDatabase &db, const QString &ownerId, qint64 now);
 };
 
 QString isoTime(qint64 msSinceEpoch); // "" for 0
