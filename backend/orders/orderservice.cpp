@@ -71,6 +71,24 @@ struct OrderService::Effects
     QStringList toAdvance;
 };
 
+template <typename T>
+void OrderService::commit(std::function<Result<void>(WriteTransaction &, Effects &, T &)> work,
+                          std::function<void(Result<T>)> done)
+{
+    auto fx = std::make_shared<Effects>();
+    auto result = std::make_shared<T>();
+    m_writer.submit([fx, result, work = std::move(work)](
+                        WriteTransaction &tx) { return work(tx, *fx, *result); },
+                    [this, fx, result, done = std::move(done)](const Result<void> &r) {
+                        if (!r) {
+                            done(r.error());
+                            return;
+                        }
+                        done(*result);
+                        apply(*fx);
+                    });
+}
+
 OrderService::OrderService(Core::Database &database, Core::WriteQueue &writer,
                            Core::EventBus &events, const Core::Clock &clock,
                            Webhooks::Dispatcher *dispatcher)
@@ -472,10 +490,9 @@ void OrderService::create(const QString &customerId, const OrderRequest &request
 void OrderService::act(const QString &orderId, const QString &customerId, Action action,
                        std::function<void(Result<Order>)> done)
 {
-    auto fx = std::make_shared<Effects>();
-    auto result = std::make_shared<Order>();
-    m_writer.submit(
-        [this, fx, result, orderId, customerId, action](WriteTransaction &tx) -> Result<void> {
+    commit<Order>(
+        [this, orderId, customerId, action](WriteTransaction &tx, Effects &fx,
+                                            Order &result) -> Result<void> {
             auto loaded = OrderStore::loadOrder(tx, orderId);
             if (!loaded)
                 return loaded.error();
@@ -497,13 +514,13 @@ void OrderService::act(const QString &orderId, const QString &customerId, Action
             case Action::Pickup:
                 if (order.status != OrderStatus::Allocated)
                     return refuse("picked up (only ALLOCATED orders can)");
-                if (auto r = transition(tx, order, OrderStatus::PickedUp, now, *fx); !r)
+                if (auto r = transition(tx, order, OrderStatus::PickedUp, now, fx); !r)
                     return r;
                 break;
             case Action::Deliver:
                 if (order.status != OrderStatus::PickedUp)
                     return refuse("delivered (only PICKED_UP orders can)");
-                if (auto r = transition(tx, order, OrderStatus::Delivered, now, *fx); !r)
+                if (auto r = transition(tx, order, OrderStatus::Delivered, now, fx); !r)
                     return r;
                 break;
             case Action::Cancel: {
@@ -523,40 +540,31 @@ void OrderService::act(const QString &orderId, const QString &customerId, Action
                             !r)
                             return r;
                         released.insert(l.beerId);
-                        fx->beersChanged.insert(l.beerId);
+                        fx.beersChanged.insert(l.beerId);
                     }
                     l.quantityAllocated = 0;
                     if (auto r = OrderStore::updateLine(tx, l); !r)
                         return r;
                 }
-                if (auto r = transition(tx, order, OrderStatus::Cancelled, now, *fx); !r)
+                if (auto r = transition(tx, order, OrderStatus::Cancelled, now, fx); !r)
                     return r;
                 for (const QString &beerId : std::as_const(released))
-                    if (auto r = allocateWaiting(tx, beerId, now, *fx); !r)
+                    if (auto r = allocateWaiting(tx, beerId, now, fx); !r)
                         return r;
                 break;
             }
             }
-            *result = order;
+            result = order;
             return {};
         },
-        [this, fx, result, done = std::move(done)](const Result<void> &r) {
-            if (!r) {
-                done(r.error());
-                return;
-            }
-            done(*result);
-            apply(*fx);
-        });
+        std::move(done));
 }
 
 void OrderService::restock(const QString &beerId, int quantity,
                            std::function<void(Result<Beer>)> done)
 {
-    auto fx = std::make_shared<Effects>();
-    auto result = std::make_shared<Beer>();
-    m_writer.submit(
-        [this, fx, result, beerId, quantity](WriteTransaction &tx) -> Result<void> {
+    commit<Beer>(
+        [this, beerId, quantity](WriteTransaction &tx, Effects &fx, Beer &result) -> Result<void> {
             auto beer = OrderStore::beerById(tx, beerId);
             if (!beer)
                 return beer.error();
@@ -569,32 +577,23 @@ void OrderService::restock(const QString &beerId, int quantity,
                                    QStringLiteral("stock would exceed 100000000"), 400};
             if (auto r = OrderStore::setStock(tx, beerId, int(total)); !r)
                 return r;
-            fx->beersChanged.insert(beerId);
-            if (auto r = allocateWaiting(tx, beerId, nowMs(), *fx); !r)
+            fx.beersChanged.insert(beerId);
+            if (auto r = allocateWaiting(tx, beerId, nowMs(), fx); !r)
                 return r;
             auto after = OrderStore::beerById(tx, beerId);
             if (!after)
                 return after.error();
-            *result = **after;
+            result = **after;
             return {};
         },
-        [this, fx, result, done = std::move(done)](const Result<void> &r) {
-            if (!r) {
-                done(r.error());
-                return;
-            }
-            done(*result);
-            apply(*fx);
-        });
+        std::move(done));
 }
 
 void OrderService::setDiscontinued(const QString &beerId, bool discontinued,
                                    std::function<void(Result<Beer>)> done)
 {
-    auto fx = std::make_shared<Effects>();
-    auto result = std::make_shared<Beer>();
-    m_writer.submit(
-        [fx, result, beerId, discontinued](WriteTransaction &tx) -> Result<void> {
+    commit<Beer>(
+        [beerId, discontinued](WriteTransaction &tx, Effects &fx, Beer &result) -> Result<void> {
             auto beer = OrderStore::beerById(tx, beerId);
             if (!beer)
                 return beer.error();
@@ -603,19 +602,12 @@ void OrderService::setDiscontinued(const QString &beerId, bool discontinued,
                                 QStringLiteral("no beer with id %1").arg(beerId));
             if (auto r = OrderStore::setDiscontinued(tx, beerId, discontinued); !r)
                 return r;
-            *result = **beer;
-            result->discontinued = discontinued;
-            fx->beersChanged.insert(beerId);
+            result = **beer;
+            result.discontinued = discontinued;
+            fx.beersChanged.insert(beerId);
             return {};
         },
-        [this, fx, result, done = std::move(done)](const Result<void> &r) {
-            if (!r) {
-                done(r.error());
-                return;
-            }
-            done(*result);
-            apply(*fx);
-        });
+        std::move(done));
 }
 
 void OrderService::createCustomer(const QString &name, const QString &id,

@@ -83,6 +83,11 @@ private:
     Core::Result<void> allocateWaiting(Core::WriteTransaction &tx, const QString &beerId,
                                        qint64 now, Effects &fx);
     void apply(Effects &fx);
+    // Runs `work` on the writer; after the commit answers `done` with what it filled in and
+    // publishes its effects (events, deliveries to the dispatcher).
+    template <typename T>
+    void commit(std::function<Core::Result<void>(Core::WriteTransaction &, Effects &, T &)> work,
+                std::function<void(Core::Result<T>)> done);
     void scheduleAdvance(const QStringList &orderIds);
     void submitAdvanceBatch();
     qint64 nowMs() const;
