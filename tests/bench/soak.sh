@@ -30,6 +30,14 @@ for _ in $(seq 1 100); do [ -f "$work/data/ports.json" ] && break; sleep 0.1; do
 port() { python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))[sys.argv[2]])' "$work/data/ports.json" "$1"; }
 svc=$(port service); cluster=$(port cluster); admin=$(port admin)
 export GH_TOKEN="$(cat "$work/data/admin-token")"
+# Orders in the mix: a customer, and the built-in demo receiver as the callback (it verifies
+# every signature); stock is topped up so orders keep reaching ALLOCATED.
+export GH_CUSTOMER=$(curl -fsS -X POST -H "Authorization: Bearer $GH_TOKEN" -H 'Content-Type: application/json' \
+  -d '{"name":"soak"}' "http://127.0.0.1:$admin/admin/v1/customers" | python3 -c 'import json,sys; print(json.load(sys.stdin)["customer"]["id"])')
+export GH_CALLBACK="$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["urls"]["demoReceiver"])' "$work/data/ports.json")/hooks/$GH_CUSTOMER"
+beer=$(curl -fsS "http://127.0.0.1:$svc/v1/beers/upc/0631234200036" | python3 -c 'import json,sys; print(json.load(sys.stdin)["id"])')
+curl -fsS -X POST -H "Authorization: Bearer $GH_TOKEN" -H 'Content-Type: application/json' \
+  -d '{"quantity":100000}' "http://127.0.0.1:$admin/admin/v1/beers/$beer/restock" >/dev/null
 
 echo "==> measuring capacity (mixed service traffic, 5 s, $CONNS connections)"
 export GH_DELAY_MS=0
