@@ -14,6 +14,9 @@ namespace {
 
 constexpr auto StatusPath = "/admin/v1/status";
 constexpr auto EventsPath = "/admin/v1/events";
+constexpr auto ApiPrefix = "/admin/v1";
+constexpr int ApiTimeoutMs = 15000;
+constexpr auto CanceledProperty = "_gatehouse_canceled"; // set on replies we abort on purpose
 
 bool isLoopbackHost(const QString &host)
 {
@@ -90,6 +93,13 @@ AdminClient::AdminClient(QObject *parent) : QObject(parent)
 AdminClient::~AdminClient()
 {
     abortReplies();
+    // No callbacks from a dying client: its receivers may be half destroyed too.
+    for (const QPointer<QNetworkReply> &reply : std::as_const(m_apiReplies)) {
+        if (reply) {
+            reply->disconnect();
+            reply->abort();
+        }
+    }
 }
 
 QString AdminClient::listenerTitle(const QString &name)
@@ -163,6 +173,8 @@ void AdminClient::connectTo(const QUrl &url, const QString &token)
     if (base.path() == QLatin1String("/"))
         base.setPath(QString());
     const bool serverChanged = base != m_url;
+    if (serverChanged || token != m_token)
+        cancelApiCalls(); // their answers would belong to another server or identity
     setAdminUrl(base);
     m_token = token;
     m_backoff = m_initialBackoff;
@@ -209,6 +221,7 @@ void AdminClient::connectTo(const QUrl &url, const QString &token)
 void AdminClient::disconnectFromServer()
 {
     abortReplies();
+    cancelApiCalls();
     m_reconnectTimer.stop();
     m_token.clear();
     setState(Disconnected);
@@ -241,6 +254,73 @@ QNetworkRequest AdminClient::apiRequest(const QString &path) const
     request.setAttribute(QNetworkRequest::CacheLoadControlAttribute,
                          QNetworkRequest::AlwaysNetwork);
     return request;
+}
+
+void AdminClient::callApi(const ApiCall &call, QObject *context, ApiCallback done)
+{
+    if (!m_url.isValid() || m_url.host().isEmpty() || m_token.isEmpty()) {
+        ApiResult result;
+        result.errorMessage = tr("Not connected to a Gatehouse server");
+        QMetaObject::invokeMethod(
+            context, [done = std::move(done), result] { done(result); }, Qt::QueuedConnection);
+        return;
+    }
+    QNetworkRequest request = apiRequest(QLatin1String(ApiPrefix) + call.path);
+    if (!call.query.isEmpty()) {
+        QUrl url = request.url();
+        url.setQuery(call.query);
+        request.setUrl(url);
+    }
+    request.setRawHeader("Accept", "application/json");
+    request.setTransferTimeout(ApiTimeoutMs);
+    QByteArray payload;
+    if (call.body) {
+        payload = QJsonDocument(*call.body).toJson(QJsonDocument::Compact);
+        request.setHeader(QNetworkRequest::ContentTypeHeader,
+                          QByteArrayLiteral("application/json"));
+    }
+    QNetworkReply *reply = call.body || call.method != "GET"
+                               ? m_nam.sendCustomRequest(request, call.method, payload)
+                               : m_nam.get(request);
+    m_apiReplies.append(reply);
+    connect(reply, &QNetworkReply::finished, this, [this, reply] {
+        m_apiReplies.removeAll(reply);
+        reply->deleteLater();
+    });
+    connect(reply, &QNetworkReply::finished, context, [reply, done = std::move(done)] {
+        ApiResult result;
+        if (reply->property(CanceledProperty).toBool()) {
+            result.canceled = true;
+            done(result);
+            return;
+        }
+        result.httpStatus = httpStatus(reply);
+        const QByteArray bytes = reply->readAll();
+        const QJsonDocument doc = QJsonDocument::fromJson(bytes);
+        if (doc.isObject())
+            result.body = doc.object();
+        else if (doc.isArray())
+            result.body = doc.array();
+        if (result.httpStatus < 200 || result.httpStatus >= 300) {
+            result.errorCode = doc.object().value(QLatin1String("error")).toString();
+            result.errorMessage =
+                result.httpStatus >= 400 ? serverMessage(reply, bytes) : reply->errorString();
+            if (result.errorMessage.isEmpty())
+                result.errorMessage = QStringLiteral("HTTP %1").arg(result.httpStatus);
+        }
+        done(result);
+    });
+}
+
+void AdminClient::cancelApiCalls()
+{
+    const QList<QPointer<QNetworkReply>> replies = std::exchange(m_apiReplies, {});
+    for (const QPointer<QNetworkReply> &reply : replies) {
+        if (reply) {
+            reply->setProperty(CanceledProperty, true);
+            reply->abort(); // finished(): the caller gets a canceled result
+        }
+    }
 }
 
 void AdminClient::startAttempt()

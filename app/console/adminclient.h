@@ -6,19 +6,50 @@
 
 #include <QDateTime>
 #include <QElapsedTimer>
+#include <QJsonObject>
+#include <QJsonValue>
 #include <QNetworkAccessManager>
 #include <QObject>
 #include <QPointer>
 #include <QTimer>
 #include <QUrl>
+#include <QUrlQuery>
 #include <QVariantList>
 #include <QVariantMap>
 
 #include <chrono>
+#include <functional>
+#include <optional>
 
 class QNetworkReply;
 
 namespace Gatehouse::Console {
+
+// One call of the admin API's REST side (AdminClient::callApi).
+struct ApiCall
+{
+    QByteArray method = "GET";
+    QString path; // below /admin/v1, e.g. "/orders" or "/orders/<id>/pickup"
+    QUrlQuery query;
+    std::optional<QJsonObject> body; // sent as application/json when set
+};
+
+// What an admin API call answered.
+struct ApiResult
+{
+    int httpStatus = 0; // 0: no answer (network error, canceled)
+    QJsonValue body;    // the parsed JSON answer; undefined when there was none
+    QString errorCode;  // the API's "error" ("order-not-found", ...); empty on success
+    // The API's "message" verbatim (never translated), or the network error; empty on success.
+    QString errorMessage;
+    bool canceled =
+        false; // the call was dropped (disconnect, another server); not an error to show
+
+    bool ok() const { return errorMessage.isEmpty() && !canceled; }
+    QJsonObject object() const { return body.toObject(); }
+};
+
+using ApiCallback = std::function<void(const ApiResult &)>;
 
 // Client of the backend's admin API (/admin/v1): fetches the status, follows the event stream
 // and keeps reconnecting with exponential backoff. The console's only way to the backend,
@@ -100,6 +131,12 @@ public:
     // Online: re-reads the status. Offline: retries now instead of waiting for the backoff.
     Q_INVOKABLE void refresh();
 
+    // Calls the admin API with the connection's URL and token. done runs exactly once, in
+    // context's thread, unless context is destroyed first; calls still running when the console
+    // disconnects or switches servers end with a canceled result. Without a server and token,
+    // done gets an error (queued, never from inside this call).
+    void callApi(const ApiCall &call, QObject *context, ApiCallback done);
+
 signals:
     void connectionStateChanged();
     void adminUrlChanged();
@@ -128,12 +165,14 @@ private:
     void failAttempt(const QString &reason);
     void becomeUnauthorized(const QString &message);
     void abortReplies();
+    void cancelApiCalls();
     void setState(ConnectionState state);
     void setLastError(const QString &error);
 
     QNetworkAccessManager m_nam;
     QPointer<QNetworkReply> m_statusReply;
     QPointer<QNetworkReply> m_streamReply;
+    QList<QPointer<QNetworkReply>> m_apiReplies;
     SseParser m_parser;
     QTimer m_reconnectTimer;
     QTimer m_stallTimer;

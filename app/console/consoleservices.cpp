@@ -1,8 +1,16 @@
 #include "consoleservices.h"
 
 #include "adminclient.h"
+#include "beerlistmodel.h"
+#include "customerlistmodel.h"
+#include "deliverydetail.h"
+#include "deliverylistmodel.h"
+#include "endpointlistmodel.h"
 #include "eventlistmodel.h"
 #include "navigationmodel.h"
+#include "orderdetail.h"
+#include "orderlistmodel.h"
+#include "testorderform.h"
 
 #include <QPointer>
 #include <QQmlEngine>
@@ -18,9 +26,30 @@ constexpr auto EngineProperty = "_gatehouse_console_services";
 
 ConsoleServices::ConsoleServices(QObject *parent)
     : QObject(parent), m_adminClient(new AdminClient(this)), m_eventModel(new EventListModel(this)),
-      m_navigation(new NavigationModel(this))
+      m_navigation(new NavigationModel(this)), m_beers(new BeerListModel(m_adminClient, this)),
+      m_customers(new CustomerListModel(m_adminClient, this)),
+      m_orders(new OrderListModel(m_adminClient, this)),
+      m_orderDetail(new OrderDetail(m_adminClient, m_beers, this)),
+      m_deliveries(new DeliveryListModel(m_adminClient, this)),
+      m_deliveryDetail(new DeliveryDetail(m_adminClient, this)),
+      m_endpoints(new EndpointListModel(m_adminClient, this)),
+      m_testOrder(new TestOrderForm(m_adminClient, this))
 {
     connect(m_adminClient, &AdminClient::eventReceived, m_eventModel, &EventListModel::addEvent);
+
+    // An action's answer updates every list that shows the object, before its event arrives.
+    connect(m_orderDetail, &OrderDetail::orderUpdated, m_orders, &OrderListModel::applyOrder);
+    connect(m_testOrder, &TestOrderForm::placed, m_orders, &OrderListModel::applyOrder);
+    connect(m_deliveryDetail, &DeliveryDetail::deliveryUpdated, m_deliveries,
+            &DeliveryListModel::applyDelivery);
+    connect(m_deliveryDetail, &DeliveryDetail::deliveryUpdated, m_orderDetail->deliveries(),
+            &DeliveryListModel::applyDelivery);
+    connect(m_deliveries, &DeliveryListModel::deliveryChanged, m_orderDetail->deliveries(),
+            &DeliveryListModel::applyDelivery);
+    connect(m_orderDetail->deliveries(), &DeliveryListModel::deliveryChanged, m_deliveries,
+            &DeliveryListModel::applyDelivery);
+    m_endpoints->setCustomers(m_customers);
+    m_endpoints->setDisabledOnly(true); // the Deliveries page lists the ones that need an operator
 }
 
 ConsoleServices::~ConsoleServices() = default;

@@ -7,12 +7,21 @@ class QQmlEngine;
 namespace Gatehouse::Console {
 
 class AdminClient;
+class BeerListModel;
+class CustomerListModel;
+class DeliveryDetail;
+class DeliveryListModel;
+class EndpointListModel;
 class EventListModel;
 class NavigationModel;
+class OrderDetail;
+class OrderListModel;
+class TestOrderForm;
 
 // The console's service objects, wired together. run() makes one and publishes it to its
-// engine; QML sees the members as the singletons AdminClient, EventModel and Navigation
-// (see qmlsingletons.h). Tests publish their own instance to their own engine.
+// engine; QML sees the members as the singletons AdminClient, EventModel, Navigation, Orders,
+// OrderDetail, Deliveries, DeliveryDetail, Endpoints, Customers, Beers and TestOrder (see
+// qmlsingletons.h). Tests publish their own instance to their own engine.
 class ConsoleServices : public QObject
 {
     Q_OBJECT
@@ -24,6 +33,14 @@ public:
     AdminClient *adminClient() const { return m_adminClient; }
     EventListModel *eventModel() const { return m_eventModel; }
     NavigationModel *navigation() const { return m_navigation; }
+    OrderListModel *orders() const { return m_orders; }
+    OrderDetail *orderDetail() const { return m_orderDetail; }
+    DeliveryListModel *deliveries() const { return m_deliveries; }
+    DeliveryDetail *deliveryDetail() const { return m_deliveryDetail; }
+    EndpointListModel *endpoints() const { return m_endpoints; }
+    CustomerListModel *customers() const { return m_customers; }
+    BeerListModel *beers() const { return m_beers; }
+    TestOrderForm *testOrder() const { return m_testOrder; }
 
     // Makes these instances the Gatehouse singletons of engine, and makes the Gatehouse QML
     // module importable there. Call before the engine loads anything that imports Gatehouse.
@@ -35,6 +52,14 @@ private:
     AdminClient *m_adminClient;
     EventListModel *m_eventModel;
     NavigationModel *m_navigation;
+    BeerListModel *m_beers;
+    CustomerListModel *m_customers;
+    OrderListModel *m_orders;
+    OrderDetail *m_orderDetail;
+    DeliveryListModel *m_deliveries;
+    DeliveryDetail *m_deliveryDetail;
+    EndpointListModel *m_endpoints;
+    TestOrderForm *m_testOrder;
 };
 
 } // namespace Gatehouse::Console

@@ -4,9 +4,22 @@
 // engine's ConsoleServices owns (made by run(), or by a test), never one QML creates.
 
 #include "adminclient.h"
+#include "attemptlistmodel.h"
+#include "beerlistmodel.h"
 #include "consoleservices.h"
+#include "customerlistmodel.h"
+#include "deliverydetail.h"
+#include "deliverylistmodel.h"
+#include "endpointlistmodel.h"
 #include "eventlistmodel.h"
+#include "jsonlistmodel.h"
+#include "livelistmodel.h"
 #include "navigationmodel.h"
+#include "orderdetail.h"
+#include "orderhistorymodel.h"
+#include "orderlinemodel.h"
+#include "orderlistmodel.h"
+#include "testorderform.h"
 
 #include <QJSEngine>
 #include <QQmlEngine>
@@ -66,11 +79,150 @@ public:
     }
 };
 
+struct OrdersForeign
+{
+    Q_GADGET
+    QML_FOREIGN(Gatehouse::Console::OrderListModel)
+    QML_NAMED_ELEMENT(Orders)
+    QML_SINGLETON
+public:
+    static OrderListModel *create(QQmlEngine *engine, QJSEngine *)
+    {
+        return publishedInstance(engine, &ConsoleServices::orders);
+    }
+};
+
+struct OrderDetailForeign
+{
+    Q_GADGET
+    QML_FOREIGN(Gatehouse::Console::OrderDetail)
+    QML_NAMED_ELEMENT(OrderDetail)
+    QML_SINGLETON
+public:
+    static OrderDetail *create(QQmlEngine *engine, QJSEngine *)
+    {
+        return publishedInstance(engine, &ConsoleServices::orderDetail);
+    }
+};
+
+struct DeliveriesForeign
+{
+    Q_GADGET
+    QML_FOREIGN(Gatehouse::Console::DeliveryListModel)
+    QML_NAMED_ELEMENT(Deliveries)
+    QML_SINGLETON
+public:
+    static DeliveryListModel *create(QQmlEngine *engine, QJSEngine *)
+    {
+        return publishedInstance(engine, &ConsoleServices::deliveries);
+    }
+};
+
+struct DeliveryDetailForeign
+{
+    Q_GADGET
+    QML_FOREIGN(Gatehouse::Console::DeliveryDetail)
+    QML_NAMED_ELEMENT(DeliveryDetail)
+    QML_SINGLETON
+public:
+    static DeliveryDetail *create(QQmlEngine *engine, QJSEngine *)
+    {
+        return publishedInstance(engine, &ConsoleServices::deliveryDetail);
+    }
+};
+
+struct EndpointsForeign
+{
+    Q_GADGET
+    QML_FOREIGN(Gatehouse::Console::EndpointListModel)
+    QML_NAMED_ELEMENT(Endpoints)
+    QML_SINGLETON
+public:
+    static EndpointListModel *create(QQmlEngine *engine, QJSEngine *)
+    {
+        return publishedInstance(engine, &ConsoleServices::endpoints);
+    }
+};
+
+struct CustomersForeign
+{
+    Q_GADGET
+    QML_FOREIGN(Gatehouse::Console::CustomerListModel)
+    QML_NAMED_ELEMENT(Customers)
+    QML_SINGLETON
+public:
+    static CustomerListModel *create(QQmlEngine *engine, QJSEngine *)
+    {
+        return publishedInstance(engine, &ConsoleServices::customers);
+    }
+};
+
+struct BeersForeign
+{
+    Q_GADGET
+    QML_FOREIGN(Gatehouse::Console::BeerListModel)
+    QML_NAMED_ELEMENT(Beers)
+    QML_SINGLETON
+public:
+    static BeerListModel *create(QQmlEngine *engine, QJSEngine *)
+    {
+        return publishedInstance(engine, &ConsoleServices::beers);
+    }
+};
+
+struct TestOrderForeign
+{
+    Q_GADGET
+    QML_FOREIGN(Gatehouse::Console::TestOrderForm)
+    QML_NAMED_ELEMENT(TestOrder)
+    QML_SINGLETON
+public:
+    static TestOrderForm *create(QQmlEngine *engine, QJSEngine *)
+    {
+        return publishedInstance(engine, &ConsoleServices::testOrder);
+    }
+};
+
 // Known to QML (as a property type), never created there.
 struct ListenerModelForeign
 {
     Q_GADGET
     QML_FOREIGN(Gatehouse::Console::ListenerModel)
+    QML_ANONYMOUS
+};
+
+struct JsonListModelForeign
+{
+    Q_GADGET
+    QML_FOREIGN(Gatehouse::Console::JsonListModel)
+    QML_ANONYMOUS
+};
+
+struct LiveListModelForeign
+{
+    Q_GADGET
+    QML_FOREIGN(Gatehouse::Console::LiveListModel)
+    QML_ANONYMOUS
+};
+
+struct OrderLineModelForeign
+{
+    Q_GADGET
+    QML_FOREIGN(Gatehouse::Console::OrderLineModel)
+    QML_ANONYMOUS
+};
+
+struct OrderHistoryModelForeign
+{
+    Q_GADGET
+    QML_FOREIGN(Gatehouse::Console::OrderHistoryModel)
+    QML_ANONYMOUS
+};
+
+struct AttemptListModelForeign
+{
+    Q_GADGET
+    QML_FOREIGN(Gatehouse::Console::AttemptListModel)
     QML_ANONYMOUS
 };
 

@@ -42,13 +42,11 @@ Item {
                 objectName: "page-tokens"
                 pageId: "tokens"
             }
-            PlaceholderPage {
+            OrdersPage {
                 objectName: "page-orders"
-                pageId: "orders"
             }
-            PlaceholderPage {
+            DeliveriesPage {
                 objectName: "page-deliveries"
-                pageId: "deliveries"
             }
             PlaceholderPage {
                 objectName: "page-nodes"

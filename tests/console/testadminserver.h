@@ -1,17 +1,25 @@
 #pragma once
 
+#include <QDateTime>
 #include <QHash>
+#include <QJsonArray>
 #include <QJsonObject>
 #include <QList>
 #include <QObject>
 #include <QPointer>
 #include <QTcpServer>
 #include <QUrl>
+#include <QUrlQuery>
 
 class QTcpSocket;
 
 // A tiny real HTTP/1.1 server speaking the admin API's subset the console uses:
-// GET /admin/v1/status and the SSE stream GET /admin/v1/events, bearer-token protected.
+// GET /admin/v1/status and the SSE stream GET /admin/v1/events, bearer-token protected; and
+// the orders and webhooks administration of docs/orders.md (customers, beers, orders, test
+// orders, deliveries, endpoints, demo receiver) over an in-memory store with realistic seed
+// data, pushing the events the real backend would (order.created, order.status,
+// delivery.created, delivery.attempt, delivery.state, endpoint.state, beer.stock,
+// customer.created). A stand-in until the real orders module can run under the console tests.
 class TestAdminServer : public QObject
 {
     Q_OBJECT
@@ -43,6 +51,38 @@ public:
     // Sends bytes as they are to every open stream.
     void sendRaw(const QByteArray &bytes);
 
+    // ---- orders and webhooks ----
+    // Back to the seed data (3 customers, 6 beers, 7 orders in various states, their
+    // deliveries: succeeded, failed and pending, and 3 endpoints, one disabled). No events.
+    void resetOrderData();
+    // Test orders advance on their own (NEW ... ALLOCATED) and the demo receiver answers their
+    // deliveries, like the real backend, a step every interval; off by default.
+    void setAutoAdvance(bool on, int intervalMs = 400);
+    // What the backend's workflow would do; each pushes its events. False for unknown ids.
+    QJsonObject createOrder(const QString &customerId, const QJsonValue &customerRef,
+                            const QJsonArray &lines, const QString &callbackUrl);
+    bool setOrderStatus(const QString &orderId, const QString &status);
+    // One delivery attempt: status 0 means no answer (error says why). state is the
+    // delivery's state afterwards ("pending", "succeeded", "failed").
+    bool recordAttempt(const QString &deliveryId, int status, int latencyMs, const QString &error,
+                       const QString &state);
+    bool setEndpointState(const QString &endpointId, const QString &state, const QString &reason);
+    QJsonObject order(const QString &orderId) const;       // AdminOrder with history, deliveries
+    QJsonObject delivery(const QString &deliveryId) const; // Delivery with its attempts
+    // Ids for tests: the newest order in this status, the newest delivery in this state, the
+    // first disabled endpoint; "" when there is none.
+    QString orderIdWithStatus(const QString &status) const;
+    QString deliveryIdWithState(const QString &state) const;
+    QStringList deliveryIds() const; // newest first
+    QString disabledEndpointId() const;
+    QString customerId(int index) const;
+    QString beerUpc(int index) const;
+    // "METHOD /path?query" of every request, oldest first.
+    QStringList requestLog() const { return m_requestLog; }
+    // How many requests started with this ("GET /admin/v1/orders").
+    int countRequests(const QString &prefix) const;
+    QString demoReceiverUrl() const;
+
     int openStreams() const;
     int statusRequests() const { return m_statusRequests; }
     int streamRequests() const { return m_streamRequests; }
@@ -65,6 +105,26 @@ private:
                  const QByteArray &contentType, const QByteArray &body);
     void writeToStream(QTcpSocket *socket, const QByteArray &bytes);
     QJsonObject status() const;
+    void handleApi(QTcpSocket *socket, const QByteArray &method, const QString &path,
+                   const QUrlQuery &query, const QByteArray &body);
+    void respondJson(QTcpSocket *socket, int status, const QJsonObject &body);
+    void respondError(QTcpSocket *socket, int status, const QString &code, const QString &message);
+
+    QJsonObject customerJson(const QJsonObject &customer) const;
+    QJsonObject orderJson(const QJsonObject &order) const;       // AdminOrder, no history
+    QJsonObject deliveryJson(const QJsonObject &delivery) const; // Delivery, no attempts
+    int indexOf(const QList<QJsonObject> &list, const QString &id) const;
+    QString endpointFor(const QString &customerId, const QString &url);
+    void addDelivery(const QJsonObject &order, const QString &status, const QDateTime &at);
+    void transition(QJsonObject &order, const QString &status, const QDateTime &at);
+    void autoAdvance(const QString &orderId);
+    QString nextId(const char *prefix);
+
+    // Seed helpers (no events).
+    void seedOrder(const QString &id, int customer, const QJsonValue &ref, const QJsonArray &lines,
+                   const QStringList &path, const QDateTime &created, bool withCallback);
+    void seedAttempt(QJsonObject &delivery, int status, int latencyMs, const QString &error,
+                     const QDateTime &at);
 
     QTcpServer m_server;
     QByteArray m_token;
@@ -82,4 +142,15 @@ private:
     int m_unauthorizedRequests = 0;
     QByteArray m_lastEventIdHeader;
     QList<QByteArray> m_authorizationHeaders;
+    QStringList m_requestLog;
+
+    QList<QJsonObject> m_customers;  // Customer (orderCount computed)
+    QList<QJsonObject> m_beers;      // admin Beer
+    QList<QJsonObject> m_orders;     // AdminOrder plus "history"; newest first
+    QList<QJsonObject> m_deliveries; // Delivery plus "attemptLog"; newest first
+    QList<QJsonObject> m_endpoints;  // Endpoint
+    QList<QJsonObject> m_received;   // demo receiver, newest first
+    quint64 m_idCounter = 0;
+    bool m_autoAdvance = false;
+    int m_autoAdvanceMs = 400;
 };

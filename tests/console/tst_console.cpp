@@ -2,11 +2,23 @@
 
 #include "console/adminclient.h"
 #include "console/adminevent.h"
+#include "console/attemptlistmodel.h"
+#include "console/beerlistmodel.h"
 #include "console/consoleservices.h"
+#include "console/customerlistmodel.h"
+#include "console/deliverydetail.h"
+#include "console/deliverylistmodel.h"
+#include "console/endpointlistmodel.h"
 #include "console/eventlistmodel.h"
 #include "console/listenermodel.h"
 #include "console/navigationmodel.h"
+#include "console/orderdetail.h"
+#include "console/orderhistorymodel.h"
+#include "console/orderlinemodel.h"
+#include "console/orderlistmodel.h"
+#include "console/orderstatus.h"
 #include "console/sseparser.h"
+#include "console/testorderform.h"
 #include "testadminserver.h"
 
 #include <QAbstractItemModelTester>
@@ -14,6 +26,7 @@
 #include <QJsonArray>
 #include <QLoggingCategory>
 #include <QSignalSpy>
+#include <QTcpServer>
 #include <QTranslator>
 #include <QtTest>
 
@@ -100,6 +113,32 @@ private slots:
     void invalidUrlIsRejected();
     void disconnectStopsEverything();
     void tokenIsNeverLogged();
+
+    // Orders and deliveries: rules and formatting
+    void orderStatusRules_data();
+    void orderStatusRules();
+    void consoleFormat();
+
+    // Orders and deliveries: models fed directly
+    void orderModelLiveEvents();
+    void orderModelFilters();
+    void orderModelCapacity();
+    void orderModelBuffersEventsDuringReload();
+    void orderHistoryModel();
+    void deliveryModelLiveEvents();
+    void attemptModel();
+    void testOrderFormBody();
+
+    // Orders and deliveries: against the admin API (TestAdminServer) over real sockets
+    void apiCallResults();
+    void ordersLoadAndFollowEvents();
+    void orderFilterReloadsWithQuery();
+    void orderDetailActions();
+    void deliveriesAndRedeliver();
+    void endpointsEnable();
+    void customersCreateAndRotate();
+    void beersFollowStock();
+    void testOrderAppears();
 
 private:
     static void feedInChunks(SseParser &parser, const QByteArray &input,
@@ -470,6 +509,15 @@ void TestConsole::germanTranslation()
     QCoreApplication::removeTranslator(&translator);
     QCOMPARE(title, QStringLiteral("Übersicht"));
     QVERIFY2(arrives.startsWith(QStringLiteral("Kommt mit")), qPrintable(arrives));
+    // The orders console's texts from C++ (contexts of QCoreApplication::translate()).
+    QCoreApplication::installTranslator(&translator);
+    const QString pending = OrderStatus::displayName("PENDING_INVENTORY");
+    const QString failed = DeliveryState::displayName("failed");
+    const QString all = OrderStatus::filterOptions().at(0).toMap().value("text").toString();
+    QCoreApplication::removeTranslator(&translator);
+    QCOMPARE(pending, QStringLiteral("Wartet auf Bestand"));
+    QCOMPARE(failed, QStringLiteral("Fehlgeschlagen"));
+    QCOMPARE(all, QStringLiteral("Alle Status"));
     QCOMPARE(AdminClient::listenerTitle("service"), QStringLiteral("Service API"));
 }
 
@@ -801,6 +849,978 @@ void TestConsole::tokenIsNeverLogged()
     QVERIFY(!log.isEmpty()); // the client did log its decisions
     for (const QString &line : std::as_const(log))
         QVERIFY2(!line.contains(QString::fromLatin1(Token)), qPrintable(line));
+}
+
+// ---- Orders and deliveries: rules and formatting --------------------------------------------
+
+namespace {
+
+QJsonObject makeOrder(const QString &id, const QString &status, const QString &customerId,
+                      const QDateTime &created, int version = 1)
+{
+    return {
+        {"id", id},
+        {"customerId", customerId},
+        {"customerName", "Customer " + customerId},
+        {"customerRef", QJsonValue::Null},
+        {"beerOrderLines",
+         QJsonArray{
+             QJsonObject{{"upc", "0631234200036"}, {"orderQuantity", 3}, {"quantityAllocated", 0}},
+             QJsonObject{
+                 {"upc", "0083783375213"}, {"orderQuantity", 2}, {"quantityAllocated", 0}}}},
+        {"orderStatus", status},
+        {"version", version},
+        {"createdDate", created.toString(Qt::ISODateWithMs)},
+        {"lastModifiedDate", created.toString(Qt::ISODateWithMs)}};
+}
+
+QJsonObject makeDelivery(const QString &id, const QString &orderId, const QString &state,
+                         const QDateTime &created)
+{
+    return {{"id", id},
+            {"orderId", orderId},
+            {"customerId", "c1"},
+            {"endpointId", "e1"},
+            {"url", "https://receiver.example/hooks"},
+            {"orderStatus", "VALIDATED"},
+            {"seq", 1},
+            {"state", state},
+            {"attempts", 1},
+            {"nextAttemptAt", QJsonValue::Null},
+            {"lastStatus", 503},
+            {"lastError", "HTTP 503"},
+            {"lastLatencyMs", 2100},
+            {"createdAt", created.toString(Qt::ISODateWithMs)},
+            {"completedAt", QJsonValue::Null}};
+}
+
+const QDateTime T0(QDate(2026, 11, 21), QTime(9, 0), Qt::UTC);
+
+QStringList roleValues(const QAbstractItemModel &model, int role)
+{
+    QStringList values;
+    for (int row = 0; row < model.rowCount(); ++row)
+        values.append(model.index(row, 0).data(role).toString());
+    return values;
+}
+
+// A ConsoleServices connected to a TestAdminServer, waiting until its lists are loaded.
+struct Connected
+{
+    TestAdminServer server{Token};
+    ConsoleServices services;
+
+    bool start()
+    {
+        if (!server.listen())
+            return false;
+        services.adminClient()->connectTo(server.url(), QString::fromLatin1(Token));
+        return true;
+    }
+};
+
+} // namespace
+
+void TestConsole::orderStatusRules_data()
+{
+    QTest::addColumn<QString>("status");
+    QTest::addColumn<QString>("family");
+    QTest::addColumn<bool>("pickup");
+    QTest::addColumn<bool>("deliver");
+    QTest::addColumn<bool>("cancel");
+
+    QTest::newRow("NEW") << "NEW"
+                         << "progress" << false << false << true;
+    QTest::newRow("VALIDATION_PENDING") << "VALIDATION_PENDING"
+                                        << "progress" << false << false << true;
+    QTest::newRow("VALIDATED") << "VALIDATED"
+                               << "progress" << false << false << true;
+    QTest::newRow("VALIDATION_EXCEPTION") << "VALIDATION_EXCEPTION"
+                                          << "exception" << false << false << false;
+    QTest::newRow("ALLOCATION_PENDING") << "ALLOCATION_PENDING"
+                                        << "progress" << false << false << true;
+    QTest::newRow("ALLOCATED") << "ALLOCATED"
+                               << "progress" << true << false << true;
+    QTest::newRow("PENDING_INVENTORY") << "PENDING_INVENTORY"
+                                       << "waiting" << false << false << true;
+    QTest::newRow("ALLOCATION_EXCEPTION") << "ALLOCATION_EXCEPTION"
+                                          << "exception" << false << false << false;
+    QTest::newRow("PICKED_UP") << "PICKED_UP"
+                               << "progress" << false << true << false;
+    QTest::newRow("DELIVERED") << "DELIVERED"
+                               << "ok" << false << false << false;
+    QTest::newRow("CANCELLED") << "CANCELLED"
+                               << "cancelled" << false << false << false;
+    QTest::newRow("unknown") << "SHIPPED_TO_MARS"
+                             << "unknown" << false << false << false;
+}
+
+void TestConsole::orderStatusRules()
+{
+    QFETCH(QString, status);
+    QFETCH(QString, family);
+    QFETCH(bool, pickup);
+    QFETCH(bool, deliver);
+    QFETCH(bool, cancel);
+    QCOMPARE(OrderStatus::family(status), family);
+    QCOMPARE(OrderStatus::canPickup(status), pickup);
+    QCOMPARE(OrderStatus::canDeliver(status), deliver);
+    QCOMPARE(OrderStatus::canCancel(status), cancel);
+    QVERIFY(!OrderStatus::displayName(status).isEmpty());
+    QCOMPARE(OrderStatus::all().contains(status), family != QLatin1String("unknown"));
+}
+
+void TestConsole::consoleFormat()
+{
+    QCOMPARE(ConsoleFormat::latency(-1), QStringLiteral("–"));
+    QCOMPARE(ConsoleFormat::latency(84), QStringLiteral("84 ms"));
+    QVERIFY(ConsoleFormat::latency(2150).startsWith(QStringLiteral("2")));
+    QCOMPARE(ConsoleFormat::shortId("5b1f6c8e-0d0a-4c55-9a2e-6f1b7d2f3c11"),
+             QStringLiteral("7d2f3c11"));
+    QCOMPARE(ConsoleFormat::preview("a\nb\nc\nd\ne"), QStringLiteral("a\nb\nc…"));
+    QCOMPARE(ConsoleFormat::preview("short"), QStringLiteral("short"));
+    QCOMPARE(ConsoleFormat::preview(QString(500, QLatin1Char('x'))).size(), 241);
+    QCOMPARE(ConsoleFormat::parseTime(QJsonValue("2026-11-21T10:00:00.000Z")),
+             QDateTime(QDate(2026, 11, 21), QTime(10, 0), Qt::UTC));
+    QCOMPARE(ConsoleFormat::parseTime(QJsonValue("2026-11-21T10:00:00Z")),
+             QDateTime(QDate(2026, 11, 21), QTime(10, 0), Qt::UTC));
+    QVERIFY(!ConsoleFormat::parseTime(QJsonValue::Null).isValid());
+    QCOMPARE(ConsoleFormat::time(QDateTime()), QStringLiteral("–"));
+    const QDateTime now = QDateTime::currentDateTime();
+    QCOMPARE(ConsoleFormat::time(now, now), now.toString(QStringLiteral("HH:mm:ss")));
+    QVERIFY(ConsoleFormat::time(now.addYears(-2), now)
+                .startsWith(QString::number(now.date().year() - 2)));
+    QCOMPARE(OrderStatus::filterOptions().size(), OrderStatus::all().size() + 1);
+    QCOMPARE(DeliveryState::filterOptions().size(), 4);
+    QCOMPARE(DeliveryState::family("failed"), QStringLiteral("exception"));
+}
+
+// ---- Orders and deliveries: models fed directly ----------------------------------------------
+
+void TestConsole::orderModelLiveEvents()
+{
+    OrderListModel model(nullptr);
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    QSignalSpy inserted(&model, &QAbstractItemModel::rowsInserted);
+    QSignalSpy changed(&model, &QAbstractItemModel::dataChanged);
+    QSignalSpy reset(&model, &QAbstractItemModel::modelReset);
+    QSignalSpy countChanged(&model, &OrderListModel::countChanged);
+
+    // The server's list comes newest first; the model keeps that order.
+    model.resetFrom(
+        {makeOrder("o2", "ALLOCATED", "c1", T0.addSecs(60)), makeOrder("o1", "NEW", "c2", T0)});
+    QCOMPARE(reset.count(), 1);
+    QCOMPARE(roleValues(model, OrderListModel::IdRole), (QStringList{"o2", "o1"}));
+    const QModelIndex top = model.index(0);
+    QCOMPARE(top.data(OrderListModel::ShortIdRole).toString(), QStringLiteral("o2"));
+    QCOMPARE(top.data(OrderListModel::StatusFamilyRole).toString(), QStringLiteral("progress"));
+    QCOMPARE(top.data(OrderListModel::StatusTextRole).toString(), QStringLiteral("Allocated"));
+    QCOMPARE(top.data(OrderListModel::LineCountRole).toInt(), 2);
+    QCOMPARE(top.data(OrderListModel::QuantityRole).toInt(), 5);
+    QCOMPARE(top.data(OrderListModel::CanPickupRole).toBool(), true);
+    QCOMPARE(top.data(OrderListModel::CanDeliverRole).toBool(), false);
+    QCOMPARE(top.data(OrderListModel::CanCancelRole).toBool(), true);
+    QCOMPARE(top.data(OrderListModel::CustomerRefRole).toString(), QString());
+    QCOMPARE(top.data(OrderListModel::CreatedRole).toDateTime(), T0.addSecs(60));
+    const QHash<int, QByteArray> roles = model.roleNames();
+    for (const char *name : {"orderId", "shortId", "customerName", "status", "statusText",
+                             "statusFamily", "lineCount", "createdText", "canPickup"})
+        QVERIFY2(roles.values().contains(name), name);
+
+    // order.created: a new row at the top.
+    model.handleEvent(makeEvent(1, "order.created", makeOrder("o3", "NEW", "c1", T0.addSecs(120))));
+    QCOMPARE(inserted.count(), 1);
+    QCOMPARE(inserted.at(0).at(1).toInt(), 0);
+    QCOMPARE(model.idAt(0), QStringLiteral("o3"));
+    QCOMPARE(countChanged.count(), 2);
+
+    // order.status: the row changes in place, one dataChanged, no reset, no insert.
+    model.handleEvent(makeEvent(2, "order.status",
+                                {{"orderId", "o2"},
+                                 {"customerId", "c1"},
+                                 {"orderStatus", "PICKED_UP"},
+                                 {"previousStatus", "ALLOCATED"},
+                                 {"at", "2026-11-21T09:05:00.000Z"},
+                                 {"version", 2}}));
+    QCOMPARE(changed.count(), 1);
+    QCOMPARE(changed.at(0).at(0).toModelIndex().row(), 1);
+    QCOMPARE(model.index(1).data(OrderListModel::StatusRole).toString(),
+             QStringLiteral("PICKED_UP"));
+    QCOMPARE(model.index(1).data(OrderListModel::VersionRole).toInt(), 2);
+    QCOMPARE(model.index(1).data(OrderListModel::CanDeliverRole).toBool(), true);
+    QCOMPARE(reset.count(), 1);
+    QCOMPARE(inserted.count(), 1);
+
+    // An older status (a replay) does not win over a newer one.
+    model.handleEvent(makeEvent(3, "order.status",
+                                {{"orderId", "o2"}, {"orderStatus", "ALLOCATED"}, {"version", 1}}));
+    QCOMPARE(model.index(1).data(OrderListModel::StatusRole).toString(),
+             QStringLiteral("PICKED_UP"));
+    QCOMPARE(changed.count(), 1);
+
+    // Same for a whole order from an action's answer.
+    model.applyOrder(makeOrder("o2", "ALLOCATED", "c1", T0.addSecs(60), 1));
+    QCOMPARE(model.index(1).data(OrderListModel::StatusRole).toString(),
+             QStringLiteral("PICKED_UP"));
+
+    // Events that are not about orders, or not what the API sends, change nothing.
+    model.handleEvent(makeEvent(4, "order.created", {{"orderId", "o_42"}}));
+    model.handleEvent(makeEvent(5, "stats", {{"uptimeSeconds", 3}}));
+    QCOMPARE(model.rowCount(), 3);
+}
+
+void TestConsole::orderModelFilters()
+{
+    OrderListModel model(nullptr);
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    QSignalSpy statusFilterChanged(&model, &OrderListModel::statusFilterChanged);
+    QSignalSpy removed(&model, &QAbstractItemModel::rowsRemoved);
+    model.resetFrom({makeOrder("o3", "ALLOCATED", "c2", T0.addSecs(120)),
+                     makeOrder("o2", "ALLOCATED", "c1", T0.addSecs(60)),
+                     makeOrder("o1", "NEW", "c1", T0)});
+
+    // Rows that no longer pass go at once (the reload would follow with a client).
+    model.setStatusFilter("ALLOCATED");
+    QCOMPARE(statusFilterChanged.count(), 1);
+    QCOMPARE(roleValues(model, OrderListModel::IdRole), (QStringList{"o3", "o2"}));
+    model.setCustomerFilter("c1");
+    QCOMPARE(roleValues(model, OrderListModel::IdRole), QStringList{"o2"});
+    QCOMPARE(removed.count(), 2);
+
+    // Live rows are filtered the same way.
+    model.handleEvent(makeEvent(1, "order.created", makeOrder("o4", "NEW", "c1", T0.addSecs(200))));
+    model.handleEvent(
+        makeEvent(2, "order.created", makeOrder("o5", "ALLOCATED", "c2", T0.addSecs(200))));
+    QCOMPARE(model.rowCount(), 1);
+    model.handleEvent(
+        makeEvent(3, "order.created", makeOrder("o6", "ALLOCATED", "c1", T0.addSecs(300))));
+    QCOMPARE(roleValues(model, OrderListModel::IdRole), (QStringList{"o6", "o2"}));
+    // A status change out of the filter removes the row.
+    model.handleEvent(makeEvent(4, "order.status",
+                                {{"orderId", "o2"}, {"orderStatus", "PICKED_UP"}, {"version", 2}}));
+    QCOMPARE(roleValues(model, OrderListModel::IdRole), QStringList{"o6"});
+
+    QCOMPARE(model.statusOptions().size(), 12);
+    QCOMPARE(model.statusOptions().at(0).toMap().value("value").toString(), QString());
+    model.setStatusFilter({});
+    model.setCustomerFilter({});
+    QCOMPARE(statusFilterChanged.count(), 2);
+}
+
+void TestConsole::orderModelCapacity()
+{
+    OrderListModel model(nullptr);
+    model.setCapacity(5);
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    for (int i = 0; i < 8; ++i)
+        model.handleEvent(
+            makeEvent(i + 1, "order.created",
+                      makeOrder(QStringLiteral("o%1").arg(i), "NEW", "c1", T0.addSecs(i))));
+    QCOMPARE(model.rowCount(), 5);
+    QCOMPARE(model.idAt(0), QStringLiteral("o7"));
+    QCOMPARE(model.idAt(4), QStringLiteral("o3"));
+    // Older than everything kept: not inserted at all.
+    model.handleEvent(makeEvent(9, "order.created", makeOrder("old", "NEW", "c1", T0.addSecs(-5))));
+    QCOMPARE(model.rowCount(), 5);
+    QCOMPARE(model.indexOfId("old"), -1);
+
+    QJsonArray many;
+    for (int i = 0; i < 12; ++i)
+        many.append(makeOrder(QStringLiteral("p%1").arg(i), "NEW", "c1", T0.addSecs(100 - i)));
+    model.resetFrom(many);
+    QCOMPARE(model.rowCount(), 5);
+    QCOMPARE(LiveListModel::DefaultCapacity, 1000);
+}
+
+void TestConsole::orderModelBuffersEventsDuringReload()
+{
+    // Events that arrive while a reload is under way are applied on top of its answer.
+    TestAdminServer server(Token);
+    QVERIFY(server.listen());
+    AdminClient client;
+    OrderListModel model(&client);
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    client.connectTo(server.url(), QString::fromLatin1(Token));
+    QTRY_VERIFY(model.loaded());
+    QCOMPARE(model.rowCount(), 7);
+
+    model.reload();
+    QVERIFY(model.loading());
+    const QString id = model.idAt(0);
+    model.handleEvent(makeEvent(100, "order.status",
+                                {{"orderId", id}, {"orderStatus", "CANCELLED"}, {"version", 99}}));
+    QCOMPARE(model.index(0).data(OrderListModel::StatusRole).toString(), QStringLiteral("NEW"));
+    QTRY_VERIFY(!model.loading());
+    QCOMPARE(model.index(model.indexOfId(id)).data(OrderListModel::StatusRole).toString(),
+             QStringLiteral("CANCELLED"));
+}
+
+void TestConsole::orderHistoryModel()
+{
+    OrderHistoryModel model;
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    QSignalSpy changed(&model, &QAbstractItemModel::dataChanged);
+    QSignalSpy inserted(&model, &QAbstractItemModel::rowsInserted);
+    model.setHistory(
+        {QJsonObject{{"status", "NEW"}, {"at", "2026-11-21T09:00:00.000Z"}},
+         QJsonObject{{"status", "VALIDATION_PENDING"}, {"at", "2026-11-21T09:00:01.000Z"}}});
+    QCOMPARE(model.rowCount(), 2);
+    QCOMPARE(model.index(0).data(OrderHistoryModel::CurrentRole).toBool(), false);
+    QCOMPARE(model.index(1).data(OrderHistoryModel::CurrentRole).toBool(), true);
+    QCOMPARE(model.index(1).data(OrderHistoryModel::StatusTextRole).toString(),
+             QStringLiteral("Validation pending"));
+    QCOMPARE(model.index(0).data(OrderHistoryModel::AtRole).toDateTime(), T0);
+
+    model.append("VALIDATED", QJsonValue("2026-11-21T09:00:02.000Z"));
+    QCOMPARE(inserted.count(), 1);
+    QCOMPARE(inserted.at(0).at(1).toInt(), 2); // at the end: oldest first
+    QCOMPARE(changed.count(), 1);              // the former current entry
+    QCOMPARE(changed.at(0).at(0).toModelIndex().row(), 1);
+    QCOMPARE(model.index(1).data(OrderHistoryModel::CurrentRole).toBool(), false);
+    QCOMPARE(model.index(2).data(OrderHistoryModel::CurrentRole).toBool(), true);
+
+    OrderLineModel lines;
+    QAbstractItemModelTester linesTester(&lines,
+                                         QAbstractItemModelTester::FailureReportingMode::QtTest);
+    lines.setLines({QJsonObject{{"id", "l1"},
+                                {"upc", "0631234200036"},
+                                {"beerId", "b1"},
+                                {"orderQuantity", 3},
+                                {"quantityAllocated", 3}},
+                    QJsonObject{{"id", "l2"},
+                                {"upc", "0000000000000"},
+                                {"orderQuantity", 1},
+                                {"quantityAllocated", 0}}});
+    QCOMPARE(lines.rowCount(), 2);
+    QCOMPARE(lines.index(0).data(OrderLineModel::FullyAllocatedRole).toBool(), true);
+    QCOMPARE(lines.index(1).data(OrderLineModel::InCatalogRole).toBool(), false);
+    QCOMPARE(lines.index(1).data(OrderLineModel::FullyAllocatedRole).toBool(), false);
+}
+
+void TestConsole::deliveryModelLiveEvents()
+{
+    DeliveryListModel model(nullptr);
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    QSignalSpy changed(&model, &QAbstractItemModel::dataChanged);
+    QSignalSpy inserted(&model, &QAbstractItemModel::rowsInserted);
+    QSignalSpy countsChanged(&model, &DeliveryListModel::countsChanged);
+
+    model.resetFrom({makeDelivery("msg_2", "o1", "failed", T0.addSecs(10)),
+                     makeDelivery("msg_1", "o1", "succeeded", T0)});
+    QCOMPARE(model.failedCount(), 1);
+    QCOMPARE(countsChanged.count(), 1);
+    const QModelIndex failed = model.index(0);
+    QCOMPARE(failed.data(DeliveryListModel::FailedRole).toBool(), true);
+    QCOMPARE(failed.data(DeliveryListModel::StateFamilyRole).toString(),
+             QStringLiteral("exception"));
+    QCOMPARE(failed.data(DeliveryListModel::LastStatusTextRole).toString(), QStringLiteral("503"));
+    QCOMPARE(failed.data(DeliveryListModel::LastErrorRole).toString(), QStringLiteral("HTTP 503"));
+    QCOMPARE(failed.data(DeliveryListModel::LatencyTextRole).toString().isEmpty(), false);
+    QCOMPARE(model.index(1).data(DeliveryListModel::FailedRole).toBool(), false);
+
+    // delivery.created: a new row at the top.
+    model.handleEvent(
+        makeEvent(1, "delivery.created", makeDelivery("msg_3", "o2", "pending", T0.addSecs(20))));
+    QCOMPARE(inserted.count(), 1);
+    QCOMPARE(model.idAt(0), QStringLiteral("msg_3"));
+
+    // delivery.attempt: the row in place.
+    model.handleEvent(makeEvent(2, "delivery.attempt",
+                                {{"deliveryId", "msg_3"},
+                                 {"orderId", "o2"},
+                                 {"number", 2},
+                                 {"status", QJsonValue::Null},
+                                 {"latencyMs", QJsonValue::Null},
+                                 {"error", "connection refused"},
+                                 {"state", "failed"}}));
+    QCOMPARE(changed.count(), 1);
+    const QModelIndex top = model.index(0);
+    QCOMPARE(top.data(DeliveryListModel::AttemptsRole).toInt(), 2);
+    QCOMPARE(top.data(DeliveryListModel::LastStatusRole).toInt(), 0);
+    QCOMPARE(top.data(DeliveryListModel::LastStatusTextRole).toString(), QStringLiteral("–"));
+    QCOMPARE(top.data(DeliveryListModel::LastLatencyRole).toLongLong(), qlonglong(-1));
+    QCOMPARE(top.data(DeliveryListModel::FailedRole).toBool(), true);
+    QCOMPARE(model.failedCount(), 2);
+
+    // Not attempted (the endpoint is disabled): the last answer stays, the state changes.
+    model.handleEvent(makeEvent(21, "delivery.attempt",
+                                {{"deliveryId", "msg_1"},
+                                 {"orderId", "o1"},
+                                 {"number", 1},
+                                 {"status", QJsonValue::Null},
+                                 {"latencyMs", QJsonValue::Null},
+                                 {"error", "endpoint disabled"},
+                                 {"state", "failed"},
+                                 {"attempted", false}}));
+    const QModelIndex notAttempted = model.index(model.indexOfId("msg_1"));
+    QCOMPARE(notAttempted.data(DeliveryListModel::LastStatusRole).toInt(), 503);
+    QCOMPARE(notAttempted.data(DeliveryListModel::LastErrorRole).toString(),
+             QStringLiteral("endpoint disabled"));
+    QCOMPARE(notAttempted.data(DeliveryListModel::StateRole).toString(), QStringLiteral("failed"));
+    QCOMPARE(model.failedCount(), 3);
+    model.handleEvent(
+        makeEvent(22, "delivery.state", makeDelivery("msg_1", "o1", "succeeded", T0)));
+
+    // delivery.state: replaced in place.
+    QJsonObject redelivered = makeDelivery("msg_2", "o1", "pending", T0.addSecs(10));
+    model.handleEvent(makeEvent(3, "delivery.state", redelivered));
+    QCOMPARE(model.index(1).data(DeliveryListModel::StateRole).toString(),
+             QStringLiteral("pending"));
+    QCOMPARE(model.failedCount(), 1);
+
+    // The state filter, client-side for live rows.
+    model.setStateFilter("failed");
+    QCOMPARE(model.rowCount(), 1);
+    model.handleEvent(
+        makeEvent(4, "delivery.created", makeDelivery("msg_4", "o3", "pending", T0.addSecs(30))));
+    QCOMPARE(model.rowCount(), 1);
+    QCOMPARE(model.stateOptions().size(), 4);
+
+    // An order's scoped list holds nothing without an order.
+    DeliveryListModel scoped(nullptr, nullptr, true);
+    QAbstractItemModelTester scopedTester(&scoped,
+                                          QAbstractItemModelTester::FailureReportingMode::QtTest);
+    scoped.handleEvent(
+        makeEvent(5, "delivery.created", makeDelivery("msg_5", "o1", "pending", T0)));
+    QCOMPARE(scoped.rowCount(), 0);
+    scoped.scopeToOrder("o1");
+    scoped.handleEvent(
+        makeEvent(6, "delivery.created", makeDelivery("msg_5", "o1", "pending", T0)));
+    scoped.handleEvent(
+        makeEvent(7, "delivery.created", makeDelivery("msg_6", "o2", "pending", T0)));
+    QCOMPARE(roleValues(scoped, DeliveryListModel::IdRole), QStringList{"msg_5"});
+}
+
+void TestConsole::attemptModel()
+{
+    AttemptListModel model;
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    QSignalSpy reset(&model, &QAbstractItemModel::modelReset);
+    model.setAttempts({QJsonObject{{"number", 1},
+                                   {"at", "2026-11-21T09:00:00.000Z"},
+                                   {"trigger", "scheduled"},
+                                   {"status", 503},
+                                   {"latencyMs", 2100},
+                                   {"responseBody", "<html>\n<head>\n<title>503</title>\n</head>"},
+                                   {"error", "HTTP 503"},
+                                   {"requestHeaders", QJsonObject{{"webhook-id", "msg_1"}}}},
+                       QJsonObject{{"number", 2},
+                                   {"at", "2026-11-21T09:05:00.000Z"},
+                                   {"trigger", "manual"},
+                                   {"status", 200},
+                                   {"latencyMs", 40},
+                                   {"responseBody", "{}"},
+                                   {"error", QJsonValue::Null}}});
+    QCOMPARE(reset.count(), 1);
+    QCOMPARE(model.index(0).data(AttemptListModel::NumberRole).toInt(), 2); // newest first
+    QCOMPARE(model.index(0).data(AttemptListModel::FailedRole).toBool(), false);
+    QCOMPARE(model.index(0).data(AttemptListModel::TriggerTextRole).toString(),
+             QStringLiteral("Manual"));
+    const QModelIndex first = model.index(1);
+    QCOMPARE(first.data(AttemptListModel::FailedRole).toBool(), true);
+    QCOMPARE(first.data(AttemptListModel::StatusTextRole).toString(), QStringLiteral("503"));
+    QCOMPARE(first.data(AttemptListModel::ResponsePreviewRole).toString(),
+             QStringLiteral("<html>\n<head>\n<title>503</title>…"));
+    QCOMPARE(first.data(AttemptListModel::HeadersTextRole).toString(),
+             QStringLiteral("webhook-id: msg_1"));
+    model.setAttempts({QJsonObject{{"number", 1}, {"status", QJsonValue::Null}}});
+    QCOMPARE(model.index(0).data(AttemptListModel::FailedRole).toBool(), true);
+    QCOMPARE(model.index(0).data(AttemptListModel::StatusTextRole).toString(),
+             QStringLiteral("No answer"));
+}
+
+void TestConsole::testOrderFormBody()
+{
+    TestOrderForm form(nullptr);
+    QSignalSpy changed(&form, &TestOrderForm::changed);
+    form.setCustomerId("c1");
+    form.setCustomerRef("  PO-7 ");
+    form.setQuantity("0631234200036", 3);
+    form.setQuantity("0083783375213", 5000); // clamped
+    form.setQuantity("0083783375213", 1000);
+    form.setQuantity("9122089364369", 2);
+    form.setQuantity("9122089364369", 0); // removed again
+    QCOMPARE(form.lineCount(), 2);
+    QCOMPARE(form.totalQuantity(), 3 + 999);
+    QCOMPARE(form.quantity("0083783375213"), 999);
+    QCOMPARE(changed.count(), 6);
+    const QJsonObject body = form.requestBody();
+    QCOMPARE(body.value("customerId").toString(), QStringLiteral("c1"));
+    QCOMPARE(body.value("customerRef").toString(), QStringLiteral("PO-7"));
+    QCOMPARE(body.value("lines").toArray(),
+             (QJsonArray{QJsonObject{{"upc", "0083783375213"}, {"orderQuantity", 999}},
+                         QJsonObject{{"upc", "0631234200036"}, {"orderQuantity", 3}}}));
+    QVERIFY(!form.canSubmit()); // no client
+    form.reset();
+    QCOMPARE(form.lineCount(), 0);
+    QCOMPARE(form.customerRef(), QString());
+    QCOMPARE(form.customerId(), QStringLiteral("c1"));
+    QVERIFY(!form.requestBody().contains("customerRef"));
+    QVERIFY(!form.requestBody().contains("lines")); // the server picks
+}
+
+// ---- Orders and deliveries against the admin API ----------------------------------------------
+
+void TestConsole::apiCallResults()
+{
+    TestAdminServer server(Token);
+    QVERIFY(server.listen());
+    AdminClient client;
+    std::optional<ApiResult> result;
+    auto capture = [&result](const ApiResult &r) { result = r; };
+
+    // Not connected: an error, delivered later, never from inside the call.
+    client.callApi({"GET", "/orders", {}, {}}, this, capture);
+    QVERIFY(!result);
+    QTRY_VERIFY(result);
+    QVERIFY(!result->ok());
+    QVERIFY(!result->errorMessage.isEmpty());
+
+    client.connectTo(server.url(), QString::fromLatin1(Token));
+    result.reset();
+    client.callApi({"GET", "/orders/00000000-0000-4000-8000-000000000000", {}, {}}, this, capture);
+    QTRY_VERIFY(result);
+    QCOMPARE(result->httpStatus, 404);
+    QCOMPARE(result->errorCode, QStringLiteral("order-not-found"));
+    QCOMPARE(result->errorMessage,
+             QStringLiteral("no order with id 00000000-0000-4000-8000-000000000000"));
+
+    result.reset();
+    QUrlQuery query;
+    query.addQueryItem("status", "ALLOCATED");
+    client.callApi({"GET", "/orders", query, {}}, this, capture);
+    QTRY_VERIFY(result);
+    QVERIFY(result->ok());
+    QCOMPARE(result->httpStatus, 200);
+    QCOMPARE(result->object().value("items").toArray().size(), 1);
+    QVERIFY(server.requestLog().contains("GET /admin/v1/orders?status=ALLOCATED"));
+
+    // A body is sent as JSON.
+    result.reset();
+    client.callApi({"POST", "/customers", {}, QJsonObject{{"name", ""}}}, this, capture);
+    QTRY_VERIFY(result);
+    QCOMPARE(result->httpStatus, 400);
+    QCOMPARE(result->errorMessage, QStringLiteral("name: required, 1 to 200 characters"));
+
+    // Calls running when the console disconnects end canceled, not as errors.
+    server.setStreamHangs(true);
+    result.reset();
+    server.stop();
+    QTcpServer silent; // accepts, never answers
+    QVERIFY(silent.listen(QHostAddress::LocalHost));
+    client.connectTo(QUrl(QStringLiteral("http://127.0.0.1:%1").arg(silent.serverPort())),
+                     QString::fromLatin1(Token));
+    client.callApi({"GET", "/orders", {}, {}}, this, capture);
+    QTest::qWait(50);
+    client.disconnectFromServer();
+    QTRY_VERIFY(result);
+    QVERIFY(result->canceled);
+    QVERIFY(!result->ok());
+}
+
+void TestConsole::ordersLoadAndFollowEvents()
+{
+    Connected c;
+    QVERIFY(c.start());
+    OrderListModel *orders = c.services.orders();
+    QAbstractItemModelTester tester(orders, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    QTRY_VERIFY(orders->loaded());
+    QCOMPARE(orders->rowCount(), 7);
+    QCOMPARE(orders->index(0).data(OrderListModel::StatusRole).toString(), QStringLiteral("NEW"));
+    QCOMPARE(orders->index(0).data(OrderListModel::CustomerNameRole).toString(),
+             QStringLiteral("Acme Brewing Supply"));
+    QCOMPARE(c.server.countRequests("GET /admin/v1/orders?"), 1);
+    QTRY_COMPARE(c.server.openStreams(), 1);
+    QTRY_VERIFY(c.services.deliveries()->loaded());
+    // One list of deliveries: the order detail's asks nothing while no order is selected.
+    QCOMPARE(c.server.countRequests("GET /admin/v1/deliveries"), 1);
+
+    QSignalSpy changed(orders, &QAbstractItemModel::dataChanged);
+    QSignalSpy inserted(orders, &QAbstractItemModel::rowsInserted);
+    QSignalSpy reset(orders, &QAbstractItemModel::modelReset);
+    const QString allocated = c.server.orderIdWithStatus("ALLOCATED");
+    QVERIFY(c.server.setOrderStatus(allocated, "PICKED_UP"));
+    QTRY_COMPARE(changed.count(), 1);
+    QCOMPARE(orders->index(orders->indexOfId(allocated)).data(OrderListModel::StatusRole),
+             QVariant(QStringLiteral("PICKED_UP")));
+
+    const QJsonObject created =
+        c.server.createOrder(c.server.customerId(2), QJsonValue("PUB-1"),
+                             {QJsonObject{{"upc", c.server.beerUpc(0)}, {"orderQuantity", 4}}}, {});
+    QTRY_COMPARE(inserted.count(), 1);
+    QCOMPARE(orders->idAt(0), created.value("id").toString());
+    QCOMPARE(orders->index(0).data(OrderListModel::CustomerRefRole).toString(),
+             QStringLiteral("PUB-1"));
+    QCOMPARE(reset.count(), 0);
+    QCOMPARE(c.server.countRequests("GET /admin/v1/orders?"), 1); // live, no reload
+
+    // A reconnect reloads.
+    const quint16 port = c.server.port();
+    c.services.adminClient()->setReconnectDelays(20ms, 100ms);
+    c.server.stop();
+    QTRY_COMPARE(c.services.adminClient()->connectionState(), AdminClient::Offline);
+    QVERIFY(c.server.listen(port));
+    QTRY_COMPARE(c.server.countRequests("GET /admin/v1/orders?"), 2);
+}
+
+void TestConsole::orderFilterReloadsWithQuery()
+{
+    Connected c;
+    QVERIFY(c.start());
+    OrderListModel *orders = c.services.orders();
+    QAbstractItemModelTester tester(orders, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    QTRY_VERIFY(orders->loaded());
+    QTRY_COMPARE(c.server.openStreams(), 1);
+
+    orders->setStatusFilter("PENDING_INVENTORY");
+    QCOMPARE(orders->rowCount(), 1); // dropped locally at once
+    QTRY_VERIFY(
+        c.server.requestLog().contains("GET /admin/v1/orders?status=PENDING_INVENTORY&limit=1000"));
+    QTRY_VERIFY(!orders->loading());
+    QCOMPARE(orders->rowCount(), 1);
+
+    // An order that enters the filter live is fetched and inserted at its place.
+    const QString newest = c.server.orderIdWithStatus("NEW");
+    QVERIFY(c.server.setOrderStatus(newest, "PENDING_INVENTORY"));
+    QTRY_COMPARE(orders->rowCount(), 2);
+    QCOMPARE(orders->idAt(0), newest);
+    QVERIFY(c.server.requestLog().contains("GET /admin/v1/orders/" + newest));
+
+    orders->setStatusFilter({});
+    orders->setCustomerFilter(c.server.customerId(1));
+    QTRY_VERIFY(c.server.requestLog().contains(
+        "GET /admin/v1/orders?customerId=" + c.server.customerId(1) + "&limit=1000"));
+    QTRY_VERIFY(!orders->loading());
+    QCOMPARE(orders->rowCount(), 2);
+    QVERIFY(orders->error().isEmpty());
+}
+
+void TestConsole::orderDetailActions()
+{
+    Connected c;
+    QVERIFY(c.start());
+    OrderDetail *detail = c.services.orderDetail();
+    OrderListModel *orders = c.services.orders();
+    QAbstractItemModelTester linesTester(detail->lines(),
+                                         QAbstractItemModelTester::FailureReportingMode::QtTest);
+    QAbstractItemModelTester historyTester(detail->history(),
+                                           QAbstractItemModelTester::FailureReportingMode::QtTest);
+    QAbstractItemModelTester deliveriesTester(
+        detail->deliveries(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+    QTRY_VERIFY(orders->loaded());
+    QTRY_VERIFY(c.services.beers()->loaded());
+    QTRY_COMPARE(c.server.openStreams(), 1);
+
+    QSignalSpy detailChanged(detail, &OrderDetail::changed);
+    const QString id = c.server.orderIdWithStatus("ALLOCATED");
+    detail->setOrderId(id);
+    QVERIFY(detail->loading());
+    QTRY_VERIFY(detail->loaded());
+    QCOMPARE(detail->status(), QStringLiteral("ALLOCATED"));
+    QCOMPARE(detail->customerRef(), QStringLiteral("PO-1001"));
+    QCOMPARE(detail->lines()->rowCount(), 2);
+    QCOMPARE(detail->lines()->index(0).data(OrderLineModel::BeerNameRole).toString(),
+             QStringLiteral("Mango Bobs"));
+    QCOMPARE(detail->history()->rowCount(), 5);
+    QCOMPARE(detail->deliveries()->rowCount(), 4);
+    QVERIFY(detail->canPickup());
+    QVERIFY(!detail->canDeliver());
+    QVERIFY(detail->canCancel());
+
+    // Pick up: the detail and the list follow, the history grows by one.
+    QSignalSpy listChanged(orders, &QAbstractItemModel::dataChanged);
+    QSignalSpy historyInserted(detail->history(), &QAbstractItemModel::rowsInserted);
+    detail->pickup();
+    QVERIFY(detail->busy());
+    QVERIFY(!detail->canPickup());
+    QTRY_COMPARE(detail->status(), QStringLiteral("PICKED_UP"));
+    QTRY_VERIFY(!detail->busy());
+    QCOMPARE(detail->history()->rowCount(), 6);
+    QCOMPARE(historyInserted.count(), 1);
+    QCOMPARE(detail->history()->index(5).data(OrderHistoryModel::StatusRole).toString(),
+             QStringLiteral("PICKED_UP"));
+    QVERIFY(detail->canDeliver());
+    QCOMPARE(orders->index(orders->indexOfId(id)).data(OrderListModel::StatusRole).toString(),
+             QStringLiteral("PICKED_UP"));
+    QVERIFY(listChanged.count() >= 1);
+    QVERIFY(c.server.requestLog().contains("POST /admin/v1/orders/" + id + "/pickup"));
+    // The delivery of the new status arrives live.
+    QTRY_COMPARE(detail->deliveries()->rowCount(), 5);
+
+    // A refused action: the API's message, verbatim.
+    detail->cancel();
+    QTRY_COMPARE(detail->error(), QStringLiteral("cannot cancel an order in status PICKED_UP"));
+    QCOMPARE(detail->status(), QStringLiteral("PICKED_UP"));
+    detail->clearError();
+    QVERIFY(detail->error().isEmpty());
+
+    detail->deliver();
+    QTRY_COMPARE(detail->status(), QStringLiteral("DELIVERED"));
+    QCOMPARE(detail->history()->rowCount(), 7);
+    QVERIFY(!detail->canCancel());
+
+    // A change made elsewhere shows up too.
+    const QString fresh = c.server.orderIdWithStatus("NEW");
+    detail->setOrderId(fresh);
+    QTRY_VERIFY(detail->loaded());
+    QCOMPARE(detail->history()->rowCount(), 1);
+    QVERIFY(c.server.setOrderStatus(fresh, "VALIDATION_PENDING"));
+    QTRY_COMPARE(detail->history()->rowCount(), 2);
+    QCOMPARE(detail->statusText(), QStringLiteral("Validation pending"));
+
+    detail->setOrderId({});
+    QVERIFY(!detail->loaded());
+    QCOMPARE(detail->history()->rowCount(), 0);
+    QCOMPARE(detail->deliveries()->rowCount(), 0);
+    QVERIFY(detailChanged.count() > 0);
+}
+
+void TestConsole::deliveriesAndRedeliver()
+{
+    Connected c;
+    QVERIFY(c.start());
+    DeliveryListModel *deliveries = c.services.deliveries();
+    DeliveryDetail *detail = c.services.deliveryDetail();
+    QAbstractItemModelTester tester(deliveries,
+                                    QAbstractItemModelTester::FailureReportingMode::QtTest);
+    QAbstractItemModelTester attemptsTester(detail->attempts(),
+                                            QAbstractItemModelTester::FailureReportingMode::QtTest);
+    QTRY_VERIFY(deliveries->loaded());
+    QTRY_COMPARE(c.server.openStreams(), 1);
+    QCOMPARE(deliveries->failedCount(), 2);
+
+    // The Corner Pub's given-up delivery: failed, 6 attempts, the last one without an answer.
+    QString failed;
+    for (const QString &id : c.server.deliveryIds()) {
+        const QJsonObject d = c.server.delivery(id);
+        if (d.value("state") == "failed" &&
+            d.value("url") == QStringLiteral("https://cornerpub.example/api/order-status"))
+            failed = id;
+    }
+    QVERIFY(!failed.isEmpty());
+    const int row = deliveries->indexOfId(failed);
+    QCOMPARE(deliveries->index(row).data(DeliveryListModel::FailedRole).toBool(), true);
+    detail->setDeliveryId(failed);
+    QTRY_VERIFY(detail->loaded());
+    QVERIFY(detail->failed());
+    QCOMPARE(detail->attemptCount(), 6);
+    QCOMPARE(detail->attempts()->rowCount(), 6);
+    QCOMPARE(detail->attempts()->index(0).data(AttemptListModel::NumberRole).toInt(), 6);
+    QCOMPARE(detail->attempts()->index(0).data(AttemptListModel::StatusRole).toInt(), 0);
+    QCOMPARE(detail->attempts()->index(1).data(AttemptListModel::StatusRole).toInt(), 503);
+    QVERIFY(detail->attempts()
+                ->index(1)
+                .data(AttemptListModel::ResponsePreviewRole)
+                .toString()
+                .contains("503 Service Temporarily Unavailable"));
+    QVERIFY(detail->canRedeliver());
+
+    // Redeliver: pending again in the detail and the list.
+    QSignalSpy listChanged(deliveries, &QAbstractItemModel::dataChanged);
+    detail->redeliver();
+    QTRY_COMPARE(detail->state(), QStringLiteral("pending"));
+    QTRY_COMPARE(deliveries->index(deliveries->indexOfId(failed))
+                     .data(DeliveryListModel::StateRole)
+                     .toString(),
+                 QStringLiteral("pending"));
+    QVERIFY(listChanged.count() >= 1);
+    QCOMPARE(deliveries->failedCount(), 1);
+    QVERIFY(!detail->canRedeliver());
+
+    // The next attempt arrives live: the row and the attempt log follow.
+    QVERIFY(c.server.recordAttempt(failed, 200, 77, {}, "succeeded"));
+    QTRY_COMPARE(detail->attempts()->rowCount(), 7);
+    QCOMPARE(detail->state(), QStringLiteral("succeeded"));
+    QCOMPARE(detail->attempts()->index(0).data(AttemptListModel::TriggerRole).toString(),
+             QStringLiteral("manual"));
+    const QModelIndex updated = deliveries->index(deliveries->indexOfId(failed));
+    QCOMPARE(updated.data(DeliveryListModel::LastStatusRole).toInt(), 200);
+    QCOMPARE(updated.data(DeliveryListModel::LatencyTextRole).toString(), QStringLiteral("77 ms"));
+
+    // Redelivering to a disabled endpoint is refused; the API says why.
+    const QString gone = c.server.deliveryIdWithState("failed"); // Hopfen & Malz's 410
+    deliveries->redeliver(gone);
+    QTRY_COMPARE(deliveries->error(),
+                 QStringLiteral("the endpoint is disabled; enable it before redelivering"));
+
+    // The state filter goes to the server as a query parameter.
+    deliveries->setStateFilter("succeeded");
+    QTRY_VERIFY(
+        c.server.requestLog().contains("GET /admin/v1/deliveries?state=succeeded&limit=1000"));
+    QTRY_VERIFY(!deliveries->loading());
+    for (int r = 0; r < deliveries->rowCount(); ++r)
+        QCOMPARE(deliveries->index(r).data(DeliveryListModel::StateRole).toString(),
+                 QStringLiteral("succeeded"));
+}
+
+void TestConsole::endpointsEnable()
+{
+    Connected c;
+    QVERIFY(c.start());
+    EndpointListModel *endpoints = c.services.endpoints();
+    QAbstractItemModelTester tester(endpoints,
+                                    QAbstractItemModelTester::FailureReportingMode::QtTest);
+    QTRY_VERIFY(endpoints->loaded());
+    QTRY_VERIFY(c.services.customers()->loaded());
+    QVERIFY(endpoints->disabledOnly()); // what the Deliveries page shows
+    QCOMPARE(endpoints->rowCount(), 1);
+    QSignalSpy disabledOnlyChanged(endpoints, &EndpointListModel::disabledOnlyChanged);
+    endpoints->setDisabledOnly(false);
+    QTRY_COMPARE(endpoints->rowCount(), 3);
+    endpoints->setDisabledOnly(true);
+    QCOMPARE(disabledOnlyChanged.count(), 2);
+    QCOMPARE(endpoints->rowCount(), 1);
+    QTRY_VERIFY(!endpoints->loading());
+    QCOMPARE(endpoints->rowCount(), 1);
+    const QModelIndex disabled = endpoints->index(0);
+    QCOMPARE(disabled.data(EndpointListModel::DisabledRole).toBool(), true);
+    QCOMPARE(disabled.data(EndpointListModel::CustomerNameRole).toString(),
+             QStringLiteral("Hopfen & Malz GmbH"));
+    QCOMPARE(disabled.data(EndpointListModel::DisabledReasonRole).toString(),
+             QStringLiteral("410 Gone from the endpoint"));
+
+    QSignalSpy removed(endpoints, &QAbstractItemModel::rowsRemoved);
+    endpoints->enable(c.server.disabledEndpointId());
+    QTRY_COMPARE(endpoints->rowCount(), 0);
+    QCOMPARE(removed.count(), 1);
+
+    // endpoint.state from the backend (a 410 elsewhere) brings one in.
+    QVERIFY(c.server.setEndpointState(QStringLiteral("e7b1d5a2-3c4f-4e6a-9b8c-1d2e3f405003"),
+                                      "disabled", "no success for 5 days"));
+    QTRY_COMPARE(endpoints->rowCount(), 1);
+    QCOMPARE(endpoints->index(0).data(EndpointListModel::CustomerNameRole).toString(),
+             QStringLiteral("The Corner Pub"));
+}
+
+void TestConsole::customersCreateAndRotate()
+{
+    Connected c;
+    QVERIFY(c.start());
+    CustomerListModel *customers = c.services.customers();
+    QAbstractItemModelTester tester(customers,
+                                    QAbstractItemModelTester::FailureReportingMode::QtTest);
+    QTRY_VERIFY(customers->loaded());
+    QTRY_COMPARE(c.server.openStreams(), 1);
+    QCOMPARE(customers->rowCount(), 3);
+    QCOMPARE(customers->index(0).data(CustomerListModel::NameRole).toString(),
+             QStringLiteral("Acme Brewing Supply")); // by name
+    QCOMPARE(customers->filterOptions().size(), 4);
+    QCOMPARE(customers->nameOf(c.server.customerId(2)), QStringLiteral("The Corner Pub"));
+    QVERIFY(customers->index(0).data(CustomerListModel::OrderCountRole).toInt() > 0);
+
+    QSignalSpy issued(customers, &CustomerListModel::secretIssued);
+    QSignalSpy created(customers, &CustomerListModel::customerCreated);
+    QSignalSpy optionsChanged(customers, &CustomerListModel::filterOptionsChanged);
+    customers->create("  Biergarten Nord ");
+    QVERIFY(customers->busy());
+    QTRY_COMPARE(issued.count(), 1);
+    QVERIFY(!customers->busy());
+    QCOMPARE(created.count(), 1);
+    QCOMPARE(issued.at(0).at(1).toString(), QStringLiteral("Biergarten Nord"));
+    QVERIFY(issued.at(0).at(2).toString().startsWith("whsec_"));
+    QVERIFY(issued.at(0).at(3).toString().isEmpty());
+    QCOMPARE(customers->rowCount(), 4);
+    QCOMPARE(customers->index(1).data(CustomerListModel::NameRole).toString(),
+             QStringLiteral("Biergarten Nord"));
+    QVERIFY(optionsChanged.count() >= 1);
+    // Its customer.created event does not add it twice.
+    QTest::qWait(100);
+    QCOMPARE(customers->rowCount(), 4);
+
+    customers->create("   ");
+    QVERIFY(!customers->busy()); // nothing sent
+
+    const QString id = c.server.customerId(2);
+    customers->rotateSecret(id);
+    QTRY_COMPARE(issued.count(), 2);
+    QCOMPARE(issued.at(1).at(0).toString(), id);
+    QVERIFY(issued.at(1).at(2).toString().startsWith("whsec_"));
+    QVERIFY(issued.at(1).at(2) != issued.at(0).at(2));
+    QVERIFY(!issued.at(1).at(3).toString().isEmpty());
+    QTRY_VERIFY(!customers->index(customers->indexOfId(id))
+                     .data(CustomerListModel::PreviousSecretExpiresTextRole)
+                     .toString()
+                     .isEmpty());
+}
+
+void TestConsole::beersFollowStock()
+{
+    Connected c;
+    QVERIFY(c.start());
+    BeerListModel *beers = c.services.beers();
+    QAbstractItemModelTester tester(beers, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    QTRY_VERIFY(beers->loaded());
+    QTRY_COMPARE(c.server.openStreams(), 1);
+    QCOMPARE(beers->rowCount(), 6);
+    QCOMPARE(beers->index(0).data(BeerListModel::NameRole).toString(),
+             QStringLiteral("Cage Blond"));
+    QCOMPARE(beers->nameOfUpc("0631234200036"), QStringLiteral("Mango Bobs"));
+    QCOMPARE(BeerListModel::styleText("PALE_ALE"), QStringLiteral("Pale ale"));
+    const int row = beers->indexOfId("0a81a2c4-5b55-4d4f-8f5e-0b3c1a1d2e04");
+    QCOMPARE(beers->index(row).data(BeerListModel::QuantityOnHandRole).toInt(), 0);
+
+    QSignalSpy changed(beers, &QAbstractItemModel::dataChanged);
+    std::optional<ApiResult> result;
+    c.services.adminClient()->callApi({"POST",
+                                       "/beers/0a81a2c4-5b55-4d4f-8f5e-0b3c1a1d2e04/restock",
+                                       {},
+                                       QJsonObject{{"quantity", 48}}},
+                                      this, [&result](const ApiResult &r) { result = r; });
+    QTRY_COMPARE(changed.count(), 1);
+    QCOMPARE(beers->index(row).data(BeerListModel::QuantityOnHandRole).toInt(), 48);
+    QTRY_VERIFY(result && result->ok());
+}
+
+void TestConsole::testOrderAppears()
+{
+    Connected c;
+    QVERIFY(c.start());
+    TestOrderForm *form = c.services.testOrder();
+    OrderListModel *orders = c.services.orders();
+    QTRY_VERIFY(orders->loaded());
+    QTRY_COMPARE(c.server.openStreams(), 1);
+    QSignalSpy placed(form, &TestOrderForm::placed);
+
+    QVERIFY(!form->canSubmit()); // no customer yet
+    form->setCustomerId(c.server.customerId(1));
+    form->setCustomerRef("TRAINING-1");
+    form->setQuantity(c.server.beerUpc(0), 2);
+    form->setQuantity(c.server.beerUpc(4), 5);
+    QVERIFY(form->canSubmit());
+    form->submit();
+    QVERIFY(form->busy());
+    QTRY_COMPARE(placed.count(), 1);
+    QVERIFY(!form->busy());
+    QCOMPARE(form->lineCount(), 0); // emptied for the next one
+    const QJsonObject order = placed.at(0).at(0).toJsonObject();
+    QCOMPARE(order.value("orderStatusCallbackUrl").toString(), c.server.demoReceiverUrl());
+    QCOMPARE(orders->idAt(0), order.value("id").toString());
+    QCOMPARE(orders->index(0).data(OrderListModel::LineCountRole).toInt(), 2);
+    QCOMPARE(orders->index(0).data(OrderListModel::QuantityRole).toInt(), 7);
+    QTest::qWait(50);
+    QCOMPARE(orders->indexOfId(order.value("id").toString()), 0); // the event adds no twin
+    QCOMPARE(orders->rowCount(), 8);
+
+    // The same customerRef again: refused, the API's message kept for the dialog.
+    form->setCustomerRef("TRAINING-1");
+    form->submit();
+    QTRY_VERIFY(!form->busy());
+    QCOMPARE(form->error(),
+             QStringLiteral("the customer already has an order with customerRef TRAINING-1"));
+    QCOMPARE(placed.count(), 1);
+
+    // With auto-advance the backend walks the order on; the list follows live. No beers
+    // chosen: the server picks the lines.
+    c.server.setAutoAdvance(true, 20);
+    form->setCustomerRef({});
+    QVERIFY(!form->requestBody().contains("lines"));
+    form->submit();
+    QTRY_COMPARE(placed.count(), 2);
+    QCOMPARE(placed.at(1).at(0).toJsonObject().value("beerOrderLines").toArray().size(), 2);
+    const QString id = placed.at(1).at(0).toJsonObject().value("id").toString();
+    QTRY_COMPARE(orders->index(orders->indexOfId(id)).data(OrderListModel::StatusRole).toString(),
+                 QStringLiteral("ALLOCATED"));
+    c.server.setAutoAdvance(false);
 }
 
 QTEST_MAIN(TestConsole)

@@ -5,6 +5,7 @@
 #include "console/consoleservices.h"
 #include "testadminserver.h"
 
+#include <QJsonArray>
 #include <QJsonObject>
 #include <QQmlEngine>
 #include <QQuickStyle>
@@ -37,6 +38,49 @@ public:
     Q_INVOKABLE void sendEvent(const QString &type, const QJsonObject &data)
     {
         m_server->sendEvent(type, data);
+    }
+
+    // Orders and webhooks (TestAdminServer's in-memory store).
+    Q_INVOKABLE void resetOrders() { m_server->resetOrderData(); }
+    Q_INVOKABLE QString orderIdWithStatus(const QString &status) const
+    {
+        return m_server->orderIdWithStatus(status);
+    }
+    Q_INVOKABLE QStringList deliveryIds(const QString &state) const
+    {
+        QStringList ids;
+        for (const QString &id : m_server->deliveryIds())
+            if (m_server->delivery(id).value("state").toString() == state)
+                ids.append(id);
+        return ids;
+    }
+    Q_INVOKABLE QString disabledEndpointId() const { return m_server->disabledEndpointId(); }
+    Q_INVOKABLE QString customerId(int index) const { return m_server->customerId(index); }
+    Q_INVOKABLE QString beerUpc(int index) const { return m_server->beerUpc(index); }
+    // The backend's own workflow moves an order on (order.status, delivery.created).
+    Q_INVOKABLE bool setOrderStatus(const QString &orderId, const QString &status)
+    {
+        return m_server->setOrderStatus(orderId, status);
+    }
+    // An order placed through the service API (order.created); returns its id.
+    Q_INVOKABLE QString createOrder(int customer, const QString &customerRef)
+    {
+        const QJsonArray lines{QJsonObject{{"upc", m_server->beerUpc(1)}, {"orderQuantity", 6}}};
+        return m_server
+            ->createOrder(m_server->customerId(customer), QJsonValue(customerRef), lines, {})
+            .value("id")
+            .toString();
+    }
+    // The dispatcher's next attempt (delivery.attempt, delivery.state).
+    Q_INVOKABLE bool recordAttempt(const QString &deliveryId, int status, int latencyMs,
+                                   const QString &error, const QString &state)
+    {
+        return m_server->recordAttempt(deliveryId, status, latencyMs, error, state);
+    }
+    // How many requests started with prefix ("GET /admin/v1/orders?").
+    Q_INVOKABLE int requestCount(const QString &prefix) const
+    {
+        return m_server->countRequests(prefix);
     }
 
 private:

@@ -67,15 +67,20 @@ Item {
         }
 
         function test_clickSwitchesPages() {
-            const entry = findChild(view, "nav-orders")
+            const entry = findChild(view, "nav-nodes")
             verify(entry)
             mouseClick(entry)
+            compare(view.currentIndex, 5)
+            verify(pageVisible("nodes"))
+            const page = findChild(view, "page-nodes")
+            const title = findChild(page, "placeholderTitle")
+            compare(title.text, "Cluster nodes")
+            compare(findChild(page, "arrivesWith").text, "Arrives with the cluster API.")
+
+            mouseClick(findChild(view, "nav-orders"))
             compare(view.currentIndex, 3)
             verify(pageVisible("orders"))
-            const page = findChild(view, "page-orders")
-            const title = findChild(page, "placeholderTitle")
-            compare(title.text, "Orders")
-            compare(findChild(page, "arrivesWith").text, "Arrives with the order service.")
+            verify(findChild(findChild(view, "page-orders"), "orderList"), "the real Orders page")
         }
 
         function test_dashboardShowsServerValues() {

@@ -1,0 +1,199 @@
+#include "livelistmodel.h"
+
+#include "orderstatus.h"
+
+#include <QJsonArray>
+
+#include <algorithm>
+
+namespace Gatehouse::Console {
+
+namespace {
+// Events that arrive during a reload beyond this many are dropped; the reload's answer is
+// recent enough then.
+constexpr qsizetype MaxBufferedEvents = 2000;
+} // namespace
+
+LiveListModel::LiveListModel(AdminClient *client, QObject *parent)
+    : JsonListModel(parent), m_client(client)
+{
+    if (!client)
+        return;
+    connect(client, &AdminClient::eventReceived, this, &LiveListModel::handleEvent);
+    connect(client, &AdminClient::connectionStateChanged, this, [this] {
+        if (m_client && m_client->connectionState() == AdminClient::Online)
+            reload(); // events may have been missed while we were away
+    });
+}
+
+void LiveListModel::reload()
+{
+    if (!m_client || m_client->connectionState() != AdminClient::Online)
+        return;
+    if (!canLoad()) {
+        ++m_generation; // an answer still under way is for other filters
+        m_eventsDuringLoad.clear();
+        setLoading(false);
+        resetFrom({});
+        return;
+    }
+    const quint64 generation = ++m_generation;
+    m_eventsDuringLoad.clear();
+    setLoading(true);
+    m_client->callApi(listCall(), this, [this, generation](const ApiResult &result) {
+        if (generation != m_generation)
+            return; // a newer reload (other filters) is under way
+        const QList<AdminEvent> events = std::exchange(m_eventsDuringLoad, {});
+        if (result.canceled) {
+            setLoading(false);
+            return;
+        }
+        if (!result.ok()) {
+            setError(result.errorMessage);
+            setLoading(false);
+            return;
+        }
+        setError(QString());
+        resetFrom(result.object().value(QLatin1String("items")).toArray());
+        m_loaded = true;
+        setLoading(false);
+        for (const AdminEvent &event : events)
+            applyEvent(event);
+    });
+}
+
+void LiveListModel::clearError()
+{
+    setError(QString());
+}
+
+void LiveListModel::handleEvent(const AdminEvent &event)
+{
+    if (m_loading) {
+        if (m_eventsDuringLoad.size() < MaxBufferedEvents)
+            m_eventsDuringLoad.append(event);
+        return;
+    }
+    applyEvent(event);
+}
+
+void LiveListModel::upsert(const QJsonObject &object)
+{
+    const QJsonObject row = normalize(object);
+    const QString id = idOf(row);
+    if (id.isEmpty())
+        return; // not what the API sends; nothing to key it by
+    const int existing = indexOfId(id);
+    const bool wanted = accepts(row);
+    if (existing >= 0) {
+        if (wanted)
+            replaceRowAt(existing, row);
+        else
+            removeRowAt(existing);
+        return;
+    }
+    if (!wanted)
+        return;
+    int position = 0;
+    while (position < count() && !listedBefore(row, rows().at(position)))
+        ++position;
+    if (position >= m_capacity)
+        return; // older than everything we keep
+    insertRowAt(position, row);
+    trimToCapacity();
+}
+
+void LiveListModel::resetFrom(const QJsonArray &items)
+{
+    QList<QJsonObject> next;
+    next.reserve(items.size());
+    for (const QJsonValue item : items) {
+        const QJsonObject row = normalize(item.toObject());
+        if (!idOf(row).isEmpty() && accepts(row))
+            next.append(row);
+    }
+    std::stable_sort(next.begin(), next.end(), [this](const QJsonObject &a, const QJsonObject &b) {
+        return listedBefore(a, b);
+    });
+    if (next.size() > m_capacity)
+        next.resize(m_capacity);
+    if (next != rows())
+        setRows(std::move(next));
+}
+
+bool LiveListModel::accepts(const QJsonObject &) const
+{
+    return true;
+}
+
+bool LiveListModel::listedBefore(const QJsonObject &a, const QJsonObject &b) const
+{
+    const QString key = sortTimeKey();
+    return ConsoleFormat::parseTime(a.value(key)) > ConsoleFormat::parseTime(b.value(key));
+}
+
+void LiveListModel::filtersChanged()
+{
+    for (int row = count() - 1; row >= 0; --row) {
+        if (!accepts(rows().at(row)))
+            removeRowAt(row);
+    }
+    reload();
+}
+
+void LiveListModel::setError(const QString &message)
+{
+    if (m_error == message)
+        return;
+    m_error = message;
+    emit errorChanged();
+}
+
+void LiveListModel::fetchAndUpsert(const QString &path)
+{
+    if (!m_client)
+        return;
+    m_client->callApi({"GET", path, {}, {}}, this, [this](const ApiResult &result) {
+        if (result.ok())
+            upsert(result.object());
+        // A failed lookup is not the user's business: the next reload fixes the list.
+    });
+}
+
+void LiveListModel::runAction(const ApiCall &call, std::function<void(const QJsonObject &)> done,
+                              std::function<void()> finished)
+{
+    if (!m_client) {
+        if (finished)
+            finished();
+        return;
+    }
+    m_client->callApi(
+        call, this,
+        [this, done = std::move(done), finished = std::move(finished)](const ApiResult &result) {
+            if (result.ok()) {
+                setError(QString());
+                done(result.object());
+            } else if (!result.canceled) {
+                setError(result.errorMessage);
+            }
+            if (finished)
+                finished();
+        });
+}
+
+void LiveListModel::setLoading(bool loading)
+{
+    if (m_loading == loading)
+        return;
+    m_loading = loading;
+    emit loadingChanged();
+}
+
+void LiveListModel::trimToCapacity()
+{
+    while (count() > m_capacity)
+        removeRowAt(count() - 1);
+}
+
+} // namespace Gatehouse::Console

@@ -1,0 +1,482 @@
+pragma ComponentBehavior: Bound
+import QtQuick
+import QtQuick.Controls
+import QtQuick.Layouts
+import Gatehouse
+
+// Orders, live: a filterable list, the selected order's lines, status history and webhook
+// deliveries, the actions its status allows, and test orders for demos and training. A
+// second tab holds the customers.
+Pane {
+    id: root
+
+    padding: 20
+    background: Rectangle { color: Theme.background }
+    // Actions that the status does not allow must look unavailable.
+    palette.disabled.buttonText: Theme.idle
+    palette.disabled.windowText: Theme.idle
+
+    // Selects an order (shows its detail).
+    function select(orderId: string) {
+        OrderDetail.orderId = orderId
+    }
+
+    ColumnLayout {
+        anchors.fill: parent
+        spacing: Theme.spacing
+
+        TabBar {
+            id: tabs
+            objectName: "ordersTabs"
+            Layout.fillWidth: true
+            background: Rectangle {
+                color: "transparent"
+                Rectangle {
+                    anchors.left: parent.left
+                    anchors.right: parent.right
+                    anchors.bottom: parent.bottom
+                    height: 1
+                    color: Theme.border
+                }
+            }
+            PageTab {
+                objectName: "ordersTab"
+                text: qsTr("Orders")
+            }
+            PageTab {
+                objectName: "customersTab"
+                text: qsTr("Customers")
+            }
+        }
+
+        StackLayout {
+            Layout.fillWidth: true
+            Layout.fillHeight: true
+            currentIndex: tabs.currentIndex
+
+            ColumnLayout {
+                spacing: Theme.spacing
+
+                ErrorBanner {
+                    objectName: "ordersError"
+                    Layout.fillWidth: true
+                    message: OrderDetail.error.length > 0 ? OrderDetail.error : Orders.error
+                    onDismissed: {
+                        OrderDetail.clearError()
+                        Orders.clearError()
+                    }
+                }
+
+                // Filters and page actions.
+                RowLayout {
+                    Layout.fillWidth: true
+                    spacing: 8
+
+                    Label {
+                        text: qsTr("Status")
+                        color: Theme.mutedText
+                    }
+                    ComboBox {
+                        id: statusCombo
+                        objectName: "statusFilter"
+                        Layout.preferredWidth: 190
+                        model: Orders.statusOptions
+                        textRole: "text"
+                        valueRole: "value"
+                        Accessible.name: qsTr("Filter by status")
+                        Component.onCompleted: currentIndex = indexOfValue(Orders.statusFilter)
+                        onActivated: Orders.statusFilter = statusCombo.currentValue
+                    }
+                    Label {
+                        Layout.leftMargin: 8
+                        text: qsTr("Customer")
+                        color: Theme.mutedText
+                    }
+                    ComboBox {
+                        id: customerCombo
+                        objectName: "customerFilter"
+                        Layout.preferredWidth: 200
+                        model: Customers.filterOptions
+                        textRole: "text"
+                        valueRole: "value"
+                        Accessible.name: qsTr("Filter by customer")
+                        onActivated: Orders.customerFilter = customerCombo.currentValue
+                        // The options are rebuilt when customers arrive; keep showing the filter.
+                        onCountChanged: currentIndex = Math.max(0, indexOfValue(Orders.customerFilter))
+                    }
+                    Item { Layout.fillWidth: true }
+                    BusyIndicator {
+                        Layout.preferredWidth: 24
+                        Layout.preferredHeight: 24
+                        running: Orders.loading
+                        visible: Orders.loading
+                    }
+                    Label {
+                        objectName: "orderCount"
+                        text: qsTr("%1 shown").arg(Orders.count)
+                        color: Theme.mutedText
+                    }
+                    Button {
+                        text: qsTr("Reload")
+                        enabled: AdminClient.connectionState === AdminClient.Online
+                        Accessible.name: qsTr("Reload the orders")
+                        onClicked: {
+                            Orders.reload()
+                            OrderDetail.reload()
+                        }
+                    }
+                    Button {
+                        objectName: "placeTestOrderButton"
+                        text: qsTr("Place test order…")
+                        highlighted: true
+                        enabled: AdminClient.connectionState === AdminClient.Online
+                        Accessible.name: qsTr("Place a test order")
+                        onClicked: testOrderDialog.open()
+                    }
+                }
+
+                RowLayout {
+                    Layout.fillWidth: true
+                    Layout.fillHeight: true
+                    spacing: Theme.spacing
+
+                    // The list.
+                    Rectangle {
+                        Layout.fillHeight: true
+                        Layout.fillWidth: true
+                        Layout.preferredWidth: 5
+                        Layout.minimumWidth: 320
+                        color: Theme.surface
+                        radius: Theme.radius
+                        border.color: Theme.border
+                        clip: true
+
+                        ListView {
+                            id: orderList
+
+                            objectName: "orderList"
+                            anchors.fill: parent
+                            anchors.margins: 1
+                            clip: true
+                            model: Orders
+                            boundsBehavior: Flickable.StopAtBounds
+                            Accessible.role: Accessible.List
+                            Accessible.name: qsTr("Orders")
+                            ScrollBar.vertical: ScrollBar {}
+
+                            delegate: OrderDelegate {
+                                id: orderDelegate
+                                width: ListView.view.width
+                                selected: OrderDetail.orderId === orderDelegate.orderId
+                                onClicked: root.select(orderDelegate.orderId)
+                            }
+                        }
+
+                        Label {
+                            anchors.centerIn: parent
+                            width: parent.width - 40
+                            visible: orderList.count === 0 && Orders.loaded && !Orders.loading
+                            horizontalAlignment: Text.AlignHCenter
+                            wrapMode: Text.Wrap
+                            text: Orders.statusFilter.length > 0 || Orders.customerFilter.length > 0
+                                  ? qsTr("No orders match the filter.")
+                                  : qsTr("No orders yet. Place a test order to see one go through its lifecycle.")
+                            color: Theme.mutedText
+                        }
+                    }
+
+                    // The selected order.
+                    Rectangle {
+                        objectName: "orderDetailPane"
+                        Layout.fillHeight: true
+                        Layout.fillWidth: true
+                        Layout.preferredWidth: 6
+                        Layout.minimumWidth: 360
+                        color: Theme.surface
+                        radius: Theme.radius
+                        border.color: Theme.border
+
+                        Label {
+                            anchors.centerIn: parent
+                            width: parent.width - 40
+                            visible: OrderDetail.orderId.length === 0
+                            horizontalAlignment: Text.AlignHCenter
+                            wrapMode: Text.Wrap
+                            text: qsTr("Select an order to see its lines, status history and webhook deliveries.")
+                            color: Theme.mutedText
+                        }
+
+                        ScrollView {
+                            id: detailScroll
+                            anchors.fill: parent
+                            anchors.margins: 1
+                            visible: OrderDetail.orderId.length > 0
+                            clip: true
+                            contentWidth: availableWidth
+
+                            ColumnLayout {
+                                width: detailScroll.availableWidth
+                                spacing: 14
+
+                                // Heading and actions.
+                                RowLayout {
+                                    Layout.fillWidth: true
+                                    Layout.topMargin: 16
+                                    Layout.leftMargin: 16
+                                    Layout.rightMargin: 16
+                                    spacing: 10
+
+                                    Label {
+                                        objectName: "detailTitle"
+                                        text: qsTr("Order %1").arg(OrderDetail.shortId)
+                                        color: Theme.text
+                                        font.pixelSize: 17
+                                        font.weight: Font.DemiBold
+                                    }
+                                    StatusBadge {
+                                        objectName: "detailStatus"
+                                        visible: OrderDetail.loaded
+                                        family: OrderDetail.statusFamily
+                                        text: OrderDetail.statusText
+                                    }
+                                    BusyIndicator {
+                                        Layout.preferredWidth: 22
+                                        Layout.preferredHeight: 22
+                                        running: OrderDetail.loading || OrderDetail.busy
+                                        visible: running
+                                    }
+                                    Item { Layout.fillWidth: true }
+                                }
+                                RowLayout {
+                                    Layout.fillWidth: true
+                                    Layout.leftMargin: 16
+                                    Layout.rightMargin: 16
+                                    spacing: 8
+                                    Button {
+                                        objectName: "pickupButton"
+                                        text: qsTr("Pick up")
+                                        enabled: OrderDetail.canPickup
+                                        Accessible.name: qsTr("Mark the order as picked up")
+                                        onClicked: OrderDetail.pickup()
+                                    }
+                                    Button {
+                                        objectName: "deliverButton"
+                                        text: qsTr("Deliver")
+                                        enabled: OrderDetail.canDeliver
+                                        Accessible.name: qsTr("Mark the order as delivered")
+                                        onClicked: OrderDetail.deliver()
+                                    }
+                                    Button {
+                                        objectName: "cancelOrderButton"
+                                        text: qsTr("Cancel order")
+                                        enabled: OrderDetail.canCancel
+                                        Accessible.name: qsTr("Cancel the order")
+                                        onClicked: OrderDetail.cancel()
+                                    }
+                                    Item { Layout.fillWidth: true }
+                                }
+
+                                // Facts.
+                                GridLayout {
+                                    Layout.fillWidth: true
+                                    Layout.leftMargin: 16
+                                    Layout.rightMargin: 16
+                                    columns: 2
+                                    columnSpacing: 16
+                                    rowSpacing: 4
+
+                                    Label { text: qsTr("Customer"); color: Theme.mutedText }
+                                    Label {
+                                        objectName: "detailCustomer"
+                                        Layout.fillWidth: true
+                                        text: OrderDetail.customerName
+                                        color: Theme.text
+                                        elide: Text.ElideRight
+                                    }
+                                    Label { text: qsTr("Reference"); color: Theme.mutedText }
+                                    Label {
+                                        Layout.fillWidth: true
+                                        text: OrderDetail.customerRef.length > 0 ? OrderDetail.customerRef : "–"
+                                        color: Theme.text
+                                        elide: Text.ElideRight
+                                    }
+                                    Label { text: qsTr("Order id"); color: Theme.mutedText }
+                                    TextEdit {
+                                        Layout.fillWidth: true
+                                        text: OrderDetail.orderId
+                                        readOnly: true
+                                        selectByMouse: true
+                                        color: Theme.text
+                                        font.family: Theme.monoFont
+                                        wrapMode: TextEdit.WrapAnywhere
+                                    }
+                                    Label { text: qsTr("Created"); color: Theme.mutedText }
+                                    Label { text: OrderDetail.createdText; color: Theme.text }
+                                    Label { text: qsTr("Last change"); color: Theme.mutedText }
+                                    Label {
+                                        text: qsTr("%1 (version %2)").arg(OrderDetail.modifiedText)
+                                                                     .arg(OrderDetail.version)
+                                        color: Theme.text
+                                    }
+                                    Label { text: qsTr("Status callback"); color: Theme.mutedText }
+                                    Label {
+                                        Layout.fillWidth: true
+                                        text: OrderDetail.callbackUrl.length > 0 ? OrderDetail.callbackUrl
+                                                                                 : qsTr("none")
+                                        color: Theme.text
+                                        elide: Text.ElideMiddle
+                                    }
+                                }
+
+                                // Lines.
+                                SectionHeading {
+                                    Layout.leftMargin: 16
+                                    text: qsTr("Lines")
+                                }
+                                ColumnLayout {
+                                    objectName: "orderLines"
+                                    Layout.fillWidth: true
+                                    Layout.leftMargin: 16
+                                    Layout.rightMargin: 16
+                                    spacing: 0
+
+                                    RowLayout {
+                                        Layout.fillWidth: true
+                                        spacing: 10
+                                        Label {
+                                            Layout.fillWidth: true
+                                            text: qsTr("Beer")
+                                            color: Theme.mutedText
+                                            font.pixelSize: 12
+                                        }
+                                        Label {
+                                            Layout.preferredWidth: 110
+                                            text: qsTr("UPC")
+                                            color: Theme.mutedText
+                                            font.pixelSize: 12
+                                        }
+                                        Label {
+                                            Layout.preferredWidth: 80
+                                            horizontalAlignment: Text.AlignRight
+                                            text: qsTr("Allocated")
+                                            color: Theme.mutedText
+                                            font.pixelSize: 12
+                                        }
+                                    }
+                                    Repeater {
+                                        model: OrderDetail.lines
+                                        delegate: Rectangle {
+                                            id: lineRow
+
+                                            required property int index
+                                            required property string beerName
+                                            required property string upc
+                                            required property bool inCatalog
+                                            required property int orderQuantity
+                                            required property int quantityAllocated
+                                            required property bool fullyAllocated
+
+                                            Layout.fillWidth: true
+                                            implicitHeight: 30
+                                            color: lineRow.index % 2 === 0 ? Theme.stripe : Theme.surface
+
+                                            RowLayout {
+                                                anchors.fill: parent
+                                                anchors.leftMargin: 6
+                                                anchors.rightMargin: 6
+                                                spacing: 10
+                                                Label {
+                                                    Layout.fillWidth: true
+                                                    text: lineRow.inCatalog
+                                                          ? (lineRow.beerName.length > 0 ? lineRow.beerName : "…")
+                                                          : qsTr("Not in the catalog")
+                                                    color: lineRow.inCatalog ? Theme.text : Theme.error
+                                                    elide: Text.ElideRight
+                                                }
+                                                Label {
+                                                    Layout.preferredWidth: 110
+                                                    text: lineRow.upc
+                                                    color: Theme.mutedText
+                                                    font.family: Theme.monoFont
+                                                    elide: Text.ElideRight
+                                                }
+                                                Label {
+                                                    Layout.preferredWidth: 80
+                                                    horizontalAlignment: Text.AlignRight
+                                                    text: qsTr("%1 / %2").arg(lineRow.quantityAllocated)
+                                                                         .arg(lineRow.orderQuantity)
+                                                    color: lineRow.fullyAllocated ? Theme.success : Theme.text
+                                                    font.family: Theme.monoFont
+                                                }
+                                            }
+                                        }
+                                    }
+                                    Label {
+                                        visible: OrderDetail.loaded && OrderDetail.lines.count === 0
+                                        text: qsTr("No lines.")
+                                        color: Theme.mutedText
+                                    }
+                                }
+
+                                // History.
+                                SectionHeading {
+                                    Layout.leftMargin: 16
+                                    text: qsTr("Status history")
+                                }
+                                HistoryTimeline {
+                                    Layout.fillWidth: true
+                                    Layout.leftMargin: 16
+                                    Layout.rightMargin: 16
+                                    model: OrderDetail.history
+                                }
+
+                                // Deliveries.
+                                SectionHeading {
+                                    Layout.leftMargin: 16
+                                    text: qsTr("Webhook deliveries")
+                                }
+                                Label {
+                                    Layout.leftMargin: 16
+                                    Layout.rightMargin: 16
+                                    Layout.fillWidth: true
+                                    visible: OrderDetail.loaded && OrderDetail.deliveries.count === 0
+                                    text: OrderDetail.callbackUrl.length > 0
+                                          ? qsTr("No deliveries yet.")
+                                          : qsTr("This order has no status callback URL, so no webhooks are sent.")
+                                    color: Theme.mutedText
+                                    wrapMode: Text.Wrap
+                                }
+                                ColumnLayout {
+                                    objectName: "orderDeliveries"
+                                    Layout.fillWidth: true
+                                    Layout.leftMargin: 16
+                                    Layout.rightMargin: 16
+                                    Layout.bottomMargin: 16
+                                    spacing: 0
+                                    Repeater {
+                                        model: OrderDetail.deliveries
+                                        delegate: DeliveryDelegate {
+                                            Layout.fillWidth: true
+                                            showOrder: false
+                                            hoverEnabled: false
+                                            focusPolicy: Qt.NoFocus
+                                        }
+                                    }
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+
+            CustomersPage {
+                objectName: "customersPage"
+            }
+        }
+    }
+
+    TestOrderDialog {
+        id: testOrderDialog
+        onPlaced: orderId => root.select(orderId)
+    }
+}

@@ -1,0 +1,308 @@
+import QtQuick
+import QtTest
+import Gatehouse
+import GatehouseTest
+
+// The Orders page with the real services against the in-test admin server: the live list,
+// filters, the detail with its history timeline, the actions and the test-order dialog.
+Item {
+    id: root
+
+    width: 1100
+    height: 700
+
+    OrdersPage {
+        id: page
+        anchors.fill: parent
+    }
+
+    TestCase {
+        id: testCase
+
+        name: "OrdersPage"
+        when: windowShown
+
+        readonly property var list: findChild(page, "orderList")
+
+        function delegateOf(orderId) {
+            return findChild(testCase.list, "order-" + orderId)
+        }
+
+        function initTestCase() {
+            tryCompare(AdminClient, "connectionState", AdminClient.Online, 10000)
+        }
+
+        function init() {
+            TestBackend.resetOrders()
+            OrderDetail.orderId = ""
+            Orders.statusFilter = ""
+            Orders.customerFilter = ""
+            findChild(page, "statusFilter").currentIndex = 0
+            findChild(page, "customerFilter").currentIndex = 0
+            Orders.reload()
+            Customers.reload()
+            Beers.reload()
+            tryVerify(() => !Orders.loading && Orders.count === 7, 5000, "orders loaded")
+            tryVerify(() => Customers.count === 3 && Beers.count === 6, 5000, "catalog loaded")
+            Orders.clearError()
+            OrderDetail.clearError()
+        }
+
+        function test_listShowsOrders() {
+            compare(testCase.list.count, 7)
+            compare(findChild(page, "orderCount").text, "7 shown")
+            const allocated = TestBackend.orderIdWithStatus("ALLOCATED")
+            const row = delegateOf(allocated)
+            verify(row, "delegate of the allocated order")
+            compare(row.statusText, "Allocated")
+            compare(row.statusFamily, "progress")
+            compare(row.customerName, "Acme Brewing Supply")
+            compare(row.customerRef, "PO-1001")
+            compare(row.lineCount, 2)
+            compare(row.shortId, allocated.substring(allocated.length - 8))
+            const badge = findChild(row, "orderStatusBadge")
+            compare(badge.tone, Theme.accent)
+            // An exception is marked in the error colour.
+            const failed = delegateOf(TestBackend.orderIdWithStatus("VALIDATION_EXCEPTION"))
+            compare(findChild(failed, "orderStatusBadge").tone, Theme.error)
+            compare(findChild(delegateOf(TestBackend.orderIdWithStatus("PENDING_INVENTORY")),
+                              "orderStatusBadge").tone, Theme.warning)
+        }
+
+        function test_liveEventsUpdateWithoutReload() {
+            const reloads = TestBackend.requestCount("GET /admin/v1/orders?")
+            const id = TestBackend.orderIdWithStatus("NEW")
+            const row = delegateOf(id)
+            verify(row)
+            verify(TestBackend.setOrderStatus(id, "VALIDATION_PENDING"))
+            tryCompare(row, "statusText", "Validation pending")
+            compare(delegateOf(id), row) // the same delegate, updated in place
+
+            const created = TestBackend.createOrder(2, "PUB-77")
+            tryCompare(testCase.list, "count", 8)
+            compare(Orders.idAt(0), created) // at the top
+            tryVerify(() => testCase.list.itemAtIndex(0) && testCase.list.itemAtIndex(0).orderId === created)
+            const top = testCase.list.itemAtIndex(0)
+            compare(top.orderId, created)
+            // A view at the top shows the new order there, it does not scroll it away.
+            compare(top.y, testCase.list.contentY)
+            compare(top.customerName, "The Corner Pub")
+            compare(top.customerRef, "PUB-77")
+            compare(top.statusText, "New")
+            compare(TestBackend.requestCount("GET /admin/v1/orders?"), reloads)
+        }
+
+        function test_filtersHideRows() {
+            const statusCombo = findChild(page, "statusFilter")
+            statusCombo.currentIndex = statusCombo.indexOfValue("ALLOCATED")
+            statusCombo.activated(statusCombo.currentIndex)
+            compare(Orders.statusFilter, "ALLOCATED")
+            tryCompare(testCase.list, "count", 1)
+            verify(delegateOf(TestBackend.orderIdWithStatus("ALLOCATED")))
+            compare(Orders.indexOfId(TestBackend.orderIdWithStatus("NEW")), -1)
+            tryVerify(() => TestBackend.requestCount("GET /admin/v1/orders?status=ALLOCATED") === 1)
+
+            // A live order outside the filter stays hidden; one that enters it appears.
+            TestBackend.createOrder(0, "")
+            wait(100)
+            compare(testCase.list.count, 1)
+            verify(TestBackend.setOrderStatus(TestBackend.orderIdWithStatus("PENDING_INVENTORY"),
+                                              "ALLOCATED"))
+            tryCompare(testCase.list, "count", 2)
+
+            statusCombo.currentIndex = 0
+            statusCombo.activated(0)
+            const customerCombo = findChild(page, "customerFilter")
+            customerCombo.currentIndex = customerCombo.indexOfValue(TestBackend.customerId(1))
+            customerCombo.activated(customerCombo.currentIndex)
+            compare(Orders.customerFilter, TestBackend.customerId(1))
+            tryVerify(() => !Orders.loading && testCase.list.count === 2)
+            for (let i = 0; i < testCase.list.count; ++i)
+                compare(testCase.list.itemAtIndex(i).customerName, "Hopfen & Malz GmbH")
+        }
+
+        function test_selectingShowsDetailWithTimeline() {
+            const id = TestBackend.orderIdWithStatus("ALLOCATED")
+            mouseClick(delegateOf(id))
+            compare(OrderDetail.orderId, id)
+            verify(delegateOf(id).selected)
+            tryCompare(OrderDetail, "loaded", true)
+            compare(findChild(page, "detailTitle").text, "Order " + id.substring(id.length - 8))
+            compare(findChild(page, "detailStatus").text, "Allocated")
+            compare(findChild(page, "detailCustomer").text, "Acme Brewing Supply")
+            const timeline = findChild(page, "historyTimeline")
+            verify(timeline.visible)
+            compare(timeline.count, 5)
+            compare(OrderDetail.lines.count, 2)
+            compare(OrderDetail.deliveries.count, 4)
+
+            // The timeline grows live.
+            const other = TestBackend.orderIdWithStatus("NEW")
+            mouseClick(delegateOf(other))
+            tryCompare(timeline, "count", 1)
+            verify(TestBackend.setOrderStatus(other, "VALIDATION_PENDING"))
+            tryCompare(timeline, "count", 2)
+            compare(findChild(page, "detailStatus").text, "Validation pending")
+        }
+
+        function test_actionsCallThroughAndRowUpdates() {
+            const id = TestBackend.orderIdWithStatus("ALLOCATED")
+            mouseClick(delegateOf(id))
+            tryCompare(OrderDetail, "loaded", true)
+            const pickup = findChild(page, "pickupButton")
+            const deliver = findChild(page, "deliverButton")
+            const cancel = findChild(page, "cancelOrderButton")
+            verify(pickup.enabled)
+            verify(!deliver.enabled)
+            verify(cancel.enabled)
+
+            mouseClick(pickup)
+            tryCompare(delegateOf(id), "statusText", "Picked up")
+            compare(TestBackend.requestCount("POST /admin/v1/orders/" + id + "/pickup"), 1)
+            tryCompare(findChild(page, "historyTimeline"), "count", 6)
+            tryCompare(deliver, "enabled", true)
+            verify(!pickup.enabled)
+            verify(!cancel.enabled)
+
+            mouseClick(deliver)
+            tryCompare(delegateOf(id), "statusText", "Delivered")
+            compare(delegateOf(id).statusFamily, "ok")
+            tryCompare(findChild(page, "historyTimeline"), "count", 7)
+            verify(!deliver.enabled)
+
+            // The server refuses what the status does not allow; its message is shown as is.
+            const banner = findChild(page, "ordersError")
+            verify(!banner.visible)
+            OrderDetail.cancel()
+            tryCompare(banner, "visible", true)
+            compare(findChild(banner, "errorText").text,
+                    "cannot cancel an order in status DELIVERED")
+            mouseClick(findChild(banner, "dismissErrorButton"))
+            verify(!banner.visible)
+
+            // Cancel from a cancellable status.
+            const fresh = TestBackend.orderIdWithStatus("NEW")
+            mouseClick(delegateOf(fresh))
+            tryCompare(OrderDetail, "loaded", true)
+            tryCompare(cancel, "enabled", true)
+            mouseClick(cancel)
+            tryCompare(delegateOf(fresh), "statusText", "Cancelled")
+            compare(delegateOf(fresh).statusFamily, "cancelled")
+        }
+
+        function test_testOrderDialogPlacesOrder() {
+            const dialog = findChild(page, "testOrderDialog")
+            verify(dialog)
+            mouseClick(findChild(page, "placeTestOrderButton"))
+            tryCompare(dialog, "opened", true)
+
+            const customer = findChild(dialog, "testOrderCustomer")
+            customer.currentIndex = customer.indexOfValue(TestBackend.customerId(2))
+            customer.activated(customer.currentIndex)
+            compare(TestOrder.customerId, TestBackend.customerId(2))
+
+            const upc = TestBackend.beerUpc(0)
+            const beers = findChild(dialog, "testOrderBeers")
+            verify(beers)
+            const spin = findChild(findChild(beers, "beer-" + upc), "quantity-" + upc)
+            verify(spin, "a quantity box per beer")
+            spin.value = 4
+            spin.valueModified()
+            compare(TestOrder.quantity(upc), 4)
+            compare(findChild(dialog, "testOrderSummary").text, "Lines 1 · Qty 4")
+
+            const ref = findChild(dialog, "testOrderRef")
+            ref.text = "TRAINING-1"
+            ref.textEdited()
+
+            const submit = findChild(dialog, "testOrderSubmit")
+            verify(submit.enabled)
+            mouseClick(submit)
+            tryCompare(dialog, "visible", false)
+            compare(TestBackend.requestCount("POST /admin/v1/test-orders"), 1)
+            tryCompare(testCase.list, "count", 8)
+            tryVerify(() => testCase.list.itemAtIndex(0)
+                            && testCase.list.itemAtIndex(0).orderId === Orders.idAt(0))
+            const top = testCase.list.itemAtIndex(0)
+            compare(top.customerName, "The Corner Pub")
+            compare(top.customerRef, "TRAINING-1")
+            compare(top.lineCount, 1)
+            // The new order is selected, its detail shows the demo receiver.
+            compare(OrderDetail.orderId, top.orderId)
+            tryCompare(OrderDetail, "loaded", true)
+            verify(OrderDetail.callbackUrl.indexOf("/demo-receiver") > 0)
+
+            // The same reference again: the dialog stays and shows the server's reason.
+            mouseClick(findChild(page, "placeTestOrderButton"))
+            tryCompare(dialog, "opened", true)
+            customer.currentIndex = customer.indexOfValue(TestBackend.customerId(2))
+            customer.activated(customer.currentIndex)
+            ref.text = "TRAINING-1"
+            ref.textEdited()
+            mouseClick(submit)
+            const error = findChild(dialog, "testOrderError")
+            tryCompare(error, "visible", true)
+            compare(error.text, "the customer already has an order with customerRef TRAINING-1")
+            verify(dialog.visible)
+            mouseClick(findChild(dialog, "testOrderCancel"))
+            tryCompare(dialog, "visible", false)
+            compare(testCase.list.count, 8)
+        }
+
+        function test_customersSecretShownOnce() {
+            const tabs = findChild(page, "ordersTabs")
+            mouseClick(findChild(page, "customersTab"))
+            compare(tabs.currentIndex, 1)
+            const customers = findChild(page, "customersPage")
+            verify(customers.visible)
+            const list = findChild(customers, "customerList")
+            tryCompare(list, "count", 3)
+
+            // Create: the secret is shown once, with the note and a copy button.
+            mouseClick(findChild(customers, "newCustomerButton"))
+            const create = findChild(customers, "newCustomerDialog")
+            tryCompare(create, "opened", true)
+            const name = findChild(create, "customerNameField")
+            const createButton = findChild(create, "createCustomerButton")
+            verify(!createButton.enabled)
+            name.text = "Biergarten Nord"
+            verify(createButton.enabled)
+            mouseClick(createButton)
+            const reveal = findChild(customers, "secretRevealDialog")
+            tryCompare(reveal, "opened", true)
+            tryCompare(create, "visible", false)
+            const secret = findChild(reveal, "secretField").text
+            verify(secret.startsWith("whsec_"), secret)
+            compare(reveal.customerName, "Biergarten Nord")
+            verify(findChild(reveal, "secretOnceNote").visible)
+            verify(!findChild(reveal, "previousSecretNote").visible)
+            mouseClick(findChild(reveal, "copySecretButton"))
+            verify(reveal.copied)
+            tryCompare(list, "count", 4)
+            mouseClick(findChild(reveal, "secretDoneButton"))
+            tryCompare(reveal, "visible", false)
+            compare(reveal.secret, "") // forgotten once closed
+            compare(findChild(reveal, "secretField").text, "")
+
+            // Rotate: confirmed first, then the new secret and until when the old one works.
+            const row = findChild(list, "customer-" + TestBackend.customerId(2))
+            verify(row)
+            mouseClick(findChild(row, "rotateSecretButton"))
+            const confirm = findChild(customers, "rotateSecretDialog")
+            tryCompare(confirm, "opened", true)
+            mouseClick(findChild(confirm, "confirmRotateButton"))
+            tryCompare(reveal, "opened", true)
+            compare(reveal.customerName, "The Corner Pub")
+            const rotated = findChild(reveal, "secretField").text
+            verify(rotated.startsWith("whsec_"))
+            verify(rotated !== secret)
+            verify(findChild(reveal, "previousSecretNote").visible)
+            compare(TestBackend.requestCount("POST /admin/v1/customers/" + TestBackend.customerId(2)
+                                             + "/rotate-secret"), 1)
+            mouseClick(findChild(reveal, "secretDoneButton"))
+            tryCompare(reveal, "visible", false)
+            mouseClick(findChild(page, "ordersTab"))
+            compare(tabs.currentIndex, 0)
+        }
+    }
+}
