@@ -387,12 +387,13 @@ void OrderService::create(const QString &customerId, const OrderRequest &request
     m_writer.submit(
         [this, fx, created, customerId, request, idempotencyKey,
          bodyHash](WriteTransaction &tx) -> Result<void> {
-            auto exists = OrderStore::customerExists(tx, customerId);
-            if (!exists)
-                return exists.error();
-            if (!*exists)
+            auto name = OrderStore::customerName(tx, customerId);
+            if (!name)
+                return name.error();
+            if (!*name)
                 return notFound(QStringLiteral("customer-not-found"),
                                 QStringLiteral("no customer with id %1").arg(customerId));
+            created->customerName = **name;
             if (!idempotencyKey.isEmpty()) {
                 auto prior = OrderStore::idempotency(tx, customerId, idempotencyKey);
                 if (!prior)
@@ -480,6 +481,7 @@ void OrderService::create(const QString &customerId, const OrderRequest &request
             }
             if (!created->replayed) {
                 QJsonObject ev = created->order.toJson();
+                ev.insert(QStringLiteral("customerName"), created->customerName);
                 m_events.publish(QStringLiteral("order.created"), ev);
             }
             done(*created);

@@ -45,6 +45,7 @@ public:
         Order order;
         QByteArray body; // the 201 body
         bool replayed = false;
+        QString customerName;
     };
     void create(const QString &customerId, const OrderRequest &request,
                 const QString &idempotencyKey, const QByteArray &bodyHash,

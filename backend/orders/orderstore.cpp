@@ -144,6 +144,18 @@ Result<bool> OrderStore::customerExists(WriteTransaction &tx, const QString &id)
     return found;
 }
 
+Result<std::optional<QString>> OrderStore::customerName(WriteTransaction &tx, const QString &id)
+{
+    Core::Statement &q = tx.stmt("SELECT name FROM customers WHERE id = ?");
+    q.bind(1, id);
+    std::optional<QString> name;
+    if (q.next())
+        name = q.text(0);
+    if (!q.ok())
+        return WriteTransaction::sqlError(q, "find customer");
+    return name;
+}
+
 Result<void> OrderStore::insertBeer(WriteTransaction &tx, const Beer &b, qint64 now)
 {
     QSqlQuery &q = tx.query(QStringLiteral(

@@ -25,6 +25,8 @@ public:
     // --- writes ---
     static Core::Result<void> insertCustomer(Core::WriteTransaction &tx, const Customer &c);
     static Core::Result<bool> customerExists(Core::WriteTransaction &tx, const QString &id);
+    static Core::Result<std::optional<QString>> customerName(Core::WriteTransaction &tx,
+                                                             const QString &id);
     static Core::Result<void> insertBeer(Core::WriteTransaction &tx, const Beer &b, qint64 now);
     static Core::Result<std::optional<Beer>> beerByUpc(Core::WriteTransaction &tx,
                                                        const QString &upc);

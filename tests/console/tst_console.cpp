@@ -21,6 +21,8 @@
 #include "console/testorderform.h"
 #include "testadminserver.h"
 
+#include "admin/backend.h"
+#include "core/config.h"
 #include <QAbstractItemModelTester>
 #include <QCoreApplication>
 #include <QJsonArray>
@@ -28,6 +30,8 @@
 #include <QSignalSpy>
 #include <QTcpServer>
 #include <QTranslator>
+
+#include <QTemporaryDir>
 #include <QtTest>
 
 using namespace Gatehouse::Console;
@@ -139,6 +143,7 @@ private slots:
     void customersCreateAndRotate();
     void beersFollowStock();
     void testOrderAppears();
+    void realBackendOrdersAndDeliveries();
 
 private:
     static void feedInChunks(SseParser &parser, const QByteArray &input,
@@ -1821,6 +1826,74 @@ void TestConsole::testOrderAppears()
     QTRY_COMPARE(orders->index(orders->indexOfId(id)).data(OrderListModel::StatusRole).toString(),
                  QStringLiteral("ALLOCATED"));
     c.server.setAutoAdvance(false);
+}
+
+// The models against the real backend (in-process, its own data directory), not the fake:
+// what the console shows is what the order service did.
+void TestConsole::realBackendOrdersAndDeliveries()
+{
+    QTemporaryDir dir;
+    auto config = Gatehouse::Core::ConfigResolver::resolve(
+        {{QStringLiteral("data-dir"), dir.path()},
+         {QStringLiteral("service-port"), QStringLiteral("0")},
+         {QStringLiteral("cluster-port"), QStringLiteral("0")},
+         {QStringLiteral("admin-port"), QStringLiteral("0")}},
+        QProcessEnvironment());
+    QVERIFY(config);
+    Gatehouse::Admin::Backend backend(*config);
+    QVERIFY(backend.start());
+    ConsoleServices services;
+    services.adminClient()->connectTo(QUrl(backend.adminUrl()), backend.adminToken());
+    OrderListModel *orders = services.orders();
+    DeliveryListModel *deliveries = services.deliveries();
+    QAbstractItemModelTester ordersTester(orders,
+                                          QAbstractItemModelTester::FailureReportingMode::QtTest);
+    QAbstractItemModelTester deliveriesTester(
+        deliveries, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    QTRY_VERIFY(orders->loaded());
+    QTRY_VERIFY(deliveries->loaded());
+    QTRY_VERIFY(services.customers()->rowCount() > 0); // the demo customer
+    QCOMPARE(orders->rowCount(), 0);
+
+    TestOrderForm *form = services.testOrder();
+    QSignalSpy placed(form, &TestOrderForm::placed);
+    form->setCustomerId(services.customers()->idAt(0));
+    form->setCustomerRef(QStringLiteral("REAL-1"));
+    form->submit();
+    QTRY_COMPARE(placed.count(), 1);
+    const QString id = placed.at(0).at(0).toJsonObject().value("id").toString();
+    // The real lifecycle, followed live: the row ends ALLOCATED, five signed deliveries to
+    // the built-in receiver succeed.
+    QTRY_COMPARE(orders->index(orders->indexOfId(id)).data(OrderListModel::StatusRole).toString(),
+                 QStringLiteral("ALLOCATED"));
+    QCOMPARE(orders->index(orders->indexOfId(id)).data(OrderListModel::CustomerRefRole).toString(),
+             QStringLiteral("REAL-1"));
+    auto succeededFor = [deliveries, &id] {
+        int n = 0;
+        for (int r = 0; r < deliveries->rowCount(); ++r) {
+            const QJsonObject row = deliveries->rowAt(r);
+            n += row.value("orderId").toString() == id &&
+                 row.value("state").toString() == QLatin1String("succeeded");
+        }
+        return n;
+    };
+    QTRY_COMPARE(succeededFor(), 5);
+
+    OrderDetail *detail = services.orderDetail();
+    detail->setOrderId(id);
+    QTRY_VERIFY(detail->loaded());
+    QCOMPARE(detail->history()->rowCount(), 5);
+    QVERIFY(detail->canPickup());
+    detail->pickup();
+    QTRY_COMPARE(detail->status(), QStringLiteral("PICKED_UP"));
+    QTRY_COMPARE(orders->index(orders->indexOfId(id)).data(OrderListModel::StatusRole).toString(),
+                 QStringLiteral("PICKED_UP"));
+    QTRY_COMPARE(detail->history()->rowCount(), 6);
+    QTRY_COMPARE(succeededFor(), 6);
+
+    bool stopped = false;
+    backend.stop([&stopped] { stopped = true; });
+    QTRY_VERIFY_WITH_TIMEOUT(stopped, 15000);
 }
 
 QTEST_MAIN(TestConsole)
