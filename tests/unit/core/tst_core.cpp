@@ -439,8 +439,17 @@ private slots:
 void TestCore::isoTimeMatchesQDateTime()
 {
     // Fixed points around leap days, the epoch, and a spread of pseudo-random instants.
-    QList<qint64> samples{0, 1, 999, 1000, -1, -1000, 951782400000, 951868799999, 4107542400000,
-                          1614265330123, 253402300799999};
+    QList<qint64> samples{0,
+                          1,
+                          999,
+                          1000,
+                          -1,
+                          -1000,
+                          951782400000,
+                          951868799999,
+                          4107542400000,
+                          1614265330123,
+                          253402300799999};
     quint64 x = 88172645463325252ULL;
     for (int i = 0; i < 2000; ++i) {
         x ^= x << 13;
