@@ -9,6 +9,7 @@
 #include <QJsonObject>
 #include <QNetworkAccessManager>
 #include <QNetworkReply>
+#include <QSignalSpy>
 #include <QSqlDatabase>
 #include <QSqlQuery>
 #include <QSslConfiguration>
@@ -402,6 +403,86 @@ void TestHeadlessBackend::adminCli()
     QCOMPARE(wrong.exitCode, 1);
     QVERIFY2(wrong.err.contains(QStringLiteral("answered 401: invalid admin token")),
              qPrintable(wrong.err));
+}
+
+void TestHeadlessBackend::adminCliOrderNouns()
+{
+    const QStringList base{QStringLiteral("--data-dir"), m_dir->path()};
+    auto cli = [&base](QStringList args) {
+        args.prepend(QStringLiteral("admin"));
+        return runCli(args + base);
+    };
+    // customers create prints the secret once (and says so), list shows the customer.
+    const CliResult created = cli({"customers", "create", "CLI Tavern"});
+    QCOMPARE(created.exitCode, 0);
+    QVERIFY2(created.out.contains(QStringLiteral("webhookSecret: whsec_")),
+             qPrintable(created.out));
+    QVERIFY(created.err.contains(QStringLiteral("shown once")));
+    const CliResult customers = cli({"customers", "list", "-o", "json"});
+    QCOMPARE(customers.exitCode, 0);
+    QString customerId;
+    for (const QJsonValue v :
+         QJsonDocument::fromJson(customers.out.toUtf8()).object().value("items").toArray())
+        if (v.toObject().value("name").toString() == QLatin1String("CLI Tavern"))
+            customerId = v.toObject().value("id").toString();
+    QVERIFY(!customerId.isEmpty());
+    QVERIFY(!customers.out.contains(QStringLiteral("whsec_"))); // never listed again
+    // beers list (text table) and restock.
+    const CliResult beers = cli({"beers", "list"});
+    QCOMPARE(beers.exitCode, 0);
+    QVERIFY(beers.out.contains(QStringLiteral("Mango Bobs")));
+    const CliResult beersJson = cli({"beers", "list", "-o", "json"});
+    const QString beerId = QJsonDocument::fromJson(beersJson.out.toUtf8())
+                               .object()
+                               .value("items")
+                               .toArray()[0]
+                               .toObject()
+                               .value("id")
+                               .toString();
+    const CliResult restocked = cli({"beers", "restock", beerId, "7", "-o", "json"});
+    QCOMPARE(restocked.exitCode, 0);
+    QVERIFY(QJsonDocument::fromJson(restocked.out.toUtf8()).object().contains("quantityOnHand"));
+    // An order through the API, then orders list/show/cancel and deliveries list.
+    const QString service = ports()
+                                .value(QStringLiteral("urls"))
+                                .toObject()
+                                .value(QStringLiteral("service"))
+                                .toString();
+    QNetworkAccessManager nam;
+    QNetworkRequest req(QUrl(service + QStringLiteral("/v1/customers/%1/orders").arg(customerId)));
+    req.setHeader(QNetworkRequest::ContentTypeHeader, QByteArrayLiteral("application/json"));
+    QNetworkReply *reply = nam.post(req, QByteArray("{\"customerRef\":\"CLI-1\"}"));
+    QSignalSpy finished(reply, &QNetworkReply::finished);
+    QVERIFY(finished.wait(10000));
+    QCOMPARE(reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt(), 201);
+    const QString orderId =
+        QJsonDocument::fromJson(reply->readAll()).object().value("id").toString();
+    delete reply;
+    const CliResult listed = cli({"orders", "list", "--customer", customerId});
+    QCOMPARE(listed.exitCode, 0);
+    QVERIFY2(listed.out.contains(orderId) && listed.out.contains(QStringLiteral("CLI Tavern")),
+             qPrintable(listed.out));
+    const CliResult shown = cli({"orders", "show", orderId});
+    QCOMPARE(shown.exitCode, 0);
+    QVERIFY(shown.out.contains(QStringLiteral("history:")));
+    const CliResult cancelled = cli({"orders", "cancel", orderId});
+    QCOMPARE(cancelled.exitCode, 0);
+    QVERIFY(cancelled.out.contains(QStringLiteral("orderStatus: CANCELLED")));
+    const CliResult again = cli({"orders", "cancel", orderId});
+    QCOMPARE(again.exitCode, 1);
+    QVERIFY2(again.err.contains(QStringLiteral("answered 409")), qPrintable(again.err));
+    QCOMPARE(cli({"deliveries", "list", "--state", "failed"}).exitCode, 0);
+    QCOMPARE(cli({"endpoints", "list"}).exitCode, 0);
+    const CliResult badState = cli({"deliveries", "list", "--state", "weird"});
+    QCOMPARE(badState.exitCode, 1);
+    QVERIFY(badState.err.contains(QStringLiteral("state must be pending, succeeded or failed")));
+    const CliResult usage = cli({"beers", "restock", beerId});
+    QCOMPARE(usage.exitCode, 2);
+    QVERIFY(usage.err.contains(
+        QStringLiteral("usage: gatehouse admin beers restock BEER_ID QUANTITY")));
+    const CliResult missing = cli({"orders", "show", "5b1f6c8e-0d0a-4c55-9a2e-6f1b7d2f3c11"});
+    QCOMPARE(missing.exitCode, 1);
+    QVERIFY(missing.err.contains(QStringLiteral("answered 404")));
 }
 
 void TestHeadlessBackend::cliUsageErrors_data()

@@ -72,6 +72,7 @@ private slots:
     void eventStream();
     void oversizedBodyDoesNotGrowMemory();
     void adminCli();
+    void adminCliOrderNouns();
     void cliUsageErrors_data();
     void cliUsageErrors();
     void sigtermStopsCleanly();
