@@ -90,12 +90,17 @@ void AdminApi::registerRoutes()
                 stream->write(sseFrame(e));
             const qint64 last = backlog.isEmpty() ? m_events.lastSeq() : backlog.last().seq;
             auto lastSent = std::make_shared<qint64>(last);
+            // Events are published from several threads, so their notifications can arrive
+            // here out of order: write whatever the bus holds after the last one sent, in
+            // sequence, rather than the event that happened to arrive.
             connect(&m_events, &Core::EventBus::published, stream,
-                    [s, lastSent](const Core::Event &e) {
+                    [this, s, lastSent](const Core::Event &e) {
                         if (!s || e.seq <= *lastSent)
                             return;
-                        *lastSent = e.seq;
-                        s->write(sseFrame(e));
+                        for (const Core::Event &next : m_events.since(*lastSent)) {
+                            *lastSent = next.seq;
+                            s->write(sseFrame(next));
+                        }
                     });
             auto *keepalive = new QTimer(stream);
             keepalive->setInterval(15'000);

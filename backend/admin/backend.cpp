@@ -5,6 +5,7 @@
 #include "core/clock.h"
 #include "core/database.h"
 #include "core/eventbus.h"
+#include "core/eventqueue.h"
 #include "core/httpserver.h"
 #include "core/logging.h"
 #include "core/metrics.h"
@@ -55,11 +56,14 @@ void Backend::stopWorkers()
         m_dispatcher->stop();
     if (m_writer)
         m_writer->stop();
+    if (m_eventQueue)
+        m_eventQueue->stop();
 }
 
 Result<void> Backend::startOrders()
 {
     m_writer = std::make_unique<Core::WriteQueue>(*m_database, QStringLiteral("db-writer"));
+    m_eventQueue = std::make_unique<Core::EventQueue>();
     m_demoReceiver =
         std::make_unique<Webhooks::DemoReceiver>(*m_database, *m_events, *m_metrics, *m_clock);
     quint16 demoPort = quint16(m_config.demoReceiverPort);

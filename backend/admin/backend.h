@@ -21,8 +21,9 @@ class SettingsStore;
 } // namespace Gatehouse::Core
 
 namespace Gatehouse::Core {
+class EventQueue;
 class WriteQueue;
-}
+} // namespace Gatehouse::Core
 namespace Gatehouse::Webhooks {
 class DemoReceiver;
 class Dispatcher;
@@ -93,6 +94,7 @@ private:
     // Orders and webhooks. The writer and the dispatcher own threads that call each other;
     // stopWorkers() stops the dispatcher, then drains the writer, before anything is destroyed.
     std::unique_ptr<Core::WriteQueue> m_writer;
+    std::unique_ptr<Core::EventQueue> m_eventQueue; // events of both, in commit order
     std::unique_ptr<Webhooks::DemoReceiver> m_demoReceiver;
     std::unique_ptr<Webhooks::Dispatcher> m_dispatcher;
     std::unique_ptr<Orders::OrderService> m_orders;

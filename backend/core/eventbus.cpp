@@ -1,5 +1,7 @@
 #include "core/eventbus.h"
+
 #include "core/clock.h"
+#include <algorithm>
 
 namespace Gatehouse::Core {
 
@@ -37,11 +39,12 @@ Event EventBus::publish(const QString &type, const QJsonObject &data)
 QList<Event> EventBus::since(qint64 seq) const
 {
     QMutexLocker lock(&m_mutex);
-    QList<Event> out;
-    for (const Event &e : m_history)
-        if (e.seq > seq)
-            out.append(e);
-    return out;
+    // The history holds consecutive sequence numbers: start right after `seq`.
+    if (m_history.isEmpty())
+        return {};
+    const qint64 first = m_history.first().seq;
+    const qint64 start = std::clamp<qint64>(seq - first + 1, 0, m_history.size());
+    return m_history.mid(start);
 }
 
 qint64 EventBus::lastSeq() const

@@ -3,6 +3,7 @@
 #include "core/clock.h"
 #include "core/database.h"
 #include "core/eventbus.h"
+#include "core/eventqueue.h"
 #include "core/writequeue.h"
 #include "crypto/random.h"
 #include "orders/orderstore.h"
@@ -65,10 +66,22 @@ Core::Error notFound(const QString &code, const QString &what)
 
 struct OrderService::Effects
 {
-    QList<QJsonObject> statusEvents;
+    struct StatusChange
+    {
+        QString orderId;
+        QString customerId;
+        OrderStatus to;
+        OrderStatus from;
+        int version;
+        qint64 at;
+    };
+    QList<StatusChange> statusChanges;
     QList<Webhooks::Delivery> deliveries;
     QSet<QString> beersChanged;
     QStringList toAdvance;
+    // Within one job only: beers read or changed by it, and endpoints it looked up.
+    QHash<QString, Beer> beers;
+    Webhooks::EndpointCache endpoints;
 };
 
 template <typename T>
@@ -91,9 +104,9 @@ void OrderService::commit(std::function<Result<void>(WriteTransaction &, Effects
 
 OrderService::OrderService(Core::Database &database, Core::WriteQueue &writer,
                            Core::EventBus &events, const Core::Clock &clock,
-                           Webhooks::Dispatcher *dispatcher)
+                           Webhooks::Dispatcher *dispatcher, Core::EventQueue *eventQueue)
     : m_database(database), m_writer(writer), m_events(events), m_clock(clock),
-      m_dispatcher(dispatcher)
+      m_dispatcher(dispatcher), m_eventQueue(eventQueue)
 {}
 
 qint64 OrderService::nowMs() const
@@ -156,12 +169,12 @@ Result<void> OrderService::start(bool demoData)
 Result<void> OrderService::transition(WriteTransaction &tx, Order &order, OrderStatus to,
                                       qint64 now, Effects &fx)
 {
+    // The order row itself is written once by the caller (saveOrder) after its transitions;
+    // each transition has its history row and, with a callback URL, its delivery.
     const OrderStatus from = order.status;
     order.status = to;
     ++order.version;
     order.updatedAt = std::max(now, order.updatedAt);
-    if (auto r = OrderStore::updateOrder(tx, order); !r)
-        return r;
     if (auto r = OrderStore::insertHistory(tx, order); !r)
         return r;
     if (!order.callbackUrl.isEmpty()) {
@@ -170,40 +183,42 @@ Result<void> OrderService::transition(WriteTransaction &tx, Order &order, OrderS
             Webhooks::NewDelivery{order.customerId, order.id, order.version,
                                   QStringLiteral("order.status_changed"), statusName(to),
                                   order.callbackUrl, callbackPayload(order)},
-            now);
+            now, &fx.endpoints);
         if (!d)
             return d.error();
         fx.deliveries.append(*d);
     }
-    fx.statusEvents.append(QJsonObject{{QStringLiteral("orderId"), order.id},
-                                       {QStringLiteral("customerId"), order.customerId},
-                                       {QStringLiteral("orderStatus"), statusName(to)},
-                                       {QStringLiteral("previousStatus"), statusName(from)},
-                                       {QStringLiteral("version"), order.version},
-                                       {QStringLiteral("at"), isoTime(order.updatedAt)}});
+    fx.statusChanges.append(Effects::StatusChange{order.id, order.customerId, to, from,
+                                                  order.version, order.updatedAt});
     return {};
+}
+
+Result<std::optional<Beer>> OrderService::beer(WriteTransaction &tx, Effects &fx, const QString &id)
+{
+    if (auto it = fx.beers.constFind(id); it != fx.beers.constEnd())
+        return std::optional<Beer>(*it);
+    auto b = OrderStore::beerById(tx, id);
+    if (b && *b)
+        fx.beers.insert(id, **b);
+    return b;
 }
 
 Result<bool> OrderService::allocate(WriteTransaction &tx, Order &order, Effects &fx)
 {
     // Discontinued beers can't be supplied: the order fails allocation before it reserves.
-    QHash<QString, Beer> beers;
     for (const OrderLine &l : std::as_const(order.lines)) {
-        if (beers.contains(l.beerId))
-            continue;
-        auto b = OrderStore::beerById(tx, l.beerId);
+        auto b = beer(tx, fx, l.beerId);
         if (!b)
             return b.error();
         if (!*b || (*b)->discontinued)
             return false;
-        beers.insert(l.beerId, **b);
     }
     bool complete = true;
     for (OrderLine &l : order.lines) {
         const int missing = l.orderQuantity - l.quantityAllocated;
         if (missing <= 0)
             continue;
-        Beer &b = beers[l.beerId];
+        Beer &b = fx.beers[l.beerId];
         const int take = std::min(missing, b.quantityOnHand);
         if (take > 0) {
             b.quantityOnHand -= take;
@@ -222,6 +237,10 @@ Result<bool> OrderService::allocate(WriteTransaction &tx, Order &order, Effects 
 
 Result<void> OrderService::advance(WriteTransaction &tx, Order &order, qint64 now, Effects &fx)
 {
+    const int versionBefore = order.version;
+    auto save = [&]() -> Result<void> {
+        return order.version == versionBefore ? Result<void>() : OrderStore::updateOrder(tx, order);
+    };
     for (;;) {
         switch (order.status) {
         case OrderStatus::New:
@@ -238,6 +257,7 @@ Result<void> OrderService::advance(WriteTransaction &tx, Order &order, qint64 no
                     valid = false;
                     continue;
                 }
+                fx.beers.insert((*b)->id, **b);
                 if (l.beerId != (*b)->id) {
                     l.beerId = (*b)->id;
                     if (auto r = OrderStore::updateLine(tx, l); !r)
@@ -259,23 +279,25 @@ Result<void> OrderService::advance(WriteTransaction &tx, Order &order, qint64 no
             // A discontinued beer: allocate() answers false before reserving anything.
             bool discontinued = false;
             for (const OrderLine &l : std::as_const(order.lines)) {
-                auto b = OrderStore::beerById(tx, l.beerId);
+                auto b = beer(tx, fx, l.beerId);
                 if (!b)
                     return b.error();
                 if (!*b || (*b)->discontinued)
                     discontinued = true;
             }
-            if (discontinued)
-                return transition(tx, order, OrderStatus::AllocationException, now, fx);
-            auto complete = allocate(tx, order, fx);
-            if (!complete)
-                return complete.error();
-            return transition(tx, order,
-                              *complete ? OrderStatus::Allocated : OrderStatus::PendingInventory,
-                              now, fx);
+            OrderStatus next = OrderStatus::AllocationException;
+            if (!discontinued) {
+                auto complete = allocate(tx, order, fx);
+                if (!complete)
+                    return complete.error();
+                next = *complete ? OrderStatus::Allocated : OrderStatus::PendingInventory;
+            }
+            if (auto r = transition(tx, order, next, now, fx); !r)
+                return r;
+            return save();
         }
         default:
-            return {};
+            return save();
         }
     }
 }
@@ -287,10 +309,10 @@ Result<void> OrderService::allocateWaiting(WriteTransaction &tx, const QString &
     if (!waiting)
         return waiting.error();
     for (const QString &id : std::as_const(*waiting)) {
-        auto beer = OrderStore::beerById(tx, beerId);
-        if (!beer)
-            return beer.error();
-        if (!*beer || (*beer)->quantityOnHand <= 0)
+        auto stocked = beer(tx, fx, beerId);
+        if (!stocked)
+            return stocked.error();
+        if (!*stocked || (*stocked)->quantityOnHand <= 0)
             break; // nothing left to hand out
         auto loaded = OrderStore::loadOrder(tx, id);
         if (!loaded)
@@ -304,6 +326,8 @@ Result<void> OrderService::allocateWaiting(WriteTransaction &tx, const QString &
         if (*complete) {
             if (auto r = transition(tx, order, OrderStatus::Allocated, now, fx); !r)
                 return r;
+            if (auto r = OrderStore::updateOrder(tx, order); !r)
+                return r;
         }
     }
     return {};
@@ -311,21 +335,50 @@ Result<void> OrderService::allocateWaiting(WriteTransaction &tx, const QString &
 
 void OrderService::apply(Effects &fx)
 {
-    for (const QJsonObject &e : std::as_const(fx.statusEvents))
-        m_events.publish(QStringLiteral("order.status"), e);
-    for (const Webhooks::Delivery &d : std::as_const(fx.deliveries)) {
-        m_events.publish(QStringLiteral("delivery.created"), d.toJson());
+    // On the writer thread only what must keep the commit order cheap: hand deliveries to
+    // the dispatcher, queue follow-up work. Building and publishing the events (JSON) runs on
+    // the events thread, in the same order.
+    for (const Webhooks::Delivery &d : std::as_const(fx.deliveries))
         if (m_dispatcher && d.state == QLatin1String("pending"))
             m_dispatcher->add(d);
-    }
+    if (!fx.toAdvance.isEmpty())
+        scheduleAdvance(fx.toAdvance);
+    auto events = std::make_shared<Effects>();
+    events->statusChanges = std::move(fx.statusChanges);
+    events->deliveries = std::move(fx.deliveries);
+    events->beersChanged = std::move(fx.beersChanged);
+    if (m_eventQueue)
+        m_eventQueue->post([this, events] { publish(*events); });
+    else
+        publish(*events);
+}
+
+void OrderService::emitEvent(const QString &type, const QJsonObject &data)
+{
+    if (m_eventQueue)
+        m_eventQueue->post([this, type, data] { m_events.publish(type, data); });
+    else
+        m_events.publish(type, data);
+}
+
+void OrderService::publish(const Effects &fx)
+{
+    for (const Effects::StatusChange &c : fx.statusChanges)
+        m_events.publish(QStringLiteral("order.status"),
+                         QJsonObject{{QStringLiteral("orderId"), c.orderId},
+                                     {QStringLiteral("customerId"), c.customerId},
+                                     {QStringLiteral("orderStatus"), statusName(c.to)},
+                                     {QStringLiteral("previousStatus"), statusName(c.from)},
+                                     {QStringLiteral("version"), c.version},
+                                     {QStringLiteral("at"), isoTime(c.at)}});
+    for (const Webhooks::Delivery &d : fx.deliveries)
+        m_events.publish(QStringLiteral("delivery.created"), d.toJson());
     if (!fx.beersChanged.isEmpty()) {
         QSqlDatabase db = m_database.connection();
-        for (const QString &id : std::as_const(fx.beersChanged))
+        for (const QString &id : fx.beersChanged)
             if (auto b = OrderStore::beer(db, id, false))
                 m_events.publish(QStringLiteral("beer.stock"), b->toJson(true));
     }
-    if (!fx.toAdvance.isEmpty())
-        scheduleAdvance(fx.toAdvance);
 }
 
 void OrderService::scheduleAdvance(const QStringList &orderIds)
@@ -442,8 +495,10 @@ void OrderService::create(const QString &customerId, const OrderRequest &request
                 auto beer = OrderStore::beerByUpc(tx, l.upc);
                 if (!beer)
                     return beer.error();
-                if (*beer)
+                if (*beer) {
                     line.beerId = (*beer)->id;
+                    fx->beers.insert(line.beerId, **beer);
+                }
                 o.lines.append(line);
             }
             if (auto r = OrderStore::insertOrder(tx, o); !r)
@@ -454,7 +509,7 @@ void OrderService::create(const QString &customerId, const OrderRequest &request
                     Webhooks::NewDelivery{o.customerId, o.id, o.version,
                                           QStringLiteral("order.status_changed"),
                                           statusName(o.status), o.callbackUrl, callbackPayload(o)},
-                    now);
+                    now, &fx->endpoints);
                 if (!d)
                     return d.error();
                 fx->deliveries.append(*d);
@@ -482,7 +537,7 @@ void OrderService::create(const QString &customerId, const OrderRequest &request
             if (!created->replayed) {
                 QJsonObject ev = created->order.toJson();
                 ev.insert(QStringLiteral("customerName"), created->customerName);
-                m_events.publish(QStringLiteral("order.created"), ev);
+                emitEvent(QStringLiteral("order.created"), ev);
             }
             done(*created);
             apply(*fx);
@@ -556,6 +611,8 @@ void OrderService::act(const QString &orderId, const QString &customerId, Action
                 break;
             }
             }
+            if (auto r = OrderStore::updateOrder(tx, order); !r)
+                return r;
             result = order;
             return {};
         },
@@ -630,7 +687,7 @@ void OrderService::createCustomer(const QString &name, const QString &id,
                 done(r.error());
                 return;
             }
-            m_events.publish(
+            emitEvent(
                 QStringLiteral("customer.created"),
                 QJsonObject{{QStringLiteral("id"), result->customer.id},
                             {QStringLiteral("name"), result->customer.name},
@@ -669,10 +726,10 @@ void OrderService::rotateSecret(const QString &customerId,
             }
             if (m_dispatcher)
                 m_dispatcher->secretsChanged(customerId);
-            m_events.publish(QStringLiteral("customer.secret-rotated"),
-                             QJsonObject{{QStringLiteral("id"), customerId},
-                                         {QStringLiteral("previousSecretExpiresAt"),
-                                          isoTime(result->previousExpiresAt)}});
+            emitEvent(QStringLiteral("customer.secret-rotated"),
+                      QJsonObject{{QStringLiteral("id"), customerId},
+                                  {QStringLiteral("previousSecretExpiresAt"),
+                                   isoTime(result->previousExpiresAt)}});
             done(*result);
         });
 }
@@ -694,7 +751,7 @@ void OrderService::redeliver(const QString &deliveryId,
                 done(r.error());
                 return;
             }
-            m_events.publish(QStringLiteral("delivery.state"), result->toJson());
+            emitEvent(QStringLiteral("delivery.state"), result->toJson());
             if (m_dispatcher)
                 m_dispatcher->add(*result);
             done(*result);
@@ -721,9 +778,8 @@ void OrderService::setEndpointEnabled(const QString &endpointId, bool enabled,
             }
             if (m_dispatcher)
                 m_dispatcher->endpointChanged(*result);
-            m_events.publish(
-                QStringLiteral("endpoint.state"),
-                Webhooks::WebhookStore::endpointJson(m_database.connection(), *result));
+            emitEvent(QStringLiteral("endpoint.state"),
+                      Webhooks::WebhookStore::endpointJson(m_database.connection(), *result));
             done(*result);
         });
 }

@@ -4,15 +4,20 @@
 #include "orders/order.h"
 #include "webhooks/webhookstore.h"
 
+#include <QJsonObject>
 #include <QMutex>
 #include <QStringList>
+#include <QThread>
 
 #include <functional>
+#include <memory>
+#include <optional>
 
 namespace Gatehouse::Core {
 class Clock;
 class Database;
 class EventBus;
+class EventQueue;
 class WriteQueue;
 class WriteTransaction;
 } // namespace Gatehouse::Core
@@ -32,7 +37,8 @@ class OrderService
 {
 public:
     OrderService(Core::Database &database, Core::WriteQueue &writer, Core::EventBus &events,
-                 const Core::Clock &clock, Webhooks::Dispatcher *dispatcher);
+                 const Core::Clock &clock, Webhooks::Dispatcher *dispatcher,
+                 Core::EventQueue *eventQueue = nullptr);
 
     void setSecretOverlapMs(qint64 ms) { m_secretOverlapMs = ms; }
 
@@ -84,6 +90,10 @@ private:
     Core::Result<void> allocateWaiting(Core::WriteTransaction &tx, const QString &beerId,
                                        qint64 now, Effects &fx);
     void apply(Effects &fx);
+    void publish(const Effects &fx);
+    void emitEvent(const QString &type, const QJsonObject &data); // in commit order
+    Core::Result<std::optional<Beer>> beer(Core::WriteTransaction &tx, Effects &fx,
+                                           const QString &id);
     // Runs `work` on the writer; after the commit answers `done` with what it filled in and
     // publishes its effects (events, deliveries to the dispatcher).
     template <typename T>
@@ -99,6 +109,8 @@ private:
     const Core::Clock &m_clock;
     Webhooks::Dispatcher *m_dispatcher;
     qint64 m_secretOverlapMs = 24LL * 3600 * 1000;
+
+    Core::EventQueue *m_eventQueue; // events built and published there; null: inline
 
     QMutex m_advanceMutex;
     QStringList m_toAdvance;

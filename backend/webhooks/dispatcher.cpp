@@ -3,6 +3,7 @@
 #include "core/clock.h"
 #include "core/database.h"
 #include "core/eventbus.h"
+#include "core/eventqueue.h"
 #include "core/writequeue.h"
 #include "webhooks/httpclient.h"
 #include "webhooks/signer.h"
@@ -23,9 +24,10 @@ const QString ManualPrefix = QStringLiteral("manual:");
 } // namespace
 
 Dispatcher::Dispatcher(Core::Database &database, Core::WriteQueue &writer, Core::EventBus &events,
-                       const Core::Clock &clock, Options options)
+                       const Core::Clock &clock, Options options, Core::EventQueue *eventQueue)
     : m_database(database), m_writer(writer), m_events(events), m_clock(clock),
-      m_options(std::move(options)), m_retry(m_options.retry), m_policy(m_options.urlPolicy)
+      m_options(std::move(options)), m_eventQueue(eventQueue), m_retry(m_options.retry),
+      m_policy(m_options.urlPolicy)
 {
     m_thread = std::make_unique<QThread>();
     m_thread->setObjectName(QStringLiteral("webhooks"));
@@ -447,7 +449,8 @@ void Dispatcher::flushRecords()
             }
             return {};
         },
-        [this, ctx, events, database, records](const Core::Result<void> &result) {
+        [this, ctx, events, database, records,
+         queue = m_eventQueue](const Core::Result<void> &result) {
             QStringList ids;
             ids.reserve(qsizetype(records->size()));
             for (const Record &r : *records)
@@ -465,8 +468,14 @@ void Dispatcher::flushRecords()
                                       << "attempts:" << result.error().message;
                 return;
             }
-            for (const Record &r : *records)
-                publishRecord(*events, *database, r);
+            auto publish = [events, database, records] {
+                for (const Record &r : *records)
+                    publishRecord(*events, *database, r);
+            };
+            if (queue)
+                queue->post(publish);
+            else
+                publish();
         });
 }
 

@@ -21,6 +21,7 @@ namespace Gatehouse::Core {
 class Clock;
 class Database;
 class EventBus;
+class EventQueue;
 class WriteQueue;
 } // namespace Gatehouse::Core
 
@@ -44,7 +45,7 @@ public:
     };
 
     Dispatcher(Core::Database &database, Core::WriteQueue &writer, Core::EventBus &events,
-               const Core::Clock &clock, Options options);
+               const Core::Clock &clock, Options options, Core::EventQueue *eventQueue = nullptr);
     ~Dispatcher();
     Dispatcher(const Dispatcher &) = delete;
     Dispatcher &operator=(const Dispatcher &) = delete;
@@ -110,6 +111,7 @@ private:
     Core::EventBus &m_events;
     const Core::Clock &m_clock;
     Options m_options;
+    Core::EventQueue *m_eventQueue; // results' events are published there; null: inline
     RetryPolicy m_retry;
     UrlPolicy m_policy;
     std::unique_ptr<QThread> m_thread;

@@ -151,27 +151,36 @@ Core::Migration WebhookStore::migration()
                         "number)) WITHOUT ROWID")}};
 }
 
-Result<Delivery> WebhookStore::enqueue(WriteTransaction &tx, const NewDelivery &n, qint64 now)
+Result<Delivery> WebhookStore::enqueue(WriteTransaction &tx, const NewDelivery &n, qint64 now,
+                                       EndpointCache *cache)
 {
-    Core::Statement &find = tx.stmt(
-        "SELECT id, state, disabled_reason FROM webhook_endpoints WHERE owner_id = ? AND url = ?");
-    find.bind(1, n.ownerId).bind(2, n.url);
-    QString endpointId;
-    bool enabled = true;
-    QString disabledReason;
-    if (find.next()) {
-        endpointId = find.text(0);
-        enabled = find.text(1) == QLatin1String("enabled");
-        disabledReason = find.text(2);
-    } else if (!find.ok()) {
-        return WriteTransaction::sqlError(find, "find endpoint");
+    const QString cacheKey = n.ownerId + QLatin1Char('\n') + n.url;
+    EndpointRef endpoint;
+    if (cache && cache->contains(cacheKey)) {
+        endpoint = cache->value(cacheKey);
     } else {
-        endpointId = Crypto::Random::uuidV7(now);
-        Core::Statement &ins = tx.stmt(
-            "INSERT INTO webhook_endpoints (id, owner_id, url, created_at) VALUES (?, ?, ?, ?)");
-        if (!ins.bind(1, endpointId).bind(2, n.ownerId).bind(3, n.url).bind(4, now).exec())
-            return WriteTransaction::sqlError(ins, "insert endpoint");
+        Core::Statement &find = tx.stmt("SELECT id, state, disabled_reason FROM webhook_endpoints "
+                                        "WHERE owner_id = ? AND url = ?");
+        find.bind(1, n.ownerId).bind(2, n.url);
+        if (find.next()) {
+            endpoint.id = find.text(0);
+            endpoint.enabled = find.text(1) == QLatin1String("enabled");
+            endpoint.disabledReason = find.text(2);
+        } else if (!find.ok()) {
+            return WriteTransaction::sqlError(find, "find endpoint");
+        } else {
+            endpoint.id = Crypto::Random::uuidV7(now);
+            Core::Statement &ins = tx.stmt("INSERT INTO webhook_endpoints (id, owner_id, url, "
+                                           "created_at) VALUES (?, ?, ?, ?)");
+            if (!ins.bind(1, endpoint.id).bind(2, n.ownerId).bind(3, n.url).bind(4, now).exec())
+                return WriteTransaction::sqlError(ins, "insert endpoint");
+        }
+        if (cache)
+            cache->insert(cacheKey, endpoint);
     }
+    const QString endpointId = endpoint.id;
+    const bool enabled = endpoint.enabled;
+    const QString disabledReason = endpoint.disabledReason;
 
     Delivery d;
     d.id = QStringLiteral("msg_") + Crypto::Random::uuidV7(now).remove(QLatin1Char('-'));

@@ -4,6 +4,7 @@
 #include "core/result.h"
 
 #include <QByteArray>
+#include <QHash>
 #include <QJsonObject>
 #include <QList>
 #include <QSqlDatabase>
@@ -75,6 +76,15 @@ struct Endpoint
     qint64 lastSuccessAt = 0;
 };
 
+// Endpoints one writer job already looked up, by owner and URL (see enqueue).
+struct EndpointRef
+{
+    QString id;
+    bool enabled = true;
+    QString disabledReason;
+};
+using EndpointCache = QHash<QString, EndpointRef>;
+
 // SQL of the webhooks module. Writes take the writer's transaction; reads take a
 // connection of the calling thread.
 class WebhookStore
@@ -84,7 +94,7 @@ public:
 
     // --- writes (inside a WriteQueue job) ---
     static Core::Result<Delivery> enqueue(Core::WriteTransaction &tx, const NewDelivery &d,
-                                          qint64 now);
+                                          qint64 now, EndpointCache *cache = nullptr);
     static Core::Result<void> addSecret(Core::WriteTransaction &tx, const QString &ownerId,
                                         const QString &secret, qint64 now);
     // Keeps the current secrets valid until now + overlapMs, adds the new one.

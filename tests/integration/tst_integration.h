@@ -115,6 +115,7 @@ private slots:
     void pagingAndBeers();
     void oversizedBodyRefused();
     void demoReceiverGetsSignedCallbacksInOrder();
+    void eventStreamKeepsEveryEventInOrder();
 
 private:
     QUrl service(const QString &path) const;

@@ -4,6 +4,7 @@
 
 #include "admin/backend.h"
 #include "core/config.h"
+#include "core/eventbus.h"
 #include "core/httpserver.h"
 
 #include <QEventLoop>
@@ -13,6 +14,8 @@
 #include <QNetworkAccessManager>
 #include <QNetworkReply>
 #include <QRegularExpression>
+#include <QTcpSocket>
+#include <QThread>
 #include <QtTest>
 
 using Gatehouse::Admin::Backend;
@@ -729,4 +732,44 @@ void TestOrders::demoReceiverGetsSignedCallbacksInOrder()
                 .startsWith(QStringLiteral("v1,")));
     QCOMPARE(detail.value(QStringLiteral("payload")).toString(),
              QStringLiteral("{\"orderId\":\"%1\",\"orderStatus\":\"NEW\"}").arg(id));
+}
+
+void TestOrders::eventStreamKeepsEveryEventInOrder()
+{
+    // Events are published from several threads (writer, events queue, dispatcher, HTTP);
+    // a subscriber must still get every one, in sequence.
+    QTcpSocket sse;
+    sse.connectToHost(QHostAddress::LocalHost, QUrl(m_backend->adminUrl()).port());
+    QVERIFY(sse.waitForConnected(5000));
+    sse.write("GET /admin/v1/events HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer " +
+              m_backend->adminToken().toUtf8() + "\r\n\r\n");
+    QByteArray in;
+    QTRY_VERIFY((in += sse.readAll()).contains(": gatehouse event stream"));
+    const qint64 first = m_backend->events().lastSeq() + 1;
+    constexpr int Threads = 4;
+    constexpr int PerThread = 200;
+    QList<QThread *> threads;
+    for (int t = 0; t < Threads; ++t) {
+        threads.append(QThread::create([this] {
+            for (int i = 0; i < PerThread; ++i)
+                m_backend->events().publish(QStringLiteral("test.burst"), {});
+        }));
+        threads.last()->start();
+    }
+    for (QThread *t : std::as_const(threads)) {
+        QVERIFY(t->wait(10000));
+        delete t;
+    }
+    const qint64 last = first + Threads * PerThread - 1;
+    QTRY_VERIFY_WITH_TIMEOUT(
+        (in += sse.readAll()).contains("id: " + QByteArray::number(last) + "\n"), 10000);
+    QList<qint64> ids;
+    for (const QByteArray &line : in.split('\n'))
+        if (line.startsWith("id: "))
+            ids.append(line.mid(4).toLongLong());
+    ids.erase(std::remove_if(ids.begin(), ids.end(), [first](qint64 id) { return id < first; }),
+              ids.end());
+    QCOMPARE(ids.size(), Threads * PerThread);
+    for (qsizetype i = 0; i < ids.size(); ++i)
+        QCOMPARE(ids[i], first + i);
 }
