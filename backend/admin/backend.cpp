@@ -87,10 +87,10 @@ Result<void> Backend::startOrders()
     d.urlPolicy.allowLoopback = m_config.webhookAllowLoopback;
     d.urlPolicy.allowlist = m_config.webhookAllowlist;
     d.trustedOrigin = m_demoReceiver->origin();
-    m_dispatcher =
-        std::make_unique<Webhooks::Dispatcher>(*m_database, *m_writer, *m_events, *m_clock, d);
+    m_dispatcher = std::make_unique<Webhooks::Dispatcher>(*m_database, *m_writer, *m_events,
+                                                          *m_clock, d, m_eventQueue.get());
     m_orders = std::make_unique<Orders::OrderService>(*m_database, *m_writer, *m_events, *m_clock,
-                                                      m_dispatcher.get());
+                                                      m_dispatcher.get(), m_eventQueue.get());
     m_orders->setSecretOverlapMs(m_config.webhookSecretOverlapMs);
     if (auto r = m_orders->start(m_config.demoData); !r)
         return r;
