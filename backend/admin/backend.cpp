@@ -199,10 +199,20 @@ Result<void> Backend::start()
     if (auto r = prepareDataDir(); !r)
         return r;
 
-    auto db =
-        Core::Database::open(m_config.dataDir + QStringLiteral("/gatehouse.db"),
-                             Core::Database::coreMigrations() << Webhooks::WebhookStore::migration()
-                                                              << Orders::OrderStore::migration());
+    // The database holds webhook secrets: owner only, from its first byte. SQLite gives the
+    // -wal and -shm files the database file's permissions.
+    const QString dbPath = m_config.dataDir + QStringLiteral("/gatehouse.db");
+    if (!QFile::exists(dbPath)) {
+        QFile create(dbPath);
+        if (!create.open(QIODevice::WriteOnly))
+            return makeError(
+                QStringLiteral("database-open-failed"),
+                QStringLiteral("cannot create %1: %2").arg(dbPath, create.errorString()));
+    }
+    QFile::setPermissions(dbPath, QFile::ReadOwner | QFile::WriteOwner);
+    auto db = Core::Database::open(dbPath, Core::Database::coreMigrations()
+                                               << Webhooks::WebhookStore::migration()
+                                               << Orders::OrderStore::migration());
     if (!db)
         return db.error();
     m_database = std::move(*db);

@@ -18,6 +18,7 @@ class Receiver {
         this.secrets = new Map(); // customerId -> [whsec_...]
         this.failures = new Map(); // webhook-id -> answered failures so far
         this.toggleOk = false;
+        this.hanging = [];
         this.server = http.createServer((req, res) => this.handle(req, res));
     }
 
@@ -86,6 +87,9 @@ class Receiver {
                 }
                 return answer(204);
             }
+            case 'hang': // never answers
+                this.hanging.push(res);
+                return undefined;
             case 'redirect':
                 return answer(302, { Location: `${this.url}/ok/${customerId}` });
             default:
@@ -461,6 +465,30 @@ test('with few deliveries held in memory, the rest wait in the database and keep
         for (const id of ids)
             assert.deepEqual(receiver.acceptedStatuses(id), LIFECYCLE, `order ${id} out of order`);
     } finally {
+        assert.equal(await b.stop(), 0, b.stderr);
+    }
+});
+
+test('an attempt that gets no answer within webhook-timeout-ms fails and is retried', async () => {
+    const b = await startBackend({ args: [...RETRY_ARGS, '--webhook-timeout-ms', '300'] });
+    try {
+        const customer = await newCustomer(b, 'silent-receiver');
+        const r = await serviceFetch(b, 'POST', `/v1/customers/${customer}/orders`, {
+            orderStatusCallbackUrl: `${receiver.url}/hang/${customer}`,
+        });
+        assert.equal(r.status, 201);
+        const [first] = await waitFor(async () => {
+            const ds = await deliveriesOf(b, r.json.id);
+            return ds.length && ds[0].attempts >= 2 ? ds : null;
+        }, { timeoutMs: 20_000, message: 'two timed-out attempts' });
+        const d = await delivery(b, first.id);
+        const a = d.attempts[0];
+        assert.equal(a.status, null);
+        assert.match(a.error, /timed out after 300 ms/);
+        assert.ok(a.latencyMs >= 300 && a.latencyMs < 3000, `latency ${a.latencyMs}`);
+    } finally {
+        for (const res of receiver.hanging.splice(0))
+            res.destroy();
         assert.equal(await b.stop(), 0, b.stderr);
     }
 });

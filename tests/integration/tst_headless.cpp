@@ -195,7 +195,8 @@ void TestHeadlessBackend::listenersAnswerHealth()
 void TestHeadlessBackend::privateFilesAreOwnerOnly()
 {
     const QFile::Permissions ownerRw = QFile::ReadOwner | QFile::WriteOwner;
-    for (const char *f : {"admin-token", "pki/ca.key", "pki/server.key"}) {
+    for (const char *f :
+         {"admin-token", "pki/ca.key", "pki/server.key", "gatehouse.db", "gatehouse.db-wal"}) {
         const QFile::Permissions p = QFile::permissions(m_dir->filePath(QLatin1String(f)));
         QVERIFY2((p & (QFile::ReadGroup | QFile::WriteGroup | QFile::ReadOther |
                        QFile::WriteOther)) == 0,
