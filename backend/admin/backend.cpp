@@ -1,5 +1,6 @@
 #include "admin/backend.h"
 #include "admin/adminapi.h"
+#include "admin/oauthadmin.h"
 #include "admin/ordersadmin.h"
 
 #include "core/clock.h"
@@ -13,6 +14,8 @@
 #include "core/writequeue.h"
 #include "crypto/certificateauthority.h"
 #include "crypto/random.h"
+#include "oauth/oauthapi.h"
+#include "oauth/oauthstore.h"
 #include "orders/ordersapi.h"
 #include "orders/orderservice.h"
 #include "orders/orderstore.h"
@@ -212,7 +215,8 @@ Result<void> Backend::start()
     QFile::setPermissions(dbPath, QFile::ReadOwner | QFile::WriteOwner);
     auto db = Core::Database::open(dbPath, Core::Database::coreMigrations()
                                                << Webhooks::WebhookStore::migration()
-                                               << Orders::OrderStore::migration());
+                                               << Orders::OrderStore::migration()
+                                               << OAuth::OAuthStore::migration());
     if (!db)
         return db.error();
     m_database = std::move(*db);
@@ -285,6 +289,13 @@ Result<void> Backend::start()
     for (Core::HttpServer *s : {m_service.get(), m_cluster.get(), m_admin.get()})
         if (auto r = s->listen(); !r)
             return r;
+    // The issuer is the public base URL, else the service listener's own URL (known now).
+    m_oauth = std::make_unique<OAuth::OAuthApi>(
+        *m_service, *m_database, *m_writer, *m_events, *m_clock,
+        m_config.publicBaseUrl.isEmpty() ? m_service->url() : m_config.publicBaseUrl);
+    if (auto r = m_oauth->start(); !r)
+        return r;
+    m_oauthAdminApi = std::make_unique<OAuthAdminApi>(*m_admin, *m_oauth);
     if (auto r = writePorts(); !r)
         return r;
     m_dispatcher->start();

@@ -28,6 +28,9 @@ namespace Gatehouse::Webhooks {
 class DemoReceiver;
 class Dispatcher;
 } // namespace Gatehouse::Webhooks
+namespace Gatehouse::OAuth {
+class OAuthApi;
+}
 namespace Gatehouse::Orders {
 class OrderService;
 class OrdersApi;
@@ -37,6 +40,7 @@ namespace Gatehouse::Admin {
 
 class AdminApi;
 class OrdersAdminApi;
+class OAuthAdminApi;
 
 // The whole backend, composed: configuration -> data dir -> database -> PKI ->
 // admin token -> the three listeners -> ports.json. Runs on whichever thread creates it
@@ -100,6 +104,8 @@ private:
     std::unique_ptr<Orders::OrderService> m_orders;
     std::unique_ptr<Orders::OrdersApi> m_ordersApi;
     std::unique_ptr<OrdersAdminApi> m_ordersAdminApi;
+    std::unique_ptr<OAuth::OAuthApi> m_oauth;
+    std::unique_ptr<OAuthAdminApi> m_oauthAdminApi;
     QString m_adminToken;
     QString m_instanceId;
     QDateTime m_startedAt;

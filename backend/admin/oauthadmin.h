@@ -1,0 +1,23 @@
+#pragma once
+
+namespace Gatehouse::Core {
+class HttpServer;
+}
+namespace Gatehouse::OAuth {
+class OAuthApi;
+}
+
+namespace Gatehouse::Admin {
+
+// /admin/v1 nouns of the authorization server so far: clients and signing keys.
+class OAuthAdminApi
+{
+public:
+    OAuthAdminApi(Core::HttpServer &server, OAuth::OAuthApi &oauth);
+
+private:
+    Core::HttpServer &m_server;
+    OAuth::OAuthApi &m_oauth;
+};
+
+} // namespace Gatehouse::Admin

@@ -1,0 +1,61 @@
+#include "oauth/granthandler.h"
+
+#include <QUrl>
+
+namespace Gatehouse::OAuth {
+
+GrantResult ClientCredentialsGrant::handle(const TokenRequest &req) const
+{
+    GrantResult out;
+    const Client &c = req.client;
+    if (!c.confidential()) {
+        out.error =
+            unauthorizedClient(QStringLiteral("a public client cannot use client_credentials"));
+        return out;
+    }
+    if (!c.grantTypes.contains(grantType())) {
+        out.error = unauthorizedClient(
+            QStringLiteral("client_credentials is not among this client's grant_types"));
+        return out;
+    }
+    // Scopes: a subset of the client's allowed scopes; none asked for: all of them.
+    QStringList scopes =
+        req.params.value(QStringLiteral("scope")).split(QLatin1Char(' '), Qt::SkipEmptyParts);
+    for (const QString &s : std::as_const(scopes)) {
+        if (!c.scopes.contains(s)) {
+            out.error =
+                invalidScope(QStringLiteral("scope '%1' is not allowed for this client").arg(s));
+            return out;
+        }
+    }
+    if (scopes.isEmpty())
+        scopes = c.scopes;
+    scopes.removeDuplicates();
+    // RFC 8707 resource indicator: an absolute URI without fragment becomes the audience.
+    QString audience = c.clientId;
+    if (req.params.contains(QStringLiteral("resource"))) {
+        const QUrl r(req.params.value(QStringLiteral("resource")), QUrl::StrictMode);
+        if (!r.isValid() || r.isRelative() || r.hasFragment()) {
+            out.error = OAuthError{QStringLiteral("invalid_target"),
+                                   QStringLiteral("resource must be an absolute URI without a "
+                                                  "fragment")};
+            return out;
+        }
+        audience = r.toString();
+    }
+    auto token =
+        m_issuer.accessToken(c, c.clientId, scopes.join(QLatin1Char(' ')), audience, req.now);
+    if (!token) {
+        out.error = OAuthError{QStringLiteral("server_error"), token.error().message, 500};
+        return out;
+    }
+    out.response = QJsonObject{{QStringLiteral("access_token"), token->value},
+                               {QStringLiteral("token_type"), QStringLiteral("Bearer")},
+                               {QStringLiteral("expires_in"), c.accessTokenLifetime}};
+    if (!token->scope.isEmpty())
+        out.response.insert(QStringLiteral("scope"), token->scope);
+    out.tokens.append(*token);
+    return out;
+}
+
+} // namespace Gatehouse::OAuth

@@ -1,0 +1,317 @@
+#include "oauth/clientregistry.h"
+
+#include "core/clock.h"
+#include "core/database.h"
+#include "core/writequeue.h"
+#include "crypto/random.h"
+
+#include <QCryptographicHash>
+#include <QDateTime>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QSqlQuery>
+#include <QUrl>
+
+namespace Gatehouse::OAuth {
+
+namespace {
+
+QStringList strings(const QJsonValue &v)
+{
+    QStringList out;
+    for (const auto &x : v.toArray())
+        out.append(x.toString());
+    return out;
+}
+
+Core::Error metadataError(const QString &code, const QString &message)
+{
+    return Core::Error{code, message, 400};
+}
+
+Client fromRow(const QString &clientId, const QString &secretHash, const QByteArray &record)
+{
+    const QJsonObject o = QJsonDocument::fromJson(record).object();
+    Client c;
+    c.clientId = clientId;
+    c.secretHash = secretHash;
+    c.clientName = o.value(QStringLiteral("client_name")).toString();
+    c.redirectUris = strings(o.value(QStringLiteral("redirect_uris")));
+    c.grantTypes = strings(o.value(QStringLiteral("grant_types")));
+    c.scopes =
+        o.value(QStringLiteral("scope")).toString().split(QLatin1Char(' '), Qt::SkipEmptyParts);
+    c.tokenEndpointAuthMethod = o.value(QStringLiteral("token_endpoint_auth_method")).toString();
+    c.logoUri = o.value(QStringLiteral("logo_uri")).toString();
+    c.contacts = strings(o.value(QStringLiteral("contacts")));
+    c.accessTokenFormat =
+        o.value(QStringLiteral("access_token_format")).toString(QStringLiteral("jwt"));
+    c.accessTokenLifetime = o.value(QStringLiteral("access_token_lifetime")).toInt(3600);
+    c.createdAt = qint64(o.value(QStringLiteral("client_id_issued_at")).toDouble()) * 1000;
+    return c;
+}
+
+} // namespace
+
+QJsonObject Client::toJson() const
+{
+    QJsonObject o{{QStringLiteral("client_id"), clientId},
+                  {QStringLiteral("client_name"), clientName},
+                  {QStringLiteral("redirect_uris"), QJsonArray::fromStringList(redirectUris)},
+                  {QStringLiteral("grant_types"), QJsonArray::fromStringList(grantTypes)},
+                  {QStringLiteral("scope"), scopes.join(QLatin1Char(' '))},
+                  {QStringLiteral("token_endpoint_auth_method"), tokenEndpointAuthMethod},
+                  {QStringLiteral("contacts"), QJsonArray::fromStringList(contacts)},
+                  {QStringLiteral("access_token_format"), accessTokenFormat},
+                  {QStringLiteral("access_token_lifetime"), accessTokenLifetime},
+                  {QStringLiteral("client_id_issued_at"), createdAt / 1000}};
+    if (!logoUri.isEmpty())
+        o.insert(QStringLiteral("logo_uri"), logoUri);
+    return o;
+}
+
+ClientRegistry::ClientRegistry(Core::Database &database, Core::WriteQueue &writer)
+    : m_database(database), m_writer(writer)
+{}
+
+const QStringList &ClientRegistry::supportedGrantTypes()
+{
+    static const QStringList g{QStringLiteral("authorization_code"),
+                               QStringLiteral("client_credentials"),
+                               QStringLiteral("refresh_token"),
+                               QStringLiteral("password"),
+                               QStringLiteral("urn:ietf:params:oauth:grant-type:device_code"),
+                               QStringLiteral("urn:ietf:params:oauth:grant-type:jwt-bearer"),
+                               QStringLiteral("urn:ietf:params:oauth:grant-type:token-exchange")};
+    return g;
+}
+
+const QStringList &ClientRegistry::supportedAuthMethods()
+{
+    static const QStringList m{QStringLiteral("client_secret_basic"),
+                               QStringLiteral("client_secret_post"), QStringLiteral("none")};
+    return m;
+}
+
+Core::Result<Client> ClientRegistry::fromMetadata(const QJsonObject &m)
+{
+    Client c;
+    const QJsonValue name = m.value(QStringLiteral("client_name"));
+    if (!name.isString() || name.toString().trimmed().isEmpty() || name.toString().size() > 200)
+        return metadataError(QStringLiteral("invalid_client_metadata"),
+                             QStringLiteral("client_name is required: 1 to 200 characters"));
+    c.clientName = name.toString().trimmed();
+    c.tokenEndpointAuthMethod = m.value(QStringLiteral("token_endpoint_auth_method"))
+                                    .toString(QStringLiteral("client_secret_basic"));
+    if (!supportedAuthMethods().contains(c.tokenEndpointAuthMethod))
+        return metadataError(QStringLiteral("invalid_client_metadata"),
+                             QStringLiteral("token_endpoint_auth_method must be one of %1")
+                                 .arg(supportedAuthMethods().join(QStringLiteral(", "))));
+    const QJsonValue grants = m.value(QStringLiteral("grant_types"));
+    if (!grants.isUndefined() && !grants.isArray())
+        return metadataError(QStringLiteral("invalid_client_metadata"),
+                             QStringLiteral("grant_types must be an array of strings"));
+    c.grantTypes =
+        grants.isUndefined() ? QStringList{QStringLiteral("authorization_code")} : strings(grants);
+    for (const QString &g : std::as_const(c.grantTypes))
+        if (!supportedGrantTypes().contains(g))
+            return metadataError(QStringLiteral("invalid_client_metadata"),
+                                 QStringLiteral("grant type '%1' is not supported").arg(g));
+    if (!c.confidential() && c.grantTypes.contains(QStringLiteral("client_credentials")))
+        return metadataError(QStringLiteral("invalid_client_metadata"),
+                             QStringLiteral("client_credentials needs a confidential client "
+                                            "(token_endpoint_auth_method other than none)"));
+    const QJsonValue uris = m.value(QStringLiteral("redirect_uris"));
+    if (!uris.isUndefined() && !uris.isArray())
+        return metadataError(QStringLiteral("invalid_redirect_uri"),
+                             QStringLiteral("redirect_uris must be an array of URLs"));
+    c.redirectUris = strings(uris);
+    for (const QString &u : std::as_const(c.redirectUris)) {
+        const QUrl url(u, QUrl::StrictMode);
+        const bool loopback = url.host() == QLatin1String("127.0.0.1") ||
+                              url.host() == QLatin1String("localhost") ||
+                              url.host() == QLatin1String("::1");
+        if (!url.isValid() || url.isRelative() || url.hasFragment() ||
+            (url.scheme() == QLatin1String("http") && !loopback) ||
+            (url.scheme() != QLatin1String("https") && url.scheme() != QLatin1String("http") &&
+             !url.scheme().contains(QLatin1Char('.')))) // private-use schemes (RFC 8252 §7.1)
+            return metadataError(QStringLiteral("invalid_redirect_uri"),
+                                 QStringLiteral("'%1' is not an allowed redirect URI: absolute, "
+                                                "no fragment, https (http only for loopback) or "
+                                                "a reverse-domain private-use scheme")
+                                     .arg(u));
+    }
+    const bool needsRedirect = c.grantTypes.contains(QStringLiteral("authorization_code"));
+    if (needsRedirect && c.redirectUris.isEmpty())
+        return metadataError(QStringLiteral("invalid_redirect_uri"),
+                             QStringLiteral("authorization_code needs at least one redirect_uri"));
+    c.scopes =
+        m.value(QStringLiteral("scope")).toString().split(QLatin1Char(' '), Qt::SkipEmptyParts);
+    c.logoUri = m.value(QStringLiteral("logo_uri")).toString();
+    c.contacts = strings(m.value(QStringLiteral("contacts")));
+    c.accessTokenFormat =
+        m.value(QStringLiteral("access_token_format")).toString(QStringLiteral("jwt"));
+    if (c.accessTokenFormat != QLatin1String("jwt") &&
+        c.accessTokenFormat != QLatin1String("opaque"))
+        return metadataError(QStringLiteral("invalid_client_metadata"),
+                             QStringLiteral("access_token_format must be jwt or opaque"));
+    c.accessTokenLifetime = m.value(QStringLiteral("access_token_lifetime")).toInt(3600);
+    if (c.accessTokenLifetime < 30 || c.accessTokenLifetime > 86400)
+        return metadataError(QStringLiteral("invalid_client_metadata"),
+                             QStringLiteral("access_token_lifetime must be 30 to 86400 seconds"));
+    return c;
+}
+
+QString ClientRegistry::hashSecret(const QString &secret)
+{
+    // Secrets are 256 random bits, not passwords: a fast hash is enough (argon2id would cap
+    // the token endpoint at a few requests per second).
+    return QString::fromLatin1(
+        QCryptographicHash::hash(secret.toUtf8(), QCryptographicHash::Sha256)
+            .toBase64(QByteArray::Base64UrlEncoding | QByteArray::OmitTrailingEquals));
+}
+
+bool ClientRegistry::secretMatches(const Client &c, const QString &secret)
+{
+    const QByteArray a = hashSecret(secret).toLatin1();
+    const QByteArray b = c.secretHash.toLatin1();
+    if (a.size() != b.size() || b.isEmpty())
+        return false;
+    unsigned char diff = 0;
+    for (qsizetype i = 0; i < a.size(); ++i)
+        diff |= static_cast<unsigned char>(a[i] ^ b[i]);
+    return diff == 0;
+}
+
+void ClientRegistry::registerClient(Client client,
+                                    std::function<void(Core::Result<Registered>)> done)
+{
+    auto reg = std::make_shared<Registered>();
+    const qint64 now = QDateTime::currentMSecsSinceEpoch();
+    client.clientId = Crypto::Random::token(18);
+    client.createdAt = now;
+    if (client.confidential()) {
+        reg->secret = Crypto::Random::token(32);
+        client.secretHash = hashSecret(reg->secret);
+    }
+    reg->client = client;
+    m_writer.submit(
+        [reg, now](Core::WriteTransaction &tx) -> Core::Result<void> {
+            QSqlQuery &q = tx.query(QStringLiteral(
+                "INSERT INTO oauth_clients (client_id, secret_hash, record, created_at, "
+                "updated_at) VALUES (?, ?, ?, ?, ?)"));
+            q.addBindValue(reg->client.clientId);
+            q.addBindValue(reg->client.secretHash);
+            q.addBindValue(QJsonDocument(reg->client.toJson()).toJson(QJsonDocument::Compact));
+            q.addBindValue(now);
+            q.addBindValue(now);
+            if (!q.exec())
+                return Core::WriteTransaction::sqlError(q, "insert client");
+            return {};
+        },
+        [this, reg, done = std::move(done)](const Core::Result<void> &r) {
+            if (!r)
+                return done(r.error());
+            QMutexLocker lock(&m_mutex);
+            m_cache.remove(reg->client.clientId);
+            lock.unlock();
+            done(*reg);
+        });
+}
+
+void ClientRegistry::remove(const QString &clientId, std::function<void(Core::Result<void>)> done)
+{
+    m_writer.submit(
+        [clientId](Core::WriteTransaction &tx) -> Core::Result<void> {
+            QSqlQuery &q =
+                tx.query(QStringLiteral("DELETE FROM oauth_clients WHERE client_id = ?"));
+            q.addBindValue(clientId);
+            if (!q.exec())
+                return Core::WriteTransaction::sqlError(q, "delete client");
+            if (q.numRowsAffected() == 0)
+                return Core::Error{QStringLiteral("client-not-found"),
+                                   QStringLiteral("no client %1").arg(clientId), 404};
+            QSqlQuery &t = tx.query(QStringLiteral("UPDATE oauth_tokens SET revoked_at = ? WHERE "
+                                                   "client_id = ? AND revoked_at IS NULL"));
+            t.addBindValue(QDateTime::currentMSecsSinceEpoch());
+            t.addBindValue(clientId);
+            if (!t.exec())
+                return Core::WriteTransaction::sqlError(t, "revoke tokens");
+            return {};
+        },
+        [this, clientId, done = std::move(done)](const Core::Result<void> &r) {
+            QMutexLocker lock(&m_mutex);
+            m_cache.remove(clientId);
+            lock.unlock();
+            done(r);
+        });
+}
+
+void ClientRegistry::rotateSecret(const QString &clientId,
+                                  std::function<void(Core::Result<Registered>)> done)
+{
+    auto client = find(clientId);
+    if (!client)
+        return done(Core::Error{QStringLiteral("client-not-found"),
+                                QStringLiteral("no client %1").arg(clientId), 404});
+    if (!client->confidential())
+        return done(Core::Error{
+            QStringLiteral("public-client"),
+            QStringLiteral("client %1 is public and has no secret").arg(clientId), 409});
+    auto reg = std::make_shared<Registered>();
+    reg->secret = Crypto::Random::token(32);
+    reg->client = *client;
+    reg->client.secretHash = hashSecret(reg->secret);
+    m_writer.submit(
+        [reg](Core::WriteTransaction &tx) -> Core::Result<void> {
+            QSqlQuery &q = tx.query(QStringLiteral(
+                "UPDATE oauth_clients SET secret_hash = ?, updated_at = ? WHERE client_id = ?"));
+            q.addBindValue(reg->client.secretHash);
+            q.addBindValue(QDateTime::currentMSecsSinceEpoch());
+            q.addBindValue(reg->client.clientId);
+            if (!q.exec())
+                return Core::WriteTransaction::sqlError(q, "rotate secret");
+            return {};
+        },
+        [this, reg, done = std::move(done)](const Core::Result<void> &r) {
+            QMutexLocker lock(&m_mutex);
+            m_cache.remove(reg->client.clientId);
+            lock.unlock();
+            if (!r)
+                return done(r.error());
+            done(*reg);
+        });
+}
+
+std::optional<Client> ClientRegistry::find(const QString &clientId) const
+{
+    {
+        QMutexLocker lock(&m_mutex);
+        if (auto it = m_cache.constFind(clientId); it != m_cache.constEnd())
+            return *it;
+    }
+    QSqlQuery q(m_database.connection());
+    q.prepare(QStringLiteral("SELECT secret_hash, record FROM oauth_clients WHERE client_id = ?"));
+    q.addBindValue(clientId);
+    std::optional<Client> c;
+    if (q.exec() && q.next())
+        c = fromRow(clientId, q.value(0).toString(), q.value(1).toByteArray());
+    QMutexLocker lock(&m_mutex);
+    if (m_cache.size() > 10'000)
+        m_cache.clear();
+    m_cache.insert(clientId, c);
+    return c;
+}
+
+QList<Client> ClientRegistry::all() const
+{
+    QList<Client> out;
+    QSqlQuery q(m_database.connection());
+    if (q.exec(QStringLiteral(
+            "SELECT client_id, secret_hash, record FROM oauth_clients ORDER BY created_at")))
+        while (q.next())
+            out.append(
+                fromRow(q.value(0).toString(), q.value(1).toString(), q.value(2).toByteArray()));
+    return out;
+}
+
+} // namespace Gatehouse::OAuth

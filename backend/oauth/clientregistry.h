@@ -1,0 +1,73 @@
+#pragma once
+
+#include "core/result.h"
+
+#include <QHash>
+#include <QJsonObject>
+#include <QMutex>
+#include <QStringList>
+
+#include <functional>
+#include <optional>
+
+namespace Gatehouse::Core {
+class Database;
+class WriteQueue;
+} // namespace Gatehouse::Core
+
+namespace Gatehouse::OAuth {
+
+// A registered client (seed 001's registration record, RFC 7591 metadata names).
+struct Client
+{
+    QString clientId;
+    QString secretHash; // SHA-256 (base64url) of the secret; empty for public clients
+    QString clientName;
+    QStringList redirectUris;
+    QStringList grantTypes;
+    QStringList scopes;              // allowed scopes
+    QString tokenEndpointAuthMethod; // client_secret_basic | client_secret_post | none
+    QString logoUri;
+    QStringList contacts;
+    QString accessTokenFormat = QStringLiteral("jwt"); // jwt | opaque
+    int accessTokenLifetime = 3600;                    // seconds
+    qint64 createdAt = 0;
+
+    bool confidential() const { return tokenEndpointAuthMethod != QLatin1String("none"); }
+    QJsonObject toJson() const; // metadata as RFC 7591 names it, never the secret
+};
+
+class ClientRegistry
+{
+public:
+    ClientRegistry(Core::Database &database, Core::WriteQueue &writer);
+
+    static const QStringList &supportedGrantTypes();
+    static const QStringList &supportedAuthMethods();
+
+    // Validates metadata (RFC 7591 §2); error code invalid_client_metadata or
+    // invalid_redirect_uri with the field named.
+    static Core::Result<Client> fromMetadata(const QJsonObject &metadata);
+
+    struct Registered
+    {
+        Client client;
+        QString secret; // shown once; empty for public clients
+    };
+    void registerClient(Client client, std::function<void(Core::Result<Registered>)> done);
+    void remove(const QString &clientId, std::function<void(Core::Result<void>)> done);
+    void rotateSecret(const QString &clientId, std::function<void(Core::Result<Registered>)> done);
+
+    std::optional<Client> find(const QString &clientId) const; // cached
+    QList<Client> all() const;
+    static QString hashSecret(const QString &secret);
+    static bool secretMatches(const Client &c, const QString &secret); // constant time
+
+private:
+    Core::Database &m_database;
+    Core::WriteQueue &m_writer;
+    mutable QMutex m_mutex;
+    mutable QHash<QString, std::optional<Client>> m_cache;
+};
+
+} // namespace Gatehouse::OAuth

@@ -1,0 +1,51 @@
+#pragma once
+
+#include "oauth/clientregistry.h"
+#include "oauth/granthandler.h"
+#include "oauth/signingkeys.h"
+#include "oauth/tokenissuer.h"
+
+#include <memory>
+#include <vector>
+
+namespace Gatehouse::Core {
+class Clock;
+class Database;
+class EventBus;
+class HttpServer;
+class WriteQueue;
+} // namespace Gatehouse::Core
+
+namespace Gatehouse::OAuth {
+
+// The authorization server's endpoints on the service listener (docs/oauth.md): discovery,
+// JWKS, token (one GrantHandler per grant_type), introspection, revocation. Composed here.
+class OAuthApi
+{
+public:
+    OAuthApi(Core::HttpServer &server, Core::Database &database, Core::WriteQueue &writer,
+             Core::EventBus &events, const Core::Clock &clock, QString issuer);
+    ~OAuthApi();
+
+    Core::Result<void> start(); // loads (or creates) the signing keys
+    ClientRegistry &clients() { return m_clients; }
+    SigningKeys &keys() { return m_keys; }
+    const QString &issuer() const { return m_issuer; }
+    QJsonObject discovery() const;
+
+private:
+    void registerRoutes();
+
+    Core::HttpServer &m_server;
+    Core::Database &m_database;
+    Core::WriteQueue &m_writer;
+    Core::EventBus &m_events;
+    const Core::Clock &m_clock;
+    QString m_issuer;
+    SigningKeys m_keys;
+    ClientRegistry m_clients;
+    TokenIssuer m_issuerImpl;
+    std::vector<std::unique_ptr<GrantHandler>> m_grants;
+};
+
+} // namespace Gatehouse::OAuth

@@ -1,0 +1,13 @@
+#pragma once
+
+#include "core/database.h"
+
+namespace Gatehouse::OAuth {
+
+// Schema of the authorization server (grows with the grants still to come).
+struct OAuthStore
+{
+    static Core::Migration migration(); // schema version 4
+};
+
+} // namespace Gatehouse::OAuth

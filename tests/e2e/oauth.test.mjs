@@ -1,0 +1,169 @@
+// The authorization server so far (issue 5, first slice) against strict, real clients:
+// oauth4webapi for discovery, client_credentials, introspection and revocation, and jose
+// validating the RFC 9068 JWT access token against the server's JWKS.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import * as oauth from 'oauth4webapi';
+import * as jose from 'jose';
+
+import { startBackend, adminFetch, request } from './lib/backend.mjs';
+
+let b;
+let issuer;
+let as; // the discovered authorization server metadata
+
+async function register(metadata) {
+    const r = await adminFetch(b, 'POST', '/admin/v1/clients', metadata);
+    assert.equal(r.status, 201, r.text);
+    assert.equal(r.headers['cache-control'], 'no-store');
+    return r.json;
+}
+
+const opts = { [oauth.allowInsecureRequests]: true };
+
+before(async () => {
+    b = await startBackend();
+    issuer = new URL(b.serviceUrl);
+    as = await oauth.processDiscoveryResponse(issuer, await oauth.discoveryRequest(issuer, { ...opts, algorithm: 'oidc' }));
+});
+
+after(async () => {
+    if (b)
+        assert.equal(await b.stop(), 0, b.stderr);
+});
+
+test('discovery: the issuer byte for byte, both well-known documents alike', async () => {
+    assert.equal(as.issuer, b.serviceUrl);
+    assert.equal(as.token_endpoint, `${b.serviceUrl}/oauth2/token`);
+    assert.deepEqual(as.grant_types_supported, ['client_credentials']);
+    const rfc8414 = await request(`${b.serviceUrl}/.well-known/oauth-authorization-server`, 'GET');
+    assert.deepEqual(rfc8414.json, as);
+    const jwks = await request(as.jwks_uri, 'GET');
+    assert.equal(jwks.headers['content-type'], 'application/jwk-set+json');
+    for (const k of jwks.json.keys) {
+        assert.ok(k.kid && k.alg === 'RS256' && k.use === 'sig');
+        assert.equal(k.d, undefined, 'no private parts in the JWKS');
+    }
+});
+
+for (const method of ['client_secret_basic', 'client_secret_post']) {
+    test(`client_credentials with ${method}: JWT valid against the JWKS, introspected, revoked`, async () => {
+        const c = await register({ client_name: `m2m ${method}`, grant_types: ['client_credentials'],
+                                   scope: 'orders:read orders:write', token_endpoint_auth_method: method });
+        const client = { client_id: c.client_id };
+        const auth = method === 'client_secret_basic' ? oauth.ClientSecretBasic(c.client_secret)
+                                                      : oauth.ClientSecretPost(c.client_secret);
+        const resp = await oauth.clientCredentialsGrantRequest(as, client, auth,
+                                                               new URLSearchParams({ scope: 'orders:read' }), opts);
+        assert.equal(resp.headers.get('cache-control'), 'no-store');
+        const tokens = await oauth.processClientCredentialsResponse(as, client, resp);
+        assert.equal(tokens.token_type, 'bearer');
+        assert.equal(tokens.scope, 'orders:read');
+        assert.equal(tokens.expires_in, 3600);
+
+        // RFC 9068 as a resource server checks it: typ at+jwt, iss, aud, exp, signature.
+        const jwks = jose.createRemoteJWKSet(new URL(as.jwks_uri));
+        const { payload, protectedHeader } = await jose.jwtVerify(tokens.access_token, jwks, {
+            issuer: b.serviceUrl, audience: c.client_id, typ: 'at+jwt', algorithms: ['RS256'] });
+        assert.equal(protectedHeader.typ, 'at+jwt');
+        assert.equal(payload.client_id, c.client_id);
+        assert.equal(payload.sub, c.client_id);
+        assert.equal(payload.scope, 'orders:read');
+        assert.ok(payload.jti && payload.iat && payload.exp - payload.iat === 3600);
+
+        const intro = await oauth.processIntrospectionResponse(as, client,
+            await oauth.introspectionRequest(as, client, auth, tokens.access_token, opts));
+        assert.equal(intro.active, true);
+        assert.equal(intro.client_id, c.client_id);
+        assert.equal(intro.scope, 'orders:read');
+
+        await oauth.processRevocationResponse(await oauth.revocationRequest(as, client, auth, tokens.access_token, opts));
+        const after = await oauth.processIntrospectionResponse(as, client,
+            await oauth.introspectionRequest(as, client, auth, tokens.access_token, opts));
+        assert.equal(after.active, false);
+        // Revoking an unknown token answers 200 too (RFC 7009 §2.2).
+        await oauth.processRevocationResponse(await oauth.revocationRequest(as, client, auth, 'no-such-token', opts));
+    });
+}
+
+test('opaque access tokens: 256 bits, introspectable, not JWTs', async () => {
+    const c = await register({ client_name: 'opaque', grant_types: ['client_credentials'], scope: 'a b',
+                               access_token_format: 'opaque' });
+    const client = { client_id: c.client_id };
+    const auth = oauth.ClientSecretBasic(c.client_secret);
+    const tokens = await oauth.processClientCredentialsResponse(as, client,
+        await oauth.clientCredentialsGrantRequest(as, client, auth, new URLSearchParams(), opts));
+    assert.match(tokens.access_token, /^[A-Za-z0-9_-]{43}$/);
+    assert.equal(tokens.scope, 'a b');
+    const intro = await oauth.processIntrospectionResponse(as, client,
+        await oauth.introspectionRequest(as, client, auth, tokens.access_token, opts));
+    assert.equal(intro.active, true);
+});
+
+test('errors per RFC 6749 §5.2: status, body, no-store, Basic challenge only after Basic', async () => {
+    const c = await register({ client_name: 'errors', grant_types: ['client_credentials'], scope: 'orders:read' });
+    const tokenUrl = as.token_endpoint;
+    const basic = (id, secret) => 'Basic ' + Buffer.from(`${encodeURIComponent(id)}:${encodeURIComponent(secret)}`).toString('base64');
+    const form = { 'Content-Type': 'application/x-www-form-urlencoded' };
+    const cases = [
+        ['wrong secret (Basic)', 'grant_type=client_credentials', { Authorization: basic(c.client_id, 'nope') }, 401, 'invalid_client', true],
+        ['unknown client (post)', 'grant_type=client_credentials&client_id=nobody&client_secret=x', {}, 401, 'invalid_client', false],
+        ['no client authentication', 'grant_type=client_credentials', {}, 401, 'invalid_client', false],
+        ['post for a Basic client', `grant_type=client_credentials&client_id=${c.client_id}&client_secret=${c.client_secret}`, {}, 401, 'invalid_client', false],
+        ['scope outside the record', 'grant_type=client_credentials&scope=admin', { Authorization: basic(c.client_id, c.client_secret) }, 400, 'invalid_scope', false],
+        ['unsupported grant type', 'grant_type=magic', { Authorization: basic(c.client_id, c.client_secret) }, 400, 'unsupported_grant_type', false],
+        ['missing grant type', 'scope=orders:read', { Authorization: basic(c.client_id, c.client_secret) }, 400, 'invalid_request', false],
+        ['repeated parameter', 'grant_type=client_credentials&grant_type=client_credentials', { Authorization: basic(c.client_id, c.client_secret) }, 400, 'invalid_request', false],
+        ['bad resource', 'grant_type=client_credentials&resource=relative/path', { Authorization: basic(c.client_id, c.client_secret) }, 400, 'invalid_target', false],
+    ];
+    for (const [name, body, headers, status, error, challenge] of cases) {
+        const r = await request(tokenUrl, 'POST', body, { ...form, ...headers });
+        assert.equal(r.status, status, `${name}: ${r.text}`);
+        assert.equal(r.json?.error, error, name);
+        assert.equal(r.headers['cache-control'], 'no-store', name);
+        assert.equal(Boolean(r.headers['www-authenticate']), challenge, `${name}: WWW-Authenticate`);
+    }
+    const json = await request(tokenUrl, 'POST', { grant_type: 'client_credentials' },
+                               { Authorization: basic(c.client_id, c.client_secret) });
+    assert.equal(json.status, 400);
+    assert.equal(json.json.error, 'invalid_request', 'a JSON body is refused');
+});
+
+test('a public client cannot use client_credentials; registration refuses it up front', async () => {
+    const r = await adminFetch(b, 'POST', '/admin/v1/clients',
+                               { client_name: 'spa', grant_types: ['client_credentials'], token_endpoint_auth_method: 'none' });
+    assert.equal(r.status, 400);
+    assert.equal(r.json.error, 'invalid_client_metadata');
+    const spa = await register({ client_name: 'spa', grant_types: ['authorization_code'],
+                                 redirect_uris: ['http://127.0.0.1:9/cb'], token_endpoint_auth_method: 'none' });
+    assert.equal(spa.client_secret, undefined, 'public clients get no secret');
+    const t = await request(as.token_endpoint, 'POST', `grant_type=client_credentials&client_id=${spa.client_id}`,
+                            { 'Content-Type': 'application/x-www-form-urlencoded' });
+    assert.equal(t.status, 400);
+    assert.equal(t.json.error, 'unauthorized_client');
+    const bad = await adminFetch(b, 'POST', '/admin/v1/clients',
+                                 { client_name: 'x', redirect_uris: ['http://evil.example/cb'] });
+    assert.equal(bad.status, 400);
+    assert.equal(bad.json.error, 'invalid_redirect_uri');
+});
+
+test('a rotated secret replaces the old one; a deleted client loses its tokens', async () => {
+    const c = await register({ client_name: 'rotating', grant_types: ['client_credentials'], scope: 's' });
+    const client = { client_id: c.client_id };
+    const first = await oauth.processClientCredentialsResponse(as, client,
+        await oauth.clientCredentialsGrantRequest(as, client, oauth.ClientSecretBasic(c.client_secret), new URLSearchParams(), opts));
+    const rot = await adminFetch(b, 'POST', `/admin/v1/clients/${c.client_id}/rotate-secret`);
+    assert.equal(rot.status, 200);
+    assert.notEqual(rot.json.client_secret, c.client_secret);
+    await assert.rejects(oauth.processClientCredentialsResponse(as, client,
+        await oauth.clientCredentialsGrantRequest(as, client, oauth.ClientSecretBasic(c.client_secret), new URLSearchParams(), opts)));
+    const other = await register({ client_name: 'introspector', grant_types: ['client_credentials'], scope: 's' });
+    const otherAuth = oauth.ClientSecretBasic(other.client_secret);
+    const del = await adminFetch(b, 'DELETE', `/admin/v1/clients/${c.client_id}`);
+    assert.equal(del.status, 204);
+    const intro = await oauth.processIntrospectionResponse(as, { client_id: other.client_id },
+        await oauth.introspectionRequest(as, { client_id: other.client_id }, otherAuth, first.access_token, opts));
+    assert.equal(intro.active, false);
+    const list = await adminFetch(b, 'GET', '/admin/v1/clients');
+    assert.ok(!list.text.includes(rot.json.client_secret), 'secrets are never listed');
+});
