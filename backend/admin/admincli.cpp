@@ -96,8 +96,10 @@ QString str(const QJsonObject &o, const char *key)
     const QJsonValue v = o.value(QLatin1String(key));
     if (v.isNull() || v.isUndefined())
         return QStringLiteral("-");
-    if (v.isDouble())
-        return QString::number(v.toDouble());
+    if (v.isDouble()) {
+        const double d = v.toDouble();
+        return d == double(qint64(d)) ? QString::number(qint64(d)) : QString::number(d);
+    }
     if (v.isBool())
         return v.toBool() ? QStringLiteral("yes") : QStringLiteral("no");
     return v.toString();
@@ -185,6 +187,12 @@ constexpr Command Commands[] = {
     {"endpoints", "list", 0, "endpoints list"},
     {"endpoints", "disable", 1, "endpoints disable ENDPOINT_ID"},
     {"endpoints", "enable", 1, "endpoints enable ENDPOINT_ID"},
+    {"clients", "list", 0, "clients list"},
+    {"clients", "show", 1, "clients show CLIENT_ID"},
+    {"clients", "register", 1, "clients register METADATA_JSON_FILE (- for stdin)"},
+    {"clients", "rotate-secret", 1, "clients rotate-secret CLIENT_ID"},
+    {"clients", "delete", 1, "clients delete CLIENT_ID"},
+    {"keys", "list", 0, "keys list"},
 };
 
 QString usageText()
@@ -335,7 +343,8 @@ int runAdminCli(const QStringList &args, const QProcessEnvironment &env, QTextSt
     if (noun == QLatin1String("status")) {
         path = QStringLiteral("/admin/v1/status");
     } else if (verb == QLatin1String("list")) {
-        path = QStringLiteral("/admin/v1/") + noun;
+        path = QStringLiteral("/admin/v1/") +
+               (noun == QLatin1String("keys") ? QStringLiteral("signing-keys") : noun);
         const std::pair<const char *, const char *> filters[] = {{"customer", "customerId"},
                                                                  {"status", "status"},
                                                                  {"order", "orderId"},
@@ -346,6 +355,22 @@ int runAdminCli(const QStringList &args, const QProcessEnvironment &env, QTextSt
                 query.addQueryItem(QLatin1String(param), p.value(QLatin1String(option)));
     } else if (verb == QLatin1String("show")) {
         path = QStringLiteral("/admin/v1/%1/%2").arg(noun, words[0]);
+    } else if (noun == QLatin1String("clients") && verb == QLatin1String("register")) {
+        // RFC 7591 metadata as JSON, from a file or stdin.
+        QFile f;
+        const bool ok = words[0] == QLatin1String("-")
+                            ? f.open(stdin, QIODevice::ReadOnly)
+                            : (f.setFileName(words[0]), f.open(QIODevice::ReadOnly));
+        if (!ok) {
+            err << "gatehouse admin: cannot read " << words[0] << ": " << f.errorString() << "\n";
+            return 2;
+        }
+        method = "POST";
+        path = QStringLiteral("/admin/v1/clients");
+        body = f.readAll();
+    } else if (noun == QLatin1String("clients") && verb == QLatin1String("delete")) {
+        method = "DELETE";
+        path = QStringLiteral("/admin/v1/clients/%1").arg(words[0]);
     } else if (noun == QLatin1String("customers") && verb == QLatin1String("create")) {
         method = "POST";
         path = QStringLiteral("/admin/v1/customers");
@@ -394,6 +419,19 @@ int runAdminCli(const QStringList &args, const QProcessEnvironment &env, QTextSt
                         {"orderCount", "ORDERS"},
                         {"secretCreatedAt", "SECRET SINCE"}},
                        out);
+        else if (noun == QLatin1String("clients"))
+            printTable(rows,
+                       {{"client_id", "CLIENT ID"},
+                        {"client_name", "NAME"},
+                        {"token_endpoint_auth_method", "AUTH"},
+                        {"scope", "SCOPES"},
+                        {"access_token_format", "TOKENS"}},
+                       out);
+        else if (noun == QLatin1String("keys"))
+            printTable(
+                rows,
+                {{"kid", "KID"}, {"alg", "ALG"}, {"state", "STATE"}, {"createdAt", "CREATED"}},
+                out);
         else if (noun == QLatin1String("beers"))
             printTable(rows,
                        {{"id", "ID"},
@@ -433,8 +471,13 @@ int runAdminCli(const QStringList &args, const QProcessEnvironment &env, QTextSt
                        out);
         return 0;
     }
-    if (answer.contains(QStringLiteral("webhookSecret")))
-        err << "gatehouse admin: the webhook secret is shown once; store it now.\n";
+    if (r.status == 204) {
+        out << "done\n";
+        return 0;
+    }
+    if (answer.contains(QStringLiteral("webhookSecret")) ||
+        answer.contains(QStringLiteral("client_secret")))
+        err << "gatehouse admin: the secret is shown once; store it now.\n";
     printObject(answer, out);
     return 0;
 }

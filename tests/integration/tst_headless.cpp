@@ -9,6 +9,7 @@
 #include <QJsonObject>
 #include <QNetworkAccessManager>
 #include <QNetworkReply>
+#include <QRegularExpression>
 #include <QSignalSpy>
 #include <QSqlDatabase>
 #include <QSqlQuery>
@@ -16,6 +17,7 @@
 #include <QSslSocket>
 #include <QTcpServer>
 #include <QTcpSocket>
+#include <QTemporaryFile>
 #include <QtTest>
 
 #include <csignal>
@@ -484,6 +486,51 @@ void TestHeadlessBackend::adminCliOrderNouns()
     const CliResult missing = cli({"orders", "show", "5b1f6c8e-0d0a-4c55-9a2e-6f1b7d2f3c11"});
     QCOMPARE(missing.exitCode, 1);
     QVERIFY(missing.err.contains(QStringLiteral("answered 404")));
+}
+
+void TestHeadlessBackend::adminCliClients()
+{
+    const QStringList base{QStringLiteral("--data-dir"), m_dir->path()};
+    QTemporaryFile metadata;
+    QVERIFY(metadata.open());
+    metadata.write(
+        R"({"client_name":"CLI machine","grant_types":["client_credentials"],"scope":"orders:read"})");
+    metadata.close();
+    const CliResult reg =
+        runCli(QStringList{"admin", "clients", "register", metadata.fileName()} + base);
+    QCOMPARE(reg.exitCode, 0);
+    QVERIFY2(reg.out.contains(QStringLiteral("client_secret: ")), qPrintable(reg.out));
+    QVERIFY(reg.err.contains(QStringLiteral("shown once")));
+    QVERIFY(reg.out.contains(QRegularExpression(QStringLiteral("client_id_issued_at: \\d{10}\n"))));
+    const CliResult list = runCli(QStringList{"admin", "clients", "list", "-o", "json"} + base);
+    QCOMPARE(list.exitCode, 0);
+    QString id;
+    for (const QJsonValue v :
+         QJsonDocument::fromJson(list.out.toUtf8()).object().value("items").toArray())
+        if (v.toObject().value("client_name").toString() == QLatin1String("CLI machine"))
+            id = v.toObject().value("client_id").toString();
+    QVERIFY(!id.isEmpty());
+    const QString secret =
+        QRegularExpression(QStringLiteral("client_secret: (\\S+)")).match(reg.out).captured(1);
+    QVERIFY(secret.size() >= 40);
+    QVERIFY(!list.out.contains(secret)); // never listed again
+    const CliResult keys = runCli(QStringList{"admin", "keys", "list"} + base);
+    QCOMPARE(keys.exitCode, 0);
+    QVERIFY(keys.out.contains(QStringLiteral("RS256")) &&
+            keys.out.contains(QStringLiteral("active")));
+    QCOMPARE(runCli(QStringList{"admin", "clients", "delete", id} + base).exitCode, 0);
+    const CliResult again = runCli(QStringList{"admin", "clients", "delete", id} + base);
+    QCOMPARE(again.exitCode, 1);
+    QVERIFY(again.err.contains(QStringLiteral("answered 404")));
+    QTemporaryFile bad;
+    QVERIFY(bad.open());
+    bad.write(R"({"client_name":"x","token_endpoint_auth_method":"magic"})");
+    bad.close();
+    const CliResult refused =
+        runCli(QStringList{"admin", "clients", "register", bad.fileName()} + base);
+    QCOMPARE(refused.exitCode, 1);
+    QVERIFY2(refused.err.contains(QStringLiteral("token_endpoint_auth_method must be one of")),
+             qPrintable(refused.err));
 }
 
 void TestHeadlessBackend::cliUsageErrors_data()

@@ -73,6 +73,7 @@ private slots:
     void oversizedBodyDoesNotGrowMemory();
     void adminCli();
     void adminCliOrderNouns();
+    void adminCliClients();
     void cliUsageErrors_data();
     void cliUsageErrors();
     void sigtermStopsCleanly();
