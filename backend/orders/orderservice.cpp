@@ -86,17 +86,21 @@ struct OrderService::Effects
 
 template <typename T>
 void OrderService::commit(std::function<Result<void>(WriteTransaction &, Effects &, T &)> work,
-                          std::function<void(Result<T>)> done)
+                          std::function<void(Result<T>)> done,
+                          std::function<void(const T &)> afterCommit)
 {
     auto fx = std::make_shared<Effects>();
     auto result = std::make_shared<T>();
     m_writer.submit([fx, result, work = std::move(work)](
                         WriteTransaction &tx) { return work(tx, *fx, *result); },
-                    [this, fx, result, done = std::move(done)](const Result<void> &r) {
+                    [this, fx, result, done = std::move(done),
+                     afterCommit = std::move(afterCommit)](const Result<void> &r) {
                         if (!r) {
                             done(r.error());
                             return;
                         }
+                        if (afterCommit)
+                            afterCommit(*result);
                         done(*result);
                         apply(*fx);
                     });
@@ -672,115 +676,101 @@ void OrderService::setDiscontinued(const QString &beerId, bool discontinued,
 void OrderService::createCustomer(const QString &name, const QString &id,
                                   std::function<void(Result<NewSecret>)> done)
 {
-    auto result = std::make_shared<NewSecret>();
     const qint64 now = nowMs();
-    result->customer = Customer{id.isEmpty() ? Crypto::Random::uuid() : id, name, now};
-    result->secret = Webhooks::Signer::generateSecret();
-    m_writer.submit(
-        [result, now](WriteTransaction &tx) -> Result<void> {
-            if (auto r = OrderStore::insertCustomer(tx, result->customer); !r)
+    const Customer customer{id.isEmpty() ? Crypto::Random::uuid() : id, name, now};
+    const QString secret = Webhooks::Signer::generateSecret();
+    commit<NewSecret>(
+        [customer, secret, now](WriteTransaction &tx, Effects &,
+                                NewSecret &result) -> Result<void> {
+            result.customer = customer;
+            result.secret = secret;
+            if (auto r = OrderStore::insertCustomer(tx, customer); !r)
                 return r;
-            return Webhooks::WebhookStore::addSecret(tx, result->customer.id, result->secret, now);
+            return Webhooks::WebhookStore::addSecret(tx, customer.id, secret, now);
         },
-        [this, result, done = std::move(done)](const Result<void> &r) {
-            if (!r) {
-                done(r.error());
-                return;
-            }
-            emitEvent(
-                QStringLiteral("customer.created"),
-                QJsonObject{{QStringLiteral("id"), result->customer.id},
-                            {QStringLiteral("name"), result->customer.name},
-                            {QStringLiteral("createdAt"), isoTime(result->customer.createdAt)},
-                            {QStringLiteral("orderCount"), 0}});
-            done(*result);
+        std::move(done),
+        [this](const NewSecret &result) {
+            emitEvent(QStringLiteral("customer.created"),
+                      QJsonObject{{QStringLiteral("id"), result.customer.id},
+                                  {QStringLiteral("name"), result.customer.name},
+                                  {QStringLiteral("createdAt"), isoTime(result.customer.createdAt)},
+                                  {QStringLiteral("orderCount"), 0}});
         });
 }
 
 void OrderService::rotateSecret(const QString &customerId,
                                 std::function<void(Result<NewSecret>)> done)
 {
-    auto result = std::make_shared<NewSecret>();
-    result->secret = Webhooks::Signer::generateSecret();
+    const QString secret = Webhooks::Signer::generateSecret();
     const qint64 overlap = m_secretOverlapMs;
-    m_writer.submit(
-        [this, result, customerId, overlap](WriteTransaction &tx) -> Result<void> {
+    commit<NewSecret>(
+        [this, secret, customerId, overlap](WriteTransaction &tx, Effects &,
+                                            NewSecret &result) -> Result<void> {
             auto exists = OrderStore::customerExists(tx, customerId);
             if (!exists)
                 return exists.error();
             if (!*exists)
                 return notFound(QStringLiteral("customer-not-found"),
                                 QStringLiteral("no customer with id %1").arg(customerId));
-            auto expires = Webhooks::WebhookStore::rotateSecret(tx, customerId, result->secret,
-                                                                nowMs(), overlap);
+            auto expires =
+                Webhooks::WebhookStore::rotateSecret(tx, customerId, secret, nowMs(), overlap);
             if (!expires)
                 return expires.error();
-            result->customer.id = customerId;
-            result->previousExpiresAt = *expires;
+            result.secret = secret;
+            result.customer.id = customerId;
+            result.previousExpiresAt = *expires;
             return {};
         },
-        [this, result, customerId, done = std::move(done)](const Result<void> &r) {
-            if (!r) {
-                done(r.error());
-                return;
-            }
+        std::move(done),
+        [this](const NewSecret &result) {
             if (m_dispatcher)
-                m_dispatcher->secretsChanged(customerId);
+                m_dispatcher->secretsChanged(result.customer.id);
             emitEvent(QStringLiteral("customer.secret-rotated"),
-                      QJsonObject{{QStringLiteral("id"), customerId},
+                      QJsonObject{{QStringLiteral("id"), result.customer.id},
                                   {QStringLiteral("previousSecretExpiresAt"),
-                                   isoTime(result->previousExpiresAt)}});
-            done(*result);
+                                   isoTime(result.previousExpiresAt)}});
         });
 }
 
 void OrderService::redeliver(const QString &deliveryId,
                              std::function<void(Result<Webhooks::Delivery>)> done)
 {
-    auto result = std::make_shared<Webhooks::Delivery>();
-    m_writer.submit(
-        [this, result, deliveryId](WriteTransaction &tx) -> Result<void> {
+    commit<Webhooks::Delivery>(
+        [this, deliveryId](WriteTransaction &tx, Effects &,
+                           Webhooks::Delivery &result) -> Result<void> {
             auto d = Webhooks::WebhookStore::markForRedelivery(tx, deliveryId, nowMs());
             if (!d)
                 return d.error();
-            *result = *d;
+            result = *d;
             return {};
         },
-        [this, result, done = std::move(done)](const Result<void> &r) {
-            if (!r) {
-                done(r.error());
-                return;
-            }
-            emitEvent(QStringLiteral("delivery.state"), result->toJson());
+        std::move(done),
+        [this](const Webhooks::Delivery &result) {
+            emitEvent(QStringLiteral("delivery.state"), result.toJson());
             if (m_dispatcher)
-                m_dispatcher->add(*result);
-            done(*result);
+                m_dispatcher->add(result);
         });
 }
 
 void OrderService::setEndpointEnabled(const QString &endpointId, bool enabled,
                                       std::function<void(Result<Webhooks::Endpoint>)> done)
 {
-    auto result = std::make_shared<Webhooks::Endpoint>();
-    m_writer.submit(
-        [this, result, endpointId, enabled](WriteTransaction &tx) -> Result<void> {
+    commit<Webhooks::Endpoint>(
+        [this, endpointId, enabled](WriteTransaction &tx, Effects &,
+                                    Webhooks::Endpoint &result) -> Result<void> {
             auto e = Webhooks::WebhookStore::setEndpointEnabled(
                 tx, endpointId, enabled, QStringLiteral("disabled by an administrator"), nowMs());
             if (!e)
                 return e.error();
-            *result = *e;
+            result = *e;
             return {};
         },
-        [this, result, done = std::move(done)](const Result<void> &r) {
-            if (!r) {
-                done(r.error());
-                return;
-            }
+        std::move(done),
+        [this](const Webhooks::Endpoint &result) {
             if (m_dispatcher)
-                m_dispatcher->endpointChanged(*result);
+                m_dispatcher->endpointChanged(result);
             emitEvent(QStringLiteral("endpoint.state"),
-                      Webhooks::WebhookStore::endpointJson(m_database.connection(), *result));
-            done(*result);
+                      Webhooks::WebhookStore::endpointJson(m_database.connection(), result));
         });
 }
 

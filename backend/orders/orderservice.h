@@ -94,11 +94,12 @@ private:
     void emitEvent(const QString &type, const QJsonObject &data); // in commit order
     Core::Result<std::optional<Beer>> beer(Core::WriteTransaction &tx, Effects &fx,
                                            const QString &id);
-    // Runs `work` on the writer; after the commit answers `done` with what it filled in and
-    // publishes its effects (events, deliveries to the dispatcher).
+    // Runs `work` on the writer; after the commit runs `afterCommit`, answers `done` with what
+    // `work` filled in and publishes its effects (events, deliveries to the dispatcher).
     template <typename T>
     void commit(std::function<Core::Result<void>(Core::WriteTransaction &, Effects &, T &)> work,
-                std::function<void(Core::Result<T>)> done);
+                std::function<void(Core::Result<T>)> done,
+                std::function<void(const T &)> afterCommit = {});
     void scheduleAdvance(const QStringList &orderIds);
     void submitAdvanceBatch();
     qint64 nowMs() const;

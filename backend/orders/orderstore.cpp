@@ -18,56 +18,63 @@ const QString OrderColumns = QStringLiteral(
 const QString BeerColumns =
     QStringLiteral("id, beer_name, beer_style, upc, price, quantity_on_hand, discontinued");
 
-Order orderFromRow(const QSqlQuery &q)
+// One reading of each row shape for both ways a row arrives: a QSqlQuery (reads on any
+// thread) and the writer's Statement. SqlRow gives QSqlQuery the Statement's accessors.
+struct SqlRow
+{
+    const QSqlQuery &q;
+    QString text(int i) const { return q.value(i).toString(); }
+    qint64 int64(int i) const { return q.value(i).toLongLong(); }
+    bool isNull(int i) const { return q.value(i).isNull(); }
+};
+
+template <typename Row> Order orderFrom(const Row &r)
 {
     Order o;
-    o.id = q.value(0).toString();
-    o.customerId = q.value(1).toString();
-    if (!q.value(2).isNull())
-        o.customerRef = q.value(2).toString();
-    o.callbackUrl = q.value(3).toString();
-    o.status = parseStatus(q.value(4).toString()).value_or(OrderStatus::New);
-    o.version = q.value(5).toInt();
-    o.createdAt = q.value(6).toLongLong();
-    o.updatedAt = q.value(7).toLongLong();
+    o.id = r.text(0);
+    o.customerId = r.text(1);
+    if (!r.isNull(2))
+        o.customerRef = r.text(2);
+    o.callbackUrl = r.text(3);
+    o.status = parseStatus(r.text(4)).value_or(OrderStatus::New);
+    o.version = int(r.int64(5));
+    o.createdAt = r.int64(6);
+    o.updatedAt = r.int64(7);
     return o;
 }
 
-OrderLine lineFromRow(const QSqlQuery &q)
+template <typename Row> OrderLine lineFrom(const Row &r)
 {
     OrderLine l;
-    l.id = q.value(0).toString();
-    l.beerId = q.value(1).toString();
-    l.upc = q.value(2).toString();
-    l.orderQuantity = q.value(3).toInt();
-    l.quantityAllocated = q.value(4).toInt();
+    l.id = r.text(0);
+    l.beerId = r.text(1);
+    l.upc = r.text(2);
+    l.orderQuantity = int(r.int64(3));
+    l.quantityAllocated = int(r.int64(4));
     return l;
+}
+
+template <typename Row> Beer beerFrom(const Row &r)
+{
+    Beer b;
+    b.id = r.text(0);
+    b.beerName = r.text(1);
+    b.beerStyle = r.text(2);
+    b.upc = r.text(3);
+    b.price = r.text(4);
+    b.quantityOnHand = int(r.int64(5));
+    b.discontinued = r.int64(6) != 0;
+    return b;
+}
+
+Order orderFromRow(const QSqlQuery &q)
+{
+    return orderFrom(SqlRow{q});
 }
 
 Beer beerFromRow(const QSqlQuery &q)
 {
-    Beer b;
-    b.id = q.value(0).toString();
-    b.beerName = q.value(1).toString();
-    b.beerStyle = q.value(2).toString();
-    b.upc = q.value(3).toString();
-    b.price = q.value(4).toString();
-    b.quantityOnHand = q.value(5).toInt();
-    b.discontinued = q.value(6).toInt() != 0;
-    return b;
-}
-
-Beer beerFromStatement(const Core::Statement &q)
-{
-    Beer b;
-    b.id = q.text(0);
-    b.beerName = q.text(1);
-    b.beerStyle = q.text(2);
-    b.upc = q.text(3);
-    b.price = q.text(4);
-    b.quantityOnHand = int(q.int64(5));
-    b.discontinued = q.int64(6) != 0;
-    return b;
+    return beerFrom(SqlRow{q});
 }
 
 const QString LinesSql = QStringLiteral(
@@ -78,7 +85,7 @@ QList<OrderLine> readLines(QSqlQuery &q)
 {
     QList<OrderLine> lines;
     while (q.next())
-        lines.append(lineFromRow(q));
+        lines.append(lineFrom(SqlRow{q}));
     return lines;
 }
 
@@ -182,7 +189,7 @@ Result<std::optional<Beer>> OrderStore::beerByUpc(WriteTransaction &tx, const QS
     q.bind(1, upc);
     std::optional<Beer> b;
     if (q.next())
-        b = beerFromStatement(q);
+        b = beerFrom(q);
     if (!q.ok())
         return WriteTransaction::sqlError(q, "find beer");
     return b;
@@ -196,7 +203,7 @@ Result<std::optional<Beer>> OrderStore::beerById(WriteTransaction &tx, const QSt
     q.bind(1, id);
     std::optional<Beer> b;
     if (q.next())
-        b = beerFromStatement(q);
+        b = beerFrom(q);
     if (!q.ok())
         return WriteTransaction::sqlError(q, "find beer");
     return b;
@@ -312,28 +319,12 @@ Result<std::optional<Order>> OrderStore::loadOrder(WriteTransaction &tx, const Q
             return WriteTransaction::sqlError(q, "load order");
         return std::optional<Order>();
     }
-    Order o;
-    o.id = q.text(0);
-    o.customerId = q.text(1);
-    if (!q.isNull(2))
-        o.customerRef = q.text(2);
-    o.callbackUrl = q.text(3);
-    o.status = parseStatus(q.text(4)).value_or(OrderStatus::New);
-    o.version = int(q.int64(5));
-    o.createdAt = q.int64(6);
-    o.updatedAt = q.int64(7);
+    Order o = orderFrom(q);
     Core::Statement &l = tx.stmt("SELECT id, beer_id, upc, order_quantity, quantity_allocated "
                                  "FROM order_lines WHERE order_id = ? ORDER BY position");
     l.bind(1, id);
-    while (l.next()) {
-        OrderLine line;
-        line.id = l.text(0);
-        line.beerId = l.text(1);
-        line.upc = l.text(2);
-        line.orderQuantity = int(l.int64(3));
-        line.quantityAllocated = int(l.int64(4));
-        o.lines.append(line);
-    }
+    while (l.next())
+        o.lines.append(lineFrom(l));
     if (!l.ok())
         return WriteTransaction::sqlError(l, "load order lines");
     return std::optional<Order>(std::move(o));
