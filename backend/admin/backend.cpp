@@ -216,7 +216,8 @@ Result<void> Backend::start()
     auto db = Core::Database::open(dbPath, Core::Database::coreMigrations()
                                                << Webhooks::WebhookStore::migration()
                                                << Orders::OrderStore::migration()
-                                               << OAuth::OAuthStore::migration());
+                                               << OAuth::OAuthStore::migration()
+                                               << OAuth::OAuthStore::usersAndCodes());
     if (!db)
         return db.error();
     m_database = std::move(*db);
@@ -290,9 +291,13 @@ Result<void> Backend::start()
         if (auto r = s->listen(); !r)
             return r;
     // The issuer is the public base URL, else the service listener's own URL (known now).
+    OAuth::AuthorizeSettings authorize;
+    authorize.loginRatePerMinute = m_config.oauthLoginRate;
+    authorize.lockout.threshold = m_config.oauthLockoutThreshold;
+    authorize.lockout.durationMs = m_config.oauthLockoutDurationMs;
     m_oauth = std::make_unique<OAuth::OAuthApi>(
         *m_service, *m_database, *m_writer, *m_events, *m_clock,
-        m_config.publicBaseUrl.isEmpty() ? m_service->url() : m_config.publicBaseUrl);
+        m_config.publicBaseUrl.isEmpty() ? m_service->url() : m_config.publicBaseUrl, authorize);
     if (auto r = m_oauth->start(); !r)
         return r;
     m_oauthAdminApi = std::make_unique<OAuthAdminApi>(*m_admin, *m_oauth);

@@ -3,6 +3,7 @@
 #include "core/httpserver.h"
 #include "oauth/oauthapi.h"
 
+#include <QDateTime>
 #include <QJsonArray>
 #include <QJsonDocument>
 
@@ -95,6 +96,102 @@ OAuthAdminApi::OAuthAdminApi(Core::HttpServer &server, OAuth::OAuthApi &oauth)
             items.append(k);
         return HttpResponse::json(200, QJsonObject{{QStringLiteral("items"), items}});
     });
+
+    registerUserRoutes();
+}
+
+void OAuthAdminApi::registerUserRoutes()
+{
+    auto answerError = [](const Core::Error &e) {
+        return HttpResponse::error(e.httpStatus, e.code, e.message);
+    };
+    auto parseUser = [](const HttpRequest &req, bool create) -> Core::Result<OAuth::UserInput> {
+        QJsonParseError pe;
+        const QJsonDocument doc = QJsonDocument::fromJson(req.body, &pe);
+        if (pe.error != QJsonParseError::NoError || !doc.isObject())
+            return Core::Error{QStringLiteral("malformed-json"),
+                               QStringLiteral("the body must be a JSON object"), 400};
+        return OAuth::UserInput::fromJson(doc.object(), create);
+    };
+    auto now = [] { return QDateTime::currentMSecsSinceEpoch(); };
+    auto userAnswer = [answerError, now](const Responder &respond, int status) {
+        return [respond, status, answerError, now](const Core::Result<OAuth::User> &r) {
+            if (!r)
+                return respond(answerError(r.error()));
+            respond(HttpResponse::json(status, r->toJson(now())));
+        };
+    };
+    m_server.route("GET", QStringLiteral("/admin/v1/users"), [this, now](const HttpRequest &) {
+        QJsonArray items;
+        for (const OAuth::User &u : m_oauth.users().all())
+            items.append(u.toJson(now()));
+        return HttpResponse::json(200, QJsonObject{{QStringLiteral("items"), items}});
+    });
+    m_server.route("GET", QStringLiteral("/admin/v1/users/{id}"),
+                   [this, now](const HttpRequest &req) {
+                       const QString id = req.pathParam(QStringLiteral("id"));
+                       const auto u = m_oauth.users().find(id);
+                       if (!u)
+                           return HttpResponse::error(404, QStringLiteral("user-not-found"),
+                                                      QStringLiteral("no user %1").arg(id));
+                       return HttpResponse::json(200, u->toJson(now()));
+                   });
+    // Creating a user or changing a password hashes with argon2id: on the pool.
+    Core::RouteOptions pool;
+    pool.async = true;
+    pool.maxBodyBytes = 64 * 1024;
+    m_server.routeDeferred(
+        "POST", QStringLiteral("/admin/v1/users"),
+        [this, parseUser, answerError, userAnswer](const HttpRequest &req,
+                                                   const Responder &respond) {
+            auto in = parseUser(req, true);
+            if (!in)
+                return respond(answerError(in.error()));
+            m_oauth.users().create(*in, userAnswer(respond, 201));
+        },
+        pool);
+    m_server.routeDeferred(
+        "PATCH", QStringLiteral("/admin/v1/users/{id}"),
+        [this, parseUser, answerError, userAnswer](const HttpRequest &req,
+                                                   const Responder &respond) {
+            auto in = parseUser(req, false);
+            if (!in)
+                return respond(answerError(in.error()));
+            m_oauth.users().update(req.pathParam(QStringLiteral("id")), *in,
+                                   userAnswer(respond, 200));
+        },
+        pool);
+    m_server.routeDeferred("POST", QStringLiteral("/admin/v1/users/{id}/unlock"),
+                           [this, userAnswer](const HttpRequest &req, const Responder &respond) {
+                               m_oauth.users().unlock(req.pathParam(QStringLiteral("id")),
+                                                      userAnswer(respond, 200));
+                           });
+    auto noContent = [answerError](const Responder &respond) {
+        return [respond, answerError](const Core::Result<void> &r) {
+            if (!r)
+                return respond(answerError(r.error()));
+            respond(HttpResponse{204, {}, {}, {}});
+        };
+    };
+    m_server.routeDeferred("DELETE", QStringLiteral("/admin/v1/users/{id}"),
+                           [this, noContent](const HttpRequest &req, const Responder &respond) {
+                               m_oauth.users().remove(req.pathParam(QStringLiteral("id")),
+                                                      noContent(respond));
+                           });
+    m_server.route("GET", QStringLiteral("/admin/v1/consents"), [this](const HttpRequest &req) {
+        QJsonArray items;
+        for (const QJsonObject &c :
+             m_oauth.users().consents(req.query.queryItemValue(QStringLiteral("user")),
+                                      req.query.queryItemValue(QStringLiteral("client"))))
+            items.append(c);
+        return HttpResponse::json(200, QJsonObject{{QStringLiteral("items"), items}});
+    });
+    m_server.routeDeferred("DELETE", QStringLiteral("/admin/v1/consents/{userId}/{clientId}"),
+                           [this, noContent](const HttpRequest &req, const Responder &respond) {
+                               m_oauth.users().revokeConsent(
+                                   req.pathParam(QStringLiteral("userId")),
+                                   req.pathParam(QStringLiteral("clientId")), noContent(respond));
+                           });
 }
 
 } // namespace Gatehouse::Admin

@@ -9,13 +9,15 @@ class OAuthApi;
 
 namespace Gatehouse::Admin {
 
-// /admin/v1 nouns of the authorization server so far: clients and signing keys.
+// /admin/v1 nouns of the authorization server so far: clients, signing keys, users, consents.
 class OAuthAdminApi
 {
 public:
     OAuthAdminApi(Core::HttpServer &server, OAuth::OAuthApi &oauth);
 
 private:
+    void registerUserRoutes();
+
     Core::HttpServer &m_server;
     OAuth::OAuthApi &m_oauth;
 };

@@ -233,6 +233,16 @@ const QList<Entry> &entries()
             "After a secret rotation the old secret also signs for this long (default 24h).",
             durationSetter(0, 30LL * 86'400'000,
                            [](Config &c, qint64 v) { c.webhookSecretOverlapMs = v; }));
+        add("oauth-login-rate", "n",
+            "Sign-in attempts allowed per minute from one client address (default 20).",
+            intSetter(1, 100'000, [](Config &c, qint64 v) { c.oauthLoginRate = int(v); }));
+        add("oauth-lockout-threshold", "n",
+            "Consecutive failed sign-ins that lock an account (default 5).",
+            intSetter(1, 1'000, [](Config &c, qint64 v) { c.oauthLockoutThreshold = int(v); }));
+        add("oauth-lockout-duration", "duration",
+            "How long a locked account stays locked (default 15m).",
+            durationSetter(1'000, 7LL * 86'400'000,
+                           [](Config &c, qint64 v) { c.oauthLockoutDurationMs = v; }));
         return l;
     }();
     return list;

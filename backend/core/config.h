@@ -50,6 +50,11 @@ struct Config
     int webhookMaxQueued = 50'000;
     qint64 webhookSecretOverlapMs = 24LL * 3600 * 1000;
 
+    // Authorization server sign-in (docs/oauth.md).
+    int oauthLoginRate = 20;
+    int oauthLockoutThreshold = 5;
+    qint64 oauthLockoutDurationMs = 15 * 60'000;
+
     // Where each value came from ("default", "config file", "environment GATEHOUSE_X", "flag --x").
     QMap<QString, QString> sources;
 };

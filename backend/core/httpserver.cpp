@@ -443,7 +443,7 @@ public:
         if (route->deferred) {
             std::shared_ptr<ResponderHub> hub = m_srv.hub;
             const quint64 cid = m_id;
-            route->deferred(req, [hub, cid, seq](HttpResponse resp) {
+            Responder respond = [hub, cid, seq](HttpResponse resp) {
                 QMutexLocker lock(&hub->mutex);
                 if (HttpServer::Private *srv = hub->server)
                     QMetaObject::invokeMethod(
@@ -452,7 +452,14 @@ public:
                             srv->deliver(cid, seq, std::move(resp));
                         },
                         Qt::QueuedConnection);
-            });
+            };
+            if (!route->options.async) {
+                route->deferred(req, respond);
+                return;
+            }
+            // CPU-heavy first part (a password hash) on the pool, then answered later.
+            DeferredHandler handler = route->deferred;
+            m_srv.pool.start([handler, respond, req = std::move(req)]() { handler(req, respond); });
             return;
         }
         if (!route->options.async) {

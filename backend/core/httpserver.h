@@ -52,7 +52,7 @@ struct ListenerOptions
 struct RouteOptions
 {
     qint64 maxBodyBytes = -1; // -1: the listener's default
-    bool async = false;       // run on the server's thread pool (CPU-heavy handlers)
+    bool async = false;       // run on the server's thread pool (CPU-heavy handlers, also deferred)
 };
 
 using Handler = std::function<HttpResponse(const HttpRequest &)>;

@@ -69,6 +69,11 @@ bool Statement::exec()
     return m_ok;
 }
 
+int Statement::changes() const
+{
+    return sqlite3_changes(m_db);
+}
+
 bool Statement::next()
 {
     if (!m_ok)

@@ -36,8 +36,9 @@ public:
     {
         return v.isEmpty() ? bindNull(i) : bind(i, v);
     }
-    bool exec(); // runs to completion (writes)
-    bool next(); // the next row (reads)
+    bool exec();         // runs to completion (writes)
+    bool next();         // the next row (reads)
+    int changes() const; // rows changed by the last exec() on this connection
     bool isNull(int col) const;
     qint64 int64(int col) const;
     double real(int col) const;

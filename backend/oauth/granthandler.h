@@ -7,7 +7,13 @@
 #include <QHash>
 #include <QJsonObject>
 
+#include <functional>
 #include <optional>
+
+namespace Gatehouse::Core {
+class Database;
+class WriteTransaction;
+} // namespace Gatehouse::Core
 
 namespace Gatehouse::OAuth {
 
@@ -23,6 +29,10 @@ struct GrantResult
     std::optional<OAuthError> error;
     QJsonObject response;      // the token response (RFC 6749 §5.1)
     QList<IssuedToken> tokens; // to store before answering
+    // Runs first in the writer's transaction (e.g. marks a code used). An error it returns
+    // is answered instead and the tokens are not stored, but its own writes (revoking a
+    // replayed code's tokens) are committed.
+    std::function<std::optional<OAuthError>(Core::WriteTransaction &)> consume;
 };
 
 // One per grant type (ORY fosite's shape): the token endpoint knows no grant itself.
@@ -45,5 +55,67 @@ public:
 private:
     const TokenIssuer &m_issuer;
 };
+
+class UserStore;
+
+inline OAuthError invalidGrant(const QString &d)
+{
+    return {QStringLiteral("invalid_grant"), d};
+}
+
+// RFC 6749 §4.1.3 with PKCE (RFC 7636 §4.6): single use; a replayed code revokes every token
+// issued from it.
+class AuthorizationCodeGrant final : public GrantHandler
+{
+public:
+    AuthorizationCodeGrant(const TokenIssuer &issuer, Core::Database &database,
+                           const UserStore &users)
+        : m_issuer(issuer), m_database(database), m_users(users)
+    {}
+    QString grantType() const override { return QStringLiteral("authorization_code"); }
+    GrantResult handle(const TokenRequest &request) const override;
+
+private:
+    const TokenIssuer &m_issuer;
+    Core::Database &m_database;
+    const UserStore &m_users;
+};
+
+// RFC 6749 §6 with rotation: a used refresh token presented again revokes its family.
+class RefreshTokenGrant final : public GrantHandler
+{
+public:
+    RefreshTokenGrant(const TokenIssuer &issuer, Core::Database &database, const UserStore &users)
+        : m_issuer(issuer), m_database(database), m_users(users)
+    {}
+    QString grantType() const override { return QStringLiteral("refresh_token"); }
+    GrantResult handle(const TokenRequest &request) const override;
+
+private:
+    const TokenIssuer &m_issuer;
+    Core::Database &m_database;
+    const UserStore &m_users;
+};
+
+// Shared by the user grants: the access token, a refresh token when the client may refresh,
+// and an id_token for `openid`. Fills result.response and result.tokens.
+struct UserTokenRequest
+{
+    const Client *client = nullptr;
+    const User *user = nullptr;
+    QStringList scopes;
+    QString nonce;
+    qint64 authTime = 0;
+    QString family;
+    QString codeHash;
+    qint64 now = 0;
+    bool withRefresh = true;
+};
+void issueUserTokens(const TokenIssuer &issuer, const UserTokenRequest &request,
+                     GrantResult *result);
+
+// Revoke every live token of a family, or issued from a code (in the writer's transaction).
+bool revokeFamily(Core::WriteTransaction &tx, const QString &family, qint64 now);
+bool revokeCodeTokens(Core::WriteTransaction &tx, const QString &codeHash, qint64 now);
 
 } // namespace Gatehouse::OAuth

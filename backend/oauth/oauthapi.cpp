@@ -5,6 +5,7 @@
 #include "core/eventbus.h"
 #include "core/httpserver.h"
 #include "core/writequeue.h"
+#include "oauth/form.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -17,41 +18,17 @@ using Core::HttpRequest;
 using Core::HttpResponse;
 using Core::Responder;
 
-namespace {
-
-// application/x-www-form-urlencoded, every parameter at most once (RFC 6749 §3.2).
-std::optional<OAuthError> parseForm(const HttpRequest &req, QHash<QString, QString> *out)
-{
-    const QByteArray type = req.header("content-type").split(';').first().trimmed().toLower();
-    if (type != "application/x-www-form-urlencoded")
-        return invalidRequest(QStringLiteral("the body must be application/x-www-form-urlencoded"));
-    QByteArray body = req.body;
-    body.replace('+', "%20");
-    const QUrlQuery q(QString::fromLatin1(body));
-    for (const auto &item : q.queryItems(QUrl::FullyDecoded)) {
-        if (out->contains(item.first))
-            return invalidRequest(QStringLiteral("parameter '%1' is repeated").arg(item.first));
-        out->insert(item.first, item.second);
-    }
-    return std::nullopt;
-}
-
-QString formDecode(const QByteArray &v)
-{
-    QByteArray b = v;
-    b.replace('+', "%20");
-    return QUrl::fromPercentEncoding(b);
-}
-
-} // namespace
-
 OAuthApi::OAuthApi(Core::HttpServer &server, Core::Database &database, Core::WriteQueue &writer,
-                   Core::EventBus &events, const Core::Clock &clock, QString issuer)
+                   Core::EventBus &events, const Core::Clock &clock, QString issuer,
+                   AuthorizeSettings authorize)
     : m_server(server), m_database(database), m_writer(writer), m_events(events), m_clock(clock),
       m_issuer(std::move(issuer)), m_keys(database), m_clients(database, writer),
-      m_issuerImpl(m_keys, m_issuer)
+      m_users(database, writer), m_issuerImpl(m_keys, m_issuer),
+      m_authorize(server, database, writer, events, clock, m_clients, m_users, m_issuer, authorize)
 {
+    m_grants.push_back(std::make_unique<AuthorizationCodeGrant>(m_issuerImpl, m_database, m_users));
     m_grants.push_back(std::make_unique<ClientCredentialsGrant>(m_issuerImpl));
+    m_grants.push_back(std::make_unique<RefreshTokenGrant>(m_issuerImpl, m_database, m_users));
     registerRoutes();
 }
 
@@ -69,22 +46,44 @@ QJsonObject OAuthApi::discovery() const
         grants.append(g->grantType());
     const QJsonArray authMethods{QStringLiteral("client_secret_basic"),
                                  QStringLiteral("client_secret_post")};
+    const QJsonArray clientAuthMethods{QStringLiteral("client_secret_basic"),
+                                       QStringLiteral("client_secret_post"),
+                                       QStringLiteral("none")};
+    const QString e = m_issuer + QStringLiteral("/oauth2/");
     return QJsonObject{
         {QStringLiteral("issuer"), m_issuer},
-        {QStringLiteral("token_endpoint"), m_issuer + QStringLiteral("/oauth2/token")},
-        {QStringLiteral("jwks_uri"), m_issuer + QStringLiteral("/oauth2/jwks")},
-        {QStringLiteral("introspection_endpoint"), m_issuer + QStringLiteral("/oauth2/introspect")},
-        {QStringLiteral("revocation_endpoint"), m_issuer + QStringLiteral("/oauth2/revoke")},
+        {QStringLiteral("authorization_endpoint"), e + QStringLiteral("authorize")},
+        {QStringLiteral("token_endpoint"), e + QStringLiteral("token")},
+        {QStringLiteral("userinfo_endpoint"), e + QStringLiteral("userinfo")},
+        {QStringLiteral("jwks_uri"), e + QStringLiteral("jwks")},
+        {QStringLiteral("introspection_endpoint"), e + QStringLiteral("introspect")},
+        {QStringLiteral("revocation_endpoint"), e + QStringLiteral("revoke")},
         {QStringLiteral("grant_types_supported"), grants},
-        {QStringLiteral("response_types_supported"), QJsonArray()},
-        {QStringLiteral("token_endpoint_auth_methods_supported"), authMethods},
+        {QStringLiteral("response_types_supported"), QJsonArray{QStringLiteral("code")}},
+        {QStringLiteral("response_modes_supported"), QJsonArray{QStringLiteral("query")}},
+        {QStringLiteral("code_challenge_methods_supported"), QJsonArray{QStringLiteral("S256")}},
+        {QStringLiteral("authorization_response_iss_parameter_supported"), true},
+        {QStringLiteral("scopes_supported"),
+         QJsonArray::fromStringList(AuthorizeEndpoint::knownScopes())},
+        {QStringLiteral("claims_supported"),
+         QJsonArray{QStringLiteral("sub"), QStringLiteral("iss"), QStringLiteral("aud"),
+                    QStringLiteral("exp"), QStringLiteral("iat"), QStringLiteral("auth_time"),
+                    QStringLiteral("nonce"), QStringLiteral("at_hash"), QStringLiteral("email"),
+                    QStringLiteral("email_verified"), QStringLiteral("name"),
+                    QStringLiteral("preferred_username"), QStringLiteral("groups")}},
+        {QStringLiteral("prompt_values_supported"),
+         QJsonArray{QStringLiteral("none"), QStringLiteral("login"), QStringLiteral("consent")}},
+        {QStringLiteral("token_endpoint_auth_methods_supported"), clientAuthMethods},
         {QStringLiteral("introspection_endpoint_auth_methods_supported"), authMethods},
-        {QStringLiteral("revocation_endpoint_auth_methods_supported"), authMethods},
+        {QStringLiteral("revocation_endpoint_auth_methods_supported"), clientAuthMethods},
         {QStringLiteral("subject_types_supported"), QJsonArray{QStringLiteral("public")}},
         {QStringLiteral("id_token_signing_alg_values_supported"),
          QJsonArray{QStringLiteral("RS256")}},
         {QStringLiteral("token_endpoint_auth_signing_alg_values_supported"),
-         QJsonArray{QStringLiteral("RS256")}}};
+         QJsonArray{QStringLiteral("RS256")}},
+        {QStringLiteral("claims_parameter_supported"), false},
+        {QStringLiteral("request_parameter_supported"), false},
+        {QStringLiteral("request_uri_parameter_supported"), false}};
 }
 
 void OAuthApi::registerRoutes()
@@ -174,6 +173,11 @@ void OAuthApi::registerRoutes()
             Core::EventBus *events = &m_events;
             m_writer.submit(
                 [shared](Core::WriteTransaction &tx) -> Core::Result<void> {
+                    if (shared->consume) {
+                        shared->error = shared->consume(tx);
+                        if (shared->error)
+                            return {}; // commit what consume did (revocations), store nothing
+                    }
                     for (const IssuedToken &t : shared->tokens)
                         if (auto r = TokenIssuer::store(tx, t); !r)
                             return r;
@@ -185,6 +189,8 @@ void OAuthApi::registerRoutes()
                                                   QStringLiteral("the token could not be stored"),
                                                   500}
                                            .toResponse());
+                    if (shared->error)
+                        return respond(shared->error->toResponse());
                     respond(noStore(HttpResponse::json(200, shared->response)));
                     for (const IssuedToken &t : shared->tokens)
                         events->publish(
@@ -217,7 +223,7 @@ void OAuthApi::registerRoutes()
             QSqlQuery q(m_database.connection());
             q.prepare(
                 QStringLiteral("SELECT client_id, subject, scope, audience, issued_at, expires_at, "
-                               "revoked_at FROM oauth_tokens WHERE hash = ?"));
+                               "revoked_at, kind FROM oauth_tokens WHERE hash = ?"));
             q.addBindValue(TokenIssuer::hashToken(token));
             const qint64 now = m_clock.now().toMSecsSinceEpoch();
             if (!q.exec() || !q.next() || !q.value(6).isNull() || q.value(5).toLongLong() <= now)
@@ -229,8 +235,12 @@ void OAuthApi::registerRoutes()
                           {QStringLiteral("aud"), q.value(3).toString()},
                           {QStringLiteral("iat"), q.value(4).toLongLong() / 1000},
                           {QStringLiteral("exp"), q.value(5).toLongLong() / 1000},
-                          {QStringLiteral("iss"), m_issuer},
-                          {QStringLiteral("token_type"), QStringLiteral("Bearer")}};
+                          {QStringLiteral("iss"), m_issuer}};
+            if (q.value(7).toString() == QLatin1String("access"))
+                o.insert(QStringLiteral("token_type"), QStringLiteral("Bearer"));
+            if (q.value(1).toString() != q.value(0).toString())
+                if (const auto user = m_users.find(q.value(1).toString()))
+                    o.insert(QStringLiteral("username"), user->username);
             if (!q.value(2).toString().isEmpty())
                 o.insert(QStringLiteral("scope"), q.value(2).toString());
             return noStore(HttpResponse::json(200, o));
@@ -255,12 +265,20 @@ void OAuthApi::registerRoutes()
             m_writer.submit(
                 [hash, clientId, now, refused](Core::WriteTransaction &tx) -> Core::Result<void> {
                     Core::Statement &q =
-                        tx.stmt("SELECT client_id FROM oauth_tokens WHERE hash = ?");
+                        tx.stmt("SELECT client_id, kind, family FROM oauth_tokens WHERE hash = ?");
                     q.bind(1, hash);
                     if (!q.next())
                         return {}; // unknown tokens: 200 all the same (RFC 7009 §2.2)
                     if (q.text(0) != clientId) {
                         *refused = true;
+                        return {};
+                    }
+                    // A refresh token takes its family (the access tokens it begot) with it.
+                    const QString family = q.text(2);
+                    if (q.text(1) == QLatin1String("refresh") && !family.isEmpty()) {
+                        if (!revokeFamily(tx, family, now))
+                            return Core::makeError(QStringLiteral("server_error"),
+                                                   QStringLiteral("revocation failed"), 500);
                         return {};
                     }
                     Core::Statement &u = tx.stmt("UPDATE oauth_tokens SET revoked_at = ? WHERE "
@@ -281,6 +299,50 @@ void OAuthApi::registerRoutes()
                     respond(noStore(HttpResponse{200, {}, {}, {}}));
                 });
         });
+
+    // OIDC Core §5.3: claims about the user the access token stands for, by its scopes.
+    auto userinfo = [this](const HttpRequest &req) {
+        auto challenge = [](int status, const QByteArray &error, const QString &description) {
+            HttpResponse r =
+                status == 401 && error.isEmpty()
+                    ? HttpResponse{401, {}, {}, {}}
+                    : HttpResponse::json(
+                          status, QJsonObject{{QStringLiteral("error"), QString::fromLatin1(error)},
+                                              {QStringLiteral("error_description"), description}});
+            QByteArray h = "Bearer realm=\"gatehouse\"";
+            if (!error.isEmpty())
+                h +=
+                    ", error=\"" + error + "\", error_description=\"" + description.toUtf8() + "\"";
+            r.setHeader("WWW-Authenticate", h);
+            return noStore(r);
+        };
+        const QString token = req.bearerToken();
+        if (token.isEmpty())
+            return challenge(401, {}, {});
+        QSqlQuery q(m_database.connection());
+        q.prepare(QStringLiteral("SELECT kind, client_id, subject, scope, expires_at, revoked_at "
+                                 "FROM oauth_tokens WHERE hash = ?"));
+        q.addBindValue(TokenIssuer::hashToken(token));
+        const qint64 now = m_clock.now().toMSecsSinceEpoch();
+        if (!q.exec() || !q.next() || q.value(0).toString() != QLatin1String("access") ||
+            !q.value(5).isNull() || q.value(4).toLongLong() <= now)
+            return challenge(401, "invalid_token",
+                             QStringLiteral("the access token is unknown, expired or revoked"));
+        const QStringList scopes =
+            q.value(3).toString().split(QLatin1Char(' '), Qt::SkipEmptyParts);
+        if (!scopes.contains(QStringLiteral("openid")))
+            return challenge(403, "insufficient_scope",
+                             QStringLiteral("the access token lacks the openid scope"));
+        const auto user = m_users.find(q.value(2).toString());
+        if (!user)
+            return challenge(401, "invalid_token",
+                             QStringLiteral("the user of this token no longer exists"));
+        QJsonObject claims = scopedUserClaims(*user, scopes, false);
+        claims.insert(QStringLiteral("sub"), user->id);
+        return noStore(HttpResponse::json(200, claims));
+    };
+    m_server.route("GET", QStringLiteral("/oauth2/userinfo"), userinfo);
+    m_server.route("POST", QStringLiteral("/oauth2/userinfo"), userinfo);
 }
 
 } // namespace Gatehouse::OAuth

@@ -1,9 +1,11 @@
 #pragma once
 
+#include "oauth/authorize.h"
 #include "oauth/clientregistry.h"
 #include "oauth/granthandler.h"
 #include "oauth/signingkeys.h"
 #include "oauth/tokenissuer.h"
+#include "oauth/userstore.h"
 
 #include <memory>
 #include <vector>
@@ -19,16 +21,19 @@ class WriteQueue;
 namespace Gatehouse::OAuth {
 
 // The authorization server's endpoints on the service listener (docs/oauth.md): discovery,
-// JWKS, token (one GrantHandler per grant_type), introspection, revocation. Composed here.
+// JWKS, authorization (with login and consent pages), token (one GrantHandler per grant_type),
+// introspection, revocation, userinfo. Composed here.
 class OAuthApi
 {
 public:
     OAuthApi(Core::HttpServer &server, Core::Database &database, Core::WriteQueue &writer,
-             Core::EventBus &events, const Core::Clock &clock, QString issuer);
+             Core::EventBus &events, const Core::Clock &clock, QString issuer,
+             AuthorizeSettings authorize = {});
     ~OAuthApi();
 
     Core::Result<void> start(); // loads (or creates) the signing keys
     ClientRegistry &clients() { return m_clients; }
+    UserStore &users() { return m_users; }
     SigningKeys &keys() { return m_keys; }
     const QString &issuer() const { return m_issuer; }
     QJsonObject discovery() const;
@@ -44,8 +49,10 @@ private:
     QString m_issuer;
     SigningKeys m_keys;
     ClientRegistry m_clients;
+    UserStore m_users;
     TokenIssuer m_issuerImpl;
     std::vector<std::unique_ptr<GrantHandler>> m_grants;
+    AuthorizeEndpoint m_authorize;
 };
 
 } // namespace Gatehouse::OAuth

@@ -20,4 +20,36 @@ Core::Migration OAuthStore::migration()
              QStringLiteral("CREATE INDEX oauth_tokens_client ON oauth_tokens(client_id)")}};
 }
 
+Core::Migration OAuthStore::usersAndCodes()
+{
+    return {5,
+            QStringLiteral("oauth: users, authorization codes, consents, token families"),
+            {QStringLiteral("CREATE TABLE oauth_users (id TEXT PRIMARY KEY, username TEXT NOT NULL "
+                            "UNIQUE COLLATE NOCASE, password_hash TEXT NOT NULL, email TEXT, "
+                            "email_verified INTEGER NOT NULL DEFAULT 0, name TEXT, groups TEXT NOT "
+                            "NULL DEFAULT '[]', failed_logins INTEGER NOT NULL DEFAULT 0, "
+                            "locked_until INTEGER, created_at INTEGER NOT NULL, updated_at INTEGER "
+                            "NOT NULL)"),
+             // Codes are kept as SHA-256 hashes; used_at makes them single use.
+             QStringLiteral("CREATE TABLE oauth_codes (hash TEXT PRIMARY KEY, client_id TEXT NOT "
+                            "NULL, user_id TEXT NOT NULL, redirect_uri TEXT, scope TEXT NOT NULL, "
+                            "nonce TEXT, code_challenge TEXT, auth_time INTEGER NOT NULL, "
+                            "issued_at INTEGER NOT NULL, expires_at INTEGER NOT NULL, used_at "
+                            "INTEGER) WITHOUT ROWID"),
+             QStringLiteral("CREATE TABLE oauth_consents (user_id TEXT NOT NULL, client_id TEXT "
+                            "NOT NULL, scope TEXT NOT NULL, granted_at INTEGER NOT NULL, PRIMARY "
+                            "KEY (user_id, client_id)) WITHOUT ROWID"),
+             // A family is every token descended from one code (or one first refresh token);
+             // rotated_at marks a refresh token that was exchanged (reuse revokes the family).
+             QStringLiteral("ALTER TABLE oauth_tokens ADD COLUMN family TEXT"),
+             QStringLiteral("ALTER TABLE oauth_tokens ADD COLUMN code_hash TEXT"),
+             QStringLiteral("ALTER TABLE oauth_tokens ADD COLUMN auth_time INTEGER"),
+             QStringLiteral("ALTER TABLE oauth_tokens ADD COLUMN rotated_at INTEGER"),
+             QStringLiteral("CREATE INDEX oauth_tokens_family ON oauth_tokens(family) WHERE "
+                            "family IS NOT NULL"),
+             QStringLiteral("CREATE INDEX oauth_tokens_code ON oauth_tokens(code_hash) WHERE "
+                            "code_hash IS NOT NULL"),
+             QStringLiteral("CREATE INDEX oauth_tokens_subject ON oauth_tokens(subject)")}};
+}
+
 } // namespace Gatehouse::OAuth

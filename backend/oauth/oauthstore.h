@@ -7,7 +7,8 @@ namespace Gatehouse::OAuth {
 // Schema of the authorization server (grows with the grants still to come).
 struct OAuthStore
 {
-    static Core::Migration migration(); // schema version 4
+    static Core::Migration migration();     // schema version 4
+    static Core::Migration usersAndCodes(); // schema version 5
 };
 
 } // namespace Gatehouse::OAuth

@@ -4,8 +4,10 @@
 #include "crypto/jws.h"
 #include "crypto/random.h"
 #include "oauth/signingkeys.h"
+#include "oauth/userstore.h"
 
 #include <QCryptographicHash>
+#include <QJsonArray>
 #include <QJsonDocument>
 
 namespace Gatehouse::OAuth {
@@ -21,9 +23,42 @@ QString TokenIssuer::hashToken(const QString &token)
             .toBase64(QByteArray::Base64UrlEncoding | QByteArray::OmitTrailingEquals));
 }
 
+QJsonObject scopedUserClaims(const User &user, const QStringList &scopes, bool accessToken)
+{
+    QJsonObject o;
+    if (scopes.contains(QStringLiteral("email")) && !user.email.isEmpty()) {
+        o.insert(QStringLiteral("email"), user.email);
+        o.insert(QStringLiteral("email_verified"), user.emailVerified);
+    }
+    if (!accessToken && scopes.contains(QStringLiteral("profile"))) {
+        if (!user.name.isEmpty())
+            o.insert(QStringLiteral("name"), user.name);
+        o.insert(QStringLiteral("preferred_username"), user.username);
+    }
+    if (scopes.contains(QStringLiteral("groups")))
+        o.insert(QStringLiteral("groups"), QJsonArray::fromStringList(user.groups));
+    return o;
+}
+
+Core::Result<QString> TokenIssuer::sign(const QJsonObject &claims, const char *typ) const
+{
+    const SigningKeys::Active key = m_keys.active();
+    if (key.kid.isEmpty())
+        return Core::makeError(QStringLiteral("server_error"),
+                               QStringLiteral("no active signing key"), 500);
+    auto jws = Crypto::Jws::sign(key.key, key.alg,
+                                 QJsonObject{{QStringLiteral("alg"), key.alg},
+                                             {QStringLiteral("kid"), key.kid},
+                                             {QStringLiteral("typ"), QLatin1String(typ)}},
+                                 QJsonDocument(claims).toJson(QJsonDocument::Compact));
+    if (!jws)
+        return jws.error();
+    return QString::fromLatin1(*jws);
+}
+
 Core::Result<IssuedToken> TokenIssuer::accessToken(const Client &client, const QString &subject,
                                                    const QString &scope, const QString &audience,
-                                                   qint64 now) const
+                                                   qint64 now, const QJsonObject &extraClaims) const
 {
     IssuedToken t;
     t.format = client.accessTokenFormat;
@@ -36,10 +71,6 @@ Core::Result<IssuedToken> TokenIssuer::accessToken(const Client &client, const Q
     if (t.format == QLatin1String("opaque")) {
         t.value = Crypto::Random::token(32);
     } else {
-        const SigningKeys::Active key = m_keys.active();
-        if (key.kid.isEmpty())
-            return Core::makeError(QStringLiteral("server_error"),
-                                   QStringLiteral("no active signing key"), 500);
         QJsonObject claims{{QStringLiteral("iss"), m_issuer},
                            {QStringLiteral("sub"), subject},
                            {QStringLiteral("aud"), audience},
@@ -49,26 +80,68 @@ Core::Result<IssuedToken> TokenIssuer::accessToken(const Client &client, const Q
                            {QStringLiteral("client_id"), client.clientId}};
         if (!scope.isEmpty())
             claims.insert(QStringLiteral("scope"), scope);
-        auto jws = Crypto::Jws::sign(key.key, key.alg,
-                                     QJsonObject{{QStringLiteral("alg"), key.alg},
-                                                 {QStringLiteral("kid"), key.kid},
-                                                 {QStringLiteral("typ"), QStringLiteral("at+jwt")}},
-                                     QJsonDocument(claims).toJson(QJsonDocument::Compact));
-        if (!jws)
-            return jws.error();
-        t.value = QString::fromLatin1(*jws);
+        for (auto it = extraClaims.begin(); it != extraClaims.end(); ++it)
+            claims.insert(it.key(), it.value());
+        auto jwt = sign(claims, "at+jwt");
+        if (!jwt)
+            return jwt.error();
+        t.value = *jwt;
     }
     t.hash = hashToken(t.value);
     return t;
+}
+
+IssuedToken TokenIssuer::refreshToken(const Client &client, const IssuedToken &access, qint64 now)
+{
+    IssuedToken t = access;
+    t.kind = QStringLiteral("refresh");
+    t.format = QStringLiteral("opaque");
+    t.clientId = client.clientId;
+    t.value = Crypto::Random::token(32);
+    t.hash = hashToken(t.value);
+    t.issuedAt = now;
+    t.expiresAt = now + kRefreshLifetimeMs;
+    return t;
+}
+
+Core::Result<QString> TokenIssuer::idToken(const Client &client, const User &user,
+                                           const QStringList &scopes, const QString &nonce,
+                                           qint64 authTime, const QString &accessToken,
+                                           qint64 now) const
+{
+    // at_hash: the left half of SHA-256 of the access token, base64url (OIDC Core §3.1.3.6).
+    const QByteArray digest =
+        QCryptographicHash::hash(accessToken.toLatin1(), QCryptographicHash::Sha256);
+    QJsonObject claims{{QStringLiteral("iss"), m_issuer},
+                       {QStringLiteral("sub"), user.id},
+                       {QStringLiteral("aud"), client.clientId},
+                       {QStringLiteral("exp"), now / 1000 + client.accessTokenLifetime},
+                       {QStringLiteral("iat"), now / 1000},
+                       {QStringLiteral("auth_time"), authTime / 1000},
+                       {QStringLiteral("at_hash"),
+                        QString::fromLatin1(digest.left(16).toBase64(
+                            QByteArray::Base64UrlEncoding | QByteArray::OmitTrailingEquals))}};
+    if (!nonce.isEmpty())
+        claims.insert(QStringLiteral("nonce"), nonce);
+    const QJsonObject extra = scopedUserClaims(user, scopes, false);
+    for (auto it = extra.begin(); it != extra.end(); ++it)
+        claims.insert(it.key(), it.value());
+    return sign(claims, "JWT");
 }
 
 Core::Result<void> TokenIssuer::store(Core::WriteTransaction &tx, const IssuedToken &t)
 {
     Core::Statement &q = tx.stmt(
         "INSERT INTO oauth_tokens (hash, kind, format, client_id, subject, scope, audience, "
-        "issued_at, expires_at) VALUES (?, 'access', ?, ?, ?, ?, ?, ?, ?)");
-    q.bind(1, t.hash).bind(2, t.format).bind(3, t.clientId).bind(4, t.subject);
-    q.bind(5, t.scope).bind(6, t.audience).bind(7, t.issuedAt).bind(8, t.expiresAt);
+        "issued_at, expires_at, family, code_hash, auth_time) VALUES (?, ?, ?, ?, ?, ?, ?, ?, "
+        "?, ?, ?, ?)");
+    q.bind(1, t.hash).bind(2, t.kind).bind(3, t.format).bind(4, t.clientId).bind(5, t.subject);
+    q.bind(6, t.scope).bind(7, t.audience).bind(8, t.issuedAt).bind(9, t.expiresAt);
+    q.bindTextOrNull(10, t.family).bindTextOrNull(11, t.codeHash);
+    if (t.authTime)
+        q.bind(12, t.authTime);
+    else
+        q.bindNull(12);
     if (!q.exec())
         return Core::WriteTransaction::sqlError(q, "store token");
     return {};

@@ -1,0 +1,642 @@
+#include "oauth/authorize.h"
+
+#include "core/clock.h"
+#include "core/database.h"
+#include "core/eventbus.h"
+#include "core/httpserver.h"
+#include "core/writequeue.h"
+#include "crypto/random.h"
+#include "oauth/clientregistry.h"
+#include "oauth/form.h"
+#include "oauth/tokenissuer.h"
+
+#include <QJsonObject>
+#include <QRegularExpression>
+#include <QSqlQuery>
+#include <QUrl>
+
+namespace Gatehouse::OAuth {
+
+using Core::HttpRequest;
+using Core::HttpResponse;
+using Core::Responder;
+
+namespace {
+
+constexpr const char *kInteractionCookie = "gh_interaction";
+constexpr const char *kSessionCookie = "gh_session";
+constexpr int kMaxInteractions = 10'000;
+constexpr int kMaxSessions = 100'000;
+
+QString esc(const QString &s)
+{
+    return s.toHtmlEscaped();
+}
+
+// Appends parameters to a redirect URI (which has no fragment), each value percent-encoded
+// except the unreserved characters.
+QByteArray withParams(const QString &uri, const QList<QPair<QString, QString>> &params)
+{
+    QByteArray out = uri.toUtf8();
+    bool first = !out.contains('?');
+    for (const auto &p : params) {
+        out += first ? '?' : '&';
+        first = false;
+        out += QUrl::toPercentEncoding(p.first) + '=' + QUrl::toPercentEncoding(p.second);
+    }
+    return out;
+}
+
+HttpResponse seeOther(const QByteArray &location)
+{
+    HttpResponse r{303, {}, {}, {}};
+    r.setHeader("Location", location);
+    r.setHeader("Cache-Control", "no-store");
+    return r;
+}
+
+bool challengeSyntaxOk(const QString &c)
+{
+    static const QRegularExpression re(QStringLiteral("^[A-Za-z0-9_-]{43,128}$"));
+    return re.match(c).hasMatch();
+}
+
+QString hashCookie(const QString &v)
+{
+    return TokenIssuer::hashToken(v);
+}
+
+QString hidden(const char *name, const QString &value)
+{
+    return QStringLiteral("<input type=\"hidden\" name=\"%1\" value=\"%2\">")
+        .arg(QLatin1String(name), esc(value));
+}
+
+} // namespace
+
+HttpResponse htmlPage(int status, const QString &title, const QString &bodyHtml)
+{
+    static const QString style = QStringLiteral(
+        "body{font-family:system-ui,-apple-system,'Segoe UI',sans-serif;background:#f4f5f7;"
+        "color:#1d2330;margin:0;display:flex;justify-content:center}"
+        "main{background:#fff;margin:4rem 1rem;padding:2rem 2.5rem;border-radius:10px;"
+        "box-shadow:0 2px 12px rgba(0,0,0,.08);max-width:26rem;width:100%}"
+        "h1{font-size:1.35rem;margin:0 0 1rem}label{display:block;margin:.8rem 0 .3rem;"
+        "font-weight:600}input[type=text],input[type=password]{width:100%;box-sizing:border-box;"
+        "padding:.6rem;border:1px solid #b8bfcc;border-radius:6px;font-size:1rem}"
+        "button{margin-top:1.2rem;padding:.6rem 1.2rem;border:0;border-radius:6px;font-size:1rem;"
+        "background:#2456c7;color:#fff;cursor:pointer}button.secondary{background:#e4e7ee;"
+        "color:#1d2330;margin-left:.5rem}.error{background:#fdecec;color:#8a1c1c;padding:.6rem;"
+        "border-radius:6px}.logo{max-width:64px;max-height:64px;float:right}"
+        "ul{padding-left:1.2rem}li{margin:.3rem 0}code{background:#eef0f4;padding:0 .2rem}"
+        ".muted{color:#5c6577;font-size:.9rem}");
+    const QString html = QStringLiteral("<!doctype html><html lang=\"en\"><head><meta "
+                                        "charset=\"utf-8\"><meta name=\"viewport\" "
+                                        "content=\"width=device-width,initial-scale=1\"><title>%1 "
+                                        "· Gatehouse</title><style>%2</style></head><body><main>"
+                                        "%3</main></body></html>")
+                             .arg(esc(title), style, bodyHtml);
+    HttpResponse r = HttpResponse::text(status, html.toUtf8(), "text/html; charset=utf-8");
+    r.setHeader("Cache-Control", "no-store");
+    r.setHeader("X-Frame-Options", "DENY");
+    r.setHeader("X-Content-Type-Options", "nosniff");
+    r.setHeader("Referrer-Policy", "no-referrer");
+    r.setHeader("Content-Security-Policy",
+                "default-src 'none'; style-src 'unsafe-inline'; img-src https: http: data:; "
+                "frame-ancestors 'none'; base-uri 'none'");
+    return r;
+}
+
+HttpResponse errorPage(int status, const QString &code, const QString &description)
+{
+    return htmlPage(status, QStringLiteral("Sign-in error"),
+                    QStringLiteral("<h1>This sign-in request cannot continue</h1>"
+                                   "<p id=\"error-code\">%1</p><p id=\"error-description\">%2</p>"
+                                   "<p class=\"muted\">Go back to the application and start "
+                                   "again.</p>")
+                        .arg(esc(code), esc(description)));
+}
+
+AuthorizeEndpoint::AuthorizeEndpoint(Core::HttpServer &server, Core::Database &database,
+                                     Core::WriteQueue &writer, Core::EventBus &events,
+                                     const Core::Clock &clock, const ClientRegistry &clients,
+                                     UserStore &users, QString issuer, AuthorizeSettings settings)
+    : m_server(server), m_database(database), m_writer(writer), m_events(events), m_clock(clock),
+      m_clients(clients), m_users(users), m_issuer(std::move(issuer)), m_settings(settings),
+      m_secureCookies(m_issuer.startsWith(QLatin1String("https:")))
+{
+    registerRoutes();
+}
+
+const QStringList &AuthorizeEndpoint::knownScopes()
+{
+    static const QStringList s{QStringLiteral("openid"),         QStringLiteral("profile"),
+                               QStringLiteral("email"),          QStringLiteral("groups"),
+                               QStringLiteral("offline_access"), QStringLiteral("orders:read"),
+                               QStringLiteral("orders:write")};
+    return s;
+}
+
+QString AuthorizeEndpoint::scopeDescription(const QString &scope)
+{
+    static const QHash<QString, QString> d{
+        {QStringLiteral("openid"), QStringLiteral("Confirm who you are")},
+        {QStringLiteral("profile"), QStringLiteral("See your name and username")},
+        {QStringLiteral("email"), QStringLiteral("See your email address")},
+        {QStringLiteral("groups"), QStringLiteral("See the groups you belong to")},
+        {QStringLiteral("offline_access"),
+         QStringLiteral("Stay signed in when you are not using it")},
+        {QStringLiteral("orders:read"), QStringLiteral("See your orders")},
+        {QStringLiteral("orders:write"), QStringLiteral("Place and change orders for you")}};
+    return d.value(scope, QStringLiteral("Use the permission “%1”").arg(scope));
+}
+
+QString AuthorizeEndpoint::pagePath(const char *page) const
+{
+    return QUrl(m_issuer).path() + QStringLiteral("/oauth2/") + QLatin1String(page);
+}
+
+QByteArray AuthorizeEndpoint::cookie(const char *name, const QString &value, qint64 maxAgeMs) const
+{
+    QByteArray c =
+        QByteArray(name) + '=' + value.toLatin1() + "; Path=" + QUrl(m_issuer).path().toUtf8() +
+        "/oauth2; HttpOnly; SameSite=Lax; Max-Age=" + QByteArray::number(maxAgeMs / 1000);
+    if (m_secureCookies)
+        c += "; Secure";
+    return c;
+}
+
+void AuthorizeEndpoint::registerRoutes()
+{
+    for (const char *method : {"GET", "POST"}) {
+        m_server.routeDeferred(
+            method, QStringLiteral("/oauth2/authorize"),
+            [this](const HttpRequest &req, const Responder &respond) { authorize(req, respond); });
+    }
+    m_server.route("GET", QStringLiteral("/oauth2/login"), [this](const HttpRequest &req) {
+        const auto ia = interactionFor(req, {}, false);
+        if (!ia)
+            return errorPage(400, QStringLiteral("invalid_request"),
+                             QStringLiteral("The sign-in request has expired or does not belong "
+                                            "to this browser."));
+        return loginPage(*ia, 200, {}, {});
+    });
+    // argon2id costs tens of milliseconds: the pool, not the connection's thread.
+    Core::RouteOptions pool;
+    pool.async = true;
+    pool.maxBodyBytes = 16 * 1024;
+    m_server.routeDeferred(
+        "POST", QStringLiteral("/oauth2/login"),
+        [this](const HttpRequest &req, const Responder &respond) { login(req, respond); }, pool);
+    m_server.route("GET", QStringLiteral("/oauth2/consent"), [this](const HttpRequest &req) {
+        const auto ia = interactionFor(req, {}, false);
+        const auto client = ia ? m_clients.find(ia->request.clientId) : std::nullopt;
+        if (!ia || ia->userId.isEmpty() || !client)
+            return errorPage(400, QStringLiteral("invalid_request"),
+                             QStringLiteral("The sign-in request has expired or does not belong "
+                                            "to this browser."));
+        return consentPage(*ia, *client);
+    });
+    Core::RouteOptions small;
+    small.maxBodyBytes = 16 * 1024;
+    m_server.routeDeferred(
+        "POST", QStringLiteral("/oauth2/consent"),
+        [this](const HttpRequest &req, const Responder &respond) { consent(req, respond); }, small);
+}
+
+HttpResponse AuthorizeEndpoint::redirectError(const Request &r, const QString &error,
+                                              const QString &description) const
+{
+    QList<QPair<QString, QString>> params{{QStringLiteral("error"), error},
+                                          {QStringLiteral("error_description"), description}};
+    if (!r.state.isEmpty())
+        params.append({QStringLiteral("state"), r.state});
+    params.append({QStringLiteral("iss"), m_issuer});
+    return seeOther(withParams(r.redirectUri, params));
+}
+
+void AuthorizeEndpoint::authorize(const HttpRequest &req, const Responder &respond)
+{
+    QHash<QString, QString> p;
+    QString repeated;
+    bool parsed = true;
+    if (req.method == "POST") {
+        if (auto e = parseForm(req, &p)) {
+            repeated = e->description;
+            parsed = false;
+        }
+    } else {
+        const qsizetype q = req.target.indexOf('?');
+        parsed = q < 0 || parseUrlEncoded(req.target.mid(q + 1), &p, &repeated);
+        if (!parsed)
+            repeated = QStringLiteral("parameter '%1' is repeated").arg(repeated);
+    }
+    // 1. Not redirectable: the client and its redirect URI must be certain first.
+    const QString clientId = p.value(QStringLiteral("client_id"));
+    if (clientId.isEmpty())
+        return respond(errorPage(400, QStringLiteral("invalid_request"),
+                                 parsed ? QStringLiteral("client_id is missing.") : repeated));
+    const auto client = m_clients.find(clientId);
+    if (!client)
+        return respond(errorPage(400, QStringLiteral("invalid_request"),
+                                 QStringLiteral("There is no client with this client_id.")));
+    Request r;
+    r.clientId = clientId;
+    if (p.contains(QStringLiteral("redirect_uri"))) {
+        r.redirectUri = p.value(QStringLiteral("redirect_uri"));
+        r.redirectUriGiven = true;
+        if (!client->redirectUris.contains(r.redirectUri))
+            return respond(errorPage(400, QStringLiteral("invalid_request"),
+                                     QStringLiteral("redirect_uri is not registered for this "
+                                                    "client (it must match exactly).")));
+    } else if (client->redirectUris.size() == 1) {
+        r.redirectUri = client->redirectUris.first();
+    } else {
+        return respond(errorPage(400, QStringLiteral("invalid_request"),
+                                 QStringLiteral("redirect_uri is required for this client.")));
+    }
+    r.state = p.value(QStringLiteral("state"));
+    // 2. Redirected errors.
+    if (!parsed)
+        return respond(redirectError(r, QStringLiteral("invalid_request"), repeated));
+    const QString responseType = p.value(QStringLiteral("response_type"));
+    if (responseType.isEmpty())
+        return respond(redirectError(r, QStringLiteral("invalid_request"),
+                                     QStringLiteral("response_type is required")));
+    if (responseType != QLatin1String("code"))
+        return respond(redirectError(r, QStringLiteral("unsupported_response_type"),
+                                     QStringLiteral("only response_type=code is supported")));
+    if (!client->grantTypes.contains(QStringLiteral("authorization_code")))
+        return respond(redirectError(r, QStringLiteral("unauthorized_client"),
+                                     QStringLiteral("authorization_code is not among this client's "
+                                                    "grant_types")));
+    r.scopes = p.value(QStringLiteral("scope")).split(QLatin1Char(' '), Qt::SkipEmptyParts);
+    r.scopes.removeDuplicates();
+    for (const QString &s : std::as_const(r.scopes))
+        if (!client->scopes.contains(s))
+            return respond(
+                redirectError(r, QStringLiteral("invalid_scope"),
+                              QStringLiteral("scope '%1' is not allowed for this client").arg(s)));
+    if (r.scopes.isEmpty())
+        r.scopes = client->scopes;
+    const QString challenge = p.value(QStringLiteral("code_challenge"));
+    const bool hasMethod = p.contains(QStringLiteral("code_challenge_method"));
+    const QString method = p.value(QStringLiteral("code_challenge_method"));
+    if (hasMethod && method != QLatin1String("S256"))
+        return respond(redirectError(r, QStringLiteral("invalid_request"),
+                                     QStringLiteral("code_challenge_method must be S256 "
+                                                    "(plain is not allowed)")));
+    if (!challenge.isEmpty() && !hasMethod)
+        return respond(redirectError(
+            r, QStringLiteral("invalid_request"),
+            QStringLiteral("code_challenge_method is required (the default, plain, is not "
+                           "allowed)")));
+    if (hasMethod && challenge.isEmpty())
+        return respond(redirectError(r, QStringLiteral("invalid_request"),
+                                     QStringLiteral("code_challenge is required with "
+                                                    "code_challenge_method")));
+    if (!challenge.isEmpty() && !challengeSyntaxOk(challenge))
+        return respond(redirectError(r, QStringLiteral("invalid_request"),
+                                     QStringLiteral("code_challenge must be 43 to 128 base64url "
+                                                    "characters")));
+    if (challenge.isEmpty() && !client->confidential())
+        return respond(redirectError(
+            r, QStringLiteral("invalid_request"),
+            QStringLiteral("a public client must use PKCE (code_challenge with S256)")));
+    r.codeChallenge = challenge;
+    r.nonce = p.value(QStringLiteral("nonce"));
+    if (r.nonce.size() > 512)
+        return respond(redirectError(r, QStringLiteral("invalid_request"),
+                                     QStringLiteral("nonce is longer than 512 characters")));
+    if (r.state.size() > 2048)
+        return respond(redirectError(r, QStringLiteral("invalid_request"),
+                                     QStringLiteral("state is longer than 2048 characters")));
+    r.prompt = p.value(QStringLiteral("prompt")).split(QLatin1Char(' '), Qt::SkipEmptyParts);
+    for (const QString &v : std::as_const(r.prompt))
+        if (v != QLatin1String("none") && v != QLatin1String("login") &&
+            v != QLatin1String("consent"))
+            return respond(redirectError(
+                r, QStringLiteral("invalid_request"),
+                QStringLiteral("prompt must be none, login or consent, not '%1'").arg(v)));
+    const bool none = r.prompt.contains(QStringLiteral("none"));
+    if (none && r.prompt.size() > 1)
+        return respond(redirectError(r, QStringLiteral("invalid_request"),
+                                     QStringLiteral("prompt=none cannot be combined")));
+
+    // 3. Who is it, and did they agree already?
+    const auto session = sessionFor(req);
+    if (!session || r.prompt.contains(QStringLiteral("login"))) {
+        if (none)
+            return respond(redirectError(r, QStringLiteral("login_required"),
+                                         QStringLiteral("the user is not signed in")));
+        return respond(startInteraction(r, {}, 0, "login"));
+    }
+    if (r.prompt.contains(QStringLiteral("consent")) ||
+        !consentCovers(session->userId, r.clientId, r.scopes)) {
+        if (none)
+            return respond(redirectError(r, QStringLiteral("consent_required"),
+                                         QStringLiteral("the user has not consented to these "
+                                                        "scopes")));
+        return respond(startInteraction(r, session->userId, session->authTime, "consent"));
+    }
+    finish(r, session->userId, session->authTime, false, respond);
+}
+
+HttpResponse AuthorizeEndpoint::startInteraction(const Request &r, const QString &userId,
+                                                 qint64 authTime, const char *page)
+{
+    Interaction ia;
+    ia.id = Crypto::Random::token(16);
+    ia.cookie = Crypto::Random::token(32);
+    ia.csrf = Crypto::Random::token(16);
+    ia.request = r;
+    ia.userId = userId;
+    ia.authTime = authTime;
+    const qint64 now = m_clock.now().toMSecsSinceEpoch();
+    ia.expiresAt = now + m_settings.interactionLifetimeMs;
+    {
+        QMutexLocker lock(&m_mutex);
+        if (m_interactions.size() >= kMaxInteractions)
+            m_interactions.removeIf([now](const auto &it) { return it.value().expiresAt <= now; });
+        if (m_interactions.size() >= kMaxInteractions)
+            m_interactions.erase(m_interactions.begin()); // bounded memory
+        m_interactions.insert(ia.id, ia);
+    }
+    HttpResponse resp =
+        seeOther((pagePath(page) + QStringLiteral("?interaction=") + ia.id).toUtf8());
+    resp.headers.append(
+        {"Set-Cookie", cookie(kInteractionCookie, ia.cookie, m_settings.interactionLifetimeMs)});
+    return resp;
+}
+
+std::optional<AuthorizeEndpoint::Interaction>
+AuthorizeEndpoint::interactionFor(const HttpRequest &req, const QHash<QString, QString> &form,
+                                  bool post)
+{
+    const QString id = post ? form.value(QStringLiteral("interaction"))
+                            : req.query.queryItemValue(QStringLiteral("interaction"));
+    const QString presented = cookieValue(req, kInteractionCookie);
+    const qint64 now = m_clock.now().toMSecsSinceEpoch();
+    QMutexLocker lock(&m_mutex);
+    const auto it = m_interactions.constFind(id);
+    if (id.isEmpty() || it == m_interactions.constEnd() || it->expiresAt <= now ||
+        presented.isEmpty() || presented != it->cookie)
+        return std::nullopt;
+    if (post && form.value(QStringLiteral("csrf")) != it->csrf)
+        return std::nullopt;
+    return *it;
+}
+
+std::optional<AuthorizeEndpoint::Session> AuthorizeEndpoint::sessionFor(const HttpRequest &req)
+{
+    const QString value = cookieValue(req, kSessionCookie);
+    if (value.isEmpty())
+        return std::nullopt;
+    const qint64 now = m_clock.now().toMSecsSinceEpoch();
+    QMutexLocker lock(&m_mutex);
+    const auto it = m_sessions.constFind(hashCookie(value));
+    if (it == m_sessions.constEnd() || it->expiresAt <= now)
+        return std::nullopt;
+    return *it;
+}
+
+bool AuthorizeEndpoint::consentCovers(const QString &userId, const QString &clientId,
+                                      const QStringList &scopes) const
+{
+    QSqlQuery q(m_database.connection());
+    q.prepare(
+        QStringLiteral("SELECT scope FROM oauth_consents WHERE user_id = ? AND client_id = ?"));
+    q.addBindValue(userId);
+    q.addBindValue(clientId);
+    if (!q.exec() || !q.next())
+        return false;
+    const QStringList granted = q.value(0).toString().split(QLatin1Char(' '), Qt::SkipEmptyParts);
+    for (const QString &s : scopes)
+        if (!granted.contains(s))
+            return false;
+    return true;
+}
+
+bool AuthorizeEndpoint::rateLimited(const QString &address, qint64 now, qint64 *retryAfterMs)
+{
+    QMutexLocker lock(&m_mutex);
+    if (m_attempts.size() > 100'000)
+        m_attempts.removeIf([now](const auto &it) { return it.value().start + 60'000 <= now; });
+    Window &w = m_attempts[address];
+    if (w.start + 60'000 <= now)
+        w = Window{now, 0};
+    ++w.count;
+    *retryAfterMs = w.start + 60'000 - now;
+    return w.count > m_settings.loginRatePerMinute;
+}
+
+void AuthorizeEndpoint::login(const HttpRequest &req, const Responder &respond)
+{
+    QHash<QString, QString> form;
+    if (auto e = parseForm(req, &form))
+        return respond(errorPage(400, e->error, e->description));
+    const auto ia = interactionFor(req, form, true);
+    if (!ia)
+        return respond(errorPage(400, QStringLiteral("invalid_request"),
+                                 QStringLiteral("The sign-in form has expired or does not "
+                                                "belong to this browser.")));
+    const qint64 now = m_clock.now().toMSecsSinceEpoch();
+    const QString username = form.value(QStringLiteral("username")).trimmed();
+    const Interaction interaction = *ia;
+    auto tooMany = [this, interaction, username](qint64 retryMs, const QString &message) {
+        HttpResponse r = loginPage(interaction, 429, message, username);
+        r.setHeader("Retry-After", QByteArray::number(std::max<qint64>(1, (retryMs + 999) / 1000)));
+        return r;
+    };
+    qint64 retryMs = 0;
+    if (rateLimited(req.peerAddress.toString(), now, &retryMs))
+        return respond(tooMany(retryMs, QStringLiteral("Too many sign-in attempts from your "
+                                                       "address. Wait a minute and try again.")));
+    if (username.isEmpty() || username.size() > 64 ||
+        form.value(QStringLiteral("password")).isEmpty())
+        return respond(loginPage(interaction, 401,
+                                 QStringLiteral("Enter your username and password."), username));
+    const QString address = req.peerAddress.toString();
+    m_users.authenticate(
+        username, form.value(QStringLiteral("password")).toUtf8(), now, m_settings.lockout,
+        [this, interaction, username, address, respond, now,
+         tooMany](const UserStore::Attempt &a) mutable {
+            m_events.publish(QStringLiteral("oauth.login"),
+                             QJsonObject{{QStringLiteral("username"), username},
+                                         {QStringLiteral("clientId"), interaction.request.clientId},
+                                         {QStringLiteral("address"), address},
+                                         {QStringLiteral("outcome"),
+                                          a.outcome == UserStore::Outcome::Ok       ? "success"
+                                          : a.outcome == UserStore::Outcome::Locked ? "locked"
+                                                                                    : "failure"}});
+            if (a.outcome == UserStore::Outcome::Locked)
+                return respond(tooMany(
+                    a.retryAfterMs,
+                    QStringLiteral("This account is temporarily locked after repeated failed "
+                                   "sign-ins. Try again in %1 minutes.")
+                        .arg((a.retryAfterMs + 59'999) / 60'000)));
+            if (a.outcome == UserStore::Outcome::Wrong)
+                return respond(loginPage(interaction, 401,
+                                         QStringLiteral("Wrong username or password."), username));
+            // Signed in: a browser session, then consent (unless remembered) and the code.
+            const QString sessionValue = Crypto::Random::token(32);
+            {
+                QMutexLocker lock(&m_mutex);
+                if (m_sessions.size() >= kMaxSessions)
+                    m_sessions.removeIf(
+                        [now](const auto &it) { return it.value().expiresAt <= now; });
+                if (m_sessions.size() >= kMaxSessions)
+                    m_sessions.erase(m_sessions.begin());
+                m_sessions.insert(hashCookie(sessionValue),
+                                  Session{a.user.id, now, now + m_settings.sessionLifetimeMs});
+                Interaction &stored = m_interactions[interaction.id];
+                stored = interaction;
+                stored.userId = a.user.id;
+                stored.authTime = now;
+            }
+            const QByteArray sessionCookie =
+                cookie(kSessionCookie, sessionValue, m_settings.sessionLifetimeMs);
+            const Request &r = interaction.request;
+            if (r.prompt.contains(QStringLiteral("consent")) ||
+                !consentCovers(a.user.id, r.clientId, r.scopes)) {
+                HttpResponse resp = seeOther(
+                    (pagePath("consent") + QStringLiteral("?interaction=") + interaction.id)
+                        .toUtf8());
+                resp.headers.append({"Set-Cookie", sessionCookie});
+                return respond(resp);
+            }
+            {
+                QMutexLocker lock(&m_mutex);
+                m_interactions.remove(interaction.id);
+            }
+            finish(r, a.user.id, now, false, respond, {sessionCookie});
+        });
+}
+
+void AuthorizeEndpoint::consent(const HttpRequest &req, const Responder &respond)
+{
+    QHash<QString, QString> form;
+    if (auto e = parseForm(req, &form))
+        return respond(errorPage(400, e->error, e->description));
+    const auto ia = interactionFor(req, form, true);
+    if (!ia || ia->userId.isEmpty())
+        return respond(errorPage(400, QStringLiteral("invalid_request"),
+                                 QStringLiteral("The consent form has expired or does not "
+                                                "belong to this browser.")));
+    {
+        QMutexLocker lock(&m_mutex);
+        m_interactions.remove(ia->id); // single use
+    }
+    const QString decision = form.value(QStringLiteral("decision"));
+    if (decision == QLatin1String("allow"))
+        return finish(ia->request, ia->userId, ia->authTime, true, respond);
+    respond(redirectError(ia->request, QStringLiteral("access_denied"),
+                          QStringLiteral("the user denied the request")));
+}
+
+void AuthorizeEndpoint::finish(const Request &r, const QString &userId, qint64 authTime,
+                               bool rememberConsent, const Responder &respond,
+                               const QList<QByteArray> &cookies)
+{
+    const QString code = Crypto::Random::token(32);
+    const QString codeHash = TokenIssuer::hashToken(code);
+    const qint64 now = m_clock.now().toMSecsSinceEpoch();
+    const qint64 expiresAt = now + m_settings.codeLifetimeMs;
+    const QString scope = r.scopes.join(QLatin1Char(' '));
+    m_writer.submit(
+        [r, userId, authTime, rememberConsent, codeHash, now, expiresAt,
+         scope](Core::WriteTransaction &tx) -> Core::Result<void> {
+            if (rememberConsent) {
+                // The union with what was granted before.
+                Core::Statement &old =
+                    tx.stmt("SELECT scope FROM oauth_consents WHERE user_id = ? AND client_id = ?");
+                old.bind(1, userId).bind(2, r.clientId);
+                QStringList scopes = r.scopes;
+                if (old.next())
+                    scopes += old.text(0).split(QLatin1Char(' '), Qt::SkipEmptyParts);
+                scopes.removeDuplicates();
+                Core::Statement &c = tx.stmt(
+                    "INSERT OR REPLACE INTO oauth_consents (user_id, client_id, scope, granted_at) "
+                    "VALUES (?, ?, ?, ?)");
+                c.bind(1, userId).bind(2, r.clientId).bind(3, scopes.join(QLatin1Char(' ')));
+                if (!c.bind(4, now).exec())
+                    return Core::WriteTransaction::sqlError(c, "remember consent");
+            }
+            Core::Statement &q = tx.stmt(
+                "INSERT INTO oauth_codes (hash, client_id, user_id, redirect_uri, scope, nonce, "
+                "code_challenge, auth_time, issued_at, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?, "
+                "?, ?, ?)");
+            q.bind(1, codeHash).bind(2, r.clientId).bind(3, userId);
+            if (r.redirectUriGiven)
+                q.bind(4, r.redirectUri);
+            else
+                q.bindNull(4);
+            q.bind(5, scope).bindTextOrNull(6, r.nonce).bindTextOrNull(7, r.codeChallenge);
+            q.bind(8, authTime).bind(9, now).bind(10, expiresAt);
+            if (!q.exec())
+                return Core::WriteTransaction::sqlError(q, "store code");
+            return {};
+        },
+        [this, r, code, cookies, respond](const Core::Result<void> &res) {
+            if (!res)
+                return respond(redirectError(r, QStringLiteral("server_error"),
+                                             QStringLiteral("the code could not be stored")));
+            QList<QPair<QString, QString>> params{{QStringLiteral("code"), code}};
+            if (!r.state.isEmpty())
+                params.append({QStringLiteral("state"), r.state});
+            params.append({QStringLiteral("iss"), m_issuer});
+            HttpResponse resp = seeOther(withParams(r.redirectUri, params));
+            for (const QByteArray &c : cookies)
+                resp.headers.append({"Set-Cookie", c});
+            respond(resp);
+        });
+}
+
+HttpResponse AuthorizeEndpoint::loginPage(const Interaction &ia, int status, const QString &error,
+                                          const QString &username) const
+{
+    const auto client = m_clients.find(ia.request.clientId);
+    const QString clientName = client ? client->clientName : ia.request.clientId;
+    QString body = QStringLiteral("<h1>Sign in</h1><p class=\"muted\">to continue to "
+                                  "<strong id=\"client-name\">%1</strong></p>")
+                       .arg(esc(clientName));
+    if (!error.isEmpty())
+        body += QStringLiteral("<p class=\"error\" role=\"alert\">%1</p>").arg(esc(error));
+    body += QStringLiteral("<form id=\"login-form\" method=\"post\" action=\"%1\">%2%3"
+                           "<label for=\"username\">Username</label>"
+                           "<input id=\"username\" name=\"username\" type=\"text\" "
+                           "autocomplete=\"username\" required autofocus value=\"%4\">"
+                           "<label for=\"password\">Password</label>"
+                           "<input id=\"password\" name=\"password\" type=\"password\" "
+                           "autocomplete=\"current-password\" required>"
+                           "<button id=\"login-submit\" type=\"submit\">Sign in</button></form>")
+                .arg(esc(pagePath("login")), hidden("interaction", ia.id), hidden("csrf", ia.csrf),
+                     esc(username));
+    return htmlPage(status, QStringLiteral("Sign in"), body);
+}
+
+HttpResponse AuthorizeEndpoint::consentPage(const Interaction &ia, const Client &client) const
+{
+    QString body;
+    if (!client.logoUri.isEmpty())
+        body += QStringLiteral("<img id=\"client-logo\" class=\"logo\" src=\"%1\" alt=\"\">")
+                    .arg(esc(client.logoUri));
+    body += QStringLiteral("<h1><span id=\"client-name\">%1</span> wants to access your "
+                           "account</h1><p>It asks to:</p><ul id=\"scopes\">")
+                .arg(esc(client.clientName));
+    for (const QString &s : ia.request.scopes)
+        body += QStringLiteral("<li data-scope=\"%1\">%2 <span class=\"muted\">(<code>%1"
+                               "</code>)</span></li>")
+                    .arg(esc(s), esc(scopeDescription(s)));
+    body +=
+        QStringLiteral("</ul><form id=\"consent-form\" method=\"post\" action=\"%1\">%2%3"
+                       "<button id=\"consent-allow\" name=\"decision\" value=\"allow\" "
+                       "type=\"submit\">Allow</button><button id=\"consent-deny\" "
+                       "class=\"secondary\" name=\"decision\" value=\"deny\" "
+                       "type=\"submit\">Deny</button></form><p class=\"muted\">You can "
+                       "withdraw this consent later.</p>")
+            .arg(esc(pagePath("consent")), hidden("interaction", ia.id), hidden("csrf", ia.csrf));
+    return htmlPage(200, QStringLiteral("Allow access"), body);
+}
+
+} // namespace Gatehouse::OAuth

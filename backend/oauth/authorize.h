@@ -1,0 +1,133 @@
+#pragma once
+
+#include "core/httpserver.h"
+#include "oauth/userstore.h"
+
+#include <QHash>
+#include <QMutex>
+#include <QStringList>
+
+#include <functional>
+#include <optional>
+
+namespace Gatehouse::Core {
+class Clock;
+class Database;
+class EventBus;
+class WriteQueue;
+} // namespace Gatehouse::Core
+
+namespace Gatehouse::OAuth {
+
+class ClientRegistry;
+struct Client;
+
+struct AuthorizeSettings
+{
+    LockoutPolicy lockout;
+    int loginRatePerMinute = 20; // login attempts per client address
+    qint64 codeLifetimeMs = 60'000;
+    qint64 sessionLifetimeMs = 8LL * 3600 * 1000;
+    qint64 interactionLifetimeMs = 10 * 60'000;
+};
+
+// The authorization endpoint (RFC 6749 §4.1, PKCE RFC 7636, RFC 9207 `iss`) with its
+// server-rendered login and consent pages (docs/oauth.md, "Authorization endpoint").
+// Browser sessions and pending interactions live in memory; codes and consents in the
+// database.
+class AuthorizeEndpoint
+{
+public:
+    AuthorizeEndpoint(Core::HttpServer &server, Core::Database &database, Core::WriteQueue &writer,
+                      Core::EventBus &events, const Core::Clock &clock,
+                      const ClientRegistry &clients, UserStore &users, QString issuer,
+                      AuthorizeSettings settings);
+
+    static const QStringList &knownScopes();
+    static QString scopeDescription(const QString &scope);
+
+private:
+    struct Request
+    {
+        QString clientId;
+        QString redirectUri;
+        bool redirectUriGiven = false;
+        QStringList scopes;
+        QString state;
+        QString nonce;
+        QString codeChallenge;
+        QStringList prompt;
+    };
+    struct Interaction
+    {
+        QString id;
+        QString cookie; // the gh_interaction cookie value that belongs to it
+        QString csrf;
+        Request request;
+        QString userId; // set once the user logged in during this interaction
+        qint64 authTime = 0;
+        qint64 expiresAt = 0;
+    };
+    struct Session
+    {
+        QString userId;
+        qint64 authTime = 0;
+        qint64 expiresAt = 0;
+    };
+    struct Window
+    {
+        qint64 start = 0;
+        int count = 0;
+    };
+
+    void registerRoutes();
+    void authorize(const Core::HttpRequest &req, const Core::Responder &respond);
+    void login(const Core::HttpRequest &req, const Core::Responder &respond);
+    void consent(const Core::HttpRequest &req, const Core::Responder &respond);
+    // After login and consent: stores the code (and the consent), redirects with it.
+    void finish(const Request &request, const QString &userId, qint64 authTime,
+                bool rememberConsent, const Core::Responder &respond,
+                const QList<QByteArray> &cookies = {});
+
+    Core::HttpResponse redirectError(const Request &r, const QString &error,
+                                     const QString &description) const;
+    Core::HttpResponse startInteraction(const Request &r, const QString &userId, qint64 authTime,
+                                        const char *page);
+    // The interaction named by the request (query or form) whose cookie and, for a POST,
+    // csrf field match; nullopt otherwise.
+    std::optional<Interaction> interactionFor(const Core::HttpRequest &req,
+                                              const QHash<QString, QString> &form, bool post);
+    std::optional<Session> sessionFor(const Core::HttpRequest &req);
+    bool consentCovers(const QString &userId, const QString &clientId,
+                       const QStringList &scopes) const;
+    bool rateLimited(const QString &address, qint64 now, qint64 *retryAfterMs);
+    QByteArray cookie(const char *name, const QString &value, qint64 maxAgeMs) const;
+    QString pagePath(const char *page) const;
+
+    Core::HttpResponse loginPage(const Interaction &ia, int status, const QString &error,
+                                 const QString &username) const;
+    Core::HttpResponse consentPage(const Interaction &ia, const Client &client) const;
+
+    Core::HttpServer &m_server;
+    Core::Database &m_database;
+    Core::WriteQueue &m_writer;
+    Core::EventBus &m_events;
+    const Core::Clock &m_clock;
+    const ClientRegistry &m_clients;
+    UserStore &m_users;
+    QString m_issuer;
+    AuthorizeSettings m_settings;
+    bool m_secureCookies = false;
+
+    QMutex m_mutex;
+    QHash<QString, Interaction> m_interactions; // by id
+    QHash<QString, Session> m_sessions;         // by the SHA-256 of the cookie value
+    QHash<QString, Window> m_attempts;          // login attempts by client address
+};
+
+// An HTML page of the authorization server (login, consent, errors): escaped values only,
+// no scripts, framing refused.
+Core::HttpResponse htmlPage(int status, const QString &title, const QString &bodyHtml);
+Core::HttpResponse errorPage(int status, const QString &code, const QString &description);
+
+} // namespace Gatehouse::OAuth

@@ -1,0 +1,56 @@
+#include "oauth/form.h"
+
+#include <QUrl>
+
+namespace Gatehouse::OAuth {
+
+QString formDecode(const QByteArray &v)
+{
+    QByteArray b = v;
+    b.replace('+', ' ');
+    return QUrl::fromPercentEncoding(b);
+}
+
+bool parseUrlEncoded(const QByteArray &encoded, QHash<QString, QString> *out, QString *repeated)
+{
+    for (const QByteArray &pair : encoded.split('&')) {
+        if (pair.isEmpty())
+            continue;
+        const qsizetype eq = pair.indexOf('=');
+        const QString name = formDecode(eq < 0 ? pair : pair.left(eq));
+        const QString value = eq < 0 ? QString() : formDecode(pair.mid(eq + 1));
+        if (out->contains(name)) {
+            *repeated = name;
+            return false;
+        }
+        out->insert(name, value);
+    }
+    return true;
+}
+
+std::optional<OAuthError> parseForm(const Core::HttpRequest &req, QHash<QString, QString> *out)
+{
+    const QByteArray type = req.header("content-type").split(';').first().trimmed().toLower();
+    if (type != "application/x-www-form-urlencoded")
+        return invalidRequest(QStringLiteral("the body must be application/x-www-form-urlencoded"));
+    QString repeated;
+    if (!parseUrlEncoded(req.body, out, &repeated))
+        return invalidRequest(QStringLiteral("parameter '%1' is repeated").arg(repeated));
+    return std::nullopt;
+}
+
+QString cookieValue(const Core::HttpRequest &req, const QByteArray &name)
+{
+    for (const auto &h : req.headers) {
+        if (h.first != "cookie")
+            continue;
+        for (const QByteArray &part : h.second.split(';')) {
+            const QByteArray kv = part.trimmed();
+            if (kv.startsWith(name + '='))
+                return QString::fromLatin1(kv.mid(name.size() + 1));
+        }
+    }
+    return {};
+}
+
+} // namespace Gatehouse::OAuth

@@ -1,0 +1,26 @@
+#pragma once
+
+#include "core/httpmessage.h"
+#include "oauth/oautherror.h"
+
+#include <QHash>
+
+#include <optional>
+
+namespace Gatehouse::OAuth {
+
+// application/x-www-form-urlencoded decoding ('+' is a space) of one name or value.
+QString formDecode(const QByteArray &v);
+
+// Parses a urlencoded string (a form body or a query) into out, each name at most once;
+// the first repeated name goes to *repeated and parsing stops (false).
+bool parseUrlEncoded(const QByteArray &encoded, QHash<QString, QString> *out, QString *repeated);
+
+// A request body that must be application/x-www-form-urlencoded with every parameter at
+// most once (RFC 6749 §3.2): otherwise invalid_request.
+std::optional<OAuthError> parseForm(const Core::HttpRequest &req, QHash<QString, QString> *out);
+
+// The value of one cookie of the request's Cookie header, empty when absent.
+QString cookieValue(const Core::HttpRequest &req, const QByteArray &name);
+
+} // namespace Gatehouse::OAuth

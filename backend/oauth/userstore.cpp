@@ -1,0 +1,408 @@
+#include "oauth/userstore.h"
+
+#include "core/clock.h"
+#include "core/database.h"
+#include "core/writequeue.h"
+#include "crypto/password.h"
+#include "crypto/random.h"
+
+#include <QDateTime>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QRegularExpression>
+#include <QSqlQuery>
+
+namespace Gatehouse::OAuth {
+
+namespace {
+
+constexpr const char *kColumns = "id, username, email, email_verified, name, groups, "
+                                 "failed_logins, locked_until, created_at";
+
+Core::Error invalid(const QString &message)
+{
+    return Core::Error{QStringLiteral("validation-failed"), message, 400};
+}
+
+Core::Error notFound(const QString &idOrName)
+{
+    return Core::Error{QStringLiteral("user-not-found"), QStringLiteral("no user %1").arg(idOrName),
+                       404};
+}
+
+User fromQuery(const QSqlQuery &q)
+{
+    User u;
+    u.id = q.value(0).toString();
+    u.username = q.value(1).toString();
+    u.email = q.value(2).toString();
+    u.emailVerified = q.value(3).toBool();
+    u.name = q.value(4).toString();
+    for (const auto &g : QJsonDocument::fromJson(q.value(5).toByteArray()).array())
+        u.groups.append(g.toString());
+    u.failedLogins = q.value(6).toInt();
+    u.lockedUntil = q.value(7).toLongLong();
+    u.createdAt = q.value(8).toLongLong();
+    return u;
+}
+
+QString selectByKey()
+{
+    return QStringLiteral("SELECT %1 FROM oauth_users WHERE id = ? OR username = ?")
+        .arg(QLatin1String(kColumns));
+}
+
+std::optional<User> findIn(QSqlQuery &q, const QString &idOrName)
+{
+    q.addBindValue(idOrName);
+    q.addBindValue(idOrName);
+    if (q.exec() && q.next())
+        return fromQuery(q);
+    return std::nullopt;
+}
+
+QString groupsJson(const QStringList &groups)
+{
+    return QString::fromUtf8(
+        QJsonDocument(QJsonArray::fromStringList(groups)).toJson(QJsonDocument::Compact));
+}
+
+} // namespace
+
+QJsonObject User::toJson(qint64 now) const
+{
+    QJsonObject o{{QStringLiteral("id"), id},
+                  {QStringLiteral("username"), username},
+                  {QStringLiteral("email"), email},
+                  {QStringLiteral("email_verified"), emailVerified},
+                  {QStringLiteral("name"), name},
+                  {QStringLiteral("groups"), QJsonArray::fromStringList(groups)},
+                  {QStringLiteral("createdAt"), Core::isoTimeMs(createdAt)},
+                  {QStringLiteral("locked"), locked(now)}};
+    if (locked(now))
+        o.insert(QStringLiteral("lockedUntil"), Core::isoTimeMs(lockedUntil));
+    return o;
+}
+
+Core::Result<UserInput> UserInput::fromJson(const QJsonObject &o, bool create)
+{
+    static const QStringList known{QStringLiteral("username"), QStringLiteral("password"),
+                                   QStringLiteral("email"),    QStringLiteral("email_verified"),
+                                   QStringLiteral("name"),     QStringLiteral("groups")};
+    for (auto it = o.begin(); it != o.end(); ++it)
+        if (!known.contains(it.key()))
+            return invalid(QStringLiteral("unknown field '%1'").arg(it.key()));
+    UserInput in;
+    static const QRegularExpression usernameRe(QStringLiteral("^[A-Za-z0-9._@-]{1,64}$"));
+    if (o.contains(QStringLiteral("username"))) {
+        const QJsonValue v = o.value(QStringLiteral("username"));
+        if (!v.isString() || !usernameRe.match(v.toString()).hasMatch())
+            return invalid(
+                QStringLiteral("username: 1 to 64 characters of A-Z a-z 0-9 . _ @ - required"));
+        in.username = v.toString();
+    } else if (create) {
+        return invalid(QStringLiteral("username is required"));
+    }
+    if (o.contains(QStringLiteral("password"))) {
+        const QJsonValue v = o.value(QStringLiteral("password"));
+        const QByteArray p = v.toString().toUtf8();
+        if (!v.isString() || p.size() < 8 || p.size() > 1024)
+            return invalid(QStringLiteral("password: a string of 8 to 1024 bytes required"));
+        in.password = p;
+    } else if (create) {
+        return invalid(QStringLiteral("password is required"));
+    }
+    auto optionalString = [&o](const char *key, std::optional<QString> *out,
+                               qsizetype max) -> std::optional<Core::Error> {
+        const QJsonValue v = o.value(QLatin1String(key));
+        if (v.isUndefined())
+            return std::nullopt;
+        if (!(v.isString() || v.isNull()) || v.toString().size() > max)
+            return invalid(QStringLiteral("%1: a string of at most %2 characters required")
+                               .arg(QLatin1String(key))
+                               .arg(max));
+        *out = v.toString();
+        return std::nullopt;
+    };
+    if (auto e = optionalString("email", &in.email, 254))
+        return *e;
+    if (in.email && !in.email->isEmpty() &&
+        (!in.email->contains(QLatin1Char('@')) || in.email->contains(QLatin1Char(' '))))
+        return invalid(QStringLiteral("email: an address like name@example.com required"));
+    if (auto e = optionalString("name", &in.name, 200))
+        return *e;
+    if (o.contains(QStringLiteral("email_verified"))) {
+        if (!o.value(QStringLiteral("email_verified")).isBool())
+            return invalid(QStringLiteral("email_verified: true or false required"));
+        in.emailVerified = o.value(QStringLiteral("email_verified")).toBool();
+    }
+    if (o.contains(QStringLiteral("groups"))) {
+        const QJsonValue v = o.value(QStringLiteral("groups"));
+        if (!v.isArray())
+            return invalid(QStringLiteral("groups: an array of strings required"));
+        QStringList groups;
+        for (const auto &g : v.toArray()) {
+            if (!g.isString() || g.toString().isEmpty() || g.toString().size() > 200)
+                return invalid(QStringLiteral("groups: an array of non-empty strings required"));
+            groups.append(g.toString());
+        }
+        groups.removeDuplicates();
+        in.groups = groups;
+    }
+    return in;
+}
+
+UserStore::UserStore(Core::Database &database, Core::WriteQueue &writer)
+    : m_database(database), m_writer(writer)
+{}
+
+void UserStore::create(const UserInput &input, std::function<void(Core::Result<User>)> done)
+{
+    auto hash = Crypto::Password::hash(input.password.value_or(QByteArray()));
+    if (!hash)
+        return done(hash.error());
+    const qint64 now = QDateTime::currentMSecsSinceEpoch();
+    auto user = std::make_shared<User>();
+    user->id = Crypto::Random::uuid();
+    user->username = input.username.value_or(QString());
+    user->email = input.email.value_or(QString());
+    user->emailVerified = input.emailVerified.value_or(false);
+    user->name = input.name.value_or(QString());
+    user->groups = input.groups.value_or(QStringList());
+    user->createdAt = now;
+    const QString passwordHash = *hash;
+    m_writer.submit(
+        [user, passwordHash, now](Core::WriteTransaction &tx) -> Core::Result<void> {
+            QSqlQuery &dup =
+                tx.query(QStringLiteral("SELECT 1 FROM oauth_users WHERE username = ?"));
+            dup.addBindValue(user->username);
+            if (dup.exec() && dup.next())
+                return Core::Error{QStringLiteral("duplicate-username"),
+                                   QStringLiteral("a user named '%1' exists").arg(user->username),
+                                   409};
+            QSqlQuery &q = tx.query(QStringLiteral(
+                "INSERT INTO oauth_users (id, username, password_hash, email, email_verified, "
+                "name, groups, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"));
+            for (const QVariant &v :
+                 {QVariant(user->id), QVariant(user->username), QVariant(passwordHash),
+                  QVariant(user->email), QVariant(user->emailVerified), QVariant(user->name),
+                  QVariant(groupsJson(user->groups)), QVariant(now), QVariant(now)})
+                q.addBindValue(v);
+            if (!q.exec())
+                return Core::WriteTransaction::sqlError(q, "insert user");
+            return {};
+        },
+        [user, done = std::move(done)](const Core::Result<void> &r) {
+            if (!r)
+                return done(r.error());
+            done(*user);
+        });
+}
+
+void UserStore::update(const QString &idOrName, const UserInput &input,
+                       std::function<void(Core::Result<User>)> done)
+{
+    QString passwordHash;
+    if (input.password) {
+        auto hash = Crypto::Password::hash(*input.password);
+        if (!hash)
+            return done(hash.error());
+        passwordHash = *hash;
+    }
+    auto user = std::make_shared<User>();
+    m_writer.submit(
+        [user, idOrName, input, passwordHash](Core::WriteTransaction &tx) -> Core::Result<void> {
+            auto found = findIn(tx.query(selectByKey()), idOrName);
+            if (!found)
+                return notFound(idOrName);
+            User &u = *found;
+            if (input.username && input.username->compare(u.username, Qt::CaseInsensitive)) {
+                QSqlQuery &dup = tx.query(
+                    QStringLiteral("SELECT 1 FROM oauth_users WHERE username = ? AND id <> ?"));
+                dup.addBindValue(*input.username);
+                dup.addBindValue(u.id);
+                if (dup.exec() && dup.next())
+                    return Core::Error{
+                        QStringLiteral("duplicate-username"),
+                        QStringLiteral("a user named '%1' exists").arg(*input.username), 409};
+            }
+            u.username = input.username.value_or(u.username);
+            u.email = input.email.value_or(u.email);
+            u.emailVerified = input.emailVerified.value_or(u.emailVerified);
+            u.name = input.name.value_or(u.name);
+            u.groups = input.groups.value_or(u.groups);
+            QSqlQuery &q = tx.query(QStringLiteral(
+                "UPDATE oauth_users SET username = ?, email = ?, email_verified = ?, name = ?, "
+                "groups = ?, password_hash = COALESCE(?, password_hash), updated_at = ? WHERE id "
+                "= ?"));
+            for (const QVariant &v :
+                 {QVariant(u.username), QVariant(u.email), QVariant(u.emailVerified),
+                  QVariant(u.name), QVariant(groupsJson(u.groups)),
+                  passwordHash.isEmpty() ? QVariant() : QVariant(passwordHash),
+                  QVariant(QDateTime::currentMSecsSinceEpoch()), QVariant(u.id)})
+                q.addBindValue(v);
+            if (!q.exec())
+                return Core::WriteTransaction::sqlError(q, "update user");
+            *user = u;
+            return {};
+        },
+        [user, done = std::move(done)](const Core::Result<void> &r) {
+            if (!r)
+                return done(r.error());
+            done(*user);
+        });
+}
+
+void UserStore::remove(const QString &idOrName, std::function<void(Core::Result<void>)> done)
+{
+    m_writer.submit(
+        [idOrName](Core::WriteTransaction &tx) -> Core::Result<void> {
+            auto found = findIn(tx.query(selectByKey()), idOrName);
+            if (!found)
+                return notFound(idOrName);
+            for (const char *sql : {"DELETE FROM oauth_users WHERE id = ?",
+                                    "DELETE FROM oauth_consents WHERE user_id = ?",
+                                    "UPDATE oauth_tokens SET revoked_at = ? WHERE subject = ? AND "
+                                    "revoked_at IS NULL"}) {
+                QSqlQuery &q = tx.query(QLatin1String(sql));
+                if (QByteArray(sql).startsWith("UPDATE"))
+                    q.addBindValue(QDateTime::currentMSecsSinceEpoch());
+                q.addBindValue(found->id);
+                if (!q.exec())
+                    return Core::WriteTransaction::sqlError(q, "delete user");
+            }
+            return {};
+        },
+        std::move(done));
+}
+
+void UserStore::unlock(const QString &idOrName, std::function<void(Core::Result<User>)> done)
+{
+    auto user = std::make_shared<User>();
+    m_writer.submit(
+        [user, idOrName](Core::WriteTransaction &tx) -> Core::Result<void> {
+            auto found = findIn(tx.query(selectByKey()), idOrName);
+            if (!found)
+                return notFound(idOrName);
+            QSqlQuery &q = tx.query(QStringLiteral(
+                "UPDATE oauth_users SET failed_logins = 0, locked_until = NULL WHERE id = ?"));
+            q.addBindValue(found->id);
+            if (!q.exec())
+                return Core::WriteTransaction::sqlError(q, "unlock user");
+            *user = *found;
+            user->failedLogins = 0;
+            user->lockedUntil = 0;
+            return {};
+        },
+        [user, done = std::move(done)](const Core::Result<void> &r) {
+            if (!r)
+                return done(r.error());
+            done(*user);
+        });
+}
+
+std::optional<User> UserStore::find(const QString &idOrName) const
+{
+    QSqlQuery q(m_database.connection());
+    q.prepare(selectByKey());
+    return findIn(q, idOrName);
+}
+
+QList<User> UserStore::all() const
+{
+    QList<User> out;
+    QSqlQuery q(m_database.connection());
+    if (q.exec(QStringLiteral("SELECT %1 FROM oauth_users ORDER BY username")
+                   .arg(QLatin1String(kColumns))))
+        while (q.next())
+            out.append(fromQuery(q));
+    return out;
+}
+
+QList<QJsonObject> UserStore::consents(const QString &userId, const QString &clientId) const
+{
+    QList<QJsonObject> out;
+    QSqlQuery q(m_database.connection());
+    q.prepare(QStringLiteral("SELECT c.user_id, u.username, c.client_id, c.scope, c.granted_at "
+                             "FROM oauth_consents c LEFT JOIN oauth_users u ON u.id = c.user_id "
+                             "WHERE (? = '' OR c.user_id = ?) AND (? = '' OR c.client_id = ?) "
+                             "ORDER BY c.granted_at"));
+    for (const QString &v : {userId, userId, clientId, clientId})
+        q.addBindValue(v.isNull() ? QString(QLatin1String("")) : v);
+    if (q.exec())
+        while (q.next())
+            out.append(QJsonObject{
+                {QStringLiteral("userId"), q.value(0).toString()},
+                {QStringLiteral("username"), q.value(1).toString()},
+                {QStringLiteral("clientId"), q.value(2).toString()},
+                {QStringLiteral("scope"), q.value(3).toString()},
+                {QStringLiteral("grantedAt"), Core::isoTimeMs(q.value(4).toLongLong())}});
+    return out;
+}
+
+void UserStore::revokeConsent(const QString &userId, const QString &clientId,
+                              std::function<void(Core::Result<void>)> done)
+{
+    m_writer.submit(
+        [userId, clientId](Core::WriteTransaction &tx) -> Core::Result<void> {
+            QSqlQuery &q = tx.query(
+                QStringLiteral("DELETE FROM oauth_consents WHERE user_id = ? AND client_id = ?"));
+            q.addBindValue(userId);
+            q.addBindValue(clientId);
+            if (!q.exec())
+                return Core::WriteTransaction::sqlError(q, "revoke consent");
+            if (q.numRowsAffected() == 0)
+                return Core::Error{
+                    QStringLiteral("consent-not-found"),
+                    QStringLiteral("user %1 has no consent for client %2").arg(userId, clientId),
+                    404};
+            return {};
+        },
+        std::move(done));
+}
+
+void UserStore::authenticate(const QString &username, const QByteArray &password, qint64 now,
+                             const LockoutPolicy &policy, std::function<void(Attempt)> done)
+{
+    QSqlQuery q(m_database.connection());
+    q.prepare(QStringLiteral("SELECT %1, password_hash FROM oauth_users WHERE username = ?")
+                  .arg(QLatin1String(kColumns)));
+    q.addBindValue(username);
+    if (!q.exec() || !q.next()) {
+        // The same argon2id cost as for a real user, so timing tells nothing.
+        std::call_once(m_dummyOnce, [this] {
+            if (auto h = Crypto::Password::hash(Crypto::Random::bytes(16)))
+                m_dummyHash = *h;
+        });
+        Crypto::Password::verify(m_dummyHash, password);
+        return done(Attempt{});
+    }
+    const User user = fromQuery(q);
+    const QString hash = q.value(9).toString();
+    if (user.locked(now))
+        return done(Attempt{Outcome::Locked, {}, user.lockedUntil - now});
+    const bool ok = Crypto::Password::verify(hash, password);
+    // A lock that has run out starts the count afresh.
+    const int failures = user.lockedUntil != 0 ? 0 : user.failedLogins;
+    if (ok && failures == 0 && user.lockedUntil == 0)
+        return done(Attempt{Outcome::Ok, user, 0});
+    const int newFailures = ok ? 0 : failures + 1;
+    const qint64 lockedUntil = !ok && newFailures >= policy.threshold ? now + policy.durationMs : 0;
+    const QString id = user.id;
+    m_writer.submit(
+        [id, newFailures, lockedUntil](Core::WriteTransaction &tx) -> Core::Result<void> {
+            QSqlQuery &u = tx.query(QStringLiteral(
+                "UPDATE oauth_users SET failed_logins = ?, locked_until = ? WHERE id = ?"));
+            u.addBindValue(newFailures);
+            u.addBindValue(lockedUntil ? QVariant(lockedUntil) : QVariant());
+            u.addBindValue(id);
+            if (!u.exec())
+                return Core::WriteTransaction::sqlError(u, "record login");
+            return {};
+        },
+        [ok, user, done = std::move(done)](const Core::Result<void> &) {
+            done(Attempt{ok ? Outcome::Ok : Outcome::Wrong, ok ? user : User{}, 0});
+        });
+}
+
+} // namespace Gatehouse::OAuth

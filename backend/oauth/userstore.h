@@ -1,0 +1,98 @@
+#pragma once
+
+#include "core/result.h"
+
+#include <QJsonObject>
+#include <QStringList>
+
+#include <functional>
+#include <mutex>
+#include <optional>
+
+namespace Gatehouse::Core {
+class Database;
+class WriteQueue;
+} // namespace Gatehouse::Core
+
+namespace Gatehouse::OAuth {
+
+// A resource owner (docs/oauth.md, "Users"). The password hash never leaves the store.
+struct User
+{
+    QString id; // UUID, the `sub` of this user's tokens
+    QString username;
+    QString email;
+    bool emailVerified = false;
+    QString name;
+    QStringList groups;
+    int failedLogins = 0;
+    qint64 lockedUntil = 0; // ms; 0: not locked
+    qint64 createdAt = 0;
+
+    bool locked(qint64 now) const { return lockedUntil > now; }
+    QJsonObject toJson(qint64 now) const;
+};
+
+// Changes from an admin request; unset members stay as they are.
+struct UserInput
+{
+    std::optional<QString> username;
+    std::optional<QByteArray> password;
+    std::optional<QString> email;
+    std::optional<bool> emailVerified;
+    std::optional<QString> name;
+    std::optional<QStringList> groups;
+
+    // Validates a POST (create: username and password required) or PATCH body; errors are
+    // 400 validation-failed naming the field.
+    static Core::Result<UserInput> fromJson(const QJsonObject &o, bool create);
+};
+
+struct LockoutPolicy
+{
+    int threshold = 5;               // consecutive failures that lock the account
+    qint64 durationMs = 15 * 60'000; // how long it stays locked
+};
+
+class UserStore
+{
+public:
+    UserStore(Core::Database &database, Core::WriteQueue &writer);
+
+    // The argon2id hashing runs in the calling thread (call from a pool thread).
+    void create(const UserInput &input, std::function<void(Core::Result<User>)> done);
+    void update(const QString &idOrName, const UserInput &input,
+                std::function<void(Core::Result<User>)> done);
+    // Deletes the user, their consents, and revokes their tokens.
+    void remove(const QString &idOrName, std::function<void(Core::Result<void>)> done);
+    void unlock(const QString &idOrName, std::function<void(Core::Result<User>)> done);
+
+    std::optional<User> find(const QString &idOrName) const;
+    QList<User> all() const;
+
+    // Remembered consents: {userId, username, clientId, scope, grantedAt}, optionally for
+    // one user and/or one client. Revoking one makes the next authorization ask again.
+    QList<QJsonObject> consents(const QString &userId, const QString &clientId) const;
+    void revokeConsent(const QString &userId, const QString &clientId,
+                       std::function<void(Core::Result<void>)> done);
+
+    // A login attempt: verifies the password (argon2id, constant time; an unknown user costs
+    // the same), then records the outcome (failure count, lockout) through the writer.
+    enum class Outcome { Ok, Wrong, Locked };
+    struct Attempt
+    {
+        Outcome outcome = Outcome::Wrong;
+        User user;               // when Ok
+        qint64 retryAfterMs = 0; // when Locked
+    };
+    void authenticate(const QString &username, const QByteArray &password, qint64 now,
+                      const LockoutPolicy &policy, std::function<void(Attempt)> done);
+
+private:
+    Core::Database &m_database;
+    Core::WriteQueue &m_writer;
+    std::once_flag m_dummyOnce;
+    QString m_dummyHash; // verified against for unknown users (same cost as a real check)
+};
+
+} // namespace Gatehouse::OAuth
