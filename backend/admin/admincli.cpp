@@ -15,6 +15,8 @@
 #include <QUrl>
 #include <QUrlQuery>
 
+#include <optional>
+
 namespace Gatehouse::Admin {
 
 namespace {
@@ -102,6 +104,12 @@ QString str(const QJsonObject &o, const char *key)
     }
     if (v.isBool())
         return v.toBool() ? QStringLiteral("yes") : QStringLiteral("no");
+    if (v.isArray()) {
+        QStringList items;
+        for (const auto &x : v.toArray())
+            items.append(x.toString());
+        return items.join(QLatin1Char(','));
+    }
     return v.toString();
 }
 
@@ -193,7 +201,28 @@ constexpr Command Commands[] = {
     {"clients", "rotate-secret", 1, "clients rotate-secret CLIENT_ID"},
     {"clients", "delete", 1, "clients delete CLIENT_ID"},
     {"keys", "list", 0, "keys list"},
+    {"users", "list", 0, "users list"},
+    {"users", "show", 1, "users show USER (id or username)"},
+    {"users", "add", 1, "users add USER_JSON_FILE (- for stdin)"},
+    {"users", "set-password", 1, "users set-password USER (the password from stdin)"},
+    {"users", "unlock", 1, "users unlock USER"},
+    {"users", "delete", 1, "users delete USER"},
+    {"consents", "list", 0, "consents list [--user ID] [--client ID]"},
+    {"consents", "revoke", 2, "consents revoke USER_ID CLIENT_ID"},
 };
+
+// The JSON document of a file, or of stdin for "-".
+std::optional<QByteArray> readInput(const QString &name, QTextStream &err)
+{
+    QFile f;
+    const bool ok = name == QLatin1String("-") ? f.open(stdin, QIODevice::ReadOnly)
+                                               : (f.setFileName(name), f.open(QIODevice::ReadOnly));
+    if (!ok) {
+        err << "gatehouse admin: cannot read " << name << ": " << f.errorString() << "\n";
+        return std::nullopt;
+    }
+    return f.readAll();
+}
 
 QString usageText()
 {
@@ -216,7 +245,8 @@ int runAdminCli(const QStringList &args, const QProcessEnvironment &env, QTextSt
     p.addHelpOption();
     p.addPositionalArgument(
         QStringLiteral("noun"),
-        QStringLiteral("status, customers, beers, orders, deliveries, endpoints"));
+        QStringLiteral("status, customers, beers, orders, deliveries, endpoints, clients, keys, "
+                       "users, consents"));
     p.addPositionalArgument(QStringLiteral("verb"), QStringLiteral("list, show, create, ..."));
     p.addOptions({
         {QStringLiteral("data-dir"), QStringLiteral("Data directory of the backend."),
@@ -241,6 +271,10 @@ int runAdminCli(const QStringList &args, const QProcessEnvironment &env, QTextSt
          QStringLiteral("state")},
         {QStringLiteral("limit"), QStringLiteral("list: at most this many rows."),
          QStringLiteral("n")},
+        {QStringLiteral("user"), QStringLiteral("consents list: only this user's (id)."),
+         QStringLiteral("id")},
+        {QStringLiteral("client"), QStringLiteral("consents list: only this client's."),
+         QStringLiteral("id")},
     });
     if (!p.parse(args)) {
         err << "gatehouse admin: " << p.errorText() << "\n";
@@ -349,28 +383,40 @@ int runAdminCli(const QStringList &args, const QProcessEnvironment &env, QTextSt
                                                                  {"status", "status"},
                                                                  {"order", "orderId"},
                                                                  {"state", "state"},
-                                                                 {"limit", "limit"}};
+                                                                 {"limit", "limit"},
+                                                                 {"user", "user"},
+                                                                 {"client", "client"}};
         for (const auto &[option, param] : filters)
             if (p.isSet(QLatin1String(option)))
                 query.addQueryItem(QLatin1String(param), p.value(QLatin1String(option)));
     } else if (verb == QLatin1String("show")) {
         path = QStringLiteral("/admin/v1/%1/%2").arg(noun, words[0]);
-    } else if (noun == QLatin1String("clients") && verb == QLatin1String("register")) {
-        // RFC 7591 metadata as JSON, from a file or stdin.
-        QFile f;
-        const bool ok = words[0] == QLatin1String("-")
-                            ? f.open(stdin, QIODevice::ReadOnly)
-                            : (f.setFileName(words[0]), f.open(QIODevice::ReadOnly));
-        if (!ok) {
-            err << "gatehouse admin: cannot read " << words[0] << ": " << f.errorString() << "\n";
+    } else if ((noun == QLatin1String("clients") && verb == QLatin1String("register")) ||
+               (noun == QLatin1String("users") && verb == QLatin1String("add"))) {
+        // RFC 7591 client metadata or a user, as JSON from a file or stdin.
+        const auto input = readInput(words[0], err);
+        if (!input)
+            return 2;
+        method = "POST";
+        path = QStringLiteral("/admin/v1/") + noun;
+        body = *input;
+    } else if (noun == QLatin1String("users") && verb == QLatin1String("set-password")) {
+        // The first line of stdin; never an argument (it would show in the process list).
+        QTextStream in(stdin);
+        const QString password = in.readLine();
+        if (password.isEmpty()) {
+            err << "gatehouse admin: give the new password on stdin\n";
             return 2;
         }
-        method = "POST";
-        path = QStringLiteral("/admin/v1/clients");
-        body = f.readAll();
-    } else if (noun == QLatin1String("clients") && verb == QLatin1String("delete")) {
+        method = "PATCH";
+        path = QStringLiteral("/admin/v1/users/%1").arg(words[0]);
+        body = QJsonDocument(QJsonObject{{QStringLiteral("password"), password}}).toJson();
+    } else if (verb == QLatin1String("delete")) {
         method = "DELETE";
-        path = QStringLiteral("/admin/v1/clients/%1").arg(words[0]);
+        path = QStringLiteral("/admin/v1/%1/%2").arg(noun, words[0]);
+    } else if (noun == QLatin1String("consents") && verb == QLatin1String("revoke")) {
+        method = "DELETE";
+        path = QStringLiteral("/admin/v1/consents/%1/%2").arg(words[0], words[1]);
     } else if (noun == QLatin1String("customers") && verb == QLatin1String("create")) {
         method = "POST";
         path = QStringLiteral("/admin/v1/customers");
@@ -426,6 +472,22 @@ int runAdminCli(const QStringList &args, const QProcessEnvironment &env, QTextSt
                         {"token_endpoint_auth_method", "AUTH"},
                         {"scope", "SCOPES"},
                         {"access_token_format", "TOKENS"}},
+                       out);
+        else if (noun == QLatin1String("users"))
+            printTable(rows,
+                       {{"id", "ID"},
+                        {"username", "USERNAME"},
+                        {"email", "EMAIL"},
+                        {"groups", "GROUPS"},
+                        {"locked", "LOCKED"}},
+                       out);
+        else if (noun == QLatin1String("consents"))
+            printTable(rows,
+                       {{"userId", "USER ID"},
+                        {"username", "USERNAME"},
+                        {"clientId", "CLIENT"},
+                        {"scope", "SCOPES"},
+                        {"grantedAt", "GRANTED"}},
                        out);
         else if (noun == QLatin1String("keys"))
             printTable(

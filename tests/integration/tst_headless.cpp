@@ -79,11 +79,15 @@ struct CliResult
 };
 
 CliResult runCli(const QStringList &args,
-                 const QProcessEnvironment &env = QProcessEnvironment::systemEnvironment())
+                 const QProcessEnvironment &env = QProcessEnvironment::systemEnvironment(),
+                 const QByteArray &input = {})
 {
     QProcess p;
     p.setProcessEnvironment(env);
     p.start(kBinary, args);
+    if (!input.isEmpty())
+        p.write(input);
+    p.closeWriteChannel();
     p.waitForFinished(30000);
     return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1,
             QString::fromUtf8(p.readAllStandardOutput()),
@@ -531,6 +535,55 @@ void TestHeadlessBackend::adminCliClients()
     QCOMPARE(refused.exitCode, 1);
     QVERIFY2(refused.err.contains(QStringLiteral("token_endpoint_auth_method must be one of")),
              qPrintable(refused.err));
+}
+
+void TestHeadlessBackend::adminCliUsers()
+{
+    const QStringList base{QStringLiteral("--data-dir"), m_dir->path()};
+    const auto env = QProcessEnvironment::systemEnvironment();
+    const CliResult add =
+        runCli(QStringList{"admin", "users", "add", "-"} + base, env,
+               R"({"username":"cli-bob","password":"first password","email":"bob@example.com",)"
+               R"("groups":["ops","dev"]})");
+    QCOMPARE(add.exitCode, 0);
+    QVERIFY2(add.out.contains(QStringLiteral("username: cli-bob")), qPrintable(add.out));
+    QVERIFY(!add.out.contains(QStringLiteral("first password")));
+    QVERIFY(!add.out.contains(QStringLiteral("argon2")));
+    const CliResult list = runCli(QStringList{"admin", "users", "list"} + base);
+    QCOMPARE(list.exitCode, 0);
+    QVERIFY2(list.out.contains(QRegularExpression(
+                 QStringLiteral("cli-bob\\s+bob@example.com\\s+ops,dev\\s+no"))),
+             qPrintable(list.out));
+    const CliResult dup = runCli(QStringList{"admin", "users", "add", "-"} + base, env,
+                                 R"({"username":"CLI-BOB","password":"12345678"})");
+    QCOMPARE(dup.exitCode, 1);
+    QVERIFY2(dup.err.contains(QStringLiteral("answered 409")), qPrintable(dup.err));
+    const CliResult shortPw = runCli(QStringList{"admin", "users", "add", "-"} + base, env,
+                                     R"({"username":"carol","password":"short"})");
+    QCOMPARE(shortPw.exitCode, 1);
+    QVERIFY2(shortPw.err.contains(QStringLiteral("password: a string of 8 to 1024 bytes")),
+             qPrintable(shortPw.err));
+    const CliResult setPw =
+        runCli(QStringList{"admin", "users", "set-password", "cli-bob"} + base, env,
+               "second password\n");
+    QCOMPARE(setPw.exitCode, 0);
+    QVERIFY(!setPw.out.contains(QStringLiteral("second password")));
+    const CliResult noPw =
+        runCli(QStringList{"admin", "users", "set-password", "cli-bob"} + base, env, {});
+    QCOMPARE(noPw.exitCode, 2);
+    QVERIFY(noPw.err.contains(QStringLiteral("password on stdin")));
+    QCOMPARE(runCli(QStringList{"admin", "users", "unlock", "cli-bob"} + base).exitCode, 0);
+    const CliResult consents = runCli(QStringList{"admin", "consents", "list"} + base);
+    QCOMPARE(consents.exitCode, 0);
+    QVERIFY(consents.out.contains(QStringLiteral("USER ID")));
+    const CliResult revoke =
+        runCli(QStringList{"admin", "consents", "revoke", "nobody", "noclient"} + base);
+    QCOMPARE(revoke.exitCode, 1);
+    QVERIFY2(revoke.err.contains(QStringLiteral("answered 404")), qPrintable(revoke.err));
+    QCOMPARE(runCli(QStringList{"admin", "users", "delete", "cli-bob"} + base).exitCode, 0);
+    const CliResult gone = runCli(QStringList{"admin", "users", "show", "cli-bob"} + base);
+    QCOMPARE(gone.exitCode, 1);
+    QVERIFY(gone.err.contains(QStringLiteral("no user cli-bob")));
 }
 
 void TestHeadlessBackend::cliUsageErrors_data()

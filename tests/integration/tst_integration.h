@@ -74,6 +74,7 @@ private slots:
     void adminCli();
     void adminCliOrderNouns();
     void adminCliClients();
+    void adminCliUsers();
     void cliUsageErrors_data();
     void cliUsageErrors();
     void sigtermStopsCleanly();
