@@ -379,13 +379,10 @@ int runAdminCli(const QStringList &args, const QProcessEnvironment &env, QTextSt
     } else if (verb == QLatin1String("list")) {
         path = QStringLiteral("/admin/v1/") +
                (noun == QLatin1String("keys") ? QStringLiteral("signing-keys") : noun);
-        const std::pair<const char *, const char *> filters[] = {{"customer", "customerId"},
-                                                                 {"status", "status"},
-                                                                 {"order", "orderId"},
-                                                                 {"state", "state"},
-                                                                 {"limit", "limit"},
-                                                                 {"user", "user"},
-                                                                 {"client", "client"}};
+        const std::pair<const char *, const char *> filters[] = {
+            {"customer", "customerId"}, {"status", "status"}, {"order", "orderId"},
+            {"state", "state"},         {"limit", "limit"},   {"user", "user"},
+            {"client", "client"}};
         for (const auto &[option, param] : filters)
             if (p.isSet(QLatin1String(option)))
                 query.addQueryItem(QLatin1String(param), p.value(QLatin1String(option)));

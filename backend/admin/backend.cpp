@@ -213,11 +213,10 @@ Result<void> Backend::start()
                 QStringLiteral("cannot create %1: %2").arg(dbPath, create.errorString()));
     }
     QFile::setPermissions(dbPath, QFile::ReadOwner | QFile::WriteOwner);
-    auto db = Core::Database::open(dbPath, Core::Database::coreMigrations()
-                                               << Webhooks::WebhookStore::migration()
-                                               << Orders::OrderStore::migration()
-                                               << OAuth::OAuthStore::migration()
-                                               << OAuth::OAuthStore::usersAndCodes());
+    auto db = Core::Database::open(
+        dbPath, Core::Database::coreMigrations()
+                    << Webhooks::WebhookStore::migration() << Orders::OrderStore::migration()
+                    << OAuth::OAuthStore::migration() << OAuth::OAuthStore::usersAndCodes());
     if (!db)
         return db.error();
     m_database = std::move(*db);

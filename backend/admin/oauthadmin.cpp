@@ -1,6 +1,7 @@
 #include "admin/oauthadmin.h"
 
 #include "core/httpserver.h"
+#include "oauth/jwtinspector.h"
 #include "oauth/oauthapi.h"
 
 #include <QDateTime>
@@ -98,6 +99,7 @@ OAuthAdminApi::OAuthAdminApi(Core::HttpServer &server, OAuth::OAuthApi &oauth)
     });
 
     registerUserRoutes();
+    registerTokenRoutes();
 }
 
 void OAuthAdminApi::registerUserRoutes()
@@ -192,6 +194,84 @@ void OAuthAdminApi::registerUserRoutes()
                                    req.pathParam(QStringLiteral("userId")),
                                    req.pathParam(QStringLiteral("clientId")), noContent(respond));
                            });
+}
+
+void OAuthAdminApi::registerTokenRoutes()
+{
+    m_server.route("GET", QStringLiteral("/admin/v1/tokens"), [this](const HttpRequest &req) {
+        bool ok = true;
+        const QString limitText = req.query.queryItemValue(QStringLiteral("limit"));
+        const int limit = limitText.isEmpty() ? 200 : limitText.toInt(&ok);
+        if (!ok || limit < 1 || limit > 1000)
+            return HttpResponse::error(400, QStringLiteral("invalid-query-parameter"),
+                                       QStringLiteral("limit must be 1 to 1000"));
+        return HttpResponse::json(
+            200, QJsonObject{{QStringLiteral("items"),
+                              m_oauth.activeTokens(
+                                  req.query.queryItemValue(QStringLiteral("client")),
+                                  req.query.queryItemValue(QStringLiteral("user")), limit)}});
+    });
+    // A client_credentials token for a demo: {"client_id", "scope"?, "resource"?}.
+    m_server.routeDeferred(
+        "POST", QStringLiteral("/admin/v1/tokens"),
+        [this](const HttpRequest &req, const Responder &respond) {
+            QJsonParseError pe;
+            const QJsonObject o = QJsonDocument::fromJson(req.body, &pe).object();
+            if (pe.error != QJsonParseError::NoError ||
+                !o.value(QStringLiteral("client_id")).isString())
+                return respond(HttpResponse::error(
+                    400, QStringLiteral("malformed-json"),
+                    QStringLiteral("the body must be a JSON object with client_id (and "
+                                   "optionally scope and resource)")));
+            QHash<QString, QString> params;
+            for (const char *k : {"scope", "resource"}) {
+                const QJsonValue v = o.value(QLatin1String(k));
+                if (!v.isUndefined() && !v.isString())
+                    return respond(
+                        HttpResponse::error(400, QStringLiteral("validation-failed"),
+                                            QStringLiteral("%1 must be a string").arg(k)));
+                if (v.isString())
+                    params.insert(QLatin1String(k), v.toString());
+            }
+            m_oauth.mintClientCredentials(o.value(QStringLiteral("client_id")).toString(), params,
+                                          respond);
+        });
+    m_server.routeDeferred(
+        "DELETE", QStringLiteral("/admin/v1/tokens/{id}"),
+        [this](const HttpRequest &req, const Responder &respond) {
+            m_oauth.revokeById(
+                req.pathParam(QStringLiteral("id")), [respond](const Core::Result<void> &r) {
+                    if (!r)
+                        return respond(HttpResponse::error(r.error().httpStatus, r.error().code,
+                                                           r.error().message));
+                    respond(HttpResponse{204, {}, {}, {}});
+                });
+        });
+    // The console's JWT decoder: {"token", "jwks"? (object), "pem"? (string), "issuer"?,
+    // "audience"?}; the issuer defaults to this server's when no key is pasted.
+    m_server.route("POST", QStringLiteral("/admin/v1/jwt/inspect"), [this](const HttpRequest &req) {
+        QJsonParseError pe;
+        const QJsonObject o = QJsonDocument::fromJson(req.body, &pe).object();
+        if (pe.error != QJsonParseError::NoError || !o.value(QStringLiteral("token")).isString())
+            return HttpResponse::error(400, QStringLiteral("malformed-json"),
+                                       QStringLiteral("the body must be a JSON object with token"));
+        const QJsonValue jwks = o.value(QStringLiteral("jwks"));
+        const QJsonValue pem = o.value(QStringLiteral("pem"));
+        if ((!jwks.isUndefined() && !jwks.isObject() && !jwks.isNull()) ||
+            (!pem.isUndefined() && !pem.isString() && !pem.isNull()))
+            return HttpResponse::error(400, QStringLiteral("validation-failed"),
+                                       QStringLiteral("jwks must be an object, pem a string"));
+        OAuth::JwtKeySource keys{m_oauth.keys().jwks(), jwks.toObject(), pem.toString()};
+        OAuth::JwtExpectations expect;
+        const bool pasted = !keys.jwks.isEmpty() || !keys.pem.trimmed().isEmpty();
+        expect.issuer =
+            o.value(QStringLiteral("issuer")).toString(pasted ? QString() : m_oauth.issuer());
+        expect.audience = o.value(QStringLiteral("audience")).toString();
+        expect.now = QDateTime::currentMSecsSinceEpoch();
+        return HttpResponse::json(
+            200,
+            OAuth::inspectJwt(o.value(QStringLiteral("token")).toString().toUtf8(), keys, expect));
+    });
 }
 
 } // namespace Gatehouse::Admin

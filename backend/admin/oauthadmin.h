@@ -9,7 +9,8 @@ class OAuthApi;
 
 namespace Gatehouse::Admin {
 
-// /admin/v1 nouns of the authorization server so far: clients, signing keys, users, consents.
+// /admin/v1 nouns of the authorization server so far: clients, signing keys, users, consents,
+// tokens, and the console's JWT inspector.
 class OAuthAdminApi
 {
 public:
@@ -17,6 +18,7 @@ public:
 
 private:
     void registerUserRoutes();
+    void registerTokenRoutes();
 
     Core::HttpServer &m_server;
     OAuth::OAuthApi &m_oauth;

@@ -14,6 +14,8 @@
 #include <jansson.h>
 #include <openssl/core_names.h>
 #include <openssl/err.h>
+#include <openssl/pem.h>
+#include <openssl/x509.h>
 
 namespace Gatehouse::Crypto::Jws {
 
@@ -404,6 +406,35 @@ QJsonObject publicJwk(const PrivateKey &key, const QString &kid, const QString &
     jwk.insert(QLatin1String("alg"), effectiveAlg);
     if (!use.isEmpty())
         jwk.insert(QLatin1String("use"), use);
+    return jwk;
+}
+
+Result<QJsonObject> publicJwkFromPem(const QByteArray &pem)
+{
+    if (pem.size() > 64 * 1024)
+        return refused(ErrorCode::JwkInvalid, QStringLiteral("the PEM text is too large"));
+    BioPtr bio(BIO_new_mem_buf(pem.constData(), int(pem.size())));
+    PkeyPtr pkey;
+    if (pem.contains("BEGIN CERTIFICATE")) {
+        X509Ptr cert(PEM_read_bio_X509(bio.get(), nullptr, nullptr, nullptr));
+        if (cert)
+            pkey.reset(X509_get_pubkey(cert.get()));
+    } else {
+        pkey.reset(PEM_read_bio_PUBKEY(bio.get(), nullptr, nullptr, nullptr));
+    }
+    ERR_clear_error();
+    if (!pkey)
+        return refused(ErrorCode::JwkInvalid,
+                       QStringLiteral("not a PEM public key or certificate (expected -----BEGIN "
+                                      "PUBLIC KEY----- or -----BEGIN CERTIFICATE-----)"));
+    const int id = EVP_PKEY_get_base_id(pkey.get());
+    if (id == EVP_PKEY_RSA && EVP_PKEY_get_bits(pkey.get()) < 2048)
+        return refused(ErrorCode::JwkInvalid,
+                       QStringLiteral("RSA keys under 2048 bits are refused"));
+    const QJsonObject jwk = publicJwkMembers(pkey.get());
+    if (jwk.isEmpty() || (id != EVP_PKEY_RSA && id != EVP_PKEY_EC))
+        return refused(ErrorCode::JwkInvalid,
+                       QStringLiteral("unsupported key type (RSA or EC P-256 only)"));
     return jwk;
 }
 

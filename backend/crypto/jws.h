@@ -35,6 +35,9 @@ Result<QByteArray> sign(const PrivateKey &key, const QString &alg,
 QJsonObject publicJwk(const PrivateKey &key, const QString &kid, const QString &alg,
                       const QString &use = QStringLiteral("sig"));
 
+// The public JWK (kty and key members only, no alg/use/kid) of a PEM "PUBLIC KEY" or
+// "CERTIFICATE" (RSA >= 2048 bits or EC P-256): for verifying a pasted key.
+Result<QJsonObject> publicJwkFromPem(const QByteArray &pem);
 // {"keys": [...]} (RFC 7517 section 5).
 QJsonObject jwks(const QList<QJsonObject> &keys);
 

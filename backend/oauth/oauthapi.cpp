@@ -86,6 +86,125 @@ QJsonObject OAuthApi::discovery() const
         {QStringLiteral("request_uri_parameter_supported"), false}};
 }
 
+void OAuthApi::commit(GrantResult result, const QString &grantType, const Responder &respond)
+{
+    auto shared = std::make_shared<GrantResult>(std::move(result));
+    Core::EventBus *events = &m_events;
+    m_writer.submit(
+        [shared](Core::WriteTransaction &tx) -> Core::Result<void> {
+            if (shared->consume) {
+                shared->error = shared->consume(tx);
+                if (shared->error)
+                    return {}; // commit what consume did (revocations), store nothing
+            }
+            for (const IssuedToken &t : shared->tokens)
+                if (auto r = TokenIssuer::store(tx, t); !r)
+                    return r;
+            return {};
+        },
+        [shared, respond, events, grantType](const Core::Result<void> &r) {
+            if (!r)
+                return respond(OAuthError{QStringLiteral("server_error"),
+                                          QStringLiteral("the token could not be stored"), 500}
+                                   .toResponse());
+            if (shared->error)
+                return respond(shared->error->toResponse());
+            respond(noStore(HttpResponse::json(200, shared->response)));
+            for (const IssuedToken &t : shared->tokens)
+                events->publish(
+                    QStringLiteral("oauth.token.issued"),
+                    QJsonObject{{QStringLiteral("clientId"), t.clientId},
+                                {QStringLiteral("grantType"), grantType},
+                                {QStringLiteral("kind"), t.kind},
+                                {QStringLiteral("format"), t.format},
+                                {QStringLiteral("scope"), t.scope},
+                                {QStringLiteral("tokenHashPrefix"), t.hash.left(8)},
+                                {QStringLiteral("expiresAt"), Core::isoTimeMs(t.expiresAt)}});
+        });
+}
+
+void OAuthApi::mintClientCredentials(const QString &clientId, const QHash<QString, QString> &params,
+                                     const Responder &respond)
+{
+    const auto client = m_clients.find(clientId);
+    if (!client)
+        return respond(OAuthError{QStringLiteral("client-not-found"),
+                                  QStringLiteral("no client %1").arg(clientId), 404}
+                           .toResponse());
+    TokenRequest tr;
+    tr.params = params;
+    tr.client = *client;
+    tr.now = m_clock.now().toMSecsSinceEpoch();
+    for (const auto &g : m_grants)
+        if (g->grantType() == QLatin1String("client_credentials")) {
+            GrantResult result = g->handle(tr);
+            if (result.error)
+                return respond(result.error->toResponse());
+            return commit(std::move(result), QStringLiteral("client_credentials"), respond);
+        }
+}
+
+QJsonArray OAuthApi::activeTokens(const QString &clientId, const QString &subject, int limit) const
+{
+    QSqlQuery q(m_database.connection());
+    q.prepare(QStringLiteral(
+        "SELECT t.hash, t.kind, t.format, t.client_id, t.subject, u.username, t.scope, "
+        "t.audience, t.issued_at, t.expires_at FROM oauth_tokens t LEFT JOIN oauth_users u ON "
+        "u.id = t.subject WHERE t.revoked_at IS NULL AND t.expires_at > ? AND (? = '' OR "
+        "t.client_id = ?) AND (? = '' OR t.subject = ?) ORDER BY t.issued_at DESC LIMIT ?"));
+    q.addBindValue(m_clock.now().toMSecsSinceEpoch());
+    for (const QString &v : {clientId, clientId, subject, subject})
+        q.addBindValue(v.isNull() ? QString(QLatin1String("")) : v);
+    q.addBindValue(limit);
+    QJsonArray items;
+    if (q.exec())
+        while (q.next()) {
+            QJsonObject o{{QStringLiteral("id"), q.value(0).toString()},
+                          {QStringLiteral("kind"), q.value(1).toString()},
+                          {QStringLiteral("format"), q.value(2).toString()},
+                          {QStringLiteral("clientId"), q.value(3).toString()},
+                          {QStringLiteral("subject"), q.value(4).toString()},
+                          {QStringLiteral("scope"), q.value(6).toString()},
+                          {QStringLiteral("audience"), q.value(7).toString()},
+                          {QStringLiteral("issuedAt"), Core::isoTimeMs(q.value(8).toLongLong())},
+                          {QStringLiteral("expiresAt"), Core::isoTimeMs(q.value(9).toLongLong())}};
+            if (!q.value(5).isNull())
+                o.insert(QStringLiteral("username"), q.value(5).toString());
+            items.append(o);
+        }
+    return items;
+}
+
+void OAuthApi::revokeById(const QString &id, std::function<void(Core::Result<void>)> done)
+{
+    const qint64 now = m_clock.now().toMSecsSinceEpoch();
+    Core::EventBus *events = &m_events;
+    m_writer.submit(
+        [id, now](Core::WriteTransaction &tx) -> Core::Result<void> {
+            Core::Statement &q = tx.stmt(
+                "SELECT kind, family FROM oauth_tokens WHERE hash = ? AND revoked_at IS NULL");
+            q.bind(1, id);
+            if (!q.next())
+                return Core::Error{QStringLiteral("token-not-found"),
+                                   QStringLiteral("no active token %1").arg(id), 404};
+            const QString family = q.text(1);
+            if (q.text(0) == QLatin1String("refresh") && !family.isEmpty())
+                revokeFamily(tx, family, now);
+            Core::Statement &u = tx.stmt("UPDATE oauth_tokens SET revoked_at = ? WHERE hash = ? "
+                                         "AND revoked_at IS NULL");
+            if (!u.bind(1, now).bind(2, id).exec())
+                return Core::WriteTransaction::sqlError(u, "revoke token");
+            return {};
+        },
+        [id, events, done = std::move(done)](const Core::Result<void> &r) {
+            if (r)
+                events->publish(QStringLiteral("oauth.token.revoked"),
+                                QJsonObject{{QStringLiteral("tokenHashPrefix"), id.left(8)},
+                                            {QStringLiteral("by"), QStringLiteral("admin")}});
+            done(r);
+        });
+}
+
 void OAuthApi::registerRoutes()
 {
     for (const char *path :
@@ -169,40 +288,7 @@ void OAuthApi::registerRoutes()
             GrantResult result = handler->handle(tr);
             if (result.error)
                 return respond(result.error->toResponse());
-            auto shared = std::make_shared<GrantResult>(std::move(result));
-            Core::EventBus *events = &m_events;
-            m_writer.submit(
-                [shared](Core::WriteTransaction &tx) -> Core::Result<void> {
-                    if (shared->consume) {
-                        shared->error = shared->consume(tx);
-                        if (shared->error)
-                            return {}; // commit what consume did (revocations), store nothing
-                    }
-                    for (const IssuedToken &t : shared->tokens)
-                        if (auto r = TokenIssuer::store(tx, t); !r)
-                            return r;
-                    return {};
-                },
-                [shared, respond, events, grantType](const Core::Result<void> &r) {
-                    if (!r)
-                        return respond(OAuthError{QStringLiteral("server_error"),
-                                                  QStringLiteral("the token could not be stored"),
-                                                  500}
-                                           .toResponse());
-                    if (shared->error)
-                        return respond(shared->error->toResponse());
-                    respond(noStore(HttpResponse::json(200, shared->response)));
-                    for (const IssuedToken &t : shared->tokens)
-                        events->publish(
-                            QStringLiteral("oauth.token.issued"),
-                            QJsonObject{
-                                {QStringLiteral("clientId"), t.clientId},
-                                {QStringLiteral("grantType"), grantType},
-                                {QStringLiteral("format"), t.format},
-                                {QStringLiteral("scope"), t.scope},
-                                {QStringLiteral("tokenHashPrefix"), t.hash.left(8)},
-                                {QStringLiteral("expiresAt"), Core::isoTimeMs(t.expiresAt)}});
-                });
+            commit(std::move(result), grantType, respond);
         });
 
     m_server.route(

@@ -7,6 +7,9 @@
 #include "oauth/tokenissuer.h"
 #include "oauth/userstore.h"
 
+#include <QJsonArray>
+
+#include <functional>
 #include <memory>
 #include <vector>
 
@@ -38,8 +41,17 @@ public:
     const QString &issuer() const { return m_issuer; }
     QJsonObject discovery() const;
 
+    // Admin: a client_credentials token for a confidential client without its secret
+    // (console demos), the active tokens (newest first), revoking one by its id (the hash).
+    void mintClientCredentials(const QString &clientId, const QHash<QString, QString> &params,
+                               const Core::Responder &respond);
+    QJsonArray activeTokens(const QString &clientId, const QString &subject, int limit) const;
+    void revokeById(const QString &id, std::function<void(Core::Result<void>)> done);
+
 private:
     void registerRoutes();
+    // Runs the grant's consume step and stores its tokens in one transaction, then answers.
+    void commit(GrantResult result, const QString &grantType, const Core::Responder &respond);
 
     Core::HttpServer &m_server;
     Core::Database &m_database;

@@ -551,8 +551,8 @@ void TestHeadlessBackend::adminCliUsers()
     QVERIFY(!add.out.contains(QStringLiteral("argon2")));
     const CliResult list = runCli(QStringList{"admin", "users", "list"} + base);
     QCOMPARE(list.exitCode, 0);
-    QVERIFY2(list.out.contains(QRegularExpression(
-                 QStringLiteral("cli-bob\\s+bob@example.com\\s+ops,dev\\s+no"))),
+    QVERIFY2(list.out.contains(
+                 QRegularExpression(QStringLiteral("cli-bob\\s+bob@example.com\\s+ops,dev\\s+no"))),
              qPrintable(list.out));
     const CliResult dup = runCli(QStringList{"admin", "users", "add", "-"} + base, env,
                                  R"({"username":"CLI-BOB","password":"12345678"})");
@@ -563,9 +563,8 @@ void TestHeadlessBackend::adminCliUsers()
     QCOMPARE(shortPw.exitCode, 1);
     QVERIFY2(shortPw.err.contains(QStringLiteral("password: a string of 8 to 1024 bytes")),
              qPrintable(shortPw.err));
-    const CliResult setPw =
-        runCli(QStringList{"admin", "users", "set-password", "cli-bob"} + base, env,
-               "second password\n");
+    const CliResult setPw = runCli(QStringList{"admin", "users", "set-password", "cli-bob"} + base,
+                                   env, "second password\n");
     QCOMPARE(setPw.exitCode, 0);
     QVERIFY(!setPw.out.contains(QStringLiteral("second password")));
     const CliResult noPw =
