@@ -3,6 +3,7 @@
 #include "oauth/clientregistry.h"
 #include "oauth/oautherror.h"
 #include "oauth/tokenissuer.h"
+#include "oauth/userstore.h"
 
 #include <QHash>
 #include <QJsonObject>
@@ -56,8 +57,6 @@ private:
     const TokenIssuer &m_issuer;
 };
 
-class UserStore;
-
 inline OAuthError invalidGrant(const QString &d)
 {
     return {QStringLiteral("invalid_grant"), d};
@@ -95,6 +94,23 @@ private:
     const TokenIssuer &m_issuer;
     Core::Database &m_database;
     const UserStore &m_users;
+};
+
+// RFC 6749 §4.3, only for clients registered with it (obsolete in OAuth 2.1). Failures
+// count towards the account lockout like the login page's.
+class PasswordGrant final : public GrantHandler
+{
+public:
+    PasswordGrant(const TokenIssuer &issuer, UserStore &users, LockoutPolicy policy)
+        : m_issuer(issuer), m_users(users), m_policy(policy)
+    {}
+    QString grantType() const override { return QStringLiteral("password"); }
+    GrantResult handle(const TokenRequest &request) const override;
+
+private:
+    const TokenIssuer &m_issuer;
+    UserStore &m_users;
+    LockoutPolicy m_policy;
 };
 
 // Shared by the user grants: the access token, a refresh token when the client may refresh,

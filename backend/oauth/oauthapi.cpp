@@ -29,6 +29,7 @@ OAuthApi::OAuthApi(Core::HttpServer &server, Core::Database &database, Core::Wri
     m_grants.push_back(std::make_unique<AuthorizationCodeGrant>(m_issuerImpl, m_database, m_users));
     m_grants.push_back(std::make_unique<ClientCredentialsGrant>(m_issuerImpl));
     m_grants.push_back(std::make_unique<RefreshTokenGrant>(m_issuerImpl, m_database, m_users));
+    m_grants.push_back(std::make_unique<PasswordGrant>(m_issuerImpl, m_users, authorize.lockout));
     registerRoutes();
 }
 
@@ -289,7 +290,9 @@ void OAuthApi::registerRoutes()
             if (result.error)
                 return respond(result.error->toResponse());
             commit(std::move(result), grantType, respond);
-        });
+        },
+        // Signing (RSA) and password hashing (argon2id) run on the server's pool.
+        Core::RouteOptions{-1, true});
 
     m_server.route(
         "POST", QStringLiteral("/oauth2/introspect"), [this, authenticate](const HttpRequest &req) {

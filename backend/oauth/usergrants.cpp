@@ -267,4 +267,65 @@ GrantResult RefreshTokenGrant::handle(const TokenRequest &req) const
     return out;
 }
 
+// Scopes asked for, each allowed to the client; none asked for: all the client's.
+static std::optional<OAuthError> requestedScopes(const TokenRequest &req, QStringList *scopes)
+{
+    *scopes = req.params.value(QStringLiteral("scope")).split(QLatin1Char(' '),
+                                                              Qt::SkipEmptyParts);
+    scopes->removeDuplicates();
+    for (const QString &s : std::as_const(*scopes))
+        if (!req.client.scopes.contains(s))
+            return invalidScope(QStringLiteral("scope '%1' is not allowed for this client").arg(s));
+    if (scopes->isEmpty())
+        *scopes = req.client.scopes;
+    return std::nullopt;
+}
+
+GrantResult PasswordGrant::handle(const TokenRequest &req) const
+{
+    const Client &c = req.client;
+    if (!c.grantTypes.contains(grantType()))
+        return failed(unauthorizedClient(
+            QStringLiteral("the password grant is not enabled for this client")));
+    const QString username = req.params.value(QStringLiteral("username"));
+    const QString password = req.params.value(QStringLiteral("password"));
+    if (username.isEmpty() || password.isEmpty())
+        return failed(invalidRequest(QStringLiteral("username and password are required")));
+    QStringList scopes;
+    if (auto e = requestedScopes(req, &scopes))
+        return failed(*e);
+    const qint64 now = req.now;
+    const UserStore::Attempt attempt = m_users.verify(username, password.toUtf8(), now);
+    if (attempt.outcome == UserStore::Outcome::Locked)
+        return failed(invalidGrant(QStringLiteral("the account is temporarily locked after "
+                                                  "repeated failed sign-ins")));
+    const LockoutPolicy policy = m_policy;
+    if (attempt.outcome == UserStore::Outcome::Wrong) {
+        GrantResult r;
+        const OAuthError e = invalidGrant(QStringLiteral("wrong username or password"));
+        r.consume = [attempt, now, policy, e](Core::WriteTransaction &tx) {
+            UserStore::recordOutcome(tx, attempt, now, policy);
+            return std::optional<OAuthError>(e);
+        };
+        return r;
+    }
+    GrantResult out;
+    UserTokenRequest utr;
+    utr.client = &c;
+    utr.user = &attempt.user;
+    utr.scopes = scopes;
+    utr.authTime = now;
+    utr.family = Crypto::Random::uuid();
+    utr.now = now;
+    issueUserTokens(m_issuer, utr, &out);
+    if (out.error)
+        return out;
+    out.consume = [attempt, now, policy](Core::WriteTransaction &tx) -> std::optional<OAuthError> {
+        if (!UserStore::recordOutcome(tx, attempt, now, policy))
+            return serverError(QStringLiteral("the sign-in could not be recorded"));
+        return std::nullopt;
+    };
+    return out;
+}
+
 } // namespace Gatehouse::OAuth

@@ -361,8 +361,8 @@ void UserStore::revokeConsent(const QString &userId, const QString &clientId,
         std::move(done));
 }
 
-void UserStore::authenticate(const QString &username, const QByteArray &password, qint64 now,
-                             const LockoutPolicy &policy, std::function<void(Attempt)> done)
+UserStore::Attempt UserStore::verify(const QString &username, const QByteArray &password,
+                                     qint64 now)
 {
     QSqlQuery q(m_database.connection());
     q.prepare(QStringLiteral("SELECT %1, password_hash FROM oauth_users WHERE username = ?")
@@ -375,34 +375,62 @@ void UserStore::authenticate(const QString &username, const QByteArray &password
                 m_dummyHash = *h;
         });
         Crypto::Password::verify(m_dummyHash, password);
-        return done(Attempt{});
+        return Attempt{};
     }
     const User user = fromQuery(q);
     const QString hash = q.value(9).toString();
-    if (user.locked(now))
-        return done(Attempt{Outcome::Locked, {}, user.lockedUntil - now});
-    const bool ok = Crypto::Password::verify(hash, password);
+    Attempt a;
+    a.userId = user.id;
+    if (user.locked(now)) {
+        a.outcome = Outcome::Locked;
+        a.retryAfterMs = user.lockedUntil - now;
+        return a;
+    }
+    if (Crypto::Password::verify(hash, password)) {
+        a.outcome = Outcome::Ok;
+        a.user = user;
+        a.needsRecord = user.failedLogins != 0 || user.lockedUntil != 0;
+    } else {
+        a.needsRecord = true;
+    }
+    return a;
+}
+
+Core::Result<void> UserStore::recordOutcome(Core::WriteTransaction &tx, const Attempt &a,
+                                            qint64 now, const LockoutPolicy &policy)
+{
+    if (!a.needsRecord || a.userId.isEmpty())
+        return {};
+    if (a.outcome == Outcome::Ok) {
+        Core::Statement &u = tx.stmt(
+            "UPDATE oauth_users SET failed_logins = 0, locked_until = NULL WHERE id = ?");
+        if (!u.bind(1, a.userId).exec())
+            return Core::WriteTransaction::sqlError(u, "record login");
+        return {};
+    }
     // A lock that has run out starts the count afresh.
-    const int failures = user.lockedUntil != 0 ? 0 : user.failedLogins;
-    if (ok && failures == 0 && user.lockedUntil == 0)
-        return done(Attempt{Outcome::Ok, user, 0});
-    const int newFailures = ok ? 0 : failures + 1;
-    const qint64 lockedUntil = !ok && newFailures >= policy.threshold ? now + policy.durationMs : 0;
-    const QString id = user.id;
+    Core::Statement &u = tx.stmt(
+        "UPDATE oauth_users SET failed_logins = CASE WHEN locked_until IS NOT NULL AND "
+        "locked_until <= ?1 THEN 1 ELSE failed_logins + 1 END, locked_until = CASE WHEN "
+        "locked_until IS NOT NULL AND locked_until <= ?1 THEN NULL WHEN failed_logins + 1 >= ?2 "
+        "THEN ?3 ELSE locked_until END WHERE id = ?4");
+    u.bind(1, now).bind(2, policy.threshold).bind(3, now + policy.durationMs).bind(4, a.userId);
+    if (!u.exec())
+        return Core::WriteTransaction::sqlError(u, "record login");
+    return {};
+}
+
+void UserStore::authenticate(const QString &username, const QByteArray &password, qint64 now,
+                             const LockoutPolicy &policy, std::function<void(Attempt)> done)
+{
+    auto attempt = std::make_shared<Attempt>(verify(username, password, now));
+    if (!attempt->needsRecord)
+        return done(*attempt);
     m_writer.submit(
-        [id, newFailures, lockedUntil](Core::WriteTransaction &tx) -> Core::Result<void> {
-            QSqlQuery &u = tx.query(QStringLiteral(
-                "UPDATE oauth_users SET failed_logins = ?, locked_until = ? WHERE id = ?"));
-            u.addBindValue(newFailures);
-            u.addBindValue(lockedUntil ? QVariant(lockedUntil) : QVariant());
-            u.addBindValue(id);
-            if (!u.exec())
-                return Core::WriteTransaction::sqlError(u, "record login");
-            return {};
+        [attempt, now, policy](Core::WriteTransaction &tx) {
+            return recordOutcome(tx, *attempt, now, policy);
         },
-        [ok, user, done = std::move(done)](const Core::Result<void> &) {
-            done(Attempt{ok ? Outcome::Ok : Outcome::Wrong, ok ? user : User{}, 0});
-        });
+        [attempt, done = std::move(done)](const Core::Result<void> &) { done(*attempt); });
 }
 
 } // namespace Gatehouse::OAuth

@@ -12,6 +12,7 @@
 namespace Gatehouse::Core {
 class Database;
 class WriteQueue;
+class WriteTransaction;
 } // namespace Gatehouse::Core
 
 namespace Gatehouse::OAuth {
@@ -77,14 +78,22 @@ public:
                        std::function<void(Core::Result<void>)> done);
 
     // A login attempt: verifies the password (argon2id, constant time; an unknown user costs
-    // the same), then records the outcome (failure count, lockout) through the writer.
+    // the same). Reads only; the outcome is recorded with recordOutcome.
     enum class Outcome { Ok, Wrong, Locked };
     struct Attempt
     {
         Outcome outcome = Outcome::Wrong;
         User user;               // when Ok
+        QString userId;          // the user tried, when known (Ok or Wrong)
         qint64 retryAfterMs = 0; // when Locked
+        bool needsRecord = false; // a failure to count, or a count to reset
     };
+    Attempt verify(const QString &username, const QByteArray &password, qint64 now);
+    // Counts a failure (locking the account at the threshold) or resets the count, atomically
+    // in SQL so parallel attempts lose no increment.
+    static Core::Result<void> recordOutcome(Core::WriteTransaction &tx, const Attempt &attempt,
+                                            qint64 now, const LockoutPolicy &policy);
+    // verify, then recordOutcome through the writer, then done.
     void authenticate(const QString &username, const QByteArray &password, qint64 now,
                       const LockoutPolicy &policy, std::function<void(Attempt)> done);
 
