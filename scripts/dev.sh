@@ -23,7 +23,7 @@ BUILD_PACKAGES=(
 )
 # What the test suite additionally needs (real counterparts: openssl, curl, a display).
 TEST_PACKAGES=(
-  qml6-module-qttest xvfb xauth imagemagick curl
+  qml6-module-qttest xvfb xauth imagemagick curl chromium python3-jwcrypto
   clang-14 libclang-rt-14-dev libfuzzer-14-dev clang-tidy-14 clang-format-14
 )
 

@@ -216,7 +216,8 @@ Result<void> Backend::start()
     auto db = Core::Database::open(
         dbPath, Core::Database::coreMigrations()
                     << Webhooks::WebhookStore::migration() << Orders::OrderStore::migration()
-                    << OAuth::OAuthStore::migration() << OAuth::OAuthStore::usersAndCodes());
+                    << OAuth::OAuthStore::migration() << OAuth::OAuthStore::usersAndCodes()
+                    << OAuth::OAuthStore::deviceCodes());
     if (!db)
         return db.error();
     m_database = std::move(*db);
@@ -294,6 +295,9 @@ Result<void> Backend::start()
     authorize.loginRatePerMinute = m_config.oauthLoginRate;
     authorize.lockout.threshold = m_config.oauthLockoutThreshold;
     authorize.lockout.durationMs = m_config.oauthLockoutDurationMs;
+    authorize.codeLifetimeMs = m_config.oauthCodeLifetimeMs;
+    authorize.refreshLifetimeMs = m_config.oauthRefreshLifetimeMs;
+    authorize.deviceCodeLifetimeMs = m_config.oauthDeviceCodeLifetimeMs;
     m_oauth = std::make_unique<OAuth::OAuthApi>(
         *m_service, *m_database, *m_writer, *m_events, *m_clock,
         m_config.publicBaseUrl.isEmpty() ? m_service->url() : m_config.publicBaseUrl, authorize);

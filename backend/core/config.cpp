@@ -243,6 +243,16 @@ const QList<Entry> &entries()
             "How long a locked account stays locked (default 15m).",
             durationSetter(1'000, 7LL * 86'400'000,
                            [](Config &c, qint64 v) { c.oauthLockoutDurationMs = v; }));
+        add("oauth-code-lifetime", "duration", "Lifetime of authorization codes (default 60s).",
+            durationSetter(1'000, 600'000, [](Config &c, qint64 v) { c.oauthCodeLifetimeMs = v; }));
+        add("oauth-refresh-lifetime", "duration",
+            "Lifetime of refresh tokens, renewed on each rotation (default 14d).",
+            durationSetter(60'000, 365LL * 86'400'000,
+                           [](Config &c, qint64 v) { c.oauthRefreshLifetimeMs = v; }));
+        add("oauth-device-code-lifetime", "duration",
+            "Lifetime of device codes and their user codes (default 10m).",
+            durationSetter(1'000, 3'600'000,
+                           [](Config &c, qint64 v) { c.oauthDeviceCodeLifetimeMs = v; }));
         return l;
     }();
     return list;

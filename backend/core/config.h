@@ -54,6 +54,9 @@ struct Config
     int oauthLoginRate = 20;
     int oauthLockoutThreshold = 5;
     qint64 oauthLockoutDurationMs = 15 * 60'000;
+    qint64 oauthCodeLifetimeMs = 60'000;
+    qint64 oauthRefreshLifetimeMs = 14LL * 24 * 3600 * 1000;
+    qint64 oauthDeviceCodeLifetimeMs = 10 * 60'000;
 
     // Where each value came from ("default", "config file", "environment GATEHOUSE_X", "flag --x").
     QMap<QString, QString> sources;

@@ -30,7 +30,7 @@ constexpr int kMaxSessions = 100'000;
 
 QString esc(const QString &s)
 {
-    return s.toHtmlEscaped();
+    return htmlEscape(s);
 }
 
 // Appends parameters to a redirect URI (which has no fragment), each value percent-encoded
@@ -66,13 +66,18 @@ QString hashCookie(const QString &v)
     return TokenIssuer::hashToken(v);
 }
 
-QString hidden(const char *name, const QString &value)
+} // namespace
+
+QString htmlEscape(const QString &s)
 {
-    return QStringLiteral("<input type=\"hidden\" name=\"%1\" value=\"%2\">")
-        .arg(QLatin1String(name), esc(value));
+    return s.toHtmlEscaped();
 }
 
-} // namespace
+QString hiddenInput(const char *name, const QString &value)
+{
+    return QStringLiteral("<input type=\"hidden\" name=\"%1\" value=\"%2\">")
+        .arg(QLatin1String(name), htmlEscape(value));
+}
 
 HttpResponse htmlPage(int status, const QString &title, const QString &bodyHtml)
 {
@@ -202,6 +207,7 @@ void AuthorizeEndpoint::registerRoutes()
     m_server.routeDeferred(
         "POST", QStringLiteral("/oauth2/consent"),
         [this](const HttpRequest &req, const Responder &respond) { consent(req, respond); }, small);
+    registerDeviceRoutes();
 }
 
 HttpResponse AuthorizeEndpoint::redirectError(const Request &r, const QString &error,
@@ -479,23 +485,14 @@ void AuthorizeEndpoint::login(const HttpRequest &req, const Responder &respond)
                 return respond(loginPage(interaction, 401,
                                          QStringLiteral("Wrong username or password."), username));
             // Signed in: a browser session, then consent (unless remembered) and the code.
-            const QString sessionValue = Crypto::Random::token(32);
+            const QByteArray sessionCookie = newSession(a.user.id, now);
             {
                 QMutexLocker lock(&m_mutex);
-                if (m_sessions.size() >= kMaxSessions)
-                    m_sessions.removeIf(
-                        [now](const auto &it) { return it.value().expiresAt <= now; });
-                if (m_sessions.size() >= kMaxSessions)
-                    m_sessions.erase(m_sessions.begin());
-                m_sessions.insert(hashCookie(sessionValue),
-                                  Session{a.user.id, now, now + m_settings.sessionLifetimeMs});
                 Interaction &stored = m_interactions[interaction.id];
                 stored = interaction;
                 stored.userId = a.user.id;
                 stored.authTime = now;
             }
-            const QByteArray sessionCookie =
-                cookie(kSessionCookie, sessionValue, m_settings.sessionLifetimeMs);
             const Request &r = interaction.request;
             if (r.prompt.contains(QStringLiteral("consent")) ||
                 !consentCovers(a.user.id, r.clientId, r.scopes)) {
@@ -511,6 +508,19 @@ void AuthorizeEndpoint::login(const HttpRequest &req, const Responder &respond)
             }
             finish(r, a.user.id, now, false, respond, {sessionCookie});
         });
+}
+
+QByteArray AuthorizeEndpoint::newSession(const QString &userId, qint64 now)
+{
+    const QString value = Crypto::Random::token(32);
+    QMutexLocker lock(&m_mutex);
+    if (m_sessions.size() >= kMaxSessions)
+        m_sessions.removeIf([now](const auto &it) { return it.value().expiresAt <= now; });
+    if (m_sessions.size() >= kMaxSessions)
+        m_sessions.erase(m_sessions.begin());
+    m_sessions.insert(hashCookie(value), Session{userId, now, now + m_settings.sessionLifetimeMs});
+    lock.unlock();
+    return cookie(kSessionCookie, value, m_settings.sessionLifetimeMs);
 }
 
 void AuthorizeEndpoint::consent(const HttpRequest &req, const Responder &respond)
@@ -610,8 +620,8 @@ HttpResponse AuthorizeEndpoint::loginPage(const Interaction &ia, int status, con
                            "<input id=\"password\" name=\"password\" type=\"password\" "
                            "autocomplete=\"current-password\" required>"
                            "<button id=\"login-submit\" type=\"submit\">Sign in</button></form>")
-                .arg(esc(pagePath("login")), hidden("interaction", ia.id), hidden("csrf", ia.csrf),
-                     esc(username));
+                .arg(esc(pagePath("login")), hiddenInput("interaction", ia.id),
+                     hiddenInput("csrf", ia.csrf), esc(username));
     return htmlPage(status, QStringLiteral("Sign in"), body);
 }
 
@@ -628,14 +638,14 @@ HttpResponse AuthorizeEndpoint::consentPage(const Interaction &ia, const Client 
         body += QStringLiteral("<li data-scope=\"%1\">%2 <span class=\"muted\">(<code>%1"
                                "</code>)</span></li>")
                     .arg(esc(s), esc(scopeDescription(s)));
-    body +=
-        QStringLiteral("</ul><form id=\"consent-form\" method=\"post\" action=\"%1\">%2%3"
-                       "<button id=\"consent-allow\" name=\"decision\" value=\"allow\" "
-                       "type=\"submit\">Allow</button><button id=\"consent-deny\" "
-                       "class=\"secondary\" name=\"decision\" value=\"deny\" "
-                       "type=\"submit\">Deny</button></form><p class=\"muted\">You can "
-                       "withdraw this consent later.</p>")
-            .arg(esc(pagePath("consent")), hidden("interaction", ia.id), hidden("csrf", ia.csrf));
+    body += QStringLiteral("</ul><form id=\"consent-form\" method=\"post\" action=\"%1\">%2%3"
+                           "<button id=\"consent-allow\" name=\"decision\" value=\"allow\" "
+                           "type=\"submit\">Allow</button><button id=\"consent-deny\" "
+                           "class=\"secondary\" name=\"decision\" value=\"deny\" "
+                           "type=\"submit\">Deny</button></form><p class=\"muted\">You can "
+                           "withdraw this consent later.</p>")
+                .arg(esc(pagePath("consent")), hiddenInput("interaction", ia.id),
+                     hiddenInput("csrf", ia.csrf));
     return htmlPage(200, QStringLiteral("Allow access"), body);
 }
 

@@ -27,6 +27,8 @@ struct AuthorizeSettings
     LockoutPolicy lockout;
     int loginRatePerMinute = 20; // login attempts per client address
     qint64 codeLifetimeMs = 60'000;
+    qint64 deviceCodeLifetimeMs = 10 * 60'000;
+    qint64 refreshLifetimeMs = 14LL * 24 * 3600 * 1000;
     qint64 sessionLifetimeMs = 8LL * 3600 * 1000;
     qint64 interactionLifetimeMs = 10 * 60'000;
 };
@@ -85,6 +87,16 @@ private:
     void login(const Core::HttpRequest &req, const Core::Responder &respond);
     void consent(const Core::HttpRequest &req, const Core::Responder &respond);
     // After login and consent: stores the code (and the consent), redirects with it.
+    // A browser session for userId: remembered, and its Set-Cookie value.
+    QByteArray newSession(const QString &userId, qint64 now);
+    // RFC 8628 §3.3 user verification: enter the code, sign in if needed, approve or deny.
+    void registerDeviceRoutes();
+    void deviceSubmit(const Core::HttpRequest &req, const Core::Responder &respond);
+    void deviceConfirm(const Core::HttpRequest &req, const Core::Responder &respond);
+    Core::HttpResponse devicePage(int status, const QString &csrf, const QString &userCode,
+                                  bool signedIn, const QString &error) const;
+    Core::HttpResponse deviceConfirmPage(const QString &csrf, const QString &userCode,
+                                         const QString &clientId, const QStringList &scopes) const;
     void finish(const Request &request, const QString &userId, qint64 authTime,
                 bool rememberConsent, const Core::Responder &respond,
                 const QList<QByteArray> &cookies = {});
@@ -129,5 +141,16 @@ private:
 // no scripts, framing refused.
 Core::HttpResponse htmlPage(int status, const QString &title, const QString &bodyHtml);
 Core::HttpResponse errorPage(int status, const QString &code, const QString &description);
+QString htmlEscape(const QString &s);
+QString hiddenInput(const char *name, const QString &value);
+
+// RFC 8628 user codes: 8 letters without vowels (no words), shown as XXXX-XXXX; entered in
+// any case, with or without the dash or spaces.
+QString newUserCode();
+QString normalizeUserCode(const QString &entered);
+inline QString formatUserCode(const QString &c)
+{
+    return c.left(4) + QLatin1Char('-') + c.mid(4);
+}
 
 } // namespace Gatehouse::OAuth

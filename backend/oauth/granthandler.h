@@ -113,6 +113,32 @@ private:
     LockoutPolicy m_policy;
 };
 
+// RFC 8628 §3.4–3.5: polls answer authorization_pending, slow_down (polling faster than the
+// interval, which then grows by 5 s), access_denied, expired_token; an approved code gives
+// tokens once.
+class DeviceCodeGrant final : public GrantHandler
+{
+public:
+    DeviceCodeGrant(const TokenIssuer &issuer, Core::Database &database, const UserStore &users)
+        : m_issuer(issuer), m_database(database), m_users(users)
+    {}
+    QString grantType() const override
+    {
+        return QStringLiteral("urn:ietf:params:oauth:grant-type:device_code");
+    }
+    GrantResult handle(const TokenRequest &request) const override;
+
+private:
+    const TokenIssuer &m_issuer;
+    Core::Database &m_database;
+    const UserStore &m_users;
+};
+
+// Scopes asked for (the `scope` parameter), each allowed to the client; none asked for: all
+// the client's.
+std::optional<OAuthError> requestedScopes(const Client &client, const QString &scope,
+                                          QStringList *scopes);
+
 // Shared by the user grants: the access token, a refresh token when the client may refresh,
 // and an id_token for `openid`. Fills result.response and result.tokens.
 struct UserTokenRequest

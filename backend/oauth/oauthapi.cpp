@@ -5,6 +5,7 @@
 #include "core/eventbus.h"
 #include "core/httpserver.h"
 #include "core/writequeue.h"
+#include "crypto/random.h"
 #include "oauth/form.h"
 
 #include <QJsonArray>
@@ -24,12 +25,15 @@ OAuthApi::OAuthApi(Core::HttpServer &server, Core::Database &database, Core::Wri
     : m_server(server), m_database(database), m_writer(writer), m_events(events), m_clock(clock),
       m_issuer(std::move(issuer)), m_keys(database), m_clients(database, writer),
       m_users(database, writer), m_issuerImpl(m_keys, m_issuer),
+      m_deviceCodeLifetimeMs(authorize.deviceCodeLifetimeMs),
       m_authorize(server, database, writer, events, clock, m_clients, m_users, m_issuer, authorize)
 {
+    m_issuerImpl.setRefreshLifetimeMs(authorize.refreshLifetimeMs);
     m_grants.push_back(std::make_unique<AuthorizationCodeGrant>(m_issuerImpl, m_database, m_users));
     m_grants.push_back(std::make_unique<ClientCredentialsGrant>(m_issuerImpl));
     m_grants.push_back(std::make_unique<RefreshTokenGrant>(m_issuerImpl, m_database, m_users));
     m_grants.push_back(std::make_unique<PasswordGrant>(m_issuerImpl, m_users, authorize.lockout));
+    m_grants.push_back(std::make_unique<DeviceCodeGrant>(m_issuerImpl, m_database, m_users));
     registerRoutes();
 }
 
@@ -59,6 +63,8 @@ QJsonObject OAuthApi::discovery() const
         {QStringLiteral("jwks_uri"), e + QStringLiteral("jwks")},
         {QStringLiteral("introspection_endpoint"), e + QStringLiteral("introspect")},
         {QStringLiteral("revocation_endpoint"), e + QStringLiteral("revoke")},
+        {QStringLiteral("device_authorization_endpoint"),
+         e + QStringLiteral("device_authorization")},
         {QStringLiteral("grant_types_supported"), grants},
         {QStringLiteral("response_types_supported"), QJsonArray{QStringLiteral("code")}},
         {QStringLiteral("response_modes_supported"), QJsonArray{QStringLiteral("query")}},
@@ -293,6 +299,72 @@ void OAuthApi::registerRoutes()
         },
         // Signing (RSA) and password hashing (argon2id) run on the server's pool.
         Core::RouteOptions{-1, true});
+
+    // RFC 8628 §3.1–3.2.
+    m_server.routeDeferred(
+        "POST", QStringLiteral("/oauth2/device_authorization"),
+        [this, authenticate](const HttpRequest &req, const Responder &respond) {
+            QHash<QString, QString> form;
+            if (auto e = parseForm(req, &form))
+                return respond(e->toResponse());
+            Client client;
+            if (auto e = authenticate(req, form, &client))
+                return respond(e->toResponse());
+            if (!client.grantTypes.contains(
+                    QStringLiteral("urn:ietf:params:oauth:grant-type:device_code")))
+                return respond(unauthorizedClient(QStringLiteral("the device_code grant is not "
+                                                                 "among this client's "
+                                                                 "grant_types"))
+                                   .toResponse());
+            QStringList scopes;
+            if (auto e = requestedScopes(client, form.value(QStringLiteral("scope")), &scopes))
+                return respond(e->toResponse());
+            const QString deviceCode = Crypto::Random::token(32);
+            const qint64 now = m_clock.now().toMSecsSinceEpoch();
+            const int kLifetimeS = int(m_deviceCodeLifetimeMs / 1000);
+            static constexpr int kIntervalS = 5;
+            auto userCode = std::make_shared<QString>();
+            const QString clientId = client.clientId;
+            const QString scope = scopes.join(QLatin1Char(' '));
+            m_writer.submit(
+                [deviceCode, now, userCode, clientId, scope,
+                 kLifetimeS](Core::WriteTransaction &tx) {
+                    static constexpr const char *kInsert =
+                        "INSERT OR IGNORE INTO oauth_device_codes (hash, user_code, client_id, "
+                        "scope, status, issued_at, expires_at, interval_s) VALUES (?, ?, ?, ?, "
+                        "'pending', ?, ?, ?)";
+                    for (int attempt = 0; attempt < 5; ++attempt) { // a user code collision
+                        Core::Statement &q = tx.stmt(kInsert);
+                        *userCode = newUserCode();
+                        q.bind(1, TokenIssuer::hashToken(deviceCode)).bind(2, *userCode);
+                        q.bind(3, clientId).bind(4, scope).bind(5, now);
+                        q.bind(6, now + kLifetimeS * 1000).bind(7, kIntervalS);
+                        if (!q.exec())
+                            return Core::Result<void>(
+                                Core::WriteTransaction::sqlError(q, "device code"));
+                        if (q.changes() == 1)
+                            return Core::Result<void>();
+                    }
+                    return Core::Result<void>(Core::makeError(
+                        QStringLiteral("server_error"), QStringLiteral("no free user code"), 500));
+                },
+                [this, deviceCode, userCode, respond, kLifetimeS](const Core::Result<void> &r) {
+                    if (!r)
+                        return respond(
+                            OAuthError{QStringLiteral("server_error"), r.error().message, 500}
+                                .toResponse());
+                    const QString uri = m_issuer + QStringLiteral("/oauth2/device");
+                    const QString shown = formatUserCode(*userCode);
+                    respond(noStore(HttpResponse::json(
+                        200, QJsonObject{{QStringLiteral("device_code"), deviceCode},
+                                         {QStringLiteral("user_code"), shown},
+                                         {QStringLiteral("verification_uri"), uri},
+                                         {QStringLiteral("verification_uri_complete"),
+                                          uri + QStringLiteral("?user_code=") + shown},
+                                         {QStringLiteral("expires_in"), kLifetimeS},
+                                         {QStringLiteral("interval"), kIntervalS}})));
+                });
+        });
 
     m_server.route(
         "POST", QStringLiteral("/oauth2/introspect"), [this, authenticate](const HttpRequest &req) {

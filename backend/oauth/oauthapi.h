@@ -63,6 +63,7 @@ private:
     ClientRegistry m_clients;
     UserStore m_users;
     TokenIssuer m_issuerImpl;
+    qint64 m_deviceCodeLifetimeMs;
     std::vector<std::unique_ptr<GrantHandler>> m_grants;
     AuthorizeEndpoint m_authorize;
 };

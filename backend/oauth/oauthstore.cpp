@@ -52,4 +52,17 @@ Core::Migration OAuthStore::usersAndCodes()
              QStringLiteral("CREATE INDEX oauth_tokens_subject ON oauth_tokens(subject)")}};
 }
 
+Core::Migration OAuthStore::deviceCodes()
+{
+    // RFC 8628: status pending -> approved | denied -> used; last_poll_at and interval for
+    // slow_down.
+    return {6,
+            QStringLiteral("oauth: device authorization"),
+            {QStringLiteral("CREATE TABLE oauth_device_codes (hash TEXT PRIMARY KEY, user_code "
+                            "TEXT NOT NULL UNIQUE, client_id TEXT NOT NULL, scope TEXT NOT NULL, "
+                            "status TEXT NOT NULL, user_id TEXT, auth_time INTEGER, issued_at "
+                            "INTEGER NOT NULL, expires_at INTEGER NOT NULL, interval_s INTEGER NOT "
+                            "NULL, last_poll_at INTEGER) WITHOUT ROWID")}};
+}
+
 } // namespace Gatehouse::OAuth

@@ -9,6 +9,7 @@ struct OAuthStore
 {
     static Core::Migration migration();     // schema version 4
     static Core::Migration usersAndCodes(); // schema version 5
+    static Core::Migration deviceCodes();   // schema version 6
 };
 
 } // namespace Gatehouse::OAuth

@@ -91,7 +91,8 @@ Core::Result<IssuedToken> TokenIssuer::accessToken(const Client &client, const Q
     return t;
 }
 
-IssuedToken TokenIssuer::refreshToken(const Client &client, const IssuedToken &access, qint64 now)
+IssuedToken TokenIssuer::refreshToken(const Client &client, const IssuedToken &access,
+                                      qint64 now) const
 {
     IssuedToken t = access;
     t.kind = QStringLiteral("refresh");
@@ -100,7 +101,7 @@ IssuedToken TokenIssuer::refreshToken(const Client &client, const IssuedToken &a
     t.value = Crypto::Random::token(32);
     t.hash = hashToken(t.value);
     t.issuedAt = now;
-    t.expiresAt = now + kRefreshLifetimeMs;
+    t.expiresAt = now + m_refreshLifetimeMs;
     return t;
 }
 

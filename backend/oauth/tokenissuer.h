@@ -48,7 +48,7 @@ public:
                                           const QString &scope, const QString &audience, qint64 now,
                                           const QJsonObject &extraClaims = {}) const;
     // Opaque, 256 bits, rotated on use (docs/oauth.md).
-    static IssuedToken refreshToken(const Client &client, const IssuedToken &access, qint64 now);
+    IssuedToken refreshToken(const Client &client, const IssuedToken &access, qint64 now) const;
     // OIDC Core §2: signed with the active key; at_hash of accessToken.
     Core::Result<QString> idToken(const Client &client, const User &user, const QStringList &scopes,
                                   const QString &nonce, qint64 authTime, const QString &accessToken,
@@ -56,12 +56,13 @@ public:
     static QString hashToken(const QString &token);
     static Core::Result<void> store(Core::WriteTransaction &tx, const IssuedToken &t);
 
-    static constexpr qint64 kRefreshLifetimeMs = 14LL * 24 * 3600 * 1000;
+    void setRefreshLifetimeMs(qint64 ms) { m_refreshLifetimeMs = ms; }
 
 private:
     Core::Result<QString> sign(const QJsonObject &claims, const char *typ) const;
     SigningKeys &m_keys;
     QString m_issuer;
+    qint64 m_refreshLifetimeMs = 14LL * 24 * 3600 * 1000;
 };
 
 } // namespace Gatehouse::OAuth

@@ -85,7 +85,7 @@ void issueUserTokens(const TokenIssuer &issuer, const UserTokenRequest &r, Grant
                                 {QStringLiteral("scope"), scope}};
     out->tokens.append(*access);
     if (r.withRefresh && c.grantTypes.contains(QStringLiteral("refresh_token"))) {
-        const IssuedToken refresh = TokenIssuer::refreshToken(c, *access, r.now);
+        const IssuedToken refresh = issuer.refreshToken(c, *access, r.now);
         out->response.insert(QStringLiteral("refresh_token"), refresh.value);
         out->tokens.append(refresh);
     }
@@ -267,17 +267,16 @@ GrantResult RefreshTokenGrant::handle(const TokenRequest &req) const
     return out;
 }
 
-// Scopes asked for, each allowed to the client; none asked for: all the client's.
-static std::optional<OAuthError> requestedScopes(const TokenRequest &req, QStringList *scopes)
+std::optional<OAuthError> requestedScopes(const Client &client, const QString &scope,
+                                          QStringList *scopes)
 {
-    *scopes = req.params.value(QStringLiteral("scope")).split(QLatin1Char(' '),
-                                                              Qt::SkipEmptyParts);
+    *scopes = scope.split(QLatin1Char(' '), Qt::SkipEmptyParts);
     scopes->removeDuplicates();
     for (const QString &s : std::as_const(*scopes))
-        if (!req.client.scopes.contains(s))
+        if (!client.scopes.contains(s))
             return invalidScope(QStringLiteral("scope '%1' is not allowed for this client").arg(s));
     if (scopes->isEmpty())
-        *scopes = req.client.scopes;
+        *scopes = client.scopes;
     return std::nullopt;
 }
 
@@ -292,7 +291,7 @@ GrantResult PasswordGrant::handle(const TokenRequest &req) const
     if (username.isEmpty() || password.isEmpty())
         return failed(invalidRequest(QStringLiteral("username and password are required")));
     QStringList scopes;
-    if (auto e = requestedScopes(req, &scopes))
+    if (auto e = requestedScopes(c, req.params.value(QStringLiteral("scope")), &scopes))
         return failed(*e);
     const qint64 now = req.now;
     const UserStore::Attempt attempt = m_users.verify(username, password.toUtf8(), now);
@@ -323,6 +322,81 @@ GrantResult PasswordGrant::handle(const TokenRequest &req) const
     out.consume = [attempt, now, policy](Core::WriteTransaction &tx) -> std::optional<OAuthError> {
         if (!UserStore::recordOutcome(tx, attempt, now, policy))
             return serverError(QStringLiteral("the sign-in could not be recorded"));
+        return std::nullopt;
+    };
+    return out;
+}
+
+GrantResult DeviceCodeGrant::handle(const TokenRequest &req) const
+{
+    const Client &c = req.client;
+    if (!c.grantTypes.contains(grantType()))
+        return failed(unauthorizedClient(
+            QStringLiteral("the device_code grant is not among this client's grant_types")));
+    const QString deviceCode = req.params.value(QStringLiteral("device_code"));
+    if (deviceCode.isEmpty())
+        return failed(invalidRequest(QStringLiteral("device_code is required")));
+    const QString hash = TokenIssuer::hashToken(deviceCode);
+    QSqlQuery q(m_database.connection());
+    q.prepare(QStringLiteral("SELECT client_id, scope, status, user_id, auth_time, expires_at, "
+                             "interval_s, last_poll_at FROM oauth_device_codes WHERE hash = ?"));
+    q.addBindValue(hash);
+    if (!q.exec() || !q.next() || q.value(0).toString() != c.clientId)
+        return failed(invalidGrant(
+            QStringLiteral("the device_code is unknown or was issued to another client")));
+    const QString status = q.value(2).toString();
+    const qint64 now = req.now;
+    if (status == QLatin1String("used"))
+        return failed(invalidGrant(QStringLiteral("the device_code was already used")));
+    if (q.value(5).toLongLong() <= now)
+        return failed({QStringLiteral("expired_token"),
+                       QStringLiteral("the device_code has expired; start again")});
+    if (status == QLatin1String("denied"))
+        return failed({QStringLiteral("access_denied"), QStringLiteral("the user denied access")});
+    if (status == QLatin1String("pending")) {
+        const qint64 interval = q.value(6).toLongLong();
+        const bool tooFast =
+            !q.value(7).isNull() && now - q.value(7).toLongLong() < interval * 1000;
+        const OAuthError e =
+            tooFast ? OAuthError{QStringLiteral("slow_down"),
+                                 QStringLiteral("polling faster than every %1 s; the interval is "
+                                                "now %2 s")
+                                     .arg(interval)
+                                     .arg(interval + 5)}
+                    : OAuthError{QStringLiteral("authorization_pending"),
+                                 QStringLiteral("the user has not answered yet")};
+        GrantResult r;
+        r.consume = [hash, now, tooFast, e](Core::WriteTransaction &tx) {
+            Core::Statement &u = tx.stmt(
+                "UPDATE oauth_device_codes SET last_poll_at = ?, interval_s = interval_s + ? "
+                "WHERE hash = ?");
+            u.bind(1, now).bind(2, tooFast ? 5 : 0).bind(3, hash).exec();
+            return std::optional<OAuthError>(e);
+        };
+        return r;
+    }
+    const auto user = m_users.find(q.value(3).toString());
+    if (!user)
+        return failed(
+            invalidGrant(QStringLiteral("the user of this device_code no longer exists")));
+    GrantResult out;
+    UserTokenRequest utr;
+    utr.client = &c;
+    utr.user = &*user;
+    utr.scopes = q.value(1).toString().split(QLatin1Char(' '), Qt::SkipEmptyParts);
+    utr.authTime = q.value(4).toLongLong();
+    utr.family = Crypto::Random::uuid();
+    utr.now = now;
+    issueUserTokens(m_issuer, utr, &out);
+    if (out.error)
+        return out;
+    out.consume = [hash](Core::WriteTransaction &tx) -> std::optional<OAuthError> {
+        Core::Statement &u = tx.stmt(
+            "UPDATE oauth_device_codes SET status = 'used' WHERE hash = ? AND status = 'approved'");
+        if (!u.bind(1, hash).exec())
+            return serverError(QStringLiteral("the device_code could not be marked used"));
+        if (u.changes() != 1)
+            return invalidGrant(QStringLiteral("the device_code was already used"));
         return std::nullopt;
     };
     return out;

@@ -402,8 +402,8 @@ Core::Result<void> UserStore::recordOutcome(Core::WriteTransaction &tx, const At
     if (!a.needsRecord || a.userId.isEmpty())
         return {};
     if (a.outcome == Outcome::Ok) {
-        Core::Statement &u = tx.stmt(
-            "UPDATE oauth_users SET failed_logins = 0, locked_until = NULL WHERE id = ?");
+        Core::Statement &u =
+            tx.stmt("UPDATE oauth_users SET failed_logins = 0, locked_until = NULL WHERE id = ?");
         if (!u.bind(1, a.userId).exec())
             return Core::WriteTransaction::sqlError(u, "record login");
         return {};

@@ -83,9 +83,9 @@ public:
     struct Attempt
     {
         Outcome outcome = Outcome::Wrong;
-        User user;               // when Ok
-        QString userId;          // the user tried, when known (Ok or Wrong)
-        qint64 retryAfterMs = 0; // when Locked
+        User user;                // when Ok
+        QString userId;           // the user tried, when known (Ok or Wrong)
+        qint64 retryAfterMs = 0;  // when Locked
         bool needsRecord = false; // a failure to count, or a count to reset
     };
     Attempt verify(const QString &username, const QByteArray &password, qint64 now);

@@ -1,0 +1,246 @@
+// RFC 8628 §3.3: the user verification pages of the device authorization grant.
+#include "core/clock.h"
+#include "core/database.h"
+#include "core/eventbus.h"
+#include "core/httpserver.h"
+#include "core/writequeue.h"
+#include "crypto/random.h"
+#include "oauth/authorize.h"
+#include "oauth/clientregistry.h"
+#include "oauth/form.h"
+
+#include <QJsonObject>
+#include <QSqlQuery>
+
+namespace Gatehouse::OAuth {
+
+using Core::HttpRequest;
+using Core::HttpResponse;
+using Core::Responder;
+
+namespace {
+
+constexpr const char *kDeviceCookie = "gh_device"; // double-submit CSRF token of the pages
+const QString kAlphabet = QStringLiteral("BCDFGHJKLMNPQRSTVWXZ");
+
+QString esc(const QString &s)
+{
+    return htmlEscape(s);
+}
+
+} // namespace
+
+QString newUserCode()
+{
+    const QByteArray random = Crypto::Random::bytes(8);
+    QString code;
+    for (const char b : random)
+        code +=
+            kAlphabet.at(static_cast<unsigned char>(b) % kAlphabet.size()); // 256 % 20: tiny bias
+    return code;
+}
+
+QString normalizeUserCode(const QString &entered)
+{
+    QString out;
+    for (const QChar c : entered) {
+        if (c == QLatin1Char('-') || c.isSpace())
+            continue;
+        out += c.toUpper();
+    }
+    for (const QChar c : std::as_const(out))
+        if (!kAlphabet.contains(c))
+            return {};
+    return out.size() == 8 ? out : QString();
+}
+
+void AuthorizeEndpoint::registerDeviceRoutes()
+{
+    m_server.route("GET", QStringLiteral("/oauth2/device"), [this](const HttpRequest &req) {
+        const QString csrf = Crypto::Random::token(16);
+        HttpResponse r = devicePage(
+            200, csrf, req.query.queryItemValue(QStringLiteral("user_code"), QUrl::FullyDecoded),
+            sessionFor(req).has_value(), {});
+        r.headers.append({"Set-Cookie", cookie(kDeviceCookie, csrf, 30 * 60'000)});
+        return r;
+    });
+    Core::RouteOptions pool; // may verify a password (argon2id)
+    pool.async = true;
+    pool.maxBodyBytes = 16 * 1024;
+    m_server.routeDeferred(
+        "POST", QStringLiteral("/oauth2/device"),
+        [this](const HttpRequest &req, const Responder &respond) { deviceSubmit(req, respond); },
+        pool);
+    Core::RouteOptions small;
+    small.maxBodyBytes = 16 * 1024;
+    m_server.routeDeferred(
+        "POST", QStringLiteral("/oauth2/device/confirm"),
+        [this](const HttpRequest &req, const Responder &respond) { deviceConfirm(req, respond); },
+        small);
+}
+
+HttpResponse AuthorizeEndpoint::devicePage(int status, const QString &csrf, const QString &userCode,
+                                           bool signedIn, const QString &error) const
+{
+    QString body = QStringLiteral("<h1>Connect a device</h1><p class=\"muted\">Enter the code "
+                                  "shown on your device.</p>");
+    if (!error.isEmpty())
+        body += QStringLiteral("<p class=\"error\" role=\"alert\">%1</p>").arg(esc(error));
+    body += QStringLiteral("<form id=\"device-form\" method=\"post\" action=\"%1\">%2"
+                           "<label for=\"user-code\">Code</label><input id=\"user-code\" "
+                           "name=\"user_code\" type=\"text\" autocomplete=\"off\" required "
+                           "autofocus value=\"%3\" placeholder=\"XXXX-XXXX\">")
+                .arg(esc(pagePath("device")), hiddenInput("csrf", csrf), esc(userCode));
+    if (!signedIn)
+        body += QStringLiteral("<label for=\"username\">Username</label><input id=\"username\" "
+                               "name=\"username\" type=\"text\" autocomplete=\"username\" "
+                               "required><label for=\"password\">Password</label><input "
+                               "id=\"password\" name=\"password\" type=\"password\" "
+                               "autocomplete=\"current-password\" required>");
+    body += QStringLiteral("<button id=\"device-submit\" type=\"submit\">Continue</button></form>");
+    return htmlPage(status, QStringLiteral("Connect a device"), body);
+}
+
+HttpResponse AuthorizeEndpoint::deviceConfirmPage(const QString &csrf, const QString &userCode,
+                                                  const QString &clientId,
+                                                  const QStringList &scopes) const
+{
+    const auto client = m_clients.find(clientId);
+    const QString name = client ? client->clientName : clientId;
+    QString body;
+    if (client && !client->logoUri.isEmpty())
+        body += QStringLiteral("<img id=\"client-logo\" class=\"logo\" src=\"%1\" alt=\"\">")
+                    .arg(esc(client->logoUri));
+    body += QStringLiteral("<h1><span id=\"client-name\">%1</span> on your device wants to "
+                           "access your account</h1><p>Code <code id=\"confirm-code\">%2</code>. "
+                           "It asks to:</p><ul id=\"scopes\">")
+                .arg(esc(name), esc(formatUserCode(userCode)));
+    for (const QString &s : scopes)
+        body += QStringLiteral("<li data-scope=\"%1\">%2 <span class=\"muted\">(<code>%1</code>)"
+                               "</span></li>")
+                    .arg(esc(s), esc(scopeDescription(s)));
+    body += QStringLiteral("</ul><form id=\"device-confirm-form\" method=\"post\" action=\"%1\">"
+                           "%2%3<button id=\"device-approve\" name=\"decision\" value=\"allow\" "
+                           "type=\"submit\">Allow</button><button id=\"device-deny\" "
+                           "class=\"secondary\" name=\"decision\" value=\"deny\" "
+                           "type=\"submit\">Deny</button></form>")
+                .arg(esc(pagePath("device/confirm")), hiddenInput("csrf", csrf),
+                     hiddenInput("user_code", userCode));
+    return htmlPage(200, QStringLiteral("Allow the device"), body);
+}
+
+void AuthorizeEndpoint::deviceSubmit(const HttpRequest &req, const Responder &respond)
+{
+    QHash<QString, QString> form;
+    if (auto e = parseForm(req, &form))
+        return respond(errorPage(400, e->error, e->description));
+    const QString csrf = form.value(QStringLiteral("csrf"));
+    if (csrf.isEmpty() || csrf != cookieValue(req, kDeviceCookie))
+        return respond(errorPage(400, QStringLiteral("invalid_request"),
+                                 QStringLiteral("The form has expired or does not belong to this "
+                                                "browser. Open the verification page again.")));
+    const qint64 now = m_clock.now().toMSecsSinceEpoch();
+    const auto session = sessionFor(req);
+    const QString entered = form.value(QStringLiteral("user_code"));
+    qint64 retryMs = 0;
+    if (rateLimited(req.peerAddress.toString(), now, &retryMs)) {
+        HttpResponse r = devicePage(429, csrf, entered, session.has_value(),
+                                    QStringLiteral("Too many attempts from your address. Wait a "
+                                                   "minute and try again."));
+        r.setHeader("Retry-After", QByteArray::number(std::max<qint64>(1, (retryMs + 999) / 1000)));
+        return respond(r);
+    }
+    const QString code = normalizeUserCode(entered);
+    QSqlQuery q(m_database.connection());
+    q.prepare(QStringLiteral("SELECT client_id, scope FROM oauth_device_codes WHERE user_code = ? "
+                             "AND status = 'pending' AND expires_at > ?"));
+    q.addBindValue(code);
+    q.addBindValue(now);
+    if (code.isEmpty() || !q.exec() || !q.next())
+        return respond(devicePage(400, csrf, entered, session.has_value(),
+                                  QStringLiteral("This code is unknown, already used or expired. "
+                                                 "Check the code on your device.")));
+    const QString clientId = q.value(0).toString();
+    const QStringList scopes = q.value(1).toString().split(QLatin1Char(' '), Qt::SkipEmptyParts);
+    if (session)
+        return respond(deviceConfirmPage(csrf, code, clientId, scopes));
+    const QString username = form.value(QStringLiteral("username")).trimmed();
+    if (username.isEmpty() || form.value(QStringLiteral("password")).isEmpty())
+        return respond(devicePage(401, csrf, entered, false,
+                                  QStringLiteral("Enter your username and password.")));
+    const QString address = req.peerAddress.toString();
+    m_users.authenticate(
+        username, form.value(QStringLiteral("password")).toUtf8(), now, m_settings.lockout,
+        [this, csrf, entered, code, clientId, scopes, username, address, now,
+         respond](const UserStore::Attempt &a) {
+            m_events.publish(QStringLiteral("oauth.login"),
+                             QJsonObject{{QStringLiteral("username"), username},
+                                         {QStringLiteral("clientId"), clientId},
+                                         {QStringLiteral("address"), address},
+                                         {QStringLiteral("via"), QStringLiteral("device")},
+                                         {QStringLiteral("outcome"),
+                                          a.outcome == UserStore::Outcome::Ok       ? "success"
+                                          : a.outcome == UserStore::Outcome::Locked ? "locked"
+                                                                                    : "failure"}});
+            if (a.outcome == UserStore::Outcome::Locked) {
+                HttpResponse r = devicePage(
+                    429, csrf, entered, false,
+                    QStringLiteral("This account is temporarily locked after repeated failed "
+                                   "sign-ins. Try again in %1 minutes.")
+                        .arg((a.retryAfterMs + 59'999) / 60'000));
+                r.setHeader("Retry-After", QByteArray::number((a.retryAfterMs + 999) / 1000));
+                return respond(r);
+            }
+            if (a.outcome == UserStore::Outcome::Wrong)
+                return respond(devicePage(401, csrf, entered, false,
+                                          QStringLiteral("Wrong username or password.")));
+            HttpResponse r = deviceConfirmPage(csrf, code, clientId, scopes);
+            r.headers.append({"Set-Cookie", newSession(a.user.id, now)});
+            respond(r);
+        });
+}
+
+void AuthorizeEndpoint::deviceConfirm(const HttpRequest &req, const Responder &respond)
+{
+    QHash<QString, QString> form;
+    if (auto e = parseForm(req, &form))
+        return respond(errorPage(400, e->error, e->description));
+    const QString csrf = form.value(QStringLiteral("csrf"));
+    const auto session = sessionFor(req);
+    if (csrf.isEmpty() || csrf != cookieValue(req, kDeviceCookie) || !session)
+        return respond(errorPage(400, QStringLiteral("invalid_request"),
+                                 QStringLiteral("The form has expired or does not belong to this "
+                                                "browser. Open the verification page again.")));
+    const QString code = normalizeUserCode(form.value(QStringLiteral("user_code")));
+    const bool allow = form.value(QStringLiteral("decision")) == QLatin1String("allow");
+    const qint64 now = m_clock.now().toMSecsSinceEpoch();
+    const QString userId = session->userId;
+    const qint64 authTime = session->authTime;
+    auto changed = std::make_shared<bool>(false);
+    m_writer.submit(
+        [code, allow, userId, authTime, now, changed](Core::WriteTransaction &tx) {
+            Core::Statement &u = tx.stmt(
+                "UPDATE oauth_device_codes SET status = ?, user_id = ?, auth_time = ? WHERE "
+                "user_code = ? AND status = 'pending' AND expires_at > ?");
+            u.bind(1, QString::fromLatin1(allow ? "approved" : "denied")).bind(2, userId);
+            u.bind(3, authTime).bind(4, code).bind(5, now);
+            if (!u.exec())
+                return Core::Result<void>(Core::WriteTransaction::sqlError(u, "device decision"));
+            *changed = u.changes() == 1;
+            return Core::Result<void>();
+        },
+        [changed, allow, respond](const Core::Result<void> &r) {
+            if (!r || !*changed)
+                return respond(errorPage(400, QStringLiteral("invalid_request"),
+                                         QStringLiteral("This code is unknown, already used or "
+                                                        "expired.")));
+            respond(htmlPage(
+                200, allow ? QStringLiteral("Device connected") : QStringLiteral("Request denied"),
+                allow ? QStringLiteral("<h1 id=\"device-done\">Device connected</h1><p>You can "
+                                       "return to your device.</p>")
+                      : QStringLiteral("<h1 id=\"device-denied\">Request denied</h1><p>The "
+                                       "device gets no access. You can close this page.</p>")));
+        });
+}
+
+} // namespace Gatehouse::OAuth

@@ -1,0 +1,297 @@
+// The password grant and the device authorization grant (RFC 8628) end to end: the token
+// endpoint's error codes (invalid_request, invalid_client, invalid_grant, unauthorized_client,
+// unsupported_grant_type, invalid_scope, authorization_pending, slow_down, expired_token,
+// access_denied) with status and body, and the device verification pages driven like a
+// browser (cookies, CSRF field, sign-in, approve / deny).
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import * as jose from 'jose';
+
+import { startBackend, adminFetch } from './lib/backend.mjs';
+
+const PASSWORD = 'device flow password';
+let b;
+let user;
+
+const FORM = { 'Content-Type': 'application/x-www-form-urlencoded' };
+
+async function register(metadata) {
+    const r = await adminFetch(b, 'POST', '/admin/v1/clients', metadata);
+    assert.equal(r.status, 201, r.text);
+    return r.json;
+}
+
+// POST a form to the service listener; returns status, headers, parsed JSON body.
+async function post(path, params, headers = {}) {
+    const res = await fetch(b.serviceUrl + path, {
+        method: 'POST', headers: { ...FORM, ...headers },
+        body: new URLSearchParams(params).toString(), redirect: 'manual' });
+    const text = await res.text();
+    let json;
+    try {
+        json = JSON.parse(text);
+    } catch {
+        json = undefined;
+    }
+    return { status: res.status, headers: res.headers, json, text };
+}
+
+function basic(id, secret) {
+    return { Authorization: `Basic ${Buffer.from(`${encodeURIComponent(id)}:${encodeURIComponent(secret)}`).toString('base64')}` };
+}
+
+function assertOAuthError(r, status, error) {
+    assert.equal(r.status, status, r.text);
+    assert.equal(r.json?.error, error, r.text);
+    assert.equal(typeof r.json.error_description, 'string');
+    assert.equal(r.headers.get('cache-control'), 'no-store');
+}
+
+// A minimal browser: keeps cookies per name, sends them back.
+class Browser {
+    constructor() { this.cookies = new Map(); }
+    header() { return [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; '); }
+    async go(method, path, params) {
+        const res = await fetch(b.serviceUrl + path, {
+            method, redirect: 'manual',
+            headers: { Cookie: this.header(), ...(params ? FORM : {}) },
+            body: params ? new URLSearchParams(params).toString() : undefined });
+        for (const c of res.headers.getSetCookie()) {
+            const [pair] = c.split(';');
+            const eq = pair.indexOf('=');
+            this.cookies.set(pair.slice(0, eq), pair.slice(eq + 1));
+        }
+        return { status: res.status, headers: res.headers, html: await res.text() };
+    }
+}
+
+function hidden(html, name) {
+    const m = html.match(new RegExp(`name="${name}" value="([^"]*)"`));
+    assert.ok(m, `hidden input ${name} in ${html.slice(0, 400)}`);
+    return m[1];
+}
+
+before(async () => {
+    b = await startBackend({ args: ['--oauth-lockout-threshold', '3'] });
+    const r = await adminFetch(b, 'POST', '/admin/v1/users', {
+        username: 'dana', password: PASSWORD, email: 'dana@example.com', email_verified: true,
+        name: 'Dana', groups: ['ops'] });
+    assert.equal(r.status, 201, r.text);
+    user = r.json;
+});
+
+after(async () => {
+    if (b) {
+        assert.equal(await b.stop(), 0, b.stderr);
+        assert.ok(!b.stderr.includes(PASSWORD), 'no password in the log');
+    }
+});
+
+test('token endpoint: unsupported_grant_type, invalid_request, invalid_client', async () => {
+    const c = await register({ client_name: 'basic', grant_types: ['client_credentials'],
+                               scope: 'orders:read' });
+    assertOAuthError(await post('/oauth2/token', { grant_type: 'implicit' }, basic(c.client_id, c.client_secret)),
+                     400, 'unsupported_grant_type');
+    assertOAuthError(await post('/oauth2/token', {}, basic(c.client_id, c.client_secret)), 400, 'invalid_request');
+    const repeated = await fetch(`${b.serviceUrl}/oauth2/token`, {
+        method: 'POST', headers: { ...FORM, ...basic(c.client_id, c.client_secret) },
+        body: 'grant_type=client_credentials&scope=a&scope=b' });
+    assert.equal(repeated.status, 400);
+    assert.equal((await repeated.json()).error, 'invalid_request');
+    const wrong = await post('/oauth2/token', { grant_type: 'client_credentials' }, basic(c.client_id, 'nope'));
+    assertOAuthError(wrong, 401, 'invalid_client');
+    assert.match(wrong.headers.get('www-authenticate'), /^Basic/);
+    const jsonBody = await fetch(`${b.serviceUrl}/oauth2/token`, {
+        method: 'POST', headers: { 'Content-Type': 'application/json', ...basic(c.client_id, c.client_secret) },
+        body: '{"grant_type":"client_credentials"}' });
+    assert.equal(jsonBody.status, 400);
+});
+
+test('password grant: tokens for a client registered with it, with id_token and refresh', async () => {
+    const c = await register({ client_name: 'legacy app', grant_types: ['password', 'refresh_token'],
+                               scope: 'openid email groups', token_endpoint_auth_method: 'client_secret_post' });
+    const r = await post('/oauth2/token', { grant_type: 'password', username: 'dana', password: PASSWORD,
+                                            scope: 'openid email', client_id: c.client_id,
+                                            client_secret: c.client_secret });
+    assert.equal(r.status, 200, r.text);
+    assert.equal(r.headers.get('cache-control'), 'no-store');
+    assert.equal(r.json.token_type, 'Bearer');
+    assert.equal(r.json.scope, 'openid email');
+    assert.ok(r.json.refresh_token);
+    const jwks = jose.createRemoteJWKSet(new URL(`${b.serviceUrl}/oauth2/jwks`));
+    const { payload } = await jose.jwtVerify(r.json.id_token, jwks, { issuer: b.serviceUrl, audience: c.client_id });
+    assert.equal(payload.sub, user.id);
+    assert.equal(payload.email, 'dana@example.com');
+    const at = await jose.jwtVerify(r.json.access_token, jwks, { issuer: b.serviceUrl, typ: 'at+jwt' });
+    assert.equal(at.payload.sub, user.id);
+    assert.equal(at.payload.client_id, c.client_id);
+
+    assertOAuthError(await post('/oauth2/token', { grant_type: 'password', username: 'dana', password: PASSWORD,
+                                                   scope: 'orders:write', client_id: c.client_id,
+                                                   client_secret: c.client_secret }), 400, 'invalid_scope');
+    assertOAuthError(await post('/oauth2/token', { grant_type: 'password', username: 'dana',
+                                                   client_id: c.client_id, client_secret: c.client_secret }),
+                     400, 'invalid_request');
+});
+
+test('password grant refused for a client without it, and wrong passwords lock the account', async () => {
+    const without = await register({ client_name: 'no password', grant_types: ['client_credentials'],
+                                     scope: 'openid' });
+    assertOAuthError(await post('/oauth2/token', { grant_type: 'password', username: 'dana', password: PASSWORD },
+                                basic(without.client_id, without.client_secret)), 400, 'unauthorized_client');
+
+    const c = await register({ client_name: 'lockout', grant_types: ['password'], scope: 'openid' });
+    await adminFetch(b, 'POST', '/admin/v1/users', { username: 'erin', password: 'erin password' });
+    const attempt = (password) => post('/oauth2/token', { grant_type: 'password', username: 'erin', password },
+                                       basic(c.client_id, c.client_secret));
+    for (let i = 0; i < 3; ++i)
+        assertOAuthError(await attempt('wrong password'), 400, 'invalid_grant');
+    const locked = await attempt('erin password');
+    assertOAuthError(locked, 400, 'invalid_grant');
+    assert.match(locked.json.error_description, /locked/);
+    const shown = await adminFetch(b, 'GET', '/admin/v1/users/erin');
+    assert.equal(shown.json.locked, true);
+    assert.ok(shown.json.lockedUntil);
+    assert.equal((await adminFetch(b, 'POST', '/admin/v1/users/erin/unlock')).status, 200);
+    assert.equal((await attempt('erin password')).status, 200);
+});
+
+async function deviceAuthorization(client, params = {}) {
+    const r = await post('/oauth2/device_authorization', { client_id: client.client_id, ...params });
+    return r;
+}
+
+// The user's side: open verification_uri_complete, sign in, then allow or deny.
+async function verify(userCode, decision, { signIn = true, browser = new Browser() } = {}) {
+    const form = await browser.go('GET', `/oauth2/device?user_code=${encodeURIComponent(userCode)}`);
+    assert.equal(form.status, 200);
+    assert.match(form.headers.get('content-type'), /^text\/html/);
+    assert.equal(form.headers.get('x-frame-options'), 'DENY');
+    assert.ok(form.html.includes(`value="${userCode}"`), 'the code is filled in');
+    const csrf = hidden(form.html, 'csrf');
+    const params = { csrf, user_code: userCode.toLowerCase().replace('-', ' ') }; // typed loosely
+    if (signIn)
+        Object.assign(params, { username: 'dana', password: PASSWORD });
+    const confirm = await browser.go('POST', '/oauth2/device', params);
+    assert.equal(confirm.status, 200, confirm.html);
+    assert.match(confirm.html, /id="client-name">device app</);
+    assert.match(confirm.html, /data-scope="openid"/);
+    const done = await browser.go('POST', '/oauth2/device/confirm', {
+        csrf: hidden(confirm.html, 'csrf'), user_code: hidden(confirm.html, 'user_code'), decision });
+    assert.equal(done.status, 200, done.html);
+    assert.match(done.html, decision === 'allow' ? /id="device-done"/ : /id="device-denied"/);
+    return browser;
+}
+
+test('device flow: pending, slow_down, approval in the browser, tokens once', async () => {
+    const c = await register({ client_name: 'device app', token_endpoint_auth_method: 'none',
+                               grant_types: ['urn:ietf:params:oauth:grant-type:device_code', 'refresh_token'],
+                               scope: 'openid profile' });
+    const start = await deviceAuthorization(c, { scope: 'openid' });
+    assert.equal(start.status, 200, start.text);
+    assert.equal(start.headers.get('cache-control'), 'no-store');
+    const d = start.json;
+    assert.match(d.user_code, /^[BCDFGHJKLMNPQRSTVWXZ]{4}-[BCDFGHJKLMNPQRSTVWXZ]{4}$/);
+    assert.equal(d.verification_uri, `${b.serviceUrl}/oauth2/device`);
+    assert.equal(d.verification_uri_complete, `${d.verification_uri}?user_code=${d.user_code}`);
+    assert.equal(d.expires_in, 600);
+    assert.equal(d.interval, 5);
+    const discovery = await (await fetch(`${b.serviceUrl}/.well-known/openid-configuration`)).json();
+    assert.equal(discovery.device_authorization_endpoint, `${b.serviceUrl}/oauth2/device_authorization`);
+    assert.ok(discovery.grant_types_supported.includes('urn:ietf:params:oauth:grant-type:device_code'));
+
+    const poll = () => post('/oauth2/token', { grant_type: 'urn:ietf:params:oauth:grant-type:device_code',
+                                               device_code: d.device_code, client_id: c.client_id });
+    assertOAuthError(await poll(), 400, 'authorization_pending');
+    const fast = await poll();
+    assertOAuthError(fast, 400, 'slow_down');
+    assert.match(fast.json.error_description, /10 s/);
+
+    await verify(d.user_code, 'allow');
+    const tokens = await poll();
+    assert.equal(tokens.status, 200, tokens.text);
+    assert.equal(tokens.json.scope, 'openid');
+    assert.ok(tokens.json.id_token && tokens.json.refresh_token);
+    const userinfo = await fetch(`${b.serviceUrl}/oauth2/userinfo`, {
+        headers: { Authorization: `Bearer ${tokens.json.access_token}` } });
+    assert.equal((await userinfo.json()).sub, user.id);
+    assertOAuthError(await poll(), 400, 'invalid_grant'); // once only
+
+    assertOAuthError(await post('/oauth2/token', { grant_type: 'urn:ietf:params:oauth:grant-type:device_code',
+                                                   device_code: 'not-a-code', client_id: c.client_id }),
+                     400, 'invalid_grant');
+    assertOAuthError(await post('/oauth2/token', { grant_type: 'urn:ietf:params:oauth:grant-type:device_code',
+                                                   client_id: c.client_id }), 400, 'invalid_request');
+});
+
+test('device flow: denied gives access_denied; an already signed-in browser only confirms', async () => {
+    const c = await register({ client_name: 'device app', token_endpoint_auth_method: 'none',
+                               grant_types: ['urn:ietf:params:oauth:grant-type:device_code'], scope: 'openid' });
+    const first = (await deviceAuthorization(c)).json;
+    const browser = await verify(first.user_code, 'deny');
+    assertOAuthError(await post('/oauth2/token', { grant_type: 'urn:ietf:params:oauth:grant-type:device_code',
+                                                   device_code: first.device_code, client_id: c.client_id }),
+                     400, 'access_denied');
+    // The same browser has a session now: no password asked.
+    const second = (await deviceAuthorization(c)).json;
+    const page = await browser.go('GET', '/oauth2/device');
+    assert.ok(!page.html.includes('id="password"'), 'signed in: no password field');
+    await verify(second.user_code, 'allow', { signIn: false, browser });
+    const ok = await post('/oauth2/token', { grant_type: 'urn:ietf:params:oauth:grant-type:device_code',
+                                             device_code: second.device_code, client_id: c.client_id });
+    assert.equal(ok.status, 200, ok.text);
+    assert.equal(ok.json.refresh_token, undefined, 'no refresh_token grant, no refresh token');
+});
+
+test('device flow: bad input on the pages and at the endpoint', async () => {
+    const c = await register({ client_name: 'device app', token_endpoint_auth_method: 'none',
+                               grant_types: ['urn:ietf:params:oauth:grant-type:device_code'], scope: 'openid' });
+    assertOAuthError(await deviceAuthorization(c, { scope: 'orders:write' }), 400, 'invalid_scope');
+    const m2m = await register({ client_name: 'm2m', grant_types: ['client_credentials'], scope: 'openid' });
+    assertOAuthError(await post('/oauth2/device_authorization', {}, basic(m2m.client_id, m2m.client_secret)),
+                     400, 'unauthorized_client');
+    assertOAuthError(await post('/oauth2/device_authorization', { client_id: 'nobody' }), 401, 'invalid_client');
+
+    const browser = new Browser();
+    const form = await browser.go('GET', '/oauth2/device');
+    const csrf = hidden(form.html, 'csrf');
+    const unknown = await browser.go('POST', '/oauth2/device', { csrf, user_code: 'BCDF-GHJK', username: 'dana',
+                                                                  password: PASSWORD });
+    assert.equal(unknown.status, 400);
+    assert.match(unknown.html, /role="alert">This code is unknown/);
+    const d = (await deviceAuthorization(c)).json;
+    const wrongPassword = await browser.go('POST', '/oauth2/device', { csrf, user_code: d.user_code,
+                                                                        username: 'dana', password: 'nope nope' });
+    assert.equal(wrongPassword.status, 401);
+    assert.match(wrongPassword.html, /role="alert">Wrong username or password/);
+    const forged = await new Browser().go('POST', '/oauth2/device', { csrf, user_code: d.user_code,
+                                                                       username: 'dana', password: PASSWORD });
+    assert.equal(forged.status, 400, 'a CSRF token without its cookie is refused');
+    assert.match(forged.html, /id="error-code">invalid_request/);
+    const noSession = await new Browser().go('POST', '/oauth2/device/confirm', { csrf, user_code: d.user_code,
+                                                                                  decision: 'allow' });
+    assert.equal(noSession.status, 400);
+});
+
+test('device flow: expired_token after the configured lifetime', async () => {
+    const short = await startBackend({ args: ['--oauth-device-code-lifetime', '1s'] });
+    try {
+        const r = await fetch(`${short.adminUrl}/admin/v1/clients`, {
+            method: 'POST', headers: { Authorization: `Bearer ${short.adminToken}`, 'Content-Type': 'application/json' },
+            body: JSON.stringify({ client_name: 'tv', token_endpoint_auth_method: 'none',
+                                   grant_types: ['urn:ietf:params:oauth:grant-type:device_code'], scope: 'openid' }) });
+        const c = await r.json();
+        const form = (params) => ({ method: 'POST', headers: FORM, body: new URLSearchParams(params).toString() });
+        const d = await (await fetch(`${short.serviceUrl}/oauth2/device_authorization`,
+                                     form({ client_id: c.client_id }))).json();
+        assert.equal(d.expires_in, 1);
+        await new Promise((resolve) => setTimeout(resolve, 1200));
+        const res = await fetch(`${short.serviceUrl}/oauth2/token`, form({
+            grant_type: 'urn:ietf:params:oauth:grant-type:device_code', device_code: d.device_code,
+            client_id: c.client_id }));
+        assert.equal(res.status, 400);
+        assert.equal((await res.json()).error, 'expired_token');
+    } finally {
+        assert.equal(await short.stop(), 0, short.stderr);
+    }
+});
