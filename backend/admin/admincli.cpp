@@ -198,6 +198,7 @@ constexpr Command Commands[] = {
     {"clients", "list", 0, "clients list"},
     {"clients", "show", 1, "clients show CLIENT_ID"},
     {"clients", "register", 1, "clients register METADATA_JSON_FILE (- for stdin)"},
+    {"clients", "update", 2, "clients update CLIENT_ID METADATA_JSON_FILE (- for stdin)"},
     {"clients", "rotate-secret", 1, "clients rotate-secret CLIENT_ID"},
     {"clients", "delete", 1, "clients delete CLIENT_ID"},
     {"keys", "list", 0, "keys list"},
@@ -207,6 +208,12 @@ constexpr Command Commands[] = {
     {"users", "set-password", 1, "users set-password USER (the password from stdin)"},
     {"users", "unlock", 1, "users unlock USER"},
     {"users", "delete", 1, "users delete USER"},
+    {"initial-access-tokens", "create", 0,
+     "initial-access-tokens create [--expires-in SECONDS] [--max-uses N]"},
+    {"initial-access-tokens", "list", 0, "initial-access-tokens list"},
+    {"initial-access-tokens", "delete", 1, "initial-access-tokens delete ID"},
+    {"tokens", "list", 0, "tokens list [--client ID] [--user ID] [--limit N]"},
+    {"tokens", "revoke", 1, "tokens revoke TOKEN_ID"},
     {"consents", "list", 0, "consents list [--user ID] [--client ID]"},
     {"consents", "revoke", 2, "consents revoke USER_ID CLIENT_ID"},
 };
@@ -273,8 +280,14 @@ int runAdminCli(const QStringList &args, const QProcessEnvironment &env, QTextSt
          QStringLiteral("n")},
         {QStringLiteral("user"), QStringLiteral("consents list: only this user's (id)."),
          QStringLiteral("id")},
-        {QStringLiteral("client"), QStringLiteral("consents list: only this client's."),
+        {QStringLiteral("client"), QStringLiteral("consents or tokens list: only this client's."),
          QStringLiteral("id")},
+        {QStringLiteral("expires-in"),
+         QStringLiteral("initial-access-tokens create: lifetime in seconds (default 86400)."),
+         QStringLiteral("seconds")},
+        {QStringLiteral("max-uses"),
+         QStringLiteral("initial-access-tokens create: registrations allowed (default 1)."),
+         QStringLiteral("n")},
     });
     if (!p.parse(args)) {
         err << "gatehouse admin: " << p.errorText() << "\n";
@@ -397,6 +410,33 @@ int runAdminCli(const QStringList &args, const QProcessEnvironment &env, QTextSt
         method = "POST";
         path = QStringLiteral("/admin/v1/") + noun;
         body = *input;
+    } else if (noun == QLatin1String("clients") && verb == QLatin1String("update")) {
+        const auto input = readInput(words[1], err);
+        if (!input)
+            return 2;
+        method = "PUT";
+        path = QStringLiteral("/admin/v1/clients/%1").arg(words[0]);
+        body = *input;
+    } else if (noun == QLatin1String("initial-access-tokens") && verb == QLatin1String("create")) {
+        QJsonObject o;
+        for (const auto &[option, field] :
+             {std::pair{"expires-in", "expiresIn"}, std::pair{"max-uses", "maxUses"}}) {
+            if (!p.isSet(QLatin1String(option)))
+                continue;
+            bool ok = false;
+            const qint64 v = p.value(QLatin1String(option)).toLongLong(&ok);
+            if (!ok) {
+                err << "gatehouse admin: --" << option << " must be a whole number\n";
+                return 2;
+            }
+            o.insert(QLatin1String(field), v);
+        }
+        method = "POST";
+        path = QStringLiteral("/admin/v1/initial-access-tokens");
+        body = QJsonDocument(o).toJson();
+    } else if (noun == QLatin1String("tokens") && verb == QLatin1String("revoke")) {
+        method = "DELETE";
+        path = QStringLiteral("/admin/v1/tokens/%1").arg(words[0]);
     } else if (noun == QLatin1String("users") && verb == QLatin1String("set-password")) {
         // The first line of stdin; never an argument (it would show in the process list).
         QTextStream in(stdin);
@@ -478,6 +518,23 @@ int runAdminCli(const QStringList &args, const QProcessEnvironment &env, QTextSt
                         {"groups", "GROUPS"},
                         {"locked", "LOCKED"}},
                        out);
+        else if (noun == QLatin1String("initial-access-tokens"))
+            printTable(rows,
+                       {{"id", "ID"},
+                        {"createdAt", "CREATED"},
+                        {"expiresAt", "EXPIRES"},
+                        {"maxUses", "MAX USES"},
+                        {"usedCount", "USED"}},
+                       out);
+        else if (noun == QLatin1String("tokens"))
+            printTable(rows,
+                       {{"id", "ID"},
+                        {"kind", "KIND"},
+                        {"clientId", "CLIENT"},
+                        {"username", "USER"},
+                        {"scope", "SCOPES"},
+                        {"expiresAt", "EXPIRES"}},
+                       out);
         else if (noun == QLatin1String("consents"))
             printTable(rows,
                        {{"userId", "USER ID"},
@@ -535,7 +592,9 @@ int runAdminCli(const QStringList &args, const QProcessEnvironment &env, QTextSt
         return 0;
     }
     if (answer.contains(QStringLiteral("webhookSecret")) ||
-        answer.contains(QStringLiteral("client_secret")))
+        answer.contains(QStringLiteral("client_secret")) ||
+        (noun == QLatin1String("initial-access-tokens") &&
+         answer.contains(QStringLiteral("token"))))
         err << "gatehouse admin: the secret is shown once; store it now.\n";
     printObject(answer, out);
     return 0;

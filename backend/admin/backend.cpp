@@ -217,7 +217,7 @@ Result<void> Backend::start()
         dbPath, Core::Database::coreMigrations()
                     << Webhooks::WebhookStore::migration() << Orders::OrderStore::migration()
                     << OAuth::OAuthStore::migration() << OAuth::OAuthStore::usersAndCodes()
-                    << OAuth::OAuthStore::deviceCodes());
+                    << OAuth::OAuthStore::deviceCodes() << OAuth::OAuthStore::registration());
     if (!db)
         return db.error();
     m_database = std::move(*db);
@@ -298,6 +298,7 @@ Result<void> Backend::start()
     authorize.codeLifetimeMs = m_config.oauthCodeLifetimeMs;
     authorize.refreshLifetimeMs = m_config.oauthRefreshLifetimeMs;
     authorize.deviceCodeLifetimeMs = m_config.oauthDeviceCodeLifetimeMs;
+    authorize.openRegistration = m_config.oauthOpenRegistration;
     m_oauth = std::make_unique<OAuth::OAuthApi>(
         *m_service, *m_database, *m_writer, *m_events, *m_clock,
         m_config.publicBaseUrl.isEmpty() ? m_service->url() : m_config.publicBaseUrl, authorize);

@@ -81,6 +81,28 @@ OAuthAdminApi::OAuthAdminApi(Core::HttpServer &server, OAuth::OAuthApi &oauth)
                 });
         });
     m_server.routeDeferred(
+        "PUT", QStringLiteral("/admin/v1/clients/{id}"),
+        [this](const HttpRequest &req, const Responder &respond) {
+            QJsonParseError pe;
+            const QJsonDocument doc = QJsonDocument::fromJson(req.body, &pe);
+            if (pe.error != QJsonParseError::NoError || !doc.isObject())
+                return respond(HttpResponse::error(400, QStringLiteral("malformed-json"),
+                                                   QStringLiteral("the body must be a JSON object "
+                                                                  "of client metadata")));
+            auto client = OAuth::ClientRegistry::fromMetadata(doc.object());
+            if (!client)
+                return respond(
+                    HttpResponse::error(400, client.error().code, client.error().message));
+            m_oauth.clients().update(
+                req.pathParam(QStringLiteral("id")), *client,
+                [respond](const Core::Result<OAuth::ClientRegistry::Registered> &r) {
+                    if (!r)
+                        return respond(HttpResponse::error(r.error().httpStatus, r.error().code,
+                                                           r.error().message));
+                    respond(secretAnswer(200, *r));
+                });
+        });
+    m_server.routeDeferred(
         "DELETE", QStringLiteral("/admin/v1/clients/{id}"),
         [this](const HttpRequest &req, const Responder &respond) {
             m_oauth.clients().remove(
@@ -198,6 +220,63 @@ void OAuthAdminApi::registerUserRoutes()
 
 void OAuthAdminApi::registerTokenRoutes()
 {
+    // RFC 7591 initial access tokens: {"expiresIn": seconds (default 86400), "maxUses": n
+    // (default 1)} -> the token, shown once.
+    m_server.routeDeferred(
+        "POST", QStringLiteral("/admin/v1/initial-access-tokens"),
+        [this](const HttpRequest &req, const Responder &respond) {
+            QJsonParseError pe;
+            const QJsonDocument doc = req.body.trimmed().isEmpty()
+                                          ? QJsonDocument(QJsonObject())
+                                          : QJsonDocument::fromJson(req.body, &pe);
+            if (pe.error != QJsonParseError::NoError || !doc.isObject())
+                return respond(HttpResponse::error(400, QStringLiteral("malformed-json"),
+                                                   QStringLiteral("the body must be a JSON "
+                                                                  "object")));
+            const QJsonObject o = doc.object();
+            const QJsonValue expiresIn = o.value(QStringLiteral("expiresIn"));
+            const QJsonValue maxUses = o.value(QStringLiteral("maxUses"));
+            if ((!expiresIn.isUndefined() &&
+                 (!expiresIn.isDouble() || expiresIn.toDouble() < 60 ||
+                  expiresIn.toDouble() > 365.0 * 86400 ||
+                  expiresIn.toDouble() != double(expiresIn.toInteger()))) ||
+                (!maxUses.isUndefined() &&
+                 (!maxUses.isDouble() || maxUses.toDouble() < 1 || maxUses.toDouble() > 100000 ||
+                  maxUses.toDouble() != double(maxUses.toInteger()))))
+                return respond(HttpResponse::error(
+                    400, QStringLiteral("validation-failed"),
+                    QStringLiteral("expiresIn: whole seconds, 60 to 31536000; maxUses: 1 to "
+                                   "100000")));
+            m_oauth.clients().createInitialAccessToken(
+                expiresIn.isUndefined() ? 86'400'000 : expiresIn.toInteger() * 1000,
+                maxUses.isUndefined() ? 1 : int(maxUses.toInteger()),
+                [respond](const Core::Result<OAuth::ClientRegistry::InitialAccessToken> &r) {
+                    if (!r)
+                        return respond(HttpResponse::error(r.error().httpStatus, r.error().code,
+                                                           r.error().message));
+                    HttpResponse resp = HttpResponse::json(201, r->toJson());
+                    resp.setHeader("Cache-Control", "no-store");
+                    respond(resp);
+                });
+        });
+    m_server.route(
+        "GET", QStringLiteral("/admin/v1/initial-access-tokens"), [this](const HttpRequest &) {
+            QJsonArray items;
+            for (const auto &t : m_oauth.clients().initialAccessTokens())
+                items.append(t.toJson());
+            return HttpResponse::json(200, QJsonObject{{QStringLiteral("items"), items}});
+        });
+    m_server.routeDeferred(
+        "DELETE", QStringLiteral("/admin/v1/initial-access-tokens/{id}"),
+        [this](const HttpRequest &req, const Responder &respond) {
+            m_oauth.clients().deleteInitialAccessToken(
+                req.pathParam(QStringLiteral("id")), [respond](const Core::Result<void> &r) {
+                    if (!r)
+                        return respond(HttpResponse::error(r.error().httpStatus, r.error().code,
+                                                           r.error().message));
+                    respond(HttpResponse{204, {}, {}, {}});
+                });
+        });
     m_server.route("GET", QStringLiteral("/admin/v1/tokens"), [this](const HttpRequest &req) {
         bool ok = true;
         const QString limitText = req.query.queryItemValue(QStringLiteral("limit"));

@@ -249,6 +249,10 @@ const QList<Entry> &entries()
             "Lifetime of refresh tokens, renewed on each rotation (default 14d).",
             durationSetter(60'000, 365LL * 86'400'000,
                            [](Config &c, qint64 v) { c.oauthRefreshLifetimeMs = v; }));
+        add("oauth-open-registration", "",
+            "Let anyone register clients at /oauth2/register without an initial access token "
+            "(off by default).",
+            boolSetter([](Config &c, bool v) { c.oauthOpenRegistration = v; }));
         add("oauth-device-code-lifetime", "duration",
             "Lifetime of device codes and their user codes (default 10m).",
             durationSetter(1'000, 3'600'000,

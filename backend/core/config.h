@@ -57,6 +57,7 @@ struct Config
     qint64 oauthCodeLifetimeMs = 60'000;
     qint64 oauthRefreshLifetimeMs = 14LL * 24 * 3600 * 1000;
     qint64 oauthDeviceCodeLifetimeMs = 10 * 60'000;
+    bool oauthOpenRegistration = false;
 
     // Where each value came from ("default", "config file", "environment GATEHOUSE_X", "flag --x").
     QMap<QString, QString> sources;

@@ -183,7 +183,8 @@ bool ClientRegistry::secretMatches(const Client &c, const QString &secret)
 }
 
 void ClientRegistry::registerClient(Client client,
-                                    std::function<void(Core::Result<Registered>)> done)
+                                    std::function<void(Core::Result<Registered>)> done,
+                                    bool dynamic, const QString &initialAccessTokenHash)
 {
     auto reg = std::make_shared<Registered>();
     const qint64 now = QDateTime::currentMSecsSinceEpoch();
@@ -193,17 +194,36 @@ void ClientRegistry::registerClient(Client client,
         reg->secret = Crypto::Random::token(32);
         client.secretHash = hashSecret(reg->secret);
     }
+    if (dynamic)
+        reg->registrationToken = Crypto::Random::token(32);
     reg->client = client;
     m_writer.submit(
-        [reg, now](Core::WriteTransaction &tx) -> Core::Result<void> {
+        [reg, now, initialAccessTokenHash](Core::WriteTransaction &tx) -> Core::Result<void> {
+            if (!initialAccessTokenHash.isEmpty()) {
+                QSqlQuery &spend = tx.query(QStringLiteral(
+                    "UPDATE oauth_initial_access_tokens SET used_count = used_count + 1 WHERE "
+                    "hash = ? AND expires_at > ? AND used_count < max_uses"));
+                spend.addBindValue(initialAccessTokenHash);
+                spend.addBindValue(now);
+                if (!spend.exec())
+                    return Core::WriteTransaction::sqlError(spend, "initial access token");
+                if (spend.numRowsAffected() != 1)
+                    return Core::Error{QStringLiteral("invalid_token"),
+                                       QStringLiteral("the initial access token is unknown, "
+                                                      "expired or used up"),
+                                       401};
+            }
             QSqlQuery &q = tx.query(QStringLiteral(
                 "INSERT INTO oauth_clients (client_id, secret_hash, record, created_at, "
-                "updated_at) VALUES (?, ?, ?, ?, ?)"));
+                "updated_at, registration_token_hash) VALUES (?, ?, ?, ?, ?, ?)"));
             q.addBindValue(reg->client.clientId);
             q.addBindValue(reg->client.secretHash);
             q.addBindValue(QJsonDocument(reg->client.toJson()).toJson(QJsonDocument::Compact));
             q.addBindValue(now);
             q.addBindValue(now);
+            q.addBindValue(reg->registrationToken.isEmpty()
+                               ? QVariant()
+                               : QVariant(hashSecret(reg->registrationToken)));
             if (!q.exec())
                 return Core::WriteTransaction::sqlError(q, "insert client");
             return {};
@@ -216,6 +236,146 @@ void ClientRegistry::registerClient(Client client,
             lock.unlock();
             done(*reg);
         });
+}
+
+void ClientRegistry::update(const QString &clientId, Client metadata,
+                            std::function<void(Core::Result<Registered>)> done)
+{
+    const auto current = find(clientId);
+    if (!current)
+        return done(Core::Error{QStringLiteral("client-not-found"),
+                                QStringLiteral("no client %1").arg(clientId), 404});
+    auto reg = std::make_shared<Registered>();
+    metadata.clientId = clientId;
+    metadata.createdAt = current->createdAt;
+    metadata.secretHash = current->secretHash;
+    if (metadata.confidential() && current->secretHash.isEmpty()) {
+        reg->secret = Crypto::Random::token(32);
+        metadata.secretHash = hashSecret(reg->secret);
+    } else if (!metadata.confidential()) {
+        metadata.secretHash.clear();
+    }
+    reg->client = metadata;
+    m_writer.submit(
+        [reg](Core::WriteTransaction &tx) -> Core::Result<void> {
+            QSqlQuery &q =
+                tx.query(QStringLiteral("UPDATE oauth_clients SET secret_hash = ?, "
+                                        "record = ?, updated_at = ? WHERE client_id = ?"));
+            q.addBindValue(reg->client.secretHash.isEmpty() ? QVariant()
+                                                            : QVariant(reg->client.secretHash));
+            q.addBindValue(QJsonDocument(reg->client.toJson()).toJson(QJsonDocument::Compact));
+            q.addBindValue(QDateTime::currentMSecsSinceEpoch());
+            q.addBindValue(reg->client.clientId);
+            if (!q.exec())
+                return Core::WriteTransaction::sqlError(q, "update client");
+            if (q.numRowsAffected() != 1)
+                return Core::Error{QStringLiteral("client-not-found"),
+                                   QStringLiteral("no client %1").arg(reg->client.clientId), 404};
+            return {};
+        },
+        [this, reg, done = std::move(done)](const Core::Result<void> &r) {
+            QMutexLocker lock(&m_mutex);
+            m_cache.remove(reg->client.clientId);
+            lock.unlock();
+            if (!r)
+                return done(r.error());
+            done(*reg);
+        });
+}
+
+std::optional<Client> ClientRegistry::findByRegistrationToken(const QString &clientId,
+                                                              const QString &token) const
+{
+    if (token.isEmpty())
+        return std::nullopt;
+    QSqlQuery q(m_database.connection());
+    q.prepare(
+        QStringLiteral("SELECT registration_token_hash FROM oauth_clients WHERE client_id = ?"));
+    q.addBindValue(clientId);
+    if (!q.exec() || !q.next() || q.value(0).isNull())
+        return std::nullopt;
+    Client probe;
+    probe.secretHash = q.value(0).toString();
+    if (!secretMatches(probe, token))
+        return std::nullopt;
+    return find(clientId);
+}
+
+QJsonObject ClientRegistry::InitialAccessToken::toJson() const
+{
+    QJsonObject o{{QStringLiteral("id"), id},
+                  {QStringLiteral("createdAt"), Core::isoTimeMs(createdAt)},
+                  {QStringLiteral("expiresAt"), Core::isoTimeMs(expiresAt)},
+                  {QStringLiteral("maxUses"), maxUses},
+                  {QStringLiteral("usedCount"), usedCount}};
+    if (!token.isEmpty())
+        o.insert(QStringLiteral("token"), token);
+    return o;
+}
+
+void ClientRegistry::createInitialAccessToken(
+    qint64 lifetimeMs, int maxUses, std::function<void(Core::Result<InitialAccessToken>)> done)
+{
+    auto t = std::make_shared<InitialAccessToken>();
+    t->id = Crypto::Random::uuid();
+    t->token = Crypto::Random::token(32);
+    t->createdAt = QDateTime::currentMSecsSinceEpoch();
+    t->expiresAt = t->createdAt + lifetimeMs;
+    t->maxUses = maxUses;
+    m_writer.submit(
+        [t](Core::WriteTransaction &tx) -> Core::Result<void> {
+            QSqlQuery &q = tx.query(QStringLiteral(
+                "INSERT INTO oauth_initial_access_tokens (id, hash, created_at, expires_at, "
+                "max_uses) VALUES (?, ?, ?, ?, ?)"));
+            for (const QVariant &v :
+                 {QVariant(t->id), QVariant(hashSecret(t->token)), QVariant(t->createdAt),
+                  QVariant(t->expiresAt), QVariant(t->maxUses)})
+                q.addBindValue(v);
+            if (!q.exec())
+                return Core::WriteTransaction::sqlError(q, "initial access token");
+            return {};
+        },
+        [t, done = std::move(done)](const Core::Result<void> &r) {
+            if (!r)
+                return done(r.error());
+            done(*t);
+        });
+}
+
+QList<ClientRegistry::InitialAccessToken> ClientRegistry::initialAccessTokens() const
+{
+    QList<InitialAccessToken> out;
+    QSqlQuery q(m_database.connection());
+    if (q.exec(QStringLiteral("SELECT id, created_at, expires_at, max_uses, used_count FROM "
+                              "oauth_initial_access_tokens ORDER BY created_at")))
+        while (q.next()) {
+            InitialAccessToken t;
+            t.id = q.value(0).toString();
+            t.createdAt = q.value(1).toLongLong();
+            t.expiresAt = q.value(2).toLongLong();
+            t.maxUses = q.value(3).toInt();
+            t.usedCount = q.value(4).toInt();
+            out.append(t);
+        }
+    return out;
+}
+
+void ClientRegistry::deleteInitialAccessToken(const QString &id,
+                                              std::function<void(Core::Result<void>)> done)
+{
+    m_writer.submit(
+        [id](Core::WriteTransaction &tx) -> Core::Result<void> {
+            QSqlQuery &q =
+                tx.query(QStringLiteral("DELETE FROM oauth_initial_access_tokens WHERE id = ?"));
+            q.addBindValue(id);
+            if (!q.exec())
+                return Core::WriteTransaction::sqlError(q, "delete initial access token");
+            if (q.numRowsAffected() == 0)
+                return Core::Error{QStringLiteral("initial-access-token-not-found"),
+                                   QStringLiteral("no initial access token %1").arg(id), 404};
+            return {};
+        },
+        std::move(done));
 }
 
 void ClientRegistry::remove(const QString &clientId, std::function<void(Core::Result<void>)> done)

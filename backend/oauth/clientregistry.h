@@ -52,9 +52,37 @@ public:
     struct Registered
     {
         Client client;
-        QString secret; // shown once; empty for public clients
+        QString secret;            // shown once; empty for public clients
+        QString registrationToken; // RFC 7592, dynamic registrations only; shown once
     };
-    void registerClient(Client client, std::function<void(Core::Result<Registered>)> done);
+    // Admin registration. dynamic: also a registration access token (RFC 7592), and
+    // initialAccessTokenHash (when not empty) is spent in the same transaction; an unknown,
+    // expired or used-up one fails with invalid_token.
+    void registerClient(Client client, std::function<void(Core::Result<Registered>)> done,
+                        bool dynamic = false, const QString &initialAccessTokenHash = {});
+    // Replaces the metadata (RFC 7592 §2.2, admin update). Becoming confidential issues a
+    // secret (returned once); becoming public drops it.
+    void update(const QString &clientId, Client metadata,
+                std::function<void(Core::Result<Registered>)> done);
+    // The client whose registration access token this is (constant-time hash compare).
+    std::optional<Client> findByRegistrationToken(const QString &clientId,
+                                                  const QString &token) const;
+
+    // RFC 7591 initial access tokens, issued through the admin API.
+    struct InitialAccessToken
+    {
+        QString id;
+        QString token; // shown once, at creation
+        qint64 createdAt = 0;
+        qint64 expiresAt = 0;
+        int maxUses = 1;
+        int usedCount = 0;
+        QJsonObject toJson() const;
+    };
+    void createInitialAccessToken(qint64 lifetimeMs, int maxUses,
+                                  std::function<void(Core::Result<InitialAccessToken>)> done);
+    QList<InitialAccessToken> initialAccessTokens() const;
+    void deleteInitialAccessToken(const QString &id, std::function<void(Core::Result<void>)> done);
     void remove(const QString &clientId, std::function<void(Core::Result<void>)> done);
     void rotateSecret(const QString &clientId, std::function<void(Core::Result<Registered>)> done);
 

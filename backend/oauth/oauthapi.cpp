@@ -35,6 +35,7 @@ OAuthApi::OAuthApi(Core::HttpServer &server, Core::Database &database, Core::Wri
     m_grants.push_back(std::make_unique<PasswordGrant>(m_issuerImpl, m_users, authorize.lockout));
     m_grants.push_back(std::make_unique<DeviceCodeGrant>(m_issuerImpl, m_database, m_users));
     registerRoutes();
+    registerRegistrationRoutes(authorize.openRegistration);
 }
 
 OAuthApi::~OAuthApi() = default;
@@ -65,6 +66,7 @@ QJsonObject OAuthApi::discovery() const
         {QStringLiteral("revocation_endpoint"), e + QStringLiteral("revoke")},
         {QStringLiteral("device_authorization_endpoint"),
          e + QStringLiteral("device_authorization")},
+        {QStringLiteral("registration_endpoint"), e + QStringLiteral("register")},
         {QStringLiteral("grant_types_supported"), grants},
         {QStringLiteral("response_types_supported"), QJsonArray{QStringLiteral("code")}},
         {QStringLiteral("response_modes_supported"), QJsonArray{QStringLiteral("query")}},

@@ -50,6 +50,8 @@ public:
 
 private:
     void registerRoutes();
+    void registerRegistrationRoutes(bool openRegistration);
+    QJsonObject registrationResponse(const ClientRegistry::Registered &r) const;
     // Runs the grant's consume step and stores its tokens in one transaction, then answers.
     void commit(GrantResult result, const QString &grantType, const Core::Responder &respond);
 

@@ -65,4 +65,16 @@ Core::Migration OAuthStore::deviceCodes()
                             "NULL, last_poll_at INTEGER) WITHOUT ROWID")}};
 }
 
+Core::Migration OAuthStore::registration()
+{
+    // RFC 7591 initial access tokens (hash only) and RFC 7592 registration access tokens.
+    return {7,
+            QStringLiteral("oauth: dynamic client registration"),
+            {QStringLiteral("CREATE TABLE oauth_initial_access_tokens (id TEXT PRIMARY KEY, hash "
+                            "TEXT NOT NULL UNIQUE, created_at INTEGER NOT NULL, expires_at INTEGER "
+                            "NOT NULL, max_uses INTEGER NOT NULL, used_count INTEGER NOT NULL "
+                            "DEFAULT 0)"),
+             QStringLiteral("ALTER TABLE oauth_clients ADD COLUMN registration_token_hash TEXT")}};
+}
+
 } // namespace Gatehouse::OAuth

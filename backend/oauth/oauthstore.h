@@ -9,7 +9,8 @@ struct OAuthStore
 {
     static Core::Migration migration();     // schema version 4
     static Core::Migration usersAndCodes(); // schema version 5
-    static Core::Migration deviceCodes();   // schema version 6
+    static Core::Migration deviceCodes();
+    static Core::Migration registration(); // schema version 7   // schema version 6
 };
 
 } // namespace Gatehouse::OAuth

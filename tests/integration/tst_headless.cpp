@@ -522,6 +522,40 @@ void TestHeadlessBackend::adminCliClients()
     QCOMPARE(keys.exitCode, 0);
     QVERIFY(keys.out.contains(QStringLiteral("RS256")) &&
             keys.out.contains(QStringLiteral("active")));
+    const auto env = QProcessEnvironment::systemEnvironment();
+    const CliResult updated = runCli(
+        QStringList{"admin", "clients", "update", id, "-"} + base, env,
+        R"({"client_name":"CLI machine v2","grant_types":["client_credentials"],"scope":"orders:read"})");
+    QCOMPARE(updated.exitCode, 0);
+    QVERIFY2(updated.out.contains(QStringLiteral("client_name: CLI machine v2")),
+             qPrintable(updated.out));
+    const CliResult iat =
+        runCli(QStringList{"admin", "initial-access-tokens", "create", "--max-uses", "3"} + base);
+    QCOMPARE(iat.exitCode, 0);
+    QVERIFY2(iat.out.contains(QStringLiteral("maxUses: 3")), qPrintable(iat.out));
+    QVERIFY(iat.err.contains(QStringLiteral("shown once")));
+    const QString iatId =
+        QRegularExpression(QStringLiteral("\\bid: (\\S+)")).match(iat.out).captured(1);
+    const QString iatToken =
+        QRegularExpression(QStringLiteral("token: (\\S+)")).match(iat.out).captured(1);
+    QVERIFY(!iatId.isEmpty() && iatToken.size() >= 43);
+    const CliResult iats = runCli(QStringList{"admin", "initial-access-tokens", "list"} + base);
+    QCOMPARE(iats.exitCode, 0);
+    QVERIFY(iats.out.contains(iatId));
+    QVERIFY(!iats.out.contains(iatToken));
+    QCOMPARE(runCli(QStringList{"admin", "initial-access-tokens", "delete", iatId} + base).exitCode,
+             0);
+    const CliResult badUses = runCli(
+        QStringList{"admin", "initial-access-tokens", "create", "--max-uses", "many"} + base);
+    QCOMPARE(badUses.exitCode, 2);
+    QVERIFY(badUses.err.contains(QStringLiteral("--max-uses must be a whole number")));
+    const CliResult tokens = runCli(QStringList{"admin", "tokens", "list", "--client", id} + base);
+    QCOMPARE(tokens.exitCode, 0);
+    QVERIFY2(tokens.out.contains(QStringLiteral("(none)")), qPrintable(tokens.out));
+    const CliResult revokeUnknown =
+        runCli(QStringList{"admin", "tokens", "revoke", "unknown-token-id"} + base);
+    QCOMPARE(revokeUnknown.exitCode, 1);
+    QVERIFY(revokeUnknown.err.contains(QStringLiteral("answered 404")));
     QCOMPARE(runCli(QStringList{"admin", "clients", "delete", id} + base).exitCode, 0);
     const CliResult again = runCli(QStringList{"admin", "clients", "delete", id} + base);
     QCOMPARE(again.exitCode, 1);

@@ -1,0 +1,169 @@
+// RFC 7591 dynamic client registration and RFC 7592 client configuration (read, update,
+// delete with the registration access token).
+#include "core/eventbus.h"
+#include "core/httpserver.h"
+#include "oauth/oauthapi.h"
+
+#include <QJsonDocument>
+
+namespace Gatehouse::OAuth {
+
+using Core::HttpRequest;
+using Core::HttpResponse;
+using Core::Responder;
+
+namespace {
+
+// RFC 6750 §3 challenge for a missing or bad initial / registration access token.
+HttpResponse invalidToken(const QString &description, bool tokenSent)
+{
+    HttpResponse r =
+        tokenSent ? OAuthError{QStringLiteral("invalid_token"), description, 401}.toResponse()
+                  : noStore(HttpResponse{401, {}, {}, {}});
+    QByteArray challenge = "Bearer realm=\"gatehouse\"";
+    if (tokenSent)
+        challenge += ", error=\"invalid_token\"";
+    r.setHeader("WWW-Authenticate", challenge);
+    return r;
+}
+
+Core::Result<QJsonObject> jsonBody(const HttpRequest &req)
+{
+    const QByteArray type = req.header("content-type").split(';').first().trimmed().toLower();
+    QJsonParseError pe;
+    const QJsonDocument doc = QJsonDocument::fromJson(req.body, &pe);
+    if (type != "application/json" || pe.error != QJsonParseError::NoError || !doc.isObject())
+        return Core::Error{QStringLiteral("invalid_client_metadata"),
+                           QStringLiteral("the body must be a JSON object (application/json)"),
+                           400};
+    return doc.object();
+}
+
+HttpResponse metadataError(const Core::Error &e)
+{
+    return OAuthError{e.code, e.message, e.httpStatus}.toResponse();
+}
+
+} // namespace
+
+QJsonObject OAuthApi::registrationResponse(const ClientRegistry::Registered &r) const
+{
+    QJsonObject o = r.client.toJson();
+    if (r.client.confidential() && !r.secret.isEmpty())
+        o.insert(QStringLiteral("client_secret"), r.secret);
+    if (r.client.confidential())
+        o.insert(QStringLiteral("client_secret_expires_at"), 0);
+    if (!r.registrationToken.isEmpty())
+        o.insert(QStringLiteral("registration_access_token"), r.registrationToken);
+    o.insert(QStringLiteral("registration_client_uri"),
+             m_issuer + QStringLiteral("/oauth2/register/") + r.client.clientId);
+    return o;
+}
+
+void OAuthApi::registerRegistrationRoutes(bool openRegistration)
+{
+    Core::RouteOptions small;
+    small.maxBodyBytes = 64 * 1024;
+    m_server.routeDeferred(
+        "POST", QStringLiteral("/oauth2/register"),
+        [this, openRegistration](const HttpRequest &req, const Responder &respond) {
+            const QString iat = req.bearerToken();
+            if (iat.isEmpty() && !openRegistration)
+                return respond(
+                    invalidToken(QStringLiteral("an initial access token is required"), false));
+            auto body = jsonBody(req);
+            if (!body)
+                return respond(metadataError(body.error()));
+            auto client = ClientRegistry::fromMetadata(*body);
+            if (!client)
+                return respond(metadataError(client.error()));
+            m_clients.registerClient(
+                *client,
+                [this, respond](const Core::Result<ClientRegistry::Registered> &r) {
+                    if (!r && r.error().code == QLatin1String("invalid_token"))
+                        return respond(invalidToken(r.error().message, true));
+                    if (!r)
+                        return respond(metadataError(r.error()));
+                    m_events.publish(
+                        QStringLiteral("oauth.client.registered"),
+                        QJsonObject{{QStringLiteral("clientId"), r->client.clientId},
+                                    {QStringLiteral("clientName"), r->client.clientName},
+                                    {QStringLiteral("via"), QStringLiteral("dynamic")}});
+                    respond(noStore(HttpResponse::json(201, registrationResponse(*r))));
+                },
+                true, iat.isEmpty() ? QString() : ClientRegistry::hashSecret(iat));
+        },
+        small);
+
+    // RFC 7592: the registration access token names exactly one client; any mismatch is 401.
+    auto authorized = [this](const HttpRequest &req) -> std::optional<Client> {
+        return m_clients.findByRegistrationToken(req.pathParam(QStringLiteral("clientId")),
+                                                 req.bearerToken());
+    };
+    m_server.route("GET", QStringLiteral("/oauth2/register/{clientId}"),
+                   [this, authorized](const HttpRequest &req) {
+                       const auto client = authorized(req);
+                       if (!client)
+                           return invalidToken(
+                               QStringLiteral("the registration access token is not valid for "
+                                              "this client"),
+                               !req.bearerToken().isEmpty());
+                       return noStore(HttpResponse::json(
+                           200, registrationResponse(ClientRegistry::Registered{*client, {}, {}})));
+                   });
+    m_server.routeDeferred(
+        "PUT", QStringLiteral("/oauth2/register/{clientId}"),
+        [this, authorized](const HttpRequest &req, const Responder &respond) {
+            const auto current = authorized(req);
+            if (!current)
+                return respond(invalidToken(QStringLiteral("the registration access token is not "
+                                                           "valid for this client"),
+                                            !req.bearerToken().isEmpty()));
+            auto body = jsonBody(req);
+            if (!body)
+                return respond(metadataError(body.error()));
+            if (body->value(QStringLiteral("client_id")).toString() != current->clientId)
+                return respond(metadataError(
+                    {QStringLiteral("invalid_client_metadata"),
+                     QStringLiteral("client_id must be present and equal this client's"), 400}));
+            const QJsonValue secret = body->value(QStringLiteral("client_secret"));
+            if (!secret.isUndefined() &&
+                !ClientRegistry::secretMatches(*current, secret.toString()))
+                return respond(
+                    metadataError({QStringLiteral("invalid_client_metadata"),
+                                   QStringLiteral("client_secret does not match"), 400}));
+            for (const char *k : {"registration_access_token", "registration_client_uri",
+                                  "client_secret_expires_at", "client_id_issued_at"})
+                if (body->contains(QLatin1String(k)))
+                    return respond(metadataError(
+                        {QStringLiteral("invalid_client_metadata"),
+                         QStringLiteral("%1 must not be sent in an update").arg(k), 400}));
+            auto client = ClientRegistry::fromMetadata(*body);
+            if (!client)
+                return respond(metadataError(client.error()));
+            m_clients.update(current->clientId, *client,
+                             [this, respond](const Core::Result<ClientRegistry::Registered> &r) {
+                                 if (!r)
+                                     return respond(metadataError(r.error()));
+                                 respond(
+                                     noStore(HttpResponse::json(200, registrationResponse(*r))));
+                             });
+        },
+        small);
+    m_server.routeDeferred(
+        "DELETE", QStringLiteral("/oauth2/register/{clientId}"),
+        [this, authorized](const HttpRequest &req, const Responder &respond) {
+            const auto current = authorized(req);
+            if (!current)
+                return respond(invalidToken(QStringLiteral("the registration access token is not "
+                                                           "valid for this client"),
+                                            !req.bearerToken().isEmpty()));
+            m_clients.remove(current->clientId, [respond](const Core::Result<void> &r) {
+                if (!r)
+                    return respond(metadataError(r.error()));
+                respond(noStore(HttpResponse{204, {}, {}, {}}));
+            });
+        });
+}
+
+} // namespace Gatehouse::OAuth

@@ -1,0 +1,185 @@
+// Dynamic client registration (RFC 7591) guarded by initial access tokens from the admin API,
+// and client configuration (RFC 7592) with the registration access token; oauth4webapi as
+// the strict client for the registration response.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import * as oauth from 'oauth4webapi';
+
+import { startBackend, adminFetch, request } from './lib/backend.mjs';
+
+let b;
+let as;
+const opts = { [oauth.allowInsecureRequests]: true };
+
+const M2M = { client_name: 'registered m2m', grant_types: ['client_credentials'], scope: 'orders:read',
+              token_endpoint_auth_method: 'client_secret_basic', contacts: ['ops@example.com'] };
+
+async function initialAccessToken(body = {}) {
+    const r = await adminFetch(b, 'POST', '/admin/v1/initial-access-tokens', body);
+    assert.equal(r.status, 201, r.text);
+    assert.equal(r.headers['cache-control'], 'no-store');
+    assert.ok(r.json.token.length >= 43);
+    return r.json;
+}
+
+function register(metadata, token, contentType = 'application/json') {
+    return request(`${b.serviceUrl}/oauth2/register`, 'POST',
+                   typeof metadata === 'string' ? metadata : JSON.stringify(metadata),
+                   { 'Content-Type': contentType, ...(token ? { Authorization: `Bearer ${token}` } : {}) });
+}
+
+function configuration(method, clientId, token, body) {
+    return request(`${b.serviceUrl}/oauth2/register/${clientId}`, method,
+                   body === undefined ? undefined : JSON.stringify(body),
+                   token ? { Authorization: `Bearer ${token}` } : {});
+}
+
+function assertError(r, status, error) {
+    assert.equal(r.status, status, r.text);
+    assert.equal(r.json?.error, error, r.text);
+    assert.equal(r.headers['cache-control'], 'no-store');
+}
+
+before(async () => {
+    b = await startBackend();
+    const issuer = new URL(b.serviceUrl);
+    as = await oauth.processDiscoveryResponse(issuer, await oauth.discoveryRequest(issuer, { ...opts, algorithm: 'oidc' }));
+});
+
+after(async () => {
+    if (b)
+        assert.equal(await b.stop(), 0, b.stderr);
+});
+
+test('registration needs an initial access token unless open registration is on', async () => {
+    assert.equal(as.registration_endpoint, `${b.serviceUrl}/oauth2/register`);
+    const none = await register(M2M);
+    assert.equal(none.status, 401);
+    assert.equal(none.headers['www-authenticate'], 'Bearer realm="gatehouse"');
+    const bogus = await register(M2M, 'not-a-token');
+    assertError(bogus, 401, 'invalid_token');
+    assert.match(bogus.headers['www-authenticate'], /error="invalid_token"/);
+});
+
+test('a confidential client registers, authenticates and is configured with RFC 7592', async () => {
+    const iat = await initialAccessToken({ maxUses: 2, expiresIn: 3600 });
+    const response = await oauth.dynamicClientRegistrationRequest(as, M2M, { ...opts, initialAccessToken: iat.token });
+    assert.equal(response.status, 201);
+    assert.equal(response.headers.get('cache-control'), 'no-store');
+    const c = await oauth.processDynamicClientRegistrationResponse(response);
+    assert.ok(c.client_id && c.client_secret);
+    assert.equal(c.client_secret_expires_at, 0);
+    assert.ok(Math.abs(c.client_id_issued_at - Date.now() / 1000) < 60);
+    assert.equal(c.client_name, M2M.client_name);
+    assert.deepEqual(c.grant_types, M2M.grant_types);
+    assert.deepEqual(c.contacts, M2M.contacts);
+    assert.equal(c.registration_client_uri, `${b.serviceUrl}/oauth2/register/${c.client_id}`);
+    assert.ok(c.registration_access_token.length >= 43);
+
+    // The secret works at the token endpoint.
+    const tokens = await oauth.processClientCredentialsResponse(as, c, await oauth.clientCredentialsGrantRequest(
+        as, c, oauth.ClientSecretBasic(c.client_secret), new URLSearchParams({ scope: 'orders:read' }), opts));
+    assert.equal(tokens.scope, 'orders:read');
+
+    // Read.
+    const read = await configuration('GET', c.client_id, c.registration_access_token);
+    assert.equal(read.status, 200, read.text);
+    assert.equal(read.json.client_name, M2M.client_name);
+    assert.equal(read.json.client_secret, undefined, 'the secret is never shown again');
+    assert.equal(read.json.registration_client_uri, c.registration_client_uri);
+    assertError(await configuration('GET', c.client_id, 'wrong'), 401, 'invalid_token');
+    assert.equal((await configuration('GET', c.client_id)).status, 401);
+
+    // Update: full replacement of the metadata.
+    const updated = await configuration('PUT', c.client_id, c.registration_access_token, {
+        ...M2M, client_id: c.client_id, client_name: 'renamed m2m', scope: 'orders:read orders:write' });
+    assert.equal(updated.status, 200, updated.text);
+    assert.equal(updated.json.client_name, 'renamed m2m');
+    assert.equal(updated.json.scope, 'orders:read orders:write');
+    assert.equal((await adminFetch(b, 'GET', `/admin/v1/clients/${c.client_id}`)).json.client_name, 'renamed m2m');
+    assertError(await configuration('PUT', c.client_id, c.registration_access_token, { ...M2M, client_id: 'other' }),
+                400, 'invalid_client_metadata');
+    assertError(await configuration('PUT', c.client_id, c.registration_access_token,
+                                    { ...M2M, client_id: c.client_id, registration_access_token: 'x' }),
+                400, 'invalid_client_metadata');
+    assertError(await configuration('PUT', c.client_id, c.registration_access_token,
+                                    { ...M2M, client_id: c.client_id, client_secret: 'not the secret' }),
+                400, 'invalid_client_metadata');
+    assertError(await configuration('PUT', c.client_id, c.registration_access_token,
+                                    { ...M2M, client_id: c.client_id, redirect_uris: ['http://evil.example/cb'] }),
+                400, 'invalid_redirect_uri');
+
+    // Another client's registration access token does not open this one.
+    const other = (await register({ client_name: 'other', grant_types: ['client_credentials'] }, iat.token)).json;
+    assertError(await configuration('GET', c.client_id, other.registration_access_token), 401, 'invalid_token');
+
+    // Delete: the client and its tokens are gone.
+    const deleted = await configuration('DELETE', c.client_id, c.registration_access_token);
+    assert.equal(deleted.status, 204);
+    assert.equal((await configuration('GET', c.client_id, c.registration_access_token)).status, 401);
+    const refused = await oauth.clientCredentialsGrantRequest(as, c, oauth.ClientSecretBasic(c.client_secret),
+                                                              new URLSearchParams(), opts);
+    assert.equal(refused.status, 401);
+});
+
+test('initial access tokens are spent per registration; refused metadata spends nothing', async () => {
+    const iat = await initialAccessToken({ maxUses: 1 });
+    assertError(await register({ client_name: 'x', token_endpoint_auth_method: 'magic' }, iat.token),
+                400, 'invalid_client_metadata');
+    assertError(await register({ client_name: 'x', redirect_uris: ['http://evil.example/cb'] }, iat.token),
+                400, 'invalid_redirect_uri');
+    assertError(await register('{"client_name":', iat.token), 400, 'invalid_client_metadata');
+    assertError(await register('client_name=x', iat.token, 'application/x-www-form-urlencoded'),
+                400, 'invalid_client_metadata');
+    assertError(await register([], iat.token), 400, 'invalid_client_metadata');
+
+    // A public client: no secret at all.
+    const pub = await register({ client_name: 'spa', token_endpoint_auth_method: 'none',
+                                 redirect_uris: ['http://127.0.0.1:5555/cb'], scope: 'openid' }, iat.token);
+    assert.equal(pub.status, 201, pub.text);
+    assert.equal(pub.json.client_secret, undefined);
+    assert.equal(pub.json.client_secret_expires_at, undefined);
+    assert.deepEqual(pub.json.redirect_uris, ['http://127.0.0.1:5555/cb']);
+
+    assertError(await register(M2M, iat.token), 401, 'invalid_token'); // used up
+    const list = await adminFetch(b, 'GET', '/admin/v1/initial-access-tokens');
+    const listed = list.json.items.find((t) => t.id === iat.id);
+    assert.equal(listed.usedCount, 1);
+    assert.equal(listed.maxUses, 1);
+    assert.equal(listed.token, undefined, 'the token is shown once only');
+
+    const revoked = await initialAccessToken();
+    assert.equal((await adminFetch(b, 'DELETE', `/admin/v1/initial-access-tokens/${revoked.id}`)).status, 204);
+    assertError(await register(M2M, revoked.token), 401, 'invalid_token');
+    assert.equal((await adminFetch(b, 'DELETE', `/admin/v1/initial-access-tokens/${revoked.id}`)).status, 404);
+    for (const bad of [{ maxUses: 0 }, { maxUses: 'two' }, { expiresIn: 5 }, { expiresIn: 1.5 }]) {
+        const r = await adminFetch(b, 'POST', '/admin/v1/initial-access-tokens', bad);
+        assert.equal(r.status, 400, JSON.stringify(bad));
+        assert.equal(r.json.error, 'validation-failed');
+    }
+});
+
+test('clients registered by the admin have no registration access token', async () => {
+    const r = await adminFetch(b, 'POST', '/admin/v1/clients', M2M);
+    assert.equal(r.status, 201);
+    assert.equal(r.json.registration_access_token, undefined);
+    assert.equal((await configuration('GET', r.json.client_id, 'anything')).status, 401);
+    const updated = await adminFetch(b, 'PUT', `/admin/v1/clients/${r.json.client_id}`,
+                                     { ...M2M, token_endpoint_auth_method: 'none', grant_types: ['authorization_code'],
+                                       redirect_uris: ['https://app.example/cb'] });
+    assert.equal(updated.status, 200, updated.text);
+    assert.equal(updated.json.client_secret, undefined, 'now public: no secret');
+    assert.equal((await adminFetch(b, 'PUT', '/admin/v1/clients/nope', M2M)).status, 404);
+});
+
+test('open registration: no initial access token needed', async () => {
+    const open = await startBackend({ args: ['--oauth-open-registration'] });
+    try {
+        const r = await request(`${open.serviceUrl}/oauth2/register`, 'POST', JSON.stringify(M2M),
+                                { 'Content-Type': 'application/json' });
+        assert.equal(r.status, 201, r.text);
+        assert.ok(r.json.client_secret && r.json.registration_access_token);
+    } finally {
+        assert.equal(await open.stop(), 0, open.stderr);
+    }
+});
