@@ -202,6 +202,7 @@ constexpr Command Commands[] = {
     {"clients", "rotate-secret", 1, "clients rotate-secret CLIENT_ID"},
     {"clients", "delete", 1, "clients delete CLIENT_ID"},
     {"keys", "list", 0, "keys list"},
+    {"keys", "rotate", 0, "keys rotate [--alg RS256|ES256]"},
     {"users", "list", 0, "users list"},
     {"users", "show", 1, "users show USER (id or username)"},
     {"users", "add", 1, "users add USER_JSON_FILE (- for stdin)"},
@@ -282,6 +283,8 @@ int runAdminCli(const QStringList &args, const QProcessEnvironment &env, QTextSt
          QStringLiteral("id")},
         {QStringLiteral("client"), QStringLiteral("consents or tokens list: only this client's."),
          QStringLiteral("id")},
+        {QStringLiteral("alg"), QStringLiteral("keys rotate: RS256 (default) or ES256."),
+         QStringLiteral("alg")},
         {QStringLiteral("expires-in"),
          QStringLiteral("initial-access-tokens create: lifetime in seconds (default 86400)."),
          QStringLiteral("seconds")},
@@ -434,6 +437,14 @@ int runAdminCli(const QStringList &args, const QProcessEnvironment &env, QTextSt
         method = "POST";
         path = QStringLiteral("/admin/v1/initial-access-tokens");
         body = QJsonDocument(o).toJson();
+    } else if (noun == QLatin1String("keys") && verb == QLatin1String("rotate")) {
+        method = "POST";
+        path = QStringLiteral("/admin/v1/signing-keys/rotate");
+        body = QJsonDocument(
+                   QJsonObject{{QStringLiteral("alg"), p.value(QStringLiteral("alg")).isEmpty()
+                                                           ? QStringLiteral("RS256")
+                                                           : p.value(QStringLiteral("alg"))}})
+                   .toJson();
     } else if (noun == QLatin1String("tokens") && verb == QLatin1String("revoke")) {
         method = "DELETE";
         path = QStringLiteral("/admin/v1/tokens/%1").arg(words[0]);
@@ -493,7 +504,7 @@ int runAdminCli(const QStringList &args, const QProcessEnvironment &env, QTextSt
     }
     if (noun == QLatin1String("status"))
         return printStatus(answer, out);
-    if (verb == QLatin1String("list")) {
+    if (verb == QLatin1String("list") || (noun == QLatin1String("keys"))) {
         const QJsonArray rows = answer.value(QStringLiteral("items")).toArray();
         if (noun == QLatin1String("customers"))
             printTable(rows,
@@ -544,10 +555,13 @@ int runAdminCli(const QStringList &args, const QProcessEnvironment &env, QTextSt
                         {"grantedAt", "GRANTED"}},
                        out);
         else if (noun == QLatin1String("keys"))
-            printTable(
-                rows,
-                {{"kid", "KID"}, {"alg", "ALG"}, {"state", "STATE"}, {"createdAt", "CREATED"}},
-                out);
+            printTable(rows,
+                       {{"kid", "KID"},
+                        {"alg", "ALG"},
+                        {"state", "STATE"},
+                        {"createdAt", "CREATED"},
+                        {"retireAfter", "RETIRE AFTER"}},
+                       out);
         else if (noun == QLatin1String("beers"))
             printTable(rows,
                        {{"id", "ID"},

@@ -113,6 +113,33 @@ OAuthAdminApi::OAuthAdminApi(Core::HttpServer &server, OAuth::OAuthApi &oauth)
                     respond(HttpResponse{204, {}, {}, {}});
                 });
         });
+    // {"alg": "RS256" (default) | "ES256"}: next -> active, active -> retired, a new next.
+    m_server.routeDeferred(
+        "POST", QStringLiteral("/admin/v1/signing-keys/rotate"),
+        [this](const HttpRequest &req, const Responder &respond) {
+            QJsonParseError pe;
+            const QJsonDocument doc = req.body.trimmed().isEmpty()
+                                          ? QJsonDocument(QJsonObject())
+                                          : QJsonDocument::fromJson(req.body, &pe);
+            if (pe.error != QJsonParseError::NoError || !doc.isObject())
+                return respond(HttpResponse::error(400, QStringLiteral("malformed-json"),
+                                                   QStringLiteral("the body must be a JSON "
+                                                                  "object")));
+            const QString alg =
+                doc.object().value(QStringLiteral("alg")).toString(QStringLiteral("RS256"));
+            m_oauth.keys().rotate(
+                alg, QDateTime::currentMSecsSinceEpoch(),
+                [this, alg, respond](const Core::Result<void> &r) {
+                    if (!r)
+                        return respond(HttpResponse::error(r.error().httpStatus, r.error().code,
+                                                           r.error().message));
+                    m_oauth.publishKeyRotated(alg);
+                    QJsonArray items;
+                    for (const QJsonObject &k : m_oauth.keys().list())
+                        items.append(k);
+                    respond(HttpResponse::json(200, QJsonObject{{QStringLiteral("items"), items}}));
+                });
+        });
     m_server.route("GET", QStringLiteral("/admin/v1/signing-keys"), [this](const HttpRequest &) {
         QJsonArray items;
         for (const QJsonObject &k : m_oauth.keys().list())

@@ -46,6 +46,10 @@ Client fromRow(const QString &clientId, const QString &secretHash, const QByteAr
     c.accessTokenFormat =
         o.value(QStringLiteral("access_token_format")).toString(QStringLiteral("jwt"));
     c.accessTokenLifetime = o.value(QStringLiteral("access_token_lifetime")).toInt(3600);
+    c.accessTokenSigningAlg = o.value(QStringLiteral("access_token_signed_response_alg"))
+                                  .toString(QStringLiteral("RS256"));
+    c.idTokenSigningAlg =
+        o.value(QStringLiteral("id_token_signed_response_alg")).toString(QStringLiteral("RS256"));
     c.createdAt = qint64(o.value(QStringLiteral("client_id_issued_at")).toDouble()) * 1000;
     return c;
 }
@@ -63,6 +67,8 @@ QJsonObject Client::toJson() const
                   {QStringLiteral("contacts"), QJsonArray::fromStringList(contacts)},
                   {QStringLiteral("access_token_format"), accessTokenFormat},
                   {QStringLiteral("access_token_lifetime"), accessTokenLifetime},
+                  {QStringLiteral("access_token_signed_response_alg"), accessTokenSigningAlg},
+                  {QStringLiteral("id_token_signed_response_alg"), idTokenSigningAlg},
                   {QStringLiteral("client_id_issued_at"), createdAt / 1000}};
     if (!logoUri.isEmpty())
         o.insert(QStringLiteral("logo_uri"), logoUri);
@@ -158,6 +164,17 @@ Core::Result<Client> ClientRegistry::fromMetadata(const QJsonObject &m)
     if (c.accessTokenLifetime < 30 || c.accessTokenLifetime > 86400)
         return metadataError(QStringLiteral("invalid_client_metadata"),
                              QStringLiteral("access_token_lifetime must be 30 to 86400 seconds"));
+    for (const auto &[field, target] :
+         {std::pair{"access_token_signed_response_alg", &c.accessTokenSigningAlg},
+          std::pair{"id_token_signed_response_alg", &c.idTokenSigningAlg}}) {
+        const QJsonValue v = m.value(QLatin1String(field));
+        if (v.isUndefined())
+            continue;
+        if (v.toString() != QLatin1String("RS256") && v.toString() != QLatin1String("ES256"))
+            return metadataError(QStringLiteral("invalid_client_metadata"),
+                                 QStringLiteral("%1 must be RS256 or ES256").arg(field));
+        *target = v.toString();
+    }
     return c;
 }
 

@@ -29,8 +29,10 @@ struct Client
     QString tokenEndpointAuthMethod; // client_secret_basic | client_secret_post | none
     QString logoUri;
     QStringList contacts;
-    QString accessTokenFormat = QStringLiteral("jwt"); // jwt | opaque
-    int accessTokenLifetime = 3600;                    // seconds
+    QString accessTokenFormat = QStringLiteral("jwt");       // jwt | opaque
+    int accessTokenLifetime = 3600;                          // seconds
+    QString accessTokenSigningAlg = QStringLiteral("RS256"); // access_token_signed_response_alg
+    QString idTokenSigningAlg = QStringLiteral("RS256");     // id_token_signed_response_alg
     qint64 createdAt = 0;
 
     bool confidential() const { return tokenEndpointAuthMethod != QLatin1String("none"); }

@@ -23,7 +23,7 @@ OAuthApi::OAuthApi(Core::HttpServer &server, Core::Database &database, Core::Wri
                    Core::EventBus &events, const Core::Clock &clock, QString issuer,
                    AuthorizeSettings authorize)
     : m_server(server), m_database(database), m_writer(writer), m_events(events), m_clock(clock),
-      m_issuer(std::move(issuer)), m_keys(database), m_clients(database, writer),
+      m_issuer(std::move(issuer)), m_keys(database, writer), m_clients(database, writer),
       m_users(database, writer), m_issuerImpl(m_keys, m_issuer),
       m_deviceCodeLifetimeMs(authorize.deviceCodeLifetimeMs),
       m_authorize(server, database, writer, events, clock, m_clients, m_users, m_issuer, authorize)
@@ -87,7 +87,7 @@ QJsonObject OAuthApi::discovery() const
         {QStringLiteral("revocation_endpoint_auth_methods_supported"), clientAuthMethods},
         {QStringLiteral("subject_types_supported"), QJsonArray{QStringLiteral("public")}},
         {QStringLiteral("id_token_signing_alg_values_supported"),
-         QJsonArray{QStringLiteral("RS256")}},
+         QJsonArray{QStringLiteral("RS256"), QStringLiteral("ES256")}},
         {QStringLiteral("token_endpoint_auth_signing_alg_values_supported"),
          QJsonArray{QStringLiteral("RS256")}},
         {QStringLiteral("claims_parameter_supported"), false},
@@ -212,6 +212,15 @@ void OAuthApi::revokeById(const QString &id, std::function<void(Core::Result<voi
                                             {QStringLiteral("by"), QStringLiteral("admin")}});
             done(r);
         });
+}
+
+void OAuthApi::publishKeyRotated(const QString &alg)
+{
+    QJsonObject active;
+    const auto k = m_keys.active(alg);
+    m_events.publish(
+        QStringLiteral("oauth.key.rotated"),
+        QJsonObject{{QStringLiteral("alg"), alg}, {QStringLiteral("activeKid"), k.kid}});
 }
 
 void OAuthApi::registerRoutes()

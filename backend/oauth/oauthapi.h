@@ -47,6 +47,7 @@ public:
                                const Core::Responder &respond);
     QJsonArray activeTokens(const QString &clientId, const QString &subject, int limit) const;
     void revokeById(const QString &id, std::function<void(Core::Result<void>)> done);
+    void publishKeyRotated(const QString &alg);
 
 private:
     void registerRoutes();

@@ -2,6 +2,7 @@
 
 #include "core/clock.h"
 #include "core/database.h"
+#include "core/writequeue.h"
 #include "crypto/jws.h"
 #include "crypto/random.h"
 
@@ -10,13 +11,38 @@
 
 namespace Gatehouse::OAuth {
 
-SigningKeys::SigningKeys(Core::Database &database) : m_database(database) {}
+namespace {
+
+constexpr const char *kInsert = "INSERT INTO oauth_signing_keys (kid, alg, private_pem, state, "
+                                "created_at) VALUES (?, ?, ?, ?, ?)";
+
+} // namespace
+
+SigningKeys::SigningKeys(Core::Database &database, Core::WriteQueue &writer)
+    : m_database(database), m_writer(writer)
+{}
+
+const QStringList &SigningKeys::algorithms()
+{
+    static const QStringList a{QStringLiteral("RS256"), QStringLiteral("ES256")};
+    return a;
+}
+
+Core::Result<SigningKeys::Key> SigningKeys::generate(const QString &alg, const QString &state,
+                                                     qint64 now)
+{
+    auto key = Crypto::PrivateKey::generate(
+        alg == QLatin1String("ES256") ? Crypto::KeyType::EcP256 : Crypto::KeyType::Rsa2048);
+    if (!key)
+        return key.error();
+    return Key{Crypto::Random::token(12), alg, state, now, 0, *key};
+}
 
 Core::Result<void> SigningKeys::load(qint64 now)
 {
     QSqlDatabase db = m_database.connection();
     QSqlQuery q(db);
-    if (!q.exec(QStringLiteral("SELECT kid, alg, private_pem, state, created_at FROM "
+    if (!q.exec(QStringLiteral("SELECT kid, alg, private_pem, state, created_at, retire_after FROM "
                                "oauth_signing_keys WHERE state IN ('active', 'next', 'retired') "
                                "ORDER BY created_at")))
         return Core::makeError(QStringLiteral("database-error"), q.lastError().text());
@@ -28,39 +54,110 @@ Core::Result<void> SigningKeys::load(qint64 now)
                                    QStringLiteral("signing key %1 cannot be read: %2")
                                        .arg(q.value(0).toString(), key.error().message));
         keys.append(Key{q.value(0).toString(), q.value(1).toString(), q.value(3).toString(),
-                        q.value(4).toLongLong(), *key});
+                        q.value(4).toLongLong(), q.value(5).toLongLong(), *key});
     }
-    const bool haveActive =
-        std::any_of(keys.begin(), keys.end(), [](const Key &k) { return k.state == "active"; });
-    if (!haveActive) {
-        auto key = Crypto::PrivateKey::generate(Crypto::KeyType::Rsa2048);
-        if (!key)
-            return key.error();
-        const QString kid = Crypto::Random::token(12);
-        QSqlQuery ins(db);
-        ins.prepare(QStringLiteral("INSERT INTO oauth_signing_keys (kid, alg, private_pem, "
-                                   "state, created_at) VALUES (?, 'RS256', ?, 'active', ?)"));
-        ins.addBindValue(kid);
-        ins.addBindValue(QString::fromLatin1(key->toPem()));
-        ins.addBindValue(now);
-        if (!ins.exec())
-            return Core::makeError(QStringLiteral("database-error"), ins.lastError().text());
-        keys.append(Key{kid, QStringLiteral("RS256"), QStringLiteral("active"), now, *key});
+    // Before the writer runs (start-up): what is missing is created directly.
+    for (const QString &alg : algorithms()) {
+        for (const char *state : {"active", "next"}) {
+            const bool have = std::any_of(keys.begin(), keys.end(), [&](const Key &k) {
+                return k.alg == alg && k.state == QLatin1String(state);
+            });
+            if (have)
+                continue;
+            auto key = generate(alg, QLatin1String(state), now);
+            if (!key)
+                return key.error();
+            QSqlQuery ins(db);
+            ins.prepare(QLatin1String(kInsert));
+            for (const QVariant &v : {QVariant(key->kid), QVariant(alg),
+                                      QVariant(QString::fromLatin1(key->key.toPem())),
+                                      QVariant(QLatin1String(state)), QVariant(now)})
+                ins.addBindValue(v);
+            if (!ins.exec())
+                return Core::makeError(QStringLiteral("database-error"), ins.lastError().text());
+            keys.append(*key);
+        }
     }
+    publish(keys, now);
+    return {};
+}
+
+void SigningKeys::publish(QList<Key> keys, qint64 now)
+{
+    // A retired key past its time is no longer published (nothing it signed is still valid).
+    keys.removeIf([now](const Key &k) {
+        return k.state == QLatin1String("retired") && k.retireAfter <= now;
+    });
     QList<QJsonObject> jwks;
     for (const Key &k : std::as_const(keys))
         jwks.append(Crypto::Jws::publicJwk(k.key, k.kid, k.alg));
     QMutexLocker lock(&m_mutex);
     m_keys = keys;
     m_jwks = Crypto::Jws::jwks(jwks);
-    return {};
 }
 
-SigningKeys::Active SigningKeys::active() const
+void SigningKeys::rotate(const QString &alg, qint64 now,
+                         std::function<void(Core::Result<void>)> done)
+{
+    if (!algorithms().contains(alg))
+        return done(Core::makeError(QStringLiteral("validation-failed"),
+                                    QStringLiteral("alg must be RS256 or ES256"), 400));
+    auto fresh =
+        generate(alg, QStringLiteral("next"), now); // RSA key generation: not in the writer
+    if (!fresh)
+        return done(fresh.error());
+    auto next = std::make_shared<Key>(*fresh);
+    const qint64 retireAfter = now + kRetiredPublishedMs;
+    m_writer.submit(
+        [next, alg, now, retireAfter](Core::WriteTransaction &tx) -> Core::Result<void> {
+            Core::Statement &retire = tx.stmt(
+                "UPDATE oauth_signing_keys SET state = 'retired', retire_after = ? WHERE alg = ? "
+                "AND state = 'active'");
+            if (!retire.bind(1, retireAfter).bind(2, alg).exec())
+                return Core::WriteTransaction::sqlError(retire, "retire key");
+            Core::Statement &promote = tx.stmt(
+                "UPDATE oauth_signing_keys SET state = 'active' WHERE alg = ? AND state = 'next'");
+            if (!promote.bind(1, alg).exec())
+                return Core::WriteTransaction::sqlError(promote, "promote key");
+            Core::Statement &expire = tx.stmt("UPDATE oauth_signing_keys SET state = 'expired' "
+                                              "WHERE state = 'retired' AND retire_after <= ?");
+            if (!expire.bind(1, now).exec())
+                return Core::WriteTransaction::sqlError(expire, "expire keys");
+            Core::Statement &ins = tx.stmt(kInsert);
+            ins.bind(1, next->kid).bind(2, alg).bind(3, QString::fromLatin1(next->key.toPem()));
+            if (!ins.bind(4, QStringLiteral("next")).bind(5, now).exec())
+                return Core::WriteTransaction::sqlError(ins, "new key");
+            return {};
+        },
+        [this, next, alg, now, retireAfter, done = std::move(done)](const Core::Result<void> &r) {
+            if (!r)
+                return done(r);
+            QList<Key> keys;
+            {
+                QMutexLocker lock(&m_mutex);
+                keys = m_keys;
+            }
+            for (Key &k : keys) {
+                if (k.alg != alg)
+                    continue;
+                if (k.state == QLatin1String("active")) {
+                    k.state = QStringLiteral("retired");
+                    k.retireAfter = retireAfter;
+                } else if (k.state == QLatin1String("next")) {
+                    k.state = QStringLiteral("active");
+                }
+            }
+            keys.append(*next);
+            publish(keys, now);
+            done({});
+        });
+}
+
+SigningKeys::Active SigningKeys::active(const QString &alg) const
 {
     QMutexLocker lock(&m_mutex);
     for (const Key &k : m_keys)
-        if (k.state == QLatin1String("active"))
+        if (k.state == QLatin1String("active") && k.alg == alg)
             return Active{k.key, k.kid, k.alg};
     return {};
 }
@@ -75,11 +172,15 @@ QList<QJsonObject> SigningKeys::list() const
 {
     QMutexLocker lock(&m_mutex);
     QList<QJsonObject> out;
-    for (const Key &k : m_keys)
-        out.append(QJsonObject{{QStringLiteral("kid"), k.kid},
-                               {QStringLiteral("alg"), k.alg},
-                               {QStringLiteral("state"), k.state},
-                               {QStringLiteral("createdAt"), Core::isoTimeMs(k.createdAt)}});
+    for (const Key &k : m_keys) {
+        QJsonObject o{{QStringLiteral("kid"), k.kid},
+                      {QStringLiteral("alg"), k.alg},
+                      {QStringLiteral("state"), k.state},
+                      {QStringLiteral("createdAt"), Core::isoTimeMs(k.createdAt)}};
+        if (k.retireAfter)
+            o.insert(QStringLiteral("retireAfter"), Core::isoTimeMs(k.retireAfter));
+        out.append(o);
+    }
     return out;
 }
 

@@ -7,29 +7,42 @@
 #include <QList>
 #include <QMutex>
 
+#include <functional>
+
 namespace Gatehouse::Core {
 class Database;
-}
+class WriteQueue;
+} // namespace Gatehouse::Core
 
 namespace Gatehouse::OAuth {
 
-// The server's signing keys, kept in the database (so instances share them). One active
-// RS256 key signs; JWKS publishes every key that is not past its retirement.
+// The server's signing keys, kept in the database (so instances share them). Per algorithm
+// (RS256, the default, and ES256 for clients that ask for it) one key is `active` and signs,
+// one is `next`: already published in the JWKS so that verifiers have it before it signs.
+// Rotation makes next active, the active one `retired` (still published until every token
+// it signed has expired: the longest token lifetime), and creates a new next.
 class SigningKeys
 {
 public:
-    explicit SigningKeys(Core::Database &database);
+    SigningKeys(Core::Database &database, Core::WriteQueue &writer);
 
-    Core::Result<void> load(qint64 now); // creates the first RS256 key on a new database
+    static const QStringList &algorithms(); // RS256, ES256
+
+    // Creates what is missing (active and next per algorithm) on a new database.
+    Core::Result<void> load(qint64 now);
     struct Active
     {
         Crypto::PrivateKey key;
         QString kid;
         QString alg;
     };
-    Active active() const;
+    Active active(const QString &alg = QStringLiteral("RS256")) const;
     QJsonObject jwks() const;
-    QList<QJsonObject> list() const; // kid, alg, state, createdAt (no key material)
+    QList<QJsonObject> list() const; // kid, alg, state, createdAt, retireAfter (no key material)
+
+    // How long a retired key stays published: the longest lifetime of what it signed.
+    static constexpr qint64 kRetiredPublishedMs = 86'400'000 + 5 * 60'000;
+    void rotate(const QString &alg, qint64 now, std::function<void(Core::Result<void>)> done);
 
 private:
     struct Key
@@ -38,9 +51,14 @@ private:
         QString alg;
         QString state;
         qint64 createdAt = 0;
+        qint64 retireAfter = 0;
         Crypto::PrivateKey key;
     };
+    static Core::Result<Key> generate(const QString &alg, const QString &state, qint64 now);
+    void publish(QList<Key> keys, qint64 now);
+
     Core::Database &m_database;
+    Core::WriteQueue &m_writer;
     mutable QMutex m_mutex;
     QList<Key> m_keys;
     QJsonObject m_jwks;

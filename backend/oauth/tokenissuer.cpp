@@ -40,9 +40,10 @@ QJsonObject scopedUserClaims(const User &user, const QStringList &scopes, bool a
     return o;
 }
 
-Core::Result<QString> TokenIssuer::sign(const QJsonObject &claims, const char *typ) const
+Core::Result<QString> TokenIssuer::sign(const QJsonObject &claims, const char *typ,
+                                        const QString &alg) const
 {
-    const SigningKeys::Active key = m_keys.active();
+    const SigningKeys::Active key = m_keys.active(alg);
     if (key.kid.isEmpty())
         return Core::makeError(QStringLiteral("server_error"),
                                QStringLiteral("no active signing key"), 500);
@@ -82,7 +83,7 @@ Core::Result<IssuedToken> TokenIssuer::accessToken(const Client &client, const Q
             claims.insert(QStringLiteral("scope"), scope);
         for (auto it = extraClaims.begin(); it != extraClaims.end(); ++it)
             claims.insert(it.key(), it.value());
-        auto jwt = sign(claims, "at+jwt");
+        auto jwt = sign(claims, "at+jwt", client.accessTokenSigningAlg);
         if (!jwt)
             return jwt.error();
         t.value = *jwt;
@@ -127,7 +128,7 @@ Core::Result<QString> TokenIssuer::idToken(const Client &client, const User &use
     const QJsonObject extra = scopedUserClaims(user, scopes, false);
     for (auto it = extra.begin(); it != extra.end(); ++it)
         claims.insert(it.key(), it.value());
-    return sign(claims, "JWT");
+    return sign(claims, "JWT", client.idTokenSigningAlg);
 }
 
 Core::Result<void> TokenIssuer::store(Core::WriteTransaction &tx, const IssuedToken &t)

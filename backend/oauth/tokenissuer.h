@@ -59,7 +59,8 @@ public:
     void setRefreshLifetimeMs(qint64 ms) { m_refreshLifetimeMs = ms; }
 
 private:
-    Core::Result<QString> sign(const QJsonObject &claims, const char *typ) const;
+    Core::Result<QString> sign(const QJsonObject &claims, const char *typ,
+                               const QString &alg) const;
     SigningKeys &m_keys;
     QString m_issuer;
     qint64 m_refreshLifetimeMs = 14LL * 24 * 3600 * 1000;

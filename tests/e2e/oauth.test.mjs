@@ -44,7 +44,7 @@ test('discovery: the issuer byte for byte, both well-known documents alike', asy
     const jwks = await request(as.jwks_uri, 'GET');
     assert.equal(jwks.headers['content-type'], 'application/jwk-set+json');
     for (const k of jwks.json.keys) {
-        assert.ok(k.kid && k.alg === 'RS256' && k.use === 'sig');
+        assert.ok(k.kid && ['RS256', 'ES256'].includes(k.alg) && k.use === 'sig', JSON.stringify(k));
         assert.equal(k.d, undefined, 'no private parts in the JWKS');
     }
 });

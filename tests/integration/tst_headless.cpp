@@ -522,6 +522,15 @@ void TestHeadlessBackend::adminCliClients()
     QCOMPARE(keys.exitCode, 0);
     QVERIFY(keys.out.contains(QStringLiteral("RS256")) &&
             keys.out.contains(QStringLiteral("active")));
+    const CliResult rotated =
+        runCli(QStringList{"admin", "keys", "rotate", "--alg", "ES256"} + base);
+    QCOMPARE(rotated.exitCode, 0);
+    QVERIFY2(rotated.out.contains(QRegularExpression(QStringLiteral("ES256\\s+retired"))),
+             qPrintable(rotated.out));
+    const CliResult badAlg =
+        runCli(QStringList{"admin", "keys", "rotate", "--alg", "HS256"} + base);
+    QCOMPARE(badAlg.exitCode, 1);
+    QVERIFY(badAlg.err.contains(QStringLiteral("alg must be RS256 or ES256")));
     const auto env = QProcessEnvironment::systemEnvironment();
     const CliResult updated = runCli(
         QStringList{"admin", "clients", "update", id, "-"} + base, env,

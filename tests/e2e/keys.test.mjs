@@ -1,0 +1,118 @@
+// Signing keys: RS256 by default, ES256 per client; rotation publishes the next key before it
+// signs and keeps the retired one published while tokens it signed are still valid.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import * as jose from 'jose';
+
+import { startBackend, adminFetch, request } from './lib/backend.mjs';
+
+let b;
+const PASSWORD = 'key rotation password';
+
+async function jwks() {
+    const r = await request(`${b.serviceUrl}/oauth2/jwks`, 'GET');
+    assert.equal(r.status, 200);
+    return r.json;
+}
+
+async function client(metadata) {
+    const r = await adminFetch(b, 'POST', '/admin/v1/clients', {
+        client_name: 'keys', grant_types: ['password', 'client_credentials'], scope: 'openid email', ...metadata });
+    assert.equal(r.status, 201, r.text);
+    return r.json;
+}
+
+async function passwordTokens(c) {
+    const r = await request(`${b.serviceUrl}/oauth2/token`, 'POST', new URLSearchParams({
+        grant_type: 'password', username: 'kim', password: PASSWORD, scope: 'openid email',
+        client_id: c.client_id, client_secret: c.client_secret }).toString(),
+                            { 'Content-Type': 'application/x-www-form-urlencoded' });
+    assert.equal(r.status, 200, r.text);
+    return r.json;
+}
+
+before(async () => {
+    b = await startBackend();
+    assert.equal((await adminFetch(b, 'POST', '/admin/v1/users',
+                                   { username: 'kim', password: PASSWORD, email: 'kim@example.com' })).status, 201);
+});
+
+after(async () => {
+    if (b)
+        assert.equal(await b.stop(), 0, b.stderr);
+});
+
+test('a new server publishes an active and a next key per algorithm', async () => {
+    const set = await jwks();
+    assert.equal(set.keys.length, 4);
+    for (const k of set.keys) {
+        assert.equal(k.use, 'sig');
+        assert.equal(k.d, undefined);
+        assert.ok(k.kid);
+    }
+    assert.deepEqual(set.keys.map((k) => k.alg).sort(), ['ES256', 'ES256', 'RS256', 'RS256']);
+    assert.deepEqual(set.keys.filter((k) => k.alg === 'ES256').map((k) => k.crv), ['P-256', 'P-256']);
+    const listed = (await adminFetch(b, 'GET', '/admin/v1/signing-keys')).json.items;
+    assert.deepEqual(listed.map((k) => `${k.alg}:${k.state}`).sort(),
+                     ['ES256:active', 'ES256:next', 'RS256:active', 'RS256:next']);
+    const discovery = (await request(`${b.serviceUrl}/.well-known/openid-configuration`, 'GET')).json;
+    assert.deepEqual(discovery.id_token_signing_alg_values_supported, ['RS256', 'ES256']);
+});
+
+test('ES256 per client: access token and id_token', async () => {
+    const c = await client({ access_token_signed_response_alg: 'ES256', id_token_signed_response_alg: 'ES256',
+                             token_endpoint_auth_method: 'client_secret_post' });
+    assert.equal(c.access_token_signed_response_alg, 'ES256');
+    const t = await passwordTokens(c);
+    const set = jose.createLocalJWKSet(await jwks());
+    const at = await jose.jwtVerify(t.access_token, set, { issuer: b.serviceUrl, typ: 'at+jwt' });
+    assert.equal(at.protectedHeader.alg, 'ES256');
+    const id = await jose.jwtVerify(t.id_token, set, { issuer: b.serviceUrl, audience: c.client_id });
+    assert.equal(id.protectedHeader.alg, 'ES256');
+    assert.equal(id.payload.email, 'kim@example.com');
+    const rs = await client({ token_endpoint_auth_method: 'client_secret_post' });
+    const rsTokens = await passwordTokens(rs);
+    assert.equal(jose.decodeProtectedHeader(rsTokens.access_token).alg, 'RS256', 'RS256 by default');
+    const bad = await adminFetch(b, 'POST', '/admin/v1/clients', { client_name: 'x', grant_types: ['client_credentials'], access_token_signed_response_alg: 'HS256' });
+    assert.equal(bad.status, 400);
+    assert.match(bad.json.message, /RS256 or ES256/);
+});
+
+test('rotation: the next key was published before it signs; the retired one stays published', async () => {
+    const c = await client({ token_endpoint_auth_method: 'client_secret_post' });
+    const before = await jwks();
+    const listed = (await adminFetch(b, 'GET', '/admin/v1/signing-keys')).json.items;
+    const active = listed.find((k) => k.alg === 'RS256' && k.state === 'active').kid;
+    const next = listed.find((k) => k.alg === 'RS256' && k.state === 'next').kid;
+    const old = await passwordTokens(c);
+    assert.equal(jose.decodeProtectedHeader(old.access_token).kid, active);
+
+    const rotated = await adminFetch(b, 'POST', '/admin/v1/signing-keys/rotate', { alg: 'RS256' });
+    assert.equal(rotated.status, 200, rotated.text);
+    const states = Object.fromEntries(rotated.json.items.map((k) => [k.kid, k]));
+    assert.equal(states[active].state, 'retired');
+    assert.ok(Date.parse(states[active].retireAfter) > Date.now() + 86_000_000);
+    assert.equal(states[next].state, 'active');
+
+    const fresh = await passwordTokens(c);
+    assert.equal(jose.decodeProtectedHeader(fresh.access_token).kid, next);
+    // A verifier that cached the JWKS before the rotation already knows the new key.
+    await jose.jwtVerify(fresh.access_token, jose.createLocalJWKSet(before), { issuer: b.serviceUrl });
+    // And the JWKS after the rotation still verifies the token signed before it.
+    const after = await jwks();
+    await jose.jwtVerify(old.access_token, jose.createLocalJWKSet(after), { issuer: b.serviceUrl });
+    assert.equal(after.keys.filter((k) => k.alg === 'RS256').length, 3);
+    assert.ok(after.keys.some((k) => !before.keys.find((o) => o.kid === k.kid)), 'a new next key');
+
+    const bad = await adminFetch(b, 'POST', '/admin/v1/signing-keys/rotate', { alg: 'HS256' });
+    assert.equal(bad.status, 400);
+    assert.equal((await adminFetch(b, 'POST', '/admin/v1/signing-keys/rotate', '{')).status, 400);
+});
+
+test('keys survive a restart; the retired key is still published after it', async () => {
+    const before = (await jwks()).keys.map((k) => k.kid).sort();
+    const dataDir = b.dataDir;
+    assert.equal(await b.stop(), 0, b.stderr);
+    b = await startBackend({ dataDir });
+    assert.deepEqual((await jwks()).keys.map((k) => k.kid).sort(), before);
+});
