@@ -215,6 +215,9 @@ constexpr Command Commands[] = {
     {"initial-access-tokens", "delete", 1, "initial-access-tokens delete ID"},
     {"tokens", "list", 0, "tokens list [--client ID] [--user ID] [--limit N]"},
     {"tokens", "revoke", 1, "tokens revoke TOKEN_ID"},
+    {"issuers", "list", 0, "issuers list"},
+    {"issuers", "add", 1, "issuers add ISSUER_JSON_FILE (- for stdin: {\"issuer\", \"jwks\"})"},
+    {"issuers", "remove", 1, "issuers remove ISSUER_URL"},
     {"consents", "list", 0, "consents list [--user ID] [--client ID]"},
     {"consents", "revoke", 2, "consents revoke USER_ID CLIENT_ID"},
 };
@@ -394,7 +397,9 @@ int runAdminCli(const QStringList &args, const QProcessEnvironment &env, QTextSt
         path = QStringLiteral("/admin/v1/status");
     } else if (verb == QLatin1String("list")) {
         path = QStringLiteral("/admin/v1/") +
-               (noun == QLatin1String("keys") ? QStringLiteral("signing-keys") : noun);
+               (noun == QLatin1String("keys")      ? QStringLiteral("signing-keys")
+                : noun == QLatin1String("issuers") ? QStringLiteral("trusted-issuers")
+                                                   : noun);
         const std::pair<const char *, const char *> filters[] = {
             {"customer", "customerId"}, {"status", "status"}, {"order", "orderId"},
             {"state", "state"},         {"limit", "limit"},   {"user", "user"},
@@ -448,6 +453,18 @@ int runAdminCli(const QStringList &args, const QProcessEnvironment &env, QTextSt
     } else if (noun == QLatin1String("tokens") && verb == QLatin1String("revoke")) {
         method = "DELETE";
         path = QStringLiteral("/admin/v1/tokens/%1").arg(words[0]);
+    } else if (noun == QLatin1String("issuers") && verb == QLatin1String("add")) {
+        const auto input = readInput(words[0], err);
+        if (!input)
+            return 2;
+        method = "POST";
+        path = QStringLiteral("/admin/v1/trusted-issuers");
+        body = *input;
+    } else if (noun == QLatin1String("issuers") && verb == QLatin1String("remove")) {
+        method = "DELETE";
+        path = QStringLiteral("/admin/v1/trusted-issuers");
+        query.addQueryItem(QStringLiteral("issuer"),
+                           QString::fromLatin1(QUrl::toPercentEncoding(words[0])));
     } else if (noun == QLatin1String("users") && verb == QLatin1String("set-password")) {
         // The first line of stdin; never an argument (it would show in the process list).
         QTextStream in(stdin);
@@ -537,6 +554,8 @@ int runAdminCli(const QStringList &args, const QProcessEnvironment &env, QTextSt
                         {"maxUses", "MAX USES"},
                         {"usedCount", "USED"}},
                        out);
+        else if (noun == QLatin1String("issuers"))
+            printTable(rows, {{"issuer", "ISSUER"}, {"createdAt", "ADDED"}}, out);
         else if (noun == QLatin1String("tokens"))
             printTable(rows,
                        {{"id", "ID"},

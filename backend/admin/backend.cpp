@@ -217,7 +217,8 @@ Result<void> Backend::start()
         dbPath, Core::Database::coreMigrations()
                     << Webhooks::WebhookStore::migration() << Orders::OrderStore::migration()
                     << OAuth::OAuthStore::migration() << OAuth::OAuthStore::usersAndCodes()
-                    << OAuth::OAuthStore::deviceCodes() << OAuth::OAuthStore::registration());
+                    << OAuth::OAuthStore::deviceCodes() << OAuth::OAuthStore::registration()
+                    << OAuth::OAuthStore::assertions());
     if (!db)
         return db.error();
     m_database = std::move(*db);

@@ -247,6 +247,52 @@ void OAuthAdminApi::registerUserRoutes()
 
 void OAuthAdminApi::registerTokenRoutes()
 {
+    // RFC 7523 / RFC 8693 trusted issuers: {"issuer", "jwks"}; adding again replaces the keys.
+    m_server.route("GET", QStringLiteral("/admin/v1/trusted-issuers"), [this](const HttpRequest &) {
+        QJsonArray items;
+        for (const auto &t : m_oauth.trustedIssuers().all())
+            items.append(t.toJson());
+        return HttpResponse::json(200, QJsonObject{{QStringLiteral("items"), items}});
+    });
+    m_server.routeDeferred(
+        "POST", QStringLiteral("/admin/v1/trusted-issuers"),
+        [this](const HttpRequest &req, const Responder &respond) {
+            QJsonParseError pe;
+            const QJsonDocument doc = QJsonDocument::fromJson(req.body, &pe);
+            if (pe.error != QJsonParseError::NoError || !doc.isObject())
+                return respond(HttpResponse::error(400, QStringLiteral("malformed-json"),
+                                                   QStringLiteral("the body must be a JSON "
+                                                                  "object")));
+            auto issuer = OAuth::TrustedIssuer::fromJson(doc.object());
+            if (!issuer)
+                return respond(
+                    HttpResponse::error(400, issuer.error().code, issuer.error().message));
+            const OAuth::TrustedIssuer added = *issuer;
+            m_oauth.trustedIssuers().add(
+                added, [this, added, respond](const Core::Result<void> &r) {
+                    if (!r)
+                        return respond(HttpResponse::error(r.error().httpStatus, r.error().code,
+                                                           r.error().message));
+                    const auto stored = m_oauth.trustedIssuers().find(added.issuer);
+                    respond(HttpResponse::json(201, stored ? stored->toJson() : added.toJson()));
+                });
+        });
+    // The issuer is a URL: named by the query (?issuer=...), not the path.
+    m_server.routeDeferred(
+        "DELETE", QStringLiteral("/admin/v1/trusted-issuers"),
+        [this](const HttpRequest &req, const Responder &respond) {
+            const QString issuer =
+                req.query.queryItemValue(QStringLiteral("issuer"), QUrl::FullyDecoded);
+            if (issuer.isEmpty())
+                return respond(HttpResponse::error(400, QStringLiteral("invalid-query-parameter"),
+                                                   QStringLiteral("?issuer= is required")));
+            m_oauth.trustedIssuers().remove(issuer, [respond](const Core::Result<void> &r) {
+                if (!r)
+                    return respond(HttpResponse::error(r.error().httpStatus, r.error().code,
+                                                       r.error().message));
+                respond(HttpResponse{204, {}, {}, {}});
+            });
+        });
     // RFC 7591 initial access tokens: {"expiresIn": seconds (default 86400), "maxUses": n
     // (default 1)} -> the token, shown once.
     m_server.routeDeferred(

@@ -51,6 +51,9 @@ Client fromRow(const QString &clientId, const QString &secretHash, const QByteAr
     c.idTokenSigningAlg =
         o.value(QStringLiteral("id_token_signed_response_alg")).toString(QStringLiteral("RS256"));
     c.createdAt = qint64(o.value(QStringLiteral("client_id_issued_at")).toDouble()) * 1000;
+    c.jwks = o.value(QStringLiteral("jwks")).toObject();
+    c.jwksUri = o.value(QStringLiteral("jwks_uri")).toString();
+    c.tokenExchangeAudiences = strings(o.value(QStringLiteral("token_exchange_audiences")));
     return c;
 }
 
@@ -72,6 +75,13 @@ QJsonObject Client::toJson() const
                   {QStringLiteral("client_id_issued_at"), createdAt / 1000}};
     if (!logoUri.isEmpty())
         o.insert(QStringLiteral("logo_uri"), logoUri);
+    if (!jwks.isEmpty())
+        o.insert(QStringLiteral("jwks"), jwks);
+    if (!jwksUri.isEmpty())
+        o.insert(QStringLiteral("jwks_uri"), jwksUri);
+    if (!tokenExchangeAudiences.isEmpty())
+        o.insert(QStringLiteral("token_exchange_audiences"),
+                 QJsonArray::fromStringList(tokenExchangeAudiences));
     return o;
 }
 
@@ -94,7 +104,8 @@ const QStringList &ClientRegistry::supportedGrantTypes()
 const QStringList &ClientRegistry::supportedAuthMethods()
 {
     static const QStringList m{QStringLiteral("client_secret_basic"),
-                               QStringLiteral("client_secret_post"), QStringLiteral("none")};
+                               QStringLiteral("client_secret_post"),
+                               QStringLiteral("private_key_jwt"), QStringLiteral("none")};
     return m;
 }
 
@@ -164,6 +175,40 @@ Core::Result<Client> ClientRegistry::fromMetadata(const QJsonObject &m)
     if (c.accessTokenLifetime < 30 || c.accessTokenLifetime > 86400)
         return metadataError(QStringLiteral("invalid_client_metadata"),
                              QStringLiteral("access_token_lifetime must be 30 to 86400 seconds"));
+    const QJsonValue jwks = m.value(QStringLiteral("jwks"));
+    const QJsonValue jwksUri = m.value(QStringLiteral("jwks_uri"));
+    if (!jwks.isUndefined() && !jwksUri.isUndefined())
+        return metadataError(QStringLiteral("invalid_client_metadata"),
+                             QStringLiteral("jwks and jwks_uri must not both be given"));
+    if (!jwks.isUndefined()) {
+        const QJsonArray keys = jwks.toObject().value(QStringLiteral("keys")).toArray();
+        if (!jwks.isObject() || keys.isEmpty())
+            return metadataError(QStringLiteral("invalid_client_metadata"),
+                                 QStringLiteral("jwks must be a JWK Set {\"keys\": [...]}"));
+        for (const auto &k : keys)
+            if (k.toObject().contains(QStringLiteral("d")) ||
+                k.toObject().contains(QStringLiteral("k")))
+                return metadataError(QStringLiteral("invalid_client_metadata"),
+                                     QStringLiteral("jwks must hold public keys only"));
+        c.jwks = jwks.toObject();
+    }
+    if (!jwksUri.isUndefined()) {
+        const QUrl u(jwksUri.toString(), QUrl::StrictMode);
+        if (!jwksUri.isString() || !u.isValid() || u.scheme() != QLatin1String("https"))
+            return metadataError(QStringLiteral("invalid_client_metadata"),
+                                 QStringLiteral("jwks_uri must be an https URL"));
+        c.jwksUri = jwksUri.toString();
+    }
+    if (c.tokenEndpointAuthMethod == QLatin1String("private_key_jwt") && c.jwks.isEmpty())
+        return metadataError(QStringLiteral("invalid_client_metadata"),
+                             QStringLiteral("private_key_jwt needs the client's public keys as "
+                                            "jwks (jwks_uri is recorded but not fetched)"));
+    const QJsonValue audiences = m.value(QStringLiteral("token_exchange_audiences"));
+    if (!audiences.isUndefined() && !audiences.isArray())
+        return metadataError(
+            QStringLiteral("invalid_client_metadata"),
+            QStringLiteral("token_exchange_audiences must be an array of strings"));
+    c.tokenExchangeAudiences = strings(audiences);
     for (const auto &[field, target] :
          {std::pair{"access_token_signed_response_alg", &c.accessTokenSigningAlg},
           std::pair{"id_token_signed_response_alg", &c.idTokenSigningAlg}}) {
@@ -207,7 +252,7 @@ void ClientRegistry::registerClient(Client client,
     const qint64 now = QDateTime::currentMSecsSinceEpoch();
     client.clientId = Crypto::Random::token(18);
     client.createdAt = now;
-    if (client.confidential()) {
+    if (client.usesSecret()) {
         reg->secret = Crypto::Random::token(32);
         client.secretHash = hashSecret(reg->secret);
     }
@@ -266,10 +311,10 @@ void ClientRegistry::update(const QString &clientId, Client metadata,
     metadata.clientId = clientId;
     metadata.createdAt = current->createdAt;
     metadata.secretHash = current->secretHash;
-    if (metadata.confidential() && current->secretHash.isEmpty()) {
+    if (metadata.usesSecret() && current->secretHash.isEmpty()) {
         reg->secret = Crypto::Random::token(32);
         metadata.secretHash = hashSecret(reg->secret);
-    } else if (!metadata.confidential()) {
+    } else if (!metadata.usesSecret()) {
         metadata.secretHash.clear();
     }
     reg->client = metadata;
@@ -430,10 +475,14 @@ void ClientRegistry::rotateSecret(const QString &clientId,
     if (!client)
         return done(Core::Error{QStringLiteral("client-not-found"),
                                 QStringLiteral("no client %1").arg(clientId), 404});
-    if (!client->confidential())
-        return done(Core::Error{
-            QStringLiteral("public-client"),
-            QStringLiteral("client %1 is public and has no secret").arg(clientId), 409});
+    if (!client->usesSecret())
+        return done(
+            Core::Error{QStringLiteral("public-client"),
+                        (client->confidential()
+                             ? QStringLiteral("client %1 uses private_key_jwt and has no secret")
+                             : QStringLiteral("client %1 is public and has no secret"))
+                            .arg(clientId),
+                        409});
     auto reg = std::make_shared<Registered>();
     reg->secret = Crypto::Random::token(32);
     reg->client = *client;

@@ -35,7 +35,16 @@ struct Client
     QString idTokenSigningAlg = QStringLiteral("RS256");     // id_token_signed_response_alg
     qint64 createdAt = 0;
 
+    QJsonObject jwks;                   // public keys for private_key_jwt (RFC 7523 §2.2)
+    QString jwksUri;                    // recorded; keys are taken from `jwks`
+    QStringList tokenExchangeAudiences; // RFC 8693 audiences this client may exchange for
+
     bool confidential() const { return tokenEndpointAuthMethod != QLatin1String("none"); }
+    bool usesSecret() const
+    {
+        return tokenEndpointAuthMethod == QLatin1String("client_secret_basic") ||
+               tokenEndpointAuthMethod == QLatin1String("client_secret_post");
+    }
     QJsonObject toJson() const; // metadata as RFC 7591 names it, never the secret
 };
 

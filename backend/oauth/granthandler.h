@@ -134,6 +134,66 @@ private:
     const UserStore &m_users;
 };
 
+class TrustedIssuers;
+class JtiCache;
+class SigningKeys;
+
+// RFC 7523 §2.1: a JWT from a trusted issuer (signature, iss, sub, aud, exp, jti; a replayed
+// jti is refused) becomes an access token for its subject.
+class JwtBearerGrant final : public GrantHandler
+{
+public:
+    JwtBearerGrant(const TokenIssuer &issuer, const TrustedIssuers &trusted, JtiCache &jti,
+                   const UserStore &users)
+        : m_issuer(issuer), m_trusted(trusted), m_jti(jti), m_users(users)
+    {}
+    QString grantType() const override
+    {
+        return QStringLiteral("urn:ietf:params:oauth:grant-type:jwt-bearer");
+    }
+    GrantResult handle(const TokenRequest &request) const override;
+
+private:
+    const TokenIssuer &m_issuer;
+    const TrustedIssuers &m_trusted;
+    JtiCache &m_jti;
+    const UserStore &m_users;
+};
+
+// RFC 8693: a subject token (and optionally an actor token) of type access_token, jwt or
+// id_token, from this server or a trusted issuer, exchanged for an access token for an
+// audience the client's record allows (token_exchange_audiences); `act` for delegation.
+class TokenExchangeGrant final : public GrantHandler
+{
+public:
+    TokenExchangeGrant(const TokenIssuer &issuer, const TrustedIssuers &trusted,
+                       const SigningKeys &keys, Core::Database &database, const UserStore &users)
+        : m_issuer(issuer), m_trusted(trusted), m_keys(keys), m_database(database), m_users(users)
+    {}
+    QString grantType() const override
+    {
+        return QStringLiteral("urn:ietf:params:oauth:grant-type:token-exchange");
+    }
+    GrantResult handle(const TokenRequest &request) const override;
+
+private:
+    struct Subject
+    {
+        QString sub;
+        QString iss;
+        QStringList scopes; // known for this server's access tokens
+        bool scopesKnown = false;
+    };
+    std::optional<OAuthError> resolve(const QString &token, const QString &type,
+                                      const Client &client, qint64 now, Subject *out) const;
+
+    const TokenIssuer &m_issuer;
+    const TrustedIssuers &m_trusted;
+    const SigningKeys &m_keys;
+    Core::Database &m_database;
+    const UserStore &m_users;
+};
+
 // Scopes asked for (the `scope` parameter), each allowed to the client; none asked for: all
 // the client's.
 std::optional<OAuthError> requestedScopes(const Client &client, const QString &scope,

@@ -24,8 +24,8 @@ OAuthApi::OAuthApi(Core::HttpServer &server, Core::Database &database, Core::Wri
                    AuthorizeSettings authorize)
     : m_server(server), m_database(database), m_writer(writer), m_events(events), m_clock(clock),
       m_issuer(std::move(issuer)), m_keys(database, writer), m_clients(database, writer),
-      m_users(database, writer), m_issuerImpl(m_keys, m_issuer),
-      m_deviceCodeLifetimeMs(authorize.deviceCodeLifetimeMs),
+      m_users(database, writer), m_issuerImpl(m_keys, m_issuer), m_trusted(database, writer),
+      m_jti(database, writer), m_deviceCodeLifetimeMs(authorize.deviceCodeLifetimeMs),
       m_authorize(server, database, writer, events, clock, m_clients, m_users, m_issuer, authorize)
 {
     m_issuerImpl.setRefreshLifetimeMs(authorize.refreshLifetimeMs);
@@ -34,6 +34,9 @@ OAuthApi::OAuthApi(Core::HttpServer &server, Core::Database &database, Core::Wri
     m_grants.push_back(std::make_unique<RefreshTokenGrant>(m_issuerImpl, m_database, m_users));
     m_grants.push_back(std::make_unique<PasswordGrant>(m_issuerImpl, m_users, authorize.lockout));
     m_grants.push_back(std::make_unique<DeviceCodeGrant>(m_issuerImpl, m_database, m_users));
+    m_grants.push_back(std::make_unique<JwtBearerGrant>(m_issuerImpl, m_trusted, m_jti, m_users));
+    m_grants.push_back(
+        std::make_unique<TokenExchangeGrant>(m_issuerImpl, m_trusted, m_keys, m_database, m_users));
     registerRoutes();
     registerRegistrationRoutes(authorize.openRegistration);
 }
@@ -54,7 +57,7 @@ QJsonObject OAuthApi::discovery() const
                                  QStringLiteral("client_secret_post")};
     const QJsonArray clientAuthMethods{QStringLiteral("client_secret_basic"),
                                        QStringLiteral("client_secret_post"),
-                                       QStringLiteral("none")};
+                                       QStringLiteral("private_key_jwt"), QStringLiteral("none")};
     const QString e = m_issuer + QStringLiteral("/oauth2/");
     return QJsonObject{
         {QStringLiteral("issuer"), m_issuer},
@@ -89,7 +92,7 @@ QJsonObject OAuthApi::discovery() const
         {QStringLiteral("id_token_signing_alg_values_supported"),
          QJsonArray{QStringLiteral("RS256"), QStringLiteral("ES256")}},
         {QStringLiteral("token_endpoint_auth_signing_alg_values_supported"),
-         QJsonArray{QStringLiteral("RS256")}},
+         QJsonArray{QStringLiteral("RS256"), QStringLiteral("PS256"), QStringLiteral("ES256")}},
         {QStringLiteral("claims_parameter_supported"), false},
         {QStringLiteral("request_parameter_supported"), false},
         {QStringLiteral("request_uri_parameter_supported"), false}};
@@ -214,6 +217,43 @@ void OAuthApi::revokeById(const QString &id, std::function<void(Core::Result<voi
         });
 }
 
+std::optional<OAuthError> OAuthApi::authenticateAssertion(const HttpRequest &req,
+                                                          const QHash<QString, QString> &form,
+                                                          Client *client)
+{
+    // RFC 7523 §2.2 / RFC 7521 §4.2: a JWT signed with one of the client's registered keys.
+    if (form.value(QStringLiteral("client_assertion_type")) !=
+        QLatin1String("urn:ietf:params:oauth:client-assertion-type:jwt-bearer"))
+        return invalidClient(
+            QStringLiteral("client_assertion_type must be "
+                           "urn:ietf:params:oauth:client-assertion-type:jwt-bearer"),
+            false);
+    if (form.contains(QStringLiteral("client_secret")))
+        return invalidRequest(QStringLiteral("use one client authentication method, not two"));
+    const QByteArray assertion = form.value(QStringLiteral("client_assertion")).toUtf8();
+    if (assertion.isEmpty())
+        return invalidClient(QStringLiteral("client_assertion is required"), false);
+    const QString id = peekIssuer(assertion);
+    const QString named = form.value(QStringLiteral("client_id"));
+    if (id.isEmpty() || (!named.isEmpty() && named != id))
+        return invalidClient(QStringLiteral("the assertion's iss must be the client_id"), false);
+    const auto found = m_clients.find(id);
+    if (!found || found->tokenEndpointAuthMethod != QLatin1String("private_key_jwt"))
+        return invalidClient(QStringLiteral("unknown client or not a private_key_jwt client"),
+                             false);
+    const qint64 now = m_clock.now().toMSecsSinceEpoch();
+    const QStringList audiences{m_issuer, m_issuer + QStringLiteral("/oauth2/token"),
+                                m_issuer + req.path};
+    auto claims = verifyAssertion(assertion, found->jwks, id, id, audiences, now, 600);
+    if (!claims)
+        return invalidClient(claims.error().message, false);
+    if (!m_jti.claim(id, claims->value(QStringLiteral("jti")).toString(),
+                     qint64(claims->value(QStringLiteral("exp")).toDouble()) * 1000 + 60'000, now))
+        return invalidClient(QStringLiteral("this client_assertion was already used (jti)"), false);
+    *client = *found;
+    return std::nullopt;
+}
+
 void OAuthApi::publishKeyRotated(const QString &alg)
 {
     QJsonObject active;
@@ -252,13 +292,17 @@ void OAuthApi::registerRoutes()
             id = formDecode(decoded.left(colon));
             secret = formDecode(decoded.mid(colon + 1));
             method = QStringLiteral("client_secret_basic");
-            if (form.contains(QStringLiteral("client_secret")))
+            if (form.contains(QStringLiteral("client_secret")) ||
+                form.contains(QStringLiteral("client_assertion")))
                 return invalidRequest(
                     QStringLiteral("use one client authentication method, not two"));
         } else if (form.contains(QStringLiteral("client_secret"))) {
             id = form.value(QStringLiteral("client_id"));
             secret = form.value(QStringLiteral("client_secret"));
             method = QStringLiteral("client_secret_post");
+        } else if (form.contains(QStringLiteral("client_assertion_type")) ||
+                   form.contains(QStringLiteral("client_assertion"))) {
+            return authenticateAssertion(req, form, client);
         } else {
             id = form.value(QStringLiteral("client_id"));
             method = QStringLiteral("none");

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "oauth/assertions.h"
 #include "oauth/authorize.h"
 #include "oauth/clientregistry.h"
 #include "oauth/granthandler.h"
@@ -37,6 +38,7 @@ public:
     Core::Result<void> start(); // loads (or creates) the signing keys
     ClientRegistry &clients() { return m_clients; }
     UserStore &users() { return m_users; }
+    TrustedIssuers &trustedIssuers() { return m_trusted; }
     SigningKeys &keys() { return m_keys; }
     const QString &issuer() const { return m_issuer; }
     QJsonObject discovery() const;
@@ -52,6 +54,9 @@ public:
 private:
     void registerRoutes();
     void registerRegistrationRoutes(bool openRegistration);
+    std::optional<OAuthError> authenticateAssertion(const Core::HttpRequest &req,
+                                                    const QHash<QString, QString> &form,
+                                                    Client *client);
     QJsonObject registrationResponse(const ClientRegistry::Registered &r) const;
     // Runs the grant's consume step and stores its tokens in one transaction, then answers.
     void commit(GrantResult result, const QString &grantType, const Core::Responder &respond);
@@ -66,6 +71,8 @@ private:
     ClientRegistry m_clients;
     UserStore m_users;
     TokenIssuer m_issuerImpl;
+    TrustedIssuers m_trusted;
+    JtiCache m_jti;
     qint64 m_deviceCodeLifetimeMs;
     std::vector<std::unique_ptr<GrantHandler>> m_grants;
     AuthorizeEndpoint m_authorize;

@@ -77,4 +77,16 @@ Core::Migration OAuthStore::registration()
              QStringLiteral("ALTER TABLE oauth_clients ADD COLUMN registration_token_hash TEXT")}};
 }
 
+Core::Migration OAuthStore::assertions()
+{
+    // RFC 7523 trusted issuers and the jti replay cache.
+    return {
+        8,
+        QStringLiteral("oauth: trusted issuers, assertion replay cache"),
+        {QStringLiteral("CREATE TABLE oauth_trusted_issuers (issuer TEXT PRIMARY KEY, jwks TEXT "
+                        "NOT NULL, created_at INTEGER NOT NULL)"),
+         QStringLiteral("CREATE TABLE oauth_jti (issuer TEXT NOT NULL, jti TEXT NOT NULL, "
+                        "expires_at INTEGER NOT NULL, PRIMARY KEY (issuer, jti)) WITHOUT ROWID")}};
+}
+
 } // namespace Gatehouse::OAuth

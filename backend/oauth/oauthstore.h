@@ -11,6 +11,7 @@ struct OAuthStore
     static Core::Migration usersAndCodes(); // schema version 5
     static Core::Migration deviceCodes();
     static Core::Migration registration(); // schema version 7   // schema version 6
+    static Core::Migration assertions();   // schema version 8
 };
 
 } // namespace Gatehouse::OAuth

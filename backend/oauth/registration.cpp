@@ -49,9 +49,9 @@ HttpResponse metadataError(const Core::Error &e)
 QJsonObject OAuthApi::registrationResponse(const ClientRegistry::Registered &r) const
 {
     QJsonObject o = r.client.toJson();
-    if (r.client.confidential() && !r.secret.isEmpty())
+    if (r.client.usesSecret() && !r.secret.isEmpty())
         o.insert(QStringLiteral("client_secret"), r.secret);
-    if (r.client.confidential())
+    if (r.client.usesSecret())
         o.insert(QStringLiteral("client_secret_expires_at"), 0);
     if (!r.registrationToken.isEmpty())
         o.insert(QStringLiteral("registration_access_token"), r.registrationToken);

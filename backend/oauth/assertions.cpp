@@ -1,0 +1,229 @@
+#include "oauth/assertions.h"
+
+#include "core/clock.h"
+#include "core/database.h"
+#include "core/writequeue.h"
+#include "crypto/jws.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QSqlQuery>
+#include <QUrl>
+
+namespace Gatehouse::OAuth {
+
+namespace {
+
+constexpr qint64 kLeewayS = 60;
+
+Core::Error refused(const QString &message)
+{
+    return Core::Error{QStringLiteral("invalid_assertion"), message, 400};
+}
+
+} // namespace
+
+QJsonObject TrustedIssuer::toJson() const
+{
+    return QJsonObject{{QStringLiteral("issuer"), issuer},
+                       {QStringLiteral("jwks"), jwks},
+                       {QStringLiteral("createdAt"), Core::isoTimeMs(createdAt)}};
+}
+
+Core::Result<TrustedIssuer> TrustedIssuer::fromJson(const QJsonObject &o)
+{
+    TrustedIssuer t;
+    t.issuer = o.value(QStringLiteral("issuer")).toString();
+    const QUrl u(t.issuer, QUrl::StrictMode);
+    if (t.issuer.isEmpty() || !u.isValid() || u.isRelative() || t.issuer.size() > 2048)
+        return Core::Error{QStringLiteral("validation-failed"),
+                           QStringLiteral("issuer: an absolute URI is required"), 400};
+    const QJsonValue jwks = o.value(QStringLiteral("jwks"));
+    const QJsonArray keys = jwks.toObject().value(QStringLiteral("keys")).toArray();
+    if (!jwks.isObject() || keys.isEmpty())
+        return Core::Error{QStringLiteral("validation-failed"),
+                           QStringLiteral("jwks: a JWK Set {\"keys\": [...]} with at least one "
+                                          "public key is required"),
+                           400};
+    for (const auto &k : keys) {
+        const QJsonObject key = k.toObject();
+        if (key.contains(QStringLiteral("d")) || key.contains(QStringLiteral("k")))
+            return Core::Error{QStringLiteral("validation-failed"),
+                               QStringLiteral("jwks must hold public keys only (no 'd' or 'k')"),
+                               400};
+        const QString kty = key.value(QStringLiteral("kty")).toString();
+        if (kty != QLatin1String("RSA") && kty != QLatin1String("EC"))
+            return Core::Error{QStringLiteral("validation-failed"),
+                               QStringLiteral("jwks: only RSA and EC keys are accepted"), 400};
+    }
+    t.jwks = jwks.toObject();
+    return t;
+}
+
+TrustedIssuers::TrustedIssuers(Core::Database &database, Core::WriteQueue &writer)
+    : m_database(database), m_writer(writer)
+{}
+
+std::optional<TrustedIssuer> TrustedIssuers::find(const QString &issuer) const
+{
+    QSqlQuery q(m_database.connection());
+    q.prepare(
+        QStringLiteral("SELECT jwks, created_at FROM oauth_trusted_issuers WHERE issuer = ?"));
+    q.addBindValue(issuer);
+    if (!q.exec() || !q.next())
+        return std::nullopt;
+    return TrustedIssuer{issuer, QJsonDocument::fromJson(q.value(0).toByteArray()).object(),
+                         q.value(1).toLongLong()};
+}
+
+QList<TrustedIssuer> TrustedIssuers::all() const
+{
+    QList<TrustedIssuer> out;
+    QSqlQuery q(m_database.connection());
+    if (q.exec(QStringLiteral(
+            "SELECT issuer, jwks, created_at FROM oauth_trusted_issuers ORDER BY issuer")))
+        while (q.next())
+            out.append(TrustedIssuer{q.value(0).toString(),
+                                     QJsonDocument::fromJson(q.value(1).toByteArray()).object(),
+                                     q.value(2).toLongLong()});
+    return out;
+}
+
+void TrustedIssuers::add(const TrustedIssuer &issuer, std::function<void(Core::Result<void>)> done)
+{
+    const qint64 now = QDateTime::currentMSecsSinceEpoch();
+    m_writer.submit(
+        [issuer, now](Core::WriteTransaction &tx) -> Core::Result<void> {
+            // Adding an existing issuer replaces its keys (key rotation on their side).
+            QSqlQuery &q = tx.query(QStringLiteral(
+                "INSERT INTO oauth_trusted_issuers (issuer, jwks, created_at) VALUES (?, ?, ?) "
+                "ON CONFLICT(issuer) DO UPDATE SET jwks = excluded.jwks"));
+            q.addBindValue(issuer.issuer);
+            q.addBindValue(
+                QString::fromUtf8(QJsonDocument(issuer.jwks).toJson(QJsonDocument::Compact)));
+            q.addBindValue(now);
+            if (!q.exec())
+                return Core::WriteTransaction::sqlError(q, "trusted issuer");
+            return {};
+        },
+        std::move(done));
+}
+
+void TrustedIssuers::remove(const QString &issuer, std::function<void(Core::Result<void>)> done)
+{
+    m_writer.submit(
+        [issuer](Core::WriteTransaction &tx) -> Core::Result<void> {
+            QSqlQuery &q =
+                tx.query(QStringLiteral("DELETE FROM oauth_trusted_issuers WHERE issuer = ?"));
+            q.addBindValue(issuer);
+            if (!q.exec())
+                return Core::WriteTransaction::sqlError(q, "trusted issuer");
+            if (q.numRowsAffected() == 0)
+                return Core::Error{QStringLiteral("issuer-not-found"),
+                                   QStringLiteral("no trusted issuer %1").arg(issuer), 404};
+            return {};
+        },
+        std::move(done));
+}
+
+JtiCache::JtiCache(Core::Database &database, Core::WriteQueue &writer)
+    : m_database(database), m_writer(writer)
+{}
+
+bool JtiCache::claim(const QString &issuer, const QString &jti, qint64 expiresAtMs, qint64 now)
+{
+    const QString key = issuer + QLatin1Char('\n') + jti;
+    {
+        QMutexLocker lock(&m_mutex);
+        if (m_seen.size() > 100'000)
+            m_seen.removeIf([now](const auto &it) { return it.value() <= now; });
+        const auto it = m_seen.constFind(key);
+        if (it != m_seen.constEnd() && it.value() > now)
+            return false;
+        QSqlQuery q(m_database.connection()); // seen before a restart?
+        q.prepare(QStringLiteral(
+            "SELECT 1 FROM oauth_jti WHERE issuer = ? AND jti = ? AND expires_at > ?"));
+        q.addBindValue(issuer);
+        q.addBindValue(jti);
+        q.addBindValue(now);
+        if (q.exec() && q.next())
+            return false;
+        m_seen.insert(key, expiresAtMs);
+    }
+    m_writer.submit([issuer, jti, expiresAtMs, now](Core::WriteTransaction &tx) {
+        Core::Statement &del = tx.stmt("DELETE FROM oauth_jti WHERE expires_at <= ?");
+        del.bind(1, now).exec();
+        Core::Statement &ins =
+            tx.stmt("INSERT OR REPLACE INTO oauth_jti (issuer, jti, expires_at) VALUES (?, ?, ?)");
+        if (!ins.bind(1, issuer).bind(2, jti).bind(3, expiresAtMs).exec())
+            return Core::Result<void>(Core::WriteTransaction::sqlError(ins, "jti"));
+        return Core::Result<void>();
+    });
+    return true;
+}
+
+QString peekIssuer(const QByteArray &compact)
+{
+    auto decoded = Crypto::Jws::decodeUnverified(compact);
+    if (!decoded)
+        return {};
+    return decoded->value(QStringLiteral("payload"))
+        .toObject()
+        .value(QStringLiteral("iss"))
+        .toString();
+}
+
+Core::Result<QJsonObject> verifyAssertion(const QByteArray &compact, const QJsonObject &jwks,
+                                          const QString &expectedIssuer,
+                                          const QString &expectedSubject,
+                                          const QStringList &audiences, qint64 now,
+                                          qint64 maxLifetimeS, bool requireJti)
+{
+    auto verified = Crypto::Jws::verifyWithJwks(compact, jwks);
+    if (!verified)
+        return refused(QStringLiteral("the assertion's signature does not verify: %1")
+                           .arg(verified.error().message));
+    QJsonParseError pe;
+    const QJsonDocument doc = QJsonDocument::fromJson(verified->payload, &pe);
+    if (pe.error != QJsonParseError::NoError || !doc.isObject())
+        return refused(QStringLiteral("the assertion's payload is not a JSON object"));
+    const QJsonObject c = doc.object();
+    const qint64 nowS = now / 1000;
+    const QString iss = c.value(QStringLiteral("iss")).toString();
+    if (iss.isEmpty() || (!expectedIssuer.isEmpty() && iss != expectedIssuer))
+        return refused(QStringLiteral("iss must be %1").arg(expectedIssuer));
+    const QString sub = c.value(QStringLiteral("sub")).toString();
+    if (sub.isEmpty() || (!expectedSubject.isEmpty() && sub != expectedSubject))
+        return refused(expectedSubject.isEmpty()
+                           ? QStringLiteral("sub is required")
+                           : QStringLiteral("sub must be %1").arg(expectedSubject));
+    const QJsonValue aud = c.value(QStringLiteral("aud"));
+    QStringList auds;
+    if (aud.isString())
+        auds.append(aud.toString());
+    for (const auto &a : aud.toArray())
+        auds.append(a.toString());
+    if (!audiences.isEmpty() &&
+        std::none_of(auds.begin(), auds.end(),
+                     [&audiences](const QString &a) { return audiences.contains(a); }))
+        return refused(QStringLiteral("aud must name this server (%1)")
+                           .arg(audiences.join(QStringLiteral(" or "))));
+    const QJsonValue exp = c.value(QStringLiteral("exp"));
+    if (!exp.isDouble())
+        return refused(QStringLiteral("exp is required"));
+    if (qint64(exp.toDouble()) + kLeewayS < nowS)
+        return refused(QStringLiteral("the assertion has expired"));
+    if (qint64(exp.toDouble()) > nowS + maxLifetimeS)
+        return refused(QStringLiteral("exp is more than %1 s in the future").arg(maxLifetimeS));
+    const QJsonValue nbf = c.value(QStringLiteral("nbf"));
+    if (!nbf.isUndefined() && (!nbf.isDouble() || qint64(nbf.toDouble()) - kLeewayS > nowS))
+        return refused(QStringLiteral("the assertion is not valid yet (nbf)"));
+    const QJsonValue iat = c.value(QStringLiteral("iat"));
+    if (!iat.isUndefined() && (!iat.isDouble() || qint64(iat.toDouble()) - kLeewayS > nowS))
+        return refused(QStringLiteral("iat is in the future"));
+    if (requireJti && c.value(QStringLiteral("jti")).toString().isEmpty())
+        return refused(QStringLiteral("jti is required"));
+    return c;
+}
+
+} // namespace Gatehouse::OAuth

@@ -1,0 +1,75 @@
+#pragma once
+
+#include "core/result.h"
+
+#include <QHash>
+#include <QJsonObject>
+#include <QMutex>
+#include <QStringList>
+
+#include <functional>
+#include <optional>
+
+namespace Gatehouse::Core {
+class Database;
+class WriteQueue;
+} // namespace Gatehouse::Core
+
+namespace Gatehouse::OAuth {
+
+// An issuer whose JWTs this server accepts as authorization grants (RFC 7523 §2.1) and as
+// subject / actor tokens in token exchange (RFC 8693): its JWKS and the audiences it may name
+// (empty: this server's issuer and token endpoint).
+struct TrustedIssuer
+{
+    QString issuer;
+    QJsonObject jwks;
+    qint64 createdAt = 0;
+    QJsonObject toJson() const;
+    static Core::Result<TrustedIssuer> fromJson(const QJsonObject &o);
+};
+
+class TrustedIssuers
+{
+public:
+    TrustedIssuers(Core::Database &database, Core::WriteQueue &writer);
+    std::optional<TrustedIssuer> find(const QString &issuer) const;
+    QList<TrustedIssuer> all() const;
+    void add(const TrustedIssuer &issuer, std::function<void(Core::Result<void>)> done);
+    void remove(const QString &issuer, std::function<void(Core::Result<void>)> done);
+
+private:
+    Core::Database &m_database;
+    Core::WriteQueue &m_writer;
+};
+
+// RFC 7523 §3: one use per (issuer, jti) while the assertion is valid. Claimed atomically in
+// memory and persisted (so a restart does not reopen the window).
+class JtiCache
+{
+public:
+    JtiCache(Core::Database &database, Core::WriteQueue &writer);
+    bool claim(const QString &issuer, const QString &jti, qint64 expiresAtMs, qint64 now);
+
+private:
+    Core::Database &m_database;
+    Core::WriteQueue &m_writer;
+    QMutex m_mutex;
+    QHash<QString, qint64> m_seen; // issuer + '\n' + jti -> expiry
+};
+
+// Verifies a JWT assertion (RFC 7523 §3): signature against jwks (RS256, PS256, ES256 only),
+// iss (when expectedIssuer is not empty), sub (when expectedSubject is not empty) and a non-empty
+// sub, aud containing one of audiences, exp present and not past, not too far ahead
+// (maxLifetimeS), nbf and iat not in the future, jti present. The payload, or an error saying
+// which rule failed.
+Core::Result<QJsonObject> verifyAssertion(const QByteArray &compact, const QJsonObject &jwks,
+                                          const QString &expectedIssuer,
+                                          const QString &expectedSubject,
+                                          const QStringList &audiences, qint64 now,
+                                          qint64 maxLifetimeS = 3600, bool requireJti = true);
+
+// The unverified `iss` of a compact JWT (to pick the key set); empty when unreadable.
+QString peekIssuer(const QByteArray &compact);
+
+} // namespace Gatehouse::OAuth

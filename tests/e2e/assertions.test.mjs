@@ -1,0 +1,250 @@
+// JWT assertions end to end, with keys made by `jose`: private_key_jwt client authentication
+// (RFC 7523 §2.2), the jwt-bearer grant from trusted issuers (RFC 7523 §2.1), token exchange
+// (RFC 8693) with delegation; and the attacks: replayed jti, wrong key, alg none, HS256,
+// expired, wrong audience, untrusted issuer.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import * as jose from 'jose';
+import * as oauth from 'oauth4webapi';
+
+import { startBackend, adminFetch, request } from './lib/backend.mjs';
+
+const IDP = 'https://idp.example.test';
+const JWT_BEARER = 'urn:ietf:params:oauth:grant-type:jwt-bearer';
+const EXCHANGE = 'urn:ietf:params:oauth:grant-type:token-exchange';
+const AT = 'urn:ietf:params:oauth:token-type:access_token';
+const JWT = 'urn:ietf:params:oauth:token-type:jwt';
+
+let b;
+let tokenEndpoint;
+let idpKey; // the trusted issuer's ES256 key pair
+let user;
+
+async function register(metadata) {
+    const r = await adminFetch(b, 'POST', '/admin/v1/clients', metadata);
+    assert.equal(r.status, 201, r.text);
+    return r.json;
+}
+
+function token(params, headers = {}) {
+    return request(tokenEndpoint, 'POST', new URLSearchParams(params).toString(),
+                   { 'Content-Type': 'application/x-www-form-urlencoded', ...headers });
+}
+
+function basic(c) {
+    return { Authorization: `Basic ${Buffer.from(`${c.client_id}:${c.client_secret}`).toString('base64')}` };
+}
+
+function assertError(r, status, error, pattern) {
+    assert.equal(r.status, status, r.text);
+    assert.equal(r.json?.error, error, r.text);
+    if (pattern)
+        assert.match(r.json.error_description, pattern);
+}
+
+async function sign(claims, key, alg, kid, { exp = '2m' } = {}) {
+    let jwt = new jose.SignJWT(claims).setProtectedHeader({ alg, kid }).setIssuedAt();
+    if (exp)
+        jwt = jwt.setExpirationTime(exp);
+    return jwt.sign(key);
+}
+
+// Unsigned or HMAC tokens, built by hand (jose refuses to make alg none).
+function forged(header, claims, signature = '') {
+    const part = (o) => Buffer.from(JSON.stringify(o)).toString('base64url');
+    return `${part(header)}.${part(claims)}.${signature}`;
+}
+
+before(async () => {
+    b = await startBackend();
+    tokenEndpoint = `${b.serviceUrl}/oauth2/token`;
+    idpKey = await jose.generateKeyPair('ES256', { extractable: true });
+    const jwk = { ...(await jose.exportJWK(idpKey.publicKey)), kid: 'idp-1', alg: 'ES256', use: 'sig' };
+    const r = await adminFetch(b, 'POST', '/admin/v1/trusted-issuers', { issuer: IDP, jwks: { keys: [jwk] } });
+    assert.equal(r.status, 201, r.text);
+    const u = await adminFetch(b, 'POST', '/admin/v1/users',
+                               { username: 'jb-user', password: 'jwt bearer user', email: 'jb@example.com' });
+    user = u.json;
+});
+
+after(async () => {
+    if (b)
+        assert.equal(await b.stop(), 0, b.stderr);
+});
+
+test('trusted issuers: admin validation, list, replace, delete', async () => {
+    const priv = await jose.exportJWK((await jose.generateKeyPair('ES256', { extractable: true })).privateKey);
+    for (const bad of [{ issuer: 'not a url', jwks: { keys: [{ kty: 'EC' }] } },
+                       { issuer: 'https://x.example' },
+                       { issuer: 'https://x.example', jwks: { keys: [] } },
+                       { issuer: 'https://x.example', jwks: { keys: [priv] } },
+                       { issuer: 'https://x.example', jwks: { keys: [{ kty: 'oct', k: 'c2VjcmV0' }] } }]) {
+        const r = await adminFetch(b, 'POST', '/admin/v1/trusted-issuers', bad);
+        assert.equal(r.status, 400, JSON.stringify(bad));
+        assert.equal(r.json.error, 'validation-failed');
+    }
+    const list = await adminFetch(b, 'GET', '/admin/v1/trusted-issuers');
+    assert.deepEqual(list.json.items.map((i) => i.issuer), [IDP]);
+    const other = 'https://other.example.test/tenant?x=1';
+    const pub = await jose.exportJWK((await jose.generateKeyPair('RS256')).publicKey);
+    assert.equal((await adminFetch(b, 'POST', '/admin/v1/trusted-issuers', { issuer: other, jwks: { keys: [pub] } })).status, 201);
+    const del = await adminFetch(b, 'DELETE', `/admin/v1/trusted-issuers?issuer=${encodeURIComponent(other)}`);
+    assert.equal(del.status, 204);
+    assert.equal((await adminFetch(b, 'DELETE', `/admin/v1/trusted-issuers?issuer=${encodeURIComponent(other)}`)).status, 404);
+});
+
+test('private_key_jwt: a signed assertion authenticates the client once', async () => {
+    const keys = await jose.generateKeyPair('RS256', { extractable: true });
+    const jwk = { ...(await jose.exportJWK(keys.publicKey)), kid: 'client-key-1', alg: 'RS256', use: 'sig' };
+    const noKeys = await adminFetch(b, 'POST', '/admin/v1/clients', {
+        client_name: 'pkjwt', token_endpoint_auth_method: 'private_key_jwt', grant_types: ['client_credentials'] });
+    assert.equal(noKeys.status, 400);
+    const c = await register({ client_name: 'pkjwt', token_endpoint_auth_method: 'private_key_jwt',
+                               grant_types: ['client_credentials'], scope: 'orders:read', jwks: { keys: [jwk] } });
+    assert.equal(c.client_secret, undefined, 'no secret for private_key_jwt');
+    const assertion = (claims = {}, key = keys.privateKey, opts) => sign(
+        { iss: c.client_id, sub: c.client_id, aud: tokenEndpoint, jti: randomUUID(), ...claims }, key, 'RS256',
+        'client-key-1', opts);
+    const params = (a) => ({ grant_type: 'client_credentials',
+                             client_assertion_type: 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer',
+                             client_assertion: a });
+    const a1 = await assertion();
+    const ok = await token(params(a1));
+    assert.equal(ok.status, 200, ok.text);
+    assert.equal(ok.json.scope, 'orders:read');
+    assertError(await token(params(a1)), 401, 'invalid_client', /already used/);
+
+    const other = await jose.generateKeyPair('RS256');
+    assertError(await token(params(await assertion({}, other.privateKey))), 401, 'invalid_client', /signature/);
+    assertError(await token(params(await assertion({ aud: 'https://elsewhere.example' }))), 401, 'invalid_client', /aud/);
+    assertError(await token(params(await assertion({ sub: 'someone-else' }))), 401, 'invalid_client', /sub/);
+    assertError(await token(params(await assertion({ exp: Math.floor(Date.now() / 1000) - 600 }, keys.privateKey,
+                                                   { exp: null }))), 401, 'invalid_client', /expired/);
+    assertError(await token(params(await assertion({}, keys.privateKey, { exp: '2h' }))), 401, 'invalid_client',
+                /in the future/);
+    assertError(await token(params(await assertion({ jti: undefined }))), 401, 'invalid_client', /jti/);
+    assertError(await token(params(forged({ alg: 'none' }, { iss: c.client_id, sub: c.client_id, aud: tokenEndpoint,
+                                                             exp: Math.floor(Date.now() / 1000) + 60, jti: 'x' }))),
+                401, 'invalid_client');
+    assertError(await token({ ...params(await assertion()), client_assertion_type: 'urn:bogus' }), 401, 'invalid_client');
+
+    // oauth4webapi's PrivateKeyJwt makes the same kind of assertion.
+    const as = await oauth.processDiscoveryResponse(new URL(b.serviceUrl), await oauth.discoveryRequest(
+        new URL(b.serviceUrl), { [oauth.allowInsecureRequests]: true }));
+    assert.ok(as.token_endpoint_auth_methods_supported.includes('private_key_jwt'));
+    const resp = await oauth.clientCredentialsGrantRequest(
+        as, { client_id: c.client_id }, oauth.PrivateKeyJwt({ key: keys.privateKey, kid: 'client-key-1' }),
+        new URLSearchParams(), { [oauth.allowInsecureRequests]: true });
+    assert.equal(resp.status, 200, await resp.clone().text());
+});
+
+test('jwt-bearer: a trusted issuer\'s assertion becomes an access token, once', async () => {
+    const c = await register({ client_name: 'bearer', grant_types: [JWT_BEARER], scope: 'openid email orders:read' });
+    const assertion = (claims = {}, key = idpKey.privateKey, alg = 'ES256', kid = 'idp-1') => sign(
+        { iss: IDP, sub: 'jb-user', aud: b.serviceUrl, jti: randomUUID(), ...claims }, key, alg, kid,
+        { exp: 'exp' in claims ? null : '2m' });
+    const a1 = await assertion();
+    const ok = await token({ grant_type: JWT_BEARER, assertion: a1, scope: 'email orders:read' }, basic(c));
+    assert.equal(ok.status, 200, ok.text);
+    assert.equal(ok.json.refresh_token, undefined);
+    const jwks = jose.createRemoteJWKSet(new URL(`${b.serviceUrl}/oauth2/jwks`));
+    const { payload } = await jose.jwtVerify(ok.json.access_token, jwks, { issuer: b.serviceUrl });
+    assert.equal(payload.sub, user.id, 'a local user named by sub');
+    assert.equal(payload.email, 'jb@example.com');
+    assert.equal(payload.client_id, c.client_id);
+
+    assertError(await token({ grant_type: JWT_BEARER, assertion: a1 }, basic(c)), 400, 'invalid_grant', /already used/);
+    const external = await token({ grant_type: JWT_BEARER, assertion: await assertion({ sub: 'service-42' }) }, basic(c));
+    assert.equal(external.status, 200);
+    assert.equal(jose.decodeJwt(external.json.access_token).sub, 'service-42');
+
+    const stranger = await jose.generateKeyPair('ES256');
+    const cases = [
+        [await sign({ iss: 'https://evil.example', sub: 'x', aud: b.serviceUrl, jti: randomUUID() },
+                    stranger.privateKey, 'ES256', 'idp-1'), /not trusted/],
+        [await assertion({}, stranger.privateKey), /signature/],
+        [await assertion({ aud: 'https://other-as.example' }), /aud/],
+        [await assertion({ jti: undefined }), /jti/],
+        [await assertion({ sub: undefined }), /sub/],
+        [await assertion({ exp: Math.floor(Date.now() / 1000) - 3600 }), /expired/],
+        [await assertion({ nbf: Math.floor(Date.now() / 1000) + 3600 }), /nbf/],
+        [forged({ alg: 'none', kid: 'idp-1' }, { iss: IDP, sub: 'x', aud: b.serviceUrl, jti: 'n',
+                                                 exp: Math.floor(Date.now() / 1000) + 60 }), /signature/],
+    ];
+    // HS256 "signed" with the public key as the secret: the classic key-confusion attack.
+    const pubJwk = await jose.exportJWK(idpKey.publicKey);
+    const hs = await new jose.SignJWT({ iss: IDP, sub: 'x', aud: b.serviceUrl, jti: randomUUID() })
+        .setProtectedHeader({ alg: 'HS256', kid: 'idp-1' }).setExpirationTime('2m')
+        .sign(new TextEncoder().encode(JSON.stringify(pubJwk)));
+    cases.push([hs, /signature/]);
+    for (const [a, why] of cases)
+        assertError(await token({ grant_type: JWT_BEARER, assertion: a }, basic(c)), 400, 'invalid_grant', why);
+    assertError(await token({ grant_type: JWT_BEARER }, basic(c)), 400, 'invalid_request');
+    assertError(await token({ grant_type: JWT_BEARER, assertion: await assertion(), scope: 'orders:write' }, basic(c)),
+                400, 'invalid_scope');
+    const without = await register({ client_name: 'no bearer', grant_types: ['client_credentials'] });
+    assertError(await token({ grant_type: JWT_BEARER, assertion: await assertion() }, basic(without)),
+                400, 'unauthorized_client');
+});
+
+test('token exchange: audience policy, scope narrowing, delegation with act', async () => {
+    const api = 'https://api.example.test/orders';
+    const frontend = await register({ client_name: 'frontend', grant_types: ['client_credentials'],
+                                      scope: 'orders:read orders:write' });
+    const subject = (await token({ grant_type: 'client_credentials', scope: 'orders:read' }, basic(frontend))).json;
+    const gateway = await register({ client_name: 'gateway', grant_types: [EXCHANGE, 'client_credentials'],
+                                     scope: 'orders:read orders:write', token_exchange_audiences: [api] });
+    const exchanged = await token({ grant_type: EXCHANGE, subject_token: subject.access_token, subject_token_type: AT,
+                                    audience: api }, basic(gateway));
+    assert.equal(exchanged.status, 200, exchanged.text);
+    assert.equal(exchanged.json.issued_token_type, AT);
+    assert.equal(exchanged.json.token_type, 'Bearer');
+    assert.equal(exchanged.json.scope, 'orders:read', 'never more than the subject token had');
+    const jwks = jose.createRemoteJWKSet(new URL(`${b.serviceUrl}/oauth2/jwks`));
+    const { payload } = await jose.jwtVerify(exchanged.json.access_token, jwks, { issuer: b.serviceUrl, audience: api });
+    assert.equal(payload.sub, frontend.client_id);
+    assert.equal(payload.client_id, gateway.client_id);
+    assert.equal(payload.act, undefined);
+
+    assertError(await token({ grant_type: EXCHANGE, subject_token: subject.access_token, subject_token_type: AT,
+                              audience: 'https://not-allowed.example' }, basic(gateway)), 400, 'invalid_target');
+    assertError(await token({ grant_type: EXCHANGE, subject_token: subject.access_token, subject_token_type: AT,
+                              scope: 'orders:write' }, basic(gateway)), 400, 'invalid_scope');
+
+    // Delegation: the gateway acts for the frontend's subject.
+    const actor = (await token({ grant_type: 'client_credentials' }, basic(gateway))).json;
+    const delegated = await token({ grant_type: EXCHANGE, subject_token: subject.access_token, subject_token_type: AT,
+                                    actor_token: actor.access_token, actor_token_type: AT, resource: api }, basic(gateway));
+    assert.equal(delegated.status, 200, delegated.text);
+    assert.deepEqual(jose.decodeJwt(delegated.json.access_token).act, { sub: gateway.client_id });
+
+    // A trusted issuer's JWT as the subject; its act names the issuer.
+    const idpJwt = await sign({ iss: IDP, sub: 'partner-user', aud: b.serviceUrl }, idpKey.privateKey, 'ES256', 'idp-1');
+    const fromIdp = await token({ grant_type: EXCHANGE, subject_token: idpJwt, subject_token_type: JWT,
+                                  actor_token: idpJwt, actor_token_type: JWT }, basic(gateway));
+    assert.equal(fromIdp.status, 200, fromIdp.text);
+    const claims = jose.decodeJwt(fromIdp.json.access_token);
+    assert.equal(claims.sub, 'partner-user');
+    assert.deepEqual(claims.act, { sub: 'partner-user', iss: IDP });
+
+    // Refusals.
+    await request(`${b.serviceUrl}/oauth2/revoke`, 'POST', new URLSearchParams({ token: subject.access_token }).toString(),
+                  { 'Content-Type': 'application/x-www-form-urlencoded', ...basic(frontend) });
+    assertError(await token({ grant_type: EXCHANGE, subject_token: subject.access_token, subject_token_type: AT },
+                            basic(gateway)), 400, 'invalid_grant');
+    assertError(await token({ grant_type: EXCHANGE, subject_token: 'x', subject_token_type: 'urn:ietf:params:oauth:token-type:saml2' },
+                            basic(gateway)), 400, 'invalid_request');
+    assertError(await token({ grant_type: EXCHANGE, subject_token_type: AT }, basic(gateway)), 400, 'invalid_request');
+    assertError(await token({ grant_type: EXCHANGE, subject_token: actor.access_token, subject_token_type: AT,
+                              actor_token: actor.access_token }, basic(gateway)), 400, 'invalid_request');
+    assertError(await token({ grant_type: EXCHANGE, subject_token: actor.access_token, subject_token_type: AT,
+                              requested_token_type: 'urn:ietf:params:oauth:token-type:refresh_token' }, basic(gateway)),
+                400, 'invalid_request');
+    const strange = await sign({ iss: 'https://evil.example', sub: 'x', aud: b.serviceUrl },
+                               (await jose.generateKeyPair('ES256')).privateKey, 'ES256', 'k');
+    assertError(await token({ grant_type: EXCHANGE, subject_token: strange, subject_token_type: JWT }, basic(gateway)),
+                400, 'invalid_grant', /trusted/);
+    assertError(await token({ grant_type: EXCHANGE, subject_token: actor.access_token, subject_token_type: AT },
+                            basic(frontend)), 400, 'unauthorized_client');
+});
