@@ -305,6 +305,8 @@ Result<void> Backend::start()
         m_config.publicBaseUrl.isEmpty() ? m_service->url() : m_config.publicBaseUrl, authorize);
     if (auto r = m_oauth->start(); !r)
         return r;
+    if (m_config.ordersRequireToken)
+        m_service->addFilter(QStringLiteral("/v1/"), m_oauth->resourceServerFilter());
     m_oauthAdminApi = std::make_unique<OAuthAdminApi>(*m_admin, *m_oauth);
     if (auto r = writePorts(); !r)
         return r;

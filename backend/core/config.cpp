@@ -249,6 +249,11 @@ const QList<Entry> &entries()
             "Lifetime of refresh tokens, renewed on each rotation (default 14d).",
             durationSetter(60'000, 365LL * 86'400'000,
                            [](Config &c, qint64 v) { c.oauthRefreshLifetimeMs = v; }));
+        add("orders-require-token", "",
+            "Protect /v1 (orders, beers) as a resource server: a bearer token from this "
+            "authorization server with orders:read to read, orders:write to change (off by "
+            "default).",
+            boolSetter([](Config &c, bool v) { c.ordersRequireToken = v; }));
         add("oauth-open-registration", "",
             "Let anyone register clients at /oauth2/register without an initial access token "
             "(off by default).",

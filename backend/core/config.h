@@ -58,6 +58,7 @@ struct Config
     qint64 oauthRefreshLifetimeMs = 14LL * 24 * 3600 * 1000;
     qint64 oauthDeviceCodeLifetimeMs = 10 * 60'000;
     bool oauthOpenRegistration = false;
+    bool ordersRequireToken = false; // /v1 needs a bearer token from the authorization server
 
     // Where each value came from ("default", "config file", "environment GATEHOUSE_X", "flag --x").
     QMap<QString, QString> sources;

@@ -50,6 +50,9 @@ public:
     QJsonArray activeTokens(const QString &clientId, const QString &subject, int limit) const;
     void revokeById(const QString &id, std::function<void(Core::Result<void>)> done);
     void publishKeyRotated(const QString &alg);
+    // For HttpServer::addFilter on /v1/: orders:read for reads, orders:write for changes;
+    // RFC 6750 answers (401 / 403 with WWW-Authenticate: Bearer ...).
+    Core::Filter resourceServerFilter();
 
 private:
     void registerRoutes();

@@ -1,0 +1,93 @@
+// Resource-server protection of the orders API (docs/oauth.md): RFC 6750 bearer tokens from
+// this server, JWTs checked locally, opaque tokens by (in-process) introspection.
+#include "core/clock.h"
+#include "core/database.h"
+#include "crypto/jws.h"
+#include "oauth/oauthapi.h"
+
+#include <QJsonDocument>
+#include <QSqlQuery>
+
+namespace Gatehouse::OAuth {
+
+using Core::HttpRequest;
+using Core::HttpResponse;
+
+namespace {
+
+HttpResponse bearerProblem(int status, const QByteArray &error, const QString &detail,
+                           const QString &scope = {})
+{
+    QJsonObject body{{QStringLiteral("type"),
+                      QStringLiteral("urn:gatehouse:problem:") +
+                          (error.isEmpty() ? QStringLiteral("unauthorized")
+                                           : QString::fromLatin1(error).replace(QLatin1Char('_'),
+                                                                                QLatin1Char('-')))},
+                     {QStringLiteral("title"),
+                      status == 401 ? QStringLiteral("Unauthorized") : QStringLiteral("Forbidden")},
+                     {QStringLiteral("status"), status},
+                     {QStringLiteral("detail"), detail}};
+    HttpResponse r = HttpResponse::text(status, QJsonDocument(body).toJson(QJsonDocument::Compact),
+                                        "application/problem+json");
+    QByteArray challenge = "Bearer realm=\"gatehouse\"";
+    if (!error.isEmpty())
+        challenge += ", error=\"" + error + "\", error_description=\"" + detail.toUtf8() + "\"";
+    if (!scope.isEmpty())
+        challenge += ", scope=\"" + scope.toUtf8() + "\"";
+    r.setHeader("WWW-Authenticate", challenge);
+    r.setHeader("Cache-Control", "no-store");
+    return r;
+}
+
+} // namespace
+
+Core::Filter OAuthApi::resourceServerFilter()
+{
+    return [this](const HttpRequest &req) -> std::optional<HttpResponse> {
+        const bool write = req.method != "GET" && req.method != "HEAD";
+        const QString needed =
+            write ? QStringLiteral("orders:write") : QStringLiteral("orders:read");
+        const QString token = req.bearerToken();
+        if (token.isEmpty())
+            return bearerProblem(
+                401, {},
+                QStringLiteral("a bearer token with the scope %1 is required").arg(needed));
+        const qint64 now = m_clock.now().toMSecsSinceEpoch();
+        QStringList scopes;
+        if (token.count(QLatin1Char('.')) == 2) {
+            // A JWT access token: verified locally against the JWKS (RFC 9068 §4).
+            auto verified = Crypto::Jws::verifyWithJwks(token.toUtf8(), m_keys.jwks());
+            const QJsonObject claims =
+                verified ? QJsonDocument::fromJson(verified->payload).object() : QJsonObject();
+            if (!verified ||
+                verified->header.value(QStringLiteral("typ"))
+                        .toString()
+                        .compare(QLatin1String("at+jwt"), Qt::CaseInsensitive) != 0 ||
+                claims.value(QStringLiteral("iss")).toString() != m_issuer ||
+                qint64(claims.value(QStringLiteral("exp")).toDouble()) * 1000 <= now)
+                return bearerProblem(401, "invalid_token",
+                                     QStringLiteral("the access token is not valid (signature, "
+                                                    "type, issuer or expiry)"));
+            scopes = claims.value(QStringLiteral("scope")).toString().split(QLatin1Char(' '));
+        } else {
+            // Opaque: introspected (RFC 7662) in process.
+            QSqlQuery q(m_database.connection());
+            q.prepare(QStringLiteral("SELECT scope, expires_at, revoked_at, kind FROM "
+                                     "oauth_tokens WHERE hash = ?"));
+            q.addBindValue(TokenIssuer::hashToken(token));
+            if (!q.exec() || !q.next() || !q.value(2).isNull() || q.value(1).toLongLong() <= now ||
+                q.value(3).toString() != QLatin1String("access"))
+                return bearerProblem(401, "invalid_token",
+                                     QStringLiteral("the access token is unknown, expired or "
+                                                    "revoked"));
+            scopes = q.value(0).toString().split(QLatin1Char(' '));
+        }
+        if (!scopes.contains(needed))
+            return bearerProblem(403, "insufficient_scope",
+                                 QStringLiteral("this request needs the scope %1").arg(needed),
+                                 needed);
+        return std::nullopt;
+    };
+}
+
+} // namespace Gatehouse::OAuth

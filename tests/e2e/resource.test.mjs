@@ -1,0 +1,103 @@
+// The orders API as an OAuth resource server (--orders-require-token): RFC 6750 answers,
+// orders:read for reads and orders:write for changes, JWTs checked locally, opaque tokens by
+// introspection. Off by default, as the seed shows no authentication.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import * as jose from 'jose';
+
+import { startBackend, adminFetch, serviceFetch, request } from './lib/backend.mjs';
+
+let b;
+let customer;
+
+async function clientToken(scope, format = 'jwt') {
+    const c = await adminFetch(b, 'POST', '/admin/v1/clients', {
+        client_name: `rs ${scope} ${format}`, grant_types: ['client_credentials'], scope, access_token_format: format });
+    assert.equal(c.status, 201, c.text);
+    const t = await adminFetch(b, 'POST', '/admin/v1/tokens', { client_id: c.json.client_id });
+    assert.equal(t.status, 200, t.text);
+    return { ...t.json, client: c.json };
+}
+
+const bearer = (t) => ({ Authorization: `Bearer ${t}` });
+
+function assertChallenge(r, status, error, scope) {
+    assert.equal(r.status, status, r.text);
+    assert.match(r.headers['content-type'], /^application\/problem\+json/);
+    const h = r.headers['www-authenticate'];
+    assert.ok(h.startsWith('Bearer realm="gatehouse"'), h);
+    if (error)
+        assert.match(h, new RegExp(`error="${error}"`));
+    else
+        assert.ok(!h.includes('error='), 'no error code when no token was sent (RFC 6750 §3.1)');
+    if (scope)
+        assert.match(h, new RegExp(`scope="${scope}"`));
+    assert.equal(r.json.status, status);
+}
+
+before(async () => {
+    b = await startBackend({ args: ['--orders-require-token'] });
+    const c = await adminFetch(b, 'POST', '/admin/v1/customers', { name: 'resource server' });
+    assert.equal(c.status, 201, c.text);
+    customer = c.json.customer.id;
+});
+
+after(async () => {
+    if (b)
+        assert.equal(await b.stop(), 0, b.stderr);
+});
+
+test('no token: 401 with a bare Bearer challenge; health stays open', async () => {
+    assertChallenge(await serviceFetch(b, 'GET', '/v1/beers'), 401);
+    assertChallenge(await serviceFetch(b, 'POST', `/v1/customers/${customer}/orders`, {}), 401);
+    assert.equal((await serviceFetch(b, 'GET', '/healthz')).status, 200);
+    assert.equal((await serviceFetch(b, 'GET', '/.well-known/openid-configuration')).status, 200);
+});
+
+test('orders:read reads but cannot write; orders:write writes', async () => {
+    const reader = await clientToken('orders:read');
+    assert.equal((await serviceFetch(b, 'GET', '/v1/beers', undefined, bearer(reader.access_token))).status, 200);
+    assert.equal((await serviceFetch(b, 'GET', `/v1/customers/${customer}/orders`, undefined,
+                                     bearer(reader.access_token))).status, 200);
+    assertChallenge(await serviceFetch(b, 'POST', `/v1/customers/${customer}/orders`, {},
+                                       bearer(reader.access_token)), 403, 'insufficient_scope', 'orders:write');
+    const writer = await clientToken('orders:read orders:write');
+    const created = await serviceFetch(b, 'POST', `/v1/customers/${customer}/orders`, {}, bearer(writer.access_token));
+    assert.equal(created.status, 201, created.text);
+    const onlyWrite = await clientToken('orders:write');
+    assertChallenge(await serviceFetch(b, 'GET', '/v1/beers', undefined, bearer(onlyWrite.access_token)),
+                    403, 'insufficient_scope', 'orders:read');
+});
+
+test('opaque tokens by introspection; revoked and foreign tokens refused', async () => {
+    const opaque = await clientToken('orders:read', 'opaque');
+    assert.equal(opaque.access_token.split('.').length, 1);
+    assert.equal((await serviceFetch(b, 'GET', '/v1/beers', undefined, bearer(opaque.access_token))).status, 200);
+    const id = (await adminFetch(b, 'GET', `/admin/v1/tokens?client=${opaque.client.client_id}`)).json.items[0].id;
+    assert.equal((await adminFetch(b, 'DELETE', `/admin/v1/tokens/${id}`)).status, 204);
+    assertChallenge(await serviceFetch(b, 'GET', '/v1/beers', undefined, bearer(opaque.access_token)), 401, 'invalid_token');
+
+    assertChallenge(await serviceFetch(b, 'GET', '/v1/beers', undefined, bearer('made-up-token')), 401, 'invalid_token');
+    const keys = await jose.generateKeyPair('RS256');
+    const real = await clientToken('orders:read');
+    const header = jose.decodeProtectedHeader(real.access_token);
+    const forged = await new jose.SignJWT(jose.decodeJwt(real.access_token))
+        .setProtectedHeader({ alg: 'RS256', kid: header.kid, typ: 'at+jwt' }).sign(keys.privateKey);
+    assertChallenge(await serviceFetch(b, 'GET', '/v1/beers', undefined, bearer(forged)), 401, 'invalid_token');
+    const [h, p, s] = real.access_token.split('.');
+    const widened = Buffer.from(JSON.stringify({ ...jose.decodeJwt(real.access_token), scope: 'orders:read orders:write' }))
+        .toString('base64url');
+    assertChallenge(await serviceFetch(b, 'POST', `/v1/customers/${customer}/orders`, {},
+                                       bearer(`${h}.${widened}.${s}`)), 401, 'invalid_token');
+    const none = `${Buffer.from('{"alg":"none","typ":"at+jwt"}').toString('base64url')}.${p}.`;
+    assertChallenge(await serviceFetch(b, 'GET', '/v1/beers', undefined, bearer(none)), 401, 'invalid_token');
+});
+
+test('off by default', async () => {
+    const open = await startBackend();
+    try {
+        assert.equal((await request(`${open.serviceUrl}/v1/beers`, 'GET')).status, 200);
+    } finally {
+        assert.equal(await open.stop(), 0, open.stderr);
+    }
+});
