@@ -303,7 +303,8 @@ GrantResult PasswordGrant::handle(const TokenRequest &req) const
         GrantResult r;
         const OAuthError e = invalidGrant(QStringLiteral("wrong username or password"));
         r.consume = [attempt, now, policy, e](Core::WriteTransaction &tx) {
-            UserStore::recordOutcome(tx, attempt, now, policy);
+            // The failure is counted; if that write fails the answer is the same refusal.
+            (void)UserStore::recordOutcome(tx, attempt, now, policy);
             return std::optional<OAuthError>(e);
         };
         return r;
