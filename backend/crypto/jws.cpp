@@ -12,10 +12,12 @@
 #include <cjose/jwk.h>
 #include <cjose/jws.h>
 #include <jansson.h>
+
 #include <openssl/core_names.h>
 #include <openssl/err.h>
 #include <openssl/pem.h>
 #include <openssl/x509.h>
+#include <vector>
 
 namespace Gatehouse::Crypto::Jws {
 
@@ -353,9 +355,30 @@ Result<QByteArray> sign(const PrivateKey &key, const QString &alg,
                          400);
 
     ERR_clear_error();
-    auto jwk = signingJwk(PrivateKeyAccess::pkey(key));
-    if (!jwk)
-        return jwk.error();
+    // Building the cjose key (and OpenSSL's RSA object with its Montgomery contexts) costs
+    // as much as a signature: each thread keeps the last few keys it signed with. Per thread
+    // because cjose's reference counts are not atomic. The cached PrivateKey keeps the
+    // EVP_PKEY alive, so its address cannot be reused by another key while cached.
+    struct CachedJwk
+    {
+        PrivateKey key;
+        CjoseJwkPtr jwk;
+    };
+    thread_local std::vector<CachedJwk> cache;
+    const EVP_PKEY *pkey = PrivateKeyAccess::pkey(key);
+    cjose_jwk_t *jwkHandle = nullptr;
+    for (const CachedJwk &c : cache)
+        if (PrivateKeyAccess::pkey(c.key) == pkey)
+            jwkHandle = c.jwk.get();
+    if (!jwkHandle) {
+        auto jwk = signingJwk(pkey);
+        if (!jwk)
+            return jwk.error();
+        if (cache.size() >= 8)
+            cache.erase(cache.begin());
+        cache.push_back(CachedJwk{key, std::move(*jwk)});
+        jwkHandle = cache.back().jwk.get();
+    }
 
     // cjose 0.6 can only set string, object or array header values
     // (cjose_header_set_raw parses without JSON_DECODE_ANY). cjose_header_t is a
@@ -374,7 +397,7 @@ Result<QByteArray> sign(const PrivateKey &key, const QString &alg,
             400);
 
     cjose_err err{};
-    CjoseJwsPtr jws(cjose_jws_sign(jwk->get(), header.get(),
+    CjoseJwsPtr jws(cjose_jws_sign(jwkHandle, header.get(),
                                    reinterpret_cast<const uint8_t *>(payload.constData()),
                                    size_t(payload.size()), &err));
     if (!jws)

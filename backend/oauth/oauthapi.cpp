@@ -37,6 +37,7 @@ OAuthApi::OAuthApi(Core::HttpServer &server, Core::Database &database, Core::Wri
     m_grants.push_back(std::make_unique<JwtBearerGrant>(m_issuerImpl, m_trusted, m_jti, m_users));
     m_grants.push_back(
         std::make_unique<TokenExchangeGrant>(m_issuerImpl, m_trusted, m_keys, m_database, m_users));
+    m_discoveryJson = QJsonDocument(discovery()).toJson(QJsonDocument::Compact);
     registerRoutes();
     registerRegistrationRoutes(authorize.openRegistration);
 }
@@ -268,11 +269,10 @@ void OAuthApi::registerRoutes()
     for (const char *path :
          {"/.well-known/openid-configuration", "/.well-known/oauth-authorization-server"})
         m_server.route("GET", QLatin1String(path), [this](const HttpRequest &) {
-            return HttpResponse::json(200, discovery());
+            return HttpResponse::text(200, m_discoveryJson, "application/json");
         });
     m_server.route("GET", QStringLiteral("/oauth2/jwks"), [this](const HttpRequest &) {
-        return HttpResponse::text(200, QJsonDocument(m_keys.jwks()).toJson(QJsonDocument::Compact),
-                                  "application/jwk-set+json");
+        return HttpResponse::text(200, m_keys.jwksJson(), "application/jwk-set+json");
     });
 
     // Client authentication (RFC 6749 §2.3.1): Basic or client_secret in the form, the way the

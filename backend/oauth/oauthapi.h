@@ -77,6 +77,7 @@ private:
     TrustedIssuers m_trusted;
     JtiCache m_jti;
     qint64 m_deviceCodeLifetimeMs;
+    QByteArray m_discoveryJson; // fixed once the grants are known
     std::vector<std::unique_ptr<GrantHandler>> m_grants;
     AuthorizeEndpoint m_authorize;
 };

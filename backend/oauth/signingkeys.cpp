@@ -6,6 +6,7 @@
 #include "crypto/jws.h"
 #include "crypto/random.h"
 
+#include <QJsonDocument>
 #include <QSqlError>
 #include <QSqlQuery>
 
@@ -94,6 +95,7 @@ void SigningKeys::publish(QList<Key> keys, qint64 now)
     QMutexLocker lock(&m_mutex);
     m_keys = keys;
     m_jwks = Crypto::Jws::jwks(jwks);
+    m_jwksJson = QJsonDocument(m_jwks).toJson(QJsonDocument::Compact);
 }
 
 void SigningKeys::rotate(const QString &alg, qint64 now,
@@ -166,6 +168,12 @@ QJsonObject SigningKeys::jwks() const
 {
     QMutexLocker lock(&m_mutex);
     return m_jwks;
+}
+
+QByteArray SigningKeys::jwksJson() const
+{
+    QMutexLocker lock(&m_mutex);
+    return m_jwksJson;
 }
 
 QList<QJsonObject> SigningKeys::list() const

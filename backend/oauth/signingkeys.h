@@ -38,6 +38,7 @@ public:
     };
     Active active(const QString &alg = QStringLiteral("RS256")) const;
     QJsonObject jwks() const;
+    QByteArray jwksJson() const;     // serialized once per change (the JWKS endpoint is hot)
     QList<QJsonObject> list() const; // kid, alg, state, createdAt, retireAfter (no key material)
 
     // How long a retired key stays published: the longest lifetime of what it signed.
@@ -62,6 +63,7 @@ private:
     mutable QMutex m_mutex;
     QList<Key> m_keys;
     QJsonObject m_jwks;
+    QByteArray m_jwksJson;
 };
 
 } // namespace Gatehouse::OAuth

@@ -14,6 +14,9 @@
 #   webhooks  signed deliveries per second to a local Node receiver and the latency from a
 #             status change to its receipt (tests/bench/deliveries.mjs), vs the receiver's
 #             own capacity under wrk.
+#   oauth     the authorization server vs node oidc-provider configured alike
+#             (tests/bench/oidc/server.mjs): client_credentials with RS256 JWT, ES256 JWT and
+#             opaque tokens, introspection, JWKS, discovery; c16.
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 cd "$here"
@@ -163,11 +166,68 @@ print(f"| webhook deliveries, signed, {d['deliveries']} to a Node receiver | - |
       f"{peer:.0f} | - | - | {d['deliveriesPerSecond']/peer:.2f} |")
 PY
 }
+scenario_oauth() {
+  local oidc_pid oidc_port secret c_rs c_es c_op auth g_op o_op
+  if [ ! -d tests/bench/oidc/node_modules/oidc-provider ]; then
+    (cd tests/bench/oidc && npm ci --no-audit --no-fund --prefer-offline >&2)
+  fi
+  secret="bench-$(python3 -c 'import secrets; print(secrets.token_urlsafe(24))')"
+  SECRET="$secret" NODE_ENV=production node tests/bench/oidc/server.mjs >"$work/oidc.port" 2>"$work/oidc.log" &
+  oidc_pid=$!
+  for _ in $(seq 1 100); do [ -s "$work/oidc.port" ] && break; sleep 0.1; done
+  oidc_port=$(head -1 "$work/oidc.port")
+  # Gatehouse: one confidential client per token kind (the format is per client here, per
+  # resource indicator there).
+  client() { # extra metadata JSON -> "client_id client_secret"
+    admin_json -X POST "http://127.0.0.1:$gh_admin/admin/v1/clients" \
+      -d "{\"client_name\":\"bench\",\"grant_types\":[\"client_credentials\"],\"scope\":\"orders:read\"$1}" |
+      python3 -c 'import json,sys; d=json.load(sys.stdin); print(d["client_id"], d["client_secret"])'
+  }
+  basic() { printf 'Basic %s' "$(printf '%s:%s' "$1" "$2" | base64 -w0)"; }
+  read -r c_rs s_rs < <(client "")
+  read -r c_es s_es < <(client ',"access_token_signed_response_alg":"ES256"')
+  read -r c_op s_op < <(client ',"access_token_format":"opaque"')
+  local o_auth; o_auth=$(basic bench "$secret")
+  local kind g_auth g_form o_form
+  for kind in "RS256 JWT" "ES256 JWT" "opaque"; do
+    case "$kind" in
+      "RS256 JWT") g_auth=$(basic "$c_rs" "$s_rs"); o_form="grant_type=client_credentials&scope=api&resource=https%3A%2F%2Fapi.example.test%2Frs256" ;;
+      "ES256 JWT") g_auth=$(basic "$c_es" "$s_es"); o_form="grant_type=client_credentials&scope=api&resource=https%3A%2F%2Fapi.example.test%2Fes256" ;;
+      opaque) g_auth=$(basic "$c_op" "$s_op"); o_form="grant_type=client_credentials&scope=api&resource=https%3A%2F%2Fapi.example.test%2Fopaque" ;;
+    esac
+    read -r g_rps g_p50 g_p99 g_err < <(GH_PATH=/oauth2/token GH_AUTH="$g_auth" GH_FORM="grant_type=client_credentials&scope=orders%3Aread" \
+      run_wrk "http://127.0.0.1:$gh_port" 16 -s tests/bench/form.lua)
+    read -r o_rps o_p50 o_p99 o_err < <(GH_PATH=/token GH_AUTH="$o_auth" GH_FORM="$o_form" \
+      run_wrk "http://127.0.0.1:$oidc_port" 16 -s tests/bench/form.lua)
+    [ "$g_err" = 0 ] || echo "warning: gatehouse answered $g_err non-2xx responses ($kind)" >&2
+    [ "$o_err" = 0 ] || echo "warning: oidc-provider answered $o_err non-2xx responses ($kind)" >&2
+    row "client_credentials, $kind" 16 "$g_rps" "$g_p50" "$g_p99" "oidc-provider 9.13.3" "$o_rps" "$o_p50" "$o_p99"
+  done
+  # Introspection of an opaque token by its client.
+  g_op=$(curl -fsS -u "$c_op:$s_op" -d grant_type=client_credentials "http://127.0.0.1:$gh_port/oauth2/token" |
+         python3 -c 'import json,sys; print(json.load(sys.stdin)["access_token"])')
+  o_op=$(curl -fsS -u "bench:$secret" -d grant_type=client_credentials -d scope=api \
+         -d resource=https://api.example.test/opaque "http://127.0.0.1:$oidc_port/token" |
+         python3 -c 'import json,sys; print(json.load(sys.stdin)["access_token"])')
+  read -r g_rps g_p50 g_p99 g_err < <(GH_PATH=/oauth2/introspect GH_AUTH="$(basic "$c_op" "$s_op")" GH_FORM="token=$g_op" \
+    run_wrk "http://127.0.0.1:$gh_port" 16 -s tests/bench/form.lua)
+  read -r o_rps o_p50 o_p99 o_err < <(GH_PATH=/token/introspection GH_AUTH="$o_auth" GH_FORM="token=$o_op" \
+    run_wrk "http://127.0.0.1:$oidc_port" 16 -s tests/bench/form.lua)
+  row "introspection (opaque, active)" 16 "$g_rps" "$g_p50" "$g_p99" "oidc-provider 9.13.3" "$o_rps" "$o_p50" "$o_p99"
+  read -r g_rps g_p50 g_p99 g_err < <(run_wrk "http://127.0.0.1:$gh_port/oauth2/jwks" 16)
+  read -r o_rps o_p50 o_p99 o_err < <(run_wrk "http://127.0.0.1:$oidc_port/jwks" 16)
+  row "GET JWKS" 16 "$g_rps" "$g_p50" "$g_p99" "oidc-provider 9.13.3" "$o_rps" "$o_p50" "$o_p99"
+  read -r g_rps g_p50 g_p99 g_err < <(run_wrk "http://127.0.0.1:$gh_port/.well-known/openid-configuration" 16)
+  read -r o_rps o_p50 o_p99 o_err < <(run_wrk "http://127.0.0.1:$oidc_port/.well-known/openid-configuration" 16)
+  row "GET discovery" 16 "$g_rps" "$g_p50" "$g_p99" "oidc-provider 9.13.3" "$o_rps" "$o_p50" "$o_p99"
+  kill "$oidc_pid" 2>/dev/null || true
+}
 case "$ONLY" in
-  all) scenario_healthz; scenario_orders; scenario_webhooks ;;
+  all) scenario_healthz; scenario_orders; scenario_webhooks; scenario_oauth ;;
+  oauth) scenario_oauth ;;
   healthz) scenario_healthz ;;
   orders) scenario_orders ;;
   webhooks) scenario_webhooks ;;
-  *) echo "unknown scenario $ONLY (known: healthz, orders, webhooks)" >&2; exit 2 ;;
+  *) echo "unknown scenario $ONLY (known: healthz, orders, webhooks, oauth)" >&2; exit 2 ;;
 esac
 echo "(wrk -t1, $DURATION per run, $(nproc) cores shared by client and servers)"
