@@ -13,6 +13,199 @@
     </message>
 </context>
 <context>
+    <name>ClientSecretDialog</name>
+    <message>
+        <source>New client secret for %1</source>
+        <translation>Neues Client-Secret für %1</translation>
+    </message>
+    <message>
+        <source>Client %1 registered</source>
+        <translation>Client %1 registriert</translation>
+    </message>
+    <message>
+        <source>The client authenticates at the token endpoint with its client_id and this secret.</source>
+        <translation>Der Client meldet sich am Token-Endpunkt mit seiner client_id und diesem Secret an.</translation>
+    </message>
+    <message>
+        <source>A public client has no secret: it proves itself with PKCE when it trades its authorization code.</source>
+        <translation>Ein öffentlicher Client hat kein Secret: Er weist sich mit PKCE aus, wenn er seinen Autorisierungscode eintauscht.</translation>
+    </message>
+    <message>
+        <source>Client id</source>
+        <translation>Client-ID</translation>
+    </message>
+    <message>
+        <source>Copied</source>
+        <translation>Kopiert</translation>
+    </message>
+    <message>
+        <source>Copy</source>
+        <translation>Kopieren</translation>
+    </message>
+    <message>
+        <source>Copy the client id to the clipboard</source>
+        <translation>Die Client-ID in die Zwischenablage kopieren</translation>
+    </message>
+    <message>
+        <source>Client secret</source>
+        <translation>Client-Secret</translation>
+    </message>
+    <message>
+        <source>Copy the client secret to the clipboard</source>
+        <translation>Das Client-Secret in die Zwischenablage kopieren</translation>
+    </message>
+    <message>
+        <source>You won&apos;t see this secret again. Gatehouse keeps only a hash of it; copy it now and hand it to the client&apos;s developers over a safe channel.</source>
+        <translation>Dieses Secret wird nicht wieder angezeigt. Gatehouse speichert nur einen Hash davon; kopieren Sie es jetzt und geben Sie es den Entwicklern des Clients über einen sicheren Kanal.</translation>
+    </message>
+    <message>
+        <source>The previous secret stopped working: the client needs the new one before its next token request.</source>
+        <translation>Das bisherige Secret gilt nicht mehr: Der Client braucht das neue vor seiner nächsten Token-Anfrage.</translation>
+    </message>
+    <message>
+        <source>Done</source>
+        <translation>Fertig</translation>
+    </message>
+    <message>
+        <source>Close; the secret is not shown again</source>
+        <translation>Schließen; das Secret wird nicht wieder angezeigt</translation>
+    </message>
+    <message>
+        <source>Close</source>
+        <translation>Schließen</translation>
+    </message>
+</context>
+<context>
+    <name>ClientsPage</name>
+    <message>
+        <source>%1 · obsolete</source>
+        <translation>%1 · veraltet</translation>
+    </message>
+    <message>
+        <source>%1 registered</source>
+        <translation>%1 registriert</translation>
+    </message>
+    <message>
+        <source>Reload</source>
+        <translation>Neu laden</translation>
+    </message>
+    <message>
+        <source>Reload the clients</source>
+        <translation>Die Clients neu laden</translation>
+    </message>
+    <message>
+        <source>Register client…</source>
+        <translation>Client registrieren…</translation>
+    </message>
+    <message>
+        <source>Register a client</source>
+        <translation>Einen Client registrieren</translation>
+    </message>
+    <message>
+        <source>Clients</source>
+        <translation>Clients</translation>
+    </message>
+    <message>
+        <source>Confidential</source>
+        <translation>Vertraulich</translation>
+    </message>
+    <message>
+        <source>Public</source>
+        <translation>Öffentlich</translation>
+    </message>
+    <message>
+        <source>password grant: obsolete — OAuth 2.1 removes it</source>
+        <translation>Password-Grant: veraltet — OAuth 2.1 streicht ihn</translation>
+    </message>
+    <message>
+        <source>Scopes: %1</source>
+        <translation>Scopes: %1</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>keiner</translation>
+    </message>
+    <message>
+        <source>Redirect URIs: %1</source>
+        <translation>Redirect-URIs: %1</translation>
+    </message>
+    <message>
+        <source>Contacts: %1</source>
+        <translation>Kontakte: %1</translation>
+    </message>
+    <message>
+        <source>Rotate secret…</source>
+        <translation>Secret rotieren…</translation>
+    </message>
+    <message>
+        <source>Rotate the client secret of %1</source>
+        <translation>Das Client-Secret von %1 rotieren</translation>
+    </message>
+    <message>
+        <source>Delete…</source>
+        <translation>Löschen…</translation>
+    </message>
+    <message>
+        <source>Delete the client %1</source>
+        <translation>Den Client %1 löschen</translation>
+    </message>
+    <message>
+        <source>No clients yet. Register one to let an application ask for tokens.</source>
+        <translation>Noch keine Clients. Registrieren Sie einen, damit eine Anwendung Tokens anfordern kann.</translation>
+    </message>
+    <message>
+        <source>Rotate the secret of %1?</source>
+        <translation>Das Secret von %1 rotieren?</translation>
+    </message>
+    <message>
+        <source>A new secret is made and shown once. The current secret stops working at once: the client fails to get tokens until it uses the new one.</source>
+        <translation>Ein neues Secret wird erzeugt und einmal angezeigt. Das bisherige gilt sofort nicht mehr: Der Client bekommt keine Tokens, bis er das neue verwendet.</translation>
+    </message>
+    <message>
+        <source>Rotate</source>
+        <translation>Rotieren</translation>
+    </message>
+    <message>
+        <source>Delete %1?</source>
+        <translation>%1 löschen?</translation>
+    </message>
+    <message>
+        <source>The client is removed from the registry and every token it holds is revoked. This cannot be undone.</source>
+        <translation>Der Client wird aus der Registry entfernt und jedes seiner Tokens widerrufen. Das lässt sich nicht rückgängig machen.</translation>
+    </message>
+    <message>
+        <source>Delete</source>
+        <translation>Löschen</translation>
+    </message>
+    <message>
+        <source>%1 · %2 · %3 · registered %4</source>
+        <translation>%1 · %2 · %3 · registriert %4</translation>
+    </message>
+    <message>
+        <source>opaque tokens for %1</source>
+        <translation>opake Tokens für %1</translation>
+    </message>
+    <message>
+        <source>JWT tokens for %1</source>
+        <translation>JWT-Tokens für %1</translation>
+    </message>
+    <message>
+        <source>Applications that may ask this server for tokens; secrets are shown once.</source>
+        <translation>Anwendungen, die bei diesem Server Tokens anfordern dürfen; Secrets werden einmal angezeigt.</translation>
+    </message>
+</context>
+<context>
+    <name>ConfirmDialog</name>
+    <message>
+        <source>Confirm</source>
+        <translation>Bestätigen</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>Abbrechen</translation>
+    </message>
+</context>
+<context>
     <name>ConnectDialog</name>
     <message>
         <source>Connect to a Gatehouse server</source>
@@ -566,6 +759,161 @@
     </message>
 </context>
 <context>
+    <name>Gatehouse::Console::ClientForm</name>
+    <message>
+        <source>not an absolute URL</source>
+        <translation>keine absolute URL</translation>
+    </message>
+    <message>
+        <source>a redirect URI may not have a #fragment</source>
+        <translation>eine Redirect-URI darf kein #Fragment haben</translation>
+    </message>
+    <message>
+        <source>http only for loopback (127.0.0.1, localhost, [::1]); use https</source>
+        <translation>http nur für Loopback (127.0.0.1, localhost, [::1]); verwenden Sie https</translation>
+    </message>
+    <message>
+        <source>use https, or a reverse-domain scheme such as com.example.app:/callback</source>
+        <translation>verwenden Sie https oder ein Reverse-Domain-Schema wie com.example.app:/callback</translation>
+    </message>
+    <message>
+        <source>%1 s</source>
+        <translation>%1 s</translation>
+    </message>
+    <message>
+        <source>%1 min %2 s</source>
+        <translation>%1 Min. %2 s</translation>
+    </message>
+    <message>
+        <source>%1 min</source>
+        <translation>%1 Min.</translation>
+    </message>
+    <message>
+        <source>%1 h</source>
+        <translation>%1 Std.</translation>
+    </message>
+    <message>
+        <source>%1 h %2 min</source>
+        <translation>%1 Std. %2 Min.</translation>
+    </message>
+    <message>
+        <source>A name is required.</source>
+        <translation>Ein Name ist erforderlich.</translation>
+    </message>
+    <message>
+        <source>At most %1 characters (now %2).</source>
+        <translation>Höchstens %1 Zeichen (jetzt %2).</translation>
+    </message>
+    <message>
+        <source>Line %1: %2.</source>
+        <translation>Zeile %1: %2.</translation>
+    </message>
+    <message>
+        <source>authorization_code needs at least one redirect URI.</source>
+        <translation>authorization_code braucht mindestens eine Redirect-URI.</translation>
+    </message>
+    <message>
+        <source>Choose at least one grant type.</source>
+        <translation>Wählen Sie mindestens einen Grant-Typ.</translation>
+    </message>
+    <message>
+        <source>%1 is not a supported grant type.</source>
+        <translation>%1 ist kein unterstützter Grant-Typ.</translation>
+    </message>
+    <message>
+        <source>client_credentials needs a confidential client: choose client_secret_basic or client_secret_post.</source>
+        <translation>client_credentials braucht einen vertraulichen Client: Wählen Sie client_secret_basic oder client_secret_post.</translation>
+    </message>
+    <message>
+        <source>%1 is not a scope: scopes are separated by spaces and use printable ASCII without &quot; or \.</source>
+        <translation>%1 ist kein Scope: Scopes werden durch Leerzeichen getrennt und bestehen aus druckbarem ASCII ohne &quot; und \.</translation>
+    </message>
+    <message>
+        <source>An absolute https:// URL, or leave it empty.</source>
+        <translation>Eine absolute https://-URL, oder leer lassen.</translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; is not an e-mail address.</source>
+        <translation>„%1“ ist keine E-Mail-Adresse.</translation>
+    </message>
+    <message>
+        <source>A whole number of seconds.</source>
+        <translation>Eine ganze Zahl von Sekunden.</translation>
+    </message>
+    <message>
+        <source>%1 to %2 seconds (24 h).</source>
+        <translation>%1 bis %2 Sekunden (24 Std.).</translation>
+    </message>
+    <message>
+        <source>registrable; the token endpoint does not serve it yet</source>
+        <translation>registrierbar; der Token-Endpunkt bedient ihn noch nicht</translation>
+    </message>
+    <message>
+        <source>A user signs in and consents in the browser; the app trades the code for tokens (with PKCE).</source>
+        <translation>Ein Benutzer meldet sich im Browser an und willigt ein; die App tauscht den Code gegen Tokens (mit PKCE).</translation>
+    </message>
+    <message>
+        <source>A service acts on its own behalf with its client secret; no user involved.</source>
+        <translation>Ein Dienst handelt im eigenen Namen mit seinem Client-Secret; kein Benutzer beteiligt.</translation>
+    </message>
+    <message>
+        <source>Get new access tokens without asking the user again.</source>
+        <translation>Neue Access-Tokens holen, ohne den Benutzer erneut zu fragen.</translation>
+    </message>
+    <message>
+        <source>A device without a browser shows a code; the user approves on a phone or computer.</source>
+        <translation>Ein Gerät ohne Browser zeigt einen Code; der Benutzer bestätigt auf Telefon oder Computer.</translation>
+    </message>
+    <message>
+        <source>Trade a signed JWT assertion from a trusted issuer for an access token (RFC 7523).</source>
+        <translation>Eine signierte JWT-Assertion eines vertrauenswürdigen Ausstellers gegen ein Access-Token tauschen (RFC 7523).</translation>
+    </message>
+    <message>
+        <source>Swap one token for another, e.g. to call a downstream service (RFC 8693).</source>
+        <translation>Ein Token gegen ein anderes tauschen, z. B. für einen nachgelagerten Dienst (RFC 8693).</translation>
+    </message>
+    <message>
+        <source>The app collects the user&apos;s password itself and sends it to the token endpoint.</source>
+        <translation>Die App nimmt das Passwort des Benutzers selbst entgegen und schickt es an den Token-Endpunkt.</translation>
+    </message>
+    <message>
+        <source>obsolete — OAuth 2.1 removes it</source>
+        <translation>veraltet — OAuth 2.1 streicht ihn</translation>
+    </message>
+    <message>
+        <source>client_secret_basic (confidential)</source>
+        <translation>client_secret_basic (vertraulich)</translation>
+    </message>
+    <message>
+        <source>A server-side app; it sends its secret in the HTTP Basic header.</source>
+        <translation>Eine serverseitige App; sie schickt ihr Secret im HTTP-Basic-Header.</translation>
+    </message>
+    <message>
+        <source>client_secret_post (confidential)</source>
+        <translation>client_secret_post (vertraulich)</translation>
+    </message>
+    <message>
+        <source>A server-side app; it sends its secret in the form body.</source>
+        <translation>Eine serverseitige App; sie schickt ihr Secret im Formular-Body.</translation>
+    </message>
+    <message>
+        <source>none (public)</source>
+        <translation>none (öffentlich)</translation>
+    </message>
+    <message>
+        <source>A browser or mobile app that cannot keep a secret; no secret is issued and authorization_code requires PKCE.</source>
+        <translation>Eine Browser- oder Mobil-App, die kein Secret geheim halten kann; es wird kein Secret ausgegeben und authorization_code verlangt PKCE.</translation>
+    </message>
+    <message>
+        <source>JWT (self-contained, signed)</source>
+        <translation>JWT (eigenständig, signiert)</translation>
+    </message>
+    <message>
+        <source>Opaque (checked by introspection)</source>
+        <translation>Opak (per Introspection geprüft)</translation>
+    </message>
+</context>
+<context>
     <name>Gatehouse::Console::CustomerListModel</name>
     <message>
         <source>All customers</source>
@@ -596,6 +944,101 @@
     <message>
         <source>Requests: %1</source>
         <translation>Anfragen: %1</translation>
+    </message>
+</context>
+<context>
+    <name>Gatehouse::Console::JwtInspector</name>
+    <message>
+        <source>%1 s</source>
+        <translation>%1 s</translation>
+    </message>
+    <message>
+        <source>%1 min</source>
+        <translation>%1 Min.</translation>
+    </message>
+    <message>
+        <source>%1 h</source>
+        <translation>%1 Std.</translation>
+    </message>
+    <message>
+        <source>%1 days</source>
+        <translation>%1 Tage</translation>
+    </message>
+    <message>
+        <source>expired %1 ago</source>
+        <translation>abgelaufen vor %1</translation>
+    </message>
+    <message>
+        <source>expires in %1:%2</source>
+        <translation>läuft ab in %1:%2</translation>
+    </message>
+    <message>
+        <source>expires in %1:%2:%3</source>
+        <translation>läuft ab in %1:%2:%3</translation>
+    </message>
+    <message>
+        <source>expires in %1 d %2 h</source>
+        <translation>läuft ab in %1 T. %2 Std.</translation>
+    </message>
+    <message>
+        <source>now</source>
+        <translation>jetzt</translation>
+    </message>
+    <message>
+        <source>in %1</source>
+        <translation>in %1</translation>
+    </message>
+    <message>
+        <source>%1 ago</source>
+        <translation>vor %1</translation>
+    </message>
+    <message>
+        <source>Not a JSON object: %1.</source>
+        <translation>Kein JSON-Objekt: %1.</translation>
+    </message>
+    <message>
+        <source>Paste a JWK Set or one JWK (JSON), or a PEM public key or certificate.</source>
+        <translation>Fügen Sie ein JWK Set oder einen JWK (JSON) ein, oder einen öffentlichen PEM-Schlüssel oder ein Zertifikat.</translation>
+    </message>
+    <message>
+        <source>this server&apos;s JWKS</source>
+        <translation>das JWKS dieses Servers</translation>
+    </message>
+    <message>
+        <source>the pasted JWKS</source>
+        <translation>das eingefügte JWKS</translation>
+    </message>
+    <message>
+        <source>the pasted PEM key</source>
+        <translation>der eingefügte PEM-Schlüssel</translation>
+    </message>
+    <message>
+        <source>passed</source>
+        <translation>bestanden</translation>
+    </message>
+    <message>
+        <source>failed</source>
+        <translation>nicht bestanden</translation>
+    </message>
+    <message>
+        <source>skipped</source>
+        <translation>übersprungen</translation>
+    </message>
+    <message>
+        <source>Expires</source>
+        <translation>Läuft ab</translation>
+    </message>
+    <message>
+        <source>Not before</source>
+        <translation>Nicht vor</translation>
+    </message>
+    <message>
+        <source>Issued</source>
+        <translation>Ausgestellt</translation>
+    </message>
+    <message>
+        <source>Signed in</source>
+        <translation>Angemeldet</translation>
     </message>
 </context>
 <context>
@@ -694,6 +1137,25 @@
     </message>
 </context>
 <context>
+    <name>Gatehouse::Console::TokenListModel</name>
+    <message>
+        <source>expires in %1</source>
+        <translation>läuft ab in %1</translation>
+    </message>
+    <message>
+        <source>scope %1</source>
+        <translation>Scope %1</translation>
+    </message>
+    <message>
+        <source>Access token</source>
+        <translation>Access-Token</translation>
+    </message>
+    <message>
+        <source>Refresh token</source>
+        <translation>Refresh-Token</translation>
+    </message>
+</context>
+<context>
     <name>HistoryTimeline</name>
     <message>
         <source>Status history</source>
@@ -702,6 +1164,109 @@
     <message>
         <source>%1 at %2</source>
         <translation>%1 um %2</translation>
+    </message>
+</context>
+<context>
+    <name>JwtDecoder</name>
+    <message>
+        <source>JWT</source>
+        <translation>JWT</translation>
+    </message>
+    <message>
+        <source>Paste a JWT (eyJ…); it is decoded as soon as you stop typing.</source>
+        <translation>Fügen Sie ein JWT ein (eyJ…); es wird dekodiert, sobald Sie aufhören zu tippen.</translation>
+    </message>
+    <message>
+        <source>JWT to decode</source>
+        <translation>Zu dekodierendes JWT</translation>
+    </message>
+    <message>
+        <source>Verification key (optional)</source>
+        <translation>Prüfschlüssel (optional)</translation>
+    </message>
+    <message>
+        <source>Empty: this server&apos;s JWKS. Or paste a JWK Set, one JWK, or a PEM public key or certificate.</source>
+        <translation>Leer: das JWKS dieses Servers. Oder fügen Sie ein JWK Set, einen JWK oder einen öffentlichen PEM-Schlüssel bzw. ein Zertifikat ein.</translation>
+    </message>
+    <message>
+        <source>Verification key: a JWKS, a JWK or a PEM key</source>
+        <translation>Prüfschlüssel: ein JWKS, ein JWK oder ein PEM-Schlüssel</translation>
+    </message>
+    <message>
+        <source>Expected audience</source>
+        <translation>Erwartete Audience</translation>
+    </message>
+    <message>
+        <source>Expected issuer</source>
+        <translation>Erwarteter Issuer</translation>
+    </message>
+    <message>
+        <source>not checked</source>
+        <translation>nicht geprüft</translation>
+    </message>
+    <message>
+        <source>this server</source>
+        <translation>dieser Server</translation>
+    </message>
+    <message>
+        <source>Decode and verify</source>
+        <translation>Dekodieren und prüfen</translation>
+    </message>
+    <message>
+        <source>Decode and verify the JWT</source>
+        <translation>Das JWT dekodieren und prüfen</translation>
+    </message>
+    <message>
+        <source>Clear</source>
+        <translation>Leeren</translation>
+    </message>
+    <message>
+        <source>Clear the decoder</source>
+        <translation>Den Decoder leeren</translation>
+    </message>
+    <message>
+        <source>Paste a token, or mint a demo token above, to see its header, payload, times and whether this server would accept it.</source>
+        <translation>Fügen Sie ein Token ein oder erzeugen Sie oben ein Demo-Token, um Header, Payload, Zeiten und das Urteil dieses Servers zu sehen.</translation>
+    </message>
+    <message>
+        <source>No exp claim: this token never expires.</source>
+        <translation>Kein exp-Claim: Dieses Token läuft nie ab.</translation>
+    </message>
+    <message>
+        <source>Key: %1</source>
+        <translation>Schlüssel: %1</translation>
+    </message>
+    <message>
+        <source>Checks</source>
+        <translation>Prüfungen</translation>
+    </message>
+    <message>
+        <source>%1 %2: %3</source>
+        <translation>%1 %2: %3</translation>
+    </message>
+    <message>
+        <source>Times</source>
+        <translation>Zeiten</translation>
+    </message>
+    <message>
+        <source>%1 (%2)</source>
+        <translation>%1 (%2)</translation>
+    </message>
+    <message>
+        <source>Header</source>
+        <translation>Header</translation>
+    </message>
+    <message>
+        <source>JWT header</source>
+        <translation>JWT-Header</translation>
+    </message>
+    <message>
+        <source>Payload</source>
+        <translation>Payload</translation>
+    </message>
+    <message>
+        <source>JWT payload</source>
+        <translation>JWT-Payload</translation>
     </message>
 </context>
 <context>
@@ -975,6 +1540,129 @@
     </message>
 </context>
 <context>
+    <name>RegisterClientDialog</name>
+    <message>
+        <source>Register a client</source>
+        <translation>Einen Client registrieren</translation>
+    </message>
+    <message>
+        <source>OAuth 2.0 dynamic client registration metadata (RFC 7591). A confidential client gets a secret, shown once.</source>
+        <translation>Metadaten der dynamischen Client-Registrierung nach OAuth 2.0 (RFC 7591). Ein vertraulicher Client erhält ein Secret, das einmal angezeigt wird.</translation>
+    </message>
+    <message>
+        <source>Name</source>
+        <translation>Name</translation>
+    </message>
+    <message>
+        <source>e.g. Warehouse sync</source>
+        <translation>z. B. Lager-Sync</translation>
+    </message>
+    <message>
+        <source>Client name</source>
+        <translation>Client-Name</translation>
+    </message>
+    <message>
+        <source>Client type and authentication</source>
+        <translation>Client-Typ und Authentifizierung</translation>
+    </message>
+    <message>
+        <source>Token endpoint authentication method</source>
+        <translation>Authentifizierungsmethode am Token-Endpunkt</translation>
+    </message>
+    <message>
+        <source>Grant types</source>
+        <translation>Grant-Typen</translation>
+    </message>
+    <message>
+        <source>Grant type %1</source>
+        <translation>Grant-Typ %1</translation>
+    </message>
+    <message>
+        <source>Redirect URIs</source>
+        <translation>Redirect-URIs</translation>
+    </message>
+    <message>
+        <source>One per line. https; http only for 127.0.0.1, localhost or [::1]; or an app&apos;s own scheme such as com.example.app:/callback.</source>
+        <translation>Eine pro Zeile. https; http nur für 127.0.0.1, localhost oder [::1]; oder ein eigenes Schema der App wie com.example.app:/callback.</translation>
+    </message>
+    <message>
+        <source>Redirect URIs, one per line</source>
+        <translation>Redirect-URIs, eine pro Zeile</translation>
+    </message>
+    <message>
+        <source>Scopes</source>
+        <translation>Scopes</translation>
+    </message>
+    <message>
+        <source>Separated by spaces, e.g. openid profile orders:read</source>
+        <translation>Durch Leerzeichen getrennt, z. B. openid profile orders:read</translation>
+    </message>
+    <message>
+        <source>Allowed scopes, separated by spaces</source>
+        <translation>Erlaubte Scopes, durch Leerzeichen getrennt</translation>
+    </message>
+    <message>
+        <source>Access token format</source>
+        <translation>Format des Access-Tokens</translation>
+    </message>
+    <message>
+        <source>Access token lifetime</source>
+        <translation>Lebensdauer des Access-Tokens</translation>
+    </message>
+    <message>
+        <source>Access token lifetime in seconds</source>
+        <translation>Lebensdauer des Access-Tokens in Sekunden</translation>
+    </message>
+    <message>
+        <source>seconds (%1)</source>
+        <translation>Sekunden (%1)</translation>
+    </message>
+    <message>
+        <source>seconds</source>
+        <translation>Sekunden</translation>
+    </message>
+    <message>
+        <source>Logo URL (optional)</source>
+        <translation>Logo-URL (optional)</translation>
+    </message>
+    <message>
+        <source>Logo URL</source>
+        <translation>Logo-URL</translation>
+    </message>
+    <message>
+        <source>Contacts (optional)</source>
+        <translation>Kontakte (optional)</translation>
+    </message>
+    <message>
+        <source>E-mail addresses, separated by commas</source>
+        <translation>E-Mail-Adressen, durch Kommas getrennt</translation>
+    </message>
+    <message>
+        <source>Contact e-mail addresses</source>
+        <translation>Kontakt-E-Mail-Adressen</translation>
+    </message>
+    <message>
+        <source>The server refused: %1</source>
+        <translation>Der Server lehnt ab: %1</translation>
+    </message>
+    <message>
+        <source>Fix the fields marked in red.</source>
+        <translation>Korrigieren Sie die rot markierten Felder.</translation>
+    </message>
+    <message>
+        <source>Register</source>
+        <translation>Registrieren</translation>
+    </message>
+    <message>
+        <source>Register the client</source>
+        <translation>Den Client registrieren</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>Abbrechen</translation>
+    </message>
+</context>
+<context>
     <name>SecretRevealDialog</name>
     <message>
         <source>New webhook secret for %1</source>
@@ -1093,6 +1781,129 @@
     <message>
         <source>Cancel</source>
         <translation>Abbrechen</translation>
+    </message>
+</context>
+<context>
+    <name>TokensPage</name>
+    <message>
+        <source>JWT decoder</source>
+        <translation>JWT-Decoder</translation>
+    </message>
+    <message>
+        <source>Active tokens (%1)</source>
+        <translation>Aktive Tokens (%1)</translation>
+    </message>
+    <message>
+        <source>Mint a demo token</source>
+        <translation>Ein Demo-Token erzeugen</translation>
+    </message>
+    <message>
+        <source>No client_credentials client</source>
+        <translation>Kein client_credentials-Client</translation>
+    </message>
+    <message>
+        <source>Client to mint a token for</source>
+        <translation>Client, für den ein Token erzeugt wird</translation>
+    </message>
+    <message>
+        <source>Scope (optional; default: all the client may have)</source>
+        <translation>Scope (optional; Standard: alles, was der Client haben darf)</translation>
+    </message>
+    <message>
+        <source>Scope of the demo token</source>
+        <translation>Scope des Demo-Tokens</translation>
+    </message>
+    <message>
+        <source>Mint</source>
+        <translation>Erzeugen</translation>
+    </message>
+    <message>
+        <source>Mint a client_credentials token and decode it</source>
+        <translation>Ein client_credentials-Token erzeugen und dekodieren</translation>
+    </message>
+    <message>
+        <source>A client_credentials token, issued as if the client had asked the token endpoint itself. Only confidential clients with that grant are listed.</source>
+        <translation>Ein client_credentials-Token, ausgestellt, als hätte der Client selbst am Token-Endpunkt angefragt. Nur vertrauliche Clients mit diesem Grant stehen zur Wahl.</translation>
+    </message>
+    <message>
+        <source>The minted access token</source>
+        <translation>Das erzeugte Access-Token</translation>
+    </message>
+    <message>
+        <source>Copied</source>
+        <translation>Kopiert</translation>
+    </message>
+    <message>
+        <source>Copy</source>
+        <translation>Kopieren</translation>
+    </message>
+    <message>
+        <source>Copy the minted token to the clipboard</source>
+        <translation>Das erzeugte Token in die Zwischenablage kopieren</translation>
+    </message>
+    <message>
+        <source>%1 — decoded below.</source>
+        <translation>%1 — unten dekodiert.</translation>
+    </message>
+    <message>
+        <source>Tokens that are neither expired nor revoked, newest first. Revoking a refresh token revokes its whole family.</source>
+        <translation>Tokens, die weder abgelaufen noch widerrufen sind, neueste zuerst. Ein widerrufenes Refresh-Token widerruft seine ganze Familie.</translation>
+    </message>
+    <message>
+        <source>Reload</source>
+        <translation>Neu laden</translation>
+    </message>
+    <message>
+        <source>Reload the active tokens</source>
+        <translation>Die aktiven Tokens neu laden</translation>
+    </message>
+    <message>
+        <source>Active tokens</source>
+        <translation>Aktive Tokens</translation>
+    </message>
+    <message>
+        <source>%1 for %2</source>
+        <translation>%1 für %2</translation>
+    </message>
+    <message>
+        <source>%1 · subject %2</source>
+        <translation>%1 · Subjekt %2</translation>
+    </message>
+    <message>
+        <source>%1 · %2 · scope %3 · issued %4 · expires %5</source>
+        <translation>%1 · %2 · Scope %3 · ausgestellt %4 · läuft ab %5</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>keiner</translation>
+    </message>
+    <message>
+        <source>Revoke…</source>
+        <translation>Widerrufen…</translation>
+    </message>
+    <message>
+        <source>Revoke this %1</source>
+        <translation>Dieses %1 widerrufen</translation>
+    </message>
+    <message>
+        <source>No active tokens. Mint a demo token on the decoder tab to see one here.</source>
+        <translation>Keine aktiven Tokens. Erzeugen Sie im Decoder-Tab ein Demo-Token, um hier eines zu sehen.</translation>
+    </message>
+    <message>
+        <source>Revoke this token?</source>
+        <translation>Dieses Token widerrufen?</translation>
+    </message>
+    <message>
+        <source>The refresh token and every token of its family stop working at once.</source>
+        <translation>Das Refresh-Token und jedes Token seiner Familie gelten sofort nicht mehr.</translation>
+    </message>
+    <message>
+        <source>The token stops working at once: introspection answers inactive. A JWT stays verifiable offline until it expires.</source>
+        <translation>Das Token gilt sofort nicht mehr: Die Introspection meldet es als inaktiv. Ein JWT bleibt offline prüfbar, bis es abläuft.</translation>
+    </message>
+    <message>
+        <source>Revoke</source>
+        <translation>Widerrufen</translation>
     </message>
 </context>
 </TS>

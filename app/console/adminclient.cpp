@@ -31,13 +31,17 @@ int httpStatus(const QNetworkReply *reply)
     return reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
 }
 
-// The admin API answers errors as {"error":"...","message":"..."}; we show the message verbatim.
+// The admin API answers errors as {"error":"...","message":"..."}, the OAuth parts of it
+// (minting a token) as RFC 6749 §5.2 {"error":"...","error_description":"..."}; we show the
+// message verbatim.
 QString serverMessage(QNetworkReply *reply, const QByteArray &body)
 {
     const QJsonObject error = QJsonDocument::fromJson(body).object();
-    QString message = error.value(QLatin1String("message")).toString();
-    if (!message.isEmpty())
-        return message;
+    for (const char *key : {"message", "error_description"}) {
+        QString message = error.value(QLatin1String(key)).toString();
+        if (!message.isEmpty())
+            return message;
+    }
     QString code = error.value(QLatin1String("error")).toString();
     if (!code.isEmpty())
         return code;

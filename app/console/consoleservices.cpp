@@ -2,15 +2,19 @@
 
 #include "adminclient.h"
 #include "beerlistmodel.h"
+#include "clientform.h"
+#include "clientlistmodel.h"
 #include "customerlistmodel.h"
 #include "deliverydetail.h"
 #include "deliverylistmodel.h"
 #include "endpointlistmodel.h"
 #include "eventlistmodel.h"
+#include "jwtinspector.h"
 #include "navigationmodel.h"
 #include "orderdetail.h"
 #include "orderlistmodel.h"
 #include "testorderform.h"
+#include "tokenlistmodel.h"
 
 #include <QPointer>
 #include <QQmlEngine>
@@ -33,7 +37,11 @@ ConsoleServices::ConsoleServices(QObject *parent)
       m_deliveries(new DeliveryListModel(m_adminClient, this)),
       m_deliveryDetail(new DeliveryDetail(m_adminClient, this)),
       m_endpoints(new EndpointListModel(m_adminClient, this)),
-      m_testOrder(new TestOrderForm(m_adminClient, this))
+      m_testOrder(new TestOrderForm(m_adminClient, this)),
+      m_clients(new ClientListModel(m_adminClient, this)),
+      m_clientForm(new ClientForm(m_adminClient, this)),
+      m_tokens(new TokenListModel(m_adminClient, this)),
+      m_jwtInspector(new JwtInspector(m_adminClient, this))
 {
     connect(m_adminClient, &AdminClient::eventReceived, m_eventModel, &EventListModel::addEvent);
 
@@ -50,6 +58,13 @@ ConsoleServices::ConsoleServices(QObject *parent)
             &DeliveryListModel::applyDelivery);
     m_endpoints->setCustomers(m_customers);
     m_endpoints->setDisabledOnly(true); // the Deliveries page lists the ones that need an operator
+
+    // OAuth: a registration lands in the list (and its secret in the one dialog that shows
+    // it); a deleted client's tokens are revoked with it; a minted token goes to the decoder.
+    connect(m_clientForm, &ClientForm::registered, m_clients, &ClientListModel::addRegistered);
+    connect(m_clients, &ClientListModel::clientRemoved, m_tokens, &TokenListModel::reload);
+    connect(m_tokens, &TokenListModel::minted, m_jwtInspector, &JwtInspector::inspectToken);
+    m_tokens->setClients(m_clients);
 }
 
 ConsoleServices::~ConsoleServices() = default;

@@ -8,20 +8,25 @@ namespace Gatehouse::Console {
 
 class AdminClient;
 class BeerListModel;
+class ClientForm;
+class ClientListModel;
 class CustomerListModel;
 class DeliveryDetail;
 class DeliveryListModel;
 class EndpointListModel;
 class EventListModel;
+class JwtInspector;
 class NavigationModel;
 class OrderDetail;
 class OrderListModel;
 class TestOrderForm;
+class TokenListModel;
 
 // The console's service objects, wired together. run() makes one and publishes it to its
 // engine; QML sees the members as the singletons AdminClient, EventModel, Navigation, Orders,
-// OrderDetail, Deliveries, DeliveryDetail, Endpoints, Customers, Beers and TestOrder (see
-// qmlsingletons.h). Tests publish their own instance to their own engine.
+// OrderDetail, Deliveries, DeliveryDetail, Endpoints, Customers, Beers, TestOrder, Clients,
+// ClientForm, Tokens and JwtInspector (see qmlsingletons.h). Tests publish their own instance to
+// their own engine.
 class ConsoleServices : public QObject
 {
     Q_OBJECT
@@ -41,6 +46,10 @@ public:
     CustomerListModel *customers() const { return m_customers; }
     BeerListModel *beers() const { return m_beers; }
     TestOrderForm *testOrder() const { return m_testOrder; }
+    ClientListModel *clients() const { return m_clients; }
+    ClientForm *clientForm() const { return m_clientForm; }
+    TokenListModel *tokens() const { return m_tokens; }
+    JwtInspector *jwtInspector() const { return m_jwtInspector; }
 
     // Makes these instances the Gatehouse singletons of engine, and makes the Gatehouse QML
     // module importable there. Call before the engine loads anything that imports Gatehouse.
@@ -60,6 +69,10 @@ private:
     DeliveryDetail *m_deliveryDetail;
     EndpointListModel *m_endpoints;
     TestOrderForm *m_testOrder;
+    ClientListModel *m_clients;
+    ClientForm *m_clientForm;
+    TokenListModel *m_tokens;
+    JwtInspector *m_jwtInspector;
 };
 
 } // namespace Gatehouse::Console

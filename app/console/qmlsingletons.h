@@ -6,6 +6,8 @@
 #include "adminclient.h"
 #include "attemptlistmodel.h"
 #include "beerlistmodel.h"
+#include "clientform.h"
+#include "clientlistmodel.h"
 #include "consoleservices.h"
 #include "customerlistmodel.h"
 #include "deliverydetail.h"
@@ -13,6 +15,7 @@
 #include "endpointlistmodel.h"
 #include "eventlistmodel.h"
 #include "jsonlistmodel.h"
+#include "jwtinspector.h"
 #include "livelistmodel.h"
 #include "navigationmodel.h"
 #include "orderdetail.h"
@@ -20,6 +23,7 @@
 #include "orderlinemodel.h"
 #include "orderlistmodel.h"
 #include "testorderform.h"
+#include "tokenlistmodel.h"
 
 #include <QJSEngine>
 #include <QQmlEngine>
@@ -180,6 +184,58 @@ public:
     static TestOrderForm *create(QQmlEngine *engine, QJSEngine *)
     {
         return publishedInstance(engine, &ConsoleServices::testOrder);
+    }
+};
+
+struct ClientsForeign
+{
+    Q_GADGET
+    QML_FOREIGN(Gatehouse::Console::ClientListModel)
+    QML_NAMED_ELEMENT(Clients)
+    QML_SINGLETON
+public:
+    static ClientListModel *create(QQmlEngine *engine, QJSEngine *)
+    {
+        return publishedInstance(engine, &ConsoleServices::clients);
+    }
+};
+
+struct ClientFormForeign
+{
+    Q_GADGET
+    QML_FOREIGN(Gatehouse::Console::ClientForm)
+    QML_NAMED_ELEMENT(ClientForm)
+    QML_SINGLETON
+public:
+    static ClientForm *create(QQmlEngine *engine, QJSEngine *)
+    {
+        return publishedInstance(engine, &ConsoleServices::clientForm);
+    }
+};
+
+struct TokensForeign
+{
+    Q_GADGET
+    QML_FOREIGN(Gatehouse::Console::TokenListModel)
+    QML_NAMED_ELEMENT(Tokens)
+    QML_SINGLETON
+public:
+    static TokenListModel *create(QQmlEngine *engine, QJSEngine *)
+    {
+        return publishedInstance(engine, &ConsoleServices::tokens);
+    }
+};
+
+struct JwtInspectorForeign
+{
+    Q_GADGET
+    QML_FOREIGN(Gatehouse::Console::JwtInspector)
+    QML_NAMED_ELEMENT(JwtInspector)
+    QML_SINGLETON
+public:
+    static JwtInspector *create(QQmlEngine *engine, QJSEngine *)
+    {
+        return publishedInstance(engine, &ConsoleServices::jwtInspector);
     }
 };
 

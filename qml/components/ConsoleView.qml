@@ -34,13 +34,11 @@ Item {
                 objectName: "page-dashboard"
                 onConnectRequested: root.connectRequested()
             }
-            PlaceholderPage {
+            ClientsPage {
                 objectName: "page-clients"
-                pageId: "clients"
             }
-            PlaceholderPage {
+            TokensPage {
                 objectName: "page-tokens"
-                pageId: "tokens"
             }
             OrdersPage {
                 objectName: "page-orders"

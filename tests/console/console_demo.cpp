@@ -1,18 +1,25 @@
 // The console against the in-test admin server (TestAdminServer), for looking at the pages
 // and taking screenshots without a backend:
 //   console_demo [--page N] [--tab N] [--order STATUS] [--delivery STATE] [--dialog]
-//                [--create-customer NAME]
-// --page selects the N-th navigation entry (0 = dashboard), --order / --delivery select the
-// newest order in that status / delivery in that state, --tab 1 shows the Orders page's
-// customers, --dialog opens the test-order dialog, --create-customer makes one and so shows
-// the secret dialog.
+//                [--create-customer NAME] [--register-client [--attempt]] [--mint]
+//                [--tokens-tab N] [--size WxH]
+// --page selects the N-th navigation entry (0 = dashboard, 1 = clients, 2 = tokens), --order /
+// --delivery select the newest order in that status / delivery in that state, --tab 1 shows
+// the Orders page's customers, --dialog opens the test-order dialog, --create-customer makes
+// one and so shows the secret dialog. --register-client opens the Clients page's register
+// dialog (--attempt: half filled in and submitted, so it shows its inline errors), --mint
+// mints a demo token (the Tokens page decodes it), --tokens-tab 1 shows the active tokens,
+// --size sets the window's size (e.g. 1100x1000 to see a long page at once).
 // Test orders advance on their own, as with the real backend.
 
 #include "console/adminclient.h"
+#include "console/clientform.h"
+#include "console/clientlistmodel.h"
 #include "console/consoleservices.h"
 #include "console/customerlistmodel.h"
 #include "console/deliverydetail.h"
 #include "console/orderdetail.h"
+#include "console/tokenlistmodel.h"
 #include "testadminserver.h"
 
 #include <QApplication>
@@ -41,7 +48,18 @@ int main(int argc, char *argv[])
     const QCommandLineOption customer(QStringLiteral("create-customer"),
                                       QStringLiteral("Create a customer (shows its secret)."),
                                       QStringLiteral("NAME"));
-    parser.addOptions({page, tab, order, delivery, dialog, customer});
+    const QCommandLineOption registerClient(QStringLiteral("register-client"),
+                                            QStringLiteral("Open the register-client dialog."));
+    const QCommandLineOption attempt(QStringLiteral("attempt"),
+                                     QStringLiteral("Submit the register dialog half filled in."));
+    const QCommandLineOption mint(QStringLiteral("mint"), QStringLiteral("Mint a demo token."));
+    const QCommandLineOption tokensTab(QStringLiteral("tokens-tab"),
+                                       QStringLiteral("Tokens page tab."), QStringLiteral("N"),
+                                       QStringLiteral("0"));
+    const QCommandLineOption size(QStringLiteral("size"), QStringLiteral("Window size."),
+                                  QStringLiteral("WxH"));
+    parser.addOptions({page, tab, order, delivery, dialog, customer, registerClient, attempt, mint,
+                       tokensTab, size});
     parser.process(app);
 
     const QByteArray token = "console-demo-token";
@@ -58,10 +76,16 @@ int main(int argc, char *argv[])
     if (engine.rootObjects().isEmpty())
         return 1;
     QObject *window = engine.rootObjects().constFirst();
+    if (const QStringList wh = parser.value(size).split(QLatin1Char('x')); wh.size() == 2) {
+        window->setProperty("width", wh.at(0).toInt());
+        window->setProperty("height", wh.at(1).toInt());
+    }
     if (QObject *rail = window->findChild<QObject *>(QStringLiteral("navigationList")))
         rail->setProperty("currentIndex", parser.value(page).toInt());
     if (QObject *tabs = window->findChild<QObject *>(QStringLiteral("ordersTabs")))
         tabs->setProperty("currentIndex", parser.value(tab).toInt());
+    if (QObject *tabs = window->findChild<QObject *>(QStringLiteral("tokensTabs")))
+        tabs->setProperty("currentIndex", parser.value(tokensTab).toInt());
     if (parser.isSet(order))
         services.orderDetail()->setOrderId(server.orderIdWithStatus(parser.value(order)));
     if (parser.isSet(delivery))
@@ -76,6 +100,43 @@ int main(int argc, char *argv[])
     if (parser.isSet(customer)) {
         QTimer::singleShot(1000, &services, [&services, name = parser.value(customer)] {
             services.customers()->create(name);
+        });
+    }
+    if (parser.isSet(registerClient)) {
+        const bool submit = parser.isSet(attempt);
+        QTimer::singleShot(1000, window, [window, &services, submit] {
+            if (QObject *d = window->findChild<QObject *>(QStringLiteral("registerClientDialog")))
+                QMetaObject::invokeMethod(d, "open");
+            if (!submit)
+                return;
+            // What a hurried user might type: the dialog says what is wrong, field by field.
+            auto type = [window](const char *field, const QString &text) {
+                if (QObject *f = window->findChild<QObject *>(QLatin1String(field)))
+                    f->setProperty("text", text);
+            };
+            type("clientNameField", QStringLiteral("Shop backend"));
+            type("redirectUrisField", QStringLiteral("http://shop.example.com/callback"));
+            type("lifetimeField", QStringLiteral("5"));
+            type("contactsField", QStringLiteral("shop-team"));
+            Gatehouse::Console::ClientForm *form = services.clientForm();
+            form->setGrant(QStringLiteral("client_credentials"), true);
+            form->setGrant(QStringLiteral("password"), true);
+            if (QObject *combo = window->findChild<QObject *>(QStringLiteral("authMethodCombo")))
+                combo->setProperty("currentIndex", 2);
+            form->setAuthMethod(QStringLiteral("none"));
+            QTimer::singleShot(500, window, [window] {
+                if (QObject *button =
+                        window->findChild<QObject *>(QStringLiteral("registerClientButton")))
+                    QMetaObject::invokeMethod(button, "clicked");
+            });
+        });
+    }
+    if (parser.isSet(mint)) {
+        QTimer::singleShot(1200, &services, [&services] {
+            const QVariantList options = services.clients()->mintOptions();
+            if (!options.isEmpty())
+                services.tokens()->mint(options.constFirst().toMap().value("value").toString(),
+                                        QStringLiteral("orders:read"));
         });
     }
     qInfo("console_demo: admin server at %s", qPrintable(server.url().toString()));

@@ -15,6 +15,7 @@ TestAdminServer::TestAdminServer(QByteArray token, QObject *parent)
     m_requests = {{"service", 42}, {"cluster", 7}, {"admin", 3}};
     connect(&m_server, &QTcpServer::newConnection, this, &TestAdminServer::onNewConnection);
     resetOrderData();
+    resetOAuthData();
 }
 
 TestAdminServer::~TestAdminServer()
@@ -262,6 +263,8 @@ const char *reasonPhrase(int status)
         return "OK";
     case 201:
         return "Created";
+    case 204:
+        return "No Content";
     case 400:
         return "Bad Request";
     case 404:
@@ -934,12 +937,16 @@ void TestAdminServer::handleApi(QTcpSocket *socket, const QByteArray &method, co
         return;
     }
     const QJsonObject in = doc.object();
+    if (doc.isObject())
+        m_lastBodies.insert(QString::fromUtf8(method) + QLatin1Char(' ') + path, in);
     const int limit = std::clamp(
         query.hasQueryItem("limit") ? query.queryItemValue("limit").toInt() : 100, 1, 1000);
     auto notFound = [&](const char *code, const QString &what) {
         respondError(socket, 404, code, QStringLiteral("no %1 with id %2").arg(what, id));
     };
 
+    if (handleOAuth(socket, method, resource, id, action, in, query))
+        return;
     if (resource == "customers") {
         if (get && id.isEmpty()) {
             QJsonArray items;

@@ -20,6 +20,10 @@ class QTcpSocket;
 // data, pushing the events the real backend would (order.created, order.status,
 // delivery.created, delivery.attempt, delivery.state, endpoint.state, beer.stock,
 // customer.created). A stand-in until the real orders module can run under the console tests.
+// Also the OAuth administration of docs/oauth.md (testadminserver_oauth.cpp): clients with
+// the registry's validation, active tokens, minting client_credentials tokens, and the JWT
+// inspector, with oauth.token.issued / oauth.token.revoked events. Its JWTs carry a stand-in
+// signature (HMAC under kid test-key-1, labelled RS256) that only its own inspector accepts.
 class TestAdminServer : public QObject
 {
     Q_OBJECT
@@ -83,6 +87,30 @@ public:
     int countRequests(const QString &prefix) const;
     QString demoReceiverUrl() const;
 
+    // ---- OAuth ----
+    // Back to the seed data (3 clients: a public SPA with authorization_code, a confidential
+    // client_credentials service, a confidential client with the password grant; 3 active
+    // tokens). No events.
+    void resetOAuthData();
+    QString clientId(int index) const; // seed order
+    // A JWT from this server's issuer for the client, expiring expiresIn seconds from now
+    // (negative: already expired); audience "" means the client id. Not stored.
+    QString makeJwt(const QString &clientId, const QString &scope, qint64 expiresIn,
+                    const QString &audience = QString()) const;
+    QString issuer() const { return QStringLiteral("http://127.0.0.1:8080"); }
+    // The next POST /admin/v1/clients is refused with 400 {code, message} (a rule of the
+    // server's that the console does not know).
+    void refuseNextRegistration(const QString &code, const QString &message)
+    {
+        m_registrationRefusal = {{"error", code}, {"message", message}};
+    }
+    int tokenCount() const { return int(m_tokens.size()); }
+    // The JSON body of the last request "METHOD /path" (e.g. "POST /admin/v1/clients").
+    QJsonObject lastBody(const QString &methodAndPath) const
+    {
+        return m_lastBodies.value(methodAndPath);
+    }
+
     int openStreams() const;
     int statusRequests() const { return m_statusRequests; }
     int streamRequests() const { return m_streamRequests; }
@@ -109,6 +137,14 @@ private:
                    const QUrlQuery &query, const QByteArray &body);
     void respondJson(QTcpSocket *socket, int status, const QJsonObject &body);
     void respondError(QTcpSocket *socket, int status, const QString &code, const QString &message);
+
+    // OAuth resources (clients, tokens, jwt); false when resource is none of them.
+    bool handleOAuth(QTcpSocket *socket, const QByteArray &method, const QString &resource,
+                     const QString &id, const QString &action, const QJsonObject &in,
+                     const QUrlQuery &query);
+    void mintToken(QTcpSocket *socket, const QJsonObject &in);
+    QJsonObject inspectJwt(const QJsonObject &request) const;
+    QString signature(const QByteArray &signingInput) const;
 
     QJsonObject customerJson(const QJsonObject &customer) const;
     QJsonObject orderJson(const QJsonObject &order) const;       // AdminOrder, no history
@@ -150,6 +186,10 @@ private:
     QList<QJsonObject> m_deliveries; // Delivery plus "attemptLog"; newest first
     QList<QJsonObject> m_endpoints;  // Endpoint
     QList<QJsonObject> m_received;   // demo receiver, newest first
+    QList<QJsonObject> m_clients;    // RFC 7591 metadata as GET /admin/v1/clients has it
+    QList<QJsonObject> m_tokens;     // admin token rows, newest first
+    QHash<QString, QJsonObject> m_lastBodies;
+    QJsonObject m_registrationRefusal;
     quint64 m_idCounter = 0;
     bool m_autoAdvance = false;
     int m_autoAdvanceMs = 400;

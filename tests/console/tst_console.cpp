@@ -4,12 +4,15 @@
 #include "console/adminevent.h"
 #include "console/attemptlistmodel.h"
 #include "console/beerlistmodel.h"
+#include "console/clientform.h"
+#include "console/clientlistmodel.h"
 #include "console/consoleservices.h"
 #include "console/customerlistmodel.h"
 #include "console/deliverydetail.h"
 #include "console/deliverylistmodel.h"
 #include "console/endpointlistmodel.h"
 #include "console/eventlistmodel.h"
+#include "console/jwtinspector.h"
 #include "console/listenermodel.h"
 #include "console/navigationmodel.h"
 #include "console/orderdetail.h"
@@ -19,10 +22,12 @@
 #include "console/orderstatus.h"
 #include "console/sseparser.h"
 #include "console/testorderform.h"
+#include "console/tokenlistmodel.h"
 #include "testadminserver.h"
 
 #include "admin/backend.h"
 #include "core/config.h"
+#include "oauth/clientregistry.h"
 #include <QAbstractItemModelTester>
 #include <QCoreApplication>
 #include <QJsonArray>
@@ -144,6 +149,17 @@ private slots:
     void beersFollowStock();
     void testOrderAppears();
     void realBackendOrdersAndDeliveries();
+
+    // OAuth clients, tokens and the JWT decoder.
+    void clientFormRules_data();
+    void clientFormRules();
+    void clientFormBodyAndReset();
+    void jwtCountdown_data();
+    void jwtCountdown();
+    void jwtInspectorKeyAndBody();
+    void clientsRegisterRotateDelete();
+    void tokensMintRevokeAndInspect();
+    void realBackendClientsTokensJwt();
 
 private:
     static void feedInChunks(SseParser &parser, const QByteArray &input,
@@ -524,6 +540,14 @@ void TestConsole::germanTranslation()
     QCOMPARE(failed, QStringLiteral("Fehlgeschlagen"));
     QCOMPARE(all, QStringLiteral("Alle Status"));
     QCOMPARE(AdminClient::listenerTitle("service"), QStringLiteral("Service API"));
+    // The OAuth pages' texts from C++.
+    QCoreApplication::installTranslator(&translator);
+    const ClientForm form(nullptr);
+    const QString obsolete = form.grantOptions().constLast().toMap().value("note").toString();
+    const QString countdown = JwtInspector::countdown(1000 + 3552, 1000);
+    QCoreApplication::removeTranslator(&translator);
+    QCOMPARE(obsolete, QStringLiteral("veraltet — OAuth 2.1 streicht ihn"));
+    QCOMPARE(countdown, QStringLiteral("läuft ab in 59:12"));
 }
 
 // ---- AdminClient -------------------------------------------------------------------------
@@ -1890,6 +1914,599 @@ void TestConsole::realBackendOrdersAndDeliveries()
                  QStringLiteral("PICKED_UP"));
     QTRY_COMPARE(detail->history()->rowCount(), 6);
     QTRY_COMPARE(succeededFor(), 6);
+
+    bool stopped = false;
+    backend.stop([&stopped] { stopped = true; });
+    QTRY_VERIFY_WITH_TIMEOUT(stopped, 15000);
+}
+
+// ---- OAuth clients, tokens and the JWT decoder ----------------------------------------------
+
+void TestConsole::clientFormRules_data()
+{
+    // Each row changes one field of a valid client (a client_credentials service) and names
+    // the error that must show ("" when the form stays valid). serverAgrees: the backend's
+    // own validation (ClientRegistry::fromMetadata) decides the same; rows where the console
+    // is stricter than the server (it checks what the server stores unchecked) say false.
+    QTest::addColumn<QString>("field");
+    QTest::addColumn<QString>("value");
+    QTest::addColumn<QString>("error");
+    QTest::addColumn<bool>("serverAgrees");
+
+    QTest::newRow("valid as is") << ""
+                                 << ""
+                                 << "" << true;
+    QTest::newRow("name blank") << "clientName"
+                                << "   "
+                                << "nameError" << true;
+    QTest::newRow("name 200") << "clientName" << QString(200, 'a') << "" << true;
+    QTest::newRow("name 201") << "clientName" << QString(201, 'a') << "nameError" << true;
+    QTest::newRow("https uri") << "redirectUris"
+                               << "https://app.example.com/cb"
+                               << "" << true;
+    QTest::newRow("http 127.0.0.1") << "redirectUris"
+                                    << "http://127.0.0.1:8080/cb"
+                                    << "" << true;
+    QTest::newRow("http localhost") << "redirectUris"
+                                    << "http://localhost/cb"
+                                    << "" << true;
+    QTest::newRow("http [::1]") << "redirectUris"
+                                << "http://[::1]:3000/cb"
+                                << "" << true;
+    QTest::newRow("http remote") << "redirectUris"
+                                 << "http://app.example.com/cb"
+                                 << "redirectUrisError" << true;
+    QTest::newRow("fragment") << "redirectUris"
+                              << "https://app.example.com/cb#x"
+                              << "redirectUrisError" << true;
+    QTest::newRow("relative") << "redirectUris"
+                              << "/callback"
+                              << "redirectUrisError" << true;
+    QTest::newRow("private-use scheme") << "redirectUris"
+                                        << "com.example.app:/cb"
+                                        << "" << true;
+    QTest::newRow("scheme without dot") << "redirectUris"
+                                        << "myapp:/cb"
+                                        << "redirectUrisError" << true;
+    QTest::newRow("second line bad") << "redirectUris"
+                                     << "https://a.example/cb\r\nftp://b.example/"
+                                     << "redirectUrisError" << true;
+    QTest::newRow("blank lines ignored") << "redirectUris"
+                                         << "\n https://a.example/cb \n\n"
+                                         << "" << true;
+    QTest::newRow("no grant") << "grantTypes"
+                              << ""
+                              << "grantTypesError" << false;
+    QTest::newRow("unknown grant") << "grantTypes"
+                                   << "implicit"
+                                   << "grantTypesError" << true;
+    QTest::newRow("password registrable") << "grantTypes"
+                                          << "password,refresh_token"
+                                          << "" << true;
+    QTest::newRow("device_code registrable") << "grantTypes"
+                                             << "urn:ietf:params:oauth:grant-type:device_code"
+                                             << "" << true;
+    QTest::newRow("authorization_code needs a redirect") << "grantTypes"
+                                                         << "authorization_code"
+                                                         << "redirectUrisError" << true;
+    QTest::newRow("client_credentials public") << "authMethod"
+                                               << "none"
+                                               << "grantTypesError" << true;
+    QTest::newRow("client_secret_post") << "authMethod"
+                                        << "client_secret_post"
+                                        << "" << true;
+    QTest::newRow("scopes") << "scope"
+                            << "openid  orders:read"
+                            << "" << true;
+    QTest::newRow("scope with quote") << "scope"
+                                      << "a \"b\""
+                                      << "scopeError" << false;
+    QTest::newRow("scope with backslash") << "scope"
+                                          << "a\\b"
+                                          << "scopeError" << false;
+    QTest::newRow("logo https") << "logoUri"
+                                << "https://app.example.com/logo.png"
+                                << "" << true;
+    QTest::newRow("logo relative") << "logoUri"
+                                   << "logo.png"
+                                   << "logoUriError" << false;
+    QTest::newRow("logo ftp") << "logoUri"
+                              << "ftp://app.example.com/l.png"
+                              << "logoUriError" << false;
+    QTest::newRow("contacts") << "contacts"
+                              << "a@x.example,\nb@y.example"
+                              << "" << true;
+    QTest::newRow("contact not an address") << "contacts"
+                                            << "a@x.example, nope"
+                                            << "contactsError" << false;
+    QTest::newRow("lifetime 29") << "lifetime"
+                                 << "29"
+                                 << "lifetimeError" << true;
+    QTest::newRow("lifetime 30") << "lifetime"
+                                 << "30"
+                                 << "" << true;
+    QTest::newRow("lifetime 86400") << "lifetime"
+                                    << " 86400 "
+                                    << "" << true;
+    QTest::newRow("lifetime 86401") << "lifetime"
+                                    << "86401"
+                                    << "lifetimeError" << true;
+    QTest::newRow("lifetime text") << "lifetime"
+                                   << "1h"
+                                   << "lifetimeError" << false;
+}
+
+void TestConsole::clientFormRules()
+{
+    QFETCH(QString, field);
+    QFETCH(QString, value);
+    QFETCH(QString, error);
+    QFETCH(bool, serverAgrees);
+
+    ClientForm form(nullptr);
+    form.setClientName("Warehouse sync");
+    form.setGrantTypes({"client_credentials"});
+    QVERIFY2(form.valid(), "the base row is valid");
+    if (field == QLatin1String("grantTypes"))
+        form.setGrantTypes(value.split(',', Qt::SkipEmptyParts));
+    else if (!field.isEmpty())
+        QVERIFY(form.setProperty(field.toLatin1(), value));
+
+    const QStringList errors{"nameError",    "redirectUrisError", "grantTypesError", "scopeError",
+                             "logoUriError", "contactsError",     "lifetimeError"};
+    for (const QString &name : errors) {
+        const QString message = form.property(name.toLatin1()).toString();
+        if (name == error)
+            QVERIFY2(!message.isEmpty(), qPrintable(name + " is empty"));
+        else
+            QVERIFY2(message.isEmpty(), qPrintable(name + ": " + message));
+    }
+    QCOMPARE(form.valid(), error.isEmpty());
+    const auto server = Gatehouse::OAuth::ClientRegistry::fromMetadata(form.requestBody());
+    if (serverAgrees)
+        QVERIFY2(
+            bool(server) == form.valid(),
+            qPrintable(server ? QStringLiteral("the server accepts it") : server.error().message));
+}
+
+void TestConsole::clientFormBodyAndReset()
+{
+    ClientForm form(nullptr);
+    QSignalSpy changed(&form, &ClientForm::changed);
+    // The defaults: a web app with refresh tokens and a secret.
+    QCOMPARE(form.grantTypes(), (QStringList{"authorization_code", "refresh_token"}));
+    QCOMPARE(form.authMethod(), QStringLiteral("client_secret_basic"));
+    QCOMPARE(form.lifetimeText(), QStringLiteral("1 h"));
+    QVERIFY(!form.valid()); // no name, no redirect URI
+    QVERIFY(!form.attempted());
+
+    form.setClientName(" Inventory bot ");
+    form.setRedirectUris("https://inventory.example.com/cb\n\ncom.example.inventory:/cb ");
+    form.setGrant("client_credentials", true);
+    form.setGrant("refresh_token", false);
+    form.setGrant("password", true);
+    form.setGrant("password", true); // no duplicate
+    QCOMPARE(form.grantTypes(),
+             (QStringList{"authorization_code", "client_credentials", "password"})); // dialog order
+    QVERIFY(form.hasGrant("password"));
+    form.setScope(" orders:read   orders:write ");
+    form.setAuthMethod("client_secret_post");
+    form.setTokenFormat("opaque");
+    form.setLifetime("5400");
+    QCOMPARE(form.lifetimeText(), QStringLiteral("1 h 30 min"));
+    form.setLogoUri(" https://inventory.example.com/logo.png ");
+    form.setContacts("a@example.com; b@example.com");
+    QVERIFY(form.valid());
+    QVERIFY(changed.count() >= 10);
+    QCOMPARE(
+        form.requestBody(),
+        (QJsonObject{
+            {"client_name", "Inventory bot"},
+            {"redirect_uris",
+             QJsonArray{"https://inventory.example.com/cb", "com.example.inventory:/cb"}},
+            {"grant_types", QJsonArray{"authorization_code", "client_credentials", "password"}},
+            {"token_endpoint_auth_method", "client_secret_post"},
+            {"access_token_format", "opaque"},
+            {"access_token_lifetime", 5400},
+            {"scope", "orders:read orders:write"},
+            {"logo_uri", "https://inventory.example.com/logo.png"},
+            {"contacts", QJsonArray{"a@example.com", "b@example.com"}},
+        }));
+    // Without a client nothing is sent, but the errors show.
+    form.setClientName("");
+    form.submit();
+    QVERIFY(form.attempted());
+    QVERIFY(!form.busy());
+    form.reset();
+    QVERIFY(!form.attempted());
+    QCOMPARE(form.clientName(), QString());
+    QCOMPARE(form.requestBody().value("grant_types").toArray(),
+             (QJsonArray{"authorization_code", "refresh_token"}));
+    QVERIFY(!form.requestBody().contains("scope"));
+    QVERIFY(!form.requestBody().contains("contacts"));
+    QVERIFY(!form.requestBody().contains("logo_uri"));
+
+    // Seven grant types, each explained; password marked obsolete.
+    const QVariantList options = form.grantOptions();
+    QCOMPARE(options.size(), 7);
+    int obsolete = 0;
+    for (const QVariant &option : options) {
+        const QVariantMap o = option.toMap();
+        QVERIFY(ClientForm::supportedGrantTypes().contains(o.value("value").toString()));
+        QVERIFY(!o.value("explanation").toString().isEmpty());
+        if (o.value("obsolete").toBool()) {
+            ++obsolete;
+            QCOMPARE(o.value("value").toString(), QStringLiteral("password"));
+            QCOMPARE(o.value("note").toString(), QStringLiteral("obsolete — OAuth 2.1 removes it"));
+        }
+    }
+    QCOMPARE(obsolete, 1);
+    QCOMPARE(form.authMethodOptions().size(), 3);
+    QCOMPARE(ClientForm::durationText(90), QStringLiteral("1 min 30 s"));
+    QCOMPARE(ClientForm::durationText(86400), QStringLiteral("24 h"));
+}
+
+void TestConsole::jwtCountdown_data()
+{
+    QTest::addColumn<qint64>("secondsLeft");
+    QTest::addColumn<QString>("countdown");
+    QTest::addColumn<QString>("relative");
+
+    QTest::newRow("59:12") << qint64(3552) << "expires in 59:12"
+                           << "in 59 min";
+    QTest::newRow("seconds") << qint64(59) << "expires in 0:59"
+                             << "in 59 s";
+    QTest::newRow("an hour") << qint64(3600) << "expires in 1:00:00"
+                             << "in 60 min";
+    QTest::newRow("hours") << qint64(7322) << "expires in 2:02:02"
+                           << "in 2 h";
+    QTest::newRow("days") << qint64(90000) << "expires in 1 d 1 h"
+                          << "in 25 h";
+    QTest::newRow("now") << qint64(0) << "expired 0 s ago"
+                         << "now";
+    QTest::newRow("3 min ago") << qint64(-180) << "expired 3 min ago"
+                               << "3 min ago";
+    QTest::newRow("2 h ago") << qint64(-7200) << "expired 2 h ago"
+                             << "2 h ago";
+    QTest::newRow("days ago") << qint64(-3 * 86400) << "expired 3 days ago"
+                              << "3 days ago";
+}
+
+void TestConsole::jwtCountdown()
+{
+    QFETCH(qint64, secondsLeft);
+    QFETCH(QString, countdown);
+    QFETCH(QString, relative);
+    const qint64 now = 1795267112;
+    QCOMPARE(JwtInspector::countdown(now + secondsLeft, now), countdown);
+    QCOMPARE(JwtInspector::relative(now + secondsLeft, now), relative);
+}
+
+void TestConsole::jwtInspectorKeyAndBody()
+{
+    JwtInspector inspector(nullptr);
+    QSignalSpy input(&inspector, &JwtInspector::inputChanged);
+    inspector.setToken(" eyJ.a.b \n");
+    QCOMPARE(inspector.keyKind(), QString());
+    QCOMPARE(inspector.requestBody(), (QJsonObject{{"token", "eyJ.a.b"}}));
+
+    inspector.setKey(R"( {"keys":[{"kty":"RSA","kid":"k1"}]} )");
+    QCOMPARE(inspector.keyKind(), QStringLiteral("jwks"));
+    QVERIFY(inspector.keyError().isEmpty());
+    QCOMPARE(inspector.requestBody().value("jwks").toObject().value("keys").toArray().size(), 1);
+
+    inspector.setKey("-----BEGIN PUBLIC KEY-----\nMIIB\n-----END PUBLIC KEY-----\n");
+    QCOMPARE(inspector.keyKind(), QStringLiteral("pem"));
+    QCOMPARE(inspector.requestBody().value("pem").toString(),
+             QStringLiteral("-----BEGIN PUBLIC KEY-----\nMIIB\n-----END PUBLIC KEY-----"));
+    QVERIFY(!inspector.requestBody().contains("jwks"));
+
+    inspector.setKey("{\"keys\": [");
+    QCOMPARE(inspector.keyKind(), QStringLiteral("invalid"));
+    QVERIFY2(inspector.keyError().startsWith("Not a JSON object"),
+             qPrintable(inspector.keyError()));
+    inspector.setKey("hello");
+    QCOMPARE(inspector.keyKind(), QStringLiteral("invalid"));
+    QVERIFY(!inspector.keyError().isEmpty());
+    QVERIFY(!inspector.requestBody().contains("pem"));
+
+    inspector.setKey("");
+    inspector.setAudience(" api ");
+    inspector.setIssuer("https://issuer.example ");
+    QCOMPARE(inspector.requestBody(),
+             (QJsonObject{
+                 {"token", "eyJ.a.b"}, {"audience", "api"}, {"issuer", "https://issuer.example"}}));
+    QCOMPARE(input.count(), 8);
+    // Without an answer there is nothing to show.
+    QVERIFY(!inspector.inspected());
+    QCOMPARE(inspector.countdownText(), QString());
+    QVERIFY(inspector.timeClaims().isEmpty());
+    inspector.clear();
+    QCOMPARE(inspector.token(), QString());
+    QCOMPARE(inspector.audience(), QString());
+}
+
+void TestConsole::clientsRegisterRotateDelete()
+{
+    Connected c;
+    QVERIFY(c.start());
+    ClientListModel *clients = c.services.clients();
+    QAbstractItemModelTester tester(clients,
+                                    QAbstractItemModelTester::FailureReportingMode::QtTest);
+    QTRY_VERIFY(clients->loaded());
+    QCOMPARE(clients->rowCount(), 3);
+    QCOMPARE(clients->idAt(0), c.server.clientId(0)); // newest first
+    // The server lists new clients first: the seed's ids, before any are added.
+    const QString serviceId = c.server.clientId(1);
+    const QString spaId = c.server.clientId(2);
+    const QModelIndex till = clients->index(0);
+    QCOMPARE(till.data(ClientListModel::NameRole).toString(), QStringLiteral("Legacy till (POS)"));
+    QVERIFY(till.data(ClientListModel::HasObsoleteGrantRole).toBool());
+    QVERIFY(till.data(ClientListModel::ConfidentialRole).toBool());
+    QCOMPARE(till.data(ClientListModel::LifetimeTextRole).toString(), QStringLiteral("30 min"));
+    const QModelIndex spa = clients->index(2);
+    QVERIFY(!spa.data(ClientListModel::ConfidentialRole).toBool());
+    QCOMPARE(spa.data(ClientListModel::RedirectUrisRole).toStringList().size(), 2);
+    QCOMPARE(clients->mintOptions().size(), 1);
+    QCOMPARE(clients->mintOptions().at(0).toMap().value("value").toString(), serviceId);
+
+    ClientForm *form = c.services.clientForm();
+    QSignalSpy registered(form, &ClientForm::registered);
+    QSignalSpy issued(clients, &ClientListModel::secretIssued);
+    QSignalSpy options(clients, &ClientListModel::mintOptionsChanged);
+
+    // Invalid: nothing goes out.
+    form->reset();
+    form->submit();
+    QVERIFY(form->attempted());
+    QVERIFY(!form->busy());
+    QTest::qWait(50);
+    QCOMPARE(c.server.countRequests("POST /admin/v1/clients"), 0);
+
+    // Refused by the server: its message, verbatim.
+    c.server.refuseNextRegistration("invalid_client_metadata", "no more clients today");
+    form->setClientName("Inventory bot");
+    form->setGrantTypes({"client_credentials"});
+    form->setScope("orders:read");
+    form->submit();
+    QVERIFY(form->busy());
+    QTRY_COMPARE(form->serverError(), QStringLiteral("no more clients today"));
+    QVERIFY(!form->busy());
+    QCOMPARE(registered.count(), 0);
+
+    const QJsonObject body = form->requestBody();
+    form->submit();
+    QTRY_COMPARE(registered.count(), 1);
+    QCOMPARE(c.server.lastBody("POST /admin/v1/clients"), body);
+    QCOMPARE(body.value("client_name").toString(), QStringLiteral("Inventory bot"));
+    QCOMPARE(form->clientName(), QString()); // empty for the next one
+    QCOMPARE(issued.count(), 1);
+    const QString id = issued.at(0).at(0).toString();
+    QCOMPARE(issued.at(0).at(1).toString(), QStringLiteral("Inventory bot"));
+    QVERIFY(issued.at(0).at(2).toString().size() >= 40);
+    QCOMPARE(issued.at(0).at(3).toBool(), false);
+    QCOMPARE(clients->rowCount(), 4);
+    QCOMPARE(clients->idAt(0), id);
+    // The secret is never kept in the list.
+    QVERIFY(!clients->rowAt(0).contains("client_secret"));
+    QVERIFY(!clients->rowAt(0).contains("client_secret_expires_at"));
+    QCOMPARE(clients->mintOptions().size(), 2);
+    QVERIFY(options.count() >= 1);
+
+    clients->rotateSecret(id);
+    QVERIFY(clients->busy());
+    QTRY_COMPARE(issued.count(), 2);
+    QCOMPARE(issued.at(1).at(0).toString(), id);
+    QCOMPARE(issued.at(1).at(3).toBool(), true);
+    QVERIFY(issued.at(1).at(2) != issued.at(0).at(2));
+    QVERIFY(!clients->rowAt(0).contains("client_secret"));
+
+    // A public client has no secret to rotate: the server's message.
+    clients->rotateSecret(spaId);
+    QTRY_VERIFY(!clients->busy());
+    QTRY_COMPARE(clients->error(),
+                 QStringLiteral("client %1 is public and has no secret").arg(spaId));
+    QCOMPARE(issued.count(), 2);
+
+    QSignalSpy removed(clients, &ClientListModel::clientRemoved);
+    const int tokenReloads = c.server.countRequests("GET /admin/v1/tokens");
+    clients->remove(serviceId);
+    QTRY_COMPARE(removed.count(), 1);
+    QCOMPARE(clients->rowCount(), 3);
+    QCOMPARE(clients->indexOfId(serviceId), -1);
+    QCOMPARE(clients->error(), QString());
+    // Its tokens went with it: the token list is read again.
+    QTRY_COMPARE(c.server.countRequests("GET /admin/v1/tokens"), tokenReloads + 1);
+}
+
+void TestConsole::tokensMintRevokeAndInspect()
+{
+    Connected c;
+    QVERIFY(c.start());
+    TokenListModel *tokens = c.services.tokens();
+    QAbstractItemModelTester tester(tokens, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    QTRY_VERIFY(tokens->loaded());
+    QTRY_VERIFY(c.services.clients()->loaded());
+    QTRY_COMPARE(c.server.openStreams(), 1);
+    QCOMPARE(tokens->rowCount(), 3);
+    const QModelIndex top = tokens->index(0); // newest first
+    QCOMPARE(top.data(TokenListModel::ClientNameRole).toString(), QStringLiteral("Warehouse sync"));
+    QCOMPARE(top.data(TokenListModel::KindTextRole).toString(), QStringLiteral("Access token"));
+    QCOMPARE(tokens->index(1).data(TokenListModel::SubjectTextRole).toString(),
+             QStringLiteral("anna"));
+
+    JwtInspector *inspector = c.services.jwtInspector();
+    QSignalSpy minted(tokens, &TokenListModel::minted);
+    tokens->mint(c.server.clientId(1), " orders:read ");
+    QVERIFY(tokens->minting());
+    QTRY_COMPARE(minted.count(), 1);
+    QCOMPARE(c.server.lastBody("POST /admin/v1/tokens"),
+             (QJsonObject{{"client_id", c.server.clientId(1)}, {"scope", "orders:read"}}));
+    QCOMPARE(tokens->mintedSummary(),
+             QStringLiteral("Bearer · expires in 1 h · scope orders:read"));
+    // Straight into the decoder, and verified there.
+    QCOMPARE(inspector->token(), tokens->mintedToken());
+    QTRY_VERIFY(inspector->inspected());
+    QCOMPARE(inspector->verdict(), QStringLiteral("Valid: every check passed."));
+    QVERIFY(inspector->valid());
+    QVERIFY(inspector->decoded());
+    QVERIFY(inspector->headerText().contains("\"kid\": \"test-key-1\""));
+    QCOMPARE(inspector->checks().size(), 8);
+    QCOMPARE(inspector->checks().at(2).toMap().value("name").toString(),
+             QStringLiteral("signature"));
+    QCOMPARE(inspector->checks().at(2).toMap().value("statusText").toString(),
+             QStringLiteral("passed"));
+    QVERIFY(inspector->hasExpiry());
+    QVERIFY(!inspector->expired());
+    QCOMPARE(inspector->timeClaims().size(), 2); // exp, iat
+    QCOMPARE(inspector->timeClaims().at(0).toMap().value("claim").toString(),
+             QStringLiteral("exp"));
+    QVERIFY2(QRegularExpression("^expires in (59:\\d\\d|1:00:00)$")
+                 .match(inspector->countdownText())
+                 .hasMatch(),
+             qPrintable(inspector->countdownText()));
+    // The countdown moves on its own.
+    QSignalSpy clock(inspector, &JwtInspector::clockChanged);
+    QTRY_VERIFY_WITH_TIMEOUT(clock.count() >= 1, 2500);
+    // The token is listed (oauth.token.issued).
+    QTRY_COMPARE(tokens->rowCount(), 4);
+
+    // Refused: the OAuth error_description, verbatim.
+    tokens->mint(c.server.clientId(2), QString());
+    QTRY_COMPARE(tokens->mintError(),
+                 QStringLiteral("a public client cannot use client_credentials"));
+    QVERIFY(!tokens->minting());
+    QCOMPARE(minted.count(), 1);
+
+    // Revoke: the row goes, without reading the list again.
+    const int reloads = c.server.countRequests("GET /admin/v1/tokens");
+    const QString id = tokens->idAt(0);
+    tokens->revoke(id);
+    QTRY_COMPARE(tokens->rowCount(), 3);
+    QCOMPARE(tokens->indexOfId(id), -1);
+    QCOMPARE(c.server.countRequests("DELETE /admin/v1/tokens/" + id), 1);
+    // Someone else revokes one: its event drops the row.
+    const QString other = tokens->idAt(0);
+    c.server.sendEvent("oauth.token.revoked", {{"tokenHashPrefix", other.left(8)}, {"by", "user"}});
+    QTRY_COMPARE(tokens->rowCount(), 2);
+    QTest::qWait(400);
+    QCOMPARE(c.server.countRequests("GET /admin/v1/tokens"), reloads);
+
+    // A token of something the list does not know: read again once.
+    c.server.sendEvent("oauth.token.issued", {{"tokenHashPrefix", "zzzzzzzz"}});
+    QTRY_COMPARE(c.server.countRequests("GET /admin/v1/tokens"), reloads + 1);
+
+    // Garbage is "Not a JWT", with no checks.
+    inspector->setToken("not-a-token");
+    QTRY_VERIFY(inspector->verdict().startsWith("Not a JWT"));
+    QVERIFY(!inspector->decoded());
+    QVERIFY(inspector->checks().isEmpty());
+    QVERIFY(!inspector->hasExpiry());
+    QCOMPARE(inspector->countdownText(), QString());
+    // Emptied: nothing to show, nothing asked.
+    const int inspects = c.server.countRequests("POST /admin/v1/jwt/inspect");
+    inspector->setToken("   ");
+    QVERIFY(!inspector->inspected());
+    QTest::qWait(500);
+    QCOMPARE(c.server.countRequests("POST /admin/v1/jwt/inspect"), inspects);
+}
+
+void TestConsole::realBackendClientsTokensJwt()
+{
+    QTemporaryDir dir;
+    auto config = Gatehouse::Core::ConfigResolver::resolve(
+        {{QStringLiteral("data-dir"), dir.path()},
+         {QStringLiteral("service-port"), QStringLiteral("0")},
+         {QStringLiteral("cluster-port"), QStringLiteral("0")},
+         {QStringLiteral("admin-port"), QStringLiteral("0")}},
+        QProcessEnvironment());
+    QVERIFY(config);
+    Gatehouse::Admin::Backend backend(*config);
+    QVERIFY(backend.start());
+    ConsoleServices services;
+    services.adminClient()->connectTo(QUrl(backend.adminUrl()), backend.adminToken());
+    ClientListModel *clients = services.clients();
+    TokenListModel *tokens = services.tokens();
+    QAbstractItemModelTester clientsTester(clients,
+                                           QAbstractItemModelTester::FailureReportingMode::QtTest);
+    QAbstractItemModelTester tokensTester(tokens,
+                                          QAbstractItemModelTester::FailureReportingMode::QtTest);
+    QTRY_VERIFY(clients->loaded());
+    QTRY_VERIFY(tokens->loaded());
+    const int clientsBefore = clients->rowCount();
+
+    // The console's own rules and the server's agree on a refusal too: a public
+    // client_credentials client is refused before anything is sent.
+    ClientForm *form = services.clientForm();
+    QSignalSpy registered(form, &ClientForm::registered);
+    QSignalSpy issued(clients, &ClientListModel::secretIssued);
+    form->setClientName("Console test service");
+    form->setGrantTypes({"client_credentials"});
+    form->setAuthMethod("none");
+    form->submit();
+    QVERIFY(!form->grantTypesError().isEmpty());
+    QVERIFY(!form->busy());
+
+    form->setAuthMethod("client_secret_basic");
+    form->setScope("orders:read orders:write");
+    form->setLifetime("600");
+    form->submit();
+    QTRY_COMPARE(registered.count(), 1);
+    QCOMPARE(form->serverError(), QString());
+    QCOMPARE(issued.count(), 1);
+    const QString clientId = issued.at(0).at(0).toString();
+    QVERIFY(!issued.at(0).at(2).toString().isEmpty()); // the secret, once
+    QCOMPARE(clients->rowCount(), clientsBefore + 1);
+    const QModelIndex row = clients->index(clients->indexOfId(clientId));
+    QCOMPARE(row.data(ClientListModel::LifetimeTextRole).toString(), QStringLiteral("10 min"));
+    QCOMPARE(row.data(ClientListModel::ScopeRole).toString(),
+             QStringLiteral("orders:read orders:write"));
+    QVERIFY(!clients->rowAt(clients->indexOfId(clientId)).contains("client_secret"));
+    bool mintable = false;
+    for (const QVariant &option : clients->mintOptions())
+        mintable = mintable || option.toMap().value("value").toString() == clientId;
+    QVERIFY(mintable);
+
+    // Mint a demo token; it goes into the decoder, which the server says is valid.
+    JwtInspector *inspector = services.jwtInspector();
+    QSignalSpy minted(tokens, &TokenListModel::minted);
+    tokens->mint(clientId, "orders:read");
+    QTRY_COMPARE(minted.count(), 1);
+    QCOMPARE(tokens->mintError(), QString());
+    QCOMPARE(inspector->token(), tokens->mintedToken());
+    QTRY_VERIFY(inspector->inspected());
+    QCOMPARE(inspector->error(), QString());
+    QCOMPARE(inspector->verdict(), QStringLiteral("Valid: every check passed."));
+    QVERIFY(inspector->valid());
+    QCOMPARE(inspector->keySourceText(), QStringLiteral("this server's JWKS"));
+    QStringList names;
+    for (const QVariant &check : inspector->checks()) {
+        const QVariantMap c = check.toMap();
+        names.append(c.value("name").toString());
+        QVERIFY2(c.value("status").toString() != QLatin1String("fail"),
+                 qPrintable(c.value("detail").toString()));
+    }
+    QCOMPARE(names, (QStringList{"alg", "kid", "signature", "exp", "nbf", "iat", "iss", "aud"}));
+    QVERIFY(inspector->payloadText().contains(clientId));
+    QVERIFY2(QRegularExpression("^expires in (9:\\d\\d|10:00)$")
+                 .match(inspector->countdownText())
+                 .hasMatch(),
+             qPrintable(inspector->countdownText()));
+    // The token is among the active ones.
+    QTRY_VERIFY(tokens->rowCount() >= 1);
+    QTRY_COMPARE(tokens->index(0).data(TokenListModel::ClientIdRole).toString(), clientId);
+
+    // The wrong audience: invalid, and the verdict says why.
+    inspector->setAudience("billing-api");
+    QTRY_VERIFY2(inspector->verdict().startsWith("Invalid: "), qPrintable(inspector->verdict()));
+    QVERIFY(inspector->verdict().contains("billing-api"));
+    QVERIFY(!inspector->valid());
+
+    // Revoke it through the console.
+    const QString tokenId = tokens->idAt(0);
+    tokens->revoke(tokenId);
+    QTRY_COMPARE(tokens->indexOfId(tokenId), -1);
+    QCOMPARE(tokens->error(), QString());
 
     bool stopped = false;
     backend.stop([&stopped] { stopped = true; });

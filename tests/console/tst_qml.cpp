@@ -77,6 +77,25 @@ public:
     {
         return m_server->recordAttempt(deliveryId, status, latencyMs, error, state);
     }
+    // OAuth (TestAdminServer's clients and tokens).
+    Q_INVOKABLE void resetOAuth() { m_server->resetOAuthData(); }
+    Q_INVOKABLE QString clientId(int index) const { return m_server->clientId(index); }
+    Q_INVOKABLE int tokenCount() const { return m_server->tokenCount(); }
+    Q_INVOKABLE void refuseNextRegistration(const QString &code, const QString &message)
+    {
+        m_server->refuseNextRegistration(code, message);
+    }
+    // A JWT the server's inspector verifies; expiresIn seconds from now (negative: expired).
+    Q_INVOKABLE QString makeJwt(int client, const QString &scope, int expiresIn,
+                                const QString &audience) const
+    {
+        return m_server->makeJwt(m_server->clientId(client), scope, expiresIn, audience);
+    }
+    // The JSON body of the last "METHOD /path" request (e.g. "POST /admin/v1/clients").
+    Q_INVOKABLE QJsonObject lastBody(const QString &methodAndPath) const
+    {
+        return m_server->lastBody(methodAndPath);
+    }
     // How many requests started with prefix ("GET /admin/v1/orders?").
     Q_INVOKABLE int requestCount(const QString &prefix) const
     {

@@ -1,0 +1,84 @@
+#pragma once
+
+#include "livelistmodel.h"
+
+#include <QVariantList>
+
+namespace Gatehouse::Console {
+
+// The OAuth clients (GET /admin/v1/clients), newest first. Registering (ClientForm) and
+// rotating a secret hand the new client_secret to QML once, through secretIssued(); the
+// model never keeps it. The backend publishes no client events: the list is read again on
+// every (re)connect and updated from the answers of the console's own actions.
+class ClientListModel : public Gatehouse::Console::LiveListModel
+{
+    Q_OBJECT
+    // [{value, text}] of the clients that can get a client_credentials token (confidential,
+    // with that grant): the Tokens page mints for these.
+    Q_PROPERTY(QVariantList mintOptions READ mintOptions NOTIFY mintOptionsChanged)
+    Q_PROPERTY(bool busy READ busy NOTIFY busyChanged)
+
+public:
+    enum Role {
+        IdRole = Qt::UserRole + 1, // client_id
+        NameRole,
+        AuthMethodRole, // client_secret_basic, client_secret_post, none
+        ConfidentialRole,
+        GrantTypesRole,       // QStringList as registered
+        GrantNamesRole,       // QStringList, short names ("device_code" for the URN)
+        HasObsoleteGrantRole, // password
+        ScopeRole,            // space-separated, "" when none
+        RedirectUrisRole,     // QStringList
+        TokenFormatRole,      // jwt, opaque
+        LifetimeTextRole,     // "1 h"
+        CreatedTextRole,
+        ContactsTextRole, // "a@example.com, b@example.com"
+        LogoUriRole,
+    };
+    Q_ENUM(Role)
+
+    explicit ClientListModel(AdminClient *client, QObject *parent = nullptr);
+
+    QHash<int, QByteArray> roleNames() const override;
+    QVariantList mintOptions() const;
+    bool busy() const { return m_busy; }
+
+    // "device_code" for urn:ietf:params:oauth:grant-type:device_code; others as they are.
+    static QString grantName(const QString &grantType);
+
+    Q_INVOKABLE QString nameOf(const QString &clientId) const;
+    // A registration's answer (ClientForm::registered): adds the row and, for a confidential
+    // client, hands its secret on through secretIssued().
+    void addRegistered(const QJsonObject &client);
+    // POST /clients/{id}/rotate-secret; on success secretIssued() (the old secret stops
+    // working at once).
+    Q_INVOKABLE void rotateSecret(const QString &clientId);
+    // DELETE /clients/{id}: the client and its tokens are gone; on success clientRemoved().
+    Q_INVOKABLE void remove(const QString &clientId);
+    // For the secret dialog's copy button.
+    Q_INVOKABLE void copyToClipboard(const QString &text) const;
+
+signals:
+    void mintOptionsChanged();
+    void busyChanged();
+    // secret is "" for a public client (it has none); rotated tells a rotation from a new
+    // registration. Shown once and not kept.
+    void secretIssued(const QString &clientId, const QString &clientName, const QString &secret,
+                      bool rotated);
+    void clientRemoved(const QString &clientId);
+
+protected:
+    QVariant value(const QJsonObject &row, int role) const override;
+    QString idOf(const QJsonObject &row) const override;
+    ApiCall listCall() const override;
+    bool listedBefore(const QJsonObject &a, const QJsonObject &b) const override;
+    QJsonObject normalize(const QJsonObject &object) const override;
+    void applyEvent(const AdminEvent &) override {}
+
+private:
+    void setBusy(bool busy);
+
+    bool m_busy = false;
+};
+
+} // namespace Gatehouse::Console

@@ -1,0 +1,340 @@
+import QtQuick
+import QtTest
+import Gatehouse
+import GatehouseTest
+
+// The Clients page with the real services against the in-test admin server: the list, the
+// register dialog with its inline validation, the secret shown once, rotate and delete.
+Item {
+    id: root
+
+    width: 1100
+    height: 780
+
+    ClientsPage {
+        id: page
+        anchors.fill: parent
+    }
+
+    TestCase {
+        id: testCase
+
+        name: "ClientsPage"
+        when: windowShown
+
+        readonly property var list: findChild(page, "clientList")
+        readonly property var dialog: findChild(page, "registerClientDialog")
+        readonly property var secretDialog: findChild(page, "clientSecretDialog")
+
+        function rowOf(clientId) {
+            return findChild(testCase.list, "client-" + clientId)
+        }
+        // A Popup has no visual children to search: its content and footer are searched.
+        function field(name) {
+            const item = findChild(testCase.dialog.contentItem, name) || findChild(testCase.dialog, name)
+            verify(item, name)
+            return item
+        }
+        function grantCheck(title) {
+            const row = findChild(testCase.dialog.contentItem, "grant-" + title)
+            verify(row, "grant row " + title)
+            return findChild(row, "grantCheck")
+        }
+        function openRegister() {
+            mouseClick(findChild(page, "registerClientOpenButton"))
+            tryCompare(testCase.dialog, "opened", true)
+        }
+        function chipTexts(row) {
+            const texts = []
+            const flow = findChild(row, "grantChips")
+            for (let i = 0; i < flow.children.length; ++i) {
+                const chip = flow.children[i]
+                if (chip.grant !== undefined)
+                    texts.push(chip.Accessible.name)
+            }
+            return texts
+        }
+
+        function initTestCase() {
+            tryCompare(AdminClient, "connectionState", AdminClient.Online, 10000)
+        }
+
+        function init() {
+            TestBackend.resetOAuth()
+            Clients.reload()
+            tryVerify(() => !Clients.loading && Clients.count === 3, 5000, "clients loaded")
+            Clients.clearError()
+        }
+
+        function cleanup() {
+            for (const name of ["registerClientDialog", "clientSecretDialog",
+                                "rotateClientSecretDialog", "deleteClientDialog"]) {
+                const popup = findChild(page, name)
+                if (popup.visible)
+                    popup.close()
+                tryCompare(popup, "visible", false)
+            }
+        }
+
+        function test_listShowsClients() {
+            compare(testCase.list.count, 3)
+            compare(findChild(page, "clientCount").text, "3 registered")
+            // Newest first.
+            compare(Clients.idAt(0), TestBackend.clientId(0))
+            compare(Clients.idAt(2), TestBackend.clientId(2))
+
+            const spa = rowOf(TestBackend.clientId(2))
+            verify(spa, "the SPA's row")
+            compare(findChild(spa, "clientName").text, "Orders dashboard")
+            compare(findChild(spa, "clientType").text, "Public")
+            verify(!findChild(spa, "rotateClientSecretButton").visible, "a public client has no secret")
+            verify(!findChild(spa, "obsoleteGrantBadge").visible)
+            compare(findChild(spa, "clientScopes").text, "Scopes: openid profile email orders:read")
+            verify(findChild(spa, "clientFacts").text.startsWith(TestBackend.clientId(2) + " · none · JWT tokens for 15 min"),
+                   findChild(spa, "clientFacts").text)
+            compare(chipTexts(spa), ["authorization_code", "refresh_token"])
+
+            const service = rowOf(TestBackend.clientId(1))
+            compare(findChild(service, "clientType").text, "Confidential")
+            verify(findChild(service, "rotateClientSecretButton").visible)
+
+            // The password grant is marked obsolete.
+            const till = rowOf(TestBackend.clientId(0))
+            const badge = findChild(till, "obsoleteGrantBadge")
+            verify(badge.visible)
+            compare(badge.text, "password grant: obsolete — OAuth 2.1 removes it")
+            compare(badge.tone, Theme.warning)
+            compare(chipTexts(till), ["password · obsolete", "refresh_token"])
+        }
+
+        function test_grantCheckboxesWithExplanations() {
+            openRegister()
+            const titles = ["authorization_code", "client_credentials", "refresh_token", "device_code",
+                            "jwt-bearer", "token-exchange", "password"]
+            for (const title of titles) {
+                const check = grantCheck(title)
+                verify(check, title)
+                compare(check.text, title)
+                const explanation = findChild(findChild(testCase.dialog.contentItem, "grant-" + title), "grantExplanation")
+                verify(explanation.visible)
+                verify(explanation.text.length > 20, title + ": " + explanation.text)
+            }
+            // Defaults: a web app with refresh tokens.
+            verify(grantCheck("authorization_code").checked)
+            verify(grantCheck("refresh_token").checked)
+            verify(!grantCheck("client_credentials").checked)
+            verify(!grantCheck("password").checked)
+
+            const passwordNote = findChild(findChild(testCase.dialog.contentItem, "grant-password"), "grantNote")
+            verify(passwordNote.visible)
+            compare(passwordNote.children[0].text, "obsolete — OAuth 2.1 removes it")
+            verify(!findChild(findChild(testCase.dialog.contentItem, "grant-client_credentials"), "grantNote").visible)
+
+            mouseClick(grantCheck("client_credentials"))
+            verify(grantCheck("client_credentials").checked)
+            compare(ClientForm.grantTypes, ["authorization_code", "client_credentials", "refresh_token"])
+            mouseClick(grantCheck("authorization_code"))
+            compare(ClientForm.grantTypes, ["client_credentials", "refresh_token"])
+        }
+
+        function test_invalidInputShowsInlineErrorsAndSendsNothing() {
+            const posts = TestBackend.requestCount("POST /admin/v1/clients")
+            openRegister()
+            // Nothing is marked before the user did anything.
+            verify(!field("clientNameError").visible)
+            verify(!field("redirectUrisError").visible)
+            verify(!field("registerInvalidNote").visible)
+
+            field("redirectUrisField").text = "https://ok.example.com/cb\nhttp://shop.example.com/callback"
+            field("lifetimeField").text = "5"
+            field("contactsField").text = "ops@example.com, not-an-address"
+            field("scopeField").text = "orders:read \"quoted\""
+            field("logoUriField").text = "logo.png"
+            mouseClick(grantCheck("client_credentials"))
+            const auth = field("authMethodCombo")
+            auth.currentIndex = auth.indexOfValue("none")
+            auth.activated(auth.currentIndex)
+            compare(ClientForm.authMethod, "none")
+
+            mouseClick(field("registerClientButton"))
+            verify(testCase.dialog.opened, "the dialog stays open")
+            compare(field("clientNameError").text, "A name is required.")
+            verify(field("clientNameError").visible)
+            compare(field("redirectUrisError").text,
+                    "Line 2: http only for loopback (127.0.0.1, localhost, [::1]); use https.")
+            verify(field("redirectUrisError").visible)
+            compare(field("grantTypesError").text,
+                    "client_credentials needs a confidential client: choose client_secret_basic or client_secret_post.")
+            verify(field("grantTypesError").visible)
+            compare(field("lifetimeError").text, "30 to 86400 seconds (24 h).")
+            verify(field("lifetimeError").visible)
+            compare(field("contactsError").text, "\"not-an-address\" is not an e-mail address.")
+            verify(field("scopeError").visible)
+            compare(field("logoUriError").text, "An absolute https:// URL, or leave it empty.")
+            verify(field("registerInvalidNote").visible)
+            wait(150)
+            compare(TestBackend.requestCount("POST /admin/v1/clients"), posts, "nothing was sent")
+
+            // Errors go away as the fields are fixed.
+            field("clientNameField").text = "Inventory bot"
+            verify(!field("clientNameError").visible)
+            field("redirectUrisField").text = "https://ok.example.com/cb\nhttp://127.0.0.1:8000/callback"
+            verify(!field("redirectUrisError").visible)
+            auth.currentIndex = auth.indexOfValue("client_secret_basic")
+            auth.activated(auth.currentIndex)
+            verify(!field("grantTypesError").visible)
+            // authorization_code without a redirect URI is wrong too.
+            field("redirectUrisField").text = ""
+            compare(field("redirectUrisError").text, "authorization_code needs at least one redirect URI.")
+            verify(!ClientForm.valid)
+            mouseClick(grantCheck("client_credentials"))
+            mouseClick(grantCheck("refresh_token"))
+            mouseClick(grantCheck("authorization_code"))
+            compare(field("grantTypesError").text, "Choose at least one grant type.")
+            const scroller = field("registerScroller")
+            scroller.contentY = 0
+            mouseClick(field("registerClientButton"))
+            // The first wrong field scrolls into view.
+            verify(scroller.contentY > 0, "scrolled to the grant types")
+            const error = field("grantTypesError")
+            const y = error.mapToItem(scroller, 0, 0).y
+            verify(y >= 0 && y + error.height <= scroller.height, "the error is in view at " + y)
+            wait(150)
+            compare(TestBackend.requestCount("POST /admin/v1/clients"), posts, "still nothing sent")
+        }
+
+        function test_validRegistrationShowsSecretOnce() {
+            const posts = TestBackend.requestCount("POST /admin/v1/clients")
+            openRegister()
+            field("clientNameField").text = "  Inventory bot "
+            field("redirectUrisField").text = "https://inventory.example.com/cb\n\ncom.example.inventory:/cb\n"
+            mouseClick(grantCheck("client_credentials"))
+            field("scopeField").text = "orders:read   orders:write"
+            const auth = field("authMethodCombo")
+            auth.currentIndex = auth.indexOfValue("client_secret_post")
+            auth.activated(auth.currentIndex)
+            const format = field("tokenFormatCombo")
+            format.currentIndex = format.indexOfValue("opaque")
+            format.activated(format.currentIndex)
+            field("lifetimeField").text = "900"
+            field("logoUriField").text = "https://inventory.example.com/logo.png"
+            field("contactsField").text = "a@example.com, b@example.com"
+            verify(ClientForm.valid)
+            mouseClick(field("registerClientButton"))
+
+            tryCompare(testCase.secretDialog, "opened", true)
+            tryCompare(testCase.dialog, "visible", false)
+            compare(TestBackend.requestCount("POST /admin/v1/clients"), posts + 1)
+            compare(TestBackend.lastBody("POST /admin/v1/clients"), {
+                client_name: "Inventory bot",
+                redirect_uris: ["https://inventory.example.com/cb", "com.example.inventory:/cb"],
+                grant_types: ["authorization_code", "client_credentials", "refresh_token"],
+                token_endpoint_auth_method: "client_secret_post",
+                access_token_format: "opaque",
+                access_token_lifetime: 900,
+                scope: "orders:read orders:write",
+                logo_uri: "https://inventory.example.com/logo.png",
+                contacts: ["a@example.com", "b@example.com"]
+            })
+
+            // The secret, once, with a copy button.
+            const secret = findChild(testCase.secretDialog, "clientSecretField")
+            verify(secret.visible)
+            verify(secret.text.length >= 40, secret.text)
+            verify(findChild(testCase.secretDialog, "clientSecretOnceNote").visible)
+            verify(!findChild(testCase.secretDialog, "previousClientSecretNote").visible)
+            compare(testCase.secretDialog.clientName, "Inventory bot")
+            const newId = findChild(testCase.secretDialog, "clientIdField").text
+            verify(newId.length > 10)
+            mouseClick(findChild(testCase.secretDialog, "copyClientSecretButton"))
+            compare(testCase.secretDialog.copiedWhat, "secret")
+            compare(findChild(testCase.secretDialog, "copyClientSecretButton").text, "Copied")
+
+            // The new client is listed at the top.
+            tryCompare(testCase.list, "count", 4)
+            compare(Clients.idAt(0), newId)
+            mouseClick(findChild(testCase.secretDialog, "clientSecretDoneButton"))
+            tryCompare(testCase.secretDialog, "visible", false)
+            compare(testCase.secretDialog.secret, "")
+            compare(secret.text, "")
+
+            // The dialog starts empty next time.
+            openRegister()
+            compare(field("clientNameField").text, "")
+            compare(field("lifetimeField").text, "3600")
+            verify(!field("clientNameError").visible)
+        }
+
+        function test_publicClientGetsNoSecret() {
+            openRegister()
+            field("clientNameField").text = "Phone app"
+            field("redirectUrisField").text = "com.example.phone:/oauth"
+            const auth = field("authMethodCombo")
+            auth.currentIndex = auth.indexOfValue("none")
+            auth.activated(auth.currentIndex)
+            mouseClick(field("registerClientButton"))
+            tryCompare(testCase.secretDialog, "opened", true)
+            verify(!findChild(testCase.secretDialog, "clientSecretField").visible)
+            verify(!findChild(testCase.secretDialog, "clientSecretOnceNote").visible)
+            compare(TestBackend.lastBody("POST /admin/v1/clients").token_endpoint_auth_method, "none")
+            tryCompare(testCase.list, "count", 4)
+            compare(findChild(rowOf(Clients.idAt(0)), "clientType").text, "Public")
+        }
+
+        function test_serverRefusalIsShown() {
+            TestBackend.refuseNextRegistration("invalid_client_metadata",
+                                               "client_name 'Inventory bot' is reserved")
+            openRegister()
+            field("clientNameField").text = "Inventory bot"
+            field("redirectUrisField").text = "https://inventory.example.com/cb"
+            mouseClick(field("registerClientButton"))
+            const banner = field("registerServerError")
+            tryCompare(banner, "visible", true)
+            compare(field("registerServerErrorText").text,
+                    "The server refused: client_name 'Inventory bot' is reserved")
+            verify(testCase.dialog.opened)
+            verify(!testCase.secretDialog.visible)
+            compare(testCase.list.count, 3)
+            // Editing clears it; the second try goes through.
+            field("clientNameField").text = "Inventory robot"
+            verify(!banner.visible)
+            mouseClick(field("registerClientButton"))
+            tryCompare(testCase.secretDialog, "opened", true)
+        }
+
+        function test_rotateSecretConfirmedThenShownOnce() {
+            const id = TestBackend.clientId(1)
+            const rotate = findChild(rowOf(id), "rotateClientSecretButton")
+            mouseClick(rotate)
+            const confirm = findChild(page, "rotateClientSecretDialog")
+            tryCompare(confirm, "opened", true)
+            compare(confirm.title, "Rotate the secret of Warehouse sync?")
+            mouseClick(findChild(confirm, "cancelConfirmButton"))
+            tryCompare(confirm, "visible", false)
+            wait(100)
+            compare(TestBackend.requestCount("POST /admin/v1/clients/" + id + "/rotate-secret"), 0)
+
+            mouseClick(rotate)
+            tryCompare(confirm, "opened", true)
+            mouseClick(findChild(confirm, "confirmButton"))
+            tryCompare(testCase.secretDialog, "opened", true)
+            compare(TestBackend.requestCount("POST /admin/v1/clients/" + id + "/rotate-secret"), 1)
+            compare(testCase.secretDialog.title, "New client secret for Warehouse sync")
+            verify(findChild(testCase.secretDialog, "clientSecretField").text.length >= 40)
+            verify(findChild(testCase.secretDialog, "previousClientSecretNote").visible)
+        }
+
+        function test_deleteConfirmed() {
+            const id = TestBackend.clientId(2)
+            mouseClick(findChild(rowOf(id), "deleteClientButton"))
+            const confirm = findChild(page, "deleteClientDialog")
+            tryCompare(confirm, "opened", true)
+            compare(confirm.title, "Delete Orders dashboard?")
+            mouseClick(findChild(confirm, "confirmButton"))
+            tryCompare(testCase.list, "count", 2)
+            compare(Clients.indexOfId(id), -1)
+            compare(TestBackend.requestCount("DELETE /admin/v1/clients/" + id), 1)
+            verify(!findChild(page, "clientsError").visible)
+        }
+    }
+}
