@@ -271,7 +271,6 @@ QVariantList ClientForm::grantOptions() const
                            {QStringLiteral("note"), note},
                            {QStringLiteral("obsolete"), obsolete}};
     };
-    const QString notServed = tr("registrable; the token endpoint does not serve it yet");
     const QStringList &grants = supportedGrantTypes();
     return {
         option(grants.at(0), QStringLiteral("authorization_code"),
@@ -286,11 +285,9 @@ QVariantList ClientForm::grantOptions() const
                   "computer.")),
         option(grants.at(4), QStringLiteral("jwt-bearer"),
                tr("Trade a signed JWT assertion from a trusted issuer for an access token (RFC "
-                  "7523)."),
-               notServed),
+                  "7523).")),
         option(grants.at(5), QStringLiteral("token-exchange"),
-               tr("Swap one token for another, e.g. to call a downstream service (RFC 8693)."),
-               notServed),
+               tr("Swap one token for another, e.g. to call a downstream service (RFC 8693).")),
         option(grants.at(6), QStringLiteral("password"),
                tr("The app collects the user's password itself and sends it to the token "
                   "endpoint."),
