@@ -47,71 +47,67 @@ OAuthAdminApi::OAuthAdminApi(Core::HttpServer &server, OAuth::OAuthApi &oauth)
                 QStringLiteral("no client %1").arg(req.pathParam(QStringLiteral("id"))));
         return HttpResponse::json(200, c->toJson());
     });
+    auto parseMetadata = [](const HttpRequest &req) -> Core::Result<OAuth::Client> {
+        QJsonParseError pe;
+        const QJsonDocument doc = QJsonDocument::fromJson(req.body, &pe);
+        if (pe.error != QJsonParseError::NoError || !doc.isObject())
+            return Core::Error{QStringLiteral("malformed-json"),
+                               QStringLiteral("the body must be a JSON object of client metadata"),
+                               400};
+        return OAuth::ClientRegistry::fromMetadata(doc.object());
+    };
+    // Answers with the client (and a secret, once) and tells the console (oauth.client.*).
+    auto answer = [this](const Responder &respond, int status, const char *event) {
+        return [this, respond, status,
+                event](const Core::Result<OAuth::ClientRegistry::Registered> &r) {
+            if (!r)
+                return respond(
+                    HttpResponse::error(r.error().httpStatus, r.error().code, r.error().message));
+            m_oauth.publish(QLatin1String(event),
+                            QJsonObject{{QStringLiteral("clientId"), r->client.clientId},
+                                        {QStringLiteral("clientName"), r->client.clientName},
+                                        {QStringLiteral("via"), QStringLiteral("admin")}});
+            respond(secretAnswer(status, *r));
+        };
+    };
     m_server.routeDeferred(
         "POST", QStringLiteral("/admin/v1/clients"),
-        [this](const HttpRequest &req, const Responder &respond) {
-            QJsonParseError pe;
-            const QJsonDocument doc = QJsonDocument::fromJson(req.body, &pe);
-            if (pe.error != QJsonParseError::NoError || !doc.isObject())
-                return respond(HttpResponse::error(400, QStringLiteral("malformed-json"),
-                                                   QStringLiteral("the body must be a JSON object "
-                                                                  "of client metadata")));
-            auto client = OAuth::ClientRegistry::fromMetadata(doc.object());
+        [this, parseMetadata, answer](const HttpRequest &req, const Responder &respond) {
+            auto client = parseMetadata(req);
             if (!client)
                 return respond(
                     HttpResponse::error(400, client.error().code, client.error().message));
-            m_oauth.clients().registerClient(
-                *client, [respond](const Core::Result<OAuth::ClientRegistry::Registered> &r) {
-                    if (!r)
-                        return respond(HttpResponse::error(r.error().httpStatus, r.error().code,
-                                                           r.error().message));
-                    respond(secretAnswer(201, *r));
-                });
+            m_oauth.clients().registerClient(*client,
+                                             answer(respond, 201, "oauth.client.registered"));
         });
-    m_server.routeDeferred(
-        "POST", QStringLiteral("/admin/v1/clients/{id}/rotate-secret"),
-        [this](const HttpRequest &req, const Responder &respond) {
-            m_oauth.clients().rotateSecret(
-                req.pathParam(QStringLiteral("id")),
-                [respond](const Core::Result<OAuth::ClientRegistry::Registered> &r) {
-                    if (!r)
-                        return respond(HttpResponse::error(r.error().httpStatus, r.error().code,
-                                                           r.error().message));
-                    respond(secretAnswer(200, *r));
-                });
-        });
+    m_server.routeDeferred("POST", QStringLiteral("/admin/v1/clients/{id}/rotate-secret"),
+                           [this, answer](const HttpRequest &req, const Responder &respond) {
+                               m_oauth.clients().rotateSecret(
+                                   req.pathParam(QStringLiteral("id")),
+                                   answer(respond, 200, "oauth.client.secret-rotated"));
+                           });
     m_server.routeDeferred(
         "PUT", QStringLiteral("/admin/v1/clients/{id}"),
-        [this](const HttpRequest &req, const Responder &respond) {
-            QJsonParseError pe;
-            const QJsonDocument doc = QJsonDocument::fromJson(req.body, &pe);
-            if (pe.error != QJsonParseError::NoError || !doc.isObject())
-                return respond(HttpResponse::error(400, QStringLiteral("malformed-json"),
-                                                   QStringLiteral("the body must be a JSON object "
-                                                                  "of client metadata")));
-            auto client = OAuth::ClientRegistry::fromMetadata(doc.object());
+        [this, parseMetadata, answer](const HttpRequest &req, const Responder &respond) {
+            auto client = parseMetadata(req);
             if (!client)
                 return respond(
                     HttpResponse::error(400, client.error().code, client.error().message));
-            m_oauth.clients().update(
-                req.pathParam(QStringLiteral("id")), *client,
-                [respond](const Core::Result<OAuth::ClientRegistry::Registered> &r) {
-                    if (!r)
-                        return respond(HttpResponse::error(r.error().httpStatus, r.error().code,
-                                                           r.error().message));
-                    respond(secretAnswer(200, *r));
-                });
+            m_oauth.clients().update(req.pathParam(QStringLiteral("id")), *client,
+                                     answer(respond, 200, "oauth.client.updated"));
         });
     m_server.routeDeferred(
         "DELETE", QStringLiteral("/admin/v1/clients/{id}"),
         [this](const HttpRequest &req, const Responder &respond) {
-            m_oauth.clients().remove(
-                req.pathParam(QStringLiteral("id")), [respond](const Core::Result<void> &r) {
-                    if (!r)
-                        return respond(HttpResponse::error(r.error().httpStatus, r.error().code,
-                                                           r.error().message));
-                    respond(HttpResponse{204, {}, {}, {}});
-                });
+            const QString id = req.pathParam(QStringLiteral("id"));
+            m_oauth.clients().remove(id, [this, id, respond](const Core::Result<void> &r) {
+                if (!r)
+                    return respond(HttpResponse::error(r.error().httpStatus, r.error().code,
+                                                       r.error().message));
+                m_oauth.publish(QStringLiteral("oauth.client.deleted"),
+                                QJsonObject{{QStringLiteral("clientId"), id}});
+                respond(HttpResponse{204, {}, {}, {}});
+            });
         });
     // {"alg": "RS256" (default) | "ES256"}: next -> active, active -> retired, a new next.
     m_server.routeDeferred(

@@ -255,9 +255,13 @@ std::optional<OAuthError> OAuthApi::authenticateAssertion(const HttpRequest &req
     return std::nullopt;
 }
 
+void OAuthApi::publish(const QString &type, const QJsonObject &data)
+{
+    m_events.publish(type, data);
+}
+
 void OAuthApi::publishKeyRotated(const QString &alg)
 {
-    QJsonObject active;
     const auto k = m_keys.active(alg);
     m_events.publish(
         QStringLiteral("oauth.key.rotated"),

@@ -50,6 +50,7 @@ public:
     QJsonArray activeTokens(const QString &clientId, const QString &subject, int limit) const;
     void revokeById(const QString &id, std::function<void(Core::Result<void>)> done);
     void publishKeyRotated(const QString &alg);
+    void publish(const QString &type, const QJsonObject &data); // on the admin event stream
     // For HttpServer::addFilter on /v1/: orders:read for reads, orders:write for changes;
     // RFC 6750 answers (401 / 403 with WWW-Authenticate: Bearer ...).
     Core::Filter resourceServerFilter();

@@ -15,7 +15,7 @@ import * as oauth from 'oauth4webapi';
 import * as jose from 'jose';
 import * as oidc from 'openid-client';
 
-import { startBackend, adminFetch, request } from './lib/backend.mjs';
+import { startBackend, adminFetch, request, readEvents } from './lib/backend.mjs';
 
 const opts = { [oauth.allowInsecureRequests]: true };
 const FULL_SCOPE = 'openid profile email groups orders:read';
@@ -1348,26 +1348,6 @@ test('deleting a user revokes their tokens and consents', async () => {
     assert.equal(r.status, 303);
     assert.equal(r.location.searchParams.get('code'), null, `no code for a deleted user: ${r.rawLocation}`);
 });
-
-// What the admin event stream (SSE) holds from the start, read for `ms` milliseconds.
-async function readEvents(backend, ms) {
-    const ac = new AbortController();
-    const res = await fetch(`${backend.adminUrl}/admin/v1/events?since=0`,
-                            { headers: { Authorization: `Bearer ${backend.adminToken}` }, signal: ac.signal });
-    assert.equal(res.status, 200);
-    const timer = setTimeout(() => ac.abort(), ms);
-    let text = '';
-    const decoder = new TextDecoder();
-    try {
-        for await (const chunk of res.body) text += decoder.decode(chunk, { stream: true });
-    } catch (e) {
-        if (e.name !== 'AbortError')
-            throw e;
-    } finally {
-        clearTimeout(timer);
-    }
-    return [...text.matchAll(/^event: (.*)\ndata: (.*)$/gm)].map((m) => ({ type: m[1], data: JSON.parse(m[2]), raw: m[0] }));
-}
 
 test('no password in stderr or in the oauth.login events', async () => {
     assert.ok(passwords.size > 10);

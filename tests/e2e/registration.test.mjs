@@ -5,7 +5,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import * as oauth from 'oauth4webapi';
 
-import { startBackend, adminFetch, request } from './lib/backend.mjs';
+import { startBackend, adminFetch, readEvents, request } from './lib/backend.mjs';
 
 let b;
 let as;
@@ -182,4 +182,23 @@ test('open registration: no initial access token needed', async () => {
     } finally {
         assert.equal(await open.stop(), 0, open.stderr);
     }
+});
+
+test('client changes are announced on the admin event stream', async () => {
+    const r = await adminFetch(b, 'POST', '/admin/v1/clients', { ...M2M, client_name: 'announced' });
+    assert.equal(r.status, 201);
+    const id = r.json.client_id;
+    assert.equal((await adminFetch(b, 'POST', `/admin/v1/clients/${id}/rotate-secret`)).status, 200);
+    assert.equal((await adminFetch(b, 'PUT', `/admin/v1/clients/${id}`, { ...M2M, client_name: 'renamed' })).status, 200);
+    assert.equal((await adminFetch(b, 'DELETE', `/admin/v1/clients/${id}`)).status, 204);
+    const iat = await initialAccessToken();
+    const dynamic = await register({ ...M2M, client_name: 'dynamic' }, iat.token);
+    const events = (await readEvents(b, 800)).filter((e) => e.type.startsWith('oauth.client.'));
+    const mine = events.filter((e) => e.data.data.clientId === id).map((e) => e.type);
+    assert.deepEqual(mine, ['oauth.client.registered', 'oauth.client.secret-rotated', 'oauth.client.updated',
+                            'oauth.client.deleted']);
+    const dyn = events.find((e) => e.data.data.clientId === dynamic.json.client_id);
+    assert.equal(dyn.data.data.via, 'dynamic');
+    for (const e of events)
+        assert.ok(!e.raw.includes('client_secret') && !e.raw.includes(dynamic.json.client_secret), 'no secrets in events');
 });

@@ -262,3 +262,24 @@ export async function waitFor(fn, { timeoutMs = 10_000, intervalMs = POLL_MS,
  * @property {(signal?: string) => Promise<number>} stop
  * @property {() => Promise<number>} kill9
  */
+
+// What the admin event stream (SSE) holds from the start, read for `ms` milliseconds.
+export async function readEvents(backend, ms) {
+    const ac = new AbortController();
+    const res = await fetch(`${backend.adminUrl}/admin/v1/events?since=0`,
+                            { headers: { Authorization: `Bearer ${backend.adminToken}` }, signal: ac.signal });
+    if (res.status !== 200)
+        throw new Error(`the event stream answered ${res.status}`);
+    const timer = setTimeout(() => ac.abort(), ms);
+    let text = '';
+    const decoder = new TextDecoder();
+    try {
+        for await (const chunk of res.body) text += decoder.decode(chunk, { stream: true });
+    } catch (e) {
+        if (e.name !== 'AbortError')
+            throw e;
+    } finally {
+        clearTimeout(timer);
+    }
+    return [...text.matchAll(/^event: (.*)\ndata: (.*)$/gm)].map((m) => ({ type: m[1], data: JSON.parse(m[2]), raw: m[0] }));
+}
