@@ -448,7 +448,7 @@ void AuthorizeEndpoint::login(const HttpRequest &req, const Responder &respond)
                                                 "belong to this browser.")));
     const qint64 now = m_clock.now().toMSecsSinceEpoch();
     const QString username = form.value(QStringLiteral("username")).trimmed();
-    const Interaction interaction = *ia;
+    const Interaction &interaction = *ia;
     auto tooMany = [this, interaction, username](qint64 retryMs, const QString &message) {
         HttpResponse r = loginPage(interaction, 429, message, username);
         r.setHeader("Retry-After", QByteArray::number(std::max<qint64>(1, (retryMs + 999) / 1000)));
