@@ -303,6 +303,7 @@ Result<void> Backend::start()
     m_oauth = std::make_unique<OAuth::OAuthApi>(
         *m_service, *m_database, *m_writer, *m_events, *m_clock,
         m_config.publicBaseUrl.isEmpty() ? m_service->url() : m_config.publicBaseUrl, authorize);
+    m_oauth->setEventQueue(m_eventQueue.get());
     if (auto r = m_oauth->start(); !r)
         return r;
     if (m_config.ordersRequireToken)

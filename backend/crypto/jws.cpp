@@ -355,30 +355,34 @@ Result<QByteArray> sign(const PrivateKey &key, const QString &alg,
                          400);
 
     ERR_clear_error();
-    // Building the cjose key (and OpenSSL's RSA object with its Montgomery contexts) costs
-    // as much as a signature: each thread keeps the last few keys it signed with. Per thread
-    // because cjose's reference counts are not atomic. The cached PrivateKey keeps the
-    // EVP_PKEY alive, so its address cannot be reused by another key while cached.
-    struct CachedJwk
+    // A cjose key lent by the private key (built on first use), returned after signing.
+    const PrivateKeyPrivate &owner = *PrivateKeyAccess::data(key);
+    PrivateKeyPrivate::CjoseJwk lent(nullptr, [](cjose_jwk_t *j) { cjose_jwk_release(j); });
     {
-        PrivateKey key;
-        CjoseJwkPtr jwk;
-    };
-    thread_local std::vector<CachedJwk> cache;
-    const EVP_PKEY *pkey = PrivateKeyAccess::pkey(key);
-    cjose_jwk_t *jwkHandle = nullptr;
-    for (const CachedJwk &c : cache)
-        if (PrivateKeyAccess::pkey(c.key) == pkey)
-            jwkHandle = c.jwk.get();
-    if (!jwkHandle) {
-        auto jwk = signingJwk(pkey);
+        std::lock_guard lock(owner.jwkMutex);
+        if (!owner.idleJwks.empty()) {
+            lent = std::move(owner.idleJwks.back());
+            owner.idleJwks.pop_back();
+        }
+    }
+    if (!lent) {
+        auto jwk = signingJwk(PrivateKeyAccess::pkey(key));
         if (!jwk)
             return jwk.error();
-        if (cache.size() >= 8)
-            cache.erase(cache.begin());
-        cache.push_back(CachedJwk{key, std::move(*jwk)});
-        jwkHandle = cache.back().jwk.get();
+        lent.reset(jwk->release());
     }
+    struct GiveBack
+    {
+        const PrivateKeyPrivate &owner;
+        PrivateKeyPrivate::CjoseJwk &jwk;
+        ~GiveBack()
+        {
+            std::lock_guard lock(owner.jwkMutex);
+            if (owner.idleJwks.size() < 16)
+                owner.idleJwks.push_back(std::move(jwk));
+        }
+    } giveBack{owner, lent};
+    cjose_jwk_t *jwkHandle = lent.get();
 
     // cjose 0.6 can only set string, object or array header values
     // (cjose_header_set_raw parses without JSON_DECODE_ANY). cjose_header_t is a

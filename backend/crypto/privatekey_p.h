@@ -7,6 +7,12 @@
 
 #include <QJsonObject>
 
+#include <memory>
+#include <mutex>
+#include <vector>
+
+struct _cjose_jwk_int; // cjose_jwk_t
+
 namespace Gatehouse::Crypto {
 
 class PrivateKeyPrivate
@@ -16,12 +22,20 @@ public:
 
     Detail::PkeyPtr pkey;
     KeyType type;
+
+    // cjose's view of the key for signing, built once and reused (building it costs as much
+    // as a signature). One object per concurrent signer: cjose's reference counts are not
+    // atomic, so an object is lent to one thread at a time (jws.cpp). Freed with the key.
+    using CjoseJwk = std::unique_ptr<_cjose_jwk_int, void (*)(_cjose_jwk_int *)>;
+    mutable std::mutex jwkMutex;
+    mutable std::vector<CjoseJwk> idleJwks;
 };
 
 struct PrivateKeyAccess
 {
     // The key stays owned by the PrivateKey; null for a null key.
     static EVP_PKEY *pkey(const PrivateKey &key) { return key.m_d ? key.m_d->pkey.get() : nullptr; }
+    static const PrivateKeyPrivate *data(const PrivateKey &key) { return key.m_d.get(); }
 
     // Takes ownership; refuses key types and sizes Gatehouse does not support.
     static Result<PrivateKey> adopt(Detail::PkeyPtr pkey);

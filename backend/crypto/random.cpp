@@ -4,12 +4,26 @@
 
 #include <QUuid>
 
+#include <openssl/crypto.h>
 #include <openssl/rand.h>
 
 namespace Gatehouse::Crypto::Random {
 
+namespace {
+
+// OpenSSL keeps a DRBG per thread; this frees it when a thread (a server pool thread, say)
+// ends, whether or not OpenSSL's own thread-exit hook runs first (calling it twice is safe).
+struct ThreadStateRelease
+{
+    ~ThreadStateRelease() { OPENSSL_thread_stop(); }
+};
+
+} // namespace
+
 QByteArray bytes(int n)
 {
+    thread_local ThreadStateRelease release;
+    (void)release;
     if (n <= 0)
         return {};
     QByteArray out(n, Qt::Uninitialized);

@@ -3,6 +3,7 @@
 #include "core/clock.h"
 #include "core/database.h"
 #include "core/eventbus.h"
+#include "core/eventqueue.h"
 #include "core/httpserver.h"
 #include "core/writequeue.h"
 #include "crypto/random.h"
@@ -102,7 +103,12 @@ QJsonObject OAuthApi::discovery() const
 void OAuthApi::commit(GrantResult result, const QString &grantType, const Responder &respond)
 {
     auto shared = std::make_shared<GrantResult>(std::move(result));
+    // The writer's thread is the one serial point: the answer is serialized here, and the
+    // events are built on the event queue's thread (in commit order).
+    auto answer =
+        std::make_shared<HttpResponse>(noStore(HttpResponse::json(200, shared->response)));
     Core::EventBus *events = &m_events;
+    Core::EventQueue *queue = m_eventQueue;
     m_writer.submit(
         [shared](Core::WriteTransaction &tx) -> Core::Result<void> {
             if (shared->consume) {
@@ -115,24 +121,30 @@ void OAuthApi::commit(GrantResult result, const QString &grantType, const Respon
                     return r;
             return {};
         },
-        [shared, respond, events, grantType](const Core::Result<void> &r) {
+        [shared, answer, respond, events, queue, grantType](const Core::Result<void> &r) {
             if (!r)
                 return respond(OAuthError{QStringLiteral("server_error"),
                                           QStringLiteral("the token could not be stored"), 500}
                                    .toResponse());
             if (shared->error)
                 return respond(shared->error->toResponse());
-            respond(noStore(HttpResponse::json(200, shared->response)));
-            for (const IssuedToken &t : shared->tokens)
-                events->publish(
-                    QStringLiteral("oauth.token.issued"),
-                    QJsonObject{{QStringLiteral("clientId"), t.clientId},
-                                {QStringLiteral("grantType"), grantType},
-                                {QStringLiteral("kind"), t.kind},
-                                {QStringLiteral("format"), t.format},
-                                {QStringLiteral("scope"), t.scope},
-                                {QStringLiteral("tokenHashPrefix"), t.hash.left(8)},
-                                {QStringLiteral("expiresAt"), Core::isoTimeMs(t.expiresAt)}});
+            respond(*answer);
+            auto publish = [shared, events, grantType] {
+                for (const IssuedToken &t : shared->tokens)
+                    events->publish(
+                        QStringLiteral("oauth.token.issued"),
+                        QJsonObject{{QStringLiteral("clientId"), t.clientId},
+                                    {QStringLiteral("grantType"), grantType},
+                                    {QStringLiteral("kind"), t.kind},
+                                    {QStringLiteral("format"), t.format},
+                                    {QStringLiteral("scope"), t.scope},
+                                    {QStringLiteral("tokenHashPrefix"), t.hash.left(8)},
+                                    {QStringLiteral("expiresAt"), Core::isoTimeMs(t.expiresAt)}});
+            };
+            if (queue)
+                queue->post(publish);
+            else
+                publish();
         });
 }
 

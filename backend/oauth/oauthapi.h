@@ -18,6 +18,7 @@ namespace Gatehouse::Core {
 class Clock;
 class Database;
 class EventBus;
+class EventQueue;
 class HttpServer;
 class WriteQueue;
 } // namespace Gatehouse::Core
@@ -36,6 +37,8 @@ public:
     ~OAuthApi();
 
     Core::Result<void> start(); // loads (or creates) the signing keys
+    // Token events are then built on this queue's thread rather than the writer's.
+    void setEventQueue(Core::EventQueue *queue) { m_eventQueue = queue; }
     ClientRegistry &clients() { return m_clients; }
     UserStore &users() { return m_users; }
     TrustedIssuers &trustedIssuers() { return m_trusted; }
@@ -79,6 +82,7 @@ private:
     JtiCache m_jti;
     qint64 m_deviceCodeLifetimeMs;
     QByteArray m_discoveryJson; // fixed once the grants are known
+    Core::EventQueue *m_eventQueue = nullptr;
     std::vector<std::unique_ptr<GrantHandler>> m_grants;
     AuthorizeEndpoint m_authorize;
 };

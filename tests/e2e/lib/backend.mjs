@@ -17,7 +17,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 const POLL_MS = 50;
 const START_TIMEOUT_MS = 30_000;
 const STOP_TIMEOUT_MS = 20_000;
-const STDERR_KEEP_BYTES = 64 * 1024;
+const STDERR_KEEP_BYTES = 1024 * 1024; // a whole sanitizer report
 
 const createdDirs = new Set();
 const running = new Set();
