@@ -28,6 +28,37 @@ HttpResponse secretAnswer(int status, const OAuth::ClientRegistry::Registered &r
     return resp;
 }
 
+HttpResponse errorAnswer(const Core::Error &e)
+{
+    return HttpResponse::error(e.httpStatus, e.code, e.message);
+}
+
+// 204 on success, the error otherwise.
+std::function<void(const Core::Result<void> &)> noContent(const Responder &respond)
+{
+    return [respond](const Core::Result<void> &r) {
+        respond(r ? HttpResponse{204, {}, {}, {}} : errorAnswer(r.error()));
+    };
+}
+
+// A JSON object body; an empty body counts as {}.
+std::optional<QJsonObject> objectBody(const HttpRequest &req)
+{
+    if (req.body.trimmed().isEmpty())
+        return QJsonObject();
+    QJsonParseError pe;
+    const QJsonDocument doc = QJsonDocument::fromJson(req.body, &pe);
+    if (pe.error != QJsonParseError::NoError || !doc.isObject())
+        return std::nullopt;
+    return doc.object();
+}
+
+HttpResponse notAnObject()
+{
+    return HttpResponse::error(400, QStringLiteral("malformed-json"),
+                               QStringLiteral("the body must be a JSON object"));
+}
+
 } // namespace
 
 OAuthAdminApi::OAuthAdminApi(Core::HttpServer &server, OAuth::OAuthApi &oauth)
@@ -61,8 +92,7 @@ OAuthAdminApi::OAuthAdminApi(Core::HttpServer &server, OAuth::OAuthApi &oauth)
         return [this, respond, status,
                 event](const Core::Result<OAuth::ClientRegistry::Registered> &r) {
             if (!r)
-                return respond(
-                    HttpResponse::error(r.error().httpStatus, r.error().code, r.error().message));
+                return respond(errorAnswer(r.error()));
             m_oauth.publish(QLatin1String(event),
                             QJsonObject{{QStringLiteral("clientId"), r->client.clientId},
                                         {QStringLiteral("clientName"), r->client.clientName},
@@ -102,8 +132,7 @@ OAuthAdminApi::OAuthAdminApi(Core::HttpServer &server, OAuth::OAuthApi &oauth)
             const QString id = req.pathParam(QStringLiteral("id"));
             m_oauth.clients().remove(id, [this, id, respond](const Core::Result<void> &r) {
                 if (!r)
-                    return respond(HttpResponse::error(r.error().httpStatus, r.error().code,
-                                                       r.error().message));
+                    return respond(errorAnswer(r.error()));
                 m_oauth.publish(QStringLiteral("oauth.client.deleted"),
                                 QJsonObject{{QStringLiteral("clientId"), id}});
                 respond(HttpResponse{204, {}, {}, {}});
@@ -113,22 +142,16 @@ OAuthAdminApi::OAuthAdminApi(Core::HttpServer &server, OAuth::OAuthApi &oauth)
     m_server.routeDeferred(
         "POST", QStringLiteral("/admin/v1/signing-keys/rotate"),
         [this](const HttpRequest &req, const Responder &respond) {
-            QJsonParseError pe;
-            const QJsonDocument doc = req.body.trimmed().isEmpty()
-                                          ? QJsonDocument(QJsonObject())
-                                          : QJsonDocument::fromJson(req.body, &pe);
-            if (pe.error != QJsonParseError::NoError || !doc.isObject())
-                return respond(HttpResponse::error(400, QStringLiteral("malformed-json"),
-                                                   QStringLiteral("the body must be a JSON "
-                                                                  "object")));
+            const auto body = objectBody(req);
+            if (!body)
+                return respond(notAnObject());
             const QString alg =
-                doc.object().value(QStringLiteral("alg")).toString(QStringLiteral("RS256"));
+                body->value(QStringLiteral("alg")).toString(QStringLiteral("RS256"));
             m_oauth.keys().rotate(
                 alg, QDateTime::currentMSecsSinceEpoch(),
                 [this, alg, respond](const Core::Result<void> &r) {
                     if (!r)
-                        return respond(HttpResponse::error(r.error().httpStatus, r.error().code,
-                                                           r.error().message));
+                        return respond(errorAnswer(r.error()));
                     m_oauth.publishKeyRotated(alg);
                     QJsonArray items;
                     for (const QJsonObject &k : m_oauth.keys().list())
@@ -149,9 +172,6 @@ OAuthAdminApi::OAuthAdminApi(Core::HttpServer &server, OAuth::OAuthApi &oauth)
 
 void OAuthAdminApi::registerUserRoutes()
 {
-    auto answerError = [](const Core::Error &e) {
-        return HttpResponse::error(e.httpStatus, e.code, e.message);
-    };
     auto parseUser = [](const HttpRequest &req, bool create) -> Core::Result<OAuth::UserInput> {
         QJsonParseError pe;
         const QJsonDocument doc = QJsonDocument::fromJson(req.body, &pe);
@@ -161,10 +181,10 @@ void OAuthAdminApi::registerUserRoutes()
         return OAuth::UserInput::fromJson(doc.object(), create);
     };
     auto now = [] { return QDateTime::currentMSecsSinceEpoch(); };
-    auto userAnswer = [answerError, now](const Responder &respond, int status) {
-        return [respond, status, answerError, now](const Core::Result<OAuth::User> &r) {
+    auto userAnswer = [now](const Responder &respond, int status) {
+        return [respond, status, now](const Core::Result<OAuth::User> &r) {
             if (!r)
-                return respond(answerError(r.error()));
+                return respond(errorAnswer(r.error()));
             respond(HttpResponse::json(status, r->toJson(now())));
         };
     };
@@ -189,21 +209,19 @@ void OAuthAdminApi::registerUserRoutes()
     pool.maxBodyBytes = 64 * 1024;
     m_server.routeDeferred(
         "POST", QStringLiteral("/admin/v1/users"),
-        [this, parseUser, answerError, userAnswer](const HttpRequest &req,
-                                                   const Responder &respond) {
+        [this, parseUser, userAnswer](const HttpRequest &req, const Responder &respond) {
             auto in = parseUser(req, true);
             if (!in)
-                return respond(answerError(in.error()));
+                return respond(errorAnswer(in.error()));
             m_oauth.users().create(*in, userAnswer(respond, 201));
         },
         pool);
     m_server.routeDeferred(
         "PATCH", QStringLiteral("/admin/v1/users/{id}"),
-        [this, parseUser, answerError, userAnswer](const HttpRequest &req,
-                                                   const Responder &respond) {
+        [this, parseUser, userAnswer](const HttpRequest &req, const Responder &respond) {
             auto in = parseUser(req, false);
             if (!in)
-                return respond(answerError(in.error()));
+                return respond(errorAnswer(in.error()));
             m_oauth.users().update(req.pathParam(QStringLiteral("id")), *in,
                                    userAnswer(respond, 200));
         },
@@ -213,15 +231,8 @@ void OAuthAdminApi::registerUserRoutes()
                                m_oauth.users().unlock(req.pathParam(QStringLiteral("id")),
                                                       userAnswer(respond, 200));
                            });
-    auto noContent = [answerError](const Responder &respond) {
-        return [respond, answerError](const Core::Result<void> &r) {
-            if (!r)
-                return respond(answerError(r.error()));
-            respond(HttpResponse{204, {}, {}, {}});
-        };
-    };
     m_server.routeDeferred("DELETE", QStringLiteral("/admin/v1/users/{id}"),
-                           [this, noContent](const HttpRequest &req, const Responder &respond) {
+                           [this](const HttpRequest &req, const Responder &respond) {
                                m_oauth.users().remove(req.pathParam(QStringLiteral("id")),
                                                       noContent(respond));
                            });
@@ -234,7 +245,7 @@ void OAuthAdminApi::registerUserRoutes()
         return HttpResponse::json(200, QJsonObject{{QStringLiteral("items"), items}});
     });
     m_server.routeDeferred("DELETE", QStringLiteral("/admin/v1/consents/{userId}/{clientId}"),
-                           [this, noContent](const HttpRequest &req, const Responder &respond) {
+                           [this](const HttpRequest &req, const Responder &respond) {
                                m_oauth.users().revokeConsent(
                                    req.pathParam(QStringLiteral("userId")),
                                    req.pathParam(QStringLiteral("clientId")), noContent(respond));
@@ -267,8 +278,7 @@ void OAuthAdminApi::registerTokenRoutes()
             m_oauth.trustedIssuers().add(
                 added, [this, added, respond](const Core::Result<void> &r) {
                     if (!r)
-                        return respond(HttpResponse::error(r.error().httpStatus, r.error().code,
-                                                           r.error().message));
+                        return respond(errorAnswer(r.error()));
                     const auto stored = m_oauth.trustedIssuers().find(added.issuer);
                     respond(HttpResponse::json(201, stored ? stored->toJson() : added.toJson()));
                 });
@@ -282,27 +292,17 @@ void OAuthAdminApi::registerTokenRoutes()
             if (issuer.isEmpty())
                 return respond(HttpResponse::error(400, QStringLiteral("invalid-query-parameter"),
                                                    QStringLiteral("?issuer= is required")));
-            m_oauth.trustedIssuers().remove(issuer, [respond](const Core::Result<void> &r) {
-                if (!r)
-                    return respond(HttpResponse::error(r.error().httpStatus, r.error().code,
-                                                       r.error().message));
-                respond(HttpResponse{204, {}, {}, {}});
-            });
+            m_oauth.trustedIssuers().remove(issuer, noContent(respond));
         });
     // RFC 7591 initial access tokens: {"expiresIn": seconds (default 86400), "maxUses": n
     // (default 1)} -> the token, shown once.
     m_server.routeDeferred(
         "POST", QStringLiteral("/admin/v1/initial-access-tokens"),
         [this](const HttpRequest &req, const Responder &respond) {
-            QJsonParseError pe;
-            const QJsonDocument doc = req.body.trimmed().isEmpty()
-                                          ? QJsonDocument(QJsonObject())
-                                          : QJsonDocument::fromJson(req.body, &pe);
-            if (pe.error != QJsonParseError::NoError || !doc.isObject())
-                return respond(HttpResponse::error(400, QStringLiteral("malformed-json"),
-                                                   QStringLiteral("the body must be a JSON "
-                                                                  "object")));
-            const QJsonObject o = doc.object();
+            const auto body = objectBody(req);
+            if (!body)
+                return respond(notAnObject());
+            const QJsonObject &o = *body;
             const QJsonValue expiresIn = o.value(QStringLiteral("expiresIn"));
             const QJsonValue maxUses = o.value(QStringLiteral("maxUses"));
             if ((!expiresIn.isUndefined() &&
@@ -321,8 +321,7 @@ void OAuthAdminApi::registerTokenRoutes()
                 maxUses.isUndefined() ? 1 : int(maxUses.toInteger()),
                 [respond](const Core::Result<OAuth::ClientRegistry::InitialAccessToken> &r) {
                     if (!r)
-                        return respond(HttpResponse::error(r.error().httpStatus, r.error().code,
-                                                           r.error().message));
+                        return respond(errorAnswer(r.error()));
                     HttpResponse resp = HttpResponse::json(201, r->toJson());
                     resp.setHeader("Cache-Control", "no-store");
                     respond(resp);
@@ -335,17 +334,11 @@ void OAuthAdminApi::registerTokenRoutes()
                 items.append(t.toJson());
             return HttpResponse::json(200, QJsonObject{{QStringLiteral("items"), items}});
         });
-    m_server.routeDeferred(
-        "DELETE", QStringLiteral("/admin/v1/initial-access-tokens/{id}"),
-        [this](const HttpRequest &req, const Responder &respond) {
-            m_oauth.clients().deleteInitialAccessToken(
-                req.pathParam(QStringLiteral("id")), [respond](const Core::Result<void> &r) {
-                    if (!r)
-                        return respond(HttpResponse::error(r.error().httpStatus, r.error().code,
-                                                           r.error().message));
-                    respond(HttpResponse{204, {}, {}, {}});
-                });
-        });
+    m_server.routeDeferred("DELETE", QStringLiteral("/admin/v1/initial-access-tokens/{id}"),
+                           [this](const HttpRequest &req, const Responder &respond) {
+                               m_oauth.clients().deleteInitialAccessToken(
+                                   req.pathParam(QStringLiteral("id")), noContent(respond));
+                           });
     m_server.route("GET", QStringLiteral("/admin/v1/tokens"), [this](const HttpRequest &req) {
         bool ok = true;
         const QString limitText = req.query.queryItemValue(QStringLiteral("limit"));
@@ -384,17 +377,11 @@ void OAuthAdminApi::registerTokenRoutes()
             m_oauth.mintClientCredentials(o.value(QStringLiteral("client_id")).toString(), params,
                                           respond);
         });
-    m_server.routeDeferred(
-        "DELETE", QStringLiteral("/admin/v1/tokens/{id}"),
-        [this](const HttpRequest &req, const Responder &respond) {
-            m_oauth.revokeById(
-                req.pathParam(QStringLiteral("id")), [respond](const Core::Result<void> &r) {
-                    if (!r)
-                        return respond(HttpResponse::error(r.error().httpStatus, r.error().code,
-                                                           r.error().message));
-                    respond(HttpResponse{204, {}, {}, {}});
-                });
-        });
+    m_server.routeDeferred("DELETE", QStringLiteral("/admin/v1/tokens/{id}"),
+                           [this](const HttpRequest &req, const Responder &respond) {
+                               m_oauth.revokeById(req.pathParam(QStringLiteral("id")),
+                                                  noContent(respond));
+                           });
     // The console's JWT decoder: {"token", "jwks"? (object), "pem"? (string), "issuer"?,
     // "audience"?}; the issuer defaults to this server's when no key is pasted.
     m_server.route("POST", QStringLiteral("/admin/v1/jwt/inspect"), [this](const HttpRequest &req) {
