@@ -4,6 +4,7 @@
 #include "core/database.h"
 #include "core/writequeue.h"
 #include "crypto/jws.h"
+#include "oauth/oauthstore.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -113,15 +114,10 @@ void TrustedIssuers::remove(const QString &issuer, std::function<void(Core::Resu
 {
     m_writer.submit(
         [issuer](Core::WriteTransaction &tx) -> Core::Result<void> {
-            QSqlQuery &q =
-                tx.query(QStringLiteral("DELETE FROM oauth_trusted_issuers WHERE issuer = ?"));
-            q.addBindValue(issuer);
-            if (!q.exec())
-                return Core::WriteTransaction::sqlError(q, "trusted issuer");
-            if (q.numRowsAffected() == 0)
-                return Core::Error{QStringLiteral("issuer-not-found"),
-                                   QStringLiteral("no trusted issuer %1").arg(issuer), 404};
-            return {};
+            return changeExisting(
+                tx, QStringLiteral("DELETE FROM oauth_trusted_issuers WHERE issuer = ?"), {issuer},
+                Core::Error{QStringLiteral("issuer-not-found"),
+                            QStringLiteral("no trusted issuer %1").arg(issuer), 404});
         },
         std::move(done));
 }

@@ -4,6 +4,7 @@
 #include "core/database.h"
 #include "core/writequeue.h"
 #include "crypto/random.h"
+#include "oauth/oauthstore.h"
 
 #include <QCryptographicHash>
 #include <QDateTime>
@@ -427,15 +428,10 @@ void ClientRegistry::deleteInitialAccessToken(const QString &id,
 {
     m_writer.submit(
         [id](Core::WriteTransaction &tx) -> Core::Result<void> {
-            QSqlQuery &q =
-                tx.query(QStringLiteral("DELETE FROM oauth_initial_access_tokens WHERE id = ?"));
-            q.addBindValue(id);
-            if (!q.exec())
-                return Core::WriteTransaction::sqlError(q, "delete initial access token");
-            if (q.numRowsAffected() == 0)
-                return Core::Error{QStringLiteral("initial-access-token-not-found"),
-                                   QStringLiteral("no initial access token %1").arg(id), 404};
-            return {};
+            return changeExisting(
+                tx, QStringLiteral("DELETE FROM oauth_initial_access_tokens WHERE id = ?"), {id},
+                Core::Error{QStringLiteral("initial-access-token-not-found"),
+                            QStringLiteral("no initial access token %1").arg(id), 404});
         },
         std::move(done));
 }
@@ -444,14 +440,12 @@ void ClientRegistry::remove(const QString &clientId, std::function<void(Core::Re
 {
     m_writer.submit(
         [clientId](Core::WriteTransaction &tx) -> Core::Result<void> {
-            QSqlQuery &q =
-                tx.query(QStringLiteral("DELETE FROM oauth_clients WHERE client_id = ?"));
-            q.addBindValue(clientId);
-            if (!q.exec())
-                return Core::WriteTransaction::sqlError(q, "delete client");
-            if (q.numRowsAffected() == 0)
-                return Core::Error{QStringLiteral("client-not-found"),
-                                   QStringLiteral("no client %1").arg(clientId), 404};
+            if (auto r = changeExisting(
+                    tx, QStringLiteral("DELETE FROM oauth_clients WHERE client_id = ?"), {clientId},
+                    Core::Error{QStringLiteral("client-not-found"),
+                                QStringLiteral("no client %1").arg(clientId), 404});
+                !r)
+                return r;
             QSqlQuery &t = tx.query(QStringLiteral("UPDATE oauth_tokens SET revoked_at = ? WHERE "
                                                    "client_id = ? AND revoked_at IS NULL"));
             t.addBindValue(QDateTime::currentMSecsSinceEpoch());

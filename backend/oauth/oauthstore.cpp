@@ -1,6 +1,23 @@
 #include "oauth/oauthstore.h"
 
+#include "core/writequeue.h"
+
+#include <QSqlQuery>
+
 namespace Gatehouse::OAuth {
+
+Core::Result<void> changeExisting(Core::WriteTransaction &tx, const QString &sql,
+                                  const QVariantList &keys, const Core::Error &notFound)
+{
+    QSqlQuery &q = tx.query(sql);
+    for (const QVariant &k : keys)
+        q.addBindValue(k);
+    if (!q.exec())
+        return Core::WriteTransaction::sqlError(q, "change");
+    if (q.numRowsAffected() == 0)
+        return notFound;
+    return {};
+}
 
 Core::Migration OAuthStore::migration()
 {

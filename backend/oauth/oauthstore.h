@@ -1,6 +1,13 @@
 #pragma once
 
 #include "core/database.h"
+#include "core/result.h"
+
+#include <QVariantList>
+
+namespace Gatehouse::Core {
+class WriteTransaction;
+}
 
 namespace Gatehouse::OAuth {
 
@@ -13,5 +20,9 @@ struct OAuthStore
     static Core::Migration registration(); // schema version 7   // schema version 6
     static Core::Migration assertions();   // schema version 8
 };
+
+// Runs a DELETE (or UPDATE) with keys bound in order; `notFound` when it changed no row.
+Core::Result<void> changeExisting(Core::WriteTransaction &tx, const QString &sql,
+                                  const QVariantList &keys, const Core::Error &notFound);
 
 } // namespace Gatehouse::OAuth

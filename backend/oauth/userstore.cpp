@@ -5,6 +5,7 @@
 #include "core/writequeue.h"
 #include "crypto/password.h"
 #include "crypto/random.h"
+#include "oauth/oauthstore.h"
 
 #include <QDateTime>
 #include <QJsonArray>
@@ -345,18 +346,14 @@ void UserStore::revokeConsent(const QString &userId, const QString &clientId,
 {
     m_writer.submit(
         [userId, clientId](Core::WriteTransaction &tx) -> Core::Result<void> {
-            QSqlQuery &q = tx.query(
-                QStringLiteral("DELETE FROM oauth_consents WHERE user_id = ? AND client_id = ?"));
-            q.addBindValue(userId);
-            q.addBindValue(clientId);
-            if (!q.exec())
-                return Core::WriteTransaction::sqlError(q, "revoke consent");
-            if (q.numRowsAffected() == 0)
-                return Core::Error{
+            return changeExisting(
+                tx,
+                QStringLiteral("DELETE FROM oauth_consents WHERE user_id = ? AND client_id = ?"),
+                {userId, clientId},
+                Core::Error{
                     QStringLiteral("consent-not-found"),
                     QStringLiteral("user %1 has no consent for client %2").arg(userId, clientId),
-                    404};
-            return {};
+                    404});
         },
         std::move(done));
 }
