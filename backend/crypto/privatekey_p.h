@@ -7,11 +7,11 @@
 
 #include <QJsonObject>
 
+#include <cjose/jwk.h>
+
 #include <memory>
 #include <mutex>
 #include <vector>
-
-struct _cjose_jwk_int; // cjose_jwk_t
 
 namespace Gatehouse::Crypto {
 
@@ -26,7 +26,7 @@ public:
     // cjose's view of the key for signing, built once and reused (building it costs as much
     // as a signature). One object per concurrent signer: cjose's reference counts are not
     // atomic, so an object is lent to one thread at a time (jws.cpp). Freed with the key.
-    using CjoseJwk = std::unique_ptr<_cjose_jwk_int, void (*)(_cjose_jwk_int *)>;
+    using CjoseJwk = std::unique_ptr<cjose_jwk_t, void (*)(cjose_jwk_t *)>;
     mutable std::mutex jwkMutex;
     mutable std::vector<CjoseJwk> idleJwks;
 };
