@@ -269,6 +269,10 @@ Result<void> Backend::start()
     m_admin = std::make_unique<Core::HttpServer>(
         Core::ListenerOptions::fromConfig(QStringLiteral("admin"), m_config, m_config.admin),
         *m_metrics);
+    // Pool threads draw random bytes and sign (OpenSSL keeps per-thread state): released on
+    // each pool thread before it ends.
+    for (Core::HttpServer *s : {m_service.get(), m_cluster.get(), m_admin.get()})
+        s->setPoolThreadCleanup(&Crypto::Random::releaseThreadState);
     m_adminApi = std::make_unique<AdminApi>(*m_admin, *m_events, *m_metrics, m_adminToken,
                                             [this] { return status(); });
 

@@ -11,6 +11,7 @@
 #include <QMutex>
 #include <QPointer>
 #include <QRandomGenerator>
+#include <QSemaphore>
 #include <QSslConfiguration>
 #include <QSslServer>
 #include <QSslSocket>
@@ -191,6 +192,7 @@ public:
     quint64 nextConnectionId = 1;
     int inFlight = 0;
     QThreadPool pool;
+    std::function<void()> poolThreadCleanup;
     std::shared_ptr<ResponderHub> hub = std::make_shared<ResponderHub>();
     QTimer sweepTimer;
     bool shuttingDown = false;
@@ -842,6 +844,22 @@ HttpServer::HttpServer(ListenerOptions options, Metrics &metrics, QObject *paren
 HttpServer::~HttpServer()
 {
     d->pool.waitForDone();
+    if (d->poolThreadCleanup) {
+        // One task per thread: each waits until all have started, so no thread takes two.
+        const int threads = d->pool.maxThreadCount();
+        QSemaphore arrived;
+        QSemaphore proceed;
+        const std::function<void()> &cleanup = d->poolThreadCleanup;
+        for (int i = 0; i < threads; ++i)
+            d->pool.start([&cleanup, &arrived, &proceed] {
+                cleanup();
+                arrived.release();
+                proceed.acquire();
+            });
+        arrived.tryAcquire(threads, 5000);
+        proceed.release(threads);
+        d->pool.waitForDone();
+    }
     QMutexLocker lock(&d->hub->mutex);
     d->hub->server = nullptr;
 }
@@ -880,6 +898,11 @@ void HttpServer::setFallback(Handler handler, RouteOptions options)
     r.handler = std::move(handler);
     r.options = options;
     d->fallback = std::move(r);
+}
+
+void HttpServer::setPoolThreadCleanup(std::function<void()> cleanup)
+{
+    d->poolThreadCleanup = std::move(cleanup);
 }
 
 void HttpServer::setErrorFormatter(ErrorFormatter formatter)

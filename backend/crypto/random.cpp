@@ -9,21 +9,13 @@
 
 namespace Gatehouse::Crypto::Random {
 
-namespace {
-
-// OpenSSL keeps a DRBG per thread; this frees it when a thread (a server pool thread, say)
-// ends, whether or not OpenSSL's own thread-exit hook runs first (calling it twice is safe).
-struct ThreadStateRelease
+void releaseThreadState()
 {
-    ~ThreadStateRelease() { OPENSSL_thread_stop(); }
-};
-
-} // namespace
+    OPENSSL_thread_stop();
+}
 
 QByteArray bytes(int n)
 {
-    thread_local ThreadStateRelease release;
-    (void)release;
     if (n <= 0)
         return {};
     QByteArray out(n, Qt::Uninitialized);

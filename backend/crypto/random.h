@@ -14,6 +14,10 @@ QByteArray bytes(int n);
 // token for URLs and headers. 32 bytes give 43 characters.
 QString token(int nBytes = 32);
 
+// Frees OpenSSL's per-thread state (its DRBGs) of the calling thread; the next use creates
+// it again. For pool threads before they end (HttpServer::setPoolThreadCleanup).
+void releaseThreadState();
+
 // A version 4 UUID (RFC 4122 section 4.4) in canonical lower-case form, no braces.
 QString uuid();
 
