@@ -245,6 +245,21 @@ bool ClientRegistry::secretMatches(const Client &c, const QString &secret)
     return diff == 0;
 }
 
+std::function<void(const Core::Result<void> &)>
+ClientRegistry::committed(std::shared_ptr<Registered> reg,
+                          std::function<void(Core::Result<Registered>)> done)
+{
+    // The cached record is stale once the writer ran, whatever the outcome.
+    return [this, reg = std::move(reg), done = std::move(done)](const Core::Result<void> &r) {
+        QMutexLocker lock(&m_mutex);
+        m_cache.remove(reg->client.clientId);
+        lock.unlock();
+        if (!r)
+            return done(r.error());
+        done(*reg);
+    };
+}
+
 void ClientRegistry::registerClient(Client client,
                                     std::function<void(Core::Result<Registered>)> done,
                                     bool dynamic, const QString &initialAccessTokenHash)
@@ -291,14 +306,7 @@ void ClientRegistry::registerClient(Client client,
                 return Core::WriteTransaction::sqlError(q, "insert client");
             return {};
         },
-        [this, reg, done = std::move(done)](const Core::Result<void> &r) {
-            if (!r)
-                return done(r.error());
-            QMutexLocker lock(&m_mutex);
-            m_cache.remove(reg->client.clientId);
-            lock.unlock();
-            done(*reg);
-        });
+        committed(reg, std::move(done)));
 }
 
 void ClientRegistry::update(const QString &clientId, Client metadata,
@@ -336,14 +344,7 @@ void ClientRegistry::update(const QString &clientId, Client metadata,
                                    QStringLiteral("no client %1").arg(reg->client.clientId), 404};
             return {};
         },
-        [this, reg, done = std::move(done)](const Core::Result<void> &r) {
-            QMutexLocker lock(&m_mutex);
-            m_cache.remove(reg->client.clientId);
-            lock.unlock();
-            if (!r)
-                return done(r.error());
-            done(*reg);
-        });
+        committed(reg, std::move(done)));
 }
 
 std::optional<Client> ClientRegistry::findByRegistrationToken(const QString &clientId,
@@ -492,14 +493,7 @@ void ClientRegistry::rotateSecret(const QString &clientId,
                 return Core::WriteTransaction::sqlError(q, "rotate secret");
             return {};
         },
-        [this, reg, done = std::move(done)](const Core::Result<void> &r) {
-            QMutexLocker lock(&m_mutex);
-            m_cache.remove(reg->client.clientId);
-            lock.unlock();
-            if (!r)
-                return done(r.error());
-            done(*reg);
-        });
+        committed(reg, std::move(done)));
 }
 
 std::optional<Client> ClientRegistry::find(const QString &clientId) const

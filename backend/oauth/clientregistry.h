@@ -8,6 +8,7 @@
 #include <QStringList>
 
 #include <functional>
+#include <memory>
 #include <optional>
 
 namespace Gatehouse::Core {
@@ -103,6 +104,10 @@ public:
     static bool secretMatches(const Client &c, const QString &secret); // constant time
 
 private:
+    // The writer's done callback of the jobs above: forgets the cached record, then answers.
+    std::function<void(const Core::Result<void> &)>
+    committed(std::shared_ptr<Registered> reg, std::function<void(Core::Result<Registered>)> done);
+
     Core::Database &m_database;
     Core::WriteQueue &m_writer;
     mutable QMutex m_mutex;

@@ -100,25 +100,25 @@ void OAuthApi::registerRegistrationRoutes(bool openRegistration)
         return m_clients.findByRegistrationToken(req.pathParam(QStringLiteral("clientId")),
                                                  req.bearerToken());
     };
+    auto refused = [](const HttpRequest &req) {
+        return invalidToken(
+            QStringLiteral("the registration access token is not valid for this client"),
+            !req.bearerToken().isEmpty());
+    };
     m_server.route("GET", QStringLiteral("/oauth2/register/{clientId}"),
-                   [this, authorized](const HttpRequest &req) {
+                   [this, authorized, refused](const HttpRequest &req) {
                        const auto client = authorized(req);
                        if (!client)
-                           return invalidToken(
-                               QStringLiteral("the registration access token is not valid for "
-                                              "this client"),
-                               !req.bearerToken().isEmpty());
+                           return refused(req);
                        return noStore(HttpResponse::json(
                            200, registrationResponse(ClientRegistry::Registered{*client, {}, {}})));
                    });
     m_server.routeDeferred(
         "PUT", QStringLiteral("/oauth2/register/{clientId}"),
-        [this, authorized](const HttpRequest &req, const Responder &respond) {
+        [this, authorized, refused](const HttpRequest &req, const Responder &respond) {
             const auto current = authorized(req);
             if (!current)
-                return respond(invalidToken(QStringLiteral("the registration access token is not "
-                                                           "valid for this client"),
-                                            !req.bearerToken().isEmpty()));
+                return respond(refused(req));
             auto body = jsonBody(req);
             if (!body)
                 return respond(metadataError(body.error()));
@@ -152,12 +152,10 @@ void OAuthApi::registerRegistrationRoutes(bool openRegistration)
         small);
     m_server.routeDeferred(
         "DELETE", QStringLiteral("/oauth2/register/{clientId}"),
-        [this, authorized](const HttpRequest &req, const Responder &respond) {
+        [this, authorized, refused](const HttpRequest &req, const Responder &respond) {
             const auto current = authorized(req);
             if (!current)
-                return respond(invalidToken(QStringLiteral("the registration access token is not "
-                                                           "valid for this client"),
-                                            !req.bearerToken().isEmpty()));
+                return respond(refused(req));
             m_clients.remove(current->clientId, [respond](const Core::Result<void> &r) {
                 if (!r)
                     return respond(metadataError(r.error()));
