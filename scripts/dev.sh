@@ -23,7 +23,7 @@ BUILD_PACKAGES=(
 )
 # What the test suite additionally needs (real counterparts: openssl, curl, a display).
 TEST_PACKAGES=(
-  qml6-module-qttest xvfb xauth imagemagick curl chromium python3-jwcrypto
+  qml6-module-qttest xvfb xauth imagemagick curl chromium python3-jwcrypto python3-kubernetes
   clang-14 libclang-rt-14-dev libfuzzer-14-dev clang-tidy-14 clang-format-14
 )
 
@@ -74,6 +74,8 @@ case "$cmd" in
   test)
     install_missing "${BUILD_PACKAGES[@]}" "${TEST_PACKAGES[@]}"
     ensure_node
+    # kubectl for the cluster e2e test: the one on PATH, else Debian's kubernetes-client.
+    command -v kubectl >/dev/null 2>&1 || install_missing kubernetes-client
     # 1. Everything built with AddressSanitizer + UndefinedBehaviorSanitizer.
     BUILD_DIR="${GATEHOUSE_BUILD_DIR:-build-asan}"
     configure_and_build -DGATEHOUSE_BUILD_TESTS=ON -DGATEHOUSE_SANITIZE=ON

@@ -1,8 +1,11 @@
 #include "admin/backend.h"
 #include "admin/adminapi.h"
+#include "admin/clusteradmin.h"
 #include "admin/oauthadmin.h"
 #include "admin/ordersadmin.h"
 
+#include "cluster/clusterapi.h"
+#include "cluster/objectstore.h"
 #include "core/clock.h"
 #include "core/database.h"
 #include "core/eventbus.h"
@@ -218,7 +221,7 @@ Result<void> Backend::start()
                     << Webhooks::WebhookStore::migration() << Orders::OrderStore::migration()
                     << OAuth::OAuthStore::migration() << OAuth::OAuthStore::usersAndCodes()
                     << OAuth::OAuthStore::deviceCodes() << OAuth::OAuthStore::registration()
-                    << OAuth::OAuthStore::assertions());
+                    << OAuth::OAuthStore::assertions() << Cluster::ObjectStore::migration());
     if (!db)
         return db.error();
     m_database = std::move(*db);
@@ -292,9 +295,16 @@ Result<void> Backend::start()
     m_ordersAdminApi =
         std::make_unique<OrdersAdminApi>(*m_admin, *m_database, *m_orders, *m_demoReceiver);
 
+    if (auto r = startCluster(*ca, tls); !r)
+        return r;
+
     for (Core::HttpServer *s : {m_service.get(), m_cluster.get(), m_admin.get()})
         if (auto r = s->listen(); !r)
             return r;
+    m_clusterApi->setServerAddress(QStringLiteral("%1:%2").arg(
+        m_cluster->serverAddress().toString(), QString::number(m_cluster->serverPort())));
+    m_clusterAdminApi = std::make_unique<ClusterAdminApi>(*m_admin, *m_clusterApi, *m_settings, *ca,
+                                                          m_cluster->url());
     // The issuer is the public base URL, else the service listener's own URL (known now).
     OAuth::AuthorizeSettings authorize;
     authorize.loginRatePerMinute = m_config.oauthLoginRate;
@@ -324,6 +334,92 @@ Result<void> Backend::start()
                              << m_config.dataDir << "; ports"
                              << QJsonDocument(ports()).toJson(QJsonDocument::Compact);
     return {};
+}
+
+Result<void> Backend::startCluster(const Crypto::CertificateAuthority &ca,
+                                   const Core::TlsSettings &tls)
+{
+    Q_UNUSED(ca)
+    m_clusterTls = tls;
+    Cluster::ClusterSettings settings;
+    settings.anonymousAuth = m_config.clusterAnonymousAuth;
+    settings.authorizationModes = m_config.clusterAuthorizationModes;
+    settings.admissionPlugins = m_config.clusterAdmissionPlugins;
+    // Live changes made through the admin API are kept; a value given explicitly at start wins.
+    if (auto saved = m_settings->value(ClusterAdminApi::settingsKey()); saved) {
+        const QJsonObject o = QJsonDocument::fromJson(saved->toUtf8()).object();
+        const std::pair<const char *, const char *> keys[] = {
+            {"anonymous-auth", "anonymousAuth"},
+            {"authorization-mode", "authorizationModes"},
+            {"enable-admission-plugins", "admissionPlugins"}};
+        QJsonObject keep;
+        for (const auto &[flag, field] : keys)
+            if (m_config.sources.value(QLatin1String(flag), QStringLiteral("default")) ==
+                    QLatin1String("default") &&
+                o.contains(QLatin1String(field)))
+                keep.insert(QLatin1String(field), o.value(QLatin1String(field)));
+        auto merged = Cluster::ClusterSettings::fromJson(keep, settings);
+        if (auto *m = std::get_if<Cluster::ClusterSettings>(&merged))
+            settings = *m;
+        else
+            qCWarning(lcCore).noquote()
+                << "ignoring stored cluster settings:" << std::get<QString>(merged);
+    }
+    if (QString e = Cluster::AuthorizerChain::validateModes(settings.authorizationModes);
+        !e.isEmpty())
+        return makeError(QStringLiteral("invalid-config"), e);
+    if (QString e = Cluster::AdmissionChain::validatePlugins(settings.admissionPlugins);
+        !e.isEmpty())
+        return makeError(QStringLiteral("invalid-config"), e);
+
+    m_clusterStore = std::make_unique<Cluster::ObjectStore>(*m_writer);
+    if (auto r = m_clusterStore->load(*m_database); !r)
+        return r;
+    Cluster::ClusterApi::Options options;
+    options.settings = settings;
+    options.demoData = m_config.demoData;
+    m_clusterApi =
+        std::make_unique<Cluster::ClusterApi>(*m_clusterStore, *m_events, *m_clock, options);
+    if (auto r = m_clusterApi->start(); !r)
+        return r;
+    m_clusterApi->install(*m_cluster);
+    connect(m_clusterApi.get(), &Cluster::ClusterApi::nodePortChanged, this,
+            &Backend::openNodePort);
+    if (m_clusterApi->nodePort() > 0)
+        QMetaObject::invokeMethod(
+            this, [this] { openNodePort(m_clusterApi->nodePort()); }, Qt::QueuedConnection);
+    return {};
+}
+
+// The kubernetes service as NodePort: the API is reachable on that port too (same TLS, same
+// pipeline), on the cluster listener's address.
+void Backend::openNodePort(int port)
+{
+    if (m_stopping)
+        return;
+    if (m_nodePortListener && m_nodePortListener->serverPort() == port)
+        return;
+    if (m_nodePortListener) {
+        std::shared_ptr<Core::HttpServer> old(std::move(m_nodePortListener));
+        old->shutdown(1'000, [old]() mutable { QTimer::singleShot(0, [old] {}); });
+    }
+    if (port <= 0)
+        return;
+    Core::ListenerSettings where{m_config.cluster.address, port};
+    auto options = Core::ListenerOptions::fromConfig(QStringLiteral("nodeport"), m_config, where);
+    options.tls = m_clusterTls;
+    auto listener = std::make_unique<Core::HttpServer>(options, *m_metrics);
+    listener->setPoolThreadCleanup(&Crypto::Random::releaseThreadState);
+    m_clusterApi->install(*listener);
+    if (auto r = listener->listen(); !r) {
+        qCWarning(lcCore).noquote()
+            << "cannot open the kubernetes service's node port" << port << ":" << r.error().message;
+        return;
+    }
+    qCInfo(lcCore) << "cluster API also on node port" << port;
+    m_nodePortListener = std::move(listener);
+    m_events->publish(QStringLiteral("cluster.nodeport.opened"),
+                      QJsonObject{{QStringLiteral("port"), port}});
 }
 
 QString Backend::adminUrl() const
@@ -411,8 +507,9 @@ void Backend::stop(std::function<void()> done)
             done();
     };
     QList<Core::HttpServer *> servers;
-    for (Core::HttpServer *s : {m_service.get(), m_cluster.get(), m_admin.get(),
-                                m_demoReceiver ? &m_demoReceiver->server() : nullptr})
+    for (Core::HttpServer *s :
+         {m_service.get(), m_cluster.get(), m_admin.get(), m_nodePortListener.get(),
+          m_demoReceiver ? &m_demoReceiver->server() : nullptr})
         if (s)
             servers.append(s);
     if (servers.isEmpty()) {

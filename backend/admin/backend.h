@@ -1,6 +1,7 @@
 #pragma once
 
 #include "core/config.h"
+#include "core/httpserver.h"
 #include "core/result.h"
 
 #include <QDateTime>
@@ -31,6 +32,13 @@ class Dispatcher;
 namespace Gatehouse::OAuth {
 class OAuthApi;
 }
+namespace Gatehouse::Cluster {
+class ClusterApi;
+class ObjectStore;
+} // namespace Gatehouse::Cluster
+namespace Gatehouse::Crypto {
+class CertificateAuthority;
+}
 namespace Gatehouse::Orders {
 class OrderService;
 class OrdersApi;
@@ -39,6 +47,7 @@ class OrdersApi;
 namespace Gatehouse::Admin {
 
 class AdminApi;
+class ClusterAdminApi;
 class OrdersAdminApi;
 class OAuthAdminApi;
 
@@ -66,6 +75,7 @@ public:
     Core::HttpServer &serviceListener() { return *m_service; }
     Core::HttpServer &clusterListener() { return *m_cluster; }
     Core::HttpServer &adminListener() { return *m_admin; }
+    Cluster::ClusterApi &cluster() { return *m_clusterApi; }
     Core::EventBus &events() { return *m_events; }
     Core::Database &database() { return *m_database; }
     Core::Metrics &metrics() { return *m_metrics; }
@@ -83,6 +93,8 @@ private:
     Result<void> writePorts();
     void publishStats();
     Result<void> startOrders();
+    Result<void> startCluster(const Crypto::CertificateAuthority &ca, const Core::TlsSettings &tls);
+    void openNodePort(int port);
     void stopWorkers();
 
     Core::Config m_config;
@@ -106,6 +118,11 @@ private:
     std::unique_ptr<OrdersAdminApi> m_ordersAdminApi;
     std::unique_ptr<OAuth::OAuthApi> m_oauth;
     std::unique_ptr<OAuthAdminApi> m_oauthAdminApi;
+    std::unique_ptr<Cluster::ObjectStore> m_clusterStore;
+    std::unique_ptr<Cluster::ClusterApi> m_clusterApi;
+    std::unique_ptr<ClusterAdminApi> m_clusterAdminApi;
+    std::unique_ptr<Core::HttpServer> m_nodePortListener;
+    Core::TlsSettings m_clusterTls;
     QString m_adminToken;
     QString m_instanceId;
     QDateTime m_startedAt;

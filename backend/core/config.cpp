@@ -258,6 +258,27 @@ const QList<Entry> &entries()
             "Let anyone register clients at /oauth2/register without an initial access token "
             "(off by default).",
             boolSetter([](Config &c, bool v) { c.oauthOpenRegistration = v; }));
+        add("anonymous-auth", "bool",
+            "Cluster API: treat requests without credentials as system:anonymous (default "
+            "true); false answers them 401.",
+            boolSetter([](Config &c, bool v) { c.clusterAnonymousAuth = v; }));
+        auto listSetter = [](QStringList Config::*member) {
+            return [member](Config &c, const QString &v) -> Result<void> {
+                QStringList l;
+                for (const QString &part : v.split(QLatin1Char(','), Qt::SkipEmptyParts))
+                    l.append(part.trimmed());
+                c.*member = l;
+                return {};
+            };
+        };
+        add("authorization-mode", "modes",
+            "Cluster API authorizers in order, comma-separated (default Node,RBAC; must include "
+            "RBAC; also AlwaysAllow, AlwaysDeny).",
+            listSetter(&Config::clusterAuthorizationModes));
+        add("enable-admission-plugins", "plugins",
+            "Cluster API admission plugins in order, comma-separated (default "
+            "NamespaceLifecycle,NodeRestriction,ServiceAccount; also AlwaysDeny).",
+            listSetter(&Config::clusterAdmissionPlugins));
         add("oauth-device-code-lifetime", "duration",
             "Lifetime of device codes and their user codes (default 10m).",
             durationSetter(1'000, 3'600'000,

@@ -60,6 +60,14 @@ struct Config
     bool oauthOpenRegistration = false;
     bool ordersRequireToken = false; // /v1 needs a bearer token from the authorization server
 
+    // Cluster API (docs/cluster.md); live changes through the admin API are kept in the
+    // database and win over these defaults, not over values given explicitly.
+    bool clusterAnonymousAuth = true;
+    QStringList clusterAuthorizationModes{QStringLiteral("Node"), QStringLiteral("RBAC")};
+    QStringList clusterAdmissionPlugins{QStringLiteral("NamespaceLifecycle"),
+                                        QStringLiteral("NodeRestriction"),
+                                        QStringLiteral("ServiceAccount")};
+
     // Where each value came from ("default", "config file", "environment GATEHOUSE_X", "flag --x").
     QMap<QString, QString> sources;
 };

@@ -900,6 +900,12 @@ void HttpServer::setFallback(Handler handler, RouteOptions options)
     d->fallback = std::move(r);
 }
 
+void HttpServer::setFallbackDeferred(DeferredHandler handler, RouteOptions options)
+{
+    setFallback(Handler(), options);
+    d->fallback->deferred = std::move(handler);
+}
+
 void HttpServer::setPoolThreadCleanup(std::function<void()> cleanup)
 {
     d->poolThreadCleanup = std::move(cleanup);

@@ -86,6 +86,8 @@ public:
                        RouteOptions options = {});
     void addFilter(const QString &pathPrefix, Filter filter);
     void setFallback(Handler handler, RouteOptions options = {});
+    // A deferred fallback: every request no route matches (a server doing its own routing).
+    void setFallbackDeferred(DeferredHandler handler, RouteOptions options = {});
     void setErrorFormatter(ErrorFormatter formatter);
     // Runs once on every pool thread when the server is destroyed, before the threads end
     // (e.g. releasing a library's per-thread state: Qt's threads are detached, so their own

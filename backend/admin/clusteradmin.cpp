@@ -1,0 +1,414 @@
+#include "admin/clusteradmin.h"
+
+#include "cluster/clusterapi.h"
+#include "cluster/kubeconfig.h"
+#include "core/httpserver.h"
+#include "core/settingsstore.h"
+
+#include <QCoreApplication>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QUrlQuery>
+
+namespace Gatehouse::Admin {
+
+using Core::HttpRequest;
+using Core::HttpResponse;
+using Core::Responder;
+
+namespace {
+
+std::optional<QJsonObject> objectBody(const HttpRequest &req)
+{
+    if (req.body.trimmed().isEmpty())
+        return QJsonObject();
+    const QJsonDocument doc = QJsonDocument::fromJson(req.body);
+    if (!doc.isObject())
+        return std::nullopt;
+    return doc.object();
+}
+
+HttpResponse bad(const QString &message, const char *code = "invalid-request")
+{
+    return HttpResponse::error(400, QLatin1String(code), message);
+}
+
+// The identity the admin API acts as for its own cluster reads and writes.
+QJsonObject adminIdentity()
+{
+    return QJsonObject{{QStringLiteral("user"), QStringLiteral("gatehouse-admin")},
+                       {QStringLiteral("groups"), QJsonArray{QStringLiteral("system:masters")}}};
+}
+
+} // namespace
+
+QString ClusterAdminApi::settingsKey()
+{
+    return QStringLiteral("cluster.settings");
+}
+
+ClusterAdminApi::ClusterAdminApi(Core::HttpServer &server, Cluster::ClusterApi &cluster,
+                                 Core::SettingsStore &settings, Crypto::CertificateAuthority ca,
+                                 QString serverUrl)
+    : m_server(server), m_cluster(cluster), m_settings(settings), m_ca(std::move(ca)),
+      m_serverUrl(std::move(serverUrl))
+{
+    m_server.route("GET", QStringLiteral("/admin/v1/cluster/settings"),
+                   [this](const HttpRequest &) {
+                       return HttpResponse::json(200, m_cluster.settings().toJson());
+                   });
+    m_server.route(
+        "PUT", QStringLiteral("/admin/v1/cluster/settings"), [this](const HttpRequest &req) {
+            const auto body = objectBody(req);
+            if (!body)
+                return bad(QStringLiteral("the body must be a JSON object"), "malformed-json");
+            auto parsed = Cluster::ClusterSettings::fromJson(*body, m_cluster.settings());
+            if (auto *e = std::get_if<QString>(&parsed))
+                return bad(*e, "invalid-setting");
+            const auto &s = std::get<Cluster::ClusterSettings>(parsed);
+            if (QString e = m_cluster.applySettings(s); !e.isEmpty())
+                return bad(e, "invalid-setting");
+            if (auto r = m_settings.setValue(
+                    settingsKey(),
+                    QString::fromUtf8(QJsonDocument(s.toJson()).toJson(QJsonDocument::Compact)));
+                !r)
+                return HttpResponse::error(500, r.error().code, r.error().message);
+            return HttpResponse::json(200, s.toJson());
+        });
+
+    m_server.route(
+        "POST", QStringLiteral("/admin/v1/cluster/kubeconfigs"), [this](const HttpRequest &req) {
+            const auto body = objectBody(req);
+            if (!body)
+                return bad(QStringLiteral("the body must be a JSON object"), "malformed-json");
+            const QString kind =
+                body->value(QLatin1String("kind")).toString(QStringLiteral("user"));
+            const QString name = body->value(QLatin1String("name")).toString().trimmed();
+            if (kind != QLatin1String("user") && kind != QLatin1String("node"))
+                return bad(QStringLiteral("kind must be \"user\" or \"node\""));
+            if (name.isEmpty() || name.size() > 200)
+                return bad(QStringLiteral("name must be 1 to 200 characters"));
+            QStringList groups;
+            for (const QJsonValue &g : body->value(QLatin1String("groups")).toArray()) {
+                if (!g.isString() || g.toString().trimmed().isEmpty())
+                    return bad(QStringLiteral("groups must be non-empty strings"));
+                groups.append(g.toString().trimmed());
+            }
+            Crypto::CertificateRequest cr;
+            cr.usage = Crypto::CertificateRequest::ClientAuth;
+            if (kind == QLatin1String("node")) {
+                if (name.startsWith(QLatin1String("system:")))
+                    return bad(QStringLiteral("give the node's name (n1), not the user name"));
+                cr.commonName = QStringLiteral("system:node:") + name;
+                cr.organizations = QStringList{QStringLiteral("system:nodes")} + groups;
+            } else {
+                cr.commonName = name;
+                cr.organizations = groups;
+            }
+            const int days = body->value(QLatin1String("validityDays")).toInt(365);
+            if (days < 1 || days > 3650)
+                return bad(QStringLiteral("validityDays must be 1 to 3650"));
+            cr.notAfter = QDateTime::currentDateTimeUtc().addDays(days);
+            auto issued = m_ca.issue(cr);
+            if (!issued)
+                return HttpResponse::error(500, issued.error().code, issued.error().message);
+            Cluster::Kubeconfig k;
+            k.server = body->value(QLatin1String("server")).toString(m_serverUrl);
+            k.userName = cr.commonName;
+            k.caPem = m_ca.certificatePem();
+            k.certificatePem = issued->certificatePem;
+            k.keyPem = issued->key.toPem();
+            const QJsonObject files = body->value(QLatin1String("files")).toObject();
+            k.caFile = files.value(QLatin1String("ca")).toString();
+            k.certificateFile = files.value(QLatin1String("certificate")).toString();
+            k.keyFile = files.value(QLatin1String("key")).toString();
+            if (k.certificateFile.isEmpty() != k.keyFile.isEmpty())
+                return bad(QStringLiteral("files needs both \"certificate\" and \"key\""));
+            const QByteArray yaml = k.toYaml();
+            auto redacted = Cluster::redactKubeconfig(yaml);
+            QJsonObject answer{
+                {QStringLiteral("user"), cr.commonName},
+                {QStringLiteral("groups"), QJsonArray::fromStringList(cr.organizations)},
+                {QStringLiteral("server"), k.server},
+                {QStringLiteral("expiresAt"), cr.notAfter.toString(Qt::ISODate)},
+                {QStringLiteral("kubeconfig"), QString::fromUtf8(yaml)},
+                {QStringLiteral("redacted"), QString::fromUtf8(std::get_if<QByteArray>(&redacted)
+                                                                   ? std::get<QByteArray>(redacted)
+                                                                   : QByteArray())},
+                {QStringLiteral("caPem"), QString::fromLatin1(k.caPem)},
+                {QStringLiteral("certificatePem"), QString::fromLatin1(k.certificatePem)},
+                {QStringLiteral("keyPem"), QString::fromLatin1(k.keyPem)}};
+            HttpResponse r = HttpResponse::json(201, answer);
+            r.setHeader("Cache-Control", "no-store");
+            return r;
+        });
+
+    m_server.route(
+        "POST", QStringLiteral("/admin/v1/cluster/explain"), [this](const HttpRequest &req) {
+            const auto body = objectBody(req);
+            if (!body)
+                return bad(QStringLiteral("the body must be a JSON object"), "malformed-json");
+            auto r = m_cluster.explain(*body);
+            if (auto *e = std::get_if<QString>(&r))
+                return bad(*e);
+            return HttpResponse::json(200, std::get<QJsonObject>(r));
+        });
+    m_server.routeDeferred(
+        "POST", QStringLiteral("/admin/v1/cluster/requests"),
+        [this](const HttpRequest &req, const Responder &respond) {
+            const auto body = objectBody(req);
+            if (!body)
+                return respond(
+                    bad(QStringLiteral("the body must be a JSON object"), "malformed-json"));
+            m_cluster.perform(*body, [respond](const QJsonObject &o) {
+                if (o.contains(QLatin1String("error")))
+                    return respond(bad(o.value(QLatin1String("error")).toString()));
+                respond(HttpResponse::json(200, o));
+            });
+        });
+    m_server.route(
+        "GET", QStringLiteral("/admin/v1/cluster/requests"), [this](const HttpRequest &req) {
+            const int limit = req.query.queryItemValue(QStringLiteral("limit")).toInt();
+            return HttpResponse::json(
+                200,
+                QJsonObject{{QStringLiteral("items"),
+                             m_cluster.recentRequests(limit > 0 ? std::min(limit, 500) : 200)}});
+        });
+
+    // Who can: every subject named by a binding, and for each verb whether it may do it.
+    m_server.route(
+        "GET", QStringLiteral("/admin/v1/cluster/who-can"), [this](const HttpRequest &req) {
+            const QString resource = req.query.queryItemValue(QStringLiteral("resource"));
+            if (resource.isEmpty())
+                return bad(QStringLiteral("give ?resource= (e.g. nodes)"));
+            QStringList verbs = req.query.queryItemValue(QStringLiteral("verbs"))
+                                    .split(QLatin1Char(','), Qt::SkipEmptyParts);
+            if (verbs.isEmpty())
+                verbs = {QStringLiteral("get"),    QStringLiteral("list"),
+                         QStringLiteral("watch"),  QStringLiteral("create"),
+                         QStringLiteral("update"), QStringLiteral("patch"),
+                         QStringLiteral("delete")};
+            QJsonArray subjects;
+            QSet<QString> seen;
+            const auto policy = m_cluster.rbac();
+            for (const Cluster::RbacBinding &b : policy->bindings()) {
+                for (const Cluster::RbacSubject &s : b.subjects) {
+                    const QString key =
+                        s.kind + QLatin1Char('/') + s.namespaceName + QLatin1Char('/') + s.name;
+                    if (seen.contains(key))
+                        continue;
+                    seen.insert(key);
+                    QJsonObject row{{QStringLiteral("kind"), s.kind},
+                                    {QStringLiteral("name"), s.name}};
+                    if (!s.namespaceName.isEmpty())
+                        row.insert(QStringLiteral("namespace"), s.namespaceName);
+                    QJsonObject allowed;
+                    for (const QString &verb : std::as_const(verbs)) {
+                        QJsonObject q;
+                        if (s.kind == QLatin1String("Group")) {
+                            q = QJsonObject{
+                                {QStringLiteral("user"), QStringLiteral("(any member)")},
+                                {QStringLiteral("groups"), QJsonArray{s.name}}};
+                        } else if (s.kind == QLatin1String("ServiceAccount")) {
+                            q = QJsonObject{{QStringLiteral("user"),
+                                             QStringLiteral("system:serviceaccount:%1:%2")
+                                                 .arg(s.namespaceName, s.name)},
+                                            {QStringLiteral("groups"),
+                                             QJsonArray{QStringLiteral("system:serviceaccounts"),
+                                                        QStringLiteral("system:serviceaccounts:") +
+                                                            s.namespaceName}}};
+                        } else {
+                            q = QJsonObject{{QStringLiteral("user"), s.name}};
+                        }
+                        const QString ns = req.query.queryItemValue(QStringLiteral("namespace"));
+                        const QString group = req.query.queryItemValue(QStringLiteral("group"));
+                        QString path = group.isEmpty() ? QStringLiteral("/api/v1/")
+                                                       : QStringLiteral("/apis/%1/v1/").arg(group);
+                        if (!ns.isEmpty())
+                            path += QStringLiteral("namespaces/%1/").arg(ns);
+                        path += resource;
+                        static const QHash<QString, QString> methods{
+                            {QStringLiteral("get"), QStringLiteral("GET")},
+                            {QStringLiteral("list"), QStringLiteral("GET")},
+                            {QStringLiteral("watch"), QStringLiteral("GET")},
+                            {QStringLiteral("create"), QStringLiteral("POST")},
+                            {QStringLiteral("update"), QStringLiteral("PUT")},
+                            {QStringLiteral("patch"), QStringLiteral("PATCH")},
+                            {QStringLiteral("delete"), QStringLiteral("DELETE")},
+                            {QStringLiteral("deletecollection"), QStringLiteral("DELETE")}};
+                        const bool named =
+                            verb == QLatin1String("get") || verb == QLatin1String("update") ||
+                            verb == QLatin1String("patch") || verb == QLatin1String("delete");
+                        q.insert(QStringLiteral("method"),
+                                 methods.value(verb, QStringLiteral("GET")));
+                        q.insert(QStringLiteral("path"),
+                                 path + (named ? QStringLiteral("/x") : QString()) +
+                                     (verb == QLatin1String("watch") ? QStringLiteral("?watch=1")
+                                                                     : QString()));
+                        auto r = m_cluster.explain(q);
+                        const QJsonObject t =
+                            std::get_if<QJsonObject>(&r) ? std::get<QJsonObject>(r) : QJsonObject();
+                        allowed.insert(verb, t.value(QLatin1String("authorization"))
+                                                     .toObject()
+                                                     .value(QLatin1String("decision"))
+                                                     .toString() == QLatin1String("allow"));
+                    }
+                    row.insert(QStringLiteral("verbs"), allowed);
+                    subjects.append(row);
+                }
+            }
+            return HttpResponse::json(
+                200, QJsonObject{{QStringLiteral("resource"), resource},
+                                 {QStringLiteral("verbs"), QJsonArray::fromStringList(verbs)},
+                                 {QStringLiteral("subjects"), subjects}});
+        });
+
+    // RBAC manifests (YAML or JSON, several documents, List kinds unwrapped): each object
+    // created, or replaced when it exists, through the cluster API as cluster-admin.
+    m_server.routeDeferred(
+        "POST", QStringLiteral("/admin/v1/cluster/rbac/import"),
+        [this](const HttpRequest &req, const Responder &respond) {
+            auto docs = Cluster::yamlDocumentsToJson(req.body);
+            if (auto *e = std::get_if<QString>(&docs))
+                return respond(bad(*e, "malformed-manifest"));
+            QList<QJsonObject> objects;
+            for (const QJsonValue &d : std::get<QList<QJsonValue>>(docs)) {
+                const QJsonObject o = d.toObject();
+                if (o.value(QLatin1String("kind")).toString().endsWith(QLatin1String("List")))
+                    for (const QJsonValue &item : o.value(QLatin1String("items")).toArray())
+                        objects.append(item.toObject());
+                else
+                    objects.append(o);
+            }
+            static const QHash<QString, QString> plural{
+                {QStringLiteral("Role"), QStringLiteral("roles")},
+                {QStringLiteral("ClusterRole"), QStringLiteral("clusterroles")},
+                {QStringLiteral("RoleBinding"), QStringLiteral("rolebindings")},
+                {QStringLiteral("ClusterRoleBinding"), QStringLiteral("clusterrolebindings")}};
+            for (const QJsonObject &o : std::as_const(objects)) {
+                const QString kind = o.value(QLatin1String("kind")).toString();
+                if (!plural.contains(kind))
+                    return respond(bad(QStringLiteral("only Role, ClusterRole, RoleBinding and "
+                                                      "ClusterRoleBinding can be imported (found "
+                                                      "\"%1\")")
+                                           .arg(kind),
+                                       "malformed-manifest"));
+            }
+            auto results = std::make_shared<QJsonArray>();
+            auto remaining = std::make_shared<QList<QJsonObject>>(objects);
+            auto next = std::make_shared<std::function<void()>>();
+            // Each step holds the chain only weakly; the pending callback keeps it alive.
+            std::weak_ptr<std::function<void()>> weakNext = next;
+            *next = [this, results, remaining, weakNext, respond]() {
+                const std::shared_ptr<std::function<void()>> next = weakNext.lock();
+                if (remaining->isEmpty() || !next) {
+                    respond(HttpResponse::json(200,
+                                               QJsonObject{{QStringLiteral("results"), *results}}));
+                    return;
+                }
+                const QJsonObject o = remaining->takeFirst();
+                const QString kind = o.value(QLatin1String("kind")).toString();
+                const QString name = o.value(QLatin1String("metadata"))
+                                         .toObject()
+                                         .value(QLatin1String("name"))
+                                         .toString();
+                QString ns = o.value(QLatin1String("metadata"))
+                                 .toObject()
+                                 .value(QLatin1String("namespace"))
+                                 .toString();
+                const bool namespaced =
+                    kind == QLatin1String("Role") || kind == QLatin1String("RoleBinding");
+                if (namespaced && ns.isEmpty())
+                    ns = QStringLiteral("default");
+                QString collection = QStringLiteral("/apis/rbac.authorization.k8s.io/v1/");
+                if (namespaced)
+                    collection += QStringLiteral("namespaces/%1/").arg(ns);
+                collection += plural.value(kind);
+                QJsonObject body = o;
+                QJsonObject meta = o.value(QLatin1String("metadata")).toObject();
+                if (namespaced)
+                    meta.insert(QStringLiteral("namespace"), ns);
+                body.insert(QStringLiteral("metadata"), meta);
+                QJsonObject create = adminIdentity();
+                create.insert(QStringLiteral("method"), QStringLiteral("POST"));
+                create.insert(QStringLiteral("path"), collection);
+                create.insert(QStringLiteral("body"), body);
+                m_cluster.perform(create, [this, results, next, kind, name, ns, namespaced,
+                                           collection, body](const QJsonObject &created) {
+                    auto report = [results, next, kind, name, ns, namespaced](const QJsonObject &r,
+                                                                              const char *action) {
+                        const int code = r.value(QLatin1String("code")).toInt();
+                        QJsonObject row{{QStringLiteral("kind"), kind},
+                                        {QStringLiteral("name"), name},
+                                        {QStringLiteral("code"), code},
+                                        {QStringLiteral("action"), code < 300
+                                                                       ? QLatin1String(action)
+                                                                       : QLatin1String("error")}};
+                        if (namespaced)
+                            row.insert(QStringLiteral("namespace"), ns);
+                        if (code >= 300)
+                            row.insert(QStringLiteral("message"),
+                                       r.value(QLatin1String("body"))
+                                           .toObject()
+                                           .value(QLatin1String("message"))
+                                           .toString());
+                        results->append(row);
+                        QMetaObject::invokeMethod(
+                            QCoreApplication::instance(),
+                            [next] {
+                                if (*next)
+                                    (*next)();
+                            },
+                            Qt::QueuedConnection);
+                    };
+                    if (created.value(QLatin1String("code")).toInt() != 409) {
+                        report(created, "created");
+                        return;
+                    }
+                    QJsonObject replace = adminIdentity();
+                    replace.insert(QStringLiteral("method"), QStringLiteral("PUT"));
+                    replace.insert(QStringLiteral("path"), collection + QLatin1Char('/') + name);
+                    replace.insert(QStringLiteral("body"), body);
+                    m_cluster.perform(replace,
+                                      [report](const QJsonObject &r) { report(r, "replaced"); });
+                });
+            };
+            (*next)();
+        });
+
+    // The cluster API itself, as cluster-admin: /admin/v1/cluster/k8s/api/v1/nodes and so on.
+    for (const QByteArray method : {QByteArray("GET"), QByteArray("POST"), QByteArray("PUT"),
+                                    QByteArray("PATCH"), QByteArray("DELETE")}) {
+        m_server.routeDeferred(
+            method, QStringLiteral("/admin/v1/cluster/k8s/*"),
+            [this](const HttpRequest &req, const Responder &respond) {
+                QJsonObject r = adminIdentity();
+                r.insert(QStringLiteral("method"), QString::fromLatin1(req.method));
+                QString path = req.path.mid(int(qstrlen("/admin/v1/cluster/k8s")));
+                if (!req.query.isEmpty())
+                    path += QLatin1Char('?') + req.query.toString(QUrl::FullyEncoded);
+                r.insert(QStringLiteral("path"), path);
+                if (!req.body.isEmpty())
+                    r.insert(QStringLiteral("body"), QString::fromUtf8(req.body));
+                const QByteArray ct = req.header("content-type");
+                if (!ct.isEmpty())
+                    r.insert(QStringLiteral("contentType"), QString::fromLatin1(ct));
+                m_cluster.perform(r, [respond](const QJsonObject &o) {
+                    if (o.contains(QLatin1String("error")))
+                        return respond(bad(o.value(QLatin1String("error")).toString()));
+                    const QJsonValue body = o.value(QLatin1String("body"));
+                    HttpResponse resp;
+                    resp.status = o.value(QLatin1String("code")).toInt();
+                    resp.body = body.isObject()
+                                    ? QJsonDocument(body.toObject()).toJson(QJsonDocument::Compact)
+                                    : body.toString().toUtf8();
+                    resp.setHeader("Content-Type", body.isObject() ? "application/json"
+                                                                   : "text/plain; charset=utf-8");
+                    respond(resp);
+                });
+            });
+    }
+}
+
+} // namespace Gatehouse::Admin

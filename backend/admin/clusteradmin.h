@@ -1,0 +1,38 @@
+#pragma once
+
+#include "crypto/certificateauthority.h"
+
+#include <QString>
+
+namespace Gatehouse::Core {
+class HttpServer;
+class SettingsStore;
+} // namespace Gatehouse::Core
+namespace Gatehouse::Cluster {
+class ClusterApi;
+}
+
+namespace Gatehouse::Admin {
+
+// /admin/v1/cluster: kubeconfig issuance, live settings, dry-run explanations, requests as
+// any identity, recent decisions, the who-can matrix, RBAC manifest import, and the cluster
+// API itself as cluster-admin under /admin/v1/cluster/k8s/... (docs/cluster.md).
+class ClusterAdminApi
+{
+public:
+    ClusterAdminApi(Core::HttpServer &server, Cluster::ClusterApi &cluster,
+                    Core::SettingsStore &settings, Crypto::CertificateAuthority ca,
+                    QString serverUrl);
+
+    // The settings key live changes are kept under.
+    static QString settingsKey();
+
+private:
+    Core::HttpServer &m_server;
+    Cluster::ClusterApi &m_cluster;
+    Core::SettingsStore &m_settings;
+    Crypto::CertificateAuthority m_ca;
+    QString m_serverUrl;
+};
+
+} // namespace Gatehouse::Admin

@@ -1,0 +1,651 @@
+#include "cluster/admission.h"
+
+#include "cluster/authorizer.h"
+
+#include <QJsonArray>
+#include <QRegularExpression>
+#include <QSet>
+
+#include <algorithm>
+
+namespace Gatehouse::Cluster {
+
+namespace {
+
+QString prefixOf(const QString &key)
+{
+    const qsizetype slash = key.indexOf(QLatin1Char('/'));
+    return slash < 0 ? QString() : key.left(slash);
+}
+
+bool isOrEndsWith(const QString &prefix, const char *domain)
+{
+    const QLatin1String d(domain);
+    return prefix == d || prefix.endsWith(QLatin1Char('.') + QString(d));
+}
+
+bool isKubeletLabel(const QString &key)
+{
+    static const QSet<QString> exact{QStringLiteral("kubernetes.io/hostname"),
+                                     QStringLiteral("kubernetes.io/os"),
+                                     QStringLiteral("kubernetes.io/arch"),
+                                     QStringLiteral("beta.kubernetes.io/os"),
+                                     QStringLiteral("beta.kubernetes.io/arch"),
+                                     QStringLiteral("beta.kubernetes.io/instance-type"),
+                                     QStringLiteral("node.kubernetes.io/instance-type"),
+                                     QStringLiteral("topology.kubernetes.io/zone"),
+                                     QStringLiteral("topology.kubernetes.io/region"),
+                                     QStringLiteral("failure-domain.beta.kubernetes.io/zone"),
+                                     QStringLiteral("failure-domain.beta.kubernetes.io/region")};
+    if (exact.contains(key))
+        return true;
+    const QString prefix = prefixOf(key);
+    return isOrEndsWith(prefix, "kubelet.kubernetes.io") ||
+           isOrEndsWith(prefix, "node.kubernetes.io");
+}
+
+QJsonObject labelsOf(const QJsonObject &o)
+{
+    return o.value(QLatin1String("metadata")).toObject().value(QLatin1String("labels")).toObject();
+}
+
+QStringList forbiddenLabelChanges(const QJsonObject &oldLabels, const QJsonObject &newLabels)
+{
+    QSet<QString> keys;
+    for (auto it = oldLabels.begin(); it != oldLabels.end(); ++it)
+        if (newLabels.value(it.key()) != it.value())
+            keys.insert(it.key());
+    for (auto it = newLabels.begin(); it != newLabels.end(); ++it)
+        if (oldLabels.value(it.key()) != it.value())
+            keys.insert(it.key());
+    QStringList out;
+    for (const QString &k : std::as_const(keys))
+        if (isForbiddenNodeLabel(k))
+            out.append(k);
+    std::sort(out.begin(), out.end());
+    return out;
+}
+
+QJsonValue specField(const QJsonObject &o, const char *field)
+{
+    return o.value(QLatin1String("spec")).toObject().value(QLatin1String(field));
+}
+
+// NodeRestriction's text for a node user's request, or empty when it may go ahead.
+QString nodeRestriction(const AdmissionRequest &r, const AdmissionContext &ctx)
+{
+    QString node;
+    if (!isNodeUser(r.attributes.user, &node))
+        return {};
+    if (node.isEmpty())
+        return QStringLiteral("could not determine node from user \"%1\"")
+            .arg(r.attributes.user.name);
+    const Attributes &a = r.attributes;
+    if (!a.apiGroup.isEmpty())
+        return {};
+    if (a.resource == QLatin1String("nodes")) {
+        if (r.name != node)
+            return QStringLiteral("node \"%1\" is not allowed to modify node \"%2\"")
+                .arg(node, r.name);
+        if (r.operation == QLatin1String("CREATE")) {
+            if (!specField(r.newObject, "configSource").isNull() &&
+                !specField(r.newObject, "configSource").isUndefined())
+                return QStringLiteral("node \"%1\" is not allowed to create pods with a non-nil "
+                                      "configSource")
+                    .arg(node);
+            const QStringList forbidden = forbiddenLabelChanges({}, labelsOf(r.newObject));
+            if (!forbidden.isEmpty())
+                return QStringLiteral("node \"%1\" is not allowed to set the following labels: %2")
+                    .arg(node, forbidden.join(QStringLiteral(", ")));
+        } else if (r.operation == QLatin1String("UPDATE")) {
+            const QJsonValue newSource = specField(r.newObject, "configSource");
+            if (!newSource.isNull() && !newSource.isUndefined() &&
+                newSource != specField(r.oldObject, "configSource"))
+                return QStringLiteral("node \"%1\" is not allowed to update configSource to a new "
+                                      "non-nil configSource")
+                    .arg(node);
+            if (specField(r.oldObject, "taints").toArray() !=
+                specField(r.newObject, "taints").toArray())
+                return QStringLiteral("node \"%1\" is not allowed to modify taints").arg(node);
+            const QStringList forbidden =
+                forbiddenLabelChanges(labelsOf(r.oldObject), labelsOf(r.newObject));
+            if (!forbidden.isEmpty())
+                return QStringLiteral("is not allowed to modify labels: %1")
+                    .arg(forbidden.join(QStringLiteral(", ")));
+        }
+        return {};
+    }
+    if (a.resource != QLatin1String("pods"))
+        return {};
+    const QJsonObject &pod = r.operation == QLatin1String("DELETE") ? r.oldObject : r.newObject;
+    const QString podNode = specField(pod, "nodeName").toString();
+    if (a.subresource.isEmpty()) {
+        if (r.operation == QLatin1String("CREATE")) {
+            const QJsonObject meta = pod.value(QLatin1String("metadata")).toObject();
+            if (!meta.value(QLatin1String("annotations"))
+                     .toObject()
+                     .contains(QLatin1String("kubernetes.io/config.mirror")))
+                return QStringLiteral("pod does not have \"kubernetes.io/config.mirror\" "
+                                      "annotation, node \"%1\" can only create mirror pods")
+                    .arg(node);
+            if (podNode != node)
+                return QStringLiteral("node \"%1\" can only create pods with spec.nodeName set "
+                                      "to itself")
+                    .arg(node);
+            const QJsonArray owners = meta.value(QLatin1String("ownerReferences")).toArray();
+            const QJsonObject owner = owners.first().toObject();
+            const QString uid = ctx.nodeUid ? ctx.nodeUid(node) : QString();
+            if (owners.size() != 1 ||
+                owner.value(QLatin1String("apiVersion")) != QLatin1String("v1") ||
+                owner.value(QLatin1String("kind")) != QLatin1String("Node") ||
+                owner.value(QLatin1String("name")) != node ||
+                !owner.value(QLatin1String("controller")).toBool() ||
+                owner.value(QLatin1String("blockOwnerDeletion")).toBool() || uid.isEmpty() ||
+                owner.value(QLatin1String("uid")).toString() != uid)
+                return QStringLiteral("node \"%1\" can only create pods with an owner reference "
+                                      "set to itself")
+                    .arg(node);
+            if (!specField(pod, "serviceAccountName").toString().isEmpty())
+                return QStringLiteral("node \"%1\" can not create pods that reference "
+                                      "serviceaccounts")
+                    .arg(node);
+            for (const QJsonValue &v : specField(pod, "volumes").toArray()) {
+                const QJsonObject vol = v.toObject();
+                if (vol.contains(QLatin1String("secret")))
+                    return QStringLiteral("node \"%1\" can not create pods that reference secrets")
+                        .arg(node);
+                if (vol.contains(QLatin1String("configMap")))
+                    return QStringLiteral("node \"%1\" can not create pods that reference "
+                                          "configmaps")
+                        .arg(node);
+                if (vol.contains(QLatin1String("persistentVolumeClaim")))
+                    return QStringLiteral("node \"%1\" can not create pods that reference "
+                                          "persistentvolumeclaims")
+                        .arg(node);
+            }
+            return {};
+        }
+        if (r.operation == QLatin1String("DELETE")) {
+            if (podNode != node)
+                return QStringLiteral("node \"%1\" can only delete pods with spec.nodeName set "
+                                      "to itself")
+                    .arg(node);
+            return {};
+        }
+        return QStringLiteral("unexpected operation \"%1\", node \"%2\" can only create and "
+                              "delete mirror pods")
+            .arg(r.operation, node);
+    }
+    if (a.subresource == QLatin1String("status")) {
+        if (specField(r.oldObject, "nodeName").toString() != node)
+            return QStringLiteral("node \"%1\" can only update pod status for pods with "
+                                  "spec.nodeName set to itself")
+                .arg(node);
+        if (labelsOf(r.oldObject) != labelsOf(r.newObject))
+            return QStringLiteral("node \"%1\" cannot update labels through pod status").arg(node);
+        return {};
+    }
+    if (a.subresource == QLatin1String("eviction")) {
+        if (podNode != node)
+            return QStringLiteral("node \"%1\" can only evict pods with spec.nodeName set to "
+                                  "itself")
+                .arg(node);
+        return {};
+    }
+    return QStringLiteral("unexpected pod subresource \"%1\", only 'status' and 'eviction' are "
+                          "allowed")
+        .arg(a.subresource);
+}
+
+} // namespace
+
+bool isForbiddenNodeLabel(const QString &key)
+{
+    const QString prefix = prefixOf(key);
+    if (isOrEndsWith(prefix, "node-restriction.kubernetes.io"))
+        return true;
+    if (isOrEndsWith(prefix, "kubernetes.io") || isOrEndsWith(prefix, "k8s.io"))
+        return !isKubeletLabel(key);
+    return false;
+}
+
+QStringList AdmissionChain::supportedPlugins()
+{
+    return {QStringLiteral("NamespaceLifecycle"), QStringLiteral("NodeRestriction"),
+            QStringLiteral("ServiceAccount"), QStringLiteral("AlwaysDeny")};
+}
+
+QStringList AdmissionChain::defaultPlugins()
+{
+    return {QStringLiteral("NamespaceLifecycle"), QStringLiteral("NodeRestriction"),
+            QStringLiteral("ServiceAccount")};
+}
+
+QString AdmissionChain::validatePlugins(const QStringList &plugins)
+{
+    QStringList seen;
+    for (const QString &p : plugins) {
+        if (!supportedPlugins().contains(p))
+            return QStringLiteral("admission plugin \"%1\" is not supported (supported: %2)")
+                .arg(p, supportedPlugins().join(QStringLiteral(", ")));
+        if (seen.contains(p))
+            return QStringLiteral("admission plugin \"%1\" is listed twice").arg(p);
+        seen.append(p);
+    }
+    return {};
+}
+
+AdmissionChain::AdmissionChain(QStringList plugins, AdmissionContext context)
+    : m_plugins(std::move(plugins)), m_context(std::move(context))
+{}
+
+void AdmissionChain::mutate(const AdmissionRequest &request, QJsonObject &object) const
+{
+    if (!m_plugins.contains(QLatin1String("ServiceAccount")) ||
+        request.operation != QLatin1String("CREATE") ||
+        request.attributes.resource != QLatin1String("pods") ||
+        !request.attributes.subresource.isEmpty() || !request.attributes.apiGroup.isEmpty())
+        return;
+    QJsonObject spec = object.value(QLatin1String("spec")).toObject();
+    const bool mirror = object.value(QLatin1String("metadata"))
+                            .toObject()
+                            .value(QLatin1String("annotations"))
+                            .toObject()
+                            .contains(QLatin1String("kubernetes.io/config.mirror"));
+    if (!mirror && spec.value(QLatin1String("serviceAccountName")).toString().isEmpty())
+        spec.insert(QStringLiteral("serviceAccountName"), QStringLiteral("default"));
+    if (!spec.contains(QLatin1String("automountServiceAccountToken")))
+        spec.insert(QStringLiteral("automountServiceAccountToken"), false);
+    object.insert(QStringLiteral("spec"), spec);
+}
+
+AdmissionVerdict AdmissionChain::admit(const AdmissionRequest &r) const
+{
+    AdmissionVerdict v;
+    const Attributes &a = r.attributes;
+    for (const QString &plugin : m_plugins) {
+        AdmissionStep step{plugin, true, QString()};
+        std::optional<Status> refusal;
+        if (plugin == QLatin1String("NodeRestriction")) {
+            step.message = nodeRestriction(r, m_context);
+            if (!step.message.isEmpty())
+                refusal = Status::forbidden(a.apiGroup, a.resource, r.name, step.message);
+        } else if (plugin == QLatin1String("NamespaceLifecycle")) {
+            const bool isNamespace =
+                a.apiGroup.isEmpty() && a.resource == QLatin1String("namespaces");
+            if (isNamespace && r.operation == QLatin1String("DELETE") &&
+                (r.name == QLatin1String("default") || r.name == QLatin1String("kube-system") ||
+                 r.name == QLatin1String("kube-public"))) {
+                step.message = QStringLiteral("this namespace may not be deleted");
+                refusal = Status::forbidden(a.apiGroup, a.resource, r.name, step.message);
+            } else if (!isNamespace && !a.namespaceName.isEmpty() &&
+                       r.operation == QLatin1String("CREATE") && m_context.namespacePhase) {
+                const std::optional<QString> phase = m_context.namespacePhase(a.namespaceName);
+                if (!phase) {
+                    step.message =
+                        QStringLiteral("namespaces \"%1\" not found").arg(a.namespaceName);
+                    refusal =
+                        Status::notFound(QString(), QStringLiteral("namespaces"), a.namespaceName);
+                } else if (*phase == QLatin1String("Terminating")) {
+                    step.message = QStringLiteral("unable to create new content in namespace %1 "
+                                                  "because it is being terminated")
+                                       .arg(a.namespaceName);
+                    refusal = Status::forbidden(a.apiGroup, a.resource, r.name, step.message);
+                }
+            }
+        } else if (plugin == QLatin1String("AlwaysDeny")) {
+            step.message = QStringLiteral("admission control is denying all modifications");
+            refusal = Status::forbidden(a.apiGroup, a.resource, r.name, step.message);
+        }
+        if (refusal) {
+            step.allowed = false;
+            v.steps.append(step);
+            v.allowed = false;
+            v.plugin = plugin;
+            v.status = *refusal;
+            return v;
+        }
+        v.steps.append(step);
+    }
+    return v;
+}
+
+namespace Validation {
+
+namespace {
+
+const QString kSubdomainMsg = QStringLiteral(
+    "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or "
+    "'.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used "
+    "for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')");
+
+bool matches(const QRegularExpression &re, const QString &v)
+{
+    return re.match(v).hasMatch();
+}
+
+QString quoted(const QString &v)
+{
+    QString q = v;
+    q.replace(QLatin1Char('\\'), QStringLiteral("\\\\"))
+        .replace(QLatin1Char('"'), QStringLiteral("\\\""));
+    return QLatin1Char('"') + q + QLatin1Char('"');
+}
+
+StatusCause invalidCause(const QString &field, const QString &value, const QString &detail)
+{
+    return StatusCause{QStringLiteral("FieldValueInvalid"),
+                       QStringLiteral("Invalid value: %1: %2").arg(quoted(value), detail), field};
+}
+
+} // namespace
+
+QStringList dnsSubdomain(const QString &value)
+{
+    static const QRegularExpression re(
+        QStringLiteral("^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$"));
+    QStringList errs;
+    if (value.size() > 253)
+        errs.append(QStringLiteral("must be no more than 253 characters"));
+    if (!matches(re, value))
+        errs.append(kSubdomainMsg);
+    return errs;
+}
+
+QStringList dnsLabel(const QString &value)
+{
+    static const QRegularExpression re(QStringLiteral("^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"));
+    QStringList errs;
+    if (value.size() > 63)
+        errs.append(QStringLiteral("must be no more than 63 characters"));
+    if (!matches(re, value))
+        errs.append(QStringLiteral(
+            "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or "
+            "'-', and must start and end with an alphanumeric character (e.g. 'my-name',  or "
+            "'123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')"));
+    return errs;
+}
+
+QStringList dns1035Label(const QString &value)
+{
+    static const QRegularExpression re(QStringLiteral("^[a-z]([-a-z0-9]*[a-z0-9])?$"));
+    QStringList errs;
+    if (value.size() > 63)
+        errs.append(QStringLiteral("must be no more than 63 characters"));
+    if (!matches(re, value))
+        errs.append(QStringLiteral(
+            "a DNS-1035 label must consist of lower case alphanumeric characters or '-', start "
+            "with an alphabetic character, and end with an alphanumeric character (e.g. "
+            "'my-name',  or 'abc-123', regex used for validation is "
+            "'[a-z]([-a-z0-9]*[a-z0-9])?')"));
+    return errs;
+}
+
+QStringList pathSegmentName(const QString &value)
+{
+    if (value == QLatin1String(".") || value == QLatin1String(".."))
+        return {QStringLiteral("may not be '%1'").arg(value)};
+    for (const char *bad : {"/", "%"})
+        if (value.contains(QLatin1String(bad)))
+            return {QStringLiteral("may not contain '%1'").arg(QLatin1String(bad))};
+    return {};
+}
+
+QStringList qualifiedName(const QString &value)
+{
+    static const QRegularExpression re(
+        QStringLiteral("^([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]$"));
+    QStringList errs;
+    QString name = value;
+    const QStringList parts = value.split(QLatin1Char('/'));
+    if (parts.size() == 2) {
+        const QString prefix = parts[0];
+        name = parts[1];
+        if (prefix.isEmpty())
+            errs.append(QStringLiteral("prefix part must be non-empty"));
+        else
+            for (const QString &e : dnsSubdomain(prefix))
+                errs.append(QStringLiteral("prefix part ") + e);
+    } else if (parts.size() > 2) {
+        return {QStringLiteral(
+            "a qualified name must consist of alphanumeric characters, '-', '_' or '.', and must "
+            "start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or "
+            "'123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]') "
+            "with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')")};
+    }
+    if (name.isEmpty())
+        errs.append(QStringLiteral("name part must be non-empty"));
+    else if (name.size() > 63)
+        errs.append(QStringLiteral("name part must be no more than 63 characters"));
+    if (!name.isEmpty() && !matches(re, name))
+        errs.append(QStringLiteral(
+            "name part must consist of alphanumeric characters, '-', '_' or '.', and must start "
+            "and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', "
+            "regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')"));
+    return errs;
+}
+
+QStringList labelValue(const QString &value)
+{
+    static const QRegularExpression re(
+        QStringLiteral("^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$"));
+    QStringList errs;
+    if (value.size() > 63)
+        errs.append(QStringLiteral("must be no more than 63 characters"));
+    if (!matches(re, value))
+        errs.append(QStringLiteral(
+            "a valid label must be an empty string or consist of alphanumeric characters, '-', "
+            "'_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue',  "
+            "or 'my_value',  or '12345', regex used for validation is "
+            "'(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')"));
+    return errs;
+}
+
+QList<StatusCause> objectMeta(const QJsonObject &object, const QString &resource, bool requireName)
+{
+    QList<StatusCause> causes;
+    const QJsonObject meta = object.value(QLatin1String("metadata")).toObject();
+    const QString name = meta.value(QLatin1String("name")).toString();
+    if (name.isEmpty()) {
+        if (requireName)
+            causes.append(StatusCause{QStringLiteral("FieldValueRequired"),
+                                      QStringLiteral("Required value: name or generateName is "
+                                                     "required"),
+                                      QStringLiteral("metadata.name")});
+    } else {
+        QStringList errs;
+        if (resource == QLatin1String("namespaces"))
+            errs = dnsLabel(name);
+        else if (resource == QLatin1String("services"))
+            errs = dns1035Label(name);
+        else if (resource.endsWith(QLatin1String("roles")) ||
+                 resource.endsWith(QLatin1String("rolebindings")))
+            errs = pathSegmentName(name);
+        else
+            errs = dnsSubdomain(name);
+        for (const QString &e : std::as_const(errs))
+            causes.append(invalidCause(QStringLiteral("metadata.name"), name, e));
+    }
+    const QJsonValue labels = meta.value(QLatin1String("labels"));
+    if (!labels.isUndefined() && !labels.isNull() && !labels.isObject()) {
+        causes.append(StatusCause{QStringLiteral("FieldValueInvalid"),
+                                  QStringLiteral("Invalid value: must be a map of strings"),
+                                  QStringLiteral("metadata.labels")});
+    } else {
+        const QJsonObject l = labels.toObject();
+        for (auto it = l.begin(); it != l.end(); ++it) {
+            for (const QString &e : qualifiedName(it.key()))
+                causes.append(invalidCause(QStringLiteral("metadata.labels"), it.key(), e));
+            if (!it.value().isString()) {
+                causes.append(StatusCause{QStringLiteral("FieldValueInvalid"),
+                                          QStringLiteral("Invalid value: label values must be "
+                                                         "strings"),
+                                          QStringLiteral("metadata.labels")});
+                continue;
+            }
+            for (const QString &e : labelValue(it.value().toString()))
+                causes.append(
+                    invalidCause(QStringLiteral("metadata.labels"), it.value().toString(), e));
+        }
+    }
+    const QJsonObject annotations = meta.value(QLatin1String("annotations")).toObject();
+    qsizetype total = 0;
+    for (auto it = annotations.begin(); it != annotations.end(); ++it) {
+        for (const QString &e : qualifiedName(it.key()))
+            causes.append(invalidCause(QStringLiteral("metadata.annotations"), it.key(), e));
+        total += it.key().size() + it.value().toString().size();
+    }
+    if (total > 256 * 1024)
+        causes.append(StatusCause{QStringLiteral("FieldValueTooLong"),
+                                  QStringLiteral("Too long: must have at most 262144 bytes"),
+                                  QStringLiteral("metadata.annotations")});
+    return causes;
+}
+
+QList<StatusCause> object(const QString &resource, const QJsonObject &object)
+{
+    QList<StatusCause> causes;
+    const QJsonObject spec = object.value(QLatin1String("spec")).toObject();
+    if (resource == QLatin1String("nodes")) {
+        const QJsonArray taints = spec.value(QLatin1String("taints")).toArray();
+        static const QStringList effects{QStringLiteral("NoExecute"), QStringLiteral("NoSchedule"),
+                                         QStringLiteral("PreferNoSchedule")};
+        for (int i = 0; i < taints.size(); ++i) {
+            const QJsonObject t = taints[i].toObject();
+            const QString field = QStringLiteral("spec.taints[%1]").arg(i);
+            const QString key = t.value(QLatin1String("key")).toString();
+            if (key.isEmpty())
+                causes.append(StatusCause{QStringLiteral("FieldValueRequired"),
+                                          QStringLiteral("Required value"),
+                                          field + QStringLiteral(".key")});
+            else
+                for (const QString &e : qualifiedName(key))
+                    causes.append(invalidCause(field + QStringLiteral(".key"), key, e));
+            const QString effect = t.value(QLatin1String("effect")).toString();
+            if (effect.isEmpty())
+                causes.append(StatusCause{QStringLiteral("FieldValueRequired"),
+                                          QStringLiteral("Required value"),
+                                          field + QStringLiteral(".effect")});
+            else if (!effects.contains(effect))
+                causes.append(StatusCause{
+                    QStringLiteral("FieldValueNotSupported"),
+                    QStringLiteral("Unsupported value: %1: supported values: \"NoExecute\", "
+                                   "\"NoSchedule\", \"PreferNoSchedule\"")
+                        .arg(quoted(effect)),
+                    field + QStringLiteral(".effect")});
+        }
+    } else if (resource == QLatin1String("services")) {
+        static const QStringList types{QStringLiteral("ClusterIP"), QStringLiteral("NodePort"),
+                                       QStringLiteral("LoadBalancer"),
+                                       QStringLiteral("ExternalName")};
+        const QString type = spec.value(QLatin1String("type")).toString();
+        if (!types.contains(type))
+            causes.append(StatusCause{
+                QStringLiteral("FieldValueNotSupported"),
+                QStringLiteral("Unsupported value: %1: supported values: \"ClusterIP\", "
+                               "\"ExternalName\", \"LoadBalancer\", \"NodePort\"")
+                    .arg(quoted(type)),
+                QStringLiteral("spec.type")});
+        const QJsonArray ports = spec.value(QLatin1String("ports")).toArray();
+        for (int i = 0; i < ports.size(); ++i) {
+            const QJsonObject p = ports[i].toObject();
+            const QString field = QStringLiteral("spec.ports[%1]").arg(i);
+            const int port = p.value(QLatin1String("port")).toInt();
+            if (port < 1 || port > 65535)
+                causes.append(StatusCause{
+                    QStringLiteral("FieldValueInvalid"),
+                    QStringLiteral("Invalid value: %1: must be between 1 and 65535, inclusive")
+                        .arg(port),
+                    field + QStringLiteral(".port")});
+            if (p.contains(QLatin1String("nodePort"))) {
+                const int np = p.value(QLatin1String("nodePort")).toInt();
+                if (type != QLatin1String("NodePort") && type != QLatin1String("LoadBalancer")) {
+                    if (np != 0)
+                        causes.append(StatusCause{
+                            QStringLiteral("FieldValueForbidden"),
+                            QStringLiteral("Forbidden: may not be used when `type` is '%1'")
+                                .arg(type),
+                            field + QStringLiteral(".nodePort")});
+                } else if (np != 0 && (np < 30000 || np > 32767)) {
+                    causes.append(StatusCause{
+                        QStringLiteral("FieldValueInvalid"),
+                        QStringLiteral("Invalid value: %1: provided port is not in the valid "
+                                       "range. The range of valid ports is 30000-32767")
+                            .arg(np),
+                        field + QStringLiteral(".nodePort")});
+                }
+            }
+        }
+    } else if (resource == QLatin1String("roles") || resource == QLatin1String("clusterroles")) {
+        const QJsonArray rules = object.value(QLatin1String("rules")).toArray();
+        for (int i = 0; i < rules.size(); ++i) {
+            const QJsonObject r = rules[i].toObject();
+            const QString field = QStringLiteral("rules[%1]").arg(i);
+            if (r.value(QLatin1String("verbs")).toArray().isEmpty())
+                causes.append(StatusCause{QStringLiteral("FieldValueRequired"),
+                                          QStringLiteral("Required value: verbs must contain at "
+                                                         "least one value"),
+                                          field + QStringLiteral(".verbs")});
+            const bool hasUrls = !r.value(QLatin1String("nonResourceURLs")).toArray().isEmpty();
+            if (hasUrls && resource == QLatin1String("roles"))
+                causes.append(StatusCause{QStringLiteral("FieldValueInvalid"),
+                                          QStringLiteral("Invalid value: [\"...\"]: namespaced "
+                                                         "rules cannot apply to non-resource URLs"),
+                                          field + QStringLiteral(".nonResourceURLs")});
+            if (!hasUrls && r.value(QLatin1String("resources")).toArray().isEmpty())
+                causes.append(StatusCause{QStringLiteral("FieldValueRequired"),
+                                          QStringLiteral("Required value: resource rules must "
+                                                         "supply at least one api group"),
+                                          field + QStringLiteral(".apiGroups")});
+        }
+    } else if (resource == QLatin1String("rolebindings") ||
+               resource == QLatin1String("clusterrolebindings")) {
+        const QJsonObject ref = object.value(QLatin1String("roleRef")).toObject();
+        const QString kind = ref.value(QLatin1String("kind")).toString();
+        if (ref.value(QLatin1String("name")).toString().isEmpty())
+            causes.append(StatusCause{QStringLiteral("FieldValueRequired"),
+                                      QStringLiteral("Required value"),
+                                      QStringLiteral("roleRef.name")});
+        const QStringList kinds =
+            resource == QLatin1String("rolebindings")
+                ? QStringList{QStringLiteral("Role"), QStringLiteral("ClusterRole")}
+                : QStringList{QStringLiteral("ClusterRole")};
+        if (!kinds.contains(kind))
+            causes.append(
+                StatusCause{QStringLiteral("FieldValueNotSupported"),
+                            QStringLiteral("Unsupported value: %1: supported values: %2")
+                                .arg(quoted(kind), resource == QLatin1String("rolebindings")
+                                                       ? QStringLiteral("\"Role\", \"ClusterRole\"")
+                                                       : QStringLiteral("\"ClusterRole\"")),
+                            QStringLiteral("roleRef.kind")});
+        const QJsonArray subjects = object.value(QLatin1String("subjects")).toArray();
+        for (int i = 0; i < subjects.size(); ++i) {
+            const QJsonObject s = subjects[i].toObject();
+            const QString field = QStringLiteral("subjects[%1]").arg(i);
+            const QString k = s.value(QLatin1String("kind")).toString();
+            if (k != QLatin1String("User") && k != QLatin1String("Group") &&
+                k != QLatin1String("ServiceAccount"))
+                causes.append(StatusCause{
+                    QStringLiteral("FieldValueNotSupported"),
+                    QStringLiteral("Unsupported value: %1: supported values: \"ServiceAccount\", "
+                                   "\"User\", \"Group\"")
+                        .arg(quoted(k)),
+                    field + QStringLiteral(".kind")});
+            if (s.value(QLatin1String("name")).toString().isEmpty())
+                causes.append(StatusCause{QStringLiteral("FieldValueRequired"),
+                                          QStringLiteral("Required value"),
+                                          field + QStringLiteral(".name")});
+            if (k == QLatin1String("ServiceAccount") &&
+                resource == QLatin1String("clusterrolebindings") &&
+                s.value(QLatin1String("namespace")).toString().isEmpty())
+                causes.append(StatusCause{QStringLiteral("FieldValueRequired"),
+                                          QStringLiteral("Required value"),
+                                          field + QStringLiteral(".namespace")});
+        }
+    }
+    return causes;
+}
+
+} // namespace Validation
+
+} // namespace Gatehouse::Cluster

@@ -1,0 +1,86 @@
+#pragma once
+
+#include "cluster/requestinfo.h"
+#include "cluster/status.h"
+
+#include <QJsonObject>
+#include <QString>
+#include <QStringList>
+
+#include <functional>
+#include <optional>
+
+namespace Gatehouse::Cluster {
+
+// What admission plugins may look up in the cluster's current state.
+struct AdmissionContext
+{
+    // "Active", "Terminating", or nullopt when the namespace does not exist.
+    std::function<std::optional<QString>(const QString &name)> namespacePhase;
+    // The UID of a node, empty when it does not exist.
+    std::function<QString(const QString &name)> nodeUid;
+};
+
+struct AdmissionRequest
+{
+    QString operation; // CREATE, UPDATE, DELETE
+    Attributes attributes;
+    QString name; // the object's name (on create: metadata.name, else generateName)
+    QJsonObject oldObject;
+    QJsonObject newObject;
+};
+
+struct AdmissionStep
+{
+    QString plugin;
+    bool allowed = true;
+    QString message; // the plugin's own text when it refused
+};
+
+struct AdmissionVerdict
+{
+    bool allowed = true;
+    QString plugin;
+    Status status; // the answer when refused
+    QList<AdmissionStep> steps;
+};
+
+// Kubernetes' NodeRestriction label rule (reference kube.md §4.1): true when a node may not
+// set, change or remove the label key.
+bool isForbiddenNodeLabel(const QString &key);
+
+class AdmissionChain
+{
+public:
+    static QStringList supportedPlugins();
+    static QStringList defaultPlugins();
+    static QString validatePlugins(const QStringList &plugins);
+
+    AdmissionChain(QStringList plugins, AdmissionContext context);
+    // Mutating and validating admission in the configured order; the first refusal wins.
+    AdmissionVerdict admit(const AdmissionRequest &request) const;
+    // ServiceAccount admission's defaults (pod serviceAccountName, no token automount).
+    void mutate(const AdmissionRequest &request, QJsonObject &object) const;
+    const QStringList &plugins() const { return m_plugins; }
+
+private:
+    QStringList m_plugins;
+    AdmissionContext m_context;
+};
+
+// Field validation with Kubernetes' messages (422 causes).
+namespace Validation {
+QStringList dnsSubdomain(const QString &value);
+QStringList dnsLabel(const QString &value);
+QStringList dns1035Label(const QString &value);
+QStringList pathSegmentName(const QString &value);
+QStringList qualifiedName(const QString &value);
+QStringList labelValue(const QString &value);
+// metadata checks shared by every kind: name (with the kind's rule), labels, annotations.
+QList<StatusCause> objectMeta(const QJsonObject &object, const QString &resource,
+                              bool requireName = true);
+// Kind-specific checks (taints of nodes, ports of services, rules of roles...).
+QList<StatusCause> object(const QString &resource, const QJsonObject &object);
+} // namespace Validation
+
+} // namespace Gatehouse::Cluster

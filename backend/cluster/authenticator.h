@@ -1,0 +1,56 @@
+#pragma once
+
+#include "cluster/requestinfo.h"
+#include "core/httpmessage.h"
+
+#include <QList>
+#include <QString>
+
+#include <atomic>
+#include <functional>
+#include <optional>
+#include <variant>
+
+namespace Gatehouse::Cluster {
+
+struct AuthenticationResult
+{
+    enum class Outcome { Authenticated, Anonymous, Unauthorized };
+    Outcome outcome = Outcome::Unauthorized;
+    UserInfo user;
+    QString reason; // how the user was found, or why the request is refused (never a secret)
+
+    bool ok() const { return outcome != Outcome::Unauthorized; }
+};
+
+// A bearer-token authenticator: nullopt when the token is not one it knows, else the user or
+// why the token is refused.
+using TokenAuthenticator =
+    std::function<std::optional<std::variant<UserInfo, QString>>(const QString &token)>;
+
+// Kubernetes' union of authenticators (reference kube.md §2): x509 client certificates, then
+// bearer tokens; a failed credential is a 401 even while anonymous access is on; nothing
+// presented is system:anonymous, or a 401 when anonymous access is off.
+class Authenticator
+{
+public:
+    void addTokenAuthenticator(QString name, TokenAuthenticator authenticator);
+    void setAnonymousEnabled(bool enabled) { m_anonymous.store(enabled); }
+    bool anonymousEnabled() const { return m_anonymous.load(); }
+
+    AuthenticationResult authenticate(const Core::PeerIdentity &peer,
+                                      const QString &bearerToken) const;
+    // Token authenticators only (TokenReview).
+    AuthenticationResult authenticateToken(const QString &token) const;
+
+private:
+    struct Named
+    {
+        QString name;
+        TokenAuthenticator authenticate;
+    };
+    QList<Named> m_tokens;
+    std::atomic<bool> m_anonymous{true};
+};
+
+} // namespace Gatehouse::Cluster

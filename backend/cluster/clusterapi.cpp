@@ -1,0 +1,1776 @@
+#include "cluster/clusterapi.h"
+
+#include "cluster/patch.h"
+#include "cluster/protobuf.h"
+#include "cluster/resources.h"
+#include "cluster/selector.h"
+#include "core/clock.h"
+#include "core/eventbus.h"
+#include "crypto/random.h"
+
+#include <QJsonDocument>
+#include <QLoggingCategory>
+#include <QRandomGenerator>
+#include <QTcpServer>
+
+Q_LOGGING_CATEGORY(lcCluster, "gatehouse.cluster")
+
+namespace Gatehouse::Cluster {
+
+namespace {
+
+constexpr int kRecentMax = 500;
+const QString kServiceName = QStringLiteral("kubernetes");
+
+QJsonArray toArray(const QStringList &l)
+{
+    return QJsonArray::fromStringList(l);
+}
+
+QStringList toStrings(const QJsonValue &v)
+{
+    QStringList out;
+    for (const QJsonValue &e : v.toArray())
+        out.append(e.toString());
+    return out;
+}
+
+QString decisionName(Decision d)
+{
+    switch (d) {
+    case Decision::Allow:
+        return QStringLiteral("allow");
+    case Decision::Deny:
+        return QStringLiteral("deny");
+    case Decision::NoOpinion:
+        break;
+    }
+    return QStringLiteral("no-opinion");
+}
+
+QJsonObject userJson(const UserInfo &u)
+{
+    QJsonObject o{{QStringLiteral("username"), u.name},
+                  {QStringLiteral("groups"), toArray(u.groups)}};
+    if (!u.uid.isEmpty())
+        o.insert(QStringLiteral("uid"), u.uid);
+    return o;
+}
+
+QJsonObject metaOf(const QJsonObject &o)
+{
+    return o.value(QLatin1String("metadata")).toObject();
+}
+
+QString nameOf(const QJsonObject &o)
+{
+    return metaOf(o).value(QLatin1String("name")).toString();
+}
+
+void setMeta(QJsonObject &o, const QString &key, const QJsonValue &v)
+{
+    QJsonObject m = metaOf(o);
+    if (v.isUndefined())
+        m.remove(key);
+    else
+        m.insert(key, v);
+    o.insert(QStringLiteral("metadata"), m);
+}
+
+QString timestamp(const QDateTime &t)
+{
+    return t.toUTC().toString(QStringLiteral("yyyy-MM-ddTHH:mm:ssZ"));
+}
+
+bool isJsonContentType(const QByteArray &ct)
+{
+    const QByteArray base = ct.split(';').value(0).trimmed().toLower();
+    return base.isEmpty() || base == "application/json";
+}
+
+bool isProtobufContentType(const QByteArray &ct)
+{
+    return ct.split(';').value(0).trimmed().toLower() == kProtobufContentType;
+}
+
+// "application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList" anywhere in Accept.
+bool wantsAggregatedDiscovery(const QByteArray &accept)
+{
+    for (const QByteArray &entry : accept.split(',')) {
+        const QList<QByteArray> params = entry.split(';');
+        bool g = false, v = false, as = false;
+        for (const QByteArray &p : params) {
+            const QByteArray t = p.trimmed();
+            g |= t == "g=apidiscovery.k8s.io";
+            v |= t == "v=v2" || t == "v=v2beta1";
+            as |= t == "as=APIGroupDiscoveryList";
+        }
+        if (g && v && as)
+            return true;
+    }
+    return false;
+}
+
+bool wantsTable(const QByteArray &accept)
+{
+    for (const QByteArray &entry : accept.split(',')) {
+        const QList<QByteArray> params = entry.split(';');
+        bool table = false, group = false;
+        for (const QByteArray &p : params) {
+            const QByteArray t = p.trimmed();
+            table |= t == "as=Table";
+            group |= t == "g=meta.k8s.io";
+        }
+        if (table && group)
+            return true;
+    }
+    return false;
+}
+
+// Accept headers that allow JSON (or say nothing).
+bool acceptsJson(const QByteArray &accept)
+{
+    if (accept.trimmed().isEmpty())
+        return true;
+    for (const QByteArray &entry : accept.split(',')) {
+        const QByteArray base = entry.split(';').value(0).trimmed().toLower();
+        if (base == "application/json" || base == "*/*" || base == "application/*")
+            return true;
+    }
+    return false;
+}
+
+QString quotedList(const QStringList &l)
+{
+    QStringList q;
+    for (const QString &s : l)
+        q.append(QLatin1Char('"') + s + QLatin1Char('"'));
+    return QLatin1Char('[') + q.join(QLatin1Char(' ')) + QLatin1Char(']');
+}
+
+// Go's %+v of a PolicyRule, as escalation errors print it.
+QString goRule(const PolicyRule &r)
+{
+    QStringList parts;
+    if (!r.apiGroups.isEmpty() || !r.resources.isEmpty())
+        parts.append(QStringLiteral("APIGroups:") +
+                     quotedList(r.apiGroups).replace(' ', QStringLiteral(", ")));
+    if (!r.resources.isEmpty())
+        parts.append(QStringLiteral("Resources:") +
+                     quotedList(r.resources).replace(' ', QStringLiteral(", ")));
+    if (!r.resourceNames.isEmpty())
+        parts.append(QStringLiteral("ResourceNames:") +
+                     quotedList(r.resourceNames).replace(' ', QStringLiteral(", ")));
+    if (!r.nonResourceURLs.isEmpty())
+        parts.append(QStringLiteral("NonResourceURLs:") +
+                     quotedList(r.nonResourceURLs).replace(' ', QStringLiteral(", ")));
+    parts.append(QStringLiteral("Verbs:") + quotedList(r.verbs).replace(' ', QStringLiteral(", ")));
+    return QLatin1Char('{') + parts.join(QStringLiteral(", ")) + QLatin1Char('}');
+}
+
+QString generatedSuffix()
+{
+    static const char alphabet[] = "bcdfghjklmnpqrstvwxz2456789";
+    const QByteArray random = Crypto::Random::token(8).toLatin1();
+    QString out;
+    for (int i = 0; i < 5; ++i)
+        out += QLatin1Char(alphabet[uchar(random[i]) % (sizeof(alphabet) - 1)]);
+    return out;
+}
+
+QJsonObject nodeStatus(const QString &name, int index)
+{
+    const QString ip = QStringLiteral("10.0.0.%1").arg(10 + index);
+    return QJsonObject{
+        {QStringLiteral("capacity"),
+         QJsonObject{{QStringLiteral("cpu"), QStringLiteral("4")},
+                     {QStringLiteral("memory"), QStringLiteral("16318404Ki")},
+                     {QStringLiteral("pods"), QStringLiteral("110")}}},
+        {QStringLiteral("allocatable"),
+         QJsonObject{{QStringLiteral("cpu"), QStringLiteral("4")},
+                     {QStringLiteral("memory"), QStringLiteral("16216004Ki")},
+                     {QStringLiteral("pods"), QStringLiteral("110")}}},
+        {QStringLiteral("conditions"),
+         QJsonArray{QJsonObject{
+             {QStringLiteral("type"), QStringLiteral("Ready")},
+             {QStringLiteral("status"), QStringLiteral("True")},
+             {QStringLiteral("reason"), QStringLiteral("KubeletReady")},
+             {QStringLiteral("message"), QStringLiteral("kubelet is posting ready status")}}}},
+        {QStringLiteral("addresses"),
+         QJsonArray{QJsonObject{{QStringLiteral("type"), QStringLiteral("InternalIP")},
+                                {QStringLiteral("address"), ip}},
+                    QJsonObject{{QStringLiteral("type"), QStringLiteral("Hostname")},
+                                {QStringLiteral("address"), name}}}},
+        {QStringLiteral("nodeInfo"),
+         QJsonObject{
+             {QStringLiteral("machineID"),
+              QStringLiteral("%1").arg(index, 32, 10, QLatin1Char('0'))},
+             {QStringLiteral("systemUUID"), Crypto::Random::uuid()},
+             {QStringLiteral("bootID"), Crypto::Random::uuid()},
+             {QStringLiteral("kernelVersion"), QStringLiteral("6.1.0-28-amd64")},
+             {QStringLiteral("osImage"), QStringLiteral("Debian GNU/Linux 12 (bookworm)")},
+             {QStringLiteral("containerRuntimeVersion"), QStringLiteral("containerd://1.7.24")},
+             {QStringLiteral("kubeletVersion"), QStringLiteral("v1.32.4")},
+             {QStringLiteral("kubeProxyVersion"), QStringLiteral("v1.32.4")},
+             {QStringLiteral("operatingSystem"), QStringLiteral("linux")},
+             {QStringLiteral("architecture"), QStringLiteral("amd64")}}}};
+}
+
+QJsonObject typed(const ResourceType &t, QJsonObject o)
+{
+    o.insert(QStringLiteral("kind"), t.kind);
+    o.insert(QStringLiteral("apiVersion"), t.apiVersion());
+    return o;
+}
+
+} // namespace
+
+QJsonObject ClusterSettings::toJson() const
+{
+    return QJsonObject{{QStringLiteral("anonymousAuth"), anonymousAuth},
+                       {QStringLiteral("authorizationModes"), toArray(authorizationModes)},
+                       {QStringLiteral("admissionPlugins"), toArray(admissionPlugins)}};
+}
+
+std::variant<ClusterSettings, QString> ClusterSettings::fromJson(const QJsonObject &o,
+                                                                 const ClusterSettings &base)
+{
+    ClusterSettings s = base;
+    for (auto it = o.begin(); it != o.end(); ++it) {
+        const QString &k = it.key();
+        if (k == QLatin1String("anonymousAuth")) {
+            if (!it->isBool())
+                return QStringLiteral("anonymousAuth must be true or false");
+            s.anonymousAuth = it->toBool();
+        } else if (k == QLatin1String("authorizationModes") ||
+                   k == QLatin1String("admissionPlugins")) {
+            if (!it->isArray())
+                return QStringLiteral("%1 must be an array of strings").arg(k);
+            QStringList l;
+            for (const QJsonValue &v : it->toArray()) {
+                if (!v.isString())
+                    return QStringLiteral("%1 must be an array of strings").arg(k);
+                l.append(v.toString());
+            }
+            (k == QLatin1String("authorizationModes") ? s.authorizationModes : s.admissionPlugins) =
+                l;
+        } else {
+            return QStringLiteral("unknown setting \"%1\" (known: anonymousAuth, "
+                                  "authorizationModes, admissionPlugins)")
+                .arg(k);
+        }
+    }
+    if (QString e = AuthorizerChain::validateModes(s.authorizationModes); !e.isEmpty())
+        return e;
+    if (QString e = AdmissionChain::validatePlugins(s.admissionPlugins); !e.isEmpty())
+        return e;
+    return s;
+}
+
+QJsonObject RequestTrace::toJson() const
+{
+    QJsonObject authn{{QStringLiteral("decision"),
+                       authentication.outcome == AuthenticationResult::Outcome::Authenticated
+                           ? QStringLiteral("authenticated")
+                       : authentication.outcome == AuthenticationResult::Outcome::Anonymous
+                           ? QStringLiteral("anonymous")
+                           : QStringLiteral("unauthorized")},
+                      {QStringLiteral("reason"), authentication.reason}};
+    if (authentication.ok()) {
+        authn.insert(QStringLiteral("authenticator"), authentication.user.authenticator);
+        authn.insert(QStringLiteral("user"), userJson(authentication.user));
+    }
+    QJsonObject out{{QStringLiteral("method"), method},
+                    {QStringLiteral("path"), path},
+                    {QStringLiteral("authentication"), authn},
+                    {QStringLiteral("code"), code}};
+    if (!authentication.ok())
+        return out.insert(QStringLiteral("status"), status), out;
+    QJsonObject request{{QStringLiteral("verb"), info.verb},
+                        {QStringLiteral("resourceRequest"), info.isResourceRequest}};
+    if (info.isResourceRequest) {
+        request.insert(QStringLiteral("apiGroup"), info.apiGroup);
+        request.insert(QStringLiteral("apiVersion"), info.apiVersion);
+        request.insert(QStringLiteral("resource"), info.resource);
+        if (!info.subresource.isEmpty())
+            request.insert(QStringLiteral("subresource"), info.subresource);
+        if (!info.namespaceName.isEmpty())
+            request.insert(QStringLiteral("namespace"), info.namespaceName);
+        if (!info.name.isEmpty())
+            request.insert(QStringLiteral("name"), info.name);
+    }
+    out.insert(QStringLiteral("request"), request);
+    QJsonArray steps;
+    for (const AuthorizerStep &s : authorization.steps)
+        steps.append(QJsonObject{{QStringLiteral("authorizer"), s.authorizer},
+                                 {QStringLiteral("decision"), decisionName(s.decision)},
+                                 {QStringLiteral("reason"), s.reason}});
+    QJsonObject authz{
+        {QStringLiteral("decision"), authorized ? QStringLiteral("allow") : QStringLiteral("deny")},
+        {QStringLiteral("decidedBy"), authorization.decidedBy},
+        {QStringLiteral("reason"), authorization.reason},
+        {QStringLiteral("steps"), steps}};
+    if (authorization.rbac.allowed)
+        authz.insert(
+            QStringLiteral("rbac"),
+            QJsonObject{{QStringLiteral("bindingKind"), authorization.rbac.bindingKind},
+                        {QStringLiteral("bindingName"), authorization.rbac.bindingName},
+                        {QStringLiteral("bindingNamespace"), authorization.rbac.bindingNamespace},
+                        {QStringLiteral("roleKind"), authorization.rbac.roleKind},
+                        {QStringLiteral("roleName"), authorization.rbac.roleName},
+                        {QStringLiteral("ruleIndex"), authorization.rbac.ruleIndex},
+                        {QStringLiteral("subject"),
+                         QJsonObject{{QStringLiteral("kind"), authorization.rbac.subject.kind},
+                                     {QStringLiteral("name"), authorization.rbac.subject.name}}}});
+    out.insert(QStringLiteral("authorization"), authz);
+    if (admission) {
+        QJsonArray plugins;
+        for (const AdmissionStep &s : admission->steps)
+            plugins.append(
+                QJsonObject{{QStringLiteral("plugin"), s.plugin},
+                            {QStringLiteral("decision"),
+                             s.allowed ? QStringLiteral("allow") : QStringLiteral("deny")},
+                            {QStringLiteral("message"), s.message}});
+        QJsonObject adm{{QStringLiteral("decision"),
+                         admission->allowed ? QStringLiteral("allow") : QStringLiteral("deny")},
+                        {QStringLiteral("steps"), plugins}};
+        if (!admission->allowed) {
+            adm.insert(QStringLiteral("plugin"), admission->plugin);
+            adm.insert(QStringLiteral("message"), admission->status.message);
+        }
+        out.insert(QStringLiteral("admission"), adm);
+    }
+    if (!validation.isEmpty()) {
+        QJsonArray causes;
+        for (const StatusCause &c : validation)
+            causes.append(QJsonObject{{QStringLiteral("reason"), c.reason},
+                                      {QStringLiteral("message"), c.message},
+                                      {QStringLiteral("field"), c.field}});
+        out.insert(QStringLiteral("validation"), causes);
+    }
+    if (!status.isEmpty())
+        out.insert(QStringLiteral("status"), status);
+    return out;
+}
+
+struct ClusterApi::Context
+{
+    Core::HttpRequest request;
+    Core::Responder respond;
+    bool pretty = false;
+    bool dryRun = false;
+    std::optional<UserInfo> actAs;
+    RequestTrace trace;
+    Attributes attributes;
+    std::shared_ptr<const AuthorizerChain> authorizer;
+    std::shared_ptr<const AdmissionChain> admission;
+    std::function<void(const Core::HttpResponse &, const RequestTrace &)> onDone;
+};
+
+ClusterApi::ClusterApi(ObjectStore &store, Core::EventBus &events, Core::Clock &clock,
+                       Options options)
+    : m_store(store), m_events(events), m_clock(clock), m_options(std::move(options)),
+      m_settings(m_options.settings)
+{
+    m_authenticator.setAnonymousEnabled(m_settings.anonymousAuth);
+    m_publishTimer.setInterval(250);
+    connect(&m_publishTimer, &QTimer::timeout, this, &ClusterApi::publishRecent);
+    m_store.addListener([this](const ObjectChange &c) { onChange(c); });
+}
+
+ClusterApi::~ClusterApi() = default;
+
+std::shared_ptr<const RbacPolicy> ClusterApi::rbac() const
+{
+    QMutexLocker lock(&m_mutex);
+    return m_rbac;
+}
+
+int ClusterApi::nodePort() const
+{
+    return m_nodePort.load();
+}
+
+void ClusterApi::setServerAddress(const QString &address)
+{
+    QMutexLocker lock(&m_mutex);
+    m_options.serverAddress = address;
+}
+
+ClusterSettings ClusterApi::settings() const
+{
+    QMutexLocker lock(&m_mutex);
+    return m_settings;
+}
+
+QString ClusterApi::applySettings(const ClusterSettings &s)
+{
+    if (QString e = AuthorizerChain::validateModes(s.authorizationModes); !e.isEmpty())
+        return e;
+    if (QString e = AdmissionChain::validatePlugins(s.admissionPlugins); !e.isEmpty())
+        return e;
+    {
+        QMutexLocker lock(&m_mutex);
+        m_settings = s;
+    }
+    m_authenticator.setAnonymousEnabled(s.anonymousAuth);
+    rebuildPolicy();
+    m_events.publish(QStringLiteral("cluster.settings.changed"), s.toJson());
+    return {};
+}
+
+void ClusterApi::rebuildPolicy()
+{
+    QList<RbacRole> roles;
+    QList<RbacBinding> bindings;
+    for (const char *r : {"clusterroles", "roles"}) {
+        auto page = m_store.list(QLatin1String(r), QString(), {}, 0, QString());
+        for (const QJsonObject &o : std::get<ObjectStore::Page>(page).items)
+            roles.append(roleFromJson(o));
+    }
+    for (const char *r : {"clusterrolebindings", "rolebindings"}) {
+        auto page = m_store.list(QLatin1String(r), QString(), {}, 0, QString());
+        for (const QJsonObject &o : std::get<ObjectStore::Page>(page).items)
+            bindings.append(bindingFromJson(o));
+    }
+    auto policy = std::make_shared<const RbacPolicy>(std::move(roles), std::move(bindings));
+    ObjectStore *store = &m_store;
+    PodNodeLookup podNode = [store](const QString &ns, const QString &pod) {
+        const std::optional<QJsonObject> p = store->get(QStringLiteral("pods"), ns, pod);
+        return p ? fieldValue(*p, QStringLiteral("spec.nodeName")) : QString();
+    };
+    AdmissionContext ctx;
+    ctx.namespacePhase = [store](const QString &name) -> std::optional<QString> {
+        const std::optional<QJsonObject> n =
+            store->get(QStringLiteral("namespaces"), QString(), name);
+        if (!n)
+            return std::nullopt;
+        return fieldValue(*n, QStringLiteral("status.phase"));
+    };
+    ctx.nodeUid = [store](const QString &name) {
+        const std::optional<QJsonObject> n = store->get(QStringLiteral("nodes"), QString(), name);
+        return n ? fieldValue(*n, QStringLiteral("metadata.uid")) : QString();
+    };
+    QMutexLocker lock(&m_mutex);
+    m_rbac = policy;
+    m_authorizer =
+        std::make_shared<const AuthorizerChain>(m_settings.authorizationModes, policy, podNode);
+    m_admission = std::make_shared<const AdmissionChain>(m_settings.admissionPlugins, ctx);
+}
+
+void ClusterApi::onChange(const ObjectChange &c)
+{
+    if (c.resource.endsWith(QLatin1String("roles")) ||
+        c.resource.endsWith(QLatin1String("rolebindings")))
+        rebuildPolicy();
+    if (c.resource == QLatin1String("services") && c.namespaceName == QLatin1String("default") &&
+        c.name == kServiceName) {
+        int port = 0;
+        if (c.kind != ObjectChange::Kind::Deleted &&
+            fieldValue(c.object, QStringLiteral("spec.type")) == QLatin1String("NodePort"))
+            port = c.object.value(QLatin1String("spec"))
+                       .toObject()
+                       .value(QLatin1String("ports"))
+                       .toArray()
+                       .first()
+                       .toObject()
+                       .value(QLatin1String("nodePort"))
+                       .toInt();
+        if (m_nodePort.exchange(port) != port)
+            QMetaObject::invokeMethod(
+                this, [this, port] { emit nodePortChanged(port); }, Qt::QueuedConnection);
+    }
+    static const QHash<ObjectChange::Kind, QString> kinds{
+        {ObjectChange::Kind::Added, QStringLiteral("ADDED")},
+        {ObjectChange::Kind::Modified, QStringLiteral("MODIFIED")},
+        {ObjectChange::Kind::Deleted, QStringLiteral("DELETED")}};
+    m_events.publish(
+        QStringLiteral("cluster.object.changed"),
+        QJsonObject{{QStringLiteral("type"), kinds.value(c.kind)},
+                    {QStringLiteral("resource"), c.resource},
+                    {QStringLiteral("namespace"), c.namespaceName},
+                    {QStringLiteral("name"), c.name},
+                    {QStringLiteral("resourceVersion"),
+                     fieldValue(c.object, QStringLiteral("metadata.resourceVersion"))}});
+}
+
+Result<void> ClusterApi::bootstrap()
+{
+    const QDateTime now = m_clock.now();
+    auto outcome = m_store.commitAndWait([&]() -> ObjectStore::Outcome {
+        QList<ObjectChange> changes;
+        auto ensure = [&](const QString &resource, const QString &ns, QJsonObject object) {
+            const QString name = nameOf(object);
+            if (m_store.get(resource, ns, name))
+                return;
+            setMeta(object, QStringLiteral("uid"), Crypto::Random::uuid());
+            setMeta(object, QStringLiteral("creationTimestamp"), timestamp(now));
+            if (!ns.isEmpty())
+                setMeta(object, QStringLiteral("namespace"), ns);
+            changes.append(ObjectChange{ObjectChange::Kind::Added, resource, ns, name, object});
+        };
+        for (const QJsonObject &r : bootstrapClusterRoles())
+            ensure(QStringLiteral("clusterroles"), QString(), r);
+        for (const QJsonObject &b : bootstrapClusterRoleBindings())
+            ensure(QStringLiteral("clusterrolebindings"), QString(), b);
+        for (const char *ns : {"default", "kube-system", "kube-public", "kube-node-lease"}) {
+            ensure(QStringLiteral("namespaces"), QString(),
+                   QJsonObject{
+                       {QStringLiteral("kind"), QStringLiteral("Namespace")},
+                       {QStringLiteral("apiVersion"), QStringLiteral("v1")},
+                       {QStringLiteral("metadata"),
+                        QJsonObject{{QStringLiteral("name"), QLatin1String(ns)},
+                                    {QStringLiteral("labels"),
+                                     QJsonObject{{QStringLiteral("kubernetes.io/metadata.name"),
+                                                  QLatin1String(ns)}}}}},
+                       {QStringLiteral("spec"),
+                        QJsonObject{{QStringLiteral("finalizers"),
+                                     QJsonArray{QStringLiteral("kubernetes")}}}},
+                       {QStringLiteral("status"),
+                        QJsonObject{{QStringLiteral("phase"), QStringLiteral("Active")}}}});
+            ensure(QStringLiteral("serviceaccounts"), QLatin1String(ns),
+                   QJsonObject{{QStringLiteral("kind"), QStringLiteral("ServiceAccount")},
+                               {QStringLiteral("apiVersion"), QStringLiteral("v1")},
+                               {QStringLiteral("metadata"),
+                                QJsonObject{{QStringLiteral("name"), QStringLiteral("default")}}},
+                               {QStringLiteral("automountServiceAccountToken"), false}});
+        }
+        ensure(QStringLiteral("services"), QStringLiteral("default"),
+               QJsonObject{
+                   {QStringLiteral("kind"), QStringLiteral("Service")},
+                   {QStringLiteral("apiVersion"), QStringLiteral("v1")},
+                   {QStringLiteral("metadata"),
+                    QJsonObject{
+                        {QStringLiteral("name"), kServiceName},
+                        {QStringLiteral("labels"),
+                         QJsonObject{{QStringLiteral("component"), QStringLiteral("apiserver")},
+                                     {QStringLiteral("provider"), QStringLiteral("kubernetes")}}}}},
+                   {QStringLiteral("spec"),
+                    QJsonObject{
+                        {QStringLiteral("type"), QStringLiteral("ClusterIP")},
+                        {QStringLiteral("clusterIP"), QStringLiteral("10.96.0.1")},
+                        {QStringLiteral("clusterIPs"), QJsonArray{QStringLiteral("10.96.0.1")}},
+                        {QStringLiteral("ipFamilies"), QJsonArray{QStringLiteral("IPv4")}},
+                        {QStringLiteral("ipFamilyPolicy"), QStringLiteral("SingleStack")},
+                        {QStringLiteral("sessionAffinity"), QStringLiteral("None")},
+                        {QStringLiteral("internalTrafficPolicy"), QStringLiteral("Cluster")},
+                        {QStringLiteral("ports"),
+                         QJsonArray{QJsonObject{{QStringLiteral("name"), QStringLiteral("https")},
+                                                {QStringLiteral("protocol"), QStringLiteral("TCP")},
+                                                {QStringLiteral("port"), 443},
+                                                {QStringLiteral("targetPort"), 6443}}}}}},
+                   {QStringLiteral("status"),
+                    QJsonObject{{QStringLiteral("loadBalancer"), QJsonObject()}}}});
+        // Demo nodes only on a brand-new cluster, so deleting them stays deleted.
+        if (m_options.demoData && m_store.count(QStringLiteral("nodes")) == 0 &&
+            !m_store.get(QStringLiteral("namespaces"), QString(), QStringLiteral("default"))) {
+            int i = 0;
+            for (const char *n : {"node-1", "node-2", "node-3"}) {
+                ++i;
+                ensure(
+                    QStringLiteral("nodes"), QString(),
+                    QJsonObject{
+                        {QStringLiteral("kind"), QStringLiteral("Node")},
+                        {QStringLiteral("apiVersion"), QStringLiteral("v1")},
+                        {QStringLiteral("metadata"),
+                         QJsonObject{
+                             {QStringLiteral("name"), QLatin1String(n)},
+                             {QStringLiteral("labels"),
+                              QJsonObject{
+                                  {QStringLiteral("kubernetes.io/hostname"), QLatin1String(n)},
+                                  {QStringLiteral("kubernetes.io/os"), QStringLiteral("linux")},
+                                  {QStringLiteral("kubernetes.io/arch"), QStringLiteral("amd64")},
+                                  {QStringLiteral("topology.kubernetes.io/zone"),
+                                   i == 3 ? QStringLiteral("zone-b")
+                                          : QStringLiteral("zone-a")}}}}},
+                        {QStringLiteral("spec"),
+                         QJsonObject{
+                             {QStringLiteral("podCIDR"), QStringLiteral("10.244.%1.0/24").arg(i)}}},
+                        {QStringLiteral("status"), nodeStatus(QLatin1String(n), i)}});
+            }
+        }
+        return changes;
+    });
+    if (const auto *s = std::get_if<Status>(&outcome))
+        return makeError(QStringLiteral("cluster-bootstrap"), s->message);
+    return {};
+}
+
+Result<void> ClusterApi::start()
+{
+    rebuildPolicy();
+    if (auto r = bootstrap(); !r)
+        return r;
+    rebuildPolicy();
+    const std::optional<QJsonObject> svc =
+        m_store.get(QStringLiteral("services"), QStringLiteral("default"), kServiceName);
+    if (svc && fieldValue(*svc, QStringLiteral("spec.type")) == QLatin1String("NodePort"))
+        m_nodePort = svc->value(QLatin1String("spec"))
+                         .toObject()
+                         .value(QLatin1String("ports"))
+                         .toArray()
+                         .first()
+                         .toObject()
+                         .value(QLatin1String("nodePort"))
+                         .toInt();
+    m_publishTimer.start();
+    return {};
+}
+
+void ClusterApi::install(Core::HttpServer &server)
+{
+    server.setErrorFormatter([](int status, const QString &, const QString &message) {
+        Status s;
+        s.code = status;
+        s.reason = QString::fromLatin1(Core::reasonPhrase(status)).remove(QLatin1Char(' '));
+        if (status == 413)
+            s.reason = QStringLiteral("RequestEntityTooLarge");
+        s.message = message;
+        return s.response(false);
+    });
+    server.setFallbackDeferred([this](const Core::HttpRequest &request, Core::Responder respond) {
+        handle(request, std::move(respond));
+    });
+}
+
+void ClusterApi::handle(const Core::HttpRequest &request, Core::Responder respond)
+{
+    auto ctx = std::make_shared<Context>();
+    ctx->request = request;
+    ctx->respond = std::move(respond);
+    ctx->pretty = wantsPretty(request);
+    process(ctx);
+}
+
+void ClusterApi::finish(const std::shared_ptr<Context> &ctx, Core::HttpResponse response)
+{
+    ctx->trace.code = response.status;
+    if (response.status >= 400 && response.header("Content-Type").startsWith("application/json"))
+        ctx->trace.status = QJsonDocument::fromJson(response.body).object();
+    if (!ctx->dryRun)
+        record(*ctx);
+    if (ctx->onDone)
+        ctx->onDone(response, ctx->trace);
+    if (ctx->respond)
+        ctx->respond(std::move(response));
+}
+
+void ClusterApi::record(const Context &ctx)
+{
+    const RequestTrace &t = ctx.trace;
+    QString stage = QStringLiteral("ok");
+    QString reason;
+    if (!t.authentication.ok()) {
+        stage = QStringLiteral("authentication");
+        reason = t.authentication.reason;
+    } else if (!t.authorized) {
+        stage = QStringLiteral("authorization");
+        reason = t.status.value(QLatin1String("message")).toString();
+    } else if (t.admission && !t.admission->allowed) {
+        stage = QStringLiteral("admission");
+        reason = t.status.value(QLatin1String("message")).toString();
+    } else if (t.code >= 400) {
+        stage = t.code == 422 ? QStringLiteral("validation") : QStringLiteral("handler");
+        reason = t.status.value(QLatin1String("message")).toString();
+    } else {
+        reason = t.authorization.reason;
+    }
+    QJsonObject entry{{QStringLiteral("time"), m_clock.now().toString(Qt::ISODateWithMs)},
+                      {QStringLiteral("method"), t.method},
+                      {QStringLiteral("path"), t.path},
+                      {QStringLiteral("user"), t.authentication.user.name},
+                      {QStringLiteral("groups"), toArray(t.authentication.user.groups)},
+                      {QStringLiteral("verb"), t.info.verb},
+                      {QStringLiteral("code"), t.code},
+                      {QStringLiteral("verdict"),
+                       t.code < 400 ? QStringLiteral("allowed") : QStringLiteral("denied")},
+                      {QStringLiteral("stage"), stage},
+                      {QStringLiteral("reason"), reason}};
+    if (t.info.isResourceRequest) {
+        entry.insert(QStringLiteral("resource"), t.info.resource);
+        entry.insert(QStringLiteral("namespace"), t.info.namespaceName);
+        entry.insert(QStringLiteral("name"), t.info.name);
+    }
+    QMutexLocker lock(&m_recentMutex);
+    m_recent.push_back(entry);
+    if (m_recent.size() > kRecentMax)
+        m_recent.pop_front();
+    if (m_unpublished.size() < 100)
+        m_unpublished.append(entry);
+}
+
+void ClusterApi::publishRecent()
+{
+    QJsonArray batch;
+    {
+        QMutexLocker lock(&m_recentMutex);
+        if (m_unpublished.isEmpty())
+            return;
+        batch = std::exchange(m_unpublished, QJsonArray());
+    }
+    m_events.publish(QStringLiteral("cluster.requests"),
+                     QJsonObject{{QStringLiteral("requests"), batch}});
+}
+
+QJsonArray ClusterApi::recentRequests(int max) const
+{
+    QMutexLocker lock(&m_recentMutex);
+    QJsonArray out;
+    const int n = int(m_recent.size());
+    for (int i = std::max(0, n - max); i < n; ++i)
+        out.append(m_recent[size_t(i)]);
+    return out;
+}
+
+void ClusterApi::process(std::shared_ptr<Context> ctx)
+{
+    const Core::HttpRequest &req = ctx->request;
+    RequestTrace &trace = ctx->trace;
+    trace.method = QString::fromLatin1(req.method);
+    trace.path = req.path;
+    if (ctx->actAs) {
+        trace.authentication.outcome = ctx->actAs->isAnonymous()
+                                           ? AuthenticationResult::Outcome::Anonymous
+                                           : AuthenticationResult::Outcome::Authenticated;
+        trace.authentication.user = *ctx->actAs;
+        trace.authentication.reason =
+            QStringLiteral("acting as this identity through the admin API");
+    } else {
+        trace.authentication = m_authenticator.authenticate(req.identity, req.bearerToken());
+    }
+    if (!trace.authentication.ok()) {
+        finish(ctx, Status::unauthorized().response(ctx->pretty));
+        return;
+    }
+    trace.info = RequestInfo::parse(req.method, req.path, req.query);
+    ctx->attributes = Attributes::from(trace.authentication.user, trace.info);
+    {
+        QMutexLocker lock(&m_mutex);
+        ctx->authorizer = m_authorizer;
+        ctx->admission = m_admission;
+    }
+    trace.authorization = ctx->authorizer->authorize(ctx->attributes);
+    trace.authorized = trace.authorization.allowed();
+    if (!trace.authorized) {
+        const Attributes &a = ctx->attributes;
+        const QString msg = forbiddenMessage(a, trace.authorization.reason);
+        const Status s = a.resourceRequest
+                             ? Status::forbidden(a.apiGroup, a.resource, trace.info.name, msg)
+                             : Status::forbidden(QString(), QString(), QString(), msg);
+        finish(ctx, s.response(ctx->pretty));
+        return;
+    }
+    if (trace.info.isResourceRequest)
+        handleResource(ctx);
+    else
+        handleNonResource(ctx);
+}
+
+void ClusterApi::handleNonResource(const std::shared_ptr<Context> &ctx)
+{
+    const Core::HttpRequest &req = ctx->request;
+    const QString &path = req.path;
+    const bool get = req.method == "GET" || req.method == "HEAD";
+    const QByteArray accept = req.header("accept");
+    auto text = [&](int status, const QByteArray &body) {
+        finish(ctx, Core::HttpResponse::text(status, body));
+    };
+    auto json = [&](const QJsonObject &o, bool alwaysPretty = false,
+                    const QByteArray &type = "application/json") {
+        finish(ctx, objectResponse(200, o, alwaysPretty || ctx->pretty, type));
+    };
+
+    static const QStringList health{QStringLiteral("/healthz"), QStringLiteral("/livez"),
+                                    QStringLiteral("/readyz")};
+    for (const QString &h : health) {
+        if (path == h || path == h + QStringLiteral("/ping") ||
+            (h == QLatin1String("/readyz") && path == QLatin1String("/readyz/shutdown"))) {
+            if (!get) {
+                finish(ctx, Status::methodNotAllowed().response(ctx->pretty));
+                return;
+            }
+            text(200, "ok");
+            return;
+        }
+    }
+    if (!get) {
+        // Known discovery paths answer 405 for other methods, like go-restful does.
+        static const QStringList known{QStringLiteral("/"), QStringLiteral("/version"),
+                                       QStringLiteral("/api"), QStringLiteral("/apis")};
+        if (known.contains(path) || path.startsWith(QLatin1String("/api/")) ||
+            path.startsWith(QLatin1String("/apis/")))
+            finish(ctx, Status::methodNotAllowed().response(ctx->pretty));
+        else
+            text(404, "404 page not found\n");
+        return;
+    }
+    if (path == QLatin1String("/")) {
+        QStringList paths{QStringLiteral("/.well-known/openid-configuration"),
+                          QStringLiteral("/api"),
+                          QStringLiteral("/api/v1"),
+                          QStringLiteral("/apis"),
+                          QStringLiteral("/apis/"),
+                          QStringLiteral("/healthz"),
+                          QStringLiteral("/healthz/ping"),
+                          QStringLiteral("/livez"),
+                          QStringLiteral("/livez/ping"),
+                          QStringLiteral("/openid/v1/jwks"),
+                          QStringLiteral("/readyz"),
+                          QStringLiteral("/readyz/ping"),
+                          QStringLiteral("/readyz/shutdown"),
+                          QStringLiteral("/version")};
+        for (const QString &g : servedGroups())
+            if (!g.isEmpty())
+                paths << QStringLiteral("/apis/") + g << QStringLiteral("/apis/%1/v1").arg(g);
+        paths.sort();
+        JsonWriter w(true);
+        w.beginObject().key(QStringLiteral("paths")).beginArray();
+        for (const QString &p : std::as_const(paths))
+            w.value(p);
+        w.endArray().endObject();
+        Core::HttpResponse r;
+        r.body = w.take();
+        r.setHeader("Content-Type", "application/json");
+        finish(ctx, std::move(r));
+        return;
+    }
+    if (path == QLatin1String("/version") || path == QLatin1String("/version/")) {
+        JsonWriter w(true);
+        w.beginObject()
+            .field(QStringLiteral("major"), QStringLiteral("1"))
+            .field(QStringLiteral("minor"), QStringLiteral("32"))
+            .field(QStringLiteral("gitVersion"), QStringLiteral("v1.32.4"))
+            .field(QStringLiteral("gitCommit"),
+                   QStringLiteral("59526cd4867447956156ae3a602fcbac10a2c335"))
+            .field(QStringLiteral("gitTreeState"), QStringLiteral("clean"))
+            .field(QStringLiteral("buildDate"), QStringLiteral("2025-04-22T16:02:27Z"))
+            .field(QStringLiteral("goVersion"), QStringLiteral("go1.23.6"))
+            .field(QStringLiteral("compiler"), QStringLiteral("gc"))
+            .field(QStringLiteral("platform"), QStringLiteral("linux/amd64"))
+            .endObject();
+        Core::HttpResponse r;
+        r.body = w.take();
+        r.setHeader("Content-Type", "application/json");
+        finish(ctx, std::move(r));
+        return;
+    }
+    const QByteArray aggregated =
+        "application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList";
+    if (path == QLatin1String("/api") || path == QLatin1String("/api/")) {
+        if (wantsAggregatedDiscovery(accept))
+            json(aggregatedDiscovery(true), false, aggregated);
+        else
+            json(apiVersions(m_options.serverAddress));
+        return;
+    }
+    if (path == QLatin1String("/apis") || path == QLatin1String("/apis/")) {
+        if (wantsAggregatedDiscovery(accept))
+            json(aggregatedDiscovery(false), false, aggregated);
+        else
+            json(apiGroupList());
+        return;
+    }
+    if (path == QLatin1String("/api/v1") || path == QLatin1String("/api/v1/")) {
+        json(apiResourceList(QString(), QStringLiteral("v1")));
+        return;
+    }
+    const QStringList parts = path.split(QLatin1Char('/'), Qt::SkipEmptyParts);
+    if (parts.value(0) == QLatin1String("apis") && servedGroups().contains(parts.value(1)) &&
+        !parts.value(1).isEmpty()) {
+        if (parts.size() == 2) {
+            json(apiGroup(parts[1]));
+            return;
+        }
+        if (parts.size() == 3 && parts[2] == QLatin1String("v1")) {
+            json(apiResourceList(parts[1], QStringLiteral("v1")));
+            return;
+        }
+    }
+    if (path == QLatin1String("/.well-known/openid-configuration") ||
+        path == QLatin1String("/openid/v1/jwks")) {
+        const QString issuer = QStringLiteral("https://kubernetes.default.svc.cluster.local");
+        if (path.startsWith(QLatin1String("/openid")))
+            json(QJsonObject{{QStringLiteral("keys"), QJsonArray()}}, false,
+                 "application/jwk-set+json");
+        else
+            json(QJsonObject{
+                {QStringLiteral("issuer"), issuer},
+                {QStringLiteral("jwks_uri"),
+                 QStringLiteral("https://%1/openid/v1/jwks").arg(m_options.serverAddress)},
+                {QStringLiteral("response_types_supported"),
+                 QJsonArray{QStringLiteral("id_token")}},
+                {QStringLiteral("subject_types_supported"), QJsonArray{QStringLiteral("public")}},
+                {QStringLiteral("id_token_signing_alg_values_supported"),
+                 QJsonArray{QStringLiteral("ES256")}}});
+        return;
+    }
+    if (path.startsWith(QLatin1String("/api/")) || path.startsWith(QLatin1String("/apis/"))) {
+        finish(ctx, Status::routeNotFound().response(ctx->pretty));
+        return;
+    }
+    text(404, "404 page not found\n");
+}
+
+void ClusterApi::handleResource(const std::shared_ptr<Context> &ctx)
+{
+    const Core::HttpRequest &req = ctx->request;
+    const RequestInfo &info = ctx->trace.info;
+    const bool pretty = ctx->pretty;
+    const ResourceType *type = findResource(info.apiGroup, info.apiVersion, info.resource);
+    if (!type) {
+        const bool servedGroupVersion =
+            servedGroups().contains(info.apiGroup) && info.apiVersion == QLatin1String("v1");
+        if (servedGroupVersion)
+            finish(ctx, Status::routeNotFound().response(pretty));
+        else
+            finish(ctx, Core::HttpResponse::text(404, "404 page not found\n"));
+        return;
+    }
+    // The URL must fit the resource's scope and subresources, as go-restful's routes do.
+    const bool namespacedUrl =
+        !info.namespaceName.isEmpty() && info.resource != QLatin1String("namespaces");
+    if (info.parts.size() > 3 || (namespacedUrl && !type->namespaced) ||
+        (!info.subresource.isEmpty() && !type->hasSubresource(info.subresource)) ||
+        info.verb == QLatin1String("proxy")) {
+        finish(ctx, Status::routeNotFound().response(pretty));
+        return;
+    }
+    if (!type->stored) {
+        if (req.method != "POST" || !info.name.isEmpty()) {
+            finish(ctx, Status::methodNotAllowed().response(pretty));
+            return;
+        }
+        if (type->namespaced != namespacedUrl) {
+            finish(ctx, Status::routeNotFound().response(pretty));
+            return;
+        }
+        handleReview(ctx, *type);
+        return;
+    }
+    // A namespaced object is addressed inside its namespace; only lists span namespaces.
+    if (type->namespaced && !namespacedUrl && !(info.name.isEmpty() && req.method == "GET")) {
+        finish(ctx, Status::routeNotFound().response(pretty));
+        return;
+    }
+    if (!acceptsJson(req.header("accept"))) {
+        finish(ctx, Status::notAcceptable({QStringLiteral("application/json")}).response(pretty));
+        return;
+    }
+    const QString ns = type->namespaced ? info.namespaceName : QString();
+    if (req.method == "GET" || req.method == "HEAD") {
+        if (info.verb == QLatin1String("watch")) {
+            finish(ctx, Status::methodNotSupported(QStringLiteral("watch"), type->group, type->name)
+                            .response(pretty));
+            return;
+        }
+        const bool table = wantsTable(req.header("accept"));
+        const qint64 nowMs = m_clock.now().toMSecsSinceEpoch();
+        if (!info.name.isEmpty()) {
+            const std::optional<QJsonObject> o = m_store.get(type->name, ns, info.name);
+            if (!o) {
+                finish(ctx, Status::notFound(type->group, type->name, info.name).response(pretty));
+                return;
+            }
+            if (table)
+                finish(ctx, objectResponse(
+                                200,
+                                tableFor(*type, {*o},
+                                         fieldValue(*o, QStringLiteral("metadata.resourceVersion")),
+                                         QString(), nowMs),
+                                pretty));
+            else
+                finish(ctx, objectResponse(200, typed(*type, *o), pretty));
+            return;
+        }
+        QString error;
+        const std::optional<Selector> labels = Selector::parseLabels(info.labelSelector, &error);
+        QStringList extraFields;
+        if (type->name == QLatin1String("pods"))
+            extraFields = {QStringLiteral("spec.nodeName"), QStringLiteral("status.phase"),
+                           QStringLiteral("spec.serviceAccountName")};
+        else if (type->name == QLatin1String("namespaces"))
+            extraFields = {QStringLiteral("status.phase")};
+        else if (type->name == QLatin1String("nodes"))
+            extraFields = {QStringLiteral("spec.unschedulable")};
+        else if (type->name == QLatin1String("services"))
+            extraFields = {QStringLiteral("spec.type")};
+        const std::optional<Selector> fields =
+            labels ? Selector::parseFields(info.fieldSelector, extraFields, &error) : std::nullopt;
+        if (!labels || !fields) {
+            finish(ctx, Status::badRequest(error).response(pretty));
+            return;
+        }
+        const QString limitText = req.query.queryItemValue(QStringLiteral("limit"));
+        bool limitOk = true;
+        const int limit = limitText.isEmpty() ? 0 : limitText.toInt(&limitOk);
+        if (!limitOk || limit < 0) {
+            finish(ctx, Status::badRequest(QStringLiteral("invalid limit: %1").arg(limitText))
+                            .response(pretty));
+            return;
+        }
+        auto result = m_store.list(
+            type->name, ns,
+            [&](const QJsonObject &o) {
+                return labels->matchesLabels(o) && fields->matchesFields(o);
+            },
+            limit, req.query.queryItemValue(QStringLiteral("continue"), QUrl::FullyDecoded));
+        if (const auto *s = std::get_if<Status>(&result)) {
+            finish(ctx, s->response(pretty));
+            return;
+        }
+        const ObjectStore::Page &page = std::get<ObjectStore::Page>(result);
+        if (table) {
+            finish(ctx, objectResponse(200,
+                                       tableFor(*type, page.items, page.resourceVersion,
+                                                page.continueToken, nowMs),
+                                       pretty));
+            return;
+        }
+        QJsonArray items;
+        for (const QJsonObject &o : page.items)
+            items.append(o);
+        QJsonObject listMeta{{QStringLiteral("resourceVersion"), page.resourceVersion}};
+        if (!page.continueToken.isEmpty()) {
+            listMeta.insert(QStringLiteral("continue"), page.continueToken);
+            listMeta.insert(QStringLiteral("remainingItemCount"), page.remaining);
+        }
+        finish(ctx, objectResponse(
+                        200,
+                        QJsonObject{{QStringLiteral("kind"), type->kind + QStringLiteral("List")},
+                                    {QStringLiteral("apiVersion"), type->apiVersion()},
+                                    {QStringLiteral("metadata"), listMeta},
+                                    {QStringLiteral("items"), items}},
+                        pretty));
+        return;
+    }
+    const QByteArray &m = req.method;
+    const bool named = !info.name.isEmpty();
+    const bool allowed = (m == "POST" && !named && info.subresource.isEmpty()) ||
+                         ((m == "PUT" || m == "PATCH") && named) || (m == "DELETE");
+    if (!allowed || (m == "DELETE" && !info.subresource.isEmpty()) ||
+        (info.subresource == QLatin1String("finalize") && m != "PUT")) {
+        finish(ctx, Status::methodNotAllowed().response(pretty));
+        return;
+    }
+    handleWrite(ctx, *type);
+}
+
+namespace {
+
+// Node ports in use by services other than (ns, name).
+QSet<int> usedNodePorts(ObjectStore &store, const QString &ns, const QString &name)
+{
+    QSet<int> used;
+    auto page = store.list(QStringLiteral("services"), QString(), {}, 0, QString());
+    for (const QJsonObject &s : std::get<ObjectStore::Page>(page).items) {
+        if (fieldValue(s, QStringLiteral("metadata.namespace")) == ns && nameOf(s) == name)
+            continue;
+        for (const QJsonValue &p :
+             s.value(QLatin1String("spec")).toObject().value(QLatin1String("ports")).toArray())
+            if (int np = p.toObject().value(QLatin1String("nodePort")).toInt(); np > 0)
+                used.insert(np);
+    }
+    return used;
+}
+
+bool portBindable(const QString &host, int port)
+{
+    QTcpServer probe;
+    const bool ok = probe.listen(QHostAddress(host), quint16(port));
+    probe.close();
+    return ok;
+}
+
+QString nextClusterIp(ObjectStore &store)
+{
+    QSet<QString> used;
+    auto page = store.list(QStringLiteral("services"), QString(), {}, 0, QString());
+    for (const QJsonObject &s : std::get<ObjectStore::Page>(page).items)
+        used.insert(fieldValue(s, QStringLiteral("spec.clusterIP")));
+    for (int i = 10; i < 65000; ++i) {
+        const QString ip = QStringLiteral("10.96.%1.%2").arg(i / 250).arg(i % 250 + 1);
+        if (!used.contains(ip))
+            return ip;
+    }
+    return {};
+}
+
+} // namespace
+
+void ClusterApi::handleWrite(const std::shared_ptr<Context> &ctx, const ResourceType &type)
+{
+    const Core::HttpRequest &req = ctx->request;
+    const RequestInfo info = ctx->trace.info;
+    const bool pretty = ctx->pretty;
+    const QString ns = type.namespaced ? info.namespaceName : QString();
+    const QByteArray &method = req.method;
+    const QByteArray contentType = req.header("content-type");
+
+    QJsonObject body;
+    std::optional<PatchType> patchType;
+    if (method == "POST" || method == "PUT") {
+        if (!isJsonContentType(contentType)) {
+            finish(ctx, Status::unsupportedMediaType({QStringLiteral("application/json")})
+                            .response(pretty));
+            return;
+        }
+        QJsonParseError err;
+        const QJsonDocument doc = QJsonDocument::fromJson(req.body, &err);
+        if (err.error != QJsonParseError::NoError || !doc.isObject()) {
+            finish(ctx,
+                   Status::badRequest(
+                       QStringLiteral("couldn't get version/kind; json parse error: %1")
+                           .arg(doc.isNull() ? err.errorString()
+                                             : QStringLiteral("the body must be a JSON object")))
+                       .response(pretty));
+            return;
+        }
+        body = doc.object();
+        const QString apiVersion = body.value(QLatin1String("apiVersion")).toString();
+        const QString kind = body.value(QLatin1String("kind")).toString();
+        if (!apiVersion.isEmpty() && apiVersion != type.apiVersion()) {
+            finish(ctx, Status::badRequest(QStringLiteral("the API version in the data (%1) does "
+                                                          "not match the expected API version (%2)")
+                                               .arg(apiVersion, type.apiVersion()))
+                            .response(pretty));
+            return;
+        }
+        if (!kind.isEmpty() && kind != type.kind) {
+            finish(ctx, Status::badRequest(QStringLiteral("the kind in the data (%1) does not "
+                                                          "match the expected kind (%2)")
+                                               .arg(kind, type.kind))
+                            .response(pretty));
+            return;
+        }
+        if (!body.value(QLatin1String("metadata")).isUndefined() &&
+            !body.value(QLatin1String("metadata")).isObject()) {
+            finish(
+                ctx,
+                Status::badRequest(QStringLiteral("metadata must be an object")).response(pretty));
+            return;
+        }
+    } else if (method == "PATCH") {
+        patchType = patchTypeFromContentType(contentType);
+        if (!patchType) {
+            finish(ctx, Status::unsupportedMediaType(
+                            {QStringLiteral("application/json-patch+json"),
+                             QStringLiteral("application/merge-patch+json"),
+                             QStringLiteral("application/strategic-merge-patch+json")})
+                            .response(pretty));
+            return;
+        }
+    }
+
+    const QString operation = method == "POST"     ? QStringLiteral("CREATE")
+                              : method == "DELETE" ? QStringLiteral("DELETE")
+                                                   : QStringLiteral("UPDATE");
+    const QDateTime now = m_clock.now();
+    const QString clusterHost = m_options.serverAddress.section(QLatin1Char(':'), 0, -2);
+    auto compute = [this, ctx, &type, info, ns, method, body, patchType, operation, now,
+                    clusterHost]() -> ObjectStore::Outcome {
+        RequestTrace &trace = ctx->trace;
+        const Attributes &attrs = ctx->attributes;
+        if (method == "DELETE" && info.name.isEmpty())
+            return Status::methodNotSupported(QStringLiteral("deletecollection"), type.group,
+                                              type.name);
+        std::optional<QJsonObject> current;
+        if (!info.name.isEmpty()) {
+            current = m_store.get(type.name, ns, info.name);
+            if (!current)
+                return Status::notFound(type.group, type.name, info.name);
+        }
+        QJsonObject obj;
+        QString name = info.name;
+        if (method == "POST") {
+            obj = body;
+            QJsonObject meta = metaOf(obj);
+            name = meta.value(QLatin1String("name")).toString();
+            const QString generate = meta.value(QLatin1String("generateName")).toString();
+            if (name.isEmpty() && !generate.isEmpty()) {
+                name = generate + generatedSuffix();
+                setMeta(obj, QStringLiteral("name"), name);
+            }
+            const QString bodyNs = meta.value(QLatin1String("namespace")).toString();
+            if (type.namespaced && !bodyNs.isEmpty() && bodyNs != ns)
+                return Status::badRequest(QStringLiteral("the namespace of the provided object "
+                                                         "does not match the namespace sent on "
+                                                         "the request"));
+        } else if (method == "PUT") {
+            obj = body;
+            const QString bodyName = nameOf(obj);
+            if (bodyName != info.name && info.subresource != QLatin1String("finalize"))
+                return Status::badRequest(QStringLiteral("the name of the object (%1) does not "
+                                                         "match the name on the URL (%2)")
+                                              .arg(bodyName, info.name));
+        } else if (method == "PATCH") {
+            auto patched = applyPatch(*patchType, *current, ctx->request.body);
+            if (const auto *e = std::get_if<PatchError>(&patched)) {
+                if (e->status == 422) {
+                    Status s;
+                    s.code = 422;
+                    s.reason = QStringLiteral("Invalid");
+                    s.message = e->message;
+                    return s;
+                }
+                return Status::badRequest(e->message);
+            }
+            obj = std::get<QJsonObject>(patched);
+            if (nameOf(obj) != info.name)
+                return Status::badRequest(QStringLiteral("the name of the object (%1) does not "
+                                                         "match the name on the URL (%2)")
+                                              .arg(nameOf(obj), info.name));
+        } else {
+            obj = *current;
+        }
+
+        if (current && method != "DELETE") {
+            const QString wanted = fieldValue(obj, QStringLiteral("metadata.resourceVersion"));
+            if (!wanted.isEmpty() &&
+                wanted != fieldValue(*current, QStringLiteral("metadata.resourceVersion")))
+                return Status::staleResourceVersion(type.group, type.name, info.name);
+            // What clients may not change: identity, creation, and the other half of a
+            // status-bearing object.
+            QJsonObject meta = metaOf(obj);
+            const QJsonObject oldMeta = metaOf(*current);
+            for (const char *k : {"uid", "creationTimestamp", "namespace", "deletionTimestamp"}) {
+                if (oldMeta.contains(QLatin1String(k)))
+                    meta.insert(QLatin1String(k), oldMeta.value(QLatin1String(k)));
+                else
+                    meta.remove(QLatin1String(k));
+            }
+            obj.insert(QStringLiteral("metadata"), meta);
+            if (info.subresource == QLatin1String("status")) {
+                QJsonObject next = *current;
+                next.insert(QStringLiteral("status"), obj.value(QLatin1String("status")));
+                obj = next;
+            } else if (type.hasStatus()) {
+                if (current->contains(QLatin1String("status")))
+                    obj.insert(QStringLiteral("status"), current->value(QLatin1String("status")));
+                else
+                    obj.remove(QStringLiteral("status"));
+            }
+        }
+        obj.remove(QStringLiteral("kind"));
+        obj.remove(QStringLiteral("apiVersion"));
+        if (type.namespaced)
+            setMeta(obj, QStringLiteral("namespace"), ns);
+
+        AdmissionRequest ar{operation, attrs, name, current.value_or(QJsonObject()), obj};
+        if (operation == QLatin1String("CREATE"))
+            ctx->admission->mutate(ar, obj);
+        ar.newObject = obj;
+        trace.admission = ctx->admission->admit(ar);
+        if (!trace.admission->allowed)
+            return trace.admission->status;
+
+        if (operation != QLatin1String("DELETE")) {
+            QList<StatusCause> causes = Validation::objectMeta(obj, type.name);
+            causes += Validation::object(type.name, obj);
+            if (type.name == QLatin1String("services")) {
+                // Node ports: allocate the missing ones, refuse one already taken.
+                QJsonObject spec = obj.value(QLatin1String("spec")).toObject();
+                if (!spec.contains(QLatin1String("type")))
+                    spec.insert(QStringLiteral("type"), QStringLiteral("ClusterIP"));
+                const QString svcType = spec.value(QLatin1String("type")).toString();
+                const bool wantsNodePorts = svcType == QLatin1String("NodePort") ||
+                                            svcType == QLatin1String("LoadBalancer");
+                QSet<int> used = usedNodePorts(m_store, ns, name);
+                QJsonArray ports = spec.value(QLatin1String("ports")).toArray();
+                for (int i = 0; i < ports.size(); ++i) {
+                    QJsonObject p = ports[i].toObject();
+                    if (!p.contains(QLatin1String("protocol")))
+                        p.insert(QStringLiteral("protocol"), QStringLiteral("TCP"));
+                    if (!p.contains(QLatin1String("targetPort")))
+                        p.insert(QStringLiteral("targetPort"), p.value(QLatin1String("port")));
+                    int np = p.value(QLatin1String("nodePort")).toInt();
+                    if (!wantsNodePorts) {
+                        p.remove(QStringLiteral("nodePort"));
+                    } else if (np == 0) {
+                        for (int tries = 0; tries < 200 && np == 0; ++tries) {
+                            const int candidate =
+                                30000 + int(QRandomGenerator::global()->bounded(2768));
+                            if (!used.contains(candidate) && portBindable(clusterHost, candidate))
+                                np = candidate;
+                        }
+                        p.insert(QStringLiteral("nodePort"), np);
+                    } else if (used.contains(np)) {
+                        causes.append(StatusCause{
+                            QStringLiteral("FieldValueInvalid"),
+                            QStringLiteral("Invalid value: %1: provided port is already allocated")
+                                .arg(np),
+                            QStringLiteral("spec.ports[%1].nodePort").arg(i)});
+                    }
+                    used.insert(np);
+                    ports[i] = p;
+                }
+                spec.insert(QStringLiteral("ports"), ports);
+                if (svcType != QLatin1String("ExternalName") &&
+                    spec.value(QLatin1String("clusterIP")).toString().isEmpty()) {
+                    const QString ip = current
+                                           ? fieldValue(*current, QStringLiteral("spec.clusterIP"))
+                                           : nextClusterIp(m_store);
+                    spec.insert(QStringLiteral("clusterIP"), ip);
+                    spec.insert(QStringLiteral("clusterIPs"), QJsonArray{ip});
+                }
+                if (!spec.contains(QLatin1String("sessionAffinity")))
+                    spec.insert(QStringLiteral("sessionAffinity"), QStringLiteral("None"));
+                obj.insert(QStringLiteral("spec"), spec);
+            }
+            if (!causes.isEmpty()) {
+                trace.validation = causes;
+                return Status::invalid(type.group, type.kind, name, causes);
+            }
+            // Escalation prevention: nobody grants what they do not hold, unless allowed to
+            // escalate (roles) or bind (bindings).
+            if (type.group == QLatin1String("rbac.authorization.k8s.io") &&
+                !attrs.user.groups.contains(QLatin1String(kMastersGroup))) {
+                const RbacPolicy &policy = ctx->authorizer->rbac();
+                const bool isBinding = type.name.endsWith(QLatin1String("bindings"));
+                Attributes check = attrs;
+                check.resourceRequest = true;
+                check.apiGroup = type.group;
+                check.subresource.clear();
+                QList<PolicyRule> wanted;
+                if (isBinding) {
+                    const RbacBinding b = bindingFromJson(obj);
+                    check.verb = QStringLiteral("bind");
+                    check.resource = b.roleRef.kind == QLatin1String("Role")
+                                         ? QStringLiteral("roles")
+                                         : QStringLiteral("clusterroles");
+                    check.name = b.roleRef.name;
+                    const RbacRole *role = policy.roleFor(b.roleRef, ns);
+                    if (!role && !ctx->authorizer->authorize(check).allowed())
+                        return Status::notFound(type.group, check.resource, b.roleRef.name);
+                    if (role)
+                        wanted = role->rules;
+                } else {
+                    check.verb = QStringLiteral("escalate");
+                    check.resource = type.name;
+                    check.name = name;
+                    wanted = roleFromJson(obj).rules;
+                }
+                if (!ctx->authorizer->authorize(check).allowed()) {
+                    QList<PolicyRule> missing;
+                    if (!rulesCover(policy.rulesFor(attrs.user, ns), wanted, &missing)) {
+                        QStringList lines;
+                        for (const PolicyRule &r : std::as_const(missing))
+                            lines.append(goRule(r));
+                        return Status::forbidden(
+                            type.group, type.name, name,
+                            QStringLiteral("user \"%1\" (groups=%2) is attempting to grant RBAC "
+                                           "permissions not currently held:\n%3")
+                                .arg(attrs.user.name, quotedList(attrs.user.groups),
+                                     lines.join(QLatin1Char('\n'))));
+                    }
+                }
+            }
+        }
+
+        QList<ObjectChange> changes;
+        if (operation == QLatin1String("CREATE")) {
+            if (m_store.get(type.name, ns, name))
+                return Status::alreadyExists(type.group, type.name, name);
+            setMeta(obj, QStringLiteral("uid"), Crypto::Random::uuid());
+            setMeta(obj, QStringLiteral("creationTimestamp"), timestamp(now));
+            setMeta(obj, QStringLiteral("resourceVersion"), QJsonValue::Undefined);
+            if (type.name == QLatin1String("namespaces")) {
+                QJsonObject spec = obj.value(QLatin1String("spec")).toObject();
+                if (!spec.contains(QLatin1String("finalizers")))
+                    spec.insert(QStringLiteral("finalizers"),
+                                QJsonArray{QStringLiteral("kubernetes")});
+                obj.insert(QStringLiteral("spec"), spec);
+                obj.insert(QStringLiteral("status"),
+                           QJsonObject{{QStringLiteral("phase"), QStringLiteral("Active")}});
+                QJsonObject labels = metaOf(obj).value(QLatin1String("labels")).toObject();
+                labels.insert(QStringLiteral("kubernetes.io/metadata.name"), name);
+                setMeta(obj, QStringLiteral("labels"), labels);
+                // The service-account controller's part: a default account in each namespace.
+                QJsonObject sa{{QStringLiteral("metadata"),
+                                QJsonObject{{QStringLiteral("name"), QStringLiteral("default")},
+                                            {QStringLiteral("namespace"), name},
+                                            {QStringLiteral("uid"), Crypto::Random::uuid()},
+                                            {QStringLiteral("creationTimestamp"), timestamp(now)}}},
+                               {QStringLiteral("automountServiceAccountToken"), false}};
+                changes.append(ObjectChange{ObjectChange::Kind::Added,
+                                            QStringLiteral("serviceaccounts"), name,
+                                            QStringLiteral("default"), sa});
+            } else if (type.name == QLatin1String("serviceaccounts")) {
+                if (!obj.contains(QLatin1String("automountServiceAccountToken")))
+                    obj.insert(QStringLiteral("automountServiceAccountToken"), false);
+            } else if (type.name == QLatin1String("pods")) {
+                const QString node = fieldValue(obj, QStringLiteral("spec.nodeName"));
+                QJsonObject status = obj.value(QLatin1String("status")).toObject();
+                status.insert(QStringLiteral("phase"), node.isEmpty() ? QStringLiteral("Pending")
+                                                                      : QStringLiteral("Running"));
+                if (!node.isEmpty()) {
+                    const QByteArray r = Crypto::Random::token(4).toLatin1();
+                    status.insert(QStringLiteral("podIP"), QStringLiteral("10.244.%1.%2")
+                                                               .arg(uchar(r[0]) % 250)
+                                                               .arg(uchar(r[1]) % 250 + 2));
+                    status.insert(QStringLiteral("startTime"), timestamp(now));
+                }
+                obj.insert(QStringLiteral("status"), status);
+            } else if (type.name == QLatin1String("services")) {
+                obj.insert(QStringLiteral("status"),
+                           QJsonObject{{QStringLiteral("loadBalancer"), QJsonObject()}});
+            }
+            changes.prepend(ObjectChange{ObjectChange::Kind::Added, type.name, ns, name, obj});
+            return changes;
+        }
+        if (operation == QLatin1String("DELETE")) {
+            const QJsonArray finalizers = metaOf(obj).value(QLatin1String("finalizers")).toArray();
+            if (type.name == QLatin1String("namespaces")) {
+                // Terminating: the namespace controller's part removes what it holds, then the
+                // namespace itself once no metadata finalizer holds it.
+                if (!metaOf(obj).contains(QLatin1String("deletionTimestamp")))
+                    setMeta(obj, QStringLiteral("deletionTimestamp"), timestamp(now));
+                obj.insert(QStringLiteral("status"),
+                           QJsonObject{{QStringLiteral("phase"), QStringLiteral("Terminating")}});
+                for (const ResourceType &t : servedResources()) {
+                    if (!t.namespaced || !t.stored)
+                        continue;
+                    auto page = m_store.list(t.name, name, {}, 0, QString());
+                    for (const QJsonObject &o : std::get<ObjectStore::Page>(page).items)
+                        changes.append(
+                            ObjectChange{ObjectChange::Kind::Deleted, t.name, name, nameOf(o), o});
+                }
+                changes.append(ObjectChange{finalizers.isEmpty() ? ObjectChange::Kind::Deleted
+                                                                 : ObjectChange::Kind::Modified,
+                                            type.name, ns, name, obj});
+                return changes;
+            }
+            if (!finalizers.isEmpty()) {
+                if (!metaOf(obj).contains(QLatin1String("deletionTimestamp")))
+                    setMeta(obj, QStringLiteral("deletionTimestamp"), timestamp(now));
+                return QList<ObjectChange>{
+                    ObjectChange{ObjectChange::Kind::Modified, type.name, ns, name, obj}};
+            }
+            return QList<ObjectChange>{
+                ObjectChange{ObjectChange::Kind::Deleted, type.name, ns, name, obj}};
+        }
+        // An object being deleted goes once its last finalizer is removed.
+        const bool deleting = metaOf(obj).contains(QLatin1String("deletionTimestamp"));
+        const bool released = metaOf(obj).value(QLatin1String("finalizers")).toArray().isEmpty();
+        return QList<ObjectChange>{ObjectChange{deleting && released ? ObjectChange::Kind::Deleted
+                                                                     : ObjectChange::Kind::Modified,
+                                                type.name, ns, name, obj}};
+    };
+
+    const int successCode = operation == QLatin1String("CREATE") ? 201 : 200;
+    auto respondWith = [this, ctx, &type, successCode,
+                        name = info.name](const ObjectStore::Outcome &o) {
+        if (const auto *s = std::get_if<Status>(&o)) {
+            finish(ctx, s->response(ctx->pretty));
+            return;
+        }
+        const QList<ObjectChange> &changes = std::get<QList<ObjectChange>>(o);
+        QJsonObject result;
+        for (const ObjectChange &c : changes)
+            if (c.resource == type.name && (name.isEmpty() || c.name == name))
+                result = c.object;
+        if (result.isEmpty() && !changes.isEmpty())
+            result = changes.first().object;
+        finish(ctx, objectResponse(successCode, typed(type, result), ctx->pretty));
+    };
+    if (ctx->dryRun) {
+        respondWith(m_store.dryRun(compute));
+        return;
+    }
+    m_store.commit(compute, respondWith);
+}
+
+void ClusterApi::handleReview(const std::shared_ptr<Context> &ctx, const ResourceType &type)
+{
+    const Core::HttpRequest &req = ctx->request;
+    const bool pretty = ctx->pretty;
+    const QByteArray contentType = req.header("content-type");
+    QJsonObject body;
+    if (isProtobufContentType(contentType)) {
+        auto decoded = decodeProtobufObject(req.body);
+        if (const auto *e = std::get_if<ProtobufError>(&decoded)) {
+            finish(ctx, (e->unsupportedKind
+                             ? Status::unsupportedMediaType({QStringLiteral("application/json"),
+                                                             QLatin1String(kProtobufContentType)})
+                             : Status::badRequest(e->message))
+                            .response(pretty));
+            return;
+        }
+        body = std::get<QJsonObject>(decoded);
+    } else if (isJsonContentType(contentType)) {
+        QJsonParseError err;
+        const QJsonDocument doc = QJsonDocument::fromJson(req.body, &err);
+        if (!doc.isObject()) {
+            finish(ctx,
+                   Status::badRequest(
+                       QStringLiteral("couldn't get version/kind; json parse error: %1")
+                           .arg(doc.isNull() ? err.errorString()
+                                             : QStringLiteral("the body must be a JSON object")))
+                       .response(pretty));
+            return;
+        }
+        body = doc.object();
+    } else {
+        finish(ctx, Status::unsupportedMediaType(
+                        {QStringLiteral("application/json"), QLatin1String(kProtobufContentType)})
+                        .response(pretty));
+        return;
+    }
+    // The Python client sends neither apiVersion nor kind: the URL tells.
+    const QString kind = body.value(QLatin1String("kind")).toString();
+    if (!kind.isEmpty() && kind != type.kind) {
+        finish(ctx, Status::badRequest(QStringLiteral("the kind in the data (%1) does not match "
+                                                      "the expected kind (%2)")
+                                           .arg(kind, type.kind))
+                        .response(pretty));
+        return;
+    }
+    QJsonObject spec = body.value(QLatin1String("spec")).toObject();
+    const UserInfo &self = ctx->attributes.user;
+    auto invalid = [&](const QString &field, const QString &message) {
+        finish(ctx,
+               Status::invalid(type.group, type.kind, QString(),
+                               {StatusCause{QStringLiteral("FieldValueInvalid"), message, field}})
+                   .response(pretty));
+    };
+    if (!metaOf(body).isEmpty() &&
+        !(metaOf(body).size() == 1 &&
+          metaOf(body).value(QLatin1String("creationTimestamp")).isNull())) {
+        invalid(QStringLiteral("metadata"),
+                QStringLiteral("Invalid value: %1: must be empty")
+                    .arg(QString::fromUtf8(
+                        QJsonDocument(metaOf(body)).toJson(QJsonDocument::Compact))));
+        return;
+    }
+    QJsonObject status;
+    const QString name = type.name;
+    if (name.endsWith(QLatin1String("subjectaccessreviews"))) {
+        const bool hasRes = spec.value(QLatin1String("resourceAttributes")).isObject();
+        const bool hasNonRes = spec.value(QLatin1String("nonResourceAttributes")).isObject();
+        if (hasRes == hasNonRes) {
+            if (!hasRes)
+                invalid(
+                    QStringLiteral("spec.resourceAttributes"),
+                    QStringLiteral("Invalid value: \"null\": exactly one of nonResourceAttributes "
+                                   "or resourceAttributes must be specified"));
+            else
+                invalid(QStringLiteral("spec.nonResourceAttributes"),
+                        QStringLiteral("Invalid value: \"{}\": cannot be specified in combination "
+                                       "with resourceAttributes"));
+            return;
+        }
+        Attributes a;
+        if (name == QLatin1String("selfsubjectaccessreviews")) {
+            a.user = self;
+        } else {
+            a.user.name = spec.value(QLatin1String("user")).toString();
+            a.user.groups = toStrings(spec.value(QLatin1String("groups")));
+            a.user.uid = spec.value(QLatin1String("uid")).toString();
+            if (a.user.name.isEmpty() && a.user.groups.isEmpty()) {
+                invalid(QStringLiteral("spec.user"),
+                        QStringLiteral("Invalid value: \"\": at least one of user or group must "
+                                       "be specified"));
+                return;
+            }
+        }
+        if (hasRes) {
+            const QJsonObject r = spec.value(QLatin1String("resourceAttributes")).toObject();
+            a.resourceRequest = true;
+            a.namespaceName = r.value(QLatin1String("namespace")).toString();
+            a.verb = r.value(QLatin1String("verb")).toString();
+            a.apiGroup = r.value(QLatin1String("group")).toString();
+            a.apiVersion = r.value(QLatin1String("version")).toString();
+            if (a.apiVersion.isEmpty())
+                a.apiVersion = QStringLiteral("*");
+            a.resource = r.value(QLatin1String("resource")).toString();
+            a.subresource = r.value(QLatin1String("subresource")).toString();
+            a.name = r.value(QLatin1String("name")).toString();
+            if (name == QLatin1String("localsubjectaccessreviews") &&
+                a.namespaceName != ctx->trace.info.namespaceName) {
+                invalid(QStringLiteral("spec.resourceAttributes.namespace"),
+                        QStringLiteral("Invalid value: \"%1\": must match metadata.namespace")
+                            .arg(a.namespaceName));
+                return;
+            }
+        } else {
+            const QJsonObject r = spec.value(QLatin1String("nonResourceAttributes")).toObject();
+            a.path = r.value(QLatin1String("path")).toString();
+            a.verb = r.value(QLatin1String("verb")).toString();
+        }
+        const AuthorizationResult result = ctx->authorizer->authorize(a);
+        status.insert(QStringLiteral("allowed"), result.allowed());
+        if (result.decision == Decision::Deny)
+            status.insert(QStringLiteral("denied"), true);
+        if (!result.reason.isEmpty())
+            status.insert(QStringLiteral("reason"), result.reason);
+    } else if (name == QLatin1String("selfsubjectrulesreviews")) {
+        const QString ns = spec.value(QLatin1String("namespace")).toString();
+        QJsonArray resourceRules, nonResourceRules;
+        bool incomplete = false;
+        for (const PolicyRule &r : ctx->authorizer->rbac().rulesFor(self, ns)) {
+            if (r.nonResourceURLs.isEmpty())
+                resourceRules.append(r.toJson());
+            else
+                nonResourceRules.append(
+                    QJsonObject{{QStringLiteral("verbs"), toArray(r.verbs)},
+                                {QStringLiteral("nonResourceURLs"), toArray(r.nonResourceURLs)}});
+        }
+        // The Node authorizer's rules depend on the object graph: not listable.
+        if (isNodeUser(self) && settings().authorizationModes.contains(QLatin1String("Node")))
+            incomplete = true;
+        status = QJsonObject{{QStringLiteral("resourceRules"), resourceRules},
+                             {QStringLiteral("nonResourceRules"), nonResourceRules},
+                             {QStringLiteral("incomplete"), incomplete}};
+        if (incomplete)
+            status.insert(QStringLiteral("evaluationError"),
+                          QStringLiteral("node authorizer does not support user rule resolution"));
+    } else if (name == QLatin1String("selfsubjectreviews")) {
+        status = QJsonObject{{QStringLiteral("userInfo"), userJson(self)}};
+    } else if (name == QLatin1String("tokenreviews")) {
+        const QString token = spec.value(QLatin1String("token")).toString();
+        if (token.isEmpty()) {
+            invalid(QStringLiteral("spec.token"),
+                    QStringLiteral("Required value: token must not be empty"));
+            return;
+        }
+        const AuthenticationResult r = m_authenticator.authenticateToken(token);
+        status.insert(QStringLiteral("authenticated"), r.ok());
+        if (r.ok())
+            status.insert(QStringLiteral("user"), userJson(r.user));
+        else
+            status.insert(QStringLiteral("error"), r.reason);
+        spec = QJsonObject(); // never echo a token
+    }
+    QJsonObject answer{{QStringLiteral("kind"), type.kind},
+                       {QStringLiteral("apiVersion"), type.apiVersion()},
+                       {QStringLiteral("metadata"),
+                        QJsonObject{{QStringLiteral("creationTimestamp"), QJsonValue::Null}}},
+                       {QStringLiteral("status"), status}};
+    if (!spec.isEmpty() || name != QLatin1String("selfsubjectreviews"))
+        answer.insert(QStringLiteral("spec"), spec);
+    finish(ctx, objectResponse(201, answer, pretty));
+}
+
+std::variant<QJsonObject, QString> ClusterApi::buildRequest(const QJsonObject &request,
+                                                            std::shared_ptr<Context> &ctx)
+{
+    ctx = std::make_shared<Context>();
+    UserInfo user;
+    if (request.value(QLatin1String("anonymous")).toBool()) {
+        user.name = QLatin1String(kAnonymousUser);
+        user.groups = {QLatin1String(kUnauthenticatedGroup)};
+        user.authenticator = QStringLiteral("anonymous");
+        if (!m_authenticator.anonymousEnabled()) {
+            ctx->trace.authentication.outcome = AuthenticationResult::Outcome::Unauthorized;
+            ctx->trace.authentication.reason =
+                QStringLiteral("no credentials presented and anonymous access is off");
+        }
+    } else {
+        user.name = request.value(QLatin1String("user")).toString();
+        if (user.name.isEmpty())
+            return QStringLiteral(
+                "give \"user\" (with optional \"groups\") or \"anonymous\": true");
+        if (!request.value(QLatin1String("groups")).isUndefined() &&
+            !request.value(QLatin1String("groups")).isArray())
+            return QStringLiteral("\"groups\" must be an array of strings");
+        user.groups = toStrings(request.value(QLatin1String("groups")));
+        user.authenticator = QStringLiteral("admin-api");
+        addAuthenticatedGroup(user);
+    }
+    ctx->actAs = user;
+    Core::HttpRequest &req = ctx->request;
+    req.listener = QStringLiteral("cluster");
+    req.requestId = Crypto::Random::token(12);
+    if (request.contains(QLatin1String("node"))) {
+        const QString node = request.value(QLatin1String("node")).toString();
+        if (node.isEmpty() || !request.value(QLatin1String("labels")).isObject())
+            return QStringLiteral("a label change needs \"node\" and a \"labels\" object");
+        req.method = "PATCH";
+        req.path = QStringLiteral("/api/v1/nodes/") + node;
+        req.headers.append(
+            qMakePair(QByteArray("content-type"), QByteArray("application/merge-patch+json")));
+        req.body =
+            QJsonDocument(QJsonObject{{QStringLiteral("metadata"),
+                                       QJsonObject{{QStringLiteral("labels"),
+                                                    request.value(QLatin1String("labels"))}}}})
+                .toJson(QJsonDocument::Compact);
+    } else {
+        const QString path = request.value(QLatin1String("path")).toString();
+        if (!path.startsWith(QLatin1Char('/')))
+            return QStringLiteral("\"path\" must be an absolute path such as /api/v1/nodes");
+        req.method = request.value(QLatin1String("method"))
+                         .toString(QStringLiteral("GET"))
+                         .toUpper()
+                         .toLatin1();
+        const QUrl url(QStringLiteral("http://x") + path);
+        req.path = url.path();
+        req.query = QUrlQuery(url);
+        const QJsonValue b = request.value(QLatin1String("body"));
+        if (b.isObject() || b.isArray())
+            req.body = b.isObject() ? QJsonDocument(b.toObject()).toJson(QJsonDocument::Compact)
+                                    : QJsonDocument(b.toArray()).toJson(QJsonDocument::Compact);
+        else if (b.isString())
+            req.body = b.toString().toUtf8();
+        QString ct = request.value(QLatin1String("contentType")).toString();
+        if (ct.isEmpty() && !req.body.isEmpty())
+            ct = req.method == "PATCH" ? QStringLiteral("application/merge-patch+json")
+                                       : QStringLiteral("application/json");
+        if (!ct.isEmpty())
+            req.headers.append(qMakePair(QByteArray("content-type"), ct.toLatin1()));
+    }
+    req.target = req.path.toUtf8();
+    return QJsonObject();
+}
+
+std::variant<QJsonObject, QString> ClusterApi::explain(const QJsonObject &request)
+{
+    std::shared_ptr<Context> ctx;
+    auto built = buildRequest(request, ctx);
+    if (auto *e = std::get_if<QString>(&built))
+        return *e;
+    ctx->dryRun = true;
+    QJsonObject result;
+    ctx->onDone = [&result](const Core::HttpResponse &r, const RequestTrace &trace) {
+        result = trace.toJson();
+        result.insert(QStringLiteral("dryRun"), true);
+        result.insert(QStringLiteral("code"), r.status);
+    };
+    if (ctx->trace.authentication.outcome == AuthenticationResult::Outcome::Unauthorized &&
+        ctx->actAs && ctx->actAs->isAnonymous()) {
+        ctx->trace.method = QString::fromLatin1(ctx->request.method);
+        ctx->trace.path = ctx->request.path;
+        finish(ctx, Status::unauthorized().response(false));
+    } else {
+        process(ctx);
+    }
+    return result;
+}
+
+void ClusterApi::perform(const QJsonObject &request, std::function<void(QJsonObject)> done)
+{
+    std::shared_ptr<Context> ctx;
+    auto built = buildRequest(request, ctx);
+    if (auto *e = std::get_if<QString>(&built)) {
+        done(QJsonObject{{QStringLiteral("error"), *e}});
+        return;
+    }
+    ctx->onDone = [done = std::move(done)](const Core::HttpResponse &r, const RequestTrace &trace) {
+        QJsonObject out{{QStringLiteral("code"), r.status},
+                        {QStringLiteral("trace"), trace.toJson()}};
+        const QJsonDocument doc = QJsonDocument::fromJson(r.body);
+        if (doc.isObject())
+            out.insert(QStringLiteral("body"), doc.object());
+        else
+            out.insert(QStringLiteral("body"), QString::fromUtf8(r.body));
+        done(out);
+    };
+    if (ctx->trace.authentication.outcome == AuthenticationResult::Outcome::Unauthorized &&
+        ctx->actAs && ctx->actAs->isAnonymous()) {
+        ctx->trace.method = QString::fromLatin1(ctx->request.method);
+        ctx->trace.path = ctx->request.path;
+        finish(ctx, Status::unauthorized().response(false));
+        return;
+    }
+    process(ctx);
+}
+
+} // namespace Gatehouse::Cluster

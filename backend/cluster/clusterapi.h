@@ -1,0 +1,142 @@
+#pragma once
+
+#include "cluster/admission.h"
+#include "cluster/authenticator.h"
+#include "cluster/authorizer.h"
+#include "cluster/objectstore.h"
+#include "cluster/requestinfo.h"
+#include "cluster/resources.h"
+#include "cluster/status.h"
+#include "core/httpserver.h"
+
+#include <QJsonArray>
+#include <QJsonObject>
+#include <QMutex>
+#include <QObject>
+#include <QStringList>
+#include <QTimer>
+
+#include <deque>
+#include <memory>
+
+namespace Gatehouse::Core {
+class Clock;
+class EventBus;
+} // namespace Gatehouse::Core
+
+namespace Gatehouse::Cluster {
+
+// What an administrator can change while the cluster API runs (docs/cluster.md).
+struct ClusterSettings
+{
+    bool anonymousAuth = true;
+    QStringList authorizationModes{QStringLiteral("Node"), QStringLiteral("RBAC")};
+    QStringList admissionPlugins = AdmissionChain::defaultPlugins();
+
+    QJsonObject toJson() const;
+    // Validates every field; an error names the first bad one.
+    static std::variant<ClusterSettings, QString> fromJson(const QJsonObject &o,
+                                                           const ClusterSettings &base);
+};
+
+// One request as the pipeline saw it, stage by stage: what a dry run answers and what the
+// cluster-requests view shows.
+struct RequestTrace
+{
+    QString method;
+    QString path;
+    AuthenticationResult authentication;
+    RequestInfo info;
+    AuthorizationResult authorization;
+    bool authorized = false;
+    std::optional<AdmissionVerdict> admission;
+    QList<StatusCause> validation;
+    int code = 0;
+    QJsonObject status; // the Status answered on failure
+    QJsonObject toJson() const;
+};
+
+// The Kubernetes-compatible cluster API: authentication -> request info -> authorization ->
+// routing -> admission -> validation -> storage, with Kubernetes' Status answers
+// (docs/cluster.md, reference kube.md).
+class ClusterApi : public QObject
+{
+    Q_OBJECT
+public:
+    struct Options
+    {
+        QString serverAddress; // host:port of the cluster listener (APIVersions)
+        ClusterSettings settings;
+        bool demoData = true;
+    };
+
+    ClusterApi(ObjectStore &store, Core::EventBus &events, Core::Clock &clock, Options options);
+    ~ClusterApi() override;
+
+    // Creates what a new cluster has (namespaces, the kubernetes service, bootstrap RBAC,
+    // default service accounts; demo nodes when enabled) and reconciles the bootstrap roles.
+    Result<void> start();
+    // Serves the API on server (the cluster listener, and a NodePort listener).
+    void install(Core::HttpServer &server);
+
+    // host:port of the listener, once it listens (APIVersions, the service-account issuer).
+    void setServerAddress(const QString &address);
+    ClusterSettings settings() const;
+    // Applies settings live; an invalid one is refused with the reason.
+    QString applySettings(const ClusterSettings &settings);
+
+    // A dry run of one request through the real pipeline (nothing stored). The request is
+    // {"user": "...", "groups": [...]} or {"anonymous": true}, plus either "method", "path"
+    // (and optional "body", "contentType"), or for a node label change "node" with "labels"
+    // ({"key": "value" | null}). Answers the stage-by-stage trace.
+    std::variant<QJsonObject, QString> explain(const QJsonObject &request);
+    // The same request for real, as that identity; done gets {code, body, trace}.
+    void perform(const QJsonObject &request, std::function<void(QJsonObject)> done);
+
+    QJsonArray recentRequests(int max = 200) const;
+    Authenticator &authenticator() { return m_authenticator; }
+    ObjectStore &store() { return m_store; }
+    std::shared_ptr<const RbacPolicy> rbac() const;
+    // The kubernetes service's node port, 0 while it is a ClusterIP service.
+    int nodePort() const;
+
+signals:
+    void nodePortChanged(int port);
+
+private:
+    struct Context;
+    void handle(const Core::HttpRequest &request, Core::Responder respond);
+    void process(std::shared_ptr<Context> ctx);
+    void finish(const std::shared_ptr<Context> &ctx, Core::HttpResponse response);
+    void handleNonResource(const std::shared_ptr<Context> &ctx);
+    void handleResource(const std::shared_ptr<Context> &ctx);
+    void handleReview(const std::shared_ptr<Context> &ctx, const ResourceType &type);
+    void handleWrite(const std::shared_ptr<Context> &ctx, const ResourceType &type);
+    std::variant<QJsonObject, QString> buildRequest(const QJsonObject &request,
+                                                    std::shared_ptr<Context> &ctx);
+    void rebuildPolicy();
+    void onChange(const ObjectChange &change);
+    void record(const Context &ctx);
+    void publishRecent();
+    Result<void> bootstrap();
+
+    ObjectStore &m_store;
+    Core::EventBus &m_events;
+    Core::Clock &m_clock;
+    Options m_options;
+    Authenticator m_authenticator;
+
+    mutable QMutex m_mutex; // guards the policy, the chains and the settings
+    ClusterSettings m_settings;
+    std::shared_ptr<const RbacPolicy> m_rbac;
+    std::shared_ptr<const AuthorizerChain> m_authorizer;
+    std::shared_ptr<const AdmissionChain> m_admission;
+    std::atomic<int> m_nodePort{0};
+
+    mutable QMutex m_recentMutex;
+    std::deque<QJsonObject> m_recent;
+    QJsonArray m_unpublished;
+    QTimer m_publishTimer;
+};
+
+} // namespace Gatehouse::Cluster

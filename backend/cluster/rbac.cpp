@@ -1,0 +1,526 @@
+#include "cluster/rbac.h"
+
+#include <QJsonArray>
+
+#include <algorithm>
+
+namespace Gatehouse::Cluster {
+
+namespace {
+
+QStringList strings(const QJsonValue &v)
+{
+    QStringList out;
+    for (const QJsonValue &e : v.toArray())
+        out.append(e.toString());
+    return out;
+}
+
+QJsonArray array(const QStringList &l)
+{
+    return QJsonArray::fromStringList(l);
+}
+
+bool hasOrStar(const QStringList &list, const QString &value)
+{
+    for (const QString &s : list)
+        if (s == QLatin1String("*") || s == value)
+            return true;
+    return false;
+}
+
+bool resourceMatches(const QStringList &resources, const QString &resource,
+                     const QString &subresource)
+{
+    const QString combined =
+        subresource.isEmpty() ? resource : resource + QLatin1Char('/') + subresource;
+    for (const QString &r : resources) {
+        if (r == QLatin1String("*") || r == combined)
+            return true;
+        // "*/status" matches every resource's status subresource.
+        if (!subresource.isEmpty() && r.size() == subresource.size() + 2 &&
+            r.startsWith(QLatin1String("*/")) && r.endsWith(subresource))
+            return true;
+    }
+    return false;
+}
+
+bool nonResourceMatches(const QStringList &urls, const QString &path)
+{
+    for (const QString &u : urls) {
+        if (u == QLatin1String("*") || u == path)
+            return true;
+        if (u.endsWith(QLatin1Char('*')) && path.startsWith(u.left(u.size() - 1)))
+            return true;
+    }
+    return false;
+}
+
+QString subjectKey(const QString &kind, const QString &name)
+{
+    return kind + QLatin1Char(':') + name;
+}
+
+QString describeSubject(const RbacSubject &s)
+{
+    if (s.kind == QLatin1String("ServiceAccount"))
+        return QStringLiteral("ServiceAccount \"%1/%2\"").arg(s.namespaceName, s.name);
+    return QStringLiteral("%1 \"%2\"").arg(s.kind, s.name);
+}
+
+} // namespace
+
+PolicyRule PolicyRule::fromJson(const QJsonObject &o)
+{
+    PolicyRule r;
+    r.verbs = strings(o.value(QLatin1String("verbs")));
+    r.apiGroups = strings(o.value(QLatin1String("apiGroups")));
+    r.resources = strings(o.value(QLatin1String("resources")));
+    r.resourceNames = strings(o.value(QLatin1String("resourceNames")));
+    r.nonResourceURLs = strings(o.value(QLatin1String("nonResourceURLs")));
+    return r;
+}
+
+QJsonObject PolicyRule::toJson() const
+{
+    QJsonObject o{{QStringLiteral("verbs"), array(verbs)}};
+    if (!apiGroups.isEmpty())
+        o.insert(QStringLiteral("apiGroups"), array(apiGroups));
+    if (!resources.isEmpty())
+        o.insert(QStringLiteral("resources"), array(resources));
+    if (!resourceNames.isEmpty())
+        o.insert(QStringLiteral("resourceNames"), array(resourceNames));
+    if (!nonResourceURLs.isEmpty())
+        o.insert(QStringLiteral("nonResourceURLs"), array(nonResourceURLs));
+    return o;
+}
+
+bool PolicyRule::allows(const Attributes &a) const
+{
+    if (!hasOrStar(verbs, a.verb))
+        return false;
+    if (!a.resourceRequest)
+        return nonResourceMatches(nonResourceURLs, a.path);
+    if (!hasOrStar(apiGroups, a.apiGroup) || !resourceMatches(resources, a.resource, a.subresource))
+        return false;
+    return resourceNames.isEmpty() || (!a.name.isEmpty() && resourceNames.contains(a.name));
+}
+
+QString PolicyRule::describe() const
+{
+    QStringList parts;
+    auto add = [&parts](const char *label, const QStringList &l) {
+        if (!l.isEmpty())
+            parts.append(QStringLiteral("%1=[%2]").arg(QLatin1String(label), l.join(' ')));
+    };
+    add("verbs", verbs);
+    add("apiGroups", apiGroups);
+    add("resources", resources);
+    add("resourceNames", resourceNames);
+    add("nonResourceURLs", nonResourceURLs);
+    return parts.join(' ');
+}
+
+RbacRole roleFromJson(const QJsonObject &object)
+{
+    RbacRole role;
+    const QJsonObject meta = object.value(QLatin1String("metadata")).toObject();
+    role.name = meta.value(QLatin1String("name")).toString();
+    role.namespaceName = meta.value(QLatin1String("namespace")).toString();
+    for (const QJsonValue &r : object.value(QLatin1String("rules")).toArray())
+        role.rules.append(PolicyRule::fromJson(r.toObject()));
+    return role;
+}
+
+RbacBinding bindingFromJson(const QJsonObject &object)
+{
+    RbacBinding b;
+    const QJsonObject meta = object.value(QLatin1String("metadata")).toObject();
+    b.name = meta.value(QLatin1String("name")).toString();
+    b.namespaceName = meta.value(QLatin1String("namespace")).toString();
+    const QJsonObject ref = object.value(QLatin1String("roleRef")).toObject();
+    b.roleRef = RoleRef{ref.value(QLatin1String("apiGroup")).toString(),
+                        ref.value(QLatin1String("kind")).toString(),
+                        ref.value(QLatin1String("name")).toString()};
+    for (const QJsonValue &v : object.value(QLatin1String("subjects")).toArray()) {
+        const QJsonObject s = v.toObject();
+        RbacSubject subject{s.value(QLatin1String("kind")).toString(),
+                            s.value(QLatin1String("apiGroup")).toString(),
+                            s.value(QLatin1String("name")).toString(),
+                            s.value(QLatin1String("namespace")).toString()};
+        // A RoleBinding's service account without a namespace is in the binding's.
+        if (subject.kind == QLatin1String("ServiceAccount") && subject.namespaceName.isEmpty())
+            subject.namespaceName = b.namespaceName;
+        b.subjects.append(subject);
+    }
+    return b;
+}
+
+RbacPolicy::RbacPolicy(QList<RbacRole> roles, QList<RbacBinding> bindings)
+    : m_roles(std::move(roles)), m_bindings(std::move(bindings))
+{
+    // Deterministic evaluation order: cluster-wide bindings first, each kind by name.
+    std::stable_sort(m_bindings.begin(), m_bindings.end(),
+                     [](const RbacBinding &a, const RbacBinding &b) {
+                         if (a.namespaceName.isEmpty() != b.namespaceName.isEmpty())
+                             return a.namespaceName.isEmpty();
+                         if (a.namespaceName != b.namespaceName)
+                             return a.namespaceName < b.namespaceName;
+                         return a.name < b.name;
+                     });
+    for (int i = 0; i < m_roles.size(); ++i)
+        m_roleIndex.insert(m_roles[i].namespaceName + QLatin1Char('/') + m_roles[i].name, i);
+    for (int i = 0; i < m_bindings.size(); ++i) {
+        const RbacBinding &b = m_bindings[i];
+        QSet<QString> keys;
+        for (const RbacSubject &s : b.subjects) {
+            if (s.kind == QLatin1String("ServiceAccount"))
+                keys.insert(subjectKey(QStringLiteral("User"),
+                                       QLatin1String(kServiceAccountPrefix) + s.namespaceName +
+                                           QLatin1Char(':') + s.name));
+            else
+                keys.insert(subjectKey(s.kind, s.name));
+        }
+        for (const QString &k : std::as_const(keys)) {
+            if (b.namespaceName.isEmpty())
+                m_clusterBySubject[k].append(i);
+            else
+                m_namespacedBySubject[b.namespaceName + QLatin1Char('\n') + k].append(i);
+        }
+    }
+}
+
+const RbacRole *RbacPolicy::role(const QString &namespaceName, const QString &name) const
+{
+    const auto it = m_roleIndex.constFind(namespaceName + QLatin1Char('/') + name);
+    return it == m_roleIndex.constEnd() ? nullptr : &m_roles[*it];
+}
+
+const RbacRole *RbacPolicy::roleFor(const RoleRef &ref, const QString &bindingNamespace) const
+{
+    if (ref.kind == QLatin1String("ClusterRole"))
+        return role(QString(), ref.name);
+    if (ref.kind == QLatin1String("Role") && !bindingNamespace.isEmpty())
+        return role(bindingNamespace, ref.name);
+    return nullptr;
+}
+
+bool RbacPolicy::subjectMatches(const RbacSubject &s, const UserInfo &user,
+                                const QString &bindingNamespace)
+{
+    if (s.kind == QLatin1String("User"))
+        return s.name == user.name;
+    if (s.kind == QLatin1String("Group"))
+        return user.groups.contains(s.name);
+    if (s.kind == QLatin1String("ServiceAccount")) {
+        const QString ns = s.namespaceName.isEmpty() ? bindingNamespace : s.namespaceName;
+        return user.name == QLatin1String(kServiceAccountPrefix) + ns + QLatin1Char(':') + s.name;
+    }
+    return false;
+}
+
+QList<int> RbacPolicy::candidates(const UserInfo &user, const QString &namespaceName) const
+{
+    QList<int> out;
+    auto collect = [&](const QString &key) {
+        if (const auto it = m_clusterBySubject.constFind(key); it != m_clusterBySubject.constEnd())
+            out.append(*it);
+        if (!namespaceName.isEmpty()) {
+            const auto jt =
+                m_namespacedBySubject.constFind(namespaceName + QLatin1Char('\n') + key);
+            if (jt != m_namespacedBySubject.constEnd())
+                out.append(*jt);
+        }
+    };
+    collect(subjectKey(QStringLiteral("User"), user.name));
+    for (const QString &g : user.groups)
+        collect(subjectKey(QStringLiteral("Group"), g));
+    std::sort(out.begin(), out.end());
+    out.erase(std::unique(out.begin(), out.end()), out.end());
+    return out;
+}
+
+RbacDecision RbacPolicy::authorize(const Attributes &a) const
+{
+    RbacDecision d;
+    for (int i : candidates(a.user, a.namespaceName)) {
+        const RbacBinding &b = m_bindings[i];
+        const RbacRole *r = roleFor(b.roleRef, b.namespaceName);
+        if (!r)
+            continue;
+        for (int ri = 0; ri < r->rules.size(); ++ri) {
+            if (!r->rules[ri].allows(a))
+                continue;
+            d.allowed = true;
+            d.bindingKind = b.namespaceName.isEmpty() ? QStringLiteral("ClusterRoleBinding")
+                                                      : QStringLiteral("RoleBinding");
+            d.bindingNamespace = b.namespaceName;
+            d.bindingName = b.name;
+            d.roleKind = b.roleRef.kind;
+            d.roleName = b.roleRef.name;
+            d.ruleIndex = ri;
+            for (const RbacSubject &s : b.subjects)
+                if (subjectMatches(s, a.user, b.namespaceName)) {
+                    d.subject = s;
+                    break;
+                }
+            const QString bindingText =
+                b.namespaceName.isEmpty()
+                    ? QStringLiteral("ClusterRoleBinding \"%1\"").arg(b.name)
+                    : QStringLiteral("RoleBinding \"%1/%2\"").arg(b.name, b.namespaceName);
+            d.reason =
+                QStringLiteral("RBAC: allowed by %1 of %2 \"%3\" to %4")
+                    .arg(bindingText, b.roleRef.kind, b.roleRef.name, describeSubject(d.subject));
+            return d;
+        }
+    }
+    return d;
+}
+
+QList<PolicyRule> RbacPolicy::rulesFor(const UserInfo &user, const QString &namespaceName) const
+{
+    QList<PolicyRule> out;
+    for (int i : candidates(user, namespaceName)) {
+        const RbacBinding &b = m_bindings[i];
+        if (const RbacRole *r = roleFor(b.roleRef, b.namespaceName))
+            out.append(r->rules);
+    }
+    return out;
+}
+
+namespace {
+
+// One owner rule covers one single-verb, single-resource piece of a wanted rule
+// (Kubernetes' ruleCovers on the split rules).
+bool covers(const PolicyRule &owner, const PolicyRule &piece)
+{
+    if (!hasOrStar(owner.verbs, piece.verbs.value(0)))
+        return false;
+    if (!piece.nonResourceURLs.isEmpty()) {
+        const QString url = piece.nonResourceURLs.value(0);
+        for (const QString &o : owner.nonResourceURLs)
+            if (o == QLatin1String("*") || o == url ||
+                (o.endsWith(QLatin1Char('*')) && url.startsWith(o.left(o.size() - 1))))
+                return true;
+        return false;
+    }
+    if (!hasOrStar(owner.apiGroups, piece.apiGroups.value(0)))
+        return false;
+    const QString res = piece.resources.value(0);
+    bool resourceOk =
+        owner.resources.contains(QStringLiteral("*")) || owner.resources.contains(res);
+    if (!resourceOk) {
+        const qsizetype slash = res.indexOf(QLatin1Char('/'));
+        if (slash > 0)
+            resourceOk = owner.resources.contains(QStringLiteral("*") + res.mid(slash));
+    }
+    if (!resourceOk)
+        return false;
+    if (owner.resourceNames.isEmpty())
+        return true;
+    return !piece.resourceNames.isEmpty() && owner.resourceNames.contains(piece.resourceNames[0]);
+}
+
+QList<PolicyRule> split(const PolicyRule &r)
+{
+    QList<PolicyRule> out;
+    for (const QString &verb : r.verbs) {
+        for (const QString &url : r.nonResourceURLs) {
+            PolicyRule p;
+            p.verbs = {verb};
+            p.nonResourceURLs = {url};
+            out.append(p);
+        }
+        for (const QString &group : r.apiGroups)
+            for (const QString &res : r.resources) {
+                const QStringList names =
+                    r.resourceNames.isEmpty() ? QStringList{QString()} : r.resourceNames;
+                for (const QString &name : names) {
+                    PolicyRule p;
+                    p.verbs = {verb};
+                    p.apiGroups = {group};
+                    p.resources = {res};
+                    if (!name.isEmpty())
+                        p.resourceNames = {name};
+                    out.append(p);
+                }
+            }
+    }
+    return out;
+}
+
+} // namespace
+
+bool rulesCover(const QList<PolicyRule> &owned, const QList<PolicyRule> &wanted,
+                QList<PolicyRule> *uncovered)
+{
+    bool all = true;
+    for (const PolicyRule &w : wanted)
+        for (const PolicyRule &piece : split(w)) {
+            const bool ok = std::any_of(owned.begin(), owned.end(),
+                                        [&](const PolicyRule &o) { return covers(o, piece); });
+            if (!ok) {
+                all = false;
+                if (!uncovered)
+                    return false;
+                uncovered->append(piece);
+            }
+        }
+    return all;
+}
+
+namespace {
+
+QJsonObject rule(const QStringList &verbs, const QStringList &groups, const QStringList &resources)
+{
+    return PolicyRule{verbs, groups, resources, {}, {}}.toJson();
+}
+
+QJsonObject urlRule(const QStringList &verbs, const QStringList &urls)
+{
+    return PolicyRule{verbs, {}, {}, {}, urls}.toJson();
+}
+
+QJsonObject bootstrapMeta(const QString &name)
+{
+    return QJsonObject{
+        {QStringLiteral("name"), name},
+        {QStringLiteral("labels"), QJsonObject{{QStringLiteral("kubernetes.io/bootstrapping"),
+                                                QStringLiteral("rbac-defaults")}}},
+        {QStringLiteral("annotations"),
+         QJsonObject{{QStringLiteral("rbac.authorization.kubernetes.io/autoupdate"),
+                      QStringLiteral("true")}}}};
+}
+
+QJsonObject clusterRole(const QString &name, const QJsonArray &rules)
+{
+    return QJsonObject{
+        {QStringLiteral("kind"), QStringLiteral("ClusterRole")},
+        {QStringLiteral("apiVersion"), QStringLiteral("rbac.authorization.k8s.io/v1")},
+        {QStringLiteral("metadata"), bootstrapMeta(name)},
+        {QStringLiteral("rules"), rules}};
+}
+
+QJsonObject clusterRoleBinding(const QString &name, const QString &role, const QStringList &groups)
+{
+    QJsonObject b{
+        {QStringLiteral("kind"), QStringLiteral("ClusterRoleBinding")},
+        {QStringLiteral("apiVersion"), QStringLiteral("rbac.authorization.k8s.io/v1")},
+        {QStringLiteral("metadata"), bootstrapMeta(name)},
+        {QStringLiteral("roleRef"),
+         QJsonObject{{QStringLiteral("apiGroup"), QStringLiteral("rbac.authorization.k8s.io")},
+                     {QStringLiteral("kind"), QStringLiteral("ClusterRole")},
+                     {QStringLiteral("name"), role}}}};
+    if (!groups.isEmpty()) {
+        QJsonArray subjects;
+        for (const QString &g : groups)
+            subjects.append(QJsonObject{
+                {QStringLiteral("kind"), QStringLiteral("Group")},
+                {QStringLiteral("apiGroup"), QStringLiteral("rbac.authorization.k8s.io")},
+                {QStringLiteral("name"), g}});
+        b.insert(QStringLiteral("subjects"), subjects);
+    }
+    return b;
+}
+
+const QStringList kRead{QStringLiteral("get"), QStringLiteral("list"), QStringLiteral("watch")};
+const QStringList kWrite{QStringLiteral("create"), QStringLiteral("delete"),
+                         QStringLiteral("deletecollection"), QStringLiteral("patch"),
+                         QStringLiteral("update")};
+
+} // namespace
+
+QList<QJsonObject> bootstrapClusterRoles()
+{
+    const QString rbacGroup = QStringLiteral("rbac.authorization.k8s.io");
+    const QStringList core{QString()};
+    const QStringList namespacedCore{QStringLiteral("pods"), QStringLiteral("pods/status"),
+                                     QStringLiteral("services"), QStringLiteral("services/status"),
+                                     QStringLiteral("serviceaccounts")};
+    return {
+        clusterRole(QStringLiteral("cluster-admin"),
+                    {rule({QStringLiteral("*")}, {QStringLiteral("*")}, {QStringLiteral("*")}),
+                     urlRule({QStringLiteral("*")}, {QStringLiteral("*")})}),
+        clusterRole(QStringLiteral("admin"),
+                    {rule(kRead + kWrite, core, namespacedCore),
+                     rule(kRead + kWrite, {rbacGroup},
+                          {QStringLiteral("roles"), QStringLiteral("rolebindings")}),
+                     rule({QStringLiteral("create")}, {QStringLiteral("authorization.k8s.io")},
+                          {QStringLiteral("localsubjectaccessreviews")}),
+                     rule(kRead, core, {QStringLiteral("namespaces")})}),
+        clusterRole(QStringLiteral("edit"), {rule(kRead + kWrite, core, namespacedCore),
+                                             rule(kRead, core, {QStringLiteral("namespaces")})}),
+        clusterRole(QStringLiteral("view"),
+                    {rule(kRead, core,
+                          {QStringLiteral("pods"), QStringLiteral("pods/status"),
+                           QStringLiteral("services"), QStringLiteral("services/status"),
+                           QStringLiteral("serviceaccounts"), QStringLiteral("namespaces"),
+                           QStringLiteral("namespaces/status")})}),
+        clusterRole(
+            QStringLiteral("system:discovery"),
+            {urlRule({QStringLiteral("get")},
+                     {QStringLiteral("/api"), QStringLiteral("/api/*"), QStringLiteral("/apis"),
+                      QStringLiteral("/apis/*"), QStringLiteral("/healthz"),
+                      QStringLiteral("/livez"), QStringLiteral("/openapi"),
+                      QStringLiteral("/openapi/*"), QStringLiteral("/readyz"),
+                      QStringLiteral("/version"), QStringLiteral("/version/")})}),
+        clusterRole(QStringLiteral("system:basic-user"),
+                    {rule({QStringLiteral("create")}, {QStringLiteral("authorization.k8s.io")},
+                          {QStringLiteral("selfsubjectaccessreviews"),
+                           QStringLiteral("selfsubjectrulesreviews")}),
+                     rule({QStringLiteral("create")}, {QStringLiteral("authentication.k8s.io")},
+                          {QStringLiteral("selfsubjectreviews")})}),
+        clusterRole(QStringLiteral("system:public-info-viewer"),
+                    {urlRule({QStringLiteral("get")},
+                             {QStringLiteral("/healthz"), QStringLiteral("/livez"),
+                              QStringLiteral("/readyz"), QStringLiteral("/version"),
+                              QStringLiteral("/version/")})}),
+        clusterRole(QStringLiteral("system:monitoring"),
+                    {urlRule({QStringLiteral("get")},
+                             {QStringLiteral("/healthz"), QStringLiteral("/healthz/*"),
+                              QStringLiteral("/livez"), QStringLiteral("/livez/*"),
+                              QStringLiteral("/metrics"), QStringLiteral("/readyz"),
+                              QStringLiteral("/readyz/*")})}),
+        clusterRole(
+            QStringLiteral("system:node"),
+            {rule({QStringLiteral("create"), QStringLiteral("get"), QStringLiteral("list"),
+                   QStringLiteral("watch"), QStringLiteral("delete"), QStringLiteral("patch"),
+                   QStringLiteral("update")},
+                  core, {QStringLiteral("nodes")}),
+             rule({QStringLiteral("patch"), QStringLiteral("update")}, core,
+                  {QStringLiteral("nodes/status"), QStringLiteral("pods/status")}),
+             rule({QStringLiteral("get"), QStringLiteral("list"), QStringLiteral("watch"),
+                   QStringLiteral("create"), QStringLiteral("delete")},
+                  core, {QStringLiteral("pods")}),
+             rule({QStringLiteral("create")}, core, {QStringLiteral("pods/eviction")}),
+             rule(kRead, core, {QStringLiteral("services")}),
+             rule({QStringLiteral("create"), QStringLiteral("patch"), QStringLiteral("update")},
+                  {QString(), QStringLiteral("events.k8s.io")}, {QStringLiteral("events")}),
+             rule({QStringLiteral("create")}, {QStringLiteral("authentication.k8s.io")},
+                  {QStringLiteral("tokenreviews")}),
+             rule({QStringLiteral("create")}, {QStringLiteral("authorization.k8s.io")},
+                  {QStringLiteral("localsubjectaccessreviews"),
+                   QStringLiteral("subjectaccessreviews")})}),
+    };
+}
+
+QList<QJsonObject> bootstrapClusterRoleBindings()
+{
+    return {
+        clusterRoleBinding(QStringLiteral("cluster-admin"), QStringLiteral("cluster-admin"),
+                           {QLatin1String(kMastersGroup)}),
+        clusterRoleBinding(QStringLiteral("system:discovery"), QStringLiteral("system:discovery"),
+                           {QLatin1String(kAuthenticatedGroup)}),
+        clusterRoleBinding(QStringLiteral("system:basic-user"), QStringLiteral("system:basic-user"),
+                           {QLatin1String(kAuthenticatedGroup)}),
+        clusterRoleBinding(
+            QStringLiteral("system:public-info-viewer"),
+            QStringLiteral("system:public-info-viewer"),
+            {QLatin1String(kAuthenticatedGroup), QLatin1String(kUnauthenticatedGroup)}),
+        clusterRoleBinding(QStringLiteral("system:monitoring"), QStringLiteral("system:monitoring"),
+                           {QStringLiteral("system:monitoring")}),
+        clusterRoleBinding(QStringLiteral("system:node"), QStringLiteral("system:node"), {}),
+    };
+}
+
+} // namespace Gatehouse::Cluster

@@ -1,0 +1,119 @@
+#pragma once
+
+#include "cluster/requestinfo.h"
+
+#include <QHash>
+#include <QJsonObject>
+#include <QList>
+#include <QString>
+#include <QStringList>
+
+#include <memory>
+#include <optional>
+
+namespace Gatehouse::Cluster {
+
+struct PolicyRule
+{
+    QStringList verbs;
+    QStringList apiGroups;
+    QStringList resources;
+    QStringList resourceNames;
+    QStringList nonResourceURLs;
+
+    static PolicyRule fromJson(const QJsonObject &o);
+    QJsonObject toJson() const;
+    // Kubernetes' RuleAllows (reference kube.md §3.3).
+    bool allows(const Attributes &a) const;
+    // "verbs=[get list] resources=[nodes]" for explanations.
+    QString describe() const;
+};
+
+struct RbacSubject
+{
+    QString kind; // User, Group, ServiceAccount
+    QString apiGroup;
+    QString name;
+    QString namespaceName;
+};
+
+struct RoleRef
+{
+    QString apiGroup;
+    QString kind; // Role or ClusterRole
+    QString name;
+};
+
+struct RbacRole
+{
+    QString namespaceName; // empty: a ClusterRole
+    QString name;
+    QList<PolicyRule> rules;
+};
+
+struct RbacBinding
+{
+    QString namespaceName; // empty: a ClusterRoleBinding
+    QString name;
+    RoleRef roleRef;
+    QList<RbacSubject> subjects;
+};
+
+// Reads the Kubernetes JSON form of the four RBAC kinds.
+RbacRole roleFromJson(const QJsonObject &object);
+RbacBinding bindingFromJson(const QJsonObject &object);
+
+struct RbacDecision
+{
+    bool allowed = false;
+    QString
+        reason; // "RBAC: allowed by ClusterRoleBinding \"b\" of ClusterRole \"r\" to Group \"g\""
+    QString bindingKind; // ClusterRoleBinding or RoleBinding
+    QString bindingNamespace;
+    QString bindingName;
+    QString roleKind;
+    QString roleName;
+    int ruleIndex = -1;
+    RbacSubject subject;
+};
+
+// One immutable snapshot of every role and binding, indexed by subject so a decision looks
+// only at the bindings that name the user, one of its groups or its service account.
+class RbacPolicy
+{
+public:
+    RbacPolicy(QList<RbacRole> roles, QList<RbacBinding> bindings);
+
+    RbacDecision authorize(const Attributes &attributes) const;
+    // Every rule that applies to user in namespace (cluster-wide only when ns is empty):
+    // what SelfSubjectRulesReview lists and what escalation checks compare against.
+    QList<PolicyRule> rulesFor(const UserInfo &user, const QString &namespaceName) const;
+    const RbacRole *role(const QString &namespaceName, const QString &name) const;
+    const RbacRole *roleFor(const RoleRef &ref, const QString &bindingNamespace) const;
+    const QList<RbacBinding> &bindings() const { return m_bindings; }
+    const QList<RbacRole> &roles() const { return m_roles; }
+
+    static bool subjectMatches(const RbacSubject &s, const UserInfo &user,
+                               const QString &bindingNamespace);
+
+private:
+    QList<int> candidates(const UserInfo &user, const QString &namespaceName) const;
+
+    QList<RbacRole> m_roles;
+    QList<RbacBinding> m_bindings;
+    QHash<QString, int> m_roleIndex;                  // "ns/name" ("/name" for cluster roles)
+    QHash<QString, QList<int>> m_clusterBySubject;    // subject key -> ClusterRoleBindings
+    QHash<QString, QList<int>> m_namespacedBySubject; // "ns\n" + subject key -> RoleBindings
+};
+
+// Kubernetes' escalation check: true when every rule in `wanted` is covered by `owned`.
+// uncovered receives the rules (split to single verbs/resources) that are not.
+bool rulesCover(const QList<PolicyRule> &owned, const QList<PolicyRule> &wanted,
+                QList<PolicyRule> *uncovered = nullptr);
+
+// The bootstrap ClusterRoles and ClusterRoleBindings of kube-apiserver (reference kube.md
+// §3.4), as JSON objects ready for the store.
+QList<QJsonObject> bootstrapClusterRoles();
+QList<QJsonObject> bootstrapClusterRoleBindings();
+
+} // namespace Gatehouse::Cluster

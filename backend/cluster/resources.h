@@ -1,0 +1,56 @@
+#pragma once
+
+#include <QJsonObject>
+#include <QList>
+#include <QString>
+#include <QStringList>
+
+namespace Gatehouse::Cluster {
+
+struct Subresource
+{
+    QString name;
+    QString kind;
+    QStringList verbs;
+};
+
+// One resource the cluster API serves: its discovery entry and how it is stored.
+struct ResourceType
+{
+    QString group; // "" for core
+    QString version;
+    QString name; // plural: "nodes"
+    QString singular;
+    QString kind;
+    bool namespaced = false;
+    QStringList verbs;
+    QStringList shortNames;
+    QStringList categories;
+    QList<Subresource> subresources;
+    bool stored = true; // false: a review, answered on create and never stored
+
+    QString apiVersion() const { return group.isEmpty() ? version : group + '/' + version; }
+    bool hasSubresource(const QString &sub) const;
+    bool hasStatus() const { return hasSubresource(QStringLiteral("status")); }
+};
+
+// The served API groups with their versions, in discovery order ("" first).
+QStringList servedGroups();
+const QList<ResourceType> &servedResources();
+const ResourceType *findResource(const QString &group, const QString &version, const QString &name);
+const ResourceType *findStoredResource(const QString &name); // by plural, any group
+
+// Discovery documents (reference kube.md §6.3).
+QJsonObject apiVersions(const QString &serverAddress);
+QJsonObject apiGroupList();
+QJsonObject apiGroup(const QString &group);
+QJsonObject apiResourceList(const QString &group, const QString &version);
+QJsonObject aggregatedDiscovery(bool legacyCore);
+
+// Tables for kubectl get (Accept: ...;as=Table;...).
+QJsonObject tableFor(const ResourceType &type, const QList<QJsonObject> &objects,
+                     const QString &resourceVersion, const QString &continueToken, qint64 nowMs);
+// "5d", "3h12m" as kubectl prints ages.
+QString humanDuration(qint64 seconds);
+
+} // namespace Gatehouse::Cluster

@@ -1,0 +1,1192 @@
+// Table-driven units of the cluster API's decision code: request info, RBAC matching and
+// escalation, the Node authorizer, NodeRestriction's label rule and messages, golden Status
+// bodies (reference kube.md).
+#include "tst_clustercore.h"
+#include "cluster/admission.h"
+#include "cluster/authorizer.h"
+#include "cluster/rbac.h"
+#include "cluster/requestinfo.h"
+#include "cluster/selector.h"
+#include "cluster/status.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QtTest>
+
+using namespace Gatehouse::Cluster;
+
+namespace {
+
+UserInfo user(const QString &name, const QStringList &groups)
+{
+    UserInfo u{name, groups, QString(), QStringLiteral("x509")};
+    addAuthenticatedGroup(u);
+    return u;
+}
+
+Attributes resource(const UserInfo &u, const QString &verb, const QString &res,
+                    const QString &name = QString(), const QString &ns = QString(),
+                    const QString &group = QString(), const QString &sub = QString())
+{
+    Attributes a;
+    a.user = u;
+    a.verb = verb;
+    a.resourceRequest = true;
+    a.resource = res;
+    a.name = name;
+    a.namespaceName = ns;
+    a.apiGroup = group;
+    a.subresource = sub;
+    return a;
+}
+
+QJsonObject parse(const char *json)
+{
+    return QJsonDocument::fromJson(json).object();
+}
+
+} // namespace
+
+void TestClusterCore::requestInfo_data()
+{
+    QTest::addColumn<QString>("method");
+    QTest::addColumn<QString>("target");
+    QTest::addColumn<bool>("resourceRequest");
+    QTest::addColumn<QString>("verb");
+    QTest::addColumn<QString>("group");
+    QTest::addColumn<QString>("ns");
+    QTest::addColumn<QString>("res");
+    QTest::addColumn<QString>("name");
+    QTest::addColumn<QString>("sub");
+    QTest::addColumn<QString>("authzName");
+
+    QTest::newRow("root") << "GET"
+                          << "/" << false << "get"
+                          << ""
+                          << ""
+                          << ""
+                          << ""
+                          << ""
+                          << "";
+    QTest::newRow("/api") << "GET"
+                          << "/api" << false << "get"
+                          << ""
+                          << ""
+                          << ""
+                          << ""
+                          << ""
+                          << "";
+    QTest::newRow("/api/v1") << "GET"
+                             << "/api/v1" << false << "get"
+                             << ""
+                             << ""
+                             << ""
+                             << ""
+                             << ""
+                             << "";
+    QTest::newRow("/apis/g/v") << "GET"
+                               << "/apis/rbac.authorization.k8s.io/v1" << false << "get"
+                               << ""
+                               << ""
+                               << ""
+                               << ""
+                               << ""
+                               << "";
+    QTest::newRow("healthz post") << "POST"
+                                  << "/healthz" << false << "post"
+                                  << ""
+                                  << ""
+                                  << ""
+                                  << ""
+                                  << ""
+                                  << "";
+    QTest::newRow("list nodes") << "GET"
+                                << "/api/v1/nodes" << true << "list"
+                                << ""
+                                << ""
+                                << "nodes"
+                                << ""
+                                << ""
+                                << "";
+    QTest::newRow("watch nodes") << "GET"
+                                 << "/api/v1/nodes?watch=1" << true << "watch"
+                                 << ""
+                                 << ""
+                                 << "nodes"
+                                 << ""
+                                 << ""
+                                 << "";
+    QTest::newRow("watch=false") << "GET"
+                                 << "/api/v1/nodes?watch=false" << true << "list"
+                                 << ""
+                                 << ""
+                                 << "nodes"
+                                 << ""
+                                 << ""
+                                 << "";
+    QTest::newRow("get node") << "GET"
+                              << "/api/v1/nodes/n1" << true << "get"
+                              << ""
+                              << ""
+                              << "nodes"
+                              << "n1"
+                              << ""
+                              << "n1";
+    QTest::newRow("patch status") << "PATCH"
+                                  << "/api/v1/nodes/n1/status" << true << "patch"
+                                  << ""
+                                  << ""
+                                  << "nodes"
+                                  << "n1"
+                                  << "status"
+                                  << "n1";
+    QTest::newRow("head") << "HEAD"
+                          << "/api/v1/nodes/n1" << true << "get"
+                          << ""
+                          << ""
+                          << "nodes"
+                          << "n1"
+                          << ""
+                          << "n1";
+    QTest::newRow("create pod") << "POST"
+                                << "/api/v1/namespaces/default/pods" << true << "create"
+                                << ""
+                                << "default"
+                                << "pods"
+                                << ""
+                                << ""
+                                << "";
+    QTest::newRow("put pod") << "PUT"
+                             << "/api/v1/namespaces/default/pods/p" << true << "update"
+                             << ""
+                             << "default"
+                             << "pods"
+                             << "p"
+                             << ""
+                             << "p";
+    QTest::newRow("deletecollection") << "DELETE"
+                                      << "/api/v1/namespaces/ns1/pods" << true << "deletecollection"
+                                      << ""
+                                      << "ns1"
+                                      << "pods"
+                                      << ""
+                                      << ""
+                                      << "";
+    QTest::newRow("namespace itself") << "GET"
+                                      << "/api/v1/namespaces/ns1" << true << "get"
+                                      << ""
+                                      << "ns1"
+                                      << "namespaces"
+                                      << "ns1"
+                                      << ""
+                                      << "ns1";
+    QTest::newRow("namespace status") << "PUT"
+                                      << "/api/v1/namespaces/ns1/status" << true << "update"
+                                      << ""
+                                      << "ns1"
+                                      << "namespaces"
+                                      << "ns1"
+                                      << "status"
+                                      << "ns1";
+    QTest::newRow("namespace finalize") << "PUT"
+                                        << "/api/v1/namespaces/ns1/finalize" << true << "update"
+                                        << ""
+                                        << "ns1"
+                                        << "namespaces"
+                                        << "ns1"
+                                        << "finalize"
+                                        << "ns1";
+    QTest::newRow("list namespaces") << "GET"
+                                     << "/api/v1/namespaces" << true << "list"
+                                     << ""
+                                     << ""
+                                     << "namespaces"
+                                     << ""
+                                     << ""
+                                     << "";
+    QTest::newRow("group resource")
+        << "GET"
+        << "/apis/rbac.authorization.k8s.io/v1/namespaces/d/roles/r" << true << "get"
+        << "rbac.authorization.k8s.io"
+        << "d"
+        << "roles"
+        << "r"
+        << ""
+        << "r";
+    QTest::newRow("legacy watch") << "GET"
+                                  << "/api/v1/watch/namespaces/d/pods/p" << true << "watch"
+                                  << ""
+                                  << "d"
+                                  << "pods"
+                                  << "p"
+                                  << ""
+                                  << "p";
+    QTest::newRow("field selector names")
+        << "GET"
+        << "/api/v1/nodes?fieldSelector=metadata.name%3Dn1" << true << "list"
+        << ""
+        << ""
+        << "nodes"
+        << ""
+        << ""
+        << "n1";
+    QTest::newRow("field selector !=")
+        << "GET"
+        << "/api/v1/nodes?fieldSelector=metadata.name!%3Dn1" << true << "list"
+        << ""
+        << ""
+        << "nodes"
+        << ""
+        << ""
+        << "";
+}
+
+void TestClusterCore::requestInfo()
+{
+    QFETCH(QString, method);
+    QFETCH(QString, target);
+    QFETCH(bool, resourceRequest);
+    QFETCH(QString, verb);
+    QFETCH(QString, group);
+    QFETCH(QString, ns);
+    QFETCH(QString, res);
+    QFETCH(QString, name);
+    QFETCH(QString, sub);
+    QFETCH(QString, authzName);
+    const QUrl url(QStringLiteral("https://h") + target);
+    const RequestInfo info = RequestInfo::parse(method.toLatin1(), url.path(), QUrlQuery(url));
+    QCOMPARE(info.isResourceRequest, resourceRequest);
+    QCOMPARE(info.verb, verb);
+    QCOMPARE(info.apiGroup, group);
+    QCOMPARE(info.namespaceName, ns);
+    QCOMPARE(info.resource, res);
+    QCOMPARE(info.name, name);
+    QCOMPARE(info.subresource, sub);
+    QCOMPARE(Attributes::from(UserInfo(), info).name, authzName);
+}
+
+void TestClusterCore::rbacRules_data()
+{
+    QTest::addColumn<QString>("rule");
+    QTest::addColumn<QString>("verb");
+    QTest::addColumn<QString>("group");
+    QTest::addColumn<QString>("res");
+    QTest::addColumn<QString>("sub");
+    QTest::addColumn<QString>("name");
+    QTest::addColumn<QString>("path"); // non-resource when set
+    QTest::addColumn<bool>("allowed");
+
+    const QString pods =
+        QStringLiteral(R"J({"verbs":["get"],"apiGroups":[""],"resources":["pods"]})J");
+    QTest::newRow("exact") << pods << "get"
+                           << ""
+                           << "pods"
+                           << ""
+                           << "p"
+                           << "" << true;
+    QTest::newRow("other verb") << pods << "list"
+                                << ""
+                                << "pods"
+                                << ""
+                                << ""
+                                << "" << false;
+    QTest::newRow("other group") << pods << "get"
+                                 << "apps"
+                                 << "pods"
+                                 << ""
+                                 << "p"
+                                 << "" << false;
+    QTest::newRow("pods not pods/status") << pods << "get"
+                                          << ""
+                                          << "pods"
+                                          << "status"
+                                          << "p"
+                                          << "" << false;
+    QTest::newRow("verb star") << R"J({"verbs":["*"],"apiGroups":[""],"resources":["pods"]})J"
+                               << "delete"
+                               << ""
+                               << "pods"
+                               << ""
+                               << "p"
+                               << "" << true;
+    QTest::newRow("group star")
+        << R"J({"verbs":["get"],"apiGroups":["*"],"resources":["deployments"]})J"
+        << "get"
+        << "apps"
+        << "deployments"
+        << ""
+        << "d"
+        << "" << true;
+    QTest::newRow("resource star with sub")
+        << R"J({"verbs":["get"],"apiGroups":[""],"resources":["*"]})J"
+        << "get"
+        << ""
+        << "pods"
+        << "log"
+        << "p"
+        << "" << true;
+    QTest::newRow("res/sub")
+        << R"J({"verbs":["patch"],"apiGroups":[""],"resources":["nodes/status"]})J"
+        << "patch"
+        << ""
+        << "nodes"
+        << "status"
+        << "n"
+        << "" << true;
+    QTest::newRow("res/sub not res")
+        << R"J({"verbs":["patch"],"apiGroups":[""],"resources":["nodes/status"]})J"
+        << "patch"
+        << ""
+        << "nodes"
+        << ""
+        << "n"
+        << "" << false;
+    QTest::newRow("*/sub") << R"J({"verbs":["get"],"apiGroups":[""],"resources":["*/scale"]})J"
+                           << "get"
+                           << ""
+                           << "replicasets"
+                           << "scale"
+                           << "r"
+                           << "" << true;
+    QTest::newRow("*/sub not other sub")
+        << R"J({"verbs":["get"],"apiGroups":[""],"resources":["*/scale"]})J"
+        << "get"
+        << ""
+        << "replicasets"
+        << "status"
+        << "r"
+        << "" << false;
+    const QString named = QStringLiteral(
+        R"J({"verbs":["get","list"],"apiGroups":[""],"resources":["nodes"],"resourceNames":["n1"]})J");
+    QTest::newRow("resourceName match") << named << "get"
+                                        << ""
+                                        << "nodes"
+                                        << ""
+                                        << "n1"
+                                        << "" << true;
+    QTest::newRow("resourceName other") << named << "get"
+                                        << ""
+                                        << "nodes"
+                                        << ""
+                                        << "n2"
+                                        << "" << false;
+    QTest::newRow("resourceName list no name") << named << "list"
+                                               << ""
+                                               << "nodes"
+                                               << ""
+                                               << ""
+                                               << "" << false;
+    QTest::newRow("resourceName create")
+        << R"J({"verbs":["create"],"apiGroups":[""],"resources":["nodes"],"resourceNames":["n1"]})J"
+        << "create"
+        << ""
+        << "nodes"
+        << ""
+        << ""
+        << "" << false;
+    const QString urls =
+        QStringLiteral(R"J({"verbs":["get"],"nonResourceURLs":["/healthz","/apis/*"]})J");
+    QTest::newRow("url exact") << urls << "get"
+                               << ""
+                               << ""
+                               << ""
+                               << ""
+                               << "/healthz" << true;
+    QTest::newRow("url prefix") << urls << "get"
+                                << ""
+                                << ""
+                                << ""
+                                << ""
+                                << "/apis/x/y" << true;
+    QTest::newRow("url prefix not base") << urls << "get"
+                                         << ""
+                                         << ""
+                                         << ""
+                                         << ""
+                                         << "/apis" << false;
+    QTest::newRow("url other verb") << urls << "post"
+                                    << ""
+                                    << ""
+                                    << ""
+                                    << ""
+                                    << "/healthz" << false;
+    QTest::newRow("url star") << R"J({"verbs":["*"],"nonResourceURLs":["*"]})J"
+                              << "delete"
+                              << ""
+                              << ""
+                              << ""
+                              << ""
+                              << "/anything" << true;
+    QTest::newRow("resource rule never matches a path") << pods << "get"
+                                                        << ""
+                                                        << ""
+                                                        << ""
+                                                        << ""
+                                                        << "/api" << false;
+}
+
+void TestClusterCore::rbacRules()
+{
+    QFETCH(QString, rule);
+    QFETCH(QString, verb);
+    QFETCH(QString, group);
+    QFETCH(QString, res);
+    QFETCH(QString, sub);
+    QFETCH(QString, name);
+    QFETCH(QString, path);
+    QFETCH(bool, allowed);
+    const PolicyRule r = PolicyRule::fromJson(QJsonDocument::fromJson(rule.toUtf8()).object());
+    Attributes a;
+    a.verb = verb;
+    if (path.isEmpty()) {
+        a.resourceRequest = true;
+        a.apiGroup = group;
+        a.resource = res;
+        a.subresource = sub;
+        a.name = name;
+    } else {
+        a.path = path;
+    }
+    QCOMPARE(r.allows(a), allowed);
+}
+
+void TestClusterCore::rbacBindings()
+{
+    QList<RbacRole> roles{
+        roleFromJson(parse(
+            R"J({"metadata":{"name":"reader"},"rules":[{"verbs":["get","list"],"apiGroups":[""],"resources":["pods"]}]})J")),
+        roleFromJson(parse(
+            R"J({"metadata":{"name":"ns-writer","namespace":"team"},"rules":[{"verbs":["create"],"apiGroups":[""],"resources":["pods"]}]})J"))};
+    QList<RbacBinding> bindings{
+        bindingFromJson(parse(
+            R"J({"metadata":{"name":"readers"},"roleRef":{"kind":"ClusterRole","name":"reader"},"subjects":[{"kind":"Group","name":"devs"}]})J")),
+        bindingFromJson(parse(
+            R"J({"metadata":{"name":"w","namespace":"team"},"roleRef":{"kind":"Role","name":"ns-writer"},"subjects":[{"kind":"User","name":"bob"},{"kind":"ServiceAccount","name":"builder"}]})J")),
+        bindingFromJson(parse(
+            R"J({"metadata":{"name":"cr-in-ns","namespace":"other"},"roleRef":{"kind":"ClusterRole","name":"reader"},"subjects":[{"kind":"User","name":"carol"}]})J")),
+        bindingFromJson(parse(
+            R"J({"metadata":{"name":"dangling"},"roleRef":{"kind":"ClusterRole","name":"missing"},"subjects":[{"kind":"User","name":"dave"}]})J"))};
+    const RbacPolicy p(roles, bindings);
+    const UserInfo dev = user(QStringLiteral("eve"), {QStringLiteral("devs")});
+    const UserInfo bob = user(QStringLiteral("bob"), {});
+    const UserInfo carol = user(QStringLiteral("carol"), {});
+    const UserInfo sa = user(QStringLiteral("system:serviceaccount:team:builder"),
+                             {QStringLiteral("system:serviceaccounts")});
+    // ClusterRoleBinding: everywhere, cluster scope included.
+    QVERIFY(p.authorize(resource(dev, "list", "pods")).allowed);
+    QVERIFY(p.authorize(resource(dev, "get", "pods", "p", "any")).allowed);
+    QVERIFY(!p.authorize(resource(dev, "delete", "pods", "p", "any")).allowed);
+    // RoleBinding: only in its namespace.
+    QVERIFY(p.authorize(resource(bob, "create", "pods", QString(), "team")).allowed);
+    QVERIFY(!p.authorize(resource(bob, "create", "pods", QString(), "other")).allowed);
+    QVERIFY(!p.authorize(resource(bob, "create", "pods")).allowed);
+    // A ClusterRole bound by a RoleBinding applies in that namespace only.
+    QVERIFY(p.authorize(resource(carol, "get", "pods", "p", "other")).allowed);
+    QVERIFY(!p.authorize(resource(carol, "get", "pods", "p", "team")).allowed);
+    QVERIFY(!p.authorize(resource(carol, "list", "pods")).allowed);
+    // A service account subject without namespace is in the binding's namespace.
+    QVERIFY(p.authorize(resource(sa, "create", "pods", QString(), "team")).allowed);
+    QVERIFY(!p.authorize(resource(user(QStringLiteral("system:serviceaccount:x:builder"), {}),
+                                  "create", "pods", QString(), "team"))
+                 .allowed);
+    // A binding to a missing role grants nothing.
+    QVERIFY(!p.authorize(resource(user(QStringLiteral("dave"), {}), "get", "pods", "p")).allowed);
+    // Rules for SelfSubjectRulesReview.
+    QCOMPARE(p.rulesFor(bob, QStringLiteral("team")).size(), 1);
+    QCOMPARE(p.rulesFor(bob, QString()).size(), 0);
+}
+
+void TestClusterCore::rbacReasonText()
+{
+    const QList<QJsonObject> roles = bootstrapClusterRoles();
+    const QList<QJsonObject> bindings = bootstrapClusterRoleBindings();
+    QList<RbacRole> r;
+    for (const QJsonObject &o : roles)
+        r.append(roleFromJson(o));
+    QList<RbacBinding> b;
+    for (const QJsonObject &o : bindings)
+        b.append(bindingFromJson(o));
+    const RbacPolicy p(r, b);
+    Attributes a;
+    a.user = user(QStringLiteral("bob"), {});
+    a.verb = QStringLiteral("get");
+    a.path = QStringLiteral("/version");
+    RbacDecision d = p.authorize(a);
+    QVERIFY(d.allowed);
+    QCOMPARE(d.reason, QStringLiteral("RBAC: allowed by ClusterRoleBinding \"system:discovery\" of "
+                                      "ClusterRole \"system:discovery\" to Group "
+                                      "\"system:authenticated\""));
+    // Bootstrap policy consequences (reference kube.md §3.4).
+    a.path = QStringLiteral("/");
+    QVERIFY(!p.authorize(a).allowed);
+    UserInfo anon{
+        QStringLiteral("system:anonymous"), {QStringLiteral("system:unauthenticated")}, {}, {}};
+    a.user = anon;
+    a.path = QStringLiteral("/healthz");
+    QVERIFY(p.authorize(a).allowed);
+    a.path = QStringLiteral("/api");
+    QVERIFY(!p.authorize(a).allowed);
+    a.user = user(QStringLiteral("root"), {QStringLiteral("system:masters")});
+    a.path = QStringLiteral("/");
+    QCOMPARE(p.authorize(a).bindingName, QStringLiteral("cluster-admin"));
+    const Attributes ssar =
+        resource(user(QStringLiteral("bob"), {}), "create", "selfsubjectaccessreviews", QString(),
+                 QString(), "authorization.k8s.io");
+    QVERIFY(p.authorize(ssar).allowed);
+}
+
+void TestClusterCore::escalation()
+{
+    auto rules = [](const char *json) {
+        QList<PolicyRule> out;
+        for (const QJsonValue &v : QJsonDocument::fromJson(json).array())
+            out.append(PolicyRule::fromJson(v.toObject()));
+        return out;
+    };
+    const auto owner =
+        rules(R"J([{"verbs":["get","list"],"apiGroups":[""],"resources":["pods","nodes/status"]},
+                                 {"verbs":["get"],"apiGroups":[""],"resources":["secrets"],"resourceNames":["s1"]},
+                                 {"verbs":["get"],"nonResourceURLs":["/logs/*"]}])J");
+    QVERIFY(
+        rulesCover(owner, rules(R"J([{"verbs":["get"],"apiGroups":[""],"resources":["pods"]}])J")));
+    QVERIFY(rulesCover(
+        owner,
+        rules(
+            R"J([{"verbs":["get"],"apiGroups":[""],"resources":["secrets"],"resourceNames":["s1"]}])J")));
+    QVERIFY(!rulesCover(
+        owner, rules(R"J([{"verbs":["get"],"apiGroups":[""],"resources":["secrets"]}])J")));
+    QVERIFY(rulesCover(owner, rules(R"J([{"verbs":["get"],"nonResourceURLs":["/logs/a"]}])J")));
+    QList<PolicyRule> missing;
+    QVERIFY(!rulesCover(
+        owner, rules(R"J([{"verbs":["get","delete"],"apiGroups":[""],"resources":["pods"]}])J"),
+        &missing));
+    QCOMPARE(missing.size(), 1);
+    QCOMPARE(missing[0].verbs, QStringList{QStringLiteral("delete")});
+    // A wildcard is only covered by a wildcard.
+    QVERIFY(
+        !rulesCover(owner, rules(R"J([{"verbs":["*"],"apiGroups":[""],"resources":["pods"]}])J")));
+    QVERIFY(rulesCover(
+        rules(R"J([{"verbs":["*"],"apiGroups":["*"],"resources":["*"]}])J"),
+        rules(R"J([{"verbs":["*"],"apiGroups":["apps"],"resources":["deployments/scale"]}])J")));
+}
+
+void TestClusterCore::nodeAuthorizer_data()
+{
+    QTest::addColumn<QString>("verb");
+    QTest::addColumn<QString>("res");
+    QTest::addColumn<QString>("sub");
+    QTest::addColumn<QString>("name");
+    QTest::addColumn<QString>("ns");
+    QTest::addColumn<QString>("fieldSelector");
+    QTest::addColumn<bool>("allowed");
+    QTest::addColumn<QString>("reason");
+    QTest::newRow("get own") << "get"
+                             << "nodes"
+                             << ""
+                             << "n1"
+                             << ""
+                             << "" << true << "";
+    QTest::newRow("get other") << "get"
+                               << "nodes"
+                               << ""
+                               << "n2"
+                               << ""
+                               << "" << false
+                               << "node 'n1' cannot read 'n2', only its own Node object";
+    QTest::newRow("list all") << "list"
+                              << "nodes"
+                              << ""
+                              << ""
+                              << ""
+                              << "" << false
+                              << "node 'n1' cannot read all nodes, only its own Node object";
+    QTest::newRow("list own by selector") << "list"
+                                          << "nodes"
+                                          << ""
+                                          << "n1"
+                                          << ""
+                                          << "" << true << "";
+    QTest::newRow("patch other (admission narrows)") << "patch"
+                                                     << "nodes"
+                                                     << ""
+                                                     << "n2"
+                                                     << ""
+                                                     << "" << true << "";
+    QTest::newRow("delete own") << "delete"
+                                << "nodes"
+                                << ""
+                                << "n1"
+                                << ""
+                                << "" << false << "";
+    QTest::newRow("status patch") << "patch"
+                                  << "nodes"
+                                  << "status"
+                                  << "n1"
+                                  << ""
+                                  << "" << true << "";
+    QTest::newRow("pod on node") << "get"
+                                 << "pods"
+                                 << ""
+                                 << "mine"
+                                 << "d"
+                                 << "" << true << "";
+    QTest::newRow("pod elsewhere")
+        << "get"
+        << "pods"
+        << ""
+        << "theirs"
+        << "d"
+        << "" << false << "no relationship found between node 'n1' and this object";
+    QTest::newRow("pods list by nodeName") << "list"
+                                           << "pods"
+                                           << ""
+                                           << ""
+                                           << ""
+                                           << "spec.nodeName=n1" << true << "";
+    QTest::newRow("pods list all")
+        << "list"
+        << "pods"
+        << ""
+        << ""
+        << ""
+        << "" << false << "can only list/watch pods with spec.nodeName field selector";
+    QTest::newRow("secret") << "get"
+                            << "secrets"
+                            << ""
+                            << "s"
+                            << "default"
+                            << "" << false
+                            << "no relationship found between node 'n1' and this object";
+    QTest::newRow("namespaces") << "list"
+                                << "namespaces"
+                                << ""
+                                << ""
+                                << ""
+                                << "" << false << "";
+    QTest::newRow("services static") << "list"
+                                     << "services"
+                                     << ""
+                                     << ""
+                                     << ""
+                                     << "" << true << "";
+}
+
+void TestClusterCore::nodeAuthorizer()
+{
+    QFETCH(QString, verb);
+    QFETCH(QString, res);
+    QFETCH(QString, sub);
+    QFETCH(QString, name);
+    QFETCH(QString, ns);
+    QFETCH(QString, fieldSelector);
+    QFETCH(bool, allowed);
+    QFETCH(QString, reason);
+    Attributes a =
+        resource(user(QStringLiteral("system:node:n1"), {QStringLiteral("system:nodes")}), verb,
+                 res, name, ns, QString(), sub);
+    a.fieldSelector = fieldSelector;
+    const AuthorizerStep s = authorizeNode(a, [](const QString &, const QString &pod) {
+        return pod == QLatin1String("mine") ? QStringLiteral("n1") : QStringLiteral("n2");
+    });
+    QCOMPARE(s.decision == Decision::Allow, allowed);
+    QCOMPARE(s.reason, reason);
+    // Not a node without the group: no opinion, no reason.
+    a.user.groups = {QStringLiteral("system:authenticated")};
+    const AuthorizerStep other = authorizeNode(a, {});
+    QCOMPARE(other.decision, Decision::NoOpinion);
+    QVERIFY(other.reason.isEmpty());
+}
+
+void TestClusterCore::authorizerChainAndMessages()
+{
+    QList<RbacRole> r;
+    for (const QJsonObject &o : bootstrapClusterRoles())
+        r.append(roleFromJson(o));
+    QList<RbacBinding> b;
+    for (const QJsonObject &o : bootstrapClusterRoleBindings())
+        b.append(bindingFromJson(o));
+    auto policy = std::make_shared<const RbacPolicy>(r, b);
+    const AuthorizerChain chain({QStringLiteral("Node"), QStringLiteral("RBAC")}, policy, {});
+    const UserInfo node = user(QStringLiteral("system:node:n1"), {QStringLiteral("system:nodes")});
+    Attributes list = resource(node, "list", "namespaces");
+    AuthorizationResult res = chain.authorize(list);
+    QVERIFY(!res.allowed());
+    QCOMPARE(forbiddenMessage(list, res.reason),
+             QStringLiteral("User \"system:node:n1\" cannot list resource \"namespaces\" in API "
+                            "group \"\" at the cluster scope"));
+    Attributes get = resource(node, "get", "nodes", "n2");
+    res = chain.authorize(get);
+    QCOMPARE(
+        forbiddenMessage(get, res.reason),
+        QStringLiteral("User \"system:node:n1\" cannot get resource \"nodes\" in API group \"\" "
+                       "at the cluster scope: node 'n1' cannot read 'n2', only its own Node "
+                       "object"));
+    Attributes ns =
+        resource(user(QStringLiteral("bob"), {}), "get", "pods", "p", "team", QString(), "log");
+    QCOMPARE(
+        forbiddenMessage(ns, chain.authorize(ns).reason),
+        QStringLiteral("User \"bob\" cannot get resource \"pods/log\" in API group \"\" in the "
+                       "namespace \"team\""));
+    Attributes html;
+    html.user = user(QStringLiteral("<b>&"), {});
+    html.verb = QStringLiteral("get");
+    html.path = QStringLiteral("/x");
+    QCOMPARE(forbiddenMessage(html, QStringLiteral("r<")),
+             QStringLiteral("User \"&lt;b&gt;&amp;\" cannot get path \"/x\": r<"));
+    // system:masters short-circuits; AlwaysDeny denies with its reason.
+    QVERIFY(chain
+                .authorize(resource(user(QStringLiteral("x"), {QStringLiteral("system:masters")}),
+                                    "delete", "nodes", "n1"))
+                .allowed());
+    const AuthorizerChain deny({QStringLiteral("AlwaysDeny"), QStringLiteral("RBAC")}, policy, {});
+    res = deny.authorize(resource(user(QStringLiteral("bob"), {}), "create",
+                                  "selfsubjectaccessreviews", QString(), QString(),
+                                  "authorization.k8s.io"));
+    QCOMPARE(res.decision, Decision::Deny);
+    QCOMPARE(res.decidedBy, QStringLiteral("AlwaysDeny"));
+}
+
+void TestClusterCore::validateModes()
+{
+    QVERIFY(
+        AuthorizerChain::validateModes({QStringLiteral("Node"), QStringLiteral("RBAC")}).isEmpty());
+    QVERIFY(
+        AuthorizerChain::validateModes({QStringLiteral("Node")}).contains(QLatin1String("RBAC")));
+    QVERIFY(AuthorizerChain::validateModes({QStringLiteral("RBAC"), QStringLiteral("ABAC")})
+                .contains(QLatin1String("ABAC")));
+    QVERIFY(!AuthorizerChain::validateModes({QStringLiteral("RBAC"), QStringLiteral("RBAC")})
+                 .isEmpty());
+    QVERIFY(!AdmissionChain::validatePlugins({QStringLiteral("PodSecurity")}).isEmpty());
+    QVERIFY(AdmissionChain::validatePlugins({}).isEmpty());
+}
+
+void TestClusterCore::forbiddenNodeLabels_data()
+{
+    QTest::addColumn<QString>("key");
+    QTest::addColumn<bool>("forbidden");
+    // Every row of the reference's table (kube.md §4.1), and the seed's prefix rows.
+    QTest::newRow("foo") << "foo" << false;
+    QTest::newRow("example.com/x") << "example.com/x" << false;
+    QTest::newRow("kubernetes.io/hostname") << "kubernetes.io/hostname" << false;
+    QTest::newRow("topology.kubernetes.io/zone") << "topology.kubernetes.io/zone" << false;
+    QTest::newRow("node.kubernetes.io/exclude...")
+        << "node.kubernetes.io/exclude-from-external-load-balancers" << false;
+    QTest::newRow("foo.kubelet.kubernetes.io/x") << "foo.kubelet.kubernetes.io/x" << false;
+    QTest::newRow("node-restriction.kubernetes.io/x") << "node-restriction.kubernetes.io/x" << true;
+    QTest::newRow("a.node-restriction.kubernetes.io/x")
+        << "a.node-restriction.kubernetes.io/x" << true;
+    QTest::newRow("node-role.kubernetes.io/worker") << "node-role.kubernetes.io/worker" << true;
+    QTest::newRow("kubernetes.io/foo") << "kubernetes.io/foo" << true;
+    QTest::newRow("topology.kubernetes.io/foo") << "topology.kubernetes.io/foo" << true;
+    QTest::newRow("k8s.io/x") << "k8s.io/x" << true;
+    QTest::newRow("foo.k8s.io/x") << "foo.k8s.io/x" << true;
+    QTest::newRow("seed: prefix without slash") << "node-restriction.kubernetes.io" << false;
+    QTest::newRow("kubelet exact list") << "beta.kubernetes.io/instance-type" << false;
+    QTest::newRow("failure-domain zone") << "failure-domain.beta.kubernetes.io/zone" << false;
+    QTest::newRow("kubelet.kubernetes.io/x") << "kubelet.kubernetes.io/x" << false;
+    QTest::newRow("notkubernetes.io/x") << "notkubernetes.io/x" << false;
+}
+
+void TestClusterCore::forbiddenNodeLabels()
+{
+    QFETCH(QString, key);
+    QFETCH(bool, forbidden);
+    QCOMPARE(isForbiddenNodeLabel(key), forbidden);
+}
+
+void TestClusterCore::nodeRestrictionMessages_data()
+{
+    QTest::addColumn<QString>("operation");
+    QTest::addColumn<QString>("name");
+    QTest::addColumn<QString>("oldObject");
+    QTest::addColumn<QString>("newObject");
+    QTest::addColumn<QString>("message"); // empty: allowed
+
+    const QString base = QStringLiteral(R"J({"metadata":{"name":"n1","labels":{"a":"1"}}})J");
+    QTest::newRow("own label") << "UPDATE"
+                               << "n1" << base
+                               << R"J({"metadata":{"name":"n1","labels":{"a":"1","foo":"bar"}}})J"
+                               << "";
+    QTest::newRow("other node")
+        << "UPDATE"
+        << "n2" << base << base
+        << "nodes \"n2\" is forbidden: node \"n1\" is not allowed to modify node \"n2\"";
+    QTest::newRow("protected label")
+        << "UPDATE"
+        << "n1" << base
+        << R"J({"metadata":{"name":"n1","labels":{"a":"1","node-restriction.kubernetes.io/foo":"x"}}})J"
+        << "nodes \"n1\" is forbidden: is not allowed to modify labels: "
+           "node-restriction.kubernetes.io/foo";
+    QTest::newRow("two protected, sorted")
+        << "UPDATE"
+        << "n1" << base
+        << R"J({"metadata":{"name":"n1","labels":{"k8s.io/b":"1","kubernetes.io/a":"x"}}})J"
+        << "nodes \"n1\" is forbidden: is not allowed to modify labels: k8s.io/b, kubernetes.io/a";
+    QTest::newRow("removing a protected label")
+        << "UPDATE"
+        << "n1"
+        << R"J({"metadata":{"name":"n1","labels":{"node-role.kubernetes.io/x":""}}})J"
+        << R"J({"metadata":{"name":"n1","labels":{}}})J"
+        << "nodes \"n1\" is forbidden: is not allowed to modify labels: node-role.kubernetes.io/x";
+    QTest::newRow("unchanged protected label is fine")
+        << "UPDATE"
+        << "n1"
+        << R"J({"metadata":{"name":"n1","labels":{"node-role.kubernetes.io/x":""}}})J"
+        << R"J({"metadata":{"name":"n1","labels":{"node-role.kubernetes.io/x":"","b":"2"}}})J"
+        << "";
+    QTest::newRow("prefix without slash")
+        << "UPDATE"
+        << "n1" << base
+        << R"J({"metadata":{"name":"n1","labels":{"node-restriction.kubernetes.io":"ok"}}})J"
+        << "";
+    QTest::newRow("create with protected")
+        << "CREATE"
+        << "n1"
+        << "{}"
+        << R"J({"metadata":{"name":"n1","labels":{"node-role.kubernetes.io/w":"","a":"1"}}})J"
+        << "nodes \"n1\" is forbidden: node \"n1\" is not allowed to set the following labels: "
+           "node-role.kubernetes.io/w";
+    QTest::newRow("taints changed")
+        << "UPDATE"
+        << "n1" << base
+        << R"J({"metadata":{"name":"n1","labels":{"a":"1"}},"spec":{"taints":[{"key":"k","effect":"NoSchedule"}]}})J"
+        << "nodes \"n1\" is forbidden: node \"n1\" is not allowed to modify taints";
+    QTest::newRow("configSource on create")
+        << "CREATE"
+        << "n1"
+        << "{}"
+        << R"J({"metadata":{"name":"n1"},"spec":{"configSource":{}}})J"
+        << "nodes \"n1\" is forbidden: node \"n1\" is not allowed to create pods with a non-nil "
+           "configSource";
+}
+
+void TestClusterCore::nodeRestrictionMessages()
+{
+    QFETCH(QString, operation);
+    QFETCH(QString, name);
+    QFETCH(QString, oldObject);
+    QFETCH(QString, newObject);
+    QFETCH(QString, message);
+    const AdmissionChain chain(AdmissionChain::defaultPlugins(), AdmissionContext{});
+    AdmissionRequest r;
+    r.operation = operation;
+    r.name = name;
+    r.attributes =
+        resource(user(QStringLiteral("system:node:n1"), {QStringLiteral("system:nodes")}),
+                 operation == QLatin1String("CREATE") ? "create" : "patch", "nodes", name);
+    r.oldObject = QJsonDocument::fromJson(oldObject.toUtf8()).object();
+    r.newObject = QJsonDocument::fromJson(newObject.toUtf8()).object();
+    const AdmissionVerdict v = chain.admit(r);
+    QCOMPARE(v.allowed, message.isEmpty());
+    if (!message.isEmpty()) {
+        QCOMPARE(v.plugin, QStringLiteral("NodeRestriction"));
+        QCOMPARE(v.status.message, message);
+        QCOMPARE(v.status.code, 403);
+        QCOMPARE(QString::fromUtf8(v.status.body(false)),
+                 QStringLiteral("{\"kind\":\"Status\",\"apiVersion\":\"v1\",\"metadata\":{},"
+                                "\"status\":\"Failure\",\"message\":%1,\"reason\":\"Forbidden\","
+                                "\"details\":{\"name\":\"%2\",\"kind\":\"nodes\"},\"code\":403}\n")
+                     .arg(QString::fromUtf8(JsonWriter::encode(message)), name));
+    }
+    // Anyone but a node is not NodeRestriction's business.
+    r.attributes.user = user(QStringLiteral("admin"), {});
+    QVERIFY(chain.admit(r).allowed);
+}
+
+void TestClusterCore::namespaceLifecycle()
+{
+    AdmissionContext ctx;
+    ctx.namespacePhase = [](const QString &n) -> std::optional<QString> {
+        if (n == QLatin1String("live"))
+            return QStringLiteral("Active");
+        if (n == QLatin1String("dying"))
+            return QStringLiteral("Terminating");
+        return std::nullopt;
+    };
+    const AdmissionChain chain({QStringLiteral("NamespaceLifecycle")}, ctx);
+    AdmissionRequest r;
+    r.operation = QStringLiteral("CREATE");
+    r.name = QStringLiteral("p");
+    r.attributes = resource(user(QStringLiteral("bob"), {}), "create", "pods", QString(), "live");
+    QVERIFY(chain.admit(r).allowed);
+    r.attributes.namespaceName = QStringLiteral("nope");
+    AdmissionVerdict v = chain.admit(r);
+    QCOMPARE(v.status.code, 404);
+    QCOMPARE(v.status.message, QStringLiteral("namespaces \"nope\" not found"));
+    r.attributes.namespaceName = QStringLiteral("dying");
+    v = chain.admit(r);
+    QCOMPARE(v.status.code, 403);
+    QCOMPARE(v.status.message, QStringLiteral("pods \"p\" is forbidden: unable to create new "
+                                              "content in namespace dying because it is being "
+                                              "terminated"));
+    AdmissionRequest del;
+    del.operation = QStringLiteral("DELETE");
+    del.name = QStringLiteral("kube-system");
+    del.attributes = resource(user(QStringLiteral("bob"), {}), "delete", "namespaces",
+                              QStringLiteral("kube-system"), QStringLiteral("kube-system"));
+    v = chain.admit(del);
+    QCOMPARE(v.status.message,
+             QStringLiteral(
+                 "namespaces \"kube-system\" is forbidden: this namespace may not be deleted"));
+}
+
+void TestClusterCore::goldenStatus_data()
+{
+    QTest::addColumn<int>("which");
+    QTest::addColumn<QByteArray>("body");
+    QTest::newRow("401")
+        << 0
+        << QByteArray(
+               R"J({"kind":"Status","apiVersion":"v1","metadata":{},"status":"Failure","message":"Unauthorized","reason":"Unauthorized","code":401})J"
+               "\n");
+    QTest::newRow("403 anonymous /")
+        << 1
+        << QByteArray(
+               R"J({"kind":"Status","apiVersion":"v1","metadata":{},"status":"Failure","message":"forbidden: User \"system:anonymous\" cannot get path \"/\"","reason":"Forbidden","details":{},"code":403})J"
+               "\n");
+    QTest::newRow("403 node get")
+        << 2
+        << QByteArray(
+               R"J({"kind":"Status","apiVersion":"v1","metadata":{},"status":"Failure","message":"nodes \"n1\" is forbidden: User \"bob\" cannot get resource \"nodes\" in API group \"\" at the cluster scope","reason":"Forbidden","details":{"name":"n1","kind":"nodes"},"code":403})J"
+               "\n");
+    QTest::newRow("404 node")
+        << 3
+        << QByteArray(
+               R"J({"kind":"Status","apiVersion":"v1","metadata":{},"status":"Failure","message":"nodes \"x\" not found","reason":"NotFound","details":{"name":"x","kind":"nodes"},"code":404})J"
+               "\n");
+    QTest::newRow("404 group")
+        << 4
+        << QByteArray(
+               R"J({"kind":"Status","apiVersion":"v1","metadata":{},"status":"Failure","message":"deployments.apps \"x\" not found","reason":"NotFound","details":{"name":"x","group":"apps","kind":"deployments"},"code":404})J"
+               "\n");
+    QTest::newRow("404 route")
+        << 5
+        << QByteArray(
+               R"J({"kind":"Status","apiVersion":"v1","metadata":{},"status":"Failure","message":"the server could not find the requested resource","reason":"NotFound","details":{},"code":404})J"
+               "\n");
+    QTest::newRow("405")
+        << 6
+        << QByteArray(
+               R"J({"kind":"Status","apiVersion":"v1","metadata":{},"status":"Failure","message":"the server does not allow this method on the requested resource","reason":"MethodNotAllowed","details":{},"code":405})J"
+               "\n");
+    QTest::newRow("409 exists")
+        << 7
+        << QByteArray(
+               R"J({"kind":"Status","apiVersion":"v1","metadata":{},"status":"Failure","message":"nodes \"n1\" already exists","reason":"AlreadyExists","details":{"name":"n1","kind":"nodes"},"code":409})J"
+               "\n");
+    QTest::newRow("409 conflict")
+        << 8
+        << QByteArray(
+               R"J({"kind":"Status","apiVersion":"v1","metadata":{},"status":"Failure","message":"Operation cannot be fulfilled on nodes \"n1\": the object has been modified; please apply your changes to the latest version and try again","reason":"Conflict","details":{"name":"n1","kind":"nodes"},"code":409})J"
+               "\n");
+    QTest::newRow("415")
+        << 9
+        << QByteArray(
+               R"J({"kind":"Status","apiVersion":"v1","metadata":{},"status":"Failure","message":"the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json","reason":"UnsupportedMediaType","code":415})J"
+               "\n");
+    QTest::newRow("422")
+        << 10
+        << QByteArray(
+               R"J({"kind":"Status","apiVersion":"v1","metadata":{},"status":"Failure","message":"Node \"Bad_Name\" is invalid: metadata.name: Invalid value: \"Bad_Name\": a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')","reason":"Invalid","details":{"name":"Bad_Name","kind":"Node","causes":[{"reason":"FieldValueInvalid","message":"Invalid value: \"Bad_Name\": a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')","field":"metadata.name"}]},"code":422})J"
+               "\n");
+    QTest::newRow("503 startup")
+        << 11
+        << QByteArray(
+               R"J({"kind":"Status","apiVersion":"v1","metadata":{},"status":"Failure","message":"the request has been made before all known HTTP paths have been installed, please try again","reason":"ServiceUnavailable","details":{"retryAfterSeconds":5},"code":503})J"
+               "\n");
+}
+
+void TestClusterCore::goldenStatus()
+{
+    QFETCH(int, which);
+    QFETCH(QByteArray, body);
+    Status s;
+    switch (which) {
+    case 0:
+        s = Status::unauthorized();
+        break;
+    case 1:
+        s = Status::forbidden({}, {}, {},
+                              QStringLiteral("User \"system:anonymous\" cannot get path \"/\""));
+        break;
+    case 2:
+        s = Status::forbidden({}, QStringLiteral("nodes"), QStringLiteral("n1"),
+                              QStringLiteral("User \"bob\" cannot get resource \"nodes\" in API "
+                                             "group \"\" at the cluster scope"));
+        break;
+    case 3:
+        s = Status::notFound({}, QStringLiteral("nodes"), QStringLiteral("x"));
+        break;
+    case 4:
+        s = Status::notFound(QStringLiteral("apps"), QStringLiteral("deployments"),
+                             QStringLiteral("x"));
+        break;
+    case 5:
+        s = Status::routeNotFound();
+        break;
+    case 6:
+        s = Status::methodNotAllowed();
+        break;
+    case 7:
+        s = Status::alreadyExists({}, QStringLiteral("nodes"), QStringLiteral("n1"));
+        break;
+    case 8:
+        s = Status::staleResourceVersion({}, QStringLiteral("nodes"), QStringLiteral("n1"));
+        break;
+    case 9:
+        s = Status::unsupportedMediaType({QStringLiteral("application/json-patch+json"),
+                                          QStringLiteral("application/merge-patch+json")});
+        break;
+    case 10: {
+        const QList<StatusCause> causes = Validation::objectMeta(
+            QJsonObject{{QStringLiteral("metadata"),
+                         QJsonObject{{QStringLiteral("name"), QStringLiteral("Bad_Name")}}}},
+            QStringLiteral("nodes"));
+        s = Status::invalid({}, QStringLiteral("Node"), QStringLiteral("Bad_Name"), causes);
+        break;
+    }
+    case 11:
+        s = Status::serviceUnavailable(
+            QStringLiteral("the request has been made before all known "
+                           "HTTP paths have been installed, please try again"),
+            5);
+        break;
+    default:
+        QFAIL("no such case");
+    }
+    QCOMPARE(s.body(false), body);
+}
+
+void TestClusterCore::prettyStatus()
+{
+    const QByteArray pretty =
+        Status::forbidden({}, {}, {},
+                          QStringLiteral("User \"system:anonymous\" cannot get path \"/\""))
+            .body(true);
+    QCOMPARE(pretty, QByteArray("{\n"
+                                "  \"kind\": \"Status\",\n"
+                                "  \"apiVersion\": \"v1\",\n"
+                                "  \"metadata\": {},\n"
+                                "  \"status\": \"Failure\",\n"
+                                "  \"message\": \"forbidden: User \\\"system:anonymous\\\" cannot "
+                                "get path \\\"/\\\"\",\n"
+                                "  \"reason\": \"Forbidden\",\n"
+                                "  \"details\": {},\n"
+                                "  \"code\": 403\n"
+                                "}"));
+}
+
+void TestClusterCore::goEscaping()
+{
+    QCOMPARE(JsonWriter::encode(QStringLiteral("a<b>&c\u2028\n\t\x01")),
+             QByteArray("\"a\\u003cb\\u003e\\u0026c\\u2028\\n\\t\\u0001\""));
+    QCOMPARE(JsonWriter::encode(QJsonObject{{QStringLiteral("spec"), 1},
+                                            {QStringLiteral("b"), 2},
+                                            {QStringLiteral("kind"), QStringLiteral("X")},
+                                            {QStringLiteral("metadata"), QJsonObject()}}),
+             QByteArray("{\"kind\":\"X\",\"metadata\":{},\"spec\":1,\"b\":2}"));
+    QCOMPARE(JsonWriter::encode(QJsonArray{}, true), QByteArray("[]"));
+}
+
+void TestClusterCore::labelValidation_data()
+{
+    QTest::addColumn<QString>("key");
+    QTest::addColumn<QString>("value");
+    QTest::addColumn<QString>("error"); // first error, empty for valid
+    QTest::newRow("ok") << "app"
+                        << "web"
+                        << "";
+    QTest::newRow("prefixed") << "example.com/app"
+                              << ""
+                              << "";
+    QTest::newRow("bad key")
+        << "-bad"
+        << "v"
+        << "metadata.labels: Invalid value: \"-bad\": name part must consist of alphanumeric "
+           "characters, '-', '_' or '.', and must start and end with an alphanumeric character "
+           "(e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is "
+           "'([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')";
+    QTest::newRow("bad prefix")
+        << "Example.com/x"
+        << "v"
+        << "metadata.labels: Invalid value: \"Example.com/x\": prefix part a lowercase RFC 1123 "
+           "subdomain must consist of lower case alphanumeric characters, '-' or '.', and must "
+           "start and end with an alphanumeric character (e.g. 'example.com', regex used for "
+           "validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')";
+    QTest::newRow("long value") << "k" << QString(64, QLatin1Char('a'))
+                                << "metadata.labels: Invalid value: \"" +
+                                       QString(64, QLatin1Char('a')) +
+                                       "\": must be no more than 63 characters";
+    QTest::newRow("bad value")
+        << "k"
+        << "a b"
+        << "metadata.labels: Invalid value: \"a b\": a valid label must be an empty string or "
+           "consist of alphanumeric characters, '-', '_' or '.', and must start and end with an "
+           "alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for "
+           "validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')";
+}
+
+void TestClusterCore::labelValidation()
+{
+    QFETCH(QString, key);
+    QFETCH(QString, value);
+    QFETCH(QString, error);
+    const QJsonObject o{{QStringLiteral("metadata"),
+                         QJsonObject{{QStringLiteral("name"), QStringLiteral("n1")},
+                                     {QStringLiteral("labels"), QJsonObject{{key, value}}}}}};
+    const QList<StatusCause> causes = Validation::objectMeta(o, QStringLiteral("nodes"));
+    if (error.isEmpty()) {
+        QVERIFY(causes.isEmpty());
+        return;
+    }
+    QVERIFY(!causes.isEmpty());
+    QCOMPARE(causes.first().field + QStringLiteral(": ") + causes.first().message, error);
+}
+
+void TestClusterCore::selectors_data()
+{
+    QTest::addColumn<QString>("selector");
+    QTest::addColumn<bool>("valid");
+    QTest::addColumn<bool>("matches"); // against labels {app: web, tier: front}
+    QTest::newRow("empty") << "" << true << true;
+    QTest::newRow("equals") << "app=web" << true << true;
+    QTest::newRow("double equals") << "app==web" << true << true;
+    QTest::newRow("not equals") << "app!=web" << true << false;
+    QTest::newRow("exists") << "tier" << true << true;
+    QTest::newRow("not exists") << "!tier" << true << false;
+    QTest::newRow("in") << "app in (web, api)" << true << true;
+    QTest::newRow("notin") << "app notin (web)" << true << false;
+    QTest::newRow("and") << "app=web,tier=back" << true << false;
+    QTest::newRow("missing key !=") << "zone!=a" << true << true;
+    QTest::newRow("unbalanced") << "app in (web" << false << false;
+    QTest::newRow("bad key") << "-x=1" << false << false;
+}
+
+void TestClusterCore::selectors()
+{
+    QFETCH(QString, selector);
+    QFETCH(bool, valid);
+    QFETCH(bool, matches);
+    QString error;
+    const auto s = Selector::parseLabels(selector, &error);
+    QCOMPARE(s.has_value(), valid);
+    if (!valid) {
+        QVERIFY(!error.isEmpty());
+        return;
+    }
+    const QJsonObject o{
+        {QStringLiteral("metadata"),
+         QJsonObject{{QStringLiteral("labels"),
+                      QJsonObject{{QStringLiteral("app"), QStringLiteral("web")},
+                                  {QStringLiteral("tier"), QStringLiteral("front")}}}}}};
+    QCOMPARE(s->matchesLabels(o), matches);
+    QString ferr;
+    QVERIFY(!Selector::parseFields(QStringLiteral("spec.bogus=1"), {}, &ferr).has_value());
+    QCOMPARE(ferr, QStringLiteral("field label not supported: spec.bogus"));
+}
+
+int runClusterCoreTests(int argc, char **argv)
+{
+    TestClusterCore t;
+    return QTest::qExec(&t, argc, argv);
+}

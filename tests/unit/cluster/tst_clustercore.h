@@ -1,0 +1,34 @@
+#pragma once
+
+// Kept apart from the test data: moc cannot read raw string literals with quotes.
+#include <QObject>
+
+class TestClusterCore : public QObject
+{
+    Q_OBJECT
+private slots:
+    void requestInfo_data();
+    void requestInfo();
+    void rbacRules_data();
+    void rbacRules();
+    void rbacBindings();
+    void rbacReasonText();
+    void escalation();
+    void nodeAuthorizer_data();
+    void nodeAuthorizer();
+    void authorizerChainAndMessages();
+    void validateModes();
+    void forbiddenNodeLabels_data();
+    void forbiddenNodeLabels();
+    void nodeRestrictionMessages_data();
+    void nodeRestrictionMessages();
+    void namespaceLifecycle();
+    void goldenStatus_data();
+    void goldenStatus();
+    void prettyStatus();
+    void goEscaping();
+    void labelValidation_data();
+    void labelValidation();
+    void selectors_data();
+    void selectors();
+};
