@@ -1,11 +1,13 @@
 #include "admin/admincli.h"
 #include "admin/backend.h"
 
+#include "cluster/kubeconfig.h"
 #include "core/config.h"
 
 #include <QCommandLineParser>
 #include <QEventLoop>
 #include <QFile>
+#include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -235,12 +237,612 @@ std::optional<QByteArray> readInput(const QString &name, QTextStream &err)
     return f.readAll();
 }
 
+QString clusterUsageText();
+
 QString usageText()
 {
     QString s;
     for (const Command &c : Commands)
         s += QStringLiteral("  gatehouse admin ") + QLatin1String(c.usage) + QLatin1Char('\n');
+    return s + clusterUsageText();
+}
+
+// ---- cluster nouns (docs/cluster.md) ----------------------------------------------------
+
+const char *const ClusterUsage[] = {
+    "kubeconfig user NAME [--group G]... [--file PATH [--reference-files]] [--server URL] [--days "
+    "N]",
+    "kubeconfig node NODE_NAME [--file PATH [--reference-files]] [--server URL] [--days N]",
+    "kubeconfig view FILE   (redacted, like kubectl config view)",
+    "nodes list | show NAME | create NAME [--label K=V]... | delete NAME",
+    "labels list NODE | set NODE K=V... | remove NODE KEY...   [--as USER [--group G]... | "
+    "--anonymous]",
+    "namespaces list | create NAME | delete NAME",
+    "rbac roles [-n NS] | bindings [-n NS] | import FILE... | delete KIND NAME [-n NS] | who-can "
+    "RESOURCE [-n NS]",
+    "settings show | set anonymous-auth=true|false authorization-mode=M,... "
+    "enable-admission-plugins=P,...",
+    "explain VERB RESOURCE [NAME] [-n NS] [--subresource S] | explain label NODE K=V|K-... | "
+    "explain VERB /PATH"
+    "   (--as USER [--group G]... | --anonymous)",
+    "cluster-requests list [--limit N]",
+};
+
+bool isClusterNoun(const QString &noun)
+{
+    static const QStringList nouns{
+        QStringLiteral("kubeconfig"), QStringLiteral("nodes"),
+        QStringLiteral("labels"),     QStringLiteral("namespaces"),
+        QStringLiteral("rbac"),       QStringLiteral("settings"),
+        QStringLiteral("explain"),    QStringLiteral("cluster-requests")};
+    return nouns.contains(noun);
+}
+
+QString clusterUsageText()
+{
+    QString s;
+    for (const char *u : ClusterUsage)
+        s += QStringLiteral("  gatehouse admin ") + QLatin1String(u) + QLatin1Char('\n');
     return s;
+}
+
+// The identity --as/--group/--anonymous name, as the explain and requests endpoints take it.
+QJsonObject identityOf(const QCommandLineParser &p)
+{
+    if (p.isSet(QStringLiteral("anonymous")))
+        return QJsonObject{{QStringLiteral("anonymous"), true}};
+    return QJsonObject{
+        {QStringLiteral("user"), p.value(QStringLiteral("as"))},
+        {QStringLiteral("groups"), QJsonArray::fromStringList(p.values(QStringLiteral("group")))}};
+}
+
+// "k=v" -> {k: v}; "k-" -> {k: null}.
+std::optional<QJsonObject> labelChanges(const QStringList &words, bool removeOnly, QTextStream &err)
+{
+    QJsonObject labels;
+    for (const QString &w : words) {
+        if (removeOnly) {
+            labels.insert(w.endsWith(QLatin1Char('-')) ? w.chopped(1) : w, QJsonValue::Null);
+            continue;
+        }
+        const qsizetype eq = w.indexOf(QLatin1Char('='));
+        if (eq > 0) {
+            labels.insert(w.left(eq), w.mid(eq + 1));
+        } else if (w.endsWith(QLatin1Char('-')) && w.size() > 1) {
+            labels.insert(w.chopped(1), QJsonValue::Null);
+        } else {
+            err << "gatehouse admin: '" << w << "' is not KEY=VALUE or KEY-\n";
+            return std::nullopt;
+        }
+    }
+    if (labels.isEmpty()) {
+        err << "gatehouse admin: give at least one label\n";
+        return std::nullopt;
+    }
+    return labels;
+}
+
+void printTrace(const QJsonObject &t, QTextStream &out)
+{
+    const QJsonObject authn = t.value(QStringLiteral("authentication")).toObject();
+    const QJsonObject user = authn.value(QStringLiteral("user")).toObject();
+    out << "request:        " << t.value(QStringLiteral("method")).toString() << " "
+        << t.value(QStringLiteral("path")).toString() << "\n";
+    out << "authentication: " << authn.value(QStringLiteral("decision")).toString();
+    if (!user.isEmpty())
+        out << " as " << user.value(QStringLiteral("username")).toString() << " ["
+            << str(user, "groups") << "]";
+    out << " - " << authn.value(QStringLiteral("reason")).toString() << "\n";
+    if (t.contains(QStringLiteral("authorization"))) {
+        const QJsonObject a = t.value(QStringLiteral("authorization")).toObject();
+        out << "authorization:  " << a.value(QStringLiteral("decision")).toString();
+        if (!a.value(QStringLiteral("decidedBy")).toString().isEmpty())
+            out << " by " << a.value(QStringLiteral("decidedBy")).toString();
+        if (!a.value(QStringLiteral("reason")).toString().isEmpty())
+            out << " - " << a.value(QStringLiteral("reason")).toString();
+        out << "\n";
+    }
+    if (t.contains(QStringLiteral("admission"))) {
+        const QJsonObject a = t.value(QStringLiteral("admission")).toObject();
+        out << "admission:      " << a.value(QStringLiteral("decision")).toString();
+        if (a.contains(QStringLiteral("plugin")))
+            out << " by " << a.value(QStringLiteral("plugin")).toString() << " - "
+                << a.value(QStringLiteral("message")).toString();
+        out << "\n";
+    }
+    out << "answer:         " << t.value(QStringLiteral("code")).toInt();
+    const QString message =
+        t.value(QStringLiteral("status")).toObject().value(QStringLiteral("message")).toString();
+    if (!message.isEmpty())
+        out << " " << message;
+    out << "\n";
+}
+
+int runClusterCommand(const QCommandLineParser &p, const QString &noun, QStringList words,
+                      const Target &t, const QString &format, QTextStream &out, QTextStream &err)
+{
+    const QString verb = words.isEmpty() ? QString() : words.takeFirst();
+    const QString ns = p.value(QStringLiteral("namespace"));
+    const QString k8s = QStringLiteral("/admin/v1/cluster/k8s");
+    auto usage = [&]() {
+        err << "gatehouse admin: usage:\n" << clusterUsageText();
+        return 2;
+    };
+    auto readFile = [&](const QString &name) -> std::optional<QByteArray> {
+        return readInput(name, err);
+    };
+    QByteArray method = "GET";
+    QString path;
+    QUrlQuery query;
+    QByteArray body;
+    enum class Show {
+        Object,
+        Nodes,
+        Namespaces,
+        Roles,
+        Bindings,
+        Trace,
+        Requests,
+        WhoCan,
+        Import,
+        Labels,
+        Kubeconfig,
+        Settings,
+        Done
+    } show = Show::Object;
+    bool viaRequests = false; // perform as an identity: the answer wraps code/body/trace
+
+    if (noun == QLatin1String("kubeconfig")) {
+        if (verb == QLatin1String("view") && words.size() == 1) {
+            const auto input = readFile(words[0]);
+            if (!input)
+                return 2;
+            auto r = Cluster::redactKubeconfig(*input);
+            if (auto *e = std::get_if<QString>(&r)) {
+                err << "gatehouse admin: " << words[0] << ": " << *e << "\n";
+                return 1;
+            }
+            out << std::get<QByteArray>(r);
+            return 0;
+        }
+        if ((verb != QLatin1String("user") && verb != QLatin1String("node")) || words.size() != 1)
+            return usage();
+        QJsonObject o{{QStringLiteral("kind"), verb},
+                      {QStringLiteral("name"), words[0]},
+                      {QStringLiteral("groups"),
+                       QJsonArray::fromStringList(p.values(QStringLiteral("group")))}};
+        if (p.isSet(QStringLiteral("server")))
+            o.insert(QStringLiteral("server"), p.value(QStringLiteral("server")));
+        if (p.isSet(QStringLiteral("days")))
+            o.insert(QStringLiteral("validityDays"), p.value(QStringLiteral("days")).toInt());
+        const QString file = p.value(QStringLiteral("file"));
+        if (p.isSet(QStringLiteral("reference-files"))) {
+            if (file.isEmpty()) {
+                err << "gatehouse admin: --reference-files needs --file\n";
+                return 2;
+            }
+            const QString base = QFileInfo(file).absolutePath() + QLatin1Char('/') +
+                                 QFileInfo(file).completeBaseName();
+            o.insert(QStringLiteral("files"),
+                     QJsonObject{{QStringLiteral("ca"), base + QStringLiteral("-ca.crt")},
+                                 {QStringLiteral("certificate"), base + QStringLiteral(".crt")},
+                                 {QStringLiteral("key"), base + QStringLiteral(".key")}});
+        }
+        method = "POST";
+        path = QStringLiteral("/admin/v1/cluster/kubeconfigs");
+        body = QJsonDocument(o).toJson();
+        show = Show::Kubeconfig;
+    } else if (noun == QLatin1String("nodes") || noun == QLatin1String("namespaces")) {
+        const QString base = k8s + QStringLiteral("/api/v1/") + noun;
+        if (verb == QLatin1String("list") && words.isEmpty()) {
+            path = base;
+            show = noun == QLatin1String("nodes") ? Show::Nodes : Show::Namespaces;
+        } else if (verb == QLatin1String("show") && words.size() == 1) {
+            path = base + QLatin1Char('/') + words[0];
+        } else if (verb == QLatin1String("create") && words.size() == 1) {
+            QJsonObject labels;
+            for (const QString &l : p.values(QStringLiteral("label"))) {
+                const qsizetype eq = l.indexOf(QLatin1Char('='));
+                if (eq <= 0) {
+                    err << "gatehouse admin: --label takes KEY=VALUE\n";
+                    return 2;
+                }
+                labels.insert(l.left(eq), l.mid(eq + 1));
+            }
+            QJsonObject meta{{QStringLiteral("name"), words[0]}};
+            if (!labels.isEmpty())
+                meta.insert(QStringLiteral("labels"), labels);
+            method = "POST";
+            path = base;
+            body = QJsonDocument(QJsonObject{{QStringLiteral("metadata"), meta}}).toJson();
+        } else if (verb == QLatin1String("delete") && words.size() == 1) {
+            method = "DELETE";
+            path = base + QLatin1Char('/') + words[0];
+        } else {
+            return usage();
+        }
+    } else if (noun == QLatin1String("labels")) {
+        if (verb == QLatin1String("list") && words.size() == 1) {
+            path = k8s + QStringLiteral("/api/v1/nodes/") + words[0];
+            show = Show::Labels;
+        } else if ((verb == QLatin1String("set") || verb == QLatin1String("remove")) &&
+                   words.size() >= 2) {
+            const auto labels = labelChanges(words.mid(1), verb == QLatin1String("remove"), err);
+            if (!labels)
+                return 2;
+            const QJsonObject patch{
+                {QStringLiteral("metadata"), QJsonObject{{QStringLiteral("labels"), *labels}}}};
+            if (p.isSet(QStringLiteral("as")) || p.isSet(QStringLiteral("anonymous"))) {
+                QJsonObject r = identityOf(p);
+                r.insert(QStringLiteral("node"), words[0]);
+                r.insert(QStringLiteral("labels"), *labels);
+                method = "POST";
+                path = QStringLiteral("/admin/v1/cluster/requests");
+                body = QJsonDocument(r).toJson();
+                viaRequests = true;
+                show = Show::Labels;
+            } else {
+                method = "PATCH";
+                path = k8s + QStringLiteral("/api/v1/nodes/") + words[0];
+                body = QJsonDocument(patch).toJson();
+                show = Show::Labels;
+            }
+        } else {
+            return usage();
+        }
+    } else if (noun == QLatin1String("rbac")) {
+        const QString group = QStringLiteral("/apis/rbac.authorization.k8s.io/v1/");
+        auto collection = [&](const char *namespaced, const char *cluster) {
+            return ns.isEmpty() ? k8s + group + QLatin1String(cluster)
+                                : k8s + group + QStringLiteral("namespaces/%1/").arg(ns) +
+                                      QLatin1String(namespaced);
+        };
+        if (verb == QLatin1String("roles") && words.isEmpty()) {
+            path = collection("roles", "clusterroles");
+            show = Show::Roles;
+        } else if (verb == QLatin1String("bindings") && words.isEmpty()) {
+            path = collection("rolebindings", "clusterrolebindings");
+            show = Show::Bindings;
+        } else if (verb == QLatin1String("import") && !words.isEmpty()) {
+            for (const QString &f : std::as_const(words)) {
+                const auto input = readFile(f);
+                if (!input)
+                    return 2;
+                body += *input + "\n---\n";
+            }
+            method = "POST";
+            path = QStringLiteral("/admin/v1/cluster/rbac/import");
+            show = Show::Import;
+        } else if (verb == QLatin1String("delete") && words.size() == 2) {
+            static const QHash<QString, std::pair<const char *, bool>> kinds{
+                {QStringLiteral("role"), {"roles", true}},
+                {QStringLiteral("clusterrole"), {"clusterroles", false}},
+                {QStringLiteral("rolebinding"), {"rolebindings", true}},
+                {QStringLiteral("clusterrolebinding"), {"clusterrolebindings", false}}};
+            const auto kind = kinds.value(words[0].toLower(), {nullptr, false});
+            if (!kind.first) {
+                err << "gatehouse admin: KIND is Role, ClusterRole, RoleBinding or "
+                       "ClusterRoleBinding\n";
+                return 2;
+            }
+            if (kind.second && ns.isEmpty()) {
+                err << "gatehouse admin: a " << words[0] << " lives in a namespace: give -n NS\n";
+                return 2;
+            }
+            method = "DELETE";
+            path = k8s + group +
+                   (kind.second ? QStringLiteral("namespaces/%1/").arg(ns) : QString()) +
+                   QLatin1String(kind.first) + QLatin1Char('/') + words[1];
+            show = Show::Done;
+        } else if (verb == QLatin1String("who-can") && words.size() == 1) {
+            path = QStringLiteral("/admin/v1/cluster/who-can");
+            query.addQueryItem(QStringLiteral("resource"), words[0]);
+            if (!ns.isEmpty())
+                query.addQueryItem(QStringLiteral("namespace"), ns);
+            show = Show::WhoCan;
+        } else {
+            return usage();
+        }
+    } else if (noun == QLatin1String("settings")) {
+        path = QStringLiteral("/admin/v1/cluster/settings");
+        show = Show::Settings;
+        if (verb == QLatin1String("set") && !words.isEmpty()) {
+            QJsonObject o;
+            for (const QString &w : std::as_const(words)) {
+                const QString key = w.section(QLatin1Char('='), 0, 0);
+                const QString value = w.section(QLatin1Char('='), 1);
+                const QStringList list = value.split(QLatin1Char(','), Qt::SkipEmptyParts);
+                if (key == QLatin1String("anonymous-auth") &&
+                    (value == QLatin1String("true") || value == QLatin1String("false")))
+                    o.insert(QStringLiteral("anonymousAuth"), value == QLatin1String("true"));
+                else if (key == QLatin1String("authorization-mode"))
+                    o.insert(QStringLiteral("authorizationModes"),
+                             QJsonArray::fromStringList(list));
+                else if (key == QLatin1String("enable-admission-plugins"))
+                    o.insert(QStringLiteral("admissionPlugins"), QJsonArray::fromStringList(list));
+                else {
+                    err << "gatehouse admin: '" << w
+                        << "': give anonymous-auth=true|false, authorization-mode=M,... or "
+                           "enable-admission-plugins=P,...\n";
+                    return 2;
+                }
+            }
+            method = "PUT";
+            body = QJsonDocument(o).toJson();
+        } else if (verb != QLatin1String("show") || !words.isEmpty()) {
+            return usage();
+        }
+    } else if (noun == QLatin1String("explain")) {
+        if (!p.isSet(QStringLiteral("as")) && !p.isSet(QStringLiteral("anonymous"))) {
+            err << "gatehouse admin: explain needs --as USER [--group G]... or --anonymous\n";
+            return 2;
+        }
+        QJsonObject r = identityOf(p);
+        if (verb == QLatin1String("label") && words.size() >= 2) {
+            const auto labels = labelChanges(words.mid(1), false, err);
+            if (!labels)
+                return 2;
+            r.insert(QStringLiteral("node"), words[0]);
+            r.insert(QStringLiteral("labels"), *labels);
+        } else if (!verb.isEmpty() && words.size() == 1 && words[0].startsWith(QLatin1Char('/'))) {
+            r.insert(QStringLiteral("method"), verb.toUpper());
+            r.insert(QStringLiteral("path"), words[0]);
+        } else if (!verb.isEmpty() && (words.size() == 1 || words.size() == 2)) {
+            // A resource request in kubectl's words: verb resource[.group] [name].
+            static const QHash<QString, QString> methods{
+                {QStringLiteral("get"), QStringLiteral("GET")},
+                {QStringLiteral("list"), QStringLiteral("GET")},
+                {QStringLiteral("watch"), QStringLiteral("GET")},
+                {QStringLiteral("create"), QStringLiteral("POST")},
+                {QStringLiteral("update"), QStringLiteral("PUT")},
+                {QStringLiteral("patch"), QStringLiteral("PATCH")},
+                {QStringLiteral("delete"), QStringLiteral("DELETE")}};
+            if (!methods.contains(verb)) {
+                err << "gatehouse admin: VERB is get, list, watch, create, update, patch or "
+                       "delete\n";
+                return 2;
+            }
+            const QString resource = words[0].section(QLatin1Char('.'), 0, 0);
+            const QString group = words[0].section(QLatin1Char('.'), 1);
+            QString path = group.isEmpty() ? QStringLiteral("/api/v1/")
+                                           : QStringLiteral("/apis/%1/v1/").arg(group);
+            if (!ns.isEmpty())
+                path += QStringLiteral("namespaces/%1/").arg(ns);
+            path += resource;
+            if (words.size() == 2)
+                path += QLatin1Char('/') + words[1];
+            if (p.isSet(QStringLiteral("subresource")))
+                path += QLatin1Char('/') + p.value(QStringLiteral("subresource"));
+            if (verb == QLatin1String("watch"))
+                path += QStringLiteral("?watch=1");
+            r.insert(QStringLiteral("method"), methods.value(verb));
+            r.insert(QStringLiteral("path"), path);
+            if (verb == QLatin1String("create") || verb == QLatin1String("update"))
+                r.insert(QStringLiteral("body"),
+                         QJsonObject{{QStringLiteral("metadata"),
+                                      QJsonObject{{QStringLiteral("name"),
+                                                   words.value(1, QStringLiteral("example"))}}}});
+            if (verb == QLatin1String("patch"))
+                r.insert(QStringLiteral("body"), QJsonObject());
+        } else {
+            return usage();
+        }
+        method = "POST";
+        path = QStringLiteral("/admin/v1/cluster/explain");
+        body = QJsonDocument(r).toJson();
+        show = Show::Trace;
+    } else if (noun == QLatin1String("cluster-requests") && verb == QLatin1String("list") &&
+               words.isEmpty()) {
+        path = QStringLiteral("/admin/v1/cluster/requests");
+        if (p.isSet(QStringLiteral("limit")))
+            query.addQueryItem(QStringLiteral("limit"), p.value(QStringLiteral("limit")));
+        show = Show::Requests;
+    } else {
+        return usage();
+    }
+
+    const Reply r = call(t, method, path, query, body);
+    if (r.status == 0) {
+        err << "gatehouse admin: no Gatehouse backend answers at " << t.url.toString() << ": "
+            << r.networkError << "\n";
+        return 1;
+    }
+    QJsonObject answer = QJsonDocument::fromJson(r.body).object();
+    int code = r.status;
+    if (viaRequests) {
+        code = answer.value(QStringLiteral("code")).toInt();
+        answer = answer.value(QStringLiteral("body")).toObject();
+    }
+    if (code < 200 || code > 299) {
+        // Cluster answers are Kubernetes Status bodies; admin ones {error, message}.
+        err << "gatehouse admin: " << code << ": "
+            << answer.value(QStringLiteral("message")).toString() << "\n";
+        return 1;
+    }
+    if (format == QLatin1String("json")) {
+        out << QJsonDocument(answer).toJson(QJsonDocument::Indented);
+        return 0;
+    }
+    const QJsonArray items = answer.value(QStringLiteral("items")).toArray();
+    auto flat = [](const QJsonArray &objects,
+                   const std::function<QJsonObject(const QJsonObject &)> &row) {
+        QJsonArray rows;
+        for (const QJsonValue &v : objects)
+            rows.append(row(v.toObject()));
+        return rows;
+    };
+    auto meta = [](const QJsonObject &o) { return o.value(QStringLiteral("metadata")).toObject(); };
+    auto labelText = [](const QJsonObject &labels) {
+        QStringList l;
+        for (auto it = labels.begin(); it != labels.end(); ++it)
+            l.append(it.key() + QLatin1Char('=') + it.value().toString());
+        return l.join(QLatin1Char(','));
+    };
+    switch (show) {
+    case Show::Kubeconfig: {
+        const QString file = p.value(QStringLiteral("file"));
+        const QByteArray yaml = answer.value(QStringLiteral("kubeconfig")).toString().toUtf8();
+        if (file.isEmpty()) {
+            out << yaml;
+            return 0;
+        }
+        // Private files are 0600 from their first byte.
+        auto write = [&](const QString &name, const QByteArray &data, bool secret) {
+            QFile f(name);
+            if (!f.open(QIODevice::WriteOnly | QIODevice::Truncate)) {
+                err << "gatehouse admin: cannot write " << name << ": " << f.errorString() << "\n";
+                return false;
+            }
+            f.setPermissions(secret ? QFile::ReadOwner | QFile::WriteOwner
+                                    : QFile::ReadOwner | QFile::WriteOwner | QFile::ReadGroup |
+                                          QFile::ReadOther);
+            f.write(data);
+            return true;
+        };
+        if (p.isSet(QStringLiteral("reference-files"))) {
+            const QJsonObject files =
+                QJsonDocument::fromJson(body).object().value(QStringLiteral("files")).toObject();
+            if (!write(files.value(QStringLiteral("ca")).toString(),
+                       answer.value(QStringLiteral("caPem")).toString().toLatin1(), false) ||
+                !write(files.value(QStringLiteral("certificate")).toString(),
+                       answer.value(QStringLiteral("certificatePem")).toString().toLatin1(),
+                       false) ||
+                !write(files.value(QStringLiteral("key")).toString(),
+                       answer.value(QStringLiteral("keyPem")).toString().toLatin1(), true))
+                return 1;
+        }
+        if (!write(file, yaml, true))
+            return 1;
+        out << "kubeconfig for " << answer.value(QStringLiteral("user")).toString() << " ["
+            << str(answer, "groups") << "] written to " << file << " (valid until "
+            << answer.value(QStringLiteral("expiresAt")).toString() << ")\n";
+        return 0;
+    }
+    case Show::Nodes:
+        printTable(flat(items,
+                        [&](const QJsonObject &o) {
+                            return QJsonObject{
+                                {QStringLiteral("name"), meta(o).value(QStringLiteral("name"))},
+                                {QStringLiteral("created"),
+                                 meta(o).value(QStringLiteral("creationTimestamp"))},
+                                {QStringLiteral("labels"),
+                                 labelText(meta(o).value(QStringLiteral("labels")).toObject())}};
+                        }),
+                   {{"name", "NAME"}, {"created", "CREATED"}, {"labels", "LABELS"}}, out);
+        return 0;
+    case Show::Namespaces:
+        printTable(flat(items,
+                        [&](const QJsonObject &o) {
+                            return QJsonObject{
+                                {QStringLiteral("name"), meta(o).value(QStringLiteral("name"))},
+                                {QStringLiteral("phase"), o.value(QStringLiteral("status"))
+                                                              .toObject()
+                                                              .value(QStringLiteral("phase"))},
+                                {QStringLiteral("created"),
+                                 meta(o).value(QStringLiteral("creationTimestamp"))}};
+                        }),
+                   {{"name", "NAME"}, {"phase", "STATUS"}, {"created", "CREATED"}}, out);
+        return 0;
+    case Show::Roles:
+        printTable(
+            flat(items,
+                 [&](const QJsonObject &o) {
+                     return QJsonObject{
+                         {QStringLiteral("name"), meta(o).value(QStringLiteral("name"))},
+                         {QStringLiteral("namespace"), meta(o).value(QStringLiteral("namespace"))},
+                         {QStringLiteral("rules"),
+                          o.value(QStringLiteral("rules")).toArray().size()}};
+                 }),
+            {{"name", "NAME"}, {"namespace", "NAMESPACE"}, {"rules", "RULES"}}, out);
+        return 0;
+    case Show::Bindings:
+        printTable(
+            flat(items,
+                 [&](const QJsonObject &o) {
+                     QStringList subjects;
+                     for (const QJsonValue &s : o.value(QStringLiteral("subjects")).toArray())
+                         subjects.append(s.toObject().value(QStringLiteral("kind")).toString() +
+                                         QLatin1Char(':') +
+                                         s.toObject().value(QStringLiteral("name")).toString());
+                     const QJsonObject ref = o.value(QStringLiteral("roleRef")).toObject();
+                     return QJsonObject{
+                         {QStringLiteral("name"), meta(o).value(QStringLiteral("name"))},
+                         {QStringLiteral("role"), ref.value(QStringLiteral("kind")).toString() +
+                                                      QLatin1Char('/') +
+                                                      ref.value(QStringLiteral("name")).toString()},
+                         {QStringLiteral("subjects"), subjects.join(QLatin1Char(','))}};
+                 }),
+            {{"name", "NAME"}, {"role", "ROLE"}, {"subjects", "SUBJECTS"}}, out);
+        return 0;
+    case Show::Labels: {
+        const QJsonObject labels = meta(answer).value(QStringLiteral("labels")).toObject();
+        for (auto it = labels.begin(); it != labels.end(); ++it)
+            out << it.key() << "=" << it.value().toString() << "\n";
+        return 0;
+    }
+    case Show::Trace:
+        printTrace(answer, out);
+        return 0;
+    case Show::Requests:
+        printTable(items,
+                   {{"time", "TIME"},
+                    {"user", "USER"},
+                    {"method", "METHOD"},
+                    {"path", "PATH"},
+                    {"code", "CODE"},
+                    {"stage", "STAGE"},
+                    {"reason", "REASON"}},
+                   out);
+        return 0;
+    case Show::WhoCan: {
+        QList<std::pair<const char *, const char *>> cols{{"subject", "SUBJECT"}};
+        const QJsonArray verbs = answer.value(QStringLiteral("verbs")).toArray();
+        static QList<QByteArray> keep; // printTable takes C strings
+        keep.clear();
+        for (const QJsonValue &v : verbs)
+            keep.append(v.toString().toUtf8());
+        for (const QByteArray &v : std::as_const(keep))
+            cols.append(std::pair<const char *, const char *>(v.constData(), v.constData()));
+        QJsonArray rows;
+        for (const QJsonValue &v : answer.value(QStringLiteral("subjects")).toArray()) {
+            const QJsonObject s = v.toObject();
+            QJsonObject row{{QStringLiteral("subject"),
+                             s.value(QStringLiteral("kind")).toString() + QLatin1Char(':') +
+                                 s.value(QStringLiteral("name")).toString()}};
+            const QJsonObject allowed = s.value(QStringLiteral("verbs")).toObject();
+            for (auto it = allowed.begin(); it != allowed.end(); ++it)
+                row.insert(it.key(),
+                           it.value().toBool() ? QStringLiteral("yes") : QStringLiteral("-"));
+            rows.append(row);
+        }
+        printTable(rows, cols, out);
+        return 0;
+    }
+    case Show::Import:
+        printTable(answer.value(QStringLiteral("results")).toArray(),
+                   {{"kind", "KIND"},
+                    {"namespace", "NAMESPACE"},
+                    {"name", "NAME"},
+                    {"action", "RESULT"},
+                    {"message", "MESSAGE"}},
+                   out);
+        for (const QJsonValue &v : answer.value(QStringLiteral("results")).toArray())
+            if (v.toObject().value(QStringLiteral("action")) == QLatin1String("error"))
+                return 1;
+        return 0;
+    case Show::Settings:
+        out << "anonymous-auth:           " << str(answer, "anonymousAuth") << "\n"
+            << "authorization-mode:       " << str(answer, "authorizationModes") << "\n"
+            << "enable-admission-plugins: " << str(answer, "admissionPlugins") << "\n";
+        return 0;
+    case Show::Done:
+        out << "done\n";
+        return 0;
+    case Show::Object:
+        break;
+    }
+    printObject(answer, out);
+    return 0;
 }
 
 } // namespace
@@ -257,7 +859,8 @@ int runAdminCli(const QStringList &args, const QProcessEnvironment &env, QTextSt
     p.addPositionalArgument(
         QStringLiteral("noun"),
         QStringLiteral("status, customers, beers, orders, deliveries, endpoints, clients, keys, "
-                       "users, consents"));
+                       "users, consents, kubeconfig, nodes, labels, namespaces, rbac, settings, "
+                       "explain, cluster-requests"));
     p.addPositionalArgument(QStringLiteral("verb"), QStringLiteral("list, show, create, ..."));
     p.addOptions({
         {QStringLiteral("data-dir"), QStringLiteral("Data directory of the backend."),
@@ -294,6 +897,27 @@ int runAdminCli(const QStringList &args, const QProcessEnvironment &env, QTextSt
         {QStringLiteral("max-uses"),
          QStringLiteral("initial-access-tokens create: registrations allowed (default 1)."),
          QStringLiteral("n")},
+        {QStringLiteral("group"), QStringLiteral("kubeconfig, explain, labels: a group (repeat)."),
+         QStringLiteral("group")},
+        {QStringLiteral("as"), QStringLiteral("explain, labels: act as this user."),
+         QStringLiteral("user")},
+        {QStringLiteral("anonymous"), QStringLiteral("explain, labels: act as system:anonymous.")},
+        {{QStringLiteral("n"), QStringLiteral("namespace")},
+         QStringLiteral("rbac, explain: the namespace."),
+         QStringLiteral("ns")},
+        {QStringLiteral("subresource"), QStringLiteral("explain: the subresource (status)."),
+         QStringLiteral("name")},
+        {QStringLiteral("label"), QStringLiteral("nodes create: a label KEY=VALUE (repeat)."),
+         QStringLiteral("label")},
+        {QStringLiteral("file"), QStringLiteral("kubeconfig: write it to this file (0600)."),
+         QStringLiteral("path")},
+        {QStringLiteral("reference-files"),
+         QStringLiteral("kubeconfig: write the certificate and key next to --file and reference "
+                        "them.")},
+        {QStringLiteral("server"), QStringLiteral("kubeconfig: the server URL to put in it."),
+         QStringLiteral("url")},
+        {QStringLiteral("days"), QStringLiteral("kubeconfig: certificate validity (default 365)."),
+         QStringLiteral("n")},
     });
     if (!p.parse(args)) {
         err << "gatehouse admin: " << p.errorText() << "\n";
@@ -315,7 +939,10 @@ int runAdminCli(const QStringList &args, const QProcessEnvironment &env, QTextSt
     }
     const Command *command = nullptr;
     QStringList words = pos.mid(1);
+    const bool clusterNoun = isClusterNoun(pos.first());
     for (const Command &c : Commands) {
+        if (clusterNoun)
+            break;
         if (pos.first() != QLatin1String(c.noun))
             continue;
         if (qstrlen(c.verb) == 0) { // status [show]
@@ -331,12 +958,12 @@ int runAdminCli(const QStringList &args, const QProcessEnvironment &env, QTextSt
             break;
         }
     }
-    if (!command) {
+    if (!command && !clusterNoun) {
         err << "gatehouse admin: unknown command '" << pos.join(QLatin1Char(' ')) << "'; known:\n"
             << usageText();
         return 2;
     }
-    if (words.size() != command->args) {
+    if (command && words.size() != command->args) {
         err << "gatehouse admin: usage: gatehouse admin " << command->usage << "\n";
         return 2;
     }
@@ -387,6 +1014,8 @@ int runAdminCli(const QStringList &args, const QProcessEnvironment &env, QTextSt
         t.token = QString::fromUtf8(f.readAll()).trimmed();
     }
 
+    if (clusterNoun)
+        return runClusterCommand(p, pos.first(), words, t, format, out, err);
     const QString noun = QLatin1String(command->noun);
     const QString verb = QLatin1String(command->verb);
     QByteArray method = "GET";

@@ -6,6 +6,7 @@
 
 #include "cluster/clusterapi.h"
 #include "cluster/objectstore.h"
+#include "cluster/tokenauth.h"
 #include "core/clock.h"
 #include "core/database.h"
 #include "core/eventbus.h"
@@ -19,6 +20,7 @@
 #include "crypto/random.h"
 #include "oauth/oauthapi.h"
 #include "oauth/oauthstore.h"
+#include "oauth/signingkeys.h"
 #include "orders/ordersapi.h"
 #include "orders/orderservice.h"
 #include "orders/orderstore.h"
@@ -320,6 +322,26 @@ Result<void> Backend::start()
     m_oauth->setEventQueue(m_eventQueue.get());
     if (auto r = m_oauth->start(); !r)
         return r;
+    // OIDC bearer tokens for the cluster API: by default from the embedded authorization server.
+    if (m_config.oidcIssuerUrl != QLatin1String("none")) {
+        if (!m_config.oidcIssuerUrl.isEmpty() && m_config.oidcIssuerUrl != m_oauth->issuer())
+            return makeError(
+                QStringLiteral("invalid-config"),
+                QStringLiteral("oidc-issuer-url: only this Gatehouse's own issuer (%1) "
+                               "is supported, or \"none\"")
+                    .arg(m_oauth->issuer()));
+        Cluster::OidcOptions oidc;
+        oidc.issuer = m_oauth->issuer();
+        oidc.clientId = m_config.oidcClientId;
+        oidc.usernameClaim = m_config.oidcUsernameClaim;
+        oidc.usernamePrefix = m_config.oidcUsernamePrefix;
+        oidc.groupsClaim = m_config.oidcGroupsClaim;
+        oidc.groupsPrefix = m_config.oidcGroupsPrefix;
+        OAuth::OAuthApi *oauth = m_oauth.get();
+        m_clusterApi->authenticator().addTokenAuthenticator(
+            QStringLiteral("oidc"), Cluster::oidcAuthenticator(
+                                        oidc, [oauth] { return oauth->keys().jwks(); }, *m_clock));
+    }
     if (m_config.ordersRequireToken)
         m_service->addFilter(QStringLiteral("/v1/"), m_oauth->resourceServerFilter());
     m_oauthAdminApi = std::make_unique<OAuthAdminApi>(*m_admin, *m_oauth);
@@ -382,6 +404,13 @@ Result<void> Backend::startCluster(const Crypto::CertificateAuthority &ca,
         std::make_unique<Cluster::ClusterApi>(*m_clusterStore, *m_events, *m_clock, options);
     if (auto r = m_clusterApi->start(); !r)
         return r;
+    auto saKey =
+        Cluster::ServiceAccountTokens::loadOrCreateKey(m_config.dataDir + QStringLiteral("/pki"));
+    if (!saKey)
+        return saKey.error();
+    m_serviceAccountTokens =
+        std::make_unique<Cluster::ServiceAccountTokens>(*saKey, *m_clusterStore, *m_clock);
+    m_clusterApi->setServiceAccountTokens(m_serviceAccountTokens.get());
     m_clusterApi->install(*m_cluster);
     connect(m_clusterApi.get(), &Cluster::ClusterApi::nodePortChanged, this,
             &Backend::openNodePort);

@@ -35,6 +35,7 @@ class OAuthApi;
 namespace Gatehouse::Cluster {
 class ClusterApi;
 class ObjectStore;
+class ServiceAccountTokens;
 } // namespace Gatehouse::Cluster
 namespace Gatehouse::Crypto {
 class CertificateAuthority;
@@ -119,6 +120,7 @@ private:
     std::unique_ptr<OAuth::OAuthApi> m_oauth;
     std::unique_ptr<OAuthAdminApi> m_oauthAdminApi;
     std::unique_ptr<Cluster::ObjectStore> m_clusterStore;
+    std::unique_ptr<Cluster::ServiceAccountTokens> m_serviceAccountTokens;
     std::unique_ptr<Cluster::ClusterApi> m_clusterApi;
     std::unique_ptr<ClusterAdminApi> m_clusterAdminApi;
     std::unique_ptr<Core::HttpServer> m_nodePortListener;

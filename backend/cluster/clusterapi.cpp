@@ -391,6 +391,14 @@ int ClusterApi::nodePort() const
     return m_nodePort.load();
 }
 
+void ClusterApi::setServiceAccountTokens(const ServiceAccountTokens *tokens)
+{
+    m_serviceAccounts = tokens;
+    if (tokens)
+        m_authenticator.addTokenAuthenticator(QStringLiteral("serviceaccount"),
+                                              tokens->authenticator());
+}
+
 void ClusterApi::setServerAddress(const QString &address)
 {
     QMutexLocker lock(&m_mutex);
@@ -890,8 +898,9 @@ void ClusterApi::handleNonResource(const std::shared_ptr<Context> &ctx)
         path == QLatin1String("/openid/v1/jwks")) {
         const QString issuer = QStringLiteral("https://kubernetes.default.svc.cluster.local");
         if (path.startsWith(QLatin1String("/openid")))
-            json(QJsonObject{{QStringLiteral("keys"), QJsonArray()}}, false,
-                 "application/jwk-set+json");
+            json(m_serviceAccounts ? m_serviceAccounts->jwks()
+                                   : QJsonObject{{QStringLiteral("keys"), QJsonArray()}},
+                 false, "application/jwk-set+json");
         else
             json(QJsonObject{
                 {QStringLiteral("issuer"), issuer},
@@ -1045,6 +1054,15 @@ void ClusterApi::handleResource(const std::shared_ptr<Context> &ctx)
     }
     const QByteArray &m = req.method;
     const bool named = !info.name.isEmpty();
+    if (type->name == QLatin1String("serviceaccounts") &&
+        info.subresource == QLatin1String("token")) {
+        if (m != "POST") {
+            finish(ctx, Status::methodNotAllowed().response(pretty));
+            return;
+        }
+        handleTokenRequest(ctx);
+        return;
+    }
     const bool allowed = (m == "POST" && !named && info.subresource.isEmpty()) ||
                          ((m == "PUT" || m == "PATCH") && named) || (m == "DELETE");
     if (!allowed || (m == "DELETE" && !info.subresource.isEmpty()) ||
@@ -1477,6 +1495,87 @@ void ClusterApi::handleWrite(const std::shared_ptr<Context> &ctx, const Resource
         return;
     }
     m_store.commit(compute, respondWith);
+}
+
+void ClusterApi::handleTokenRequest(const std::shared_ptr<Context> &ctx)
+{
+    const RequestInfo &info = ctx->trace.info;
+    const bool pretty = ctx->pretty;
+    QJsonObject spec;
+    if (isProtobufContentType(ctx->request.header("content-type"))) {
+        auto decoded = decodeProtobufObject(ctx->request.body);
+        if (const auto *e = std::get_if<ProtobufError>(&decoded)) {
+            finish(ctx, Status::badRequest(e->message).response(pretty));
+            return;
+        }
+        spec = std::get<QJsonObject>(decoded).value(QLatin1String("spec")).toObject();
+    } else if (!ctx->request.body.trimmed().isEmpty()) {
+        const QJsonDocument doc = QJsonDocument::fromJson(ctx->request.body);
+        if (!doc.isObject()) {
+            finish(ctx, Status::badRequest(QStringLiteral("couldn't get version/kind; json parse "
+                                                          "error: the body must be a JSON object"))
+                            .response(pretty));
+            return;
+        }
+        spec = doc.object().value(QLatin1String("spec")).toObject();
+    }
+    const std::optional<QJsonObject> account =
+        m_store.get(QStringLiteral("serviceaccounts"), info.namespaceName, info.name);
+    if (!account) {
+        finish(ctx, Status::notFound(QString(), QStringLiteral("serviceaccounts"), info.name)
+                        .response(pretty));
+        return;
+    }
+    const qint64 seconds = spec.contains(QLatin1String("expirationSeconds"))
+                               ? qint64(spec.value(QLatin1String("expirationSeconds")).toDouble())
+                               : 3600;
+    if (seconds < 600 || seconds > 48 * 3600) {
+        finish(ctx,
+               Status::invalid(QStringLiteral("authentication.k8s.io"),
+                               QStringLiteral("TokenRequest"), info.name,
+                               {StatusCause{QStringLiteral("FieldValueInvalid"),
+                                            QStringLiteral("Invalid value: %1: may not specify "
+                                                           "a duration less than 10 minutes "
+                                                           "or more than 48 hours")
+                                                .arg(seconds),
+                                            QStringLiteral("spec.expirationSeconds")}})
+                   .response(pretty));
+        return;
+    }
+    if (!m_serviceAccounts) {
+        finish(ctx,
+               Status::internalError(QStringLiteral("service account tokens are not configured"))
+                   .response(pretty));
+        return;
+    }
+    const QStringList audiences = toStrings(spec.value(QLatin1String("audiences")));
+    auto token = m_serviceAccounts->issue(info.namespaceName, info.name,
+                                          fieldValue(*account, QStringLiteral("metadata.uid")),
+                                          seconds, audiences);
+    if (!token) {
+        finish(ctx, Status::internalError(token.error().message).response(pretty));
+        return;
+    }
+    QJsonObject outSpec{
+        {QStringLiteral("audiences"),
+         QJsonArray::fromStringList(
+             audiences.isEmpty() ? QStringList{QString::fromLatin1(ServiceAccountTokens::kIssuer)}
+                                 : audiences)},
+        {QStringLiteral("expirationSeconds"), seconds},
+        {QStringLiteral("boundObjectRef"), QJsonValue::Null}};
+    finish(ctx,
+           objectResponse(
+               201,
+               QJsonObject{
+                   {QStringLiteral("kind"), QStringLiteral("TokenRequest")},
+                   {QStringLiteral("apiVersion"), QStringLiteral("authentication.k8s.io/v1")},
+                   {QStringLiteral("metadata"),
+                    QJsonObject{{QStringLiteral("name"), info.name},
+                                {QStringLiteral("namespace"), info.namespaceName},
+                                {QStringLiteral("creationTimestamp"), timestamp(m_clock.now())}}},
+                   {QStringLiteral("spec"), outSpec},
+                   {QStringLiteral("status"), *token}},
+               pretty));
 }
 
 void ClusterApi::handleReview(const std::shared_ptr<Context> &ctx, const ResourceType &type)

@@ -7,6 +7,7 @@
 #include "cluster/requestinfo.h"
 #include "cluster/resources.h"
 #include "cluster/status.h"
+#include "cluster/tokenauth.h"
 #include "core/httpserver.h"
 
 #include <QJsonArray>
@@ -95,6 +96,8 @@ public:
 
     QJsonArray recentRequests(int max = 200) const;
     Authenticator &authenticator() { return m_authenticator; }
+    // Service-account tokens: TokenRequest, their authenticator, /openid/v1/jwks.
+    void setServiceAccountTokens(const ServiceAccountTokens *tokens);
     ObjectStore &store() { return m_store; }
     std::shared_ptr<const RbacPolicy> rbac() const;
     // The kubernetes service's node port, 0 while it is a ClusterIP service.
@@ -112,6 +115,7 @@ private:
     void handleResource(const std::shared_ptr<Context> &ctx);
     void handleReview(const std::shared_ptr<Context> &ctx, const ResourceType &type);
     void handleWrite(const std::shared_ptr<Context> &ctx, const ResourceType &type);
+    void handleTokenRequest(const std::shared_ptr<Context> &ctx);
     std::variant<QJsonObject, QString> buildRequest(const QJsonObject &request,
                                                     std::shared_ptr<Context> &ctx);
     void rebuildPolicy();
@@ -125,6 +129,7 @@ private:
     Core::Clock &m_clock;
     Options m_options;
     Authenticator m_authenticator;
+    const ServiceAccountTokens *m_serviceAccounts = nullptr;
 
     mutable QMutex m_mutex; // guards the policy, the chains and the settings
     ClusterSettings m_settings;

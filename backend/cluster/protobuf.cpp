@@ -34,6 +34,7 @@ enum WireType : quint32 {
 enum class Kind {
     String,         // last occurrence wins; omitted when empty
     Bool,           // a varint, non-zero is true; omitted when false
+    Int64,          // a varint (int64, two's complement); omitted when absent
     Bytes,          // last occurrence wins; never in the JSON (the envelope's raw object)
     Message,        // occurrences merge; omitted when nothing in it is set (a status)
     PresentMessage, // occurrences merge; kept, even as {}, once on the wire (a Go pointer)
@@ -181,6 +182,19 @@ constexpr Schema kSelfSubjectRulesReview{kSelfSubjectRulesReviewFields};
 constexpr Field kSelfSubjectReviewFields[] = {{1, Kind::AlwaysMessage, "metadata", &kObjectMeta}};
 constexpr Schema kSelfSubjectReview{kSelfSubjectReviewFields};
 
+// authentication.k8s.io/v1 TokenRequest (kubectl create token): spec {1 audiences,
+// 4 expirationSeconds}; the bound object reference (3) is skipped.
+constexpr Field kTokenRequestSpecFields[] = {
+    {1, Kind::RepeatedString, "audiences", nullptr},
+    {4, Kind::Int64, "expirationSeconds", nullptr},
+};
+constexpr Schema kTokenRequestSpec{kTokenRequestSpecFields};
+constexpr Field kTokenRequestFields[] = {
+    {1, Kind::AlwaysMessage, "metadata", &kObjectMeta},
+    {2, Kind::AlwaysMessage, "spec", &kTokenRequestSpec},
+};
+constexpr Schema kTokenRequest{kTokenRequestFields};
+
 struct KnownKind
 {
     const char *apiVersion;
@@ -196,6 +210,7 @@ constexpr KnownKind kKnownKinds[] = {
     {"authentication.k8s.io/v1", "SelfSubjectReview", &kSelfSubjectReview},
     {"authentication.k8s.io/v1beta1", "SelfSubjectReview", &kSelfSubjectReview},
     {"authentication.k8s.io/v1alpha1", "SelfSubjectReview", &kSelfSubjectReview},
+    {"authentication.k8s.io/v1", "TokenRequest", &kTokenRequest},
 };
 
 // A range of the body still to read.
@@ -216,6 +231,7 @@ struct Slot
 {
     bool present = false;
     bool flag = false;
+    qint64 number = 0;
     QString string;
     Cursor bytes;
     QStringList list;
@@ -288,7 +304,8 @@ public:
                 continue;
             }
             const Field &field = schema.fields[index];
-            const quint32 expected = field.kind == Kind::Bool ? Varint : LengthDelimited;
+            const quint32 expected =
+                field.kind == Kind::Bool || field.kind == Kind::Int64 ? Varint : LengthDelimited;
             if (wireType != expected)
                 return fail(start, QStringLiteral("field %1 (%2) is %3, expected %4")
                                        .arg(number)
@@ -418,12 +435,13 @@ private:
     // Reads a known field whose tag (of the expected wire type) was just read.
     bool read(Cursor &c, const Field &field, Slot *slot, int depth)
     {
-        if (field.kind == Kind::Bool) {
+        if (field.kind == Kind::Bool || field.kind == Kind::Int64) {
             quint64 value = 0;
             if (!varint(c, &value))
                 return false;
             slot->present = true;
             slot->flag = value != 0;
+            slot->number = qint64(value);
             return true;
         }
         Cursor contents;
@@ -463,6 +481,7 @@ private:
             return true;
         }
         case Kind::Bool:
+        case Kind::Int64:
             break;
         }
         return true;
@@ -494,6 +513,10 @@ QJsonObject toJson(const Node &node, const Schema &schema)
         case Kind::Bool:
             if (slot->flag)
                 object.insert(key, true);
+            break;
+        case Kind::Int64:
+            if (slot->present)
+                object.insert(key, double(slot->number));
             break;
         case Kind::RepeatedString:
             if (!slot->list.isEmpty())

@@ -27,7 +27,8 @@ inline constexpr char kProtobufContentType[] = "application/vnd.kubernetes.proto
 //     -> JSON spec.resourceAttributes.fieldSelector = {"rawSelector": "..."}, spec.extra =
 //     {"k": ["v", ...]};
 //   authorization.k8s.io/v1 SelfSubjectRulesReview: spec {1 namespace};
-//   authentication.k8s.io/v1, v1beta1, v1alpha1 SelfSubjectReview: no spec.
+//   authentication.k8s.io/v1, v1beta1, v1alpha1 SelfSubjectReview: no spec;
+//   authentication.k8s.io/v1 TokenRequest: spec {1 audiences, 4 expirationSeconds}.
 //
 // Unknown fields are skipped by wire type (varint, 64-bit, length-delimited, 32-bit), as
 // protobuf requires. Truncated or malformed input, a missing magic, nesting deeper than

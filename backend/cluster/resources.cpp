@@ -62,7 +62,10 @@ const QList<ResourceType> &servedResources()
                       {{QStringLiteral("status"), QStringLiteral("Pod"), kStatusVerbs}}));
         r.last().categories = {QStringLiteral("all")};
         r.append(make("", "serviceaccounts", "serviceaccount", "ServiceAccount", true,
-                      {QStringLiteral("sa")}));
+                      {QStringLiteral("sa")},
+                      {{QStringLiteral("token"),
+                        QStringLiteral("TokenRequest"),
+                        {QStringLiteral("create")}}}));
         r.append(make("", "services", "service", "Service", true, {QStringLiteral("svc")},
                       {{QStringLiteral("status"), QStringLiteral("Service"), kStatusVerbs}}));
         r.last().categories = {QStringLiteral("all")};
@@ -377,9 +380,9 @@ QJsonObject tableFor(const ResourceType &type, const QList<QJsonObject> &objects
         columns.append(
             column("Ready", "The aggregate readiness state of this pod for accepting traffic."));
         columns.append(column("Status", "The aggregate status of the containers in this pod."));
-        columns.append(
-            column("Restarts", "The number of times the containers in this pod have been restarted "
-                               "and when the last container in this pod has restarted."));
+        columns.append(column("Restarts",
+                              "The number of times the containers in this pod have been restarted "
+                              "and when the last container in this pod has restarted."));
         columns.append(column("Age", ageDescription));
         columns.append(column("IP",
                               "IP address allocated to the pod. Routable at least within the "

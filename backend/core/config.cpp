@@ -279,6 +279,31 @@ const QList<Entry> &entries()
             "Cluster API admission plugins in order, comma-separated (default "
             "NamespaceLifecycle,NodeRestriction,ServiceAccount; also AlwaysDeny).",
             listSetter(&Config::clusterAdmissionPlugins));
+        auto stringSetter = [](QString Config::*member) {
+            return [member](Config &c, const QString &v) -> Result<void> {
+                c.*member = v.trimmed();
+                return {};
+            };
+        };
+        add("oidc-issuer-url", "url",
+            "Cluster API: the OIDC issuer whose JWTs authenticate users (default: this "
+            "Gatehouse's authorization server; \"none\" turns OIDC off).",
+            stringSetter(&Config::oidcIssuerUrl));
+        add("oidc-client-id", "id",
+            "Cluster API: the audience an OIDC token must carry (default kubernetes).",
+            stringSetter(&Config::oidcClientId));
+        add("oidc-username-claim", "claim",
+            "Cluster API: the OIDC claim naming the user (default sub).",
+            stringSetter(&Config::oidcUsernameClaim));
+        add("oidc-username-prefix", "prefix",
+            "Cluster API: prefix for OIDC user names (default \"<issuer>#\" unless the claim is "
+            "email; \"-\" for none).",
+            stringSetter(&Config::oidcUsernamePrefix));
+        add("oidc-groups-claim", "claim",
+            "Cluster API: the OIDC claim listing groups (default groups).",
+            stringSetter(&Config::oidcGroupsClaim));
+        add("oidc-groups-prefix", "prefix", "Cluster API: prefix for OIDC group names.",
+            stringSetter(&Config::oidcGroupsPrefix));
         add("oauth-device-code-lifetime", "duration",
             "Lifetime of device codes and their user codes (default 10m).",
             durationSetter(1'000, 3'600'000,

@@ -64,6 +64,14 @@ struct Config
     // database and win over these defaults, not over values given explicitly.
     bool clusterAnonymousAuth = true;
     QStringList clusterAuthorizationModes{QStringLiteral("Node"), QStringLiteral("RBAC")};
+    // OIDC bearer tokens (kube-apiserver's --oidc-* flags); the issuer is the embedded
+    // authorization server's unless "none".
+    QString oidcIssuerUrl;
+    QString oidcClientId = QStringLiteral("kubernetes");
+    QString oidcUsernameClaim = QStringLiteral("sub");
+    QString oidcUsernamePrefix;
+    QString oidcGroupsClaim = QStringLiteral("groups");
+    QString oidcGroupsPrefix;
     QStringList clusterAdmissionPlugins{QStringLiteral("NamespaceLifecycle"),
                                         QStringLiteral("NodeRestriction"),
                                         QStringLiteral("ServiceAccount")};

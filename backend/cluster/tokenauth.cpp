@@ -1,0 +1,203 @@
+#include "cluster/tokenauth.h"
+
+#include "cluster/objectstore.h"
+#include "cluster/selector.h"
+#include "core/clock.h"
+#include "crypto/jws.h"
+#include "crypto/random.h"
+
+#include <QCryptographicHash>
+#include <QDir>
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+
+namespace Gatehouse::Cluster {
+
+namespace {
+
+constexpr qint64 kLeewaySeconds = 60;
+
+bool looksLikeJwt(const QString &token)
+{
+    return token.count(QLatin1Char('.')) == 2;
+}
+
+QString unverifiedIssuer(const QString &token)
+{
+    const QByteArray payload = QByteArray::fromBase64(
+        token.section(QLatin1Char('.'), 1, 1).toLatin1(), QByteArray::Base64UrlEncoding);
+    return QJsonDocument::fromJson(payload).object().value(QLatin1String("iss")).toString();
+}
+
+bool audienceContains(const QJsonValue &aud, const QString &wanted)
+{
+    if (aud.isString())
+        return aud.toString() == wanted;
+    for (const QJsonValue &a : aud.toArray())
+        if (a.toString() == wanted)
+            return true;
+    return false;
+}
+
+// exp, nbf and iat against now; empty when the times are fine.
+QString timeProblem(const QJsonObject &claims, qint64 now)
+{
+    if (!claims.value(QLatin1String("exp")).isDouble())
+        return QStringLiteral("the token has no exp");
+    if (qint64(claims.value(QLatin1String("exp")).toDouble()) + kLeewaySeconds < now)
+        return QStringLiteral("the token has expired");
+    if (claims.contains(QLatin1String("nbf")) &&
+        qint64(claims.value(QLatin1String("nbf")).toDouble()) - kLeewaySeconds > now)
+        return QStringLiteral("the token is not valid yet");
+    return {};
+}
+
+} // namespace
+
+TokenAuthenticator oidcAuthenticator(OidcOptions options, std::function<QJsonObject()> jwks,
+                                     const Core::Clock &clock)
+{
+    return [options = std::move(options), jwks = std::move(jwks),
+            &clock](const QString &token) -> std::optional<std::variant<UserInfo, QString>> {
+        if (!looksLikeJwt(token) || unverifiedIssuer(token) != options.issuer)
+            return std::nullopt;
+        auto verified = Crypto::Jws::verifyWithJwks(token.toLatin1(), jwks());
+        if (!verified)
+            return QStringLiteral("oidc: the token's signature does not verify: ") +
+                   verified.error().message;
+        const QJsonObject claims = QJsonDocument::fromJson(verified->payload).object();
+        if (QString p = timeProblem(claims, clock.now().toSecsSinceEpoch()); !p.isEmpty())
+            return QStringLiteral("oidc: ") + p;
+        if (!audienceContains(claims.value(QLatin1String("aud")), options.clientId))
+            return QStringLiteral("oidc: the token's audience does not include \"%1\"")
+                .arg(options.clientId);
+        const QJsonValue name = claims.value(options.usernameClaim);
+        if (!name.isString() || name.toString().isEmpty())
+            return QStringLiteral("oidc: the token has no \"%1\" claim").arg(options.usernameClaim);
+        if (options.usernameClaim == QLatin1String("email") &&
+            claims.contains(QLatin1String("email_verified")) &&
+            !claims.value(QLatin1String("email_verified")).toBool())
+            return QStringLiteral("oidc: email not verified");
+        UserInfo user;
+        QString prefix = options.usernamePrefix;
+        if (prefix.isEmpty() && options.usernameClaim != QLatin1String("email"))
+            prefix = options.issuer + QLatin1Char('#');
+        if (prefix == QLatin1String("-"))
+            prefix.clear();
+        user.name = prefix + name.toString();
+        const QJsonValue groups = claims.value(options.groupsClaim);
+        if (groups.isString())
+            user.groups.append(options.groupsPrefix + groups.toString());
+        for (const QJsonValue &g : groups.toArray())
+            if (g.isString())
+                user.groups.append(options.groupsPrefix + g.toString());
+        // Nobody becomes a system user through a token from another issuer.
+        if (user.name.startsWith(QLatin1String("system:")))
+            return QStringLiteral("oidc: the user name \"%1\" is reserved").arg(user.name);
+        return user;
+    };
+}
+
+ServiceAccountTokens::ServiceAccountTokens(Crypto::PrivateKey key, const ObjectStore &store,
+                                           const Core::Clock &clock)
+    : m_key(std::move(key)), m_store(store), m_clock(clock)
+{
+    // The kid is the key's thumbprint-like digest, as kube derives it from the public key.
+    const QByteArray digest =
+        QCryptographicHash::hash(m_key.publicKeyPem(), QCryptographicHash::Sha256);
+    m_kid = QString::fromLatin1(
+        digest.toBase64(QByteArray::Base64UrlEncoding | QByteArray::OmitTrailingEquals));
+    m_jwks = Crypto::Jws::jwks({Crypto::Jws::publicJwk(m_key, m_kid, QStringLiteral("ES256"))});
+}
+
+Result<Crypto::PrivateKey> ServiceAccountTokens::loadOrCreateKey(const QString &directory)
+{
+    const QString path = directory + QStringLiteral("/sa.key");
+    if (QFile::exists(path))
+        return Crypto::PrivateKey::loadFile(path);
+    auto key = Crypto::PrivateKey::generate(Crypto::KeyType::EcP256);
+    if (!key)
+        return key.error();
+    QDir().mkpath(directory);
+    QFile f(path);
+    if (!f.open(QIODevice::WriteOnly | QIODevice::NewOnly))
+        return makeError(QStringLiteral("sa-key"),
+                         QStringLiteral("cannot create %1: %2").arg(path, f.errorString()));
+    f.setPermissions(QFile::ReadOwner | QFile::WriteOwner);
+    if (f.write(key->toPem()) < 0 || !f.flush())
+        return makeError(QStringLiteral("sa-key"),
+                         QStringLiteral("cannot write %1: %2").arg(path, f.errorString()));
+    return key;
+}
+
+QJsonObject ServiceAccountTokens::jwks() const
+{
+    return m_jwks;
+}
+
+Result<QJsonObject> ServiceAccountTokens::issue(const QString &namespaceName, const QString &name,
+                                                const QString &uid, qint64 seconds,
+                                                const QStringList &audiences) const
+{
+    const qint64 now = m_clock.now().toSecsSinceEpoch();
+    const QStringList aud =
+        audiences.isEmpty() ? QStringList{QString::fromLatin1(kIssuer)} : audiences;
+    const QJsonObject claims{
+        {QStringLiteral("iss"), QString::fromLatin1(kIssuer)},
+        {QStringLiteral("sub"),
+         QStringLiteral("system:serviceaccount:%1:%2").arg(namespaceName, name)},
+        {QStringLiteral("aud"), QJsonArray::fromStringList(aud)},
+        {QStringLiteral("iat"), now},
+        {QStringLiteral("nbf"), now},
+        {QStringLiteral("exp"), now + seconds},
+        {QStringLiteral("jti"), Crypto::Random::uuid()},
+        {QStringLiteral("kubernetes.io"),
+         QJsonObject{{QStringLiteral("namespace"), namespaceName},
+                     {QStringLiteral("serviceaccount"),
+                      QJsonObject{{QStringLiteral("name"), name}, {QStringLiteral("uid"), uid}}}}}};
+    auto jws = Crypto::Jws::sign(m_key, QStringLiteral("ES256"),
+                                 QJsonObject{{QStringLiteral("kid"), m_kid}},
+                                 QJsonDocument(claims).toJson(QJsonDocument::Compact));
+    if (!jws)
+        return jws.error();
+    return QJsonObject{
+        {QStringLiteral("token"), QString::fromLatin1(*jws)},
+        {QStringLiteral("expirationTimestamp"),
+         QDateTime::fromSecsSinceEpoch(now + seconds, Qt::UTC).toString(Qt::ISODate)}};
+}
+
+TokenAuthenticator ServiceAccountTokens::authenticator() const
+{
+    return [this](const QString &token) -> std::optional<std::variant<UserInfo, QString>> {
+        if (!looksLikeJwt(token) || unverifiedIssuer(token) != QLatin1String(kIssuer))
+            return std::nullopt;
+        auto verified = Crypto::Jws::verifyWithJwks(token.toLatin1(), m_jwks);
+        if (!verified)
+            return QStringLiteral("service account token: the signature does not verify");
+        const QJsonObject claims = QJsonDocument::fromJson(verified->payload).object();
+        if (QString p = timeProblem(claims, m_clock.now().toSecsSinceEpoch()); !p.isEmpty())
+            return QStringLiteral("service account token: ") + p;
+        if (!audienceContains(claims.value(QLatin1String("aud")), QLatin1String(kIssuer)))
+            return QStringLiteral("service account token: the audience is not this API server");
+        const QJsonObject k8s = claims.value(QLatin1String("kubernetes.io")).toObject();
+        const QString ns = k8s.value(QLatin1String("namespace")).toString();
+        const QJsonObject sa = k8s.value(QLatin1String("serviceaccount")).toObject();
+        const QString name = sa.value(QLatin1String("name")).toString();
+        const std::optional<QJsonObject> account =
+            m_store.get(QStringLiteral("serviceaccounts"), ns, name);
+        if (!account || fieldValue(*account, QStringLiteral("metadata.uid")) !=
+                            sa.value(QLatin1String("uid")).toString())
+            return QStringLiteral("service account token: the service account %1/%2 no longer "
+                                  "exists")
+                .arg(ns, name);
+        UserInfo user;
+        user.name = QStringLiteral("system:serviceaccount:%1:%2").arg(ns, name);
+        user.uid = sa.value(QLatin1String("uid")).toString();
+        user.groups = {QStringLiteral("system:serviceaccounts"),
+                       QStringLiteral("system:serviceaccounts:") + ns};
+        return user;
+    };
+}
+
+} // namespace Gatehouse::Cluster

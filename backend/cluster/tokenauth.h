@@ -1,0 +1,63 @@
+#pragma once
+
+#include "cluster/authenticator.h"
+#include "core/result.h"
+#include "crypto/privatekey.h"
+
+#include <QJsonObject>
+#include <QString>
+
+#include <functional>
+
+namespace Gatehouse::Core {
+class Clock;
+}
+
+namespace Gatehouse::Cluster {
+
+class ObjectStore;
+
+// kube-apiserver's --oidc-* flags: JWTs from one issuer become users.
+struct OidcOptions
+{
+    QString issuer;
+    QString clientId = QStringLiteral("kubernetes"); // a required "aud" entry
+    QString usernameClaim = QStringLiteral("sub");
+    QString usernamePrefix; // empty: "<issuer>#" unless the claim is email; "-": none
+    QString groupsClaim = QStringLiteral("groups");
+    QString groupsPrefix;
+};
+
+// JWTs whose (unverified) "iss" is options.issuer are this authenticator's: verified against
+// jwks() (the issuer's current keys), then exp/nbf (60 s leeway), aud and the claims.
+TokenAuthenticator oidcAuthenticator(OidcOptions options, std::function<QJsonObject()> jwks,
+                                     const Core::Clock &clock);
+
+// Service-account tokens: ES256 JWTs this server signs with its own key (pki/sa.key), bound
+// to a service account that must still exist with the same uid (TokenRequest).
+class ServiceAccountTokens
+{
+public:
+    static constexpr char kIssuer[] = "https://kubernetes.default.svc.cluster.local";
+
+    ServiceAccountTokens(Crypto::PrivateKey key, const ObjectStore &store,
+                         const Core::Clock &clock);
+    // Loads <dir>/sa.key (0600) or creates it.
+    static Result<Crypto::PrivateKey> loadOrCreateKey(const QString &directory);
+
+    // A token for namespace/name (the account's uid) valid for seconds, audiences default to
+    // the issuer. Returns {token, expirationTimestamp}.
+    Result<QJsonObject> issue(const QString &namespaceName, const QString &name, const QString &uid,
+                              qint64 seconds, const QStringList &audiences) const;
+    TokenAuthenticator authenticator() const;
+    QJsonObject jwks() const;
+
+private:
+    Crypto::PrivateKey m_key;
+    QString m_kid;
+    QJsonObject m_jwks;
+    const ObjectStore &m_store;
+    const Core::Clock &m_clock;
+};
+
+} // namespace Gatehouse::Cluster
