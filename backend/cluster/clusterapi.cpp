@@ -359,6 +359,7 @@ struct ClusterApi::Context
     Core::Responder respond;
     bool pretty = false;
     bool dryRun = false;
+    bool anonymousRefused = false; // acting as anonymous while anonymous access is off
     std::optional<UserInfo> actAs;
     RequestTrace trace;
     Attributes attributes;
@@ -636,6 +637,8 @@ void ClusterApi::install(Core::HttpServer &server)
         s.message = message;
         return s.response(false);
     });
+    // Health checks too go through authentication and authorization, as in Kubernetes.
+    server.clearRoutes();
     server.setFallbackDeferred([this](const Core::HttpRequest &request, Core::Responder respond) {
         handle(request, std::move(respond));
     });
@@ -1281,6 +1284,32 @@ void ClusterApi::handleWrite(const std::shared_ptr<Context> &ctx, const Resource
         if (!trace.admission->allowed)
             return trace.admission->status;
 
+        if (operation != QLatin1String("DELETE") && type.name == QLatin1String("services") &&
+            current) {
+            // Leaving NodePort: node ports carried over unchanged are dropped, not refused
+            // (kube-apiserver's dropTypeDependentFields).
+            QJsonObject spec = obj.value(QLatin1String("spec")).toObject();
+            const QString t = spec.value(QLatin1String("type")).toString();
+            if (t != QLatin1String("NodePort") && t != QLatin1String("LoadBalancer")) {
+                const QJsonArray oldPorts = current->value(QLatin1String("spec"))
+                                                .toObject()
+                                                .value(QLatin1String("ports"))
+                                                .toArray();
+                QJsonArray ports = spec.value(QLatin1String("ports")).toArray();
+                for (int i = 0; i < ports.size(); ++i) {
+                    QJsonObject p = ports[i].toObject();
+                    const QJsonValue np = p.value(QLatin1String("nodePort"));
+                    for (const QJsonValue &o : oldPorts)
+                        if (o.toObject().value(QLatin1String("port")) ==
+                                p.value(QLatin1String("port")) &&
+                            o.toObject().value(QLatin1String("nodePort")) == np)
+                            p.remove(QStringLiteral("nodePort"));
+                    ports[i] = p;
+                }
+                spec.insert(QStringLiteral("ports"), ports);
+                obj.insert(QStringLiteral("spec"), spec);
+            }
+        }
         if (operation != QLatin1String("DELETE")) {
             QList<StatusCause> causes = Validation::objectMeta(obj, type.name);
             causes += Validation::object(type.name, obj);
@@ -1754,15 +1783,15 @@ std::variant<QJsonObject, QString> ClusterApi::buildRequest(const QJsonObject &r
 {
     ctx = std::make_shared<Context>();
     UserInfo user;
-    if (request.value(QLatin1String("anonymous")).toBool()) {
+    if (request.value(QLatin1String("anonymous")).toBool() ||
+        request.value(QLatin1String("user")).toString() == QLatin1String(kAnonymousUser)) {
         user.name = QLatin1String(kAnonymousUser);
         user.groups = {QLatin1String(kUnauthenticatedGroup)};
         user.authenticator = QStringLiteral("anonymous");
-        if (!m_authenticator.anonymousEnabled()) {
-            ctx->trace.authentication.outcome = AuthenticationResult::Outcome::Unauthorized;
+        ctx->anonymousRefused = !m_authenticator.anonymousEnabled();
+        if (ctx->anonymousRefused)
             ctx->trace.authentication.reason =
                 QStringLiteral("no credentials presented and anonymous access is off");
-        }
     } else {
         user.name = request.value(QLatin1String("user")).toString();
         if (user.name.isEmpty())
@@ -1833,8 +1862,7 @@ std::variant<QJsonObject, QString> ClusterApi::explain(const QJsonObject &reques
         result.insert(QStringLiteral("dryRun"), true);
         result.insert(QStringLiteral("code"), r.status);
     };
-    if (ctx->trace.authentication.outcome == AuthenticationResult::Outcome::Unauthorized &&
-        ctx->actAs && ctx->actAs->isAnonymous()) {
+    if (ctx->anonymousRefused) {
         ctx->trace.method = QString::fromLatin1(ctx->request.method);
         ctx->trace.path = ctx->request.path;
         finish(ctx, Status::unauthorized().response(false));
@@ -1862,8 +1890,7 @@ void ClusterApi::perform(const QJsonObject &request, std::function<void(QJsonObj
             out.insert(QStringLiteral("body"), QString::fromUtf8(r.body));
         done(out);
     };
-    if (ctx->trace.authentication.outcome == AuthenticationResult::Outcome::Unauthorized &&
-        ctx->actAs && ctx->actAs->isAnonymous()) {
+    if (ctx->anonymousRefused) {
         ctx->trace.method = QString::fromLatin1(ctx->request.method);
         ctx->trace.path = ctx->request.path;
         finish(ctx, Status::unauthorized().response(false));

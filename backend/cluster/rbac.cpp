@@ -56,11 +56,6 @@ bool nonResourceMatches(const QStringList &urls, const QString &path)
     return false;
 }
 
-QString subjectKey(const QString &kind, const QString &name)
-{
-    return kind + QLatin1Char(':') + name;
-}
-
 QString describeSubject(const RbacSubject &s)
 {
     if (s.kind == QLatin1String("ServiceAccount"))
@@ -170,22 +165,22 @@ RbacPolicy::RbacPolicy(QList<RbacRole> roles, QList<RbacBinding> bindings)
                      });
     for (int i = 0; i < m_roles.size(); ++i)
         m_roleIndex.insert(m_roles[i].namespaceName + QLatin1Char('/') + m_roles[i].name, i);
+    m_bindingRoles.reserve(m_bindings.size());
     for (int i = 0; i < m_bindings.size(); ++i) {
         const RbacBinding &b = m_bindings[i];
-        QSet<QString> keys;
+        m_bindingRoles.append(roleFor(b.roleRef, b.namespaceName));
+        SubjectIndex &index = b.namespaceName.isEmpty() ? m_cluster : m_namespaced[b.namespaceName];
         for (const RbacSubject &s : b.subjects) {
+            QList<int> *list = nullptr;
             if (s.kind == QLatin1String("ServiceAccount"))
-                keys.insert(subjectKey(QStringLiteral("User"),
-                                       QLatin1String(kServiceAccountPrefix) + s.namespaceName +
-                                           QLatin1Char(':') + s.name));
-            else
-                keys.insert(subjectKey(s.kind, s.name));
-        }
-        for (const QString &k : std::as_const(keys)) {
-            if (b.namespaceName.isEmpty())
-                m_clusterBySubject[k].append(i);
-            else
-                m_namespacedBySubject[b.namespaceName + QLatin1Char('\n') + k].append(i);
+                list = &index.users[QLatin1String(kServiceAccountPrefix) + s.namespaceName +
+                                    QLatin1Char(':') + s.name];
+            else if (s.kind == QLatin1String("User"))
+                list = &index.users[s.name];
+            else if (s.kind == QLatin1String("Group"))
+                list = &index.groups[s.name];
+            if (list && (list->isEmpty() || list->last() != i))
+                list->append(i);
         }
     }
 }
@@ -219,39 +214,53 @@ bool RbacPolicy::subjectMatches(const RbacSubject &s, const UserInfo &user,
     return false;
 }
 
-QList<int> RbacPolicy::candidates(const UserInfo &user, const QString &namespaceName) const
+void RbacPolicy::candidates(const UserInfo &user, const QString &namespaceName,
+                            QVarLengthArray<int, 32> *out) const
 {
-    QList<int> out;
-    auto collect = [&](const QString &key) {
-        if (const auto it = m_clusterBySubject.constFind(key); it != m_clusterBySubject.constEnd())
-            out.append(*it);
-        if (!namespaceName.isEmpty()) {
-            const auto jt =
-                m_namespacedBySubject.constFind(namespaceName + QLatin1Char('\n') + key);
-            if (jt != m_namespacedBySubject.constEnd())
-                out.append(*jt);
-        }
+    auto collect = [&](const SubjectIndex &index) {
+        if (const auto it = index.users.constFind(user.name); it != index.users.constEnd())
+            out->append(it->constData(), it->size());
+        for (const QString &g : user.groups)
+            if (const auto it = index.groups.constFind(g); it != index.groups.constEnd())
+                out->append(it->constData(), it->size());
     };
-    collect(subjectKey(QStringLiteral("User"), user.name));
-    for (const QString &g : user.groups)
-        collect(subjectKey(QStringLiteral("Group"), g));
-    std::sort(out.begin(), out.end());
-    out.erase(std::unique(out.begin(), out.end()), out.end());
-    return out;
+    collect(m_cluster);
+    if (!namespaceName.isEmpty())
+        if (const auto it = m_namespaced.constFind(namespaceName); it != m_namespaced.constEnd())
+            collect(*it);
+    if (out->size() > 1) {
+        std::sort(out->begin(), out->end());
+        out->erase(std::unique(out->begin(), out->end()), out->end());
+    }
 }
 
-RbacDecision RbacPolicy::authorize(const Attributes &a) const
+QString RbacPolicy::reasonFor(const RbacDecision &d) const
+{
+    if (!d.allowed)
+        return {};
+    const QString bindingText =
+        d.bindingNamespace.isEmpty()
+            ? QStringLiteral("ClusterRoleBinding \"%1\"").arg(d.bindingName)
+            : QStringLiteral("RoleBinding \"%1/%2\"").arg(d.bindingName, d.bindingNamespace);
+    return QStringLiteral("RBAC: allowed by %1 of %2 \"%3\" to %4")
+        .arg(bindingText, d.roleKind, d.roleName, describeSubject(d.subject));
+}
+
+RbacDecision RbacPolicy::authorize(const Attributes &a, bool withReason) const
 {
     RbacDecision d;
-    for (int i : candidates(a.user, a.namespaceName)) {
-        const RbacBinding &b = m_bindings[i];
-        const RbacRole *r = roleFor(b.roleRef, b.namespaceName);
+    QVarLengthArray<int, 32> found;
+    candidates(a.user, a.namespaceName, &found);
+    for (int i : found) {
+        const RbacRole *r = m_bindingRoles[i];
         if (!r)
             continue;
         for (int ri = 0; ri < r->rules.size(); ++ri) {
             if (!r->rules[ri].allows(a))
                 continue;
+            const RbacBinding &b = m_bindings[i];
             d.allowed = true;
+            d.bindingIndex = i;
             d.bindingKind = b.namespaceName.isEmpty() ? QStringLiteral("ClusterRoleBinding")
                                                       : QStringLiteral("RoleBinding");
             d.bindingNamespace = b.namespaceName;
@@ -264,13 +273,8 @@ RbacDecision RbacPolicy::authorize(const Attributes &a) const
                     d.subject = s;
                     break;
                 }
-            const QString bindingText =
-                b.namespaceName.isEmpty()
-                    ? QStringLiteral("ClusterRoleBinding \"%1\"").arg(b.name)
-                    : QStringLiteral("RoleBinding \"%1/%2\"").arg(b.name, b.namespaceName);
-            d.reason =
-                QStringLiteral("RBAC: allowed by %1 of %2 \"%3\" to %4")
-                    .arg(bindingText, b.roleRef.kind, b.roleRef.name, describeSubject(d.subject));
+            if (withReason)
+                d.reason = reasonFor(d);
             return d;
         }
     }
@@ -280,7 +284,9 @@ RbacDecision RbacPolicy::authorize(const Attributes &a) const
 QList<PolicyRule> RbacPolicy::rulesFor(const UserInfo &user, const QString &namespaceName) const
 {
     QList<PolicyRule> out;
-    for (int i : candidates(user, namespaceName)) {
+    QVarLengthArray<int, 32> found;
+    candidates(user, namespaceName, &found);
+    for (int i : found) {
         const RbacBinding &b = m_bindings[i];
         if (const RbacRole *r = roleFor(b.roleRef, b.namespaceName))
             out.append(r->rules);

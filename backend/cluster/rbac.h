@@ -7,6 +7,7 @@
 #include <QList>
 #include <QString>
 #include <QStringList>
+#include <QVarLengthArray>
 
 #include <memory>
 #include <optional>
@@ -75,6 +76,7 @@ struct RbacDecision
     QString roleName;
     int ruleIndex = -1;
     RbacSubject subject;
+    int bindingIndex = -1;
 };
 
 // One immutable snapshot of every role and binding, indexed by subject so a decision looks
@@ -84,7 +86,11 @@ class RbacPolicy
 public:
     RbacPolicy(QList<RbacRole> roles, QList<RbacBinding> bindings);
 
-    RbacDecision authorize(const Attributes &attributes) const;
+    // The decision; its reason text only with withReason (formatting it costs more than
+    // deciding).
+    RbacDecision authorize(const Attributes &attributes, bool withReason = true) const;
+    // "RBAC: allowed by ClusterRoleBinding ... to Group ..." for an allowing decision.
+    QString reasonFor(const RbacDecision &decision) const;
     // Every rule that applies to user in namespace (cluster-wide only when ns is empty):
     // what SelfSubjectRulesReview lists and what escalation checks compare against.
     QList<PolicyRule> rulesFor(const UserInfo &user, const QString &namespaceName) const;
@@ -97,13 +103,23 @@ public:
                                const QString &bindingNamespace);
 
 private:
-    QList<int> candidates(const UserInfo &user, const QString &namespaceName) const;
+    // Binding indices naming the user or one of its groups, in evaluation order.
+    void candidates(const UserInfo &user, const QString &namespaceName,
+                    QVarLengthArray<int, 32> *out) const;
+
+    // Bindings by the user name (service accounts included) and by group.
+    struct SubjectIndex
+    {
+        QHash<QString, QList<int>> users;
+        QHash<QString, QList<int>> groups;
+    };
 
     QList<RbacRole> m_roles;
     QList<RbacBinding> m_bindings;
-    QHash<QString, int> m_roleIndex;                  // "ns/name" ("/name" for cluster roles)
-    QHash<QString, QList<int>> m_clusterBySubject;    // subject key -> ClusterRoleBindings
-    QHash<QString, QList<int>> m_namespacedBySubject; // "ns\n" + subject key -> RoleBindings
+    QList<const RbacRole *> m_bindingRoles;    // the role each binding references, or null
+    QHash<QString, int> m_roleIndex;           // "ns/name" ("/name" for cluster roles)
+    SubjectIndex m_cluster;                    // ClusterRoleBindings
+    QHash<QString, SubjectIndex> m_namespaced; // RoleBindings by namespace
 };
 
 // Kubernetes' escalation check: true when every rule in `wanted` is covered by `owned`.

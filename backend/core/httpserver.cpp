@@ -906,6 +906,11 @@ void HttpServer::setFallbackDeferred(DeferredHandler handler, RouteOptions optio
     d->fallback->deferred = std::move(handler);
 }
 
+void HttpServer::clearRoutes()
+{
+    d->routes.clear();
+}
+
 void HttpServer::setPoolThreadCleanup(std::function<void()> cleanup)
 {
     d->poolThreadCleanup = std::move(cleanup);

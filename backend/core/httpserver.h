@@ -88,6 +88,9 @@ public:
     void setFallback(Handler handler, RouteOptions options = {});
     // A deferred fallback: every request no route matches (a server doing its own routing).
     void setFallbackDeferred(DeferredHandler handler, RouteOptions options = {});
+    // Drops every route, the built-in /healthz and /readyz included (a server whose own chain
+    // must see every request, e.g. to authenticate health checks).
+    void clearRoutes();
     void setErrorFormatter(ErrorFormatter formatter);
     // Runs once on every pool thread when the server is destroyed, before the threads end
     // (e.g. releasing a library's per-thread state: Qt's threads are detached, so their own

@@ -507,8 +507,9 @@ Result<IssuedCertificate> CertificateAuthority::loadOrIssueServerCertificate(
     dnsNames << QStringLiteral("kubernetes") << QStringLiteral("kubernetes.default")
              << QStringLiteral("kubernetes.default.svc")
              << QStringLiteral("kubernetes.default.svc.cluster.local") << extraDnsNames;
-    const QStringList ips =
-        QStringList{QStringLiteral("127.0.0.1"), QStringLiteral("::1")} + extraIps;
+    const QStringList ips = QStringList{QStringLiteral("127.0.0.1"), QStringLiteral("::1"),
+                                        QStringLiteral("10.96.0.1")} +
+                            extraIps;
     auto required = normalizedSans(dnsNames, ips);
     if (!required)
         return required.error();

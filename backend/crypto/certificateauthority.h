@@ -72,9 +72,9 @@ public:
     // server.crt + server.key (both 0600) in directory: loaded when still good,
     // otherwise (re)issued. SANs: localhost, 127.0.0.1, ::1, the machine host name,
     // kubernetes, kubernetes.default, kubernetes.default.svc,
-    // kubernetes.default.svc.cluster.local, plus the extras. Re-issued when missing,
-    // unreadable, not issued by this CA, missing a required SAN or expiring within
-    // 30 days.
+    // kubernetes.default.svc.cluster.local, 10.96.0.1 (the kubernetes service), plus the extras.
+    // Re-issued when missing, unreadable, not issued by this CA, missing a required SAN or expiring
+    // within 30 days.
     Result<IssuedCertificate> loadOrIssueServerCertificate(const QString &directory,
                                                            const QStringList &extraDnsNames = {},
                                                            const QStringList &extraIps = {}) const;

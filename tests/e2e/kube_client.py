@@ -1,0 +1,87 @@
+#!/usr/bin/python3
+"""One call of the official Python Kubernetes client (Debian's python3-kubernetes) against the
+gatehouse cluster API, for cluster.test.mjs.
+
+    kube_client.py KUBECONFIG ACTION [ARGS...]
+
+Actions:
+    version                      VersionApi().get_code()
+    list_nodes                   CoreV1Api().list_node()
+    read_node NAME               CoreV1Api().read_node(NAME)
+    patch_labels NAME JSON       CoreV1Api().patch_node(NAME, {"metadata": {"labels": JSON}})
+                                 (a dict body: application/strategic-merge-patch+json)
+    can_i VERB RESOURCE [NAME]   AuthorizationV1Api().create_self_subject_access_review(...)
+
+Prints one JSON object on stdout and exits 0 on success:
+    {"ok": true, "result": {...}}
+On an ApiException it prints, and exits 2:
+    {"ok": false, "status": <HTTP code>, "reason": <HTTP reason phrase>,
+     "body": <parsed Status JSON or the raw text>, "contentType": <response Content-Type>}
+On any other error: {"ok": false, "error": <exception class>, "message": <text>}, exit 3.
+"""
+
+import json
+import sys
+import warnings
+
+warnings.filterwarnings("ignore")
+
+from kubernetes import client, config  # noqa: E402
+from kubernetes.client.rest import ApiException  # noqa: E402
+
+
+def run(api_client, action, args):
+    core = client.CoreV1Api(api_client)
+    if action == "version":
+        v = client.VersionApi(api_client).get_code()
+        return {"git_version": v.git_version, "major": v.major, "minor": v.minor,
+                "platform": v.platform}
+    if action == "list_nodes":
+        nodes = core.list_node()
+        return {"kind": nodes.kind, "names": [n.metadata.name for n in nodes.items]}
+    if action == "read_node":
+        n = core.read_node(args[0])
+        return {"name": n.metadata.name, "labels": n.metadata.labels or {},
+                "kubeletVersion": n.status.node_info.kubelet_version if n.status and n.status.node_info else None}
+    if action == "patch_labels":
+        n = core.patch_node(args[0], {"metadata": {"labels": json.loads(args[1])}})
+        return {"name": n.metadata.name, "labels": n.metadata.labels or {}}
+    if action == "can_i":
+        attrs = client.V1ResourceAttributes(verb=args[0], resource=args[1],
+                                            name=args[2] if len(args) > 2 else None)
+        review = client.V1SelfSubjectAccessReview(
+            spec=client.V1SelfSubjectAccessReviewSpec(resource_attributes=attrs))
+        r = client.AuthorizationV1Api(api_client).create_self_subject_access_review(review)
+        return {"allowed": r.status.allowed, "denied": r.status.denied, "reason": r.status.reason}
+    raise ValueError("unknown action %r" % action)
+
+
+def main(argv):
+    if len(argv) < 3:
+        print(__doc__, file=sys.stderr)
+        return 64
+    kubeconfig, action, args = argv[1], argv[2], argv[3:]
+    try:
+        api_client = config.new_client_from_config(config_file=kubeconfig)
+        result = run(api_client, action, args)
+    except ApiException as e:
+        body = e.body
+        if isinstance(body, bytes):
+            body = body.decode("utf-8", "replace")
+        try:
+            body = json.loads(body)
+        except (TypeError, ValueError):
+            pass
+        headers = e.headers or {}
+        print(json.dumps({"ok": False, "status": e.status, "reason": e.reason, "body": body,
+                          "contentType": headers.get("Content-Type")}))
+        return 2
+    except Exception as e:  # noqa: BLE001 - reported to the test as data
+        print(json.dumps({"ok": False, "error": type(e).__name__, "message": str(e)}))
+        return 3
+    print(json.dumps({"ok": True, "result": result}))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))

@@ -1,0 +1,236 @@
+// Helpers for the Kubernetes-compatible cluster API tests (cluster.test.mjs): issuing
+// kubeconfigs through the admin API, running kubectl / curl / openssl / the Python client as
+// child processes, and raw HTTPS requests with a client certificate.
+//
+//   const kc = await issueKubeconfig(b, { kind: 'user', name: 'alice', groups: ['devs'] });
+//   const file = writeKubeconfig(dir, 'alice', kc.kubeconfig);
+//   const r = await kubectl(['get', 'nodes'], { kubeconfig: file, cacheDir });
+//   r.code; r.stdout; r.stderr;
+//   const h = await kubeRequest(b, 'GET', '/api/v1/nodes/x', { creds: kc });
+//   h.status; h.text; h.json; h.headers;
+
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import https from 'node:https';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+import { adminFetch } from './backend.mjs';
+
+const HERE = dirname(fileURLToPath(import.meta.url));
+export const KUBE_CLIENT_PY = join(HERE, '..', 'kube_client.py');
+export const PYTHON = '/usr/bin/python3'; // Debian's, where python3-kubernetes lives
+
+export function kubectlBinary() {
+    return existsSync('/usr/bin/kubectl') ? '/usr/bin/kubectl' : 'kubectl';
+}
+
+const tempDirs = new Set();
+process.on('exit', () => {
+    if (process.env.GATEHOUSE_E2E_KEEP === '1')
+        return;
+    for (const d of tempDirs) rmSync(d, { recursive: true, force: true });
+});
+
+// A temporary directory removed when the test process exits.
+export function tempDir(prefix = 'gatehouse-cluster-') {
+    const d = mkdtempSync(join(tmpdir(), prefix));
+    tempDirs.add(d);
+    return d;
+}
+
+/**
+ * Runs `cmd args` with stdin closed (kubectl must never wait for a prompt), killing it after
+ * `timeoutMs`. Resolves to {code, signal, stdout, stderr, timedOut}; never rejects for a
+ * non-zero exit.
+ */
+export function run(cmd, args, { env = {}, timeoutMs = 30_000, cwd } = {}) {
+    return new Promise((resolve, reject) => {
+        const child = spawn(cmd, args, {
+            cwd,
+            env: { ...process.env, ...env },
+            stdio: ['ignore', 'pipe', 'pipe'],
+        });
+        let stdout = '';
+        let stderr = '';
+        let timedOut = false;
+        child.stdout.setEncoding('utf8');
+        child.stderr.setEncoding('utf8');
+        child.stdout.on('data', (c) => { stdout += c; });
+        child.stderr.on('data', (c) => { stderr += c; });
+        const timer = setTimeout(() => {
+            timedOut = true;
+            child.kill('SIGKILL');
+        }, timeoutMs);
+        child.on('error', (e) => {
+            clearTimeout(timer);
+            reject(new Error(`cannot run ${cmd}: ${e.message}`));
+        });
+        child.on('close', (code, signal) => {
+            clearTimeout(timer);
+            resolve({ code, signal, stdout, stderr, timedOut });
+        });
+    });
+}
+
+/**
+ * kubectl with an explicit --kubeconfig and a private discovery cache (KUBECACHEDIR; the cache
+ * is keyed by host:port, so one directory per backend). HOME also points into the cache
+ * directory so nothing of the real ~/.kube is read or written.
+ */
+export function kubectl(args, { kubeconfig, cacheDir, timeoutMs = 30_000 } = {}) {
+    if (!kubeconfig || !cacheDir)
+        throw new Error('kubectl() needs kubeconfig and cacheDir');
+    return run(kubectlBinary(), ['--kubeconfig', kubeconfig, ...args], {
+        env: { KUBECACHEDIR: cacheDir, HOME: cacheDir, KUBECONFIG: '' },
+        timeoutMs,
+    });
+}
+
+// curl, as a user would type it; resolves like run().
+export function curl(args, { timeoutMs = 20_000 } = {}) {
+    return run('curl', args, { timeoutMs });
+}
+
+/**
+ * kube_client.py KUBECONFIG ACTION ARGS... through Debian's python3. Resolves to the JSON the
+ * script printed plus {exitCode, stderr}.
+ */
+export async function pyClient(kubeconfig, action, ...args) {
+    const r = await run(PYTHON, [KUBE_CLIENT_PY, kubeconfig, action, ...args], { timeoutMs: 60_000 });
+    let out;
+    try {
+        out = JSON.parse(r.stdout);
+    } catch {
+        throw new Error(`kube_client.py ${action} printed no JSON (exit ${r.code}):\n` +
+                        `stdout: ${r.stdout}\nstderr: ${r.stderr}`);
+    }
+    return { ...out, exitCode: r.code, stderr: r.stderr };
+}
+
+// POST /admin/v1/cluster/kubeconfigs; throws unless 201. Resolves to the JSON answer.
+export async function issueKubeconfig(b, body) {
+    const r = await adminFetch(b, 'POST', '/admin/v1/cluster/kubeconfigs', body);
+    if (r.status !== 201)
+        throw new Error(`issuing a kubeconfig for ${JSON.stringify(body)} answered ${r.status}: ${r.text}`);
+    return r.json;
+}
+
+// Writes a kubeconfig (mode 0600) into dir and returns its path.
+export function writeKubeconfig(dir, name, text) {
+    const path = join(dir, `${name}.kubeconfig`);
+    writeFileSync(path, text, { mode: 0o600 });
+    return path;
+}
+
+// Writes the PEMs of an issued kubeconfig as ca.crt / NAME.crt / NAME.key (key 0600).
+export function writePems(dir, name, issued) {
+    const files = {
+        ca: join(dir, `${name}-ca.crt`),
+        certificate: join(dir, `${name}.crt`),
+        key: join(dir, `${name}.key`),
+    };
+    writeFileSync(files.ca, issued.caPem);
+    writeFileSync(files.certificate, issued.certificatePem);
+    writeFileSync(files.key, issued.keyPem, { mode: 0o600 });
+    return files;
+}
+
+// The cluster CA of a backend (<dataDir>/pki/ca.crt).
+export function clusterCaPath(b) {
+    return join(b.dataDir, 'pki', 'ca.crt');
+}
+
+export function clusterCa(b) {
+    return readFileSync(clusterCaPath(b), 'utf8');
+}
+
+/**
+ * One HTTPS request to the cluster listener. creds: {certificatePem, keyPem} (an issued
+ * kubeconfig answer) or undefined for none. The CA is the backend's cluster CA. A string or
+ * Buffer body is sent as is, any other body as JSON (Content-Type application/json unless
+ * given). Resolves to {status, headers, text, json}.
+ */
+export function kubeRequest(b, method, path, { creds, body, headers = {}, port, servername } = {}) {
+    const h = { 'User-Agent': 'gatehouse-e2e/1', ...headers };
+    let payload;
+    if (body !== undefined) {
+        payload = typeof body === 'string' || Buffer.isBuffer(body) ? body : JSON.stringify(body);
+        if (!Object.keys(h).some((k) => k.toLowerCase() === 'content-type'))
+            h['Content-Type'] = 'application/json';
+        h['Content-Length'] = Buffer.byteLength(payload);
+    }
+    return new Promise((resolve, reject) => {
+        const req = https.request({
+            host: '127.0.0.1',
+            port: port ?? b.ports.cluster,
+            method,
+            path,
+            headers: h,
+            ca: clusterCa(b),
+            cert: creds?.certificatePem,
+            key: creds?.keyPem,
+            servername,
+            agent: false,
+            timeout: 15_000,
+        }, (res) => {
+            const chunks = [];
+            res.on('data', (c) => chunks.push(c));
+            res.on('end', () => {
+                const text = Buffer.concat(chunks).toString('utf8');
+                let json;
+                if (/json/i.test(res.headers['content-type'] ?? '')) {
+                    try {
+                        json = JSON.parse(text);
+                    } catch {
+                        json = undefined;
+                    }
+                }
+                resolve({ status: res.statusCode, headers: res.headers, text, json });
+            });
+            res.on('error', reject);
+        });
+        req.on('timeout', () => req.destroy(new Error(`${method} ${path}: timed out`)));
+        req.on('error', reject);
+        if (payload !== undefined)
+            req.write(payload);
+        req.end();
+    });
+}
+
+// The admin passthrough: ANY /admin/v1/cluster/k8s/<kube path> as cluster-admin.
+export function adminKube(b, method, kubePath, body, headers = {}) {
+    return adminFetch(b, method, `/admin/v1/cluster/k8s${kubePath}`, body, headers);
+}
+
+// The Status body kube writes: fields in the order kind, apiVersion, metadata, status, message,
+// reason, details, code; `details` left out when undefined.
+export function statusBody({ message, reason, details, code }) {
+    const s = { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message, reason };
+    if (details !== undefined)
+        s.details = details;
+    s.code = code;
+    return s;
+}
+
+// Compact + "\n" (the normal form) and the 2-space indented form without a trailing newline
+// (?pretty=true, or a curl / Wget / Mozilla User-Agent).
+export const compact = (s) => `${JSON.stringify(s)}\n`;
+export const pretty = (s) => JSON.stringify(s, null, 2);
+
+/**
+ * A self-signed certificate and key from a foreign CA (openssl req -x509), subject
+ * /O=<org>/CN=<cn>. Resolves to {certificatePem, keyPem, certFile, keyFile}.
+ */
+export async function foreignCertificate(dir, cn = 'mallory', org = 'system:masters') {
+    const keyFile = join(dir, `foreign-${cn}.key`);
+    const certFile = join(dir, `foreign-${cn}.crt`);
+    const r = await run('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256',
+                                    '-nodes', '-keyout', keyFile, '-out', certFile, '-days', '1',
+                                    '-subj', `/O=${org}/CN=${cn}`]);
+    if (r.code !== 0)
+        throw new Error(`openssl req -x509 failed: ${r.stderr}`);
+    return { certificatePem: readFileSync(certFile, 'utf8'), keyPem: readFileSync(keyFile, 'utf8'),
+             certFile, keyFile };
+}
