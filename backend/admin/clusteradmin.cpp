@@ -82,6 +82,23 @@ ClusterAdminApi::ClusterAdminApi(Core::HttpServer &server, Cluster::ClusterApi &
             const auto body = objectBody(req);
             if (!body)
                 return bad(QStringLiteral("the body must be a JSON object"), "malformed-json");
+            // Wrong types are refused, never read as defaults (a certificate missing a group).
+            const std::pair<const char *, QJsonValue::Type> types[] = {
+                {"kind", QJsonValue::String},         {"name", QJsonValue::String},
+                {"groups", QJsonValue::Array},        {"server", QJsonValue::String},
+                {"validityDays", QJsonValue::Double}, {"files", QJsonValue::Object}};
+            for (const auto &[field, type] : types) {
+                const QJsonValue v = body->value(QLatin1String(field));
+                if (!v.isUndefined() && v.type() != type)
+                    return bad(
+                        QStringLiteral("\"%1\" has the wrong type").arg(QLatin1String(field)));
+            }
+            for (const char *f : {"ca", "certificate", "key"}) {
+                const QJsonValue v =
+                    body->value(QLatin1String("files")).toObject().value(QLatin1String(f));
+                if (!v.isUndefined() && !v.isString())
+                    return bad(QStringLiteral("files.%1 must be a path").arg(QLatin1String(f)));
+            }
             const QString kind =
                 body->value(QLatin1String("kind")).toString(QStringLiteral("user"));
             const QString name = body->value(QLatin1String("name")).toString().trimmed();
