@@ -17,6 +17,11 @@
 #   oauth     the authorization server vs node oidc-provider configured alike
 #             (tests/bench/oidc/server.mjs): client_credentials with RS256 JWT, ES256 JWT and
 #             opaque tokens, introspection, JWKS, discovery; c16.
+#   cluster   GET a node over mTLS keep-alive and new mTLS connections per second (EC client
+#             certificate; tests/bench/kubeload.cpp, since wrk has no client certificates) vs
+#             nginx-light with ssl_verify_client on the same certificates answering a static
+#             node; RBAC decisions in-process with 1,000 bindings, indexed vs a linear scan
+#             (tests/bench/bench_rbac.cpp).
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 cd "$here"
@@ -34,7 +39,7 @@ done
 
 echo "==> building Release in $BUILD_DIR" >&2
 cmake -S . -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=Release -DGATEHOUSE_BUILD_TESTS=OFF -DGATEHOUSE_BUILD_CONSOLE=OFF >/dev/null
-cmake --build "$BUILD_DIR" -j "$(nproc)" --target gatehouse bench_qthttpserver_echo >&2
+cmake --build "$BUILD_DIR" -j "$(nproc)" --target gatehouse bench_qthttpserver_echo bench_kubeload bench_rbac >&2
 if [ ! -d tests/e2e/node_modules/standardwebhooks ]; then
   (cd tests/e2e && npm ci --no-audit --no-fund --prefer-offline >&2)
 fi
@@ -59,6 +64,8 @@ gh_admin=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["admi
 gh_token=$(cat "$work/data/admin-token")
 
 nginx_port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+nginx_tls_port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+pki="$work/data/pki"
 mkdir -p "$work/nginx"
 cat >"$work/nginx/nginx.conf" <<CONF
 worker_processes 1;
@@ -75,6 +82,17 @@ http {
     location = /healthz { default_type text/plain; return 200 "ok"; }
     location = /hooks { return 204; }
     location /v1/ { default_type application/json; return 201 '{"id":"5b1f6c8e-0d0a-4c55-9a2e-6f1b7d2f3c11","orderStatus":"NEW"}'; }
+  }
+  # The cluster scenario's peer: mTLS with Gatehouse's own server certificate and cluster CA.
+  server {
+    listen 127.0.0.1:$nginx_tls_port ssl;
+    ssl_certificate $pki/server.crt;
+    ssl_certificate_key $pki/server.key;
+    ssl_client_certificate $pki/ca.crt;
+    ssl_verify_client on;
+    ssl_session_tickets off;
+    ssl_session_cache off;
+    location / { default_type application/json; return 200 '{"kind":"Node","apiVersion":"v1","metadata":{"name":"node-1"}}'; }
   }
 }
 CONF
@@ -229,12 +247,46 @@ scenario_oauth() {
   row "GET discovery" 16 "$g_rps" "$g_p50" "$g_p99" "oidc-provider 9.13.3" "$o_rps" "$o_p50" "$o_p99"
   kill "$oidc_pid" 2>/dev/null || true
 }
+scenario_cluster() {
+  local certs="$work/cluster-client"
+  mkdir -p "$certs"
+  admin_json -X POST "http://127.0.0.1:$gh_admin/admin/v1/cluster/kubeconfigs" \
+    -d '{"kind":"user","name":"bench","groups":["system:masters"]}' >"$certs/issued.json"
+  python3 - "$certs" <<'PY'
+import json, os, sys
+d = sys.argv[1]
+j = json.load(open(os.path.join(d, "issued.json")))
+for name, field in (("ca.crt", "caPem"), ("user.crt", "certificatePem"), ("user.key", "keyPem")):
+    with open(os.path.join(d, name), "w") as f:
+        f.write(j[field])
+os.chmod(os.path.join(d, "user.key"), 0o600)
+PY
+  local cl_port secs
+  cl_port=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["cluster"])' "$work/data/ports.json")
+  secs="${DURATION%s}"
+  load() { # URL [extra args] -> "rps p50 p99 errors"
+    "$BUILD_DIR/tests/bench/bench_kubeload" --url "$1" --ca "$certs/ca.crt" --cert "$certs/user.crt" \
+      --key "$certs/user.key" --seconds "$secs" "${@:2}" |
+      python3 -c 'import json,sys; r=json.load(sys.stdin); print(f"{r[\"rps\"]:.0f} {r[\"p50ms\"]:.2f} {r[\"p99ms\"]:.2f} {r[\"errors\"]}")'
+  }
+  for c in 16 64; do
+    read -r g_rps g_p50 g_p99 g_err < <(load "https://127.0.0.1:$cl_port/api/v1/nodes/node-1" --connections "$c")
+    read -r n_rps n_p50 n_p99 n_err < <(load "https://127.0.0.1:$nginx_tls_port/api/v1/nodes/node-1" --connections "$c")
+    [ "$g_err" = 0 ] || echo "warning: $g_err failed requests against gatehouse" >&2
+    row "GET node, mTLS keep-alive" "$c" "$g_rps" "$g_p50" "$g_p99" "nginx-light mTLS static" "$n_rps" "$n_p50" "$n_p99"
+  done
+  read -r g_rps g_p50 g_p99 g_err < <(load "https://127.0.0.1:$cl_port/api/v1/nodes/node-1" --connections 16 --new-connections)
+  read -r n_rps n_p50 n_p99 n_err < <(load "https://127.0.0.1:$nginx_tls_port/api/v1/nodes/node-1" --connections 16 --new-connections)
+  row "new mTLS connection + GET node (EC P-256)" 16 "$g_rps" "$g_p50" "$g_p99" "nginx-light mTLS static" "$n_rps" "$n_p50" "$n_p99"
+  "$BUILD_DIR/tests/bench/bench_rbac" | python3 -c 'import json,sys; r=json.load(sys.stdin); print(f"| RBAC decisions in-process ({r[\"bindings\"]} bindings) | - | {r[\"indexedPerSecond\"]:.0f}/s | - | - | linear scan | {r[\"linearPerSecond\"]:.0f}/s | - | - | {r[\"ratio\"]:.2f} |")'
+}
 case "$ONLY" in
-  all) scenario_healthz; scenario_orders; scenario_webhooks; scenario_oauth ;;
+  all) scenario_healthz; scenario_orders; scenario_webhooks; scenario_oauth; scenario_cluster ;;
+  cluster) scenario_cluster ;;
   oauth) scenario_oauth ;;
   healthz) scenario_healthz ;;
   orders) scenario_orders ;;
   webhooks) scenario_webhooks ;;
-  *) echo "unknown scenario $ONLY (known: healthz, orders, webhooks, oauth)" >&2; exit 2 ;;
+  *) echo "unknown scenario $ONLY (known: healthz, orders, webhooks, oauth, cluster)" >&2; exit 2 ;;
 esac
 echo "(wrk -t1, $DURATION per run, $(nproc) cores shared by client and servers)"

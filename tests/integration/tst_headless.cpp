@@ -628,6 +628,75 @@ void TestHeadlessBackend::adminCliUsers()
     QVERIFY(gone.err.contains(QStringLiteral("no user cli-bob")));
 }
 
+// The cluster nouns of `gatehouse admin` (docs/cluster.md) against the running binary.
+void TestHeadlessBackend::adminCliCluster()
+{
+    const QStringList base{QStringLiteral("--data-dir"), m_dir->path()};
+    const QString file = m_dir->path() + QStringLiteral("/node-1.kubeconfig");
+    const CliResult issue =
+        runCli(QStringList{"admin", "kubeconfig", "node", "node-1", "--file", file} + base);
+    QCOMPARE(issue.exitCode, 0);
+    QVERIFY2(issue.out.contains(QStringLiteral("kubeconfig for system:node:node-1 [system:nodes]")),
+             qPrintable(issue.out));
+    QCOMPARE(QFileInfo(file).permissions() &
+                 (QFile::ReadGroup | QFile::ReadOther | QFile::WriteGroup | QFile::WriteOther),
+             QFileDevice::Permissions());
+    QFile kubeconfig(file);
+    QVERIFY(kubeconfig.open(QIODevice::ReadOnly));
+    const QByteArray yaml = kubeconfig.readAll();
+    QVERIFY(yaml.contains("kind: Config"));
+    QVERIFY(yaml.contains("client-key-data: "));
+    const CliResult view = runCli(QStringList{"admin", "kubeconfig", "view", file} + base);
+    QCOMPARE(view.exitCode, 0);
+    QVERIFY2(view.out.contains(QStringLiteral("client-key-data: DATA+OMITTED")),
+             qPrintable(view.out));
+    QVERIFY(!view.out.contains(QStringLiteral("BEGIN")));
+
+    // A node agent on its own node, on a protected key, and on another node.
+    const QStringList asNode{"--as", "system:node:node-1", "--group", "system:nodes"};
+    const CliResult own =
+        runCli(QStringList{"admin", "labels", "set", "node-1", "rack=r1"} + asNode + base);
+    QCOMPARE(own.exitCode, 0);
+    QVERIFY2(own.out.contains(QStringLiteral("rack=r1")), qPrintable(own.out));
+    const CliResult guarded = runCli(
+        QStringList{"admin", "labels", "set", "node-1", "node-restriction.kubernetes.io/x=1"} +
+        asNode + base);
+    QCOMPARE(guarded.exitCode, 1);
+    QVERIFY2(guarded.err.contains(QStringLiteral(
+                 "403: nodes \"node-1\" is forbidden: is not allowed to modify labels: "
+                 "node-restriction.kubernetes.io/x")),
+             qPrintable(guarded.err));
+    const CliResult explain =
+        runCli(QStringList{"admin", "explain", "label", "node-2", "foo=bar"} + asNode + base);
+    QCOMPARE(explain.exitCode, 0);
+    QVERIFY2(explain.out.contains(QStringLiteral(
+                 "admission:      deny by NodeRestriction - nodes \"node-2\" is forbidden: node "
+                 "\"node-1\" is not allowed to modify node \"node-2\"")),
+             qPrintable(explain.out));
+    const CliResult labels = runCli(QStringList{"admin", "labels", "list", "node-2"} + base);
+    QCOMPARE(labels.exitCode, 0);
+    QVERIFY2(!labels.out.contains(QStringLiteral("foo=bar")), "a dry run stores nothing");
+
+    const CliResult bad =
+        runCli(QStringList{"admin", "settings", "set", "authorization-mode=Node"} + base);
+    QCOMPARE(bad.exitCode, 1);
+    QVERIFY2(bad.err.contains(QStringLiteral("authorization-mode must include RBAC")),
+             qPrintable(bad.err));
+    const CliResult noIdentity = runCli(QStringList{"admin", "explain", "get", "nodes"} + base);
+    QCOMPARE(noIdentity.exitCode, 2);
+    QVERIFY(noIdentity.err.contains(QStringLiteral("--as USER")));
+    const CliResult who = runCli(QStringList{"admin", "rbac", "who-can", "nodes"} + base);
+    QCOMPARE(who.exitCode, 0);
+    QVERIFY2(who.out.contains(QRegularExpression(QStringLiteral("Group:system:masters\\s+yes"))),
+             qPrintable(who.out));
+    const CliResult nodes = runCli(QStringList{"admin", "nodes", "list"} + base);
+    QCOMPARE(nodes.exitCode, 0);
+    QVERIFY(nodes.out.contains(QStringLiteral("node-3")));
+    const CliResult recent = runCli(QStringList{"admin", "cluster-requests", "list"} + base);
+    QCOMPARE(recent.exitCode, 0);
+    QVERIFY2(recent.out.contains(QStringLiteral("system:node:node-1")), qPrintable(recent.out));
+}
+
 void TestHeadlessBackend::cliUsageErrors_data()
 {
     QTest::addColumn<QStringList>("args");

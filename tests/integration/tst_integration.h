@@ -75,6 +75,7 @@ private slots:
     void adminCliOrderNouns();
     void adminCliClients();
     void adminCliUsers();
+    void adminCliCluster();
     void cliUsageErrors_data();
     void cliUsageErrors();
     void sigtermStopsCleanly();
