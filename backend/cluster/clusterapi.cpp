@@ -686,39 +686,62 @@ void ClusterApi::record(const Context &ctx)
     } else {
         reason = t.authorization.reason;
     }
-    QJsonObject entry{{QStringLiteral("time"), m_clock.now().toString(Qt::ISODateWithMs)},
-                      {QStringLiteral("method"), t.method},
-                      {QStringLiteral("path"), t.path},
-                      {QStringLiteral("user"), t.authentication.user.name},
-                      {QStringLiteral("groups"), toArray(t.authentication.user.groups)},
-                      {QStringLiteral("verb"), t.info.verb},
-                      {QStringLiteral("code"), t.code},
-                      {QStringLiteral("verdict"),
-                       t.code < 400 ? QStringLiteral("allowed") : QStringLiteral("denied")},
-                      {QStringLiteral("stage"), stage},
-                      {QStringLiteral("reason"), reason}};
-    if (t.info.isResourceRequest) {
-        entry.insert(QStringLiteral("resource"), t.info.resource);
-        entry.insert(QStringLiteral("namespace"), t.info.namespaceName);
-        entry.insert(QStringLiteral("name"), t.info.name);
-    }
+    RecentRequest entry;
+    entry.timeMs = m_clock.now().toMSecsSinceEpoch();
+    entry.method = t.method;
+    entry.path = t.path;
+    entry.user = t.authentication.user.name;
+    entry.groups = t.authentication.user.groups;
+    entry.verb = t.info.verb;
+    entry.code = t.code;
+    entry.stage = stage;
+    entry.reason = reason;
+    entry.resourceRequest = t.info.isResourceRequest;
+    entry.resource = t.info.resource;
+    entry.namespaceName = t.info.namespaceName;
+    entry.name = t.info.name;
     QMutexLocker lock(&m_recentMutex);
     m_recent.push_back(entry);
     if (m_recent.size() > kRecentMax)
         m_recent.pop_front();
     if (m_unpublished.size() < 100)
-        m_unpublished.append(entry);
+        m_unpublished.push_back(std::move(entry));
+}
+
+QJsonObject ClusterApi::RecentRequest::toJson() const
+{
+    QJsonObject o{{QStringLiteral("time"),
+                   QDateTime::fromMSecsSinceEpoch(timeMs, Qt::UTC).toString(Qt::ISODateWithMs)},
+                  {QStringLiteral("method"), method},
+                  {QStringLiteral("path"), path},
+                  {QStringLiteral("user"), user},
+                  {QStringLiteral("groups"), toArray(groups)},
+                  {QStringLiteral("verb"), verb},
+                  {QStringLiteral("code"), code},
+                  {QStringLiteral("verdict"),
+                   code < 400 ? QStringLiteral("allowed") : QStringLiteral("denied")},
+                  {QStringLiteral("stage"), stage},
+                  {QStringLiteral("reason"), reason}};
+    if (resourceRequest) {
+        o.insert(QStringLiteral("resource"), resource);
+        o.insert(QStringLiteral("namespace"), namespaceName);
+        o.insert(QStringLiteral("name"), name);
+    }
+    return o;
 }
 
 void ClusterApi::publishRecent()
 {
-    QJsonArray batch;
+    std::vector<RecentRequest> pending;
     {
         QMutexLocker lock(&m_recentMutex);
-        if (m_unpublished.isEmpty())
+        if (m_unpublished.empty())
             return;
-        batch = std::exchange(m_unpublished, QJsonArray());
+        pending.swap(m_unpublished);
     }
+    QJsonArray batch;
+    for (const RecentRequest &r : pending)
+        batch.append(r.toJson());
     m_events.publish(QStringLiteral("cluster.requests"),
                      QJsonObject{{QStringLiteral("requests"), batch}});
 }
@@ -729,7 +752,7 @@ QJsonArray ClusterApi::recentRequests(int max) const
     QJsonArray out;
     const int n = int(m_recent.size());
     for (int i = std::max(0, n - max); i < n; ++i)
-        out.append(m_recent[size_t(i)]);
+        out.append(m_recent[size_t(i)].toJson());
     return out;
 }
 
@@ -983,7 +1006,32 @@ void ClusterApi::handleResource(const std::shared_ptr<Context> &ctx)
                 finish(ctx, Status::notFound(type->group, type->name, info.name).response(pretty));
                 return;
             }
-            if (table)
+            if (!table && !pretty) {
+                // Objects change rarely and are read often: their encoded form is cached by
+                // resourceVersion (a new one never repeats: the counter only grows).
+                const QString key =
+                    type->name + QLatin1Char('/') + ns + QLatin1Char('/') + info.name;
+                const QString rv = fieldValue(*o, QStringLiteral("metadata.resourceVersion"));
+                QByteArray body;
+                {
+                    QMutexLocker lock(&m_cacheMutex);
+                    const auto it = m_bodyCache.constFind(key);
+                    if (it != m_bodyCache.constEnd() && it->first == rv)
+                        body = it->second;
+                }
+                if (body.isEmpty()) {
+                    body = JsonWriter::encode(typed(*type, *o));
+                    body.append('\n');
+                    QMutexLocker lock(&m_cacheMutex);
+                    if (m_bodyCache.size() >= 20000)
+                        m_bodyCache.clear();
+                    m_bodyCache.insert(key, {rv, body});
+                }
+                Core::HttpResponse r;
+                r.body = body;
+                r.setHeader("Content-Type", "application/json");
+                finish(ctx, std::move(r));
+            } else if (table)
                 finish(ctx, objectResponse(
                                 200,
                                 tableFor(*type, {*o},

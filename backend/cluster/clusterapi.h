@@ -138,9 +138,22 @@ private:
     std::shared_ptr<const AdmissionChain> m_admission;
     std::atomic<int> m_nodePort{0};
 
+    // One decision for the cluster-requests view (kept raw; JSON only when read).
+    struct RecentRequest
+    {
+        qint64 timeMs = 0;
+        QString method, path, user, verb, stage, reason, resource, namespaceName, name;
+        QStringList groups;
+        int code = 0;
+        bool resourceRequest = false;
+        QJsonObject toJson() const;
+    };
     mutable QMutex m_recentMutex;
-    std::deque<QJsonObject> m_recent;
-    QJsonArray m_unpublished;
+    std::deque<RecentRequest> m_recent;
+    std::vector<RecentRequest> m_unpublished;
+
+    mutable QMutex m_cacheMutex;
+    QHash<QString, std::pair<QString, QByteArray>> m_bodyCache; // key -> (resourceVersion, body)
     QTimer m_publishTimer;
 };
 

@@ -2,6 +2,7 @@
 
 #include <QJsonArray>
 #include <QJsonObject>
+#include <QVarLengthArray>
 
 #include <algorithm>
 
@@ -211,13 +212,16 @@ JsonWriter &JsonWriter::value(const QJsonValue &v)
     }
     case QJsonValue::Object: {
         const QJsonObject o = v.toObject();
-        QStringList keys = o.keys();
-        std::stable_sort(keys.begin(), keys.end(), [](const QString &a, const QString &b) {
-            return keyRank(a) < keyRank(b);
-        });
+        // QJsonObject iterates its keys sorted; ranking each once keeps that order among
+        // equal ranks (stable sort).
+        QVarLengthArray<std::pair<int, QJsonObject::const_iterator>, 16> entries;
+        for (auto it = o.constBegin(); it != o.constEnd(); ++it)
+            entries.append({keyRank(it.key()), it});
+        std::stable_sort(entries.begin(), entries.end(),
+                         [](const auto &a, const auto &b) { return a.first < b.first; });
         beginObject();
-        for (const QString &k : std::as_const(keys))
-            key(k).value(o.value(k));
+        for (const auto &e : entries)
+            key(e.second.key()).value(e.second.value());
         return endObject();
     }
     }

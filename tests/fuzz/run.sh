@@ -11,7 +11,7 @@ CC=clang-14 CXX=clang++-14 cmake -S . -B build-fuzz -G Ninja -DCMAKE_BUILD_TYPE=
   -DGATEHOUSE_FUZZ=ON -DGATEHOUSE_BUILD_CONSOLE=OFF -DGATEHOUSE_BUILD_TESTS=OFF >/dev/null
 cmake --build build-fuzz -j "$(nproc)" >/dev/null
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(fuzz_http_request fuzz_jws fuzz_pem fuzz_config fuzz_sse fuzz_kube_protobuf)
+[ ${#targets[@]} -gt 0 ] || mapfile -t targets < <(cd build-fuzz/tests/fuzz && ls fuzz_* | grep -v "\." )
 logs="$(mktemp -d)"
 run_one() {
   local t="$1"
