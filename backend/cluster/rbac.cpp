@@ -258,23 +258,25 @@ RbacDecision RbacPolicy::authorize(const Attributes &a, bool withReason) const
         for (int ri = 0; ri < r->rules.size(); ++ri) {
             if (!r->rules[ri].allows(a))
                 continue;
-            const RbacBinding &b = m_bindings[i];
             d.allowed = true;
             d.bindingIndex = i;
-            d.bindingKind = b.namespaceName.isEmpty() ? QStringLiteral("ClusterRoleBinding")
-                                                      : QStringLiteral("RoleBinding");
-            d.bindingNamespace = b.namespaceName;
-            d.bindingName = b.name;
-            d.roleKind = b.roleRef.kind;
-            d.roleName = b.roleRef.name;
             d.ruleIndex = ri;
-            for (const RbacSubject &s : b.subjects)
-                if (subjectMatches(s, a.user, b.namespaceName)) {
-                    d.subject = s;
-                    break;
-                }
-            if (withReason)
+            // Names and the reason only when asked: the hot path needs the verdict alone.
+            if (withReason) {
+                const RbacBinding &b = m_bindings[i];
+                d.bindingKind = b.namespaceName.isEmpty() ? QStringLiteral("ClusterRoleBinding")
+                                                          : QStringLiteral("RoleBinding");
+                d.bindingNamespace = b.namespaceName;
+                d.bindingName = b.name;
+                d.roleKind = b.roleRef.kind;
+                d.roleName = b.roleRef.name;
+                for (const RbacSubject &s : b.subjects)
+                    if (subjectMatches(s, a.user, b.namespaceName)) {
+                        d.subject = s;
+                        break;
+                    }
                 d.reason = reasonFor(d);
+            }
             return d;
         }
     }

@@ -86,8 +86,8 @@ class RbacPolicy
 public:
     RbacPolicy(QList<RbacRole> roles, QList<RbacBinding> bindings);
 
-    // The decision; its reason text only with withReason (formatting it costs more than
-    // deciding).
+    // The decision; the binding's names, the subject and the reason text only with withReason
+    // (describing costs more than deciding).
     RbacDecision authorize(const Attributes &attributes, bool withReason = true) const;
     // "RBAC: allowed by ClusterRoleBinding ... to Group ..." for an allowing decision.
     QString reasonFor(const RbacDecision &decision) const;
