@@ -1,5 +1,7 @@
 #include "cluster/patch.h"
 
+#include "core/jsontypename.h"
+
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonParseError>
@@ -701,25 +703,9 @@ QString formatName(PatchType type)
     return QStringLiteral("JSON patch");
 }
 
-QString typeName(const QJsonValue &value)
+QString typeName(const QJsonValue &v)
 {
-    switch (value.type()) {
-    case QJsonValue::Null:
-        return QStringLiteral("null");
-    case QJsonValue::Bool:
-        return QStringLiteral("a boolean");
-    case QJsonValue::Double:
-        return QStringLiteral("a number");
-    case QJsonValue::String:
-        return QStringLiteral("a string");
-    case QJsonValue::Array:
-        return QStringLiteral("an array");
-    case QJsonValue::Object:
-        return QStringLiteral("an object");
-    case QJsonValue::Undefined:
-        break;
-    }
-    return QStringLiteral("nothing");
+    return Core::jsonTypeName(v);
 }
 
 } // namespace

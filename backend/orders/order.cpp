@@ -1,5 +1,7 @@
 #include "orders/order.h"
 
+#include "core/jsontypename.h"
+
 #include "core/clock.h"
 
 #include <QDateTime>
@@ -36,22 +38,7 @@ constexpr StatusEntry Statuses[] = {
 
 QString typeName(const QJsonValue &v)
 {
-    switch (v.type()) {
-    case QJsonValue::Null:
-        return QStringLiteral("null");
-    case QJsonValue::Bool:
-        return QStringLiteral("a boolean");
-    case QJsonValue::Double:
-        return QStringLiteral("a number");
-    case QJsonValue::String:
-        return QStringLiteral("a string");
-    case QJsonValue::Array:
-        return QStringLiteral("an array");
-    case QJsonValue::Object:
-        return QStringLiteral("an object");
-    default:
-        return QStringLiteral("undefined");
-    }
+    return Core::jsonTypeName(v);
 }
 
 } // namespace
