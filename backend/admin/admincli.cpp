@@ -667,7 +667,7 @@ int runClusterCommand(const QCommandLineParser &p, const QString &noun, QStringL
     auto flat = [](const QJsonArray &objects,
                    const std::function<QJsonObject(const QJsonObject &)> &row) {
         QJsonArray rows;
-        for (const QJsonValue &v : objects)
+        for (const QJsonValue v : objects)
             rows.append(row(v.toObject()));
         return rows;
     };
@@ -760,7 +760,7 @@ int runClusterCommand(const QCommandLineParser &p, const QString &noun, QStringL
             flat(items,
                  [&](const QJsonObject &o) {
                      QStringList subjects;
-                     for (const QJsonValue &s : o.value(QStringLiteral("subjects")).toArray())
+                     for (const QJsonValue s : o.value(QStringLiteral("subjects")).toArray())
                          subjects.append(s.toObject().value(QStringLiteral("kind")).toString() +
                                          QLatin1Char(':') +
                                          s.toObject().value(QStringLiteral("name")).toString());
@@ -799,12 +799,12 @@ int runClusterCommand(const QCommandLineParser &p, const QString &noun, QStringL
         const QJsonArray verbs = answer.value(QStringLiteral("verbs")).toArray();
         static QList<QByteArray> keep; // printTable takes C strings
         keep.clear();
-        for (const QJsonValue &v : verbs)
+        for (const QJsonValue v : verbs)
             keep.append(v.toString().toUtf8());
         for (const QByteArray &v : std::as_const(keep))
             cols.append(std::pair<const char *, const char *>(v.constData(), v.constData()));
         QJsonArray rows;
-        for (const QJsonValue &v : answer.value(QStringLiteral("subjects")).toArray()) {
+        for (const QJsonValue v : answer.value(QStringLiteral("subjects")).toArray()) {
             const QJsonObject s = v.toObject();
             QJsonObject row{{QStringLiteral("subject"),
                              s.value(QStringLiteral("kind")).toString() + QLatin1Char(':') +
@@ -826,7 +826,7 @@ int runClusterCommand(const QCommandLineParser &p, const QString &noun, QStringL
                     {"action", "RESULT"},
                     {"message", "MESSAGE"}},
                    out);
-        for (const QJsonValue &v : answer.value(QStringLiteral("results")).toArray())
+        for (const QJsonValue v : answer.value(QStringLiteral("results")).toArray())
             if (v.toObject().value(QStringLiteral("action")) == QLatin1String("error"))
                 return 1;
         return 0;

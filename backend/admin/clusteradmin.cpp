@@ -107,7 +107,7 @@ ClusterAdminApi::ClusterAdminApi(Core::HttpServer &server, Cluster::ClusterApi &
             if (name.isEmpty() || name.size() > 200)
                 return bad(QStringLiteral("name must be 1 to 200 characters"));
             QStringList groups;
-            for (const QJsonValue &g : body->value(QLatin1String("groups")).toArray()) {
+            for (const QJsonValue g : body->value(QLatin1String("groups")).toArray()) {
                 if (!g.isString() || g.toString().trimmed().isEmpty())
                     return bad(QStringLiteral("groups must be non-empty strings"));
                 groups.append(g.toString().trimmed());
@@ -293,7 +293,7 @@ ClusterAdminApi::ClusterAdminApi(Core::HttpServer &server, Cluster::ClusterApi &
             for (const QJsonValue &d : std::get<QList<QJsonValue>>(docs)) {
                 const QJsonObject o = d.toObject();
                 if (o.value(QLatin1String("kind")).toString().endsWith(QLatin1String("List")))
-                    for (const QJsonValue &item : o.value(QLatin1String("items")).toArray())
+                    for (const QJsonValue item : o.value(QLatin1String("items")).toArray())
                         objects.append(item.toObject());
                 else
                     objects.append(o);
@@ -395,8 +395,8 @@ ClusterAdminApi::ClusterAdminApi(Core::HttpServer &server, Cluster::ClusterApi &
         });
 
     // The cluster API itself, as cluster-admin: /admin/v1/cluster/k8s/api/v1/nodes and so on.
-    for (const QByteArray method : {QByteArray("GET"), QByteArray("POST"), QByteArray("PUT"),
-                                    QByteArray("PATCH"), QByteArray("DELETE")}) {
+    for (const QByteArray &method : {QByteArray("GET"), QByteArray("POST"), QByteArray("PUT"),
+                                     QByteArray("PATCH"), QByteArray("DELETE")}) {
         m_server.routeDeferred(
             method, QStringLiteral("/admin/v1/cluster/k8s/*"),
             [this](const HttpRequest &req, const Responder &respond) {

@@ -149,7 +149,7 @@ QString nodeRestriction(const AdmissionRequest &r, const AdmissionContext &ctx)
                 return QStringLiteral("node \"%1\" can not create pods that reference "
                                       "serviceaccounts")
                     .arg(node);
-            for (const QJsonValue &v : specField(pod, "volumes").toArray()) {
+            for (const QJsonValue v : specField(pod, "volumes").toArray()) {
                 const QJsonObject vol = v.toObject();
                 if (vol.contains(QLatin1String("secret")))
                     return QStringLiteral("node \"%1\" can not create pods that reference secrets")
@@ -399,7 +399,7 @@ QStringList qualifiedName(const QString &value)
     QString name = value;
     const QStringList parts = value.split(QLatin1Char('/'));
     if (parts.size() == 2) {
-        const QString prefix = parts[0];
+        const QString &prefix = parts[0];
         name = parts[1];
         if (prefix.isEmpty())
             errs.append(QStringLiteral("prefix part must be non-empty"));

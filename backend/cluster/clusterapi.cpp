@@ -30,7 +30,7 @@ QJsonArray toArray(const QStringList &l)
 QStringList toStrings(const QJsonValue &v)
 {
     QStringList out;
-    for (const QJsonValue &e : v.toArray())
+    for (const QJsonValue e : v.toArray())
         out.append(e.toString());
     return out;
 }
@@ -247,7 +247,7 @@ std::variant<ClusterSettings, QString> ClusterSettings::fromJson(const QJsonObje
             if (!it->isArray())
                 return QStringLiteral("%1 must be an array of strings").arg(k);
             QStringList l;
-            for (const QJsonValue &v : it->toArray()) {
+            for (const QJsonValue v : it->toArray()) {
                 if (!v.isString())
                     return QStringLiteral("%1 must be an array of strings").arg(k);
                 l.append(v.toString());
@@ -756,7 +756,7 @@ QJsonArray ClusterApi::recentRequests(int max) const
     return out;
 }
 
-void ClusterApi::process(std::shared_ptr<Context> ctx)
+void ClusterApi::process(const std::shared_ptr<Context> &ctx)
 {
     const Core::HttpRequest &req = ctx->request;
     RequestTrace &trace = ctx->trace;
@@ -1134,7 +1134,7 @@ QSet<int> usedNodePorts(ObjectStore &store, const QString &ns, const QString &na
     for (const QJsonObject &s : std::get<ObjectStore::Page>(page).items) {
         if (fieldValue(s, QStringLiteral("metadata.namespace")) == ns && nameOf(s) == name)
             continue;
-        for (const QJsonValue &p :
+        for (const QJsonValue p :
              s.value(QLatin1String("spec")).toObject().value(QLatin1String("ports")).toArray())
             if (int np = p.toObject().value(QLatin1String("nodePort")).toInt(); np > 0)
                 used.insert(np);
@@ -1157,7 +1157,7 @@ QString nextClusterIp(ObjectStore &store)
     for (const QJsonObject &s : std::get<ObjectStore::Page>(page).items)
         used.insert(fieldValue(s, QStringLiteral("spec.clusterIP")));
     for (int i = 10; i < 65000; ++i) {
-        const QString ip = QStringLiteral("10.96.%1.%2").arg(i / 250).arg(i % 250 + 1);
+        QString ip = QStringLiteral("10.96.%1.%2").arg(i / 250).arg(i % 250 + 1);
         if (!used.contains(ip))
             return ip;
     }
@@ -1347,7 +1347,7 @@ void ClusterApi::handleWrite(const std::shared_ptr<Context> &ctx, const Resource
                 for (int i = 0; i < ports.size(); ++i) {
                     QJsonObject p = ports[i].toObject();
                     const QJsonValue np = p.value(QLatin1String("nodePort"));
-                    for (const QJsonValue &o : oldPorts)
+                    for (const QJsonValue o : oldPorts)
                         if (o.toObject().value(QLatin1String("port")) ==
                                 p.value(QLatin1String("port")) &&
                             o.toObject().value(QLatin1String("nodePort")) == np)

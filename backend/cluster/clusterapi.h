@@ -109,7 +109,7 @@ signals:
 private:
     struct Context;
     void handle(const Core::HttpRequest &request, Core::Responder respond);
-    void process(std::shared_ptr<Context> ctx);
+    void process(const std::shared_ptr<Context> &ctx);
     void finish(const std::shared_ptr<Context> &ctx, Core::HttpResponse response);
     void handleNonResource(const std::shared_ptr<Context> &ctx);
     void handleResource(const std::shared_ptr<Context> &ctx);

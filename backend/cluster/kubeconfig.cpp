@@ -40,7 +40,7 @@ QJsonValue toJson(const YAML::Node &n, int depth)
         return a;
     }
     case YAML::NodeType::Scalar: {
-        const std::string v = n.Scalar();
+        const std::string &v = n.Scalar();
         // Quoted scalars stay strings; plain ones may be numbers, booleans or null.
         if (n.Tag() == "!")
             return QString::fromStdString(v);
@@ -123,7 +123,7 @@ std::variant<QByteArray, QString> redactKubeconfig(const QByteArray &yaml)
     }
     if (!root.IsMap() || !root["kind"] || root["kind"].as<std::string>("") != "Config")
         return QStringLiteral("not a kubeconfig (kind: Config)");
-    auto scrub = [](YAML::Node section, const char *inner) {
+    auto scrub = [](const YAML::Node &section, const char *inner) {
         if (!section.IsSequence())
             return;
         for (YAML::Node entry : section) {

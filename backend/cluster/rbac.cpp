@@ -11,7 +11,7 @@ namespace {
 QStringList strings(const QJsonValue &v)
 {
     QStringList out;
-    for (const QJsonValue &e : v.toArray())
+    for (const QJsonValue e : v.toArray())
         out.append(e.toString());
     return out;
 }
@@ -122,7 +122,7 @@ RbacRole roleFromJson(const QJsonObject &object)
     const QJsonObject meta = object.value(QLatin1String("metadata")).toObject();
     role.name = meta.value(QLatin1String("name")).toString();
     role.namespaceName = meta.value(QLatin1String("namespace")).toString();
-    for (const QJsonValue &r : object.value(QLatin1String("rules")).toArray())
+    for (const QJsonValue r : object.value(QLatin1String("rules")).toArray())
         role.rules.append(PolicyRule::fromJson(r.toObject()));
     return role;
 }
@@ -137,7 +137,7 @@ RbacBinding bindingFromJson(const QJsonObject &object)
     b.roleRef = RoleRef{ref.value(QLatin1String("apiGroup")).toString(),
                         ref.value(QLatin1String("kind")).toString(),
                         ref.value(QLatin1String("name")).toString()};
-    for (const QJsonValue &v : object.value(QLatin1String("subjects")).toArray()) {
+    for (const QJsonValue v : object.value(QLatin1String("subjects")).toArray()) {
         const QJsonObject s = v.toObject();
         RbacSubject subject{s.value(QLatin1String("kind")).toString(),
                             s.value(QLatin1String("apiGroup")).toString(),

@@ -314,7 +314,7 @@ QStringList nodeRoles(const QJsonObject &labels)
 
 QString nodeAddress(const QJsonObject &status, const char *type)
 {
-    for (const QJsonValue &a : status.value(QLatin1String("addresses")).toArray())
+    for (const QJsonValue a : status.value(QLatin1String("addresses")).toArray())
         if (a.toObject().value(QLatin1String("type")) == QLatin1String(type))
             return a.toObject().value(QLatin1String("address")).toString();
     return {};
@@ -323,7 +323,7 @@ QString nodeAddress(const QJsonObject &status, const char *type)
 QStringList subjectNames(const QJsonObject &binding, const char *kind)
 {
     QStringList out;
-    for (const QJsonValue &v : binding.value(QLatin1String("subjects")).toArray()) {
+    for (const QJsonValue v : binding.value(QLatin1String("subjects")).toArray()) {
         const QJsonObject s = v.toObject();
         if (s.value(QLatin1String("kind")) != QLatin1String(kind))
             continue;
@@ -418,7 +418,7 @@ QJsonObject tableFor(const ResourceType &type, const QList<QJsonObject> &objects
         QJsonArray cells{name};
         if (r == QLatin1String("nodes")) {
             QString ready = QStringLiteral("Unknown");
-            for (const QJsonValue &c : status.value(QLatin1String("conditions")).toArray())
+            for (const QJsonValue c : status.value(QLatin1String("conditions")).toArray())
                 if (c.toObject().value(QLatin1String("type")) == QLatin1String("Ready"))
                     ready = c.toObject().value(QLatin1String("status")) == QLatin1String("True")
                                 ? QStringLiteral("Ready")
@@ -453,7 +453,7 @@ QJsonObject tableFor(const ResourceType &type, const QList<QJsonObject> &objects
             cells.append(orNone(spec.value(QLatin1String("nodeName")).toString()));
         } else if (r == QLatin1String("services")) {
             QStringList ports;
-            for (const QJsonValue &v : spec.value(QLatin1String("ports")).toArray()) {
+            for (const QJsonValue v : spec.value(QLatin1String("ports")).toArray()) {
                 const QJsonObject p = v.toObject();
                 QString s = QString::number(p.value(QLatin1String("port")).toInt());
                 if (p.value(QLatin1String("nodePort")).toInt() > 0)

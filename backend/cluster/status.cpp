@@ -206,7 +206,7 @@ JsonWriter &JsonWriter::value(const QJsonValue &v)
         return value(v.toString());
     case QJsonValue::Array: {
         beginArray();
-        for (const QJsonValue &e : v.toArray())
+        for (const QJsonValue e : v.toArray())
             value(e);
         return endArray();
     }

@@ -34,7 +34,7 @@ bool audienceContains(const QJsonValue &aud, const QString &wanted)
 {
     if (aud.isString())
         return aud.toString() == wanted;
-    for (const QJsonValue &a : aud.toArray())
+    for (const QJsonValue a : aud.toArray())
         if (a.toString() == wanted)
             return true;
     return false;
@@ -89,7 +89,7 @@ TokenAuthenticator oidcAuthenticator(OidcOptions options, std::function<QJsonObj
         const QJsonValue groups = claims.value(options.groupsClaim);
         if (groups.isString())
             user.groups.append(options.groupsPrefix + groups.toString());
-        for (const QJsonValue &g : groups.toArray())
+        for (const QJsonValue g : groups.toArray())
             if (g.isString())
                 user.groups.append(options.groupsPrefix + g.toString());
         // Nobody becomes a system user through a token from another issuer.

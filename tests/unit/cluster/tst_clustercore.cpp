@@ -539,7 +539,7 @@ void TestClusterCore::escalation()
 {
     auto rules = [](const char *json) {
         QList<PolicyRule> out;
-        for (const QJsonValue &v : QJsonDocument::fromJson(json).array())
+        for (const QJsonValue v : QJsonDocument::fromJson(json).array())
             out.append(PolicyRule::fromJson(v.toObject()));
         return out;
     };
