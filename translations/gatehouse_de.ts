@@ -483,6 +483,13 @@
     </message>
 </context>
 <context>
+    <name>DecisionRow</name>
+    <message>
+        <source>%1: %2. %3</source>
+        <translation>%1: %2. %3</translation>
+    </message>
+</context>
+<context>
     <name>DeliveriesPage</name>
     <message>
         <source>Disabled endpoints: their deliveries fail until they are enabled again</source>
@@ -845,10 +852,6 @@
         <translation>%1 bis %2 Sekunden (24 Std.).</translation>
     </message>
     <message>
-        <source>registrable; the token endpoint does not serve it yet</source>
-        <translation>registrierbar; der Token-Endpunkt bedient ihn noch nicht</translation>
-    </message>
-    <message>
         <source>A user signs in and consents in the browser; the app trades the code for tokens (with PKCE).</source>
         <translation>Ein Benutzer meldet sich im Browser an und willigt ein; die App tauscht den Code gegen Tokens (mit PKCE).</translation>
     </message>
@@ -911,6 +914,17 @@
     <message>
         <source>Opaque (checked by introspection)</source>
         <translation>Opak (per Introspection geprüft)</translation>
+    </message>
+</context>
+<context>
+    <name>Gatehouse::Console::ClusterSettingsState</name>
+    <message>
+        <source>Authorization: %1 · admission: %2</source>
+        <translation>Autorisierung: %1 · Zulassung: %2</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>keine</translation>
     </message>
 </context>
 <context>
@@ -1042,6 +1056,33 @@
     </message>
 </context>
 <context>
+    <name>Gatehouse::Console::KubeconfigForm</name>
+    <message>
+        <source>Give a name.</source>
+        <translation>Gib einen Namen an.</translation>
+    </message>
+    <message>
+        <source>Give the node&apos;s name (node-1); the user becomes system:node:node-1.</source>
+        <translation>Gib den Namen des Knotens an (node-1); der Benutzer wird system:node:node-1.</translation>
+    </message>
+    <message>
+        <source>%1 · no groups · expires %2</source>
+        <translation>%1 · keine Gruppen · läuft ab %2</translation>
+    </message>
+    <message>
+        <source>%1 · groups %2 · expires %3</source>
+        <translation>%1 · Gruppen %2 · läuft ab %3</translation>
+    </message>
+    <message>
+        <source>Choose a file.</source>
+        <translation>Wähle eine Datei.</translation>
+    </message>
+    <message>
+        <source>Could not write %1: %2</source>
+        <translation>Konnte %1 nicht schreiben: %2</translation>
+    </message>
+</context>
+<context>
     <name>Gatehouse::Console::NavigationModel</name>
     <message>
         <source>Dashboard</source>
@@ -1137,6 +1178,173 @@
     </message>
 </context>
 <context>
+    <name>Gatehouse::Console::NodeLabelEditor</name>
+    <message>
+        <source>Cluster admin</source>
+        <translation>Cluster-Admin</translation>
+    </message>
+    <message>
+        <source>Node agent</source>
+        <translation>Knoten-Agent</translation>
+    </message>
+    <message>
+        <source>Custom user</source>
+        <translation>Eigener Benutzer</translation>
+    </message>
+    <message>
+        <source>Anonymous</source>
+        <translation>Anonym</translation>
+    </message>
+    <message>
+        <source>%1 · no groups</source>
+        <translation>%1 · keine Gruppen</translation>
+    </message>
+    <message>
+        <source>%1 · groups %2</source>
+        <translation>%1 · Gruppen %2</translation>
+    </message>
+    <message>
+        <source>%1 · no credentials at all</source>
+        <translation>%1 · ganz ohne Anmeldedaten</translation>
+    </message>
+    <message>
+        <source>Give the name of the node the agent runs on.</source>
+        <translation>Gib den Namen des Knotens an, auf dem der Agent läuft.</translation>
+    </message>
+    <message>
+        <source>Give a user name.</source>
+        <translation>Gib einen Benutzernamen an.</translation>
+    </message>
+    <message>
+        <source>not reached</source>
+        <translation>nicht erreicht</translation>
+    </message>
+    <message>
+        <source>Authentication</source>
+        <translation>Authentifizierung</translation>
+    </message>
+    <message>
+        <source>Authorization</source>
+        <translation>Autorisierung</translation>
+    </message>
+    <message>
+        <source>Not reached: the request was refused before authorization.</source>
+        <translation>Nicht erreicht: Die Anfrage wurde vor der Autorisierung abgelehnt.</translation>
+    </message>
+    <message>
+        <source>%1 %2 grants %3 %4, rules[%5], to %6 %7</source>
+        <translation>%1 %2 gewährt %3 %4, rules[%5], an %6 %7</translation>
+    </message>
+    <message>
+        <source>Allowed by the %1 authorizer.</source>
+        <translation>Erlaubt vom Autorisierer %1.</translation>
+    </message>
+    <message>
+        <source>Allowed by %1: %2</source>
+        <translation>Erlaubt von %1: %2</translation>
+    </message>
+    <message>
+        <source>Denied by the %1 authorizer.</source>
+        <translation>Abgelehnt vom Autorisierer %1.</translation>
+    </message>
+    <message>
+        <source>Denied by %1: %2</source>
+        <translation>Abgelehnt von %1: %2</translation>
+    </message>
+    <message>
+        <source>No authorizer allowed it (%1). %2</source>
+        <translation>Kein Autorisierer hat es erlaubt (%1). %2</translation>
+    </message>
+    <message>
+        <source>Admission</source>
+        <translation>Zulassung</translation>
+    </message>
+    <message>
+        <source>Not reached: the request was refused before admission.</source>
+        <translation>Nicht erreicht: Die Anfrage wurde vor der Zulassung abgelehnt.</translation>
+    </message>
+    <message>
+        <source>No admission plugin is enabled.</source>
+        <translation>Kein Zulassungs-Plugin ist aktiv.</translation>
+    </message>
+    <message>
+        <source>Admitted by %1.</source>
+        <translation>Zugelassen von %1.</translation>
+    </message>
+    <message>
+        <source>Validation</source>
+        <translation>Validierung</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1: %2</translation>
+    </message>
+    <message>
+        <source>Labels saved: %1 is at resourceVersion %2.</source>
+        <translation>Labels gespeichert: %1 ist bei resourceVersion %2.</translation>
+    </message>
+</context>
+<context>
+    <name>Gatehouse::Console::NodeLabelModel</name>
+    <message>
+        <source>added</source>
+        <translation>neu</translation>
+    </message>
+    <message>
+        <source>removed</source>
+        <translation>entfernt</translation>
+    </message>
+    <message>
+        <source>changed</source>
+        <translation>geändert</translation>
+    </message>
+</context>
+<context>
+    <name>Gatehouse::Console::NodeListModel</name>
+    <message>
+        <source>Ready</source>
+        <translation>Bereit</translation>
+    </message>
+    <message>
+        <source>Not ready</source>
+        <translation>Nicht bereit</translation>
+    </message>
+    <message>
+        <source>Unknown</source>
+        <translation>Unbekannt</translation>
+    </message>
+</context>
+<context>
+    <name>Gatehouse::Console::RbacListModel</name>
+    <message>
+        <source>cluster-wide</source>
+        <translation>clusterweit</translation>
+    </message>
+    <message>
+        <source>namespace %1</source>
+        <translation>Namespace %1</translation>
+    </message>
+</context>
+<context>
+    <name>Gatehouse::Console::RbacRoleModel</name>
+    <message>
+        <source>%1 on %2</source>
+        <translation>%1 auf %2</translation>
+    </message>
+    <message>
+        <source>core</source>
+        <translation>core</translation>
+    </message>
+    <message>
+        <source>%1 on %2 (%3)</source>
+        <translation>%1 auf %2 (%3)</translation>
+    </message>
+    <message>
+        <source>named %1</source>
+        <translation>namens %1</translation>
+    </message>
+</context>
+<context>
     <name>Gatehouse::Console::TokenListModel</name>
     <message>
         <source>expires in %1</source>
@@ -1153,6 +1361,17 @@
     <message>
         <source>Refresh token</source>
         <translation>Refresh-Token</translation>
+    </message>
+</context>
+<context>
+    <name>Gatehouse::Console::WhoCanModel</name>
+    <message>
+        <source>%1, cluster-wide</source>
+        <translation>%1, clusterweit</translation>
+    </message>
+    <message>
+        <source>%1 in namespace %2</source>
+        <translation>%1 im Namespace %2</translation>
     </message>
 </context>
 <context>
@@ -1270,6 +1489,109 @@
     </message>
 </context>
 <context>
+    <name>KubeconfigDialog</name>
+    <message>
+        <source>Kubeconfig</source>
+        <translation>Kubeconfig</translation>
+    </message>
+    <message>
+        <source>Issues a client certificate signed by the cluster&apos;s CA and a kubeconfig that uses it. Only the redacted view is shown here; Save writes the real one, readable by you only.</source>
+        <translation>Stellt ein von der CA des Clusters signiertes Client-Zertifikat und eine Kubeconfig dafür aus. Hier steht nur die geschwärzte Fassung; Speichern schreibt die echte, nur für dich lesbar.</translation>
+    </message>
+    <message>
+        <source>User</source>
+        <translation>Benutzer</translation>
+    </message>
+    <message>
+        <source>A kubeconfig for a user</source>
+        <translation>Eine Kubeconfig für einen Benutzer</translation>
+    </message>
+    <message>
+        <source>Node agent</source>
+        <translation>Knoten-Agent</translation>
+    </message>
+    <message>
+        <source>A kubeconfig for a node agent (kubelet)</source>
+        <translation>Eine Kubeconfig für einen Knoten-Agenten (Kubelet)</translation>
+    </message>
+    <message>
+        <source>Node</source>
+        <translation>Knoten</translation>
+    </message>
+    <message>
+        <source>Name</source>
+        <translation>Name</translation>
+    </message>
+    <message>
+        <source>node-1 (the user becomes system:node:node-1)</source>
+        <translation>node-1 (der Benutzer wird system:node:node-1)</translation>
+    </message>
+    <message>
+        <source>alice</source>
+        <translation>alice</translation>
+    </message>
+    <message>
+        <source>Name of the node</source>
+        <translation>Name des Knotens</translation>
+    </message>
+    <message>
+        <source>User name</source>
+        <translation>Benutzername</translation>
+    </message>
+    <message>
+        <source>Groups</source>
+        <translation>Gruppen</translation>
+    </message>
+    <message>
+        <source>extra groups besides system:nodes (optional)</source>
+        <translation>weitere Gruppen neben system:nodes (optional)</translation>
+    </message>
+    <message>
+        <source>devs, ops (optional)</source>
+        <translation>devs, ops (optional)</translation>
+    </message>
+    <message>
+        <source>Groups, comma-separated</source>
+        <translation>Gruppen, durch Kommas getrennt</translation>
+    </message>
+    <message>
+        <source>Issue another</source>
+        <translation>Noch eine ausstellen</translation>
+    </message>
+    <message>
+        <source>Issue</source>
+        <translation>Ausstellen</translation>
+    </message>
+    <message>
+        <source>Issue a certificate and kubeconfig</source>
+        <translation>Ein Zertifikat und eine Kubeconfig ausstellen</translation>
+    </message>
+    <message>
+        <source>The kubeconfig, with its keys and certificates omitted</source>
+        <translation>Die Kubeconfig, ohne ihre Schlüssel und Zertifikate</translation>
+    </message>
+    <message>
+        <source>Saved to %1 (mode 0600: readable by you only).</source>
+        <translation>Gespeichert in %1 (Modus 0600: nur für dich lesbar).</translation>
+    </message>
+    <message>
+        <source>Save kubeconfig…</source>
+        <translation>Kubeconfig speichern…</translation>
+    </message>
+    <message>
+        <source>Save the kubeconfig with its private key to a file</source>
+        <translation>Die Kubeconfig mit ihrem privaten Schlüssel in eine Datei speichern</translation>
+    </message>
+    <message>
+        <source>Close</source>
+        <translation>Schließen</translation>
+    </message>
+    <message>
+        <source>Close; an unsaved kubeconfig is forgotten</source>
+        <translation>Schließen; eine nicht gespeicherte Kubeconfig wird verworfen</translation>
+    </message>
+</context>
+<context>
     <name>Main</name>
     <message>
         <source>Gatehouse</source>
@@ -1316,6 +1638,193 @@
     <message>
         <source>Cancel</source>
         <translation>Abbrechen</translation>
+    </message>
+</context>
+<context>
+    <name>NodesPage</name>
+    <message>
+        <source>Edit a node&apos;s labels as someone else: the server explains every change before you apply it.</source>
+        <translation>Bearbeite die Labels eines Knotens als jemand anderes: Der Server erklärt jede Änderung, bevor du sie anwendest.</translation>
+    </message>
+    <message>
+        <source>Anonymous access</source>
+        <translation>Anonymer Zugriff</translation>
+    </message>
+    <message>
+        <source>Anonymous access to the cluster API (applies at once)</source>
+        <translation>Anonymer Zugriff auf die Cluster-API (gilt sofort)</translation>
+    </message>
+    <message>
+        <source>Reload</source>
+        <translation>Neu laden</translation>
+    </message>
+    <message>
+        <source>Reload the nodes</source>
+        <translation>Die Knoten neu laden</translation>
+    </message>
+    <message>
+        <source>Nodes (%1)</source>
+        <translation>Knoten (%1)</translation>
+    </message>
+    <message>
+        <source>Nodes</source>
+        <translation>Knoten</translation>
+    </message>
+    <message>
+        <source>1 label</source>
+        <translation>1 Label</translation>
+    </message>
+    <message>
+        <source>%1 labels</source>
+        <translation>%1 Labels</translation>
+    </message>
+    <message>
+        <source>%1, %2, %3</source>
+        <translation>%1, %2, %3</translation>
+    </message>
+    <message>
+        <source>No nodes. A kubelet registers its node through the cluster API.</source>
+        <translation>Keine Knoten. Ein Kubelet registriert seinen Knoten über die Cluster-API.</translation>
+    </message>
+    <message>
+        <source>Act as</source>
+        <translation>Handeln als</translation>
+    </message>
+    <message>
+        <source>Identity to act as</source>
+        <translation>Identität, als die gehandelt wird</translation>
+    </message>
+    <message>
+        <source>Node the agent runs on</source>
+        <translation>Knoten, auf dem der Agent läuft</translation>
+    </message>
+    <message>
+        <source>Name of the node the agent runs on</source>
+        <translation>Name des Knotens, auf dem der Agent läuft</translation>
+    </message>
+    <message>
+        <source>User name</source>
+        <translation>Benutzername</translation>
+    </message>
+    <message>
+        <source>User name to act as</source>
+        <translation>Benutzername, als der gehandelt wird</translation>
+    </message>
+    <message>
+        <source>Groups, comma-separated</source>
+        <translation>Gruppen, durch Kommas getrennt</translation>
+    </message>
+    <message>
+        <source>Groups of the user, comma-separated</source>
+        <translation>Gruppen des Benutzers, durch Kommas getrennt</translation>
+    </message>
+    <message>
+        <source>Anonymous access is off: a request without credentials is refused as unauthorized.</source>
+        <translation>Anonymer Zugriff ist aus: Eine Anfrage ohne Anmeldedaten wird als nicht authentifiziert abgelehnt.</translation>
+    </message>
+    <message>
+        <source>Labels of %1</source>
+        <translation>Labels von %1</translation>
+    </message>
+    <message>
+        <source>Labels</source>
+        <translation>Labels</translation>
+    </message>
+    <message>
+        <source>resourceVersion %1</source>
+        <translation>resourceVersion %1</translation>
+    </message>
+    <message>
+        <source>Pick a node on the left.</source>
+        <translation>Wähle links einen Knoten.</translation>
+    </message>
+    <message>
+        <source>Value of label %1</source>
+        <translation>Wert des Labels %1</translation>
+    </message>
+    <message>
+        <source>Restore label %1</source>
+        <translation>Label %1 wiederherstellen</translation>
+    </message>
+    <message>
+        <source>Remove label %1</source>
+        <translation>Label %1 entfernen</translation>
+    </message>
+    <message>
+        <source>New key, e.g. example.com/rack</source>
+        <translation>Neuer Schlüssel, z. B. example.com/rack</translation>
+    </message>
+    <message>
+        <source>Key of a new label</source>
+        <translation>Schlüssel eines neuen Labels</translation>
+    </message>
+    <message>
+        <source>Value</source>
+        <translation>Wert</translation>
+    </message>
+    <message>
+        <source>Value of the new label</source>
+        <translation>Wert des neuen Labels</translation>
+    </message>
+    <message>
+        <source>Add</source>
+        <translation>Hinzufügen</translation>
+    </message>
+    <message>
+        <source>Add the new label to the table</source>
+        <translation>Das neue Label in die Tabelle übernehmen</translation>
+    </message>
+    <message>
+        <source>Pending change: %1</source>
+        <translation>Ausstehende Änderung: %1</translation>
+    </message>
+    <message>
+        <source>No pending change: the verdict is for an empty label patch.</source>
+        <translation>Keine ausstehende Änderung: Das Urteil gilt für einen leeren Label-Patch.</translation>
+    </message>
+    <message>
+        <source>Verdict (dry run)</source>
+        <translation>Urteil (Probelauf)</translation>
+    </message>
+    <message>
+        <source>The request would get %1</source>
+        <translation>Die Anfrage bekäme %1</translation>
+    </message>
+    <message>
+        <source>the change would be saved</source>
+        <translation>die Änderung würde gespeichert</translation>
+    </message>
+    <message>
+        <source>the change would be refused</source>
+        <translation>die Änderung würde abgelehnt</translation>
+    </message>
+    <message>
+        <source>The verdict shows here once a node is picked.</source>
+        <translation>Das Urteil erscheint hier, sobald ein Knoten gewählt ist.</translation>
+    </message>
+    <message>
+        <source>Applying…</source>
+        <translation>Wird angewendet…</translation>
+    </message>
+    <message>
+        <source>Apply</source>
+        <translation>Anwenden</translation>
+    </message>
+    <message>
+        <source>Send the label change for real (Ctrl+Return)</source>
+        <translation>Die Label-Änderung wirklich senden (Strg+Eingabe)</translation>
+    </message>
+    <message>
+        <source>Revert</source>
+        <translation>Verwerfen</translation>
+    </message>
+    <message>
+        <source>Drop every pending label change</source>
+        <translation>Alle ausstehenden Label-Änderungen verwerfen</translation>
+    </message>
+    <message>
+        <source>Answered %1</source>
+        <translation>Antwort %1</translation>
     </message>
 </context>
 <context>
@@ -1537,6 +2046,241 @@
     <message>
         <source>Customers</source>
         <translation>Kunden</translation>
+    </message>
+</context>
+<context>
+    <name>RbacPage</name>
+    <message>
+        <source>Reload</source>
+        <translation>Neu laden</translation>
+    </message>
+    <message>
+        <source>Reload this list</source>
+        <translation>Diese Liste neu laden</translation>
+    </message>
+    <message>
+        <source>Roles (%1)</source>
+        <translation>Rollen (%1)</translation>
+    </message>
+    <message>
+        <source>Bindings (%1)</source>
+        <translation>Bindungen (%1)</translation>
+    </message>
+    <message>
+        <source>Who can</source>
+        <translation>Wer darf</translation>
+    </message>
+    <message>
+        <source>Requests (%1, %2 denied)</source>
+        <translation>Anfragen (%1, %2 abgelehnt)</translation>
+    </message>
+    <message>
+        <source>Requests (%1)</source>
+        <translation>Anfragen (%1)</translation>
+    </message>
+    <message>
+        <source>Kubeconfig…</source>
+        <translation>Kubeconfig…</translation>
+    </message>
+    <message>
+        <source>Issue a kubeconfig for a user or a node agent</source>
+        <translation>Eine Kubeconfig für einen Benutzer oder Knoten-Agenten ausstellen</translation>
+    </message>
+    <message>
+        <source>Cluster roles, then roles by namespace; one line per rule.</source>
+        <translation>Clusterrollen, dann Rollen nach Namespace; eine Zeile pro Regel.</translation>
+    </message>
+    <message>
+        <source>Roles</source>
+        <translation>Rollen</translation>
+    </message>
+    <message>
+        <source>%1 %2, %3</source>
+        <translation>%1 %2, %3</translation>
+    </message>
+    <message>
+        <source>built-in</source>
+        <translation>eingebaut</translation>
+    </message>
+    <message>
+        <source>No rules: grants nothing.</source>
+        <translation>Keine Regeln: gewährt nichts.</translation>
+    </message>
+    <message>
+        <source>No roles.</source>
+        <translation>Keine Rollen.</translation>
+    </message>
+    <message>
+        <source>Who gets which role: cluster role bindings, then role bindings by namespace.</source>
+        <translation>Wer welche Rolle bekommt: Clusterrollen-Bindungen, dann Rollen-Bindungen nach Namespace.</translation>
+    </message>
+    <message>
+        <source>Bindings</source>
+        <translation>Bindungen</translation>
+    </message>
+    <message>
+        <source>%1 %2 grants %3 to %4</source>
+        <translation>%1 %2 gewährt %3 an %4</translation>
+    </message>
+    <message>
+        <source>nobody</source>
+        <translation>niemanden</translation>
+    </message>
+    <message>
+        <source>grants %1 to</source>
+        <translation>gewährt %1 an</translation>
+    </message>
+    <message>
+        <source>no subjects (grants nothing)</source>
+        <translation>keine Subjekte (gewährt nichts)</translation>
+    </message>
+    <message>
+        <source>No bindings.</source>
+        <translation>Keine Bindungen.</translation>
+    </message>
+    <message>
+        <source>Resource</source>
+        <translation>Ressource</translation>
+    </message>
+    <message>
+        <source>Resource, e.g. nodes or pods</source>
+        <translation>Ressource, z. B. nodes oder pods</translation>
+    </message>
+    <message>
+        <source>Namespace</source>
+        <translation>Namespace</translation>
+    </message>
+    <message>
+        <source>all (cluster-wide)</source>
+        <translation>alle (clusterweit)</translation>
+    </message>
+    <message>
+        <source>Namespace (optional)</source>
+        <translation>Namespace (optional)</translation>
+    </message>
+    <message>
+        <source>API group</source>
+        <translation>API-Gruppe</translation>
+    </message>
+    <message>
+        <source>core</source>
+        <translation>core</translation>
+    </message>
+    <message>
+        <source>API group (optional; empty for the core group)</source>
+        <translation>API-Gruppe (optional; leer für die core-Gruppe)</translation>
+    </message>
+    <message>
+        <source>Check</source>
+        <translation>Prüfen</translation>
+    </message>
+    <message>
+        <source>Ask who can use this resource</source>
+        <translation>Fragen, wer diese Ressource nutzen darf</translation>
+    </message>
+    <message>
+        <source>Every subject named by a binding, and what it may do with %1.</source>
+        <translation>Jedes Subjekt, das eine Bindung nennt, und was es mit %1 tun darf.</translation>
+    </message>
+    <message>
+        <source>Subject</source>
+        <translation>Subjekt</translation>
+    </message>
+    <message>
+        <source>Who can: subjects by verbs</source>
+        <translation>Wer darf: Subjekte nach Verben</translation>
+    </message>
+    <message>
+        <source>%1 may: %2</source>
+        <translation>%1 darf: %2</translation>
+    </message>
+    <message>
+        <source>nothing</source>
+        <translation>nichts</translation>
+    </message>
+    <message>
+        <source>%1: allowed</source>
+        <translation>%1: erlaubt</translation>
+    </message>
+    <message>
+        <source>%1: not allowed</source>
+        <translation>%1: nicht erlaubt</translation>
+    </message>
+    <message>
+        <source>No binding names a subject.</source>
+        <translation>Keine Bindung nennt ein Subjekt.</translation>
+    </message>
+    <message>
+        <source>The cluster API&apos;s decisions as they happen, newest first; denied requests in red.</source>
+        <translation>Die Entscheidungen der Cluster-API, sobald sie fallen, neueste zuerst; abgelehnte Anfragen in Rot.</translation>
+    </message>
+    <message>
+        <source>Denied only</source>
+        <translation>Nur abgelehnte</translation>
+    </message>
+    <message>
+        <source>Show denied requests only</source>
+        <translation>Nur abgelehnte Anfragen zeigen</translation>
+    </message>
+    <message>
+        <source>Hide admin API reads</source>
+        <translation>Lesezugriffe der Admin-API ausblenden</translation>
+    </message>
+    <message>
+        <source>Hide the reads the admin API makes as gatehouse-admin, such as this console&apos;s own lists</source>
+        <translation>Die Lesezugriffe ausblenden, die die Admin-API als gatehouse-admin macht, etwa die Listen dieser Konsole</translation>
+    </message>
+    <message>
+        <source>Reload the recent requests</source>
+        <translation>Die letzten Anfragen neu laden</translation>
+    </message>
+    <message>
+        <source>Cluster API requests</source>
+        <translation>Anfragen an die Cluster-API</translation>
+    </message>
+    <message>
+        <source>Denied: %1 %2 by %3, %4 at %5: %6</source>
+        <translation>Abgelehnt: %1 %2 von %3, %4 bei %5: %6</translation>
+    </message>
+    <message>
+        <source>%1 %2 by %3, %4</source>
+        <translation>%1 %2 von %3, %4</translation>
+    </message>
+    <message>
+        <source>denied at %1</source>
+        <translation>abgelehnt bei %1</translation>
+    </message>
+    <message>
+        <source>no user: not authenticated</source>
+        <translation>kein Benutzer: nicht authentifiziert</translation>
+    </message>
+    <message>
+        <source>%1 (%2)</source>
+        <translation>%1 (%2)</translation>
+    </message>
+    <message>
+        <source>No request matches the filters.</source>
+        <translation>Keine Anfrage passt zu den Filtern.</translation>
+    </message>
+    <message>
+        <source>No cluster API requests yet. Apply a label change on the Nodes page, or point kubectl at the cluster listener.</source>
+        <translation>Noch keine Anfragen an die Cluster-API. Wende auf der Seite Cluster-Knoten eine Label-Änderung an, oder richte kubectl auf den Cluster-Listener.</translation>
+    </message>
+    <message>
+        <source>Save kubeconfig</source>
+        <translation>Kubeconfig speichern</translation>
+    </message>
+    <message>
+        <source>Save</source>
+        <translation>Speichern</translation>
+    </message>
+    <message>
+        <source>Kubeconfig files (*.kubeconfig *.yaml)</source>
+        <translation>Kubeconfig-Dateien (*.kubeconfig *.yaml)</translation>
+    </message>
+    <message>
+        <source>All files (*)</source>
+        <translation>Alle Dateien (*)</translation>
     </message>
 </context>
 <context>

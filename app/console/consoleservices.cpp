@@ -4,17 +4,24 @@
 #include "beerlistmodel.h"
 #include "clientform.h"
 #include "clientlistmodel.h"
+#include "clusterrequestmodel.h"
+#include "clustersettingsstate.h"
 #include "customerlistmodel.h"
 #include "deliverydetail.h"
 #include "deliverylistmodel.h"
 #include "endpointlistmodel.h"
 #include "eventlistmodel.h"
 #include "jwtinspector.h"
+#include "kubeconfigform.h"
 #include "navigationmodel.h"
+#include "nodelabeleditor.h"
+#include "nodelistmodel.h"
 #include "orderdetail.h"
 #include "orderlistmodel.h"
+#include "rbaclistmodel.h"
 #include "testorderform.h"
 #include "tokenlistmodel.h"
+#include "whocanmodel.h"
 
 #include <QPointer>
 #include <QQmlEngine>
@@ -41,7 +48,15 @@ ConsoleServices::ConsoleServices(QObject *parent)
       m_clients(new ClientListModel(m_adminClient, this)),
       m_clientForm(new ClientForm(m_adminClient, this)),
       m_tokens(new TokenListModel(m_adminClient, this)),
-      m_jwtInspector(new JwtInspector(m_adminClient, this))
+      m_jwtInspector(new JwtInspector(m_adminClient, this)),
+      m_nodes(new NodeListModel(m_adminClient, this)),
+      m_clusterSettings(new ClusterSettingsState(m_adminClient, this)),
+      m_nodeEditor(new NodeLabelEditor(m_adminClient, m_nodes, this)),
+      m_rbacRoles(new RbacRoleModel(m_adminClient, this)),
+      m_rbacBindings(new RbacBindingModel(m_adminClient, this)),
+      m_whoCan(new WhoCanModel(m_adminClient, this)),
+      m_clusterRequests(new ClusterRequestModel(m_adminClient, this)),
+      m_kubeconfigForm(new KubeconfigForm(m_adminClient, this))
 {
     connect(m_adminClient, &AdminClient::eventReceived, m_eventModel, &EventListModel::addEvent);
 
@@ -65,6 +80,10 @@ ConsoleServices::ConsoleServices(QObject *parent)
     connect(m_clients, &ClientListModel::clientRemoved, m_tokens, &TokenListModel::reload);
     connect(m_tokens, &TokenListModel::minted, m_jwtInspector, &JwtInspector::inspectToken);
     m_tokens->setClients(m_clients);
+
+    // Cluster: the label editor follows its node in the list, and explains again when a
+    // setting (anonymous access) changes the verdict.
+    m_nodeEditor->setClusterSettings(m_clusterSettings);
 }
 
 ConsoleServices::~ConsoleServices() = default;

@@ -10,23 +10,32 @@ class AdminClient;
 class BeerListModel;
 class ClientForm;
 class ClientListModel;
+class ClusterRequestModel;
+class ClusterSettingsState;
 class CustomerListModel;
 class DeliveryDetail;
 class DeliveryListModel;
 class EndpointListModel;
 class EventListModel;
 class JwtInspector;
+class KubeconfigForm;
 class NavigationModel;
+class NodeLabelEditor;
+class NodeListModel;
 class OrderDetail;
 class OrderListModel;
+class RbacBindingModel;
+class RbacRoleModel;
 class TestOrderForm;
 class TokenListModel;
+class WhoCanModel;
 
 // The console's service objects, wired together. run() makes one and publishes it to its
 // engine; QML sees the members as the singletons AdminClient, EventModel, Navigation, Orders,
 // OrderDetail, Deliveries, DeliveryDetail, Endpoints, Customers, Beers, TestOrder, Clients,
-// ClientForm, Tokens and JwtInspector (see qmlsingletons.h). Tests publish their own instance to
-// their own engine.
+// ClientForm, Tokens, JwtInspector, Nodes, NodeEditor, ClusterSettings, RbacRoles, RbacBindings,
+// WhoCan, ClusterRequests and KubeconfigForm (see qmlsingletons.h). Tests publish their own
+// instance to their own engine.
 class ConsoleServices : public QObject
 {
     Q_OBJECT
@@ -50,6 +59,14 @@ public:
     ClientForm *clientForm() const { return m_clientForm; }
     TokenListModel *tokens() const { return m_tokens; }
     JwtInspector *jwtInspector() const { return m_jwtInspector; }
+    NodeListModel *nodes() const { return m_nodes; }
+    NodeLabelEditor *nodeEditor() const { return m_nodeEditor; }
+    ClusterSettingsState *clusterSettings() const { return m_clusterSettings; }
+    RbacRoleModel *rbacRoles() const { return m_rbacRoles; }
+    RbacBindingModel *rbacBindings() const { return m_rbacBindings; }
+    WhoCanModel *whoCan() const { return m_whoCan; }
+    ClusterRequestModel *clusterRequests() const { return m_clusterRequests; }
+    KubeconfigForm *kubeconfigForm() const { return m_kubeconfigForm; }
 
     // Makes these instances the Gatehouse singletons of engine, and makes the Gatehouse QML
     // module importable there. Call before the engine loads anything that imports Gatehouse.
@@ -73,6 +90,14 @@ private:
     ClientForm *m_clientForm;
     TokenListModel *m_tokens;
     JwtInspector *m_jwtInspector;
+    NodeListModel *m_nodes;
+    ClusterSettingsState *m_clusterSettings;
+    NodeLabelEditor *m_nodeEditor;
+    RbacRoleModel *m_rbacRoles;
+    RbacBindingModel *m_rbacBindings;
+    WhoCanModel *m_whoCan;
+    ClusterRequestModel *m_clusterRequests;
+    KubeconfigForm *m_kubeconfigForm;
 };
 
 } // namespace Gatehouse::Console

@@ -8,6 +8,8 @@
 #include "beerlistmodel.h"
 #include "clientform.h"
 #include "clientlistmodel.h"
+#include "clusterrequestmodel.h"
+#include "clustersettingsstate.h"
 #include "consoleservices.h"
 #include "customerlistmodel.h"
 #include "deliverydetail.h"
@@ -16,14 +18,20 @@
 #include "eventlistmodel.h"
 #include "jsonlistmodel.h"
 #include "jwtinspector.h"
+#include "kubeconfigform.h"
 #include "livelistmodel.h"
 #include "navigationmodel.h"
+#include "nodelabeleditor.h"
+#include "nodelabelmodel.h"
+#include "nodelistmodel.h"
 #include "orderdetail.h"
 #include "orderhistorymodel.h"
 #include "orderlinemodel.h"
 #include "orderlistmodel.h"
+#include "rbaclistmodel.h"
 #include "testorderform.h"
 #include "tokenlistmodel.h"
+#include "whocanmodel.h"
 
 #include <QJSEngine>
 #include <QQmlEngine>
@@ -239,6 +247,110 @@ public:
     }
 };
 
+struct NodesForeign
+{
+    Q_GADGET
+    QML_FOREIGN(Gatehouse::Console::NodeListModel)
+    QML_NAMED_ELEMENT(Nodes)
+    QML_SINGLETON
+public:
+    static NodeListModel *create(QQmlEngine *engine, QJSEngine *)
+    {
+        return publishedInstance(engine, &ConsoleServices::nodes);
+    }
+};
+
+struct NodeEditorForeign
+{
+    Q_GADGET
+    QML_FOREIGN(Gatehouse::Console::NodeLabelEditor)
+    QML_NAMED_ELEMENT(NodeEditor)
+    QML_SINGLETON
+public:
+    static NodeLabelEditor *create(QQmlEngine *engine, QJSEngine *)
+    {
+        return publishedInstance(engine, &ConsoleServices::nodeEditor);
+    }
+};
+
+struct ClusterSettingsForeign
+{
+    Q_GADGET
+    QML_FOREIGN(Gatehouse::Console::ClusterSettingsState)
+    QML_NAMED_ELEMENT(ClusterSettings)
+    QML_SINGLETON
+public:
+    static ClusterSettingsState *create(QQmlEngine *engine, QJSEngine *)
+    {
+        return publishedInstance(engine, &ConsoleServices::clusterSettings);
+    }
+};
+
+struct RbacRolesForeign
+{
+    Q_GADGET
+    QML_FOREIGN(Gatehouse::Console::RbacRoleModel)
+    QML_NAMED_ELEMENT(RbacRoles)
+    QML_SINGLETON
+public:
+    static RbacRoleModel *create(QQmlEngine *engine, QJSEngine *)
+    {
+        return publishedInstance(engine, &ConsoleServices::rbacRoles);
+    }
+};
+
+struct RbacBindingsForeign
+{
+    Q_GADGET
+    QML_FOREIGN(Gatehouse::Console::RbacBindingModel)
+    QML_NAMED_ELEMENT(RbacBindings)
+    QML_SINGLETON
+public:
+    static RbacBindingModel *create(QQmlEngine *engine, QJSEngine *)
+    {
+        return publishedInstance(engine, &ConsoleServices::rbacBindings);
+    }
+};
+
+struct WhoCanForeign
+{
+    Q_GADGET
+    QML_FOREIGN(Gatehouse::Console::WhoCanModel)
+    QML_NAMED_ELEMENT(WhoCan)
+    QML_SINGLETON
+public:
+    static WhoCanModel *create(QQmlEngine *engine, QJSEngine *)
+    {
+        return publishedInstance(engine, &ConsoleServices::whoCan);
+    }
+};
+
+struct ClusterRequestsForeign
+{
+    Q_GADGET
+    QML_FOREIGN(Gatehouse::Console::ClusterRequestModel)
+    QML_NAMED_ELEMENT(ClusterRequests)
+    QML_SINGLETON
+public:
+    static ClusterRequestModel *create(QQmlEngine *engine, QJSEngine *)
+    {
+        return publishedInstance(engine, &ConsoleServices::clusterRequests);
+    }
+};
+
+struct KubeconfigFormForeign
+{
+    Q_GADGET
+    QML_FOREIGN(Gatehouse::Console::KubeconfigForm)
+    QML_NAMED_ELEMENT(KubeconfigForm)
+    QML_SINGLETON
+public:
+    static KubeconfigForm *create(QQmlEngine *engine, QJSEngine *)
+    {
+        return publishedInstance(engine, &ConsoleServices::kubeconfigForm);
+    }
+};
+
 // Known to QML (as a property type), never created there.
 struct ListenerModelForeign
 {
@@ -279,6 +391,20 @@ struct AttemptListModelForeign
 {
     Q_GADGET
     QML_FOREIGN(Gatehouse::Console::AttemptListModel)
+    QML_ANONYMOUS
+};
+
+struct NodeLabelModelForeign
+{
+    Q_GADGET
+    QML_FOREIGN(Gatehouse::Console::NodeLabelModel)
+    QML_ANONYMOUS
+};
+
+struct RbacListModelForeign
+{
+    Q_GADGET
+    QML_FOREIGN(Gatehouse::Console::RbacListModel)
     QML_ANONYMOUS
 };
 

@@ -573,7 +573,10 @@ std::variant<QJsonObject, ProtobufError> decodeProtobufObject(const QByteArray &
             false, QStringLiteral("not a Kubernetes protobuf body (no \"k8s\\0\" magic prefix)")};
     Decoder decoder(body.constData());
     Node envelope;
-    const Cursor all{body.constData() + sizeof kMagic, body.constData() + body.size()};
+    // (A view, not pointer arithmetic on constData(): GCC cannot tell it is never the empty
+    // array's one byte and warns.)
+    const QByteArrayView rest = QByteArrayView(body).sliced(qsizetype(sizeof kMagic));
+    const Cursor all{rest.data(), rest.data() + rest.size()};
     if (!decoder.message(all, kUnknown, &envelope, 1))
         return ProtobufError{false, decoder.error()};
 

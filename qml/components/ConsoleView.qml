@@ -46,13 +46,11 @@ Item {
             DeliveriesPage {
                 objectName: "page-deliveries"
             }
-            PlaceholderPage {
+            NodesPage {
                 objectName: "page-nodes"
-                pageId: "nodes"
             }
-            PlaceholderPage {
+            RbacPage {
                 objectName: "page-rbac"
-                pageId: "rbac"
             }
             PlaceholderPage {
                 objectName: "page-settings"

@@ -2,7 +2,7 @@
 // sending GETs one after another over keep-alive, or (--new-connections) a new TLS connection
 // per request. Prints one JSON line: {"requests", "seconds", "rps", "errors", "p50ms", "p99ms"}.
 //
-//   bench_kubeload --url https://127.0.0.1:6443/api/v1/nodes/node-1 --ca ca.crt \
+//   bench_kubeload --url https://127.0.0.1:6443/api/v1/nodes/node-1 --ca ca.crt
 //                  --cert user.crt --key user.key [--connections 16] [--seconds 10]
 //                  [--new-connections]
 #include <QCommandLineParser>

@@ -3,6 +3,9 @@
 //   console_demo [--page N] [--tab N] [--order STATUS] [--delivery STATE] [--dialog]
 //                [--create-customer NAME] [--register-client [--attempt]] [--mint]
 //                [--tokens-tab N] [--size WxH]
+//                [--connect URL --admin-token T] [--node NAME] [--act-as N] [--agent NODE]
+//                [--user NAME --groups G1,G2] [--set-label K=V] [--add-label K=V] [--apply]
+//                [--rbac-tab N] [--kubeconfig NAME [--save-dialog]]
 // --page selects the N-th navigation entry (0 = dashboard, 1 = clients, 2 = tokens), --order /
 // --delivery select the newest order in that status / delivery in that state, --tab 1 shows
 // the Orders page's customers, --dialog opens the test-order dialog, --create-customer makes
@@ -11,6 +14,12 @@
 // mints a demo token (the Tokens page decodes it), --tokens-tab 1 shows the active tokens,
 // --size sets the window's size (e.g. 1100x1000 to see a long page at once).
 // Test orders advance on their own, as with the real backend.
+// The cluster pages (--page 5 and 6): --connect uses a real backend's admin API instead of the
+// in-test server; --node picks a node, --act-as the identity (0 cluster admin, 1 node agent,
+// 2 custom user with --user / --groups, 3 anonymous), --agent the node agent's node;
+// --set-label edits a label's value, --add-label types a new one, --apply sends the change;
+// --rbac-tab selects the RBAC page's tab, --kubeconfig issues one in the dialog and
+// --save-dialog opens its file dialog.
 
 #include "console/adminclient.h"
 #include "console/clientform.h"
@@ -18,6 +27,8 @@
 #include "console/consoleservices.h"
 #include "console/customerlistmodel.h"
 #include "console/deliverydetail.h"
+#include "console/kubeconfigform.h"
+#include "console/nodelabeleditor.h"
 #include "console/orderdetail.h"
 #include "console/tokenlistmodel.h"
 #include "testadminserver.h"
@@ -58,8 +69,38 @@ int main(int argc, char *argv[])
                                        QStringLiteral("0"));
     const QCommandLineOption size(QStringLiteral("size"), QStringLiteral("Window size."),
                                   QStringLiteral("WxH"));
-    parser.addOptions({page, tab, order, delivery, dialog, customer, registerClient, attempt, mint,
-                       tokensTab, size});
+    const QCommandLineOption connectTo(QStringLiteral("connect"),
+                                       QStringLiteral("A real backend's admin URL."),
+                                       QStringLiteral("URL"));
+    const QCommandLineOption adminToken(QStringLiteral("admin-token"),
+                                        QStringLiteral("Its admin token."), QStringLiteral("T"));
+    const QCommandLineOption nodeName(QStringLiteral("node"), QStringLiteral("Node to pick."),
+                                      QStringLiteral("NAME"));
+    const QCommandLineOption actAs(QStringLiteral("act-as"), QStringLiteral("Identity (0-3)."),
+                                   QStringLiteral("N"));
+    const QCommandLineOption agent(QStringLiteral("agent"), QStringLiteral("Node agent's node."),
+                                   QStringLiteral("NODE"));
+    const QCommandLineOption user(QStringLiteral("user"), QStringLiteral("Custom user."),
+                                  QStringLiteral("NAME"));
+    const QCommandLineOption groups(QStringLiteral("groups"), QStringLiteral("Custom groups."),
+                                    QStringLiteral("G1,G2"));
+    const QCommandLineOption setLabel(QStringLiteral("set-label"),
+                                      QStringLiteral("Edit a label's value."),
+                                      QStringLiteral("K=V"));
+    const QCommandLineOption addLabel(QStringLiteral("add-label"),
+                                      QStringLiteral("Type a new label."), QStringLiteral("K=V"));
+    const QCommandLineOption apply(QStringLiteral("apply"), QStringLiteral("Apply the change."));
+    const QCommandLineOption rbacTab(QStringLiteral("rbac-tab"), QStringLiteral("RBAC page tab."),
+                                     QStringLiteral("N"), QStringLiteral("0"));
+    const QCommandLineOption kubeconfig(QStringLiteral("kubeconfig"),
+                                        QStringLiteral("Issue a kubeconfig in the dialog."),
+                                        QStringLiteral("NAME"));
+    const QCommandLineOption saveDialog(QStringLiteral("save-dialog"),
+                                        QStringLiteral("Open the kubeconfig's save dialog."));
+    parser.addOptions({page,           tab,      order, delivery,  dialog,     customer,
+                       registerClient, attempt,  mint,  tokensTab, size,       connectTo,
+                       adminToken,     nodeName, actAs, agent,     user,       groups,
+                       setLabel,       addLabel, apply, rbacTab,   kubeconfig, saveDialog});
     parser.process(app);
 
     const QByteArray token = "console-demo-token";
@@ -69,7 +110,10 @@ int main(int argc, char *argv[])
         return 1;
 
     Gatehouse::Console::ConsoleServices services;
-    services.adminClient()->connectTo(server.url(), QString::fromLatin1(token));
+    if (parser.isSet(connectTo))
+        services.adminClient()->connectTo(QUrl(parser.value(connectTo)), parser.value(adminToken));
+    else
+        services.adminClient()->connectTo(server.url(), QString::fromLatin1(token));
     QQmlApplicationEngine engine;
     services.publishTo(&engine);
     engine.load(QUrl(QStringLiteral("qrc:/Gatehouse/Main.qml")));
@@ -137,6 +181,51 @@ int main(int argc, char *argv[])
             if (!options.isEmpty())
                 services.tokens()->mint(options.constFirst().toMap().value("value").toString(),
                                         QStringLiteral("orders:read"));
+        });
+    }
+    if (QObject *tabs = window->findChild<QObject *>(QStringLiteral("rbacTabs")))
+        tabs->setProperty("currentIndex", parser.value(rbacTab).toInt());
+    // The Nodes page, once the nodes are there.
+    QTimer::singleShot(
+        1200, &services,
+        [&services, &parser, nodeName, actAs, agent, user, groups, setLabel, addLabel, apply] {
+            Gatehouse::Console::NodeLabelEditor *editor = services.nodeEditor();
+            if (parser.isSet(nodeName))
+                editor->setNodeName(parser.value(nodeName));
+            if (parser.isSet(actAs))
+                editor->setIdentity(
+                    Gatehouse::Console::NodeLabelEditor::Identity(parser.value(actAs).toInt()));
+            if (parser.isSet(agent))
+                editor->setAgentNode(parser.value(agent));
+            if (parser.isSet(user))
+                editor->setCustomUser(parser.value(user));
+            if (parser.isSet(groups))
+                editor->setCustomGroups(parser.value(groups));
+            if (parser.isSet(setLabel)) {
+                const QStringList kv = parser.value(setLabel).split(QLatin1Char('='));
+                editor->setLabelValue(editor->labels()->indexOfKey(kv.value(0)), kv.value(1));
+            }
+            if (parser.isSet(addLabel)) {
+                const QStringList kv = parser.value(addLabel).split(QLatin1Char('='));
+                editor->setNewKey(kv.value(0));
+                editor->setNewValue(kv.value(1));
+            }
+            if (parser.isSet(apply))
+                QTimer::singleShot(800, editor, [editor] { editor->apply(); });
+        });
+    if (parser.isSet(kubeconfig)) {
+        QTimer::singleShot(1000, window, [window, &services, name = parser.value(kubeconfig)] {
+            if (QObject *d = window->findChild<QObject *>(QStringLiteral("kubeconfigDialog")))
+                QMetaObject::invokeMethod(d, "open");
+            services.kubeconfigForm()->setName(name);
+            services.kubeconfigForm()->setGroups(QStringLiteral("devs"));
+            services.kubeconfigForm()->issue();
+        });
+    }
+    if (parser.isSet(saveDialog)) {
+        QTimer::singleShot(2500, window, [window] {
+            if (QObject *d = window->findChild<QObject *>(QStringLiteral("kubeconfigFileDialog")))
+                QMetaObject::invokeMethod(d, "open");
         });
     }
     qInfo("console_demo: admin server at %s", qPrintable(server.url().toString()));

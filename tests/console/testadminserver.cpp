@@ -16,6 +16,7 @@ TestAdminServer::TestAdminServer(QByteArray token, QObject *parent)
     connect(&m_server, &QTcpServer::newConnection, this, &TestAdminServer::onNewConnection);
     resetOrderData();
     resetOAuthData();
+    resetClusterData();
 }
 
 TestAdminServer::~TestAdminServer()
@@ -267,6 +268,10 @@ const char *reasonPhrase(int status)
         return "No Content";
     case 400:
         return "Bad Request";
+    case 401:
+        return "Unauthorized";
+    case 403:
+        return "Forbidden";
     case 404:
         return "Not Found";
     case 409:
@@ -946,6 +951,8 @@ void TestAdminServer::handleApi(QTcpSocket *socket, const QByteArray &method, co
     };
 
     if (handleOAuth(socket, method, resource, id, action, in, query))
+        return;
+    if (handleCluster(socket, method, path.mid(ApiPrefix.size()), in, query))
         return;
     if (resource == "customers") {
         if (get && id.isEmpty()) {

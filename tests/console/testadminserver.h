@@ -24,6 +24,12 @@ class QTcpSocket;
 // the registry's validation, active tokens, minting client_credentials tokens, and the JWT
 // inspector, with oauth.token.issued / oauth.token.revoked events. Its JWTs carry a stand-in
 // signature (HMAC under kid test-key-1, labelled RS256) that only its own inspector accepts.
+// And the cluster administration (testadminserver_cluster.cpp): nodes and RBAC objects read
+// through /admin/v1/cluster/k8s, explain and perform of node label changes with the real
+// backend's trace (authentication, Node / RBAC / privileged-group authorization,
+// NodeRestriction admission, label validation), recent requests, who-can, kubeconfigs and the
+// live settings, with cluster.requests, cluster.object.changed and cluster.settings.changed
+// events.
 class TestAdminServer : public QObject
 {
     Q_OBJECT
@@ -111,6 +117,21 @@ public:
         return m_lastBodies.value(methodAndPath);
     }
 
+    // ---- cluster ----
+    // Back to the seed data (node-1, node-2 Ready, node-3 not; the bootstrap roles and
+    // bindings plus node-labeler bound to Group devs and, in namespace shop, pod-reader bound to
+    // User alice and ServiceAccount shop/default; anonymous access on; a few recent requests,
+    // one denied). No events.
+    void resetClusterData();
+    QJsonObject clusterNode(const QString &name) const; // {} when there is none
+    QJsonObject clusterSettings() const { return m_clusterSettings; }
+    int clusterRequestCount() const { return int(m_clusterRequests.size()); }
+    // The trace POST /admin/v1/cluster/explain answers; error set (and {} returned) for a
+    // request the admin API refuses with 400.
+    QJsonObject explainCluster(const QJsonObject &request, QString *error) const;
+    // A label change of the node by someone else (cluster.object.changed, no request).
+    void setClusterNodeLabel(const QString &node, const QString &key, const QJsonValue &value);
+
     int openStreams() const;
     int statusRequests() const { return m_statusRequests; }
     int streamRequests() const { return m_streamRequests; }
@@ -144,6 +165,14 @@ private:
                      const QUrlQuery &query);
     void mintToken(QTcpSocket *socket, const QJsonObject &in);
     QJsonObject inspectJwt(const QJsonObject &request) const;
+    // Cluster routes (path below /admin/v1); false when path is not one of them.
+    bool handleCluster(QTcpSocket *socket, const QByteArray &method, const QString &path,
+                       const QJsonObject &in, const QUrlQuery &query);
+    // POST /admin/v1/cluster/requests: {code, body, trace}; the node changes on success.
+    QJsonObject performCluster(const QJsonObject &request);
+    QJsonObject whoCan(const QUrlQuery &query) const;
+    void recordClusterRequest(const QJsonObject &trace);
+    QJsonObject bumpNode(QJsonObject node);
     QString signature(const QByteArray &signingInput) const;
 
     QJsonObject customerJson(const QJsonObject &customer) const;
@@ -190,6 +219,14 @@ private:
     QList<QJsonObject> m_tokens;     // admin token rows, newest first
     QHash<QString, QJsonObject> m_lastBodies;
     QJsonObject m_registrationRefusal;
+    QList<QJsonObject> m_nodes; // Kubernetes Node objects, by name
+    QList<QJsonObject> m_clusterRoles;
+    QList<QJsonObject> m_clusterRoleBindings;
+    QList<QJsonObject> m_roles;
+    QList<QJsonObject> m_roleBindings;
+    QJsonObject m_clusterSettings;
+    QList<QJsonObject> m_clusterRequests; // oldest first
+    qint64 m_clusterVersion = 100;        // resourceVersion counter
     quint64 m_idCounter = 0;
     bool m_autoAdvance = false;
     int m_autoAdvanceMs = 400;

@@ -6,6 +6,8 @@
 #include "console/beerlistmodel.h"
 #include "console/clientform.h"
 #include "console/clientlistmodel.h"
+#include "console/clusterrequestmodel.h"
+#include "console/clustersettingsstate.h"
 #include "console/consoleservices.h"
 #include "console/customerlistmodel.h"
 #include "console/deliverydetail.h"
@@ -13,16 +15,22 @@
 #include "console/endpointlistmodel.h"
 #include "console/eventlistmodel.h"
 #include "console/jwtinspector.h"
+#include "console/kubeconfigform.h"
 #include "console/listenermodel.h"
 #include "console/navigationmodel.h"
+#include "console/nodelabeleditor.h"
+#include "console/nodelabelmodel.h"
+#include "console/nodelistmodel.h"
 #include "console/orderdetail.h"
 #include "console/orderhistorymodel.h"
 #include "console/orderlinemodel.h"
 #include "console/orderlistmodel.h"
 #include "console/orderstatus.h"
+#include "console/rbaclistmodel.h"
 #include "console/sseparser.h"
 #include "console/testorderform.h"
 #include "console/tokenlistmodel.h"
+#include "console/whocanmodel.h"
 #include "testadminserver.h"
 
 #include "admin/backend.h"
@@ -38,6 +46,8 @@
 
 #include <QTemporaryDir>
 #include <QtTest>
+
+#include <sys/stat.h>
 
 using namespace Gatehouse::Console;
 using namespace std::chrono_literals;
@@ -160,6 +170,22 @@ private slots:
     void clientsRegisterRotateDelete();
     void tokensMintRevokeAndInspect();
     void realBackendClientsTokensJwt();
+
+    // Cluster: Nodes and RBAC pages.
+    void nodeLabelModelEdits();
+    void nodeLabelModelRebase();
+    void nodeLabelEditorBody_data();
+    void nodeLabelEditorBody();
+    void nodeLabelEditorExplainAndApply();
+    void rbacRuleText_data();
+    void rbacRuleText();
+    void rbacModelsLoadAndFollowEvents();
+    void whoCanModel();
+    void clusterRequestModelLive();
+    void kubeconfigPrivateFile_data();
+    void kubeconfigPrivateFile();
+    void kubeconfigIssueAndSave();
+    void realBackendCluster();
 
 private:
     static void feedInChunks(SseParser &parser, const QByteArray &input,
@@ -548,6 +574,16 @@ void TestConsole::germanTranslation()
     QCoreApplication::removeTranslator(&translator);
     QCOMPARE(obsolete, QStringLiteral("veraltet — OAuth 2.1 streicht ihn"));
     QCOMPARE(countdown, QStringLiteral("läuft ab in 59:12"));
+    // The cluster pages' texts from C++.
+    QCoreApplication::installTranslator(&translator);
+    const NodeLabelEditor editor(nullptr, nullptr);
+    const QString agent = editor.identityOptions().at(1).toMap().value("text").toString();
+    const QString rule = RbacRoleModel::ruleText({{"apiGroups", QJsonArray{""}},
+                                                  {"resources", QJsonArray{"nodes"}},
+                                                  {"verbs", QJsonArray{"get", "patch"}}});
+    QCoreApplication::removeTranslator(&translator);
+    QCOMPARE(agent, QStringLiteral("Knoten-Agent"));
+    QCOMPARE(rule, QStringLiteral("get, patch auf nodes (core)"));
 }
 
 // ---- AdminClient -------------------------------------------------------------------------
@@ -2507,6 +2543,675 @@ void TestConsole::realBackendClientsTokensJwt()
     tokens->revoke(tokenId);
     QTRY_COMPARE(tokens->indexOfId(tokenId), -1);
     QCOMPARE(tokens->error(), QString());
+
+    bool stopped = false;
+    backend.stop([&stopped] { stopped = true; });
+    QTRY_VERIFY_WITH_TIMEOUT(stopped, 15000);
+}
+
+// ---- Cluster: Nodes and RBAC -----------------------------------------------------------
+
+namespace {
+
+int fileMode(const QString &path)
+{
+    struct stat info
+    {
+    };
+    if (::stat(QFile::encodeName(path).constData(), &info) != 0)
+        return -1;
+    return int(info.st_mode & 0777);
+}
+
+QStringList labelStates(const NodeLabelModel &model)
+{
+    QStringList out;
+    for (int row = 0; row < model.rowCount(); ++row) {
+        const QModelIndex index = model.index(row);
+        out.append(index.data(NodeLabelModel::KeyRole).toString() + QLatin1Char('=') +
+                   index.data(NodeLabelModel::ValueRole).toString() + QLatin1Char(':') +
+                   index.data(NodeLabelModel::StateRole).toString());
+    }
+    return out;
+}
+
+QVariantMap stageOf(const NodeLabelEditor &editor, const QString &name)
+{
+    for (const QVariant &stage : editor.stages())
+        if (stage.toMap().value("stage").toString() == name)
+            return stage.toMap();
+    return {};
+}
+
+} // namespace
+
+void TestConsole::nodeLabelModelEdits()
+{
+    NodeLabelModel model;
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    QSignalSpy changed(&model, &NodeLabelModel::changed);
+    model.reset({{"kubernetes.io/os", "linux"}, {"example.com/rack", "r1"}});
+    QCOMPARE(labelStates(model),
+             (QStringList{"example.com/rack=r1:unchanged", "kubernetes.io/os=linux:unchanged"}));
+    QVERIFY(!model.hasChanges());
+
+    QVERIFY(model.setValue(0, "r2"));
+    QVERIFY(!model.setValue(0, "r2")); // the same again: no change
+    model.add("example.com/gpu", "a100");
+    model.remove(1);
+    QCOMPARE(labelStates(model),
+             (QStringList{"example.com/rack=r2:changed", "kubernetes.io/os=:removed",
+                          "example.com/gpu=a100:added"}));
+    QCOMPARE(model.changes(), (QJsonObject{{"example.com/rack", "r2"},
+                                           {"kubernetes.io/os", QJsonValue::Null},
+                                           {"example.com/gpu", "a100"}}));
+    QCOMPARE(model.index(2).data(NodeLabelModel::StateTextRole).toString(),
+             QStringLiteral("added"));
+    QVERIFY(model.index(2).data(NodeLabelModel::IsNewRole).toBool());
+    QVERIFY(model.index(1).data(NodeLabelModel::IsRemovedRole).toBool());
+
+    // Adding a key the node has sets its value; removing an added row drops it.
+    model.add("kubernetes.io/os", "linux");
+    QCOMPARE(model.index(1).data(NodeLabelModel::StateRole).toString(),
+             QStringLiteral("unchanged"));
+    model.remove(2);
+    QCOMPARE(model.rowCount(), 2);
+    model.restore(0);
+    QVERIFY(!model.hasChanges());
+    QCOMPARE(model.changes(), QJsonObject());
+    QVERIFY(changed.count() >= 6);
+
+    // Out of range: nothing happens.
+    QVERIFY(!model.setValue(7, "x"));
+    model.remove(-1);
+    model.restore(9);
+    QCOMPARE(model.rowCount(), 2);
+}
+
+void TestConsole::nodeLabelModelRebase()
+{
+    NodeLabelModel model;
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    model.reset({{"a", "1"}, {"b", "2"}, {"c", "3"}});
+    model.setValue(0, "10"); // a: edited
+    model.remove(1);         // b: removed
+    model.add("d", "4");     // d: added
+    QSignalSpy reset(&model, &QAbstractItemModel::modelReset);
+    QSignalSpy dataChanged(&model, &QAbstractItemModel::dataChanged);
+
+    // The node changed elsewhere: c changed, e appeared, d now exists with our value.
+    model.rebase({{"a", "1"}, {"b", "2"}, {"c", "30"}, {"d", "4"}, {"e", "5"}});
+    QCOMPARE(labelStates(model), (QStringList{"a=10:changed", "b=:removed", "c=30:unchanged",
+                                              "d=4:unchanged", "e=5:unchanged"}));
+    QCOMPARE(model.changes(), (QJsonObject{{"a", "10"}, {"b", QJsonValue::Null}}));
+
+    // Our change was applied: nothing is pending any more, and the rows stay in place.
+    reset.clear();
+    dataChanged.clear();
+    model.rebase({{"a", "10"}, {"c", "30"}, {"d", "4"}, {"e", "5"}});
+    QCOMPARE(labelStates(model),
+             (QStringList{"a=10:unchanged", "c=30:unchanged", "d=4:unchanged", "e=5:unchanged"}));
+    QVERIFY(!model.hasChanges());
+
+    // The same labels again: in place, no reset.
+    reset.clear();
+    model.setValue(1, "31");
+    model.rebase({{"a", "10"}, {"c", "30"}, {"d", "4"}, {"e", "6"}});
+    QCOMPARE(reset.count(), 0);
+    QCOMPARE(labelStates(model),
+             (QStringList{"a=10:unchanged", "c=31:changed", "d=4:unchanged", "e=6:unchanged"}));
+    // A key the node lost while we edited it is to be added again.
+    model.rebase({{"a", "10"}, {"d", "4"}, {"e", "6"}});
+    QCOMPARE(labelStates(model),
+             (QStringList{"a=10:unchanged", "d=4:unchanged", "e=6:unchanged", "c=31:added"}));
+}
+
+void TestConsole::nodeLabelEditorBody_data()
+{
+    QTest::addColumn<int>("identity");
+    QTest::addColumn<QString>("user");
+    QTest::addColumn<QString>("groups");
+    QTest::addColumn<QJsonObject>("expected");
+    QTest::addColumn<QString>("identityText");
+
+    const QJsonObject labels{{"example.com/rack", "r2"}};
+    QTest::newRow("cluster admin") << int(NodeLabelEditor::ClusterAdmin) << QString() << QString()
+                                   << QJsonObject{{"user", "gatehouse-admin"},
+                                                  {"groups", QJsonArray{"system:masters"}},
+                                                  {"node", "node-2"},
+                                                  {"labels", labels}}
+                                   << "gatehouse-admin · groups system:masters";
+    QTest::newRow("node agent") << int(NodeLabelEditor::NodeAgent) << QString() << QString()
+                                << QJsonObject{{"user", "system:node:node-1"},
+                                               {"groups", QJsonArray{"system:nodes"}},
+                                               {"node", "node-2"},
+                                               {"labels", labels}}
+                                << "system:node:node-1 · groups system:nodes";
+    QTest::newRow("custom user") << int(NodeLabelEditor::CustomUser) << " alice "
+                                 << "devs, ,ops ,"
+                                 << QJsonObject{{"user", "alice"},
+                                                {"groups", QJsonArray{"devs", "ops"}},
+                                                {"node", "node-2"},
+                                                {"labels", labels}}
+                                 << "alice · groups devs, ops";
+    QTest::newRow("custom user without groups") << int(NodeLabelEditor::CustomUser) << "bob"
+                                                << ""
+                                                << QJsonObject{{"user", "bob"},
+                                                               {"groups", QJsonArray{}},
+                                                               {"node", "node-2"},
+                                                               {"labels", labels}}
+                                                << "bob · no groups";
+    QTest::newRow("anonymous") << int(NodeLabelEditor::Anonymous) << QString() << QString()
+                               << QJsonObject{{"anonymous", true},
+                                              {"node", "node-2"},
+                                              {"labels", labels}}
+                               << "system:anonymous · no credentials at all";
+}
+
+void TestConsole::nodeLabelEditorBody()
+{
+    QFETCH(int, identity);
+    QFETCH(QString, user);
+    QFETCH(QString, groups);
+    QFETCH(QJsonObject, expected);
+    QFETCH(QString, identityText);
+
+    NodeListModel nodes(nullptr);
+    NodeLabelEditor editor(nullptr, &nodes);
+    nodes.upsert(QJsonObject{
+        {"metadata", QJsonObject{{"name", "node-2"},
+                                 {"resourceVersion", "7"},
+                                 {"labels", QJsonObject{{"example.com/rack", "r1"}}}}}});
+    // The first node is picked on its own; the node agent defaults to it.
+    QCOMPARE(editor.nodeName(), QStringLiteral("node-2"));
+    QCOMPARE(editor.agentNode(), QStringLiteral("node-2"));
+    QVERIFY(editor.nodeKnown());
+    QCOMPARE(editor.resourceVersion(), QStringLiteral("7"));
+    editor.setAgentNode("node-1");
+    editor.setIdentity(NodeLabelEditor::Identity(identity));
+    editor.setCustomUser(user);
+    editor.setCustomGroups(groups);
+    editor.setLabelValue(0, "r2");
+    QCOMPARE(editor.requestBody(), expected);
+    QCOMPARE(editor.identityText(), identityText);
+    QCOMPARE(editor.identityError(), QString());
+    QCOMPARE(editor.changesText(), QStringLiteral("{\"example.com/rack\":\"r2\"}"));
+    QVERIFY(!editor.canApply()); // no admin API
+}
+
+void TestConsole::nodeLabelEditorExplainAndApply()
+{
+    Connected c;
+    QVERIFY(c.start());
+    NodeListModel *nodes = c.services.nodes();
+    NodeLabelEditor *editor = c.services.nodeEditor();
+    QAbstractItemModelTester tester(nodes, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    QAbstractItemModelTester labelsTester(editor->labels(),
+                                          QAbstractItemModelTester::FailureReportingMode::QtTest);
+    QTRY_VERIFY(nodes->loaded());
+    QCOMPARE(nodes->rowCount(), 3);
+    const QModelIndex node1 = nodes->index(0);
+    QCOMPARE(node1.data(NodeListModel::NameRole).toString(), QStringLiteral("node-1"));
+    QVERIFY(node1.data(NodeListModel::ReadyRole).toBool());
+    QCOMPARE(node1.data(NodeListModel::LabelCountRole).toInt(), 5);
+    QCOMPARE(node1.data(NodeListModel::KubeletVersionRole).toString(), QStringLiteral("v1.32.4"));
+    QCOMPARE(node1.data(NodeListModel::ZoneRole).toString(), QStringLiteral("zone-a"));
+    QCOMPARE(nodes->index(2).data(NodeListModel::ReadyTextRole).toString(),
+             QStringLiteral("Not ready"));
+
+    // Picked on its own and explained; again once typing pauses, once.
+    QCOMPARE(editor->nodeName(), QStringLiteral("node-1"));
+    QTRY_VERIFY(c.services.clusterSettings()->loaded());
+    QTRY_VERIFY(editor->explained() && !editor->explaining());
+    QCOMPARE(editor->codeText(), QStringLiteral("200 OK"));
+    const int explained = c.server.countRequests("POST /admin/v1/cluster/explain");
+    editor->setNewKey("node-restriction.kubernetes.io/pool");
+    editor->setNewValue("g");
+    editor->setNewValue("gold");
+    QTRY_COMPARE(editor->codeText(), QStringLiteral("403 Forbidden"));
+    QCOMPARE(c.server.countRequests("POST /admin/v1/cluster/explain"), explained + 1);
+    QVERIFY(!editor->allowed());
+    QCOMPARE(stageOf(*editor, "admission").value("decision").toString(), QStringLiteral("deny"));
+    QCOMPARE(stageOf(*editor, "admission").value("source").toString(),
+             QStringLiteral("NodeRestriction"));
+    QCOMPARE(stageOf(*editor, "admission").value("detail").toString(),
+             QStringLiteral("nodes \"node-1\" is forbidden: is not allowed to modify labels: "
+                            "node-restriction.kubernetes.io/pool"));
+    QCOMPARE(stageOf(*editor, "admission").value("family").toString(), QStringLiteral("exception"));
+    QCOMPARE(stageOf(*editor, "authorization").value("detail").toString(),
+             QStringLiteral("Allowed by the Node authorizer."));
+
+    // Applied for real: refused, nothing stored, the change stays pending.
+    QVERIFY(editor->canApply());
+    editor->apply();
+    QVERIFY(!editor->canApply()); // while it runs
+    QTRY_COMPARE(editor->applyCode(), 403);
+    QCOMPARE(editor->applyMessage(),
+             QStringLiteral("nodes \"node-1\" is forbidden: is not allowed to modify labels: "
+                            "node-restriction.kubernetes.io/pool"));
+    QVERIFY(editor->hasChanges());
+    QVERIFY(!c.server.clusterNode("node-1")
+                 .value("metadata")
+                 .toObject()
+                 .value("labels")
+                 .toObject()
+                 .contains("node-restriction.kubernetes.io/pool"));
+
+    // As cluster admin it is allowed and saved; the node is read again.
+    editor->setIdentity(NodeLabelEditor::ClusterAdmin);
+    QTRY_COMPARE(editor->codeText(), QStringLiteral("200 OK"));
+    editor->apply();
+    QTRY_COMPARE(editor->applyCode(), 200);
+    QCOMPARE(editor->applyMessage(),
+             QStringLiteral("Labels saved: node-1 is at resourceVersion 101."));
+    QCOMPARE(editor->newKey(), QString());
+    QTRY_VERIFY(!editor->hasChanges());
+    QCOMPARE(editor->labels()->indexOfKey("node-restriction.kubernetes.io/pool") >= 0, true);
+    QTRY_COMPARE(editor->resourceVersion(), QStringLiteral("101"));
+    QTRY_COMPARE(nodes->index(0).data(NodeListModel::LabelCountRole).toInt(), 6);
+    QTRY_VERIFY(c.server.countRequests("GET /admin/v1/cluster/k8s/api/v1/nodes/node-1") >= 1);
+
+    // A node that is gone: nothing to explain.
+    c.server.sendEvent("cluster.object.changed",
+                       {{"type", "DELETED"}, {"resource", "nodes"}, {"name", "node-3"}});
+    QTRY_COMPARE(nodes->rowCount(), 2);
+    editor->setNodeName("node-3");
+    QVERIFY(!editor->nodeKnown());
+    QTRY_VERIFY(!editor->explained());
+
+    // The admin API refuses a bad request with 400: shown as it wrote it.
+    editor->setNodeName("node-2");
+    editor->setIdentity(NodeLabelEditor::CustomUser);
+    QCOMPARE(editor->identityError(), QStringLiteral("Give a user name."));
+    QVERIFY(!editor->canApply());
+}
+
+void TestConsole::rbacRuleText_data()
+{
+    QTest::addColumn<QJsonObject>("rule");
+    QTest::addColumn<QString>("text");
+    QTest::newRow("core") << QJsonObject{{"apiGroups", QJsonArray{""}},
+                                         {"resources", QJsonArray{"pods", "services"}},
+                                         {"verbs", QJsonArray{"get", "list"}}}
+                          << "get, list on pods, services (core)";
+    QTest::newRow("groups") << QJsonObject{{"apiGroups", QJsonArray{"", "apps"}},
+                                           {"resources", QJsonArray{"deployments"}},
+                                           {"verbs", QJsonArray{"*"}}}
+                            << "* on deployments (core, apps)";
+    QTest::newRow("named") << QJsonObject{{"apiGroups", QJsonArray{""}},
+                                          {"resources", QJsonArray{"configmaps"}},
+                                          {"resourceNames", QJsonArray{"a", "b"}},
+                                          {"verbs", QJsonArray{"get"}}}
+                           << "get on configmaps (core) named a, b";
+    QTest::newRow("non-resource") << QJsonObject{{"nonResourceURLs",
+                                                  QJsonArray{"/healthz", "/version"}},
+                                                 {"verbs", QJsonArray{"get"}}}
+                                  << "get on /healthz, /version";
+}
+
+void TestConsole::rbacRuleText()
+{
+    QFETCH(QJsonObject, rule);
+    QFETCH(QString, text);
+    QCOMPARE(RbacRoleModel::ruleText(rule), text);
+}
+
+void TestConsole::rbacModelsLoadAndFollowEvents()
+{
+    Connected c;
+    QVERIFY(c.start());
+    RbacRoleModel *roles = c.services.rbacRoles();
+    RbacBindingModel *bindings = c.services.rbacBindings();
+    QAbstractItemModelTester rolesTester(roles,
+                                         QAbstractItemModelTester::FailureReportingMode::QtTest);
+    QAbstractItemModelTester bindingsTester(bindings,
+                                            QAbstractItemModelTester::FailureReportingMode::QtTest);
+    QTRY_VERIFY(roles->loaded());
+    QTRY_VERIFY(bindings->loaded());
+    QCOMPARE(roles->rowCount(), 6);
+    QCOMPARE(roles->idAt(0), QStringLiteral("ClusterRole//cluster-admin"));
+    const QModelIndex podReader = roles->index(roles->indexOfId("Role/shop/pod-reader"));
+    QCOMPARE(podReader.data(RbacRoleModel::ScopeTextRole).toString(),
+             QStringLiteral("namespace shop"));
+    QCOMPARE(podReader.data(RbacRoleModel::RulesRole).toStringList(),
+             QStringList{"get, list, watch on pods (core)"});
+    QVERIFY(!podReader.data(RbacRoleModel::BuiltInRole).toBool());
+    QVERIFY(roles->index(0).data(RbacRoleModel::BuiltInRole).toBool());
+
+    QCOMPARE(bindings->rowCount(), 5);
+    const QModelIndex readPods = bindings->index(bindings->indexOfId("RoleBinding/shop/read-pods"));
+    QCOMPARE(readPods.data(RbacBindingModel::RoleRefTextRole).toString(),
+             QStringLiteral("Role pod-reader"));
+    QCOMPARE(readPods.data(RbacBindingModel::SubjectsRole).toStringList(),
+             (QStringList{"User alice", "ServiceAccount shop/default"}));
+    QCOMPARE(readPods.data(RbacBindingModel::SubjectCountRole).toInt(), 2);
+
+    // A change to any RBAC object reads the lists again, once per burst.
+    const int before =
+        c.server.countRequests("GET /admin/v1/cluster/k8s/apis/rbac.authorization.k8s.io/v1/roles");
+    for (int i = 0; i < 3; ++i)
+        c.server.sendEvent("cluster.object.changed", {{"type", "ADDED"},
+                                                      {"resource", "roles"},
+                                                      {"namespace", "shop"},
+                                                      {"name", QStringLiteral("r%1").arg(i)}});
+    QTRY_COMPARE(
+        c.server.countRequests("GET /admin/v1/cluster/k8s/apis/rbac.authorization.k8s.io/v1/roles"),
+        before + 1);
+    QTest::qWait(RbacListModel::ReloadDelayMs + 100);
+    QCOMPARE(
+        c.server.countRequests("GET /admin/v1/cluster/k8s/apis/rbac.authorization.k8s.io/v1/roles"),
+        before + 1);
+}
+
+void TestConsole::whoCanModel()
+{
+    Connected c;
+    QVERIFY(c.start());
+    WhoCanModel *whoCan = c.services.whoCan();
+    QAbstractItemModelTester tester(whoCan, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    // Asked on connect with the default question.
+    QTRY_COMPARE(whoCan->rowCount(), 5);
+    QCOMPARE(whoCan->answeredText(), QStringLiteral("nodes, cluster-wide"));
+    QCOMPARE(whoCan->verbs().size(), 7);
+    const int devs = [&] {
+        for (int row = 0; row < whoCan->rowCount(); ++row)
+            if (whoCan->index(row).data(WhoCanModel::SubjectTextRole).toString() == "Group devs")
+                return row;
+        return -1;
+    }();
+    QVERIFY(devs >= 0);
+    QVERIFY(whoCan->allowed(devs, "patch"));
+    QVERIFY(!whoCan->allowed(devs, "delete"));
+    QVERIFY(!whoCan->allowed(devs, "nope"));
+    QCOMPARE(whoCan->index(devs).data(WhoCanModel::AllowedCountRole).toInt(), 3);
+    QCOMPARE(whoCan->index(devs).data(WhoCanModel::AllowedRole).toList().size(), 7);
+    QCOMPARE(whoCan->index(devs).data(WhoCanModel::AllowedVerbsTextRole).toString(),
+             QStringLiteral("get, list, patch"));
+
+    // Typing does not ask; query() does. An RBAC change asks the shown question again.
+    whoCan->setResource("pods");
+    whoCan->setNamespaceName("shop");
+    QCOMPARE(whoCan->answeredText(), QStringLiteral("nodes, cluster-wide"));
+    whoCan->query();
+    QTRY_COMPARE(whoCan->answeredText(), QStringLiteral("pods in namespace shop"));
+    whoCan->setResource("secrets");
+    c.server.sendEvent("cluster.object.changed",
+                       {{"type", "MODIFIED"}, {"resource", "rolebindings"}, {"name", "read-pods"}});
+    QTRY_COMPARE(
+        c.server.countRequests("GET /admin/v1/cluster/who-can?resource=pods&namespace=shop"), 2);
+    QCOMPARE(whoCan->answeredText(), QStringLiteral("pods in namespace shop"));
+
+    // A refusal is shown as the server wrote it.
+    whoCan->setResource("  ");
+    whoCan->query(); // nothing to ask
+    QCOMPARE(whoCan->error(), QString());
+}
+
+void TestConsole::clusterRequestModelLive()
+{
+    ClusterRequestModel model(nullptr);
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    model.setCapacity(4);
+    auto entry = [](int i, int code) {
+        return QJsonObject{{"time", QStringLiteral("2026-11-21T08:00:0%1.000Z").arg(i)},
+                           {"method", "PATCH"},
+                           {"path", QStringLiteral("/api/v1/nodes/node-%1").arg(i)},
+                           {"user", "system:node:node-1"},
+                           {"groups", QJsonArray{"system:nodes", "system:authenticated"}},
+                           {"code", code},
+                           {"verdict", code < 400 ? "allowed" : "denied"},
+                           {"stage", code < 400 ? "ok" : "admission"},
+                           {"reason", code < 400 ? "" : "forbidden"}};
+    };
+    model.resetFrom({entry(1, 200), entry(2, 403)}); // oldest first
+    QCOMPARE(model.rowCount(), 2);
+    QCOMPARE(model.index(0).data(ClusterRequestModel::PathRole).toString(),
+             QStringLiteral("/api/v1/nodes/node-2"));
+    QVERIFY(model.index(0).data(ClusterRequestModel::DeniedRole).toBool());
+    QCOMPARE(model.index(1).data(ClusterRequestModel::GroupsTextRole).toString(),
+             QStringLiteral("system:nodes, system:authenticated"));
+    QCOMPARE(model.deniedCount(), 1);
+
+    AdminEvent event =
+        makeEvent(1, "cluster.requests",
+                  {{"requests", QJsonArray{entry(2, 403), entry(3, 200), entry(4, 200)}}});
+    model.handleEvent(event);
+    QCOMPARE(model.rowCount(), 4); // entry 2 was listed already
+    QCOMPARE(model.index(0).data(ClusterRequestModel::PathRole).toString(),
+             QStringLiteral("/api/v1/nodes/node-4"));
+    model.handleEvent(makeEvent(2, "cluster.requests", {{"requests", QJsonArray{entry(5, 401)}}}));
+    QCOMPARE(model.rowCount(), 4); // capacity: the oldest goes
+    QCOMPARE(model.index(3).data(ClusterRequestModel::PathRole).toString(),
+             QStringLiteral("/api/v1/nodes/node-2"));
+    QCOMPARE(model.index(0).data(ClusterRequestModel::StageRole).toString(),
+             QStringLiteral("admission"));
+    model.handleEvent(makeEvent(3, "order.created", {{"requests", QJsonArray{entry(6, 200)}}}));
+    QCOMPARE(model.rowCount(), 4);
+
+    // Filters: denied only; the admin API's own reads (hidden by default).
+    QSignalSpy filters(&model, &ClusterRequestModel::filtersChanged);
+    model.setDeniedOnly(true);
+    QCOMPARE(model.rowCount(), 2);
+    QCOMPARE(model.totalCount(), 4);
+    QCOMPARE(model.deniedCount(), 2);
+    model.handleEvent(makeEvent(4, "cluster.requests", {{"requests", QJsonArray{entry(7, 200)}}}));
+    QCOMPARE(model.rowCount(), 1); // entry 2 dropped out at capacity; 7 is not shown
+    model.setDeniedOnly(false);
+    QCOMPARE(model.rowCount(), 4);
+    QVERIFY(model.hideAdminReads());
+    QJsonObject read = entry(8, 200);
+    read.insert("user", "gatehouse-admin");
+    read.insert("method", "GET");
+    model.append({read});
+    QCOMPARE(model.rowCount(), 3); // hidden, but kept: the oldest went at capacity
+    QCOMPARE(model.totalCount(), 4);
+    model.setHideAdminReads(false);
+    QCOMPARE(model.rowCount(), 4);
+    QCOMPARE(model.index(0).data(ClusterRequestModel::UserRole).toString(),
+             QStringLiteral("gatehouse-admin"));
+    QCOMPARE(filters.count(), 3);
+    model.clear();
+    QCOMPARE(model.rowCount(), 0);
+}
+
+void TestConsole::kubeconfigPrivateFile_data()
+{
+    QTest::addColumn<bool>("exists");
+    QTest::addColumn<int>("umask");
+    QTest::newRow("new file") << false << 022;
+    QTest::newRow("new file, umask 0") << false << 0;
+    QTest::newRow("over a world-readable file") << true << 022;
+}
+
+void TestConsole::kubeconfigPrivateFile()
+{
+    QFETCH(bool, exists);
+    QFETCH(int, umask);
+    QTemporaryDir dir;
+    const QString path = dir.filePath("config");
+    if (exists) {
+        QFile old(path);
+        QVERIFY(old.open(QIODevice::WriteOnly));
+        old.write("old");
+        old.close();
+        QVERIFY(QFile::setPermissions(path, QFileDevice::ReadOwner | QFileDevice::WriteOwner |
+                                                QFileDevice::ReadGroup | QFileDevice::ReadOther |
+                                                QFileDevice::WriteOther));
+        QCOMPARE(fileMode(path), 0646);
+    }
+    const mode_t previous = ::umask(mode_t(umask));
+    QString error;
+    const bool written = KubeconfigForm::writePrivateFile(path, "client-key-data: S0VZ\n", &error);
+    ::umask(previous);
+    QVERIFY2(written, qPrintable(error));
+    QCOMPARE(fileMode(path), 0600);
+    QFile file(path);
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    QCOMPARE(file.readAll(), QByteArray("client-key-data: S0VZ\n"));
+
+    // A directory that is not there: said why, nothing written.
+    QVERIFY(!KubeconfigForm::writePrivateFile(dir.filePath("missing/config"), "x", &error));
+    QVERIFY(!error.isEmpty());
+}
+
+void TestConsole::kubeconfigIssueAndSave()
+{
+    Connected c;
+    QVERIFY(c.start());
+    QTRY_COMPARE(c.services.adminClient()->connectionState(), AdminClient::Online);
+    KubeconfigForm *form = c.services.kubeconfigForm();
+    form->issue();
+    QCOMPARE(form->nameError(), QStringLiteral("Give a name."));
+    QVERIFY(!form->busy());
+    form->setKind("node");
+    form->setName("system:node:n1");
+    QVERIFY(!form->nameError().isEmpty());
+    form->setName("node-1");
+    form->setGroups("extra");
+    QCOMPARE(form->requestBody(),
+             (QJsonObject{{"kind", "node"}, {"name", "node-1"}, {"groups", QJsonArray{"extra"}}}));
+    form->issue();
+    QTRY_VERIFY(form->issued());
+    QVERIFY(
+        form->summary().startsWith("system:node:node-1 · groups system:nodes, extra · expires "));
+    QVERIFY(form->redacted().contains("client-key-data: DATA+OMITTED"));
+    QVERIFY(form->suggestedFile().toLocalFile().endsWith("/system-node-node-1.kubeconfig"));
+
+    QTemporaryDir dir;
+    QSignalSpy saved(form, &KubeconfigForm::savedChanged);
+    QVERIFY(form->saveTo(QUrl::fromLocalFile(dir.filePath("node-1.kubeconfig"))));
+    QCOMPARE(fileMode(dir.filePath("node-1.kubeconfig")), 0600);
+    QCOMPARE(form->savedPath(), QDir::toNativeSeparators(dir.filePath("node-1.kubeconfig")));
+    QVERIFY(!form->saveTo(QUrl::fromLocalFile(dir.filePath("no/such/dir"))));
+    QVERIFY(form->saveError().startsWith("Could not write "));
+
+    form->forget();
+    QVERIFY(!form->issued());
+    QVERIFY(!form->saveTo(QUrl::fromLocalFile(dir.filePath("again"))));
+    QVERIFY(!QFile::exists(dir.filePath("again")));
+}
+
+// The Nodes and RBAC pages' services against the real backend: the shapes the console reads
+// are the ones it sends.
+void TestConsole::realBackendCluster()
+{
+    QTemporaryDir dir;
+    auto config = Gatehouse::Core::ConfigResolver::resolve(
+        {{QStringLiteral("data-dir"), dir.path()},
+         {QStringLiteral("service-port"), QStringLiteral("0")},
+         {QStringLiteral("cluster-port"), QStringLiteral("0")},
+         {QStringLiteral("admin-port"), QStringLiteral("0")}},
+        QProcessEnvironment());
+    QVERIFY(config);
+    Gatehouse::Admin::Backend backend(*config);
+    QVERIFY(backend.start());
+    ConsoleServices services;
+    services.adminClient()->connectTo(QUrl(backend.adminUrl()), backend.adminToken());
+    NodeListModel *nodes = services.nodes();
+    NodeLabelEditor *editor = services.nodeEditor();
+    QAbstractItemModelTester tester(nodes, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    QTRY_VERIFY(nodes->loaded());
+    QVERIFY2(nodes->rowCount() >= 1, "the demo nodes");
+    QTRY_VERIFY(services.clusterSettings()->loaded());
+    QCOMPARE(services.clusterSettings()->authorizationModes(), (QStringList{"Node", "RBAC"}));
+
+    // A kubelet labels another node: NodeRestriction says no, in its own words.
+    const QString node = nodes->idAt(0);
+    QCOMPARE(editor->nodeName(), node);
+    editor->setIdentity(NodeLabelEditor::NodeAgent);
+    editor->setAgentNode("some-other-node");
+    editor->setNewKey("example.com/rack");
+    editor->setNewValue("r1");
+    QTRY_VERIFY(editor->explained() && !editor->explaining());
+    QCOMPARE(editor->explainError(), QString());
+    QCOMPARE(editor->code(), 403);
+    QCOMPARE(stageOf(*editor, "authentication").value("decision").toString(),
+             QStringLiteral("authenticated"));
+    QCOMPARE(stageOf(*editor, "authorization").value("decision").toString(),
+             QStringLiteral("allow"));
+    QCOMPARE(stageOf(*editor, "admission").value("detail").toString(),
+             QStringLiteral("nodes \"%1\" is forbidden: node \"some-other-node\" is not allowed to "
+                            "modify node \"%1\"")
+                 .arg(node));
+
+    // Someone without a binding: RBAC has no opinion, nothing allows it.
+    editor->setIdentity(NodeLabelEditor::CustomUser);
+    editor->setCustomUser("mallory");
+    QTRY_VERIFY(editor->code() == 403 && !editor->explaining());
+    QCOMPARE(stageOf(*editor, "authorization").value("decision").toString(),
+             QStringLiteral("deny"));
+    QVERIFY2(stageOf(*editor, "authorization")
+                 .value("detail")
+                 .toString()
+                 .contains("User \"mallory\" cannot patch resource \"nodes\""),
+             qPrintable(stageOf(*editor, "authorization").value("detail").toString()));
+    QCOMPARE(stageOf(*editor, "admission").value("decision").toString(),
+             QStringLiteral("not reached"));
+
+    // The node's own kubelet may; applied for real, it shows among the recent requests.
+    ClusterRequestModel *requests = services.clusterRequests();
+    QTRY_VERIFY(requests->loaded());
+    editor->setIdentity(NodeLabelEditor::NodeAgent);
+    editor->setAgentNode(node);
+    QTRY_VERIFY(editor->code() == 200 && !editor->explaining());
+    editor->apply();
+    QTRY_COMPARE(editor->applyCode(), 200);
+    QTRY_VERIFY(!editor->hasChanges());
+    QVERIFY(editor->labels()->indexOfKey("example.com/rack") >= 0);
+    // (The console's own reads through the admin API are recorded too, as gatehouse-admin.)
+    auto patched = [requests, node] {
+        for (int row = 0; row < requests->rowCount(); ++row) {
+            const QModelIndex r = requests->index(row);
+            if (r.data(ClusterRequestModel::MethodRole).toString() == "PATCH" &&
+                r.data(ClusterRequestModel::PathRole).toString() == "/api/v1/nodes/" + node &&
+                r.data(ClusterRequestModel::UserRole).toString() == "system:node:" + node)
+                return !r.data(ClusterRequestModel::DeniedRole).toBool();
+        }
+        return false;
+    };
+    QTRY_VERIFY_WITH_TIMEOUT(patched(), 5000);
+
+    // RBAC lists and who-can.
+    QTRY_VERIFY(services.rbacRoles()->loaded());
+    QVERIFY(services.rbacRoles()->indexOfId("ClusterRole//cluster-admin") >= 0);
+    QTRY_VERIFY(services.rbacBindings()->loaded());
+    const int admins = services.rbacBindings()->indexOfId("ClusterRoleBinding//cluster-admin");
+    QVERIFY(admins >= 0);
+    QCOMPARE(
+        services.rbacBindings()->index(admins).data(RbacBindingModel::SubjectsRole).toStringList(),
+        QStringList{"Group system:masters"});
+    WhoCanModel *whoCan = services.whoCan();
+    QTRY_VERIFY(whoCan->rowCount() > 0);
+    bool mastersMayDelete = false;
+    for (int row = 0; row < whoCan->rowCount(); ++row)
+        if (whoCan->index(row).data(WhoCanModel::SubjectTextRole).toString() ==
+            "Group system:masters")
+            mastersMayDelete = whoCan->allowed(row, "delete");
+    QVERIFY(mastersMayDelete);
+
+    // Anonymous access, live.
+    ClusterSettingsState *settings = services.clusterSettings();
+    const bool anonymous = settings->anonymousAuth();
+    settings->setAnonymousAuth(!anonymous);
+    QTRY_COMPARE(settings->anonymousAuth(), !anonymous);
+    settings->setAnonymousAuth(anonymous);
+    QTRY_COMPARE(settings->anonymousAuth(), anonymous);
+    QCOMPARE(settings->error(), QString());
+
+    // A kubeconfig, saved with mode 0600.
+    KubeconfigForm *kubeconfig = services.kubeconfigForm();
+    kubeconfig->setName("alice");
+    kubeconfig->setGroups("devs");
+    kubeconfig->issue();
+    QTRY_VERIFY(kubeconfig->issued());
+    QCOMPARE(kubeconfig->error(), QString());
+    QVERIFY(kubeconfig->redacted().contains("DATA+OMITTED"));
+    QVERIFY(!kubeconfig->redacted().contains("BEGIN"));
+    QVERIFY(kubeconfig->saveTo(QUrl::fromLocalFile(dir.filePath("alice.kubeconfig"))));
+    QCOMPARE(fileMode(dir.filePath("alice.kubeconfig")), 0600);
+    QFile saved(dir.filePath("alice.kubeconfig"));
+    QVERIFY(saved.open(QIODevice::ReadOnly));
+    QVERIFY(saved.readAll().contains("client-key-data: "));
 
     bool stopped = false;
     backend.stop([&stopped] { stopped = true; });

@@ -5,11 +5,16 @@
 #include "console/consoleservices.h"
 #include "testadminserver.h"
 
+#include <QDir>
+#include <QFile>
 #include <QJsonArray>
 #include <QJsonObject>
 #include <QQmlEngine>
 #include <QQuickStyle>
+#include <QTemporaryDir>
 #include <QtQuickTest>
+
+#include <sys/stat.h>
 
 using namespace std::chrono_literals;
 
@@ -96,6 +101,45 @@ public:
     {
         return m_server->lastBody(methodAndPath);
     }
+    // Cluster (TestAdminServer's nodes, RBAC objects, settings and recent requests).
+    Q_INVOKABLE void resetCluster() { m_server->resetClusterData(); }
+    Q_INVOKABLE QJsonObject nodeLabels(const QString &node) const
+    {
+        return m_server->clusterNode(node).value("metadata").toObject().value("labels").toObject();
+    }
+    // Someone else changes a label (cluster.object.changed); null removes it.
+    Q_INVOKABLE void setNodeLabel(const QString &node, const QString &key, const QJsonValue &value)
+    {
+        m_server->setClusterNodeLabel(node, key, value);
+    }
+    Q_INVOKABLE int clusterRequestCount() const { return m_server->clusterRequestCount(); }
+    // Files: a path in the test's temporary directory, a file's mode bits (e.g. 0600; -1 when
+    // it is not there) and its text.
+    Q_INVOKABLE QString tempPath(const QString &name) const { return m_dir.filePath(name); }
+    Q_INVOKABLE int fileMode(const QString &path) const
+    {
+        struct stat info
+        {
+        };
+        if (::stat(QFile::encodeName(path).constData(), &info) != 0)
+            return -1;
+        return int(info.st_mode & 0777);
+    }
+    Q_INVOKABLE QString fileText(const QString &path) const
+    {
+        QFile file(path);
+        return file.open(QIODevice::ReadOnly) ? QString::fromUtf8(file.readAll()) : QString();
+    }
+    // Writes a file world-readable (0644), as if it were there before.
+    Q_INVOKABLE bool writePublicFile(const QString &path, const QString &text) const
+    {
+        QFile file(path);
+        if (!file.open(QIODevice::WriteOnly) || file.write(text.toUtf8()) < 0)
+            return false;
+        file.close();
+        return QFile::setPermissions(path, QFileDevice::ReadOwner | QFileDevice::WriteOwner |
+                                               QFileDevice::ReadGroup | QFileDevice::ReadOther);
+    }
     // How many requests started with prefix ("GET /admin/v1/orders?").
     Q_INVOKABLE int requestCount(const QString &prefix) const
     {
@@ -104,6 +148,7 @@ public:
 
 private:
     TestAdminServer *m_server;
+    QTemporaryDir m_dir;
 };
 
 class Setup : public QObject

@@ -67,15 +67,23 @@ Item {
         }
 
         function test_clickSwitchesPages() {
-            const entry = findChild(view, "nav-nodes")
+            const entry = findChild(view, "nav-settings")
             verify(entry)
             mouseClick(entry)
+            compare(view.currentIndex, 7)
+            verify(pageVisible("settings"))
+            const page = findChild(view, "page-settings")
+            const title = findChild(page, "placeholderTitle")
+            compare(title.text, "Settings")
+            compare(findChild(page, "arrivesWith").text, "Arrives with the configuration API.")
+
+            mouseClick(findChild(view, "nav-nodes"))
             compare(view.currentIndex, 5)
             verify(pageVisible("nodes"))
-            const page = findChild(view, "page-nodes")
-            const title = findChild(page, "placeholderTitle")
-            compare(title.text, "Cluster nodes")
-            compare(findChild(page, "arrivesWith").text, "Arrives with the cluster API.")
+            verify(findChild(findChild(view, "page-nodes"), "nodeList"), "the real Nodes page")
+            mouseClick(findChild(view, "nav-rbac"))
+            compare(view.currentIndex, 6)
+            verify(findChild(findChild(view, "page-rbac"), "whoCanMatrix"), "the real RBAC page")
 
             mouseClick(findChild(view, "nav-orders"))
             compare(view.currentIndex, 3)
