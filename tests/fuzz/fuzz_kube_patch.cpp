@@ -52,8 +52,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         const auto fields = Selector::parseFields(text, {QStringLiteral("spec.nodeName")}, &error);
         FUZZ_ASSERT(fields.has_value() || !error.isEmpty(), "a refused selector says why");
         const QUrl url(QStringLiteral("https://h") + text);
-        const RequestInfo info =
-            RequestInfo::parse(QByteArray("GET"), url.path(), QUrlQuery(url));
+        const RequestInfo info = RequestInfo::parse(QByteArray("GET"), url.path(), QUrlQuery(url));
         FUZZ_ASSERT(!info.verb.isEmpty(), "every request has a verb");
         FUZZ_ASSERT(!info.isResourceRequest || !info.apiVersion.isEmpty(),
                     "a resource request names its version");
