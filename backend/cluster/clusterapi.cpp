@@ -1164,6 +1164,36 @@ QString nextClusterIp(ObjectStore &store)
     return {};
 }
 
+// The object a create, update, review or TokenRequest carries: JSON, or protobuf where the
+// kind has a decoder; anything else 415, malformed 400.
+std::variant<QJsonObject, Status> requestObject(const Core::HttpRequest &req, bool allowProtobuf,
+                                                bool allowEmpty)
+{
+    const QByteArray contentType = req.header("content-type");
+    QStringList accepted{QStringLiteral("application/json")};
+    if (allowProtobuf)
+        accepted.append(QLatin1String(kProtobufContentType));
+    if (isProtobufContentType(contentType) && allowProtobuf) {
+        auto decoded = decodeProtobufObject(req.body);
+        if (const auto *e = std::get_if<ProtobufError>(&decoded))
+            return e->unsupportedKind ? Status::unsupportedMediaType(accepted)
+                                      : Status::badRequest(e->message);
+        return std::get<QJsonObject>(decoded);
+    }
+    if (!isJsonContentType(contentType))
+        return Status::unsupportedMediaType(accepted);
+    if (allowEmpty && req.body.trimmed().isEmpty())
+        return QJsonObject();
+    QJsonParseError err;
+    const QJsonDocument doc = QJsonDocument::fromJson(req.body, &err);
+    if (!doc.isObject())
+        return Status::badRequest(QStringLiteral("couldn't get version/kind; json parse error: %1")
+                                      .arg(doc.isNull()
+                                               ? err.errorString()
+                                               : QStringLiteral("the body must be a JSON object")));
+    return doc.object();
+}
+
 } // namespace
 
 void ClusterApi::handleWrite(const std::shared_ptr<Context> &ctx, const ResourceType &type)
@@ -1178,23 +1208,12 @@ void ClusterApi::handleWrite(const std::shared_ptr<Context> &ctx, const Resource
     QJsonObject body;
     std::optional<PatchType> patchType;
     if (method == "POST" || method == "PUT") {
-        if (!isJsonContentType(contentType)) {
-            finish(ctx, Status::unsupportedMediaType({QStringLiteral("application/json")})
-                            .response(pretty));
+        auto parsed = requestObject(req, false, false);
+        if (const auto *st = std::get_if<Status>(&parsed)) {
+            finish(ctx, st->response(pretty));
             return;
         }
-        QJsonParseError err;
-        const QJsonDocument doc = QJsonDocument::fromJson(req.body, &err);
-        if (err.error != QJsonParseError::NoError || !doc.isObject()) {
-            finish(ctx,
-                   Status::badRequest(
-                       QStringLiteral("couldn't get version/kind; json parse error: %1")
-                           .arg(doc.isNull() ? err.errorString()
-                                             : QStringLiteral("the body must be a JSON object")))
-                       .response(pretty));
-            return;
-        }
-        body = doc.object();
+        body = std::get<QJsonObject>(parsed);
         const QString apiVersion = body.value(QLatin1String("apiVersion")).toString();
         const QString kind = body.value(QLatin1String("kind")).toString();
         if (!apiVersion.isEmpty() && apiVersion != type.apiVersion()) {
@@ -1578,24 +1597,12 @@ void ClusterApi::handleTokenRequest(const std::shared_ptr<Context> &ctx)
 {
     const RequestInfo &info = ctx->trace.info;
     const bool pretty = ctx->pretty;
-    QJsonObject spec;
-    if (isProtobufContentType(ctx->request.header("content-type"))) {
-        auto decoded = decodeProtobufObject(ctx->request.body);
-        if (const auto *e = std::get_if<ProtobufError>(&decoded)) {
-            finish(ctx, Status::badRequest(e->message).response(pretty));
-            return;
-        }
-        spec = std::get<QJsonObject>(decoded).value(QLatin1String("spec")).toObject();
-    } else if (!ctx->request.body.trimmed().isEmpty()) {
-        const QJsonDocument doc = QJsonDocument::fromJson(ctx->request.body);
-        if (!doc.isObject()) {
-            finish(ctx, Status::badRequest(QStringLiteral("couldn't get version/kind; json parse "
-                                                          "error: the body must be a JSON object"))
-                            .response(pretty));
-            return;
-        }
-        spec = doc.object().value(QLatin1String("spec")).toObject();
+    auto parsed = requestObject(ctx->request, true, true);
+    if (const auto *st = std::get_if<Status>(&parsed)) {
+        finish(ctx, st->response(pretty));
+        return;
     }
+    const QJsonObject spec = std::get<QJsonObject>(parsed).value(QLatin1String("spec")).toObject();
     const std::optional<QJsonObject> account =
         m_store.get(QStringLiteral("serviceaccounts"), info.namespaceName, info.name);
     if (!account) {
@@ -1659,38 +1666,12 @@ void ClusterApi::handleReview(const std::shared_ptr<Context> &ctx, const Resourc
 {
     const Core::HttpRequest &req = ctx->request;
     const bool pretty = ctx->pretty;
-    const QByteArray contentType = req.header("content-type");
-    QJsonObject body;
-    if (isProtobufContentType(contentType)) {
-        auto decoded = decodeProtobufObject(req.body);
-        if (const auto *e = std::get_if<ProtobufError>(&decoded)) {
-            finish(ctx, (e->unsupportedKind
-                             ? Status::unsupportedMediaType({QStringLiteral("application/json"),
-                                                             QLatin1String(kProtobufContentType)})
-                             : Status::badRequest(e->message))
-                            .response(pretty));
-            return;
-        }
-        body = std::get<QJsonObject>(decoded);
-    } else if (isJsonContentType(contentType)) {
-        QJsonParseError err;
-        const QJsonDocument doc = QJsonDocument::fromJson(req.body, &err);
-        if (!doc.isObject()) {
-            finish(ctx,
-                   Status::badRequest(
-                       QStringLiteral("couldn't get version/kind; json parse error: %1")
-                           .arg(doc.isNull() ? err.errorString()
-                                             : QStringLiteral("the body must be a JSON object")))
-                       .response(pretty));
-            return;
-        }
-        body = doc.object();
-    } else {
-        finish(ctx, Status::unsupportedMediaType(
-                        {QStringLiteral("application/json"), QLatin1String(kProtobufContentType)})
-                        .response(pretty));
+    auto parsed = requestObject(req, true, false);
+    if (const auto *st = std::get_if<Status>(&parsed)) {
+        finish(ctx, st->response(pretty));
         return;
     }
+    const QJsonObject body = std::get<QJsonObject>(parsed);
     // The Python client sends neither apiVersion nor kind: the URL tells.
     const QString kind = body.value(QLatin1String("kind")).toString();
     if (!kind.isEmpty() && kind != type.kind) {

@@ -92,6 +92,23 @@ int main(int argc, char **argv)
     const auto indexed =
         measure([&](const Attributes &a) { return policy.authorize(a, false).allowed; });
     const auto scan = measure(linear);
+    // Both evaluations must agree on every request, or the faster one is not worth measuring.
+    for (const Attributes &a : requests) {
+        if (policy.authorize(a, false).allowed != linear(a)) {
+            QTextStream(stderr) << "bench_rbac: the index and the linear scan disagree for "
+                                << a.user.name << " " << a.verb << " in " << a.namespaceName
+                                << "\n";
+            return 1;
+        }
+    }
+    qint64 allowed = 0;
+    for (const Attributes &a : requests)
+        allowed += policy.authorize(a).allowed ? 1 : 0;
+    if (allowed == 0 || allowed == requests.size()) {
+        QTextStream(stderr)
+            << "bench_rbac: the request mix must hold allowed and denied requests\n";
+        return 1;
+    }
     QTextStream(stdout) << QJsonDocument(
                                QJsonObject{
                                    {QStringLiteral("bindings"), int(policy.bindings().size())},
