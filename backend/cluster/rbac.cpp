@@ -21,10 +21,16 @@ QJsonArray array(const QStringList &l)
     return QJsonArray::fromStringList(l);
 }
 
+bool isStar(const QString &s)
+{
+    return s.size() == 1 && s.front() == u'*';
+}
+
+// The hot path of every decision: size-first comparisons, no temporary strings.
 bool hasOrStar(const QStringList &list, const QString &value)
 {
     for (const QString &s : list)
-        if (s == QLatin1String("*") || s == value)
+        if (isStar(s) || s == value)
             return true;
     return false;
 }
@@ -32,11 +38,20 @@ bool hasOrStar(const QStringList &list, const QString &value)
 bool resourceMatches(const QStringList &resources, const QString &resource,
                      const QString &subresource)
 {
-    const QString combined =
-        subresource.isEmpty() ? resource : resource + QLatin1Char('/') + subresource;
+    const qsizetype combinedSize =
+        subresource.isEmpty() ? resource.size() : resource.size() + 1 + subresource.size();
     for (const QString &r : resources) {
-        if (r == QLatin1String("*") || r == combined)
+        if (isStar(r))
             return true;
+        if (r.size() == combinedSize) {
+            if (subresource.isEmpty()) {
+                if (r == resource)
+                    return true;
+            } else if (r.startsWith(resource) && r.at(resource.size()) == u'/' &&
+                       r.endsWith(subresource)) {
+                return true;
+            }
+        }
         // "*/status" matches every resource's status subresource.
         if (!subresource.isEmpty() && r.size() == subresource.size() + 2 &&
             r.startsWith(QLatin1String("*/")) && r.endsWith(subresource))
@@ -48,9 +63,9 @@ bool resourceMatches(const QStringList &resources, const QString &resource,
 bool nonResourceMatches(const QStringList &urls, const QString &path)
 {
     for (const QString &u : urls) {
-        if (u == QLatin1String("*") || u == path)
+        if (isStar(u) || u == path)
             return true;
-        if (u.endsWith(QLatin1Char('*')) && path.startsWith(u.left(u.size() - 1)))
+        if (u.endsWith(QLatin1Char('*')) && path.startsWith(QStringView(u).chopped(1)))
             return true;
     }
     return false;
@@ -164,21 +179,25 @@ RbacPolicy::RbacPolicy(QList<RbacRole> roles, QList<RbacBinding> bindings)
                          return a.name < b.name;
                      });
     for (int i = 0; i < m_roles.size(); ++i)
-        m_roleIndex.insert(m_roles[i].namespaceName + QLatin1Char('/') + m_roles[i].name, i);
+        m_roleIndex[std::u16string(view(m_roles[i].namespaceName))]
+                   [std::u16string(view(m_roles[i].name))] = i;
     m_bindingRoles.reserve(m_bindings.size());
     for (int i = 0; i < m_bindings.size(); ++i) {
         const RbacBinding &b = m_bindings[i];
         m_bindingRoles.append(roleFor(b.roleRef, b.namespaceName));
-        SubjectIndex &index = b.namespaceName.isEmpty() ? m_cluster : m_namespaced[b.namespaceName];
+        SubjectIndex &index = b.namespaceName.isEmpty()
+                                  ? m_cluster
+                                  : m_namespaced[std::u16string(view(b.namespaceName))];
         for (const RbacSubject &s : b.subjects) {
             QList<int> *list = nullptr;
             if (s.kind == QLatin1String("ServiceAccount"))
-                list = &index.users[QLatin1String(kServiceAccountPrefix) + s.namespaceName +
-                                    QLatin1Char(':') + s.name];
+                list =
+                    &index.users[std::u16string(view(QLatin1String(kServiceAccountPrefix) +
+                                                     s.namespaceName + QLatin1Char(':') + s.name))];
             else if (s.kind == QLatin1String("User"))
-                list = &index.users[s.name];
+                list = &index.users[std::u16string(view(s.name))];
             else if (s.kind == QLatin1String("Group"))
-                list = &index.groups[s.name];
+                list = &index.groups[std::u16string(view(s.name))];
             if (list && (list->isEmpty() || list->last() != i))
                 list->append(i);
         }
@@ -187,8 +206,11 @@ RbacPolicy::RbacPolicy(QList<RbacRole> roles, QList<RbacBinding> bindings)
 
 const RbacRole *RbacPolicy::role(const QString &namespaceName, const QString &name) const
 {
-    const auto it = m_roleIndex.constFind(namespaceName + QLatin1Char('/') + name);
-    return it == m_roleIndex.constEnd() ? nullptr : &m_roles[*it];
+    const auto ns = m_roleIndex.find(view(namespaceName));
+    if (ns == m_roleIndex.end())
+        return nullptr;
+    const auto it = ns->second.find(view(name));
+    return it == ns->second.end() ? nullptr : &m_roles[it->second];
 }
 
 const RbacRole *RbacPolicy::roleFor(const RoleRef &ref, const QString &bindingNamespace) const
@@ -218,16 +240,16 @@ void RbacPolicy::candidates(const UserInfo &user, const QString &namespaceName,
                             QVarLengthArray<int, 32> *out) const
 {
     auto collect = [&](const SubjectIndex &index) {
-        if (const auto it = index.users.constFind(user.name); it != index.users.constEnd())
-            out->append(it->constData(), it->size());
+        if (const auto it = index.users.find(view(user.name)); it != index.users.end())
+            out->append(it->second.constData(), it->second.size());
         for (const QString &g : user.groups)
-            if (const auto it = index.groups.constFind(g); it != index.groups.constEnd())
-                out->append(it->constData(), it->size());
+            if (const auto it = index.groups.find(view(g)); it != index.groups.end())
+                out->append(it->second.constData(), it->second.size());
     };
     collect(m_cluster);
     if (!namespaceName.isEmpty())
-        if (const auto it = m_namespaced.constFind(namespaceName); it != m_namespaced.constEnd())
-            collect(*it);
+        if (const auto it = m_namespaced.find(view(namespaceName)); it != m_namespaced.end())
+            collect(it->second);
     if (out->size() > 1) {
         std::sort(out->begin(), out->end());
         out->erase(std::unique(out->begin(), out->end()), out->end());

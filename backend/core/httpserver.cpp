@@ -3,6 +3,7 @@
 #include "core/httpparser.h"
 #include "core/logging.h"
 #include "core/metrics.h"
+#include "core/tlsserver.h"
 
 #include <QDateTime>
 #include <QElapsedTimer>
@@ -935,12 +936,21 @@ Result<void> HttpServer::listen()
 {
     const ListenerOptions &o = d->options;
     if (o.tls) {
-        auto ssl = std::make_unique<QSslServer>();
+        auto ssl = std::make_unique<SharedContextSslServer>();
         QSslConfiguration conf = QSslConfiguration::defaultConfiguration();
         conf.setLocalCertificate(o.tls->certificate);
         conf.setLocalCertificateChain(QList<QSslCertificate>{o.tls->certificate} + o.tls->chain);
         conf.setPrivateKey(o.tls->privateKey);
         conf.setProtocol(QSsl::TlsV1_2OrLater);
+        // Server side, Qt would serialise each finished session into the (shared) context and
+        // parse it back into the next connection's SSL object: an ASN.1 round trip with a key
+        // decode per connection and no use on a server.
+        conf.setSslOption(QSsl::SslOptionDisableSessionPersistence, true);
+        conf.setSslOption(QSsl::SslOptionDisableSessionSharing, true);
+        // OpenSSL 3.0 builds each stateless TLS 1.3 ticket by encoding the session, decoding
+        // it again (the client certificate's key included) and re-encoding it, twice per
+        // connection. Stateful tickets (the context's session cache) resume just as well.
+        conf.setSslOption(QSsl::SslOptionDisableSessionTickets, true);
         // Replaces the system CAs: only our client CA can vouch for a client certificate.
         conf.setCaCertificates(o.tls->clientCaCertificates);
         conf.setPeerVerifyMode(o.tls->clientCaCertificates.isEmpty() ? QSslSocket::VerifyNone

@@ -40,8 +40,8 @@ Statement &Statement::bind(int i, const QString &v)
 {
     if (v.isNull())
         return bindNull(i);
-    m_ok = m_ok && sqlite3_bind_text16(m_stmt, i, v.utf16(), int(v.size() * 2), SQLITE_TRANSIENT) ==
-                       SQLITE_OK;
+    m_ok = m_ok && sqlite3_bind_text16(m_stmt, i, v.constData(), int(v.size() * 2),
+                                       SQLITE_TRANSIENT) == SQLITE_OK;
     return *this;
 }
 

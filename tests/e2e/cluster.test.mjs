@@ -422,6 +422,16 @@ test('client certificates with curl: CA-signed authenticates, a foreign CA gives
         assert.equal(r.status, 401, `${p}: ${r.body}`);
         assert.equal(r.body, pretty(unauthorized), p);
     }
+    // Every connection shares one TLS context (core/tlsserver.h); verification stays per
+    // connection: alternating CA-signed and foreign certificates keep their own verdicts.
+    for (let i = 0; i < 3; ++i) {
+        const good = await curlStatus(['--cacert', ca, '--cert', pems.certificate, '--key', pems.key, `${url}/api/v1/nodes`]);
+        assert.equal(good.status, 200, good.body);
+        const bad = await curlStatus(['--cacert', ca, '--cert', foreign.certFile, '--key', foreign.keyFile, `${url}/api/v1/nodes`]);
+        assert.equal(bad.status, 401, bad.body);
+        const none = await curlStatus(['--cacert', ca, `${url}/api/v1/nodes`]);
+        assert.equal(none.status, 403, none.body);
+    }
 
     // certificate and key swapped: curl refuses before any request (exit 58)
     const swapped = await curl(['-s', '-S', '--cacert', ca, '--cert', pems.key, '--key', pems.certificate, `${url}/version`]);
