@@ -350,6 +350,44 @@ void printTrace(const QJsonObject &t, QTextStream &out)
                 << a.value(QStringLiteral("message")).toString();
         out << "\n";
     }
+    const QJsonObject denial = t.value(QStringLiteral("denial")).toObject();
+    if (!denial.isEmpty()) {
+        out << "denied at:      " << denial.value(QStringLiteral("stage")).toString();
+        if (!denial.value(QStringLiteral("by")).toString().isEmpty())
+            out << " by " << denial.value(QStringLiteral("by")).toString();
+        out << "\n";
+        for (const QJsonValue q : denial.value(QStringLiteral("quotes")).toArray())
+            out << "  " << q.toObject().value(QStringLiteral("authorizer")).toString()
+                << " said: \"" << q.toObject().value(QStringLiteral("reason")).toString() << "\"\n";
+    }
+    const QJsonArray misses = t.value(QStringLiteral("authorization"))
+                                  .toObject()
+                                  .value(QStringLiteral("nearMisses"))
+                                  .toArray();
+    if (!misses.isEmpty())
+        out << "near misses:    bindings naming this user that did not apply\n";
+    for (const QJsonValue v : misses) {
+        const QJsonObject n = v.toObject();
+        const QJsonObject subject = n.value(QStringLiteral("subject")).toObject();
+        out << "  " << n.value(QStringLiteral("bindingKind")).toString() << " ";
+        if (n.contains(QStringLiteral("bindingNamespace")))
+            out << n.value(QStringLiteral("bindingNamespace")).toString() << "/";
+        out << n.value(QStringLiteral("bindingName")).toString() << " -> "
+            << n.value(QStringLiteral("roleKind")).toString() << " "
+            << n.value(QStringLiteral("roleName")).toString() << " (via "
+            << subject.value(QStringLiteral("kind")).toString() << " "
+            << subject.value(QStringLiteral("name")).toString()
+            << "): " << n.value(QStringLiteral("message")).toString() << "\n";
+        for (const QJsonValue r : n.value(QStringLiteral("rules")).toArray()) {
+            const QJsonObject rule = r.toObject();
+            out << "    rule " << rule.value(QStringLiteral("ruleIndex")).toInt() << " "
+                << rule.value(QStringLiteral("rule")).toString() << ": ";
+            QStringList messages;
+            for (const QJsonValue m : rule.value(QStringLiteral("messages")).toArray())
+                messages.append(m.toString());
+            out << messages.join(QStringLiteral("; ")) << "\n";
+        }
+    }
     out << "answer:         " << t.value(QStringLiteral("code")).toInt();
     const QString message =
         t.value(QStringLiteral("status")).toObject().value(QStringLiteral("message")).toString();

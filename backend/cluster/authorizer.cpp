@@ -219,6 +219,9 @@ AuthorizationResult AuthorizerChain::authorize(const Attributes &a) const
         }
     }
     result.reason = reasons.join(QLatin1Char('\n'));
+    // The denial explainer: which bindings name the user and why none of them applies.
+    if (m_modes.contains(QLatin1String("RBAC")))
+        result.nearMisses = m_rbac->nearMisses(a);
     return result;
 }
 

@@ -27,6 +27,7 @@ struct AuthorizationResult
     QString reason;                          // the joined non-empty reasons when refused
     QString decidedBy;                       // the authorizer that allowed or denied
     RbacDecision rbac;                       // when RBAC allowed
+    QList<NearMiss> nearMisses;              // when refused: bindings naming the user, and why
     QList<AuthorizerStep> steps;
 
     bool allowed() const { return decision == Decision::Allow; }

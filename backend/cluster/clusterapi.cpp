@@ -322,6 +322,12 @@ QJsonObject RequestTrace::toJson() const
                         {QStringLiteral("subject"),
                          QJsonObject{{QStringLiteral("kind"), authorization.rbac.subject.kind},
                                      {QStringLiteral("name"), authorization.rbac.subject.name}}}});
+    if (!authorized) {
+        QJsonArray misses;
+        for (const NearMiss &n : authorization.nearMisses)
+            misses.append(n.toJson());
+        authz.insert(QStringLiteral("nearMisses"), misses);
+    }
     out.insert(QStringLiteral("authorization"), authz);
     if (admission) {
         QJsonArray plugins;
@@ -350,7 +356,48 @@ QJsonObject RequestTrace::toJson() const
     }
     if (!status.isEmpty())
         out.insert(QStringLiteral("status"), status);
+    if (const QJsonObject d = denial(); !d.isEmpty())
+        out.insert(QStringLiteral("denial"), d);
     return out;
+}
+
+QJsonObject RequestTrace::denial() const
+{
+    const QString statusMessage = status.value(QLatin1String("message")).toString();
+    if (!authentication.ok())
+        return QJsonObject{{QStringLiteral("stage"), QStringLiteral("authentication")},
+                           {QStringLiteral("message"), authentication.reason}};
+    if (!authorized) {
+        // Which authorizers refused, each quoted; RBAC's near misses say why no binding applied.
+        QJsonArray quotes;
+        QStringList by;
+        for (const AuthorizerStep &s : authorization.steps) {
+            by.append(s.authorizer);
+            if (!s.reason.isEmpty())
+                quotes.append(QJsonObject{{QStringLiteral("authorizer"), s.authorizer},
+                                          {QStringLiteral("decision"), decisionName(s.decision)},
+                                          {QStringLiteral("reason"), s.reason}});
+        }
+        return QJsonObject{{QStringLiteral("stage"), QStringLiteral("authorization")},
+                           {QStringLiteral("by"), authorization.decidedBy.isEmpty()
+                                                      ? by.join(QStringLiteral(", "))
+                                                      : authorization.decidedBy},
+                           {QStringLiteral("message"), statusMessage},
+                           {QStringLiteral("quotes"), quotes},
+                           {QStringLiteral("nearMisses"), int(authorization.nearMisses.size())}};
+    }
+    if (admission && !admission->allowed)
+        return QJsonObject{{QStringLiteral("stage"), QStringLiteral("admission")},
+                           {QStringLiteral("by"), admission->plugin},
+                           {QStringLiteral("message"),
+                            statusMessage.isEmpty() ? admission->status.message : statusMessage}};
+    if (!validation.isEmpty() || code == 422)
+        return QJsonObject{{QStringLiteral("stage"), QStringLiteral("validation")},
+                           {QStringLiteral("message"), statusMessage}};
+    if (code >= 400)
+        return QJsonObject{{QStringLiteral("stage"), QStringLiteral("handler")},
+                           {QStringLiteral("message"), statusMessage}};
+    return {};
 }
 
 struct ClusterApi::Context
@@ -669,23 +716,11 @@ void ClusterApi::finish(const std::shared_ptr<Context> &ctx, Core::HttpResponse 
 void ClusterApi::record(const Context &ctx)
 {
     const RequestTrace &t = ctx.trace;
-    QString stage = QStringLiteral("ok");
-    QString reason;
-    if (!t.authentication.ok()) {
-        stage = QStringLiteral("authentication");
-        reason = t.authentication.reason;
-    } else if (!t.authorized) {
-        stage = QStringLiteral("authorization");
-        reason = t.status.value(QLatin1String("message")).toString();
-    } else if (t.admission && !t.admission->allowed) {
-        stage = QStringLiteral("admission");
-        reason = t.status.value(QLatin1String("message")).toString();
-    } else if (t.code >= 400) {
-        stage = t.code == 422 ? QStringLiteral("validation") : QStringLiteral("handler");
-        reason = t.status.value(QLatin1String("message")).toString();
-    } else {
-        reason = t.authorization.reason;
-    }
+    const QJsonObject denial = t.denial();
+    const QString stage =
+        denial.isEmpty() ? QStringLiteral("ok") : denial.value(QLatin1String("stage")).toString();
+    const QString reason = denial.isEmpty() ? t.authorization.reason
+                                            : denial.value(QLatin1String("message")).toString();
     RecentRequest entry;
     entry.timeMs = m_clock.now().toMSecsSinceEpoch();
     entry.method = t.method;
@@ -700,6 +735,10 @@ void ClusterApi::record(const Context &ctx)
     entry.resource = t.info.resource;
     entry.namespaceName = t.info.namespaceName;
     entry.name = t.info.name;
+    entry.deniedBy = denial.value(QLatin1String("by")).toString();
+    entry.quotes = denial.value(QLatin1String("quotes")).toArray();
+    if (!t.authorized)
+        entry.nearMisses = t.authorization.nearMisses;
     QMutexLocker lock(&m_recentMutex);
     m_recent.push_back(entry);
     if (m_recent.size() > kRecentMax)
@@ -726,6 +765,16 @@ QJsonObject ClusterApi::RecentRequest::toJson() const
         o.insert(QStringLiteral("resource"), resource);
         o.insert(QStringLiteral("namespace"), namespaceName);
         o.insert(QStringLiteral("name"), name);
+    }
+    if (!deniedBy.isEmpty())
+        o.insert(QStringLiteral("deniedBy"), deniedBy);
+    if (!quotes.isEmpty())
+        o.insert(QStringLiteral("quotes"), quotes);
+    if (stage == QLatin1String("authorization")) {
+        QJsonArray misses;
+        for (const NearMiss &n : nearMisses)
+            misses.append(n.toJson());
+        o.insert(QStringLiteral("nearMisses"), misses);
     }
     return o;
 }

@@ -55,6 +55,9 @@ struct RequestTrace
     int code = 0;
     QJsonObject status; // the Status answered on failure
     QJsonObject toJson() const;
+    // Which stage refused the request and its words (authorization: the authorizers quoted
+    // and the count of RBAC near misses); empty when it succeeded.
+    QJsonObject denial() const;
 };
 
 // The Kubernetes-compatible cluster API: authentication -> request info -> authorization ->
@@ -144,6 +147,9 @@ private:
         qint64 timeMs = 0;
         QString method, path, user, verb, stage, reason, resource, namespaceName, name;
         QStringList groups;
+        QString deniedBy;           // the authorizer(s) or admission plugin that refused
+        QJsonArray quotes;          // the refusing authorizers' own words
+        QList<NearMiss> nearMisses; // RBAC bindings naming the user that did not apply
         int code = 0;
         bool resourceRequest = false;
         QJsonObject toJson() const;

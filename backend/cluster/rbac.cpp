@@ -256,6 +256,172 @@ void RbacPolicy::candidates(const UserInfo &user, const QString &namespaceName,
     }
 }
 
+namespace {
+
+QString listText(const QStringList &l)
+{
+    QStringList quoted;
+    for (const QString &s : l)
+        quoted.append(s.isEmpty() ? QStringLiteral("\"\" (core)") : s);
+    return QLatin1Char('[') + quoted.join(QLatin1Char(' ')) + QLatin1Char(']');
+}
+
+} // namespace
+
+RuleMiss RbacPolicy::ruleMiss(const PolicyRule &rule, const Attributes &a)
+{
+    RuleMiss m;
+    m.rule = rule.describe();
+    auto miss = [&m](const char *code, const QString &message) {
+        m.codes.append(QLatin1String(code));
+        m.messages.append(message);
+    };
+    if (!a.resourceRequest) {
+        if (rule.nonResourceURLs.isEmpty()) {
+            miss("resourceRule", QStringLiteral("the rule covers resources, not URL paths"));
+            return m;
+        }
+        if (!hasOrStar(rule.verbs, a.verb))
+            miss("verb",
+                 QStringLiteral("verb \"%1\" is not in %2").arg(a.verb, listText(rule.verbs)));
+        if (!nonResourceMatches(rule.nonResourceURLs, a.path))
+            miss("nonResourceURL", QStringLiteral("path \"%1\" is not in %2")
+                                       .arg(a.path, listText(rule.nonResourceURLs)));
+        return m;
+    }
+    if (rule.resources.isEmpty() && !rule.nonResourceURLs.isEmpty()) {
+        miss("nonResourceRule", QStringLiteral("the rule covers URL paths %1, not resources")
+                                    .arg(listText(rule.nonResourceURLs)));
+        return m;
+    }
+    if (!hasOrStar(rule.verbs, a.verb))
+        miss("verb", QStringLiteral("verb \"%1\" is not in %2").arg(a.verb, listText(rule.verbs)));
+    if (!hasOrStar(rule.apiGroups, a.apiGroup))
+        miss("apiGroup",
+             QStringLiteral("API group %1 is not in %2")
+                 .arg(a.apiGroup.isEmpty() ? QStringLiteral("\"\" (core)")
+                                           : QLatin1Char('"') + a.apiGroup + QLatin1Char('"'),
+                      listText(rule.apiGroups)));
+    if (!resourceMatches(rule.resources, a.resource, a.subresource)) {
+        const QString wanted =
+            a.subresource.isEmpty() ? a.resource : a.resource + QLatin1Char('/') + a.subresource;
+        miss("resource",
+             QStringLiteral("resource \"%1\" is not in %2").arg(wanted, listText(rule.resources)));
+    }
+    if (!rule.resourceNames.isEmpty()) {
+        if (a.name.isEmpty())
+            miss("resourceName",
+                 QStringLiteral("resourceNames %1 limit the rule to named objects; a \"%2\" "
+                                "request names none")
+                     .arg(listText(rule.resourceNames), a.verb));
+        else if (!rule.resourceNames.contains(a.name))
+            miss("resourceName", QStringLiteral("name \"%1\" is not in resourceNames %2")
+                                     .arg(a.name, listText(rule.resourceNames)));
+    }
+    return m;
+}
+
+QList<NearMiss> RbacPolicy::nearMisses(const Attributes &a, int limit) const
+{
+    QList<NearMiss> out;
+    if (limit <= 0)
+        return out;
+    // Bindings naming the user in any namespace: a RoleBinding elsewhere is a near miss too.
+    QVarLengthArray<int, 32> found;
+    auto collect = [&](const SubjectIndex &index) {
+        if (const auto it = index.users.find(view(a.user.name)); it != index.users.end())
+            found.append(it->second.constData(), it->second.size());
+        for (const QString &g : a.user.groups)
+            if (const auto it = index.groups.find(view(g)); it != index.groups.end())
+                found.append(it->second.constData(), it->second.size());
+    };
+    collect(m_cluster);
+    for (const auto &[ns, index] : m_namespaced)
+        collect(index);
+    std::sort(found.begin(), found.end());
+    found.erase(std::unique(found.begin(), found.end()), found.end());
+
+    for (int i : found) {
+        const RbacBinding &b = m_bindings[i];
+        NearMiss n;
+        n.bindingKind = b.namespaceName.isEmpty() ? QStringLiteral("ClusterRoleBinding")
+                                                  : QStringLiteral("RoleBinding");
+        n.bindingNamespace = b.namespaceName;
+        n.bindingName = b.name;
+        n.roleKind = b.roleRef.kind;
+        n.roleName = b.roleRef.name;
+        for (const RbacSubject &s : b.subjects)
+            if (subjectMatches(s, a.user, b.namespaceName)) {
+                n.subject = s;
+                break;
+            }
+        const RbacRole *role = m_bindingRoles[i];
+        if (!b.namespaceName.isEmpty() && b.namespaceName != a.namespaceName) {
+            n.code = QStringLiteral("namespace");
+            n.message = a.namespaceName.isEmpty()
+                            ? QStringLiteral("a RoleBinding grants only inside namespace \"%1\"; "
+                                             "the request is cluster-wide")
+                                  .arg(b.namespaceName)
+                            : QStringLiteral("a RoleBinding grants only inside namespace \"%1\"; "
+                                             "the request is in namespace \"%2\"")
+                                  .arg(b.namespaceName, a.namespaceName);
+        } else if (!role) {
+            n.code = QStringLiteral("roleNotFound");
+            n.message = b.roleRef.kind == QLatin1String("Role")
+                            ? QStringLiteral("roleRef names Role \"%1\", which does not exist in "
+                                             "namespace \"%2\"")
+                                  .arg(b.roleRef.name, b.namespaceName)
+                            : QStringLiteral("roleRef names %1 \"%2\", which does not exist")
+                                  .arg(b.roleRef.kind, b.roleRef.name);
+        } else {
+            bool allows = false;
+            for (int ri = 0; ri < role->rules.size(); ++ri) {
+                RuleMiss m = ruleMiss(role->rules[ri], a);
+                if (m.codes.isEmpty()) {
+                    allows = true;
+                    break;
+                }
+                m.ruleIndex = ri;
+                n.rules.append(std::move(m));
+            }
+            if (allows)
+                return {}; // RBAC allows the request: nothing was missed
+            n.code = QStringLiteral("noRuleMatches");
+            n.message = role->rules.isEmpty()
+                            ? QStringLiteral("%1 \"%2\" has no rules").arg(n.roleKind, n.roleName)
+                            : QStringLiteral("no rule of %1 \"%2\" allows the request")
+                                  .arg(n.roleKind, n.roleName);
+        }
+        out.append(std::move(n));
+        if (out.size() >= limit)
+            break;
+    }
+    return out;
+}
+
+QJsonObject NearMiss::toJson() const
+{
+    QJsonArray rulesJson;
+    for (const RuleMiss &m : rules)
+        rulesJson.append(
+            QJsonObject{{QStringLiteral("ruleIndex"), m.ruleIndex},
+                        {QStringLiteral("rule"), m.rule},
+                        {QStringLiteral("codes"), QJsonArray::fromStringList(m.codes)},
+                        {QStringLiteral("messages"), QJsonArray::fromStringList(m.messages)}});
+    QJsonObject subjectJson{{QStringLiteral("kind"), subject.kind},
+                            {QStringLiteral("name"), subject.name}};
+    if (!subject.namespaceName.isEmpty())
+        subjectJson.insert(QStringLiteral("namespace"), subject.namespaceName);
+    QJsonObject o{
+        {QStringLiteral("bindingKind"), bindingKind}, {QStringLiteral("bindingName"), bindingName},
+        {QStringLiteral("roleKind"), roleKind},       {QStringLiteral("roleName"), roleName},
+        {QStringLiteral("subject"), subjectJson},     {QStringLiteral("code"), code},
+        {QStringLiteral("message"), message},         {QStringLiteral("rules"), rulesJson}};
+    if (!bindingNamespace.isEmpty())
+        o.insert(QStringLiteral("bindingNamespace"), bindingNamespace);
+    return o;
+}
+
 QString RbacPolicy::reasonFor(const RbacDecision &d) const
 {
     if (!d.allowed)

@@ -83,6 +83,34 @@ struct RbacDecision
     int bindingIndex = -1;
 };
 
+// Why one rule of a role does not allow a request: codes "verb", "apiGroup", "resource",
+// "resourceName", "nonResourceURL", "resourceRule" (a resource rule for a URL path),
+// "nonResourceRule" (a URL rule for a resource request), each with a sentence.
+struct RuleMiss
+{
+    int ruleIndex = -1;
+    QString rule; // PolicyRule::describe()
+    QStringList codes;
+    QStringList messages;
+};
+
+// A binding that names the subject (its user, a group or its service account) but does not
+// allow the request, and why: code "namespace" (a RoleBinding of another namespace),
+// "roleNotFound" (roleRef to a missing role) or "noRuleMatches" (with each rule's misses).
+struct NearMiss
+{
+    QString bindingKind; // ClusterRoleBinding or RoleBinding
+    QString bindingNamespace;
+    QString bindingName;
+    QString roleKind;
+    QString roleName;
+    RbacSubject subject; // the subject entry that names the requester
+    QString code;
+    QString message;
+    QList<RuleMiss> rules;
+    QJsonObject toJson() const;
+};
+
 // One immutable snapshot of every role and binding, indexed by subject so a decision looks
 // only at the bindings that name the user, one of its groups or its service account.
 class RbacPolicy
@@ -93,6 +121,11 @@ public:
     // The decision; the binding's names, the subject and the reason text only with withReason
     // (describing costs more than deciding).
     RbacDecision authorize(const Attributes &attributes, bool withReason = true) const;
+    // The denial explainer: every binding (any namespace) naming the requester that does not
+    // allow the request, each with why, at most `limit`. Empty when RBAC allows it.
+    QList<NearMiss> nearMisses(const Attributes &attributes, int limit = 20) const;
+    // Why rule does not allow attributes; empty codes when it does.
+    static RuleMiss ruleMiss(const PolicyRule &rule, const Attributes &attributes);
     // "RBAC: allowed by ClusterRoleBinding ... to Group ..." for an allowing decision.
     QString reasonFor(const RbacDecision &decision) const;
     // Every rule that applies to user in namespace (cluster-wide only when ns is empty):

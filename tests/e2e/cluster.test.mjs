@@ -754,6 +754,66 @@ roleRef: {kind: ClusterRole, name: cluster-admin, apiGroup: rbac.authorization.k
     assert.equal(bobEx.json.authorization.decision, 'deny');
     assert.equal(bobEx.json.status.message, 'nodes is forbidden: User "bob" cannot list resource "nodes" in API group "" at the cluster scope');
 
+    // The denial explainer: bindings that name bob but do not apply, each with why.
+    const near = await importRbac(b, `apiVersion: rbac.authorization.k8s.io/v1
+kind: ClusterRole
+metadata: {name: pod-lister}
+rules: [{apiGroups: [""], resources: [pods], verbs: [list]}]
+---
+apiVersion: rbac.authorization.k8s.io/v1
+kind: RoleBinding
+metadata: {name: bob-pods, namespace: default}
+subjects: [{kind: User, name: bob, apiGroup: rbac.authorization.k8s.io}]
+roleRef: {kind: ClusterRole, name: pod-lister, apiGroup: rbac.authorization.k8s.io}
+---
+apiVersion: rbac.authorization.k8s.io/v1
+kind: ClusterRoleBinding
+metadata: {name: bob-ghost}
+subjects: [{kind: User, name: bob, apiGroup: rbac.authorization.k8s.io}]
+roleRef: {kind: ClusterRole, name: no-such-role, apiGroup: rbac.authorization.k8s.io}
+---
+apiVersion: rbac.authorization.k8s.io/v1
+kind: ClusterRoleBinding
+metadata: {name: bob-lister}
+subjects: [{kind: User, name: bob, apiGroup: rbac.authorization.k8s.io}]
+roleRef: {kind: ClusterRole, name: pod-lister, apiGroup: rbac.authorization.k8s.io}
+`);
+    assert.deepEqual(near.json.results.map((r) => r.code), [201, 201, 201, 201], near.text);
+    const bobWhy = await adminFetch(b, 'POST', '/admin/v1/cluster/explain', { user: 'bob', method: 'GET', path: '/api/v1/nodes' });
+    assert.equal(bobWhy.json.code, 403, bobWhy.text);
+    assert.equal(bobWhy.json.denial.stage, 'authorization');
+    assert.equal(bobWhy.json.denial.by, 'Node, RBAC');
+    assert.equal(bobWhy.json.denial.message, bobEx.json.status.message);
+    const misses = Object.fromEntries(bobWhy.json.authorization.nearMisses.map((n) => [n.bindingName, n]));
+    assert.equal(bobWhy.json.denial.nearMisses, bobWhy.json.authorization.nearMisses.length);
+    assert.equal(misses['bob-pods'].code, 'namespace');
+    assert.equal(misses['bob-pods'].bindingNamespace, 'default');
+    assert.equal(misses['bob-pods'].message, 'a RoleBinding grants only inside namespace "default"; the request is cluster-wide');
+    assert.equal(misses['bob-ghost'].code, 'roleNotFound');
+    assert.equal(misses['bob-ghost'].message, 'roleRef names ClusterRole "no-such-role", which does not exist');
+    assert.equal(misses['bob-lister'].code, 'noRuleMatches');
+    assert.deepEqual(misses['bob-lister'].subject, { kind: 'User', name: 'bob' });
+    assert.deepEqual(misses['bob-lister'].rules[0].codes, ['resource']);
+    assert.deepEqual(misses['bob-lister'].rules[0].messages, ['resource "nodes" is not in [pods]']);
+    // the bootstrap binding every authenticated user has, through the group
+    assert.equal(misses['system:basic-user'].subject.kind, 'Group');
+    assert.equal(misses['system:basic-user'].subject.name, 'system:authenticated');
+    // bob can list pods in default: nothing is missed, nothing is listed
+    const bobPods = await adminFetch(b, 'POST', '/admin/v1/cluster/explain', { user: 'bob', method: 'GET', path: '/api/v1/namespaces/default/pods' });
+    assert.equal(bobPods.json.code, 200, bobPods.text);
+    assert.equal(bobPods.json.authorization.nearMisses, undefined);
+    assert.equal(bobPods.json.denial, undefined);
+    // a denial by the Node authorizer quotes it
+    const nodeRead = await adminFetch(b, 'POST', '/admin/v1/cluster/explain', { ...nodeAgent, method: 'GET', path: '/api/v1/nodes/node-2' });
+    assert.equal(nodeRead.json.code, 403, nodeRead.text);
+    assert.deepEqual(nodeRead.json.denial.quotes, [{ authorizer: 'Node', decision: 'no-opinion', reason: "node 'node-1' cannot read 'node-2', only its own Node object" }]);
+    // an admission denial names the plugin and quotes the answer
+    assert.deepEqual(ex.json.denial, { stage: 'admission', by: 'NodeRestriction', message: ex.json.status.message });
+    // the real request is recorded with the same explanation for the cluster-requests view
+    const bobReal = await adminFetch(b, 'POST', '/admin/v1/cluster/requests', { user: 'bob', method: 'GET', path: '/api/v1/nodes' });
+    assert.equal(bobReal.json.code, 403);
+    assert.equal(bobReal.json.trace.denial.stage, 'authorization');
+
     // the real request endpoint: same input, same code; allowed changes are stored
     const real = await adminFetch(b, 'POST', '/admin/v1/cluster/requests', other);
     assert.equal(real.status, 200, real.text);
@@ -771,6 +831,14 @@ roleRef: {kind: ClusterRole, name: cluster-admin, apiGroup: rbac.authorization.k
     assert.ok(denial, 'the NodeRestriction denial is in the recent decisions');
     assert.equal(denial.verb, 'patch');
     assert.equal(denial.verdict, 'denied');
+    assert.equal(denial.deniedBy, 'NodeRestriction');
+    // oldest first: the last one is the request made after the bindings were imported
+    const bobRecent = recent.json.items.filter((i) => i.user === 'bob' && i.path === '/api/v1/nodes' && i.code === 403).at(-1);
+    assert.ok(bobRecent, 'bob\'s denial is in the recent decisions');
+    assert.equal(bobRecent.stage, 'authorization');
+    assert.equal(bobRecent.deniedBy, 'Node, RBAC');
+    assert.equal(bobRecent.nearMisses.find((n) => n.bindingName === 'bob-ghost').code, 'roleNotFound');
+    assert.equal(bobRecent.nearMisses.find((n) => n.bindingName === 'bob-pods').code, 'namespace');
 });
 
 test('explain: anonymous GET / is an authorization deny (403) while anonymous access is on', async () => {

@@ -673,6 +673,22 @@ void TestHeadlessBackend::adminCliCluster()
                  "admission:      deny by NodeRestriction - nodes \"node-2\" is forbidden: node "
                  "\"node-1\" is not allowed to modify node \"node-2\"")),
              qPrintable(explain.out));
+    // The denial explainer: the Node authorizer quoted, and the bindings that name the node
+    // agent (through system:authenticated) with why none applies.
+    const CliResult why =
+        runCli(QStringList{"admin", "explain", "get", "nodes", "node-2"} + asNode + base);
+    QCOMPARE(why.exitCode, 0);
+    for (const QString &line :
+         {QStringLiteral("denied at:      authorization by Node, RBAC\n"),
+          QStringLiteral("  Node said: \"node 'node-1' cannot read 'node-2', only its own Node "
+                         "object\"\n"),
+          QStringLiteral("near misses:    bindings naming this user that did not apply\n"),
+          QStringLiteral("  ClusterRoleBinding system:basic-user -> ClusterRole system:basic-user "
+                         "(via Group system:authenticated): no rule of ClusterRole "
+                         "\"system:basic-user\" allows the request\n"),
+          QStringLiteral("resource \"nodes\" is not in [selfsubjectaccessreviews "
+                         "selfsubjectrulesreviews]\n")})
+        QVERIFY2(why.out.contains(line), qPrintable(why.out));
     const CliResult labels = runCli(QStringList{"admin", "labels", "list", "node-2"} + base);
     QCOMPARE(labels.exitCode, 0);
     QVERIFY2(!labels.out.contains(QStringLiteral("foo=bar")), "a dry run stores nothing");

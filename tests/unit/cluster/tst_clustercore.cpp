@@ -448,6 +448,10 @@ void TestClusterCore::rbacRules()
         a.path = path;
     }
     QCOMPARE(r.allows(a), allowed);
+    // The denial explainer's rule analysis agrees with the matcher on every row.
+    const RuleMiss miss = RbacPolicy::ruleMiss(r, a);
+    QCOMPARE(miss.codes.isEmpty(), allowed);
+    QCOMPARE(miss.codes.size(), miss.messages.size());
 }
 
 void TestClusterCore::rbacBindings()
@@ -494,6 +498,245 @@ void TestClusterCore::rbacBindings()
     // Rules for SelfSubjectRulesReview.
     QCOMPARE(p.rulesFor(bob, QStringLiteral("team")).size(), 1);
     QCOMPARE(p.rulesFor(bob, QString()).size(), 0);
+}
+
+namespace {
+
+// Every near-miss reason: roles and bindings where each binding names alice (or her group
+// devs) and misses a request for a different reason.
+RbacPolicy nearMissPolicy()
+{
+    QList<RbacRole> roles;
+    for (
+        const char *json :
+        {R"J({"metadata":{"name":"pod-reader"},"rules":[{"verbs":["get","list"],"apiGroups":[""],"resources":["pods"]}]})J",
+         R"J({"metadata":{"name":"named-cm"},"rules":[{"verbs":["get"],"apiGroups":[""],"resources":["configmaps"],"resourceNames":["app-config"]}]})J",
+         R"J({"metadata":{"name":"dep-editor","namespace":"team"},"rules":[{"verbs":["update"],"apiGroups":["apps"],"resources":["deployments"]}]})J",
+         R"J({"metadata":{"name":"metrics-url"},"rules":[{"verbs":["get"],"nonResourceURLs":["/metrics"]}]})J",
+         R"J({"metadata":{"name":"empty"},"rules":[]})J"})
+        roles.append(roleFromJson(parse(json)));
+    QList<RbacBinding> bindings;
+    for (
+        const char *json :
+        {R"J({"metadata":{"name":"alice-reads"},"roleRef":{"kind":"ClusterRole","name":"pod-reader"},"subjects":[{"kind":"User","name":"alice"}]})J",
+         R"J({"metadata":{"name":"devs-cm"},"roleRef":{"kind":"ClusterRole","name":"named-cm"},"subjects":[{"kind":"Group","name":"devs"}]})J",
+         R"J({"metadata":{"name":"team-deps","namespace":"team"},"roleRef":{"kind":"Role","name":"dep-editor"},"subjects":[{"kind":"User","name":"alice"}]})J",
+         R"J({"metadata":{"name":"ghost"},"roleRef":{"kind":"ClusterRole","name":"missing-role"},"subjects":[{"kind":"Group","name":"devs"}]})J",
+         R"J({"metadata":{"name":"ghost-ns","namespace":"other"},"roleRef":{"kind":"Role","name":"nope"},"subjects":[{"kind":"User","name":"alice"}]})J",
+         R"J({"metadata":{"name":"urls"},"roleRef":{"kind":"ClusterRole","name":"metrics-url"},"subjects":[{"kind":"Group","name":"devs"}]})J",
+         R"J({"metadata":{"name":"nothing"},"roleRef":{"kind":"ClusterRole","name":"empty"},"subjects":[{"kind":"Group","name":"devs"}]})J",
+         R"J({"metadata":{"name":"bob-only"},"roleRef":{"kind":"ClusterRole","name":"pod-reader"},"subjects":[{"kind":"User","name":"bob"}]})J",
+         R"J({"metadata":{"name":"sa"},"roleRef":{"kind":"ClusterRole","name":"pod-reader"},"subjects":[{"kind":"ServiceAccount","name":"builder","namespace":"team"}]})J"})
+        bindings.append(bindingFromJson(parse(json)));
+    return RbacPolicy(roles, bindings);
+}
+
+// "binding=code[rule codes;...]", sorted.
+QStringList summarize(const QList<NearMiss> &misses)
+{
+    QStringList out;
+    for (const NearMiss &n : misses) {
+        QStringList rules;
+        for (const RuleMiss &r : n.rules)
+            rules.append(r.codes.join(QLatin1Char(',')));
+        out.append(QStringLiteral("%1=%2[%3]").arg(n.bindingName, n.code, rules.join(';')));
+    }
+    out.sort();
+    return out;
+}
+
+} // namespace
+
+void TestClusterCore::nearMisses_data()
+{
+    QTest::addColumn<QString>("who"); // alice, the service account, or carol (no bindings)
+    QTest::addColumn<QString>("verb");
+    QTest::addColumn<QString>("target"); // resource[.group][/name] or a /path
+    QTest::addColumn<QString>("ns");
+    QTest::addColumn<QStringList>("expected");
+
+    const QStringList common{QStringLiteral("ghost=roleNotFound[]"),
+                             QStringLiteral("ghost-ns=namespace[]"),
+                             QStringLiteral("nothing=noRuleMatches[]"),
+                             QStringLiteral("urls=noRuleMatches[nonResourceRule]")};
+    auto with = [&common](QStringList l) {
+        l += common;
+        l.sort();
+        return l;
+    };
+    QTest::newRow("missing verb, resource, name, API group")
+        << "alice"
+        << "delete"
+        << "pods/p"
+        << "team"
+        << with({QStringLiteral("alice-reads=noRuleMatches[verb]"),
+                 QStringLiteral("devs-cm=noRuleMatches[verb,resource,resourceName]"),
+                 QStringLiteral("team-deps=noRuleMatches[verb,apiGroup,resource]")});
+    QTest::newRow("name outside resourceNames")
+        << "alice"
+        << "get"
+        << "configmaps/other-config"
+        << "team"
+        << with({QStringLiteral("alice-reads=noRuleMatches[resource]"),
+                 QStringLiteral("devs-cm=noRuleMatches[resourceName]"),
+                 QStringLiteral("team-deps=noRuleMatches[verb,apiGroup,resource]")});
+    QTest::newRow("resourceNames and an unnamed list")
+        << "alice"
+        << "list"
+        << "configmaps"
+        << "team"
+        << with({QStringLiteral("alice-reads=noRuleMatches[resource]"),
+                 QStringLiteral("devs-cm=noRuleMatches[verb,resourceName]"),
+                 QStringLiteral("team-deps=noRuleMatches[verb,apiGroup,resource]")});
+    QTest::newRow("only the verb")
+        << "alice"
+        << "get"
+        << "deployments.apps/d"
+        << "team"
+        << with({QStringLiteral("alice-reads=noRuleMatches[apiGroup,resource]"),
+                 QStringLiteral("devs-cm=noRuleMatches[apiGroup,resource,resourceName]"),
+                 QStringLiteral("team-deps=noRuleMatches[verb]")});
+    QTest::newRow("role binding of another namespace, role missing in its own")
+        << "alice"
+        << "get"
+        << "secrets/s"
+        << "other"
+        << QStringList{QStringLiteral("alice-reads=noRuleMatches[resource]"),
+                       QStringLiteral("devs-cm=noRuleMatches[resource,resourceName]"),
+                       QStringLiteral("ghost=roleNotFound[]"),
+                       QStringLiteral("ghost-ns=roleNotFound[]"),
+                       QStringLiteral("nothing=noRuleMatches[]"),
+                       QStringLiteral("team-deps=namespace[]"),
+                       QStringLiteral("urls=noRuleMatches[nonResourceRule]")};
+    QTest::newRow("URL path") << "alice"
+                              << "get"
+                              << "/healthz"
+                              << ""
+                              << QStringList{
+                                     QStringLiteral("alice-reads=noRuleMatches[resourceRule]"),
+                                     QStringLiteral("devs-cm=noRuleMatches[resourceRule]"),
+                                     QStringLiteral("ghost=roleNotFound[]"),
+                                     QStringLiteral("ghost-ns=namespace[]"),
+                                     QStringLiteral("nothing=noRuleMatches[]"),
+                                     QStringLiteral("team-deps=namespace[]"),
+                                     QStringLiteral("urls=noRuleMatches[nonResourceURL]")};
+    QTest::newRow("allowed URL: nothing missed") << "alice"
+                                                 << "get"
+                                                 << "/metrics"
+                                                 << "" << QStringList();
+    QTest::newRow("allowed resource: nothing missed") << "alice"
+                                                      << "get"
+                                                      << "pods/p"
+                                                      << "team" << QStringList();
+    QTest::newRow("service account subject")
+        << "sa"
+        << "get"
+        << "nodes/n"
+        << "" << QStringList{QStringLiteral("sa=noRuleMatches[resource]")};
+    QTest::newRow("no binding names the user") << "carol"
+                                               << "get"
+                                               << "pods/p"
+                                               << "team" << QStringList();
+}
+
+void TestClusterCore::nearMisses()
+{
+    QFETCH(QString, who);
+    QFETCH(QString, verb);
+    QFETCH(QString, target);
+    QFETCH(QString, ns);
+    QFETCH(QStringList, expected);
+    const RbacPolicy p = nearMissPolicy();
+    UserInfo u =
+        who == QLatin1String("alice") ? user(QStringLiteral("alice"), {QStringLiteral("devs")})
+        : who == QLatin1String("sa")  ? user(QStringLiteral("system:serviceaccount:team:builder"),
+                                             {QStringLiteral("system:serviceaccounts"),
+                                              QStringLiteral("system:serviceaccounts:team")})
+                                      : user(QStringLiteral("carol"), {});
+    Attributes a;
+    if (target.startsWith(QLatin1Char('/'))) {
+        a.user = u;
+        a.verb = verb;
+        a.path = target;
+    } else {
+        const QString res = target.section(QLatin1Char('/'), 0, 0);
+        a = resource(u, verb, res.section(QLatin1Char('.'), 0, 0),
+                     target.section(QLatin1Char('/'), 1), ns, res.section(QLatin1Char('.'), 1));
+    }
+    const QList<NearMiss> misses = p.nearMisses(a);
+    expected.sort();
+    QCOMPARE(summarize(misses), expected);
+    // Near misses exist exactly when RBAC refuses, for someone any binding names.
+    QCOMPARE(p.authorize(a).allowed, expected.isEmpty() && who != QLatin1String("carol"));
+    for (const NearMiss &n : misses) {
+        QVERIFY2(!n.message.isEmpty(), qPrintable(n.bindingName));
+        QVERIFY(!n.subject.kind.isEmpty());
+        QCOMPARE(n.toJson().value(QLatin1String("code")).toString(), n.code);
+    }
+}
+
+void TestClusterCore::nearMissMessages()
+{
+    const RbacPolicy p = nearMissPolicy();
+    const UserInfo alice = user(QStringLiteral("alice"), {QStringLiteral("devs")});
+    auto find = [](const QList<NearMiss> &l, const char *name) {
+        for (const NearMiss &n : l)
+            if (n.bindingName == QLatin1String(name))
+                return n;
+        return NearMiss();
+    };
+    QList<NearMiss> m = p.nearMisses(resource(alice, "delete", "pods", "p", "team"));
+    NearMiss n = find(m, "alice-reads");
+    QCOMPARE(n.bindingKind, QStringLiteral("ClusterRoleBinding"));
+    QCOMPARE(n.subject.kind, QStringLiteral("User"));
+    QCOMPARE(n.message, QStringLiteral("no rule of ClusterRole \"pod-reader\" allows the request"));
+    QCOMPARE(n.rules.value(0).messages,
+             QStringList{QStringLiteral("verb \"delete\" is not in [get list]")});
+    QCOMPARE(n.rules.value(0).rule,
+             QStringLiteral("verbs=[get list] apiGroups=[] resources=[pods]"));
+    n = find(m, "devs-cm");
+    QCOMPARE(n.subject.kind, QStringLiteral("Group"));
+    QCOMPARE(n.subject.name, QStringLiteral("devs"));
+    QCOMPARE(n.rules.value(0).messages.value(2),
+             QStringLiteral("name \"p\" is not in resourceNames [app-config]"));
+    n = find(m, "team-deps");
+    QCOMPARE(n.bindingKind, QStringLiteral("RoleBinding"));
+    QCOMPARE(n.rules.value(0).messages.value(1),
+             QStringLiteral("API group \"\" (core) is not in [apps]"));
+    QCOMPARE(find(m, "ghost").message,
+             QStringLiteral("roleRef names ClusterRole \"missing-role\", which does not exist"));
+    QCOMPARE(find(m, "ghost-ns").message,
+             QStringLiteral("a RoleBinding grants only inside namespace \"other\"; the request "
+                            "is in namespace \"team\""));
+    QCOMPARE(find(m, "nothing").message, QStringLiteral("ClusterRole \"empty\" has no rules"));
+    QCOMPARE(find(m, "urls").rules.value(0).messages,
+             QStringList{QStringLiteral("the rule covers URL paths [/metrics], not resources")});
+
+    m = p.nearMisses(resource(alice, "list", "configmaps", QString(), "team"));
+    QCOMPARE(find(m, "devs-cm").rules.value(0).messages.value(1),
+             QStringLiteral("resourceNames [app-config] limit the rule to named objects; a "
+                            "\"list\" request names none"));
+    m = p.nearMisses(resource(alice, "get", "secrets", "s", "other"));
+    QCOMPARE(find(m, "ghost-ns").message,
+             QStringLiteral("roleRef names Role \"nope\", which does not exist in namespace "
+                            "\"other\""));
+    QCOMPARE(find(m, "team-deps").message,
+             QStringLiteral("a RoleBinding grants only inside namespace \"team\"; the request "
+                            "is in namespace \"other\""));
+    Attributes url;
+    url.user = alice;
+    url.verb = QStringLiteral("get");
+    url.path = QStringLiteral("/healthz");
+    m = p.nearMisses(url);
+    QCOMPARE(find(m, "urls").rules.value(0).messages,
+             QStringList{QStringLiteral("path \"/healthz\" is not in [/metrics]")});
+    QCOMPARE(find(m, "alice-reads").rules.value(0).messages,
+             QStringList{QStringLiteral("the rule covers resources, not URL paths")});
+    QCOMPARE(find(m, "team-deps").message,
+             QStringLiteral("a RoleBinding grants only inside namespace \"team\"; the request "
+                            "is cluster-wide"));
+    // At most `limit` entries.
+    QCOMPARE(p.nearMisses(resource(alice, "delete", "pods", "p", "team"), 2).size(), 2);
 }
 
 void TestClusterCore::rbacReasonText()

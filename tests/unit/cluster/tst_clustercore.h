@@ -13,6 +13,9 @@ private slots:
     void rbacRules();
     void rbacBindings();
     void rbacReasonText();
+    void nearMisses_data();
+    void nearMisses();
+    void nearMissMessages();
     void escalation();
     void nodeAuthorizer_data();
     void nodeAuthorizer();
