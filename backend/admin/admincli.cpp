@@ -260,6 +260,8 @@ const char *const ClusterUsage[] = {
     "namespaces list | create NAME | delete NAME",
     "rbac roles [-n NS] | bindings [-n NS] | import FILE... | delete KIND NAME [-n NS] | who-can "
     "RESOURCE [-n NS]",
+    "rbac access (--as USER [--group G]... | --anonymous)   (effective access: every verb x "
+    "resource held, and why)",
     "settings show | set anonymous-auth=true|false authorization-mode=M,... "
     "enable-admission-plugins=P,...",
     "explain VERB RESOURCE [NAME] [-n NS] [--subresource S] | explain label NODE K=V|K-... | "
@@ -422,6 +424,7 @@ int runClusterCommand(const QCommandLineParser &p, const QString &noun, QStringL
         Trace,
         Requests,
         WhoCan,
+        Access,
         Import,
         Labels,
         Kubeconfig,
@@ -572,6 +575,16 @@ int runClusterCommand(const QCommandLineParser &p, const QString &noun, QStringL
                    (kind.second ? QStringLiteral("namespaces/%1/").arg(ns) : QString()) +
                    QLatin1String(kind.first) + QLatin1Char('/') + words[1];
             show = Show::Done;
+        } else if (verb == QLatin1String("access") && words.isEmpty()) {
+            if (!p.isSet(QStringLiteral("as")) && !p.isSet(QStringLiteral("anonymous"))) {
+                err << "gatehouse admin: rbac access needs --as USER [--group G]... or "
+                       "--anonymous\n";
+                return 2;
+            }
+            method = "POST";
+            path = QStringLiteral("/admin/v1/cluster/access");
+            body = QJsonDocument(identityOf(p)).toJson();
+            show = Show::Access;
         } else if (verb == QLatin1String("who-can") && words.size() == 1) {
             path = QStringLiteral("/admin/v1/cluster/who-can");
             query.addQueryItem(QStringLiteral("resource"), words[0]);
@@ -854,6 +867,59 @@ int runClusterCommand(const QCommandLineParser &p, const QString &noun, QStringL
             rows.append(row);
         }
         printTable(rows, cols, out);
+        return 0;
+    }
+    case Show::Access: {
+        for (const QJsonValue n : answer.value(QStringLiteral("notes")).toArray())
+            out << "note: " << n.toString() << "\n";
+        QJsonArray rows;
+        for (const QJsonValue v : answer.value(QStringLiteral("access")).toArray()) {
+            const QJsonObject c = v.toObject();
+            QString what = c.value(QStringLiteral("nonResourceURL")).toString();
+            if (what.isEmpty()) {
+                const QString group = c.value(QStringLiteral("apiGroup")).toString();
+                what = c.value(QStringLiteral("resource")).toString() +
+                       (group.isEmpty() ? QString() : QLatin1Char('.') + group);
+                const QJsonArray names = c.value(QStringLiteral("resourceNames")).toArray();
+                if (!names.isEmpty())
+                    what += QLatin1Char('/') + str(c, "resourceNames").replace(',', '|');
+            }
+            QStringList via;
+            for (const QJsonValue s : c.value(QStringLiteral("via")).toArray()) {
+                const QJsonObject src = s.toObject();
+                via.append(QStringLiteral("%1 %2%3 -> %4 %5 rule %6")
+                               .arg(src.value(QStringLiteral("bindingKind")).toString(),
+                                    src.contains(QStringLiteral("bindingNamespace"))
+                                        ? src.value(QStringLiteral("bindingNamespace")).toString() +
+                                              QLatin1Char('/')
+                                        : QString(),
+                                    src.value(QStringLiteral("bindingName")).toString(),
+                                    src.value(QStringLiteral("roleKind")).toString(),
+                                    src.value(QStringLiteral("roleName")).toString())
+                               .arg(src.value(QStringLiteral("ruleIndex")).toInt()));
+            }
+            rows.append(QJsonObject{
+                {QStringLiteral("scope"),
+                 c.value(QStringLiteral("namespace")).toString(QStringLiteral("(cluster)"))},
+                {QStringLiteral("verb"), c.value(QStringLiteral("verb"))},
+                {QStringLiteral("what"), what},
+                {QStringLiteral("via"), via.join(QStringLiteral("; "))}});
+        }
+        // Not printTable: it shortens wide cells, and VIA is the point of this listing.
+        qsizetype w[3] = {5, 4, 8};
+        const char *keys[3] = {"scope", "verb", "what"};
+        for (const QJsonValue r : std::as_const(rows))
+            for (int i = 0; i < 3; ++i)
+                w[i] = std::max(w[i], r.toObject().value(QLatin1String(keys[i])).toString().size());
+        out << QStringLiteral("SCOPE").leftJustified(w[0] + 2)
+            << QStringLiteral("VERB").leftJustified(w[1] + 2)
+            << QStringLiteral("RESOURCE").leftJustified(w[2] + 2) << "VIA\n";
+        for (const QJsonValue r : std::as_const(rows)) {
+            const QJsonObject row = r.toObject();
+            for (int i = 0; i < 3; ++i)
+                out << row.value(QLatin1String(keys[i])).toString().leftJustified(w[i] + 2);
+            out << row.value(QStringLiteral("via")).toString() << "\n";
+        }
         return 0;
     }
     case Show::Import:

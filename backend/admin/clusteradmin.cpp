@@ -171,6 +171,16 @@ ClusterAdminApi::ClusterAdminApi(Core::HttpServer &server, Cluster::ClusterApi &
                 return bad(*e);
             return HttpResponse::json(200, std::get<QJsonObject>(r));
         });
+    m_server.route(
+        "POST", QStringLiteral("/admin/v1/cluster/access"), [this](const HttpRequest &req) {
+            const auto body = objectBody(req);
+            if (!body)
+                return bad(QStringLiteral("the body must be a JSON object"), "malformed-json");
+            auto r = m_cluster.access(*body);
+            if (auto *e = std::get_if<QString>(&r))
+                return bad(*e);
+            return HttpResponse::json(200, std::get<QJsonObject>(r));
+        });
     m_server.routeDeferred(
         "POST", QStringLiteral("/admin/v1/cluster/requests"),
         [this](const HttpRequest &req, const Responder &respond) {

@@ -53,6 +53,7 @@ public:
                     PodNodeLookup podNode);
     AuthorizationResult authorize(const Attributes &a) const;
     const RbacPolicy &rbac() const { return *m_rbac; }
+    const QStringList &modes() const { return m_modes; }
 
 private:
     QStringList m_modes;

@@ -1856,31 +1856,41 @@ void ClusterApi::handleReview(const std::shared_ptr<Context> &ctx, const Resourc
     finish(ctx, objectResponse(201, answer, pretty));
 }
 
-std::variant<QJsonObject, QString> ClusterApi::buildRequest(const QJsonObject &request,
-                                                            std::shared_ptr<Context> &ctx)
+std::variant<UserInfo, QString> ClusterApi::identityFrom(const QJsonObject &request) const
 {
-    ctx = std::make_shared<Context>();
     UserInfo user;
     if (request.value(QLatin1String("anonymous")).toBool() ||
         request.value(QLatin1String("user")).toString() == QLatin1String(kAnonymousUser)) {
         user.name = QLatin1String(kAnonymousUser);
         user.groups = {QLatin1String(kUnauthenticatedGroup)};
         user.authenticator = QStringLiteral("anonymous");
+        return user;
+    }
+    user.name = request.value(QLatin1String("user")).toString();
+    if (user.name.isEmpty())
+        return QStringLiteral("give \"user\" (with optional \"groups\") or \"anonymous\": true");
+    if (!request.value(QLatin1String("groups")).isUndefined() &&
+        !request.value(QLatin1String("groups")).isArray())
+        return QStringLiteral("\"groups\" must be an array of strings");
+    user.groups = toStrings(request.value(QLatin1String("groups")));
+    user.authenticator = QStringLiteral("admin-api");
+    addAuthenticatedGroup(user);
+    return user;
+}
+
+std::variant<QJsonObject, QString> ClusterApi::buildRequest(const QJsonObject &request,
+                                                            std::shared_ptr<Context> &ctx)
+{
+    ctx = std::make_shared<Context>();
+    auto identity = identityFrom(request);
+    if (auto *e = std::get_if<QString>(&identity))
+        return *e;
+    const UserInfo user = std::get<UserInfo>(identity);
+    if (user.authenticator == QLatin1String("anonymous")) {
         ctx->anonymousRefused = !m_authenticator.anonymousEnabled();
         if (ctx->anonymousRefused)
             ctx->trace.authentication.reason =
                 QStringLiteral("no credentials presented and anonymous access is off");
-    } else {
-        user.name = request.value(QLatin1String("user")).toString();
-        if (user.name.isEmpty())
-            return QStringLiteral(
-                "give \"user\" (with optional \"groups\") or \"anonymous\": true");
-        if (!request.value(QLatin1String("groups")).isUndefined() &&
-            !request.value(QLatin1String("groups")).isArray())
-            return QStringLiteral("\"groups\" must be an array of strings");
-        user.groups = toStrings(request.value(QLatin1String("groups")));
-        user.authenticator = QStringLiteral("admin-api");
-        addAuthenticatedGroup(user);
     }
     ctx->actAs = user;
     Core::HttpRequest &req = ctx->request;
@@ -1948,6 +1958,42 @@ std::variant<QJsonObject, QString> ClusterApi::explain(const QJsonObject &reques
         process(ctx);
     }
     return result;
+}
+
+std::variant<QJsonObject, QString> ClusterApi::access(const QJsonObject &request) const
+{
+    auto identity = identityFrom(request);
+    if (auto *e = std::get_if<QString>(&identity))
+        return *e;
+    const UserInfo user = std::get<UserInfo>(identity);
+    QJsonObject out{{QStringLiteral("user"), userJson(user)}};
+    QJsonArray notes;
+    if (user.authenticator == QLatin1String("anonymous") && !m_authenticator.anonymousEnabled())
+        notes.append(QStringLiteral("anonymous access is off: every request without credentials "
+                                    "is answered 401 before authorization"));
+    std::shared_ptr<const AuthorizerChain> chain;
+    {
+        QMutexLocker lock(&m_mutex);
+        chain = m_authorizer;
+    }
+    const bool privileged = user.groups.contains(QLatin1String(kMastersGroup));
+    out.insert(QStringLiteral("privileged"), privileged);
+    if (privileged)
+        notes.append(QStringLiteral("member of system:masters: every request is allowed before "
+                                    "the authorizers run"));
+    QString node;
+    if (isNodeUser(user, &node) && chain->modes().contains(QLatin1String("Node")))
+        notes.append(QStringLiteral("the Node authorizer also grants node \"%1\" its own Node "
+                                    "object (and its status), creating and updating nodes, "
+                                    "and reading the pods bound to it")
+                         .arg(node));
+    QJsonArray cells;
+    if (chain->modes().contains(QLatin1String("RBAC")))
+        for (const AccessCell &c : chain->rbac().effectiveAccess(user))
+            cells.append(c.toJson());
+    out.insert(QStringLiteral("notes"), notes);
+    out.insert(QStringLiteral("access"), cells);
+    return out;
 }
 
 void ClusterApi::perform(const QJsonObject &request, std::function<void(QJsonObject)> done)

@@ -94,6 +94,10 @@ public:
     // (and optional "body", "contentType"), or for a node label change "node" with "labels"
     // ({"key": "value" | null}). Answers the stage-by-stage trace.
     std::variant<QJsonObject, QString> explain(const QJsonObject &request);
+    // Effective access of an identity ({"user","groups"} or {"anonymous":true}): every
+    // verb x resource and URL it holds through RBAC with the bindings and rules behind each,
+    // plus notes on what the privileged group and the Node authorizer grant beyond RBAC.
+    std::variant<QJsonObject, QString> access(const QJsonObject &request) const;
     // The same request for real, as that identity; done gets {code, body, trace}.
     void perform(const QJsonObject &request, std::function<void(QJsonObject)> done);
 
@@ -119,6 +123,7 @@ private:
     void handleReview(const std::shared_ptr<Context> &ctx, const ResourceType &type);
     void handleWrite(const std::shared_ptr<Context> &ctx, const ResourceType &type);
     void handleTokenRequest(const std::shared_ptr<Context> &ctx);
+    std::variant<UserInfo, QString> identityFrom(const QJsonObject &request) const;
     std::variant<QJsonObject, QString> buildRequest(const QJsonObject &request,
                                                     std::shared_ptr<Context> &ctx);
     void rebuildPolicy();

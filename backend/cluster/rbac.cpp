@@ -3,6 +3,7 @@
 #include <QJsonArray>
 
 #include <algorithm>
+#include <map>
 
 namespace Gatehouse::Cluster {
 
@@ -397,6 +398,116 @@ QList<NearMiss> RbacPolicy::nearMisses(const Attributes &a, int limit) const
             break;
     }
     return out;
+}
+
+QList<AccessCell> RbacPolicy::effectiveAccess(const UserInfo &user) const
+{
+    QVarLengthArray<int, 32> found;
+    auto collect = [&](const SubjectIndex &index) {
+        if (const auto it = index.users.find(view(user.name)); it != index.users.end())
+            found.append(it->second.constData(), it->second.size());
+        for (const QString &g : user.groups)
+            if (const auto it = index.groups.find(view(g)); it != index.groups.end())
+                found.append(it->second.constData(), it->second.size());
+    };
+    collect(m_cluster);
+    for (const auto &entry : m_namespaced)
+        collect(entry.second);
+    std::sort(found.begin(), found.end());
+    found.erase(std::unique(found.begin(), found.end()), found.end());
+
+    // key -> cell; the key orders cells by scope, then resource or URL, then verb.
+    std::map<QString, AccessCell> cells;
+    for (int i : found) {
+        const RbacRole *role = m_bindingRoles[i];
+        if (!role)
+            continue;
+        const RbacBinding &b = m_bindings[i];
+        AccessCell::Source src;
+        src.bindingKind = b.namespaceName.isEmpty() ? QStringLiteral("ClusterRoleBinding")
+                                                    : QStringLiteral("RoleBinding");
+        src.bindingNamespace = b.namespaceName;
+        src.bindingName = b.name;
+        src.roleKind = b.roleRef.kind;
+        src.roleName = b.roleRef.name;
+        for (const RbacSubject &s : b.subjects)
+            if (subjectMatches(s, user, b.namespaceName)) {
+                src.subject = s;
+                break;
+            }
+        for (int ri = 0; ri < role->rules.size(); ++ri) {
+            const PolicyRule &rule = role->rules[ri];
+            src.ruleIndex = ri;
+            auto add = [&](AccessCell &&cell, const QString &what) {
+                const QString key = cell.namespaceName + QLatin1Char('\x1f') + what +
+                                    QLatin1Char('\x1f') + cell.verb + QLatin1Char('\x1f') +
+                                    cell.resourceNames.join(QLatin1Char(','));
+                auto [it, inserted] = cells.try_emplace(key, std::move(cell));
+                it->second.via.append(src);
+            };
+            for (const QString &verb : rule.verbs) {
+                // URL rules only grant cluster-wide (kube.md §3.3): a RoleBinding's are inert.
+                if (b.namespaceName.isEmpty())
+                    for (const QString &url : rule.nonResourceURLs) {
+                        AccessCell c;
+                        c.verb = verb;
+                        c.nonResourceURL = url;
+                        add(std::move(c), QStringLiteral("url:") + url);
+                    }
+                for (const QString &group : rule.apiGroups)
+                    for (const QString &resource : rule.resources) {
+                        AccessCell c;
+                        c.namespaceName = b.namespaceName;
+                        c.verb = verb;
+                        c.apiGroup = group;
+                        c.resource = resource;
+                        c.resourceNames = rule.resourceNames;
+                        add(std::move(c),
+                            QStringLiteral("res:") + group + QLatin1Char('/') + resource);
+                    }
+            }
+        }
+    }
+    QList<AccessCell> out;
+    out.reserve(qsizetype(cells.size()));
+    for (auto &entry : cells)
+        out.append(std::move(entry.second));
+    return out;
+}
+
+QJsonObject AccessCell::toJson() const
+{
+    QJsonArray sources;
+    for (const Source &s : via) {
+        QJsonObject subjectJson{{QStringLiteral("kind"), s.subject.kind},
+                                {QStringLiteral("name"), s.subject.name}};
+        if (!s.subject.namespaceName.isEmpty())
+            subjectJson.insert(QStringLiteral("namespace"), s.subject.namespaceName);
+        QJsonObject o{{QStringLiteral("bindingKind"), s.bindingKind},
+                      {QStringLiteral("bindingName"), s.bindingName},
+                      {QStringLiteral("roleKind"), s.roleKind},
+                      {QStringLiteral("roleName"), s.roleName},
+                      {QStringLiteral("ruleIndex"), s.ruleIndex},
+                      {QStringLiteral("subject"), subjectJson}};
+        if (!s.bindingNamespace.isEmpty())
+            o.insert(QStringLiteral("bindingNamespace"), s.bindingNamespace);
+        sources.append(o);
+    }
+    QJsonObject o{{QStringLiteral("scope"), namespaceName.isEmpty() ? QStringLiteral("cluster")
+                                                                    : QStringLiteral("namespace")},
+                  {QStringLiteral("verb"), verb},
+                  {QStringLiteral("via"), sources}};
+    if (!namespaceName.isEmpty())
+        o.insert(QStringLiteral("namespace"), namespaceName);
+    if (!nonResourceURL.isEmpty()) {
+        o.insert(QStringLiteral("nonResourceURL"), nonResourceURL);
+    } else {
+        o.insert(QStringLiteral("apiGroup"), apiGroup);
+        o.insert(QStringLiteral("resource"), resource);
+        if (!resourceNames.isEmpty())
+            o.insert(QStringLiteral("resourceNames"), QJsonArray::fromStringList(resourceNames));
+    }
+    return o;
 }
 
 QJsonObject NearMiss::toJson() const

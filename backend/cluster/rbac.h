@@ -111,6 +111,30 @@ struct NearMiss
     QJsonObject toJson() const;
 };
 
+// Effective access, the who-can matrix read the other way: one verb on one resource (or URL)
+// in one scope that a subject holds, and every binding rule behind it. Wildcards stay "*".
+struct AccessCell
+{
+    QString namespaceName; // empty: cluster-wide (a ClusterRoleBinding)
+    QString verb;
+    QString apiGroup; // resource cells
+    QString resource; // "pods", "pods/status", "*"
+    QStringList resourceNames;
+    QString nonResourceURL; // URL cells
+    struct Source
+    {
+        QString bindingKind;
+        QString bindingNamespace;
+        QString bindingName;
+        QString roleKind;
+        QString roleName;
+        int ruleIndex = -1;
+        RbacSubject subject;
+    };
+    QList<Source> via;
+    QJsonObject toJson() const;
+};
+
 // One immutable snapshot of every role and binding, indexed by subject so a decision looks
 // only at the bindings that name the user, one of its groups or its service account.
 class RbacPolicy
@@ -124,6 +148,9 @@ public:
     // The denial explainer: every binding (any namespace) naming the requester that does not
     // allow the request, each with why, at most `limit`. Empty when RBAC allows it.
     QList<NearMiss> nearMisses(const Attributes &attributes, int limit = 20) const;
+    // Every verb x resource (and URL) the user holds through RBAC, in every namespace, each
+    // with the bindings and rules behind it; sorted by scope, resource, verb.
+    QList<AccessCell> effectiveAccess(const UserInfo &user) const;
     // Why rule does not allow attributes; empty codes when it does.
     static RuleMiss ruleMiss(const PolicyRule &rule, const Attributes &attributes);
     // "RBAC: allowed by ClusterRoleBinding ... to Group ..." for an allowing decision.

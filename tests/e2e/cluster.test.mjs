@@ -798,6 +798,36 @@ roleRef: {kind: ClusterRole, name: pod-lister, apiGroup: rbac.authorization.k8s.
     // the bootstrap binding every authenticated user has, through the group
     assert.equal(misses['system:basic-user'].subject.kind, 'Group');
     assert.equal(misses['system:basic-user'].subject.name, 'system:authenticated');
+    // Effective access, the who-can matrix read the other way: what bob holds and why.
+    const acc = await adminFetch(b, 'POST', '/admin/v1/cluster/access', { user: 'bob' });
+    assert.equal(acc.status, 200, acc.text);
+    assert.deepEqual(acc.json.user, { username: 'bob', groups: ['system:authenticated'] });
+    assert.equal(acc.json.privileged, false);
+    const podCells = acc.json.access.filter((c) => c.resource === 'pods');
+    assert.deepEqual(podCells.map((c) => [c.scope, c.namespace ?? null, c.verb, c.via.map((v) => v.bindingName)]),
+                     [['cluster', null, 'list', ['bob-lister']], ['namespace', 'default', 'list', ['bob-pods']]]);
+    assert.equal(podCells[1].via[0].roleName, 'pod-lister');
+    assert.equal(podCells[1].via[0].ruleIndex, 0);
+    assert.deepEqual(podCells[1].via[0].subject, { kind: 'User', name: 'bob' });
+    // through the group every authenticated user is in: discovery URLs and self reviews
+    const version = acc.json.access.find((c) => c.nonResourceURL === '/version');
+    assert.equal(version.verb, 'get');
+    assert.ok(version.via.some((v) => v.bindingName === 'system:discovery' && v.subject.name === 'system:authenticated'));
+    assert.ok(acc.json.access.some((c) => c.resource === 'selfsubjectaccessreviews' && c.verb === 'create'));
+    assert.ok(!acc.json.access.some((c) => c.via.some((v) => v.bindingName === 'bob-ghost')), 'a missing role grants nothing');
+    // each cell is what the real authorizer allows
+    const listPods = await adminFetch(b, 'POST', '/admin/v1/cluster/explain', { user: 'bob', method: 'GET', path: '/api/v1/pods' });
+    assert.equal(listPods.json.authorization.decision, 'allow', listPods.text);
+    const admins = await adminFetch(b, 'POST', '/admin/v1/cluster/access', { user: 'root', groups: ['system:masters'] });
+    assert.equal(admins.json.privileged, true);
+    assert.match(admins.json.notes[0], /system:masters/);
+    const agent = await adminFetch(b, 'POST', '/admin/v1/cluster/access', nodeAgent);
+    assert.ok(agent.json.notes.some((n) => n.includes('the Node authorizer also grants node "node-1"')), agent.text);
+    for (const badBody of [{}, { user: 'x', groups: 'g' }]) {
+        const r = await adminFetch(b, 'POST', '/admin/v1/cluster/access', badBody);
+        assert.equal(r.status, 400, r.text);
+    }
+
     // bob can list pods in default: nothing is missed, nothing is listed
     const bobPods = await adminFetch(b, 'POST', '/admin/v1/cluster/explain', { user: 'bob', method: 'GET', path: '/api/v1/namespaces/default/pods' });
     assert.equal(bobPods.json.code, 200, bobPods.text);

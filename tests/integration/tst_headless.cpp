@@ -689,6 +689,19 @@ void TestHeadlessBackend::adminCliCluster()
           QStringLiteral("resource \"nodes\" is not in [selfsubjectaccessreviews "
                          "selfsubjectrulesreviews]\n")})
         QVERIFY2(why.out.contains(line), qPrintable(why.out));
+    // Effective access: every verb x resource held, with the binding and rule behind it.
+    const CliResult access = runCli(QStringList{"admin", "rbac", "access"} + asNode + base);
+    QCOMPARE(access.exitCode, 0);
+    QVERIFY2(access.out.contains(QStringLiteral("note: the Node authorizer also grants node "
+                                                "\"node-1\"")),
+             qPrintable(access.out));
+    QVERIFY2(access.out.contains(QRegularExpression(QStringLiteral(
+                 "\\(cluster\\)\\s+get\\s+/version\\s+ClusterRoleBinding system:discovery -> "
+                 "ClusterRole system:discovery rule 0"))),
+             qPrintable(access.out));
+    const CliResult accessNoIdentity = runCli(QStringList{"admin", "rbac", "access"} + base);
+    QCOMPARE(accessNoIdentity.exitCode, 2);
+    QVERIFY(accessNoIdentity.err.contains(QStringLiteral("rbac access needs --as USER")));
     const CliResult labels = runCli(QStringList{"admin", "labels", "list", "node-2"} + base);
     QCOMPARE(labels.exitCode, 0);
     QVERIFY2(!labels.out.contains(QStringLiteral("foo=bar")), "a dry run stores nothing");

@@ -16,6 +16,7 @@ private slots:
     void nearMisses_data();
     void nearMisses();
     void nearMissMessages();
+    void effectiveAccess();
     void escalation();
     void nodeAuthorizer_data();
     void nodeAuthorizer();
