@@ -217,6 +217,9 @@ constexpr Command Commands[] = {
     {"initial-access-tokens", "delete", 1, "initial-access-tokens delete ID"},
     {"tokens", "list", 0, "tokens list [--client ID] [--user ID] [--limit N]"},
     {"tokens", "revoke", 1, "tokens revoke TOKEN_ID"},
+    {"tokens", "preview", 1,
+     "tokens preview REQUEST_JSON_FILE (- for stdin: {\"client_id\", \"grant_type\", "
+     "\"scope\"?, \"resource\"?, \"username\"?, \"subject_token\"?, ...})"},
     {"issuers", "list", 0, "issuers list"},
     {"issuers", "add", 1, "issuers add ISSUER_JSON_FILE (- for stdin: {\"issuer\", \"jwks\"})"},
     {"issuers", "remove", 1, "issuers remove ISSUER_URL"},
@@ -1183,6 +1186,13 @@ int runAdminCli(const QStringList &args, const QProcessEnvironment &env, QTextSt
                                                            ? QStringLiteral("RS256")
                                                            : p.value(QStringLiteral("alg"))}})
                    .toJson();
+    } else if (noun == QLatin1String("tokens") && verb == QLatin1String("preview")) {
+        const auto input = readInput(words[0], err);
+        if (!input)
+            return 2;
+        method = "POST";
+        path = QStringLiteral("/admin/v1/tokens/preview");
+        body = *input;
     } else if (noun == QLatin1String("tokens") && verb == QLatin1String("revoke")) {
         method = "DELETE";
         path = QStringLiteral("/admin/v1/tokens/%1").arg(words[0]);
@@ -1254,6 +1264,36 @@ int runAdminCli(const QStringList &args, const QProcessEnvironment &env, QTextSt
     }
     if (noun == QLatin1String("status"))
         return printStatus(answer, out);
+    if (noun == QLatin1String("tokens") && verb == QLatin1String("preview")) {
+        out << "preview of a " << answer.value(QStringLiteral("format")).toString()
+            << " access token for " << answer.value(QStringLiteral("clientId")).toString() << " ("
+            << answer.value(QStringLiteral("grantType")).toString()
+            << "), not issued: " << answer.value(QStringLiteral("note")).toString() << "\n";
+        const QJsonObject claims = answer.value(QStringLiteral("claims")).toObject();
+        const QJsonObject sources = answer.value(QStringLiteral("sources")).toObject();
+        QJsonArray rows;
+        for (auto it = claims.begin(); it != claims.end(); ++it) {
+            const QJsonObject src = sources.value(it.key()).toObject();
+            rows.append(QJsonObject{
+                {QStringLiteral("claim"), it.key()},
+                {QStringLiteral("value"),
+                 it.value().isString()
+                     ? it.value().toString()
+                     : QString::fromUtf8(
+                           QJsonDocument(QJsonArray{it.value()}).toJson(QJsonDocument::Compact))
+                           .mid(1)
+                           .chopped(1)},
+                {QStringLiteral("source"), src.value(QStringLiteral("source")).toString()},
+                {QStringLiteral("detail"), src.value(QStringLiteral("detail")).toString()}});
+        }
+        printTable(
+            rows, {{"claim", "CLAIM"}, {"value", "VALUE"}, {"source", "SOURCE"}, {"detail", "WHY"}},
+            out);
+        const QJsonArray also = answer.value(QStringLiteral("alsoIssued")).toArray();
+        if (!also.isEmpty())
+            out << "also issued: " << str(answer, "alsoIssued") << "\n";
+        return 0;
+    }
     if (verb == QLatin1String("list") || (noun == QLatin1String("keys"))) {
         const QJsonArray rows = answer.value(QStringLiteral("items")).toArray();
         if (noun == QLatin1String("customers"))

@@ -377,6 +377,28 @@ void OAuthAdminApi::registerTokenRoutes()
             m_oauth.mintClientCredentials(o.value(QStringLiteral("client_id")).toString(), params,
                                           respond);
         });
+    // The token preview: a dry run of the real issuing code (docs/oauth.md).
+    m_server.route(
+        "POST", QStringLiteral("/admin/v1/tokens/preview"), [this](const HttpRequest &req) {
+            QJsonParseError pe;
+            const QJsonDocument doc = QJsonDocument::fromJson(req.body, &pe);
+            if (pe.error != QJsonParseError::NoError || !doc.isObject() ||
+                !doc.object().value(QStringLiteral("client_id")).isString())
+                return HttpResponse::error(
+                    400, QStringLiteral("malformed-json"),
+                    QStringLiteral("the body must be a JSON object with client_id and "
+                                   "grant_type (and the grant's parameters)"));
+            const QJsonObject preview = m_oauth.previewToken(doc.object());
+            if (preview.contains(QLatin1String("error")))
+                return HttpResponse::error(
+                    preview.value(QLatin1String("error")) == QLatin1String("invalid_client") ? 404
+                                                                                             : 400,
+                    preview.value(QLatin1String("error")).toString(),
+                    preview.value(QLatin1String("error_description")).toString());
+            HttpResponse r = HttpResponse::json(200, preview);
+            r.setHeader("Cache-Control", "no-store");
+            return r;
+        });
     m_server.routeDeferred("DELETE", QStringLiteral("/admin/v1/tokens/{id}"),
                            [this](const HttpRequest &req, const Responder &respond) {
                                m_oauth.revokeById(req.pathParam(QStringLiteral("id")),

@@ -28,6 +28,12 @@ GrantResult ClientCredentialsGrant::handle(const TokenRequest &req) const
             return out;
         }
     }
+    noteSource(req.sources, QStringLiteral("scope"),
+               scopes.isEmpty() ? QStringLiteral("clientRecord") : QStringLiteral("requestedScope"),
+               scopes.isEmpty() ? QStringLiteral("no scope requested: all the client's allowed "
+                                                 "scopes")
+                                : QStringLiteral("the scope parameter, each allowed by the client "
+                                                 "record"));
     if (scopes.isEmpty())
         scopes = c.scopes;
     scopes.removeDuplicates();
@@ -43,8 +49,15 @@ GrantResult ClientCredentialsGrant::handle(const TokenRequest &req) const
         }
         audience = r.toString();
     }
-    auto token =
-        m_issuer.accessToken(c, c.clientId, scopes.join(QLatin1Char(' ')), audience, req.now);
+    noteSource(req.sources, QStringLiteral("aud"),
+               audience == c.clientId ? QStringLiteral("clientRecord") : QStringLiteral("request"),
+               audience == c.clientId
+                   ? QStringLiteral("no resource requested: the client's own client_id")
+                   : QStringLiteral("the resource parameter (RFC 8707)"));
+    noteSource(req.sources, QStringLiteral("sub"), QStringLiteral("clientRecord"),
+               QStringLiteral("client_id: a client_credentials client acts for itself"));
+    auto token = m_issuer.accessToken(c, c.clientId, scopes.join(QLatin1Char(' ')), audience,
+                                      req.now, {}, req.sources);
     if (!token) {
         out.error = OAuthError{QStringLiteral("server_error"), token.error().message, 500};
         return out;

@@ -30,11 +30,12 @@ OAuthError invalidTarget(const QString &d)
 }
 
 // A local user named by `sub` (id or username) gets the user's id and scoped claims.
-QJsonObject subjectClaims(const UserStore &users, QString *sub, const QStringList &scopes)
+QJsonObject subjectClaims(const UserStore &users, QString *sub, const QStringList &scopes,
+                          ClaimSources *sources = nullptr)
 {
     if (const auto user = users.find(*sub)) {
         *sub = user->id;
-        return scopedUserClaims(*user, scopes, true);
+        return scopedUserClaims(*user, scopes, true, sources);
     }
     return {};
 }
@@ -206,16 +207,39 @@ GrantResult TokenExchangeGrant::handle(const TokenRequest &req) const
         }
     }
     QString sub = subject.sub;
-    QJsonObject extra = subjectClaims(m_users, &sub, scopes);
+    QJsonObject extra = subjectClaims(m_users, &sub, scopes, req.sources);
+    if (req.sources)
+        noteSource(req.sources, QStringLiteral("sub"), QStringLiteral("subjectToken"),
+                   QStringLiteral("the subject token's subject (issuer %1)").arg(subject.iss));
+    noteSource(req.sources, QStringLiteral("scope"),
+               req.params.contains(QStringLiteral("scope")) ? QStringLiteral("requestedScope")
+               : subject.scopesKnown                        ? QStringLiteral("subjectToken")
+                                                            : QStringLiteral("clientRecord"),
+               req.params.contains(QStringLiteral("scope"))
+                   ? QStringLiteral("the scope parameter, within the client record and the "
+                                    "subject token's scope")
+               : subject.scopesKnown
+                   ? QStringLiteral("no scope requested: the client's allowed scopes that the "
+                                    "subject token also had")
+                   : QStringLiteral("no scope requested: all the client's allowed scopes"));
+    noteSource(
+        req.sources, QStringLiteral("aud"),
+        targets.isEmpty() ? QStringLiteral("clientRecord") : QStringLiteral("exchangePolicy"),
+        targets.isEmpty() ? QStringLiteral("no audience requested: the client's own client_id")
+                          : QStringLiteral("requested and allowed by the client's "
+                                           "token_exchange_audiences"));
     if (actor) {
         QJsonObject act{{QStringLiteral("sub"), actor->sub}};
         if (actor->iss != m_issuer.issuer())
             act.insert(QStringLiteral("iss"), actor->iss);
         extra.insert(QStringLiteral("act"), act);
+        noteSource(req.sources, QStringLiteral("act"), QStringLiteral("actorToken"),
+                   QStringLiteral("delegation: the actor token's subject acts for the subject "
+                                  "(RFC 8693 §4.1)"));
     }
-    auto token =
-        m_issuer.accessToken(c, sub, scopes.join(QLatin1Char(' ')),
-                             targets.isEmpty() ? c.clientId : targets.first(), req.now, extra);
+    auto token = m_issuer.accessToken(c, sub, scopes.join(QLatin1Char(' ')),
+                                      targets.isEmpty() ? c.clientId : targets.first(), req.now,
+                                      extra, req.sources);
     if (!token)
         return failed({QStringLiteral("server_error"), token.error().message, 500});
     GrantResult out;

@@ -20,9 +20,10 @@ namespace Gatehouse::OAuth {
 
 struct TokenRequest
 {
-    QHash<QString, QString> params; // the form, each parameter once
-    Client client;                  // authenticated (or identified, for public clients)
-    qint64 now = 0;                 // ms
+    QHash<QString, QString> params;  // the form, each parameter once
+    Client client;                   // authenticated (or identified, for public clients)
+    qint64 now = 0;                  // ms
+    ClaimSources *sources = nullptr; // the token preview: where each claim came from
 };
 
 struct GrantResult
@@ -212,6 +213,7 @@ struct UserTokenRequest
     QString codeHash;
     qint64 now = 0;
     bool withRefresh = true;
+    ClaimSources *sources = nullptr; // the token preview: where each claim came from
 };
 void issueUserTokens(const TokenIssuer &issuer, const UserTokenRequest &request,
                      GrantResult *result);

@@ -6,6 +6,7 @@
 #include "core/eventqueue.h"
 #include "core/httpserver.h"
 #include "core/writequeue.h"
+#include "crypto/jws.h"
 #include "crypto/random.h"
 #include "oauth/form.h"
 
@@ -167,6 +168,131 @@ void OAuthApi::mintClientCredentials(const QString &clientId, const QHash<QStrin
                 return respond(result.error->toResponse());
             return commit(std::move(result), QStringLiteral("client_credentials"), respond);
         }
+}
+
+QJsonObject OAuthApi::previewToken(const QJsonObject &request) const
+{
+    auto failure = [](const QString &error, const QString &description) {
+        return QJsonObject{{QStringLiteral("error"), error},
+                           {QStringLiteral("error_description"), description}};
+    };
+    QHash<QString, QString> params;
+    for (auto it = request.begin(); it != request.end(); ++it) {
+        if (!it.value().isString())
+            return failure(QStringLiteral("invalid_request"),
+                           QStringLiteral("%1 must be a string").arg(it.key()));
+        params.insert(it.key(), it.value().toString());
+    }
+    const auto client = m_clients.find(params.value(QStringLiteral("client_id")));
+    if (!client)
+        return failure(
+            QStringLiteral("invalid_client"),
+            QStringLiteral("no client '%1'").arg(params.value(QStringLiteral("client_id"))));
+    const QString grant =
+        params.value(QStringLiteral("grant_type"), QStringLiteral("client_credentials"));
+    ClaimSources sources;
+    GrantResult result;
+    const qint64 now = m_clock.now().toMSecsSinceEpoch();
+    static const QStringList userGrants{
+        QStringLiteral("authorization_code"), QStringLiteral("password"),
+        QStringLiteral("refresh_token"),
+        QStringLiteral("urn:ietf:params:oauth:grant-type:device_code")};
+    if (grant == QLatin1String("client_credentials") ||
+        grant == QLatin1String("urn:ietf:params:oauth:grant-type:token-exchange")) {
+        // The grant's own handler, as the token endpoint runs it, minus storing.
+        TokenRequest tr;
+        tr.params = params;
+        tr.client = *client;
+        tr.now = now;
+        tr.sources = &sources;
+        for (const auto &g : m_grants)
+            if (g->grantType() == grant)
+                result = g->handle(tr);
+    } else if (userGrants.contains(grant)) {
+        // The user grants differ in how they establish the user (a code, a password, a
+        // device approval, a refresh token) and share the issuing: issueUserTokens.
+        if (!client->grantTypes.contains(grant))
+            return failure(QStringLiteral("unauthorized_client"),
+                           QStringLiteral("%1 is not among this client's grant_types").arg(grant));
+        const auto user = m_users.find(params.value(QStringLiteral("username")));
+        if (!user)
+            return failure(QStringLiteral("invalid_request"),
+                           QStringLiteral("a user grant needs \"username\" of an existing user"));
+        UserTokenRequest utr;
+        utr.client = &*client;
+        utr.user = &*user;
+        if (auto e = requestedScopes(*client, params.value(QStringLiteral("scope")), &utr.scopes))
+            return failure(e->error, e->description);
+        noteSource(&sources, QStringLiteral("scope"),
+                   params.value(QStringLiteral("scope")).isEmpty()
+                       ? QStringLiteral("clientRecord")
+                       : QStringLiteral("requestedScope"),
+                   params.value(QStringLiteral("scope")).isEmpty()
+                       ? QStringLiteral("no scope requested: all the client's allowed scopes")
+                       : QStringLiteral("the scope parameter (consented), each allowed by the "
+                                        "client record"));
+        utr.authTime = now;
+        utr.now = now;
+        utr.sources = &sources;
+        issueUserTokens(m_issuerImpl, utr, &result);
+    } else if (grant == QLatin1String("urn:ietf:params:oauth:grant-type:jwt-bearer")) {
+        return failure(QStringLiteral("unsupported_grant_type"),
+                       QStringLiteral("a dry run of jwt-bearer would spend the assertion's jti; "
+                                      "preview it as the token exchange of the same JWT"));
+    } else {
+        return failure(QStringLiteral("unsupported_grant_type"),
+                       QStringLiteral("unknown grant_type '%1'").arg(grant));
+    }
+    if (result.error)
+        return failure(result.error->error, result.error->description);
+    if (result.tokens.isEmpty())
+        return failure(QStringLiteral("server_error"), QStringLiteral("nothing would be issued"));
+    const IssuedToken &access = result.tokens.first();
+    QJsonObject out{{QStringLiteral("clientId"), client->clientId},
+                    {QStringLiteral("grantType"), grant},
+                    {QStringLiteral("format"), access.format},
+                    {QStringLiteral("stored"), false}};
+    QJsonObject claims;
+    if (access.format == QLatin1String("jwt")) {
+        // Header and claims only: the signed value would be a valid token nobody recorded.
+        const auto decoded = Crypto::Jws::decodeUnverified(access.value.toLatin1());
+        if (!decoded)
+            return failure(QStringLiteral("server_error"), decoded.error().message);
+        out.insert(QStringLiteral("header"), decoded->value(QLatin1String("header")));
+        claims = decoded->value(QLatin1String("payload")).toObject();
+        out.insert(QStringLiteral("note"),
+                   QStringLiteral("a dry run of the real issuing code: the signature is withheld "
+                                  "and nothing is stored; iat, exp and jti differ in a real "
+                                  "token"));
+    } else {
+        // Opaque: what introspection would answer for it.
+        claims = QJsonObject{{QStringLiteral("iss"), m_issuer},
+                             {QStringLiteral("sub"), access.subject},
+                             {QStringLiteral("aud"), access.audience},
+                             {QStringLiteral("client_id"), access.clientId},
+                             {QStringLiteral("iat"), access.issuedAt / 1000},
+                             {QStringLiteral("exp"), access.expiresAt / 1000}};
+        if (!access.scope.isEmpty())
+            claims.insert(QStringLiteral("scope"), access.scope);
+        out.insert(QStringLiteral("note"),
+                   QStringLiteral("an opaque token: these are the fields introspection would "
+                                  "answer; the value is withheld and nothing is stored"));
+    }
+    out.insert(QStringLiteral("claims"), claims);
+    QJsonObject src;
+    for (auto it = claims.begin(); it != claims.end(); ++it) {
+        const ClaimSource cs =
+            sources.value(it.key(), ClaimSource{QStringLiteral("unknown"), QString()});
+        src.insert(it.key(), QJsonObject{{QStringLiteral("source"), cs.source},
+                                         {QStringLiteral("detail"), cs.detail}});
+    }
+    out.insert(QStringLiteral("sources"), src);
+    QJsonArray also;
+    for (const char *k : {"refresh_token", "id_token"})
+        if (result.response.contains(QLatin1String(k)))
+            also.append(QLatin1String(k));
+    out.insert(QStringLiteral("alsoIssued"), also);
+    return out;
 }
 
 QJsonArray OAuthApi::activeTokens(const QString &clientId, const QString &subject, int limit) const

@@ -51,6 +51,13 @@ public:
     void mintClientCredentials(const QString &clientId, const QHash<QString, QString> &params,
                                const Core::Responder &respond);
     QJsonArray activeTokens(const QString &clientId, const QString &subject, int limit) const;
+    // The token preview: a dry run of the real issuing code for a client and grant type.
+    // request: {"client_id", "grant_type", "scope"?, "resource"?, "audience"?, "username"?
+    // (user grants), "subject_token"/"subject_token_type"/"actor_token"/"actor_token_type"
+    // (token exchange)}. Answers the access token's header and claims, each claim with its
+    // source, and what else would be issued; nothing is stored, no event says "issued", the
+    // signed value never leaves this function. An error: {"error", "error_description"}.
+    QJsonObject previewToken(const QJsonObject &request) const;
     void revokeById(const QString &id, std::function<void(Core::Result<void>)> done);
     void publishKeyRotated(const QString &alg);
     void publish(const QString &type, const QJsonObject &data); // on the admin event stream

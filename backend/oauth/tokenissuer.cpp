@@ -23,20 +23,37 @@ QString TokenIssuer::hashToken(const QString &token)
             .toBase64(QByteArray::Base64UrlEncoding | QByteArray::OmitTrailingEquals));
 }
 
-QJsonObject scopedUserClaims(const User &user, const QStringList &scopes, bool accessToken)
+QJsonObject scopedUserClaims(const User &user, const QStringList &scopes, bool accessToken,
+                             ClaimSources *sources)
 {
     QJsonObject o;
+    // Only the token preview asks for sources; the token endpoint skips the texts.
+    const QString who = sources ? QStringLiteral("user \"%1\"").arg(user.username) : QString();
     if (scopes.contains(QStringLiteral("email")) && !user.email.isEmpty()) {
         o.insert(QStringLiteral("email"), user.email);
         o.insert(QStringLiteral("email_verified"), user.emailVerified);
+        noteSource(sources, QStringLiteral("email"), QStringLiteral("userAttribute"),
+                   QStringLiteral("email of %1, granted by scope email").arg(who));
+        noteSource(sources, QStringLiteral("email_verified"), QStringLiteral("userAttribute"),
+                   QStringLiteral("email_verified of %1, granted by scope email").arg(who));
     }
     if (!accessToken && scopes.contains(QStringLiteral("profile"))) {
-        if (!user.name.isEmpty())
+        if (!user.name.isEmpty()) {
             o.insert(QStringLiteral("name"), user.name);
+            noteSource(sources, QStringLiteral("name"), QStringLiteral("userAttribute"),
+                       QStringLiteral("name of %1, granted by scope profile").arg(who));
+        }
         o.insert(QStringLiteral("preferred_username"), user.username);
+        noteSource(sources, QStringLiteral("preferred_username"), QStringLiteral("userAttribute"),
+                   QStringLiteral("username of %1, granted by scope profile").arg(who));
     }
-    if (scopes.contains(QStringLiteral("groups")))
+    if (scopes.contains(QStringLiteral("groups"))) {
         o.insert(QStringLiteral("groups"), QJsonArray::fromStringList(user.groups));
+        noteSource(sources, QStringLiteral("groups"), QStringLiteral("group"),
+                   QStringLiteral("the groups of %1 (%2), granted by scope groups")
+                       .arg(who, user.groups.isEmpty() ? QStringLiteral("none")
+                                                       : user.groups.join(QStringLiteral(", "))));
+    }
     return o;
 }
 
@@ -59,8 +76,23 @@ Core::Result<QString> TokenIssuer::sign(const QJsonObject &claims, const char *t
 
 Core::Result<IssuedToken> TokenIssuer::accessToken(const Client &client, const QString &subject,
                                                    const QString &scope, const QString &audience,
-                                                   qint64 now, const QJsonObject &extraClaims) const
+                                                   qint64 now, const QJsonObject &extraClaims,
+                                                   ClaimSources *sources) const
 {
+    if (sources) { // the token preview only: no work on the token endpoint's path
+        noteSource(sources, QStringLiteral("iss"), QStringLiteral("server"),
+                   QStringLiteral("this server's issuer (public-base-url)"));
+        noteSource(sources, QStringLiteral("iat"), QStringLiteral("time"),
+                   QStringLiteral("the time of issue"));
+        noteSource(sources, QStringLiteral("exp"), QStringLiteral("clientRecord"),
+                   QStringLiteral("issue time + the client's access_token_lifetime (%1 s)")
+                       .arg(client.accessTokenLifetime));
+        noteSource(sources, QStringLiteral("client_id"), QStringLiteral("clientRecord"),
+                   QStringLiteral("client_id of the client record"));
+        if (client.accessTokenFormat != QLatin1String("opaque"))
+            noteSource(sources, QStringLiteral("jti"), QStringLiteral("random"),
+                       QStringLiteral("128 random bits, new for every token"));
+    }
     IssuedToken t;
     t.format = client.accessTokenFormat;
     t.clientId = client.clientId;

@@ -4,6 +4,7 @@
 #include "oauth/clientregistry.h"
 
 #include <QJsonObject>
+#include <QMap>
 
 namespace Gatehouse::Core {
 class WriteTransaction;
@@ -32,10 +33,27 @@ struct IssuedToken
     qint64 authTime = 0; // ms; when the user logged in (0: no user)
 };
 
+// Where a claim of an issued token came from, for the token preview (issue 8): `source` is
+// one of server, clientRecord, request, requestedScope, userAttribute, group, subjectToken,
+// actorToken, exchangePolicy, time, random; `detail` says which field or value.
+struct ClaimSource
+{
+    QString source;
+    QString detail;
+};
+using ClaimSources = QMap<QString, ClaimSource>;
+inline void noteSource(ClaimSources *sources, const QString &claim, const QString &source,
+                       const QString &detail)
+{
+    if (sources)
+        sources->insert(claim, ClaimSource{source, detail});
+}
+
 // Claims about a user that the scopes grant (OIDC Core §5.4): email, email_verified
 // (email), name, preferred_username (profile), groups (groups). Access tokens carry only
 // email, email_verified and groups.
-QJsonObject scopedUserClaims(const User &user, const QStringList &scopes, bool accessToken);
+QJsonObject scopedUserClaims(const User &user, const QStringList &scopes, bool accessToken,
+                             ClaimSources *sources = nullptr);
 
 // Access tokens: RFC 9068 JWTs (typ at+jwt, signed with the active key) or opaque values of
 // 256 random bits. Either way only the SHA-256 hash is stored.
@@ -44,9 +62,12 @@ class TokenIssuer
 public:
     TokenIssuer(SigningKeys &keys, QString issuer);
     const QString &issuer() const { return m_issuer; }
+    // sources, when given, receives where iss, exp, iat, jti and client_id came from; the
+    // caller notes sub, aud, scope and its extra claims.
     Core::Result<IssuedToken> accessToken(const Client &client, const QString &subject,
                                           const QString &scope, const QString &audience, qint64 now,
-                                          const QJsonObject &extraClaims = {}) const;
+                                          const QJsonObject &extraClaims = {},
+                                          ClaimSources *sources = nullptr) const;
     // Opaque, 256 bits, rotated on use (docs/oauth.md).
     IssuedToken refreshToken(const Client &client, const IssuedToken &access, qint64 now) const;
     // OIDC Core §2: signed with the active key; at_hash of accessToken.

@@ -70,8 +70,15 @@ void issueUserTokens(const TokenIssuer &issuer, const UserTokenRequest &r, Grant
 {
     const Client &c = *r.client;
     const QString scope = r.scopes.join(QLatin1Char(' '));
-    auto access = issuer.accessToken(c, r.user->id, scope, c.clientId, r.now,
-                                     scopedUserClaims(*r.user, r.scopes, true));
+    if (r.sources) {
+        noteSource(r.sources, QStringLiteral("sub"), QStringLiteral("userAttribute"),
+                   QStringLiteral("the id of user \"%1\"").arg(r.user->username));
+        noteSource(r.sources, QStringLiteral("aud"), QStringLiteral("clientRecord"),
+                   QStringLiteral("the client's own client_id"));
+    }
+    auto access =
+        issuer.accessToken(c, r.user->id, scope, c.clientId, r.now,
+                           scopedUserClaims(*r.user, r.scopes, true, r.sources), r.sources);
     if (!access) {
         out->error = serverError(access.error().message);
         return;

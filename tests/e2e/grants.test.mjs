@@ -295,3 +295,143 @@ test('device flow: expired_token after the configured lifetime', async () => {
         assert.equal(await short.stop(), 0, short.stderr);
     }
 });
+
+// --- the token preview (issue 8): a dry run of the real issuing code, each claim with its source
+const EXCHANGE = 'urn:ietf:params:oauth:grant-type:token-exchange';
+const AT = 'urn:ietf:params:oauth:token-type:access_token';
+const TIME_CLAIMS = ['iat', 'exp', 'jti'];
+
+function withoutTime(claims) {
+    return Object.fromEntries(Object.entries(claims).filter(([k]) => !TIME_CLAIMS.includes(k)));
+}
+
+async function preview(body) {
+    return adminFetch(b, 'POST', '/admin/v1/tokens/preview', body);
+}
+
+async function activeCount(clientId) {
+    const r = await adminFetch(b, 'GET', `/admin/v1/tokens?client=${encodeURIComponent(clientId)}`);
+    assert.equal(r.status, 200, r.text);
+    return r.json.items.length;
+}
+
+test('token preview: client_credentials equals the real token but time claims, each claim with its source, nothing stored', async () => {
+    const c = await register({ client_name: 'preview svc', grant_types: ['client_credentials'],
+                               scope: 'orders:read orders:write' });
+    const p = await preview({ client_id: c.client_id, grant_type: 'client_credentials',
+                              scope: 'orders:read', resource: 'https://api.example/' });
+    assert.equal(p.status, 200, p.text);
+    assert.equal(p.headers['cache-control'], 'no-store');
+    assert.equal(p.json.stored, false);
+    assert.equal(p.json.format, 'jwt');
+    assert.ok(!/eyJ[\w-]+\.eyJ[\w-]+\.[\w-]+/.test(p.text), 'no signed token in the preview');
+    assert.equal(await activeCount(c.client_id), 0, 'the preview stored nothing');
+
+    const real = await post('/oauth2/token', { grant_type: 'client_credentials', scope: 'orders:read',
+                                               resource: 'https://api.example/' }, basic(c.client_id, c.client_secret));
+    assert.equal(real.status, 200, real.text);
+    const jwks = jose.createRemoteJWKSet(new URL(`${b.serviceUrl}/oauth2/jwks`));
+    const { payload, protectedHeader } = await jose.jwtVerify(real.json.access_token, jwks, { issuer: b.serviceUrl, typ: 'at+jwt' });
+    assert.deepEqual(withoutTime(p.json.claims), withoutTime(payload));
+    assert.deepEqual(p.json.header, protectedHeader);
+    assert.equal(p.json.claims.exp - p.json.claims.iat, payload.exp - payload.iat, 'the same lifetime');
+    assert.equal(await activeCount(c.client_id), 1, 'only the real token is stored');
+
+    const s = p.json.sources;
+    assert.deepEqual(Object.keys(s).sort(), Object.keys(p.json.claims).sort(), 'every claim has a source');
+    assert.equal(s.sub.source, 'clientRecord');
+    assert.equal(s.aud.source, 'request');
+    assert.match(s.aud.detail, /resource parameter/);
+    assert.equal(s.scope.source, 'requestedScope');
+    assert.equal(s.iss.source, 'server');
+    assert.equal(s.client_id.source, 'clientRecord');
+    assert.equal(s.exp.source, 'clientRecord');
+    assert.match(s.exp.detail, /access_token_lifetime \(3600 s\)/);
+    assert.equal(s.jti.source, 'random');
+    // no scope, no resource: the client record decides both
+    const defaults = await preview({ client_id: c.client_id, grant_type: 'client_credentials' });
+    assert.equal(defaults.json.claims.scope, 'orders:read orders:write');
+    assert.equal(defaults.json.sources.scope.source, 'clientRecord');
+    assert.equal(defaults.json.claims.aud, c.client_id);
+    assert.equal(defaults.json.sources.aud.source, 'clientRecord');
+});
+
+test('token preview: a user grant labels user attributes and groups; token exchange labels the subject token and the exchange policy', async () => {
+    const c = await register({ client_name: 'preview legacy', grant_types: ['password', 'refresh_token'],
+                               scope: 'openid email groups orders:read', token_endpoint_auth_method: 'client_secret_post' });
+    const p = await preview({ client_id: c.client_id, grant_type: 'password', username: 'dana', scope: 'email groups orders:read' });
+    assert.equal(p.status, 200, p.text);
+    const real = await post('/oauth2/token', { grant_type: 'password', username: 'dana', password: PASSWORD,
+                                               scope: 'email groups orders:read', client_id: c.client_id,
+                                               client_secret: c.client_secret });
+    assert.equal(real.status, 200, real.text);
+    const payload = jose.decodeJwt(real.json.access_token);
+    assert.deepEqual(withoutTime(p.json.claims), withoutTime(payload));
+    assert.equal(p.json.sources.sub.source, 'userAttribute');
+    assert.equal(p.json.sources.email.source, 'userAttribute');
+    assert.match(p.json.sources.email.detail, /user "dana", granted by scope email/);
+    assert.equal(p.json.sources.groups.source, 'group');
+    assert.match(p.json.sources.groups.detail, /\(ops\)/);
+    assert.equal(p.json.sources.scope.source, 'requestedScope');
+    assert.deepEqual(p.json.alsoIssued, ['refresh_token']);
+    const withOpenid = await preview({ client_id: c.client_id, grant_type: 'password', username: 'dana', scope: 'openid' });
+    assert.deepEqual(withOpenid.json.alsoIssued, ['refresh_token', 'id_token']);
+
+    const api = 'https://api.example/exchange';
+    const gateway = await register({ client_name: 'preview gateway', grant_types: [EXCHANGE],
+                                     scope: 'orders:read email groups', token_exchange_audiences: [api] });
+    const ex = await preview({ client_id: gateway.client_id, grant_type: EXCHANGE, subject_token: real.json.access_token,
+                               subject_token_type: AT, audience: api });
+    assert.equal(ex.status, 200, ex.text);
+    const realEx = await post('/oauth2/token', { grant_type: EXCHANGE, subject_token: real.json.access_token,
+                                                 subject_token_type: AT, audience: api }, basic(gateway.client_id, gateway.client_secret));
+    assert.equal(realEx.status, 200, realEx.text);
+    assert.deepEqual(withoutTime(ex.json.claims), withoutTime(jose.decodeJwt(realEx.json.access_token)));
+    assert.equal(ex.json.sources.sub.source, 'subjectToken');
+    assert.equal(ex.json.sources.aud.source, 'exchangePolicy');
+    assert.equal(ex.json.sources.scope.source, 'subjectToken');
+    assert.equal(ex.json.sources.groups.source, 'group');
+    assert.equal(ex.json.claims.aud, api);
+});
+
+test('token preview: opaque tokens preview what introspection answers', async () => {
+    const c = await register({ client_name: 'preview opaque', grant_types: ['client_credentials'],
+                               scope: 'orders:read', access_token_format: 'opaque' });
+    const p = await preview({ client_id: c.client_id, grant_type: 'client_credentials' });
+    assert.equal(p.status, 200, p.text);
+    assert.equal(p.json.format, 'opaque');
+    assert.equal(p.json.header, undefined);
+    const real = await post('/oauth2/token', { grant_type: 'client_credentials' }, basic(c.client_id, c.client_secret));
+    const intro = await post('/oauth2/introspect', { token: real.json.access_token }, basic(c.client_id, c.client_secret));
+    assert.equal(intro.json.active, true, intro.text);
+    for (const k of ['sub', 'scope', 'aud', 'client_id', 'iss'])
+        assert.deepEqual(p.json.claims[k], intro.json[k], k);
+    assert.equal(p.json.sources.sub.source, 'clientRecord');
+});
+
+test('token preview: bad input gets a clear error and stores nothing', async () => {
+    const c = await register({ client_name: 'preview errors', grant_types: ['client_credentials'], scope: 'orders:read' });
+    const cases = [
+        [{ client_id: 'nope', grant_type: 'client_credentials' }, 404, 'invalid_client'],
+        [{ client_id: c.client_id, grant_type: 'password', username: 'dana' }, 400, 'unauthorized_client'],
+        [{ client_id: c.client_id, grant_type: 'client_credentials', scope: 'orders:write' }, 400, 'invalid_scope'],
+        [{ client_id: c.client_id, grant_type: 'client_credentials', resource: 'not a uri#x' }, 400, 'invalid_target'],
+        [{ client_id: c.client_id, grant_type: 'urn:ietf:params:oauth:grant-type:jwt-bearer' }, 400, 'unsupported_grant_type'],
+        [{ client_id: c.client_id, grant_type: 'implicit' }, 400, 'unsupported_grant_type'],
+        [{ client_id: c.client_id, grant_type: 'client_credentials', scope: 7 }, 400, 'invalid_request'],
+    ];
+    for (const [body, status, code] of cases) {
+        const r = await preview(body);
+        assert.equal(r.status, status, `${JSON.stringify(body)}: ${r.text}`);
+        assert.equal(r.json.error, code, r.text);
+        assert.ok(r.json.message.length > 0);
+    }
+    const legacy = await register({ client_name: 'preview legacy 2', grant_types: ['password'], scope: 'email' });
+    const noUser = await preview({ client_id: legacy.client_id, grant_type: 'password', username: 'nobody' });
+    assert.equal(noUser.status, 400, noUser.text);
+    assert.match(noUser.json.message, /username/);
+    const malformed = await fetch(`${b.adminUrl}/admin/v1/tokens/preview`, {
+        method: 'POST', headers: { Authorization: `Bearer ${b.adminToken}`, 'Content-Type': 'application/json' }, body: '{' });
+    assert.equal(malformed.status, 400);
+    assert.equal(await activeCount(c.client_id), 0);
+});

@@ -558,6 +558,31 @@ void TestHeadlessBackend::adminCliClients()
         QStringList{"admin", "initial-access-tokens", "create", "--max-uses", "many"} + base);
     QCOMPARE(badUses.exitCode, 2);
     QVERIFY(badUses.err.contains(QStringLiteral("--max-uses must be a whole number")));
+    // The token preview: each claim with its source, and nothing issued.
+    const CliResult preview = runCli(
+        QStringList{"admin", "tokens", "preview", "-"} + base, env,
+        QStringLiteral(
+            R"({"client_id":"%1","grant_type":"client_credentials","resource":"https://api.example/"})")
+            .arg(id)
+            .toUtf8());
+    QCOMPARE(preview.exitCode, 0);
+    QVERIFY2(
+        preview.out.contains(
+            QStringLiteral("preview of a jwt access token for %1 (client_credentials), not issued")
+                .arg(id)),
+        qPrintable(preview.out));
+    for (const QString &row :
+         {QStringLiteral("aud\\s+https://api.example/\\s+request\\s+the resource parameter"),
+          QStringLiteral("scope\\s+orders:read\\s+clientRecord\\s+no scope requested"),
+          QStringLiteral("sub\\s+%1\\s+clientRecord\\s+client_id: a client_credentials client "
+                         "acts for itself")
+              .arg(id)})
+        QVERIFY2(preview.out.contains(QRegularExpression(row)), qPrintable(preview.out));
+    const CliResult previewBad = runCli(QStringList{"admin", "tokens", "preview", "-"} + base, env,
+                                        R"({"client_id":"nope"})");
+    QCOMPARE(previewBad.exitCode, 1);
+    QVERIFY2(previewBad.err.contains(QStringLiteral("answered 404: no client 'nope'")),
+             qPrintable(previewBad.err));
     const CliResult tokens = runCli(QStringList{"admin", "tokens", "list", "--client", id} + base);
     QCOMPARE(tokens.exitCode, 0);
     QVERIFY2(tokens.out.contains(QStringLiteral("(none)")), qPrintable(tokens.out));
