@@ -425,9 +425,15 @@ void OAuthAdminApi::registerTokenRoutes()
             o.value(QStringLiteral("issuer")).toString(pasted ? QString() : m_oauth.issuer());
         expect.audience = o.value(QStringLiteral("audience")).toString();
         expect.now = QDateTime::currentMSecsSinceEpoch();
-        return HttpResponse::json(
-            200,
-            OAuth::inspectJwt(o.value(QStringLiteral("token")).toString().toUtf8(), keys, expect));
+        const QByteArray token = o.value(QStringLiteral("token")).toString().toUtf8();
+        QJsonObject answer = OAuth::inspectJwt(token, keys, expect);
+        // Server-aware: the key's state, the stored token's, and its client and user.
+        if (answer.value(QLatin1String("payload")).isObject())
+            answer.insert(QStringLiteral("server"),
+                          m_oauth.tokenStatus(token.trimmed(),
+                                              answer.value(QLatin1String("header")).toObject(),
+                                              answer.value(QLatin1String("payload")).toObject()));
+        return HttpResponse::json(200, answer);
     });
 }
 

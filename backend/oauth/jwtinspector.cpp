@@ -196,6 +196,19 @@ QJsonObject inspectJwt(const QByteArray &compact, const JwtKeySource &keys,
     else
         c.add("aud", "pass", QStringLiteral("aud contains %1").arg(expect.audience));
 
+    // A timestamp in milliseconds reads as a date thousands of years ahead: exp then never
+    // fails, which is the usual way this bug goes unnoticed.
+    QJsonArray warnings;
+    for (const char *claim : {"exp", "nbf", "iat", "auth_time"}) {
+        const QJsonValue v = payload.value(QLatin1String(claim));
+        if (v.isDouble() && v.toDouble() > 1e11)
+            warnings.append(QStringLiteral("%1 is %2: that looks like milliseconds, not seconds "
+                                           "(as seconds it is after the year 5000)")
+                                .arg(QLatin1String(claim))
+                                .arg(qint64(v.toDouble())));
+    }
+    out.insert(QStringLiteral("warnings"), warnings);
+
     const bool valid = c.failures.isEmpty();
     out.insert(QStringLiteral("checks"), c.list);
     out.insert(QStringLiteral("valid"), valid);

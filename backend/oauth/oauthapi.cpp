@@ -295,6 +295,93 @@ QJsonObject OAuthApi::previewToken(const QJsonObject &request) const
     return out;
 }
 
+QJsonObject OAuthApi::tokenStatus(const QByteArray &token, const QJsonObject &header,
+                                  const QJsonObject &payload) const
+{
+    const bool here = payload.value(QLatin1String("iss")).toString() == m_issuer;
+    QJsonObject out{{QStringLiteral("issuedHere"), here}};
+    // The signing key: one of ours (and in which state), or unknown.
+    const QString kid = header.value(QLatin1String("kid")).toString();
+    QJsonObject key{{QStringLiteral("kid"), kid}, {QStringLiteral("known"), false}};
+    for (const QJsonObject &k : m_keys.list())
+        if (!kid.isEmpty() && k.value(QLatin1String("kid")).toString() == kid) {
+            key = k;
+            key.insert(QStringLiteral("known"), true);
+            key.insert(QStringLiteral("detail"),
+                       k.value(QLatin1String("state")) == QLatin1String("retired")
+                           ? QStringLiteral("a retired key, still published until every token "
+                                            "it signed has expired")
+                       : k.value(QLatin1String("state")) == QLatin1String("next")
+                           ? QStringLiteral("the next key: published, but it signs nothing yet")
+                           : QStringLiteral("the active signing key"));
+        }
+    if (!key.value(QLatin1String("known")).toBool())
+        key.insert(QStringLiteral("detail"),
+                   here ? QStringLiteral("not among this server's published keys (rotated out, "
+                                         "or never ours)")
+                        : QStringLiteral("not a key of this server"));
+    out.insert(QStringLiteral("key"), key);
+
+    // The stored token, found by the hash of its value (tokens are stored only as hashes).
+    const qint64 now = m_clock.now().toMSecsSinceEpoch();
+    const QString hash = TokenIssuer::hashToken(QString::fromLatin1(token));
+    QSqlQuery q(m_database.connection());
+    q.prepare(QStringLiteral("SELECT kind, client_id, subject, expires_at, revoked_at FROM "
+                             "oauth_tokens WHERE hash = ?"));
+    q.addBindValue(hash);
+    if (q.exec() && q.next()) {
+        const bool revoked = !q.value(4).isNull();
+        const bool expired = q.value(3).toLongLong() <= now;
+        QJsonObject stored{{QStringLiteral("id"), hash},
+                           {QStringLiteral("kind"), q.value(0).toString()},
+                           {QStringLiteral("state"), revoked   ? QStringLiteral("revoked")
+                                                     : expired ? QStringLiteral("expired")
+                                                               : QStringLiteral("active")},
+                           {QStringLiteral("expiresAt"), Core::isoTimeMs(q.value(3).toLongLong())},
+                           {QStringLiteral("revocable"), !revoked && !expired}};
+        if (revoked)
+            stored.insert(QStringLiteral("revokedAt"), Core::isoTimeMs(q.value(4).toLongLong()));
+        out.insert(QStringLiteral("stored"), stored);
+    } else {
+        out.insert(
+            QStringLiteral("stored"),
+            QJsonObject{{QStringLiteral("state"), QStringLiteral("notStored")},
+                        {QStringLiteral("revocable"), false},
+                        {QStringLiteral("detail"),
+                         !here ? QStringLiteral("not issued by this server")
+                         : header.value(QLatin1String("typ")) == QLatin1String("at+jwt")
+                             ? QStringLiteral("no stored token has this value: not issued here, "
+                                              "or removed after it expired")
+                             : QStringLiteral("id_tokens and assertions are not stored; an "
+                                              "id_token cannot be revoked")}});
+    }
+
+    // Its client and user: do they still exist?
+    if (here) {
+        QString clientId = payload.value(QLatin1String("client_id")).toString();
+        if (clientId.isEmpty() && payload.value(QLatin1String("aud")).isString())
+            clientId = payload.value(QLatin1String("aud")).toString(); // an id_token
+        if (!clientId.isEmpty()) {
+            const auto c = m_clients.find(clientId);
+            QJsonObject client{{QStringLiteral("clientId"), clientId},
+                               {QStringLiteral("exists"), c.has_value()}};
+            if (c)
+                client.insert(QStringLiteral("clientName"), c->clientName);
+            out.insert(QStringLiteral("client"), client);
+        }
+        const QString sub = payload.value(QLatin1String("sub")).toString();
+        if (!sub.isEmpty() && sub != clientId) {
+            const auto u = m_users.find(sub);
+            QJsonObject user{{QStringLiteral("id"), sub},
+                             {QStringLiteral("exists"), u.has_value()}};
+            if (u)
+                user.insert(QStringLiteral("username"), u->username);
+            out.insert(QStringLiteral("user"), user);
+        }
+    }
+    return out;
+}
+
 QJsonArray OAuthApi::activeTokens(const QString &clientId, const QString &subject, int limit) const
 {
     QSqlQuery q(m_database.connection());

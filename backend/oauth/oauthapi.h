@@ -51,6 +51,12 @@ public:
     void mintClientCredentials(const QString &clientId, const QHash<QString, QString> &params,
                                const Core::Responder &respond);
     QJsonArray activeTokens(const QString &clientId, const QString &subject, int limit) const;
+    // What this server knows of a JWT (the server-aware inspector): whether it issued it, its
+    // signing key (active, next, retired, or no longer published), whether the token is stored
+    // and still active, revoked or expired (by the hash of its value; `id` revokes it through
+    // DELETE /admin/v1/tokens/{id}), and whether its client and user still exist.
+    QJsonObject tokenStatus(const QByteArray &token, const QJsonObject &header,
+                            const QJsonObject &payload) const;
     // The token preview: a dry run of the real issuing code for a client and grant type.
     // request: {"client_id", "grant_type", "scope"?, "resource"?, "audience"?, "username"?
     // (user grants), "subject_token"/"subject_token_type"/"actor_token"/"actor_token_type"

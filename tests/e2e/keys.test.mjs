@@ -109,6 +109,83 @@ test('rotation: the next key was published before it signs; the retired one stay
     assert.equal((await adminFetch(b, 'POST', '/admin/v1/signing-keys/rotate', '{')).status, 400);
 });
 
+test('server-aware JWT inspector: key state, stored token state, revoke in place, client and user, millisecond warning', async () => {
+    const inspect = async (token) => {
+        const r = await adminFetch(b, 'POST', '/admin/v1/jwt/inspect', { token });
+        assert.equal(r.status, 200, r.text);
+        return r.json;
+    };
+    assert.equal((await adminFetch(b, 'POST', '/admin/v1/users',
+                                   { username: 'lee', password: PASSWORD, email: 'lee@example.com' })).status, 201);
+    const c = await client({ token_endpoint_auth_method: 'client_secret_post', client_name: 'inspected' });
+    const t = await (async () => {
+        const r = await request(`${b.serviceUrl}/oauth2/token`, 'POST', new URLSearchParams({
+            grant_type: 'password', username: 'lee', password: PASSWORD, scope: 'openid email',
+            client_id: c.client_id, client_secret: c.client_secret }).toString(),
+                                { 'Content-Type': 'application/x-www-form-urlencoded' });
+        assert.equal(r.status, 200, r.text);
+        return r.json;
+    })();
+    const listed = (await adminFetch(b, 'GET', '/admin/v1/signing-keys')).json.items;
+    const activeKid = listed.find((k) => k.alg === 'RS256' && k.state === 'active').kid;
+
+    let r = await inspect(t.access_token);
+    assert.equal(r.valid, true, JSON.stringify(r.checks));
+    assert.equal(r.server.issuedHere, true);
+    assert.equal(r.server.key.kid, activeKid);
+    assert.equal(r.server.key.state, 'active');
+    assert.equal(r.server.stored.state, 'active');
+    assert.equal(r.server.stored.revocable, true);
+    assert.deepEqual(r.server.client, { clientId: c.client_id, exists: true, clientName: 'inspected' });
+    assert.equal(r.server.user.exists, true);
+    assert.equal(r.server.user.username, 'lee');
+    assert.deepEqual(r.warnings, []);
+
+    // after a rotation the same token names a retired, still published key
+    assert.equal((await adminFetch(b, 'POST', '/admin/v1/signing-keys/rotate', { alg: 'RS256' })).status, 200);
+    r = await inspect(t.access_token);
+    assert.equal(r.server.key.state, 'retired');
+    assert.match(r.server.key.detail, /retired key, still published/);
+    assert.equal(r.valid, true);
+
+    // revoke in place with the id the inspector gave
+    const del = await adminFetch(b, 'DELETE', `/admin/v1/tokens/${encodeURIComponent(r.server.stored.id)}`);
+    assert.equal(del.status, 204, del.text);
+    r = await inspect(t.access_token);
+    assert.equal(r.server.stored.state, 'revoked');
+    assert.equal(r.server.stored.revocable, false);
+    assert.ok(r.server.stored.revokedAt);
+
+    // an id_token is not stored; its client is its audience
+    r = await inspect(t.id_token);
+    assert.equal(r.server.stored.state, 'notStored');
+    assert.match(r.server.stored.detail, /id_tokens/);
+    assert.equal(r.server.client.clientId, c.client_id);
+
+    // the user and the client gone
+    assert.equal((await adminFetch(b, 'DELETE', `/admin/v1/users/lee`)).status, 204);
+    assert.equal((await adminFetch(b, 'DELETE', `/admin/v1/clients/${c.client_id}`)).status, 204);
+    r = await inspect(t.access_token);
+    assert.equal(r.server.user.exists, false);
+    assert.equal(r.server.client.exists, false);
+
+    // a foreign token with a timestamp in milliseconds
+    const { privateKey } = await jose.generateKeyPair('ES256');
+    const foreign = await new jose.SignJWT({ sub: 'x' }).setProtectedHeader({ alg: 'ES256', kid: 'elsewhere' })
+        .setIssuer('https://idp.example').setExpirationTime(Date.now() + 3_600_000).sign(privateKey);
+    r = await inspect(foreign);
+    assert.equal(r.server.issuedHere, false);
+    assert.equal(r.server.key.known, false);
+    assert.equal(r.server.stored.state, 'notStored');
+    assert.equal(r.server.stored.detail, 'not issued by this server');
+    assert.equal(r.server.client, undefined);
+    assert.equal(r.warnings.length, 1);
+    assert.match(r.warnings[0], /^exp is \d{13}: that looks like milliseconds/);
+    // not a JWT at all: no server part, the decoder's own error
+    r = await inspect('not-a-jwt');
+    assert.equal(r.server, undefined);
+});
+
 test('keys survive a restart; the retired key is still published after it', async () => {
     const before = (await jwks()).keys.map((k) => k.kid).sort();
     const dataDir = b.dataDir;
