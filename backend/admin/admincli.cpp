@@ -3,6 +3,7 @@
 
 #include "cluster/kubeconfig.h"
 #include "core/config.h"
+#include "orders/redeliveryjobs.h"
 
 #include <QCommandLineParser>
 #include <QEventLoop>
@@ -194,6 +195,12 @@ constexpr Command Commands[] = {
     {"deliveries", "list", 0, "deliveries list [--order ID] [--state S] [--limit N]"},
     {"deliveries", "show", 1, "deliveries show DELIVERY_ID"},
     {"deliveries", "redeliver", 1, "deliveries redeliver DELIVERY_ID"},
+    {"deliveries", "redeliver-all", 0,
+     "deliveries redeliver-all [--state failed|succeeded|any] [--customer ID] [--order ID] "
+     "[--endpoint ID] [--from TIME] [--to TIME] [--rate N] [--dry-run]"},
+    {"redeliveries", "list", 0, "redeliveries list [--limit N]"},
+    {"redeliveries", "show", 1, "redeliveries show JOB_ID"},
+    {"redeliveries", "cancel", 1, "redeliveries cancel JOB_ID"},
     {"endpoints", "list", 0, "endpoints list"},
     {"endpoints", "disable", 1, "endpoints disable ENDPOINT_ID"},
     {"endpoints", "enable", 1, "endpoints enable ENDPOINT_ID"},
@@ -996,6 +1003,19 @@ int runAdminCli(const QStringList &args, const QProcessEnvironment &env, QTextSt
          QStringLiteral("id")},
         {QStringLiteral("client"), QStringLiteral("consents or tokens list: only this client's."),
          QStringLiteral("id")},
+        {QStringLiteral("endpoint"),
+         QStringLiteral("deliveries redeliver-all: only this endpoint's."), QStringLiteral("id")},
+        {QStringLiteral("from"),
+         QStringLiteral("deliveries redeliver-all: created at or after (ISO 8601)."),
+         QStringLiteral("time")},
+        {QStringLiteral("to"),
+         QStringLiteral("deliveries redeliver-all: created before (ISO 8601)."),
+         QStringLiteral("time")},
+        {QStringLiteral("rate"),
+         QStringLiteral("deliveries redeliver-all: redeliveries per second (default 10)."),
+         QStringLiteral("n")},
+        {QStringLiteral("dry-run"),
+         QStringLiteral("deliveries redeliver-all: only count and show what would be sent.")},
         {QStringLiteral("alg"), QStringLiteral("keys rotate: RS256 (default) or ES256."),
          QStringLiteral("alg")},
         {QStringLiteral("expires-in"),
@@ -1186,6 +1206,33 @@ int runAdminCli(const QStringList &args, const QProcessEnvironment &env, QTextSt
                                                            ? QStringLiteral("RS256")
                                                            : p.value(QStringLiteral("alg"))}})
                    .toJson();
+    } else if (noun == QLatin1String("deliveries") && verb == QLatin1String("redeliver-all")) {
+        QJsonObject filter;
+        const std::pair<const char *, const char *> fields[] = {
+            {"state", "state"},         {"customer", "customerId"}, {"order", "orderId"},
+            {"endpoint", "endpointId"}, {"from", "from"},           {"to", "to"}};
+        for (const auto &[option, field] : fields)
+            if (p.isSet(QLatin1String(option)))
+                filter.insert(QLatin1String(field), p.value(QLatin1String(option)));
+        method = "POST";
+        if (p.isSet(QStringLiteral("dry-run"))) {
+            path = QStringLiteral("/admin/v1/redeliveries/preview");
+            body = QJsonDocument(QJsonObject{{QStringLiteral("filter"), filter}}).toJson();
+        } else {
+            QJsonObject o{{QStringLiteral("filter"), filter},
+                          {QStringLiteral("actor"), QStringLiteral("gatehouse admin")}};
+            if (p.isSet(QStringLiteral("rate"))) {
+                bool ok = false;
+                const double rate = p.value(QStringLiteral("rate")).toDouble(&ok);
+                if (!ok) {
+                    err << "gatehouse admin: --rate must be a number\n";
+                    return 2;
+                }
+                o.insert(QStringLiteral("ratePerSecond"), rate);
+            }
+            path = QStringLiteral("/admin/v1/redeliveries");
+            body = QJsonDocument(o).toJson();
+        }
     } else if (noun == QLatin1String("tokens") && verb == QLatin1String("preview")) {
         const auto input = readInput(words[0], err);
         if (!input)
@@ -1264,6 +1311,48 @@ int runAdminCli(const QStringList &args, const QProcessEnvironment &env, QTextSt
     }
     if (noun == QLatin1String("status"))
         return printStatus(answer, out);
+    if (noun == QLatin1String("deliveries") && verb == QLatin1String("redeliver-all") &&
+        p.isSet(QStringLiteral("dry-run"))) {
+        out << str(answer, "count") << " deliveries would be redelivered"
+            << (answer.value(QStringLiteral("capped")).toBool()
+                    ? QStringLiteral(" (of %1 matching; at most %2 per job)")
+                          .arg(answer.value(QStringLiteral("matching")).toInt())
+                          .arg(Orders::RedeliveryJobs::kMaxDeliveries)
+                    : QString())
+            << "; the first " << answer.value(QStringLiteral("deliveries")).toArray().size()
+            << ":\n";
+        printTable(answer.value(QStringLiteral("deliveries")).toArray(),
+                   {{"id", "ID"},
+                    {"orderId", "ORDER"},
+                    {"orderStatus", "STATUS"},
+                    {"state", "STATE"},
+                    {"createdAt", "CREATED"},
+                    {"payload", "PAYLOAD"}},
+                   out);
+        return 0;
+    }
+    if (noun == QLatin1String("redeliveries") ||
+        (noun == QLatin1String("deliveries") && verb == QLatin1String("redeliver-all"))) {
+        if (verb == QLatin1String("list")) {
+            printTable(answer.value(QStringLiteral("items")).toArray(),
+                       {{"id", "ID"},
+                        {"state", "STATE"},
+                        {"total", "TOTAL"},
+                        {"done", "DONE"},
+                        {"failed", "FAILED"},
+                        {"ratePerSecond", "RATE/S"},
+                        {"createdAt", "CREATED"}},
+                       out);
+            return 0;
+        }
+        out << "job " << str(answer, "id") << ": " << str(answer, "state") << ", "
+            << str(answer, "done") << " of " << str(answer, "total") << " redelivered, "
+            << str(answer, "failed") << " refused, at most " << str(answer, "ratePerSecond")
+            << " a second\n";
+        if (!answer.value(QStringLiteral("lastError")).isNull())
+            out << "last refusal: " << str(answer, "lastError") << "\n";
+        return 0;
+    }
     if (noun == QLatin1String("tokens") && verb == QLatin1String("preview")) {
         out << "preview of a " << answer.value(QStringLiteral("format")).toString()
             << " access token for " << answer.value(QStringLiteral("clientId")).toString() << " ("

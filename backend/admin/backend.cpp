@@ -25,6 +25,7 @@
 #include "orders/orderservice.h"
 #include "orders/orderstore.h"
 #include "orders/problem.h"
+#include "orders/redeliveryjobs.h"
 #include "webhooks/demoreceiver.h"
 #include "webhooks/dispatcher.h"
 #include "webhooks/webhookstore.h"
@@ -101,6 +102,10 @@ Result<void> Backend::startOrders()
                                                       m_dispatcher.get(), m_eventQueue.get());
     m_orders->setSecretOverlapMs(m_config.webhookSecretOverlapMs);
     if (auto r = m_orders->start(m_config.demoData); !r)
+        return r;
+    m_redeliveries = std::make_unique<Orders::RedeliveryJobs>(
+        *m_database, *m_writer, *m_events, *m_clock, *m_orders, m_config.deliveryHistoryDays);
+    if (auto r = m_redeliveries->start(); !r)
         return r;
     return {};
 }
@@ -223,7 +228,8 @@ Result<void> Backend::start()
                     << Webhooks::WebhookStore::migration() << Orders::OrderStore::migration()
                     << OAuth::OAuthStore::migration() << OAuth::OAuthStore::usersAndCodes()
                     << OAuth::OAuthStore::deviceCodes() << OAuth::OAuthStore::registration()
-                    << OAuth::OAuthStore::assertions() << Cluster::ObjectStore::migration());
+                    << OAuth::OAuthStore::assertions() << Cluster::ObjectStore::migration()
+                    << Orders::RedeliveryJobs::migration());
     if (!db)
         return db.error();
     m_database = std::move(*db);
@@ -294,8 +300,8 @@ Result<void> Backend::start()
         Orders::OrdersApi::Options{{m_config.webhookAllowLoopback, m_config.webhookAllowlist},
                                    m_demoReceiver->origin(),
                                    m_config.publicBaseUrl});
-    m_ordersAdminApi =
-        std::make_unique<OrdersAdminApi>(*m_admin, *m_database, *m_orders, *m_demoReceiver);
+    m_ordersAdminApi = std::make_unique<OrdersAdminApi>(*m_admin, *m_database, *m_orders,
+                                                        *m_redeliveries, *m_demoReceiver);
 
     if (auto r = startCluster(*ca, tls); !r)
         return r;

@@ -43,6 +43,7 @@ class CertificateAuthority;
 namespace Gatehouse::Orders {
 class OrderService;
 class OrdersApi;
+class RedeliveryJobs;
 } // namespace Gatehouse::Orders
 
 namespace Gatehouse::Admin {
@@ -115,6 +116,7 @@ private:
     std::unique_ptr<Webhooks::DemoReceiver> m_demoReceiver;
     std::unique_ptr<Webhooks::Dispatcher> m_dispatcher;
     std::unique_ptr<Orders::OrderService> m_orders;
+    std::unique_ptr<Orders::RedeliveryJobs> m_redeliveries;
     std::unique_ptr<Orders::OrdersApi> m_ordersApi;
     std::unique_ptr<OrdersAdminApi> m_ordersAdminApi;
     std::unique_ptr<OAuth::OAuthApi> m_oauth;

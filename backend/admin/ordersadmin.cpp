@@ -4,6 +4,7 @@
 #include "core/httpserver.h"
 #include "orders/orderservice.h"
 #include "orders/orderstore.h"
+#include "orders/redeliveryjobs.h"
 #include "webhooks/demoreceiver.h"
 #include "webhooks/webhookstore.h"
 
@@ -75,8 +76,10 @@ QJsonObject customerJson(Core::Database &db, const QString &id)
 } // namespace
 
 OrdersAdminApi::OrdersAdminApi(Core::HttpServer &server, Core::Database &database,
-                               Orders::OrderService &orders, Webhooks::DemoReceiver &demoReceiver)
-    : m_server(server), m_database(database), m_orders(orders), m_demo(demoReceiver)
+                               Orders::OrderService &orders, Orders::RedeliveryJobs &redeliveries,
+                               Webhooks::DemoReceiver &demoReceiver)
+    : m_server(server), m_database(database), m_orders(orders), m_redeliveries(redeliveries),
+      m_demo(demoReceiver)
 {
     registerRoutes();
 }
@@ -371,6 +374,57 @@ void OrdersAdminApi::registerRoutes()
                                                           return respond(fromError(r.error()));
                                                       respond(HttpResponse::json(200, r->toJson()));
                                                   });
+                           });
+    // Safe bulk redelivery: preview, start (rate-limited), progress, cancel, history.
+    m_server.route("POST", QStringLiteral("/admin/v1/redeliveries/preview"),
+                   [this](const HttpRequest &req) {
+                       HttpResponse error;
+                       const auto body = jsonBody(req, &error);
+                       if (!body)
+                           return error;
+                       const QJsonValue filter = body->value(QStringLiteral("filter"));
+                       if (!filter.isUndefined() && !filter.isObject())
+                           return HttpResponse::error(400, QStringLiteral("invalid-filter"),
+                                                      QStringLiteral("filter must be an object"));
+                       auto r = m_redeliveries.preview(filter.toObject());
+                       if (!r)
+                           return fromError(r.error());
+                       return HttpResponse::json(200, *r);
+                   });
+    m_server.routeDeferred("POST", QStringLiteral("/admin/v1/redeliveries"),
+                           [this](const HttpRequest &req, const Responder &respond) {
+                               HttpResponse error;
+                               const auto body = jsonBody(req, &error);
+                               if (!body)
+                                   return respond(error);
+                               m_redeliveries.create(*body, [respond](Core::Result<QJsonObject> r) {
+                                   if (!r)
+                                       return respond(fromError(r.error()));
+                                   respond(HttpResponse::json(201, *r));
+                               });
+                           });
+    m_server.route("GET", QStringLiteral("/admin/v1/redeliveries"), [this](const HttpRequest &req) {
+        return HttpResponse::json(
+            200,
+            QJsonObject{{QStringLiteral("items"), m_redeliveries.list(limitParam(req, 50, 500))}});
+    });
+    m_server.route(
+        "GET", QStringLiteral("/admin/v1/redeliveries/{id}"), [this](const HttpRequest &req) {
+            const QString id = req.pathParam(QStringLiteral("id"));
+            const auto j = m_redeliveries.job(id);
+            if (!j)
+                return HttpResponse::error(404, QStringLiteral("job-not-found"),
+                                           QStringLiteral("no redelivery job %1").arg(id));
+            return HttpResponse::json(200, *j);
+        });
+    m_server.routeDeferred("POST", QStringLiteral("/admin/v1/redeliveries/{id}/cancel"),
+                           [this](const HttpRequest &req, const Responder &respond) {
+                               m_redeliveries.cancel(req.pathParam(QStringLiteral("id")),
+                                                     [respond](Core::Result<QJsonObject> r) {
+                                                         if (!r)
+                                                             return respond(fromError(r.error()));
+                                                         respond(HttpResponse::json(200, *r));
+                                                     });
                            });
     m_server.route("GET", QStringLiteral("/admin/v1/endpoints"), [this](const HttpRequest &) {
         QSqlDatabase db = m_database.connection();

@@ -6,7 +6,8 @@ class HttpServer;
 } // namespace Gatehouse::Core
 namespace Gatehouse::Orders {
 class OrderService;
-}
+class RedeliveryJobs;
+} // namespace Gatehouse::Orders
 namespace Gatehouse::Webhooks {
 class DemoReceiver;
 }
@@ -19,7 +20,7 @@ class OrdersAdminApi
 {
 public:
     OrdersAdminApi(Core::HttpServer &server, Core::Database &database, Orders::OrderService &orders,
-                   Webhooks::DemoReceiver &demoReceiver);
+                   Orders::RedeliveryJobs &redeliveries, Webhooks::DemoReceiver &demoReceiver);
 
 private:
     void registerRoutes();
@@ -27,6 +28,7 @@ private:
     Core::HttpServer &m_server;
     Core::Database &m_database;
     Orders::OrderService &m_orders;
+    Orders::RedeliveryJobs &m_redeliveries;
     Webhooks::DemoReceiver &m_demo;
 };
 

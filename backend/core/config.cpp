@@ -233,6 +233,10 @@ const QList<Entry> &entries()
             "After a secret rotation the old secret also signs for this long (default 24h).",
             durationSetter(0, 30LL * 86'400'000,
                            [](Config &c, qint64 v) { c.webhookSecretOverlapMs = v; }));
+        add("delivery-history-days", "days",
+            "Finished webhook deliveries (with their attempt logs) and bulk redelivery jobs are "
+            "kept this many days (default 30; 0 keeps them forever).",
+            intSetter(0, 36'500, [](Config &c, qint64 v) { c.deliveryHistoryDays = int(v); }));
         add("oauth-login-rate", "n",
             "Sign-in attempts allowed per minute from one client address (default 20).",
             intSetter(1, 100'000, [](Config &c, qint64 v) { c.oauthLoginRate = int(v); }));

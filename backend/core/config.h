@@ -49,6 +49,7 @@ struct Config
     int webhookMaxInFlight = 128;
     int webhookMaxQueued = 50'000;
     qint64 webhookSecretOverlapMs = 24LL * 3600 * 1000;
+    int deliveryHistoryDays = 30; // finished deliveries and redelivery jobs; 0 keeps them all
 
     // Authorization server sign-in (docs/oauth.md).
     int oauthLoginRate = 20;

@@ -492,3 +492,158 @@ test('an attempt that gets no answer within webhook-timeout-ms fails and is retr
         assert.equal(await b.stop(), 0, b.stderr);
     }
 });
+
+// --- safe bulk redelivery (issue 8) ----------------------------------------------------------
+
+// Places `orders` orders to the always-OK receiver and waits until all their deliveries
+// succeeded; returns the customer and its delivered requests so far.
+async function deliveredCustomer(b, name, orders) {
+    const customer = await newCustomer(b, name);
+    const ids = [];
+    for (let i = 0; i < orders; ++i)
+        ids.push(await placeOrder(b, customer, `/ok/${customer}`));
+    await waitFor(async () => {
+        for (const id of ids) {
+            const ds = await deliveriesOf(b, id);
+            if (ds.length < LIFECYCLE.length || ds.some((d) => d.state !== 'succeeded'))
+                return false;
+        }
+        return true;
+    }, { timeoutMs: 20_000, message: `${name}: every delivery succeeded` });
+    return customer;
+}
+
+function requestsOf(customer) {
+    return receiver.requests.filter((r) => r.path === `/ok/${customer}`);
+}
+
+async function job(b, id) {
+    const r = await adminFetch(b, 'GET', `/admin/v1/redeliveries/${id}`);
+    assert.equal(r.status, 200, r.text);
+    return r.json;
+}
+
+test('bulk redelivery: preview with payloads, then redelivery at most ratePerSecond, same webhook-ids, kept in history', async () => {
+    const customer = await deliveredCustomer(backend, 'bulk', 4);
+    const total = 4 * LIFECYCLE.length;
+    const filter = { customerId: customer, state: 'succeeded' };
+    const preview = await adminFetch(backend, 'POST', '/admin/v1/redeliveries/preview', { filter });
+    assert.equal(preview.status, 200, preview.text);
+    assert.equal(preview.json.count, total);
+    assert.equal(preview.json.capped, false);
+    assert.equal(preview.json.deliveries.length, total);
+    const payload = JSON.parse(preview.json.deliveries[0].payload);
+    assert.deepEqual(Object.keys(payload), ['orderId', 'orderStatus']);
+    assert.equal(payload.orderStatus, preview.json.deliveries[0].orderStatus);
+    assert.equal(requestsOf(customer).length, total, 'a preview sends nothing');
+
+    const before = requestsOf(customer).length;
+    const rate = 8;
+    const started = await adminFetch(backend, 'POST', '/admin/v1/redeliveries', { filter, ratePerSecond: rate });
+    assert.equal(started.status, 201, started.text);
+    assert.equal(started.json.state, 'running');
+    assert.equal(started.json.total, total);
+    const done = await waitFor(async () => {
+        const j = await job(backend, started.json.id);
+        return j.state === 'completed' ? j : null;
+    }, { timeoutMs: 20_000, message: 'the job completed' });
+    assert.equal(done.done, total);
+    assert.equal(done.failed, 0);
+    assert.ok(done.finishedAt);
+    const resent = await waitFor(() => {
+        const r = requestsOf(customer).slice(before);
+        return r.length >= total ? r : null;
+    }, { message: 'every redelivery arrived' });
+    assert.equal(resent.length, total);
+    // the same webhook-ids as the first deliveries, each once more
+    const firstIds = new Set(requestsOf(customer).slice(0, before).map((r) => r.id));
+    assert.ok(resent.every((r) => firstIds.has(r.id) && r.verified));
+    assert.equal(new Set(resent.map((r) => r.id)).size, total);
+    // the rate: 20 sends at 8/s take at least ~19/8 s, and no second holds more than 8 (+1 burst)
+    const times = resent.map((r) => r.at).sort((a, b) => a - b);
+    assert.ok(times.at(-1) - times[0] >= ((total - 1) / rate) * 1000 * 0.8,
+              `span ${times.at(-1) - times[0]} ms for ${total} at ${rate}/s`);
+    for (const t of times)
+        assert.ok(times.filter((x) => x >= t && x < t + 1000).length <= rate + 2, 'at most the rate per second');
+    // the attempt log says manual
+    const sample = await delivery(backend, preview.json.deliveries[0].id);
+    assert.equal(sample.attempts.at(-1).trigger, 'manual');
+    // history
+    const history = await adminFetch(backend, 'GET', '/admin/v1/redeliveries');
+    assert.equal(history.json.items[0].id, started.json.id);
+    assert.deepEqual(history.json.items[0].filter, filter);
+});
+
+test('bulk redelivery: cancel stops it and nothing more is sent; it resumes after a crash', async () => {
+    const customer = await deliveredCustomer(backend, 'bulk-cancel', 4);
+    const before = requestsOf(customer).length;
+    const started = await adminFetch(backend, 'POST', '/admin/v1/redeliveries',
+                                     { filter: { customerId: customer, state: 'succeeded' }, ratePerSecond: 2 });
+    assert.equal(started.status, 201, started.text);
+    await new Promise((r) => setTimeout(r, 1300));
+    const cancelled = await adminFetch(backend, 'POST', `/admin/v1/redeliveries/${started.json.id}/cancel`);
+    assert.equal(cancelled.status, 200, cancelled.text);
+    assert.equal(cancelled.json.state, 'cancelled');
+    assert.ok(cancelled.json.sent >= 2 && cancelled.json.sent <= 5, `sent ${cancelled.json.sent}`);
+    await new Promise((r) => setTimeout(r, 1500));
+    const after = await job(backend, started.json.id);
+    assert.equal(after.state, 'cancelled');
+    assert.equal(after.sent, cancelled.json.sent, 'nothing sent after the cancel');
+    assert.equal(requestsOf(customer).length - before, after.sent);
+    const again = await adminFetch(backend, 'POST', `/admin/v1/redeliveries/${started.json.id}/cancel`);
+    assert.equal(again.status, 409, again.text);
+    assert.equal((await adminFetch(backend, 'POST', '/admin/v1/redeliveries/no-such-job/cancel')).status, 404);
+    assert.equal((await adminFetch(backend, 'GET', '/admin/v1/redeliveries/no-such-job')).status, 404);
+
+    // A job running when the process dies resumes where it was.
+    const b = await startBackend({ args: RETRY_ARGS });
+    try {
+        const c = await deliveredCustomer(b, 'bulk-crash', 2);
+        const total = 2 * LIFECYCLE.length;
+        const n0 = requestsOf(c).length;
+        const s = await adminFetch(b, 'POST', '/admin/v1/redeliveries', { filter: { customerId: c, state: 'succeeded' }, ratePerSecond: 4 });
+        assert.equal(s.status, 201, s.text);
+        await new Promise((r) => setTimeout(r, 700));
+        await b.kill9();
+        const b2 = await startBackend({ dataDir: b.dataDir, args: RETRY_ARGS });
+        try {
+            const j = await waitFor(async () => {
+                const x = await job(b2, s.json.id);
+                return x.state === 'completed' ? x : null;
+            }, { timeoutMs: 20_000, message: 'the resumed job completed' });
+            assert.ok(j.done + j.failed >= total - 1, JSON.stringify(j));
+            // every delivery was redelivered at least once (at-least-once across the crash)
+            const ids = new Set(requestsOf(c).slice(n0).map((r) => r.id));
+            await waitFor(() => new Set(requestsOf(c).slice(n0).map((r) => r.id)).size === total,
+                          { message: `all ${total} webhook-ids redelivered (have ${ids.size})` });
+        } finally {
+            assert.equal(await b2.stop(), 0, b2.stderr);
+        }
+    } finally {
+        await b.stop().catch(() => {});
+    }
+});
+
+test('bulk redelivery: bad input gets a clear error', async () => {
+    const cases = [
+        [{ filter: 'x' }, 400, 'invalid-filter'],
+        [{ filter: { colour: 'red' } }, 400, 'invalid-filter'],
+        [{ filter: { state: 'pending' } }, 400, 'invalid-filter'],
+        [{ filter: { from: 'yesterday' } }, 400, 'invalid-filter'],
+        [{ filter: { customerId: 7 } }, 400, 'invalid-filter'],
+        [{ filter: {}, ratePerSecond: 0 }, 400, 'invalid-rate'],
+        [{ filter: {}, ratePerSecond: 5000 }, 400, 'invalid-rate'],
+        [{ filter: {}, ratePerSecond: 'fast' }, 400, 'invalid-rate'],
+        [{ filter: { customerId: '00000000-0000-0000-0000-000000000000' } }, 422, 'nothing-to-redeliver'],
+    ];
+    for (const [body, status, code] of cases) {
+        const r = await adminFetch(backend, 'POST', '/admin/v1/redeliveries', body);
+        assert.equal(r.status, status, `${JSON.stringify(body)}: ${r.text}`);
+        assert.equal(r.json.error, code, r.text);
+        assert.ok(r.json.message.length > 10, r.text);
+    }
+    const p = await adminFetch(backend, 'POST', '/admin/v1/redeliveries/preview', { filter: { state: 'nope' } });
+    assert.equal(p.status, 400);
+    const malformed = await adminFetch(backend, 'POST', '/admin/v1/redeliveries', '{');
+    assert.equal(malformed.status, 400);
+});

@@ -483,6 +483,29 @@ void TestHeadlessBackend::adminCliOrderNouns()
     const CliResult badState = cli({"deliveries", "list", "--state", "weird"});
     QCOMPARE(badState.exitCode, 1);
     QVERIFY(badState.err.contains(QStringLiteral("state must be pending, succeeded or failed")));
+    // Bulk redelivery: this customer's order had no callback URL, so nothing matches.
+    const CliResult dry = cli(
+        {"deliveries", "redeliver-all", "--customer", customerId, "--state", "any", "--dry-run"});
+    QCOMPARE(dry.exitCode, 0);
+    QVERIFY2(dry.out.startsWith(QStringLiteral("0 deliveries would be redelivered; the first 0:")),
+             qPrintable(dry.out));
+    const CliResult none = cli({"deliveries", "redeliver-all", "--customer", customerId});
+    QCOMPARE(none.exitCode, 1);
+    QVERIFY2(
+        none.err.contains(QStringLiteral("answered 422: no finished delivery matches the filter")),
+        qPrintable(none.err));
+    const CliResult badRate = cli({"deliveries", "redeliver-all", "--rate", "fast"});
+    QCOMPARE(badRate.exitCode, 2);
+    QVERIFY(badRate.err.contains(QStringLiteral("--rate must be a number")));
+    const CliResult badFrom = cli({"deliveries", "redeliver-all", "--from", "yesterday"});
+    QCOMPARE(badFrom.exitCode, 1);
+    QVERIFY2(badFrom.err.contains(QStringLiteral("filter.from must be an ISO 8601 time")),
+             qPrintable(badFrom.err));
+    QCOMPARE(cli({"redeliveries", "list"}).exitCode, 0);
+    const CliResult noJob = cli({"redeliveries", "cancel", "no-such-job"});
+    QCOMPARE(noJob.exitCode, 1);
+    QVERIFY2(noJob.err.contains(QStringLiteral("answered 404: no redelivery job no-such-job")),
+             qPrintable(noJob.err));
     const CliResult usage = cli({"beers", "restock", beerId});
     QCOMPARE(usage.exitCode, 2);
     QVERIFY(usage.err.contains(

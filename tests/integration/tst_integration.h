@@ -119,6 +119,7 @@ private slots:
     void oversizedBodyRefused();
     void demoReceiverGetsSignedCallbacksInOrder();
     void eventStreamKeepsEveryEventInOrder();
+    void deliveryHistoryIsPrunedAfterItsDays();
 
 private:
     QUrl service(const QString &path) const;

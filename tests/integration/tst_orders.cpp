@@ -3,9 +3,16 @@
 #include "integration/tst_integration.h"
 
 #include "admin/backend.h"
+#include "core/clock.h"
 #include "core/config.h"
+#include "core/database.h"
 #include "core/eventbus.h"
 #include "core/httpserver.h"
+#include "core/writequeue.h"
+#include "orders/orderservice.h"
+#include "orders/orderstore.h"
+#include "orders/redeliveryjobs.h"
+#include "webhooks/webhookstore.h"
 
 #include <QEventLoop>
 #include <QJsonArray>
@@ -774,4 +781,99 @@ void TestOrders::eventStreamKeepsEveryEventInOrder()
     QCOMPARE(ids.first(), first);
     for (qsizetype i = 0; i < ids.size(); ++i)
         QCOMPARE(ids[i], first + i);
+}
+
+// Retention (delivery-history-days): finished deliveries with their attempts, and finished
+// redelivery jobs, older than the window go; pending deliveries and recent ones stay.
+void TestOrders::deliveryHistoryIsPrunedAfterItsDays()
+{
+    using namespace Gatehouse;
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    auto db = Core::Database::open(dir.filePath(QStringLiteral("history.db")),
+                                   Core::Database::coreMigrations()
+                                       << Webhooks::WebhookStore::migration()
+                                       << Orders::OrderStore::migration()
+                                       << Orders::RedeliveryJobs::migration());
+    QVERIFY2(db, qPrintable(db ? QString() : db.error().message));
+    Core::WriteQueue writer(**db, QStringLiteral("test-writer"));
+    const QDateTime now =
+        QDateTime::fromString(QStringLiteral("2026-11-21T12:00:00Z"), Qt::ISODate);
+    Core::ManualClock clock(now);
+    Core::EventBus events(clock);
+    Orders::OrderService orders(**db, writer, events, clock, nullptr);
+    Orders::RedeliveryJobs jobs(**db, writer, events, clock, orders, 30);
+    const qint64 day = 24LL * 3600 * 1000;
+    const qint64 t = now.toMSecsSinceEpoch();
+    // id, state, completed_at (0: NULL)
+    const QList<std::tuple<QString, QString, qint64>> rows{
+        {QStringLiteral("old-ok"), QStringLiteral("succeeded"), t - 31 * day},
+        {QStringLiteral("old-failed"), QStringLiteral("failed"), t - 40 * day},
+        {QStringLiteral("recent"), QStringLiteral("succeeded"), t - 29 * day},
+        {QStringLiteral("old-pending"), QStringLiteral("pending"), 0}};
+    auto seeded = writer.run([&](Core::WriteTransaction &tx) -> Core::Result<void> {
+        QSqlQuery &e = tx.query(QStringLiteral(
+            "INSERT INTO webhook_endpoints (id, owner_id, url, created_at) VALUES ('e', 'c', "
+            "'http://example.invalid/', 0)"));
+        if (!e.exec())
+            return Core::WriteTransaction::sqlError(e, "endpoint");
+        for (const auto &[id, state, completed] : rows) {
+            QSqlQuery &d = tx.query(QStringLiteral(
+                "INSERT INTO webhook_deliveries (id, endpoint_id, owner_id, subject_id, seq, "
+                "event_type, label, payload, state, created_at, completed_at) VALUES (?, 'e', "
+                "'c', 'o', 1, 'order.status', 'NEW', '{}', ?, ?, ?)"));
+            d.addBindValue(id);
+            d.addBindValue(state);
+            d.addBindValue(t - 50 * day);
+            d.addBindValue(completed ? QVariant(completed)
+                                     : QVariant(QMetaType::fromType<qint64>()));
+            if (!d.exec())
+                return Core::WriteTransaction::sqlError(d, "delivery");
+            QSqlQuery &a = tx.query(QStringLiteral(
+                "INSERT INTO webhook_attempts (delivery_id, number, at, url, trigger, "
+                "request_headers) VALUES (?, 1, ?, 'http://example.invalid/', 'schedule', '{}')"));
+            a.addBindValue(id);
+            a.addBindValue(t - 50 * day);
+            if (!a.exec())
+                return Core::WriteTransaction::sqlError(a, "attempt");
+        }
+        QSqlQuery &j = tx.query(QStringLiteral(
+            "INSERT INTO webhook_redelivery_jobs (id, created_at, filter, rate, delivery_ids, "
+            "total, state, finished_at) VALUES (?, 0, '{}', 1, '[]', 0, ?, ?)"));
+        for (const auto &[id, state, finished] :
+             {std::tuple<const char *, const char *, qint64>{"job-old", "completed", t - 31 * day},
+              {"job-recent", "cancelled", t - 1 * day}}) {
+            j.addBindValue(QLatin1String(id));
+            j.addBindValue(QLatin1String(state));
+            j.addBindValue(finished);
+            if (!j.exec())
+                return Core::WriteTransaction::sqlError(j, "job");
+        }
+        return {};
+    });
+    QVERIFY2(seeded, qPrintable(seeded ? QString() : seeded.error().message));
+
+    const auto pruned = jobs.prune(t);
+    QVERIFY2(pruned, qPrintable(pruned ? QString() : pruned.error().message));
+    QCOMPARE(*pruned, 2);
+    auto ids = [&](const QString &sql) {
+        QStringList out;
+        QSqlQuery q((*db)->connection());
+        if (q.exec(sql))
+            while (q.next())
+                out.append(q.value(0).toString());
+        out.sort();
+        return out;
+    };
+    QCOMPARE(ids(QStringLiteral("SELECT id FROM webhook_deliveries")),
+             (QStringList{QStringLiteral("old-pending"), QStringLiteral("recent")}));
+    QCOMPARE(ids(QStringLiteral("SELECT DISTINCT delivery_id FROM webhook_attempts")),
+             (QStringList{QStringLiteral("old-pending"), QStringLiteral("recent")}));
+    QCOMPARE(ids(QStringLiteral("SELECT id FROM webhook_redelivery_jobs")),
+             QStringList{QStringLiteral("job-recent")});
+    // 0 days keeps everything.
+    Orders::RedeliveryJobs keepAll(**db, writer, events, clock, orders, 0);
+    QCOMPARE(*keepAll.prune(t + 1000 * day), 0);
+    QCOMPARE(ids(QStringLiteral("SELECT id FROM webhook_deliveries")).size(), 2);
+    writer.stop();
 }

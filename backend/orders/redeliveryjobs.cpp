@@ -1,0 +1,546 @@
+#include "orders/redeliveryjobs.h"
+
+#include "core/clock.h"
+#include "core/eventbus.h"
+#include "core/logging.h"
+#include "core/writequeue.h"
+#include "crypto/random.h"
+#include "orders/orderservice.h"
+
+#include <QCoreApplication>
+#include <QDateTime>
+#include <QElapsedTimer>
+#include <QJsonDocument>
+#include <QPointer>
+#include <QSqlError>
+#include <QSqlQuery>
+#include <QUuid>
+
+namespace Gatehouse::Orders {
+
+using Core::Result;
+using Core::WriteTransaction;
+
+namespace {
+
+constexpr int kTickMs = 50;
+
+// The filter as SQL over webhook_deliveries d JOIN webhook_endpoints e. Pending deliveries
+// are never selected: they are already on their way.
+struct Selection
+{
+    QString where;
+    QVariantList binds;
+};
+
+Result<Selection> selection(const QJsonObject &filter)
+{
+    Selection s;
+    s.where = QStringLiteral("d.state != 'pending'");
+    for (auto it = filter.begin(); it != filter.end(); ++it)
+        if (!it.value().isString())
+            return Core::makeError(QStringLiteral("invalid-filter"),
+                                   QStringLiteral("filter.%1 must be a string").arg(it.key()), 400);
+    const QString state = filter.value(QLatin1String("state")).toString(QStringLiteral("failed"));
+    if (state == QLatin1String("failed") || state == QLatin1String("succeeded")) {
+        s.where += QStringLiteral(" AND d.state = ?");
+        s.binds << state;
+    } else if (state != QLatin1String("any")) {
+        return Core::makeError(QStringLiteral("invalid-filter"),
+                               QStringLiteral("filter.state must be failed, succeeded or any "
+                                              "(pending deliveries are already on their way)"),
+                               400);
+    }
+    const std::pair<const char *, const char *> columns[] = {
+        {"customerId", "d.owner_id"}, {"endpointId", "d.endpoint_id"}, {"orderId", "d.subject_id"}};
+    for (const auto &[key, column] : columns) {
+        const QString v = filter.value(QLatin1String(key)).toString();
+        if (v.isEmpty())
+            continue;
+        s.where += QStringLiteral(" AND %1 = ?").arg(QLatin1String(column));
+        s.binds << v;
+    }
+    for (const char *key : {"from", "to"}) {
+        const QString v = filter.value(QLatin1String(key)).toString();
+        if (v.isEmpty())
+            continue;
+        const QDateTime t = QDateTime::fromString(v, Qt::ISODateWithMs);
+        if (!t.isValid())
+            return Core::makeError(
+                QStringLiteral("invalid-filter"),
+                QStringLiteral("filter.%1 must be an ISO 8601 time, e.g. 2026-11-21T10:00:00Z")
+                    .arg(QLatin1String(key)),
+                400);
+        s.where += QLatin1String(key) == QLatin1String("from")
+                       ? QStringLiteral(" AND d.created_at >= ?")
+                       : QStringLiteral(" AND d.created_at < ?");
+        s.binds << t.toMSecsSinceEpoch();
+    }
+    for (auto it = filter.begin(); it != filter.end(); ++it) {
+        static const QStringList known{QStringLiteral("state"),      QStringLiteral("customerId"),
+                                       QStringLiteral("endpointId"), QStringLiteral("orderId"),
+                                       QStringLiteral("from"),       QStringLiteral("to")};
+        if (!known.contains(it.key()))
+            return Core::makeError(QStringLiteral("invalid-filter"),
+                                   QStringLiteral("unknown filter field '%1' (known: %2)")
+                                       .arg(it.key(), known.join(QStringLiteral(", "))),
+                                   400);
+    }
+    return s;
+}
+
+QSqlQuery select(const QSqlDatabase &db, const Selection &s, const QString &columns, int limit)
+{
+    QSqlQuery q(db);
+    q.setForwardOnly(true);
+    q.prepare(QStringLiteral("SELECT %1 FROM webhook_deliveries d JOIN webhook_endpoints e ON "
+                             "e.id = d.endpoint_id WHERE %2 ORDER BY d.created_at, d.rowid LIMIT ?")
+                  .arg(columns, s.where));
+    for (const QVariant &b : s.binds)
+        q.addBindValue(b);
+    q.addBindValue(limit);
+    return q;
+}
+
+} // namespace
+
+struct RedeliveryJobs::Running
+{
+    QString id;
+    QJsonObject filter;
+    double rate = 10;
+    QStringList ids;
+    int next = 0;   // index of the next delivery to redeliver
+    int done = 0;   // redelivered (marked for a new attempt)
+    int failed = 0; // refused (e.g. pending again, or removed since)
+    int inFlight = 0;
+    QString state = QStringLiteral("running");
+    qint64 createdAt = 0;
+    qint64 startedAt = 0;
+    qint64 finishedAt = 0;
+    QString actor;
+    QString lastError;
+    double allowance = 1; // token bucket: the first one goes at once
+    QElapsedTimer clock;
+    std::unique_ptr<QTimer> timer;
+};
+
+RedeliveryJobs::RedeliveryJobs(Core::Database &database, Core::WriteQueue &writer,
+                               Core::EventBus &events, const Core::Clock &clock,
+                               OrderService &orders, int historyDays)
+    : m_database(database), m_writer(writer), m_events(events), m_clock(clock), m_orders(orders),
+      m_historyDays(historyDays)
+{
+    m_pruneTimer.setInterval(3600 * 1000);
+    connect(&m_pruneTimer, &QTimer::timeout, this, [this] {
+        if (auto r = prune(nowMs()); !r)
+            qCWarning(lcDb) << "pruning delivery history failed:" << r.error().message;
+    });
+}
+
+RedeliveryJobs::~RedeliveryJobs() = default;
+
+qint64 RedeliveryJobs::nowMs() const
+{
+    return m_clock.now().toMSecsSinceEpoch();
+}
+
+Core::Migration RedeliveryJobs::migration()
+{
+    return {10,
+            QStringLiteral("webhooks: bulk redelivery jobs"),
+            {QStringLiteral("CREATE TABLE webhook_redelivery_jobs (id TEXT PRIMARY KEY, created_at "
+                            "INTEGER NOT NULL, actor TEXT, filter TEXT NOT NULL, rate REAL NOT "
+                            "NULL, delivery_ids TEXT NOT NULL, total INTEGER NOT NULL, next_index "
+                            "INTEGER NOT NULL DEFAULT 0, done INTEGER NOT NULL DEFAULT 0, failed "
+                            "INTEGER NOT NULL DEFAULT 0, state TEXT NOT NULL, started_at INTEGER, "
+                            "finished_at INTEGER, last_error TEXT)"),
+             QStringLiteral("CREATE INDEX webhook_deliveries_completed ON "
+                            "webhook_deliveries(completed_at) WHERE state != 'pending'")}};
+}
+
+Result<void> RedeliveryJobs::start()
+{
+    if (auto r = prune(nowMs()); !r)
+        return r.error();
+    QSqlQuery q(m_database.connection());
+    if (!q.exec(QStringLiteral(
+            "SELECT id, created_at, actor, filter, rate, delivery_ids, next_index, done, "
+            "failed, started_at FROM webhook_redelivery_jobs WHERE state = 'running'")))
+        return Core::makeError(QStringLiteral("database-error"), q.lastError().text(), 500);
+    QStringList resumed;
+    while (q.next()) {
+        auto r = std::make_shared<Running>();
+        r->id = q.value(0).toString();
+        r->createdAt = q.value(1).toLongLong();
+        r->actor = q.value(2).toString();
+        r->filter = QJsonDocument::fromJson(q.value(3).toByteArray()).object();
+        r->rate = q.value(4).toDouble();
+        for (const QJsonValue v : QJsonDocument::fromJson(q.value(5).toByteArray()).array())
+            r->ids.append(v.toString());
+        r->next = q.value(6).toInt();
+        r->done = q.value(7).toInt();
+        r->failed = q.value(8).toInt();
+        r->startedAt = q.value(9).toLongLong();
+        m_running.insert(r->id, r);
+        resumed.append(r->id);
+    }
+    for (const QString &id : std::as_const(resumed)) {
+        qCInfo(lcDb) << "resuming bulk redelivery" << id;
+        run(id);
+    }
+    m_pruneTimer.start();
+    return {};
+}
+
+Result<QJsonObject> RedeliveryJobs::preview(const QJsonObject &filter, int sample) const
+{
+    auto s = selection(filter);
+    if (!s)
+        return s.error();
+    const QSqlDatabase db = m_database.connection();
+    QSqlQuery count(db);
+    count.prepare(QStringLiteral("SELECT count(*) FROM webhook_deliveries d JOIN "
+                                 "webhook_endpoints e ON e.id = d.endpoint_id WHERE ") +
+                  s->where);
+    for (const QVariant &b : s->binds)
+        count.addBindValue(b);
+    if (!count.exec() || !count.next())
+        return Core::makeError(QStringLiteral("database-error"), count.lastError().text(), 500);
+    const int matching = count.value(0).toInt();
+    QSqlQuery q = select(db, *s,
+                         QStringLiteral("d.id, d.subject_id, d.owner_id, d.label, d.state, "
+                                        "d.attempts, d.created_at, e.url, d.payload, d.last_error"),
+                         sample);
+    if (!q.exec())
+        return Core::makeError(QStringLiteral("database-error"), q.lastError().text(), 500);
+    QJsonArray deliveries;
+    while (q.next())
+        deliveries.append(
+            QJsonObject{{QStringLiteral("id"), q.value(0).toString()},
+                        {QStringLiteral("orderId"), q.value(1).toString()},
+                        {QStringLiteral("customerId"), q.value(2).toString()},
+                        {QStringLiteral("orderStatus"), q.value(3).toString()},
+                        {QStringLiteral("state"), q.value(4).toString()},
+                        {QStringLiteral("attempts"), q.value(5).toInt()},
+                        {QStringLiteral("createdAt"), Core::isoTimeMs(q.value(6).toLongLong())},
+                        {QStringLiteral("url"), q.value(7).toString()},
+                        {QStringLiteral("payload"), QString::fromUtf8(q.value(8).toByteArray())},
+                        {QStringLiteral("lastError"), q.value(9).isNull()
+                                                          ? QJsonValue(QJsonValue::Null)
+                                                          : QJsonValue(q.value(9).toString())}});
+    return QJsonObject{{QStringLiteral("count"), std::min(matching, kMaxDeliveries)},
+                       {QStringLiteral("matching"), matching},
+                       {QStringLiteral("capped"), matching > kMaxDeliveries},
+                       {QStringLiteral("deliveries"), deliveries}};
+}
+
+void RedeliveryJobs::create(const QJsonObject &request,
+                            std::function<void(Result<QJsonObject>)> done)
+{
+    const QJsonValue filterValue = request.value(QLatin1String("filter"));
+    if (!filterValue.isUndefined() && !filterValue.isObject())
+        return done(Core::makeError(QStringLiteral("invalid-filter"),
+                                    QStringLiteral("filter must be an object"), 400));
+    const QJsonObject filter = filterValue.toObject();
+    const QJsonValue rateValue = request.value(QLatin1String("ratePerSecond"));
+    if (!rateValue.isUndefined() &&
+        (!rateValue.isDouble() || rateValue.toDouble() < 0.1 || rateValue.toDouble() > 1000))
+        return done(Core::makeError(QStringLiteral("invalid-rate"),
+                                    QStringLiteral("ratePerSecond must be a number from 0.1 to "
+                                                   "1000"),
+                                    400));
+    auto s = selection(filter);
+    if (!s)
+        return done(s.error());
+    QSqlQuery q = select(m_database.connection(), *s, QStringLiteral("d.id"), kMaxDeliveries);
+    if (!q.exec())
+        return done(Core::makeError(QStringLiteral("database-error"), q.lastError().text(), 500));
+    auto r = std::make_shared<Running>();
+    while (q.next())
+        r->ids.append(q.value(0).toString());
+    if (r->ids.isEmpty())
+        return done(Core::makeError(QStringLiteral("nothing-to-redeliver"),
+                                    QStringLiteral("no finished delivery matches the filter"),
+                                    422));
+    r->id = QUuid::createUuid().toString(QUuid::WithoutBraces);
+    r->filter = filter;
+    r->rate = rateValue.isUndefined() ? 10.0 : rateValue.toDouble();
+    r->actor = request.value(QLatin1String("actor")).toString(QStringLiteral("admin-api"));
+    r->createdAt = nowMs();
+    r->startedAt = r->createdAt;
+    const QByteArray ids =
+        QJsonDocument(QJsonArray::fromStringList(r->ids)).toJson(QJsonDocument::Compact);
+    const QByteArray filterJson = QJsonDocument(filter).toJson(QJsonDocument::Compact);
+    QPointer<RedeliveryJobs> self(this);
+    m_writer.submit(
+        [r, ids, filterJson](WriteTransaction &tx) -> Result<void> {
+            QSqlQuery &i = tx.query(QStringLiteral(
+                "INSERT INTO webhook_redelivery_jobs (id, created_at, actor, filter, rate, "
+                "delivery_ids, total, state, started_at) VALUES (?, ?, ?, ?, ?, ?, ?, "
+                "'running', ?)"));
+            i.addBindValue(r->id);
+            i.addBindValue(r->createdAt);
+            i.addBindValue(r->actor);
+            i.addBindValue(QString::fromUtf8(filterJson));
+            i.addBindValue(r->rate);
+            i.addBindValue(QString::fromUtf8(ids));
+            i.addBindValue(int(r->ids.size()));
+            i.addBindValue(r->startedAt);
+            if (!i.exec())
+                return WriteTransaction::sqlError(i, "insert redelivery job");
+            return {};
+        },
+        [self, r, done = std::move(done)](const Result<void> &result) {
+            // Back on the jobs' thread: the runner's timers live there.
+            QMetaObject::invokeMethod(
+                self ? static_cast<QObject *>(self.data()) : QCoreApplication::instance(),
+                [self, r, done, result] {
+                    if (!result)
+                        return done(result.error());
+                    if (!self)
+                        return done(Core::makeError(QStringLiteral("shutting-down"),
+                                                    QStringLiteral("the server is stopping"), 503));
+                    self->m_running.insert(r->id, r);
+                    self->m_events.publish(QStringLiteral("redelivery.progress"),
+                                           self->jobJson(*r));
+                    self->run(r->id);
+                    done(self->jobJson(*r));
+                },
+                Qt::QueuedConnection);
+        });
+}
+
+void RedeliveryJobs::run(const QString &id)
+{
+    const auto r = m_running.value(id);
+    if (!r)
+        return;
+    r->clock.start();
+    r->timer = std::make_unique<QTimer>();
+    r->timer->setInterval(kTickMs);
+    connect(r->timer.get(), &QTimer::timeout, this, [this, id] { tick(id); });
+    r->timer->start();
+    tick(id);
+}
+
+void RedeliveryJobs::tick(const QString &id)
+{
+    const auto r = m_running.value(id);
+    if (!r || r->state != QLatin1String("running"))
+        return;
+    // Token bucket: `rate` a second, at most one tick's worth of burst.
+    const double elapsed = double(r->clock.restart()) / 1000.0;
+    r->allowance =
+        std::min(r->allowance + elapsed * r->rate, std::max(1.0, r->rate * kTickMs / 1000.0));
+    int sent = 0;
+    while (r->allowance >= 1.0 && r->next < r->ids.size()) {
+        r->allowance -= 1.0;
+        const QString deliveryId = r->ids[r->next++];
+        ++r->inFlight;
+        ++sent;
+        QPointer<RedeliveryJobs> self(this);
+        m_orders.redeliver(deliveryId, [self, id](const Result<Webhooks::Delivery> &result) {
+            const bool ok = bool(result);
+            const QString why = ok ? QString() : result.error().message;
+            QMetaObject::invokeMethod(
+                self ? static_cast<QObject *>(self.data()) : QCoreApplication::instance(),
+                [self, id, ok, why] {
+                    if (!self)
+                        return;
+                    const auto r = self->m_running.value(id);
+                    if (!r)
+                        return;
+                    --r->inFlight;
+                    if (ok) {
+                        ++r->done;
+                    } else {
+                        ++r->failed;
+                        r->lastError = why;
+                    }
+                    if (r->inFlight > 0)
+                        return;
+                    if (r->state == QLatin1String("running") && r->next >= r->ids.size()) {
+                        self->finish(id, QStringLiteral("completed"));
+                    } else if (r->state != QLatin1String("running")) {
+                        // Cancelled while these were in flight: record the final counts.
+                        self->persist(*r);
+                        self->m_running.remove(id);
+                    }
+                },
+                Qt::QueuedConnection);
+        });
+    }
+    if (sent > 0) {
+        persist(*r);
+        m_events.publish(QStringLiteral("redelivery.progress"), jobJson(*r));
+    }
+}
+
+void RedeliveryJobs::persist(const Running &r, std::function<void()> after)
+{
+    const QString id = r.id;
+    const int next = r.next;
+    const int done = r.done;
+    const int failed = r.failed;
+    const QString state = r.state;
+    const qint64 finishedAt = r.finishedAt;
+    const QString lastError = r.lastError;
+    m_writer.submit(
+        [=](WriteTransaction &tx) -> Result<void> {
+            QSqlQuery &u = tx.query(QStringLiteral(
+                "UPDATE webhook_redelivery_jobs SET next_index = ?, done = ?, failed = ?, state = "
+                "?, finished_at = ?, last_error = ? WHERE id = ?"));
+            u.addBindValue(next);
+            u.addBindValue(done);
+            u.addBindValue(failed);
+            u.addBindValue(state);
+            u.addBindValue(finishedAt > 0 ? QVariant(finishedAt)
+                                          : QVariant(QMetaType::fromType<qint64>()));
+            u.addBindValue(lastError.isEmpty() ? QVariant(QMetaType::fromType<QString>())
+                                               : QVariant(lastError));
+            u.addBindValue(id);
+            if (!u.exec())
+                return WriteTransaction::sqlError(u, "update redelivery job");
+            return {};
+        },
+        [after = std::move(after)](const Result<void> &) {
+            if (after)
+                after();
+        });
+}
+
+void RedeliveryJobs::finish(const QString &id, const QString &state)
+{
+    const auto r = m_running.value(id);
+    if (!r)
+        return;
+    r->state = state;
+    r->finishedAt = nowMs();
+    if (r->timer)
+        r->timer->stop();
+    persist(*r);
+    m_events.publish(QStringLiteral("redelivery.progress"), jobJson(*r));
+    // Cancelled jobs keep their redeliveries in flight counted; the record stays in history.
+    if (r->inFlight == 0)
+        m_running.remove(id);
+}
+
+void RedeliveryJobs::cancel(const QString &id, const std::function<void(Result<QJsonObject>)> &done)
+{
+    if (const auto r = m_running.value(id); r && r->state == QLatin1String("running")) {
+        finish(id, QStringLiteral("cancelled"));
+        return done(jobJson(*r));
+    }
+    const auto existing = job(id);
+    if (!existing)
+        return done(Core::makeError(QStringLiteral("job-not-found"),
+                                    QStringLiteral("no redelivery job %1").arg(id), 404));
+    return done(Core::makeError(QStringLiteral("job-finished"),
+                                QStringLiteral("redelivery job %1 is already %2")
+                                    .arg(id, existing->value(QLatin1String("state")).toString()),
+                                409));
+}
+
+QJsonObject RedeliveryJobs::jobJson(const Running &r) const
+{
+    QJsonObject o{{QStringLiteral("id"), r.id},
+                  {QStringLiteral("state"), r.state},
+                  {QStringLiteral("filter"), r.filter},
+                  {QStringLiteral("ratePerSecond"), r.rate},
+                  {QStringLiteral("total"), int(r.ids.size())},
+                  {QStringLiteral("sent"), r.next},
+                  {QStringLiteral("done"), r.done},
+                  {QStringLiteral("failed"), r.failed},
+                  {QStringLiteral("actor"), r.actor},
+                  {QStringLiteral("createdAt"), Core::isoTimeMs(r.createdAt)}};
+    o.insert(QStringLiteral("finishedAt"), r.finishedAt > 0
+                                               ? QJsonValue(Core::isoTimeMs(r.finishedAt))
+                                               : QJsonValue(QJsonValue::Null));
+    o.insert(QStringLiteral("lastError"),
+             r.lastError.isEmpty() ? QJsonValue(QJsonValue::Null) : QJsonValue(r.lastError));
+    return o;
+}
+
+QJsonArray RedeliveryJobs::list(int limit) const
+{
+    QSqlQuery q(m_database.connection());
+    q.prepare(QStringLiteral("SELECT id FROM webhook_redelivery_jobs ORDER BY created_at DESC, "
+                             "id LIMIT ?"));
+    q.addBindValue(limit);
+    QJsonArray out;
+    if (!q.exec())
+        return out;
+    QStringList ids;
+    while (q.next())
+        ids.append(q.value(0).toString());
+    for (const QString &id : std::as_const(ids))
+        if (const auto j = job(id))
+            out.append(*j);
+    return out;
+}
+
+std::optional<QJsonObject> RedeliveryJobs::job(const QString &id) const
+{
+    // A running job's counters are ahead of its row.
+    if (const auto r = m_running.value(id))
+        return jobJson(*r);
+    QSqlQuery q(m_database.connection());
+    q.prepare(QStringLiteral("SELECT id, created_at, actor, filter, rate, total, next_index, done, "
+                             "failed, state, finished_at, last_error FROM "
+                             "webhook_redelivery_jobs WHERE id = ?"));
+    q.addBindValue(id);
+    if (!q.exec() || !q.next())
+        return std::nullopt;
+    Running r;
+    r.id = q.value(0).toString();
+    r.createdAt = q.value(1).toLongLong();
+    r.actor = q.value(2).toString();
+    r.filter = QJsonDocument::fromJson(q.value(3).toByteArray()).object();
+    r.rate = q.value(4).toDouble();
+    QJsonObject o;
+    r.next = q.value(6).toInt();
+    r.done = q.value(7).toInt();
+    r.failed = q.value(8).toInt();
+    r.state = q.value(9).toString();
+    r.finishedAt = q.value(10).toLongLong();
+    r.lastError = q.value(11).toString();
+    o = jobJson(r);
+    o.insert(QStringLiteral("total"), q.value(5).toInt());
+    return o;
+}
+
+Result<int> RedeliveryJobs::prune(qint64 now)
+{
+    if (m_historyDays <= 0)
+        return 0;
+    const qint64 before = now - qint64(m_historyDays) * 24 * 3600 * 1000;
+    int removed = 0;
+    auto r = m_writer.run([before, &removed](WriteTransaction &tx) -> Result<void> {
+        QSqlQuery &a = tx.query(
+            QStringLiteral("DELETE FROM webhook_attempts WHERE delivery_id IN (SELECT id FROM "
+                           "webhook_deliveries WHERE state != 'pending' AND completed_at < ?)"));
+        a.addBindValue(before);
+        if (!a.exec())
+            return WriteTransaction::sqlError(a, "prune attempts");
+        QSqlQuery &d = tx.query(QStringLiteral(
+            "DELETE FROM webhook_deliveries WHERE state != 'pending' AND completed_at < ?"));
+        d.addBindValue(before);
+        if (!d.exec())
+            return WriteTransaction::sqlError(d, "prune deliveries");
+        removed = d.numRowsAffected();
+        QSqlQuery &j = tx.query(QStringLiteral(
+            "DELETE FROM webhook_redelivery_jobs WHERE state != 'running' AND finished_at < ?"));
+        j.addBindValue(before);
+        if (!j.exec())
+            return WriteTransaction::sqlError(j, "prune redelivery jobs");
+        return {};
+    });
+    if (!r)
+        return r.error();
+    if (removed > 0)
+        qCInfo(lcDb) << "pruned" << removed << "deliveries older than" << m_historyDays << "days";
+    return removed;
+}
+
+} // namespace Gatehouse::Orders
