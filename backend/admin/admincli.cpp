@@ -210,6 +210,8 @@ constexpr Command Commands[] = {
     {"clients", "update", 2, "clients update CLIENT_ID METADATA_JSON_FILE (- for stdin)"},
     {"clients", "rotate-secret", 1, "clients rotate-secret CLIENT_ID"},
     {"clients", "delete", 1, "clients delete CLIENT_ID"},
+    {"clients", "access", 1,
+     "clients access CLIENT_ID   (every scope, audience and claim it can obtain)"},
     {"keys", "list", 0, "keys list"},
     {"keys", "rotate", 0, "keys rotate [--alg RS256|ES256]"},
     {"users", "list", 0, "users list"},
@@ -218,6 +220,7 @@ constexpr Command Commands[] = {
     {"users", "set-password", 1, "users set-password USER (the password from stdin)"},
     {"users", "unlock", 1, "users unlock USER"},
     {"users", "delete", 1, "users delete USER"},
+    {"users", "access", 1, "users access USER   (every scope and claim obtainable, per client)"},
     {"initial-access-tokens", "create", 0,
      "initial-access-tokens create [--expires-in SECONDS] [--max-uses N]"},
     {"initial-access-tokens", "list", 0, "initial-access-tokens list"},
@@ -1233,6 +1236,15 @@ int runAdminCli(const QStringList &args, const QProcessEnvironment &env, QTextSt
             path = QStringLiteral("/admin/v1/redeliveries");
             body = QJsonDocument(o).toJson();
         }
+    } else if ((noun == QLatin1String("users") || noun == QLatin1String("clients")) &&
+               verb == QLatin1String("access")) {
+        method = "POST";
+        path = QStringLiteral("/admin/v1/oauth/access");
+        body =
+            QJsonDocument(QJsonObject{{noun == QLatin1String("users") ? QStringLiteral("username")
+                                                                      : QStringLiteral("client_id"),
+                                       words[0]}})
+                .toJson();
     } else if (noun == QLatin1String("tokens") && verb == QLatin1String("preview")) {
         const auto input = readInput(words[0], err);
         if (!input)
@@ -1351,6 +1363,83 @@ int runAdminCli(const QStringList &args, const QProcessEnvironment &env, QTextSt
             << " a second\n";
         if (!answer.value(QStringLiteral("lastError")).isNull())
             out << "last refusal: " << str(answer, "lastError") << "\n";
+        return 0;
+    }
+    if (verb == QLatin1String("access")) {
+        // claims {name: value} with sources {name: {source, detail}} as rows
+        auto claimRows = [](const QJsonObject &token) {
+            const QJsonObject claims = token.value(QStringLiteral("claims")).toObject();
+            const QJsonObject sources = token.value(QStringLiteral("sources")).toObject();
+            QJsonArray rows;
+            for (auto it = claims.begin(); it != claims.end(); ++it) {
+                if (it.key() == QLatin1String("iat") || it.key() == QLatin1String("exp") ||
+                    it.key() == QLatin1String("jti") || it.key() == QLatin1String("at_hash") ||
+                    it.key() == QLatin1String("auth_time"))
+                    continue; // per token, not access
+                const QJsonObject src = sources.value(it.key()).toObject();
+                rows.append(QJsonObject{
+                    {QStringLiteral("claim"), it.key()},
+                    {QStringLiteral("value"),
+                     it.value().isString()
+                         ? it.value().toString()
+                         : QString::fromUtf8(
+                               QJsonDocument(QJsonArray{it.value()}).toJson(QJsonDocument::Compact))
+                               .mid(1)
+                               .chopped(1)},
+                    {QStringLiteral("source"), src.value(QStringLiteral("source")).toString()},
+                    {QStringLiteral("detail"), src.value(QStringLiteral("detail")).toString()}});
+            }
+            return rows;
+        };
+        const QList<std::pair<const char *, const char *>> cols{
+            {"claim", "CLAIM"}, {"value", "VALUE"}, {"source", "SOURCE"}, {"detail", "WHY"}};
+        auto scopes = [](const QJsonObject &o) {
+            QStringList l;
+            for (const QJsonValue v : o.value(QStringLiteral("scopes")).toArray())
+                l.append(v.toObject().value(QStringLiteral("scope")).toString());
+            return l.join(QLatin1Char(' '));
+        };
+        if (noun == QLatin1String("users")) {
+            const QJsonArray clients = answer.value(QStringLiteral("clients")).toArray();
+            out << "user "
+                << answer.value(QStringLiteral("subject"))
+                       .toObject()
+                       .value(QStringLiteral("username"))
+                       .toString()
+                << ": " << clients.size() << " client(s) can act for this user\n";
+            for (const QJsonValue v : clients) {
+                const QJsonObject c = v.toObject();
+                out << "\nclient " << str(c, "clientName") << " (" << str(c, "clientId")
+                    << "): scopes " << scopes(c) << "; consent "
+                    << (c.value(QStringLiteral("consent")).isNull()
+                            ? QStringLiteral("not given yet")
+                            : QStringLiteral("given for ") + c.value(QStringLiteral("consent"))
+                                                                 .toObject()
+                                                                 .value(QStringLiteral("scope"))
+                                                                 .toString())
+                    << "\n";
+                printTable(claimRows(c.value(QStringLiteral("accessToken")).toObject()), cols, out);
+            }
+            return 0;
+        }
+        out << "client "
+            << answer.value(QStringLiteral("subject"))
+                   .toObject()
+                   .value(QStringLiteral("clientName"))
+                   .toString()
+            << ": grants " << str(answer, "grantTypes") << "; scopes " << scopes(answer)
+            << (answer.value(QStringLiteral("actsForUsers")).toBool()
+                    ? QStringLiteral("; acts for users (see users access)")
+                    : QString())
+            << "\naudiences:\n";
+        for (const QJsonValue v : answer.value(QStringLiteral("audiences")).toArray())
+            out << "  " << v.toObject().value(QStringLiteral("audience")).toString() << " ("
+                << v.toObject().value(QStringLiteral("detail")).toString() << ")\n";
+        if (answer.contains(QStringLiteral("clientCredentials"))) {
+            out << "client_credentials access token:\n";
+            printTable(claimRows(answer.value(QStringLiteral("clientCredentials")).toObject()),
+                       cols, out);
+        }
         return 0;
     }
     if (noun == QLatin1String("tokens") && verb == QLatin1String("preview")) {

@@ -399,6 +399,24 @@ void OAuthAdminApi::registerTokenRoutes()
             r.setHeader("Cache-Control", "no-store");
             return r;
         });
+    // Effective access: every scope and claim a user or client can obtain, and why.
+    m_server.route(
+        "POST", QStringLiteral("/admin/v1/oauth/access"), [this](const HttpRequest &req) {
+            QJsonParseError pe;
+            const QJsonDocument doc = QJsonDocument::fromJson(req.body, &pe);
+            if (pe.error != QJsonParseError::NoError || !doc.isObject())
+                return HttpResponse::error(
+                    400, QStringLiteral("malformed-json"),
+                    QStringLiteral("the body must be a JSON object with username or client_id"));
+            const QJsonObject access = m_oauth.effectiveAccess(doc.object());
+            if (access.contains(QLatin1String("error")))
+                return HttpResponse::error(
+                    access.value(QLatin1String("error")) == QLatin1String("invalid_client") ? 404
+                                                                                            : 400,
+                    access.value(QLatin1String("error")).toString(),
+                    access.value(QLatin1String("error_description")).toString());
+            return HttpResponse::json(200, access);
+        });
     m_server.routeDeferred("DELETE", QStringLiteral("/admin/v1/tokens/{id}"),
                            [this](const HttpRequest &req, const Responder &respond) {
                                m_oauth.revokeById(req.pathParam(QStringLiteral("id")),

@@ -235,6 +235,9 @@ QJsonObject OAuthApi::previewToken(const QJsonObject &request) const
         utr.now = now;
         utr.sources = &sources;
         issueUserTokens(m_issuerImpl, utr, &result);
+        // The id_token's user claims come from the same function with the id_token's rules
+        // (profile included): note their sources too.
+        scopedUserClaims(*user, utr.scopes, false, &sources);
     } else if (grant == QLatin1String("urn:ietf:params:oauth:grant-type:jwt-bearer")) {
         return failure(QStringLiteral("unsupported_grant_type"),
                        QStringLiteral("a dry run of jwt-bearer would spend the assertion's jti; "
@@ -292,6 +295,156 @@ QJsonObject OAuthApi::previewToken(const QJsonObject &request) const
         if (result.response.contains(QLatin1String(k)))
             also.append(QLatin1String(k));
     out.insert(QStringLiteral("alsoIssued"), also);
+    // The id_token's claims too (openid): the user claims share the access token's sources.
+    if (const QString id = result.response.value(QLatin1String("id_token")).toString();
+        !id.isEmpty()) {
+        const auto decoded = Crypto::Jws::decodeUnverified(id.toLatin1());
+        if (decoded) {
+            const QJsonObject idClaims = decoded->value(QLatin1String("payload")).toObject();
+            static const QHash<QString, std::pair<QString, QString>> fixed{
+                {QStringLiteral("aud"),
+                 {QStringLiteral("clientRecord"), QStringLiteral("the client's client_id")}},
+                {QStringLiteral("exp"),
+                 {QStringLiteral("clientRecord"),
+                  QStringLiteral("issue time + the client's access_token_lifetime")}},
+                {QStringLiteral("auth_time"),
+                 {QStringLiteral("time"), QStringLiteral("when the user signed in")}},
+                {QStringLiteral("at_hash"),
+                 {QStringLiteral("server"),
+                  QStringLiteral("the left half of SHA-256 of the access token")}},
+                {QStringLiteral("nonce"),
+                 {QStringLiteral("request"), QStringLiteral("the nonce of the authorization "
+                                                            "request")}}};
+            QJsonObject idSources;
+            for (auto it = idClaims.begin(); it != idClaims.end(); ++it) {
+                ClaimSource cs = sources.value(it.key());
+                if (const auto f = fixed.constFind(it.key()); f != fixed.constEnd())
+                    cs = ClaimSource{f->first, f->second};
+                if (cs.source.isEmpty())
+                    cs = ClaimSource{QStringLiteral("unknown"), QString()};
+                idSources.insert(it.key(), QJsonObject{{QStringLiteral("source"), cs.source},
+                                                       {QStringLiteral("detail"), cs.detail}});
+            }
+            out.insert(QStringLiteral("idToken"),
+                       QJsonObject{{QStringLiteral("claims"), idClaims},
+                                   {QStringLiteral("sources"), idSources}});
+        }
+    }
+    return out;
+}
+
+QJsonObject OAuthApi::effectiveAccess(const QJsonObject &request) const
+{
+    auto failure = [](const QString &error, const QString &description) {
+        return QJsonObject{{QStringLiteral("error"), error},
+                           {QStringLiteral("error_description"), description}};
+    };
+    static const QStringList userGrants{
+        QStringLiteral("authorization_code"), QStringLiteral("password"),
+        QStringLiteral("urn:ietf:params:oauth:grant-type:device_code")};
+    auto scopeRows = [](const Client &c) {
+        QJsonArray rows;
+        for (const QString &s : c.scopes)
+            rows.append(QJsonObject{
+                {QStringLiteral("scope"), s},
+                {QStringLiteral("source"), QStringLiteral("clientRecord")},
+                {QStringLiteral("detail"),
+                 QStringLiteral("allowed by the scope of client \"%1\"").arg(c.clientName)}});
+        return rows;
+    };
+    const QString username = request.value(QLatin1String("username")).toString();
+    const QString clientId = request.value(QLatin1String("client_id")).toString();
+    if (username.isEmpty() == clientId.isEmpty())
+        return failure(QStringLiteral("invalid_request"),
+                       QStringLiteral("give either \"username\" or \"client_id\""));
+    if (!username.isEmpty()) {
+        const auto user = m_users.find(username);
+        if (!user)
+            return failure(QStringLiteral("invalid_request"),
+                           QStringLiteral("no user '%1'").arg(username));
+        QJsonArray clients;
+        for (const Client &c : m_clients.all()) {
+            QString grant;
+            for (const QString &g : userGrants)
+                if (c.grantTypes.contains(g)) {
+                    grant = g;
+                    break;
+                }
+            if (grant.isEmpty())
+                continue; // a client without a user grant never acts for a user
+            QJsonObject entry{
+                {QStringLiteral("clientId"), c.clientId},
+                {QStringLiteral("clientName"), c.clientName},
+                {QStringLiteral("grantTypes"), QJsonArray::fromStringList(c.grantTypes)},
+                {QStringLiteral("scopes"), scopeRows(c)}};
+            const QList<QJsonObject> consent = m_users.consents(user->id, c.clientId);
+            entry.insert(QStringLiteral("consent"), consent.isEmpty()
+                                                        ? QJsonValue(QJsonValue::Null)
+                                                        : QJsonValue(consent.first()));
+            // Every allowed scope at once: every claim the user can reach through this client.
+            const QJsonObject p = previewToken(
+                QJsonObject{{QStringLiteral("client_id"), c.clientId},
+                            {QStringLiteral("grant_type"), grant},
+                            {QStringLiteral("username"), user->username},
+                            {QStringLiteral("scope"), c.scopes.join(QLatin1Char(' '))}});
+            if (p.contains(QLatin1String("error"))) {
+                entry.insert(QStringLiteral("error"), p.value(QLatin1String("error_description")));
+            } else {
+                entry.insert(
+                    QStringLiteral("accessToken"),
+                    QJsonObject{{QStringLiteral("claims"), p.value(QLatin1String("claims"))},
+                                {QStringLiteral("sources"), p.value(QLatin1String("sources"))}});
+                if (p.contains(QLatin1String("idToken")))
+                    entry.insert(QStringLiteral("idToken"), p.value(QLatin1String("idToken")));
+            }
+            clients.append(entry);
+        }
+        return QJsonObject{
+            {QStringLiteral("subject"),
+             QJsonObject{{QStringLiteral("kind"), QStringLiteral("user")},
+                         {QStringLiteral("id"), user->id},
+                         {QStringLiteral("username"), user->username},
+                         {QStringLiteral("groups"), QJsonArray::fromStringList(user->groups)}}},
+            {QStringLiteral("clients"), clients}};
+    }
+    const auto c = m_clients.find(clientId);
+    if (!c)
+        return failure(QStringLiteral("invalid_client"),
+                       QStringLiteral("no client '%1'").arg(clientId));
+    QJsonArray audiences{
+        QJsonObject{{QStringLiteral("audience"), c->clientId},
+                    {QStringLiteral("source"), QStringLiteral("clientRecord")},
+                    {QStringLiteral("detail"), QStringLiteral("the default: its own client_id")}}};
+    if (c->grantTypes.contains(QStringLiteral("client_credentials")))
+        audiences.append(
+            QJsonObject{{QStringLiteral("audience"), QStringLiteral("any absolute URI")},
+                        {QStringLiteral("source"), QStringLiteral("request")},
+                        {QStringLiteral("detail"),
+                         QStringLiteral("client_credentials: the resource parameter (RFC 8707)")}});
+    for (const QString &a : c->tokenExchangeAudiences)
+        audiences.append(QJsonObject{{QStringLiteral("audience"), a},
+                                     {QStringLiteral("source"), QStringLiteral("exchangePolicy")},
+                                     {QStringLiteral("detail"),
+                                      QStringLiteral("token exchange: token_exchange_audiences")}});
+    QJsonObject out{
+        {QStringLiteral("subject"), QJsonObject{{QStringLiteral("kind"), QStringLiteral("client")},
+                                                {QStringLiteral("clientId"), c->clientId},
+                                                {QStringLiteral("clientName"), c->clientName}}},
+        {QStringLiteral("grantTypes"), QJsonArray::fromStringList(c->grantTypes)},
+        {QStringLiteral("scopes"), scopeRows(*c)},
+        {QStringLiteral("audiences"), audiences},
+        {QStringLiteral("actsForUsers"),
+         std::any_of(userGrants.begin(), userGrants.end(),
+                     [&c](const QString &g) { return c->grantTypes.contains(g); })}};
+    if (c->grantTypes.contains(QStringLiteral("client_credentials"))) {
+        const QJsonObject p = previewToken(
+            QJsonObject{{QStringLiteral("client_id"), c->clientId},
+                        {QStringLiteral("grant_type"), QStringLiteral("client_credentials")}});
+        if (!p.contains(QLatin1String("error")))
+            out.insert(QStringLiteral("clientCredentials"),
+                       QJsonObject{{QStringLiteral("claims"), p.value(QLatin1String("claims"))},
+                                   {QStringLiteral("sources"), p.value(QLatin1String("sources"))}});
+    }
     return out;
 }
 

@@ -64,6 +64,10 @@ public:
     // source, and what else would be issued; nothing is stored, no event says "issued", the
     // signed value never leaves this function. An error: {"error", "error_description"}.
     QJsonObject previewToken(const QJsonObject &request) const;
+    // Effective access of an OAuth user ({"username"}) or client ({"client_id"}): every scope
+    // and claim it can obtain, each with its source, read off token previews with every
+    // allowed scope (so from the real issuing code). An error: {"error", "error_description"}.
+    QJsonObject effectiveAccess(const QJsonObject &request) const;
     void revokeById(const QString &id, std::function<void(Core::Result<void>)> done);
     void publishKeyRotated(const QString &alg);
     void publish(const QString &type, const QJsonObject &data); // on the admin event stream

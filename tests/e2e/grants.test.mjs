@@ -435,3 +435,48 @@ test('token preview: bad input gets a clear error and stores nothing', async () 
     assert.equal(malformed.status, 400);
     assert.equal(await activeCount(c.client_id), 0);
 });
+
+test('effective access: every scope and claim a user or a client can obtain, each with its source', async () => {
+    const legacy = await register({ client_name: 'access legacy', grant_types: ['password', 'refresh_token'],
+                                    scope: 'openid email groups profile', token_endpoint_auth_method: 'client_secret_post' });
+    const machine = await register({ client_name: 'access machine', grant_types: ['client_credentials', EXCHANGE],
+                                     scope: 'orders:read', token_exchange_audiences: ['https://api.example/x'] });
+    const u = await adminFetch(b, 'POST', '/admin/v1/oauth/access', { username: 'dana' });
+    assert.equal(u.status, 200, u.text);
+    assert.equal(u.json.subject.kind, 'user');
+    assert.equal(u.json.subject.username, 'dana');
+    const viaLegacy = u.json.clients.find((c) => c.clientId === legacy.client_id);
+    assert.ok(viaLegacy, 'the password client can act for dana');
+    assert.ok(!u.json.clients.some((c) => c.clientId === machine.client_id), 'a client_credentials client never acts for a user');
+    assert.deepEqual(viaLegacy.scopes.map((s) => s.scope), ['openid', 'email', 'groups', 'profile']);
+    assert.equal(viaLegacy.scopes[0].source, 'clientRecord');
+    const at = viaLegacy.accessToken;
+    assert.equal(at.claims.sub, user.id);
+    assert.equal(at.sources.sub.source, 'userAttribute');
+    assert.equal(at.claims.email, 'dana@example.com');
+    assert.equal(at.sources.email.source, 'userAttribute');
+    assert.deepEqual(at.claims.groups, ['ops']);
+    assert.equal(at.sources.groups.source, 'group');
+    // the id_token carries the profile claims the access token does not
+    assert.equal(viaLegacy.idToken.claims.name, 'Dana');
+    assert.equal(viaLegacy.idToken.sources.name.source, 'userAttribute');
+    assert.equal(viaLegacy.idToken.claims.aud, legacy.client_id);
+    assert.equal(viaLegacy.idToken.sources.aud.source, 'clientRecord');
+    assert.equal(at.claims.name, undefined);
+    assert.equal(await activeCount(legacy.client_id), 0, 'nothing was issued');
+
+    const c = await adminFetch(b, 'POST', '/admin/v1/oauth/access', { client_id: machine.client_id });
+    assert.equal(c.status, 200, c.text);
+    assert.equal(c.json.subject.kind, 'client');
+    assert.equal(c.json.actsForUsers, false);
+    assert.deepEqual(c.json.audiences.map((a) => a.source), ['clientRecord', 'request', 'exchangePolicy']);
+    assert.equal(c.json.audiences[2].audience, 'https://api.example/x');
+    assert.equal(c.json.clientCredentials.claims.sub, machine.client_id);
+    assert.equal(c.json.clientCredentials.sources.scope.source, 'clientRecord');
+
+    for (const [body, status] of [[{}, 400], [{ username: 'dana', client_id: machine.client_id }, 400],
+                                  [{ username: 'nobody' }, 400], [{ client_id: 'nope' }, 404]]) {
+        const r = await adminFetch(b, 'POST', '/admin/v1/oauth/access', body);
+        assert.equal(r.status, status, `${JSON.stringify(body)}: ${r.text}`);
+    }
+});

@@ -663,6 +663,23 @@ void TestHeadlessBackend::adminCliUsers()
     QCOMPARE(noPw.exitCode, 2);
     QVERIFY(noPw.err.contains(QStringLiteral("password on stdin")));
     QCOMPARE(runCli(QStringList{"admin", "users", "unlock", "cli-bob"} + base).exitCode, 0);
+    // Effective access: a password client that may act for cli-bob, and what bob gets there.
+    const CliResult reg =
+        runCli(QStringList{"admin", "clients", "register", "-"} + base, env,
+               R"({"client_name":"CLI legacy","grant_types":["password"],"scope":"email groups"})");
+    QCOMPARE(reg.exitCode, 0);
+    const CliResult access = runCli(QStringList{"admin", "users", "access", "cli-bob"} + base);
+    QCOMPARE(access.exitCode, 0);
+    for (const QString &row :
+         {QStringLiteral(
+              "client CLI legacy \\(\\S+\\): scopes email groups; consent not given yet"),
+          QStringLiteral("email\\s+bob@example.com\\s+userAttribute\\s+email of user \"cli-bob\", "
+                         "granted by scope email"),
+          QStringLiteral("groups\\s+\\[?\"?ops\"?,\"?dev\"?\\]?\\s+group\\s+the groups of user")})
+        QVERIFY2(access.out.contains(QRegularExpression(row)), qPrintable(access.out));
+    const CliResult noUser = runCli(QStringList{"admin", "users", "access", "nobody"} + base);
+    QCOMPARE(noUser.exitCode, 1);
+    QVERIFY2(noUser.err.contains(QStringLiteral("no user 'nobody'")), qPrintable(noUser.err));
     const CliResult consents = runCli(QStringList{"admin", "consents", "list"} + base);
     QCOMPARE(consents.exitCode, 0);
     QVERIFY(consents.out.contains(QStringLiteral("USER ID")));
