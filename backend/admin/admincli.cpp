@@ -47,9 +47,18 @@ Reply call(const Target &t, const QByteArray &method, const QString &path,
     url.setQuery(query);
     QNetworkRequest req(url);
     req.setRawHeader("Authorization", "Bearer " + t.token.toUtf8());
+    // Who is acting, for the audit log: the program and the operating-system user.
+    req.setHeader(QNetworkRequest::UserAgentHeader,
+                  QByteArrayLiteral("gatehouse-admin-cli/" GATEHOUSE_VERSION));
+    const QByteArray user = qgetenv("USER").isEmpty() ? qgetenv("USERNAME") : qgetenv("USER");
+    if (!user.isEmpty())
+        req.setRawHeader("X-Gatehouse-Actor", user.left(100));
     req.setTransferTimeout(10'000);
+    // The cluster API's PATCH (labels set/remove without --as) takes a JSON merge patch.
     if (!body.isEmpty())
-        req.setHeader(QNetworkRequest::ContentTypeHeader, QByteArrayLiteral("application/json"));
+        req.setHeader(QNetworkRequest::ContentTypeHeader,
+                      method == "PATCH" ? QByteArrayLiteral("application/merge-patch+json")
+                                        : QByteArrayLiteral("application/json"));
     QNetworkReply *reply = nam.sendCustomRequest(req, method, body);
     QEventLoop loop;
     QObject::connect(reply, &QNetworkReply::finished, &loop, &QEventLoop::quit);
@@ -234,6 +243,8 @@ constexpr Command Commands[] = {
     {"issuers", "add", 1, "issuers add ISSUER_JSON_FILE (- for stdin: {\"issuer\", \"jwks\"})"},
     {"issuers", "remove", 1, "issuers remove ISSUER_URL"},
     {"consents", "list", 0, "consents list [--user ID] [--client ID]"},
+    {"audit", "list", 0, "audit list [--kind K] [--target T] [--limit N]"},
+    {"audit", "show", 1, "audit show ENTRY_ID"},
     {"consents", "revoke", 2, "consents revoke USER_ID CLIENT_ID"},
 };
 
@@ -1006,6 +1017,12 @@ int runAdminCli(const QStringList &args, const QProcessEnvironment &env, QTextSt
          QStringLiteral("id")},
         {QStringLiteral("client"), QStringLiteral("consents or tokens list: only this client's."),
          QStringLiteral("id")},
+        {QStringLiteral("kind"),
+         QStringLiteral("audit list: only changes of this kind (client, node, ...)."),
+         QStringLiteral("kind")},
+        {QStringLiteral("target"),
+         QStringLiteral("audit list: only changes to this (an id or a name)."),
+         QStringLiteral("target")},
         {QStringLiteral("endpoint"),
          QStringLiteral("deliveries redeliver-all: only this endpoint's."), QStringLiteral("id")},
         {QStringLiteral("from"),
@@ -1162,7 +1179,7 @@ int runAdminCli(const QStringList &args, const QProcessEnvironment &env, QTextSt
         const std::pair<const char *, const char *> filters[] = {
             {"customer", "customerId"}, {"status", "status"}, {"order", "orderId"},
             {"state", "state"},         {"limit", "limit"},   {"user", "user"},
-            {"client", "client"}};
+            {"client", "client"},       {"kind", "kind"},     {"target", "target"}};
         for (const auto &[option, param] : filters)
             if (p.isSet(QLatin1String(option)))
                 query.addQueryItem(QLatin1String(param), p.value(QLatin1String(option)));
@@ -1550,7 +1567,33 @@ int runAdminCli(const QStringList &args, const QProcessEnvironment &env, QTextSt
                         {"customerRef", "REF"},
                         {"lastModifiedDate", "CHANGED"}},
                        out);
-        else if (noun == QLatin1String("deliveries"))
+        else if (noun == QLatin1String("audit")) {
+            QJsonArray shown;
+            for (const QJsonValue v : rows) {
+                QJsonObject o = v.toObject();
+                QStringList fields;
+                for (const QJsonValue c : o.value(QStringLiteral("changes")).toArray())
+                    fields.append(c.toObject().value(QStringLiteral("field")).toString());
+                o.insert(QStringLiteral("fields"), fields.isEmpty()
+                                                       ? QStringLiteral("-")
+                                                       : fields.join(QStringLiteral(", ")));
+                o.insert(QStringLiteral("caused"), o.value(QStringLiteral("consequences"))
+                                                       .toObject()
+                                                       .value(QStringLiteral("summary"))
+                                                       .toString(QStringLiteral("-")));
+                shown.append(o);
+            }
+            printTable(shown,
+                       {{"id", "ID"},
+                        {"at", "TIME"},
+                        {"actor", "ACTOR"},
+                        {"kind", "KIND"},
+                        {"action", "ACTION"},
+                        {"target", "TARGET"},
+                        {"fields", "CHANGED"},
+                        {"caused", "SINCE THEN"}},
+                       out);
+        } else if (noun == QLatin1String("deliveries"))
             printTable(rows,
                        {{"id", "ID"},
                         {"orderId", "ORDER"},

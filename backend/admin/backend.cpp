@@ -1,5 +1,6 @@
 #include "admin/backend.h"
 #include "admin/adminapi.h"
+#include "admin/auditrecorder.h"
 #include "admin/clusteradmin.h"
 #include "admin/oauthadmin.h"
 #include "admin/ordersadmin.h"
@@ -229,7 +230,7 @@ Result<void> Backend::start()
                     << OAuth::OAuthStore::migration() << OAuth::OAuthStore::usersAndCodes()
                     << OAuth::OAuthStore::deviceCodes() << OAuth::OAuthStore::registration()
                     << OAuth::OAuthStore::assertions() << Cluster::ObjectStore::migration()
-                    << Orders::RedeliveryJobs::migration());
+                    << Orders::RedeliveryJobs::migration() << Core::AuditLog::migration());
     if (!db)
         return db.error();
     m_database = std::move(*db);
@@ -313,6 +314,10 @@ Result<void> Backend::start()
         m_cluster->serverAddress().toString(), QString::number(m_cluster->serverPort())));
     m_clusterAdminApi = std::make_unique<ClusterAdminApi>(*m_admin, *m_clusterApi, *m_settings, *ca,
                                                           m_cluster->url());
+    // Every administrative change from here on is recorded (docs/audit.md).
+    m_audit = std::make_unique<Core::AuditLog>(*m_database, *m_writer, *m_events, *m_clock);
+    m_auditRecorder =
+        std::make_unique<AuditRecorder>(*m_admin, *m_audit, *m_database, *m_clusterApi);
     // The issuer is the public base URL, else the service listener's own URL (known now).
     OAuth::AuthorizeSettings authorize;
     authorize.loginRatePerMinute = m_config.oauthLoginRate;

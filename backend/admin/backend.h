@@ -13,6 +13,7 @@
 #include <memory>
 
 namespace Gatehouse::Core {
+class AuditLog;
 class Clock;
 class Database;
 class EventBus;
@@ -49,6 +50,7 @@ class RedeliveryJobs;
 namespace Gatehouse::Admin {
 
 class AdminApi;
+class AuditRecorder;
 class ClusterAdminApi;
 class OrdersAdminApi;
 class OAuthAdminApi;
@@ -125,6 +127,8 @@ private:
     std::unique_ptr<Cluster::ServiceAccountTokens> m_serviceAccountTokens;
     std::unique_ptr<Cluster::ClusterApi> m_clusterApi;
     std::unique_ptr<ClusterAdminApi> m_clusterAdminApi;
+    std::unique_ptr<Core::AuditLog> m_audit;
+    std::unique_ptr<AuditRecorder> m_auditRecorder;
     std::unique_ptr<Core::HttpServer> m_nodePortListener;
     Core::TlsSettings m_clusterTls;
     QString m_adminToken;

@@ -185,6 +185,19 @@ public:
     Metrics &metrics;
     QList<Route> routes;
     QList<QPair<QString, Filter>> filters;
+    QList<QPair<QString, HttpServer::Observer>> observers;
+    // Observers' callbacks by (connection id, request seq), run when the response is complete.
+    QHash<QPair<quint64, quint64>, QList<HttpServer::AfterResponse>> afters;
+    void runAfters(quint64 connectionId, quint64 seq, const HttpResponse &response)
+    {
+        const auto it = afters.find(qMakePair(connectionId, seq));
+        if (it == afters.end())
+            return;
+        const QList<HttpServer::AfterResponse> fns = std::move(*it);
+        afters.erase(it);
+        for (const auto &fn : fns)
+            fn(response);
+    }
     std::optional<Route> fallback;
     ErrorFormatter errorFormatter;
     bool ready = true;
@@ -425,6 +438,10 @@ public:
                 }
             }
         }
+        for (const auto &o : std::as_const(m_srv.observers))
+            if (req.path.startsWith(o.first))
+                if (HttpServer::AfterResponse after = o.second(req))
+                    m_srv.afters[qMakePair(m_id, seq)].append(std::move(after));
         if (!m_route) {
             if (!m_allowed.isEmpty()) {
                 QByteArrayList allow = m_allowed;
@@ -487,6 +504,7 @@ public:
 
     void complete(quint64 seq, HttpResponse response)
     {
+        m_srv.runAfters(m_id, seq, response);
         auto it = m_pending.find(seq);
         if (it == m_pending.end())
             return;
@@ -820,6 +838,8 @@ void HttpServer::Private::deliver(quint64 connectionId, quint64 seq, HttpRespons
 {
     if (Connection *c = connections.value(connectionId))
         c->complete(seq, std::move(response));
+    else
+        runAfters(connectionId, seq, response); // the client left; what it changed still counts
 }
 
 void HttpServer::Private::finishShutdownIfDone()
@@ -885,6 +905,33 @@ void HttpServer::route(const QByteArray &method, const QString &pattern, Handler
     r.handler = std::move(handler);
     r.options = options;
     d->routes.append(std::move(r));
+}
+
+void HttpServer::addObserver(const QString &pathPrefix, Observer observer)
+{
+    d->observers.append({pathPrefix, std::move(observer)});
+}
+
+std::optional<HttpResponse> HttpServer::callLocal(const QByteArray &method,
+                                                  const QString &path) const
+{
+    HttpRequest req;
+    req.method = method;
+    req.path = path;
+    req.target = path.toUtf8();
+    req.listener = d->options.name;
+    req.requestId = QStringLiteral("local");
+    QStringList segments = path.split(QLatin1Char('/'));
+    if (!segments.isEmpty())
+        segments.removeFirst();
+    if (segments.size() > 1 && segments.last().isEmpty())
+        segments.removeLast();
+    QByteArrayList allowed;
+    const Route *route = d->findRoute(method, segments, &req.pathParams, &allowed);
+    if (!route || route->deferred || route->options.async || !route->handler)
+        return std::nullopt;
+    req.route = route->pattern;
+    return route->handler(req);
 }
 
 void HttpServer::addFilter(const QString &pathPrefix, Filter filter)

@@ -85,6 +85,15 @@ public:
     void routeDeferred(const QByteArray &method, const QString &pattern, DeferredHandler handler,
                        RouteOptions options = {});
     void addFilter(const QString &pathPrefix, Filter filter);
+    // Sees each request under pathPrefix that the filters let through (on the server's thread)
+    // and may return a callback that gets its response once it is complete, even when the
+    // client has gone by then (e.g. an audit log: before / after snapshots).
+    using AfterResponse = std::function<void(const HttpResponse &)>;
+    using Observer = std::function<AfterResponse(const HttpRequest &)>;
+    void addObserver(const QString &pathPrefix, Observer observer);
+    // What a plain route (not deferred, not async) answers for method and path right now, run
+    // in-process on the calling thread; nullopt when no such route matches.
+    std::optional<HttpResponse> callLocal(const QByteArray &method, const QString &path) const;
     void setFallback(Handler handler, RouteOptions options = {});
     // A deferred fallback: every request no route matches (a server doing its own routing).
     void setFallbackDeferred(DeferredHandler handler, RouteOptions options = {});

@@ -786,6 +786,15 @@ void TestHeadlessBackend::adminCliCluster()
     const CliResult nodes = runCli(QStringList{"admin", "nodes", "list"} + base);
     QCOMPARE(nodes.exitCode, 0);
     QVERIFY(nodes.out.contains(QStringLiteral("node-3")));
+    // The label change above is in the audit log, with the CLI as the program that made it.
+    const CliResult audit = runCli(
+        QStringList{"admin", "audit", "list", "--kind", "node", "--target", "node-1"} + base);
+    QCOMPARE(audit.exitCode, 0);
+    QVERIFY2(
+        audit.out.contains(QRegularExpression(QStringLiteral(
+            "\\(gatehouse-admin-cli/\\S+ from 127\\.0\\.0\\.1\\)\\s+node\\s+label\\s+node-1\\s+"
+            "[^\\n]*metadata\\.labels\\.rack"))),
+        qPrintable(audit.out));
     const CliResult recent = runCli(QStringList{"admin", "cluster-requests", "list"} + base);
     QCOMPARE(recent.exitCode, 0);
     QVERIFY2(recent.out.contains(QStringLiteral("system:node:node-1")), qPrintable(recent.out));

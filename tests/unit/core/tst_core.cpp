@@ -1,4 +1,5 @@
 // Unit tests of backend/core: configuration precedence, migrations, events, metrics.
+#include "core/auditlog.h"
 #include "core/clock.h"
 #include "core/config.h"
 #include "core/database.h"
@@ -32,6 +33,55 @@ private:
 
 private slots:
     void isoTimeMatchesQDateTime();
+    void auditDiffFlattensAndSkipsNoise()
+    {
+        const QJsonObject before =
+            QJsonDocument::fromJson(
+                R"({"name":"a","metadata":{"labels":{"x":"1","y":"2"},"resourceVersion":"5"},"list":[1,2]})")
+                .object();
+        const QJsonObject after =
+            QJsonDocument::fromJson(
+                R"({"name":"b","metadata":{"labels":{"x":"1","z":"3"},"resourceVersion":"6"},"list":[1,2,3]})")
+                .object();
+        const QJsonArray d = Gatehouse::Core::AuditLog::diff(before, after);
+        QStringList fields;
+        for (const QJsonValue c : d)
+            fields.append(c.toObject().value("field").toString());
+        // sorted by field; arrays compare whole; the resourceVersion is noise
+        QCOMPARE(fields, (QStringList{"list", "metadata.labels.y", "metadata.labels.z", "name"}));
+        QCOMPARE(d[1].toObject().value("removed").toBool(), true);
+        QCOMPARE(d[2].toObject().value("added").toBool(), true);
+        QCOMPARE(d[3].toObject().value("before").toString(), QStringLiteral("a"));
+        QCOMPARE(d[3].toObject().value("after").toString(), QStringLiteral("b"));
+        QVERIFY(Gatehouse::Core::AuditLog::diff(before, before).isEmpty());
+        // created: every field added (name, list, labels x and z; not the resourceVersion)
+        QCOMPARE(Gatehouse::Core::AuditLog::diff(QJsonValue(), after).size(), 4);
+    }
+    void auditRedactsSecretsOnly()
+    {
+        const QJsonObject in = QJsonDocument::fromJson(R"({
+            "client_secret":"s1","webhookSecret":"whsec_x","password":"p","access_token":"t",
+            "registration_access_token":"r","kubeconfig":"k","keyPem":"PEM","private_key":"x",
+            "assertion":"a","nested":{"refresh_token":"rt","items":[{"secret":"deep"}]},
+            "access_token_lifetime":3600,"token_exchange_audiences":["a"],
+            "token_endpoint_auth_method":"none","client_secret_expires_at":0,"kid":"k1",
+            "secretRotatedAt":"2026","certificatePem":"public","email_verified":true})")
+                                   .object();
+        const QJsonObject out = Gatehouse::Core::AuditLog::redact(in).toObject();
+        for (const char *secret :
+             {"client_secret", "webhookSecret", "password", "access_token",
+              "registration_access_token", "kubeconfig", "keyPem", "private_key", "assertion"})
+            QCOMPARE(out.value(QLatin1String(secret)).toString(), QStringLiteral("[redacted]"));
+        QCOMPARE(out.value("nested").toObject().value("refresh_token").toString(),
+                 QStringLiteral("[redacted]"));
+        QCOMPARE(
+            out.value("nested").toObject().value("items").toArray()[0].toObject().value("secret"),
+            QJsonValue(QStringLiteral("[redacted]")));
+        for (const char *kept : {"access_token_lifetime", "token_exchange_audiences",
+                                 "token_endpoint_auth_method", "client_secret_expires_at", "kid",
+                                 "secretRotatedAt", "certificatePem", "email_verified"})
+            QCOMPARE(out.value(QLatin1String(kept)), in.value(QLatin1String(kept)));
+    }
     void defaults()
     {
         auto c = ConfigResolver::resolve({}, QProcessEnvironment());

@@ -1,0 +1,162 @@
+// The audit log (issue 8): every administrative change with its actor, time and a field-by-
+// field before/after, secrets never stored, linked to what it caused next (tokens issued under
+// a client record, cluster verdicts after a setting change, delivery attempts of a
+// redelivery); dry runs and refused changes are not changes; live on the event stream.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+
+import { startBackend, adminFetch, request, readEvents, waitFor } from './lib/backend.mjs';
+import { curl, tempDir } from './lib/cluster.mjs';
+
+let b;
+const ACTOR = { 'X-Gatehouse-Actor': 'e2e-alice', 'User-Agent': 'audit-e2e/1.0' };
+
+async function admin(method, path, body) {
+    return adminFetch(b, method, path, body, ACTOR);
+}
+
+// The newest entries matching `match`, waiting for the writer to have stored them.
+async function entries(query, count = 1) {
+    return waitFor(async () => {
+        const r = await adminFetch(b, 'GET', `/admin/v1/audit?${query}`);
+        assert.equal(r.status, 200, r.text);
+        return r.json.items.length >= count ? r.json.items : null;
+    }, { message: `audit entries for ${query}` });
+}
+
+function change(entry, field) {
+    return entry.changes.find((c) => c.field === field);
+}
+
+before(async () => {
+    b = await startBackend();
+});
+
+after(async () => {
+    if (b)
+        assert.equal(await b.stop(), 0, b.stderr);
+});
+
+test('clients: create, update, rotate-secret, delete with actor, field changes, no secret; tokens issued under each record', async () => {
+    const created = await admin('POST', '/admin/v1/clients', {
+        client_name: 'audited', grant_types: ['client_credentials'], scope: 'orders:read' });
+    assert.equal(created.status, 201, created.text);
+    const id = created.json.client_id;
+    const secret = created.json.client_secret;
+    const [c] = await entries(`kind=client&target=${id}`);
+    assert.equal(c.action, 'create');
+    assert.equal(c.actor, 'e2e-alice (audit-e2e/1.0 from 127.0.0.1)');
+    assert.equal(c.method, 'POST');
+    assert.equal(c.status, 201);
+    assert.equal(c.before, null);
+    assert.equal(c.after.client_name, 'audited');
+    assert.ok(!Number.isNaN(Date.parse(c.at)));
+    assert.deepEqual(change(c, 'scope'), { field: 'scope', before: null, after: 'orders:read', added: true });
+
+    const updated = await admin('PUT', `/admin/v1/clients/${id}`, {
+        client_name: 'audited v2', grant_types: ['client_credentials'], scope: 'orders:read orders:write' });
+    assert.equal(updated.status, 200, updated.text);
+    const [u] = await entries(`kind=client&target=${id}&limit=1`);
+    assert.equal(u.action, 'update');
+    assert.deepEqual(change(u, 'client_name'), { field: 'client_name', before: 'audited', after: 'audited v2' });
+    assert.deepEqual(change(u, 'scope'), { field: 'scope', before: 'orders:read', after: 'orders:read orders:write' });
+    assert.equal(u.changes.length, 2, JSON.stringify(u.changes));
+
+    // a token issued under the new record is this update's consequence, not the create's
+    const token = await request(`${b.serviceUrl}/oauth2/token`, 'POST', 'grant_type=client_credentials', {
+        'Content-Type': 'application/x-www-form-urlencoded',
+        Authorization: `Basic ${Buffer.from(`${id}:${secret}`).toString('base64')}` });
+    assert.equal(token.status, 200, token.text);
+    const [u2, c2] = await entries(`kind=client&target=${id}`, 2);
+    assert.equal(u2.consequences.tokensIssued, 1, JSON.stringify(u2.consequences));
+    assert.match(u2.consequences.summary, /1 token\(s\) issued under this client record/);
+    assert.equal(u2.consequences.items[0].clientId, id);
+    assert.equal(c2.consequences.tokensIssued, 0);
+
+    const rotated = await admin('POST', `/admin/v1/clients/${id}/rotate-secret`);
+    assert.equal(rotated.status, 200, rotated.text);
+    const deleted = await admin('DELETE', `/admin/v1/clients/${id}`);
+    assert.equal(deleted.status, 204, deleted.text);
+    const all = await entries(`kind=client&target=${id}`, 4);
+    assert.deepEqual(all.map((e) => e.action), ['delete', 'rotate-secret', 'update', 'create']);
+    assert.equal(all[0].after, null);
+    assert.equal(all[0].before.client_name, 'audited v2');
+    const text = JSON.stringify(all);
+    for (const s of [secret, rotated.json.client_secret].filter(Boolean))
+        assert.ok(!text.includes(s), 'no client secret in the audit log');
+});
+
+test('users, keys, customers: passwords and webhook secrets never stored', async () => {
+    const PASSWORD = 'audit password 123';
+    const u = await admin('POST', '/admin/v1/users', { username: 'audrey', password: PASSWORD, email: 'a@example.com' });
+    assert.equal(u.status, 201, u.text);
+    const [ue] = await entries('kind=user');
+    assert.equal(ue.action, 'create');
+    assert.equal(ue.after.username, 'audrey');
+    const rot = await admin('POST', '/admin/v1/signing-keys/rotate', { alg: 'ES256' });
+    assert.equal(rot.status, 200, rot.text);
+    const [ke] = await entries('kind=key');
+    assert.equal(ke.action, 'rotate');
+    assert.equal(ke.target, 'ES256');
+    assert.ok(ke.changes.length > 0, 'the key list changed');
+    const cust = await admin('POST', '/admin/v1/customers', { name: 'Audited Pub' });
+    assert.equal(cust.status, 201, cust.text);
+    const [ce] = await entries('kind=customer');
+    assert.equal(ce.target, cust.json.customer.id);
+    assert.equal(ce.after.name, 'Audited Pub');
+    const all = JSON.stringify((await adminFetch(b, 'GET', '/admin/v1/audit?limit=1000')).json);
+    assert.ok(!all.includes(PASSWORD), 'no password');
+    assert.ok(!all.includes(cust.json.webhookSecret), 'no webhook secret');
+});
+
+test('cluster: a node label and a setting with before/after; the verdicts after the setting', async () => {
+    const label = await admin('POST', '/admin/v1/cluster/requests', {
+        user: 'system:node:node-1', groups: ['system:nodes'], node: 'node-1', labels: { rack: 'audit-r1' } });
+    assert.equal(label.status, 200, label.text);
+    assert.equal(label.json.code, 200, label.text);
+    const [ne] = await entries('kind=node&target=node-1');
+    assert.equal(ne.action, 'label');
+    assert.deepEqual(change(ne, 'metadata.labels.rack'), { field: 'metadata.labels.rack', before: null, after: 'audit-r1', added: true });
+    assert.equal(change(ne, 'metadata.resourceVersion'), undefined, 'noise fields are left out');
+
+    const off = await admin('PUT', '/admin/v1/cluster/settings', { anonymousAuth: false });
+    assert.equal(off.status, 200, off.text);
+    const dir = tempDir();
+    const anon = await curl(['-s', '-o', '/dev/null', '-w', '%{http_code}', '--cacert', `${b.dataDir}/pki/ca.crt`, `${b.clusterUrl}/version`]);
+    assert.equal(anon.stdout, '401');
+    const [se] = await waitFor(async () => {
+        const r = await entries('kind=setting');
+        return r[0].consequences.denied >= 1 ? r : null;
+    }, { message: 'the denied request counted after the setting change' });
+    assert.deepEqual(change(se, 'anonymousAuth'), { field: 'anonymousAuth', before: true, after: false });
+    assert.match(se.consequences.summary, /denied since/);
+    assert.equal((await admin('PUT', '/admin/v1/cluster/settings', { anonymousAuth: true })).status, 200);
+    void dir;
+});
+
+test('dry runs, reads and refused changes are not recorded; filters and errors; live audit.entry events', async () => {
+    const before = (await adminFetch(b, 'GET', '/admin/v1/audit?limit=1000')).json.items.length;
+    assert.equal((await admin('POST', '/admin/v1/cluster/explain', { user: 'bob', method: 'GET', path: '/api/v1/nodes' })).status, 200);
+    assert.equal((await admin('POST', '/admin/v1/cluster/access', { user: 'bob' })).status, 200);
+    assert.equal((await admin('POST', '/admin/v1/redeliveries/preview', { filter: {} })).status, 200);
+    assert.equal((await admin('POST', '/admin/v1/clients', { client_name: 'x', token_endpoint_auth_method: 'magic' })).status, 400);
+    assert.equal((await admin('DELETE', '/admin/v1/clients/no-such-client')).status, 404);
+    assert.equal((await admin('GET', '/admin/v1/clients')).status, 200);
+    await new Promise((r) => setTimeout(r, 300));
+    assert.equal((await adminFetch(b, 'GET', '/admin/v1/audit?limit=1000')).json.items.length, before);
+
+    for (const q of ['since=yesterday', 'limit=0', 'limit=5000', 'before=x'])
+        assert.equal((await adminFetch(b, 'GET', `/admin/v1/audit?${q}`)).status, 400, q);
+    assert.equal((await adminFetch(b, 'GET', '/admin/v1/audit/999999')).status, 404);
+    const one = (await adminFetch(b, 'GET', '/admin/v1/audit?limit=1')).json.items[0];
+    const byId = await adminFetch(b, 'GET', `/admin/v1/audit/${one.id}`);
+    assert.equal(byId.status, 200);
+    assert.equal(byId.json.id, one.id);
+    const paged = await adminFetch(b, 'GET', `/admin/v1/audit?before=${one.id}&limit=1`);
+    assert.ok(Number(paged.json.items[0].id) < Number(one.id));
+
+    const events = await readEvents(b, 500);
+    const audit = events.filter((e) => e.type === 'audit.entry');
+    assert.ok(audit.length >= 5, `audit.entry events: ${audit.length}`);
+    assert.ok(audit.every((e) => e.data.data.id && e.data.data.kind), JSON.stringify(audit[0]));
+});
