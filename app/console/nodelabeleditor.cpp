@@ -545,6 +545,18 @@ void NodeLabelEditor::setVerdict(const QJsonObject &verdict, const QString &erro
     m_verdict = verdict;
     m_explainError = error;
     emit verdictChanged();
+    updateDenial();
+}
+
+void NodeLabelEditor::updateDenial()
+{
+    ClusterDenial denial = ClusterDenial::fromTrace(applied() ? m_applyTrace : m_verdict);
+    const bool fromApply = applied();
+    if (denial == m_denial && fromApply == m_denialFromApply)
+        return;
+    m_denial = std::move(denial);
+    m_denialFromApply = fromApply;
+    emit denialChanged();
 }
 
 // ---- apply --------------------------------------------------------------------------------
@@ -557,8 +569,10 @@ void NodeLabelEditor::apply()
     m_applyCode = 0;
     m_applyMessage.clear();
     m_applyError.clear();
+    m_applyTrace = {};
     emit applyChanged();
     emit changesChanged();
+    updateDenial();
     const QString node = m_nodeName;
     m_client->callApi(
         {"POST", QStringLiteral("/cluster/requests"), {}, requestBody()}, this,
@@ -567,6 +581,7 @@ void NodeLabelEditor::apply()
             if (result.ok()) {
                 const QJsonObject answer = result.object();
                 m_applyCode = answer.value(QLatin1String("code")).toInt();
+                m_applyTrace = answer.value(QLatin1String("trace")).toObject();
                 const QJsonValue body = answer.value(QLatin1String("body"));
                 const QJsonObject object = body.toObject();
                 if (m_applyCode < 300 && str(object, "kind") == QLatin1String("Node")) {
@@ -588,6 +603,7 @@ void NodeLabelEditor::apply()
             }
             emit applyChanged();
             emit changesChanged();
+            updateDenial();
             if (m_nodes)
                 m_nodes->reloadNode(node);
         });
@@ -600,7 +616,9 @@ void NodeLabelEditor::clearApplied()
     m_applyCode = 0;
     m_applyMessage.clear();
     m_applyError.clear();
+    m_applyTrace = {};
     emit applyChanged();
+    updateDenial();
 }
 
 } // namespace Gatehouse::Console
