@@ -31,13 +31,16 @@ QVariantMap quote(const QString &who, const QString &decision, const QString &te
             {QStringLiteral("text"), text}};
 }
 
-// An admission denial has no quotes of its own: the plugin's words are the message.
+// Only authorization has quotes of its own (each authorizer's words); the other stages' words
+// are the message: the admission plugin's, the authenticator's reason, the Status message.
 QVariantList quotesFor(const QString &stage, const QString &by, const QString &message,
                        const QJsonValue &quotes)
 {
-    if (stage == QLatin1String("admission") && !message.isEmpty())
-        return {quote(by, QStringLiteral("deny"), message)};
-    return ClusterDenial::quotesOf(quotes);
+    if (stage == QLatin1String("authorization"))
+        return ClusterDenial::quotesOf(quotes);
+    if (message.isEmpty())
+        return {};
+    return {quote(by, QStringLiteral("deny"), message)};
 }
 
 QVariantMap ruleMiss(const QJsonObject &r)
@@ -222,9 +225,9 @@ QString ClusterDenial::missText(const QString &code)
     if (code == QLatin1String("nonResourceURL"))
         return QCoreApplication::translate("ClusterDenial", "URL path");
     if (code == QLatin1String("resourceRule"))
-        return QCoreApplication::translate("ClusterDenial", "a rule for resources");
+        return QCoreApplication::translate("ClusterDenial", "rule kind (it covers resources)");
     if (code == QLatin1String("nonResourceRule"))
-        return QCoreApplication::translate("ClusterDenial", "a rule for URL paths");
+        return QCoreApplication::translate("ClusterDenial", "rule kind (it covers URL paths)");
     return code;
 }
 

@@ -29,8 +29,9 @@ public:
     static QString headline(const QString &stage, const QString &by);
     QString headline() const { return headline(stage, by); }
 
-    // [{who, decision, text}]: the refusing authorizers' own words (trace quotes), or for an
-    // admission denial the plugin and its message.
+    // [{who, decision, text}]: the refusing authorizers' own words (trace quotes). (For the
+    // other stages fromTrace() and fromRecordedRequest() quote the message: who is the
+    // admission plugin, "" for authentication, validation and the handler.)
     static QVariantList quotesOf(const QJsonValue &quotes);
     // [{bindingKind, bindingNamespace, bindingName, bindingText ("RoleBinding shop/read-pods"),
     //   roleKind, roleName, roleText, subjectKind, subjectName, subjectNamespace, subjectText

@@ -70,11 +70,22 @@ NodeLabelEditor::NodeLabelEditor(AdminClient *client, NodeListModel *nodes, QObj
         connect(nodes, &QAbstractItemModel::rowsRemoved, this, &NodeLabelEditor::syncNode);
         connect(nodes, &QAbstractItemModel::dataChanged, this, &NodeLabelEditor::syncNode);
     }
-    if (client)
-        connect(client, &AdminClient::connectionStateChanged, this, [this] {
-            if (m_client && m_client->connectionState() == AdminClient::Online)
-                inputChanged(); // the verdict may have changed while we were away
-        });
+    if (!client)
+        return;
+    connect(client, &AdminClient::connectionStateChanged, this, [this] {
+        if (m_client && m_client->connectionState() == AdminClient::Online)
+            inputChanged(); // the verdict may have changed while we were away
+    });
+    // A role or binding changed elsewhere: the verdict and its near misses may have too.
+    connect(client, &AdminClient::eventReceived, this, [this](const AdminEvent &event) {
+        if (event.type != QLatin1String("cluster.object.changed"))
+            return;
+        static const QStringList rbac{QStringLiteral("clusterroles"), QStringLiteral("roles"),
+                                      QStringLiteral("clusterrolebindings"),
+                                      QStringLiteral("rolebindings")};
+        if (rbac.contains(event.data.value(QLatin1String("resource")).toString()))
+            inputChanged();
+    });
 }
 
 void NodeLabelEditor::setClusterSettings(ClusterSettingsState *settings)

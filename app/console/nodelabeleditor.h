@@ -17,12 +17,12 @@ class NodeListModel;
 
 // The Nodes page's editor: one node's labels as edited, an identity to act as, and the
 // server's verdict on the pending label change. Every edit asks POST /admin/v1/cluster/explain
-// again once typing pauses (nothing is stored there) and shows its trace as three stages:
-// authentication, authorization (which binding, role and rule allowed it, or why nothing did)
-// and admission (NodeRestriction's own message), and for a refusal why: the refusing stage,
-// the authorizers' or admission plugin's own words, and the RBAC bindings that name the
-// identity but did not apply (the denial explainer). apply() sends the same request for real
-// (POST /admin/v1/cluster/requests) and shows its answer; the node is then read again.
+// again once typing pauses (nothing is stored there; a settings or RBAC change asks again too) and
+// shows its trace as three stages: authentication, authorization (which binding, role and rule
+// allowed it, or why nothing did) and admission (NodeRestriction's own message), and for a refusal
+// why: the refusing stage, the authorizers' or admission plugin's own words, and the RBAC bindings
+// that name the identity but did not apply (the denial explainer). apply() sends the same request
+// for real (POST /admin/v1/cluster/requests) and shows its answer; the node is then read again.
 class NodeLabelEditor : public QObject
 {
     Q_OBJECT
@@ -86,7 +86,8 @@ class NodeLabelEditor : public QObject
     Q_PROPERTY(QString denialHeadline READ denialHeadline NOTIFY denialChanged)
     // The Status message (authentication: its reason), verbatim.
     Q_PROPERTY(QString denialMessage READ denialMessage NOTIFY denialChanged)
-    // [{who, decision, text}]: the refusing authorizers' own words, or the admission plugin's.
+    // [{who, decision, text}]: the refusing authorizers' own words, or the other stages' (the
+    // admission plugin's message, the authentication reason, the Status message).
     Q_PROPERTY(QVariantList denialQuotes READ denialQuotes NOTIFY denialChanged)
     // The RBAC bindings naming the identity that did not apply, each with why
     // (ClusterDenial::nearMissesOf); empty unless authorization refused.

@@ -479,9 +479,11 @@ QJsonObject TestAdminServer::explainCluster(const QJsonObject &request, QString 
                             continue;
                         for (qsizetype i = 0; i < rules.size() && match.isEmpty(); ++i) {
                             const QJsonObject r = rules.at(i).toObject();
+                            const QStringList names = strings(r.value("resourceNames"));
                             if (contains(r.value("apiGroups"), QString()) &&
                                 contains(r.value("resources"), "nodes") &&
-                                contains(r.value("verbs"), "patch"))
+                                contains(r.value("verbs"), "patch") &&
+                                (names.isEmpty() || names.contains(nodeName)))
                                 match = QJsonObject{
                                     {"bindingKind", "ClusterRoleBinding"},
                                     {"bindingName", nameOf(b)},
