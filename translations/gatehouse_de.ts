@@ -814,6 +814,10 @@
         <source>no match on %1:</source>
         <translation>passt nicht bei %1:</translation>
     </message>
+    <message>
+        <source>“%1”</source>
+        <translation>„%1“</translation>
+    </message>
 </context>
 <context>
     <name>ErrorBanner</name>

@@ -64,7 +64,8 @@ ColumnLayout {
                 Label {
                     objectName: "quoteText"
                     Layout.fillWidth: true
-                    text: "“" + quote.modelData.text + "”" // the server's words
+                    // The server's words, in the language's quotation marks.
+                    text: qsTr("“%1”").arg(quote.modelData.text)
                     color: Theme.text
                     font.family: Theme.monoFont
                     font.pixelSize: 12
@@ -128,7 +129,7 @@ ColumnLayout {
                         font.family: Theme.monoFont
                         font.pixelSize: 12
                         font.weight: Font.DemiBold
-                        wrapMode: Text.WrapAnywhere
+                        wrapMode: Text.Wrap
                         textFormat: Text.PlainText
                     }
                     StatusBadge {
@@ -172,7 +173,7 @@ ColumnLayout {
                             color: Theme.mutedText
                             font.family: Theme.monoFont
                             font.pixelSize: 11
-                            wrapMode: Text.WrapAnywhere
+                            wrapMode: Text.Wrap
                             textFormat: Text.PlainText
                         }
                         Label {
