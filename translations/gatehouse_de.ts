@@ -195,6 +195,105 @@
     </message>
 </context>
 <context>
+    <name>ClusterDenial</name>
+    <message>
+        <source>Authentication</source>
+        <translation>Authentifizierung</translation>
+    </message>
+    <message>
+        <source>Authorization</source>
+        <translation>Autorisierung</translation>
+    </message>
+    <message>
+        <source>Admission</source>
+        <translation>Zulassung</translation>
+    </message>
+    <message>
+        <source>Validation</source>
+        <translation>Validierung</translation>
+    </message>
+    <message>
+        <source>Handler</source>
+        <translation>Handler</translation>
+    </message>
+    <message>
+        <source>Refused at authentication</source>
+        <translation>Bei der Authentifizierung abgelehnt</translation>
+    </message>
+    <message>
+        <source>Refused at authorization</source>
+        <translation>Bei der Autorisierung abgelehnt</translation>
+    </message>
+    <message>
+        <source>Refused at authorization by %1</source>
+        <translation>Bei der Autorisierung abgelehnt von %1</translation>
+    </message>
+    <message>
+        <source>Refused at admission</source>
+        <translation>Bei der Zulassung abgelehnt</translation>
+    </message>
+    <message>
+        <source>Refused at admission by %1</source>
+        <translation>Bei der Zulassung abgelehnt von %1</translation>
+    </message>
+    <message>
+        <source>Refused at validation</source>
+        <translation>Bei der Validierung abgelehnt</translation>
+    </message>
+    <message>
+        <source>Refused by the request&apos;s handler</source>
+        <translation>Vom Handler der Anfrage abgelehnt</translation>
+    </message>
+    <message>
+        <source>Refused at %1</source>
+        <translation>Abgelehnt bei %1</translation>
+    </message>
+    <message>
+        <source>Refused at %1 by %2</source>
+        <translation>Abgelehnt bei %1 von %2</translation>
+    </message>
+    <message>
+        <source>other namespace</source>
+        <translation>anderer Namespace</translation>
+    </message>
+    <message>
+        <source>role missing</source>
+        <translation>Rolle fehlt</translation>
+    </message>
+    <message>
+        <source>no rule matches</source>
+        <translation>keine Regel passt</translation>
+    </message>
+    <message>
+        <source>verb</source>
+        <translation>Verb</translation>
+    </message>
+    <message>
+        <source>API group</source>
+        <translation>API-Gruppe</translation>
+    </message>
+    <message>
+        <source>resource</source>
+        <translation>Ressource</translation>
+    </message>
+    <message>
+        <source>resource name</source>
+        <translation>Ressourcenname</translation>
+    </message>
+    <message>
+        <source>URL path</source>
+        <translation>URL-Pfad</translation>
+    </message>
+    <message>
+        <source>rule kind (it covers resources)</source>
+        <translation>Regelart (sie gilt für Ressourcen)</translation>
+    </message>
+    <message>
+        <source>rule kind (it covers URL paths)</source>
+        <translation>Regelart (sie gilt für URL-Pfade)</translation>
+    </message>
+</context>
+<context>
     <name>ConfirmDialog</name>
     <message>
         <source>Confirm</source>
@@ -671,6 +770,53 @@
     <message>
         <source>All states</source>
         <translation>Alle Zustände</translation>
+    </message>
+</context>
+<context>
+    <name>DenialDetails</name>
+    <message>
+        <source>%1 said: %2</source>
+        <translation>%1 sagt: %2</translation>
+    </message>
+    <message>
+        <source>%1 said:</source>
+        <translation>%1 sagt:</translation>
+    </message>
+    <message>
+        <source>The server said:</source>
+        <translation>Der Server sagt:</translation>
+    </message>
+    <message>
+        <source>Bindings that name this identity but did not apply (%1):</source>
+        <translation>Bindungen, die diese Identität nennen, aber nicht gegriffen haben (%1):</translation>
+    </message>
+    <message>
+        <source>No RBAC binding names this identity, its groups or its service account.</source>
+        <translation>Keine RBAC-Bindung nennt diese Identität, ihre Gruppen oder ihr Service-Account.</translation>
+    </message>
+    <message>
+        <source>%1 grants %2 to %3, did not apply: %4. %5</source>
+        <translation>%1 gewährt %2 an %3, hat nicht gegriffen: %4. %5</translation>
+    </message>
+    <message>
+        <source>%1 → %2</source>
+        <translation>%1 → %2</translation>
+    </message>
+    <message>
+        <source>via %1</source>
+        <translation>über %1</translation>
+    </message>
+    <message>
+        <source>rule %1: %2</source>
+        <translation>Regel %1: %2</translation>
+    </message>
+    <message>
+        <source>no match on %1:</source>
+        <translation>passt nicht bei %1:</translation>
+    </message>
+    <message>
+        <source>“%1”</source>
+        <translation>„%1“</translation>
     </message>
 </context>
 <context>
@@ -1826,6 +1972,18 @@
         <source>Answered %1</source>
         <translation>Antwort %1</translation>
     </message>
+    <message>
+        <source>Why denied</source>
+        <translation>Warum abgelehnt</translation>
+    </message>
+    <message>
+        <source>the real answer, %1</source>
+        <translation>die echte Antwort, %1</translation>
+    </message>
+    <message>
+        <source>dry run, %1</source>
+        <translation>Probelauf, %1</translation>
+    </message>
 </context>
 <context>
     <name>OrderDelegate</name>
@@ -2281,6 +2439,26 @@
     <message>
         <source>All files (*)</source>
         <translation>Alle Dateien (*)</translation>
+    </message>
+    <message>
+        <source>Why denied</source>
+        <translation>Warum abgelehnt</translation>
+    </message>
+    <message>
+        <source>Why denied · 1 near miss</source>
+        <translation>Warum abgelehnt · 1 Beinahe-Treffer</translation>
+    </message>
+    <message>
+        <source>Why denied · %1 near misses</source>
+        <translation>Warum abgelehnt · %1 Beinahe-Treffer</translation>
+    </message>
+    <message>
+        <source>Hide why the request was denied</source>
+        <translation>Ausblenden, warum die Anfrage abgelehnt wurde</translation>
+    </message>
+    <message>
+        <source>Show why the request was denied</source>
+        <translation>Zeigen, warum die Anfrage abgelehnt wurde</translation>
     </message>
 </context>
 <context>

@@ -1,5 +1,6 @@
 #include "clusterrequestmodel.h"
 
+#include "clusterdenial.h"
 #include "orderstatus.h"
 
 #include <QJsonDocument>
@@ -70,6 +71,21 @@ QVariant ClusterRequestModel::data(const QModelIndex &index, int role) const
         return str(row, "stage");
     case ReasonRole:
         return str(row, "reason");
+    case DeniedByRole:
+        return isDenied(row) ? str(row, "deniedBy") : QString();
+    case DenialHeadlineRole:
+        return ClusterDenial::fromRecordedRequest(row).headline();
+    case QuotesRole:
+        return ClusterDenial::fromRecordedRequest(row).quotes;
+    case NearMissesRole:
+        return isDenied(row) ? ClusterDenial::nearMissesOf(row.value(QLatin1String("nearMisses")))
+                             : QVariantList();
+    case NearMissCountRole:
+        return isDenied(row)
+                   ? ClusterDenial::nearMissCountOf(row.value(QLatin1String("nearMisses")))
+                   : 0;
+    case ExpandedRole:
+        return !m_expanded.isEmpty() && m_expanded.contains(keyOf(row));
     default:
         return {};
     }
@@ -78,10 +94,24 @@ QVariant ClusterRequestModel::data(const QModelIndex &index, int role) const
 QHash<int, QByteArray> ClusterRequestModel::roleNames() const
 {
     return {
-        {TimeTextRole, "timeText"}, {UserRole, "user"},   {GroupsTextRole, "groupsText"},
-        {MethodRole, "method"},     {PathRole, "path"},   {VerbRole, "verb"},
-        {ResourceRole, "resource"}, {CodeRole, "code"},   {VerdictRole, "verdict"},
-        {DeniedRole, "denied"},     {StageRole, "stage"}, {ReasonRole, "reason"},
+        {TimeTextRole, "timeText"},
+        {UserRole, "user"},
+        {GroupsTextRole, "groupsText"},
+        {MethodRole, "method"},
+        {PathRole, "path"},
+        {VerbRole, "verb"},
+        {ResourceRole, "resource"},
+        {CodeRole, "code"},
+        {VerdictRole, "verdict"},
+        {DeniedRole, "denied"},
+        {StageRole, "stage"},
+        {ReasonRole, "reason"},
+        {DeniedByRole, "deniedBy"},
+        {DenialHeadlineRole, "denialHeadline"},
+        {QuotesRole, "quotes"},
+        {NearMissesRole, "nearMisses"},
+        {NearMissCountRole, "nearMissCount"},
+        {ExpandedRole, "expanded"},
     };
 }
 
@@ -168,6 +198,29 @@ void ClusterRequestModel::clear()
     resetFrom({});
 }
 
+void ClusterRequestModel::setExpanded(int row, bool expanded)
+{
+    if (row < 0 || row >= count())
+        return;
+    const QJsonObject &item = m_rows.at(row);
+    if (expanded && !isDenied(item))
+        return;
+    const QString key = keyOf(item);
+    if (m_expanded.contains(key) == expanded)
+        return;
+    if (expanded)
+        m_expanded.insert(key);
+    else
+        m_expanded.remove(key);
+    emit dataChanged(index(row), index(row), {ExpandedRole});
+}
+
+void ClusterRequestModel::toggleExpanded(int row)
+{
+    if (row >= 0 && row < count())
+        setExpanded(row, !m_expanded.contains(keyOf(m_rows.at(row))));
+}
+
 void ClusterRequestModel::resetFrom(const QJsonArray &items)
 {
     m_all.clear();
@@ -177,6 +230,7 @@ void ClusterRequestModel::resetFrom(const QJsonArray &items)
         m_all.append(item);
         m_keys.insert(keyOf(item));
     }
+    m_expanded.intersect(m_keys); // a reload keeps what is still listed open
     refilter();
     emit countChanged(); // totalCount, deniedCount
 }
@@ -200,6 +254,7 @@ void ClusterRequestModel::append(const QJsonArray &items)
         if (m_all.size() > m_capacity) {
             const QJsonObject dropped = m_all.takeLast();
             m_keys.remove(keyOf(dropped));
+            m_expanded.remove(keyOf(dropped));
             if (!m_rows.isEmpty() && m_rows.constLast() == dropped) {
                 const int last = count() - 1;
                 beginRemoveRows({}, last, last);

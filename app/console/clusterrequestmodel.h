@@ -13,6 +13,9 @@ namespace Gatehouse::Console {
 // The cluster API's recent decisions, newest first: GET /admin/v1/cluster/requests on every
 // (re)connect, then the cluster.requests events (a batch every 250 ms while there is traffic)
 // as they come. At most capacity() requests are kept; the filters pick the rows shown.
+// A denied request carries the denial explainer's answer (ClusterDenial): who refused it, in
+// their own words, and the RBAC bindings naming the requester that did not apply; a row can be
+// expanded to show it (the model keeps which, across reloads and filters).
 class ClusterRequestModel : public QAbstractListModel
 {
     Q_OBJECT
@@ -46,6 +49,13 @@ public:
         DeniedRole,
         StageRole, // ok, authentication, authorization, admission, validation, handler
         ReasonRole,
+        // The denial explainer (empty for allowed requests):
+        DeniedByRole,       // "Node, RBAC", "NodeRestriction"
+        DenialHeadlineRole, // "Refused at authorization by Node, RBAC" (translated)
+        QuotesRole,         // [{who, decision, text}] (ClusterDenial::quotesOf)
+        NearMissesRole,     // ClusterDenial::nearMissesOf
+        NearMissCountRole,
+        ExpandedRole, // the row shows its explanation (setExpanded)
     };
     Q_ENUM(Role)
 
@@ -73,6 +83,9 @@ public:
 
     Q_INVOKABLE void reload();
     Q_INVOKABLE void clear();
+    // Shows or hides a denied row's explanation; allowed rows have none.
+    Q_INVOKABLE void setExpanded(int row, bool expanded);
+    Q_INVOKABLE void toggleExpanded(int row);
     // The API's items, oldest first (the list's answer).
     void resetFrom(const QJsonArray &items);
     // New requests, oldest first (an event's batch); each goes on top unless already listed.
@@ -103,6 +116,7 @@ private:
     QList<QJsonObject> m_all;  // newest first, at most capacity
     QList<QJsonObject> m_rows; // the ones the filters accept
     QSet<QString> m_keys;      // of m_all, to drop what a reload and an event both bring
+    QSet<QString> m_expanded;  // keys of the rows showing their explanation
     QJsonArray m_duringLoad;
 };
 

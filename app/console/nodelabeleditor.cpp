@@ -70,11 +70,22 @@ NodeLabelEditor::NodeLabelEditor(AdminClient *client, NodeListModel *nodes, QObj
         connect(nodes, &QAbstractItemModel::rowsRemoved, this, &NodeLabelEditor::syncNode);
         connect(nodes, &QAbstractItemModel::dataChanged, this, &NodeLabelEditor::syncNode);
     }
-    if (client)
-        connect(client, &AdminClient::connectionStateChanged, this, [this] {
-            if (m_client && m_client->connectionState() == AdminClient::Online)
-                inputChanged(); // the verdict may have changed while we were away
-        });
+    if (!client)
+        return;
+    connect(client, &AdminClient::connectionStateChanged, this, [this] {
+        if (m_client && m_client->connectionState() == AdminClient::Online)
+            inputChanged(); // the verdict may have changed while we were away
+    });
+    // A role or binding changed elsewhere: the verdict and its near misses may have too.
+    connect(client, &AdminClient::eventReceived, this, [this](const AdminEvent &event) {
+        if (event.type != QLatin1String("cluster.object.changed"))
+            return;
+        static const QStringList rbac{QStringLiteral("clusterroles"), QStringLiteral("roles"),
+                                      QStringLiteral("clusterrolebindings"),
+                                      QStringLiteral("rolebindings")};
+        if (rbac.contains(event.data.value(QLatin1String("resource")).toString()))
+            inputChanged();
+    });
 }
 
 void NodeLabelEditor::setClusterSettings(ClusterSettingsState *settings)
@@ -545,6 +556,18 @@ void NodeLabelEditor::setVerdict(const QJsonObject &verdict, const QString &erro
     m_verdict = verdict;
     m_explainError = error;
     emit verdictChanged();
+    updateDenial();
+}
+
+void NodeLabelEditor::updateDenial()
+{
+    ClusterDenial denial = ClusterDenial::fromTrace(applied() ? m_applyTrace : m_verdict);
+    const bool fromApply = applied();
+    if (denial == m_denial && fromApply == m_denialFromApply)
+        return;
+    m_denial = std::move(denial);
+    m_denialFromApply = fromApply;
+    emit denialChanged();
 }
 
 // ---- apply --------------------------------------------------------------------------------
@@ -557,8 +580,10 @@ void NodeLabelEditor::apply()
     m_applyCode = 0;
     m_applyMessage.clear();
     m_applyError.clear();
+    m_applyTrace = {};
     emit applyChanged();
     emit changesChanged();
+    updateDenial();
     const QString node = m_nodeName;
     m_client->callApi(
         {"POST", QStringLiteral("/cluster/requests"), {}, requestBody()}, this,
@@ -567,6 +592,7 @@ void NodeLabelEditor::apply()
             if (result.ok()) {
                 const QJsonObject answer = result.object();
                 m_applyCode = answer.value(QLatin1String("code")).toInt();
+                m_applyTrace = answer.value(QLatin1String("trace")).toObject();
                 const QJsonValue body = answer.value(QLatin1String("body"));
                 const QJsonObject object = body.toObject();
                 if (m_applyCode < 300 && str(object, "kind") == QLatin1String("Node")) {
@@ -588,6 +614,7 @@ void NodeLabelEditor::apply()
             }
             emit applyChanged();
             emit changesChanged();
+            updateDenial();
             if (m_nodes)
                 m_nodes->reloadNode(node);
         });
@@ -600,7 +627,9 @@ void NodeLabelEditor::clearApplied()
     m_applyCode = 0;
     m_applyMessage.clear();
     m_applyError.clear();
+    m_applyTrace = {};
     emit applyChanged();
+    updateDenial();
 }
 
 } // namespace Gatehouse::Console

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "adminclient.h"
+#include "clusterdenial.h"
 #include "nodelabelmodel.h"
 
 #include <QJsonObject>
@@ -16,10 +17,12 @@ class NodeListModel;
 
 // The Nodes page's editor: one node's labels as edited, an identity to act as, and the
 // server's verdict on the pending label change. Every edit asks POST /admin/v1/cluster/explain
-// again once typing pauses (nothing is stored there) and shows its trace as three stages:
-// authentication, authorization (which binding, role and rule allowed it, or why nothing did)
-// and admission (NodeRestriction's own message). apply() sends the same request for real
-// (POST /admin/v1/cluster/requests) and shows its answer; the node is then read again.
+// again once typing pauses (nothing is stored there; a settings or RBAC change asks again too) and
+// shows its trace as three stages: authentication, authorization (which binding, role and rule
+// allowed it, or why nothing did) and admission (NodeRestriction's own message), and for a refusal
+// why: the refusing stage, the authorizers' or admission plugin's own words, and the RBAC bindings
+// that name the identity but did not apply (the denial explainer). apply() sends the same request
+// for real (POST /admin/v1/cluster/requests) and shows its answer; the node is then read again.
 class NodeLabelEditor : public QObject
 {
     Q_OBJECT
@@ -68,6 +71,28 @@ class NodeLabelEditor : public QObject
     // The deciding stage in one line: the first refusing stage ("Admission: nodes ... is
     // forbidden: ..."), else who allowed it.
     Q_PROPERTY(QString verdictSummary READ verdictSummary NOTIFY verdictChanged)
+
+    // Why the request is refused (docs/cluster.md, "Why denied"): from the real answer once
+    // applied, else from the dry run; nothing when it is (or would be) allowed.
+    Q_PROPERTY(bool hasDenial READ hasDenial NOTIFY denialChanged)
+    // The explanation is the real answer's (apply), not the dry run's.
+    Q_PROPERTY(bool denialFromApply READ denialFromApply NOTIFY denialChanged)
+    // authentication, authorization, admission, validation or handler (the server's word).
+    Q_PROPERTY(QString denialStage READ denialStage NOTIFY denialChanged)
+    Q_PROPERTY(QString denialStageTitle READ denialStageTitle NOTIFY denialChanged) // translated
+    // The authorizers that ran ("Node, RBAC") or the refusing admission plugin; "" otherwise.
+    Q_PROPERTY(QString deniedBy READ deniedBy NOTIFY denialChanged)
+    // "Refused at authorization by Node, RBAC" (translated).
+    Q_PROPERTY(QString denialHeadline READ denialHeadline NOTIFY denialChanged)
+    // The Status message (authentication: its reason), verbatim.
+    Q_PROPERTY(QString denialMessage READ denialMessage NOTIFY denialChanged)
+    // [{who, decision, text}]: the refusing authorizers' own words, or the other stages' (the
+    // admission plugin's message, the authentication reason, the Status message).
+    Q_PROPERTY(QVariantList denialQuotes READ denialQuotes NOTIFY denialChanged)
+    // The RBAC bindings naming the identity that did not apply, each with why
+    // (ClusterDenial::nearMissesOf); empty unless authorization refused.
+    Q_PROPERTY(QVariantList nearMisses READ nearMisses NOTIFY denialChanged)
+    Q_PROPERTY(int nearMissCount READ nearMissCount NOTIFY denialChanged)
 
     Q_PROPERTY(bool applying READ applying NOTIFY applyChanged)
     // There is a real answer to show.
@@ -133,6 +158,17 @@ public:
     QVariantList stages() const;
     QString verdictSummary() const;
 
+    bool hasDenial() const { return !m_denial.isEmpty(); }
+    bool denialFromApply() const { return hasDenial() && m_denialFromApply; }
+    QString denialStage() const { return m_denial.stage; }
+    QString denialStageTitle() const { return ClusterDenial::stageTitle(m_denial.stage); }
+    QString deniedBy() const { return m_denial.by; }
+    QString denialHeadline() const { return m_denial.headline(); }
+    QString denialMessage() const { return m_denial.message; }
+    QVariantList denialQuotes() const { return m_denial.quotes; }
+    QVariantList nearMisses() const { return m_denial.nearMisses; }
+    int nearMissCount() const { return int(m_denial.nearMisses.size()); }
+
     bool applying() const { return m_applying; }
     bool applied() const { return m_applyCode != 0; }
     int applyCode() const { return m_applyCode; }
@@ -165,6 +201,7 @@ signals:
     void explainingChanged();
     void verdictChanged();
     void applyChanged();
+    void denialChanged();
 
 private:
     bool ready() const; // a known node and a complete identity
@@ -174,6 +211,7 @@ private:
     void setExplaining(bool explaining);
     void setVerdict(const QJsonObject &verdict, const QString &error);
     void clearApplied();
+    void updateDenial(); // from the real answer once applied, else from the verdict
 
     QPointer<AdminClient> m_client;
     QPointer<NodeListModel> m_nodes;
@@ -199,6 +237,10 @@ private:
     int m_applyCode = 0;
     QString m_applyMessage;
     QString m_applyError;
+    QJsonObject m_applyTrace; // the real answer's trace
+
+    ClusterDenial m_denial;
+    bool m_denialFromApply = false;
 };
 
 } // namespace Gatehouse::Console

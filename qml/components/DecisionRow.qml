@@ -38,7 +38,7 @@ Rectangle {
             Layout.fillWidth: true
             spacing: 10
             Label {
-                Layout.preferredWidth: 104
+                Layout.preferredWidth: 132 // "Authentifizierung" too
                 text: root.title
                 color: Theme.text
                 font.weight: Font.DemiBold

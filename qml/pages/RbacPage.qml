@@ -671,6 +671,10 @@ Pane {
                         Accessible.role: Accessible.List
                         Accessible.name: qsTr("Cluster API requests")
                         ScrollBar.vertical: ScrollBar {}
+                        // Space or Enter opens (or closes) the current denied row's explanation.
+                        Keys.onSpacePressed: ClusterRequests.toggleExpanded(requestList.currentIndex)
+                        Keys.onReturnPressed: ClusterRequests.toggleExpanded(requestList.currentIndex)
+                        Keys.onEnterPressed: ClusterRequests.toggleExpanded(requestList.currentIndex)
 
                         delegate: Rectangle {
                             id: requestRow
@@ -685,6 +689,11 @@ Pane {
                             required property bool denied
                             required property string stage
                             required property string reason
+                            required property string denialHeadline
+                            required property var quotes
+                            required property var nearMisses
+                            required property int nearMissCount
+                            required property bool expanded
 
                             objectName: "request-" + requestRow.index
                             width: ListView.view.width
@@ -751,6 +760,24 @@ Pane {
                                             family: "exception"
                                             text: qsTr("denied at %1").arg(requestRow.stage)
                                         }
+                                        // A denied row opens to the denial explainer's answer.
+                                        Button {
+                                            id: whyButton
+                                            objectName: "whyButton"
+                                            visible: requestRow.denied
+                                            flat: true
+                                            padding: 2
+                                            leftPadding: 8
+                                            rightPadding: 8
+                                            font.pixelSize: 12
+                                            text: (requestRow.expanded ? "▾ " : "▸ ")
+                                                  + (requestRow.nearMissCount === 0 ? qsTr("Why denied")
+                                                     : requestRow.nearMissCount === 1 ? qsTr("Why denied · 1 near miss")
+                                                     : qsTr("Why denied · %1 near misses").arg(requestRow.nearMissCount))
+                                            Accessible.name: requestRow.expanded ? qsTr("Hide why the request was denied")
+                                                                                 : qsTr("Show why the request was denied")
+                                            onClicked: ClusterRequests.setExpanded(requestRow.index, !requestRow.expanded)
+                                        }
                                     }
                                     Label {
                                         objectName: "requestUser"
@@ -773,6 +800,17 @@ Pane {
                                         maximumLineCount: 3
                                         elide: Text.ElideRight
                                         textFormat: Text.PlainText
+                                    }
+                                    DenialDetails {
+                                        objectName: "requestDenial"
+                                        Layout.fillWidth: true
+                                        Layout.topMargin: 4
+                                        Layout.bottomMargin: 4
+                                        visible: requestRow.denied && requestRow.expanded
+                                        headline: requestRow.denialHeadline
+                                        stage: requestRow.stage
+                                        quotes: requestRow.quotes
+                                        nearMisses: requestRow.nearMisses
                                     }
                                 }
                             }

@@ -5,7 +5,7 @@
 //                [--tokens-tab N] [--size WxH]
 //                [--connect URL --admin-token T] [--node NAME] [--act-as N] [--agent NODE]
 //                [--user NAME --groups G1,G2] [--set-label K=V] [--add-label K=V] [--apply]
-//                [--rbac-tab N] [--kubeconfig NAME [--save-dialog]]
+//                [--rbac-tab N] [--expand-denied N] [--kubeconfig NAME [--save-dialog]]
 // --page selects the N-th navigation entry (0 = dashboard, 1 = clients, 2 = tokens), --order /
 // --delivery select the newest order in that status / delivery in that state, --tab 1 shows
 // the Orders page's customers, --dialog opens the test-order dialog, --create-customer makes
@@ -18,12 +18,14 @@
 // in-test server; --node picks a node, --act-as the identity (0 cluster admin, 1 node agent,
 // 2 custom user with --user / --groups, 3 anonymous), --agent the node agent's node;
 // --set-label edits a label's value, --add-label types a new one, --apply sends the change;
-// --rbac-tab selects the RBAC page's tab, --kubeconfig issues one in the dialog and
-// --save-dialog opens its file dialog.
+// --rbac-tab selects the RBAC page's tab, --expand-denied opens the N-th denied request's
+// explanation there (0: the newest), --kubeconfig issues one in the dialog and --save-dialog opens
+// its file dialog. The texts follow the locale as in gatehouse (LANG=de_DE.UTF-8: German).
 
 #include "console/adminclient.h"
 #include "console/clientform.h"
 #include "console/clientlistmodel.h"
+#include "console/clusterrequestmodel.h"
 #include "console/consoleservices.h"
 #include "console/customerlistmodel.h"
 #include "console/deliverydetail.h"
@@ -35,15 +37,21 @@
 
 #include <QApplication>
 #include <QCommandLineParser>
+#include <QLocale>
 #include <QQmlApplicationEngine>
 #include <QQuickStyle>
 #include <QQuickWindow>
 #include <QTimer>
+#include <QTranslator>
 
 int main(int argc, char *argv[])
 {
     QApplication app(argc, argv);
     QQuickStyle::setStyle(QStringLiteral("Fusion"));
+    QTranslator translator; // as Gatehouse::Console::run() does
+    if (translator.load(QLocale(), QStringLiteral("gatehouse"), QStringLiteral("_"),
+                        QStringLiteral(":/i18n")))
+        QApplication::installTranslator(&translator);
     QCommandLineParser parser;
     parser.addHelpOption();
     const QCommandLineOption page(QStringLiteral("page"), QStringLiteral("Page row."),
@@ -92,6 +100,9 @@ int main(int argc, char *argv[])
     const QCommandLineOption apply(QStringLiteral("apply"), QStringLiteral("Apply the change."));
     const QCommandLineOption rbacTab(QStringLiteral("rbac-tab"), QStringLiteral("RBAC page tab."),
                                      QStringLiteral("N"), QStringLiteral("0"));
+    const QCommandLineOption expandDenied(QStringLiteral("expand-denied"),
+                                          QStringLiteral("Open the N-th denied request."),
+                                          QStringLiteral("N"));
     const QCommandLineOption kubeconfig(QStringLiteral("kubeconfig"),
                                         QStringLiteral("Issue a kubeconfig in the dialog."),
                                         QStringLiteral("NAME"));
@@ -100,7 +111,8 @@ int main(int argc, char *argv[])
     parser.addOptions({page,           tab,      order, delivery,  dialog,     customer,
                        registerClient, attempt,  mint,  tokensTab, size,       connectTo,
                        adminToken,     nodeName, actAs, agent,     user,       groups,
-                       setLabel,       addLabel, apply, rbacTab,   kubeconfig, saveDialog});
+                       setLabel,       addLabel, apply, rbacTab,   kubeconfig, saveDialog,
+                       expandDenied});
     parser.process(app);
 
     const QByteArray token = "console-demo-token";
@@ -213,6 +225,20 @@ int main(int argc, char *argv[])
             if (parser.isSet(apply))
                 QTimer::singleShot(800, editor, [editor] { editor->apply(); });
         });
+    if (parser.isSet(expandDenied)) {
+        QTimer::singleShot(3000, &services, [&services, n = parser.value(expandDenied).toInt()] {
+            Gatehouse::Console::ClusterRequestModel *requests = services.clusterRequests();
+            for (int row = 0, denied = 0; row < requests->rowCount(); ++row) {
+                if (requests->index(row)
+                        .data(Gatehouse::Console::ClusterRequestModel::DeniedRole)
+                        .toBool() &&
+                    denied++ == n) {
+                    requests->setExpanded(row, true);
+                    break;
+                }
+            }
+        });
+    }
     if (parser.isSet(kubeconfig)) {
         QTimer::singleShot(1000, window, [window, &services, name = parser.value(kubeconfig)] {
             if (QObject *d = window->findChild<QObject *>(QStringLiteral("kubeconfigDialog")))

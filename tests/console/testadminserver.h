@@ -131,6 +131,11 @@ public:
     QJsonObject explainCluster(const QJsonObject &request, QString *error) const;
     // A label change of the node by someone else (cluster.object.changed, no request).
     void setClusterNodeLabel(const QString &node, const QString &key, const QJsonValue &value);
+    // An RBAC object (ClusterRole, ClusterRoleBinding, Role, RoleBinding) created or replaced,
+    // as `gatehouse admin rbac import` does (cluster.object.changed).
+    void importClusterRbac(const QJsonObject &object);
+    // Settings changed elsewhere (the CLI): merged, cluster.settings.changed sent.
+    void changeClusterSettings(const QJsonObject &changes);
 
     int openStreams() const;
     int statusRequests() const { return m_statusRequests; }
@@ -172,6 +177,12 @@ private:
     QJsonObject performCluster(const QJsonObject &request);
     QJsonObject whoCan(const QUrlQuery &query) const;
     void recordClusterRequest(const QJsonObject &trace);
+    // RbacPolicy::nearMisses for a cluster-scoped resource request (core API group): every
+    // binding naming the user, one of its groups or its service account, with why it does not
+    // allow the request; [] when one does.
+    QJsonArray clusterNearMisses(const QString &user, const QStringList &groups,
+                                 const QString &verb, const QString &resource,
+                                 const QString &name) const;
     QJsonObject bumpNode(QJsonObject node);
     QString signature(const QByteArray &signingInput) const;
 

@@ -2,8 +2,9 @@
 // objects through /admin/v1/cluster/k8s, explain and perform of node label changes, recent
 // requests, who-can, kubeconfigs and the live settings. Answers with the real backend's
 // shapes, decisions and messages (backend/cluster: the privileged-group, Node and RBAC
-// authorizers, NodeRestriction, label validation, Kubernetes Status bodies), for the one kind
-// of request the console makes: a label change of a node.
+// authorizers, NodeRestriction, label validation, Kubernetes Status bodies, the denial
+// explainer's "denial" and RBAC near misses), for the one kind of request the console makes: a
+// label change of a node.
 
 #include "testadminserver.h"
 
@@ -11,6 +12,8 @@
 #include <QJsonDocument>
 #include <QRegularExpression>
 #include <QTcpSocket>
+
+#include <algorithm>
 
 namespace {
 
@@ -211,6 +214,25 @@ QString labelValueProblem(const QString &value)
     return {};
 }
 
+// RbacPolicy's texts for the denial explainer: "[get list]", "\"\" (core)" for the core group.
+QString listText(const QStringList &l)
+{
+    QStringList quoted;
+    for (const QString &s : l)
+        quoted.append(s.isEmpty() ? QStringLiteral("\"\" (core)") : s);
+    return QLatin1Char('[') + quoted.join(QLatin1Char(' ')) + QLatin1Char(']');
+}
+
+// PolicyRule::describe(): "verbs=[get list] apiGroups=[] resources=[nodes]".
+QString describeRule(const QJsonObject &rule)
+{
+    QStringList parts;
+    for (const char *key : {"verbs", "apiGroups", "resources", "resourceNames", "nonResourceURLs"})
+        if (const QStringList l = strings(rule.value(QLatin1String(key))); !l.isEmpty())
+            parts.append(QStringLiteral("%1=[%2]").arg(QLatin1String(key), l.join(' ')));
+    return parts.join(' ');
+}
+
 bool isOrEndsWith(const QString &prefix, const QString &domain)
 {
     return prefix == domain || prefix.endsWith(QLatin1Char('.') + domain);
@@ -309,6 +331,7 @@ void TestAdminServer::resetClusterData()
               "nodes \"node-2\" is forbidden: node \"node-1\" is not allowed to modify node "
               "\"node-2\""),
     };
+    m_clusterRequests.last().insert("deniedBy", "NodeRestriction");
 }
 
 QJsonObject TestAdminServer::clusterNode(const QString &name) const
@@ -396,6 +419,10 @@ QJsonObject TestAdminServer::explainCluster(const QJsonObject &request, QString 
                         {"reason", "no credentials presented and anonymous access is off"}});
         trace.insert("code", 401);
         trace.insert("status", kubeStatus(401, "Unauthorized", "Unauthorized"));
+        trace.insert(
+            "denial",
+            QJsonObject{{"stage", "authentication"},
+                        {"message", "no credentials presented and anonymous access is off"}});
         return trace;
     }
     trace.insert(
@@ -452,9 +479,11 @@ QJsonObject TestAdminServer::explainCluster(const QJsonObject &request, QString 
                             continue;
                         for (qsizetype i = 0; i < rules.size() && match.isEmpty(); ++i) {
                             const QJsonObject r = rules.at(i).toObject();
+                            const QStringList names = strings(r.value("resourceNames"));
                             if (contains(r.value("apiGroups"), QString()) &&
                                 contains(r.value("resources"), "nodes") &&
-                                contains(r.value("verbs"), "patch"))
+                                contains(r.value("verbs"), "patch") &&
+                                (names.isEmpty() || names.contains(nodeName)))
                                 match = QJsonObject{
                                     {"bindingKind", "ClusterRoleBinding"},
                                     {"bindingName", nameOf(b)},
@@ -485,30 +514,66 @@ QJsonObject TestAdminServer::explainCluster(const QJsonObject &request, QString 
                 authz.insert("reason", reason);
                 authz.insert("rbac", match);
                 break;
+            } else if (mode == QLatin1String("AlwaysAllow")) {
+                steps.append(QJsonObject{
+                    {"authorizer", "AlwaysAllow"}, {"decision", "allow"}, {"reason", ""}});
+                authz.insert("decision", "allow");
+                authz.insert("decidedBy", "AlwaysAllow");
+                break;
+            } else if (mode == QLatin1String("AlwaysDeny")) {
+                steps.append(QJsonObject{{"authorizer", "AlwaysDeny"},
+                                         {"decision", "deny"},
+                                         {"reason", "Everything is forbidden."}});
+                authz.insert("decidedBy", "AlwaysDeny");
+                authz.insert("reason", "Everything is forbidden.");
+                break;
             }
         }
     }
     authz.insert("steps", steps);
+    const bool authorized = str(authz, "decision") == QLatin1String("allow");
+    QJsonArray nearMisses;
+    if (!authorized) {
+        if (strings(m_clusterSettings.value("authorizationModes")).contains("RBAC"))
+            nearMisses = clusterNearMisses(user, groups, "patch", "nodes", nodeName);
+        authz.insert("nearMisses", nearMisses);
+    }
     trace.insert("authorization", authz);
-    if (str(authz, "decision") != QLatin1String("allow")) {
+    if (!authorized) {
+        const QString message =
+            forbiddenPrefix + QStringLiteral("User \"%1\" cannot patch resource \"nodes\" in API "
+                                             "group \"\" at the cluster scope")
+                                  .arg(user);
         trace.insert("code", 403);
+        trace.insert("status", kubeStatus(403, "Forbidden", message, nodeDetails));
+        // RequestTrace::denial: the authorizers that ran (or the one that said deny), each
+        // one's own words.
+        QStringList by;
+        QJsonArray quotes;
+        for (const QJsonValue s : std::as_const(steps)) {
+            by.append(str(s.toObject(), "authorizer"));
+            if (!str(s.toObject(), "reason").isEmpty())
+                quotes.append(QJsonObject{{"authorizer", str(s.toObject(), "authorizer")},
+                                          {"decision", str(s.toObject(), "decision")},
+                                          {"reason", str(s.toObject(), "reason")}});
+        }
+        const QString decidedBy = str(authz, "decidedBy");
         trace.insert(
-            "status",
-            kubeStatus(403, "Forbidden",
-                       forbiddenPrefix +
-                           QStringLiteral("User \"%1\" cannot patch resource \"nodes\" in API "
-                                          "group \"\" at the cluster scope")
-                               .arg(user),
-                       nodeDetails));
+            "denial",
+            QJsonObject{{"stage", "authorization"},
+                        {"by", decidedBy.isEmpty() ? by.join(QStringLiteral(", ")) : decidedBy},
+                        {"message", message},
+                        {"quotes", quotes},
+                        {"nearMisses", int(nearMisses.size())}});
         return trace;
     }
 
     const QJsonObject target = clusterNode(nodeName);
     if (target.isEmpty()) {
         trace.insert("code", 404);
-        trace.insert("status", kubeStatus(404, "NotFound",
-                                          QStringLiteral("nodes \"%1\" not found").arg(nodeName),
-                                          nodeDetails));
+        const QString message = QStringLiteral("nodes \"%1\" not found").arg(nodeName);
+        trace.insert("status", kubeStatus(404, "NotFound", message, nodeDetails));
+        trace.insert("denial", QJsonObject{{"stage", "handler"}, {"message", message}});
         return trace;
     }
 
@@ -557,6 +622,9 @@ QJsonObject TestAdminServer::explainCluster(const QJsonObject &request, QString 
             trace.insert("code", 403);
             trace.insert("status",
                          kubeStatus(403, "Forbidden", forbiddenPrefix + message, nodeDetails));
+            trace.insert("denial", QJsonObject{{"stage", "admission"},
+                                               {"by", plugin},
+                                               {"message", forbiddenPrefix + message}});
             return trace;
         }
     }
@@ -591,6 +659,7 @@ QJsonObject TestAdminServer::explainCluster(const QJsonObject &request, QString 
         trace.insert("status",
                      kubeStatus(422, "Invalid", message,
                                 {{"name", nodeName}, {"kind", "Node"}, {"causes", causes}}));
+        trace.insert("denial", QJsonObject{{"stage", "validation"}, {"message", message}});
         return trace;
     }
     trace.insert("code", 200);
@@ -627,42 +696,200 @@ QJsonObject TestAdminServer::performCluster(const QJsonObject &request)
 
 void TestAdminServer::recordClusterRequest(const QJsonObject &trace)
 {
-    // ClusterApi::record
+    // ClusterApi::record: the denial's stage and words, who refused, and the near misses.
     const QJsonObject authn = obj(trace, "authentication");
     const QJsonObject user = obj(authn, "user");
+    const QJsonObject denial = obj(trace, "denial");
     const int code = trace.value("code").toInt();
-    const QString statusMessage = str(obj(trace, "status"), "message");
-    QString stage = QStringLiteral("ok");
-    QString reason = str(obj(trace, "authorization"), "reason");
-    if (str(authn, "decision") == QLatin1String("unauthorized")) {
-        stage = QStringLiteral("authentication");
-        reason = str(authn, "reason");
-    } else if (str(obj(trace, "authorization"), "decision") != QLatin1String("allow")) {
-        stage = QStringLiteral("authorization");
-        reason = statusMessage;
-    } else if (str(obj(trace, "admission"), "decision") == QLatin1String("deny")) {
-        stage = QStringLiteral("admission");
-        reason = statusMessage;
-    } else if (code >= 400) {
-        stage = code == 422 ? QStringLiteral("validation") : QStringLiteral("handler");
-        reason = statusMessage;
-    }
+    const QString stage = denial.isEmpty() ? QStringLiteral("ok") : str(denial, "stage");
+    const QString reason =
+        denial.isEmpty() ? str(obj(trace, "authorization"), "reason") : str(denial, "message");
     const QString path = str(trace, "path");
-    const QJsonObject entry{{"time", QDateTime::currentDateTimeUtc().toString(Qt::ISODateWithMs)},
-                            {"method", str(trace, "method")},
-                            {"path", path},
-                            {"user", str(user, "username")},
-                            {"groups", user.value("groups")},
-                            {"verb", "patch"},
-                            {"resource", "nodes"},
-                            {"namespace", ""},
-                            {"name", path.section(QLatin1Char('/'), 4)},
-                            {"code", code},
-                            {"verdict", code < 400 ? "allowed" : "denied"},
-                            {"stage", stage},
-                            {"reason", reason}};
+    QJsonObject entry{{"time", QDateTime::currentDateTimeUtc().toString(Qt::ISODateWithMs)},
+                      {"method", str(trace, "method")},
+                      {"path", path},
+                      {"user", str(user, "username")},
+                      {"groups", user.value("groups")},
+                      {"verb", "patch"},
+                      {"resource", "nodes"},
+                      {"namespace", ""},
+                      {"name", path.section(QLatin1Char('/'), 4)},
+                      {"code", code},
+                      {"verdict", code < 400 ? "allowed" : "denied"},
+                      {"stage", stage},
+                      {"reason", reason}};
+    if (!str(denial, "by").isEmpty())
+        entry.insert("deniedBy", str(denial, "by"));
+    if (!denial.value("quotes").toArray().isEmpty())
+        entry.insert("quotes", denial.value("quotes"));
+    if (stage == QLatin1String("authorization"))
+        entry.insert("nearMisses", obj(trace, "authorization").value("nearMisses").toArray());
     m_clusterRequests.append(entry);
     sendEvent(QStringLiteral("cluster.requests"), {{"requests", QJsonArray{entry}}});
+}
+
+QJsonArray TestAdminServer::clusterNearMisses(const QString &user, const QStringList &groups,
+                                              const QString &verb, const QString &resource,
+                                              const QString &name) const
+{
+    QJsonArray out;
+    auto names = [&](const QJsonObject &sub, const QString &bindingNamespace) {
+        const QString kind = str(sub, "kind");
+        if (kind == QLatin1String("User"))
+            return str(sub, "name") == user;
+        if (kind == QLatin1String("Group"))
+            return groups.contains(str(sub, "name"));
+        if (kind == QLatin1String("ServiceAccount")) {
+            const QString ns =
+                str(sub, "namespace").isEmpty() ? bindingNamespace : str(sub, "namespace");
+            return user == QStringLiteral("system:serviceaccount:%1:%2").arg(ns, str(sub, "name"));
+        }
+        return false;
+    };
+    // Cluster role bindings by name, then role bindings (any namespace) by namespace and name.
+    QList<QJsonObject> bindings = m_clusterRoleBindings;
+    bindings.append(m_roleBindings);
+    std::stable_sort(bindings.begin(), bindings.end(),
+                     [](const QJsonObject &a, const QJsonObject &b) {
+                         const QString na = str(obj(a, "metadata"), "namespace");
+                         const QString nb = str(obj(b, "metadata"), "namespace");
+                         if (na.isEmpty() != nb.isEmpty())
+                             return na.isEmpty();
+                         return na != nb ? na < nb : nameOf(a) < nameOf(b);
+                     });
+    for (const QJsonObject &b : std::as_const(bindings)) {
+        const QString ns = str(obj(b, "metadata"), "namespace");
+        QJsonObject subject;
+        for (const QJsonValue s : b.value("subjects").toArray()) {
+            if (names(s.toObject(), ns)) {
+                subject = QJsonObject{{"kind", str(s.toObject(), "kind")},
+                                      {"name", str(s.toObject(), "name")}};
+                if (!str(s.toObject(), "namespace").isEmpty())
+                    subject.insert("namespace", str(s.toObject(), "namespace"));
+                break;
+            }
+        }
+        if (subject.isEmpty())
+            continue;
+        const QJsonObject roleRef = obj(b, "roleRef");
+        QJsonObject n{{"bindingKind", ns.isEmpty() ? "ClusterRoleBinding" : "RoleBinding"},
+                      {"bindingName", nameOf(b)},
+                      {"roleKind", str(roleRef, "kind")},
+                      {"roleName", str(roleRef, "name")},
+                      {"subject", subject}};
+        if (!ns.isEmpty())
+            n.insert("bindingNamespace", ns);
+        QJsonObject role;
+        const bool namespacedRole = str(roleRef, "kind") == QLatin1String("Role");
+        for (const QJsonObject &r : namespacedRole ? m_roles : m_clusterRoles)
+            if (nameOf(r) == str(roleRef, "name") &&
+                (!namespacedRole || str(obj(r, "metadata"), "namespace") == ns))
+                role = r;
+        QJsonArray ruleMisses;
+        if (!ns.isEmpty()) {
+            // (Only cluster-scoped requests come here: nodes.)
+            n.insert("code", "namespace");
+            n.insert("message",
+                     QStringLiteral("a RoleBinding grants only inside namespace \"%1\"; the "
+                                    "request is cluster-wide")
+                         .arg(ns));
+        } else if (role.isEmpty()) {
+            n.insert("code", "roleNotFound");
+            n.insert("message", QStringLiteral("roleRef names %1 \"%2\", which does not exist")
+                                    .arg(str(roleRef, "kind"), str(roleRef, "name")));
+        } else {
+            const QJsonArray rules = role.value("rules").toArray();
+            for (qsizetype i = 0; i < rules.size(); ++i) {
+                const QJsonObject r = rules.at(i).toObject();
+                QStringList codes;
+                QStringList messages;
+                const QStringList resources = strings(r.value("resources"));
+                const QStringList urls = strings(r.value("nonResourceURLs"));
+                if (resources.isEmpty() && !urls.isEmpty()) {
+                    codes.append("nonResourceRule");
+                    messages.append(QStringLiteral("the rule covers URL paths %1, not resources")
+                                        .arg(listText(urls)));
+                } else {
+                    if (!contains(r.value("verbs"), verb)) {
+                        codes.append("verb");
+                        messages.append(QStringLiteral("verb \"%1\" is not in %2")
+                                            .arg(verb, listText(strings(r.value("verbs")))));
+                    }
+                    if (!contains(r.value("apiGroups"), QString())) {
+                        codes.append("apiGroup");
+                        messages.append(QStringLiteral("API group \"\" (core) is not in %1")
+                                            .arg(listText(strings(r.value("apiGroups")))));
+                    }
+                    if (!contains(r.value("resources"), resource)) {
+                        codes.append("resource");
+                        messages.append(QStringLiteral("resource \"%1\" is not in %2")
+                                            .arg(resource, listText(resources)));
+                    }
+                    const QStringList resourceNames = strings(r.value("resourceNames"));
+                    if (!resourceNames.isEmpty() && !resourceNames.contains(name)) {
+                        codes.append("resourceName");
+                        messages.append(QStringLiteral("name \"%1\" is not in resourceNames %2")
+                                            .arg(name, listText(resourceNames)));
+                    }
+                }
+                if (codes.isEmpty())
+                    return {}; // RBAC allows it: nothing was missed
+                ruleMisses.append(QJsonObject{{"ruleIndex", int(i)},
+                                              {"rule", describeRule(r)},
+                                              {"codes", QJsonArray::fromStringList(codes)},
+                                              {"messages", QJsonArray::fromStringList(messages)}});
+            }
+            n.insert("code", "noRuleMatches");
+            n.insert("message", rules.isEmpty()
+                                    ? QStringLiteral("%1 \"%2\" has no rules")
+                                          .arg(str(roleRef, "kind"), str(roleRef, "name"))
+                                    : QStringLiteral("no rule of %1 \"%2\" allows the request")
+                                          .arg(str(roleRef, "kind"), str(roleRef, "name")));
+        }
+        n.insert("rules", ruleMisses);
+        out.append(n);
+        if (out.size() >= 20)
+            break;
+    }
+    return out;
+}
+
+void TestAdminServer::importClusterRbac(const QJsonObject &object)
+{
+    const QString kind = str(object, "kind");
+    QList<QJsonObject> *pool = kind == QLatin1String("ClusterRole") ? &m_clusterRoles
+                               : kind == QLatin1String("ClusterRoleBinding")
+                                   ? &m_clusterRoleBindings
+                               : kind == QLatin1String("Role")        ? &m_roles
+                               : kind == QLatin1String("RoleBinding") ? &m_roleBindings
+                                                                      : nullptr;
+    if (!pool)
+        return;
+    const QString ns = str(obj(object, "metadata"), "namespace");
+    QString type = QStringLiteral("ADDED");
+    for (QJsonObject &existing : *pool) {
+        if (nameOf(existing) == nameOf(object) &&
+            str(obj(existing, "metadata"), "namespace") == ns) {
+            existing = object;
+            type = QStringLiteral("MODIFIED");
+        }
+    }
+    if (type == QLatin1String("ADDED"))
+        pool->append(object);
+    ++m_clusterVersion;
+    sendEvent(QStringLiteral("cluster.object.changed"),
+              {{"type", type},
+               {"resource", kind.toLower() + QLatin1Char('s')},
+               {"namespace", ns},
+               {"name", nameOf(object)},
+               {"resourceVersion", QString::number(m_clusterVersion)}});
+}
+
+void TestAdminServer::changeClusterSettings(const QJsonObject &changes)
+{
+    for (auto it = changes.begin(); it != changes.end(); ++it)
+        m_clusterSettings.insert(it.key(), it.value());
+    sendEvent(QStringLiteral("cluster.settings.changed"), m_clusterSettings);
 }
 
 QJsonObject TestAdminServer::whoCan(const QUrlQuery &query) const

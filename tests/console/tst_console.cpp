@@ -6,6 +6,7 @@
 #include "console/beerlistmodel.h"
 #include "console/clientform.h"
 #include "console/clientlistmodel.h"
+#include "console/clusterdenial.h"
 #include "console/clusterrequestmodel.h"
 #include "console/clustersettingsstate.h"
 #include "console/consoleservices.h"
@@ -39,6 +40,7 @@
 #include <QAbstractItemModelTester>
 #include <QCoreApplication>
 #include <QJsonArray>
+#include <QJsonDocument>
 #include <QLoggingCategory>
 #include <QSignalSpy>
 #include <QTcpServer>
@@ -182,6 +184,11 @@ private slots:
     void rbacModelsLoadAndFollowEvents();
     void whoCanModel();
     void clusterRequestModelLive();
+    void clusterDenialFromTrace();
+    void clusterDenialMalformed_data();
+    void clusterDenialMalformed();
+    void clusterRequestModelDenials();
+    void nodeLabelEditorDenial();
     void kubeconfigPrivateFile_data();
     void kubeconfigPrivateFile();
     void kubeconfigIssueAndSave();
@@ -584,6 +591,19 @@ void TestConsole::germanTranslation()
     QCoreApplication::removeTranslator(&translator);
     QCOMPARE(agent, QStringLiteral("Knoten-Agent"));
     QCOMPARE(rule, QStringLiteral("get, patch auf nodes (core)"));
+    // The denial explainer's titles.
+    QCoreApplication::installTranslator(&translator);
+    const QString headline = ClusterDenial::headline("authorization", "Node, RBAC");
+    const QVariantList misses = ClusterDenial::nearMissesOf(QJsonArray{QJsonObject{
+        {"code", "namespace"},
+        {"rules", QJsonArray{QJsonObject{{"codes", QJsonArray{"verb", "apiGroup"}}}}}}});
+    QCoreApplication::removeTranslator(&translator);
+    QCOMPARE(headline, QStringLiteral("Bei der Autorisierung abgelehnt von Node, RBAC"));
+    QCOMPARE(misses.at(0).toMap().value("reasonText").toString(),
+             QStringLiteral("anderer Namespace"));
+    QCOMPARE(
+        misses.at(0).toMap().value("rules").toList().at(0).toMap().value("missText").toString(),
+        QStringLiteral("Verb, API-Gruppe"));
 }
 
 // ---- AdminClient -------------------------------------------------------------------------
@@ -3014,6 +3034,421 @@ void TestConsole::clusterRequestModelLive()
     QCOMPARE(model.rowCount(), 0);
 }
 
+namespace {
+
+// Parts of real answers of the backend (POST /admin/v1/cluster/explain and GET
+// /admin/v1/cluster/requests): bob in group ops patching node-2's labels, with a binding to a
+// role limited by resourceNames, one to a role that does not exist and a RoleBinding elsewhere.
+const char *const BobTrace = R"({
+  "authorization": {"decidedBy": "", "decision": "deny", "reason": "",
+    "steps": [{"authorizer": "Node", "decision": "no-opinion", "reason": ""},
+              {"authorizer": "RBAC", "decision": "no-opinion", "reason": ""}],
+    "nearMisses": [
+      {"bindingKind": "ClusterRoleBinding", "bindingName": "bob-rack", "code": "noRuleMatches",
+       "message": "no rule of ClusterRole \"rack-labeler\" allows the request",
+       "roleKind": "ClusterRole", "roleName": "rack-labeler",
+       "rules": [{"codes": ["resourceName"],
+                  "messages": ["name \"node-2\" is not in resourceNames [node-1]"],
+                  "rule": "verbs=[patch] apiGroups=[] resources=[nodes] resourceNames=[node-1]",
+                  "ruleIndex": 0},
+                 {"codes": ["verb", "apiGroup", "resource"],
+                  "messages": ["verb \"patch\" is not in [get list]",
+                               "API group \"\" (core) is not in [apps]",
+                               "resource \"nodes\" is not in [deployments]"],
+                  "rule": "verbs=[get list] apiGroups=[apps] resources=[deployments]",
+                  "ruleIndex": 1}],
+       "subject": {"kind": "User", "name": "bob"}},
+      {"bindingKind": "ClusterRoleBinding", "bindingName": "ops-legacy", "code": "roleNotFound",
+       "message": "roleRef names ClusterRole \"node-admin-legacy\", which does not exist",
+       "roleKind": "ClusterRole", "roleName": "node-admin-legacy", "rules": [],
+       "subject": {"kind": "Group", "name": "ops"}},
+      {"bindingKind": "RoleBinding", "bindingName": "bob-pods", "bindingNamespace": "default",
+       "code": "namespace",
+       "message": "a RoleBinding grants only inside namespace \"default\"; the request is cluster-wide",
+       "roleKind": "ClusterRole", "roleName": "pod-lister", "rules": [],
+       "subject": {"kind": "User", "name": "bob"}}]},
+  "code": 403,
+  "denial": {"by": "Node, RBAC",
+    "message": "nodes \"node-2\" is forbidden: User \"bob\" cannot patch resource \"nodes\" in API group \"\" at the cluster scope",
+    "nearMisses": 3, "quotes": [], "stage": "authorization"},
+  "method": "PATCH", "path": "/api/v1/nodes/node-2"
+})";
+
+// A kubelet reading another node, as GET /admin/v1/cluster/requests lists it (one near miss
+// of three kept).
+const char *const NodeReadEntry = R"({
+  "code": 403, "deniedBy": "Node, RBAC", "groups": ["system:nodes", "system:authenticated"],
+  "method": "GET", "name": "node-2", "namespace": "",
+  "nearMisses": [
+    {"bindingKind": "ClusterRoleBinding", "bindingName": "system:discovery",
+     "code": "noRuleMatches",
+     "message": "no rule of ClusterRole \"system:discovery\" allows the request",
+     "roleKind": "ClusterRole", "roleName": "system:discovery",
+     "rules": [{"codes": ["nonResourceRule"],
+                "messages": ["the rule covers URL paths [/api /api/* /apis /apis/* /healthz /livez /openapi /openapi/* /readyz /version /version/], not resources"],
+                "rule": "verbs=[get] nonResourceURLs=[/api /api/* /apis /apis/* /healthz /livez /openapi /openapi/* /readyz /version /version/]",
+                "ruleIndex": 0}],
+     "subject": {"kind": "Group", "name": "system:authenticated"}}],
+  "path": "/api/v1/nodes/node-2",
+  "quotes": [{"authorizer": "Node", "decision": "no-opinion",
+              "reason": "node 'node-1' cannot read 'node-2', only its own Node object"}],
+  "reason": "nodes \"node-2\" is forbidden: User \"system:node:node-1\" cannot get resource \"nodes\" in API group \"\" at the cluster scope: node 'node-1' cannot read 'node-2', only its own Node object",
+  "resource": "nodes", "stage": "authorization", "time": "2026-11-21T18:53:22.514Z",
+  "user": "system:node:node-1", "verb": "get", "verdict": "denied"
+})";
+
+const char *const AdmissionEntry = R"({
+  "code": 403, "deniedBy": "NodeRestriction", "groups": ["system:nodes", "system:authenticated"],
+  "method": "PATCH", "name": "node-2", "namespace": "", "path": "/api/v1/nodes/node-2",
+  "reason": "nodes \"node-2\" is forbidden: node \"node-1\" is not allowed to modify node \"node-2\"",
+  "resource": "nodes", "stage": "admission", "time": "2026-11-21T18:53:22.749Z",
+  "user": "system:node:node-1", "verb": "patch", "verdict": "denied"
+})";
+
+QJsonObject json(const char *text)
+{
+    QJsonParseError error{};
+    const QJsonObject o = QJsonDocument::fromJson(text, &error).object();
+    if (error.error != QJsonParseError::NoError)
+        qFatal("test JSON: %s", qPrintable(error.errorString()));
+    return o;
+}
+
+QVariantMap at(const QVariantList &list, int i)
+{
+    return list.value(i).toMap();
+}
+
+} // namespace
+
+void TestConsole::clusterDenialFromTrace()
+{
+    const ClusterDenial d = ClusterDenial::fromTrace(json(BobTrace));
+    QVERIFY(!d.isEmpty());
+    QCOMPARE(d.stage, QStringLiteral("authorization"));
+    QCOMPARE(d.by, QStringLiteral("Node, RBAC"));
+    QCOMPARE(d.headline(), QStringLiteral("Refused at authorization by Node, RBAC"));
+    QVERIFY(d.message.startsWith("nodes \"node-2\" is forbidden: User \"bob\" cannot patch"));
+    QCOMPARE(d.quotes, QVariantList()); // neither authorizer said anything
+    QCOMPARE(d.nearMisses.size(), 3);
+
+    // A role that exists; each rule says which parts miss, in the server's words.
+    const QVariantMap rack = at(d.nearMisses, 0);
+    QCOMPARE(rack.value("bindingText").toString(), QStringLiteral("ClusterRoleBinding bob-rack"));
+    QCOMPARE(rack.value("roleText").toString(), QStringLiteral("ClusterRole rack-labeler"));
+    QCOMPARE(rack.value("subjectText").toString(), QStringLiteral("User bob"));
+    QCOMPARE(rack.value("code").toString(), QStringLiteral("noRuleMatches"));
+    QCOMPARE(rack.value("reasonText").toString(), QStringLiteral("no rule matches"));
+    QCOMPARE(rack.value("message").toString(),
+             QStringLiteral("no rule of ClusterRole \"rack-labeler\" allows the request"));
+    const QVariantList rules = rack.value("rules").toList();
+    QCOMPARE(rules.size(), 2);
+    QCOMPARE(at(rules, 0).value("index").toInt(), 0);
+    QCOMPARE(at(rules, 0).value("rule").toString(),
+             QStringLiteral("verbs=[patch] apiGroups=[] resources=[nodes] resourceNames=[node-1]"));
+    QCOMPARE(at(rules, 0).value("missText").toString(), QStringLiteral("resource name"));
+    QCOMPARE(at(rules, 0).value("messages").toStringList(),
+             QStringList{"name \"node-2\" is not in resourceNames [node-1]"});
+    QCOMPARE(at(rules, 1).value("index").toInt(), 1);
+    QCOMPARE(at(rules, 1).value("codes").toStringList(),
+             (QStringList{"verb", "apiGroup", "resource"}));
+    QCOMPARE(at(rules, 1).value("missText").toString(),
+             QStringLiteral("verb, API group, resource"));
+    QCOMPARE(at(rules, 1).value("text").toString(),
+             QStringLiteral("verb \"patch\" is not in [get list]; API group \"\" (core) is not in "
+                            "[apps]; resource \"nodes\" is not in [deployments]"));
+
+    // roleRef to a role that is not there; a RoleBinding of another namespace.
+    const QVariantMap legacy = at(d.nearMisses, 1);
+    QCOMPARE(legacy.value("reasonText").toString(), QStringLiteral("role missing"));
+    QCOMPARE(legacy.value("subjectText").toString(), QStringLiteral("Group ops"));
+    QCOMPARE(legacy.value("rules").toList(), QVariantList());
+    const QVariantMap pods = at(d.nearMisses, 2);
+    QCOMPARE(pods.value("bindingText").toString(), QStringLiteral("RoleBinding default/bob-pods"));
+    QCOMPARE(pods.value("bindingNamespace").toString(), QStringLiteral("default"));
+    QCOMPARE(pods.value("reasonText").toString(), QStringLiteral("other namespace"));
+    QCOMPARE(pods.value("message").toString(),
+             QStringLiteral("a RoleBinding grants only inside namespace \"default\"; the request "
+                            "is cluster-wide"));
+
+    // Admission: the plugin, quoted with its message; no bindings.
+    const QJsonObject admission{
+        {"code", 403},
+        {"admission", QJsonObject{{"decision", "deny"}, {"plugin", "NodeRestriction"}}},
+        {"denial", QJsonObject{{"stage", "admission"},
+                               {"by", "NodeRestriction"},
+                               {"message", "nodes \"node-2\" is forbidden: node \"node-1\" is "
+                                           "not allowed to modify node \"node-2\""}}}};
+    const ClusterDenial a = ClusterDenial::fromTrace(admission);
+    QCOMPARE(a.headline(), QStringLiteral("Refused at admission by NodeRestriction"));
+    QCOMPARE(a.quotes.size(), 1);
+    QCOMPARE(at(a.quotes, 0).value("who").toString(), QStringLiteral("NodeRestriction"));
+    QCOMPARE(at(a.quotes, 0).value("text").toString(),
+             QStringLiteral("nodes \"node-2\" is forbidden: node \"node-1\" is not allowed to "
+                            "modify node \"node-2\""));
+    QCOMPARE(a.nearMisses, QVariantList());
+
+    // Authentication: nobody to name, the reason quoted.
+    const ClusterDenial u = ClusterDenial::fromTrace(
+        {{"denial", QJsonObject{{"stage", "authentication"},
+                                {"message", "no credentials presented and anonymous access is "
+                                            "off"}}}});
+    QCOMPARE(u.headline(), QStringLiteral("Refused at authentication"));
+    QCOMPARE(at(u.quotes, 0).value("who").toString(), QString());
+
+    // Allowed: nothing at all.
+    QVERIFY(ClusterDenial::fromTrace({{"code", 200}, {"authorization", QJsonObject{}}}).isEmpty());
+    QCOMPARE(ClusterDenial::fromTrace({}).headline(), QString());
+}
+
+void TestConsole::clusterDenialMalformed_data()
+{
+    QTest::addColumn<QByteArray>("nearMisses");
+    QTest::addColumn<int>("count");
+    QTest::addColumn<int>("rules");
+
+    QTest::newRow("missing") << QByteArray() << 0 << 0;
+    QTest::newRow("null") << QByteArray("null") << 0 << 0;
+    QTest::newRow("a number (the denial's count)") << QByteArray("6") << 0 << 0;
+    QTest::newRow("a string") << QByteArray("\"bob-rack\"") << 0 << 0;
+    QTest::newRow("an object") << QByteArray(R"({"bindingName": "x"})") << 0 << 0;
+    QTest::newRow("empty") << QByteArray("[]") << 0 << 0;
+    QTest::newRow("junk entries skipped")
+        << QByteArray(
+               R"([1, null, "x", [], {"bindingName": "ok", "rules": [7, {"codes": [1, "verb"], "messages": [null, "m"]}]}])")
+        << 1 << 1;
+    QTest::newRow("rules not a list")
+        << QByteArray(R"([{"bindingName": "x", "rules": {"a": 1}}])") << 1 << 0;
+    QTest::newRow("fields of the wrong type")
+        << QByteArray(R"([{"bindingName": 3, "subject": "bob", "code": [], "message": {}}])") << 1
+        << 0;
+}
+
+void TestConsole::clusterDenialMalformed()
+{
+    QFETCH(QByteArray, nearMisses);
+    QFETCH(int, count);
+    QFETCH(int, rules);
+
+    QJsonObject trace{{"denial", QJsonObject{{"stage", "authorization"}, {"quotes", 5}}}};
+    QJsonValue value;
+    if (!nearMisses.isEmpty()) {
+        const QJsonDocument doc =
+            QJsonDocument::fromJson("{\"v\": " + nearMisses + "}"); // scalars too
+        value = doc.object().value("v");
+        trace.insert("authorization", QJsonObject{{"nearMisses", value}});
+    }
+    const ClusterDenial d = ClusterDenial::fromTrace(trace);
+    QCOMPARE(d.stage, QStringLiteral("authorization"));
+    QCOMPARE(d.quotes, QVariantList()); // "quotes": 5
+    QCOMPARE(d.nearMisses.size(), count);
+    QCOMPARE(ClusterDenial::nearMissCountOf(value), count);
+    if (count > 0) {
+        const QVariantList r = at(d.nearMisses, 0).value("rules").toList();
+        QCOMPARE(r.size(), rules);
+        if (rules > 0) {
+            QCOMPARE(at(r, 0).value("codes").toStringList(), QStringList{"verb"});
+            QCOMPARE(at(r, 0).value("messages").toStringList(), QStringList{"m"});
+        }
+        QCOMPARE(at(d.nearMisses, 0).value("reasonText").toString(), QString());
+    }
+
+    // The same in a recorded request: the model gives an empty list, never crashes.
+    ClusterRequestModel model(nullptr);
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    QJsonObject entry = json(NodeReadEntry);
+    entry.remove("nearMisses");
+    if (!nearMisses.isEmpty())
+        entry.insert("nearMisses", value);
+    entry.insert("quotes", "not a list");
+    model.resetFrom({entry});
+    QCOMPARE(model.index(0).data(ClusterRequestModel::NearMissesRole).toList().size(), count);
+    QCOMPARE(model.index(0).data(ClusterRequestModel::NearMissCountRole).toInt(), count);
+    QCOMPARE(model.index(0).data(ClusterRequestModel::QuotesRole).toList(), QVariantList());
+    QCOMPARE(model.index(0).data(ClusterRequestModel::DenialHeadlineRole).toString(),
+             QStringLiteral("Refused at authorization by Node, RBAC"));
+}
+
+void TestConsole::clusterRequestModelDenials()
+{
+    ClusterRequestModel model(nullptr);
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    QJsonObject allowed = json(AdmissionEntry);
+    allowed.insert("code", 200);
+    allowed.insert("verdict", "allowed");
+    allowed.insert("stage", "ok");
+    allowed.insert("reason", "RBAC: allowed by ClusterRoleBinding \"x\"");
+    allowed.remove("deniedBy");
+    allowed.insert("time", "2026-11-21T18:53:23.000Z");
+    model.resetFrom({json(NodeReadEntry), json(AdmissionEntry), allowed}); // oldest first
+    QCOMPARE(model.rowCount(), 3);
+
+    // The Node authorizer's refusal: its words, and the bindings naming the kubelet.
+    const QModelIndex node = model.index(2);
+    QCOMPARE(node.data(ClusterRequestModel::DeniedByRole).toString(), QStringLiteral("Node, RBAC"));
+    QCOMPARE(node.data(ClusterRequestModel::DenialHeadlineRole).toString(),
+             QStringLiteral("Refused at authorization by Node, RBAC"));
+    const QVariantList quotes = node.data(ClusterRequestModel::QuotesRole).toList();
+    QCOMPARE(quotes.size(), 1);
+    QCOMPARE(at(quotes, 0).value("who").toString(), QStringLiteral("Node"));
+    QCOMPARE(at(quotes, 0).value("decision").toString(), QStringLiteral("no-opinion"));
+    QCOMPARE(at(quotes, 0).value("text").toString(),
+             QStringLiteral("node 'node-1' cannot read 'node-2', only its own Node object"));
+    QCOMPARE(node.data(ClusterRequestModel::NearMissCountRole).toInt(), 1);
+    const QVariantMap discovery = at(node.data(ClusterRequestModel::NearMissesRole).toList(), 0);
+    QCOMPARE(discovery.value("bindingText").toString(),
+             QStringLiteral("ClusterRoleBinding system:discovery"));
+    QCOMPARE(discovery.value("subjectText").toString(),
+             QStringLiteral("Group system:authenticated"));
+    QCOMPARE(at(discovery.value("rules").toList(), 0).value("missText").toString(),
+             QStringLiteral("rule kind (it covers URL paths)"));
+
+    // NodeRestriction's refusal: the plugin, its words; no bindings.
+    const QModelIndex admission = model.index(1);
+    QCOMPARE(admission.data(ClusterRequestModel::DeniedByRole).toString(),
+             QStringLiteral("NodeRestriction"));
+    QCOMPARE(admission.data(ClusterRequestModel::DenialHeadlineRole).toString(),
+             QStringLiteral("Refused at admission by NodeRestriction"));
+    QCOMPARE(at(admission.data(ClusterRequestModel::QuotesRole).toList(), 0).value("who"),
+             QVariant(QStringLiteral("NodeRestriction")));
+    QCOMPARE(admission.data(ClusterRequestModel::NearMissCountRole).toInt(), 0);
+    QCOMPARE(admission.data(ClusterRequestModel::NearMissesRole).toList(), QVariantList());
+
+    // Allowed: nothing to explain, nothing to open.
+    const QModelIndex ok = model.index(0);
+    QCOMPARE(ok.data(ClusterRequestModel::DeniedByRole).toString(), QString());
+    QCOMPARE(ok.data(ClusterRequestModel::DenialHeadlineRole).toString(), QString());
+    QCOMPARE(ok.data(ClusterRequestModel::QuotesRole).toList(), QVariantList());
+    model.setExpanded(0, true);
+    QVERIFY(!ok.data(ClusterRequestModel::ExpandedRole).toBool());
+    model.toggleExpanded(0);
+    QVERIFY(!ok.data(ClusterRequestModel::ExpandedRole).toBool());
+
+    // Opening a denied row: one dataChanged for the row; it stays open as rows come and go.
+    QSignalSpy changed(&model, &QAbstractItemModel::dataChanged);
+    model.setExpanded(2, true);
+    QCOMPARE(changed.count(), 1);
+    QCOMPARE(changed.at(0).at(0).toModelIndex().row(), 2);
+    QCOMPARE(changed.at(0).at(2).value<QList<int>>(),
+             QList<int>{ClusterRequestModel::ExpandedRole});
+    model.setExpanded(2, true); // already
+    QCOMPARE(changed.count(), 1);
+    QVERIFY(model.index(2).data(ClusterRequestModel::ExpandedRole).toBool());
+    QVERIFY(!model.index(1).data(ClusterRequestModel::ExpandedRole).toBool());
+    QJsonObject newer = allowed;
+    newer.insert("time", "2026-11-21T18:54:00.000Z");
+    model.append({newer});
+    QVERIFY(model.index(3).data(ClusterRequestModel::ExpandedRole).toBool());
+    model.setDeniedOnly(true);
+    QCOMPARE(model.rowCount(), 2);
+    QVERIFY(model.index(1).data(ClusterRequestModel::ExpandedRole).toBool());
+    model.setDeniedOnly(false);
+    model.resetFrom({json(NodeReadEntry), json(AdmissionEntry)}); // a reload
+    QVERIFY(model.index(1).data(ClusterRequestModel::ExpandedRole).toBool());
+    model.toggleExpanded(1);
+    QVERIFY(!model.index(1).data(ClusterRequestModel::ExpandedRole).toBool());
+    model.toggleExpanded(1);
+    model.toggleExpanded(7); // out of range: nothing
+    model.setExpanded(-1, true);
+    model.clear();
+    model.resetFrom({json(NodeReadEntry)});
+    QVERIFY2(!model.index(0).data(ClusterRequestModel::ExpandedRole).toBool(),
+             "clear() forgets what was open");
+}
+
+void TestConsole::nodeLabelEditorDenial()
+{
+    Connected c;
+    QVERIFY(c.start());
+    NodeLabelEditor *editor = c.services.nodeEditor();
+    QTRY_VERIFY(editor->explained() && !editor->explaining());
+    QVERIFY(!editor->hasDenial());
+    QCOMPARE(editor->nearMisses(), QVariantList());
+
+    // alice (groups ops): RBAC finds nothing; two bindings name her but do not apply.
+    QSignalSpy denialChanged(editor, &NodeLabelEditor::denialChanged);
+    editor->setIdentity(NodeLabelEditor::CustomUser);
+    editor->setCustomUser("alice");
+    editor->setCustomGroups("ops");
+    editor->setNewKey("example.com/gpu");
+    editor->setNewValue("a100");
+    QTRY_VERIFY(editor->code() == 403 && !editor->explaining());
+    QVERIFY(editor->hasDenial());
+    QVERIFY(!editor->denialFromApply());
+    QCOMPARE(editor->denialStage(), QStringLiteral("authorization"));
+    QCOMPARE(editor->denialStageTitle(), QStringLiteral("Authorization"));
+    QCOMPARE(editor->deniedBy(), QStringLiteral("Node, RBAC"));
+    QCOMPARE(editor->denialHeadline(), QStringLiteral("Refused at authorization by Node, RBAC"));
+    QCOMPARE(editor->denialMessage(), editor->statusMessage());
+    QCOMPARE(editor->denialQuotes(), QVariantList());
+    QCOMPARE(editor->nearMissCount(), 2);
+    QCOMPARE(at(editor->nearMisses(), 0).value("bindingText").toString(),
+             QStringLiteral("ClusterRoleBinding system:basic-user"));
+    QCOMPARE(at(editor->nearMisses(), 0).value("subjectText").toString(),
+             QStringLiteral("Group system:authenticated"));
+    QCOMPARE(at(editor->nearMisses(), 1).value("bindingText").toString(),
+             QStringLiteral("RoleBinding shop/read-pods"));
+    QCOMPARE(at(editor->nearMisses(), 1).value("code").toString(), QStringLiteral("namespace"));
+    QVERIFY(denialChanged.count() >= 1);
+
+    // Applied: the real answer's trace, recorded with its near misses.
+    ClusterRequestModel *requests = c.services.clusterRequests();
+    QTRY_VERIFY(requests->loaded());
+    const int before = requests->totalCount();
+    editor->apply();
+    QTRY_COMPARE(editor->applyCode(), 403);
+    QVERIFY(editor->denialFromApply());
+    QCOMPARE(editor->nearMissCount(), 2);
+    QCOMPARE(editor->denialHeadline(), QStringLiteral("Refused at authorization by Node, RBAC"));
+    QTRY_COMPARE(requests->totalCount(), before + 1);
+    requests->setHideAdminReads(false);
+    const QModelIndex recorded = requests->index(0);
+    QCOMPARE(recorded.data(ClusterRequestModel::UserRole).toString(), QStringLiteral("alice"));
+    QCOMPARE(recorded.data(ClusterRequestModel::DeniedByRole).toString(),
+             QStringLiteral("Node, RBAC"));
+    QCOMPARE(recorded.data(ClusterRequestModel::NearMissCountRole).toInt(), 2);
+    QCOMPARE(at(recorded.data(ClusterRequestModel::NearMissesRole).toList(), 1)
+                 .value("reasonText")
+                 .toString(),
+             QStringLiteral("other namespace"));
+
+    // An edit: back to the dry run.
+    editor->setNewValue("h100");
+    QVERIFY(!editor->applied());
+    QVERIFY(!editor->denialFromApply());
+    QVERIFY(editor->hasDenial());
+
+    // The real answer counts even where the dry run (not asked again yet) allowed it.
+    editor->setCustomGroups("devs");
+    QTRY_VERIFY(editor->code() == 200 && !editor->explaining());
+    QVERIFY(!editor->hasDenial());
+    editor->setCustomGroups("ops");
+    editor->apply(); // before the pause is over: the verdict is still the allowed one
+    QTRY_COMPARE(editor->applyCode(), 403);
+    QVERIFY(editor->hasDenial());
+    QVERIFY(editor->denialFromApply());
+    QCOMPARE(editor->nearMissCount(), 2);
+
+    // A kubelet's own protected label: NodeRestriction, quoted.
+    editor->setNewValue("h200");
+    QVERIFY(!editor->denialFromApply());
+    editor->setIdentity(NodeLabelEditor::NodeAgent);
+    editor->setNewKey("node-restriction.kubernetes.io/pool");
+    QTRY_VERIFY(editor->denialStage() == "admission" && !editor->explaining());
+    QCOMPARE(editor->deniedBy(), QStringLiteral("NodeRestriction"));
+    QCOMPARE(at(editor->denialQuotes(), 0).value("who").toString(),
+             QStringLiteral("NodeRestriction"));
+    QCOMPARE(at(editor->denialQuotes(), 0).value("text").toString(), editor->statusMessage());
+    QCOMPARE(editor->nearMissCount(), 0);
+
+    // Allowed: no denial left.
+    editor->setNewKey("example.com/gpu");
+    QTRY_VERIFY(editor->code() == 200 && !editor->explaining());
+    QVERIFY(!editor->hasDenial());
+    QCOMPARE(editor->denialHeadline(), QString());
+    QCOMPARE(editor->denialQuotes(), QVariantList());
+}
+
 void TestConsole::kubeconfigPrivateFile_data()
 {
     QTest::addColumn<bool>("exists");
@@ -3147,6 +3582,28 @@ void TestConsole::realBackendCluster()
              qPrintable(stageOf(*editor, "authorization").value("detail").toString()));
     QCOMPARE(stageOf(*editor, "admission").value("decision").toString(),
              QStringLiteral("not reached"));
+    // Why: the denial explainer names the bindings that name mallory (through
+    // system:authenticated) and why each does not apply.
+    QVERIFY(editor->hasDenial());
+    QCOMPARE(editor->denialStage(), QStringLiteral("authorization"));
+    QCOMPARE(editor->deniedBy(), QStringLiteral("Node, RBAC"));
+    QVERIFY(editor->nearMissCount() >= 1);
+    const QVariantMap basicUser = [editor] {
+        for (const QVariant &m : editor->nearMisses())
+            if (m.toMap().value("bindingName") == QStringLiteral("system:basic-user"))
+                return m.toMap();
+        return QVariantMap();
+    }();
+    QCOMPARE(basicUser.value("subjectText").toString(),
+             QStringLiteral("Group system:authenticated"));
+    QCOMPARE(basicUser.value("reasonText").toString(), QStringLiteral("no rule matches"));
+    QCOMPARE(basicUser.value("message").toString(),
+             QStringLiteral("no rule of ClusterRole \"system:basic-user\" allows the request"));
+    QVERIFY2(at(basicUser.value("rules").toList(), 0)
+                 .value("messages")
+                 .toStringList()
+                 .contains("verb \"patch\" is not in [create]"),
+             qPrintable(at(basicUser.value("rules").toList(), 0).value("text").toString()));
 
     // The node's own kubelet may; applied for real, it shows among the recent requests.
     ClusterRequestModel *requests = services.clusterRequests();

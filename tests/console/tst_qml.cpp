@@ -113,6 +113,13 @@ public:
         m_server->setClusterNodeLabel(node, key, value);
     }
     Q_INVOKABLE int clusterRequestCount() const { return m_server->clusterRequestCount(); }
+    // An RBAC object created or replaced elsewhere (`gatehouse admin rbac import`).
+    Q_INVOKABLE void importRbac(const QJsonObject &object) { m_server->importClusterRbac(object); }
+    // Settings changed elsewhere (the CLI), e.g. {authorizationModes: ["Node", "RBAC"]}.
+    Q_INVOKABLE void changeClusterSettings(const QJsonObject &changes)
+    {
+        m_server->changeClusterSettings(changes);
+    }
     // Files: a path in the test's temporary directory, a file's mode bits (e.g. 0600; -1 when
     // it is not there) and its text.
     Q_INVOKABLE QString tempPath(const QString &name) const { return m_dir.filePath(name); }

@@ -65,6 +65,38 @@ Item {
                 keyClick(Qt.Key_Down)
             compare(NodeEditor.identity, identity)
         }
+        // What the "Why denied" card shows of one near miss.
+        function nearMiss(index) {
+            const miss = findChild(item("denialCard"), "nearMiss-" + index)
+            verify(miss, "near miss " + index)
+            const rules = []
+            for (let i = 0; ; ++i) {
+                const rule = findChild(miss, "ruleMiss-" + i)
+                if (!rule)
+                    break
+                const messages = []
+                for (let c = 0; c < rule.children.length; ++c)
+                    if (rule.children[c].objectName === "ruleMissMessage")
+                        messages.push(rule.children[c].text)
+                rules.push({
+                    rule: findChild(rule, "ruleText").text,
+                    misses: findChild(rule, "ruleMissText").text,
+                    messages: messages
+                })
+            }
+            return {
+                binding: findChild(miss, "nearMissBinding").text,
+                reason: findChild(miss, "nearMissReason").text,
+                subject: findChild(miss, "nearMissSubject").text,
+                message: findChild(miss, "nearMissMessage").text,
+                rules: rules
+            }
+        }
+        function quote(index) {
+            const found = findChild(item("denialCard"), "denialQuote-" + index)
+            verify(found, "quote " + index)
+            return findChild(found, "quoteWho").text + " " + findChild(found, "quoteText").text
+        }
         function explains() {
             return TestBackend.requestCount("POST /admin/v1/cluster/explain")
         }
@@ -91,6 +123,9 @@ Item {
             NodeEditor.explain()
             tryVerify(() => NodeEditor.explained && !NodeEditor.explaining, 5000, "first verdict")
             compare(item("verdictCode").text, "200 OK")
+            // Allowed: nothing to explain.
+            verify(!item("denialCard").visible)
+            verify(!NodeEditor.hasDenial)
         }
 
         function test_nodeListAndLabels() {
@@ -213,6 +248,141 @@ Item {
                     "No authorizer allowed it (Node: no-opinion, RBAC: no-opinion). nodes \"node-1\" is forbidden: User \"alice\" cannot patch resource \"nodes\" in API group \"\" at the cluster scope")
             compare(stage("admission").decision, "not reached")
             compare(findChild(findChild(page, "stage-admission"), "decisionBadge").tone, Theme.neutral)
+        }
+
+        function test_denialListsTheNearMisses() {
+            actAs(NodeEditor.CustomUser)
+            typeInto(item("customUserField"), "alice")
+            typeInto(item("customGroupsField"), "ops")
+            typeInto(findChild(labelRow("example.com/rack"), "labelValueField"), "r2")
+            tryCompare(item("verdictCode"), "text", "403 Forbidden", 5000)
+            tryVerify(() => !NodeEditor.explaining)
+            verify(item("denialCard").visible)
+            compare(item("denialSource").text, "dry run, 403 Forbidden")
+            compare(item("denialHeadline").text, "Refused at authorization by Node, RBAC")
+            verify(!findChild(item("denialCard"), "denialQuote-0"), "Node and RBAC said nothing")
+            compare(item("nearMissesHeading").text, "Bindings that name this identity but did not apply (2):")
+            // Through the group every user is in: the role exists, no rule of it matches.
+            compare(nearMiss(0), {
+                binding: "ClusterRoleBinding system:basic-user → ClusterRole system:basic-user",
+                reason: "no rule matches",
+                subject: "via Group system:authenticated",
+                message: "no rule of ClusterRole \"system:basic-user\" allows the request",
+                rules: [{
+                    rule: "rule 0: verbs=[create] apiGroups=[authorization.k8s.io] resources=[selfsubjectaccessreviews selfsubjectrulesreviews]",
+                    misses: "no match on verb, API group, resource:",
+                    messages: ["• verb \"patch\" is not in [create]",
+                               "• API group \"\" (core) is not in [authorization.k8s.io]",
+                               "• resource \"nodes\" is not in [selfsubjectaccessreviews selfsubjectrulesreviews]"]
+                }]
+            })
+            // Alice's role binding is for namespace shop; nodes are cluster-wide.
+            compare(nearMiss(1), {
+                binding: "RoleBinding shop/read-pods → Role pod-reader",
+                reason: "other namespace",
+                subject: "via User alice",
+                message: "a RoleBinding grants only inside namespace \"shop\"; the request is cluster-wide",
+                rules: []
+            })
+            compare(findChild(findChild(item("denialCard"), "nearMiss-1"), "nearMissReason").tone, Theme.error)
+
+            // Bindings made elsewhere: the verdict is asked again. One names a role that is not
+            // there; one allows patching node-2 only (resourceNames).
+            const before = explains()
+            TestBackend.importRbac({
+                kind: "ClusterRoleBinding", apiVersion: "rbac.authorization.k8s.io/v1",
+                metadata: { name: "ops-legacy" },
+                roleRef: { apiGroup: "rbac.authorization.k8s.io", kind: "ClusterRole", name: "node-admin-legacy" },
+                subjects: [{ kind: "Group", apiGroup: "rbac.authorization.k8s.io", name: "ops" }]
+            })
+            TestBackend.importRbac({
+                kind: "ClusterRole", apiVersion: "rbac.authorization.k8s.io/v1",
+                metadata: { name: "rack-labeler" },
+                rules: [{ apiGroups: [""], resources: ["nodes"], verbs: ["patch"], resourceNames: ["node-2"] },
+                        { apiGroups: ["apps"], resources: ["deployments"], verbs: ["get", "list"] }]
+            })
+            TestBackend.importRbac({
+                kind: "ClusterRoleBinding", apiVersion: "rbac.authorization.k8s.io/v1",
+                metadata: { name: "alice-rack" },
+                roleRef: { apiGroup: "rbac.authorization.k8s.io", kind: "ClusterRole", name: "rack-labeler" },
+                subjects: [{ kind: "User", apiGroup: "rbac.authorization.k8s.io", name: "alice" }]
+            })
+            tryCompare(item("nearMissesHeading"), "text", "Bindings that name this identity but did not apply (4):", 5000)
+            verify(explains() > before)
+            compare(nearMiss(0), {
+                binding: "ClusterRoleBinding alice-rack → ClusterRole rack-labeler",
+                reason: "no rule matches",
+                subject: "via User alice",
+                message: "no rule of ClusterRole \"rack-labeler\" allows the request",
+                rules: [{
+                    rule: "rule 0: verbs=[patch] apiGroups=[] resources=[nodes] resourceNames=[node-2]",
+                    misses: "no match on resource name:",
+                    messages: ["• name \"node-1\" is not in resourceNames [node-2]"]
+                }, {
+                    rule: "rule 1: verbs=[get list] apiGroups=[apps] resources=[deployments]",
+                    misses: "no match on verb, API group, resource:",
+                    messages: ["• verb \"patch\" is not in [get list]",
+                               "• API group \"\" (core) is not in [apps]",
+                               "• resource \"nodes\" is not in [deployments]"]
+                }]
+            })
+            compare(nearMiss(1), {
+                binding: "ClusterRoleBinding ops-legacy → ClusterRole node-admin-legacy",
+                reason: "role missing",
+                subject: "via Group ops",
+                message: "roleRef names ClusterRole \"node-admin-legacy\", which does not exist",
+                rules: []
+            })
+            compare(nearMiss(2).binding, "ClusterRoleBinding system:basic-user → ClusterRole system:basic-user")
+            compare(nearMiss(3).binding, "RoleBinding shop/read-pods → Role pod-reader")
+
+            // An authorizer that refuses in its own words is quoted.
+            TestBackend.changeClusterSettings({ authorizationModes: ["Node", "RBAC", "AlwaysDeny"] })
+            tryCompare(item("denialHeadline"), "text", "Refused at authorization by AlwaysDeny", 5000)
+            compare(quote(0), "AlwaysDeny said: “Everything is forbidden.”")
+            compare(item("nearMissesHeading").text, "Bindings that name this identity but did not apply (4):")
+            TestBackend.changeClusterSettings({ authorizationModes: ["Node", "RBAC"] })
+            tryCompare(item("denialHeadline"), "text", "Refused at authorization by Node, RBAC", 5000)
+
+            // In the group that may: allowed, the card goes.
+            typeInto(item("customGroupsField"), "devs")
+            tryCompare(item("verdictCode"), "text", "200 OK", 5000)
+            tryCompare(item("denialCard"), "visible", false)
+            compare(NodeEditor.nearMisses, [])
+        }
+
+        function test_denialQuotesTheAdmissionPlugin() {
+            typeInto(item("newLabelKeyField"), "node-restriction.kubernetes.io/pool")
+            typeInto(item("newLabelValueField"), "gold")
+            tryCompare(item("verdictCode"), "text", "403 Forbidden", 5000)
+            tryVerify(() => !NodeEditor.explaining)
+            verify(item("denialCard").visible)
+            compare(item("denialHeadline").text, "Refused at admission by NodeRestriction")
+            compare(quote(0), "NodeRestriction said: “nodes \"node-1\" is forbidden: is not allowed to modify labels: node-restriction.kubernetes.io/pool”")
+            verify(!item("nearMissesHeading").visible, "no binding list: authorization allowed it")
+            verify(!findChild(item("denialCard"), "nearMiss-0"))
+        }
+
+        function test_applyShowsTheRealDenial() {
+            actAs(NodeEditor.CustomUser)
+            typeInto(item("customUserField"), "alice")
+            typeInto(item("customGroupsField"), "ops")
+            typeInto(item("newLabelKeyField"), "example.com/gpu")
+            typeInto(item("newLabelValueField"), "a100")
+            tryCompare(item("denialSource"), "text", "dry run, 403 Forbidden", 5000)
+            tryVerify(() => !NodeEditor.explaining)
+            mouseClick(item("applyButton"))
+            tryCompare(item("applyCode"), "text", "Answered 403 Forbidden", 5000)
+            // The card now explains the real answer, from its own trace.
+            compare(item("denialSource").text, "the real answer, 403 Forbidden")
+            verify(NodeEditor.denialFromApply)
+            compare(item("denialHeadline").text, "Refused at authorization by Node, RBAC")
+            compare(nearMiss(0).binding, "ClusterRoleBinding system:basic-user → ClusterRole system:basic-user")
+            compare(nearMiss(0).rules[0].messages[0], "• verb \"patch\" is not in [create]")
+            compare(nearMiss(1).reason, "other namespace")
+            // Editing again: back to the dry run.
+            typeInto(item("newLabelValueField"), "h100")
+            tryCompare(item("denialSource"), "text", "dry run, 403 Forbidden", 5000)
         }
 
         function test_applyShowsTheRealAnswer() {

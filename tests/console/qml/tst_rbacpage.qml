@@ -23,6 +23,127 @@ Item {
         when: windowShown
 
         readonly property var dialog: findChild(page, "kubeconfigDialog")
+        // A recorded request as the real backend lists it (GET /admin/v1/cluster/requests): a
+        // kubelet reading another node, refused by the Node authorizer in its own words, with the
+        // bindings that name it but did not apply.
+        readonly property var nodeReadsAnotherNode: ({
+            "code": 403,
+            "deniedBy": "Node, RBAC",
+            "groups": [
+                "system:nodes",
+                "system:authenticated"
+            ],
+            "method": "GET",
+            "name": "node-2",
+            "namespace": "",
+            "nearMisses": [
+                {
+                    "bindingKind": "ClusterRoleBinding",
+                    "bindingName": "system:basic-user",
+                    "code": "noRuleMatches",
+                    "message": "no rule of ClusterRole \"system:basic-user\" allows the request",
+                    "roleKind": "ClusterRole",
+                    "roleName": "system:basic-user",
+                    "rules": [
+                        {
+                            "codes": [
+                                "verb",
+                                "apiGroup",
+                                "resource"
+                            ],
+                            "messages": [
+                                "verb \"get\" is not in [create]",
+                                "API group \"\" (core) is not in [authorization.k8s.io]",
+                                "resource \"nodes\" is not in [selfsubjectaccessreviews selfsubjectrulesreviews]"
+                            ],
+                            "rule": "verbs=[create] apiGroups=[authorization.k8s.io] resources=[selfsubjectaccessreviews selfsubjectrulesreviews]",
+                            "ruleIndex": 0
+                        },
+                        {
+                            "codes": [
+                                "verb",
+                                "apiGroup",
+                                "resource"
+                            ],
+                            "messages": [
+                                "verb \"get\" is not in [create]",
+                                "API group \"\" (core) is not in [authentication.k8s.io]",
+                                "resource \"nodes\" is not in [selfsubjectreviews]"
+                            ],
+                            "rule": "verbs=[create] apiGroups=[authentication.k8s.io] resources=[selfsubjectreviews]",
+                            "ruleIndex": 1
+                        }
+                    ],
+                    "subject": {
+                        "kind": "Group",
+                        "name": "system:authenticated"
+                    }
+                },
+                {
+                    "bindingKind": "ClusterRoleBinding",
+                    "bindingName": "system:discovery",
+                    "code": "noRuleMatches",
+                    "message": "no rule of ClusterRole \"system:discovery\" allows the request",
+                    "roleKind": "ClusterRole",
+                    "roleName": "system:discovery",
+                    "rules": [
+                        {
+                            "codes": [
+                                "nonResourceRule"
+                            ],
+                            "messages": [
+                                "the rule covers URL paths [/api /api/* /apis /apis/* /healthz /livez /openapi /openapi/* /readyz /version /version/], not resources"
+                            ],
+                            "rule": "verbs=[get] nonResourceURLs=[/api /api/* /apis /apis/* /healthz /livez /openapi /openapi/* /readyz /version /version/]",
+                            "ruleIndex": 0
+                        }
+                    ],
+                    "subject": {
+                        "kind": "Group",
+                        "name": "system:authenticated"
+                    }
+                },
+                {
+                    "bindingKind": "ClusterRoleBinding",
+                    "bindingName": "system:public-info-viewer",
+                    "code": "noRuleMatches",
+                    "message": "no rule of ClusterRole \"system:public-info-viewer\" allows the request",
+                    "roleKind": "ClusterRole",
+                    "roleName": "system:public-info-viewer",
+                    "rules": [
+                        {
+                            "codes": [
+                                "nonResourceRule"
+                            ],
+                            "messages": [
+                                "the rule covers URL paths [/healthz /livez /readyz /version /version/], not resources"
+                            ],
+                            "rule": "verbs=[get] nonResourceURLs=[/healthz /livez /readyz /version /version/]",
+                            "ruleIndex": 0
+                        }
+                    ],
+                    "subject": {
+                        "kind": "Group",
+                        "name": "system:authenticated"
+                    }
+                }
+            ],
+            "path": "/api/v1/nodes/node-2",
+            "quotes": [
+                {
+                    "authorizer": "Node",
+                    "decision": "no-opinion",
+                    "reason": "node 'node-1' cannot read 'node-2', only its own Node object"
+                }
+            ],
+            "reason": "nodes \"node-2\" is forbidden: User \"system:node:node-1\" cannot get resource \"nodes\" in API group \"\" at the cluster scope: node 'node-1' cannot read 'node-2', only its own Node object",
+            "resource": "nodes",
+            "stage": "authorization",
+            "time": "2026-11-21T18:53:22.514Z",
+            "user": "system:node:node-1",
+            "verb": "get",
+            "verdict": "denied"
+        })
 
         function item(name) {
             const found = findChild(page, name)
@@ -211,6 +332,114 @@ Item {
             }] })
             tryCompare(ClusterRequests, "totalCount", 7)
             compare(list.count, 5)
+        }
+
+        // What a request row's explanation shows of one near miss.
+        function nearMiss(row, index) {
+            const miss = findChild(findChild(row, "requestDenial"), "nearMiss-" + index)
+            verify(miss, "near miss " + index)
+            const rule = findChild(miss, "ruleMiss-0")
+            const messages = []
+            for (let c = 0; rule && c < rule.children.length; ++c)
+                if (rule.children[c].objectName === "ruleMissMessage")
+                    messages.push(rule.children[c].text)
+            const rules = []
+            for (let i = 0; findChild(miss, "ruleMiss-" + i); ++i)
+                rules.push(findChild(findChild(miss, "ruleMiss-" + i), "ruleText").text)
+            return {
+                binding: findChild(miss, "nearMissBinding").text,
+                reason: findChild(miss, "nearMissReason").text,
+                subject: findChild(miss, "nearMissSubject").text,
+                message: findChild(miss, "nearMissMessage").text,
+                rules: rules,
+                firstRule: rule ? findChild(rule, "ruleText").text : "",
+                firstRuleMisses: rule ? findChild(rule, "ruleMissText").text : "",
+                firstRuleMessages: messages
+            }
+        }
+
+        function test_deniedRequestExpandsToItsNearMisses() {
+            showTab("requestsTab")
+            const list = item("requestList")
+            tryCompare(list, "count", 3)
+            TestBackend.sendEvent("cluster.requests", { requests: [testCase.nodeReadsAnotherNode] })
+            tryCompare(list, "count", 4)
+            tryVerify(() => findChild(list.itemAtIndex(0), "requestLine").text === "GET /api/v1/nodes/node-2")
+            let row = list.itemAtIndex(0)
+            compare(row.color, Theme.errorSoft) // denied rows still stand out
+            const why = findChild(row, "whyButton")
+            verify(why.visible)
+            compare(why.text, "▸ Why denied · 3 near misses")
+            verify(!findChild(row, "requestDenial").visible, "closed until asked")
+
+            mouseClick(why)
+            tryVerify(() => findChild(list.itemAtIndex(0), "requestDenial").visible)
+            row = list.itemAtIndex(0)
+            compare(findChild(row, "whyButton").text, "▾ Why denied · 3 near misses")
+            const denial = findChild(row, "requestDenial")
+            compare(findChild(denial, "denialHeadline").text, "Refused at authorization by Node, RBAC")
+            const quote = findChild(denial, "denialQuote-0")
+            compare(findChild(quote, "quoteWho").text, "Node said:")
+            compare(findChild(quote, "quoteText").text, "“node 'node-1' cannot read 'node-2', only its own Node object”")
+            compare(findChild(denial, "nearMissesHeading").text, "Bindings that name this identity but did not apply (3):")
+            compare(nearMiss(row, 0), {
+                binding: "ClusterRoleBinding system:basic-user → ClusterRole system:basic-user",
+                reason: "no rule matches",
+                subject: "via Group system:authenticated",
+                message: "no rule of ClusterRole \"system:basic-user\" allows the request",
+                rules: ["rule 0: verbs=[create] apiGroups=[authorization.k8s.io] resources=[selfsubjectaccessreviews selfsubjectrulesreviews]",
+                        "rule 1: verbs=[create] apiGroups=[authentication.k8s.io] resources=[selfsubjectreviews]"],
+                firstRule: "rule 0: verbs=[create] apiGroups=[authorization.k8s.io] resources=[selfsubjectaccessreviews selfsubjectrulesreviews]",
+                firstRuleMisses: "no match on verb, API group, resource:",
+                firstRuleMessages: ["• verb \"get\" is not in [create]",
+                                    "• API group \"\" (core) is not in [authorization.k8s.io]",
+                                    "• resource \"nodes\" is not in [selfsubjectaccessreviews selfsubjectrulesreviews]"]
+            })
+            compare(nearMiss(row, 1).binding, "ClusterRoleBinding system:discovery → ClusterRole system:discovery")
+            compare(nearMiss(row, 1).firstRuleMisses, "no match on rule kind (it covers URL paths):")
+            compare(nearMiss(row, 2).subject, "via Group system:authenticated")
+
+            // A newer request goes on top; the open one stays open.
+            TestBackend.sendEvent("cluster.requests", { requests: [
+                requestEntry("2026-11-21T19:00:00.000Z", "system:node:node-2", "/api/v1/nodes/node-2", 200, "ok", "")
+            ] })
+            tryCompare(list, "count", 5)
+            tryVerify(() => findChild(list.itemAtIndex(1), "requestLine").text === "GET /api/v1/nodes/node-2")
+            verify(findChild(list.itemAtIndex(1), "requestDenial").visible)
+            verify(!findChild(list.itemAtIndex(0), "whyButton").visible, "an allowed request has nothing to explain")
+
+            // The keyboard: Space closes the current row's explanation (and opens it again).
+            list.forceActiveFocus()
+            list.currentIndex = 1
+            keyClick(Qt.Key_Space)
+            tryVerify(() => !findChild(list.itemAtIndex(1), "requestDenial").visible)
+            keyClick(Qt.Key_Space)
+            tryVerify(() => findChild(list.itemAtIndex(1), "requestDenial").visible)
+            list.currentIndex = 0
+            keyClick(Qt.Key_Space) // allowed: stays closed
+            verify(!findChild(list.itemAtIndex(0), "requestDenial").visible)
+
+            // Refused by an admission plugin: which one, quoted; no binding list.
+            tryVerify(() => list.itemAtIndex(2) !== null)
+            const admission = list.itemAtIndex(2)
+            compare(findChild(admission, "deniedBadge").text, "denied at admission")
+            compare(findChild(admission, "whyButton").text, "▸ Why denied")
+            mouseClick(findChild(admission, "whyButton"))
+            tryVerify(() => findChild(list.itemAtIndex(2), "requestDenial").visible)
+            const admissionDenial = findChild(list.itemAtIndex(2), "requestDenial")
+            compare(findChild(admissionDenial, "denialHeadline").text, "Refused at admission by NodeRestriction")
+            compare(findChild(findChild(admissionDenial, "denialQuote-0"), "quoteWho").text, "NodeRestriction said:")
+            compare(findChild(findChild(admissionDenial, "denialQuote-0"), "quoteText").text,
+                    "“nodes \"node-2\" is forbidden: node \"node-1\" is not allowed to modify node \"node-2\"”")
+            verify(!findChild(admissionDenial, "nearMissesHeading").visible)
+
+            // A reload keeps what is open.
+            ClusterRequests.reload()
+            tryVerify(() => !ClusterRequests.loading)
+            tryVerify(() => list.itemAtIndex(0) !== null && findChild(list.itemAtIndex(0), "requestLine").text === "PATCH /api/v1/nodes/node-2")
+            verify(findChild(list.itemAtIndex(0), "requestDenial").visible, "the seed's admission denial, still open")
+            ClusterRequests.setExpanded(0, false)
+            tryVerify(() => !findChild(list.itemAtIndex(0), "requestDenial").visible)
         }
 
         function test_kubeconfigDialogWritesPrivateFile() {
