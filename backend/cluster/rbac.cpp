@@ -120,9 +120,13 @@ bool PolicyRule::allows(const Attributes &a) const
 QString PolicyRule::describe() const
 {
     QStringList parts;
-    auto add = [&parts](const char *label, const QStringList &l) {
-        if (!l.isEmpty())
-            parts.append(QStringLiteral("%1=[%2]").arg(QLatin1String(label), l.join(' ')));
+    auto add = [&parts](const char *label, QStringList l) {
+        if (l.isEmpty())
+            return;
+        for (QString &s : l)
+            if (s.isEmpty())
+                s = QStringLiteral("\"\""); // the core group
+        parts.append(QStringLiteral("%1=[%2]").arg(QLatin1String(label), l.join(' ')));
     };
     add("verbs", verbs);
     add("apiGroups", apiGroups);

@@ -223,13 +223,17 @@ QString listText(const QStringList &l)
     return QLatin1Char('[') + quoted.join(QLatin1Char(' ')) + QLatin1Char(']');
 }
 
-// PolicyRule::describe(): "verbs=[get list] apiGroups=[] resources=[nodes]".
+// PolicyRule::describe(): "verbs=[get list] apiGroups=[""] resources=[nodes]".
 QString describeRule(const QJsonObject &rule)
 {
     QStringList parts;
     for (const char *key : {"verbs", "apiGroups", "resources", "resourceNames", "nonResourceURLs"})
-        if (const QStringList l = strings(rule.value(QLatin1String(key))); !l.isEmpty())
+        if (QStringList l = strings(rule.value(QLatin1String(key))); !l.isEmpty()) {
+            for (QString &s : l)
+                if (s.isEmpty())
+                    s = QStringLiteral("\"\"");
             parts.append(QStringLiteral("%1=[%2]").arg(QLatin1String(key), l.join(' ')));
+        }
     return parts.join(' ');
 }
 

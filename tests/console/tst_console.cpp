@@ -3049,7 +3049,7 @@ const char *const BobTrace = R"({
        "roleKind": "ClusterRole", "roleName": "rack-labeler",
        "rules": [{"codes": ["resourceName"],
                   "messages": ["name \"node-2\" is not in resourceNames [node-1]"],
-                  "rule": "verbs=[patch] apiGroups=[] resources=[nodes] resourceNames=[node-1]",
+                  "rule": "verbs=[patch] apiGroups=[\"\"] resources=[nodes] resourceNames=[node-1]",
                   "ruleIndex": 0},
                  {"codes": ["verb", "apiGroup", "resource"],
                   "messages": ["verb \"patch\" is not in [get list]",
@@ -3145,7 +3145,7 @@ void TestConsole::clusterDenialFromTrace()
     QCOMPARE(rules.size(), 2);
     QCOMPARE(at(rules, 0).value("index").toInt(), 0);
     QCOMPARE(at(rules, 0).value("rule").toString(),
-             QStringLiteral("verbs=[patch] apiGroups=[] resources=[nodes] resourceNames=[node-1]"));
+             QStringLiteral("verbs=[patch] apiGroups=[\"\"] resources=[nodes] resourceNames=[node-1]"));
     QCOMPARE(at(rules, 0).value("missText").toString(), QStringLiteral("resource name"));
     QCOMPARE(at(rules, 0).value("messages").toStringList(),
              QStringList{"name \"node-2\" is not in resourceNames [node-1]"});

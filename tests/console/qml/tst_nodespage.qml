@@ -315,7 +315,7 @@ Item {
                 subject: "via User alice",
                 message: "no rule of ClusterRole \"rack-labeler\" allows the request",
                 rules: [{
-                    rule: "rule 0: verbs=[patch] apiGroups=[] resources=[nodes] resourceNames=[node-2]",
+                    rule: "rule 0: verbs=[patch] apiGroups=[\"\"] resources=[nodes] resourceNames=[node-2]",
                     misses: "no match on resource name:",
                     messages: ["• name \"node-1\" is not in resourceNames [node-2]"]
                 }, {

@@ -693,7 +693,7 @@ void TestClusterCore::nearMissMessages()
     QCOMPARE(n.rules.value(0).messages,
              QStringList{QStringLiteral("verb \"delete\" is not in [get list]")});
     QCOMPARE(n.rules.value(0).rule,
-             QStringLiteral("verbs=[get list] apiGroups=[] resources=[pods]"));
+             QStringLiteral("verbs=[get list] apiGroups=[\"\"] resources=[pods]"));
     n = find(m, "devs-cm");
     QCOMPARE(n.subject.kind, QStringLiteral("Group"));
     QCOMPARE(n.subject.name, QStringLiteral("devs"));
