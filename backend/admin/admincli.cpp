@@ -348,6 +348,33 @@ std::optional<QJsonObject> labelChanges(const QStringList &words, bool removeOnl
     return labels;
 }
 
+// Claims {name: value} with their sources {name: {source, detail}} as table rows; perToken
+// false leaves out what differs in every token (iat, exp, jti, at_hash, auth_time).
+QJsonArray claimRows(const QJsonObject &claims, const QJsonObject &sources, bool perToken)
+{
+    static const QStringList timeBound{QStringLiteral("iat"), QStringLiteral("exp"),
+                                       QStringLiteral("jti"), QStringLiteral("at_hash"),
+                                       QStringLiteral("auth_time")};
+    QJsonArray rows;
+    for (auto it = claims.begin(); it != claims.end(); ++it) {
+        if (!perToken && timeBound.contains(it.key()))
+            continue;
+        const QJsonObject src = sources.value(it.key()).toObject();
+        rows.append(QJsonObject{
+            {QStringLiteral("claim"), it.key()},
+            {QStringLiteral("value"),
+             it.value().isString()
+                 ? it.value().toString()
+                 : QString::fromUtf8(
+                       QJsonDocument(QJsonArray{it.value()}).toJson(QJsonDocument::Compact))
+                       .mid(1)
+                       .chopped(1)},
+            {QStringLiteral("source"), src.value(QStringLiteral("source")).toString()},
+            {QStringLiteral("detail"), src.value(QStringLiteral("detail")).toString()}});
+    }
+    return rows;
+}
+
 void printTrace(const QJsonObject &t, QTextStream &out)
 {
     const QJsonObject authn = t.value(QStringLiteral("authentication")).toObject();
@@ -1383,30 +1410,9 @@ int runAdminCli(const QStringList &args, const QProcessEnvironment &env, QTextSt
         return 0;
     }
     if (verb == QLatin1String("access")) {
-        // claims {name: value} with sources {name: {source, detail}} as rows
-        auto claimRows = [](const QJsonObject &token) {
-            const QJsonObject claims = token.value(QStringLiteral("claims")).toObject();
-            const QJsonObject sources = token.value(QStringLiteral("sources")).toObject();
-            QJsonArray rows;
-            for (auto it = claims.begin(); it != claims.end(); ++it) {
-                if (it.key() == QLatin1String("iat") || it.key() == QLatin1String("exp") ||
-                    it.key() == QLatin1String("jti") || it.key() == QLatin1String("at_hash") ||
-                    it.key() == QLatin1String("auth_time"))
-                    continue; // per token, not access
-                const QJsonObject src = sources.value(it.key()).toObject();
-                rows.append(QJsonObject{
-                    {QStringLiteral("claim"), it.key()},
-                    {QStringLiteral("value"),
-                     it.value().isString()
-                         ? it.value().toString()
-                         : QString::fromUtf8(
-                               QJsonDocument(QJsonArray{it.value()}).toJson(QJsonDocument::Compact))
-                               .mid(1)
-                               .chopped(1)},
-                    {QStringLiteral("source"), src.value(QStringLiteral("source")).toString()},
-                    {QStringLiteral("detail"), src.value(QStringLiteral("detail")).toString()}});
-            }
-            return rows;
+        auto tokenRows = [](const QJsonObject &token) {
+            return claimRows(token.value(QStringLiteral("claims")).toObject(),
+                             token.value(QStringLiteral("sources")).toObject(), false);
         };
         const QList<std::pair<const char *, const char *>> cols{
             {"claim", "CLAIM"}, {"value", "VALUE"}, {"source", "SOURCE"}, {"detail", "WHY"}};
@@ -1435,7 +1441,7 @@ int runAdminCli(const QStringList &args, const QProcessEnvironment &env, QTextSt
                                                                  .value(QStringLiteral("scope"))
                                                                  .toString())
                     << "\n";
-                printTable(claimRows(c.value(QStringLiteral("accessToken")).toObject()), cols, out);
+                printTable(tokenRows(c.value(QStringLiteral("accessToken")).toObject()), cols, out);
             }
             return 0;
         }
@@ -1454,7 +1460,7 @@ int runAdminCli(const QStringList &args, const QProcessEnvironment &env, QTextSt
                 << v.toObject().value(QStringLiteral("detail")).toString() << ")\n";
         if (answer.contains(QStringLiteral("clientCredentials"))) {
             out << "client_credentials access token:\n";
-            printTable(claimRows(answer.value(QStringLiteral("clientCredentials")).toObject()),
+            printTable(tokenRows(answer.value(QStringLiteral("clientCredentials")).toObject()),
                        cols, out);
         }
         return 0;
@@ -1464,23 +1470,8 @@ int runAdminCli(const QStringList &args, const QProcessEnvironment &env, QTextSt
             << " access token for " << answer.value(QStringLiteral("clientId")).toString() << " ("
             << answer.value(QStringLiteral("grantType")).toString()
             << "), not issued: " << answer.value(QStringLiteral("note")).toString() << "\n";
-        const QJsonObject claims = answer.value(QStringLiteral("claims")).toObject();
-        const QJsonObject sources = answer.value(QStringLiteral("sources")).toObject();
-        QJsonArray rows;
-        for (auto it = claims.begin(); it != claims.end(); ++it) {
-            const QJsonObject src = sources.value(it.key()).toObject();
-            rows.append(QJsonObject{
-                {QStringLiteral("claim"), it.key()},
-                {QStringLiteral("value"),
-                 it.value().isString()
-                     ? it.value().toString()
-                     : QString::fromUtf8(
-                           QJsonDocument(QJsonArray{it.value()}).toJson(QJsonDocument::Compact))
-                           .mid(1)
-                           .chopped(1)},
-                {QStringLiteral("source"), src.value(QStringLiteral("source")).toString()},
-                {QStringLiteral("detail"), src.value(QStringLiteral("detail")).toString()}});
-        }
+        const QJsonArray rows = claimRows(answer.value(QStringLiteral("claims")).toObject(),
+                                          answer.value(QStringLiteral("sources")).toObject(), true);
         printTable(
             rows, {{"claim", "CLAIM"}, {"value", "VALUE"}, {"source", "SOURCE"}, {"detail", "WHY"}},
             out);

@@ -273,6 +273,27 @@ QString listText(const QStringList &l)
 
 } // namespace
 
+namespace {
+
+// The names of binding b and the subject entry in it that names user: what a decision, a near
+// miss and an access cell each report.
+template <typename T> void describeBinding(T *out, const RbacBinding &b, const UserInfo &user)
+{
+    out->bindingKind = b.namespaceName.isEmpty() ? QStringLiteral("ClusterRoleBinding")
+                                                 : QStringLiteral("RoleBinding");
+    out->bindingNamespace = b.namespaceName;
+    out->bindingName = b.name;
+    out->roleKind = b.roleRef.kind;
+    out->roleName = b.roleRef.name;
+    for (const RbacSubject &s : b.subjects)
+        if (RbacPolicy::subjectMatches(s, user, b.namespaceName)) {
+            out->subject = s;
+            break;
+        }
+}
+
+} // namespace
+
 RuleMiss RbacPolicy::ruleMiss(const PolicyRule &rule, const Attributes &a)
 {
     RuleMiss m;
@@ -349,17 +370,7 @@ QList<NearMiss> RbacPolicy::nearMisses(const Attributes &a, int limit) const
     for (int i : found) {
         const RbacBinding &b = m_bindings[i];
         NearMiss n;
-        n.bindingKind = b.namespaceName.isEmpty() ? QStringLiteral("ClusterRoleBinding")
-                                                  : QStringLiteral("RoleBinding");
-        n.bindingNamespace = b.namespaceName;
-        n.bindingName = b.name;
-        n.roleKind = b.roleRef.kind;
-        n.roleName = b.roleRef.name;
-        for (const RbacSubject &s : b.subjects)
-            if (subjectMatches(s, a.user, b.namespaceName)) {
-                n.subject = s;
-                break;
-            }
+        describeBinding(&n, b, a.user);
         const RbacRole *role = m_bindingRoles[i];
         if (!b.namespaceName.isEmpty() && b.namespaceName != a.namespaceName) {
             n.code = QStringLiteral("namespace");
@@ -428,17 +439,7 @@ QList<AccessCell> RbacPolicy::effectiveAccess(const UserInfo &user) const
             continue;
         const RbacBinding &b = m_bindings[i];
         AccessCell::Source src;
-        src.bindingKind = b.namespaceName.isEmpty() ? QStringLiteral("ClusterRoleBinding")
-                                                    : QStringLiteral("RoleBinding");
-        src.bindingNamespace = b.namespaceName;
-        src.bindingName = b.name;
-        src.roleKind = b.roleRef.kind;
-        src.roleName = b.roleRef.name;
-        for (const RbacSubject &s : b.subjects)
-            if (subjectMatches(s, user, b.namespaceName)) {
-                src.subject = s;
-                break;
-            }
+        describeBinding(&src, b, user);
         for (int ri = 0; ri < role->rules.size(); ++ri) {
             const PolicyRule &rule = role->rules[ri];
             src.ruleIndex = ri;
@@ -566,18 +567,7 @@ RbacDecision RbacPolicy::authorize(const Attributes &a, bool withReason) const
             d.ruleIndex = ri;
             // Names and the reason only when asked: the hot path needs the verdict alone.
             if (withReason) {
-                const RbacBinding &b = m_bindings[i];
-                d.bindingKind = b.namespaceName.isEmpty() ? QStringLiteral("ClusterRoleBinding")
-                                                          : QStringLiteral("RoleBinding");
-                d.bindingNamespace = b.namespaceName;
-                d.bindingName = b.name;
-                d.roleKind = b.roleRef.kind;
-                d.roleName = b.roleRef.name;
-                for (const RbacSubject &s : b.subjects)
-                    if (subjectMatches(s, a.user, b.namespaceName)) {
-                        d.subject = s;
-                        break;
-                    }
+                describeBinding(&d, m_bindings[i], a.user);
                 d.reason = reasonFor(d);
             }
             return d;
