@@ -460,8 +460,9 @@ Item {
             const redacted = field("redactedKubeconfig").text
             verify(redacted.indexOf("client-key-data: DATA+OMITTED") > 0, redacted)
             verify(redacted.indexOf("LS0t") < 0, "no key material is shown")
-            verify(field("kubeconfigSummary").text.startsWith("alice · groups devs, ops · expires "),
-                   field("kubeconfigSummary").text)
+            // The summary binds to the issued answer; under load it can lag the "issued" flag.
+            tryVerify(() => field("kubeconfigSummary").text.startsWith("alice · groups devs, ops · expires "),
+                      5000, field("kubeconfigSummary").text)
             verify(field("saveKubeconfigButton").enabled)
 
             // Saving over an existing, world-readable file: the result is 0600.
