@@ -24,7 +24,7 @@ BUILD_PACKAGES=(
 # What the test suite additionally needs (real counterparts: openssl, curl, a display).
 TEST_PACKAGES=(
   qml6-module-qttest xvfb xauth imagemagick curl chromium python3-jwcrypto python3-kubernetes
-  clang-14 libclang-rt-14-dev libfuzzer-14-dev clang-tidy-14 clang-format-14
+  clang-14 libclang-rt-14-dev libfuzzer-14-dev clang-tidy-14 clang-format-14 ccache
 )
 
 # The end-to-end tests run in Node (>= 20; Debian 12's own nodejs is 18, so only when no
@@ -76,6 +76,12 @@ case "$cmd" in
     ensure_node
     # kubectl for the cluster e2e test: the one on PATH, else Debian's kubernetes-client.
     command -v kubectl >/dev/null 2>&1 || install_missing kubernetes-client
+    # The three builds below (ASan, fuzz, and the same sources again on the next run) share a
+    # compiler cache; paths are relative to the checkout, so a fresh clone elsewhere still hits.
+    if command -v ccache >/dev/null 2>&1; then
+      export CMAKE_C_COMPILER_LAUNCHER=ccache CMAKE_CXX_COMPILER_LAUNCHER=ccache
+      export CCACHE_BASEDIR="$here" CCACHE_NOHASHDIR=1 CCACHE_MAXSIZE="${CCACHE_MAXSIZE:-5G}"
+    fi
     # 1. Everything built with AddressSanitizer + UndefinedBehaviorSanitizer.
     BUILD_DIR="${GATEHOUSE_BUILD_DIR:-build-asan}"
     configure_and_build -DGATEHOUSE_BUILD_TESTS=ON -DGATEHOUSE_SANITIZE=ON
