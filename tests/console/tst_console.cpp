@@ -3144,8 +3144,9 @@ void TestConsole::clusterDenialFromTrace()
     const QVariantList rules = rack.value("rules").toList();
     QCOMPARE(rules.size(), 2);
     QCOMPARE(at(rules, 0).value("index").toInt(), 0);
-    QCOMPARE(at(rules, 0).value("rule").toString(),
-             QStringLiteral("verbs=[patch] apiGroups=[\"\"] resources=[nodes] resourceNames=[node-1]"));
+    QCOMPARE(
+        at(rules, 0).value("rule").toString(),
+        QStringLiteral("verbs=[patch] apiGroups=[\"\"] resources=[nodes] resourceNames=[node-1]"));
     QCOMPARE(at(rules, 0).value("missText").toString(), QStringLiteral("resource name"));
     QCOMPARE(at(rules, 0).value("messages").toStringList(),
              QStringList{"name \"node-2\" is not in resourceNames [node-1]"});
