@@ -56,7 +56,7 @@ test('clients: create, update, rotate-secret, delete with actor, field changes, 
     const updated = await admin('PUT', `/admin/v1/clients/${id}`, {
         client_name: 'audited v2', grant_types: ['client_credentials'], scope: 'orders:read orders:write' });
     assert.equal(updated.status, 200, updated.text);
-    const [u] = await entries(`kind=client&target=${id}&limit=1`);
+    const [u] = await entries(`kind=client&target=${id}`, 2); // stored after the answer: wait for it
     assert.equal(u.action, 'update');
     assert.deepEqual(change(u, 'client_name'), { field: 'client_name', before: 'audited', after: 'audited v2' });
     assert.deepEqual(change(u, 'scope'), { field: 'scope', before: 'orders:read', after: 'orders:read orders:write' });
@@ -131,6 +131,7 @@ test('cluster: a node label and a setting with before/after; the verdicts after 
     assert.deepEqual(change(se, 'anonymousAuth'), { field: 'anonymousAuth', before: true, after: false });
     assert.match(se.consequences.summary, /denied since/);
     assert.equal((await admin('PUT', '/admin/v1/cluster/settings', { anonymousAuth: true })).status, 200);
+    await entries('kind=setting', 2); // stored before the next test counts entries
     void dir;
 });
 
