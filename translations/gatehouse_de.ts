@@ -13,6 +13,149 @@
     </message>
 </context>
 <context>
+    <name>AuditPage</name>
+    <message>
+        <source>Kind</source>
+        <translation>Art</translation>
+    </message>
+    <message>
+        <source>Filter by kind</source>
+        <translation>Nach Art filtern</translation>
+    </message>
+    <message>
+        <source>Target contains…</source>
+        <translation>Ziel enthält …</translation>
+    </message>
+    <message>
+        <source>Filter by target</source>
+        <translation>Nach Ziel filtern</translation>
+    </message>
+    <message>
+        <source>Actor contains…</source>
+        <translation>Akteur enthält …</translation>
+    </message>
+    <message>
+        <source>Filter by actor</source>
+        <translation>Nach Akteur filtern</translation>
+    </message>
+    <message>
+        <source>%1 shown</source>
+        <translation>%1 angezeigt</translation>
+    </message>
+    <message>
+        <source>Reload</source>
+        <translation>Neu laden</translation>
+    </message>
+    <message>
+        <source>Reload the audit log</source>
+        <translation>Das Audit-Log neu laden</translation>
+    </message>
+    <message>
+        <source>Audit log</source>
+        <translation>Audit-Log</translation>
+    </message>
+    <message>
+        <source>%1 %2 %3 by %4</source>
+        <translation>%1 %2 %3 durch %4</translation>
+    </message>
+    <message>
+        <source>changed: %1</source>
+        <translation>geändert: %1</translation>
+    </message>
+    <message>
+        <source>no field changes</source>
+        <translation>keine Feldänderungen</translation>
+    </message>
+    <message>
+        <source>Loading…</source>
+        <translation>Wird geladen …</translation>
+    </message>
+    <message>
+        <source>Load older entries</source>
+        <translation>Ältere Einträge laden</translation>
+    </message>
+    <message>
+        <source>No older entries</source>
+        <translation>Keine älteren Einträge</translation>
+    </message>
+    <message>
+        <source>Load older audit entries</source>
+        <translation>Ältere Protokolleinträge laden</translation>
+    </message>
+    <message>
+        <source>No audit entries match these filters.</source>
+        <translation>Keine Protokolleinträge passen zu diesen Filtern.</translation>
+    </message>
+    <message>
+        <source>No administrative changes recorded yet.</source>
+        <translation>Noch keine administrativen Änderungen protokolliert.</translation>
+    </message>
+    <message>
+        <source>Select an entry to see what it changed and what it caused.</source>
+        <translation>Einen Eintrag auswählen, um zu sehen, was er geändert und was er bewirkt hat.</translation>
+    </message>
+    <message>
+        <source>%1 %2 %3</source>
+        <translation>%1 %2 %3</translation>
+    </message>
+    <message>
+        <source>Audit entry</source>
+        <translation>Protokolleintrag</translation>
+    </message>
+    <message>
+        <source>When</source>
+        <translation>Wann</translation>
+    </message>
+    <message>
+        <source>Actor</source>
+        <translation>Akteur</translation>
+    </message>
+    <message>
+        <source>Request</source>
+        <translation>Anfrage</translation>
+    </message>
+    <message>
+        <source>Changes</source>
+        <translation>Änderungen</translation>
+    </message>
+    <message>
+        <source>No field changed.</source>
+        <translation>Kein Feld geändert.</translation>
+    </message>
+    <message>
+        <source>Field</source>
+        <translation>Feld</translation>
+    </message>
+    <message>
+        <source>Before</source>
+        <translation>Vorher</translation>
+    </message>
+    <message>
+        <source>After</source>
+        <translation>Nachher</translation>
+    </message>
+    <message>
+        <source>What it caused</source>
+        <translation>Was sie bewirkt hat</translation>
+    </message>
+    <message>
+        <source>Nothing is traced for this kind of change.</source>
+        <translation>Für diese Art von Änderung wird nichts nachverfolgt.</translation>
+    </message>
+    <message>
+        <source>%1 (until %2)</source>
+        <translation>%1 (bis %2)</translation>
+    </message>
+    <message>
+        <source>added</source>
+        <translation>hinzugefügt</translation>
+    </message>
+    <message>
+        <source>removed</source>
+        <translation>entfernt</translation>
+    </message>
+</context>
+<context>
     <name>ClientSecretDialog</name>
     <message>
         <source>New client secret for %1</source>
@@ -912,6 +1055,62 @@
     </message>
 </context>
 <context>
+    <name>Gatehouse::Console::AuditDetail</name>
+    <message>
+        <source>%1 to %2 (client %3)</source>
+        <translation>%1 an %2 (Client %3)</translation>
+    </message>
+    <message>
+        <source>Delivery %1: HTTP %2</source>
+        <translation>Zustellung %1: HTTP %2</translation>
+    </message>
+    <message>
+        <source>Delivery %1: no answer</source>
+        <translation>Zustellung %1: keine Antwort</translation>
+    </message>
+    <message>
+        <source>Denied (%1): %2 by %3</source>
+        <translation>Abgelehnt (%1): %2 durch %3</translation>
+    </message>
+    <message>
+        <source>Allowed (%1): %2 by %3</source>
+        <translation>Erlaubt (%1): %2 durch %3</translation>
+    </message>
+    <message>
+        <source>anonymous</source>
+        <translation>anonym</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n token(s) issued to this user</source>
+        <translation>
+            <numerusform>%n Token an diesen Benutzer ausgegeben</numerusform>
+            <numerusform>%n Token an diesen Benutzer ausgegeben</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n token(s) issued under this client record</source>
+        <translation>
+            <numerusform>%n Token unter diesem Client-Eintrag ausgegeben</numerusform>
+            <numerusform>%n Token unter diesem Client-Eintrag ausgegeben</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1 request(s) allowed and %2 denied since</source>
+        <translation>seitdem %1 Anfrage(n) erlaubt und %2 abgelehnt</translation>
+    </message>
+    <message>
+        <source>%1 delivery attempt(s) sent: %2 succeeded, %3 failed</source>
+        <translation>%1 Zustellversuch(e) gesendet: %2 erfolgreich, %3 fehlgeschlagen</translation>
+    </message>
+</context>
+<context>
+    <name>Gatehouse::Console::AuditLogModel</name>
+    <message>
+        <source>All kinds</source>
+        <translation>Alle Arten</translation>
+    </message>
+</context>
+<context>
     <name>Gatehouse::Console::ClientForm</name>
     <message>
         <source>not an absolute URL</source>
@@ -1321,6 +1520,14 @@
     <message>
         <source>Arrives with the configuration API.</source>
         <translation>Kommt mit der Konfigurations-API.</translation>
+    </message>
+    <message>
+        <source>Audit log</source>
+        <translation>Audit-Log</translation>
+    </message>
+    <message>
+        <source>Every administrative change: who, when, what it changed field by field, and what it caused.</source>
+        <translation>Jede administrative Änderung: wer, wann, was sie Feld für Feld geändert und was sie bewirkt hat.</translation>
     </message>
 </context>
 <context>

@@ -1,6 +1,7 @@
 #include "consoleservices.h"
 
 #include "adminclient.h"
+#include "auditlogmodel.h"
 #include "beerlistmodel.h"
 #include "clientform.h"
 #include "clientlistmodel.h"
@@ -56,7 +57,9 @@ ConsoleServices::ConsoleServices(QObject *parent)
       m_rbacBindings(new RbacBindingModel(m_adminClient, this)),
       m_whoCan(new WhoCanModel(m_adminClient, this)),
       m_clusterRequests(new ClusterRequestModel(m_adminClient, this)),
-      m_kubeconfigForm(new KubeconfigForm(m_adminClient, this))
+      m_kubeconfigForm(new KubeconfigForm(m_adminClient, this)),
+      m_auditLog(new AuditLogModel(m_adminClient, this)),
+      m_auditDetail(new AuditDetail(m_adminClient, this))
 {
     connect(m_adminClient, &AdminClient::eventReceived, m_eventModel, &EventListModel::addEvent);
 

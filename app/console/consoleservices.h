@@ -7,6 +7,8 @@ class QQmlEngine;
 namespace Gatehouse::Console {
 
 class AdminClient;
+class AuditDetail;
+class AuditLogModel;
 class BeerListModel;
 class ClientForm;
 class ClientListModel;
@@ -34,8 +36,8 @@ class WhoCanModel;
 // engine; QML sees the members as the singletons AdminClient, EventModel, Navigation, Orders,
 // OrderDetail, Deliveries, DeliveryDetail, Endpoints, Customers, Beers, TestOrder, Clients,
 // ClientForm, Tokens, JwtInspector, Nodes, NodeEditor, ClusterSettings, RbacRoles, RbacBindings,
-// WhoCan, ClusterRequests and KubeconfigForm (see qmlsingletons.h). Tests publish their own
-// instance to their own engine.
+// WhoCan, ClusterRequests, KubeconfigForm, AuditLog and AuditDetail (see qmlsingletons.h). Tests
+// publish their own instance to their own engine.
 class ConsoleServices : public QObject
 {
     Q_OBJECT
@@ -67,6 +69,8 @@ public:
     WhoCanModel *whoCan() const { return m_whoCan; }
     ClusterRequestModel *clusterRequests() const { return m_clusterRequests; }
     KubeconfigForm *kubeconfigForm() const { return m_kubeconfigForm; }
+    AuditLogModel *auditLog() const { return m_auditLog; }
+    AuditDetail *auditDetail() const { return m_auditDetail; }
 
     // Makes these instances the Gatehouse singletons of engine, and makes the Gatehouse QML
     // module importable there. Call before the engine loads anything that imports Gatehouse.
@@ -98,6 +102,8 @@ private:
     WhoCanModel *m_whoCan;
     ClusterRequestModel *m_clusterRequests;
     KubeconfigForm *m_kubeconfigForm;
+    AuditLogModel *m_auditLog;
+    AuditDetail *m_auditDetail;
 };
 
 } // namespace Gatehouse::Console

@@ -5,6 +5,7 @@
 
 #include "adminclient.h"
 #include "attemptlistmodel.h"
+#include "auditlogmodel.h"
 #include "beerlistmodel.h"
 #include "clientform.h"
 #include "clientlistmodel.h"
@@ -352,6 +353,32 @@ public:
 };
 
 // Known to QML (as a property type), never created there.
+struct AuditLogForeign
+{
+    Q_GADGET
+    QML_FOREIGN(Gatehouse::Console::AuditLogModel)
+    QML_NAMED_ELEMENT(AuditLog)
+    QML_SINGLETON
+public:
+    static AuditLogModel *create(QQmlEngine *engine, QJSEngine *)
+    {
+        return publishedInstance(engine, &ConsoleServices::auditLog);
+    }
+};
+
+struct AuditDetailForeign
+{
+    Q_GADGET
+    QML_FOREIGN(Gatehouse::Console::AuditDetail)
+    QML_NAMED_ELEMENT(AuditDetail)
+    QML_SINGLETON
+public:
+    static AuditDetail *create(QQmlEngine *engine, QJSEngine *)
+    {
+        return publishedInstance(engine, &ConsoleServices::auditDetail);
+    }
+};
+
 struct ListenerModelForeign
 {
     Q_GADGET

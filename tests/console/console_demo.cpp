@@ -13,6 +13,7 @@
 // dialog (--attempt: half filled in and submitted, so it shows its inline errors), --mint
 // mints a demo token (the Tokens page decodes it), --tokens-tab 1 shows the active tokens,
 // --size sets the window's size (e.g. 1100x1000 to see a long page at once).
+// The Audit page (--page 8): --audit-entry N selects the entry N below the newest.
 // Test orders advance on their own, as with the real backend.
 // The cluster pages (--page 5 and 6): --connect uses a real backend's admin API instead of the
 // in-test server; --node picks a node, --act-as the identity (0 cluster admin, 1 node agent,
@@ -23,6 +24,7 @@
 // its file dialog. The texts follow the locale as in gatehouse (LANG=de_DE.UTF-8: German).
 
 #include "console/adminclient.h"
+#include "console/auditlogmodel.h"
 #include "console/clientform.h"
 #include "console/clientlistmodel.h"
 #include "console/clusterrequestmodel.h"
@@ -108,6 +110,11 @@ int main(int argc, char *argv[])
                                         QStringLiteral("NAME"));
     const QCommandLineOption saveDialog(QStringLiteral("save-dialog"),
                                         QStringLiteral("Open the kubeconfig's save dialog."));
+    const QCommandLineOption auditEntry(
+        QStringLiteral("audit-entry"),
+        QStringLiteral("Select this audit entry (the newest minus N: 0 = the newest)."),
+        QStringLiteral("N"));
+    parser.addOptions({auditEntry});
     parser.addOptions({page,           tab,      order, delivery,  dialog,     customer,
                        registerClient, attempt,  mint,  tokensTab, size,       connectTo,
                        adminToken,     nodeName, actAs, agent,     user,       groups,
@@ -144,6 +151,9 @@ int main(int argc, char *argv[])
         tabs->setProperty("currentIndex", parser.value(tokensTab).toInt());
     if (parser.isSet(order))
         services.orderDetail()->setOrderId(server.orderIdWithStatus(parser.value(order)));
+    if (parser.isSet(auditEntry))
+        services.auditDetail()->setEntryId(
+            QString::number(server.auditEntryCount() - parser.value(auditEntry).toInt()));
     if (parser.isSet(delivery))
         services.deliveryDetail()->setDeliveryId(
             server.deliveryIdWithState(parser.value(delivery)));

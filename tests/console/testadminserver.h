@@ -137,6 +137,17 @@ public:
     // Settings changed elsewhere (the CLI): merged, cluster.settings.changed sent.
     void changeClusterSettings(const QJsonObject &changes);
 
+    // ---- audit log ----
+    // Back to the seed data: 120 order pickups a day ago, then a customer created, a client
+    // updated (a token issued since) and a node labelled (one request allowed, one denied).
+    void resetAuditData();
+    int auditEntryCount() const { return int(m_audit.size()); }
+    // A new entry (audit.entry event); returns its id.
+    QString addAuditEntry(const QString &kind, const QString &action, const QString &target,
+                          const QString &actor, const QJsonArray &changes);
+    // GET /admin/v1/audit... answers 403 (a token that may not read it).
+    void setAuditForbidden(bool forbidden) { m_auditForbidden = forbidden; }
+
     int openStreams() const;
     int statusRequests() const { return m_statusRequests; }
     int streamRequests() const { return m_streamRequests; }
@@ -184,6 +195,12 @@ private:
                                  const QString &verb, const QString &resource,
                                  const QString &name) const;
     QJsonObject bumpNode(QJsonObject node);
+    bool handleAudit(QTcpSocket *socket, const QByteArray &method, const QString &resource,
+                     const QString &id, const QUrlQuery &query);
+    void appendAuditEntry(const QDateTime &at, const QString &kind, const QString &action,
+                          const QString &target, const QString &actor, const QString &method,
+                          const QString &path, int status, const QJsonArray &changes,
+                          const QJsonObject &consequences);
     QString signature(const QByteArray &signingInput) const;
 
     QJsonObject customerJson(const QJsonObject &customer) const;
@@ -239,6 +256,9 @@ private:
     QList<QJsonObject> m_clusterRequests; // oldest first
     qint64 m_clusterVersion = 100;        // resourceVersion counter
     quint64 m_idCounter = 0;
+    QList<QJsonObject> m_audit; // oldest first
+    qint64 m_auditId = 0;
+    bool m_auditForbidden = false;
     bool m_autoAdvance = false;
     int m_autoAdvanceMs = 400;
 };

@@ -3,6 +3,7 @@
 #include "console/adminclient.h"
 #include "console/adminevent.h"
 #include "console/attemptlistmodel.h"
+#include "console/auditlogmodel.h"
 #include "console/beerlistmodel.h"
 #include "console/clientform.h"
 #include "console/clientlistmodel.h"
@@ -119,6 +120,14 @@ private slots:
     void listenerModelUpdatesInPlace();
     void navigationModel();
     void germanTranslation();
+
+    // Audit log
+    void auditLogNewestFirstLiveAndFiltered();
+    void auditLogPagesBack();
+    void auditLogMalformedAnswers();
+    void auditDetailChangesAndConsequences();
+    void auditDetailMalformedEntry();
+    void auditOverRealSockets();
 
     // AdminClient over real sockets
     void goesOnlineAndFollowsStats_data();
@@ -521,16 +530,17 @@ void TestConsole::navigationModel()
 {
     NavigationModel model;
     QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
-    QCOMPARE(model.rowCount(), 8);
-    const QStringList ids{"dashboard",  "clients", "tokens", "orders",
-                          "deliveries", "nodes",   "rbac",   "settings"};
+    QCOMPARE(model.rowCount(), 9);
+    const QStringList ids{"dashboard", "clients", "tokens",   "orders", "deliveries",
+                          "nodes",     "rbac",    "settings", "audit"};
     for (int row = 0; row < ids.size(); ++row) {
         const QModelIndex index = model.index(row);
         QCOMPARE(index.data(NavigationModel::PageIdRole).toString(), ids.at(row));
         QCOMPARE(model.indexOf(ids.at(row)), row);
         QVERIFY(!index.data(NavigationModel::TitleRole).toString().isEmpty());
         QVERIFY(!index.data(NavigationModel::DescriptionRole).toString().isEmpty());
-        QCOMPARE(index.data(NavigationModel::ArrivesWithRole).toString().isEmpty(), row == 0);
+        QCOMPARE(index.data(NavigationModel::ArrivesWithRole).toString().isEmpty(),
+                 row == 0 || ids.at(row) == QLatin1String("audit"));
         QVERIFY(index.data(NavigationModel::IconRole).toUrl().isValid());
         QVERIFY(index.data(NavigationModel::ShortcutRole)
                     .toString()
@@ -542,13 +552,228 @@ void TestConsole::navigationModel()
         QCOMPARE(model.iconAt(row), index.data(NavigationModel::IconRole).toUrl());
     }
     QCOMPARE(model.indexOf("nope"), -1);
-    QCOMPARE(model.titleAt(8), QString());
+    QCOMPARE(model.titleAt(9), QString());
     QCOMPARE(model.titleAt(-1), QString());
-    QCOMPARE(model.iconAt(8), QUrl());
+    QCOMPARE(model.iconAt(9), QUrl());
     QCOMPARE(model.index(1).data(NavigationModel::TitleRole).toString(), QStringLiteral("Clients"));
     // The rail icons are really in the resources.
     QVERIFY(QFile::exists(QStringLiteral(":/Gatehouse/icons/dashboard.png")));
+    QVERIFY(QFile::exists(QStringLiteral(":/Gatehouse/icons/audit.png")));
     QVERIFY(QFile::exists(QStringLiteral(":/Gatehouse/Main.qml")));
+}
+
+namespace {
+QJsonObject auditEntry(int id, const QString &kind, const QString &target, const QString &actor,
+                       const QJsonArray &changes = {})
+{
+    return {{"id", QString::number(id)},
+            {"at", "2026-11-21T19:28:32.138Z"},
+            {"actor", actor},
+            {"kind", kind},
+            {"action", "update"},
+            {"target", target},
+            {"method", "PUT"},
+            {"path", "/admin/v1/x"},
+            {"status", 200},
+            {"changes", changes},
+            {"consequences", QJsonObject{}}};
+}
+} // namespace
+
+void TestConsole::auditLogNewestFirstLiveAndFiltered()
+{
+    AuditLogModel model(nullptr);
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    const QJsonArray changes{QJsonObject{{"field", "scope"}, {"before", "a b"}, {"after", "a"}},
+                             QJsonObject{{"field", "client_name"}, {"before", "x"}, {"after", "y"}},
+                             QJsonObject{{"field", "metadata.labels.rack"}, {"added", true}},
+                             QJsonObject{{"field", "jwks_uri"}, {"removed", true}}};
+    // Out of order on purpose: the ids decide (9 before 10 would be wrong as text).
+    model.resetFrom({auditEntry(9, "client", "c1", "alice (curl/7.88.1 from 127.0.0.1)", changes),
+                     auditEntry(10, "node", "node-1", "admin token (gatehouse-admin-cli/0.1.0)"),
+                     auditEntry(2, "customer", "cu-1", "bob")});
+    QCOMPARE(model.count(), 3);
+    QCOMPARE(model.idAt(0), QStringLiteral("10"));
+    QCOMPARE(model.idAt(1), QStringLiteral("9"));
+    const QModelIndex client = model.index(1);
+    QCOMPARE(client.data(AuditLogModel::ActorNameRole).toString(), QStringLiteral("alice"));
+    QCOMPARE(client.data(AuditLogModel::ActorRole).toString(),
+             QStringLiteral("alice (curl/7.88.1 from 127.0.0.1)"));
+    QCOMPARE(client.data(AuditLogModel::ChangedFieldsRole).toString(),
+             QStringLiteral("scope, client_name, metadata.labels.rack +1"));
+    QCOMPARE(client.data(AuditLogModel::ChangeCountRole).toInt(), 4);
+    QCOMPARE(client.data(AuditLogModel::ActionRole).toString(), QStringLiteral("update"));
+    QCOMPARE(model.index(0).data(AuditLogModel::ActorNameRole).toString(),
+             QStringLiteral("admin token"));
+
+    // audit.entry inserts on top; other events do nothing.
+    model.handleEvent(makeEvent(1, "audit.entry", auditEntry(11, "user", "carol", "alice")));
+    model.handleEvent(makeEvent(2, "order.created", auditEntry(12, "order", "o", "x")));
+    QCOMPARE(model.count(), 4);
+    QCOMPARE(model.idAt(0), QStringLiteral("11"));
+
+    // Kind exact; target and actor case-insensitive substrings, applied to live rows too.
+    model.setActorFilter("ALI");
+    QCOMPARE(model.count(), 2);
+    model.setTargetFilter("car");
+    QCOMPARE(model.count(), 1);
+    QCOMPARE(model.idAt(0), QStringLiteral("11"));
+    model.handleEvent(makeEvent(3, "audit.entry", auditEntry(13, "user", "carl", "bob")));
+    QCOMPARE(model.count(), 1);
+    model.setActorFilter({});
+    model.setTargetFilter({});
+    model.setKindFilter("user");
+    QCOMPARE(model.count(), 1);
+    QCOMPARE(model.kindOptions().size(), 19);
+    QCOMPARE(model.kindOptions().at(0).toMap().value("value").toString(), QString());
+    QCOMPARE(AuditLogModel::actorName(QStringLiteral("x")), QStringLiteral("x"));
+    QCOMPARE(AuditLogModel::changedFieldsText({}), QString());
+}
+
+void TestConsole::auditLogPagesBack()
+{
+    AuditLogModel model(nullptr);
+    QSignalSpy paging(&model, &AuditLogModel::pagingChanged);
+    QJsonArray page;
+    for (int id = 200; id > 200 - AuditLogModel::PageSize; --id)
+        page.append(auditEntry(id, "order", QString::number(id), "console"));
+    model.resetFrom(page);
+    QVERIFY(model.hasOlder());
+    QJsonArray older;
+    for (int id = 200 - AuditLogModel::PageSize; id > 90; --id)
+        older.append(auditEntry(id, "order", QString::number(id), "console"));
+    older.append(auditEntry(150, "order", "dup", "console")); // already shown: not twice
+    model.appendOlder(older);
+    QCOMPARE(model.count(), 110);
+    QCOMPARE(model.idAt(109), QStringLiteral("91"));
+    QVERIFY(!model.hasOlder()); // a short page: nothing older is left
+    QVERIFY(paging.count() >= 1);
+    model.loadOlder(); // without a client: nothing happens
+    QCOMPARE(model.count(), 110);
+}
+
+void TestConsole::auditLogMalformedAnswers()
+{
+    AuditLogModel model(nullptr);
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    model.resetFrom({QJsonValue(7), QJsonValue("x"), QJsonObject{{"kind", "client"}},
+                     QJsonObject{{"id", 5}, {"changes", "not a list"}, {"actor", 3}},
+                     QJsonObject{{"id", "6"}, {"changes", QJsonArray{1, "x", QJsonObject{}}}}});
+    QCOMPARE(model.count(), 1); // the numeric id is not what the API sends; "6" is
+    QCOMPARE(model.index(0).data(AuditLogModel::ChangedFieldsRole).toString(), QString());
+    QCOMPARE(model.index(0).data(AuditLogModel::AtTextRole).toString(), QStringLiteral("–"));
+    model.handleEvent(makeEvent(1, "audit.entry", {}));
+    model.appendOlder({QJsonValue(), QJsonArray{}});
+    QCOMPARE(model.count(), 1);
+}
+
+void TestConsole::auditDetailChangesAndConsequences()
+{
+    AuditDetail detail(nullptr);
+    QSignalSpy changed(&detail, &AuditDetail::changed);
+    QJsonObject entry = auditEntry(
+        3, "client", "finY", "alice (gatehouse-console/0.1 from 127.0.0.1)",
+        {QJsonObject{{"field", "client_name"}, {"before", "Billing"}, {"after", "Billing service"}},
+         QJsonObject{{"field", "access_token_lifetime"},
+                     {"before", QJsonValue::Null},
+                     {"after", 3600},
+                     {"added", true}},
+         QJsonObject{{"field", "contacts"},
+                     {"before", QJsonArray{"a@example.com"}},
+                     {"after", QJsonValue::Null},
+                     {"removed", true}}});
+    entry.insert(
+        "consequences",
+        QJsonObject{{"summary", "1 token(s) issued under this client record"},
+                    {"until", "2026-11-21T19:28:38.950Z"},
+                    {"items", QJsonArray{QJsonObject{{"clientId", "finY"},
+                                                     {"issuedAt", "2026-11-21T19:28:38.873Z"},
+                                                     {"kind", "access"},
+                                                     {"subject", "finY"}}}}});
+    detail.apply(entry);
+    QCOMPARE(changed.count(), 1);
+    QVERIFY(detail.loaded());
+    QCOMPARE(detail.kind(), QStringLiteral("client"));
+    QCOMPARE(detail.request(), QStringLiteral("PUT /admin/v1/x → 200"));
+    const QVariantList changes = detail.changes();
+    QCOMPARE(changes.size(), 3);
+    QCOMPARE(changes.at(0).toMap().value("change").toString(), QStringLiteral("changed"));
+    QCOMPARE(changes.at(0).toMap().value("after").toString(), QStringLiteral("Billing service"));
+    QCOMPARE(changes.at(1).toMap().value("change").toString(), QStringLiteral("added"));
+    QCOMPARE(changes.at(1).toMap().value("before").toString(), QString());
+    QCOMPARE(changes.at(1).toMap().value("after").toString(), QStringLiteral("3600"));
+    QCOMPARE(changes.at(2).toMap().value("change").toString(), QStringLiteral("removed"));
+    QCOMPARE(changes.at(2).toMap().value("before").toString(),
+             QStringLiteral("[\"a@example.com\"]"));
+    QCOMPARE(detail.consequenceSummary(),
+             QStringLiteral("1 token(s) issued under this client record"));
+    QVERIFY(!detail.consequenceUntilText().isEmpty());
+    QCOMPARE(detail.consequenceItems().size(), 1);
+    QCOMPARE(detail.consequenceItems().at(0).toMap().value("text").toString(),
+             QStringLiteral("access to finY (client finY)"));
+
+    // Delivery attempts and cluster requests.
+    const QVariantMap attempt = AuditDetail::itemLine(
+        {{"deliveryId", "msg_1"}, {"status", QJsonValue::Null}, {"at", "2026-11-21T10:00:00Z"}});
+    QCOMPARE(attempt.value("text").toString(), QStringLiteral("Delivery msg_1: no answer"));
+    QVERIFY(attempt.value("failed").toBool());
+    const QVariantMap ok = AuditDetail::itemLine({{"deliveryId", "msg_2"}, {"status", 200}});
+    QCOMPARE(ok.value("text").toString(), QStringLiteral("Delivery msg_2: HTTP 200"));
+    QVERIFY(!ok.value("failed").toBool());
+    const QVariantMap denied = AuditDetail::itemLine(
+        {{"code", 403}, {"method", "PATCH"}, {"path", "/api/v1/nodes/node-1"}, {"user", ""}});
+    QCOMPARE(denied.value("text").toString(),
+             QStringLiteral("Denied (403): PATCH /api/v1/nodes/node-1 by anonymous"));
+    QVERIFY(denied.value("failed").toBool());
+    QCOMPARE(AuditDetail::itemLine({{"what", true}}).value("text").toString(),
+             QStringLiteral("what: true"));
+    QCOMPARE(AuditDetail::valueText(1.5), QStringLiteral("1.5"));
+    QCOMPARE(AuditDetail::valueText(QJsonValue::Null), QString());
+}
+
+void TestConsole::auditDetailMalformedEntry()
+{
+    AuditDetail detail(nullptr);
+    detail.apply(
+        {{"id", "1"}, {"changes", "oops"}, {"status", "200"}, {"consequences", QJsonArray{1, 2}}});
+    QVERIFY(detail.loaded());
+    QVERIFY(detail.changes().isEmpty());
+    QCOMPARE(detail.consequenceSummary(), QString());
+    QVERIFY(detail.consequenceItems().isEmpty());
+    QCOMPARE(detail.request(), QStringLiteral("  → –"));
+    detail.apply({{"id", "2"},
+                  {"changes", QJsonArray{7, QJsonObject{}, QJsonObject{{"field", 3}}}},
+                  {"consequences", QJsonObject{{"summary", 5}, {"items", QJsonArray{"x", 3}}}}});
+    QCOMPARE(detail.changes().size(), 1); // the object, with an empty field name
+    QVERIFY(detail.consequenceItems().isEmpty());
+    detail.setEntryId("5"); // without a client: cleared, no crash
+    QVERIFY(!detail.loaded());
+}
+
+void TestConsole::auditOverRealSockets()
+{
+    TestAdminServer server(Token);
+    QVERIFY(server.listen());
+    AdminClient client;
+    AuditLogModel model(&client);
+    AuditDetail detail(&client);
+    client.connectTo(server.url(), QString::fromLatin1(Token));
+    QTRY_COMPARE(client.connectionState(), AdminClient::Online);
+    QTRY_COMPARE(model.count(), AuditLogModel::PageSize);
+    QCOMPARE(model.idAt(0), QString::number(server.auditEntryCount()));
+    model.loadOlder();
+    QTRY_COMPARE(model.count(), server.auditEntryCount());
+    QVERIFY(!model.hasOlder());
+    const QString id = server.addAuditEntry("beer", "restock", "0631234200036", "bob", {});
+    QTRY_COMPARE(model.idAt(0), id);
+    detail.setEntryId(model.idAt(1));
+    QTRY_VERIFY(detail.loaded());
+    QCOMPARE(detail.kind(), QStringLiteral("node"));
+    QCOMPARE(detail.consequenceItems().size(), 2);
+    // 403: the message instead of rows.
+    server.setAuditForbidden(true);
+    model.reload();
+    QTRY_COMPARE(model.error(), QStringLiteral("this admin token may not read the audit log"));
 }
 
 void TestConsole::germanTranslation()
@@ -3144,8 +3369,9 @@ void TestConsole::clusterDenialFromTrace()
     const QVariantList rules = rack.value("rules").toList();
     QCOMPARE(rules.size(), 2);
     QCOMPARE(at(rules, 0).value("index").toInt(), 0);
-    QCOMPARE(at(rules, 0).value("rule").toString(),
-             QStringLiteral("verbs=[patch] apiGroups=[\"\"] resources=[nodes] resourceNames=[node-1]"));
+    QCOMPARE(
+        at(rules, 0).value("rule").toString(),
+        QStringLiteral("verbs=[patch] apiGroups=[\"\"] resources=[nodes] resourceNames=[node-1]"));
     QCOMPARE(at(rules, 0).value("missText").toString(), QStringLiteral("resource name"));
     QCOMPARE(at(rules, 0).value("messages").toStringList(),
              QStringList{"name \"node-2\" is not in resourceNames [node-1]"});

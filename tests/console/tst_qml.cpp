@@ -120,6 +120,16 @@ public:
     {
         m_server->changeClusterSettings(changes);
     }
+    // Audit log (TestAdminServer's entries).
+    Q_INVOKABLE void resetAudit() { m_server->resetAuditData(); }
+    Q_INVOKABLE int auditEntryCount() const { return m_server->auditEntryCount(); }
+    Q_INVOKABLE QString addAuditEntry(const QString &kind, const QString &action,
+                                      const QString &target, const QString &actor,
+                                      const QJsonArray &changes)
+    {
+        return m_server->addAuditEntry(kind, action, target, actor, changes);
+    }
+    Q_INVOKABLE void setAuditForbidden(bool forbidden) { m_server->setAuditForbidden(forbidden); }
     // Files: a path in the test's temporary directory, a file's mode bits (e.g. 0600; -1 when
     // it is not there) and its text.
     Q_INVOKABLE QString tempPath(const QString &name) const { return m_dir.filePath(name); }
