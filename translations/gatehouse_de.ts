@@ -868,6 +868,14 @@
         <source>Failed (tries: %1): %2</source>
         <translation>Fehlgeschlagen (Versuche: %1): %2</translation>
     </message>
+    <message>
+        <source>Redeliver…</source>
+        <translation>Erneut zustellen …</translation>
+    </message>
+    <message>
+        <source>Redeliver many deliveries at once</source>
+        <translation>Viele Zustellungen auf einmal erneut senden</translation>
+    </message>
 </context>
 <context>
     <name>DeliveryDelegate</name>
@@ -1695,6 +1703,33 @@
     <message>
         <source>named %1</source>
         <translation>namens %1</translation>
+    </message>
+</context>
+<context>
+    <name>Gatehouse::Console::RedeliveryForm</name>
+    <message>
+        <source>Failed</source>
+        <translation>Fehlgeschlagen</translation>
+    </message>
+    <message>
+        <source>Succeeded</source>
+        <translation>Erfolgreich</translation>
+    </message>
+    <message>
+        <source>Failed or succeeded</source>
+        <translation>Fehlgeschlagen oder erfolgreich</translation>
+    </message>
+    <message>
+        <source>Running</source>
+        <translation>Läuft</translation>
+    </message>
+    <message>
+        <source>Completed</source>
+        <translation>Abgeschlossen</translation>
+    </message>
+    <message>
+        <source>Cancelled</source>
+        <translation>Abgebrochen</translation>
     </message>
 </context>
 <context>
@@ -2666,6 +2701,163 @@
     <message>
         <source>Show why the request was denied</source>
         <translation>Zeigen, warum die Anfrage abgelehnt wurde</translation>
+    </message>
+</context>
+<context>
+    <name>RedeliverDialog</name>
+    <message>
+        <source>Redeliver webhooks</source>
+        <translation>Webhooks erneut zustellen</translation>
+    </message>
+    <message>
+        <source>Sends finished deliveries again, each with a new manual attempt and the same webhook-id, at most the given number a second.</source>
+        <translation>Sendet abgeschlossene Zustellungen erneut, jede mit einem neuen manuellen Versuch und derselben webhook-id, höchstens die angegebene Anzahl pro Sekunde.</translation>
+    </message>
+    <message>
+        <source>State</source>
+        <translation>Status</translation>
+    </message>
+    <message>
+        <source>Deliveries in this state</source>
+        <translation>Zustellungen in diesem Status</translation>
+    </message>
+    <message>
+        <source>Customer</source>
+        <translation>Kunde</translation>
+    </message>
+    <message>
+        <source>any customer (id)</source>
+        <translation>jeder Kunde (ID)</translation>
+    </message>
+    <message>
+        <source>Customer id</source>
+        <translation>Kunden-ID</translation>
+    </message>
+    <message>
+        <source>Order</source>
+        <translation>Bestellung</translation>
+    </message>
+    <message>
+        <source>any order (id)</source>
+        <translation>jede Bestellung (ID)</translation>
+    </message>
+    <message>
+        <source>Order id</source>
+        <translation>Bestell-ID</translation>
+    </message>
+    <message>
+        <source>Endpoint</source>
+        <translation>Endpunkt</translation>
+    </message>
+    <message>
+        <source>any endpoint (id)</source>
+        <translation>jeder Endpunkt (ID)</translation>
+    </message>
+    <message>
+        <source>Endpoint id</source>
+        <translation>Endpunkt-ID</translation>
+    </message>
+    <message>
+        <source>Created from</source>
+        <translation>Erstellt ab</translation>
+    </message>
+    <message>
+        <source>Created from (ISO 8601)</source>
+        <translation>Erstellt ab (ISO 8601)</translation>
+    </message>
+    <message>
+        <source>to</source>
+        <translation>bis</translation>
+    </message>
+    <message>
+        <source>Created until (ISO 8601)</source>
+        <translation>Erstellt bis (ISO 8601)</translation>
+    </message>
+    <message>
+        <source>Preview</source>
+        <translation>Vorschau</translation>
+    </message>
+    <message>
+        <source>Count what this filter selects</source>
+        <translation>Zählen, was dieser Filter auswählt</translation>
+    </message>
+    <message>
+        <source>%1 of %2 matching deliveries (capped: a job takes at most 10,000)</source>
+        <translation>%1 von %2 passenden Zustellungen (begrenzt: ein Auftrag umfasst höchstens 10.000)</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n delivery(s) would be sent again</source>
+        <translation>
+            <numerusform>%n Zustellung würde erneut gesendet</numerusform>
+            <numerusform>%n Zustellungen würden erneut gesendet</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1 · %2 · %3</source>
+        <translation>%1 · %2 · %3</translation>
+    </message>
+    <message numerus="yes">
+        <source>… and %n more</source>
+        <translation>
+            <numerusform>… und %n weitere</numerusform>
+            <numerusform>… und %n weitere</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Rate</source>
+        <translation>Rate</translation>
+    </message>
+    <message>
+        <source>Deliveries a second</source>
+        <translation>Zustellungen pro Sekunde</translation>
+    </message>
+    <message>
+        <source>deliveries a second</source>
+        <translation>Zustellungen pro Sekunde</translation>
+    </message>
+    <message>
+        <source>deliveries a second: 0.1 to 1000</source>
+        <translation>Zustellungen pro Sekunde: 0,1 bis 1000</translation>
+    </message>
+    <message>
+        <source>Start</source>
+        <translation>Starten</translation>
+    </message>
+    <message>
+        <source>Start redelivering</source>
+        <translation>Erneute Zustellung starten</translation>
+    </message>
+    <message>
+        <source>%1 of %2 sent · %3 queued again · %4 refused</source>
+        <translation>%1 von %2 gesendet · %3 erneut eingereiht · %4 abgelehnt</translation>
+    </message>
+    <message>
+        <source>Cancel job</source>
+        <translation>Auftrag abbrechen</translation>
+    </message>
+    <message>
+        <source>Cancel the redelivery job</source>
+        <translation>Den Zustellauftrag abbrechen</translation>
+    </message>
+    <message>
+        <source>Last refusal: %1</source>
+        <translation>Letzte Ablehnung: %1</translation>
+    </message>
+    <message>
+        <source>Jobs</source>
+        <translation>Aufträge</translation>
+    </message>
+    <message>
+        <source>No redelivery jobs yet.</source>
+        <translation>Noch keine Aufträge zur erneuten Zustellung.</translation>
+    </message>
+    <message>
+        <source>%1 · %2 · %3/%4 sent · %5/s · %6</source>
+        <translation>%1 · %2 · %3/%4 gesendet · %5/s · %6</translation>
+    </message>
+    <message>
+        <source>Close</source>
+        <translation>Schließen</translation>
     </message>
 </context>
 <context>

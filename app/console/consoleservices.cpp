@@ -20,6 +20,7 @@
 #include "orderdetail.h"
 #include "orderlistmodel.h"
 #include "rbaclistmodel.h"
+#include "redeliveryform.h"
 #include "testorderform.h"
 #include "tokenlistmodel.h"
 #include "whocanmodel.h"
@@ -59,7 +60,8 @@ ConsoleServices::ConsoleServices(QObject *parent)
       m_clusterRequests(new ClusterRequestModel(m_adminClient, this)),
       m_kubeconfigForm(new KubeconfigForm(m_adminClient, this)),
       m_auditLog(new AuditLogModel(m_adminClient, this)),
-      m_auditDetail(new AuditDetail(m_adminClient, this))
+      m_auditDetail(new AuditDetail(m_adminClient, this)),
+      m_redelivery(new RedeliveryForm(m_adminClient, this))
 {
     connect(m_adminClient, &AdminClient::eventReceived, m_eventModel, &EventListModel::addEvent);
 

@@ -28,6 +28,7 @@ class OrderDetail;
 class OrderListModel;
 class RbacBindingModel;
 class RbacRoleModel;
+class RedeliveryForm;
 class TestOrderForm;
 class TokenListModel;
 class WhoCanModel;
@@ -36,8 +37,8 @@ class WhoCanModel;
 // engine; QML sees the members as the singletons AdminClient, EventModel, Navigation, Orders,
 // OrderDetail, Deliveries, DeliveryDetail, Endpoints, Customers, Beers, TestOrder, Clients,
 // ClientForm, Tokens, JwtInspector, Nodes, NodeEditor, ClusterSettings, RbacRoles, RbacBindings,
-// WhoCan, ClusterRequests, KubeconfigForm, AuditLog and AuditDetail (see qmlsingletons.h). Tests
-// publish their own instance to their own engine.
+// WhoCan, ClusterRequests, KubeconfigForm, AuditLog, AuditDetail and Redelivery (see
+// qmlsingletons.h). Tests publish their own instance to their own engine.
 class ConsoleServices : public QObject
 {
     Q_OBJECT
@@ -71,6 +72,7 @@ public:
     KubeconfigForm *kubeconfigForm() const { return m_kubeconfigForm; }
     AuditLogModel *auditLog() const { return m_auditLog; }
     AuditDetail *auditDetail() const { return m_auditDetail; }
+    RedeliveryForm *redelivery() const { return m_redelivery; }
 
     // Makes these instances the Gatehouse singletons of engine, and makes the Gatehouse QML
     // module importable there. Call before the engine loads anything that imports Gatehouse.
@@ -104,6 +106,7 @@ private:
     KubeconfigForm *m_kubeconfigForm;
     AuditLogModel *m_auditLog;
     AuditDetail *m_auditDetail;
+    RedeliveryForm *m_redelivery;
 };
 
 } // namespace Gatehouse::Console

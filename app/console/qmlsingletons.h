@@ -30,6 +30,7 @@
 #include "orderlinemodel.h"
 #include "orderlistmodel.h"
 #include "rbaclistmodel.h"
+#include "redeliveryform.h"
 #include "testorderform.h"
 #include "tokenlistmodel.h"
 #include "whocanmodel.h"
@@ -376,6 +377,19 @@ public:
     static AuditDetail *create(QQmlEngine *engine, QJSEngine *)
     {
         return publishedInstance(engine, &ConsoleServices::auditDetail);
+    }
+};
+
+struct RedeliveryForeign
+{
+    Q_GADGET
+    QML_FOREIGN(Gatehouse::Console::RedeliveryForm)
+    QML_NAMED_ELEMENT(Redelivery)
+    QML_SINGLETON
+public:
+    static RedeliveryForm *create(QQmlEngine *engine, QJSEngine *)
+    {
+        return publishedInstance(engine, &ConsoleServices::redelivery);
     }
 };
 

@@ -14,6 +14,7 @@
 // mints a demo token (the Tokens page decodes it), --tokens-tab 1 shows the active tokens,
 // --size sets the window's size (e.g. 1100x1000 to see a long page at once).
 // The Audit page (--page 8): --audit-entry N selects the entry N below the newest.
+// --redeliver (with --page 4) opens the bulk Redeliver dialog and starts a job at 1/s.
 // Test orders advance on their own, as with the real backend.
 // The cluster pages (--page 5 and 6): --connect uses a real backend's admin API instead of the
 // in-test server; --node picks a node, --act-as the identity (0 cluster admin, 1 node agent,
@@ -34,6 +35,7 @@
 #include "console/kubeconfigform.h"
 #include "console/nodelabeleditor.h"
 #include "console/orderdetail.h"
+#include "console/redeliveryform.h"
 #include "console/tokenlistmodel.h"
 #include "testadminserver.h"
 
@@ -114,7 +116,11 @@ int main(int argc, char *argv[])
         QStringLiteral("audit-entry"),
         QStringLiteral("Select this audit entry (the newest minus N: 0 = the newest)."),
         QStringLiteral("N"));
-    parser.addOptions({auditEntry});
+    const QCommandLineOption redeliver(
+        QStringLiteral("redeliver"),
+        QStringLiteral("Open the Redeliver dialog, preview every finished delivery and start a "
+                       "job at 1/s."));
+    parser.addOptions({auditEntry, redeliver});
     parser.addOptions({page,           tab,      order, delivery,  dialog,     customer,
                        registerClient, attempt,  mint,  tokensTab, size,       connectTo,
                        adminToken,     nodeName, actAs, agent,     user,       groups,
@@ -154,6 +160,16 @@ int main(int argc, char *argv[])
     if (parser.isSet(auditEntry))
         services.auditDetail()->setEntryId(
             QString::number(server.auditEntryCount() - parser.value(auditEntry).toInt()));
+    if (parser.isSet(redeliver)) {
+        QTimer::singleShot(1000, window, [window, &services] {
+            if (QObject *d = window->findChild<QObject *>(QStringLiteral("redeliverDialog")))
+                QMetaObject::invokeMethod(d, "open");
+            services.redelivery()->setState(QStringLiteral("any"));
+            services.redelivery()->setRateText(QStringLiteral("1"));
+            services.redelivery()->preview();
+            QTimer::singleShot(700, window, [&services] { services.redelivery()->start(); });
+        });
+    }
     if (parser.isSet(delivery))
         services.deliveryDetail()->setDeliveryId(
             server.deliveryIdWithState(parser.value(delivery)));

@@ -137,6 +137,19 @@ public:
     // Settings changed elsewhere (the CLI): merged, cluster.settings.changed sent.
     void changeClusterSettings(const QJsonObject &changes);
 
+    // ---- bulk redelivery ----
+    // The running job's next steps: each redelivers one delivery (a failure when its
+    // endpoint is disabled) and sends redelivery.progress. False for an unknown or ended job.
+    bool advanceRedelivery(const QString &jobId, int steps = 1);
+    QString runningRedeliveryJob() const; // "" when none
+    // Previews count this many more matches (to see "capped" without 10,000 deliveries).
+    void setExtraRedeliveryMatches(int extra) { m_extraRedeliveryMatches = extra; }
+    void resetRedeliveries()
+    {
+        m_redeliveryJobs.clear();
+        m_extraRedeliveryMatches = 0;
+    }
+
     // ---- audit log ----
     // Back to the seed data: 120 order pickups a day ago, then a customer created, a client
     // updated (a token issued since) and a node labelled (one request allowed, one denied).
@@ -195,6 +208,11 @@ private:
                                  const QString &verb, const QString &resource,
                                  const QString &name) const;
     QJsonObject bumpNode(QJsonObject node);
+    bool handleRedeliveries(QTcpSocket *socket, const QByteArray &method, const QString &resource,
+                            const QString &id, const QString &action, const QJsonObject &in,
+                            const QUrlQuery &query);
+    QStringList redeliveryMatches(const QJsonValue &filter, QString *error) const;
+    static QJsonObject jobJson(const QJsonObject &job);
     bool handleAudit(QTcpSocket *socket, const QByteArray &method, const QString &resource,
                      const QString &id, const QUrlQuery &query);
     void appendAuditEntry(const QDateTime &at, const QString &kind, const QString &action,
@@ -256,6 +274,8 @@ private:
     QList<QJsonObject> m_clusterRequests; // oldest first
     qint64 m_clusterVersion = 100;        // resourceVersion counter
     quint64 m_idCounter = 0;
+    QList<QJsonObject> m_redeliveryJobs; // newest first, with "deliveryIds"
+    int m_extraRedeliveryMatches = 0;
     QList<QJsonObject> m_audit; // oldest first
     qint64 m_auditId = 0;
     bool m_auditForbidden = false;

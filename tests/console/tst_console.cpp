@@ -29,6 +29,7 @@
 #include "console/orderlistmodel.h"
 #include "console/orderstatus.h"
 #include "console/rbaclistmodel.h"
+#include "console/redeliveryform.h"
 #include "console/sseparser.h"
 #include "console/testorderform.h"
 #include "console/tokenlistmodel.h"
@@ -128,6 +129,12 @@ private slots:
     void auditDetailChangesAndConsequences();
     void auditDetailMalformedEntry();
     void auditOverRealSockets();
+
+    // Bulk redelivery
+    void redeliveryFilterAndRate();
+    void redeliveryPreviewAndJobs();
+    void redeliveryMalformedAnswers();
+    void redeliveryOverRealSockets();
 
     // AdminClient over real sockets
     void goesOnlineAndFollowsStats_data();
@@ -774,6 +781,156 @@ void TestConsole::auditOverRealSockets()
     server.setAuditForbidden(true);
     model.reload();
     QTRY_COMPARE(model.error(), QStringLiteral("this admin token may not read the audit log"));
+}
+
+void TestConsole::redeliveryFilterAndRate()
+{
+    RedeliveryForm form(nullptr);
+    QCOMPARE(form.filter(), (QJsonObject{{"state", "failed"}}));
+    form.setCustomerId(" cu-1 ");
+    form.setFrom("2026-11-21T08:00:00Z");
+    form.setState("any");
+    QCOMPARE(
+        form.filter(),
+        (QJsonObject{{"state", "any"}, {"customerId", "cu-1"}, {"from", "2026-11-21T08:00:00Z"}}));
+    QCOMPARE(form.rate(), 10.0);
+    form.setRateText("0,5");
+    QCOMPARE(form.rate(), 0.5);
+    for (const char *bad : {"0.05", "1001", "", "ten", "-1"}) {
+        form.setRateText(QString::fromLatin1(bad));
+        QVERIFY2(!form.rateValid(), bad);
+    }
+    form.setRateText("1000");
+    QVERIFY(form.rateValid());
+    form.reset();
+    QCOMPARE(form.filter(), (QJsonObject{{"state", "failed"}}));
+    QCOMPARE(form.rateText(), QStringLiteral("10"));
+    QCOMPARE(form.stateOptions().size(), 3);
+}
+
+void TestConsole::redeliveryPreviewAndJobs()
+{
+    RedeliveryForm form(nullptr);
+    QSignalSpy preview(&form, &RedeliveryForm::previewChanged);
+    QVERIFY(!form.canStart());
+    form.applyPreview(
+        {{"capped", true},
+         {"count", 10000},
+         {"matching", 12345},
+         {"deliveries", QJsonArray{QJsonObject{{"id", "msg_0123456789abcdef"},
+                                               {"orderStatus", "NEW"},
+                                               {"state", "failed"},
+                                               {"url", "http://x/hook"},
+                                               {"payload", "{\"orderStatus\":\"NEW\"}"}}}}});
+    QVERIFY(form.previewed());
+    QVERIFY(form.previewCapped());
+    QCOMPARE(form.previewCount(), 10000);
+    QCOMPARE(form.previewMatching(), 12345);
+    QCOMPARE(form.previewItems().size(), 1);
+    QCOMPARE(form.previewItems().at(0).toMap().value("shortId").toString(),
+             QStringLiteral("msg_01234567"));
+    QVERIFY(form.canStart());
+    form.setRateText("0");
+    QVERIFY(!form.canStart());
+    form.setRateText("10");
+    // A filter edit drops the preview.
+    form.setOrderId("o-1");
+    QVERIFY(!form.previewed());
+    QVERIFY(!form.canStart());
+    QCOMPARE(preview.count(), 2);
+
+    // Jobs: newest first, progress from events, never backwards, the shown one followed.
+    const auto job = [](const QString &id, const QString &state, int sent, const char *created) {
+        return QJsonObject{{"id", id},
+                           {"state", state},
+                           {"total", 4},
+                           {"sent", sent},
+                           {"done", sent},
+                           {"failed", 0},
+                           {"createdAt", created},
+                           {"ratePerSecond", 10},
+                           {"filter", QJsonObject{{"state", "failed"}}}};
+    };
+    form.applyJobs({job("a", "completed", 4, "2026-11-21T08:00:00Z")});
+    form.applyJob(job("b", "running", 0, "2026-11-21T09:00:00Z"));
+    form.showJob("b");
+    QCOMPARE(form.jobs().size(), 2);
+    QCOMPARE(form.jobs().at(0).toMap().value("id").toString(), QStringLiteral("b"));
+    QCOMPARE(form.jobs().at(1).toMap().value("filterText").toString(),
+             QStringLiteral("state=failed"));
+    QVERIFY(form.canCancel());
+    QSignalSpy jobChanged(&form, &RedeliveryForm::jobChanged);
+    form.handleEvent(
+        makeEvent(1, "redelivery.progress", job("b", "running", 3, "2026-11-21T09:00:00Z")));
+    QCOMPARE(form.jobSent(), 3);
+    QCOMPARE(form.jobProgress(), 0.75);
+    form.handleEvent(
+        makeEvent(2, "redelivery.progress", job("b", "running", 2, "2026-11-21T09:00:00Z")));
+    QCOMPARE(form.jobSent(), 3); // an older step
+    form.handleEvent(
+        makeEvent(3, "redelivery.progress", job("b", "cancelled", 3, "2026-11-21T09:00:00Z")));
+    QCOMPARE(form.jobState(), QStringLiteral("cancelled"));
+    QCOMPARE(form.jobStateText(), QStringLiteral("Cancelled"));
+    form.handleEvent(
+        makeEvent(4, "redelivery.progress", job("b", "running", 4, "2026-11-21T09:00:00Z")));
+    QCOMPARE(form.jobState(), QStringLiteral("cancelled")); // an ended job stays ended
+    QVERIFY(!form.canCancel());
+    QCOMPARE(jobChanged.count(), 2);
+    form.handleEvent(
+        makeEvent(5, "delivery.state", job("c", "running", 0, "2026-11-21T10:00:00Z")));
+    QCOMPARE(form.jobs().size(), 2);
+}
+
+void TestConsole::redeliveryMalformedAnswers()
+{
+    RedeliveryForm form(nullptr);
+    form.applyPreview({{"count", "many"}, {"deliveries", "none"}, {"capped", 1}});
+    QVERIFY(form.previewed());
+    QCOMPARE(form.previewCount(), 0);
+    QVERIFY(form.previewItems().isEmpty());
+    QVERIFY(!form.canStart());
+    form.applyPreview({{"deliveries", QJsonArray{1, "x", QJsonObject{}, QJsonArray{}}}});
+    QVERIFY(form.previewItems().isEmpty());
+    form.applyJob({});
+    form.applyJob({{"id", 5}});
+    form.applyJobs({1, QJsonObject{{"state", "running"}},
+                    QJsonObject{{"id", "j"}, {"total", -3}, {"sent", "x"}}});
+    QCOMPARE(form.jobs().size(), 1);
+    form.showJob("j");
+    QCOMPARE(form.jobTotal(), 0);
+    QCOMPARE(form.jobProgress(), 0.0);
+    QCOMPARE(form.jobStateText(), QString());
+    form.handleEvent(makeEvent(1, "redelivery.progress", {}));
+    form.preview(); // without a client: nothing happens
+    form.start();
+    form.cancel();
+    QVERIFY(!form.busy());
+}
+
+void TestConsole::redeliveryOverRealSockets()
+{
+    TestAdminServer server(Token);
+    QVERIFY(server.listen());
+    AdminClient client;
+    RedeliveryForm form(&client);
+    client.connectTo(server.url(), QString::fromLatin1(Token));
+    QTRY_COMPARE(client.connectionState(), AdminClient::Online);
+    form.preview();
+    QTRY_VERIFY(form.previewed());
+    QCOMPARE(form.previewCount(), 2);
+    form.start();
+    QTRY_VERIFY(!form.jobId().isEmpty());
+    QCOMPARE(form.jobState(), QStringLiteral("running"));
+    QVERIFY(server.advanceRedelivery(form.jobId(), 5));
+    QTRY_COMPARE(form.jobState(), QStringLiteral("completed"));
+    QCOMPARE(form.jobSent(), 2);
+    form.cancel();
+    QTRY_COMPARE(form.error(),
+                 QStringLiteral("redelivery job %1 is already completed").arg(form.jobId()));
+    form.setRateText("0.5");
+    form.setState("bogus");
+    form.preview();
+    QTRY_COMPARE(form.error(), QStringLiteral("filter.state must be failed, succeeded or any"));
 }
 
 void TestConsole::germanTranslation()

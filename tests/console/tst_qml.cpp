@@ -120,6 +120,17 @@ public:
     {
         m_server->changeClusterSettings(changes);
     }
+    // Bulk redelivery.
+    Q_INVOKABLE void resetRedeliveries() { m_server->resetRedeliveries(); }
+    Q_INVOKABLE bool advanceRedelivery(const QString &jobId, int steps)
+    {
+        return m_server->advanceRedelivery(jobId, steps);
+    }
+    Q_INVOKABLE QString runningRedeliveryJob() const { return m_server->runningRedeliveryJob(); }
+    Q_INVOKABLE void setExtraRedeliveryMatches(int extra)
+    {
+        m_server->setExtraRedeliveryMatches(extra);
+    }
     // Audit log (TestAdminServer's entries).
     Q_INVOKABLE void resetAudit() { m_server->resetAuditData(); }
     Q_INVOKABLE int auditEntryCount() const { return m_server->auditEntryCount(); }
