@@ -336,6 +336,14 @@
         <source>Applications that may ask this server for tokens; secrets are shown once.</source>
         <translation>Anwendungen, die bei diesem Server Tokens anfordern dürfen; Secrets werden einmal angezeigt.</translation>
     </message>
+    <message>
+        <source>Preview token…</source>
+        <translation>Token-Vorschau …</translation>
+    </message>
+    <message>
+        <source>Preview the token %1 would get</source>
+        <translation>Vorschau des Tokens, das %1 bekäme</translation>
+    </message>
 </context>
 <context>
     <name>ClusterDenial</name>
@@ -1407,6 +1415,66 @@
         <source>Signed in</source>
         <translation>Angemeldet</translation>
     </message>
+    <message>
+        <source>%1: the active signing key</source>
+        <translation>%1: der aktive Signaturschlüssel</translation>
+    </message>
+    <message>
+        <source>%1: the next key (it signs nothing yet)</source>
+        <translation>%1: der nächste Schlüssel (signiert noch nichts)</translation>
+    </message>
+    <message>
+        <source>%1: a retired key, published until its tokens expire</source>
+        <translation>%1: ein ausgemusterter Schlüssel, veröffentlicht, bis seine Tokens ablaufen</translation>
+    </message>
+    <message>
+        <source>%1: not a key of this server</source>
+        <translation>%1: kein Schlüssel dieses Servers</translation>
+    </message>
+    <message>
+        <source>no kid</source>
+        <translation>keine kid</translation>
+    </message>
+    <message>
+        <source>Stored and active (expires %1)</source>
+        <translation>Gespeichert und aktiv (läuft ab %1)</translation>
+    </message>
+    <message>
+        <source>Revoked %1</source>
+        <translation>Widerrufen %1</translation>
+    </message>
+    <message>
+        <source>Stored, expired</source>
+        <translation>Gespeichert, abgelaufen</translation>
+    </message>
+    <message>
+        <source>Not stored: %1</source>
+        <translation>Nicht gespeichert: %1</translation>
+    </message>
+    <message>
+        <source>Client %1 no longer exists</source>
+        <translation>Client %1 existiert nicht mehr</translation>
+    </message>
+    <message>
+        <source>Client %1 exists</source>
+        <translation>Client %1 existiert</translation>
+    </message>
+    <message>
+        <source>Client %1 (%2) exists</source>
+        <translation>Client %1 (%2) existiert</translation>
+    </message>
+    <message>
+        <source>User %1 no longer exists</source>
+        <translation>Benutzer %1 existiert nicht mehr</translation>
+    </message>
+    <message>
+        <source>User %1 exists</source>
+        <translation>Benutzer %1 existiert</translation>
+    </message>
+    <message>
+        <source>User %1 (%2) exists</source>
+        <translation>Benutzer %1 (%2) existiert</translation>
+    </message>
 </context>
 <context>
     <name>Gatehouse::Console::KubeconfigForm</name>
@@ -1752,6 +1820,57 @@
     </message>
 </context>
 <context>
+    <name>Gatehouse::Console::TokenPreview</name>
+    <message>
+        <source>this server</source>
+        <translation>dieser Server</translation>
+    </message>
+    <message>
+        <source>client record</source>
+        <translation>Client-Eintrag</translation>
+    </message>
+    <message>
+        <source>the request</source>
+        <translation>die Anfrage</translation>
+    </message>
+    <message>
+        <source>requested scope</source>
+        <translation>angefragter Scope</translation>
+    </message>
+    <message>
+        <source>user attribute</source>
+        <translation>Benutzerattribut</translation>
+    </message>
+    <message>
+        <source>group</source>
+        <translation>Gruppe</translation>
+    </message>
+    <message>
+        <source>subject token</source>
+        <translation>Subject-Token</translation>
+    </message>
+    <message>
+        <source>actor token</source>
+        <translation>Actor-Token</translation>
+    </message>
+    <message>
+        <source>exchange policy</source>
+        <translation>Austauschregel</translation>
+    </message>
+    <message>
+        <source>time</source>
+        <translation>Zeit</translation>
+    </message>
+    <message>
+        <source>random</source>
+        <translation>Zufall</translation>
+    </message>
+    <message>
+        <source>The token names no client (client_id or azp).</source>
+        <translation>Das Token nennt keinen Client (client_id oder azp).</translation>
+    </message>
+</context>
+<context>
     <name>Gatehouse::Console::WhoCanModel</name>
     <message>
         <source>%1, cluster-wide</source>
@@ -1874,6 +1993,73 @@
     <message>
         <source>JWT payload</source>
         <translation>JWT-Payload</translation>
+    </message>
+    <message>
+        <source>Warning: %1</source>
+        <translation>Warnung: %1</translation>
+    </message>
+    <message>
+        <source>On this server</source>
+        <translation>Auf diesem Server</translation>
+    </message>
+    <message>
+        <source>Issued here</source>
+        <translation>Hier ausgestellt</translation>
+    </message>
+    <message>
+        <source>yes</source>
+        <translation>ja</translation>
+    </message>
+    <message>
+        <source>no: another issuer</source>
+        <translation>nein: ein anderer Aussteller</translation>
+    </message>
+    <message>
+        <source>Signing key</source>
+        <translation>Signaturschlüssel</translation>
+    </message>
+    <message>
+        <source>Stored token</source>
+        <translation>Gespeichertes Token</translation>
+    </message>
+    <message>
+        <source>Revoke</source>
+        <translation>Widerrufen</translation>
+    </message>
+    <message>
+        <source>Revoke this token</source>
+        <translation>Dieses Token widerrufen</translation>
+    </message>
+    <message>
+        <source>Client</source>
+        <translation>Client</translation>
+    </message>
+    <message>
+        <source>User</source>
+        <translation>Benutzer</translation>
+    </message>
+    <message>
+        <source>Compare with what this client would get now</source>
+        <translation>Mit dem vergleichen, was dieser Client jetzt bekäme</translation>
+    </message>
+    <message>
+        <source>The client would get the same claims now (apart from iat, exp and jti).</source>
+        <translation>Der Client bekäme jetzt dieselben Claims (abgesehen von iat, exp und jti).</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n claim(s) would differ now:</source>
+        <translation>
+            <numerusform>%n Claim wäre jetzt anders:</numerusform>
+            <numerusform>%n Claims wären jetzt anders:</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1: this token %2, now %3</source>
+        <translation>%1: dieses Token %2, jetzt %3</translation>
+    </message>
+    <message>
+        <source>(none)</source>
+        <translation>(keiner)</translation>
     </message>
 </context>
 <context>
@@ -3102,6 +3288,69 @@
     <message>
         <source>Cancel</source>
         <translation>Abbrechen</translation>
+    </message>
+</context>
+<context>
+    <name>TokenPreviewDialog</name>
+    <message>
+        <source>Preview a token for %1</source>
+        <translation>Token-Vorschau für %1</translation>
+    </message>
+    <message>
+        <source>Grant type</source>
+        <translation>Grant-Typ</translation>
+    </message>
+    <message>
+        <source>Scope</source>
+        <translation>Scope</translation>
+    </message>
+    <message>
+        <source>the client&apos;s scopes</source>
+        <translation>die Scopes des Clients</translation>
+    </message>
+    <message>
+        <source>Resource</source>
+        <translation>Ressource</translation>
+    </message>
+    <message>
+        <source>Audience</source>
+        <translation>Audience</translation>
+    </message>
+    <message>
+        <source>User</source>
+        <translation>Benutzer</translation>
+    </message>
+    <message>
+        <source>username</source>
+        <translation>Benutzername</translation>
+    </message>
+    <message>
+        <source>Username</source>
+        <translation>Benutzername</translation>
+    </message>
+    <message>
+        <source>Preview</source>
+        <translation>Vorschau</translation>
+    </message>
+    <message>
+        <source>Preview the token</source>
+        <translation>Vorschau des Tokens</translation>
+    </message>
+    <message>
+        <source>%1 access token, also issued: %2</source>
+        <translation>%1-Access-Token, zusätzlich ausgestellt: %2</translation>
+    </message>
+    <message>
+        <source>%1 access token</source>
+        <translation>%1-Access-Token</translation>
+    </message>
+    <message>
+        <source>A dry run of the real issuing code: nothing is issued or stored, and iat, exp and jti differ in a real token.</source>
+        <translation>Ein Probelauf des echten Ausstellungscodes: nichts wird ausgestellt oder gespeichert, und iat, exp und jti sind in einem echten Token anders.</translation>
+    </message>
+    <message>
+        <source>Close</source>
+        <translation>Schließen</translation>
     </message>
 </context>
 <context>

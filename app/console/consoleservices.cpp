@@ -23,6 +23,7 @@
 #include "redeliveryform.h"
 #include "testorderform.h"
 #include "tokenlistmodel.h"
+#include "tokenpreview.h"
 #include "whocanmodel.h"
 
 #include <QPointer>
@@ -61,7 +62,8 @@ ConsoleServices::ConsoleServices(QObject *parent)
       m_kubeconfigForm(new KubeconfigForm(m_adminClient, this)),
       m_auditLog(new AuditLogModel(m_adminClient, this)),
       m_auditDetail(new AuditDetail(m_adminClient, this)),
-      m_redelivery(new RedeliveryForm(m_adminClient, this))
+      m_redelivery(new RedeliveryForm(m_adminClient, this)),
+      m_tokenPreview(new TokenPreview(m_adminClient, this))
 {
     connect(m_adminClient, &AdminClient::eventReceived, m_eventModel, &EventListModel::addEvent);
 
@@ -85,6 +87,7 @@ ConsoleServices::ConsoleServices(QObject *parent)
     connect(m_clients, &ClientListModel::clientRemoved, m_tokens, &TokenListModel::reload);
     connect(m_tokens, &TokenListModel::minted, m_jwtInspector, &JwtInspector::inspectToken);
     m_tokens->setClients(m_clients);
+    connect(m_jwtInspector, &JwtInspector::revoked, m_tokens, &TokenListModel::reload);
 
     // Cluster: the label editor follows its node in the list, and explains again when a
     // setting (anonymous access) changes the verdict.

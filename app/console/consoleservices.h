@@ -31,13 +31,14 @@ class RbacRoleModel;
 class RedeliveryForm;
 class TestOrderForm;
 class TokenListModel;
+class TokenPreview;
 class WhoCanModel;
 
 // The console's service objects, wired together. run() makes one and publishes it to its
 // engine; QML sees the members as the singletons AdminClient, EventModel, Navigation, Orders,
 // OrderDetail, Deliveries, DeliveryDetail, Endpoints, Customers, Beers, TestOrder, Clients,
 // ClientForm, Tokens, JwtInspector, Nodes, NodeEditor, ClusterSettings, RbacRoles, RbacBindings,
-// WhoCan, ClusterRequests, KubeconfigForm, AuditLog, AuditDetail and Redelivery (see
+// WhoCan, ClusterRequests, KubeconfigForm, AuditLog, AuditDetail, Redelivery and TokenPreview (see
 // qmlsingletons.h). Tests publish their own instance to their own engine.
 class ConsoleServices : public QObject
 {
@@ -73,6 +74,7 @@ public:
     AuditLogModel *auditLog() const { return m_auditLog; }
     AuditDetail *auditDetail() const { return m_auditDetail; }
     RedeliveryForm *redelivery() const { return m_redelivery; }
+    TokenPreview *tokenPreview() const { return m_tokenPreview; }
 
     // Makes these instances the Gatehouse singletons of engine, and makes the Gatehouse QML
     // module importable there. Call before the engine loads anything that imports Gatehouse.
@@ -107,6 +109,7 @@ private:
     AuditLogModel *m_auditLog;
     AuditDetail *m_auditDetail;
     RedeliveryForm *m_redelivery;
+    TokenPreview *m_tokenPreview;
 };
 
 } // namespace Gatehouse::Console

@@ -33,6 +33,7 @@
 #include "redeliveryform.h"
 #include "testorderform.h"
 #include "tokenlistmodel.h"
+#include "tokenpreview.h"
 #include "whocanmodel.h"
 
 #include <QJSEngine>
@@ -390,6 +391,19 @@ public:
     static RedeliveryForm *create(QQmlEngine *engine, QJSEngine *)
     {
         return publishedInstance(engine, &ConsoleServices::redelivery);
+    }
+};
+
+struct TokenPreviewForeign
+{
+    Q_GADGET
+    QML_FOREIGN(Gatehouse::Console::TokenPreview)
+    QML_NAMED_ELEMENT(TokenPreview)
+    QML_SINGLETON
+public:
+    static TokenPreview *create(QQmlEngine *engine, QJSEngine *)
+    {
+        return publishedInstance(engine, &ConsoleServices::tokenPreview);
     }
 };
 

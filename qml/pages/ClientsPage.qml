@@ -114,6 +114,7 @@ Pane {
                     required property int index
                     required property string clientId
                     required property string name
+                    required property var grantTypes
                     required property string authMethod
                     required property bool confidential
                     required property var grantNames
@@ -220,6 +221,13 @@ Pane {
                             }
                         }
                         Button {
+                            objectName: "previewTokenButton"
+                            text: qsTr("Preview token…")
+                            Accessible.name: qsTr("Preview the token %1 would get").arg(clientRow.name)
+                            onClicked: previewDialog.openFor(clientRow.clientId, clientRow.name,
+                                                             clientRow.grantTypes)
+                        }
+                        Button {
                             objectName: "rotateClientSecretButton"
                             visible: clientRow.confidential
                             text: qsTr("Rotate secret…")
@@ -264,6 +272,10 @@ Pane {
 
     ClientSecretDialog {
         id: secretDialog
+    }
+
+    TokenPreviewDialog {
+        id: previewDialog
     }
 
     ConfirmDialog {

@@ -15,6 +15,8 @@
 // --size sets the window's size (e.g. 1100x1000 to see a long page at once).
 // The Audit page (--page 8): --audit-entry N selects the entry N below the newest.
 // --redeliver (with --page 4) opens the bulk Redeliver dialog and starts a job at 1/s.
+// --preview-token N (with --page 1) previews a token for the N-th client; --compare (with
+// --page 2 --mint) compares the minted token with what its client would get now.
 // Test orders advance on their own, as with the real backend.
 // The cluster pages (--page 5 and 6): --connect uses a real backend's admin API instead of the
 // in-test server; --node picks a node, --act-as the identity (0 cluster admin, 1 node agent,
@@ -32,11 +34,13 @@
 #include "console/consoleservices.h"
 #include "console/customerlistmodel.h"
 #include "console/deliverydetail.h"
+#include "console/jwtinspector.h"
 #include "console/kubeconfigform.h"
 #include "console/nodelabeleditor.h"
 #include "console/orderdetail.h"
 #include "console/redeliveryform.h"
 #include "console/tokenlistmodel.h"
+#include "console/tokenpreview.h"
 #include "testadminserver.h"
 
 #include <QApplication>
@@ -120,7 +124,14 @@ int main(int argc, char *argv[])
         QStringLiteral("redeliver"),
         QStringLiteral("Open the Redeliver dialog, preview every finished delivery and start a "
                        "job at 1/s."));
-    parser.addOptions({auditEntry, redeliver});
+    const QCommandLineOption previewToken(
+        QStringLiteral("preview-token"),
+        QStringLiteral("Open the Clients page's token preview for the N-th client and run it."),
+        QStringLiteral("N"));
+    const QCommandLineOption compare(
+        QStringLiteral("compare"),
+        QStringLiteral("With --mint: compare the token with what its client would get now."));
+    parser.addOptions({auditEntry, redeliver, previewToken, compare});
     parser.addOptions({page,           tab,      order, delivery,  dialog,     customer,
                        registerClient, attempt,  mint,  tokensTab, size,       connectTo,
                        adminToken,     nodeName, actAs, agent,     user,       groups,
@@ -160,6 +171,26 @@ int main(int argc, char *argv[])
     if (parser.isSet(auditEntry))
         services.auditDetail()->setEntryId(
             QString::number(server.auditEntryCount() - parser.value(auditEntry).toInt()));
+    if (parser.isSet(previewToken)) {
+        const QString id = server.clientId(parser.value(previewToken).toInt());
+        QTimer::singleShot(1500, window, [window, &services, id] {
+            Gatehouse::Console::ClientListModel *clients = services.clients();
+            const QModelIndex row = clients->index(clients->indexOfId(id));
+            services.tokenPreview()->startFor(
+                id, row.data(Gatehouse::Console::ClientListModel::NameRole).toString(),
+                row.data(Gatehouse::Console::ClientListModel::GrantTypesRole).toStringList());
+            if (QObject *d = window->findChild<QObject *>(QStringLiteral("tokenPreviewDialog")))
+                QMetaObject::invokeMethod(d, "open");
+            if (services.tokenPreview()->userGrant())
+                services.tokenPreview()->setUsername(QStringLiteral("alice"));
+            services.tokenPreview()->preview();
+        });
+    }
+    if (parser.isSet(compare)) {
+        QTimer::singleShot(2500, window, [&services] {
+            services.tokenPreview()->compare(services.jwtInspector()->payload());
+        });
+    }
     if (parser.isSet(redeliver)) {
         QTimer::singleShot(1000, window, [window, &services] {
             if (QObject *d = window->findChild<QObject *>(QStringLiteral("redeliverDialog")))

@@ -102,7 +102,7 @@ public:
     // A JWT from this server's issuer for the client, expiring expiresIn seconds from now
     // (negative: already expired); audience "" means the client id. Not stored.
     QString makeJwt(const QString &clientId, const QString &scope, qint64 expiresIn,
-                    const QString &audience = QString()) const;
+                    const QString &audience = QString(), const QJsonObject &overrides = {}) const;
     QString issuer() const { return QStringLiteral("http://127.0.0.1:8080"); }
     // The next POST /admin/v1/clients is refused with 400 {code, message} (a rule of the
     // server's that the console does not know).
@@ -194,6 +194,9 @@ private:
                      const QUrlQuery &query);
     void mintToken(QTcpSocket *socket, const QJsonObject &in);
     QJsonObject inspectJwt(const QJsonObject &request) const;
+    QJsonObject tokenStatus(const QByteArray &token, const QJsonObject &header,
+                            const QJsonObject &payload) const;
+    void previewToken(QTcpSocket *socket, const QJsonObject &in);
     // Cluster routes (path below /admin/v1); false when path is not one of them.
     bool handleCluster(QTcpSocket *socket, const QByteArray &method, const QString &path,
                        const QJsonObject &in, const QUrlQuery &query);
@@ -264,6 +267,7 @@ private:
     QList<QJsonObject> m_clients;    // RFC 7591 metadata as GET /admin/v1/clients has it
     QList<QJsonObject> m_tokens;     // admin token rows, newest first
     QHash<QString, QJsonObject> m_lastBodies;
+    QHash<QString, QString> m_revokedTokens; // hash -> revokedAt
     QJsonObject m_registrationRefusal;
     QList<QJsonObject> m_nodes; // Kubernetes Node objects, by name
     QList<QJsonObject> m_clusterRoles;

@@ -33,6 +33,7 @@
 #include "console/sseparser.h"
 #include "console/testorderform.h"
 #include "console/tokenlistmodel.h"
+#include "console/tokenpreview.h"
 #include "console/whocanmodel.h"
 #include "testadminserver.h"
 
@@ -135,6 +136,11 @@ private slots:
     void redeliveryPreviewAndJobs();
     void redeliveryMalformedAnswers();
     void redeliveryOverRealSockets();
+
+    // Token preview, the JWT inspector's server part
+    void tokenPreviewClaimsAndCompare();
+    void tokenPreviewMalformedAnswers();
+    void jwtInspectorServerPart();
 
     // AdminClient over real sockets
     void goesOnlineAndFollowsStats_data();
@@ -931,6 +937,122 @@ void TestConsole::redeliveryOverRealSockets()
     form.setState("bogus");
     form.preview();
     QTRY_COMPARE(form.error(), QStringLiteral("filter.state must be failed, succeeded or any"));
+}
+
+void TestConsole::tokenPreviewClaimsAndCompare()
+{
+    TokenPreview preview(nullptr);
+    preview.startFor(
+        "c1", "Billing",
+        {"client_credentials", "password", "urn:ietf:params:oauth:grant-type:jwt-bearer"});
+    QCOMPARE(preview.grantOptions().size(), 2); // jwt-bearer cannot be previewed
+    QCOMPARE(preview.grantType(), QStringLiteral("client_credentials"));
+    QVERIFY(!preview.userGrant());
+    preview.setScope(" orders:read ");
+    preview.setUsername("alice"); // not sent for client_credentials
+    QCOMPARE(preview.requestBody(), (QJsonObject{{"client_id", "c1"},
+                                                 {"grant_type", "client_credentials"},
+                                                 {"scope", "orders:read"}}));
+    preview.setGrantType("password");
+    QVERIFY(preview.userGrant());
+    QCOMPARE(preview.requestBody().value("username").toString(), QStringLiteral("alice"));
+    // The real backend's answer (copied).
+    const QJsonObject answer = QJsonDocument::fromJson(R"({"alsoIssued":[],"claims":{
+        "aud":"finY","client_id":"finY","exp":1795293853,"iat":1795290253,
+        "iss":"http://127.0.0.1:45057","jti":"9yhw","scope":"orders:read","sub":"finY"},
+        "clientId":"finY","format":"jwt","grantType":"client_credentials",
+        "sources":{"aud":{"detail":"no resource requested: the client's own client_id","source":"clientRecord"},
+        "iat":{"detail":"the time of issue","source":"time"},
+        "scope":{"detail":"the scope parameter, each allowed by the client record","source":"requestedScope"}},
+        "stored":false})")
+                                   .object();
+    preview.apply(answer);
+    QVERIFY(preview.loaded());
+    QCOMPARE(preview.format(), QStringLiteral("jwt"));
+    QCOMPARE(preview.claims().size(), 8);
+    const QVariantMap aud = preview.claims().at(0).toMap();
+    QCOMPARE(aud.value("claim").toString(), QStringLiteral("aud"));
+    QCOMPARE(aud.value("sourceText").toString(), QStringLiteral("client record"));
+    QCOMPARE(preview.claims().at(2).toMap().value("value").toString(),
+             QStringLiteral("1795293853"));
+    QCOMPARE(preview.claims().at(1).toMap().value("source").toString(), QString()); // none given
+    QVERIFY(!preview.comparing());
+    QVERIFY(preview.differences().isEmpty());
+    // Editing drops the result.
+    preview.setScope("x");
+    QVERIFY(!preview.loaded());
+
+    // compare(): the grant from the payload, differences without iat/exp/jti.
+    preview.compare(QVariantMap{{"client_id", "finY"},
+                                {"sub", "finY"},
+                                {"aud", "finY"},
+                                {"scope", "orders:read orders:write"},
+                                {"iat", 1},
+                                {"jti", "x"},
+                                {"iss", "http://127.0.0.1:45057"},
+                                {"extra", true}});
+    QVERIFY(preview.comparing());
+    QCOMPARE(preview.grantType(), QStringLiteral("client_credentials"));
+    QCOMPARE(preview.resource(), QString());
+    preview.apply(answer);
+    QStringList differing;
+    for (const QVariant &d : preview.differences())
+        differing.append(d.toMap().value("claim").toString());
+    QCOMPARE(differing, (QStringList{"extra", "scope"}));
+    preview.compare(QVariantMap{{"client_id", "c2"},
+                                {"sub", "u-7"},
+                                {"preferred_username", "bob"},
+                                {"aud", "https://api.example"}});
+    QCOMPARE(preview.grantType(), QStringLiteral("authorization_code"));
+    QCOMPARE(preview.username(), QStringLiteral("bob"));
+    QCOMPARE(preview.resource(), QStringLiteral("https://api.example"));
+    preview.compare({});
+    QVERIFY(!preview.error().isEmpty()); // no client named
+}
+
+void TestConsole::tokenPreviewMalformedAnswers()
+{
+    TokenPreview preview(nullptr);
+    preview.apply({{"claims", "nope"}, {"sources", 3}, {"alsoIssued", "x"}});
+    QVERIFY(preview.loaded());
+    QVERIFY(preview.claims().isEmpty());
+    QCOMPARE(preview.alsoIssuedText(), QString());
+    preview.apply({{"claims", QJsonObject{{"a", QJsonArray{1, 2}}, {"b", QJsonValue::Null}}},
+                   {"sources", QJsonObject{{"a", "not an object"}}},
+                   {"alsoIssued", QJsonArray{1, "id_token"}}});
+    QCOMPARE(preview.claims().size(), 2);
+    QCOMPARE(preview.claims().at(0).toMap().value("value").toString(), QStringLiteral("[1,2]"));
+    QCOMPARE(preview.alsoIssuedText(), QStringLiteral("id_token"));
+    preview.preview(); // without a client: nothing happens
+    QVERIFY(!preview.busy());
+    QCOMPARE(TokenPreview::sourceText("somethingNew"), QStringLiteral("somethingNew"));
+}
+
+void TestConsole::jwtInspectorServerPart()
+{
+    TestAdminServer server(Token);
+    QVERIFY(server.listen());
+    AdminClient client;
+    JwtInspector inspector(&client);
+    client.connectTo(server.url(), QString::fromLatin1(Token));
+    QTRY_COMPARE(client.connectionState(), AdminClient::Online);
+    inspector.inspectToken(server.makeJwt(server.clientId(1), "orders:read", 600));
+    QTRY_VERIFY(inspector.hasServer());
+    QVERIFY(inspector.issuedHere());
+    QCOMPARE(inspector.keyState(), QStringLiteral("active"));
+    QCOMPARE(inspector.storedState(), QStringLiteral("notStored"));
+    QVERIFY(!inspector.revocable());
+    QVERIFY(inspector.clientExists());
+    QVERIFY(inspector.warnings().isEmpty());
+    QCOMPARE(inspector.payload().value("client_id").toString(), server.clientId(1));
+    inspector.revoke(); // nothing stored: no call
+    QVERIFY(!inspector.busy());
+    // A token of a deleted client, for a user that is gone, signed by an unknown key.
+    inspector.inspectToken(server.makeJwt("gone", "x", 600, {}, {{"sub", "u-1"}}));
+    QTRY_COMPARE(inspector.payload().value("client_id").toString(), QStringLiteral("gone"));
+    QVERIFY(!inspector.clientExists());
+    QCOMPARE(inspector.clientText(), QStringLiteral("Client gone no longer exists"));
+    QCOMPARE(inspector.userText(), QStringLiteral("User u-1 no longer exists"));
 }
 
 void TestConsole::germanTranslation()

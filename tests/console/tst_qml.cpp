@@ -96,6 +96,12 @@ public:
     {
         return m_server->makeJwt(m_server->clientId(client), scope, expiresIn, audience);
     }
+    // The same with payload claims replaced (e.g. {exp: <milliseconds>}).
+    Q_INVOKABLE QString makeJwtWith(int client, const QString &scope, int expiresIn,
+                                    const QJsonObject &overrides) const
+    {
+        return m_server->makeJwt(m_server->clientId(client), scope, expiresIn, {}, overrides);
+    }
     // The JSON body of the last "METHOD /path" request (e.g. "POST /admin/v1/clients").
     Q_INVOKABLE QJsonObject lastBody(const QString &methodAndPath) const
     {
