@@ -2,6 +2,93 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="de_DE">
 <context>
+    <name>AccessDialog</name>
+    <message>
+        <source>Effective cluster access</source>
+        <translation>Effektiver Zugriff im Cluster</translation>
+    </message>
+    <message>
+        <source>Effective access of a user</source>
+        <translation>Effektiver Zugriff eines Benutzers</translation>
+    </message>
+    <message>
+        <source>Effective access of a client</source>
+        <translation>Effektiver Zugriff eines Clients</translation>
+    </message>
+    <message>
+        <source>username</source>
+        <translation>Benutzername</translation>
+    </message>
+    <message>
+        <source>user, e.g. bob</source>
+        <translation>Benutzer, z. B. bob</translation>
+    </message>
+    <message>
+        <source>Identity</source>
+        <translation>Identität</translation>
+    </message>
+    <message>
+        <source>groups, comma separated</source>
+        <translation>Gruppen, durch Kommas getrennt</translation>
+    </message>
+    <message>
+        <source>Groups</source>
+        <translation>Gruppen</translation>
+    </message>
+    <message>
+        <source>anonymous</source>
+        <translation>anonym</translation>
+    </message>
+    <message>
+        <source>Show</source>
+        <translation>Anzeigen</translation>
+    </message>
+    <message>
+        <source>system:masters: allowed everything before any authorizer runs.</source>
+        <translation>system:masters: alles erlaubt, bevor ein Autorisierer läuft.</translation>
+    </message>
+    <message>
+        <source>Scopes</source>
+        <translation>Scopes</translation>
+    </message>
+    <message>
+        <source>No client may act for this user.</source>
+        <translation>Kein Client darf für diesen Benutzer handeln.</translation>
+    </message>
+    <message>
+        <source>No scopes.</source>
+        <translation>Keine Scopes.</translation>
+    </message>
+    <message>
+        <source>%1 (%2)</source>
+        <translation>%1 (%2)</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1: %2</translation>
+    </message>
+    <message>
+        <source>Audiences</source>
+        <translation>Audiences</translation>
+    </message>
+    <message>
+        <source>Token claims</source>
+        <translation>Token-Claims</translation>
+    </message>
+    <message>
+        <source>Verbs and resources</source>
+        <translation>Verben und Ressourcen</translation>
+    </message>
+    <message>
+        <source>RBAC grants this identity nothing.</source>
+        <translation>RBAC gewährt dieser Identität nichts.</translation>
+    </message>
+    <message>
+        <source>Close</source>
+        <translation>Schließen</translation>
+    </message>
+</context>
+<context>
     <name>AttemptDelegate</name>
     <message>
         <source>Attempt %1 at %2: %3</source>
@@ -343,6 +430,22 @@
     <message>
         <source>Preview the token %1 would get</source>
         <translation>Vorschau des Tokens, das %1 bekäme</translation>
+    </message>
+    <message>
+        <source>User access…</source>
+        <translation>Benutzerzugriff …</translation>
+    </message>
+    <message>
+        <source>Effective access of a user</source>
+        <translation>Effektiver Zugriff eines Benutzers</translation>
+    </message>
+    <message>
+        <source>Access…</source>
+        <translation>Zugriff …</translation>
+    </message>
+    <message>
+        <source>Effective access of %1</source>
+        <translation>Effektiver Zugriff von %1</translation>
     </message>
 </context>
 <context>
@@ -998,6 +1101,53 @@
     <message>
         <source>%1 %2: %3</source>
         <translation>%1 %2: %3</translation>
+    </message>
+</context>
+<context>
+    <name>Gatehouse::Console::AccessView</name>
+    <message>
+        <source>Client %1 · grant types: %2</source>
+        <translation>Client %1 · Grant-Typen: %2</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>keine</translation>
+    </message>
+    <message>
+        <source>client_credentials access token</source>
+        <translation>client_credentials-Access-Token</translation>
+    </message>
+    <message>
+        <source>User %1 (%2)</source>
+        <translation>Benutzer %1 (%2)</translation>
+    </message>
+    <message>
+        <source>User %1 (%2) · groups: %3</source>
+        <translation>Benutzer %1 (%2) · Gruppen: %3</translation>
+    </message>
+    <message>
+        <source>%1 · access token</source>
+        <translation>%1 · Access-Token</translation>
+    </message>
+    <message>
+        <source>%1 · id_token</source>
+        <translation>%1 · id_token</translation>
+    </message>
+    <message>
+        <source>%1 %2 → %3 %4 rule %5 (%6 %7)</source>
+        <translation>%1 %2 → %3 %4 Regel %5 (%6 %7)</translation>
+    </message>
+    <message>
+        <source>%1 · groups: %2</source>
+        <translation>%1 · Gruppen: %2</translation>
+    </message>
+    <message>
+        <source>namespace %1</source>
+        <translation>Namespace %1</translation>
+    </message>
+    <message>
+        <source>cluster</source>
+        <translation>Cluster</translation>
     </message>
 </context>
 <context>
@@ -2887,6 +3037,14 @@
     <message>
         <source>Show why the request was denied</source>
         <translation>Zeigen, warum die Anfrage abgelehnt wurde</translation>
+    </message>
+    <message>
+        <source>Effective access…</source>
+        <translation>Effektiver Zugriff …</translation>
+    </message>
+    <message>
+        <source>What an identity may do in the cluster</source>
+        <translation>Was eine Identität im Cluster darf</translation>
     </message>
 </context>
 <context>

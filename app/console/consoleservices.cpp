@@ -1,5 +1,6 @@
 #include "consoleservices.h"
 
+#include "accessview.h"
 #include "adminclient.h"
 #include "auditlogmodel.h"
 #include "beerlistmodel.h"
@@ -63,7 +64,8 @@ ConsoleServices::ConsoleServices(QObject *parent)
       m_auditLog(new AuditLogModel(m_adminClient, this)),
       m_auditDetail(new AuditDetail(m_adminClient, this)),
       m_redelivery(new RedeliveryForm(m_adminClient, this)),
-      m_tokenPreview(new TokenPreview(m_adminClient, this))
+      m_tokenPreview(new TokenPreview(m_adminClient, this)),
+      m_access(new AccessView(m_adminClient, this))
 {
     connect(m_adminClient, &AdminClient::eventReceived, m_eventModel, &EventListModel::addEvent);
 

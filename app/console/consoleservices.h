@@ -6,6 +6,7 @@ class QQmlEngine;
 
 namespace Gatehouse::Console {
 
+class AccessView;
 class AdminClient;
 class AuditDetail;
 class AuditLogModel;
@@ -38,8 +39,8 @@ class WhoCanModel;
 // engine; QML sees the members as the singletons AdminClient, EventModel, Navigation, Orders,
 // OrderDetail, Deliveries, DeliveryDetail, Endpoints, Customers, Beers, TestOrder, Clients,
 // ClientForm, Tokens, JwtInspector, Nodes, NodeEditor, ClusterSettings, RbacRoles, RbacBindings,
-// WhoCan, ClusterRequests, KubeconfigForm, AuditLog, AuditDetail, Redelivery and TokenPreview (see
-// qmlsingletons.h). Tests publish their own instance to their own engine.
+// WhoCan, ClusterRequests, KubeconfigForm, AuditLog, AuditDetail, Redelivery, TokenPreview and
+// Access (see qmlsingletons.h). Tests publish their own instance to their own engine.
 class ConsoleServices : public QObject
 {
     Q_OBJECT
@@ -75,6 +76,7 @@ public:
     AuditDetail *auditDetail() const { return m_auditDetail; }
     RedeliveryForm *redelivery() const { return m_redelivery; }
     TokenPreview *tokenPreview() const { return m_tokenPreview; }
+    AccessView *access() const { return m_access; }
 
     // Makes these instances the Gatehouse singletons of engine, and makes the Gatehouse QML
     // module importable there. Call before the engine loads anything that imports Gatehouse.
@@ -110,6 +112,7 @@ private:
     AuditDetail *m_auditDetail;
     RedeliveryForm *m_redelivery;
     TokenPreview *m_tokenPreview;
+    AccessView *m_access;
 };
 
 } // namespace Gatehouse::Console

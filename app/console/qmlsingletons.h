@@ -3,6 +3,7 @@
 // QML faces of the console's services. Each is a singleton whose instance is the one the
 // engine's ConsoleServices owns (made by run(), or by a test), never one QML creates.
 
+#include "accessview.h"
 #include "adminclient.h"
 #include "attemptlistmodel.h"
 #include "auditlogmodel.h"
@@ -404,6 +405,19 @@ public:
     static TokenPreview *create(QQmlEngine *engine, QJSEngine *)
     {
         return publishedInstance(engine, &ConsoleServices::tokenPreview);
+    }
+};
+
+struct AccessForeign
+{
+    Q_GADGET
+    QML_FOREIGN(Gatehouse::Console::AccessView)
+    QML_NAMED_ELEMENT(Access)
+    QML_SINGLETON
+public:
+    static AccessView *create(QQmlEngine *engine, QJSEngine *)
+    {
+        return publishedInstance(engine, &ConsoleServices::access);
     }
 };
 

@@ -73,6 +73,13 @@ Pane {
                 color: Theme.mutedText
             }
             Button {
+                objectName: "userAccessButton"
+                text: qsTr("User access…")
+                enabled: AdminClient.connectionState === AdminClient.Online
+                Accessible.name: qsTr("Effective access of a user")
+                onClicked: accessDialog.openForUser()
+            }
+            Button {
                 text: qsTr("Reload")
                 enabled: AdminClient.connectionState === AdminClient.Online
                 Accessible.name: qsTr("Reload the clients")
@@ -221,6 +228,12 @@ Pane {
                             }
                         }
                         Button {
+                            objectName: "clientAccessButton"
+                            text: qsTr("Access…")
+                            Accessible.name: qsTr("Effective access of %1").arg(clientRow.name)
+                            onClicked: accessDialog.openForClient(clientRow.clientId)
+                        }
+                        Button {
                             objectName: "previewTokenButton"
                             text: qsTr("Preview token…")
                             Accessible.name: qsTr("Preview the token %1 would get").arg(clientRow.name)
@@ -276,6 +289,10 @@ Pane {
 
     TokenPreviewDialog {
         id: previewDialog
+    }
+
+    AccessDialog {
+        id: accessDialog
     }
 
     ConfirmDialog {

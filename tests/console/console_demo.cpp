@@ -17,6 +17,7 @@
 // --redeliver (with --page 4) opens the bulk Redeliver dialog and starts a job at 1/s.
 // --preview-token N (with --page 1) previews a token for the N-th client; --compare (with
 // --page 2 --mint) compares the minted token with what its client would get now.
+// --access N opens effective access: client N (--page 1) or bob in devs (--page 6).
 // Test orders advance on their own, as with the real backend.
 // The cluster pages (--page 5 and 6): --connect uses a real backend's admin API instead of the
 // in-test server; --node picks a node, --act-as the identity (0 cluster admin, 1 node agent,
@@ -26,6 +27,7 @@
 // explanation there (0: the newest), --kubeconfig issues one in the dialog and --save-dialog opens
 // its file dialog. The texts follow the locale as in gatehouse (LANG=de_DE.UTF-8: German).
 
+#include "console/accessview.h"
 #include "console/adminclient.h"
 #include "console/auditlogmodel.h"
 #include "console/clientform.h"
@@ -131,7 +133,12 @@ int main(int argc, char *argv[])
     const QCommandLineOption compare(
         QStringLiteral("compare"),
         QStringLiteral("With --mint: compare the token with what its client would get now."));
-    parser.addOptions({auditEntry, redeliver, previewToken, compare});
+    const QCommandLineOption access(
+        QStringLiteral("access"),
+        QStringLiteral("Open the effective access dialog: client N (with --page 1) or user bob "
+                       "in group devs (with --page 6)."),
+        QStringLiteral("N"));
+    parser.addOptions({auditEntry, redeliver, previewToken, compare, access});
     parser.addOptions({page,           tab,      order, delivery,  dialog,     customer,
                        registerClient, attempt,  mint,  tokensTab, size,       connectTo,
                        adminToken,     nodeName, actAs, agent,     user,       groups,
@@ -184,6 +191,30 @@ int main(int argc, char *argv[])
             if (services.tokenPreview()->userGrant())
                 services.tokenPreview()->setUsername(QStringLiteral("alice"));
             services.tokenPreview()->preview();
+        });
+    }
+    if (parser.isSet(access)) {
+        const bool cluster = parser.value(page) == QLatin1String("6");
+        const QString id = server.clientId(parser.value(access).toInt());
+        QTimer::singleShot(1500, window, [window, &services, id, cluster] {
+            const QList<QObject *> dialogs =
+                window->findChildren<QObject *>(QStringLiteral("accessDialog"));
+            const QString pageName =
+                cluster ? QStringLiteral("page-rbac") : QStringLiteral("page-clients");
+            for (QObject *d : dialogs) {
+                QObject *up = d->parent();
+                while (up && up->objectName() != pageName)
+                    up = up->parent();
+                if (!up)
+                    continue;
+                d->setProperty("mode", cluster ? "cluster" : "client");
+                QMetaObject::invokeMethod(d, "open");
+            }
+            if (cluster)
+                services.access()->loadCluster(QStringLiteral("bob"), QStringLiteral("devs"),
+                                               false);
+            else
+                services.access()->loadClient(id);
         });
     }
     if (parser.isSet(compare)) {

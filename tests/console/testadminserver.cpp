@@ -951,6 +951,8 @@ void TestAdminServer::handleApi(QTcpSocket *socket, const QByteArray &method, co
         respondError(socket, 404, code, QStringLiteral("no %1 with id %2").arg(what, id));
     };
 
+    if (handleAccess(socket, method, path.mid(ApiPrefix.size()), in))
+        return;
     if (handleRedeliveries(socket, method, resource, id, action, in, query))
         return;
     if (handleAudit(socket, method, resource, id, query))

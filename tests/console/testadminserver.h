@@ -216,6 +216,10 @@ private:
                             const QUrlQuery &query);
     QStringList redeliveryMatches(const QJsonValue &filter, QString *error) const;
     static QJsonObject jobJson(const QJsonObject &job);
+    bool handleAccess(QTcpSocket *socket, const QByteArray &method, const QString &path,
+                      const QJsonObject &in);
+    void respondOAuthAccess(QTcpSocket *socket, const QJsonObject &in);
+    void respondClusterAccess(QTcpSocket *socket, const QJsonObject &in);
     bool handleAudit(QTcpSocket *socket, const QByteArray &method, const QString &resource,
                      const QString &id, const QUrlQuery &query);
     void appendAuditEntry(const QDateTime &at, const QString &kind, const QString &action,

@@ -1,5 +1,6 @@
 // Unit tests of the console's C++ side, and AdminClient against a real HTTP server on port 0.
 
+#include "console/accessview.h"
 #include "console/adminclient.h"
 #include "console/adminevent.h"
 #include "console/attemptlistmodel.h"
@@ -141,6 +142,11 @@ private slots:
     void tokenPreviewClaimsAndCompare();
     void tokenPreviewMalformedAnswers();
     void jwtInspectorServerPart();
+
+    // Effective access
+    void accessViewOAuthAnswers();
+    void accessViewClusterAnswer();
+    void accessViewMalformedAnswers();
 
     // AdminClient over real sockets
     void goesOnlineAndFollowsStats_data();
@@ -1053,6 +1059,99 @@ void TestConsole::jwtInspectorServerPart()
     QVERIFY(!inspector.clientExists());
     QCOMPARE(inspector.clientText(), QStringLiteral("Client gone no longer exists"));
     QCOMPARE(inspector.userText(), QStringLiteral("User u-1 no longer exists"));
+}
+
+void TestConsole::accessViewOAuthAnswers()
+{
+    AccessView view(nullptr);
+    // The real backend's answers (shortened).
+    view.applyOAuth("client", QJsonDocument::fromJson(R"({"actsForUsers":false,
+        "audiences":[{"audience":"finY","detail":"the default: its own client_id","source":"clientRecord"}],
+        "clientCredentials":{"claims":{"scope":"orders:read","sub":"finY"},
+          "sources":{"sub":{"detail":"client_id: a client_credentials client acts for itself","source":"clientRecord"}}},
+        "grantTypes":["client_credentials"],
+        "scopes":[{"detail":"allowed by the scope of client \"Billing service\"","scope":"orders:read","source":"clientRecord"}],
+        "subject":{"clientId":"finY","clientName":"Billing service","kind":"client"}})")
+                                  .object());
+    QVERIFY(view.loaded());
+    QCOMPARE(view.subjectText(),
+             QStringLiteral("Client Billing service (finY) · grant types: client_credentials"));
+    QCOMPARE(view.scopes().size(), 1);
+    QCOMPARE(view.audiences().size(), 1);
+    QCOMPARE(view.claims().size(), 2);
+    QCOMPARE(view.claims().at(1).toMap().value("sourceText").toString(),
+             QStringLiteral("client record"));
+    QCOMPARE(view.claims().at(0).toMap().value("sourceText").toString(), QString()); // none given
+    view.applyOAuth("user",
+                    QJsonDocument::fromJson(R"({"clients":[{"clientId":"B-Jb","clientName":"Till",
+        "consent":null,"grantTypes":["password"],
+        "scopes":[{"detail":"allowed","scope":"openid","source":"clientRecord"}],
+        "accessToken":{"claims":{"sub":"e959"},"sources":{}},
+        "idToken":{"claims":{"at_hash":"0OYY","sub":"e959"},"sources":{"at_hash":{"detail":"left half","source":"server"}}}}],
+        "subject":{"groups":["staff"],"id":"e959","kind":"user","username":"alice"}})")
+                        .object());
+    QCOMPARE(view.subjectText(), QStringLiteral("User alice (e959) · groups: staff"));
+    QCOMPARE(view.scopes().at(0).toMap().value("client").toString(), QStringLiteral("Till"));
+    QCOMPARE(view.claims().size(), 3);
+    QCOMPARE(view.claims().at(1).toMap().value("token").toString(),
+             QStringLiteral("Till · id_token"));
+    QVERIFY(view.audiences().isEmpty());
+}
+
+void TestConsole::accessViewClusterAnswer()
+{
+    AccessView view(nullptr);
+    view.applyCluster(QJsonDocument::fromJson(R"({"access":[
+        {"apiGroup":"authorization.k8s.io","resource":"selfsubjectaccessreviews","scope":"cluster","verb":"create",
+         "via":[{"bindingKind":"ClusterRoleBinding","bindingName":"system:basic-user","roleKind":"ClusterRole",
+                 "roleName":"system:basic-user","ruleIndex":0,"subject":{"kind":"Group","name":"system:authenticated"}}]},
+        {"apiGroup":"","resource":"pods","resourceNames":["a","b"],"scope":"namespace","namespace":"default","verb":"list","via":[]},
+        {"nonResourceURL":"/healthz","scope":"cluster","verb":"get","via":[1]}],
+        "notes":["anonymous access is off"],"privileged":true,
+        "user":{"groups":["devs","system:authenticated"],"username":"bob"}})")
+                          .object());
+    QCOMPARE(view.mode(), QStringLiteral("cluster"));
+    QVERIFY(view.privileged());
+    QCOMPARE(view.notes(), QStringList{"anonymous access is off"});
+    QCOMPARE(view.subjectText(), QStringLiteral("bob · groups: devs, system:authenticated"));
+    QCOMPARE(view.cells().size(), 3);
+    const QVariantMap first = view.cells().at(0).toMap();
+    QCOMPARE(first.value("resourceText").toString(),
+             QStringLiteral("selfsubjectaccessreviews.authorization.k8s.io"));
+    QCOMPARE(first.value("viaText").toString(),
+             QStringLiteral("ClusterRoleBinding system:basic-user → ClusterRole system:basic-user "
+                            "rule 0 (Group system:authenticated)"));
+    const QVariantMap pods = view.cells().at(1).toMap();
+    QCOMPARE(pods.value("scopeText").toString(), QStringLiteral("namespace default"));
+    QCOMPARE(pods.value("resourceText").toString(), QStringLiteral("pods [a, b]"));
+    QCOMPARE(view.cells().at(2).toMap().value("resourceText").toString(),
+             QStringLiteral("/healthz"));
+    QCOMPARE(view.cells().at(2).toMap().value("viaCount").toInt(), 0);
+}
+
+void TestConsole::accessViewMalformedAnswers()
+{
+    AccessView view(nullptr);
+    view.applyCluster({});
+    QVERIFY(view.loaded());
+    QVERIFY(view.cells().isEmpty());
+    view.applyCluster({{"access", "x"}, {"notes", QJsonArray{1, "n"}}, {"user", 5}});
+    QCOMPARE(view.notes(), QStringList{"n"});
+    view.applyCluster({{"access", QJsonArray{1, QJsonObject{}, QJsonObject{{"verb", 3}}}}});
+    QVERIFY(view.cells().isEmpty());
+    view.applyOAuth(
+        "user",
+        {{"clients",
+          QJsonArray{1, QJsonObject{},
+                     QJsonObject{{"clientId", "c"}, {"scopes", "x"}, {"accessToken", 3}}}}});
+    QVERIFY(view.scopes().isEmpty());
+    QVERIFY(view.claims().isEmpty());
+    view.applyOAuth("client",
+                    {{"scopes", QJsonArray{QJsonObject{{"scope", 1}}}}, {"audiences", 7}});
+    QVERIFY(view.scopes().isEmpty());
+    view.loadClient("x"); // without a client: nothing happens
+    QVERIFY(!view.busy());
+    QVERIFY(!view.loaded());
 }
 
 void TestConsole::germanTranslation()

@@ -186,7 +186,7 @@ Item {
             mouseClick(child("previewButton"))
             tryCompare(child("startRedeliveryButton"), "enabled", true)
             mouseClick(child("startRedeliveryButton"))
-            tryVerify(() => TestBackend.runningRedeliveryJob().length > 0)
+            tryVerify(() => Redelivery.jobId.length > 0 && Redelivery.jobId === TestBackend.runningRedeliveryJob())
             verify(TestBackend.advanceRedelivery(Redelivery.jobId, 1))
             tryVerify(() => Redelivery.jobFailed === 1)
             compare(child("jobLastError").text, "Last refusal: the endpoint is disabled; enable it before redelivering")
