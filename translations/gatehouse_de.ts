@@ -2,6 +2,93 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="de_DE">
 <context>
+    <name>AccessDialog</name>
+    <message>
+        <source>Effective cluster access</source>
+        <translation>Effektiver Zugriff im Cluster</translation>
+    </message>
+    <message>
+        <source>Effective access of a user</source>
+        <translation>Effektiver Zugriff eines Benutzers</translation>
+    </message>
+    <message>
+        <source>Effective access of a client</source>
+        <translation>Effektiver Zugriff eines Clients</translation>
+    </message>
+    <message>
+        <source>username</source>
+        <translation>Benutzername</translation>
+    </message>
+    <message>
+        <source>user, e.g. bob</source>
+        <translation>Benutzer, z. B. bob</translation>
+    </message>
+    <message>
+        <source>Identity</source>
+        <translation>Identität</translation>
+    </message>
+    <message>
+        <source>groups, comma separated</source>
+        <translation>Gruppen, durch Kommas getrennt</translation>
+    </message>
+    <message>
+        <source>Groups</source>
+        <translation>Gruppen</translation>
+    </message>
+    <message>
+        <source>anonymous</source>
+        <translation>anonym</translation>
+    </message>
+    <message>
+        <source>Show</source>
+        <translation>Anzeigen</translation>
+    </message>
+    <message>
+        <source>system:masters: allowed everything before any authorizer runs.</source>
+        <translation>system:masters: alles erlaubt, bevor ein Autorisierer läuft.</translation>
+    </message>
+    <message>
+        <source>Scopes</source>
+        <translation>Scopes</translation>
+    </message>
+    <message>
+        <source>No client may act for this user.</source>
+        <translation>Kein Client darf für diesen Benutzer handeln.</translation>
+    </message>
+    <message>
+        <source>No scopes.</source>
+        <translation>Keine Scopes.</translation>
+    </message>
+    <message>
+        <source>%1 (%2)</source>
+        <translation>%1 (%2)</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1: %2</translation>
+    </message>
+    <message>
+        <source>Audiences</source>
+        <translation>Audiences</translation>
+    </message>
+    <message>
+        <source>Token claims</source>
+        <translation>Token-Claims</translation>
+    </message>
+    <message>
+        <source>Verbs and resources</source>
+        <translation>Verben und Ressourcen</translation>
+    </message>
+    <message>
+        <source>RBAC grants this identity nothing.</source>
+        <translation>RBAC gewährt dieser Identität nichts.</translation>
+    </message>
+    <message>
+        <source>Close</source>
+        <translation>Schließen</translation>
+    </message>
+</context>
+<context>
     <name>AttemptDelegate</name>
     <message>
         <source>Attempt %1 at %2: %3</source>
@@ -10,6 +97,149 @@
     <message>
         <source>#%1</source>
         <translation>#%1</translation>
+    </message>
+</context>
+<context>
+    <name>AuditPage</name>
+    <message>
+        <source>Kind</source>
+        <translation>Art</translation>
+    </message>
+    <message>
+        <source>Filter by kind</source>
+        <translation>Nach Art filtern</translation>
+    </message>
+    <message>
+        <source>Target contains…</source>
+        <translation>Ziel enthält …</translation>
+    </message>
+    <message>
+        <source>Filter by target</source>
+        <translation>Nach Ziel filtern</translation>
+    </message>
+    <message>
+        <source>Actor contains…</source>
+        <translation>Akteur enthält …</translation>
+    </message>
+    <message>
+        <source>Filter by actor</source>
+        <translation>Nach Akteur filtern</translation>
+    </message>
+    <message>
+        <source>%1 shown</source>
+        <translation>%1 angezeigt</translation>
+    </message>
+    <message>
+        <source>Reload</source>
+        <translation>Neu laden</translation>
+    </message>
+    <message>
+        <source>Reload the audit log</source>
+        <translation>Das Audit-Log neu laden</translation>
+    </message>
+    <message>
+        <source>Audit log</source>
+        <translation>Audit-Log</translation>
+    </message>
+    <message>
+        <source>%1 %2 %3 by %4</source>
+        <translation>%1 %2 %3 durch %4</translation>
+    </message>
+    <message>
+        <source>changed: %1</source>
+        <translation>geändert: %1</translation>
+    </message>
+    <message>
+        <source>no field changes</source>
+        <translation>keine Feldänderungen</translation>
+    </message>
+    <message>
+        <source>Loading…</source>
+        <translation>Wird geladen …</translation>
+    </message>
+    <message>
+        <source>Load older entries</source>
+        <translation>Ältere Einträge laden</translation>
+    </message>
+    <message>
+        <source>No older entries</source>
+        <translation>Keine älteren Einträge</translation>
+    </message>
+    <message>
+        <source>Load older audit entries</source>
+        <translation>Ältere Protokolleinträge laden</translation>
+    </message>
+    <message>
+        <source>No audit entries match these filters.</source>
+        <translation>Keine Protokolleinträge passen zu diesen Filtern.</translation>
+    </message>
+    <message>
+        <source>No administrative changes recorded yet.</source>
+        <translation>Noch keine administrativen Änderungen protokolliert.</translation>
+    </message>
+    <message>
+        <source>Select an entry to see what it changed and what it caused.</source>
+        <translation>Einen Eintrag auswählen, um zu sehen, was er geändert und was er bewirkt hat.</translation>
+    </message>
+    <message>
+        <source>%1 %2 %3</source>
+        <translation>%1 %2 %3</translation>
+    </message>
+    <message>
+        <source>Audit entry</source>
+        <translation>Protokolleintrag</translation>
+    </message>
+    <message>
+        <source>When</source>
+        <translation>Wann</translation>
+    </message>
+    <message>
+        <source>Actor</source>
+        <translation>Akteur</translation>
+    </message>
+    <message>
+        <source>Request</source>
+        <translation>Anfrage</translation>
+    </message>
+    <message>
+        <source>Changes</source>
+        <translation>Änderungen</translation>
+    </message>
+    <message>
+        <source>No field changed.</source>
+        <translation>Kein Feld geändert.</translation>
+    </message>
+    <message>
+        <source>Field</source>
+        <translation>Feld</translation>
+    </message>
+    <message>
+        <source>Before</source>
+        <translation>Vorher</translation>
+    </message>
+    <message>
+        <source>After</source>
+        <translation>Nachher</translation>
+    </message>
+    <message>
+        <source>What it caused</source>
+        <translation>Was sie bewirkt hat</translation>
+    </message>
+    <message>
+        <source>Nothing is traced for this kind of change.</source>
+        <translation>Für diese Art von Änderung wird nichts nachverfolgt.</translation>
+    </message>
+    <message>
+        <source>%1 (until %2)</source>
+        <translation>%1 (bis %2)</translation>
+    </message>
+    <message>
+        <source>added</source>
+        <translation>hinzugefügt</translation>
+    </message>
+    <message>
+        <source>removed</source>
+        <translation>entfernt</translation>
     </message>
 </context>
 <context>
@@ -192,6 +422,30 @@
     <message>
         <source>Applications that may ask this server for tokens; secrets are shown once.</source>
         <translation>Anwendungen, die bei diesem Server Tokens anfordern dürfen; Secrets werden einmal angezeigt.</translation>
+    </message>
+    <message>
+        <source>Preview token…</source>
+        <translation>Token-Vorschau …</translation>
+    </message>
+    <message>
+        <source>Preview the token %1 would get</source>
+        <translation>Vorschau des Tokens, das %1 bekäme</translation>
+    </message>
+    <message>
+        <source>User access…</source>
+        <translation>Benutzerzugriff …</translation>
+    </message>
+    <message>
+        <source>Effective access of a user</source>
+        <translation>Effektiver Zugriff eines Benutzers</translation>
+    </message>
+    <message>
+        <source>Access…</source>
+        <translation>Zugriff …</translation>
+    </message>
+    <message>
+        <source>Effective access of %1</source>
+        <translation>Effektiver Zugriff von %1</translation>
     </message>
 </context>
 <context>
@@ -725,6 +979,14 @@
         <source>Failed (tries: %1): %2</source>
         <translation>Fehlgeschlagen (Versuche: %1): %2</translation>
     </message>
+    <message>
+        <source>Redeliver…</source>
+        <translation>Erneut zustellen …</translation>
+    </message>
+    <message>
+        <source>Redeliver many deliveries at once</source>
+        <translation>Viele Zustellungen auf einmal erneut senden</translation>
+    </message>
 </context>
 <context>
     <name>DeliveryDelegate</name>
@@ -842,6 +1104,53 @@
     </message>
 </context>
 <context>
+    <name>Gatehouse::Console::AccessView</name>
+    <message>
+        <source>Client %1 · grant types: %2</source>
+        <translation>Client %1 · Grant-Typen: %2</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>keine</translation>
+    </message>
+    <message>
+        <source>client_credentials access token</source>
+        <translation>client_credentials-Access-Token</translation>
+    </message>
+    <message>
+        <source>User %1 (%2)</source>
+        <translation>Benutzer %1 (%2)</translation>
+    </message>
+    <message>
+        <source>User %1 (%2) · groups: %3</source>
+        <translation>Benutzer %1 (%2) · Gruppen: %3</translation>
+    </message>
+    <message>
+        <source>%1 · access token</source>
+        <translation>%1 · Access-Token</translation>
+    </message>
+    <message>
+        <source>%1 · id_token</source>
+        <translation>%1 · id_token</translation>
+    </message>
+    <message>
+        <source>%1 %2 → %3 %4 rule %5 (%6 %7)</source>
+        <translation>%1 %2 → %3 %4 Regel %5 (%6 %7)</translation>
+    </message>
+    <message>
+        <source>%1 · groups: %2</source>
+        <translation>%1 · Gruppen: %2</translation>
+    </message>
+    <message>
+        <source>namespace %1</source>
+        <translation>Namespace %1</translation>
+    </message>
+    <message>
+        <source>cluster</source>
+        <translation>Cluster</translation>
+    </message>
+</context>
+<context>
     <name>Gatehouse::Console::AdminClient</name>
     <message>
         <source>The event stream stopped responding</source>
@@ -909,6 +1218,62 @@
     <message>
         <source>No answer</source>
         <translation>Keine Antwort</translation>
+    </message>
+</context>
+<context>
+    <name>Gatehouse::Console::AuditDetail</name>
+    <message>
+        <source>%1 to %2 (client %3)</source>
+        <translation>%1 an %2 (Client %3)</translation>
+    </message>
+    <message>
+        <source>Delivery %1: HTTP %2</source>
+        <translation>Zustellung %1: HTTP %2</translation>
+    </message>
+    <message>
+        <source>Delivery %1: no answer</source>
+        <translation>Zustellung %1: keine Antwort</translation>
+    </message>
+    <message>
+        <source>Denied (%1): %2 by %3</source>
+        <translation>Abgelehnt (%1): %2 durch %3</translation>
+    </message>
+    <message>
+        <source>Allowed (%1): %2 by %3</source>
+        <translation>Erlaubt (%1): %2 durch %3</translation>
+    </message>
+    <message>
+        <source>anonymous</source>
+        <translation>anonym</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n token(s) issued to this user</source>
+        <translation>
+            <numerusform>%n Token an diesen Benutzer ausgegeben</numerusform>
+            <numerusform>%n Token an diesen Benutzer ausgegeben</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n token(s) issued under this client record</source>
+        <translation>
+            <numerusform>%n Token unter diesem Client-Eintrag ausgegeben</numerusform>
+            <numerusform>%n Token unter diesem Client-Eintrag ausgegeben</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1 request(s) allowed and %2 denied since</source>
+        <translation>seitdem %1 Anfrage(n) erlaubt und %2 abgelehnt</translation>
+    </message>
+    <message>
+        <source>%1 delivery attempt(s) sent: %2 succeeded, %3 failed</source>
+        <translation>%1 Zustellversuch(e) gesendet: %2 erfolgreich, %3 fehlgeschlagen</translation>
+    </message>
+</context>
+<context>
+    <name>Gatehouse::Console::AuditLogModel</name>
+    <message>
+        <source>All kinds</source>
+        <translation>Alle Arten</translation>
     </message>
 </context>
 <context>
@@ -1200,6 +1565,66 @@
         <source>Signed in</source>
         <translation>Angemeldet</translation>
     </message>
+    <message>
+        <source>%1: the active signing key</source>
+        <translation>%1: der aktive Signaturschlüssel</translation>
+    </message>
+    <message>
+        <source>%1: the next key (it signs nothing yet)</source>
+        <translation>%1: der nächste Schlüssel (signiert noch nichts)</translation>
+    </message>
+    <message>
+        <source>%1: a retired key, published until its tokens expire</source>
+        <translation>%1: ein ausgemusterter Schlüssel, veröffentlicht, bis seine Tokens ablaufen</translation>
+    </message>
+    <message>
+        <source>%1: not a key of this server</source>
+        <translation>%1: kein Schlüssel dieses Servers</translation>
+    </message>
+    <message>
+        <source>no kid</source>
+        <translation>keine kid</translation>
+    </message>
+    <message>
+        <source>Stored and active (expires %1)</source>
+        <translation>Gespeichert und aktiv (läuft ab %1)</translation>
+    </message>
+    <message>
+        <source>Revoked %1</source>
+        <translation>Widerrufen %1</translation>
+    </message>
+    <message>
+        <source>Stored, expired</source>
+        <translation>Gespeichert, abgelaufen</translation>
+    </message>
+    <message>
+        <source>Not stored: %1</source>
+        <translation>Nicht gespeichert: %1</translation>
+    </message>
+    <message>
+        <source>Client %1 no longer exists</source>
+        <translation>Client %1 existiert nicht mehr</translation>
+    </message>
+    <message>
+        <source>Client %1 exists</source>
+        <translation>Client %1 existiert</translation>
+    </message>
+    <message>
+        <source>Client %1 (%2) exists</source>
+        <translation>Client %1 (%2) existiert</translation>
+    </message>
+    <message>
+        <source>User %1 no longer exists</source>
+        <translation>Benutzer %1 existiert nicht mehr</translation>
+    </message>
+    <message>
+        <source>User %1 exists</source>
+        <translation>Benutzer %1 existiert</translation>
+    </message>
+    <message>
+        <source>User %1 (%2) exists</source>
+        <translation>Benutzer %1 (%2) existiert</translation>
+    </message>
 </context>
 <context>
     <name>Gatehouse::Console::KubeconfigForm</name>
@@ -1321,6 +1746,14 @@
     <message>
         <source>Arrives with the configuration API.</source>
         <translation>Kommt mit der Konfigurations-API.</translation>
+    </message>
+    <message>
+        <source>Audit log</source>
+        <translation>Audit-Log</translation>
+    </message>
+    <message>
+        <source>Every administrative change: who, when, what it changed field by field, and what it caused.</source>
+        <translation>Jede administrative Änderung: wer, wann, was sie Feld für Feld geändert und was sie bewirkt hat.</translation>
     </message>
 </context>
 <context>
@@ -1491,6 +1924,33 @@
     </message>
 </context>
 <context>
+    <name>Gatehouse::Console::RedeliveryForm</name>
+    <message>
+        <source>Failed</source>
+        <translation>Fehlgeschlagen</translation>
+    </message>
+    <message>
+        <source>Succeeded</source>
+        <translation>Erfolgreich</translation>
+    </message>
+    <message>
+        <source>Failed or succeeded</source>
+        <translation>Fehlgeschlagen oder erfolgreich</translation>
+    </message>
+    <message>
+        <source>Running</source>
+        <translation>Läuft</translation>
+    </message>
+    <message>
+        <source>Completed</source>
+        <translation>Abgeschlossen</translation>
+    </message>
+    <message>
+        <source>Cancelled</source>
+        <translation>Abgebrochen</translation>
+    </message>
+</context>
+<context>
     <name>Gatehouse::Console::TokenListModel</name>
     <message>
         <source>expires in %1</source>
@@ -1507,6 +1967,57 @@
     <message>
         <source>Refresh token</source>
         <translation>Refresh-Token</translation>
+    </message>
+</context>
+<context>
+    <name>Gatehouse::Console::TokenPreview</name>
+    <message>
+        <source>this server</source>
+        <translation>dieser Server</translation>
+    </message>
+    <message>
+        <source>client record</source>
+        <translation>Client-Eintrag</translation>
+    </message>
+    <message>
+        <source>the request</source>
+        <translation>die Anfrage</translation>
+    </message>
+    <message>
+        <source>requested scope</source>
+        <translation>angefragter Scope</translation>
+    </message>
+    <message>
+        <source>user attribute</source>
+        <translation>Benutzerattribut</translation>
+    </message>
+    <message>
+        <source>group</source>
+        <translation>Gruppe</translation>
+    </message>
+    <message>
+        <source>subject token</source>
+        <translation>Subject-Token</translation>
+    </message>
+    <message>
+        <source>actor token</source>
+        <translation>Actor-Token</translation>
+    </message>
+    <message>
+        <source>exchange policy</source>
+        <translation>Austauschregel</translation>
+    </message>
+    <message>
+        <source>time</source>
+        <translation>Zeit</translation>
+    </message>
+    <message>
+        <source>random</source>
+        <translation>Zufall</translation>
+    </message>
+    <message>
+        <source>The token names no client (client_id or azp).</source>
+        <translation>Das Token nennt keinen Client (client_id oder azp).</translation>
     </message>
 </context>
 <context>
@@ -1632,6 +2143,73 @@
     <message>
         <source>JWT payload</source>
         <translation>JWT-Payload</translation>
+    </message>
+    <message>
+        <source>Warning: %1</source>
+        <translation>Warnung: %1</translation>
+    </message>
+    <message>
+        <source>On this server</source>
+        <translation>Auf diesem Server</translation>
+    </message>
+    <message>
+        <source>Issued here</source>
+        <translation>Hier ausgestellt</translation>
+    </message>
+    <message>
+        <source>yes</source>
+        <translation>ja</translation>
+    </message>
+    <message>
+        <source>no: another issuer</source>
+        <translation>nein: ein anderer Aussteller</translation>
+    </message>
+    <message>
+        <source>Signing key</source>
+        <translation>Signaturschlüssel</translation>
+    </message>
+    <message>
+        <source>Stored token</source>
+        <translation>Gespeichertes Token</translation>
+    </message>
+    <message>
+        <source>Revoke</source>
+        <translation>Widerrufen</translation>
+    </message>
+    <message>
+        <source>Revoke this token</source>
+        <translation>Dieses Token widerrufen</translation>
+    </message>
+    <message>
+        <source>Client</source>
+        <translation>Client</translation>
+    </message>
+    <message>
+        <source>User</source>
+        <translation>Benutzer</translation>
+    </message>
+    <message>
+        <source>Compare with what this client would get now</source>
+        <translation>Mit dem vergleichen, was dieser Client jetzt bekäme</translation>
+    </message>
+    <message>
+        <source>The client would get the same claims now (apart from iat, exp and jti).</source>
+        <translation>Der Client bekäme jetzt dieselben Claims (abgesehen von iat, exp und jti).</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n claim(s) would differ now:</source>
+        <translation>
+            <numerusform>%n Claim wäre jetzt anders:</numerusform>
+            <numerusform>%n Claims wären jetzt anders:</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1: this token %2, now %3</source>
+        <translation>%1: dieses Token %2, jetzt %3</translation>
+    </message>
+    <message>
+        <source>(none)</source>
+        <translation>(keiner)</translation>
     </message>
 </context>
 <context>
@@ -2460,6 +3038,171 @@
         <source>Show why the request was denied</source>
         <translation>Zeigen, warum die Anfrage abgelehnt wurde</translation>
     </message>
+    <message>
+        <source>Effective access…</source>
+        <translation>Effektiver Zugriff …</translation>
+    </message>
+    <message>
+        <source>What an identity may do in the cluster</source>
+        <translation>Was eine Identität im Cluster darf</translation>
+    </message>
+</context>
+<context>
+    <name>RedeliverDialog</name>
+    <message>
+        <source>Redeliver webhooks</source>
+        <translation>Webhooks erneut zustellen</translation>
+    </message>
+    <message>
+        <source>Sends finished deliveries again, each with a new manual attempt and the same webhook-id, at most the given number a second.</source>
+        <translation>Sendet abgeschlossene Zustellungen erneut, jede mit einem neuen manuellen Versuch und derselben webhook-id, höchstens die angegebene Anzahl pro Sekunde.</translation>
+    </message>
+    <message>
+        <source>State</source>
+        <translation>Status</translation>
+    </message>
+    <message>
+        <source>Deliveries in this state</source>
+        <translation>Zustellungen in diesem Status</translation>
+    </message>
+    <message>
+        <source>Customer</source>
+        <translation>Kunde</translation>
+    </message>
+    <message>
+        <source>any customer (id)</source>
+        <translation>jeder Kunde (ID)</translation>
+    </message>
+    <message>
+        <source>Customer id</source>
+        <translation>Kunden-ID</translation>
+    </message>
+    <message>
+        <source>Order</source>
+        <translation>Bestellung</translation>
+    </message>
+    <message>
+        <source>any order (id)</source>
+        <translation>jede Bestellung (ID)</translation>
+    </message>
+    <message>
+        <source>Order id</source>
+        <translation>Bestell-ID</translation>
+    </message>
+    <message>
+        <source>Endpoint</source>
+        <translation>Endpunkt</translation>
+    </message>
+    <message>
+        <source>any endpoint (id)</source>
+        <translation>jeder Endpunkt (ID)</translation>
+    </message>
+    <message>
+        <source>Endpoint id</source>
+        <translation>Endpunkt-ID</translation>
+    </message>
+    <message>
+        <source>Created from</source>
+        <translation>Erstellt ab</translation>
+    </message>
+    <message>
+        <source>Created from (ISO 8601)</source>
+        <translation>Erstellt ab (ISO 8601)</translation>
+    </message>
+    <message>
+        <source>to</source>
+        <translation>bis</translation>
+    </message>
+    <message>
+        <source>Created until (ISO 8601)</source>
+        <translation>Erstellt bis (ISO 8601)</translation>
+    </message>
+    <message>
+        <source>Preview</source>
+        <translation>Vorschau</translation>
+    </message>
+    <message>
+        <source>Count what this filter selects</source>
+        <translation>Zählen, was dieser Filter auswählt</translation>
+    </message>
+    <message>
+        <source>%1 of %2 matching deliveries (capped: a job takes at most 10,000)</source>
+        <translation>%1 von %2 passenden Zustellungen (begrenzt: ein Auftrag umfasst höchstens 10.000)</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n delivery(s) would be sent again</source>
+        <translation>
+            <numerusform>%n Zustellung würde erneut gesendet</numerusform>
+            <numerusform>%n Zustellungen würden erneut gesendet</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1 · %2 · %3</source>
+        <translation>%1 · %2 · %3</translation>
+    </message>
+    <message numerus="yes">
+        <source>… and %n more</source>
+        <translation>
+            <numerusform>… und %n weitere</numerusform>
+            <numerusform>… und %n weitere</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Rate</source>
+        <translation>Rate</translation>
+    </message>
+    <message>
+        <source>Deliveries a second</source>
+        <translation>Zustellungen pro Sekunde</translation>
+    </message>
+    <message>
+        <source>deliveries a second</source>
+        <translation>Zustellungen pro Sekunde</translation>
+    </message>
+    <message>
+        <source>deliveries a second: 0.1 to 1000</source>
+        <translation>Zustellungen pro Sekunde: 0,1 bis 1000</translation>
+    </message>
+    <message>
+        <source>Start</source>
+        <translation>Starten</translation>
+    </message>
+    <message>
+        <source>Start redelivering</source>
+        <translation>Erneute Zustellung starten</translation>
+    </message>
+    <message>
+        <source>%1 of %2 sent · %3 queued again · %4 refused</source>
+        <translation>%1 von %2 gesendet · %3 erneut eingereiht · %4 abgelehnt</translation>
+    </message>
+    <message>
+        <source>Cancel job</source>
+        <translation>Auftrag abbrechen</translation>
+    </message>
+    <message>
+        <source>Cancel the redelivery job</source>
+        <translation>Den Zustellauftrag abbrechen</translation>
+    </message>
+    <message>
+        <source>Last refusal: %1</source>
+        <translation>Letzte Ablehnung: %1</translation>
+    </message>
+    <message>
+        <source>Jobs</source>
+        <translation>Aufträge</translation>
+    </message>
+    <message>
+        <source>No redelivery jobs yet.</source>
+        <translation>Noch keine Aufträge zur erneuten Zustellung.</translation>
+    </message>
+    <message>
+        <source>%1 · %2 · %3/%4 sent · %5/s · %6</source>
+        <translation>%1 · %2 · %3/%4 gesendet · %5/s · %6</translation>
+    </message>
+    <message>
+        <source>Close</source>
+        <translation>Schließen</translation>
+    </message>
 </context>
 <context>
     <name>RegisterClientDialog</name>
@@ -2703,6 +3446,69 @@
     <message>
         <source>Cancel</source>
         <translation>Abbrechen</translation>
+    </message>
+</context>
+<context>
+    <name>TokenPreviewDialog</name>
+    <message>
+        <source>Preview a token for %1</source>
+        <translation>Token-Vorschau für %1</translation>
+    </message>
+    <message>
+        <source>Grant type</source>
+        <translation>Grant-Typ</translation>
+    </message>
+    <message>
+        <source>Scope</source>
+        <translation>Scope</translation>
+    </message>
+    <message>
+        <source>the client&apos;s scopes</source>
+        <translation>die Scopes des Clients</translation>
+    </message>
+    <message>
+        <source>Resource</source>
+        <translation>Ressource</translation>
+    </message>
+    <message>
+        <source>Audience</source>
+        <translation>Audience</translation>
+    </message>
+    <message>
+        <source>User</source>
+        <translation>Benutzer</translation>
+    </message>
+    <message>
+        <source>username</source>
+        <translation>Benutzername</translation>
+    </message>
+    <message>
+        <source>Username</source>
+        <translation>Benutzername</translation>
+    </message>
+    <message>
+        <source>Preview</source>
+        <translation>Vorschau</translation>
+    </message>
+    <message>
+        <source>Preview the token</source>
+        <translation>Vorschau des Tokens</translation>
+    </message>
+    <message>
+        <source>%1 access token, also issued: %2</source>
+        <translation>%1-Access-Token, zusätzlich ausgestellt: %2</translation>
+    </message>
+    <message>
+        <source>%1 access token</source>
+        <translation>%1-Access-Token</translation>
+    </message>
+    <message>
+        <source>A dry run of the real issuing code: nothing is issued or stored, and iat, exp and jti differ in a real token.</source>
+        <translation>Ein Probelauf des echten Ausstellungscodes: nichts wird ausgestellt oder gespeichert, und iat, exp und jti sind in einem echten Token anders.</translation>
+    </message>
+    <message>
+        <source>Close</source>
+        <translation>Schließen</translation>
     </message>
 </context>
 <context>

@@ -1,6 +1,8 @@
 #include "consoleservices.h"
 
+#include "accessview.h"
 #include "adminclient.h"
+#include "auditlogmodel.h"
 #include "beerlistmodel.h"
 #include "clientform.h"
 #include "clientlistmodel.h"
@@ -19,8 +21,10 @@
 #include "orderdetail.h"
 #include "orderlistmodel.h"
 #include "rbaclistmodel.h"
+#include "redeliveryform.h"
 #include "testorderform.h"
 #include "tokenlistmodel.h"
+#include "tokenpreview.h"
 #include "whocanmodel.h"
 
 #include <QPointer>
@@ -56,7 +60,12 @@ ConsoleServices::ConsoleServices(QObject *parent)
       m_rbacBindings(new RbacBindingModel(m_adminClient, this)),
       m_whoCan(new WhoCanModel(m_adminClient, this)),
       m_clusterRequests(new ClusterRequestModel(m_adminClient, this)),
-      m_kubeconfigForm(new KubeconfigForm(m_adminClient, this))
+      m_kubeconfigForm(new KubeconfigForm(m_adminClient, this)),
+      m_auditLog(new AuditLogModel(m_adminClient, this)),
+      m_auditDetail(new AuditDetail(m_adminClient, this)),
+      m_redelivery(new RedeliveryForm(m_adminClient, this)),
+      m_tokenPreview(new TokenPreview(m_adminClient, this)),
+      m_access(new AccessView(m_adminClient, this))
 {
     connect(m_adminClient, &AdminClient::eventReceived, m_eventModel, &EventListModel::addEvent);
 
@@ -80,6 +89,7 @@ ConsoleServices::ConsoleServices(QObject *parent)
     connect(m_clients, &ClientListModel::clientRemoved, m_tokens, &TokenListModel::reload);
     connect(m_tokens, &TokenListModel::minted, m_jwtInspector, &JwtInspector::inspectToken);
     m_tokens->setClients(m_clients);
+    connect(m_jwtInspector, &JwtInspector::revoked, m_tokens, &TokenListModel::reload);
 
     // Cluster: the label editor follows its node in the list, and explains again when a
     // setting (anonymous access) changes the verdict.

@@ -6,7 +6,10 @@ class QQmlEngine;
 
 namespace Gatehouse::Console {
 
+class AccessView;
 class AdminClient;
+class AuditDetail;
+class AuditLogModel;
 class BeerListModel;
 class ClientForm;
 class ClientListModel;
@@ -26,16 +29,18 @@ class OrderDetail;
 class OrderListModel;
 class RbacBindingModel;
 class RbacRoleModel;
+class RedeliveryForm;
 class TestOrderForm;
 class TokenListModel;
+class TokenPreview;
 class WhoCanModel;
 
 // The console's service objects, wired together. run() makes one and publishes it to its
 // engine; QML sees the members as the singletons AdminClient, EventModel, Navigation, Orders,
 // OrderDetail, Deliveries, DeliveryDetail, Endpoints, Customers, Beers, TestOrder, Clients,
 // ClientForm, Tokens, JwtInspector, Nodes, NodeEditor, ClusterSettings, RbacRoles, RbacBindings,
-// WhoCan, ClusterRequests and KubeconfigForm (see qmlsingletons.h). Tests publish their own
-// instance to their own engine.
+// WhoCan, ClusterRequests, KubeconfigForm, AuditLog, AuditDetail, Redelivery, TokenPreview and
+// Access (see qmlsingletons.h). Tests publish their own instance to their own engine.
 class ConsoleServices : public QObject
 {
     Q_OBJECT
@@ -67,6 +72,11 @@ public:
     WhoCanModel *whoCan() const { return m_whoCan; }
     ClusterRequestModel *clusterRequests() const { return m_clusterRequests; }
     KubeconfigForm *kubeconfigForm() const { return m_kubeconfigForm; }
+    AuditLogModel *auditLog() const { return m_auditLog; }
+    AuditDetail *auditDetail() const { return m_auditDetail; }
+    RedeliveryForm *redelivery() const { return m_redelivery; }
+    TokenPreview *tokenPreview() const { return m_tokenPreview; }
+    AccessView *access() const { return m_access; }
 
     // Makes these instances the Gatehouse singletons of engine, and makes the Gatehouse QML
     // module importable there. Call before the engine loads anything that imports Gatehouse.
@@ -98,6 +108,11 @@ private:
     WhoCanModel *m_whoCan;
     ClusterRequestModel *m_clusterRequests;
     KubeconfigForm *m_kubeconfigForm;
+    AuditLogModel *m_auditLog;
+    AuditDetail *m_auditDetail;
+    RedeliveryForm *m_redelivery;
+    TokenPreview *m_tokenPreview;
+    AccessView *m_access;
 };
 
 } // namespace Gatehouse::Console

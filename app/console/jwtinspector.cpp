@@ -1,5 +1,7 @@
 #include "jwtinspector.h"
 
+#include "orderstatus.h"
+
 #include <QDateTime>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -101,6 +103,7 @@ void JwtInspector::setIssuer(const QString &issuer)
 
 void JwtInspector::inputEdited()
 {
+    m_revokeError.clear();
     emit inputChanged();
     if (m_token.trimmed().isEmpty()) {
         m_pause.stop();
@@ -254,6 +257,147 @@ QString JwtInspector::headerText() const
 QString JwtInspector::payloadText() const
 {
     return decoded() ? pretty(m_result.value(QLatin1String("payload"))) : QString();
+}
+
+QVariantMap JwtInspector::payload() const
+{
+    return m_result.value(QLatin1String("payload")).toObject().toVariantMap();
+}
+
+QStringList JwtInspector::warnings() const
+{
+    QStringList out;
+    for (const QJsonValue w : m_result.value(QLatin1String("warnings")).toArray())
+        if (w.isString())
+            out.append(w.toString());
+    return out;
+}
+
+namespace {
+QJsonObject serverPart(const QJsonObject &result, const char *key = nullptr)
+{
+    const QJsonObject server = result.value(QLatin1String("server")).toObject();
+    return key ? server.value(QLatin1String(key)).toObject() : server;
+}
+} // namespace
+
+bool JwtInspector::hasServer() const
+{
+    return !serverPart(m_result).isEmpty();
+}
+
+bool JwtInspector::issuedHere() const
+{
+    return serverPart(m_result).value(QLatin1String("issuedHere")).toBool();
+}
+
+QString JwtInspector::keyState() const
+{
+    const QJsonObject key = serverPart(m_result, "key");
+    if (key.isEmpty())
+        return {};
+    return key.value(QLatin1String("known")).toBool() ? key.value(QLatin1String("state")).toString()
+                                                      : QStringLiteral("unknown");
+}
+
+QString JwtInspector::keyText() const
+{
+    const QJsonObject key = serverPart(m_result, "key");
+    const QString kid = key.value(QLatin1String("kid")).toString();
+    const QString state = keyState();
+    QString text;
+    if (state == QLatin1String("active"))
+        text = tr("%1: the active signing key");
+    else if (state == QLatin1String("next"))
+        text = tr("%1: the next key (it signs nothing yet)");
+    else if (state == QLatin1String("retired"))
+        text = tr("%1: a retired key, published until its tokens expire");
+    else if (state == QLatin1String("unknown"))
+        text = tr("%1: not a key of this server");
+    else
+        return {};
+    return text.arg(kid.isEmpty() ? tr("no kid") : kid);
+}
+
+QString JwtInspector::storedState() const
+{
+    return serverPart(m_result, "stored").value(QLatin1String("state")).toString();
+}
+
+QString JwtInspector::storedText() const
+{
+    const QJsonObject stored = serverPart(m_result, "stored");
+    const QString state = storedState();
+    if (state == QLatin1String("active"))
+        return tr("Stored and active (expires %1)")
+            .arg(ConsoleFormat::time(stored.value(QLatin1String("expiresAt"))));
+    if (state == QLatin1String("revoked"))
+        return tr("Revoked %1").arg(ConsoleFormat::time(stored.value(QLatin1String("revokedAt"))));
+    if (state == QLatin1String("expired"))
+        return tr("Stored, expired");
+    if (state == QLatin1String("notStored"))
+        return tr("Not stored: %1").arg(stored.value(QLatin1String("detail")).toString());
+    return {};
+}
+
+bool JwtInspector::revocable() const
+{
+    const QJsonObject stored = serverPart(m_result, "stored");
+    return stored.value(QLatin1String("revocable")).toBool() &&
+           !stored.value(QLatin1String("id")).toString().isEmpty();
+}
+
+QString JwtInspector::clientText() const
+{
+    const QJsonObject client = serverPart(m_result, "client");
+    const QString id = client.value(QLatin1String("clientId")).toString();
+    if (id.isEmpty())
+        return {};
+    if (!client.value(QLatin1String("exists")).toBool())
+        return tr("Client %1 no longer exists").arg(id);
+    const QString name = client.value(QLatin1String("clientName")).toString();
+    return name.isEmpty() ? tr("Client %1 exists").arg(id)
+                          : tr("Client %1 (%2) exists").arg(name, id);
+}
+
+bool JwtInspector::clientExists() const
+{
+    return serverPart(m_result, "client").value(QLatin1String("exists")).toBool();
+}
+
+QString JwtInspector::userText() const
+{
+    const QJsonObject user = serverPart(m_result, "user");
+    const QString id = user.value(QLatin1String("id")).toString();
+    if (id.isEmpty())
+        return {};
+    if (!user.value(QLatin1String("exists")).toBool())
+        return tr("User %1 no longer exists").arg(id);
+    const QString name = user.value(QLatin1String("username")).toString();
+    return name.isEmpty() ? tr("User %1 exists").arg(id) : tr("User %1 (%2) exists").arg(name, id);
+}
+
+bool JwtInspector::userExists() const
+{
+    return serverPart(m_result, "user").value(QLatin1String("exists")).toBool();
+}
+
+void JwtInspector::revoke()
+{
+    const QString id = serverPart(m_result, "stored").value(QLatin1String("id")).toString();
+    if (!m_client || id.isEmpty() || m_busy)
+        return;
+    setBusy(true);
+    m_client->callApi({"DELETE", QStringLiteral("/tokens/%1").arg(id), {}, {}}, this,
+                      [this](const ApiResult &result) {
+                          setBusy(false);
+                          if (result.canceled)
+                              return;
+                          m_revokeError = result.ok() ? QString() : result.errorMessage;
+                          emit resultChanged();
+                          emit revoked();
+                          inspect(); // the stored state is "revoked" now
+                      });
 }
 
 QVariantList JwtInspector::checks() const

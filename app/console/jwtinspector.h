@@ -49,6 +49,27 @@ class JwtInspector : public QObject
     Q_PROPERTY(bool expired READ expired NOTIFY clockChanged)
     // "expires in 59:12", "expired 3 min ago"; "" without an exp claim.
     Q_PROPERTY(QString countdownText READ countdownText NOTIFY clockChanged)
+    // The decoded payload as an object (for comparing with a token preview).
+    Q_PROPERTY(QVariantMap payload READ payload NOTIFY resultChanged)
+    // Timestamps that look like milliseconds, in the server's words.
+    Q_PROPERTY(QStringList warnings READ warnings NOTIFY resultChanged)
+    // The answer's "server" part: what this server knows about the token.
+    Q_PROPERTY(bool hasServer READ hasServer NOTIFY resultChanged)
+    Q_PROPERTY(bool issuedHere READ issuedHere NOTIFY resultChanged)
+    // "active", "next", "retired" or "unknown"; with the server's sentence.
+    Q_PROPERTY(QString keyState READ keyState NOTIFY resultChanged)
+    Q_PROPERTY(QString keyText READ keyText NOTIFY resultChanged)
+    // "active", "revoked", "expired" or "notStored"; the text says it in the console's words.
+    Q_PROPERTY(QString storedState READ storedState NOTIFY resultChanged)
+    Q_PROPERTY(QString storedText READ storedText NOTIFY resultChanged)
+    Q_PROPERTY(bool revocable READ revocable NOTIFY resultChanged)
+    // "Billing (finY…) exists", "client finY… no longer exists", "" when the token names none.
+    Q_PROPERTY(QString clientText READ clientText NOTIFY resultChanged)
+    Q_PROPERTY(bool clientExists READ clientExists NOTIFY resultChanged)
+    Q_PROPERTY(QString userText READ userText NOTIFY resultChanged)
+    Q_PROPERTY(bool userExists READ userExists NOTIFY resultChanged)
+    // Revoke's failure (the server's message); "" otherwise.
+    Q_PROPERTY(QString revokeError READ revokeError NOTIFY resultChanged)
 
 public:
     explicit JwtInspector(AdminClient *client, QObject *parent = nullptr);
@@ -83,6 +104,23 @@ public:
     bool hasExpiry() const;
     bool expired() const;
     QString countdownText() const;
+    QVariantMap payload() const;
+    QStringList warnings() const;
+    bool hasServer() const;
+    bool issuedHere() const;
+    QString keyState() const;
+    QString keyText() const;
+    QString storedState() const;
+    QString storedText() const;
+    bool revocable() const;
+    QString clientText() const;
+    bool clientExists() const;
+    QString userText() const;
+    bool userExists() const;
+    QString revokeError() const { return m_revokeError; }
+
+    // DELETE /tokens/{id} for the stored token, then inspects again.
+    Q_INVOKABLE void revoke();
 
     // Inspects the token now (the input's pause timer does it too).
     Q_INVOKABLE void inspect();
@@ -99,6 +137,7 @@ signals:
     void busyChanged();
     void resultChanged();
     void clockChanged(); // every second while there are time claims to show
+    void revoked();      // Revoke's call ended (the token lists read again)
 
 private:
     void inputEdited();
@@ -117,6 +156,7 @@ private:
     bool m_busy = false;
     QString m_error;
     QJsonObject m_result;
+    QString m_revokeError;
 };
 
 } // namespace Gatehouse::Console

@@ -7,9 +7,9 @@
 namespace Gatehouse::Console {
 
 // Source texts; QT_TR_NOOP here gives them the NavigationModel context that tr() uses.
-const std::array<NavigationModel::Page, 8> &NavigationModel::pages()
+const std::array<NavigationModel::Page, 9> &NavigationModel::pages()
 {
-    static const std::array<Page, 8> pages{{
+    static const std::array<Page, 9> pages{{
         {"dashboard", QT_TR_NOOP("Dashboard"),
          QT_TR_NOOP("Listeners, request counters and the live event stream."), nullptr},
         {"clients", QT_TR_NOOP("Clients"),
@@ -36,6 +36,10 @@ const std::array<NavigationModel::Page, 8> &NavigationModel::pages()
         {"settings", QT_TR_NOOP("Settings"),
          QT_TR_NOOP("Listeners, TLS certificates, the database and the admin token."),
          QT_TR_NOOP("Arrives with the configuration API.")},
+        {"audit", QT_TR_NOOP("Audit log"),
+         QT_TR_NOOP("Every administrative change: who, when, what it changed field by field, "
+                    "and what it caused."),
+         nullptr},
     }};
     return pages;
 }

@@ -48,7 +48,7 @@ private:
         const char *description;
         const char *arrivesWith;
     };
-    static const std::array<Page, 8> &pages();
+    static const std::array<Page, 9> &pages();
 };
 
 } // namespace Gatehouse::Console

@@ -3,8 +3,10 @@
 // QML faces of the console's services. Each is a singleton whose instance is the one the
 // engine's ConsoleServices owns (made by run(), or by a test), never one QML creates.
 
+#include "accessview.h"
 #include "adminclient.h"
 #include "attemptlistmodel.h"
+#include "auditlogmodel.h"
 #include "beerlistmodel.h"
 #include "clientform.h"
 #include "clientlistmodel.h"
@@ -29,8 +31,10 @@
 #include "orderlinemodel.h"
 #include "orderlistmodel.h"
 #include "rbaclistmodel.h"
+#include "redeliveryform.h"
 #include "testorderform.h"
 #include "tokenlistmodel.h"
+#include "tokenpreview.h"
 #include "whocanmodel.h"
 
 #include <QJSEngine>
@@ -352,6 +356,71 @@ public:
 };
 
 // Known to QML (as a property type), never created there.
+struct AuditLogForeign
+{
+    Q_GADGET
+    QML_FOREIGN(Gatehouse::Console::AuditLogModel)
+    QML_NAMED_ELEMENT(AuditLog)
+    QML_SINGLETON
+public:
+    static AuditLogModel *create(QQmlEngine *engine, QJSEngine *)
+    {
+        return publishedInstance(engine, &ConsoleServices::auditLog);
+    }
+};
+
+struct AuditDetailForeign
+{
+    Q_GADGET
+    QML_FOREIGN(Gatehouse::Console::AuditDetail)
+    QML_NAMED_ELEMENT(AuditDetail)
+    QML_SINGLETON
+public:
+    static AuditDetail *create(QQmlEngine *engine, QJSEngine *)
+    {
+        return publishedInstance(engine, &ConsoleServices::auditDetail);
+    }
+};
+
+struct RedeliveryForeign
+{
+    Q_GADGET
+    QML_FOREIGN(Gatehouse::Console::RedeliveryForm)
+    QML_NAMED_ELEMENT(Redelivery)
+    QML_SINGLETON
+public:
+    static RedeliveryForm *create(QQmlEngine *engine, QJSEngine *)
+    {
+        return publishedInstance(engine, &ConsoleServices::redelivery);
+    }
+};
+
+struct TokenPreviewForeign
+{
+    Q_GADGET
+    QML_FOREIGN(Gatehouse::Console::TokenPreview)
+    QML_NAMED_ELEMENT(TokenPreview)
+    QML_SINGLETON
+public:
+    static TokenPreview *create(QQmlEngine *engine, QJSEngine *)
+    {
+        return publishedInstance(engine, &ConsoleServices::tokenPreview);
+    }
+};
+
+struct AccessForeign
+{
+    Q_GADGET
+    QML_FOREIGN(Gatehouse::Console::AccessView)
+    QML_NAMED_ELEMENT(Access)
+    QML_SINGLETON
+public:
+    static AccessView *create(QQmlEngine *engine, QJSEngine *)
+    {
+        return publishedInstance(engine, &ConsoleServices::access);
+    }
+};
+
 struct ListenerModelForeign
 {
     Q_GADGET

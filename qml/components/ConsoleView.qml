@@ -3,7 +3,7 @@ import QtQuick
 import QtQuick.Layouts
 import Gatehouse
 
-// Navigation rail and the pages; Ctrl+1…8 switch pages. The pages are listed in the order of
+// Navigation rail and the pages; Ctrl+1…9 switch pages. The pages are listed in the order of
 // the Navigation model (tst_qml checks that they match).
 Item {
     id: root
@@ -55,6 +55,9 @@ Item {
             PlaceholderPage {
                 objectName: "page-settings"
                 pageId: "settings"
+            }
+            AuditPage {
+                objectName: "page-audit"
             }
         }
     }

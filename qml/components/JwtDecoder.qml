@@ -320,6 +320,157 @@ RowLayout {
                 }
             }
 
+            // Timestamps that look like milliseconds.
+            Repeater {
+                model: JwtInspector.warnings
+                delegate: Label {
+                    required property string modelData
+                    required property int index
+                    objectName: "jwtWarning-" + index
+                    Layout.fillWidth: true
+                    text: qsTr("Warning: %1").arg(modelData) // the server's sentence
+                    color: Theme.warning
+                    wrapMode: Text.Wrap
+                    textFormat: Text.PlainText
+                }
+            }
+
+            // What this server knows about the token.
+            SectionHeading {
+                visible: JwtInspector.hasServer
+                text: qsTr("On this server")
+            }
+            GridLayout {
+                objectName: "serverFacts"
+                Layout.fillWidth: true
+                visible: JwtInspector.hasServer
+                columns: 2
+                columnSpacing: 12
+                rowSpacing: 4
+
+                Label { text: qsTr("Issued here"); color: Theme.mutedText }
+                Label {
+                    objectName: "issuedHere"
+                    text: JwtInspector.issuedHere ? qsTr("yes") : qsTr("no: another issuer")
+                    color: JwtInspector.issuedHere ? Theme.text : Theme.warning
+                }
+                Label { text: qsTr("Signing key"); color: Theme.mutedText }
+                Label {
+                    objectName: "keyState"
+                    Layout.fillWidth: true
+                    text: JwtInspector.keyText
+                    color: JwtInspector.keyState === "active" ? Theme.text : Theme.warning
+                    wrapMode: Text.WrapAnywhere
+                }
+                Label { text: qsTr("Stored token"); color: Theme.mutedText }
+                RowLayout {
+                    Layout.fillWidth: true
+                    spacing: 8
+                    Label {
+                        objectName: "storedState"
+                        Layout.fillWidth: true
+                        text: JwtInspector.storedText
+                        color: JwtInspector.storedState === "revoked" ? Theme.error : Theme.text
+                        wrapMode: Text.Wrap
+                    }
+                    Button {
+                        objectName: "revokeInspectedButton"
+                        visible: JwtInspector.revocable
+                        enabled: !JwtInspector.busy
+                        text: qsTr("Revoke")
+                        Accessible.name: qsTr("Revoke this token")
+                        onClicked: JwtInspector.revoke()
+                    }
+                }
+                Label {
+                    visible: JwtInspector.clientText.length > 0
+                    text: qsTr("Client")
+                    color: Theme.mutedText
+                }
+                Label {
+                    objectName: "clientExists"
+                    Layout.fillWidth: true
+                    visible: JwtInspector.clientText.length > 0
+                    text: JwtInspector.clientText
+                    color: JwtInspector.clientExists ? Theme.text : Theme.error
+                    wrapMode: Text.WrapAnywhere
+                }
+                Label {
+                    visible: JwtInspector.userText.length > 0
+                    text: qsTr("User")
+                    color: Theme.mutedText
+                }
+                Label {
+                    objectName: "userExists"
+                    Layout.fillWidth: true
+                    visible: JwtInspector.userText.length > 0
+                    text: JwtInspector.userText
+                    color: JwtInspector.userExists ? Theme.text : Theme.error
+                    wrapMode: Text.WrapAnywhere
+                }
+            }
+            Label {
+                objectName: "revokeError"
+                Layout.fillWidth: true
+                visible: JwtInspector.revokeError.length > 0
+                text: JwtInspector.revokeError
+                color: Theme.error
+                wrapMode: Text.Wrap
+                textFormat: Text.PlainText
+            }
+            RowLayout {
+                Layout.fillWidth: true
+                visible: JwtInspector.decoded && JwtInspector.issuedHere
+                spacing: 10
+                Button {
+                    objectName: "compareTokenButton"
+                    text: qsTr("Compare with what this client would get now")
+                    enabled: !TokenPreview.busy && AdminClient.connectionState === AdminClient.Online
+                    onClicked: TokenPreview.compare(JwtInspector.payload)
+                }
+                BusyIndicator {
+                    Layout.preferredWidth: 22
+                    Layout.preferredHeight: 22
+                    running: TokenPreview.busy && TokenPreview.comparing
+                    visible: running
+                }
+            }
+            Label {
+                objectName: "compareError"
+                Layout.fillWidth: true
+                visible: TokenPreview.comparing && TokenPreview.error.length > 0
+                text: TokenPreview.error
+                color: Theme.error
+                wrapMode: Text.Wrap
+                textFormat: Text.PlainText
+            }
+            Label {
+                objectName: "compareSummary"
+                Layout.fillWidth: true
+                visible: TokenPreview.comparing && TokenPreview.loaded
+                text: TokenPreview.differences.length === 0
+                      ? qsTr("The client would get the same claims now (apart from iat, exp and jti).")
+                      : qsTr("%n claim(s) would differ now:", "", TokenPreview.differences.length)
+                color: TokenPreview.differences.length === 0 ? Theme.success : Theme.warning
+                font.weight: Font.DemiBold
+                wrapMode: Text.Wrap
+            }
+            Repeater {
+                model: TokenPreview.comparing ? TokenPreview.differences : []
+                delegate: Label {
+                    required property var modelData
+                    required property int index
+                    objectName: "difference-" + modelData.claim
+                    Layout.fillWidth: true
+                    text: qsTr("%1: this token %2, now %3").arg(modelData.claim)
+                        .arg(modelData.token.length > 0 ? modelData.token : qsTr("(none)"))
+                        .arg(modelData.now.length > 0 ? modelData.now : qsTr("(none)"))
+                    color: Theme.text
+                    font.family: Theme.monoFont
+                    wrapMode: Text.WrapAnywhere
+                }
+            }
+
             // One line per check.
             SectionHeading {
                 visible: JwtInspector.checks.length > 0

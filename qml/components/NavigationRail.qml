@@ -4,7 +4,7 @@ import QtQuick.Controls
 import QtQuick.Layouts
 import Gatehouse
 
-// The list of pages on the left. Up/Down or a click selects; Ctrl+1…8 is in ConsoleView.
+// The list of pages on the left. Up/Down or a click selects; Ctrl+1…9 is in ConsoleView.
 Rectangle {
     id: root
 

@@ -73,6 +73,13 @@ Pane {
                 color: Theme.mutedText
             }
             Button {
+                objectName: "userAccessButton"
+                text: qsTr("User access…")
+                enabled: AdminClient.connectionState === AdminClient.Online
+                Accessible.name: qsTr("Effective access of a user")
+                onClicked: accessDialog.openForUser()
+            }
+            Button {
                 text: qsTr("Reload")
                 enabled: AdminClient.connectionState === AdminClient.Online
                 Accessible.name: qsTr("Reload the clients")
@@ -114,6 +121,7 @@ Pane {
                     required property int index
                     required property string clientId
                     required property string name
+                    required property var grantTypes
                     required property string authMethod
                     required property bool confidential
                     required property var grantNames
@@ -220,6 +228,19 @@ Pane {
                             }
                         }
                         Button {
+                            objectName: "clientAccessButton"
+                            text: qsTr("Access…")
+                            Accessible.name: qsTr("Effective access of %1").arg(clientRow.name)
+                            onClicked: accessDialog.openForClient(clientRow.clientId)
+                        }
+                        Button {
+                            objectName: "previewTokenButton"
+                            text: qsTr("Preview token…")
+                            Accessible.name: qsTr("Preview the token %1 would get").arg(clientRow.name)
+                            onClicked: previewDialog.openFor(clientRow.clientId, clientRow.name,
+                                                             clientRow.grantTypes)
+                        }
+                        Button {
                             objectName: "rotateClientSecretButton"
                             visible: clientRow.confidential
                             text: qsTr("Rotate secret…")
@@ -264,6 +285,14 @@ Pane {
 
     ClientSecretDialog {
         id: secretDialog
+    }
+
+    TokenPreviewDialog {
+        id: previewDialog
+    }
+
+    AccessDialog {
+        id: accessDialog
     }
 
     ConfirmDialog {

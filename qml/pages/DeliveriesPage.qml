@@ -20,6 +20,10 @@ Pane {
         DeliveryDetail.deliveryId = deliveryId
     }
 
+    RedeliverDialog {
+        id: redeliverDialog
+    }
+
     ColumnLayout {
         anchors.fill: parent
         spacing: Theme.spacing
@@ -151,6 +155,13 @@ Pane {
             Label {
                 text: qsTr("%1 shown").arg(Deliveries.count)
                 color: Theme.mutedText
+            }
+            Button {
+                objectName: "bulkRedeliverButton"
+                text: qsTr("Redeliver…")
+                enabled: AdminClient.connectionState === AdminClient.Online
+                Accessible.name: qsTr("Redeliver many deliveries at once")
+                onClicked: redeliverDialog.open()
             }
             Button {
                 text: qsTr("Reload")

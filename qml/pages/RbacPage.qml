@@ -117,6 +117,13 @@ Pane {
                 }
             }
             Button {
+                objectName: "clusterAccessButton"
+                text: qsTr("Effective access…")
+                enabled: root.online
+                Accessible.name: qsTr("What an identity may do in the cluster")
+                onClicked: accessDialog.openForCluster()
+            }
+            Button {
                 objectName: "kubeconfigOpenButton"
                 text: qsTr("Kubeconfig…")
                 enabled: root.online
@@ -830,6 +837,10 @@ Pane {
                 }
             }
         }
+    }
+
+    AccessDialog {
+        id: accessDialog
     }
 
     KubeconfigDialog {

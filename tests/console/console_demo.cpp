@@ -13,6 +13,11 @@
 // dialog (--attempt: half filled in and submitted, so it shows its inline errors), --mint
 // mints a demo token (the Tokens page decodes it), --tokens-tab 1 shows the active tokens,
 // --size sets the window's size (e.g. 1100x1000 to see a long page at once).
+// The Audit page (--page 8): --audit-entry N selects the entry N below the newest.
+// --redeliver (with --page 4) opens the bulk Redeliver dialog and starts a job at 1/s.
+// --preview-token N (with --page 1) previews a token for the N-th client; --compare (with
+// --page 2 --mint) compares the minted token with what its client would get now.
+// --access N opens effective access: client N (--page 1) or bob in devs (--page 6).
 // Test orders advance on their own, as with the real backend.
 // The cluster pages (--page 5 and 6): --connect uses a real backend's admin API instead of the
 // in-test server; --node picks a node, --act-as the identity (0 cluster admin, 1 node agent,
@@ -22,17 +27,22 @@
 // explanation there (0: the newest), --kubeconfig issues one in the dialog and --save-dialog opens
 // its file dialog. The texts follow the locale as in gatehouse (LANG=de_DE.UTF-8: German).
 
+#include "console/accessview.h"
 #include "console/adminclient.h"
+#include "console/auditlogmodel.h"
 #include "console/clientform.h"
 #include "console/clientlistmodel.h"
 #include "console/clusterrequestmodel.h"
 #include "console/consoleservices.h"
 #include "console/customerlistmodel.h"
 #include "console/deliverydetail.h"
+#include "console/jwtinspector.h"
 #include "console/kubeconfigform.h"
 #include "console/nodelabeleditor.h"
 #include "console/orderdetail.h"
+#include "console/redeliveryform.h"
 #include "console/tokenlistmodel.h"
+#include "console/tokenpreview.h"
 #include "testadminserver.h"
 
 #include <QApplication>
@@ -108,6 +118,27 @@ int main(int argc, char *argv[])
                                         QStringLiteral("NAME"));
     const QCommandLineOption saveDialog(QStringLiteral("save-dialog"),
                                         QStringLiteral("Open the kubeconfig's save dialog."));
+    const QCommandLineOption auditEntry(
+        QStringLiteral("audit-entry"),
+        QStringLiteral("Select this audit entry (the newest minus N: 0 = the newest)."),
+        QStringLiteral("N"));
+    const QCommandLineOption redeliver(
+        QStringLiteral("redeliver"),
+        QStringLiteral("Open the Redeliver dialog, preview every finished delivery and start a "
+                       "job at 1/s."));
+    const QCommandLineOption previewToken(
+        QStringLiteral("preview-token"),
+        QStringLiteral("Open the Clients page's token preview for the N-th client and run it."),
+        QStringLiteral("N"));
+    const QCommandLineOption compare(
+        QStringLiteral("compare"),
+        QStringLiteral("With --mint: compare the token with what its client would get now."));
+    const QCommandLineOption access(
+        QStringLiteral("access"),
+        QStringLiteral("Open the effective access dialog: client N (with --page 1) or user bob "
+                       "in group devs (with --page 6)."),
+        QStringLiteral("N"));
+    parser.addOptions({auditEntry, redeliver, previewToken, compare, access});
     parser.addOptions({page,           tab,      order, delivery,  dialog,     customer,
                        registerClient, attempt,  mint,  tokensTab, size,       connectTo,
                        adminToken,     nodeName, actAs, agent,     user,       groups,
@@ -144,6 +175,63 @@ int main(int argc, char *argv[])
         tabs->setProperty("currentIndex", parser.value(tokensTab).toInt());
     if (parser.isSet(order))
         services.orderDetail()->setOrderId(server.orderIdWithStatus(parser.value(order)));
+    if (parser.isSet(auditEntry))
+        services.auditDetail()->setEntryId(
+            QString::number(server.auditEntryCount() - parser.value(auditEntry).toInt()));
+    if (parser.isSet(previewToken)) {
+        const QString id = server.clientId(parser.value(previewToken).toInt());
+        QTimer::singleShot(1500, window, [window, &services, id] {
+            Gatehouse::Console::ClientListModel *clients = services.clients();
+            const QModelIndex row = clients->index(clients->indexOfId(id));
+            services.tokenPreview()->startFor(
+                id, row.data(Gatehouse::Console::ClientListModel::NameRole).toString(),
+                row.data(Gatehouse::Console::ClientListModel::GrantTypesRole).toStringList());
+            if (QObject *d = window->findChild<QObject *>(QStringLiteral("tokenPreviewDialog")))
+                QMetaObject::invokeMethod(d, "open");
+            if (services.tokenPreview()->userGrant())
+                services.tokenPreview()->setUsername(QStringLiteral("alice"));
+            services.tokenPreview()->preview();
+        });
+    }
+    if (parser.isSet(access)) {
+        const bool cluster = parser.value(page) == QLatin1String("6");
+        const QString id = server.clientId(parser.value(access).toInt());
+        QTimer::singleShot(1500, window, [window, &services, id, cluster] {
+            const QList<QObject *> dialogs =
+                window->findChildren<QObject *>(QStringLiteral("accessDialog"));
+            const QString pageName =
+                cluster ? QStringLiteral("page-rbac") : QStringLiteral("page-clients");
+            for (QObject *d : dialogs) {
+                QObject *up = d->parent();
+                while (up && up->objectName() != pageName)
+                    up = up->parent();
+                if (!up)
+                    continue;
+                d->setProperty("mode", cluster ? "cluster" : "client");
+                QMetaObject::invokeMethod(d, "open");
+            }
+            if (cluster)
+                services.access()->loadCluster(QStringLiteral("bob"), QStringLiteral("devs"),
+                                               false);
+            else
+                services.access()->loadClient(id);
+        });
+    }
+    if (parser.isSet(compare)) {
+        QTimer::singleShot(2500, window, [&services] {
+            services.tokenPreview()->compare(services.jwtInspector()->payload());
+        });
+    }
+    if (parser.isSet(redeliver)) {
+        QTimer::singleShot(1000, window, [window, &services] {
+            if (QObject *d = window->findChild<QObject *>(QStringLiteral("redeliverDialog")))
+                QMetaObject::invokeMethod(d, "open");
+            services.redelivery()->setState(QStringLiteral("any"));
+            services.redelivery()->setRateText(QStringLiteral("1"));
+            services.redelivery()->preview();
+            QTimer::singleShot(700, window, [&services] { services.redelivery()->start(); });
+        });
+    }
     if (parser.isSet(delivery))
         services.deliveryDetail()->setDeliveryId(
             server.deliveryIdWithState(parser.value(delivery)));

@@ -17,6 +17,7 @@ TestAdminServer::TestAdminServer(QByteArray token, QObject *parent)
     resetOrderData();
     resetOAuthData();
     resetClusterData();
+    resetAuditData();
 }
 
 TestAdminServer::~TestAdminServer()
@@ -950,6 +951,12 @@ void TestAdminServer::handleApi(QTcpSocket *socket, const QByteArray &method, co
         respondError(socket, 404, code, QStringLiteral("no %1 with id %2").arg(what, id));
     };
 
+    if (handleAccess(socket, method, path.mid(ApiPrefix.size()), in))
+        return;
+    if (handleRedeliveries(socket, method, resource, id, action, in, query))
+        return;
+    if (handleAudit(socket, method, resource, id, query))
+        return;
     if (handleOAuth(socket, method, resource, id, action, in, query))
         return;
     if (handleCluster(socket, method, path.mid(ApiPrefix.size()), in, query))

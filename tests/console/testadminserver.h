@@ -102,7 +102,7 @@ public:
     // A JWT from this server's issuer for the client, expiring expiresIn seconds from now
     // (negative: already expired); audience "" means the client id. Not stored.
     QString makeJwt(const QString &clientId, const QString &scope, qint64 expiresIn,
-                    const QString &audience = QString()) const;
+                    const QString &audience = QString(), const QJsonObject &overrides = {}) const;
     QString issuer() const { return QStringLiteral("http://127.0.0.1:8080"); }
     // The next POST /admin/v1/clients is refused with 400 {code, message} (a rule of the
     // server's that the console does not know).
@@ -137,6 +137,30 @@ public:
     // Settings changed elsewhere (the CLI): merged, cluster.settings.changed sent.
     void changeClusterSettings(const QJsonObject &changes);
 
+    // ---- bulk redelivery ----
+    // The running job's next steps: each redelivers one delivery (a failure when its
+    // endpoint is disabled) and sends redelivery.progress. False for an unknown or ended job.
+    bool advanceRedelivery(const QString &jobId, int steps = 1);
+    QString runningRedeliveryJob() const; // "" when none
+    // Previews count this many more matches (to see "capped" without 10,000 deliveries).
+    void setExtraRedeliveryMatches(int extra) { m_extraRedeliveryMatches = extra; }
+    void resetRedeliveries()
+    {
+        m_redeliveryJobs.clear();
+        m_extraRedeliveryMatches = 0;
+    }
+
+    // ---- audit log ----
+    // Back to the seed data: 120 order pickups a day ago, then a customer created, a client
+    // updated (a token issued since) and a node labelled (one request allowed, one denied).
+    void resetAuditData();
+    int auditEntryCount() const { return int(m_audit.size()); }
+    // A new entry (audit.entry event); returns its id.
+    QString addAuditEntry(const QString &kind, const QString &action, const QString &target,
+                          const QString &actor, const QJsonArray &changes);
+    // GET /admin/v1/audit... answers 403 (a token that may not read it).
+    void setAuditForbidden(bool forbidden) { m_auditForbidden = forbidden; }
+
     int openStreams() const;
     int statusRequests() const { return m_statusRequests; }
     int streamRequests() const { return m_streamRequests; }
@@ -170,6 +194,9 @@ private:
                      const QUrlQuery &query);
     void mintToken(QTcpSocket *socket, const QJsonObject &in);
     QJsonObject inspectJwt(const QJsonObject &request) const;
+    QJsonObject tokenStatus(const QByteArray &token, const QJsonObject &header,
+                            const QJsonObject &payload) const;
+    void previewToken(QTcpSocket *socket, const QJsonObject &in);
     // Cluster routes (path below /admin/v1); false when path is not one of them.
     bool handleCluster(QTcpSocket *socket, const QByteArray &method, const QString &path,
                        const QJsonObject &in, const QUrlQuery &query);
@@ -184,6 +211,21 @@ private:
                                  const QString &verb, const QString &resource,
                                  const QString &name) const;
     QJsonObject bumpNode(QJsonObject node);
+    bool handleRedeliveries(QTcpSocket *socket, const QByteArray &method, const QString &resource,
+                            const QString &id, const QString &action, const QJsonObject &in,
+                            const QUrlQuery &query);
+    QStringList redeliveryMatches(const QJsonValue &filter, QString *error) const;
+    static QJsonObject jobJson(const QJsonObject &job);
+    bool handleAccess(QTcpSocket *socket, const QByteArray &method, const QString &path,
+                      const QJsonObject &in);
+    void respondOAuthAccess(QTcpSocket *socket, const QJsonObject &in);
+    void respondClusterAccess(QTcpSocket *socket, const QJsonObject &in);
+    bool handleAudit(QTcpSocket *socket, const QByteArray &method, const QString &resource,
+                     const QString &id, const QUrlQuery &query);
+    void appendAuditEntry(const QDateTime &at, const QString &kind, const QString &action,
+                          const QString &target, const QString &actor, const QString &method,
+                          const QString &path, int status, const QJsonArray &changes,
+                          const QJsonObject &consequences);
     QString signature(const QByteArray &signingInput) const;
 
     QJsonObject customerJson(const QJsonObject &customer) const;
@@ -229,6 +271,7 @@ private:
     QList<QJsonObject> m_clients;    // RFC 7591 metadata as GET /admin/v1/clients has it
     QList<QJsonObject> m_tokens;     // admin token rows, newest first
     QHash<QString, QJsonObject> m_lastBodies;
+    QHash<QString, QString> m_revokedTokens; // hash -> revokedAt
     QJsonObject m_registrationRefusal;
     QList<QJsonObject> m_nodes; // Kubernetes Node objects, by name
     QList<QJsonObject> m_clusterRoles;
@@ -239,6 +282,11 @@ private:
     QList<QJsonObject> m_clusterRequests; // oldest first
     qint64 m_clusterVersion = 100;        // resourceVersion counter
     quint64 m_idCounter = 0;
+    QList<QJsonObject> m_redeliveryJobs; // newest first, with "deliveryIds"
+    int m_extraRedeliveryMatches = 0;
+    QList<QJsonObject> m_audit; // oldest first
+    qint64 m_auditId = 0;
+    bool m_auditForbidden = false;
     bool m_autoAdvance = false;
     int m_autoAdvanceMs = 400;
 };

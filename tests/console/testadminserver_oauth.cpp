@@ -154,6 +154,7 @@ QString span(qint64 seconds)
 
 void TestAdminServer::resetOAuthData()
 {
+    m_revokedTokens.clear();
     m_clients.clear();
     m_tokens.clear();
     m_registrationRefusal = {};
@@ -220,7 +221,7 @@ QString TestAdminServer::signature(const QByteArray &signingInput) const
 }
 
 QString TestAdminServer::makeJwt(const QString &clientId, const QString &scope, qint64 expiresIn,
-                                 const QString &audience) const
+                                 const QString &audience, const QJsonObject &overrides) const
 {
     const qint64 now = QDateTime::currentSecsSinceEpoch();
     const QJsonObject header{{"alg", "RS256"}, {"kid", Kid}, {"typ", "at+jwt"}};
@@ -233,6 +234,8 @@ QString TestAdminServer::makeJwt(const QString &clientId, const QString &scope, 
                         {"jti", randomToken(16)}};
     if (!scope.isEmpty())
         payload.insert("scope", scope);
+    for (auto it = overrides.begin(); it != overrides.end(); ++it)
+        payload.insert(it.key(), it.value());
     const QByteArray input = b64url(QJsonDocument(header).toJson(QJsonDocument::Compact)) + '.' +
                              b64url(QJsonDocument(payload).toJson(QJsonDocument::Compact));
     return QString::fromLatin1(input) + QLatin1Char('.') + signature(input);
@@ -305,8 +308,11 @@ bool TestAdminServer::handleOAuth(QTcpSocket *socket, const QByteArray &method,
         if (del && action.isEmpty()) {
             m_clients.removeAt(i);
             for (qsizetype t = m_tokens.size() - 1; t >= 0; --t)
-                if (str(m_tokens.at(t), "clientId") == id)
+                if (str(m_tokens.at(t), "clientId") == id) {
+                    m_revokedTokens.insert(str(m_tokens.at(t), "id"),
+                                           iso(QDateTime::currentDateTimeUtc()));
                     m_tokens.removeAt(t); // revoked with their client, without events
+                }
             respond(socket, 204, "No Content", "application/json", {});
             return true;
         }
@@ -326,6 +332,10 @@ bool TestAdminServer::handleOAuth(QTcpSocket *socket, const QByteArray &method,
             respondJson(socket, 200, {{"items", items}});
             return true;
         }
+        if (post && id == "preview") {
+            previewToken(socket, in);
+            return true;
+        }
         if (post && id.isEmpty()) {
             mintToken(socket, in);
             return true;
@@ -334,6 +344,7 @@ bool TestAdminServer::handleOAuth(QTcpSocket *socket, const QByteArray &method,
             for (qsizetype t = 0; t < m_tokens.size(); ++t) {
                 if (str(m_tokens.at(t), "id") != id)
                     continue;
+                m_revokedTokens.insert(id, iso(QDateTime::currentDateTimeUtc()));
                 m_tokens.removeAt(t);
                 sendEvent(QStringLiteral("oauth.token.revoked"),
                           {{"tokenHashPrefix", id.left(8)}, {"by", "admin"}});
@@ -417,6 +428,169 @@ void TestAdminServer::mintToken(QTcpSocket *socket, const QJsonObject &in)
                                                      {"scope", scope},
                                                      {"tokenHashPrefix", hash.left(8)},
                                                      {"expiresAt", iso(now.addSecs(lifetime))}});
+}
+
+// OAuthApi::tokenStatus: issued here, the key, the stored token, its client and user.
+QJsonObject TestAdminServer::tokenStatus(const QByteArray &token, const QJsonObject &header,
+                                         const QJsonObject &payload) const
+{
+    const bool here = str(payload, "iss") == issuer();
+    QJsonObject out{{"issuedHere", here}};
+    const QString kid = str(header, "kid");
+    if (kid == QLatin1String(Kid))
+        out.insert("key", QJsonObject{{"kid", kid},
+                                      {"alg", "RS256"},
+                                      {"state", "active"},
+                                      {"known", true},
+                                      {"createdAt", "2026-11-21T08:00:00.000Z"},
+                                      {"detail", "the active signing key"}});
+    else
+        out.insert("key", QJsonObject{{"kid", kid},
+                                      {"known", false},
+                                      {"detail", here ? "not among this server's published keys "
+                                                        "(rotated out, or never ours)"
+                                                      : "not a key of this server"}});
+    const QString hash = tokenHash(QString::fromLatin1(token));
+    const QString now = iso(QDateTime::currentDateTimeUtc());
+    QJsonObject stored{{"state", "notStored"},
+                       {"revocable", false},
+                       {"detail", !here ? "not issued by this server"
+                                        : "no stored token has this value: not issued here, or "
+                                          "removed after it expired"}};
+    for (const QJsonObject &t : m_tokens)
+        if (str(t, "id") == hash) {
+            const bool expired = str(t, "expiresAt") <= now;
+            stored = {{"id", hash},
+                      {"kind", t.value("kind")},
+                      {"state", expired ? "expired" : "active"},
+                      {"expiresAt", t.value("expiresAt")},
+                      {"revocable", !expired}};
+        }
+    if (m_revokedTokens.contains(hash))
+        stored = {{"id", hash},
+                  {"kind", "access"},
+                  {"state", "revoked"},
+                  {"revokedAt", m_revokedTokens.value(hash)},
+                  {"revocable", false}};
+    out.insert("stored", stored);
+    if (here) {
+        const QString clientId = str(payload, "client_id");
+        if (!clientId.isEmpty()) {
+            QJsonObject client{{"clientId", clientId}, {"exists", false}};
+            for (const QJsonObject &c : m_clients)
+                if (str(c, "client_id") == clientId) {
+                    client.insert("exists", true);
+                    client.insert("clientName", c.value("client_name"));
+                }
+            out.insert("client", client);
+        }
+        const QString sub = str(payload, "sub");
+        if (!sub.isEmpty() && sub != clientId)
+            out.insert("user", QJsonObject{{"id", sub}, {"exists", false}});
+    }
+    return out;
+}
+
+// POST /admin/v1/tokens/preview: the claims a client_credentials or user-grant token would
+// have, with the real backend's sources and errors; nothing stored, no event.
+void TestAdminServer::previewToken(QTcpSocket *socket, const QJsonObject &in)
+{
+    const QString clientId = str(in, "client_id");
+    const QJsonObject *client = nullptr;
+    for (const QJsonObject &c : std::as_const(m_clients))
+        if (str(c, "client_id") == clientId)
+            client = &c;
+    if (!client) {
+        respondError(socket, 404, "invalid_client", QStringLiteral("no client '%1'").arg(clientId));
+        return;
+    }
+    const QString grant = in.value("grant_type").toString(QStringLiteral("client_credentials"));
+    const QStringList grants = strings(client->value("grant_types"));
+    const bool userGrant = grant == "authorization_code" || grant == "password" ||
+                           grant == "refresh_token" || grant.endsWith(":device_code");
+    if (grant != "client_credentials" && !userGrant) {
+        respondError(socket, 400, "unsupported_grant_type",
+                     QStringLiteral("%1 cannot be previewed").arg(grant));
+        return;
+    }
+    if (!grants.contains(grant)) {
+        respondError(socket, 400, "unauthorized_client",
+                     userGrant
+                         ? QStringLiteral("%1 is not among this client's grant_types").arg(grant)
+                         : QStringLiteral("the client may not use client_credentials"));
+        return;
+    }
+    const QString username = str(in, "username");
+    if (userGrant && username != "alice" && username != "bob") {
+        respondError(socket, 400, "invalid_request",
+                     "a user grant needs \"username\" of an existing user");
+        return;
+    }
+    const QStringList allowed = str(*client, "scope").split(' ', Qt::SkipEmptyParts);
+    QStringList scopes = str(in, "scope").split(' ', Qt::SkipEmptyParts);
+    for (const QString &sc : std::as_const(scopes))
+        if (!allowed.contains(sc)) {
+            respondError(socket, 400, "invalid_scope",
+                         QStringLiteral("scope '%1' is not allowed for this client").arg(sc));
+            return;
+        }
+    const bool requested = !scopes.isEmpty();
+    if (scopes.isEmpty())
+        scopes = allowed;
+    const qint64 now = QDateTime::currentSecsSinceEpoch();
+    const int lifetime = client->value("access_token_lifetime").toInt(3600);
+    const QString resource = str(in, "resource");
+    const QString sub = userGrant ? QStringLiteral("user-%1").arg(username) : clientId;
+    QJsonObject claims{{"aud", resource.isEmpty() ? clientId : resource},
+                       {"client_id", clientId},
+                       {"exp", now + lifetime},
+                       {"iat", now},
+                       {"iss", issuer()},
+                       {"jti", randomToken(16)},
+                       {"scope", scopes.join(' ')},
+                       {"sub", sub}};
+    auto src = [](const char *source, const QString &detail) {
+        return QJsonObject{{"source", source}, {"detail", detail}};
+    };
+    QJsonObject sources{
+        {"aud", resource.isEmpty()
+                    ? src("clientRecord", "no resource requested: the client's own client_id")
+                    : src("request", "the resource parameter")},
+        {"client_id", src("clientRecord", "client_id of the client record")},
+        {"exp", src("clientRecord",
+                    QStringLiteral("issue time + the client's access_token_lifetime (%1 s)")
+                        .arg(lifetime))},
+        {"iat", src("time", "the time of issue")},
+        {"iss", src("server", "this server's issuer (public-base-url)")},
+        {"jti", src("random", "128 random bits, new for every token")},
+        {"scope",
+         requested ? src("requestedScope", "the scope parameter, each allowed by the client record")
+                   : src("clientRecord", "no scope requested: the client's scope")},
+        {"sub", userGrant ? src("userAttribute", "the user's id")
+                          : src("clientRecord",
+                                "client_id: a client_credentials client acts for itself")}};
+    if (userGrant) {
+        claims.insert("preferred_username", username);
+        sources.insert("preferred_username", src("userAttribute", "the user's username"));
+    }
+    const bool jwt = str(*client, "access_token_format") == QLatin1String("jwt");
+    QJsonArray also;
+    if (userGrant && grants.contains("refresh_token"))
+        also.append("refresh_token");
+    if (userGrant && scopes.contains("openid"))
+        also.append("id_token");
+    respondJson(socket, 200,
+                {{"alsoIssued", also},
+                 {"claims", claims},
+                 {"clientId", clientId},
+                 {"format", jwt ? "jwt" : "opaque"},
+                 {"grantType", grant},
+                 {"header", jwt ? QJsonObject{{"alg", "RS256"}, {"kid", Kid}, {"typ", "at+jwt"}}
+                                : QJsonObject{}},
+                 {"note", "a dry run of the real issuing code: the signature is withheld and "
+                          "nothing is stored; iat, exp and jti differ in a real token"},
+                 {"sources", sources},
+                 {"stored", false}});
 }
 
 QJsonObject TestAdminServer::inspectJwt(const QJsonObject &request) const
@@ -557,10 +731,21 @@ QJsonObject TestAdminServer::inspectJwt(const QJsonObject &request) const
         add("aud", "pass", QStringLiteral("aud contains %1").arg(audience));
 
     const bool valid = failures.isEmpty();
+    QJsonArray warnings;
+    for (const char *claim : {"exp", "nbf", "iat", "auth_time"}) {
+        const QJsonValue v = payload.value(QLatin1String(claim));
+        if (v.isDouble() && v.toDouble() > 1e11)
+            warnings.append(QStringLiteral("%1 is %2: that looks like milliseconds, not seconds "
+                                           "(as seconds it is after the year 5000)")
+                                .arg(QLatin1String(claim))
+                                .arg(qint64(v.toDouble())));
+    }
     return {{"header", header},
             {"payload", payload},
             {"keySource", source},
             {"checks", checks},
+            {"warnings", warnings},
+            {"server", tokenStatus(token, header, payload)},
             {"valid", valid},
             {"verdict", valid ? QStringLiteral("Valid: every check passed.")
                               : QStringLiteral("Invalid: %1.").arg(failures.join("; "))}};

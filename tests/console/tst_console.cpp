@@ -1,8 +1,10 @@
 // Unit tests of the console's C++ side, and AdminClient against a real HTTP server on port 0.
 
+#include "console/accessview.h"
 #include "console/adminclient.h"
 #include "console/adminevent.h"
 #include "console/attemptlistmodel.h"
+#include "console/auditlogmodel.h"
 #include "console/beerlistmodel.h"
 #include "console/clientform.h"
 #include "console/clientlistmodel.h"
@@ -28,9 +30,11 @@
 #include "console/orderlistmodel.h"
 #include "console/orderstatus.h"
 #include "console/rbaclistmodel.h"
+#include "console/redeliveryform.h"
 #include "console/sseparser.h"
 #include "console/testorderform.h"
 #include "console/tokenlistmodel.h"
+#include "console/tokenpreview.h"
 #include "console/whocanmodel.h"
 #include "testadminserver.h"
 
@@ -119,6 +123,30 @@ private slots:
     void listenerModelUpdatesInPlace();
     void navigationModel();
     void germanTranslation();
+
+    // Audit log
+    void auditLogNewestFirstLiveAndFiltered();
+    void auditLogPagesBack();
+    void auditLogMalformedAnswers();
+    void auditDetailChangesAndConsequences();
+    void auditDetailMalformedEntry();
+    void auditOverRealSockets();
+
+    // Bulk redelivery
+    void redeliveryFilterAndRate();
+    void redeliveryPreviewAndJobs();
+    void redeliveryMalformedAnswers();
+    void redeliveryOverRealSockets();
+
+    // Token preview, the JWT inspector's server part
+    void tokenPreviewClaimsAndCompare();
+    void tokenPreviewMalformedAnswers();
+    void jwtInspectorServerPart();
+
+    // Effective access
+    void accessViewOAuthAnswers();
+    void accessViewClusterAnswer();
+    void accessViewMalformedAnswers();
 
     // AdminClient over real sockets
     void goesOnlineAndFollowsStats_data();
@@ -521,16 +549,17 @@ void TestConsole::navigationModel()
 {
     NavigationModel model;
     QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
-    QCOMPARE(model.rowCount(), 8);
-    const QStringList ids{"dashboard",  "clients", "tokens", "orders",
-                          "deliveries", "nodes",   "rbac",   "settings"};
+    QCOMPARE(model.rowCount(), 9);
+    const QStringList ids{"dashboard", "clients", "tokens",   "orders", "deliveries",
+                          "nodes",     "rbac",    "settings", "audit"};
     for (int row = 0; row < ids.size(); ++row) {
         const QModelIndex index = model.index(row);
         QCOMPARE(index.data(NavigationModel::PageIdRole).toString(), ids.at(row));
         QCOMPARE(model.indexOf(ids.at(row)), row);
         QVERIFY(!index.data(NavigationModel::TitleRole).toString().isEmpty());
         QVERIFY(!index.data(NavigationModel::DescriptionRole).toString().isEmpty());
-        QCOMPARE(index.data(NavigationModel::ArrivesWithRole).toString().isEmpty(), row == 0);
+        QCOMPARE(index.data(NavigationModel::ArrivesWithRole).toString().isEmpty(),
+                 row == 0 || ids.at(row) == QLatin1String("audit"));
         QVERIFY(index.data(NavigationModel::IconRole).toUrl().isValid());
         QVERIFY(index.data(NavigationModel::ShortcutRole)
                     .toString()
@@ -542,13 +571,587 @@ void TestConsole::navigationModel()
         QCOMPARE(model.iconAt(row), index.data(NavigationModel::IconRole).toUrl());
     }
     QCOMPARE(model.indexOf("nope"), -1);
-    QCOMPARE(model.titleAt(8), QString());
+    QCOMPARE(model.titleAt(9), QString());
     QCOMPARE(model.titleAt(-1), QString());
-    QCOMPARE(model.iconAt(8), QUrl());
+    QCOMPARE(model.iconAt(9), QUrl());
     QCOMPARE(model.index(1).data(NavigationModel::TitleRole).toString(), QStringLiteral("Clients"));
     // The rail icons are really in the resources.
     QVERIFY(QFile::exists(QStringLiteral(":/Gatehouse/icons/dashboard.png")));
+    QVERIFY(QFile::exists(QStringLiteral(":/Gatehouse/icons/audit.png")));
     QVERIFY(QFile::exists(QStringLiteral(":/Gatehouse/Main.qml")));
+}
+
+namespace {
+QJsonObject auditEntry(int id, const QString &kind, const QString &target, const QString &actor,
+                       const QJsonArray &changes = {})
+{
+    return {{"id", QString::number(id)},
+            {"at", "2026-11-21T19:28:32.138Z"},
+            {"actor", actor},
+            {"kind", kind},
+            {"action", "update"},
+            {"target", target},
+            {"method", "PUT"},
+            {"path", "/admin/v1/x"},
+            {"status", 200},
+            {"changes", changes},
+            {"consequences", QJsonObject{}}};
+}
+} // namespace
+
+void TestConsole::auditLogNewestFirstLiveAndFiltered()
+{
+    AuditLogModel model(nullptr);
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    const QJsonArray changes{QJsonObject{{"field", "scope"}, {"before", "a b"}, {"after", "a"}},
+                             QJsonObject{{"field", "client_name"}, {"before", "x"}, {"after", "y"}},
+                             QJsonObject{{"field", "metadata.labels.rack"}, {"added", true}},
+                             QJsonObject{{"field", "jwks_uri"}, {"removed", true}}};
+    // Out of order on purpose: the ids decide (9 before 10 would be wrong as text).
+    model.resetFrom({auditEntry(9, "client", "c1", "alice (curl/7.88.1 from 127.0.0.1)", changes),
+                     auditEntry(10, "node", "node-1", "admin token (gatehouse-admin-cli/0.1.0)"),
+                     auditEntry(2, "customer", "cu-1", "bob")});
+    QCOMPARE(model.count(), 3);
+    QCOMPARE(model.idAt(0), QStringLiteral("10"));
+    QCOMPARE(model.idAt(1), QStringLiteral("9"));
+    const QModelIndex client = model.index(1);
+    QCOMPARE(client.data(AuditLogModel::ActorNameRole).toString(), QStringLiteral("alice"));
+    QCOMPARE(client.data(AuditLogModel::ActorRole).toString(),
+             QStringLiteral("alice (curl/7.88.1 from 127.0.0.1)"));
+    QCOMPARE(client.data(AuditLogModel::ChangedFieldsRole).toString(),
+             QStringLiteral("scope, client_name, metadata.labels.rack +1"));
+    QCOMPARE(client.data(AuditLogModel::ChangeCountRole).toInt(), 4);
+    QCOMPARE(client.data(AuditLogModel::ActionRole).toString(), QStringLiteral("update"));
+    QCOMPARE(model.index(0).data(AuditLogModel::ActorNameRole).toString(),
+             QStringLiteral("admin token"));
+
+    // audit.entry inserts on top; other events do nothing.
+    model.handleEvent(makeEvent(1, "audit.entry", auditEntry(11, "user", "carol", "alice")));
+    model.handleEvent(makeEvent(2, "order.created", auditEntry(12, "order", "o", "x")));
+    QCOMPARE(model.count(), 4);
+    QCOMPARE(model.idAt(0), QStringLiteral("11"));
+
+    // Kind exact; target and actor case-insensitive substrings, applied to live rows too.
+    model.setActorFilter("ALI");
+    QCOMPARE(model.count(), 2);
+    model.setTargetFilter("car");
+    QCOMPARE(model.count(), 1);
+    QCOMPARE(model.idAt(0), QStringLiteral("11"));
+    model.handleEvent(makeEvent(3, "audit.entry", auditEntry(13, "user", "carl", "bob")));
+    QCOMPARE(model.count(), 1);
+    model.setActorFilter({});
+    model.setTargetFilter({});
+    model.setKindFilter("user");
+    QCOMPARE(model.count(), 1);
+    QCOMPARE(model.kindOptions().size(), 19);
+    QCOMPARE(model.kindOptions().at(0).toMap().value("value").toString(), QString());
+    QCOMPARE(AuditLogModel::actorName(QStringLiteral("x")), QStringLiteral("x"));
+    QCOMPARE(AuditLogModel::changedFieldsText({}), QString());
+}
+
+void TestConsole::auditLogPagesBack()
+{
+    AuditLogModel model(nullptr);
+    QSignalSpy paging(&model, &AuditLogModel::pagingChanged);
+    QJsonArray page;
+    for (int id = 200; id > 200 - AuditLogModel::PageSize; --id)
+        page.append(auditEntry(id, "order", QString::number(id), "console"));
+    model.resetFrom(page);
+    QVERIFY(model.hasOlder());
+    QJsonArray older;
+    for (int id = 200 - AuditLogModel::PageSize; id > 90; --id)
+        older.append(auditEntry(id, "order", QString::number(id), "console"));
+    older.append(auditEntry(150, "order", "dup", "console")); // already shown: not twice
+    model.appendOlder(older);
+    QCOMPARE(model.count(), 110);
+    QCOMPARE(model.idAt(109), QStringLiteral("91"));
+    QVERIFY(!model.hasOlder()); // a short page: nothing older is left
+    QVERIFY(paging.count() >= 1);
+    model.loadOlder(); // without a client: nothing happens
+    QCOMPARE(model.count(), 110);
+}
+
+void TestConsole::auditLogMalformedAnswers()
+{
+    AuditLogModel model(nullptr);
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    model.resetFrom({QJsonValue(7), QJsonValue("x"), QJsonObject{{"kind", "client"}},
+                     QJsonObject{{"id", 5}, {"changes", "not a list"}, {"actor", 3}},
+                     QJsonObject{{"id", "6"}, {"changes", QJsonArray{1, "x", QJsonObject{}}}}});
+    QCOMPARE(model.count(), 1); // the numeric id is not what the API sends; "6" is
+    QCOMPARE(model.index(0).data(AuditLogModel::ChangedFieldsRole).toString(), QString());
+    QCOMPARE(model.index(0).data(AuditLogModel::AtTextRole).toString(), QStringLiteral("–"));
+    model.handleEvent(makeEvent(1, "audit.entry", {}));
+    model.appendOlder({QJsonValue(), QJsonArray{}});
+    QCOMPARE(model.count(), 1);
+}
+
+void TestConsole::auditDetailChangesAndConsequences()
+{
+    AuditDetail detail(nullptr);
+    QSignalSpy changed(&detail, &AuditDetail::changed);
+    QJsonObject entry = auditEntry(
+        3, "client", "finY", "alice (gatehouse-console/0.1 from 127.0.0.1)",
+        {QJsonObject{{"field", "client_name"}, {"before", "Billing"}, {"after", "Billing service"}},
+         QJsonObject{{"field", "access_token_lifetime"},
+                     {"before", QJsonValue::Null},
+                     {"after", 3600},
+                     {"added", true}},
+         QJsonObject{{"field", "contacts"},
+                     {"before", QJsonArray{"a@example.com"}},
+                     {"after", QJsonValue::Null},
+                     {"removed", true}}});
+    entry.insert(
+        "consequences",
+        QJsonObject{{"summary", "1 token(s) issued under this client record"},
+                    {"until", "2026-11-21T19:28:38.950Z"},
+                    {"items", QJsonArray{QJsonObject{{"clientId", "finY"},
+                                                     {"issuedAt", "2026-11-21T19:28:38.873Z"},
+                                                     {"kind", "access"},
+                                                     {"subject", "finY"}}}}});
+    detail.apply(entry);
+    QCOMPARE(changed.count(), 1);
+    QVERIFY(detail.loaded());
+    QCOMPARE(detail.kind(), QStringLiteral("client"));
+    QCOMPARE(detail.request(), QStringLiteral("PUT /admin/v1/x → 200"));
+    const QVariantList changes = detail.changes();
+    QCOMPARE(changes.size(), 3);
+    QCOMPARE(changes.at(0).toMap().value("change").toString(), QStringLiteral("changed"));
+    QCOMPARE(changes.at(0).toMap().value("after").toString(), QStringLiteral("Billing service"));
+    QCOMPARE(changes.at(1).toMap().value("change").toString(), QStringLiteral("added"));
+    QCOMPARE(changes.at(1).toMap().value("before").toString(), QString());
+    QCOMPARE(changes.at(1).toMap().value("after").toString(), QStringLiteral("3600"));
+    QCOMPARE(changes.at(2).toMap().value("change").toString(), QStringLiteral("removed"));
+    QCOMPARE(changes.at(2).toMap().value("before").toString(),
+             QStringLiteral("[\"a@example.com\"]"));
+    QCOMPARE(detail.consequenceSummary(),
+             QStringLiteral("1 token(s) issued under this client record"));
+    QVERIFY(!detail.consequenceUntilText().isEmpty());
+    QCOMPARE(detail.consequenceItems().size(), 1);
+    QCOMPARE(detail.consequenceItems().at(0).toMap().value("text").toString(),
+             QStringLiteral("access to finY (client finY)"));
+
+    // Delivery attempts and cluster requests.
+    const QVariantMap attempt = AuditDetail::itemLine(
+        {{"deliveryId", "msg_1"}, {"status", QJsonValue::Null}, {"at", "2026-11-21T10:00:00Z"}});
+    QCOMPARE(attempt.value("text").toString(), QStringLiteral("Delivery msg_1: no answer"));
+    QVERIFY(attempt.value("failed").toBool());
+    const QVariantMap ok = AuditDetail::itemLine({{"deliveryId", "msg_2"}, {"status", 200}});
+    QCOMPARE(ok.value("text").toString(), QStringLiteral("Delivery msg_2: HTTP 200"));
+    QVERIFY(!ok.value("failed").toBool());
+    const QVariantMap denied = AuditDetail::itemLine(
+        {{"code", 403}, {"method", "PATCH"}, {"path", "/api/v1/nodes/node-1"}, {"user", ""}});
+    QCOMPARE(denied.value("text").toString(),
+             QStringLiteral("Denied (403): PATCH /api/v1/nodes/node-1 by anonymous"));
+    QVERIFY(denied.value("failed").toBool());
+    QCOMPARE(AuditDetail::itemLine({{"what", true}}).value("text").toString(),
+             QStringLiteral("what: true"));
+    QCOMPARE(AuditDetail::valueText(1.5), QStringLiteral("1.5"));
+    QCOMPARE(AuditDetail::valueText(QJsonValue::Null), QString());
+}
+
+void TestConsole::auditDetailMalformedEntry()
+{
+    AuditDetail detail(nullptr);
+    detail.apply(
+        {{"id", "1"}, {"changes", "oops"}, {"status", "200"}, {"consequences", QJsonArray{1, 2}}});
+    QVERIFY(detail.loaded());
+    QVERIFY(detail.changes().isEmpty());
+    QCOMPARE(detail.consequenceSummary(), QString());
+    QVERIFY(detail.consequenceItems().isEmpty());
+    QCOMPARE(detail.request(), QStringLiteral("  → –"));
+    detail.apply({{"id", "2"},
+                  {"changes", QJsonArray{7, QJsonObject{}, QJsonObject{{"field", 3}}}},
+                  {"consequences", QJsonObject{{"summary", 5}, {"items", QJsonArray{"x", 3}}}}});
+    QCOMPARE(detail.changes().size(), 1); // the object, with an empty field name
+    QVERIFY(detail.consequenceItems().isEmpty());
+    detail.setEntryId("5"); // without a client: cleared, no crash
+    QVERIFY(!detail.loaded());
+}
+
+void TestConsole::auditOverRealSockets()
+{
+    TestAdminServer server(Token);
+    QVERIFY(server.listen());
+    AdminClient client;
+    AuditLogModel model(&client);
+    AuditDetail detail(&client);
+    client.connectTo(server.url(), QString::fromLatin1(Token));
+    QTRY_COMPARE(client.connectionState(), AdminClient::Online);
+    QTRY_COMPARE(model.count(), AuditLogModel::PageSize);
+    QCOMPARE(model.idAt(0), QString::number(server.auditEntryCount()));
+    model.loadOlder();
+    QTRY_COMPARE(model.count(), server.auditEntryCount());
+    QVERIFY(!model.hasOlder());
+    const QString id = server.addAuditEntry("beer", "restock", "0631234200036", "bob", {});
+    QTRY_COMPARE(model.idAt(0), id);
+    detail.setEntryId(model.idAt(1));
+    QTRY_VERIFY(detail.loaded());
+    QCOMPARE(detail.kind(), QStringLiteral("node"));
+    QCOMPARE(detail.consequenceItems().size(), 2);
+    // 403: the message instead of rows.
+    server.setAuditForbidden(true);
+    model.reload();
+    QTRY_COMPARE(model.error(), QStringLiteral("this admin token may not read the audit log"));
+}
+
+void TestConsole::redeliveryFilterAndRate()
+{
+    RedeliveryForm form(nullptr);
+    QCOMPARE(form.filter(), (QJsonObject{{"state", "failed"}}));
+    form.setCustomerId(" cu-1 ");
+    form.setFrom("2026-11-21T08:00:00Z");
+    form.setState("any");
+    QCOMPARE(
+        form.filter(),
+        (QJsonObject{{"state", "any"}, {"customerId", "cu-1"}, {"from", "2026-11-21T08:00:00Z"}}));
+    QCOMPARE(form.rate(), 10.0);
+    form.setRateText("0,5");
+    QCOMPARE(form.rate(), 0.5);
+    for (const char *bad : {"0.05", "1001", "", "ten", "-1"}) {
+        form.setRateText(QString::fromLatin1(bad));
+        QVERIFY2(!form.rateValid(), bad);
+    }
+    form.setRateText("1000");
+    QVERIFY(form.rateValid());
+    form.reset();
+    QCOMPARE(form.filter(), (QJsonObject{{"state", "failed"}}));
+    QCOMPARE(form.rateText(), QStringLiteral("10"));
+    QCOMPARE(form.stateOptions().size(), 3);
+}
+
+void TestConsole::redeliveryPreviewAndJobs()
+{
+    RedeliveryForm form(nullptr);
+    QSignalSpy preview(&form, &RedeliveryForm::previewChanged);
+    QVERIFY(!form.canStart());
+    form.applyPreview(
+        {{"capped", true},
+         {"count", 10000},
+         {"matching", 12345},
+         {"deliveries", QJsonArray{QJsonObject{{"id", "msg_0123456789abcdef"},
+                                               {"orderStatus", "NEW"},
+                                               {"state", "failed"},
+                                               {"url", "http://x/hook"},
+                                               {"payload", "{\"orderStatus\":\"NEW\"}"}}}}});
+    QVERIFY(form.previewed());
+    QVERIFY(form.previewCapped());
+    QCOMPARE(form.previewCount(), 10000);
+    QCOMPARE(form.previewMatching(), 12345);
+    QCOMPARE(form.previewItems().size(), 1);
+    QCOMPARE(form.previewItems().at(0).toMap().value("shortId").toString(),
+             QStringLiteral("msg_01234567"));
+    QVERIFY(form.canStart());
+    form.setRateText("0");
+    QVERIFY(!form.canStart());
+    form.setRateText("10");
+    // A filter edit drops the preview.
+    form.setOrderId("o-1");
+    QVERIFY(!form.previewed());
+    QVERIFY(!form.canStart());
+    QCOMPARE(preview.count(), 2);
+
+    // Jobs: newest first, progress from events, never backwards, the shown one followed.
+    const auto job = [](const QString &id, const QString &state, int sent, const char *created) {
+        return QJsonObject{{"id", id},
+                           {"state", state},
+                           {"total", 4},
+                           {"sent", sent},
+                           {"done", sent},
+                           {"failed", 0},
+                           {"createdAt", created},
+                           {"ratePerSecond", 10},
+                           {"filter", QJsonObject{{"state", "failed"}}}};
+    };
+    form.applyJobs({job("a", "completed", 4, "2026-11-21T08:00:00Z")});
+    form.applyJob(job("b", "running", 0, "2026-11-21T09:00:00Z"));
+    form.showJob("b");
+    QCOMPARE(form.jobs().size(), 2);
+    QCOMPARE(form.jobs().at(0).toMap().value("id").toString(), QStringLiteral("b"));
+    QCOMPARE(form.jobs().at(1).toMap().value("filterText").toString(),
+             QStringLiteral("state=failed"));
+    QVERIFY(form.canCancel());
+    QSignalSpy jobChanged(&form, &RedeliveryForm::jobChanged);
+    form.handleEvent(
+        makeEvent(1, "redelivery.progress", job("b", "running", 3, "2026-11-21T09:00:00Z")));
+    QCOMPARE(form.jobSent(), 3);
+    QCOMPARE(form.jobProgress(), 0.75);
+    form.handleEvent(
+        makeEvent(2, "redelivery.progress", job("b", "running", 2, "2026-11-21T09:00:00Z")));
+    QCOMPARE(form.jobSent(), 3); // an older step
+    form.handleEvent(
+        makeEvent(3, "redelivery.progress", job("b", "cancelled", 3, "2026-11-21T09:00:00Z")));
+    QCOMPARE(form.jobState(), QStringLiteral("cancelled"));
+    QCOMPARE(form.jobStateText(), QStringLiteral("Cancelled"));
+    form.handleEvent(
+        makeEvent(4, "redelivery.progress", job("b", "running", 4, "2026-11-21T09:00:00Z")));
+    QCOMPARE(form.jobState(), QStringLiteral("cancelled")); // an ended job stays ended
+    QVERIFY(!form.canCancel());
+    QCOMPARE(jobChanged.count(), 2);
+    form.handleEvent(
+        makeEvent(5, "delivery.state", job("c", "running", 0, "2026-11-21T10:00:00Z")));
+    QCOMPARE(form.jobs().size(), 2);
+}
+
+void TestConsole::redeliveryMalformedAnswers()
+{
+    RedeliveryForm form(nullptr);
+    form.applyPreview({{"count", "many"}, {"deliveries", "none"}, {"capped", 1}});
+    QVERIFY(form.previewed());
+    QCOMPARE(form.previewCount(), 0);
+    QVERIFY(form.previewItems().isEmpty());
+    QVERIFY(!form.canStart());
+    form.applyPreview({{"deliveries", QJsonArray{1, "x", QJsonObject{}, QJsonArray{}}}});
+    QVERIFY(form.previewItems().isEmpty());
+    form.applyJob({});
+    form.applyJob({{"id", 5}});
+    form.applyJobs({1, QJsonObject{{"state", "running"}},
+                    QJsonObject{{"id", "j"}, {"total", -3}, {"sent", "x"}}});
+    QCOMPARE(form.jobs().size(), 1);
+    form.showJob("j");
+    QCOMPARE(form.jobTotal(), 0);
+    QCOMPARE(form.jobProgress(), 0.0);
+    QCOMPARE(form.jobStateText(), QString());
+    form.handleEvent(makeEvent(1, "redelivery.progress", {}));
+    form.preview(); // without a client: nothing happens
+    form.start();
+    form.cancel();
+    QVERIFY(!form.busy());
+}
+
+void TestConsole::redeliveryOverRealSockets()
+{
+    TestAdminServer server(Token);
+    QVERIFY(server.listen());
+    AdminClient client;
+    RedeliveryForm form(&client);
+    client.connectTo(server.url(), QString::fromLatin1(Token));
+    QTRY_COMPARE(client.connectionState(), AdminClient::Online);
+    form.preview();
+    QTRY_VERIFY(form.previewed());
+    QCOMPARE(form.previewCount(), 2);
+    form.start();
+    QTRY_VERIFY(!form.jobId().isEmpty());
+    QCOMPARE(form.jobState(), QStringLiteral("running"));
+    QVERIFY(server.advanceRedelivery(form.jobId(), 5));
+    QTRY_COMPARE(form.jobState(), QStringLiteral("completed"));
+    QCOMPARE(form.jobSent(), 2);
+    form.cancel();
+    QTRY_COMPARE(form.error(),
+                 QStringLiteral("redelivery job %1 is already completed").arg(form.jobId()));
+    form.setRateText("0.5");
+    form.setState("bogus");
+    form.preview();
+    QTRY_COMPARE(form.error(), QStringLiteral("filter.state must be failed, succeeded or any"));
+}
+
+void TestConsole::tokenPreviewClaimsAndCompare()
+{
+    TokenPreview preview(nullptr);
+    preview.startFor(
+        "c1", "Billing",
+        {"client_credentials", "password", "urn:ietf:params:oauth:grant-type:jwt-bearer"});
+    QCOMPARE(preview.grantOptions().size(), 2); // jwt-bearer cannot be previewed
+    QCOMPARE(preview.grantType(), QStringLiteral("client_credentials"));
+    QVERIFY(!preview.userGrant());
+    preview.setScope(" orders:read ");
+    preview.setUsername("alice"); // not sent for client_credentials
+    QCOMPARE(preview.requestBody(), (QJsonObject{{"client_id", "c1"},
+                                                 {"grant_type", "client_credentials"},
+                                                 {"scope", "orders:read"}}));
+    preview.setGrantType("password");
+    QVERIFY(preview.userGrant());
+    QCOMPARE(preview.requestBody().value("username").toString(), QStringLiteral("alice"));
+    // The real backend's answer (copied).
+    const QJsonObject answer = QJsonDocument::fromJson(R"({"alsoIssued":[],"claims":{
+        "aud":"finY","client_id":"finY","exp":1795293853,"iat":1795290253,
+        "iss":"http://127.0.0.1:45057","jti":"9yhw","scope":"orders:read","sub":"finY"},
+        "clientId":"finY","format":"jwt","grantType":"client_credentials",
+        "sources":{"aud":{"detail":"no resource requested: the client's own client_id","source":"clientRecord"},
+        "iat":{"detail":"the time of issue","source":"time"},
+        "scope":{"detail":"the scope parameter, each allowed by the client record","source":"requestedScope"}},
+        "stored":false})")
+                                   .object();
+    preview.apply(answer);
+    QVERIFY(preview.loaded());
+    QCOMPARE(preview.format(), QStringLiteral("jwt"));
+    QCOMPARE(preview.claims().size(), 8);
+    const QVariantMap aud = preview.claims().at(0).toMap();
+    QCOMPARE(aud.value("claim").toString(), QStringLiteral("aud"));
+    QCOMPARE(aud.value("sourceText").toString(), QStringLiteral("client record"));
+    QCOMPARE(preview.claims().at(2).toMap().value("value").toString(),
+             QStringLiteral("1795293853"));
+    QCOMPARE(preview.claims().at(1).toMap().value("source").toString(), QString()); // none given
+    QVERIFY(!preview.comparing());
+    QVERIFY(preview.differences().isEmpty());
+    // Editing drops the result.
+    preview.setScope("x");
+    QVERIFY(!preview.loaded());
+
+    // compare(): the grant from the payload, differences without iat/exp/jti.
+    preview.compare(QVariantMap{{"client_id", "finY"},
+                                {"sub", "finY"},
+                                {"aud", "finY"},
+                                {"scope", "orders:read orders:write"},
+                                {"iat", 1},
+                                {"jti", "x"},
+                                {"iss", "http://127.0.0.1:45057"},
+                                {"extra", true}});
+    QVERIFY(preview.comparing());
+    QCOMPARE(preview.grantType(), QStringLiteral("client_credentials"));
+    QCOMPARE(preview.resource(), QString());
+    preview.apply(answer);
+    QStringList differing;
+    for (const QVariant &d : preview.differences())
+        differing.append(d.toMap().value("claim").toString());
+    QCOMPARE(differing, (QStringList{"extra", "scope"}));
+    preview.compare(QVariantMap{{"client_id", "c2"},
+                                {"sub", "u-7"},
+                                {"preferred_username", "bob"},
+                                {"aud", "https://api.example"}});
+    QCOMPARE(preview.grantType(), QStringLiteral("authorization_code"));
+    QCOMPARE(preview.username(), QStringLiteral("bob"));
+    QCOMPARE(preview.resource(), QStringLiteral("https://api.example"));
+    preview.compare({});
+    QVERIFY(!preview.error().isEmpty()); // no client named
+}
+
+void TestConsole::tokenPreviewMalformedAnswers()
+{
+    TokenPreview preview(nullptr);
+    preview.apply({{"claims", "nope"}, {"sources", 3}, {"alsoIssued", "x"}});
+    QVERIFY(preview.loaded());
+    QVERIFY(preview.claims().isEmpty());
+    QCOMPARE(preview.alsoIssuedText(), QString());
+    preview.apply({{"claims", QJsonObject{{"a", QJsonArray{1, 2}}, {"b", QJsonValue::Null}}},
+                   {"sources", QJsonObject{{"a", "not an object"}}},
+                   {"alsoIssued", QJsonArray{1, "id_token"}}});
+    QCOMPARE(preview.claims().size(), 2);
+    QCOMPARE(preview.claims().at(0).toMap().value("value").toString(), QStringLiteral("[1,2]"));
+    QCOMPARE(preview.alsoIssuedText(), QStringLiteral("id_token"));
+    preview.preview(); // without a client: nothing happens
+    QVERIFY(!preview.busy());
+    QCOMPARE(TokenPreview::sourceText("somethingNew"), QStringLiteral("somethingNew"));
+}
+
+void TestConsole::jwtInspectorServerPart()
+{
+    TestAdminServer server(Token);
+    QVERIFY(server.listen());
+    AdminClient client;
+    JwtInspector inspector(&client);
+    client.connectTo(server.url(), QString::fromLatin1(Token));
+    QTRY_COMPARE(client.connectionState(), AdminClient::Online);
+    inspector.inspectToken(server.makeJwt(server.clientId(1), "orders:read", 600));
+    QTRY_VERIFY(inspector.hasServer());
+    QVERIFY(inspector.issuedHere());
+    QCOMPARE(inspector.keyState(), QStringLiteral("active"));
+    QCOMPARE(inspector.storedState(), QStringLiteral("notStored"));
+    QVERIFY(!inspector.revocable());
+    QVERIFY(inspector.clientExists());
+    QVERIFY(inspector.warnings().isEmpty());
+    QCOMPARE(inspector.payload().value("client_id").toString(), server.clientId(1));
+    inspector.revoke(); // nothing stored: no call
+    QVERIFY(!inspector.busy());
+    // A token of a deleted client, for a user that is gone, signed by an unknown key.
+    inspector.inspectToken(server.makeJwt("gone", "x", 600, {}, {{"sub", "u-1"}}));
+    QTRY_COMPARE(inspector.payload().value("client_id").toString(), QStringLiteral("gone"));
+    QVERIFY(!inspector.clientExists());
+    QCOMPARE(inspector.clientText(), QStringLiteral("Client gone no longer exists"));
+    QCOMPARE(inspector.userText(), QStringLiteral("User u-1 no longer exists"));
+}
+
+void TestConsole::accessViewOAuthAnswers()
+{
+    AccessView view(nullptr);
+    // The real backend's answers (shortened).
+    view.applyOAuth("client", QJsonDocument::fromJson(R"({"actsForUsers":false,
+        "audiences":[{"audience":"finY","detail":"the default: its own client_id","source":"clientRecord"}],
+        "clientCredentials":{"claims":{"scope":"orders:read","sub":"finY"},
+          "sources":{"sub":{"detail":"client_id: a client_credentials client acts for itself","source":"clientRecord"}}},
+        "grantTypes":["client_credentials"],
+        "scopes":[{"detail":"allowed by the scope of client \"Billing service\"","scope":"orders:read","source":"clientRecord"}],
+        "subject":{"clientId":"finY","clientName":"Billing service","kind":"client"}})")
+                                  .object());
+    QVERIFY(view.loaded());
+    QCOMPARE(view.subjectText(),
+             QStringLiteral("Client Billing service (finY) · grant types: client_credentials"));
+    QCOMPARE(view.scopes().size(), 1);
+    QCOMPARE(view.audiences().size(), 1);
+    QCOMPARE(view.claims().size(), 2);
+    QCOMPARE(view.claims().at(1).toMap().value("sourceText").toString(),
+             QStringLiteral("client record"));
+    QCOMPARE(view.claims().at(0).toMap().value("sourceText").toString(), QString()); // none given
+    view.applyOAuth("user",
+                    QJsonDocument::fromJson(R"({"clients":[{"clientId":"B-Jb","clientName":"Till",
+        "consent":null,"grantTypes":["password"],
+        "scopes":[{"detail":"allowed","scope":"openid","source":"clientRecord"}],
+        "accessToken":{"claims":{"sub":"e959"},"sources":{}},
+        "idToken":{"claims":{"at_hash":"0OYY","sub":"e959"},"sources":{"at_hash":{"detail":"left half","source":"server"}}}}],
+        "subject":{"groups":["staff"],"id":"e959","kind":"user","username":"alice"}})")
+                        .object());
+    QCOMPARE(view.subjectText(), QStringLiteral("User alice (e959) · groups: staff"));
+    QCOMPARE(view.scopes().at(0).toMap().value("client").toString(), QStringLiteral("Till"));
+    QCOMPARE(view.claims().size(), 3);
+    QCOMPARE(view.claims().at(1).toMap().value("token").toString(),
+             QStringLiteral("Till · id_token"));
+    QVERIFY(view.audiences().isEmpty());
+}
+
+void TestConsole::accessViewClusterAnswer()
+{
+    AccessView view(nullptr);
+    view.applyCluster(QJsonDocument::fromJson(R"({"access":[
+        {"apiGroup":"authorization.k8s.io","resource":"selfsubjectaccessreviews","scope":"cluster","verb":"create",
+         "via":[{"bindingKind":"ClusterRoleBinding","bindingName":"system:basic-user","roleKind":"ClusterRole",
+                 "roleName":"system:basic-user","ruleIndex":0,"subject":{"kind":"Group","name":"system:authenticated"}}]},
+        {"apiGroup":"","resource":"pods","resourceNames":["a","b"],"scope":"namespace","namespace":"default","verb":"list","via":[]},
+        {"nonResourceURL":"/healthz","scope":"cluster","verb":"get","via":[1]}],
+        "notes":["anonymous access is off"],"privileged":true,
+        "user":{"groups":["devs","system:authenticated"],"username":"bob"}})")
+                          .object());
+    QCOMPARE(view.mode(), QStringLiteral("cluster"));
+    QVERIFY(view.privileged());
+    QCOMPARE(view.notes(), QStringList{"anonymous access is off"});
+    QCOMPARE(view.subjectText(), QStringLiteral("bob · groups: devs, system:authenticated"));
+    QCOMPARE(view.cells().size(), 3);
+    const QVariantMap first = view.cells().at(0).toMap();
+    QCOMPARE(first.value("resourceText").toString(),
+             QStringLiteral("selfsubjectaccessreviews.authorization.k8s.io"));
+    QCOMPARE(first.value("viaText").toString(),
+             QStringLiteral("ClusterRoleBinding system:basic-user → ClusterRole system:basic-user "
+                            "rule 0 (Group system:authenticated)"));
+    const QVariantMap pods = view.cells().at(1).toMap();
+    QCOMPARE(pods.value("scopeText").toString(), QStringLiteral("namespace default"));
+    QCOMPARE(pods.value("resourceText").toString(), QStringLiteral("pods [a, b]"));
+    QCOMPARE(view.cells().at(2).toMap().value("resourceText").toString(),
+             QStringLiteral("/healthz"));
+    QCOMPARE(view.cells().at(2).toMap().value("viaCount").toInt(), 0);
+}
+
+void TestConsole::accessViewMalformedAnswers()
+{
+    AccessView view(nullptr);
+    view.applyCluster({});
+    QVERIFY(view.loaded());
+    QVERIFY(view.cells().isEmpty());
+    view.applyCluster({{"access", "x"}, {"notes", QJsonArray{1, "n"}}, {"user", 5}});
+    QCOMPARE(view.notes(), QStringList{"n"});
+    view.applyCluster({{"access", QJsonArray{1, QJsonObject{}, QJsonObject{{"verb", 3}}}}});
+    QVERIFY(view.cells().isEmpty());
+    view.applyOAuth(
+        "user",
+        {{"clients",
+          QJsonArray{1, QJsonObject{},
+                     QJsonObject{{"clientId", "c"}, {"scopes", "x"}, {"accessToken", 3}}}}});
+    QVERIFY(view.scopes().isEmpty());
+    QVERIFY(view.claims().isEmpty());
+    view.applyOAuth("client",
+                    {{"scopes", QJsonArray{QJsonObject{{"scope", 1}}}}, {"audiences", 7}});
+    QVERIFY(view.scopes().isEmpty());
+    view.loadClient("x"); // without a client: nothing happens
+    QVERIFY(!view.busy());
+    QVERIFY(!view.loaded());
 }
 
 void TestConsole::germanTranslation()

@@ -96,6 +96,12 @@ public:
     {
         return m_server->makeJwt(m_server->clientId(client), scope, expiresIn, audience);
     }
+    // The same with payload claims replaced (e.g. {exp: <milliseconds>}).
+    Q_INVOKABLE QString makeJwtWith(int client, const QString &scope, int expiresIn,
+                                    const QJsonObject &overrides) const
+    {
+        return m_server->makeJwt(m_server->clientId(client), scope, expiresIn, {}, overrides);
+    }
     // The JSON body of the last "METHOD /path" request (e.g. "POST /admin/v1/clients").
     Q_INVOKABLE QJsonObject lastBody(const QString &methodAndPath) const
     {
@@ -120,6 +126,27 @@ public:
     {
         m_server->changeClusterSettings(changes);
     }
+    // Bulk redelivery.
+    Q_INVOKABLE void resetRedeliveries() { m_server->resetRedeliveries(); }
+    Q_INVOKABLE bool advanceRedelivery(const QString &jobId, int steps)
+    {
+        return m_server->advanceRedelivery(jobId, steps);
+    }
+    Q_INVOKABLE QString runningRedeliveryJob() const { return m_server->runningRedeliveryJob(); }
+    Q_INVOKABLE void setExtraRedeliveryMatches(int extra)
+    {
+        m_server->setExtraRedeliveryMatches(extra);
+    }
+    // Audit log (TestAdminServer's entries).
+    Q_INVOKABLE void resetAudit() { m_server->resetAuditData(); }
+    Q_INVOKABLE int auditEntryCount() const { return m_server->auditEntryCount(); }
+    Q_INVOKABLE QString addAuditEntry(const QString &kind, const QString &action,
+                                      const QString &target, const QString &actor,
+                                      const QJsonArray &changes)
+    {
+        return m_server->addAuditEntry(kind, action, target, actor, changes);
+    }
+    Q_INVOKABLE void setAuditForbidden(bool forbidden) { m_server->setAuditForbidden(forbidden); }
     // Files: a path in the test's temporary directory, a file's mode bits (e.g. 0600; -1 when
     // it is not there) and its text.
     Q_INVOKABLE QString tempPath(const QString &name) const { return m_dir.filePath(name); }

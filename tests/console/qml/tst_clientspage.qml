@@ -336,5 +336,59 @@ Item {
             compare(TestBackend.requestCount("DELETE /admin/v1/clients/" + id), 1)
             verify(!findChild(page, "clientsError").visible)
         }
+    
+        function test_previewToken() {
+            const row = findChild(page, "client-" + TestBackend.clientId(1))
+            verify(row)
+            mouseClick(findChild(row, "previewTokenButton"))
+            const dialog = findChild(page, "tokenPreviewDialog")
+            tryCompare(dialog, "opened", true)
+            compare(findChild(dialog.contentItem, "previewGrant").currentText, "client_credentials")
+            verify(!findChild(dialog.contentItem, "previewUsername").visible)
+            mouseClick(findChild(dialog.contentItem, "runPreviewButton"))
+            tryVerify(() => TokenPreview.loaded, 5000)
+            compare(TestBackend.lastBody("POST /admin/v1/tokens/preview"),
+                    { client_id: TestBackend.clientId(1), grant_type: "client_credentials" })
+            compare(findChild(dialog.contentItem, "previewFormat").text, "jwt access token")
+            const scope = findChild(dialog.contentItem, "previewClaim-scope")
+            verify(scope)
+            compare(findChild(scope, "claimValue").text, "orders:read orders:write")
+            compare(findChild(scope, "claimSource").text, "client record")
+            compare(findChild(scope, "claimDetail").text, "no scope requested: the client's scope")
+            const sub = findChild(dialog.contentItem, "previewClaim-sub")
+            compare(findChild(sub, "claimDetail").text, "client_id: a client_credentials client acts for itself")
+            compare(TestBackend.tokenCount(), 3, "nothing issued")
+
+            // The server's refusal, inline; editing clears the result.
+            const scopeField = findChild(dialog.contentItem, "previewScope")
+            scopeField.text = "admin"
+            scopeField.textEdited()
+            verify(!TokenPreview.loaded)
+            mouseClick(findChild(dialog.contentItem, "runPreviewButton"))
+            tryCompare(findChild(dialog.contentItem, "tokenPreviewError"), "text",
+                       "scope 'admin' is not allowed for this client", 5000)
+            dialog.close()
+            tryCompare(dialog, "visible", false)
+
+            // A user grant asks for the user.
+            const till = findChild(page, "client-" + TestBackend.clientId(0))
+            mouseClick(findChild(till, "previewTokenButton"))
+            tryCompare(dialog, "opened", true)
+            compare(findChild(dialog.contentItem, "previewGrant").currentText, "password")
+            const username = findChild(dialog.contentItem, "previewUsername")
+            verify(username.visible)
+            verify(!findChild(dialog.contentItem, "runPreviewButton").enabled)
+            username.text = "alice"
+            username.textEdited()
+            verify(findChild(dialog.contentItem, "runPreviewButton").enabled)
+            mouseClick(findChild(dialog.contentItem, "runPreviewButton"))
+            tryVerify(() => TokenPreview.loaded, 5000)
+            const userSub = findChild(dialog.contentItem, "previewClaim-sub")
+            compare(findChild(userSub, "claimValue").text, "user-alice")
+            compare(findChild(userSub, "claimSource").text, "user attribute")
+            compare(findChild(dialog.contentItem, "previewFormat").text, "opaque access token, also issued: refresh_token")
+            dialog.close()
+            tryCompare(dialog, "visible", false)
+        }
     }
 }

@@ -33,8 +33,9 @@ Item {
         function test_railListsEveryPage() {
             const list = findChild(view, "navigationList")
             verify(list)
-            compare(list.count, 8)
-            compare(Navigation.count, 8)
+            compare(list.count, 9)
+            compare(Navigation.count, 9)
+            compare(Navigation.titleAt(8), "Audit log")
             compare(Navigation.titleAt(6), "RBAC")
         }
 
@@ -61,6 +62,10 @@ Item {
             keyClick(Qt.Key_8, Qt.ControlModifier)
             compare(view.currentIndex, 7)
             verify(pageVisible("settings"))
+            keyClick(Qt.Key_9, Qt.ControlModifier)
+            compare(view.currentIndex, 8)
+            verify(pageVisible("audit"))
+            verify(findChild(findChild(view, "page-audit"), "auditList"), "the real Audit page")
             keyClick(Qt.Key_1, Qt.ControlModifier)
             compare(view.currentIndex, 0)
             verify(pageVisible("dashboard"))

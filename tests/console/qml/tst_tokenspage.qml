@@ -200,5 +200,61 @@ Item {
             compare(TestBackend.requestCount("DELETE /admin/v1/tokens/" + id), 1)
             compare(TestBackend.tokenCount(), 2)
         }
+    
+        function test_serverPartAndRevoke() {
+            item("mintScopeField").text = "orders:read"
+            mouseClick(item("mintButton"))
+            tryCompare(item("verdictText"), "text", "Valid: every check passed.", 5000)
+            tryVerify(() => JwtInspector.hasServer)
+            compare(item("issuedHere").text, "yes")
+            compare(item("keyState").text, "test-key-1: the active signing key")
+            verify(item("storedState").text.indexOf("Stored and active (expires ") === 0, item("storedState").text)
+            compare(item("clientExists").text, "Client Warehouse sync (" + TestBackend.clientId(1) + ") exists")
+            verify(!item("userExists").visible)
+            tryCompare(Tokens, "count", 4)
+            const revoke = item("revokeInspectedButton")
+            verify(revoke.visible && revoke.enabled)
+            const deletes = TestBackend.requestCount("DELETE /admin/v1/tokens/")
+            mouseClick(revoke)
+            tryVerify(() => item("storedState").text.indexOf("Revoked ") === 0, 5000, "revoked")
+            verify(!revoke.visible, "a revoked token cannot be revoked again")
+            compare(TestBackend.requestCount("DELETE /admin/v1/tokens/"), deletes + 1)
+            tryCompare(Tokens, "count", 3)
+        }
+
+        function test_notStoredTokenAndMillisecondWarning() {
+            const ms = Date.now() + 3600 * 1000
+            paste(TestBackend.makeJwtWith(1, "orders:read", 3600, { exp: ms }))
+            tryVerify(() => JwtInspector.hasServer, 5000)
+            compare(item("jwtWarning-0").text, "Warning: exp is " + ms
+                    + ": that looks like milliseconds, not seconds (as seconds it is after the year 5000)")
+            compare(item("storedState").text, "Not stored: no stored token has this value: not issued here, or removed after it expired")
+            verify(!item("revokeInspectedButton").visible)
+
+            // Another issuer and an unknown key: not issued here.
+            paste(TestBackend.makeJwtWith(1, "orders:read", 3600, { iss: "https://elsewhere.example", sub: "bob" }))
+            tryCompare(item("issuedHere"), "text", "no: another issuer", 5000)
+            verify(!item("clientExists").visible)
+            verify(!item("compareTokenButton").visible)
+        }
+
+        function test_compareWithWhatTheClientWouldGetNow() {
+            paste(TestBackend.makeJwt(1, "orders:read", 1800, ""))
+            tryVerify(() => JwtInspector.hasServer, 5000)
+            verify(item("compareTokenButton").visible)
+            item("compareTokenButton").clicked() // below the fold of the page
+            tryCompare(item("compareSummary"), "visible", true, 5000)
+            compare(TestBackend.lastBody("POST /admin/v1/tokens/preview"),
+                    { client_id: TestBackend.clientId(1), grant_type: "client_credentials", scope: "orders:read" })
+            compare(item("compareSummary").text, "The client would get the same claims now (apart from iat, exp and jti).")
+
+            // A token without a scope: today the client gets its whole scope.
+            paste(TestBackend.makeJwt(1, "", 1800, ""))
+            tryVerify(() => JwtInspector.hasServer && JwtInspector.payload.scope === undefined, 5000)
+            verify(item("compareTokenButton").visible)
+            item("compareTokenButton").clicked() // below the fold of the page
+            tryCompare(item("compareSummary"), "text", "1 claim(s) would differ now:", 5000)
+            compare(item("difference-scope").text, "scope: this token (none), now orders:read orders:write")
+        }
     }
 }
