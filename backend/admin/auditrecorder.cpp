@@ -252,6 +252,13 @@ AuditRecorder::Target AuditRecorder::classify(const HttpRequest &req)
         t.snapshotPath = collection;
         return t;
     }
+    if (s.first() == QLatin1String("tokens") && s.size() == 1) {
+        // A demo token minted for a client: the client is what it was made for.
+        t.action = QStringLiteral("mint");
+        t.target =
+            QJsonDocument::fromJson(req.body).object().value(QLatin1String("client_id")).toString();
+        return t;
+    }
     if (s.size() == 1) { // POST on a collection
         t.action = s.first() == QLatin1String("test-orders") ? QStringLiteral("create-test-order")
                                                              : QStringLiteral("create");
@@ -280,8 +287,13 @@ QJsonValue AuditRecorder::snapshot(const Target &t) const
     if (!t.clusterResource.isEmpty()) {
         if (t.clusterName.isEmpty())
             return QJsonValue(QJsonValue::Null);
-        const auto o = m_cluster.store().get(t.clusterResource, t.clusterNamespace, t.clusterName);
-        return o ? QJsonValue(*o) : QJsonValue(QJsonValue::Null);
+        auto o = m_cluster.store().get(t.clusterResource, t.clusterNamespace, t.clusterName);
+        if (!o)
+            return QJsonValue(QJsonValue::Null);
+        // The kind is the entry's; stored objects carry apiVersion and kind only sometimes.
+        o->remove(QStringLiteral("apiVersion"));
+        o->remove(QStringLiteral("kind"));
+        return *o;
     }
     if (t.snapshotPath.isEmpty())
         return QJsonValue(QJsonValue::Null);

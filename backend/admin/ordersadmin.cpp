@@ -391,18 +391,26 @@ void OrdersAdminApi::registerRoutes()
                            return fromError(r.error());
                        return HttpResponse::json(200, *r);
                    });
-    m_server.routeDeferred("POST", QStringLiteral("/admin/v1/redeliveries"),
-                           [this](const HttpRequest &req, const Responder &respond) {
-                               HttpResponse error;
-                               const auto body = jsonBody(req, &error);
-                               if (!body)
-                                   return respond(error);
-                               m_redeliveries.create(*body, [respond](Core::Result<QJsonObject> r) {
-                                   if (!r)
-                                       return respond(fromError(r.error()));
-                                   respond(HttpResponse::json(201, *r));
-                               });
-                           });
+    m_server.routeDeferred(
+        "POST", QStringLiteral("/admin/v1/redeliveries"),
+        [this](const HttpRequest &req, const Responder &respond) {
+            HttpResponse error;
+            const auto body = jsonBody(req, &error);
+            if (!body)
+                return respond(error);
+            QJsonObject request = *body;
+            // The job names who started it, as the audit log does.
+            if (!request.contains(QStringLiteral("actor")) &&
+                !req.header("x-gatehouse-actor").isEmpty())
+                request.insert(
+                    QStringLiteral("actor"),
+                    QString::fromUtf8(req.header("x-gatehouse-actor")).trimmed().left(100));
+            m_redeliveries.create(request, [respond](Core::Result<QJsonObject> r) {
+                if (!r)
+                    return respond(fromError(r.error()));
+                respond(HttpResponse::json(201, *r));
+            });
+        });
     m_server.route("GET", QStringLiteral("/admin/v1/redeliveries"), [this](const HttpRequest &req) {
         return HttpResponse::json(
             200,

@@ -182,6 +182,8 @@ QJsonArray AuditLog::diff(const QJsonValue &before, const QJsonValue &after)
 void AuditLog::record(Entry e)
 {
     e.at = e.at ? e.at : m_clock.now().toMSecsSinceEpoch();
+    if (e.target.isEmpty())
+        e.target = QStringLiteral("-"); // e.g. a minted token: nothing with an id was created
     e.before = redact(e.before);
     e.after = redact(e.after);
     e.changes = diff(e.before, e.after);

@@ -104,7 +104,16 @@ test('users, keys, customers: passwords and webhook secrets never stored', async
     const [ce] = await entries('kind=customer');
     assert.equal(ce.target, cust.json.customer.id);
     assert.equal(ce.after.name, 'Audited Pub');
+    // a demo token minted for a client: recorded against the client, the token redacted
+    const c = await admin('POST', '/admin/v1/clients', { client_name: 'minted', grant_types: ['client_credentials'], scope: 'orders:read' });
+    const minted = await admin('POST', '/admin/v1/tokens', { client_id: c.json.client_id });
+    assert.equal(minted.status, 200, minted.text);
+    const [te] = await entries('kind=token');
+    assert.equal(te.action, 'mint');
+    assert.equal(te.target, c.json.client_id);
+    assert.equal(te.after.access_token, '[redacted]');
     const all = JSON.stringify((await adminFetch(b, 'GET', '/admin/v1/audit?limit=1000')).json);
+    assert.ok(!all.includes(minted.json.access_token), 'no token');
     assert.ok(!all.includes(PASSWORD), 'no password');
     assert.ok(!all.includes(cust.json.webhookSecret), 'no webhook secret');
 });
