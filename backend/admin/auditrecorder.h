@@ -8,7 +8,7 @@ namespace Gatehouse::Core {
 class Database;
 class HttpServer;
 struct HttpRequest;
-class HttpResponse;
+struct HttpResponse;
 } // namespace Gatehouse::Core
 namespace Gatehouse::Cluster {
 class ClusterApi;

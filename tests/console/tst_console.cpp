@@ -3711,7 +3711,7 @@ const char *const AdmissionEntry = R"({
 QJsonObject json(const char *text)
 {
     QJsonParseError error{};
-    const QJsonObject o = QJsonDocument::fromJson(text, &error).object();
+    QJsonObject o = QJsonDocument::fromJson(text, &error).object();
     if (error.error != QJsonParseError::NoError)
         qFatal("test JSON: %s", qPrintable(error.errorString()));
     return o;
