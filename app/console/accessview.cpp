@@ -14,23 +14,6 @@ QString str(const QJsonObject &o, const char *key)
     return o.value(QLatin1String(key)).toString();
 }
 
-QString valueText(const QJsonValue &value)
-{
-    if (value.isString())
-        return value.toString();
-    if (value.isDouble()) {
-        const double d = value.toDouble();
-        return d == double(qint64(d)) ? QString::number(qint64(d)) : QString::number(d);
-    }
-    if (value.isBool())
-        return value.toBool() ? QStringLiteral("true") : QStringLiteral("false");
-    if (value.isArray())
-        return QString::fromUtf8(QJsonDocument(value.toArray()).toJson(QJsonDocument::Compact));
-    if (value.isObject())
-        return QString::fromUtf8(QJsonDocument(value.toObject()).toJson(QJsonDocument::Compact));
-    return {};
-}
-
 QStringList strings(const QJsonValue &value)
 {
     QStringList out;
@@ -48,7 +31,7 @@ void addClaims(QVariantList *out, const QString &token, const QJsonObject &token
         const QJsonObject source = sources.value(it.key()).toObject();
         out->append(QVariantMap{{"token", token},
                                 {"claim", it.key()},
-                                {"value", valueText(it.value())},
+                                {"value", jsonValueText(it.value())},
                                 {"sourceText", TokenPreview::sourceText(str(source, "source"))},
                                 {"detail", str(source, "detail")}});
     }

@@ -584,4 +584,26 @@ void AdminClient::setLastError(const QString &error)
     emit lastErrorChanged();
 }
 
+QString jsonValueText(const QJsonValue &value)
+{
+    switch (value.type()) {
+    case QJsonValue::Null:
+    case QJsonValue::Undefined:
+        return {};
+    case QJsonValue::String:
+        return value.toString();
+    case QJsonValue::Bool:
+        return value.toBool() ? QStringLiteral("true") : QStringLiteral("false");
+    case QJsonValue::Double: {
+        const double d = value.toDouble();
+        return d == double(qint64(d)) ? QString::number(qint64(d)) : QString::number(d);
+    }
+    case QJsonValue::Array:
+        return QString::fromUtf8(QJsonDocument(value.toArray()).toJson(QJsonDocument::Compact));
+    case QJsonValue::Object:
+        return QString::fromUtf8(QJsonDocument(value.toObject()).toJson(QJsonDocument::Compact));
+    }
+    return {};
+}
+
 } // namespace Gatehouse::Console

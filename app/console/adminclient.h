@@ -51,6 +51,10 @@ struct ApiResult
 
 using ApiCallback = std::function<void(const ApiResult &)>;
 
+// A JSON value of an answer as one line of text for a table cell: strings as they are,
+// whole numbers without ".0", arrays and objects as compact JSON, null as empty.
+QString jsonValueText(const QJsonValue &value);
+
 // Client of the backend's admin API (/admin/v1): fetches the status, follows the event stream
 // and keeps reconnecting with exponential backoff. The console's only way to the backend,
 // whether it runs embedded or remote.

@@ -357,28 +357,6 @@ void AuditDetail::clearError()
     setError(QString());
 }
 
-QString AuditDetail::valueText(const QJsonValue &value)
-{
-    switch (value.type()) {
-    case QJsonValue::Null:
-    case QJsonValue::Undefined:
-        return {};
-    case QJsonValue::String:
-        return value.toString();
-    case QJsonValue::Bool:
-        return value.toBool() ? QStringLiteral("true") : QStringLiteral("false");
-    case QJsonValue::Double: {
-        const double d = value.toDouble();
-        return d == double(qint64(d)) ? QString::number(qint64(d)) : QString::number(d);
-    }
-    case QJsonValue::Array:
-        return QString::fromUtf8(QJsonDocument(value.toArray()).toJson(QJsonDocument::Compact));
-    case QJsonValue::Object:
-        return QString::fromUtf8(QJsonDocument(value.toObject()).toJson(QJsonDocument::Compact));
-    }
-    return {};
-}
-
 QVariantMap AuditDetail::itemLine(const QJsonObject &item)
 {
     QVariantMap line;
@@ -419,7 +397,7 @@ QVariantMap AuditDetail::itemLine(const QJsonObject &item)
     } else {
         QStringList parts;
         for (auto it = item.begin(); it != item.end(); ++it)
-            parts.append(QStringLiteral("%1: %2").arg(it.key(), valueText(it.value())));
+            parts.append(QStringLiteral("%1: %2").arg(it.key(), jsonValueText(it.value())));
         text = parts.join(QStringLiteral(", "));
     }
     line.insert(QStringLiteral("text"), text);
@@ -440,8 +418,8 @@ void AuditDetail::apply(const QJsonObject &entry)
                                    ? QStringLiteral("removed")
                                    : QStringLiteral("changed");
         m_changes.append(QVariantMap{{"field", str(c, "field")},
-                                     {"before", valueText(c.value(QLatin1String("before")))},
-                                     {"after", valueText(c.value(QLatin1String("after")))},
+                                     {"before", jsonValueText(c.value(QLatin1String("before")))},
+                                     {"after", jsonValueText(c.value(QLatin1String("after")))},
                                      {"change", change}});
     }
     m_items.clear();

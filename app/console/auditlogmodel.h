@@ -141,7 +141,6 @@ public:
     void apply(const QJsonObject &entry);
 
     // A JSON value as one line of text: strings as they are, others compact JSON, null "".
-    static QString valueText(const QJsonValue &value);
     // One consequence item (a token, a cluster request, a delivery attempt) as a line.
     static QVariantMap itemLine(const QJsonObject &item);
 

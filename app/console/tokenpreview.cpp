@@ -11,23 +11,6 @@ QString str(const QJsonObject &o, const char *key)
     return o.value(QLatin1String(key)).toString();
 }
 
-QString valueText(const QJsonValue &value)
-{
-    if (value.isString())
-        return value.toString();
-    if (value.isDouble()) {
-        const double d = value.toDouble();
-        return d == double(qint64(d)) ? QString::number(qint64(d)) : QString::number(d);
-    }
-    if (value.isBool())
-        return value.toBool() ? QStringLiteral("true") : QStringLiteral("false");
-    if (value.isArray())
-        return QString::fromUtf8(QJsonDocument(value.toArray()).toJson(QJsonDocument::Compact));
-    if (value.isObject())
-        return QString::fromUtf8(QJsonDocument(value.toObject()).toJson(QJsonDocument::Compact));
-    return {};
-}
-
 const QStringList &previewableGrants()
 {
     static const QStringList grants{
@@ -284,7 +267,7 @@ void TokenPreview::apply(const QJsonObject &answer)
     for (auto it = claims.begin(); it != claims.end(); ++it) {
         const QJsonObject source = sources.value(it.key()).toObject();
         m_claims.append(QVariantMap{{"claim", it.key()},
-                                    {"value", valueText(it.value())},
+                                    {"value", jsonValueText(it.value())},
                                     {"source", str(source, "source")},
                                     {"sourceText", sourceText(str(source, "source"))},
                                     {"detail", str(source, "detail")}});
@@ -301,8 +284,8 @@ void TokenPreview::apply(const QJsonObject &answer)
             if (always.contains(name) || claims.value(name) == m_compareTo.value(name))
                 continue;
             m_differences.append(QVariantMap{{"claim", name},
-                                             {"token", valueText(m_compareTo.value(name))},
-                                             {"now", valueText(claims.value(name))}});
+                                             {"token", jsonValueText(m_compareTo.value(name))},
+                                             {"now", jsonValueText(claims.value(name))}});
         }
     }
     emit resultChanged();

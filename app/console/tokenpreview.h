@@ -85,6 +85,7 @@ public:
     QJsonObject requestBody() const;
     // An API answer (public for tests).
     void apply(const QJsonObject &answer);
+
     static QString sourceText(const QString &source);
     static bool isUserGrant(const QString &grant);
 

@@ -746,8 +746,8 @@ void TestConsole::auditDetailChangesAndConsequences()
     QVERIFY(denied.value("failed").toBool());
     QCOMPARE(AuditDetail::itemLine({{"what", true}}).value("text").toString(),
              QStringLiteral("what: true"));
-    QCOMPARE(AuditDetail::valueText(1.5), QStringLiteral("1.5"));
-    QCOMPARE(AuditDetail::valueText(QJsonValue::Null), QString());
+    QCOMPARE(jsonValueText(1.5), QStringLiteral("1.5"));
+    QCOMPARE(jsonValueText(QJsonValue::Null), QString());
 }
 
 void TestConsole::auditDetailMalformedEntry()
