@@ -92,6 +92,27 @@ AdminClient::AdminClient(QObject *parent) : QObject(parent)
             [this] { m_listenerModel.setListeners(m_listeners); });
     m_uptimeTicker.setInterval(std::chrono::seconds(1));
     connect(&m_uptimeTicker, &QTimer::timeout, this, &AdminClient::uptimeChanged);
+    m_liveTicker.setInterval(std::chrono::seconds(1));
+    connect(&m_liveTicker, &QTimer::timeout, this, &AdminClient::tick);
+}
+
+qint64 AdminClient::contactAgeSeconds() const
+{
+    return m_contactClock.isValid() ? m_contactClock.elapsed() / 1000 : -1;
+}
+
+qint64 AdminClient::reconnectInMs() const
+{
+    return m_reconnectTimer.isActive() ? m_reconnectTimer.remainingTime() : -1;
+}
+
+bool AdminClient::may(const QString &area, bool write) const
+{
+    if (m_principal.isEmpty() || m_principal.value(QStringLiteral("root")).toBool())
+        return true;
+    const QStringList held = m_principal.value(QStringLiteral("permissions")).toStringList();
+    return held.contains(area + QLatin1String(":write")) ||
+           (!write && held.contains(area + QLatin1String(":read")));
 }
 
 AdminClient::~AdminClient()
@@ -188,6 +209,9 @@ void AdminClient::connectTo(const QUrl &url, const QString &token)
         m_startedAt = {};
         m_instance.clear();
         m_database.clear();
+        m_principal.clear();
+        m_contactClock.invalidate();
+        m_lastContactAt = {};
         m_uptimeBase = 0;
         m_uptimeClock.invalidate();
         m_listeners.clear();
@@ -405,6 +429,8 @@ void AdminClient::onStreamReadyRead()
     if (!m_streamReply || httpStatus(m_streamReply) != 200)
         return; // an error body; read in onStreamFinished
     m_stallTimer.start();
+    m_contactClock.start();
+    m_lastContactAt = QDateTime::currentDateTimeUtc();
     const QByteArray bytes = m_streamReply->readAll();
     for (const SseEvent &frame : m_parser.feed(bytes))
         handleEvent(frame);
@@ -474,6 +500,9 @@ void AdminClient::applyStatus(const QJsonObject &status)
     m_database = status.value(QLatin1String("database")).toObject().toVariantMap();
     m_database.insert(QStringLiteral("driverName"),
                       driverName(m_database.value(QStringLiteral("driver")).toString()));
+    m_principal = status.value(QLatin1String("principal")).toObject().toVariantMap();
+    m_contactClock.start();
+    m_lastContactAt = QDateTime::currentDateTimeUtc();
 
     QVariantList listeners;
     const QJsonArray array = status.value(QLatin1String("listeners")).toArray();
@@ -566,6 +595,10 @@ void AdminClient::setState(ConnectionState state)
         m_uptimeClock.invalidate();
     }
     m_state = state;
+    if (m_state == Disconnected || m_state == Unauthorized)
+        m_liveTicker.stop();
+    else
+        m_liveTicker.start();
     if (m_state == Online) {
         m_uptimeClock.start();
         m_uptimeTicker.start();

@@ -82,6 +82,11 @@ class AdminClient : public QObject
     Q_PROPERTY(int eventCount READ eventCount NOTIFY eventCountChanged)
     Q_PROPERTY(QDateTime lastEventAt READ lastEventAt NOTIFY eventCountChanged)
     Q_PROPERTY(QString lastError READ lastError NOTIFY lastErrorChanged)
+    // When the backend last spoke to us (any bytes on the stream, keepalives included, or an
+    // answer to the status); invalid before the first.
+    Q_PROPERTY(QDateTime lastContactAt READ lastContactAt NOTIFY tick)
+    // Who the admin token is: {root, name, permissions: ["orders:read", ...]} (GET /status).
+    Q_PROPERTY(QVariantMap principal READ principal NOTIFY statusChanged)
 
 public:
     enum ConnectionState {
@@ -117,6 +122,15 @@ public:
     int eventCount() const { return m_eventCount; }
     QDateTime lastEventAt() const { return m_lastEventAt; }
     QString lastError() const { return m_lastError; }
+    QDateTime lastContactAt() const { return m_lastContactAt; }
+    // Whole seconds since the last contact; -1 before the first.
+    qint64 contactAgeSeconds() const;
+    // Milliseconds until the next reconnect attempt while Offline; -1 when none is planned.
+    qint64 reconnectInMs() const;
+    QVariantMap principal() const { return m_principal; }
+    // Whether the token may read (or write) an area (orders, oauth, cluster, audit, admin),
+    // as far as the status said; true while unknown (the server decides in the end).
+    Q_INVOKABLE bool may(const QString &area, bool write = false) const;
 
     void setEmbedded(bool embedded);
     // Prefills the URL (the connect dialog shows it) without connecting.
@@ -125,6 +139,10 @@ public:
     void setReconnectDelays(std::chrono::milliseconds initial, std::chrono::milliseconds maximum);
     // A stream silent for this long is considered dead (the server sends keepalives every 15 s).
     void setStallTimeout(std::chrono::milliseconds timeout);
+    // Views call themselves stale when the stream has been silent this long (default 20 s:
+    // a missed keepalive), before the stall timeout reconnects.
+    void setStaleAfter(std::chrono::milliseconds after) { m_staleAfter = after; }
+    std::chrono::milliseconds staleAfter() const { return m_staleAfter; }
     std::chrono::milliseconds nextReconnectDelay() const { return m_backoff; }
 
     // "Service API" for "service", ...; unknown listener names as they are.
@@ -152,6 +170,8 @@ signals:
     void eventCountChanged();
     void lastErrorChanged();
     void eventReceived(const Gatehouse::Console::AdminEvent &event);
+    // Once a second while a backend is chosen: for ages shown on screen.
+    void tick();
 
 private:
     QNetworkRequest apiRequest(const QString &path) const;
@@ -181,6 +201,7 @@ private:
     QTimer m_reconnectTimer;
     QTimer m_stallTimer;
     QTimer m_uptimeTicker;
+    QTimer m_liveTicker;
     QElapsedTimer m_uptimeClock;
 
     ConnectionState m_state = Disconnected;
@@ -202,6 +223,10 @@ private:
     int m_eventCount = 0;
     qint64 m_lastSeq = 0;
     QDateTime m_lastEventAt;
+    QElapsedTimer m_contactClock;
+    QDateTime m_lastContactAt;
+    std::chrono::milliseconds m_staleAfter{20000};
+    QVariantMap m_principal;
     QString m_lastError;
 };
 

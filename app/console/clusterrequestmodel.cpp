@@ -20,7 +20,7 @@ QString str(const QJsonObject &o, const char *key)
 } // namespace
 
 ClusterRequestModel::ClusterRequestModel(AdminClient *client, QObject *parent)
-    : QAbstractListModel(parent), m_client(client)
+    : QAbstractListModel(parent), m_client(client), m_live(client)
 {
     if (!client)
         return;
@@ -173,6 +173,7 @@ void ClusterRequestModel::reload()
     m_duringLoad = {};
     m_loading = true;
     emit loadingChanged();
+    m_live.noteSyncStarted();
     QUrlQuery query;
     query.addQueryItem(QStringLiteral("limit"), QString::number(LoadLimit));
     m_client->callApi({"GET", QStringLiteral("/cluster/requests"), query, {}}, this,
@@ -185,8 +186,14 @@ void ClusterRequestModel::reload()
                               setError(QString());
                               m_loaded = true;
                               resetFrom(result.object().value(QLatin1String("items")).toArray());
+                              m_live.noteSynced();
                           } else if (!result.canceled) {
-                              setError(result.errorMessage);
+                              setError(result.httpStatus == 403 ? QString() : result.errorMessage);
+                              if (result.httpStatus == 403)
+                                  resetFrom({});
+                              m_live.noteSyncFailed(result.httpStatus, result.errorMessage);
+                          } else {
+                              m_live.noteSyncCanceled();
                           }
                           emit loadingChanged();
                           append(during);
@@ -279,6 +286,8 @@ void ClusterRequestModel::handleEvent(const AdminEvent &event)
         return;
     }
     append(requests);
+    if (!requests.isEmpty())
+        m_live.noteChange();
 }
 
 QString ClusterRequestModel::keyOf(const QJsonObject &item)

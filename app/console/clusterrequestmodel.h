@@ -1,6 +1,7 @@
 #pragma once
 
 #include "adminclient.h"
+#include "livestate.h"
 
 #include <QAbstractListModel>
 #include <QJsonArray>
@@ -26,6 +27,7 @@ class ClusterRequestModel : public QAbstractListModel
     // The last failed read's message as the API wrote it (never translated); "" when none.
     Q_PROPERTY(QString error READ error NOTIFY errorChanged)
     Q_PROPERTY(int capacity READ capacity CONSTANT)
+    Q_PROPERTY(Gatehouse::Console::LiveState *live READ live CONSTANT)
     // Only refused requests.
     Q_PROPERTY(bool deniedOnly READ deniedOnly WRITE setDeniedOnly NOTIFY filtersChanged)
     // Without the reads the admin API makes as gatehouse-admin (the console's own lists);
@@ -70,6 +72,7 @@ public:
 
     int count() const { return int(m_rows.size()); }
     int deniedCount() const;
+    LiveState *live() { return &m_live; }
     bool loading() const { return m_loading; }
     bool loaded() const { return m_loaded; }
     QString error() const { return m_error; }
@@ -106,6 +109,7 @@ private:
     void setError(const QString &error);
 
     QPointer<AdminClient> m_client;
+    LiveState m_live;
     int m_capacity = DefaultCapacity;
     quint64 m_generation = 0;
     bool m_loading = false;

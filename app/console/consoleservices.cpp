@@ -68,6 +68,7 @@ ConsoleServices::ConsoleServices(QObject *parent)
       m_access(new AccessView(m_adminClient, this))
 {
     connect(m_adminClient, &AdminClient::eventReceived, m_eventModel, &EventListModel::addEvent);
+    m_eventModel->live()->followStream(m_adminClient);
 
     // An action's answer updates every list that shows the object, before its event arrives.
     connect(m_orderDetail, &OrderDetail::orderUpdated, m_orders, &OrderListModel::applyOrder);

@@ -117,6 +117,7 @@ void EventListModel::addEvent(const AdminEvent &event)
         beginInsertRows({}, 0, 0);
         m_rows.prepend(std::move(row));
         endInsertRows();
+        m_live.noteChange();
     }
     if (count() != before)
         emit countChanged();

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "adminevent.h"
+#include "livestate.h"
 
 #include <QAbstractListModel>
 #include <QDateTime>
@@ -16,6 +17,8 @@ class EventListModel : public QAbstractListModel
     Q_OBJECT
     Q_PROPERTY(int count READ count NOTIFY countChanged)
     Q_PROPERTY(int capacity READ capacity CONSTANT)
+    // The stream's liveness (followStream() of the client that feeds addEvent()).
+    Q_PROPERTY(Gatehouse::Console::LiveState *live READ live CONSTANT)
     // "stats" events arrive about once a second; they are kept but hidden unless asked for.
     Q_PROPERTY(bool showStats READ showStats WRITE setShowStats NOTIFY showStatsChanged)
 
@@ -40,6 +43,7 @@ public:
 
     int count() const { return rowCount(); }
     int capacity() const { return m_capacity; }
+    LiveState *live() { return &m_live; }
     bool showStats() const { return m_showStats; }
     void setShowStats(bool show);
 
@@ -66,7 +70,8 @@ private:
     int m_capacity;
     bool m_showStats = false;
     std::deque<Row> m_all; // newest first, at most m_capacity
-    QList<Row> m_rows;     // the visible subset of m_all, same order
+    LiveState m_live{nullptr};
+    QList<Row> m_rows; // the visible subset of m_all, same order
 };
 
 } // namespace Gatehouse::Console

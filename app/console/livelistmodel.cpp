@@ -15,8 +15,18 @@ constexpr qsizetype MaxBufferedEvents = 2000;
 } // namespace
 
 LiveListModel::LiveListModel(AdminClient *client, QObject *parent)
-    : JsonListModel(parent), m_client(client)
+    : JsonListModel(parent), m_client(client), m_live(client)
 {
+    // What the stream changes in the rows is this view's "last change".
+    for (auto signal : {&QAbstractItemModel::rowsInserted, &QAbstractItemModel::rowsRemoved})
+        connect(this, signal, this, [this] {
+            if (m_applyingEvent)
+                m_live.noteChange();
+        });
+    connect(this, &QAbstractItemModel::dataChanged, this, [this] {
+        if (m_applyingEvent)
+            m_live.noteChange();
+    });
     if (!client)
         return;
     connect(client, &AdminClient::eventReceived, this, &LiveListModel::handleEvent);
@@ -35,30 +45,38 @@ void LiveListModel::reload()
         m_eventsDuringLoad.clear();
         setLoading(false);
         resetFrom({});
+        m_live.noteSynced(); // the filters say there is nothing: that is current
         return;
     }
     const quint64 generation = ++m_generation;
     m_eventsDuringLoad.clear();
     setLoading(true);
+    m_live.noteSyncStarted();
     m_client->callApi(listCall(), this, [this, generation](const ApiResult &result) {
         if (generation != m_generation)
             return; // a newer reload (other filters) is under way
         const QList<AdminEvent> events = std::exchange(m_eventsDuringLoad, {});
         if (result.canceled) {
             setLoading(false);
+            m_live.noteSyncCanceled();
             return;
         }
         if (!result.ok()) {
-            setError(result.errorMessage);
+            // A 403 is shown by the view's not-permitted pane, not as an error to dismiss.
+            setError(result.httpStatus == 403 ? QString() : result.errorMessage);
+            if (result.httpStatus == 403)
+                resetFrom({}); // not ours to see: nothing stays on screen
             setLoading(false);
+            m_live.noteSyncFailed(result.httpStatus, result.errorMessage);
             return;
         }
         setError(QString());
         resetFrom(result.object().value(QLatin1String("items")).toArray());
         m_loaded = true;
         setLoading(false);
+        m_live.noteSynced();
         for (const AdminEvent &event : events)
-            applyEvent(event);
+            applyLiveEvent(event);
     });
 }
 
@@ -74,7 +92,14 @@ void LiveListModel::handleEvent(const AdminEvent &event)
             m_eventsDuringLoad.append(event);
         return;
     }
+    applyLiveEvent(event);
+}
+
+void LiveListModel::applyLiveEvent(const AdminEvent &event)
+{
+    m_applyingEvent = true;
     applyEvent(event);
+    m_applyingEvent = false;
 }
 
 void LiveListModel::upsert(const QJsonObject &object)
@@ -154,8 +179,11 @@ void LiveListModel::fetchAndUpsert(const QString &path)
     if (!m_client)
         return;
     m_client->callApi({"GET", path, {}, {}}, this, [this](const ApiResult &result) {
-        if (result.ok())
+        if (result.ok()) {
+            m_applyingEvent = true; // fetched because an event named it
             upsert(result.object());
+            m_applyingEvent = false;
+        }
         // A failed lookup is not the user's business: the next reload fixes the list.
     });
 }

@@ -3,6 +3,7 @@
 #include "adminclient.h"
 #include "adminevent.h"
 #include "jsonlistmodel.h"
+#include "livestate.h"
 
 #include <QPointer>
 
@@ -22,6 +23,8 @@ class LiveListModel : public Gatehouse::Console::JsonListModel
     // The last failed call's message as the API wrote it (never translated); empty when none.
     Q_PROPERTY(QString error READ error NOTIFY errorChanged)
     Q_PROPERTY(int capacity READ capacity CONSTANT)
+    // How current the rows are: Live, Stale, Syncing, NotPermitted, ... (LiveState).
+    Q_PROPERTY(Gatehouse::Console::LiveState *live READ live CONSTANT)
 
 public:
     static constexpr int DefaultCapacity = 1000;
@@ -36,6 +39,7 @@ public:
     // Call before the first rows arrive.
     void setCapacity(int capacity) { m_capacity = std::max(1, capacity); }
     AdminClient *client() const { return m_client; }
+    LiveState *live() { return &m_live; }
 
     // Reads the list again (does nothing unless the client is online).
     Q_INVOKABLE void reload();
@@ -79,6 +83,7 @@ protected:
                    std::function<void()> finished = {});
 
 private:
+    void applyLiveEvent(const AdminEvent &event);
     void setLoading(bool loading);
     void trimToCapacity();
 
@@ -89,6 +94,8 @@ private:
     bool m_loaded = false;
     QString m_error;
     QList<AdminEvent> m_eventsDuringLoad;
+    LiveState m_live;
+    bool m_applyingEvent = false; // row changes now come from the stream
 };
 
 } // namespace Gatehouse::Console

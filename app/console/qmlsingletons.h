@@ -22,6 +22,7 @@
 #include "jwtinspector.h"
 #include "kubeconfigform.h"
 #include "livelistmodel.h"
+#include "livestate.h"
 #include "navigationmodel.h"
 #include "nodelabeleditor.h"
 #include "nodelabelmodel.h"
@@ -468,6 +469,14 @@ struct NodeLabelModelForeign
     Q_GADGET
     QML_FOREIGN(Gatehouse::Console::NodeLabelModel)
     QML_ANONYMOUS
+};
+
+struct LiveStateForeign
+{
+    Q_GADGET
+    QML_FOREIGN(Gatehouse::Console::LiveState)
+    QML_NAMED_ELEMENT(LiveState)
+    QML_UNCREATABLE("each live view has its own (its model's live property)")
 };
 
 struct RbacListModelForeign

@@ -31,7 +31,8 @@ QString scopeText(const QString &ns)
 
 RbacListModel::RbacListModel(AdminClient *client, QString clusterResource,
                              QString namespacedResource, QObject *parent)
-    : JsonListModel(parent), m_client(client), m_clusterResource(std::move(clusterResource)),
+    : JsonListModel(parent), m_client(client), m_live(client),
+      m_clusterResource(std::move(clusterResource)),
       m_namespacedResource(std::move(namespacedResource))
 {
     m_reloadSoon.setSingleShot(true);
@@ -58,6 +59,7 @@ void RbacListModel::reload()
         return;
     const quint64 generation = ++m_generation;
     setLoading(true);
+    m_live.noteSyncStarted();
     // Both lists, then one reset: the rows never show one kind without the other.
     struct Pending
     {
@@ -65,6 +67,7 @@ void RbacListModel::reload()
         QJsonArray namespacedItems;
         int answers = 0;
         QString error;
+        int errorStatus = 0;
         bool canceled = false;
     };
     auto pending = std::make_shared<Pending>();
@@ -72,16 +75,22 @@ void RbacListModel::reload()
         if (++pending->answers < 2 || generation != m_generation)
             return;
         setLoading(false);
-        if (pending->canceled)
+        if (pending->canceled) {
+            m_live.noteSyncCanceled();
             return;
+        }
         if (!pending->error.isEmpty()) {
-            setError(pending->error);
+            setError(pending->errorStatus == 403 ? QString() : pending->error);
+            if (pending->errorStatus == 403)
+                resetFrom({}, {});
+            m_live.noteSyncFailed(pending->errorStatus, pending->error);
             return;
         }
         setError(QString());
         m_loaded = true;
         resetFrom(pending->clusterItems, pending->namespacedItems);
         emit loadingChanged();
+        m_live.noteSynced();
     };
     for (const bool cluster : {true, false}) {
         m_client->callApi(
@@ -89,9 +98,10 @@ void RbacListModel::reload()
             this, [pending, finish, cluster](const ApiResult &result) {
                 if (result.canceled)
                     pending->canceled = true;
-                else if (!result.ok())
+                else if (!result.ok()) {
                     pending->error = result.errorMessage;
-                else
+                    pending->errorStatus = result.httpStatus;
+                } else
                     (cluster ? pending->clusterItems : pending->namespacedItems) =
                         result.object().value(QLatin1String("items")).toArray();
                 finish();

@@ -2,6 +2,7 @@
 
 #include "adminclient.h"
 #include "jsonlistmodel.h"
+#include "livestate.h"
 
 #include <QPointer>
 #include <QTimer>
@@ -20,6 +21,7 @@ class RbacListModel : public Gatehouse::Console::JsonListModel
     Q_PROPERTY(bool loaded READ loaded NOTIFY loadingChanged)
     // The last failed read's message as the API wrote it (never translated); "" when none.
     Q_PROPERTY(QString error READ error NOTIFY errorChanged)
+    Q_PROPERTY(Gatehouse::Console::LiveState *live READ live CONSTANT)
 
 public:
     static constexpr int ReloadDelayMs = 250; // coalesces a burst of changes
@@ -27,6 +29,7 @@ public:
     RbacListModel(AdminClient *client, QString clusterResource, QString namespacedResource,
                   QObject *parent);
 
+    LiveState *live() { return &m_live; }
     bool loading() const { return m_loading; }
     bool loaded() const { return m_loaded; }
     QString error() const { return m_error; }
@@ -55,6 +58,7 @@ private:
     void setError(const QString &error);
 
     QPointer<AdminClient> m_client;
+    LiveState m_live;
     QString m_clusterResource;
     QString m_namespacedResource;
     QTimer m_reloadSoon;

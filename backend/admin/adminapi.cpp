@@ -1,9 +1,12 @@
 #include "admin/adminapi.h"
 
+#include "admin/admintokens.h"
+#include "core/clock.h"
 #include "core/eventbus.h"
 #include "core/httpserver.h"
 #include "core/metrics.h"
 
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QPointer>
 #include <QTimer>
@@ -14,11 +17,12 @@ using Core::HttpRequest;
 using Core::HttpResponse;
 
 AdminApi::AdminApi(Core::HttpServer &server, Core::EventBus &events, Core::Metrics &metrics,
-                   QString adminToken, std::function<QJsonObject()> status, QObject *parent)
-    : QObject(parent), m_server(server), m_events(events), m_metrics(metrics),
-      m_token(std::move(adminToken)), m_status(std::move(status))
+                   AdminTokens &tokens, std::function<QJsonObject()> status, QObject *parent)
+    : QObject(parent), m_server(server), m_events(events), m_metrics(metrics), m_tokens(tokens),
+      m_status(std::move(status))
 {
     registerRoutes();
+    registerTokenRoutes();
 }
 
 bool AdminApi::tokenMatches(const QString &expected, const QString &presented)
@@ -40,20 +44,51 @@ QByteArray sseFrame(const Core::Event &e)
            "\ndata: " + QJsonDocument(e.toJson()).toJson(QJsonDocument::Compact) + "\n\n";
 }
 
+// The frame for this reader: the event, or (for an event of an area the token may not read)
+// only its id as a comment, so Last-Event-ID still moves on and nothing is replayed twice.
+QByteArray sseFrameFor(const AdminPrincipal &reader, const Core::Event &e)
+{
+    const QString area = AdminTokens::areaOfEvent(e.type);
+    if (area.isEmpty() || reader.may(area, false))
+        return sseFrame(e);
+    return "id: " + QByteArray::number(e.seq) + "\n: not permitted\n\n";
+}
+
+QString accessWord(bool write)
+{
+    return write ? QStringLiteral("change") : QStringLiteral("read");
+}
+
+HttpResponse errorAnswer(const Core::Error &e)
+{
+    return HttpResponse::error(e.httpStatus, e.code, e.message);
+}
+
 } // namespace
 
 void AdminApi::registerRoutes()
 {
     auto guard = [this](const HttpRequest &req) -> std::optional<HttpResponse> {
-        if (tokenMatches(m_token, req.bearerToken()))
+        const auto principal = m_tokens.authenticate(req.bearerToken());
+        if (!principal) {
+            // Fail closed; never say whether a token was close.
+            HttpResponse r = HttpResponse::error(401, QStringLiteral("unauthorized"),
+                                                 req.bearerToken().isEmpty()
+                                                     ? QStringLiteral("missing admin token")
+                                                     : QStringLiteral("invalid admin token"));
+            r.setHeader("WWW-Authenticate", "Bearer realm=\"gatehouse-admin\"");
+            return r;
+        }
+        const QString area = AdminTokens::areaOfPath(req.path);
+        const bool write = AdminTokens::isWrite(req.method, req.path);
+        if (area.isEmpty() || principal->may(area, write))
             return std::nullopt;
-        // Fail closed; never say whether a token was close.
-        HttpResponse r = HttpResponse::error(401, QStringLiteral("unauthorized"),
-                                             req.bearerToken().isEmpty()
-                                                 ? QStringLiteral("missing admin token")
-                                                 : QStringLiteral("invalid admin token"));
-        r.setHeader("WWW-Authenticate", "Bearer realm=\"gatehouse-admin\"");
-        return r;
+        const QStringList held = principal->permissions();
+        return HttpResponse::error(403, QStringLiteral("forbidden"),
+                                   QStringLiteral("%1 may not %2 the %3 area (it holds %4)")
+                                       .arg(principal->describe(), accessWord(write), area,
+                                            held.isEmpty() ? QStringLiteral("no permissions")
+                                                           : held.join(QLatin1String(", "))));
     };
     m_server.addFilter(QStringLiteral("/admin/"), guard);
     m_server.addFilter(QStringLiteral("/metrics"), guard);
@@ -63,8 +98,12 @@ void AdminApi::registerRoutes()
                                   "text/plain; version=0.0.4; charset=utf-8");
     });
 
-    m_server.route("GET", QStringLiteral("/admin/v1/status"), [this](const HttpRequest &) {
-        HttpResponse r = HttpResponse::json(200, m_status());
+    m_server.route("GET", QStringLiteral("/admin/v1/status"), [this](const HttpRequest &req) {
+        QJsonObject status = m_status();
+        // Who the caller is, so a console can tell what it may do before it is refused.
+        if (const auto principal = m_tokens.authenticate(req.bearerToken()))
+            status.insert(QStringLiteral("principal"), principal->toJson());
+        HttpResponse r = HttpResponse::json(200, status);
         r.setHeader("Cache-Control", "no-store");
         return r;
     });
@@ -76,42 +115,143 @@ void AdminApi::registerRoutes()
             since = req.query.queryItemValue(QStringLiteral("since")).toLongLong(&ok);
         if (!ok)
             since = -1; // new subscriber: only what happens from now on, plus the last few
+        const auto reader = m_tokens.authenticate(req.bearerToken());
+        if (!reader) // revoked between the guard and here
+            return HttpResponse::error(401, QStringLiteral("unauthorized"),
+                                       QStringLiteral("invalid admin token"));
         HttpResponse r;
         r.status = 200;
         r.setHeader("Content-Type", "text/event-stream");
         r.setHeader("X-Accel-Buffering", "no");
-        r.stream = [this, since](Core::HttpStream *stream) {
+        r.stream = [this, since, reader = *reader,
+                    token = req.bearerToken()](Core::HttpStream *stream) {
             QPointer<Core::HttpStream> s(stream);
             stream->write(": gatehouse event stream\nretry: 2000\n\n");
             QList<Core::Event> backlog = m_events.since(since < 0 ? 0 : since);
             if (since < 0 && backlog.size() > 50)
                 backlog = backlog.mid(backlog.size() - 50);
             for (const Core::Event &e : std::as_const(backlog))
-                stream->write(sseFrame(e));
+                stream->write(sseFrameFor(reader, e));
             const qint64 last = backlog.isEmpty() ? m_events.lastSeq() : backlog.last().seq;
             auto lastSent = std::make_shared<qint64>(last);
             // Events are published from several threads, so their notifications can arrive
             // here out of order: write whatever the bus holds after the last one sent, in
             // sequence, rather than the event that happened to arrive.
             connect(&m_events, &Core::EventBus::published, stream,
-                    [this, s, lastSent](const Core::Event &e) {
+                    [this, s, lastSent, reader](const Core::Event &e) {
                         if (!s || e.seq <= *lastSent)
                             return;
                         for (const Core::Event &next : m_events.since(*lastSent)) {
                             *lastSent = next.seq;
-                            s->write(sseFrame(next));
+                            s->write(sseFrameFor(reader, next));
                         }
                     });
+            // A revoked token's streams end at once; an expired one's at the next keepalive.
+            if (!reader.root)
+                connect(this, &AdminApi::tokenRevoked, stream,
+                        [s, id = reader.id](const QString &r) {
+                            if (s && r == id)
+                                s->close();
+                        });
             auto *keepalive = new QTimer(stream);
             keepalive->setInterval(15'000);
-            connect(keepalive, &QTimer::timeout, stream, [s] {
-                if (s)
-                    s->write(": keepalive\n\n");
+            connect(keepalive, &QTimer::timeout, stream, [this, s, token] {
+                if (!s)
+                    return;
+                if (!m_tokens.authenticate(token)) {
+                    s->close();
+                    return;
+                }
+                s->write(": keepalive\n\n");
             });
             keepalive->start();
         };
         return r;
     });
+}
+
+void AdminApi::registerTokenRoutes()
+{
+    // Scoped admin tokens (docs/admin-tokens.md). The guard has checked admin:read / write.
+    m_server.route("GET", QStringLiteral("/admin/v1/admin-tokens"), [this](const HttpRequest &) {
+        return HttpResponse::json(200, QJsonObject{{QStringLiteral("items"), m_tokens.list()}});
+    });
+    m_server.route("GET", QStringLiteral("/admin/v1/admin-tokens/{id}"),
+                   [this](const HttpRequest &req) {
+                       const QString id = req.pathParam(QStringLiteral("id"));
+                       if (const auto found = m_tokens.find(id))
+                           return HttpResponse::json(200, *found);
+                       return HttpResponse::error(404, QStringLiteral("admin-token-not-found"),
+                                                  QStringLiteral("no admin token %1").arg(id));
+                   });
+    // {"name", "permissions": ["orders:read", ...], "expiresIn"?: seconds}
+    m_server.routeDeferred(
+        "POST", QStringLiteral("/admin/v1/admin-tokens"),
+        [this](const HttpRequest &req, const Core::Responder &respond) {
+            const auto creator = m_tokens.authenticate(req.bearerToken());
+            if (!creator)
+                return respond(HttpResponse::error(401, QStringLiteral("unauthorized"),
+                                                   QStringLiteral("invalid admin token")));
+            QJsonParseError pe;
+            const QJsonDocument doc = QJsonDocument::fromJson(req.body, &pe);
+            if (pe.error != QJsonParseError::NoError || !doc.isObject())
+                return respond(HttpResponse::error(
+                    400, QStringLiteral("malformed-json"),
+                    QStringLiteral("the body must be a JSON object: {\"name\", "
+                                   "\"permissions\": [\"AREA:read|write\", ...], "
+                                   "\"expiresIn\"?}")));
+            const QJsonObject o = doc.object();
+            const QJsonValue name = o.value(QStringLiteral("name"));
+            const QJsonValue permissions = o.value(QStringLiteral("permissions"));
+            const QJsonValue expiresIn = o.value(QStringLiteral("expiresIn"));
+            QStringList items;
+            bool itemsOk = permissions.isArray();
+            for (const QJsonValue v : permissions.toArray()) {
+                itemsOk = itemsOk && v.isString();
+                items.append(v.toString());
+            }
+            if (!name.isString() || !itemsOk ||
+                (!expiresIn.isUndefined() &&
+                 (!expiresIn.isDouble() || expiresIn.toDouble() < 60 ||
+                  expiresIn.toDouble() > 10.0 * 365 * 86400 ||
+                  expiresIn.toDouble() != double(expiresIn.toInteger()))))
+                return respond(HttpResponse::error(
+                    400, QStringLiteral("validation-failed"),
+                    QStringLiteral("name: a string; permissions: a list of strings "
+                                   "(\"orders:read\", ...); expiresIn: whole seconds, 60 to "
+                                   "315360000, or absent for no expiry")));
+            QString by = QString::fromUtf8(req.header("x-gatehouse-actor")).trimmed().left(100);
+            by = by.isEmpty() ? creator->describe()
+                              : QStringLiteral("%1 via %2").arg(by, creator->describe());
+            m_tokens.create(
+                *creator, name.toString(), items,
+                expiresIn.isUndefined() ? 0 : expiresIn.toInteger() * 1000, by,
+                [respond](const Core::Result<AdminTokens::Created> &r) {
+                    if (!r)
+                        return respond(errorAnswer(r.error()));
+                    QJsonObject body = r->principal.toJson();
+                    body.remove(QStringLiteral("root"));
+                    body.insert(QStringLiteral("token"), r->token);
+                    body.insert(QStringLiteral("createdAt"), Core::isoTimeMs(r->createdAt));
+                    body.insert(QStringLiteral("expiresAt"),
+                                r->expiresAt > 0 ? QJsonValue(Core::isoTimeMs(r->expiresAt))
+                                                 : QJsonValue());
+                    HttpResponse resp = HttpResponse::json(201, body);
+                    resp.setHeader("Cache-Control", "no-store");
+                    respond(resp);
+                });
+        });
+    m_server.routeDeferred("DELETE", QStringLiteral("/admin/v1/admin-tokens/{id}"),
+                           [this](const HttpRequest &req, const Core::Responder &respond) {
+                               const QString id = req.pathParam(QStringLiteral("id"));
+                               m_tokens.revoke(id,
+                                               [this, id, respond](const Core::Result<void> &r) {
+                                                   if (!r)
+                                                       return respond(errorAnswer(r.error()));
+                                                   emit tokenRevoked(id);
+                                                   respond(HttpResponse{204, {}, {}, {}});
+                                               });
+                           });
 }
 
 } // namespace Gatehouse::Admin

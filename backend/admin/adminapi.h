@@ -14,24 +14,33 @@ class Metrics;
 
 namespace Gatehouse::Admin {
 
+class AdminTokens;
+
 // The /admin/v1 REST API and the live event stream (Server-Sent Events) on the admin
-// listener, guarded by the admin bearer token.
+// listener, guarded by admin bearer tokens: the root token, or scoped tokens that may read
+// or write only some areas (AdminTokens; 403 "forbidden" otherwise). The stream sends a
+// scoped token only the events of the areas it may read.
 class AdminApi : public QObject
 {
     Q_OBJECT
 public:
     AdminApi(Core::HttpServer &server, Core::EventBus &events, Core::Metrics &metrics,
-             QString adminToken, std::function<QJsonObject()> status, QObject *parent = nullptr);
+             AdminTokens &tokens, std::function<QJsonObject()> status, QObject *parent = nullptr);
 
     static bool tokenMatches(const QString &expected, const QString &presented);
 
+signals:
+    // A scoped token was revoked: its open event streams close.
+    void tokenRevoked(const QString &id);
+
 private:
     void registerRoutes();
+    void registerTokenRoutes();
 
     Core::HttpServer &m_server;
     Core::EventBus &m_events;
     Core::Metrics &m_metrics;
-    const QString m_token;
+    AdminTokens &m_tokens;
     std::function<QJsonObject()> m_status;
 };
 

@@ -89,6 +89,17 @@ int printStatus(const QJsonObject &s, QTextStream &out)
     out << "  uptime:    " << formatDuration(s.value(QStringLiteral("uptimeSeconds")).toInteger())
         << " (since " << s.value(QStringLiteral("startedAt")).toString() << ")\n";
     out << "  data dir:  " << s.value(QStringLiteral("dataDir")).toString() << "\n";
+    if (const QJsonObject me = s.value(QStringLiteral("principal")).toObject(); !me.isEmpty())
+        out << "  token:     "
+            << (me.value(QStringLiteral("root")).toBool()
+                    ? QStringLiteral("root (everything)")
+                    : QStringLiteral("'%1' (%2)")
+                          .arg(me.value(QStringLiteral("name")).toString(),
+                               me.value(QStringLiteral("permissions"))
+                                   .toVariant()
+                                   .toStringList()
+                                   .join(QLatin1String(", "))))
+            << "\n";
     const QJsonObject db = s.value(QStringLiteral("database")).toObject();
     out << "  database:  " << db.value(QStringLiteral("driver")).toString() << " "
         << db.value(QStringLiteral("path")).toString() << " (schema version "
@@ -246,6 +257,12 @@ constexpr Command Commands[] = {
     {"audit", "list", 0, "audit list [--kind K] [--target T] [--limit N]"},
     {"audit", "show", 1, "audit show ENTRY_ID"},
     {"consents", "revoke", 2, "consents revoke USER_ID CLIENT_ID"},
+    {"admin-tokens", "create", 1,
+     "admin-tokens create NAME --allow AREA:read|write[,...] [--expires-in SECONDS]   (areas: "
+     "orders, oauth, cluster, audit, admin, *)"},
+    {"admin-tokens", "list", 0, "admin-tokens list"},
+    {"admin-tokens", "show", 1, "admin-tokens show ID"},
+    {"admin-tokens", "revoke", 1, "admin-tokens revoke ID"},
 };
 
 // The JSON document of a file, or of stdin for "-".
@@ -1066,8 +1083,13 @@ int runAdminCli(const QStringList &args, const QProcessEnvironment &env, QTextSt
         {QStringLiteral("alg"), QStringLiteral("keys rotate: RS256 (default) or ES256."),
          QStringLiteral("alg")},
         {QStringLiteral("expires-in"),
-         QStringLiteral("initial-access-tokens create: lifetime in seconds (default 86400)."),
+         QStringLiteral("initial-access-tokens create: lifetime in seconds (default 86400); "
+                        "admin-tokens create: (default: no expiry)."),
          QStringLiteral("seconds")},
+        {QStringLiteral("allow"),
+         QStringLiteral("admin-tokens create: permissions, e.g. orders:read,audit:read (repeat "
+                        "or separate with commas)."),
+         QStringLiteral("permissions")},
         {QStringLiteral("max-uses"),
          QStringLiteral("initial-access-tokens create: registrations allowed (default 1)."),
          QStringLiteral("n")},
@@ -1245,6 +1267,33 @@ int runAdminCli(const QStringList &args, const QProcessEnvironment &env, QTextSt
         method = "POST";
         path = QStringLiteral("/admin/v1/initial-access-tokens");
         body = QJsonDocument(o).toJson();
+    } else if (noun == QLatin1String("admin-tokens") && verb == QLatin1String("create")) {
+        QJsonArray permissions;
+        for (const QString &v : p.values(QStringLiteral("allow")))
+            for (const QString &item : v.split(QLatin1Char(','), Qt::SkipEmptyParts))
+                permissions.append(item.trimmed());
+        if (permissions.isEmpty()) {
+            err << "gatehouse admin: give what the token may do with --allow, e.g. --allow "
+                   "orders:read,audit:read\n";
+            return 2;
+        }
+        QJsonObject o{{QStringLiteral("name"), words[0]},
+                      {QStringLiteral("permissions"), permissions}};
+        if (p.isSet(QStringLiteral("expires-in"))) {
+            bool ok = false;
+            const qint64 v = p.value(QStringLiteral("expires-in")).toLongLong(&ok);
+            if (!ok) {
+                err << "gatehouse admin: --expires-in must be a whole number of seconds\n";
+                return 2;
+            }
+            o.insert(QStringLiteral("expiresIn"), v);
+        }
+        method = "POST";
+        path = QStringLiteral("/admin/v1/admin-tokens");
+        body = QJsonDocument(o).toJson();
+    } else if (noun == QLatin1String("admin-tokens") && verb == QLatin1String("revoke")) {
+        method = "DELETE";
+        path = QStringLiteral("/admin/v1/admin-tokens/%1").arg(words[0]);
     } else if (noun == QLatin1String("keys") && verb == QLatin1String("rotate")) {
         method = "POST";
         path = QStringLiteral("/admin/v1/signing-keys/rotate");
@@ -1515,6 +1564,15 @@ int runAdminCli(const QStringList &args, const QProcessEnvironment &env, QTextSt
                        out);
         else if (noun == QLatin1String("issuers"))
             printTable(rows, {{"issuer", "ISSUER"}, {"createdAt", "ADDED"}}, out);
+        else if (noun == QLatin1String("admin-tokens"))
+            printTable(rows,
+                       {{"id", "ID"},
+                        {"name", "NAME"},
+                        {"permissions", "PERMISSIONS"},
+                        {"expiresAt", "EXPIRES"},
+                        {"lastUsedAt", "LAST USED"},
+                        {"createdBy", "CREATED BY"}},
+                       out);
         else if (noun == QLatin1String("tokens"))
             printTable(rows,
                        {{"id", "ID"},
@@ -1611,7 +1669,8 @@ int runAdminCli(const QStringList &args, const QProcessEnvironment &env, QTextSt
     }
     if (answer.contains(QStringLiteral("webhookSecret")) ||
         answer.contains(QStringLiteral("client_secret")) ||
-        (noun == QLatin1String("initial-access-tokens") &&
+        ((noun == QLatin1String("initial-access-tokens") ||
+          noun == QLatin1String("admin-tokens")) &&
          answer.contains(QStringLiteral("token"))))
         err << "gatehouse admin: the secret is shown once; store it now.\n";
     printObject(answer, out);

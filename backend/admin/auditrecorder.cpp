@@ -1,5 +1,7 @@
 #include "admin/auditrecorder.h"
 
+#include "admin/admintokens.h"
+
 #include "cluster/clusterapi.h"
 #include "cluster/requestinfo.h"
 #include "core/clock.h"
@@ -35,7 +37,8 @@ const QHash<QString, QString> &kinds()
         {QStringLiteral("test-orders"), QStringLiteral("order")},
         {QStringLiteral("deliveries"), QStringLiteral("redelivery")},
         {QStringLiteral("redeliveries"), QStringLiteral("redelivery")},
-        {QStringLiteral("endpoints"), QStringLiteral("endpoint")}};
+        {QStringLiteral("endpoints"), QStringLiteral("endpoint")},
+        {QStringLiteral("admin-tokens"), QStringLiteral("admin-token")}};
     return k;
 }
 
@@ -63,9 +66,14 @@ QString createdId(const QJsonObject &answer)
     return {};
 }
 
-QString actorOf(const HttpRequest &req)
+QString actorOf(const HttpRequest &req, const AdminTokens &tokens)
 {
     QString who = QString::fromUtf8(req.header("x-gatehouse-actor")).trimmed().left(100);
+    // A scoped token names itself: "alice via admin token 'ci'", or the token alone.
+    const auto principal = tokens.authenticate(req.bearerToken());
+    if (principal && !principal->root)
+        who = who.isEmpty() ? principal->describe()
+                            : QStringLiteral("%1 via %2").arg(who, principal->describe());
     if (who.isEmpty())
         who = QStringLiteral("admin token");
     QString agent = QString::fromUtf8(req.header("user-agent")).section(QLatin1Char(' '), 0, 0);
@@ -78,8 +86,8 @@ QString actorOf(const HttpRequest &req)
 } // namespace
 
 AuditRecorder::AuditRecorder(Core::HttpServer &admin, Core::AuditLog &log, Core::Database &database,
-                             Cluster::ClusterApi &cluster)
-    : m_admin(admin), m_log(log), m_database(database), m_cluster(cluster)
+                             Cluster::ClusterApi &cluster, const AdminTokens &tokens)
+    : m_admin(admin), m_log(log), m_database(database), m_cluster(cluster), m_tokens(tokens)
 {
     m_admin.addObserver(
         QStringLiteral("/admin/v1/"),
@@ -91,7 +99,7 @@ AuditRecorder::AuditRecorder(Core::HttpServer &admin, Core::AuditLog &log, Core:
             const QJsonValue before = t.action.startsWith(QLatin1String("create"))
                                           ? QJsonValue(QJsonValue::Null)
                                           : snapshot(t);
-            const QString actor = actorOf(req);
+            const QString actor = actorOf(req, m_tokens);
             const QString method = QString::fromLatin1(req.method);
             const QString path = req.path;
             return [this, t, before, actor, method, path](const HttpResponse &response) {

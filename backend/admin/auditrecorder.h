@@ -16,6 +16,8 @@ class ClusterApi;
 
 namespace Gatehouse::Admin {
 
+class AdminTokens;
+
 // Turns every changing admin API request (POST, PUT, PATCH, DELETE under /admin/v1 that is not
 // a dry run) into an audit entry: what kind of thing it changed and which one, the actor (the
 // X-Gatehouse-Actor header, the client program and address), and the thing before and after,
@@ -26,7 +28,7 @@ class AuditRecorder
 {
 public:
     AuditRecorder(Core::HttpServer &admin, Core::AuditLog &log, Core::Database &database,
-                  Cluster::ClusterApi &cluster);
+                  Cluster::ClusterApi &cluster, const AdminTokens &tokens);
 
     struct Target
     {
@@ -51,6 +53,7 @@ private:
     Core::AuditLog &m_log;
     Core::Database &m_database;
     Cluster::ClusterApi &m_cluster;
+    const AdminTokens &m_tokens;
 };
 
 } // namespace Gatehouse::Admin

@@ -1,5 +1,6 @@
 #include "admin/backend.h"
 #include "admin/adminapi.h"
+#include "admin/admintokens.h"
 #include "admin/auditrecorder.h"
 #include "admin/clusteradmin.h"
 #include "admin/oauthadmin.h"
@@ -72,7 +73,6 @@ void Backend::stopWorkers()
 
 Result<void> Backend::startOrders()
 {
-    m_writer = std::make_unique<Core::WriteQueue>(*m_database, QStringLiteral("db-writer"));
     m_eventQueue = std::make_unique<Core::EventQueue>();
     m_demoReceiver =
         std::make_unique<Webhooks::DemoReceiver>(*m_database, *m_events, *m_metrics, *m_clock);
@@ -230,7 +230,8 @@ Result<void> Backend::start()
                     << OAuth::OAuthStore::migration() << OAuth::OAuthStore::usersAndCodes()
                     << OAuth::OAuthStore::deviceCodes() << OAuth::OAuthStore::registration()
                     << OAuth::OAuthStore::assertions() << Cluster::ObjectStore::migration()
-                    << Orders::RedeliveryJobs::migration() << Core::AuditLog::migration());
+                    << Orders::RedeliveryJobs::migration() << Core::AuditLog::migration()
+                    << AdminTokens::migration());
     if (!db)
         return db.error();
     m_database = std::move(*db);
@@ -285,7 +286,12 @@ Result<void> Backend::start()
     // each pool thread before it ends.
     for (Core::HttpServer *s : {m_service.get(), m_cluster.get(), m_admin.get()})
         s->setPoolThreadCleanup(&Crypto::Random::releaseThreadState);
-    m_adminApi = std::make_unique<AdminApi>(*m_admin, *m_events, *m_metrics, m_adminToken,
+    // The single writer of the database, for every module.
+    m_writer = std::make_unique<Core::WriteQueue>(*m_database, QStringLiteral("db-writer"));
+    m_adminTokens = std::make_unique<AdminTokens>(*m_database, *m_writer, m_adminToken);
+    if (auto r = m_adminTokens->load(); !r)
+        return r;
+    m_adminApi = std::make_unique<AdminApi>(*m_admin, *m_events, *m_metrics, *m_adminTokens,
                                             [this] { return status(); });
 
     if (auto r = startOrders(); !r)
@@ -316,8 +322,8 @@ Result<void> Backend::start()
                                                           m_cluster->url());
     // Every administrative change from here on is recorded (docs/audit.md).
     m_audit = std::make_unique<Core::AuditLog>(*m_database, *m_writer, *m_events, *m_clock);
-    m_auditRecorder =
-        std::make_unique<AuditRecorder>(*m_admin, *m_audit, *m_database, *m_clusterApi);
+    m_auditRecorder = std::make_unique<AuditRecorder>(*m_admin, *m_audit, *m_database,
+                                                      *m_clusterApi, *m_adminTokens);
     // The issuer is the public base URL, else the service listener's own URL (known now).
     OAuth::AuthorizeSettings authorize;
     authorize.loginRatePerMinute = m_config.oauthLoginRate;

@@ -51,6 +51,7 @@ namespace Gatehouse::Admin {
 
 class AdminApi;
 class AuditRecorder;
+class AdminTokens;
 class ClusterAdminApi;
 class OrdersAdminApi;
 class OAuthAdminApi;
@@ -110,6 +111,7 @@ private:
     std::unique_ptr<Core::HttpServer> m_service;
     std::unique_ptr<Core::HttpServer> m_cluster;
     std::unique_ptr<Core::HttpServer> m_admin;
+    std::unique_ptr<AdminTokens> m_adminTokens;
     std::unique_ptr<AdminApi> m_adminApi;
     // Orders and webhooks. The writer and the dispatcher own threads that call each other;
     // stopWorkers() stops the dispatcher, then drains the writer, before anything is destroyed.

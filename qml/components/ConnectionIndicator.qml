@@ -25,9 +25,16 @@ Row {
         default: return qsTr("Not connected")
         }
     }
-    readonly property string text: qsTr("%1 · %2")
-        .arg(AdminClient.embedded ? qsTr("Embedded") : qsTr("Remote"))
-        .arg(root.stateText)
+    // A scoped admin token names itself; the root token needs no mention.
+    readonly property string tokenName: AdminClient.principal.root === false
+        ? (AdminClient.principal.name || "") : ""
+    readonly property string text: root.tokenName.length > 0
+        ? qsTr("%1 · %2 · token “%3”")
+            .arg(AdminClient.embedded ? qsTr("Embedded") : qsTr("Remote"))
+            .arg(root.stateText).arg(root.tokenName)
+        : qsTr("%1 · %2")
+            .arg(AdminClient.embedded ? qsTr("Embedded") : qsTr("Remote"))
+            .arg(root.stateText)
 
     spacing: 8
     Accessible.role: Accessible.StaticText

@@ -109,6 +109,11 @@ Pane {
             }
         }
 
+        LiveBadge {
+            objectName: "auditListLive"
+            Layout.fillWidth: true
+            live: AuditLog.live
+        }
         RowLayout {
             Layout.fillWidth: true
             Layout.fillHeight: true
@@ -283,6 +288,10 @@ Pane {
                           ? qsTr("No audit entries match these filters.")
                           : qsTr("No administrative changes recorded yet.")
                     color: Theme.mutedText
+                }
+
+                NotPermittedPane {
+                    live: AuditLog.live
                 }
             }
 

@@ -95,6 +95,11 @@ Pane {
             }
         }
 
+        LiveBadge {
+            objectName: "clientListLive"
+            Layout.fillWidth: true
+            live: Clients.live
+        }
         Rectangle {
             Layout.fillWidth: true
             Layout.fillHeight: true
@@ -275,6 +280,10 @@ Pane {
                 wrapMode: Text.Wrap
                 text: qsTr("No clients yet. Register one to let an application ask for tokens.")
                 color: Theme.mutedText
+            }
+
+            NotPermittedPane {
+                live: Clients.live
             }
         }
     }

@@ -51,6 +51,11 @@ Pane {
             }
         }
 
+        LiveBadge {
+            objectName: "customerListLive"
+            Layout.fillWidth: true
+            live: Customers.live
+        }
         Rectangle {
             Layout.fillWidth: true
             Layout.fillHeight: true
@@ -140,6 +145,10 @@ Pane {
                         }
                     }
                 }
+            }
+
+            NotPermittedPane {
+                live: Customers.live
             }
         }
     }

@@ -169,6 +169,11 @@ Pane {
             }
         }
 
+        LiveBadge {
+            objectName: "eventListLive"
+            Layout.fillWidth: true
+            live: EventModel.live
+        }
         Rectangle {
             Layout.fillWidth: true
             Layout.fillHeight: true
@@ -200,6 +205,10 @@ Pane {
                 visible: eventList.count === 0
                 text: qsTr("No events yet. They appear here as the backend reports them.")
                 color: Theme.mutedText
+            }
+
+            NotPermittedPane {
+                live: EventModel.live
             }
         }
     }

@@ -175,6 +175,11 @@ Pane {
             }
         }
 
+        LiveBadge {
+            objectName: "deliveryListLive"
+            Layout.fillWidth: true
+            live: Deliveries.live
+        }
         RowLayout {
             Layout.fillWidth: true
             Layout.fillHeight: true
@@ -221,6 +226,10 @@ Pane {
                           ? qsTr("No deliveries in this state.")
                           : qsTr("No webhook deliveries yet. Orders with a status callback URL get one per status change.")
                     color: Theme.mutedText
+                }
+
+                NotPermittedPane {
+                    live: Deliveries.live
                 }
             }
 

@@ -79,6 +79,11 @@ Pane {
             }
         }
 
+        LiveBadge {
+            objectName: "nodeListLive"
+            Layout.fillWidth: true
+            live: Nodes.live
+        }
         RowLayout {
             Layout.fillWidth: true
             Layout.fillHeight: true
@@ -194,6 +199,10 @@ Pane {
                         color: Theme.mutedText
                         wrapMode: Text.Wrap
                     }
+                }
+
+                NotPermittedPane {
+                    live: Nodes.live
                 }
             }
 

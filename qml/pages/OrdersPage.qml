@@ -135,6 +135,11 @@ Pane {
                     }
                 }
 
+                LiveBadge {
+                    objectName: "orderListLive"
+                    Layout.fillWidth: true
+                    live: Orders.live
+                }
                 RowLayout {
                     Layout.fillWidth: true
                     Layout.fillHeight: true
@@ -182,6 +187,10 @@ Pane {
                                   ? qsTr("No orders match the filter.")
                                   : qsTr("No orders yet. Place a test order to see one go through its lifecycle.")
                             color: Theme.mutedText
+                        }
+
+                        NotPermittedPane {
+                            live: Orders.live
                         }
                     }
 

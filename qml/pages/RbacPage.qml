@@ -152,6 +152,11 @@ Pane {
                     busy: RbacRoles.loading
                     onReloadRequested: RbacRoles.reload()
                 }
+                LiveBadge {
+                    objectName: "roleListLive"
+                    Layout.fillWidth: true
+                    live: RbacRoles.live
+                }
                 Card {
                     Layout.fillWidth: true
                     Layout.fillHeight: true
@@ -252,6 +257,10 @@ Pane {
                         text: qsTr("No roles.")
                         color: Theme.mutedText
                     }
+
+                    NotPermittedPane {
+                        live: RbacRoles.live
+                    }
                 }
             }
 
@@ -269,6 +278,11 @@ Pane {
                     text: qsTr("Who gets which role: cluster role bindings, then role bindings by namespace.")
                     busy: RbacBindings.loading
                     onReloadRequested: RbacBindings.reload()
+                }
+                LiveBadge {
+                    objectName: "bindingListLive"
+                    Layout.fillWidth: true
+                    live: RbacBindings.live
                 }
                 Card {
                     Layout.fillWidth: true
@@ -374,6 +388,10 @@ Pane {
                         visible: bindingList.count === 0 && RbacBindings.loaded && !RbacBindings.loading
                         text: qsTr("No bindings.")
                         color: Theme.mutedText
+                    }
+
+                    NotPermittedPane {
+                        live: RbacBindings.live
                     }
                 }
             }
@@ -661,6 +679,11 @@ Pane {
                         onClicked: ClusterRequests.reload()
                     }
                 }
+                LiveBadge {
+                    objectName: "requestListLive"
+                    Layout.fillWidth: true
+                    live: ClusterRequests.live
+                }
                 Card {
                     Layout.fillWidth: true
                     Layout.fillHeight: true
@@ -833,6 +856,10 @@ Pane {
                               ? qsTr("No request matches the filters.")
                               : qsTr("No cluster API requests yet. Apply a label change on the Nodes page, or point kubectl at the cluster listener.")
                         color: Theme.mutedText
+                    }
+
+                    NotPermittedPane {
+                        live: ClusterRequests.live
                     }
                 }
             }

@@ -213,6 +213,11 @@ Pane {
                     }
                 }
 
+                LiveBadge {
+                    objectName: "tokenListLive"
+                    Layout.fillWidth: true
+                    live: Tokens.live
+                }
                 Rectangle {
                     Layout.fillWidth: true
                     Layout.fillHeight: true
@@ -313,6 +318,10 @@ Pane {
                         wrapMode: Text.Wrap
                         text: qsTr("No active tokens. Mint a demo token on the decoder tab to see one here.")
                         color: Theme.mutedText
+                    }
+
+                    NotPermittedPane {
+                        live: Tokens.live
                     }
                 }
             }

@@ -158,6 +158,11 @@ private slots:
     void restartedBackendStartsSequenceOver();
     void offlineWhenNothingListens();
     void reconnectsWhenStreamStalls();
+    // Liveness of each live view (LiveState)
+    void liveViewTurnsStaleWhenBackendStopsAndResyncs();
+    void liveViewTurnsStaleWhenStreamFallsSilent();
+    void liveViewShowsNotPermittedInsteadOfEmpty();
+    void liveStateAges();
     void backoffDoublesUpToMaximum();
     void invalidUrlIsRejected();
     void disconnectStopsEverything();
@@ -1394,6 +1399,135 @@ void TestConsole::offlineThenBackOnlineOnRestart()
     QCOMPARE(received.last().at(0).value<AdminEvent>().data.value("orderId").toString(),
              QStringLiteral("o_2"));
     QVERIFY(client.lastError().isEmpty());
+}
+
+void TestConsole::liveViewTurnsStaleWhenBackendStopsAndResyncs()
+{
+    TestAdminServer server(Token);
+    QVERIFY(server.listen());
+    AdminClient client;
+    client.setReconnectDelays(50ms, 400ms);
+    OrderListModel orders(&client);
+    LiveState *live = orders.live();
+    QCOMPARE(live->state(), LiveState::Idle);
+    client.connectTo(server.url(), QString::fromLatin1(Token));
+    QTRY_COMPARE(live->state(), LiveState::Live);
+    QVERIFY(live->permitted());
+    QVERIFY2(live->detail().startsWith(QStringLiteral("synced ")), qPrintable(live->detail()));
+    const int before = orders.count();
+    const QDateTime firstSync = live->syncedAt();
+    QVERIFY(firstSync.isValid());
+
+    // A change through the stream is the view's last change.
+    const QString live1 =
+        server.createOrder(server.customerId(0), "LIVE-1", {}, {}).value("id").toString();
+    QTRY_COMPARE(orders.count(), before + 1);
+    QTRY_VERIFY2(live->detail().startsWith(QStringLiteral("last change ")),
+                 qPrintable(live->detail()));
+
+    // The backend goes away: the view says so at once, and keeps its rows.
+    QSignalSpy changed(live, &LiveState::changed);
+    const quint16 port = server.port();
+    server.stop();
+    QTRY_COMPARE(live->state(), LiveState::Stale);
+    QVERIFY(live->stale());
+    QVERIFY2(live->detail().contains(QStringLiteral("backend unreachable")),
+             qPrintable(live->detail()));
+    QVERIFY2(live->detail().contains(QStringLiteral("reconnecting")), qPrintable(live->detail()));
+    QCOMPARE(orders.count(), before + 1);
+    QVERIFY(changed.count() >= 1);
+
+    // While it is down, an order is made that no event will tell us about (a restart loses
+    // the stream's memory): the resync after the reconnect must bring it.
+    server.simulateProcessRestart();
+    const QString whileAway =
+        server.createOrder(server.customerId(1), "AWAY-1", {}, {}).value("id").toString();
+    QVERIFY(!whileAway.isEmpty());
+    QTest::qWait(300);
+    QCOMPARE(live->state(), LiveState::Stale); // still down
+    QVERIFY(server.listen(port));
+    QTRY_COMPARE_WITH_TIMEOUT(live->state(), LiveState::Live, 10000);
+    QTRY_VERIFY(orders.indexOfId(whileAway) >= 0);
+    QVERIFY(orders.indexOfId(live1) >= 0);
+    QVERIFY(live->syncedAt() >= firstSync);
+}
+
+void TestConsole::liveViewTurnsStaleWhenStreamFallsSilent()
+{
+    TestAdminServer server(Token);
+    QVERIFY(server.listen());
+    AdminClient client;
+    client.setReconnectDelays(50ms, 400ms);
+    client.setStallTimeout(60s); // no reconnect during the test: only the silence counts
+    client.setStaleAfter(1s);
+    CustomerListModel customers(&client);
+    client.connectTo(server.url(), QString::fromLatin1(Token));
+    QTRY_COMPARE(customers.live()->state(), LiveState::Live);
+    // No keepalive arrives: after a second of silence the view is stale, though still
+    // "online" as far as the connection knows.
+    QTRY_COMPARE_WITH_TIMEOUT(customers.live()->state(), LiveState::Stale, 5000);
+    QCOMPARE(client.connectionState(), AdminClient::Online);
+    QVERIFY2(customers.live()->detail().startsWith(QStringLiteral("no word from the backend")),
+             qPrintable(customers.live()->detail()));
+    // A keepalive: live again.
+    server.sendRaw(": keepalive\n\n");
+    QTRY_COMPARE(customers.live()->state(), LiveState::Live);
+}
+
+void TestConsole::liveViewShowsNotPermittedInsteadOfEmpty()
+{
+    TestAdminServer server(Token);
+    QVERIFY(server.listen());
+    server.setAuditForbidden(true);
+    AdminClient client;
+    client.setReconnectDelays(50ms, 400ms);
+    AuditLogModel audit(&client);
+    OrderListModel orders(&client);
+    client.connectTo(server.url(), QString::fromLatin1(Token));
+    QTRY_COMPARE(audit.live()->state(), LiveState::NotPermitted);
+    QVERIFY(!audit.live()->permitted());
+    QCOMPARE(audit.live()->message(),
+             QStringLiteral("this admin token may not read the audit log"));
+    QCOMPARE(audit.live()->stateText(), QStringLiteral("Not permitted"));
+    QCOMPARE(audit.count(), 0);
+    // Other views are not affected.
+    QTRY_COMPARE(orders.live()->state(), LiveState::Live);
+    // A reconnect does not change a token's rights: still not permitted while the backend is
+    // away and back.
+    const quint16 port = server.port();
+    server.stop();
+    QTRY_COMPARE(orders.live()->state(), LiveState::Stale);
+    QCOMPARE(audit.live()->state(), LiveState::NotPermitted);
+    QVERIFY(server.listen(port));
+    QTRY_COMPARE_WITH_TIMEOUT(orders.live()->state(), LiveState::Live, 10000);
+    QTRY_COMPARE(audit.live()->state(), LiveState::NotPermitted);
+    // Once the token may read it, the view loads.
+    server.setAuditForbidden(false);
+    audit.reload();
+    QTRY_COMPARE(audit.live()->state(), LiveState::Live);
+    QVERIFY(audit.count() > 0);
+    QVERIFY(audit.live()->message().isEmpty());
+}
+
+void TestConsole::liveStateAges()
+{
+    QCOMPARE(LiveState::ageText(0), QStringLiteral("0 s"));
+    QCOMPARE(LiveState::ageText(59), QStringLiteral("59 s"));
+    QCOMPARE(LiveState::ageText(61), QStringLiteral("1 min"));
+    QCOMPARE(LiveState::ageText(7200), QStringLiteral("2 h"));
+    QCOMPARE(LiveState::ageText(3 * 86400 + 5), QStringLiteral("3 d"));
+    QCOMPARE(LiveState::ageText(-5), QStringLiteral("0 s")); // a clock step back
+    // Without a client the state follows only what the view reports.
+    LiveState state(nullptr);
+    QCOMPARE(state.state(), LiveState::Live);
+    state.noteSyncStarted();
+    QCOMPARE(state.state(), LiveState::Syncing);
+    state.noteSyncFailed(500, QStringLiteral("database is locked"));
+    QCOMPARE(state.state(), LiveState::Failed);
+    QCOMPARE(state.detail(), QStringLiteral("database is locked"));
+    state.noteSynced();
+    QCOMPARE(state.state(), LiveState::Live);
+    QVERIFY(state.message().isEmpty());
 }
 
 void TestConsole::restartedBackendStartsSequenceOver()

@@ -147,6 +147,13 @@ public:
         return m_server->addAuditEntry(kind, action, target, actor, changes);
     }
     Q_INVOKABLE void setAuditForbidden(bool forbidden) { m_server->setAuditForbidden(forbidden); }
+    // The backend goes away (every connection closed) and comes back on the same port.
+    Q_INVOKABLE void stopServer()
+    {
+        m_port = m_server->port();
+        m_server->stop();
+    }
+    Q_INVOKABLE bool restartServer() { return m_server->listen(m_port); }
     // Files: a path in the test's temporary directory, a file's mode bits (e.g. 0600; -1 when
     // it is not there) and its text.
     Q_INVOKABLE QString tempPath(const QString &name) const { return m_dir.filePath(name); }
@@ -183,6 +190,7 @@ public:
 private:
     TestAdminServer *m_server;
     QTemporaryDir m_dir;
+    quint16 m_port = 0;
 };
 
 class Setup : public QObject

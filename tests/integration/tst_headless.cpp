@@ -412,6 +412,61 @@ void TestHeadlessBackend::adminCli()
              qPrintable(wrong.err));
 }
 
+void TestHeadlessBackend::adminCliAdminTokens()
+{
+    const QStringList base{QStringLiteral("--data-dir"), m_dir->path()};
+    auto cli = [&base](QStringList args) {
+        args.prepend(QStringLiteral("admin"));
+        return runCli(args + base);
+    };
+    // Without --allow: a usage error, nothing sent.
+    const CliResult noAllow = cli({"admin-tokens", "create", "cli-reader"});
+    QCOMPARE(noAllow.exitCode, 2);
+    QVERIFY2(noAllow.err.contains(QStringLiteral("--allow")), qPrintable(noAllow.err));
+    const CliResult created =
+        cli({"admin-tokens", "create", "cli-reader", "--allow", "orders:read", "--allow",
+             "audit:read,cluster:read", "-o", "json"});
+    QCOMPARE(created.exitCode, 0);
+    const QJsonObject token = QJsonDocument::fromJson(created.out.toUtf8()).object();
+    const QString secret = token.value("token").toString();
+    QVERIFY2(secret.startsWith(QStringLiteral("gha_")), qPrintable(created.out));
+    QCOMPARE(token.value("permissions").toArray(),
+             (QJsonArray{"orders:read", "cluster:read", "audit:read"}));
+    // The list never shows the token; text output is a table.
+    const CliResult list = cli({"admin-tokens", "list"});
+    QCOMPARE(list.exitCode, 0);
+    QVERIFY2(list.out.contains(QStringLiteral("cli-reader")), qPrintable(list.out));
+    QVERIFY(list.out.contains(QStringLiteral("PERMISSIONS")));
+    QVERIFY(!list.out.contains(secret));
+    // The token itself: status names it; a read works; a write is refused with the reason.
+    const CliResult status = cli({"status", "--admin-token", secret});
+    QCOMPARE(status.exitCode, 0);
+    QVERIFY2(status.out.contains(
+                 QStringLiteral("token:     'cli-reader' (orders:read, cluster:read, audit:read)")),
+             qPrintable(status.out));
+    QCOMPARE(cli({"orders", "list", "--admin-token", secret}).exitCode, 0);
+    const CliResult refused = cli({"customers", "create", "Nope", "--admin-token", secret});
+    QCOMPARE(refused.exitCode, 1);
+    QVERIFY2(refused.err.contains(QStringLiteral(
+                 "answered 403: admin token 'cli-reader' may not change the orders area (it "
+                 "holds orders:read, cluster:read, audit:read)")),
+             qPrintable(refused.err));
+    const CliResult bad = cli({"admin-tokens", "create", "x", "--allow", "orders:admin"});
+    QCOMPARE(bad.exitCode, 1);
+    QVERIFY2(bad.err.contains(QStringLiteral("answered 400: 'orders:admin' is not a permission")),
+             qPrintable(bad.err));
+    // Revoke: the token stops working at once.
+    const QString id = token.value("id").toString();
+    const CliResult revoked = cli({"admin-tokens", "revoke", id});
+    QCOMPARE(revoked.exitCode, 0);
+    QVERIFY(revoked.out.contains(QStringLiteral("done")));
+    const CliResult after = cli({"orders", "list", "--admin-token", secret});
+    QCOMPARE(after.exitCode, 1);
+    QVERIFY2(after.err.contains(QStringLiteral("answered 401: invalid admin token")),
+             qPrintable(after.err));
+    QCOMPARE(cli({"admin-tokens", "revoke", id}).exitCode, 1);
+}
+
 void TestHeadlessBackend::adminCliOrderNouns()
 {
     const QStringList base{QStringLiteral("--data-dir"), m_dir->path()};

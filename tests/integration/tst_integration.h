@@ -73,6 +73,7 @@ private slots:
     void oversizedBodyDoesNotGrowMemory();
     void adminCli();
     void adminCliOrderNouns();
+    void adminCliAdminTokens();
     void adminCliClients();
     void adminCliUsers();
     void adminCliCluster();

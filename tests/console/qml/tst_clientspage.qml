@@ -278,6 +278,8 @@ Item {
             verify(!findChild(testCase.secretDialog, "clientSecretOnceNote").visible)
             compare(TestBackend.lastBody("POST /admin/v1/clients").token_endpoint_auth_method, "none")
             tryCompare(testCase.list, "count", 4)
+            // The new row's delegate is made on the next polish: wait for it.
+            tryVerify(() => rowOf(Clients.idAt(0)) !== null, 5000, "row of the new client")
             compare(findChild(rowOf(Clients.idAt(0)), "clientType").text, "Public")
         }
 

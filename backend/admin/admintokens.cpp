@@ -1,0 +1,373 @@
+#include "admin/admintokens.h"
+
+#include "admin/adminapi.h"
+#include "core/clock.h"
+#include "core/writequeue.h"
+#include "crypto/random.h"
+
+#include <QCryptographicHash>
+#include <QDateTime>
+#include <QJsonArray>
+#include <QSqlQuery>
+
+#include <algorithm>
+
+namespace Gatehouse::Admin {
+
+namespace {
+
+QByteArray hashToken(const QString &token)
+{
+    return QCryptographicHash::hash(token.toUtf8(), QCryptographicHash::Sha256).toHex();
+}
+
+// Scoped tokens start with this, so a leaked one is recognisable (secret scanners, logs).
+constexpr QLatin1String TokenPrefix("gha_");
+
+} // namespace
+
+const QStringList &AdminTokens::areas()
+{
+    static const QStringList list{QStringLiteral("orders"), QStringLiteral("oauth"),
+                                  QStringLiteral("cluster"), QStringLiteral("audit"),
+                                  QStringLiteral("admin")};
+    return list;
+}
+
+Core::Migration AdminTokens::migration()
+{
+    return {12,
+            QStringLiteral("scoped admin tokens"),
+            {QStringLiteral("CREATE TABLE admin_tokens (id TEXT PRIMARY KEY, name TEXT NOT NULL "
+                            "UNIQUE, hash TEXT NOT NULL UNIQUE, permissions TEXT NOT NULL, "
+                            "created_at INTEGER NOT NULL, expires_at INTEGER NOT NULL, "
+                            "created_by TEXT NOT NULL)")}};
+}
+
+QString AdminTokens::areaOfPath(const QString &path)
+{
+    if (!path.startsWith(QLatin1String("/admin/v1/")))
+        return {}; // /metrics (the guard has already checked the token)
+    const QString rest = path.mid(10);
+    const QString first = rest.section(QLatin1Char('/'), 0, 0);
+    if (first == QLatin1String("status") || first == QLatin1String("events"))
+        return {};
+    static const QHash<QString, QString> byNoun{
+        {QStringLiteral("customers"), QStringLiteral("orders")},
+        {QStringLiteral("beers"), QStringLiteral("orders")},
+        {QStringLiteral("orders"), QStringLiteral("orders")},
+        {QStringLiteral("test-orders"), QStringLiteral("orders")},
+        {QStringLiteral("deliveries"), QStringLiteral("orders")},
+        {QStringLiteral("redeliveries"), QStringLiteral("orders")},
+        {QStringLiteral("endpoints"), QStringLiteral("orders")},
+        {QStringLiteral("demo-receiver"), QStringLiteral("orders")},
+        {QStringLiteral("clients"), QStringLiteral("oauth")},
+        {QStringLiteral("users"), QStringLiteral("oauth")},
+        {QStringLiteral("tokens"), QStringLiteral("oauth")},
+        {QStringLiteral("consents"), QStringLiteral("oauth")},
+        {QStringLiteral("signing-keys"), QStringLiteral("oauth")},
+        {QStringLiteral("trusted-issuers"), QStringLiteral("oauth")},
+        {QStringLiteral("initial-access-tokens"), QStringLiteral("oauth")},
+        {QStringLiteral("jwt"), QStringLiteral("oauth")},
+        {QStringLiteral("oauth"), QStringLiteral("oauth")},
+        {QStringLiteral("cluster"), QStringLiteral("cluster")},
+        {QStringLiteral("audit"), QStringLiteral("audit")},
+    };
+    // Anything else (admin-tokens, and paths that do not exist) needs the admin area: a
+    // scoped token learns nothing from a 404 it could not have got otherwise.
+    return byNoun.value(first, QStringLiteral("admin"));
+}
+
+QString AdminTokens::areaOfEvent(const QString &type)
+{
+    const QString family = type.section(QLatin1Char('.'), 0, 0);
+    static const QHash<QString, QString> byFamily{
+        {QStringLiteral("order"), QStringLiteral("orders")},
+        {QStringLiteral("customer"), QStringLiteral("orders")},
+        {QStringLiteral("beer"), QStringLiteral("orders")},
+        {QStringLiteral("delivery"), QStringLiteral("orders")},
+        {QStringLiteral("redelivery"), QStringLiteral("orders")},
+        {QStringLiteral("endpoint"), QStringLiteral("orders")},
+        {QStringLiteral("demo"), QStringLiteral("orders")},
+        {QStringLiteral("oauth"), QStringLiteral("oauth")},
+        {QStringLiteral("cluster"), QStringLiteral("cluster")},
+        {QStringLiteral("audit"), QStringLiteral("audit")},
+        {QStringLiteral("admin-token"), QStringLiteral("admin")},
+    };
+    return byFamily.value(family); // stats, backend.started: everybody
+}
+
+bool AdminTokens::isWrite(const QByteArray &method, const QString &path)
+{
+    if (method == "GET" || method == "HEAD")
+        return false;
+    if (method != "POST")
+        return true;
+    static const QStringList computeOnly{
+        QStringLiteral("/admin/v1/cluster/explain"),
+        QStringLiteral("/admin/v1/cluster/access"),
+        QStringLiteral("/admin/v1/cluster/who-can"),
+        QStringLiteral("/admin/v1/oauth/access"),
+        QStringLiteral("/admin/v1/tokens/preview"),
+        QStringLiteral("/admin/v1/jwt/inspect"),
+        QStringLiteral("/admin/v1/redeliveries/preview"),
+    };
+    return !computeOnly.contains(path);
+}
+
+bool AdminTokens::parsePermissions(const QStringList &items, AdminPrincipal &into, QString *error)
+{
+    if (items.isEmpty()) {
+        *error = QStringLiteral("at least one permission is needed (AREA:read or AREA:write; "
+                                "areas: %1, or * for all)")
+                     .arg(areas().join(QLatin1String(", ")));
+        return false;
+    }
+    for (const QString &raw : items) {
+        const QString item = raw.trimmed();
+        const QString area = item.section(QLatin1Char(':'), 0, 0);
+        const QString access = item.section(QLatin1Char(':'), 1);
+        const bool all = area == QLatin1String("*");
+        if ((!all && !areas().contains(area)) ||
+            (access != QLatin1String("read") && access != QLatin1String("write"))) {
+            *error = QStringLiteral("'%1' is not a permission: AREA:read or AREA:write, areas: "
+                                    "%2, or * for all")
+                         .arg(item.left(80), areas().join(QLatin1String(", ")));
+            return false;
+        }
+        const QStringList targets = all ? areas() : QStringList{area};
+        for (const QString &a : targets) {
+            into.readable.insert(a);
+            if (access == QLatin1String("write"))
+                into.writable.insert(a);
+        }
+    }
+    return true;
+}
+
+QStringList AdminPrincipal::permissions() const
+{
+    if (root)
+        return {QStringLiteral("*:write")};
+    QStringList out;
+    for (const QString &area : AdminTokens::areas()) {
+        if (writable.contains(area))
+            out.append(area + QLatin1String(":write"));
+        else if (readable.contains(area))
+            out.append(area + QLatin1String(":read"));
+    }
+    return out;
+}
+
+QString AdminPrincipal::describe() const
+{
+    return root ? QStringLiteral("the root admin token")
+                : QStringLiteral("admin token '%1'").arg(name);
+}
+
+QJsonObject AdminPrincipal::toJson() const
+{
+    QJsonObject o{{QStringLiteral("root"), root},
+                  {QStringLiteral("name"), name},
+                  {QStringLiteral("permissions"), QJsonArray::fromStringList(permissions())}};
+    if (!id.isEmpty())
+        o.insert(QStringLiteral("id"), id);
+    return o;
+}
+
+QJsonObject AdminTokens::Entry::toJson() const
+{
+    QJsonObject o = principal.toJson();
+    o.remove(QStringLiteral("root"));
+    o.insert(QStringLiteral("createdAt"), Core::isoTimeMs(createdAt));
+    o.insert(QStringLiteral("createdBy"), createdBy);
+    o.insert(QStringLiteral("expiresAt"),
+             expiresAt > 0 ? QJsonValue(Core::isoTimeMs(expiresAt)) : QJsonValue());
+    o.insert(QStringLiteral("lastUsedAt"),
+             lastUsedAt > 0 ? QJsonValue(Core::isoTimeMs(lastUsedAt)) : QJsonValue());
+    return o;
+}
+
+AdminTokens::AdminTokens(Core::Database &database, Core::WriteQueue &writer, QString rootToken)
+    : m_database(database), m_writer(writer), m_root(std::move(rootToken))
+{}
+
+Core::Result<void> AdminTokens::load()
+{
+    QSqlQuery q(m_database.connection());
+    if (!q.exec(QStringLiteral("SELECT id, name, hash, permissions, created_at, expires_at, "
+                               "created_by FROM admin_tokens")))
+        return Core::makeError(QStringLiteral("admin-tokens"),
+                               QStringLiteral("cannot read the admin tokens"));
+    QHash<QByteArray, Entry> loaded;
+    while (q.next()) {
+        Entry e;
+        e.principal.id = q.value(0).toString();
+        e.principal.name = q.value(1).toString();
+        e.hash = q.value(2).toByteArray();
+        QString error;
+        if (!parsePermissions(q.value(3).toString().split(QLatin1Char(',')), e.principal, &error))
+            continue; // written by a newer version with areas this one does not know
+        e.createdAt = q.value(4).toLongLong();
+        e.expiresAt = q.value(5).toLongLong();
+        e.createdBy = q.value(6).toString();
+        loaded.insert(e.hash, e);
+    }
+    QWriteLocker lock(&m_lock);
+    m_byHash = std::move(loaded);
+    return {};
+}
+
+std::optional<AdminPrincipal> AdminTokens::authenticate(const QString &presented) const
+{
+    if (presented.isEmpty())
+        return std::nullopt;
+    if (AdminApi::tokenMatches(m_root, presented)) {
+        AdminPrincipal root;
+        root.root = true;
+        root.name = QStringLiteral("root");
+        return root;
+    }
+    if (!presented.startsWith(TokenPrefix))
+        return std::nullopt;
+    const QByteArray hash = hashToken(presented);
+    QReadLocker lock(&m_lock);
+    const auto it = m_byHash.constFind(hash);
+    if (it == m_byHash.constEnd())
+        return std::nullopt;
+    const qint64 now = QDateTime::currentMSecsSinceEpoch();
+    if (it->expiresAt > 0 && now >= it->expiresAt)
+        return std::nullopt;
+    it->lastUsedAt = now; // a racy write of a display value; benign
+    return it->principal;
+}
+
+void AdminTokens::create(const AdminPrincipal &creator, const QString &name,
+                         const QStringList &permissions, qint64 expiresInMs,
+                         const QString &createdBy, std::function<void(Core::Result<Created>)> done)
+{
+    const QString trimmed = name.trimmed();
+    if (trimmed.isEmpty() || trimmed.size() > 64 ||
+        std::any_of(trimmed.cbegin(), trimmed.cend(), [](QChar c) { return !c.isPrint(); }))
+        return done(Core::Error{QStringLiteral("validation-failed"),
+                                QStringLiteral("name: 1 to 64 printable characters"), 400});
+    if (trimmed == QLatin1String("root"))
+        return done(Core::Error{QStringLiteral("validation-failed"),
+                                QStringLiteral("name: 'root' is the data directory's token"), 400});
+    auto created = std::make_shared<Created>();
+    QString error;
+    if (!parsePermissions(permissions, created->principal, &error))
+        return done(Core::Error{QStringLiteral("validation-failed"), error, 400});
+    for (const QString &area : areas()) {
+        if ((created->principal.writable.contains(area) && !creator.may(area, true)) ||
+            (created->principal.readable.contains(area) && !creator.may(area, false)))
+            return done(Core::Error{
+                QStringLiteral("forbidden"),
+                QStringLiteral("%1 cannot grant %2:%3, which it does not hold itself")
+                    .arg(creator.describe(), area,
+                         created->principal.writable.contains(area) ? QStringLiteral("write")
+                                                                    : QStringLiteral("read")),
+                403});
+    }
+    {
+        QReadLocker lock(&m_lock);
+        for (const Entry &e : std::as_const(m_byHash))
+            if (e.principal.name == trimmed)
+                return done(Core::Error{QStringLiteral("admin-token-exists"),
+                                        QStringLiteral("an admin token named '%1' exists; revoke "
+                                                       "it first or choose another name")
+                                            .arg(trimmed),
+                                        409});
+    }
+    created->principal.id = Crypto::Random::uuid();
+    created->principal.name = trimmed;
+    created->token = TokenPrefix + Crypto::Random::token(32);
+    created->createdAt = QDateTime::currentMSecsSinceEpoch();
+    created->expiresAt = expiresInMs > 0 ? created->createdAt + expiresInMs : 0;
+    auto entry = std::make_shared<Entry>();
+    entry->principal = created->principal;
+    entry->hash = hashToken(created->token);
+    entry->createdAt = created->createdAt;
+    entry->expiresAt = created->expiresAt;
+    entry->createdBy = createdBy;
+    m_writer.submit(
+        [entry](Core::WriteTransaction &tx) -> Core::Result<void> {
+            QSqlQuery &q = tx.query(
+                QStringLiteral("INSERT INTO admin_tokens (id, name, hash, permissions, "
+                               "created_at, expires_at, created_by) VALUES (?, ?, ?, ?, ?, ?, ?)"));
+            for (const QVariant &v :
+                 {QVariant(entry->principal.id), QVariant(entry->principal.name),
+                  QVariant(entry->hash),
+                  QVariant(entry->principal.permissions().join(QLatin1Char(','))),
+                  QVariant(entry->createdAt), QVariant(entry->expiresAt),
+                  QVariant(entry->createdBy)})
+                q.addBindValue(v);
+            if (!q.exec())
+                return Core::Error{
+                    QStringLiteral("admin-token-exists"),
+                    QStringLiteral("an admin token named '%1' exists").arg(entry->principal.name),
+                    409};
+            return {};
+        },
+        [this, entry, created, done = std::move(done)](const Core::Result<void> &r) {
+            if (!r)
+                return done(r.error());
+            QWriteLocker lock(&m_lock);
+            m_byHash.insert(entry->hash, *entry);
+            lock.unlock();
+            done(*created);
+        });
+}
+
+QJsonArray AdminTokens::list() const
+{
+    QReadLocker lock(&m_lock);
+    QList<const Entry *> entries;
+    for (const Entry &e : m_byHash)
+        entries.append(&e);
+    std::sort(entries.begin(), entries.end(), [](const Entry *a, const Entry *b) {
+        return a->createdAt != b->createdAt ? a->createdAt < b->createdAt
+                                            : a->principal.name < b->principal.name;
+    });
+    QJsonArray out;
+    for (const Entry *e : std::as_const(entries))
+        out.append(e->toJson());
+    return out;
+}
+
+std::optional<QJsonObject> AdminTokens::find(const QString &id) const
+{
+    QReadLocker lock(&m_lock);
+    for (const Entry &e : m_byHash)
+        if (e.principal.id == id)
+            return e.toJson();
+    return std::nullopt;
+}
+
+void AdminTokens::revoke(const QString &id, std::function<void(Core::Result<void>)> done)
+{
+    m_writer.submit(
+        [id](Core::WriteTransaction &tx) -> Core::Result<void> {
+            QSqlQuery &q = tx.query(QStringLiteral("DELETE FROM admin_tokens WHERE id = ?"));
+            q.addBindValue(id);
+            if (!q.exec())
+                return Core::WriteTransaction::sqlError(q, "revoke admin token");
+            if (q.numRowsAffected() == 0)
+                return Core::Error{QStringLiteral("admin-token-not-found"),
+                                   QStringLiteral("no admin token %1").arg(id), 404};
+            return {};
+        },
+        [this, id, done = std::move(done)](const Core::Result<void> &r) {
+            if (r) {
+                QWriteLocker lock(&m_lock);
+                for (auto it = m_byHash.begin(); it != m_byHash.end(); ++it)
+                    if (it->principal.id == id) {
+                        m_byHash.erase(it);
+                        break;
+                    }
+            }
+            done(r);
+        });
+}
+
+} // namespace Gatehouse::Admin

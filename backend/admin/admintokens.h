@@ -1,0 +1,107 @@
+#pragma once
+
+#include "core/database.h"
+#include "core/result.h"
+
+#include <QHash>
+#include <QJsonObject>
+#include <QReadWriteLock>
+#include <QSet>
+#include <QString>
+#include <QStringList>
+
+#include <functional>
+#include <optional>
+
+namespace Gatehouse::Core {
+class WriteQueue;
+}
+
+namespace Gatehouse::Admin {
+
+// Who presented an admin token, and what it may do (docs/admin-tokens.md). The token in
+// <data-dir>/admin-token is the root token: every area, read and write. Scoped tokens are
+// created through the admin API and hold permissions "AREA:read" or "AREA:write" (write
+// includes read) on the areas orders, oauth, cluster, audit and admin (the admin tokens
+// themselves).
+struct AdminPrincipal
+{
+    bool root = false;
+    QString id;   // empty for the root token
+    QString name; // "root" for the root token
+    QSet<QString> readable;
+    QSet<QString> writable;
+
+    bool may(const QString &area, bool write) const
+    {
+        return root || (write ? writable : readable).contains(area);
+    }
+    QStringList permissions() const; // sorted, "orders:read", ... ("*:write" for root)
+    // "admin token 'ci-reader'" or "the root admin token": for messages and the audit log.
+    QString describe() const;
+    QJsonObject toJson() const; // {root, id?, name, permissions}
+};
+
+class AdminTokens
+{
+public:
+    static const QStringList &areas();
+    static Core::Migration migration();
+
+    // The area a request under /admin/v1 (or /metrics) belongs to; empty for what every valid
+    // token may use: the status, the event stream (filtered by area), the metrics.
+    static QString areaOfPath(const QString &path);
+    // The area whose readers see this event on the stream; empty: everybody.
+    static QString areaOfEvent(const QString &type);
+    // Whether a request changes something. Reads: GET, HEAD, and the POSTs that only compute
+    // an answer (explain, access, who-can, previews, the JWT inspector).
+    static bool isWrite(const QByteArray &method, const QString &path);
+    // Parses "orders:read,cluster:write" (or a JSON list of them) into a principal's sets;
+    // "*:read" / "*:write" stand for every area. Empty optional and *error set when invalid.
+    static bool parsePermissions(const QStringList &items, AdminPrincipal &into, QString *error);
+
+    AdminTokens(Core::Database &database, Core::WriteQueue &writer, QString rootToken);
+
+    // Loads the scoped tokens from the database (at start).
+    Core::Result<void> load();
+
+    // The principal of a presented bearer token; nullopt when it is unknown, revoked or
+    // expired. Thread-safe; constant time against the root token.
+    std::optional<AdminPrincipal> authenticate(const QString &presented) const;
+
+    struct Created
+    {
+        AdminPrincipal principal;
+        QString token; // shown once
+        qint64 createdAt = 0;
+        qint64 expiresAt = 0; // 0: never
+    };
+    // Validates the name (1..64 printable characters, unique) and permissions, which must
+    // not exceed the creator's own (no escalation).
+    void create(const AdminPrincipal &creator, const QString &name, const QStringList &permissions,
+                qint64 expiresInMs, const QString &createdBy,
+                std::function<void(Core::Result<Created>)> done);
+    QJsonArray list() const;
+    std::optional<QJsonObject> find(const QString &id) const;
+    void revoke(const QString &id, std::function<void(Core::Result<void>)> done);
+
+private:
+    struct Entry
+    {
+        AdminPrincipal principal;
+        QByteArray hash;
+        qint64 createdAt = 0;
+        qint64 expiresAt = 0;
+        QString createdBy;
+        mutable qint64 lastUsedAt = 0; // since this start; not persisted
+        QJsonObject toJson() const;
+    };
+
+    Core::Database &m_database;
+    Core::WriteQueue &m_writer;
+    const QString m_root;
+    mutable QReadWriteLock m_lock;
+    QHash<QByteArray, Entry> m_byHash; // SHA-256 of the token → entry
+};
+
+} // namespace Gatehouse::Admin

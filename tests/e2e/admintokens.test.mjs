@@ -1,0 +1,254 @@
+// Scoped admin tokens (docs/admin-tokens.md): the root token in <data-dir>/admin-token may do
+// everything; tokens created through the admin API hold AREA:read / AREA:write permissions.
+// Each area's reads and writes are checked (403 "forbidden" with the token's name and what it
+// holds), compute-only POSTs count as reads, nobody grants more than they hold, the event
+// stream only carries the events of readable areas, a revoked token stops at once (its open
+// stream closes), tokens survive a restart, the audit log names them, and bad input gets 400.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+
+import { startBackend, request, adminFetch, waitFor } from './lib/backend.mjs';
+
+let b;
+
+before(async () => {
+    b = await startBackend();
+});
+
+after(async () => {
+    if (b)
+        assert.equal(await b.stop(), 0, b.stderr);
+});
+
+async function createToken(name, permissions, extra = {}, as = null) {
+    const headers = as ? { Authorization: `Bearer ${as}` } : {};
+    return request(`${b.adminUrl}/admin/v1/admin-tokens`, 'POST', { name, permissions, ...extra },
+                   { Authorization: `Bearer ${b.adminToken}`, ...headers });
+}
+
+function withToken(token, method, path, body) {
+    return request(b.adminUrl + path, method, body, { Authorization: `Bearer ${token}` });
+}
+
+// Opens the event stream with `token` and collects frames until `stop()`.
+async function openStream(token) {
+    const ac = new AbortController();
+    const res = await fetch(`${b.adminUrl}/admin/v1/events`, {
+        headers: { Authorization: `Bearer ${token}` }, signal: ac.signal });
+    assert.equal(res.status, 200);
+    const state = { text: '', ended: false };
+    const done = (async () => {
+        const decoder = new TextDecoder();
+        try {
+            for await (const chunk of res.body) state.text += decoder.decode(chunk, { stream: true });
+        } catch (e) {
+            if (e.name !== 'AbortError')
+                throw e;
+        }
+        state.ended = true;
+    })();
+    return {
+        state,
+        types: () => [...state.text.matchAll(/^event: (.*)$/gm)].map((m) => m[1]),
+        async stop() { ac.abort(); await done; },
+    };
+}
+
+test('create: the token once, prefixed, no-store; list and show never the token', async () => {
+    const r = await createToken('reader', ['orders:read', 'audit:read']);
+    assert.equal(r.status, 201, r.text);
+    assert.equal(r.headers['cache-control'], 'no-store');
+    assert.match(r.json.token, /^gha_[A-Za-z0-9_-]{40,}$/);
+    assert.equal(r.json.name, 'reader');
+    assert.deepEqual(r.json.permissions, ['orders:read', 'audit:read']);
+    assert.equal(r.json.expiresAt, null);
+    const list = await adminFetch(b, 'GET', '/admin/v1/admin-tokens');
+    assert.equal(list.status, 200);
+    const row = list.json.items.find((t) => t.name === 'reader');
+    assert.ok(row, list.text);
+    assert.equal(row.token, undefined);
+    assert.ok(!list.text.includes(r.json.token));
+    assert.equal(row.createdBy, 'the root admin token');
+    const one = await adminFetch(b, 'GET', `/admin/v1/admin-tokens/${row.id}`);
+    assert.equal(one.status, 200);
+    assert.equal(one.json.id, row.id);
+    assert.equal(one.json.token, undefined);
+    // The status says who the caller is.
+    const status = await withToken(r.json.token, 'GET', '/admin/v1/status');
+    assert.equal(status.status, 200);
+    assert.deepEqual(status.json.principal,
+                     { root: false, id: row.id, name: 'reader', permissions: ['orders:read', 'audit:read'] });
+    const rootStatus = await adminFetch(b, 'GET', '/admin/v1/status');
+    assert.deepEqual(rootStatus.json.principal, { root: true, name: 'root', permissions: ['*:write'] });
+    // Used: lastUsedAt is set.
+    const again = await adminFetch(b, 'GET', `/admin/v1/admin-tokens/${row.id}`);
+    assert.ok(!Number.isNaN(Date.parse(again.json.lastUsedAt)), again.text);
+});
+
+test('each area: read allowed, write refused with 403 naming the token and what it holds', async () => {
+    const { json: { token } } = await createToken('orders-reader', ['orders:read']);
+    for (const path of ['/admin/v1/orders', '/admin/v1/customers', '/admin/v1/beers', '/admin/v1/deliveries',
+                        '/admin/v1/endpoints', '/admin/v1/redeliveries'])
+        assert.equal((await withToken(token, 'GET', path)).status, 200, path);
+    const write = await withToken(token, 'POST', '/admin/v1/customers', { name: 'nope' });
+    assert.equal(write.status, 403, write.text);
+    assert.deepEqual(write.json, { error: 'forbidden',
+        message: "admin token 'orders-reader' may not change the orders area (it holds orders:read)" });
+    // Nothing was created.
+    const customers = await adminFetch(b, 'GET', '/admin/v1/customers');
+    assert.ok(!customers.json.items.some((c) => c.name === 'nope'));
+    for (const [path, area] of [['/admin/v1/clients', 'oauth'], ['/admin/v1/users', 'oauth'],
+                                ['/admin/v1/tokens', 'oauth'], ['/admin/v1/signing-keys', 'oauth'],
+                                ['/admin/v1/cluster/settings', 'cluster'],
+                                ['/admin/v1/cluster/requests', 'cluster'], ['/admin/v1/audit', 'audit'],
+                                ['/admin/v1/admin-tokens', 'admin'], ['/admin/v1/no-such-thing', 'admin']]) {
+        const r = await withToken(token, 'GET', path);
+        assert.equal(r.status, 403, `${path}: ${r.text}`);
+        assert.equal(r.json.message,
+                     `admin token 'orders-reader' may not read the ${area} area (it holds orders:read)`);
+    }
+    // What every valid token may use.
+    assert.equal((await withToken(token, 'GET', '/metrics')).status, 200);
+    assert.equal((await withToken(token, 'GET', '/admin/v1/status')).status, 200);
+
+    const { json: { token: writer } } = await createToken('orders-writer', ['orders:write']);
+    const created = await withToken(writer, 'POST', '/admin/v1/customers', { name: 'by writer' });
+    assert.equal(created.status, 201, created.text);
+    assert.equal((await withToken(writer, 'GET', '/admin/v1/orders')).status, 200); // write includes read
+});
+
+test('compute-only POSTs are reads: explain and access with cluster:read, previews with oauth:read', async () => {
+    const { json: { token } } = await createToken('cluster-reader', ['cluster:read', 'oauth:read']);
+    const explain = await withToken(token, 'POST', '/admin/v1/cluster/explain',
+                                    { user: 'alice', method: 'GET', path: '/api/v1/nodes' });
+    assert.notEqual(explain.status, 403, explain.text);
+    assert.equal(explain.status, 200, explain.text);
+    const access = await withToken(token, 'POST', '/admin/v1/cluster/access', { user: 'alice' });
+    assert.equal(access.status, 200, access.text);
+    const inspect = await withToken(token, 'POST', '/admin/v1/jwt/inspect', { token: 'x.y.z' });
+    assert.notEqual(inspect.status, 403, inspect.text);
+    // A change is not.
+    const settings = await withToken(token, 'PUT', '/admin/v1/cluster/settings', { anonymousAuth: false });
+    assert.equal(settings.status, 403, settings.text);
+    const s = await adminFetch(b, 'GET', '/admin/v1/cluster/settings');
+    assert.equal(s.json.anonymousAuth, true);
+});
+
+test('no escalation: a token grants at most what it holds', async () => {
+    const { json: { token } } = await createToken('delegate', ['admin:write', 'orders:read']);
+    const ok = await createToken('sub', ['orders:read'], {}, token);
+    assert.equal(ok.status, 201, ok.text);
+    assert.equal(ok.json.name, 'sub');
+    const more = await createToken('sub-writer', ['orders:write'], {}, token);
+    assert.equal(more.status, 403, more.text);
+    assert.equal(more.json.message, "admin token 'delegate' cannot grant orders:write, which it does not hold itself");
+    const all = await createToken('sub-all', ['*:read'], {}, token);
+    assert.equal(all.status, 403, all.text);
+    const list = await adminFetch(b, 'GET', '/admin/v1/admin-tokens');
+    assert.ok(!list.json.items.some((t) => t.name === 'sub-writer' || t.name === 'sub-all'));
+    assert.equal(list.json.items.find((t) => t.name === 'sub').createdBy, "admin token 'delegate'");
+});
+
+test('bad input: 400 for malformed JSON, wrong types, unknown permissions, bad names; 409 for a taken name', async () => {
+    const raw = await request(`${b.adminUrl}/admin/v1/admin-tokens`, 'POST', '{"name": "x", ',
+                              { Authorization: `Bearer ${b.adminToken}` });
+    assert.equal(raw.status, 400);
+    assert.equal(raw.json.error, 'malformed-json');
+    for (const [body, expect] of [
+        [{ name: 5, permissions: ['orders:read'] }, /name: a string/],
+        [{ name: 'a', permissions: 'orders:read' }, /permissions: a list/],
+        [{ name: 'a', permissions: [7] }, /permissions: a list of strings/],
+        [{ name: 'a', permissions: [] }, /at least one permission/],
+        [{ name: 'a', permissions: ['orders:delete'] }, /'orders:delete' is not a permission/],
+        [{ name: 'a', permissions: ['billing:read'] }, /'billing:read' is not a permission/],
+        [{ name: '', permissions: ['orders:read'] }, /1 to 64 printable/],
+        [{ name: 'x'.repeat(65), permissions: ['orders:read'] }, /1 to 64 printable/],
+        [{ name: 'tab\there', permissions: ['orders:read'] }, /1 to 64 printable/],
+        [{ name: 'root', permissions: ['orders:read'] }, /'root' is the data directory's token/],
+        [{ name: 'a', permissions: ['orders:read'], expiresIn: 10 }, /expiresIn/],
+        [{ name: 'a', permissions: ['orders:read'], expiresIn: 'soon' }, /expiresIn/],
+        [{ name: 'a', permissions: ['orders:read'], expiresIn: 61.5 }, /expiresIn/],
+    ]) {
+        const r = await adminFetch(b, 'POST', '/admin/v1/admin-tokens', body);
+        assert.equal(r.status, 400, `${JSON.stringify(body)}: ${r.text}`);
+        assert.match(r.json.message, expect, JSON.stringify(body));
+    }
+    const first = await createToken('twice', ['orders:read']);
+    assert.equal(first.status, 201);
+    const second = await createToken('twice', ['audit:read']);
+    assert.equal(second.status, 409, second.text);
+    assert.equal(second.json.error, 'admin-token-exists');
+    const expiring = await createToken('expiring', ['orders:read'], { expiresIn: 3600 });
+    assert.equal(expiring.status, 201, expiring.text);
+    const left = Date.parse(expiring.json.expiresAt) - Date.now();
+    assert.ok(left > 3590_000 && left <= 3600_000, `${left}`);
+    // Unknown and garbage tokens: 401, the same for both.
+    for (const t of ['gha_' + 'A'.repeat(43), 'not-even-close', first.json.token + 'x']) {
+        const r = await withToken(t, 'GET', '/admin/v1/orders');
+        assert.equal(r.status, 401, t);
+        assert.equal(r.json.message, 'invalid admin token');
+    }
+    assert.equal((await adminFetch(b, 'DELETE', '/admin/v1/admin-tokens/no-such-id')).status, 404);
+});
+
+test('the event stream carries only readable areas; revoking closes it and the token stops at once', async () => {
+    const { json: created } = await createToken('stream-reader', ['orders:read']);
+    const stream = await openStream(created.token);
+    // An orders event, an oauth event and a cluster event.
+    assert.equal((await adminFetch(b, 'POST', '/admin/v1/customers', { name: 'seen' })).status, 201);
+    assert.equal((await adminFetch(b, 'POST', '/admin/v1/clients', {
+        client_name: 'unseen', grant_types: ['client_credentials'], scope: 'orders:read' })).status, 201);
+    assert.equal((await adminFetch(b, 'PUT', '/admin/v1/cluster/settings', { anonymousAuth: true })).status, 200);
+    await waitFor(() => stream.types().includes('customer.created'), { message: 'customer.created on the stream' });
+    // The root token's stream sees the others, so they were published.
+    const rootStream = await openStream(b.adminToken);
+    assert.equal((await adminFetch(b, 'POST', '/admin/v1/clients', {
+        client_name: 'unseen 2', grant_types: ['client_credentials'], scope: 'orders:read' })).status, 201);
+    await waitFor(() => rootStream.types().some((t) => t.startsWith('audit.')), { message: 'root sees audit events' });
+    await rootStream.stop();
+    await new Promise((r) => setTimeout(r, 300));
+    const types = stream.types();
+    assert.ok(!types.some((t) => t.startsWith('oauth.') || t.startsWith('cluster.') || t.startsWith('audit.')),
+              types.join(','));
+    assert.ok(!stream.state.text.includes('unseen'), 'no data of other areas');
+
+    const list = await adminFetch(b, 'GET', '/admin/v1/admin-tokens');
+    const id = list.json.items.find((t) => t.name === 'stream-reader').id;
+    const del = await adminFetch(b, 'DELETE', `/admin/v1/admin-tokens/${id}`);
+    assert.equal(del.status, 204, del.text);
+    await waitFor(() => stream.state.ended, { timeoutMs: 5000, message: 'the revoked token\'s stream closed' });
+    await stream.stop();
+    assert.equal((await withToken(created.token, 'GET', '/admin/v1/orders')).status, 401);
+    assert.equal((await adminFetch(b, 'GET', `/admin/v1/admin-tokens/${id}`)).status, 404);
+});
+
+test('audit: creating and revoking tokens is recorded; a scoped token names itself as the actor', async () => {
+    const { json: created } = await createToken('audited-writer', ['orders:write']);
+    const entries = await waitFor(async () => {
+        const r = await adminFetch(b, 'GET', '/admin/v1/audit?kind=admin-token');
+        return r.json.items.find((e) => e.target === created.id) ? r.json.items : null;
+    }, { message: 'audit entry of the token' });
+    const entry = entries.find((e) => e.target === created.id);
+    assert.equal(entry.action, 'create');
+    assert.ok(!JSON.stringify(entry).includes(created.token), 'the token is never in the audit log');
+    const c = await request(`${b.adminUrl}/admin/v1/customers`, 'POST', { name: 'by scoped' }, {
+        Authorization: `Bearer ${created.token}`, 'X-Gatehouse-Actor': 'bob', 'User-Agent': 'e2e/1' });
+    assert.equal(c.status, 201, c.text);
+    const customerId = c.json.customer?.id ?? c.json.id;
+    assert.ok(customerId, c.text);
+    const byScoped = await waitFor(async () => {
+        const r = await adminFetch(b, 'GET', `/admin/v1/audit?kind=customer&target=${customerId}`);
+        return r.json.items[0];
+    }, { message: 'audit entry of the customer' });
+    assert.equal(byScoped.actor, "bob via admin token 'audited-writer' (e2e/1 from 127.0.0.1)");
+});
+
+test('tokens survive a restart; the root token is unchanged', async () => {
+    const { json: created } = await createToken('durable', ['cluster:read']);
+    assert.equal(await b.stop(), 0, b.stderr);
+    b = await startBackend({ dataDir: b.dataDir });
+    const r = await withToken(created.token, 'GET', '/admin/v1/cluster/settings');
+    assert.equal(r.status, 200, r.text);
+    assert.equal((await withToken(created.token, 'GET', '/admin/v1/orders')).status, 403);
+    assert.ok(!b.stderr.includes(created.token) && !b.stdout.includes(created.token), 'never logged');
+});
