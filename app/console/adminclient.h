@@ -87,6 +87,8 @@ class AdminClient : public QObject
     Q_PROPERTY(QDateTime lastContactAt READ lastContactAt NOTIFY tick)
     // Who the admin token is: {root, name, permissions: ["orders:read", ...]} (GET /status).
     Q_PROPERTY(QVariantMap principal READ principal NOTIFY statusChanged)
+    // The scoped admin token's name; empty for the root token or while unknown.
+    Q_PROPERTY(QString tokenName READ tokenName NOTIFY statusChanged)
 
 public:
     enum ConnectionState {
@@ -128,6 +130,12 @@ public:
     // Milliseconds until the next reconnect attempt while Offline; -1 when none is planned.
     qint64 reconnectInMs() const;
     QVariantMap principal() const { return m_principal; }
+    QString tokenName() const
+    {
+        return m_principal.value(QStringLiteral("root"), true).toBool()
+                   ? QString()
+                   : m_principal.value(QStringLiteral("name")).toString();
+    }
     // Whether the token may read (or write) an area (orders, oauth, cluster, audit, admin),
     // as far as the status said; true while unknown (the server decides in the end).
     Q_INVOKABLE bool may(const QString &area, bool write = false) const;

@@ -22,6 +22,7 @@
 #include "orderlistmodel.h"
 #include "rbaclistmodel.h"
 #include "redeliveryform.h"
+#include "settingsmodel.h"
 #include "testorderform.h"
 #include "tokenlistmodel.h"
 #include "tokenpreview.h"
@@ -65,7 +66,8 @@ ConsoleServices::ConsoleServices(QObject *parent)
       m_auditDetail(new AuditDetail(m_adminClient, this)),
       m_redelivery(new RedeliveryForm(m_adminClient, this)),
       m_tokenPreview(new TokenPreview(m_adminClient, this)),
-      m_access(new AccessView(m_adminClient, this))
+      m_access(new AccessView(m_adminClient, this)),
+      m_settings(new SettingsModel(m_adminClient, this))
 {
     connect(m_adminClient, &AdminClient::eventReceived, m_eventModel, &EventListModel::addEvent);
     m_eventModel->live()->followStream(m_adminClient);

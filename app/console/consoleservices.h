@@ -16,6 +16,7 @@ class ClientListModel;
 class ClusterRequestModel;
 class ClusterSettingsState;
 class CustomerListModel;
+class SettingsModel;
 class DeliveryDetail;
 class DeliveryListModel;
 class EndpointListModel;
@@ -77,6 +78,7 @@ public:
     RedeliveryForm *redelivery() const { return m_redelivery; }
     TokenPreview *tokenPreview() const { return m_tokenPreview; }
     AccessView *access() const { return m_access; }
+    SettingsModel *settings() const { return m_settings; }
 
     // Makes these instances the Gatehouse singletons of engine, and makes the Gatehouse QML
     // module importable there. Call before the engine loads anything that imports Gatehouse.
@@ -113,6 +115,7 @@ private:
     RedeliveryForm *m_redelivery;
     TokenPreview *m_tokenPreview;
     AccessView *m_access;
+    SettingsModel *m_settings;
 };
 
 } // namespace Gatehouse::Console

@@ -34,8 +34,9 @@ const std::array<NavigationModel::Page, 9> &NavigationModel::pages()
          QT_TR_NOOP("Roles, bindings and the explained trace of every authorization decision."),
          QT_TR_NOOP("Arrives with cluster authorization.")},
         {"settings", QT_TR_NOOP("Settings"),
-         QT_TR_NOOP("Listeners, TLS certificates, the database and the admin token."),
-         QT_TR_NOOP("Arrives with the configuration API.")},
+         QT_TR_NOOP("Every backend setting: its value, where it came from, and whether a change "
+                    "applies live or at the next start."),
+         nullptr},
         {"audit", QT_TR_NOOP("Audit log"),
          QT_TR_NOOP("Every administrative change: who, when, what it changed field by field, "
                     "and what it caused."),

@@ -33,6 +33,7 @@
 #include "orderlistmodel.h"
 #include "rbaclistmodel.h"
 #include "redeliveryform.h"
+#include "settingsmodel.h"
 #include "testorderform.h"
 #include "tokenlistmodel.h"
 #include "tokenpreview.h"
@@ -158,6 +159,19 @@ public:
     static EndpointListModel *create(QQmlEngine *engine, QJSEngine *)
     {
         return publishedInstance(engine, &ConsoleServices::endpoints);
+    }
+};
+
+struct BackendSettingsForeign
+{
+    Q_GADGET
+    QML_FOREIGN(Gatehouse::Console::SettingsModel)
+    QML_NAMED_ELEMENT(BackendSettings)
+    QML_SINGLETON
+public:
+    static SettingsModel *create(QQmlEngine *engine, QJSEngine *)
+    {
+        return publishedInstance(engine, &ConsoleServices::settings);
     }
 };
 

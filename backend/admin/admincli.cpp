@@ -261,6 +261,11 @@ constexpr Command Commands[] = {
      "admin-tokens create NAME --allow AREA:read|write[,...] [--expires-in SECONDS]   (areas: "
      "orders, oauth, cluster, audit, admin, *)"},
     {"admin-tokens", "list", 0, "admin-tokens list"},
+    {"config", "list", 0,
+     "config list   (every setting: value, source, live or at the next start)"},
+    {"config", "show", 1, "config show KEY"},
+    {"config", "set", 2, "config set KEY VALUE   (live, or kept for the next start)"},
+    {"config", "reset", 1, "config reset KEY   (drop the value kept for the next start)"},
     {"admin-tokens", "show", 1, "admin-tokens show ID"},
     {"admin-tokens", "revoke", 1, "admin-tokens revoke ID"},
 };
@@ -1220,6 +1225,16 @@ int runAdminCli(const QStringList &args, const QProcessEnvironment &env, QTextSt
     QByteArray body;
     if (noun == QLatin1String("status")) {
         path = QStringLiteral("/admin/v1/status");
+    } else if (noun == QLatin1String("config")) {
+        path = QStringLiteral("/admin/v1/settings");
+        if (!words.isEmpty())
+            path += QLatin1Char('/') + words[0];
+        if (verb == QLatin1String("set")) {
+            method = "PUT";
+            body = QJsonDocument(QJsonObject{{QStringLiteral("value"), words[1]}}).toJson();
+        } else if (verb == QLatin1String("reset")) {
+            method = "DELETE";
+        }
     } else if (verb == QLatin1String("list")) {
         path = QStringLiteral("/admin/v1/") +
                (noun == QLatin1String("keys")      ? QStringLiteral("signing-keys")
@@ -1564,6 +1579,14 @@ int runAdminCli(const QStringList &args, const QProcessEnvironment &env, QTextSt
                        out);
         else if (noun == QLatin1String("issuers"))
             printTable(rows, {{"issuer", "ISSUER"}, {"createdAt", "ADDED"}}, out);
+        else if (noun == QLatin1String("config"))
+            printTable(rows,
+                       {{"key", "KEY"},
+                        {"value", "VALUE"},
+                        {"source", "SOURCE"},
+                        {"applies", "APPLIES"},
+                        {"pending", "AT NEXT START"}},
+                       out);
         else if (noun == QLatin1String("admin-tokens"))
             printTable(rows,
                        {{"id", "ID"},

@@ -93,6 +93,7 @@ QString AdminTokens::areaOfEvent(const QString &type)
         {QStringLiteral("cluster"), QStringLiteral("cluster")},
         {QStringLiteral("audit"), QStringLiteral("audit")},
         {QStringLiteral("admin-token"), QStringLiteral("admin")},
+        {QStringLiteral("setting"), QStringLiteral("admin")},
     };
     return byFamily.value(family); // stats, backend.started: everybody
 }

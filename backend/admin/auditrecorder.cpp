@@ -1,6 +1,7 @@
 #include "admin/auditrecorder.h"
 
 #include "admin/admintokens.h"
+#include "admin/settingsadmin.h"
 
 #include "cluster/clusterapi.h"
 #include "cluster/requestinfo.h"
@@ -38,7 +39,8 @@ const QHash<QString, QString> &kinds()
         {QStringLiteral("deliveries"), QStringLiteral("redelivery")},
         {QStringLiteral("redeliveries"), QStringLiteral("redelivery")},
         {QStringLiteral("endpoints"), QStringLiteral("endpoint")},
-        {QStringLiteral("admin-tokens"), QStringLiteral("admin-token")}};
+        {QStringLiteral("admin-tokens"), QStringLiteral("admin-token")},
+        {QStringLiteral("settings"), QStringLiteral("setting")}};
     return k;
 }
 
@@ -407,6 +409,10 @@ void AuditRecorder::registerConsequences()
     // Cluster changes: the decisions that followed (allowed and denied), newest first.
     Cluster::ClusterApi *cluster = &m_cluster;
     auto verdicts = [cluster](const AuditLog::Entry &e, qint64 until) {
+        // Of the settings, only the cluster's change verdicts.
+        if (e.kind == QLatin1String("setting") && e.target != QLatin1String("cluster") &&
+            !SettingsAdminApi::isLive(e.target))
+            return QJsonObject();
         const QJsonArray recent = cluster->recentRequests(500);
         QJsonArray items;
         int allowed = 0;

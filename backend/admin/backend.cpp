@@ -5,6 +5,7 @@
 #include "admin/clusteradmin.h"
 #include "admin/oauthadmin.h"
 #include "admin/ordersadmin.h"
+#include "admin/settingsadmin.h"
 
 #include "cluster/clusterapi.h"
 #include "cluster/objectstore.h"
@@ -236,6 +237,8 @@ Result<void> Backend::start()
         return db.error();
     m_database = std::move(*db);
     m_settings = std::make_unique<Core::SqlSettingsStore>(*m_database);
+    // Values changed through the admin API for this start (docs/settings.md).
+    SettingsAdminApi::applyStored(m_config, *m_settings);
     if (auto id = m_settings->value(QStringLiteral("instance-id")); id) {
         m_instanceId = *id;
     } else {
@@ -320,6 +323,8 @@ Result<void> Backend::start()
         m_cluster->serverAddress().toString(), QString::number(m_cluster->serverPort())));
     m_clusterAdminApi = std::make_unique<ClusterAdminApi>(*m_admin, *m_clusterApi, *m_settings, *ca,
                                                           m_cluster->url());
+    m_settingsAdminApi = std::make_unique<SettingsAdminApi>(*m_admin, m_config, *m_settings,
+                                                            *m_clusterApi, *m_events);
     // Every administrative change from here on is recorded (docs/audit.md).
     m_audit = std::make_unique<Core::AuditLog>(*m_database, *m_writer, *m_events, *m_clock);
     m_auditRecorder = std::make_unique<AuditRecorder>(*m_admin, *m_audit, *m_database,

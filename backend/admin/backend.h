@@ -52,6 +52,7 @@ namespace Gatehouse::Admin {
 class AdminApi;
 class AuditRecorder;
 class AdminTokens;
+class SettingsAdminApi;
 class ClusterAdminApi;
 class OrdersAdminApi;
 class OAuthAdminApi;
@@ -113,6 +114,7 @@ private:
     std::unique_ptr<Core::HttpServer> m_admin;
     std::unique_ptr<AdminTokens> m_adminTokens;
     std::unique_ptr<AdminApi> m_adminApi;
+    std::unique_ptr<SettingsAdminApi> m_settingsAdminApi;
     // Orders and webhooks. The writer and the dispatcher own threads that call each other;
     // stopWorkers() stops the dispatcher, then drains the writer, before anything is destroyed.
     std::unique_ptr<Core::WriteQueue> m_writer;

@@ -286,6 +286,8 @@ QJsonObject AuditLog::consequences(const Entry &e) const
     if (q.exec() && q.next())
         until = q.value(0).toLongLong();
     QJsonObject c = (*provider)(e, until);
+    if (c.isEmpty())
+        return c; // nothing this change could have caused
     c.insert(QStringLiteral("until"), isoTimeMs(until));
     return c;
 }

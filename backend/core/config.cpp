@@ -466,4 +466,116 @@ Result<Config> ConfigResolver::resolve(const QMap<QString, QString> &cli,
     return config;
 }
 
+QString ConfigResolver::formatDurationMs(qint64 ms)
+{
+    const std::pair<qint64, const char *> units[] = {
+        {86'400'000, "d"}, {3'600'000, "h"}, {60'000, "m"}, {1'000, "s"}};
+    for (const auto &[factor, unit] : units)
+        if (ms != 0 && ms % factor == 0)
+            return QString::number(ms / factor) + QLatin1String(unit);
+    return ms == 0 ? QStringLiteral("0s") : QString::number(ms) + QLatin1String("ms");
+}
+
+bool ConfigResolver::isKnown(const QString &key)
+{
+    return std::any_of(entries().begin(), entries().end(),
+                       [&key](const Entry &e) { return e.option.key == key; });
+}
+
+Result<void> ConfigResolver::set(Config &config, const QString &key, const QString &value,
+                                 const QString &source)
+{
+    const auto found = std::find_if(entries().begin(), entries().end(),
+                                    [&key](const Entry &e) { return e.option.key == key; });
+    if (found == entries().end())
+        return makeError(QStringLiteral("setting-not-found"),
+                         QStringLiteral("no setting %1").arg(key), 404);
+    if (auto r = found->set(config, value); !r)
+        return makeError(QStringLiteral("invalid-setting"),
+                         QStringLiteral("%1: %2").arg(key, r.error().message), 400);
+    config.sources.insert(key, source);
+    return {};
+}
+
+QString ConfigResolver::valueOf(const Config &c, const QString &key)
+{
+    using Get = std::function<QString(const Config &)>;
+    auto num = [](auto member) -> Get {
+        return [member](const Config &cfg) { return QString::number(cfg.*member); };
+    };
+    auto dur = [](qint64 Config::*member) -> Get {
+        return [member](const Config &cfg) { return formatDurationMs(cfg.*member); };
+    };
+    auto flag = [](bool Config::*member) -> Get {
+        return [member](const Config &cfg) {
+            return cfg.*member ? QStringLiteral("true") : QStringLiteral("false");
+        };
+    };
+    auto list = [](QStringList Config::*member) -> Get {
+        return [member](const Config &cfg) { return (cfg.*member).join(QLatin1Char(',')); };
+    };
+    auto text = [](QString Config::*member) -> Get {
+        return [member](const Config &cfg) { return cfg.*member; };
+    };
+    static const QHash<QString, Get> getters{
+        {QStringLiteral("data-dir"), text(&Config::dataDir)},
+        {QStringLiteral("service-address"), [](const Config &x) { return x.service.address; }},
+        {QStringLiteral("service-port"),
+         [](const Config &x) { return QString::number(x.service.port); }},
+        {QStringLiteral("cluster-address"), [](const Config &x) { return x.cluster.address; }},
+        {QStringLiteral("cluster-port"),
+         [](const Config &x) { return QString::number(x.cluster.port); }},
+        {QStringLiteral("admin-address"), [](const Config &x) { return x.admin.address; }},
+        {QStringLiteral("admin-port"),
+         [](const Config &x) { return QString::number(x.admin.port); }},
+        {QStringLiteral("max-header-bytes"), num(&Config::maxHeaderBytes)},
+        {QStringLiteral("max-body-bytes"), num(&Config::maxBodyBytes)},
+        {QStringLiteral("header-timeout-ms"), num(&Config::headerTimeoutMs)},
+        {QStringLiteral("body-timeout-ms"), num(&Config::bodyTimeoutMs)},
+        {QStringLiteral("idle-timeout-ms"), num(&Config::idleTimeoutMs)},
+        {QStringLiteral("handshake-timeout-ms"), num(&Config::handshakeTimeoutMs)},
+        {QStringLiteral("max-connections"), num(&Config::maxConnections)},
+        {QStringLiteral("shutdown-grace-ms"), num(&Config::shutdownGraceMs)},
+        {QStringLiteral("tls-extra-sans"), list(&Config::tlsExtraSans)},
+        {QStringLiteral("public-base-url"), text(&Config::publicBaseUrl)},
+        {QStringLiteral("demo-data"), flag(&Config::demoData)},
+        {QStringLiteral("demo-receiver-port"), num(&Config::demoReceiverPort)},
+        {QStringLiteral("webhook-allow-loopback"), flag(&Config::webhookAllowLoopback)},
+        {QStringLiteral("webhook-allowlist"), list(&Config::webhookAllowlist)},
+        {QStringLiteral("webhook-retry-schedule"),
+         [](const Config &x) {
+             QStringList parts;
+             for (const qint64 ms : x.webhookRetryScheduleMs)
+                 parts.append(formatDurationMs(ms));
+             return parts.join(QLatin1Char(','));
+         }},
+        {QStringLiteral("webhook-jitter-percent"), num(&Config::webhookJitterPercent)},
+        {QStringLiteral("webhook-timeout-ms"), num(&Config::webhookTimeoutMs)},
+        {QStringLiteral("webhook-disable-after"), dur(&Config::webhookDisableAfterMs)},
+        {QStringLiteral("webhook-max-in-flight"), num(&Config::webhookMaxInFlight)},
+        {QStringLiteral("webhook-max-queued"), num(&Config::webhookMaxQueued)},
+        {QStringLiteral("webhook-secret-overlap"), dur(&Config::webhookSecretOverlapMs)},
+        {QStringLiteral("delivery-history-days"), num(&Config::deliveryHistoryDays)},
+        {QStringLiteral("oauth-login-rate"), num(&Config::oauthLoginRate)},
+        {QStringLiteral("oauth-lockout-threshold"), num(&Config::oauthLockoutThreshold)},
+        {QStringLiteral("oauth-lockout-duration"), dur(&Config::oauthLockoutDurationMs)},
+        {QStringLiteral("oauth-code-lifetime"), dur(&Config::oauthCodeLifetimeMs)},
+        {QStringLiteral("oauth-refresh-lifetime"), dur(&Config::oauthRefreshLifetimeMs)},
+        {QStringLiteral("oauth-device-code-lifetime"), dur(&Config::oauthDeviceCodeLifetimeMs)},
+        {QStringLiteral("orders-require-token"), flag(&Config::ordersRequireToken)},
+        {QStringLiteral("oauth-open-registration"), flag(&Config::oauthOpenRegistration)},
+        {QStringLiteral("anonymous-auth"), flag(&Config::clusterAnonymousAuth)},
+        {QStringLiteral("authorization-mode"), list(&Config::clusterAuthorizationModes)},
+        {QStringLiteral("enable-admission-plugins"), list(&Config::clusterAdmissionPlugins)},
+        {QStringLiteral("oidc-issuer-url"), text(&Config::oidcIssuerUrl)},
+        {QStringLiteral("oidc-client-id"), text(&Config::oidcClientId)},
+        {QStringLiteral("oidc-username-claim"), text(&Config::oidcUsernameClaim)},
+        {QStringLiteral("oidc-username-prefix"), text(&Config::oidcUsernamePrefix)},
+        {QStringLiteral("oidc-groups-claim"), text(&Config::oidcGroupsClaim)},
+        {QStringLiteral("oidc-groups-prefix"), text(&Config::oidcGroupsPrefix)},
+    };
+    const auto it = getters.constFind(key);
+    return it == getters.constEnd() ? QString() : (*it)(c);
+}
+
 } // namespace Gatehouse::Core

@@ -103,6 +103,16 @@ public:
     // cli: values given on the command line keyed by option key (only those present).
     static Result<Config> resolve(const QMap<QString, QString> &cli,
                                   const QProcessEnvironment &env);
+
+    // The value of a setting as its flag would take it ("5s,5m", "true", "127.0.0.1"); empty
+    // for an unknown key.
+    static QString valueOf(const Config &config, const QString &key);
+    // Sets one setting from text, validated as its flag would be; records the source.
+    static Result<void> set(Config &config, const QString &key, const QString &value,
+                            const QString &source);
+    static bool isKnown(const QString &key);
+    // "5s", "30m", "14d", "1500ms": the largest unit that divides the duration evenly.
+    static QString formatDurationMs(qint64 ms);
 };
 
 } // namespace Gatehouse::Core

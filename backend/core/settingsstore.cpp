@@ -45,4 +45,14 @@ Result<QMap<QString, QString>> SqlSettingsStore::all() const
     return out;
 }
 
+Result<void> SqlSettingsStore::remove(const QString &key)
+{
+    QSqlQuery q(m_db.connection());
+    q.prepare(QStringLiteral("DELETE FROM settings WHERE key = ?"));
+    q.addBindValue(key);
+    if (!q.exec())
+        return makeError(QStringLiteral("database-error"), q.lastError().text());
+    return {};
+}
+
 } // namespace Gatehouse::Core

@@ -17,6 +17,7 @@ public:
     virtual Result<QString> value(const QString &key) const = 0; // Error "not-found" if absent
     virtual Result<void> setValue(const QString &key, const QString &value) = 0;
     virtual Result<QMap<QString, QString>> all() const = 0;
+    virtual Result<void> remove(const QString &key) = 0; // no error when absent
 };
 
 class SqlSettingsStore final : public SettingsStore
@@ -26,6 +27,7 @@ public:
     Result<QString> value(const QString &key) const override;
     Result<void> setValue(const QString &key, const QString &value) override;
     Result<QMap<QString, QString>> all() const override;
+    Result<void> remove(const QString &key) override;
 
 private:
     Database &m_db;

@@ -26,8 +26,7 @@ Row {
         }
     }
     // A scoped admin token names itself; the root token needs no mention.
-    readonly property string tokenName: AdminClient.principal.root === false
-        ? (AdminClient.principal.name || "") : ""
+    readonly property string tokenName: AdminClient.tokenName
     readonly property string text: root.tokenName.length > 0
         ? qsTr("%1 · %2 · token “%3”")
             .arg(AdminClient.embedded ? qsTr("Embedded") : qsTr("Remote"))

@@ -52,9 +52,8 @@ Item {
             RbacPage {
                 objectName: "page-rbac"
             }
-            PlaceholderPage {
+            SettingsPage {
                 objectName: "page-settings"
-                pageId: "settings"
             }
             AuditPage {
                 objectName: "page-audit"

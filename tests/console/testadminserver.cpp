@@ -18,6 +18,7 @@ TestAdminServer::TestAdminServer(QByteArray token, QObject *parent)
     resetOAuthData();
     resetClusterData();
     resetAuditData();
+    resetSettings();
 }
 
 TestAdminServer::~TestAdminServer()
@@ -956,6 +957,8 @@ void TestAdminServer::handleApi(QTcpSocket *socket, const QByteArray &method, co
     if (handleRedeliveries(socket, method, resource, id, action, in, query))
         return;
     if (handleAudit(socket, method, resource, id, query))
+        return;
+    if (handleSettings(socket, method, resource, id, in))
         return;
     if (handleOAuth(socket, method, resource, id, action, in, query))
         return;

@@ -160,6 +160,11 @@ public:
                           const QString &actor, const QJsonArray &changes);
     // GET /admin/v1/audit... answers 403 (a token that may not read it).
     void setAuditForbidden(bool forbidden) { m_auditForbidden = forbidden; }
+    // ---- settings (testadminserver_settings.cpp) ----
+    // Back to the seed: a few settings of each kind (live, kept for the next start, given by a
+    // flag, read-only) as GET /admin/v1/settings answers them. No events.
+    void resetSettings();
+    QJsonObject setting(const QString &key) const; // {} when there is none
 
     int openStreams() const;
     int statusRequests() const { return m_statusRequests; }
@@ -222,6 +227,8 @@ private:
     void respondClusterAccess(QTcpSocket *socket, const QJsonObject &in);
     bool handleAudit(QTcpSocket *socket, const QByteArray &method, const QString &resource,
                      const QString &id, const QUrlQuery &query);
+    bool handleSettings(QTcpSocket *socket, const QByteArray &method, const QString &resource,
+                        const QString &id, const QJsonObject &in);
     void appendAuditEntry(const QDateTime &at, const QString &kind, const QString &action,
                           const QString &target, const QString &actor, const QString &method,
                           const QString &path, int status, const QJsonArray &changes,
@@ -287,6 +294,7 @@ private:
     QList<QJsonObject> m_audit; // oldest first
     qint64 m_auditId = 0;
     bool m_auditForbidden = false;
+    QList<QJsonObject> m_settings;
     bool m_autoAdvance = false;
     int m_autoAdvanceMs = 400;
 };

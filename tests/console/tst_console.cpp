@@ -564,7 +564,8 @@ void TestConsole::navigationModel()
         QVERIFY(!index.data(NavigationModel::TitleRole).toString().isEmpty());
         QVERIFY(!index.data(NavigationModel::DescriptionRole).toString().isEmpty());
         QCOMPARE(index.data(NavigationModel::ArrivesWithRole).toString().isEmpty(),
-                 row == 0 || ids.at(row) == QLatin1String("audit"));
+                 row == 0 || ids.at(row) == QLatin1String("audit") ||
+                     ids.at(row) == QLatin1String("settings"));
         QVERIFY(index.data(NavigationModel::IconRole).toUrl().isValid());
         QVERIFY(index.data(NavigationModel::ShortcutRole)
                     .toString()
@@ -794,10 +795,13 @@ void TestConsole::auditOverRealSockets()
     QTRY_VERIFY(detail.loaded());
     QCOMPARE(detail.kind(), QStringLiteral("node"));
     QCOMPARE(detail.consequenceItems().size(), 2);
-    // 403: the message instead of rows.
+    // 403: the message instead of rows (the view's not-permitted pane, not an error to dismiss).
     server.setAuditForbidden(true);
     model.reload();
-    QTRY_COMPARE(model.error(), QStringLiteral("this admin token may not read the audit log"));
+    QTRY_COMPARE(model.live()->state(), LiveState::NotPermitted);
+    QCOMPARE(model.live()->message(), QStringLiteral("this admin token may not read the audit log"));
+    QCOMPARE(model.count(), 0);
+    QVERIFY(model.error().isEmpty());
 }
 
 void TestConsole::redeliveryFilterAndRate()

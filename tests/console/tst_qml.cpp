@@ -147,6 +147,8 @@ public:
         return m_server->addAuditEntry(kind, action, target, actor, changes);
     }
     Q_INVOKABLE void setAuditForbidden(bool forbidden) { m_server->setAuditForbidden(forbidden); }
+    Q_INVOKABLE void resetSettings() { m_server->resetSettings(); }
+    Q_INVOKABLE QJsonObject setting(const QString &key) const { return m_server->setting(key); }
     // The backend goes away (every connection closed) and comes back on the same port.
     Q_INVOKABLE void stopServer()
     {

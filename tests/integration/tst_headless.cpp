@@ -423,9 +423,8 @@ void TestHeadlessBackend::adminCliAdminTokens()
     const CliResult noAllow = cli({"admin-tokens", "create", "cli-reader"});
     QCOMPARE(noAllow.exitCode, 2);
     QVERIFY2(noAllow.err.contains(QStringLiteral("--allow")), qPrintable(noAllow.err));
-    const CliResult created =
-        cli({"admin-tokens", "create", "cli-reader", "--allow", "orders:read", "--allow",
-             "audit:read,cluster:read", "-o", "json"});
+    const CliResult created = cli({"admin-tokens", "create", "cli-reader", "--allow", "orders:read",
+                                   "--allow", "audit:read,cluster:read", "-o", "json"});
     QCOMPARE(created.exitCode, 0);
     const QJsonObject token = QJsonDocument::fromJson(created.out.toUtf8()).object();
     const QString secret = token.value("token").toString();
@@ -465,6 +464,36 @@ void TestHeadlessBackend::adminCliAdminTokens()
     QVERIFY2(after.err.contains(QStringLiteral("answered 401: invalid admin token")),
              qPrintable(after.err));
     QCOMPARE(cli({"admin-tokens", "revoke", id}).exitCode, 1);
+}
+
+void TestHeadlessBackend::adminCliConfig()
+{
+    const QStringList base{QStringLiteral("--data-dir"), m_dir->path()};
+    auto cli = [&base](QStringList args) {
+        args.prepend(QStringLiteral("admin"));
+        return runCli(args + base);
+    };
+    const CliResult list = cli({"config", "list"});
+    QCOMPARE(list.exitCode, 0);
+    QVERIFY2(list.out.contains(QStringLiteral("AT NEXT START")), qPrintable(list.out));
+    QVERIFY(list.out.contains(QStringLiteral("webhook-retry-schedule")));
+    const CliResult bad = cli({"config", "set", "max-connections", "lots"});
+    QCOMPARE(bad.exitCode, 1);
+    QVERIFY2(bad.err.contains(QStringLiteral(
+                 "answered 400: max-connections: expected an integer from 1 to 1000000")),
+             qPrintable(bad.err));
+    const CliResult kept = cli({"config", "set", "max-connections", "2048"});
+    QCOMPARE(kept.exitCode, 0);
+    QVERIFY2(kept.out.contains(QStringLiteral("pending: 2048")), qPrintable(kept.out));
+    QVERIFY(kept.out.contains(QStringLiteral("restartRequired: yes")));
+    const CliResult shown = cli({"config", "show", "max-connections", "-o", "json"});
+    QCOMPARE(shown.exitCode, 0);
+    QCOMPARE(QJsonDocument::fromJson(shown.out.toUtf8()).object().value("pending").toString(),
+             QStringLiteral("2048"));
+    const CliResult reset = cli({"config", "reset", "max-connections"});
+    QCOMPARE(reset.exitCode, 0);
+    QVERIFY2(reset.out.contains(QStringLiteral("restartRequired: no")), qPrintable(reset.out));
+    QCOMPARE(cli({"config", "show", "no-such-setting"}).exitCode, 1);
 }
 
 void TestHeadlessBackend::adminCliOrderNouns()

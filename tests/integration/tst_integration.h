@@ -74,6 +74,7 @@ private slots:
     void adminCli();
     void adminCliOrderNouns();
     void adminCliAdminTokens();
+    void adminCliConfig();
     void adminCliClients();
     void adminCliUsers();
     void adminCliCluster();

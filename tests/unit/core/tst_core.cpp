@@ -96,6 +96,50 @@ private slots:
         QCOMPARE(c->sources.value(QStringLiteral("service-port")), QStringLiteral("default"));
     }
 
+    // The settings page shows every setting's value as its flag would take it: every option
+    // has one, and it reads back to the same configuration.
+    void everySettingHasAValueThatRoundTrips()
+    {
+        Core::Config changed;
+        changed.dataDir = QStringLiteral("/var/lib/gatehouse");
+        changed.tlsExtraSans = {QStringLiteral("api.example.com"), QStringLiteral("10.0.0.5")};
+        changed.publicBaseUrl = QStringLiteral("https://api.example.com");
+        changed.webhookAllowlist = {QStringLiteral("10.0.0.0/8")};
+        changed.webhookRetryScheduleMs = {1500, 60'000, 86'400'000};
+        changed.oidcIssuerUrl = QStringLiteral("https://issuer.example.com");
+        changed.oidcUsernamePrefix = QStringLiteral("oidc:");
+        changed.oidcGroupsPrefix = QStringLiteral("oidc:");
+        changed.oauthCodeLifetimeMs = 90'000;
+        for (const Core::ConfigOption &o : ConfigResolver::options()) {
+            const QString value = ConfigResolver::valueOf(changed, o.key);
+            QVERIFY2(!value.isEmpty(), qPrintable(o.key));
+            Core::Config copy;
+            QVERIFY2(ConfigResolver::set(copy, o.key, value, QStringLiteral("test")).ok(),
+                     qPrintable(o.key + QLatin1Char('=') + value));
+            QCOMPARE(ConfigResolver::valueOf(copy, o.key), value);
+            QCOMPARE(copy.sources.value(o.key), QStringLiteral("test"));
+        }
+        QCOMPARE(ConfigResolver::valueOf(changed, QStringLiteral("webhook-retry-schedule")),
+                 QStringLiteral("1500ms,1m,1d"));
+        QCOMPARE(ConfigResolver::valueOf(changed, QStringLiteral("oauth-code-lifetime")),
+                 QStringLiteral("90s"));
+        QCOMPARE(ConfigResolver::valueOf(changed, QStringLiteral("no-such-key")), QString());
+        Core::Config c;
+        const auto bad = ConfigResolver::set(c, QStringLiteral("service-port"),
+                                             QStringLiteral("70000"), QStringLiteral("test"));
+        QVERIFY(!bad.ok());
+        QCOMPARE(bad.error().message,
+                 QStringLiteral("service-port: expected an integer from 0 to 65535"));
+        QCOMPARE(c.service.port, 8080);
+        QCOMPARE(ConfigResolver::set(c, QStringLiteral("nope"), QStringLiteral("1"),
+                                     QStringLiteral("test"))
+                     .error()
+                     .httpStatus,
+                 404);
+        QCOMPARE(ConfigResolver::formatDurationMs(0), QStringLiteral("0s"));
+        QCOMPARE(ConfigResolver::formatDurationMs(7'200'000), QStringLiteral("2h"));
+    }
+
     void precedence_data()
     {
         QTest::addColumn<bool>("inFile");

@@ -1,0 +1,291 @@
+#include "admin/settingsadmin.h"
+
+#include "admin/clusteradmin.h"
+#include "cluster/clusterapi.h"
+#include "core/eventbus.h"
+#include "core/httpserver.h"
+#include "core/logging.h"
+#include "core/settingsstore.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+
+namespace Gatehouse::Admin {
+
+using Core::ConfigResolver;
+using Core::HttpRequest;
+using Core::HttpResponse;
+
+namespace {
+
+// The three live settings and their field in the cluster's settings.
+const QHash<QString, QString> &liveFields()
+{
+    static const QHash<QString, QString> fields{
+        {QStringLiteral("anonymous-auth"), QStringLiteral("anonymousAuth")},
+        {QStringLiteral("authorization-mode"), QStringLiteral("authorizationModes")},
+        {QStringLiteral("enable-admission-plugins"), QStringLiteral("admissionPlugins")}};
+    return fields;
+}
+
+QString liveValue(const Cluster::ClusterSettings &s, const QString &key)
+{
+    if (key == QLatin1String("anonymous-auth"))
+        return s.anonymousAuth ? QStringLiteral("true") : QStringLiteral("false");
+    if (key == QLatin1String("authorization-mode"))
+        return s.authorizationModes.join(QLatin1Char(','));
+    return s.admissionPlugins.join(QLatin1Char(','));
+}
+
+// What kind of editor suits the value: bool, duration, list, number, url or text.
+QString typeOf(const Core::ConfigOption &o)
+{
+    const QString v = o.valueName;
+    if (v.isEmpty() || v == QLatin1String("bool"))
+        return QStringLiteral("bool");
+    if (v == QLatin1String("duration"))
+        return QStringLiteral("duration");
+    if (v == QLatin1String("delays") || v == QLatin1String("list") || v == QLatin1String("names") ||
+        v == QLatin1String("modes") || v == QLatin1String("plugins"))
+        return QStringLiteral("list");
+    if (v == QLatin1String("port") || v == QLatin1String("n") || v == QLatin1String("ms") ||
+        v == QLatin1String("bytes") || v == QLatin1String("days") || v == QLatin1String("percent"))
+        return QStringLiteral("number");
+    if (v == QLatin1String("url"))
+        return QStringLiteral("url");
+    return QStringLiteral("text");
+}
+
+std::optional<Core::ConfigOption> optionOf(const QString &key)
+{
+    for (const Core::ConfigOption &o : ConfigResolver::options())
+        if (o.key == key)
+            return o;
+    return std::nullopt;
+}
+
+HttpResponse notFound(const QString &key)
+{
+    return HttpResponse::error(404, QStringLiteral("setting-not-found"),
+                               QStringLiteral("no setting %1").arg(key.left(100)));
+}
+
+bool explicitSource(const QString &source)
+{
+    return source != QLatin1String("default") && !source.startsWith(QLatin1String("admin API"));
+}
+
+} // namespace
+
+QString SettingsAdminApi::storeKey(const QString &key)
+{
+    return QStringLiteral("config:") + key;
+}
+
+bool SettingsAdminApi::isLive(const QString &key)
+{
+    return liveFields().contains(key);
+}
+
+bool SettingsAdminApi::isReadOnly(const QString &key)
+{
+    return key == QLatin1String("data-dir");
+}
+
+QString SettingsAdminApi::groupOf(const QString &key)
+{
+    if (key.endsWith(QLatin1String("-address")) || key.endsWith(QLatin1String("-port")) ||
+        key == QLatin1String("public-base-url"))
+        return key.startsWith(QLatin1String("demo-")) ? QStringLiteral("webhooks")
+                                                      : QStringLiteral("listeners");
+    if (key.startsWith(QLatin1String("max-")) || key.endsWith(QLatin1String("-timeout-ms")) ||
+        key == QLatin1String("shutdown-grace-ms"))
+        return key.startsWith(QLatin1String("webhook-")) ? QStringLiteral("webhooks")
+                                                         : QStringLiteral("limits");
+    if (key.startsWith(QLatin1String("oauth-")) || key == QLatin1String("orders-require-token"))
+        return QStringLiteral("oauth");
+    if (key.startsWith(QLatin1String("webhook-")) || key.startsWith(QLatin1String("demo-")) ||
+        key == QLatin1String("delivery-history-days"))
+        return QStringLiteral("webhooks");
+    if (key == QLatin1String("data-dir"))
+        return QStringLiteral("storage");
+    return QStringLiteral("cluster"); // anonymous-auth, modes, plugins, oidc-*, tls-extra-sans
+}
+
+void SettingsAdminApi::applyStored(Core::Config &config, const Core::SettingsStore &store)
+{
+    const auto all = store.all();
+    if (!all)
+        return;
+    for (const Core::ConfigOption &o : ConfigResolver::options()) {
+        if (isLive(o.key) || isReadOnly(o.key))
+            continue; // the cluster keeps its live settings itself
+        const auto kept = all->constFind(storeKey(o.key));
+        if (kept == all->constEnd())
+            continue;
+        const QString source = config.sources.value(o.key, QStringLiteral("default"));
+        if (explicitSource(source)) {
+            qCInfo(lcCore).noquote() << "setting" << o.key << "is given by" << source
+                                     << "; the value kept through the admin API is not used";
+            continue;
+        }
+        if (auto r = ConfigResolver::set(config, o.key, *kept, QStringLiteral("admin API")); !r)
+            qCWarning(lcCore).noquote()
+                << "ignoring the kept value of" << o.key << ":" << r.error().message;
+    }
+}
+
+SettingsAdminApi::SettingsAdminApi(Core::HttpServer &server, const Core::Config &effective,
+                                   Core::SettingsStore &store, Cluster::ClusterApi &cluster,
+                                   Core::EventBus &events)
+    : m_server(server), m_effective(effective), m_store(store), m_cluster(cluster), m_events(events)
+{
+    registerRoutes();
+}
+
+QJsonObject SettingsAdminApi::item(const Core::ConfigOption &o) const
+{
+    const bool live = isLive(o.key);
+    const QString started = ConfigResolver::valueOf(m_effective, o.key);
+    const QString value = live ? liveValue(m_cluster.settings(), o.key) : started;
+    QString source = m_effective.sources.value(o.key, QStringLiteral("default"));
+    if (live && value != started)
+        source = QStringLiteral("admin API");
+    QJsonValue pending = QJsonValue::Null;
+    if (!live) {
+        if (const auto kept = m_store.value(storeKey(o.key)); kept && *kept != started)
+            pending = *kept;
+    }
+    const bool fixed = isReadOnly(o.key) || (!live && explicitSource(source));
+    return {{QStringLiteral("id"), o.key},
+            {QStringLiteral("key"), o.key},
+            {QStringLiteral("group"), groupOf(o.key)},
+            {QStringLiteral("type"), typeOf(o)},
+            {QStringLiteral("valueName"), o.valueName},
+            {QStringLiteral("description"), o.description},
+            {QStringLiteral("value"), value},
+            {QStringLiteral("default"), ConfigResolver::valueOf(Core::Config{}, o.key)},
+            {QStringLiteral("source"), source},
+            {QStringLiteral("applies"), live ? QStringLiteral("live") : QStringLiteral("restart")},
+            {QStringLiteral("pending"), pending},
+            {QStringLiteral("restartRequired"), !pending.isNull()},
+            {QStringLiteral("editable"), !fixed},
+            {QStringLiteral("environment"), ConfigResolver::envName(o.key)}};
+}
+
+void SettingsAdminApi::registerRoutes()
+{
+    m_server.route("GET", QStringLiteral("/admin/v1/settings"), [this](const HttpRequest &) {
+        QJsonArray items;
+        bool restart = false;
+        for (const Core::ConfigOption &o : ConfigResolver::options()) {
+            const QJsonObject i = item(o);
+            restart = restart || i.value(QLatin1String("restartRequired")).toBool();
+            items.append(i);
+        }
+        return HttpResponse::json(200, QJsonObject{{QStringLiteral("items"), items},
+                                                   {QStringLiteral("restartRequired"), restart}});
+    });
+    m_server.route("GET", QStringLiteral("/admin/v1/settings/{key}"),
+                   [this](const HttpRequest &req) {
+                       const QString key = req.pathParam(QStringLiteral("key"));
+                       const auto o = optionOf(key);
+                       return o ? HttpResponse::json(200, item(*o)) : notFound(key);
+                   });
+    // {"value": "5s,5m" | true | 42}
+    m_server.route(
+        "PUT", QStringLiteral("/admin/v1/settings/{key}"), [this](const HttpRequest &req) {
+            const QString key = req.pathParam(QStringLiteral("key"));
+            const auto o = optionOf(key);
+            if (!o)
+                return notFound(key);
+            if (isReadOnly(key))
+                return HttpResponse::error(409, QStringLiteral("setting-read-only"),
+                                           QStringLiteral("%1 cannot be changed while the backend "
+                                                          "runs from it")
+                                               .arg(key));
+            QJsonParseError pe;
+            const QJsonDocument doc = QJsonDocument::fromJson(req.body, &pe);
+            const QJsonValue v = doc.object().value(QStringLiteral("value"));
+            QString text;
+            if (v.isString())
+                text = v.toString();
+            else if (v.isBool())
+                text = v.toBool() ? QStringLiteral("true") : QStringLiteral("false");
+            else if (v.isDouble() && v.toDouble() == double(v.toInteger()))
+                text = QString::number(v.toInteger());
+            if (pe.error != QJsonParseError::NoError || !doc.isObject() ||
+                (!v.isString() && !v.isBool() && !v.isDouble()) ||
+                (v.isDouble() && text.isEmpty()) || text.size() > 4096)
+                return HttpResponse::error(
+                    400, QStringLiteral("malformed-json"),
+                    QStringLiteral("the body must be {\"value\": a string, a boolean or a whole "
+                                   "number}"));
+            // Validated exactly as the flag would be.
+            Core::Config probe = m_effective;
+            if (auto r = ConfigResolver::set(probe, key, text, QStringLiteral("admin API")); !r)
+                return HttpResponse::error(400, r.error().code, r.error().message);
+            const QString normalized = ConfigResolver::valueOf(probe, key);
+            if (isLive(key)) {
+                QJsonObject field;
+                if (key == QLatin1String("anonymous-auth"))
+                    field.insert(liveFields().value(key), probe.clusterAnonymousAuth);
+                else
+                    field.insert(
+                        liveFields().value(key),
+                        QJsonArray::fromStringList(key == QLatin1String("authorization-mode")
+                                                       ? probe.clusterAuthorizationModes
+                                                       : probe.clusterAdmissionPlugins));
+                auto parsed = Cluster::ClusterSettings::fromJson(field, m_cluster.settings());
+                if (auto *e = std::get_if<QString>(&parsed))
+                    return HttpResponse::error(400, QStringLiteral("invalid-setting"), *e);
+                const auto &s = std::get<Cluster::ClusterSettings>(parsed);
+                if (QString e = m_cluster.applySettings(s); !e.isEmpty())
+                    return HttpResponse::error(400, QStringLiteral("invalid-setting"), e);
+                if (auto r = m_store.setValue(
+                        ClusterAdminApi::settingsKey(),
+                        QString::fromUtf8(
+                            QJsonDocument(s.toJson()).toJson(QJsonDocument::Compact)));
+                    !r)
+                    return HttpResponse::error(500, r.error().code, r.error().message);
+            } else {
+                const QString source = m_effective.sources.value(key, QStringLiteral("default"));
+                if (explicitSource(source))
+                    return HttpResponse::error(
+                        409, QStringLiteral("setting-fixed"),
+                        QStringLiteral("%1 is given by %2, which wins at every start; change it "
+                                       "there")
+                            .arg(key, source));
+                // Back to what runs now: nothing is pending any more.
+                auto r = normalized == ConfigResolver::valueOf(m_effective, key)
+                             ? m_store.remove(storeKey(key))
+                             : m_store.setValue(storeKey(key), normalized);
+                if (!r)
+                    return HttpResponse::error(500, r.error().code, r.error().message);
+            }
+            const QJsonObject answer = item(*o);
+            m_events.publish(QStringLiteral("setting.changed"), answer);
+            return HttpResponse::json(200, answer);
+        });
+    // Drops the value kept for the next start.
+    m_server.route("DELETE", QStringLiteral("/admin/v1/settings/{key}"),
+                   [this](const HttpRequest &req) {
+                       const QString key = req.pathParam(QStringLiteral("key"));
+                       const auto o = optionOf(key);
+                       if (!o)
+                           return notFound(key);
+                       if (isLive(key) || isReadOnly(key))
+                           return HttpResponse::error(
+                               409, QStringLiteral("setting-not-pending"),
+                               QStringLiteral("%1 has no value kept for the next start; set it "
+                                              "with PUT")
+                                   .arg(key));
+                       if (auto r = m_store.remove(storeKey(key)); !r)
+                           return HttpResponse::error(500, r.error().code, r.error().message);
+                       const QJsonObject answer = item(*o);
+                       m_events.publish(QStringLiteral("setting.changed"), answer);
+                       return HttpResponse::json(200, answer);
+                   });
+}
+
+} // namespace Gatehouse::Admin

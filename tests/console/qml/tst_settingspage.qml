@@ -1,0 +1,145 @@
+import QtQuick
+import QtTest
+import Gatehouse
+import GatehouseTest
+
+// The Settings page against the in-test admin server: settings grouped with their value and
+// source; a live setting applies at once; another is kept for the next start (restart
+// required, discard); a setting given by a flag cannot be edited and says why; the server's
+// refusal shows on the row; the filter (Ctrl+F).
+Item {
+    id: root
+
+    width: 1300
+    height: 900
+
+    SettingsPage {
+        id: page
+        anchors.fill: parent
+    }
+
+    TestCase {
+        id: testCase
+
+        name: "SettingsPage"
+        when: windowShown
+
+        readonly property var list: findChild(page, "settingsList")
+
+        function row(key) {
+            const i = BackendSettings.indexOfId(key)
+            verify(i >= 0, "setting " + key)
+            testCase.list.positionViewAtIndex(i, ListView.Center)
+            let r = null
+            tryVerify(() => (r = findChild(testCase.list, "setting-" + key)) !== null, 5000, "row " + key)
+            return r
+        }
+
+        function initTestCase() {
+            tryCompare(AdminClient, "connectionState", AdminClient.Online, 10000)
+        }
+
+        function init() {
+            TestBackend.resetSettings()
+            BackendSettings.filter = ""
+            findChild(page, "settingsFilter").text = ""
+            BackendSettings.reload()
+            tryVerify(() => !BackendSettings.loading && BackendSettings.count === 8, 5000, "settings loaded")
+        }
+
+        function test_groupedWithValueAndSource() {
+            // Grouped in the page's order, whatever order the server lists them in.
+            compare(BackendSettings.idAt(0), "service-port")
+            compare(BackendSettings.idAt(7), "data-dir")
+            verify(findChild(testCase.list, "section-Listeners"), "the Listeners heading")
+            const r = row("webhook-retry-schedule")
+            compare(findChild(r, "settingField").text, "5s,5m,30m,2h,5h,10h,10h")
+            compare(findChild(r, "settingSource").text, "from default")
+            verify(!findChild(r, "settingLive").visible)
+            verify(findChild(row("anonymous-auth"), "settingLive").visible)
+            compare(findChild(page, "settingsCount").text, "8 shown")
+            verify(!findChild(page, "restartBanner").visible)
+        }
+
+        function test_liveSettingAppliesAtOnce() {
+            const r = row("anonymous-auth")
+            const sw = findChild(r, "settingSwitch")
+            verify(sw.visible)
+            verify(sw.checked)
+            mouseClick(sw)
+            const apply = findChild(r, "settingApply")
+            tryCompare(apply, "visible", true)
+            compare(apply.text, "Apply now")
+            mouseClick(apply)
+            tryVerify(() => TestBackend.setting("anonymous-auth").value === "false", 5000, "applied")
+            const again = row("anonymous-auth")
+            tryCompare(findChild(again, "settingSwitch"), "checked", false)
+            tryCompare(findChild(again, "settingSource"), "text", "from changed through the admin API")
+            verify(!findChild(page, "restartBanner").visible, "a live change needs no restart")
+        }
+
+        function test_restartSettingIsKeptForNextStart() {
+            const r = row("webhook-retry-schedule")
+            const field = findChild(r, "settingField")
+            field.text = "1s,10s"
+            const apply = findChild(r, "settingApply")
+            tryCompare(apply, "visible", true)
+            compare(apply.text, "Keep for next start")
+            mouseClick(apply)
+            tryVerify(() => TestBackend.setting("webhook-retry-schedule").pending === "1s,10s", 5000,
+                      "kept for the next start")
+            const after = row("webhook-retry-schedule")
+            tryCompare(findChild(after, "settingPending"), "visible", true)
+            compare(findChild(after, "settingNow").text, "running with 5s,5m,30m,2h,5h,10h,10h")
+            compare(findChild(after, "settingField").text, "1s,10s")
+            tryCompare(findChild(page, "restartBanner"), "visible", true)
+            verify(BackendSettings.restartRequired)
+
+            mouseClick(findChild(after, "settingDiscard"))
+            tryCompare(findChild(page, "restartBanner"), "visible", false, 5000)
+            compare(TestBackend.setting("webhook-retry-schedule").pending, null)
+            tryCompare(findChild(row("webhook-retry-schedule"), "settingField"), "text",
+                       "5s,5m,30m,2h,5h,10h,10h")
+        }
+
+        function test_settingGivenByFlagSaysWhy() {
+            const r = row("service-port")
+            verify(!findChild(r, "settingField").enabled)
+            verify(!findChild(r, "settingApply").visible)
+            const why = findChild(r, "settingFixed")
+            verify(why.visible)
+            compare(why.text, "Given by flag --service-port, which wins at every start: change it there.")
+            verify(findChild(row("data-dir"), "settingFixed").text.indexOf("--data-dir") >= 0)
+        }
+
+        function test_refusalShowsOnTheRow() {
+            const r = row("max-connections")
+            const field = findChild(r, "settingField")
+            field.text = "lots"
+            mouseClick(findChild(r, "settingApply"))
+            const error = findChild(row("max-connections"), "settingError")
+            tryCompare(error, "visible", true, 5000)
+            compare(error.text, "max-connections: expected an integer from 1 to 1000000")
+            compare(TestBackend.setting("max-connections").pending, null, "nothing kept")
+            // A good value clears it.
+            findChild(row("max-connections"), "settingField").text = "2048"
+            mouseClick(findChild(row("max-connections"), "settingApply"))
+            tryCompare(findChild(row("max-connections"), "settingError"), "visible", false, 5000)
+            compare(TestBackend.setting("max-connections").pending, "2048")
+        }
+
+        function test_filterWithCtrlF() {
+            page.forceActiveFocus()
+            keyClick(Qt.Key_F, Qt.ControlModifier)
+            const filter = findChild(page, "settingsFilter")
+            tryCompare(filter, "activeFocus", true)
+            keyClick(Qt.Key_W)
+            keyClick(Qt.Key_E)
+            keyClick(Qt.Key_B)
+            tryCompare(BackendSettings, "count", 1)
+            compare(BackendSettings.idAt(0), "webhook-retry-schedule")
+            keyClick(Qt.Key_Escape)
+            tryCompare(BackendSettings, "count", 8)
+        }
+    }
+}
