@@ -669,6 +669,14 @@
         <source>Choose the admin URL and token</source>
         <translation>Admin-URL und Token wählen</translation>
     </message>
+    <message>
+        <source>Language</source>
+        <translation>Sprache</translation>
+    </message>
+    <message>
+        <source>Language of the console</source>
+        <translation>Sprache der Konsole</translation>
+    </message>
 </context>
 <context>
     <name>CustomersPage</name>
@@ -1439,6 +1447,13 @@
     </message>
 </context>
 <context>
+    <name>Gatehouse::Console::ConsoleLanguage</name>
+    <message>
+        <source>System (%1)</source>
+        <translation>System (%1)</translation>
+    </message>
+</context>
+<context>
     <name>Gatehouse::Console::CustomerListModel</name>
     <message>
         <source>All customers</source>
@@ -1587,7 +1602,7 @@
     </message>
     <message>
         <source>Stored and active (expires %1)</source>
-        <translation>Gespeichert und aktiv (läuft ab %1)</translation>
+        <translation>Gespeichert, aktiv bis %1</translation>
     </message>
     <message>
         <source>Revoked %1</source>
@@ -1713,7 +1728,7 @@
     </message>
     <message>
         <source>Cluster nodes</source>
-        <translation>Cluster-Knoten</translation>
+        <translation>Knoten</translation>
     </message>
     <message>
         <source>Nodes and their labels, with live NodeRestriction verdicts.</source>
@@ -3000,7 +3015,7 @@
     </message>
     <message>
         <source>No cluster API requests yet. Apply a label change on the Nodes page, or point kubectl at the cluster listener.</source>
-        <translation>Noch keine Anfragen an die Cluster-API. Wende auf der Seite Cluster-Knoten eine Label-Änderung an, oder richte kubectl auf den Cluster-Listener.</translation>
+        <translation>Noch keine Anfragen an die Cluster-API. Wende auf der Seite Knoten eine Label-Änderung an, oder richte kubectl auf den Cluster-Listener.</translation>
     </message>
     <message>
         <source>Save kubeconfig</source>

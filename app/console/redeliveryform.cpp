@@ -416,4 +416,12 @@ void RedeliveryForm::call(const ApiCall &apiCall, std::function<void(const QJson
     });
 }
 
+void RedeliveryForm::retranslate()
+{
+    emit stateOptionsChanged();
+    emit jobChanged();
+    emit jobsChanged();
+    emit previewChanged();
+}
+
 } // namespace Gatehouse::Console

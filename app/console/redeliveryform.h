@@ -30,7 +30,7 @@ class RedeliveryForm : public QObject
     Q_PROPERTY(QString rateText READ rateText WRITE setRateText NOTIFY filterChanged)
     Q_PROPERTY(bool rateValid READ rateValid NOTIFY filterChanged)
     // [{value, text}] for the state combo box.
-    Q_PROPERTY(QVariantList stateOptions READ stateOptions CONSTANT)
+    Q_PROPERTY(QVariantList stateOptions READ stateOptions NOTIFY stateOptionsChanged)
     Q_PROPERTY(bool busy READ busy NOTIFY busyChanged)
     Q_PROPERTY(QString error READ error NOTIFY errorChanged)
     // The preview of the current filter; previewed turns false when the filter changes.
@@ -121,7 +121,11 @@ public:
 
     static QString stateText(const QString &jobState);
 
+    // The language changed: the options' and the jobs' texts did.
+    void retranslate();
+
 signals:
+    void stateOptionsChanged();
     void filterChanged();
     void busyChanged();
     void errorChanged();

@@ -82,6 +82,7 @@ Dialog {
                     valueRole: "value"
                     Accessible.name: qsTr("Deliveries in this state")
                     onActivated: Redelivery.state = stateCombo.currentValue
+                    onModelChanged: currentIndex = indexOfValue(Redelivery.state) // new language
                 }
                 Label { text: qsTr("Customer"); color: Theme.mutedText }
                 TextField {

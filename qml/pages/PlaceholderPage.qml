@@ -10,10 +10,10 @@ Pane {
     // Which Navigation entry this page stands for ("clients", ...).
     required property string pageId
     readonly property int row: Navigation.indexOf(root.pageId)
-    readonly property string title: Navigation.titleAt(root.row)
+    readonly property string title: Navigation.titles[root.row] ?? ""
     readonly property url iconSource: Navigation.iconAt(root.row)
-    readonly property string description: Navigation.descriptionAt(root.row)
-    readonly property string arrivesWith: Navigation.arrivesWithAt(root.row)
+    readonly property string description: Navigation.descriptions[root.row] ?? ""
+    readonly property string arrivesWith: Navigation.arrivals[root.row] ?? ""
 
     padding: 20
     background: Rectangle { color: Theme.background }
