@@ -313,7 +313,7 @@
     </message>
     <message>
         <source>Applications that may ask this server for tokens; secrets are shown once.</source>
-        <translation>Applications autorisées à obtenir des jetons&#xa0;; secrets affichés une seule fois.</translation>
+        <translation>Chaque secret client n&apos;est affiché qu&apos;une seule fois.</translation>
     </message>
     <message>
         <source>%1 registered</source>
@@ -781,7 +781,7 @@
     </message>
     <message>
         <source>Uptime</source>
-        <translation>Disponibilité</translation>
+        <translation>En service depuis</translation>
     </message>
     <message>
         <source>Version %1</source>
@@ -1246,11 +1246,11 @@
     </message>
     <message>
         <source>%1 request(s) allowed and %2 denied since</source>
-        <translation>depuis, %1 requête(s) autorisée(s) et %2 refusée(s)</translation>
+        <translation>requêtes depuis&#xa0;: %1 autorisée(s), %2 refusée(s)</translation>
     </message>
     <message>
         <source>%1 delivery attempt(s) sent: %2 succeeded, %3 failed</source>
-        <translation>%1 tentative(s) de livraison envoyée(s)&#xa0;: %2 réussie(s), %3 échouée(s)</translation>
+        <translation>tentatives de livraison envoyées&#xa0;: %1 (%2 réussie(s), %3 échouée(s))</translation>
     </message>
     <message>
         <source>%1 to %2 (client %3)</source>
@@ -1372,7 +1372,7 @@
     </message>
     <message>
         <source>A user signs in and consents in the browser; the app trades the code for tokens (with PKCE).</source>
-        <translation>Un utilisateur se connecte et donne son consentement dans le navigateur&#xa0;; l&apos;application échange le code contre des jetons (avec PKCE).</translation>
+        <translation>Connexion et consentement de l&apos;utilisateur dans le navigateur, puis échange du code (avec PKCE).</translation>
     </message>
     <message>
         <source>A service acts on its own behalf with its client secret; no user involved.</source>
@@ -1388,7 +1388,7 @@
     </message>
     <message>
         <source>Trade a signed JWT assertion from a trusted issuer for an access token (RFC 7523).</source>
-        <translation>Échanger une assertion JWT signée par un émetteur de confiance contre un jeton d&apos;accès (RFC 7523).</translation>
+        <translation>Échanger l&apos;assertion JWT d&apos;un émetteur de confiance contre un jeton d&apos;accès (RFC 7523).</translation>
     </message>
     <message>
         <source>Swap one token for another, e.g. to call a downstream service (RFC 8693).</source>
@@ -1396,7 +1396,7 @@
     </message>
     <message>
         <source>The app collects the user&apos;s password itself and sends it to the token endpoint.</source>
-        <translation>L&apos;application recueille elle-même le mot de passe de l&apos;utilisateur et l&apos;envoie au point de terminaison de jeton.</translation>
+        <translation>L&apos;application demande elle-même le mot de passe et l&apos;envoie au point de terminaison de jeton.</translation>
     </message>
     <message>
         <source>obsolete — OAuth 2.1 removes it</source>
@@ -1977,11 +1977,11 @@
     </message>
     <message>
         <source>Access token</source>
-        <translation>Jeton d&apos;accès</translation>
+        <translation>Accès</translation>
     </message>
     <message>
         <source>Refresh token</source>
-        <translation>Jeton de rafraîchissement</translation>
+        <translation>Actualisation</translation>
     </message>
 </context>
 <context>
@@ -2383,7 +2383,7 @@
     <name>NodesPage</name>
     <message>
         <source>Edit a node&apos;s labels as someone else: the server explains every change before you apply it.</source>
-        <translation>Modifiez les labels d&apos;un nœud sous une autre identité&#xa0;: chaque changement est expliqué avant envoi.</translation>
+        <translation>Modifiez les labels d&apos;un nœud sous une autre identité&#xa0;: chaque changement est expliqué.</translation>
     </message>
     <message>
         <source>Anonymous access</source>
@@ -2971,7 +2971,7 @@
     </message>
     <message>
         <source>The cluster API&apos;s decisions as they happen, newest first; denied requests in red.</source>
-        <translation>Les décisions de l&apos;API du cluster en temps réel, les plus récentes en premier&#xa0;; les requêtes refusées en rouge.</translation>
+        <translation>Décisions de l&apos;API du cluster en direct, récentes d&apos;abord&#xa0;; refus en rouge.</translation>
     </message>
     <message>
         <source>Denied only</source>
@@ -3176,7 +3176,7 @@
     </message>
     <message>
         <source>deliveries a second: 0.1 to 1000</source>
-        <translation>livraisons par seconde&#xa0;: 0,1 à 1&#xa0;000</translation>
+        <translation>livraisons par seconde&#xa0;: de 0,1 à 1000</translation>
     </message>
     <message>
         <source>Start</source>
@@ -3188,7 +3188,7 @@
     </message>
     <message>
         <source>%1 of %2 sent · %3 queued again · %4 refused</source>
-        <translation>%1 sur %2 envoyées · %3 remises en file · %4 refusées</translation>
+        <translation>envoyées&#xa0;: %1 sur %2 · remises en file&#xa0;: %3 · refusées&#xa0;: %4</translation>
     </message>
     <message>
         <source>Cancel job</source>
@@ -3212,7 +3212,7 @@
     </message>
     <message>
         <source>%1 · %2 · %3/%4 sent · %5/s · %6</source>
-        <translation>%1 · %2 · %3/%4 envoyées · %5/s · %6</translation>
+        <translation>%1 · %2 · envoyées&#xa0;: %3/%4 · %5/s · %6</translation>
     </message>
     <message>
         <source>Close</source>
@@ -3590,7 +3590,7 @@
     </message>
     <message>
         <source>Tokens that are neither expired nor revoked, newest first. Revoking a refresh token revokes its whole family.</source>
-        <translation>Jetons ni expirés ni révoqués, les plus récents en premier. Révoquer un jeton de rafraîchissement révoque toute sa famille.</translation>
+        <translation>Jetons ni expirés ni révoqués, les plus récents en premier. Révoquer un jeton d&apos;actualisation révoque toute sa famille.</translation>
     </message>
     <message>
         <source>Reload</source>
@@ -3606,7 +3606,7 @@
     </message>
     <message>
         <source>%1 for %2</source>
-        <translation>%1 pour %2</translation>
+        <translation>Jeton (%1) pour %2</translation>
     </message>
     <message>
         <source>%1 · subject %2</source>
@@ -3638,7 +3638,7 @@
     </message>
     <message>
         <source>The refresh token and every token of its family stop working at once.</source>
-        <translation>Le jeton de rafraîchissement et tous les jetons de sa famille cessent aussitôt de fonctionner.</translation>
+        <translation>Le jeton d&apos;actualisation et tous les jetons de sa famille cessent aussitôt de fonctionner.</translation>
     </message>
     <message>
         <source>The token stops working at once: introspection answers inactive. A JWT stays verifiable offline until it expires.</source>

@@ -49,7 +49,7 @@ QString ConsoleLanguage::languageFor(const QLocale &locale)
 {
     // uiLanguages() lists the user's preferred languages in order ("de-AT", "de", "en-US" ...).
     for (const QString &tag : locale.uiLanguages()) {
-        const QString language = tag.section(QLatin1Char('-'), 0, 0).toLower();
+        QString language = tag.section(QLatin1Char('-'), 0, 0).toLower();
         if (available().contains(language))
             return language;
     }

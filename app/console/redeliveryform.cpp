@@ -3,6 +3,7 @@
 #include "orderstatus.h"
 
 #include <QJsonArray>
+#include <QLocale>
 
 #include <algorithm>
 
@@ -206,6 +207,7 @@ QVariantList RedeliveryForm::jobs() const
                         {"done", num(job, "done")},
                         {"failed", num(job, "failed")},
                         {"rate", rate},
+                        {"rateText", QLocale().toString(rate, 'g', 6)}, // "0,5" in French
                         {"createdText", ConsoleFormat::time(job.value(QLatin1String("createdAt")))},
                         {"filterText", filter.join(QStringLiteral(", "))}});
     }

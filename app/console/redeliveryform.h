@@ -53,8 +53,8 @@ class RedeliveryForm : public QObject
     // sent / total, 0..1.
     Q_PROPERTY(double jobProgress READ jobProgress NOTIFY jobChanged)
     Q_PROPERTY(bool canCancel READ canCancel NOTIFY stateChanged)
-    // [{id, state, stateText, total, sent, done, failed, rate, createdText, filterText}],
-    // newest first.
+    // [{id, state, stateText, total, sent, done, failed, rate, rateText, createdText,
+    // filterText}], newest first.
     Q_PROPERTY(QVariantList jobs READ jobs NOTIFY jobsChanged)
 
 public:

@@ -71,6 +71,12 @@ TestCase {
         verify(selector)
         compare(selector.Accessible.name, "Language")
         compare(pageTitle.text, "Dashboard")
+        // A filter chosen on the Orders page stays chosen when its options are translated.
+        const statusFilter = findChild(window.contentItem, "statusFilter")
+        verify(statusFilter)
+        statusFilter.currentIndex = statusFilter.indexOfValue("DELIVERED")
+        statusFilter.activated(statusFilter.currentIndex)
+        compare(Orders.statusFilter, "DELIVERED")
 
         // French: the header, the rail (a C++ model) and the page follow without a restart.
         const french = selector.indexOfValue("fr")
@@ -84,6 +90,8 @@ TestCase {
         compare(connectButton.text, "Connexion…")
         compare(findChild(window.contentItem, "nav-dashboard").text, "Synthèse")
         compare(Navigation.titles[Navigation.indexOf("orders")], "Commandes")
+        compare(statusFilter.currentValue, "DELIVERED")
+        compare(statusFilter.currentText, "Livrée")
 
         // German, then English again.
         const german = selector.indexOfValue("de")
@@ -98,6 +106,8 @@ TestCase {
         compare(connectButton.text, "Connect…")
         compare(selector.currentText, "English")
 
+        compare(statusFilter.currentText, "Delivered")
+
         // Back to the system's language (cleanup() makes sure of it).
         Language.choose("")
         compare(selector.currentIndex, 0)
@@ -106,6 +116,7 @@ TestCase {
     function cleanup() {
         if (Language.choice !== "")
             Language.choose("") // the other tests expect the system's language
+        Orders.statusFilter = ""
     }
 
     function test_headerOpensDialog() {
