@@ -133,6 +133,10 @@ int main(int argc, char **argv)
          QStringLiteral("Admin token for --connect (else GATEHOUSE_ADMIN_TOKEN, else a dialog)."),
          QStringLiteral("token")},
         {QStringLiteral("config"), QStringLiteral("JSON config file."), QStringLiteral("file")},
+        {QStringLiteral("lang"),
+         QStringLiteral("Console language: en, de or fr (default: the one chosen in the "
+                        "console, else the system's)."),
+         QStringLiteral("lang")},
     });
     for (const Core::ConfigOption &o : Core::ConfigResolver::options())
         parser.addOption(QCommandLineOption(o.key, o.description, o.valueName));
@@ -164,6 +168,15 @@ int main(int argc, char **argv)
 #ifdef GATEHOUSE_WITH_CONSOLE
     auto &gui = static_cast<QApplication &>(*app);
     Console::ConsoleOptions options;
+    if (parser.isSet(QStringLiteral("lang"))) {
+        options.language = parser.value(QStringLiteral("lang"));
+        if (!Console::languages().contains(options.language)) {
+            QTextStream(stderr) << "gatehouse: --lang takes one of "
+                                << Console::languages().join(QStringLiteral(", ")) << ", got '"
+                                << options.language << "'\n";
+            return 2;
+        }
+    }
     std::unique_ptr<EmbeddedBackend> embedded;
     if (parser.isSet(QStringLiteral("connect"))) {
         options.adminUrl = QUrl(parser.value(QStringLiteral("connect")));

@@ -26,7 +26,7 @@ ApplicationWindow {
     palette.mid: Theme.border
 
     header: ConsoleHeader {
-        pageTitle: Navigation.titleAt(view.currentIndex)
+        pageTitle: Navigation.titles[view.currentIndex] ?? ""
         onConnectRequested: connectDialog.open()
     }
 

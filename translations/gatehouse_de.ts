@@ -627,6 +627,10 @@
         <source>Connection: %1</source>
         <translation>Verbindung: %1</translation>
     </message>
+    <message>
+        <source>%1 · %2 · token “%3”</source>
+        <translation>%1 · %2 · Token „%3“</translation>
+    </message>
 </context>
 <context>
     <name>ConsoleFormat</name>
@@ -668,6 +672,14 @@
     <message>
         <source>Choose the admin URL and token</source>
         <translation>Admin-URL und Token wählen</translation>
+    </message>
+    <message>
+        <source>Language</source>
+        <translation>Sprache</translation>
+    </message>
+    <message>
+        <source>Language of the console</source>
+        <translation>Sprache der Konsole</translation>
     </message>
 </context>
 <context>
@@ -1439,6 +1451,13 @@
     </message>
 </context>
 <context>
+    <name>Gatehouse::Console::ConsoleLanguage</name>
+    <message>
+        <source>System (%1)</source>
+        <translation>System (%1)</translation>
+    </message>
+</context>
+<context>
     <name>Gatehouse::Console::CustomerListModel</name>
     <message>
         <source>All customers</source>
@@ -1587,7 +1606,7 @@
     </message>
     <message>
         <source>Stored and active (expires %1)</source>
-        <translation>Gespeichert und aktiv (läuft ab %1)</translation>
+        <translation>Gespeichert, aktiv bis %1</translation>
     </message>
     <message>
         <source>Revoked %1</source>
@@ -1654,6 +1673,89 @@
     </message>
 </context>
 <context>
+    <name>Gatehouse::Console::LiveState</name>
+    <message>
+        <source>Not connected</source>
+        <translation>Nicht verbunden</translation>
+    </message>
+    <message>
+        <source>Syncing</source>
+        <translation>Gleicht ab</translation>
+    </message>
+    <message>
+        <source>Live</source>
+        <translation>Live</translation>
+    </message>
+    <message>
+        <source>Stale</source>
+        <translation>Veraltet</translation>
+    </message>
+    <message>
+        <source>Not permitted</source>
+        <translation>Nicht erlaubt</translation>
+    </message>
+    <message>
+        <source>Not loaded</source>
+        <translation>Nicht geladen</translation>
+    </message>
+    <message>
+        <source>%1 s</source>
+        <translation>%1 s</translation>
+    </message>
+    <message>
+        <source>%1 min</source>
+        <translation>%1 min</translation>
+    </message>
+    <message>
+        <source>%1 h</source>
+        <translation>%1 h</translation>
+    </message>
+    <message>
+        <source>%1 d</source>
+        <translation>%1 T</translation>
+    </message>
+    <message>
+        <source>last change %1 ago</source>
+        <translation>letzte Änderung vor %1</translation>
+    </message>
+    <message>
+        <source>synced %1 ago</source>
+        <translation>synchronisiert vor %1</translation>
+    </message>
+    <message>
+        <source>the admin token was refused</source>
+        <translation>das Admin-Token wurde abgelehnt</translation>
+    </message>
+    <message>
+        <source>backend unreachable, showing data from %1 ago</source>
+        <translation>Backend nicht erreichbar, Daten von vor %1</translation>
+    </message>
+    <message>
+        <source>backend unreachable</source>
+        <translation>Backend nicht erreichbar</translation>
+    </message>
+    <message>
+        <source>reconnecting in %1</source>
+        <translation>neuer Versuch in %1</translation>
+    </message>
+    <message>
+        <source>reconnecting</source>
+        <translation>verbindet neu</translation>
+    </message>
+    <message>
+        <source>resyncing; showing data from %1 ago</source>
+        <translation>synchronisiert neu; Daten von vor %1</translation>
+    </message>
+    <message>
+        <source>reading the list</source>
+        <translation>liest die Liste</translation>
+    </message>
+    <message>
+        <source>no word from the backend for %1</source>
+        <translation>seit %1 keine Nachricht vom Backend</translation>
+    </message>
+</context>
+<context>
     <name>Gatehouse::Console::NavigationModel</name>
     <message>
         <source>Dashboard</source>
@@ -1713,7 +1815,7 @@
     </message>
     <message>
         <source>Cluster nodes</source>
-        <translation>Cluster-Knoten</translation>
+        <translation>Knoten</translation>
     </message>
     <message>
         <source>Nodes and their labels, with live NodeRestriction verdicts.</source>
@@ -1740,20 +1842,16 @@
         <translation>Einstellungen</translation>
     </message>
     <message>
-        <source>Listeners, TLS certificates, the database and the admin token.</source>
-        <translation>Listener, TLS-Zertifikate, die Datenbank und das Admin-Token.</translation>
-    </message>
-    <message>
-        <source>Arrives with the configuration API.</source>
-        <translation>Kommt mit der Konfigurations-API.</translation>
-    </message>
-    <message>
         <source>Audit log</source>
         <translation>Audit-Log</translation>
     </message>
     <message>
         <source>Every administrative change: who, when, what it changed field by field, and what it caused.</source>
         <translation>Jede administrative Änderung: wer, wann, was sie Feld für Feld geändert und was sie bewirkt hat.</translation>
+    </message>
+    <message>
+        <source>Every backend setting: its value, where it came from, and whether a change applies live or at the next start.</source>
+        <translation>Jede Backend-Einstellung: ihr Wert, ihre Herkunft und ob eine Änderung sofort oder beim nächsten Start gilt.</translation>
     </message>
 </context>
 <context>
@@ -1948,6 +2046,41 @@
     <message>
         <source>Cancelled</source>
         <translation>Abgebrochen</translation>
+    </message>
+</context>
+<context>
+    <name>Gatehouse::Console::SettingsModel</name>
+    <message>
+        <source>Listeners</source>
+        <translation>Listener</translation>
+    </message>
+    <message>
+        <source>Connection limits</source>
+        <translation>Verbindungsgrenzen</translation>
+    </message>
+    <message>
+        <source>Authorization server</source>
+        <translation>Autorisierungsserver</translation>
+    </message>
+    <message>
+        <source>Orders and webhooks</source>
+        <translation>Bestellungen und Webhooks</translation>
+    </message>
+    <message>
+        <source>Cluster API</source>
+        <translation>Cluster-API</translation>
+    </message>
+    <message>
+        <source>Storage</source>
+        <translation>Speicher</translation>
+    </message>
+    <message>
+        <source>default</source>
+        <translation>Standard</translation>
+    </message>
+    <message>
+        <source>changed through the admin API</source>
+        <translation>über die Admin-API geändert</translation>
     </message>
 </context>
 <context>
@@ -2316,6 +2449,13 @@
     </message>
 </context>
 <context>
+    <name>LiveBadge</name>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1: %2</translation>
+    </message>
+</context>
+<context>
     <name>Main</name>
     <message>
         <source>Gatehouse</source>
@@ -2561,6 +2701,21 @@
     <message>
         <source>dry run, %1</source>
         <translation>Probelauf, %1</translation>
+    </message>
+</context>
+<context>
+    <name>NotPermittedPane</name>
+    <message>
+        <source>Not permitted</source>
+        <translation>Nicht erlaubt</translation>
+    </message>
+    <message>
+        <source>This admin token may not read this view. Connect with a token that may, e.g. one from “gatehouse admin admin-tokens create NAME --allow AREA:read”.</source>
+        <translation>Dieses Admin-Token darf diese Ansicht nicht lesen. Verbinden Sie sich mit einem Token, das es darf, z. B. aus „gatehouse admin admin-tokens create NAME --allow AREA:read“.</translation>
+    </message>
+    <message>
+        <source>Not permitted: %1</source>
+        <translation>Nicht erlaubt: %1</translation>
     </message>
 </context>
 <context>
@@ -3000,7 +3155,7 @@
     </message>
     <message>
         <source>No cluster API requests yet. Apply a label change on the Nodes page, or point kubectl at the cluster listener.</source>
-        <translation>Noch keine Anfragen an die Cluster-API. Wende auf der Seite Cluster-Knoten eine Label-Änderung an, oder richte kubectl auf den Cluster-Listener.</translation>
+        <translation>Noch keine Anfragen an die Cluster-API. Wende auf der Seite Knoten eine Label-Änderung an, oder richte kubectl auf den Cluster-Listener.</translation>
     </message>
     <message>
         <source>Save kubeconfig</source>
@@ -3372,6 +3527,117 @@
     <message>
         <source>Close; the secret is not shown again</source>
         <translation>Schließen; das Secret wird nicht wieder angezeigt</translation>
+    </message>
+</context>
+<context>
+    <name>SettingsPage</name>
+    <message>
+        <source>Restart required: some changes are kept for the next start of the backend (marked “restart required”).</source>
+        <translation>Neustart nötig: Einige Änderungen gelten erst beim nächsten Start des Backends (markiert mit „Neustart nötig“).</translation>
+    </message>
+    <message>
+        <source>Filter settings (Ctrl+F)…</source>
+        <translation>Einstellungen filtern (Strg+F)…</translation>
+    </message>
+    <message>
+        <source>Filter settings</source>
+        <translation>Einstellungen filtern</translation>
+    </message>
+    <message>
+        <source>Live changes apply at once; the others at the next start.</source>
+        <translation>Live-Änderungen gelten sofort, die anderen beim nächsten Start.</translation>
+    </message>
+    <message>
+        <source>%1 shown</source>
+        <translation>%1 angezeigt</translation>
+    </message>
+    <message>
+        <source>Reload</source>
+        <translation>Neu laden</translation>
+    </message>
+    <message>
+        <source>Reload the settings</source>
+        <translation>Die Einstellungen neu laden</translation>
+    </message>
+    <message>
+        <source>Settings</source>
+        <translation>Einstellungen</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1: %2</translation>
+    </message>
+    <message>
+        <source>applies live</source>
+        <translation>gilt sofort</translation>
+    </message>
+    <message>
+        <source>restart required</source>
+        <translation>Neustart nötig</translation>
+    </message>
+    <message>
+        <source>from %1</source>
+        <translation>aus %1</translation>
+    </message>
+    <message>
+        <source>on</source>
+        <translation>an</translation>
+    </message>
+    <message>
+        <source>off</source>
+        <translation>aus</translation>
+    </message>
+    <message>
+        <source>%1 on or off</source>
+        <translation>%1 an oder aus</translation>
+    </message>
+    <message>
+        <source>default: %1</source>
+        <translation>Standard: %1</translation>
+    </message>
+    <message>
+        <source>empty</source>
+        <translation>leer</translation>
+    </message>
+    <message>
+        <source>Value of %1</source>
+        <translation>Wert von %1</translation>
+    </message>
+    <message>
+        <source>Apply now</source>
+        <translation>Jetzt anwenden</translation>
+    </message>
+    <message>
+        <source>Keep for next start</source>
+        <translation>Für den nächsten Start merken</translation>
+    </message>
+    <message>
+        <source>Apply %1</source>
+        <translation>%1 anwenden</translation>
+    </message>
+    <message>
+        <source>Discard pending</source>
+        <translation>Vorgemerktes verwerfen</translation>
+    </message>
+    <message>
+        <source>Discard the value of %1 kept for the next start</source>
+        <translation>Den für den nächsten Start vorgemerkten Wert von %1 verwerfen</translation>
+    </message>
+    <message>
+        <source>running with %1</source>
+        <translation>läuft mit %1</translation>
+    </message>
+    <message>
+        <source>(empty)</source>
+        <translation>(leer)</translation>
+    </message>
+    <message>
+        <source>The backend runs from this directory; start it with another --data-dir to change it.</source>
+        <translation>Das Backend läuft aus diesem Verzeichnis; starten Sie es mit einem anderen --data-dir, um es zu ändern.</translation>
+    </message>
+    <message>
+        <source>Given by %1, which wins at every start: change it there.</source>
+        <translation>Gesetzt durch %1, das bei jedem Start Vorrang hat: dort ändern.</translation>
     </message>
 </context>
 <context>

@@ -249,4 +249,15 @@ void AccessView::setBusy(bool busy)
     emit busyChanged();
 }
 
+void AccessView::retranslate()
+{
+    if (m_answer.isEmpty() || !m_error.isEmpty())
+        return; // nothing shown, or an error (the server's words) instead
+    const QJsonObject answer = m_answer;
+    if (m_mode == QLatin1String("cluster"))
+        applyCluster(answer);
+    else
+        applyOAuth(m_mode, answer);
+}
+
 } // namespace Gatehouse::Console

@@ -55,6 +55,8 @@ public:
     // groups: comma or space separated.
     Q_INVOKABLE void loadCluster(const QString &user, const QString &groups, bool anonymous);
     Q_INVOKABLE void clear();
+    // The language changed: the answer's texts are made again.
+    void retranslate();
 
     // API answers (public for tests).
     void applyOAuth(const QString &mode, const QJsonObject &answer);

@@ -152,6 +152,12 @@ QVariantList AuditLogModel::kindOptions() const
     return options;
 }
 
+void AuditLogModel::retranslate()
+{
+    LiveListModel::retranslate();
+    emit kindOptionsChanged();
+}
+
 void AuditLogModel::loadOlder()
 {
     AdminClient *admin = client();
@@ -355,6 +361,12 @@ void AuditDetail::reload()
 void AuditDetail::clearError()
 {
     setError(QString());
+}
+
+void AuditDetail::retranslate()
+{
+    if (loaded())
+        apply(m_entry);
 }
 
 QVariantMap AuditDetail::itemLine(const QJsonObject &item)

@@ -19,7 +19,7 @@ class AuditLogModel : public Gatehouse::Console::LiveListModel
         QString targetFilter READ targetFilter WRITE setTargetFilter NOTIFY targetFilterChanged)
     Q_PROPERTY(QString actorFilter READ actorFilter WRITE setActorFilter NOTIFY actorFilterChanged)
     // [{value, text}] for the kind combo box, "All kinds" first.
-    Q_PROPERTY(QVariantList kindOptions READ kindOptions CONSTANT)
+    Q_PROPERTY(QVariantList kindOptions READ kindOptions NOTIFY kindOptionsChanged)
     // False once a page came back shorter than asked (nothing older is left).
     Q_PROPERTY(bool hasOlder READ hasOlder NOTIFY pagingChanged)
     Q_PROPERTY(bool loadingOlder READ loadingOlder NOTIFY pagingChanged)
@@ -55,6 +55,7 @@ public:
     QString actorFilter() const { return m_actorFilter; }
     void setActorFilter(const QString &text);
     QVariantList kindOptions() const;
+    void retranslate() override;
     bool hasOlder() const { return m_hasOlder; }
     bool loadingOlder() const { return m_loadingOlder; }
 
@@ -69,6 +70,7 @@ public:
     static QString actorName(const QString &actor);
 
 signals:
+    void kindOptionsChanged(); // the language changed
     void kindFilterChanged();
     void targetFilterChanged();
     void actorFilterChanged();
@@ -137,6 +139,8 @@ public:
 
     Q_INVOKABLE void reload();
     Q_INVOKABLE void clearError();
+    // The language changed: the entry's texts are made again.
+    void retranslate();
     // An entry as the API answers it (also for tests).
     void apply(const QJsonObject &entry);
 

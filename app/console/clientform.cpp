@@ -386,4 +386,10 @@ void ClientForm::submit()
                       });
 }
 
+void ClientForm::retranslate()
+{
+    emit optionsChanged();
+    emit changed();
+}
+
 } // namespace Gatehouse::Console

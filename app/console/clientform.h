@@ -47,11 +47,11 @@ class ClientForm : public QObject
     Q_PROPERTY(QString serverError READ serverError NOTIFY changed)
 
     // [{value, title, explanation, obsolete, obsoleteText, note}] for the grant check boxes.
-    Q_PROPERTY(QVariantList grantOptions READ grantOptions CONSTANT)
+    Q_PROPERTY(QVariantList grantOptions READ grantOptions NOTIFY optionsChanged)
     // [{value, text, explanation}] for the authentication method.
-    Q_PROPERTY(QVariantList authMethodOptions READ authMethodOptions CONSTANT)
+    Q_PROPERTY(QVariantList authMethodOptions READ authMethodOptions NOTIFY optionsChanged)
     // [{value, text}] for the access token format.
-    Q_PROPERTY(QVariantList tokenFormatOptions READ tokenFormatOptions CONSTANT)
+    Q_PROPERTY(QVariantList tokenFormatOptions READ tokenFormatOptions NOTIFY optionsChanged)
 
 public:
     static constexpr int MaxNameLength = 200;
@@ -116,8 +116,12 @@ public:
     // The metadata submit() posts.
     QJsonObject requestBody() const;
 
+    // The language changed: the options' and the errors' texts did.
+    void retranslate();
+
 signals:
     void changed();
+    void optionsChanged();
     // The registered client as the server answered: RFC 7591 metadata plus, for a
     // confidential client, client_secret (shown once; whoever receives it must not keep it).
     void registered(const QJsonObject &client);

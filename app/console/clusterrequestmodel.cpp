@@ -304,4 +304,10 @@ void ClusterRequestModel::setError(const QString &error)
     emit errorChanged();
 }
 
+void ClusterRequestModel::retranslate()
+{
+    if (!m_rows.isEmpty())
+        emit dataChanged(index(0), index(count() - 1));
+}
+
 } // namespace Gatehouse::Console

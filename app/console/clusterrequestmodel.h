@@ -95,6 +95,9 @@ public:
     void append(const QJsonArray &items);
     void handleEvent(const AdminEvent &event);
 
+    // The language changed: every row's texts did (they are made when read).
+    void retranslate();
+
 signals:
     void countChanged();
     void loadingChanged();

@@ -21,6 +21,7 @@ QStringList strings(const QJsonValue &value)
 ClusterSettingsState::ClusterSettingsState(AdminClient *client, QObject *parent)
     : QObject(parent), m_client(client)
 {
+    connect(this, &ClusterSettingsState::changed, this, &ClusterSettingsState::summaryChanged);
     if (!client)
         return;
     connect(client, &AdminClient::eventReceived, this, &ClusterSettingsState::handleEvent);

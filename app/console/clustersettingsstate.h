@@ -20,7 +20,7 @@ class ClusterSettingsState : public QObject
     Q_PROPERTY(QStringList authorizationModes READ authorizationModes NOTIFY changed)
     Q_PROPERTY(QStringList admissionPlugins READ admissionPlugins NOTIFY changed)
     // "Node, RBAC · admission: NamespaceLifecycle, NodeRestriction, ServiceAccount"
-    Q_PROPERTY(QString summary READ summary NOTIFY changed)
+    Q_PROPERTY(QString summary READ summary NOTIFY summaryChanged)
     // The server's refusal as it wrote it (never translated); "" when none.
     Q_PROPERTY(QString error READ error NOTIFY errorChanged)
 
@@ -40,12 +40,15 @@ public:
     // anonymousAuth shows the server's value again after a refusal.
     Q_INVOKABLE void setAnonymousAuth(bool on);
     Q_INVOKABLE void clearError();
+    // The language changed: summary() did (changed() is not emitted: it explains again).
+    void retranslate() { emit summaryChanged(); }
 
     // The settings as the API writes them ({anonymousAuth, authorizationModes, ...}).
     void apply(const QJsonObject &settings);
 
 signals:
     void changed();
+    void summaryChanged(); // with changed(), and when the language changes
     void busyChanged();
     void errorChanged();
 

@@ -1,17 +1,15 @@
 #include "console.h"
 
 #include "adminclient.h"
+#include "consolelanguage.h"
 #include "consolelogging.h"
 #include "consoleservices.h"
 
 #include <QApplication>
 #include <QIcon>
-#include <QLibraryInfo>
-#include <QLocale>
 #include <QQmlApplicationEngine>
 #include <QQuickStyle>
 #include <QQuickWindow>
-#include <QTranslator>
 
 namespace Gatehouse::Console {
 
@@ -20,23 +18,25 @@ namespace {
 constexpr auto MainQml = "qrc:/Gatehouse/Main.qml";
 } // namespace
 
+QStringList languages()
+{
+    return ConsoleLanguage::available();
+}
+
 int run(QApplication &app, const ConsoleOptions &options)
 {
     // One look on every platform; must be chosen before the first QML engine loads.
     QQuickStyle::setStyle(QStringLiteral("Fusion"));
     app.setWindowIcon(QIcon(QStringLiteral(":/Gatehouse/icons/gatehouse.png")));
 
-    // Ours from the resources; Qt's own (qtbase: standard dialog buttons, ...) where installed.
-    QTranslator translator;
-    if (translator.load(QLocale(), QStringLiteral("gatehouse"), QStringLiteral("_"),
-                        QStringLiteral(":/i18n")))
-        app.installTranslator(&translator);
-    QTranslator qtTranslator;
-    if (qtTranslator.load(QLocale(), QStringLiteral("qt"), QStringLiteral("_"),
-                          QLibraryInfo::path(QLibraryInfo::TranslationsPath)))
-        app.installTranslator(&qtTranslator);
-
     ConsoleServices services;
+    // Translators and the default QLocale, before anything is loaded: --lang, else the user's
+    // choice in the console, else the system's language. The header's selector switches it.
+    ConsoleLanguage *language = services.language();
+    if (!language->apply(options.language.isEmpty() ? ConsoleLanguage::savedChoice()
+                                                    : options.language))
+        language->apply(QString());
+
     AdminClient *client = services.adminClient();
     client->setEmbedded(options.embedded);
     if (options.adminToken.isEmpty())
@@ -58,10 +58,7 @@ int run(QApplication &app, const ConsoleOptions &options)
         window, &QQuickWindow::frameSwapped, window, [] { qInfo("gatehouse: console ready"); },
         Qt::SingleShotConnection);
 
-    const int code = app.exec();
-    app.removeTranslator(&qtTranslator);
-    app.removeTranslator(&translator);
-    return code;
+    return app.exec();
 }
 
 } // namespace Gatehouse::Console

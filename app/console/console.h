@@ -1,6 +1,7 @@
 #pragma once
 
 #include <QString>
+#include <QStringList>
 #include <QUrl>
 
 class QApplication;
@@ -12,7 +13,13 @@ struct ConsoleOptions
     QUrl adminUrl;         // e.g. http://127.0.0.1:8081
     QString adminToken;    // empty: the connect dialog opens (URL prefilled)
     bool embedded = false; // the backend runs in this process ("Embedded" in the status bar)
+    // "en", "de" or "fr" for this run (--lang); empty: the language chosen in the console
+    // (QSettings), else the system's.
+    QString language;
 };
+
+// The languages of the console ("en", "de", "fr"), for ConsoleOptions::language.
+QStringList languages();
 
 // Creates the QML engine, publishes the console's services, loads the Gatehouse QML module,
 // prints "gatehouse: console ready" once the first frame is on screen and runs the event loop.

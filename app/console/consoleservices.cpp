@@ -8,13 +8,16 @@
 #include "clientlistmodel.h"
 #include "clusterrequestmodel.h"
 #include "clustersettingsstate.h"
+#include "consolelanguage.h"
 #include "customerlistmodel.h"
 #include "deliverydetail.h"
 #include "deliverylistmodel.h"
 #include "endpointlistmodel.h"
 #include "eventlistmodel.h"
+#include "jsonlistmodel.h"
 #include "jwtinspector.h"
 #include "kubeconfigform.h"
+#include "listenermodel.h"
 #include "navigationmodel.h"
 #include "nodelabeleditor.h"
 #include "nodelistmodel.h"
@@ -67,7 +70,7 @@ ConsoleServices::ConsoleServices(QObject *parent)
       m_redelivery(new RedeliveryForm(m_adminClient, this)),
       m_tokenPreview(new TokenPreview(m_adminClient, this)),
       m_access(new AccessView(m_adminClient, this)),
-      m_settings(new SettingsModel(m_adminClient, this))
+      m_settings(new SettingsModel(m_adminClient, this)), m_language(new ConsoleLanguage(this))
 {
     connect(m_adminClient, &AdminClient::eventReceived, m_eventModel, &EventListModel::addEvent);
     m_eventModel->live()->followStream(m_adminClient);
@@ -97,6 +100,10 @@ ConsoleServices::ConsoleServices(QObject *parent)
     // Cluster: the label editor follows its node in the list, and explains again when a
     // setting (anonymous access) changes the verdict.
     m_nodeEditor->setClusterSettings(m_clusterSettings);
+
+    // Languages: texts from C++ are translated when made, so each says its texts changed.
+    m_adminClient->listenerModel()->setTitleFunction(&AdminClient::listenerTitle);
+    connect(m_language, &ConsoleLanguage::changed, this, &ConsoleServices::retranslate);
 }
 
 ConsoleServices::~ConsoleServices() = default;
@@ -110,6 +117,32 @@ void ConsoleServices::publishTo(QQmlEngine *engine)
     // The module's qmldir lives at qrc:/Gatehouse/qmldir.
     engine->addImportPath(QStringLiteral("qrc:/"));
     engine->setProperty(EngineProperty, QVariant::fromValue(QPointer<QObject>(this)));
+    m_language->addEngine(engine); // retranslated with every language change
+}
+
+void ConsoleServices::retranslate()
+{
+    // Every list over admin API objects (also the ones inside the detail services).
+    for (JsonListModel *model : findChildren<JsonListModel *>())
+        model->retranslate();
+    m_navigation->retranslate();
+    m_eventModel->retranslate();
+    m_adminClient->listenerModel()->retranslate();
+    m_orderDetail->retranslate();
+    m_deliveryDetail->retranslate();
+    m_clientForm->retranslate();
+    m_jwtInspector->retranslate();
+    m_clusterSettings->retranslate();
+    m_nodeEditor->retranslate();
+    m_whoCan->retranslate();
+    m_clusterRequests->retranslate();
+    m_kubeconfigForm->retranslate();
+    m_auditDetail->retranslate();
+    m_redelivery->retranslate();
+    m_tokenPreview->retranslate();
+    m_access->retranslate();
+    // AdminClient: uptimeText() follows within a second (its ticker); lastError() is a
+    // message of its time, as are the other services' error messages.
 }
 
 ConsoleServices *ConsoleServices::of(const QQmlEngine *engine)

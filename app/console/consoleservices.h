@@ -15,6 +15,7 @@ class ClientForm;
 class ClientListModel;
 class ClusterRequestModel;
 class ClusterSettingsState;
+class ConsoleLanguage;
 class CustomerListModel;
 class SettingsModel;
 class DeliveryDetail;
@@ -40,8 +41,10 @@ class WhoCanModel;
 // engine; QML sees the members as the singletons AdminClient, EventModel, Navigation, Orders,
 // OrderDetail, Deliveries, DeliveryDetail, Endpoints, Customers, Beers, TestOrder, Clients,
 // ClientForm, Tokens, JwtInspector, Nodes, NodeEditor, ClusterSettings, RbacRoles, RbacBindings,
-// WhoCan, ClusterRequests, KubeconfigForm, AuditLog, AuditDetail, Redelivery, TokenPreview and
-// Access (see qmlsingletons.h). Tests publish their own instance to their own engine.
+// WhoCan, ClusterRequests, KubeconfigForm, AuditLog, AuditDetail, Redelivery, TokenPreview,
+// Access and Language (see qmlsingletons.h). Tests publish their own instance to their own
+// engine. When the language changes (Language), every service whose texts come from C++ is
+// told to announce them again (retranslate()).
 class ConsoleServices : public QObject
 {
     Q_OBJECT
@@ -79,12 +82,16 @@ public:
     TokenPreview *tokenPreview() const { return m_tokenPreview; }
     AccessView *access() const { return m_access; }
     SettingsModel *settings() const { return m_settings; }
+    ConsoleLanguage *language() const { return m_language; }
 
     // Makes these instances the Gatehouse singletons of engine, and makes the Gatehouse QML
     // module importable there. Call before the engine loads anything that imports Gatehouse.
     void publishTo(QQmlEngine *engine);
     // The services published to engine, nullptr if none were.
     static ConsoleServices *of(const QQmlEngine *engine);
+
+    // Every model and service announces its translated texts again (the language changed).
+    void retranslate();
 
 private:
     AdminClient *m_adminClient;
@@ -116,6 +123,7 @@ private:
     TokenPreview *m_tokenPreview;
     AccessView *m_access;
     SettingsModel *m_settings;
+    ConsoleLanguage *m_language;
 };
 
 } // namespace Gatehouse::Console

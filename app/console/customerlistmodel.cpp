@@ -47,6 +47,13 @@ QVariantList CustomerListModel::filterOptions() const
     return options;
 }
 
+void CustomerListModel::retranslate()
+{
+    LiveListModel::retranslate();
+    if (count() == 0)
+        emit filterOptionsChanged(); // "All customers" (with rows, dataChanged says it)
+}
+
 QString CustomerListModel::nameOf(const QString &customerId) const
 {
     const int row = indexOfId(customerId);

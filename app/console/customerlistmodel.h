@@ -32,6 +32,7 @@ public:
 
     QHash<int, QByteArray> roleNames() const override;
     QVariantList filterOptions() const;
+    void retranslate() override;
     bool busy() const { return m_busy; }
 
     Q_INVOKABLE QString nameOf(const QString &customerId) const;

@@ -152,6 +152,12 @@ QVariantList DeliveryListModel::stateOptions() const
     return DeliveryState::filterOptions();
 }
 
+void DeliveryListModel::retranslate()
+{
+    LiveListModel::retranslate();
+    emit stateOptionsChanged();
+}
+
 void DeliveryListModel::redeliver(const QString &deliveryId)
 {
     if (deliveryId.isEmpty())

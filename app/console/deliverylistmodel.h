@@ -17,7 +17,7 @@ class DeliveryListModel : public Gatehouse::Console::LiveListModel
     // An order id or "" for all (orderScoped: for none).
     Q_PROPERTY(QString orderFilter READ orderFilter WRITE setOrderFilter NOTIFY orderFilterChanged)
     // [{value, text}] for the state combo box, "All states" first.
-    Q_PROPERTY(QVariantList stateOptions READ stateOptions CONSTANT)
+    Q_PROPERTY(QVariantList stateOptions READ stateOptions NOTIFY stateOptionsChanged)
     Q_PROPERTY(int failedCount READ failedCount NOTIFY countsChanged)
 
 public:
@@ -60,6 +60,7 @@ public:
     // Sets the order without reloading, for an owner that has the rows already (resetFrom).
     void scopeToOrder(const QString &orderId);
     QVariantList stateOptions() const;
+    void retranslate() override;
     int failedCount() const { return m_failedCount; }
 
     // POST /deliveries/{id}/redeliver; the row turns pending.
@@ -71,6 +72,7 @@ public:
     static QVariant deliveryValue(const QJsonObject &delivery, int role);
 
 signals:
+    void stateOptionsChanged(); // the language changed
     void stateFilterChanged();
     void orderFilterChanged();
     void countsChanged();

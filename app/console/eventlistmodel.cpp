@@ -99,7 +99,7 @@ void EventListModel::setShowStats(bool show)
 
 void EventListModel::addEvent(const AdminEvent &event)
 {
-    Row row{event.seq, event.type, event.time, summarize(event)};
+    Row row{event.seq, event.type, event.time, summarize(event), event};
     const int before = count();
     if (m_all.size() >= size_t(m_capacity)) {
         const bool droppedVisible = isVisible(m_all.back());
@@ -132,6 +132,16 @@ void EventListModel::clear()
     m_rows.clear();
     endResetModel();
     emit countChanged();
+}
+
+void EventListModel::retranslate()
+{
+    for (Row &row : m_all)
+        row.summary = summarize(row.event);
+    for (Row &row : m_rows)
+        row.summary = summarize(row.event);
+    if (!m_rows.isEmpty())
+        emit dataChanged(index(0), index(count() - 1), {SummaryRole, Qt::DisplayRole});
 }
 
 bool EventListModel::isVisible(const Row &row) const

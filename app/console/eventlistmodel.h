@@ -49,6 +49,8 @@ public:
 
     void addEvent(const AdminEvent &event);
     Q_INVOKABLE void clear();
+    // The language changed: summarizes every event again.
+    void retranslate();
 
     // One line for the list: known types get a sentence, others their data as key=value.
     static QString summarize(const AdminEvent &event);
@@ -64,6 +66,7 @@ private:
         QString type;
         QDateTime time;
         QString summary;
+        AdminEvent event; // to summarize again in another language
     };
     bool isVisible(const Row &row) const;
 

@@ -72,4 +72,10 @@ void JsonListModel::removeRowAt(int row)
     emit countChanged();
 }
 
+void JsonListModel::retranslate()
+{
+    if (!m_rows.isEmpty())
+        emit dataChanged(index(0), index(count() - 1));
+}
+
 } // namespace Gatehouse::Console

@@ -33,6 +33,10 @@ public:
     // Replaces every row (one model reset).
     void setRows(QList<QJsonObject> rows);
 
+    // The language changed: every row's texts did (values are computed when read, so one
+    // dataChanged over all rows). Subclasses also re-announce their translated properties.
+    virtual void retranslate();
+
 signals:
     void countChanged();
 

@@ -477,4 +477,11 @@ QString JwtInspector::countdownText() const
     return present ? countdown(exp, QDateTime::currentSecsSinceEpoch()) : QString();
 }
 
+void JwtInspector::retranslate()
+{
+    emit inputChanged(); // keyError(); the decoder only shows the input again
+    emit resultChanged();
+    emit clockChanged();
+}
+
 } // namespace Gatehouse::Console

@@ -132,6 +132,9 @@ public:
     // The body inspect() posts.
     QJsonObject requestBody() const;
 
+    // The language changed: every text did (they are made when read).
+    void retranslate();
+
 signals:
     void inputChanged();
     void busyChanged();

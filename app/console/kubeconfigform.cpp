@@ -116,21 +116,33 @@ void KubeconfigForm::issue()
                 m_kubeconfig = answer.value(QLatin1String("kubeconfig")).toString().toUtf8();
                 m_redacted = answer.value(QLatin1String("redacted")).toString();
                 m_user = answer.value(QLatin1String("user")).toString();
-                QStringList groups;
+                m_issuedGroups.clear();
                 for (const QJsonValue g : answer.value(QLatin1String("groups")).toArray())
-                    groups.append(g.toString());
-                const QString expires =
-                    ConsoleFormat::time(answer.value(QLatin1String("expiresAt")));
-                m_summary = groups.isEmpty()
-                                ? tr("%1 · no groups · expires %2").arg(m_user, expires)
-                                : tr("%1 · groups %2 · expires %3")
-                                      .arg(m_user, groups.join(QStringLiteral(", ")), expires);
+                    m_issuedGroups.append(g.toString());
+                m_expiresAt = answer.value(QLatin1String("expiresAt"));
                 setSaved(QString(), QString());
             } else if (!result.canceled) {
                 m_error = result.errorMessage;
             }
             emit resultChanged();
         });
+}
+
+QString KubeconfigForm::summary() const
+{
+    if (m_user.isEmpty())
+        return {};
+    const QString expires = ConsoleFormat::time(m_expiresAt);
+    return m_issuedGroups.isEmpty()
+               ? tr("%1 · no groups · expires %2").arg(m_user, expires)
+               : tr("%1 · groups %2 · expires %3")
+                     .arg(m_user, m_issuedGroups.join(QStringLiteral(", ")), expires);
+}
+
+void KubeconfigForm::retranslate()
+{
+    emit inputChanged(); // nameError()
+    emit resultChanged();
 }
 
 bool KubeconfigForm::saveTo(const QUrl &file)
@@ -157,7 +169,8 @@ void KubeconfigForm::forget()
     m_kubeconfig.clear();
     m_redacted.clear();
     m_user.clear();
-    m_summary.clear();
+    m_issuedGroups.clear();
+    m_expiresAt = QJsonValue();
     m_error.clear();
     m_attempted = false;
     m_name.clear();

@@ -2,8 +2,10 @@
 
 #include "adminclient.h"
 
+#include <QJsonValue>
 #include <QObject>
 #include <QPointer>
+#include <QStringList>
 #include <QUrl>
 
 namespace Gatehouse::Console {
@@ -52,7 +54,7 @@ public:
     QString error() const { return m_error; }
     bool issued() const { return !m_kubeconfig.isEmpty(); }
     QString redacted() const { return m_redacted; }
-    QString summary() const { return m_summary; }
+    QString summary() const;
     QUrl suggestedFile() const;
     QString savedPath() const { return m_savedPath; }
     QString saveError() const { return m_saveError; }
@@ -64,6 +66,8 @@ public:
     Q_INVOKABLE bool saveTo(const QUrl &file);
     // Drops the issued kubeconfig and the input (the dialog closed).
     Q_INVOKABLE void forget();
+    // The language changed: the summary and the messages did.
+    void retranslate();
 
 signals:
     void inputChanged();
@@ -83,7 +87,8 @@ private:
     QByteArray m_kubeconfig; // the secret one; never logged, never shown
     QString m_redacted;
     QString m_user;
-    QString m_summary;
+    QStringList m_issuedGroups;
+    QJsonValue m_expiresAt;
     QString m_savedPath;
     QString m_saveError;
 };

@@ -17,7 +17,7 @@ QVariant ListenerModel::data(const QModelIndex &index, int role) const
         return l.name;
     case TitleRole:
     case Qt::DisplayRole:
-        return l.title;
+        return m_titleOf ? m_titleOf(l.name) : l.title;
     case AddressRole:
         return l.address;
     case PortRole:
@@ -39,6 +39,12 @@ QHash<int, QByteArray> ListenerModel::roleNames() const
         {NameRole, "name"}, {TitleRole, "title"}, {AddressRole, "address"},   {PortRole, "port"},
         {TlsRole, "tls"},   {UrlRole, "url"},     {RequestsRole, "requests"},
     };
+}
+
+void ListenerModel::retranslate()
+{
+    if (!m_listeners.isEmpty())
+        emit dataChanged(index(0), index(count() - 1), {TitleRole, Qt::DisplayRole});
 }
 
 void ListenerModel::setListeners(const QVariantList &listeners)

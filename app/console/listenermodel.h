@@ -33,6 +33,11 @@ public:
 
     // From AdminClient::listeners(): maps with name, title, address, port, tls, url, requests.
     void setListeners(const QVariantList &listeners);
+    // Titles made from the name when read (AdminClient::listenerTitle, translated), instead
+    // of each map's title, so they follow the language.
+    void setTitleFunction(QString (*titleOf)(const QString &name)) { m_titleOf = titleOf; }
+    // The language changed: every title did.
+    void retranslate();
 
 signals:
     void countChanged();
@@ -51,6 +56,7 @@ private:
         bool operator==(const Listener &) const = default;
     };
     QList<Listener> m_listeners;
+    QString (*m_titleOf)(const QString &name) = nullptr;
 };
 
 } // namespace Gatehouse::Console

@@ -120,4 +120,19 @@ QUrl NavigationModel::iconAt(int row) const
     return data(index(row), IconRole).toUrl();
 }
 
+QStringList NavigationModel::column(Role role) const
+{
+    QStringList texts;
+    for (int row = 0; row < rowCount(); ++row)
+        texts.append(data(index(row), role).toString());
+    return texts;
+}
+
+void NavigationModel::retranslate()
+{
+    emit dataChanged(index(0), index(rowCount() - 1),
+                     {TitleRole, Qt::DisplayRole, DescriptionRole, ArrivesWithRole, ShortcutRole});
+    emit textsChanged();
+}
+
 } // namespace Gatehouse::Console

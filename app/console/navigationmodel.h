@@ -1,6 +1,7 @@
 #pragma once
 
 #include <QAbstractListModel>
+#include <QStringList>
 #include <QUrl>
 
 #include <array>
@@ -8,10 +9,16 @@
 namespace Gatehouse::Console {
 
 // The console's pages, in rail order. Static for now; each later service fills its page.
+// Texts are translated when read; retranslate() tells views that they changed.
 class NavigationModel : public QAbstractListModel
 {
     Q_OBJECT
     Q_PROPERTY(int count READ count CONSTANT)
+    // Per row, for bindings that show one page (they follow the language, unlike titleAt()).
+    Q_PROPERTY(QStringList titles READ titles NOTIFY textsChanged)
+    Q_PROPERTY(QStringList descriptions READ descriptions NOTIFY textsChanged)
+    Q_PROPERTY(
+        QStringList arrivals READ arrivals NOTIFY textsChanged) // "" for pages that are there
 
 public:
     enum Role {
@@ -40,7 +47,19 @@ public:
     Q_INVOKABLE QString arrivesWithAt(int row) const;
     Q_INVOKABLE QUrl iconAt(int row) const;
 
+    QStringList titles() const { return column(TitleRole); }
+    QStringList descriptions() const { return column(DescriptionRole); }
+    QStringList arrivals() const { return column(ArrivesWithRole); }
+
+    // The language changed: every row's texts (and the shortcut's native text) did.
+    void retranslate();
+
+signals:
+    void textsChanged();
+
 private:
+    QStringList column(Role role) const;
+
     struct Page
     {
         const char *id;

@@ -632,4 +632,16 @@ void NodeLabelEditor::clearApplied()
     updateDenial();
 }
 
+void NodeLabelEditor::retranslate()
+{
+    m_labels.retranslate();
+    // The denial's quotes and near misses are translated when made.
+    m_denial = ClusterDenial::fromTrace(applied() ? m_applyTrace : m_verdict);
+    emit identityOptionsChanged();
+    emit identityChanged(); // after the options: a selector bound to identity shows it again
+    emit verdictChanged();
+    emit denialChanged();
+    emit applyChanged();
+}
+
 } // namespace Gatehouse::Console

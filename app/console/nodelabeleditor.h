@@ -39,7 +39,7 @@ class NodeLabelEditor : public QObject
     // Comma-separated.
     Q_PROPERTY(QString customGroups READ customGroups WRITE setCustomGroups NOTIFY identityChanged)
     // [{value, text}] for the identity selector, in Identity order.
-    Q_PROPERTY(QVariantList identityOptions READ identityOptions CONSTANT)
+    Q_PROPERTY(QVariantList identityOptions READ identityOptions NOTIFY identityOptionsChanged)
     // "system:node:node-1 · groups system:nodes"
     Q_PROPERTY(QString identityText READ identityText NOTIFY identityChanged)
     // What is missing for the identity (translated); "" when it is complete.
@@ -187,6 +187,9 @@ public:
     // Explains now instead of after the pause.
     Q_INVOKABLE void explain();
     Q_INVOKABLE void apply();
+    // The language changed: the texts made from the verdict and the answer are made again
+    // (nothing is asked again).
+    void retranslate();
 
     // The pending change set: the table's and the "add" row's.
     QJsonObject changes() const;
@@ -194,6 +197,7 @@ public:
     QJsonObject requestBody() const;
 
 signals:
+    void identityOptionsChanged();
     void nodeChanged();
     void identityChanged();
     void draftChanged();

@@ -217,4 +217,10 @@ QJsonObject NodeLabelModel::changes() const
     return patch;
 }
 
+void NodeLabelModel::retranslate()
+{
+    if (!m_rows.isEmpty())
+        emit dataChanged(index(0), index(int(m_rows.size()) - 1), {StateTextRole});
+}
+
 } // namespace Gatehouse::Console

@@ -53,6 +53,9 @@ public:
     QJsonObject changes() const;
     bool hasChanges() const { return !changes().isEmpty(); }
 
+    // The language changed: every row's state text did.
+    void retranslate();
+
 signals:
     void countChanged();
     void changed(); // any edit or new labels

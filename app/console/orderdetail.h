@@ -81,6 +81,9 @@ public:
 
     void handleEvent(const AdminEvent &event);
 
+    // The language changed: every text did (they are made when read).
+    void retranslate() { emit changed(); }
+
 signals:
     void orderIdChanged();
     void loadingChanged();

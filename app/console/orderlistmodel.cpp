@@ -114,6 +114,12 @@ QVariantList OrderListModel::statusOptions() const
     return OrderStatus::filterOptions();
 }
 
+void OrderListModel::retranslate()
+{
+    LiveListModel::retranslate();
+    emit statusOptionsChanged();
+}
+
 void OrderListModel::applyOrder(const QJsonObject &order)
 {
     const int row = indexOfId(str(order, "id"));

@@ -18,7 +18,7 @@ class OrderListModel : public Gatehouse::Console::LiveListModel
     Q_PROPERTY(QString customerFilter READ customerFilter WRITE setCustomerFilter NOTIFY
                    customerFilterChanged)
     // [{value, text}] for the status combo box, "All statuses" first.
-    Q_PROPERTY(QVariantList statusOptions READ statusOptions CONSTANT)
+    Q_PROPERTY(QVariantList statusOptions READ statusOptions NOTIFY statusOptionsChanged)
 
 public:
     enum Role {
@@ -52,11 +52,13 @@ public:
     QString customerFilter() const { return m_customerFilter; }
     void setCustomerFilter(const QString &customerId);
     QVariantList statusOptions() const;
+    void retranslate() override;
 
     // An AdminOrder from an action's or a test order's answer; ignored when older than the row.
     void applyOrder(const QJsonObject &order);
 
 signals:
+    void statusOptionsChanged(); // the language changed
     void statusFilterChanged();
     void customerFilterChanged();
 

@@ -12,6 +12,7 @@
 #include "clientlistmodel.h"
 #include "clusterrequestmodel.h"
 #include "clustersettingsstate.h"
+#include "consolelanguage.h"
 #include "consoleservices.h"
 #include "customerlistmodel.h"
 #include "deliverydetail.h"
@@ -94,6 +95,19 @@ public:
     static NavigationModel *create(QQmlEngine *engine, QJSEngine *)
     {
         return publishedInstance(engine, &ConsoleServices::navigation);
+    }
+};
+
+struct LanguageForeign
+{
+    Q_GADGET
+    QML_FOREIGN(Gatehouse::Console::ConsoleLanguage)
+    QML_NAMED_ELEMENT(Language)
+    QML_SINGLETON
+public:
+    static ConsoleLanguage *create(QQmlEngine *engine, QJSEngine *)
+    {
+        return publishedInstance(engine, &ConsoleServices::language);
     }
 };
 

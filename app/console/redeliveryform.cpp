@@ -3,6 +3,7 @@
 #include "orderstatus.h"
 
 #include <QJsonArray>
+#include <QLocale>
 
 #include <algorithm>
 
@@ -206,6 +207,7 @@ QVariantList RedeliveryForm::jobs() const
                         {"done", num(job, "done")},
                         {"failed", num(job, "failed")},
                         {"rate", rate},
+                        {"rateText", QLocale().toString(rate, 'g', 6)}, // "0,5" in French
                         {"createdText", ConsoleFormat::time(job.value(QLatin1String("createdAt")))},
                         {"filterText", filter.join(QStringLiteral(", "))}});
     }
@@ -414,6 +416,14 @@ void RedeliveryForm::call(const ApiCall &apiCall, std::function<void(const QJson
         }
         done(result.object());
     });
+}
+
+void RedeliveryForm::retranslate()
+{
+    emit stateOptionsChanged();
+    emit jobChanged();
+    emit jobsChanged();
+    emit previewChanged();
 }
 
 } // namespace Gatehouse::Console

@@ -30,7 +30,7 @@ class RedeliveryForm : public QObject
     Q_PROPERTY(QString rateText READ rateText WRITE setRateText NOTIFY filterChanged)
     Q_PROPERTY(bool rateValid READ rateValid NOTIFY filterChanged)
     // [{value, text}] for the state combo box.
-    Q_PROPERTY(QVariantList stateOptions READ stateOptions CONSTANT)
+    Q_PROPERTY(QVariantList stateOptions READ stateOptions NOTIFY stateOptionsChanged)
     Q_PROPERTY(bool busy READ busy NOTIFY busyChanged)
     Q_PROPERTY(QString error READ error NOTIFY errorChanged)
     // The preview of the current filter; previewed turns false when the filter changes.
@@ -53,8 +53,8 @@ class RedeliveryForm : public QObject
     // sent / total, 0..1.
     Q_PROPERTY(double jobProgress READ jobProgress NOTIFY jobChanged)
     Q_PROPERTY(bool canCancel READ canCancel NOTIFY stateChanged)
-    // [{id, state, stateText, total, sent, done, failed, rate, createdText, filterText}],
-    // newest first.
+    // [{id, state, stateText, total, sent, done, failed, rate, rateText, createdText,
+    // filterText}], newest first.
     Q_PROPERTY(QVariantList jobs READ jobs NOTIFY jobsChanged)
 
 public:
@@ -121,7 +121,11 @@ public:
 
     static QString stateText(const QString &jobState);
 
+    // The language changed: the options' and the jobs' texts did.
+    void retranslate();
+
 signals:
+    void stateOptionsChanged();
     void filterChanged();
     void busyChanged();
     void errorChanged();

@@ -91,14 +91,7 @@ void TokenListModel::mint(const QString &clientId, const QString &scope)
                           if (result.ok()) {
                               const QJsonObject answer = result.object();
                               m_mintedToken = str(answer, "access_token");
-                              const QString lifetime = ClientForm::durationText(
-                                  answer.value(QLatin1String("expires_in")).toInteger(-1));
-                              QStringList parts{str(answer, "token_type")};
-                              if (!lifetime.isEmpty())
-                                  parts.append(tr("expires in %1").arg(lifetime));
-                              if (const QString s = str(answer, "scope"); !s.isEmpty())
-                                  parts.append(tr("scope %1").arg(s));
-                              m_mintedSummary = parts.join(QStringLiteral(" · "));
+                              m_mintAnswer = answer;
                               emit mintChanged();
                               emit minted(m_mintedToken);
                               m_reloadSoon.start(); // its event does it too, if it comes
@@ -110,12 +103,32 @@ void TokenListModel::mint(const QString &clientId, const QString &scope)
                       });
 }
 
+QString TokenListModel::mintedSummary() const
+{
+    if (m_mintAnswer.isEmpty())
+        return {};
+    const QString lifetime =
+        ClientForm::durationText(m_mintAnswer.value(QLatin1String("expires_in")).toInteger(-1));
+    QStringList parts{str(m_mintAnswer, "token_type")};
+    if (!lifetime.isEmpty())
+        parts.append(tr("expires in %1").arg(lifetime));
+    if (const QString s = str(m_mintAnswer, "scope"); !s.isEmpty())
+        parts.append(tr("scope %1").arg(s));
+    return parts.join(QStringLiteral(" · "));
+}
+
+void TokenListModel::retranslate()
+{
+    LiveListModel::retranslate();
+    emit mintChanged();
+}
+
 void TokenListModel::clearMinted()
 {
-    if (m_mintedToken.isEmpty() && m_mintedSummary.isEmpty() && m_mintError.isEmpty())
+    if (m_mintedToken.isEmpty() && m_mintAnswer.isEmpty() && m_mintError.isEmpty())
         return;
     m_mintedToken.clear();
-    m_mintedSummary.clear();
+    m_mintAnswer = {};
     m_mintError.clear();
     emit mintChanged();
 }

@@ -49,7 +49,7 @@ public:
 
     bool minting() const { return m_minting; }
     QString mintedToken() const { return m_mintedToken; }
-    QString mintedSummary() const { return m_mintedSummary; }
+    QString mintedSummary() const;
     QString mintError() const { return m_mintError; }
 
     // DELETE /tokens/{id}; a refresh token takes its whole family with it.
@@ -58,6 +58,7 @@ public:
     Q_INVOKABLE void mint(const QString &clientId, const QString &scope);
     Q_INVOKABLE void clearMinted();
     Q_INVOKABLE void copyToClipboard(const QString &text) const;
+    void retranslate() override;
 
 signals:
     void mintChanged();
@@ -79,7 +80,7 @@ private:
     QTimer m_expiry;
     bool m_minting = false;
     QString m_mintedToken;
-    QString m_mintedSummary;
+    QJsonObject m_mintAnswer; // for mintedSummary()
     QString m_mintError;
 };
 

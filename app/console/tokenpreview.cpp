@@ -312,4 +312,10 @@ void TokenPreview::setBusy(bool busy)
     emit busyChanged();
 }
 
+void TokenPreview::retranslate()
+{
+    if (!m_result.isEmpty())
+        apply(m_result);
+}
+
 } // namespace Gatehouse::Console

@@ -85,6 +85,8 @@ public:
     QJsonObject requestBody() const;
     // An API answer (public for tests).
     void apply(const QJsonObject &answer);
+    // The language changed: the claims' source texts are made again.
+    void retranslate();
 
     static QString sourceText(const QString &source);
     static bool isUserGrant(const QString &grant);

@@ -215,4 +215,11 @@ void WhoCanModel::setLoading(bool loading)
     emit loadingChanged();
 }
 
+void WhoCanModel::retranslate()
+{
+    if (rowCount() > 0)
+        emit dataChanged(index(0), index(rowCount() - 1));
+    emit resultChanged();
+}
+
 } // namespace Gatehouse::Console

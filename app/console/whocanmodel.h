@@ -67,6 +67,9 @@ public:
     // The server's answer (tests, and query()'s).
     void setAnswer(const QJsonObject &answer);
 
+    // The language changed: every row's texts and answeredText() did.
+    void retranslate();
+
 signals:
     void inputChanged();
     void resultChanged();

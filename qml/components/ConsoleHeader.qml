@@ -3,7 +3,8 @@ import QtQuick.Controls
 import QtQuick.Layouts
 import Gatehouse
 
-// The window's header: product, current page, and where the console is connected to.
+// The window's header: product, current page, where the console is connected to, and the
+// language (switches at once; remembered for the next start).
 ToolBar {
     id: root
 
@@ -85,6 +86,33 @@ ToolBar {
             visible: AdminClient.serverVersion.length > 0
             color: Theme.mutedText
             Accessible.name: qsTr("Server version %1").arg(AdminClient.serverVersion)
+        }
+
+        ComboBox {
+            id: languageCombo
+
+            objectName: "languageSelector"
+            Layout.alignment: Qt.AlignVCenter
+            model: Language.options
+            textRole: "text"
+            valueRole: "value"
+            flat: true
+            Accessible.name: qsTr("Language")
+            ToolTip.visible: hovered && !popup.visible
+            ToolTip.delay: 600
+            ToolTip.text: qsTr("Language of the console")
+            // As wide as its longest entry: the header does not move when it changes.
+            implicitContentWidthPolicy: ComboBox.WidestText
+            onActivated: Language.choose(languageCombo.currentValue)
+            Component.onCompleted: currentIndex = Language.currentIndex
+
+            // After the options (their "System" row is translated too, which resets the index).
+            Connections {
+                target: Language
+                function onChanged() {
+                    languageCombo.currentIndex = Language.currentIndex
+                }
+            }
         }
 
         Button {

@@ -477,16 +477,33 @@ RowLayout {
                 text: qsTr("Checks")
             }
             ColumnLayout {
+                id: checkList
+
+                // The widest verdict word ("passed", "nicht bestanden", ...), so the details
+                // line up in every language.
+                readonly property real statusWidth: {
+                    let widest = 62
+                    for (let i = 0; i < checkRepeater.count; ++i) {
+                        const row = checkRepeater.itemAt(i)
+                        if (row)
+                            widest = Math.max(widest, row.statusImplicitWidth)
+                    }
+                    return widest
+                }
+
                 objectName: "checkList"
                 Layout.fillWidth: true
                 visible: JwtInspector.checks.length > 0
                 spacing: 4
                 Repeater {
+                    id: checkRepeater
+
                     model: JwtInspector.checks
                     delegate: RowLayout {
                         id: checkRow
 
                         required property var modelData
+                        readonly property real statusImplicitWidth: statusLabel.implicitWidth
 
                         objectName: "check-" + checkRow.modelData.name
                         Layout.fillWidth: true
@@ -508,8 +525,10 @@ RowLayout {
                             font.weight: Font.DemiBold
                         }
                         Label {
+                            id: statusLabel
+
                             objectName: "checkStatus"
-                            Layout.preferredWidth: 62
+                            Layout.preferredWidth: checkList.statusWidth
                             Layout.alignment: Qt.AlignBaseline
                             text: checkRow.modelData.statusText
                             color: checkRow.modelData.status === "pass" ? Theme.success

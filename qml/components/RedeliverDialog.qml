@@ -82,6 +82,7 @@ Dialog {
                     valueRole: "value"
                     Accessible.name: qsTr("Deliveries in this state")
                     onActivated: Redelivery.state = stateCombo.currentValue
+                    onModelChanged: currentIndex = indexOfValue(Redelivery.state) // new language
                 }
                 Label { text: qsTr("Customer"); color: Theme.mutedText }
                 TextField {
@@ -329,7 +330,7 @@ Dialog {
                         text: qsTr("%1 · %2 · %3/%4 sent · %5/s · %6")
                             .arg(jobRow.modelData.createdText).arg(jobRow.modelData.stateText)
                             .arg(jobRow.modelData.sent).arg(jobRow.modelData.total)
-                            .arg(jobRow.modelData.rate).arg(jobRow.modelData.filterText)
+                            .arg(jobRow.modelData.rateText).arg(jobRow.modelData.filterText)
                         color: Theme.text
                         elide: Text.ElideRight
                     }

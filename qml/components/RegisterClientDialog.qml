@@ -182,6 +182,7 @@ Dialog {
                 valueRole: "value"
                 Accessible.name: qsTr("Token endpoint authentication method")
                 onActivated: ClientForm.authMethod = authCombo.currentValue
+                onModelChanged: currentIndex = indexOfValue(ClientForm.authMethod) // new language
             }
             FieldHint {
                 text: authCombo.currentIndex >= 0
@@ -338,6 +339,7 @@ Dialog {
                     valueRole: "value"
                     Accessible.name: qsTr("Access token format")
                     onActivated: ClientForm.tokenFormat = formatCombo.currentValue
+                    onModelChanged: currentIndex = indexOfValue(ClientForm.tokenFormat) // new language
                 }
                 RowLayout {
                     Layout.fillWidth: true

@@ -51,6 +51,7 @@ Pane {
                 Accessible.name: qsTr("Filter by kind")
                 Component.onCompleted: currentIndex = indexOfValue(AuditLog.kindFilter)
                 onActivated: AuditLog.kindFilter = kindCombo.currentValue
+                onModelChanged: currentIndex = indexOfValue(AuditLog.kindFilter) // new language
             }
             TextField {
                 id: targetField

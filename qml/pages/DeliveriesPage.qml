@@ -129,6 +129,7 @@ Pane {
                 Accessible.name: qsTr("Filter by state")
                 Component.onCompleted: currentIndex = indexOfValue(Deliveries.stateFilter)
                 onActivated: Deliveries.stateFilter = stateCombo.currentValue
+                onModelChanged: currentIndex = indexOfValue(Deliveries.stateFilter) // new language
             }
             Rectangle {
                 objectName: "failedCount"

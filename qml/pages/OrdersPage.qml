@@ -86,6 +86,7 @@ Pane {
                         Accessible.name: qsTr("Filter by status")
                         Component.onCompleted: currentIndex = indexOfValue(Orders.statusFilter)
                         onActivated: Orders.statusFilter = statusCombo.currentValue
+                        onModelChanged: currentIndex = indexOfValue(Orders.statusFilter) // new language
                     }
                     Label {
                         Layout.leftMargin: 8
@@ -103,6 +104,7 @@ Pane {
                         onActivated: Orders.customerFilter = customerCombo.currentValue
                         // The options are rebuilt when customers arrive; keep showing the filter.
                         onCountChanged: currentIndex = Math.max(0, indexOfValue(Orders.customerFilter))
+                        onModelChanged: currentIndex = Math.max(0, indexOfValue(Orders.customerFilter))
                     }
                     Item { Layout.fillWidth: true }
                     BusyIndicator {

@@ -6,6 +6,7 @@
 //                [--connect URL --admin-token T] [--node NAME] [--act-as N] [--agent NODE]
 //                [--user NAME --groups G1,G2] [--set-label K=V] [--add-label K=V] [--apply]
 //                [--rbac-tab N] [--expand-denied N] [--kubeconfig NAME [--save-dialog]]
+//                [--lang en|de|fr]
 // --page selects the N-th navigation entry (0 = dashboard, 1 = clients, 2 = tokens), --order /
 // --delivery select the newest order in that status / delivery in that state, --tab 1 shows
 // the Orders page's customers, --dialog opens the test-order dialog, --create-customer makes
@@ -25,7 +26,8 @@
 // --set-label edits a label's value, --add-label types a new one, --apply sends the change;
 // --rbac-tab selects the RBAC page's tab, --expand-denied opens the N-th denied request's
 // explanation there (0: the newest), --kubeconfig issues one in the dialog and --save-dialog opens
-// its file dialog. The texts follow the locale as in gatehouse (LANG=de_DE.UTF-8: German).
+// its file dialog. --lang picks the language (en, de, fr; not saved), else the texts follow the
+// system's locale (LANG=de_DE.UTF-8: German); the header's selector switches while it runs.
 
 #include "console/accessview.h"
 #include "console/adminclient.h"
@@ -33,6 +35,7 @@
 #include "console/clientform.h"
 #include "console/clientlistmodel.h"
 #include "console/clusterrequestmodel.h"
+#include "console/consolelanguage.h"
 #include "console/consoleservices.h"
 #include "console/customerlistmodel.h"
 #include "console/deliverydetail.h"
@@ -47,21 +50,16 @@
 
 #include <QApplication>
 #include <QCommandLineParser>
-#include <QLocale>
 #include <QQmlApplicationEngine>
 #include <QQuickStyle>
 #include <QQuickWindow>
+#include <QTextStream>
 #include <QTimer>
-#include <QTranslator>
 
 int main(int argc, char *argv[])
 {
     QApplication app(argc, argv);
     QQuickStyle::setStyle(QStringLiteral("Fusion"));
-    QTranslator translator; // as Gatehouse::Console::run() does
-    if (translator.load(QLocale(), QStringLiteral("gatehouse"), QStringLiteral("_"),
-                        QStringLiteral(":/i18n")))
-        QApplication::installTranslator(&translator);
     QCommandLineParser parser;
     parser.addHelpOption();
     const QCommandLineOption page(QStringLiteral("page"), QStringLiteral("Page row."),
@@ -138,7 +136,10 @@ int main(int argc, char *argv[])
         QStringLiteral("Open the effective access dialog: client N (with --page 1) or user bob "
                        "in group devs (with --page 6)."),
         QStringLiteral("N"));
-    parser.addOptions({auditEntry, redeliver, previewToken, compare, access});
+    const QCommandLineOption lang(QStringLiteral("lang"),
+                                  QStringLiteral("Language: en, de or fr (default: the system's)."),
+                                  QStringLiteral("LANG"));
+    parser.addOptions({auditEntry, redeliver, previewToken, compare, access, lang});
     parser.addOptions({page,           tab,      order, delivery,  dialog,     customer,
                        registerClient, attempt,  mint,  tokensTab, size,       connectTo,
                        adminToken,     nodeName, actAs, agent,     user,       groups,
@@ -153,6 +154,12 @@ int main(int argc, char *argv[])
         return 1;
 
     Gatehouse::Console::ConsoleServices services;
+    // As Gatehouse::Console::run() does, but without the saved choice: screenshots are taken in
+    // the language asked for.
+    if (!services.language()->apply(parser.value(lang))) {
+        QTextStream(stderr) << "console_demo: --lang takes en, de or fr\n";
+        return 2;
+    }
     if (parser.isSet(connectTo))
         services.adminClient()->connectTo(QUrl(parser.value(connectTo)), parser.value(adminToken));
     else

@@ -11,6 +11,7 @@
 #include "console/clusterdenial.h"
 #include "console/clusterrequestmodel.h"
 #include "console/clustersettingsstate.h"
+#include "console/consolelanguage.h"
 #include "console/consoleservices.h"
 #include "console/customerlistmodel.h"
 #include "console/deliverydetail.h"
@@ -46,7 +47,12 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QLoggingCategory>
+#include <QQmlComponent>
+#include <QQmlEngine>
+#include <QScopeGuard>
+#include <QSettings>
 #include <QSignalSpy>
+#include <QStandardPaths>
 #include <QTcpServer>
 #include <QTranslator>
 
@@ -123,6 +129,8 @@ private slots:
     void listenerModelUpdatesInPlace();
     void navigationModel();
     void germanTranslation();
+    void frenchTranslation();
+    void languageSwitchAtRuntime();
 
     // Audit log
     void auditLogNewestFirstLiveAndFiltered();
@@ -235,6 +243,8 @@ private:
 void TestConsole::initTestCase()
 {
     QLoggingCategory::setFilterRules(QStringLiteral("gatehouse.*=true"));
+    // QSettings (the console's language) below ~/.qttest, never the user's own.
+    QStandardPaths::setTestModeEnabled(true);
 }
 
 // ---- SseParser ---------------------------------------------------------------------------
@@ -1216,6 +1226,164 @@ void TestConsole::germanTranslation()
     QCOMPARE(
         misses.at(0).toMap().value("rules").toList().at(0).toMap().value("missText").toString(),
         QStringLiteral("Verb, API-Gruppe"));
+}
+
+void TestConsole::frenchTranslation()
+{
+    QTranslator translator;
+    QVERIFY(translator.load(QLocale(QLocale::French, QLocale::France), "gatehouse", "_", ":/i18n"));
+    QCoreApplication::installTranslator(&translator);
+    auto removeTranslator =
+        qScopeGuard([&translator] { QCoreApplication::removeTranslator(&translator); });
+    NavigationModel model;
+    QCOMPARE(model.index(0).data(NavigationModel::TitleRole).toString(),
+             QStringLiteral("Synthèse"));
+    QCOMPARE(model.titleAt(1), QStringLiteral("Clients OAuth"));
+    QVERIFY2(model.arrivesWithAt(3).startsWith(QStringLiteral("Disponible avec")),
+             qPrintable(model.arrivesWithAt(3)));
+    // The orders console's texts from C++ (contexts of QCoreApplication::translate()).
+    QCOMPARE(OrderStatus::displayName("PENDING_INVENTORY"), QStringLiteral("En attente de stock"));
+    QCOMPARE(DeliveryState::displayName("failed"), QStringLiteral("Échouée"));
+    QCOMPARE(OrderStatus::filterOptions().at(0).toMap().value("text").toString(),
+             QStringLiteral("Tous les statuts"));
+    QCOMPARE(AdminClient::listenerTitle("admin"), QStringLiteral("API d'administration"));
+    // French plural forms: 0 and 1 take the singular.
+    QCOMPARE(QCoreApplication::translate("DeliveriesPage", "%n failed", nullptr, 0),
+             QStringLiteral("0 échouée"));
+    QCOMPARE(QCoreApplication::translate("DeliveriesPage", "%n failed", nullptr, 1),
+             QStringLiteral("1 échouée"));
+    QCOMPARE(QCoreApplication::translate("DeliveriesPage", "%n failed", nullptr, 3),
+             QStringLiteral("3 échouées"));
+    // French typography: a no-break space before the colon.
+    QCOMPARE(QCoreApplication::translate("ConnectDialog", "The server refused the token: %1"),
+             QStringLiteral("Le serveur a refusé le jeton\u00a0: %1"));
+    // The OAuth pages' texts from C++.
+    const ClientForm form(nullptr);
+    QCOMPARE(form.grantOptions().constLast().toMap().value("note").toString(),
+             QStringLiteral("obsolète — OAuth 2.1 le supprime"));
+    QCOMPARE(JwtInspector::countdown(1000 + 3552, 1000), QStringLiteral("expire dans 59:12"));
+    // The cluster pages' texts from C++.
+    const NodeLabelEditor editor(nullptr, nullptr);
+    QCOMPARE(editor.identityOptions().at(1).toMap().value("text").toString(),
+             QStringLiteral("Agent de nœud"));
+    QCOMPARE(RbacRoleModel::ruleText({{"apiGroups", QJsonArray{""}},
+                                      {"resources", QJsonArray{"nodes"}},
+                                      {"verbs", QJsonArray{"get", "patch"}}}),
+             QStringLiteral("get, patch sur nodes (core)"));
+    QCOMPARE(ClusterDenial::headline("authorization", "Node, RBAC"),
+             QStringLiteral("Refusée à l'autorisation par Node, RBAC"));
+    const QVariantList misses = ClusterDenial::nearMissesOf(QJsonArray{QJsonObject{
+        {"code", "namespace"},
+        {"rules", QJsonArray{QJsonObject{{"codes", QJsonArray{"verb", "apiGroup"}}}}}}});
+    QCOMPARE(misses.at(0).toMap().value("reasonText").toString(),
+             QStringLiteral("autre namespace"));
+    QCOMPARE(
+        misses.at(0).toMap().value("rules").toList().at(0).toMap().value("missText").toString(),
+        QStringLiteral("verbe, groupe d'API"));
+}
+
+void TestConsole::languageSwitchAtRuntime()
+{
+    // initTestCase() put QSettings below ~/.qttest; start without a saved choice.
+    QSettings(QStringLiteral("gatehouse"), QStringLiteral("console")).remove("language");
+    const QLocale systemDefault;
+    auto restoreLocale = qScopeGuard([systemDefault] { QLocale::setDefault(systemDefault); });
+    QCOMPARE(ConsoleLanguage::available(), (QStringList{"en", "de", "fr"}));
+    QCOMPARE(ConsoleLanguage::languageFor(QLocale(QLocale::French, QLocale::Canada)), "fr");
+    QCOMPARE(ConsoleLanguage::languageFor(QLocale(QLocale::Spanish)), "en");
+    QCOMPARE(ConsoleLanguage::savedChoice(), QString());
+
+    ConsoleServices services;
+    ConsoleLanguage *language = services.language();
+    QVERIFY(language->apply("en"));
+    QQmlEngine engine;
+    services.publishTo(&engine);
+    // The header: its own texts (qsTr) and the selector.
+    QQmlComponent component(&engine, QUrl("qrc:/Gatehouse/components/ConsoleHeader.qml"));
+    std::unique_ptr<QObject> header(component.create());
+    QVERIFY2(header, qPrintable(component.errorString()));
+    QObject *connectButton = header->findChild<QObject *>("connectButton");
+    QObject *selector = header->findChild<QObject *>("languageSelector");
+    QVERIFY(connectButton && selector);
+    QCOMPARE(connectButton->property("text").toString(), QStringLiteral("Connect…"));
+    QCOMPARE(selector->property("currentText").toString(), QStringLiteral("English"));
+    QCOMPARE(selector->property("count").toInt(), 4); // the system's, English, Deutsch, Français
+
+    // Models whose texts come from C++, with something in them.
+    NavigationModel *navigation = services.navigation();
+    QAbstractItemModelTester tester(navigation,
+                                    QAbstractItemModelTester::FailureReportingMode::QtTest);
+    services.eventModel()->addEvent(makeEvent(1, "backend.started", {{"version", "0.1.0"}}));
+    QCOMPARE(services.eventModel()->index(0).data(EventListModel::SummaryRole).toString(),
+             QStringLiteral("Backend 0.1.0 started"));
+    QSignalSpy titlesChanged(navigation, &QAbstractItemModel::dataChanged);
+    QSignalSpy textsChanged(navigation, &NavigationModel::textsChanged);
+    QSignalSpy eventsChanged(services.eventModel(), &QAbstractItemModel::dataChanged);
+    QSignalSpy statusOptionsChanged(services.orders(), &OrderListModel::statusOptionsChanged);
+    QSignalSpy languageChanged(language, &ConsoleLanguage::changed);
+    QCOMPARE(navigation->index(0).data(NavigationModel::TitleRole).toString(),
+             QStringLiteral("Dashboard"));
+
+    // The selector chooses French: everything follows at once, and it is remembered.
+    QVERIFY(language->choose("fr"));
+    QCOMPARE(language->language(), QStringLiteral("fr"));
+    QCOMPARE(language->choice(), QStringLiteral("fr"));
+    QVERIFY(languageChanged.count() >= 1);
+    QVERIFY(titlesChanged.count() >= 1);
+    QVERIFY(textsChanged.count() >= 1);
+    QCOMPARE(navigation->index(0).data(NavigationModel::TitleRole).toString(),
+             QStringLiteral("Synthèse"));
+    QCOMPARE(navigation->titles().at(0), QStringLiteral("Synthèse"));
+    QCOMPARE(connectButton->property("text").toString(), QStringLiteral("Connexion…"));
+    QCOMPARE(selector->property("currentIndex").toInt(), 3);
+    QCOMPARE(selector->property("currentText").toString(), QStringLiteral("Français"));
+    QVERIFY(eventsChanged.count() >= 1);
+    QCOMPARE(services.eventModel()->index(0).data(EventListModel::SummaryRole).toString(),
+             QStringLiteral("Backend 0.1.0 démarré"));
+    QVERIFY(statusOptionsChanged.count() >= 1);
+    QCOMPARE(services.orders()->statusOptions().at(0).toMap().value("text").toString(),
+             QStringLiteral("Tous les statuts"));
+    // Dates and numbers follow: the default locale is French.
+    QCOMPARE(QLocale().language(), QLocale::French);
+    QCOMPARE(ConsoleFormat::latency(1500), QStringLiteral("1,5 s"));
+    QCOMPARE(engine.uiLanguage(), QStringLiteral("fr"));
+    QCOMPARE(QSettings(QStringLiteral("gatehouse"), QStringLiteral("console")).value("language"),
+             QVariant(QStringLiteral("fr")));
+    QCOMPARE(ConsoleLanguage::savedChoice(), QStringLiteral("fr"));
+
+    // German, through the selector itself.
+    const int germanRow = 2;
+    QCOMPARE(language->options().at(germanRow).toMap().value("value").toString(),
+             QStringLiteral("de"));
+    selector->setProperty("currentIndex", germanRow);
+    QVERIFY(QMetaObject::invokeMethod(selector, "activated", Q_ARG(int, germanRow)));
+    QCOMPARE(language->language(), QStringLiteral("de"));
+    QCOMPARE(connectButton->property("text").toString(), QStringLiteral("Verbinden…"));
+    QCOMPARE(navigation->titleAt(0), QStringLiteral("Übersicht"));
+    QCOMPARE(QLocale().language(), QLocale::German);
+    QCOMPARE(ConsoleLanguage::savedChoice(), QStringLiteral("de"));
+
+    // A language the console does not have changes nothing.
+    QVERIFY(!language->choose("es"));
+    QCOMPARE(language->language(), QStringLiteral("de"));
+    QCOMPARE(ConsoleLanguage::savedChoice(), QStringLiteral("de"));
+
+    // Back to English: the source texts.
+    QVERIFY(language->choose("en"));
+    QCOMPARE(connectButton->property("text").toString(), QStringLiteral("Connect…"));
+    QCOMPARE(navigation->titleAt(0), QStringLiteral("Dashboard"));
+    QCOMPARE(services.eventModel()->index(0).data(EventListModel::SummaryRole).toString(),
+             QStringLiteral("Backend 0.1.0 started"));
+
+    // Following the system again forgets the choice.
+    QVERIFY(language->choose(QString()));
+    QCOMPARE(language->choice(), QString());
+    QCOMPARE(language->currentIndex(), 0);
+    QCOMPARE(language->language(), ConsoleLanguage::languageFor(QLocale::system()));
+    QCOMPARE(ConsoleLanguage::savedChoice(), QString());
+    QVERIFY(
+        !QSettings(QStringLiteral("gatehouse"), QStringLiteral("console")).contains("language"));
+    QVERIFY(language->apply("en"));
 }
 
 // ---- AdminClient -------------------------------------------------------------------------

@@ -11,6 +11,7 @@
 #include <QJsonObject>
 #include <QQmlEngine>
 #include <QQuickStyle>
+#include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QtQuickTest>
 
@@ -203,6 +204,8 @@ public slots:
     void applicationAvailable()
     {
         QQuickStyle::setStyle(QStringLiteral("Fusion"));
+        // The console's language choice (QSettings) goes below ~/.qttest, not the user's.
+        QStandardPaths::setTestModeEnabled(true);
         QVERIFY(m_server.listen());
         qmlRegisterSingletonInstance("GatehouseTest", 1, 0, "TestBackend", &m_backend);
     }

@@ -3,7 +3,8 @@ import QtTest
 import Gatehouse
 import GatehouseTest
 
-// The real Main.qml window: the connect dialog at start, connecting through it, the header.
+// The real Main.qml window: the connect dialog at start, connecting through it, the header and
+// its language selector.
 TestCase {
     id: testCase
 
@@ -60,6 +61,62 @@ TestCase {
         tryCompare(dialog, "visible", false)
         compare(tokenField.text, "") // not kept in the UI
         compare(findChild(window, "connectionText").text, "Remote · Online")
+    }
+
+    function test_languageSelectorSwitchesAtOnce() {
+        const window = openWindow()
+        const selector = findChild(window, "languageSelector")
+        const pageTitle = findChild(window, "pageTitle")
+        const connectButton = findChild(window, "connectButton")
+        verify(selector)
+        compare(selector.Accessible.name, "Language")
+        compare(pageTitle.text, "Dashboard")
+        // A filter chosen on the Orders page stays chosen when its options are translated.
+        const statusFilter = findChild(window.contentItem, "statusFilter")
+        verify(statusFilter)
+        statusFilter.currentIndex = statusFilter.indexOfValue("DELIVERED")
+        statusFilter.activated(statusFilter.currentIndex)
+        compare(Orders.statusFilter, "DELIVERED")
+
+        // French: the header, the rail (a C++ model) and the page follow without a restart.
+        const french = selector.indexOfValue("fr")
+        verify(french > 0)
+        selector.currentIndex = french
+        selector.activated(french)
+        compare(Language.language, "fr")
+        compare(Language.choice, "fr")
+        compare(selector.currentText, "Français")
+        compare(pageTitle.text, "Synthèse")
+        compare(connectButton.text, "Connexion…")
+        compare(findChild(window.contentItem, "nav-dashboard").text, "Synthèse")
+        compare(Navigation.titles[Navigation.indexOf("orders")], "Commandes")
+        compare(statusFilter.currentValue, "DELIVERED")
+        compare(statusFilter.currentText, "Livrée")
+
+        // German, then English again.
+        const german = selector.indexOfValue("de")
+        selector.currentIndex = german
+        selector.activated(german)
+        compare(pageTitle.text, "Übersicht")
+        compare(connectButton.text, "Verbinden…")
+        const english = selector.indexOfValue("en")
+        selector.currentIndex = english
+        selector.activated(english)
+        compare(pageTitle.text, "Dashboard")
+        compare(connectButton.text, "Connect…")
+        compare(selector.currentText, "English")
+
+        compare(statusFilter.currentText, "Delivered")
+
+        // Back to the system's language (cleanup() makes sure of it).
+        Language.choose("")
+        compare(selector.currentIndex, 0)
+    }
+
+    function cleanup() {
+        if (Language.choice !== "")
+            Language.choose("") // the other tests expect the system's language
+        Orders.statusFilter = ""
     }
 
     function test_headerOpensDialog() {
