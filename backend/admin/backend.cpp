@@ -3,6 +3,7 @@
 #include "admin/admintokens.h"
 #include "admin/auditrecorder.h"
 #include "admin/clusteradmin.h"
+#include "admin/demoseeder.h"
 #include "admin/oauthadmin.h"
 #include "admin/ordersadmin.h"
 #include "admin/settingsadmin.h"
@@ -239,6 +240,8 @@ Result<void> Backend::start()
     m_settings = std::make_unique<Core::SqlSettingsStore>(*m_database);
     // Values changed through the admin API for this start (docs/settings.md).
     SettingsAdminApi::applyStored(m_config, *m_settings);
+    if (m_config.demo)
+        m_config.demoData = true; // the demo's test orders need the catalog
     if (auto id = m_settings->value(QStringLiteral("instance-id")); id) {
         m_instanceId = *id;
     } else {
@@ -377,6 +380,12 @@ Result<void> Backend::start()
     qCInfo(lcCore).noquote() << "Gatehouse" << GATEHOUSE_VERSION << "ready; data dir"
                              << m_config.dataDir << "; ports"
                              << QJsonDocument(ports()).toJson(QJsonDocument::Compact);
+    if (m_config.demo) {
+        // Through the admin API, once the listeners answer (docs/demo.md).
+        auto *seeder = new DemoSeeder(m_admin->url(), m_adminToken, *m_settings, this);
+        connect(seeder, &DemoSeeder::finished, seeder, &QObject::deleteLater);
+        QMetaObject::invokeMethod(seeder, &DemoSeeder::start, Qt::QueuedConnection);
+    }
     return {};
 }
 
@@ -502,6 +511,7 @@ QJsonObject Backend::status() const
         {QStringLiteral("startedAt"), m_startedAt.toUTC().toString(Qt::ISODate)},
         {QStringLiteral("uptimeSeconds"), m_startedAt.secsTo(m_clock->now())},
         {QStringLiteral("dataDir"), m_config.dataDir},
+        {QStringLiteral("demo"), m_config.demo},
         {QStringLiteral("listeners"), listeners},
         {QStringLiteral("database"),
          QJsonObject{

@@ -185,6 +185,10 @@ const QList<Entry> &entries()
             "Create the demo beer catalog and a demo customer on a new "
             "database (default true).",
             boolSetter([](Config &c, bool v) { c.demoData = v; }));
+        add("demo", "",
+            "Demo mode for training: on a new data directory create demo users, OAuth clients, "
+            "RBAC objects and test orders (docs/demo.md), and start the console's guided tour.",
+            boolSetter([](Config &c, bool v) { c.demo = v; }));
         add("demo-receiver-port", "port",
             "Port of the built-in demo webhook receiver on 127.0.0.1 (0: the last run's, else "
             "any).",
@@ -539,6 +543,7 @@ QString ConfigResolver::valueOf(const Config &c, const QString &key)
         {QStringLiteral("tls-extra-sans"), list(&Config::tlsExtraSans)},
         {QStringLiteral("public-base-url"), text(&Config::publicBaseUrl)},
         {QStringLiteral("demo-data"), flag(&Config::demoData)},
+        {QStringLiteral("demo"), flag(&Config::demo)},
         {QStringLiteral("demo-receiver-port"), num(&Config::demoReceiverPort)},
         {QStringLiteral("webhook-allow-loopback"), flag(&Config::webhookAllowLoopback)},
         {QStringLiteral("webhook-allowlist"), list(&Config::webhookAllowlist)},

@@ -1,0 +1,176 @@
+#include "admin/demoseeder.h"
+
+#include "core/logging.h"
+#include "core/settingsstore.h"
+
+#include <QDateTime>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QNetworkAccessManager>
+#include <QNetworkReply>
+#include <QNetworkRequest>
+
+namespace Gatehouse::Admin {
+
+namespace {
+
+constexpr auto SeededKey = "demo-seeded";
+
+QByteArray json(const QJsonObject &o)
+{
+    return QJsonDocument(o).toJson(QJsonDocument::Compact);
+}
+
+// The cluster's demo access: who may label nodes, who may read pods in the shop namespace.
+constexpr auto RbacManifests = R"(apiVersion: rbac.authorization.k8s.io/v1
+kind: ClusterRole
+metadata:
+  name: node-labeler
+rules:
+- apiGroups: [""]
+  resources: ["nodes"]
+  verbs: ["get", "list", "patch"]
+---
+apiVersion: rbac.authorization.k8s.io/v1
+kind: ClusterRoleBinding
+metadata:
+  name: devs-label-nodes
+roleRef: {apiGroup: rbac.authorization.k8s.io, kind: ClusterRole, name: node-labeler}
+subjects:
+- {apiGroup: rbac.authorization.k8s.io, kind: Group, name: devs}
+---
+apiVersion: rbac.authorization.k8s.io/v1
+kind: Role
+metadata:
+  name: pod-reader
+  namespace: shop
+rules:
+- apiGroups: [""]
+  resources: ["pods"]
+  verbs: ["get", "list", "watch"]
+---
+apiVersion: rbac.authorization.k8s.io/v1
+kind: RoleBinding
+metadata:
+  name: alice-reads-pods
+  namespace: shop
+roleRef: {apiGroup: rbac.authorization.k8s.io, kind: Role, name: pod-reader}
+subjects:
+- {apiGroup: rbac.authorization.k8s.io, kind: User, name: alice}
+)";
+
+} // namespace
+
+DemoSeeder::DemoSeeder(QUrl adminUrl, QString adminToken, Core::SettingsStore &settings,
+                       QObject *parent)
+    : QObject(parent), m_adminUrl(std::move(adminUrl)), m_adminToken(std::move(adminToken)),
+      m_settings(settings), m_nam(new QNetworkAccessManager(this))
+{
+    const QByteArray js = "application/json";
+    const QString password = QLatin1String(Password);
+    m_steps = {
+        {"POST", QStringLiteral("/admin/v1/cluster/k8s/api/v1/namespaces"),
+         json({{"apiVersion", "v1"},
+               {"kind", "Namespace"},
+               {"metadata", QJsonObject{{"name", "shop"}}}}),
+         js, QStringLiteral("namespace shop")},
+        {"POST", QStringLiteral("/admin/v1/cluster/rbac/import"), RbacManifests,
+         "application/yaml", QStringLiteral("RBAC: node-labeler for devs, pod-reader for alice")},
+        {"POST", QStringLiteral("/admin/v1/users"),
+         json({{"username", "alice"},
+               {"password", password},
+               {"email", "alice@example.com"},
+               {"email_verified", true},
+               {"name", "Alice Developer"},
+               {"groups", QJsonArray{"devs"}}}),
+         js, QStringLiteral("user alice")},
+        {"POST", QStringLiteral("/admin/v1/users"),
+         json({{"username", "bob"},
+               {"password", password},
+               {"email", "bob@example.com"},
+               {"email_verified", true},
+               {"name", "Bob Operator"},
+               {"groups", QJsonArray{"ops"}}}),
+         js, QStringLiteral("user bob")},
+        {"POST", QStringLiteral("/admin/v1/clients"),
+         json({{"client_name", "Demo web app"},
+               {"token_endpoint_auth_method", "none"},
+               {"grant_types", QJsonArray{"authorization_code", "refresh_token"}},
+               {"redirect_uris", QJsonArray{"http://127.0.0.1:3000/callback"}},
+               {"scope", "openid profile email orders:read"}}),
+         js, QStringLiteral("client Demo web app")},
+        {"POST", QStringLiteral("/admin/v1/clients"),
+         json({{"client_name", "Inventory service"},
+               {"grant_types", QJsonArray{"client_credentials"}},
+               {"scope", "orders:read orders:write"}}),
+         js, QStringLiteral("client Inventory service")},
+        {"POST", QStringLiteral("/admin/v1/clients"),
+         json({{"client_name", "Legacy till"},
+               {"grant_types", QJsonArray{"password", "refresh_token"}},
+               {"scope", "openid orders:read"}}),
+         js, QStringLiteral("client Legacy till")},
+        {"POST", QStringLiteral("/admin/v1/customers"), json({{"name", "Hopfen & Malz GmbH"}}),
+         js, QStringLiteral("customer Hopfen & Malz GmbH")},
+    };
+    for (int i = 0; i < 3; ++i)
+        m_steps.append({"POST", QStringLiteral("/admin/v1/test-orders"), json({}), js,
+                        QStringLiteral("test order %1").arg(i + 1)});
+}
+
+DemoSeeder::~DemoSeeder() = default;
+
+bool DemoSeeder::alreadySeeded() const
+{
+    return m_settings.value(QLatin1String(SeededKey)).ok();
+}
+
+void DemoSeeder::start()
+{
+    if (alreadySeeded()) {
+        qCInfo(lcCore) << "demo mode: the demo data is there already";
+        m_steps.clear();
+    } else {
+        qCInfo(lcCore) << "demo mode: creating the demo data";
+    }
+    next();
+}
+
+void DemoSeeder::next()
+{
+    if (m_steps.isEmpty()) {
+        if (!alreadySeeded())
+            if (auto r = m_settings.setValue(QLatin1String(SeededKey),
+                                             QDateTime::currentDateTimeUtc().toString(Qt::ISODate));
+                !r)
+                qCWarning(lcCore).noquote() << "demo mode:" << r.error().message;
+        if (!m_failures.isEmpty())
+            qCWarning(lcCore).noquote()
+                << "demo mode: not created:" << m_failures.join(QLatin1String("; "));
+        emit finished(m_failures);
+        return;
+    }
+    const Step step = m_steps.takeFirst();
+    QUrl url = m_adminUrl;
+    url.setPath(step.path);
+    QNetworkRequest request(url);
+    request.setRawHeader("Authorization", "Bearer " + m_adminToken.toUtf8());
+    request.setRawHeader("X-Gatehouse-Actor", "demo mode");
+    request.setHeader(QNetworkRequest::ContentTypeHeader, step.contentType);
+    request.setHeader(QNetworkRequest::UserAgentHeader, QByteArrayLiteral("gatehouse-demo"));
+    QNetworkReply *reply = m_nam->sendCustomRequest(request, step.method, step.body);
+    connect(reply, &QNetworkReply::finished, this, [this, reply, what = step.what] {
+        reply->deleteLater();
+        const int status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
+        // 409: made on an earlier run that did not finish; nothing to do.
+        if ((status < 200 || status > 299) && status != 409) {
+            const QString message = QJsonDocument::fromJson(reply->readAll())
+                                        .object()
+                                        .value(QLatin1String("message"))
+                                        .toString(reply->errorString());
+            m_failures.append(QStringLiteral("%1 (%2 %3)").arg(what).arg(status).arg(message));
+        }
+        next();
+    });
+}
+
+} // namespace Gatehouse::Admin
