@@ -9,6 +9,7 @@
 #include "clusterrequestmodel.h"
 #include "clustersettingsstate.h"
 #include "customerlistmodel.h"
+#include "dashboardstats.h"
 #include "deliverydetail.h"
 #include "deliverylistmodel.h"
 #include "endpointlistmodel.h"
@@ -65,7 +66,8 @@ ConsoleServices::ConsoleServices(QObject *parent)
       m_auditDetail(new AuditDetail(m_adminClient, this)),
       m_redelivery(new RedeliveryForm(m_adminClient, this)),
       m_tokenPreview(new TokenPreview(m_adminClient, this)),
-      m_access(new AccessView(m_adminClient, this))
+      m_access(new AccessView(m_adminClient, this)),
+      m_dashboardStats(new DashboardStats(m_adminClient, this))
 {
     connect(m_adminClient, &AdminClient::eventReceived, m_eventModel, &EventListModel::addEvent);
     m_eventModel->live()->followStream(m_adminClient);

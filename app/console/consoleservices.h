@@ -16,6 +16,7 @@ class ClientListModel;
 class ClusterRequestModel;
 class ClusterSettingsState;
 class CustomerListModel;
+class DashboardStats;
 class DeliveryDetail;
 class DeliveryListModel;
 class EndpointListModel;
@@ -39,8 +40,8 @@ class WhoCanModel;
 // engine; QML sees the members as the singletons AdminClient, EventModel, Navigation, Orders,
 // OrderDetail, Deliveries, DeliveryDetail, Endpoints, Customers, Beers, TestOrder, Clients,
 // ClientForm, Tokens, JwtInspector, Nodes, NodeEditor, ClusterSettings, RbacRoles, RbacBindings,
-// WhoCan, ClusterRequests, KubeconfigForm, AuditLog, AuditDetail, Redelivery, TokenPreview and
-// Access (see qmlsingletons.h). Tests publish their own instance to their own engine.
+// WhoCan, ClusterRequests, KubeconfigForm, AuditLog, AuditDetail, Redelivery, TokenPreview,
+// Access and DashboardStats (see qmlsingletons.h). Tests publish their own instance to their own engine.
 class ConsoleServices : public QObject
 {
     Q_OBJECT
@@ -77,6 +78,7 @@ public:
     RedeliveryForm *redelivery() const { return m_redelivery; }
     TokenPreview *tokenPreview() const { return m_tokenPreview; }
     AccessView *access() const { return m_access; }
+    DashboardStats *dashboardStats() const { return m_dashboardStats; }
 
     // Makes these instances the Gatehouse singletons of engine, and makes the Gatehouse QML
     // module importable there. Call before the engine loads anything that imports Gatehouse.
@@ -113,6 +115,7 @@ private:
     RedeliveryForm *m_redelivery;
     TokenPreview *m_tokenPreview;
     AccessView *m_access;
+    DashboardStats *m_dashboardStats;
 };
 
 } // namespace Gatehouse::Console

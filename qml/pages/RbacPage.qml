@@ -13,6 +13,13 @@ Pane {
 
     readonly property bool online: AdminClient.connectionState === AdminClient.Online
 
+    // Shows a tab: "roles", "bindings", "who-can" or "requests" (the dashboard's cluster tile).
+    function showSection(section: string) {
+        const index = ["roles", "bindings", "who-can", "requests"].indexOf(section)
+        if (index >= 0)
+            tabs.currentIndex = index
+    }
+
     padding: 20
     background: Rectangle { color: Theme.background }
     palette.disabled.buttonText: Theme.idle

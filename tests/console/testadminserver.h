@@ -29,7 +29,8 @@ class QTcpSocket;
 // backend's trace (authentication, Node / RBAC / privileged-group authorization,
 // NodeRestriction admission, label validation), recent requests, who-can, kubeconfigs and the
 // live settings, with cluster.requests, cluster.object.changed and cluster.settings.changed
-// events.
+// events. And the dashboard's per-minute series (testadminserver_stats.cpp), counted from the
+// events it sends, with stats.series events.
 class TestAdminServer : public QObject
 {
     Q_OBJECT
@@ -161,6 +162,21 @@ public:
     // GET /admin/v1/audit... answers 403 (a token that may not read it).
     void setAuditForbidden(bool forbidden) { m_auditForbidden = forbidden; }
 
+    // ---- dashboard series ----
+    // Back to the seeded hour: the oldest 5 minutes quiet, then these totals spread over the
+    // rest (tokens: seedTokensByGrant()). Events sent afterwards are counted as the backend
+    // counts them; with setSeriesPublishing(true) each is followed by stats.series (off by
+    // default, so tests that count events see only theirs).
+    static constexpr int SeedOrders = 184;
+    static constexpr int SeedDeliveriesSucceeded = 171;
+    static constexpr int SeedDeliveriesFailed = 9;
+    static constexpr int SeedClusterAllowed = 312;
+    static constexpr int SeedClusterDenied = 17;
+    static const QJsonObject &seedTokensByGrant();
+    void resetStatsSeries();
+    void setSeriesPublishing(bool on) { m_seriesPublishing = on; }
+    QJsonObject statsSeries() const; // GET /admin/v1/stats/series
+
     int openStreams() const;
     int statusRequests() const { return m_statusRequests; }
     int streamRequests() const { return m_streamRequests; }
@@ -227,6 +243,8 @@ private:
                           const QString &path, int status, const QJsonArray &changes,
                           const QJsonObject &consequences);
     QString signature(const QByteArray &signingInput) const;
+    bool handleStats(QTcpSocket *socket, const QByteArray &method, const QString &path);
+    void countInSeries(const QString &type, const QJsonObject &data);
 
     QJsonObject customerJson(const QJsonObject &customer) const;
     QJsonObject orderJson(const QJsonObject &order) const;       // AdminOrder, no history
@@ -287,6 +305,8 @@ private:
     QList<QJsonObject> m_audit; // oldest first
     qint64 m_auditId = 0;
     bool m_auditForbidden = false;
+    QHash<qint64, QJsonObject> m_series; // minute since the epoch -> bucket
+    bool m_seriesPublishing = false;
     bool m_autoAdvance = false;
     int m_autoAdvanceMs = 400;
 };
