@@ -41,7 +41,8 @@ class WhoCanModel;
 // OrderDetail, Deliveries, DeliveryDetail, Endpoints, Customers, Beers, TestOrder, Clients,
 // ClientForm, Tokens, JwtInspector, Nodes, NodeEditor, ClusterSettings, RbacRoles, RbacBindings,
 // WhoCan, ClusterRequests, KubeconfigForm, AuditLog, AuditDetail, Redelivery, TokenPreview,
-// Access and DashboardStats (see qmlsingletons.h). Tests publish their own instance to their own engine.
+// Access and DashboardStats (see qmlsingletons.h). Tests publish their own instance to their own
+// engine.
 class ConsoleServices : public QObject
 {
     Q_OBJECT

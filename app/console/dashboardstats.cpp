@@ -104,8 +104,7 @@ QVariantList DashboardStats::grants() const
     for (const QString &grant : m_grantOrder) {
         qint64 total = 0;
         if (grant == OtherGrants) {
-            for (auto it = m_totals.tokensByGrant.begin(); it != m_totals.tokensByGrant.end();
-                 ++it)
+            for (auto it = m_totals.tokensByGrant.begin(); it != m_totals.tokensByGrant.end(); ++it)
                 if (!m_grantOrder.contains(it.key()))
                     total += it.value();
         } else {
@@ -194,9 +193,9 @@ void DashboardStats::handleEvent(const AdminEvent &event)
 DashboardStats::Row DashboardStats::rowFrom(const QJsonObject &bucket)
 {
     Row row;
-    row.start = QDateTime::fromString(bucket.value(QLatin1String("start")).toString(),
-                                      Qt::ISODateWithMs)
-                    .toUTC();
+    row.start =
+        QDateTime::fromString(bucket.value(QLatin1String("start")).toString(), Qt::ISODateWithMs)
+            .toUTC();
     row.orders = countOf(bucket, "orders");
     row.deliveriesSucceeded = countOf(bucket, "deliveriesSucceeded");
     row.deliveriesFailed = countOf(bucket, "deliveriesFailed");
@@ -269,7 +268,8 @@ void DashboardStats::applyBucket(const QJsonObject &bucket)
             return; // a minute that was not in the answer: not the API's shape
         // The minutes between the last row and this one were quiet.
         QList<Row> added;
-        QDateTime next = m_rows.isEmpty() ? row.start : m_rows.last().start.addSecs(m_bucketSeconds);
+        QDateTime next =
+            m_rows.isEmpty() ? row.start : m_rows.last().start.addSecs(m_bucketSeconds);
         while (next < row.start && added.size() < m_capacity) {
             Row empty;
             empty.start = next;
@@ -279,8 +279,8 @@ void DashboardStats::applyBucket(const QJsonObject &bucket)
         added.append(row);
         if (added.size() > m_capacity)
             added = added.mid(added.size() - m_capacity);
-        const int drop = std::min(int(m_rows.size()),
-                                  int(m_rows.size() + added.size()) - m_capacity);
+        const int drop =
+            std::min(int(m_rows.size()), int(m_rows.size() + added.size()) - m_capacity);
         if (drop > 0) {
             beginRemoveRows({}, 0, drop - 1);
             m_rows.remove(0, drop);

@@ -180,17 +180,17 @@ void AdminApi::registerRoutes()
 void AdminApi::serveStatsSeries(const StatsSeries &series)
 {
     const StatsSeries *counters = &series;
-    m_server.route("GET", QStringLiteral("/admin/v1/stats/series"),
-                   [this, counters](const HttpRequest &req) {
-                       const auto reader = m_tokens.authenticate(req.bearerToken());
-                       if (!reader) // revoked between the guard and here
-                           return HttpResponse::error(401, QStringLiteral("unauthorized"),
-                                                      QStringLiteral("invalid admin token"));
-                       HttpResponse r = HttpResponse::json(
-                           200, StatsSeries::forReader(counters->series(), *reader));
-                       r.setHeader("Cache-Control", "no-store");
-                       return r;
-                   });
+    m_server.route(
+        "GET", QStringLiteral("/admin/v1/stats/series"), [this, counters](const HttpRequest &req) {
+            const auto reader = m_tokens.authenticate(req.bearerToken());
+            if (!reader) // revoked between the guard and here
+                return HttpResponse::error(401, QStringLiteral("unauthorized"),
+                                           QStringLiteral("invalid admin token"));
+            HttpResponse r =
+                HttpResponse::json(200, StatsSeries::forReader(counters->series(), *reader));
+            r.setHeader("Cache-Control", "no-store");
+            return r;
+        });
 }
 
 void AdminApi::registerTokenRoutes()

@@ -23,8 +23,7 @@ const QStringList &countedAreas()
 
 QString minuteText(qint64 minute)
 {
-    return QDateTime::fromMSecsSinceEpoch(minute * MinuteMs, Qt::UTC)
-        .toString(Qt::ISODate);
+    return QDateTime::fromMSecsSinceEpoch(minute * MinuteMs, Qt::UTC).toString(Qt::ISODate);
 }
 
 QJsonObject grantsJson(const QMap<QString, qint64> &grants)
@@ -53,8 +52,7 @@ StatsSeries::StatsSeries(Core::EventBus &events, const Core::Clock &clock, QObje
     : StatsSeries(clock, parent)
 {
     // Direct: publishers on any thread count at once; the mutex guards the buckets.
-    connect(&events, &Core::EventBus::published, this, &StatsSeries::count,
-            Qt::DirectConnection);
+    connect(&events, &Core::EventBus::published, this, &StatsSeries::count, Qt::DirectConnection);
 }
 
 StatsSeries::StatsSeries(const Core::Clock &clock, QObject *parent)

@@ -19,8 +19,9 @@ Rectangle {
     property var legend: []
     // The page it leads to, for the accessible name ("Opens Orders").
     property string pageTitle
-    // False when the admin token may not read this tile's numbers.
+    // False when the admin token may not read this tile's numbers (of this admin area).
     property bool permitted: true
+    property string area
     // The chart, shown below the figure.
     default property alias chart: chartArea.data
 
@@ -123,8 +124,9 @@ Rectangle {
         Label {
             objectName: "tileCaption"
             Layout.fillWidth: true
-            text: root.permitted ? root.caption : qsTr("Not permitted for this admin token")
+            text: root.permitted ? root.caption : qsTr("Not permitted")
             color: root.permitted ? Theme.mutedText : Theme.unauthorized
+            font.weight: root.permitted ? Font.Normal : Font.DemiBold
             font.pixelSize: 12
             elide: Text.ElideRight
         }
@@ -138,10 +140,17 @@ Rectangle {
             Layout.minimumHeight: 36
             visible: root.permitted
         }
-        Item {
+        Label {
+            objectName: "tileNotPermitted"
             Layout.fillWidth: true
             Layout.fillHeight: true
+            Layout.topMargin: 8
             visible: !root.permitted
+            verticalAlignment: Text.AlignTop
+            wrapMode: Text.Wrap
+            text: qsTr("This admin token may not read the %1 area.").arg(root.area)
+            color: Theme.mutedText
+            font.pixelSize: 12
         }
 
         // One entry a line, three lines at most (the space is kept, so every tile's chart has

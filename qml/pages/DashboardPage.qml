@@ -119,6 +119,7 @@ Pane {
 
             ChartTile {
                 objectName: "ordersTile"
+                area: "orders"
                 Layout.fillWidth: true
                 Layout.preferredWidth: 1
                 heading: qsTr("Orders")
@@ -126,13 +127,9 @@ Pane {
                 permitted: DashboardStats.ordersVisible
                 value: DashboardStats.ordersTotal.toLocaleString(Qt.locale(), "f", 0)
                 caption: qsTr("%n this minute", "", DashboardStats.ordersThisMinute)
-                legend: DashboardStats.ordersTotal > 0 ? [
-                    { label: qsTr("peak"), color: Theme.accent,
-                      value: qsTr("%1/min").arg(DashboardStats.ordersPeak) },
-                    { label: qsTr("average"), color: "transparent",
-                      value: qsTr("%1/min").arg((DashboardStats.ordersTotal / Math.max(1, DashboardStats.count))
-                                                .toLocaleString(Qt.locale(), "f", 1)) }
-                ] : []
+                legend: DashboardStats.ordersTotal > 0
+                        ? [{ label: qsTr("busiest minute"), color: Theme.accent, value: DashboardStats.ordersPeak }]
+                        : []
                 onActivated: root.pageRequested("orders", "")
 
                 SparkBars {
@@ -145,6 +142,7 @@ Pane {
             }
             ChartTile {
                 objectName: "deliveriesTile"
+                area: "orders"
                 Layout.fillWidth: true
                 Layout.preferredWidth: 1
                 heading: qsTr("Deliveries")
@@ -174,10 +172,17 @@ Pane {
                 id: tokensTile
 
                 // One colour per grant in legend order; "other" grey.
-                readonly property var grantColors: DashboardStats.grants.map(
-                    (g, i) => g.grant === "other" ? Theme.neutral : ["#2f6fd6", "#8a5cd6", "#1a9aa0"][i])
+                readonly property var grantColors: {
+                    const palette = ["#2f6fd6", "#8a5cd6", "#1a9aa0"]
+                    const grants = DashboardStats.grants
+                    let colors = []
+                    for (let i = 0; i < grants.length; ++i)
+                        colors.push(grants[i].grant === "other" ? Theme.neutral : palette[i % palette.length])
+                    return colors
+                }
 
                 objectName: "tokensTile"
+                area: "oauth"
                 Layout.fillWidth: true
                 Layout.preferredWidth: 1
                 heading: qsTr("Tokens issued")
@@ -186,8 +191,14 @@ Pane {
                 value: DashboardStats.tokensTotal.toLocaleString(Qt.locale(), "f", 0)
                 caption: DashboardStats.grants.length > 0 ? qsTr("access tokens by grant type")
                                                           : qsTr("no tokens issued")
-                legend: DashboardStats.grants.map((g, i) => ({
-                    label: g.label, color: tokensTile.grantColors[i], value: g.total }))
+                legend: {
+                    const grants = DashboardStats.grants
+                    let entries = []
+                    for (let i = 0; i < grants.length; ++i)
+                        entries.push({ label: grants[i].label, color: tokensTile.grantColors[i],
+                                       value: grants[i].total })
+                    return entries
+                }
                 onActivated: root.pageRequested("tokens", "")
 
                 SparkBars {
@@ -200,6 +211,7 @@ Pane {
             }
             ChartTile {
                 objectName: "clusterTile"
+                area: "cluster"
                 Layout.fillWidth: true
                 Layout.preferredWidth: 1
                 heading: qsTr("Cluster requests")

@@ -15,9 +15,12 @@ Pane {
 
     // Shows a tab: "roles", "bindings", "who-can" or "requests" (the dashboard's cluster tile).
     function showSection(section: string) {
-        const index = ["roles", "bindings", "who-can", "requests"].indexOf(section)
-        if (index >= 0)
-            tabs.currentIndex = index
+        switch (section) {
+        case "roles": tabs.currentIndex = 0; break
+        case "bindings": tabs.currentIndex = 1; break
+        case "who-can": tabs.currentIndex = 2; break
+        case "requests": tabs.currentIndex = 3; break
+        }
     }
 
     padding: 20

@@ -175,6 +175,9 @@ public:
     static const QJsonObject &seedTokensByGrant();
     void resetStatsSeries();
     void setSeriesPublishing(bool on) { m_seriesPublishing = on; }
+    // The areas the token may read (default all three): the series and its events carry only
+    // their counters, as the backend does for a scoped admin token.
+    void setSeriesAreas(const QJsonArray &areas) { m_seriesAreas = areas; }
     QJsonObject statsSeries() const; // GET /admin/v1/stats/series
 
     int openStreams() const;
@@ -307,6 +310,7 @@ private:
     bool m_auditForbidden = false;
     QHash<qint64, QJsonObject> m_series; // minute since the epoch -> bucket
     bool m_seriesPublishing = false;
+    QJsonArray m_seriesAreas{"orders", "oauth", "cluster"};
     bool m_autoAdvance = false;
     int m_autoAdvanceMs = 400;
 };

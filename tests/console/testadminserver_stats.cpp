@@ -61,13 +61,29 @@ QJsonObject emptyBucket(qint64 minute)
             {"clusterDenied", 0}};
 }
 
-const QJsonArray AllAreas{"orders", "oauth", "cluster"};
+// StatsSeries::forReader: the fields of the areas in areas, and "start".
+QJsonObject forAreas(const QJsonObject &bucket, const QJsonArray &areas)
+{
+    QJsonObject out;
+    for (auto it = bucket.begin(); it != bucket.end(); ++it) {
+        const QString &field = it.key();
+        const QString area = field == QLatin1String("orders") || field.startsWith("deliveries")
+                                 ? QStringLiteral("orders")
+                             : field == QLatin1String("tokensByGrant") ? QStringLiteral("oauth")
+                             : field.startsWith("cluster")             ? QStringLiteral("cluster")
+                                                                       : QString();
+        if (area.isEmpty() || areas.contains(area))
+            out.insert(field, it.value());
+    }
+    return out;
+}
 
 } // namespace
 
 void TestAdminServer::resetStatsSeries()
 {
     m_series.clear();
+    m_seriesAreas = QJsonArray{"orders", "oauth", "cluster"};
     const qint64 now = currentMinute();
     const qint64 first = now - (Buckets - 1);
     const QList<int> orders = spread(SeedOrders, 1);
@@ -118,12 +134,15 @@ QJsonObject TestAdminServer::statsSeries() const
             totals.insert(field, totals.value(field).toInteger() + b.value(field).toInteger());
         const QJsonObject grants = b.value("tokensByGrant").toObject();
         for (auto it = grants.begin(); it != grants.end(); ++it)
-            grantTotals.insert(it.key(), grantTotals.value(it.key()).toInteger() +
-                                             it.value().toInteger());
-        buckets.append(b);
+            grantTotals.insert(it.key(),
+                               grantTotals.value(it.key()).toInteger() + it.value().toInteger());
+        buckets.append(forAreas(b, m_seriesAreas));
     }
     totals.insert("tokensByGrant", grantTotals);
-    return {{"bucketSeconds", 60}, {"buckets", buckets}, {"totals", totals}, {"areas", AllAreas}};
+    return {{"bucketSeconds", 60},
+            {"buckets", buckets},
+            {"totals", forAreas(totals, m_seriesAreas)},
+            {"areas", m_seriesAreas}};
 }
 
 void TestAdminServer::countInSeries(const QString &type, const QJsonObject &data)
@@ -161,12 +180,12 @@ void TestAdminServer::countInSeries(const QString &type, const QJsonObject &data
     if (!m_seriesPublishing)
         return;
     // Backend::publishStats sends the changed current minute (here at once).
-    sendEvent(QStringLiteral("stats.series"),
-              {{"bucketSeconds", 60}, {"bucket", b}, {"areas", AllAreas}});
+    sendEvent(
+        QStringLiteral("stats.series"),
+        {{"bucketSeconds", 60}, {"bucket", forAreas(b, m_seriesAreas)}, {"areas", m_seriesAreas}});
 }
 
-bool TestAdminServer::handleStats(QTcpSocket *socket, const QByteArray &method,
-                                  const QString &path)
+bool TestAdminServer::handleStats(QTcpSocket *socket, const QByteArray &method, const QString &path)
 {
     if (path != QLatin1String("/stats/series"))
         return false;

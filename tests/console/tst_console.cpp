@@ -43,7 +43,6 @@
 #include "core/config.h"
 #include "oauth/clientregistry.h"
 #include <QAbstractItemModelTester>
-#include <functional>
 #include <QCoreApplication>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -51,6 +50,7 @@
 #include <QSignalSpy>
 #include <QTcpServer>
 #include <QTranslator>
+#include <functional>
 
 #include <QTemporaryDir>
 #include <QtTest>
@@ -4420,7 +4420,6 @@ void TestConsole::realBackendCluster()
     QTRY_VERIFY_WITH_TIMEOUT(stopped, 15000);
 }
 
-
 namespace {
 
 QJsonObject bucketAt(const QDateTime &start, int orders, const QJsonObject &grants = {},
@@ -4445,8 +4444,8 @@ QJsonObject seriesOf(const QDateTime &last, int n, const std::function<QJsonObje
         b.insert("start", last.addSecs(60LL * (k - n + 1)).toString(Qt::ISODate));
         buckets.append(b);
     }
-    return {{"bucketSeconds", 60}, {"buckets", buckets}, {"totals", QJsonObject()},
-            {"areas", areas}};
+    return {
+        {"bucketSeconds", 60}, {"buckets", buckets}, {"totals", QJsonObject()}, {"areas", areas}};
 }
 
 } // namespace
@@ -4548,8 +4547,7 @@ void TestConsole::dashboardStatsLiveBuckets()
     QCOMPARE(inserted.count(), 1);
     QCOMPARE(stats.ordersTotal(), 63 - 1 + 2);
     QCOMPARE(stats.index(59).data(DashboardStats::StartRole).toDateTime(), last.addSecs(60));
-    QCOMPARE(stats.index(0).data(DashboardStats::StartRole).toDateTime(),
-             last.addSecs(-58 * 60));
+    QCOMPARE(stats.index(0).data(DashboardStats::StartRole).toDateTime(), last.addSecs(-58 * 60));
 
     // Three quiet minutes, then one with an order: the quiet ones are there, empty.
     stats.applyBucket(bucketAt(last.addSecs(5 * 60), 1));
@@ -4623,7 +4621,8 @@ void TestConsole::dashboardStatsRealBackend()
     // Counted by the backend, pushed live (stats.series, about once a second).
     QTRY_COMPARE_WITH_TIMEOUT(stats->ordersTotal(), ordersBefore + 1, 15000);
     QTRY_COMPARE_WITH_TIMEOUT(stats->deliveriesSucceededTotal(), succeededBefore + 5, 15000);
-    QVERIFY(stats->ordersThisMinute() >= 1 || stats->index(58).data(DashboardStats::OrdersRole).toInt() >= 1);
+    QVERIFY(stats->ordersThisMinute() >= 1 ||
+            stats->index(58).data(DashboardStats::OrdersRole).toInt() >= 1);
     bool done = false;
     backend.stop([&done] { done = true; });
     QTRY_VERIFY_WITH_TIMEOUT(done, 20000);

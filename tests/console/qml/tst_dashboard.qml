@@ -111,6 +111,29 @@ Item {
             compare(tile("tokensTile").legend[0].value, 47)
         }
 
+        function test_scopedTokenSeesNotPermitted() {
+            // A token that may read only the orders area: the other tiles say so.
+            TestBackend.setSeriesAreas(["orders"])
+            DashboardStats.reload()
+            tryCompare(tile("tokensTile"), "permitted", false, 10000)
+            verify(!tile("clusterTile").permitted)
+            verify(tile("ordersTile").permitted && tile("deliveriesTile").permitted)
+            compare(valueText("tokensTile"), "–")
+            compare(shown("tokensTile", "tileCaption").text, "Not permitted")
+            const why = shown("tokensTile", "tileNotPermitted")
+            verify(why.visible)
+            compare(why.text, "This admin token may not read the oauth area.")
+            compare(shown("clusterTile", "tileNotPermitted").text,
+                    "This admin token may not read the cluster area.")
+            verify(!shown("ordersTile", "tileNotPermitted").visible)
+            compare(valueText("ordersTile"), "184")
+            verify(tile("tokensTile").Accessible.name.indexOf("Tokens issued: not permitted") === 0,
+                   tile("tokensTile").Accessible.name)
+            // Still leads to its page (which says the same).
+            mouseClick(tile("clusterTile"))
+            compare(view.currentIndex, Navigation.indexOf("rbac"))
+        }
+
         function test_clickingATileOpensItsPage() {
             mouseClick(tile("ordersTile"))
             compare(view.currentIndex, Navigation.indexOf("orders"))

@@ -60,12 +60,14 @@ private slots:
         QTest::newRow("order.created") << "order.created" << QJsonObject{{"id", "o1"}} << "orders"
                                        << "" << 1;
         QTest::newRow("order.status is no new order")
-            << "order.status" << QJsonObject{{"status", "ALLOCATED"}} << "orders" << "" << 0;
+            << "order.status" << QJsonObject{{"status", "ALLOCATED"}} << "orders"
+            << "" << 0;
         QTest::newRow("delivery succeeded")
             << "delivery.state" << QJsonObject{{"state", "succeeded"}} << "deliveriesSucceeded"
             << "" << 1;
-        QTest::newRow("delivery failed") << "delivery.state" << QJsonObject{{"state", "failed"}}
-                                         << "deliveriesFailed" << "" << 1;
+        QTest::newRow("delivery failed")
+            << "delivery.state" << QJsonObject{{"state", "failed"}} << "deliveriesFailed"
+            << "" << 1;
         QTest::newRow("delivery pending (a redelivery) is neither")
             << "delivery.state" << QJsonObject{{"state", "pending"}} << "deliveriesSucceeded"
             << "" << 0;
@@ -75,11 +77,13 @@ private slots:
         QTest::newRow("access token by grant")
             << "oauth.token.issued"
             << QJsonObject{{"grantType", "client_credentials"}, {"kind", "access"}}
-            << "tokensByGrant" << "client_credentials" << 1;
+            << "tokensByGrant"
+            << "client_credentials" << 1;
         QTest::newRow("refresh token not counted again")
             << "oauth.token.issued"
             << QJsonObject{{"grantType", "authorization_code"}, {"kind", "refresh"}}
-            << "tokensByGrant" << "authorization_code" << 0;
+            << "tokensByGrant"
+            << "authorization_code" << 0;
         QTest::newRow("no grant type: unknown")
             << "oauth.token.issued" << QJsonObject{{"kind", "access"}} << "tokensByGrant"
             << "unknown" << 1;
@@ -88,19 +92,21 @@ private slots:
             << QJsonObject{{"requests", cluster({200}).value("requests")},
                            {"allowed", 150},
                            {"denied", 7}}
-            << "clusterAllowed" << "" << 150;
+            << "clusterAllowed"
+            << "" << 150;
         QTest::newRow("cluster denied from counts")
             << "cluster.requests"
             << QJsonObject{{"requests", cluster({403}).value("requests")},
                            {"allowed", 0},
                            {"denied", 7}}
-            << "clusterDenied" << "" << 7;
+            << "clusterDenied"
+            << "" << 7;
         QTest::newRow("cluster allowed from the batch (older event)")
-            << "cluster.requests" << cluster({200, 201, 403, 404, 304}) << "clusterAllowed" << ""
-            << 3;
+            << "cluster.requests" << cluster({200, 201, 403, 404, 304}) << "clusterAllowed"
+            << "" << 3;
         QTest::newRow("cluster denied from the batch (older event)")
-            << "cluster.requests" << cluster({200, 201, 403, 404, 304}) << "clusterDenied" << ""
-            << 2;
+            << "cluster.requests" << cluster({200, 201, 403, 404, 304}) << "clusterDenied"
+            << "" << 2;
         QTest::newRow("stats are not counted")
             << "stats" << QJsonObject{{"requests", QJsonObject{{"service", 5}}}} << "orders"
             << "" << 0;
@@ -132,7 +138,7 @@ private slots:
         StatsSeries series(clock);
         series.count(makeEvent("order.created", {}, clock.now()));
         series.count(makeEvent("order.created", {}, clock.now().addSecs(29))); // 10:05:59
-        clock.advance(40'000);                                              // 10:06:10
+        clock.advance(40'000);                                                 // 10:06:10
         series.count(makeEvent("order.created", {}, clock.now()));
         series.count(makeEvent("delivery.state", {{"state", "failed"}}, clock.now()));
         clock.advance(3 * 60'000); // 10:09:10; nothing since 10:06
@@ -170,8 +176,8 @@ private slots:
     {
         Core::ManualClock clock(Start);
         StatsSeries series(clock);
-        series.count(makeEvent("oauth.token.issued", {{"grantType", "password"}, {"kind", "access"}},
-                           clock.now()));
+        series.count(makeEvent("oauth.token.issued",
+                               {{"grantType", "password"}, {"kind", "access"}}, clock.now()));
         clock.advance(59 * 60'000); // 11:04:30: 10:05 is the oldest bucket
         QCOMPARE(series.series().value("totals").toObject().value("tokensByGrant").toObject(),
                  (QJsonObject{{"password", 1}}));
@@ -184,7 +190,7 @@ private slots:
         // Several grants in one minute.
         for (const char *grant : {"client_credentials", "client_credentials", "refresh_token"})
             series.count(makeEvent("oauth.token.issued", {{"grantType", grant}, {"kind", "access"}},
-                               clock.now()));
+                                   clock.now()));
         QCOMPARE(series.currentBucket().value("tokensByGrant").toObject(),
                  (QJsonObject{{"client_credentials", 2}, {"refresh_token", 1}}));
     }
@@ -215,7 +221,8 @@ private slots:
         StatsSeries series(clock);
         series.count(makeEvent("order.created", {}, clock.now()));
         series.count(makeEvent("oauth.token.issued",
-                           {{"grantType", "client_credentials"}, {"kind", "access"}}, clock.now()));
+                               {{"grantType", "client_credentials"}, {"kind", "access"}},
+                               clock.now()));
         series.count(makeEvent("cluster.requests", cluster({200, 403}), clock.now()));
 
         Admin::AdminPrincipal root;
@@ -230,8 +237,8 @@ private slots:
                  (QStringList{"deliveriesFailed", "deliveriesSucceeded", "orders"}));
         QCOMPARE(orders.value("buckets").toArray().size(), 60);
         for (const QJsonValue b : orders.value("buckets").toArray())
-            QCOMPARE(b.toObject().keys(), (QStringList{"deliveriesFailed", "deliveriesSucceeded",
-                                                       "orders", "start"}));
+            QCOMPARE(b.toObject().keys(),
+                     (QStringList{"deliveriesFailed", "deliveriesSucceeded", "orders", "start"}));
 
         // Write includes read; the audit and admin areas count nothing here.
         const QJsonObject oauth =
