@@ -29,6 +29,8 @@ struct AdminPrincipal;
 //                        response; the refresh tokens issued beside them are not counted again
 //   clusterAllowed       cluster.requests: code < 400, as the Requests view calls it allowed
 //   clusterDenied        cluster.requests: the others
+//                        (neither counts the admin API's own reads as gatehouse-admin: the
+//                        console's lists, hidden in the Requests view too)
 //
 // Buckets are whole minutes of the event time (UTC). Each field belongs to the admin area
 // whose events it counts (orders, oauth, cluster): forReader() leaves out what a scoped token

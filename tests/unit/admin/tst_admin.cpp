@@ -107,6 +107,30 @@ private slots:
         QTest::newRow("cluster denied from the batch (older event)")
             << "cluster.requests" << cluster({200, 201, 403, 404, 304}) << "clusterDenied"
             << "" << 2;
+        QTest::newRow("the admin API's own reads are not cluster traffic")
+            << "cluster.requests"
+            << QJsonObject{{"requests",
+                            QJsonArray{
+                                QJsonObject{
+                                    {"code", 200}, {"user", "gatehouse-admin"}, {"method", "GET"}},
+                                QJsonObject{{"code", 200},
+                                            {"user", "gatehouse-admin"},
+                                            {"method", "PATCH"}},
+                                QJsonObject{{"code", 200}, {"user", "alice"}, {"method", "GET"}}}},
+                           {"allowed", 3},
+                           {"denied", 0}}
+            << "clusterAllowed"
+            << "" << 2;
+        QTest::newRow("nor in an older event's batch")
+            << "cluster.requests"
+            << QJsonObject{{"requests", QJsonArray{QJsonObject{{"code", 200},
+                                                               {"user", "gatehouse-admin"},
+                                                               {"method", "GET"}},
+                                                   QJsonObject{{"code", 403},
+                                                               {"user", "gatehouse-admin"},
+                                                               {"method", "GET"}}}}}
+            << "clusterAllowed"
+            << "" << 0;
         QTest::newRow("stats are not counted")
             << "stats" << QJsonObject{{"requests", QJsonObject{{"service", 5}}}} << "orders"
             << "" << 0;
