@@ -243,6 +243,41 @@
     </message>
 </context>
 <context>
+    <name>ChartTile</name>
+    <message>
+        <source>%1: %2, %3</source>
+        <translation>%1: %2, %3</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1: %2</translation>
+    </message>
+    <message>
+        <source>%1: not permitted</source>
+        <translation>%1: nicht erlaubt</translation>
+    </message>
+    <message>
+        <source>%1 (%2)</source>
+        <translation>%1 (%2)</translation>
+    </message>
+    <message>
+        <source>%1. Opens %2.</source>
+        <translation>%1. Öffnet %2.</translation>
+    </message>
+    <message>
+        <source>Not permitted</source>
+        <translation>Nicht erlaubt</translation>
+    </message>
+    <message>
+        <source>This admin token may not read the %1 area.</source>
+        <translation>Dieses Admin-Token darf den Bereich %1 nicht lesen.</translation>
+    </message>
+    <message>
+        <source>%1 %2</source>
+        <translation>%1 %2</translation>
+    </message>
+</context>
+<context>
     <name>ClientSecretDialog</name>
     <message>
         <source>New client secret for %1</source>
@@ -845,6 +880,105 @@
     <message>
         <source>No events yet. They appear here as the backend reports them.</source>
         <translation>Noch keine Ereignisse. Sie erscheinen hier, sobald das Backend sie meldet.</translation>
+    </message>
+    <message>
+        <source>Last hour</source>
+        <translation>Letzte Stunde</translation>
+    </message>
+    <message>
+        <source>per minute</source>
+        <translation>pro Minute</translation>
+    </message>
+    <message>
+        <source>Orders</source>
+        <translation>Bestellungen</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n this minute</source>
+        <translation>
+            <numerusform>%n in dieser Minute</numerusform>
+            <numerusform>%n in dieser Minute</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>busiest minute</source>
+        <translation>stärkste Minute</translation>
+    </message>
+    <message>
+        <source>%1 · %2 orders</source>
+        <translation>%1 · %2 Bestellungen</translation>
+    </message>
+    <message>
+        <source>Deliveries</source>
+        <translation>Zustellungen</translation>
+    </message>
+    <message>
+        <source>%1 failed</source>
+        <translation>%1 fehlgeschlagen</translation>
+    </message>
+    <message>
+        <source>webhooks delivered</source>
+        <translation>zugestellte Webhooks</translation>
+    </message>
+    <message>
+        <source>succeeded</source>
+        <translation>erfolgreich</translation>
+    </message>
+    <message>
+        <source>failed</source>
+        <translation>fehlgeschlagen</translation>
+    </message>
+    <message>
+        <source>%1 · %2 succeeded, %3 failed</source>
+        <translation>%1 · %2 erfolgreich, %3 fehlgeschlagen</translation>
+    </message>
+    <message>
+        <source>Tokens issued</source>
+        <translation>Ausgestellte Tokens</translation>
+    </message>
+    <message>
+        <source>Tokens &amp; JWT</source>
+        <translation>Tokens &amp; JWT</translation>
+    </message>
+    <message>
+        <source>access tokens by grant type</source>
+        <translation>Access-Tokens nach Grant-Typ</translation>
+    </message>
+    <message>
+        <source>no tokens issued</source>
+        <translation>keine Tokens ausgestellt</translation>
+    </message>
+    <message>
+        <source>%1 · %2 tokens</source>
+        <translation>%1 · %2 Tokens</translation>
+    </message>
+    <message>
+        <source>Cluster requests</source>
+        <translation>Cluster-Anfragen</translation>
+    </message>
+    <message>
+        <source>RBAC requests</source>
+        <translation>RBAC-Anfragen</translation>
+    </message>
+    <message>
+        <source>%1 denied</source>
+        <translation>%1 abgelehnt</translation>
+    </message>
+    <message>
+        <source>allowed by the access layer</source>
+        <translation>von der Zugriffsschicht erlaubt</translation>
+    </message>
+    <message>
+        <source>allowed</source>
+        <translation>erlaubt</translation>
+    </message>
+    <message>
+        <source>denied</source>
+        <translation>abgelehnt</translation>
+    </message>
+    <message>
+        <source>%1 · %2 allowed, %3 denied</source>
+        <translation>%1 · %2 erlaubt, %3 abgelehnt</translation>
     </message>
 </context>
 <context>
@@ -1465,6 +1599,13 @@
     </message>
 </context>
 <context>
+    <name>Gatehouse::Console::DashboardStats</name>
+    <message>
+        <source>other</source>
+        <translation>andere</translation>
+    </message>
+</context>
+<context>
     <name>Gatehouse::Console::EndpointListModel</name>
     <message>
         <source>Disabled</source>
@@ -1488,6 +1629,10 @@
     <message>
         <source>Requests: %1</source>
         <translation>Anfragen: %1</translation>
+    </message>
+    <message>
+        <source>This minute: %1</source>
+        <translation>Diese Minute: %1</translation>
     </message>
 </context>
 <context>

@@ -243,6 +243,41 @@
     </message>
 </context>
 <context>
+    <name>ChartTile</name>
+    <message>
+        <source>%1: %2, %3</source>
+        <translation>%1 : %2, %3</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1 : %2</translation>
+    </message>
+    <message>
+        <source>%1: not permitted</source>
+        <translation>%1 : non autorisé</translation>
+    </message>
+    <message>
+        <source>%1 (%2)</source>
+        <translation>%1 (%2)</translation>
+    </message>
+    <message>
+        <source>%1. Opens %2.</source>
+        <translation>%1. Ouvre %2.</translation>
+    </message>
+    <message>
+        <source>Not permitted</source>
+        <translation>Non autorisé</translation>
+    </message>
+    <message>
+        <source>This admin token may not read the %1 area.</source>
+        <translation>Ce jeton d’administration ne peut pas lire le domaine %1.</translation>
+    </message>
+    <message>
+        <source>%1 %2</source>
+        <translation>%1 %2</translation>
+    </message>
+</context>
+<context>
     <name>ClientSecretDialog</name>
     <message>
         <source>New client secret for %1</source>
@@ -845,6 +880,105 @@
     <message>
         <source>No events yet. They appear here as the backend reports them.</source>
         <translation>Aucun événement pour l&apos;instant. Ils s&apos;affichent ici à mesure que le backend les signale.</translation>
+    </message>
+    <message>
+        <source>Last hour</source>
+        <translation>Dernière heure</translation>
+    </message>
+    <message>
+        <source>per minute</source>
+        <translation>par minute</translation>
+    </message>
+    <message>
+        <source>Orders</source>
+        <translation>Commandes</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n this minute</source>
+        <translation>
+            <numerusform>%n cette minute</numerusform>
+            <numerusform>%n cette minute</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>busiest minute</source>
+        <translation>minute la plus chargée</translation>
+    </message>
+    <message>
+        <source>%1 · %2 orders</source>
+        <translation>%1 · %2 commandes</translation>
+    </message>
+    <message>
+        <source>Deliveries</source>
+        <translation>Livraisons</translation>
+    </message>
+    <message>
+        <source>%1 failed</source>
+        <translation>échecs : %1</translation>
+    </message>
+    <message>
+        <source>webhooks delivered</source>
+        <translation>webhooks livrés</translation>
+    </message>
+    <message>
+        <source>succeeded</source>
+        <translation>réussies</translation>
+    </message>
+    <message>
+        <source>failed</source>
+        <translation>échouées</translation>
+    </message>
+    <message>
+        <source>%1 · %2 succeeded, %3 failed</source>
+        <translation>%1 · réussies : %2, échouées : %3</translation>
+    </message>
+    <message>
+        <source>Tokens issued</source>
+        <translation>Jetons émis</translation>
+    </message>
+    <message>
+        <source>Tokens &amp; JWT</source>
+        <translation>Jetons et JWT</translation>
+    </message>
+    <message>
+        <source>access tokens by grant type</source>
+        <translation>jetons d’accès par type d’octroi</translation>
+    </message>
+    <message>
+        <source>no tokens issued</source>
+        <translation>aucun jeton émis</translation>
+    </message>
+    <message>
+        <source>%1 · %2 tokens</source>
+        <translation>%1 · %2 jetons</translation>
+    </message>
+    <message>
+        <source>Cluster requests</source>
+        <translation>Requêtes du cluster</translation>
+    </message>
+    <message>
+        <source>RBAC requests</source>
+        <translation>Requêtes RBAC</translation>
+    </message>
+    <message>
+        <source>%1 denied</source>
+        <translation>refusées : %1</translation>
+    </message>
+    <message>
+        <source>allowed by the access layer</source>
+        <translation>autorisées par la couche d’accès</translation>
+    </message>
+    <message>
+        <source>allowed</source>
+        <translation>autorisées</translation>
+    </message>
+    <message>
+        <source>denied</source>
+        <translation>refusées</translation>
+    </message>
+    <message>
+        <source>%1 · %2 allowed, %3 denied</source>
+        <translation>%1 · autorisées : %2, refusées : %3</translation>
     </message>
 </context>
 <context>
@@ -1465,6 +1599,13 @@
     </message>
 </context>
 <context>
+    <name>Gatehouse::Console::DashboardStats</name>
+    <message>
+        <source>other</source>
+        <translation>autres</translation>
+    </message>
+</context>
+<context>
     <name>Gatehouse::Console::EndpointListModel</name>
     <message>
         <source>Disabled</source>
@@ -1488,6 +1629,10 @@
     <message>
         <source>Requests: %1</source>
         <translation>Requêtes&#xa0;: %1</translation>
+    </message>
+    <message>
+        <source>This minute: %1</source>
+        <translation>Cette minute : %1</translation>
     </message>
 </context>
 <context>

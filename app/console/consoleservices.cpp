@@ -10,6 +10,7 @@
 #include "clustersettingsstate.h"
 #include "consolelanguage.h"
 #include "customerlistmodel.h"
+#include "dashboardstats.h"
 #include "deliverydetail.h"
 #include "deliverylistmodel.h"
 #include "endpointlistmodel.h"
@@ -70,7 +71,8 @@ ConsoleServices::ConsoleServices(QObject *parent)
       m_redelivery(new RedeliveryForm(m_adminClient, this)),
       m_tokenPreview(new TokenPreview(m_adminClient, this)),
       m_access(new AccessView(m_adminClient, this)),
-      m_settings(new SettingsModel(m_adminClient, this)), m_language(new ConsoleLanguage(this))
+      m_settings(new SettingsModel(m_adminClient, this)), m_language(new ConsoleLanguage(this)),
+      m_dashboardStats(new DashboardStats(m_adminClient, this))
 {
     connect(m_adminClient, &AdminClient::eventReceived, m_eventModel, &EventListModel::addEvent);
     m_eventModel->live()->followStream(m_adminClient);

@@ -18,6 +18,7 @@ class ClusterSettingsState;
 class ConsoleLanguage;
 class CustomerListModel;
 class SettingsModel;
+class DashboardStats;
 class DeliveryDetail;
 class DeliveryListModel;
 class EndpointListModel;
@@ -42,9 +43,9 @@ class WhoCanModel;
 // OrderDetail, Deliveries, DeliveryDetail, Endpoints, Customers, Beers, TestOrder, Clients,
 // ClientForm, Tokens, JwtInspector, Nodes, NodeEditor, ClusterSettings, RbacRoles, RbacBindings,
 // WhoCan, ClusterRequests, KubeconfigForm, AuditLog, AuditDetail, Redelivery, TokenPreview,
-// Access and Language (see qmlsingletons.h). Tests publish their own instance to their own
-// engine. When the language changes (Language), every service whose texts come from C++ is
-// told to announce them again (retranslate()).
+// Access, DashboardStats and Language (see qmlsingletons.h). Tests publish their own instance to
+// their own engine. When the language changes (Language), every service whose texts come from
+// C++ is told to announce them again (retranslate()).
 class ConsoleServices : public QObject
 {
     Q_OBJECT
@@ -83,6 +84,7 @@ public:
     AccessView *access() const { return m_access; }
     SettingsModel *settings() const { return m_settings; }
     ConsoleLanguage *language() const { return m_language; }
+    DashboardStats *dashboardStats() const { return m_dashboardStats; }
 
     // Makes these instances the Gatehouse singletons of engine, and makes the Gatehouse QML
     // module importable there. Call before the engine loads anything that imports Gatehouse.
@@ -124,6 +126,7 @@ private:
     AccessView *m_access;
     SettingsModel *m_settings;
     ConsoleLanguage *m_language;
+    DashboardStats *m_dashboardStats;
 };
 
 } // namespace Gatehouse::Console

@@ -146,7 +146,9 @@ void EventListModel::retranslate()
 
 bool EventListModel::isVisible(const Row &row) const
 {
-    return m_showStats || row.type != QLatin1String("stats");
+    // stats and stats.series (the dashboard's counters): about once a second each.
+    return m_showStats ||
+           (row.type != QLatin1String("stats") && !row.type.startsWith(QLatin1String("stats.")));
 }
 
 QString EventListModel::summarize(const AdminEvent &event)
@@ -165,6 +167,15 @@ QString EventListModel::summarize(const AdminEvent &event)
         for (auto it = requests.begin(); it != requests.end(); ++it)
             parts.append(QStringLiteral("%1 %2").arg(it.key()).arg(it.value().toInteger()));
         return tr("Requests: %1").arg(parts.join(QStringLiteral(" · ")));
+    }
+    if (event.type == QLatin1String("stats.series")) {
+        const QJsonObject bucket = data.value(QLatin1String("bucket")).toObject();
+        QStringList parts;
+        for (auto it = bucket.begin(); it != bucket.end(); ++it) {
+            if (it.value().isDouble())
+                parts.append(QStringLiteral("%1 %2").arg(it.key()).arg(it.value().toInteger()));
+        }
+        return tr("This minute: %1").arg(parts.join(QStringLiteral(" · ")));
     }
 
     // Unknown to this console version: show what the server sent.

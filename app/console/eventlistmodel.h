@@ -19,7 +19,8 @@ class EventListModel : public QAbstractListModel
     Q_PROPERTY(int capacity READ capacity CONSTANT)
     // The stream's liveness (followStream() of the client that feeds addEvent()).
     Q_PROPERTY(Gatehouse::Console::LiveState *live READ live CONSTANT)
-    // "stats" events arrive about once a second; they are kept but hidden unless asked for.
+    // "stats" and "stats.series" events arrive about once a second; they are kept but hidden
+    // unless asked for.
     Q_PROPERTY(bool showStats READ showStats WRITE setShowStats NOTIFY showStatsChanged)
 
 public:

@@ -15,6 +15,7 @@
 #include "consolelanguage.h"
 #include "consoleservices.h"
 #include "customerlistmodel.h"
+#include "dashboardstats.h"
 #include "deliverydetail.h"
 #include "deliverylistmodel.h"
 #include "endpointlistmodel.h"
@@ -447,6 +448,19 @@ public:
     static AccessView *create(QQmlEngine *engine, QJSEngine *)
     {
         return publishedInstance(engine, &ConsoleServices::access);
+    }
+};
+
+struct DashboardStatsForeign
+{
+    Q_GADGET
+    QML_FOREIGN(Gatehouse::Console::DashboardStats)
+    QML_NAMED_ELEMENT(DashboardStats)
+    QML_SINGLETON
+public:
+    static DashboardStats *create(QQmlEngine *engine, QJSEngine *)
+    {
+        return publishedInstance(engine, &ConsoleServices::dashboardStats);
     }
 };
 

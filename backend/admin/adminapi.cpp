@@ -1,6 +1,7 @@
 #include "admin/adminapi.h"
 
 #include "admin/admintokens.h"
+#include "admin/statsseries.h"
 #include "core/clock.h"
 #include "core/eventbus.h"
 #include "core/httpserver.h"
@@ -48,6 +49,12 @@ QByteArray sseFrame(const Core::Event &e)
 // only its id as a comment, so Last-Event-ID still moves on and nothing is replayed twice.
 QByteArray sseFrameFor(const AdminPrincipal &reader, const Core::Event &e)
 {
+    if (e.type == StatsSeries::eventType()) {
+        // Everybody's event, but each counter only for the readers of its area.
+        Core::Event filtered = e;
+        filtered.data = StatsSeries::forReader(e.data, reader);
+        return sseFrame(filtered);
+    }
     const QString area = AdminTokens::areaOfEvent(e.type);
     if (area.isEmpty() || reader.may(area, false))
         return sseFrame(e);
@@ -168,6 +175,22 @@ void AdminApi::registerRoutes()
         };
         return r;
     });
+}
+
+void AdminApi::serveStatsSeries(const StatsSeries &series)
+{
+    const StatsSeries *counters = &series;
+    m_server.route(
+        "GET", QStringLiteral("/admin/v1/stats/series"), [this, counters](const HttpRequest &req) {
+            const auto reader = m_tokens.authenticate(req.bearerToken());
+            if (!reader) // revoked between the guard and here
+                return HttpResponse::error(401, QStringLiteral("unauthorized"),
+                                           QStringLiteral("invalid admin token"));
+            HttpResponse r =
+                HttpResponse::json(200, StatsSeries::forReader(counters->series(), *reader));
+            r.setHeader("Cache-Control", "no-store");
+            return r;
+        });
 }
 
 void AdminApi::registerTokenRoutes()

@@ -15,11 +15,13 @@ class Metrics;
 namespace Gatehouse::Admin {
 
 class AdminTokens;
+class StatsSeries;
 
 // The /admin/v1 REST API and the live event stream (Server-Sent Events) on the admin
 // listener, guarded by admin bearer tokens: the root token, or scoped tokens that may read
 // or write only some areas (AdminTokens; 403 "forbidden" otherwise). The stream sends a
-// scoped token only the events of the areas it may read.
+// scoped token only the events of the areas it may read, and of stats.series only the
+// counters of those areas.
 class AdminApi : public QObject
 {
     Q_OBJECT
@@ -28,6 +30,10 @@ public:
              AdminTokens &tokens, std::function<QJsonObject()> status, QObject *parent = nullptr);
 
     static bool tokenMatches(const QString &expected, const QString &presented);
+
+    // Serves GET /admin/v1/stats/series from these counters (each reader sees the fields of
+    // the areas it may read). Call once.
+    void serveStatsSeries(const StatsSeries &series);
 
 signals:
     // A scoped token was revoked: its open event streams close.

@@ -49,7 +49,8 @@ public:
     static Core::Migration migration();
 
     // The area a request under /admin/v1 (or /metrics) belongs to; empty for what every valid
-    // token may use: the status, the event stream (filtered by area), the metrics.
+    // token may use: the status, the event stream (filtered by area), the metrics, the
+    // dashboard's stats series (filtered by area).
     static QString areaOfPath(const QString &path);
     // The area whose readers see this event on the stream; empty: everybody.
     static QString areaOfEvent(const QString &type);

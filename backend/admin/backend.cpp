@@ -7,6 +7,7 @@
 #include "admin/oauthadmin.h"
 #include "admin/ordersadmin.h"
 #include "admin/settingsadmin.h"
+#include "admin/statsseries.h"
 
 #include "cluster/clusterapi.h"
 #include "cluster/objectstore.h"
@@ -52,7 +53,8 @@ namespace Gatehouse::Admin {
 Backend::Backend(Core::Config config, QObject *parent)
     : QObject(parent), m_config(std::move(config)), m_clock(std::make_unique<Core::SystemClock>()),
       m_metrics(std::make_unique<Core::Metrics>()),
-      m_events(std::make_unique<Core::EventBus>(*m_clock))
+      m_events(std::make_unique<Core::EventBus>(*m_clock)),
+      m_series(std::make_unique<StatsSeries>(*m_events, *m_clock))
 {
     m_statsTimer.setInterval(1000);
     connect(&m_statsTimer, &QTimer::timeout, this, &Backend::publishStats);
@@ -299,6 +301,7 @@ Result<void> Backend::start()
         return r;
     m_adminApi = std::make_unique<AdminApi>(*m_admin, *m_events, *m_metrics, *m_adminTokens,
                                             [this] { return status(); });
+    m_adminApi->serveStatsSeries(*m_series);
 
     if (auto r = startOrders(); !r)
         return r;
@@ -539,6 +542,14 @@ QJsonObject Backend::status() const
 
 void Backend::publishStats()
 {
+    // The dashboard's current minute, when it changed (and once a minute for the new one).
+    const QJsonObject bucket = m_series->currentBucket();
+    if (bucket != m_lastSeriesBucket) {
+        m_lastSeriesBucket = bucket;
+        m_events->publish(StatsSeries::eventType(),
+                          QJsonObject{{QStringLiteral("bucketSeconds"), StatsSeries::BucketSeconds},
+                                      {QStringLiteral("bucket"), bucket}});
+    }
     QJsonObject requests;
     for (const char *name : {"service", "cluster", "admin"})
         requests.insert(QLatin1String(name), m_metrics->requestCount(QLatin1String(name)));

@@ -56,6 +56,7 @@ class SettingsAdminApi;
 class ClusterAdminApi;
 class OrdersAdminApi;
 class OAuthAdminApi;
+class StatsSeries;
 
 // The whole backend, composed: configuration -> data dir -> database -> PKI ->
 // admin token -> the three listeners -> ports.json. Runs on whichever thread creates it
@@ -140,6 +141,8 @@ private:
     QDateTime m_startedAt;
     QTimer m_statsTimer;
     QJsonObject m_lastStats;
+    std::unique_ptr<StatsSeries> m_series; // the dashboard's per-minute counters
+    QJsonObject m_lastSeriesBucket;
     bool m_stopping = false;
 };
 

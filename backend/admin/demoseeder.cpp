@@ -74,8 +74,8 @@ DemoSeeder::DemoSeeder(QUrl adminUrl, QString adminToken, Core::SettingsStore &s
                {"kind", "Namespace"},
                {"metadata", QJsonObject{{"name", "shop"}}}}),
          js, QStringLiteral("namespace shop")},
-        {"POST", QStringLiteral("/admin/v1/cluster/rbac/import"), RbacManifests,
-         "application/yaml", QStringLiteral("RBAC: node-labeler for devs, pod-reader for alice")},
+        {"POST", QStringLiteral("/admin/v1/cluster/rbac/import"), RbacManifests, "application/yaml",
+         QStringLiteral("RBAC: node-labeler for devs, pod-reader for alice")},
         {"POST", QStringLiteral("/admin/v1/users"),
          json({{"username", "alice"},
                {"password", password},
@@ -109,8 +109,8 @@ DemoSeeder::DemoSeeder(QUrl adminUrl, QString adminToken, Core::SettingsStore &s
                {"grant_types", QJsonArray{"password", "refresh_token"}},
                {"scope", "openid orders:read"}}),
          js, QStringLiteral("client Legacy till")},
-        {"POST", QStringLiteral("/admin/v1/customers"), json({{"name", "Hopfen & Malz GmbH"}}),
-         js, QStringLiteral("customer Hopfen & Malz GmbH")},
+        {"POST", QStringLiteral("/admin/v1/customers"), json({{"name", "Hopfen & Malz GmbH"}}), js,
+         QStringLiteral("customer Hopfen & Malz GmbH")},
     };
     for (int i = 0; i < 3; ++i)
         m_steps.append({"POST", QStringLiteral("/admin/v1/test-orders"), json({}), js,

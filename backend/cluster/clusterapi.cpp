@@ -740,6 +740,7 @@ void ClusterApi::record(const Context &ctx)
     if (!t.authorized)
         entry.nearMisses = t.authorization.nearMisses;
     QMutexLocker lock(&m_recentMutex);
+    ++(entry.code < 400 ? m_unpublishedAllowed : m_unpublishedDenied);
     m_recent.push_back(entry);
     if (m_recent.size() > kRecentMax)
         m_recent.pop_front();
@@ -782,17 +783,25 @@ QJsonObject ClusterApi::RecentRequest::toJson() const
 void ClusterApi::publishRecent()
 {
     std::vector<RecentRequest> pending;
+    qint64 allowed = 0;
+    qint64 denied = 0;
     {
         QMutexLocker lock(&m_recentMutex);
         if (m_unpublished.empty())
             return;
         pending.swap(m_unpublished);
+        allowed = std::exchange(m_unpublishedAllowed, 0);
+        denied = std::exchange(m_unpublishedDenied, 0);
     }
     QJsonArray batch;
     for (const RecentRequest &r : pending)
         batch.append(r.toJson());
+    // The batch holds at most 100 requests; the counts are of all of them (the dashboard's
+    // per-minute series counts from these).
     m_events.publish(QStringLiteral("cluster.requests"),
-                     QJsonObject{{QStringLiteral("requests"), batch}});
+                     QJsonObject{{QStringLiteral("requests"), batch},
+                                 {QStringLiteral("allowed"), allowed},
+                                 {QStringLiteral("denied"), denied}});
 }
 
 QJsonArray ClusterApi::recentRequests(int max) const

@@ -162,6 +162,9 @@ private:
     mutable QMutex m_recentMutex;
     std::deque<RecentRequest> m_recent;
     std::vector<RecentRequest> m_unpublished;
+    // Every decision since the last cluster.requests event, also those beyond the batch cap.
+    qint64 m_unpublishedAllowed = 0;
+    qint64 m_unpublishedDenied = 0;
 
     mutable QMutex m_cacheMutex;
     QHash<QString, std::pair<QString, QByteArray>> m_bodyCache; // key -> (resourceVersion, body)

@@ -38,7 +38,7 @@ struct Config
 
     // Orders and webhooks (docs/orders.md).
     bool demoData = true;
-    bool demo = false; // --demo: seed the training data and guide through the console
+    bool demo = false;        // --demo: seed the training data and guide through the console
     int demoReceiverPort = 0; // 0: the port of the last run, else any free one
     bool webhookAllowLoopback = false;
     QStringList webhookAllowlist;

@@ -12,6 +12,16 @@ Item {
 
     signal connectRequested()
 
+    // Switches to a page by its Navigation id, and to a section of it (the RBAC page's tabs).
+    function showPage(pageId: string, section: string) {
+        const row = Navigation.indexOf(pageId)
+        if (row < 0)
+            return
+        root.currentIndex = row
+        if (pageId === "rbac" && section.length > 0)
+            rbacPage.showSection(section)
+    }
+
     RowLayout {
         anchors.fill: parent
         spacing: 0
@@ -33,6 +43,7 @@ Item {
             DashboardPage {
                 objectName: "page-dashboard"
                 onConnectRequested: root.connectRequested()
+                onPageRequested: (pageId, section) => root.showPage(pageId, section)
             }
             ClientsPage {
                 objectName: "page-clients"
@@ -50,6 +61,7 @@ Item {
                 objectName: "page-nodes"
             }
             RbacPage {
+                id: rbacPage
                 objectName: "page-rbac"
             }
             SettingsPage {

@@ -2,7 +2,8 @@ import QtQuick
 import QtQuick.Controls
 import Gatehouse
 
-// One figure on the dashboard: a heading, a big value and a caption below.
+// One figure on the dashboard: a heading, a big value and a caption below; compact tiles have
+// a smaller value and less height.
 Rectangle {
     id: root
 
@@ -10,9 +11,10 @@ Rectangle {
     property string value
     property string caption
     property string badge
+    property bool compact: false
 
     implicitWidth: 220
-    implicitHeight: 104
+    implicitHeight: root.compact ? 76 : 104
     color: Theme.surface
     radius: Theme.radius
     border.color: Theme.border
@@ -23,8 +25,9 @@ Rectangle {
 
     Column {
         anchors.fill: parent
-        anchors.margins: 16
-        spacing: 4
+        anchors.margins: root.compact ? 12 : 16
+        anchors.leftMargin: root.compact ? 14 : 16
+        spacing: root.compact ? 2 : 4
 
         Row {
             width: parent.width
@@ -62,7 +65,7 @@ Rectangle {
             width: parent.width
             text: root.value
             color: Theme.text
-            font.pixelSize: 28
+            font.pixelSize: root.compact ? 20 : 28
             font.weight: Font.DemiBold
             elide: Text.ElideRight
         }

@@ -4,12 +4,18 @@ import QtQuick.Controls
 import QtQuick.Layouts
 import Gatehouse
 
-// The backend at a glance: connection, uptime, listeners with their request counters, and
-// the live event stream.
+// The backend at a glance: the last hour's activity per minute (orders, webhook deliveries,
+// tokens issued, cluster requests), each tile leading to its page; uptime, events, database
+// and listeners with their request counters; and the live event stream.
 Pane {
     id: root
 
     signal connectRequested()
+    // A tile asks for its page: a Navigation page id, and a section of it ("requests" for the
+    // RBAC page's Requests tab) or "".
+    signal pageRequested(string pageId, string section)
+
+    readonly property bool wide: root.availableWidth >= 820
 
     padding: 20
     background: Rectangle { color: Theme.background }
@@ -82,15 +88,169 @@ Pane {
             }
         }
 
-        GridLayout {
+        RowLayout {
             Layout.fillWidth: true
-            columns: 3
+            spacing: Theme.spacing
+
+            Label {
+                text: qsTr("Last hour")
+                color: Theme.text
+                font.pixelSize: 15
+                font.weight: Font.DemiBold
+            }
+            Label {
+                text: qsTr("per minute")
+                color: Theme.mutedText
+            }
+            LiveBadge {
+                objectName: "statsLive"
+                Layout.fillWidth: true
+                Layout.leftMargin: 8
+                live: DashboardStats.live
+            }
+        }
+
+        GridLayout {
+            objectName: "chartTiles"
+            Layout.fillWidth: true
+            columns: root.wide ? 4 : 2
+            rowSpacing: Theme.spacing
+            columnSpacing: Theme.spacing
+
+            ChartTile {
+                objectName: "ordersTile"
+                area: "orders"
+                Layout.fillWidth: true
+                Layout.preferredWidth: 1
+                heading: qsTr("Orders")
+                pageTitle: qsTr("Orders")
+                permitted: DashboardStats.ordersVisible
+                value: DashboardStats.ordersTotal.toLocaleString(Qt.locale(), "f", 0)
+                caption: qsTr("%n this minute", "", DashboardStats.ordersThisMinute)
+                legend: DashboardStats.ordersTotal > 0
+                        ? [{ label: qsTr("busiest minute"), color: Theme.accent, value: DashboardStats.ordersPeak }]
+                        : []
+                onActivated: root.pageRequested("orders", "")
+
+                SparkBars {
+                    anchors.fill: parent
+                    kind: "orders"
+                    colors: [Theme.accent]
+                    peak: DashboardStats.ordersPeak
+                    tipFormat: qsTr("%1 · %2 orders")
+                }
+            }
+            ChartTile {
+                objectName: "deliveriesTile"
+                area: "orders"
+                Layout.fillWidth: true
+                Layout.preferredWidth: 1
+                heading: qsTr("Deliveries")
+                pageTitle: qsTr("Deliveries")
+                permitted: DashboardStats.ordersVisible
+                value: DashboardStats.deliveriesSucceededTotal.toLocaleString(Qt.locale(), "f", 0)
+                secondary: DashboardStats.deliveriesFailedTotal > 0
+                           ? qsTr("%1 failed").arg(DashboardStats.deliveriesFailedTotal.toLocaleString(Qt.locale(), "f", 0))
+                           : ""
+                secondaryColor: Theme.error
+                caption: qsTr("webhooks delivered")
+                legend: [
+                    { label: qsTr("succeeded"), color: Theme.success, value: DashboardStats.deliveriesSucceededTotal },
+                    { label: qsTr("failed"), color: Theme.error, value: DashboardStats.deliveriesFailedTotal }
+                ]
+                onActivated: root.pageRequested("deliveries", "")
+
+                SparkBars {
+                    anchors.fill: parent
+                    kind: "deliveries"
+                    colors: [Theme.success, Theme.error]
+                    peak: DashboardStats.deliveriesPeak
+                    tipFormat: qsTr("%1 · %2 succeeded, %3 failed")
+                }
+            }
+            ChartTile {
+                id: tokensTile
+
+                // One colour per grant in legend order; "other" grey.
+                readonly property var grantColors: {
+                    const palette = ["#2f6fd6", "#8a5cd6", "#1a9aa0"]
+                    const grants = DashboardStats.grants
+                    let colors = []
+                    for (let i = 0; i < grants.length; ++i)
+                        colors.push(grants[i].grant === "other" ? Theme.neutral : palette[i % palette.length])
+                    return colors
+                }
+
+                objectName: "tokensTile"
+                area: "oauth"
+                Layout.fillWidth: true
+                Layout.preferredWidth: 1
+                heading: qsTr("Tokens issued")
+                pageTitle: qsTr("Tokens & JWT")
+                permitted: DashboardStats.oauthVisible
+                value: DashboardStats.tokensTotal.toLocaleString(Qt.locale(), "f", 0)
+                caption: DashboardStats.grants.length > 0 ? qsTr("access tokens by grant type")
+                                                          : qsTr("no tokens issued")
+                legend: {
+                    const grants = DashboardStats.grants
+                    let entries = []
+                    for (let i = 0; i < grants.length; ++i)
+                        entries.push({ label: grants[i].label, color: tokensTile.grantColors[i],
+                                       value: grants[i].total })
+                    return entries
+                }
+                onActivated: root.pageRequested("tokens", "")
+
+                SparkBars {
+                    anchors.fill: parent
+                    kind: "tokens"
+                    colors: tokensTile.grantColors
+                    peak: DashboardStats.tokensPeak
+                    tipFormat: qsTr("%1 · %2 tokens")
+                }
+            }
+            ChartTile {
+                objectName: "clusterTile"
+                area: "cluster"
+                Layout.fillWidth: true
+                Layout.preferredWidth: 1
+                heading: qsTr("Cluster requests")
+                pageTitle: qsTr("RBAC requests")
+                permitted: DashboardStats.clusterVisible
+                value: DashboardStats.clusterAllowedTotal.toLocaleString(Qt.locale(), "f", 0)
+                secondary: DashboardStats.clusterDeniedTotal > 0
+                           ? qsTr("%1 denied").arg(DashboardStats.clusterDeniedTotal.toLocaleString(Qt.locale(), "f", 0))
+                           : ""
+                secondaryColor: Theme.error
+                caption: qsTr("allowed by the access layer")
+                legend: [
+                    { label: qsTr("allowed"), color: Theme.accent, value: DashboardStats.clusterAllowedTotal },
+                    { label: qsTr("denied"), color: Theme.error, value: DashboardStats.clusterDeniedTotal }
+                ]
+                onActivated: root.pageRequested("rbac", "requests")
+
+                SparkBars {
+                    anchors.fill: parent
+                    kind: "cluster"
+                    colors: [Theme.accent, Theme.error]
+                    peak: DashboardStats.clusterPeak
+                    tipFormat: qsTr("%1 · %2 allowed, %3 denied")
+                }
+            }
+        }
+
+        GridLayout {
+            objectName: "systemTiles"
+            Layout.fillWidth: true
+            columns: root.availableWidth >= 1400 ? 6 : 3
             rowSpacing: Theme.spacing
             columnSpacing: Theme.spacing
 
             StatTile {
                 objectName: "uptimeTile"
+                compact: true
                 Layout.fillWidth: true
+                Layout.preferredWidth: 1
                 heading: qsTr("Uptime")
                 value: AdminClient.uptimeText
                 caption: AdminClient.serverVersion.length > 0
@@ -98,7 +258,9 @@ Pane {
             }
             StatTile {
                 objectName: "eventsTile"
+                compact: true
                 Layout.fillWidth: true
+                Layout.preferredWidth: 1
                 heading: qsTr("Events received")
                 value: AdminClient.eventCount.toLocaleString(Qt.locale(), "f", 0)
                 caption: AdminClient.eventCount > 0
@@ -107,7 +269,9 @@ Pane {
             }
             StatTile {
                 objectName: "databaseTile"
+                compact: true
                 Layout.fillWidth: true
+                Layout.preferredWidth: 1
                 heading: qsTr("Database")
                 value: AdminClient.databaseDriver.length > 0 ? AdminClient.databaseDriver : "–"
                 caption: AdminClient.schemaVersion > 0
@@ -129,7 +293,9 @@ Pane {
                     required property double requests
 
                     objectName: "listenerTile-" + listenerTile.name
+                    compact: true
                     Layout.fillWidth: true
+                    Layout.preferredWidth: 1
                     heading: listenerTile.title
                     badge: listenerTile.tls ? qsTr("TLS") : ""
                     value: listenerTile.requests.toLocaleString(Qt.locale(), "f", 0)

@@ -13,6 +13,16 @@ Pane {
 
     readonly property bool online: AdminClient.connectionState === AdminClient.Online
 
+    // Shows a tab: "roles", "bindings", "who-can" or "requests" (the dashboard's cluster tile).
+    function showSection(section: string) {
+        switch (section) {
+        case "roles": tabs.currentIndex = 0; break
+        case "bindings": tabs.currentIndex = 1; break
+        case "who-can": tabs.currentIndex = 2; break
+        case "requests": tabs.currentIndex = 3; break
+        }
+    }
+
     padding: 20
     background: Rectangle { color: Theme.background }
     palette.disabled.buttonText: Theme.idle

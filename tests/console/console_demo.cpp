@@ -150,6 +150,7 @@ int main(int argc, char *argv[])
     const QByteArray token = "console-demo-token";
     TestAdminServer server(token);
     server.setAutoAdvance(true, 1500);
+    server.setSeriesPublishing(true); // the dashboard's charts move with the demo's events
     if (!server.listen())
         return 1;
 

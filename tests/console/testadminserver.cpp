@@ -19,6 +19,7 @@ TestAdminServer::TestAdminServer(QByteArray token, QObject *parent)
     resetClusterData();
     resetAuditData();
     resetSettings();
+    resetStatsSeries();
 }
 
 TestAdminServer::~TestAdminServer()
@@ -78,6 +79,8 @@ qint64 TestAdminServer::sendEvent(const QString &type, const QJsonObject &data)
                              "\n\n";
     m_history.append({seq, frame});
     sendRaw(frame);
+    if (type != QLatin1String("stats.series"))
+        countInSeries(type, data);
     return seq;
 }
 
@@ -953,6 +956,8 @@ void TestAdminServer::handleApi(QTcpSocket *socket, const QByteArray &method, co
     };
 
     if (handleAccess(socket, method, path.mid(ApiPrefix.size()), in))
+        return;
+    if (handleStats(socket, method, path.mid(ApiPrefix.size())))
         return;
     if (handleRedeliveries(socket, method, resource, id, action, in, query))
         return;

@@ -29,7 +29,8 @@ class QTcpSocket;
 // backend's trace (authentication, Node / RBAC / privileged-group authorization,
 // NodeRestriction admission, label validation), recent requests, who-can, kubeconfigs and the
 // live settings, with cluster.requests, cluster.object.changed and cluster.settings.changed
-// events.
+// events. And the dashboard's per-minute series (testadminserver_stats.cpp), counted from the
+// events it sends, with stats.series events.
 class TestAdminServer : public QObject
 {
     Q_OBJECT
@@ -166,6 +167,24 @@ public:
     void resetSettings();
     QJsonObject setting(const QString &key) const; // {} when there is none
 
+    // ---- dashboard series ----
+    // Back to the seeded hour: the oldest 5 minutes quiet, then these totals spread over the
+    // rest (tokens: seedTokensByGrant()). Events sent afterwards are counted as the backend
+    // counts them; with setSeriesPublishing(true) each is followed by stats.series (off by
+    // default, so tests that count events see only theirs).
+    static constexpr int SeedOrders = 184;
+    static constexpr int SeedDeliveriesSucceeded = 171;
+    static constexpr int SeedDeliveriesFailed = 9;
+    static constexpr int SeedClusterAllowed = 312;
+    static constexpr int SeedClusterDenied = 17;
+    static const QJsonObject &seedTokensByGrant();
+    void resetStatsSeries();
+    void setSeriesPublishing(bool on) { m_seriesPublishing = on; }
+    // The areas the token may read (default all three): the series and its events carry only
+    // their counters, as the backend does for a scoped admin token.
+    void setSeriesAreas(const QJsonArray &areas) { m_seriesAreas = areas; }
+    QJsonObject statsSeries() const; // GET /admin/v1/stats/series
+
     int openStreams() const;
     int statusRequests() const { return m_statusRequests; }
     int streamRequests() const { return m_streamRequests; }
@@ -234,6 +253,8 @@ private:
                           const QString &path, int status, const QJsonArray &changes,
                           const QJsonObject &consequences);
     QString signature(const QByteArray &signingInput) const;
+    bool handleStats(QTcpSocket *socket, const QByteArray &method, const QString &path);
+    void countInSeries(const QString &type, const QJsonObject &data);
 
     QJsonObject customerJson(const QJsonObject &customer) const;
     QJsonObject orderJson(const QJsonObject &order) const;       // AdminOrder, no history
@@ -295,6 +316,9 @@ private:
     qint64 m_auditId = 0;
     bool m_auditForbidden = false;
     QList<QJsonObject> m_settings;
+    QHash<qint64, QJsonObject> m_series; // minute since the epoch -> bucket
+    bool m_seriesPublishing = false;
+    QJsonArray m_seriesAreas{"orders", "oauth", "cluster"};
     bool m_autoAdvance = false;
     int m_autoAdvanceMs = 400;
 };

@@ -729,7 +729,9 @@ void TestAdminServer::recordClusterRequest(const QJsonObject &trace)
     if (stage == QLatin1String("authorization"))
         entry.insert("nearMisses", obj(trace, "authorization").value("nearMisses").toArray());
     m_clusterRequests.append(entry);
-    sendEvent(QStringLiteral("cluster.requests"), {{"requests", QJsonArray{entry}}});
+    sendEvent(QStringLiteral("cluster.requests"), {{"requests", QJsonArray{entry}},
+                                                   {"allowed", code < 400 ? 1 : 0},
+                                                   {"denied", code < 400 ? 0 : 1}});
 }
 
 QJsonArray TestAdminServer::clusterNearMisses(const QString &user, const QStringList &groups,

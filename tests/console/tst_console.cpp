@@ -14,6 +14,7 @@
 #include "console/consolelanguage.h"
 #include "console/consoleservices.h"
 #include "console/customerlistmodel.h"
+#include "console/dashboardstats.h"
 #include "console/deliverydetail.h"
 #include "console/deliverylistmodel.h"
 #include "console/endpointlistmodel.h"
@@ -55,6 +56,7 @@
 #include <QStandardPaths>
 #include <QTcpServer>
 #include <QTranslator>
+#include <functional>
 
 #include <QTemporaryDir>
 #include <QtTest>
@@ -202,6 +204,11 @@ private slots:
     void beersFollowStock();
     void testOrderAppears();
     void realBackendOrdersAndDeliveries();
+
+    // DashboardStats
+    void dashboardStatsRowsTotalsAndGrants();
+    void dashboardStatsLiveBuckets();
+    void dashboardStatsRealBackend();
 
     // OAuth clients, tokens and the JWT decoder.
     void clientFormRules_data();
@@ -809,7 +816,8 @@ void TestConsole::auditOverRealSockets()
     server.setAuditForbidden(true);
     model.reload();
     QTRY_COMPARE(model.live()->state(), LiveState::NotPermitted);
-    QCOMPARE(model.live()->message(), QStringLiteral("this admin token may not read the audit log"));
+    QCOMPARE(model.live()->message(),
+             QStringLiteral("this admin token may not read the audit log"));
     QCOMPARE(model.count(), 0);
     QVERIFY(model.error().isEmpty());
 }
@@ -4583,6 +4591,214 @@ void TestConsole::realBackendCluster()
     bool stopped = false;
     backend.stop([&stopped] { stopped = true; });
     QTRY_VERIFY_WITH_TIMEOUT(stopped, 15000);
+}
+
+namespace {
+
+QJsonObject bucketAt(const QDateTime &start, int orders, const QJsonObject &grants = {},
+                     int failed = 0)
+{
+    return {{"start", start.toString(Qt::ISODate)},
+            {"orders", orders},
+            {"deliveriesSucceeded", orders * 2},
+            {"deliveriesFailed", failed},
+            {"tokensByGrant", grants},
+            {"clusterAllowed", 3},
+            {"clusterDenied", 0}};
+}
+
+// GET /admin/v1/stats/series: n minutes ending at last, each from make(k).
+QJsonObject seriesOf(const QDateTime &last, int n, const std::function<QJsonObject(int)> &make,
+                     const QJsonArray &areas = {"orders", "oauth", "cluster"})
+{
+    QJsonArray buckets;
+    for (int k = 0; k < n; ++k) {
+        QJsonObject b = make(k);
+        b.insert("start", last.addSecs(60LL * (k - n + 1)).toString(Qt::ISODate));
+        buckets.append(b);
+    }
+    return {
+        {"bucketSeconds", 60}, {"buckets", buckets}, {"totals", QJsonObject()}, {"areas", areas}};
+}
+
+} // namespace
+
+void TestConsole::dashboardStatsRowsTotalsAndGrants()
+{
+    DashboardStats stats(nullptr);
+    QAbstractItemModelTester tester(&stats, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    QVERIFY(!stats.loaded());
+    QVERIFY(stats.ordersVisible() && stats.oauthVisible() && stats.clusterVisible());
+    const QDateTime last(QDate(2026, 11, 21), QTime(10, 5), Qt::UTC);
+    stats.applySeries(seriesOf(last, 60, [&](int k) {
+        QJsonObject grants;
+        if (k % 2 == 0)
+            grants.insert("client_credentials", 2);
+        if (k == 10)
+            grants.insert("urn:ietf:params:oauth:grant-type:device_code", 5);
+        if (k == 20)
+            grants.insert("password", 1);
+        if (k == 30)
+            grants.insert("authorization_code", 7);
+        return bucketAt({}, k % 4, grants, k == 59 ? 2 : 0);
+    }));
+    QVERIFY(stats.loaded());
+    QCOMPARE(stats.rowCount(), 60);
+    QCOMPARE(stats.ordersTotal(), 15 * (0 + 1 + 2 + 3));
+    QCOMPARE(stats.deliveriesSucceededTotal(), 2 * 90);
+    QCOMPARE(stats.deliveriesFailedTotal(), 2);
+    QCOMPARE(stats.clusterAllowedTotal(), 180);
+    QCOMPARE(stats.tokensTotal(), 60 + 5 + 1 + 7);
+    QCOMPARE(stats.ordersThisMinute(), 3); // k = 59
+    QCOMPARE(stats.ordersPeak(), 3);
+    QCOMPARE(stats.deliveriesPeak(), 3 * 2 + 2);
+    QCOMPARE(stats.clusterPeak(), 3);
+    // Legend order: most tokens first, then the rest as "other"; URN grants by their last part.
+    QStringList legend;
+    for (const QVariant &g : stats.grants())
+        legend.append(QStringLiteral("%1=%2").arg(g.toMap().value("label").toString(),
+                                                  g.toMap().value("total").toString()));
+    QCOMPARE(legend, (QStringList{"client_credentials=60", "authorization_code=7", "other=6"}));
+    QCOMPARE(DashboardStats::grantLabel("urn:ietf:params:oauth:grant-type:jwt-bearer"),
+             QStringLiteral("jwt-bearer"));
+    // A row: its minute, numbers and the tokens stack in legend order.
+    const QModelIndex k10 = stats.index(10);
+    QCOMPARE(k10.data(DashboardStats::StartRole).toDateTime(), last.addSecs(-49 * 60));
+    QCOMPARE(k10.data(DashboardStats::OrdersRole).toInt(), 2);
+    QCOMPARE(k10.data(DashboardStats::TokensRole).toInt(), 7);
+    QCOMPARE(k10.data(DashboardStats::TokenSegmentsRole).toList(), (QVariantList{2, 0, 5}));
+    QCOMPARE(stats.index(30).data(DashboardStats::TokenSegmentsRole).toList(),
+             (QVariantList{2, 7, 0}));
+    QCOMPARE(k10.data(DashboardStats::TimeTextRole).toString(),
+             k10.data(DashboardStats::StartRole).toDateTime().toLocalTime().toString("HH:mm"));
+
+    // A scoped token's answer: only its areas.
+    stats.applySeries(seriesOf(last, 60, [](int) { return bucketAt({}, 1); }, {"orders"}));
+    QVERIFY(stats.ordersVisible());
+    QVERIFY(!stats.oauthVisible());
+    QVERIFY(!stats.clusterVisible());
+    QCOMPARE(stats.grants(), QVariantList());
+    // Not the API's shape: minutes out of order or without a start are left out.
+    QJsonObject odd = seriesOf(last, 3, [](int) { return bucketAt({}, 1); });
+    QJsonArray buckets = odd.value("buckets").toArray();
+    buckets.append(buckets.at(0));
+    buckets.append(QJsonObject{{"orders", 9}});
+    odd.insert("buckets", buckets);
+    stats.applySeries(odd);
+    QCOMPARE(stats.rowCount(), 3);
+    QCOMPARE(stats.ordersTotal(), 3);
+}
+
+void TestConsole::dashboardStatsLiveBuckets()
+{
+    DashboardStats stats(nullptr);
+    QAbstractItemModelTester tester(&stats, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    const QDateTime last(QDate(2026, 11, 21), QTime(10, 5), Qt::UTC);
+    stats.applySeries(seriesOf(last, 60, [](int) { return bucketAt({}, 1); }));
+    QCOMPARE(stats.ordersTotal(), 60);
+    QSignalSpy dataChanged(&stats, &QAbstractItemModel::dataChanged);
+    QSignalSpy inserted(&stats, &QAbstractItemModel::rowsInserted);
+    QSignalSpy removed(&stats, &QAbstractItemModel::rowsRemoved);
+    QSignalSpy changed(&stats, &DashboardStats::changed);
+
+    // The current minute moves: its row changes in place.
+    stats.applyBucket(bucketAt(last, 4));
+    QCOMPARE(stats.rowCount(), 60);
+    QCOMPARE(stats.ordersTotal(), 63);
+    QCOMPARE(stats.ordersThisMinute(), 4);
+    QCOMPARE(dataChanged.count(), 1);
+    QCOMPARE(dataChanged.at(0).at(0).toModelIndex().row(), 59);
+    QCOMPARE(changed.count(), 1);
+    // The same again: nothing.
+    stats.applyBucket(bucketAt(last, 4));
+    QCOMPARE(changed.count(), 1);
+
+    // A new minute: appended, the oldest dropped.
+    stats.applyBucket(bucketAt(last.addSecs(60), 2));
+    QCOMPARE(stats.rowCount(), 60);
+    QCOMPARE(removed.count(), 1);
+    QCOMPARE(inserted.count(), 1);
+    QCOMPARE(stats.ordersTotal(), 63 - 1 + 2);
+    QCOMPARE(stats.index(59).data(DashboardStats::StartRole).toDateTime(), last.addSecs(60));
+    QCOMPARE(stats.index(0).data(DashboardStats::StartRole).toDateTime(), last.addSecs(-58 * 60));
+
+    // Three quiet minutes, then one with an order: the quiet ones are there, empty.
+    stats.applyBucket(bucketAt(last.addSecs(5 * 60), 1));
+    QCOMPARE(stats.rowCount(), 60);
+    QCOMPARE(stats.index(59).data(DashboardStats::OrdersRole).toInt(), 1);
+    for (int r = 56; r <= 58; ++r)
+        QCOMPARE(stats.index(r).data(DashboardStats::OrdersRole).toInt(), 0);
+    QCOMPARE(stats.index(55).data(DashboardStats::StartRole).toDateTime(), last.addSecs(60));
+
+    // A new grant appears: every row's stack follows the new legend.
+    dataChanged.clear();
+    stats.applyBucket(bucketAt(last.addSecs(5 * 60), 1, {{"password", 1}}));
+    QCOMPARE(stats.grants().size(), 1);
+    QCOMPARE(stats.index(59).data(DashboardStats::TokenSegmentsRole).toList(), QVariantList{1});
+    QCOMPARE(stats.index(0).data(DashboardStats::TokenSegmentsRole).toList(), QVariantList{0});
+    QCOMPARE(dataChanged.last().at(0).toModelIndex().row(), 0);
+
+    // Older than the hour shown, or a hole in the past: ignored.
+    const int total = stats.ordersTotal();
+    stats.applyBucket(bucketAt(last.addSecs(-3 * 3600), 50));
+    stats.applyBucket(QJsonObject{{"orders", 50}});
+    QCOMPARE(stats.ordersTotal(), total);
+    // Far ahead (the console slept): only the last hour remains, all quiet but the new one.
+    stats.applyBucket(bucketAt(last.addSecs(3 * 3600), 7));
+    QCOMPARE(stats.rowCount(), 60);
+    QCOMPARE(stats.ordersTotal(), 7);
+
+    // Events: stats.series only, and only once loaded.
+    DashboardStats fresh(nullptr);
+    AdminEvent event;
+    event.type = QStringLiteral("stats.series");
+    event.data = {{"bucketSeconds", 60}, {"bucket", bucketAt(last, 1)}, {"areas", QJsonArray{}}};
+    fresh.handleEvent(event);
+    QCOMPARE(fresh.rowCount(), 0);
+    stats.handleEvent(event); // older than the hour now shown
+    event.data.insert("bucket", bucketAt(last.addSecs(3 * 3600), 9));
+    stats.handleEvent(event);
+    QCOMPARE(stats.ordersTotal(), 9);
+    QVERIFY(!stats.ordersVisible()); // the event said which areas
+}
+
+void TestConsole::dashboardStatsRealBackend()
+{
+    QTemporaryDir dir;
+    auto config = Gatehouse::Core::ConfigResolver::resolve(
+        {{QStringLiteral("data-dir"), dir.path()},
+         {QStringLiteral("service-port"), QStringLiteral("0")},
+         {QStringLiteral("cluster-port"), QStringLiteral("0")},
+         {QStringLiteral("admin-port"), QStringLiteral("0")}},
+        QProcessEnvironment());
+    QVERIFY(config);
+    Gatehouse::Admin::Backend backend(*config);
+    QVERIFY(backend.start());
+    ConsoleServices services;
+    DashboardStats *stats = services.dashboardStats();
+    QAbstractItemModelTester tester(stats, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    services.adminClient()->connectTo(QUrl(backend.adminUrl()), backend.adminToken());
+    QTRY_VERIFY_WITH_TIMEOUT(stats->loaded(), 15000);
+    QCOMPARE(stats->rowCount(), 60);
+    QTRY_COMPARE(stats->live()->state(), LiveState::Live);
+    QVERIFY(stats->ordersVisible() && stats->oauthVisible() && stats->clusterVisible());
+    const int ordersBefore = stats->ordersTotal();
+    const int succeededBefore = stats->deliveriesSucceededTotal();
+    QTRY_VERIFY(services.customers()->rowCount() > 0);
+
+    TestOrderForm *form = services.testOrder();
+    QSignalSpy placed(form, &TestOrderForm::placed);
+    form->setCustomerId(services.customers()->idAt(0));
+    form->submit();
+    QTRY_COMPARE(placed.count(), 1);
+    // Counted by the backend, pushed live (stats.series, about once a second).
+    QTRY_COMPARE_WITH_TIMEOUT(stats->ordersTotal(), ordersBefore + 1, 15000);
+    QTRY_COMPARE_WITH_TIMEOUT(stats->deliveriesSucceededTotal(), succeededBefore + 5, 15000);
+    QVERIFY(stats->ordersThisMinute() >= 1 ||
+            stats->index(58).data(DashboardStats::OrdersRole).toInt() >= 1);
+    bool done = false;
+    backend.stop([&done] { done = true; });
+    QTRY_VERIFY_WITH_TIMEOUT(done, 20000);
 }
 
 QTEST_MAIN(TestConsole)

@@ -138,6 +138,11 @@ public:
     {
         m_server->setExtraRedeliveryMatches(extra);
     }
+    // The dashboard's series: back to the seeded hour; stats.series after each counted event.
+    Q_INVOKABLE void resetSeries() { m_server->resetStatsSeries(); }
+    Q_INVOKABLE void setSeriesPublishing(bool on) { m_server->setSeriesPublishing(on); }
+    // As for a scoped admin token that may read only these areas (reset by resetSeries).
+    Q_INVOKABLE void setSeriesAreas(const QJsonArray &areas) { m_server->setSeriesAreas(areas); }
     // Audit log (TestAdminServer's entries).
     Q_INVOKABLE void resetAudit() { m_server->resetAuditData(); }
     Q_INVOKABLE int auditEntryCount() const { return m_server->auditEntryCount(); }

@@ -1,0 +1,300 @@
+// Unit tests of backend/admin: the dashboard's per-minute series (what counts, buckets and
+// the window, what a scoped admin token may see) and the admin areas of its path and event.
+#include "admin/admintokens.h"
+#include "admin/statsseries.h"
+#include "core/clock.h"
+#include "core/eventbus.h"
+
+#include <QJsonArray>
+#include <QtTest>
+
+using namespace Gatehouse;
+using Admin::StatsSeries;
+
+namespace {
+
+const QDateTime Start = QDateTime::fromString(QStringLiteral("2026-11-21T10:05:30Z"), Qt::ISODate);
+
+Core::Event makeEvent(const QString &type, const QJsonObject &data, const QDateTime &time)
+{
+    Core::Event e;
+    e.type = type;
+    e.data = data;
+    e.time = time;
+    return e;
+}
+
+QJsonObject cluster(std::initializer_list<int> codes)
+{
+    QJsonArray requests;
+    for (int code : codes)
+        requests.append(QJsonObject{{"code", code}, {"verb", "get"}});
+    return {{"requests", requests}};
+}
+
+Admin::AdminPrincipal scoped(const QStringList &permissions)
+{
+    Admin::AdminPrincipal p;
+    p.name = QStringLiteral("scoped");
+    QString error;
+    if (!Admin::AdminTokens::parsePermissions(permissions, p, &error))
+        qFatal("bad permissions in the test: %s", qPrintable(error));
+    return p;
+}
+
+} // namespace
+
+class TestAdmin : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void countsEvents_data()
+    {
+        QTest::addColumn<QString>("type");
+        QTest::addColumn<QJsonObject>("data");
+        QTest::addColumn<QString>("field");
+        QTest::addColumn<QString>("grant"); // for tokensByGrant
+        QTest::addColumn<int>("expected");
+
+        QTest::newRow("order.created") << "order.created" << QJsonObject{{"id", "o1"}} << "orders"
+                                       << "" << 1;
+        QTest::newRow("order.status is no new order")
+            << "order.status" << QJsonObject{{"status", "ALLOCATED"}} << "orders"
+            << "" << 0;
+        QTest::newRow("delivery succeeded")
+            << "delivery.state" << QJsonObject{{"state", "succeeded"}} << "deliveriesSucceeded"
+            << "" << 1;
+        QTest::newRow("delivery failed")
+            << "delivery.state" << QJsonObject{{"state", "failed"}} << "deliveriesFailed"
+            << "" << 1;
+        QTest::newRow("delivery pending (a redelivery) is neither")
+            << "delivery.state" << QJsonObject{{"state", "pending"}} << "deliveriesSucceeded"
+            << "" << 0;
+        QTest::newRow("delivery.attempt is not an outcome")
+            << "delivery.attempt" << QJsonObject{{"state", "succeeded"}} << "deliveriesSucceeded"
+            << "" << 0;
+        QTest::newRow("access token by grant")
+            << "oauth.token.issued"
+            << QJsonObject{{"grantType", "client_credentials"}, {"kind", "access"}}
+            << "tokensByGrant"
+            << "client_credentials" << 1;
+        QTest::newRow("refresh token not counted again")
+            << "oauth.token.issued"
+            << QJsonObject{{"grantType", "authorization_code"}, {"kind", "refresh"}}
+            << "tokensByGrant"
+            << "authorization_code" << 0;
+        QTest::newRow("no grant type: unknown")
+            << "oauth.token.issued" << QJsonObject{{"kind", "access"}} << "tokensByGrant"
+            << "unknown" << 1;
+        QTest::newRow("cluster counts win over the capped batch")
+            << "cluster.requests"
+            << QJsonObject{{"requests", cluster({200}).value("requests")},
+                           {"allowed", 150},
+                           {"denied", 7}}
+            << "clusterAllowed"
+            << "" << 150;
+        QTest::newRow("cluster denied from counts")
+            << "cluster.requests"
+            << QJsonObject{{"requests", cluster({403}).value("requests")},
+                           {"allowed", 0},
+                           {"denied", 7}}
+            << "clusterDenied"
+            << "" << 7;
+        QTest::newRow("cluster allowed from the batch (older event)")
+            << "cluster.requests" << cluster({200, 201, 403, 404, 304}) << "clusterAllowed"
+            << "" << 3;
+        QTest::newRow("cluster denied from the batch (older event)")
+            << "cluster.requests" << cluster({200, 201, 403, 404, 304}) << "clusterDenied"
+            << "" << 2;
+        QTest::newRow("the admin API's own reads are not cluster traffic")
+            << "cluster.requests"
+            << QJsonObject{{"requests",
+                            QJsonArray{
+                                QJsonObject{
+                                    {"code", 200}, {"user", "gatehouse-admin"}, {"method", "GET"}},
+                                QJsonObject{{"code", 200},
+                                            {"user", "gatehouse-admin"},
+                                            {"method", "PATCH"}},
+                                QJsonObject{{"code", 200}, {"user", "alice"}, {"method", "GET"}}}},
+                           {"allowed", 3},
+                           {"denied", 0}}
+            << "clusterAllowed"
+            << "" << 2;
+        QTest::newRow("nor in an older event's batch")
+            << "cluster.requests"
+            << QJsonObject{{"requests", QJsonArray{QJsonObject{{"code", 200},
+                                                               {"user", "gatehouse-admin"},
+                                                               {"method", "GET"}},
+                                                   QJsonObject{{"code", 403},
+                                                               {"user", "gatehouse-admin"},
+                                                               {"method", "GET"}}}}}
+            << "clusterAllowed"
+            << "" << 0;
+        QTest::newRow("stats are not counted")
+            << "stats" << QJsonObject{{"requests", QJsonObject{{"service", 5}}}} << "orders"
+            << "" << 0;
+    }
+    void countsEvents()
+    {
+        QFETCH(QString, type);
+        QFETCH(QJsonObject, data);
+        QFETCH(QString, field);
+        QFETCH(QString, grant);
+        QFETCH(int, expected);
+        Core::ManualClock clock(Start);
+        StatsSeries series(clock);
+        series.count(makeEvent(type, data, clock.now()));
+        const QJsonObject bucket = series.currentBucket();
+        const QJsonObject totals = series.series().value("totals").toObject();
+        if (field == QLatin1String("tokensByGrant")) {
+            QCOMPARE(bucket.value(field).toObject().value(grant).toInt(), expected);
+            QCOMPARE(totals.value(field).toObject().value(grant).toInt(), expected);
+        } else {
+            QCOMPARE(bucket.value(field).toInt(-1), expected);
+            QCOMPARE(totals.value(field).toInt(-1), expected);
+        }
+    }
+
+    void bucketsByMinuteOldestFirst()
+    {
+        Core::ManualClock clock(Start); // 10:05:30
+        StatsSeries series(clock);
+        series.count(makeEvent("order.created", {}, clock.now()));
+        series.count(makeEvent("order.created", {}, clock.now().addSecs(29))); // 10:05:59
+        clock.advance(40'000);                                                 // 10:06:10
+        series.count(makeEvent("order.created", {}, clock.now()));
+        series.count(makeEvent("delivery.state", {{"state", "failed"}}, clock.now()));
+        clock.advance(3 * 60'000); // 10:09:10; nothing since 10:06
+
+        const QJsonObject s = series.series();
+        QCOMPARE(s.value("bucketSeconds").toInt(), 60);
+        const QJsonArray buckets = s.value("buckets").toArray();
+        QCOMPARE(buckets.size(), 60);
+        QCOMPARE(buckets.last().toObject().value("start").toString(),
+                 QStringLiteral("2026-11-21T10:09:00Z"));
+        QCOMPARE(buckets.first().toObject().value("start").toString(),
+                 QStringLiteral("2026-11-21T09:10:00Z"));
+        const QJsonObject at0605 = buckets.at(55).toObject();
+        const QJsonObject at0606 = buckets.at(56).toObject();
+        QCOMPARE(at0605.value("start").toString(), QStringLiteral("2026-11-21T10:05:00Z"));
+        QCOMPARE(at0605.value("orders").toInt(), 2);
+        QCOMPARE(at0606.value("orders").toInt(), 1);
+        QCOMPARE(at0606.value("deliveriesFailed").toInt(), 1);
+        QCOMPARE(buckets.last().toObject().value("orders").toInt(), 0);
+        QCOMPARE(buckets.last().toObject().value("tokensByGrant").toObject(), QJsonObject());
+        const QJsonObject totals = s.value("totals").toObject();
+        QCOMPARE(totals.value("orders").toInt(), 3);
+        QCOMPARE(totals.value("deliveriesFailed").toInt(), 1);
+        QVERIFY(!totals.contains("start"));
+        // Every bucket has every field.
+        for (const QJsonValue b : buckets)
+            QCOMPARE(b.toObject().keys(),
+                     (QStringList{"clusterAllowed", "clusterDenied", "deliveriesFailed",
+                                  "deliveriesSucceeded", "orders", "start", "tokensByGrant"}));
+        QCOMPARE(series.currentBucket().value("start").toString(),
+                 QStringLiteral("2026-11-21T10:09:00Z"));
+    }
+
+    void windowIsTheLastHour()
+    {
+        Core::ManualClock clock(Start);
+        StatsSeries series(clock);
+        series.count(makeEvent("oauth.token.issued",
+                               {{"grantType", "password"}, {"kind", "access"}}, clock.now()));
+        clock.advance(59 * 60'000); // 11:04:30: 10:05 is the oldest bucket
+        QCOMPARE(series.series().value("totals").toObject().value("tokensByGrant").toObject(),
+                 (QJsonObject{{"password", 1}}));
+        clock.advance(60'000); // 11:05:30: 10:05 has left the window
+        QCOMPARE(series.series().value("totals").toObject().value("tokensByGrant").toObject(),
+                 QJsonObject());
+        // An event from before the window (a slow publisher) is not counted.
+        series.count(makeEvent("order.created", {}, Start));
+        QCOMPARE(series.series().value("totals").toObject().value("orders").toInt(), 0);
+        // Several grants in one minute.
+        for (const char *grant : {"client_credentials", "client_credentials", "refresh_token"})
+            series.count(makeEvent("oauth.token.issued", {{"grantType", grant}, {"kind", "access"}},
+                                   clock.now()));
+        QCOMPARE(series.currentBucket().value("tokensByGrant").toObject(),
+                 (QJsonObject{{"client_credentials", 2}, {"refresh_token", 1}}));
+    }
+
+    void countsWhatTheBusPublishes()
+    {
+        Core::ManualClock clock(Start);
+        Core::EventBus bus(clock);
+        StatsSeries series(bus, clock);
+        bus.publish("order.created", {{"id", "o1"}});
+        // From another thread, as the writer and the dispatcher publish.
+        QThread *publisher = QThread::create([&bus] {
+            for (int i = 0; i < 50; ++i)
+                bus.publish("delivery.state", {{"state", "succeeded"}});
+        });
+        publisher->start();
+        QVERIFY(publisher->wait(10'000));
+        delete publisher;
+        bus.publish(StatsSeries::eventType(), {{"bucket", series.currentBucket()}});
+        const QJsonObject bucket = series.currentBucket();
+        QCOMPARE(bucket.value("orders").toInt(), 1);
+        QCOMPARE(bucket.value("deliveriesSucceeded").toInt(), 50);
+    }
+
+    void scopedTokensSeeOnlyTheirAreas()
+    {
+        Core::ManualClock clock(Start);
+        StatsSeries series(clock);
+        series.count(makeEvent("order.created", {}, clock.now()));
+        series.count(makeEvent("oauth.token.issued",
+                               {{"grantType", "client_credentials"}, {"kind", "access"}},
+                               clock.now()));
+        series.count(makeEvent("cluster.requests", cluster({200, 403}), clock.now()));
+
+        Admin::AdminPrincipal root;
+        root.root = true;
+        const QJsonObject all = StatsSeries::forReader(series.series(), root);
+        QCOMPARE(all.value("areas").toArray(), (QJsonArray{"orders", "oauth", "cluster"}));
+        QCOMPARE(all.value("totals").toObject().value("clusterDenied").toInt(), 1);
+
+        const QJsonObject orders = StatsSeries::forReader(series.series(), scoped({"orders:read"}));
+        QCOMPARE(orders.value("areas").toArray(), QJsonArray{"orders"});
+        QCOMPARE(orders.value("totals").toObject().keys(),
+                 (QStringList{"deliveriesFailed", "deliveriesSucceeded", "orders"}));
+        QCOMPARE(orders.value("buckets").toArray().size(), 60);
+        for (const QJsonValue b : orders.value("buckets").toArray())
+            QCOMPARE(b.toObject().keys(),
+                     (QStringList{"deliveriesFailed", "deliveriesSucceeded", "orders", "start"}));
+
+        // Write includes read; the audit and admin areas count nothing here.
+        const QJsonObject oauth =
+            StatsSeries::forReader(series.series(), scoped({"oauth:write", "audit:read"}));
+        QCOMPARE(oauth.value("areas").toArray(), QJsonArray{"oauth"});
+        QCOMPARE(oauth.value("totals").toObject().keys(), QStringList{"tokensByGrant"});
+        QCOMPARE(oauth.value("totals").toObject().value("tokensByGrant").toObject(),
+                 (QJsonObject{{"client_credentials", 1}}));
+
+        // The live event's bucket is filtered the same way.
+        const QJsonObject live{{"bucketSeconds", 60}, {"bucket", series.currentBucket()}};
+        const QJsonObject forCluster = StatsSeries::forReader(live, scoped({"cluster:read"}));
+        QCOMPARE(forCluster.value("bucket").toObject().keys(),
+                 (QStringList{"clusterAllowed", "clusterDenied", "start"}));
+        QCOMPARE(forCluster.value("bucketSeconds").toInt(), 60);
+        const QJsonObject nothing = StatsSeries::forReader(live, scoped({"audit:read"}));
+        QCOMPARE(nothing.value("bucket").toObject().keys(), QStringList{"start"});
+        QCOMPARE(nothing.value("areas").toArray(), QJsonArray());
+    }
+
+    void seriesPathIsForEveryTokenAndEventForEverybody()
+    {
+        QCOMPARE(Admin::AdminTokens::areaOfPath("/admin/v1/stats/series"), QString());
+        QCOMPARE(Admin::AdminTokens::areaOfPath("/admin/v1/stats/other"), QStringLiteral("admin"));
+        QCOMPARE(Admin::AdminTokens::areaOfEvent(StatsSeries::eventType()), QString());
+        QCOMPARE(StatsSeries::areaOfField("deliveriesFailed"), QStringLiteral("orders"));
+        QCOMPARE(StatsSeries::areaOfField("tokensByGrant"), QStringLiteral("oauth"));
+        QCOMPARE(StatsSeries::areaOfField("clusterAllowed"), QStringLiteral("cluster"));
+        QCOMPARE(StatsSeries::areaOfField("start"), QString());
+    }
+};
+
+QTEST_GUILESS_MAIN(TestAdmin)
+
+#include "tst_admin.moc"
