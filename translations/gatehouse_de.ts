@@ -2310,6 +2310,121 @@
     </message>
 </context>
 <context>
+    <name>GuidedTour</name>
+    <message>
+        <source>The backend at a glance</source>
+        <translation>Das Backend auf einen Blick</translation>
+    </message>
+    <message>
+        <source>Live counters: orders per minute, webhook deliveries, tokens by grant type and cluster verdicts. Each tile opens its page. The demo has placed three test orders; watch them arrive.</source>
+        <translation>Live-Zähler: Bestellungen pro Minute, Webhook-Zustellungen, Tokens nach Grant-Typ und Cluster-Entscheidungen. Jede Kachel öffnet ihre Seite. Die Demo hat drei Testbestellungen aufgegeben; sehen Sie zu, wie sie ankommen.</translation>
+    </message>
+    <message>
+        <source>Orders and their lifecycle</source>
+        <translation>Bestellungen und ihr Lebenszyklus</translation>
+    </message>
+    <message>
+        <source>Select an order to see its lines, status history and webhook deliveries. “Place test order…” starts a new one; it moves through validation and allocation on its own, and every status change is signed and delivered to the demo receiver.</source>
+        <translation>Wählen Sie eine Bestellung, um Positionen, Statusverlauf und Webhook-Zustellungen zu sehen. „Testbestellung aufgeben…“ startet eine neue; sie durchläuft Prüfung und Zuteilung von selbst, und jede Statusänderung wird signiert an den Demo-Empfänger zugestellt.</translation>
+    </message>
+    <message>
+        <source>Webhook deliveries</source>
+        <translation>Webhook-Zustellungen</translation>
+    </message>
+    <message>
+        <source>Every attempt with its signature headers, answer and retry schedule. Select a failed one and redeliver it, or redeliver many at a safe rate with “Redeliver…”.</source>
+        <translation>Jeder Versuch mit Signatur-Headern, Antwort und Wiederholungsplan. Wählen Sie eine fehlgeschlagene Zustellung und stellen Sie sie erneut zu, oder viele auf einmal mit sicherer Rate über „Erneut zustellen…“.</translation>
+    </message>
+    <message>
+        <source>OAuth clients</source>
+        <translation>OAuth-Clients</translation>
+    </message>
+    <message>
+        <source>Three demo clients: a public web app (authorization code with PKCE), a service (client credentials) and a legacy till (password grant, marked obsolete). “Preview token…” shows what a client would get and where each claim comes from.</source>
+        <translation>Drei Demo-Clients: eine öffentliche Web-App (Authorization Code mit PKCE), ein Dienst (Client Credentials) und eine alte Kasse (Password-Grant, als veraltet markiert). „Token-Vorschau…“ zeigt, was ein Client bekäme und woher jeder Claim stammt.</translation>
+    </message>
+    <message>
+        <source>Tokens and the JWT decoder</source>
+        <translation>Tokens und der JWT-Decoder</translation>
+    </message>
+    <message>
+        <source>Mint a token for the Inventory service, then decode it: every check (signature, expiry, audience) with a verdict, and whether this server still knows it. The demo users are alice and bob, password “gatehouse-demo”.</source>
+        <translation>Stellen Sie ein Token für den Inventory service aus und dekodieren Sie es: jede Prüfung (Signatur, Ablauf, Audience) mit Ergebnis, und ob dieser Server es noch kennt. Die Demo-Benutzer sind alice und bob, Passwort „gatehouse-demo“.</translation>
+    </message>
+    <message>
+        <source>Cluster nodes and live verdicts</source>
+        <translation>Cluster-Knoten und Live-Entscheidungen</translation>
+    </message>
+    <message>
+        <source>Act as the node agent of node-1 and change a label of node-2: NodeRestriction refuses, and “Why denied” says which rule and which binding. Act as alice (group devs) and the node-labeler binding allows it.</source>
+        <translation>Handeln Sie als Knoten-Agent von node-1 und ändern Sie ein Label von node-2: NodeRestriction lehnt ab, und „Warum abgelehnt“ nennt Regel und Binding. Als alice (Gruppe devs) erlaubt es das Binding node-labeler.</translation>
+    </message>
+    <message>
+        <source>RBAC</source>
+        <translation>RBAC</translation>
+    </message>
+    <message>
+        <source>Roles and bindings with the demo&apos;s node-labeler and pod-reader, who can do what, and every recent request with its verdict. “Effective access…” lists everything a subject holds, and why.</source>
+        <translation>Rollen und Bindings mit node-labeler und pod-reader der Demo, wer was darf, und jede letzte Anfrage mit ihrer Entscheidung. „Effektiver Zugriff…“ listet alles, was ein Subjekt hat, und warum.</translation>
+    </message>
+    <message>
+        <source>Settings</source>
+        <translation>Einstellungen</translation>
+    </message>
+    <message>
+        <source>Turn anonymous access off: it applies at once, and the cluster answers 401 to anonymous requests. Other settings are kept for the next start.</source>
+        <translation>Schalten Sie den anonymen Zugriff aus: Das gilt sofort, und der Cluster beantwortet anonyme Anfragen mit 401. Andere Einstellungen gelten ab dem nächsten Start.</translation>
+    </message>
+    <message>
+        <source>The audit log</source>
+        <translation>Das Audit-Protokoll</translation>
+    </message>
+    <message>
+        <source>Every change above — by you or by the demo — with who made it, what changed field by field, and what it caused next. That is the end of the tour.</source>
+        <translation>Jede Änderung von oben – von Ihnen oder der Demo – mit Urheber, Feld-für-Feld-Änderungen und ihren Folgen. Das ist das Ende der Tour.</translation>
+    </message>
+    <message>
+        <source>Guided tour</source>
+        <translation>Geführte Tour</translation>
+    </message>
+    <message>
+        <source>%1 of %2</source>
+        <translation>%1 von %2</translation>
+    </message>
+    <message>
+        <source>End tour</source>
+        <translation>Tour beenden</translation>
+    </message>
+    <message>
+        <source>End the guided tour</source>
+        <translation>Die geführte Tour beenden</translation>
+    </message>
+    <message>
+        <source>Back</source>
+        <translation>Zurück</translation>
+    </message>
+    <message>
+        <source>Finish</source>
+        <translation>Fertig</translation>
+    </message>
+    <message>
+        <source>Next</source>
+        <translation>Weiter</translation>
+    </message>
+    <message>
+        <source>Finish the tour</source>
+        <translation>Die Tour abschließen</translation>
+    </message>
+    <message>
+        <source>Next page of the tour</source>
+        <translation>Nächste Seite der Tour</translation>
+    </message>
+    <message>
+        <source>Guided tour: %1</source>
+        <translation>Geführte Tour: %1</translation>
+    </message>
+</context>
+<context>
     <name>HistoryTimeline</name>
     <message>
         <source>Status history</source>
@@ -2616,6 +2731,14 @@
     <message>
         <source>%1 (%2)</source>
         <translation>%1 (%2)</translation>
+    </message>
+    <message>
+        <source>Guided tour</source>
+        <translation>Geführte Tour</translation>
+    </message>
+    <message>
+        <source>Start the guided tour</source>
+        <translation>Die geführte Tour starten</translation>
     </message>
 </context>
 <context>

@@ -2310,6 +2310,121 @@
     </message>
 </context>
 <context>
+    <name>GuidedTour</name>
+    <message>
+        <source>The backend at a glance</source>
+        <translation>Le backend en un coup d’œil</translation>
+    </message>
+    <message>
+        <source>Live counters: orders per minute, webhook deliveries, tokens by grant type and cluster verdicts. Each tile opens its page. The demo has placed three test orders; watch them arrive.</source>
+        <translation>Compteurs en direct : commandes par minute, livraisons de webhooks, jetons par type d’octroi et décisions du cluster. Chaque tuile ouvre sa page. La démo a passé trois commandes de test ; regardez-les arriver.</translation>
+    </message>
+    <message>
+        <source>Orders and their lifecycle</source>
+        <translation>Les commandes et leur cycle de vie</translation>
+    </message>
+    <message>
+        <source>Select an order to see its lines, status history and webhook deliveries. “Place test order…” starts a new one; it moves through validation and allocation on its own, and every status change is signed and delivered to the demo receiver.</source>
+        <translation>Sélectionnez une commande pour voir ses lignes, l’historique de ses statuts et ses livraisons de webhooks. « Commande de test… » en lance une nouvelle ; elle passe seule la validation et l’allocation, et chaque changement de statut est signé et livré au récepteur de démo.</translation>
+    </message>
+    <message>
+        <source>Webhook deliveries</source>
+        <translation>Livraisons de webhooks</translation>
+    </message>
+    <message>
+        <source>Every attempt with its signature headers, answer and retry schedule. Select a failed one and redeliver it, or redeliver many at a safe rate with “Redeliver…”.</source>
+        <translation>Chaque tentative avec ses en-têtes de signature, sa réponse et son calendrier de nouvelles tentatives. Sélectionnez une livraison échouée et relivrez-la, ou relivrez-en beaucoup à un rythme sûr avec « Relivrer… ».</translation>
+    </message>
+    <message>
+        <source>OAuth clients</source>
+        <translation>Clients OAuth</translation>
+    </message>
+    <message>
+        <source>Three demo clients: a public web app (authorization code with PKCE), a service (client credentials) and a legacy till (password grant, marked obsolete). “Preview token…” shows what a client would get and where each claim comes from.</source>
+        <translation>Trois clients de démo : une application web publique (code d’autorisation avec PKCE), un service (client credentials) et une ancienne caisse (octroi par mot de passe, marqué obsolète). « Aperçu du jeton… » montre ce qu’un client obtiendrait et d’où vient chaque claim.</translation>
+    </message>
+    <message>
+        <source>Tokens and the JWT decoder</source>
+        <translation>Les jetons et le décodeur JWT</translation>
+    </message>
+    <message>
+        <source>Mint a token for the Inventory service, then decode it: every check (signature, expiry, audience) with a verdict, and whether this server still knows it. The demo users are alice and bob, password “gatehouse-demo”.</source>
+        <translation>Émettez un jeton pour l’Inventory service, puis décodez-le : chaque vérification (signature, expiration, audience) avec son verdict, et si ce serveur le connaît encore. Les utilisateurs de démo sont alice et bob, mot de passe « gatehouse-demo ».</translation>
+    </message>
+    <message>
+        <source>Cluster nodes and live verdicts</source>
+        <translation>Nœuds du cluster et décisions en direct</translation>
+    </message>
+    <message>
+        <source>Act as the node agent of node-1 and change a label of node-2: NodeRestriction refuses, and “Why denied” says which rule and which binding. Act as alice (group devs) and the node-labeler binding allows it.</source>
+        <translation>Agissez comme l’agent du nœud node-1 et changez un label de node-2 : NodeRestriction refuse, et « Pourquoi refusé » indique la règle et le binding. En tant qu’alice (groupe devs), le binding node-labeler l’autorise.</translation>
+    </message>
+    <message>
+        <source>RBAC</source>
+        <translation>RBAC</translation>
+    </message>
+    <message>
+        <source>Roles and bindings with the demo&apos;s node-labeler and pod-reader, who can do what, and every recent request with its verdict. “Effective access…” lists everything a subject holds, and why.</source>
+        <translation>Les rôles et bindings avec node-labeler et pod-reader de la démo, qui peut faire quoi, et chaque requête récente avec son verdict. « Accès effectif… » liste tout ce qu’un sujet détient, et pourquoi.</translation>
+    </message>
+    <message>
+        <source>Settings</source>
+        <translation>Paramètres</translation>
+    </message>
+    <message>
+        <source>Turn anonymous access off: it applies at once, and the cluster answers 401 to anonymous requests. Other settings are kept for the next start.</source>
+        <translation>Désactivez l’accès anonyme : c’est immédiat, et le cluster répond 401 aux requêtes anonymes. Les autres paramètres sont gardés pour le prochain démarrage.</translation>
+    </message>
+    <message>
+        <source>The audit log</source>
+        <translation>Le journal d’audit</translation>
+    </message>
+    <message>
+        <source>Every change above — by you or by the demo — with who made it, what changed field by field, and what it caused next. That is the end of the tour.</source>
+        <translation>Chaque changement ci-dessus — par vous ou par la démo — avec son auteur, ce qui a changé champ par champ, et ce qu’il a entraîné. C’est la fin de la visite.</translation>
+    </message>
+    <message>
+        <source>Guided tour</source>
+        <translation>Visite guidée</translation>
+    </message>
+    <message>
+        <source>%1 of %2</source>
+        <translation>%1 sur %2</translation>
+    </message>
+    <message>
+        <source>End tour</source>
+        <translation>Terminer</translation>
+    </message>
+    <message>
+        <source>End the guided tour</source>
+        <translation>Terminer la visite guidée</translation>
+    </message>
+    <message>
+        <source>Back</source>
+        <translation>Retour</translation>
+    </message>
+    <message>
+        <source>Finish</source>
+        <translation>Terminer</translation>
+    </message>
+    <message>
+        <source>Next</source>
+        <translation>Suivant</translation>
+    </message>
+    <message>
+        <source>Finish the tour</source>
+        <translation>Terminer la visite</translation>
+    </message>
+    <message>
+        <source>Next page of the tour</source>
+        <translation>Page suivante de la visite</translation>
+    </message>
+    <message>
+        <source>Guided tour: %1</source>
+        <translation>Visite guidée : %1</translation>
+    </message>
+</context>
+<context>
     <name>HistoryTimeline</name>
     <message>
         <source>Status history</source>
@@ -2616,6 +2731,14 @@
     <message>
         <source>%1 (%2)</source>
         <translation>%1 (%2)</translation>
+    </message>
+    <message>
+        <source>Guided tour</source>
+        <translation>Visite guidée</translation>
+    </message>
+    <message>
+        <source>Start the guided tour</source>
+        <translation>Lancer la visite guidée</translation>
     </message>
 </context>
 <context>

@@ -501,6 +501,7 @@ void AdminClient::applyStatus(const QJsonObject &status)
     m_database.insert(QStringLiteral("driverName"),
                       driverName(m_database.value(QStringLiteral("driver")).toString()));
     m_principal = status.value(QLatin1String("principal")).toObject().toVariantMap();
+    m_demoMode = status.value(QLatin1String("demo")).toBool();
     m_contactClock.start();
     m_lastContactAt = QDateTime::currentDateTimeUtc();
 

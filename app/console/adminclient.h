@@ -87,6 +87,8 @@ class AdminClient : public QObject
     Q_PROPERTY(QDateTime lastContactAt READ lastContactAt NOTIFY tick)
     // Who the admin token is: {root, name, permissions: ["orders:read", ...]} (GET /status).
     Q_PROPERTY(QVariantMap principal READ principal NOTIFY statusChanged)
+    // The backend runs with --demo (training data; the console offers its guided tour).
+    Q_PROPERTY(bool demoMode READ demoMode NOTIFY statusChanged)
     // The scoped admin token's name; empty for the root token or while unknown.
     Q_PROPERTY(QString tokenName READ tokenName NOTIFY statusChanged)
 
@@ -130,6 +132,7 @@ public:
     // Milliseconds until the next reconnect attempt while Offline; -1 when none is planned.
     qint64 reconnectInMs() const;
     QVariantMap principal() const { return m_principal; }
+    bool demoMode() const { return m_demoMode; }
     QString tokenName() const
     {
         return m_principal.value(QStringLiteral("root"), true).toBool()
@@ -235,6 +238,7 @@ private:
     QDateTime m_lastContactAt;
     std::chrono::milliseconds m_staleAfter{20000};
     QVariantMap m_principal;
+    bool m_demoMode = false;
     QString m_lastError;
 };
 

@@ -12,6 +12,11 @@ Item {
 
     signal connectRequested()
 
+    // The guided tour (opens by itself once per run against a demo backend).
+    function startTour() {
+        tour.begin()
+    }
+
     // Switches to a page by its Navigation id, and to a section of it (the RBAC page's tabs).
     function showPage(pageId: string, section: string) {
         const row = Navigation.indexOf(pageId)
@@ -85,5 +90,26 @@ Item {
                 onActivated: root.currentIndex = shortcutHolder.index
             }
         }
+    }
+
+    GuidedTour {
+        id: tour
+        parent: root
+        showPage: (pageId, section) => root.showPage(pageId, section)
+    }
+
+    Connections {
+        target: AdminClient
+        property bool shown: false
+        function onStatusChanged() {
+            if (AdminClient.demoMode && !shown) {
+                shown = true
+                tour.begin()
+            }
+        }
+    }
+    Connections {
+        target: rail
+        function onTourRequested() { tour.begin() }
     }
 }

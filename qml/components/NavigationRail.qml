@@ -10,6 +10,8 @@ Rectangle {
 
     property alias currentIndex: list.currentIndex
 
+    signal tourRequested()
+
     color: Theme.rail
     implicitWidth: Theme.railWidth
 
@@ -17,7 +19,10 @@ Rectangle {
         id: list
 
         objectName: "navigationList"
-        anchors.fill: parent
+        anchors.left: parent.left
+        anchors.right: parent.right
+        anchors.top: parent.top
+        anchors.bottom: tourButton.top
         anchors.topMargin: 8
         model: Navigation
         clip: true
@@ -87,5 +92,30 @@ Rectangle {
 
             onClicked: list.currentIndex = entry.index
         }
+    }
+
+    // At the bottom: the guided tour for training sessions.
+    ItemDelegate {
+        id: tourButton
+        objectName: "tourButton"
+        anchors.left: parent.left
+        anchors.right: parent.right
+        anchors.bottom: parent.bottom
+        anchors.bottomMargin: 8
+        height: 38
+        leftPadding: 16
+        text: qsTr("Guided tour")
+        focusPolicy: Qt.TabFocus
+        Accessible.name: qsTr("Start the guided tour")
+        contentItem: Label {
+            text: tourButton.text
+            color: Theme.railText
+            font.pixelSize: 13
+            verticalAlignment: Text.AlignVCenter
+        }
+        background: Rectangle {
+            color: tourButton.hovered ? Qt.lighter(Theme.rail, 1.25) : "transparent"
+        }
+        onClicked: root.tourRequested()
     }
 }

@@ -227,6 +227,7 @@ QJsonObject TestAdminServer::status() const
         {"database",
          QJsonObject{{"driver", "QSQLITE"}, {"path", "/tmp/gatehouse.db"}, {"schemaVersion", 1}}},
         {"counters", QJsonObject{{"requests", m_requests}, {"events", int(m_seq)}}},
+        {"demo", m_demo},
     };
 }
 

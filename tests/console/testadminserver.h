@@ -50,6 +50,8 @@ public:
     void setToken(const QByteArray &token) { m_token = token; }
     // Serve the event stream with Transfer-Encoding: chunked instead of close-delimited.
     void setChunked(bool chunked) { m_chunked = chunked; }
+    // The status says "demo": true (gatehouse --demo).
+    void setDemo(bool demo) { m_demo = demo; }
     // Accept event-stream requests but never answer them (a hung backend).
     void setStreamHangs(bool hangs) { m_streamHangs = hangs; }
     void setRequestCount(const QString &listener, qint64 count);
@@ -276,6 +278,7 @@ private:
     QByteArray m_token;
     quint16 m_port = 0;
     bool m_chunked = false;
+    bool m_demo = false;
     bool m_streamHangs = false;
     QHash<QTcpSocket *, Connection> m_connections;
     QList<QPointer<QTcpSocket>> m_streams;

@@ -154,6 +154,7 @@ public:
     }
     Q_INVOKABLE void setAuditForbidden(bool forbidden) { m_server->setAuditForbidden(forbidden); }
     Q_INVOKABLE void resetSettings() { m_server->resetSettings(); }
+    Q_INVOKABLE void setDemo(bool demo) { m_server->setDemo(demo); }
     Q_INVOKABLE QJsonObject setting(const QString &key) const { return m_server->setting(key); }
     // The backend goes away (every connection closed) and comes back on the same port.
     Q_INVOKABLE void stopServer()

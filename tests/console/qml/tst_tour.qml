@@ -1,0 +1,80 @@
+import QtQuick
+import QtTest
+import Gatehouse
+import GatehouseTest
+
+// The guided tour: the rail's "Guided tour" opens it on the dashboard; Next and Back walk the
+// pages it talks about, switching the page each time; End closes it; against a backend in
+// demo mode it opens by itself once.
+Item {
+    id: root
+
+    width: 1300
+    height: 850
+
+    ConsoleView {
+        id: view
+        anchors.fill: parent
+    }
+
+    TestCase {
+        id: testCase
+
+        name: "GuidedTour"
+        when: windowShown
+
+        readonly property var tour: findChild(view, "guidedTour")
+
+        function initTestCase() {
+            tryCompare(AdminClient, "connectionState", AdminClient.Online, 10000)
+        }
+
+        function cleanup() {
+            testCase.tour.close()
+            TestBackend.setDemo(false)
+        }
+
+        function test_walksThePages() {
+            view.currentIndex = 4
+            mouseClick(findChild(view, "tourButton"))
+            tryCompare(testCase.tour, "opened", true)
+            compare(view.currentIndex, 0, "the tour starts on the dashboard")
+            compare(findChild(testCase.tour.contentItem, "tourTitle").text, "The backend at a glance")
+            compare(findChild(testCase.tour.contentItem, "tourProgress").text, "1 of 9")
+            verify(!findChild(testCase.tour.contentItem, "tourBack").enabled)
+            mouseClick(findChild(testCase.tour.contentItem, "tourNext"))
+            compare(view.currentIndex, Navigation.indexOf("orders"))
+            compare(findChild(testCase.tour.contentItem, "tourTitle").text, "Orders and their lifecycle")
+            mouseClick(findChild(testCase.tour.contentItem, "tourNext"))
+            compare(view.currentIndex, Navigation.indexOf("deliveries"))
+            mouseClick(findChild(testCase.tour.contentItem, "tourBack"))
+            compare(view.currentIndex, Navigation.indexOf("orders"))
+            for (let i = 0; i < 7; ++i)
+                mouseClick(findChild(testCase.tour.contentItem, "tourNext"))
+            compare(view.currentIndex, Navigation.indexOf("audit"))
+            compare(findChild(testCase.tour.contentItem, "tourNext").text, "Finish")
+            mouseClick(findChild(testCase.tour.contentItem, "tourNext"))
+            tryCompare(testCase.tour, "opened", false)
+        }
+
+        function test_escapeEndsIt() {
+            mouseClick(findChild(view, "tourButton"))
+            tryCompare(testCase.tour, "opened", true)
+            keyClick(Qt.Key_Escape)
+            tryCompare(testCase.tour, "opened", false)
+        }
+
+        function test_opensByItselfForADemoBackend() {
+            verify(!testCase.tour.opened)
+            TestBackend.setDemo(true)
+            AdminClient.refresh()
+            tryCompare(AdminClient, "demoMode", true, 5000)
+            tryCompare(testCase.tour, "opened", true, 5000)
+            testCase.tour.close()
+            // Once per run: another status does not open it again.
+            AdminClient.refresh()
+            wait(300)
+            verify(!testCase.tour.opened)
+        }
+    }
+}

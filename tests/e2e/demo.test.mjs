@@ -1,0 +1,78 @@
+// gatehouse --demo (docs/demo.md): on a new data directory the backend fills itself through its
+// own admin API with what a training session needs — users alice and bob, three OAuth clients,
+// the shop namespace with RBAC for devs and alice, a second customer and test orders that run
+// to the demo receiver — with "demo mode" as the audit log's actor; a restart adds nothing.
+import { test, after } from 'node:test';
+import assert from 'node:assert/strict';
+
+import { startBackend, adminFetch, serviceFetch, waitFor } from './lib/backend.mjs';
+
+let b;
+
+after(async () => {
+    if (b)
+        assert.equal(await b.stop(), 0, b.stderr);
+});
+
+async function items(path) {
+    const r = await adminFetch(b, 'GET', path);
+    assert.equal(r.status, 200, r.text);
+    return r.json.items;
+}
+
+test('the demo data, made through the admin API, once', async () => {
+    b = await startBackend({ args: ['--demo'] });
+    const status = await adminFetch(b, 'GET', '/admin/v1/status');
+    assert.equal(status.json.demo, true);
+    const orders = await waitFor(async () => {
+        const o = await items('/admin/v1/orders');
+        return o.length >= 3 ? o : null;
+    }, { timeoutMs: 20_000, message: 'the three test orders' });
+    assert.equal(orders.length, 3);
+    const users = await waitFor(async () => {
+        const u = await items('/admin/v1/users');
+        return u.length >= 2 ? u : null;
+    }, { message: 'the demo users' });
+    assert.deepEqual(users.map((u) => [u.username, u.groups]).sort(),
+                     [['alice', ['devs']], ['bob', ['ops']]]);
+    const clients = await items('/admin/v1/clients');
+    assert.deepEqual(clients.map((c) => c.client_name).sort(), ['Demo web app', 'Inventory service', 'Legacy till']);
+    const customers = await items('/admin/v1/customers');
+    assert.ok(customers.some((c) => c.name === 'Hopfen & Malz GmbH'), JSON.stringify(customers));
+    const binding = await adminFetch(b, 'GET',
+        '/admin/v1/cluster/k8s/apis/rbac.authorization.k8s.io/v1/namespaces/shop/rolebindings/alice-reads-pods');
+    assert.equal(binding.status, 200, binding.text);
+    // RBAC works as the tour says: alice may list pods in shop, not in default; devs may patch nodes.
+    const explain = async (body) => (await adminFetch(b, 'POST', '/admin/v1/cluster/explain', body)).json;
+    assert.equal((await explain({ user: 'alice', method: 'GET', path: '/api/v1/namespaces/shop/pods' })).code, 200);
+    assert.equal((await explain({ user: 'alice', method: 'GET', path: '/api/v1/namespaces/default/pods' })).code, 403);
+    assert.equal((await explain({ user: 'carol', groups: ['devs'], method: 'GET', path: '/api/v1/nodes' })).code, 200);
+    // The demo users sign in with the documented password (the Legacy till's password grant).
+    const till = clients.find((c) => c.client_name === 'Legacy till');
+    const secret = await adminFetch(b, 'POST', `/admin/v1/clients/${till.client_id}/rotate-secret`);
+    assert.equal(secret.status, 200, secret.text);
+    const form = new URLSearchParams({ grant_type: 'password', username: 'alice', password: 'gatehouse-demo', scope: 'openid' });
+    const token = await serviceFetch(b, 'POST', '/oauth2/token', form.toString(), {
+        'Content-Type': 'application/x-www-form-urlencoded',
+        Authorization: 'Basic ' + Buffer.from(`${till.client_id}:${secret.json.client_secret}`).toString('base64') });
+    assert.equal(token.status, 200, token.text);
+    // The test orders reach the demo receiver.
+    await waitFor(async () => {
+        const d = await items('/admin/v1/deliveries?state=succeeded');
+        return d.length >= 3;
+    }, { timeoutMs: 20_000, message: 'deliveries to the demo receiver' });
+    // The audit log names the demo.
+    const audit = (await items('/admin/v1/audit?limit=100')).filter((e) => e.actor.startsWith('demo mode'));
+    assert.equal(audit.length, 11, JSON.stringify(audit.map((e) => [e.kind, e.action, e.target])));
+    assert.ok(audit.every((e) => e.actor.startsWith('demo mode (gatehouse-demo from 127.0.0.1')), audit[0].actor);
+
+    // A restart in demo mode adds nothing.
+    assert.equal(await b.stop(), 0, b.stderr);
+    b = await startBackend({ dataDir: b.dataDir, args: ['--demo'] });
+    await waitFor(() => b.stderr.includes('demo mode: the demo data is there already'),
+                  { message: 'the seeder saw the marker' });
+    assert.equal((await items('/admin/v1/users')).length, 2);
+    assert.equal((await items('/admin/v1/clients')).length, 3);
+    assert.equal((await items('/admin/v1/orders')).length, 3);
+    assert.ok(!b.stderr.includes('not created'), b.stderr);
+});
