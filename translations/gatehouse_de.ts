@@ -666,6 +666,10 @@
         <source>%1 · %2 · token “%3”</source>
         <translation>%1 · %2 · Token „%3“</translation>
     </message>
+    <message>
+        <source>Untrusted certificate</source>
+        <translation>Nicht vertrauenswürdiges Zertifikat</translation>
+    </message>
 </context>
 <context>
     <name>ConsoleFormat</name>
@@ -1350,6 +1354,14 @@
         <source>Not connected to a Gatehouse server</source>
         <translation>Nicht mit einem Gatehouse-Server verbunden</translation>
     </message>
+    <message>
+        <source>The server&apos;s certificate changed since you trusted it</source>
+        <translation>Das Zertifikat des Servers hat sich geändert, seit Sie ihm vertraut haben</translation>
+    </message>
+    <message>
+        <source>The server&apos;s certificate is not trusted yet</source>
+        <translation>Dem Zertifikat des Servers wird noch nicht vertraut</translation>
+    </message>
 </context>
 <context>
     <name>Gatehouse::Console::AttemptListModel</name>
@@ -1898,6 +1910,10 @@
     <message>
         <source>no word from the backend for %1</source>
         <translation>seit %1 keine Nachricht vom Backend</translation>
+    </message>
+    <message>
+        <source>the server&apos;s certificate is not trusted</source>
+        <translation>dem Zertifikat des Servers wird nicht vertraut</translation>
     </message>
 </context>
 <context>
@@ -4166,6 +4182,45 @@
     <message>
         <source>Revoke</source>
         <translation>Widerrufen</translation>
+    </message>
+</context>
+<context>
+    <name>TrustCertificateDialog</name>
+    <message>
+        <source>The server&apos;s certificate changed</source>
+        <translation>Das Zertifikat des Servers hat sich geändert</translation>
+    </message>
+    <message>
+        <source>Trust this server&apos;s certificate?</source>
+        <translation>Dem Zertifikat dieses Servers vertrauen?</translation>
+    </message>
+    <message>
+        <source>%1 presents a certificate that no authority on this computer vouches for. Compare its fingerprint with the one the backend logged at start (“admin API over HTTPS; certificate SHA-256 fingerprint …”) or that its administrator gave you.</source>
+        <translation>%1 legt ein Zertifikat vor, für das keine Stelle auf diesem Computer bürgt. Vergleichen Sie seinen Fingerabdruck mit dem, den das Backend beim Start protokolliert hat („admin API over HTTPS; certificate SHA-256 fingerprint …“) oder den Ihnen sein Administrator gegeben hat.</translation>
+    </message>
+    <message>
+        <source>SHA-256 fingerprint</source>
+        <translation>SHA-256-Fingerabdruck</translation>
+    </message>
+    <message>
+        <source>SHA-256 fingerprint of the server&apos;s certificate</source>
+        <translation>SHA-256-Fingerabdruck des Serverzertifikats</translation>
+    </message>
+    <message>
+        <source>This is not the certificate you trusted for this server before. Someone may be intercepting the connection — or the server has a new certificate. Trust it only if its administrator confirms the new fingerprint.</source>
+        <translation>Das ist nicht das Zertifikat, dem Sie für diesen Server vertraut haben. Jemand könnte die Verbindung abfangen – oder der Server hat ein neues Zertifikat. Vertrauen Sie ihm nur, wenn sein Administrator den neuen Fingerabdruck bestätigt.</translation>
+    </message>
+    <message>
+        <source>Trust the new certificate</source>
+        <translation>Dem neuen Zertifikat vertrauen</translation>
+    </message>
+    <message>
+        <source>Trust and connect</source>
+        <translation>Vertrauen und verbinden</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>Abbrechen</translation>
     </message>
 </context>
 </TS>

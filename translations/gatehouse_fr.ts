@@ -666,6 +666,10 @@
         <source>%1 · %2 · token “%3”</source>
         <translation>%1 · %2 · jeton « %3 »</translation>
     </message>
+    <message>
+        <source>Untrusted certificate</source>
+        <translation>Certificat non approuvé</translation>
+    </message>
 </context>
 <context>
     <name>ConsoleFormat</name>
@@ -1350,6 +1354,14 @@
         <source>The server closed the event stream</source>
         <translation>Le serveur a fermé le flux d&apos;événements</translation>
     </message>
+    <message>
+        <source>The server&apos;s certificate changed since you trusted it</source>
+        <translation>Le certificat du serveur a changé depuis que vous l’avez approuvé</translation>
+    </message>
+    <message>
+        <source>The server&apos;s certificate is not trusted yet</source>
+        <translation>Le certificat du serveur n’est pas encore approuvé</translation>
+    </message>
 </context>
 <context>
     <name>Gatehouse::Console::AttemptListModel</name>
@@ -1898,6 +1910,10 @@
     <message>
         <source>no word from the backend for %1</source>
         <translation>aucune nouvelle du backend depuis %1</translation>
+    </message>
+    <message>
+        <source>the server&apos;s certificate is not trusted</source>
+        <translation>le certificat du serveur n’est pas approuvé</translation>
     </message>
 </context>
 <context>
@@ -4166,6 +4182,45 @@
     <message>
         <source>Revoke</source>
         <translation>Révoquer</translation>
+    </message>
+</context>
+<context>
+    <name>TrustCertificateDialog</name>
+    <message>
+        <source>The server&apos;s certificate changed</source>
+        <translation>Le certificat du serveur a changé</translation>
+    </message>
+    <message>
+        <source>Trust this server&apos;s certificate?</source>
+        <translation>Approuver le certificat de ce serveur ?</translation>
+    </message>
+    <message>
+        <source>%1 presents a certificate that no authority on this computer vouches for. Compare its fingerprint with the one the backend logged at start (“admin API over HTTPS; certificate SHA-256 fingerprint …”) or that its administrator gave you.</source>
+        <translation>%1 présente un certificat qu’aucune autorité de cet ordinateur ne garantit. Comparez son empreinte avec celle que le backend a journalisée au démarrage (« admin API over HTTPS; certificate SHA-256 fingerprint … ») ou que son administrateur vous a donnée.</translation>
+    </message>
+    <message>
+        <source>SHA-256 fingerprint</source>
+        <translation>Empreinte SHA-256</translation>
+    </message>
+    <message>
+        <source>SHA-256 fingerprint of the server&apos;s certificate</source>
+        <translation>Empreinte SHA-256 du certificat du serveur</translation>
+    </message>
+    <message>
+        <source>This is not the certificate you trusted for this server before. Someone may be intercepting the connection — or the server has a new certificate. Trust it only if its administrator confirms the new fingerprint.</source>
+        <translation>Ce n’est pas le certificat que vous aviez approuvé pour ce serveur. Quelqu’un intercepte peut-être la connexion — ou le serveur a un nouveau certificat. Approuvez-le seulement si son administrateur confirme la nouvelle empreinte.</translation>
+    </message>
+    <message>
+        <source>Trust the new certificate</source>
+        <translation>Approuver le nouveau certificat</translation>
+    </message>
+    <message>
+        <source>Trust and connect</source>
+        <translation>Approuver et se connecter</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>Annuler</translation>
     </message>
 </context>
 </TS>

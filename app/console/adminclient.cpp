@@ -2,11 +2,16 @@
 
 #include "consolelogging.h"
 
+#include <QCryptographicHash>
 #include <QHostAddress>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QNetworkProxy>
 #include <QNetworkReply>
+#include <QSettings>
+#include <QSslCertificate>
+#include <QSslConfiguration>
+#include <QSslError>
 
 namespace Gatehouse::Console {
 
@@ -92,6 +97,7 @@ AdminClient::AdminClient(QObject *parent) : QObject(parent)
             [this] { m_listenerModel.setListeners(m_listeners); });
     m_uptimeTicker.setInterval(std::chrono::seconds(1));
     connect(&m_uptimeTicker, &QTimer::timeout, this, &AdminClient::uptimeChanged);
+    connect(&m_nam, &QNetworkAccessManager::sslErrors, this, &AdminClient::onSslErrors);
     m_liveTicker.setInterval(std::chrono::seconds(1));
     connect(&m_liveTicker, &QTimer::timeout, this, &AdminClient::tick);
 }
@@ -269,6 +275,7 @@ void AdminClient::refresh()
     case Disconnected:
     case Connecting:
     case Unauthorized:
+    case Untrusted:
         break;
     }
 }
@@ -354,7 +361,69 @@ void AdminClient::cancelApiCalls()
 void AdminClient::startAttempt()
 {
     abortReplies();
+    m_untrustedFingerprint.clear();
+    m_certificateChanged = false;
     fetchStatus();
+}
+
+namespace {
+QString pinKey(const QUrl &url)
+{
+    return QStringLiteral("trustedCertificates/%1:%2")
+        .arg(url.host().toLower())
+        .arg(url.port(url.scheme() == QLatin1String("https") ? 443 : 80));
+}
+QString sha256Fingerprint(const QSslCertificate &certificate)
+{
+    return certificate.isNull()
+               ? QString()
+               : QString::fromLatin1(
+                     certificate.digest(QCryptographicHash::Sha256).toHex(':').toUpper());
+}
+} // namespace
+
+QString AdminClient::trustedFingerprint(const QUrl &url)
+{
+    return QSettings(QStringLiteral("gatehouse"), QStringLiteral("console"))
+        .value(pinKey(url))
+        .toString();
+}
+
+void AdminClient::onSslErrors(QNetworkReply *reply, const QList<QSslError> &errors)
+{
+    const QString seen = sha256Fingerprint(reply->sslConfiguration().peerCertificate());
+    const QString pinned = trustedFingerprint(reply->url());
+    if (!seen.isEmpty() && seen == pinned) {
+        reply->ignoreSslErrors(errors); // trusted on first use, and it has not changed
+        return;
+    }
+    m_untrustedFingerprint = seen;
+    m_certificateChanged = !pinned.isEmpty();
+}
+
+void AdminClient::trustCertificate()
+{
+    if (m_state != Untrusted || m_untrustedFingerprint.isEmpty())
+        return;
+    QSettings(QStringLiteral("gatehouse"), QStringLiteral("console"))
+        .setValue(pinKey(m_url), m_untrustedFingerprint);
+    qCInfo(lcConsole).noquote() << "trusting the certificate of" << m_url.toString()
+                                << "with SHA-256 fingerprint" << m_untrustedFingerprint;
+    setState(Connecting);
+    startAttempt();
+}
+
+void AdminClient::becomeUntrusted()
+{
+    // Stay put: retrying cannot make the certificate trusted; the user decides.
+    qCWarning(lcConsole).noquote() << "the certificate of" << m_url.toString()
+                                   << (m_certificateChanged ? "changed" : "is not trusted")
+                                   << "; SHA-256" << m_untrustedFingerprint;
+    abortReplies();
+    m_reconnectTimer.stop();
+    setLastError(m_certificateChanged ? tr("The server's certificate changed since you trusted it")
+                                      : tr("The server's certificate is not trusted yet"));
+    setState(Untrusted);
 }
 
 void AdminClient::fetchStatus()
@@ -376,6 +445,11 @@ void AdminClient::onStatusFinished(QNetworkReply *reply)
     const int status = httpStatus(reply);
     if (status == 401) {
         becomeUnauthorized(serverMessage(reply, body));
+        return;
+    }
+    if (reply->error() == QNetworkReply::SslHandshakeFailedError &&
+        !m_untrustedFingerprint.isEmpty()) {
+        becomeUntrusted();
         return;
     }
     if (reply->error() != QNetworkReply::NoError || status != 200) {
@@ -596,7 +670,7 @@ void AdminClient::setState(ConnectionState state)
         m_uptimeClock.invalidate();
     }
     m_state = state;
-    if (m_state == Disconnected || m_state == Unauthorized)
+    if (m_state == Disconnected || m_state == Unauthorized || m_state == Untrusted)
         m_liveTicker.stop();
     else
         m_liveTicker.start();

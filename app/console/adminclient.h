@@ -22,6 +22,7 @@
 #include <optional>
 
 class QNetworkReply;
+class QSslError;
 
 namespace Gatehouse::Console {
 
@@ -87,6 +88,10 @@ class AdminClient : public QObject
     Q_PROPERTY(QDateTime lastContactAt READ lastContactAt NOTIFY tick)
     // Who the admin token is: {root, name, permissions: ["orders:read", ...]} (GET /status).
     Q_PROPERTY(QVariantMap principal READ principal NOTIFY statusChanged)
+    // Untrusted: the SHA-256 fingerprint of the certificate the server presented ("AB:CD:...").
+    Q_PROPERTY(QString untrustedFingerprint READ untrustedFingerprint NOTIFY connectionStateChanged)
+    // Untrusted, and this server had another certificate trusted before (it changed).
+    Q_PROPERTY(bool certificateChanged READ certificateChanged NOTIFY connectionStateChanged)
     // The backend runs with --demo (training data; the console offers its guided tour).
     Q_PROPERTY(bool demoMode READ demoMode NOTIFY statusChanged)
     // The scoped admin token's name; empty for the root token or while unknown.
@@ -99,6 +104,7 @@ public:
         Online,       // status fetched and event stream open
         Offline,      // server unreachable or stream lost; retrying with backoff
         Unauthorized, // 401: the token was refused; waits for connectTo() with a new one
+        Untrusted,    // HTTPS with a certificate nobody vouched for: waits for trustCertificate()
     };
     Q_ENUM(ConnectionState)
 
@@ -132,6 +138,10 @@ public:
     // Milliseconds until the next reconnect attempt while Offline; -1 when none is planned.
     qint64 reconnectInMs() const;
     QVariantMap principal() const { return m_principal; }
+    QString untrustedFingerprint() const { return m_untrustedFingerprint; }
+    bool certificateChanged() const { return m_certificateChanged; }
+    // The fingerprint trusted for this host and port ("" when none); kept in QSettings.
+    static QString trustedFingerprint(const QUrl &url);
     bool demoMode() const { return m_demoMode; }
     QString tokenName() const
     {
@@ -163,6 +173,9 @@ public:
     Q_INVOKABLE void disconnectFromServer();
     // Online: re-reads the status. Offline: retries now instead of waiting for the backoff.
     Q_INVOKABLE void refresh();
+    // Untrusted: trusts the certificate just presented (by its fingerprint, for this host and
+    // port, remembered) and connects. Trust on first use, as ssh does.
+    Q_INVOKABLE void trustCertificate();
 
     // Calls the admin API with the connection's URL and token. done runs exactly once, in
     // context's thread, unless context is destroyed first; calls still running when the console
@@ -199,6 +212,8 @@ private:
     void setUptime(qint64 seconds);
     void failAttempt(const QString &reason);
     void becomeUnauthorized(const QString &message);
+    void becomeUntrusted();
+    void onSslErrors(QNetworkReply *reply, const QList<QSslError> &errors);
     void abortReplies();
     void cancelApiCalls();
     void setState(ConnectionState state);
@@ -239,6 +254,8 @@ private:
     std::chrono::milliseconds m_staleAfter{20000};
     QVariantMap m_principal;
     bool m_demoMode = false;
+    QString m_untrustedFingerprint; // seen on the last attempt, not trusted
+    bool m_certificateChanged = false;
     QString m_lastError;
 };
 

@@ -126,10 +126,13 @@ void LiveState::update(bool force)
         // Only a successful read lifts this; reconnecting does not change the token's rights.
         state = NotPermitted;
         detail = m_message;
-    } else if (connection == AdminClient::Disconnected || connection == AdminClient::Unauthorized) {
+    } else if (connection == AdminClient::Disconnected || connection == AdminClient::Unauthorized ||
+               connection == AdminClient::Untrusted) {
         state = Idle;
-        detail =
-            connection == AdminClient::Unauthorized ? tr("the admin token was refused") : QString();
+        if (connection == AdminClient::Unauthorized)
+            detail = tr("the admin token was refused");
+        else if (connection == AdminClient::Untrusted)
+            detail = tr("the server's certificate is not trusted");
     } else if (connection == AdminClient::Offline || connection == AdminClient::Connecting) {
         state = Stale;
         const qint64 retry = m_client ? m_client->reconnectInMs() : -1;

@@ -1,5 +1,7 @@
 #include "admin/admincli.h"
+
 #include "admin/backend.h"
+#include "core/httpserver.h"
 
 #include "cluster/kubeconfig.h"
 #include "core/config.h"
@@ -14,6 +16,9 @@
 #include <QJsonObject>
 #include <QNetworkAccessManager>
 #include <QNetworkReply>
+#include <QSslCertificate>
+#include <QSslConfiguration>
+#include <QSslError>
 #include <QTimer>
 #include <QUrl>
 #include <QUrlQuery>
@@ -29,6 +34,10 @@ struct Target
     QUrl url;
     QString token;
     QString source;
+    // HTTPS (--admin-tls): the data directory's CA when the URL came from its ports.json, and
+    // the certificate's SHA-256 fingerprint given with --admin-fingerprint.
+    QList<QSslCertificate> caCertificates;
+    QString fingerprint;
 };
 
 struct Reply
@@ -59,7 +68,26 @@ Reply call(const Target &t, const QByteArray &method, const QString &path,
         req.setHeader(QNetworkRequest::ContentTypeHeader,
                       method == "PATCH" ? QByteArrayLiteral("application/merge-patch+json")
                                         : QByteArrayLiteral("application/json"));
+    if (url.scheme() == QLatin1String("https")) {
+        QSslConfiguration ssl = QSslConfiguration::defaultConfiguration();
+        if (!t.caCertificates.isEmpty())
+            ssl.addCaCertificates(t.caCertificates);
+        req.setSslConfiguration(ssl);
+    }
     QNetworkReply *reply = nam.sendCustomRequest(req, method, body);
+    QString untrusted; // the fingerprint of a certificate nobody vouched for
+    QObject::connect(reply, &QNetworkReply::sslErrors, reply,
+                     [reply, &t, &untrusted](const QList<QSslError> &errors) {
+                         const QString seen = Core::certificateFingerprint(
+                             reply->sslConfiguration().peerCertificate());
+                         // Pinned by fingerprint: trusted whoever issued it (trust on first use).
+                         if (!t.fingerprint.isEmpty() &&
+                             seen.compare(t.fingerprint.trimmed(), Qt::CaseInsensitive) == 0) {
+                             reply->ignoreSslErrors(errors);
+                             return;
+                         }
+                         untrusted = seen;
+                     });
     QEventLoop loop;
     QObject::connect(reply, &QNetworkReply::finished, &loop, &QEventLoop::quit);
     loop.exec();
@@ -67,7 +95,13 @@ Reply call(const Target &t, const QByteArray &method, const QString &path,
     r.status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
     r.body = reply->readAll();
     if (r.status == 0)
-        r.networkError = reply->errorString();
+        r.networkError =
+            untrusted.isEmpty()
+                ? reply->errorString()
+                : QStringLiteral("its certificate is not trusted (SHA-256 %1); if that "
+                                 "is the fingerprint the backend logged at start, "
+                                 "pass --admin-fingerprint %1")
+                      .arg(untrusted);
     reply->deleteLater();
     return r;
 }
@@ -1048,6 +1082,10 @@ int runAdminCli(const QStringList &args, const QProcessEnvironment &env, QTextSt
          QStringLiteral("url")},
         {QStringLiteral("admin-token"),
          QStringLiteral("Admin token (default: <data-dir>/admin-token)."), QStringLiteral("token")},
+        {QStringLiteral("admin-fingerprint"),
+         QStringLiteral("HTTPS admin API: trust the certificate with this SHA-256 fingerprint (as "
+                        "the backend logs it at start; or GATEHOUSE_ADMIN_FINGERPRINT)."),
+         QStringLiteral("sha256")},
         {{QStringLiteral("o"), QStringLiteral("output")},
          QStringLiteral("Output format: text or json."),
          QStringLiteral("format"),
@@ -1195,7 +1233,13 @@ int runAdminCli(const QStringList &args, const QProcessEnvironment &env, QTextSt
                       .value(QStringLiteral("admin"))
                       .toString();
         t.source = f.fileName();
+        // Its own backend's certificate comes from the same data directory.
+        t.caCertificates =
+            QSslCertificate::fromPath(config->dataDir + QStringLiteral("/pki/ca.crt"));
     }
+    t.fingerprint = p.value(QStringLiteral("admin-fingerprint"));
+    if (t.fingerprint.isEmpty())
+        t.fingerprint = env.value(QStringLiteral("GATEHOUSE_ADMIN_FINGERPRINT"));
     t.url = QUrl(urlText);
     if (!t.url.isValid() ||
         (t.url.scheme() != QLatin1String("http") && t.url.scheme() != QLatin1String("https"))) {

@@ -287,9 +287,24 @@ Result<void> Backend::start()
         Core::ListenerOptions::fromConfig(QStringLiteral("cluster"), m_config, m_config.cluster);
     clusterOptions.tls = tls;
     m_cluster = std::make_unique<Core::HttpServer>(clusterOptions, *m_metrics);
-    m_admin = std::make_unique<Core::HttpServer>(
-        Core::ListenerOptions::fromConfig(QStringLiteral("admin"), m_config, m_config.admin),
-        *m_metrics);
+    auto adminOptions =
+        Core::ListenerOptions::fromConfig(QStringLiteral("admin"), m_config, m_config.admin);
+    if (m_config.adminTls) {
+        // The same server certificate; no client certificate is asked for (the admin token
+        // authenticates). Remote consoles pin it by this fingerprint (docs/remote.md).
+        Core::TlsSettings adminTls;
+        adminTls.certificate = tls.certificate;
+        adminTls.privateKey = tls.privateKey;
+        adminOptions.tls = adminTls;
+        qCInfo(lcCore).noquote() << "admin API over HTTPS; certificate SHA-256 fingerprint"
+                                 << Core::certificateFingerprint(tls.certificate);
+    } else if (!QHostAddress(m_config.admin.address).isLoopback() &&
+               m_config.admin.address != QLatin1String("localhost")) {
+        qCWarning(lcCore).noquote()
+            << "the admin API listens on" << m_config.admin.address
+            << "without TLS: its bearer token crosses the network in clear; use --admin-tls";
+    }
+    m_admin = std::make_unique<Core::HttpServer>(adminOptions, *m_metrics);
     // Pool threads draw random bytes and sign (OpenSSL keeps per-thread state): released on
     // each pool thread before it ends.
     for (Core::HttpServer *s : {m_service.get(), m_cluster.get(), m_admin.get()})

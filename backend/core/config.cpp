@@ -163,6 +163,11 @@ const QList<Entry> &entries()
                 c.tlsExtraSans = splitList(v);
                 return {};
             });
+        add("admin-tls", "",
+            "Serve the admin API over HTTPS with the server certificate, for remote consoles and "
+            "`gatehouse admin` over a network; they trust it by its SHA-256 fingerprint, which "
+            "is logged at start (off by default; the admin API is on loopback by default).",
+            boolSetter([](Config &c, bool v) { c.adminTls = v; }));
         add("public-base-url", "url",
             "Public base URL of the service listener (OpenAPI servers, OAuth issuer); default: "
             "the listener's own URL.",
@@ -542,6 +547,7 @@ QString ConfigResolver::valueOf(const Config &c, const QString &key)
         {QStringLiteral("shutdown-grace-ms"), num(&Config::shutdownGraceMs)},
         {QStringLiteral("tls-extra-sans"), list(&Config::tlsExtraSans)},
         {QStringLiteral("public-base-url"), text(&Config::publicBaseUrl)},
+        {QStringLiteral("admin-tls"), flag(&Config::adminTls)},
         {QStringLiteral("demo-data"), flag(&Config::demoData)},
         {QStringLiteral("demo"), flag(&Config::demo)},
         {QStringLiteral("demo-receiver-port"), num(&Config::demoReceiverPort)},

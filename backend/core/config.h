@@ -35,6 +35,7 @@ struct Config
     int shutdownGraceMs = 10'000;
     QStringList tlsExtraSans; // extra DNS names / IP addresses for the cluster server certificate
     QString publicBaseUrl;    // empty: the service listener's own URL
+    bool adminTls = false;    // the admin listener over HTTPS (remote consoles pin its certificate)
 
     // Orders and webhooks (docs/orders.md).
     bool demoData = true;

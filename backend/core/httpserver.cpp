@@ -5,6 +5,7 @@
 #include "core/metrics.h"
 #include "core/tlsserver.h"
 
+#include <QCryptographicHash>
 #include <QDateTime>
 #include <QElapsedTimer>
 #include <QHash>
@@ -32,6 +33,13 @@
 #endif
 
 namespace Gatehouse::Core {
+
+QString certificateFingerprint(const QSslCertificate &certificate)
+{
+    if (certificate.isNull())
+        return {};
+    return QString::fromLatin1(certificate.digest(QCryptographicHash::Sha256).toHex(':').toUpper());
+}
 
 ListenerOptions ListenerOptions::fromConfig(const QString &name, const Config &config,
                                             const ListenerSettings &listener)

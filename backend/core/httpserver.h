@@ -19,6 +19,10 @@ class Metrics;
 struct Config;
 struct ListenerSettings;
 
+// "AB:CD:...": the SHA-256 of a certificate's DER, upper-case hex pairs joined by colons, as
+// `openssl x509 -fingerprint -sha256` prints it; empty for a null certificate.
+QString certificateFingerprint(const QSslCertificate &certificate);
+
 struct TlsSettings
 {
     QSslCertificate certificate;

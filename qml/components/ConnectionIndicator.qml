@@ -13,6 +13,7 @@ Row {
         case AdminClient.Connecting: return Theme.connecting
         case AdminClient.Offline: return Theme.offline
         case AdminClient.Unauthorized: return Theme.unauthorized
+        case AdminClient.Untrusted: return Theme.unauthorized
         default: return Theme.idle
         }
     }
@@ -22,6 +23,7 @@ Row {
         case AdminClient.Connecting: return qsTr("Connecting")
         case AdminClient.Offline: return qsTr("Offline")
         case AdminClient.Unauthorized: return qsTr("Unauthorized")
+        case AdminClient.Untrusted: return qsTr("Untrusted certificate")
         default: return qsTr("Not connected")
         }
     }

@@ -112,4 +112,16 @@ Item {
         target: rail
         function onTourRequested() { tour.begin() }
     }
+
+    // An HTTPS admin API with a certificate to trust on first use.
+    TrustCertificateDialog {
+        id: trustDialog
+    }
+    Connections {
+        target: AdminClient
+        function onConnectionStateChanged() {
+            if (AdminClient.connectionState === AdminClient.Untrusted)
+                trustDialog.open()
+        }
+    }
 }

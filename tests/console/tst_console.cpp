@@ -42,6 +42,7 @@
 
 #include "admin/backend.h"
 #include "core/config.h"
+#include "core/httpserver.h"
 #include "oauth/clientregistry.h"
 #include <QAbstractItemModelTester>
 #include <QCoreApplication>
@@ -52,6 +53,7 @@
 #include <QQmlEngine>
 #include <QScopeGuard>
 #include <QSettings>
+#include <QSslCertificate>
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTcpServer>
@@ -204,6 +206,7 @@ private slots:
     void beersFollowStock();
     void testOrderAppears();
     void realBackendOrdersAndDeliveries();
+    void adminOverTlsTrustOnFirstUse();
 
     // DashboardStats
     void dashboardStatsRowsTotalsAndGrants();
@@ -2827,6 +2830,68 @@ void TestConsole::testOrderAppears()
 
 // The models against the real backend (in-process, its own data directory), not the fake:
 // what the console shows is what the order service did.
+void TestConsole::adminOverTlsTrustOnFirstUse()
+{
+    QTemporaryDir dir;
+    auto config = Gatehouse::Core::ConfigResolver::resolve(
+        {{QStringLiteral("data-dir"), dir.path()},
+         {QStringLiteral("service-port"), QStringLiteral("0")},
+         {QStringLiteral("cluster-port"), QStringLiteral("0")},
+         {QStringLiteral("admin-port"), QStringLiteral("0")},
+         {QStringLiteral("admin-tls"), QStringLiteral("true")}},
+        QProcessEnvironment());
+    QVERIFY(config);
+    Gatehouse::Admin::Backend backend(*config);
+    QVERIFY(backend.start());
+    const QUrl url(backend.adminUrl());
+    QCOMPARE(url.scheme(), QStringLiteral("https"));
+    const QList<QSslCertificate> served =
+        QSslCertificate::fromPath(dir.path() + QStringLiteral("/pki/server.crt"));
+    QCOMPARE(served.size(), 1);
+    const QString fingerprint = Gatehouse::Core::certificateFingerprint(served.first());
+    QSettings(QStringLiteral("gatehouse"), QStringLiteral("console")).remove("trustedCertificates");
+
+    // First contact: nothing vouches for the certificate; the console waits for the user.
+    {
+        AdminClient client;
+        client.setReconnectDelays(50ms, 400ms);
+        client.connectTo(url, backend.adminToken());
+        QTRY_COMPARE(client.connectionState(), AdminClient::Untrusted);
+        QCOMPARE(client.untrustedFingerprint(), fingerprint);
+        QVERIFY(!client.certificateChanged());
+        QTest::qWait(300);
+        QCOMPARE(client.connectionState(), AdminClient::Untrusted); // no retrying on its own
+        client.trustCertificate();
+        QTRY_COMPARE(client.connectionState(), AdminClient::Online);
+        QCOMPARE(AdminClient::trustedFingerprint(url), fingerprint);
+        // API calls go through too.
+        ApiResult answer;
+        client.callApi({"GET", QStringLiteral("/settings/admin-tls"), {}, {}}, &client,
+                       [&answer](const ApiResult &r) { answer = r; });
+        QTRY_COMPARE(answer.httpStatus, 200);
+        QCOMPARE(answer.object().value("value").toString(), QStringLiteral("true"));
+    }
+    // Next time: trusted at once.
+    {
+        AdminClient client;
+        client.connectTo(url, backend.adminToken());
+        QTRY_COMPARE(client.connectionState(), AdminClient::Online);
+    }
+    // Another certificate than the one trusted: called out, not connected.
+    QSettings(QStringLiteral("gatehouse"), QStringLiteral("console"))
+        .setValue(QStringLiteral("trustedCertificates/%1:%2").arg(url.host()).arg(url.port()),
+                  QStringLiteral("00:11:22"));
+    {
+        AdminClient client;
+        client.connectTo(url, backend.adminToken());
+        QTRY_COMPARE(client.connectionState(), AdminClient::Untrusted);
+        QVERIFY(client.certificateChanged());
+        QCOMPARE(client.untrustedFingerprint(), fingerprint);
+        QVERIFY(client.lastError().contains(QStringLiteral("changed")));
+    }
+    QSettings(QStringLiteral("gatehouse"), QStringLiteral("console")).remove("trustedCertificates");
+}
+
 void TestConsole::realBackendOrdersAndDeliveries()
 {
     QTemporaryDir dir;

@@ -298,8 +298,9 @@ void TestHeadlessBackend::eventStream()
     QCOMPARE(httpGet(QUrl(service + QStringLiteral("/healthz"))).status, 200);
     got.clear();
     QTRY_VERIFY_WITH_TIMEOUT(
-        (s.waitForReadyRead(20), got += s.readAll(), got.contains("event: stats")), 5000);
-    const qsizetype at = got.indexOf("data: ", got.indexOf("event: stats"));
+        (s.waitForReadyRead(20), got += s.readAll(), got.contains("event: stats\n")), 5000);
+    // "event: stats\n", not the dashboard's "event: stats.series".
+    const qsizetype at = got.indexOf("data: ", got.indexOf("event: stats\n"));
     const QJsonObject ev =
         QJsonDocument::fromJson(got.mid(at + 6, got.indexOf('\n', at) - at - 6)).object();
     QCOMPARE(ev.value(QStringLiteral("type")).toString(), QStringLiteral("stats"));
