@@ -1708,6 +1708,22 @@ void TestConsole::windowStateRestoredAtStart()
     window->close();
     QCOMPARE(ConsoleWindowState::saved().page, QStringLiteral("audit"));
     QVERIFY(!ConsoleWindowState::saved().maximized);
+
+    // Left maximized: it opens maximized, and keeps the normal geometry for later.
+    ConsoleWindowState::save({QRect(30, 40, 1000, 700), true, QStringLiteral("orders")});
+    ConsoleWindowState again(services.navigation());
+    std::unique_ptr<QObject> maximizedObject(component.createWithInitialProperties(
+        again.initialProperties(ConsoleWindowState::saved(), screens)));
+    auto *maximized = qobject_cast<QQuickWindow *>(maximizedObject.get());
+    QVERIFY(maximized);
+    QTRY_VERIFY(maximized->windowStates().testFlag(Qt::WindowMaximized));
+    QVERIFY(maximized->isVisible());
+    QCOMPARE(maximized->property("currentPage").toInt(), services.navigation()->indexOf("orders"));
+    again.track(maximized);
+    QCOMPARE(again.current().geometry, QRect(30, 40, 1000, 700));
+    maximized->close();
+    QVERIFY(ConsoleWindowState::saved().maximized);
+    QCOMPARE(ConsoleWindowState::saved().geometry, QRect(30, 40, 1000, 700));
 }
 
 // ---- AdminClient -------------------------------------------------------------------------
