@@ -137,6 +137,10 @@ int main(int argc, char **argv)
          QStringLiteral("Console language: en, de or fr (default: the one chosen in the "
                         "console, else the system's)."),
          QStringLiteral("lang")},
+        {QStringLiteral("theme"),
+         QStringLiteral("Console colours: system, light or dark (default: the one chosen in the "
+                        "console, else the system's)."),
+         QStringLiteral("theme")},
     });
     for (const Core::ConfigOption &o : Core::ConfigResolver::options())
         parser.addOption(QCommandLineOption(o.key, o.description, o.valueName));
@@ -174,6 +178,15 @@ int main(int argc, char **argv)
             QTextStream(stderr) << "gatehouse: --lang takes one of "
                                 << Console::languages().join(QStringLiteral(", ")) << ", got '"
                                 << options.language << "'\n";
+            return 2;
+        }
+    }
+    if (parser.isSet(QStringLiteral("theme"))) {
+        options.theme = parser.value(QStringLiteral("theme"));
+        if (!Console::themes().contains(options.theme)) {
+            QTextStream(stderr) << "gatehouse: --theme takes one of "
+                                << Console::themes().join(QStringLiteral(", ")) << ", got '"
+                                << options.theme << "'\n";
             return 2;
         }
     }

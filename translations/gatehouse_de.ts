@@ -720,6 +720,14 @@
         <source>Language of the console</source>
         <translation>Sprache der Konsole</translation>
     </message>
+    <message>
+        <source>Theme</source>
+        <translation>Design</translation>
+    </message>
+    <message>
+        <source>Light or dark colours (System: as the desktop)</source>
+        <translation>Helle oder dunkle Farben (System: wie der Desktop)</translation>
+    </message>
 </context>
 <context>
     <name>CustomersPage</name>
@@ -1594,6 +1602,21 @@
     <message>
         <source>none</source>
         <translation>keine</translation>
+    </message>
+</context>
+<context>
+    <name>Gatehouse::Console::ConsoleAppearance</name>
+    <message>
+        <source>System (%1)</source>
+        <translation>System (%1)</translation>
+    </message>
+    <message>
+        <source>Dark</source>
+        <translation>Dunkel</translation>
+    </message>
+    <message>
+        <source>Light</source>
+        <translation>Hell</translation>
     </message>
 </context>
 <context>

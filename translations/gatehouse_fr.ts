@@ -720,6 +720,14 @@
         <source>Language of the console</source>
         <translation>Langue de la console</translation>
     </message>
+    <message>
+        <source>Theme</source>
+        <translation>Thème</translation>
+    </message>
+    <message>
+        <source>Light or dark colours (System: as the desktop)</source>
+        <translation>Couleurs claires ou sombres (Système : comme le bureau)</translation>
+    </message>
 </context>
 <context>
     <name>CustomersPage</name>
@@ -1594,6 +1602,21 @@
     <message>
         <source>none</source>
         <translation>aucun</translation>
+    </message>
+</context>
+<context>
+    <name>Gatehouse::Console::ConsoleAppearance</name>
+    <message>
+        <source>System (%1)</source>
+        <translation>Système (%1)</translation>
+    </message>
+    <message>
+        <source>Dark</source>
+        <translation>Sombre</translation>
+    </message>
+    <message>
+        <source>Light</source>
+        <translation>Clair</translation>
     </message>
 </context>
 <context>

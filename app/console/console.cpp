@@ -1,9 +1,11 @@
 #include "console.h"
 
 #include "adminclient.h"
+#include "consoleappearance.h"
 #include "consolelanguage.h"
 #include "consolelogging.h"
 #include "consoleservices.h"
+#include "consolewindowstate.h"
 
 #include <QApplication>
 #include <QIcon>
@@ -23,6 +25,11 @@ QStringList languages()
     return ConsoleLanguage::available();
 }
 
+QStringList themes()
+{
+    return ConsoleAppearance::available();
+}
+
 int run(QApplication &app, const ConsoleOptions &options)
 {
     // One look on every platform; must be chosen before the first QML engine loads.
@@ -36,6 +43,9 @@ int run(QApplication &app, const ConsoleOptions &options)
     if (!language->apply(options.language.isEmpty() ? ConsoleLanguage::savedChoice()
                                                     : options.language))
         language->apply(QString());
+    // Light or dark: --theme, else the user's choice, else the system's (followed while running).
+    services.appearance()->apply(options.theme.isEmpty() ? ConsoleAppearance::savedChoice()
+                                                         : options.theme);
 
     AdminClient *client = services.adminClient();
     client->setEmbedded(options.embedded);
@@ -46,6 +56,10 @@ int run(QApplication &app, const ConsoleOptions &options)
 
     QQmlApplicationEngine engine;
     services.publishTo(&engine);
+    // The window's size, place and page as they were left, before it is first shown.
+    ConsoleWindowState windowState(services.navigation());
+    engine.setInitialProperties(
+        windowState.initialProperties(ConsoleWindowState::saved(), ConsoleWindowState::screens()));
     engine.load(QUrl(QLatin1String(MainQml)));
     const QList<QObject *> roots = engine.rootObjects();
     auto *window = roots.isEmpty() ? nullptr : qobject_cast<QQuickWindow *>(roots.constFirst());
@@ -53,6 +67,7 @@ int run(QApplication &app, const ConsoleOptions &options)
         qCCritical(lcConsole) << "could not load" << MainQml;
         return 1;
     }
+    windowState.track(window); // saved when it closes
     // Smoke tests wait for this line: the window has really been drawn.
     QObject::connect(
         window, &QQuickWindow::frameSwapped, window, [] { qInfo("gatehouse: console ready"); },

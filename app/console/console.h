@@ -16,14 +16,20 @@ struct ConsoleOptions
     // "en", "de" or "fr" for this run (--lang); empty: the language chosen in the console
     // (QSettings), else the system's.
     QString language;
+    // "system", "light" or "dark" for this run (--theme); empty: the one chosen in the console
+    // (QSettings), else the system's.
+    QString theme;
 };
 
 // The languages of the console ("en", "de", "fr"), for ConsoleOptions::language.
 QStringList languages();
+// The themes of the console ("system", "light", "dark"), for ConsoleOptions::theme.
+QStringList themes();
 
-// Creates the QML engine, publishes the console's services, loads the Gatehouse QML module,
-// prints "gatehouse: console ready" once the first frame is on screen and runs the event loop.
-// Returns app.exec(), or 1 if the QML could not be loaded.
+// Creates the QML engine, publishes the console's services, loads the Gatehouse QML module
+// (its window as it was left: ConsoleWindowState), prints "gatehouse: console ready" once the first
+// frame is on screen and runs the event loop. Returns app.exec(), or 1 if the QML could not be
+// loaded.
 int run(QApplication &app, const ConsoleOptions &options);
 
 } // namespace Gatehouse::Console

@@ -1,24 +1,17 @@
 #include "consolelanguage.h"
 
 #include "consolelogging.h"
+#include "consolesettings.h"
 
 #include <QCoreApplication>
 #include <QLibraryInfo>
 #include <QQmlEngine>
-#include <QSettings>
 
 namespace Gatehouse::Console {
 
 namespace {
 
 constexpr auto SettingsKey = "language";
-
-// ~/.config/gatehouse/console.conf on Linux. Named explicitly: an organization name set on the
-// application would also move the data directory (QStandardPaths::AppDataLocation).
-QSettings settings()
-{
-    return QSettings(QStringLiteral("gatehouse"), QStringLiteral("console"));
-}
 
 // Each language named in itself, as a language menu shows it.
 QString nativeName(const QString &code)
@@ -73,7 +66,7 @@ int ConsoleLanguage::currentIndex() const
 
 QString ConsoleLanguage::savedChoice()
 {
-    const QString saved = settings().value(QLatin1String(SettingsKey)).toString();
+    const QString saved = consoleSettings().value(QLatin1String(SettingsKey)).toString();
     return available().contains(saved) ? saved : QString();
 }
 
@@ -109,7 +102,7 @@ bool ConsoleLanguage::choose(const QString &code)
 {
     if (!apply(code))
         return false;
-    QSettings s = settings();
+    QSettings s = consoleSettings();
     if (code.isEmpty())
         s.remove(QLatin1String(SettingsKey));
     else

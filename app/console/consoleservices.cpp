@@ -8,6 +8,7 @@
 #include "clientlistmodel.h"
 #include "clusterrequestmodel.h"
 #include "clustersettingsstate.h"
+#include "consoleappearance.h"
 #include "consolelanguage.h"
 #include "customerlistmodel.h"
 #include "dashboardstats.h"
@@ -72,7 +73,8 @@ ConsoleServices::ConsoleServices(QObject *parent)
       m_tokenPreview(new TokenPreview(m_adminClient, this)),
       m_access(new AccessView(m_adminClient, this)),
       m_settings(new SettingsModel(m_adminClient, this)), m_language(new ConsoleLanguage(this)),
-      m_dashboardStats(new DashboardStats(m_adminClient, this))
+      m_dashboardStats(new DashboardStats(m_adminClient, this)),
+      m_appearance(new ConsoleAppearance(this))
 {
     connect(m_adminClient, &AdminClient::eventReceived, m_eventModel, &EventListModel::addEvent);
     m_eventModel->live()->followStream(m_adminClient);
@@ -143,6 +145,7 @@ void ConsoleServices::retranslate()
     m_redelivery->retranslate();
     m_tokenPreview->retranslate();
     m_access->retranslate();
+    m_appearance->retranslate();
     // AdminClient: uptimeText() follows within a second (its ticker); lastError() is a
     // message of its time, as are the other services' error messages.
 }

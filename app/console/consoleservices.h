@@ -15,6 +15,7 @@ class ClientForm;
 class ClientListModel;
 class ClusterRequestModel;
 class ClusterSettingsState;
+class ConsoleAppearance;
 class ConsoleLanguage;
 class CustomerListModel;
 class SettingsModel;
@@ -43,9 +44,9 @@ class WhoCanModel;
 // OrderDetail, Deliveries, DeliveryDetail, Endpoints, Customers, Beers, TestOrder, Clients,
 // ClientForm, Tokens, JwtInspector, Nodes, NodeEditor, ClusterSettings, RbacRoles, RbacBindings,
 // WhoCan, ClusterRequests, KubeconfigForm, AuditLog, AuditDetail, Redelivery, TokenPreview,
-// Access, DashboardStats and Language (see qmlsingletons.h). Tests publish their own instance to
-// their own engine. When the language changes (Language), every service whose texts come from
-// C++ is told to announce them again (retranslate()).
+// Access, DashboardStats, Language and Appearance (see qmlsingletons.h). Tests publish their
+// own instance to their own engine. When the language changes (Language), every service whose
+// texts come from C++ is told to announce them again (retranslate()).
 class ConsoleServices : public QObject
 {
     Q_OBJECT
@@ -85,6 +86,7 @@ public:
     SettingsModel *settings() const { return m_settings; }
     ConsoleLanguage *language() const { return m_language; }
     DashboardStats *dashboardStats() const { return m_dashboardStats; }
+    ConsoleAppearance *appearance() const { return m_appearance; }
 
     // Makes these instances the Gatehouse singletons of engine, and makes the Gatehouse QML
     // module importable there. Call before the engine loads anything that imports Gatehouse.
@@ -127,6 +129,7 @@ private:
     SettingsModel *m_settings;
     ConsoleLanguage *m_language;
     DashboardStats *m_dashboardStats;
+    ConsoleAppearance *m_appearance;
 };
 
 } // namespace Gatehouse::Console

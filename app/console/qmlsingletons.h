@@ -12,6 +12,7 @@
 #include "clientlistmodel.h"
 #include "clusterrequestmodel.h"
 #include "clustersettingsstate.h"
+#include "consoleappearance.h"
 #include "consolelanguage.h"
 #include "consoleservices.h"
 #include "customerlistmodel.h"
@@ -109,6 +110,19 @@ public:
     static ConsoleLanguage *create(QQmlEngine *engine, QJSEngine *)
     {
         return publishedInstance(engine, &ConsoleServices::language);
+    }
+};
+
+struct AppearanceForeign
+{
+    Q_GADGET
+    QML_FOREIGN(Gatehouse::Console::ConsoleAppearance)
+    QML_NAMED_ELEMENT(Appearance)
+    QML_SINGLETON
+public:
+    static ConsoleAppearance *create(QQmlEngine *engine, QJSEngine *)
+    {
+        return publishedInstance(engine, &ConsoleServices::appearance);
     }
 };
 

@@ -63,7 +63,7 @@ Dialog {
                 text: root.confirmText
                 highlighted: !root.destructive
                 palette.button: root.destructive ? Theme.error : Theme.accent
-                palette.buttonText: "#ffffff"
+                palette.buttonText: Theme.onAccent
                 Accessible.name: root.confirmText
                 onClicked: {
                     root.close()

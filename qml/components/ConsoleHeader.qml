@@ -3,8 +3,8 @@ import QtQuick.Controls
 import QtQuick.Layouts
 import Gatehouse
 
-// The window's header: product, current page, where the console is connected to, and the
-// language (switches at once; remembered for the next start).
+// The window's header: product, current page, where the console is connected to, the
+// language and the theme (each switches at once and is remembered for the next start).
 ToolBar {
     id: root
 
@@ -78,6 +78,10 @@ ToolBar {
             text: AdminClient.adminUrlText
             visible: text.length > 0
             color: Theme.mutedText
+            // Gives way (elided) with the page title when the window is narrow.
+            elide: Text.ElideMiddle
+            Layout.fillWidth: true
+            Layout.maximumWidth: Math.ceil(implicitWidth) // (a fraction less would elide it)
             Accessible.name: qsTr("Server URL %1").arg(text)
         }
 
@@ -111,6 +115,32 @@ ToolBar {
                 target: Language
                 function onChanged() {
                     languageCombo.currentIndex = Language.currentIndex
+                }
+            }
+        }
+
+        ComboBox {
+            id: themeCombo
+
+            objectName: "themeSelector"
+            Layout.alignment: Qt.AlignVCenter
+            model: Appearance.options
+            textRole: "text"
+            valueRole: "value"
+            flat: true
+            Accessible.name: qsTr("Theme")
+            ToolTip.visible: hovered && !popup.visible
+            ToolTip.delay: 600
+            ToolTip.text: qsTr("Light or dark colours (System: as the desktop)")
+            implicitContentWidthPolicy: ComboBox.WidestText
+            onActivated: Appearance.choose(themeCombo.currentValue)
+            Component.onCompleted: currentIndex = Appearance.currentIndex
+
+            // After the options ("System (Dark)" follows the desktop and the language).
+            Connections {
+                target: Appearance
+                function onChanged() {
+                    themeCombo.currentIndex = Appearance.currentIndex
                 }
             }
         }

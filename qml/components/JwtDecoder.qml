@@ -27,7 +27,7 @@ RowLayout {
         Label {
             anchors.centerIn: parent
             text: mark.status === "pass" ? "✓" : mark.status === "fail" ? "✗" : "–"
-            color: "#ffffff"
+            color: Theme.onAccent
             font.pixelSize: 12
             font.weight: Font.Bold
         }

@@ -81,7 +81,7 @@ Rectangle {
 
             background: Rectangle {
                 color: entry.highlighted ? Theme.railSelected
-                                         : entry.hovered ? Qt.lighter(Theme.rail, 1.25) : "transparent"
+                                         : entry.hovered ? Theme.railHover : "transparent"
                 Rectangle {
                     width: 3
                     height: parent.height

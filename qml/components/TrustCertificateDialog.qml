@@ -85,12 +85,12 @@ Dialog {
             text: AdminClient.certificateChanged ? qsTr("Trust the new certificate")
                                                  : qsTr("Trust and connect")
             highlighted: !AdminClient.certificateChanged
-            DialogButtonBox.buttonRole: DialogButtonBox.AcceptRole
+            onClicked: root.accept()
         }
         Button {
             objectName: "distrustButton"
             text: qsTr("Cancel")
-            DialogButtonBox.buttonRole: DialogButtonBox.RejectRole
+            onClicked: root.reject()
         }
     }
 

@@ -624,7 +624,7 @@ Pane {
                                                 objectName: "mark"
                                                 anchors.centerIn: parent
                                                 text: cell.allowed ? "✓" : "–"
-                                                color: cell.allowed ? "#ffffff" : Theme.idle
+                                                color: cell.allowed ? Theme.onAccent : Theme.idle
                                                 font.weight: Font.Bold
                                             }
                                         }

@@ -6,7 +6,8 @@
 //                [--connect URL --admin-token T] [--node NAME] [--act-as N] [--agent NODE]
 //                [--user NAME --groups G1,G2] [--set-label K=V] [--add-label K=V] [--apply]
 //                [--rbac-tab N] [--expand-denied N] [--kubeconfig NAME [--save-dialog]]
-//                [--lang en|de|fr]
+//                [--lang en|de|fr] [--theme system|light|dark] [--connect-dialog]
+//                [--open-combo OBJECTNAME]
 // --page selects the N-th navigation entry (0 = dashboard, 1 = clients, 2 = tokens), --order /
 // --delivery select the newest order in that status / delivery in that state, --tab 1 shows
 // the Orders page's customers, --dialog opens the test-order dialog, --create-customer makes
@@ -28,6 +29,9 @@
 // explanation there (0: the newest), --kubeconfig issues one in the dialog and --save-dialog opens
 // its file dialog. --lang picks the language (en, de, fr; not saved), else the texts follow the
 // system's locale (LANG=de_DE.UTF-8: German); the header's selector switches while it runs.
+// --theme picks light or dark colours (not saved; default: the system's), for screenshots;
+// --connect-dialog opens the header's connect dialog, --open-combo the drop-down list of the
+// combo box with that object name (themeSelector, languageSelector, statusFilter, ...).
 
 #include "console/accessview.h"
 #include "console/adminclient.h"
@@ -35,6 +39,7 @@
 #include "console/clientform.h"
 #include "console/clientlistmodel.h"
 #include "console/clusterrequestmodel.h"
+#include "console/consoleappearance.h"
 #include "console/consolelanguage.h"
 #include "console/consoleservices.h"
 #include "console/customerlistmodel.h"
@@ -139,7 +144,17 @@ int main(int argc, char *argv[])
     const QCommandLineOption lang(QStringLiteral("lang"),
                                   QStringLiteral("Language: en, de or fr (default: the system's)."),
                                   QStringLiteral("LANG"));
-    parser.addOptions({auditEntry, redeliver, previewToken, compare, access, lang});
+    const QCommandLineOption theme(QStringLiteral("theme"),
+                                   QStringLiteral("Colours: system, light or dark (default: the "
+                                                  "system's)."),
+                                   QStringLiteral("THEME"), QStringLiteral("system"));
+    const QCommandLineOption connectDialog(QStringLiteral("connect-dialog"),
+                                           QStringLiteral("Open the connect dialog."));
+    const QCommandLineOption openCombo(QStringLiteral("open-combo"),
+                                       QStringLiteral("Open this combo box's list."),
+                                       QStringLiteral("OBJECTNAME"));
+    parser.addOptions({auditEntry, redeliver, previewToken, compare, access, lang, theme,
+                       connectDialog, openCombo});
     parser.addOptions({page,           tab,      order, delivery,  dialog,     customer,
                        registerClient, attempt,  mint,  tokensTab, size,       connectTo,
                        adminToken,     nodeName, actAs, agent,     user,       groups,
@@ -159,6 +174,10 @@ int main(int argc, char *argv[])
     // the language asked for.
     if (!services.language()->apply(parser.value(lang))) {
         QTextStream(stderr) << "console_demo: --lang takes en, de or fr\n";
+        return 2;
+    }
+    if (!services.appearance()->apply(parser.value(theme))) {
+        QTextStream(stderr) << "console_demo: --theme takes system, light or dark\n";
         return 2;
     }
     if (parser.isSet(connectTo))
@@ -247,6 +266,19 @@ int main(int argc, char *argv[])
         QTimer::singleShot(1000, window, [window] {
             if (QObject *d = window->findChild<QObject *>(QStringLiteral("testOrderDialog")))
                 QMetaObject::invokeMethod(d, "open");
+        });
+    }
+    if (parser.isSet(connectDialog)) {
+        QTimer::singleShot(1000, window, [window] {
+            if (QObject *d = window->findChild<QObject *>(QStringLiteral("connectDialog")))
+                QMetaObject::invokeMethod(d, "open");
+        });
+    }
+    if (parser.isSet(openCombo)) {
+        QTimer::singleShot(1500, window, [window, name = parser.value(openCombo)] {
+            if (QObject *combo = window->findChild<QObject *>(name))
+                if (auto *popup = combo->property("popup").value<QObject *>())
+                    QMetaObject::invokeMethod(popup, "open");
         });
     }
     if (parser.isSet(customer)) {

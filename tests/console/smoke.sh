@@ -51,6 +51,9 @@ unset QT_QPA_PLATFORM
 if [ -n "${ASAN_OPTIONS:-}" ]; then
     export ASAN_OPTIONS="$ASAN_OPTIONS:fast_unwind_on_malloc=1:detect_leaks=0"
 fi
+# The console's settings (language, theme, window geometry) neither read from nor written to
+# the user's ~/.config/gatehouse/console.conf.
+export XDG_CONFIG_HOME="$tmp/config"
 "$gatehouse" --data-dir "$tmp/data" --service-port 0 --cluster-port 0 --admin-port 0 \
     >"$log" 2>&1 &
 pid=$!

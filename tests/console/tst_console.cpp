@@ -11,8 +11,10 @@
 #include "console/clusterdenial.h"
 #include "console/clusterrequestmodel.h"
 #include "console/clustersettingsstate.h"
+#include "console/consoleappearance.h"
 #include "console/consolelanguage.h"
 #include "console/consoleservices.h"
+#include "console/consolewindowstate.h"
 #include "console/customerlistmodel.h"
 #include "console/dashboardstats.h"
 #include "console/deliverydetail.h"
@@ -46,11 +48,13 @@
 #include "oauth/clientregistry.h"
 #include <QAbstractItemModelTester>
 #include <QCoreApplication>
+#include <QGuiApplication>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QLoggingCategory>
 #include <QQmlComponent>
 #include <QQmlEngine>
+#include <QQuickWindow>
 #include <QScopeGuard>
 #include <QSettings>
 #include <QSslCertificate>
@@ -135,6 +139,16 @@ private slots:
     void germanTranslation();
     void frenchTranslation();
     void languageSwitchAtRuntime();
+
+    // Appearance (light / dark), the window's geometry and page
+    void appearanceChoice();
+    void appearanceFollowsSystemPalette();
+    void appearanceGtkTheme_data();
+    void appearanceGtkTheme();
+    void windowPositionOnScreen_data();
+    void windowPositionOnScreen();
+    void windowStateSavedWhenClosed();
+    void windowStateRestoredAtStart();
 
     // Audit log
     void auditLogNewestFirstLiveAndFiltered();
@@ -1395,6 +1409,331 @@ void TestConsole::languageSwitchAtRuntime()
     QVERIFY(
         !QSettings(QStringLiteral("gatehouse"), QStringLiteral("console")).contains("language"));
     QVERIFY(language->apply("en"));
+}
+
+// ---- Appearance, window state -------------------------------------------------------------
+
+namespace {
+
+QPalette paletteWithWindow(const QColor &window, const QColor &text)
+{
+    QPalette palette;
+    palette.setColor(QPalette::Window, window);
+    palette.setColor(QPalette::WindowText, text);
+    return palette;
+}
+
+// The system's preference comes from GTK_THEME too: none for these tests, restored after.
+auto withoutGtkTheme()
+{
+    const QByteArray gtkTheme = qgetenv("GTK_THEME");
+    const bool had = qEnvironmentVariableIsSet("GTK_THEME");
+    qunsetenv("GTK_THEME");
+    return qScopeGuard([gtkTheme, had] {
+        if (had)
+            qputenv("GTK_THEME", gtkTheme);
+    });
+}
+
+} // namespace
+
+void TestConsole::appearanceChoice()
+{
+    auto gtk = withoutGtkTheme();
+    const QPalette before = QGuiApplication::palette();
+    auto restorePalette = qScopeGuard([before] { QGuiApplication::setPalette(before); });
+    QGuiApplication::setPalette(paletteWithWindow(QColor("#efefef"), Qt::black)); // a light desktop
+    QSettings(QStringLiteral("gatehouse"), QStringLiteral("console")).remove("theme");
+    QCOMPARE(ConsoleAppearance::available(), (QStringList{"system", "light", "dark"}));
+    QCOMPARE(ConsoleAppearance::savedChoice(), QStringLiteral("system"));
+
+    ConsoleServices services;
+    ConsoleAppearance *appearance = services.appearance();
+    QCOMPARE(appearance->choice(), QStringLiteral("system"));
+    QVERIFY(!appearance->systemDark());
+    QVERIFY(!appearance->dark());
+    QQmlEngine engine;
+    services.publishTo(&engine);
+    // The header's selector, next to the language's; and Theme.qml, which binds to it.
+    QQmlComponent component(&engine, QUrl("qrc:/Gatehouse/components/ConsoleHeader.qml"));
+    std::unique_ptr<QObject> header(component.create());
+    QVERIFY2(header, qPrintable(component.errorString()));
+    QObject *selector = header->findChild<QObject *>("themeSelector");
+    QVERIFY(selector);
+    QCOMPARE(selector->property("count").toInt(), 3);
+    QCOMPARE(selector->property("currentText").toString(), QStringLiteral("System (Light)"));
+    QQmlComponent themeProbe(&engine);
+    themeProbe.setData("import QtQuick\nimport Gatehouse\nQtObject { property bool dark: "
+                       "Theme.dark; property color background: Theme.background }",
+                       QUrl("qrc:/themeprobe.qml"));
+    std::unique_ptr<QObject> theme(themeProbe.create());
+    QVERIFY2(theme, qPrintable(themeProbe.errorString()));
+    QCOMPARE(theme->property("dark").toBool(), false);
+    QCOMPARE(theme->property("background").value<QColor>(), QColor("#f3f5f8"));
+
+    // Dark, chosen in the selector: Theme follows at once, and it is remembered.
+    QSignalSpy changed(appearance, &ConsoleAppearance::changed);
+    selector->setProperty("currentIndex", 2);
+    QVERIFY(QMetaObject::invokeMethod(selector, "activated", Q_ARG(int, 2)));
+    QCOMPARE(appearance->choice(), QStringLiteral("dark"));
+    QVERIFY(appearance->dark());
+    QCOMPARE(changed.count(), 1);
+    QCOMPARE(theme->property("dark").toBool(), true);
+    QCOMPARE(theme->property("background").value<QColor>(), QColor("#11161d"));
+    QCOMPARE(QSettings(QStringLiteral("gatehouse"), QStringLiteral("console")).value("theme"),
+             QVariant(QStringLiteral("dark")));
+    QCOMPARE(ConsoleAppearance::savedChoice(), QStringLiteral("dark"));
+
+    // A choice the console does not have is refused and changes nothing.
+    QVERIFY(!appearance->choose(QStringLiteral("sepia")));
+    QVERIFY(!appearance->choose(QString()));
+    QVERIFY(!appearance->apply(QStringLiteral("Dark")));
+    QCOMPARE(appearance->choice(), QStringLiteral("dark"));
+    QCOMPARE(changed.count(), 1);
+    QCOMPARE(ConsoleAppearance::savedChoice(), QStringLiteral("dark"));
+    // ... and so is one found in the settings file (edited by hand, or by a newer console).
+    QSettings(QStringLiteral("gatehouse"), QStringLiteral("console")).setValue("theme", "sepia");
+    QCOMPARE(ConsoleAppearance::savedChoice(), QStringLiteral("system"));
+
+    // Light; then following the system again forgets the choice.
+    QVERIFY(appearance->choose(QStringLiteral("light")));
+    QVERIFY(!appearance->dark());
+    QCOMPARE(selector->property("currentIndex").toInt(), 1);
+    QCOMPARE(ConsoleAppearance::savedChoice(), QStringLiteral("light"));
+    // --theme: applied for the run, not saved.
+    QVERIFY(appearance->apply(QStringLiteral("dark")));
+    QCOMPARE(ConsoleAppearance::savedChoice(), QStringLiteral("light"));
+    QVERIFY(appearance->choose(QStringLiteral("system")));
+    QCOMPARE(appearance->currentIndex(), 0);
+    QVERIFY(!appearance->dark());
+    QVERIFY(!QSettings(QStringLiteral("gatehouse"), QStringLiteral("console")).contains("theme"));
+
+    // The options follow the language ("System (Hell)").
+    QVERIFY(services.language()->apply(QStringLiteral("de")));
+    auto english = qScopeGuard([&services] { services.language()->apply(QStringLiteral("en")); });
+    QCOMPARE(selector->property("currentText").toString(), QStringLiteral("System (Hell)"));
+    QCOMPARE(selector->property("currentIndex").toInt(), 0);
+}
+
+void TestConsole::appearanceFollowsSystemPalette()
+{
+    auto gtk = withoutGtkTheme();
+    const QPalette before = QGuiApplication::palette();
+    auto restorePalette = qScopeGuard([before] { QGuiApplication::setPalette(before); });
+    const QPalette light = paletteWithWindow(QColor("#efefef"), Qt::black);
+    const QPalette dark = paletteWithWindow(QColor("#2a2a2a"), Qt::white);
+    QVERIFY(!ConsoleAppearance::paletteIsDark(light));
+    QVERIFY(ConsoleAppearance::paletteIsDark(dark));
+    QGuiApplication::setPalette(light);
+
+    ConsoleAppearance appearance;
+    QVERIFY(appearance.apply(QStringLiteral("system")));
+    QVERIFY(!appearance.dark());
+    QSignalSpy changed(&appearance, &ConsoleAppearance::changed);
+    QSignalSpy optionsChanged(&appearance, &ConsoleAppearance::optionsChanged);
+
+    // The desktop turns dark while the console runs (the platform theme's palette changes).
+    QGuiApplication::setPalette(dark);
+    QTRY_VERIFY(appearance.systemDark());
+    QVERIFY(appearance.dark());
+    QCOMPARE(changed.count(), 1);
+    QVERIFY(optionsChanged.count() >= 1);
+    QCOMPARE(appearance.options().at(0).toMap().value("text").toString(),
+             QStringLiteral("System (Dark)"));
+    // An explicit choice wins over the system's.
+    QVERIFY(appearance.apply(QStringLiteral("light")));
+    QVERIFY(!appearance.dark());
+    QVERIFY(appearance.systemDark());
+    QVERIFY(appearance.apply(QStringLiteral("system")));
+    QVERIFY(appearance.dark());
+
+    // And light again.
+    changed.clear();
+    QGuiApplication::setPalette(light);
+    QTRY_VERIFY(!appearance.systemDark());
+    QVERIFY(!appearance.dark());
+    QCOMPARE(changed.count(), 1);
+    // A palette change that keeps the preference is no change.
+    QGuiApplication::setPalette(paletteWithWindow(QColor("#fafafa"), Qt::black));
+    QCOMPARE(changed.count(), 1);
+}
+
+void TestConsole::appearanceGtkTheme_data()
+{
+    QTest::addColumn<QString>("gtkTheme");
+    QTest::addColumn<bool>("dark");
+    QTest::newRow("unset") << QString() << false;
+    QTest::newRow("Adwaita") << "Adwaita" << false;
+    QTest::newRow("Adwaita:dark") << "Adwaita:dark" << true;
+    QTest::newRow("Adwaita:DARK") << "Adwaita:DARK" << true;
+    QTest::newRow("Adwaita-dark") << "Adwaita-dark" << true;
+    QTest::newRow("Yaru:light") << "Yaru:light" << false;
+    QTest::newRow("Darkly") << "Darkly" << false;
+}
+
+void TestConsole::appearanceGtkTheme()
+{
+    QFETCH(QString, gtkTheme);
+    QFETCH(bool, dark);
+    QCOMPARE(ConsoleAppearance::gtkThemeIsDark(gtkTheme), dark);
+
+    // GTK_THEME overrides a light platform palette (GTK applications are dark then, too).
+    auto gtk = withoutGtkTheme();
+    const QPalette before = QGuiApplication::palette();
+    auto restorePalette = qScopeGuard([before] { QGuiApplication::setPalette(before); });
+    QGuiApplication::setPalette(paletteWithWindow(QColor("#efefef"), Qt::black));
+    if (!gtkTheme.isNull())
+        qputenv("GTK_THEME", gtkTheme.toUtf8());
+    ConsoleAppearance appearance;
+    QCOMPARE(appearance.systemDark(), dark);
+    QCOMPARE(appearance.dark(), dark);
+    qunsetenv("GTK_THEME");
+}
+
+void TestConsole::windowPositionOnScreen_data()
+{
+    QTest::addColumn<QRect>("geometry");
+    QTest::addColumn<QList<QRect>>("screens");
+    QTest::addColumn<bool>("reachable");
+    const QRect hd(0, 0, 1920, 1080);
+    const QRect right(1920, 0, 1280, 1024);
+    QTest::newRow("on the screen") << QRect(40, 50, 900, 600) << QList<QRect>{hd} << true;
+    QTest::newRow("monitor unplugged") << QRect(2000, 100, 900, 600) << QList<QRect>{hd} << false;
+    QTest::newRow("on the second monitor")
+        << QRect(2000, 100, 900, 600) << QList<QRect>{hd, right} << true;
+    QTest::newRow("100 px on screen") << QRect(1820, 100, 900, 600) << QList<QRect>{hd} << true;
+    QTest::newRow("40 px on screen") << QRect(1880, 100, 900, 600) << QList<QRect>{hd} << false;
+    QTest::newRow("above the screen") << QRect(100, -590, 900, 600) << QList<QRect>{hd} << false;
+    QTest::newRow("far away") << QRect(-30000, -30000, 900, 600) << QList<QRect>{hd} << false;
+    QTest::newRow("no screens") << QRect(40, 50, 900, 600) << QList<QRect>{} << false;
+}
+
+void TestConsole::windowPositionOnScreen()
+{
+    QFETCH(QRect, geometry);
+    QFETCH(QList<QRect>, screens);
+    QFETCH(bool, reachable);
+    QCOMPARE(ConsoleWindowState::reachable(geometry, screens), reachable);
+
+    NavigationModel navigation;
+    ConsoleWindowState windowState(&navigation);
+    const QVariantMap properties =
+        windowState.initialProperties({geometry, false, QStringLiteral("orders")}, screens);
+    QCOMPARE(properties.value("width").toInt(), geometry.width());
+    QCOMPARE(properties.value("height").toInt(), geometry.height());
+    // An unreachable position is left to the window manager.
+    QCOMPARE(properties.contains("x"), reachable);
+    QCOMPARE(properties.contains("y"), reachable);
+    if (reachable)
+        QCOMPARE(QPoint(properties.value("x").toInt(), properties.value("y").toInt()),
+                 geometry.topLeft());
+    QCOMPARE(properties.value("currentPage").toInt(), navigation.indexOf("orders"));
+    QVERIFY(!properties.contains("visibility"));
+}
+
+void TestConsole::windowStateSavedWhenClosed()
+{
+    QSettings(QStringLiteral("gatehouse"), QStringLiteral("console")).remove("window");
+    NavigationModel navigation;
+    ConsoleWindowState windowState(&navigation);
+    // Nothing saved yet: Main.qml's own size, the first page.
+    QCOMPARE(ConsoleWindowState::saved().geometry, QRect());
+    QVERIFY(windowState.initialProperties(ConsoleWindowState::saved(), {QRect(0, 0, 1920, 1080)})
+                .isEmpty());
+
+    QQmlEngine engine;
+    QQmlComponent component(&engine);
+    component.setData("import QtQuick\nWindow { property int currentPage: 0; width: 640; "
+                      "height: 480 }",
+                      QUrl("qrc:/windowprobe.qml"));
+    std::unique_ptr<QObject> object(component.create());
+    auto *window = qobject_cast<QQuickWindow *>(object.get());
+    QVERIFY2(window, qPrintable(component.errorString()));
+    window->setGeometry(QRect(40, 50, 900, 600));
+    window->show();
+    QVERIFY(QTest::qWaitForWindowExposed(window));
+    windowState.track(window);
+    window->setProperty("currentPage", navigation.indexOf("rbac"));
+    window->setGeometry(QRect(60, 70, 950, 640));
+    // (The geometry change arrives as an event.)
+    QTRY_COMPARE(windowState.current().geometry, QRect(60, 70, 950, 640));
+
+    // Maximized: the normal geometry is kept for when it is restored again.
+    window->setWindowStates(Qt::WindowMaximized);
+    QTRY_VERIFY(window->windowStates().testFlag(Qt::WindowMaximized));
+    QCOMPARE(windowState.current().geometry, QRect(60, 70, 950, 640));
+    QVERIFY(windowState.current().maximized);
+
+    // Saved when it closes.
+    QCOMPARE(ConsoleWindowState::saved().geometry, QRect());
+    window->close();
+    const ConsoleWindowState::State saved = ConsoleWindowState::saved();
+    QCOMPARE(saved.geometry, QRect(60, 70, 950, 640));
+    QVERIFY(saved.maximized);
+    QCOMPARE(saved.page, QStringLiteral("rbac"));
+
+    // What the next start gets: the same, maximized, on the RBAC page.
+    const QVariantMap properties = windowState.initialProperties(saved, {QRect(0, 0, 1920, 1080)});
+    QCOMPARE(properties.value("x").toInt(), 60);
+    QCOMPARE(properties.value("y").toInt(), 70);
+    QCOMPARE(properties.value("width").toInt(), 950);
+    QCOMPARE(properties.value("height").toInt(), 640);
+    QCOMPARE(properties.value("visibility").toInt(), int(QWindow::Maximized));
+    QCOMPARE(properties.value("currentPage").toInt(), navigation.indexOf("rbac"));
+    // On a smaller screen it is no larger than the screen; a page that is gone is not restored.
+    const QVariantMap small = windowState.initialProperties(
+        {QRect(0, 0, 1600, 1000), false, QStringLiteral("gone")}, {QRect(0, 0, 1280, 800)});
+    QCOMPARE(small.value("width").toInt(), 1280);
+    QCOMPARE(small.value("height").toInt(), 800);
+    QVERIFY(!small.contains("currentPage"));
+    QVERIFY(!small.contains("visibility"));
+}
+
+void TestConsole::windowStateRestoredAtStart()
+{
+    // As run() does: Main.qml created with the saved state as initial properties.
+    QSettings(QStringLiteral("gatehouse"), QStringLiteral("console")).remove("window");
+    ConsoleWindowState::save({QRect(30, 40, 1000, 700), false, QStringLiteral("deliveries")});
+    ConsoleServices services;
+    QQmlEngine engine;
+    services.publishTo(&engine);
+    ConsoleWindowState windowState(services.navigation());
+    QList<QRect> screens = ConsoleWindowState::screens();
+    QVERIFY(!screens.isEmpty());
+    screens = {QRect(0, 0, 1920, 1080)}; // the offscreen platform's screen is 800 x 600
+    QQmlComponent component(&engine, QUrl("qrc:/Gatehouse/Main.qml"));
+    std::unique_ptr<QObject> object(component.createWithInitialProperties(
+        windowState.initialProperties(ConsoleWindowState::saved(), screens)));
+    auto *window = qobject_cast<QQuickWindow *>(object.get());
+    QVERIFY2(window, qPrintable(component.errorString()));
+    QCOMPARE(window->property("currentPage").toInt(), services.navigation()->indexOf("deliveries"));
+    QObject *pages = window->findChild<QObject *>("pages");
+    QVERIFY(pages);
+    QCOMPARE(pages->property("currentIndex").toInt(), services.navigation()->indexOf("deliveries"));
+    QCOMPARE(window->width(), 1000);
+    QCOMPARE(window->height(), 700);
+    QCOMPARE(window->position(), QPoint(30, 40));
+    windowState.track(window);
+    window->setProperty("currentPage", services.navigation()->indexOf("audit"));
+    window->close();
+    QCOMPARE(ConsoleWindowState::saved().page, QStringLiteral("audit"));
+    QVERIFY(!ConsoleWindowState::saved().maximized);
+
+    // Left maximized: it opens maximized, and keeps the normal geometry for later.
+    ConsoleWindowState::save({QRect(30, 40, 1000, 700), true, QStringLiteral("orders")});
+    ConsoleWindowState again(services.navigation());
+    std::unique_ptr<QObject> maximizedObject(component.createWithInitialProperties(
+        again.initialProperties(ConsoleWindowState::saved(), screens)));
+    auto *maximized = qobject_cast<QQuickWindow *>(maximizedObject.get());
+    QVERIFY(maximized);
+    QTRY_VERIFY(maximized->windowStates().testFlag(Qt::WindowMaximized));
+    QVERIFY(maximized->isVisible());
+    QCOMPARE(maximized->property("currentPage").toInt(), services.navigation()->indexOf("orders"));
+    again.track(maximized);
+    QCOMPARE(again.current().geometry, QRect(30, 40, 1000, 700));
+    maximized->close();
+    QVERIFY(ConsoleWindowState::saved().maximized);
+    QCOMPARE(ConsoleWindowState::saved().geometry, QRect(30, 40, 1000, 700));
 }
 
 // ---- AdminClient -------------------------------------------------------------------------

@@ -4,7 +4,7 @@ import Gatehouse
 import GatehouseTest
 
 // The real Main.qml window: the connect dialog at start, connecting through it, the header and
-// its language selector.
+// its language and theme selectors.
 TestCase {
     id: testCase
 
@@ -113,7 +113,94 @@ TestCase {
         compare(selector.currentIndex, 0)
     }
 
+    function test_themeSelectorSwitchesAtOnce() {
+        Appearance.choose("light")
+        const window = openWindow()
+        const selector = findChild(window, "themeSelector")
+        verify(selector)
+        compare(selector.Accessible.name, "Theme")
+        compare(selector.count, 3)
+        compare(selector.currentText, "Light")
+        verify(!Theme.dark)
+        // A page's background and a control that takes its colours from the palette; and the
+        // same in an open dialog (popups inherit the window's palette once shown).
+        window.currentPage = Navigation.indexOf("settings")
+        const page = findChild(window.contentItem, "page-settings")
+        verify(page)
+        const field = findChild(page, "settingsFilter")
+        verify(field)
+        const dialog = findChild(window, "connectDialog")
+        dialog.open()
+        tryCompare(dialog, "opened", true)
+        const dialogField = findChild(dialog, "urlField")
+        verify(dialogField)
+        // (As strings: a colour read from a property follows the property.)
+        const lightBackground = String(page.background.color)
+        const lightBase = String(field.palette.base)
+        const lightText = String(field.palette.text)
+        verify(Qt.colorEqual(lightBackground, Theme.background))
+        verify(Qt.colorEqual(lightBase, Theme.field))
+        verify(Qt.colorEqual(lightText, Theme.text))
+        verify(Qt.colorEqual(dialogField.palette.base, Theme.field))
+        verify(Qt.colorEqual(window.color, Theme.background))
+        dialog.close()
+        tryCompare(dialog, "visible", false)
+
+        // Dark: everything follows at once, without a restart or a frame in between.
+        const dark = selector.indexOfValue("dark")
+        verify(dark > 0)
+        selector.currentIndex = dark
+        selector.activated(dark)
+        compare(Appearance.choice, "dark")
+        verify(Appearance.dark)
+        verify(Theme.dark)
+        compare(selector.currentText, "Dark")
+        verify(Qt.colorEqual(page.background.color, Theme.background))
+        verify(!Qt.colorEqual(page.background.color, lightBackground))
+        verify(Qt.colorEqual(window.color, Theme.background))
+        verify(Qt.colorEqual(field.palette.base, Theme.field))
+        verify(!Qt.colorEqual(field.palette.base, lightBase))
+        verify(Qt.colorEqual(field.palette.text, Theme.text))
+        verify(!Qt.colorEqual(field.palette.text, lightText))
+        verify(Qt.colorEqual(field.color, Theme.text)) // what the field draws its text with
+        verify(Qt.colorEqual(field.placeholderTextColor, Theme.mutedText))
+        // Disabled controls keep their own (greyed) colours after the switch.
+        verify(Qt.colorEqual(field.palette.disabled.text, Theme.idle))
+        verify(Qt.colorEqual(field.palette.disabled.base, Theme.disabledBase))
+        dialog.open()
+        tryCompare(dialog, "opened", true)
+        verify(Qt.colorEqual(dialogField.palette.base, Theme.field))
+        verify(Qt.colorEqual(dialogField.palette.text, Theme.text))
+        const connectButton = findChild(dialog, "dialogConnectButton")
+        verify(Qt.colorEqual(connectButton.palette.disabled.buttonText, Theme.idle))
+
+        // Light again. (A dialog that is open keeps its controls' colours until it closes: Qt
+        // 6.4 does not pass a palette change on to the controls of an open popup. Only the
+        // desktop can switch while a modal dialog is open; the header's menu is behind it.)
+        dialog.close()
+        tryCompare(dialog, "visible", false)
+        const light = selector.indexOfValue("light")
+        selector.currentIndex = light
+        selector.activated(light)
+        compare(selector.currentText, "Light")
+        verify(!Theme.dark)
+        verify(Qt.colorEqual(page.background.color, lightBackground))
+        verify(Qt.colorEqual(field.palette.base, lightBase))
+        verify(Qt.colorEqual(field.palette.text, lightText))
+        dialog.open()
+        tryCompare(dialog, "opened", true)
+        verify(Qt.colorEqual(dialogField.palette.base, lightBase))
+        dialog.close()
+        tryCompare(dialog, "visible", false)
+        // Back to the system's (cleanup() makes sure of it).
+        selector.currentIndex = 0
+        selector.activated(0)
+        compare(Appearance.choice, "system")
+    }
+
     function cleanup() {
+        if (Appearance.choice !== "system")
+            Appearance.choose("system") // the other tests expect the system's colours
         if (Language.choice !== "")
             Language.choose("") // the other tests expect the system's language
         Orders.statusFilter = ""
