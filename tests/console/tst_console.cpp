@@ -57,8 +57,8 @@
 #include <QQuickWindow>
 #include <QScopeGuard>
 #include <QSettings>
-#include <QSslCertificate>
 #include <QSignalSpy>
+#include <QSslCertificate>
 #include <QStandardPaths>
 #include <QTcpServer>
 #include <QTranslator>
