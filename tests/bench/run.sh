@@ -22,20 +22,56 @@
 #             nginx-light with ssl_verify_client on the same certificates answering a static
 #             node; RBAC decisions in-process with 1,000 bindings, indexed vs a linear scan
 #             (tests/bench/bench_rbac.cpp).
+#   console   the QML console under Xvfb against its own backend holding 100,000 orders (loaded
+#             through the service API): cold start to first frame of gatehouse --connect and of
+#             the embedded gatehouse vs a minimal Qt Quick app (tests/bench/qml_peer.cpp); the
+#             Orders page's load, memory, scrolling and event-to-screen latency
+#             (tests/bench/console_bench.cpp) vs the same minimal app and a plain SSE reader.
+#             Built in its own directory (BENCH_CONSOLE_BUILD_DIR, default build-release-console)
+#             with -DGATEHOUSE_BUILD_CONSOLE_BENCH=ON. Not part of "all" (it takes ~5 minutes).
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 cd "$here"
 DURATION="${BENCH_DURATION:-10s}"
 BUILD_DIR="${BENCH_BUILD_DIR:-build-release}"
 ONLY="${1:-all}"
+case "$ONLY" in
+  all | healthz | orders | webhooks | oauth | cluster | console) ;;
+  *) echo "unknown scenario $ONLY (known: healthz, orders, webhooks, oauth, cluster, console)" >&2; exit 2 ;;
+esac
 
 need_root() { if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi; }
-for p in wrk nginx-light; do
-  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
-    need_root apt-get update -qq
-    need_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$p"
-  fi
-done
+install_missing() {
+  local p
+  for p in "$@"; do
+    if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+      need_root apt-get update -qq
+      need_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$p"
+    fi
+  done
+}
+
+work="$(mktemp -d)"
+gh_pid=""; nginx_pid=""; console_pids=()
+cleanup() {
+  local p
+  for p in "${console_pids[@]}"; do
+    kill "$p" 2>/dev/null && wait "$p" 2>/dev/null || true
+  done
+  [ -n "$gh_pid" ] && kill "$gh_pid" 2>/dev/null && wait "$gh_pid" 2>/dev/null || true
+  [ -n "$nginx_pid" ] && kill "$nginx_pid" 2>/dev/null || true
+  rm -rf "$work"
+}
+trap cleanup EXIT
+
+if [ "$ONLY" = console ]; then
+  # shellcheck source=tests/bench/console.sh
+  source tests/bench/console.sh
+  scenario_console
+  exit 0
+fi
+
+install_missing wrk nginx-light
 
 echo "==> building Release in $BUILD_DIR" >&2
 cmake -S . -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=Release -DGATEHOUSE_BUILD_TESTS=OFF -DGATEHOUSE_BUILD_CONSOLE=OFF >/dev/null
@@ -43,15 +79,6 @@ cmake --build "$BUILD_DIR" -j "$(nproc)" --target gatehouse bench_qthttpserver_e
 if [ ! -d tests/e2e/node_modules/standardwebhooks ]; then
   (cd tests/e2e && npm ci --no-audit --no-fund --prefer-offline >&2)
 fi
-
-work="$(mktemp -d)"
-gh_pid=""; nginx_pid=""
-cleanup() {
-  [ -n "$gh_pid" ] && kill "$gh_pid" 2>/dev/null && wait "$gh_pid" 2>/dev/null || true
-  [ -n "$nginx_pid" ] && kill "$nginx_pid" 2>/dev/null || true
-  rm -rf "$work"
-}
-trap cleanup EXIT
 
 QT_LOGGING_RULES="gatehouse.access=false" "$BUILD_DIR/app/gatehouse" --headless --data-dir "$work/data" \
   --service-port 0 --cluster-port 0 --admin-port 0 --webhook-allow-loopback \
@@ -287,6 +314,5 @@ case "$ONLY" in
   healthz) scenario_healthz ;;
   orders) scenario_orders ;;
   webhooks) scenario_webhooks ;;
-  *) echo "unknown scenario $ONLY (known: healthz, orders, webhooks, oauth, cluster)" >&2; exit 2 ;;
 esac
 echo "(wrk -t1, $DURATION per run, $(nproc) cores shared by client and servers)"
