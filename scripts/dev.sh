@@ -24,7 +24,7 @@ BUILD_PACKAGES=(
 # What the test suite additionally needs (real counterparts: openssl, curl, a display; and
 # for the package test dpkg-shlibdeps, desktop-file-validate, file).
 TEST_PACKAGES=(
-  qml6-module-qttest xvfb xauth imagemagick curl chromium python3-jwcrypto python3-kubernetes
+  qml6-module-qttest xvfb xauth xdotool imagemagick curl chromium python3-jwcrypto python3-kubernetes
   clang-14 libclang-rt-14-dev libfuzzer-14-dev clang-tidy-14 clang-format-14 ccache
   dpkg-dev desktop-file-utils file adduser
 )

@@ -6,6 +6,7 @@
 #include <QClipboard>
 #include <QGuiApplication>
 #include <QJsonArray>
+#include <QUrl>
 
 namespace Gatehouse::Console {
 
@@ -118,6 +119,22 @@ void ClientListModel::remove(const QString &clientId)
             emit clientRemoved(clientId);
         },
         [this] { setBusy(false); });
+}
+
+void ClientListModel::applyEvent(const AdminEvent &event)
+{
+    if (!event.type.startsWith(QLatin1String("oauth.client.")))
+        return;
+    const QString id = event.data.value(QLatin1String("clientId")).toString();
+    if (id.isEmpty())
+        return;
+    if (event.type == QLatin1String("oauth.client.deleted")) {
+        if (const int row = indexOfId(id); row >= 0)
+            removeRowAt(row);
+        return;
+    }
+    fetchAndUpsert(
+        QStringLiteral("/clients/%1").arg(QString::fromLatin1(QUrl::toPercentEncoding(id))));
 }
 
 void ClientListModel::copyToClipboard(const QString &text) const

@@ -8,8 +8,9 @@ namespace Gatehouse::Console {
 
 // The OAuth clients (GET /admin/v1/clients), newest first. Registering (ClientForm) and
 // rotating a secret hand the new client_secret to QML once, through secretIssued(); the
-// model never keeps it. The backend publishes no client events: the list is read again on
-// every (re)connect and updated from the answers of the console's own actions.
+// model never keeps it. The list follows the backend's oauth.client.* events (registered,
+// updated, secret-rotated: the client is read again; deleted: its row goes), so clients made
+// elsewhere (the CLI, RFC 7591 registration, demo seeding) appear at once.
 class ClientListModel : public Gatehouse::Console::LiveListModel
 {
     Q_OBJECT
@@ -73,7 +74,7 @@ protected:
     ApiCall listCall() const override;
     bool listedBefore(const QJsonObject &a, const QJsonObject &b) const override;
     QJsonObject normalize(const QJsonObject &object) const override;
-    void applyEvent(const AdminEvent &) override {}
+    void applyEvent(const AdminEvent &event) override;
 
 private:
     void setBusy(bool busy);

@@ -156,6 +156,9 @@ Pane {
 
                         ColumnLayout {
                             Layout.fillWidth: true
+                            // Takes what the buttons leave; its texts elide instead of
+                            // pushing the buttons out of the row.
+                            Layout.preferredWidth: 0
                             spacing: 4
 
                             RowLayout {
@@ -177,6 +180,9 @@ Pane {
                                 StatusBadge {
                                     objectName: "obsoleteGrantBadge"
                                     visible: clientRow.hasObsoleteGrant
+                                    Layout.fillWidth: true
+                                    Layout.minimumWidth: 48
+                                    Layout.maximumWidth: implicitWidth
                                     family: "waiting"
                                     text: qsTr("password grant: obsolete — OAuth 2.1 removes it")
                                 }

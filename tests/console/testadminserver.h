@@ -102,6 +102,10 @@ public:
     // tokens). No events.
     void resetOAuthData();
     QString clientId(int index) const; // seed order
+    // A confidential client_credentials client made by someone else (the CLI, RFC 7591), with
+    // its oauth.client.registered event; returns its id. And one deleted elsewhere.
+    QString registerClientElsewhere(const QString &name);
+    void removeClientElsewhere(const QString &clientId);
     // A JWT from this server's issuer for the client, expiring expiresIn seconds from now
     // (negative: already expired); audience "" means the client id. Not stored.
     QString makeJwt(const QString &clientId, const QString &scope, qint64 expiresIn,

@@ -209,6 +209,33 @@ void TestAdminServer::resetOAuthData()
           "0195f3a2-7c1e-7b40-9d2a-5e6f7a8b9c0d", "anna", "orders:write", 25 * 60, 20 * 86400);
 }
 
+QString TestAdminServer::registerClientElsewhere(const QString &name)
+{
+    const QString id = randomToken(18);
+    m_clients.prepend({{"client_id", id},
+                       {"client_name", name},
+                       {"redirect_uris", QJsonArray{}},
+                       {"grant_types", QJsonArray{"client_credentials"}},
+                       {"scope", "read"},
+                       {"token_endpoint_auth_method", "client_secret_basic"},
+                       {"contacts", QJsonArray{}},
+                       {"access_token_format", "jwt"},
+                       {"access_token_lifetime", 600},
+                       {"client_id_issued_at", QDateTime::currentSecsSinceEpoch()}});
+    sendEvent(QStringLiteral("oauth.client.registered"), {{"clientId", id}, {"via", "dynamic"}});
+    return id;
+}
+
+void TestAdminServer::removeClientElsewhere(const QString &clientId)
+{
+    for (qsizetype i = 0; i < m_clients.size(); ++i)
+        if (str(m_clients.at(i), "client_id") == clientId) {
+            m_clients.removeAt(i);
+            break;
+        }
+    sendEvent(QStringLiteral("oauth.client.deleted"), {{"clientId", clientId}});
+}
+
 QString TestAdminServer::clientId(int index) const
 {
     return str(m_clients.value(index), "client_id");
@@ -285,6 +312,9 @@ bool TestAdminServer::handleOAuth(QTcpSocket *socket, const QByteArray &method,
             client.insert("client_id", randomToken(18));
             m_clients.prepend(client);
             withSecret(201, client, socket);
+            // As the real backend: every change of a client is an oauth.client.* event.
+            sendEvent(QStringLiteral("oauth.client.registered"),
+                      {{"clientId", str(client, "client_id")}, {"via", "admin"}});
             return true;
         }
         const int i = indexOfClient(id);
@@ -303,10 +333,12 @@ bool TestAdminServer::handleOAuth(QTcpSocket *socket, const QByteArray &method,
                 return true;
             }
             withSecret(200, m_clients.at(i), socket);
+            sendEvent(QStringLiteral("oauth.client.secret-rotated"), {{"clientId", id}});
             return true;
         }
         if (del && action.isEmpty()) {
             m_clients.removeAt(i);
+            sendEvent(QStringLiteral("oauth.client.deleted"), {{"clientId", id}});
             for (qsizetype t = m_tokens.size() - 1; t >= 0; --t)
                 if (str(m_tokens.at(t), "clientId") == id) {
                     m_revokedTokens.insert(str(m_tokens.at(t), "id"),

@@ -235,6 +235,7 @@ private slots:
     void jwtCountdown();
     void jwtInspectorKeyAndBody();
     void clientsRegisterRotateDelete();
+    void clientsFollowChangesMadeElsewhere();
     void tokensMintRevokeAndInspect();
     void realBackendClientsTokensJwt();
 
@@ -3694,6 +3695,32 @@ void TestConsole::clientsRegisterRotateDelete()
     QCOMPARE(clients->error(), QString());
     // Its tokens went with it: the token list is read again.
     QTRY_COMPARE(c.server.countRequests("GET /admin/v1/tokens"), tokenReloads + 1);
+}
+
+void TestConsole::clientsFollowChangesMadeElsewhere()
+{
+    Connected c;
+    QVERIFY(c.start());
+    ClientListModel *clients = c.services.clients();
+    QAbstractItemModelTester tester(clients,
+                                    QAbstractItemModelTester::FailureReportingMode::QtTest);
+    QTRY_VERIFY(clients->loaded());
+    QCOMPARE(clients->rowCount(), 3);
+    const int mintable = int(clients->mintOptions().size());
+    // Registered by someone else (the CLI, RFC 7591, demo seeding): it appears on its event,
+    // read from the server, and the Tokens page can mint for it.
+    const QString id = c.server.registerClientElsewhere(QStringLiteral("Nightly export"));
+    QTRY_COMPARE(clients->rowCount(), 4);
+    QCOMPARE(clients->idAt(0), id);
+    QCOMPARE(clients->index(0).data(ClientListModel::NameRole).toString(),
+             QStringLiteral("Nightly export"));
+    QCOMPARE(clients->mintOptions().size(), mintable + 1);
+    // Deleted elsewhere: its row goes.
+    const QString gone = clients->idAt(2);
+    c.server.removeClientElsewhere(gone);
+    QTRY_COMPARE(clients->rowCount(), 3);
+    QCOMPARE(clients->indexOfId(gone), -1);
+    QCOMPARE(clients->error(), QString());
 }
 
 void TestConsole::tokensMintRevokeAndInspect()
