@@ -3245,6 +3245,14 @@
         <source>Customers</source>
         <translation>Kunden</translation>
     </message>
+    <message>
+        <source>Loading older orders…</source>
+        <translation>Ältere Bestellungen werden geladen …</translation>
+    </message>
+    <message>
+        <source>Older orders: scroll on to load them</source>
+        <translation>Ältere Bestellungen: weiterscrollen, um sie zu laden</translation>
+    </message>
 </context>
 <context>
     <name>RbacPage</name>

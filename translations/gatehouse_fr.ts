@@ -3245,6 +3245,14 @@
         <source>This order has no status callback URL, so no webhooks are sent.</source>
         <translation>Cette commande n&apos;a pas d&apos;URL de rappel de statut&#xa0;: aucun webhook n&apos;est envoyé.</translation>
     </message>
+    <message>
+        <source>Loading older orders…</source>
+        <translation>Chargement des commandes plus anciennes…</translation>
+    </message>
+    <message>
+        <source>Older orders: scroll on to load them</source>
+        <translation>Commandes plus anciennes : continuez à faire défiler pour les charger</translation>
+    </message>
 </context>
 <context>
     <name>RbacPage</name>

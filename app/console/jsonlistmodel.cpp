@@ -54,6 +54,17 @@ void JsonListModel::insertRowAt(int row, const QJsonObject &object)
     emit countChanged();
 }
 
+void JsonListModel::appendRows(QList<QJsonObject> rows)
+{
+    if (rows.isEmpty())
+        return;
+    const int first = count();
+    beginInsertRows({}, first, first + int(rows.size()) - 1);
+    m_rows.append(std::move(rows));
+    endInsertRows();
+    emit countChanged();
+}
+
 void JsonListModel::replaceRowAt(int row, const QJsonObject &object)
 {
     if (row < 0 || row >= count() || m_rows.at(row) == object)

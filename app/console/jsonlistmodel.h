@@ -46,6 +46,7 @@ protected:
     virtual QString idOf(const QJsonObject &row) const;
 
     void insertRowAt(int row, const QJsonObject &object);
+    void appendRows(QList<QJsonObject> rows);              // one rowsInserted at the end
     void replaceRowAt(int row, const QJsonObject &object); // one dataChanged, when it differs
     void removeRowAt(int row);
 

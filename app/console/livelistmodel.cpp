@@ -50,6 +50,8 @@ void LiveListModel::reload()
     }
     const quint64 generation = ++m_generation;
     m_eventsDuringLoad.clear();
+    m_window = m_capacity; // one page again
+    setOlder(m_hasOlder, false);
     setLoading(true);
     m_live.noteSyncStarted();
     m_client->callApi(listCall(), this, [this, generation](const ApiResult &result) {
@@ -71,7 +73,10 @@ void LiveListModel::reload()
             return;
         }
         setError(QString());
-        resetFrom(result.object().value(QLatin1String("items")).toArray());
+        const QJsonArray items = result.object().value(QLatin1String("items")).toArray();
+        resetFrom(items);
+        // A full page: there may be more behind it.
+        setOlder(!olderCursorParam().isEmpty() && items.size() >= m_capacity, false);
         m_loaded = true;
         setLoading(false);
         m_live.noteSynced();
@@ -122,8 +127,11 @@ void LiveListModel::upsert(const QJsonObject &object)
     int position = 0;
     while (position < count() && !listedBefore(row, rows().at(position)))
         ++position;
-    if (position >= m_capacity)
-        return; // older than everything we keep
+    if (position >= m_window) {
+        if (!olderCursorParam().isEmpty())
+            setOlder(true, m_loadingOlder); // it is there, behind what we keep
+        return;                             // older than everything we keep
+    }
     insertRowAt(position, row);
     trimToCapacity();
 }
@@ -140,8 +148,8 @@ void LiveListModel::resetFrom(const QJsonArray &items)
     std::stable_sort(next.begin(), next.end(), [this](const QJsonObject &a, const QJsonObject &b) {
         return listedBefore(a, b);
     });
-    if (next.size() > m_capacity)
-        next.resize(m_capacity);
+    if (next.size() > m_window)
+        next.resize(m_window);
     if (next != rows())
         setRows(std::move(next));
 }
@@ -220,8 +228,67 @@ void LiveListModel::setLoading(bool loading)
 
 void LiveListModel::trimToCapacity()
 {
-    while (count() > m_capacity)
+    bool trimmed = false;
+    while (count() > m_window) {
         removeRowAt(count() - 1);
+        trimmed = true;
+    }
+    if (trimmed && !olderCursorParam().isEmpty())
+        setOlder(true, m_loadingOlder); // the trimmed rows can be read back
+}
+
+void LiveListModel::setOlder(bool hasOlder, bool loadingOlder)
+{
+    if (m_hasOlder == hasOlder && m_loadingOlder == loadingOlder)
+        return;
+    m_hasOlder = hasOlder;
+    m_loadingOlder = loadingOlder;
+    emit olderChanged();
+}
+
+bool LiveListModel::canFetchMore(const QModelIndex &parent) const
+{
+    return !parent.isValid() && m_hasOlder && !m_loadingOlder && !m_loading && count() > 0;
+}
+
+void LiveListModel::fetchMore(const QModelIndex &parent)
+{
+    if (!parent.isValid())
+        loadOlder();
+}
+
+void LiveListModel::loadOlder()
+{
+    const QString param = olderCursorParam();
+    if (!m_client || param.isEmpty() || !m_hasOlder || m_loadingOlder || m_loading || count() == 0)
+        return;
+    ApiCall call = listCall();
+    call.query.removeAllQueryItems(param);
+    call.query.addQueryItem(param, idOf(rows().constLast()));
+    const quint64 generation = m_generation;
+    setOlder(true, true);
+    m_client->callApi(call, this, [this, generation](const ApiResult &result) {
+        if (generation != m_generation)
+            return; // reloaded meanwhile: that load decides
+        if (!result.ok()) {
+            if (!result.canceled)
+                setError(result.errorMessage);
+            setOlder(true, false); // may be tried again
+            return;
+        }
+        const QJsonArray items = result.object().value(QLatin1String("items")).toArray();
+        m_window = count() + m_capacity;
+        // All older than the last row (the cursor), so none is listed yet.
+        QList<QJsonObject> older;
+        older.reserve(items.size());
+        for (const QJsonValue item : items) {
+            const QJsonObject row = normalize(item.toObject());
+            if (!idOf(row).isEmpty() && accepts(row))
+                older.append(row);
+        }
+        appendRows(std::move(older));
+        setOlder(items.size() >= m_capacity, false);
+    });
 }
 
 } // namespace Gatehouse::Console

@@ -13,7 +13,9 @@ namespace Gatehouse::Console {
 // (re)connect and whenever a filter changes, the filters passed as query parameters) and kept
 // current by the admin event stream, row by row (dataChanged for updates, inserts at the
 // row's place, newest first by default). The same filters apply on the client to live rows.
-// At most capacity() rows are kept.
+// A load reads capacity() rows. Models with an older-page cursor (olderCursorParam(), e.g.
+// the orders' "before") page back on demand: views call fetchMore() when scrolled to the end
+// (or loadOlder()), each page adds capacity() rows, and a reload starts over at one page.
 class LiveListModel : public Gatehouse::Console::JsonListModel
 {
     Q_OBJECT
@@ -23,6 +25,9 @@ class LiveListModel : public Gatehouse::Console::JsonListModel
     // The last failed call's message as the API wrote it (never translated); empty when none.
     Q_PROPERTY(QString error READ error NOTIFY errorChanged)
     Q_PROPERTY(int capacity READ capacity CONSTANT)
+    // More (older) rows can be read with loadOlder(); and whether such a read is under way.
+    Q_PROPERTY(bool hasOlder READ hasOlder NOTIFY olderChanged)
+    Q_PROPERTY(bool loadingOlder READ loadingOlder NOTIFY olderChanged)
     // How current the rows are: Live, Stale, Syncing, NotPermitted, ... (LiveState).
     Q_PROPERTY(Gatehouse::Console::LiveState *live READ live CONSTANT)
 
@@ -37,9 +42,16 @@ public:
     QString error() const { return m_error; }
     int capacity() const { return m_capacity; }
     // Call before the first rows arrive.
-    void setCapacity(int capacity) { m_capacity = std::max(1, capacity); }
+    void setCapacity(int capacity) { m_capacity = m_window = std::max(1, capacity); }
     AdminClient *client() const { return m_client; }
     LiveState *live() { return &m_live; }
+    bool hasOlder() const { return m_hasOlder; }
+    bool loadingOlder() const { return m_loadingOlder; }
+
+    // Reads the next page of older rows after the last one (with olderCursorParam()).
+    Q_INVOKABLE void loadOlder();
+    bool canFetchMore(const QModelIndex &parent) const override;
+    void fetchMore(const QModelIndex &parent) override;
 
     // Reads the list again (does nothing unless the client is online).
     Q_INVOKABLE void reload();
@@ -56,6 +68,7 @@ public:
 signals:
     void loadingChanged();
     void errorChanged();
+    void olderChanged();
 
 protected:
     // The list call, with the current filters as query parameters.
@@ -69,6 +82,9 @@ protected:
     virtual QString sortTimeKey() const { return QStringLiteral("createdDate"); }
     // What a row keeps of an object (e.g. without nested attempts); default all of it.
     virtual QJsonObject normalize(const QJsonObject &object) const { return object; }
+    // The list call's query parameter that names the row to read older rows after ("before"),
+    // or "" when the list does not page back (default).
+    virtual QString olderCursorParam() const { return {}; }
     virtual void applyEvent(const AdminEvent &event) = 0;
 
     // For filter setters: drops the rows that no longer pass at once, then reloads.
@@ -86,9 +102,13 @@ private:
     void applyLiveEvent(const AdminEvent &event);
     void setLoading(bool loading);
     void trimToCapacity();
+    void setOlder(bool hasOlder, bool loadingOlder);
 
     QPointer<AdminClient> m_client;
-    int m_capacity = DefaultCapacity;
+    int m_capacity = DefaultCapacity; // rows per load (a page)
+    int m_window = DefaultCapacity;   // rows kept: one page per page read since the reload
+    bool m_hasOlder = false;
+    bool m_loadingOlder = false;
     quint64 m_generation = 0; // of the newest reload; older answers are dropped
     bool m_loading = false;
     bool m_loaded = false;

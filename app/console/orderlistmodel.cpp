@@ -62,14 +62,9 @@ QVariant OrderListModel::value(const QJsonObject &row, int role) const
     case StatusFamilyRole:
         return OrderStatus::family(status);
     case LineCountRole:
-        return int(row.value(QLatin1String("beerOrderLines")).toArray().size());
-    case QuantityRole: {
-        int quantity = 0;
-        const QJsonArray lines = row.value(QLatin1String("beerOrderLines")).toArray();
-        for (const QJsonValue line : lines)
-            quantity += line.toObject().value(QLatin1String("orderQuantity")).toInt();
-        return quantity;
-    }
+        return row.value(QLatin1String("lineCount")).toInt();
+    case QuantityRole:
+        return row.value(QLatin1String("quantity")).toInt();
     case VersionRole:
         return row.value(QLatin1String("version")).toInt();
     case CreatedRole:
@@ -127,6 +122,23 @@ void OrderListModel::applyOrder(const QJsonObject &order)
                         order.value(QLatin1String("version")).toInt())
         return; // we already show a newer state
     upsert(order);
+}
+
+QJsonObject OrderListModel::normalize(const QJsonObject &object) const
+{
+    if (!object.contains(QLatin1String("beerOrderLines")))
+        return object; // already a row
+    QJsonObject row = object;
+    const QJsonArray lines = row.take(QLatin1String("beerOrderLines")).toArray();
+    int quantity = 0;
+    for (const QJsonValue line : lines)
+        quantity += line.toObject().value(QLatin1String("orderQuantity")).toInt();
+    row.insert(QStringLiteral("lineCount"), int(lines.size()));
+    row.insert(QStringLiteral("quantity"), quantity);
+    // Kept by the detail view, not by the list.
+    row.remove(QLatin1String("history"));
+    row.remove(QLatin1String("deliveries"));
+    return row;
 }
 
 ApiCall OrderListModel::listCall() const

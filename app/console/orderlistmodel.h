@@ -7,7 +7,8 @@
 namespace Gatehouse::Console {
 
 // The admin API's orders (GET /admin/v1/orders), newest first, live: order.created inserts,
-// order.status updates the row in place. Filtered by status and customer.
+// order.status updates the row in place. Filtered by status and customer. Reads 1,000 at a
+// time; scrolling to the end reads the next 1,000 older ones (LiveListModel's paging).
 class OrderListModel : public Gatehouse::Console::LiveListModel
 {
     Q_OBJECT
@@ -67,6 +68,11 @@ protected:
     ApiCall listCall() const override;
     bool accepts(const QJsonObject &row) const override;
     void applyEvent(const AdminEvent &event) override;
+    // Pages back with GET /orders?before=<id of the last row>.
+    QString olderCursorParam() const override { return QStringLiteral("before"); }
+    // A row keeps its lines' count and total quantity, not the lines (the detail reads the
+    // order itself): with 100,000 orders listed that is most of the memory.
+    QJsonObject normalize(const QJsonObject &object) const override;
 
 private:
     QString m_statusFilter;

@@ -170,6 +170,25 @@ Pane {
                             Accessible.role: Accessible.List
                             Accessible.name: qsTr("Orders")
                             ScrollBar.vertical: ScrollBar {}
+                            // 1,000 at a time: the end of the list reads the next older ones.
+                            onAtYEndChanged: {
+                                if (atYEnd && count > 0 && Orders.hasOlder)
+                                    Orders.loadOlder()
+                            }
+
+                            footer: Item {
+                                width: ListView.view.width
+                                height: Orders.hasOlder ? 40 : 0
+                                visible: Orders.hasOlder
+                                Label {
+                                    objectName: "olderOrders"
+                                    anchors.centerIn: parent
+                                    text: Orders.loadingOlder ? qsTr("Loading older orders…")
+                                                              : qsTr("Older orders: scroll on to load them")
+                                    color: Theme.mutedText
+                                    font.pixelSize: 12
+                                }
+                            }
 
                             delegate: OrderDelegate {
                                 id: orderDelegate

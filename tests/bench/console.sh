@@ -160,7 +160,7 @@ for key, what in (("connect", "Cold start to first frame: `gatehouse --connect` 
                  "minimal Qt Quick app (Fusion, one ListView, 1,000 rows)", f"{p['medianMs']:.0f} ms",
                  ratio(c["medianMs"], p["medianMs"])))
 lst = con["list"]
-rows.append((f"Orders page: connect until the list is on screen ({lst['rows']} of {n_orders:,} orders; the list keeps at most {lst['capacity']})",
+rows.append((f"Orders page: connect until the list is on screen ({lst['rows']} of {n_orders:,} orders; the list reads {lst['capacity']} at a time, scrolling to the end reads more)",
              "-", f"{lst['onScreenMs']:.0f} ms (loaded {lst['loadedMs']:.0f})",
              "curl, the same GET /admin/v1/orders?limit=1000", f"{curl_ms:.0f} ms", ratio(lst["onScreenMs"], curl_ms)))
 rows.append((f"Memory, Orders page open, {n_orders:,} orders in the backend (console process)", "< 200 MB",
@@ -180,17 +180,17 @@ rows.append(("Event to screen: order.status from its `time` to the frame that sh
              "plain SSE reader, the same events (read, not drawn)", lat(sse), f"{ratio(ev['p50ms'], sse['p50ms'])} (median)"))
 w = con.get("allOrders")
 if w:
-    rows.append((f"What-if, every order in the list ({w['rows']:,} rows; read in pages of 1000, capacity raised by the benchmark)",
-                 "-", f"read {w['fetchMs'] / 1000:.1f} s, resetFrom {w['resetFromMs']:.0f} ms, on screen {w['onScreenMs']:.0f} ms after it",
+    rows.append((f"Every order in the list ({w['rows']:,} rows; paged back as scrolling to the end does, {w['pages']} pages of 1000)",
+                 "-", f"read {w['fetchMs'] / 1000:.1f} s, on screen {w['onScreenMs']:.0f} ms after",
                  "-", "-", "-"))
-    rows.append(("What-if memory", "< 200 MB", mem(w["memoryAtEnd"]), "minimal app holding 100,000 rows",
+    rows.append(("Memory with every order loaded", "< 200 MB", mem(w["memoryAtEnd"]), "minimal app holding 100,000 rows",
                  mem(peer["memory"]), ratio(w["memoryAtEnd"]["rssMiB"], peer["memory"]["rssMiB"])))
     ws = w["scroll"]
-    rows.append((f"What-if scrolling ({ws['rows']:.0f} rows at {rps:.0f} rows/s) / jump to the last row",
+    rows.append((f"Scrolling with every order loaded ({ws['rows']:.0f} rows at {rps:.0f} rows/s) / jump to the last row",
                  "no stalls", frames(ws) + f"; jump {w['jumpToEndMs']:.0f} ms", "minimal app's ListView", frames(ps),
                  f"{ratio(ws['p99ms'], ps['p99ms'])} (p99)"))
     we = con["allOrdersEvents"]
-    rows.append(("What-if event to screen", "< 100 ms", lat(we), "plain SSE reader (all events)", lat(sse),
+    rows.append(("Event to screen with every order loaded", "< 100 ms", lat(we), "plain SSE reader (all events)", lat(sse),
                  f"{ratio(we['p50ms'], sse['p50ms'])} (median)"))
 print("| measure | goal | measured | peer | peer measured | ratio |")
 print("|---|---|---|---|---|---|")

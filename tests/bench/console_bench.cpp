@@ -9,9 +9,9 @@
 //     program (not through the console, whose own actions update the list before the event
 //     arrives), each from the event's `time` (the backend's clock when it published it) until
 //     the first frame swapped after the list's row changed to the new status. With
-//     --all-orders, a what-if the console does not do itself: every order of the backend,
-//     read page by page (1000 a page, the API's maximum), put into the same OrderListModel
-//     with its capacity raised; memory, scrolling and events again.
+//     --all-orders, every order of the backend in the list, read by the model's own paging
+//     (what scrolling to the end does: 1,000 older orders a page); memory, scrolling and
+//     events again.
 //
 //   bench_console sse --url URL --token T --count N [--seconds 900]
 //     The transport floor for the event latency: a plain QNetworkAccessManager reader of
@@ -378,47 +378,41 @@ private:
         QTimer::singleShot(200, this, &OrdersBench::nextEvent);
     }
 
-    // What-if: every order of the backend in the console's own model.
+    // Every order of the backend in the list, read the way scrolling to the end reads them
+    // (OrderListModel pages back 1,000 at a time), one page after the other.
     void allOrders()
     {
-        m_allRows = QJsonArray();
         m_fetchStart = std::chrono::steady_clock::now();
-        fetchPage(QString());
-    }
-
-    void fetchPage(const QString &before)
-    {
-        ApiCall call{"GET", QStringLiteral("/orders"), {}, {}};
-        call.query.addQueryItem(QStringLiteral("limit"), QStringLiteral("1000"));
-        if (!before.isEmpty())
-            call.query.addQueryItem(QStringLiteral("before"), before);
-        m_services.adminClient()->callApi(call, this, [this](const ApiResult &result) {
-            if (!result.ok())
-                return fail(QStringLiteral("reading all orders: ") + result.errorMessage);
-            const QJsonArray items = result.object().value(QLatin1String("items")).toArray();
-            for (const QJsonValue item : items)
-                m_allRows.append(item);
-            if (items.size() == 1000)
-                return fetchPage(items.last().toObject().value(QLatin1String("id")).toString());
+        m_pages = 0;
+        if (!m_orders->hasOlder())
+            return showAllOrders();
+        m_paging = connect(m_orders, &LiveListModel::olderChanged, this, [this] {
+            if (m_orders->loadingOlder())
+                return;
+            if (m_orders->hasOlder()) {
+                ++m_pages;
+                return m_orders->loadOlder();
+            }
+            disconnect(m_paging);
             showAllOrders();
         });
+        ++m_pages;
+        m_orders->loadOlder();
     }
 
     void showAllOrders()
     {
         const double fetchMs = msSince(m_fetchStart);
-        m_orders->setCapacity(int(m_allRows.size()) + 1000);
         const auto resetStart = std::chrono::steady_clock::now();
-        m_orders->resetFrom(m_allRows);
-        const double resetMs = msSince(resetStart);
-        m_allRows = QJsonArray(); // the model keeps its own rows
+        QMetaObject::invokeMethod(m_list, "positionViewAtBeginning");
+        const int pages = m_pages;
         connect(
             m_probe, &ScreenProbe::onScreen, this,
-            [this, fetchMs, resetMs, resetStart] {
+            [this, fetchMs, pages, resetStart] {
                 QJsonObject what{
                     {QStringLiteral("rows"), m_orders->count()},
                     {QStringLiteral("fetchMs"), round1(fetchMs)},
-                    {QStringLiteral("resetFromMs"), round1(resetMs)},
+                    {QStringLiteral("pages"), pages},
                     {QStringLiteral("onScreenMs"), round1(std::chrono::duration<double, std::milli>(
                                                               m_probe->swapSteady() - resetStart)
                                                               .count())}};
@@ -497,8 +491,9 @@ private:
     int m_nextRow = 0;
     QString m_eventsKey;
     std::function<void()> m_eventsDone;
-    // What-if.
-    QJsonArray m_allRows;
+    // Every order loaded by paging (--all-orders).
+    QMetaObject::Connection m_paging;
+    int m_pages = 0;
     std::chrono::steady_clock::time_point m_fetchStart;
 };
 
@@ -582,8 +577,9 @@ int main(int argc, char *argv[])
     const QCommandLineOption events(QStringLiteral("events"),
                                     QStringLiteral("Order status changes to time."),
                                     QStringLiteral("N"), QStringLiteral("50"));
-    const QCommandLineOption allOrders(QStringLiteral("all-orders"),
-                                       QStringLiteral("What-if: every order in the list."));
+    const QCommandLineOption allOrders(
+        QStringLiteral("all-orders"),
+        QStringLiteral("Every order in the list, paged back as scrolling does."));
     const QCommandLineOption allOrdersEvents(QStringLiteral("all-orders-events"),
                                              QStringLiteral("Events timed in the what-if."),
                                              QStringLiteral("N"), QStringLiteral("10"));

@@ -236,6 +236,7 @@ private slots:
     void jwtInspectorKeyAndBody();
     void clientsRegisterRotateDelete();
     void clientsFollowChangesMadeElsewhere();
+    void ordersPageBackOnDemand();
     void tokensMintRevokeAndInspect();
     void realBackendClientsTokensJwt();
 
@@ -3695,6 +3696,58 @@ void TestConsole::clientsRegisterRotateDelete()
     QCOMPARE(clients->error(), QString());
     // Its tokens went with it: the token list is read again.
     QTRY_COMPARE(c.server.countRequests("GET /admin/v1/tokens"), tokenReloads + 1);
+}
+
+void TestConsole::ordersPageBackOnDemand()
+{
+    Connected c;
+    QVERIFY(c.start());
+    // Everything at once, to compare with.
+    OrderListModel all(c.services.adminClient(), nullptr);
+    all.reload();
+    QTRY_VERIFY(all.loaded());
+    const int total = all.count();
+    QVERIFY2(total >= 5, "the seed has a few orders");
+    QVERIFY(!all.hasOlder());
+
+    // Two at a time: a full page says there may be more; each loadOlder() adds the next two
+    // older ones after the last row, until a short page.
+    OrderListModel paged(c.services.adminClient(), nullptr);
+    paged.setCapacity(2);
+    QAbstractItemModelTester tester(&paged, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    QSignalSpy older(&paged, &LiveListModel::olderChanged);
+    paged.reload();
+    QTRY_VERIFY(paged.loaded());
+    QCOMPARE(paged.count(), 2);
+    QVERIFY(paged.hasOlder());
+    QVERIFY(paged.canFetchMore({}));
+    int pages = 1;
+    while (paged.hasOlder()) {
+        const int before = paged.count();
+        paged.fetchMore({}); // what a view does at the end of the list
+        QVERIFY(paged.loadingOlder());
+        QVERIFY(!paged.canFetchMore({})); // one read at a time
+        QTRY_VERIFY(!paged.loadingOlder());
+        QVERIFY(paged.count() > before || !paged.hasOlder());
+        QVERIFY2(++pages <= total, "paging ends");
+    }
+    QCOMPARE(paged.count(), total);
+    for (int row = 0; row < total; ++row) {
+        QCOMPARE(paged.idAt(row), all.idAt(row));
+        // Rows keep their lines' count and quantity, not the lines themselves.
+        QCOMPARE(paged.index(row).data(OrderListModel::QuantityRole),
+                 all.index(row).data(OrderListModel::QuantityRole));
+        QCOMPARE(paged.index(row).data(OrderListModel::LineCountRole),
+                 all.index(row).data(OrderListModel::LineCountRole));
+    }
+    QVERIFY(!paged.rowAt(0).contains(QLatin1String("beerOrderLines")));
+    QVERIFY(older.count() >= 2);
+
+    // A reload starts over at one page.
+    paged.reload();
+    QTRY_VERIFY(!paged.loading());
+    QCOMPARE(paged.count(), 2);
+    QVERIFY(paged.hasOlder());
 }
 
 void TestConsole::clientsFollowChangesMadeElsewhere()
