@@ -15,6 +15,16 @@ Pane {
     palette.disabled.buttonText: Theme.idle
     palette.disabled.windowText: Theme.idle
 
+    // Ctrl+F: to the list's filter.
+    Shortcut {
+        sequence: "Ctrl+F"
+        enabled: root.visible
+        onActivated: {
+            targetField.forceActiveFocus()
+            targetField.selectAll()
+        }
+    }
+
     function select(entryId: string) {
         AuditDetail.entryId = entryId
     }
@@ -127,7 +137,7 @@ Pane {
                 Layout.minimumWidth: 380
                 color: Theme.surface
                 radius: Theme.radius
-                border.color: Theme.border
+                border.color: auditList.activeFocus ? Theme.accent : Theme.border
                 clip: true
 
                 ListView {
@@ -142,6 +152,23 @@ Pane {
                     clip: true
                     model: AuditLog
                     boundsBehavior: Flickable.StopAtBounds
+                    // Keyboard: Tab reaches the list, Up/Down and Home/End select.
+                    activeFocusOnTab: true
+                    keyNavigationEnabled: true
+                    highlightMoveDuration: 0
+                    Keys.onPressed: event => {
+                        if (count > 0 && (event.key === Qt.Key_Home || event.key === Qt.Key_End)) {
+                            currentIndex = event.key === Qt.Key_Home ? 0 : count - 1
+                            positionViewAtIndex(currentIndex, ListView.Contain)
+                            event.accepted = true
+                        }
+                    }
+                    currentIndex: -1
+                    onCurrentIndexChanged: {
+                        const id = AuditLog.idAt(currentIndex)
+                        if (activeFocus && id.length > 0 && id !== AuditDetail.entryId)
+                            root.select(id)
+                    }
                     Accessible.role: Accessible.List
                     Accessible.name: qsTr("Audit log")
                     ScrollBar.vertical: ScrollBar {}
@@ -170,7 +197,10 @@ Pane {
                         Accessible.role: Accessible.ListItem
                         Accessible.name: qsTr("%1 %2 %3 by %4").arg(entryRow.actionName).arg(entryRow.kind)
                                                                .arg(entryRow.target).arg(entryRow.actorName)
-                        onClicked: root.select(entryRow.entryId)
+                        onClicked: {
+                            root.select(entryRow.entryId)
+                            auditList.currentIndex = AuditLog.indexOfId(entryRow.entryId)
+                        }
 
                         background: Rectangle {
                             color: entryRow.selected ? Theme.accentSoft

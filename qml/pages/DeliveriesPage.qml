@@ -16,6 +16,15 @@ Pane {
     palette.disabled.buttonText: Theme.idle
     palette.disabled.windowText: Theme.idle
 
+    // Ctrl+F: to the list's filter.
+    Shortcut {
+        sequence: "Ctrl+F"
+        enabled: root.visible
+        onActivated: {
+            stateCombo.forceActiveFocus()
+        }
+    }
+
     function select(deliveryId: string) {
         DeliveryDetail.deliveryId = deliveryId
     }
@@ -193,7 +202,7 @@ Pane {
                 Layout.minimumWidth: 340
                 color: Theme.surface
                 radius: Theme.radius
-                border.color: Theme.border
+                border.color: deliveryList.activeFocus ? Theme.accent : Theme.border
                 clip: true
 
                 ListView {
@@ -205,6 +214,23 @@ Pane {
                     clip: true
                     model: Deliveries
                     boundsBehavior: Flickable.StopAtBounds
+                    // Keyboard: Tab reaches the list, Up/Down and Home/End select.
+                    activeFocusOnTab: true
+                    keyNavigationEnabled: true
+                    highlightMoveDuration: 0
+                    Keys.onPressed: event => {
+                        if (count > 0 && (event.key === Qt.Key_Home || event.key === Qt.Key_End)) {
+                            currentIndex = event.key === Qt.Key_Home ? 0 : count - 1
+                            positionViewAtIndex(currentIndex, ListView.Contain)
+                            event.accepted = true
+                        }
+                    }
+                    currentIndex: -1
+                    onCurrentIndexChanged: {
+                        const id = Deliveries.idAt(currentIndex)
+                        if (activeFocus && id.length > 0 && id !== DeliveryDetail.deliveryId)
+                            root.select(id)
+                    }
                     Accessible.role: Accessible.List
                     Accessible.name: qsTr("Deliveries")
                     ScrollBar.vertical: ScrollBar {}
@@ -213,7 +239,10 @@ Pane {
                         id: deliveryDelegate
                         width: ListView.view.width
                         selected: DeliveryDetail.deliveryId === deliveryDelegate.deliveryId
-                        onClicked: root.select(deliveryDelegate.deliveryId)
+                        onClicked: {
+                            root.select(deliveryDelegate.deliveryId)
+                            deliveryList.currentIndex = Deliveries.indexOfId(deliveryDelegate.deliveryId)
+                        }
                     }
                 }
 

@@ -16,6 +16,15 @@ Pane {
     palette.disabled.buttonText: Theme.idle
     palette.disabled.windowText: Theme.idle
 
+    // Ctrl+F: to the list's filter.
+    Shortcut {
+        sequence: "Ctrl+F"
+        enabled: root.visible
+        onActivated: {
+            statusCombo.forceActiveFocus()
+        }
+    }
+
     // Selects an order (shows its detail).
     function select(orderId: string) {
         OrderDetail.orderId = orderId
@@ -155,7 +164,7 @@ Pane {
                         Layout.minimumWidth: 320
                         color: Theme.surface
                         radius: Theme.radius
-                        border.color: Theme.border
+                        border.color: orderList.activeFocus ? Theme.accent : Theme.border
                         clip: true
 
                         ListView {
@@ -167,6 +176,23 @@ Pane {
                             clip: true
                             model: Orders
                             boundsBehavior: Flickable.StopAtBounds
+                            // Keyboard: Tab reaches the list, Up/Down and Home/End select.
+                            activeFocusOnTab: true
+                            keyNavigationEnabled: true
+                            highlightMoveDuration: 0
+                            Keys.onPressed: event => {
+                                if (count > 0 && (event.key === Qt.Key_Home || event.key === Qt.Key_End)) {
+                                    currentIndex = event.key === Qt.Key_Home ? 0 : count - 1
+                                    positionViewAtIndex(currentIndex, ListView.Contain)
+                                    event.accepted = true
+                                }
+                            }
+                            currentIndex: -1
+                            onCurrentIndexChanged: {
+                                const id = Orders.idAt(currentIndex)
+                                if (activeFocus && id.length > 0 && id !== OrderDetail.orderId)
+                                    root.select(id)
+                            }
                             Accessible.role: Accessible.List
                             Accessible.name: qsTr("Orders")
                             ScrollBar.vertical: ScrollBar {}
@@ -194,7 +220,10 @@ Pane {
                                 id: orderDelegate
                                 width: ListView.view.width
                                 selected: OrderDetail.orderId === orderDelegate.orderId
-                                onClicked: root.select(orderDelegate.orderId)
+                                onClicked: {
+                                    root.select(orderDelegate.orderId)
+                                    orderList.currentIndex = Orders.indexOfId(orderDelegate.orderId)
+                                }
                             }
                         }
 

@@ -52,6 +52,21 @@ Item {
             AuditDetail.clearError()
         }
 
+        function test_keyboardSelectsEntries() {
+            testCase.list.currentIndex = -1 // where earlier tests left it
+            compare(AuditDetail.entryId, "")
+            testCase.list.forceActiveFocus()
+            keyClick(Qt.Key_Down)
+            keyClick(Qt.Key_Down)
+            compare(AuditDetail.entryId, "122")
+            keyClick(Qt.Key_Up)
+            compare(AuditDetail.entryId, "123")
+            verify(shownRow("123").selected)
+            // Ctrl+F goes to the filter.
+            keySequence("Ctrl+F")
+            verify(findChild(page, "targetFilter").activeFocus)
+        }
+
         function test_newestFirstWithWhoWhatAndFields() {
             compare(TestBackend.auditEntryCount(), 123)
             compare(AuditLog.idAt(0), "123")

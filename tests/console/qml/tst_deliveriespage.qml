@@ -54,6 +54,17 @@ Item {
             Endpoints.clearError()
         }
 
+        function test_keyboardSelectsDeliveries() {
+            testCase.list.currentIndex = -1 // where earlier tests left it
+            compare(DeliveryDetail.deliveryId, "")
+            testCase.list.forceActiveFocus()
+            keyClick(Qt.Key_Down)
+            compare(DeliveryDetail.deliveryId, Deliveries.idAt(0))
+            keyClick(Qt.Key_End)
+            compare(DeliveryDetail.deliveryId, Deliveries.idAt(Deliveries.count - 1))
+            verify(shownDelegateOf(Deliveries.idAt(Deliveries.count - 1)).selected)
+        }
+
         function test_failedDeliveriesStandOut() {
             compare(testCase.list.count, 15)
             compare(Deliveries.failedCount, 2)

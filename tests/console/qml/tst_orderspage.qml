@@ -145,6 +145,34 @@ Item {
             compare(findChild(page, "detailStatus").text, "Validation pending")
         }
 
+        function test_keyboardSelectsOrders() {
+            testCase.list.currentIndex = -1 // where earlier tests left it
+            // Nothing is selected until the keyboard (or a click) says so.
+            compare(testCase.list.currentIndex, -1)
+            compare(OrderDetail.orderId, "")
+            testCase.list.forceActiveFocus()
+            verify(testCase.list.activeFocus)
+            keyClick(Qt.Key_Down)
+            compare(OrderDetail.orderId, Orders.idAt(0))
+            verify(delegateOf(Orders.idAt(0)).selected)
+            keyClick(Qt.Key_Down)
+            keyClick(Qt.Key_Down)
+            compare(OrderDetail.orderId, Orders.idAt(2))
+            tryCompare(OrderDetail, "loaded", true)
+            keyClick(Qt.Key_Up)
+            compare(OrderDetail.orderId, Orders.idAt(1))
+            // A click moves the keyboard's place too.
+            mouseClick(delegateOf(Orders.idAt(5)))
+            compare(testCase.list.currentIndex, 5)
+            testCase.list.forceActiveFocus()
+            keyClick(Qt.Key_Down)
+            compare(OrderDetail.orderId, Orders.idAt(6))
+            // All 7 fit in one page: nothing older to read.
+            verify(!Orders.hasOlder)
+            keySequence("Ctrl+F")
+            verify(findChild(page, "statusFilter").activeFocus)
+        }
+
         function test_actionsCallThroughAndRowUpdates() {
             const id = TestBackend.orderIdWithStatus("ALLOCATED")
             mouseClick(delegateOf(id))
