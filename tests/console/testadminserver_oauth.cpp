@@ -211,7 +211,7 @@ void TestAdminServer::resetOAuthData()
 
 QString TestAdminServer::registerClientElsewhere(const QString &name)
 {
-    const QString id = randomToken(18);
+    QString id = randomToken(18);
     m_clients.prepend({{"client_id", id},
                        {"client_name", name},
                        {"redirect_uris", QJsonArray{}},
