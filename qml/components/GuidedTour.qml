@@ -73,6 +73,9 @@ Popup {
 
     contentItem: ColumnLayout {
         spacing: 8
+        // On the content: a Popup is not an Item, so Accessible cannot attach to it.
+        Accessible.role: Accessible.Dialog
+        Accessible.name: qsTr("Guided tour: %1").arg(root.current.title)
 
         RowLayout {
             Layout.fillWidth: true
@@ -139,7 +142,4 @@ Popup {
             }
         }
     }
-
-    Accessible.role: Accessible.Dialog
-    Accessible.name: qsTr("Guided tour: %1").arg(root.current.title)
 }
