@@ -242,7 +242,8 @@ private:
         });
     }
 
-    // Scrolls the list from the top for `seconds` (-1: to the end) at the fixed speed.
+    // Scrolls the list from the top for `seconds` (-1: to the end of the rows loaded when it
+    // starts) at the fixed speed.
     void scroll(double seconds, const std::function<void(const QJsonObject &)> &done)
     {
         QMetaObject::invokeMethod(m_list, "positionViewAtBeginning");
@@ -250,7 +251,12 @@ private:
             const double rowHeight = m_list->property("contentHeight").toDouble() /
                                      std::max(1, m_list->property("count").toInt());
             const double speed = m_options.rowsPerSecond * rowHeight;
-            const double distance = seconds < 0 ? 1e12 : speed * seconds;
+            // To the end of what is loaded now: reaching it reads the next page (the list pages
+            // back), which this run then includes, but it does not chase every later page.
+            const double distance =
+                seconds < 0
+                    ? std::max(0.0, m_list->property("contentHeight").toDouble() - m_list->height())
+                    : speed * seconds;
             auto *run = new GatehouseBench::ScrollRun(m_window, m_list, speed, distance, this);
             connect(run, &GatehouseBench::ScrollRun::finished, this, [run, rowHeight, speed, done] {
                 QJsonObject result = run->stats().toJson();
