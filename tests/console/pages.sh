@@ -26,29 +26,9 @@ fi
 # The pages in the order of the navigation rail (Ctrl+1 … Ctrl+9).
 pages=(dashboard clients tokens orders deliveries nodes rbac settings audit)
 
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/gatehouse-pages.XXXXXX")
-log="$tmp/gatehouse.log"
-pid=""
-cleanup() {
-    if [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null; then
-        kill -KILL "$pid" 2>/dev/null || true
-    fi
-    rm -rf "$tmp"
-}
-trap cleanup EXIT
-fail() {
-    echo "console_pages: $*" >&2
-    echo "---- gatehouse output ----" >&2
-    cat "$log" >&2 || true
-    exit 1
-}
-
-unset QT_QPA_PLATFORM
-# As in smoke.sh: the windowed console under ASan gets the fast unwinder and no leak check.
-if [ -n "${ASAN_OPTIONS:-}" ]; then
-    export ASAN_OPTIONS="$ASAN_OPTIONS:fast_unwind_on_malloc=1:detect_leaks=0"
-fi
-export XDG_CONFIG_HOME="$tmp/config"
+name=console_pages
+# shellcheck source=tests/console/windowed.sh
+source "$(dirname "${BASH_SOURCE[0]}")/windowed.sh"
 rm -rf "$out"
 mkdir -p "$out"
 
@@ -59,21 +39,7 @@ title() {
 
 run_console() { # <lang> <theme>
     local lang=$1 theme=$2 prefix="$1-$2"
-    rm -rf "$tmp/data"
-    : >"$log"
-    "$gatehouse" --demo --lang "$lang" --theme "$theme" --data-dir "$tmp/data" \
-        --service-port 0 --cluster-port 0 --admin-port 0 >"$log" 2>&1 &
-    pid=$!
-    local ready=""
-    for _ in $(seq 1 600); do # 60 s
-        if grep -q "gatehouse: console ready" "$log"; then
-            ready=1
-            break
-        fi
-        kill -0 "$pid" 2>/dev/null || fail "gatehouse exited before the console was ready ($prefix)"
-        sleep 0.1
-    done
-    [ -n "$ready" ] || fail "no 'gatehouse: console ready' within 60 s ($prefix)"
+    start_console --demo --lang "$lang" --theme "$theme"
     # The demo data is seeded and the tour opens; give both a moment.
     sleep 5
     import -window root "$out/$prefix-0-tour.png"
@@ -93,30 +59,14 @@ run_console() { # <lang> <theme>
         sleep 1.5
         kill -0 "$pid" 2>/dev/null || fail "gatehouse exited on Ctrl+$key ($prefix)"
         import -window root "$shot"
-        local deviation
-        deviation=$(convert "$shot" -format "%[fx:standard_deviation]" info:)
-        awk -v d="$deviation" 'BEGIN { exit !(d > 0.01) }' || fail "$shot is blank"
+        assert_not_blank "$shot"
         title "$shot" "$tmp/title.png"
         local differing
         differing=$(compare -metric AE "$tmp/title.png" "$previous" null: 2>&1 || true)
         [ "${differing%% *}" != 0 ] || fail "Ctrl+$key did not switch to the $page page ($prefix): the header's title did not change"
         cp "$tmp/title.png" "$previous"
     done
-    kill -TERM "$pid"
-    local code=""
-    for _ in $(seq 1 150); do # 15 s
-        if ! kill -0 "$pid" 2>/dev/null; then
-            set +e
-            wait "$pid"
-            code=$?
-            set -e
-            break
-        fi
-        sleep 0.1
-    done
-    [ -n "$code" ] || fail "gatehouse did not stop within 15 s of SIGTERM ($prefix)"
-    pid=""
-    [ "$code" -eq 0 ] || fail "gatehouse exited with $code after SIGTERM ($prefix)"
+    stop_console
 }
 
 run_console en light

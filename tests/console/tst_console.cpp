@@ -105,6 +105,16 @@ void captureMessage(QtMsgType type, const QMessageLogContext &context, const QSt
     g_previousHandler(type, context, message);
 }
 
+// The configuration of a real backend in dir on ephemeral ports, plus extra options.
+Gatehouse::Core::Result<Gatehouse::Core::Config>
+realBackendConfig(const QTemporaryDir &dir, QMap<QString, QString> extra = {})
+{
+    extra.insert(QStringLiteral("data-dir"), dir.path());
+    for (const char *port : {"service-port", "cluster-port", "admin-port"})
+        extra.insert(QLatin1String(port), QStringLiteral("0"));
+    return Gatehouse::Core::ConfigResolver::resolve(extra, QProcessEnvironment());
+}
+
 } // namespace
 
 class TestConsole : public QObject
@@ -3174,13 +3184,7 @@ void TestConsole::testOrderAppears()
 void TestConsole::adminOverTlsTrustOnFirstUse()
 {
     QTemporaryDir dir;
-    auto config = Gatehouse::Core::ConfigResolver::resolve(
-        {{QStringLiteral("data-dir"), dir.path()},
-         {QStringLiteral("service-port"), QStringLiteral("0")},
-         {QStringLiteral("cluster-port"), QStringLiteral("0")},
-         {QStringLiteral("admin-port"), QStringLiteral("0")},
-         {QStringLiteral("admin-tls"), QStringLiteral("true")}},
-        QProcessEnvironment());
+    auto config = realBackendConfig(dir, {{QStringLiteral("admin-tls"), QStringLiteral("true")}});
     QVERIFY(config);
     Gatehouse::Admin::Backend backend(*config);
     QVERIFY(backend.start());
@@ -3236,12 +3240,7 @@ void TestConsole::adminOverTlsTrustOnFirstUse()
 void TestConsole::realBackendOrdersAndDeliveries()
 {
     QTemporaryDir dir;
-    auto config = Gatehouse::Core::ConfigResolver::resolve(
-        {{QStringLiteral("data-dir"), dir.path()},
-         {QStringLiteral("service-port"), QStringLiteral("0")},
-         {QStringLiteral("cluster-port"), QStringLiteral("0")},
-         {QStringLiteral("admin-port"), QStringLiteral("0")}},
-        QProcessEnvironment());
+    auto config = realBackendConfig(dir);
     QVERIFY(config);
     Gatehouse::Admin::Backend backend(*config);
     QVERIFY(backend.start());
@@ -3871,12 +3870,7 @@ void TestConsole::tokensMintRevokeAndInspect()
 void TestConsole::realBackendClientsTokensJwt()
 {
     QTemporaryDir dir;
-    auto config = Gatehouse::Core::ConfigResolver::resolve(
-        {{QStringLiteral("data-dir"), dir.path()},
-         {QStringLiteral("service-port"), QStringLiteral("0")},
-         {QStringLiteral("cluster-port"), QStringLiteral("0")},
-         {QStringLiteral("admin-port"), QStringLiteral("0")}},
-        QProcessEnvironment());
+    auto config = realBackendConfig(dir);
     QVERIFY(config);
     Gatehouse::Admin::Backend backend(*config);
     QVERIFY(backend.start());
@@ -4933,12 +4927,7 @@ void TestConsole::kubeconfigIssueAndSave()
 void TestConsole::realBackendCluster()
 {
     QTemporaryDir dir;
-    auto config = Gatehouse::Core::ConfigResolver::resolve(
-        {{QStringLiteral("data-dir"), dir.path()},
-         {QStringLiteral("service-port"), QStringLiteral("0")},
-         {QStringLiteral("cluster-port"), QStringLiteral("0")},
-         {QStringLiteral("admin-port"), QStringLiteral("0")}},
-        QProcessEnvironment());
+    auto config = realBackendConfig(dir);
     QVERIFY(config);
     Gatehouse::Admin::Backend backend(*config);
     QVERIFY(backend.start());
@@ -5249,12 +5238,7 @@ void TestConsole::dashboardStatsLiveBuckets()
 void TestConsole::dashboardStatsRealBackend()
 {
     QTemporaryDir dir;
-    auto config = Gatehouse::Core::ConfigResolver::resolve(
-        {{QStringLiteral("data-dir"), dir.path()},
-         {QStringLiteral("service-port"), QStringLiteral("0")},
-         {QStringLiteral("cluster-port"), QStringLiteral("0")},
-         {QStringLiteral("admin-port"), QStringLiteral("0")}},
-        QProcessEnvironment());
+    auto config = realBackendConfig(dir);
     QVERIFY(config);
     Gatehouse::Admin::Backend backend(*config);
     QVERIFY(backend.start());
