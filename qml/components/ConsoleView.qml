@@ -12,6 +12,9 @@ Item {
 
     signal connectRequested()
 
+    // The RBAC page once it is made (showPage opens its tabs).
+    property RbacPage rbacPage: null
+
     // The guided tour (opens by itself once per run against a demo backend).
     function startTour() {
         tour.begin()
@@ -24,7 +27,28 @@ Item {
             return
         root.currentIndex = row
         if (pageId === "rbac" && section.length > 0)
-            rbacPage.showSection(section)
+            root.rbacPage?.showSection(section)
+    }
+
+    // A place in the StackLayout for a page that is made the first time it is shown, and then
+    // kept (its state, its scroll position): a console that only shows the Dashboard does not
+    // pay for eight more pages. (Not a Loader: Qt 6.4's Loader cannot make a component of a
+    // ComponentBehavior: Bound file, "Cannot instantiate bound component outside its creation
+    // context"; createObject can.)
+    component PageHolder: Item {
+        id: holder
+
+        property Component page
+        property Item item: null
+        readonly property bool shown: StackLayout.isCurrentItem
+
+        function make() {
+            if (holder.shown && !holder.item)
+                holder.item = holder.page.createObject(holder)
+        }
+
+        onShownChanged: make()
+        Component.onCompleted: make()
     }
 
     RowLayout {
@@ -45,35 +69,80 @@ Item {
             Layout.fillHeight: true
             currentIndex: rail.currentIndex
 
-            DashboardPage {
-                objectName: "page-dashboard"
-                onConnectRequested: root.connectRequested()
-                onPageRequested: (pageId, section) => root.showPage(pageId, section)
+            PageHolder {
+                page: Component {
+                    DashboardPage {
+                        anchors.fill: parent
+                        objectName: "page-dashboard"
+                        onConnectRequested: root.connectRequested()
+                        onPageRequested: (pageId, section) => root.showPage(pageId, section)
+                    }
+                }
             }
-            ClientsPage {
-                objectName: "page-clients"
+            PageHolder {
+                page: Component {
+                    ClientsPage {
+                        anchors.fill: parent
+                        objectName: "page-clients"
+                    }
+                }
             }
-            TokensPage {
-                objectName: "page-tokens"
+            PageHolder {
+                page: Component {
+                    TokensPage {
+                        anchors.fill: parent
+                        objectName: "page-tokens"
+                    }
+                }
             }
-            OrdersPage {
-                objectName: "page-orders"
+            PageHolder {
+                page: Component {
+                    OrdersPage {
+                        anchors.fill: parent
+                        objectName: "page-orders"
+                    }
+                }
             }
-            DeliveriesPage {
-                objectName: "page-deliveries"
+            PageHolder {
+                page: Component {
+                    DeliveriesPage {
+                        anchors.fill: parent
+                        objectName: "page-deliveries"
+                    }
+                }
             }
-            NodesPage {
-                objectName: "page-nodes"
+            PageHolder {
+                page: Component {
+                    NodesPage {
+                        anchors.fill: parent
+                        objectName: "page-nodes"
+                    }
+                }
             }
-            RbacPage {
-                id: rbacPage
-                objectName: "page-rbac"
+            PageHolder {
+                page: Component {
+                    RbacPage {
+                        anchors.fill: parent
+                        objectName: "page-rbac"
+                        Component.onCompleted: root.rbacPage = this
+                    }
+                }
             }
-            SettingsPage {
-                objectName: "page-settings"
+            PageHolder {
+                page: Component {
+                    SettingsPage {
+                        anchors.fill: parent
+                        objectName: "page-settings"
+                    }
+                }
             }
-            AuditPage {
-                objectName: "page-audit"
+            PageHolder {
+                page: Component {
+                    AuditPage {
+                        anchors.fill: parent
+                        objectName: "page-audit"
+                    }
+                }
             }
         }
     }

@@ -173,6 +173,7 @@ Pane {
                             objectName: "orderList"
                             anchors.fill: parent
                             anchors.margins: 1
+                            anchors.bottomMargin: olderStrip.visible ? olderStrip.height + 1 : 1
                             clip: true
                             model: Orders
                             boundsBehavior: Flickable.StopAtBounds
@@ -202,20 +203,6 @@ Pane {
                                     Orders.loadOlder()
                             }
 
-                            footer: Item {
-                                width: ListView.view.width
-                                height: Orders.hasOlder ? 40 : 0
-                                visible: Orders.hasOlder
-                                Label {
-                                    objectName: "olderOrders"
-                                    anchors.centerIn: parent
-                                    text: Orders.loadingOlder ? qsTr("Loading older orders…")
-                                                              : qsTr("Older orders: scroll on to load them")
-                                    color: Theme.mutedText
-                                    font.pixelSize: 12
-                                }
-                            }
-
                             delegate: OrderDelegate {
                                 id: orderDelegate
                                 width: ListView.view.width
@@ -224,6 +211,32 @@ Pane {
                                     root.select(orderDelegate.orderId)
                                     orderList.currentIndex = Orders.indexOfId(orderDelegate.orderId)
                                 }
+                            }
+                        }
+
+                        // Under the list while older orders remain to be read. (Not the ListView's
+                        // footer: Qt 6.4 cannot make a footer in a ComponentBehavior: Bound file,
+                        // "QQmlComponent: Component is not ready".)
+                        Rectangle {
+                            id: olderStrip
+
+                            anchors.left: parent.left
+                            anchors.right: parent.right
+                            anchors.bottom: parent.bottom
+                            anchors.margins: 1
+                            height: 32
+                            visible: Orders.hasOlder && orderList.count > 0
+                            color: Theme.background
+                            Label {
+                                objectName: "olderOrders"
+                                anchors.centerIn: parent
+                                width: parent.width - 16
+                                horizontalAlignment: Text.AlignHCenter
+                                elide: Text.ElideRight
+                                text: Orders.loadingOlder ? qsTr("Loading older orders…")
+                                                          : qsTr("Older orders: scroll on to load them")
+                                color: Theme.mutedText
+                                font.pixelSize: 12
                             }
                         }
 

@@ -2,7 +2,8 @@
 # Every page of the real console, reached by keyboard, in English and German (and English in
 # the dark theme): runs `gatehouse --demo` under Xvfb, closes the guided tour with Escape,
 # presses Ctrl+1 … Ctrl+9 and takes a screenshot of each page. Fails when a page does not come
-# up (the header's title must change with every shortcut) or a screenshot is blank. The
+# up (the header's title must change with every shortcut, and the page's area below the header
+# must not be empty: pages are made when first shown) or a screenshot is blank. The
 # screenshots stay in the output directory for people to look at.
 #
 # usage: pages.sh <path to gatehouse> [output directory]   (default: ./console-pages)
@@ -37,6 +38,13 @@ title() {
     convert "$1" -crop 420x40+220+6 +repage "$2"
 }
 
+# The page's area: right of the navigation rail, below the header (a 1100x720 window).
+assert_page_drawn() { # <screenshot> <what>
+    local deviation
+    deviation=$(convert "$1" -crop 880x660+215+58 +repage -format "%[fx:standard_deviation]" info:)
+    awk -v d="$deviation" 'BEGIN { exit !(d > 0.01) }' || fail "$2: the page's area is empty ($1)"
+}
+
 run_console() { # <lang> <theme>
     local lang=$1 theme=$2 prefix="$1-$2"
     start_console --demo --lang "$lang" --theme "$theme"
@@ -60,6 +68,7 @@ run_console() { # <lang> <theme>
         kill -0 "$pid" 2>/dev/null || fail "gatehouse exited on Ctrl+$key ($prefix)"
         import -window root "$shot"
         assert_not_blank "$shot"
+        assert_page_drawn "$shot" "Ctrl+$key, the $page page ($prefix)"
         title "$shot" "$tmp/title.png"
         local differing
         differing=$(compare -metric AE "$tmp/title.png" "$previous" null: 2>&1 || true)

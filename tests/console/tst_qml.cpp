@@ -3,6 +3,7 @@
 
 #include "console/adminclient.h"
 #include "console/consoleservices.h"
+#include "console/orderlistmodel.h"
 #include "testadminserver.h"
 
 #include <QDir>
@@ -33,6 +34,7 @@ public:
     explicit TestBackend(TestAdminServer *server) : m_server(server) {}
 
     QString token() const { return QString::fromLatin1(Token); }
+    void setServices(Gatehouse::Console::ConsoleServices *services) { m_services = services; }
 
     Q_INVOKABLE void sendStats(int service, int cluster, int admin)
     {
@@ -48,6 +50,8 @@ public:
 
     // Orders and webhooks (TestAdminServer's in-memory store).
     Q_INVOKABLE void resetOrders() { m_server->resetOrderData(); }
+    // Rows per page of the Orders list (1,000 in the console): a few make it page back.
+    Q_INVOKABLE void setOrdersPageSize(int rows) { m_services->orders()->setCapacity(rows); }
     Q_INVOKABLE QString orderIdWithStatus(const QString &status) const
     {
         return m_server->orderIdWithStatus(status);
@@ -198,6 +202,7 @@ public:
 
 private:
     TestAdminServer *m_server;
+    Gatehouse::Console::ConsoleServices *m_services = nullptr; // set when QML starts
     QTemporaryDir m_dir;
     quint16 m_port = 0;
 };
@@ -220,6 +225,7 @@ public slots:
     {
         auto *services = new Gatehouse::Console::ConsoleServices(engine);
         services->publishTo(engine);
+        m_backend.setServices(services);
         Gatehouse::Console::AdminClient *client = services->adminClient();
         client->setReconnectDelays(50ms, 500ms);
         client->connectTo(m_server.url(), QString::fromLatin1(Token));

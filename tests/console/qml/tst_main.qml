@@ -72,6 +72,9 @@ TestCase {
         compare(selector.Accessible.name, "Language")
         compare(pageTitle.text, "Dashboard")
         // A filter chosen on the Orders page stays chosen when its options are translated.
+        // (A page is made when first shown.)
+        window.currentPage = Navigation.indexOf("orders")
+        window.currentPage = Navigation.indexOf("dashboard")
         const statusFilter = findChild(window.contentItem, "statusFilter")
         verify(statusFilter)
         statusFilter.currentIndex = statusFilter.indexOfValue("DELIVERED")

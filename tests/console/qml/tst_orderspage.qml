@@ -34,6 +34,7 @@ Item {
 
         function init() {
             TestBackend.resetOrders()
+            TestBackend.setOrdersPageSize(1000)
             OrderDetail.orderId = ""
             Orders.statusFilter = ""
             Orders.customerFilter = ""
@@ -171,6 +172,34 @@ Item {
             verify(!Orders.hasOlder)
             keySequence("Ctrl+F")
             verify(findChild(page, "statusFilter").activeFocus)
+        }
+
+        function test_olderOrdersReadAtTheEnd() {
+            for (let i = 0; i < 40; ++i)
+                verify(TestBackend.createOrder(i % 3, "older-" + i).length > 0)
+            tryCompare(Orders, "count", 47)
+            // 25 a page: the first page is longer than the list and what it makes ahead, and a
+            // strip under the list says that there are older ones.
+            TestBackend.setOrdersPageSize(25)
+            Orders.reload()
+            tryVerify(() => Orders.loaded && !Orders.loading && Orders.count === 25, 5000)
+            verify(Orders.hasOlder)
+            const strip = findChild(page, "olderOrders")
+            verify(strip, "the older-orders strip")
+            tryVerify(() => strip.visible && strip.width > 0, 2000, "strip shown")
+            compare(strip.text, "Older orders: scroll on to load them")
+            verify(!testCase.list.atYEnd, "the first page is longer than the list")
+            // The list ends above the strip: its last row is not hidden under it.
+            const stripInList = strip.mapToItem(testCase.list, 0, 0)
+            verify(stripInList.y >= testCase.list.height - 1, "strip below the list")
+            // Scrolling to the end reads the 22 older ones; then the strip goes away.
+            testCase.list.positionViewAtEnd()
+            tryVerify(() => Orders.count === 47 && !Orders.hasOlder && !Orders.loadingOlder, 5000)
+            tryCompare(strip, "visible", false)
+            const ids = {}
+            for (let row = 0; row < Orders.count; ++row)
+                ids[Orders.idAt(row)] = true
+            compare(Object.keys(ids).length, 47)
         }
 
         function test_actionsCallThroughAndRowUpdates() {
