@@ -13,6 +13,10 @@
 #include <QQuickStyle>
 #include <QQuickWindow>
 
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
+
 namespace Gatehouse::Console {
 
 namespace {
@@ -30,8 +34,30 @@ QStringList themes()
     return ConsoleAppearance::available();
 }
 
+void setMemoryDefaults()
+{
+#ifdef __GLIBC__
+    // A fixed 128 KiB threshold for glibc's malloc: bigger blocks (a page of 1,000 orders as it
+    // arrives, parsed, packed) are mapped and given back when freed, and free memory at the
+    // heap's top is returned from 128 KiB on. By default glibc raises the threshold after
+    // such blocks are freed, and their successors then stay in the heap for good.
+    mallopt(M_MMAP_THRESHOLD, 128 * 1024);
+    mallopt(M_TRIM_THRESHOLD, 128 * 1024);
+#endif
+}
+
+void setRenderingDefaults()
+{
+    for (const char *name : {"QSG_ATLAS_WIDTH", "QSG_ATLAS_HEIGHT"}) {
+        if (!qEnvironmentVariableIsSet(name))
+            qputenv(name, "512");
+    }
+}
+
 int run(QApplication &app, const ConsoleOptions &options)
 {
+    setMemoryDefaults();
+    setRenderingDefaults();
     // One look on every platform; must be chosen before the first QML engine loads.
     QQuickStyle::setStyle(QStringLiteral("Fusion"));
     app.setWindowIcon(QIcon(QStringLiteral(":/Gatehouse/icons/gatehouse.png")));

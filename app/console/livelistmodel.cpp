@@ -124,16 +124,47 @@ void LiveListModel::upsert(const QJsonObject &object)
     }
     if (!wanted)
         return;
-    int position = 0;
-    while (position < count() && !listedBefore(row, rows().at(position)))
-        ++position;
+    const int position = insertPosition(row);
     if (position >= m_window) {
-        if (!olderCursorParam().isEmpty())
-            setOlder(true, m_loadingOlder); // it is there, behind what we keep
-        return;                             // older than everything we keep
+        markOlder(); // it is there, behind what we keep
+        return;      // older than everything we keep
     }
     insertRowAt(position, row);
     trimToCapacity();
+}
+
+int LiveListModel::insertPosition(const QJsonObject &row) const
+{
+    // After every row listed before it (ties keep the order they came in).
+    if (!hasRowStore()) {
+        int position = 0;
+        while (position < count() && !listedBefore(row, rows().at(position)))
+            ++position;
+        return position;
+    }
+    // A store's rows are many and read back one by one: a binary search, as they are sorted
+    // (the store is for lists whose sort key does not change, such as an order's creation).
+    int low = 0;
+    int high = count();
+    while (low < high) {
+        const int middle = low + (high - low) / 2;
+        if (listedBefore(row, rowAt(middle)))
+            high = middle;
+        else
+            low = middle + 1;
+    }
+    return low;
+}
+
+bool LiveListModel::beyondWindow(const QJsonObject &row) const
+{
+    return count() >= m_window && insertPosition(row) >= m_window;
+}
+
+void LiveListModel::markOlder()
+{
+    if (!olderCursorParam().isEmpty())
+        setOlder(true, m_loadingOlder);
 }
 
 void LiveListModel::resetFrom(const QJsonArray &items)
@@ -150,7 +181,7 @@ void LiveListModel::resetFrom(const QJsonArray &items)
     });
     if (next.size() > m_window)
         next.resize(m_window);
-    if (next != rows())
+    if (!hasRows(next))
         setRows(std::move(next));
 }
 
@@ -168,7 +199,7 @@ bool LiveListModel::listedBefore(const QJsonObject &a, const QJsonObject &b) con
 void LiveListModel::filtersChanged()
 {
     for (int row = count() - 1; row >= 0; --row) {
-        if (!accepts(rows().at(row)))
+        if (!accepts(rowAt(row)))
             removeRowAt(row);
     }
     reload();
@@ -264,7 +295,7 @@ void LiveListModel::loadOlder()
         return;
     ApiCall call = listCall();
     call.query.removeAllQueryItems(param);
-    call.query.addQueryItem(param, idOf(rows().constLast()));
+    call.query.addQueryItem(param, idAt(count() - 1));
     const quint64 generation = m_generation;
     setOlder(true, true);
     m_client->callApi(call, this, [this, generation](const ApiResult &result) {

@@ -87,6 +87,12 @@ protected:
     virtual QString olderCursorParam() const { return {}; }
     virtual void applyEvent(const AdminEvent &event) = 0;
 
+    // Where upsert() inserts a new row: after every row listedBefore() it.
+    int insertPosition(const QJsonObject &row) const;
+    // Whether a row would be placed after every row the list keeps (its window is full).
+    bool beyondWindow(const QJsonObject &row) const;
+    // Rows exist behind the window (for lists that page back): hasOlder becomes true.
+    void markOlder();
     // For filter setters: drops the rows that no longer pass at once, then reloads.
     void filtersChanged();
     void setError(const QString &message);

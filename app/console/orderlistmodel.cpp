@@ -1,5 +1,6 @@
 #include "orderlistmodel.h"
 
+#include "orderrowstore.h"
 #include "orderstatus.h"
 
 #include <QJsonArray>
@@ -14,7 +15,9 @@ QString str(const QJsonObject &o, const char *key)
 } // namespace
 
 OrderListModel::OrderListModel(AdminClient *client, QObject *parent) : LiveListModel(client, parent)
-{}
+{
+    setRowStore(std::make_unique<OrderRowStore>());
+}
 
 QHash<int, QByteArray> OrderListModel::roleNames() const
 {
@@ -177,9 +180,17 @@ void OrderListModel::applyEvent(const AdminEvent &event)
         // Not listed: either it now enters the filter, or it is older than our window. We
         // only know its id, so ask for the whole order.
         QJsonObject probe{{"orderStatus", event.data.value(QLatin1String("orderStatus"))},
-                          {"customerId", event.data.value(QLatin1String("customerId"))}};
-        if (accepts(probe))
-            fetchAndUpsert(QStringLiteral("/orders/%1").arg(orderId));
+                          {"customerId", event.data.value(QLatin1String("customerId"))},
+                          {"createdDate", event.data.value(QLatin1String("createdDate"))}};
+        if (!accepts(probe))
+            return;
+        // Older than every order the list keeps (the backend's workflow moves many old
+        // orders at once): nothing to ask, it is read when the list pages back to it.
+        if (probe.value(QLatin1String("createdDate")).isString() && beyondWindow(probe)) {
+            markOlder();
+            return;
+        }
+        fetchAndUpsert(QStringLiteral("/orders/%1").arg(orderId));
         return;
     }
     QJsonObject order = rowAt(row);

@@ -74,6 +74,7 @@ struct OrderService::Effects
         OrderStatus from;
         int version;
         qint64 at;
+        qint64 created; // the order's createdDate: lets a list tell where the order belongs
     };
     QList<StatusChange> statusChanges;
     QList<Webhooks::Delivery> deliveries;
@@ -193,7 +194,7 @@ Result<void> OrderService::transition(WriteTransaction &tx, Order &order, OrderS
         fx.deliveries.append(*d);
     }
     fx.statusChanges.append(Effects::StatusChange{order.id, order.customerId, to, from,
-                                                  order.version, order.updatedAt});
+                                                  order.version, order.updatedAt, order.createdAt});
     return {};
 }
 
@@ -374,7 +375,8 @@ void OrderService::publish(const Effects &fx)
                                      {QStringLiteral("orderStatus"), statusName(c.to)},
                                      {QStringLiteral("previousStatus"), statusName(c.from)},
                                      {QStringLiteral("version"), c.version},
-                                     {QStringLiteral("at"), isoTime(c.at)}});
+                                     {QStringLiteral("at"), isoTime(c.at)},
+                                     {QStringLiteral("createdDate"), isoTime(c.created)}});
     for (const Webhooks::Delivery &d : fx.deliveries)
         m_events.publish(QStringLiteral("delivery.created"), d.toJson());
     if (!fx.beersChanged.isEmpty()) {

@@ -40,7 +40,9 @@ Item {
 
         property Component page
         property Item item: null
-        readonly property bool shown: StackLayout.isCurrentItem
+        // Set where it is placed: whether the StackLayout shows it. (Not StackLayout.isCurrentItem:
+        // Qt 6.4 never frees that attached object.)
+        property bool shown: false
 
         function make() {
             if (holder.shown && !holder.item)
@@ -70,6 +72,7 @@ Item {
             currentIndex: rail.currentIndex
 
             PageHolder {
+                shown: pages.currentIndex === 0
                 page: Component {
                     DashboardPage {
                         anchors.fill: parent
@@ -80,6 +83,7 @@ Item {
                 }
             }
             PageHolder {
+                shown: pages.currentIndex === 1
                 page: Component {
                     ClientsPage {
                         anchors.fill: parent
@@ -88,6 +92,7 @@ Item {
                 }
             }
             PageHolder {
+                shown: pages.currentIndex === 2
                 page: Component {
                     TokensPage {
                         anchors.fill: parent
@@ -96,6 +101,7 @@ Item {
                 }
             }
             PageHolder {
+                shown: pages.currentIndex === 3
                 page: Component {
                     OrdersPage {
                         anchors.fill: parent
@@ -104,6 +110,7 @@ Item {
                 }
             }
             PageHolder {
+                shown: pages.currentIndex === 4
                 page: Component {
                     DeliveriesPage {
                         anchors.fill: parent
@@ -112,6 +119,7 @@ Item {
                 }
             }
             PageHolder {
+                shown: pages.currentIndex === 5
                 page: Component {
                     NodesPage {
                         anchors.fill: parent
@@ -120,6 +128,7 @@ Item {
                 }
             }
             PageHolder {
+                shown: pages.currentIndex === 6
                 page: Component {
                     RbacPage {
                         anchors.fill: parent
@@ -129,6 +138,7 @@ Item {
                 }
             }
             PageHolder {
+                shown: pages.currentIndex === 7
                 page: Component {
                     SettingsPage {
                         anchors.fill: parent
@@ -137,6 +147,7 @@ Item {
                 }
             }
             PageHolder {
+                shown: pages.currentIndex === 8
                 page: Component {
                     AuditPage {
                         anchors.fill: parent

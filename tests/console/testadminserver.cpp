@@ -810,7 +810,8 @@ void TestAdminServer::transition(QJsonObject &order, const QString &status, cons
                                                {"orderStatus", status},
                                                {"previousStatus", previous},
                                                {"at", iso(at)},
-                                               {"version", order.value("version")}});
+                                               {"version", order.value("version")},
+                                               {"createdDate", order.value("createdDate")}});
     if (order.contains("orderStatusCallbackUrl"))
         addDelivery(order, status, at);
 }

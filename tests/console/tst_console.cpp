@@ -11,6 +11,7 @@
 #include "console/clusterdenial.h"
 #include "console/clusterrequestmodel.h"
 #include "console/clustersettingsstate.h"
+#include "console/console.h"
 #include "console/consoleappearance.h"
 #include "console/consolelanguage.h"
 #include "console/consoleservices.h"
@@ -32,6 +33,7 @@
 #include "console/orderhistorymodel.h"
 #include "console/orderlinemodel.h"
 #include "console/orderlistmodel.h"
+#include "console/orderrowstore.h"
 #include "console/orderstatus.h"
 #include "console/rbaclistmodel.h"
 #include "console/redeliveryform.h"
@@ -157,6 +159,7 @@ private slots:
     void appearanceGtkTheme();
     void windowPositionOnScreen_data();
     void windowPositionOnScreen();
+    void renderingDefaultsLeaveTheUsersChoice();
     void windowStateSavedWhenClosed();
     void windowStateRestoredAtStart();
 
@@ -213,6 +216,7 @@ private slots:
     void orderModelLiveEvents();
     void orderModelFilters();
     void orderModelCapacity();
+    void orderRowStoreReadsBackExactly();
     void orderModelBuffersEventsDuringReload();
     void orderHistoryModel();
     void deliveryModelLiveEvents();
@@ -247,6 +251,7 @@ private slots:
     void clientsRegisterRotateDelete();
     void clientsFollowChangesMadeElsewhere();
     void ordersPageBackOnDemand();
+    void orderEventsOlderThanTheListAskNothing();
     void tokensMintRevokeAndInspect();
     void realBackendClientsTokensJwt();
 
@@ -1643,6 +1648,24 @@ void TestConsole::windowPositionOnScreen()
     QVERIFY(!properties.contains("visibility"));
 }
 
+void TestConsole::renderingDefaultsLeaveTheUsersChoice()
+{
+    const QByteArray width = qgetenv("QSG_ATLAS_WIDTH");
+    const QByteArray height = qgetenv("QSG_ATLAS_HEIGHT");
+    qunsetenv("QSG_ATLAS_WIDTH");
+    qputenv("QSG_ATLAS_HEIGHT", "2048");
+    Gatehouse::Console::setRenderingDefaults();
+    QCOMPARE(qgetenv("QSG_ATLAS_WIDTH"), QByteArray("512"));
+    QCOMPARE(qgetenv("QSG_ATLAS_HEIGHT"), QByteArray("2048")); // set by the user: kept
+    for (const auto &[name, value] :
+         {std::pair{"QSG_ATLAS_WIDTH", width}, std::pair{"QSG_ATLAS_HEIGHT", height}}) {
+        if (value.isNull())
+            qunsetenv(name);
+        else
+            qputenv(name, value);
+    }
+}
+
 void TestConsole::windowStateSavedWhenClosed()
 {
     QSettings(QStringLiteral("gatehouse"), QStringLiteral("console")).remove("window");
@@ -2461,6 +2484,102 @@ void TestConsole::orderModelFilters()
     model.setStatusFilter({});
     model.setCustomerFilter({});
     QCOMPARE(statusFilterChanged.count(), 2);
+}
+
+void TestConsole::orderRowStoreReadsBackExactly()
+{
+    // Rows as the admin API lists them (the list keeps lineCount and quantity, not the lines).
+    const auto apiRow = [](int n, const QJsonValue &ref) {
+        QJsonObject row{{"id", QUuid::createUuid().toString(QUuid::WithoutBraces)},
+                        {"customerId", "ed610d58-e1cf-4a8b-9ac4-7d33e8b7d3fb"},
+                        {"customerName", n % 2 ? "Demo Taproom" : "Hopfen & Malz GmbH"},
+                        {"customerRef", ref},
+                        {"orderStatus", n % 3 ? "ALLOCATED" : "PENDING_INVENTORY"},
+                        {"version", n + 1},
+                        {"createdDate", T0.addMSecs(n * 1001).toString(Qt::ISODateWithMs)},
+                        {"lastModifiedDate", T0.addSecs(n).toString(Qt::ISODateWithMs)},
+                        {"lineCount", 1 + n % 4},
+                        {"quantity", 3 * n}};
+        if (n % 5 == 0)
+            row.insert("orderStatusCallbackUrl",
+                       "https://shop.example/hooks/" + QString::number(n));
+        return row;
+    };
+    QList<QJsonObject> rows;
+    for (int n = 0; n < 50; ++n)
+        rows.append(apiRow(n, n % 7 == 0 ? QJsonValue(QJsonValue::Null)
+                                         : QJsonValue("PO-" + QString::number(n) + "-Grüße")));
+    // Rows this layout does not know come back exactly as well (kept as they are).
+    QJsonObject extraField = apiRow(50, "PO-extra");
+    extraField.insert("links", QJsonObject{{"self", "/orders/x"}});
+    QJsonObject upperCaseId = apiRow(51, "PO-upper");
+    upperCaseId.insert("id", upperCaseId.value("id").toString().toUpper());
+    QJsonObject secondsOnly = apiRow(52, "PO-seconds");
+    secondsOnly.insert("createdDate", "2026-11-21T10:00:00Z");
+    QJsonObject notUuid = apiRow(53, "PO-short");
+    notUuid.insert("id", "o-53");
+    QJsonObject noRef = apiRow(54, "");
+    noRef.remove("customerRef");
+    noRef.remove("version");
+    rows << extraField << upperCaseId << secondsOnly << notUuid << noRef;
+
+    OrderRowStore store;
+    store.reset(rows);
+    QCOMPARE(store.size(), rows.size());
+    for (qsizetype i = 0; i < rows.size(); ++i) {
+        QCOMPARE(store.at(i), rows.at(i));
+        QVERIFY(store.equals(i, rows.at(i)));
+        QCOMPARE(store.idAt(i), rows.at(i).value("id").toString());
+        QCOMPARE(store.indexOfId(rows.at(i).value("id").toString()), i);
+    }
+    // All but the four odd ones are packed.
+    QCOMPARE(store.unpackedCount(), 4);
+    QCOMPARE(store.indexOfId(QUuid::createUuid().toString(QUuid::WithoutBraces)), -1);
+    QCOMPARE(store.indexOfId("o-54"), -1);
+    // An upper-case form of a packed id is not that row (ids compare as text).
+    QCOMPARE(store.indexOfId(rows.at(1).value("id").toString().toUpper()), -1);
+
+    // A status change in place; a different row is not equal.
+    QJsonObject changed = rows.at(3);
+    changed.insert("orderStatus", "PICKED_UP");
+    changed.insert("version", 9);
+    changed.insert("lastModifiedDate", "2026-11-21T11:00:00.123Z");
+    QVERIFY(!store.equals(3, changed));
+    store.replace(3, changed);
+    QCOMPARE(store.at(3), changed);
+    QCOMPARE(store.at(2), rows.at(2));
+    QCOMPARE(store.at(4), rows.at(4));
+    store.insert(0, apiRow(60, "PO-new"));
+    QCOMPARE(store.at(0).value("customerRef").toString(), QStringLiteral("PO-new"));
+    QCOMPARE(store.at(4), changed);
+    store.remove(0);
+    store.remove(0);
+    QCOMPARE(store.size(), rows.size() - 1);
+    QCOMPARE(store.at(0), rows.at(1));
+    QCOMPARE(store.indexOfId(rows.at(0).value("id").toString()), -1);
+
+    // The Orders model keeps its rows so: what a view reads is what the API said.
+    OrderListModel model(nullptr);
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    QJsonArray items;
+    for (const QJsonObject &row : std::as_const(rows))
+        items.append(row);
+    model.resetFrom(items);
+    QCOMPARE(model.count(), rows.size());
+    const int row = model.indexOfId(rows.at(10).value("id").toString());
+    QVERIFY(row >= 0);
+    QCOMPARE(model.rowAt(row), rows.at(10));
+    QCOMPARE(model.index(row).data(OrderListModel::CustomerRefRole).toString(),
+             QStringLiteral("PO-10-Grüße"));
+    QCOMPARE(model.index(row).data(OrderListModel::QuantityRole).toInt(), 30);
+    QCOMPARE(model.index(row).data(OrderListModel::CreatedRole).toDateTime(),
+             T0.addMSecs(10 * 1001));
+    // Newest first, as the model sorts; a new order goes to its place by creation time.
+    QJsonObject between = apiRow(0, "PO-between");
+    between.insert("createdDate", T0.addMSecs(10 * 1001 + 1).toString(Qt::ISODateWithMs));
+    model.upsert(between);
+    QCOMPARE(model.indexOfId(between.value("id").toString()), row);
+    QCOMPARE(model.idAt(row + 1), rows.at(10).value("id").toString());
 }
 
 void TestConsole::orderModelCapacity()
@@ -3695,6 +3814,63 @@ void TestConsole::clientsRegisterRotateDelete()
     QCOMPARE(clients->error(), QString());
     // Its tokens went with it: the token list is read again.
     QTRY_COMPARE(c.server.countRequests("GET /admin/v1/tokens"), tokenReloads + 1);
+}
+
+void TestConsole::orderEventsOlderThanTheListAskNothing()
+{
+    Connected c;
+    QVERIFY(c.start());
+    OrderListModel all(c.services.adminClient(), nullptr);
+    all.reload();
+    QTRY_VERIFY(all.loaded());
+    QVERIFY(all.count() >= 5);
+    const QJsonObject oldest = all.rowAt(all.count() - 1);
+    const QString oldestId = oldest.value("id").toString();
+
+    // A list of the 3 newest: the oldest order is behind it.
+    OrderListModel newest(c.services.adminClient(), nullptr);
+    newest.setCapacity(3);
+    newest.reload();
+    QTRY_VERIFY(newest.loaded());
+    QCOMPARE(newest.count(), 3);
+    QVERIFY(newest.hasOlder());
+    const QString path = "GET /admin/v1/orders/" + oldestId;
+    QCOMPARE(c.server.countRequests(path), 0);
+
+    // Its status changes: the event says when it was created, so nothing is asked and the
+    // list stays as it is (the order is read when the list pages back to it).
+    QSignalSpy changed(&newest, &QAbstractItemModel::dataChanged);
+    QSignalSpy inserted(&newest, &QAbstractItemModel::rowsInserted);
+    newest.handleEvent(makeEvent(1, "order.status",
+                                 {{"orderId", oldestId},
+                                  {"customerId", oldest.value("customerId")},
+                                  {"orderStatus", "CANCELLED"},
+                                  {"version", 99},
+                                  {"createdDate", oldest.value("createdDate")}}));
+    QTest::qWait(200);
+    QCOMPARE(c.server.countRequests(path), 0);
+    QCOMPARE(newest.count(), 3);
+    QVERIFY(newest.hasOlder());
+    QCOMPARE(changed.count() + inserted.count(), 0);
+
+    // Without the creation time (an older backend) it asks for the order, and still keeps it
+    // out of the list.
+    newest.handleEvent(makeEvent(2, "order.status",
+                                 {{"orderId", oldestId},
+                                  {"customerId", oldest.value("customerId")},
+                                  {"orderStatus", "CANCELLED"},
+                                  {"version", 99}}));
+    QTRY_COMPARE(c.server.countRequests(path), 1);
+    QTest::qWait(100);
+    QCOMPARE(newest.count(), 3);
+    QCOMPARE(newest.indexOfId(oldestId), -1);
+
+    // One of the listed orders changes in place, without asking either.
+    const QString listed = newest.idAt(1);
+    QVERIFY(c.server.setOrderStatus(listed, "CANCELLED"));
+    QTRY_COMPARE(newest.index(1).data(OrderListModel::StatusRole).toString(),
+                 QStringLiteral("CANCELLED"));
+    QCOMPARE(c.server.countRequests("GET /admin/v1/orders/" + listed), 0);
 }
 
 void TestConsole::ordersPageBackOnDemand()

@@ -509,6 +509,7 @@ void TestOrders::idempotencyKey()
 
 void TestOrders::lifecycleToDelivered()
 {
+    const qint64 firstEvent = m_backend->events().lastSeq() + 1;
     const QString id =
         placeOrder(QJsonArray{QJsonObject{{QStringLiteral("upc"), QStringLiteral("0083783375221")},
                                           {QStringLiteral("orderQuantity"), 4}}})
@@ -545,6 +546,30 @@ void TestOrders::lifecycleToDelivered()
     QCOMPARE(r.status, 200);
     QCOMPARE(r.json().value(QStringLiteral("orderStatus")).toString(), QStringLiteral("DELIVERED"));
     QCOMPARE(order(id).value(QStringLiteral("history")).toArray().size(), 7);
+    // Every status change was announced on the admin event stream, with the order's creation
+    // time (the console places the order in its list by it).
+    // (Published from the events queue: they may come a moment after the answers.)
+    const auto announced = [this, firstEvent, &id] {
+        QStringList statuses;
+        for (const Gatehouse::Core::Event &e : m_backend->events().since(firstEvent)) {
+            if (e.type == QLatin1String("order.status") &&
+                e.data.value(QStringLiteral("orderId")).toString() == id)
+                statuses.append(e.data.value(QStringLiteral("orderStatus")).toString());
+        }
+        return statuses;
+    };
+    QTRY_COMPARE(announced(),
+                 (QStringList{QStringLiteral("VALIDATION_PENDING"), QStringLiteral("VALIDATED"),
+                              QStringLiteral("ALLOCATION_PENDING"), QStringLiteral("ALLOCATED"),
+                              QStringLiteral("PICKED_UP"), QStringLiteral("DELIVERED")}));
+    for (const Gatehouse::Core::Event &e : m_backend->events().since(firstEvent)) {
+        if (e.type == QLatin1String("order.status") &&
+            e.data.value(QStringLiteral("orderId")).toString() == id) {
+            QCOMPARE(e.data.value(QStringLiteral("createdDate")),
+                     o.value(QStringLiteral("createdDate")));
+            QCOMPARE(e.data.value(QStringLiteral("customerId")).toString(), m_customer);
+        }
+    }
 }
 
 void TestOrders::pendingInventoryThenRestock()
