@@ -144,7 +144,10 @@ int LiveListModel::insertPosition(const QJsonObject &row) const
     }
     // A store's rows are many and read back one by one: a binary search, as they are sorted
     // (the store is for lists whose sort key does not change, such as an order's creation).
-    int low = 0;
+    // Most new rows are the newest: the top is tried first.
+    if (count() == 0 || listedBefore(row, rowAt(0)))
+        return 0;
+    int low = 1;
     int high = count();
     while (low < high) {
         const int middle = low + (high - low) / 2;

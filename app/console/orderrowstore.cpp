@@ -42,9 +42,45 @@ bool parseTime(const QJsonValue &value, qint64 &ms)
     return true;
 }
 
+// What QDateTime::toString(Qt::ISODateWithMs) writes for a UTC time, written directly: every
+// row read back formats two times, and QDateTime's general formatting was a tenth of the
+// console's time while events poured in.
 QString timeText(qint64 ms)
 {
-    return QDateTime::fromMSecsSinceEpoch(ms, Qt::UTC).toString(Qt::ISODateWithMs);
+    constexpr qint64 MsPerDay = 86400000;
+    constexpr qint64 UnixEpochJulianDay = 2440588;
+    qint64 days = ms / MsPerDay;
+    qint64 msOfDay = ms % MsPerDay;
+    if (msOfDay < 0) {
+        msOfDay += MsPerDay;
+        --days;
+    }
+    int year = 0;
+    int month = 0;
+    int day = 0;
+    QDate::fromJulianDay(days + UnixEpochJulianDay).getDate(&year, &month, &day);
+    if (year < 1 || year > 9999)
+        return QDateTime::fromMSecsSinceEpoch(ms, Qt::UTC).toString(Qt::ISODateWithMs);
+    char16_t text[24];
+    const auto digits = [&text](int at, int value, int width) {
+        for (int i = at + width - 1; i >= at; --i, value /= 10)
+            text[i] = char16_t(u'0' + value % 10);
+    };
+    digits(0, year, 4);
+    text[4] = u'-';
+    digits(5, month, 2);
+    text[7] = u'-';
+    digits(8, day, 2);
+    text[10] = u'T';
+    digits(11, int(msOfDay / 3600000), 2);
+    text[13] = u':';
+    digits(14, int(msOfDay / 60000 % 60), 2);
+    text[16] = u':';
+    digits(17, int(msOfDay / 1000 % 60), 2);
+    text[19] = u'.';
+    digits(20, int(msOfDay % 1000), 3);
+    text[23] = u'Z';
+    return QString(reinterpret_cast<const QChar *>(text), 24);
 }
 
 } // namespace
@@ -173,6 +209,13 @@ qsizetype OrderRowStore::indexOfId(const QString &id) const
 
 bool OrderRowStore::equals(qsizetype row, const QJsonObject &object) const
 {
+    // An event changes the status and the version: tell those apart without reading the row.
+    if (const Row &r = m_rows.at(row); r.object < 0) {
+        if ((r.present & HasVersion) && object.value(Version).toInt() != r.version)
+            return false;
+        if (r.status && object.value(Status).toString() != string(r.status))
+            return false;
+    }
     return at(row) == object;
 }
 

@@ -2509,6 +2509,11 @@ void TestConsole::orderRowStoreReadsBackExactly()
     for (int n = 0; n < 50; ++n)
         rows.append(apiRow(n, n % 7 == 0 ? QJsonValue(QJsonValue::Null)
                                          : QJsonValue("PO-" + QString::number(n) + "-Grüße")));
+    // Times are packed as milliseconds, before 1970 too.
+    QJsonObject beforeEpoch = apiRow(55, "PO-1969");
+    beforeEpoch.insert("createdDate", "1969-12-31T23:59:59.999Z");
+    beforeEpoch.insert("lastModifiedDate", "0001-01-01T00:00:00.000Z");
+    rows.append(beforeEpoch);
     // Rows this layout does not know come back exactly as well (kept as they are).
     QJsonObject extraField = apiRow(50, "PO-extra");
     extraField.insert("links", QJsonObject{{"self", "/orders/x"}});
