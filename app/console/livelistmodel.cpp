@@ -267,8 +267,8 @@ void LiveListModel::trimToCapacity()
         removeRowAt(count() - 1);
         trimmed = true;
     }
-    if (trimmed && !olderCursorParam().isEmpty())
-        setOlder(true, m_loadingOlder); // the trimmed rows can be read back
+    if (trimmed)
+        markOlder(); // the trimmed rows can be read back
 }
 
 void LiveListModel::setOlder(bool hasOlder, bool loadingOlder)
