@@ -6,6 +6,7 @@
 #include "consolelogging.h"
 #include "consoleservices.h"
 #include "consolewindowstate.h"
+#include "scenegraph.h"
 
 #include <QApplication>
 #include <QIcon>
@@ -58,6 +59,11 @@ int run(QApplication &app, const ConsoleOptions &options)
 {
     setMemoryDefaults();
     setRenderingDefaults();
+    const SceneGraphChoice sceneGraph = chooseSceneGraph();
+    qCInfo(lcConsole).noquote() << (sceneGraph.software
+                                        ? "drawing with Qt Quick's software renderer:"
+                                        : "drawing with Qt Quick's default renderer:")
+                                << sceneGraph.reason;
     // One look on every platform; must be chosen before the first QML engine loads.
     QQuickStyle::setStyle(QStringLiteral("Fusion"));
     app.setWindowIcon(QIcon(QStringLiteral(":/Gatehouse/icons/gatehouse.png")));

@@ -197,6 +197,9 @@ print("|---|---|---|---|---|---|")
 for r in rows:
     print("| " + " | ".join(r) + " |")
 print(f"({n_orders:,} orders loaded through the service API in {load_s} s, {n_orders / load_s:,.0f}/s, 32 connections; "
-      f"Xvfb 1280x800x24, Mesa llvmpipe; {os.cpu_count()} cores shared by backend, console and peers)")
+      f"Xvfb 1280x800x24; {os.cpu_count()} cores shared by backend, console and peers)")
+r = con.get("renderer", {})
+print(f"(renderer: {'Qt Quick software renderer' if r.get('software') else 'Qt default (OpenGL)'} for the console, "
+      f"{'the same' if peer.get('software') == r.get('software') else 'a different one'} for the peer: {r.get('reason', '?')})")
 PY
 }

@@ -28,6 +28,7 @@
 #include "console/navigationmodel.h"
 #include "console/orderlistmodel.h"
 #include "console/orderstatus.h"
+#include "console/scenegraph.h"
 #include "scrollrun.h"
 
 #include <QApplication>
@@ -165,6 +166,11 @@ public:
         // As Gatehouse::Console::run() does it (app/console/console.cpp), in English.
         Gatehouse::Console::setMemoryDefaults();
         Gatehouse::Console::setRenderingDefaults();
+        const Gatehouse::Console::SceneGraphChoice sceneGraph =
+            Gatehouse::Console::chooseSceneGraph();
+        m_out.insert(QStringLiteral("renderer"),
+                     QJsonObject{{QStringLiteral("software"), sceneGraph.software},
+                                 {QStringLiteral("reason"), sceneGraph.reason}});
         QQuickStyle::setStyle(QStringLiteral("Fusion"));
         QGuiApplication::setWindowIcon(QIcon(QStringLiteral(":/Gatehouse/icons/gatehouse.png")));
         m_services.language()->apply(QStringLiteral("en"));
@@ -476,7 +482,9 @@ private:
         m_out.insert(QStringLiteral("memoryAtEnd"),
                      GatehouseBench::toJson(GatehouseBench::processMemory()));
         printJson(m_out);
-        QCoreApplication::quit();
+        // BENCH_HOLD_SECONDS=N: stay N seconds after printing, to look at the process (smaps).
+        const int hold = qEnvironmentVariableIntValue("BENCH_HOLD_SECONDS");
+        QTimer::singleShot(hold * 1000, qApp, &QCoreApplication::quit);
     }
 
     Options m_options;

@@ -14,6 +14,7 @@
 // JSON line: {"rows", "rowHeight", "memory": {rssMiB, hwmMiB}, "scroll": {frames, p50ms,
 // p99ms, maxms, stalls, ...}}.
 
+#include "console/scenegraph.h"
 #include "scrollrun.h"
 
 #include <QAbstractListModel>
@@ -90,6 +91,8 @@ int main(int argc, char *argv[])
 {
     QApplication app(argc, argv);
     QQuickStyle::setStyle(QStringLiteral("Fusion"));
+    // The same renderer as the console on this machine (app/console/scenegraph.h).
+    const Gatehouse::Console::SceneGraphChoice sceneGraph = Gatehouse::Console::chooseSceneGraph();
 
     QCommandLineParser parser;
     parser.addHelpOption();
@@ -126,7 +129,8 @@ int main(int argc, char *argv[])
         return app.exec();
 
     auto *list = window->findChild<QQuickItem *>(QStringLiteral("list"));
-    QJsonObject out{{QStringLiteral("rows"), model.rowCount()}};
+    QJsonObject out{{QStringLiteral("rows"), model.rowCount()},
+                    {QStringLiteral("software"), sceneGraph.software}};
     QTimer::singleShot(int(parser.value(settle).toDouble() * 1000), window, [&] {
         const double rowHeight = list->property("contentHeight").toDouble() /
                                  std::max(1, list->property("count").toInt());

@@ -39,4 +39,19 @@ if [ -s "$tmp/data/admin-token" ] && grep -qF -- "$(tr -d '\n' <"$tmp/data/admin
     fail "the admin token appears in the output"
 fi
 
+# The renderer it chose is in the log: without a GPU, Qt Quick's software renderer
+# (app/console/scenegraph.h); QSG_RHI_BACKEND=opengl keeps OpenGL (llvmpipe here) and still draws.
+grep -q "drawing with Qt Quick's" "$log" || fail "the log does not say which renderer draws"
+if [ ! -e /dev/dri ] && [ ! -e /dev/nvidiactl ] && [ -z "${QT_QUICK_BACKEND:-}${QSG_RHI_BACKEND:-}" ]; then
+    grep -q "drawing with Qt Quick's software renderer: no GPU device" "$log" ||
+        fail "no GPU here, but the software renderer was not chosen: $(grep 'drawing with' "$log")"
+fi
+QSG_RHI_BACKEND=opengl start_console
+grep -q "drawing with Qt Quick's default renderer: QSG_RHI_BACKEND is set" "$log" ||
+    fail "QSG_RHI_BACKEND=opengl was not left to Qt: $(grep 'drawing with' "$log" || true)"
+sleep 1
+import -window root "$tmp/opengl.png" || fail "could not take a screenshot"
+assert_not_blank "$tmp/opengl.png"
+stop_console
+
 echo "console_smoke: ok (screenshot: $screenshot)"

@@ -37,6 +37,7 @@
 #include "console/orderstatus.h"
 #include "console/rbaclistmodel.h"
 #include "console/redeliveryform.h"
+#include "console/scenegraph.h"
 #include "console/sseparser.h"
 #include "console/testorderform.h"
 #include "console/tokenlistmodel.h"
@@ -160,6 +161,7 @@ private slots:
     void windowPositionOnScreen_data();
     void windowPositionOnScreen();
     void renderingDefaultsLeaveTheUsersChoice();
+    void softwareRendererWithoutAGpu();
     void windowStateSavedWhenClosed();
     void windowStateRestoredAtStart();
 
@@ -1664,6 +1666,71 @@ void TestConsole::renderingDefaultsLeaveTheUsersChoice()
         else
             qputenv(name, value);
     }
+}
+
+void TestConsole::softwareRendererWithoutAGpu()
+{
+    using Gatehouse::Console::sceneGraphFor;
+    const char *const names[] = {"QT_QUICK_BACKEND", "QSG_RHI_BACKEND", "LIBGL_ALWAYS_SOFTWARE",
+                                 "GALLIUM_DRIVER"};
+    QHash<QByteArray, QByteArray> saved;
+    for (const char *name : names) {
+        if (qEnvironmentVariableIsSet(name))
+            saved.insert(name, qgetenv(name));
+        qunsetenv(name);
+    }
+    const auto restore = qScopeGuard([&] {
+        for (const char *name : names) {
+            if (saved.contains(name))
+                qputenv(name, saved.value(name));
+            else
+                qunsetenv(name);
+        }
+    });
+    QTemporaryDir dev;
+    QVERIFY(dev.isValid());
+    auto touch = [&](const QString &path) {
+        QVERIFY(QDir(dev.path()).mkpath(QFileInfo(dev.filePath(path)).path()));
+        QFile f(dev.filePath(path));
+        QVERIFY(f.open(QIODevice::WriteOnly));
+    };
+
+    // No GPU device: llvmpipe would draw, so Qt Quick's software renderer does.
+    auto choice = sceneGraphFor(dev.path());
+    QVERIFY(choice.software);
+    QVERIFY2(choice.reason.contains(QLatin1String("no GPU device")), qPrintable(choice.reason));
+    QDir(dev.path()).mkdir(QStringLiteral("dri"));
+    QVERIFY(sceneGraphFor(dev.path()).software); // an empty /dev/dri is no GPU either
+
+    // The user's choice is Qt's to apply, whatever the machine has.
+    qputenv("QSG_RHI_BACKEND", "opengl");
+    choice = sceneGraphFor(dev.path());
+    QVERIFY(!choice.software);
+    QVERIFY2(choice.reason.contains(QLatin1String("QSG_RHI_BACKEND")), qPrintable(choice.reason));
+    qunsetenv("QSG_RHI_BACKEND");
+    qputenv("QT_QUICK_BACKEND", "software");
+    QVERIFY(!sceneGraphFor(dev.path()).software); // Qt itself switches; nothing to add
+    qunsetenv("QT_QUICK_BACKEND");
+
+    // A render node or NVIDIA's control device: Qt's default (OpenGL on the GPU).
+    touch(QStringLiteral("dri/renderD128"));
+    choice = sceneGraphFor(dev.path());
+    QVERIFY(!choice.software);
+    QVERIFY2(choice.reason.contains(QLatin1String("renderD128")), qPrintable(choice.reason));
+    // ...unless Mesa is told to rasterize in software.
+    qputenv("LIBGL_ALWAYS_SOFTWARE", "1");
+    QVERIFY(sceneGraphFor(dev.path()).software);
+    qunsetenv("LIBGL_ALWAYS_SOFTWARE");
+    qputenv("GALLIUM_DRIVER", "llvmpipe");
+    QVERIFY(sceneGraphFor(dev.path()).software);
+    qputenv("GALLIUM_DRIVER", "iris");
+    QVERIFY(!sceneGraphFor(dev.path()).software);
+    qunsetenv("GALLIUM_DRIVER");
+    QVERIFY(QFile::remove(dev.filePath(QStringLiteral("dri/renderD128"))));
+    touch(QStringLiteral("nvidiactl"));
+    choice = sceneGraphFor(dev.path());
+    QVERIFY(!choice.software);
+    QVERIFY2(choice.reason.contains(QLatin1String("nvidiactl")), qPrintable(choice.reason));
 }
 
 void TestConsole::windowStateSavedWhenClosed()
