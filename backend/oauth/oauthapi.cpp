@@ -542,7 +542,7 @@ QJsonArray OAuthApi::activeTokens(const QString &clientId, const QString &subjec
         "SELECT t.hash, t.kind, t.format, t.client_id, t.subject, u.username, t.scope, "
         "t.audience, t.issued_at, t.expires_at FROM oauth_tokens t LEFT JOIN oauth_users u ON "
         "u.id = t.subject WHERE t.revoked_at IS NULL AND t.expires_at > ? AND (? = '' OR "
-        "t.client_id = ?) AND (? = '' OR t.subject = ?) ORDER BY t.issued_at DESC LIMIT ?"));
+        "t.client_id = ?) AND (? = '' OR t.subject = ?) ORDER BY t.id DESC LIMIT ?"));
     q.addBindValue(m_clock.now().toMSecsSinceEpoch());
     for (const QString &v : {clientId, clientId, subject, subject})
         q.addBindValue(v.isNull() ? QString(QLatin1String("")) : v);

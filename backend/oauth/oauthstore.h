@@ -17,8 +17,9 @@ struct OAuthStore
     static Core::Migration migration();     // schema version 4
     static Core::Migration usersAndCodes(); // schema version 5
     static Core::Migration deviceCodes();
-    static Core::Migration registration(); // schema version 7   // schema version 6
-    static Core::Migration assertions();   // schema version 8
+    static Core::Migration registration();       // schema version 7   // schema version 6
+    static Core::Migration assertions();         // schema version 8
+    static Core::Migration tokensInIssueOrder(); // schema version 13
 };
 
 // Runs a DELETE (or UPDATE) with keys bound in order; `notFound` when it changed no row.

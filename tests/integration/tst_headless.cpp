@@ -12,6 +12,7 @@
 #include <QRegularExpression>
 #include <QSignalSpy>
 #include <QSqlDatabase>
+#include <QSqlError>
 #include <QSqlQuery>
 #include <QSslConfiguration>
 #include <QSslSocket>
@@ -34,6 +35,21 @@ struct HttpResult
     QJsonObject json() const { return QJsonDocument::fromJson(body).object(); }
 };
 
+// Waits for the reply and takes its status, body and headers (names in lower case).
+HttpResult finished(QNetworkReply *reply)
+{
+    QEventLoop loop;
+    QObject::connect(reply, &QNetworkReply::finished, &loop, &QEventLoop::quit);
+    loop.exec();
+    HttpResult r;
+    r.status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
+    r.body = reply->readAll();
+    for (const auto &p : reply->rawHeaderPairs())
+        r.headers.insert(p.first.toLower(), p.second);
+    delete reply;
+    return r;
+}
+
 HttpResult httpGet(const QUrl &url, const QByteArray &token = {},
                    const QList<QSslCertificate> &ca = {})
 {
@@ -47,17 +63,19 @@ HttpResult httpGet(const QUrl &url, const QByteArray &token = {},
         req.setSslConfiguration(conf);
     }
     req.setTransferTimeout(10000);
-    QNetworkReply *reply = nam.get(req);
-    QEventLoop loop;
-    QObject::connect(reply, &QNetworkReply::finished, &loop, &QEventLoop::quit);
-    loop.exec();
-    HttpResult r;
-    r.status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
-    r.body = reply->readAll();
-    for (const auto &p : reply->rawHeaderPairs())
-        r.headers.insert(p.first.toLower(), p.second);
-    delete reply;
-    return r;
+    return finished(nam.get(req));
+}
+
+// POST body with the given headers (Content-Type among them).
+HttpResult httpPost(const QUrl &url, const QByteArray &body,
+                    const QList<QPair<QByteArray, QByteArray>> &headers)
+{
+    QNetworkAccessManager nam;
+    QNetworkRequest req(url);
+    for (const auto &[name, value] : headers)
+        req.setRawHeader(name, value);
+    req.setTransferTimeout(10000);
+    return finished(nam.post(req, body));
 }
 
 qint64 rssKiB(qint64 pid)
@@ -996,6 +1014,123 @@ void TestHeadlessBackend::newerDatabaseRefused()
         db.close();
     }
     QSqlDatabase::removeDatabase(QStringLiteral("poke"));
+}
+
+void TestHeadlessBackend::tokensKeptThroughTheIssueOrderMigration()
+{
+    // A token issued by a build whose oauth_tokens was keyed by hash (schema 12) is still
+    // valid after the upgrade that keeps tokens in issue order (schema 13), and the admin
+    // list still shows the newest first.
+    QVERIFY(startBackend());
+    const QJsonObject urls = ports().value(QStringLiteral("urls")).toObject();
+    QString admin = urls.value(QStringLiteral("admin")).toString();
+    QString service = urls.value(QStringLiteral("service")).toString();
+    const QByteArray json = "application/json";
+    const HttpResult reg = httpPost(
+        QUrl(admin + QStringLiteral("/admin/v1/clients")),
+        R"({"client_name":"migration","grant_types":["client_credentials"],"scope":"orders:read",)"
+        R"("access_token_format":"opaque"})",
+        {{"Authorization", "Bearer " + m_token.toUtf8()}, {"Content-Type", json}});
+    QVERIFY2(reg.status == 201, reg.body.constData());
+    const QByteArray basic =
+        "Basic " + (reg.json().value(QStringLiteral("client_id")).toString().toUtf8() + ':' +
+                    reg.json().value(QStringLiteral("client_secret")).toString().toUtf8())
+                       .toBase64();
+    const QByteArray form = "application/x-www-form-urlencoded";
+    auto issue = [&] {
+        const HttpResult t = httpPost(QUrl(service + QStringLiteral("/oauth2/token")),
+                                      "grant_type=client_credentials",
+                                      {{"Authorization", basic}, {"Content-Type", form}});
+        return t.status == 200 ? t.json().value(QStringLiteral("access_token")).toString()
+                               : QString();
+    };
+    const QString before = issue();
+    QVERIFY(!before.isEmpty());
+    m_proc->terminate();
+    QVERIFY(m_proc->waitForFinished(15000));
+
+    // Back to schema 12: the table as migrations 4 and 5 made it, the same rows.
+    {
+        QSqlDatabase db =
+            QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), QStringLiteral("downgrade"));
+        db.setDatabaseName(m_dir->filePath(QStringLiteral("gatehouse.db")));
+        QVERIFY(db.open());
+        QSqlQuery q(db);
+        const QString columns = QStringLiteral(
+            "hash, kind, format, client_id, subject, scope, audience, issued_at, expires_at, "
+            "revoked_at, family, code_hash, auth_time, rotated_at");
+        for (const QString &sql :
+             {QStringLiteral("CREATE TABLE old_tokens (hash TEXT PRIMARY KEY, kind TEXT NOT NULL, "
+                             "format TEXT NOT NULL, client_id TEXT NOT NULL, subject TEXT NOT "
+                             "NULL, scope TEXT NOT NULL, audience TEXT NOT NULL, issued_at "
+                             "INTEGER NOT NULL, expires_at INTEGER NOT NULL, revoked_at INTEGER, "
+                             "family TEXT, code_hash TEXT, auth_time INTEGER, rotated_at "
+                             "INTEGER) WITHOUT ROWID"),
+              QStringLiteral("INSERT INTO old_tokens (%1) SELECT %1 FROM oauth_tokens")
+                  .arg(columns),
+              QStringLiteral("DROP TABLE oauth_tokens"),
+              QStringLiteral("ALTER TABLE old_tokens RENAME TO oauth_tokens"),
+              QStringLiteral("CREATE INDEX oauth_tokens_client ON oauth_tokens(client_id)"),
+              QStringLiteral("CREATE INDEX oauth_tokens_subject ON oauth_tokens(subject)"),
+              QStringLiteral("DELETE FROM schema_migrations WHERE version = 13")})
+            QVERIFY2(q.exec(sql), qPrintable(q.lastError().text() + QStringLiteral(": ") + sql));
+        QVERIFY(q.exec(QStringLiteral("SELECT COUNT(*) FROM pragma_table_info('oauth_tokens') "
+                                      "WHERE name = 'id'")) &&
+                q.next());
+        QCOMPARE(q.value(0).toInt(), 0);
+        db.close();
+    }
+    QSqlDatabase::removeDatabase(QStringLiteral("downgrade"));
+
+    QVERIFY(startBackend());
+    admin =
+        ports().value(QStringLiteral("urls")).toObject().value(QStringLiteral("admin")).toString();
+    service = ports()
+                  .value(QStringLiteral("urls"))
+                  .toObject()
+                  .value(QStringLiteral("service"))
+                  .toString();
+    const HttpResult status =
+        httpGet(QUrl(admin + QStringLiteral("/admin/v1/status")), m_token.toUtf8());
+    QCOMPARE(status.json()
+                 .value(QStringLiteral("database"))
+                 .toObject()
+                 .value(QStringLiteral("schemaVersion"))
+                 .toInt(),
+             13);
+    const HttpResult active =
+        httpPost(QUrl(service + QStringLiteral("/oauth2/introspect")), "token=" + before.toUtf8(),
+                 {{"Authorization", basic}, {"Content-Type", form}});
+    QCOMPARE(active.status, 200);
+    QCOMPARE(active.json().value(QStringLiteral("active")).toBool(), true);
+    QCOMPARE(active.json().value(QStringLiteral("client_id")).toString(),
+             reg.json().value(QStringLiteral("client_id")).toString());
+    const QString after = issue();
+    QVERIFY(!after.isEmpty());
+    const QJsonArray items = httpGet(QUrl(admin + QStringLiteral("/admin/v1/tokens?client=") +
+                                          reg.json().value(QStringLiteral("client_id")).toString()),
+                                     m_token.toUtf8())
+                                 .json()
+                                 .value(QStringLiteral("items"))
+                                 .toArray();
+    QCOMPARE(items.size(), 2); // newest first: the one issued after the upgrade
+    QVERIFY(items.at(0).toObject().value(QStringLiteral("issuedAt")).toString() >=
+            items.at(1).toObject().value(QStringLiteral("issuedAt")).toString());
+    // Revoking the old token works on the new table.
+    const HttpResult revoked =
+        httpPost(QUrl(service + QStringLiteral("/oauth2/revoke")), "token=" + before.toUtf8(),
+                 {{"Authorization", basic}, {"Content-Type", form}});
+    QCOMPARE(revoked.status, 200);
+    QCOMPARE(httpPost(QUrl(service + QStringLiteral("/oauth2/introspect")),
+                      "token=" + before.toUtf8(),
+                      {{"Authorization", basic}, {"Content-Type", form}})
+                 .json()
+                 .value(QStringLiteral("active"))
+                 .toBool(),
+             false);
+    m_proc->terminate();
+    QVERIFY(m_proc->waitForFinished(15000));
+    QCOMPARE(m_proc->exitCode(), 0);
 }
 
 void TestHeadlessBackend::portInUseIsReported()

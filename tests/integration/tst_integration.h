@@ -83,6 +83,7 @@ private slots:
     void sigtermStopsCleanly();
     void restartKeepsTokenAndCa();
     void newerDatabaseRefused();
+    void tokensKeptThroughTheIssueOrderMigration();
     void portInUseIsReported();
 
 private:
