@@ -1,6 +1,7 @@
 #pragma once
 
 #include "core/result.h"
+#include "core/writequeue.h"
 
 #include <QHash>
 #include <QMutex>
@@ -8,10 +9,29 @@
 #include <QStringList>
 
 #include <memory>
+#include <unordered_map>
 
 class QThread;
+struct sqlite3;
 
 namespace Gatehouse::Core {
+
+// A read statement of the calling thread's connection (Database::read): prepared once per
+// thread, bound and stepped through Statement, and reset when this goes out of scope so that
+// no read transaction stays open (it would hold back WAL checkpoints).
+class ReadStatement
+{
+public:
+    explicit ReadStatement(Statement *statement) : m_statement(statement) {}
+    ~ReadStatement();
+    ReadStatement(const ReadStatement &) = delete;
+    ReadStatement &operator=(const ReadStatement &) = delete;
+    Statement *operator->() const { return m_statement; }
+    Statement &operator*() const { return *m_statement; }
+
+private:
+    Statement *m_statement;
+};
 
 // A numbered schema change. Versions are global across modules and strictly increasing;
 // each migration runs in one transaction and is recorded in schema_migrations.
@@ -38,6 +58,12 @@ public:
 
     // The calling thread's connection (created on first use).
     QSqlDatabase connection();
+    // A statement on the calling thread's connection, prepared on first use and kept until
+    // the thread ends or the database closes; `sql` must be a string literal (its address is
+    // the key). For hot reads, where QSqlQuery would parse the SQL on every request.
+    ReadStatement read(const char *sql);
+    // The sqlite3 handle under Qt's QSQLITE driver (QSqlDriver::handle()), or nullptr.
+    static sqlite3 *handleOf(const QSqlDatabase &db);
     QString path() const { return m_path; }
     QString driverName() const { return QStringLiteral("QSQLITE"); }
     int schemaVersion() const { return m_schemaVersion; }
@@ -58,6 +84,9 @@ private:
     {
         QMutex mutex;
         QHash<QThread *, QString> names;
+        // Node-based maps: a Statement's address stays valid while others are added.
+        std::unordered_map<QThread *, std::unordered_map<const void *, Statement>> statements;
+        void finalize(QThread *thread); // with mutex held, before the connection closes
     };
     std::shared_ptr<Connections> m_connections = std::make_shared<Connections>();
 };

@@ -234,11 +234,7 @@ void WriteQueue::loop()
     QSqlDatabase db = m_database.connection();
     QHash<QString, QSqlQuery> cache;
     QHash<const void *, Statement> statements;
-    // The sqlite3 handle under Qt's driver (QSqlDriver::handle(), documented for QSQLITE).
-    sqlite3 *handle = nullptr;
-    if (const QVariant v = db.driver()->handle();
-        v.isValid() && qstrcmp(v.typeName(), "sqlite3*") == 0)
-        handle = *static_cast<sqlite3 *const *>(v.constData());
+    sqlite3 *handle = Database::handleOf(db);
     if (!handle)
         qCCritical(lcDb) << m_name << "has no SQLite handle";
     QSqlQuery control(db);

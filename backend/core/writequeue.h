@@ -50,6 +50,8 @@ public:
 private:
     friend class WriteTransaction;
     friend class WriteQueue;
+    friend class Database;
+    friend class ReadStatement;
     sqlite3 *m_db = nullptr;
     sqlite3_stmt *m_stmt = nullptr;
     bool m_ok = true;

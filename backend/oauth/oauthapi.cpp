@@ -804,7 +804,8 @@ void OAuthApi::registerRoutes()
         });
 
     m_server.route(
-        "POST", QStringLiteral("/oauth2/introspect"), [this, authenticate](const HttpRequest &req) {
+        "POST", QStringLiteral("/oauth2/introspect"),
+        [this, authenticate](const HttpRequest &req) {
             QHash<QString, QString> form;
             if (auto e = parseForm(req, &form))
                 return e->toResponse();
@@ -818,31 +819,36 @@ void OAuthApi::registerRoutes()
             const QString token = form.value(QStringLiteral("token"));
             if (token.isEmpty())
                 return invalidRequest(QStringLiteral("token is required")).toResponse();
-            QSqlQuery q(m_database.connection());
-            q.prepare(
-                QStringLiteral("SELECT client_id, subject, scope, audience, issued_at, expires_at, "
-                               "revoked_at, kind FROM oauth_tokens WHERE hash = ?"));
-            q.addBindValue(TokenIssuer::hashToken(token));
+            const Core::ReadStatement q = m_database.read(
+                "SELECT client_id, subject, scope, audience, issued_at, expires_at, revoked_at, "
+                "kind FROM oauth_tokens WHERE hash = ?");
+            q->bind(1, TokenIssuer::hashToken(token));
             const qint64 now = m_clock.now().toMSecsSinceEpoch();
-            if (!q.exec() || !q.next() || !q.value(6).isNull() || q.value(5).toLongLong() <= now)
+            if (!q->next() || !q->isNull(6) || q->int64(5) <= now)
                 return noStore(
                     HttpResponse::json(200, QJsonObject{{QStringLiteral("active"), false}}));
+            const QString clientId = q->text(0);
+            const QString subject = q->text(1);
+            const QString scope = q->text(2);
             QJsonObject o{{QStringLiteral("active"), true},
-                          {QStringLiteral("client_id"), q.value(0).toString()},
-                          {QStringLiteral("sub"), q.value(1).toString()},
-                          {QStringLiteral("aud"), q.value(3).toString()},
-                          {QStringLiteral("iat"), q.value(4).toLongLong() / 1000},
-                          {QStringLiteral("exp"), q.value(5).toLongLong() / 1000},
+                          {QStringLiteral("client_id"), clientId},
+                          {QStringLiteral("sub"), subject},
+                          {QStringLiteral("aud"), q->text(3)},
+                          {QStringLiteral("iat"), q->int64(4) / 1000},
+                          {QStringLiteral("exp"), q->int64(5) / 1000},
                           {QStringLiteral("iss"), m_issuer}};
-            if (q.value(7).toString() == QLatin1String("access"))
+            if (q->text(7) == QLatin1String("access"))
                 o.insert(QStringLiteral("token_type"), QStringLiteral("Bearer"));
-            if (q.value(1).toString() != q.value(0).toString())
-                if (const auto user = m_users.find(q.value(1).toString()))
+            if (subject != clientId)
+                if (const auto user = m_users.find(subject))
                     o.insert(QStringLiteral("username"), user->username);
-            if (!q.value(2).toString().isEmpty())
-                o.insert(QStringLiteral("scope"), q.value(2).toString());
+            if (!scope.isEmpty())
+                o.insert(QStringLiteral("scope"), scope);
             return noStore(HttpResponse::json(200, o));
-        });
+        },
+        // On the pool: client authentication, the look-up and the answer use every core
+        // instead of the connection thread's one.
+        Core::RouteOptions{-1, true});
 
     m_server.routeDeferred(
         "POST", QStringLiteral("/oauth2/revoke"),

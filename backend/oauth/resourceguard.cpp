@@ -71,16 +71,15 @@ Core::Filter OAuthApi::resourceServerFilter()
             scopes = claims.value(QStringLiteral("scope")).toString().split(QLatin1Char(' '));
         } else {
             // Opaque: introspected (RFC 7662) in process.
-            QSqlQuery q(m_database.connection());
-            q.prepare(QStringLiteral("SELECT scope, expires_at, revoked_at, kind FROM "
-                                     "oauth_tokens WHERE hash = ?"));
-            q.addBindValue(TokenIssuer::hashToken(token));
-            if (!q.exec() || !q.next() || !q.value(2).isNull() || q.value(1).toLongLong() <= now ||
-                q.value(3).toString() != QLatin1String("access"))
+            const Core::ReadStatement q = m_database.read(
+                "SELECT scope, expires_at, revoked_at, kind FROM oauth_tokens WHERE hash = ?");
+            q->bind(1, TokenIssuer::hashToken(token));
+            if (!q->next() || !q->isNull(2) || q->int64(1) <= now ||
+                q->text(3) != QLatin1String("access"))
                 return bearerProblem(401, "invalid_token",
                                      QStringLiteral("the access token is unknown, expired or "
                                                     "revoked"));
-            scopes = q.value(0).toString().split(QLatin1Char(' '));
+            scopes = q->text(0).split(QLatin1Char(' '));
         }
         if (!scopes.contains(needed))
             return bearerProblem(403, "insufficient_scope",

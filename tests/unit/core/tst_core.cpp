@@ -301,6 +301,73 @@ private slots:
         QVERIFY(q.exec(QStringLiteral("INSERT INTO widgets (name) VALUES ('a')")));
     }
 
+    void readStatementsPreparedOnceAndReset()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("g.db"));
+        QList<Migration> m = Database::coreMigrations();
+        m.append({2,
+                  QStringLiteral("test: widgets"),
+                  {QStringLiteral("CREATE TABLE widgets (id INTEGER PRIMARY KEY, name TEXT)"),
+                   QStringLiteral("INSERT INTO widgets (name) VALUES ('a'), ('b'), ('c')")}});
+        auto db = Database::open(path, m);
+        QVERIFY(db.ok());
+        Database &d = **db;
+        const char *byName = "SELECT id FROM widgets WHERE name = ?";
+        const Statement *first = nullptr;
+        {
+            const ReadStatement q = d.read(byName);
+            first = &*q;
+            q->bind(1, QStringLiteral("b"));
+            QVERIFY(q->next());
+            QCOMPARE(q->int64(0), 2);
+            QVERIFY(!q->next());
+            // A second statement while the first is in use (address stability).
+            const ReadStatement all = d.read("SELECT name FROM widgets ORDER BY id");
+            QVERIFY(all->next());
+            QCOMPARE(all->text(0), QStringLiteral("a"));
+            // Left after one row of three: going out of scope resets it.
+        }
+        {
+            const ReadStatement q = d.read(byName);
+            QCOMPARE(&*q, first); // the same prepared statement, bindings cleared
+            QVERIFY(!q->next());  // NULL never equals a name
+        }
+        // No read transaction was left open: a truncating checkpoint from another connection
+        // completes (busy = 0) after a write.
+        {
+            QSqlQuery w(d.connection());
+            QVERIFY(w.exec(QStringLiteral("INSERT INTO widgets (name) VALUES ('d')")));
+            QSqlDatabase other = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"),
+                                                           QStringLiteral("checkpointer"));
+            other.setDatabaseName(path);
+            QVERIFY(other.open());
+            QSqlQuery c(other);
+            QVERIFY(c.exec(QStringLiteral("PRAGMA wal_checkpoint(TRUNCATE)")) && c.next());
+            QCOMPARE(c.value(0).toInt(), 0); // busy
+            other.close();
+        }
+        QSqlDatabase::removeDatabase(QStringLiteral("checkpointer"));
+        // Bad SQL: no rows and the reason.
+        {
+            const ReadStatement bad = d.read("SELECT nope FROM widgets");
+            QVERIFY(!bad->ok());
+            QVERIFY(!bad->next());
+        }
+        // Another thread's statements go with its connection when it ends.
+        QString seen;
+        std::unique_ptr<QThread> worker(QThread::create([&] {
+            const ReadStatement q = d.read("SELECT name FROM widgets WHERE id = ?");
+            q->bind(1, qint64(3));
+            if (q->next())
+                seen = q->text(0);
+        }));
+        worker->start();
+        QVERIFY(worker->wait(5000));
+        QCOMPARE(seen, QStringLiteral("c"));
+        d.close(); // finalizes this thread's statements before closing its connection
+    }
+
     void migrationsUpgradeKeepsData()
     {
         QTemporaryDir dir;
