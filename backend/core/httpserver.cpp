@@ -112,12 +112,19 @@ QByteArray httpDate()
     return cached;
 }
 
+// 24 lower-case hex digits: 64 random bits, then 32 more.
 QString newRequestId()
 {
     quint64 v[2];
     QRandomGenerator::global()->fillRange(v);
-    return QString::number(v[0], 16).rightJustified(16, QLatin1Char('0')) +
-           QString::number(v[1] & 0xffffffff, 16).rightJustified(8, QLatin1Char('0'));
+    static constexpr char Hex[] = "0123456789abcdef";
+    QString id(24, Qt::Uninitialized);
+    QChar *out = id.data();
+    for (int i = 0; i < 16; ++i)
+        out[i] = QLatin1Char(Hex[(v[0] >> (60 - 4 * i)) & 0xf]);
+    for (int i = 0; i < 8; ++i)
+        out[16 + i] = QLatin1Char(Hex[(v[1] >> (28 - 4 * i)) & 0xf]);
+    return id;
 }
 
 bool saneRequestId(const QByteArray &v)
@@ -555,37 +562,45 @@ public:
     void writeResponse(Pending &p)
     {
         HttpResponse &r = p.response;
+        // Appended piece by piece: no temporaries (operator+ would build one per header).
         QByteArray out;
         out.reserve(256 + r.body.size());
-        out += "HTTP/1.1 " + QByteArray::number(r.status) + ' ' + reasonPhrase(r.status) + "\r\n";
+        auto line = [&out](const QByteArray &name, const QByteArray &value) {
+            out.append(name).append(": ", 2).append(value).append("\r\n", 2);
+        };
+        out.append("HTTP/1.1 ", 9)
+            .append(QByteArray::number(r.status))
+            .append(' ')
+            .append(reasonPhrase(r.status))
+            .append("\r\n", 2);
         for (const auto &h : std::as_const(r.headers)) {
             if (h.first.compare("content-length", Qt::CaseInsensitive) == 0 ||
                 h.first.compare("connection", Qt::CaseInsensitive) == 0 ||
                 h.first.compare("transfer-encoding", Qt::CaseInsensitive) == 0)
                 continue; // framing is ours
-            out += h.first + ": " + h.second + "\r\n";
+            line(h.first, h.second);
         }
-        out += "Date: " + httpDate() + "\r\n";
+        line(QByteArrayLiteral("Date"), httpDate());
         if (r.header("x-request-id").isEmpty())
-            out += "X-Request-Id: " + p.requestId.toLatin1() + "\r\n";
+            line(QByteArrayLiteral("X-Request-Id"), p.requestId.toLatin1());
         const bool noBody =
             r.status == 204 || r.status == 304 || (r.status >= 100 && r.status < 200);
         if (r.stream) {
             if (p.httpMinor == 1)
-                out += "Transfer-Encoding: chunked\r\n";
-            out += "Cache-Control: no-store\r\nConnection: close\r\n";
+                out.append("Transfer-Encoding: chunked\r\n");
+            out.append("Cache-Control: no-store\r\nConnection: close\r\n");
             m_streamChunked = p.httpMinor == 1;
         } else {
             if (!noBody)
-                out += "Content-Length: " + QByteArray::number(r.body.size()) + "\r\n";
+                line(QByteArrayLiteral("Content-Length"), QByteArray::number(r.body.size()));
             if (p.close)
-                out += "Connection: close\r\n";
+                out.append("Connection: close\r\n");
             else if (p.httpMinor == 0)
-                out += "Connection: keep-alive\r\n";
+                out.append("Connection: keep-alive\r\n");
         }
-        out += "\r\n";
+        out.append("\r\n", 2);
         if (!p.head && !noBody && !r.stream)
-            out += r.body;
+            out.append(r.body);
         m_socket->write(out);
         const double seconds = p.started.nsecsElapsed() / 1e9;
         m_srv.metrics.recordRequest(m_srv.options.name, p.route, p.method, r.status, seconds);

@@ -18,12 +18,16 @@ QByteArray escapeLabel(const QString &v)
 void Metrics::recordRequest(const QString &listener, const QString &route, const QByteArray &method,
                             int status, double seconds)
 {
+    // The keys are built once each, before the lock.
+    QString series;
+    series.reserve(listener.size() + route.size() + method.size() + 8);
+    series.append(listener).append(kSep).append(route);
+    QString key = series;
+    key.append(kSep).append(QLatin1String(method)).append(kSep).append(QString::number(status));
     QMutexLocker lock(&m_mutex);
-    const QString key = listener + kSep + route + kSep + QString::fromLatin1(method) + kSep +
-                        QString::number(status);
     ++m_requests[key];
     ++m_perListener[listener];
-    Histogram &h = m_latency[listener + kSep + route];
+    Histogram &h = m_latency[series];
     for (size_t i = 0; i < kBuckets.size(); ++i)
         if (seconds <= kBuckets[i])
             ++h.buckets[i];

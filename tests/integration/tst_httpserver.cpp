@@ -236,6 +236,15 @@ void TestHttpServer::basicRoutingAndKeepAlive()
     const RawResponse health = roundTrip(server.port(), "GET /healthz HTTP/1.1\r\nHost: t\r\n\r\n");
     QCOMPARE(health.status, 200);
     QCOMPARE(health.body, QByteArray("ok"));
+    // Without an X-Request-Id of its own, a request gets one: 24 lower-case hex digits, new
+    // each time.
+    const QByteArray id = health.header("x-request-id");
+    QVERIFY2(QRegularExpression(QStringLiteral("^[0-9a-f]{24}$"))
+                 .match(QString::fromLatin1(id))
+                 .hasMatch(),
+             id.constData());
+    QVERIFY(roundTrip(server.port(), "GET /healthz HTTP/1.1\r\nHost: t\r\n\r\n")
+                .header("x-request-id") != id);
     QCOMPARE(roundTrip(server.port(), "GET /readyz HTTP/1.1\r\nHost: t\r\n\r\n").status, 200);
     const RawResponse missing = roundTrip(server.port(), "GET /nope HTTP/1.1\r\nHost: t\r\n\r\n");
     QCOMPARE(missing.status, 404);
