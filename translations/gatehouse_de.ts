@@ -241,6 +241,14 @@
         <source>removed</source>
         <translation>entfernt</translation>
     </message>
+    <message>
+        <source>Earlier requests decided otherwise after this change</source>
+        <translation>Frühere Anfragen, die nach dieser Änderung anders entschieden werden</translation>
+    </message>
+    <message>
+        <source>Authentication and authorization were run again; admission was not (request bodies are not kept).</source>
+        <translation>Authentifizierung und Autorisierung wurden erneut ausgeführt, die Zulassungsprüfung nicht (Anfrageinhalte werden nicht aufbewahrt).</translation>
+    </message>
 </context>
 <context>
     <name>ChartTile</name>
@@ -1433,6 +1441,28 @@
     <message>
         <source>%1 delivery attempt(s) sent: %2 succeeded, %3 failed</source>
         <translation>%1 Zustellversuch(e) gesendet: %2 erfolgreich, %3 fehlgeschlagen</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n earlier request(s) decided otherwise after it; %1</source>
+        <translation>
+            <numerusform>%n frühere Anfrage danach anders entschieden; %1</numerusform>
+            <numerusform>%n frühere Anfragen danach anders entschieden; %1</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Now allowed: %1 by %2</source>
+        <translation>Jetzt erlaubt: %1 von %2</translation>
+    </message>
+    <message>
+        <source>Now denied: %1 by %2</source>
+        <translation>Jetzt verweigert: %1 von %2</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 (%n request(s))</source>
+        <translation>
+            <numerusform>%1 (%n Anfrage)</numerusform>
+            <numerusform>%1 (%n Anfragen)</numerusform>
+        </translation>
     </message>
 </context>
 <context>

@@ -241,6 +241,14 @@
         <source>%1 (until %2)</source>
         <translation>%1 (jusqu&apos;à %2)</translation>
     </message>
+    <message>
+        <source>Earlier requests decided otherwise after this change</source>
+        <translation>Requêtes antérieures décidées autrement après ce changement</translation>
+    </message>
+    <message>
+        <source>Authentication and authorization were run again; admission was not (request bodies are not kept).</source>
+        <translation>L’authentification et l’autorisation ont été réexécutées, l’admission non (le corps des requêtes n’est pas conservé).</translation>
+    </message>
 </context>
 <context>
     <name>ChartTile</name>
@@ -1433,6 +1441,28 @@
     <message>
         <source>anonymous</source>
         <translation>anonyme</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n earlier request(s) decided otherwise after it; %1</source>
+        <translation>
+            <numerusform>%n requête antérieure décidée autrement après ce changement ; %1</numerusform>
+            <numerusform>%n requêtes antérieures décidées autrement après ce changement ; %1</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Now allowed: %1 by %2</source>
+        <translation>Désormais autorisée : %1 par %2</translation>
+    </message>
+    <message>
+        <source>Now denied: %1 by %2</source>
+        <translation>Désormais refusée : %1 par %2</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 (%n request(s))</source>
+        <translation>
+            <numerusform>%1 (%n requête)</numerusform>
+            <numerusform>%1 (%n requêtes)</numerusform>
+        </translation>
     </message>
 </context>
 <context>

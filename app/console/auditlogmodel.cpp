@@ -315,10 +315,16 @@ QString AuditDetail::consequenceSummary() const
     }
     const QJsonValue allowed = c.value(QLatin1String("allowed"));
     const QJsonValue denied = c.value(QLatin1String("denied"));
-    if (allowed.isDouble() && denied.isDouble())
-        return tr("%1 request(s) allowed and %2 denied since")
-            .arg(allowed.toInt())
-            .arg(denied.toInt());
+    if (allowed.isDouble() && denied.isDouble()) {
+        QString since = tr("%1 request(s) allowed and %2 denied since")
+                            .arg(allowed.toInt())
+                            .arg(denied.toInt());
+        const QJsonValue turned = c.value(QLatin1String("verdictsChanged"));
+        if (!turned.isDouble())
+            return since;
+        return tr("%n earlier request(s) decided otherwise after it; %1", "", turned.toInt())
+            .arg(since);
+    }
     const QJsonValue succeeded = c.value(QLatin1String("attemptsSucceeded"));
     const QJsonValue failed = c.value(QLatin1String("attemptsFailed"));
     if (succeeded.isDouble() && failed.isDouble())
@@ -417,6 +423,27 @@ QVariantMap AuditDetail::itemLine(const QJsonObject &item)
     return line;
 }
 
+QVariantMap AuditDetail::verdictChangeLine(const QJsonObject &change)
+{
+    const QJsonObject now = change.value(QLatin1String("now")).toObject();
+    const bool nowAllowed = now.value(QLatin1String("authorized")).toBool();
+    const int requests = std::max(1, change.value(QLatin1String("requests")).toInt());
+    QString user = str(change, "user");
+    if (change.value(QLatin1String("anonymous")).toBool() || user.isEmpty())
+        user = tr("anonymous");
+    const QString what =
+        QStringLiteral("%1 %2").arg(str(change, "method"), str(change, "path")).trimmed();
+    const QString line =
+        (nowAllowed ? tr("Now allowed: %1 by %2") : tr("Now denied: %1 by %2")).arg(what, user);
+    return QVariantMap{
+        {QStringLiteral("text"),
+         requests > 1 ? tr("%1 (%n request(s))", "", requests).arg(line) : line},
+        {QStringLiteral("reason"), str(now, "reason")},
+        {QStringLiteral("nowAllowed"), nowAllowed},
+        {QStringLiteral("requests"), requests},
+        {QStringLiteral("atText"), ConsoleFormat::time(change.value(QLatin1String("lastTime")))}};
+}
+
 void AuditDetail::apply(const QJsonObject &entry)
 {
     m_entry = entry;
@@ -434,14 +461,16 @@ void AuditDetail::apply(const QJsonObject &entry)
                                      {"after", jsonValueText(c.value(QLatin1String("after")))},
                                      {"change", change}});
     }
-    m_items.clear();
-    for (const QJsonValue v : entry.value(QLatin1String("consequences"))
-                                  .toObject()
-                                  .value(QLatin1String("items"))
-                                  .toArray()) {
-        if (v.isObject())
-            m_items.append(itemLine(v.toObject()));
-    }
+    const QJsonObject consequences = entry.value(QLatin1String("consequences")).toObject();
+    auto lines = [&consequences](const char *key, QVariantMap (*line)(const QJsonObject &)) {
+        QVariantList out;
+        for (const QJsonValue v : consequences.value(QLatin1String(key)).toArray())
+            if (v.isObject())
+                out.append(line(v.toObject()));
+        return out;
+    };
+    m_items = lines("items", &AuditDetail::itemLine);
+    m_verdictChanges = lines("verdictChanges", &AuditDetail::verdictChangeLine);
     emit changed();
 }
 

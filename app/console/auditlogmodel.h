@@ -117,6 +117,9 @@ class AuditDetail : public QObject
     Q_PROPERTY(QString consequenceUntilText READ consequenceUntilText NOTIFY changed)
     // [{text, atText, failed}], one line per item.
     Q_PROPERTY(QVariantList consequenceItems READ consequenceItems NOTIFY changed)
+    // The earlier cluster requests the change turned, decided again right after it:
+    // [{text, reason, nowAllowed, requests, atText}] (docs/audit.md "Verdicts changed").
+    Q_PROPERTY(QVariantList verdictChanges READ verdictChanges NOTIFY changed)
 
 public:
     explicit AuditDetail(AdminClient *client, QObject *parent = nullptr);
@@ -136,6 +139,7 @@ public:
     QString consequenceSummary() const;
     QString consequenceUntilText() const;
     QVariantList consequenceItems() const { return m_items; }
+    QVariantList verdictChanges() const { return m_verdictChanges; }
 
     Q_INVOKABLE void reload();
     Q_INVOKABLE void clearError();
@@ -147,6 +151,8 @@ public:
     // A JSON value as one line of text: strings as they are, others compact JSON, null "".
     // One consequence item (a token, a cluster request, a delivery attempt) as a line.
     static QVariantMap itemLine(const QJsonObject &item);
+    // One turned request of consequences.verdictChanges as a line.
+    static QVariantMap verdictChangeLine(const QJsonObject &change);
 
 signals:
     void entryIdChanged();
@@ -163,6 +169,7 @@ private:
     QJsonObject m_entry;
     QVariantList m_changes;
     QVariantList m_items;
+    QVariantList m_verdictChanges;
     quint64 m_generation = 0;
     bool m_loading = false;
     QString m_error;

@@ -13,6 +13,8 @@
 #include <QJsonDocument>
 #include <QSqlQuery>
 
+#include <optional>
+
 namespace Gatehouse::Admin {
 
 using Core::AuditLog;
@@ -68,6 +70,16 @@ QString createdId(const QJsonObject &answer)
     return {};
 }
 
+// Changes that can turn a cluster request's verdict: RBAC objects, nodes, namespaces and the
+// cluster's live settings.
+bool affectsClusterVerdicts(const QString &kind, const QString &target)
+{
+    if (kind == QLatin1String("setting"))
+        return target == QLatin1String("cluster") || SettingsAdminApi::isLive(target);
+    return kind == QLatin1String("rbac") || kind == QLatin1String("node") ||
+           kind == QLatin1String("namespace");
+}
+
 QString actorOf(const HttpRequest &req, const AdminTokens &tokens)
 {
     QString who = QString::fromUtf8(req.header("x-gatehouse-actor")).trimmed().left(100);
@@ -104,7 +116,11 @@ AuditRecorder::AuditRecorder(Core::HttpServer &admin, Core::AuditLog &log, Core:
             const QString actor = actorOf(req, m_tokens);
             const QString method = QString::fromLatin1(req.method);
             const QString path = req.path;
-            return [this, t, before, actor, method, path](const HttpResponse &response) {
+            // The cluster's policy before the change, to tell which verdicts it turns.
+            std::optional<Cluster::ClusterApi::DecisionPolicy> policy;
+            if (affectsClusterVerdicts(t.kind, t.target))
+                policy = m_cluster.decisionPolicy();
+            return [this, t, before, actor, method, path, policy](const HttpResponse &response) {
                 if (response.status >= 400)
                     return; // refused: nothing changed
                 Target after = t;
@@ -132,6 +148,11 @@ AuditRecorder::AuditRecorder(Core::HttpServer &admin, Core::AuditLog &log, Core:
                 if (e.after.isNull() && after.action != QLatin1String("delete"))
                     e.after = answer.isObject() ? QJsonValue(answer.object())
                                                 : QJsonValue(QJsonValue::Null);
+                // Which recent requests the change turns: decided under the policy before it
+                // and the one right after it, now, since that cannot be known later.
+                if (policy)
+                    e.effects.insert(QStringLiteral("verdictChanges"),
+                                     m_cluster.verdictChanges(*policy));
                 m_log.record(std::move(e));
             };
         });
@@ -410,8 +431,7 @@ void AuditRecorder::registerConsequences()
     Cluster::ClusterApi *cluster = &m_cluster;
     auto verdicts = [cluster](const AuditLog::Entry &e, qint64 until) {
         // Of the settings, only the cluster's change verdicts.
-        if (e.kind == QLatin1String("setting") && e.target != QLatin1String("cluster") &&
-            !SettingsAdminApi::isLive(e.target))
+        if (!affectsClusterVerdicts(e.kind, e.target))
             return QJsonObject();
         const QJsonArray recent = cluster->recentRequests(500);
         QJsonArray items;
@@ -431,12 +451,28 @@ void AuditRecorder::registerConsequences()
             if (items.size() < 10)
                 items.append(r);
         }
-        return QJsonObject{
-            {QStringLiteral("summary"),
-             QStringLiteral("%1 request(s) allowed and %2 denied since").arg(allowed).arg(denied)},
-            {QStringLiteral("allowed"), allowed},
-            {QStringLiteral("denied"), denied},
-            {QStringLiteral("items"), items}};
+        QString summary =
+            QStringLiteral("%1 request(s) allowed and %2 denied since").arg(allowed).arg(denied);
+        QJsonObject out{{QStringLiteral("allowed"), allowed},
+                        {QStringLiteral("denied"), denied},
+                        {QStringLiteral("items"), items}};
+        // Recorded with the change: the earlier requests it turned.
+        const QJsonObject turned = e.effects.value(QLatin1String("verdictChanges")).toObject();
+        if (!turned.isEmpty()) {
+            const int nowAllowed = turned.value(QLatin1String("nowAllowed")).toInt();
+            const int nowDenied = turned.value(QLatin1String("nowDenied")).toInt();
+            summary = QStringLiteral("%1 earlier request(s) decided otherwise after it (%2 now "
+                                     "allowed, %3 now denied); %4")
+                          .arg(nowAllowed + nowDenied)
+                          .arg(nowAllowed)
+                          .arg(nowDenied)
+                          .arg(summary);
+            out.insert(QStringLiteral("verdictsChanged"), nowAllowed + nowDenied);
+            out.insert(QStringLiteral("verdictChanges"),
+                       turned.value(QLatin1String("changes")).toArray());
+        }
+        out.insert(QStringLiteral("summary"), summary);
+        return out;
     };
     for (const char *kind : {"rbac", "node", "setting", "namespace"})
         m_log.setConsequences(QLatin1String(kind), verdicts);

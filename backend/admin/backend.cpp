@@ -235,7 +235,8 @@ Result<void> Backend::start()
                     << OAuth::OAuthStore::deviceCodes() << OAuth::OAuthStore::registration()
                     << OAuth::OAuthStore::assertions() << Cluster::ObjectStore::migration()
                     << Orders::RedeliveryJobs::migration() << Core::AuditLog::migration()
-                    << AdminTokens::migration() << OAuth::OAuthStore::tokensInIssueOrder());
+                    << AdminTokens::migration() << OAuth::OAuthStore::tokensInIssueOrder()
+                    << Core::AuditLog::effectsColumn());
     if (!db)
         return db.error();
     m_database = std::move(*db);

@@ -725,16 +725,33 @@ void ClusterApi::record(const Context &ctx)
     entry.timeMs = m_clock.now().toMSecsSinceEpoch();
     entry.method = t.method;
     entry.path = t.path;
-    entry.user = t.authentication.user.name;
-    entry.groups = t.authentication.user.groups;
-    entry.verb = t.info.verb;
     entry.code = t.code;
     entry.stage = stage;
     entry.reason = reason;
-    entry.resourceRequest = t.info.isResourceRequest;
-    entry.resource = t.info.resource;
-    entry.namespaceName = t.info.namespaceName;
-    entry.name = t.info.name;
+    switch (t.authentication.outcome) {
+    case AuthenticationResult::Outcome::Authenticated:
+        entry.credentials = RecentRequest::Credentials::Accepted;
+        entry.attributes = ctx.attributes;
+        break;
+    case AuthenticationResult::Outcome::Anonymous:
+        entry.credentials = RecentRequest::Credentials::Anonymous;
+        entry.attributes = ctx.attributes;
+        break;
+    case AuthenticationResult::Outcome::Unauthorized:
+        // Nothing presented (anonymous access off): what it asked for, should anonymous
+        // access come back. A rejected credential stays a 401 whatever changes.
+        if (!ctx.actAs && ctx.request.identity.state != Core::PeerIdentity::State::Invalid &&
+            ctx.request.bearerToken().isEmpty()) {
+            entry.credentials = RecentRequest::Credentials::None;
+            entry.attributes = Attributes::from(
+                UserInfo(),
+                RequestInfo::parse(ctx.request.method, ctx.request.path, ctx.request.query));
+        } else {
+            entry.credentials = RecentRequest::Credentials::Rejected;
+        }
+        break;
+    }
+    entry.authorized = t.authorized;
     entry.deniedBy = denial.value(QLatin1String("by")).toString();
     entry.quotes = denial.value(QLatin1String("quotes")).toArray();
     if (!t.authorized)
@@ -750,22 +767,27 @@ void ClusterApi::record(const Context &ctx)
 
 QJsonObject ClusterApi::RecentRequest::toJson() const
 {
+    // A refused credential or none: no user, and the request was not looked into.
+    const bool authenticated =
+        credentials == Credentials::Accepted || credentials == Credentials::Anonymous;
+    const Attributes none;
+    const Attributes &a = authenticated ? attributes : none;
     QJsonObject o{{QStringLiteral("time"),
                    QDateTime::fromMSecsSinceEpoch(timeMs, Qt::UTC).toString(Qt::ISODateWithMs)},
                   {QStringLiteral("method"), method},
                   {QStringLiteral("path"), path},
-                  {QStringLiteral("user"), user},
-                  {QStringLiteral("groups"), toArray(groups)},
-                  {QStringLiteral("verb"), verb},
+                  {QStringLiteral("user"), a.user.name},
+                  {QStringLiteral("groups"), toArray(a.user.groups)},
+                  {QStringLiteral("verb"), a.verb},
                   {QStringLiteral("code"), code},
                   {QStringLiteral("verdict"),
                    code < 400 ? QStringLiteral("allowed") : QStringLiteral("denied")},
                   {QStringLiteral("stage"), stage},
                   {QStringLiteral("reason"), reason}};
-    if (resourceRequest) {
-        o.insert(QStringLiteral("resource"), resource);
-        o.insert(QStringLiteral("namespace"), namespaceName);
-        o.insert(QStringLiteral("name"), name);
+    if (a.resourceRequest) {
+        o.insert(QStringLiteral("resource"), a.resource);
+        o.insert(QStringLiteral("namespace"), a.namespaceName);
+        o.insert(QStringLiteral("name"), a.name);
     }
     if (!deniedBy.isEmpty())
         o.insert(QStringLiteral("deniedBy"), deniedBy);
@@ -812,6 +834,153 @@ QJsonArray ClusterApi::recentRequests(int max) const
     for (int i = std::max(0, n - max); i < n; ++i)
         out.append(m_recent[size_t(i)].toJson());
     return out;
+}
+
+ClusterApi::DecisionPolicy ClusterApi::decisionPolicy() const
+{
+    QMutexLocker lock(&m_mutex);
+    return DecisionPolicy{m_authorizer, m_authenticator.anonymousEnabled()};
+}
+
+namespace {
+
+struct Verdict
+{
+    QString stage; // authentication or authorization
+    bool allowed = false;
+    QString reason;
+    QString decidedBy;
+    QJsonObject toJson() const
+    {
+        QJsonObject o{{QStringLiteral("stage"), stage},
+                      {QStringLiteral("authorized"), allowed},
+                      {QStringLiteral("reason"), reason}};
+        if (!decidedBy.isEmpty())
+            o.insert(QStringLiteral("decidedBy"), decidedBy);
+        return o;
+    }
+};
+
+// A recorded request authenticated and authorized again under a policy: anonymous requests
+// (and those that presented nothing) depend on anonymous access, everyone on the authorizers.
+Verdict decideAgain(Attributes a, bool presentedCredentials, bool anonymousCredentials,
+                    const AuthorizerChain &authorizer, bool anonymousOn)
+{
+    Verdict v;
+    if (!presentedCredentials && !anonymousOn) {
+        v.stage = QStringLiteral("authentication");
+        v.reason = QStringLiteral("no credentials presented and anonymous access is off");
+        return v;
+    }
+    if (!presentedCredentials && !anonymousCredentials) {
+        a.user.name = QLatin1String(kAnonymousUser);
+        a.user.groups = {QLatin1String(kUnauthenticatedGroup)};
+        a.user.authenticator = QStringLiteral("anonymous");
+    }
+    v.stage = QStringLiteral("authorization");
+    const AuthorizationResult result = authorizer.authorize(a);
+    v.allowed = result.allowed();
+    v.decidedBy = result.decidedBy;
+    if (!v.allowed) // the 403's message
+        v.reason = (a.resourceRequest ? Status::forbidden(a.apiGroup, a.resource, a.name,
+                                                          forbiddenMessage(a, result.reason))
+                                      : Status::forbidden(QString(), QString(), QString(),
+                                                          forbiddenMessage(a, result.reason)))
+                       .message;
+    else if (!result.reason.isEmpty())
+        v.reason = result.reason; // RBAC's binding, role and subject
+    else
+        v.reason = QStringLiteral("allowed by the %1 authorizer").arg(v.decidedBy);
+    return v;
+}
+
+} // namespace
+
+QJsonObject ClusterApi::verdictChanges(const DecisionPolicy &before) const
+{
+    std::vector<RecentRequest> recent;
+    {
+        QMutexLocker lock(&m_recentMutex);
+        recent.reserve(m_recent.size());
+        for (const RecentRequest &r : m_recent)
+            if (r.credentials != RecentRequest::Credentials::Rejected)
+                recent.push_back(r);
+    }
+    const DecisionPolicy now = decisionPolicy();
+    if (!before.authorizer || !now.authorizer)
+        return {};
+
+    // The same identity asking the same thing is one line with a count.
+    struct Group
+    {
+        const RecentRequest *first = nullptr;
+        const RecentRequest *last = nullptr;
+        int count = 0;
+    };
+    std::vector<Group> groups;
+    QHash<QString, size_t> index;
+    for (const RecentRequest &r : recent) {
+        const Attributes &a = r.attributes;
+        const QString key = QStringList{QString::number(int(r.credentials)),
+                                        a.user.name,
+                                        a.user.groups.join(QLatin1Char(',')),
+                                        r.method,
+                                        r.path,
+                                        a.verb}
+                                .join(QChar(0));
+        auto it = index.constFind(key);
+        if (it == index.constEnd()) {
+            it = index.insert(key, groups.size());
+            groups.push_back(Group{&r, &r, 0});
+        }
+        Group &g = groups[*it];
+        g.last = &r;
+        ++g.count;
+    }
+
+    QJsonArray changes;
+    int changedRequests = 0;
+    int nowAllowed = 0;
+    int nowDenied = 0;
+    for (const Group &g : groups) {
+        const RecentRequest &r = *g.first;
+        const bool presented = r.credentials == RecentRequest::Credentials::Accepted;
+        const bool anonymous = r.credentials == RecentRequest::Credentials::Anonymous;
+        const Verdict then =
+            decideAgain(r.attributes, presented, anonymous, *before.authorizer, before.anonymous);
+        const Verdict after =
+            decideAgain(r.attributes, presented, anonymous, *now.authorizer, now.anonymous);
+        if (then.allowed == after.allowed)
+            continue;
+        changedRequests += g.count;
+        (after.allowed ? nowAllowed : nowDenied) += g.count;
+        if (changes.size() >= 20)
+            continue;
+        QJsonObject c{
+            {QStringLiteral("method"), r.method},
+            {QStringLiteral("path"), r.path},
+            {QStringLiteral("user"),
+             presented || anonymous ? r.attributes.user.name : QLatin1String(kAnonymousUser)},
+            {QStringLiteral("groups"),
+             toArray(presented || anonymous ? r.attributes.user.groups
+                                            : QStringList{QLatin1String(kUnauthenticatedGroup)})},
+            {QStringLiteral("verb"), r.attributes.verb},
+            {QStringLiteral("requests"), g.count},
+            {QStringLiteral("firstTime"), Core::isoTimeMs(g.first->timeMs)},
+            {QStringLiteral("lastTime"), Core::isoTimeMs(g.last->timeMs)},
+            {QStringLiteral("then"), then.toJson()},
+            {QStringLiteral("now"), after.toJson()},
+            {QStringLiteral("verdict"),
+             after.allowed ? QStringLiteral("now allowed") : QStringLiteral("now denied")}};
+        if (!presented && !anonymous)
+            c.insert(QStringLiteral("anonymous"), true); // presented nothing
+        changes.append(c);
+    }
+    return QJsonObject{{QStringLiteral("checked"), int(recent.size())},
+                       {QStringLiteral("changedRequests"), changedRequests},
+                       {QStringLiteral("nowAllowed"), nowAllowed},
+                       {QStringLiteral("nowDenied"), nowDenied},
+                       {QStringLiteral("changes"), changes}};
 }
 
 void ClusterApi::process(const std::shared_ptr<Context> &ctx)

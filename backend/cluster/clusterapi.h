@@ -102,6 +102,20 @@ public:
     void perform(const QJsonObject &request, std::function<void(QJsonObject)> done);
 
     QJsonArray recentRequests(int max = 200) const;
+    // What authentication and authorization decide with: the authorizer chain (RBAC policy,
+    // modes) and whether anonymous access is on. Cheap to take (a shared pointer).
+    struct DecisionPolicy
+    {
+        std::shared_ptr<const AuthorizerChain> authorizer;
+        bool anonymous = true;
+    };
+    DecisionPolicy decisionPolicy() const;
+    // The recent requests (the last 500) authenticated and authorized under `before` and again
+    // under the policy in force now: those decided otherwise, grouped by identity and request
+    // ({"checked", "changedRequests", "nowAllowed", "nowDenied", "changes": [...]},
+    // docs/audit.md). Admission and later stages are not run: they need the request's body,
+    // which is not kept. A rejected credential stays rejected and is not looked at.
+    QJsonObject verdictChanges(const DecisionPolicy &before) const;
     Authenticator &authenticator() { return m_authenticator; }
     // Service-account tokens: TokenRequest, their authenticator, /openid/v1/jwks.
     void setServiceAccountTokens(const ServiceAccountTokens *tokens);
@@ -146,17 +160,20 @@ private:
     std::shared_ptr<const AdmissionChain> m_admission;
     std::atomic<int> m_nodePort{0};
 
-    // One decision for the cluster-requests view (kept raw; JSON only when read).
+    // One decision for the cluster-requests view (kept raw; JSON only when read), with what
+    // authentication and authorization decided on, so that it can be decided again.
     struct RecentRequest
     {
+        enum class Credentials { Accepted, Anonymous, None, Rejected };
         qint64 timeMs = 0;
-        QString method, path, user, verb, stage, reason, resource, namespaceName, name;
-        QStringList groups;
+        QString method, path, stage, reason;
+        Attributes attributes; // user, verb, resource, ... (empty when not authenticated)
+        Credentials credentials = Credentials::None;
+        bool authorized = false;    // passed authorization (later stages may still refuse)
         QString deniedBy;           // the authorizer(s) or admission plugin that refused
         QJsonArray quotes;          // the refusing authorizers' own words
         QList<NearMiss> nearMisses; // RBAC bindings naming the user that did not apply
         int code = 0;
-        bool resourceRequest = false;
         QJsonObject toJson() const;
     };
     mutable QMutex m_recentMutex;

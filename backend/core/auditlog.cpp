@@ -70,11 +70,12 @@ AuditLog::Entry entryFromRow(const QSqlQuery &q)
     e.before = json(q.value(9));
     e.after = json(q.value(10));
     e.changes = json(q.value(11)).toArray();
+    e.effects = json(q.value(12)).toObject();
     return e;
 }
 
 const char *const kColumns =
-    "id, at, actor, kind, action, target, method, path, status, before, after, changes";
+    "id, at, actor, kind, action, target, method, path, status, before, after, changes, effects";
 
 QByteArray compact(const QJsonValue &v)
 {
@@ -85,18 +86,21 @@ QByteArray compact(const QJsonValue &v)
 
 QJsonObject AuditLog::Entry::toJson() const
 {
-    return QJsonObject{{QStringLiteral("id"), QString::number(id)},
-                       {QStringLiteral("at"), isoTimeMs(at)},
-                       {QStringLiteral("actor"), actor},
-                       {QStringLiteral("kind"), kind},
-                       {QStringLiteral("action"), action},
-                       {QStringLiteral("target"), target},
-                       {QStringLiteral("method"), method},
-                       {QStringLiteral("path"), path},
-                       {QStringLiteral("status"), status},
-                       {QStringLiteral("before"), before},
-                       {QStringLiteral("after"), after},
-                       {QStringLiteral("changes"), changes}};
+    QJsonObject o{{QStringLiteral("id"), QString::number(id)},
+                  {QStringLiteral("at"), isoTimeMs(at)},
+                  {QStringLiteral("actor"), actor},
+                  {QStringLiteral("kind"), kind},
+                  {QStringLiteral("action"), action},
+                  {QStringLiteral("target"), target},
+                  {QStringLiteral("method"), method},
+                  {QStringLiteral("path"), path},
+                  {QStringLiteral("status"), status},
+                  {QStringLiteral("before"), before},
+                  {QStringLiteral("after"), after},
+                  {QStringLiteral("changes"), changes}};
+    if (!effects.isEmpty())
+        o.insert(QStringLiteral("effects"), effects);
+    return o;
 }
 
 AuditLog::AuditLog(Database &database, WriteQueue &writer, EventBus &events, const Clock &clock)
@@ -113,6 +117,13 @@ Migration AuditLog::migration()
                             "NOT NULL, status INTEGER NOT NULL, before TEXT, after TEXT, changes "
                             "TEXT NOT NULL)"),
              QStringLiteral("CREATE INDEX audit_log_kind_target ON audit_log(kind, target, id)")}};
+}
+
+Migration AuditLog::effectsColumn()
+{
+    return {14,
+            QStringLiteral("audit log: what a change did when it was made"),
+            {QStringLiteral("ALTER TABLE audit_log ADD COLUMN effects TEXT")}};
 }
 
 QJsonValue AuditLog::redact(const QJsonValue &value)
@@ -193,7 +204,7 @@ void AuditLog::record(Entry e)
         [shared](WriteTransaction &tx) -> Result<void> {
             QSqlQuery &q = tx.query(QStringLiteral(
                 "INSERT INTO audit_log (at, actor, kind, action, target, method, path, status, "
-                "before, after, changes) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"));
+                "before, after, changes, effects) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"));
             const Entry &x = *shared;
             q.addBindValue(x.at);
             q.addBindValue(x.actor);
@@ -206,6 +217,8 @@ void AuditLog::record(Entry e)
             q.addBindValue(QString::fromUtf8(compact(x.before)));
             q.addBindValue(QString::fromUtf8(compact(x.after)));
             q.addBindValue(QString::fromUtf8(compact(x.changes)));
+            q.addBindValue(x.effects.isEmpty() ? QVariant(QMetaType(QMetaType::QString))
+                                               : QVariant(QString::fromUtf8(compact(x.effects))));
             if (!q.exec())
                 return WriteTransaction::sqlError(q, "insert audit entry");
             shared->id = q.lastInsertId().toLongLong();

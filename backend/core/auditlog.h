@@ -39,6 +39,9 @@ public:
         QJsonValue before;  // null: did not exist / not known
         QJsonValue after;   // null: deleted / not known
         QJsonArray changes; // [{"field", "before", "after"}]
+        // What the change did at the moment it was made, when that cannot be read later
+        // (cluster verdicts that changed: {"verdictChanges": {...}}); empty for most kinds.
+        QJsonObject effects;
         QJsonObject toJson() const;
     };
     struct Filter
@@ -56,7 +59,8 @@ public:
 
     AuditLog(Database &database, WriteQueue &writer, EventBus &events, const Clock &clock);
 
-    static Migration migration(); // schema version 11
+    static Migration migration();     // schema version 11
+    static Migration effectsColumn(); // schema version 14
 
     // Stores the entry (changes computed from before/after) and publishes it.
     void record(Entry entry);

@@ -543,6 +543,66 @@ Pane {
                             color: AuditDetail.consequenceSummary.length === 0 ? Theme.mutedText : Theme.text
                             wrapMode: Text.Wrap
                         }
+                        // The earlier cluster requests this change turned (decided again
+                        // right after it): what each would get now, and why.
+                        ColumnLayout {
+                            objectName: "verdictChanges"
+                            Layout.fillWidth: true
+                            Layout.leftMargin: 16
+                            Layout.rightMargin: 16
+                            visible: AuditDetail.loaded && AuditDetail.verdictChanges.length > 0
+                            spacing: 6
+                            Label {
+                                Layout.fillWidth: true
+                                text: qsTr("Earlier requests decided otherwise after this change")
+                                font.bold: true
+                                wrapMode: Text.Wrap
+                            }
+                            Repeater {
+                                model: AuditDetail.verdictChanges
+                                delegate: ColumnLayout {
+                                    id: turnedRow
+                                    required property var modelData
+                                    required property int index
+                                    objectName: "verdictChange-" + turnedRow.index
+                                    Layout.fillWidth: true
+                                    spacing: 2
+                                    RowLayout {
+                                        Layout.fillWidth: true
+                                        spacing: 10
+                                        Label {
+                                            text: turnedRow.modelData.atText
+                                            color: Theme.mutedText
+                                            font.pixelSize: 12
+                                        }
+                                        Label {
+                                            objectName: "verdictChangeText"
+                                            Layout.fillWidth: true
+                                            text: turnedRow.modelData.text
+                                            color: turnedRow.modelData.nowAllowed ? Theme.success : Theme.error
+                                            wrapMode: Text.WrapAtWordBoundaryOrAnywhere
+                                        }
+                                    }
+                                    Label {
+                                        objectName: "verdictChangeReason"
+                                        Layout.fillWidth: true
+                                        text: turnedRow.modelData.reason
+                                        color: Theme.mutedText
+                                        font.family: Theme.monoFont
+                                        font.pixelSize: 12
+                                        wrapMode: Text.WrapAtWordBoundaryOrAnywhere
+                                    }
+                                }
+                            }
+                            Label {
+                                Layout.fillWidth: true
+                                Layout.bottomMargin: 6
+                                text: qsTr("Authentication and authorization were run again; admission was not (request bodies are not kept).")
+                                color: Theme.mutedText
+                                font.pixelSize: 12
+                                wrapMode: Text.Wrap
+                            }
+                        }
                         ColumnLayout {
                             objectName: "consequenceItems"
                             Layout.fillWidth: true

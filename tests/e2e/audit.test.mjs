@@ -144,6 +144,110 @@ test('cluster: a node label and a setting with before/after; the verdicts after 
     void dir;
 });
 
+test('cluster: an RBAC change and the anonymous-access setting name the earlier requests they turned', async () => {
+    const carol = { user: 'audit-carol', groups: ['audit-team'] };
+    const listPods = { ...carol, method: 'GET', path: '/api/v1/namespaces/default/pods' };
+    const asCarol = async () => {
+        const r = await admin('POST', '/admin/v1/cluster/requests', listPods);
+        assert.equal(r.status, 200, r.text);
+        return r.json.code;
+    };
+    for (let i = 0; i < 3; ++i)
+        assert.equal(await asCarol(), 403);
+    // A request that no change can turn: a rejected credential.
+    const forged = await curl(['-s', '-o', '/dev/null', '-w', '%{http_code}', '--cacert', `${b.dataDir}/pki/ca.crt`,
+                               '-H', 'Authorization: Bearer forged.token.value', `${b.clusterUrl}/api/v1/namespaces/default/pods`]);
+    assert.equal(forged.stdout, '401');
+
+    const yaml = `apiVersion: rbac.authorization.k8s.io/v1
+kind: Role
+metadata: {name: audit-pod-reader, namespace: default}
+rules:
+- apiGroups: [""]
+  resources: [pods]
+  verbs: [get, list]
+---
+apiVersion: rbac.authorization.k8s.io/v1
+kind: RoleBinding
+metadata: {name: audit-carol-reads, namespace: default}
+subjects:
+- {kind: User, name: audit-carol, apiGroup: rbac.authorization.k8s.io}
+roleRef: {kind: Role, name: audit-pod-reader, apiGroup: rbac.authorization.k8s.io}
+`;
+    const imported = await adminFetch(b, 'POST', '/admin/v1/cluster/rbac/import', yaml,
+                                      { ...ACTOR, 'Content-Type': 'application/yaml' });
+    assert.equal(imported.status, 200, imported.text);
+    const [granted] = await entries('kind=rbac&target=manifests');
+    const c = granted.consequences;
+    assert.equal(c.verdictsChanged, 3, JSON.stringify(c));
+    assert.match(c.summary, /^3 earlier request\(s\) decided otherwise after it \(3 now allowed, 0 now denied\)/);
+    assert.equal(c.verdictChanges.length, 1, 'the same request three times is one line; nothing the RBAC change did not turn');
+    const turned = c.verdictChanges[0];
+    assert.equal(turned.user, 'audit-carol');
+    assert.deepEqual(turned.groups, ['audit-team', 'system:authenticated']);
+    assert.equal(turned.path, listPods.path);
+    assert.equal(turned.verb, 'list');
+    assert.equal(turned.requests, 3);
+    assert.equal(turned.verdict, 'now allowed');
+    assert.deepEqual({ stage: turned.then.stage, authorized: turned.then.authorized },
+                     { stage: 'authorization', authorized: false });
+    assert.match(turned.then.reason, /^pods is forbidden: User "audit-carol" cannot list resource "pods"/);
+    assert.equal(turned.now.authorized, true);
+    assert.match(turned.now.reason, /^RBAC: allowed by RoleBinding "audit-carol-reads\/default" of Role "audit-pod-reader" to User "audit-carol"$/);
+    assert.ok(!JSON.stringify(c.verdictChanges).includes('forged'), 'a rejected credential is never turned');
+    // Stored with the entry: reading it again later gives the same answer.
+    const again = await admin('GET', `/admin/v1/audit/${granted.id}`);
+    assert.deepEqual(again.json.effects.verdictChanges.changes, c.verdictChanges);
+
+    // Allowed now; taking the binding away turns all four of carol's recent requests (each
+    // decided under the policy just before the change and just after it).
+    assert.equal(await asCarol(), 200);
+    const removed = await admin('DELETE', '/admin/v1/cluster/k8s/apis/rbac.authorization.k8s.io/v1/namespaces/default/rolebindings/audit-carol-reads');
+    assert.equal(removed.status, 200, removed.text);
+    const [revoked] = await entries('kind=rbac&target=default/audit-carol-reads');
+    assert.equal(revoked.action, 'delete');
+    assert.equal(revoked.consequences.verdictsChanged, 4, JSON.stringify(revoked.consequences));
+    assert.equal(revoked.consequences.verdictChanges.length, 1);
+    const lost = revoked.consequences.verdictChanges[0];
+    assert.equal(lost.requests, 4);
+    assert.equal(lost.verdict, 'now denied');
+    assert.equal(lost.then.authorized, true);
+    assert.match(lost.then.reason, /RoleBinding "audit-carol-reads\/default"/);
+    assert.equal(lost.now.stage, 'authorization');
+    // In the words of the 403 the same request gets now.
+    const refused = await admin('POST', '/admin/v1/cluster/requests', listPods);
+    assert.equal(refused.json.code, 403);
+    assert.equal(lost.now.reason, refused.json.body.message);
+    assert.match(lost.now.reason, /User "audit-carol" cannot list resource "pods"/);
+
+    // Anonymous access off turns the anonymous requests made before; on again turns back the
+    // ones refused meanwhile.
+    const anon = () => curl(['-s', '-o', '/dev/null', '-w', '%{http_code}', '--cacert', `${b.dataDir}/pki/ca.crt`, `${b.clusterUrl}/version`]);
+    assert.equal((await anon()).stdout, '200');
+    assert.equal((await admin('PUT', '/admin/v1/cluster/settings', { anonymousAuth: false })).status, 200);
+    // The newest setting entry once it is the one that set anonymousAuth to `value`.
+    const anonymousSetTo = (value) => waitFor(async () => {
+        const [newest] = await entries('kind=setting');
+        return newest.changes.some((x) => x.field === 'anonymousAuth' && x.after === value) ? newest : null;
+    }, { message: `the setting change to anonymousAuth ${value}` });
+    const off = await anonymousSetTo(false);
+    const lostAnon = off.consequences.verdictChanges.find((x) => x.path === '/version');
+    assert.ok(lostAnon, JSON.stringify(off.consequences));
+    assert.equal(lostAnon.user, 'system:anonymous');
+    assert.equal(lostAnon.verdict, 'now denied');
+    assert.equal(lostAnon.now.stage, 'authentication');
+    assert.equal(lostAnon.now.reason, 'no credentials presented and anonymous access is off');
+    assert.equal((await anon()).stdout, '401');
+    assert.equal((await admin('PUT', '/admin/v1/cluster/settings', { anonymousAuth: true })).status, 200);
+    const on = await anonymousSetTo(true);
+    const back = on.consequences.verdictChanges.find((x) => x.path === '/version' && x.anonymous === true);
+    assert.ok(back, JSON.stringify(on.consequences));
+    assert.equal(back.verdict, 'now allowed');
+    assert.deepEqual(back.then, { stage: 'authentication', authorized: false, reason: 'no credentials presented and anonymous access is off' });
+    assert.equal(back.user, 'system:anonymous');
+    assert.match(back.now.reason, /system:public-info-viewer/);
+});
+
 test('dry runs, reads and refused changes are not recorded; filters and errors; live audit.entry events', async () => {
     const before = (await adminFetch(b, 'GET', '/admin/v1/audit?limit=1000')).json.items.length;
     assert.equal((await admin('POST', '/admin/v1/cluster/explain', { user: 'bob', method: 'GET', path: '/api/v1/nodes' })).status, 200);

@@ -1020,7 +1020,7 @@ void TestHeadlessBackend::tokensKeptThroughTheIssueOrderMigration()
 {
     // A token issued by a build whose oauth_tokens was keyed by hash (schema 12) is still
     // valid after the upgrade that keeps tokens in issue order (schema 13), and the admin
-    // list still shows the newest first.
+    // list still shows the newest first; audit entries survive the effects column (14).
     QVERIFY(startBackend());
     const QJsonObject urls = ports().value(QStringLiteral("urls")).toObject();
     QString admin = urls.value(QStringLiteral("admin")).toString();
@@ -1072,7 +1072,9 @@ void TestHeadlessBackend::tokensKeptThroughTheIssueOrderMigration()
               QStringLiteral("ALTER TABLE old_tokens RENAME TO oauth_tokens"),
               QStringLiteral("CREATE INDEX oauth_tokens_client ON oauth_tokens(client_id)"),
               QStringLiteral("CREATE INDEX oauth_tokens_subject ON oauth_tokens(subject)"),
-              QStringLiteral("DELETE FROM schema_migrations WHERE version = 13")})
+              // and the audit log without the effects column of schema 14
+              QStringLiteral("ALTER TABLE audit_log DROP COLUMN effects"),
+              QStringLiteral("DELETE FROM schema_migrations WHERE version >= 13")})
             QVERIFY2(q.exec(sql), qPrintable(q.lastError().text() + QStringLiteral(": ") + sql));
         QVERIFY(q.exec(QStringLiteral("SELECT COUNT(*) FROM pragma_table_info('oauth_tokens') "
                                       "WHERE name = 'id'")) &&
@@ -1097,7 +1099,18 @@ void TestHeadlessBackend::tokensKeptThroughTheIssueOrderMigration()
                  .toObject()
                  .value(QStringLiteral("schemaVersion"))
                  .toInt(),
-             13);
+             14);
+    // The client's registration, recorded under schema 12, is still in the audit log.
+    const QJsonArray audited =
+        httpGet(QUrl(admin + QStringLiteral("/admin/v1/audit?kind=client&target=") +
+                     reg.json().value(QStringLiteral("client_id")).toString()),
+                m_token.toUtf8())
+            .json()
+            .value(QStringLiteral("items"))
+            .toArray();
+    QCOMPARE(audited.size(), 1);
+    QCOMPARE(audited.at(0).toObject().value(QStringLiteral("action")).toString(),
+             QStringLiteral("create"));
     const HttpResult active =
         httpPost(QUrl(service + QStringLiteral("/oauth2/introspect")), "token=" + before.toUtf8(),
                  {{"Authorization", basic}, {"Content-Type", form}});

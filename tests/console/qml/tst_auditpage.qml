@@ -178,7 +178,17 @@ Item {
             compare(findChild(page, "changeField-1").text, "metadata.labels.tier")
             compare(findChild(page, "changeTag-1").text, "removed")
             compare(findChild(page, "changeBefore-1").text, "gold")
-            verify(findChild(page, "consequenceSummary").text.indexOf("1 request(s) allowed and 1 denied since") === 0)
+            verify(findChild(page, "consequenceSummary").text.indexOf("4 earlier request(s) decided otherwise after it; 1 request(s) allowed and 1 denied since") === 0)
+            // The earlier requests the change turned: the same request three times is one line.
+            verify(findChild(page, "verdictChanges").visible)
+            const lost = findChild(page, "verdictChange-0")
+            compare(findChild(lost, "verdictChangeText").text, "Now denied: GET /api/v1/nodes/node-1 by system:node:node-2 (3 request(s))")
+            compare(findChild(lost, "verdictChangeText").color, Theme.error)
+            compare(findChild(lost, "verdictChangeReason").text, 'nodes "node-1" is forbidden: User "system:node:node-2" cannot get resource "nodes"')
+            const regained = findChild(page, "verdictChange-1")
+            compare(findChild(regained, "verdictChangeText").text, "Now allowed: GET /version by anonymous")
+            compare(findChild(regained, "verdictChangeText").color, Theme.success)
+            verify(findChild(regained, "verdictChangeReason").text.indexOf("RBAC: allowed by ClusterRoleBinding") === 0)
             const denied = findChild(findChild(page, "consequence-0"), "consequenceText")
             compare(denied.text, "Denied (403): PATCH /api/v1/nodes/node-1 by system:node:node-2")
             compare(denied.color, Theme.error)
@@ -190,6 +200,7 @@ Item {
             tryCompare(AuditDetail, "entryId", "100")
             tryCompare(AuditDetail, "loaded", true)
             compare(findChild(page, "consequenceSummary").text, "Nothing is traced for this kind of change.")
+            verify(!findChild(page, "verdictChanges").visible)
         }
 
         function test_pagingBack() {
