@@ -147,6 +147,18 @@ struct ResponderHub
 {
     QMutex mutex;
     HttpServer::Private *server = nullptr;
+    // Answers made on other threads (the database writer, the pool) wait here, and one queued
+    // call drains them all: a writer that finishes a batch of N requests wakes the server's
+    // thread once instead of N times (each wake-up is a system call).
+    struct Answer
+    {
+        quint64 connectionId = 0;
+        quint64 seq = 0;
+        HttpResponse response;
+    };
+    std::vector<Answer> inbox;
+    bool drainPosted = false;
+    void post(quint64 connectionId, quint64 seq, HttpResponse response);
 };
 
 class HttpServer::Private : public QObject
@@ -193,6 +205,7 @@ public:
     void accept();
     void sweep();
     void deliver(quint64 connectionId, quint64 seq, HttpResponse response);
+    void drainAnswers();
     void finishShutdownIfDone();
 
     HttpServer *q;
@@ -479,14 +492,7 @@ public:
             std::shared_ptr<ResponderHub> hub = m_srv.hub;
             const quint64 cid = m_id;
             Responder respond = [hub, cid, seq](HttpResponse resp) {
-                QMutexLocker lock(&hub->mutex);
-                if (HttpServer::Private *srv = hub->server)
-                    QMetaObject::invokeMethod(
-                        srv,
-                        [srv, cid, seq, resp = std::move(resp)]() mutable {
-                            srv->deliver(cid, seq, std::move(resp));
-                        },
-                        Qt::QueuedConnection);
+                hub->post(cid, seq, std::move(resp));
             };
             if (!route->options.async) {
                 route->deferred(req, respond);
@@ -503,17 +509,11 @@ public:
         }
         // CPU-heavy handler on the pool; the result comes back to this thread through the
         // server, which drops it if the connection has gone in the meantime.
-        HttpServer::Private *srvp = &m_srv;
+        std::shared_ptr<ResponderHub> hub = m_srv.hub;
         const quint64 cid = m_id;
         Handler handler = route->handler;
-        m_srv.pool.start([srvp, cid, seq, handler, req = std::move(req)]() {
-            HttpResponse resp = handler(req);
-            QMetaObject::invokeMethod(
-                srvp,
-                [srvp, cid, seq, resp = std::move(resp)]() mutable {
-                    srvp->deliver(cid, seq, std::move(resp));
-                },
-                Qt::QueuedConnection);
+        m_srv.pool.start([hub, cid, seq, handler, req = std::move(req)]() {
+            hub->post(cid, seq, handler(req));
         });
     }
 
@@ -855,6 +855,32 @@ void HttpServer::Private::sweep()
         }
         finishShutdownIfDone();
     }
+}
+
+void ResponderHub::post(quint64 connectionId, quint64 seq, HttpResponse response)
+{
+    QMutexLocker lock(&mutex);
+    if (!server)
+        return; // the server is gone, and the connection with it
+    inbox.push_back(Answer{connectionId, seq, std::move(response)});
+    if (drainPosted)
+        return; // the call already queued takes this one too
+    drainPosted = true;
+    HttpServer::Private *srv = server;
+    QMetaObject::invokeMethod(
+        srv, [srv] { srv->drainAnswers(); }, Qt::QueuedConnection);
+}
+
+void HttpServer::Private::drainAnswers()
+{
+    std::vector<ResponderHub::Answer> answers;
+    {
+        QMutexLocker lock(&hub->mutex);
+        answers.swap(hub->inbox);
+        hub->drainPosted = false;
+    }
+    for (ResponderHub::Answer &a : answers)
+        deliver(a.connectionId, a.seq, std::move(a.response));
 }
 
 void HttpServer::Private::deliver(quint64 connectionId, quint64 seq, HttpResponse response)
