@@ -157,9 +157,58 @@ Error WriteTransaction::sqlError(const QSqlQuery &q, const char *what)
 WriteQueue::WriteQueue(Database &database, QString name, int maxBatch)
     : m_database(database), m_name(std::move(name)), m_maxBatch(maxBatch)
 {
+    m_checkpointer.reset(QThread::create([this] { checkpointLoop(); }));
+    m_checkpointer->setObjectName(m_name + QStringLiteral("-checkpoint"));
+    m_checkpointer->start();
     m_thread.reset(QThread::create([this] { loop(); }));
     m_thread->setObjectName(m_name);
     m_thread->start();
+}
+
+int WriteQueue::walHook(void *queue, sqlite3 *db, const char *, int pages)
+{
+    auto *q = static_cast<WriteQueue *>(queue);
+    if (pages < CheckpointPages)
+        return SQLITE_OK;
+    // The checkpoint thread has copied everything up to its last pass: what is left is the
+    // few commits since. Copied here, on the writer's connection between two transactions,
+    // the next transaction starts the WAL from its beginning again (SQLite restarts the log
+    // only for a writer that began reading with every frame copied, which a checkpoint
+    // running beside a busy writer never sees).
+    if (q->m_caughtUp.exchange(false)) {
+        if (sqlite3_wal_checkpoint_v2(db, nullptr, SQLITE_CHECKPOINT_PASSIVE, nullptr, nullptr) !=
+            SQLITE_OK)
+            qCWarning(lcDb) << q->m_name << "checkpoint failed:" << sqlite3_errmsg(db);
+        return SQLITE_OK;
+    }
+    QMutexLocker lock(&q->m_checkpointMutex);
+    q->m_walPages = pages;
+    q->m_checkpointWake.wakeOne();
+    return SQLITE_OK;
+}
+
+void WriteQueue::checkpointLoop()
+{
+    sqlite3 *handle = Database::handleOf(m_database.connection());
+    QMutexLocker lock(&m_checkpointMutex);
+    for (;;) {
+        while (!m_checkpointStop && m_walPages < CheckpointPages)
+            m_checkpointWake.wait(&m_checkpointMutex);
+        if (m_checkpointStop)
+            break;
+        m_walPages = 0;
+        lock.unlock();
+        // PASSIVE: copies what no reader still needs into the database file and syncs it,
+        // never waits and never blocks the writer.
+        int logFrames = -1;
+        int copied = -1;
+        if (handle && sqlite3_wal_checkpoint_v2(handle, nullptr, SQLITE_CHECKPOINT_PASSIVE,
+                                                &logFrames, &copied) != SQLITE_OK)
+            qCWarning(lcDb) << m_name << "checkpoint failed:" << sqlite3_errmsg(handle);
+        else if (copied >= 0 && copied == logFrames)
+            m_caughtUp.store(true); // the writer finishes it (walHook)
+        lock.relock();
+    }
 }
 
 WriteQueue::~WriteQueue()
@@ -176,6 +225,13 @@ void WriteQueue::stop()
     }
     if (m_thread && m_thread->isRunning())
         m_thread->wait();
+    {
+        QMutexLocker lock(&m_checkpointMutex);
+        m_checkpointStop = true;
+        m_checkpointWake.wakeAll();
+    }
+    if (m_checkpointer && m_checkpointer->isRunning())
+        m_checkpointer->wait();
 }
 
 void WriteQueue::submit(Work work, Done done)
@@ -237,6 +293,8 @@ void WriteQueue::loop()
     sqlite3 *handle = Database::handleOf(db);
     if (!handle)
         qCCritical(lcDb) << m_name << "has no SQLite handle";
+    else
+        sqlite3_wal_hook(handle, &WriteQueue::walHook, this); // replaces the automatic checkpoint
     QSqlQuery control(db);
     std::vector<Job> batch;
     std::vector<Result<void>> results;

@@ -8,6 +8,7 @@
 #include <QSqlQuery>
 #include <QWaitCondition>
 
+#include <atomic>
 #include <deque>
 #include <functional>
 #include <memory>
@@ -113,6 +114,8 @@ private:
         Done done;
     };
     void loop();
+    void checkpointLoop();
+    static int walHook(void *queue, sqlite3 *db, const char *name, int pages);
 
     Database &m_database;
     QString m_name;
@@ -124,6 +127,18 @@ private:
     qint64 m_batches = 0;
     qint64 m_committed = 0;
     std::unique_ptr<QThread> m_thread;
+    // WAL checkpoints on their own thread and connection (PASSIVE: they never block the
+    // writer), woken by the writer's commits once the WAL holds CheckpointPages pages; once a
+    // pass has copied everything, the writer copies the few commits since itself so that the
+    // WAL starts over (walHook). SQLite's automatic checkpoint would do all of the copying and
+    // the sync inside the writer's commits, holding up every request of the batch.
+    static constexpr int CheckpointPages = 1000;
+    QMutex m_checkpointMutex;
+    QWaitCondition m_checkpointWake;
+    int m_walPages = 0;
+    bool m_checkpointStop = false;
+    std::atomic<bool> m_caughtUp{false}; // a pass copied every frame there was
+    std::unique_ptr<QThread> m_checkpointer;
 };
 
 } // namespace Gatehouse::Core
