@@ -47,7 +47,7 @@ Item {
             Deliveries.reload()
             Endpoints.reload()
             Customers.reload()
-            tryVerify(() => !Deliveries.loading && Deliveries.count === 15, 5000, "deliveries loaded")
+            tryVerify(() => !Deliveries.loading && Deliveries.count === 15, 15000, "deliveries loaded")
             tryVerify(() => !Endpoints.loading && Endpoints.count === 1, 5000, "endpoints loaded")
             Deliveries.clearError()
             DeliveryDetail.clearError()

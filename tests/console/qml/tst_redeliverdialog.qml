@@ -46,7 +46,8 @@ Item {
             Redelivery.reset()
             Redelivery.reloadJobs()
             Deliveries.reload()
-            tryVerify(() => !Deliveries.loading && Deliveries.count === 15, 5000)
+            tryCompare(Deliveries, "loading", false, 15000)
+            tryCompare(Deliveries, "count", 15, 15000)
         }
 
         function cleanup() {
