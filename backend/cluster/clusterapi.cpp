@@ -861,6 +861,15 @@ struct Verdict
     }
 };
 
+// The 403 Status Kubernetes answers when authorization refuses: "<resource> \"<name>\" is
+// forbidden: User ... cannot ...", or "forbidden: ..." for a non-resource path.
+Status authorizationRefusal(const Attributes &a, const QString &name, const QString &reason)
+{
+    const QString msg = forbiddenMessage(a, reason);
+    return a.resourceRequest ? Status::forbidden(a.apiGroup, a.resource, name, msg)
+                             : Status::forbidden(QString(), QString(), QString(), msg);
+}
+
 // A recorded request authenticated and authorized again under a policy: anonymous requests
 // (and those that presented nothing) depend on anonymous access, everyone on the authorizers.
 Verdict decideAgain(Attributes a, bool presentedCredentials, bool anonymousCredentials,
@@ -882,11 +891,7 @@ Verdict decideAgain(Attributes a, bool presentedCredentials, bool anonymousCrede
     v.allowed = result.allowed();
     v.decidedBy = result.decidedBy;
     if (!v.allowed) // the 403's message
-        v.reason = (a.resourceRequest ? Status::forbidden(a.apiGroup, a.resource, a.name,
-                                                          forbiddenMessage(a, result.reason))
-                                      : Status::forbidden(QString(), QString(), QString(),
-                                                          forbiddenMessage(a, result.reason)))
-                       .message;
+        v.reason = authorizationRefusal(a, a.name, result.reason).message;
     else if (!result.reason.isEmpty())
         v.reason = result.reason; // RBAC's binding, role and subject
     else
@@ -1013,11 +1018,8 @@ void ClusterApi::process(const std::shared_ptr<Context> &ctx)
     trace.authorization = ctx->authorizer->authorize(ctx->attributes);
     trace.authorized = trace.authorization.allowed();
     if (!trace.authorized) {
-        const Attributes &a = ctx->attributes;
-        const QString msg = forbiddenMessage(a, trace.authorization.reason);
-        const Status s = a.resourceRequest
-                             ? Status::forbidden(a.apiGroup, a.resource, trace.info.name, msg)
-                             : Status::forbidden(QString(), QString(), QString(), msg);
+        const Status s =
+            authorizationRefusal(ctx->attributes, trace.info.name, trace.authorization.reason);
         finish(ctx, s.response(ctx->pretty));
         return;
     }
