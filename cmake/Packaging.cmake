@@ -196,9 +196,6 @@ until configured otherwise in /etc/default/gatehouse.")
       qml6-module-qtquick-window
       qml6-module-qt-labs-folderlistmodel)
   endif()
-  # The TLS listener uses Qt's private QtNetwork API (backend/core/CMakeLists.txt), stable
-  # only within one Qt release: dpkg-shlibdeps adds "qt6-base-abi (= 6.4.2)" for it from the
-  # symbols files of Debian's Qt.
   list(JOIN gatehouse_runtime_depends ", " CPACK_DEBIAN_PACKAGE_DEPENDS)
   if(GATEHOUSE_BUILD_CONSOLE)
     set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "qt6-wayland") # native Wayland windows (else XWayland)

@@ -23,6 +23,7 @@
 #include "core/writequeue.h"
 #include "crypto/certificateauthority.h"
 #include "crypto/random.h"
+#include "crypto/tls.h"
 #include "oauth/oauthapi.h"
 #include "oauth/oauthstore.h"
 #include "oauth/signingkeys.h"
@@ -280,6 +281,11 @@ Result<void> Backend::start()
     if (tls.certificate.isNull() || tls.privateKey.isNull())
         return makeError(QStringLiteral("tls"),
                          QStringLiteral("cannot load the cluster server certificate"));
+    auto engine = Crypto::tlsServerEngine(tls);
+    if (!engine)
+        return makeError(QStringLiteral("tls"),
+                         QStringLiteral("cluster TLS: %1").arg(engine.error().message));
+    tls.engine = *engine;
 
     m_service = std::make_unique<Core::HttpServer>(
         Core::ListenerOptions::fromConfig(QStringLiteral("service"), m_config, m_config.service),
@@ -296,6 +302,11 @@ Result<void> Backend::start()
         Core::TlsSettings adminTls;
         adminTls.certificate = tls.certificate;
         adminTls.privateKey = tls.privateKey;
+        auto adminEngine = Crypto::tlsServerEngine(adminTls);
+        if (!adminEngine)
+            return makeError(QStringLiteral("tls"),
+                             QStringLiteral("admin TLS: %1").arg(adminEngine.error().message));
+        adminTls.engine = *adminEngine;
         adminOptions.tls = adminTls;
         qCInfo(lcCore).noquote() << "admin API over HTTPS; certificate SHA-256 fingerprint"
                                  << Core::certificateFingerprint(tls.certificate);

@@ -3,7 +3,6 @@
 #include "core/httpparser.h"
 #include "core/logging.h"
 #include "core/metrics.h"
-#include "core/tlsserver.h"
 
 #include <QCryptographicHash>
 #include <QDateTime>
@@ -14,9 +13,6 @@
 #include <QPointer>
 #include <QRandomGenerator>
 #include <QSemaphore>
-#include <QSslConfiguration>
-#include <QSslServer>
-#include <QSslSocket>
 #include <QTcpServer>
 #include <QTcpSocket>
 #include <QThreadPool>
@@ -250,16 +246,25 @@ class ConnectionStream;
 class Connection : public QObject
 {
 public:
-    enum class Phase { Idle, Head, Body, Streaming, Closing };
+    enum class Phase { Handshake, Idle, Head, Body, Streaming, Closing };
 
-    Connection(HttpServer::Private &srv, QTcpSocket *socket, quint64 id)
-        : m_srv(srv), m_socket(socket), m_id(id)
+    // With `tls`, the connection starts in the TLS handshake (Phase::Handshake); the request
+    // parser only ever sees decrypted bytes.
+    Connection(HttpServer::Private &srv, QTcpSocket *socket, quint64 id,
+               std::unique_ptr<TlsConnection> tls)
+        : m_srv(srv), m_socket(socket), m_id(id), m_tlsConnection(std::move(tls))
     {
         socket->setParent(this);
         // Bounded socket buffer: a client that sends faster than we parse is throttled by TCP.
         socket->setReadBufferSize(std::max<qint64>(64 * 1024, srv.options.maxHeaderBytes + 4096));
-        m_tls = qobject_cast<QSslSocket *>(socket) != nullptr;
-        m_identity = identityOf(socket);
+        m_tls = m_tlsConnection != nullptr;
+        if (m_tls) {
+            // Handshake flights and the response are each one write; Nagle would hold the
+            // next one back until the peer's (delayed) ACK.
+            socket->setSocketOption(QAbstractSocket::LowDelayOption, 1);
+            m_phase = Phase::Handshake;
+            m_phaseClock.start();
+        }
         m_idleClock.start();
         QObject::connect(socket, &QTcpSocket::readyRead, this, [this] { onReadyRead(); });
         QObject::connect(socket, &QTcpSocket::disconnected, this, [this] { onDisconnected(); });
@@ -270,39 +275,79 @@ public:
     Phase phase() const { return m_phase; }
     bool hasPending() const { return !m_pending.empty(); }
 
-    static PeerIdentity identityOf(QTcpSocket *socket)
+    // Ciphertext in, plaintext out: runs the handshake, then decrypts into `plaintext`. False
+    // when the connection is over (handshake failed, peer closed).
+    bool readTls(QByteArray &plaintext)
     {
-        PeerIdentity id;
-        auto *ssl = qobject_cast<QSslSocket *>(socket);
-        if (!ssl)
-            return id;
-        const QSslCertificate cert = ssl->peerCertificate();
-        if (cert.isNull())
-            return id;
-        const QList<QSslError> errors = ssl->sslHandshakeErrors();
-        if (!errors.isEmpty()) {
-            // Fail closed: in QueryPeer mode Qt hands us certificates that did not verify
-            // (foreign CA, expired, wrong purpose). Their subject is never an identity.
-            id.state = PeerIdentity::State::Invalid;
-            QStringList reasons;
-            for (const QSslError &e : errors)
-                reasons.append(e.errorString());
-            reasons.removeDuplicates();
-            id.invalidReason = reasons.join(QStringLiteral("; "));
-            return id;
+        const QByteArray raw = m_socket->readAll();
+        m_tlsConnection->receive(raw.constData(), raw.size());
+        const bool wasHandshaking = m_phase == Phase::Handshake;
+        const TlsConnection::State state = m_tlsConnection->advance(plaintext);
+        flushTls();
+        switch (state) {
+        case TlsConnection::State::Handshaking:
+            return true;
+        case TlsConnection::State::Established:
+            if (wasHandshaking) {
+                m_identity = m_tlsConnection->peerIdentity();
+                m_phase = Phase::Idle;
+                m_idleClock.start();
+            }
+            return true;
+        case TlsConnection::State::Closed: // the client's close_notify: it sends no more
+            if (m_phase != Phase::Closing && m_phase != Phase::Streaming) {
+                m_in += plaintext;
+                process(); // what came with it is still answered
+            }
+            plaintext.clear();
+            if (m_pending.empty() && m_phase != Phase::Streaming)
+                m_socket->disconnectFromHost();
+            return false;
+        case TlsConnection::State::Failed:
+            qCDebug(lcHttp).noquote()
+                << m_srv.options.name
+                << "TLS handshake or record failed:" << m_tlsConnection->errorString();
+            m_socket->disconnectFromHost(); // after the alert that flushTls() queued
+            return false;
         }
-        id.state = PeerIdentity::State::Verified;
-        id.commonName = cert.subjectInfo(QSslCertificate::CommonName).value(0);
-        // subjectInfo() lists repeated attributes most recent first (QMultiMap); restore
-        // the certificate's order so groups appear as issued.
-        id.organizations = cert.subjectInfo(QSslCertificate::Organization);
-        std::reverse(id.organizations.begin(), id.organizations.end());
-        return id;
+        return false;
+    }
+
+    void flushTls()
+    {
+        const QByteArray out = m_tlsConnection->takeOutgoing();
+        if (out.isEmpty())
+            return;
+        m_socket->write(out);
+        // Written now, not when the event loop comes round again: a handshake flight or a
+        // response would otherwise wait behind every other connection's handshake work.
+        m_socket->flush();
+    }
+
+    // Every byte the server sends goes through here (encrypted on a TLS connection).
+    void send(const QByteArray &data)
+    {
+        if (!m_tls) {
+            m_socket->write(data);
+            return;
+        }
+        m_tlsConnection->send(data.constData(), data.size());
+        flushTls();
     }
 
     void onReadyRead()
     {
         m_idleClock.start();
+        if (m_tls) {
+            QByteArray plaintext;
+            if (!readTls(plaintext) || m_phase == Phase::Handshake)
+                return;
+            if (m_phase == Phase::Closing || m_phase == Phase::Streaming)
+                return; // drained (decrypted and dropped)
+            m_in += plaintext;
+            process();
+            return;
+        }
         if (m_phase == Phase::Closing || m_phase == Phase::Streaming) {
             m_socket->skip(m_socket->bytesAvailable()); // drain without buffering
             return;
@@ -313,7 +358,8 @@ public:
 
     void process()
     {
-        while (m_phase != Phase::Closing && m_phase != Phase::Streaming) {
+        while (m_phase != Phase::Closing && m_phase != Phase::Streaming &&
+               m_phase != Phase::Handshake) {
             if (qsizetype(m_pending.size()) >= m_srv.options.maxPipelined)
                 return; // back-pressure: resume when responses drain
             if (m_phase == Phase::Idle) {
@@ -395,7 +441,7 @@ public:
         }
         if (head.expectContinue && (m_chunked || m_remaining > 0) && m_pending.empty() &&
             m_in.isEmpty())
-            m_socket->write("HTTP/1.1 100 Continue\r\n\r\n");
+            send(QByteArrayLiteral("HTTP/1.1 100 Continue\r\n\r\n"));
         m_phase = Phase::Body;
         m_phaseClock.start();
         return true;
@@ -601,7 +647,7 @@ public:
         out.append("\r\n", 2);
         if (!p.head && !noBody && !r.stream)
             out.append(r.body);
-        m_socket->write(out);
+        send(out);
         const double seconds = p.started.nsecsElapsed() / 1e9;
         m_srv.metrics.recordRequest(m_srv.options.name, p.route, p.method, r.status, seconds);
         // Path only: query strings can carry codes and tokens.
@@ -620,15 +666,15 @@ public:
         if (data.isEmpty())
             return;
         if (m_streamChunked)
-            m_socket->write(QByteArray::number(data.size(), 16) + "\r\n" + data + "\r\n");
+            send(QByteArray::number(data.size(), 16) + "\r\n" + data + "\r\n");
         else
-            m_socket->write(data);
+            send(data);
     }
 
     void endStream()
     {
         if (m_streamChunked)
-            m_socket->write("0\r\n\r\n");
+            send(QByteArrayLiteral("0\r\n\r\n"));
         closeGracefully();
     }
 
@@ -674,6 +720,10 @@ public:
             return;
         }
 #endif
+        if (m_tls) {
+            m_tlsConnection->close(); // close_notify, then the TCP close
+            flushTls();
+        }
         m_socket->disconnectFromHost();
     }
 
@@ -687,6 +737,10 @@ public:
     {
         const auto &o = m_srv.options;
         switch (m_phase) {
+        case Phase::Handshake:
+            if (m_phaseClock.elapsed() > o.handshakeTimeoutMs)
+                abortNow();
+            break;
         case Phase::Idle:
             if (m_pending.empty() && m_idleClock.elapsed() > o.idleTimeoutMs)
                 m_socket->disconnectFromHost();
@@ -720,6 +774,7 @@ public:
     HttpServer::Private &m_srv;
     QTcpSocket *m_socket;
     quint64 m_id;
+    std::unique_ptr<TlsConnection> m_tlsConnection;
     bool m_tls = false;
     PeerIdentity m_identity;
     QElapsedTimer m_phaseClock;
@@ -812,6 +867,13 @@ void HttpServer::Private::accept()
         QTcpSocket *socket = server->nextPendingConnection();
         if (!socket)
             break;
+        if ((shuttingDown || connections.size() >= options.maxConnections) && options.tls) {
+            // No handshake for a connection that cannot be served: closed at once.
+            QObject::connect(socket, &QTcpSocket::disconnected, socket, &QObject::deleteLater);
+            socket->abort();
+            socket->deleteLater();
+            continue;
+        }
         if (shuttingDown || connections.size() >= options.maxConnections) {
             // Over the cap: a short answer instead of a silent drop.
             const HttpResponse r =
@@ -828,7 +890,17 @@ void HttpServer::Private::accept()
             continue;
         }
         const quint64 id = nextConnectionId++;
-        auto *c = new Connection(*this, socket, id);
+        std::unique_ptr<TlsConnection> tls;
+        if (options.tls) {
+            tls = options.tls->engine->newConnection();
+            if (!tls) {
+                qCWarning(lcHttp) << options.name << "cannot start a TLS connection";
+                socket->abort();
+                socket->deleteLater();
+                continue;
+            }
+        }
+        auto *c = new Connection(*this, socket, id, std::move(tls));
         c->setParent(this);
         connections.insert(id, c);
         metrics.connectionOpened(options.name);
@@ -1031,38 +1103,16 @@ bool HttpServer::isReady() const
 Result<void> HttpServer::listen()
 {
     const ListenerOptions &o = d->options;
-    if (o.tls) {
-        auto ssl = std::make_unique<SharedContextSslServer>();
-        QSslConfiguration conf = QSslConfiguration::defaultConfiguration();
-        conf.setLocalCertificate(o.tls->certificate);
-        conf.setLocalCertificateChain(QList<QSslCertificate>{o.tls->certificate} + o.tls->chain);
-        conf.setPrivateKey(o.tls->privateKey);
-        conf.setProtocol(QSsl::TlsV1_2OrLater);
-        // Server side, Qt would serialise each finished session into the (shared) context and
-        // parse it back into the next connection's SSL object: an ASN.1 round trip with a key
-        // decode per connection and no use on a server.
-        conf.setSslOption(QSsl::SslOptionDisableSessionPersistence, true);
-        conf.setSslOption(QSsl::SslOptionDisableSessionSharing, true);
-        // OpenSSL 3.0 builds each stateless TLS 1.3 ticket by encoding the session, decoding
-        // it again (the client certificate's key included) and re-encoding it, twice per
-        // connection. Stateful tickets (the context's session cache) resume just as well.
-        conf.setSslOption(QSsl::SslOptionDisableSessionTickets, true);
-        // Replaces the system CAs: only our client CA can vouch for a client certificate.
-        conf.setCaCertificates(o.tls->clientCaCertificates);
-        conf.setPeerVerifyMode(o.tls->clientCaCertificates.isEmpty() ? QSslSocket::VerifyNone
-                                                                     : QSslSocket::QueryPeer);
-        ssl->setSslConfiguration(conf);
-        ssl->setHandshakeTimeout(o.handshakeTimeoutMs);
-        QObject::connect(ssl.get(), &QSslServer::errorOccurred, d.get(),
-                         [name = o.name](QSslSocket *, QAbstractSocket::SocketError e) {
-                             qCDebug(lcHttp) << name << "TLS connection failed:" << e;
-                         });
-        d->server = std::move(ssl);
-    } else {
-        d->server = std::make_unique<QTcpServer>();
-    }
-    // Sockets still in the TLS handshake count against this limit in Qt 6.4; aborted
-    // handshakes must never wedge the listener (reference/qhttpserver.md §3).
+    if (o.tls && !o.tls->engine)
+        return makeError(QStringLiteral("listen-failed"),
+                         QStringLiteral("%1 listener: TLS settings without a TLS engine "
+                                        "(Crypto::tlsServerEngine)")
+                             .arg(o.name));
+    // TLS runs per connection (Connection::readTls), so every listener is a plain TCP server.
+    d->server = std::make_unique<QTcpServer>();
+    // Connections are taken at once (the TLS handshake runs in the Connection), so the
+    // pending queue never fills; aborted handshakes must never wedge the listener
+    // (reference/qhttpserver.md §3).
     d->server->setMaxPendingConnections(100000);
     QObject::connect(d->server.get(), &QTcpServer::pendingConnectionAvailable, d.get(),
                      [this] { d->accept(); });
@@ -1127,6 +1177,8 @@ void HttpServer::shutdown(int graceMs, std::function<void()> done)
     for (Connection *c : all) {
         if (c->phase() == Connection::Phase::Streaming)
             c->endStream();
+        else if (c->phase() == Connection::Phase::Handshake)
+            c->abortNow();
         else if (c->phase() == Connection::Phase::Idle && !c->hasPending())
             c->closeGracefully();
     }

@@ -2,6 +2,7 @@
 
 #include "core/httpmessage.h"
 #include "core/result.h"
+#include "core/tls.h"
 
 #include <QHostAddress>
 #include <QList>
@@ -22,16 +23,6 @@ struct ListenerSettings;
 // "AB:CD:...": the SHA-256 of a certificate's DER, upper-case hex pairs joined by colons, as
 // `openssl x509 -fingerprint -sha256` prints it; empty for a null certificate.
 QString certificateFingerprint(const QSslCertificate &certificate);
-
-struct TlsSettings
-{
-    QSslCertificate certificate;
-    QList<QSslCertificate> chain;
-    QSslKey privateKey;
-    // Client certificates are requested (not required) when this is non-empty, and only
-    // a certificate that verifies against these becomes an identity.
-    QList<QSslCertificate> clientCaCertificates;
-};
 
 struct ListenerOptions
 {
@@ -73,7 +64,8 @@ using ErrorFormatter =
 // The hardened HTTP/1.1 server that every listener uses. QtHttpServer 6.4 buffers
 // unbounded bodies and headers, has no timeouts, ignores Connection: close, and its
 // connection handling cannot be hooked before parsing (reference/qhttpserver.md);
-// this class owns the connection layer on QTcpServer / QSslServer instead.
+// this class owns the connection layer on QTcpServer instead, with TLS from
+// settings.tls->engine (backend/crypto, OpenSSL) rather than QSslSocket.
 class HttpServer : public QObject
 {
     Q_OBJECT

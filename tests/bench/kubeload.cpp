@@ -5,6 +5,8 @@
 //   bench_kubeload --url https://127.0.0.1:6443/api/v1/nodes/node-1 --ca ca.crt
 //                  --cert user.crt --key user.key [--connections 16] [--seconds 10]
 //                  [--new-connections]
+#include "crypto/tls.h"
+
 #include <QCommandLineParser>
 #include <QCoreApplication>
 #include <QElapsedTimer>
@@ -12,38 +14,32 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QSslCertificate>
-#include <QSslConfiguration>
 #include <QSslKey>
-#include <QSslSocket>
+#include <QTcpSocket>
 #include <QTimer>
 #include <QUrl>
-
-#ifdef GATEHOUSE_QT_NETWORK_PRIVATE
-#include <QtNetwork/private/qsslsocket_p.h>
-#endif
 
 #include <algorithm>
 #include <memory>
 #include <vector>
+
+using namespace Gatehouse;
 
 namespace {
 
 struct Shared
 {
     QUrl url;
-    QSslConfiguration tls;
+    // TLS on OpenSSL directly (crypto/tls.h, the server's own layer): one context for every
+    // connection, no session resumption, so each new connection is a full handshake. The
+    // client's own cost stays small beside the server's on a 2-core machine.
+    std::shared_ptr<const Core::TlsEngine> tls;
     bool fresh = false;
     bool stopping = false;
     qint64 done = 0;
     qint64 errors = 0;
     std::vector<qint64> latenciesUs;
     QByteArray request;
-#ifdef GATEHOUSE_QT_NETWORK_PRIVATE
-    // One OpenSSL context for every connection, as Qt's own HTTP client shares it; without
-    // this the client spends more on building contexts than on handshakes. Session sharing is
-    // off (see main), so each connection is still a full handshake.
-    std::shared_ptr<QSslContext> context;
-#endif
 };
 
 // One connection slot: sends a request, reads the response (Content-Length framed), repeats.
@@ -55,39 +51,57 @@ public:
 private:
     void open()
     {
-        m_socket = std::make_unique<QSslSocket>();
-        m_socket->setSslConfiguration(m_s.tls);
-        m_socket->setPeerVerifyName(m_s.url.host());
-#ifdef GATEHOUSE_QT_NETWORK_PRIVATE
-        if (m_s.context)
-            QSslSocketPrivate::checkSettingSslContext(m_socket.get(), m_s.context);
-#endif
-        connect(m_socket.get(), &QSslSocket::encrypted, this, [this] {
-#ifdef GATEHOUSE_QT_NETWORK_PRIVATE
-            if (!m_s.context)
-                m_s.context = QSslSocketPrivate::sslContext(m_socket.get());
-#endif
-            send();
+        m_socket = std::make_unique<QTcpSocket>();
+        m_tls = m_s.tls->newConnection();
+        m_established = false;
+        connect(m_socket.get(), &QTcpSocket::connected, this, [this] {
+            m_socket->setSocketOption(QAbstractSocket::LowDelayOption, 1);
+            pump();
         });
-        connect(m_socket.get(), &QSslSocket::readyRead, this, [this] { read(); });
-        connect(m_socket.get(), &QSslSocket::errorOccurred, this,
+        connect(m_socket.get(), &QTcpSocket::readyRead, this, [this] { pump(); });
+        connect(m_socket.get(), &QTcpSocket::errorOccurred, this,
                 [this](QAbstractSocket::SocketError e) {
                     if (e == QAbstractSocket::RemoteHostClosedError && m_s.fresh)
                         return;
                     ++m_s.errors;
                     restart();
                 });
-        connect(m_socket.get(), &QSslSocket::sslErrors, this,
-                [this](const QList<QSslError> &) { ++m_s.errors; });
-        m_socket->connectToHostEncrypted(m_s.url.host(), quint16(m_s.url.port(443)));
+        m_socket->connectToHost(m_s.url.host(), quint16(m_s.url.port(443)));
         m_clock.start();
     }
     void restart()
     {
         if (m_s.stopping)
             return;
+        m_socket->disconnect(this);
+        m_socket->abort();
         m_socket.release()->deleteLater();
         QTimer::singleShot(0, this, [this] { open(); });
+    }
+    void flush()
+    {
+        const QByteArray out = m_tls->takeOutgoing();
+        if (!out.isEmpty())
+            m_socket->write(out);
+    }
+    void pump()
+    {
+        const QByteArray raw = m_socket->readAll();
+        m_tls->receive(raw.constData(), raw.size());
+        QByteArray plain;
+        const auto state = m_tls->advance(plain);
+        if (state == Core::TlsConnection::State::Failed) {
+            ++m_s.errors;
+            restart();
+            return;
+        }
+        if (state == Core::TlsConnection::State::Established && !m_established) {
+            m_established = true;
+            send(); // the request goes out in one write with the handshake's last flight
+        }
+        flush();
+        if (!plain.isEmpty())
+            read(plain);
     }
     void send()
     {
@@ -97,11 +111,11 @@ private:
         m_expected = -1;
         if (!m_s.fresh)
             m_clock.start();
-        m_socket->write(m_s.request);
+        m_tls->send(m_s.request.constData(), m_s.request.size());
     }
-    void read()
+    void read(const QByteArray &plain)
     {
-        m_buffer += m_socket->readAll();
+        m_buffer += plain;
         if (m_expected < 0) {
             const qsizetype end = m_buffer.indexOf("\r\n\r\n");
             if (end < 0)
@@ -123,15 +137,20 @@ private:
         else
             ++m_s.errors;
         if (m_s.fresh) {
+            m_tls->close();
+            flush();
             m_socket->disconnectFromHost();
             restart();
         } else {
             send();
+            flush();
         }
     }
 
     Shared &m_s;
-    std::unique_ptr<QSslSocket> m_socket;
+    std::unique_ptr<QTcpSocket> m_socket;
+    std::unique_ptr<Core::TlsConnection> m_tls;
+    bool m_established = false;
     QByteArray m_buffer;
     qint64 m_expected = -1;
     bool m_ok = false;
@@ -166,21 +185,20 @@ int main(int argc, char **argv)
     Shared s;
     s.url = QUrl(p.value(QStringLiteral("url")));
     s.fresh = p.isSet(QStringLiteral("new-connections"));
-    s.tls = QSslConfiguration::defaultConfiguration();
-    s.tls.setCaCertificates(QSslCertificate::fromData(readFile(p.value(QStringLiteral("ca")))));
+    Crypto::TlsClientSettings tls;
+    tls.caCertificates = QSslCertificate::fromData(readFile(p.value(QStringLiteral("ca"))));
+    tls.serverName = s.url.host();
     if (p.isSet(QStringLiteral("cert"))) {
-        s.tls.setLocalCertificate(QSslCertificate(readFile(p.value(QStringLiteral("cert")))));
+        tls.certificate = QSslCertificate(readFile(p.value(QStringLiteral("cert"))));
         const QByteArray keyPem = readFile(p.value(QStringLiteral("key")));
-        QSslKey key(keyPem, QSsl::Ec);
-        if (key.isNull())
-            key = QSslKey(keyPem, QSsl::Rsa);
-        s.tls.setPrivateKey(key);
+        tls.privateKey = QSslKey(keyPem, QSsl::Ec);
+        if (tls.privateKey.isNull())
+            tls.privateKey = QSslKey(keyPem, QSsl::Rsa);
     }
-    s.tls.setPeerVerifyMode(QSslSocket::VerifyPeer);
-    // Resumption would hide the handshake cost that --new-connections measures.
-    s.tls.setSslOption(QSsl::SslOptionDisableSessionTickets, true);
-    s.tls.setSslOption(QSsl::SslOptionDisableSessionPersistence, true);
-    s.tls.setSslOption(QSsl::SslOptionDisableSessionSharing, true);
+    auto engine = Crypto::tlsClientEngine(tls);
+    if (!engine)
+        qFatal("TLS: %s", qPrintable(engine.error().message));
+    s.tls = *engine;
     s.request = "GET " + s.url.path(QUrl::FullyEncoded).toLatin1() +
                 " HTTP/1.1\r\nHost: " + s.url.host().toLatin1() +
                 "\r\nAccept: application/json\r\nUser-Agent: kubeload\r\n" +

@@ -5,6 +5,7 @@
 #include "core/httpserver.h"
 #include "core/metrics.h"
 #include "crypto/certificateauthority.h"
+#include "crypto/tls.h"
 
 #include <QElapsedTimer>
 #include <QJsonArray>
@@ -550,6 +551,9 @@ ListenerOptions tlsOptions(const Crypto::CertificateAuthority &ca)
     tls.certificate = cert->sslCertificate();
     tls.privateKey = cert->sslKey();
     tls.clientCaCertificates = {ca.sslCertificate()};
+    auto engine = Crypto::tlsServerEngine(tls);
+    if (engine)
+        tls.engine = *engine;
     o.tls = tls;
     o.handshakeTimeoutMs = 1000;
     return o;

@@ -159,11 +159,10 @@ need_dep() { # name [prefix]
         grep -qxF "$1" <<<"$dep_names"
     fi || fail "Depends lacks $1${2:+ (dpkg-shlibdeps)}"
 }
-# dpkg-shlibdeps' libraries (by name prefix: sonames differ between releases), with the Qt
-# ABI pin for the private QtNetwork API; then what Qt loads at run time (the SQLite driver,
-# the QML modules) and what postinst uses.
+# dpkg-shlibdeps' libraries (by name prefix: sonames differ between releases); then what Qt
+# loads at run time (the SQLite driver, the QML modules) and what postinst uses.
 for dep in libc6 libstdc++6 libqt6core6 libqt6network6 libqt6sql6 libqt6gui6 libqt6quick6 \
-    libssl3 libcjose libargon2 libyaml-cpp libsqlite3 qt6-base-abi; do
+    libssl3 libcjose libargon2 libyaml-cpp libsqlite3; do
     need_dep "$dep" prefix
 done
 for dep in adduser libqt6sql6-sqlite qml6-module-qtqml qml6-module-qtqml-models \

@@ -4,6 +4,7 @@
 #include "crypto/password.h"
 #include "crypto/privatekey.h"
 #include "crypto/random.h"
+#include "crypto/tls.h"
 
 #include <QCryptographicHash>
 #include <QDir>
@@ -1425,6 +1426,225 @@ private:
         p.timeCost = 1;
         p.memoryKiB = 1024;
         return p;
+    }
+
+    // crypto/tls.h: a client engine and a server engine talk through memory (the bytes one
+    // side's takeOutgoing() gives are the other side's receive()), as the HTTP server drives
+    // them over a socket. Returns the server side after the client's request arrived.
+    struct TlsRun
+    {
+        Core::TlsConnection::State client = Core::TlsConnection::State::Handshaking;
+        Core::TlsConnection::State server = Core::TlsConnection::State::Handshaking;
+        Core::PeerIdentity identity;
+        QByteArray received; // plaintext the server decrypted
+        QString serverError;
+        QString clientError;
+        QString description;
+    };
+
+    TlsRun tlsRun(const Core::TlsEngine &serverEngine, const Core::TlsEngine &clientEngine,
+                  const QByteArray &request)
+    {
+        TlsRun run;
+        auto server = serverEngine.newConnection();
+        auto client = clientEngine.newConnection();
+        bool sent = false;
+        for (int round = 0; round < 10; ++round) {
+            QByteArray plain;
+            run.client = client->advance(plain);
+            if (run.client == Core::TlsConnection::State::Established && !sent) {
+                client->send(request.constData(), request.size());
+                sent = true;
+            }
+            QByteArray toServer = client->takeOutgoing();
+            server->receive(toServer.constData(), toServer.size());
+            run.server = server->advance(run.received);
+            QByteArray toClient = server->takeOutgoing();
+            client->receive(toClient.constData(), toClient.size());
+            if (run.server == Core::TlsConnection::State::Failed ||
+                run.client == Core::TlsConnection::State::Failed || run.received == request)
+                break;
+        }
+        run.identity = server->peerIdentity();
+        run.serverError = server->errorString();
+        run.clientError = client->errorString();
+        run.description = server->description();
+        return run;
+    }
+
+    Core::TlsSettings tlsServerSettings()
+    {
+        CertificateRequest req;
+        req.commonName = QStringLiteral("localhost");
+        req.dnsNames = {QStringLiteral("localhost")};
+        req.ipAddresses = {QStringLiteral("127.0.0.1")};
+        req.usage = CertificateRequest::ServerAuth;
+        auto cert = m_ca->issue(req);
+        Core::TlsSettings tls;
+        tls.certificate = cert->sslCertificate();
+        tls.privateKey = cert->sslKey();
+        tls.clientCaCertificates = {m_ca->sslCertificate()};
+        return tls;
+    }
+
+    std::shared_ptr<const Core::TlsEngine>
+    tlsClient(const IssuedCertificate *certificate,
+              const QString &serverName = QStringLiteral("127.0.0.1"))
+    {
+        TlsClientSettings settings;
+        settings.caCertificates = {m_ca->sslCertificate()};
+        settings.serverName = serverName;
+        if (certificate) {
+            settings.certificate = certificate->sslCertificate();
+            settings.privateKey = certificate->sslKey();
+        }
+        auto engine = tlsClientEngine(settings);
+        return engine ? *engine : nullptr;
+    }
+
+    IssuedCertificate
+    clientCertificate(const CertificateAuthority &ca, const QString &cn, int validFromDays = -1,
+                      int validToDays = 30,
+                      CertificateRequest::Usage usage = CertificateRequest::ClientAuth)
+    {
+        CertificateRequest req;
+        req.commonName = cn;
+        req.organizations = {QStringLiteral("system:nodes"), QStringLiteral("ops")};
+        req.usage = usage;
+        req.notBefore = QDateTime::currentDateTimeUtc().addDays(validFromDays);
+        req.notAfter = QDateTime::currentDateTimeUtc().addDays(validToDays);
+        return *ca.issue(req);
+    }
+
+private slots:
+    void tlsVerifiedClientCertificateTwice()
+    {
+        auto server = tlsServerEngine(tlsServerSettings());
+        QVERIFY2(server.ok(), qPrintable(server.ok() ? QString() : server.error().message));
+        const IssuedCertificate cert = clientCertificate(*m_ca, QStringLiteral("system:node:n1"));
+        auto client = tlsClient(&cert);
+        QVERIFY(client);
+        // The second handshake with the same certificate takes the verified-certificate cache;
+        // both must give the same identity.
+        for (int i = 0; i < 2; ++i) {
+            const TlsRun run = tlsRun(**server, *client, "GET / HTTP/1.1\r\n\r\n");
+            QCOMPARE(run.server, Core::TlsConnection::State::Established);
+            QCOMPARE(run.received, QByteArray("GET / HTTP/1.1\r\n\r\n"));
+            QCOMPARE(run.identity.state, Core::PeerIdentity::State::Verified);
+            QCOMPARE(run.identity.commonName, QStringLiteral("system:node:n1"));
+            QCOMPARE(run.identity.organizations,
+                     (QStringList{QStringLiteral("system:nodes"), QStringLiteral("ops")}));
+            QVERIFY2(run.description.startsWith(QStringLiteral("TLSv1.3 ")),
+                     qPrintable(run.description));
+        }
+    }
+
+    void tlsRejectedClientCertificates_data()
+    {
+        QTest::addColumn<QString>("kind");
+        QTest::addColumn<QString>("reason");
+        QTest::newRow("foreign CA") << "foreign"
+                                    << "unable to get local issuer certificate";
+        QTest::newRow("expired") << "expired"
+                                 << "certificate has expired";
+        QTest::newRow("not yet valid") << "future"
+                                       << "certificate is not yet valid";
+        QTest::newRow("serverAuth only") << "serverAuth"
+                                         << "unsuitable certificate purpose";
+    }
+
+    // A certificate that does not verify completes the handshake (the server answers 401 in
+    // its own words) but is never an identity; failures are not cached: twice the same verdict.
+    void tlsRejectedClientCertificates()
+    {
+        QFETCH(QString, kind);
+        QFETCH(QString, reason);
+        auto server = tlsServerEngine(tlsServerSettings());
+        QVERIFY(server.ok());
+        const QString cn = QStringLiteral("system:masters-wannabe");
+        const IssuedCertificate cert =
+            kind == QLatin1String("foreign")   ? clientCertificate(*m_otherCa, cn)
+            : kind == QLatin1String("expired") ? clientCertificate(*m_ca, cn, -10, -1)
+            : kind == QLatin1String("future")
+                ? clientCertificate(*m_ca, cn, 1, 10)
+                : clientCertificate(*m_ca, cn, -1, 30, CertificateRequest::ServerAuth);
+        auto client = tlsClient(&cert);
+        QVERIFY(client);
+        for (int i = 0; i < 2; ++i) {
+            const TlsRun run = tlsRun(**server, *client, "GET / HTTP/1.1\r\n\r\n");
+            QCOMPARE(run.server, Core::TlsConnection::State::Established);
+            QCOMPARE(run.identity.state, Core::PeerIdentity::State::Invalid);
+            QVERIFY(run.identity.commonName.isEmpty());
+            QVERIFY(run.identity.organizations.isEmpty());
+            QVERIFY2(run.identity.invalidReason.contains(reason),
+                     qPrintable(run.identity.invalidReason));
+        }
+    }
+
+    void tlsWithoutClientCertificateIsAnonymous()
+    {
+        auto server = tlsServerEngine(tlsServerSettings());
+        QVERIFY(server.ok());
+        auto client = tlsClient(nullptr);
+        const TlsRun run = tlsRun(**server, *client, "ping");
+        QCOMPARE(run.server, Core::TlsConnection::State::Established);
+        QCOMPARE(run.received, QByteArray("ping"));
+        QCOMPARE(run.identity.state, Core::PeerIdentity::State::None);
+    }
+
+    void tlsFailures()
+    {
+        auto server = tlsServerEngine(tlsServerSettings());
+        QVERIFY(server.ok());
+        // Garbage instead of a ClientHello: Failed, with a reason and an alert to send.
+        auto s = (*server)->newConnection();
+        const QByteArray garbage("GET / HTTP/1.1\r\nHost: x\r\n\r\n");
+        s->receive(garbage.constData(), garbage.size());
+        QByteArray plain;
+        QCOMPARE(s->advance(plain), Core::TlsConnection::State::Failed);
+        QVERIFY(plain.isEmpty());
+        QVERIFY(!s->errorString().isEmpty());
+        QVERIFY(s->peerIdentity().state == Core::PeerIdentity::State::None);
+        // A client that expects another name refuses the server's certificate.
+        auto wrongName = tlsClient(nullptr, QStringLiteral("other.example"));
+        const TlsRun run = tlsRun(**server, *wrongName, "x");
+        QCOMPARE(run.client, Core::TlsConnection::State::Failed);
+        QVERIFY2(run.clientError.contains(QStringLiteral("certificate verify failed")),
+                 qPrintable(run.clientError));
+        QVERIFY(run.received.isEmpty());
+        // A key that does not belong to the certificate is refused when the engine is built.
+        Core::TlsSettings mismatched = tlsServerSettings();
+        mismatched.privateKey = tlsServerSettings().privateKey;
+        auto refused = tlsServerEngine(mismatched);
+        QVERIFY(!refused.ok());
+        QVERIFY2(refused.error().message.contains(QStringLiteral("does not match")),
+                 qPrintable(refused.error().message));
+    }
+
+    void tlsCloseNotify()
+    {
+        auto server = tlsServerEngine(tlsServerSettings());
+        QVERIFY(server.ok());
+        auto clientEngine = tlsClient(nullptr);
+        auto s = (*server)->newConnection();
+        auto c = clientEngine->newConnection();
+        QByteArray plain;
+        for (int i = 0; i < 4; ++i) {
+            c->advance(plain);
+            const QByteArray a = c->takeOutgoing();
+            s->receive(a.constData(), a.size());
+            s->advance(plain);
+            const QByteArray b = s->takeOutgoing();
+            c->receive(b.constData(), b.size());
+        }
+        QCOMPARE(s->state(), Core::TlsConnection::State::Established);
+        c->close();
+        const QByteArray bye = c->takeOutgoing();
+        QVERIFY(!bye.isEmpty());
+        s->receive(bye.constData(), bye.size());
+        QCOMPARE(s->advance(plain), Core::TlsConnection::State::Closed);
+        s->send("late", 4); // nothing is sent after the peer's close
+        QVERIFY(s->takeOutgoing().isEmpty());
     }
 };
 
