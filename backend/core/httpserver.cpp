@@ -163,10 +163,11 @@ public:
     Private(HttpServer *q, ListenerOptions o, Metrics &m) : q(q), options(std::move(o)), metrics(m)
     {
         pool.setMaxThreadCount(std::max(2, QThread::idealThreadCount()));
-        sweepTimer.setInterval(std::clamp(std::min({options.headerTimeoutMs, options.idleTimeoutMs,
-                                                    options.bodyTimeoutMs, options.lingerMs}) /
-                                              4,
-                                          25, 1000));
+        sweepTimer.setInterval(std::clamp(
+            std::min({options.headerTimeoutMs, options.idleTimeoutMs, options.bodyTimeoutMs,
+                      options.lingerMs, options.handshakeTimeoutMs}) /
+                4,
+            25, 1000));
         QObject::connect(&sweepTimer, &QTimer::timeout, this, [this] { sweep(); });
         hub->server = this;
     }
@@ -318,15 +319,21 @@ public:
         const QByteArray out = m_tlsConnection->takeOutgoing();
         if (out.isEmpty())
             return;
+        if (m_gone || !m_socket->isOpen())
+            return;
         m_socket->write(out);
         // Written now, not when the event loop comes round again: a handshake flight or a
-        // response would otherwise wait behind every other connection's handshake work.
+        // response would otherwise wait behind every other connection's handshake work. A
+        // write error here closes the socket at once (disconnected, onDisconnected): callers
+        // check m_gone.
         m_socket->flush();
     }
 
     // Every byte the server sends goes through here (encrypted on a TLS connection).
     void send(const QByteArray &data)
     {
+        if (m_gone || !m_socket->isOpen())
+            return; // the socket went away under an earlier write of this call chain
         if (!m_tls) {
             m_socket->write(data);
             return;
@@ -360,6 +367,8 @@ public:
     {
         while (m_phase != Phase::Closing && m_phase != Phase::Streaming &&
                m_phase != Phase::Handshake) {
+            if (m_gone)
+                return; // a failed write (flushTls) closed the socket: nothing more is read
             if (qsizetype(m_pending.size()) >= m_srv.options.maxPipelined)
                 return; // back-pressure: resume when responses drain
             if (m_phase == Phase::Idle) {

@@ -101,6 +101,13 @@ public:
             m_context, [&] { n = m_server->connectionCount(); }, Qt::BlockingQueuedConnection);
         return n;
     }
+    int inFlight() const
+    {
+        int n = 0;
+        QMetaObject::invokeMethod(
+            m_context, [&] { n = m_server->inFlightCount(); }, Qt::BlockingQueuedConnection);
+        return n;
+    }
     Metrics &metrics() { return m_metrics; }
 
 private:
@@ -668,4 +675,63 @@ void TestHttpServer::abortedHandshakesDoNotWedge()
     const RawResponse plain =
         roundTrip(server.port(), "GET /whoami HTTP/1.1\r\nHost: t\r\n\r\n", 2500);
     QCOMPARE(plain.status, 0);
+}
+
+// TLS clients that reset their connection mid-response (pipelined requests, large responses
+// written at once by Connection::flushTls, an async one still in flight): every connection is
+// cleaned up, no request stays counted in flight, and the server goes on serving.
+void TestHttpServer::tlsClientsGoneMidResponseLeaveNothingBehind()
+{
+    ServerThread server(tlsOptions(*m_ca));
+    QVERIFY(server.ok());
+    const QByteArray body(256 * 1024, 'x');
+    QByteArray requests;
+    for (int i = 0; i < 4; ++i)
+        requests +=
+            "PUT /echo HTTP/1.1\r\nHost: t\r\nContent-Length: " + QByteArray::number(body.size()) +
+            "\r\n\r\n" + body;
+    requests += "GET /slow/50 HTTP/1.1\r\nHost: t\r\n\r\n";
+    for (int i = 0; i < 20; ++i) {
+        QSslSocket s;
+        QSslConfiguration conf = QSslConfiguration::defaultConfiguration();
+        conf.setCaCertificates({m_ca->sslCertificate()});
+        s.setSslConfiguration(conf);
+        s.connectToHostEncrypted(QStringLiteral("127.0.0.1"), server.port());
+        QVERIFY2(s.waitForEncrypted(5000), qPrintable(s.errorString()));
+        s.write(requests);
+        while (s.bytesToWrite() > 0 && s.waitForBytesWritten(2000)) {
+        }
+        QVERIFY(s.waitForReadyRead(5000)); // the first response is on its way
+        if (i % 2)
+            QTest::qWait(5); // some resets land mid-write, some between responses
+        s.abort();           // unread data: the kernel answers the server with a reset
+    }
+    QTRY_COMPARE_WITH_TIMEOUT(server.connections(), 0, 10000);
+    QTRY_COMPARE_WITH_TIMEOUT(server.inFlight(), 0, 10000);
+    const QJsonObject r = whoami(server.port(), m_ca->sslCertificate(), nullptr);
+    QCOMPARE(r.value(QStringLiteral("status")).toInt(), 200);
+}
+
+// A connection that never finishes its TLS handshake (silent, or a ClientHello cut short) is
+// closed after the listener's handshake timeout (1 s in tlsOptions), not kept forever.
+void TestHttpServer::stalledTlsHandshakeIsClosed()
+{
+    ServerThread server(tlsOptions(*m_ca));
+    QVERIFY(server.ok());
+    for (const QByteArray &sent : {QByteArray(), QByteArray("\x16\x03\x01\x02\x00\x01", 6)}) {
+        QTcpSocket s;
+        s.connectToHost(QHostAddress::LocalHost, server.port());
+        QVERIFY(s.waitForConnected(3000));
+        QElapsedTimer clock;
+        clock.start();
+        if (!sent.isEmpty()) {
+            s.write(sent);
+            QVERIFY(s.waitForBytesWritten(1000));
+        }
+        QTRY_COMPARE_WITH_TIMEOUT(server.connections(), 1, 2000);
+        QVERIFY(s.waitForDisconnected(5000));
+        QVERIFY2(clock.elapsed() >= 900, qPrintable(QString::number(clock.elapsed())));
+        QVERIFY(s.readAll().isEmpty()); // nothing but the close: no HTTP answer in clear
+        QTRY_COMPARE_WITH_TIMEOUT(server.connections(), 0, 2000);
+    }
 }

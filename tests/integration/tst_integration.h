@@ -50,6 +50,8 @@ private slots:
     void clientCertificateIdentity_data();
     void clientCertificateIdentity();
     void abortedHandshakesDoNotWedge();
+    void tlsClientsGoneMidResponseLeaveNothingBehind();
+    void stalledTlsHandshakeIsClosed();
 
 private:
     std::shared_ptr<Gatehouse::Crypto::CertificateAuthority> m_ca;
