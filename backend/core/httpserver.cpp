@@ -296,13 +296,22 @@ public:
             }
             return true;
         case TlsConnection::State::Closed: // the client's close_notify: it sends no more
-            if (m_phase != Phase::Closing && m_phase != Phase::Streaming) {
+            if (wasHandshaking) {          // (it may come right behind its Finished)
+                m_identity = m_tlsConnection->peerIdentity();
+                m_phase = Phase::Idle;
+            }
+            m_peerClosed = true;
+            if (m_phase == Phase::Streaming) {
+                closeTransport(); // nobody reads the stream any more
+                return false;
+            }
+            if (m_phase != Phase::Closing) {
                 m_in += plaintext;
-                process(); // what came with it is still answered
+                process(); // what came before it is still answered
             }
             plaintext.clear();
-            if (m_pending.empty() && m_phase != Phase::Streaming)
-                m_socket->disconnectFromHost();
+            if (m_pending.empty() && m_phase != Phase::Closing)
+                closeGracefully(); // else once the last answer is written (flush)
             return false;
         case TlsConnection::State::Failed:
             qCDebug(lcHttp).noquote()
@@ -340,6 +349,19 @@ public:
         }
         m_tlsConnection->send(data.constData(), data.size());
         flushTls();
+        if (m_tlsConnection->state() == TlsConnection::State::Failed)
+            abortNow(); // nothing more can be sent on it
+    }
+
+    // Ends the connection: close_notify first on TLS (as QSslSocket did), then the TCP close
+    // once everything is written.
+    void closeTransport()
+    {
+        if (m_tls) {
+            m_tlsConnection->close();
+            flushTls();
+        }
+        m_socket->disconnectFromHost();
     }
 
     void onReadyRead()
@@ -592,7 +614,8 @@ public:
             const bool streaming = bool(p.response.stream);
             writeResponse(p);
             if (streaming) {
-                startStream(p.response.stream);
+                if (!m_gone) // the header write can fail and end the connection at once
+                    startStream(p.response.stream);
                 return;
             }
             if (p.close) {
@@ -601,8 +624,10 @@ public:
             }
         }
         m_idleClock.start();
-        if (m_srv.shuttingDown && m_pending.empty() && m_phase == Phase::Idle) {
-            closeGracefully();
+        const bool peerDone =
+            m_peerClosed && m_phase != Phase::Closing && m_phase != Phase::Streaming;
+        if (m_pending.empty() && ((m_srv.shuttingDown && m_phase == Phase::Idle) || peerDone)) {
+            closeGracefully(); // (peerDone: the last answer to a client that sent close_notify)
             return;
         }
         // Responses drained: continue parsing pipelined input held back by back-pressure.
@@ -729,11 +754,7 @@ public:
             return;
         }
 #endif
-        if (m_tls) {
-            m_tlsConnection->close(); // close_notify, then the TCP close
-            flushTls();
-        }
-        m_socket->disconnectFromHost();
+        closeTransport();
     }
 
     void abortNow()
@@ -752,7 +773,7 @@ public:
             break;
         case Phase::Idle:
             if (m_pending.empty() && m_idleClock.elapsed() > o.idleTimeoutMs)
-                m_socket->disconnectFromHost();
+                closeTransport();
             break;
         case Phase::Head:
             if (m_phaseClock.elapsed() > o.headerTimeoutMs)
@@ -803,6 +824,7 @@ public:
     bool m_halfClosed = false;
     bool m_streamChunked = false;
     bool m_gone = false;
+    bool m_peerClosed = false; // TLS: the client's close_notify arrived
     quint64 m_nextSeq = 0;
     std::map<quint64, Pending> m_pending;
     QPointer<HttpStream> m_stream;

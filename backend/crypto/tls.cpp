@@ -12,8 +12,10 @@
 #include <openssl/ssl.h>
 
 #include <algorithm>
+#include <chrono>
 #include <climits>
 #include <ctime>
+#include <limits>
 #include <mutex>
 
 namespace Gatehouse::Crypto {
@@ -102,7 +104,8 @@ public:
             if (m_server)
                 settleIdentity();
         }
-        if (m_state != State::Established)
+        // After our own close_notify the peer may still send (its answer, its close_notify).
+        if (m_state == State::Failed || m_state == State::Handshaking || m_peerClosed)
             return m_state;
         // Records that arrived with the handshake's last flight (a request right behind the
         // client's Finished) are read here too.
@@ -116,18 +119,21 @@ public:
             if (r == 1)
                 continue;
             const int e = SSL_get_error(m_ssl.get(), r);
-            if (e == SSL_ERROR_ZERO_RETURN)
-                m_state = State::Closed; // the peer's close_notify
-            else if (e != SSL_ERROR_WANT_READ && e != SSL_ERROR_WANT_WRITE)
+            if (e == SSL_ERROR_ZERO_RETURN) {
+                m_peerClosed = true; // the peer's close_notify: it sends no more, we may
+                m_state = State::Closed;
+            } else if (e != SSL_ERROR_WANT_READ && e != SSL_ERROR_WANT_WRITE) {
                 failWith(e);
+            }
             break;
         }
         return m_state;
     }
 
+    // Also after the peer's close_notify (answers to what came before it), never after ours.
     void send(const char *data, qsizetype size) override
     {
-        if (m_state != State::Established)
+        if (m_sentClose || (m_state != State::Established && !m_peerClosed))
             return;
         while (size > 0) {
             size_t n = 0;
@@ -144,9 +150,10 @@ public:
 
     void close() override
     {
-        if (m_state == State::Established) {
+        if (!m_sentClose && (m_state == State::Established || m_peerClosed)) {
             ERR_clear_error();
             SSL_shutdown(m_ssl.get()); // queues close_notify; the peer's answer is not awaited
+            m_sentClose = true;
             m_state = State::Closed;
         }
     }
@@ -172,6 +179,8 @@ public:
         return QString::fromLatin1(SSL_get_version(m_ssl.get())) + QLatin1Char(' ') +
                QString::fromLatin1(cipher ? SSL_CIPHER_get_name(cipher) : "(none)");
     }
+
+    bool hasVerifyErrors() const { return !m_verifyErrors.isEmpty(); }
 
     void noteVerifyError(int error)
     {
@@ -231,6 +240,8 @@ private:
     BIO *m_out = nullptr; // owned by m_ssl
     bool m_server;
     State m_state = State::Handshaking;
+    bool m_sentClose = false;
+    bool m_peerClosed = false;
     Core::PeerIdentity m_identity;
     QList<int> m_verifyErrors;
     QString m_error;
@@ -268,8 +279,9 @@ int selectHttp11(SSL *, const unsigned char **out, unsigned char *outlen, const 
 // Client certificates that verified recently, by the SHA-256 of their DER: a client that
 // reconnects (kubelets, controllers, kubectl in a loop) skips the chain verification, about
 // 15 % of a handshake's CPU. Proof of possession (CertificateVerify) still happens on every
-// handshake; only successes are kept, for at most a minute and never past notAfter; the
-// trusted CAs of an engine never change. The key covers every certificate the client sent.
+// handshake; only clean successes are kept, for at most a minute (monotonic clock) and never
+// past the earliest notAfter of the verified chain; the trusted CAs of an engine never change.
+// The key covers every certificate the client sent.
 class VerifiedCache
 {
 public:
@@ -298,29 +310,43 @@ public:
         return key;
     }
 
-    bool contains(const QByteArray &key, qint64 now)
+    bool contains(const QByteArray &key)
     {
+        const qint64 nowWall = qint64(time(nullptr));
+        const auto nowSteady = std::chrono::steady_clock::now();
         std::lock_guard lock(m_mutex);
         const auto it = m_entries.constFind(key);
-        return it != m_entries.cend() && *it > now;
+        return it != m_entries.cend() && it->until > nowSteady && it->notAfter > nowWall;
     }
 
-    void insert(const QByteArray &key, X509 *leaf, qint64 now)
+    // `chain`: the verified chain, leaf to trust anchor; the entry ends with the first of them.
+    void insert(const QByteArray &key, const STACK_OF(X509) * chain)
     {
-        qint64 until = now + TtlSeconds;
-        struct tm notAfter = {};
-        if (ASN1_TIME_to_tm(X509_get0_notAfter(leaf), &notAfter) != 1)
+        Entry entry;
+        entry.until = std::chrono::steady_clock::now() + std::chrono::seconds(TtlSeconds);
+        entry.notAfter = std::numeric_limits<qint64>::max();
+        for (int i = 0, n = chain ? sk_X509_num(chain) : 0; i < n; ++i) {
+            struct tm notAfter = {};
+            if (ASN1_TIME_to_tm(X509_get0_notAfter(sk_X509_value(chain, i)), &notAfter) != 1)
+                return;
+            entry.notAfter = std::min<qint64>(entry.notAfter, qint64(timegm(&notAfter)));
+        }
+        if (!chain || sk_X509_num(chain) == 0)
             return;
-        until = std::min<qint64>(until, qint64(timegm(&notAfter)));
         std::lock_guard lock(m_mutex);
         if (m_entries.size() >= MaxEntries)
             m_entries.clear();
-        m_entries.insert(key, until);
+        m_entries.insert(key, entry);
     }
 
 private:
+    struct Entry
+    {
+        std::chrono::steady_clock::time_point until; // a minute, whatever the wall clock does
+        qint64 notAfter = 0; // seconds since the epoch: the chain's earliest notAfter
+    };
     std::mutex m_mutex;
-    QHash<QByteArray, qint64> m_entries;
+    QHash<QByteArray, Entry> m_entries;
 };
 
 int verifyWithCache(X509_STORE_CTX *store, void *arg)
@@ -330,14 +356,20 @@ int verifyWithCache(X509_STORE_CTX *store, void *arg)
     const STACK_OF(X509) *sent = X509_STORE_CTX_get0_untrusted(store);
     const QByteArray key =
         leaf && (!sent || sk_X509_num(sent) <= 8) ? VerifiedCache::keyOf(leaf, sent) : QByteArray();
-    const qint64 now = qint64(time(nullptr));
-    if (!key.isEmpty() && cache->contains(key, now)) {
+    if (!key.isEmpty() && cache->contains(key)) {
         X509_STORE_CTX_set_error(store, X509_V_OK);
         return 1;
     }
     const int ok = X509_verify_cert(store);
-    if (ok == 1 && X509_STORE_CTX_get_error(store) == X509_V_OK && !key.isEmpty())
-        cache->insert(key, leaf, now);
+    // Kept only when nothing at all was wrong: neither the final result nor any error the
+    // note-and-continue callback saw on the way.
+    auto *ssl =
+        static_cast<SSL *>(X509_STORE_CTX_get_ex_data(store, SSL_get_ex_data_X509_STORE_CTX_idx()));
+    const auto *connection =
+        ssl ? static_cast<OpenSslConnection *>(SSL_get_ex_data(ssl, connectionIndex())) : nullptr;
+    if (ok == 1 && X509_STORE_CTX_get_error(store) == X509_V_OK && connection &&
+        !connection->hasVerifyErrors() && !key.isEmpty())
+        cache->insert(key, X509_STORE_CTX_get0_chain(store));
     return ok;
 }
 
@@ -354,13 +386,15 @@ public:
         if (!ssl)
             return nullptr;
         if (!m_server && !m_serverName.isEmpty()) {
+            // The name is checked against the certificate, or there is no connection.
             const QByteArray name = m_serverName.toUtf8();
-            if (QHostAddress(m_serverName).isNull()) {
-                SSL_set_tlsext_host_name(ssl.get(), name.constData());
-                SSL_set1_host(ssl.get(), name.constData());
-            } else {
-                X509_VERIFY_PARAM_set1_ip_asc(SSL_get0_param(ssl.get()), name.constData());
-            }
+            const bool named = QHostAddress(m_serverName).isNull()
+                                   ? SSL_set_tlsext_host_name(ssl.get(), name.constData()) == 1 &&
+                                         SSL_set1_host(ssl.get(), name.constData()) == 1
+                                   : X509_VERIFY_PARAM_set1_ip_asc(SSL_get0_param(ssl.get()),
+                                                                   name.constData()) == 1;
+            if (!named)
+                return nullptr;
         }
         return std::make_unique<OpenSslConnection>(std::move(ssl), m_server);
     }

@@ -18,7 +18,8 @@
 #             (tests/bench/oidc/server.mjs): client_credentials with RS256 JWT, ES256 JWT and
 #             opaque tokens, introspection, JWKS, discovery; c16.
 #   cluster   GET a node over mTLS keep-alive and new mTLS connections per second (EC client
-#             certificate; tests/bench/kubeload.cpp, since wrk has no client certificates) vs
+#             certificate; tests/bench/kubeload.cpp, since wrk has no client certificates; its
+#             TLS is crypto/tls.h on OpenSSL, a full handshake per new connection, leaf only) vs
 #             nginx-light with ssl_verify_client on the same certificates answering a static
 #             node; RBAC decisions in-process with 1,000 bindings, indexed vs a linear scan
 #             (tests/bench/bench_rbac.cpp).

@@ -735,3 +735,76 @@ void TestHttpServer::stalledTlsHandshakeIsClosed()
         QTRY_COMPARE_WITH_TIMEOUT(server.connections(), 0, 2000);
     }
 }
+
+namespace {
+
+// One TLS exchange driven by the crypto layer's own client engine (which can put a request
+// and its close_notify into one write): the plaintext received until the server closed.
+QByteArray tlsExchange(quint16 port, const Core::TlsEngine &engine, const QByteArray &request,
+                       bool closeWithRequest)
+{
+    QTcpSocket s;
+    s.connectToHost(QHostAddress::LocalHost, port);
+    if (!s.waitForConnected(3000))
+        return {};
+    auto c = engine.newConnection();
+    QByteArray plain;
+    bool sent = false;
+    auto pump = [&] {
+        const QByteArray raw = s.readAll();
+        c->receive(raw.constData(), raw.size());
+        const auto state = c->advance(plain);
+        if (state == TlsConnection::State::Established && !sent) {
+            c->send(request.constData(), request.size());
+            if (closeWithRequest)
+                c->close();
+            sent = true;
+        }
+        const QByteArray out = c->takeOutgoing();
+        if (!out.isEmpty() && s.state() == QAbstractSocket::ConnectedState) {
+            s.write(out);
+            s.flush();
+        }
+    };
+    QElapsedTimer clock;
+    clock.start();
+    pump();
+    while (clock.elapsed() < 5000 && s.state() == QAbstractSocket::ConnectedState) {
+        s.waitForReadyRead(100);
+        pump();
+    }
+    pump();
+    return plain;
+}
+
+} // namespace
+
+// A client that sends its request and its close_notify together (it will send nothing more)
+// still gets the answer, from a plain route and from an async one, and then the server closes
+// the connection; with the request and close_notify arriving right behind the client's
+// Finished, the request is not lost either.
+void TestHttpServer::tlsRequestWithCloseNotifyIsAnswered()
+{
+    ServerThread server(tlsOptions(*m_ca));
+    QVERIFY(server.ok());
+    Crypto::TlsClientSettings settings;
+    settings.caCertificates = {m_ca->sslCertificate()};
+    settings.serverName = QStringLiteral("127.0.0.1");
+    auto engine = Crypto::tlsClientEngine(settings);
+    QVERIFY(engine.ok());
+    for (const QByteArray &path : {QByteArray("/hello"), QByteArray("/slow/100")}) {
+        const QByteArray got = tlsExchange(server.port(), **engine,
+                                           "GET " + path + " HTTP/1.1\r\nHost: t\r\n\r\n", true);
+        QVERIFY2(got.startsWith("HTTP/1.1 200 "), got.constData());
+        QVERIFY2(got.endsWith(path == "/hello" ? QByteArray("hello") : QByteArray("100")),
+                 got.constData());
+    }
+    // Without a close_notify, "Connection: close" ends it: the same answer.
+    const QByteArray kept = tlsExchange(server.port(), **engine,
+                                        "GET /hello HTTP/1.1\r\nConnection: close\r\n"
+                                        "Host: t\r\n\r\n",
+                                        false);
+    QVERIFY2(kept.startsWith("HTTP/1.1 200 ") && kept.endsWith("hello"), kept.constData());
+    QTRY_COMPARE_WITH_TIMEOUT(server.connections(), 0, 5000);
+    QTRY_COMPARE_WITH_TIMEOUT(server.inFlight(), 0, 5000);
+}

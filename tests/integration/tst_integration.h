@@ -52,6 +52,7 @@ private slots:
     void abortedHandshakesDoNotWedge();
     void tlsClientsGoneMidResponseLeaveNothingBehind();
     void stalledTlsHandshakeIsClosed();
+    void tlsRequestWithCloseNotifyIsAnswered();
 
 private:
     std::shared_ptr<Gatehouse::Crypto::CertificateAuthority> m_ca;

@@ -1643,8 +1643,17 @@ private slots:
         QVERIFY(!bye.isEmpty());
         s->receive(bye.constData(), bye.size());
         QCOMPARE(s->advance(plain), Core::TlsConnection::State::Closed);
-        s->send("late", 4); // nothing is sent after the peer's close
+        // What came before the peer's close is still answered...
+        s->send("answer", 6);
+        const QByteArray answer = s->takeOutgoing();
+        QVERIFY(answer.size() > 6); // one encrypted record
+        QVERIFY(!answer.contains("answer"));
+        // ...then our own close_notify, and nothing after it.
+        s->close();
+        QVERIFY(!s->takeOutgoing().isEmpty());
+        s->send("late", 4);
         QVERIFY(s->takeOutgoing().isEmpty());
+        QCOMPARE(s->state(), Core::TlsConnection::State::Closed);
     }
 };
 
