@@ -5290,8 +5290,12 @@ void TestConsole::realBackendCluster()
     const bool anonymous = settings->anonymousAuth();
     settings->setAnonymousAuth(!anonymous);
     QTRY_COMPARE(settings->anonymousAuth(), !anonymous);
+    // The live settings event can show the new value before the PUT's own answer is back;
+    // a second change is taken only once that answer is in (busy off).
+    QTRY_VERIFY(!settings->busy());
     settings->setAnonymousAuth(anonymous);
     QTRY_COMPARE(settings->anonymousAuth(), anonymous);
+    QTRY_VERIFY(!settings->busy());
     QCOMPARE(settings->error(), QString());
 
     // A kubeconfig, saved with mode 0600.
