@@ -1,5 +1,7 @@
 #include "core/writequeue.h"
 
+#include <cstring>
+
 #include "core/database.h"
 #include "core/logging.h"
 
@@ -176,14 +178,22 @@ int WriteQueue::walHook(void *queue, sqlite3 *db, const char *, int pages)
     // only for a writer that began reading with every frame copied, which a checkpoint
     // running beside a busy writer never sees).
     if (q->m_caughtUp.exchange(false)) {
-        if (sqlite3_wal_checkpoint_v2(db, nullptr, SQLITE_CHECKPOINT_PASSIVE, nullptr, nullptr) !=
-            SQLITE_OK)
+        const int rc =
+            sqlite3_wal_checkpoint_v2(db, nullptr, SQLITE_CHECKPOINT_PASSIVE, nullptr, nullptr);
+        if (rc == SQLITE_BUSY)
+            q->m_caughtUp.store(true); // a pass of the checkpoint thread: the next commit again
+        else if (rc != SQLITE_OK)
             qCWarning(lcDb) << q->m_name << "checkpoint failed:" << sqlite3_errmsg(db);
         return SQLITE_OK;
     }
     QMutexLocker lock(&q->m_checkpointMutex);
-    q->m_walPages = pages;
-    q->m_checkpointWake.wakeOne();
+    // A pass under way is not asked for another: one right behind it would take the
+    // checkpoint lock again just when the writer copies the rest (above), and neither would
+    // restart the WAL (under load it grew past 24 MB that way).
+    if (!q->m_checkpointRunning) {
+        q->m_walPages = pages;
+        q->m_checkpointWake.wakeOne();
+    }
     return SQLITE_OK;
 }
 
@@ -197,6 +207,7 @@ void WriteQueue::checkpointLoop()
         if (m_checkpointStop)
             break;
         m_walPages = 0;
+        m_checkpointRunning = true;
         lock.unlock();
         // PASSIVE: copies what no reader still needs into the database file and syncs it,
         // never waits and never blocks the writer.
@@ -208,6 +219,7 @@ void WriteQueue::checkpointLoop()
         else if (copied >= 0 && copied == logFrames)
             m_caughtUp.store(true); // the writer finishes it (walHook)
         lock.relock();
+        m_checkpointRunning = false;
     }
 }
 
@@ -295,7 +307,36 @@ void WriteQueue::loop()
         qCCritical(lcDb) << m_name << "has no SQLite handle";
     else
         sqlite3_wal_hook(handle, &WriteQueue::walHook, this); // replaces the automatic checkpoint
+    // The transaction's own statements, prepared once: each was a prepare, a step and a
+    // finalize per job through QSqlQuery::exec(QString).
     QSqlQuery control(db);
+    std::vector<std::pair<const char *, sqlite3_stmt *>> prepared;
+    QString controlError;
+    auto run = [&](const char *sql) {
+        if (!handle) {
+            const bool ok = control.exec(QString::fromLatin1(sql));
+            if (!ok)
+                controlError = control.lastError().text();
+            return ok;
+        }
+        sqlite3_stmt *st = nullptr;
+        for (const auto &[text, s] : prepared)
+            if (std::strcmp(text, sql) == 0)
+                st = s;
+        if (!st) {
+            if (sqlite3_prepare_v3(handle, sql, -1, SQLITE_PREPARE_PERSISTENT, &st, nullptr) !=
+                SQLITE_OK) {
+                controlError = QString::fromUtf8(sqlite3_errmsg(handle));
+                return false;
+            }
+            prepared.emplace_back(sql, st);
+        }
+        const int rc = sqlite3_step(st);
+        if (rc != SQLITE_DONE)
+            controlError = QString::fromUtf8(sqlite3_errmsg(handle));
+        sqlite3_reset(st);
+        return rc == SQLITE_DONE;
+    };
     std::vector<Job> batch;
     std::vector<Result<void>> results;
     std::vector<std::vector<std::function<void()>>> after;
@@ -315,21 +356,21 @@ void WriteQueue::loop()
         results.assign(batch.size(), Result<void>());
         after.assign(batch.size(), {});
         bool committed = false;
-        if (control.exec(QStringLiteral("BEGIN IMMEDIATE"))) {
+        if (run("BEGIN IMMEDIATE")) {
             for (size_t i = 0; i < batch.size(); ++i) {
                 WriteTransaction tx;
                 tx.m_db = db;
                 tx.m_cache = &cache;
                 tx.m_statements = &statements;
                 tx.m_handle = handle;
-                control.exec(QStringLiteral("SAVEPOINT job"));
+                run("SAVEPOINT job");
                 Result<void> r = batch[i].work(tx);
                 if (r) {
-                    control.exec(QStringLiteral("RELEASE job"));
+                    run("RELEASE job");
                     after[i] = std::move(tx.m_after);
                 } else {
-                    control.exec(QStringLiteral("ROLLBACK TO job"));
-                    control.exec(QStringLiteral("RELEASE job"));
+                    run("ROLLBACK TO job");
+                    run("RELEASE job");
                 }
                 results[i] = std::move(r);
             }
@@ -338,19 +379,18 @@ void WriteQueue::loop()
             for (Statement &st : statements)
                 if (st.m_stmt)
                     sqlite3_reset(st.m_stmt);
-            committed = control.exec(QStringLiteral("COMMIT"));
+            committed = run("COMMIT");
             if (!committed) {
-                qCCritical(lcDb) << m_name << "commit failed:" << control.lastError().text();
-                control.exec(QStringLiteral("ROLLBACK"));
+                qCCritical(lcDb) << m_name << "commit failed:" << controlError;
+                run("ROLLBACK");
             }
         } else {
-            qCCritical(lcDb) << m_name << "begin failed:" << control.lastError().text();
+            qCCritical(lcDb) << m_name << "begin failed:" << controlError;
         }
         if (!committed) {
-            const Error e{QStringLiteral("database-error"),
-                          QStringLiteral("the database did not accept the write: %1")
-                              .arg(control.lastError().text()),
-                          500};
+            const Error e{
+                QStringLiteral("database-error"),
+                QStringLiteral("the database did not accept the write: %1").arg(controlError), 500};
             for (auto &r : results)
                 r = e;
             for (auto &a : after)
@@ -375,6 +415,8 @@ void WriteQueue::loop()
     for (Statement &st : statements)
         sqlite3_finalize(st.m_stmt);
     statements.clear();
+    for (const auto &p : prepared)
+        sqlite3_finalize(p.second);
     control = QSqlQuery();
 }
 

@@ -137,6 +137,7 @@ private:
     QWaitCondition m_checkpointWake;
     int m_walPages = 0;
     bool m_checkpointStop = false;
+    bool m_checkpointRunning = false;    // a pass is under way: commits need not wake it again
     std::atomic<bool> m_caughtUp{false}; // a pass copied every frame there was
     std::unique_ptr<QThread> m_checkpointer;
 };

@@ -96,7 +96,7 @@ std::optional<OAuthError> TokenExchangeGrant::resolve(const QString &token, cons
         QSqlQuery q(m_database.connection());
         q.prepare(QStringLiteral("SELECT subject, scope, expires_at, revoked_at, kind FROM "
                                  "oauth_tokens WHERE hash = ?"));
-        q.addBindValue(TokenIssuer::hashToken(token));
+        q.addBindValue(TokenIssuer::storageKey(token));
         if (q.exec() && q.next()) {
             if (!q.value(3).isNull() || q.value(2).toLongLong() <= now ||
                 q.value(4).toString() != QLatin1String("access"))
@@ -122,7 +122,7 @@ std::optional<OAuthError> TokenExchangeGrant::resolve(const QString &token, cons
             // Our JWT access tokens are valid only while not revoked.
             QSqlQuery q(m_database.connection());
             q.prepare(QStringLiteral("SELECT revoked_at, scope FROM oauth_tokens WHERE hash = ?"));
-            q.addBindValue(TokenIssuer::hashToken(token));
+            q.addBindValue(TokenIssuer::storageKey(token));
             if (!q.exec() || !q.next() || !q.value(0).isNull())
                 return invalidGrant(QStringLiteral("the token is unknown or revoked"));
             out->scopes = q.value(1).toString().split(QLatin1Char(' '), Qt::SkipEmptyParts);

@@ -134,13 +134,14 @@ void OAuthApi::commit(GrantResult result, const QString &grantType, const Respon
                 for (const IssuedToken &t : shared->tokens)
                     events->publish(
                         QStringLiteral("oauth.token.issued"),
-                        QJsonObject{{QStringLiteral("clientId"), t.clientId},
-                                    {QStringLiteral("grantType"), grantType},
-                                    {QStringLiteral("kind"), t.kind},
-                                    {QStringLiteral("format"), t.format},
-                                    {QStringLiteral("scope"), t.scope},
-                                    {QStringLiteral("tokenHashPrefix"), t.hash.left(8)},
-                                    {QStringLiteral("expiresAt"), Core::isoTimeMs(t.expiresAt)}});
+                        QJsonObject{
+                            {QStringLiteral("clientId"), t.clientId},
+                            {QStringLiteral("grantType"), grantType},
+                            {QStringLiteral("kind"), t.kind},
+                            {QStringLiteral("format"), t.format},
+                            {QStringLiteral("scope"), t.scope},
+                            {QStringLiteral("tokenHashPrefix"), TokenIssuer::keyPrefix(t.hash)},
+                            {QStringLiteral("expiresAt"), Core::isoTimeMs(t.expiresAt)}});
             };
             if (queue)
                 queue->post(publish);
@@ -477,7 +478,7 @@ QJsonObject OAuthApi::tokenStatus(const QByteArray &token, const QJsonObject &he
 
     // The stored token, found by the hash of its value (tokens are stored only as hashes).
     const qint64 now = m_clock.now().toMSecsSinceEpoch();
-    const QString hash = TokenIssuer::hashToken(QString::fromLatin1(token));
+    const QString hash = TokenIssuer::storageKey(QString::fromLatin1(token));
     QSqlQuery q(m_database.connection());
     q.prepare(QStringLiteral("SELECT kind, client_id, subject, expires_at, revoked_at FROM "
                              "oauth_tokens WHERE hash = ?"));
@@ -589,9 +590,10 @@ void OAuthApi::revokeById(const QString &id, std::function<void(Core::Result<voi
         },
         [id, events, done = std::move(done)](const Core::Result<void> &r) {
             if (r)
-                events->publish(QStringLiteral("oauth.token.revoked"),
-                                QJsonObject{{QStringLiteral("tokenHashPrefix"), id.left(8)},
-                                            {QStringLiteral("by"), QStringLiteral("admin")}});
+                events->publish(
+                    QStringLiteral("oauth.token.revoked"),
+                    QJsonObject{{QStringLiteral("tokenHashPrefix"), TokenIssuer::keyPrefix(id)},
+                                {QStringLiteral("by"), QStringLiteral("admin")}});
             done(r);
         });
 }
@@ -822,7 +824,7 @@ void OAuthApi::registerRoutes()
             const Core::ReadStatement q = m_database.read(
                 "SELECT client_id, subject, scope, audience, issued_at, expires_at, revoked_at, "
                 "kind FROM oauth_tokens WHERE hash = ?");
-            q->bind(1, TokenIssuer::hashToken(token));
+            q->bind(1, TokenIssuer::storageKey(token));
             const qint64 now = m_clock.now().toMSecsSinceEpoch();
             if (!q->next() || !q->isNull(6) || q->int64(5) <= now)
                 return noStore(
@@ -862,7 +864,7 @@ void OAuthApi::registerRoutes()
             const QString token = form.value(QStringLiteral("token"));
             if (token.isEmpty())
                 return respond(invalidRequest(QStringLiteral("token is required")).toResponse());
-            const QString hash = TokenIssuer::hashToken(token);
+            const QString hash = TokenIssuer::storageKey(token);
             const QString clientId = caller.clientId;
             const qint64 now = m_clock.now().toMSecsSinceEpoch();
             auto refused = std::make_shared<bool>(false);
@@ -926,7 +928,7 @@ void OAuthApi::registerRoutes()
         QSqlQuery q(m_database.connection());
         q.prepare(QStringLiteral("SELECT kind, client_id, subject, scope, expires_at, revoked_at "
                                  "FROM oauth_tokens WHERE hash = ?"));
-        q.addBindValue(TokenIssuer::hashToken(token));
+        q.addBindValue(TokenIssuer::storageKey(token));
         const qint64 now = m_clock.now().toMSecsSinceEpoch();
         if (!q.exec() || !q.next() || q.value(0).toString() != QLatin1String("access") ||
             !q.value(5).isNull() || q.value(4).toLongLong() <= now)

@@ -73,7 +73,7 @@ Core::Filter OAuthApi::resourceServerFilter()
             // Opaque: introspected (RFC 7662) in process.
             const Core::ReadStatement q = m_database.read(
                 "SELECT scope, expires_at, revoked_at, kind FROM oauth_tokens WHERE hash = ?");
-            q->bind(1, TokenIssuer::hashToken(token));
+            q->bind(1, TokenIssuer::storageKey(token));
             if (!q->next() || !q->isNull(2) || q->int64(1) <= now ||
                 q->text(3) != QLatin1String("access"))
                 return bearerProblem(401, "invalid_token",

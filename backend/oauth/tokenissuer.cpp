@@ -23,6 +23,67 @@ QString TokenIssuer::hashToken(const QString &token)
             .toBase64(QByteArray::Base64UrlEncoding | QByteArray::OmitTrailingEquals));
 }
 
+namespace {
+
+constexpr int kTimeDigits = 12;
+
+// The 12 hex digits in front of a time-ordered value, or an empty view.
+QStringView timePrefix(QStringView v)
+{
+    if (v.size() <= kTimeDigits || v.at(kTimeDigits) != QLatin1Char('.'))
+        return {};
+    for (int i = 0; i < kTimeDigits; ++i) {
+        const char16_t c = v.at(i).unicode();
+        if (!((c >= u'0' && c <= u'9') || (c >= u'a' && c <= u'f')))
+            return {};
+    }
+    return v.left(kTimeDigits);
+}
+
+// The jti of a compact JWS, unverified: only to find the stored row, whose key also holds
+// the hash of the whole value.
+QString unverifiedJti(const QString &jwt)
+{
+    const qsizetype first = jwt.indexOf(QLatin1Char('.'));
+    const qsizetype second = first < 0 ? -1 : jwt.indexOf(QLatin1Char('.'), first + 1);
+    if (second < 0 || jwt.indexOf(QLatin1Char('.'), second + 1) >= 0)
+        return {};
+    const auto payload = QByteArray::fromBase64Encoding(
+        QStringView(jwt).mid(first + 1, second - first - 1).toLatin1(),
+        QByteArray::Base64UrlEncoding | QByteArray::AbortOnBase64DecodingErrors);
+    if (!payload)
+        return {};
+    return QJsonDocument::fromJson(*payload).object().value(QLatin1String("jti")).toString();
+}
+
+} // namespace
+
+QString TokenIssuer::timeOrderedValue(qint64 nowMs, int randomBytes)
+{
+    return QStringLiteral("%1.").arg(quint64(std::max<qint64>(nowMs, 0)), kTimeDigits, 16,
+                                     QLatin1Char('0')) +
+           Crypto::Random::token(randomBytes);
+}
+
+QString TokenIssuer::storageKey(const QString &token)
+{
+    QStringView issued = timePrefix(token); // an opaque value of this build
+    QString jti;
+    if (issued.isEmpty() && token.count(QLatin1Char('.')) == 2) { // a JWT: its jti
+        jti = unverifiedJti(token);
+        issued = timePrefix(jti);
+    }
+    if (issued.isEmpty())
+        return hashToken(token);
+    return issued.toString() + QLatin1Char('.') + hashToken(token);
+}
+
+QString TokenIssuer::keyPrefix(const QString &key)
+{
+    const qsizetype dot = key.indexOf(QLatin1Char('.'));
+    return key.left(dot < 0 ? 8 : dot + 1 + 8);
+}
+
 QJsonObject scopedUserClaims(const User &user, const QStringList &scopes, bool accessToken,
                              ClaimSources *sources)
 {
@@ -91,7 +152,8 @@ Core::Result<IssuedToken> TokenIssuer::accessToken(const Client &client, const Q
                    QStringLiteral("client_id of the client record"));
         if (client.accessTokenFormat != QLatin1String("opaque"))
             noteSource(sources, QStringLiteral("jti"), QStringLiteral("random"),
-                       QStringLiteral("128 random bits, new for every token"));
+                       QStringLiteral("the time of issue (ms, hex) and 128 random bits, new for "
+                                      "every token"));
     }
     IssuedToken t;
     t.format = client.accessTokenFormat;
@@ -101,15 +163,20 @@ Core::Result<IssuedToken> TokenIssuer::accessToken(const Client &client, const Q
     t.audience = audience;
     t.issuedAt = now;
     t.expiresAt = now + qint64(client.accessTokenLifetime) * 1000;
+    // The storage key is the time in front of the value (or of the jti) and the value's hash.
+    QString issued;
     if (t.format == QLatin1String("opaque")) {
-        t.value = Crypto::Random::token(32);
+        t.value = timeOrderedValue(now, 32);
+        issued = t.value.left(kTimeDigits);
     } else {
+        const QString jti = timeOrderedValue(now, 16);
+        issued = jti.left(kTimeDigits);
         QJsonObject claims{{QStringLiteral("iss"), m_issuer},
                            {QStringLiteral("sub"), subject},
                            {QStringLiteral("aud"), audience},
                            {QStringLiteral("exp"), t.expiresAt / 1000},
                            {QStringLiteral("iat"), now / 1000},
-                           {QStringLiteral("jti"), Crypto::Random::token(16)},
+                           {QStringLiteral("jti"), jti},
                            {QStringLiteral("client_id"), client.clientId}};
         if (!scope.isEmpty())
             claims.insert(QStringLiteral("scope"), scope);
@@ -120,7 +187,7 @@ Core::Result<IssuedToken> TokenIssuer::accessToken(const Client &client, const Q
             return jwt.error();
         t.value = *jwt;
     }
-    t.hash = hashToken(t.value);
+    t.hash = issued + QLatin1Char('.') + hashToken(t.value);
     return t;
 }
 
@@ -131,8 +198,8 @@ IssuedToken TokenIssuer::refreshToken(const Client &client, const IssuedToken &a
     t.kind = QStringLiteral("refresh");
     t.format = QStringLiteral("opaque");
     t.clientId = client.clientId;
-    t.value = Crypto::Random::token(32);
-    t.hash = hashToken(t.value);
+    t.value = timeOrderedValue(now, 32);
+    t.hash = storageKey(t.value);
     t.issuedAt = now;
     t.expiresAt = now + m_refreshLifetimeMs;
     return t;

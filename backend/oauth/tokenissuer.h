@@ -19,7 +19,7 @@ struct User;
 struct IssuedToken
 {
     QString value;                           // the token, shown to the client only
-    QString hash;                            // what is stored
+    QString hash;                            // what is stored: storageKey(value)
     QString kind = QStringLiteral("access"); // access | refresh
     QString format;                          // jwt | opaque
     QString clientId;
@@ -56,7 +56,15 @@ QJsonObject scopedUserClaims(const User &user, const QStringList &scopes, bool a
                              ClaimSources *sources = nullptr);
 
 // Access tokens: RFC 9068 JWTs (typ at+jwt, signed with the active key) or opaque values of
-// 256 random bits. Either way only the SHA-256 hash is stored.
+// 256 random bits. Either way only the SHA-256 hash is stored, behind the issue time.
+//
+// Stored tokens are found by storageKey(value): "<issue time>.<SHA-256 of the value>", the
+// time as 12 lowercase hex digits of ms since the epoch, read from the value itself (an
+// opaque value is "<time>.<256 random bits>", a JWT's jti is "<time>.<128 random bits>").
+// The keys of new tokens therefore grow with time, and a commit of many tokens appends to
+// one page of the key's index instead of writing a random page per token (docs/oauth.md,
+// "Stored tokens"). A value without the time (a token of an older build) keys by its hash
+// alone, as it was stored.
 class TokenIssuer
 {
 public:
@@ -75,6 +83,13 @@ public:
                                   const QString &nonce, qint64 authTime, const QString &accessToken,
                                   qint64 now) const;
     static QString hashToken(const QString &token);
+    // The key of a presented access or refresh token in oauth_tokens (above).
+    static QString storageKey(const QString &token);
+    // "<12 hex digits of ms since the epoch>.<random>": an opaque value or a jti.
+    static QString timeOrderedValue(qint64 nowMs, int randomBytes);
+    // The shortest prefix of a storage key that names one token in events: the time and
+    // 8 characters of the hash.
+    static QString keyPrefix(const QString &key);
     static Core::Result<void> store(Core::WriteTransaction &tx, const IssuedToken &t);
 
     void setRefreshLifetimeMs(qint64 ms) { m_refreshLifetimeMs = ms; }

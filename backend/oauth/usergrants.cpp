@@ -201,7 +201,7 @@ GrantResult RefreshTokenGrant::handle(const TokenRequest &req) const
     const QString token = req.params.value(QStringLiteral("refresh_token"));
     if (token.isEmpty())
         return failed(invalidRequest(QStringLiteral("refresh_token is required")));
-    const QString hash = TokenIssuer::hashToken(token);
+    const QString hash = TokenIssuer::storageKey(token);
     QSqlQuery q(m_database.connection());
     q.prepare(QStringLiteral("SELECT kind, client_id, subject, scope, expires_at, revoked_at, "
                              "family, code_hash, auth_time, rotated_at FROM oauth_tokens WHERE "

@@ -73,6 +73,11 @@ for (const method of ['client_secret_basic', 'client_secret_post']) {
         assert.equal(payload.sub, c.client_id);
         assert.equal(payload.scope, 'orders:read');
         assert.ok(payload.jti && payload.iat && payload.exp - payload.iat === 3600);
+        // jti: the issue time (ms, 12 hex digits) and 128 random bits.
+        const [jtiTime, jtiRandom] = payload.jti.split('.');
+        assert.match(jtiTime, /^[0-9a-f]{12}$/);
+        assert.match(jtiRandom, /^[A-Za-z0-9_-]{22}$/);
+        assert.ok(Math.abs(parseInt(jtiTime, 16) - payload.iat * 1000) < 1000, payload.jti);
 
         const intro = await oauth.processIntrospectionResponse(as, client,
             await oauth.introspectionRequest(as, client, auth, tokens.access_token, opts));
@@ -89,18 +94,41 @@ for (const method of ['client_secret_basic', 'client_secret_post']) {
     });
 }
 
-test('opaque access tokens: 256 bits, introspectable, not JWTs', async () => {
+test('opaque access tokens: issue time and 256 bits, introspectable, not JWTs, stored in issue order', async () => {
     const c = await register({ client_name: 'opaque', grant_types: ['client_credentials'], scope: 'a b',
                                access_token_format: 'opaque' });
     const client = { client_id: c.client_id };
     const auth = oauth.ClientSecretBasic(c.client_secret);
-    const tokens = await oauth.processClientCredentialsResponse(as, client,
+    const issue = async () => oauth.processClientCredentialsResponse(as, client,
         await oauth.clientCredentialsGrantRequest(as, client, auth, new URLSearchParams(), opts));
-    assert.match(tokens.access_token, /^[A-Za-z0-9_-]{43}$/);
+    const before = Date.now();
+    const tokens = await issue();
+    const [time, random] = tokens.access_token.split('.');
+    assert.match(time, /^[0-9a-f]{12}$/, tokens.access_token.length.toString());
+    assert.match(random, /^[A-Za-z0-9_-]{43}$/);
+    assert.ok(parseInt(time, 16) >= before - 1000 && parseInt(time, 16) <= Date.now() + 1000);
     assert.equal(tokens.scope, 'a b');
     const intro = await oauth.processIntrospectionResponse(as, client,
         await oauth.introspectionRequest(as, client, auth, tokens.access_token, opts));
     assert.equal(intro.active, true);
+    // A changed random part is another token; a changed time part finds nothing either.
+    for (const forged of [`${time}.${random.slice(0, -1)}${random.endsWith('A') ? 'B' : 'A'}`,
+                          `${(parseInt(time, 16) + 1).toString(16).padStart(12, '0')}.${random}`, random]) {
+        const r = await oauth.processIntrospectionResponse(as, client,
+            await oauth.introspectionRequest(as, client, auth, forged, opts));
+        assert.equal(r.active, false, forged);
+    }
+    // The admin ids (the storage keys) begin with the issue time: a later token sorts after.
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    const later = await issue();
+    const listed = await adminFetch(b, 'GET', `/admin/v1/tokens?client=${c.client_id}`);
+    assert.equal(listed.status, 200, listed.text);
+    const ids = listed.json.items.map((t) => t.id);
+    assert.equal(ids.length, 2);
+    assert.ok(ids[0].startsWith(`${later.access_token.split('.')[0]}.`), ids[0]);
+    assert.ok(ids[1].startsWith(`${time}.`), ids[1]);
+    assert.ok(ids[0] > ids[1], ids.join(' '));
+    assert.ok(!ids.some((id) => id.includes(random)), 'the id is not the token');
 });
 
 test('errors per RFC 6749 §5.2: status, body, no-store, Basic challenge only after Basic', async () => {

@@ -71,7 +71,7 @@ test('orders:read reads but cannot write; orders:write writes', async () => {
 
 test('opaque tokens by introspection; revoked and foreign tokens refused', async () => {
     const opaque = await clientToken('orders:read', 'opaque');
-    assert.equal(opaque.access_token.split('.').length, 1);
+    assert.equal(opaque.access_token.split('.').length, 2); // <issue time>.<random>: not a JWT
     assert.equal((await serviceFetch(b, 'GET', '/v1/beers', undefined, bearer(opaque.access_token))).status, 200);
     const id = (await adminFetch(b, 'GET', `/admin/v1/tokens?client=${opaque.client.client_id}`)).json.items[0].id;
     assert.equal((await adminFetch(b, 'DELETE', `/admin/v1/tokens/${id}`)).status, 204);

@@ -2,6 +2,7 @@
 // a temporary data dir, driven over real sockets.
 #include "integration/tst_integration.h"
 
+#include <QCryptographicHash>
 #include <QElapsedTimer>
 #include <QFile>
 #include <QJsonArray>
@@ -1046,6 +1047,7 @@ void TestHeadlessBackend::tokensKeptThroughTheIssueOrderMigration()
     };
     const QString before = issue();
     QVERIFY(!before.isEmpty());
+    const QByteArray legacy = "Vq3XkT0c9mZp4Lr8Yw2NsB6uEa1HjG5dFi7KoP0xQzC";
     m_proc->terminate();
     QVERIFY(m_proc->waitForFinished(15000));
 
@@ -1076,6 +1078,21 @@ void TestHeadlessBackend::tokensKeptThroughTheIssueOrderMigration()
               QStringLiteral("ALTER TABLE audit_log DROP COLUMN effects"),
               QStringLiteral("DELETE FROM schema_migrations WHERE version >= 13")})
             QVERIFY2(q.exec(sql), qPrintable(q.lastError().text() + QStringLiteral(": ") + sql));
+        // A token of a build before time-ordered keys: 256 random bits, keyed by its hash.
+        QVERIFY(q.prepare(QStringLiteral(
+            "INSERT INTO oauth_tokens (hash, kind, format, client_id, subject, scope, audience, "
+            "issued_at, expires_at) VALUES (?, 'access', 'opaque', ?, ?, 'orders:read', ?, ?, "
+            "?)")));
+        const QString clientId = reg.json().value(QStringLiteral("client_id")).toString();
+        const qint64 now = QDateTime::currentMSecsSinceEpoch();
+        for (const QVariant &v :
+             {QVariant(QString::fromLatin1(
+                  QCryptographicHash::hash(legacy, QCryptographicHash::Sha256)
+                      .toBase64(QByteArray::Base64UrlEncoding | QByteArray::OmitTrailingEquals))),
+              QVariant(clientId), QVariant(clientId), QVariant(clientId), QVariant(now - 1000),
+              QVariant(now + 3'600'000)})
+            q.addBindValue(v);
+        QVERIFY2(q.exec(), qPrintable(q.lastError().text()));
         QVERIFY(q.exec(QStringLiteral("SELECT COUNT(*) FROM pragma_table_info('oauth_tokens') "
                                       "WHERE name = 'id'")) &&
                 q.next());
@@ -1118,6 +1135,21 @@ void TestHeadlessBackend::tokensKeptThroughTheIssueOrderMigration()
     QCOMPARE(active.json().value(QStringLiteral("active")).toBool(), true);
     QCOMPARE(active.json().value(QStringLiteral("client_id")).toString(),
              reg.json().value(QStringLiteral("client_id")).toString());
+    // The token of the earlier build is found by its hash alone, and revoked.
+    auto introspect = [&](const QByteArray &token) {
+        return httpPost(QUrl(service + QStringLiteral("/oauth2/introspect")), "token=" + token,
+                        {{"Authorization", basic}, {"Content-Type", form}})
+            .json()
+            .value(QStringLiteral("active"))
+            .toBool();
+    };
+    QVERIFY(introspect(legacy));
+    QVERIFY(!introspect(legacy.chopped(1) + 'D'));
+    QCOMPARE(httpPost(QUrl(service + QStringLiteral("/oauth2/revoke")), "token=" + legacy,
+                      {{"Authorization", basic}, {"Content-Type", form}})
+                 .status,
+             200);
+    QVERIFY(!introspect(legacy));
     const QString after = issue();
     QVERIFY(!after.isEmpty());
     const QJsonArray items = httpGet(QUrl(admin + QStringLiteral("/admin/v1/tokens?client=") +

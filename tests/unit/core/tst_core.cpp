@@ -9,6 +9,7 @@
 #include "core/settingsstore.h"
 #include "core/writequeue.h"
 
+#include <QRegularExpression>
 #include <QSignalSpy>
 #include <QSqlQuery>
 #include <QTemporaryDir>
@@ -375,7 +376,10 @@ private slots:
         // automatic checkpoint would run them inside a commit and hold up every request in that
         // batch). They still happen: after 8,000 commits of one 4 KiB row, far more than the
         // 1,000-page threshold, the WAL file has been reused from its start instead of growing
-        // to ~32 MB, and every row is there after a reopen.
+        // to ~32 MB, and every row is there after a reopen. The writer's share of the
+        // checkpointing never collides with a pass of the checkpoint thread (that collision
+        // kept the WAL from restarting: "checkpoint failed: database is locked").
+        QTest::failOnWarning(QRegularExpression(QStringLiteral("checkpoint failed")));
         QTemporaryDir dir;
         const QString path = dir.filePath(QStringLiteral("g.db"));
         QList<Migration> m = Database::coreMigrations();
