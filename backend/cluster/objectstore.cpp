@@ -261,6 +261,7 @@ ObjectStore::Outcome ObjectStore::commitAndWait(const Compute &compute)
     auto promise = std::make_shared<std::promise<Outcome>>();
     std::future<Outcome> result = promise->get_future();
     commit(compute, [promise](const Outcome &o) { promise->set_value(o); });
+    Core::WriteQueue::wakeDeferred(); // inside an HTTP request the writer may wait for the pass
     return result.get();
 }
 

@@ -3,6 +3,7 @@
 #include "core/httpparser.h"
 #include "core/logging.h"
 #include "core/metrics.h"
+#include "core/writequeue.h"
 
 #include <QCryptographicHash>
 #include <QDateTime>
@@ -235,6 +236,22 @@ public:
     std::shared_ptr<ResponderHub> hub = std::make_shared<ResponderHub>();
     QTimer sweepTimer;
     bool shuttingDown = false;
+    // Database jobs that requests submit on this thread wake the writer once per event-loop
+    // pass (WriteQueue::DeferWakes): a queued call after the pass wakes it.
+    bool wakeScheduled = false;
+    void scheduleWriterWake()
+    {
+        if (wakeScheduled || !WriteQueue::hasDeferred())
+            return;
+        wakeScheduled = true;
+        QMetaObject::invokeMethod(
+            this,
+            [this] {
+                wakeScheduled = false;
+                WriteQueue::wakeDeferred();
+            },
+            Qt::QueuedConnection);
+    }
     QElapsedTimer shutdownClock;
     int shutdownGraceMs = 0;
     std::function<void()> shutdownDone;
@@ -520,6 +537,16 @@ public:
 
     void dispatch()
     {
+        // The writes of this request wait for the others of this pass (group commit).
+        struct GroupCommit
+        {
+            HttpServer::Private &srv;
+            WriteQueue::DeferWakes defer;
+            explicit GroupCommit(HttpServer::Private &s) : srv(s) {}
+            GroupCommit(const GroupCommit &) = delete;
+            GroupCommit &operator=(const GroupCommit &) = delete;
+            ~GroupCommit() { srv.scheduleWriterWake(); }
+        } groupCommit(m_srv);
         HttpRequest req = std::move(m_current);
         m_current = HttpRequest();
         const quint64 seq = m_nextSeq++;
@@ -1042,6 +1069,11 @@ void HttpServer::routeDeferred(const QByteArray &method, const QString &pattern,
 {
     route(method, pattern, Handler(), options);
     d->routes.last().deferred = std::move(handler);
+}
+
+void HttpServer::runOnPool(std::function<void()> work)
+{
+    d->pool.start(std::move(work));
 }
 
 void HttpServer::route(const QByteArray &method, const QString &pattern, Handler handler,

@@ -80,6 +80,10 @@ public:
     // after a database writer committed (group commit) or a DNS look-up finished.
     void routeDeferred(const QByteArray &method, const QString &pattern, DeferredHandler handler,
                        RouteOptions options = {});
+    // The server's thread pool, for a deferred handler (not async) that decides per request:
+    // cheap requests answered on the server's thread, CPU-heavy ones handed on. The work must
+    // not touch the request after the handler returned unless it holds its own copy.
+    void runOnPool(std::function<void()> work);
     void addFilter(const QString &pathPrefix, Filter filter);
     // Sees each request under pathPrefix that the filters let through (on the server's thread)
     // and may return a callback that gets its response once it is complete, even when the

@@ -1,6 +1,9 @@
 #include "core/writequeue.h"
 
 #include <cstring>
+#include <mutex>
+#include <unordered_set>
+#include <vector>
 
 #include "core/database.h"
 #include "core/logging.h"
@@ -12,6 +15,16 @@
 #include <sqlite3.h>
 
 namespace Gatehouse::Core {
+
+namespace {
+
+thread_local int t_deferDepth = 0;
+thread_local std::vector<WriteQueue *> t_deferred;
+// The queues that exist: a queue gone before the deferring thread's wakeDeferred() is skipped.
+std::mutex g_aliveMutex;
+std::unordered_set<const WriteQueue *> g_alive;
+
+} // namespace
 
 QSqlQuery &WriteTransaction::query(const QString &sql)
 {
@@ -159,6 +172,10 @@ Error WriteTransaction::sqlError(const QSqlQuery &q, const char *what)
 WriteQueue::WriteQueue(Database &database, QString name, int maxBatch)
     : m_database(database), m_name(std::move(name)), m_maxBatch(maxBatch)
 {
+    {
+        std::lock_guard alive(g_aliveMutex);
+        g_alive.insert(this);
+    }
     m_checkpointer.reset(QThread::create([this] { checkpointLoop(); }));
     m_checkpointer->setObjectName(m_name + QStringLiteral("-checkpoint"));
     m_checkpointer->start();
@@ -223,9 +240,44 @@ void WriteQueue::checkpointLoop()
     }
 }
 
+WriteQueue::DeferWakes::DeferWakes()
+{
+    ++t_deferDepth;
+}
+
+WriteQueue::DeferWakes::~DeferWakes()
+{
+    --t_deferDepth;
+}
+
+bool WriteQueue::hasDeferred()
+{
+    return !t_deferred.empty();
+}
+
+void WriteQueue::wakeDeferred()
+{
+    if (t_deferred.empty())
+        return;
+    std::vector<WriteQueue *> queues;
+    queues.swap(t_deferred);
+    std::lock_guard alive(g_aliveMutex);
+    for (WriteQueue *q : queues) {
+        if (!g_alive.count(q))
+            continue;
+        QMutexLocker lock(&q->m_mutex);
+        if (q->m_wakeDeferred) {
+            q->m_wakeDeferred = false;
+            q->m_wake.wakeOne();
+        }
+    }
+}
+
 WriteQueue::~WriteQueue()
 {
     stop();
+    std::lock_guard alive(g_aliveMutex);
+    g_alive.erase(this);
 }
 
 void WriteQueue::stop()
@@ -248,17 +300,31 @@ void WriteQueue::stop()
 
 void WriteQueue::submit(Work work, Done done)
 {
+    enqueue(Job{std::move(work), std::move(done)}, true);
+}
+
+void WriteQueue::enqueue(Job job, bool mayDefer)
+{
     QMutexLocker lock(&m_mutex);
     if (m_stopping) {
         lock.unlock();
-        if (done)
-            done(makeError(QStringLiteral("shutting-down"),
-                           QStringLiteral("the server is shutting down"), 503));
+        if (job.done)
+            job.done(makeError(QStringLiteral("shutting-down"),
+                               QStringLiteral("the server is shutting down"), 503));
         return;
     }
-    m_jobs.push_back(Job{std::move(work), std::move(done)});
-    if (m_jobs.size() == 1)
-        m_wake.wakeOne();
+    m_jobs.push_back(std::move(job));
+    if (m_jobs.size() > 1 && !m_wakeDeferred)
+        return; // the writer is busy and takes it next
+    if (mayDefer && t_deferDepth > 0) {
+        if (!m_wakeDeferred) {
+            m_wakeDeferred = true;
+            t_deferred.push_back(this);
+        }
+        return;
+    }
+    m_wakeDeferred = false;
+    m_wake.wakeOne();
 }
 
 Result<void> WriteQueue::run(Work work)
@@ -267,12 +333,14 @@ Result<void> WriteQueue::run(Work work)
     QWaitCondition cond;
     bool finished = false;
     Result<void> result;
-    submit(std::move(work), [&](const Result<void> &r) {
-        QMutexLocker lock(&mutex);
-        result = r;
-        finished = true;
-        cond.wakeAll();
-    });
+    enqueue(Job{std::move(work),
+                [&](const Result<void> &r) {
+                    QMutexLocker lock(&mutex);
+                    result = r;
+                    finished = true;
+                    cond.wakeAll();
+                }},
+            false);
     QMutexLocker lock(&mutex);
     while (!finished)
         cond.wait(&mutex);

@@ -103,6 +103,25 @@ public:
     Result<void> run(Work work);
     void stop();
 
+    // Group commit across the requests of one event-loop pass: while a DeferWakes lives on a
+    // thread, a submit from that thread that finds the writer idle does not wake it; the
+    // thread calls wakeDeferred() once its pass is done (HttpServer: a queued call, run after
+    // the socket events of the pass), and the jobs of the whole pass commit together. Woken one by
+    // one, an idle writer committed each request of the pass alone. A submit from any other thread,
+    // and run(), still wake the writer at once (and with it whatever was deferred). Code
+    // that blocks its thread for a job it submitted calls wakeDeferred() first (run() does
+    // not need to).
+    class DeferWakes
+    {
+    public:
+        DeferWakes();
+        ~DeferWakes();
+        DeferWakes(const DeferWakes &) = delete;
+        DeferWakes &operator=(const DeferWakes &) = delete;
+    };
+    static void wakeDeferred(); // on the thread that deferred
+    static bool hasDeferred();  // this thread deferred a wake that is still due
+
     qint64 committedBatches() const;
     qint64 committedJobs() const;
     int queued() const;
@@ -113,6 +132,7 @@ private:
         Work work;
         Done done;
     };
+    void enqueue(Job job, bool mayDefer);
     void loop();
     void checkpointLoop();
     static int walHook(void *queue, sqlite3 *db, const char *name, int pages);
@@ -124,6 +144,7 @@ private:
     QWaitCondition m_wake;
     std::deque<Job> m_jobs;
     bool m_stopping = false;
+    bool m_wakeDeferred = false; // jobs wait for a wakeDeferred() (DeferWakes)
     qint64 m_batches = 0;
     qint64 m_committed = 0;
     std::unique_ptr<QThread> m_thread;

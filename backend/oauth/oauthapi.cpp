@@ -21,6 +21,36 @@ using Core::HttpRequest;
 using Core::HttpResponse;
 using Core::Responder;
 
+namespace {
+
+// The client id and secret of HTTP Basic credentials (RFC 6749 §2.3.1: form-encoded, then
+// Base64); nullopt when the header is not Basic, the pair without a colon: malformed.
+std::optional<std::pair<QString, QString>> basicCredentials(const HttpRequest &req, bool *malformed)
+{
+    *malformed = false;
+    const QByteArray authz = req.header("authorization");
+    if (authz.left(6).compare("Basic ", Qt::CaseInsensitive) != 0)
+        return std::nullopt;
+    const QByteArray decoded = QByteArray::fromBase64(authz.mid(6).trimmed());
+    const qsizetype colon = decoded.indexOf(':');
+    if (colon < 0) {
+        *malformed = true;
+        return std::pair<QString, QString>();
+    }
+    return std::pair{formDecode(decoded.left(colon)), formDecode(decoded.mid(colon + 1))};
+}
+
+// The client a token request names (Basic or client_id), before it is authenticated.
+QString namedClientId(const HttpRequest &req, const QHash<QString, QString> &form)
+{
+    bool malformed = false;
+    if (const auto basic = basicCredentials(req, &malformed))
+        return basic->first;
+    return form.value(QStringLiteral("client_id"));
+}
+
+} // namespace
+
 OAuthApi::OAuthApi(Core::HttpServer &server, Core::Database &database, Core::WriteQueue &writer,
                    Core::EventBus &events, const Core::Clock &clock, QString issuer,
                    AuthorizeSettings authorize)
@@ -663,18 +693,17 @@ void OAuthApi::registerRoutes()
     // client registered; a public client names itself with client_id and proves nothing.
     auto authenticate = [this](const HttpRequest &req, const QHash<QString, QString> &form,
                                Client *client) -> std::optional<OAuthError> {
-        const QByteArray authz = req.header("authorization");
-        const bool basic = authz.left(6).compare("Basic ", Qt::CaseInsensitive) == 0;
+        bool malformed = false;
+        const auto credentials = basicCredentials(req, &malformed);
+        const bool basic = credentials.has_value();
         QString id;
         QString secret;
         QString method;
         if (basic) {
-            const QByteArray decoded = QByteArray::fromBase64(authz.mid(6).trimmed());
-            const qsizetype colon = decoded.indexOf(':');
-            if (colon < 0)
+            if (malformed)
                 return invalidClient(QStringLiteral("malformed Basic credentials"), true);
-            id = formDecode(decoded.left(colon));
-            secret = formDecode(decoded.mid(colon + 1));
+            id = credentials->first;
+            secret = credentials->second;
             method = QStringLiteral("client_secret_basic");
             if (form.contains(QStringLiteral("client_secret")) ||
                 form.contains(QStringLiteral("client_assertion")))
@@ -707,9 +736,25 @@ void OAuthApi::registerRoutes()
         return std::nullopt;
     };
 
+    // A token request once its form is parsed and its grant known: client authentication,
+    // the grant's handler, storing.
+    auto tokenRequest = [this, authenticate](const HttpRequest &req,
+                                             const QHash<QString, QString> &form,
+                                             const GrantHandler *handler, const QString &grantType,
+                                             const Responder &respond) {
+        TokenRequest tr;
+        tr.params = form;
+        if (auto e = authenticate(req, form, &tr.client))
+            return respond(e->toResponse());
+        tr.now = m_clock.now().toMSecsSinceEpoch();
+        GrantResult result = handler->handle(tr);
+        if (result.error)
+            return respond(result.error->toResponse());
+        commit(std::move(result), grantType, respond);
+    };
     m_server.routeDeferred(
         "POST", QStringLiteral("/oauth2/token"),
-        [this, authenticate](const HttpRequest &req, const Responder &respond) {
+        [this, tokenRequest](const HttpRequest &req, const Responder &respond) {
             QHash<QString, QString> form;
             if (auto e = parseForm(req, &form))
                 return respond(e->toResponse());
@@ -726,18 +771,19 @@ void OAuthApi::registerRoutes()
                     unsupportedGrantType(
                         QStringLiteral("grant_type '%1' is not supported").arg(grantType))
                         .toResponse());
-            TokenRequest tr;
-            tr.params = form;
-            if (auto e = authenticate(req, form, &tr.client))
-                return respond(e->toResponse());
-            tr.now = m_clock.now().toMSecsSinceEpoch();
-            GrantResult result = handler->handle(tr);
-            if (result.error)
-                return respond(result.error->toResponse());
-            commit(std::move(result), grantType, respond);
-        },
-        // Signing (RSA) and password hashing (argon2id) run on the server's pool.
-        Core::RouteOptions{-1, true});
+            // Signing (RSA, ECDSA), password hashing (argon2id) and client assertions run on
+            // the server's pool. An opaque client_credentials token needs none of them (a
+            // SHA-256 of the secret, random bytes, a hash) and is made here: handing it to
+            // the pool cost more than making it (a thread woken per request).
+            if (grantType == QLatin1String("client_credentials") &&
+                !form.contains(QStringLiteral("client_assertion"))) {
+                const auto client = m_clients.find(namedClientId(req, form));
+                if (client && client->accessTokenFormat == QLatin1String("opaque"))
+                    return tokenRequest(req, form, handler, grantType, respond);
+            }
+            m_server.runOnPool([tokenRequest, req, form = std::move(form), handler, grantType,
+                                respond] { tokenRequest(req, form, handler, grantType, respond); });
+        });
 
     // RFC 8628 §3.1–3.2.
     m_server.routeDeferred(

@@ -131,8 +131,12 @@ test('opaque access tokens: issue time and 256 bits, introspectable, not JWTs, s
     assert.ok(!ids.some((id) => id.includes(random)), 'the id is not the token');
 });
 
-test('errors per RFC 6749 §5.2: status, body, no-store, Basic challenge only after Basic', async () => {
-    const c = await register({ client_name: 'errors', grant_types: ['client_credentials'], scope: 'orders:read' });
+// An opaque client_credentials token is made on the server's thread, every other on its pool:
+// both paths give the same answers.
+for (const format of ['jwt', 'opaque'])
+test(`errors per RFC 6749 §5.2: status, body, no-store, Basic challenge only after Basic (${format} client)`, async () => {
+    const c = await register({ client_name: 'errors', grant_types: ['client_credentials'], scope: 'orders:read',
+                               access_token_format: format });
     const tokenUrl = as.token_endpoint;
     const basic = (id, secret) => 'Basic ' + Buffer.from(`${encodeURIComponent(id)}:${encodeURIComponent(secret)}`).toString('base64');
     const form = { 'Content-Type': 'application/x-www-form-urlencoded' };
@@ -146,6 +150,9 @@ test('errors per RFC 6749 §5.2: status, body, no-store, Basic challenge only af
         ['missing grant type', 'scope=orders:read', { Authorization: basic(c.client_id, c.client_secret) }, 400, 'invalid_request', false],
         ['repeated parameter', 'grant_type=client_credentials&grant_type=client_credentials', { Authorization: basic(c.client_id, c.client_secret) }, 400, 'invalid_request', false],
         ['bad resource', 'grant_type=client_credentials&resource=relative/path', { Authorization: basic(c.client_id, c.client_secret) }, 400, 'invalid_target', false],
+        ['Basic without a colon', 'grant_type=client_credentials', { Authorization: 'Basic ' + Buffer.from(c.client_id).toString('base64') }, 401, 'invalid_client', true],
+        ['Basic and client_secret', `grant_type=client_credentials&client_secret=${c.client_secret}`, { Authorization: basic(c.client_id, c.client_secret) }, 400, 'invalid_request', false],
+        ['an assertion for a secret client', `grant_type=client_credentials&client_id=${c.client_id}&client_assertion_type=urn%3Aietf%3Aparams%3Aoauth%3Aclient-assertion-type%3Ajwt-bearer&client_assertion=a.b.c`, {}, 401, 'invalid_client', false],
     ];
     for (const [name, body, headers, status, error, challenge] of cases) {
         const r = await request(tokenUrl, 'POST', body, { ...form, ...headers });
@@ -158,6 +165,11 @@ test('errors per RFC 6749 §5.2: status, body, no-store, Basic challenge only af
                                { Authorization: basic(c.client_id, c.client_secret) });
     assert.equal(json.status, 400);
     assert.equal(json.json.error, 'invalid_request', 'a JSON body is refused');
+    // And the right credentials still get a token of the client's format.
+    const ok = await request(tokenUrl, 'POST', 'grant_type=client_credentials',
+                             { ...form, Authorization: basic(c.client_id, c.client_secret) });
+    assert.equal(ok.status, 200, ok.text);
+    assert.equal(ok.json.access_token.split('.').length, format === 'jwt' ? 3 : 2);
 });
 
 test('a public client cannot use client_credentials; registration refuses it up front', async () => {

@@ -13,7 +13,10 @@
 #include <QSignalSpy>
 #include <QSqlQuery>
 #include <QTemporaryDir>
+#include <QThread>
 #include <QtTest>
+
+#include <atomic>
 
 using namespace Gatehouse;
 using namespace Gatehouse::Core;
@@ -368,6 +371,73 @@ private slots:
         QVERIFY(worker->wait(5000));
         QCOMPARE(seen, QStringLiteral("c"));
         d.close(); // finalizes this thread's statements before closing its connection
+    }
+
+    void writerCommitsAnEventLoopPassTogether()
+    {
+        // Jobs submitted inside a DeferWakes scope (HttpServer: one event-loop pass) wait
+        // for wakeDeferred() and then commit in one transaction; a job from another thread
+        // or run() inside the scope still wakes the writer at once and takes them along.
+        QTemporaryDir dir;
+        QList<Migration> m = Database::coreMigrations();
+        m.append({2,
+                  QStringLiteral("test: rows"),
+                  {QStringLiteral("CREATE TABLE rows (id INTEGER PRIMARY KEY, n INTEGER)")}});
+        auto db = Database::open(dir.filePath(QStringLiteral("g.db")), m);
+        QVERIFY(db.ok());
+        WriteQueue writer(**db, QStringLiteral("test-writer"));
+        std::atomic<int> done{0};
+        auto insert = [](int n) {
+            return [n](WriteTransaction &tx) -> Result<void> {
+                Statement &q = tx.stmt("INSERT INTO rows (n) VALUES (?)");
+                if (!q.bind(1, n).exec())
+                    return WriteTransaction::sqlError(q, "insert");
+                return {};
+            };
+        };
+        auto count = [&done](const Result<void> &r) {
+            if (r)
+                ++done;
+        };
+        QVERIFY(writer.run(insert(0)).ok());
+        QTRY_COMPARE(writer.committedJobs(), 1);
+        QThread::msleep(20); // the writer is idle, waiting for a wake
+        {
+            WriteQueue::DeferWakes pass;
+            for (int i = 0; i < 5; ++i) {
+                writer.submit(insert(i), count);
+                QThread::msleep(20); // woken one by one, each would have committed alone
+            }
+        }
+        QVERIFY(WriteQueue::hasDeferred());
+        QCOMPARE(done.load(), 0);
+        QCOMPARE(writer.committedBatches(), 1);
+        WriteQueue::wakeDeferred();
+        QVERIFY(!WriteQueue::hasDeferred());
+        QTRY_COMPARE(done.load(), 5);
+        // (the counters follow the done callbacks)
+        QTRY_COMPARE(writer.committedJobs(), 6);
+        QCOMPARE(writer.committedBatches(), 2); // the five in one transaction
+
+        // Another thread's job, then run(), while this thread defers.
+        {
+            WriteQueue::DeferWakes pass;
+            writer.submit(insert(5), count);
+            QThread::msleep(20);
+            QCOMPARE(done.load(), 5);
+            std::unique_ptr<QThread> other(
+                QThread::create([&] { writer.submit(insert(6), count); }));
+            other->start();
+            QVERIFY(other->wait(5000));
+            QTRY_COMPARE(done.load(), 7); // both: the other thread's submit woke the writer
+            QVERIFY(writer.run(insert(7)).ok());
+        }
+        WriteQueue::wakeDeferred(); // nothing left to wake
+        QTRY_COMPARE(writer.committedJobs(), 9);
+        QSqlQuery rows((*db)->connection());
+        QVERIFY(rows.exec(QStringLiteral("SELECT COUNT(*), SUM(n) FROM rows")) && rows.next());
+        QCOMPARE(rows.value(0).toInt(), 9);
+        QCOMPARE(rows.value(1).toInt(), 28);
     }
 
     void writerCheckpointsTheWalOnItsOwnThread()
