@@ -194,6 +194,14 @@ int WriteQueue::walHook(void *queue, sqlite3 *db, const char *, int pages)
     // the next transaction starts the WAL from its beginning again (SQLite restarts the log
     // only for a writer that began reading with every frame copied, which a checkpoint
     // running beside a busy writer never sees).
+    if (pages >= WalLimitPages) {
+        {
+            QMutexLocker lock(&q->m_checkpointMutex);
+            while (q->m_checkpointRunning)
+                q->m_checkpointDone.wait(&q->m_checkpointMutex);
+        }
+        q->m_caughtUp.store(true);
+    }
     if (q->m_caughtUp.exchange(false)) {
         const int rc =
             sqlite3_wal_checkpoint_v2(db, nullptr, SQLITE_CHECKPOINT_PASSIVE, nullptr, nullptr);
@@ -237,6 +245,7 @@ void WriteQueue::checkpointLoop()
             m_caughtUp.store(true); // the writer finishes it (walHook)
         lock.relock();
         m_checkpointRunning = false;
+        m_checkpointDone.wakeAll();
     }
 }
 

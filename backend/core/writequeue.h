@@ -154,8 +154,13 @@ private:
     // WAL starts over (walHook). SQLite's automatic checkpoint would do all of the copying and
     // the sync inside the writer's commits, holding up every request of the batch.
     static constexpr int CheckpointPages = 1000;
+    // A pass so slow (a disk busy with others' writes) that the WAL reached this many pages
+    // holds the writer until it is done: the writer then copies the rest, and the WAL
+    // restarts near 12 MB at most instead of growing for as long as the pass takes.
+    static constexpr int WalLimitPages = 3 * CheckpointPages;
     QMutex m_checkpointMutex;
     QWaitCondition m_checkpointWake;
+    QWaitCondition m_checkpointDone;
     int m_walPages = 0;
     bool m_checkpointStop = false;
     bool m_checkpointRunning = false;    // a pass is under way: commits need not wake it again
