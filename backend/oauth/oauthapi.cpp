@@ -506,7 +506,7 @@ QJsonObject OAuthApi::tokenStatus(const QByteArray &token, const QJsonObject &he
                         : QStringLiteral("not a key of this server"));
     out.insert(QStringLiteral("key"), key);
 
-    // The stored token, found by the hash of its value (tokens are stored only as hashes).
+    // The stored token, found by its storage key (issue time and hash; never the value).
     const qint64 now = m_clock.now().toMSecsSinceEpoch();
     const QString hash = TokenIssuer::storageKey(QString::fromLatin1(token));
     QSqlQuery q(m_database.connection());

@@ -40,22 +40,6 @@ QStringView timePrefix(QStringView v)
     return v.left(kTimeDigits);
 }
 
-// The jti of a compact JWS, unverified: only to find the stored row, whose key also holds
-// the hash of the whole value.
-QString unverifiedJti(const QString &jwt)
-{
-    const qsizetype first = jwt.indexOf(QLatin1Char('.'));
-    const qsizetype second = first < 0 ? -1 : jwt.indexOf(QLatin1Char('.'), first + 1);
-    if (second < 0 || jwt.indexOf(QLatin1Char('.'), second + 1) >= 0)
-        return {};
-    const auto payload = QByteArray::fromBase64Encoding(
-        QStringView(jwt).mid(first + 1, second - first - 1).toLatin1(),
-        QByteArray::Base64UrlEncoding | QByteArray::AbortOnBase64DecodingErrors);
-    if (!payload)
-        return {};
-    return QJsonDocument::fromJson(*payload).object().value(QLatin1String("jti")).toString();
-}
-
 } // namespace
 
 QString TokenIssuer::timeOrderedValue(qint64 nowMs, int randomBytes)
@@ -70,7 +54,12 @@ QString TokenIssuer::storageKey(const QString &token)
     QStringView issued = timePrefix(token); // an opaque value of this build
     QString jti;
     if (issued.isEmpty() && token.count(QLatin1Char('.')) == 2) { // a JWT: its jti
-        jti = unverifiedJti(token);
+        // Unverified: only to find the stored row, whose key also holds the whole value's hash.
+        if (auto jws = Crypto::Jws::decodeUnverified(token.toLatin1()))
+            jti = jws->value(QLatin1String("payload"))
+                      .toObject()
+                      .value(QLatin1String("jti"))
+                      .toString();
         issued = timePrefix(jti);
     }
     if (issued.isEmpty())
