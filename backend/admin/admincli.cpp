@@ -138,6 +138,8 @@ int printStatus(const QJsonObject &s, QTextStream &out)
     out << "  database:  " << db.value(QStringLiteral("driver")).toString() << " "
         << db.value(QStringLiteral("path")).toString() << " (schema version "
         << db.value(QStringLiteral("schemaVersion")).toInt() << ")\n";
+    if (const QString a = s.value(QStringLiteral("allocator")).toString(); !a.isEmpty())
+        out << "  allocator: " << a << "\n";
     out << "  listeners:\n";
     const QJsonObject requests =
         s.value(QStringLiteral("counters")).toObject().value(QStringLiteral("requests")).toObject();

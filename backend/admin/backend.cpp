@@ -49,7 +49,39 @@
 
 #include <memory>
 
+#if defined(Q_OS_UNIX)
+#include <cstdlib>
+#include <dlfcn.h>
+#endif
+
 namespace Gatehouse::Admin {
+
+namespace {
+
+// The malloc that serves this process: "mimalloc <version>" when the program was linked with
+// it (GATEHOUSE_MIMALLOC) or it was preloaded, and it does hand out this process's memory;
+// "system" otherwise (the C library's, or a sanitizer's).
+QString allocatorName()
+{
+#if defined(Q_OS_UNIX)
+    using Version = int (*)();
+    using InHeap = bool (*)(const void *);
+    const auto version = reinterpret_cast<Version>(dlsym(RTLD_DEFAULT, "mi_version"));
+    const auto inHeap = reinterpret_cast<InHeap>(dlsym(RTLD_DEFAULT, "mi_is_in_heap_region"));
+    if (version && inHeap) {
+        void *probe = std::malloc(64);
+        const bool ours = inHeap(probe);
+        std::free(probe);
+        if (ours) {
+            const int v = version(); // e.g. 209 for 2.0.9
+            return QStringLiteral("mimalloc %1.%2.%3").arg(v / 100).arg(v / 10 % 10).arg(v % 10);
+        }
+    }
+#endif
+    return QStringLiteral("system");
+}
+
+} // namespace
 
 Backend::Backend(Core::Config config, QObject *parent)
     : QObject(parent), m_config(std::move(config)), m_clock(std::make_unique<Core::SystemClock>()),
@@ -519,6 +551,7 @@ QString Backend::adminUrl() const
 
 QJsonObject Backend::status() const
 {
+    static const QString allocator = allocatorName();
     QJsonArray listeners;
     QJsonObject requests;
     const std::pair<const char *, Core::HttpServer *> ls[] = {
@@ -537,6 +570,7 @@ QJsonObject Backend::status() const
     }
     return QJsonObject{
         {QStringLiteral("version"), QStringLiteral(GATEHOUSE_VERSION)},
+        {QStringLiteral("allocator"), allocator},
         {QStringLiteral("instanceId"), m_instanceId},
         {QStringLiteral("startedAt"), m_startedAt.toUTC().toString(Qt::ISODate)},
         {QStringLiteral("uptimeSeconds"), m_startedAt.secsTo(m_clock->now())},

@@ -266,6 +266,12 @@ void TestHeadlessBackend::adminStatus()
     QCOMPARE(r.status, 200);
     const QJsonObject s = r.json();
     QCOMPARE(s.value(QStringLiteral("version")).toString(), QStringLiteral(GATEHOUSE_VERSION));
+    // mimalloc serves the program's memory when it was linked with it (not under sanitizers).
+    const QString allocator = s.value(QStringLiteral("allocator")).toString();
+    if (GATEHOUSE_LINKS_MIMALLOC)
+        QVERIFY2(allocator.startsWith(QLatin1String("mimalloc 2.")), qPrintable(allocator));
+    else
+        QCOMPARE(allocator, QStringLiteral("system"));
     QCOMPARE(s.value(QStringLiteral("listeners")).toArray().size(), 3);
     QCOMPARE(
         s.value(QStringLiteral("database")).toObject().value(QStringLiteral("driver")).toString(),
@@ -413,6 +419,7 @@ void TestHeadlessBackend::adminCli()
                                   .value(QStringLiteral("admin"))
                                   .toString()));
     QVERIFY(text.out.contains(QStringLiteral("QSQLITE")));
+    QVERIFY2(text.out.contains(QStringLiteral("allocator: ")), qPrintable(text.out));
     QVERIFY(!text.out.contains(m_token)); // never print the token
     const CliResult json =
         runCli({QStringLiteral("admin"), QStringLiteral("status"), QStringLiteral("-o"),

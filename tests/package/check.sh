@@ -162,7 +162,7 @@ need_dep() { # name [prefix]
 # dpkg-shlibdeps' libraries (by name prefix: sonames differ between releases); then what Qt
 # loads at run time (the SQLite driver, the QML modules) and what postinst uses.
 for dep in libc6 libstdc++6 libqt6core6 libqt6network6 libqt6sql6 libqt6gui6 libqt6quick6 \
-    libssl3 libcjose libargon2 libyaml-cpp libsqlite3; do
+    libssl3 libcjose libargon2 libyaml-cpp libsqlite3 libmimalloc; do
     need_dep "$dep" prefix
 done
 for dep in adduser libqt6sql6-sqlite qml6-module-qtqml qml6-module-qtqml-models \
@@ -417,7 +417,10 @@ as_root setpriv --reuid=gatehouse --regid=gatehouse --init-groups env -i HOME="$
     fail "gatehouse admin status against the service failed"
 python3 -c 'import json,sys; v=json.load(open(sys.argv[1])).get("version"); sys.exit(v != sys.argv[2])' \
     "$tmp/status.json" "$version" || fail "gatehouse admin status did not report version $version"
-echo "    gatehouse admin status: version $version"
+# The packaged program runs on mimalloc (linked, not preloaded: the unit sets no LD_PRELOAD).
+python3 -c 'import json,sys; a=json.load(open(sys.argv[1])).get("allocator", ""); sys.exit(not a.startswith("mimalloc "))' \
+    "$tmp/status.json" || fail "the packaged gatehouse does not run on mimalloc"
+echo "    gatehouse admin status: version $version, $(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["allocator"])' "$tmp/status.json")"
 
 # ---- 5. stop -------------------------------------------------------------------------------
 step "stopping with SIGTERM"
