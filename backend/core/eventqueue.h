@@ -1,9 +1,11 @@
 #pragma once
 
+#include <QMutex>
 #include <QObject>
 
 #include <functional>
 #include <memory>
+#include <vector>
 
 class QThread;
 
@@ -11,7 +13,8 @@ namespace Gatehouse::Core {
 
 // One thread that runs posted work in the order it was posted. The database writer hands
 // it the building and publishing of events (JSON), so that the writer's thread does SQL and
-// every module's events still come out in commit order.
+// every module's events still come out in commit order. Work posted while a run is pending
+// joins it: one wake of the thread for a burst, not one per item.
 class EventQueue
 {
 public:
@@ -24,8 +27,14 @@ public:
     void stop(); // runs what was posted, then ends the thread; later posts are dropped
 
 private:
+    void drain(); // on the queue's thread
+
     std::unique_ptr<QThread> m_thread;
     QObject *m_context = nullptr;
+    QMutex m_mutex;
+    std::vector<std::function<void()>> m_pending; // guarded by m_mutex
+    bool m_drainPosted = false;                   // guarded by m_mutex
+    bool m_stopped = false;                       // guarded by m_mutex
 };
 
 } // namespace Gatehouse::Core

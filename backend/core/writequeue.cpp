@@ -67,6 +67,15 @@ Statement &Statement::bindBlob(int i, const QByteArray &v)
     return *this;
 }
 
+Statement &Statement::bindUtf8(int i, const QByteArray &v)
+{
+    if (v.isNull())
+        return bindNull(i);
+    m_ok = m_ok && sqlite3_bind_text(m_stmt, i, v.constData(), int(v.size()), SQLITE_TRANSIENT) ==
+                       SQLITE_OK;
+    return *this;
+}
+
 Statement &Statement::bindNull(int i)
 {
     m_ok = m_ok && sqlite3_bind_null(m_stmt, i) == SQLITE_OK;

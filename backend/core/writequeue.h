@@ -32,6 +32,7 @@ public:
     Statement &bind(int i, double v);
     Statement &bind(int i, const QString &v); // a null QString binds NULL
     Statement &bindBlob(int i, const QByteArray &v);
+    Statement &bindUtf8(int i, const QByteArray &v); // text already in UTF-8; null binds NULL
     Statement &bindNull(int i);
     Statement &bindTextOrNull(int i, const QString &v) // empty binds NULL
     {

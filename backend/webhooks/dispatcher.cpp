@@ -8,6 +8,7 @@
 #include "webhooks/httpclient.h"
 #include "webhooks/signer.h"
 
+#include <QJsonDocument>
 #include <QJsonObject>
 #include <QLoggingCategory>
 #include <QUrl>
@@ -113,6 +114,10 @@ void Dispatcher::doStart()
     if (m_stopped || m_client)
         return;
     m_client = new HttpClient(m_ctx);
+    // As many kept-alive connections per receiver as attempts may run at once: with fewer,
+    // a burst to one receiver closed all but 8 of its connections after each round and
+    // opened them again (a TCP handshake per delivery, on both sides).
+    m_client->setMaxIdleConnectionsPerTarget(m_retry.settings().maxInFlight);
     m_timer = new QTimer(m_ctx);
     m_timer->setSingleShot(true);
     QObject::connect(m_timer, &QTimer::timeout, m_ctx, [this] { pump(); });
@@ -291,13 +296,16 @@ void Dispatcher::send(Attempt a, const QHostAddress &address, const CallbackTarg
                    {"webhook-id", id},
                    {"webhook-timestamp", QByteArray::number(timestamp)},
                    {"webhook-signature", signature}};
+    // Serialized here, not on the database writer's thread, which every service shares.
     a.requestHeaders =
-        QJsonObject{{QStringLiteral("content-type"), QStringLiteral("application/json")},
-                    {QStringLiteral("webhook-id"), QString::fromLatin1(id)},
-                    {QStringLiteral("webhook-timestamp"), QString::number(timestamp)},
-                    {QStringLiteral("webhook-signature"), QString::fromLatin1(signature)},
-                    {QStringLiteral("host"), QString::fromLatin1(target.hostHeader)},
-                    {QStringLiteral("connected-to"), address.toString()}};
+        QJsonDocument(
+            QJsonObject{{QStringLiteral("content-type"), QStringLiteral("application/json")},
+                        {QStringLiteral("webhook-id"), QString::fromLatin1(id)},
+                        {QStringLiteral("webhook-timestamp"), QString::number(timestamp)},
+                        {QStringLiteral("webhook-signature"), QString::fromLatin1(signature)},
+                        {QStringLiteral("host"), QString::fromLatin1(target.hostHeader)},
+                        {QStringLiteral("connected-to"), address.toString()}})
+            .toJson(QJsonDocument::Compact);
     m_client->send(std::move(req), [this, a = std::move(a)](const OutboundResponse &resp) mutable {
         if (m_stopped)
             return;

@@ -73,7 +73,7 @@ private:
         QString key;
         Delivery delivery;
         qint64 startedAt = 0;
-        QJsonObject requestHeaders;
+        QByteArray requestHeaders; // JSON, as the attempt log stores it
         QString trigger;
     };
 

@@ -268,7 +268,8 @@ Result<void> WebhookStore::recordAttempt(WriteTransaction &tx, const AttemptReco
                 "request_headers, status, latency_ms, response_body, error) VALUES "
                 "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
     q.bind(1, a.deliveryId).bind(2, a.number).bind(3, a.at).bind(4, a.url).bind(5, a.trigger);
-    q.bind(6, QString::fromUtf8(QJsonDocument(a.requestHeaders).toJson(QJsonDocument::Compact)));
+    // No request was sent (refused by the URL policy, say): no headers, an empty object.
+    q.bindUtf8(6, a.requestHeaders.isEmpty() ? QByteArrayLiteral("{}") : a.requestHeaders);
     if (a.status > 0)
         q.bind(7, a.status);
     else

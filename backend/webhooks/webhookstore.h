@@ -56,9 +56,10 @@ struct AttemptRecord
     int number = 0;
     qint64 at = 0;
     QString url;
-    QString trigger; // scheduled | manual
-    QJsonObject requestHeaders;
-    int status = 0; // 0: no answer
+    QString trigger;           // scheduled | manual
+    QByteArray requestHeaders; // a JSON object (compact, UTF-8) built by the dispatcher;
+                               // empty: none sent
+    int status = 0;            // 0: no answer
     double latencyMs = 0;
     QByteArray responseBody;
     QString error;

@@ -196,6 +196,45 @@ test('every status change is delivered once, signed, with the exact body, in ord
     assert.equal(typeof d.attempts[0].latencyMs, 'number');
 });
 
+test('deliveries to one receiver reuse kept-alive connections, not one connection each', async () => {
+    // A plain receiver that counts the TCP connections it accepts and answers 204.
+    let connections = 0;
+    const ids = new Set();
+    const counting = http.createServer((req, res) => {
+        req.resume();
+        req.on('end', () => {
+            ids.add(req.headers['webhook-id']);
+            res.writeHead(204).end();
+        });
+    });
+    counting.keepAliveTimeout = 60_000; // Node's 5 s would close idle connections mid-test
+    counting.on('connection', () => { connections += 1; });
+    await new Promise((resolve) => counting.listen(0, '127.0.0.1', resolve));
+    try {
+        const url = `http://127.0.0.1:${counting.address().port}/hooks`;
+        const customer = await newCustomer(backend, 'keep-alive');
+        const orders = 40; // at most 40 attempts at once: one order's deliveries go in turn
+        for (let wave = 1; wave <= 2; ++wave) {
+            await Promise.all(Array.from({ length: orders }, async () => {
+                const r = await serviceFetch(backend, 'POST', `/v1/customers/${customer}/orders`, {
+                    beerOrderLines: [{ upc: upcs[0], orderQuantity: 1 }],
+                    orderStatusCallbackUrl: url,
+                });
+                assert.equal(r.status, 201, r.text);
+            }));
+            await waitFor(() => ids.size === wave * orders * 5,
+                          { message: `${wave * orders * 5} deliveries (${ids.size} so far)` });
+        }
+        // 400 deliveries in two bursts over at most `orders` connections (the second burst
+        // reuses the first one's). Keeping only a few idle connections per receiver gave a
+        // new connection to most deliveries.
+        assert.ok(connections <= orders, `${connections} connections for ${ids.size} deliveries`);
+    } finally {
+        counting.closeAllConnections();
+        await new Promise((resolve) => counting.close(resolve));
+    }
+});
+
 test('an order without a callback URL records its changes and sends nothing', async () => {
     const customer = await newCustomer(backend, 'silent');
     const before = receiver.requests.length;

@@ -4,12 +4,16 @@
 #include "core/config.h"
 #include "core/database.h"
 #include "core/eventbus.h"
+#include "core/eventqueue.h"
 #include "core/httpparser.h"
 #include "core/metrics.h"
 #include "core/settingsstore.h"
 #include "core/writequeue.h"
 
+#include <QMutex>
 #include <QRegularExpression>
+#include <QSemaphore>
+#include <QSet>
 #include <QSignalSpy>
 #include <QSqlQuery>
 #include <QTemporaryDir>
@@ -371,6 +375,49 @@ private slots:
         QVERIFY(worker->wait(5000));
         QCOMPARE(seen, QStringLiteral("c"));
         d.close(); // finalizes this thread's statements before closing its connection
+    }
+
+    void eventQueueRunsInPostOrderAndDrainsOnStop()
+    {
+        // Work runs on the queue's own thread in the order it was posted, from any thread;
+        // work posted while the thread is busy runs after it; stop() runs everything posted
+        // before it (and what that work posts), later posts are dropped.
+        EventQueue queue;
+        QMutex mutex;
+        QList<int> seen;
+        QSet<QThread *> threads;
+        auto record = [&](int n) {
+            return [&, n] {
+                QMutexLocker lock(&mutex);
+                seen.append(n);
+                threads.insert(QThread::currentThread());
+            };
+        };
+        QSemaphore started, release;
+        queue.post([&] {
+            started.release();
+            release.acquire(); // the queue's thread is busy while the rest is posted
+        });
+        QVERIFY(started.tryAcquire(1, 5000));
+        for (int i = 0; i < 100; ++i)
+            queue.post(record(i));
+        std::unique_ptr<QThread> other(QThread::create([&] {
+            for (int i = 100; i < 200; ++i)
+                queue.post(record(i));
+        }));
+        other->start();
+        QVERIFY(other->wait(5000));
+        queue.post([&, record] { queue.post(record(200)); }); // posted by queued work
+        release.release();
+        queue.stop();
+        QCOMPARE(seen.size(), 201);
+        for (int i = 0; i < 201; ++i)
+            QCOMPARE(seen.at(i), i);
+        QCOMPARE(threads.size(), 1);
+        QVERIFY(!threads.contains(QThread::currentThread()));
+        queue.post(record(999)); // after stop: dropped, nothing runs
+        QThread::msleep(20);
+        QCOMPARE(seen.size(), 201);
     }
 
     void writerCommitsAnEventLoopPassTogether()
