@@ -80,9 +80,14 @@ struct OrderService::Effects
     QList<Webhooks::Delivery> deliveries;
     QSet<QString> beersChanged;
     QStringList toAdvance;
-    // Within one job only: beers read or changed by it, and endpoints it looked up.
+    // Within one job only: beers read or changed by it (by id; and by UPC what a lookup
+    // answered, absent ones included), and endpoints it looked up.
     QHash<QString, Beer> beers;
+    QHash<QString, std::optional<QString>> beerIdByUpc;
     Webhooks::EndpointCache endpoints;
+    // A new order runs its lifecycle before its rows exist: advance() changes the order and
+    // its lines in memory only, and create() inserts them once, in their final state.
+    bool orderRowsPending = false;
 };
 
 template <typename T>
@@ -208,6 +213,32 @@ Result<std::optional<Beer>> OrderService::beer(WriteTransaction &tx, Effects &fx
     return b;
 }
 
+Result<std::optional<Beer>> OrderService::beerByUpc(WriteTransaction &tx, Effects &fx,
+                                                    const QString &upc)
+{
+    if (auto it = fx.beerIdByUpc.constFind(upc); it != fx.beerIdByUpc.constEnd()) {
+        if (!*it)
+            return std::optional<Beer>();
+        if (auto b = fx.beers.constFind(**it); b != fx.beers.constEnd())
+            return std::optional<Beer>(*b);
+    }
+    auto b = OrderStore::beerByUpc(tx, upc);
+    if (!b)
+        return b;
+    if (*b) {
+        // What this job changed already (stock) wins over the row read again.
+        auto known = fx.beers.constFind((*b)->id);
+        if (known != fx.beers.constEnd())
+            *b = *known;
+        else
+            fx.beers.insert((*b)->id, **b);
+        fx.beerIdByUpc.insert(upc, (*b)->id);
+    } else {
+        fx.beerIdByUpc.insert(upc, std::nullopt);
+    }
+    return b;
+}
+
 Result<bool> OrderService::allocate(WriteTransaction &tx, Order &order, Effects &fx)
 {
     // Discontinued beers can't be supplied: the order fails allocation before it reserves.
@@ -230,8 +261,9 @@ Result<bool> OrderService::allocate(WriteTransaction &tx, Order &order, Effects 
             l.quantityAllocated += take;
             if (auto r = OrderStore::setStock(tx, b.id, b.quantityOnHand); !r)
                 return r.error();
-            if (auto r = OrderStore::updateLine(tx, l); !r)
-                return r.error();
+            if (!fx.orderRowsPending)
+                if (auto r = OrderStore::updateLine(tx, l); !r)
+                    return r.error();
             fx.beersChanged.insert(b.id);
         }
         if (l.quantityAllocated < l.orderQuantity)
@@ -244,7 +276,9 @@ Result<void> OrderService::advance(WriteTransaction &tx, Order &order, qint64 no
 {
     const int versionBefore = order.version;
     auto save = [&]() -> Result<void> {
-        return order.version == versionBefore ? Result<void>() : OrderStore::updateOrder(tx, order);
+        return order.version == versionBefore || fx.orderRowsPending
+                   ? Result<void>()
+                   : OrderStore::updateOrder(tx, order);
     };
     for (;;) {
         switch (order.status) {
@@ -255,18 +289,18 @@ Result<void> OrderService::advance(WriteTransaction &tx, Order &order, qint64 no
         case OrderStatus::ValidationPending: {
             bool valid = true;
             for (OrderLine &l : order.lines) {
-                auto b = OrderStore::beerByUpc(tx, l.upc);
+                auto b = beerByUpc(tx, fx, l.upc);
                 if (!b)
                     return b.error();
                 if (!*b) {
                     valid = false;
                     continue;
                 }
-                fx.beers.insert((*b)->id, **b);
                 if (l.beerId != (*b)->id) {
                     l.beerId = (*b)->id;
-                    if (auto r = OrderStore::updateLine(tx, l); !r)
-                        return r;
+                    if (!fx.orderRowsPending)
+                        if (auto r = OrderStore::updateLine(tx, l); !r)
+                            return r;
                 }
             }
             if (auto r = transition(
@@ -498,16 +532,14 @@ void OrderService::create(const QString &customerId, const OrderRequest &request
                 line.id = Crypto::Random::uuidV7(now);
                 line.upc = l.upc;
                 line.orderQuantity = l.orderQuantity;
-                auto beer = OrderStore::beerByUpc(tx, l.upc);
+                auto beer = beerByUpc(tx, *fx, l.upc);
                 if (!beer)
                     return beer.error();
-                if (*beer) {
+                if (*beer)
                     line.beerId = (*beer)->id;
-                    fx->beers.insert(line.beerId, **beer);
-                }
                 o.lines.append(line);
             }
-            if (auto r = OrderStore::insertOrder(tx, o); !r)
+            if (auto r = OrderStore::insertHistory(tx, o); !r)
                 return r;
             if (!o.callbackUrl.isEmpty()) {
                 auto d = Webhooks::WebhookStore::enqueue(
@@ -531,9 +563,13 @@ void OrderService::create(const QString &customerId, const OrderRequest &request
             // The lifecycle runs on in the same transaction: validation and allocation need
             // nothing from outside, and one commit for all five transitions is what makes
             // high order rates possible. Each transition keeps its own history row and
-            // delivery, in order.
+            // delivery, in order; the order and its lines are written once, as they end up.
             Order working = o;
-            return advance(tx, working, now, *fx);
+            fx->orderRowsPending = true;
+            if (auto r = advance(tx, working, now, *fx); !r)
+                return r;
+            fx->orderRowsPending = false;
+            return OrderStore::insertOrderRows(tx, working);
         },
         [this, fx, created, done = std::move(done)](const Result<void> &r) {
             if (!r) {
@@ -541,9 +577,16 @@ void OrderService::create(const QString &customerId, const OrderRequest &request
                 return;
             }
             if (!created->replayed) {
-                QJsonObject ev = created->order.toJson();
-                ev.insert(QStringLiteral("customerName"), created->customerName);
-                emitEvent(QStringLiteral("order.created"), ev);
+                // Built where the events are published, not on the writer's thread.
+                auto publishCreated = [this, created] {
+                    QJsonObject ev = created->order.toJson();
+                    ev.insert(QStringLiteral("customerName"), created->customerName);
+                    m_events.publish(QStringLiteral("order.created"), ev);
+                };
+                if (m_eventQueue)
+                    m_eventQueue->post(std::move(publishCreated));
+                else
+                    publishCreated();
             }
             done(*created);
             apply(*fx);

@@ -94,6 +94,8 @@ private:
     void emitEvent(const QString &type, const QJsonObject &data); // in commit order
     Core::Result<std::optional<Beer>> beer(Core::WriteTransaction &tx, Effects &fx,
                                            const QString &id);
+    Core::Result<std::optional<Beer>> beerByUpc(Core::WriteTransaction &tx, Effects &fx,
+                                                const QString &upc);
     // Runs `work` on the writer; after the commit runs `afterCommit`, answers `done` with what
     // `work` filled in and publishes its effects (events, deliveries to the dispatcher).
     template <typename T>

@@ -241,6 +241,13 @@ Result<bool> OrderStore::customerRefUsed(WriteTransaction &tx, const QString &cu
 
 Result<void> OrderStore::insertOrder(WriteTransaction &tx, const Order &o)
 {
+    if (auto r = insertOrderRows(tx, o); !r)
+        return r;
+    return insertHistory(tx, o);
+}
+
+Result<void> OrderStore::insertOrderRows(WriteTransaction &tx, const Order &o)
+{
     Core::Statement &q =
         tx.stmt("INSERT INTO orders (id, customer_id, customer_ref, callback_url, status, version, "
                 "created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)");
@@ -271,7 +278,7 @@ Result<void> OrderStore::insertOrder(WriteTransaction &tx, const Order &o)
         if (!l.exec())
             return WriteTransaction::sqlError(l, "insert order line");
     }
-    return insertHistory(tx, o);
+    return {};
 }
 
 Result<void> OrderStore::updateOrder(WriteTransaction &tx, const Order &o)

@@ -38,7 +38,10 @@ public:
                                               bool discontinued);
     static Core::Result<bool> customerRefUsed(Core::WriteTransaction &tx, const QString &customerId,
                                               const QString &ref);
+    // The order row and its lines, then its history row for o's status.
     static Core::Result<void> insertOrder(Core::WriteTransaction &tx, const Order &o);
+    // The order row and its lines only (as they are in o).
+    static Core::Result<void> insertOrderRows(Core::WriteTransaction &tx, const Order &o);
     static Core::Result<void> updateOrder(Core::WriteTransaction &tx, const Order &o);
     static Core::Result<void> updateLine(Core::WriteTransaction &tx, const OrderLine &l);
     static Core::Result<void> insertHistory(Core::WriteTransaction &tx, const Order &o);
