@@ -102,6 +102,12 @@ int main(int argc, char **argv)
         fellBackToHeadless = true;
     }
 
+    // Headless, nothing needs GLib's main loop (no platform integration): Qt's own Unix event
+    // dispatcher costs less per wake-up, on every thread (3-5 % of the server's CPU per
+    // token measured). A QT_NO_GLIB that is set, to anything, is left as it is.
+    if (headless && !qEnvironmentVariableIsSet("QT_NO_GLIB"))
+        qputenv("QT_NO_GLIB", "1");
+
     std::unique_ptr<QCoreApplication> app;
 #ifdef GATEHOUSE_WITH_CONSOLE
     if (!headless && !helpOrVersion)

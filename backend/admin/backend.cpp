@@ -36,6 +36,7 @@
 #include "webhooks/dispatcher.h"
 #include "webhooks/webhookstore.h"
 
+#include <QAbstractEventDispatcher>
 #include <QCoreApplication>
 #include <QDir>
 #include <QFile>
@@ -571,6 +572,9 @@ QJsonObject Backend::status() const
     return QJsonObject{
         {QStringLiteral("version"), QStringLiteral(GATEHOUSE_VERSION)},
         {QStringLiteral("allocator"), allocator},
+        {QStringLiteral("eventDispatcher"),
+         QString::fromLatin1(
+             QAbstractEventDispatcher::instance(thread())->metaObject()->className())},
         {QStringLiteral("instanceId"), m_instanceId},
         {QStringLiteral("startedAt"), m_startedAt.toUTC().toString(Qt::ISODate)},
         {QStringLiteral("uptimeSeconds"), m_startedAt.secsTo(m_clock->now())},

@@ -272,6 +272,9 @@ void TestHeadlessBackend::adminStatus()
         QVERIFY2(allocator.startsWith(QLatin1String("mimalloc 2.")), qPrintable(allocator));
     else
         QCOMPARE(allocator, QStringLiteral("system"));
+    // Headless runs on Qt's Unix event dispatcher, not GLib's.
+    QCOMPARE(s.value(QStringLiteral("eventDispatcher")).toString(),
+             QStringLiteral("QEventDispatcherUNIX"));
     QCOMPARE(s.value(QStringLiteral("listeners")).toArray().size(), 3);
     QCOMPARE(
         s.value(QStringLiteral("database")).toObject().value(QStringLiteral("driver")).toString(),
