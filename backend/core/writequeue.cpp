@@ -8,6 +8,8 @@
 #include "core/database.h"
 #include "core/logging.h"
 
+#include <QDeadlineTimer>
+#include <QElapsedTimer>
 #include <QSqlDriver>
 #include <QSqlError>
 #include <QThread>
@@ -426,6 +428,7 @@ void WriteQueue::loop()
     std::vector<Job> batch;
     std::vector<Result<void>> results;
     std::vector<std::vector<std::function<void()>>> after;
+    QElapsedTimer sinceCommit; // invalid until the first commit
     for (;;) {
         batch.clear();
         {
@@ -434,6 +437,11 @@ void WriteQueue::loop()
                 m_wake.wait(&m_mutex);
             if (m_jobs.empty() && m_stopping)
                 break;
+            // Busy: let a few more jobs join (a submit wakes only an idle writer, so this
+            // mostly waits the whole delay; stop() and a deferred wake end it early).
+            if (!m_stopping && int(m_jobs.size()) < SmallBatch && sinceCommit.isValid() &&
+                sinceCommit.nsecsElapsed() < BusyWindowNs)
+                m_wake.wait(&m_mutex, QDeadlineTimer(std::chrono::microseconds(CommitDelayUs)));
             while (!m_jobs.empty() && int(batch.size()) < m_maxBatch) {
                 batch.push_back(std::move(m_jobs.front()));
                 m_jobs.pop_front();
@@ -466,6 +474,7 @@ void WriteQueue::loop()
                 if (st.m_stmt)
                     sqlite3_reset(st.m_stmt);
             committed = run("COMMIT");
+            sinceCommit.start();
             if (!committed) {
                 qCCritical(lcDb) << m_name << "commit failed:" << controlError;
                 run("ROLLBACK");

@@ -155,6 +155,13 @@ private:
     // WAL starts over (walHook). SQLite's automatic checkpoint would do all of the copying and
     // the sync inside the writer's commits, holding up every request of the batch.
     static constexpr int CheckpointPages = 1000;
+    // Group commit under load (PostgreSQL's commit_delay): when the last commit ended less
+    // than BusyWindowNs ago and fewer than SmallBatch jobs are waiting, the writer waits
+    // CommitDelayUs for more to join, so that a commit's fixed cost (WAL frames of the same
+    // index pages, waking the threads it answers) is shared. Idle, a job commits at once.
+    static constexpr qint64 BusyWindowNs = 1'000'000;
+    static constexpr int CommitDelayUs = 200;
+    static constexpr int SmallBatch = 4;
     // A pass so slow (a disk busy with others' writes) that the WAL reached this many pages
     // holds the writer until it is done: the writer then copies the rest, and the WAL
     // restarts near 12 MB at most instead of growing for as long as the pass takes.
