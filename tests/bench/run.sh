@@ -5,6 +5,10 @@
 #
 #   bash tests/bench/run.sh                 all scenarios, 10 s each
 #   BENCH_DURATION=30s bash tests/bench/run.sh healthz
+#   BENCH_ROUNDS=3 bash tests/bench/run.sh oauth   each pair run 3 times, alternating; a row per
+#                                                round, then the median ratio (machines here are
+#                                                noisy: one 10 s run of the same binary varies
+#                                                by 15 % and more)
 #
 # Scenarios:
 #   healthz   GET /healthz vs nginx-light returning a static body, keep-alive, c16 and c64.
@@ -34,6 +38,8 @@ set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 cd "$here"
 DURATION="${BENCH_DURATION:-10s}"
+ROUNDS="${BENCH_ROUNDS:-1}"
+case "$ROUNDS" in '' | *[!0-9]* | 0) echo "BENCH_ROUNDS must be a positive integer" >&2; exit 2 ;; esac
 BUILD_DIR="${BENCH_BUILD_DIR:-build-release}"
 ONLY="${1:-all}"
 case "$ONLY" in
@@ -217,6 +223,25 @@ both_ok() {
   [ "$g_err" = 0 ] || { echo "gatehouse answered $g_err non-2xx responses ($1)" >&2; exit 1; }
   [ "$o_err" = 0 ] || { echo "oidc-provider answered $o_err non-2xx responses ($1)" >&2; exit 1; }
 }
+# paired LABEL PEER GATEHOUSE_FN PEER_FN: runs both functions (each prints run_wrk's
+# "rps p50 p99 non2xx") ROUNDS times, alternating; a row per round, and with more than one
+# round a row with the median of the ratios.
+paired() {
+  local label="$1" peer="$2" gfn="$3" pfn="$4" i name ratios=()
+  for ((i = 1; i <= ROUNDS; ++i)); do
+    read -r g_rps g_p50 g_p99 g_err < <("$gfn")
+    read -r o_rps o_p50 o_p99 o_err < <("$pfn")
+    both_ok "$label"
+    name="$label"
+    [ "$ROUNDS" -gt 1 ] && name="$label (round $i)"
+    row "$name" 16 "$g_rps" "$g_p50" "$g_p99" "$peer" "$o_rps" "$o_p50" "$o_p99"
+    ratios+=("$(python3 -c "print($g_rps/$o_rps)")")
+  done
+  if [ "$ROUNDS" -gt 1 ]; then
+    printf "| %s, median of %s rounds | 16 | | | | %s | | | | **%s** |\n" "$label" "$ROUNDS" "$peer" \
+      "$(python3 -c 'import statistics,sys; print(f"{statistics.median(map(float, sys.argv[1:])):.2f}")' "${ratios[@]}")"
+  fi
+}
 scenario_oauth() {
   local oidc_pid oidc_port secret c_rs c_es c_op auth g_op o_op
   if [ ! -d tests/bench/oidc/node_modules/oidc-provider ]; then
@@ -246,12 +271,11 @@ scenario_oauth() {
       "ES256 JWT") g_auth=$(basic "$c_es" "$s_es"); o_form="grant_type=client_credentials&scope=api&resource=https%3A%2F%2Fapi.example.test%2Fes256" ;;
       opaque) g_auth=$(basic "$c_op" "$s_op"); o_form="grant_type=client_credentials&scope=api&resource=https%3A%2F%2Fapi.example.test%2Fopaque" ;;
     esac
-    read -r g_rps g_p50 g_p99 g_err < <(GH_PATH=/oauth2/token GH_AUTH="$g_auth" GH_FORM="grant_type=client_credentials&scope=orders%3Aread" \
-      run_wrk "http://127.0.0.1:$gh_port" 16 -s tests/bench/form.lua)
-    read -r o_rps o_p50 o_p99 o_err < <(GH_PATH=/token GH_AUTH="$o_auth" GH_FORM="$o_form" \
-      run_wrk "http://127.0.0.1:$oidc_port" 16 -s tests/bench/form.lua)
-    both_ok "$kind"
-    row "client_credentials, $kind" 16 "$g_rps" "$g_p50" "$g_p99" "oidc-provider 9.13.3" "$o_rps" "$o_p50" "$o_p99"
+    g_side() { GH_PATH=/oauth2/token GH_AUTH="$g_auth" GH_FORM="grant_type=client_credentials&scope=orders%3Aread" \
+      run_wrk "http://127.0.0.1:$gh_port" 16 -s tests/bench/form.lua; }
+    o_side() { GH_PATH=/token GH_AUTH="$o_auth" GH_FORM="$o_form" \
+      run_wrk "http://127.0.0.1:$oidc_port" 16 -s tests/bench/form.lua; }
+    paired "client_credentials, $kind" "oidc-provider 9.13.3" g_side o_side
   done
   # Introspection of an opaque token by its client.
   g_op=$(curl -fsS -u "$c_op:$s_op" -d grant_type=client_credentials "http://127.0.0.1:$gh_port/oauth2/token" |
@@ -259,20 +283,17 @@ scenario_oauth() {
   o_op=$(curl -fsS -u "bench:$secret" -d grant_type=client_credentials -d scope=api \
          -d resource=https://api.example.test/opaque "http://127.0.0.1:$oidc_port/token" |
          python3 -c 'import json,sys; print(json.load(sys.stdin)["access_token"])')
-  read -r g_rps g_p50 g_p99 g_err < <(GH_PATH=/oauth2/introspect GH_AUTH="$(basic "$c_op" "$s_op")" GH_FORM="token=$g_op" \
-    run_wrk "http://127.0.0.1:$gh_port" 16 -s tests/bench/form.lua)
-  read -r o_rps o_p50 o_p99 o_err < <(GH_PATH=/token/introspection GH_AUTH="$o_auth" GH_FORM="token=$o_op" \
-    run_wrk "http://127.0.0.1:$oidc_port" 16 -s tests/bench/form.lua)
-  both_ok introspection
-  row "introspection (opaque, active)" 16 "$g_rps" "$g_p50" "$g_p99" "oidc-provider 9.13.3" "$o_rps" "$o_p50" "$o_p99"
-  read -r g_rps g_p50 g_p99 g_err < <(run_wrk "http://127.0.0.1:$gh_port/oauth2/jwks" 16)
-  read -r o_rps o_p50 o_p99 o_err < <(run_wrk "http://127.0.0.1:$oidc_port/jwks" 16)
-  both_ok JWKS
-  row "GET JWKS" 16 "$g_rps" "$g_p50" "$g_p99" "oidc-provider 9.13.3" "$o_rps" "$o_p50" "$o_p99"
-  read -r g_rps g_p50 g_p99 g_err < <(run_wrk "http://127.0.0.1:$gh_port/.well-known/openid-configuration" 16)
-  read -r o_rps o_p50 o_p99 o_err < <(run_wrk "http://127.0.0.1:$oidc_port/.well-known/openid-configuration" 16)
-  both_ok discovery
-  row "GET discovery" 16 "$g_rps" "$g_p50" "$g_p99" "oidc-provider 9.13.3" "$o_rps" "$o_p50" "$o_p99"
+  g_side() { GH_PATH=/oauth2/introspect GH_AUTH="$(basic "$c_op" "$s_op")" GH_FORM="token=$g_op" \
+    run_wrk "http://127.0.0.1:$gh_port" 16 -s tests/bench/form.lua; }
+  o_side() { GH_PATH=/token/introspection GH_AUTH="$o_auth" GH_FORM="token=$o_op" \
+    run_wrk "http://127.0.0.1:$oidc_port" 16 -s tests/bench/form.lua; }
+  paired "introspection (opaque, active)" "oidc-provider 9.13.3" g_side o_side
+  g_side() { run_wrk "http://127.0.0.1:$gh_port/oauth2/jwks" 16; }
+  o_side() { run_wrk "http://127.0.0.1:$oidc_port/jwks" 16; }
+  paired "GET JWKS" "oidc-provider 9.13.3" g_side o_side
+  g_side() { run_wrk "http://127.0.0.1:$gh_port/.well-known/openid-configuration" 16; }
+  o_side() { run_wrk "http://127.0.0.1:$oidc_port/.well-known/openid-configuration" 16; }
+  paired "GET discovery" "oidc-provider 9.13.3" g_side o_side
   kill "$oidc_pid" 2>/dev/null || true
 }
 scenario_cluster() {
