@@ -1,6 +1,7 @@
 #include "core/eventqueue.h"
 
 #include <QThread>
+#include <QTimer>
 
 namespace Gatehouse::Core {
 
@@ -37,10 +38,17 @@ void EventQueue::drain()
     {
         QMutexLocker lock(&m_mutex);
         work.swap(m_pending);
-        m_drainPosted = false;
+        if (work.empty()) {
+            m_drainPosted = false; // idle: the next post wakes the thread at once
+            return;
+        }
     }
     for (auto &w : work)
         w();
+    // Busy: the next run is a paced one, PaceInterval from now, and posts until then join it
+    // without waking the thread (m_drainPosted stays set). Under load that is one wake per
+    // interval instead of one per writer commit; a paced run that finds nothing ends it.
+    QTimer::singleShot(PaceInterval, Qt::PreciseTimer, m_context, [this] { drain(); });
 }
 
 void EventQueue::stop()

@@ -3,6 +3,7 @@
 #include <QMutex>
 #include <QObject>
 
+#include <chrono>
 #include <functional>
 #include <memory>
 #include <vector>
@@ -14,7 +15,9 @@ namespace Gatehouse::Core {
 // One thread that runs posted work in the order it was posted. The database writer hands
 // it the building and publishing of events (JSON), so that the writer's thread does SQL and
 // every module's events still come out in commit order. Work posted while a run is pending
-// joins it: one wake of the thread for a burst, not one per item.
+// joins it: one wake of the thread for a burst, not one per item. While posts keep coming,
+// the thread runs at most once per PaceInterval (an event reaches the console up to 1 ms
+// later; the writer and this thread are spared a wake per commit).
 class EventQueue
 {
 public:
@@ -25,6 +28,8 @@ public:
 
     void post(std::function<void()> work); // from any thread
     void stop(); // runs what was posted, then ends the thread; later posts are dropped
+
+    static constexpr std::chrono::milliseconds PaceInterval{1};
 
 private:
     void drain(); // on the queue's thread

@@ -1,5 +1,7 @@
 #include "oauth/granthandler.h"
 
+#include "core/jsonwriter.h"
+
 #include <QUrl>
 
 namespace Gatehouse::OAuth {
@@ -62,11 +64,13 @@ GrantResult ClientCredentialsGrant::handle(const TokenRequest &req) const
         out.error = OAuthError{QStringLiteral("server_error"), token.error().message, 500};
         return out;
     }
-    out.response = QJsonObject{{QStringLiteral("access_token"), token->value},
-                               {QStringLiteral("token_type"), QStringLiteral("Bearer")},
-                               {QStringLiteral("expires_in"), c.accessTokenLifetime}};
+    // Serialized here, on the thread that signed: the members in a QJsonObject's order.
+    Core::JsonObjectWriter body;
+    body.add("access_token", token->value).add("expires_in", qint64(c.accessTokenLifetime));
     if (!token->scope.isEmpty())
-        out.response.insert(QStringLiteral("scope"), token->scope);
+        body.add("scope", token->scope);
+    body.add("token_type", u"Bearer");
+    out.responseBody = body.finish();
     out.tokens.append(*token);
     return out;
 }

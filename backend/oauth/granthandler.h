@@ -30,6 +30,7 @@ struct GrantResult
 {
     std::optional<OAuthError> error;
     QJsonObject response;      // the token response (RFC 6749 §5.1)
+    QByteArray responseBody;   // or it already serialized (client_credentials builds only this)
     QList<IssuedToken> tokens; // to store before answering
     // Runs first in the writer's transaction (e.g. marks a code used). An error it returns
     // is answered instead and the tokens are not stored, but its own writes (revoking a

@@ -136,8 +136,10 @@ void OAuthApi::commit(GrantResult result, const QString &grantType, const Respon
     auto shared = std::make_shared<GrantResult>(std::move(result));
     // The writer's thread is the one serial point: the answer is serialized here, and the
     // events are built on the event queue's thread (in commit order).
-    auto answer =
-        std::make_shared<HttpResponse>(noStore(HttpResponse::json(200, shared->response)));
+    auto answer = std::make_shared<HttpResponse>(
+        noStore(shared->responseBody.isEmpty()
+                    ? HttpResponse::json(200, shared->response)
+                    : HttpResponse::text(200, shared->responseBody, "application/json")));
     Core::EventBus *events = &m_events;
     Core::EventQueue *queue = m_eventQueue;
     m_writer.submit(

@@ -1,5 +1,6 @@
 #include "oauth/tokenissuer.h"
 
+#include "core/jsonwriter.h"
 #include "core/writequeue.h"
 #include "crypto/jws.h"
 #include "crypto/random.h"
@@ -110,6 +111,12 @@ QJsonObject scopedUserClaims(const User &user, const QStringList &scopes, bool a
 Core::Result<QString> TokenIssuer::sign(const QJsonObject &claims, const char *typ,
                                         const QString &alg) const
 {
+    return signPayload(QJsonDocument(claims).toJson(QJsonDocument::Compact), typ, alg);
+}
+
+Core::Result<QString> TokenIssuer::signPayload(const QByteArray &payload, const char *typ,
+                                               const QString &alg) const
+{
     const SigningKeys::Active key = m_keys.active(alg);
     if (key.kid.isEmpty())
         return Core::makeError(QStringLiteral("server_error"),
@@ -118,7 +125,7 @@ Core::Result<QString> TokenIssuer::sign(const QJsonObject &claims, const char *t
                                  QJsonObject{{QStringLiteral("alg"), key.alg},
                                              {QStringLiteral("kid"), key.kid},
                                              {QStringLiteral("typ"), QLatin1String(typ)}},
-                                 QJsonDocument(claims).toJson(QJsonDocument::Compact));
+                                 payload);
     if (!jws)
         return jws.error();
     return QString::fromLatin1(*jws);
@@ -160,18 +167,35 @@ Core::Result<IssuedToken> TokenIssuer::accessToken(const Client &client, const Q
     } else {
         const QString jti = timeOrderedValue(now, 16);
         issued = jti.left(kTimeDigits);
-        QJsonObject claims{{QStringLiteral("iss"), m_issuer},
-                           {QStringLiteral("sub"), subject},
-                           {QStringLiteral("aud"), audience},
-                           {QStringLiteral("exp"), t.expiresAt / 1000},
-                           {QStringLiteral("iat"), now / 1000},
-                           {QStringLiteral("jti"), jti},
-                           {QStringLiteral("client_id"), client.clientId}};
-        if (!scope.isEmpty())
-            claims.insert(QStringLiteral("scope"), scope);
-        for (auto it = extraClaims.begin(); it != extraClaims.end(); ++it)
-            claims.insert(it.key(), it.value());
-        auto jwt = sign(claims, "at+jwt", client.accessTokenSigningAlg);
+        // The claims in the order a QJsonObject would write them (sorted keys); extra claims
+        // (another grant's) may replace a standard one, so that case goes through QJsonObject.
+        Core::Result<QString> jwt = QString();
+        if (extraClaims.isEmpty()) {
+            Core::JsonObjectWriter claims;
+            claims.add("aud", audience)
+                .add("client_id", client.clientId)
+                .add("exp", t.expiresAt / 1000)
+                .add("iat", now / 1000)
+                .add("iss", m_issuer)
+                .add("jti", jti);
+            if (!scope.isEmpty())
+                claims.add("scope", scope);
+            claims.add("sub", subject);
+            jwt = signPayload(claims.finish(), "at+jwt", client.accessTokenSigningAlg);
+        } else {
+            QJsonObject claims{{QStringLiteral("iss"), m_issuer},
+                               {QStringLiteral("sub"), subject},
+                               {QStringLiteral("aud"), audience},
+                               {QStringLiteral("exp"), t.expiresAt / 1000},
+                               {QStringLiteral("iat"), now / 1000},
+                               {QStringLiteral("jti"), jti},
+                               {QStringLiteral("client_id"), client.clientId}};
+            if (!scope.isEmpty())
+                claims.insert(QStringLiteral("scope"), scope);
+            for (auto it = extraClaims.begin(); it != extraClaims.end(); ++it)
+                claims.insert(it.key(), it.value());
+            jwt = sign(claims, "at+jwt", client.accessTokenSigningAlg);
+        }
         if (!jwt)
             return jwt.error();
         t.value = *jwt;

@@ -97,6 +97,9 @@ public:
 private:
     Core::Result<QString> sign(const QJsonObject &claims, const char *typ,
                                const QString &alg) const;
+    // The same for claims already serialized (compact JSON).
+    Core::Result<QString> signPayload(const QByteArray &payload, const char *typ,
+                                      const QString &alg) const;
     SigningKeys &m_keys;
     QString m_issuer;
     qint64 m_refreshLifetimeMs = 14LL * 24 * 3600 * 1000;

@@ -1,5 +1,7 @@
 #include "orders/openapidocument.h"
 
+#include "core/jsonwriter.h"
+
 #include <QFile>
 #include <QHash>
 #include <QJsonArray>
@@ -98,10 +100,7 @@ Entries topLevel(const YAML::Node &root, const QString &serverUrl)
 
 void appendJsonString(QByteArray &out, const std::string &value)
 {
-    // Qt's escaping, without the surrounding brackets of ["..."].
-    const QByteArray array =
-        QJsonDocument(QJsonArray{QString::fromStdString(value)}).toJson(QJsonDocument::Compact);
-    out += array.mid(1, array.size() - 2);
+    Core::appendJsonString(out, QString::fromStdString(value));
 }
 
 void appendIndent(QByteArray &out, int depth)

@@ -6,6 +6,7 @@
 #include "core/eventbus.h"
 #include "core/eventqueue.h"
 #include "core/httpparser.h"
+#include "core/jsonwriter.h"
 #include "core/metrics.h"
 #include "core/settingsstore.h"
 #include "core/writequeue.h"
@@ -418,6 +419,78 @@ private slots:
         queue.post(record(999)); // after stop: dropped, nothing runs
         QThread::msleep(20);
         QCOMPARE(seen.size(), 201);
+    }
+
+    void eventQueueRunsWorkPostedWhilePaced()
+    {
+        // After a busy run the next one is paced (PaceInterval later): work posted in that
+        // window joins it, and work posted once the queue went idle again wakes it at once.
+        EventQueue queue;
+        QSemaphore ran;
+        for (int round = 0; round < 50; ++round) {
+            queue.post([&] { ran.release(); });
+            QVERIFY(ran.tryAcquire(1, 5000)); // inside the paced window, or just after it
+            if (round % 10 == 9)
+                QThread::msleep(5); // the paced run found nothing: idle
+        }
+        for (int i = 0; i < 1000; ++i) // a burst from another thread while runs are paced
+            queue.post([&] { ran.release(); });
+        QVERIFY(ran.tryAcquire(1000, 5000));
+        QThread::msleep(5);
+        queue.post([&] { ran.release(); });
+        QVERIFY(ran.tryAcquire(1, 5000));
+    }
+
+    void jsonWriterWritesWhatQtWrites()
+    {
+        // Byte for byte what QJsonDocument writes for the same object (members in Qt's sorted
+        // order), for every kind of character a claim or a token response can hold.
+        QStringList strings{
+            QString(), QStringLiteral("plain"), QStringLiteral("quote\" back\\slash / solidus"),
+            QStringLiteral("latin-1 \u00e9\u00fc, BMP \u20ac \u4e2d, astral \U0001F600"),
+            QStringLiteral("https://api.example.test/r?x=1&y=<2>")};
+        QString controls;
+        for (char16_t c = 0; c < 0x20; ++c)
+            controls.append(QChar(c));
+        controls.append(QChar(0x7f));
+        strings.append(controls);
+        quint64 x = 0x9e3779b97f4a7c15ULL;
+        for (int i = 0; i < 500; ++i) { // random text without lone surrogates
+            QString r;
+            for (int k = 0; k < 24; ++k) {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                const char16_t c = char16_t(k % 3 == 0 ? x % 0x80 : x % 0xd800);
+                r.append(QChar(c));
+            }
+            strings.append(r);
+        }
+        for (const QString &v : std::as_const(strings)) {
+            JsonObjectWriter w;
+            w.add("a", v).add("b", qint64(-9007199254740991LL)).add("c", qint64(0));
+            w.add(QStringLiteral("d\"e"), QJsonValue(QJsonArray{v, true, QJsonValue::Null, 1.5}));
+            const QByteArray mine = w.finish();
+            const QJsonObject o{
+                {QStringLiteral("a"), v},
+                {QStringLiteral("b"), qint64(-9007199254740991LL)},
+                {QStringLiteral("c"), 0},
+                {QStringLiteral("d\"e"), QJsonArray{v, true, QJsonValue::Null, 1.5}}};
+            QCOMPARE(mine, QJsonDocument(o).toJson(QJsonDocument::Compact));
+        }
+        // A lone surrogate (no valid UTF-8 form) is written as U+FFFD and still parses.
+        JsonObjectWriter w;
+        w.add("s", QStringView(u"a\xd800"
+                               u"b\xdc00"));
+        const QByteArray lone = w.finish();
+        QCOMPARE(lone, QByteArray("{\"s\":\"a\xef\xbf\xbd"
+                                  "b\xef\xbf\xbd\"}"));
+        QJsonParseError err{};
+        QCOMPARE(QJsonDocument::fromJson(lone, &err).object().value("s").toString(),
+                 QStringLiteral("a\ufffdb\ufffd"));
+        QCOMPARE(err.error, QJsonParseError::NoError);
+        // The writer starts over after finish().
+        QCOMPARE(w.add("k", qint64(1)).finish(), QByteArray("{\"k\":1}"));
     }
 
     void writerCommitsAnEventLoopPassTogether()
