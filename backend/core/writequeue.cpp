@@ -334,6 +334,11 @@ void WriteQueue::enqueue(Job job, bool mayDefer)
         return;
     }
     m_jobs.push_back(std::move(job));
+    if (m_delaying && int(m_jobs.size()) >= SmallBatch) { // the batch the writer waits for
+        m_delaying = false;
+        m_wake.wakeOne();
+        return;
+    }
     if (m_jobs.size() > 1 && !m_wakeDeferred)
         return; // the writer is busy and takes it next
     if (mayDefer && t_deferDepth > 0) {
@@ -437,11 +442,14 @@ void WriteQueue::loop()
                 m_wake.wait(&m_mutex);
             if (m_jobs.empty() && m_stopping)
                 break;
-            // Busy: let a few more jobs join (a submit wakes only an idle writer, so this
-            // mostly waits the whole delay; stop() and a deferred wake end it early).
+            // Busy: let a few more jobs join (until SmallBatch are there, the delay is over,
+            // or stop() or a deferred wake ends it).
             if (!m_stopping && int(m_jobs.size()) < SmallBatch && sinceCommit.isValid() &&
-                sinceCommit.nsecsElapsed() < BusyWindowNs)
+                sinceCommit.nsecsElapsed() < BusyWindowNs) {
+                m_delaying = true;
                 m_wake.wait(&m_mutex, QDeadlineTimer(std::chrono::microseconds(CommitDelayUs)));
+                m_delaying = false;
+            }
             while (!m_jobs.empty() && int(batch.size()) < m_maxBatch) {
                 batch.push_back(std::move(m_jobs.front()));
                 m_jobs.pop_front();

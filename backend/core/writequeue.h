@@ -146,6 +146,7 @@ private:
     std::deque<Job> m_jobs;
     bool m_stopping = false;
     bool m_wakeDeferred = false; // jobs wait for a wakeDeferred() (DeferWakes)
+    bool m_delaying = false;     // the writer waits CommitDelayUs for a batch (below)
     qint64 m_batches = 0;
     qint64 m_committed = 0;
     std::unique_ptr<QThread> m_thread;
@@ -158,7 +159,8 @@ private:
     // Group commit under load (PostgreSQL's commit_delay): when the last commit ended less
     // than BusyWindowNs ago and fewer than SmallBatch jobs are waiting, the writer waits
     // CommitDelayUs for more to join, so that a commit's fixed cost (WAL frames of the same
-    // index pages, waking the threads it answers) is shared. Idle, a job commits at once.
+    // index pages, waking the threads it answers) is shared; the job that makes SmallBatch
+    // ends the wait early. Idle, a job commits at once.
     static constexpr qint64 BusyWindowNs = 1'000'000;
     static constexpr int CommitDelayUs = 200;
     static constexpr int SmallBatch = 4;
