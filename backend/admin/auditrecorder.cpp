@@ -393,10 +393,13 @@ void AuditRecorder::registerConsequences()
     auto tokens = [db](const QString &column, const QString &value, const AuditLog::Entry &e,
                        qint64 until, const QString &what) {
         QSqlQuery q(db->connection());
+        // A user's tokens: the partial subject index (subject <> client_id) answers it.
         q.prepare(QStringLiteral("SELECT kind, client_id, subject, issued_at FROM oauth_tokens "
-                                 "WHERE %1 = ? AND issued_at >= ? AND issued_at < ? ORDER BY "
+                                 "WHERE %1 = ? AND issued_at >= ? AND issued_at < ? %2 ORDER BY "
                                  "issued_at DESC")
-                      .arg(column));
+                      .arg(column, column == QLatin1String("subject")
+                                       ? QLatin1String("AND subject <> client_id")
+                                       : QLatin1String("")));
         q.addBindValue(value);
         q.addBindValue(e.at);
         q.addBindValue(until);

@@ -270,7 +270,7 @@ Result<void> Backend::start()
                     << OAuth::OAuthStore::assertions() << Cluster::ObjectStore::migration()
                     << Orders::RedeliveryJobs::migration() << Core::AuditLog::migration()
                     << AdminTokens::migration() << OAuth::OAuthStore::tokensInIssueOrder()
-                    << Core::AuditLog::effectsColumn());
+                    << Core::AuditLog::effectsColumn() << OAuth::OAuthStore::userTokensIndex());
     if (!db)
         return db.error();
     m_database = std::move(*db);

@@ -264,7 +264,7 @@ void UserStore::remove(const QString &idOrName, std::function<void(Core::Result<
             for (const char *sql : {"DELETE FROM oauth_users WHERE id = ?",
                                     "DELETE FROM oauth_consents WHERE user_id = ?",
                                     "UPDATE oauth_tokens SET revoked_at = ? WHERE subject = ? AND "
-                                    "revoked_at IS NULL"}) {
+                                    "subject <> client_id AND revoked_at IS NULL"}) {
                 QSqlQuery &q = tx.query(QLatin1String(sql));
                 if (QByteArray(sql).startsWith("UPDATE"))
                     q.addBindValue(QDateTime::currentMSecsSinceEpoch());

@@ -1126,7 +1126,7 @@ void TestHeadlessBackend::tokensKeptThroughTheIssueOrderMigration()
                  .toObject()
                  .value(QStringLiteral("schemaVersion"))
                  .toInt(),
-             14);
+             15);
     // The client's registration, recorded under schema 12, is still in the audit log.
     const QJsonArray audited =
         httpGet(QUrl(admin + QStringLiteral("/admin/v1/audit?kind=client&target=") +
@@ -1186,6 +1186,28 @@ void TestHeadlessBackend::tokensKeptThroughTheIssueOrderMigration()
     m_proc->terminate();
     QVERIFY(m_proc->waitForFinished(15000));
     QCOMPARE(m_proc->exitCode(), 0);
+    // Schema 15: a client's own tokens stay out of the subject index, and "the tokens of a
+    // user" is still an index search.
+    {
+        QSqlDatabase db =
+            QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), QStringLiteral("upgraded"));
+        db.setDatabaseName(m_dir->filePath(QStringLiteral("gatehouse.db")));
+        QVERIFY(db.open());
+        QSqlQuery q(db);
+        QVERIFY(q.exec(QStringLiteral("SELECT sql FROM sqlite_master WHERE name = "
+                                      "'oauth_tokens_subject'")) &&
+                q.next());
+        QVERIFY2(q.value(0).toString().endsWith(QStringLiteral("WHERE subject <> client_id")),
+                 qPrintable(q.value(0).toString()));
+        QVERIFY(q.exec(QStringLiteral("EXPLAIN QUERY PLAN UPDATE oauth_tokens SET revoked_at = 1 "
+                                      "WHERE subject = 'u' AND subject <> client_id AND "
+                                      "revoked_at IS NULL")) &&
+                q.next());
+        QVERIFY2(q.value(3).toString().contains(QStringLiteral("USING INDEX oauth_tokens_subject")),
+                 qPrintable(q.value(3).toString()));
+        db.close();
+    }
+    QSqlDatabase::removeDatabase(QStringLiteral("upgraded"));
 }
 
 void TestHeadlessBackend::portInUseIsReported()
