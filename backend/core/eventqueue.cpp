@@ -9,6 +9,11 @@ EventQueue::EventQueue() : m_thread(std::make_unique<QThread>())
 {
     m_thread->setObjectName(QStringLiteral("events"));
     m_context = new QObject;
+    m_pace = new QTimer(m_context); // moves with its parent; started and stopped on the thread
+    m_pace->setSingleShot(true);
+    m_pace->setTimerType(Qt::PreciseTimer);
+    m_pace->setInterval(PaceInterval);
+    QObject::connect(m_pace, &QTimer::timeout, m_context, [this] { drain(); });
     m_context->moveToThread(m_thread.get());
     m_thread->start();
 }
@@ -48,7 +53,7 @@ void EventQueue::drain()
     // Busy: the next run is a paced one, PaceInterval from now, and posts until then join it
     // without waking the thread (m_drainPosted stays set). Under load that is one wake per
     // interval instead of one per writer commit; a paced run that finds nothing ends it.
-    QTimer::singleShot(PaceInterval, Qt::PreciseTimer, m_context, [this] { drain(); });
+    m_pace->start();
 }
 
 void EventQueue::stop()
@@ -63,6 +68,7 @@ void EventQueue::stop()
                 drain();
                 QMutexLocker lock(&m_mutex);
                 if (m_pending.empty()) {
+                    m_pace->stop();
                     m_stopped = true;
                     return;
                 }

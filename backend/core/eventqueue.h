@@ -9,6 +9,7 @@
 #include <vector>
 
 class QThread;
+class QTimer;
 
 namespace Gatehouse::Core {
 
@@ -36,6 +37,7 @@ private:
 
     std::unique_ptr<QThread> m_thread;
     QObject *m_context = nullptr;
+    QTimer *m_pace = nullptr; // the paced run (on the queue's thread)
     QMutex m_mutex;
     std::vector<std::function<void()>> m_pending; // guarded by m_mutex
     bool m_drainPosted = false;                   // guarded by m_mutex
