@@ -40,6 +40,10 @@ export XDG_CONFIG_HOME="$tmp/config"
 # for "gatehouse: console ready" (the window's first frame).
 start_console() {
     rm -rf "$tmp/data"
+    # Emptied here, not only by the background job's redirection: that runs in the forked
+    # child, and until it does, the wait below would find the previous run's "console ready"
+    # (a second start then "passed" at once, and its checks read the first run's log).
+    : >"$log"
     "$gatehouse" --data-dir "$tmp/data" --service-port 0 --cluster-port 0 --admin-port 0 "$@" \
         >"$log" 2>&1 &
     pid=$!
