@@ -23,6 +23,7 @@
 #include <QtTest>
 
 #include <csignal>
+#include <cstdio>
 
 namespace {
 
@@ -108,9 +109,17 @@ CliResult runCli(const QStringList &args,
         p.write(input);
     p.closeWriteChannel();
     p.waitForFinished(30000);
-    return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1,
-            QString::fromUtf8(p.readAllStandardOutput()),
-            QString::fromUtf8(p.readAllStandardError())};
+    CliResult r{p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1,
+                QString::fromUtf8(p.readAllStandardOutput()),
+                QString::fromUtf8(p.readAllStandardError())};
+    // In the test's output (shown when it fails): why a command did not exit 0, with its
+    // first words only (later arguments may hold a token). CI saw `admin clients update ID -`
+    // exit 2 once, unexplained, with nothing else to go by.
+    if (r.exitCode != 0)
+        std::fprintf(stderr, "runCli: gatehouse %s exited %d (%s): %s\n",
+                     qPrintable(args.mid(0, 3).join(QLatin1Char(' '))), r.exitCode,
+                     qPrintable(p.errorString()), qPrintable(r.err));
+    return r;
 }
 
 // `gatehouse --headless` on ephemeral ports in dataDir; servicePort 0 unless given.
