@@ -31,6 +31,15 @@ QString token(int nBytes)
     return QString::fromLatin1(Detail::base64Url(bytes(nBytes)));
 }
 
+QString identifier(int nBytes)
+{
+    for (;;) {
+        QString id = token(nBytes);
+        if (!id.startsWith(QLatin1Char('-')))
+            return id;
+    }
+}
+
 QString uuid()
 {
     QByteArray raw = bytes(16);

@@ -14,6 +14,11 @@ QByteArray bytes(int n);
 // token for URLs and headers. 32 bytes give 43 characters.
 QString token(int nBytes = 32);
 
+// The same for an identifier that people pass on a command line (a client_id, a key id): it
+// never begins with '-', which a command line would take for an option (about one token in
+// 64 does; such a draw is replaced by a new one).
+QString identifier(int nBytes);
+
 // Frees OpenSSL's per-thread state (its DRBGs) of the calling thread; the next use creates
 // it again. For pool threads before they end (HttpServer::setPoolThreadCleanup).
 void releaseThreadState();

@@ -266,7 +266,7 @@ void ClientRegistry::registerClient(Client client,
 {
     auto reg = std::make_shared<Registered>();
     const qint64 now = QDateTime::currentMSecsSinceEpoch();
-    client.clientId = Crypto::Random::token(18);
+    client.clientId = Crypto::Random::identifier(18);
     client.createdAt = now;
     if (client.usesSecret()) {
         reg->secret = Crypto::Random::token(32);

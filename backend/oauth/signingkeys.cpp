@@ -36,7 +36,7 @@ Core::Result<SigningKeys::Key> SigningKeys::generate(const QString &alg, const Q
         alg == QLatin1String("ES256") ? Crypto::KeyType::EcP256 : Crypto::KeyType::Rsa2048);
     if (!key)
         return key.error();
-    return Key{Crypto::Random::token(12), alg, state, now, 0, *key};
+    return Key{Crypto::Random::identifier(12), alg, state, now, 0, *key};
 }
 
 Core::Result<void> SigningKeys::load(qint64 now)

@@ -293,6 +293,23 @@ private slots:
             QCOMPARE(seen.size(), 50);
     }
 
+    void randomIdentifierNeverLooksLikeAnOption()
+    {
+        // A client_id or key id goes on a command line: one starting with '-' was taken for
+        // options ("Unknown options: Y, i, W, ..."). A plain token starts so once in 64
+        // draws; 5,000 identifiers would hold about 78 of them.
+        static const QRegularExpression alphabet(QStringLiteral("^[A-Za-z0-9_][A-Za-z0-9_-]*$"));
+        int dashes = 0;
+        for (int i = 0; i < 5000; ++i) {
+            const QString id = Random::identifier(18);
+            QCOMPARE(id.size(), 24);
+            QVERIFY2(alphabet.match(id).hasMatch(), qPrintable(id));
+            dashes += id.contains(QLatin1Char('-')) ? 1 : 0;
+        }
+        QVERIFY(dashes > 0); // '-' stays in the alphabet, only not in front
+        QCOMPARE(Random::identifier(12).size(), 16);
+    }
+
     void randomUuid()
     {
         static const QRegularExpression v4(QStringLiteral(
