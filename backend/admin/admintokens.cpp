@@ -3,9 +3,9 @@
 #include "admin/adminapi.h"
 #include "core/clock.h"
 #include "core/writequeue.h"
+#include "crypto/digest.h"
 #include "crypto/random.h"
 
-#include <QCryptographicHash>
 #include <QDateTime>
 #include <QJsonArray>
 #include <QSqlQuery>
@@ -18,7 +18,7 @@ namespace {
 
 QByteArray hashToken(const QString &token)
 {
-    return QCryptographicHash::hash(token.toUtf8(), QCryptographicHash::Sha256).toHex();
+    return Crypto::Digest::sha256(token.toUtf8()).toHex();
 }
 
 // Scoped tokens start with this, so a leaked one is recognisable (secret scanners, logs).

@@ -3,10 +3,10 @@
 #include "core/clock.h"
 #include "core/database.h"
 #include "core/writequeue.h"
+#include "crypto/digest.h"
 #include "crypto/random.h"
 #include "oauth/oauthstore.h"
 
-#include <QCryptographicHash>
 #include <QDateTime>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -229,7 +229,7 @@ QString ClientRegistry::hashSecret(const QString &secret)
     // Secrets are 256 random bits, not passwords: a fast hash is enough (argon2id would cap
     // the token endpoint at a few requests per second).
     return QString::fromLatin1(
-        QCryptographicHash::hash(secret.toUtf8(), QCryptographicHash::Sha256)
+        Crypto::Digest::sha256(secret.toUtf8())
             .toBase64(QByteArray::Base64UrlEncoding | QByteArray::OmitTrailingEquals));
 }
 

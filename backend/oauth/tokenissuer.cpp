@@ -2,12 +2,12 @@
 
 #include "core/jsonwriter.h"
 #include "core/writequeue.h"
+#include "crypto/digest.h"
 #include "crypto/jws.h"
 #include "crypto/random.h"
 #include "oauth/signingkeys.h"
 #include "oauth/userstore.h"
 
-#include <QCryptographicHash>
 #include <QJsonArray>
 #include <QJsonDocument>
 
@@ -20,7 +20,7 @@ TokenIssuer::TokenIssuer(SigningKeys &keys, QString issuer)
 QString TokenIssuer::hashToken(const QString &token)
 {
     return QString::fromLatin1(
-        QCryptographicHash::hash(token.toUtf8(), QCryptographicHash::Sha256)
+        Crypto::Digest::sha256(token.toUtf8())
             .toBase64(QByteArray::Base64UrlEncoding | QByteArray::OmitTrailingEquals));
 }
 
@@ -224,8 +224,7 @@ Core::Result<QString> TokenIssuer::idToken(const Client &client, const User &use
                                            qint64 now) const
 {
     // at_hash: the left half of SHA-256 of the access token, base64url (OIDC Core §3.1.3.6).
-    const QByteArray digest =
-        QCryptographicHash::hash(accessToken.toLatin1(), QCryptographicHash::Sha256);
+    const QByteArray digest = Crypto::Digest::sha256(accessToken.toLatin1());
     QJsonObject claims{{QStringLiteral("iss"), m_issuer},
                        {QStringLiteral("sub"), user.id},
                        {QStringLiteral("aud"), client.clientId},

@@ -1,10 +1,10 @@
 #include "core/database.h"
 #include "core/writequeue.h"
+#include "crypto/digest.h"
 #include "crypto/random.h"
 #include "oauth/granthandler.h"
 #include "oauth/userstore.h"
 
-#include <QCryptographicHash>
 #include <QRegularExpression>
 #include <QSqlQuery>
 
@@ -27,7 +27,7 @@ bool verifierSyntaxOk(const QString &v)
 QString s256(const QString &verifier)
 {
     return QString::fromLatin1(
-        QCryptographicHash::hash(verifier.toLatin1(), QCryptographicHash::Sha256)
+        Crypto::Digest::sha256(verifier.toLatin1())
             .toBase64(QByteArray::Base64UrlEncoding | QByteArray::OmitTrailingEquals));
 }
 

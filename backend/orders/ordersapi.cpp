@@ -2,12 +2,12 @@
 
 #include "core/database.h"
 #include "core/httpserver.h"
+#include "crypto/digest.h"
 #include "orders/openapidocument.h"
 #include "orders/orderservice.h"
 #include "orders/orderstore.h"
 #include "orders/problem.h"
 
-#include <QCryptographicHash>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QUrl>
@@ -142,7 +142,7 @@ void OrdersApi::registerRoutes()
             if (!parsed)
                 return respond(
                     problem(400, parsed.error().code, parsed.error().message, &req, errors));
-            const QByteArray hash = QCryptographicHash::hash(req.body, QCryptographicHash::Sha256);
+            const QByteArray hash = Crypto::Digest::sha256(req.body);
             const QString &cid = *customerId;
             const OrderRequest request = *parsed;
             auto submit = [this, cid, request, key, hash, respond, req]() {

@@ -1,4 +1,5 @@
 #include "crypto/certificateauthority.h"
+#include "crypto/digest.h"
 #include "crypto/errorcodes.h"
 #include "crypto/jws.h"
 #include "crypto/password.h"
@@ -308,6 +309,25 @@ private slots:
         }
         QVERIFY(dashes > 0); // '-' stays in the alphabet, only not in front
         QCOMPARE(Random::identifier(12).size(), 16);
+    }
+
+    void sha256MatchesTheStandardVectors()
+    {
+        // FIPS 180-2 appendix B vectors, then Qt's own SHA-256 on inputs of every length
+        // around the 64-byte block size and a token-sized one.
+        QCOMPARE(Digest::sha256(QByteArray()).toHex(),
+                 QByteArray("e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"));
+        QCOMPARE(Digest::sha256("abc").toHex(),
+                 QByteArray("ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"));
+        QCOMPARE(Digest::sha256("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq").toHex(),
+                 QByteArray("248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1"));
+        QCOMPARE(Digest::sha256(QByteArray(1'000'000, 'a')).toHex(),
+                 QByteArray("cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0"));
+        const QByteArray random = Random::bytes(700);
+        for (int n : {1, 31, 55, 56, 63, 64, 65, 119, 128, 420, 700}) {
+            const QByteArray in = random.left(n);
+            QCOMPARE(Digest::sha256(in), QCryptographicHash::hash(in, QCryptographicHash::Sha256));
+        }
     }
 
     void randomUuid()
