@@ -27,6 +27,7 @@
 #include "oauth/oauthapi.h"
 #include "oauth/oauthstore.h"
 #include "oauth/signingkeys.h"
+#include "oauth/tokenretention.h"
 #include "orders/ordersapi.h"
 #include "orders/orderservice.h"
 #include "orders/orderstore.h"
@@ -410,6 +411,9 @@ Result<void> Backend::start()
     m_oauth->setEventQueue(m_eventQueue.get());
     if (auto r = m_oauth->start(); !r)
         return r;
+    m_tokenRetention = std::make_unique<OAuth::TokenRetention>(*m_writer, *m_clock,
+                                                               m_config.oauthTokenHistoryDays);
+    m_tokenRetention->start();
     // OIDC bearer tokens for the cluster API: by default from the embedded authorization server.
     if (m_config.oidcIssuerUrl != QLatin1String("none")) {
         if (!m_config.oidcIssuerUrl.isEmpty() && m_config.oidcIssuerUrl != m_oauth->issuer())

@@ -32,7 +32,8 @@ class Dispatcher;
 } // namespace Gatehouse::Webhooks
 namespace Gatehouse::OAuth {
 class OAuthApi;
-}
+class TokenRetention;
+} // namespace Gatehouse::OAuth
 namespace Gatehouse::Cluster {
 class ClusterApi;
 class ObjectStore;
@@ -127,6 +128,7 @@ private:
     std::unique_ptr<Orders::OrdersApi> m_ordersApi;
     std::unique_ptr<OrdersAdminApi> m_ordersAdminApi;
     std::unique_ptr<OAuth::OAuthApi> m_oauth;
+    std::unique_ptr<OAuth::TokenRetention> m_tokenRetention;
     std::unique_ptr<OAuthAdminApi> m_oauthAdminApi;
     std::unique_ptr<Cluster::ObjectStore> m_clusterStore;
     std::unique_ptr<Cluster::ServiceAccountTokens> m_serviceAccountTokens;

@@ -256,6 +256,10 @@ const QList<Entry> &entries()
             "How long a locked account stays locked (default 15m).",
             durationSetter(1'000, 7LL * 86'400'000,
                            [](Config &c, qint64 v) { c.oauthLockoutDurationMs = v; }));
+        add("oauth-token-history-days", "days",
+            "Expired access and refresh tokens, authorization codes and device codes are kept "
+            "this many days after they expired (default 30; 0 keeps them forever).",
+            intSetter(0, 36'500, [](Config &c, qint64 v) { c.oauthTokenHistoryDays = int(v); }));
         add("oauth-code-lifetime", "duration", "Lifetime of authorization codes (default 60s).",
             durationSetter(1'000, 600'000, [](Config &c, qint64 v) { c.oauthCodeLifetimeMs = v; }));
         add("oauth-refresh-lifetime", "duration",
@@ -570,6 +574,7 @@ QString ConfigResolver::valueOf(const Config &c, const QString &key)
         {QStringLiteral("oauth-login-rate"), num(&Config::oauthLoginRate)},
         {QStringLiteral("oauth-lockout-threshold"), num(&Config::oauthLockoutThreshold)},
         {QStringLiteral("oauth-lockout-duration"), dur(&Config::oauthLockoutDurationMs)},
+        {QStringLiteral("oauth-token-history-days"), num(&Config::oauthTokenHistoryDays)},
         {QStringLiteral("oauth-code-lifetime"), dur(&Config::oauthCodeLifetimeMs)},
         {QStringLiteral("oauth-refresh-lifetime"), dur(&Config::oauthRefreshLifetimeMs)},
         {QStringLiteral("oauth-device-code-lifetime"), dur(&Config::oauthDeviceCodeLifetimeMs)},

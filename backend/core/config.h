@@ -61,6 +61,7 @@ struct Config
     qint64 oauthRefreshLifetimeMs = 14LL * 24 * 3600 * 1000;
     qint64 oauthDeviceCodeLifetimeMs = 10 * 60'000;
     bool oauthOpenRegistration = false;
+    int oauthTokenHistoryDays = 30;  // expired tokens and codes; 0 keeps them all
     bool ordersRequireToken = false; // /v1 needs a bearer token from the authorization server
 
     // Cluster API (docs/cluster.md); live changes through the admin API are kept in the

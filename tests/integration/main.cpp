@@ -16,6 +16,10 @@ int main(int argc, char **argv)
         status |= QTest::qExec(&t, argc, argv);
     }
     {
+        TestOAuthRetention t;
+        status |= QTest::qExec(&t, argc, argv);
+    }
+    {
         TestHeadlessBackend t;
         status |= QTest::qExec(&t, argc, argv);
     }

@@ -80,6 +80,33 @@ HttpResult httpPost(const QUrl &url, const QByteArray &body,
     return finished(nam.post(req, body));
 }
 
+// A client_credentials client with opaque tokens, registered through the admin API.
+struct OpaqueClient
+{
+    QString clientId; // empty when the registration failed
+    QByteArray basic; // its "Authorization: Basic ..." value
+    QByteArray body;  // the registration's answer, for a failure message
+};
+
+OpaqueClient registerOpaqueClient(const QString &admin, const QString &adminToken,
+                                  const QByteArray &name)
+{
+    const HttpResult reg = httpPost(
+        QUrl(admin + QStringLiteral("/admin/v1/clients")),
+        R"({"client_name":")" + name +
+            R"(","grant_types":["client_credentials"],)"
+            R"("scope":"orders:read","access_token_format":"opaque"})",
+        {{"Authorization", "Bearer " + adminToken.toUtf8()}, {"Content-Type", "application/json"}});
+    if (reg.status != 201)
+        return {QString(), QByteArray(), reg.body};
+    const QString id = reg.json().value(QStringLiteral("client_id")).toString();
+    return {id,
+            "Basic " + (id.toUtf8() + ':' +
+                        reg.json().value(QStringLiteral("client_secret")).toString().toUtf8())
+                           .toBase64(),
+            reg.body};
+}
+
 qint64 rssKiB(qint64 pid)
 {
     QFile f(QStringLiteral("/proc/%1/status").arg(pid));
@@ -1045,17 +1072,9 @@ void TestHeadlessBackend::tokensKeptThroughTheIssueOrderMigration()
     const QJsonObject urls = ports().value(QStringLiteral("urls")).toObject();
     QString admin = urls.value(QStringLiteral("admin")).toString();
     QString service = urls.value(QStringLiteral("service")).toString();
-    const QByteArray json = "application/json";
-    const HttpResult reg = httpPost(
-        QUrl(admin + QStringLiteral("/admin/v1/clients")),
-        R"({"client_name":"migration","grant_types":["client_credentials"],"scope":"orders:read",)"
-        R"("access_token_format":"opaque"})",
-        {{"Authorization", "Bearer " + m_token.toUtf8()}, {"Content-Type", json}});
-    QVERIFY2(reg.status == 201, reg.body.constData());
-    const QByteArray basic =
-        "Basic " + (reg.json().value(QStringLiteral("client_id")).toString().toUtf8() + ':' +
-                    reg.json().value(QStringLiteral("client_secret")).toString().toUtf8())
-                       .toBase64();
+    const OpaqueClient client = registerOpaqueClient(admin, m_token, "migration");
+    QVERIFY2(!client.clientId.isEmpty(), client.body.constData());
+    const QByteArray &basic = client.basic;
     const QByteArray form = "application/x-www-form-urlencoded";
     auto issue = [&] {
         const HttpResult t = httpPost(QUrl(service + QStringLiteral("/oauth2/token")),
@@ -1102,7 +1121,7 @@ void TestHeadlessBackend::tokensKeptThroughTheIssueOrderMigration()
             "INSERT INTO oauth_tokens (hash, kind, format, client_id, subject, scope, audience, "
             "issued_at, expires_at) VALUES (?, 'access', 'opaque', ?, ?, 'orders:read', ?, ?, "
             "?)")));
-        const QString clientId = reg.json().value(QStringLiteral("client_id")).toString();
+        const QString clientId = client.clientId;
         const qint64 now = QDateTime::currentMSecsSinceEpoch();
         for (const QVariant &v :
              {QVariant(QString::fromLatin1(
@@ -1138,9 +1157,9 @@ void TestHeadlessBackend::tokensKeptThroughTheIssueOrderMigration()
              15);
     // The client's registration, recorded under schema 12, is still in the audit log.
     const QJsonArray audited =
-        httpGet(QUrl(admin + QStringLiteral("/admin/v1/audit?kind=client&target=") +
-                     reg.json().value(QStringLiteral("client_id")).toString()),
-                m_token.toUtf8())
+        httpGet(
+            QUrl(admin + QStringLiteral("/admin/v1/audit?kind=client&target=") + client.clientId),
+            m_token.toUtf8())
             .json()
             .value(QStringLiteral("items"))
             .toArray();
@@ -1152,8 +1171,7 @@ void TestHeadlessBackend::tokensKeptThroughTheIssueOrderMigration()
                  {{"Authorization", basic}, {"Content-Type", form}});
     QCOMPARE(active.status, 200);
     QCOMPARE(active.json().value(QStringLiteral("active")).toBool(), true);
-    QCOMPARE(active.json().value(QStringLiteral("client_id")).toString(),
-             reg.json().value(QStringLiteral("client_id")).toString());
+    QCOMPARE(active.json().value(QStringLiteral("client_id")).toString(), client.clientId);
     // The token of the earlier build is found by its hash alone, and revoked.
     auto introspect = [&](const QByteArray &token) {
         return httpPost(QUrl(service + QStringLiteral("/oauth2/introspect")), "token=" + token,
@@ -1171,12 +1189,12 @@ void TestHeadlessBackend::tokensKeptThroughTheIssueOrderMigration()
     QVERIFY(!introspect(legacy));
     const QString after = issue();
     QVERIFY(!after.isEmpty());
-    const QJsonArray items = httpGet(QUrl(admin + QStringLiteral("/admin/v1/tokens?client=") +
-                                          reg.json().value(QStringLiteral("client_id")).toString()),
-                                     m_token.toUtf8())
-                                 .json()
-                                 .value(QStringLiteral("items"))
-                                 .toArray();
+    const QJsonArray items =
+        httpGet(QUrl(admin + QStringLiteral("/admin/v1/tokens?client=") + client.clientId),
+                m_token.toUtf8())
+            .json()
+            .value(QStringLiteral("items"))
+            .toArray();
     QCOMPARE(items.size(), 2); // newest first: the one issued after the upgrade
     QVERIFY(items.at(0).toObject().value(QStringLiteral("issuedAt")).toString() >=
             items.at(1).toObject().value(QStringLiteral("issuedAt")).toString());
@@ -1217,6 +1235,108 @@ void TestHeadlessBackend::tokensKeptThroughTheIssueOrderMigration()
         db.close();
     }
     QSqlDatabase::removeDatabase(QStringLiteral("upgraded"));
+}
+
+void TestHeadlessBackend::expiredTokensArePrunedAtStart()
+{
+    // oauth-token-history-days: at start the backend deletes tokens that expired more than
+    // that many days ago; a token expired more recently, and an active one, stay and answer
+    // introspection as before.
+    QVERIFY(startBackend());
+    QString admin =
+        ports().value(QStringLiteral("urls")).toObject().value(QStringLiteral("admin")).toString();
+    QString service = ports()
+                          .value(QStringLiteral("urls"))
+                          .toObject()
+                          .value(QStringLiteral("service"))
+                          .toString();
+    const OpaqueClient client = registerOpaqueClient(admin, m_token, "retention");
+    QVERIFY2(!client.clientId.isEmpty(), client.body.constData());
+    const QByteArray &basic = client.basic;
+    const QByteArray form = "application/x-www-form-urlencoded";
+    QStringList issued; // old, recent, active: in issue order
+    for (int i = 0; i < 3; ++i) {
+        const HttpResult t = httpPost(QUrl(service + QStringLiteral("/oauth2/token")),
+                                      "grant_type=client_credentials",
+                                      {{"Authorization", basic}, {"Content-Type", form}});
+        QCOMPARE(t.status, 200);
+        issued.append(t.json().value(QStringLiteral("access_token")).toString());
+    }
+    m_proc->terminate();
+    QVERIFY(m_proc->waitForFinished(15000));
+
+    // Age the rows as time would have: every token up to the first of ours issued 41 days ago
+    // and expired 40 days ago, the second expired 19 days ago, the third untouched.
+    auto count = [this] {
+        QSqlDatabase db = QSqlDatabase::database(QStringLiteral("retention"));
+        QSqlQuery q(db);
+        return q.exec(QStringLiteral("SELECT COUNT(*) FROM oauth_tokens")) && q.next()
+                   ? q.value(0).toInt()
+                   : -1;
+    };
+    {
+        QSqlDatabase db =
+            QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), QStringLiteral("retention"));
+        db.setDatabaseName(m_dir->filePath(QStringLiteral("gatehouse.db")));
+        QVERIFY(db.open());
+        QSqlQuery q(db);
+        QVERIFY(q.exec(QStringLiteral("SELECT id FROM oauth_tokens ORDER BY id DESC LIMIT 3")));
+        QList<qint64> ids;
+        while (q.next())
+            ids.prepend(q.value(0).toLongLong());
+        QCOMPARE(ids.size(), 3);
+        const qint64 day = 24LL * 3600 * 1000;
+        const qint64 now = QDateTime::currentMSecsSinceEpoch();
+        QVERIFY(q.prepare(
+            QStringLiteral("UPDATE oauth_tokens SET issued_at = ?, expires_at = ? WHERE id <= ?")));
+        q.addBindValue(now - 41 * day);
+        q.addBindValue(now - 40 * day);
+        q.addBindValue(ids[0]);
+        QVERIFY2(q.exec(), qPrintable(q.lastError().text()));
+        QVERIFY(q.prepare(
+            QStringLiteral("UPDATE oauth_tokens SET issued_at = ?, expires_at = ? WHERE id = ?")));
+        q.addBindValue(now - 20 * day);
+        q.addBindValue(now - 19 * day);
+        q.addBindValue(ids[1]);
+        QVERIFY2(q.exec(), qPrintable(q.lastError().text()));
+        QVERIFY(count() > 3); // earlier tests' tokens come first
+    }
+
+    QVERIFY(startBackend({QStringLiteral("--oauth-token-history-days"), QStringLiteral("30")}));
+    QTRY_COMPARE_WITH_TIMEOUT(count(), 2, 10'000);
+    QSqlDatabase::removeDatabase(QStringLiteral("retention"));
+    service = ports()
+                  .value(QStringLiteral("urls"))
+                  .toObject()
+                  .value(QStringLiteral("service"))
+                  .toString();
+    admin =
+        ports().value(QStringLiteral("urls")).toObject().value(QStringLiteral("admin")).toString();
+    auto active = [&](const QString &token) {
+        const HttpResult r =
+            httpPost(QUrl(service + QStringLiteral("/oauth2/introspect")),
+                     "token=" + token.toUtf8(), {{"Authorization", basic}, {"Content-Type", form}});
+        return r.status == 200 ? r.json().value(QStringLiteral("active")).toBool() : true;
+    };
+    QVERIFY(!active(issued[0]));
+    QVERIFY(!active(issued[1]));
+    QVERIFY(active(issued[2]));
+    // The setting is listed with where it came from.
+    const QJsonArray settings =
+        httpGet(QUrl(admin + QStringLiteral("/admin/v1/settings")), m_token.toUtf8())
+            .json()
+            .value(QStringLiteral("items"))
+            .toArray();
+    QJsonObject setting;
+    for (const QJsonValue v : settings)
+        if (v.toObject().value(QStringLiteral("key")).toString() ==
+            QLatin1String("oauth-token-history-days"))
+            setting = v.toObject();
+    QCOMPARE(setting.value(QStringLiteral("value")).toString(), QStringLiteral("30"));
+    QCOMPARE(setting.value(QStringLiteral("group")).toString(), QStringLiteral("oauth"));
+    m_proc->terminate();
+    QVERIFY(m_proc->waitForFinished(15000));
+    QCOMPARE(m_proc->exitCode(), 0);
 }
 
 void TestHeadlessBackend::portInUseIsReported()

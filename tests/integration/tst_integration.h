@@ -87,6 +87,7 @@ private slots:
     void restartKeepsTokenAndCa();
     void newerDatabaseRefused();
     void tokensKeptThroughTheIssueOrderMigration();
+    void expiredTokensArePrunedAtStart();
     void portInUseIsReported();
 
 private:
@@ -96,6 +97,16 @@ private:
     std::unique_ptr<QTemporaryDir> m_dir;
     std::unique_ptr<QProcess> m_proc;
     QString m_token;
+};
+
+// Retention of expired OAuth tokens and codes (OAuth::TokenRetention), in-process on a real
+// SQLite file with a manual clock.
+class TestOAuthRetention : public QObject
+{
+    Q_OBJECT
+private slots:
+    void tokensGoTheirDaysAfterTheyExpired();
+    void concurrentCallsJoinOnePass();
 };
 
 // The order service and its admin API, in-process on ephemeral ports.

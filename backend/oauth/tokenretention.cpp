@@ -1,0 +1,200 @@
+#include "oauth/tokenretention.h"
+
+#include "core/clock.h"
+#include "core/logging.h"
+#include "core/writequeue.h"
+
+#include <QPointer>
+
+#include <mutex>
+
+namespace Gatehouse::OAuth {
+
+// The writer's `done` callbacks run on the writer thread, possibly after this object is gone:
+// they post to it only through the guard, which the destructor clears.
+struct TokenRetention::Guard
+{
+    std::mutex mutex;
+    TokenRetention *owner = nullptr;
+};
+
+struct TokenRetention::Pass
+{
+    enum Stage { Tokens, Codes, DeviceCodes };
+    qint64 cutoff = 0;
+    Stage stage = Tokens;
+    qint64 cursor = 0; // the last token rowid read
+    Pruned pruned;
+    std::vector<Done> done;
+};
+
+// What one writer job did.
+struct TokenRetention::Chunk
+{
+    Pass::Stage stage = Pass::Tokens;
+    int removed = 0;
+    qint64 cursor = 0;
+    bool last = false; // the stage has nothing more to remove
+};
+
+TokenRetention::TokenRetention(Core::WriteQueue &writer, const Core::Clock &clock, int historyDays,
+                               int chunk)
+    : m_writer(writer), m_clock(clock), m_historyDays(historyDays), m_chunk(std::max(chunk, 1)),
+      m_guard(std::make_shared<Guard>())
+{
+    m_guard->owner = this;
+    m_timer.setInterval(3600 * 1000);
+    connect(&m_timer, &QTimer::timeout, this, [this] { prune(); });
+}
+
+TokenRetention::~TokenRetention()
+{
+    std::lock_guard lock(m_guard->mutex);
+    m_guard->owner = nullptr;
+}
+
+void TokenRetention::start()
+{
+    if (m_historyDays <= 0)
+        return;
+    prune();
+    m_timer.start();
+}
+
+void TokenRetention::prune(Done done)
+{
+    if (m_historyDays <= 0) {
+        if (done)
+            done(Pruned{});
+        return;
+    }
+    if (m_pass) { // joins the pass running
+        if (done)
+            m_pass->done.push_back(std::move(done));
+        return;
+    }
+    m_pass = std::make_unique<Pass>();
+    m_pass->cutoff = m_clock.now().toMSecsSinceEpoch() - qint64(m_historyDays) * 24 * 3600 * 1000;
+    if (done)
+        m_pass->done.push_back(std::move(done));
+    step();
+}
+
+void TokenRetention::step()
+{
+    auto chunk = std::make_shared<Chunk>();
+    chunk->stage = m_pass->stage;
+    const qint64 cutoff = m_pass->cutoff;
+    const qint64 cursor = m_pass->cursor;
+    const int limit = m_chunk;
+    auto work = [chunk, cutoff, cursor, limit](Core::WriteTransaction &tx) -> Core::Result<void> {
+        switch (chunk->stage) {
+        case Pass::Tokens: {
+            // Issue order is rowid order; the first row issued at or after the cutoff ends
+            // the stage. Every row of the chunk is read (the statement runs to its end).
+            Core::Statement &read = tx.stmt("SELECT id, issued_at, expires_at FROM oauth_tokens "
+                                            "WHERE id > ? ORDER BY id LIMIT ?");
+            read.bind(1, cursor).bind(2, limit);
+            std::vector<qint64> expired;
+            int rows = 0;
+            chunk->cursor = cursor;
+            while (read.next()) {
+                ++rows;
+                if (chunk->last)
+                    continue;
+                if (read.int64(1) >= cutoff) {
+                    chunk->last = true;
+                    continue;
+                }
+                chunk->cursor = read.int64(0);
+                if (read.int64(2) < cutoff)
+                    expired.push_back(chunk->cursor);
+            }
+            if (!read.ok())
+                return Core::WriteTransaction::sqlError(read, "token retention");
+            chunk->last = chunk->last || rows < limit;
+            for (const qint64 id : expired) {
+                Core::Statement &del = tx.stmt("DELETE FROM oauth_tokens WHERE id = ?");
+                if (!del.bind(1, id).exec())
+                    return Core::WriteTransaction::sqlError(del, "token retention");
+            }
+            chunk->removed = int(expired.size());
+            return {};
+        }
+        case Pass::Codes: {
+            Core::Statement &del = tx.stmt(
+                "DELETE FROM oauth_codes WHERE hash IN (SELECT c.hash FROM oauth_codes c WHERE "
+                "c.expires_at < ? AND NOT EXISTS (SELECT 1 FROM oauth_tokens t WHERE "
+                "t.code_hash = c.hash) LIMIT ?)");
+            if (!del.bind(1, cutoff).bind(2, limit).exec())
+                return Core::WriteTransaction::sqlError(del, "code retention");
+            chunk->removed = del.changes();
+            chunk->last = chunk->removed < limit;
+            return {};
+        }
+        case Pass::DeviceCodes: {
+            Core::Statement &del =
+                tx.stmt("DELETE FROM oauth_device_codes WHERE hash IN (SELECT hash FROM "
+                        "oauth_device_codes WHERE expires_at < ? LIMIT ?)");
+            if (!del.bind(1, cutoff).bind(2, limit).exec())
+                return Core::WriteTransaction::sqlError(del, "device code retention");
+            chunk->removed = del.changes();
+            chunk->last = chunk->removed < limit;
+            return {};
+        }
+        }
+        return {};
+    };
+    std::weak_ptr<Guard> guard = m_guard;
+    m_writer.submit(std::move(work), [guard, chunk](const Core::Result<void> &r) {
+        const auto g = guard.lock();
+        if (!g)
+            return;
+        std::lock_guard lock(g->mutex);
+        if (TokenRetention *owner = g->owner)
+            QMetaObject::invokeMethod(
+                owner, [owner, chunk, r] { owner->chunkDone(chunk, r); }, Qt::QueuedConnection);
+    });
+}
+
+void TokenRetention::chunkDone(const std::shared_ptr<Chunk> &chunk, const Core::Result<void> &r)
+{
+    if (!m_pass)
+        return;
+    if (!r)
+        return finish(r.error());
+    Pass &p = *m_pass;
+    switch (chunk->stage) {
+    case Pass::Tokens:
+        p.pruned.tokens += chunk->removed;
+        p.cursor = chunk->cursor;
+        break;
+    case Pass::Codes:
+        p.pruned.codes += chunk->removed;
+        break;
+    case Pass::DeviceCodes:
+        p.pruned.deviceCodes += chunk->removed;
+        break;
+    }
+    if (chunk->last) {
+        if (p.stage == Pass::DeviceCodes)
+            return finish(p.pruned);
+        p.stage = Pass::Stage(p.stage + 1);
+    }
+    step();
+}
+
+void TokenRetention::finish(const Core::Result<Pruned> &r)
+{
+    const std::unique_ptr<Pass> pass = std::move(m_pass);
+    if (!r)
+        qCWarning(lcDb) << "pruning expired OAuth tokens failed:" << r.error().message;
+    else if (r->tokens + r->codes + r->deviceCodes > 0)
+        qCInfo(lcDb) << "pruned" << r->tokens << "tokens," << r->codes << "authorization codes and"
+                     << r->deviceCodes << "device codes expired more than" << m_historyDays
+                     << "days ago";
+    for (const Done &done : pass->done)
+        done(r);
+}
+
+} // namespace Gatehouse::OAuth

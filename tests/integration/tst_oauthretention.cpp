@@ -1,0 +1,208 @@
+#include "integration/tst_integration.h"
+
+#include "core/clock.h"
+#include "core/database.h"
+#include "core/writequeue.h"
+#include "oauth/oauthstore.h"
+#include "oauth/tokenretention.h"
+
+#include <QSqlQuery>
+#include <QtTest>
+
+using namespace Gatehouse;
+
+namespace {
+
+constexpr qint64 kDay = 24LL * 3600 * 1000;
+
+// A real SQLite file with the OAuth tables, its writer, and a manual clock at `t`.
+struct Store
+{
+    const QDateTime now =
+        QDateTime::fromString(QStringLiteral("2026-11-21T12:00:00Z"), Qt::ISODate);
+    const qint64 t = now.toMSecsSinceEpoch();
+    Core::ManualClock clock{now};
+    QTemporaryDir dir;
+    std::unique_ptr<Core::Database> db;
+    std::unique_ptr<Core::WriteQueue> writer;
+
+    bool open()
+    {
+        auto opened = Core::Database::open(
+            dir.filePath(QStringLiteral("retention.db")),
+            Core::Database::coreMigrations()
+                << OAuth::OAuthStore::migration() << OAuth::OAuthStore::usersAndCodes()
+                << OAuth::OAuthStore::deviceCodes() << OAuth::OAuthStore::registration()
+                << OAuth::OAuthStore::assertions() << OAuth::OAuthStore::tokensInIssueOrder()
+                << OAuth::OAuthStore::userTokensIndex());
+        if (!opened) {
+            qWarning() << opened.error().message;
+            return false;
+        }
+        db = std::move(*opened);
+        writer = std::make_unique<Core::WriteQueue>(*db, QStringLiteral("retention-writer"));
+        return true;
+    }
+
+    bool exec(const QString &sql, const QVariantList &values = {})
+    {
+        auto r = writer->run([&](Core::WriteTransaction &tx) -> Core::Result<void> {
+            QSqlQuery &q = tx.query(sql);
+            for (const QVariant &v : values)
+                q.addBindValue(v);
+            if (!q.exec())
+                return Core::WriteTransaction::sqlError(q, "seed");
+            return {};
+        });
+        if (!r)
+            qWarning() << r.error().message;
+        return bool(r);
+    }
+
+    // A token row: issued and expiring at the given times, optionally from a code.
+    bool token(const QString &hash, qint64 issuedAt, qint64 expiresAt, const QString &code = {})
+    {
+        return exec(QStringLiteral("INSERT INTO oauth_tokens (hash, kind, format, client_id, "
+                                   "subject, scope, audience, issued_at, expires_at, code_hash) "
+                                   "VALUES (?, 'access', 'opaque', 'c', 'c', '', '', ?, ?, ?)"),
+                    {hash, issuedAt, expiresAt,
+                     code.isEmpty() ? QVariant(QMetaType::fromType<QString>()) : code});
+    }
+
+    QStringList column(const QString &sql) const
+    {
+        QStringList out;
+        QSqlQuery q(db->connection());
+        if (q.exec(sql))
+            while (q.next())
+                out.append(q.value(0).toString());
+        out.sort();
+        return out;
+    }
+};
+
+// Runs one pass to its end on this thread's event loop.
+std::optional<OAuth::TokenRetention::Pruned> runPass(OAuth::TokenRetention &retention)
+{
+    std::optional<Core::Result<OAuth::TokenRetention::Pruned>> result;
+    retention.prune([&](const Core::Result<OAuth::TokenRetention::Pruned> &r) { result = r; });
+    if (!QTest::qWaitFor([&] { return result.has_value(); }, 10'000))
+        return std::nullopt;
+    if (!*result) {
+        qWarning() << result->error().message;
+        return std::nullopt;
+    }
+    return **result;
+}
+
+} // namespace
+
+void TestOAuthRetention::tokensGoTheirDaysAfterTheyExpired()
+{
+    Store s;
+    QVERIFY(s.open());
+    const qint64 t = s.t;
+    Core::ManualClock &clock = s.clock;
+    // Issue order (rowid) as the token endpoint writes them: oldest first.
+    QVERIFY(s.token(QStringLiteral("expired-40d"), t - 41 * kDay, t - 40 * kDay));
+    QVERIFY(s.token(QStringLiteral("long-lived"), t - 40 * kDay, t + 10 * kDay)); // not expired
+    QVERIFY(s.token(QStringLiteral("from-old-code"), t - 39 * kDay, t - 38 * kDay,
+                    QStringLiteral("code-a")));
+    QVERIFY(s.token(QStringLiteral("expired-31d"), t - 32 * kDay, t - 31 * kDay));
+    QVERIFY(s.token(QStringLiteral("kept-code-token"), t - 31 * kDay, t - 29 * kDay,
+                    QStringLiteral("code-b")));
+    QVERIFY(s.token(QStringLiteral("expired-29d"), t - 30 * kDay, t - 29 * kDay));
+    QVERIFY(s.token(QStringLiteral("expired-1d"), t - 2 * kDay, t - 1 * kDay));
+    QVERIFY(s.token(QStringLiteral("active"), t - 1000, t + 3600 * 1000));
+    // A row issued after the cutoff yet expired long before it (a clock set back): the pass
+    // stops at the first row issued after the cutoff (expired-29d) and never reads it.
+    QVERIFY(s.token(QStringLiteral("after-cutoff"), t - 1 * kDay, t - 90 * kDay));
+
+    const QString code = QStringLiteral(
+        "INSERT INTO oauth_codes (hash, client_id, user_id, scope, auth_time, issued_at, "
+        "expires_at) VALUES (?, 'c', 'u', '', 0, ?, ?)");
+    QVERIFY(s.exec(code, {QStringLiteral("code-a"), t - 39 * kDay, t - 39 * kDay + 60'000}));
+    QVERIFY(s.exec(code, {QStringLiteral("code-b"), t - 31 * kDay, t - 31 * kDay + 60'000}));
+    QVERIFY(s.exec(code, {QStringLiteral("code-unused"), t - 35 * kDay, t - 35 * kDay + 60'000}));
+    QVERIFY(s.exec(code, {QStringLiteral("code-recent"), t - 1000, t + 59'000}));
+    const QString device = QStringLiteral(
+        "INSERT INTO oauth_device_codes (hash, user_code, client_id, scope, status, issued_at, "
+        "expires_at, interval_s) VALUES (?, ?, 'c', '', 'pending', ?, ?, 5)");
+    QVERIFY(s.exec(device, {QStringLiteral("device-old"), QStringLiteral("AAAA"), t - 40 * kDay,
+                            t - 40 * kDay + 600'000}));
+    QVERIFY(s.exec(
+        device, {QStringLiteral("device-recent"), QStringLiteral("BBBB"), t - 1000, t + 599'000}));
+
+    // Chunks of 2 rows: the pass is a chain of writer jobs.
+    OAuth::TokenRetention retention(*s.writer, clock, 30, 2);
+    const auto pruned = runPass(retention);
+    QVERIFY(pruned);
+    QCOMPARE(pruned->tokens, 3); // expired-40d, from-old-code, expired-31d
+    QCOMPARE(pruned->codes, 2);  // code-a (its token went in this pass), code-unused
+    QCOMPARE(pruned->deviceCodes, 1);
+    QVERIFY(!retention.running());
+    QCOMPARE(s.column(QStringLiteral("SELECT hash FROM oauth_tokens")),
+             (QStringList{QStringLiteral("active"), QStringLiteral("after-cutoff"),
+                          QStringLiteral("expired-1d"), QStringLiteral("expired-29d"),
+                          QStringLiteral("kept-code-token"), QStringLiteral("long-lived")}));
+    QCOMPARE(s.column(QStringLiteral("SELECT hash FROM oauth_codes")),
+             (QStringList{QStringLiteral("code-b"), QStringLiteral("code-recent")}));
+    QCOMPARE(s.column(QStringLiteral("SELECT hash FROM oauth_device_codes")),
+             QStringList{QStringLiteral("device-recent")});
+
+    // A second pass finds nothing more; two days later expired-29d and kept-code-token go,
+    // and code-b with its last token.
+    QCOMPARE(runPass(retention)->tokens, 0);
+    clock.advance(2 * kDay);
+    const auto later = runPass(retention);
+    QVERIFY(later);
+    QCOMPARE(later->tokens, 2);
+    QCOMPARE(later->codes, 1);
+    QCOMPARE(s.column(QStringLiteral("SELECT hash FROM oauth_codes")),
+             QStringList{QStringLiteral("code-recent")});
+
+    // 0 days keeps everything.
+    clock.advance(1000 * kDay);
+    OAuth::TokenRetention keepAll(*s.writer, clock, 0, 2);
+    const auto none = runPass(keepAll);
+    QVERIFY(none);
+    QCOMPARE(none->tokens + none->codes + none->deviceCodes, 0);
+    QCOMPARE(s.column(QStringLiteral("SELECT hash FROM oauth_tokens")).size(), 4);
+    s.writer->stop();
+}
+
+// A call while a pass runs joins it: both callers hear of the one pass. Destroying the
+// retention with a writer job in flight is safe (the job's callback finds no owner).
+void TestOAuthRetention::concurrentCallsJoinOnePass()
+{
+    Store s;
+    QVERIFY(s.open());
+    const qint64 t = s.t;
+    Core::ManualClock &clock = s.clock;
+    for (int i = 0; i < 50; ++i)
+        QVERIFY(s.token(QStringLiteral("old-%1").arg(i), t - 60 * kDay + i, t - 50 * kDay));
+    OAuth::TokenRetention retention(*s.writer, clock, 30, 7);
+    int calls = 0;
+    int total = 0;
+    auto done = [&](const Core::Result<OAuth::TokenRetention::Pruned> &r) {
+        ++calls;
+        total += r ? r->tokens : -1000;
+    };
+    retention.prune(done);
+    QVERIFY(retention.running());
+    retention.prune(done);
+    QVERIFY(QTest::qWaitFor([&] { return calls == 2; }, 10'000));
+    QCOMPARE(total, 100); // both saw the pass that removed the 50
+    QCOMPARE(s.column(QStringLiteral("SELECT hash FROM oauth_tokens")).size(), 0);
+
+    for (int i = 0; i < 50; ++i)
+        QVERIFY(s.token(QStringLiteral("again-%1").arg(i), t - 60 * kDay + i, t - 50 * kDay));
+    {
+        OAuth::TokenRetention shortLived(*s.writer, clock, 30, 1);
+        shortLived.prune();
+    } // destroyed with its first job queued
+    QVERIFY(s.writer->run([](Core::WriteTransaction &) { return Core::Result<void>(); }));
+    QCoreApplication::processEvents();
+    QCOMPARE(s.column(QStringLiteral("SELECT hash FROM oauth_tokens")).size(), 49);
+    s.writer->stop();
+}
