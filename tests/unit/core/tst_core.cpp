@@ -11,6 +11,8 @@
 #include "core/settingsstore.h"
 #include "core/writequeue.h"
 
+#include <QDir>
+#include <QFileInfo>
 #include <QMutex>
 #include <QRegularExpression>
 #include <QSemaphore>
@@ -22,6 +24,8 @@
 #include <QtTest>
 
 #include <atomic>
+
+#include <unistd.h>
 
 using namespace Gatehouse;
 using namespace Gatehouse::Core;
@@ -558,6 +562,56 @@ private slots:
         QVERIFY(rows.exec(QStringLiteral("SELECT COUNT(*), SUM(n) FROM rows")) && rows.next());
         QCOMPARE(rows.value(0).toInt(), 9);
         QCOMPARE(rows.value(1).toInt(), 28);
+    }
+
+    void writerJobsJournalInMemory()
+    {
+        // Every writer job runs in a SAVEPOINT, and SQLite copies each page the job changes
+        // into a statement journal. Above SQLite's default of 64 KiB that journal became a
+        // temporary file (deleted at once, named etilqs_*): a write per page and a file per
+        // batch. A job that changes about 2 MiB of existing pages now keeps it in memory: no
+        // such file is open while the job runs.
+        QTemporaryDir dir;
+        QList<Migration> m = Database::coreMigrations();
+        m.append({2,
+                  QStringLiteral("test: rows"),
+                  {QStringLiteral("CREATE TABLE rows (id INTEGER PRIMARY KEY, data BLOB)")}});
+        auto db = Database::open(dir.filePath(QStringLiteral("j.db")), m);
+        QVERIFY(db.ok());
+        WriteQueue writer(**db, QStringLiteral("test-writer"));
+        auto seeded = writer.run([](WriteTransaction &tx) -> Result<void> {
+            for (int i = 0; i < 2000; ++i) {
+                Statement &q = tx.stmt("INSERT INTO rows (data) VALUES (zeroblob(1000))");
+                if (!q.exec())
+                    return WriteTransaction::sqlError(q, "seed");
+            }
+            return {};
+        });
+        QVERIFY(seeded.ok());
+        auto journalFiles = [] { // open files named etilqs_* (deleted at once by SQLite)
+            int n = 0;
+            const QDir fds(QStringLiteral("/proc/self/fd"));
+            for (const QString &fd : fds.entryList(QDir::AllEntries | QDir::System)) {
+                char target[4096];
+                const ssize_t len =
+                    readlink(fds.filePath(fd).toLocal8Bit().constData(), target, sizeof target - 1);
+                if (len > 0 && QByteArray(target, int(len)).contains("etilqs_"))
+                    ++n;
+            }
+            return n;
+        };
+        int duringJob = -1;
+        auto changed = writer.run([&](WriteTransaction &tx) -> Result<void> {
+            Statement &q = tx.stmt("UPDATE rows SET data = zeroblob(1001)");
+            if (!q.exec())
+                return WriteTransaction::sqlError(q, "update");
+            if (q.changes() != 2000)
+                return makeError(QStringLiteral("test"), QStringLiteral("rows not changed"));
+            duringJob = journalFiles();
+            return {};
+        });
+        QVERIFY2(changed.ok(), qPrintable(changed.ok() ? QString() : changed.error().message));
+        QCOMPARE(duringJob, 0);
     }
 
     void writerCheckpointsTheWalOnItsOwnThread()
