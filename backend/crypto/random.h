@@ -7,7 +7,8 @@
 // rather than hand out predictable bytes: fail closed.
 namespace Gatehouse::Crypto::Random {
 
-// n random bytes; empty for n <= 0.
+// n random bytes; empty for n <= 0. Draws of up to 64 bytes come from a per-thread buffer
+// that RAND_bytes fills 4 KiB at a time (random.cpp says why and how it stays safe).
 QByteArray bytes(int n);
 
 // nBytes random bytes, base64url without padding (RFC 4648 section 5): an opaque
@@ -19,8 +20,9 @@ QString token(int nBytes = 32);
 // 64 does; such a draw is replaced by a new one).
 QString identifier(int nBytes);
 
-// Frees OpenSSL's per-thread state (its DRBGs) of the calling thread; the next use creates
-// it again. For pool threads before they end (HttpServer::setPoolThreadCleanup).
+// Frees OpenSSL's per-thread state (its DRBGs) and wipes this thread's buffer of random
+// bytes; the next use creates them again. For pool threads before they end
+// (HttpServer::setPoolThreadCleanup).
 void releaseThreadState();
 
 // A version 4 UUID (RFC 4122 section 4.4) in canonical lower-case form, no braces.

@@ -31,6 +31,8 @@
 #include <openssl/rsa.h>
 
 #include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 using namespace Gatehouse;
 using namespace Gatehouse::Crypto;
@@ -266,6 +268,74 @@ private slots:
         QCOMPARE(a.size(), 32);
         QCOMPARE(b.size(), 32);
         QVERIFY(a != b);
+    }
+
+    void randomBytesFromTheBufferNeverRepeat()
+    {
+        // Draws of up to 64 bytes come from a per-thread buffer of 4 KiB: thousands of draws
+        // across many refills are all different, none is the wiped (zero) part of the buffer,
+        // and the bytes are evenly spread (each value about 1/256 of 1 MiB).
+        QSet<QByteArray> seen;
+        QList<qint64> counts(256, 0);
+        qint64 total = 0;
+        for (int i = 0; i < 20'000; ++i) {
+            const int n = QList<int>{1, 10, 16, 31, 64, 65, 100}[i % 7];
+            const QByteArray b = Random::bytes(n);
+            QCOMPARE(b.size(), n);
+            if (n >= 10) {
+                QVERIFY2(!seen.contains(b), "a draw repeated");
+                seen.insert(b);
+                QVERIFY(b != QByteArray(n, '\0'));
+            }
+            for (const char c : b)
+                ++counts[quint8(c)];
+            total += n;
+        }
+        for (int v = 0; v < 256; ++v) {
+            const double share = double(counts[v]) * 256 / double(total);
+            QVERIFY2(share > 0.9 && share < 1.1,
+                     qPrintable(QStringLiteral("byte %1: %2 of the expected").arg(v).arg(share)));
+        }
+    }
+
+    void forkedChildDrawsOtherBytes()
+    {
+        // A forked child starts with a copy of its parent's buffer; it must not hand out the
+        // bytes the parent hands out next.
+        QCOMPARE(Random::bytes(16).size(), 16); // the buffer is filled now
+        int fds[2];
+        QCOMPARE(pipe(fds), 0);
+        const pid_t child = fork();
+        QVERIFY(child >= 0);
+        if (child == 0) {
+            QByteArray drawn;
+            for (int i = 0; i < 8; ++i)
+                drawn += Random::bytes(32);
+            const bool written =
+                write(fds[1], drawn.constData(), size_t(drawn.size())) == ssize_t(drawn.size());
+            _exit(written ? 0 : 1);
+        }
+        ::close(fds[1]);
+        QByteArray parent;
+        for (int i = 0; i < 8; ++i)
+            parent += Random::bytes(32);
+        QByteArray fromChild(256, '\0');
+        qsizetype got = 0;
+        while (got < fromChild.size()) {
+            const ssize_t r = read(fds[0], fromChild.data() + got, size_t(fromChild.size() - got));
+            if (r <= 0)
+                break;
+            got += r;
+        }
+        ::close(fds[0]);
+        int status = -1;
+        QCOMPARE(waitpid(child, &status, 0), child);
+        QVERIFY(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+        QCOMPARE(got, qsizetype(256));
+        for (int i = 0; i < 8; ++i)
+            for (int j = 0; j < 8; ++j)
+                QVERIFY2(parent.mid(i * 32, 32) != fromChild.mid(j * 32, 32),
+                         "parent and child drew the same bytes");
     }
 
     void randomToken_data()
