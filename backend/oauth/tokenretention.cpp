@@ -4,8 +4,6 @@
 #include "core/logging.h"
 #include "core/writequeue.h"
 
-#include <QPointer>
-
 #include <mutex>
 
 namespace Gatehouse::OAuth {

@@ -1267,7 +1267,7 @@ void TestHeadlessBackend::expiredTokensArePrunedAtStart()
 
     // Age the rows as time would have: every token up to the first of ours issued 41 days ago
     // and expired 40 days ago, the second expired 19 days ago, the third untouched.
-    auto count = [this] {
+    auto count = [] {
         QSqlDatabase db = QSqlDatabase::database(QStringLiteral("retention"));
         QSqlQuery q(db);
         return q.exec(QStringLiteral("SELECT COUNT(*) FROM oauth_tokens")) && q.next()
@@ -1299,7 +1299,7 @@ void TestHeadlessBackend::expiredTokensArePrunedAtStart()
         q.addBindValue(now - 19 * day);
         q.addBindValue(ids[1]);
         QVERIFY2(q.exec(), qPrintable(q.lastError().text()));
-        QVERIFY(count() > 3); // earlier tests' tokens come first
+        QVERIFY(count() >= 3); // and the tokens of earlier tests, if they ran
     }
 
     QVERIFY(startBackend({QStringLiteral("--oauth-token-history-days"), QStringLiteral("30")}));
