@@ -42,7 +42,7 @@ namespace {
 QByteArray sseFrame(const Core::Event &e)
 {
     return "id: " + QByteArray::number(e.seq) + "\nevent: " + e.type.toUtf8() +
-           "\ndata: " + QJsonDocument(e.toJson()).toJson(QJsonDocument::Compact) + "\n\n";
+           "\ndata: " + e.toJsonText() + "\n\n";
 }
 
 // The frame for this reader: the event, or (for an event of an area the token may not read)
@@ -52,7 +52,7 @@ QByteArray sseFrameFor(const AdminPrincipal &reader, const Core::Event &e)
     if (e.type == StatsSeries::eventType()) {
         // Everybody's event, but each counter only for the readers of its area.
         Core::Event filtered = e;
-        filtered.data = StatsSeries::forReader(e.data, reader);
+        filtered.setData(StatsSeries::forReader(e.data(), reader));
         return sseFrame(filtered);
     }
     const QString area = AdminTokens::areaOfEvent(e.type);

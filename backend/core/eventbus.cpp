@@ -1,16 +1,65 @@
 #include "core/eventbus.h"
 
 #include "core/clock.h"
+#include "core/jsonwriter.h"
+
+#include <QJsonDocument>
 #include <algorithm>
 
 namespace Gatehouse::Core {
+
+QJsonObject Event::data() const
+{
+    if (m_dataJson.isEmpty())
+        return m_data;
+    return QJsonDocument::fromJson(m_dataJson).object();
+}
+
+QByteArray Event::dataJson() const
+{
+    if (!m_dataJson.isEmpty())
+        return m_dataJson;
+    return QJsonDocument(m_data).toJson(QJsonDocument::Compact);
+}
+
+QJsonValue Event::value(QLatin1StringView key) const
+{
+    if (m_dataJson.isEmpty())
+        return m_data.value(key);
+    return jsonObjectMember(m_dataJson, key).value_or(QJsonValue(QJsonValue::Undefined));
+}
+
+void Event::setData(const QJsonObject &data)
+{
+    m_data = data;
+    m_dataJson.clear();
+}
+
+void Event::setDataJson(const QByteArray &json)
+{
+    m_data = {};
+    m_dataJson = json.isEmpty() ? QByteArrayLiteral("{}") : json;
+}
 
 QJsonObject Event::toJson() const
 {
     return QJsonObject{{QStringLiteral("seq"), seq},
                        {QStringLiteral("type"), type},
                        {QStringLiteral("time"), time.toUTC().toString(Qt::ISODateWithMs)},
-                       {QStringLiteral("data"), data}};
+                       {QStringLiteral("data"), data()}};
+}
+
+QByteArray Event::toJsonText() const
+{
+    if (m_dataJson.isEmpty())
+        return QJsonDocument(toJson()).toJson(QJsonDocument::Compact);
+    // The members in the order QJsonObject sorts them, as toJson() comes out.
+    return JsonObjectWriter()
+        .addRaw("data", m_dataJson)
+        .add("seq", seq)
+        .add("time", time.toUTC().toString(Qt::ISODateWithMs))
+        .add("type", type)
+        .finish();
 }
 
 EventBus::EventBus(const Clock &clock, int historySize, QObject *parent)
@@ -22,12 +71,25 @@ EventBus::EventBus(const Clock &clock, int historySize, QObject *parent)
 Event EventBus::publish(const QString &type, const QJsonObject &data)
 {
     Event e;
+    e.type = type;
+    e.setData(data);
+    return publishEvent(std::move(e));
+}
+
+Event EventBus::publishJson(const QString &type, const QByteArray &json)
+{
+    Event e;
+    e.type = type;
+    e.setDataJson(json);
+    return publishEvent(std::move(e));
+}
+
+Event EventBus::publishEvent(Event e)
+{
     {
         QMutexLocker lock(&m_mutex);
         e.seq = ++m_seq;
-        e.type = type;
         e.time = m_clock.now();
-        e.data = data;
         m_history.append(e);
         if (m_history.size() > m_historySize)
             m_history.remove(0, m_history.size() - m_historySize);

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <QByteArray>
 #include <QDateTime>
 #include <QJsonObject>
 #include <QList>
@@ -17,9 +18,25 @@ struct Event
     qint64 seq = 0;
     QString type;
     QDateTime time;
-    QJsonObject data;
+
+    // The data is held as an object or as the object's compact JSON text: publishers on hot
+    // paths (an order makes some twenty events) write text, which the SSE stream sends as it
+    // is, and which is parsed only when somebody asks for the object.
+    QJsonObject data() const;
+    QByteArray dataJson() const;
+    // One member of the data (Undefined when absent), without parsing the rest of a text.
+    QJsonValue value(QLatin1StringView key) const;
+    bool hasDataText() const { return !m_dataJson.isEmpty(); }
+    void setData(const QJsonObject &data);
+    void setDataJson(const QByteArray &json); // one JSON object's text
 
     QJsonObject toJson() const;
+    // {"data":{...},"seq":N,"time":"...","type":"..."}: toJson() as compact text.
+    QByteArray toJsonText() const;
+
+private:
+    QJsonObject m_data;
+    QByteArray m_dataJson;
 };
 
 // Thread-safe publish/subscribe with a bounded history so a reconnecting client can
@@ -31,6 +48,8 @@ public:
     explicit EventBus(const Clock &clock, int historySize = 1000, QObject *parent = nullptr);
 
     Event publish(const QString &type, const QJsonObject &data = {});
+    // `json` is the data object's compact text (e.g. from JsonObjectWriter).
+    Event publishJson(const QString &type, const QByteArray &json);
     QList<Event> since(qint64 seq) const;
     qint64 lastSeq() const;
     qint64 publishedCount() const;
@@ -39,6 +58,8 @@ signals:
     void published(const Gatehouse::Core::Event &event);
 
 private:
+    Event publishEvent(Event e);
+
     const Clock &m_clock;
     const int m_historySize;
     mutable QMutex m_mutex;

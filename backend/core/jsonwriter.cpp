@@ -2,6 +2,9 @@
 
 #include <QJsonArray>
 #include <QJsonDocument>
+#include <QLocale>
+
+#include <cmath>
 
 namespace Gatehouse::Core {
 
@@ -85,6 +88,126 @@ void appendJsonString(QByteArray &out, QStringView s)
     out += '"';
 }
 
+namespace {
+
+qsizetype skipSpace(QByteArrayView s, qsizetype i)
+{
+    while (i < s.size() && (s[i] == ' ' || s[i] == '\t' || s[i] == '\n' || s[i] == '\r'))
+        ++i;
+    return i;
+}
+
+// s[i] is '"': the index just past the closing quote, or -1.
+qsizetype skipString(QByteArrayView s, qsizetype i)
+{
+    for (++i; i < s.size(); ++i) {
+        if (s[i] == '\\')
+            ++i;
+        else if (s[i] == '"')
+            return i + 1;
+    }
+    return -1;
+}
+
+// The index just past the value that starts at s[i], or -1. Only finds its end: the value
+// itself is checked when it is parsed.
+qsizetype skipValue(QByteArrayView s, qsizetype i)
+{
+    if (i >= s.size())
+        return -1;
+    if (s[i] == '"')
+        return skipString(s, i);
+    if (s[i] == '{' || s[i] == '[') {
+        int depth = 0;
+        while (i < s.size()) {
+            const char c = s[i];
+            if (c == '"') {
+                i = skipString(s, i);
+                if (i < 0)
+                    return -1;
+                continue;
+            }
+            if (c == '{' || c == '[') {
+                ++depth;
+            } else if (c == '}' || c == ']') {
+                if (--depth == 0)
+                    return i + 1;
+            }
+            ++i;
+        }
+        return -1;
+    }
+    qsizetype j = i; // a number or a literal
+    while (j < s.size() && s[j] != ',' && s[j] != '}' && s[j] != ']' && s[j] != ' ' &&
+           s[j] != '\t' && s[j] != '\n' && s[j] != '\r')
+        ++j;
+    return j > i ? j : -1;
+}
+
+std::optional<QJsonValue> parseOne(QByteArrayView text)
+{
+    QByteArray wrapped;
+    wrapped.reserve(text.size() + 2);
+    wrapped += '[';
+    wrapped += text;
+    wrapped += ']';
+    QJsonParseError error{};
+    const QJsonDocument doc = QJsonDocument::fromJson(wrapped, &error);
+    if (error.error != QJsonParseError::NoError || doc.array().size() != 1)
+        return std::nullopt;
+    return doc.array().at(0);
+}
+
+} // namespace
+
+std::optional<QJsonValue> jsonObjectMember(QByteArrayView object, QLatin1StringView key)
+{
+    qsizetype i = skipSpace(object, 0);
+    if (i >= object.size() || object[i] != '{')
+        return std::nullopt;
+    i = skipSpace(object, i + 1);
+    if (i < object.size() && object[i] == '}')
+        return std::nullopt;
+    for (;;) {
+        if (i >= object.size() || object[i] != '"')
+            return std::nullopt;
+        const qsizetype keyStart = i;
+        i = skipString(object, i);
+        if (i < 0)
+            return std::nullopt;
+        const QByteArrayView rawKey = object.sliced(keyStart + 1, i - keyStart - 2);
+        i = skipSpace(object, i);
+        if (i >= object.size() || object[i] != ':')
+            return std::nullopt;
+        i = skipSpace(object, i + 1);
+        const qsizetype valueStart = i;
+        i = skipValue(object, i);
+        if (i < 0)
+            return std::nullopt;
+        bool match = false;
+        if (rawKey.contains('\\')) { // an escaped name: compare it decoded
+            const auto name = parseOne(object.sliced(keyStart, rawKey.size() + 2));
+            match = name && name->toString() == key;
+        } else {
+            match = rawKey == QByteArrayView(key.data(), key.size());
+        }
+        if (match)
+            return parseOne(object.sliced(valueStart, i - valueStart));
+        i = skipSpace(object, i);
+        if (i >= object.size() || object[i] != ',')
+            return std::nullopt; // '}' (no such member) or not an object
+        i = skipSpace(object, i + 1);
+    }
+}
+
+JsonObjectWriter JsonObjectWriter::extending(const QByteArray &object)
+{
+    JsonObjectWriter w;
+    if (object.size() >= 2 && object.startsWith('{') && object.endsWith('}'))
+        w.m_out = object.chopped(1);
+    return w;
+}
+
 void JsonObjectWriter::key(const char *name)
 {
     if (m_out.size() > 1)
@@ -117,6 +240,42 @@ JsonObjectWriter &JsonObjectWriter::add(QStringView name, const QJsonValue &valu
     // Qt's own serialization of the value: the one element of a compact array, unwrapped.
     const QByteArray array = QJsonDocument(QJsonArray{value}).toJson(QJsonDocument::Compact);
     m_out.append(QByteArrayView(array).sliced(1, array.size() - 2));
+    return *this;
+}
+
+JsonObjectWriter &JsonObjectWriter::addNull(const char *name)
+{
+    key(name);
+    m_out += "null";
+    return *this;
+}
+
+JsonObjectWriter &JsonObjectWriter::addBool(const char *name, bool value)
+{
+    key(name);
+    m_out += value ? "true" : "false";
+    return *this;
+}
+
+JsonObjectWriter &JsonObjectWriter::addDouble(const char *name, double value)
+{
+    key(name);
+    if (std::isfinite(value))
+        m_out += QByteArray::number(value, 'g', QLocale::FloatingPointShortest);
+    else
+        m_out += "null";
+    return *this;
+}
+
+JsonObjectWriter &JsonObjectWriter::addTextOrNull(const char *name, QStringView value)
+{
+    return value.isEmpty() ? addNull(name) : add(name, value);
+}
+
+JsonObjectWriter &JsonObjectWriter::addRaw(const char *name, QByteArrayView json)
+{
+    key(name);
+    m_out += json;
     return *this;
 }
 

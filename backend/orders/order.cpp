@@ -3,6 +3,7 @@
 #include "core/jsontypename.h"
 
 #include "core/clock.h"
+#include "core/jsonwriter.h"
 
 #include <QDateTime>
 #include <QJsonArray>
@@ -114,6 +115,37 @@ QJsonObject Order::toJson() const
     if (!callbackUrl.isEmpty())
         o.insert(QStringLiteral("orderStatusCallbackUrl"), callbackUrl);
     return o;
+}
+
+QByteArray Order::toJsonText() const
+{
+    Core::JsonObjectWriter out;
+    QByteArray lineArray = QByteArrayLiteral("[");
+    for (const OrderLine &l : lines) {
+        out.add("id", l.id)
+            .add("upc", l.upc)
+            .add("orderQuantity", qint64(l.orderQuantity))
+            .add("quantityAllocated", qint64(l.quantityAllocated));
+        if (!l.beerId.isEmpty())
+            out.add("beerId", l.beerId);
+        if (lineArray.size() > 1)
+            lineArray += ',';
+        lineArray += out.finish();
+    }
+    lineArray += ']';
+    out.add("id", id).add("customerId", customerId);
+    if (customerRef)
+        out.add("customerRef", *customerRef);
+    else
+        out.addNull("customerRef");
+    out.addRaw("beerOrderLines", lineArray)
+        .add("orderStatus", statusName(status))
+        .add("version", qint64(version))
+        .add("createdDate", isoTime(createdAt))
+        .add("lastModifiedDate", isoTime(updatedAt));
+    if (!callbackUrl.isEmpty())
+        out.add("orderStatusCallbackUrl", callbackUrl);
+    return out.finish();
 }
 
 QString Order::location() const

@@ -2,6 +2,7 @@
 
 #include "core/result.h"
 
+#include <QByteArray>
 #include <QJsonObject>
 #include <QList>
 #include <QString>
@@ -53,6 +54,9 @@ struct Order
     qint64 updatedAt = 0;
 
     QJsonObject toJson() const;
+    // toJson() as compact text, written directly (the order's 201 body is made on the
+    // database writer's thread, the one serial point of order creation).
+    QByteArray toJsonText() const;
     QString location() const; // /v1/customers/{customerId}/orders/{id}
 };
 

@@ -1,5 +1,6 @@
 #include "webhooks/webhookstore.h"
 
+#include "core/jsonwriter.h"
 #include "core/writequeue.h"
 #include "crypto/random.h"
 #include "webhooks/signer.h"
@@ -116,6 +117,24 @@ QJsonObject Delivery::toJson() const
                                                   ? timeOrNull(nextAttemptAt)
                                                   : QJsonValue(QJsonValue::Null));
     return o;
+}
+
+void Delivery::writeJson(Core::JsonObjectWriter &out) const
+{
+    out.add("id", id)
+        .add("orderId", subjectId)
+        .add("customerId", ownerId)
+        .add("endpointId", endpointId)
+        .add("url", url)
+        .add("orderStatus", label)
+        .add("seq", seq)
+        .add("state", state)
+        .add("attempts", qint64(attempts))
+        .add("createdAt", isoTime(createdAt));
+    if (state == QLatin1String("pending") && nextAttemptAt > 0)
+        out.add("nextAttemptAt", isoTime(nextAttemptAt));
+    else
+        out.addNull("nextAttemptAt");
 }
 
 Core::Migration WebhookStore::migration()

@@ -13,8 +13,9 @@
 #include <optional>
 
 namespace Gatehouse::Core {
+class JsonObjectWriter;
 class WriteTransaction;
-}
+} // namespace Gatehouse::Core
 
 namespace Gatehouse::Webhooks {
 
@@ -37,6 +38,8 @@ struct Delivery
     bool manual = false; // a redelivery asked for by an administrator: one attempt, not ordered
 
     QJsonObject toJson() const; // without the payload bytes
+    // The members of toJson() into `out` (for the events published as text).
+    void writeJson(Core::JsonObjectWriter &out) const;
 };
 
 struct NewDelivery

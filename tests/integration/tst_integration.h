@@ -129,6 +129,7 @@ private slots:
     void duplicateCustomerRefConflicts();
     void idempotencyKey();
     void lifecycleToDelivered();
+    void orderTextMatchesItsObject();
     void pendingInventoryThenRestock();
     void validationAndAllocationExceptions();
     void cancelReturnsStock();

@@ -510,12 +510,24 @@ void TestOrders::idempotencyKey()
 void TestOrders::lifecycleToDelivered()
 {
     const qint64 firstEvent = m_backend->events().lastSeq() + 1;
-    const QString id =
+    const QJsonObject created =
         placeOrder(QJsonArray{QJsonObject{{QStringLiteral("upc"), QStringLiteral("0083783375221")},
-                                          {QStringLiteral("orderQuantity"), 4}}})
-            .value(QStringLiteral("id"))
-            .toString();
+                                          {QStringLiteral("orderQuantity"), 4}}});
+    const QString id = created.value(QStringLiteral("id")).toString();
+    QVERIFY(!id.isEmpty());
     QTRY_COMPARE(statusOf(id), QStringLiteral("ALLOCATED"));
+    // The order.created event (written as text) is the 201 body with the customer's name.
+    const auto createdEvent = [this, firstEvent, &id] {
+        for (const Gatehouse::Core::Event &e : m_backend->events().since(firstEvent - 1))
+            if (e.type == QLatin1String("order.created") &&
+                e.value(QLatin1StringView("id")).toString() == id)
+                return e.data();
+        return QJsonObject();
+    };
+    QTRY_VERIFY(!createdEvent().isEmpty());
+    QJsonObject expectedEvent = created;
+    expectedEvent.insert(QStringLiteral("customerName"), QStringLiteral("Test Pub"));
+    QCOMPARE(createdEvent(), expectedEvent);
     const QJsonObject o = order(id);
     QCOMPARE(o.value(QStringLiteral("beerOrderLines"))
                  .toArray()[0]
@@ -553,8 +565,8 @@ void TestOrders::lifecycleToDelivered()
         QStringList statuses;
         for (const Gatehouse::Core::Event &e : m_backend->events().since(firstEvent)) {
             if (e.type == QLatin1String("order.status") &&
-                e.data.value(QStringLiteral("orderId")).toString() == id)
-                statuses.append(e.data.value(QStringLiteral("orderStatus")).toString());
+                e.data().value(QStringLiteral("orderId")).toString() == id)
+                statuses.append(e.data().value(QStringLiteral("orderStatus")).toString());
         }
         return statuses;
     };
@@ -564,11 +576,48 @@ void TestOrders::lifecycleToDelivered()
                               QStringLiteral("PICKED_UP"), QStringLiteral("DELIVERED")}));
     for (const Gatehouse::Core::Event &e : m_backend->events().since(firstEvent)) {
         if (e.type == QLatin1String("order.status") &&
-            e.data.value(QStringLiteral("orderId")).toString() == id) {
-            QCOMPARE(e.data.value(QStringLiteral("createdDate")),
+            e.data().value(QStringLiteral("orderId")).toString() == id) {
+            QCOMPARE(e.data().value(QStringLiteral("createdDate")),
                      o.value(QStringLiteral("createdDate")));
-            QCOMPARE(e.data.value(QStringLiteral("customerId")).toString(), m_customer);
+            QCOMPARE(e.data().value(QStringLiteral("customerId")).toString(), m_customer);
         }
+    }
+}
+
+void TestOrders::orderTextMatchesItsObject()
+{
+    // The 201 body and the order.created event are written as text (Order::toJsonText); the
+    // other answers use toJson(). Both must say the same for every shape of order.
+    using Gatehouse::Orders::Order;
+    using Gatehouse::Orders::OrderLine;
+    using Gatehouse::Orders::OrderStatus;
+    Order o;
+    o.id = QStringLiteral("0190aaaa-0000-7000-8000-000000000002");
+    o.customerId = QStringLiteral("7c1f0b5e-0000-4000-8000-000000000001");
+    o.status = OrderStatus::PendingInventory;
+    o.version = 6;
+    o.createdAt = 1'795'000'000'123;
+    o.updatedAt = 1'795'000'009'999;
+    for (int shape = 0; shape < 4; ++shape) {
+        o.customerRef =
+            shape & 1 ? std::optional<QString>(QStringLiteral("ref \"1\" \u00e9")) : std::nullopt;
+        o.callbackUrl =
+            shape & 2 ? QStringLiteral("https://hooks.example.test/in?a=1&b=<2>") : QString();
+        o.lines.clear();
+        for (int n = 0; n < shape; ++n) {
+            OrderLine l;
+            l.id = QStringLiteral("line-%1").arg(n);
+            l.upc = QStringLiteral("008378337522%1").arg(n);
+            l.orderQuantity = 999 - n;
+            l.quantityAllocated = n;
+            if (n % 2)
+                l.beerId = QStringLiteral("beer-%1").arg(n);
+            o.lines.append(l);
+        }
+        QJsonParseError err{};
+        const QJsonObject parsed = QJsonDocument::fromJson(o.toJsonText(), &err).object();
+        QCOMPARE(err.error, QJsonParseError::NoError);
+        QCOMPARE(parsed, o.toJson());
     }
 }
 
@@ -757,11 +806,21 @@ void TestOrders::demoReceiverGetsSignedCallbacksInOrder()
             .json();
     const QJsonObject attempt = detail.value(QStringLiteral("attempts")).toArray()[0].toObject();
     QCOMPARE(attempt.value(QStringLiteral("status")).toInt(), 204);
-    QVERIFY(attempt.value(QStringLiteral("requestHeaders"))
-                .toObject()
-                .value(QStringLiteral("webhook-signature"))
+    const QJsonObject sentHeaders = attempt.value(QStringLiteral("requestHeaders")).toObject();
+    QVERIFY(sentHeaders.value(QStringLiteral("webhook-signature"))
                 .toString()
                 .startsWith(QStringLiteral("v1,")));
+    QCOMPARE(sentHeaders.value(QStringLiteral("webhook-id")).toString(),
+             deliveries[0].toObject().value(QStringLiteral("id")).toString());
+    QCOMPARE(sentHeaders.value(QStringLiteral("content-type")).toString(),
+             QStringLiteral("application/json"));
+    QVERIFY(sentHeaders.value(QStringLiteral("webhook-timestamp")).toString().toLongLong() >
+            1'700'000'000);
+    QCOMPARE(sentHeaders.value(QStringLiteral("connected-to")).toString(),
+             QStringLiteral("127.0.0.1"));
+    QVERIFY(sentHeaders.value(QStringLiteral("host"))
+                .toString()
+                .startsWith(QStringLiteral("127.0.0.1:")));
     QCOMPARE(detail.value(QStringLiteral("payload")).toString(),
              QStringLiteral("{\"orderId\":\"%1\",\"orderStatus\":\"NEW\"}").arg(id));
 }

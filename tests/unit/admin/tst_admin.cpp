@@ -6,6 +6,7 @@
 #include "core/eventbus.h"
 
 #include <QJsonArray>
+#include <QJsonDocument>
 #include <QtTest>
 
 using namespace Gatehouse;
@@ -19,7 +20,7 @@ Core::Event makeEvent(const QString &type, const QJsonObject &data, const QDateT
 {
     Core::Event e;
     e.type = type;
-    e.data = data;
+    e.setData(data);
     e.time = time;
     return e;
 }
@@ -142,17 +143,24 @@ private slots:
         QFETCH(QString, field);
         QFETCH(QString, grant);
         QFETCH(int, expected);
-        Core::ManualClock clock(Start);
-        StatsSeries series(clock);
-        series.count(makeEvent(type, data, clock.now()));
-        const QJsonObject bucket = series.currentBucket();
-        const QJsonObject totals = series.series().value("totals").toObject();
-        if (field == QLatin1String("tokensByGrant")) {
-            QCOMPARE(bucket.value(field).toObject().value(grant).toInt(), expected);
-            QCOMPARE(totals.value(field).toObject().value(grant).toInt(), expected);
-        } else {
-            QCOMPARE(bucket.value(field).toInt(-1), expected);
-            QCOMPARE(totals.value(field).toInt(-1), expected);
+        // The same counts whether the event's data was published as an object or as text.
+        for (const bool asText : {false, true}) {
+            Core::ManualClock clock(Start);
+            StatsSeries series(clock);
+            Core::Event e = makeEvent(type, data, clock.now());
+            if (asText)
+                e.setDataJson(QJsonDocument(data).toJson(QJsonDocument::Compact));
+            QCOMPARE(e.hasDataText(), asText);
+            series.count(e);
+            const QJsonObject bucket = series.currentBucket();
+            const QJsonObject totals = series.series().value("totals").toObject();
+            if (field == QLatin1String("tokensByGrant")) {
+                QCOMPARE(bucket.value(field).toObject().value(grant).toInt(), expected);
+                QCOMPARE(totals.value(field).toObject().value(grant).toInt(), expected);
+            } else {
+                QCOMPARE(bucket.value(field).toInt(-1), expected);
+                QCOMPARE(totals.value(field).toInt(-1), expected);
+            }
         }
     }
 

@@ -24,6 +24,7 @@
 #include <QtTest>
 
 #include <atomic>
+#include <cmath>
 
 #include <unistd.h>
 
@@ -497,6 +498,137 @@ private slots:
         QCOMPARE(w.add("k", qint64(1)).finish(), QByteArray("{\"k\":1}"));
     }
 
+    void jsonWriterNullBoolDoubleRaw()
+    {
+        // Each as QJsonDocument writes it: doubles in their shortest round-trip form (an
+        // integral one without ".0"), a non-finite one as null.
+        const QList<double> doubles{0.0, 12.0, 1.5, 0.1, 1234.5678, 1e-7, 3e21, -2.25};
+        for (double d : doubles) {
+            JsonObjectWriter w;
+            const QByteArray mine = w.addDouble("d", d).finish();
+            QCOMPARE(mine, QJsonDocument(QJsonObject{{QStringLiteral("d"), d}})
+                               .toJson(QJsonDocument::Compact));
+        }
+        JsonObjectWriter w;
+        QCOMPARE(w.addDouble("n", std::nan("")).addDouble("i", HUGE_VAL).finish(),
+                 QByteArray(R"({"n":null,"i":null})"));
+        QCOMPARE(w.addNull("a")
+                     .addBool("t", true)
+                     .addBool("f", false)
+                     .addTextOrNull("e", QString())
+                     .addTextOrNull("s", QStringLiteral("x\"y"))
+                     .addRaw("o", R"({"k":[1,2]})")
+                     .finish(),
+                 QByteArray("{\"a\":null,\"t\":true,\"f\":false,\"e\":null,\"s\":\"x\\\"y\","
+                            "\"o\":{\"k\":[1,2]}}"));
+    }
+
+    void jsonObjectMemberAsQtReadsIt()
+    {
+        // Every member of varied objects, compact and spaced, found as QJsonDocument reads it.
+        QList<QByteArray> texts;
+        texts << QByteArray("{\"a\":1,\"b\":\"x\",\"c\":null,\"d\":true,\"e\":false,"
+                            "\"f\":-1.5e3,\"g\":[1,{\"h\":\"}\"}],\"i\":{}}");
+        texts << QByteArray("{\"state\":\"succeeded\",\"nested\":{\"state\":\"failed\"},"
+                            "\"s\":\"\\\"state\\\":\\\"x\\\"\"}");
+        texts << QByteArray(" { \"a\" : [ ] , \"b\" :\t{ \"a\" : 2 } ,\n\"c\":\"q\\\"}\\\\\" } ");
+        texts << QByteArray("{\"k\\u0065y\":\"escaped name\",\"key2\":\"\\u00e9\\ud83d\\ude00\"}");
+        texts << QByteArray("{}");
+        quint64 x = 0x2545f4914f6cdd1dULL;
+        for (int i = 0; i < 300; ++i) { // random strings as values, with escapes of all kinds
+            JsonObjectWriter w;
+            for (int m = 0; m < 4; ++m) {
+                QString v;
+                for (int k = 0; k < 12; ++k) {
+                    x ^= x << 13;
+                    x ^= x >> 7;
+                    x ^= x << 17;
+                    v.append(QChar(char16_t(k % 2 ? x % 0x80 : x % 0xd800)));
+                }
+                w.add(QByteArray("m" + QByteArray::number(m)).constData(), v);
+            }
+            texts.append(w.finish());
+        }
+        for (const QByteArray &t : std::as_const(texts)) {
+            const QJsonObject o = QJsonDocument::fromJson(t).object();
+            QVERIFY2(!QJsonDocument::fromJson(t).isNull(), t.constData());
+            for (auto it = o.begin(); it != o.end(); ++it) {
+                const QByteArray key = it.key().toLatin1();
+                const auto found = jsonObjectMember(t, QLatin1StringView(key));
+                QVERIFY2(found.has_value(), t.constData());
+                QCOMPARE(*found, it.value());
+            }
+            QVERIFY(!jsonObjectMember(t, QLatin1StringView("absent")));
+        }
+        // Only top-level names count: "state" inside a nested object or a string is not it.
+        QCOMPARE(jsonObjectMember(texts.at(1), QLatin1StringView("state"))->toString(),
+                 QStringLiteral("succeeded"));
+        QVERIFY(!jsonObjectMember("{\"n\":{\"state\":\"x\"}}", QLatin1StringView("state")));
+        QCOMPARE(jsonObjectMember(texts.at(3), QLatin1StringView("key"))->toString(),
+                 QStringLiteral("escaped name"));
+        // Not an object, or broken where it had to be read: no member, no crash. Every
+        // truncation of a valid object, and some malformed ones.
+        const QByteArray whole = texts.at(0);
+        for (qsizetype n = 0; n < whole.size(); ++n)
+            QVERIFY(!jsonObjectMember(whole.left(n), QLatin1StringView("absent")));
+        for (const char *bad : {"", "[1]", "\"a\"", "{\"a\" 1}", "{\"a\":}", "{a:1}",
+                                "{\"a\":1 \"b\":2}", "{\"a\":\"x}", "{\"b\":[1,2}", "{\"b\":tru}"})
+            QVERIFY(!jsonObjectMember(bad, QLatin1StringView("b")));
+    }
+
+    void eventPublishedAsTextReadsAsItsObject()
+    {
+        ManualClock clock(QDateTime(QDate(2026, 11, 27), QTime(5, 0, 1, 250), Qt::UTC));
+        EventBus bus(clock, 10);
+        QSignalSpy spy(&bus, &EventBus::published);
+        const QString tricky = QStringLiteral("quote \" backslash \\ tab \t \u00e9\u4e2d");
+        JsonObjectWriter w;
+        const QByteArray text = w.add("orderId", tricky)
+                                    .add("version", qint64(7))
+                                    .addNull("error")
+                                    .addBool("attempted", true)
+                                    .addDouble("latencyMs", 1.25)
+                                    .finish();
+        const QJsonObject expected{{QStringLiteral("orderId"), tricky},
+                                   {QStringLiteral("version"), 7},
+                                   {QStringLiteral("error"), QJsonValue::Null},
+                                   {QStringLiteral("attempted"), true},
+                                   {QStringLiteral("latencyMs"), 1.25}};
+        const Event sent = bus.publishJson(QStringLiteral("order.status"), text);
+        bus.publish(QStringLiteral("as.object"), expected);
+        QCOMPARE(spy.count(), 2);
+        const Event got = spy.at(0).at(0).value<Event>();
+        QVERIFY(got.hasDataText());
+        QCOMPARE(got.seq, 1);
+        QCOMPARE(got.data(), expected);
+        QCOMPARE(got.dataJson(), text);
+        QCOMPARE(sent.data(), expected);
+        QCOMPARE(got.value(QLatin1StringView("orderId")).toString(), tricky);
+        QCOMPARE(got.value(QLatin1StringView("latencyMs")).toDouble(), 1.25);
+        QVERIFY(got.value(QLatin1StringView("error")).isNull());
+        QVERIFY(got.value(QLatin1StringView("nope")).isUndefined());
+        // The history keeps the text; the object form of the other event gives the same answers.
+        const QList<Event> history = bus.since(0);
+        QCOMPARE(history.size(), 2);
+        QCOMPARE(history.at(0).data(), expected);
+        QVERIFY(!history.at(1).hasDataText());
+        QCOMPARE(history.at(1).data(), expected);
+        QCOMPARE(QJsonDocument::fromJson(history.at(1).dataJson()).object(), expected);
+        // What the SSE stream sends: the same envelope either way, parsing to toJson().
+        for (const Event &e : history) {
+            QJsonParseError err{};
+            const QJsonObject envelope = QJsonDocument::fromJson(e.toJsonText(), &err).object();
+            QCOMPARE(err.error, QJsonParseError::NoError);
+            QCOMPARE(envelope, e.toJson());
+            QCOMPARE(envelope.value(QStringLiteral("time")).toString(),
+                     QStringLiteral("2026-11-27T05:00:01.250Z"));
+            QCOMPARE(envelope.value(QStringLiteral("data")).toObject(), expected);
+        }
+        // Empty text is an empty object, never invalid JSON on the stream.
+        QCOMPARE(bus.publishJson(QStringLiteral("e"), QByteArray()).toJsonText(),
+                 QByteArray(R"({"data":{},"seq":3,"time":"2026-11-27T05:00:01.250Z","type":"e"})"));
+    }
+
     void writerCommitsAnEventLoopPassTogether()
     {
         // Jobs submitted inside a DeferWakes scope (HttpServer: one event-loop pass) wait
@@ -901,7 +1033,10 @@ void TestCore::isoTimeMatchesQDateTime()
                           951868799999,
                           4107542400000,
                           1614265330123,
-                          253402300799999};
+                          253402300799999,
+                          -62135596800000, // 0001-01-01T00:00:00.000Z
+                          -30610224000001,
+                          -30610224000000};
     quint64 x = 88172645463325252ULL;
     for (int i = 0; i < 2000; ++i) {
         x ^= x << 13;

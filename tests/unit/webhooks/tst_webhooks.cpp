@@ -1,8 +1,12 @@
+#include "core/jsonwriter.h"
 #include "crypto/certificateauthority.h"
 #include "webhooks/httpclient.h"
 #include "webhooks/urlpolicy.h"
+#include "webhooks/webhookstore.h"
 
 #include <QElapsedTimer>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QPointer>
 #include <QSslCertificate>
 #include <QSslConfiguration>
@@ -191,6 +195,39 @@ private slots:
 
     // The end result of parse() and then resolve(): allowed (with the address to connect
     // to) or refused (with a message naming the category).
+    void deliveryJsonTextMatchesItsObject()
+    {
+        // The events publish a delivery as text (Delivery::writeJson); the admin API answers
+        // toJson(). Both must say the same, whatever the state.
+        Delivery d;
+        d.id = QStringLiteral("msg_2x9");
+        d.endpointId = QStringLiteral("ep_1");
+        d.ownerId = QStringLiteral("7c1f0b5e-0000-4000-8000-000000000001");
+        d.subjectId = QStringLiteral("0190aaaa-0000-7000-8000-000000000002");
+        d.seq = 3;
+        d.label = QStringLiteral("ALLOCATED");
+        d.url = QStringLiteral("https://hooks.example.test/in?a=\"b\"&c=\u00e9");
+        d.attempts = 2;
+        d.createdAt = 1'795'000'000'123;
+        d.nextAttemptAt = 1'795'000'005'000;
+        for (const QString &state :
+             {QStringLiteral("pending"), QStringLiteral("succeeded"), QStringLiteral("failed")}) {
+            d.state = state;
+            for (const qint64 next : {qint64(0), d.nextAttemptAt}) {
+                d.nextAttemptAt = next;
+                Core::JsonObjectWriter out;
+                d.writeJson(out);
+                QJsonParseError err{};
+                const QJsonObject parsed = QJsonDocument::fromJson(out.finish(), &err).object();
+                QCOMPARE(err.error, QJsonParseError::NoError);
+                QCOMPARE(parsed, d.toJson());
+                QCOMPARE(parsed.value(QStringLiteral("nextAttemptAt")).isNull(),
+                         state != QLatin1String("pending") || next == 0);
+            }
+            d.nextAttemptAt = 1'795'000'005'000;
+        }
+    }
+
     void policy_data()
     {
         QTest::addColumn<QString>("url");
