@@ -2,7 +2,9 @@
 
 #include "crypto/opensslutil_p.h"
 
+#include <openssl/core_names.h>
 #include <openssl/evp.h>
+#include <openssl/params.h>
 
 namespace Gatehouse::Crypto::Digest {
 
@@ -17,7 +19,42 @@ const EVP_MD *sha256Md()
     return md;
 }
 
+// Fetched once, like the digest.
+EVP_MAC *hmacMac()
+{
+    static EVP_MAC *const mac = EVP_MAC_fetch(nullptr, "HMAC", nullptr);
+    return mac;
+}
+
 } // namespace
+
+QByteArray hmacSha256(QByteArrayView key, std::initializer_list<QByteArrayView> parts)
+{
+    QByteArray out(32, Qt::Uninitialized);
+    EVP_MAC *mac = hmacMac();
+    EVP_MAC_CTX *ctx = mac ? EVP_MAC_CTX_new(mac) : nullptr;
+    char digest[] = "SHA256";
+    const OSSL_PARAM params[] = {OSSL_PARAM_construct_utf8_string(OSSL_MAC_PARAM_DIGEST, digest, 0),
+                                 OSSL_PARAM_END};
+    // An empty key is a valid HMAC key; OpenSSL wants a non-null pointer for it.
+    static const unsigned char none = 0;
+    const auto *keyBytes =
+        key.isEmpty() ? &none : reinterpret_cast<const unsigned char *>(key.data());
+    bool ok = ctx && EVP_MAC_init(ctx, keyBytes, size_t(key.size()), params) == 1;
+    for (QByteArrayView part : parts)
+        ok = ok && (part.isEmpty() ||
+                    EVP_MAC_update(ctx, reinterpret_cast<const unsigned char *>(part.data()),
+                                   size_t(part.size())) == 1);
+    size_t length = 0;
+    ok = ok &&
+         EVP_MAC_final(ctx, reinterpret_cast<unsigned char *>(out.data()), &length, 32) == 1 &&
+         length == 32;
+    EVP_MAC_CTX_free(ctx);
+    if (!ok)
+        qFatal("gatehouse.crypto: HMAC-SHA256 failed (%s)",
+               qPrintable(Detail::takeOpenSslErrors()));
+    return out;
+}
 
 QByteArray sha256(QByteArrayView data)
 {

