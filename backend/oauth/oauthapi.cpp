@@ -5,6 +5,7 @@
 #include "core/eventbus.h"
 #include "core/eventqueue.h"
 #include "core/httpserver.h"
+#include "core/jsonwriter.h"
 #include "core/writequeue.h"
 #include "crypto/jws.h"
 #include "crypto/random.h"
@@ -162,18 +163,19 @@ void OAuthApi::commit(GrantResult result, const QString &grantType, const Respon
             if (shared->error)
                 return respond(shared->error->toResponse());
             respond(*answer);
+            // Written as text (one or more events per token response).
             auto publish = [shared, events, grantType] {
                 for (const IssuedToken &t : shared->tokens)
-                    events->publish(
-                        QStringLiteral("oauth.token.issued"),
-                        QJsonObject{
-                            {QStringLiteral("clientId"), t.clientId},
-                            {QStringLiteral("grantType"), grantType},
-                            {QStringLiteral("kind"), t.kind},
-                            {QStringLiteral("format"), t.format},
-                            {QStringLiteral("scope"), t.scope},
-                            {QStringLiteral("tokenHashPrefix"), TokenIssuer::keyPrefix(t.hash)},
-                            {QStringLiteral("expiresAt"), Core::isoTimeMs(t.expiresAt)}});
+                    events->publishJson(QStringLiteral("oauth.token.issued"),
+                                        Core::JsonObjectWriter()
+                                            .add("clientId", t.clientId)
+                                            .add("grantType", grantType)
+                                            .add("kind", t.kind)
+                                            .add("format", t.format)
+                                            .add("scope", t.scope)
+                                            .add("tokenHashPrefix", TokenIssuer::keyPrefix(t.hash))
+                                            .add("expiresAt", Core::isoTimeMs(t.expiresAt))
+                                            .finish());
             };
             if (queue)
                 queue->post(publish);

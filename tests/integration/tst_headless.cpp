@@ -387,6 +387,46 @@ void TestHeadlessBackend::eventStream()
                               replay.contains("id: " + QByteArray::number(seq) + "\n")),
                              5000);
     QVERIFY(!replay.contains("id: " + QByteArray::number(seq - 1) + "\n"));
+
+    // A token issued on the service listener is announced (its data written as text by the
+    // token endpoint) with what the console lists, and never with the token itself.
+    const QString admin =
+        p.value(QStringLiteral("urls")).toObject().value(QStringLiteral("admin")).toString();
+    const OpaqueClient client = registerOpaqueClient(admin, m_token, "event-stream");
+    QVERIFY2(!client.clientId.isEmpty(), client.body.constData());
+    const HttpResult t = httpPost(
+        QUrl(service + QStringLiteral("/oauth2/token")), "grant_type=client_credentials",
+        {{"Authorization", client.basic}, {"Content-Type", "application/x-www-form-urlencoded"}});
+    QCOMPARE(t.status, 200);
+    const QByteArray token = t.json().value(QStringLiteral("access_token")).toString().toUtf8();
+    QVERIFY(!token.isEmpty());
+    got.clear();
+    const QByteArray issuedFrame = "event: oauth.token.issued\ndata: ";
+    const auto frameComplete = [&] {
+        const qsizetype at = got.indexOf(issuedFrame);
+        return at >= 0 && got.indexOf("\n\n", at) > at;
+    };
+    QTRY_VERIFY_WITH_TIMEOUT((s.waitForReadyRead(20), got += s.readAll(), frameComplete()), 5000);
+    const qsizetype issuedAt = got.indexOf("data: ", got.indexOf(issuedFrame));
+    QJsonParseError err{};
+    const QJsonObject issued =
+        QJsonDocument::fromJson(got.mid(issuedAt + 6, got.indexOf('\n', issuedAt) - issuedAt - 6),
+                                &err)
+            .object();
+    QCOMPARE(err.error, QJsonParseError::NoError);
+    QCOMPARE(issued.value(QStringLiteral("type")).toString(), QStringLiteral("oauth.token.issued"));
+    const QJsonObject data = issued.value(QStringLiteral("data")).toObject();
+    QCOMPARE(data.value(QStringLiteral("clientId")).toString(), client.clientId);
+    QCOMPARE(data.value(QStringLiteral("grantType")).toString(),
+             QStringLiteral("client_credentials"));
+    QCOMPARE(data.value(QStringLiteral("kind")).toString(), QStringLiteral("access"));
+    QCOMPARE(data.value(QStringLiteral("format")).toString(), QStringLiteral("opaque"));
+    QCOMPARE(data.value(QStringLiteral("scope")).toString(), QStringLiteral("orders:read"));
+    QVERIFY(!data.value(QStringLiteral("tokenHashPrefix")).toString().isEmpty());
+    QVERIFY(
+        QDateTime::fromString(data.value(QStringLiteral("expiresAt")).toString(), Qt::ISODateWithMs)
+            .isValid());
+    QVERIFY(!got.contains(token));
 }
 
 void TestHeadlessBackend::oversizedBodyDoesNotGrowMemory()
