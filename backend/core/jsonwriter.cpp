@@ -5,6 +5,7 @@
 #include <QLocale>
 
 #include <cmath>
+#include <cstring>
 
 namespace Gatehouse::Core {
 
@@ -210,11 +211,20 @@ JsonObjectWriter JsonObjectWriter::extending(const QByteArray &object)
 
 void JsonObjectWriter::key(const char *name)
 {
-    if (m_out.size() > 1)
-        m_out += ',';
-    m_out += '"';
-    m_out += name;
-    m_out += "\":";
+    // One resize for the separator, the quoted name and the colon (four appends were a fifth
+    // of the events thread's time under load).
+    const qsizetype length = qsizetype(qstrlen(name));
+    const qsizetype at = m_out.size();
+    const bool comma = at > 1;
+    m_out.resize(at + length + 3 + (comma ? 1 : 0));
+    char *out = m_out.data() + at;
+    if (comma)
+        *out++ = ',';
+    *out++ = '"';
+    std::memcpy(out, name, size_t(length));
+    out += length;
+    *out++ = '"';
+    *out = ':';
 }
 
 JsonObjectWriter &JsonObjectWriter::add(const char *name, QStringView value)
