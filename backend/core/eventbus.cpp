@@ -37,6 +37,8 @@ void Event::setData(const QJsonObject &data)
 
 void Event::setDataJson(const QByteArray &json)
 {
+    Q_ASSERT_X(json.isEmpty() || (json.startsWith('{') && json.endsWith('}')), "setDataJson",
+               "the data must be one JSON object's compact text");
     m_data = {};
     m_dataJson = json.isEmpty() ? QByteArrayLiteral("{}") : json;
 }

@@ -41,7 +41,16 @@ void appendJsonString(QByteArray &out, QStringView s)
                 cp = QChar::surrogateToUcs4(c, s[i + 1].unicode());
                 ++i;
             } else if (QChar::isSurrogate(c)) {
-                cp = 0xfffd; // a lone surrogate
+                // A lone surrogate has no UTF-8 form: escaped, as QJsonDocument writes it.
+                const char esc[] = {'\\',
+                                    'u',
+                                    hex[(c >> 12) & 0xf],
+                                    hex[(c >> 8) & 0xf],
+                                    hex[(c >> 4) & 0xf],
+                                    hex[c & 0xf]};
+                out.append(esc, sizeof esc);
+                ++i;
+                continue;
             }
             if (cp < 0x800) {
                 out += char(0xc0 | (cp >> 6));
@@ -167,42 +176,54 @@ std::optional<QJsonValue> jsonObjectMember(QByteArrayView object, QLatin1StringV
     if (i >= object.size() || object[i] != '{')
         return std::nullopt;
     i = skipSpace(object, i + 1);
-    if (i < object.size() && object[i] == '}')
-        return std::nullopt;
-    for (;;) {
-        if (i >= object.size() || object[i] != '"')
+    // Every member is looked at: with a name twice the last one counts (as in QJsonDocument),
+    // and a text cut short or with something after the object is no object.
+    std::optional<QByteArrayView> found;
+    if (i >= object.size() || object[i] != '}') {
+        for (;;) {
+            if (i >= object.size() || object[i] != '"')
+                return std::nullopt;
+            const qsizetype keyStart = i;
+            i = skipString(object, i);
+            if (i < 0)
+                return std::nullopt;
+            const QByteArrayView rawKey = object.sliced(keyStart + 1, i - keyStart - 2);
+            i = skipSpace(object, i);
+            if (i >= object.size() || object[i] != ':')
+                return std::nullopt;
+            i = skipSpace(object, i + 1);
+            const qsizetype valueStart = i;
+            i = skipValue(object, i);
+            if (i < 0)
+                return std::nullopt;
+            bool match = false;
+            if (rawKey.contains('\\')) { // an escaped name: compare it decoded
+                const auto name = parseOne(object.sliced(keyStart, rawKey.size() + 2));
+                match = name && name->toString() == key;
+            } else {
+                match = rawKey == QByteArrayView(key.data(), key.size());
+            }
+            if (match)
+                found = object.sliced(valueStart, i - valueStart);
+            i = skipSpace(object, i);
+            if (i < object.size() && object[i] == ',') {
+                i = skipSpace(object, i + 1);
+                continue;
+            }
+            if (i < object.size() && object[i] == '}')
+                break;
             return std::nullopt;
-        const qsizetype keyStart = i;
-        i = skipString(object, i);
-        if (i < 0)
-            return std::nullopt;
-        const QByteArrayView rawKey = object.sliced(keyStart + 1, i - keyStart - 2);
-        i = skipSpace(object, i);
-        if (i >= object.size() || object[i] != ':')
-            return std::nullopt;
-        i = skipSpace(object, i + 1);
-        const qsizetype valueStart = i;
-        i = skipValue(object, i);
-        if (i < 0)
-            return std::nullopt;
-        bool match = false;
-        if (rawKey.contains('\\')) { // an escaped name: compare it decoded
-            const auto name = parseOne(object.sliced(keyStart, rawKey.size() + 2));
-            match = name && name->toString() == key;
-        } else {
-            match = rawKey == QByteArrayView(key.data(), key.size());
         }
-        if (match)
-            return parseOne(object.sliced(valueStart, i - valueStart));
-        i = skipSpace(object, i);
-        if (i >= object.size() || object[i] != ',')
-            return std::nullopt; // '}' (no such member) or not an object
-        i = skipSpace(object, i + 1);
     }
+    if (skipSpace(object, i + 1) != object.size() || !found)
+        return std::nullopt;
+    return parseOne(*found);
 }
 
 JsonObjectWriter JsonObjectWriter::extending(const QByteArray &object)
 {
+    Q_ASSERT_X(object.size() >= 2 && object.startsWith('{') && object.endsWith('}'), "extending",
+               "not a JSON object's compact text");
     JsonObjectWriter w;
     if (object.size() >= 2 && object.startsWith('{') && object.endsWith('}'))
         w.m_out = object.chopped(1);

@@ -9,13 +9,14 @@
 namespace Gatehouse::Core {
 
 // Appends `s` as a JSON string (RFC 8259 §7: quotes, with '"', '\' and the control characters
-// escaped, everything else as UTF-8; a lone surrogate becomes U+FFFD).
+// escaped, everything else as UTF-8; a lone surrogate as \uXXXX), byte for byte as
+// QJsonDocument writes it.
 void appendJsonString(QByteArray &out, QStringView s);
 
 // The value of the member `key` (ASCII) of the JSON object `object`, without parsing the other
 // members' values: for the data of events published as text. nullopt when the object has no
-// such member or the text is not a JSON object (as far as it had to be read to tell). With
-// duplicate names, the first.
+// such member or the text is not one JSON object (the other members' values are only
+// delimited, not checked). With a name twice, the last one, as QJsonDocument reads it.
 std::optional<QJsonValue> jsonObjectMember(QByteArrayView object, QLatin1StringView key);
 
 // Writes one compact JSON object member by member. For the hot paths (a token's claims and

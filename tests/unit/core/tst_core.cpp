@@ -460,13 +460,13 @@ private slots:
         controls.append(QChar(0x7f));
         strings.append(controls);
         quint64 x = 0x9e3779b97f4a7c15ULL;
-        for (int i = 0; i < 500; ++i) { // random text without lone surrogates
+        for (int i = 0; i < 500; ++i) { // random text, lone and paired surrogates included
             QString r;
             for (int k = 0; k < 24; ++k) {
                 x ^= x << 13;
                 x ^= x >> 7;
                 x ^= x << 17;
-                const char16_t c = char16_t(k % 3 == 0 ? x % 0x80 : x % 0xd800);
+                const char16_t c = char16_t(k % 3 == 0 ? x % 0x80 : (k % 3 == 1 ? x % 0xd800 : x));
                 r.append(QChar(c));
             }
             strings.append(r);
@@ -483,16 +483,19 @@ private slots:
                 {QStringLiteral("d\"e"), QJsonArray{v, true, QJsonValue::Null, 1.5}}};
             QCOMPARE(mine, QJsonDocument(o).toJson(QJsonDocument::Compact));
         }
-        // A lone surrogate (no valid UTF-8 form) is written as U+FFFD and still parses.
+        // A lone surrogate (no valid UTF-8 form) is escaped, as Qt writes it, and reads back.
         JsonObjectWriter w;
-        w.add("s", QStringView(u"a\xd800"
-                               u"b\xdc00"));
-        const QByteArray lone = w.finish();
-        QCOMPARE(lone, QByteArray("{\"s\":\"a\xef\xbf\xbd"
-                                  "b\xef\xbf\xbd\"}"));
+        const QString lone = QStringView(u"a\xd800"
+                                         u"b\xdc00"
+                                         u"\xd83d\xde00")
+                                 .toString();
+        const QByteArray loneText = w.add("s", lone).finish();
+        QCOMPARE(loneText, QByteArray("{\"s\":\"a\\ud800b\\udc00\xf0\x9f\x98\x80\"}"));
+        QCOMPARE(
+            loneText,
+            QJsonDocument(QJsonObject{{QStringLiteral("s"), lone}}).toJson(QJsonDocument::Compact));
         QJsonParseError err{};
-        QCOMPARE(QJsonDocument::fromJson(lone, &err).object().value("s").toString(),
-                 QStringLiteral("a\ufffdb\ufffd"));
+        QCOMPARE(QJsonDocument::fromJson(loneText, &err).object().value("s").toString(), lone);
         QCOMPARE(err.error, QJsonParseError::NoError);
         // The writer starts over after finish().
         QCOMPARE(w.add("k", qint64(1)).finish(), QByteArray("{\"k\":1}"));
@@ -547,6 +550,9 @@ private slots:
                 }
                 w.add(QByteArray("m" + QByteArray::number(m)).constData(), v);
             }
+            w.add("n", qint64(x % 100000) - 50000).addDouble("d", double(x % 1000) / 8);
+            if (texts.size() > 5)
+                w.addRaw("o", texts.last()); // a nested object with all of the above
             texts.append(w.finish());
         }
         for (const QByteArray &t : std::as_const(texts)) {
@@ -569,8 +575,22 @@ private slots:
         // Not an object, or broken where it had to be read: no member, no crash. Every
         // truncation of a valid object, and some malformed ones.
         const QByteArray whole = texts.at(0);
-        for (qsizetype n = 0; n < whole.size(); ++n)
+        const QStringList names = QJsonDocument::fromJson(whole).object().keys();
+        for (qsizetype n = 0; n < whole.size(); ++n) {
             QVERIFY(!jsonObjectMember(whole.left(n), QLatin1StringView("absent")));
+            for (const QString &name : names) {
+                const QByteArray latin = name.toLatin1();
+                QVERIFY2(!jsonObjectMember(whole.left(n), QLatin1StringView(latin)),
+                         whole.left(n).constData());
+            }
+        }
+        // A name twice: the last one, as Qt reads it. Something after the object: no object.
+        const QByteArray twice("{\"a\":1,\"b\":0,\"a\":[2]}");
+        QCOMPARE(*jsonObjectMember(twice, QLatin1StringView("a")),
+                 QJsonDocument::fromJson(twice).object().value(QStringLiteral("a")));
+        QCOMPARE(jsonObjectMember("{\"a\":1} \n", QLatin1StringView("a"))->toInt(), 1);
+        QVERIFY(!jsonObjectMember("{\"a\":1} x", QLatin1StringView("a")));
+        QVERIFY(!jsonObjectMember("{\"a\":1}{}", QLatin1StringView("a")));
         for (const char *bad : {"", "[1]", "\"a\"", "{\"a\" 1}", "{\"a\":}", "{a:1}",
                                 "{\"a\":1 \"b\":2}", "{\"a\":\"x}", "{\"b\":[1,2}", "{\"b\":tru}"})
             QVERIFY(!jsonObjectMember(bad, QLatin1StringView("b")));
@@ -1037,6 +1057,13 @@ void TestCore::isoTimeMatchesQDateTime()
                           -62135596800000, // 0001-01-01T00:00:00.000Z
                           -30610224000001,
                           -30610224000000};
+    // Just outside the years written digit by digit: the general path, the same format.
+    QCOMPARE(Gatehouse::Core::isoTimeMs(253402300800000),
+             QStringLiteral("10000-01-01T00:00:00.000Z"));
+    QCOMPARE(Gatehouse::Core::isoTimeMs(-62167219200000),
+             QStringLiteral("0000-01-01T00:00:00.000Z"));
+    QCOMPARE(Gatehouse::Core::isoTimeMs(-62167219200001),
+             QStringLiteral("-001-12-31T23:59:59.999Z"));
     quint64 x = 88172645463325252ULL;
     for (int i = 0; i < 2000; ++i) {
         x ^= x << 13;
