@@ -1,5 +1,6 @@
 #include "webhooks/urlpolicy.h"
 
+#include <QHash>
 #include <QHostInfo>
 #include <QMetaObject>
 #include <QObject>
@@ -173,6 +174,25 @@ bool UrlPolicy::isAllowlistedHost(const QString &host) const
 }
 
 Result<CallbackTarget> UrlPolicy::parse(const QString &url) const
+{
+    // A pure function of the text (no setting takes part), and QUrl's strict parsing cost
+    // more than the rest of a delivery's bookkeeping: an order's callback URL is parsed when
+    // it is placed and again for each of its five or more deliveries. Kept per thread (the
+    // HTTP thread and the dispatcher's), at most ParseCacheSize texts, then started over.
+    constexpr qsizetype ParseCacheSize = 256;
+    thread_local QHash<QString, Result<CallbackTarget>> cache;
+    if (const auto it = cache.constFind(url); it != cache.cend())
+        return *it;
+    Result<CallbackTarget> parsed = parseText(url);
+    if (url.size() <= kMaxUrlLength) {
+        if (cache.size() >= ParseCacheSize)
+            cache.clear();
+        cache.insert(url, parsed);
+    }
+    return parsed;
+}
+
+Result<CallbackTarget> UrlPolicy::parseText(const QString &url)
 {
     if (url.size() > kMaxUrlLength)
         return refused(QStringLiteral("URL is longer than %1 characters").arg(kMaxUrlLength));

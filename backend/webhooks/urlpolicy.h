@@ -77,6 +77,8 @@ public:
     bool isAllowlistedHost(const QString &host) const;
 
 private:
+    static Result<CallbackTarget> parseText(const QString &url); // parse(), without its cache
+
     UrlPolicySettings m_settings;
     QList<QPair<QHostAddress, int>> m_allowedSubnets;
     QStringList m_allowedHosts; // lower-case

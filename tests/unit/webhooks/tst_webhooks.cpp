@@ -14,6 +14,7 @@
 #include <QSslSocket>
 #include <QTcpServer>
 #include <QTcpSocket>
+#include <QThread>
 #include <QtTest>
 
 #include <functional>
@@ -191,10 +192,6 @@ private slots:
         QVERIFY(!m_serverKey.isNull());
     }
 
-    // ---- URL policy ------------------------------------------------------------------
-
-    // The end result of parse() and then resolve(): allowed (with the address to connect
-    // to) or refused (with a message naming the category).
     void deliveryJsonTextMatchesItsObject()
     {
         // The events publish a delivery as text (Delivery::writeJson); the admin API answers
@@ -228,6 +225,10 @@ private slots:
         }
     }
 
+    // ---- URL policy ------------------------------------------------------------------
+
+    // The end result of parse() and then resolve(): allowed (with the address to connect
+    // to) or refused (with a message naming the category).
     void policy_data()
     {
         QTest::addColumn<QString>("url");
@@ -478,6 +479,58 @@ private slots:
             QVERIFY2(result->error().message.contains(expected),
                      qPrintable(result->error().message));
         }
+    }
+
+    void parseAnswersTheSameFromItsCache()
+    {
+        // parse() keeps its answers per thread (at most 256 texts, then it starts over): the
+        // answer for a text is the same the first time, the second, after the cache was
+        // emptied by 600 other texts, on another thread, and under other settings.
+        const QStringList urls{QStringLiteral("https://hooks.example.com:8443/a/b?x=1&y=%20z"),
+                               QStringLiteral("http://[2606:4700:4700::1111]/x"),
+                               QStringLiteral("http://user:pw@example.com/"),
+                               QStringLiteral("ftp://example.com/"),
+                               QStringLiteral("http://10.0.0.1/private")};
+        const auto describe = [](const Result<CallbackTarget> &r) {
+            if (!r.ok())
+                return QStringLiteral("refused %1 %2: %3")
+                    .arg(r.error().code)
+                    .arg(r.error().httpStatus)
+                    .arg(r.error().message);
+            return QStringLiteral("%1 %2 %3 %4 %5 %6")
+                .arg(r->url.toString(QUrl::FullyEncoded), r->host)
+                .arg(r->port)
+                .arg(QString::fromLatin1(r->hostHeader), QString::fromLatin1(r->pathAndQuery))
+                .arg(r->tls);
+        };
+        const UrlPolicy strict;
+        const UrlPolicy loose(UrlPolicySettings{true, {QStringLiteral("example.com")}});
+        QStringList first;
+        for (const QString &u : urls)
+            first.append(describe(strict.parse(u)));
+        QVERIFY(
+            first.at(0).startsWith(QStringLiteral("https://hooks.example.com:8443/a/b?x=1&y=%20z "
+                                                  "hooks.example.com 8443")));
+        QVERIFY(first.at(2).startsWith(QStringLiteral("refused callback-url-refused 400: ")));
+        QVERIFY(first.at(3).contains(QStringLiteral("scheme ftp is not allowed")));
+        for (const QString &u : urls)
+            QCOMPARE(describe(loose.parse(u)), first.at(urls.indexOf(u)));
+        for (int i = 0; i < 600; ++i) {
+            const auto r = strict.parse(QStringLiteral("https://h%1.example.com/p?i=%1").arg(i));
+            QVERIFY(r.ok());
+            QCOMPARE(r->host, QStringLiteral("h%1.example.com").arg(i));
+            QCOMPARE(r->pathAndQuery, "/p?i=" + QByteArray::number(i));
+        }
+        for (const QString &u : urls)
+            QCOMPARE(describe(strict.parse(u)), first.at(urls.indexOf(u)));
+        QStringList elsewhere;
+        std::unique_ptr<QThread> t(QThread::create([&] {
+            for (const QString &u : urls)
+                elsewhere.append(describe(strict.parse(u)));
+        }));
+        t->start();
+        QVERIFY(t->wait(10000));
+        QCOMPARE(elsewhere, first);
     }
 
     void parsedTarget_data()
