@@ -26,7 +26,6 @@ struct Event
     QByteArray dataJson() const;
     // One member of the data (Undefined when absent), without parsing the rest of a text.
     QJsonValue value(QLatin1StringView key) const;
-    bool hasDataText() const { return !m_dataJson.isEmpty(); }
     void setData(const QJsonObject &data);
     void setDataJson(const QByteArray &json); // one JSON object's text
 

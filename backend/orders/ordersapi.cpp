@@ -218,8 +218,7 @@ void OrdersApi::registerRoutes()
                                           QStringLiteral("customer %1 has no order with id %2")
                                               .arg(*customerId, *orderId),
                                           &req);
-                       return orderResponse(
-                           200, QJsonDocument(order->toJson()).toJson(QJsonDocument::Compact));
+                       return orderResponse(200, order->toJsonText());
                    });
 
     const struct
@@ -248,8 +247,7 @@ void OrdersApi::registerRoutes()
                 m_service.act(*orderId, *customerId, action, [respond, req](Core::Result<Order> r) {
                     if (!r)
                         return respond(fromError(r.error(), req));
-                    respond(orderResponse(
-                        200, QJsonDocument(r->toJson()).toJson(QJsonDocument::Compact)));
+                    respond(orderResponse(200, r->toJsonText()));
                 });
             });
     }

@@ -103,20 +103,10 @@ QVariant nullIfZero(qint64 v)
 
 QJsonObject Delivery::toJson() const
 {
-    QJsonObject o{{QStringLiteral("id"), id},
-                  {QStringLiteral("orderId"), subjectId},
-                  {QStringLiteral("customerId"), ownerId},
-                  {QStringLiteral("endpointId"), endpointId},
-                  {QStringLiteral("url"), url},
-                  {QStringLiteral("orderStatus"), label},
-                  {QStringLiteral("seq"), seq},
-                  {QStringLiteral("state"), state},
-                  {QStringLiteral("attempts"), attempts},
-                  {QStringLiteral("createdAt"), isoTime(createdAt)}};
-    o.insert(QStringLiteral("nextAttemptAt"), state == QLatin1String("pending")
-                                                  ? timeOrNull(nextAttemptAt)
-                                                  : QJsonValue(QJsonValue::Null));
-    return o;
+    // One list of members: writeJson (the events' text), read back.
+    Core::JsonObjectWriter out;
+    writeJson(out);
+    return QJsonDocument::fromJson(out.finish()).object();
 }
 
 void Delivery::writeJson(Core::JsonObjectWriter &out) const

@@ -129,7 +129,7 @@ private slots:
     void duplicateCustomerRefConflicts();
     void idempotencyKey();
     void lifecycleToDelivered();
-    void orderTextMatchesItsObject();
+    void orderJsonHasEveryMember();
     void pendingInventoryThenRestock();
     void validationAndAllocationExceptions();
     void cancelReturnsStock();

@@ -584,10 +584,10 @@ void TestOrders::lifecycleToDelivered()
     }
 }
 
-void TestOrders::orderTextMatchesItsObject()
+void TestOrders::orderJsonHasEveryMember()
 {
-    // The 201 body and the order.created event are written as text (Order::toJsonText); the
-    // other answers use toJson(). Both must say the same for every shape of order.
+    // An order as the API shows it (201 body, GET, lists, events), in every shape: optional
+    // members null or absent as documented, escapes read back, times as ISO 8601 with ms.
     using Gatehouse::Orders::Order;
     using Gatehouse::Orders::OrderLine;
     using Gatehouse::Orders::OrderStatus;
@@ -598,11 +598,11 @@ void TestOrders::orderTextMatchesItsObject()
     o.version = 6;
     o.createdAt = 1'795'000'000'123;
     o.updatedAt = 1'795'000'009'999;
+    const QString ref = QStringLiteral("ref \"1\" \u00e9 \\ \xd800");
+    const QString url = QStringLiteral("https://hooks.example.test/in?a=1&b=<2>");
     for (int shape = 0; shape < 4; ++shape) {
-        o.customerRef =
-            shape & 1 ? std::optional<QString>(QStringLiteral("ref \"1\" \u00e9")) : std::nullopt;
-        o.callbackUrl =
-            shape & 2 ? QStringLiteral("https://hooks.example.test/in?a=1&b=<2>") : QString();
+        o.customerRef = shape & 1 ? std::optional<QString>(ref) : std::nullopt;
+        o.callbackUrl = shape & 2 ? url : QString();
         o.lines.clear();
         for (int n = 0; n < shape; ++n) {
             OrderLine l;
@@ -615,9 +615,46 @@ void TestOrders::orderTextMatchesItsObject()
             o.lines.append(l);
         }
         QJsonParseError err{};
-        const QJsonObject parsed = QJsonDocument::fromJson(o.toJsonText(), &err).object();
+        const QJsonObject j = QJsonDocument::fromJson(o.toJsonText(), &err).object();
         QCOMPARE(err.error, QJsonParseError::NoError);
-        QCOMPARE(parsed, o.toJson());
+        QCOMPARE(j, o.toJson());
+        QStringList expectedKeys{"beerOrderLines", "createdDate", "customerId",
+                                 "customerRef",    "id",          "lastModifiedDate",
+                                 "orderStatus",    "version"};
+        if (shape & 2)
+            expectedKeys.append(QStringLiteral("orderStatusCallbackUrl"));
+        expectedKeys.sort();
+        QCOMPARE(j.keys(), expectedKeys);
+        QCOMPARE(j.value(QStringLiteral("id")).toString(), o.id);
+        QCOMPARE(j.value(QStringLiteral("customerId")).toString(), o.customerId);
+        if (shape & 1)
+            QCOMPARE(j.value(QStringLiteral("customerRef")).toString(), ref);
+        else
+            QVERIFY(j.value(QStringLiteral("customerRef")).isNull());
+        if (shape & 2)
+            QCOMPARE(j.value(QStringLiteral("orderStatusCallbackUrl")).toString(), url);
+        QCOMPARE(j.value(QStringLiteral("orderStatus")).toString(),
+                 QStringLiteral("PENDING_INVENTORY"));
+        QVERIFY(j.value(QStringLiteral("version")).isDouble());
+        QCOMPARE(j.value(QStringLiteral("version")).toInt(), 6);
+        QCOMPARE(j.value(QStringLiteral("createdDate")).toString(),
+                 QStringLiteral("2026-11-18T11:06:40.123Z"));
+        QCOMPARE(j.value(QStringLiteral("lastModifiedDate")).toString(),
+                 QStringLiteral("2026-11-18T11:06:49.999Z"));
+        const QJsonArray lines = j.value(QStringLiteral("beerOrderLines")).toArray();
+        QCOMPARE(lines.size(), shape);
+        for (int n = 0; n < shape; ++n) {
+            const QJsonObject l = lines.at(n).toObject();
+            QCOMPARE(l.value(QStringLiteral("id")).toString(), QStringLiteral("line-%1").arg(n));
+            QCOMPARE(l.value(QStringLiteral("upc")).toString(),
+                     QStringLiteral("008378337522%1").arg(n));
+            QCOMPARE(l.value(QStringLiteral("orderQuantity")).toInt(), 999 - n);
+            QCOMPARE(l.value(QStringLiteral("quantityAllocated")).toInt(), n);
+            QCOMPARE(l.contains(QStringLiteral("beerId")), n % 2 == 1);
+            if (n % 2)
+                QCOMPARE(l.value(QStringLiteral("beerId")).toString(),
+                         QStringLiteral("beer-%1").arg(n));
+        }
     }
 }
 
