@@ -140,6 +140,10 @@ int printStatus(const QJsonObject &s, QTextStream &out)
         << db.value(QStringLiteral("schemaVersion")).toInt() << ")\n";
     if (const QString a = s.value(QStringLiteral("allocator")).toString(); !a.isEmpty())
         out << "  allocator: " << a << "\n";
+    if (const QJsonValue backlog =
+            s.value(QStringLiteral("orders")).toObject().value(QStringLiteral("lifecycleBacklog"));
+        backlog.isDouble())
+        out << "  orders:    " << backlog.toInt() << " waiting for validation and allocation\n";
     out << "  listeners:\n";
     const QJsonObject requests =
         s.value(QStringLiteral("counters")).toObject().value(QStringLiteral("requests")).toObject();

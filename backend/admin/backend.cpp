@@ -601,6 +601,9 @@ QJsonObject Backend::status() const
                            {QStringLiteral("ordersWaiting"), m_dispatcher->queuedSubjects()},
                            {QStringLiteral("demoReceiver"), m_demoReceiver->origin()}}
              : QJsonObject()},
+        {QStringLiteral("orders"),
+         m_orders ? QJsonObject{{QStringLiteral("lifecycleBacklog"), m_orders->lifecycleBacklog()}}
+                  : QJsonObject()},
         {QStringLiteral("writer"),
          m_writer ? QJsonObject{{QStringLiteral("batches"), m_writer->committedBatches()},
                                 {QStringLiteral("jobs"), m_writer->committedJobs()},

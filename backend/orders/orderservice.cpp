@@ -438,6 +438,12 @@ void OrderService::scheduleAdvance(const QStringList &orderIds)
     submitAdvanceBatch();
 }
 
+int OrderService::lifecycleBacklog() const
+{
+    QMutexLocker lock(&m_advanceMutex);
+    return int(m_toAdvance.size() + m_advancing);
+}
+
 void OrderService::submitAdvanceBatch()
 {
     auto fx = std::make_shared<Effects>();
@@ -448,6 +454,7 @@ void OrderService::submitAdvanceBatch()
                 QMutexLocker lock(&m_advanceMutex);
                 ids = m_toAdvance.mid(0, AdvanceBatch);
                 m_toAdvance.remove(0, ids.size());
+                m_advancing = ids.size();
             }
             const qint64 now = nowMs();
             for (const QString &id : std::as_const(ids)) {
@@ -468,7 +475,10 @@ void OrderService::submitAdvanceBatch()
             else
                 apply(*fx);
             QMutexLocker lock(&m_advanceMutex);
-            if (m_toAdvance.isEmpty()) {
+            m_advancing = 0;
+            // Shutting down (the job was refused, its orders are still listed): they are taken
+            // up again at the next start. Submitting again would be refused again, at once.
+            if (m_toAdvance.isEmpty() || (!r && r.error().code == QLatin1String("shutting-down"))) {
                 m_advanceQueued = false;
                 return;
             }

@@ -62,6 +62,10 @@ public:
     void act(const QString &orderId, const QString &customerId, Action action,
              std::function<void(Core::Result<Order>)> done);
 
+    // Orders whose lifecycle (validation, allocation) has yet to run: those a stop or a crash
+    // interrupted, taken up at start (a new order runs it in the transaction that creates it).
+    int lifecycleBacklog() const;
+
     void restock(const QString &beerId, int quantity, std::function<void(Core::Result<Beer>)> done);
     void setDiscontinued(const QString &beerId, bool discontinued,
                          std::function<void(Core::Result<Beer>)> done);
@@ -115,8 +119,9 @@ private:
 
     Core::EventQueue *m_eventQueue; // events built and published there; null: inline
 
-    QMutex m_advanceMutex;
+    mutable QMutex m_advanceMutex;
     QStringList m_toAdvance;
+    qsizetype m_advancing = 0; // taken by the batch under way
     bool m_advanceQueued = false;
 };
 

@@ -14,7 +14,8 @@
 #   healthz   GET /healthz vs nginx-light returning a static body, keep-alive, c16 and c64.
 #   orders    POST an order with two lines and a callback URL (persisted with its outbox row,
 #             durable across a process crash) vs a bare QtHttpServer 6.4 JSON echo
-#             (tests/bench/qthttpserver_echo.cpp) and nginx-light answering a static 201.
+#             (tests/bench/qthttpserver_echo.cpp) and nginx-light answering a static 201;
+#             then how long the orders' deliveries took to drain, and the rate end to end.
 #   webhooks  signed deliveries per second to a local Node receiver and the latency from a
 #             status change to its receipt (tests/bench/deliveries.mjs), vs the receiver's
 #             own capacity under wrk.
@@ -171,6 +172,38 @@ row() { # scenario conns g_rps g_p50 g_p99 peer p_rps p_p50 p_p99
   printf "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n" "$1" "$2" "$3" "$4" "$5" "$6" "$7" "$8" "$9" "$ratio"
 }
 admin_json() { curl -fsS -H "Authorization: Bearer $gh_token" -H 'Content-Type: application/json' "$@"; }
+# drain_orders CONNS RPS: waits until the orders taken in have run their lifecycle and every
+# delivery is done, and prints how long that took and the rate end to end.
+drain_orders() {
+  local start end
+  start=$(date +%s.%N)
+  python3 - "http://127.0.0.1:$gh_admin/admin/v1/status" "$gh_token" <<'PY'
+import json, sys, time, urllib.request
+url, token = sys.argv[1], sys.argv[2]
+def status():
+    req = urllib.request.Request(url, headers={"Authorization": "Bearer " + token})
+    return json.load(urllib.request.urlopen(req))
+quiet, last = 0, None
+for _ in range(3000):  # at most 5 minutes
+    s = status()
+    busy = (s["orders"]["lifecycleBacklog"], s["webhooks"]["inFlight"],
+            s["webhooks"]["ordersWaiting"], s["writer"]["queued"])
+    quiet = quiet + 1 if not any(busy) and s["webhooks"]["attempts"] == last else 0
+    last = s["webhooks"]["attempts"]
+    if quiet >= 2:
+        sys.exit(0)
+    time.sleep(0.1)
+sys.exit("the orders' lifecycle and deliveries did not drain in 5 minutes")
+PY
+  end=$(date +%s.%N)
+  python3 -c "
+import re
+secs = float(re.match(r'([\d.]+)', '$DURATION').group(1)) * {'s': 1, 'm': 60}.get('$DURATION'[-1], 1)
+taken = $2 * secs
+drain = $end - $start - 0.2  # the last two quiet polls
+print(f'(c$1: {taken:,.0f} orders taken in {secs:.0f} s; their lifecycle and deliveries were done '
+      f'{drain:.1f} s later: {taken / (secs + drain):,.0f} orders/s end to end)')"
+}
 scenario_orders() {
   local echo_pid echo_port customer upcs
   "$BUILD_DIR/tests/bench/bench_qthttpserver_echo" >"$work/echo.port" 2>"$work/echo.log" &
@@ -183,8 +216,12 @@ scenario_orders() {
          python3 -c 'import json,sys; print(" ".join(b["upc"] for b in json.load(sys.stdin)["content"]))')
   export GH_CUSTOMER="$customer" GH_UPC1="${upcs%% *}" GH_UPC2="${upcs##* }"
   export GH_CALLBACK="http://127.0.0.1:$nginx_port/hooks"
+  local drained=()
   for c in 16 64; do
     read -r g_rps g_p50 g_p99 g_err < <(run_wrk "http://127.0.0.1:$gh_port" "$c" -s tests/bench/orders.lua)
+    # The deliveries (five an order) run behind the requests: the peers run once they are
+    # done (else they would share the CPU with them), and the time that took is reported.
+    drained+=("$(drain_orders "$c" "$g_rps")")
     read -r q_rps q_p50 q_p99 q_err < <(run_wrk "http://127.0.0.1:$echo_port" "$c" -s tests/bench/orders.lua)
     read -r n_rps n_p50 n_p99 n_err < <(run_wrk "http://127.0.0.1:$nginx_port" "$c" -s tests/bench/orders.lua)
     [ "$g_err" = 0 ] || echo "warning: gatehouse answered $g_err non-2xx responses" >&2
@@ -192,6 +229,7 @@ scenario_orders() {
     row "POST order (2 lines + outbox row)" "$c" "$g_rps" "$g_p50" "$g_p99" "nginx-light static 201" "$n_rps" "$n_p50" "$n_p99"
   done
   kill "$echo_pid" 2>/dev/null || true
+  printf '%s\n' "${drained[@]}"
   local orders
   orders=$(admin_json "http://127.0.0.1:$gh_admin/admin/v1/status" |
            python3 -c 'import json,sys; print(json.load(sys.stdin).get("webhooks", {}))')

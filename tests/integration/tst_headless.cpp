@@ -513,6 +513,10 @@ void TestHeadlessBackend::adminCli()
                                   .toString()));
     QVERIFY(text.out.contains(QStringLiteral("QSQLITE")));
     QVERIFY2(text.out.contains(QStringLiteral("allocator: ")), qPrintable(text.out));
+    // Nothing placed here: no order waits for its lifecycle.
+    QVERIFY2(
+        text.out.contains(QStringLiteral("orders:    0 waiting for validation and allocation\n")),
+        qPrintable(text.out));
     QVERIFY(!text.out.contains(m_token)); // never print the token
     const CliResult json =
         runCli({QStringLiteral("admin"), QStringLiteral("status"), QStringLiteral("-o"),

@@ -129,6 +129,8 @@ private slots:
     void duplicateCustomerRefConflicts();
     void idempotencyKey();
     void lifecycleToDelivered();
+    void burstOfOrdersRunsEveryLifecycleOnce();
+    void stopDuringTakeUpLosesNoOrder();
     void orderJsonHasEveryMember();
     void pendingInventoryThenRestock();
     void validationAndAllocationExceptions();

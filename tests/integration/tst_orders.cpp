@@ -9,6 +9,7 @@
 #include "core/eventbus.h"
 #include "core/httpserver.h"
 #include "core/writequeue.h"
+#include "crypto/random.h"
 #include "orders/orderservice.h"
 #include "orders/orderstore.h"
 #include "orders/redeliveryjobs.h"
@@ -656,6 +657,130 @@ void TestOrders::orderJsonHasEveryMember()
                          QStringLiteral("beer-%1").arg(n));
         }
     }
+}
+
+void TestOrders::burstOfOrdersRunsEveryLifecycleOnce()
+{
+    // Orders placed at once are all answered 201 in NEW, and each runs its lifecycle exactly
+    // once: every one ALLOCATED with one history row per status, the stock down by exactly
+    // what they took, and the admin status's lifecycleBacklog at 0.
+    constexpr int Orders = 120;
+    const QString upc = QStringLiteral("0631234300019");
+    const int stockBefore = beer(upc).value(QStringLiteral("quantityOnHand")).toInt();
+    QVERIFY(stockBefore >= Orders);
+    QNetworkAccessManager nam;
+    QNetworkRequest req(service(QStringLiteral("/v1/customers/%1/orders").arg(m_customer)));
+    req.setHeader(QNetworkRequest::ContentTypeHeader, QStringLiteral("application/json"));
+    req.setTransferTimeout(20'000);
+    const QByteArray body =
+        json(QJsonObject{{QStringLiteral("beerOrderLines"),
+                          QJsonArray{QJsonObject{{QStringLiteral("upc"), upc},
+                                                 {QStringLiteral("orderQuantity"), 1}}}}});
+    QStringList ids;
+    QStringList answeredStatus;
+    int answered = 0;
+    for (int i = 0; i < Orders; ++i) {
+        QNetworkReply *reply = nam.post(req, body);
+        QObject::connect(reply, &QNetworkReply::finished, reply, [&, reply] {
+            ++answered;
+            if (reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt() == 201) {
+                const QJsonObject o = QJsonDocument::fromJson(reply->readAll()).object();
+                ids.append(o.value(QStringLiteral("id")).toString());
+                answeredStatus.append(o.value(QStringLiteral("orderStatus")).toString());
+            }
+            reply->deleteLater();
+        });
+    }
+    QTRY_COMPARE_WITH_TIMEOUT(answered, Orders, 30'000);
+    QCOMPARE(ids.size(), Orders);
+    QCOMPARE(answeredStatus, QStringList(Orders, QStringLiteral("NEW")));
+    const auto backlog = [this] {
+        const QJsonValue v = admin("GET", QStringLiteral("/admin/v1/status"))
+                                 .json()
+                                 .value(QStringLiteral("orders"))
+                                 .toObject()
+                                 .value(QStringLiteral("lifecycleBacklog"));
+        return v.isDouble() ? v.toInt() : -1;
+    };
+    QTRY_COMPARE_WITH_TIMEOUT(backlog(), 0, 30'000);
+    const QStringList expected{QStringLiteral("NEW"), QStringLiteral("VALIDATION_PENDING"),
+                               QStringLiteral("VALIDATED"), QStringLiteral("ALLOCATION_PENDING"),
+                               QStringLiteral("ALLOCATED")};
+    for (const QString &id : std::as_const(ids)) {
+        const QJsonObject o = order(id);
+        QCOMPARE(o.value(QStringLiteral("orderStatus")).toString(), QStringLiteral("ALLOCATED"));
+        QStringList statuses;
+        for (const QJsonValue h : o.value(QStringLiteral("history")).toArray())
+            statuses.append(h.toObject().value(QStringLiteral("status")).toString());
+        QCOMPARE(statuses, expected);
+    }
+    QCOMPARE(beer(upc).value(QStringLiteral("quantityOnHand")).toInt(), stockBefore - Orders);
+}
+
+void TestOrders::stopDuringTakeUpLosesNoOrder()
+{
+    // Orders a crash left in NEW are taken up at start, 256 at a time. A stop during that
+    // take-up refuses its next batch; that ends it (it used to submit the refused batch again
+    // from the refusal itself, without end), and the next start finishes every order.
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    auto config = Gatehouse::Core::ConfigResolver::resolve(
+        {{QStringLiteral("data-dir"), dir.path()},
+         {QStringLiteral("service-port"), QStringLiteral("0")},
+         {QStringLiteral("cluster-port"), QStringLiteral("0")},
+         {QStringLiteral("admin-port"), QStringLiteral("0")}},
+        QProcessEnvironment());
+    QVERIFY(config);
+    const auto stop = [](Backend &b) {
+        bool stopped = false;
+        b.stop([&stopped] { stopped = true; });
+        QTRY_VERIFY_WITH_TIMEOUT(stopped, 15000);
+    };
+    constexpr int Orders = 10000;
+    {
+        Backend b(*config);
+        QVERIFY(b.start());
+        auto written = b.writer().run(
+            [](Gatehouse::Core::WriteTransaction &tx) -> Gatehouse::Core::Result<void> {
+                const qint64 now = QDateTime::currentMSecsSinceEpoch();
+                const Gatehouse::Orders::Customer c{Gatehouse::Crypto::Random::uuid(),
+                                                    QStringLiteral("Crash Pub"), now};
+                if (auto r = Gatehouse::Orders::OrderStore::insertCustomer(tx, c); !r)
+                    return r;
+                for (int i = 0; i < Orders; ++i) {
+                    Gatehouse::Orders::Order o; // no lines: validates and allocates at once
+                    o.id = Gatehouse::Crypto::Random::uuidV7(now);
+                    o.customerId = c.id;
+                    o.status = Gatehouse::Orders::OrderStatus::New;
+                    o.version = 1;
+                    o.createdAt = o.updatedAt = now;
+                    if (auto r = Gatehouse::Orders::OrderStore::insertHistory(tx, o); !r)
+                        return r;
+                    if (auto r = Gatehouse::Orders::OrderStore::insertOrderRows(tx, o); !r)
+                        return r;
+                }
+                return {};
+            });
+        QVERIFY2(written, qPrintable(written ? QString() : written.error().message));
+        stop(b);
+    }
+    {
+        Backend b(*config);
+        QVERIFY(b.start());
+        QVERIFY(b.orders().lifecycleBacklog() > 0);
+        stop(b); // during the take-up
+    }
+    Backend b(*config);
+    QVERIFY(b.start());
+    QTRY_COMPARE_WITH_TIMEOUT(b.orders().lifecycleBacklog(), 0, 30'000);
+    QSqlQuery q(b.database().connection());
+    QVERIFY(q.exec(QStringLiteral("SELECT status, COUNT(*) FROM orders GROUP BY status")));
+    QVERIFY(q.next());
+    QCOMPARE(q.value(0).toString(), QStringLiteral("ALLOCATED"));
+    QCOMPARE(q.value(1).toInt(), Orders);
+    QVERIFY(!q.next());
+    q.finish();
+    stop(b);
 }
 
 void TestOrders::pendingInventoryThenRestock()
