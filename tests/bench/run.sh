@@ -177,7 +177,7 @@ admin_json() { curl -fsS -H "Authorization: Bearer $gh_token" -H 'Content-Type: 
 drain_orders() {
   local start end
   start=$(date +%s.%N)
-  python3 - "http://127.0.0.1:$gh_admin/admin/v1/status" "$gh_token" <<'PY'
+  if ! python3 - "http://127.0.0.1:$gh_admin/admin/v1/status" "$gh_token" <<'PY'
 import json, sys, time, urllib.request
 url, token = sys.argv[1], sys.argv[2]
 def status():
@@ -195,6 +195,11 @@ for _ in range(3000):  # at most 5 minutes
     time.sleep(0.1)
 sys.exit("the orders' lifecycle and deliveries did not drain in 5 minutes")
 PY
+  then
+    # (called in a command substitution, where set -e does not hold: said, and failed, here)
+    echo "(c$1: FAILED: the orders' deliveries were still pending after 5 minutes)"
+    return 1
+  fi
   end=$(date +%s.%N)
   python3 -c "
 import re
@@ -216,12 +221,12 @@ scenario_orders() {
          python3 -c 'import json,sys; print(" ".join(b["upc"] for b in json.load(sys.stdin)["content"]))')
   export GH_CUSTOMER="$customer" GH_UPC1="${upcs%% *}" GH_UPC2="${upcs##* }"
   export GH_CALLBACK="http://127.0.0.1:$nginx_port/hooks"
-  local drained=()
+  local drained=() drain_failed=0
   for c in 16 64; do
     read -r g_rps g_p50 g_p99 g_err < <(run_wrk "http://127.0.0.1:$gh_port" "$c" -s tests/bench/orders.lua)
     # The deliveries (five an order) run behind the requests: the peers run once they are
     # done (else they would share the CPU with them), and the time that took is reported.
-    drained+=("$(drain_orders "$c" "$g_rps")")
+    drained+=("$(drain_orders "$c" "$g_rps")") || drain_failed=1
     read -r q_rps q_p50 q_p99 q_err < <(run_wrk "http://127.0.0.1:$echo_port" "$c" -s tests/bench/orders.lua)
     read -r n_rps n_p50 n_p99 n_err < <(run_wrk "http://127.0.0.1:$nginx_port" "$c" -s tests/bench/orders.lua)
     [ "$g_err" = 0 ] || echo "warning: gatehouse answered $g_err non-2xx responses" >&2
@@ -230,6 +235,7 @@ scenario_orders() {
   done
   kill "$echo_pid" 2>/dev/null || true
   printf '%s\n' "${drained[@]}"
+  [ "$drain_failed" = 0 ] || { echo "orders scenario: deliveries did not drain" >&2; exit 1; }
   local orders
   orders=$(admin_json "http://127.0.0.1:$gh_admin/admin/v1/status" |
            python3 -c 'import json,sys; print(json.load(sys.stdin).get("webhooks", {}))')
