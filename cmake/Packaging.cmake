@@ -180,7 +180,7 @@ gatehouse with its data in /var/lib/gatehouse, listening on loopback only
 until configured otherwise in /etc/default/gatehouse.")
   # Libraries from dpkg-shlibdeps; what it cannot see are the plugins and QML modules Qt
   # loads at run time: the SQLite driver (the database, headless too) and the QML imports of
-  # qml/ with what they load in turn (scripts/dev.sh BUILD_PACKAGES lists the same).
+  # qml/ with what they load in turn (BUILD_PACKAGES in scripts/packages.sh lists the same).
   set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
   set(gatehouse_runtime_depends adduser libqt6sql6-sqlite)
   if(GATEHOUSE_BUILD_CONSOLE)

@@ -48,16 +48,12 @@ case "$ONLY" in
   *) echo "unknown scenario $ONLY (known: healthz, orders, webhooks, oauth, cluster, console)" >&2; exit 2 ;;
 esac
 
-need_root() { if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi; }
-install_missing() {
-  local p
-  for p in "$@"; do
-    if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
-      need_root apt-get update -qq
-      need_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$p"
-    fi
-  done
-}
+# install_missing and the package lists of the README's commands: on a fresh machine the
+# benchmarks install what building Gatehouse needs as well as their own tools.
+# shellcheck source=scripts/packages.sh
+source scripts/packages.sh
+install_missing "${BUILD_PACKAGES[@]}" curl wrk nginx-light
+ensure_node # the webhooks and oauth scenarios run Node (tests/e2e packages, tests/bench/oidc)
 
 work="$(mktemp -d)"
 gh_pid=""; nginx_pid=""; console_pids=()
@@ -78,8 +74,6 @@ if [ "$ONLY" = console ]; then
   scenario_console
   exit 0
 fi
-
-install_missing wrk nginx-light
 
 echo "==> building Release in $BUILD_DIR" >&2
 cmake -S . -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=Release -DGATEHOUSE_BUILD_TESTS=OFF -DGATEHOUSE_BUILD_CONSOLE=OFF >/dev/null

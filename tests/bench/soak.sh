@@ -10,11 +10,9 @@ DURATION="${1:-300}"
 BUILD_DIR="${BENCH_BUILD_DIR:-build-release}"
 CONNS=64
 
-need_root() { if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi; }
-for p in wrk curl; do
-  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || {
-    need_root apt-get update -qq; need_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$p"; }
-done
+# shellcheck source=scripts/packages.sh
+source scripts/packages.sh
+install_missing "${BUILD_PACKAGES[@]}" wrk curl
 cmake -S . -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=Release -DGATEHOUSE_BUILD_TESTS=OFF -DGATEHOUSE_BUILD_CONSOLE=OFF >/dev/null
 cmake --build "$BUILD_DIR" -j "$(nproc)" --target gatehouse >/dev/null
 
