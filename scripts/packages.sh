@@ -37,7 +37,7 @@ need_root() {
 }
 
 install_missing() {
-  local missing=()
+  local p missing=()
   for p in "$@"; do
     if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
       missing+=("$p")
