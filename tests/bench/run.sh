@@ -149,13 +149,25 @@ print(f"{rps:.0f} {p50:.3f} {p99:.3f} {errs.group(1) if errs else 0}")
 PY
 }
 
+# A benchmark of error answers measures nothing: a row fails (exit 1) on any non-2xx answer
+# or failed request, from Gatehouse or from its peer.
+#   require_ok LABEL NAME COUNT [NAME COUNT ...]
+require_ok() {
+  local label="$1"
+  shift
+  while [ $# -gt 0 ]; do
+    [ "$2" = 0 ] || { echo "$1 answered $2 non-2xx responses or failed requests ($label)" >&2; exit 1; }
+    shift 2
+  done
+}
+
 printf "| scenario | conns | gatehouse req/s | p50 ms | p99 ms | peer | peer req/s | p50 ms | p99 ms | ratio |\n"
 printf "|---|---|---|---|---|---|---|---|---|---|\n"
 scenario_healthz() {
   for c in 16 64; do
     read -r g_rps g_p50 g_p99 g_err < <(run_wrk "http://127.0.0.1:$gh_port/healthz" "$c")
     read -r n_rps n_p50 n_p99 n_err < <(run_wrk "http://127.0.0.1:$nginx_port/healthz" "$c")
-    [ "$g_err" = 0 ] || echo "warning: gatehouse answered $g_err non-2xx responses" >&2
+    require_ok "GET /healthz c$c" gatehouse "$g_err" nginx "$n_err"
     ratio=$(python3 -c "print(f'{$g_rps/$n_rps:.2f}')")
     printf "| GET /healthz keep-alive | %s | %s | %s | %s | nginx-light | %s | %s | %s | %s |\n" \
       "$c" "$g_rps" "$g_p50" "$g_p99" "$n_rps" "$n_p50" "$n_p99" "$ratio"
@@ -223,7 +235,7 @@ scenario_orders() {
     drained+=("$(drain_orders "$c" "$g_rps")") || drain_failed=1
     read -r q_rps q_p50 q_p99 q_err < <(run_wrk "http://127.0.0.1:$echo_port" "$c" -s tests/bench/orders.lua)
     read -r n_rps n_p50 n_p99 n_err < <(run_wrk "http://127.0.0.1:$nginx_port" "$c" -s tests/bench/orders.lua)
-    [ "$g_err" = 0 ] || echo "warning: gatehouse answered $g_err non-2xx responses" >&2
+    require_ok "POST order c$c" gatehouse "$g_err" "the QtHttpServer echo" "$q_err" nginx "$n_err"
     row "POST order (2 lines + outbox row)" "$c" "$g_rps" "$g_p50" "$g_p99" "QtHttpServer echo" "$q_rps" "$q_p50" "$q_p99"
     row "POST order (2 lines + outbox row)" "$c" "$g_rps" "$g_p50" "$g_p99" "nginx-light static 201" "$n_rps" "$n_p50" "$n_p99"
   done
@@ -256,11 +268,6 @@ print(f"| webhook deliveries, signed, {d['deliveries']} to a Node receiver | - |
       f"{peer:.0f} | - | - | {d['deliveriesPerSecond']/peer:.2f} |")
 PY
 }
-# A benchmark of error answers measures nothing: the oauth rows fail on any non-200.
-both_ok() {
-  [ "$g_err" = 0 ] || { echo "gatehouse answered $g_err non-2xx responses ($1)" >&2; exit 1; }
-  [ "$o_err" = 0 ] || { echo "oidc-provider answered $o_err non-2xx responses ($1)" >&2; exit 1; }
-}
 # paired LABEL PEER GATEHOUSE_FN PEER_FN: runs both functions (each prints run_wrk's
 # "rps p50 p99 non2xx") ROUNDS times, alternating; a row per round, and with more than one
 # round a row with the median of the ratios.
@@ -269,7 +276,7 @@ paired() {
   for ((i = 1; i <= ROUNDS; ++i)); do
     read -r g_rps g_p50 g_p99 g_err < <("$gfn")
     read -r o_rps o_p50 o_p99 o_err < <("$pfn")
-    both_ok "$label"
+    require_ok "$label" gatehouse "$g_err" oidc-provider "$o_err"
     name="$label"
     [ "$ROUNDS" -gt 1 ] && name="$label (round $i)"
     row "$name" 16 "$g_rps" "$g_p50" "$g_p99" "$peer" "$o_rps" "$o_p50" "$o_p99"
@@ -359,11 +366,12 @@ PY
   for c in 16 64; do
     read -r g_rps g_p50 g_p99 g_err < <(load "https://127.0.0.1:$cl_port/api/v1/nodes/node-1" --connections "$c")
     read -r n_rps n_p50 n_p99 n_err < <(load "https://127.0.0.1:$nginx_tls_port/api/v1/nodes/node-1" --connections "$c")
-    [ "$g_err" = 0 ] || echo "warning: $g_err failed requests against gatehouse" >&2
+    require_ok "GET node c$c" gatehouse "$g_err" nginx "$n_err"
     row "GET node, mTLS keep-alive" "$c" "$g_rps" "$g_p50" "$g_p99" "nginx-light mTLS static" "$n_rps" "$n_p50" "$n_p99"
   done
   read -r g_rps g_p50 g_p99 g_err < <(load "https://127.0.0.1:$cl_port/api/v1/nodes/node-1" --connections 16 --new-connections)
   read -r n_rps n_p50 n_p99 n_err < <(load "https://127.0.0.1:$nginx_tls_port/api/v1/nodes/node-1" --connections 16 --new-connections)
+  require_ok "new mTLS connections" gatehouse "$g_err" nginx "$n_err"
   row "new mTLS connection + GET node (EC P-256)" 16 "$g_rps" "$g_p50" "$g_p99" "nginx-light mTLS static" "$n_rps" "$n_p50" "$n_p99"
   "$BUILD_DIR/tests/bench/bench_rbac" | python3 -c 'import json,sys; r=json.load(sys.stdin); print("| RBAC decisions in-process (%d bindings) | - | %.0f/s | - | - | linear scan | %.0f/s | - | - | %.2f |" % (r["bindings"], r["indexedPerSecond"], r["linearPerSecond"], r["ratio"]))'
 }
