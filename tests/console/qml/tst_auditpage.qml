@@ -23,7 +23,9 @@ Item {
         name: "AuditPage"
         when: windowShown
 
-        readonly property var list: findChild(page, "auditList")
+        // Found once in initTestCase: a findChild() binding walks the whole tree again whenever
+        // any item under it gains a child.
+        property var list: null
 
         function shownRow(entryId) {
             testCase.list.positionViewAtIndex(AuditLog.indexOfId(entryId), ListView.Center)
@@ -33,6 +35,7 @@ Item {
         }
 
         function initTestCase() {
+            list = findChild(page, "auditList")
             tryCompare(AdminClient, "connectionState", AdminClient.Online, 10000)
         }
 

@@ -22,9 +22,11 @@ Item {
         name: "ClientsPage"
         when: windowShown
 
-        readonly property var list: findChild(page, "clientList")
-        readonly property var dialog: findChild(page, "registerClientDialog")
-        readonly property var secretDialog: findChild(page, "clientSecretDialog")
+        // Found once in initTestCase: a findChild() binding walks the whole tree again whenever
+        // any item under it gains a child.
+        property var list: null
+        property var dialog: null
+        property var secretDialog: null
 
         function rowOf(clientId) {
             return findChild(testCase.list, "client-" + clientId)
@@ -56,6 +58,9 @@ Item {
         }
 
         function initTestCase() {
+            list = findChild(page, "clientList")
+            dialog = findChild(page, "registerClientDialog")
+            secretDialog = findChild(page, "clientSecretDialog")
             tryCompare(AdminClient, "connectionState", AdminClient.Online, 10000)
         }
 

@@ -22,7 +22,9 @@ Item {
         name: "DeliveriesPage"
         when: windowShown
 
-        readonly property var list: findChild(page, "deliveryList")
+        // Found once in initTestCase: a findChild() binding walks the whole tree again whenever
+        // any item under it gains a child.
+        property var list: null
 
         function delegateOf(deliveryId) {
             return findChild(testCase.list, "delivery-" + deliveryId)
@@ -36,6 +38,7 @@ Item {
         }
 
         function initTestCase() {
+            list = findChild(page, "deliveryList")
             tryCompare(AdminClient, "connectionState", AdminClient.Online, 10000)
         }
 

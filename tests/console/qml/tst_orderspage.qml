@@ -22,13 +22,16 @@ Item {
         name: "OrdersPage"
         when: windowShown
 
-        readonly property var list: findChild(page, "orderList")
+        // Found once in initTestCase: a findChild() binding walks the whole tree again whenever
+        // any item under it gains a child.
+        property var list: null
 
         function delegateOf(orderId) {
             return findChild(testCase.list, "order-" + orderId)
         }
 
         function initTestCase() {
+            list = findChild(page, "orderList")
             tryCompare(AdminClient, "connectionState", AdminClient.Online, 10000)
         }
 

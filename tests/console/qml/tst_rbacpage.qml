@@ -22,7 +22,9 @@ Item {
         name: "RbacPage"
         when: windowShown
 
-        readonly property var dialog: findChild(page, "kubeconfigDialog")
+        // Found once in initTestCase: a findChild() binding walks the whole tree again whenever
+        // any item under it gains a child.
+        property var dialog: null
         // A recorded request as the real backend lists it (GET /admin/v1/cluster/requests): a
         // kubelet reading another node, refused by the Node authorizer in its own words, with the
         // bindings that name it but did not apply.
@@ -184,6 +186,7 @@ Item {
         }
 
         function initTestCase() {
+            dialog = findChild(page, "kubeconfigDialog")
             root.Window.window.requestActivate()
             tryCompare(root.Window.window, "active", true)
             tryCompare(AdminClient, "connectionState", AdminClient.Online, 10000)

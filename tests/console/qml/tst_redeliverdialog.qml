@@ -22,7 +22,9 @@ Item {
         name: "RedeliverDialog"
         when: windowShown
 
-        readonly property var dialog: findChild(page, "redeliverDialog")
+        // Found once in initTestCase: a findChild() binding walks the whole tree again whenever
+        // any item under it gains a child.
+        property var dialog: null
 
         function child(name) {
             const item = findChild(testCase.dialog.contentItem, name)
@@ -37,6 +39,7 @@ Item {
         }
 
         function initTestCase() {
+            dialog = findChild(page, "redeliverDialog")
             tryCompare(AdminClient, "connectionState", AdminClient.Online, 10000)
         }
 

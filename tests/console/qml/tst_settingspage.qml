@@ -24,7 +24,9 @@ Item {
         name: "SettingsPage"
         when: windowShown
 
-        readonly property var list: findChild(page, "settingsList")
+        // Found once in initTestCase: a findChild() binding walks the whole tree again whenever
+        // any item under it gains a child.
+        property var list: null
 
         function row(key) {
             const i = BackendSettings.indexOfId(key)
@@ -36,6 +38,7 @@ Item {
         }
 
         function initTestCase() {
+            list = findChild(page, "settingsList")
             tryCompare(AdminClient, "connectionState", AdminClient.Online, 10000)
         }
 

@@ -23,9 +23,12 @@ Item {
         name: "GuidedTour"
         when: windowShown
 
-        readonly property var tour: findChild(view, "guidedTour")
+        // Found once in initTestCase: a findChild() binding walks the whole tree again whenever
+        // any item under it gains a child.
+        property var tour: null
 
         function initTestCase() {
+            tour = findChild(view, "guidedTour")
             tryCompare(AdminClient, "connectionState", AdminClient.Online, 10000)
         }
 
