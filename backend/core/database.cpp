@@ -18,7 +18,13 @@
 namespace Gatehouse::Core {
 
 namespace {
-constexpr int kStatementJournalInMemory = 4 << 20; // bytes
+// Bytes. At most 0x1ffff: when a journal outgrows this it is written to a temporary file in one
+// write of everything held so far, and SQLite's unix VFS writes at most 0x1ffff bytes per call
+// (seekAndWriteFd masks the length): anything larger came back as a short write, SQLITE_FULL
+// ("database or disk is full"), which rolled back the whole batch. With 4 MiB that happened to
+// every job that changed more than about 1,000 pages, such as deleting 6,000 deliveries at once
+// (SQLite 3.40.1, Debian 12; tst_core's writerJobsJournalInMemory).
+constexpr int kStatementJournalInMemory = 0x1ffff;
 } // namespace
 
 Database::Database(QString path)
@@ -177,7 +183,7 @@ Result<std::unique_ptr<Database>> Database::open(const QString &path,
     // reading at once contend on (about 10 % of an introspection's time). Nobody reads the
     // statistics. Once SQLite is initialised this is refused (SQLITE_MISUSE) and changes nothing.
     //
-    // And statement journals stay in memory up to 4 MiB (SQLite's default is 64 KiB). Every
+    // And statement journals stay in memory up to 128 KiB (SQLite's default is 64 KiB). Every
     // writer job runs in its own SAVEPOINT, so SQLite copies each page the job changes into a
     // statement journal. A new order with its lines, history and delivery changes more than
     // 16 pages, so its journal went to a temporary file: a pwrite per page and a file closed

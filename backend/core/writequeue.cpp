@@ -2,6 +2,7 @@
 
 #include <cstring>
 #include <mutex>
+#include <optional>
 #include <unordered_set>
 #include <vector>
 
@@ -458,6 +459,9 @@ void WriteQueue::loop()
         results.assign(batch.size(), Result<void>());
         after.assign(batch.size(), {});
         bool committed = false;
+        // A job whose error made SQLite end the whole transaction (SQLITE_FULL, SQLITE_IOERR,
+        // SQLITE_NOMEM can): the jobs before it are undone and the rest cannot run in it.
+        std::optional<size_t> endedBy;
         if (run("BEGIN IMMEDIATE")) {
             for (size_t i = 0; i < batch.size(); ++i) {
                 WriteTransaction tx;
@@ -470,6 +474,10 @@ void WriteQueue::loop()
                 if (r) {
                     run("RELEASE job");
                     after[i] = std::move(tx.m_after);
+                } else if (handle && sqlite3_get_autocommit(handle)) {
+                    results[i] = std::move(r);
+                    endedBy = i;
+                    break;
                 } else {
                     run("ROLLBACK TO job");
                     run("RELEASE job");
@@ -481,12 +489,18 @@ void WriteQueue::loop()
             for (Statement &st : statements)
                 if (st.m_stmt)
                     sqlite3_reset(st.m_stmt);
-            committed = run("COMMIT");
-            sinceCommit.start();
-            if (!committed) {
-                qCCritical(lcDb) << m_name << "commit failed:" << controlError;
-                run("ROLLBACK");
+            if (endedBy) {
+                controlError = results[*endedBy].error().message;
+                qCCritical(lcDb) << m_name << "a write ended its batch of" << batch.size()
+                                 << "jobs:" << controlError;
+            } else {
+                committed = run("COMMIT");
+                if (!committed) {
+                    qCCritical(lcDb) << m_name << "commit failed:" << controlError;
+                    run("ROLLBACK");
+                }
             }
+            sinceCommit.start();
         } else {
             qCCritical(lcDb) << m_name << "begin failed:" << controlError;
         }
@@ -494,8 +508,9 @@ void WriteQueue::loop()
             const Error e{
                 QStringLiteral("database-error"),
                 QStringLiteral("the database did not accept the write: %1").arg(controlError), 500};
-            for (auto &r : results)
-                r = e;
+            for (size_t i = 0; i < results.size(); ++i)
+                if (i != endedBy)
+                    results[i] = e; // the job that ended the batch keeps its own error
             for (auto &a : after)
                 a.clear();
         }

@@ -2,19 +2,10 @@
 
 #include "core/clock.h"
 #include "core/logging.h"
+#include "core/postguard.h"
 #include "core/writequeue.h"
 
-#include <mutex>
-
 namespace Gatehouse::OAuth {
-
-// The writer's `done` callbacks run on the writer thread, possibly after this object is gone:
-// they post to it only through the guard, which the destructor clears.
-struct TokenRetention::Guard
-{
-    std::mutex mutex;
-    TokenRetention *owner = nullptr;
-};
 
 struct TokenRetention::Pass
 {
@@ -38,17 +29,15 @@ struct TokenRetention::Chunk
 TokenRetention::TokenRetention(Core::WriteQueue &writer, const Core::Clock &clock, int historyDays,
                                int chunk)
     : m_writer(writer), m_clock(clock), m_historyDays(historyDays), m_chunk(std::max(chunk, 1)),
-      m_guard(std::make_shared<Guard>())
+      m_guard(std::make_shared<Core::PostGuard>(this))
 {
-    m_guard->owner = this;
     m_timer.setInterval(3600 * 1000);
     connect(&m_timer, &QTimer::timeout, this, [this] { prune(); });
 }
 
 TokenRetention::~TokenRetention()
 {
-    std::lock_guard lock(m_guard->mutex);
-    m_guard->owner = nullptr;
+    m_guard->release();
 }
 
 void TokenRetention::start()
@@ -143,16 +132,11 @@ void TokenRetention::step()
         }
         return {};
     };
-    std::weak_ptr<Guard> guard = m_guard;
-    m_writer.submit(std::move(work), [guard, chunk](const Core::Result<void> &r) {
-        const auto g = guard.lock();
-        if (!g)
-            return;
-        std::lock_guard lock(g->mutex);
-        if (TokenRetention *owner = g->owner)
-            QMetaObject::invokeMethod(
-                owner, [owner, chunk, r] { owner->chunkDone(chunk, r); }, Qt::QueuedConnection);
-    });
+    // The writer's `done` runs on its thread, possibly after this object is gone.
+    m_writer.submit(std::move(work),
+                    [this, guard = std::weak_ptr(m_guard), chunk](const Core::Result<void> &r) {
+                        Core::PostGuard::post(guard, [this, chunk, r] { chunkDone(chunk, r); });
+                    });
 }
 
 void TokenRetention::chunkDone(const std::shared_ptr<Chunk> &chunk, const Core::Result<void> &r)

@@ -11,6 +11,7 @@
 
 namespace Gatehouse::Core {
 class Clock;
+class PostGuard;
 class WriteQueue;
 } // namespace Gatehouse::Core
 
@@ -55,7 +56,6 @@ public:
 private:
     struct Pass;
     struct Chunk;
-    struct Guard;
     void step();
     void chunkDone(const std::shared_ptr<Chunk> &chunk, const Core::Result<void> &r);
     void finish(const Core::Result<Pruned> &r);
@@ -65,8 +65,8 @@ private:
     const int m_historyDays;
     const int m_chunk;
     QTimer m_timer;
-    std::shared_ptr<Guard> m_guard; // lets the writer's callbacks reach this object, or not
-    std::unique_ptr<Pass> m_pass;   // the pass running, if any
+    std::shared_ptr<Core::PostGuard> m_guard; // lets the writer's callbacks reach this object
+    std::unique_ptr<Pass> m_pass;             // the pass running, if any
 };
 
 } // namespace Gatehouse::OAuth

@@ -3,6 +3,7 @@
 #include "core/clock.h"
 #include "core/eventbus.h"
 #include "core/logging.h"
+#include "core/postguard.h"
 #include "core/writequeue.h"
 #include "crypto/random.h"
 #include "orders/orderservice.h"
@@ -127,18 +128,19 @@ struct RedeliveryJobs::Running
 
 RedeliveryJobs::RedeliveryJobs(Core::Database &database, Core::WriteQueue &writer,
                                Core::EventBus &events, const Core::Clock &clock,
-                               OrderService &orders, int historyDays)
+                               OrderService &orders, int historyDays, int pruneChunk)
     : m_database(database), m_writer(writer), m_events(events), m_clock(clock), m_orders(orders),
-      m_historyDays(historyDays)
+      m_historyDays(historyDays), m_pruneChunk(std::max(pruneChunk, 1)),
+      m_guard(std::make_shared<Core::PostGuard>(this))
 {
     m_pruneTimer.setInterval(3600 * 1000);
-    connect(&m_pruneTimer, &QTimer::timeout, this, [this] {
-        if (auto r = prune(nowMs()); !r)
-            qCWarning(lcDb) << "pruning delivery history failed:" << r.error().message;
-    });
+    connect(&m_pruneTimer, &QTimer::timeout, this, [this] { prune(nowMs()); });
 }
 
-RedeliveryJobs::~RedeliveryJobs() = default;
+RedeliveryJobs::~RedeliveryJobs()
+{
+    m_guard->release();
+}
 
 qint64 RedeliveryJobs::nowMs() const
 {
@@ -161,8 +163,7 @@ Core::Migration RedeliveryJobs::migration()
 
 Result<void> RedeliveryJobs::start()
 {
-    if (auto r = prune(nowMs()); !r)
-        return r.error();
+    prune(nowMs());
     QSqlQuery q(m_database.connection());
     if (!q.exec(QStringLiteral(
             "SELECT id, created_at, actor, filter, rate, delivery_ids, next_index, done, "
@@ -510,37 +511,101 @@ std::optional<QJsonObject> RedeliveryJobs::job(const QString &id) const
     return o;
 }
 
-Result<int> RedeliveryJobs::prune(qint64 now)
+struct RedeliveryJobs::PrunePass
 {
-    if (m_historyDays <= 0)
-        return 0;
-    const qint64 before = now - qint64(m_historyDays) * 24 * 3600 * 1000;
+    qint64 before = 0; // completed before this (ms since the epoch)
     int removed = 0;
-    auto r = m_writer.run([before, &removed](WriteTransaction &tx) -> Result<void> {
-        QSqlQuery &a = tx.query(
-            QStringLiteral("DELETE FROM webhook_attempts WHERE delivery_id IN (SELECT id FROM "
-                           "webhook_deliveries WHERE state != 'pending' AND completed_at < ?)"));
-        a.addBindValue(before);
-        if (!a.exec())
-            return WriteTransaction::sqlError(a, "prune attempts");
-        QSqlQuery &d = tx.query(QStringLiteral(
-            "DELETE FROM webhook_deliveries WHERE state != 'pending' AND completed_at < ?"));
-        d.addBindValue(before);
-        if (!d.exec())
-            return WriteTransaction::sqlError(d, "prune deliveries");
-        removed = d.numRowsAffected();
-        QSqlQuery &j = tx.query(QStringLiteral(
-            "DELETE FROM webhook_redelivery_jobs WHERE state != 'running' AND finished_at < ?"));
-        j.addBindValue(before);
-        if (!j.exec())
-            return WriteTransaction::sqlError(j, "prune redelivery jobs");
+    std::vector<PruneDone> done;
+};
+
+void RedeliveryJobs::prune(qint64 now, PruneDone done)
+{
+    if (m_historyDays <= 0) {
+        if (done)
+            done(0);
+        return;
+    }
+    if (m_prune) { // joins the pass running
+        if (done)
+            m_prune->done.push_back(std::move(done));
+        return;
+    }
+    m_prune = std::make_unique<PrunePass>();
+    m_prune->before = now - qint64(m_historyDays) * 24 * 3600 * 1000;
+    if (done)
+        m_prune->done.push_back(std::move(done));
+    pruneStep();
+}
+
+void RedeliveryJobs::pruneStep()
+{
+    struct Chunk
+    {
+        int removed = 0;
+        bool last = false; // nothing more to delete
+    };
+    auto chunk = std::make_shared<Chunk>();
+    const qint64 before = m_prune->before;
+    const int limit = m_pruneChunk;
+    auto work = [chunk, before, limit](WriteTransaction &tx) -> Result<void> {
+        // Oldest first, through the index of finished deliveries (completed_at).
+        Core::Statement &read = tx.stmt("SELECT id FROM webhook_deliveries WHERE state != "
+                                        "'pending' AND completed_at < ? ORDER BY completed_at "
+                                        "LIMIT ?");
+        read.bind(1, before).bind(2, limit);
+        QStringList ids;
+        while (read.next())
+            ids.append(read.text(0));
+        if (!read.ok())
+            return WriteTransaction::sqlError(read, "prune deliveries");
+        for (const QString &id : std::as_const(ids)) {
+            Core::Statement &a = tx.stmt("DELETE FROM webhook_attempts WHERE delivery_id = ?");
+            if (!a.bind(1, id).exec())
+                return WriteTransaction::sqlError(a, "prune attempts");
+            Core::Statement &d = tx.stmt("DELETE FROM webhook_deliveries WHERE id = ?");
+            if (!d.bind(1, id).exec())
+                return WriteTransaction::sqlError(d, "prune deliveries");
+        }
+        chunk->removed = int(ids.size());
+        chunk->last = chunk->removed < limit;
+        if (chunk->last) {
+            Core::Statement &j = tx.stmt("DELETE FROM webhook_redelivery_jobs WHERE state != "
+                                         "'running' AND finished_at < ?");
+            if (!j.bind(1, before).exec())
+                return WriteTransaction::sqlError(j, "prune redelivery jobs");
+        }
         return {};
-    });
+    };
+    // The writer's `done` runs on its thread, possibly after this object is gone.
+    m_writer.submit(std::move(work),
+                    [this, guard = std::weak_ptr(m_guard), chunk](const Result<void> &r) {
+                        Core::PostGuard::post(guard, [this, chunk, r] {
+                            pruneChunkDone(chunk->removed, chunk->last, r);
+                        });
+                    });
+}
+
+void RedeliveryJobs::pruneChunkDone(int removed, bool last, const Result<void> &r)
+{
+    if (!m_prune)
+        return;
     if (!r)
-        return r.error();
-    if (removed > 0)
-        qCInfo(lcDb) << "pruned" << removed << "deliveries older than" << m_historyDays << "days";
-    return removed;
+        return finishPrune(r.error());
+    m_prune->removed += removed;
+    if (last)
+        return finishPrune(m_prune->removed);
+    pruneStep();
+}
+
+void RedeliveryJobs::finishPrune(const Result<int> &r)
+{
+    const std::unique_ptr<PrunePass> pass = std::move(m_prune);
+    if (!r)
+        qCWarning(lcDb) << "pruning delivery history failed:" << r.error().message;
+    else if (*r > 0)
+        qCInfo(lcDb) << "pruned" << *r << "deliveries older than" << m_historyDays << "days";
+    for (const PruneDone &done : pass->done)
+        done(r);
 }
 
 } // namespace Gatehouse::Orders

@@ -15,6 +15,7 @@
 namespace Gatehouse::Core {
 class Clock;
 class EventBus;
+class PostGuard;
 class WriteQueue;
 } // namespace Gatehouse::Core
 
@@ -27,7 +28,9 @@ class OrderService;
 // single redelivery, at most `ratePerSecond`, with its progress persisted and published
 // (`redelivery.progress`) and a cancel. A job still running when the process stops resumes
 // where it was at the next start. Finished jobs, and finished deliveries with their attempt
-// logs, are kept `historyDays` (0: forever).
+// logs, are kept `historyDays` (0: forever); they are deleted by a pass at start and every hour,
+// a chain of writer jobs of at most `pruneChunk` deliveries each, so that the orders' commits
+// go on between them.
 class RedeliveryJobs : public QObject
 {
     Q_OBJECT
@@ -35,12 +38,13 @@ public:
     static constexpr int kMaxDeliveries = 10'000;
 
     RedeliveryJobs(Core::Database &database, Core::WriteQueue &writer, Core::EventBus &events,
-                   const Core::Clock &clock, OrderService &orders, int historyDays);
+                   const Core::Clock &clock, OrderService &orders, int historyDays,
+                   int pruneChunk = 2000);
     ~RedeliveryJobs() override;
 
     static Core::Migration migration(); // schema version 10
 
-    // Resumes jobs left running, prunes history, and prunes again every hour.
+    // Resumes jobs left running, starts a pass over the history, and another every hour.
     Core::Result<void> start();
 
     // {"state"?: "failed" (default) | "succeeded" | "any", "customerId"?, "endpointId"?,
@@ -53,12 +57,18 @@ public:
     QJsonArray list(int limit) const;
     std::optional<QJsonObject> job(const QString &id) const;
 
-    // Deletes finished jobs, and finished deliveries with their attempts, completed before
-    // now - historyDays. Pending deliveries are never deleted. Returns how many deliveries.
-    Core::Result<int> prune(qint64 nowMs);
+    // One pass: deletes finished deliveries with their attempts, then finished jobs, completed
+    // before nowMs - historyDays, oldest first. Pending deliveries are never deleted. `done`
+    // gets how many deliveries, on this object's thread; a call while a pass runs joins it.
+    using PruneDone = std::function<void(const Core::Result<int> &)>;
+    void prune(qint64 nowMs, PruneDone done = {});
 
 private:
     struct Running;
+    struct PrunePass;
+    void pruneStep();
+    void pruneChunkDone(int removed, bool last, const Core::Result<void> &r);
+    void finishPrune(const Core::Result<int> &r);
     void run(const QString &id);
     void tick(const QString &id);
     void persist(const Running &r, std::function<void()> after = {});
@@ -72,8 +82,11 @@ private:
     const Core::Clock &m_clock;
     OrderService &m_orders;
     int m_historyDays;
+    const int m_pruneChunk;
     QHash<QString, std::shared_ptr<Running>> m_running;
     QTimer m_pruneTimer;
+    std::unique_ptr<PrunePass> m_prune;       // the pass running, if any
+    std::shared_ptr<Core::PostGuard> m_guard; // lets the writer's callbacks reach this object
 };
 
 } // namespace Gatehouse::Orders

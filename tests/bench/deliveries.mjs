@@ -95,12 +95,17 @@ for (let n = 0; n < LATENCY_ORDERS; ++n) {
         beerOrderLines: [{ upc: upcs[n % upcs.length], orderQuantity: 1 }],
         orderStatusCallbackUrl: `${receiverUrl}/hooks`,
     });
+    if (r.status !== 201)
+        throw new Error(`order answered ${r.status}`);
     latencyIds.push(r.json.id);
     await new Promise((res) => setTimeout(res, 2));
 }
 const latencyExpected = expected + LATENCY_ORDERS * 5;
 while (received.size < latencyExpected && now() < deadline + 60_000)
     await new Promise((r) => setTimeout(r, 20));
+if (received.size < latencyExpected)
+    throw new Error(`only ${received.size - expected} of ${latencyExpected - expected} deliveries ` +
+                    'of the latency orders arrived');
 const latencies = [];
 const byOrder = new Map();
 for (const r of received.values()) {

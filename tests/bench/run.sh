@@ -129,7 +129,8 @@ nginx -c "$work/nginx/nginx.conf" -p "$work/nginx" &
 nginx_pid=$!
 for _ in $(seq 1 50); do curl -fs "http://127.0.0.1:$nginx_port/healthz" >/dev/null 2>&1 && break; sleep 0.1; done
 
-# run_wrk URL CONNECTIONS [wrk args...] -> "rps p50ms p99ms non2xx"
+# run_wrk URL CONNECTIONS [wrk args...] -> "rps p50ms p99ms errors" (errors: non-2xx answers
+# and socket errors: failed connects, reads, writes, timeouts)
 run_wrk() {
   local out url="$1" conns="$2"
   shift 2
@@ -144,8 +145,11 @@ def ms(v):
 rps = float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1))
 p50 = ms(re.search(r"^\s+50%\s+(\S+)", out, re.M).group(1))
 p99 = ms(re.search(r"^\s+99%\s+(\S+)", out, re.M).group(1))
-errs = re.search(r"Non-2xx or 3xx responses: (\d+)", out)
-print(f"{rps:.0f} {p50:.3f} {p99:.3f} {errs.group(1) if errs else 0}")
+non2xx = re.search(r"Non-2xx or 3xx responses: (\d+)", out)
+# "Socket errors: connect N, read N, write N, timeout N" (only when there were some).
+sockets = re.search(r"Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)", out)
+errs = (int(non2xx.group(1)) if non2xx else 0) + (sum(map(int, sockets.groups())) if sockets else 0)
+print(f"{rps:.0f} {p50:.3f} {p99:.3f} {errs}")
 PY
 }
 
@@ -258,8 +262,9 @@ scenario_webhooks() {
   echo "$line" >&2
   url=$(python3 -c 'import json,sys; print(json.loads(sys.argv[1])["receiverUrl"])' "$line")
   export GH_BODY='{"orderId":"5b1f6c8e-0d0a-4c55-9a2e-6f1b7d2f3c11","orderStatus":"ALLOCATED"}'
-  read -r r_rps r_p50 r_p99 r_err < <(run_wrk "$url/hooks" 128 -s tests/bench/post.lua)
+  read -r r_rps _ _ r_err < <(run_wrk "$url/hooks" 128 -s tests/bench/post.lua)
   kill "$node_pid" 2>/dev/null || true
+  require_ok "POST to the webhook receiver c128" "the Node receiver" "$r_err"
   python3 - "$line" "$r_rps" <<'PY'
 import json, sys
 d = json.loads(sys.argv[1]); peer = float(sys.argv[2])
@@ -269,7 +274,7 @@ print(f"| webhook deliveries, signed, {d['deliveries']} to a Node receiver | - |
 PY
 }
 # paired LABEL PEER GATEHOUSE_FN PEER_FN: runs both functions (each prints run_wrk's
-# "rps p50 p99 non2xx") ROUNDS times, alternating; a row per round, and with more than one
+# "rps p50 p99 errors") ROUNDS times, alternating; a row per round, and with more than one
 # round a row with the median of the ratios.
 paired() {
   local label="$1" peer="$2" gfn="$3" pfn="$4" i name ratios=()
@@ -288,7 +293,7 @@ paired() {
   fi
 }
 scenario_oauth() {
-  local oidc_pid oidc_port secret c_rs c_es c_op auth g_op o_op
+  local oidc_pid oidc_port secret c_rs c_es c_op g_op o_op
   if [ ! -d tests/bench/oidc/node_modules/oidc-provider ]; then
     (cd tests/bench/oidc && npm ci --no-audit --no-fund --prefer-offline >&2)
   fi
@@ -309,7 +314,7 @@ scenario_oauth() {
   read -r c_es s_es < <(client ',"access_token_signed_response_alg":"ES256"')
   read -r c_op s_op < <(client ',"access_token_format":"opaque"')
   local o_auth; o_auth=$(basic bench "$secret")
-  local kind g_auth g_form o_form
+  local kind g_auth o_form
   for kind in "RS256 JWT" "ES256 JWT" "opaque"; do
     case "$kind" in
       "RS256 JWT") g_auth=$(basic "$c_rs" "$s_rs"); o_form="grant_type=client_credentials&scope=api&resource=https%3A%2F%2Fapi.example.test%2Frs256" ;;

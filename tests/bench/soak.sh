@@ -27,25 +27,27 @@ gh=$!; pids+=("$gh")
 for _ in $(seq 1 100); do [ -f "$work/data/ports.json" ] && break; sleep 0.1; done
 port() { python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))[sys.argv[2]])' "$work/data/ports.json" "$1"; }
 svc=$(port service); cluster=$(port cluster); admin=$(port admin)
-export GH_TOKEN="$(cat "$work/data/admin-token")"
+# Assigned, then exported: `export X=$(…)` would hide a failing command from set -e.
+GH_TOKEN="$(cat "$work/data/admin-token")"
+export GH_TOKEN GH_CUSTOMER GH_CALLBACK GH_DELAY_MS
 # Orders in the mix: a customer, and the built-in demo receiver as the callback (it verifies
 # every signature); stock is topped up so orders keep reaching ALLOCATED.
-export GH_CUSTOMER=$(curl -fsS -X POST -H "Authorization: Bearer $GH_TOKEN" -H 'Content-Type: application/json' \
+GH_CUSTOMER=$(curl -fsS -X POST -H "Authorization: Bearer $GH_TOKEN" -H 'Content-Type: application/json' \
   -d '{"name":"soak"}' "http://127.0.0.1:$admin/admin/v1/customers" | python3 -c 'import json,sys; print(json.load(sys.stdin)["customer"]["id"])')
-export GH_CALLBACK="$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["urls"]["demoReceiver"])' "$work/data/ports.json")/hooks/$GH_CUSTOMER"
+GH_CALLBACK="$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["urls"]["demoReceiver"])' "$work/data/ports.json")/hooks/$GH_CUSTOMER"
 beer=$(curl -fsS "http://127.0.0.1:$svc/v1/beers/upc/0631234200036" | python3 -c 'import json,sys; print(json.load(sys.stdin)["id"])')
 curl -fsS -X POST -H "Authorization: Bearer $GH_TOKEN" -H 'Content-Type: application/json' \
   -d '{"quantity":100000}' "http://127.0.0.1:$admin/admin/v1/beers/$beer/restock" >/dev/null
 
 echo "==> measuring capacity (mixed service traffic, 5 s, $CONNS connections)"
-export GH_DELAY_MS=0
+GH_DELAY_MS=0
 cap=$(wrk -t1 -c$CONNS -d5s -s tests/bench/soak.lua "http://127.0.0.1:$svc" | awk '/Requests\/sec/ {print int($2)}')
 target=$((cap / 2))
 # wrk delays in whole milliseconds per connection and latency adds to it: calibrate twice.
-export GH_DELAY_MS=$(python3 -c "print($CONNS * 1000.0 / $target)")
+GH_DELAY_MS=$(python3 -c "print($CONNS * 1000.0 / $target)")
 for _ in 1 2; do
   got=$(wrk -t1 -c$CONNS -d3s -s tests/bench/soak.lua "http://127.0.0.1:$svc" | awk '/Requests\/sec/ {print $2}')
-  export GH_DELAY_MS=$(python3 -c "
+  GH_DELAY_MS=$(python3 -c "
 c, d, r, t = $CONNS, $GH_DELAY_MS, max($got, 1.0), $target
 lat = max(c * 1000.0 / r - d, 0.0)
 print(max(c * 1000.0 / t - lat, 0.0))")

@@ -26,6 +26,8 @@
 #include <QThread>
 #include <QtTest>
 
+#include <optional>
+
 using Gatehouse::Admin::Backend;
 
 namespace {
@@ -1030,7 +1032,9 @@ void TestOrders::eventStreamKeepsEveryEventInOrder()
 }
 
 // Retention (delivery-history-days): finished deliveries with their attempts, and finished
-// redelivery jobs, older than the window go; pending deliveries and recent ones stay.
+// redelivery jobs, older than the window go; pending deliveries and recent ones stay. The pass
+// is a chain of writer jobs (here of one delivery each); a call during a pass joins it, and a
+// pass outliving its RedeliveryJobs calls nothing back.
 void TestOrders::deliveryHistoryIsPrunedAfterItsDays()
 {
     using namespace Gatehouse;
@@ -1048,7 +1052,7 @@ void TestOrders::deliveryHistoryIsPrunedAfterItsDays()
     Core::ManualClock clock(now);
     Core::EventBus events(clock);
     Orders::OrderService orders(**db, writer, events, clock, nullptr);
-    Orders::RedeliveryJobs jobs(**db, writer, events, clock, orders, 30);
+    Orders::RedeliveryJobs jobs(**db, writer, events, clock, orders, 30, 1);
     const qint64 day = 24LL * 3600 * 1000;
     const qint64 t = now.toMSecsSinceEpoch();
     // id, state, completed_at (0: NULL)
@@ -1099,9 +1103,15 @@ void TestOrders::deliveryHistoryIsPrunedAfterItsDays()
     });
     QVERIFY2(seeded, qPrintable(seeded ? QString() : seeded.error().message));
 
-    const auto pruned = jobs.prune(t);
-    QVERIFY2(pruned, qPrintable(pruned ? QString() : pruned.error().message));
-    QCOMPARE(*pruned, 2);
+    std::optional<Core::Result<int>> pruned, joined;
+    jobs.prune(t, [&](const Core::Result<int> &r) { pruned = r; });
+    jobs.prune(t, [&](const Core::Result<int> &r) { joined = r; });
+    QVERIFY(!pruned); // the writer's jobs are under way
+    QTRY_VERIFY(pruned && joined);
+    QVERIFY2(*pruned, qPrintable(*pruned ? QString() : pruned->error().message));
+    QCOMPARE(**pruned, 2);
+    QVERIFY(*joined);
+    QCOMPARE(**joined, 2);
     auto ids = [&](const QString &sql) {
         QStringList out;
         QSqlQuery q((*db)->connection());
@@ -1119,7 +1129,23 @@ void TestOrders::deliveryHistoryIsPrunedAfterItsDays()
              QStringList{QStringLiteral("job-recent")});
     // 0 days keeps everything.
     Orders::RedeliveryJobs keepAll(**db, writer, events, clock, orders, 0);
-    QCOMPARE(*keepAll.prune(t + 1000 * day), 0);
+    std::optional<Core::Result<int>> kept;
+    keepAll.prune(t + 1000 * day, [&](const Core::Result<int> &r) { kept = r; });
+    QVERIFY(kept && *kept); // answered at once
+    QCOMPARE(**kept, 0);
     QCOMPARE(ids(QStringLiteral("SELECT id FROM webhook_deliveries")).size(), 2);
+
+    // Destroyed while its pass is under way: the chain stops, nothing is called back.
+    bool calledBack = false;
+    {
+        Orders::RedeliveryJobs gone(**db, writer, events, clock, orders, 30, 1);
+        gone.prune(t + 100 * day, [&](const Core::Result<int> &) { calledBack = true; });
+    }
+    auto after = writer.run([](Core::WriteTransaction &) -> Core::Result<void> { return {}; });
+    QVERIFY(after);
+    QCoreApplication::processEvents();
+    QVERIFY(!calledBack);
+    QCOMPARE(ids(QStringLiteral("SELECT id FROM webhook_deliveries")),
+             QStringList{QStringLiteral("old-pending")}); // the one chunk that ran
     writer.stop();
 }
