@@ -70,6 +70,11 @@ case "$cmd" in
     # 5. The test suite (unit, integration, qml, e2e) under the sanitizers.
     echo "==> running the test suite (ASan + UBSan)"
     ctest --test-dir "$BUILD_DIR" -j 2 --output-on-failure --timeout 900 "$@"
+    # The attack catalogue's count (tests/e2e/attacks), from the log of the run just done.
+    if count=$(grep -ho '^[0-9]* attacks refused' "$BUILD_DIR/Testing/Temporary/LastTest.log" | tail -1) &&
+      [ -n "$count" ]; then
+      echo "==> attack catalogue: $count"
+    fi
     # 6. The Debian package: a Release build of gatehouse alone (build-package, ccache), cpack,
     # dpkg -i, the service started as its unit says and checked, stopped, purged. After ctest
     # on purpose: the 2 cores are free again. GATEHOUSE_PACKAGE_TEST=0 skips it.

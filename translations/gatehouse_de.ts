@@ -589,6 +589,10 @@
         <source>rule kind (it covers URL paths)</source>
         <translation>Regelart (sie gilt für URL-Pfade)</translation>
     </message>
+    <message>
+        <source>Groups of the token the cluster dropped: %1 (a system: group reaches the cluster only through an oidc-group-mappings entry)</source>
+        <translation>Gruppen des Tokens, die der Cluster verworfen hat: %1 (eine system:-Gruppe erreicht den Cluster nur über einen Eintrag in oidc-group-mappings)</translation>
+    </message>
 </context>
 <context>
     <name>ConfirmDialog</name>
@@ -1314,6 +1318,18 @@
     <message>
         <source>cluster</source>
         <translation>Cluster</translation>
+    </message>
+    <message>
+        <source>In the cluster: %1 · groups: %2 · through: %3</source>
+        <translation>Im Cluster: %1 · Gruppen: %2 · über: %3</translation>
+    </message>
+    <message>
+        <source>Not in the cluster: %1</source>
+        <translation>Nicht im Cluster: %1</translation>
+    </message>
+    <message>
+        <source>Dropped by the cluster: %1 (%2)</source>
+        <translation>Vom Cluster verworfen: %1 (%2)</translation>
     </message>
 </context>
 <context>

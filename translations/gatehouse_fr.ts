@@ -589,6 +589,10 @@
         <source>rule kind (it covers URL paths)</source>
         <translation>type de règle (elle porte sur des chemins d&apos;URL)</translation>
     </message>
+    <message>
+        <source>Groups of the token the cluster dropped: %1 (a system: group reaches the cluster only through an oidc-group-mappings entry)</source>
+        <translation>Groupes du jeton écartés par le cluster : %1 (un groupe system: n’atteint le cluster que par une entrée de oidc-group-mappings)</translation>
+    </message>
 </context>
 <context>
     <name>ConfirmDialog</name>
@@ -1314,6 +1318,18 @@
     <message>
         <source>cluster</source>
         <translation>cluster</translation>
+    </message>
+    <message>
+        <source>In the cluster: %1 · groups: %2 · through: %3</source>
+        <translation>Dans le cluster : %1 · groupes : %2 · via : %3</translation>
+    </message>
+    <message>
+        <source>Not in the cluster: %1</source>
+        <translation>Absent du cluster : %1</translation>
+    </message>
+    <message>
+        <source>Dropped by the cluster: %1 (%2)</source>
+        <translation>Écartés par le cluster : %1 (%2)</translation>
     </message>
 </context>
 <context>

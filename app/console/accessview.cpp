@@ -102,6 +102,8 @@ void AccessView::clear()
     m_audiences.clear();
     m_claims.clear();
     m_cells.clear();
+    m_clusterText.clear();
+    m_clusterDroppedText.clear();
     emit changed();
 }
 
@@ -142,6 +144,8 @@ void AccessView::applyOAuth(const QString &mode, const QJsonObject &answer)
     m_audiences.clear();
     m_claims.clear();
     m_cells.clear();
+    m_clusterText.clear();
+    m_clusterDroppedText.clear();
     const QJsonObject subject = answer.value(QLatin1String("subject")).toObject();
     if (mode == QLatin1String("client")) {
         const QString grants =
@@ -183,6 +187,25 @@ void AccessView::applyOAuth(const QString &mode, const QJsonObject &answer)
                       c.value(QLatin1String("accessToken")).toObject());
             addClaims(&m_claims, tr("%1 · id_token").arg(client),
                       c.value(QLatin1String("idToken")).toObject());
+        }
+        const QJsonObject cluster = answer.value(QLatin1String("cluster")).toObject();
+        if (!cluster.isEmpty()) {
+            QStringList through;
+            for (const QJsonValue v : cluster.value(QLatin1String("clients")).toArray())
+                through.append(str(v.toObject(), "clientName"));
+            m_clusterText =
+                cluster.value(QLatin1String("reachable")).toBool()
+                    ? tr("In the cluster: %1 · groups: %2 · through: %3")
+                          .arg(str(cluster, "username"),
+                               strings(cluster.value(QLatin1String("groups")))
+                                   .join(QStringLiteral(", ")),
+                               through.join(QStringLiteral(", ")))
+                    : tr("Not in the cluster: %1").arg(str(cluster, "reason")); // server's words
+            const QStringList dropped = strings(cluster.value(QLatin1String("droppedGroups")));
+            if (!dropped.isEmpty())
+                m_clusterDroppedText =
+                    tr("Dropped by the cluster: %1 (%2)")
+                        .arg(dropped.join(QStringLiteral(", ")), str(cluster, "droppedReason"));
         }
     }
     emit changed();

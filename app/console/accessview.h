@@ -33,6 +33,13 @@ class AccessView : public QObject
     // [{scopeText, verb, resourceText, viaText, viaCount}] (cluster mode).
     Q_PROPERTY(QVariantList cells READ cells NOTIFY changed)
     Q_PROPERTY(bool privileged READ privileged NOTIFY changed)
+    // User mode: who the user is in the cluster, through the clients allowed to act for it
+    // ("cluster" of the answer): "In the cluster: <name> · groups: … · through: …", or why
+    // no token of theirs reaches it.
+    Q_PROPERTY(QString clusterText READ clusterText NOTIFY changed)
+    // User mode: groups the cluster drops (system: groups without an oidc-group-mappings
+    // entry), with why; empty when none.
+    Q_PROPERTY(QString clusterDroppedText READ clusterDroppedText NOTIFY changed)
     Q_PROPERTY(QStringList notes READ notes NOTIFY changed)
 
 public:
@@ -48,6 +55,8 @@ public:
     QVariantList claims() const { return m_claims; }
     QVariantList cells() const { return m_cells; }
     bool privileged() const;
+    QString clusterText() const { return m_clusterText; }
+    QString clusterDroppedText() const { return m_clusterDroppedText; }
     QStringList notes() const;
 
     Q_INVOKABLE void loadClient(const QString &clientId);
@@ -83,6 +92,8 @@ private:
     QVariantList m_audiences;
     QVariantList m_claims;
     QVariantList m_cells;
+    QString m_clusterText;
+    QString m_clusterDroppedText;
 };
 
 } // namespace Gatehouse::Console

@@ -65,6 +65,24 @@ QVariantMap ruleMiss(const QJsonObject &r)
             {QStringLiteral("text"), messages.join(QStringLiteral("; "))}};
 }
 
+// The groups an OIDC token claimed that the cluster dropped, as one more quote: often the reason
+// itself ("why am I not cluster-admin?").
+void addDroppedGroups(QVariantList *quotes, const QJsonValue &dropped)
+{
+    QStringList groups;
+    for (const QJsonValue g : dropped.toArray())
+        if (g.isString())
+            groups.append(g.toString());
+    if (groups.isEmpty())
+        return;
+    quotes->append(quote(QStringLiteral("oidc"), QStringLiteral("dropped"),
+                         QCoreApplication::translate(
+                             "ClusterDenial",
+                             "Groups of the token the cluster dropped: %1 (a system: group reaches "
+                             "the cluster only through an oidc-group-mappings entry)")
+                             .arg(groups.join(QStringLiteral(", ")))));
+}
+
 } // namespace
 
 ClusterDenial ClusterDenial::fromTrace(const QJsonObject &trace)
@@ -77,6 +95,7 @@ ClusterDenial ClusterDenial::fromTrace(const QJsonObject &trace)
     d.by = str(denial, "by");
     d.message = str(denial, "message");
     d.quotes = quotesFor(d.stage, d.by, d.message, denial.value(QLatin1String("quotes")));
+    addDroppedGroups(&d.quotes, denial.value(QLatin1String("droppedGroups")));
     d.nearMisses = nearMissesOf(
         trace.value(QLatin1String("authorization")).toObject().value(QLatin1String("nearMisses")));
     return d;
@@ -95,6 +114,7 @@ ClusterDenial ClusterDenial::fromRecordedRequest(const QJsonObject &entry)
     d.by = str(entry, "deniedBy");
     d.message = str(entry, "reason");
     d.quotes = quotesFor(d.stage, d.by, d.message, entry.value(QLatin1String("quotes")));
+    addDroppedGroups(&d.quotes, entry.value(QLatin1String("droppedGroups")));
     d.nearMisses = nearMissesOf(entry.value(QLatin1String("nearMisses")));
     return d;
 }

@@ -75,7 +75,7 @@ QString createdId(const QJsonObject &answer)
 bool affectsClusterVerdicts(const QString &kind, const QString &target)
 {
     if (kind == QLatin1String("setting"))
-        return target == QLatin1String("cluster") || SettingsAdminApi::isLive(target);
+        return target == QLatin1String("cluster") || SettingsAdminApi::isClusterLive(target);
     return kind == QLatin1String("rbac") || kind == QLatin1String("node") ||
            kind == QLatin1String("namespace");
 }
@@ -395,7 +395,8 @@ void AuditRecorder::registerConsequences()
         QSqlQuery q(db->connection());
         // A user's tokens: the partial subject index (subject <> client_id) answers it.
         q.prepare(QStringLiteral("SELECT kind, client_id, subject, issued_at FROM oauth_tokens "
-                                 "WHERE %1 = ? AND issued_at >= ? AND issued_at < ? %2 ORDER BY "
+                                 "WHERE %1 = ? AND issued_at >= ? AND issued_at < ? AND kind <> "
+                                 "'id' %2 ORDER BY "
                                  "issued_at DESC")
                       .arg(column, column == QLatin1String("subject")
                                        ? QLatin1String("AND subject <> client_id")

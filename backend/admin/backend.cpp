@@ -271,7 +271,8 @@ Result<void> Backend::start()
                     << OAuth::OAuthStore::assertions() << Cluster::ObjectStore::migration()
                     << Orders::RedeliveryJobs::migration() << Core::AuditLog::migration()
                     << AdminTokens::migration() << OAuth::OAuthStore::tokensInIssueOrder()
-                    << Core::AuditLog::effectsColumn() << OAuth::OAuthStore::userTokensIndex());
+                    << Core::AuditLog::effectsColumn() << OAuth::OAuthStore::userTokensIndex()
+                    << OAuth::OAuthStore::trustBoundaries());
     if (!db)
         return db.error();
     m_database = std::move(*db);
@@ -409,6 +410,28 @@ Result<void> Backend::start()
         *m_service, *m_database, *m_writer, *m_events, *m_clock,
         m_config.publicBaseUrl.isEmpty() ? m_service->url() : m_config.publicBaseUrl, authorize);
     m_oauth->setEventQueue(m_eventQueue.get());
+    // Where the services meet (docs/oauth.md, "Trust boundaries"): the cluster's audience,
+    // the orders API's resource, and what dynamic registrations may ask for.
+    m_oauth->trust().setClusterAudience(
+        m_config.oidcIssuerUrl == QLatin1String("none") ? QString() : m_config.oidcClientId);
+    m_oauth->trust().setOrdersResource(m_config.ordersResource.isEmpty()
+                                           ? m_oauth->issuer() + QStringLiteral("/v1")
+                                           : m_config.ordersResource);
+    {
+        auto policy = OAuth::RegistrationPolicy::fromJson(
+            QJsonObject{{QStringLiteral("grantTypes"),
+                         QJsonArray::fromStringList(m_config.oauthRegistrationGrantTypes)},
+                        {QStringLiteral("scopes"),
+                         QJsonArray::fromStringList(m_config.oauthRegistrationScopes)},
+                        {QStringLiteral("audiences"),
+                         QJsonArray::fromStringList(m_config.oauthRegistrationAudiences)}},
+            OAuth::RegistrationPolicy::defaults());
+        if (!policy)
+            return makeError(
+                QStringLiteral("invalid-config"),
+                QStringLiteral("oauth-registration-*: %1").arg(policy.error().message));
+        m_oauth->trust().setRegistrationPolicy(*policy);
+    }
     if (auto r = m_oauth->start(); !r)
         return r;
     m_tokenRetention = std::make_unique<OAuth::TokenRetention>(*m_writer, *m_clock,
@@ -430,13 +453,24 @@ Result<void> Backend::start()
         oidc.groupsClaim = m_config.oidcGroupsClaim;
         oidc.groupsPrefix = m_config.oidcGroupsPrefix;
         OAuth::OAuthApi *oauth = m_oauth.get();
+        Cluster::ClusterApi *cluster = m_clusterApi.get();
+        oidc.groupMappings = [cluster] { return cluster->settings().oidcGroupMappings; };
+        // The issuer vouches for its own tokens: recorded, alive, and issued to a client an
+        // administrator allowed to act for the cluster.
+        oidc.vet = [oauth](const QString &token, const QJsonObject &claims) {
+            return oauth->clusterTokenRefusal(token, claims);
+        };
         m_clusterApi->authenticator().addTokenAuthenticator(
             QStringLiteral("oidc"), Cluster::oidcAuthenticator(
                                         oidc, [oauth] { return oauth->keys().jwks(); }, *m_clock));
     }
     if (m_config.ordersRequireToken)
         m_service->addFilter(QStringLiteral("/v1/"), m_oauth->resourceServerFilter());
-    m_oauthAdminApi = std::make_unique<OAuthAdminApi>(*m_admin, *m_oauth);
+    m_oauthAdminApi = std::make_unique<OAuthAdminApi>(*m_admin, *m_oauth, *m_adminTokens);
+    m_oauthAdminApi->setClusterIdentity(
+        [this](const QString &username) { return clusterIdentityOf(username); });
+    m_settingsAdminApi->setOAuth(m_oauth.get());
+    m_settingsAdminApi->setTokens(m_adminTokens.get());
     if (auto r = writePorts(); !r)
         return r;
     m_dispatcher->start();
@@ -456,6 +490,59 @@ Result<void> Backend::start()
     return {};
 }
 
+QJsonObject Backend::clusterIdentityOf(const QString &username) const
+{
+    // As the cluster's OIDC authenticator would see this user's token (docs/cluster.md).
+    const auto user = m_oauth->users().find(username);
+    if (!user)
+        return {};
+    QJsonArray through;
+    for (const OAuth::Client &c : m_oauth->clients().all())
+        if (c.clusterAccess)
+            through.append(QJsonObject{{QStringLiteral("clientId"), c.clientId},
+                                       {QStringLiteral("clientName"), c.clientName}});
+    if (m_config.oidcIssuerUrl == QLatin1String("none"))
+        return QJsonObject{
+            {QStringLiteral("reachable"), false},
+            {QStringLiteral("reason"), QStringLiteral("the cluster accepts no OIDC tokens "
+                                                      "(oidc-issuer-url is none)")},
+            {QStringLiteral("clients"), through}};
+    Cluster::OidcOptions oidc;
+    oidc.issuer = m_oauth->issuer();
+    oidc.usernameClaim = m_config.oidcUsernameClaim;
+    oidc.usernamePrefix = m_config.oidcUsernamePrefix;
+    const QString claim = m_config.oidcUsernameClaim;
+    const QString value = claim == QLatin1String("sub")                  ? user->id
+                          : claim == QLatin1String("email")              ? user->email
+                          : claim == QLatin1String("preferred_username") ? user->username
+                          : claim == QLatin1String("name")               ? user->name
+                                                                         : QString();
+    QStringList dropped;
+    QStringList groups =
+        Cluster::oidcClusterGroups(user->groups, m_config.oidcGroupsPrefix,
+                                   m_clusterApi->settings().oidcGroupMappings, &dropped);
+    groups.append(QStringLiteral("system:authenticated"));
+    QJsonObject o{{QStringLiteral("reachable"), !through.isEmpty() && !value.isEmpty()},
+                  {QStringLiteral("username"),
+                   value.isEmpty() ? QString() : Cluster::oidcUsernamePrefix(oidc) + value},
+                  {QStringLiteral("groups"), QJsonArray::fromStringList(groups)},
+                  {QStringLiteral("droppedGroups"), QJsonArray::fromStringList(dropped)},
+                  {QStringLiteral("audience"), m_config.oidcClientId},
+                  {QStringLiteral("clients"), through}};
+    if (through.isEmpty())
+        o.insert(QStringLiteral("reason"),
+                 QStringLiteral("no client is allowed to act for the cluster, so no token of this "
+                                "user reaches it"));
+    else if (value.isEmpty())
+        o.insert(QStringLiteral("reason"),
+                 QStringLiteral("the user has no %1 for oidc-username-claim").arg(claim));
+    if (!dropped.isEmpty())
+        o.insert(QStringLiteral("droppedReason"),
+                 QStringLiteral("groups beginning with system: reach the cluster only through an "
+                                "oidc-group-mappings entry"));
+    return o;
+}
+
 Result<void> Backend::startCluster(const Crypto::CertificateAuthority &ca,
                                    const Core::TlsSettings &tls)
 {
@@ -465,13 +552,15 @@ Result<void> Backend::startCluster(const Crypto::CertificateAuthority &ca,
     settings.anonymousAuth = m_config.clusterAnonymousAuth;
     settings.authorizationModes = m_config.clusterAuthorizationModes;
     settings.admissionPlugins = m_config.clusterAdmissionPlugins;
+    settings.oidcGroupMappings = m_config.oidcGroupMappings;
     // Live changes made through the admin API are kept; a value given explicitly at start wins.
     if (auto saved = m_settings->value(ClusterAdminApi::settingsKey()); saved) {
         const QJsonObject o = QJsonDocument::fromJson(saved->toUtf8()).object();
         const std::pair<const char *, const char *> keys[] = {
             {"anonymous-auth", "anonymousAuth"},
             {"authorization-mode", "authorizationModes"},
-            {"enable-admission-plugins", "admissionPlugins"}};
+            {"enable-admission-plugins", "admissionPlugins"},
+            {"oidc-group-mappings", "oidcGroupMappings"}};
         QJsonObject keep;
         for (const auto &[flag, field] : keys)
             if (m_config.sources.value(QLatin1String(flag), QStringLiteral("default")) ==
@@ -489,6 +578,9 @@ Result<void> Backend::startCluster(const Crypto::CertificateAuthority &ca,
         !e.isEmpty())
         return makeError(QStringLiteral("invalid-config"), e);
     if (QString e = Cluster::AdmissionChain::validatePlugins(settings.admissionPlugins);
+        !e.isEmpty())
+        return makeError(QStringLiteral("invalid-config"), e);
+    if (QString e = Cluster::ClusterSettings::validateGroupMappings(settings.oidcGroupMappings);
         !e.isEmpty())
         return makeError(QStringLiteral("invalid-config"), e);
 

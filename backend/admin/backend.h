@@ -101,6 +101,8 @@ private:
     Result<void> writePorts();
     void publishStats();
     Result<void> startOrders();
+    // The effective-access answer's "cluster" for an OAuth user (OAuthAdminApi).
+    QJsonObject clusterIdentityOf(const QString &username) const;
     Result<void> startCluster(const Crypto::CertificateAuthority &ca, const Core::TlsSettings &tls);
     void openNodePort(int port);
     void stopWorkers();

@@ -1,5 +1,6 @@
 #include "admin/oauthadmin.h"
 
+#include "admin/admintokens.h"
 #include "core/httpserver.h"
 #include "oauth/jwtinspector.h"
 #include "oauth/oauthapi.h"
@@ -61,8 +62,22 @@ HttpResponse notAnObject()
 
 } // namespace
 
-OAuthAdminApi::OAuthAdminApi(Core::HttpServer &server, OAuth::OAuthApi &oauth)
-    : m_server(server), m_oauth(oauth)
+std::optional<HttpResponse> OAuthAdminApi::needsClusterWrite(const HttpRequest &req,
+                                                             const QString &what) const
+{
+    const auto principal = m_tokens.authenticate(req.bearerToken());
+    if (principal && principal->may(QStringLiteral("cluster"), true))
+        return std::nullopt;
+    // Fail closed: a change that reaches into the cluster needs its area too.
+    return HttpResponse::error(
+        403, QStringLiteral("forbidden"),
+        QStringLiteral("%1 %2: that also needs cluster:write")
+            .arg(principal ? principal->describe() : QStringLiteral("this admin token"), what));
+}
+
+OAuthAdminApi::OAuthAdminApi(Core::HttpServer &server, OAuth::OAuthApi &oauth,
+                             const AdminTokens &tokens)
+    : m_server(server), m_oauth(oauth), m_tokens(tokens)
 {
     m_server.route("GET", QStringLiteral("/admin/v1/clients"), [this](const HttpRequest &) {
         QJsonArray items;
@@ -118,13 +133,47 @@ OAuthAdminApi::OAuthAdminApi(Core::HttpServer &server, OAuth::OAuthApi &oauth)
                            });
     m_server.routeDeferred(
         "PUT", QStringLiteral("/admin/v1/clients/{id}"),
-        [this, parseMetadata, answer](const HttpRequest &req, const Responder &respond) {
-            auto client = parseMetadata(req);
+        [this, answer](const HttpRequest &req, const Responder &respond) {
+            QJsonParseError pe;
+            const QJsonDocument doc = QJsonDocument::fromJson(req.body, &pe);
+            QJsonObject body = doc.object();
+            if (pe.error != QJsonParseError::NoError || !doc.isObject())
+                return respond(HttpResponse::error(
+                    400, QStringLiteral("malformed-json"),
+                    QStringLiteral("the body must be a JSON object of client metadata")));
+            // The client as read back carries cluster_access; sending it unchanged is no
+            // request to change it (that has its own call, below).
+            const auto current = m_oauth.clients().find(req.pathParam(QStringLiteral("id")));
+            if (current && body.value(QStringLiteral("cluster_access")).isBool() &&
+                body.value(QStringLiteral("cluster_access")).toBool() == current->clusterAccess)
+                body.remove(QStringLiteral("cluster_access"));
+            auto client = OAuth::ClientRegistry::fromMetadata(body);
             if (!client)
                 return respond(
                     HttpResponse::error(400, client.error().code, client.error().message));
             m_oauth.clients().update(req.pathParam(QStringLiteral("id")), *client,
                                      answer(respond, 200, "oauth.client.updated"));
+        });
+    // {"allowed": true|false}: whether the client's tokens may reach the cluster API (tokens
+    // for oidc-client-id). Needs cluster:write besides oauth:write; audited (docs/oauth.md).
+    m_server.routeDeferred(
+        "PUT", QStringLiteral("/admin/v1/clients/{id}/cluster-access"),
+        [this, answer](const HttpRequest &req, const Responder &respond) {
+            QJsonParseError pe;
+            const QJsonDocument doc = QJsonDocument::fromJson(req.body, &pe);
+            const QJsonValue allowed = doc.object().value(QStringLiteral("allowed"));
+            if (pe.error != QJsonParseError::NoError || !doc.isObject() || !allowed.isBool() ||
+                doc.object().size() != 1)
+                return respond(HttpResponse::error(
+                    400, QStringLiteral("malformed-json"),
+                    QStringLiteral("the body must be {\"allowed\": true} or {\"allowed\": "
+                                   "false}")));
+            if (auto refused = needsClusterWrite(
+                    req, QStringLiteral("may not let a client act for the cluster")))
+                return respond(*refused);
+            m_oauth.clients().setClusterAccess(req.pathParam(QStringLiteral("id")),
+                                               allowed.toBool(),
+                                               answer(respond, 200, "oauth.client.updated"));
         });
     m_server.routeDeferred(
         "DELETE", QStringLiteral("/admin/v1/clients/{id}"),
@@ -207,23 +256,51 @@ void OAuthAdminApi::registerUserRoutes()
     Core::RouteOptions pool;
     pool.async = true;
     pool.maxBodyBytes = 64 * 1024;
+    // A system: group is a cluster identity (system:masters is cluster-admin): giving one to a
+    // user needs cluster:write as well, even though such groups only reach the cluster through
+    // an oidc-group-mappings entry.
+    auto systemGroups = [this](const HttpRequest &req,
+                               const OAuth::UserInput &in) -> std::optional<HttpResponse> {
+        if (!in.groups)
+            return std::nullopt;
+        for (const QString &g : *in.groups)
+            if (g.startsWith(QLatin1String("system:")))
+                return needsClusterWrite(
+                    req, QStringLiteral("may not give a user the group \"%1\"").arg(g));
+        return std::nullopt;
+    };
     m_server.routeDeferred(
         "POST", QStringLiteral("/admin/v1/users"),
-        [this, parseUser, userAnswer](const HttpRequest &req, const Responder &respond) {
+        [this, parseUser, userAnswer, systemGroups](const HttpRequest &req,
+                                                    const Responder &respond) {
             auto in = parseUser(req, true);
             if (!in)
                 return respond(errorAnswer(in.error()));
+            if (auto refused = systemGroups(req, *in))
+                return respond(*refused);
             m_oauth.users().create(*in, userAnswer(respond, 201));
         },
         pool);
     m_server.routeDeferred(
         "PATCH", QStringLiteral("/admin/v1/users/{id}"),
-        [this, parseUser, userAnswer](const HttpRequest &req, const Responder &respond) {
+        [this, parseUser, now, systemGroups](const HttpRequest &req, const Responder &respond) {
             auto in = parseUser(req, false);
             if (!in)
                 return respond(errorAnswer(in.error()));
-            m_oauth.users().update(req.pathParam(QStringLiteral("id")), *in,
-                                   userAnswer(respond, 200));
+            if (auto refused = systemGroups(req, *in))
+                return respond(*refused);
+            const bool passwordReset = in->password.has_value();
+            m_oauth.users().update(
+                req.pathParam(QStringLiteral("id")), *in,
+                [this, respond, now, passwordReset](const Core::Result<OAuth::User> &r) {
+                    if (!r)
+                        return respond(errorAnswer(r.error()));
+                    // A password reset signs the user out everywhere (its tokens are revoked
+                    // in the same transaction).
+                    if (passwordReset)
+                        m_oauth.endSessions(r->id);
+                    respond(HttpResponse::json(200, r->toJson(now())));
+                });
         },
         pool);
     m_server.routeDeferred("POST", QStringLiteral("/admin/v1/users/{id}/unlock"),
@@ -231,11 +308,29 @@ void OAuthAdminApi::registerUserRoutes()
                                m_oauth.users().unlock(req.pathParam(QStringLiteral("id")),
                                                       userAnswer(respond, 200));
                            });
-    m_server.routeDeferred("DELETE", QStringLiteral("/admin/v1/users/{id}"),
-                           [this](const HttpRequest &req, const Responder &respond) {
-                               m_oauth.users().remove(req.pathParam(QStringLiteral("id")),
-                                                      noContent(respond));
+    // Until unlocked: the user is signed out everywhere and every token held for them revoked.
+    m_server.routeDeferred("POST", QStringLiteral("/admin/v1/users/{id}/lock"),
+                           [this, now](const HttpRequest &req, const Responder &respond) {
+                               m_oauth.users().lock(
+                                   req.pathParam(QStringLiteral("id")),
+                                   [this, respond, now](const Core::Result<OAuth::User> &r) {
+                                       if (!r)
+                                           return respond(errorAnswer(r.error()));
+                                       m_oauth.endSessions(r->id);
+                                       respond(HttpResponse::json(200, r->toJson(now())));
+                                   });
                            });
+    m_server.routeDeferred(
+        "DELETE", QStringLiteral("/admin/v1/users/{id}"),
+        [this](const HttpRequest &req, const Responder &respond) {
+            const QString key = req.pathParam(QStringLiteral("id"));
+            const auto user = m_oauth.users().find(key);
+            m_oauth.users().remove(key, [this, respond, user](const Core::Result<void> &r) {
+                if (r && user)
+                    m_oauth.endSessions(user->id);
+                respond(r ? HttpResponse{204, {}, {}, {}} : errorAnswer(r.error()));
+            });
+        });
     m_server.route("GET", QStringLiteral("/admin/v1/consents"), [this](const HttpRequest &req) {
         QJsonArray items;
         for (const QJsonObject &c :
@@ -316,9 +411,27 @@ void OAuthAdminApi::registerTokenRoutes()
                     400, QStringLiteral("validation-failed"),
                     QStringLiteral("expiresIn: whole seconds, 60 to 31536000; maxUses: 1 to "
                                    "100000")));
+            // Its own registration policy, when given: what registrations with this token may
+            // ask for instead of the server's policy (members left out: the server's).
+            std::optional<OAuth::RegistrationPolicy> policy;
+            if (o.contains(QStringLiteral("policy")) &&
+                !o.value(QStringLiteral("policy")).isNull()) {
+                auto p = OAuth::RegistrationPolicy::fromJson(o.value(QStringLiteral("policy")),
+                                                             m_oauth.trust().registrationPolicy());
+                if (!p)
+                    return respond(errorAnswer(p.error()));
+                policy = *p;
+            }
+            for (auto it = o.begin(); it != o.end(); ++it)
+                if (it.key() != QLatin1String("expiresIn") &&
+                    it.key() != QLatin1String("maxUses") && it.key() != QLatin1String("policy"))
+                    return respond(HttpResponse::error(
+                        400, QStringLiteral("validation-failed"),
+                        QStringLiteral("unknown field '%1' (expiresIn, maxUses, policy)")
+                            .arg(it.key().left(64))));
             m_oauth.clients().createInitialAccessToken(
                 expiresIn.isUndefined() ? 86'400'000 : expiresIn.toInteger() * 1000,
-                maxUses.isUndefined() ? 1 : int(maxUses.toInteger()),
+                maxUses.isUndefined() ? 1 : int(maxUses.toInteger()), std::move(policy),
                 [respond](const Core::Result<OAuth::ClientRegistry::InitialAccessToken> &r) {
                     if (!r)
                         return respond(errorAnswer(r.error()));
@@ -408,7 +521,15 @@ void OAuthAdminApi::registerTokenRoutes()
                 return HttpResponse::error(
                     400, QStringLiteral("malformed-json"),
                     QStringLiteral("the body must be a JSON object with username or client_id"));
-            const QJsonObject access = m_oauth.effectiveAccess(doc.object());
+            QJsonObject access = m_oauth.effectiveAccess(doc.object());
+            if (m_clusterIdentity && !access.contains(QLatin1String("error")) &&
+                access.value(QLatin1String("subject")).toObject().value(QLatin1String("kind")) ==
+                    QLatin1String("user"))
+                access.insert(QStringLiteral("cluster"),
+                              m_clusterIdentity(access.value(QLatin1String("subject"))
+                                                    .toObject()
+                                                    .value(QLatin1String("username"))
+                                                    .toString()));
             if (access.contains(QLatin1String("error")))
                 return HttpResponse::error(
                     access.value(QLatin1String("error")) == QLatin1String("invalid_client") ? 404

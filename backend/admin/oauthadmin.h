@@ -1,5 +1,12 @@
 #pragma once
 
+#include "core/httpmessage.h"
+
+#include <QJsonObject>
+
+#include <functional>
+#include <optional>
+
 namespace Gatehouse::Core {
 class HttpServer;
 }
@@ -9,19 +16,37 @@ class OAuthApi;
 
 namespace Gatehouse::Admin {
 
+class AdminTokens;
+
 // /admin/v1 nouns of the authorization server so far: clients, signing keys, users, consents,
 // tokens, and the console's JWT inspector.
 class OAuthAdminApi
 {
 public:
-    OAuthAdminApi(Core::HttpServer &server, OAuth::OAuthApi &oauth);
+    // tokens: who is calling, for the changes that also need the cluster area (a client's
+    // cluster access, a user's system: groups).
+    OAuthAdminApi(Core::HttpServer &server, OAuth::OAuthApi &oauth, const AdminTokens &tokens);
+
+    // What a user is in the cluster when they sign in through a client allowed to act for it
+    // (the effective-access answer's "cluster"); set by the composition, which knows the
+    // cluster's OIDC settings.
+    void setClusterIdentity(std::function<QJsonObject(const QString &username)> identity)
+    {
+        m_clusterIdentity = std::move(identity);
+    }
 
 private:
     void registerUserRoutes();
     void registerTokenRoutes();
 
+    // The 403 for a caller without cluster:write, naming what it tried; nullopt when allowed.
+    std::optional<Core::HttpResponse> needsClusterWrite(const Core::HttpRequest &req,
+                                                        const QString &what) const;
+
     Core::HttpServer &m_server;
     OAuth::OAuthApi &m_oauth;
+    const AdminTokens &m_tokens;
+    std::function<QJsonObject(const QString &username)> m_clusterIdentity;
 };
 
 } // namespace Gatehouse::Admin

@@ -1,11 +1,13 @@
 #include "admin/settingsadmin.h"
 
+#include "admin/admintokens.h"
 #include "admin/clusteradmin.h"
 #include "cluster/clusterapi.h"
 #include "core/eventbus.h"
 #include "core/httpserver.h"
 #include "core/logging.h"
 #include "core/settingsstore.h"
+#include "oauth/oauthapi.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -18,13 +20,24 @@ using Core::HttpResponse;
 
 namespace {
 
-// The three live settings and their field in the cluster's settings.
+// The cluster's live settings and their field in the cluster's settings.
 const QHash<QString, QString> &liveFields()
 {
     static const QHash<QString, QString> fields{
         {QStringLiteral("anonymous-auth"), QStringLiteral("anonymousAuth")},
         {QStringLiteral("authorization-mode"), QStringLiteral("authorizationModes")},
-        {QStringLiteral("enable-admission-plugins"), QStringLiteral("admissionPlugins")}};
+        {QStringLiteral("enable-admission-plugins"), QStringLiteral("admissionPlugins")},
+        {QStringLiteral("oidc-group-mappings"), QStringLiteral("oidcGroupMappings")}};
+    return fields;
+}
+
+// The authorization server's live settings: its registration policy, member by member.
+const QHash<QString, QString> &oauthLiveFields()
+{
+    static const QHash<QString, QString> fields{
+        {QStringLiteral("oauth-registration-grant-types"), QStringLiteral("grantTypes")},
+        {QStringLiteral("oauth-registration-scopes"), QStringLiteral("scopes")},
+        {QStringLiteral("oauth-registration-audiences"), QStringLiteral("audiences")}};
     return fields;
 }
 
@@ -34,7 +47,28 @@ QString liveValue(const Cluster::ClusterSettings &s, const QString &key)
         return s.anonymousAuth ? QStringLiteral("true") : QStringLiteral("false");
     if (key == QLatin1String("authorization-mode"))
         return s.authorizationModes.join(QLatin1Char(','));
+    if (key == QLatin1String("oidc-group-mappings"))
+        return s.oidcGroupMappings.join(QLatin1Char(','));
     return s.admissionPlugins.join(QLatin1Char(','));
+}
+
+QString oauthLiveValue(const OAuth::RegistrationPolicy &p, const QString &key)
+{
+    if (key == QLatin1String("oauth-registration-grant-types"))
+        return p.grantTypes.join(QLatin1Char(','));
+    if (key == QLatin1String("oauth-registration-scopes"))
+        return p.scopes.join(QLatin1Char(','));
+    return p.audiences.join(QLatin1Char(','));
+}
+
+// The area a change of this setting reaches besides the settings themselves, if any.
+QString extraArea(const QString &key)
+{
+    if (key == QLatin1String("oidc-group-mappings"))
+        return QStringLiteral("cluster");
+    if (oauthLiveFields().contains(key))
+        return QStringLiteral("oauth");
+    return {};
 }
 
 // What kind of editor suits the value: bool, duration, list, number, url or text.
@@ -84,7 +118,17 @@ QString SettingsAdminApi::storeKey(const QString &key)
 
 bool SettingsAdminApi::isLive(const QString &key)
 {
+    return isClusterLive(key) || isOAuthLive(key);
+}
+
+bool SettingsAdminApi::isClusterLive(const QString &key)
+{
     return liveFields().contains(key);
+}
+
+bool SettingsAdminApi::isOAuthLive(const QString &key)
+{
+    return oauthLiveFields().contains(key);
 }
 
 bool SettingsAdminApi::isReadOnly(const QString &key)
@@ -102,7 +146,8 @@ QString SettingsAdminApi::groupOf(const QString &key)
         key == QLatin1String("shutdown-grace-ms"))
         return key.startsWith(QLatin1String("webhook-")) ? QStringLiteral("webhooks")
                                                          : QStringLiteral("limits");
-    if (key.startsWith(QLatin1String("oauth-")) || key == QLatin1String("orders-require-token"))
+    if (key.startsWith(QLatin1String("oauth-")) || key == QLatin1String("orders-require-token") ||
+        key == QLatin1String("orders-resource"))
         return QStringLiteral("oauth");
     if (key.startsWith(QLatin1String("webhook-")) || key.startsWith(QLatin1String("demo-")) ||
         key == QLatin1String("delivery-history-days"))
@@ -118,7 +163,7 @@ void SettingsAdminApi::applyStored(Core::Config &config, const Core::SettingsSto
     if (!all)
         return;
     for (const Core::ConfigOption &o : ConfigResolver::options()) {
-        if (isLive(o.key) || isReadOnly(o.key))
+        if (isClusterLive(o.key) || isReadOnly(o.key))
             continue; // the cluster keeps its live settings itself
         const auto kept = all->constFind(storeKey(o.key));
         if (kept == all->constEnd())
@@ -147,7 +192,10 @@ QJsonObject SettingsAdminApi::item(const Core::ConfigOption &o) const
 {
     const bool live = isLive(o.key);
     const QString started = ConfigResolver::valueOf(m_effective, o.key);
-    const QString value = live ? liveValue(m_cluster.settings(), o.key) : started;
+    const QString value = isClusterLive(o.key) ? liveValue(m_cluster.settings(), o.key)
+                          : isOAuthLive(o.key) && m_oauth
+                              ? oauthLiveValue(m_oauth->trust().registrationPolicy(), o.key)
+                              : started;
     QString source = m_effective.sources.value(o.key, QStringLiteral("default"));
     if (live && value != started)
         source = QStringLiteral("admin API");
@@ -226,6 +274,40 @@ void SettingsAdminApi::registerRoutes()
             if (auto r = ConfigResolver::set(probe, key, text, QStringLiteral("admin API")); !r)
                 return HttpResponse::error(400, r.error().code, r.error().message);
             const QString normalized = ConfigResolver::valueOf(probe, key);
+            // What reaches into another area needs that area's write permission as well
+            // (fail closed: no token answer, no change).
+            if (const QString area = extraArea(key); !area.isEmpty()) {
+                const auto principal =
+                    m_tokens ? m_tokens->authenticate(req.bearerToken()) : std::nullopt;
+                if (!principal || !principal->may(area, true))
+                    return HttpResponse::error(
+                        403, QStringLiteral("forbidden"),
+                        QStringLiteral("%1 may not change %2: that also needs %3:write")
+                            .arg(principal ? principal->describe()
+                                           : QStringLiteral("this admin token"),
+                                 key, area));
+            }
+            if (isOAuthLive(key)) {
+                if (!m_oauth)
+                    return HttpResponse::error(503, QStringLiteral("not-ready"),
+                                               QStringLiteral("the authorization server is not "
+                                                              "started yet"));
+                const QStringList list = normalized.split(QLatin1Char(','), Qt::SkipEmptyParts);
+                auto policy = OAuth::RegistrationPolicy::fromJson(
+                    QJsonObject{{oauthLiveFields().value(key), QJsonArray::fromStringList(list)}},
+                    m_oauth->trust().registrationPolicy());
+                if (!policy)
+                    return HttpResponse::error(
+                        400, QStringLiteral("invalid-setting"),
+                        QStringLiteral("%1: %2").arg(key, policy.error().message));
+                // Kept for the next start (unless given explicitly there), applied now.
+                if (auto r = m_store.setValue(storeKey(key), normalized); !r)
+                    return HttpResponse::error(500, r.error().code, r.error().message);
+                m_oauth->trust().setRegistrationPolicy(*policy);
+                const QJsonObject answer = item(*o);
+                m_events.publish(QStringLiteral("setting.changed"), answer);
+                return HttpResponse::json(200, answer);
+            }
             if (isLive(key)) {
                 QJsonObject field;
                 if (key == QLatin1String("anonymous-auth"))
@@ -235,6 +317,8 @@ void SettingsAdminApi::registerRoutes()
                         liveFields().value(key),
                         QJsonArray::fromStringList(key == QLatin1String("authorization-mode")
                                                        ? probe.clusterAuthorizationModes
+                                                   : key == QLatin1String("oidc-group-mappings")
+                                                       ? probe.oidcGroupMappings
                                                        : probe.clusterAdmissionPlugins));
                 auto parsed = Cluster::ClusterSettings::fromJson(field, m_cluster.settings());
                 if (auto *e = std::get_if<QString>(&parsed))

@@ -21,6 +21,11 @@ AuthenticationResult Authenticator::authenticateToken(const QString &token) cons
             r.user.authenticator = t.name;
             addAuthenticatedGroup(r.user);
             r.reason = QStringLiteral("bearer token accepted by the %1 authenticator").arg(t.name);
+            if (!r.user.droppedGroups.isEmpty())
+                r.reason += QStringLiteral("; token groups dropped (a system: group reaches the "
+                                           "cluster only through an oidc-group-mappings "
+                                           "entry): %1")
+                                .arg(r.user.droppedGroups.join(QStringLiteral(", ")));
             return r;
         }
         errors.append(std::get<QString>(*got));

@@ -54,6 +54,8 @@ QJsonObject userJson(const UserInfo &u)
                   {QStringLiteral("groups"), toArray(u.groups)}};
     if (!u.uid.isEmpty())
         o.insert(QStringLiteral("uid"), u.uid);
+    if (!u.droppedGroups.isEmpty())
+        o.insert(QStringLiteral("droppedGroups"), toArray(u.droppedGroups));
     return o;
 }
 
@@ -229,7 +231,26 @@ QJsonObject ClusterSettings::toJson() const
 {
     return QJsonObject{{QStringLiteral("anonymousAuth"), anonymousAuth},
                        {QStringLiteral("authorizationModes"), toArray(authorizationModes)},
-                       {QStringLiteral("admissionPlugins"), toArray(admissionPlugins)}};
+                       {QStringLiteral("admissionPlugins"), toArray(admissionPlugins)},
+                       {QStringLiteral("oidcGroupMappings"), toArray(oidcGroupMappings)}};
+}
+
+QString ClusterSettings::validateGroupMappings(const QStringList &mappings)
+{
+    QSet<QString> from;
+    for (const QString &m : mappings) {
+        const qsizetype eq = m.indexOf(QLatin1Char('='));
+        if (eq <= 0 || eq == m.size() - 1 || m.indexOf(QLatin1Char('='), eq + 1) >= 0 ||
+            m.size() > 512)
+            return QStringLiteral("oidcGroupMappings: \"%1\" is not an "
+                                  "oidc-group=cluster-group pair")
+                .arg(m.left(200));
+        if (from.contains(m.left(eq)))
+            return QStringLiteral("oidcGroupMappings: the OIDC group \"%1\" is mapped twice")
+                .arg(m.left(eq));
+        from.insert(m.left(eq));
+    }
+    return {};
 }
 
 std::variant<ClusterSettings, QString> ClusterSettings::fromJson(const QJsonObject &o,
@@ -243,7 +264,8 @@ std::variant<ClusterSettings, QString> ClusterSettings::fromJson(const QJsonObje
                 return QStringLiteral("anonymousAuth must be true or false");
             s.anonymousAuth = it->toBool();
         } else if (k == QLatin1String("authorizationModes") ||
-                   k == QLatin1String("admissionPlugins")) {
+                   k == QLatin1String("admissionPlugins") ||
+                   k == QLatin1String("oidcGroupMappings")) {
             if (!it->isArray())
                 return QStringLiteral("%1 must be an array of strings").arg(k);
             QStringList l;
@@ -252,14 +274,17 @@ std::variant<ClusterSettings, QString> ClusterSettings::fromJson(const QJsonObje
                     return QStringLiteral("%1 must be an array of strings").arg(k);
                 l.append(v.toString());
             }
-            (k == QLatin1String("authorizationModes") ? s.authorizationModes : s.admissionPlugins) =
-                l;
+            (k == QLatin1String("authorizationModes") ? s.authorizationModes
+             : k == QLatin1String("admissionPlugins") ? s.admissionPlugins
+                                                      : s.oidcGroupMappings) = l;
         } else {
             return QStringLiteral("unknown setting \"%1\" (known: anonymousAuth, "
-                                  "authorizationModes, admissionPlugins)")
+                                  "authorizationModes, admissionPlugins, oidcGroupMappings)")
                 .arg(k);
         }
     }
+    if (QString e = validateGroupMappings(s.oidcGroupMappings); !e.isEmpty())
+        return e;
     if (QString e = AuthorizerChain::validateModes(s.authorizationModes); !e.isEmpty())
         return e;
     if (QString e = AdmissionChain::validatePlugins(s.admissionPlugins); !e.isEmpty())
@@ -378,13 +403,21 @@ QJsonObject RequestTrace::denial() const
                                           {QStringLiteral("decision"), decisionName(s.decision)},
                                           {QStringLiteral("reason"), s.reason}});
         }
-        return QJsonObject{{QStringLiteral("stage"), QStringLiteral("authorization")},
-                           {QStringLiteral("by"), authorization.decidedBy.isEmpty()
-                                                      ? by.join(QStringLiteral(", "))
-                                                      : authorization.decidedBy},
-                           {QStringLiteral("message"), statusMessage},
-                           {QStringLiteral("quotes"), quotes},
-                           {QStringLiteral("nearMisses"), int(authorization.nearMisses.size())}};
+        QJsonObject d{{QStringLiteral("stage"), QStringLiteral("authorization")},
+                      {QStringLiteral("by"), authorization.decidedBy.isEmpty()
+                                                 ? by.join(QStringLiteral(", "))
+                                                 : authorization.decidedBy},
+                      {QStringLiteral("message"), statusMessage},
+                      {QStringLiteral("quotes"), quotes},
+                      {QStringLiteral("nearMisses"), int(authorization.nearMisses.size())}};
+        // Groups the token claimed but the cluster did not take: often the reason itself.
+        if (!authentication.user.droppedGroups.isEmpty()) {
+            d.insert(QStringLiteral("droppedGroups"), toArray(authentication.user.droppedGroups));
+            d.insert(QStringLiteral("droppedGroupsReason"),
+                     QStringLiteral("groups from an OIDC token that begin with system: reach the "
+                                    "cluster only through an oidc-group-mappings entry"));
+        }
+        return d;
     }
     if (admission && !admission->allowed)
         return QJsonObject{{QStringLiteral("stage"), QStringLiteral("admission")},
@@ -464,6 +497,8 @@ QString ClusterApi::applySettings(const ClusterSettings &s)
     if (QString e = AuthorizerChain::validateModes(s.authorizationModes); !e.isEmpty())
         return e;
     if (QString e = AdmissionChain::validatePlugins(s.admissionPlugins); !e.isEmpty())
+        return e;
+    if (QString e = ClusterSettings::validateGroupMappings(s.oidcGroupMappings); !e.isEmpty())
         return e;
     {
         QMutexLocker lock(&m_mutex);
@@ -793,6 +828,8 @@ QJsonObject ClusterApi::RecentRequest::toJson() const
         o.insert(QStringLiteral("deniedBy"), deniedBy);
     if (!quotes.isEmpty())
         o.insert(QStringLiteral("quotes"), quotes);
+    if (!a.user.droppedGroups.isEmpty())
+        o.insert(QStringLiteral("droppedGroups"), toArray(a.user.droppedGroups));
     if (stage == QLatin1String("authorization")) {
         QJsonArray misses;
         for (const NearMiss &n : nearMisses)
@@ -1706,6 +1743,31 @@ void ClusterApi::handleWrite(const std::shared_ptr<Context> &ctx, const Resource
                                      lines.join(QLatin1Char('\n'))));
                     }
                 }
+            }
+        }
+
+        // A binding's roleRef is immutable (kube's ValidateRoleBindingUpdate): changing which
+        // role a binding grants would re-target every subject in it at once. Checked after
+        // escalation prevention, in kube-apiserver's order.
+        if (current && operation != QLatin1String("DELETE") &&
+            type.name.endsWith(QLatin1String("bindings")) &&
+            type.group == QLatin1String("rbac.authorization.k8s.io")) {
+            const QJsonObject was = current->value(QLatin1String("roleRef")).toObject();
+            const QJsonObject ref = obj.value(QLatin1String("roleRef")).toObject();
+            auto field = [](const QJsonObject &o, const char *k) {
+                return o.value(QLatin1String(k)).toString();
+            };
+            if (field(was, "apiGroup") != field(ref, "apiGroup") ||
+                field(was, "kind") != field(ref, "kind") ||
+                field(was, "name") != field(ref, "name")) {
+                const QList<StatusCause> causes{StatusCause{
+                    QStringLiteral("FieldValueInvalid"),
+                    QStringLiteral("Invalid value: rbac.RoleRef{APIGroup:\"%1\", Kind:\"%2\", "
+                                   "Name:\"%3\"}: cannot change roleRef")
+                        .arg(field(ref, "apiGroup"), field(ref, "kind"), field(ref, "name")),
+                    QStringLiteral("roleRef")}};
+                trace.validation = causes;
+                return Status::invalid(type.group, type.kind, name, causes);
             }
         }
 

@@ -33,8 +33,14 @@ struct ClusterSettings
     bool anonymousAuth = true;
     QStringList authorizationModes{QStringLiteral("Node"), QStringLiteral("RBAC")};
     QStringList admissionPlugins = AdmissionChain::defaultPlugins();
+    // "oidc-group=cluster-group" pairs: the only way a system: group reaches the cluster from
+    // an OIDC token (docs/cluster.md, "Bearer tokens").
+    QStringList oidcGroupMappings;
 
     QJsonObject toJson() const;
+    // Empty when every entry is one oidc-group=cluster-group pair and no OIDC group is mapped
+    // twice; else the error.
+    static QString validateGroupMappings(const QStringList &mappings);
     // Validates every field; an error names the first bad one.
     static std::variant<ClusterSettings, QString> fromJson(const QJsonObject &o,
                                                            const ClusterSettings &base);

@@ -14,6 +14,9 @@ struct UserInfo
     QStringList groups;
     QString uid;
     QString authenticator; // "x509", "serviceaccount", "oidc", "anonymous", "" (hypothetical)
+    // OIDC groups the token carried that did not become cluster groups (system: groups
+    // without an oidc-group-mappings entry): shown by the denial explainer.
+    QStringList droppedGroups;
 
     bool isAnonymous() const { return name == QLatin1String("system:anonymous"); }
 };

@@ -11,10 +11,35 @@
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
+#include <QLoggingCategory>
+#include <QMutex>
+#include <QSet>
 
 namespace Gatehouse::Cluster {
 
 namespace {
+
+Q_LOGGING_CATEGORY(lcClusterAuth, "gatehouse.cluster.auth")
+
+// Logs a user's dropped groups once per user and set of groups (a kubectl session makes
+// many requests); at most 1,000 remembered, then it starts over.
+void logDropped(const QString &user, const QStringList &groups)
+{
+    static QMutex mutex;
+    static QSet<QString> seen;
+    const QString key = user + QLatin1Char('\n') + groups.join(QLatin1Char(','));
+    {
+        QMutexLocker lock(&mutex);
+        if (seen.contains(key))
+            return;
+        if (seen.size() >= 1000)
+            seen.clear();
+        seen.insert(key);
+    }
+    qCWarning(lcClusterAuth).noquote()
+        << "oidc: user" << user << "- groups dropped (a system: group reaches the cluster only "
+        << "through an oidc-group-mappings entry):" << groups.join(QStringLiteral(", "));
+}
 
 constexpr qint64 kLeewaySeconds = 60;
 
@@ -55,6 +80,45 @@ QString timeProblem(const QJsonObject &claims, qint64 now)
 
 } // namespace
 
+QStringList oidcClusterGroups(const QStringList &tokenGroups, const QString &prefix,
+                              const QStringList &mappings, QStringList *dropped)
+{
+    QHash<QString, QString> mapped;
+    for (const QString &m : mappings) {
+        const qsizetype eq = m.indexOf(QLatin1Char('='));
+        if (eq > 0)
+            mapped.insert(m.left(eq), m.mid(eq + 1));
+    }
+    QStringList out;
+    for (const QString &g : tokenGroups) {
+        if (const auto it = mapped.constFind(g); it != mapped.constEnd()) {
+            out.append(*it); // an administrator's explicit mapping
+            continue;
+        }
+        const QString name = prefix + g;
+        // Fail closed: system: groups are the cluster's own (system:masters is cluster-admin,
+        // system:nodes the kubelets); a token's claim never grants one.
+        if (name.startsWith(QLatin1String("system:"))) {
+            if (dropped)
+                dropped->append(g);
+            continue;
+        }
+        out.append(name);
+    }
+    out.removeDuplicates();
+    return out;
+}
+
+QString oidcUsernamePrefix(const OidcOptions &options)
+{
+    QString prefix = options.usernamePrefix;
+    if (prefix.isEmpty() && options.usernameClaim != QLatin1String("email"))
+        prefix = options.issuer + QLatin1Char('#');
+    if (prefix == QLatin1String("-"))
+        prefix.clear();
+    return prefix;
+}
+
 TokenAuthenticator oidcAuthenticator(OidcOptions options, std::function<QJsonObject()> jwks,
                                      const Core::Clock &clock)
 {
@@ -72,6 +136,9 @@ TokenAuthenticator oidcAuthenticator(OidcOptions options, std::function<QJsonObj
         if (!audienceContains(claims.value(QLatin1String("aud")), options.clientId))
             return QStringLiteral("oidc: the token's audience does not include \"%1\"")
                 .arg(options.clientId);
+        if (options.vet)
+            if (auto refused = options.vet(token, claims))
+                return QStringLiteral("oidc: ") + *refused;
         const QJsonValue name = claims.value(options.usernameClaim);
         if (!name.isString() || name.toString().isEmpty())
             return QStringLiteral("oidc: the token has no \"%1\" claim").arg(options.usernameClaim);
@@ -80,18 +147,19 @@ TokenAuthenticator oidcAuthenticator(OidcOptions options, std::function<QJsonObj
             !claims.value(QLatin1String("email_verified")).toBool())
             return QStringLiteral("oidc: email not verified");
         UserInfo user;
-        QString prefix = options.usernamePrefix;
-        if (prefix.isEmpty() && options.usernameClaim != QLatin1String("email"))
-            prefix = options.issuer + QLatin1Char('#');
-        if (prefix == QLatin1String("-"))
-            prefix.clear();
-        user.name = prefix + name.toString();
+        user.name = oidcUsernamePrefix(options) + name.toString();
         const QJsonValue groups = claims.value(options.groupsClaim);
+        QStringList tokenGroups;
         if (groups.isString())
-            user.groups.append(options.groupsPrefix + groups.toString());
+            tokenGroups.append(groups.toString());
         for (const QJsonValue g : groups.toArray())
             if (g.isString())
-                user.groups.append(options.groupsPrefix + g.toString());
+                tokenGroups.append(g.toString());
+        user.groups = oidcClusterGroups(
+            tokenGroups, options.groupsPrefix,
+            options.groupMappings ? options.groupMappings() : QStringList(), &user.droppedGroups);
+        if (!user.droppedGroups.isEmpty())
+            logDropped(user.name, user.droppedGroups);
         // Nobody becomes a system user through a token from another issuer.
         if (user.name.startsWith(QLatin1String("system:")))
             return QStringLiteral("oidc: the user name \"%1\" is reserved").arg(user.name);

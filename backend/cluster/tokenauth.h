@@ -26,10 +26,27 @@ struct OidcOptions
     QString usernamePrefix; // empty: "<issuer>#" unless the claim is email; "-": none
     QString groupsClaim = QStringLiteral("groups");
     QString groupsPrefix;
+    // "oidc-group=cluster-group" pairs, read on every token (live): the only way a system:
+    // group reaches the cluster from a token.
+    std::function<QStringList()> groupMappings;
+    // The issuer's own check of a verified token (recorded, not revoked, its client allowed
+    // to act for the cluster): a refusal's reason, or nullopt.
+    std::function<std::optional<QString>(const QString &token, const QJsonObject &claims)> vet;
 };
 
+// The cluster groups of an OIDC token's groups claim: a mapped group becomes its mapping
+// (verbatim), any other gets the prefix; a result beginning with system: is dropped (into
+// *dropped) unless it came from a mapping (docs/cluster.md, "Bearer tokens").
+QStringList oidcClusterGroups(const QStringList &tokenGroups, const QString &prefix,
+                              const QStringList &mappings, QStringList *dropped);
+
+// The prefix put in front of the username claim: oidc-username-prefix, "<issuer>#" when
+// empty (unless the claim is email), nothing for "-".
+QString oidcUsernamePrefix(const OidcOptions &options);
+
 // JWTs whose (unverified) "iss" is options.issuer are this authenticator's: verified against
-// jwks() (the issuer's current keys), then exp/nbf (60 s leeway), aud and the claims.
+// jwks() (the issuer's current keys), then exp/nbf (60 s leeway), aud, the issuer's own
+// check (options.vet) and the claims.
 TokenAuthenticator oidcAuthenticator(OidcOptions options, std::function<QJsonObject()> jwks,
                                      const Core::Clock &clock);
 

@@ -307,7 +307,9 @@ const QList<Entry> &entries()
             "Gatehouse's authorization server; \"none\" turns OIDC off).",
             stringSetter(&Config::oidcIssuerUrl));
         add("oidc-client-id", "id",
-            "Cluster API: the audience an OIDC token must carry (default kubernetes).",
+            "Cluster API: the audience an OIDC token must carry (default kubernetes). Tokens for "
+            "it are issued only to clients an administrator allowed to act for the cluster "
+            "(PUT /admin/v1/clients/{id}/cluster-access, needs cluster:write).",
             stringSetter(&Config::oidcClientId));
         add("oidc-username-claim", "claim",
             "Cluster API: the OIDC claim naming the user (default sub).",
@@ -321,6 +323,52 @@ const QList<Entry> &entries()
             stringSetter(&Config::oidcGroupsClaim));
         add("oidc-groups-prefix", "prefix", "Cluster API: prefix for OIDC group names.",
             stringSetter(&Config::oidcGroupsPrefix));
+        add("oauth-registration-grant-types", "list",
+            "Grant types a dynamically registered client (RFC 7591) may have (default "
+            "authorization_code,refresh_token,urn:ietf:params:oauth:grant-type:device_code); an "
+            "initial access token may carry its own policy. Live.",
+            listSetter(&Config::oauthRegistrationGrantTypes));
+        add("oauth-registration-scopes", "list",
+            "Scopes a dynamically registered client may have (default "
+            "openid,profile,email,offline_access). Live.",
+            listSetter(&Config::oauthRegistrationScopes));
+        add("oauth-registration-audiences", "list",
+            "Audiences a dynamically registered client may name in token_exchange_audiences or "
+            "allowed_resources (default none). Live.",
+            listSetter(&Config::oauthRegistrationAudiences));
+        add("orders-resource", "url",
+            "The orders API's resource indicator (RFC 8707): the audience its tokens must carry "
+            "(default <issuer>/v1).",
+            [](Config &c, const QString &v) -> Result<void> {
+                const QString t = v.trimmed();
+                const QUrl u(t, QUrl::StrictMode);
+                if (!t.isEmpty() && (!u.isValid() || u.isRelative() || u.hasFragment()))
+                    return makeError(QStringLiteral("invalid-config"),
+                                     QStringLiteral("expected an absolute URI without a fragment"),
+                                     400);
+                c.ordersResource = t;
+                return {};
+            });
+        add("oidc-group-mappings", "list",
+            "Cluster API: OIDC groups mapped to cluster groups, comma-separated "
+            "oidc-group=cluster-group pairs. Groups beginning with system: reach the cluster "
+            "from an OIDC token only through a mapping; others are dropped. Live.",
+            [](Config &c, const QString &v) -> Result<void> {
+                QStringList l;
+                for (const QString &part : v.split(QLatin1Char(','), Qt::SkipEmptyParts)) {
+                    const QString p = part.trimmed();
+                    const qsizetype eq = p.indexOf(QLatin1Char('='));
+                    if (eq <= 0 || eq == p.size() - 1 || p.indexOf(QLatin1Char('='), eq + 1) >= 0)
+                        return makeError(QStringLiteral("invalid-config"),
+                                         QStringLiteral("'%1' is not an oidc-group=cluster-group "
+                                                        "pair")
+                                             .arg(p.left(200)),
+                                         400);
+                    l.append(p.left(eq).trimmed() + QLatin1Char('=') + p.mid(eq + 1).trimmed());
+                }
+                c.oidcGroupMappings = l;
+                return {};
+            });
         add("oauth-device-code-lifetime", "duration",
             "Lifetime of device codes and their user codes (default 10m).",
             durationSetter(1'000, 3'600'000,
@@ -589,6 +637,12 @@ QString ConfigResolver::valueOf(const Config &c, const QString &key)
         {QStringLiteral("oidc-username-prefix"), text(&Config::oidcUsernamePrefix)},
         {QStringLiteral("oidc-groups-claim"), text(&Config::oidcGroupsClaim)},
         {QStringLiteral("oidc-groups-prefix"), text(&Config::oidcGroupsPrefix)},
+        {QStringLiteral("oidc-group-mappings"), list(&Config::oidcGroupMappings)},
+        {QStringLiteral("oauth-registration-grant-types"),
+         list(&Config::oauthRegistrationGrantTypes)},
+        {QStringLiteral("oauth-registration-scopes"), list(&Config::oauthRegistrationScopes)},
+        {QStringLiteral("oauth-registration-audiences"), list(&Config::oauthRegistrationAudiences)},
+        {QStringLiteral("orders-resource"), text(&Config::ordersResource)},
     };
     const auto it = getters.constFind(key);
     return it == getters.constEnd() ? QString() : (*it)(c);

@@ -61,6 +61,14 @@ struct Config
     qint64 oauthRefreshLifetimeMs = 14LL * 24 * 3600 * 1000;
     qint64 oauthDeviceCodeLifetimeMs = 10 * 60'000;
     bool oauthOpenRegistration = false;
+    // What RFC 7591 registrations may ask for (live; docs/oauth.md, "Trust boundaries").
+    QStringList oauthRegistrationGrantTypes{
+        QStringLiteral("authorization_code"), QStringLiteral("refresh_token"),
+        QStringLiteral("urn:ietf:params:oauth:grant-type:device_code")};
+    QStringList oauthRegistrationScopes{QStringLiteral("openid"), QStringLiteral("profile"),
+                                        QStringLiteral("email"), QStringLiteral("offline_access")};
+    QStringList oauthRegistrationAudiences;
+    QString ordersResource;          // empty: <issuer>/v1
     int oauthTokenHistoryDays = 30;  // expired tokens and codes; 0 keeps them all
     bool ordersRequireToken = false; // /v1 needs a bearer token from the authorization server
 
@@ -76,6 +84,9 @@ struct Config
     QString oidcUsernamePrefix;
     QString oidcGroupsClaim = QStringLiteral("groups");
     QString oidcGroupsPrefix;
+    // "oidc-group=cluster-group" pairs: the only way a system: group reaches the cluster from
+    // an OIDC token (live).
+    QStringList oidcGroupMappings;
     QStringList clusterAdmissionPlugins{QStringLiteral("NamespaceLifecycle"),
                                         QStringLiteral("NodeRestriction"),
                                         QStringLiteral("ServiceAccount")};

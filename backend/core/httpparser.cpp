@@ -43,16 +43,25 @@ QByteArray RequestHead::header(const QByteArray &lowerName) const
 HeadStatus takeHead(const QByteArray &buffer, qint64 maxHeaderBytes, QByteArray *head,
                     qsizetype *consumed, ParseError *error)
 {
-    // Tolerate empty lines before a request line (RFC 9112 §2.2).
+    // Lines end with CRLF and nothing else (RFC 9112 §2.2): a bare LF or CR is refused, not
+    // read as a line end, so that a proxy in front that reads the bytes strictly can never
+    // disagree with this server about where a request (or a header) ends.
+    auto bareLineEnd = [error] {
+        *error = bad(QStringLiteral("a line of the request head does not end with CRLF"));
+        return HeadStatus::Error;
+    };
+    // Empty lines (CRLF) before a request line are ignored (RFC 9112 §2.2).
     qsizetype start = 0;
-    while (start < buffer.size() && (buffer[start] == '\r' || buffer[start] == '\n'))
-        ++start;
-    qsizetype end = buffer.indexOf("\r\n\r\n", start);
-    qsizetype sepLen = 4;
-    const qsizetype lf = buffer.indexOf("\n\n", start);
-    if (lf >= 0 && (end < 0 || lf < end)) {
-        end = lf;
-        sepLen = 2;
+    while (start + 1 < buffer.size() && buffer[start] == '\r' && buffer[start + 1] == '\n')
+        start += 2;
+    const qsizetype end = buffer.indexOf("\r\n\r\n", start);
+    const qsizetype scanned = end < 0 ? buffer.size() : end + 2;
+    for (qsizetype i = start; i < scanned; ++i) {
+        const char c = buffer[i];
+        if (c == '\n' && (i == start || buffer[i - 1] != '\r'))
+            return bareLineEnd();
+        if (c == '\r' && i + 1 < buffer.size() && buffer[i + 1] != '\n')
+            return bareLineEnd();
     }
     if (end < 0 || end - start > maxHeaderBytes) {
         if (buffer.size() - start > maxHeaderBytes || end - start > maxHeaderBytes) {
@@ -65,17 +74,23 @@ HeadStatus takeHead(const QByteArray &buffer, qint64 maxHeaderBytes, QByteArray 
         return HeadStatus::NeedMore;
     }
     *head = buffer.mid(start, end - start);
-    *consumed = end + sepLen;
+    *consumed = end + 4;
     return HeadStatus::Complete;
 }
 
 std::variant<RequestHead, ParseError> parseHead(const QByteArray &headBytes)
 {
     RequestHead req;
+    // takeHead has checked that every line ends with CRLF.
+    if (headBytes.contains('\n') && headBytes.count('\n') != headBytes.count("\r\n"))
+        return bad(QStringLiteral("a line of the request head does not end with CRLF"));
     QList<QByteArray> lines = headBytes.split('\n');
     for (QByteArray &l : lines)
         if (l.endsWith('\r'))
             l.chop(1);
+    for (const QByteArray &l : std::as_const(lines))
+        if (l.contains('\r'))
+            return bad(QStringLiteral("a line of the request head does not end with CRLF"));
     const QList<QByteArray> parts = lines.first().split(' ');
     if (parts.size() != 3 || !isToken(parts[0]) || parts[0].size() > 32 || parts[1].isEmpty())
         return bad(QStringLiteral("malformed request line"));
@@ -198,28 +213,52 @@ ChunkedDecoder::Status ChunkedDecoder::feed(QByteArray &in, QByteArray &body, qi
         in.remove(0, pos);
         return s;
     };
+    auto fail = [&](const QString &message) {
+        *error = bad(message);
+        return finish(Status::Error);
+    };
+    // The next line, without its CRLF; false when it is not complete yet. A bare LF or CR is
+    // an error (the same strictness as the head: no second reading of where a chunk ends).
+    auto takeLine = [&](QByteArray *line, bool *bad) {
+        *bad = false;
+        const qsizetype nl = in.indexOf('\n', pos);
+        if (nl < 0)
+            return false;
+        if (nl == pos || in.at(nl - 1) != '\r') {
+            *bad = true;
+            return false;
+        }
+        *line = in.mid(pos, nl - 1 - pos);
+        if (line->contains('\r')) {
+            *bad = true;
+            return false;
+        }
+        pos = nl + 1;
+        return true;
+    };
     for (;;) {
         if (m_state == -1) { // chunk-size [; extensions] CRLF
-            const qsizetype nl = in.indexOf('\n', pos);
-            if (nl < 0) {
-                if (in.size() - pos > 1024) {
-                    *error = bad(QStringLiteral("malformed chunk size"));
-                    return finish(Status::Error);
-                }
+            QByteArray line;
+            bool malformed = false;
+            if (!takeLine(&line, &malformed)) {
+                if (malformed)
+                    return fail(QStringLiteral("a chunk size line does not end with CRLF"));
+                if (in.size() - pos > 1024)
+                    return fail(QStringLiteral("malformed chunk size"));
                 return finish(Status::NeedMore);
             }
-            QByteArray line = in.mid(pos, nl - pos).trimmed();
-            pos = nl + 1;
-            if (const qsizetype semi = line.indexOf(';'); semi >= 0)
-                line = line.left(semi).trimmed();
-            bool ok = !line.isEmpty() && line.size() <= 15;
-            for (char c : line)
-                ok = ok && std::isxdigit(uchar(c));
-            const qint64 size = ok ? line.toLongLong(&ok, 16) : 0;
-            if (!ok || size < 0) {
-                *error = bad(QStringLiteral("malformed chunk size"));
-                return finish(Status::Error);
-            }
+            // 1*HEXDIG, then the end of the line or ';' at once: no whitespace around the
+            // size (RFC 9112 §7.1), which lenient and strict parsers read differently.
+            qsizetype digits = 0;
+            while (digits < line.size() && std::isxdigit(uchar(line.at(digits))))
+                ++digits;
+            bool ok =
+                digits > 0 && digits <= 15 && (digits == line.size() || line.at(digits) == ';');
+            for (qsizetype i = digits; ok && i < line.size(); ++i)
+                ok = uchar(line.at(i)) >= 0x20 || line.at(i) == '\t';
+            const qint64 size = ok ? line.left(digits).toLongLong(&ok, 16) : 0;
+            if (!ok || size < 0)
+                return fail(QStringLiteral("malformed chunk size"));
             if (size == 0) {
                 m_state = -2;
             } else if (body.size() + size > bodyLimit) {
@@ -232,39 +271,29 @@ ChunkedDecoder::Status ChunkedDecoder::feed(QByteArray &in, QByteArray &body, qi
             }
         }
         if (m_state == -2) { // trailer section, ends with an empty line
-            const qsizetype nl = in.indexOf('\n', pos);
-            if (nl < 0) {
-                if (in.size() - pos > maxTrailerBytes) {
-                    *error = bad(QStringLiteral("trailer section too large"));
-                    return finish(Status::Error);
-                }
+            QByteArray line;
+            bool malformed = false;
+            if (!takeLine(&line, &malformed)) {
+                if (malformed)
+                    return fail(QStringLiteral("a trailer line does not end with CRLF"));
+                if (in.size() - pos > maxTrailerBytes)
+                    return fail(QStringLiteral("trailer section too large"));
                 return finish(Status::NeedMore);
             }
-            const QByteArray line = in.mid(pos, nl - pos).trimmed();
-            pos = nl + 1;
             if (line.isEmpty()) {
                 m_state = -1;
                 return finish(Status::Done);
             }
             continue;
         }
-        // chunk data, then CRLF (or a bare LF)
+        // chunk data, then CRLF
         const qint64 n = m_state;
-        if (in.size() - pos < n + 1)
+        if (in.size() - pos < n + 2)
             return finish(Status::NeedMore);
-        qsizetype crlf = 0;
-        if (in.at(pos + n) == '\n')
-            crlf = 1;
-        else if (in.at(pos + n) == '\r' && in.size() - pos < n + 2)
-            return finish(Status::NeedMore);
-        else if (in.at(pos + n) == '\r' && in.at(pos + n + 1) == '\n')
-            crlf = 2;
-        else {
-            *error = bad(QStringLiteral("malformed chunk"));
-            return finish(Status::Error);
-        }
+        if (in.at(pos + n) != '\r' || in.at(pos + n + 1) != '\n')
+            return fail(QStringLiteral("a chunk's data does not end with CRLF"));
         body.append(in.constData() + pos, n);
-        pos += n + crlf;
+        pos += n + 2;
         m_state = -1;
     }
 }

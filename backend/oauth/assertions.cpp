@@ -28,6 +28,7 @@ QJsonObject TrustedIssuer::toJson() const
 {
     return QJsonObject{{QStringLiteral("issuer"), issuer},
                        {QStringLiteral("jwks"), jwks},
+                       {QStringLiteral("scopes"), QJsonArray::fromStringList(scopes)},
                        {QStringLiteral("createdAt"), Core::isoTimeMs(createdAt)}};
 }
 
@@ -58,6 +59,26 @@ Core::Result<TrustedIssuer> TrustedIssuer::fromJson(const QJsonObject &o)
                                QStringLiteral("jwks: only RSA and EC keys are accepted"), 400};
     }
     t.jwks = jwks.toObject();
+    const QJsonValue scopes = o.value(QStringLiteral("scopes"));
+    t.scopesGiven = !scopes.isUndefined();
+    if (t.scopesGiven && !scopes.isArray())
+        return Core::Error{QStringLiteral("validation-failed"),
+                           QStringLiteral("scopes: an array of scope names is required"), 400};
+    for (const QJsonValue s : scopes.toArray()) {
+        const QString v = s.toString();
+        if (!s.isString() || v.isEmpty() || v.size() > 200 || v.contains(QLatin1Char(' ')))
+            return Core::Error{QStringLiteral("validation-failed"),
+                               QStringLiteral("scopes: each a scope name without spaces"), 400};
+        t.scopes.append(v);
+    }
+    t.scopes.removeDuplicates();
+    for (auto it = o.begin(); it != o.end(); ++it)
+        if (it.key() != QLatin1String("issuer") && it.key() != QLatin1String("jwks") &&
+            it.key() != QLatin1String("scopes"))
+            return Core::Error{
+                QStringLiteral("validation-failed"),
+                QStringLiteral("unknown field '%1' (issuer, jwks, scopes)").arg(it.key().left(64)),
+                400};
     return t;
 }
 
@@ -68,12 +89,13 @@ TrustedIssuers::TrustedIssuers(Core::Database &database, Core::WriteQueue &write
 std::optional<TrustedIssuer> TrustedIssuers::find(const QString &issuer) const
 {
     QSqlQuery q(m_database.connection());
-    q.prepare(
-        QStringLiteral("SELECT jwks, created_at FROM oauth_trusted_issuers WHERE issuer = ?"));
+    q.prepare(QStringLiteral(
+        "SELECT jwks, created_at, scopes FROM oauth_trusted_issuers WHERE issuer = ?"));
     q.addBindValue(issuer);
     if (!q.exec() || !q.next())
         return std::nullopt;
     return TrustedIssuer{issuer, QJsonDocument::fromJson(q.value(0).toByteArray()).object(),
+                         q.value(2).toString().split(QLatin1Char(' '), Qt::SkipEmptyParts), true,
                          q.value(1).toLongLong()};
 }
 
@@ -81,12 +103,13 @@ QList<TrustedIssuer> TrustedIssuers::all() const
 {
     QList<TrustedIssuer> out;
     QSqlQuery q(m_database.connection());
-    if (q.exec(QStringLiteral(
-            "SELECT issuer, jwks, created_at FROM oauth_trusted_issuers ORDER BY issuer")))
+    if (q.exec(QStringLiteral("SELECT issuer, jwks, created_at, scopes FROM "
+                              "oauth_trusted_issuers ORDER BY issuer")))
         while (q.next())
-            out.append(TrustedIssuer{q.value(0).toString(),
-                                     QJsonDocument::fromJson(q.value(1).toByteArray()).object(),
-                                     q.value(2).toLongLong()});
+            out.append(TrustedIssuer{
+                q.value(0).toString(), QJsonDocument::fromJson(q.value(1).toByteArray()).object(),
+                q.value(3).toString().split(QLatin1Char(' '), Qt::SkipEmptyParts), true,
+                q.value(2).toLongLong()});
     return out;
 }
 
@@ -95,14 +118,19 @@ void TrustedIssuers::add(const TrustedIssuer &issuer, std::function<void(Core::R
     const qint64 now = QDateTime::currentMSecsSinceEpoch();
     m_writer.submit(
         [issuer, now](Core::WriteTransaction &tx) -> Core::Result<void> {
-            // Adding an existing issuer replaces its keys (key rotation on their side).
+            // Adding an existing issuer replaces its keys (key rotation on their side), and its
+            // scopes when they are given.
             QSqlQuery &q = tx.query(QStringLiteral(
-                "INSERT INTO oauth_trusted_issuers (issuer, jwks, created_at) VALUES (?, ?, ?) "
-                "ON CONFLICT(issuer) DO UPDATE SET jwks = excluded.jwks"));
+                "INSERT INTO oauth_trusted_issuers (issuer, jwks, created_at, scopes) VALUES (?, "
+                "?, ?, ?) ON CONFLICT(issuer) DO UPDATE SET jwks = excluded.jwks, scopes = CASE "
+                "WHEN ? THEN excluded.scopes ELSE scopes END"));
             q.addBindValue(issuer.issuer);
             q.addBindValue(
                 QString::fromUtf8(QJsonDocument(issuer.jwks).toJson(QJsonDocument::Compact)));
             q.addBindValue(now);
+            q.addBindValue(
+                QString(QLatin1String("") + issuer.scopes.join(QLatin1Char(' ')))); // never NULL
+            q.addBindValue(issuer.scopesGiven ? 1 : 0);
             if (!q.exec())
                 return Core::WriteTransaction::sqlError(q, "trusted issuer");
             return {};

@@ -24,6 +24,10 @@ struct TrustedIssuer
 {
     QString issuer;
     QJsonObject jwks;
+    // The scopes its tokens may become here (jwt-bearer, token exchange); an administrator's
+    // list, never the client's whole registration. Empty: no scope.
+    QStringList scopes;
+    bool scopesGiven = true; // fromJson: "scopes" was in the body (re-adding keeps them if not)
     qint64 createdAt = 0;
     QJsonObject toJson() const;
     static Core::Result<TrustedIssuer> fromJson(const QJsonObject &o);

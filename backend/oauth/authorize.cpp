@@ -335,7 +335,7 @@ void AuthorizeEndpoint::authorize(const HttpRequest &req, const Responder &respo
         if (none)
             return respond(redirectError(r, QStringLiteral("login_required"),
                                          QStringLiteral("the user is not signed in")));
-        return respond(startInteraction(r, {}, 0, "login"));
+        return respond(startInteraction(req, r, {}, 0, "login"));
     }
     if (r.prompt.contains(QStringLiteral("consent")) ||
         !consentCovers(session->userId, r.clientId, r.scopes)) {
@@ -343,16 +343,18 @@ void AuthorizeEndpoint::authorize(const HttpRequest &req, const Responder &respo
             return respond(redirectError(r, QStringLiteral("consent_required"),
                                          QStringLiteral("the user has not consented to these "
                                                         "scopes")));
-        return respond(startInteraction(r, session->userId, session->authTime, "consent"));
+        return respond(startInteraction(req, r, session->userId, session->authTime, "consent"));
     }
     finish(r, session->userId, session->authTime, false, respond);
 }
 
-HttpResponse AuthorizeEndpoint::startInteraction(const Request &r, const QString &userId,
-                                                 qint64 authTime, const char *page)
+HttpResponse AuthorizeEndpoint::startInteraction(const HttpRequest &req, const Request &r,
+                                                 const QString &userId, qint64 authTime,
+                                                 const char *page)
 {
     Interaction ia;
     ia.id = Crypto::Random::token(16);
+    ia.address = req.peerAddress.toString();
     ia.cookie = Crypto::Random::token(32);
     ia.csrf = Crypto::Random::token(16);
     ia.request = r;
@@ -362,17 +364,73 @@ HttpResponse AuthorizeEndpoint::startInteraction(const Request &r, const QString
     ia.expiresAt = now + m_settings.interactionLifetimeMs;
     {
         QMutexLocker lock(&m_mutex);
-        if (m_interactions.size() >= kMaxInteractions)
-            m_interactions.removeIf([now](const auto &it) { return it.value().expiresAt <= now; });
-        if (m_interactions.size() >= kMaxInteractions)
-            m_interactions.erase(m_interactions.begin()); // bounded memory
+        auto full = [this, &ia] {
+            return m_interactions.size() >= kMaxInteractions ||
+                   m_interactionsByAddress.value(ia.address) >= kInteractionsPerAddress;
+        };
+        if (full())
+            dropExpiredInteractions(now);
+        // Bounded memory without evicting anyone's pending sign-in: a flood from one address
+        // (or from everywhere at once) is refused, others' interactions stay.
+        if (full()) {
+            lock.unlock();
+            HttpResponse busy = errorPage(
+                429, QStringLiteral("temporarily_unavailable"),
+                QStringLiteral("Too many sign-ins are pending. Finish one or wait a few minutes, "
+                               "then start again from the application."));
+            busy.setHeader("Retry-After", "60");
+            return busy;
+        }
         m_interactions.insert(ia.id, ia);
+        ++m_interactionsByAddress[ia.address];
     }
     HttpResponse resp =
         seeOther((pagePath(page) + QStringLiteral("?interaction=") + ia.id).toUtf8());
     resp.headers.append(
         {"Set-Cookie", cookie(kInteractionCookie, ia.cookie, m_settings.interactionLifetimeMs)});
     return resp;
+}
+
+void AuthorizeEndpoint::dropExpiredInteractions(qint64 now)
+{
+    for (auto it = m_interactions.begin(); it != m_interactions.end();) {
+        if (it->expiresAt > now) {
+            ++it;
+            continue;
+        }
+        forgetAddress(it->address);
+        it = m_interactions.erase(it);
+    }
+}
+
+void AuthorizeEndpoint::forgetAddress(const QString &address)
+{
+    auto n = m_interactionsByAddress.find(address);
+    if (n != m_interactionsByAddress.end() && --*n <= 0)
+        m_interactionsByAddress.erase(n);
+}
+
+void AuthorizeEndpoint::removeInteraction(const QString &id)
+{
+    const auto it = m_interactions.find(id);
+    if (it == m_interactions.end())
+        return;
+    forgetAddress(it->address);
+    m_interactions.erase(it);
+}
+
+void AuthorizeEndpoint::endSessions(const QString &userId)
+{
+    QMutexLocker lock(&m_mutex);
+    m_sessions.removeIf([&userId](const auto &it) { return it.value().userId == userId; });
+    for (auto it = m_interactions.begin(); it != m_interactions.end();) {
+        if (it->userId != userId) {
+            ++it;
+            continue;
+        }
+        forgetAddress(it->address);
+        it = m_interactions.erase(it);
+    }
 }
 
 std::optional<AuthorizeEndpoint::Interaction>
@@ -487,11 +545,13 @@ void AuthorizeEndpoint::login(const HttpRequest &req, const Responder &respond)
             // Signed in: a browser session, then consent (unless remembered) and the code.
             const QByteArray sessionCookie = newSession(a.user.id, now);
             {
+                // Still pending (not ended meanwhile by a sign-out of this user): now signed in.
                 QMutexLocker lock(&m_mutex);
-                Interaction &stored = m_interactions[interaction.id];
-                stored = interaction;
-                stored.userId = a.user.id;
-                stored.authTime = now;
+                if (const auto it = m_interactions.find(interaction.id);
+                    it != m_interactions.end()) {
+                    it->userId = a.user.id;
+                    it->authTime = now;
+                }
             }
             const Request &r = interaction.request;
             if (r.prompt.contains(QStringLiteral("consent")) ||
@@ -504,7 +564,7 @@ void AuthorizeEndpoint::login(const HttpRequest &req, const Responder &respond)
             }
             {
                 QMutexLocker lock(&m_mutex);
-                m_interactions.remove(interaction.id);
+                removeInteraction(interaction.id);
             }
             finish(r, a.user.id, now, false, respond, {sessionCookie});
         });
@@ -535,7 +595,7 @@ void AuthorizeEndpoint::consent(const HttpRequest &req, const Responder &respond
                                                 "belong to this browser.")));
     {
         QMutexLocker lock(&m_mutex);
-        m_interactions.remove(ia->id); // single use
+        removeInteraction(ia->id); // single use
     }
     const QString decision = form.value(QStringLiteral("decision"));
     if (decision == QLatin1String("allow"))

@@ -48,6 +48,15 @@ public:
 
     static const QStringList &knownScopes();
     static QString scopeDescription(const QString &scope);
+    // Signs the user out of every browser (deleted, locked, password reset by an
+    // administrator) and drops their pending sign-ins.
+    void endSessions(const QString &userId);
+    // Pending interactions one client address may hold at once (then 429, never evicting
+    // another user's).
+    static constexpr int kInteractionsPerAddress = 100;
+    // Sign-in attempts per client address (oauth-login-rate a minute): true, and the wait,
+    // when over. Shared by the login and device pages and the password grant.
+    bool rateLimited(const QString &address, qint64 now, qint64 *retryAfterMs);
 
 private:
     struct Request
@@ -64,7 +73,8 @@ private:
     struct Interaction
     {
         QString id;
-        QString cookie; // the gh_interaction cookie value that belongs to it
+        QString address; // the client address that started it
+        QString cookie;  // the gh_interaction cookie value that belongs to it
         QString csrf;
         Request request;
         QString userId; // set once the user logged in during this interaction
@@ -104,8 +114,8 @@ private:
 
     Core::HttpResponse redirectError(const Request &r, const QString &error,
                                      const QString &description) const;
-    Core::HttpResponse startInteraction(const Request &r, const QString &userId, qint64 authTime,
-                                        const char *page);
+    Core::HttpResponse startInteraction(const Core::HttpRequest &req, const Request &r,
+                                        const QString &userId, qint64 authTime, const char *page);
     // The interaction named by the request (query or form) whose cookie and, for a POST,
     // csrf field match; nullopt otherwise.
     std::optional<Interaction> interactionFor(const Core::HttpRequest &req,
@@ -113,7 +123,10 @@ private:
     std::optional<Session> sessionFor(const Core::HttpRequest &req);
     bool consentCovers(const QString &userId, const QString &clientId,
                        const QStringList &scopes) const;
-    bool rateLimited(const QString &address, qint64 now, qint64 *retryAfterMs);
+    // Under m_mutex: interaction bookkeeping with the per-address counts.
+    void dropExpiredInteractions(qint64 now);
+    void forgetAddress(const QString &address);
+    void removeInteraction(const QString &id);
     QByteArray cookie(const char *name, const QString &value, qint64 maxAgeMs) const;
     QString pagePath(const char *page) const;
 
@@ -133,9 +146,10 @@ private:
     bool m_secureCookies = false;
 
     QMutex m_mutex;
-    QHash<QString, Interaction> m_interactions; // by id
-    QHash<QString, Session> m_sessions;         // by the SHA-256 of the cookie value
-    QHash<QString, Window> m_attempts;          // login attempts by client address
+    QHash<QString, Interaction> m_interactions;  // by id
+    QHash<QString, int> m_interactionsByAddress; // pending interactions per client address
+    QHash<QString, Session> m_sessions;          // by the SHA-256 of the cookie value
+    QHash<QString, Window> m_attempts;           // login attempts by client address
 };
 
 // An HTML page of the authorization server (login, consent, errors): escaped values only,

@@ -1,8 +1,11 @@
 #include "oauth/granthandler.h"
 
 #include "core/jsonwriter.h"
+#include "oauth/trustsettings.h"
 
 #include <QUrl>
+
+#include <algorithm>
 
 namespace Gatehouse::OAuth {
 
@@ -39,29 +42,44 @@ GrantResult ClientCredentialsGrant::handle(const TokenRequest &req) const
     if (scopes.isEmpty())
         scopes = c.scopes;
     scopes.removeDuplicates();
-    // RFC 8707 resource indicator: an absolute URI without fragment becomes the audience.
-    QString audience = c.clientId;
+    // RFC 8707 resource indicator: an absolute URI without fragment, from the client's
+    // allow-list (the orders API's for a client holding an orders scope), becomes the
+    // audience; none requested: the default resource of the scopes.
+    QString audience;
     if (req.params.contains(QStringLiteral("resource"))) {
-        const QUrl r(req.params.value(QStringLiteral("resource")), QUrl::StrictMode);
+        const QString resource = req.params.value(QStringLiteral("resource"));
+        const QUrl r(resource, QUrl::StrictMode);
         if (!r.isValid() || r.isRelative() || r.hasFragment()) {
             out.error = OAuthError{QStringLiteral("invalid_target"),
                                    QStringLiteral("resource must be an absolute URI without a "
                                                   "fragment")};
             return out;
         }
-        audience = r.toString();
+        const bool orders = m_issuer.trust() && resource == m_issuer.trust()->ordersResource() &&
+                            std::any_of(c.scopes.begin(), c.scopes.end(), [](const QString &s) {
+                                return s.startsWith(QLatin1String("orders:"));
+                            });
+        if (!orders && !c.allowedResources.contains(resource)) {
+            out.error = OAuthError{QStringLiteral("invalid_target"),
+                                   QStringLiteral("resource '%1' is not among this client's "
+                                                  "allowed_resources")
+                                       .arg(resource.left(200))};
+            return out;
+        }
+        audience = resource;
+        noteSource(req.sources, QStringLiteral("aud"), QStringLiteral("request"),
+                   QStringLiteral("the resource parameter (RFC 8707), allowed by the client "
+                                  "record"));
+    } else {
+        audience = m_issuer.defaultAudience(c, scopes, req.sources);
     }
-    noteSource(req.sources, QStringLiteral("aud"),
-               audience == c.clientId ? QStringLiteral("clientRecord") : QStringLiteral("request"),
-               audience == c.clientId
-                   ? QStringLiteral("no resource requested: the client's own client_id")
-                   : QStringLiteral("the resource parameter (RFC 8707)"));
     noteSource(req.sources, QStringLiteral("sub"), QStringLiteral("clientRecord"),
                QStringLiteral("client_id: a client_credentials client acts for itself"));
     auto token = m_issuer.accessToken(c, c.clientId, scopes.join(QLatin1Char(' ')), audience,
                                       req.now, {}, req.sources);
     if (!token) {
-        out.error = OAuthError{QStringLiteral("server_error"), token.error().message, 500};
+        out.error =
+            issuingError(token.error().code, token.error().message, token.error().httpStatus);
         return out;
     }
     // Serialized here, on the thread that signed: the members in a QJsonObject's order.

@@ -55,10 +55,127 @@ Client fromRow(const QString &clientId, const QString &secretHash, const QByteAr
     c.jwks = o.value(QStringLiteral("jwks")).toObject();
     c.jwksUri = o.value(QStringLiteral("jwks_uri")).toString();
     c.tokenExchangeAudiences = strings(o.value(QStringLiteral("token_exchange_audiences")));
+    c.allowedResources = strings(o.value(QStringLiteral("allowed_resources")));
+    c.resourceServer = o.value(QStringLiteral("resource_server")).toBool();
+    c.clusterAccess = o.value(QStringLiteral("cluster_access")).toBool();
     return c;
 }
 
+// Whether the stored record of a client allows it to act for the cluster (read in the
+// writer's transaction, so that a concurrent metadata update keeps the flag).
+bool storedClusterAccess(Core::WriteTransaction &tx, const QString &clientId)
+{
+    QSqlQuery &q = tx.query(QStringLiteral("SELECT record FROM oauth_clients WHERE client_id = ?"));
+    q.addBindValue(clientId);
+    if (!q.exec() || !q.next())
+        return false;
+    return QJsonDocument::fromJson(q.value(0).toByteArray())
+        .object()
+        .value(QStringLiteral("cluster_access"))
+        .toBool();
+}
+
+QString listText(const QStringList &l)
+{
+    return l.isEmpty() ? QStringLiteral("none") : l.join(QStringLiteral(", "));
+}
+
 } // namespace
+
+RegistrationPolicy RegistrationPolicy::defaults()
+{
+    return RegistrationPolicy{{QStringLiteral("authorization_code"),
+                               QStringLiteral("refresh_token"),
+                               QStringLiteral("urn:ietf:params:oauth:grant-type:device_code")},
+                              {QStringLiteral("openid"), QStringLiteral("profile"),
+                               QStringLiteral("email"), QStringLiteral("offline_access")},
+                              {}};
+}
+
+QJsonObject RegistrationPolicy::toJson() const
+{
+    return QJsonObject{{QStringLiteral("grantTypes"), QJsonArray::fromStringList(grantTypes)},
+                       {QStringLiteral("scopes"), QJsonArray::fromStringList(scopes)},
+                       {QStringLiteral("audiences"), QJsonArray::fromStringList(audiences)}};
+}
+
+Core::Result<RegistrationPolicy> RegistrationPolicy::fromJson(const QJsonValue &v,
+                                                              const RegistrationPolicy &base)
+{
+    auto invalid = [](const QString &m) {
+        return Core::Error{QStringLiteral("validation-failed"), m, 400};
+    };
+    if (!v.isObject())
+        return invalid(QStringLiteral("policy: an object {\"grantTypes\", \"scopes\", "
+                                      "\"audiences\"} is required"));
+    const QJsonObject o = v.toObject();
+    RegistrationPolicy p = base;
+    for (auto it = o.begin(); it != o.end(); ++it) {
+        QStringList *target = it.key() == QLatin1String("grantTypes")  ? &p.grantTypes
+                              : it.key() == QLatin1String("scopes")    ? &p.scopes
+                              : it.key() == QLatin1String("audiences") ? &p.audiences
+                                                                       : nullptr;
+        if (!target)
+            return invalid(QStringLiteral("policy: unknown member '%1' (grantTypes, scopes, "
+                                          "audiences)")
+                               .arg(it.key().left(64)));
+        if (!it.value().isArray())
+            return invalid(
+                QStringLiteral("policy.%1: an array of strings is required").arg(it.key()));
+        QStringList l;
+        for (const QJsonValue e : it.value().toArray()) {
+            if (!e.isString() || e.toString().isEmpty() || e.toString().size() > 2048)
+                return invalid(
+                    QStringLiteral("policy.%1: an array of non-empty strings is required")
+                        .arg(it.key()));
+            l.append(e.toString());
+        }
+        l.removeDuplicates();
+        if (target == &p.grantTypes)
+            for (const QString &g : std::as_const(l))
+                if (!ClientRegistry::supportedGrantTypes().contains(g))
+                    return invalid(
+                        QStringLiteral("policy.grantTypes: '%1' is not a supported grant type")
+                            .arg(g.left(200)));
+        *target = l;
+    }
+    return p;
+}
+
+std::optional<Core::Error> RegistrationPolicy::check(const Client &c, const Client *current) const
+{
+    auto refused = [](const char *field, const QString &value, const QStringList &allowed) {
+        return Core::Error{QStringLiteral("invalid_client_metadata"),
+                           QStringLiteral("%1: '%2' is not allowed by this server's registration "
+                                          "policy (allowed: %3)")
+                               .arg(QLatin1String(field), value.left(200), listText(allowed)),
+                           400};
+    };
+    struct Field
+    {
+        const char *name;
+        const QStringList &wanted;
+        const QStringList &allowed;
+        QStringList had;
+    };
+    const Field fields[] = {
+        {"grant_types", c.grantTypes, grantTypes, current ? current->grantTypes : QStringList()},
+        {"scope", c.scopes, scopes, current ? current->scopes : QStringList()},
+        {"token_exchange_audiences", c.tokenExchangeAudiences, audiences,
+         current ? current->tokenExchangeAudiences : QStringList()},
+        {"allowed_resources", c.allowedResources, audiences,
+         current ? current->allowedResources : QStringList()}};
+    for (const Field &f : fields)
+        for (const QString &v : f.wanted)
+            if (!f.allowed.contains(v) && !f.had.contains(v))
+                return refused(f.name, v, f.allowed);
+    if (c.resourceServer && !(current && current->resourceServer))
+        return Core::Error{QStringLiteral("invalid_client_metadata"),
+                           QStringLiteral("resource_server: only an administrator may let a client "
+                                          "introspect other clients' tokens"),
+                           400};
+    return std::nullopt;
+}
 
 QJsonObject Client::toJson() const
 {
@@ -83,6 +200,12 @@ QJsonObject Client::toJson() const
     if (!tokenExchangeAudiences.isEmpty())
         o.insert(QStringLiteral("token_exchange_audiences"),
                  QJsonArray::fromStringList(tokenExchangeAudiences));
+    if (!allowedResources.isEmpty())
+        o.insert(QStringLiteral("allowed_resources"), QJsonArray::fromStringList(allowedResources));
+    if (resourceServer)
+        o.insert(QStringLiteral("resource_server"), true);
+    if (clusterAccess)
+        o.insert(QStringLiteral("cluster_access"), true);
     return o;
 }
 
@@ -210,6 +333,30 @@ Core::Result<Client> ClientRegistry::fromMetadata(const QJsonObject &m)
             QStringLiteral("invalid_client_metadata"),
             QStringLiteral("token_exchange_audiences must be an array of strings"));
     c.tokenExchangeAudiences = strings(audiences);
+    const QJsonValue resources = m.value(QStringLiteral("allowed_resources"));
+    if (!resources.isUndefined() && !resources.isArray())
+        return metadataError(QStringLiteral("invalid_client_metadata"),
+                             QStringLiteral("allowed_resources must be an array of absolute URIs"));
+    c.allowedResources = strings(resources);
+    for (const QString &r : std::as_const(c.allowedResources)) {
+        const QUrl u(r, QUrl::StrictMode);
+        if (!u.isValid() || u.isRelative() || u.hasFragment())
+            return metadataError(QStringLiteral("invalid_client_metadata"),
+                                 QStringLiteral("allowed_resources: '%1' is not an absolute URI "
+                                                "without a fragment")
+                                     .arg(r.left(200)));
+    }
+    const QJsonValue resourceServer = m.value(QStringLiteral("resource_server"));
+    if (!resourceServer.isUndefined() && !resourceServer.isBool())
+        return metadataError(QStringLiteral("invalid_client_metadata"),
+                             QStringLiteral("resource_server must be true or false"));
+    c.resourceServer = resourceServer.toBool();
+    // Not metadata: a client may not grant itself the cluster (fail closed, named).
+    if (m.contains(QStringLiteral("cluster_access")))
+        return metadataError(QStringLiteral("invalid_client_metadata"),
+                             QStringLiteral("cluster_access is not client metadata: an "
+                                            "administrator sets it with PUT "
+                                            "/admin/v1/clients/{id}/cluster-access"));
     for (const auto &[field, target] :
          {std::pair{"access_token_signed_response_alg", &c.accessTokenSigningAlg},
           std::pair{"id_token_signed_response_alg", &c.idTokenSigningAlg}}) {
@@ -251,13 +398,18 @@ ClientRegistry::committed(std::shared_ptr<Registered> reg,
 {
     // The cached record is stale once the writer ran, whatever the outcome.
     return [this, reg = std::move(reg), done = std::move(done)](const Core::Result<void> &r) {
-        QMutexLocker lock(&m_mutex);
-        m_cache.remove(reg->client.clientId);
-        lock.unlock();
+        forget(reg->client.clientId);
         if (!r)
             return done(r.error());
         done(*reg);
     };
+}
+
+void ClientRegistry::forget(const QString &clientId)
+{
+    QMutexLocker lock(&m_mutex);
+    m_cache.remove(clientId);
+    ++m_generation;
 }
 
 void ClientRegistry::registerClient(Client client,
@@ -327,8 +479,16 @@ void ClientRegistry::update(const QString &clientId, Client metadata,
         metadata.secretHash.clear();
     }
     reg->client = metadata;
+    rewrite(reg, std::move(done));
+}
+
+void ClientRegistry::rewrite(const std::shared_ptr<Registered> &reg,
+                             std::function<void(Core::Result<Registered>)> done)
+{
     m_writer.submit(
         [reg](Core::WriteTransaction &tx) -> Core::Result<void> {
+            // The flag is the administrator's: a metadata update keeps what is stored now.
+            reg->client.clusterAccess = storedClusterAccess(tx, reg->client.clientId);
             QSqlQuery &q =
                 tx.query(QStringLiteral("UPDATE oauth_clients SET secret_hash = ?, "
                                         "record = ?, updated_at = ? WHERE client_id = ?"));
@@ -371,14 +531,17 @@ QJsonObject ClientRegistry::InitialAccessToken::toJson() const
                   {QStringLiteral("createdAt"), Core::isoTimeMs(createdAt)},
                   {QStringLiteral("expiresAt"), Core::isoTimeMs(expiresAt)},
                   {QStringLiteral("maxUses"), maxUses},
-                  {QStringLiteral("usedCount"), usedCount}};
+                  {QStringLiteral("usedCount"), usedCount},
+                  {QStringLiteral("policy"),
+                   policy ? QJsonValue(policy->toJson()) : QJsonValue(QJsonValue::Null)}};
     if (!token.isEmpty())
         o.insert(QStringLiteral("token"), token);
     return o;
 }
 
 void ClientRegistry::createInitialAccessToken(
-    qint64 lifetimeMs, int maxUses, std::function<void(Core::Result<InitialAccessToken>)> done)
+    qint64 lifetimeMs, int maxUses, std::optional<RegistrationPolicy> policy,
+    std::function<void(Core::Result<InitialAccessToken>)> done)
 {
     auto t = std::make_shared<InitialAccessToken>();
     t->id = Crypto::Random::uuid();
@@ -386,14 +549,19 @@ void ClientRegistry::createInitialAccessToken(
     t->createdAt = QDateTime::currentMSecsSinceEpoch();
     t->expiresAt = t->createdAt + lifetimeMs;
     t->maxUses = maxUses;
+    t->policy = std::move(policy);
     m_writer.submit(
         [t](Core::WriteTransaction &tx) -> Core::Result<void> {
             QSqlQuery &q = tx.query(QStringLiteral(
                 "INSERT INTO oauth_initial_access_tokens (id, hash, created_at, expires_at, "
-                "max_uses) VALUES (?, ?, ?, ?, ?)"));
+                "max_uses, policy) VALUES (?, ?, ?, ?, ?, ?)"));
             for (const QVariant &v :
                  {QVariant(t->id), QVariant(hashSecret(t->token)), QVariant(t->createdAt),
-                  QVariant(t->expiresAt), QVariant(t->maxUses)})
+                  QVariant(t->expiresAt), QVariant(t->maxUses),
+                  t->policy
+                      ? QVariant(QString::fromUtf8(
+                            QJsonDocument(t->policy->toJson()).toJson(QJsonDocument::Compact)))
+                      : QVariant()})
                 q.addBindValue(v);
             if (!q.exec())
                 return Core::WriteTransaction::sqlError(q, "initial access token");
@@ -406,22 +574,48 @@ void ClientRegistry::createInitialAccessToken(
         });
 }
 
+namespace {
+
+ClientRegistry::InitialAccessToken initialAccessTokenFrom(const QSqlQuery &q)
+{
+    ClientRegistry::InitialAccessToken t;
+    t.id = q.value(0).toString();
+    t.createdAt = q.value(1).toLongLong();
+    t.expiresAt = q.value(2).toLongLong();
+    t.maxUses = q.value(3).toInt();
+    t.usedCount = q.value(4).toInt();
+    if (!q.value(5).isNull())
+        if (auto p = RegistrationPolicy::fromJson(
+                QJsonDocument::fromJson(q.value(5).toByteArray()).object(), RegistrationPolicy{}))
+            t.policy = *p;
+    return t;
+}
+
+} // namespace
+
 QList<ClientRegistry::InitialAccessToken> ClientRegistry::initialAccessTokens() const
 {
     QList<InitialAccessToken> out;
     QSqlQuery q(m_database.connection());
-    if (q.exec(QStringLiteral("SELECT id, created_at, expires_at, max_uses, used_count FROM "
-                              "oauth_initial_access_tokens ORDER BY created_at")))
-        while (q.next()) {
-            InitialAccessToken t;
-            t.id = q.value(0).toString();
-            t.createdAt = q.value(1).toLongLong();
-            t.expiresAt = q.value(2).toLongLong();
-            t.maxUses = q.value(3).toInt();
-            t.usedCount = q.value(4).toInt();
-            out.append(t);
-        }
+    if (q.exec(QStringLiteral("SELECT id, created_at, expires_at, max_uses, used_count, policy "
+                              "FROM oauth_initial_access_tokens ORDER BY created_at")))
+        while (q.next())
+            out.append(initialAccessTokenFrom(q));
     return out;
+}
+
+std::optional<ClientRegistry::InitialAccessToken>
+ClientRegistry::usableInitialAccessToken(const QString &hash, qint64 now) const
+{
+    QSqlQuery q(m_database.connection());
+    q.prepare(QStringLiteral("SELECT id, created_at, expires_at, max_uses, used_count, policy "
+                             "FROM oauth_initial_access_tokens WHERE hash = ? AND expires_at > ? "
+                             "AND used_count < max_uses"));
+    q.addBindValue(hash);
+    q.addBindValue(now);
+    if (!q.exec() || !q.next())
+        return std::nullopt;
+    return initialAccessTokenFrom(q);
 }
 
 void ClientRegistry::deleteInitialAccessToken(const QString &id,
@@ -456,9 +650,7 @@ void ClientRegistry::remove(const QString &clientId, std::function<void(Core::Re
             return {};
         },
         [this, clientId, done = std::move(done)](const Core::Result<void> &r) {
-            QMutexLocker lock(&m_mutex);
-            m_cache.remove(clientId);
-            lock.unlock();
+            forget(clientId);
             done(r);
         });
 }
@@ -496,12 +688,50 @@ void ClientRegistry::rotateSecret(const QString &clientId,
         committed(reg, std::move(done)));
 }
 
+void ClientRegistry::setClusterAccess(const QString &clientId, bool allowed,
+                                      std::function<void(Core::Result<Registered>)> done)
+{
+    auto client = find(clientId);
+    if (!client)
+        return done(Core::Error{QStringLiteral("client-not-found"),
+                                QStringLiteral("no client %1").arg(clientId), 404});
+    auto reg = std::make_shared<Registered>();
+    reg->client = *client;
+    reg->client.clusterAccess = allowed;
+    m_writer.submit(
+        [reg](Core::WriteTransaction &tx) -> Core::Result<void> {
+            // The record as stored now (a metadata update may have committed since find()),
+            // with only the flag changed.
+            QSqlQuery &read = tx.query(QStringLiteral(
+                "SELECT secret_hash, record FROM oauth_clients WHERE client_id = ?"));
+            read.addBindValue(reg->client.clientId);
+            if (!read.exec() || !read.next())
+                return Core::Error{QStringLiteral("client-not-found"),
+                                   QStringLiteral("no client %1").arg(reg->client.clientId), 404};
+            const bool allowed = reg->client.clusterAccess;
+            reg->client = fromRow(reg->client.clientId, read.value(0).toString(),
+                                  read.value(1).toByteArray());
+            reg->client.clusterAccess = allowed;
+            QSqlQuery &q = tx.query(QStringLiteral(
+                "UPDATE oauth_clients SET record = ?, updated_at = ? WHERE client_id = ?"));
+            q.addBindValue(QJsonDocument(reg->client.toJson()).toJson(QJsonDocument::Compact));
+            q.addBindValue(QDateTime::currentMSecsSinceEpoch());
+            q.addBindValue(reg->client.clientId);
+            if (!q.exec())
+                return Core::WriteTransaction::sqlError(q, "cluster access");
+            return {};
+        },
+        committed(reg, std::move(done)));
+}
+
 std::optional<Client> ClientRegistry::find(const QString &clientId) const
 {
+    quint64 generation = 0;
     {
         QMutexLocker lock(&m_mutex);
         if (auto it = m_cache.constFind(clientId); it != m_cache.constEnd())
             return *it;
+        generation = m_generation;
     }
     QSqlQuery q(m_database.connection());
     q.prepare(QStringLiteral("SELECT secret_hash, record FROM oauth_clients WHERE client_id = ?"));
@@ -510,6 +740,10 @@ std::optional<Client> ClientRegistry::find(const QString &clientId) const
     if (q.exec() && q.next())
         c = fromRow(clientId, q.value(0).toString(), q.value(1).toByteArray());
     QMutexLocker lock(&m_mutex);
+    // A change committed while this read ran: what was read may be the old record (or a
+    // deleted client), so it answers this call but is not cached.
+    if (generation != m_generation)
+        return c;
     if (m_cache.size() > 10'000)
         m_cache.clear();
     m_cache.insert(clientId, c);

@@ -39,6 +39,16 @@ struct Client
     QJsonObject jwks;                   // public keys for private_key_jwt (RFC 7523 §2.2)
     QString jwksUri;                    // recorded; keys are taken from `jwks`
     QStringList tokenExchangeAudiences; // RFC 8693 audiences this client may exchange for
+    // RFC 8707 resource indicators client_credentials may name (besides the orders API, which
+    // a client holding an orders scope may always name).
+    QStringList allowedResources;
+    // RFC 7662 §4: a resource server may introspect tokens issued to other clients; any other
+    // client only its own.
+    bool resourceServer = false;
+    // Tokens for the cluster API's audience (oidc-client-id) are issued only for clients an
+    // administrator allowed to act for the cluster: not metadata, set through
+    // PUT /admin/v1/clients/{id}/cluster-access (docs/oauth.md, "Trust boundaries").
+    bool clusterAccess = false;
 
     bool confidential() const { return tokenEndpointAuthMethod != QLatin1String("none"); }
     bool usesSecret() const
@@ -47,6 +57,25 @@ struct Client
                tokenEndpointAuthMethod == QLatin1String("client_secret_post");
     }
     QJsonObject toJson() const; // metadata as RFC 7591 names it, never the secret
+};
+
+// What a dynamically registered client (RFC 7591) may ask for: grant types, scopes and the
+// audiences of token_exchange_audiences / allowed_resources. Anything outside it is refused
+// with invalid_client_metadata naming the field, never dropped (docs/oauth.md).
+struct RegistrationPolicy
+{
+    QStringList grantTypes;
+    QStringList scopes;
+    QStringList audiences;
+
+    static RegistrationPolicy defaults();
+    QJsonObject toJson() const; // {"grantTypes", "scopes", "audiences"}
+    // Validates {"grantTypes"?, "scopes"?, "audiences"?} (missing members: base's).
+    static Core::Result<RegistrationPolicy> fromJson(const QJsonValue &v,
+                                                     const RegistrationPolicy &base);
+    // The first field of `client` this policy does not allow, as invalid_client_metadata;
+    // values the client had already (`current`, an RFC 7592 update) stay allowed.
+    std::optional<Core::Error> check(const Client &client, const Client *current = nullptr) const;
 };
 
 class ClientRegistry
@@ -58,7 +87,8 @@ public:
     static const QStringList &supportedAuthMethods();
 
     // Validates metadata (RFC 7591 §2); error code invalid_client_metadata or
-    // invalid_redirect_uri with the field named.
+    // invalid_redirect_uri with the field named. cluster_access is refused: it is not metadata
+    // (setClusterAccess).
     static Core::Result<Client> fromMetadata(const QJsonObject &metadata);
 
     struct Registered
@@ -89,14 +119,23 @@ public:
         qint64 expiresAt = 0;
         int maxUses = 1;
         int usedCount = 0;
+        // The registrations it allows instead of the server's policy (nullopt: the server's).
+        std::optional<RegistrationPolicy> policy;
         QJsonObject toJson() const;
     };
     void createInitialAccessToken(qint64 lifetimeMs, int maxUses,
+                                  std::optional<RegistrationPolicy> policy,
                                   std::function<void(Core::Result<InitialAccessToken>)> done);
     QList<InitialAccessToken> initialAccessTokens() const;
+    // The initial access token with this hash while it is usable (not expired, not used up).
+    std::optional<InitialAccessToken> usableInitialAccessToken(const QString &hash,
+                                                               qint64 now) const;
     void deleteInitialAccessToken(const QString &id, std::function<void(Core::Result<void>)> done);
     void remove(const QString &clientId, std::function<void(Core::Result<void>)> done);
     void rotateSecret(const QString &clientId, std::function<void(Core::Result<Registered>)> done);
+    // The admin-only flag that lets a client's tokens reach the cluster API (docs/oauth.md).
+    void setClusterAccess(const QString &clientId, bool allowed,
+                          std::function<void(Core::Result<Registered>)> done);
 
     std::optional<Client> find(const QString &clientId) const; // cached
     QList<Client> all() const;
@@ -107,11 +146,20 @@ private:
     // The writer's done callback of the jobs above: forgets the cached record, then answers.
     std::function<void(const Core::Result<void> &)>
     committed(std::shared_ptr<Registered> reg, std::function<void(Core::Result<Registered>)> done);
+    // Forgets a cached record after a change committed (under m_mutex).
+    void forget(const QString &clientId);
+    // Writes a changed record (secret hash and metadata) in the writer.
+    void rewrite(const std::shared_ptr<Registered> &reg,
+                 std::function<void(Core::Result<Registered>)> done);
 
     Core::Database &m_database;
     Core::WriteQueue &m_writer;
     mutable QMutex m_mutex;
     mutable QHash<QString, std::optional<Client>> m_cache;
+    // Bumped by every forget(): a find() that read the database before a change committed
+    // does not put what it read into the cache (it would bring back a deleted or rotated
+    // client until the next change).
+    mutable quint64 m_generation = 0;
 };
 
 } // namespace Gatehouse::OAuth

@@ -1,9 +1,11 @@
 // Grants that take a JWT from elsewhere: RFC 7523 §2.1 (jwt-bearer) and RFC 8693 (token
 // exchange).
 #include "core/database.h"
+#include "crypto/jws.h"
 #include "oauth/assertions.h"
 #include "oauth/granthandler.h"
 #include "oauth/signingkeys.h"
+#include "oauth/trustsettings.h"
 
 #include <QJsonArray>
 #include <QSqlQuery>
@@ -63,16 +65,28 @@ GrantResult JwtBearerGrant::handle(const TokenRequest &req) const
     QStringList scopes;
     if (auto e = requestedScopes(c, req.params.value(QStringLiteral("scope")), &scopes))
         return failed(*e);
+    // At most what an administrator allows for this issuer, never the client's whole
+    // registration.
+    if (req.params.contains(QStringLiteral("scope"))) {
+        for (const QString &s : std::as_const(scopes))
+            if (!trusted->scopes.contains(s))
+                return failed(invalidScope(
+                    QStringLiteral("scope '%1' is not allowed for assertions of this issuer")
+                        .arg(s)));
+    } else {
+        scopes.removeIf([&trusted](const QString &s) { return !trusted->scopes.contains(s); });
+    }
     if (!m_jti.claim(iss, claims->value(QStringLiteral("jti")).toString(),
                      qint64(claims->value(QStringLiteral("exp")).toDouble()) * 1000 + 60'000,
                      req.now))
         return failed(invalidGrant(QStringLiteral("this assertion was already used (jti)")));
     QString sub = claims->value(QStringLiteral("sub")).toString();
     const QJsonObject extra = subjectClaims(m_users, &sub, scopes);
-    auto token =
-        m_issuer.accessToken(c, sub, scopes.join(QLatin1Char(' ')), c.clientId, req.now, extra);
+    auto token = m_issuer.accessToken(c, sub, scopes.join(QLatin1Char(' ')),
+                                      m_issuer.defaultAudience(c, scopes), req.now, extra);
     if (!token)
-        return failed({QStringLiteral("server_error"), token.error().message, 500});
+        return failed(
+            issuingError(token.error().code, token.error().message, token.error().httpStatus));
     GrantResult out;
     out.response = QJsonObject{{QStringLiteral("access_token"), token->value},
                                {QStringLiteral("token_type"), QStringLiteral("Bearer")},
@@ -91,56 +105,84 @@ std::optional<OAuthError> TokenExchangeGrant::resolve(const QString &token, cons
             QStringLiteral("token type '%1' is not supported (access_token, jwt, id_token)")
                 .arg(type));
     const QString self = m_issuer.issuer();
-    if (type == kAccessToken) {
-        // One of ours, opaque or JWT: looked up by its hash.
+    // This server's token, by its stored row: alive (not revoked, not expired) and of the
+    // kind the type names. What it was granted bounds the exchange (fail closed: a token
+    // this server did not record is refused, never taken at its word).
+    auto stored = [&](const QString &kind) -> std::optional<OAuthError> {
         QSqlQuery q(m_database.connection());
-        q.prepare(QStringLiteral("SELECT subject, scope, expires_at, revoked_at, kind FROM "
-                                 "oauth_tokens WHERE hash = ?"));
+        q.prepare(QStringLiteral("SELECT kind, client_id, subject, scope, audience, expires_at, "
+                                 "revoked_at FROM oauth_tokens WHERE hash = ?"));
         q.addBindValue(TokenIssuer::storageKey(token));
-        if (q.exec() && q.next()) {
-            if (!q.value(3).isNull() || q.value(2).toLongLong() <= now ||
-                q.value(4).toString() != QLatin1String("access"))
-                return invalidGrant(QStringLiteral("the token is expired or revoked"));
-            out->sub = q.value(0).toString();
-            out->iss = self;
-            out->scopes = q.value(1).toString().split(QLatin1Char(' '), Qt::SkipEmptyParts);
-            out->scopesKnown = true;
-            return std::nullopt;
-        }
-    }
-    // A JWT: this server's (an id_token must be for the exchanging client) or a trusted
-    // issuer's (it must name this server as audience).
+        if (!q.exec() || !q.next() || q.value(0).toString() != kind)
+            return invalidGrant(QStringLiteral("the %1 is unknown to this server")
+                                    .arg(kind == QLatin1String("id") ? QStringLiteral("id_token")
+                                                                     : QStringLiteral("token")));
+        if (!q.value(6).isNull())
+            return invalidGrant(QStringLiteral("the token was revoked (with the grant it came "
+                                               "from)"));
+        if (q.value(5).toLongLong() <= now)
+            return invalidGrant(QStringLiteral("the token has expired"));
+        out->local = true;
+        out->iss = self;
+        out->clientId = q.value(1).toString();
+        out->sub = q.value(2).toString();
+        out->scopes = q.value(3).toString().split(QLatin1Char(' '), Qt::SkipEmptyParts);
+        out->audience = q.value(4).toString();
+        return std::nullopt;
+    };
     const QByteArray compact = token.toUtf8();
+    if (token.count(QLatin1Char('.')) != 2) {
+        // Opaque: only this server's access tokens are opaque.
+        if (type != kAccessToken)
+            return invalidGrant(QStringLiteral("a token of type %1 must be a JWT").arg(type));
+        return stored(QStringLiteral("access"));
+    }
     const QString iss = peekIssuer(compact);
-    Core::Result<QJsonObject> claims = Core::Error{};
     if (iss == self) {
+        // An id_token must have been issued to the exchanging client; an access token may be
+        // any client's (the gateway pattern).
+        // The type named must be the token's own (RFC 9068 §2.1 at+jwt, OIDC's JWT): an
+        // id_token is not an access token and is not bounded like one. Read before the
+        // signature is checked: either way the mismatch is refused.
+        const auto decoded = Crypto::Jws::decodeUnverified(compact);
+        const QString typ = decoded ? decoded->value(QLatin1String("header"))
+                                          .toObject()
+                                          .value(QLatin1String("typ"))
+                                          .toString()
+                                    : QString();
+        const bool accessJwt = typ.compare(QLatin1String("at+jwt"), Qt::CaseInsensitive) == 0;
+        if (type == kIdToken && accessJwt)
+            return invalidRequest(QStringLiteral("subject_token_type is id_token, but the token "
+                                                 "is an access token (typ at+jwt)"));
+        if (type != kIdToken && !accessJwt)
+            return invalidRequest(QStringLiteral("subject_token_type is %1, but the token is not "
+                                                 "an access token (typ %2, not at+jwt)")
+                                      .arg(type.section(QLatin1Char(':'), -1),
+                                           typ.isEmpty() ? QStringLiteral("missing") : typ));
         const QStringList audiences =
             type == kIdToken ? QStringList{client.clientId} : QStringList{};
-        claims =
+        auto claims =
             verifyAssertion(compact, m_keys.jwks(), self, {}, audiences, now, 400 * 86400, false);
-        if (claims && type != kIdToken) {
-            // Our JWT access tokens are valid only while not revoked.
-            QSqlQuery q(m_database.connection());
-            q.prepare(QStringLiteral("SELECT revoked_at, scope FROM oauth_tokens WHERE hash = ?"));
-            q.addBindValue(TokenIssuer::storageKey(token));
-            if (!q.exec() || !q.next() || !q.value(0).isNull())
-                return invalidGrant(QStringLiteral("the token is unknown or revoked"));
-            out->scopes = q.value(1).toString().split(QLatin1Char(' '), Qt::SkipEmptyParts);
-            out->scopesKnown = true;
-        }
-    } else if (const auto trusted = m_trusted.find(iss)) {
-        claims = verifyAssertion(compact, trusted->jwks, iss, {},
-                                 {self, self + QStringLiteral("/oauth2/token")}, now, 400 * 86400,
-                                 false);
-    } else {
-        return invalidGrant(
-            QStringLiteral("the token is not from this server or a trusted issuer"));
+        if (!claims)
+            return invalidGrant(claims.error().message);
+        if (auto e = stored(type == kIdToken ? QStringLiteral("id") : QStringLiteral("access")))
+            return e;
+        if (type == kIdToken && out->clientId != client.clientId)
+            return invalidGrant(QStringLiteral("the id_token was issued to another client"));
+        return std::nullopt;
     }
-    if (!claims)
-        return invalidGrant(claims.error().message);
-    out->sub = claims->value(QStringLiteral("sub")).toString();
-    out->iss = iss;
-    return std::nullopt;
+    if (const auto trusted = m_trusted.find(iss)) {
+        auto claims = verifyAssertion(compact, trusted->jwks, iss, {},
+                                      {self, self + QStringLiteral("/oauth2/token")}, now,
+                                      400 * 86400, false);
+        if (!claims)
+            return invalidGrant(claims.error().message);
+        out->sub = claims->value(QStringLiteral("sub")).toString();
+        out->iss = iss;
+        out->scopes = trusted->scopes; // the administrator's bound for this issuer
+        return std::nullopt;
+    }
+    return invalidGrant(QStringLiteral("the token is not from this server or a trusted issuer"));
 }
 
 GrantResult TokenExchangeGrant::handle(const TokenRequest &req) const
@@ -195,16 +237,36 @@ GrantResult TokenExchangeGrant::handle(const TokenRequest &req) const
     QStringList scopes;
     if (auto e = requestedScopes(c, req.params.value(QStringLiteral("scope")), &scopes))
         return failed(*e);
-    if (subject.scopesKnown) {
-        // Never more than the subject token had.
-        if (req.params.contains(QStringLiteral("scope"))) {
-            for (const QString &s : std::as_const(scopes))
-                if (!subject.scopes.contains(s))
-                    return failed(invalidScope(
-                        QStringLiteral("scope '%1' exceeds the subject token's").arg(s)));
-        } else {
-            scopes.removeIf([&subject](const QString &s) { return !subject.scopes.contains(s); });
-        }
+    // Never more than the subject token was granted (RFC 8693 §2.1 leaves the policy to the
+    // server; this one only narrows).
+    if (req.params.contains(QStringLiteral("scope"))) {
+        for (const QString &s : std::as_const(scopes))
+            if (!subject.scopes.contains(s))
+                return failed(invalidScope(
+                    QStringLiteral("scope '%1' exceeds what the subject token was granted")
+                        .arg(s)));
+    } else {
+        scopes.removeIf([&subject](const QString &s) { return !subject.scopes.contains(s); });
+    }
+    // No audience requested: the default resource of the scopes (RFC 9068 §3).
+    const QString audience =
+        targets.isEmpty() ? m_issuer.defaultAudience(c, scopes, req.sources) : targets.first();
+    if (m_trust.isClusterAudience(audience)) {
+        // Into the cluster: only a client an administrator allowed, and only from a token
+        // that itself was issued for the cluster (fail closed; docs/oauth.md).
+        if (!c.clusterAccess)
+            return failed(invalidTarget(
+                QStringLiteral("'%1' is the cluster API's audience, and an administrator has not "
+                               "allowed this client to act for the cluster")
+                    .arg(audience)));
+        if (!subject.local)
+            return failed(invalidTarget(QStringLiteral(
+                "a token from another issuer is never exchanged for the cluster API")));
+        const auto issuedTo = m_clients.find(subject.clientId);
+        if (subject.audience != audience && !(issuedTo && issuedTo->clusterAccess))
+            return failed(invalidTarget(
+                QStringLiteral("the subject token was not issued for the cluster API: its client "
+                               "is not allowed to act for the cluster")));
     }
     QString sub = subject.sub;
     QJsonObject extra = subjectClaims(m_users, &sub, scopes, req.sources);
@@ -213,21 +275,20 @@ GrantResult TokenExchangeGrant::handle(const TokenRequest &req) const
                    QStringLiteral("the subject token's subject (issuer %1)").arg(subject.iss));
     noteSource(req.sources, QStringLiteral("scope"),
                req.params.contains(QStringLiteral("scope")) ? QStringLiteral("requestedScope")
-               : subject.scopesKnown                        ? QStringLiteral("subjectToken")
-                                                            : QStringLiteral("clientRecord"),
+                                                            : QStringLiteral("subjectToken"),
                req.params.contains(QStringLiteral("scope"))
                    ? QStringLiteral("the scope parameter, within the client record and the "
                                     "subject token's scope")
-               : subject.scopesKnown
+               : subject.local
                    ? QStringLiteral("no scope requested: the client's allowed scopes that the "
                                     "subject token also had")
-                   : QStringLiteral("no scope requested: all the client's allowed scopes"));
-    noteSource(
-        req.sources, QStringLiteral("aud"),
-        targets.isEmpty() ? QStringLiteral("clientRecord") : QStringLiteral("exchangePolicy"),
-        targets.isEmpty() ? QStringLiteral("no audience requested: the client's own client_id")
-                          : QStringLiteral("requested and allowed by the client's "
-                                           "token_exchange_audiences"));
+                   : QStringLiteral("no scope requested: the client's allowed scopes that an "
+                                    "administrator allows for issuer %1")
+                         .arg(subject.iss));
+    if (!targets.isEmpty())
+        noteSource(req.sources, QStringLiteral("aud"), QStringLiteral("exchangePolicy"),
+                   QStringLiteral("requested and allowed by the client's "
+                                  "token_exchange_audiences"));
     if (actor) {
         QJsonObject act{{QStringLiteral("sub"), actor->sub}};
         if (actor->iss != m_issuer.issuer())
@@ -237,11 +298,11 @@ GrantResult TokenExchangeGrant::handle(const TokenRequest &req) const
                    QStringLiteral("delegation: the actor token's subject acts for the subject "
                                   "(RFC 8693 §4.1)"));
     }
-    auto token = m_issuer.accessToken(c, sub, scopes.join(QLatin1Char(' ')),
-                                      targets.isEmpty() ? c.clientId : targets.first(), req.now,
+    auto token = m_issuer.accessToken(c, sub, scopes.join(QLatin1Char(' ')), audience, req.now,
                                       extra, req.sources);
     if (!token)
-        return failed({QStringLiteral("server_error"), token.error().message, 500});
+        return failed(
+            issuingError(token.error().code, token.error().message, token.error().httpStatus));
     GrantResult out;
     out.response = QJsonObject{{QStringLiteral("access_token"), token->value},
                                {QStringLiteral("issued_token_type"), kAccessToken},

@@ -24,7 +24,13 @@ struct TokenRequest
     Client client;                   // authenticated (or identified, for public clients)
     qint64 now = 0;                  // ms
     ClaimSources *sources = nullptr; // the token preview: where each claim came from
+    QString address;                 // the client's address (rate limits)
 };
+
+// Sign-in attempts per client address: true (and the wait) when over the limit. The login
+// page's limiter, shared with the password grant.
+using LoginRateLimit =
+    std::function<bool(const QString &address, qint64 now, qint64 *retryAfterMs)>;
 
 struct GrantResult
 {
@@ -98,13 +104,15 @@ private:
     const UserStore &m_users;
 };
 
-// RFC 6749 §4.3, only for clients registered with it (obsolete in OAuth 2.1). Failures
-// count towards the account lockout like the login page's.
+// RFC 6749 §4.3, only for clients registered with it (obsolete in OAuth 2.1). The same
+// per-address rate limit and account lockout as the login page (counted before the password
+// is checked, so parallel guesses cannot pass the threshold).
 class PasswordGrant final : public GrantHandler
 {
 public:
-    PasswordGrant(const TokenIssuer &issuer, UserStore &users, LockoutPolicy policy)
-        : m_issuer(issuer), m_users(users), m_policy(policy)
+    PasswordGrant(const TokenIssuer &issuer, UserStore &users, LockoutPolicy policy,
+                  LoginRateLimit rateLimit)
+        : m_issuer(issuer), m_users(users), m_policy(policy), m_rateLimit(std::move(rateLimit))
     {}
     QString grantType() const override { return QStringLiteral("password"); }
     GrantResult handle(const TokenRequest &request) const override;
@@ -113,6 +121,7 @@ private:
     const TokenIssuer &m_issuer;
     UserStore &m_users;
     LockoutPolicy m_policy;
+    LoginRateLimit m_rateLimit;
 };
 
 // RFC 8628 §3.4–3.5: polls answer authorization_pending, slow_down (polling faster than the
@@ -139,9 +148,11 @@ private:
 class TrustedIssuers;
 class JtiCache;
 class SigningKeys;
+class TrustSettings;
 
 // RFC 7523 §2.1: a JWT from a trusted issuer (signature, iss, sub, aud, exp, jti; a replayed
-// jti is refused) becomes an access token for its subject.
+// jti is refused) becomes an access token for its subject, with at most the scopes an
+// administrator set for that issuer.
 class JwtBearerGrant final : public GrantHandler
 {
 public:
@@ -165,12 +176,20 @@ private:
 // RFC 8693: a subject token (and optionally an actor token) of type access_token, jwt or
 // id_token, from this server or a trusted issuer, exchanged for an access token for an
 // audience the client's record allows (token_exchange_audiences); `act` for delegation.
+// The result never carries more than the subject token was granted while that grant is still
+// alive (docs/oauth.md, "Trust boundaries"): this server's tokens are looked up (not revoked,
+// not expired; an id_token's recorded grant, for the client it was issued to), their `typ`
+// must match the type named; a trusted issuer's token is bounded by the scopes an
+// administrator set for that issuer. The cluster's audience needs a client with cluster
+// access and a subject token issued for the cluster.
 class TokenExchangeGrant final : public GrantHandler
 {
 public:
     TokenExchangeGrant(const TokenIssuer &issuer, const TrustedIssuers &trusted,
-                       const SigningKeys &keys, Core::Database &database, const UserStore &users)
-        : m_issuer(issuer), m_trusted(trusted), m_keys(keys), m_database(database), m_users(users)
+                       const SigningKeys &keys, Core::Database &database, const UserStore &users,
+                       const ClientRegistry &clients, const TrustSettings &trust)
+        : m_issuer(issuer), m_trusted(trusted), m_keys(keys), m_database(database), m_users(users),
+          m_clients(clients), m_trust(trust)
     {}
     QString grantType() const override
     {
@@ -183,8 +202,10 @@ private:
     {
         QString sub;
         QString iss;
-        QStringList scopes; // known for this server's access tokens
-        bool scopesKnown = false;
+        QStringList scopes; // what the subject token was granted: the exchange's bound
+        bool local = false; // issued by this server (then clientId and audience are known)
+        QString clientId;   // the client it was issued to
+        QString audience;
     };
     std::optional<OAuthError> resolve(const QString &token, const QString &type,
                                       const Client &client, qint64 now, Subject *out) const;
@@ -194,6 +215,8 @@ private:
     const SigningKeys &m_keys;
     Core::Database &m_database;
     const UserStore &m_users;
+    const ClientRegistry &m_clients;
+    const TrustSettings &m_trust;
 };
 
 // Scopes asked for (the `scope` parameter), each allowed to the client; none asked for: all

@@ -62,14 +62,19 @@ OAuthApi::OAuthApi(Core::HttpServer &server, Core::Database &database, Core::Wri
       m_authorize(server, database, writer, events, clock, m_clients, m_users, m_issuer, authorize)
 {
     m_issuerImpl.setRefreshLifetimeMs(authorize.refreshLifetimeMs);
+    m_issuerImpl.setTrust(&m_trust);
     m_grants.push_back(std::make_unique<AuthorizationCodeGrant>(m_issuerImpl, m_database, m_users));
     m_grants.push_back(std::make_unique<ClientCredentialsGrant>(m_issuerImpl));
     m_grants.push_back(std::make_unique<RefreshTokenGrant>(m_issuerImpl, m_database, m_users));
-    m_grants.push_back(std::make_unique<PasswordGrant>(m_issuerImpl, m_users, authorize.lockout));
+    m_grants.push_back(std::make_unique<PasswordGrant>(
+        m_issuerImpl, m_users, authorize.lockout,
+        [this](const QString &address, qint64 now, qint64 *retryAfterMs) {
+            return m_authorize.rateLimited(address, now, retryAfterMs);
+        }));
     m_grants.push_back(std::make_unique<DeviceCodeGrant>(m_issuerImpl, m_database, m_users));
     m_grants.push_back(std::make_unique<JwtBearerGrant>(m_issuerImpl, m_trusted, m_jti, m_users));
-    m_grants.push_back(
-        std::make_unique<TokenExchangeGrant>(m_issuerImpl, m_trusted, m_keys, m_database, m_users));
+    m_grants.push_back(std::make_unique<TokenExchangeGrant>(
+        m_issuerImpl, m_trusted, m_keys, m_database, m_users, m_clients, m_trust));
     m_discoveryJson = QJsonDocument(discovery()).toJson(QJsonDocument::Compact);
     registerRoutes();
     registerRegistrationRoutes(authorize.openRegistration);
@@ -166,16 +171,18 @@ void OAuthApi::commit(GrantResult result, const QString &grantType, const Respon
             // Written as text (one or more events per token response).
             auto publish = [shared, events, grantType] {
                 for (const IssuedToken &t : shared->tokens)
-                    events->publishJson(QStringLiteral("oauth.token.issued"),
-                                        Core::JsonObjectWriter()
-                                            .add("clientId", t.clientId)
-                                            .add("grantType", grantType)
-                                            .add("kind", t.kind)
-                                            .add("format", t.format)
-                                            .add("scope", t.scope)
-                                            .add("tokenHashPrefix", TokenIssuer::keyPrefix(t.hash))
-                                            .add("expiresAt", Core::isoTimeMs(t.expiresAt))
-                                            .finish());
+                    if (t.kind != QLatin1String("id")) // recorded, not handed out on its own
+                        events->publishJson(
+                            QStringLiteral("oauth.token.issued"),
+                            Core::JsonObjectWriter()
+                                .add("clientId", t.clientId)
+                                .add("grantType", grantType)
+                                .add("kind", t.kind)
+                                .add("format", t.format)
+                                .add("scope", t.scope)
+                                .add("tokenHashPrefix", TokenIssuer::keyPrefix(t.hash))
+                                .add("expiresAt", Core::isoTimeMs(t.expiresAt))
+                                .finish());
             };
             if (queue)
                 queue->post(publish);
@@ -349,7 +356,10 @@ QJsonObject OAuthApi::previewToken(const QJsonObject &request) const
                   QStringLiteral("the left half of SHA-256 of the access token")}},
                 {QStringLiteral("nonce"),
                  {QStringLiteral("request"), QStringLiteral("the nonce of the authorization "
-                                                            "request")}}};
+                                                            "request")}},
+                {QStringLiteral("jti"),
+                 {QStringLiteral("random"), QStringLiteral("the time of issue (ms, hex) and 128 "
+                                                           "random bits, new for every token")}}};
             QJsonObject idSources;
             for (auto it = idClaims.begin(); it != idClaims.end(); ++it) {
                 ClaimSource cs = sources.value(it.key());
@@ -537,11 +547,11 @@ QJsonObject OAuthApi::tokenStatus(const QByteArray &token, const QJsonObject &he
                         {QStringLiteral("revocable"), false},
                         {QStringLiteral("detail"),
                          !here ? QStringLiteral("not issued by this server")
-                         : header.value(QLatin1String("typ")) == QLatin1String("at+jwt")
+                         : header.value(QLatin1String("typ")) == QLatin1String("at+jwt") ||
+                                 payload.contains(QLatin1String("at_hash"))
                              ? QStringLiteral("no stored token has this value: not issued here, "
                                               "or removed after it expired")
-                             : QStringLiteral("id_tokens and assertions are not stored; an "
-                                              "id_token cannot be revoked")}});
+                             : QStringLiteral("assertions are not stored")}});
     }
 
     // Its client and user: do they still exist?
@@ -576,7 +586,8 @@ QJsonArray OAuthApi::activeTokens(const QString &clientId, const QString &subjec
     q.prepare(QStringLiteral(
         "SELECT t.hash, t.kind, t.format, t.client_id, t.subject, u.username, t.scope, "
         "t.audience, t.issued_at, t.expires_at FROM oauth_tokens t LEFT JOIN oauth_users u ON "
-        "u.id = t.subject WHERE t.revoked_at IS NULL AND t.expires_at > ? AND (? = '' OR "
+        "u.id = t.subject WHERE t.revoked_at IS NULL AND t.expires_at > ? AND t.kind <> 'id' AND "
+        "(? = '' OR "
         "t.client_id = ?) AND (? = '' OR t.subject = ?) ORDER BY t.id DESC LIMIT ?"));
     q.addBindValue(m_clock.now().toMSecsSinceEpoch());
     for (const QString &v : {clientId, clientId, subject, subject})
@@ -669,6 +680,35 @@ std::optional<OAuthError> OAuthApi::authenticateAssertion(const HttpRequest &req
     return std::nullopt;
 }
 
+std::optional<QString> OAuthApi::clusterTokenRefusal(const QString &token,
+                                                     const QJsonObject &claims) const
+{
+    // The client the token was issued to: an access token names it (client_id), an id_token
+    // is addressed to it (aud).
+    QString clientId = claims.value(QLatin1String("client_id")).toString();
+    if (clientId.isEmpty())
+        clientId = claims.value(QLatin1String("azp")).toString();
+    if (clientId.isEmpty() && claims.value(QLatin1String("aud")).isString())
+        clientId = claims.value(QLatin1String("aud")).toString();
+    const auto client = m_clients.find(clientId);
+    if (!client)
+        return QStringLiteral("the token's client \"%1\" no longer exists").arg(clientId);
+    if (!client->clusterAccess)
+        return QStringLiteral("the token's client \"%1\" is not allowed to act for the cluster "
+                              "(cluster access is off for it)")
+            .arg(client->clientName);
+    const Core::ReadStatement q =
+        m_database.read("SELECT kind, expires_at, revoked_at FROM oauth_tokens WHERE hash = ?");
+    q->bind(1, TokenIssuer::storageKey(token));
+    if (!q->next() || (q->text(0) != QLatin1String("access") && q->text(0) != QLatin1String("id")))
+        return QStringLiteral("the token is not one its issuer recorded");
+    if (!q->isNull(2))
+        return QStringLiteral("the token was revoked");
+    if (q->int64(1) <= m_clock.now().toMSecsSinceEpoch())
+        return QStringLiteral("the token has expired");
+    return std::nullopt;
+}
+
 void OAuthApi::publish(const QString &type, const QJsonObject &data)
 {
     m_events.publish(type, data);
@@ -751,6 +791,7 @@ void OAuthApi::registerRoutes()
         if (auto e = authenticate(req, form, &tr.client))
             return respond(e->toResponse());
         tr.now = m_clock.now().toMSecsSinceEpoch();
+        tr.address = req.peerAddress.toString();
         GrantResult result = handler->handle(tr);
         if (result.error)
             return respond(result.error->toResponse());
@@ -876,7 +917,12 @@ void OAuthApi::registerRoutes()
                 "kind FROM oauth_tokens WHERE hash = ?");
             q->bind(1, TokenIssuer::storageKey(token));
             const qint64 now = m_clock.now().toMSecsSinceEpoch();
-            if (!q->next() || !q->isNull(6) || q->int64(5) <= now)
+            // RFC 7662 §2.2 / §4: an id_token is not an OAuth token, and a client that is not
+            // a resource server learns only about its own tokens (anything else answers
+            // inactive, as an unknown token would: no oracle for other clients' tokens).
+            if (!q->next() || !q->isNull(6) || q->int64(5) <= now ||
+                q->text(7) == QLatin1String("id") ||
+                (!caller.resourceServer && q->text(0) != caller.clientId))
                 return noStore(
                     HttpResponse::json(200, QJsonObject{{QStringLiteral("active"), false}}));
             const QString clientId = q->text(0);

@@ -6,6 +6,7 @@
 #include "oauth/granthandler.h"
 #include "oauth/signingkeys.h"
 #include "oauth/tokenissuer.h"
+#include "oauth/trustsettings.h"
 #include "oauth/userstore.h"
 
 #include <QJsonArray>
@@ -43,6 +44,14 @@ public:
     UserStore &users() { return m_users; }
     TrustedIssuers &trustedIssuers() { return m_trusted; }
     SigningKeys &keys() { return m_keys; }
+    // The audiences of the other services and the live registration policy (docs/oauth.md,
+    // "Trust boundaries"); the audiences are set before the server starts.
+    TrustSettings &trust() { return m_trust; }
+    // The cluster API's check of a JWT this issuer signed, after its signature, times and
+    // audience: the token is recorded here and still alive, and its client may act for the
+    // cluster. A refusal's reason (never the token), or nullopt.
+    std::optional<QString> clusterTokenRefusal(const QString &token,
+                                               const QJsonObject &claims) const;
     const QString &issuer() const { return m_issuer; }
     QJsonObject discovery() const;
 
@@ -69,6 +78,8 @@ public:
     // allowed scope (so from the real issuing code). An error: {"error", "error_description"}.
     QJsonObject effectiveAccess(const QJsonObject &request) const;
     void revokeById(const QString &id, std::function<void(Core::Result<void>)> done);
+    // Signs a user out of every browser (user deleted, locked or password reset).
+    void endSessions(const QString &userId) { m_authorize.endSessions(userId); }
     void publishKeyRotated(const QString &alg);
     void publish(const QString &type, const QJsonObject &data); // on the admin event stream
     // For HttpServer::addFilter on /v1/: orders:read for reads, orders:write for changes;
@@ -91,6 +102,7 @@ private:
     Core::EventBus &m_events;
     const Core::Clock &m_clock;
     QString m_issuer;
+    TrustSettings m_trust;
     SigningKeys m_keys;
     ClientRegistry m_clients;
     UserStore m_users;

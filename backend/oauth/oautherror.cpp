@@ -17,6 +17,8 @@ Core::HttpResponse OAuthError::toResponse() const
     if (!description.isEmpty())
         o.insert(QStringLiteral("error_description"), description);
     Core::HttpResponse r = noStore(Core::HttpResponse::json(status, o));
+    if (retryAfterS > 0)
+        r.setHeader("Retry-After", QByteArray::number(retryAfterS));
     if (basicChallenge)
         r.setHeader("WWW-Authenticate", "Basic realm=\"gatehouse\", charset=\"UTF-8\"");
     return r;

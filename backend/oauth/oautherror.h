@@ -13,6 +13,7 @@ struct OAuthError
     QString description;
     int status = 400;
     bool basicChallenge = false; // 401 invalid_client after HTTP Basic: WWW-Authenticate
+    int retryAfterS = 0;         // a 429: Retry-After
 
     Core::HttpResponse toResponse() const;
 };
@@ -36,6 +37,15 @@ inline OAuthError unauthorizedClient(const QString &d)
 inline OAuthError unsupportedGrantType(const QString &d)
 {
     return {QStringLiteral("unsupported_grant_type"), d};
+}
+
+// An error of the token issuer: its own OAuth code when it refused on a rule (status 400, e.g.
+// unauthorized_client for the cluster's audience), else server_error.
+inline OAuthError issuingError(const QString &code, const QString &message, int httpStatus)
+{
+    if (httpStatus == 400 && !code.isEmpty())
+        return {code, message};
+    return {QStringLiteral("server_error"), message, 500};
 }
 
 // Adds Cache-Control: no-store and Pragma: no-cache (RFC 6749 §5.1).

@@ -151,4 +151,17 @@ Core::Migration OAuthStore::userTokensIndex()
                             "subject <> client_id")}};
 }
 
+Core::Migration OAuthStore::trustBoundaries()
+{
+    // An initial access token may carry its own registration policy (JSON; NULL: the
+    // server's), and a trusted issuer the scopes its subject tokens may be exchanged for
+    // (space-separated; empty: none). id_tokens are recorded in oauth_tokens (kind 'id') so
+    // that token exchange can tell whether the grant behind one is still alive.
+    return {16,
+            QStringLiteral("oauth: registration policies, trusted issuer scopes"),
+            {QStringLiteral("ALTER TABLE oauth_initial_access_tokens ADD COLUMN policy TEXT"),
+             QStringLiteral("ALTER TABLE oauth_trusted_issuers ADD COLUMN scopes TEXT NOT NULL "
+                            "DEFAULT ''")}};
+}
+
 } // namespace Gatehouse::OAuth

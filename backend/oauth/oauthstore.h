@@ -20,7 +20,8 @@ struct OAuthStore
     static Core::Migration registration();       // schema version 7   // schema version 6
     static Core::Migration assertions();         // schema version 8
     static Core::Migration tokensInIssueOrder(); // schema version 13
-    static Core::Migration userTokensIndex();    // schema version 15
+    static Core::Migration userTokensIndex();
+    static Core::Migration trustBoundaries(); // schema version 15
 };
 
 // Runs a DELETE (or UPDATE) with keys bound in order; `notFound` when it changed no row.

@@ -1,5 +1,6 @@
 // RFC 7591 dynamic client registration and RFC 7592 client configuration (read, update,
 // delete with the registration access token).
+#include "core/clock.h"
 #include "core/eventbus.h"
 #include "core/httpserver.h"
 #include "oauth/oauthapi.h"
@@ -74,9 +75,25 @@ void OAuthApi::registerRegistrationRoutes(bool openRegistration)
             auto body = jsonBody(req);
             if (!body)
                 return respond(metadataError(body.error()));
+            // The policy that applies: the initial access token's own, else the server's. An
+            // unusable token is refused before the metadata is looked at.
+            RegistrationPolicy policy = m_trust.registrationPolicy();
+            if (!iat.isEmpty()) {
+                const auto token = m_clients.usableInitialAccessToken(
+                    ClientRegistry::hashSecret(iat), m_clock.now().toMSecsSinceEpoch());
+                if (!token)
+                    return respond(invalidToken(
+                        QStringLiteral("the initial access token is unknown, expired or used up"),
+                        true));
+                if (token->policy)
+                    policy = *token->policy;
+            }
             auto client = ClientRegistry::fromMetadata(*body);
             if (!client)
                 return respond(metadataError(client.error()));
+            // Anything outside the policy is refused, naming the field; nothing is dropped.
+            if (auto e = policy.check(*client))
+                return respond(metadataError(*e));
             m_clients.registerClient(
                 *client,
                 [this, respond](const Core::Result<ClientRegistry::Registered> &r) {
@@ -138,9 +155,18 @@ void OAuthApi::registerRegistrationRoutes(bool openRegistration)
                     return respond(metadataError(
                         {QStringLiteral("invalid_client_metadata"),
                          QStringLiteral("%1 must not be sent in an update").arg(k), 400}));
+            // The flag an administrator set is shown in the client's metadata; sending it back
+            // unchanged is not a request to change it.
+            if (body->value(QStringLiteral("cluster_access")).isBool() &&
+                body->value(QStringLiteral("cluster_access")).toBool() == current->clusterAccess)
+                body->remove(QStringLiteral("cluster_access"));
             auto client = ClientRegistry::fromMetadata(*body);
             if (!client)
                 return respond(metadataError(client.error()));
+            // The server's policy, or what the client holds already (given at registration by
+            // its initial access token's policy, or by an administrator).
+            if (auto e = m_trust.registrationPolicy().check(*client, &*current))
+                return respond(metadataError(*e));
             m_clients.update(current->clientId, *client,
                              [this, respond](const Core::Result<ClientRegistry::Registered> &r) {
                                  if (!r)

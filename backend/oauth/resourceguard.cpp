@@ -53,6 +53,7 @@ Core::Filter OAuthApi::resourceServerFilter()
                 401, {},
                 QStringLiteral("a bearer token with the scope %1 is required").arg(needed));
         const qint64 now = m_clock.now().toMSecsSinceEpoch();
+        const QString &resource = m_trust.ordersResource();
         QStringList scopes;
         if (token.count(QLatin1Char('.')) == 2) {
             // A JWT access token: verified locally against the JWKS (RFC 9068 §4).
@@ -68,17 +69,34 @@ Core::Filter OAuthApi::resourceServerFilter()
                 return bearerProblem(401, "invalid_token",
                                      QStringLiteral("the access token is not valid (signature, "
                                                     "type, issuer or expiry)"));
+            // RFC 9068 §4: a token for another audience (another API, the cluster, a client's
+            // own id) is not for this one.
+            const QJsonValue aud = claims.value(QStringLiteral("aud"));
+            bool forUs = aud.toString() == resource;
+            for (const QJsonValue a : aud.toArray())
+                forUs = forUs || a.toString() == resource;
+            if (!forUs)
+                return bearerProblem(401, "invalid_token",
+                                     QStringLiteral("the access token is not for this API (its "
+                                                    "audience is not %1)")
+                                         .arg(resource));
             scopes = claims.value(QStringLiteral("scope")).toString().split(QLatin1Char(' '));
         } else {
             // Opaque: introspected (RFC 7662) in process.
             const Core::ReadStatement q = m_database.read(
-                "SELECT scope, expires_at, revoked_at, kind FROM oauth_tokens WHERE hash = ?");
+                "SELECT scope, expires_at, revoked_at, kind, audience FROM oauth_tokens WHERE "
+                "hash = ?");
             q->bind(1, TokenIssuer::storageKey(token));
             if (!q->next() || !q->isNull(2) || q->int64(1) <= now ||
                 q->text(3) != QLatin1String("access"))
                 return bearerProblem(401, "invalid_token",
                                      QStringLiteral("the access token is unknown, expired or "
                                                     "revoked"));
+            if (q->text(4) != resource)
+                return bearerProblem(401, "invalid_token",
+                                     QStringLiteral("the access token is not for this API (its "
+                                                    "audience is not %1)")
+                                         .arg(resource));
             scopes = q->text(0).split(QLatin1Char(' '));
         }
         if (!scopes.contains(needed))

@@ -6,6 +6,7 @@
 #include "crypto/jws.h"
 #include "crypto/random.h"
 #include "oauth/signingkeys.h"
+#include "oauth/trustsettings.h"
 #include "oauth/userstore.h"
 
 #include <QJsonArray>
@@ -131,11 +132,43 @@ Core::Result<QString> TokenIssuer::signPayload(const QByteArray &payload, const 
     return QString::fromLatin1(*jws);
 }
 
+std::optional<Core::Error> TokenIssuer::audienceRefusal(const Client &client,
+                                                        const QString &audience) const
+{
+    if (!m_trust || !m_trust->isClusterAudience(audience) || client.clusterAccess)
+        return std::nullopt;
+    return Core::Error{QStringLiteral("unauthorized_client"),
+                       QStringLiteral("'%1' is the cluster API's audience (oidc-client-id), and "
+                                      "an administrator has not allowed this client to act for "
+                                      "the cluster")
+                           .arg(audience),
+                       400};
+}
+
+QString TokenIssuer::defaultAudience(const Client &client, const QStringList &scopes,
+                                     ClaimSources *sources) const
+{
+    const bool orders = std::any_of(scopes.begin(), scopes.end(), [](const QString &s) {
+        return s.startsWith(QLatin1String("orders:"));
+    });
+    if (orders && m_trust && !m_trust->ordersResource().isEmpty()) {
+        noteSource(sources, QStringLiteral("aud"), QStringLiteral("requestedScope"),
+                   QStringLiteral("an orders scope and no resource requested: the orders API's "
+                                  "resource indicator (orders-resource)"));
+        return m_trust->ordersResource();
+    }
+    noteSource(sources, QStringLiteral("aud"), QStringLiteral("clientRecord"),
+               QStringLiteral("no resource requested: the client's own client_id"));
+    return client.clientId;
+}
+
 Core::Result<IssuedToken> TokenIssuer::accessToken(const Client &client, const QString &subject,
                                                    const QString &scope, const QString &audience,
                                                    qint64 now, const QJsonObject &extraClaims,
                                                    ClaimSources *sources) const
 {
+    if (auto refused = audienceRefusal(client, audience))
+        return *refused;
     if (sources) { // the token preview only: no work on the token endpoint's path
         noteSource(sources, QStringLiteral("iss"), QStringLiteral("server"),
                    QStringLiteral("this server's issuer (public-base-url)"));
@@ -218,18 +251,22 @@ IssuedToken TokenIssuer::refreshToken(const Client &client, const IssuedToken &a
     return t;
 }
 
-Core::Result<QString> TokenIssuer::idToken(const Client &client, const User &user,
-                                           const QStringList &scopes, const QString &nonce,
-                                           qint64 authTime, const QString &accessToken,
-                                           qint64 now) const
+Core::Result<IssuedToken> TokenIssuer::idToken(const Client &client, const User &user,
+                                               const QStringList &scopes, const QString &nonce,
+                                               qint64 authTime, const IssuedToken &access,
+                                               qint64 now) const
 {
+    if (auto refused = audienceRefusal(client, client.clientId))
+        return *refused;
     // at_hash: the left half of SHA-256 of the access token, base64url (OIDC Core §3.1.3.6).
-    const QByteArray digest = Crypto::Digest::sha256(accessToken.toLatin1());
+    const QByteArray digest = Crypto::Digest::sha256(access.value.toLatin1());
+    const QString jti = timeOrderedValue(now, 16);
     QJsonObject claims{{QStringLiteral("iss"), m_issuer},
                        {QStringLiteral("sub"), user.id},
                        {QStringLiteral("aud"), client.clientId},
                        {QStringLiteral("exp"), now / 1000 + client.accessTokenLifetime},
                        {QStringLiteral("iat"), now / 1000},
+                       {QStringLiteral("jti"), jti},
                        {QStringLiteral("auth_time"), authTime / 1000},
                        {QStringLiteral("at_hash"),
                         QString::fromLatin1(digest.left(16).toBase64(
@@ -239,7 +276,19 @@ Core::Result<QString> TokenIssuer::idToken(const Client &client, const User &use
     const QJsonObject extra = scopedUserClaims(user, scopes, false);
     for (auto it = extra.begin(); it != extra.end(); ++it)
         claims.insert(it.key(), it.value());
-    return sign(claims, "JWT", client.idTokenSigningAlg);
+    auto signed_ = sign(claims, "JWT", client.idTokenSigningAlg);
+    if (!signed_)
+        return signed_.error();
+    IssuedToken t = access;
+    t.kind = QStringLiteral("id");
+    t.format = QStringLiteral("jwt");
+    t.value = *signed_;
+    t.hash = jti.left(kTimeDigits) + QLatin1Char('.') + hashToken(t.value);
+    t.scope = scopes.join(QLatin1Char(' '));
+    t.audience = client.clientId;
+    t.issuedAt = now;
+    t.expiresAt = (now / 1000 + client.accessTokenLifetime) * 1000;
+    return t;
 }
 
 Core::Result<void> TokenIssuer::store(Core::WriteTransaction &tx, const IssuedToken &t)

@@ -6,6 +6,8 @@
 #include <QJsonObject>
 #include <QMap>
 
+#include <optional>
+
 namespace Gatehouse::Core {
 class WriteTransaction;
 }
@@ -13,6 +15,7 @@ class WriteTransaction;
 namespace Gatehouse::OAuth {
 
 class SigningKeys;
+class TrustSettings;
 
 struct User;
 
@@ -20,7 +23,7 @@ struct IssuedToken
 {
     QString value;                           // the token, shown to the client only
     QString hash;                            // what is stored: storageKey(value)
-    QString kind = QStringLiteral("access"); // access | refresh
+    QString kind = QStringLiteral("access"); // access | refresh | id
     QString format;                          // jwt | opaque
     QString clientId;
     QString subject;
@@ -78,10 +81,13 @@ public:
                                           ClaimSources *sources = nullptr) const;
     // Opaque, 256 bits, rotated on use (docs/oauth.md).
     IssuedToken refreshToken(const Client &client, const IssuedToken &access, qint64 now) const;
-    // OIDC Core §2: signed with the active key; at_hash of accessToken.
-    Core::Result<QString> idToken(const Client &client, const User &user, const QStringList &scopes,
-                                  const QString &nonce, qint64 authTime, const QString &accessToken,
-                                  qint64 now) const;
+    // OIDC Core §2: signed with the active key; at_hash of access. Recorded like the access
+    // token (kind "id", its family, code and scope), so that token exchange can tell whether
+    // the grant behind an id_token is still alive; its jti is time-ordered like an access
+    // token's.
+    Core::Result<IssuedToken> idToken(const Client &client, const User &user,
+                                      const QStringList &scopes, const QString &nonce,
+                                      qint64 authTime, const IssuedToken &access, qint64 now) const;
     static QString hashToken(const QString &token);
     // The key of a presented access or refresh token in oauth_tokens (above).
     static QString storageKey(const QString &token);
@@ -93,6 +99,18 @@ public:
     static Core::Result<void> store(Core::WriteTransaction &tx, const IssuedToken &t);
 
     void setRefreshLifetimeMs(qint64 ms) { m_refreshLifetimeMs = ms; }
+    // The cluster's audience: accessToken and idToken refuse it (unauthorized_client, 400) for
+    // a client without cluster access, whichever grant asked (fail closed in one place).
+    void setTrust(const TrustSettings *trust) { m_trust = trust; }
+    // The refusal for a token with this audience issued to this client, if any.
+    std::optional<Core::Error> audienceRefusal(const Client &client, const QString &audience) const;
+    // The audience of an access token for which no resource was requested (RFC 9068 §3: a
+    // default resource): the orders API's resource indicator when the scopes include an
+    // orders scope (so that the orders API, which checks aud, accepts it), else the client's
+    // own id. sources, when given, receives where aud came from.
+    QString defaultAudience(const Client &client, const QStringList &scopes,
+                            ClaimSources *sources = nullptr) const;
+    const TrustSettings *trust() const { return m_trust; }
 
 private:
     Core::Result<QString> sign(const QJsonObject &claims, const char *typ,
@@ -102,6 +120,7 @@ private:
                                       const QString &alg) const;
     SigningKeys &m_keys;
     QString m_issuer;
+    const TrustSettings *m_trust = nullptr;
     qint64 m_refreshLifetimeMs = 14LL * 24 * 3600 * 1000;
 };
 

@@ -70,17 +70,15 @@ void issueUserTokens(const TokenIssuer &issuer, const UserTokenRequest &r, Grant
 {
     const Client &c = *r.client;
     const QString scope = r.scopes.join(QLatin1Char(' '));
-    if (r.sources) {
+    if (r.sources)
         noteSource(r.sources, QStringLiteral("sub"), QStringLiteral("userAttribute"),
                    QStringLiteral("the id of user \"%1\"").arg(r.user->username));
-        noteSource(r.sources, QStringLiteral("aud"), QStringLiteral("clientRecord"),
-                   QStringLiteral("the client's own client_id"));
-    }
     auto access =
-        issuer.accessToken(c, r.user->id, scope, c.clientId, r.now,
-                           scopedUserClaims(*r.user, r.scopes, true, r.sources), r.sources);
+        issuer.accessToken(c, r.user->id, scope, issuer.defaultAudience(c, r.scopes, r.sources),
+                           r.now, scopedUserClaims(*r.user, r.scopes, true, r.sources), r.sources);
     if (!access) {
-        out->error = serverError(access.error().message);
+        out->error =
+            issuingError(access.error().code, access.error().message, access.error().httpStatus);
         return;
     }
     access->family = r.family;
@@ -97,12 +95,13 @@ void issueUserTokens(const TokenIssuer &issuer, const UserTokenRequest &r, Grant
         out->tokens.append(refresh);
     }
     if (r.scopes.contains(QStringLiteral("openid"))) {
-        auto id = issuer.idToken(c, *r.user, r.scopes, r.nonce, r.authTime, access->value, r.now);
+        auto id = issuer.idToken(c, *r.user, r.scopes, r.nonce, r.authTime, *access, r.now);
         if (!id) {
-            out->error = serverError(id.error().message);
+            out->error = issuingError(id.error().code, id.error().message, id.error().httpStatus);
             return;
         }
-        out->response.insert(QStringLiteral("id_token"), *id);
+        out->response.insert(QStringLiteral("id_token"), id->value);
+        out->tokens.append(*id);
     }
 }
 
@@ -301,21 +300,22 @@ GrantResult PasswordGrant::handle(const TokenRequest &req) const
     if (auto e = requestedScopes(c, req.params.value(QStringLiteral("scope")), &scopes))
         return failed(*e);
     const qint64 now = req.now;
-    const UserStore::Attempt attempt = m_users.verify(username, password.toUtf8(), now);
+    // The login page's limit per address: a token endpoint is no side door for guessing.
+    qint64 retryMs = 0;
+    if (m_rateLimit && !req.sources && m_rateLimit(req.address, now, &retryMs)) {
+        OAuthError e{QStringLiteral("invalid_request"),
+                     QStringLiteral("too many sign-in attempts from this address; wait a minute"),
+                     429};
+        e.retryAfterS = int(std::max<qint64>(1, (retryMs + 999) / 1000));
+        return failed(e);
+    }
+    // Counted before the password is checked (UserStore::signIn).
+    const UserStore::Attempt attempt = m_users.signIn(username, password.toUtf8(), now, m_policy);
     if (attempt.outcome == UserStore::Outcome::Locked)
         return failed(invalidGrant(QStringLiteral("the account is temporarily locked after "
                                                   "repeated failed sign-ins")));
-    const LockoutPolicy policy = m_policy;
-    if (attempt.outcome == UserStore::Outcome::Wrong) {
-        GrantResult r;
-        const OAuthError e = invalidGrant(QStringLiteral("wrong username or password"));
-        r.consume = [attempt, now, policy, e](Core::WriteTransaction &tx) {
-            // The failure is counted; if that write fails the answer is the same refusal.
-            (void)UserStore::recordOutcome(tx, attempt, now, policy);
-            return std::optional<OAuthError>(e);
-        };
-        return r;
-    }
+    if (attempt.outcome == UserStore::Outcome::Wrong)
+        return failed(invalidGrant(QStringLiteral("wrong username or password")));
     GrantResult out;
     UserTokenRequest utr;
     utr.client = &c;
@@ -325,13 +325,6 @@ GrantResult PasswordGrant::handle(const TokenRequest &req) const
     utr.family = Crypto::Random::uuid();
     utr.now = now;
     issueUserTokens(m_issuer, utr, &out);
-    if (out.error)
-        return out;
-    out.consume = [attempt, now, policy](Core::WriteTransaction &tx) -> std::optional<OAuthError> {
-        if (!UserStore::recordOutcome(tx, attempt, now, policy))
-            return serverError(QStringLiteral("the sign-in could not be recorded"));
-        return std::nullopt;
-    };
     return out;
 }
 

@@ -244,6 +244,10 @@ void UserStore::update(const QString &idOrName, const UserInput &input,
                 q.addBindValue(v);
             if (!q.exec())
                 return Core::WriteTransaction::sqlError(q, "update user");
+            // A new password ends what the old one got (refresh tokens and their families).
+            if (!passwordHash.isEmpty())
+                if (auto r = revokeUserTokens(tx, u.id, QDateTime::currentMSecsSinceEpoch()); !r)
+                    return r;
             *user = u;
             return {};
         },
@@ -275,6 +279,49 @@ void UserStore::remove(const QString &idOrName, std::function<void(Core::Result<
             return {};
         },
         std::move(done));
+}
+
+Core::Result<void> UserStore::revokeUserTokens(Core::WriteTransaction &tx, const QString &userId,
+                                               qint64 now, const QString &clientId)
+{
+    // The partial subject index (subject <> client_id) finds a user's tokens.
+    Core::Statement &q = tx.stmt(
+        "UPDATE oauth_tokens SET revoked_at = ?1 WHERE subject = ?2 AND subject <> client_id AND "
+        "revoked_at IS NULL AND (?3 = '' OR client_id = ?3)");
+    q.bind(1, now).bind(2, userId).bind(3,
+                                        clientId.isNull() ? QString(QLatin1String("")) : clientId);
+    if (!q.exec())
+        return Core::WriteTransaction::sqlError(q, "revoke user tokens");
+    return {};
+}
+
+void UserStore::lock(const QString &idOrName, std::function<void(Core::Result<User>)> done)
+{
+    auto user = std::make_shared<User>();
+    m_writer.submit(
+        [user, idOrName](Core::WriteTransaction &tx) -> Core::Result<void> {
+            auto found = findIn(tx.query(selectByKey()), idOrName);
+            if (!found)
+                return notFound(idOrName);
+            // Until an administrator unlocks it (year 9999): no failed-login count reaches it.
+            constexpr qint64 kForever = 253'402'300'799'000;
+            QSqlQuery &q =
+                tx.query(QStringLiteral("UPDATE oauth_users SET locked_until = ? WHERE id = ?"));
+            q.addBindValue(kForever);
+            q.addBindValue(found->id);
+            if (!q.exec())
+                return Core::WriteTransaction::sqlError(q, "lock user");
+            if (auto r = revokeUserTokens(tx, found->id, QDateTime::currentMSecsSinceEpoch()); !r)
+                return r;
+            *user = *found;
+            user->lockedUntil = kForever;
+            return {};
+        },
+        [user, done = std::move(done)](const Core::Result<void> &r) {
+            if (!r)
+                return done(r.error());
+            done(*user);
+        });
 }
 
 void UserStore::unlock(const QString &idOrName, std::function<void(Core::Result<User>)> done)
@@ -346,88 +393,107 @@ void UserStore::revokeConsent(const QString &userId, const QString &clientId,
 {
     m_writer.submit(
         [userId, clientId](Core::WriteTransaction &tx) -> Core::Result<void> {
-            return changeExisting(
-                tx,
-                QStringLiteral("DELETE FROM oauth_consents WHERE user_id = ? AND client_id = ?"),
-                {userId, clientId},
-                Core::Error{
-                    QStringLiteral("consent-not-found"),
-                    QStringLiteral("user %1 has no consent for client %2").arg(userId, clientId),
-                    404});
+            if (auto r = changeExisting(
+                    tx,
+                    QStringLiteral(
+                        "DELETE FROM oauth_consents WHERE user_id = ? AND client_id = ?"),
+                    {userId, clientId},
+                    Core::Error{QStringLiteral("consent-not-found"),
+                                QStringLiteral("user %1 has no consent for client %2")
+                                    .arg(userId, clientId),
+                                404});
+                !r)
+                return r;
+            // What the consent let the client obtain goes with it: its refresh tokens, the
+            // access tokens and id_tokens issued beside them.
+            return revokeUserTokens(tx, userId, QDateTime::currentMSecsSinceEpoch(), clientId);
         },
         std::move(done));
 }
 
-UserStore::Attempt UserStore::verify(const QString &username, const QByteArray &password,
-                                     qint64 now)
+UserStore::Attempt UserStore::signIn(const QString &username, const QByteArray &password,
+                                     qint64 now, const LockoutPolicy &policy)
 {
-    QSqlQuery q(m_database.connection());
-    q.prepare(QStringLiteral("SELECT %1, password_hash FROM oauth_users WHERE username = ?")
-                  .arg(QLatin1String(kColumns)));
-    q.addBindValue(username);
-    if (!q.exec() || !q.next()) {
-        // The same argon2id cost as for a real user, so timing tells nothing.
+    // 1. Count first (in the writer, so attempts are serialized): locked, or one more failure
+    //    reserved for this attempt.
+    struct Reserved
+    {
+        bool known = false;
+        bool locked = false;
+        qint64 lockedUntil = 0;
+        User user;
+        QString passwordHash;
+    };
+    auto reserved = std::make_shared<Reserved>();
+    const auto counted = m_writer.run([reserved, username, now,
+                                       policy](Core::WriteTransaction &tx) -> Core::Result<void> {
+        QSqlQuery &q =
+            tx.query(QStringLiteral("SELECT %1, password_hash FROM oauth_users WHERE username = ?")
+                         .arg(QLatin1String(kColumns)));
+        q.addBindValue(username);
+        if (!q.exec() || !q.next())
+            return {};
+        reserved->known = true;
+        reserved->user = fromQuery(q);
+        reserved->passwordHash = q.value(9).toString();
+        if (reserved->user.locked(now)) {
+            reserved->locked = true;
+            reserved->lockedUntil = reserved->user.lockedUntil;
+            return {};
+        }
+        // A lock that has run out starts the count afresh.
+        Core::Statement &u = tx.stmt(
+            "UPDATE oauth_users SET failed_logins = CASE WHEN locked_until IS NOT NULL AND "
+            "locked_until <= ?1 THEN 1 ELSE failed_logins + 1 END, locked_until = CASE WHEN "
+            "locked_until IS NOT NULL AND locked_until <= ?1 THEN NULL WHEN failed_logins + 1 >= "
+            "?2 THEN ?3 ELSE locked_until END WHERE id = ?4");
+        u.bind(1, now).bind(2, policy.threshold).bind(3, now + policy.durationMs);
+        if (!u.bind(4, reserved->user.id).exec())
+            return Core::WriteTransaction::sqlError(u, "count sign-in");
+        return {};
+    });
+    Attempt a;
+    if (!counted) // the writer refused (shutting down): no sign-in
+        return a;
+    if (reserved->locked) {
+        a.outcome = Outcome::Locked;
+        a.userId = reserved->user.id;
+        a.retryAfterMs = reserved->lockedUntil - now;
+        return a;
+    }
+    // 2. Verify; the same argon2id cost for an unknown user, so timing tells nothing.
+    if (!reserved->known) {
         std::call_once(m_dummyOnce, [this] {
             if (auto h = Crypto::Password::hash(Crypto::Random::bytes(16)))
                 m_dummyHash = *h;
         });
         Crypto::Password::verify(m_dummyHash, password);
-        return Attempt{};
-    }
-    const User user = fromQuery(q);
-    const QString hash = q.value(9).toString();
-    Attempt a;
-    a.userId = user.id;
-    if (user.locked(now)) {
-        a.outcome = Outcome::Locked;
-        a.retryAfterMs = user.lockedUntil - now;
         return a;
     }
-    if (Crypto::Password::verify(hash, password)) {
-        a.outcome = Outcome::Ok;
-        a.user = user;
-        a.needsRecord = user.failedLogins != 0 || user.lockedUntil != 0;
-    } else {
-        a.needsRecord = true;
-    }
+    a.userId = reserved->user.id;
+    if (!Crypto::Password::verify(reserved->passwordHash, password))
+        return a; // counted already
+    // 3. A success clears the count (and a lock this very attempt's reservation set).
+    const QString id = reserved->user.id;
+    m_writer.submit([id](Core::WriteTransaction &tx) -> Core::Result<void> {
+        Core::Statement &u =
+            tx.stmt("UPDATE oauth_users SET failed_logins = 0, locked_until = NULL WHERE id = ? "
+                    "AND (locked_until IS NULL OR locked_until < 253402300799000)");
+        if (!u.bind(1, id).exec())
+            return Core::WriteTransaction::sqlError(u, "record sign-in");
+        return {};
+    });
+    a.outcome = Outcome::Ok;
+    a.user = reserved->user;
+    a.user.failedLogins = 0;
+    a.user.lockedUntil = 0;
     return a;
 }
 
-Core::Result<void> UserStore::recordOutcome(Core::WriteTransaction &tx, const Attempt &a,
-                                            qint64 now, const LockoutPolicy &policy)
-{
-    if (!a.needsRecord || a.userId.isEmpty())
-        return {};
-    if (a.outcome == Outcome::Ok) {
-        Core::Statement &u =
-            tx.stmt("UPDATE oauth_users SET failed_logins = 0, locked_until = NULL WHERE id = ?");
-        if (!u.bind(1, a.userId).exec())
-            return Core::WriteTransaction::sqlError(u, "record login");
-        return {};
-    }
-    // A lock that has run out starts the count afresh.
-    Core::Statement &u = tx.stmt(
-        "UPDATE oauth_users SET failed_logins = CASE WHEN locked_until IS NOT NULL AND "
-        "locked_until <= ?1 THEN 1 ELSE failed_logins + 1 END, locked_until = CASE WHEN "
-        "locked_until IS NOT NULL AND locked_until <= ?1 THEN NULL WHEN failed_logins + 1 >= ?2 "
-        "THEN ?3 ELSE locked_until END WHERE id = ?4");
-    u.bind(1, now).bind(2, policy.threshold).bind(3, now + policy.durationMs).bind(4, a.userId);
-    if (!u.exec())
-        return Core::WriteTransaction::sqlError(u, "record login");
-    return {};
-}
-
 void UserStore::authenticate(const QString &username, const QByteArray &password, qint64 now,
-                             const LockoutPolicy &policy, std::function<void(Attempt)> done)
+                             const LockoutPolicy &policy, const std::function<void(Attempt)> &done)
 {
-    auto attempt = std::make_shared<Attempt>(verify(username, password, now));
-    if (!attempt->needsRecord)
-        return done(*attempt);
-    m_writer.submit(
-        [attempt, now, policy](Core::WriteTransaction &tx) {
-            return recordOutcome(tx, *attempt, now, policy);
-        },
-        [attempt, done = std::move(done)](const Core::Result<void> &) { done(*attempt); });
+    done(signIn(username, password, now, policy));
 }
 
 } // namespace Gatehouse::OAuth

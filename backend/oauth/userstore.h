@@ -64,38 +64,46 @@ public:
     void create(const UserInput &input, std::function<void(Core::Result<User>)> done);
     void update(const QString &idOrName, const UserInput &input,
                 std::function<void(Core::Result<User>)> done);
+    // Changing the password revokes every token held for the user (an administrator's reset
+    // ends what the old password got); the caller ends the browser sessions.
     // Deletes the user, their consents, and revokes their tokens.
     void remove(const QString &idOrName, std::function<void(Core::Result<void>)> done);
     void unlock(const QString &idOrName, std::function<void(Core::Result<User>)> done);
+    // An administrator's lock: until unlocked, and every token held for the user is revoked.
+    void lock(const QString &idOrName, std::function<void(Core::Result<User>)> done);
 
     std::optional<User> find(const QString &idOrName) const;
     QList<User> all() const;
 
     // Remembered consents: {userId, username, clientId, scope, grantedAt}, optionally for
-    // one user and/or one client. Revoking one makes the next authorization ask again.
+    // one user and/or one client. Revoking one makes the next authorization ask again, and
+    // revokes what was issued under it (the user's tokens for that client).
     QList<QJsonObject> consents(const QString &userId, const QString &clientId) const;
     void revokeConsent(const QString &userId, const QString &clientId,
                        std::function<void(Core::Result<void>)> done);
 
-    // A login attempt: verifies the password (argon2id, constant time; an unknown user costs
-    // the same). Reads only; the outcome is recorded with recordOutcome.
+    // A sign-in (login page, device page, password grant), counted first: one writer job
+    // refuses a locked account or counts the attempt as a failure in advance (locking the
+    // account at the threshold), then the password is verified (argon2id, constant time; an
+    // unknown user costs the same) and a success resets the count. Parallel wrong guesses
+    // therefore cannot pass the threshold. Blocks for the writer: call from a pool thread.
     enum class Outcome { Ok, Wrong, Locked };
     struct Attempt
     {
         Outcome outcome = Outcome::Wrong;
-        User user;                // when Ok
-        QString userId;           // the user tried, when known (Ok or Wrong)
-        qint64 retryAfterMs = 0;  // when Locked
-        bool needsRecord = false; // a failure to count, or a count to reset
+        User user;               // when Ok
+        QString userId;          // the user tried, when known
+        qint64 retryAfterMs = 0; // when Locked
     };
-    Attempt verify(const QString &username, const QByteArray &password, qint64 now);
-    // Counts a failure (locking the account at the threshold) or resets the count, atomically
-    // in SQL so parallel attempts lose no increment.
-    static Core::Result<void> recordOutcome(Core::WriteTransaction &tx, const Attempt &attempt,
-                                            qint64 now, const LockoutPolicy &policy);
-    // verify, then recordOutcome through the writer, then done.
+    Attempt signIn(const QString &username, const QByteArray &password, qint64 now,
+                   const LockoutPolicy &policy);
+    // Revokes every token held for the user (for one client only, when given), in the
+    // writer's transaction.
+    static Core::Result<void> revokeUserTokens(Core::WriteTransaction &tx, const QString &userId,
+                                               qint64 now, const QString &clientId = {});
+    // signIn, then done (in the calling thread).
     void authenticate(const QString &username, const QByteArray &password, qint64 now,
-                      const LockoutPolicy &policy, std::function<void(Attempt)> done);
+                      const LockoutPolicy &policy, const std::function<void(Attempt)> &done);
 
 private:
     Core::Database &m_database;

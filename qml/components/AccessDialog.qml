@@ -142,6 +142,22 @@ Dialog {
                 color: Theme.warning
                 font.weight: Font.DemiBold
             }
+            Label {
+                objectName: "accessClusterIdentity"
+                Layout.fillWidth: true
+                visible: Access.mode === "user" && Access.clusterText.length > 0
+                text: Access.clusterText
+                color: Theme.text
+                wrapMode: Text.Wrap
+            }
+            Label {
+                objectName: "accessClusterDropped"
+                Layout.fillWidth: true
+                visible: Access.mode === "user" && Access.clusterDroppedText.length > 0
+                text: Access.clusterDroppedText
+                color: Theme.warning
+                wrapMode: Text.Wrap
+            }
             Repeater {
                 model: Access.notes
                 delegate: Label {

@@ -170,12 +170,32 @@ void TestAdminServer::respondOAuthAccess(QTcpSocket *socket, const QJsonObject &
                                   src("userAttribute", "profile scope: the username")}}}});
         clients.append(entry);
     }
-    respondJson(socket, 200,
-                {{"clients", clients},
-                 {"subject", QJsonObject{{"groups", QJsonArray()},
-                                         {"id", userId},
-                                         {"kind", "user"},
-                                         {"username", username}}}});
+    // What the cluster makes of the user's OIDC tokens (the backend's clusterIdentityOf): alice
+    // through kubectl, with system:masters dropped; bob not at all.
+    const QJsonObject cluster =
+        username == QLatin1String("alice")
+            ? QJsonObject{{"reachable", true},
+                          {"username", issuer() + QStringLiteral("#") + userId},
+                          {"groups", QJsonArray{"system:authenticated"}},
+                          {"droppedGroups", QJsonArray{"system:masters"}},
+                          {"droppedReason", "groups beginning with system: reach the cluster only "
+                                            "through an oidc-group-mappings entry"},
+                          {"audience", "kubectl"},
+                          {"clients", QJsonArray{QJsonObject{{"clientId", "kubectl"},
+                                                             {"clientName", "kubectl"}}}}}
+            : QJsonObject{{"reachable", false},
+                          {"reason", "no client is allowed to act for the cluster, so no token "
+                                     "of this user reaches it"},
+                          {"groups", QJsonArray{"system:authenticated"}},
+                          {"droppedGroups", QJsonArray()},
+                          {"clients", QJsonArray()}};
+    respondJson(
+        socket, 200,
+        {{"clients", clients},
+         {"subject",
+          QJsonObject{
+              {"groups", QJsonArray()}, {"id", userId}, {"kind", "user"}, {"username", username}}},
+         {"cluster", cluster}});
 }
 
 // RbacPolicy::access over the seed objects: every binding naming the user or one of its

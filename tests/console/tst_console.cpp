@@ -1159,6 +1159,28 @@ void TestConsole::accessViewOAuthAnswers()
     QCOMPARE(view.claims().at(1).toMap().value("token").toString(),
              QStringLiteral("Till · id_token"));
     QVERIFY(view.audiences().isEmpty());
+    QCOMPARE(view.clusterText(), QString()); // the answer said nothing about the cluster
+    // Who the user is in the cluster, and the groups it drops.
+    view.applyOAuth("user", QJsonDocument::fromJson(R"({"clients":[],
+        "subject":{"groups":["ops","system:masters"],"id":"e959","kind":"user","username":"alice"},
+        "cluster":{"reachable":true,"username":"https://gh#e959","audience":"kctl",
+                   "groups":["ops","system:authenticated"],"droppedGroups":["system:masters"],
+                   "droppedReason":"only through an oidc-group-mappings entry",
+                   "clients":[{"clientId":"kctl","clientName":"kubectl"}]}})")
+                                .object());
+    QCOMPARE(view.clusterText(),
+             QStringLiteral("In the cluster: https://gh#e959 · groups: ops, system:authenticated "
+                            "· through: kubectl"));
+    QCOMPARE(view.clusterDroppedText(),
+             QStringLiteral("Dropped by the cluster: system:masters (only through an "
+                            "oidc-group-mappings entry)"));
+    view.applyOAuth("user", QJsonDocument::fromJson(R"({"clients":[],"subject":{"username":"bo"},
+        "cluster":{"reachable":false,"reason":"no client is allowed to act for the cluster",
+                   "groups":["system:authenticated"],"droppedGroups":[]}})")
+                                .object());
+    QCOMPARE(view.clusterText(),
+             QStringLiteral("Not in the cluster: no client is allowed to act for the cluster"));
+    QCOMPARE(view.clusterDroppedText(), QString());
 }
 
 void TestConsole::accessViewClusterAnswer()
@@ -4839,6 +4861,41 @@ void TestConsole::clusterDenialFromTrace()
                                             "off"}}}});
     QCOMPARE(u.headline(), QStringLiteral("Refused at authentication"));
     QCOMPARE(at(u.quotes, 0).value("who").toString(), QString());
+
+    // Groups an OIDC token claimed but the cluster dropped: one more quote, after the
+    // authorizers', in the trace and in a recorded request; junk in the list is skipped.
+    const ClusterDenial dropped = ClusterDenial::fromTrace(
+        {{"denial", QJsonObject{{"stage", "authorization"},
+                                {"by", "Node, RBAC"},
+                                {"quotes", QJsonArray{QJsonObject{{"authorizer", "RBAC"},
+                                                                  {"decision", "no-opinion"},
+                                                                  {"reason", "no binding"}}}},
+                                {"droppedGroups", QJsonArray{"system:masters", 7}}}}});
+    QCOMPARE(dropped.quotes.size(), 2);
+    QCOMPARE(at(dropped.quotes, 1).value("who").toString(), QStringLiteral("oidc"));
+    QCOMPARE(at(dropped.quotes, 1).value("decision").toString(), QStringLiteral("dropped"));
+    QVERIFY2(at(dropped.quotes, 1)
+                 .value("text")
+                 .toString()
+                 .startsWith(QStringLiteral("Groups of the token the cluster dropped: "
+                                            "system:masters (")),
+             qPrintable(at(dropped.quotes, 1).value("text").toString()));
+    const ClusterDenial recorded = ClusterDenial::fromRecordedRequest(
+        {{"verdict", "denied"},
+         {"code", 403},
+         {"stage", "authorization"},
+         {"droppedGroups", QJsonArray{"system:masters", "system:nodes"}}});
+    QCOMPARE(recorded.quotes.size(), 1);
+    QVERIFY(at(recorded.quotes, 0)
+                .value("text")
+                .toString()
+                .contains(QStringLiteral("system:masters, system:nodes")));
+    QCOMPARE(ClusterDenial::fromRecordedRequest({{"verdict", "denied"},
+                                                 {"code", 403},
+                                                 {"stage", "authorization"},
+                                                 {"droppedGroups", "system:masters"}})
+                 .quotes.size(),
+             0);
 
     // Allowed: nothing at all.
     QVERIFY(ClusterDenial::fromTrace({{"code", 200}, {"authorization", QJsonObject{}}}).isEmpty());

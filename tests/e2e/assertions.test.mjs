@@ -61,8 +61,11 @@ before(async () => {
     tokenEndpoint = `${b.serviceUrl}/oauth2/token`;
     idpKey = await jose.generateKeyPair('ES256', { extractable: true });
     const jwk = { ...(await jose.exportJWK(idpKey.publicKey)), kid: 'idp-1', alg: 'ES256', use: 'sig' };
-    const r = await adminFetch(b, 'POST', '/admin/v1/trusted-issuers', { issuer: IDP, jwks: { keys: [jwk] } });
+    // What its assertions may become here: the administrator's list, not the client's.
+    const r = await adminFetch(b, 'POST', '/admin/v1/trusted-issuers',
+                               { issuer: IDP, jwks: { keys: [jwk] }, scopes: ['email', 'orders:read'] });
     assert.equal(r.status, 201, r.text);
+    assert.deepEqual(r.json.scopes, ['email', 'orders:read']);
     const u = await adminFetch(b, 'POST', '/admin/v1/users',
                                { username: 'jb-user', password: 'jwt bearer user', email: 'jb@example.com' });
     user = u.json;
@@ -79,7 +82,10 @@ test('trusted issuers: admin validation, list, replace, delete', async () => {
                        { issuer: 'https://x.example' },
                        { issuer: 'https://x.example', jwks: { keys: [] } },
                        { issuer: 'https://x.example', jwks: { keys: [priv] } },
-                       { issuer: 'https://x.example', jwks: { keys: [{ kty: 'oct', k: 'c2VjcmV0' }] } }]) {
+                       { issuer: 'https://x.example', jwks: { keys: [{ kty: 'oct', k: 'c2VjcmV0' }] } },
+                       { issuer: 'https://x.example', jwks: { keys: [{ kty: 'EC' }] }, scopes: 'email' },
+                       { issuer: 'https://x.example', jwks: { keys: [{ kty: 'EC' }] }, scopes: ['a b'] },
+                       { issuer: 'https://x.example', jwks: { keys: [{ kty: 'EC' }] }, audiences: [] }]) {
         const r = await adminFetch(b, 'POST', '/admin/v1/trusted-issuers', bad);
         assert.equal(r.status, 400, JSON.stringify(bad));
         assert.equal(r.json.error, 'validation-failed');
@@ -158,6 +164,11 @@ test('jwt-bearer: a trusted issuer\'s assertion becomes an access token, once', 
     const external = await token({ grant_type: JWT_BEARER, assertion: await assertion({ sub: 'service-42' }) }, basic(c));
     assert.equal(external.status, 200);
     assert.equal(jose.decodeJwt(external.json.access_token).sub, 'service-42');
+    // No scope asked: the client's scopes that the issuer is allowed, never all of the client's.
+    assert.equal(external.json.scope, 'email orders:read');
+    // openid is the client's, but not allowed for this issuer's assertions.
+    assertError(await token({ grant_type: JWT_BEARER, assertion: await assertion(), scope: 'openid' }, basic(c)),
+                400, 'invalid_scope', /this issuer/);
 
     const stranger = await jose.generateKeyPair('ES256');
     const cases = [

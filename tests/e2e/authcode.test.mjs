@@ -16,6 +16,7 @@ import * as jose from 'jose';
 import * as oidc from 'openid-client';
 
 import { startBackend, adminFetch, request, readEvents } from './lib/backend.mjs';
+import { UserAgent, element, form, assertErrorPage, tags, textOf } from './lib/browser.mjs';
 
 const opts = { [oauth.allowInsecureRequests]: true };
 const FULL_SCOPE = 'openid profile email groups orders:read';
@@ -34,71 +35,6 @@ let multi; // public client with two redirect URIs
 let m2m; // confidential client_credentials client with a redirect URI: introspects, no code flow
 const passwords = new Set(); // every password sent; none may show up in the backend's stderr
 
-// ---------------------------------------------------------------------------------------------
-// A user agent: a cookie jar and manual redirects, the way a browser keeps them.
-
-function parseSetCookie(line) {
-    const [pair, ...rest] = line.split(';');
-    const eq = pair.indexOf('=');
-    const attrs = {};
-    for (const a of rest) {
-        const i = a.indexOf('=');
-        const key = (i < 0 ? a : a.slice(0, i)).trim().toLowerCase();
-        attrs[key] = i < 0 ? true : a.slice(i + 1).trim();
-    }
-    return { name: pair.slice(0, eq).trim(), value: pair.slice(eq + 1).trim(), attrs };
-}
-
-class UserAgent {
-    cookies = new Map(); // name -> {value, path, secure}
-
-    // behindTls: send Secure cookies over http too, as a browser talking to a TLS-terminating
-    // proxy in front of the listener would.
-    constructor({ behindTls = false } = {}) {
-        this.behindTls = behindTls;
-    }
-
-    cookieHeader(url) {
-        const out = [];
-        for (const [name, c] of this.cookies) {
-            if (url.pathname === c.path || url.pathname.startsWith(c.path.endsWith('/') ? c.path : `${c.path}/`))
-                if (!c.secure || url.protocol === 'https:' || this.behindTls)
-                    out.push(`${name}=${c.value}`);
-        }
-        return out.join('; ');
-    }
-
-    store(c) {
-        const maxAge = c.attrs['max-age'];
-        const expires = c.attrs.expires ? Date.parse(c.attrs.expires) : NaN;
-        if ((maxAge !== undefined && Number(maxAge) <= 0) || expires < Date.now())
-            this.cookies.delete(c.name);
-        else
-            this.cookies.set(c.name, { value: c.value, path: c.attrs.path ?? '/', secure: Boolean(c.attrs.secure) });
-    }
-
-    // One request. form: an object or [name, value] pairs, sent urlencoded.
-    // Resolves to {status, headers, text, setCookies, location (absolute URL or null)}.
-    async fetch(url, { method = 'GET', form, headers = {} } = {}) {
-        const u = new URL(url);
-        const h = { ...headers };
-        const cookie = this.cookieHeader(u);
-        if (cookie)
-            h.Cookie = cookie;
-        let body;
-        if (form !== undefined) {
-            body = new URLSearchParams(form).toString();
-            h['Content-Type'] = 'application/x-www-form-urlencoded';
-        }
-        const res = await fetch(u, { method, headers: h, body, redirect: 'manual' });
-        const setCookies = res.headers.getSetCookie().map(parseSetCookie);
-        for (const c of setCookies) this.store(c);
-        const location = res.headers.get('location');
-        return { status: res.status, headers: res.headers, text: await res.text(), setCookies,
-                 location: location === null ? null : new URL(location, u), rawLocation: location };
-    }
-}
-
 function assertCookie(r, name, what, { secure = false } = {}) {
     const c = r.setCookies.find((x) => x.name === name);
     assert.ok(c, `${what}: Set-Cookie ${name}; got ${JSON.stringify(r.setCookies)}`);
@@ -108,70 +44,6 @@ function assertCookie(r, name, what, { secure = false } = {}) {
     assert.equal(c.attrs.path, '/oauth2', `${what}: ${name} Path=/oauth2`);
     assert.equal(Boolean(c.attrs.secure), secure, `${what}: ${name} Secure exactly when the issuer is https`);
     return c;
-}
-
-// ---------------------------------------------------------------------------------------------
-// Just enough HTML: elements by id, their attributes and text, a form's hidden fields.
-
-function decodeEntities(s) {
-    return s.replace(/&(#x[0-9a-f]+|#[0-9]+|amp|lt|gt|quot|apos);/gi, (_, e) => {
-        const named = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" }[e.toLowerCase()];
-        if (named)
-            return named;
-        return String.fromCodePoint(e[1].toLowerCase() === 'x' ? parseInt(e.slice(2), 16) : parseInt(e.slice(1), 10));
-    });
-}
-
-function parseAttrs(s) {
-    const attrs = {};
-    for (const m of (s ?? '').matchAll(/([^\s"'=<>/]+)(?:\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>]+)))?/g))
-        attrs[m[1].toLowerCase()] = decodeEntities(m[2] ?? m[3] ?? m[4] ?? '');
-    return attrs;
-}
-
-// Every start tag: {tag, attrs, start, end (index after '>')}.
-function tags(html) {
-    return [...html.matchAll(/<([a-zA-Z][a-zA-Z0-9]*)(\s[^>]*)?>/g)].map((m) => ({
-        tag: m[1].toLowerCase(), attrs: parseAttrs(m[2]), start: m.index, end: m.index + m[0].length }));
-}
-
-const textOf = (inner) => decodeEntities(inner.replace(/<[^>]*>/g, '')).replace(/\s+/g, ' ').trim();
-
-function innerOf(html, t) {
-    const close = html.toLowerCase().indexOf(`</${t.tag}`, t.end);
-    return close < 0 ? '' : html.slice(t.end, close);
-}
-
-// The element with this id (or the first matching `pred`): {tag, attrs, text}, or undefined.
-function element(html, idOrPred) {
-    const pred = typeof idOrPred === 'string' ? (t) => t.attrs.id === idOrPred : idOrPred;
-    const t = tags(html).find(pred);
-    return t && { tag: t.tag, attrs: t.attrs, text: textOf(innerOf(html, t)) };
-}
-
-// The form with this id: {action, method, fields (hidden inputs by name)}.
-function form(html, id) {
-    const f = tags(html).find((t) => t.tag === 'form' && t.attrs.id === id);
-    assert.ok(f, `a <form id="${id}"> in the page:\n${html}`);
-    const inner = innerOf(html, f);
-    const fields = {};
-    for (const t of tags(inner))
-        if (t.tag === 'input' && t.attrs.type === 'hidden' && t.attrs.name)
-            fields[t.attrs.name] = t.attrs.value ?? '';
-    return { action: f.attrs.action, method: (f.attrs.method ?? 'get').toLowerCase(), fields, html: inner };
-}
-
-function assertErrorPage(r, what, code = 'invalid_request') {
-    assert.equal(r.status, 400, `${what}: status (${r.text.slice(0, 400)})`);
-    assert.match(r.headers.get('content-type') ?? '', /^text\/html/, `${what}: an HTML page`);
-    assert.equal(r.location, null, `${what}: no redirect (Location ${r.rawLocation})`);
-    const shown = element(r.text, 'error-code');
-    assert.ok(shown, `${what}: <p id="error-code"> in ${r.text}`);
-    if (code !== undefined)
-        assert.equal(shown.text, code, `${what}: error code shown`);
-    else
-        assert.ok(shown.text, `${what}: an error code shown`);
-    assert.ok(element(r.text, 'error-description')?.text, `${what}: <p id="error-description"> not empty`);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -385,8 +257,10 @@ before(async () => {
                            redirect_uris: ['https://shop.example.org/callback'] });
     multi = await register({ ...codeClient, client_name: 'Two doors', token_endpoint_auth_method: 'none',
                              redirect_uris: ['http://127.0.0.1:9/one', 'http://127.0.0.1:9/two'] });
+    // A resource server: it may introspect other clients' tokens (RFC 7662 §4).
     m2m = await register({ client_name: 'Introspector', grant_types: ['client_credentials'], scope: 'orders:read',
-                           token_endpoint_auth_method: 'client_secret_basic', redirect_uris: ['http://127.0.0.1:9/m2m'] });
+                           token_endpoint_auth_method: 'client_secret_basic', redirect_uris: ['http://127.0.0.1:9/m2m'],
+                           resource_server: true });
 });
 
 after(async () => {
@@ -653,8 +527,9 @@ test('code flow, public client + PKCE: cookies, login and consent pages, code/st
     assert.equal(c.preferred_username, user.username);
     assert.deepEqual(c.groups, user.groups);
 
-    // The access token (RFC 9068) for a user.
-    const at = await jose.jwtVerify(tokens.access_token, jwks, { issuer, audience: spa.client_id, typ: 'at+jwt',
+    // The access token (RFC 9068) for a user: with an orders scope, for the orders API (its
+    // resource indicator is the default audience, RFC 9068 §3).
+    const at = await jose.jwtVerify(tokens.access_token, jwks, { issuer, audience: `${issuer}/v1`, typ: 'at+jwt',
                                                                  algorithms: ['RS256'] });
     assert.equal(at.payload.sub, user.id);
     assert.equal(at.payload.client_id, spa.client_id);
@@ -1069,7 +944,7 @@ test('refresh: rotated; reusing the old one → invalid_grant and the whole fami
     assert.notEqual(t1.access_token, t0.access_token);
     assert.deepEqual(sorted(t1.scope), ['email', 'openid', 'orders:read']);
     assert.equal(t1.expires_in, 3600);
-    const at1 = await jose.jwtVerify(t1.access_token, jwks, { issuer, audience: spa.client_id, typ: 'at+jwt' });
+    const at1 = await jose.jwtVerify(t1.access_token, jwks, { issuer, audience: `${issuer}/v1`, typ: 'at+jwt' });
     assert.equal(at1.payload.sub, user.id);
     assert.equal(at1.payload.email, user.email);
     if (t1.id_token) {
@@ -1107,7 +982,7 @@ test('refresh: the scope may narrow, never widen (invalid_scope)', async () => {
     const t0 = await exchange(spa, await runFlow(spa, user, { extra: { scope: original } }));
     const narrow = await refresh(spa, t0.refresh_token, 'openid orders:read');
     assert.deepEqual(sorted(narrow.scope), ['openid', 'orders:read']);
-    const at = await jose.jwtVerify(narrow.access_token, jwks, { issuer, audience: spa.client_id, typ: 'at+jwt' });
+    const at = await jose.jwtVerify(narrow.access_token, jwks, { issuer, audience: `${issuer}/v1`, typ: 'at+jwt' });
     assert.deepEqual(sorted(at.payload.scope), ['openid', 'orders:read']);
     assert.equal(at.payload.email, undefined, 'no email claim without the email scope');
     const info = await userinfo(narrow.access_token);
@@ -1419,7 +1294,8 @@ test('https issuer: Secure cookies, https iss; a restart ends browser sessions, 
         };
         const c = await reg({ client_name: 'Behind TLS', token_endpoint_auth_method: 'none', scope: 'openid email',
                               grant_types: ['authorization_code', 'refresh_token'], redirect_uris: ['https://app.example.org/cb'] });
-        const introspector = await reg({ client_name: 'RS', grant_types: ['client_credentials'], scope: 'x' });
+        const introspector = await reg({ client_name: 'RS', grant_types: ['client_credentials'], scope: 'x',
+                                         resource_server: true });
         const password = `pw-${randomBytes(9).toString('base64url')}`;
         passwords.add(password);
         const u = await adminFetch(own, 'POST', '/admin/v1/users', { username: 'tls.user', password, email: 't@example.org' });

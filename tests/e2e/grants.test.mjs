@@ -317,7 +317,7 @@ async function activeCount(clientId) {
 
 test('token preview: client_credentials equals the real token but time claims, each claim with its source, nothing stored', async () => {
     const c = await register({ client_name: 'preview svc', grant_types: ['client_credentials'],
-                               scope: 'orders:read orders:write' });
+                               scope: 'orders:read orders:write', allowed_resources: ['https://api.example/'] });
     const p = await preview({ client_id: c.client_id, grant_type: 'client_credentials',
                               scope: 'orders:read', resource: 'https://api.example/' });
     assert.equal(p.status, 200, p.text);
@@ -348,12 +348,20 @@ test('token preview: client_credentials equals the real token but time claims, e
     assert.equal(s.exp.source, 'clientRecord');
     assert.match(s.exp.detail, /access_token_lifetime \(3600 s\)/);
     assert.equal(s.jti.source, 'random');
-    // no scope, no resource: the client record decides both
+    // no scope, no resource: the client record decides the scope, and an orders scope the
+    // audience (the orders API's resource indicator, RFC 9068 §3)
     const defaults = await preview({ client_id: c.client_id, grant_type: 'client_credentials' });
     assert.equal(defaults.json.claims.scope, 'orders:read orders:write');
     assert.equal(defaults.json.sources.scope.source, 'clientRecord');
-    assert.equal(defaults.json.claims.aud, c.client_id);
-    assert.equal(defaults.json.sources.aud.source, 'clientRecord');
+    assert.equal(defaults.json.claims.aud, `${b.serviceUrl}/v1`);
+    assert.equal(defaults.json.sources.aud.source, 'requestedScope');
+    assert.match(defaults.json.sources.aud.detail, /orders-resource/);
+    // a resource the client was not allowed
+    const notAllowed = await preview({ client_id: c.client_id, grant_type: 'client_credentials',
+                                       resource: 'https://elsewhere.example/' });
+    assert.equal(notAllowed.status, 400, notAllowed.text);
+    assert.equal(notAllowed.json.error, 'invalid_target');
+    assert.match(notAllowed.json.message, /allowed_resources/);
 });
 
 test('token preview: a user grant labels user attributes and groups; token exchange labels the subject token and the exchange policy', async () => {

@@ -156,11 +156,16 @@ test('server-aware JWT inspector: key state, stored token state, revoke in place
     assert.equal(r.server.stored.revocable, false);
     assert.ok(r.server.stored.revokedAt);
 
-    // an id_token is not stored; its client is its audience
+    // an id_token is recorded too (token exchange asks whether its grant is alive), and can be
+    // revoked in place; its client is its audience
     r = await inspect(t.id_token);
-    assert.equal(r.server.stored.state, 'notStored');
-    assert.match(r.server.stored.detail, /id_tokens/);
+    assert.equal(r.server.stored.state, 'active');
+    assert.equal(r.server.stored.kind, 'id');
+    assert.equal(r.server.stored.revocable, true);
     assert.equal(r.server.client.clientId, c.client_id);
+    assert.equal((await adminFetch(b, 'DELETE', `/admin/v1/tokens/${encodeURIComponent(r.server.stored.id)}`)).status,
+                 204);
+    assert.equal((await inspect(t.id_token)).server.stored.state, 'revoked');
 
     // the user and the client gone
     assert.equal((await adminFetch(b, 'DELETE', `/admin/v1/users/lee`)).status, 204);

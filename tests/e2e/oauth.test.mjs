@@ -64,10 +64,11 @@ for (const method of ['client_secret_basic', 'client_secret_post']) {
         assert.equal(tokens.scope, 'orders:read');
         assert.equal(tokens.expires_in, 3600);
 
-        // RFC 9068 as a resource server checks it: typ at+jwt, iss, aud, exp, signature.
+        // RFC 9068 as a resource server checks it: typ at+jwt, iss, aud, exp, signature. An
+        // orders scope and no resource: the orders API's resource indicator is the audience.
         const jwks = jose.createRemoteJWKSet(new URL(as.jwks_uri));
         const { payload, protectedHeader } = await jose.jwtVerify(tokens.access_token, jwks, {
-            issuer: b.serviceUrl, audience: c.client_id, typ: 'at+jwt', algorithms: ['RS256'] });
+            issuer: b.serviceUrl, audience: `${b.serviceUrl}/v1`, typ: 'at+jwt', algorithms: ['RS256'] });
         assert.equal(protectedHeader.typ, 'at+jwt');
         assert.equal(payload.client_id, c.client_id);
         assert.equal(payload.sub, c.client_id);
@@ -200,7 +201,8 @@ test('a rotated secret replaces the old one; a deleted client loses its tokens',
     assert.notEqual(rot.json.client_secret, c.client_secret);
     await assert.rejects(oauth.processClientCredentialsResponse(as, client,
         await oauth.clientCredentialsGrantRequest(as, client, oauth.ClientSecretBasic(c.client_secret), new URLSearchParams(), opts)));
-    const other = await register({ client_name: 'introspector', grant_types: ['client_credentials'], scope: 's' });
+    const other = await register({ client_name: 'introspector', grant_types: ['client_credentials'], scope: 's',
+                                   resource_server: true });
     const otherAuth = oauth.ClientSecretBasic(other.client_secret);
     const del = await adminFetch(b, 'DELETE', `/admin/v1/clients/${c.client_id}`);
     assert.equal(del.status, 204);

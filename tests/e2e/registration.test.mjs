@@ -13,6 +13,9 @@ const opts = { [oauth.allowInsecureRequests]: true };
 
 const M2M = { client_name: 'registered m2m', grant_types: ['client_credentials'], scope: 'orders:read',
               token_endpoint_auth_method: 'client_secret_basic', contacts: ['ops@example.com'] };
+// What an initial access token must allow for M2M: the server's own registration policy allows
+// neither client_credentials nor an orders scope (docs/oauth.md, "Trust boundaries").
+const M2M_POLICY = { grantTypes: ['client_credentials'], scopes: ['orders:read'] };
 
 async function initialAccessToken(body = {}) {
     const r = await adminFetch(b, 'POST', '/admin/v1/initial-access-tokens', body);
@@ -62,7 +65,9 @@ test('registration needs an initial access token unless open registration is on'
 });
 
 test('a confidential client registers, authenticates and is configured with RFC 7592', async () => {
-    const iat = await initialAccessToken({ maxUses: 2, expiresIn: 3600 });
+    const iat = await initialAccessToken({ maxUses: 2, expiresIn: 3600, policy: M2M_POLICY });
+    assert.deepEqual(iat.policy, { grantTypes: ['client_credentials'], scopes: ['orders:read'],
+                                   audiences: [] });
     const response = await oauth.dynamicClientRegistrationRequest(as, M2M, { ...opts, initialAccessToken: iat.token });
     assert.equal(response.status, 201);
     assert.equal(response.headers.get('cache-control'), 'no-store');
@@ -90,12 +95,18 @@ test('a confidential client registers, authenticates and is configured with RFC 
     assertError(await configuration('GET', c.client_id, 'wrong'), 401, 'invalid_token');
     assert.equal((await configuration('GET', c.client_id)).status, 401);
 
-    // Update: full replacement of the metadata.
+    // Update: full replacement of the metadata, within what the client was given.
     const updated = await configuration('PUT', c.client_id, c.registration_access_token, {
-        ...M2M, client_id: c.client_id, client_name: 'renamed m2m', scope: 'orders:read orders:write' });
+        ...M2M, client_id: c.client_id, client_name: 'renamed m2m', scope: 'orders:read' });
     assert.equal(updated.status, 200, updated.text);
     assert.equal(updated.json.client_name, 'renamed m2m');
-    assert.equal(updated.json.scope, 'orders:read orders:write');
+    assert.equal(updated.json.scope, 'orders:read');
+    // An update is no way around the policy: a scope the client never had is refused, named.
+    const wider = await configuration('PUT', c.client_id, c.registration_access_token, {
+        ...M2M, client_id: c.client_id, scope: 'orders:read orders:write' });
+    assertError(wider, 400, 'invalid_client_metadata');
+    assert.match(wider.json.error_description, /scope: 'orders:write' is not allowed/);
+    assert.equal((await adminFetch(b, 'GET', `/admin/v1/clients/${c.client_id}`)).json.scope, 'orders:read');
     assert.equal((await adminFetch(b, 'GET', `/admin/v1/clients/${c.client_id}`)).json.client_name, 'renamed m2m');
     assertError(await configuration('PUT', c.client_id, c.registration_access_token, { ...M2M, client_id: 'other' }),
                 400, 'invalid_client_metadata');
@@ -172,13 +183,21 @@ test('clients registered by the admin have no registration access token', async 
     assert.equal((await adminFetch(b, 'PUT', '/admin/v1/clients/nope', M2M)).status, 404);
 });
 
-test('open registration: no initial access token needed', async () => {
+test('open registration: no initial access token needed, within the registration policy', async () => {
     const open = await startBackend({ args: ['--oauth-open-registration'] });
     try {
-        const r = await request(`${open.serviceUrl}/oauth2/register`, 'POST', JSON.stringify(M2M),
+        const web = { client_name: 'web app', redirect_uris: ['https://app.example/cb'], scope: 'openid email' };
+        const r = await request(`${open.serviceUrl}/oauth2/register`, 'POST', JSON.stringify(web),
                                 { 'Content-Type': 'application/json' });
         assert.equal(r.status, 201, r.text);
         assert.ok(r.json.client_secret && r.json.registration_access_token);
+        assert.deepEqual(r.json.grant_types, ['authorization_code']);
+        // An anonymous registrant gets no machine grant.
+        const m2m = await request(`${open.serviceUrl}/oauth2/register`, 'POST', JSON.stringify(M2M),
+                                  { 'Content-Type': 'application/json' });
+        assert.equal(m2m.status, 400, m2m.text);
+        assert.equal(m2m.json.error, 'invalid_client_metadata');
+        assert.match(m2m.json.error_description, /grant_types: 'client_credentials' is not allowed/);
     } finally {
         assert.equal(await open.stop(), 0, open.stderr);
     }
@@ -191,8 +210,9 @@ test('client changes are announced on the admin event stream', async () => {
     assert.equal((await adminFetch(b, 'POST', `/admin/v1/clients/${id}/rotate-secret`)).status, 200);
     assert.equal((await adminFetch(b, 'PUT', `/admin/v1/clients/${id}`, { ...M2M, client_name: 'renamed' })).status, 200);
     assert.equal((await adminFetch(b, 'DELETE', `/admin/v1/clients/${id}`)).status, 204);
-    const iat = await initialAccessToken();
+    const iat = await initialAccessToken({ policy: M2M_POLICY });
     const dynamic = await register({ ...M2M, client_name: 'dynamic' }, iat.token);
+    assert.equal(dynamic.status, 201, dynamic.text);
     const events = (await readEvents(b, 800)).filter((e) => e.type.startsWith('oauth.client.'));
     const mine = events.filter((e) => e.data.data.clientId === id).map((e) => e.type);
     assert.deepEqual(mine, ['oauth.client.registered', 'oauth.client.secret-rotated', 'oauth.client.updated',

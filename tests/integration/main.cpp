@@ -20,6 +20,10 @@ int main(int argc, char **argv)
         status |= QTest::qExec(&t, argc, argv);
     }
     {
+        TestOAuthClients t;
+        status |= QTest::qExec(&t, argc, argv);
+    }
+    {
         TestHeadlessBackend t;
         status |= QTest::qExec(&t, argc, argv);
     }

@@ -729,7 +729,8 @@ void TestHeadlessBackend::adminCliClients()
     QTemporaryFile metadata;
     QVERIFY(metadata.open());
     metadata.write(
-        R"({"client_name":"CLI machine","grant_types":["client_credentials"],"scope":"orders:read"})");
+        R"({"client_name":"CLI machine","grant_types":["client_credentials"],"scope":"orders:read",)"
+        R"("allowed_resources":["https://api.example/"]})");
     metadata.close();
     const CliResult reg =
         runCli(QStringList{"admin", "clients", "register", metadata.fileName()} + base);
@@ -765,7 +766,8 @@ void TestHeadlessBackend::adminCliClients()
     const auto env = QProcessEnvironment::systemEnvironment();
     const CliResult updated = runCli(
         QStringList{"admin", "clients", "update", id, "-"} + base, env,
-        R"({"client_name":"CLI machine v2","grant_types":["client_credentials"],"scope":"orders:read"})");
+        R"({"client_name":"CLI machine v2","grant_types":["client_credentials"],"scope":"orders:read",)"
+        R"("allowed_resources":["https://api.example/"]})");
     QCOMPARE(updated.exitCode, 0);
     QVERIFY2(updated.out.contains(QStringLiteral("client_name: CLI machine v2")),
              qPrintable(updated.out));
@@ -1172,6 +1174,9 @@ void TestHeadlessBackend::tokensKeptThroughTheIssueOrderMigration()
               QStringLiteral("CREATE INDEX oauth_tokens_subject ON oauth_tokens(subject)"),
               // and the audit log without the effects column of schema 14
               QStringLiteral("ALTER TABLE audit_log DROP COLUMN effects"),
+              // and without the registration policies and issuer scopes of schema 16
+              QStringLiteral("ALTER TABLE oauth_initial_access_tokens DROP COLUMN policy"),
+              QStringLiteral("ALTER TABLE oauth_trusted_issuers DROP COLUMN scopes"),
               QStringLiteral("DELETE FROM schema_migrations WHERE version >= 13")})
             QVERIFY2(q.exec(sql), qPrintable(q.lastError().text() + QStringLiteral(": ") + sql));
         // A token of a build before time-ordered keys: 256 random bits, keyed by its hash.
@@ -1212,7 +1217,7 @@ void TestHeadlessBackend::tokensKeptThroughTheIssueOrderMigration()
                  .toObject()
                  .value(QStringLiteral("schemaVersion"))
                  .toInt(),
-             15);
+             16);
     // The client's registration, recorded under schema 12, is still in the audit log.
     const QJsonArray audited =
         httpGet(

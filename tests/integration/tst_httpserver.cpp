@@ -323,6 +323,38 @@ void TestHttpServer::malformedRequests_data()
     QTest::newRow("bad chunk")
         << QByteArray("POST /echo HTTP/1.1\r\nHost: t\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n")
         << 400;
+    // Framing that a stricter proxy in front would read differently: refused, never guessed.
+    QTest::newRow("bare LF head") << QByteArray("GET /hello HTTP/1.1\nHost: t\n\n") << 400;
+    QTest::newRow("bare LF between headers")
+        << QByteArray("GET /hello HTTP/1.1\r\nHost: t\nX-A: 1\r\n\r\n") << 400;
+    QTest::newRow("bare CR in a header")
+        << QByteArray("GET /hello HTTP/1.1\r\nHost: t\rX-A: 1\r\n\r\n") << 400;
+    QTest::newRow("bare LF before the request line")
+        << QByteArray("\nGET /hello HTTP/1.1\r\nHost: t\r\n\r\n") << 400;
+    QTest::newRow("space after chunk size")
+        << QByteArray("POST /echo HTTP/1.1\r\nHost: t\r\nTransfer-Encoding: chunked\r\n\r\n"
+                      "3 \r\nabc\r\n0\r\n\r\n")
+        << 400;
+    QTest::newRow("space before chunk size")
+        << QByteArray("POST /echo HTTP/1.1\r\nHost: t\r\nTransfer-Encoding: chunked\r\n\r\n"
+                      " 3\r\nabc\r\n0\r\n\r\n")
+        << 400;
+    QTest::newRow("space before chunk extension")
+        << QByteArray("POST /echo HTTP/1.1\r\nHost: t\r\nTransfer-Encoding: chunked\r\n\r\n"
+                      "3 ;x=1\r\nabc\r\n0\r\n\r\n")
+        << 400;
+    QTest::newRow("bare LF after chunk size")
+        << QByteArray("POST /echo HTTP/1.1\r\nHost: t\r\nTransfer-Encoding: chunked\r\n\r\n"
+                      "3\nabc\r\n0\r\n\r\n")
+        << 400;
+    QTest::newRow("bare LF after chunk data")
+        << QByteArray("POST /echo HTTP/1.1\r\nHost: t\r\nTransfer-Encoding: chunked\r\n\r\n"
+                      "3\r\nabc\n0\r\n\r\n")
+        << 400;
+    QTest::newRow("bare LF in the trailer")
+        << QByteArray("POST /echo HTTP/1.1\r\nHost: t\r\nTransfer-Encoding: chunked\r\n\r\n"
+                      "3\r\nabc\r\n0\r\nX: y\n\r\n")
+        << 400;
     QTest::newRow("binary") << QByteArray("\x16\x03\x01\x02\x00\x01\x00\x01\xfc\x03\x03\r\n\r\n",
                                           15)
                             << 400;

@@ -109,6 +109,14 @@ private slots:
     void concurrentCallsJoinOnePass();
 };
 
+// The OAuth client registry under concurrency (real SQLite, threads).
+class TestOAuthClients : public QObject
+{
+    Q_OBJECT
+private slots:
+    void cacheNeverBringsBackAChangedClient();
+};
+
 // The order service and its admin API, in-process on ephemeral ports.
 class TestOrders : public QObject
 {

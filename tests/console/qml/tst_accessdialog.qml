@@ -96,6 +96,15 @@ Item {
             compare(findChild(child(dialog, "accessScope-0"), "scopeName").text, "orders:write (Legacy till (POS))")
             verify(Access.claims.some(c => c.token === "Orders dashboard · id_token" && c.claim === "preferred_username"))
             verify(!Access.claims.some(c => c.token.indexOf("Warehouse sync") === 0), "client_credentials only")
+            // Who she is in the cluster, and the group it drops.
+            const identity2 = child(dialog, "accessClusterIdentity")
+            verify(identity2.visible)
+            verify(identity2.text.indexOf("In the cluster: ") === 0, identity2.text)
+            verify(identity2.text.indexOf("#user-alice · groups: system:authenticated · through: kubectl") > 0, identity2.text)
+            const dropped = child(dialog, "accessClusterDropped")
+            verify(dropped.visible)
+            compare(dropped.text, "Dropped by the cluster: system:masters (groups beginning with system: "
+                                  + "reach the cluster only through an oidc-group-mappings entry)")
         }
 
         function test_clusterAccess() {

@@ -4,10 +4,12 @@
 #include "tst_clustercore.h"
 #include "cluster/admission.h"
 #include "cluster/authorizer.h"
+#include "cluster/clusterapi.h"
 #include "cluster/rbac.h"
 #include "cluster/requestinfo.h"
 #include "cluster/selector.h"
 #include "cluster/status.h"
+#include "cluster/tokenauth.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -19,7 +21,7 @@ namespace {
 
 UserInfo user(const QString &name, const QStringList &groups)
 {
-    UserInfo u{name, groups, QString(), QStringLiteral("x509")};
+    UserInfo u{name, groups, QString(), QStringLiteral("x509"), {}};
     addAuthenticatedGroup(u);
     return u;
 }
@@ -821,7 +823,7 @@ void TestClusterCore::rbacReasonText()
     a.path = QStringLiteral("/");
     QVERIFY(!p.authorize(a).allowed);
     UserInfo anon{
-        QStringLiteral("system:anonymous"), {QStringLiteral("system:unauthenticated")}, {}, {}};
+        QStringLiteral("system:anonymous"), {QStringLiteral("system:unauthenticated")}, {}, {}, {}};
     a.user = anon;
     a.path = QStringLiteral("/healthz");
     QVERIFY(p.authorize(a).allowed);
@@ -869,6 +871,59 @@ void TestClusterCore::escalation()
     QVERIFY(rulesCover(
         rules(R"J([{"verbs":["*"],"apiGroups":["*"],"resources":["*"]}])J"),
         rules(R"J([{"verbs":["*"],"apiGroups":["apps"],"resources":["deployments/scale"]}])J")));
+}
+
+void TestClusterCore::oidcGroups_data()
+{
+    QTest::addColumn<QStringList>("token");
+    QTest::addColumn<QString>("prefix");
+    QTest::addColumn<QStringList>("mappings");
+    QTest::addColumn<QStringList>("groups");
+    QTest::addColumn<QStringList>("dropped");
+    const QStringList none;
+    QTest::newRow("plain groups pass")
+        << QStringList{"devs", "ops"} << QString() << none << QStringList{"devs", "ops"} << none;
+    QTest::newRow("system:masters dropped")
+        << QStringList{"devs", "system:masters"} << QString() << none << QStringList{"devs"}
+        << QStringList{"system:masters"};
+    QTest::newRow("every system: group dropped")
+        << QStringList{"system:nodes", "system:serviceaccounts", "system:authenticated"}
+        << QString() << none << none
+        << QStringList{"system:nodes", "system:serviceaccounts", "system:authenticated"};
+    QTest::newRow("a prefix namespaces them all")
+        << QStringList{"devs", "system:masters"} << QStringLiteral("oidc:") << none
+        << QStringList{"oidc:devs", "oidc:system:masters"} << none;
+    QTest::newRow("a prefix that makes a system group is caught")
+        << QStringList{"masters"} << QStringLiteral("system:") << none << none
+        << QStringList{"masters"};
+    QTest::newRow("an explicit mapping is the way in")
+        << QStringList{"ops", "system:masters"} << QString() << QStringList{"ops=system:masters"}
+        << QStringList{"system:masters"} << QStringList{"system:masters"};
+    QTest::newRow("a mapping of the system group itself")
+        << QStringList{"system:masters"} << QStringLiteral("oidc:")
+        << QStringList{"system:masters=system:masters"} << QStringList{"system:masters"} << none;
+    QTest::newRow("mapped verbatim, no prefix")
+        << QStringList{"eng"} << QStringLiteral("oidc:") << QStringList{"eng=engineering"}
+        << QStringList{"engineering"} << none;
+    QTest::newRow("duplicates once")
+        << QStringList{"a", "b"} << QString() << QStringList{"b=a"} << QStringList{"a"} << none;
+}
+
+void TestClusterCore::oidcGroups()
+{
+    QFETCH(QStringList, token);
+    QFETCH(QString, prefix);
+    QFETCH(QStringList, mappings);
+    QFETCH(QStringList, groups);
+    QFETCH(QStringList, dropped);
+    QStringList out;
+    QCOMPARE(oidcClusterGroups(token, prefix, mappings, &out), groups);
+    QCOMPARE(out, dropped);
+    // The settings refuse what is not one pair per entry, or a group mapped twice.
+    QVERIFY(ClusterSettings::validateGroupMappings(mappings).isEmpty());
+    QVERIFY(!ClusterSettings::validateGroupMappings({QStringLiteral("a=b"), QStringLiteral("a=c")})
+                 .isEmpty());
+    QVERIFY(!ClusterSettings::validateGroupMappings({QStringLiteral("no-pair")}).isEmpty());
 }
 
 void TestClusterCore::nodeAuthorizer_data()

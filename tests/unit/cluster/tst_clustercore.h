@@ -18,6 +18,8 @@ private slots:
     void nearMissMessages();
     void effectiveAccess();
     void escalation();
+    void oidcGroups_data();
+    void oidcGroups();
     void nodeAuthorizer_data();
     void nodeAuthorizer();
     void authorizerChainAndMessages();

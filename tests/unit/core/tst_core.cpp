@@ -145,6 +145,9 @@ private slots:
         changed.oidcUsernamePrefix = QStringLiteral("oidc:");
         changed.oidcGroupsPrefix = QStringLiteral("oidc:");
         changed.oauthCodeLifetimeMs = 90'000;
+        changed.oauthRegistrationAudiences = {QStringLiteral("https://api.example.com/x")};
+        changed.ordersResource = QStringLiteral("https://api.example.com/v1");
+        changed.oidcGroupMappings = {QStringLiteral("ops=system:masters")};
         for (const Core::ConfigOption &o : ConfigResolver::options()) {
             const QString value = ConfigResolver::valueOf(changed, o.key);
             QVERIFY2(!value.isEmpty(), qPrintable(o.key));
@@ -171,6 +174,21 @@ private slots:
                      .error()
                      .httpStatus,
                  404);
+        // A group mapping is one oidc-group=cluster-group pair per entry.
+        for (const char *badMapping : {"ops", "=system:masters", "ops=", "a=b=c"})
+            QVERIFY2(!ConfigResolver::set(c, QStringLiteral("oidc-group-mappings"),
+                                          QLatin1String(badMapping), QStringLiteral("test"))
+                          .ok(),
+                     badMapping);
+        QVERIFY(ConfigResolver::set(c, QStringLiteral("oidc-group-mappings"),
+                                    QStringLiteral(" ops = system:masters , devs=dev "),
+                                    QStringLiteral("test"))
+                    .ok());
+        QCOMPARE(c.oidcGroupMappings,
+                 QStringList({QStringLiteral("ops=system:masters"), QStringLiteral("devs=dev")}));
+        QVERIFY(!ConfigResolver::set(c, QStringLiteral("orders-resource"),
+                                     QStringLiteral("not a uri#x"), QStringLiteral("test"))
+                     .ok());
         QCOMPARE(ConfigResolver::formatDurationMs(0), QStringLiteral("0s"));
         QCOMPARE(ConfigResolver::formatDurationMs(7'200'000), QStringLiteral("2h"));
     }

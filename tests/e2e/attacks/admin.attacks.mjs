@@ -1,0 +1,292 @@
+// Attacks on the admin API (README "Admin API", docs/admin-tokens.md): no token, a wrong, a
+// revoked or a misplaced one (query string, Basic), scoped tokens reaching outside their areas
+// (clients, users, RBAC, OAuth tokens, the audit log, kubeconfigs, settings, the cluster
+// passthrough), escalation through admin-token creation, and path tricks around the area
+// check. Each answer is the documented 401 / 403, and the root token re-reads what the attack
+// aimed at: nothing was created, revoked or changed.
+import { describe, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import http from 'node:http';
+
+import { startBackend, adminFetch, request } from '../lib/backend.mjs';
+import { adminKube } from '../lib/cluster.mjs';
+import { attack, activeTokenIds, registerClient } from './lib/attack.mjs';
+
+const invalid = { error: 'unauthorized', message: 'invalid admin token' };
+
+describe('admin API: tokens, scopes and escalation', () => {
+    let b;
+    let reader; // orders:read
+    let delegate; // admin:write + orders:read: may create tokens, at most with what it holds
+    let clusterReader; // cluster:read
+    let victimClient; // an OAuth client holding one active token
+
+    async function createToken(name, permissions, as = b.adminToken) {
+        return request(`${b.adminUrl}/admin/v1/admin-tokens`, 'POST', { name, permissions },
+                       { Authorization: `Bearer ${as}` });
+    }
+
+    before(async () => {
+        b = await startBackend();
+        const made = {};
+        for (const [name, permissions] of [['reader', ['orders:read']], ['delegate', ['admin:write', 'orders:read']],
+                                           ['cluster-reader', ['cluster:read']]]) {
+            const r = await createToken(name, permissions);
+            assert.equal(r.status, 201, r.text);
+            made[name] = r.json;
+        }
+        reader = made.reader;
+        delegate = made.delegate;
+        clusterReader = made['cluster-reader'];
+        victimClient = await registerClient(b, { client_name: 'victim', grant_types: ['client_credentials'], scope: 'orders:read' });
+        const t = await adminFetch(b, 'POST', '/admin/v1/tokens', { client_id: victimClient.client_id });
+        assert.equal(t.status, 200, t.text);
+    });
+
+    after(async () => {
+        if (b)
+            assert.equal(await b.stop(), 0, b.stderr);
+    });
+
+    const as = (token, method, path, body, headers = {}) =>
+        request(b.adminUrl + path, method, body, token === undefined ? headers : { Authorization: `Bearer ${token}`, ...headers });
+
+    function assertUnauthorized(r, body, what) {
+        assert.equal(r.status, 401, `${what}: ${r.text}`);
+        assert.deepEqual(r.json, body, what);
+        assert.equal(r.headers['www-authenticate'], 'Bearer realm="gatehouse-admin"', what);
+    }
+
+    function assertForbidden(r, message, what) {
+        assert.equal(r.status, 403, `${what}: ${r.text}`);
+        assert.deepEqual(r.json, { error: 'forbidden', message }, what);
+    }
+
+    const refusedWrite = (token, area, holds) => `admin token '${token}' may not change the ${area} area (it holds ${holds})`;
+    const refusedRead = (token, area, holds) => `admin token '${token}' may not read the ${area} area (it holds ${holds})`;
+
+    async function clientNames() {
+        const r = await adminFetch(b, 'GET', '/admin/v1/clients');
+        assert.equal(r.status, 200, r.text);
+        return r.json.items.map((c) => c.client_name);
+    }
+
+    async function usernames() {
+        const r = await adminFetch(b, 'GET', '/admin/v1/users');
+        assert.equal(r.status, 200, r.text);
+        return r.json.items.map((u) => u.username);
+    }
+
+    async function tokenNames() {
+        const r = await adminFetch(b, 'GET', '/admin/v1/admin-tokens');
+        assert.equal(r.status, 200, r.text);
+        return r.json.items.map((t) => t.name);
+    }
+
+    // --- no or bad credentials --------------------------------------------------------------------
+
+    attack('admin: no token → 401, and a client create without one creates nothing', async () => {
+        assertUnauthorized(await as(undefined, 'GET', '/admin/v1/clients'),
+                           { error: 'unauthorized', message: 'missing admin token' }, 'GET without token');
+        assertUnauthorized(await as(undefined, 'POST', '/admin/v1/clients',
+                                    { client_name: 'anon-client', grant_types: ['client_credentials'] }),
+                           { error: 'unauthorized', message: 'missing admin token' }, 'POST without token');
+        assertUnauthorized(await as(undefined, 'GET', '/metrics'), { error: 'unauthorized', message: 'missing admin token' }, '/metrics');
+        assert.ok(!(await clientNames()).includes('anon-client'));
+    });
+
+    attack('admin: a wrong token (the root token with one character changed) → 401, no user created', async () => {
+        const t = b.adminToken;
+        const wrong = t.slice(0, -1) + (t.endsWith('A') ? 'B' : 'A');
+        assertUnauthorized(await as(wrong, 'POST', '/admin/v1/users', { username: 'wrong-token-user', password: 'password 123' }),
+                           invalid, 'one character off');
+        assertUnauthorized(await as(`gha_${'A'.repeat(43)}`, 'GET', '/admin/v1/users'), invalid, 'a made-up scoped token');
+        assertUnauthorized(await as(`${reader.token}x`, 'GET', '/admin/v1/orders'), invalid, 'a scoped token with a suffix');
+        assert.ok(!(await usernames()).includes('wrong-token-user'));
+    });
+
+    attack('admin: the root token in the query string or as Basic credentials → 401, nothing created', async () => {
+        const body = { client_name: 'misplaced-token', grant_types: ['client_credentials'] };
+        for (const q of ['access_token', 'token'])
+            assertUnauthorized(await as(undefined, 'POST', `/admin/v1/clients?${q}=${encodeURIComponent(b.adminToken)}`, body),
+                               { error: 'unauthorized', message: 'missing admin token' }, `?${q}=`);
+        const basic = `Basic ${Buffer.from(`admin:${b.adminToken}`).toString('base64')}`;
+        assertUnauthorized(await as(undefined, 'POST', '/admin/v1/clients', body, { Authorization: basic }),
+                           { error: 'unauthorized', message: 'missing admin token' }, 'Basic');
+        assert.ok(!(await clientNames()).includes('misplaced-token'));
+    });
+
+    attack('admin: a revoked scoped token → 401 at once, nothing created', async () => {
+        const made = await createToken('short-lived-writer', ['orders:write', 'oauth:write']);
+        assert.equal(made.status, 201, made.text);
+        assert.equal((await as(made.json.token, 'GET', '/admin/v1/clients')).status, 200, 'works before');
+        assert.equal((await adminFetch(b, 'DELETE', `/admin/v1/admin-tokens/${made.json.id}`)).status, 204);
+        assertUnauthorized(await as(made.json.token, 'POST', '/admin/v1/clients',
+                                    { client_name: 'after-revocation', grant_types: ['client_credentials'] }), invalid, 'revoked');
+        assert.ok(!(await clientNames()).includes('after-revocation'));
+    });
+
+    // --- a scoped orders:read token outside its area ------------------------------------------------
+
+    attack('admin: an orders:read token creating an OAuth client → 403, no client', async () => {
+        const r = await as(reader.token, 'POST', '/admin/v1/clients',
+                           { client_name: 'reader-made', grant_types: ['client_credentials'], scope: 'orders:write' });
+        assertForbidden(r, refusedWrite('reader', 'oauth', 'orders:read'), 'client');
+        assert.ok(!(await clientNames()).includes('reader-made'));
+    });
+
+    attack('admin: an orders:read token creating a user → 403, no user', async () => {
+        const r = await as(reader.token, 'POST', '/admin/v1/users', { username: 'reader-made-user', password: 'password 123' });
+        assertForbidden(r, refusedWrite('reader', 'oauth', 'orders:read'), 'user');
+        assert.ok(!(await usernames()).includes('reader-made-user'));
+    });
+
+    attack('admin: an orders:read token importing an RBAC binding to cluster-admin → 403, no binding', async () => {
+        const manifest = JSON.stringify({
+            apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRoleBinding', metadata: { name: 'reader-admin' },
+            subjects: [{ kind: 'User', name: 'reader', apiGroup: 'rbac.authorization.k8s.io' }],
+            roleRef: { kind: 'ClusterRole', name: 'cluster-admin', apiGroup: 'rbac.authorization.k8s.io' } });
+        const r = await as(reader.token, 'POST', '/admin/v1/cluster/rbac/import', manifest);
+        assertForbidden(r, refusedWrite('reader', 'cluster', 'orders:read'), 'RBAC import');
+        const k = await adminKube(b, 'GET', '/apis/rbac.authorization.k8s.io/v1/clusterrolebindings/reader-admin');
+        assert.equal(k.status, 404, k.text);
+    });
+
+    attack('admin: an orders:read token revoking an OAuth token → 403, the token stays active', async () => {
+        const before = await activeTokenIds(b, victimClient.client_id);
+        assert.equal(before.length, 1);
+        const r = await as(reader.token, 'DELETE', `/admin/v1/tokens/${encodeURIComponent(before[0])}`);
+        assertForbidden(r, refusedWrite('reader', 'oauth', 'orders:read'), 'revoke');
+        assert.deepEqual(await activeTokenIds(b, victimClient.client_id), before);
+    });
+
+    attack('admin: an orders:read token minting an OAuth access token → 403, none issued', async () => {
+        const before = await activeTokenIds(b, victimClient.client_id);
+        const r = await as(reader.token, 'POST', '/admin/v1/tokens', { client_id: victimClient.client_id });
+        assertForbidden(r, refusedWrite('reader', 'oauth', 'orders:read'), 'mint');
+        assert.equal(r.json.access_token, undefined);
+        assert.deepEqual(await activeTokenIds(b, victimClient.client_id), before);
+    });
+
+    attack('admin: an orders:read token reading the audit log → 403, no entries', async () => {
+        const r = await as(reader.token, 'GET', '/admin/v1/audit');
+        assertForbidden(r, refusedRead('reader', 'audit', 'orders:read'), 'audit');
+        assert.equal(r.json.items, undefined);
+    });
+
+    attack('admin: an orders:read token issuing a system:masters kubeconfig → 403, no certificate', async () => {
+        const r = await as(reader.token, 'POST', '/admin/v1/cluster/kubeconfigs',
+                           { kind: 'user', name: 'reader-root', groups: ['system:masters'] });
+        assertForbidden(r, refusedWrite('reader', 'cluster', 'orders:read'), 'kubeconfig');
+        assert.ok(!/BEGIN|kubeconfig/i.test(r.text), 'no key material');
+    });
+
+    attack('admin: an orders:read token turning anonymous cluster access off → 403, setting unchanged', async () => {
+        const before = (await adminFetch(b, 'GET', '/admin/v1/cluster/settings')).json;
+        const r = await as(reader.token, 'PUT', '/admin/v1/cluster/settings', { anonymousAuth: !before.anonymousAuth });
+        assertForbidden(r, refusedWrite('reader', 'cluster', 'orders:read'), 'settings');
+        assert.deepEqual((await adminFetch(b, 'GET', '/admin/v1/cluster/settings')).json, before);
+    });
+
+    attack('admin: an orders:read token creating or revoking admin tokens → 403, nothing created or revoked', async () => {
+        const create = await createToken('reader-child', ['orders:read'], reader.token);
+        assertForbidden(create, refusedWrite('reader', 'admin', 'orders:read'), 'create');
+        const list = await adminFetch(b, 'GET', '/admin/v1/admin-tokens');
+        const delegateId = list.json.items.find((t) => t.name === 'delegate').id;
+        const del = await as(reader.token, 'DELETE', `/admin/v1/admin-tokens/${delegateId}`);
+        assertForbidden(del, refusedWrite('reader', 'admin', 'orders:read'), 'revoke');
+        const names = await tokenNames();
+        assert.ok(!names.includes('reader-child') && names.includes('delegate'), names.join(','));
+        assert.equal((await as(delegate.token, 'GET', '/admin/v1/admin-tokens')).status, 200, 'the delegate still works');
+    });
+
+    // --- escalation through admin-token creation -----------------------------------------------------
+
+    for (const [what, permissions, missing] of [
+        ['orders:write', ['orders:write'], 'orders:write'],
+        ['*:write', ['*:write'], 'orders:write'], // the first area it lacks
+        ['oauth:read', ['orders:read', 'oauth:read'], 'oauth:read'],
+    ]) {
+        attack(`admin: escalation — a token holding admin:write + orders:read creating a token with ${what} → 403, not created`, async () => {
+            const name = `escalated-${what.replace(/[^a-z]/g, '')}`;
+            const r = await createToken(name, permissions, delegate.token);
+            assert.equal(r.status, 403, r.text);
+            assert.equal(r.json.error, 'forbidden');
+            assert.equal(r.json.message, `admin token 'delegate' cannot grant ${missing}, which it does not hold itself`);
+            assert.equal(r.json.token, undefined);
+            assert.ok(!(await tokenNames()).includes(name));
+        });
+    }
+
+    // --- cluster:read doing cluster writes ---------------------------------------------------------
+
+    attack('admin: a cluster:read token performing a request as system:masters (POST cluster/requests) → 403, node unchanged', async () => {
+        const before = (await adminKube(b, 'GET', '/api/v1/nodes/node-1')).json;
+        const r = await as(clusterReader.token, 'POST', '/admin/v1/cluster/requests', {
+            user: 'root', groups: ['system:masters'], node: 'node-1', labels: { 'reader-was-here': 'yes' } });
+        assertForbidden(r, refusedWrite('cluster-reader', 'cluster', 'cluster:read'), 'requests');
+        assert.deepEqual((await adminKube(b, 'GET', '/api/v1/nodes/node-1')).json, before);
+    });
+
+    attack('admin: a cluster:read token labelling a node through the k8s passthrough → 403, node unchanged', async () => {
+        const before = (await adminKube(b, 'GET', '/api/v1/nodes/node-2')).json;
+        const r = await as(clusterReader.token, 'PATCH', '/admin/v1/cluster/k8s/api/v1/nodes/node-2',
+                           { metadata: { labels: { 'reader-was-here': 'yes' } } }, { 'Content-Type': 'application/merge-patch+json' });
+        assertForbidden(r, refusedWrite('cluster-reader', 'cluster', 'cluster:read'), 'passthrough');
+        assert.deepEqual((await adminKube(b, 'GET', '/api/v1/nodes/node-2')).json, before);
+    });
+
+    // --- path tricks around the area check ------------------------------------------------------------
+
+    // A request with the path exactly as written (fetch would normalise dot segments).
+    function rawRequest(method, path, token, body) {
+        return new Promise((resolve, reject) => {
+            const payload = body === undefined ? undefined : JSON.stringify(body);
+            const req = http.request({ host: '127.0.0.1', port: b.ports.admin, method, path, agent: false,
+                                       headers: { Authorization: `Bearer ${token}`,
+                                                  ...(payload ? { 'Content-Type': 'application/json',
+                                                                  'Content-Length': Buffer.byteLength(payload) } : {}) } },
+                                     (res) => {
+                                         let text = '';
+                                         res.setEncoding('utf8');
+                                         res.on('data', (c) => { text += c; });
+                                         res.on('end', () => resolve({ status: res.statusCode, text }));
+                                     });
+            req.on('error', reject);
+            req.end(payload);
+        });
+    }
+
+    attack('admin: path tricks (dot segments, encoded characters, double slashes) keep an orders:read token in its area', async () => {
+        const body = { client_name: 'path-trick', grant_types: ['client_credentials'] };
+        const changeOrders = refusedWrite('reader', 'orders', 'orders:read');
+        const changeOauth = refusedWrite('reader', 'oauth', 'orders:read');
+        const changeAdmin = refusedWrite('reader', 'admin', 'orders:read');
+        const notFound = (p) => ({ error: 'not-found', message: `no such path: ${p}` });
+        for (const [method, path, status, answer] of [
+            // The area is read from the decoded path: a dot segment after an orders noun stays in
+            // the orders area (and is no route), an encoded letter is decoded before the check.
+            ['POST', '/admin/v1/orders/../clients', 403, { error: 'forbidden', message: changeOrders }],
+            ['POST', '/admin/v1/orders/%2e%2e/clients', 403, { error: 'forbidden', message: changeOrders }],
+            ['POST', '/admin/v1/orders%2F..%2Fclients', 403, { error: 'forbidden', message: changeOrders }],
+            ['POST', '/admin/v1/%63lients', 403, { error: 'forbidden', message: changeOauth }],
+            // Unknown nouns (another case, an empty or a dot segment) fall to the admin area.
+            ['POST', '/admin/v1/Clients', 403, { error: 'forbidden', message: changeAdmin }],
+            ['POST', '/admin/v1//clients', 403, { error: 'forbidden', message: changeAdmin }],
+            ['POST', '/admin/v1/./clients', 403, { error: 'forbidden', message: changeAdmin }],
+            // Outside /admin/ no admin route matches at all.
+            ['POST', '//admin/v1/clients', 404, notFound('//admin/v1/clients')],
+            ['POST', '/admin//v1/clients', 404, notFound('/admin//v1/clients')],
+            // Reads of the audit log: a dot segment passes the orders read check but reaches no route.
+            ['GET', '/admin/v1/orders/../audit', 404, notFound('/admin/v1/orders/../audit')],
+            ['GET', '/admin/v1/orders/%2e%2e/audit', 404, notFound('/admin/v1/orders/../audit')],
+            ['GET', '/admin/v1/%61udit', 403, { error: 'forbidden', message: refusedRead('reader', 'audit', 'orders:read') }],
+            ['GET', '//admin/v1/audit', 404, notFound('//admin/v1/audit')],
+        ]) {
+            const r = await rawRequest(method, path, reader.token, method === 'POST' ? body : undefined);
+            assert.equal(r.status, status, `${method} ${path}: ${r.text}`);
+            assert.deepEqual(JSON.parse(r.text), answer, `${method} ${path}`);
+        }
+        assert.ok(!(await clientNames()).includes('path-trick'), 'no client created');
+    });
+});

@@ -1,0 +1,367 @@
+// Issue 26's lower-severity paths (docs/oauth.md, "Trust boundaries, other rules"): the orders
+// API taking tokens for another audience, resource indicators outside a client's allow-list,
+// introspection of other clients' tokens, grants that outlive a revoked consent, a deleted,
+// locked or reset user, password guessing past the rate limit and the lockout, floods of
+// pending sign-ins, a binding re-targeted by changing its roleRef, and request framing that a
+// stricter proxy would read differently. Each case asserts the refusal and that nothing was
+// issued or changed.
+import { describe, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import { connect } from 'node:net';
+import * as jose from 'jose';
+
+import { startBackend, adminFetch, request, serviceFetch } from '../lib/backend.mjs';
+import { adminKube } from '../lib/cluster.mjs';
+import {
+    attack, assertNoTokens, activeTokenIds, assertTokensUnchanged, registerClient, assertOAuthError, basicAuth,
+    formPost,
+} from './lib/attack.mjs';
+import { UserAgent } from '../lib/browser.mjs';
+import { signIn, tokenRequest, tokensFor, isActive } from './lib/flow.mjs';
+
+async function newUser(b, name) {
+    const password = `pw-${randomBytes(12).toString('base64url')}`;
+    const r = await adminFetch(b, 'POST', '/admin/v1/users', { username: name, password });
+    assert.equal(r.status, 201, r.text);
+    return { ...r.json, password };
+}
+
+// An HTTP request from a given local loopback address (the rate limits count per address).
+function requestFrom(localAddress, url, method, body, headers) {
+    const u = new URL(url);
+    return new Promise((resolve, reject) => {
+        const s = connect({ host: u.hostname, port: Number(u.port), localAddress }, () => {
+            s.write(`${method} ${u.pathname}${u.search} HTTP/1.1\r\nHost: ${u.host}\r\nConnection: close\r\n` +
+                    Object.entries(headers).map(([k, v]) => `${k}: ${v}\r\n`).join('') +
+                    `Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
+        });
+        const chunks = [];
+        s.on('data', (c) => chunks.push(c));
+        s.on('end', () => {
+            const text = Buffer.concat(chunks).toString('utf8');
+            const [head, ...rest] = text.split('\r\n\r\n');
+            const status = Number(head.split(' ')[1]);
+            const headerLines = head.split('\r\n').slice(1);
+            const h = Object.fromEntries(headerLines.map((l) => [l.slice(0, l.indexOf(':')).toLowerCase(),
+                                                                  l.slice(l.indexOf(':') + 1).trim()]));
+            let json;
+            try {
+                json = JSON.parse(rest.join('\r\n\r\n'));
+            } catch {
+                json = undefined;
+            }
+            resolve({ status, headers: h, json, text });
+        });
+        s.on('error', reject);
+    });
+}
+
+// Raw bytes to a listener; resolves to the whole answer as text (the server closes after it).
+function rawExchange(url, bytes) {
+    const u = new URL(url);
+    return new Promise((resolve, reject) => {
+        const s = connect({ host: u.hostname, port: Number(u.port) }, () => s.write(bytes));
+        const chunks = [];
+        s.setTimeout(10_000, () => s.destroy(new Error('no answer within 10 s')));
+        s.on('data', (c) => chunks.push(c));
+        s.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+        s.on('error', reject);
+    });
+}
+
+describe('boundaries: audiences, introspection, consents and users, guessing, floods, roleRef, framing', () => {
+    let b;
+    let rs; // a resource server: introspects every client's tokens
+    let web; // a confidential code client with an orders scope
+    let customerId;
+
+    before(async () => {
+        b = await startBackend({ args: ['--orders-require-token'], env: { GATEHOUSE_OAUTH_LOGIN_RATE: '100000' } });
+        rs = await registerClient(b, { client_name: 'resource server', grant_types: ['client_credentials'],
+                                       scope: 'orders:read', resource_server: true });
+        web = await registerClient(b, { client_name: 'web shop', grant_types: ['authorization_code', 'refresh_token'],
+                                        scope: 'openid orders:read', redirect_uris: ['https://shop.example/cb'] });
+        const c = await adminFetch(b, 'POST', '/admin/v1/customers', { name: 'Boundary Pub' });
+        assert.equal(c.status, 201, c.text);
+        customerId = c.json.customer.id;
+    });
+
+    after(async () => {
+        if (b)
+            assert.equal(await b.stop(), 0, b.stderr);
+    });
+
+    async function orderCount() {
+        const r = await adminFetch(b, 'GET', `/admin/v1/orders?customerId=${customerId}`);
+        assert.equal(r.status, 200, r.text);
+        return r.json.items.length;
+    }
+
+    const placeOrder = (token) => serviceFetch(b, 'POST', `/v1/customers/${customerId}/orders`,
+                                               { beerOrderLines: [{ upc: '0631234200036', orderQuantity: 1 }] },
+                                               { Authorization: `Bearer ${token}` });
+
+    // --- the orders API checks aud ---------------------------------------------------------------
+
+    attack('boundary: a token with orders:write for another audience is refused by the orders API', async () => {
+        const other = 'https://reports.example/api';
+        const c = await registerClient(b, { client_name: 'reporting', grant_types: ['client_credentials'],
+                                            scope: 'orders:read orders:write', allowed_resources: [other] });
+        const t = await tokenRequest(b, c, { grant_type: 'client_credentials', resource: other });
+        assert.equal(t.status, 200, t.text);
+        assert.equal(jose.decodeJwt(t.json.access_token).aud, other);
+        const before = await orderCount();
+        const r = await placeOrder(t.json.access_token);
+        assert.equal(r.status, 401, r.text);
+        assert.match(r.headers['www-authenticate'], /error="invalid_token"/);
+        assert.match(r.json.detail, /not for this API \(its audience is not .*\/v1\)/);
+        assert.equal(await orderCount(), before, 'no order placed');
+        // The same client's token for the orders API (its default audience) is accepted.
+        const ok = await tokenRequest(b, c, { grant_type: 'client_credentials' });
+        assert.equal(jose.decodeJwt(ok.json.access_token).aud, `${b.serviceUrl}/v1`);
+    });
+
+    attack('boundary: an opaque token for another audience is refused by the orders API', async () => {
+        const other = 'https://reports.example/opaque';
+        const c = await registerClient(b, { client_name: 'opaque reporting', grant_types: ['client_credentials'],
+                                            scope: 'orders:write', allowed_resources: [other], access_token_format: 'opaque' });
+        const t = await tokenRequest(b, c, { grant_type: 'client_credentials', resource: other });
+        assert.equal(t.status, 200, t.text);
+        const before = await orderCount();
+        const r = await placeOrder(t.json.access_token);
+        assert.equal(r.status, 401, r.text);
+        assert.match(r.json.detail, /not for this API/);
+        assert.equal(await orderCount(), before);
+    });
+
+    attack('boundary: client_credentials names a resource outside the client\'s allow-list', async () => {
+        const c = await registerClient(b, { client_name: 'no resources', grant_types: ['client_credentials'],
+                                            scope: 'orders:read' });
+        for (const resource of ['https://payments.example/api', 'kubernetes:', `${b.serviceUrl}/admin`]) {
+            const r = await tokenRequest(b, c, { grant_type: 'client_credentials', resource });
+            assertOAuthError(r, 400, 'invalid_target', /not among this client's allowed_resources/, resource);
+        }
+        await assertNoTokens(b, c.client_id);
+    });
+
+    // --- introspection ---------------------------------------------------------------------------
+
+    attack('boundary: a client introspects another client\'s live token', async () => {
+        const victim = await registerClient(b, { client_name: 'victim m2m', grant_types: ['client_credentials'],
+                                                 scope: 'orders:read' });
+        const snoop = await registerClient(b, { client_name: 'snoop', grant_types: ['client_credentials'],
+                                                scope: 'orders:read' });
+        const t = await tokenRequest(b, victim, { grant_type: 'client_credentials' });
+        assert.equal(t.status, 200, t.text);
+        const r = await formPost(b, '/oauth2/introspect', { token: t.json.access_token },
+                                 basicAuth(snoop.client_id, snoop.client_secret));
+        assert.equal(r.status, 200, r.text);
+        assert.deepEqual(r.json, { active: false }, 'nothing about another client\'s token');
+        assert.equal(await isActive(b, rs, t.json.access_token), true, 'it is live (a resource server sees it)');
+        const own = await formPost(b, '/oauth2/introspect', { token: t.json.access_token },
+                                   basicAuth(victim.client_id, victim.client_secret));
+        assert.equal(own.json.active, true, 'its own client may introspect it');
+    });
+
+    // --- consents and users ----------------------------------------------------------------------
+
+    attack('boundary: a refresh token outlives the consent it was granted under', async () => {
+        const u = await newUser(b, `consenting${randomBytes(3).toString('hex')}`);
+        const tokens = await tokensFor(b, web, u, { scope: 'openid orders:read' });
+        const del = await adminFetch(b, 'DELETE', `/admin/v1/consents/${u.id}/${web.client_id}`);
+        assert.equal(del.status, 204, del.text);
+        const before = await activeTokenIds(b, web.client_id);
+        const r = await tokenRequest(b, web, { grant_type: 'refresh_token', refresh_token: tokens.refresh_token });
+        assertOAuthError(r, 400, 'invalid_grant', /revoked/, 'refresh after consent revoked');
+        assert.equal(await isActive(b, rs, tokens.access_token), false, 'the access token went with it');
+        await assertTokensUnchanged(b, web.client_id, before);
+    });
+
+    for (const [what, change] of [
+        ['deleted', (u) => adminFetch(b, 'DELETE', `/admin/v1/users/${u.id}`), 204],
+        ['locked by an administrator', (u) => adminFetch(b, 'POST', `/admin/v1/users/${u.id}/lock`), 200],
+        ['given a new password by an administrator',
+         (u) => adminFetch(b, 'PATCH', `/admin/v1/users/${u.id}`, { password: 'a brand new password' }), 200],
+    ]) {
+        attack(`boundary: a user ${what} keeps their browser session and refresh token`, async () => {
+            const u = await newUser(b, `user${randomBytes(3).toString('hex')}`);
+            const ua = new UserAgent();
+            const flow = await signIn(b, web, u, { scope: 'openid orders:read', ua });
+            const t = await tokenRequest(b, web, { grant_type: 'authorization_code', code: flow.code,
+                                                   redirect_uri: web.redirect_uris[0], code_verifier: flow.verifier });
+            assert.equal(t.status, 200, t.text);
+            const r = await change(u);
+            assert.ok(r.status === 200 || r.status === 204, r.text);
+            const before = await activeTokenIds(b, web.client_id);
+            const refresh = await tokenRequest(b, web, { grant_type: 'refresh_token', refresh_token: t.json.refresh_token });
+            assertOAuthError(refresh, 400, 'invalid_grant', /revoked|no longer exists/, `refresh after ${what}`);
+            assert.equal(await isActive(b, rs, t.json.access_token), false, 'the access token is revoked');
+            // The browser is signed out: the next authorization asks for the password again.
+            const again = await ua.fetch(new URL(`/oauth2/authorize?response_type=code&client_id=${web.client_id}` +
+                                                 `&redirect_uri=${encodeURIComponent(web.redirect_uris[0])}&scope=openid` +
+                                                 `&code_challenge=${'a'.repeat(43)}&code_challenge_method=S256`,
+                                                 b.serviceUrl));
+            assert.equal(again.status, 303, again.text);
+            assert.equal(again.location.pathname, '/oauth2/login', `${what}: the session ended`);
+            await assertTokensUnchanged(b, web.client_id, before);
+        });
+    }
+
+    attack('boundary: a user locked by an administrator signs in with the right password', async () => {
+        const u = await newUser(b, `lockme${randomBytes(3).toString('hex')}`);
+        assert.equal((await adminFetch(b, 'POST', `/admin/v1/users/${u.id}/lock`)).status, 200);
+        const ua = new UserAgent();
+        const start = await ua.fetch(new URL(`/oauth2/authorize?response_type=code&client_id=${web.client_id}` +
+                                             `&redirect_uri=${encodeURIComponent(web.redirect_uris[0])}&scope=openid` +
+                                             `&code_challenge=${'b'.repeat(43)}&code_challenge_method=S256`, b.serviceUrl));
+        assert.equal(start.location.pathname, '/oauth2/login');
+        await assert.rejects(signIn(b, web, u, { ua: new UserAgent() }), /login: /);
+        const shown = (await adminFetch(b, 'GET', `/admin/v1/users/${u.id}`)).json;
+        assert.equal(shown.locked, true);
+        await assertNoTokens(b, web.client_id, 'nothing issued to a locked user');
+        assert.equal((await adminFetch(b, 'POST', `/admin/v1/users/${u.id}/unlock`)).status, 200);
+    });
+
+    // --- pending sign-ins ------------------------------------------------------------------------
+
+    attack('boundary: a flood of pending sign-ins from one address evicts nobody else\'s', async () => {
+        const victim = new UserAgent();
+        const url = (state) => `${b.serviceUrl}/oauth2/authorize?response_type=code&client_id=${web.client_id}` +
+            `&redirect_uri=${encodeURIComponent(web.redirect_uris[0])}&scope=openid&state=${state}` +
+            `&code_challenge=${'c'.repeat(43)}&code_challenge_method=S256`;
+        const pending = await victim.fetch(new URL(url('victim')));
+        assert.equal(pending.location.pathname, '/oauth2/login');
+        let refused = null;
+        for (let i = 0; i < 120 && !refused; ++i) {
+            const r = await requestFrom('127.0.0.5', url(`flood${i}`), 'GET', '', {});
+            if (r.status === 429)
+                refused = { i, r };
+            else
+                assert.equal(r.status, 303, r.text);
+        }
+        assert.ok(refused, 'the flood is refused with 429');
+        assert.equal(refused.i, 100, 'after 100 pending sign-ins from one address');
+        assert.equal(refused.r.headers['retry-after'], '60');
+        // The victim's pending sign-in is still there, and others may start theirs.
+        const page = await victim.fetch(pending.location);
+        assert.equal(page.status, 200, page.text.slice(0, 300));
+        const other = await new UserAgent().fetch(new URL(url('other')));
+        assert.equal(other.status, 303);
+        assert.equal(other.location.pathname, '/oauth2/login');
+    });
+
+    // --- a binding's roleRef ---------------------------------------------------------------------
+
+    attack('boundary: a RoleBinding re-targeted by changing its roleRef', async () => {
+        const RBAC = 'rbac.authorization.k8s.io';
+        const path = `/apis/${RBAC}/v1/namespaces/default/rolebindings/readers`;
+        const created = await adminKube(b, 'POST', `/apis/${RBAC}/v1/namespaces/default/rolebindings`, {
+            apiVersion: `${RBAC}/v1`, kind: 'RoleBinding', metadata: { name: 'readers', namespace: 'default' },
+            subjects: [{ kind: 'Group', name: 'interns', apiGroup: RBAC }],
+            roleRef: { kind: 'ClusterRole', name: 'view', apiGroup: RBAC } });
+        assert.equal(created.status, 201, created.text);
+        const before = (await adminKube(b, 'GET', path)).json;
+        const changed = { ...before, roleRef: { kind: 'ClusterRole', name: 'cluster-admin', apiGroup: RBAC } };
+        const r = await adminKube(b, 'PUT', path, changed);
+        assert.equal(r.status, 422, r.text);
+        assert.equal(r.json.reason, 'Invalid');
+        assert.equal(r.json.message, `RoleBinding.${RBAC} "readers" is invalid: roleRef: Invalid value: ` +
+                                     `rbac.RoleRef{APIGroup:"${RBAC}", Kind:"ClusterRole", Name:"cluster-admin"}: ` +
+                                     'cannot change roleRef');
+        assert.deepEqual(r.json.details.causes, [{ reason: 'FieldValueInvalid', message:
+            `Invalid value: rbac.RoleRef{APIGroup:"${RBAC}", Kind:"ClusterRole", Name:"cluster-admin"}: cannot change roleRef`,
+                                                   field: 'roleRef' }]);
+        const patched = await adminKube(b, 'PATCH', path, { roleRef: { name: 'admin' } },
+                                        { 'Content-Type': 'application/merge-patch+json' });
+        assert.equal(patched.status, 422, patched.text);
+        assert.deepEqual((await adminKube(b, 'GET', path)).json, before, 'the binding is unchanged');
+    });
+
+    // --- framing ---------------------------------------------------------------------------------
+
+    const customerBody = (name) => JSON.stringify({ name });
+    async function customerNames() {
+        const r = await adminFetch(b, 'GET', '/admin/v1/customers');
+        return r.json.items.map((c) => c.name);
+    }
+
+    for (const [what, bytes] of [
+        ['bare LF line ends', (body) => `POST /admin/v1/customers HTTP/1.1\nHost: x\nAuthorization: Bearer ${b.adminToken}\n` +
+            `Content-Type: application/json\nContent-Length: ${body.length}\n\n${body}`],
+        ['a bare LF between headers', (body) => `POST /admin/v1/customers HTTP/1.1\r\nHost: x\r\n` +
+            `Authorization: Bearer ${b.adminToken}\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body}`],
+        ['whitespace after a chunk size', (body) => `POST /admin/v1/customers HTTP/1.1\r\nHost: x\r\n` +
+            `Authorization: Bearer ${b.adminToken}\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n` +
+            `${body.length.toString(16)} \r\n${body}\r\n0\r\n\r\n`],
+        ['whitespace before a chunk size', (body) => `POST /admin/v1/customers HTTP/1.1\r\nHost: x\r\n` +
+            `Authorization: Bearer ${b.adminToken}\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n` +
+            ` ${body.length.toString(16)}\r\n${body}\r\n0\r\n\r\n`],
+        ['a bare LF after chunk data', (body) => `POST /admin/v1/customers HTTP/1.1\r\nHost: x\r\n` +
+            `Authorization: Bearer ${b.adminToken}\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n` +
+            `${body.length.toString(16)}\r\n${body}\n0\r\n\r\n`],
+    ]) {
+        attack(`boundary: request framing with ${what}`, async () => {
+            const name = `smuggled ${randomBytes(4).toString('hex')}`;
+            const answer = await rawExchange(b.adminUrl, bytes(customerBody(name)));
+            assert.match(answer, /^HTTP\/1\.1 400 /, answer.slice(0, 200));
+            assert.match(answer, /bad-request/);
+            assert.ok(!(await customerNames()).includes(name), 'no customer created');
+        });
+    }
+});
+
+// Password guessing through the token endpoint (its own backend: low limits).
+describe('boundaries: password guessing', () => {
+    let b;
+    let till; // a legacy client with the password grant
+
+    before(async () => {
+        b = await startBackend({ env: { GATEHOUSE_OAUTH_LOGIN_RATE: '10', GATEHOUSE_OAUTH_LOCKOUT_THRESHOLD: '3' } });
+        till = await registerClient(b, { client_name: 'till', grant_types: ['password'], scope: 'orders:read',
+                                         token_endpoint_auth_method: 'client_secret_post' });
+    });
+
+    after(async () => {
+        if (b)
+            assert.equal(await b.stop(), 0, b.stderr);
+    });
+
+    const guess = (from, username, password) => requestFrom(
+        from, `${b.serviceUrl}/oauth2/token`, 'POST',
+        new URLSearchParams({ grant_type: 'password', username, password, client_id: till.client_id,
+                              client_secret: till.client_secret }).toString(),
+        { 'Content-Type': 'application/x-www-form-urlencoded' });
+
+    attack('boundary: the password grant has the login page\'s per-address rate limit', async () => {
+        const users = [];
+        for (let i = 0; i < 5; ++i)
+            users.push(await newUser(b, `rate${i}`));
+        const answers = [];
+        for (let i = 0; i < 11; ++i)
+            answers.push(await guess('127.0.0.6', users[i % 5].username, 'not the password'));
+        assert.deepEqual(answers.slice(0, 10).map((a) => a.status), Array(10).fill(400));
+        const last = answers[10];
+        assert.equal(last.status, 429, last.text);
+        assert.equal(last.json.error, 'invalid_request');
+        assert.match(last.json.error_description, /too many sign-in attempts from this address/);
+        assert.ok(Number(last.headers['retry-after']) >= 1, JSON.stringify(last.headers));
+        // The right password from that address is refused too while the window lasts.
+        const right = await guess('127.0.0.6', users[0].username, users[0].password);
+        assert.equal(right.status, 429);
+        await assertNoTokens(b, till.client_id);
+    });
+
+    attack('boundary: parallel wrong guesses cannot pass the lockout threshold', async () => {
+        const u = await newUser(b, 'parallel');
+        const answers = await Promise.all(Array.from({ length: 8 }, () => guess('127.0.0.7', u.username, 'wrong guess')));
+        const checked = answers.filter((a) => /wrong username or password/.test(a.json?.error_description ?? ''));
+        const locked = answers.filter((a) => /locked/.test(a.json?.error_description ?? ''));
+        assert.equal(checked.length + locked.length, 8, answers.map((a) => a.text).join('\n'));
+        assert.equal(checked.length, 3, 'exactly the threshold of guesses were checked against the password');
+        // Locked now: the right password does not get in either.
+        const right = await guess('127.0.0.8', u.username, u.password);
+        assertOAuthError(right, 400, 'invalid_grant', /locked/, 'the right password while locked');
+        await assertNoTokens(b, till.client_id);
+    });
+});

@@ -1,0 +1,413 @@
+// Attacks on the Kubernetes-compatible cluster API (docs/cluster.md): client certificates that
+// must not authenticate (foreign CA, expired, not yet valid, wrong usage), NodeRestriction, RBAC
+// escalation, anonymous access, forged and orphaned service-account tokens, forged OIDC tokens.
+// Each answer is the exact Kubernetes Status, and the object attacked is re-read through the
+// admin passthrough (adminKube) to show nothing changed.
+import { describe, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import * as jose from 'jose';
+
+import { startBackend, adminFetch } from '../lib/backend.mjs';
+import {
+    tempDir, run, issueKubeconfig, kubeRequest, adminKube, statusBody, compact, foreignCertificate,
+} from '../lib/cluster.mjs';
+import { attack, nowSeconds } from './lib/attack.mjs';
+
+const SA_ISSUER = 'https://kubernetes.default.svc.cluster.local';
+const MERGE = { 'Content-Type': 'application/merge-patch+json' };
+const RBAC = 'rbac.authorization.k8s.io';
+
+const unauthorized = statusBody({ message: 'Unauthorized', reason: 'Unauthorized', code: 401 });
+
+// The exact Status bytes (compact JSON + "\n": the User-Agent is not curl's).
+function assertStatus(r, expected, what) {
+    assert.equal(r.status, expected.code, `${what}: ${r.text}`);
+    assert.match(r.headers['content-type'] ?? '', /^application\/json/, what);
+    assert.equal(r.text, compact(expected), what);
+}
+
+const forbidden = (message, details) => statusBody({ message, reason: 'Forbidden', details, code: 403 });
+
+describe('cluster: certificates, NodeRestriction, RBAC escalation, anonymous, bearer tokens', () => {
+    let b;
+    let dir;
+    let node1; // issued kubeconfig of node-1 (system:node:node-1)
+    let mallory; // a user who may write RBAC objects but holds little else
+
+    before(async () => {
+        dir = tempDir('gatehouse-attacks-cluster-');
+        b = await startBackend();
+        node1 = await issueKubeconfig(b, { kind: 'node', name: 'node-1' });
+        mallory = await issueKubeconfig(b, { kind: 'user', name: 'mallory', groups: ['rbac-editors'] });
+        const imported = await adminFetch(b, 'POST', '/admin/v1/cluster/rbac/import', `
+apiVersion: rbac.authorization.k8s.io/v1
+kind: ClusterRole
+metadata:
+  name: rbac-editor
+rules:
+- apiGroups: ["rbac.authorization.k8s.io"]
+  resources: ["roles", "rolebindings", "clusterroles", "clusterrolebindings"]
+  verbs: ["get", "list", "create", "update", "patch"]
+---
+apiVersion: rbac.authorization.k8s.io/v1
+kind: ClusterRoleBinding
+metadata:
+  name: rbac-editors
+subjects:
+- kind: Group
+  name: rbac-editors
+  apiGroup: rbac.authorization.k8s.io
+roleRef:
+  kind: ClusterRole
+  name: rbac-editor
+  apiGroup: rbac.authorization.k8s.io
+---
+apiVersion: rbac.authorization.k8s.io/v1
+kind: Role
+metadata:
+  name: pod-reader
+  namespace: default
+rules:
+- apiGroups: [""]
+  resources: ["pods"]
+  verbs: ["get", "list"]
+`, { 'Content-Type': 'application/yaml' });
+        assert.equal(imported.status, 200, imported.text);
+        assert.ok(imported.json.results.every((r) => r.code === 201), imported.text);
+    });
+
+    after(async () => {
+        if (b)
+            assert.equal(await b.stop(), 0, b.stderr);
+    });
+
+    // --- helpers --------------------------------------------------------------------------------
+
+    async function read(path) {
+        const r = await adminKube(b, 'GET', path);
+        assert.equal(r.status, 200, `${path}: ${r.text}`);
+        return r.json;
+    }
+
+    async function assertAbsent(path, what) {
+        const r = await adminKube(b, 'GET', path);
+        assert.equal(r.status, 404, `${what}: ${path} must not exist: ${r.text}`);
+    }
+
+    // The object at `path` is exactly what it was (resourceVersion included).
+    async function assertUnchanged(path, before, what) {
+        assert.deepEqual(await read(path), before, `${what}: ${path} unchanged`);
+    }
+
+    // A write with these credentials (a label on node-3): 401 Unauthorized, node-3 unchanged.
+    async function assertWriteUnauthorized(opts, what) {
+        const before3 = await read('/api/v1/nodes/node-3');
+        const r = await kubeRequest(b, 'PATCH', '/api/v1/nodes/node-3', {
+            ...opts, body: { metadata: { labels: { pwned: 'yes' } } }, headers: { ...MERGE, ...(opts.headers ?? {}) } });
+        assertStatus(r, unauthorized, `${what}: write`);
+        await assertUnchanged('/api/v1/nodes/node-3', before3, what);
+    }
+
+    // A certificate for /O=<org>/CN=<cn> signed by the backend's own cluster CA (read from
+    // <dataDir>/pki/ca.key: it simulates a stale or misissued certificate), with the validity
+    // window and extended key usage given. Resolves to {certificatePem, keyPem}.
+    let serial = 1;
+    async function caSigned(name, { start, end, eku = 'clientAuth', org = 'system:masters', cn = name } = {}) {
+        const d = join(dir, `ca-${name}`);
+        mkdirSync(d);
+        writeFileSync(join(d, 'index.txt'), '');
+        writeFileSync(join(d, 'serial'), `${(serial++).toString(16).padStart(2, '0')}\n`);
+        writeFileSync(join(d, 'ca.cnf'), [
+            '[ca]', 'default_ca = d', '[d]', `database = ${d}/index.txt`, `new_certs_dir = ${d}`, `serial = ${d}/serial`,
+            'default_md = sha256', 'policy = p', 'unique_subject = no', 'copy_extensions = none', 'x509_extensions = ext',
+            '[p]', 'organizationName = optional', 'commonName = supplied',
+            '[ext]', 'basicConstraints = critical,CA:FALSE', 'keyUsage = critical,digitalSignature,keyEncipherment',
+            `extendedKeyUsage = ${eku}`, ''].join('\n'));
+        const key = join(d, 'client.key');
+        const csr = join(d, 'client.csr');
+        const crt = join(d, 'client.crt');
+        let r = await run('openssl', ['req', '-new', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes',
+                                      '-keyout', key, '-out', csr, '-subj', `/O=${org}/CN=${cn}`]);
+        assert.equal(r.code, 0, r.stderr);
+        const pki = join(b.dataDir, 'pki');
+        r = await run('openssl', ['ca', '-batch', '-config', join(d, 'ca.cnf'), '-cert', join(pki, 'ca.crt'),
+                                  '-keyfile', join(pki, 'ca.key'), '-in', csr, '-out', crt, '-notext',
+                                  '-startdate', start, '-enddate', end]);
+        assert.equal(r.code, 0, r.stderr);
+        return { certificatePem: readFileSync(crt, 'utf8'), keyPem: readFileSync(key, 'utf8') };
+    }
+
+    // openssl's YYYYMMDDHHMMSSZ, `days` from now.
+    const asn1Time = (days) => `${new Date(Date.now() + days * 86400_000).toISOString().replace(/[-:T]/g, '').slice(0, 14)}Z`;
+
+    // --- client certificates ----------------------------------------------------------------------
+
+    attack('cluster: a foreign-CA certificate claiming O=system:masters → 401 although anonymous access is on', async () => {
+        const settings = await adminFetch(b, 'GET', '/admin/v1/cluster/settings');
+        assert.equal(settings.json.anonymousAuth, true, 'anonymous access is on');
+        const foreign = await foreignCertificate(dir, 'mallory-root', 'system:masters');
+        for (const path of ['/api/v1/nodes', '/version', '/'])
+            assertStatus(await kubeRequest(b, 'GET', path, { creds: foreign }), unauthorized, `GET ${path}`);
+        await assertWriteUnauthorized({ creds: foreign }, 'foreign CA');
+    });
+
+    attack('cluster: an expired client certificate of the cluster CA (O=system:masters) → 401', async () => {
+        const stale = await caSigned('expired', { start: asn1Time(-30), end: asn1Time(-1) });
+        assertStatus(await kubeRequest(b, 'GET', '/api/v1/nodes', { creds: stale }), unauthorized, 'expired');
+        await assertWriteUnauthorized({ creds: stale }, 'expired');
+    });
+
+    attack('cluster: a client certificate of the cluster CA not valid yet (O=system:masters) → 401', async () => {
+        const early = await caSigned('future', { start: asn1Time(1), end: asn1Time(30) });
+        assertStatus(await kubeRequest(b, 'GET', '/api/v1/nodes', { creds: early }), unauthorized, 'not yet valid');
+        await assertWriteUnauthorized({ creds: early }, 'not yet valid');
+    });
+
+    attack('cluster: a cluster-CA certificate without clientAuth usage (serverAuth only, O=system:masters) → 401', async () => {
+        const server = await caSigned('server-usage', { start: asn1Time(-1), end: asn1Time(30), eku: 'serverAuth' });
+        assertStatus(await kubeRequest(b, 'GET', '/api/v1/nodes', { creds: server }), unauthorized, 'serverAuth only');
+        await assertWriteUnauthorized({ creds: server }, 'serverAuth only');
+    });
+
+    // --- NodeRestriction and the Node authorizer ----------------------------------------------------
+
+    const asNode = (method, path, body, headers = MERGE) => kubeRequest(b, method, path, { creds: node1, body, headers });
+
+    attack('cluster: NodeRestriction — node-1 labels node-2 → 403, node-2 unchanged', async () => {
+        const before2 = await read('/api/v1/nodes/node-2');
+        const r = await asNode('PATCH', '/api/v1/nodes/node-2', { metadata: { labels: { 'example.com/hijacked': 'yes' } } });
+        assertStatus(r, forbidden('nodes "node-2" is forbidden: node "node-1" is not allowed to modify node "node-2"',
+                                  { name: 'node-2', kind: 'nodes' }), 'label another node');
+        await assertUnchanged('/api/v1/nodes/node-2', before2, 'label another node');
+    });
+
+    attack('cluster: NodeRestriction — node-1 sets a node-restriction.kubernetes.io/ label on itself → 403', async () => {
+        const before1 = await read('/api/v1/nodes/node-1');
+        const r = await asNode('PATCH', '/api/v1/nodes/node-1',
+                               { metadata: { labels: { 'node-restriction.kubernetes.io/secure-zone': 'true' } } });
+        assertStatus(r, forbidden('nodes "node-1" is forbidden: is not allowed to modify labels: ' +
+                                  'node-restriction.kubernetes.io/secure-zone',
+                                  { name: 'node-1', kind: 'nodes' }), 'restricted label');
+        await assertUnchanged('/api/v1/nodes/node-1', before1, 'restricted label');
+    });
+
+    attack('cluster: NodeRestriction — node-1 removes a NoSchedule taint from itself → 403, the taint stays', async () => {
+        const set = await adminKube(b, 'PATCH', '/api/v1/nodes/node-1',
+                                    { spec: { taints: [{ key: 'dedicated', value: 'gpu', effect: 'NoSchedule' }] } }, MERGE);
+        assert.equal(set.status, 200, set.text);
+        const before1 = await read('/api/v1/nodes/node-1');
+        const r = await asNode('PATCH', '/api/v1/nodes/node-1', { spec: { taints: null } });
+        assertStatus(r, forbidden('nodes "node-1" is forbidden: node "node-1" is not allowed to modify taints',
+                                  { name: 'node-1', kind: 'nodes' }), 'taints');
+        await assertUnchanged('/api/v1/nodes/node-1', before1, 'taints');
+        assert.deepEqual(before1.spec.taints, [{ key: 'dedicated', value: 'gpu', effect: 'NoSchedule' }]);
+    });
+
+    attack('cluster: NodeRestriction — node-1 registers a node under another name → 403, not created', async () => {
+        const r = await asNode('POST', '/api/v1/nodes', { apiVersion: 'v1', kind: 'Node', metadata: { name: 'node-evil' } },
+                               { 'Content-Type': 'application/json' });
+        assertStatus(r, forbidden('nodes "node-evil" is forbidden: node "node-1" is not allowed to modify node "node-evil"',
+                                  { name: 'node-evil', kind: 'nodes' }), 'another node');
+        await assertAbsent('/api/v1/nodes/node-evil', 'another node');
+    });
+
+    attack('cluster: Node authorizer — node-1 deletes node-2 → 403, node-2 still there', async () => {
+        const before2 = await read('/api/v1/nodes/node-2');
+        const r = await asNode('DELETE', '/api/v1/nodes/node-2');
+        assertStatus(r, forbidden('nodes "node-2" is forbidden: User "system:node:node-1" cannot delete resource "nodes" in ' +
+                                  'API group "" at the cluster scope', { name: 'node-2', kind: 'nodes' }), 'delete');
+        await assertUnchanged('/api/v1/nodes/node-2', before2, 'delete');
+    });
+
+    attack('cluster: NodeRestriction — node-1 creates an ordinary (non-mirror) pod → 403, not created', async () => {
+        const pod = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'node-evil-pod', namespace: 'default' },
+                      spec: { nodeName: 'node-1', containers: [{ name: 'c', image: 'busybox' }] } };
+        const r = await asNode('POST', '/api/v1/namespaces/default/pods', pod, { 'Content-Type': 'application/json' });
+        assertStatus(r, forbidden('pods "node-evil-pod" is forbidden: pod does not have "kubernetes.io/config.mirror" ' +
+                                  'annotation, node "node-1" can only create mirror pods',
+                                  { name: 'node-evil-pod', kind: 'pods' }), 'non-mirror pod');
+        await assertAbsent('/api/v1/namespaces/default/pods/node-evil-pod', 'non-mirror pod');
+    });
+
+    // --- RBAC escalation prevention -----------------------------------------------------------------
+
+    const asMallory = (method, path, body) => kubeRequest(b, method, path, { creds: mallory, body });
+    const escalation = (gr, name, missing) => forbidden(
+        `${gr} "${name}" is forbidden: user "mallory" (groups=["rbac-editors" "system:authenticated"]) is attempting ` +
+        `to grant RBAC permissions not currently held:\n${missing.join('\n')}`,
+        { name, group: RBAC, kind: gr.split('.')[0] });
+
+    attack('cluster: RBAC escalation — creating a ClusterRole with permissions not held → 403, not created', async () => {
+        const role = { apiVersion: `${RBAC}/v1`, kind: 'ClusterRole', metadata: { name: 'pwn' },
+                       rules: [{ apiGroups: [''], resources: ['secrets'], verbs: ['get', 'list'] }] };
+        const r = await asMallory('POST', `/apis/${RBAC}/v1/clusterroles`, role);
+        assertStatus(r, escalation(`clusterroles.${RBAC}`, 'pwn',
+                                   ['{APIGroups:[""], Resources:["secrets"], Verbs:["get"]}',
+                                    '{APIGroups:[""], Resources:["secrets"], Verbs:["list"]}']), 'ClusterRole');
+        await assertAbsent(`/apis/${RBAC}/v1/clusterroles/pwn`, 'ClusterRole');
+    });
+
+    attack('cluster: RBAC escalation — binding cluster-admin to oneself → 403 "attempting to grant RBAC permissions not currently held"', async () => {
+        const binding = { apiVersion: `${RBAC}/v1`, kind: 'ClusterRoleBinding', metadata: { name: 'mallory-admin' },
+                          subjects: [{ kind: 'User', name: 'mallory', apiGroup: RBAC }],
+                          roleRef: { kind: 'ClusterRole', name: 'cluster-admin', apiGroup: RBAC } };
+        const r = await asMallory('POST', `/apis/${RBAC}/v1/clusterrolebindings`, binding);
+        assertStatus(r, escalation(`clusterrolebindings.${RBAC}`, 'mallory-admin',
+                                   ['{APIGroups:["*"], Resources:["*"], Verbs:["*"]}', '{NonResourceURLs:["*"], Verbs:["*"]}']),
+                     'ClusterRoleBinding');
+        await assertAbsent(`/apis/${RBAC}/v1/clusterrolebindings/mallory-admin`, 'ClusterRoleBinding');
+        const can = await asMallory('GET', '/api/v1/namespaces/kube-system/secrets');
+        assert.equal(can.status, 403, 'mallory still cannot read secrets');
+    });
+
+    attack('cluster: RBAC escalation — a RoleBinding to the admin ClusterRole in a namespace → 403, not created', async () => {
+        const binding = { apiVersion: `${RBAC}/v1`, kind: 'RoleBinding', metadata: { name: 'mallory-ns-admin', namespace: 'default' },
+                          subjects: [{ kind: 'User', name: 'mallory', apiGroup: RBAC }],
+                          roleRef: { kind: 'ClusterRole', name: 'admin', apiGroup: RBAC } };
+        const r = await asMallory('POST', `/apis/${RBAC}/v1/namespaces/default/rolebindings`, binding);
+        // The admin role has dozens of rules: the whole Status but the rule list exactly, then
+        // the list line by line.
+        assert.equal(r.status, 403, r.text);
+        const [head, ...rules] = r.json.message.split('\n');
+        assert.deepEqual({ ...r.json, message: head }, forbidden(
+            `rolebindings.${RBAC} "mallory-ns-admin" is forbidden: user "mallory" (groups=["rbac-editors" ` +
+            '"system:authenticated"]) is attempting to grant RBAC permissions not currently held:',
+            { name: 'mallory-ns-admin', group: RBAC, kind: 'rolebindings' }), 'RoleBinding');
+        assert.ok(rules.length > 10, r.json.message);
+        for (const rule of rules)
+            assert.match(rule, /^\{(APIGroups:\[[^\]]*\], Resources:\[[^\]]*\], )?(ResourceNames:\[[^\]]*\], )?Verbs:\["[a-z*]+"\]\}$/, rule);
+        for (const rule of ['{APIGroups:[""], Resources:["pods"], Verbs:["get"]}',
+                            '{APIGroups:[""], Resources:["serviceaccounts"], Verbs:["create"]}'])
+            assert.ok(rules.includes(rule), `${rule} in ${r.json.message}`);
+        await assertAbsent(`/apis/${RBAC}/v1/namespaces/default/rolebindings/mallory-ns-admin`, 'RoleBinding');
+    });
+
+    attack('cluster: RBAC escalation — widening an existing Role (update) → 403, the Role unchanged', async () => {
+        const path = `/apis/${RBAC}/v1/namespaces/default/roles/pod-reader`;
+        const before = await read(path);
+        const wider = structuredClone(before);
+        wider.rules.push({ apiGroups: [''], resources: ['secrets'], verbs: ['get'] });
+        const r = await asMallory('PUT', path, wider);
+        assertStatus(r, escalation(`roles.${RBAC}`, 'pod-reader',
+                                   ['{APIGroups:[""], Resources:["pods"], Verbs:["get"]}',
+                                    '{APIGroups:[""], Resources:["pods"], Verbs:["list"]}',
+                                    '{APIGroups:[""], Resources:["secrets"], Verbs:["get"]}']), 'Role update');
+        await assertUnchanged(path, before, 'Role update');
+    });
+
+    // --- anonymous ----------------------------------------------------------------------------------
+
+    attack('cluster: anonymous user reading nodes → 403 Forbidden', async () => {
+        const r = await kubeRequest(b, 'GET', '/api/v1/nodes');
+        assertStatus(r, forbidden('nodes is forbidden: User "system:anonymous" cannot list resource "nodes" in API group "" ' +
+                                  'at the cluster scope', { kind: 'nodes' }), 'anonymous list nodes');
+        const one = await kubeRequest(b, 'GET', '/api/v1/nodes/node-1');
+        assertStatus(one, forbidden('nodes "node-1" is forbidden: User "system:anonymous" cannot get resource "nodes" in ' +
+                                    'API group "" at the cluster scope', { name: 'node-1', kind: 'nodes' }), 'anonymous get node');
+    });
+
+    attack('cluster: anonymous user binding system:anonymous to cluster-admin → 403, not created', async () => {
+        const binding = { apiVersion: `${RBAC}/v1`, kind: 'ClusterRoleBinding', metadata: { name: 'anon-admin' },
+                          subjects: [{ kind: 'User', name: 'system:anonymous', apiGroup: RBAC }],
+                          roleRef: { kind: 'ClusterRole', name: 'cluster-admin', apiGroup: RBAC } };
+        const r = await kubeRequest(b, 'POST', `/apis/${RBAC}/v1/clusterrolebindings`, { body: binding });
+        assertStatus(r, forbidden(`clusterrolebindings.${RBAC} is forbidden: User "system:anonymous" cannot create resource ` +
+                                  `"clusterrolebindings" in API group "${RBAC}" at the cluster scope`,
+                                  { group: RBAC, kind: 'clusterrolebindings' }), 'anonymous binding');
+        await assertAbsent(`/apis/${RBAC}/v1/clusterrolebindings/anon-admin`, 'anonymous binding');
+    });
+
+    // --- bearer tokens: service accounts and OIDC ----------------------------------------------------
+
+    // A service account in default bound to cluster-admin; resolves to its stored object.
+    async function privilegedServiceAccount(name) {
+        const sa = await adminKube(b, 'POST', '/api/v1/namespaces/default/serviceaccounts',
+                                   { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name } });
+        assert.equal(sa.status, 201, sa.text);
+        const crb = await adminKube(b, 'POST', `/apis/${RBAC}/v1/clusterrolebindings`, {
+            apiVersion: `${RBAC}/v1`, kind: 'ClusterRoleBinding', metadata: { name: `${name}-admin` },
+            subjects: [{ kind: 'ServiceAccount', name, namespace: 'default' }],
+            roleRef: { kind: 'ClusterRole', name: 'cluster-admin', apiGroup: RBAC } });
+        assert.equal(crb.status, 201, crb.text);
+        return sa.json;
+    }
+
+    async function saToken(name, spec = { expirationSeconds: 3600 }) {
+        const r = await adminKube(b, 'POST', `/api/v1/namespaces/default/serviceaccounts/${name}/token`,
+                                  { apiVersion: 'authentication.k8s.io/v1', kind: 'TokenRequest', spec });
+        assert.equal(r.status, 201, r.text);
+        return r.json.status.token;
+    }
+
+    const bearer = (t) => ({ headers: { Authorization: `Bearer ${t}` } });
+
+    attack('cluster: a forged service-account token (foreign key, real kid and uid) for a cluster-admin account → 401', async () => {
+        const sa = await privilegedServiceAccount('deployer');
+        const real = await saToken('deployer');
+        assert.equal((await kubeRequest(b, 'GET', '/api/v1/nodes', bearer(real))).status, 200, 'the real token works');
+        const foreign = await jose.generateKeyPair('ES256');
+        const now = nowSeconds();
+        const forged = await new jose.SignJWT({
+            iss: SA_ISSUER, sub: 'system:serviceaccount:default:deployer', aud: [SA_ISSUER], iat: now, nbf: now,
+            exp: now + 3600, jti: randomUUID(),
+            'kubernetes.io': { namespace: 'default', serviceaccount: { name: 'deployer', uid: sa.metadata.uid } },
+        }).setProtectedHeader({ alg: 'ES256', kid: jose.decodeProtectedHeader(real).kid }).sign(foreign.privateKey);
+        assertStatus(await kubeRequest(b, 'GET', '/api/v1/nodes', bearer(forged)), unauthorized, 'forged');
+        await assertWriteUnauthorized(bearer(forged), 'forged service-account token');
+    });
+
+    attack('cluster: a service-account token whose payload was tampered (another account) → 401', async () => {
+        await privilegedServiceAccount('builder');
+        const real = await saToken('builder');
+        const [h, p, s] = real.split('.');
+        const claims = JSON.parse(Buffer.from(p, 'base64url'));
+        claims.sub = 'system:serviceaccount:kube-system:default';
+        claims['kubernetes.io'].namespace = 'kube-system';
+        const tampered = `${h}.${Buffer.from(JSON.stringify(claims)).toString('base64url')}.${s}`;
+        assertStatus(await kubeRequest(b, 'GET', '/api/v1/nodes', bearer(tampered)), unauthorized, 'tampered');
+        await assertWriteUnauthorized(bearer(tampered), 'tampered service-account token');
+    });
+
+    attack('cluster: a service-account token after its account is deleted (and re-created by the same name) → 401', async () => {
+        await privilegedServiceAccount('ci');
+        const token = await saToken('ci');
+        assert.equal((await kubeRequest(b, 'GET', '/api/v1/nodes', bearer(token))).status, 200, 'works while the account exists');
+        const del = await adminKube(b, 'DELETE', '/api/v1/namespaces/default/serviceaccounts/ci');
+        assert.equal(del.status, 200, del.text);
+        assertStatus(await kubeRequest(b, 'GET', '/api/v1/nodes', bearer(token)), unauthorized, 'deleted account');
+        await assertWriteUnauthorized(bearer(token), 'deleted account');
+        const again = await adminKube(b, 'POST', '/api/v1/namespaces/default/serviceaccounts',
+                                      { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'ci' } });
+        assert.equal(again.status, 201, again.text);
+        assertStatus(await kubeRequest(b, 'GET', '/api/v1/nodes', bearer(token)), unauthorized, 're-created account (new uid)');
+    });
+
+    attack('cluster: a service-account token for another audience (TokenRequest audiences) → 401', async () => {
+        await privilegedServiceAccount('vault-client');
+        const token = await saToken('vault-client', { expirationSeconds: 3600, audiences: ['https://vault.example'] });
+        assertStatus(await kubeRequest(b, 'GET', '/api/v1/nodes', bearer(token)), unauthorized, 'audience');
+        await assertWriteUnauthorized(bearer(token), 'another audience');
+    });
+
+    attack('cluster: a forged OIDC token (this authorization server as iss, foreign key, aud kubernetes) → 401', async () => {
+        const foreign = await jose.generateKeyPair('RS256');
+        const forged = await new jose.SignJWT({ iss: b.serviceUrl, sub: 'root', aud: 'kubernetes', groups: ['system:masters'] })
+            .setProtectedHeader({ alg: 'RS256', kid: 'any' }).setIssuedAt().setExpirationTime('10m').sign(foreign.privateKey);
+        assertStatus(await kubeRequest(b, 'GET', '/api/v1/nodes', bearer(forged)), unauthorized, 'forged OIDC');
+        await assertWriteUnauthorized(bearer(forged), 'forged OIDC token');
+    });
+
+    attack('cluster: a real access token of the authorization server not issued for the kubernetes audience → 401', async () => {
+        const c = await adminFetch(b, 'POST', '/admin/v1/clients', { client_name: 'not-for-kube', grant_types: ['client_credentials'],
+                                                                    scope: 'orders:read' });
+        assert.equal(c.status, 201, c.text);
+        const t = await adminFetch(b, 'POST', '/admin/v1/tokens', { client_id: c.json.client_id });
+        assert.equal(t.status, 200, t.text);
+        assert.notEqual(jose.decodeJwt(t.json.access_token).aud, 'kubernetes');
+        assertStatus(await kubeRequest(b, 'GET', '/api/v1/nodes', bearer(t.json.access_token)), unauthorized, 'audience');
+        await assertWriteUnauthorized(bearer(t.json.access_token), 'another audience');
+    });
+});

@@ -1,0 +1,456 @@
+// Attacks on the authorization code flow (docs/oauth.md, "Second slice"): PKCE downgrades,
+// code replay and theft, redirect_uri tricks, refresh token reuse and theft, CSRF on the login
+// and consent forms. The front channel is driven over plain HTTP (lib/browser.mjs), as
+// authcode.test.mjs does. Each case asserts the refusal and that no token was issued (the
+// admin API's active tokens of the client, introspection) or nothing was remembered.
+import { describe, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { createHash, randomBytes } from 'node:crypto';
+
+import { startBackend, adminFetch } from '../lib/backend.mjs';
+import {
+    attack, assertNoTokens, activeTokenIds, registerClient, basicAuth, formPost, assertOAuthError,
+} from './lib/attack.mjs';
+import { UserAgent, form, assertErrorPage, urlsIn } from '../lib/browser.mjs';
+
+const SCOPE = 'openid profile email orders:read';
+const APP = 'https://app.example.org/cb';
+
+describe('oauth: authorization code, refresh tokens, login and consent', () => {
+    let b;
+    let issuer;
+    let user;
+    let introspector; // a confidential resource-server client: introspects every client's tokens
+    let counter = 0;
+
+    before(async () => {
+        // Dozens of sign-ins from 127.0.0.1 within a minute: lift the per-address rate limit.
+        b = await startBackend({ env: { GATEHOUSE_OAUTH_LOGIN_RATE: '100000' } });
+        issuer = b.serviceUrl;
+        const password = `pw-${randomBytes(12).toString('base64url')}`;
+        const u = await adminFetch(b, 'POST', '/admin/v1/users',
+                                   { username: 'victim', password, email: 'victim@example.org', email_verified: true });
+        assert.equal(u.status, 201, u.text);
+        user = { ...u.json, password };
+        // A resource server (marked by the administrator) may introspect every client's tokens.
+        introspector = await registerClient(b, { client_name: 'introspector', grant_types: ['client_credentials'],
+                                                 scope: 'orders:read', token_endpoint_auth_method: 'client_secret_basic',
+                                                 resource_server: true });
+    });
+
+    after(async () => {
+        if (b)
+            assert.equal(await b.stop(), 0, b.stderr);
+    });
+
+    // --- helpers --------------------------------------------------------------------------------
+
+    // A new public client (PKCE, no secret) with one redirect URI.
+    function publicClient(redirectUri = `http://127.0.0.1:9/cb${++counter}`) {
+        return registerClient(b, { client_name: `spa ${++counter}`, token_endpoint_auth_method: 'none',
+                                   grant_types: ['authorization_code', 'refresh_token'], scope: SCOPE,
+                                   redirect_uris: [redirectUri] });
+    }
+
+    function confidentialClient() {
+        return registerClient(b, { client_name: `web ${++counter}`, token_endpoint_auth_method: 'client_secret_basic',
+                                   grant_types: ['authorization_code', 'refresh_token'], scope: SCOPE,
+                                   redirect_uris: [`https://web${counter}.example.org/callback`] });
+    }
+
+    const s256 = (verifier) => createHash('sha256').update(verifier).digest('base64url');
+
+    function newRequest(c, extra = {}) {
+        const verifier = randomBytes(32).toString('base64url');
+        const params = { response_type: 'code', client_id: c.client_id, redirect_uri: c.redirect_uris[0],
+                         scope: 'openid email', state: randomBytes(12).toString('base64url'),
+                         code_challenge: s256(verifier), code_challenge_method: 'S256', ...extra };
+        return { params, verifier };
+    }
+
+    function authorizeUrl(params) {
+        const u = new URL('/oauth2/authorize', issuer);
+        for (const [k, v] of Object.entries(params))
+            if (v !== undefined)
+                u.searchParams.append(k, v);
+        return u;
+    }
+
+    const isPage = (loc, path) => loc !== null && loc.origin === issuer && loc.pathname === path;
+
+    function submitLogin(ua, page, who = user) {
+        const f = form(page.text, 'login-form');
+        return ua.fetch(new URL(f.action, issuer), { method: 'POST',
+                                                     form: { ...f.fields, username: who.username, password: who.password } });
+    }
+
+    function submitConsent(ua, page, decision = 'allow') {
+        const f = form(page.text, 'consent-form');
+        return ua.fetch(new URL(f.action, issuer), { method: 'POST', form: { ...f.fields, decision } });
+    }
+
+    // The victim's browser: signed in once (argon2id is slow, more so under a sanitizer), then
+    // only asked for consent to each new client.
+    let victimBrowser;
+
+    // Authorize, log in and consent when asked; resolves to {params, verifier, ua, code}.
+    // Without `ua`: the victim's browser for `user`, a new browser for anybody else.
+    async function runFlow(c, { ua, extra = {}, who = user } = {}) {
+        if (ua === undefined && who === user)
+            ua = victimBrowser ??= new UserAgent();
+        ua ??= new UserAgent();
+        const req = newRequest(c, extra);
+        let r = await ua.fetch(authorizeUrl(req.params));
+        assert.equal(r.status, 303, `authorize: ${r.text.slice(0, 400)}`);
+        if (isPage(r.location, '/oauth2/login')) {
+            r = await submitLogin(ua, await ua.fetch(r.location), who);
+            assert.equal(r.status, 303, `login: ${r.text.slice(0, 400)}`);
+        }
+        if (isPage(r.location, '/oauth2/consent'))
+            r = await submitConsent(ua, await ua.fetch(r.location));
+        assert.equal(r.status, 303, `back to the client: ${r.text.slice(0, 400)}`);
+        assert.equal(`${r.location.origin}${r.location.pathname}`, c.redirect_uris[0]);
+        const code = r.location.searchParams.get('code');
+        assert.ok(code, `a code: ${r.rawLocation}`);
+        return { ...req, ua, code };
+    }
+
+    // A token request by client `c`: Basic for a confidential client, client_id otherwise.
+    function token(c, fields, { secret = c.client_secret } = {}) {
+        if (c.client_secret)
+            return formPost(b, '/oauth2/token', fields, basicAuth(c.client_id, secret));
+        return formPost(b, '/oauth2/token', { ...fields, client_id: c.client_id });
+    }
+
+    const redeem = (c, flow, extra = {}) => token(c, { grant_type: 'authorization_code', code: flow.code,
+                                                       redirect_uri: c.redirect_uris[0], code_verifier: flow.verifier,
+                                                       ...extra });
+
+    async function active(tokenValue) {
+        const r = await formPost(b, '/oauth2/introspect', { token: tokenValue },
+                                 basicAuth(introspector.client_id, introspector.client_secret));
+        assert.equal(r.status, 200, r.text);
+        return r.json.active;
+    }
+
+    async function consentsOf(userId) {
+        const r = await adminFetch(b, 'GET', `/admin/v1/consents?user=${userId}`);
+        assert.equal(r.status, 200, r.text);
+        return r.json.items;
+    }
+
+    // An error redirect back to the client (RFC 6749 §4.1.2.1): no code, no login page.
+    function assertErrorRedirect(r, c, error, pattern, what) {
+        assert.equal(r.status, 303, `${what}: ${r.status} ${r.text.slice(0, 300)}`);
+        assert.equal(`${r.location.origin}${r.location.pathname}`, c.redirect_uris[0], `${what}: ${r.rawLocation}`);
+        const q = r.location.searchParams;
+        assert.equal(q.get('error'), error, `${what}: ${r.rawLocation}`);
+        assert.match(q.get('error_description') ?? '', pattern, what);
+        assert.equal(q.get('code'), null, `${what}: no code`);
+        assert.equal(r.setCookies.find((x) => x.name === 'gh_interaction'), undefined, `${what}: no interaction started`);
+    }
+
+    // --- PKCE -----------------------------------------------------------------------------------
+
+    attack('oauth: PKCE downgrade — code issued with an S256 challenge, redeemed without code_verifier', async () => {
+        const c = await publicClient();
+        const flow = await runFlow(c);
+        const r = await token(c, { grant_type: 'authorization_code', code: flow.code, redirect_uri: c.redirect_uris[0] });
+        assertOAuthError(r, 400, 'invalid_grant', /^code_verifier is required \(PKCE\)$/, 'no verifier');
+        await assertNoTokens(b, c.client_id);
+    });
+
+    attack('oauth: PKCE — code redeemed with a wrong code_verifier', async () => {
+        const c = await publicClient();
+        const flow = await runFlow(c);
+        const r = await redeem(c, flow, { code_verifier: randomBytes(32).toString('base64url') });
+        assertOAuthError(r, 400, 'invalid_grant', /code_verifier does not match/, 'wrong verifier');
+        await assertNoTokens(b, c.client_id);
+    });
+
+    attack('oauth: PKCE downgrade — the S256 challenge itself sent as a plain verifier', async () => {
+        const c = await publicClient();
+        const flow = await runFlow(c);
+        const r = await redeem(c, flow, { code_verifier: flow.params.code_challenge });
+        assertOAuthError(r, 400, 'invalid_grant', /code_verifier does not match/, 'challenge as verifier');
+        await assertNoTokens(b, c.client_id);
+    });
+
+    attack('oauth: PKCE downgrade — code_challenge_method=plain refused at the authorization endpoint', async () => {
+        const c = await publicClient();
+        const verifier = randomBytes(32).toString('base64url');
+        const { params } = newRequest(c, { code_challenge: verifier, code_challenge_method: 'plain' });
+        const r = await new UserAgent().fetch(authorizeUrl(params));
+        assertErrorRedirect(r, c, 'invalid_request', /^code_challenge_method must be S256 \(plain is not allowed\)$/, 'plain');
+        await assertNoTokens(b, c.client_id);
+    });
+
+    attack('oauth: PKCE downgrade — a challenge without a method (the plain default) refused', async () => {
+        const c = await publicClient();
+        const { params } = newRequest(c, { code_challenge_method: undefined });
+        const r = await new UserAgent().fetch(authorizeUrl(params));
+        assertErrorRedirect(r, c, 'invalid_request', /code_challenge_method is required/, 'no method');
+        await assertNoTokens(b, c.client_id);
+    });
+
+    attack('oauth: PKCE downgrade — a public client without PKCE refused', async () => {
+        const c = await publicClient();
+        const { params } = newRequest(c, { code_challenge: undefined, code_challenge_method: undefined });
+        const r = await new UserAgent().fetch(authorizeUrl(params));
+        assertErrorRedirect(r, c, 'invalid_request', /^a public client must use PKCE \(code_challenge with S256\)$/, 'no PKCE');
+        await assertNoTokens(b, c.client_id);
+    });
+
+    attack('oauth: PKCE injection — a code_verifier for a code issued without a challenge', async () => {
+        const c = await confidentialClient();
+        const flow = await runFlow(c, { extra: { code_challenge: undefined, code_challenge_method: undefined } });
+        const r = await redeem(c, flow);
+        assertOAuthError(r, 400, 'invalid_grant', /code_verifier sent, but the authorization request had no/, 'verifier injected');
+        await assertNoTokens(b, c.client_id);
+    });
+
+    // --- the code -------------------------------------------------------------------------------
+
+    attack('oauth: code replay — the second redemption is refused and the first one\'s tokens are revoked', async () => {
+        const c = await publicClient();
+        const flow = await runFlow(c);
+        const first = await redeem(c, flow);
+        assert.equal(first.status, 200, first.text);
+        assert.equal(await active(first.json.access_token), true);
+        assert.equal((await activeTokenIds(b, c.client_id)).length, 2, 'an access and a refresh token');
+
+        const replay = await redeem(c, flow);
+        assertOAuthError(replay, 400, 'invalid_grant', /the code was already used; the tokens issued from/, 'replay');
+        assert.equal(await active(first.json.access_token), false, 'the first access token is revoked');
+        assert.equal(await active(first.json.refresh_token), false, 'the first refresh token is revoked');
+        await assertNoTokens(b, c.client_id, 'after the replay');
+        assertOAuthError(await token(c, { grant_type: 'refresh_token', refresh_token: first.json.refresh_token }),
+                         400, 'invalid_grant', /^the refresh token was revoked$/, 'refresh after the replay');
+        await assertNoTokens(b, c.client_id, 'after the refresh attempt');
+    });
+
+    attack('oauth: code theft — a code redeemed by another client', async () => {
+        const victim = await publicClient();
+        const thief = await publicClient();
+        const flow = await runFlow(victim);
+        const r = await token(thief, { grant_type: 'authorization_code', code: flow.code,
+                                       redirect_uri: victim.redirect_uris[0], code_verifier: flow.verifier });
+        assertOAuthError(r, 400, 'invalid_grant', /the code is unknown or was issued to another/, 'another client');
+        await assertNoTokens(b, thief.client_id, 'the thief');
+        await assertNoTokens(b, victim.client_id, 'the victim');
+    });
+
+    attack('oauth: code theft — a confidential client\'s code redeemed with a wrong client secret', async () => {
+        const c = await confidentialClient();
+        const flow = await runFlow(c, { extra: { code_challenge: undefined, code_challenge_method: undefined } });
+        const r = await token(c, { grant_type: 'authorization_code', code: flow.code, redirect_uri: c.redirect_uris[0] },
+                              { secret: `${c.client_secret}x` });
+        assert.equal(r.status, 401, r.text);
+        assert.equal(r.json.error, 'invalid_client');
+        assert.equal(r.json.access_token, undefined);
+        assert.match(r.headers['www-authenticate'] ?? '', /^Basic realm="gatehouse"/);
+        await assertNoTokens(b, c.client_id);
+    });
+
+    attack('oauth: code redeemed with another redirect_uri than the authorization request\'s', async () => {
+        const c = await publicClient();
+        const flow = await runFlow(c);
+        const r = await redeem(c, flow, { redirect_uri: 'https://evil.example/cb' });
+        assertOAuthError(r, 400, 'invalid_grant', /^redirect_uri must be the one of the authorization request$/, 'redirect_uri');
+        await assertNoTokens(b, c.client_id);
+    });
+
+    // --- redirect_uri tricks: an HTML error page, never a redirect --------------------------------
+
+    const redirectTricks = [
+        ['an unregistered URI', 'https://evil.example/cb'],
+        ['a prefix of the registered URI', 'https://app.example.org/c'],
+        ['a path suffix', 'https://app.example.org/cb/../../evil'],
+        ['a longer last segment', 'https://app.example.org/cbevil'],
+        ['a host suffix', 'https://app.example.org.evil.example/cb'],
+        ['another port', 'https://app.example.org:8443/cb'],
+        ['a userinfo @ trick', 'https://app.example.org@evil.example/cb'],
+        ['userinfo before the registered host', 'https://evil.example@app.example.org/cb'],
+        ['a fragment', 'https://app.example.org/cb#@evil.example'],
+        ['an upper-case host', 'https://APP.example.org/cb'],
+        ['an upper-case path', 'https://app.example.org/CB'],
+        ['an added query', 'https://app.example.org/cb?next=https://evil.example'],
+        ['http instead of https', 'http://app.example.org/cb'],
+        ['a percent-encoded path', 'https://app.example.org/%63b'],
+    ];
+    for (const [what, uri] of redirectTricks) {
+        attack(`oauth: redirect_uri trick — ${what} gets the error page, no redirect`, async () => {
+            const c = await publicClient(APP);
+            assert.notEqual(uri, APP);
+            const { params } = newRequest(c, { redirect_uri: uri });
+            const r = await new UserAgent().fetch(authorizeUrl(params));
+            assertErrorPage(r, what);
+            assert.equal(r.setCookies.find((x) => x.name === 'gh_interaction'), undefined, 'no interaction started');
+            assert.deepEqual(urlsIn(r.text).filter((u) => u.includes(new URL(uri).host) || u === uri), [],
+                             'the page links nowhere near the attacker\'s URI');
+            // A second error in the same request (response_type=token) does not make it a redirect.
+            const both = await new UserAgent().fetch(authorizeUrl({ ...params, response_type: 'token' }));
+            assertErrorPage(both, `${what} + response_type=token`);
+            await assertNoTokens(b, c.client_id);
+        });
+    }
+
+    attack('oauth: open redirect — an unknown client_id with an attacker\'s redirect_uri gets the error page', async () => {
+        const { params } = newRequest({ client_id: 'no-such-client', redirect_uris: ['https://evil.example/cb'] });
+        const r = await new UserAgent().fetch(authorizeUrl(params));
+        assertErrorPage(r, 'unknown client');
+        const post = await new UserAgent().fetch(new URL('/oauth2/authorize', issuer), { method: 'POST', form: params });
+        assertErrorPage(post, 'unknown client by POST');
+    });
+
+    // --- refresh tokens -------------------------------------------------------------------------
+
+    attack('oauth: refresh token reuse — a rotated refresh token presented again revokes the family', async () => {
+        const c = await publicClient();
+        const t0 = (await redeem(c, await runFlow(c))).json;
+        const r1 = await token(c, { grant_type: 'refresh_token', refresh_token: t0.refresh_token });
+        assert.equal(r1.status, 200, r1.text);
+        const t1 = r1.json;
+        assert.notEqual(t1.refresh_token, t0.refresh_token, 'rotated');
+        assert.equal(await active(t1.access_token), true);
+
+        const reuse = await token(c, { grant_type: 'refresh_token', refresh_token: t0.refresh_token });
+        assertOAuthError(reuse, 400, 'invalid_grant', /^the refresh token was already used; its family is revoked$/, 'reuse');
+        for (const [what, v] of [['first access token', t0.access_token], ['newest access token', t1.access_token],
+                                 ['newest refresh token', t1.refresh_token]])
+            assert.equal(await active(v), false, `${what} revoked with the family`);
+        await assertNoTokens(b, c.client_id, 'after the reuse');
+        assertOAuthError(await token(c, { grant_type: 'refresh_token', refresh_token: t1.refresh_token }),
+                         400, 'invalid_grant', /^the refresh token was revoked$/, 'the newest refresh token after the reuse');
+        await assertNoTokens(b, c.client_id, 'after the newest refresh token was tried');
+    });
+
+    attack('oauth: refresh token theft — another client presents a user\'s refresh token', async () => {
+        const victim = await publicClient();
+        const thief = await publicClient();
+        const t = (await redeem(victim, await runFlow(victim))).json;
+        const r = await token(thief, { grant_type: 'refresh_token', refresh_token: t.refresh_token });
+        assertOAuthError(r, 400, 'invalid_grant', /^the refresh token is unknown or was issued to another client$/, 'theft');
+        await assertNoTokens(b, thief.client_id, 'the thief');
+    });
+
+    // --- login and consent forms: CSRF and foreign interactions ----------------------------------
+
+    // A browser at the login page of a fresh interaction: {ua, page, fields, location}.
+    async function atLogin(c) {
+        const ua = new UserAgent();
+        const start = await ua.fetch(authorizeUrl(newRequest(c).params));
+        assert.ok(isPage(start.location, '/oauth2/login'), start.rawLocation);
+        const page = await ua.fetch(start.location);
+        assert.equal(page.status, 200, page.text.slice(0, 300));
+        return { ua, page, fields: form(page.text, 'login-form').fields, location: start.location };
+    }
+
+    // A browser at the consent page after a real login: {ua, page, fields, location}.
+    async function atConsent(c, who = user) {
+        const ua = new UserAgent();
+        let r = await ua.fetch(authorizeUrl(newRequest(c).params));
+        r = await submitLogin(ua, await ua.fetch(r.location), who);
+        assert.ok(isPage(r.location, '/oauth2/consent'), r.rawLocation);
+        const page = await ua.fetch(r.location);
+        assert.equal(page.status, 200, page.text.slice(0, 300));
+        return { ua, page, fields: form(page.text, 'consent-form').fields, location: r.location };
+    }
+
+    const loginUrl = () => new URL('/oauth2/login', issuer);
+    const consentUrl = () => new URL('/oauth2/consent', issuer);
+    const noSession = (r, what) => assert.equal(r.setCookies.find((x) => x.name === 'gh_session'), undefined,
+                                                `${what}: no session cookie`);
+    const noCode = (r, what) => assert.equal(r.location?.searchParams.get('code') ?? null, null, `${what}: no code`);
+
+    attack('oauth: login CSRF — a login form posted with a forged csrf field', async () => {
+        const c = await publicClient();
+        const { ua, fields } = await atLogin(c);
+        const r = await ua.fetch(loginUrl(), { method: 'POST', form: { ...fields, csrf: 'x'.repeat(fields.csrf.length),
+                                                                       username: user.username, password: user.password } });
+        assertErrorPage(r, 'forged csrf', undefined);
+        noSession(r, 'forged csrf');
+        await assertNoTokens(b, c.client_id);
+    });
+
+    attack('oauth: login CSRF — a login form posted with another interaction\'s csrf', async () => {
+        const c = await publicClient();
+        const victim = await atLogin(c);
+        const attacker = await atLogin(c);
+        const r = await victim.ua.fetch(loginUrl(), { method: 'POST', form: { ...victim.fields, csrf: attacker.fields.csrf,
+                                                                              username: user.username, password: user.password } });
+        assertErrorPage(r, 'another interaction\'s csrf', undefined);
+        noSession(r, 'another interaction\'s csrf');
+        await assertNoTokens(b, c.client_id);
+    });
+
+    attack('oauth: interaction cookie from another browser — a login form posted with a foreign gh_interaction', async () => {
+        const c = await publicClient();
+        const victim = await atLogin(c);
+        const attacker = await atLogin(c); // its own gh_interaction cookie
+        const r = await attacker.ua.fetch(loginUrl(), { method: 'POST', form: { ...victim.fields,
+                                                                                username: user.username, password: user.password } });
+        assertErrorPage(r, 'foreign interaction cookie', undefined);
+        noSession(r, 'foreign interaction cookie');
+        const page = await attacker.ua.fetch(victim.location);
+        assertErrorPage(page, 'the victim\'s login page with the attacker\'s cookie', undefined);
+        await assertNoTokens(b, c.client_id);
+    });
+
+    attack('oauth: login CSRF — a cross-site login form post without any cookie', async () => {
+        const c = await publicClient();
+        const { fields } = await atLogin(c);
+        const r = await new UserAgent().fetch(loginUrl(), { method: 'POST', form: { ...fields, username: user.username,
+                                                                                   password: user.password } });
+        assertErrorPage(r, 'no cookie', undefined);
+        noSession(r, 'no cookie');
+        await assertNoTokens(b, c.client_id);
+    });
+
+    attack('oauth: consent CSRF — a consent form posted with a forged csrf field records nothing', async () => {
+        const c = await publicClient();
+        const who = await newUser();
+        const { ua, fields } = await atConsent(c, who);
+        const r = await ua.fetch(consentUrl(), { method: 'POST', form: { ...fields, csrf: 'y'.repeat(fields.csrf.length),
+                                                                         decision: 'allow' } });
+        assertErrorPage(r, 'forged consent csrf', undefined);
+        noCode(r, 'forged consent csrf');
+        assert.deepEqual(await consentsOf(who.id), [], 'no consent remembered');
+        await assertNoTokens(b, c.client_id);
+    });
+
+    attack('oauth: consent CSRF — a signed-in browser made to post another browser\'s consent form', async () => {
+        const c = await publicClient();
+        const victimUser = await newUser();
+        const victim = await runFlow(await publicClient(), { who: victimUser }); // the victim has a session
+        const attacker = await atConsent(c, await newUser()); // the attacker's own interaction
+        const r = await victim.ua.fetch(consentUrl(), { method: 'POST', form: { ...attacker.fields, decision: 'allow' } });
+        assertErrorPage(r, 'foreign consent form', undefined);
+        noCode(r, 'foreign consent form');
+        const page = await victim.ua.fetch(attacker.location);
+        assertErrorPage(page, 'the attacker\'s consent page in the victim\'s browser', undefined);
+        assert.ok(!(await consentsOf(victimUser.id)).some((x) => x.clientId === c.client_id), 'no consent for the victim');
+        await assertNoTokens(b, c.client_id);
+    });
+
+    attack('oauth: silent authorization (prompt=none) for a client the user never consented to gives no code', async () => {
+        const c = await publicClient();
+        const who = await newUser();
+        const session = await runFlow(await publicClient(), { who }); // a session, consent for another client
+        const { params } = newRequest(c, { prompt: 'none' });
+        const r = await session.ua.fetch(authorizeUrl(params));
+        assertErrorRedirect(r, c, 'consent_required', /^the user has not consented to these scopes$/, 'prompt=none');
+        assert.equal(r.location.searchParams.get('state'), params.state);
+        assert.ok(!(await consentsOf(who.id)).some((x) => x.clientId === c.client_id), 'no consent');
+        await assertNoTokens(b, c.client_id);
+    });
+
+    let userCounter = 0;
+    async function newUser() {
+        const password = `pw-${randomBytes(12).toString('base64url')}`;
+        const r = await adminFetch(b, 'POST', '/admin/v1/users',
+                                   { username: `u${++userCounter}.${randomBytes(3).toString('hex')}`, password });
+        assert.equal(r.status, 201, r.text);
+        return { ...r.json, password };
+    }
+});

@@ -1,0 +1,448 @@
+// Issue 26's numbered paths between the services (docs/oauth.md, "Trust boundaries"): token
+// exchange that inflates scope or takes a dead grant, dynamic registration that hands out
+// privileges, a relying party becoming the user inside the cluster, and OIDC groups reaching the
+// cluster unfiltered. Each case asserts the refusal and that nothing was issued or changed; the
+// last describe() walks the legitimate path (kubectl's own OIDC client) that must keep working.
+import { describe, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import * as jose from 'jose';
+
+import { startBackend, adminFetch, request, waitFor } from '../lib/backend.mjs';
+import { kubeRequest } from '../lib/cluster.mjs';
+import {
+    attack, assertNoTokens, activeTokenIds, assertTokensUnchanged, registerClient, assertOAuthError,
+} from './lib/attack.mjs';
+import { signIn, redeem, tokenRequest, tokensFor, isActive } from './lib/flow.mjs';
+
+const EXCHANGE = 'urn:ietf:params:oauth:grant-type:token-exchange';
+const ID_TOKEN = 'urn:ietf:params:oauth:token-type:id_token';
+const ACCESS_TOKEN = 'urn:ietf:params:oauth:token-type:access_token';
+const JWT = 'urn:ietf:params:oauth:token-type:jwt';
+const REVIEW = '/apis/authentication.k8s.io/v1/selfsubjectreviews';
+
+async function newUser(b, name, groups = []) {
+    const password = `pw-${randomBytes(12).toString('base64url')}`;
+    const r = await adminFetch(b, 'POST', '/admin/v1/users', { username: name, password, groups });
+    assert.equal(r.status, 201, r.text);
+    return { ...r.json, password };
+}
+
+// Who the cluster says the bearer of `token` is (SelfSubjectReview): {status, user}.
+async function clusterIdentity(b, token) {
+    const r = await kubeRequest(b, 'POST', REVIEW, {
+        headers: { Authorization: `Bearer ${token}` },
+        body: { apiVersion: 'authentication.k8s.io/v1', kind: 'SelfSubjectReview' } });
+    return { status: r.status, user: r.json?.status?.userInfo, text: r.text };
+}
+
+async function scopedAdminToken(b, name, permissions) {
+    const r = await adminFetch(b, 'POST', '/admin/v1/admin-tokens', { name, permissions });
+    assert.equal(r.status, 201, r.text);
+    return r.json.token;
+}
+
+async function clientCount(b) {
+    const r = await adminFetch(b, 'GET', '/admin/v1/clients');
+    assert.equal(r.status, 200, r.text);
+    return r.json.items.length;
+}
+
+describe('trust boundaries: token exchange, registration, the cluster audience', () => {
+    let b;
+    let alice;
+    let rp; // a relying party alice merely signed in to; it may exchange tokens
+    let rs; // a resource server (introspects every client's tokens)
+    let counter = 0;
+    const IDP = 'https://idp.partner.example';
+    let idpKey;
+
+    before(async () => {
+        b = await startBackend({ args: ['--oauth-open-registration'],
+                                 env: { GATEHOUSE_OAUTH_LOGIN_RATE: '100000' } });
+        alice = await newUser(b, 'alice', ['devs']);
+        rp = await registerClient(b, {
+            client_name: 'relying party', token_endpoint_auth_method: 'client_secret_basic',
+            grant_types: ['authorization_code', 'refresh_token', EXCHANGE],
+            scope: 'openid profile orders:read orders:write', redirect_uris: ['https://rp.example/cb'],
+            token_exchange_audiences: ['kubernetes', 'https://api.partner.example'] });
+        rs = await registerClient(b, { client_name: 'resource server', grant_types: ['client_credentials'],
+                                       scope: 'orders:read', resource_server: true });
+        idpKey = await jose.generateKeyPair('ES256', { extractable: true });
+        const jwk = { ...(await jose.exportJWK(idpKey.publicKey)), kid: 'idp', alg: 'ES256' };
+        const t = await adminFetch(b, 'POST', '/admin/v1/trusted-issuers',
+                                   { issuer: IDP, jwks: { keys: [jwk] }, scopes: ['orders:read'] });
+        assert.equal(t.status, 201, t.text);
+    });
+
+    after(async () => {
+        if (b)
+            assert.equal(await b.stop(), 0, b.stderr);
+    });
+
+    const exchange = (fields) => tokenRequest(b, rp, { grant_type: EXCHANGE, ...fields });
+
+    // --- 1. token exchange never inflates, never revives ----------------------------------------
+
+    attack('trust 1: an id_token for openid alone exchanged for orders:write', async () => {
+        const tokens = await tokensFor(b, rp, alice, { scope: 'openid' });
+        const before = await activeTokenIds(b, rp.client_id);
+        const r = await exchange({ subject_token: tokens.id_token, subject_token_type: ID_TOKEN, scope: 'orders:write' });
+        assertOAuthError(r, 400, 'invalid_scope', /'orders:write' exceeds what the subject token was granted/, 'orders:write');
+        await assertTokensUnchanged(b, rp.client_id, before);
+    });
+
+    attack('trust 1: an id_token for openid alone, no scope asked, becomes at most openid', async () => {
+        const tokens = await tokensFor(b, rp, alice, { scope: 'openid' });
+        const r = await exchange({ subject_token: tokens.id_token, subject_token_type: ID_TOKEN });
+        assert.equal(r.status, 200, r.text);
+        assert.equal(r.json.scope, 'openid', 'never the client\'s whole registration');
+        const claims = jose.decodeJwt(r.json.access_token);
+        assert.equal(claims.sub, alice.id);
+        assert.ok(!String(claims.scope).includes('orders'), claims.scope);
+    });
+
+    attack('trust 1: an id_token named as an access_token (typ mismatch)', async () => {
+        const tokens = await tokensFor(b, rp, alice, { scope: 'openid orders:read' });
+        const before = await activeTokenIds(b, rp.client_id);
+        for (const type of [ACCESS_TOKEN, JWT]) {
+            const r = await exchange({ subject_token: tokens.id_token, subject_token_type: type });
+            assertOAuthError(r, 400, 'invalid_request', /not an access token \(typ JWT, not at\+jwt\)/, type);
+        }
+        await assertTokensUnchanged(b, rp.client_id, before);
+    });
+
+    attack('trust 1: an access token named as an id_token (typ mismatch)', async () => {
+        const tokens = await tokensFor(b, rp, alice, { scope: 'openid orders:read' });
+        const before = await activeTokenIds(b, rp.client_id);
+        const r = await exchange({ subject_token: tokens.access_token, subject_token_type: ID_TOKEN });
+        assertOAuthError(r, 400, 'invalid_request', /is an access token \(typ at\+jwt\)/, 'id_token type');
+        await assertTokensUnchanged(b, rp.client_id, before);
+    });
+
+    attack('trust 1: an access token an administrator revoked', async () => {
+        const tokens = await tokensFor(b, rp, alice, { scope: 'openid orders:read' });
+        const stored = (await adminFetch(b, 'POST', '/admin/v1/jwt/inspect', { token: tokens.access_token })).json.server.stored;
+        assert.equal(stored.state, 'active');
+        assert.equal((await adminFetch(b, 'DELETE', `/admin/v1/tokens/${encodeURIComponent(stored.id)}`)).status, 204);
+        assert.equal(await isActive(b, rs, tokens.access_token), false);
+        const before = await activeTokenIds(b, rp.client_id);
+        const r = await exchange({ subject_token: tokens.access_token, subject_token_type: ACCESS_TOKEN });
+        assertOAuthError(r, 400, 'invalid_grant', /revoked/, 'revoked by the admin');
+        await assertTokensUnchanged(b, rp.client_id, before);
+    });
+
+    attack('trust 1: an access token and an id_token whose code was replayed', async () => {
+        const flow = await signIn(b, rp, alice, { scope: 'openid orders:read' });
+        const tokens = await redeem(b, rp, flow);
+        const again = await tokenRequest(b, rp, { grant_type: 'authorization_code', code: flow.code,
+                                                  redirect_uri: rp.redirect_uris[0], code_verifier: flow.verifier });
+        assertOAuthError(again, 400, 'invalid_grant', /already used/, 'replay');
+        const before = await activeTokenIds(b, rp.client_id);
+        for (const [token, type] of [[tokens.access_token, ACCESS_TOKEN], [tokens.id_token, ID_TOKEN]]) {
+            const r = await exchange({ subject_token: token, subject_token_type: type });
+            assertOAuthError(r, 400, 'invalid_grant', /revoked/, `${type} after the replay`);
+        }
+        await assertTokensUnchanged(b, rp.client_id, before);
+    });
+
+    attack('trust 1: an id_token after refresh-token reuse revoked its family', async () => {
+        const tokens = await tokensFor(b, rp, alice, { scope: 'openid orders:read' });
+        const rotated = await tokenRequest(b, rp, { grant_type: 'refresh_token', refresh_token: tokens.refresh_token });
+        assert.equal(rotated.status, 200, rotated.text);
+        const reuse = await tokenRequest(b, rp, { grant_type: 'refresh_token', refresh_token: tokens.refresh_token });
+        assertOAuthError(reuse, 400, 'invalid_grant', /family is revoked/, 'reuse');
+        const before = await activeTokenIds(b, rp.client_id);
+        for (const id of [tokens.id_token, rotated.json.id_token]) {
+            const r = await exchange({ subject_token: id, subject_token_type: ID_TOKEN });
+            assertOAuthError(r, 400, 'invalid_grant', /revoked/, 'id_token of a revoked family');
+        }
+        await assertTokensUnchanged(b, rp.client_id, before);
+    });
+
+    attack('trust 1: an id_token after the user revoked their consent', async () => {
+        const bob = await newUser(b, `bob${++counter}`);
+        const tokens = await tokensFor(b, rp, bob, { scope: 'openid orders:read' });
+        const revoked = await adminFetch(b, 'DELETE', `/admin/v1/consents/${bob.id}/${rp.client_id}`);
+        assert.equal(revoked.status, 204, revoked.text);
+        const before = await activeTokenIds(b, rp.client_id);
+        const r = await exchange({ subject_token: tokens.id_token, subject_token_type: ID_TOKEN });
+        assertOAuthError(r, 400, 'invalid_grant', /revoked/, 'consent revoked');
+        await assertTokensUnchanged(b, rp.client_id, before);
+    });
+
+    attack('trust 1: a trusted issuer\'s token asks for more than the administrator allows that issuer', async () => {
+        const subject = await new jose.SignJWT({ sub: 'partner-user', aud: b.serviceUrl })
+            .setProtectedHeader({ alg: 'ES256', kid: 'idp' }).setIssuer(IDP).setIssuedAt().setExpirationTime('5m')
+            .sign(idpKey.privateKey);
+        const before = await activeTokenIds(b, rp.client_id);
+        const r = await exchange({ subject_token: subject, subject_token_type: JWT, scope: 'orders:write' });
+        assertOAuthError(r, 400, 'invalid_scope', /exceeds/, 'beyond the issuer\'s scopes');
+        await assertTokensUnchanged(b, rp.client_id, before);
+        // Without a scope: the issuer's list, not the client's registration.
+        const ok = await exchange({ subject_token: subject, subject_token_type: JWT });
+        assert.equal(ok.status, 200, ok.text);
+        assert.equal(ok.json.scope, 'orders:read');
+    });
+
+    // --- 2. dynamic registration within the policy -----------------------------------------------
+
+    const registerOpen = (metadata, token) => request(`${b.serviceUrl}/oauth2/register`, 'POST', JSON.stringify(metadata),
+        { 'Content-Type': 'application/json', ...(token ? { Authorization: `Bearer ${token}` } : {}) });
+
+    for (const [what, metadata, field] of [
+        ['client_credentials with orders:write (defeating --orders-require-token)',
+         { grant_types: ['client_credentials'], scope: 'orders:write' }, /grant_types: 'client_credentials'/],
+        ['the password grant', { grant_types: ['password'], scope: 'openid' }, /grant_types: 'password'/],
+        ['the jwt-bearer grant', { grant_types: ['urn:ietf:params:oauth:grant-type:jwt-bearer'] },
+         /grant_types: 'urn:ietf:params:oauth:grant-type:jwt-bearer'/],
+        ['token exchange', { grant_types: [EXCHANGE] }, /grant_types: 'urn:ietf:params:oauth:grant-type:token-exchange'/],
+        ['an orders scope on a code client', { redirect_uris: ['https://x.example/cb'], scope: 'openid orders:write' },
+         /scope: 'orders:write'/],
+        ['token_exchange_audiences naming the cluster',
+         { redirect_uris: ['https://x.example/cb'], token_exchange_audiences: ['kubernetes'] },
+         /token_exchange_audiences: 'kubernetes'/],
+        ['allowed_resources', { redirect_uris: ['https://x.example/cb'], allowed_resources: ['https://api.example/'] },
+         /allowed_resources: 'https:\/\/api.example\/'/],
+        ['cluster_access', { redirect_uris: ['https://x.example/cb'], cluster_access: true }, /cluster_access is not client metadata/],
+        ['resource_server (introspect everyone\'s tokens)', { redirect_uris: ['https://x.example/cb'], resource_server: true },
+         /resource_server/],
+    ]) {
+        attack(`trust 2: anonymous registration asks for ${what}`, async () => {
+            const before = await clientCount(b);
+            const r = await registerOpen({ client_name: `anon ${++counter}`, ...metadata });
+            assertOAuthError(r, 400, 'invalid_client_metadata', field, what);
+            assert.equal(await clientCount(b), before, 'no client registered');
+        });
+    }
+
+    attack('trust 2: an initial access token without a policy does not lift the server\'s', async () => {
+        const iat = await adminFetch(b, 'POST', '/admin/v1/initial-access-tokens', { maxUses: 1 });
+        assert.equal(iat.status, 201, iat.text);
+        const before = await clientCount(b);
+        const r = await registerOpen({ client_name: 'with iat', grant_types: ['client_credentials'], scope: 'orders:read' },
+                                     iat.json.token);
+        assertOAuthError(r, 400, 'invalid_client_metadata', /client_credentials/, 'iat without policy');
+        assert.equal(await clientCount(b), before);
+        const listed = (await adminFetch(b, 'GET', '/admin/v1/initial-access-tokens')).json.items.find((t) => t.id === iat.json.id);
+        assert.equal(listed.usedCount, 0, 'the refused registration did not spend the token');
+    });
+
+    attack('trust 2: an RFC 7592 update widens a registered client\'s scope and grants', async () => {
+        const reg = await registerOpen({ client_name: 'grows later', redirect_uris: ['https://grow.example/cb'], scope: 'openid' });
+        assert.equal(reg.status, 201, reg.text);
+        const c = reg.json;
+        for (const [metadata, field] of [[{ scope: 'openid orders:write' }, /scope: 'orders:write'/],
+                                          [{ grant_types: ['authorization_code', 'client_credentials'] }, /client_credentials/]]) {
+            const r = await request(`${b.serviceUrl}/oauth2/register/${c.client_id}`, 'PUT',
+                                    JSON.stringify({ client_id: c.client_id, client_name: c.client_name,
+                                                     redirect_uris: c.redirect_uris, scope: 'openid', ...metadata }),
+                                    { 'Content-Type': 'application/json', Authorization: `Bearer ${c.registration_access_token}` });
+            assertOAuthError(r, 400, 'invalid_client_metadata', field, JSON.stringify(metadata));
+        }
+        const now = (await adminFetch(b, 'GET', `/admin/v1/clients/${c.client_id}`)).json;
+        assert.equal(now.scope, 'openid');
+        assert.deepEqual(now.grant_types, ['authorization_code']);
+    });
+
+    attack('trust 2: a live policy change applies to the next registration, and needs oauth:write', async () => {
+        const adminOnly = await scopedAdminToken(b, `settings only ${++counter}`, ['admin:write']);
+        const denied = await request(`${b.adminUrl}/admin/v1/settings/oauth-registration-grant-types`, 'PUT',
+                                     JSON.stringify({ value: 'authorization_code,client_credentials' }),
+                                     { Authorization: `Bearer ${adminOnly}`, 'Content-Type': 'application/json' });
+        assert.equal(denied.status, 403, denied.text);
+        assert.match(denied.json.message, /also needs oauth:write/);
+        const still = (await adminFetch(b, 'GET', '/admin/v1/settings/oauth-registration-grant-types')).json;
+        assert.equal(still.value, 'authorization_code,refresh_token,urn:ietf:params:oauth:grant-type:device_code');
+        const before = await clientCount(b);
+        const r = await registerOpen({ client_name: 'still m2m', grant_types: ['client_credentials'] });
+        assertOAuthError(r, 400, 'invalid_client_metadata', /client_credentials/, 'policy unchanged');
+        assert.equal(await clientCount(b), before);
+    });
+
+    // --- 3. an RP never becomes the user inside the cluster -----------------------------------
+
+    attack('trust 3: an RP exchanges the user\'s id_token for the cluster\'s audience', async () => {
+        const tokens = await tokensFor(b, rp, alice, { scope: 'openid' });
+        const before = await activeTokenIds(b, rp.client_id);
+        const r = await exchange({ subject_token: tokens.id_token, subject_token_type: ID_TOKEN, audience: 'kubernetes' });
+        assertOAuthError(r, 400, 'invalid_target', /not allowed this client to act for the cluster/, 'no cluster access');
+        await assertTokensUnchanged(b, rp.client_id, before);
+        // and whatever the RP holds is no cluster identity
+        for (const t of [tokens.id_token, tokens.access_token])
+            assert.equal((await clusterIdentity(b, t)).status, 401);
+    });
+
+    attack('trust 3: a client allowed for the cluster exchanges a token not issued for it', async () => {
+        const gateway = await registerClient(b, { client_name: `cluster gateway ${++counter}`, grant_types: [EXCHANGE],
+                                                  scope: 'openid', token_exchange_audiences: ['kubernetes'] });
+        const flag = await adminFetch(b, 'PUT', `/admin/v1/clients/${gateway.client_id}/cluster-access`, { allowed: true });
+        assert.equal(flag.status, 200, flag.text);
+        assert.equal(flag.json.cluster_access, true);
+        const rpTokens = await tokensFor(b, rp, alice, { scope: 'openid' }); // the RP's, not for the cluster
+        const r = await tokenRequest(b, gateway, { grant_type: EXCHANGE, subject_token: rpTokens.access_token,
+                                                   subject_token_type: ACCESS_TOKEN, audience: 'kubernetes' });
+        assertOAuthError(r, 400, 'invalid_target', /not issued for the cluster API/, 'subject not for the cluster');
+        await assertNoTokens(b, gateway.client_id);
+    });
+
+    attack('trust 3: cluster access needs cluster:write, and the metadata cannot carry it', async () => {
+        const oauthOnly = await scopedAdminToken(b, `oauth writer ${++counter}`, ['oauth:write']);
+        const r = await request(`${b.adminUrl}/admin/v1/clients/${rp.client_id}/cluster-access`, 'PUT',
+                                JSON.stringify({ allowed: true }),
+                                { Authorization: `Bearer ${oauthOnly}`, 'Content-Type': 'application/json' });
+        assert.equal(r.status, 403, r.text);
+        assert.match(r.json.message, /may not let a client act for the cluster: that also needs cluster:write/);
+        const viaMetadata = await adminFetch(b, 'PUT', `/admin/v1/clients/${rp.client_id}`, {
+            client_name: rp.client_name, token_endpoint_auth_method: 'client_secret_basic',
+            grant_types: rp.grant_types, scope: rp.scope, redirect_uris: rp.redirect_uris,
+            token_exchange_audiences: rp.token_exchange_audiences, cluster_access: true });
+        assert.equal(viaMetadata.status, 400, viaMetadata.text);
+        assert.match(viaMetadata.json.message, /cluster-access/);
+        assert.equal((await adminFetch(b, 'GET', `/admin/v1/clients/${rp.client_id}`)).json.cluster_access, undefined);
+        const audit = await adminFetch(b, 'GET', `/admin/v1/audit?kind=client&target=${rp.client_id}`);
+        assert.ok(!audit.json.items.some((e) => e.action === 'cluster-access'), 'nothing changed, nothing audited');
+    });
+
+    // --- 4. OIDC groups: no system: group from a token -------------------------------------------
+
+    attack('trust 4: an oauth:write admin token creates a user in system:masters', async () => {
+        const oauthOnly = await scopedAdminToken(b, `user admin ${++counter}`, ['oauth:write']);
+        const before = (await adminFetch(b, 'GET', '/admin/v1/users')).json.items.length;
+        const r = await request(`${b.adminUrl}/admin/v1/users`, 'POST',
+                                JSON.stringify({ username: `would-be-admin${counter}`, password: 'long enough pw',
+                                                 groups: ['devs', 'system:masters'] }),
+                                { Authorization: `Bearer ${oauthOnly}`, 'Content-Type': 'application/json' });
+        assert.equal(r.status, 403, r.text);
+        assert.match(r.json.message, /may not give a user the group "system:masters": that also needs cluster:write/);
+        assert.equal((await adminFetch(b, 'GET', '/admin/v1/users')).json.items.length, before, 'no user created');
+        const patch = await request(`${b.adminUrl}/admin/v1/users/${alice.id}`, 'PATCH',
+                                    JSON.stringify({ groups: ['devs', 'system:nodes'] }),
+                                    { Authorization: `Bearer ${oauthOnly}`, 'Content-Type': 'application/json' });
+        assert.equal(patch.status, 403, patch.text);
+        assert.deepEqual((await adminFetch(b, 'GET', `/admin/v1/users/${alice.id}`)).json.groups, ['devs']);
+    });
+
+    attack('trust 4: an admin:write token maps a token group to system:masters without cluster:write', async () => {
+        const adminOnly = await scopedAdminToken(b, `mapper ${++counter}`, ['admin:write']);
+        const r = await request(`${b.adminUrl}/admin/v1/settings/oidc-group-mappings`, 'PUT',
+                                JSON.stringify({ value: 'devs=system:masters' }),
+                                { Authorization: `Bearer ${adminOnly}`, 'Content-Type': 'application/json' });
+        assert.equal(r.status, 403, r.text);
+        assert.match(r.json.message, /also needs cluster:write/);
+        assert.equal((await adminFetch(b, 'GET', '/admin/v1/settings/oidc-group-mappings')).json.value, '');
+        assert.deepEqual((await adminFetch(b, 'GET', '/admin/v1/cluster/settings')).json.oidcGroupMappings, []);
+    });
+});
+
+// The cluster's own OIDC client (the one kubectl signs in with) reaches the cluster as the user;
+// everything else about the cluster's audience stays refused.
+describe('trust boundaries: the cluster\'s own OIDC client', () => {
+    let b;
+    let kubectl; // public client, PKCE, loopback redirect: kubectl's login flow
+    let carol;
+    let root; // a user an administrator put in system:masters directly
+    let ops; // a user in the group an administrator maps to system:masters
+
+    before(async () => {
+        const first = await startBackend({ env: { GATEHOUSE_OAUTH_LOGIN_RATE: '100000' } });
+        kubectl = await registerClient(first, { client_name: 'kubectl', token_endpoint_auth_method: 'none',
+                                                grant_types: ['authorization_code', 'refresh_token'],
+                                                scope: 'openid groups', redirect_uris: ['http://127.0.0.1:8000/'] });
+        // kube-apiserver's --oidc-client-id names the client registered at the IdP.
+        const dataDir = first.dataDir;
+        assert.equal(await first.stop(), 0, first.stderr);
+        b = await startBackend({ dataDir, args: ['--oidc-client-id', kubectl.client_id],
+                                 env: { GATEHOUSE_OAUTH_LOGIN_RATE: '100000' } });
+        carol = await newUser(b, 'carol', ['devs']);
+        root = await newUser(b, 'root-wannabe', ['devs', 'system:masters']);
+        ops = await newUser(b, 'operator', ['ops']);
+    });
+
+    after(async () => {
+        if (b)
+            assert.equal(await b.stop(), 0, b.stderr);
+    });
+
+    const setClusterAccess = async (allowed) => {
+        const r = await adminFetch(b, 'PUT', `/admin/v1/clients/${kubectl.client_id}/cluster-access`, { allowed });
+        assert.equal(r.status, 200, r.text);
+    };
+
+    attack('trust 3: the cluster\'s own client signs a user in before an administrator allowed it', async () => {
+        const flow = await signIn(b, kubectl, carol, { scope: 'openid groups' });
+        const r = await tokenRequest(b, kubectl, { grant_type: 'authorization_code', code: flow.code,
+                                                   redirect_uri: kubectl.redirect_uris[0], code_verifier: flow.verifier });
+        assertOAuthError(r, 400, 'unauthorized_client', /cluster API's audience.*not allowed this client/, 'not allowed yet');
+        await assertNoTokens(b, kubectl.client_id);
+    });
+
+    attack('trust 3: the legitimate path — kubectl\'s login reaches the cluster as the user, until revoked or disallowed', async () => {
+        await setClusterAccess(true);
+        const audit = await adminFetch(b, 'GET', `/admin/v1/audit?kind=client&target=${kubectl.client_id}`);
+        assert.ok(audit.json.items.some((e) => e.action === 'cluster-access'), 'the flag is audited');
+        const tokens = await tokensFor(b, kubectl, carol, { scope: 'openid groups' });
+        const who = await clusterIdentity(b, tokens.id_token);
+        assert.equal(who.status, 201, who.text);
+        assert.equal(who.user.username, `${b.serviceUrl}#${carol.id}`);
+        assert.deepEqual(who.user.groups, ['devs', 'system:authenticated']);
+        // A revoked id_token no longer reaches the cluster.
+        const stored = await adminFetch(b, 'POST', '/admin/v1/jwt/inspect', { token: tokens.id_token });
+        assert.equal((await adminFetch(b, 'DELETE', `/admin/v1/tokens/${encodeURIComponent(stored.json.server.stored.id)}`)).status, 204);
+        const after = await clusterIdentity(b, tokens.id_token);
+        assert.equal(after.status, 401, after.text);
+        // Nor does any token of the client once the administrator takes the flag away.
+        const fresh = await tokensFor(b, kubectl, carol, { scope: 'openid groups' });
+        assert.equal((await clusterIdentity(b, fresh.id_token)).status, 201);
+        await setClusterAccess(false);
+        assert.equal((await clusterIdentity(b, fresh.id_token)).status, 401);
+        await setClusterAccess(true);
+    });
+
+    attack('trust 4: a user in system:masters signs in with kubectl and is not cluster-admin', async () => {
+        await setClusterAccess(true);
+        const tokens = await tokensFor(b, kubectl, root, { scope: 'openid groups' });
+        assert.deepEqual(jose.decodeJwt(tokens.id_token).groups, ['devs', 'system:masters'], 'the token carries it');
+        const who = await clusterIdentity(b, tokens.id_token);
+        assert.equal(who.status, 201, who.text);
+        assert.deepEqual(who.user.groups, ['devs', 'system:authenticated'], 'system:masters dropped');
+        const nodes = await kubeRequest(b, 'GET', '/api/v1/nodes', { headers: { Authorization: `Bearer ${tokens.id_token}` } });
+        assert.equal(nodes.status, 403, nodes.text);
+        assert.match(nodes.json.message, /cannot list resource "nodes"/);
+        // The denial explainer names the dropped group.
+        const denied = await waitFor(async () => {
+            const decisions = await adminFetch(b, 'GET', '/admin/v1/cluster/requests');
+            return decisions.json.items.find((d) => d.path === '/api/v1/nodes' && d.code === 403 &&
+                                                    d.user === `${b.serviceUrl}#${root.id}`);
+        });
+        assert.deepEqual(denied.droppedGroups, ['system:masters']);
+        assert.deepEqual(denied.groups, ['devs', 'system:authenticated']);
+        // Effective access shows what the cluster makes of the user.
+        const access = await adminFetch(b, 'POST', '/admin/v1/oauth/access', { username: root.username });
+        assert.equal(access.status, 200, access.text);
+        assert.deepEqual(access.json.cluster.groups, ['devs', 'system:authenticated']);
+        assert.deepEqual(access.json.cluster.droppedGroups, ['system:masters']);
+        assert.equal(access.json.cluster.reachable, true);
+    });
+
+    attack('trust 4: an explicit mapping by an administrator is the only way in', async () => {
+        await setClusterAccess(true);
+        const before = await clusterIdentity(b, (await tokensFor(b, kubectl, ops, { scope: 'openid groups' })).id_token);
+        assert.deepEqual(before.user.groups, ['ops', 'system:authenticated']);
+        const m = await adminFetch(b, 'PUT', '/admin/v1/cluster/settings', { oidcGroupMappings: ['ops=system:masters'] });
+        assert.equal(m.status, 200, m.text);
+        try {
+            const tokens = await tokensFor(b, kubectl, ops, { scope: 'openid groups' });
+            const who = await clusterIdentity(b, tokens.id_token);
+            assert.deepEqual(who.user.groups, ['system:masters', 'system:authenticated']);
+            const nodes = await kubeRequest(b, 'GET', '/api/v1/nodes', { headers: { Authorization: `Bearer ${tokens.id_token}` } });
+            assert.equal(nodes.status, 200, nodes.text);
+            // The unmapped system:masters of the other user is still dropped.
+            const rootWho = await clusterIdentity(b, (await tokensFor(b, kubectl, root, { scope: 'openid groups' })).id_token);
+            assert.deepEqual(rootWho.user.groups, ['devs', 'system:authenticated']);
+        } finally {
+            const reset = await adminFetch(b, 'PUT', '/admin/v1/cluster/settings', { oidcGroupMappings: [] });
+            assert.equal(reset.status, 200, reset.text);
+        }
+    });
+});

@@ -1,0 +1,131 @@
+#include "integration/tst_integration.h"
+
+#include "core/database.h"
+#include "core/writequeue.h"
+#include "oauth/clientregistry.h"
+#include "oauth/oauthstore.h"
+
+#include <QJsonArray>
+#include <QMutex>
+#include <QThread>
+#include <QWaitCondition>
+#include <QtTest>
+
+#include <atomic>
+#include <memory>
+#include <vector>
+
+using namespace Gatehouse;
+
+namespace {
+
+// The client registry over a real SQLite file and its writer.
+struct Registry
+{
+    QTemporaryDir dir;
+    std::unique_ptr<Core::Database> db;
+    std::unique_ptr<Core::WriteQueue> writer;
+    std::unique_ptr<OAuth::ClientRegistry> clients;
+
+    bool open()
+    {
+        auto opened = Core::Database::open(
+            dir.filePath(QStringLiteral("clients.db")),
+            Core::Database::coreMigrations()
+                << OAuth::OAuthStore::migration() << OAuth::OAuthStore::usersAndCodes()
+                << OAuth::OAuthStore::deviceCodes() << OAuth::OAuthStore::registration()
+                << OAuth::OAuthStore::assertions() << OAuth::OAuthStore::tokensInIssueOrder()
+                << OAuth::OAuthStore::userTokensIndex() << OAuth::OAuthStore::trustBoundaries());
+        if (!opened) {
+            qWarning() << opened.error().message;
+            return false;
+        }
+        db = std::move(*opened);
+        writer = std::make_unique<Core::WriteQueue>(*db, QStringLiteral("clients-writer"));
+        clients = std::make_unique<OAuth::ClientRegistry>(*db, *writer);
+        return true;
+    }
+
+    // Runs a registry call whose done callback comes from the writer, and waits for it.
+    template <typename T, typename Call> Core::Result<T> wait(Call call)
+    {
+        std::optional<Core::Result<T>> out;
+        QMutex mutex;
+        QWaitCondition done;
+        call([&](Core::Result<T> r) {
+            QMutexLocker lock(&mutex);
+            out = std::move(r);
+            done.wakeAll();
+        });
+        QMutexLocker lock(&mutex);
+        while (!out)
+            done.wait(&mutex);
+        return *out;
+    }
+};
+
+OAuth::Client metadata(const QString &name)
+{
+    auto c = OAuth::ClientRegistry::fromMetadata(QJsonObject{
+        {QStringLiteral("client_name"), name},
+        {QStringLiteral("grant_types"), QJsonArray{QStringLiteral("client_credentials")}},
+        {QStringLiteral("scope"), QStringLiteral("orders:read")}});
+    return *c;
+}
+
+} // namespace
+
+void TestOAuthClients::cacheNeverBringsBackAChangedClient()
+{
+    // Readers on other threads keep the cache busy while the client is renamed, its secret
+    // rotated, and at last deleted: once a change has answered, every find() sees it. (The
+    // cache was filled by a read that began before a change committed and inserted after the
+    // change forgot the entry: a deleted or rotated client came back until the next change.)
+    Registry r;
+    QVERIFY(r.open());
+    auto reg = r.wait<OAuth::ClientRegistry::Registered>(
+        [&](auto done) { r.clients->registerClient(metadata(QStringLiteral("v0")), done); });
+    QVERIFY2(reg, qPrintable(reg ? QString() : reg.error().message));
+    const QString id = reg->client.clientId;
+
+    std::atomic<bool> stop{false};
+    std::atomic<int> reads{0};
+    std::vector<std::unique_ptr<QThread>> readers;
+    for (int i = 0; i < 3; ++i) {
+        readers.emplace_back(QThread::create([&] {
+            while (!stop.load()) {
+                (void)r.clients->find(id);
+                reads.fetch_add(1);
+            }
+        }));
+        readers.back()->start();
+    }
+    int stale = 0;
+    QString secretHash = reg->client.secretHash;
+    for (int round = 1; round <= 400; ++round) {
+        const QString name = QStringLiteral("v%1").arg(round);
+        auto updated = r.wait<OAuth::ClientRegistry::Registered>(
+            [&](auto done) { r.clients->update(id, metadata(name), done); });
+        QVERIFY(updated);
+        const auto seen = r.clients->find(id);
+        QVERIFY(seen);
+        stale += seen->clientName != name;
+        if (round % 20 == 0) {
+            auto rotated = r.wait<OAuth::ClientRegistry::Registered>(
+                [&](auto done) { r.clients->rotateSecret(id, done); });
+            QVERIFY(rotated);
+            QVERIFY(rotated->client.secretHash != secretHash);
+            secretHash = rotated->client.secretHash;
+            stale += r.clients->find(id)->secretHash != secretHash;
+        }
+    }
+    auto removed = r.wait<void>([&](auto done) { r.clients->remove(id, done); });
+    QVERIFY(removed);
+    for (int i = 0; i < 200; ++i)
+        stale += r.clients->find(id).has_value();
+    stop.store(true);
+    for (auto &t : readers)
+        t->wait();
+    QVERIFY2(reads.load() > 1000, qPrintable(QString::number(reads.load())));
+    QCOMPARE(stale, 0);
+}
