@@ -24,12 +24,77 @@ TEST_PACKAGES=(
   dpkg-dev desktop-file-utils file adduser
 )
 
-# The end-to-end tests run in Node (>= 20; Debian 12's own nodejs is 18, so only when no
-# node is on PATH at all is Debian's installed) with packages from the npm registry.
-ensure_node() {
-  if ! command -v node >/dev/null 2>&1 || ! command -v npm >/dev/null 2>&1; then
-    install_missing nodejs npm
+# The checkout this file belongs to (the scripts that source it may run from anywhere).
+GATEHOUSE_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+
+# The end-to-end tests run in Node.js 20 or newer (tests/e2e/package.json); Debian 12's own
+# nodejs is 18, on which they fail. When the node on PATH is older (or there is none), the
+# official Node.js build is taken from the npm registry (package node-linux-<arch>, and npm
+# from package npm: the registry is reachable where Node's own download site may not be),
+# each checked against the sha512 pinned here, into .tools/ in the checkout (git-ignored),
+# and put first on PATH. `run` needs no Node at all.
+NODE_VERSION=20.20.2
+NPM_VERSION=10.9.9
+# shellcheck disable=SC2034
+declare -A NODE_SHA512=(
+  [x64]='sha512-PeHQM8wAdmHtZA1mBocygZxs5LiUWtsJezQTkBd0iY987KpGrD1O2tVEydvMZiuXceRanxt7rjTnDEBwOPujoQ=='
+  [arm64]='sha512-LCXJnNTFiyGuYBw2gZSI5OBFMbkjAPt8sqD/NKrWoE2QmDgSubTqFng6GaNJ9EJ8HpxBMGcWWpbbcs4Vo+CnGg=='
+)
+NPM_SHA512='sha512-1g+6jLQvaIuB4zwvHL7yrXuXcWZwDsCtBX8bbWDqbvJSSr9nPiDDWTHNgwXR27iIcTTW7v3A57hDW9RYv2W4Yg=='
+
+node_is_recent() {
+  command -v node >/dev/null 2>&1 && command -v npm >/dev/null 2>&1 &&
+    node -e 'process.exit(Number(process.versions.node.split(".")[0]) >= 20 ? 0 : 1)' 2>/dev/null
+}
+
+# fetch_npm_tarball NAME VERSION INTEGRITY DIR: the package's tarball from the registry,
+# checked against INTEGRITY (sha512, as package-lock.json writes it), unpacked into DIR.
+fetch_npm_tarball() {
+  local name="$1" version="$2" integrity="$3" dir="$4" tmp got
+  tmp="$(mktemp)"
+  if ! curl -fsSL --retry 3 "https://registry.npmjs.org/$name/-/$name-$version.tgz" -o "$tmp"; then
+    rm -f "$tmp"
+    echo "cannot download $name $version from the npm registry" >&2
+    return 1
   fi
+  got="sha512-$(openssl dgst -sha512 -binary "$tmp" | base64 -w0)"
+  if [ "$got" != "$integrity" ]; then
+    rm -f "$tmp"
+    echo "$name $version from the npm registry does not match its pinned sha512" >&2
+    return 1
+  fi
+  mkdir -p "$dir"
+  tar -xzf "$tmp" -C "$dir" --strip-components=1
+  rm -f "$tmp"
+}
+
+ensure_node() {
+  local arch dir
+  case "$(uname -m)" in
+    x86_64) arch=x64 ;;
+    aarch64) arch=arm64 ;;
+    *) arch="" ;;
+  esac
+  dir="$GATEHOUSE_ROOT/.tools/node-v$NODE_VERSION-linux-$arch"
+  if [ -n "$arch" ] && [ -x "$dir/bin/node" ] && [ -e "$dir/bin/npm" ]; then
+    export PATH="$dir/bin:$PATH"
+  fi
+  node_is_recent && return 0
+  if [ -z "$arch" ]; then
+    echo "Node.js 20 or newer is needed for the e2e tests; install it for $(uname -m)" >&2
+    return 1
+  fi
+  install_missing curl ca-certificates openssl
+  echo "==> Node.js $NODE_VERSION and npm $NPM_VERSION from the npm registry into .tools/" >&2
+  rm -rf "$dir.partial"
+  fetch_npm_tarball "node-linux-$arch" "$NODE_VERSION" "${NODE_SHA512[$arch]}" "$dir.partial"
+  fetch_npm_tarball npm "$NPM_VERSION" "$NPM_SHA512" "$dir.partial/lib/node_modules/npm"
+  ln -s ../lib/node_modules/npm/bin/npm-cli.js "$dir.partial/bin/npm"
+  ln -s ../lib/node_modules/npm/bin/npx-cli.js "$dir.partial/bin/npx"
+  rm -rf "$dir"
+  mv "$dir.partial" "$dir"
+  export PATH="$dir/bin:$PATH"
+  node_is_recent || { echo "the Node.js in $dir does not run here" >&2; return 1; }
 }
 
 need_root() {

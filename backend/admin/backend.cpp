@@ -469,6 +469,12 @@ Result<void> Backend::start()
     m_oauthAdminApi = std::make_unique<OAuthAdminApi>(*m_admin, *m_oauth, *m_adminTokens);
     m_oauthAdminApi->setClusterIdentity(
         [this](const QString &username) { return clusterIdentityOf(username); });
+    m_oauthAdminApi->setPrivilegedGroup([this](const QString &group) {
+        for (const QString &m : m_clusterApi->settings().oidcGroupMappings)
+            if (m.section(QLatin1Char('='), 0, 0) == group)
+                return true;
+        return false;
+    });
     m_settingsAdminApi->setOAuth(m_oauth.get());
     m_settingsAdminApi->setTokens(m_adminTokens.get());
     if (auto r = writePorts(); !r)

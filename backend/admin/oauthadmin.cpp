@@ -125,12 +125,17 @@ OAuthAdminApi::OAuthAdminApi(Core::HttpServer &server, OAuth::OAuthApi &oauth,
             m_oauth.clients().registerClient(*client,
                                              answer(respond, 201, "oauth.client.registered"));
         });
-    m_server.routeDeferred("POST", QStringLiteral("/admin/v1/clients/{id}/rotate-secret"),
-                           [this, answer](const HttpRequest &req, const Responder &respond) {
-                               m_oauth.clients().rotateSecret(
-                                   req.pathParam(QStringLiteral("id")),
-                                   answer(respond, 200, "oauth.client.secret-rotated"));
-                           });
+    m_server.routeDeferred(
+        "POST", QStringLiteral("/admin/v1/clients/{id}/rotate-secret"),
+        [this, answer](const HttpRequest &req, const Responder &respond) {
+            const QString id = req.pathParam(QStringLiteral("id"));
+            if (const auto current = m_oauth.clients().find(id); current && current->clusterAccess)
+                if (auto refused = needsClusterWrite(
+                        req, QStringLiteral("may not rotate the secret of a client allowed to act "
+                                            "for the cluster")))
+                    return respond(*refused);
+            m_oauth.clients().rotateSecret(id, answer(respond, 200, "oauth.client.secret-rotated"));
+        });
     m_server.routeDeferred(
         "PUT", QStringLiteral("/admin/v1/clients/{id}"),
         [this, answer](const HttpRequest &req, const Responder &respond) {
@@ -144,6 +149,13 @@ OAuthAdminApi::OAuthAdminApi(Core::HttpServer &server, OAuth::OAuthApi &oauth,
             // The client as read back carries cluster_access; sending it unchanged is no
             // request to change it (that has its own call, below).
             const auto current = m_oauth.clients().find(req.pathParam(QStringLiteral("id")));
+            // A client allowed to act for the cluster mints cluster identities: its grants,
+            // redirect URIs and secret are the cluster's business too.
+            if (current && current->clusterAccess)
+                if (auto refused = needsClusterWrite(
+                        req, QStringLiteral("may not change a client allowed to act for the "
+                                            "cluster")))
+                    return respond(*refused);
             if (current && body.value(QStringLiteral("cluster_access")).isBool() &&
                 body.value(QStringLiteral("cluster_access")).toBool() == current->clusterAccess)
                 body.remove(QStringLiteral("cluster_access"));
@@ -256,38 +268,45 @@ void OAuthAdminApi::registerUserRoutes()
     Core::RouteOptions pool;
     pool.async = true;
     pool.maxBodyBytes = 64 * 1024;
-    // A system: group is a cluster identity (system:masters is cluster-admin): giving one to a
-    // user needs cluster:write as well, even though such groups only reach the cluster through
-    // an oidc-group-mappings entry.
-    auto systemGroups = [this](const HttpRequest &req,
-                               const OAuth::UserInput &in) -> std::optional<HttpResponse> {
-        if (!in.groups)
-            return std::nullopt;
-        for (const QString &g : *in.groups)
-            if (g.startsWith(QLatin1String("system:")))
-                return needsClusterWrite(
-                    req, QStringLiteral("may not give a user the group \"%1\"").arg(g));
+    // A user in a privileged cluster group (system:*, or a group oidc-group-mappings maps) is a
+    // cluster identity: giving one to a user, or changing such a user (a password reset lets
+    // whoever reset it sign in as them), needs cluster:write as well (fail closed).
+    auto clusterGroups = [this](const HttpRequest &req, const OAuth::UserInput &in,
+                                const QString &existing) -> std::optional<HttpResponse> {
+        if (in.groups)
+            for (const QString &g : *in.groups)
+                if (privilegedGroup(g))
+                    return needsClusterWrite(
+                        req, QStringLiteral("may not give a user the group \"%1\"").arg(g));
+        if (!existing.isEmpty())
+            if (const auto user = m_oauth.users().find(existing))
+                for (const QString &g : user->groups)
+                    if (privilegedGroup(g))
+                        return needsClusterWrite(
+                            req, QStringLiteral("may not change user \"%1\", who is in the cluster "
+                                                "group \"%2\"")
+                                     .arg(user->username, g));
         return std::nullopt;
     };
     m_server.routeDeferred(
         "POST", QStringLiteral("/admin/v1/users"),
-        [this, parseUser, userAnswer, systemGroups](const HttpRequest &req,
-                                                    const Responder &respond) {
+        [this, parseUser, userAnswer, clusterGroups](const HttpRequest &req,
+                                                     const Responder &respond) {
             auto in = parseUser(req, true);
             if (!in)
                 return respond(errorAnswer(in.error()));
-            if (auto refused = systemGroups(req, *in))
+            if (auto refused = clusterGroups(req, *in, {}))
                 return respond(*refused);
             m_oauth.users().create(*in, userAnswer(respond, 201));
         },
         pool);
     m_server.routeDeferred(
         "PATCH", QStringLiteral("/admin/v1/users/{id}"),
-        [this, parseUser, now, systemGroups](const HttpRequest &req, const Responder &respond) {
+        [this, parseUser, now, clusterGroups](const HttpRequest &req, const Responder &respond) {
             auto in = parseUser(req, false);
             if (!in)
                 return respond(errorAnswer(in.error()));
-            if (auto refused = systemGroups(req, *in))
+            if (auto refused = clusterGroups(req, *in, req.pathParam(QStringLiteral("id"))))
                 return respond(*refused);
             const bool passwordReset = in->password.has_value();
             m_oauth.users().update(
@@ -320,17 +339,17 @@ void OAuthAdminApi::registerUserRoutes()
                                        respond(HttpResponse::json(200, r->toJson(now())));
                                    });
                            });
-    m_server.routeDeferred(
-        "DELETE", QStringLiteral("/admin/v1/users/{id}"),
-        [this](const HttpRequest &req, const Responder &respond) {
-            const QString key = req.pathParam(QStringLiteral("id"));
-            const auto user = m_oauth.users().find(key);
-            m_oauth.users().remove(key, [this, respond, user](const Core::Result<void> &r) {
-                if (r && user)
-                    m_oauth.endSessions(user->id);
-                respond(r ? HttpResponse{204, {}, {}, {}} : errorAnswer(r.error()));
-            });
-        });
+    m_server.routeDeferred("DELETE", QStringLiteral("/admin/v1/users/{id}"),
+                           [this](const HttpRequest &req, const Responder &respond) {
+                               m_oauth.users().remove(
+                                   req.pathParam(QStringLiteral("id")),
+                                   [this, respond](const Core::Result<QString> &removed) {
+                                       if (!removed)
+                                           return respond(errorAnswer(removed.error()));
+                                       m_oauth.endSessions(*removed);
+                                       respond(HttpResponse{204, {}, {}, {}});
+                                   });
+                           });
     m_server.route("GET", QStringLiteral("/admin/v1/consents"), [this](const HttpRequest &req) {
         QJsonArray items;
         for (const QJsonObject &c :

@@ -35,7 +35,19 @@ public:
         m_clusterIdentity = std::move(identity);
     }
 
+    // Whether a user group is a privileged cluster group: system:*, or a group
+    // oidc-group-mappings maps (set by the composition, which knows the cluster's settings).
+    void setPrivilegedGroup(std::function<bool(const QString &group)> privileged)
+    {
+        m_privilegedGroup = std::move(privileged);
+    }
+
 private:
+    bool privilegedGroup(const QString &group) const
+    {
+        return group.startsWith(QLatin1String("system:")) ||
+               (m_privilegedGroup && m_privilegedGroup(group));
+    }
     void registerUserRoutes();
     void registerTokenRoutes();
 
@@ -47,6 +59,7 @@ private:
     OAuth::OAuthApi &m_oauth;
     const AdminTokens &m_tokens;
     std::function<QJsonObject(const QString &username)> m_clusterIdentity;
+    std::function<bool(const QString &group)> m_privilegedGroup;
 };
 
 } // namespace Gatehouse::Admin

@@ -68,6 +68,18 @@ QString hashCookie(const QString &v)
 
 } // namespace
 
+QString addressKey(const QHostAddress &address)
+{
+    bool v4 = false;
+    const quint32 ip4 = address.toIPv4Address(&v4);
+    if (v4)
+        return QHostAddress(ip4).toString();
+    Q_IPV6ADDR ip6 = address.toIPv6Address();
+    for (int i = 8; i < 16; ++i)
+        ip6[i] = 0;
+    return QHostAddress(ip6).toString() + QStringLiteral("/64");
+}
+
 QString htmlEscape(const QString &s)
 {
     return s.toHtmlEscaped();
@@ -354,7 +366,7 @@ HttpResponse AuthorizeEndpoint::startInteraction(const HttpRequest &req, const R
 {
     Interaction ia;
     ia.id = Crypto::Random::token(16);
-    ia.address = req.peerAddress.toString();
+    ia.address = addressKey(req.peerAddress);
     ia.cookie = Crypto::Random::token(32);
     ia.csrf = Crypto::Random::token(16);
     ia.request = r;
@@ -513,7 +525,7 @@ void AuthorizeEndpoint::login(const HttpRequest &req, const Responder &respond)
         return r;
     };
     qint64 retryMs = 0;
-    if (rateLimited(req.peerAddress.toString(), now, &retryMs))
+    if (rateLimited(addressKey(req.peerAddress), now, &retryMs))
         return respond(tooMany(retryMs, QStringLiteral("Too many sign-in attempts from your "
                                                        "address. Wait a minute and try again.")));
     if (username.isEmpty() || username.size() > 64 ||
@@ -533,6 +545,11 @@ void AuthorizeEndpoint::login(const HttpRequest &req, const Responder &respond)
                                           a.outcome == UserStore::Outcome::Ok       ? "success"
                                           : a.outcome == UserStore::Outcome::Locked ? "locked"
                                                                                     : "failure"}});
+            if (a.outcome == UserStore::Outcome::Locked && a.byAdministrator)
+                return respond(loginPage(interaction, 403,
+                                         QStringLiteral("This account is locked by an "
+                                                        "administrator."),
+                                         username));
             if (a.outcome == UserStore::Outcome::Locked)
                 return respond(tooMany(
                     a.retryAfterMs,
@@ -542,17 +559,23 @@ void AuthorizeEndpoint::login(const HttpRequest &req, const Responder &respond)
             if (a.outcome == UserStore::Outcome::Wrong)
                 return respond(loginPage(interaction, 401,
                                          QStringLiteral("Wrong username or password."), username));
-            // Signed in: a browser session, then consent (unless remembered) and the code.
-            const QByteArray sessionCookie = newSession(a.user.id, now);
+            // Signed in, if the sign-in is still pending (an administrator may have ended this
+            // user's sessions meanwhile: then no session and no code).
+            bool pending = false;
             {
-                // Still pending (not ended meanwhile by a sign-out of this user): now signed in.
                 QMutexLocker lock(&m_mutex);
                 if (const auto it = m_interactions.find(interaction.id);
                     it != m_interactions.end()) {
                     it->userId = a.user.id;
                     it->authTime = now;
+                    pending = true;
                 }
             }
+            if (!pending)
+                return respond(errorPage(400, QStringLiteral("invalid_request"),
+                                         QStringLiteral("The sign-in request has ended.")));
+            // A browser session, then consent (unless remembered) and the code.
+            const QByteArray sessionCookie = newSession(a.user.id, now);
             const Request &r = interaction.request;
             if (r.prompt.contains(QStringLiteral("consent")) ||
                 !consentCovers(a.user.id, r.clientId, r.scopes)) {

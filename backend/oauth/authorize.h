@@ -4,6 +4,7 @@
 #include "oauth/userstore.h"
 
 #include <QHash>
+#include <QHostAddress>
 #include <QMutex>
 #include <QStringList>
 
@@ -151,6 +152,10 @@ private:
     QHash<QString, Session> m_sessions;          // by the SHA-256 of the cookie value
     QHash<QString, Window> m_attempts;           // login attempts by client address
 };
+
+// The key a client address counts under for the per-address limits: an IPv4 address (also
+// IPv4-mapped), or the /64 network of an IPv6 address (one host usually holds a whole /64).
+QString addressKey(const QHostAddress &address);
 
 // An HTML page of the authorization server (login, consent, errors): escaped values only,
 // no scripts, framing refused.

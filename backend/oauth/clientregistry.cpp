@@ -63,16 +63,29 @@ Client fromRow(const QString &clientId, const QString &secretHash, const QByteAr
 
 // Whether the stored record of a client allows it to act for the cluster (read in the
 // writer's transaction, so that a concurrent metadata update keeps the flag).
-bool storedClusterAccess(Core::WriteTransaction &tx, const QString &clientId)
+// What an administrator's calls own in a stored record, read in the writer's transaction so
+// that a concurrent metadata update neither drops the cluster flag nor brings back a secret a
+// rotation replaced.
+struct StoredOwned
 {
-    QSqlQuery &q = tx.query(QStringLiteral("SELECT record FROM oauth_clients WHERE client_id = ?"));
+    bool found = false;
+    bool clusterAccess = false;
+    QString secretHash;
+};
+
+StoredOwned storedOwned(Core::WriteTransaction &tx, const QString &clientId)
+{
+    QSqlQuery &q = tx.query(
+        QStringLiteral("SELECT secret_hash, record FROM oauth_clients WHERE client_id = ?"));
     q.addBindValue(clientId);
     if (!q.exec() || !q.next())
-        return false;
-    return QJsonDocument::fromJson(q.value(0).toByteArray())
-        .object()
-        .value(QStringLiteral("cluster_access"))
-        .toBool();
+        return {};
+    return StoredOwned{true,
+                       QJsonDocument::fromJson(q.value(1).toByteArray())
+                           .object()
+                           .value(QStringLiteral("cluster_access"))
+                           .toBool(),
+                       q.value(0).toString()};
 }
 
 QString listText(const QStringList &l)
@@ -487,8 +500,13 @@ void ClientRegistry::rewrite(const std::shared_ptr<Registered> &reg,
 {
     m_writer.submit(
         [reg](Core::WriteTransaction &tx) -> Core::Result<void> {
-            // The flag is the administrator's: a metadata update keeps what is stored now.
-            reg->client.clusterAccess = storedClusterAccess(tx, reg->client.clientId);
+            // The flag is the administrator's: a metadata update keeps what is stored now, and
+            // the secret too unless this update issues one (a rotation may have committed since
+            // the record was read).
+            const StoredOwned stored = storedOwned(tx, reg->client.clientId);
+            reg->client.clusterAccess = stored.clusterAccess;
+            if (reg->secret.isEmpty() && reg->client.usesSecret())
+                reg->client.secretHash = stored.secretHash;
             QSqlQuery &q =
                 tx.query(QStringLiteral("UPDATE oauth_clients SET secret_hash = ?, "
                                         "record = ?, updated_at = ? WHERE client_id = ?"));
@@ -584,10 +602,14 @@ ClientRegistry::InitialAccessToken initialAccessTokenFrom(const QSqlQuery &q)
     t.expiresAt = q.value(2).toLongLong();
     t.maxUses = q.value(3).toInt();
     t.usedCount = q.value(4).toInt();
-    if (!q.value(5).isNull())
-        if (auto p = RegistrationPolicy::fromJson(
-                QJsonDocument::fromJson(q.value(5).toByteArray()).object(), RegistrationPolicy{}))
-            t.policy = *p;
+    if (!q.value(5).isNull()) {
+        auto p = RegistrationPolicy::fromJson(
+            QJsonDocument::fromJson(q.value(5).toByteArray()).object(), RegistrationPolicy{});
+        // Fail closed: a policy that no longer reads is no policy, and never the server's.
+        if (!p)
+            return ClientRegistry::InitialAccessToken{};
+        t.policy = *p;
+    }
     return t;
 }
 
@@ -615,7 +637,10 @@ ClientRegistry::usableInitialAccessToken(const QString &hash, qint64 now) const
     q.addBindValue(now);
     if (!q.exec() || !q.next())
         return std::nullopt;
-    return initialAccessTokenFrom(q);
+    auto t = initialAccessTokenFrom(q);
+    if (t.id.isEmpty()) // its policy did not read
+        return std::nullopt;
+    return t;
 }
 
 void ClientRegistry::deleteInitialAccessToken(const QString &id,

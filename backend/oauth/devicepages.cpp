@@ -143,7 +143,7 @@ void AuthorizeEndpoint::deviceSubmit(const HttpRequest &req, const Responder &re
     const auto session = sessionFor(req);
     const QString entered = form.value(QStringLiteral("user_code"));
     qint64 retryMs = 0;
-    if (rateLimited(req.peerAddress.toString(), now, &retryMs)) {
+    if (rateLimited(addressKey(req.peerAddress), now, &retryMs)) {
         HttpResponse r = devicePage(429, csrf, entered, session.has_value(),
                                     QStringLiteral("Too many attempts from your address. Wait a "
                                                    "minute and try again."));
@@ -182,6 +182,10 @@ void AuthorizeEndpoint::deviceSubmit(const HttpRequest &req, const Responder &re
                                           a.outcome == UserStore::Outcome::Ok       ? "success"
                                           : a.outcome == UserStore::Outcome::Locked ? "locked"
                                                                                     : "failure"}});
+            if (a.outcome == UserStore::Outcome::Locked && a.byAdministrator)
+                return respond(devicePage(403, csrf, entered, false,
+                                          QStringLiteral("This account is locked by an "
+                                                         "administrator.")));
             if (a.outcome == UserStore::Outcome::Locked) {
                 HttpResponse r = devicePage(
                     429, csrf, entered, false,

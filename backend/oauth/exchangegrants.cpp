@@ -81,9 +81,17 @@ GrantResult JwtBearerGrant::handle(const TokenRequest &req) const
                      req.now))
         return failed(invalidGrant(QStringLiteral("this assertion was already used (jti)")));
     QString sub = claims->value(QStringLiteral("sub")).toString();
+    if (const auto user = m_users.find(sub); user && user->locked(req.now))
+        return failed(invalidGrant(QStringLiteral("the user's account is locked")));
     const QJsonObject extra = subjectClaims(m_users, &sub, scopes);
-    auto token = m_issuer.accessToken(c, sub, scopes.join(QLatin1Char(' ')),
-                                      m_issuer.defaultAudience(c, scopes), req.now, extra);
+    const QString audience = m_issuer.defaultAudience(c, scopes);
+    // Another issuer's assertion never becomes a cluster identity (docs/oauth.md).
+    if (m_issuer.trust() && m_issuer.trust()->isClusterAudience(audience))
+        return failed(unauthorizedClient(
+            QStringLiteral("an assertion from another issuer never becomes a token for the cluster "
+                           "API's audience")));
+    auto token =
+        m_issuer.accessToken(c, sub, scopes.join(QLatin1Char(' ')), audience, req.now, extra);
     if (!token)
         return failed(
             issuingError(token.error().code, token.error().message, token.error().httpStatus));
@@ -111,8 +119,9 @@ std::optional<OAuthError> TokenExchangeGrant::resolve(const QString &token, cons
     auto stored = [&](const QString &kind) -> std::optional<OAuthError> {
         QSqlQuery q(m_database.connection());
         q.prepare(QStringLiteral("SELECT kind, client_id, subject, scope, audience, expires_at, "
-                                 "revoked_at FROM oauth_tokens WHERE hash = ?"));
-        q.addBindValue(TokenIssuer::storageKey(token));
+                                 "revoked_at, family, code_hash FROM oauth_tokens WHERE hash = ?"));
+        out->hash = TokenIssuer::storageKey(token);
+        q.addBindValue(out->hash);
         if (!q.exec() || !q.next() || q.value(0).toString() != kind)
             return invalidGrant(QStringLiteral("the %1 is unknown to this server")
                                     .arg(kind == QLatin1String("id") ? QStringLiteral("id_token")
@@ -128,6 +137,9 @@ std::optional<OAuthError> TokenExchangeGrant::resolve(const QString &token, cons
         out->sub = q.value(2).toString();
         out->scopes = q.value(3).toString().split(QLatin1Char(' '), Qt::SkipEmptyParts);
         out->audience = q.value(4).toString();
+        out->expiresAt = q.value(5).toLongLong();
+        out->family = q.value(7).toString();
+        out->codeHash = q.value(8).toString();
         return std::nullopt;
     };
     const QByteArray compact = token.toUtf8();
@@ -298,18 +310,40 @@ GrantResult TokenExchangeGrant::handle(const TokenRequest &req) const
                    QStringLiteral("delegation: the actor token's subject acts for the subject "
                                   "(RFC 8693 §4.1)"));
     }
+    if (const auto user = m_users.find(sub); user && user->locked(req.now))
+        return failed(invalidGrant(QStringLiteral("the user's account is locked")));
+    // An exchanged token lives no longer than its subject token, and dies with the grant it came
+    // from (its family and code: a replayed code, a reused refresh token, a revoked consent).
     auto token = m_issuer.accessToken(c, sub, scopes.join(QLatin1Char(' ')), audience, req.now,
-                                      extra, req.sources);
+                                      extra, req.sources, subject.local ? subject.expiresAt : 0);
     if (!token)
         return failed(
             issuingError(token.error().code, token.error().message, token.error().httpStatus));
+    token->family = subject.family;
+    token->codeHash = subject.codeHash;
     GrantResult out;
-    out.response = QJsonObject{{QStringLiteral("access_token"), token->value},
-                               {QStringLiteral("issued_token_type"), kAccessToken},
-                               {QStringLiteral("token_type"), QStringLiteral("Bearer")},
-                               {QStringLiteral("expires_in"), c.accessTokenLifetime},
-                               {QStringLiteral("scope"), token->scope}};
+    out.response =
+        QJsonObject{{QStringLiteral("access_token"), token->value},
+                    {QStringLiteral("issued_token_type"), kAccessToken},
+                    {QStringLiteral("token_type"), QStringLiteral("Bearer")},
+                    {QStringLiteral("expires_in"), (token->expiresAt - req.now + 999) / 1000},
+                    {QStringLiteral("scope"), token->scope}};
     out.tokens.append(*token);
+    // The subject token is still alive when the result is stored (it was read before the
+    // writer's transaction).
+    if (subject.local) {
+        const QString hash = subject.hash;
+        const qint64 now = req.now;
+        out.consume = [hash, now](Core::WriteTransaction &tx) -> std::optional<OAuthError> {
+            Core::Statement &q =
+                tx.stmt("SELECT revoked_at, expires_at FROM oauth_tokens WHERE hash = ?");
+            q.bind(1, hash);
+            if (!q.next() || !q.isNull(0) || q.int64(1) <= now)
+                return invalidGrant(
+                    QStringLiteral("the token was revoked (with the grant it came from)"));
+            return std::nullopt;
+        };
+    }
     return out;
 }
 

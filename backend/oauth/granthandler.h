@@ -203,9 +203,13 @@ private:
         QString sub;
         QString iss;
         QStringList scopes; // what the subject token was granted: the exchange's bound
-        bool local = false; // issued by this server (then clientId and audience are known)
+        bool local = false; // issued by this server (then the fields below are known)
         QString clientId;   // the client it was issued to
         QString audience;
+        QString hash;   // its storage key
+        QString family; // the grant it came from: an exchanged token shares its fate
+        QString codeHash;
+        qint64 expiresAt = 0;
     };
     std::optional<OAuthError> resolve(const QString &token, const QString &type,
                                       const Client &client, qint64 now, Subject *out) const;

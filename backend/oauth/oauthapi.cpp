@@ -791,7 +791,7 @@ void OAuthApi::registerRoutes()
         if (auto e = authenticate(req, form, &tr.client))
             return respond(e->toResponse());
         tr.now = m_clock.now().toMSecsSinceEpoch();
-        tr.address = req.peerAddress.toString();
+        tr.address = addressKey(req.peerAddress);
         GrantResult result = handler->handle(tr);
         if (result.error)
             return respond(result.error->toResponse());

@@ -14,14 +14,15 @@ namespace Gatehouse::OAuth {
 // Schema of the authorization server (grows with the grants still to come).
 struct OAuthStore
 {
-    static Core::Migration migration();     // schema version 4
-    static Core::Migration usersAndCodes(); // schema version 5
+    // Schema versions 4, 5, 6, 7, 8, 13, 15 and 16, in this order.
+    static Core::Migration migration();
+    static Core::Migration usersAndCodes();
     static Core::Migration deviceCodes();
-    static Core::Migration registration();       // schema version 7   // schema version 6
-    static Core::Migration assertions();         // schema version 8
-    static Core::Migration tokensInIssueOrder(); // schema version 13
+    static Core::Migration registration();
+    static Core::Migration assertions();
+    static Core::Migration tokensInIssueOrder();
     static Core::Migration userTokensIndex();
-    static Core::Migration trustBoundaries(); // schema version 15
+    static Core::Migration trustBoundaries();
 };
 
 // Runs a DELETE (or UPDATE) with keys bound in order; `notFound` when it changed no row.

@@ -165,7 +165,7 @@ QString TokenIssuer::defaultAudience(const Client &client, const QStringList &sc
 Core::Result<IssuedToken> TokenIssuer::accessToken(const Client &client, const QString &subject,
                                                    const QString &scope, const QString &audience,
                                                    qint64 now, const QJsonObject &extraClaims,
-                                                   ClaimSources *sources) const
+                                                   ClaimSources *sources, qint64 notAfter) const
 {
     if (auto refused = audienceRefusal(client, audience))
         return *refused;
@@ -192,6 +192,8 @@ Core::Result<IssuedToken> TokenIssuer::accessToken(const Client &client, const Q
     t.audience = audience;
     t.issuedAt = now;
     t.expiresAt = now + qint64(client.accessTokenLifetime) * 1000;
+    if (notAfter > 0 && notAfter < t.expiresAt)
+        t.expiresAt = std::max(now, notAfter) / 1000 * 1000; // whole seconds, as exp says
     // The storage key is the time in front of the value (or of the jti) and the value's hash.
     QString issued;
     if (t.format == QLatin1String("opaque")) {
@@ -297,8 +299,11 @@ Core::Result<void> TokenIssuer::store(Core::WriteTransaction &tx, const IssuedTo
         "INSERT INTO oauth_tokens (hash, kind, format, client_id, subject, scope, audience, "
         "issued_at, expires_at, family, code_hash, auth_time) VALUES (?, ?, ?, ?, ?, ?, ?, ?, "
         "?, ?, ?, ?)");
+    // A null QString binds NULL: an empty scope (a client with none, an exchange that kept
+    // none) is the empty text, not a refused NOT NULL.
+    auto text = [](const QString &v) { return v.isNull() ? QString(QLatin1String("")) : v; };
     q.bind(1, t.hash).bind(2, t.kind).bind(3, t.format).bind(4, t.clientId).bind(5, t.subject);
-    q.bind(6, t.scope).bind(7, t.audience).bind(8, t.issuedAt).bind(9, t.expiresAt);
+    q.bind(6, text(t.scope)).bind(7, text(t.audience)).bind(8, t.issuedAt).bind(9, t.expiresAt);
     q.bindTextOrNull(10, t.family).bindTextOrNull(11, t.codeHash);
     if (t.authTime)
         q.bind(12, t.authTime);

@@ -75,10 +75,13 @@ public:
     const QString &issuer() const { return m_issuer; }
     // sources, when given, receives where iss, exp, iat, jti and client_id came from; the
     // caller notes sub, aud, scope and its extra claims.
+    // notAfter (ms, when not 0): the token expires then at the latest (an exchanged token never
+    // outlives its subject token).
     Core::Result<IssuedToken> accessToken(const Client &client, const QString &subject,
                                           const QString &scope, const QString &audience, qint64 now,
                                           const QJsonObject &extraClaims = {},
-                                          ClaimSources *sources = nullptr) const;
+                                          ClaimSources *sources = nullptr,
+                                          qint64 notAfter = 0) const;
     // Opaque, 256 bits, rotated on use (docs/oauth.md).
     IssuedToken refreshToken(const Client &client, const IssuedToken &access, qint64 now) const;
     // OIDC Core §2: signed with the active key; at_hash of access. Recorded like the access

@@ -50,6 +50,16 @@ GrantResult failed(const OAuthError &e)
     return r;
 }
 
+// In the transaction that stores the tokens: the user still exists and is not locked (an
+// administrator's lock or delete may have committed since the grant was checked).
+std::optional<OAuthError> userRefusal(Core::WriteTransaction &tx, const QString &userId, qint64 now)
+{
+    const QString refused = UserStore::refusal(tx, userId, now);
+    if (refused.isEmpty())
+        return std::nullopt;
+    return invalidGrant(refused);
+}
+
 } // namespace
 
 bool revokeFamily(Core::WriteTransaction &tx, const QString &family, qint64 now)
@@ -176,7 +186,10 @@ GrantResult AuthorizationCodeGrant::handle(const TokenRequest &req) const
     issueUserTokens(m_issuer, utr, &out);
     if (out.error)
         return out;
-    out.consume = [codeHash, now](Core::WriteTransaction &tx) -> std::optional<OAuthError> {
+    const QString userId = user->id;
+    out.consume = [codeHash, now, userId](Core::WriteTransaction &tx) -> std::optional<OAuthError> {
+        if (auto refused = userRefusal(tx, userId, now))
+            return refused;
         Core::Statement &u =
             tx.stmt("UPDATE oauth_codes SET used_at = ? WHERE hash = ? AND used_at IS NULL");
         if (!u.bind(1, now).bind(2, codeHash).exec())
@@ -258,7 +271,11 @@ GrantResult RefreshTokenGrant::handle(const TokenRequest &req) const
     for (IssuedToken &t : out.tokens)
         if (t.kind == QLatin1String("refresh"))
             t.scope = granted.join(QLatin1Char(' '));
-    out.consume = [hash, family, now](Core::WriteTransaction &tx) -> std::optional<OAuthError> {
+    const QString userId = user->id;
+    out.consume = [hash, family, now,
+                   userId](Core::WriteTransaction &tx) -> std::optional<OAuthError> {
+        if (auto refused = userRefusal(tx, userId, now))
+            return refused;
         Core::Statement &u = tx.stmt("UPDATE oauth_tokens SET rotated_at = ?, revoked_at = ? "
                                      "WHERE hash = ? AND rotated_at IS NULL AND revoked_at IS "
                                      "NULL");
@@ -312,8 +329,11 @@ GrantResult PasswordGrant::handle(const TokenRequest &req) const
     // Counted before the password is checked (UserStore::signIn).
     const UserStore::Attempt attempt = m_users.signIn(username, password.toUtf8(), now, m_policy);
     if (attempt.outcome == UserStore::Outcome::Locked)
-        return failed(invalidGrant(QStringLiteral("the account is temporarily locked after "
-                                                  "repeated failed sign-ins")));
+        return failed(invalidGrant(
+            attempt.byAdministrator
+                ? QStringLiteral("the account is locked by an administrator")
+                : QStringLiteral("the account is temporarily locked after repeated failed "
+                                 "sign-ins")));
     if (attempt.outcome == UserStore::Outcome::Wrong)
         return failed(invalidGrant(QStringLiteral("wrong username or password")));
     GrantResult out;
@@ -325,6 +345,13 @@ GrantResult PasswordGrant::handle(const TokenRequest &req) const
     utr.family = Crypto::Random::uuid();
     utr.now = now;
     issueUserTokens(m_issuer, utr, &out);
+    if (out.error)
+        return out;
+    // Locked (or deleted) by an administrator since the password was checked: nothing.
+    const QString userId = attempt.user.id;
+    out.consume = [userId, now](Core::WriteTransaction &tx) {
+        return userRefusal(tx, userId, now);
+    };
     return out;
 }
 
@@ -391,7 +418,10 @@ GrantResult DeviceCodeGrant::handle(const TokenRequest &req) const
     issueUserTokens(m_issuer, utr, &out);
     if (out.error)
         return out;
-    out.consume = [hash](Core::WriteTransaction &tx) -> std::optional<OAuthError> {
+    const QString userId = user->id;
+    out.consume = [hash, now, userId](Core::WriteTransaction &tx) -> std::optional<OAuthError> {
+        if (auto refused = userRefusal(tx, userId, now))
+            return refused;
         Core::Statement &u = tx.stmt(
             "UPDATE oauth_device_codes SET status = 'used' WHERE hash = ? AND status = 'approved'");
         if (!u.bind(1, hash).exec())

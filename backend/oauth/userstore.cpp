@@ -258,13 +258,15 @@ void UserStore::update(const QString &idOrName, const UserInput &input,
         });
 }
 
-void UserStore::remove(const QString &idOrName, std::function<void(Core::Result<void>)> done)
+void UserStore::remove(const QString &idOrName, std::function<void(Core::Result<QString>)> done)
 {
+    auto removed = std::make_shared<QString>();
     m_writer.submit(
-        [idOrName](Core::WriteTransaction &tx) -> Core::Result<void> {
+        [idOrName, removed](Core::WriteTransaction &tx) -> Core::Result<void> {
             auto found = findIn(tx.query(selectByKey()), idOrName);
             if (!found)
                 return notFound(idOrName);
+            *removed = found->id;
             for (const char *sql : {"DELETE FROM oauth_users WHERE id = ?",
                                     "DELETE FROM oauth_consents WHERE user_id = ?",
                                     "UPDATE oauth_tokens SET revoked_at = ? WHERE subject = ? AND "
@@ -278,20 +280,51 @@ void UserStore::remove(const QString &idOrName, std::function<void(Core::Result<
             }
             return {};
         },
-        std::move(done));
+        [removed, done = std::move(done)](const Core::Result<void> &r) {
+            if (!r)
+                return done(r.error());
+            done(*removed);
+        });
 }
 
 Core::Result<void> UserStore::revokeUserTokens(Core::WriteTransaction &tx, const QString &userId,
                                                qint64 now, const QString &clientId)
 {
     // The partial subject index (subject <> client_id) finds a user's tokens.
+    // For one client: its tokens, and those other clients got by exchanging them (same family).
     Core::Statement &q = tx.stmt(
         "UPDATE oauth_tokens SET revoked_at = ?1 WHERE subject = ?2 AND subject <> client_id AND "
-        "revoked_at IS NULL AND (?3 = '' OR client_id = ?3)");
-    q.bind(1, now).bind(2, userId).bind(3,
-                                        clientId.isNull() ? QString(QLatin1String("")) : clientId);
+        "revoked_at IS NULL AND (?3 = '' OR client_id = ?3 OR family IN (SELECT family FROM "
+        "oauth_tokens WHERE subject = ?2 AND subject <> client_id AND client_id = ?3 AND family "
+        "IS NOT NULL))");
+    const QString client = clientId.isNull() ? QString(QLatin1String("")) : clientId;
+    q.bind(1, now).bind(2, userId).bind(3, client);
     if (!q.exec())
         return Core::WriteTransaction::sqlError(q, "revoke user tokens");
+    // And what is still on its way to becoming a token: unredeemed codes expire now, approved
+    // device codes are denied.
+    Core::Statement &codes =
+        tx.stmt("UPDATE oauth_codes SET expires_at = ?1 WHERE user_id = ?2 AND "
+                "used_at IS NULL AND expires_at > ?1 AND (?3 = '' OR "
+                "client_id = ?3)");
+    if (!codes.bind(1, now).bind(2, userId).bind(3, client).exec())
+        return Core::WriteTransaction::sqlError(codes, "expire user codes");
+    Core::Statement &devices =
+        tx.stmt("UPDATE oauth_device_codes SET status = 'denied' WHERE user_id = ?1 AND status = "
+                "'approved' AND (?2 = '' OR client_id = ?2)");
+    if (!devices.bind(1, userId).bind(2, client).exec())
+        return Core::WriteTransaction::sqlError(devices, "deny user device codes");
+    return {};
+}
+
+QString UserStore::refusal(Core::WriteTransaction &tx, const QString &userId, qint64 now)
+{
+    Core::Statement &q = tx.stmt("SELECT locked_until FROM oauth_users WHERE id = ?");
+    q.bind(1, userId);
+    if (!q.next())
+        return QStringLiteral("the user no longer exists");
+    if (!q.isNull(0) && q.int64(0) > now)
+        return QStringLiteral("the user's account is locked");
     return {};
 }
 
@@ -304,7 +337,7 @@ void UserStore::lock(const QString &idOrName, std::function<void(Core::Result<Us
             if (!found)
                 return notFound(idOrName);
             // Until an administrator unlocks it (year 9999): no failed-login count reaches it.
-            constexpr qint64 kForever = 253'402'300'799'000;
+            constexpr qint64 kForever = User::kLockedByAdministrator;
             QSqlQuery &q =
                 tx.query(QStringLiteral("UPDATE oauth_users SET locked_until = ? WHERE id = ?"));
             q.addBindValue(kForever);
@@ -458,6 +491,7 @@ UserStore::Attempt UserStore::signIn(const QString &username, const QByteArray &
     if (reserved->locked) {
         a.outcome = Outcome::Locked;
         a.userId = reserved->user.id;
+        a.byAdministrator = reserved->user.lockedByAdministrator();
         a.retryAfterMs = reserved->lockedUntil - now;
         return a;
     }

@@ -30,7 +30,10 @@ struct User
     qint64 lockedUntil = 0; // ms; 0: not locked
     qint64 createdAt = 0;
 
+    // An administrator's lock lasts until unlocked (year 9999).
+    static constexpr qint64 kLockedByAdministrator = 253'402'300'799'000;
     bool locked(qint64 now) const { return lockedUntil > now; }
+    bool lockedByAdministrator() const { return lockedUntil >= kLockedByAdministrator; }
     QJsonObject toJson(qint64 now) const;
 };
 
@@ -62,12 +65,12 @@ public:
 
     // The argon2id hashing runs in the calling thread (call from a pool thread).
     void create(const UserInput &input, std::function<void(Core::Result<User>)> done);
-    void update(const QString &idOrName, const UserInput &input,
-                std::function<void(Core::Result<User>)> done);
     // Changing the password revokes every token held for the user (an administrator's reset
     // ends what the old password got); the caller ends the browser sessions.
-    // Deletes the user, their consents, and revokes their tokens.
-    void remove(const QString &idOrName, std::function<void(Core::Result<void>)> done);
+    void update(const QString &idOrName, const UserInput &input,
+                std::function<void(Core::Result<User>)> done);
+    // Deletes the user, their consents, and revokes their tokens; done gets the user's id.
+    void remove(const QString &idOrName, std::function<void(Core::Result<QString>)> done);
     void unlock(const QString &idOrName, std::function<void(Core::Result<User>)> done);
     // An administrator's lock: until unlocked, and every token held for the user is revoked.
     void lock(const QString &idOrName, std::function<void(Core::Result<User>)> done);
@@ -91,16 +94,21 @@ public:
     struct Attempt
     {
         Outcome outcome = Outcome::Wrong;
-        User user;               // when Ok
-        QString userId;          // the user tried, when known
-        qint64 retryAfterMs = 0; // when Locked
+        User user;                    // when Ok
+        QString userId;               // the user tried, when known
+        qint64 retryAfterMs = 0;      // when Locked
+        bool byAdministrator = false; // when Locked: until an administrator unlocks it
     };
     Attempt signIn(const QString &username, const QByteArray &password, qint64 now,
                    const LockoutPolicy &policy);
-    // Revokes every token held for the user (for one client only, when given), in the
-    // writer's transaction.
+    // Revokes every token held for the user (for one client only, when given) and makes their
+    // unredeemed authorization codes and approved device codes unusable, in the writer's
+    // transaction.
     static Core::Result<void> revokeUserTokens(Core::WriteTransaction &tx, const QString &userId,
                                                qint64 now, const QString &clientId = {});
+    // Whether tokens may be issued for the user now (exists, not locked), read in the writer's
+    // transaction that stores them: an error message, or empty.
+    static QString refusal(Core::WriteTransaction &tx, const QString &userId, qint64 now);
     // signIn, then done (in the calling thread).
     void authenticate(const QString &username, const QByteArray &password, qint64 now,
                       const LockoutPolicy &policy, const std::function<void(Attempt)> &done);

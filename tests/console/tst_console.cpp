@@ -43,6 +43,7 @@
 #include "console/tokenlistmodel.h"
 #include "console/tokenpreview.h"
 #include "console/whocanmodel.h"
+#include "helpers/testtimeouts.h"
 #include "testadminserver.h"
 
 #include "admin/backend.h"
@@ -74,6 +75,7 @@
 
 using namespace Gatehouse::Console;
 using namespace std::chrono_literals;
+using Gatehouse::Test::timeoutMs;
 
 namespace {
 
@@ -836,22 +838,22 @@ void TestConsole::auditOverRealSockets()
     AuditLogModel model(&client);
     AuditDetail detail(&client);
     client.connectTo(server.url(), QString::fromLatin1(Token));
-    QTRY_COMPARE(client.connectionState(), AdminClient::Online);
-    QTRY_COMPARE(model.count(), AuditLogModel::PageSize);
+    QTRY_COMPARE_WITH_TIMEOUT(client.connectionState(), AdminClient::Online, timeoutMs());
+    QTRY_COMPARE_WITH_TIMEOUT(model.count(), AuditLogModel::PageSize, timeoutMs());
     QCOMPARE(model.idAt(0), QString::number(server.auditEntryCount()));
     model.loadOlder();
-    QTRY_COMPARE(model.count(), server.auditEntryCount());
+    QTRY_COMPARE_WITH_TIMEOUT(model.count(), server.auditEntryCount(), timeoutMs());
     QVERIFY(!model.hasOlder());
     const QString id = server.addAuditEntry("beer", "restock", "0631234200036", "bob", {});
-    QTRY_COMPARE(model.idAt(0), id);
+    QTRY_COMPARE_WITH_TIMEOUT(model.idAt(0), id, timeoutMs());
     detail.setEntryId(model.idAt(1));
-    QTRY_VERIFY(detail.loaded());
+    QTRY_VERIFY_WITH_TIMEOUT(detail.loaded(), timeoutMs());
     QCOMPARE(detail.kind(), QStringLiteral("node"));
     QCOMPARE(detail.consequenceItems().size(), 2);
     // 403: the message instead of rows (the view's not-permitted pane, not an error to dismiss).
     server.setAuditForbidden(true);
     model.reload();
-    QTRY_COMPARE(model.live()->state(), LiveState::NotPermitted);
+    QTRY_COMPARE_WITH_TIMEOUT(model.live()->state(), LiveState::NotPermitted, timeoutMs());
     QCOMPARE(model.live()->message(),
              QStringLiteral("this admin token may not read the audit log"));
     QCOMPARE(model.count(), 0);
@@ -989,23 +991,25 @@ void TestConsole::redeliveryOverRealSockets()
     AdminClient client;
     RedeliveryForm form(&client);
     client.connectTo(server.url(), QString::fromLatin1(Token));
-    QTRY_COMPARE(client.connectionState(), AdminClient::Online);
+    QTRY_COMPARE_WITH_TIMEOUT(client.connectionState(), AdminClient::Online, timeoutMs());
     form.preview();
-    QTRY_VERIFY(form.previewed());
+    QTRY_VERIFY_WITH_TIMEOUT(form.previewed(), timeoutMs());
     QCOMPARE(form.previewCount(), 2);
     form.start();
-    QTRY_VERIFY(!form.jobId().isEmpty());
+    QTRY_VERIFY_WITH_TIMEOUT(!form.jobId().isEmpty(), timeoutMs());
     QCOMPARE(form.jobState(), QStringLiteral("running"));
     QVERIFY(server.advanceRedelivery(form.jobId(), 5));
-    QTRY_COMPARE(form.jobState(), QStringLiteral("completed"));
+    QTRY_COMPARE_WITH_TIMEOUT(form.jobState(), QStringLiteral("completed"), timeoutMs());
     QCOMPARE(form.jobSent(), 2);
     form.cancel();
-    QTRY_COMPARE(form.error(),
-                 QStringLiteral("redelivery job %1 is already completed").arg(form.jobId()));
+    QTRY_COMPARE_WITH_TIMEOUT(
+        form.error(), QStringLiteral("redelivery job %1 is already completed").arg(form.jobId()),
+        timeoutMs());
     form.setRateText("0.5");
     form.setState("bogus");
     form.preview();
-    QTRY_COMPARE(form.error(), QStringLiteral("filter.state must be failed, succeeded or any"));
+    QTRY_COMPARE_WITH_TIMEOUT(
+        form.error(), QStringLiteral("filter.state must be failed, succeeded or any"), timeoutMs());
 }
 
 void TestConsole::tokenPreviewClaimsAndCompare()
@@ -1104,9 +1108,9 @@ void TestConsole::jwtInspectorServerPart()
     AdminClient client;
     JwtInspector inspector(&client);
     client.connectTo(server.url(), QString::fromLatin1(Token));
-    QTRY_COMPARE(client.connectionState(), AdminClient::Online);
+    QTRY_COMPARE_WITH_TIMEOUT(client.connectionState(), AdminClient::Online, timeoutMs());
     inspector.inspectToken(server.makeJwt(server.clientId(1), "orders:read", 600));
-    QTRY_VERIFY(inspector.hasServer());
+    QTRY_VERIFY_WITH_TIMEOUT(inspector.hasServer(), timeoutMs());
     QVERIFY(inspector.issuedHere());
     QCOMPARE(inspector.keyState(), QStringLiteral("active"));
     QCOMPARE(inspector.storedState(), QStringLiteral("notStored"));
@@ -1118,7 +1122,8 @@ void TestConsole::jwtInspectorServerPart()
     QVERIFY(!inspector.busy());
     // A token of a deleted client, for a user that is gone, signed by an unknown key.
     inspector.inspectToken(server.makeJwt("gone", "x", 600, {}, {{"sub", "u-1"}}));
-    QTRY_COMPARE(inspector.payload().value("client_id").toString(), QStringLiteral("gone"));
+    QTRY_COMPARE_WITH_TIMEOUT(inspector.payload().value("client_id").toString(),
+                              QStringLiteral("gone"), timeoutMs());
     QVERIFY(!inspector.clientExists());
     QCOMPARE(inspector.clientText(), QStringLiteral("Client gone no longer exists"));
     QCOMPARE(inspector.userText(), QStringLiteral("User u-1 no longer exists"));
@@ -1575,7 +1580,7 @@ void TestConsole::appearanceFollowsSystemPalette()
 
     // The desktop turns dark while the console runs (the platform theme's palette changes).
     QGuiApplication::setPalette(dark);
-    QTRY_VERIFY(appearance.systemDark());
+    QTRY_VERIFY_WITH_TIMEOUT(appearance.systemDark(), timeoutMs());
     QVERIFY(appearance.dark());
     QCOMPARE(changed.count(), 1);
     QVERIFY(optionsChanged.count() >= 1);
@@ -1591,7 +1596,7 @@ void TestConsole::appearanceFollowsSystemPalette()
     // And light again.
     changed.clear();
     QGuiApplication::setPalette(light);
-    QTRY_VERIFY(!appearance.systemDark());
+    QTRY_VERIFY_WITH_TIMEOUT(!appearance.systemDark(), timeoutMs());
     QVERIFY(!appearance.dark());
     QCOMPARE(changed.count(), 1);
     // A palette change that keeps the preference is no change.
@@ -1780,11 +1785,11 @@ void TestConsole::windowStateSavedWhenClosed()
     window->setProperty("currentPage", navigation.indexOf("rbac"));
     window->setGeometry(QRect(60, 70, 950, 640));
     // (The geometry change arrives as an event.)
-    QTRY_COMPARE(windowState.current().geometry, QRect(60, 70, 950, 640));
+    QTRY_COMPARE_WITH_TIMEOUT(windowState.current().geometry, QRect(60, 70, 950, 640), timeoutMs());
 
     // Maximized: the normal geometry is kept for when it is restored again.
     window->setWindowStates(Qt::WindowMaximized);
-    QTRY_VERIFY(window->windowStates().testFlag(Qt::WindowMaximized));
+    QTRY_VERIFY_WITH_TIMEOUT(window->windowStates().testFlag(Qt::WindowMaximized), timeoutMs());
     QCOMPARE(windowState.current().geometry, QRect(60, 70, 950, 640));
     QVERIFY(windowState.current().maximized);
 
@@ -1850,7 +1855,7 @@ void TestConsole::windowStateRestoredAtStart()
         again.initialProperties(ConsoleWindowState::saved(), screens)));
     auto *maximized = qobject_cast<QQuickWindow *>(maximizedObject.get());
     QVERIFY(maximized);
-    QTRY_VERIFY(maximized->windowStates().testFlag(Qt::WindowMaximized));
+    QTRY_VERIFY_WITH_TIMEOUT(maximized->windowStates().testFlag(Qt::WindowMaximized), timeoutMs());
     QVERIFY(maximized->isVisible());
     QCOMPARE(maximized->property("currentPage").toInt(), services.navigation()->indexOf("orders"));
     again.track(maximized);
@@ -1881,8 +1886,8 @@ void TestConsole::goesOnlineAndFollowsStats()
     QCOMPARE(client.connectionState(), AdminClient::Disconnected);
     client.connectTo(server.url(), QString::fromLatin1(Token));
     QCOMPARE(client.connectionState(), AdminClient::Connecting);
-    QTRY_COMPARE(client.connectionState(), AdminClient::Online);
-    QTRY_COMPARE(server.openStreams(), 1);
+    QTRY_COMPARE_WITH_TIMEOUT(client.connectionState(), AdminClient::Online, timeoutMs());
+    QTRY_COMPARE_WITH_TIMEOUT(server.openStreams(), 1, timeoutMs());
 
     QCOMPARE(client.adminUrl(), server.url());
     QCOMPARE(client.serverVersion(), QStringLiteral("0.1.0"));
@@ -1905,7 +1910,7 @@ void TestConsole::goesOnlineAndFollowsStats()
     server.sendEvent("stats",
                      {{"requests", QJsonObject{{"service", 50}, {"cluster", 8}, {"admin", 5}}},
                       {"uptimeSeconds", 100}});
-    QTRY_COMPARE(client.eventCount(), 1);
+    QTRY_COMPARE_WITH_TIMEOUT(client.eventCount(), 1, timeoutMs());
     QCOMPARE(received.count(), 1);
     QCOMPARE(client.requestCounts().value("service").toInt(), 50);
     QCOMPARE(client.requestCounts().value("admin").toInt(), 5);
@@ -1920,14 +1925,14 @@ void TestConsole::goesOnlineAndFollowsStats()
 
     // An unchanged stats event changes no property.
     server.sendEvent("stats", {{"requests", QJsonObject{{"service", 50}}}});
-    QTRY_COMPARE(client.eventCount(), 2);
+    QTRY_COMPARE_WITH_TIMEOUT(client.eventCount(), 2, timeoutMs());
     QCOMPARE(countsChanged.count(), 1);
     QCOMPARE(listenersChanged.count(), 1);
 
     // Keepalives are not events.
     server.sendRaw(": keepalive\n\n");
     server.sendEvent("order.created", {{"orderId", "o_1"}});
-    QTRY_COMPARE(client.eventCount(), 3);
+    QTRY_COMPARE_WITH_TIMEOUT(client.eventCount(), 3, timeoutMs());
 
     QCOMPARE(stateChanged.count(), 2); // Connecting, Online
 }
@@ -1940,12 +1945,12 @@ void TestConsole::eventsReachTheModel()
     EventListModel *model = services.eventModel();
     QAbstractItemModelTester tester(model, QAbstractItemModelTester::FailureReportingMode::QtTest);
     services.adminClient()->connectTo(server.url(), QString::fromLatin1(Token));
-    QTRY_COMPARE(server.openStreams(), 1);
+    QTRY_COMPARE_WITH_TIMEOUT(server.openStreams(), 1, timeoutMs());
 
     server.sendEvent("backend.started", {{"version", "0.1.0"}});
     server.sendEvent("stats", {{"uptimeSeconds", 3}});
     server.sendEvent("delivery.attempted", {{"status", 503}, {"attempt", 2}});
-    QTRY_COMPARE(services.adminClient()->eventCount(), 3);
+    QTRY_COMPARE_WITH_TIMEOUT(services.adminClient()->eventCount(), 3, timeoutMs());
     QCOMPARE(model->rowCount(), 2); // stats hidden by default
     QCOMPARE(model->index(0).data(EventListModel::TypeRole).toString(),
              QStringLiteral("delivery.attempted"));
@@ -1956,7 +1961,7 @@ void TestConsole::eventsReachTheModel()
 
     // Not an envelope: still shown, as raw text.
     server.sendRaw("event: mystery\ndata: <<binary-ish>>\n\n");
-    QTRY_COMPARE(model->rowCount(), 3);
+    QTRY_COMPARE_WITH_TIMEOUT(model->rowCount(), 3, timeoutMs());
     QCOMPARE(model->index(0).data(EventListModel::TypeRole).toString(), QStringLiteral("mystery"));
     QCOMPARE(model->index(0).data(EventListModel::SummaryRole).toString(),
              QStringLiteral("<<binary-ish>>"));
@@ -1969,21 +1974,22 @@ void TestConsole::unauthorizedDoesNotRetry()
     AdminClient client;
     client.setReconnectDelays(20ms, 40ms);
     client.connectTo(server.url(), QStringLiteral("wrong-token"));
-    QTRY_COMPARE(client.connectionState(), AdminClient::Unauthorized);
+    QTRY_COMPARE_WITH_TIMEOUT(client.connectionState(), AdminClient::Unauthorized, timeoutMs());
     QCOMPARE(client.lastError(), QStringLiteral("admin token missing or invalid"));
     QCOMPARE(server.unauthorizedRequests(), 1);
 
     // Several backoff periods later the server has still seen one request: no hammering.
+    // (A settle on purpose: it proves that no retry comes; the refusal came first, above.)
     QTest::qWait(300);
     QCOMPARE(server.unauthorizedRequests(), 1);
     QCOMPARE(client.connectionState(), AdminClient::Unauthorized);
-    client.refresh(); // does not retry a refused token either
-    QTest::qWait(100);
+    client.refresh();  // does not retry a refused token either
+    QTest::qWait(100); // a settle again: a retry would have left at once
     QCOMPARE(server.unauthorizedRequests(), 1);
 
     // A new token is a new attempt.
     client.connectTo(server.url(), QString::fromLatin1(Token));
-    QTRY_COMPARE(client.connectionState(), AdminClient::Online);
+    QTRY_COMPARE_WITH_TIMEOUT(client.connectionState(), AdminClient::Online, timeoutMs());
     QVERIFY(client.lastError().isEmpty());
 
     AdminClient noToken;
@@ -1999,17 +2005,17 @@ void TestConsole::tokenRefusedAfterRestart()
     AdminClient client;
     client.setReconnectDelays(20ms, 100ms);
     client.connectTo(server.url(), QString::fromLatin1(Token));
-    QTRY_COMPARE(client.connectionState(), AdminClient::Online);
+    QTRY_COMPARE_WITH_TIMEOUT(client.connectionState(), AdminClient::Online, timeoutMs());
 
     // The backend comes back with a rotated admin token.
     const quint16 port = server.port();
     server.stop();
-    QTRY_COMPARE(client.connectionState(), AdminClient::Offline);
+    QTRY_COMPARE_WITH_TIMEOUT(client.connectionState(), AdminClient::Offline, timeoutMs());
     server.setToken("rotated");
     QVERIFY(server.listen(port));
-    QTRY_COMPARE(client.connectionState(), AdminClient::Unauthorized);
+    QTRY_COMPARE_WITH_TIMEOUT(client.connectionState(), AdminClient::Unauthorized, timeoutMs());
     const int refused = server.unauthorizedRequests();
-    QTest::qWait(300);
+    QTest::qWait(300); // a settle on purpose (backoff is 20-100 ms): proves that no retry comes
     QCOMPARE(server.unauthorizedRequests(), refused);
 }
 
@@ -2021,26 +2027,29 @@ void TestConsole::offlineThenBackOnlineOnRestart()
     client.setReconnectDelays(50ms, 400ms);
     QSignalSpy received(&client, &AdminClient::eventReceived);
     client.connectTo(server.url(), QString::fromLatin1(Token));
-    QTRY_COMPARE(server.openStreams(), 1);
-    QTRY_COMPARE(client.connectionState(), AdminClient::Online);
+    QTRY_COMPARE_WITH_TIMEOUT(server.openStreams(), 1, timeoutMs());
+    QTRY_COMPARE_WITH_TIMEOUT(client.connectionState(), AdminClient::Online, timeoutMs());
     server.sendEvent("backend.started", {{"version", "0.1.0"}});
     const qint64 lastSeq = server.sendEvent("order.created", {{"orderId", "o_1"}});
-    QTRY_COMPARE(client.eventCount(), 2);
+    QTRY_COMPARE_WITH_TIMEOUT(client.eventCount(), 2, timeoutMs());
 
     const quint16 port = server.port();
     server.stop();
-    QTRY_COMPARE(client.connectionState(), AdminClient::Offline);
+    QTRY_COMPARE_WITH_TIMEOUT(client.connectionState(), AdminClient::Offline, timeoutMs());
     QVERIFY(!client.lastError().isEmpty());
     const qint64 frozenUptime = client.uptimeSeconds();
-    QTest::qWait(1100);
+    // Two ticks of the console's one-second clock (it runs while offline): more than a second.
+    QSignalSpy ticks(&client, &AdminClient::tick);
+    QTRY_VERIFY_WITH_TIMEOUT(ticks.count() >= 2, timeoutMs());
     QCOMPARE(client.uptimeSeconds(), frozenUptime); // no ticking while offline
 
     // Events that happen while we are away are replayed after the reconnect.
     server.sendEvent("order.created", {{"orderId", "o_2"}});
     QVERIFY(server.listen(port));
-    QTRY_COMPARE_WITH_TIMEOUT(client.connectionState(), AdminClient::Online, 10000);
+    QTRY_COMPARE_WITH_TIMEOUT(client.connectionState(), AdminClient::Online, timeoutMs());
     QCOMPARE(server.lastEventIdHeader(), QByteArray::number(lastSeq));
-    QTRY_COMPARE(client.eventCount(), 3); // o_2 once; the replayed o_1 is not counted twice
+    QTRY_COMPARE_WITH_TIMEOUT(client.eventCount(), 3,
+                              timeoutMs()); // o_2 once; the replayed o_1 is not counted twice
     QCOMPARE(received.count(), 3);
     QCOMPARE(received.last().at(0).value<AdminEvent>().data.value("orderId").toString(),
              QStringLiteral("o_2"));
@@ -2057,7 +2066,7 @@ void TestConsole::liveViewTurnsStaleWhenBackendStopsAndResyncs()
     LiveState *live = orders.live();
     QCOMPARE(live->state(), LiveState::Idle);
     client.connectTo(server.url(), QString::fromLatin1(Token));
-    QTRY_COMPARE(live->state(), LiveState::Live);
+    QTRY_COMPARE_WITH_TIMEOUT(live->state(), LiveState::Live, timeoutMs());
     QVERIFY(live->permitted());
     QVERIFY2(live->detail().startsWith(QStringLiteral("synced ")), qPrintable(live->detail()));
     const int before = orders.count();
@@ -2067,15 +2076,15 @@ void TestConsole::liveViewTurnsStaleWhenBackendStopsAndResyncs()
     // A change through the stream is the view's last change.
     const QString live1 =
         server.createOrder(server.customerId(0), "LIVE-1", {}, {}).value("id").toString();
-    QTRY_COMPARE(orders.count(), before + 1);
-    QTRY_VERIFY2(live->detail().startsWith(QStringLiteral("last change ")),
-                 qPrintable(live->detail()));
+    QTRY_COMPARE_WITH_TIMEOUT(orders.count(), before + 1, timeoutMs());
+    QTRY_VERIFY2_WITH_TIMEOUT(live->detail().startsWith(QStringLiteral("last change ")),
+                              qPrintable(live->detail()), timeoutMs());
 
     // The backend goes away: the view says so at once, and keeps its rows.
     QSignalSpy changed(live, &LiveState::changed);
     const quint16 port = server.port();
     server.stop();
-    QTRY_COMPARE(live->state(), LiveState::Stale);
+    QTRY_COMPARE_WITH_TIMEOUT(live->state(), LiveState::Stale, timeoutMs());
     QVERIFY(live->stale());
     QVERIFY2(live->detail().contains(QStringLiteral("backend unreachable")),
              qPrintable(live->detail()));
@@ -2089,11 +2098,11 @@ void TestConsole::liveViewTurnsStaleWhenBackendStopsAndResyncs()
     const QString whileAway =
         server.createOrder(server.customerId(1), "AWAY-1", {}, {}).value("id").toString();
     QVERIFY(!whileAway.isEmpty());
-    QTest::qWait(300);
+    QTest::qWait(300); // a settle on purpose: reconnect attempts fail meanwhile, it stays stale
     QCOMPARE(live->state(), LiveState::Stale); // still down
     QVERIFY(server.listen(port));
-    QTRY_COMPARE_WITH_TIMEOUT(live->state(), LiveState::Live, 10000);
-    QTRY_VERIFY(orders.indexOfId(whileAway) >= 0);
+    QTRY_COMPARE_WITH_TIMEOUT(live->state(), LiveState::Live, timeoutMs());
+    QTRY_VERIFY_WITH_TIMEOUT(orders.indexOfId(whileAway) >= 0, timeoutMs());
     QVERIFY(orders.indexOfId(live1) >= 0);
     QVERIFY(live->syncedAt() >= firstSync);
 }
@@ -2108,16 +2117,16 @@ void TestConsole::liveViewTurnsStaleWhenStreamFallsSilent()
     client.setStaleAfter(1s);
     CustomerListModel customers(&client);
     client.connectTo(server.url(), QString::fromLatin1(Token));
-    QTRY_COMPARE(customers.live()->state(), LiveState::Live);
+    QTRY_COMPARE_WITH_TIMEOUT(customers.live()->state(), LiveState::Live, timeoutMs());
     // No keepalive arrives: after a second of silence the view is stale, though still
     // "online" as far as the connection knows.
-    QTRY_COMPARE_WITH_TIMEOUT(customers.live()->state(), LiveState::Stale, 5000);
+    QTRY_COMPARE_WITH_TIMEOUT(customers.live()->state(), LiveState::Stale, timeoutMs());
     QCOMPARE(client.connectionState(), AdminClient::Online);
     QVERIFY2(customers.live()->detail().startsWith(QStringLiteral("no word from the backend")),
              qPrintable(customers.live()->detail()));
     // A keepalive: live again.
     server.sendRaw(": keepalive\n\n");
-    QTRY_COMPARE(customers.live()->state(), LiveState::Live);
+    QTRY_COMPARE_WITH_TIMEOUT(customers.live()->state(), LiveState::Live, timeoutMs());
 }
 
 void TestConsole::liveViewShowsNotPermittedInsteadOfEmpty()
@@ -2130,27 +2139,27 @@ void TestConsole::liveViewShowsNotPermittedInsteadOfEmpty()
     AuditLogModel audit(&client);
     OrderListModel orders(&client);
     client.connectTo(server.url(), QString::fromLatin1(Token));
-    QTRY_COMPARE(audit.live()->state(), LiveState::NotPermitted);
+    QTRY_COMPARE_WITH_TIMEOUT(audit.live()->state(), LiveState::NotPermitted, timeoutMs());
     QVERIFY(!audit.live()->permitted());
     QCOMPARE(audit.live()->message(),
              QStringLiteral("this admin token may not read the audit log"));
     QCOMPARE(audit.live()->stateText(), QStringLiteral("Not permitted"));
     QCOMPARE(audit.count(), 0);
     // Other views are not affected.
-    QTRY_COMPARE(orders.live()->state(), LiveState::Live);
+    QTRY_COMPARE_WITH_TIMEOUT(orders.live()->state(), LiveState::Live, timeoutMs());
     // A reconnect does not change a token's rights: still not permitted while the backend is
     // away and back.
     const quint16 port = server.port();
     server.stop();
-    QTRY_COMPARE(orders.live()->state(), LiveState::Stale);
+    QTRY_COMPARE_WITH_TIMEOUT(orders.live()->state(), LiveState::Stale, timeoutMs());
     QCOMPARE(audit.live()->state(), LiveState::NotPermitted);
     QVERIFY(server.listen(port));
-    QTRY_COMPARE_WITH_TIMEOUT(orders.live()->state(), LiveState::Live, 10000);
-    QTRY_COMPARE(audit.live()->state(), LiveState::NotPermitted);
+    QTRY_COMPARE_WITH_TIMEOUT(orders.live()->state(), LiveState::Live, timeoutMs());
+    QTRY_COMPARE_WITH_TIMEOUT(audit.live()->state(), LiveState::NotPermitted, timeoutMs());
     // Once the token may read it, the view loads.
     server.setAuditForbidden(false);
     audit.reload();
-    QTRY_COMPARE(audit.live()->state(), LiveState::Live);
+    QTRY_COMPARE_WITH_TIMEOUT(audit.live()->state(), LiveState::Live, timeoutMs());
     QVERIFY(audit.count() > 0);
     QVERIFY(audit.live()->message().isEmpty());
 }
@@ -2184,23 +2193,23 @@ void TestConsole::restartedBackendStartsSequenceOver()
     client.setReconnectDelays(50ms, 200ms);
     QSignalSpy received(&client, &AdminClient::eventReceived);
     client.connectTo(server.url(), QString::fromLatin1(Token));
-    QTRY_COMPARE(server.openStreams(), 1);
+    QTRY_COMPARE_WITH_TIMEOUT(server.openStreams(), 1, timeoutMs());
     for (int i = 0; i < 5; ++i)
         server.sendEvent("order.created", {{"n", i}});
-    QTRY_COMPARE(client.eventCount(), 5);
+    QTRY_COMPARE_WITH_TIMEOUT(client.eventCount(), 5, timeoutMs());
 
     // A new process on the same port: same instanceId, new start time, seq from 1 again.
     const quint16 port = server.port();
     server.stop();
-    QTRY_COMPARE(client.connectionState(), AdminClient::Offline);
+    QTRY_COMPARE_WITH_TIMEOUT(client.connectionState(), AdminClient::Offline, timeoutMs());
     server.simulateProcessRestart();
     server.sendEvent("backend.started", {{"version", "0.1.0"}});
     QVERIFY(server.listen(port));
-    QTRY_COMPARE(client.connectionState(), AdminClient::Online);
+    QTRY_COMPARE_WITH_TIMEOUT(client.connectionState(), AdminClient::Online, timeoutMs());
     QVERIFY(server.lastEventIdHeader().isEmpty()); // nothing to resume in a new process
-    QTRY_COMPARE(client.eventCount(), 6);          // the new process's backlog
+    QTRY_COMPARE_WITH_TIMEOUT(client.eventCount(), 6, timeoutMs()); // the new process's backlog
     server.sendEvent("order.created", {{"n", 99}});
-    QTRY_COMPARE(client.eventCount(), 7);
+    QTRY_COMPARE_WITH_TIMEOUT(client.eventCount(), 7, timeoutMs());
     QCOMPARE(received.at(5).at(0).value<AdminEvent>().type, QStringLiteral("backend.started"));
     QCOMPARE(received.last().at(0).value<AdminEvent>().seq, qint64(2));
 }
@@ -2218,14 +2227,14 @@ void TestConsole::offlineWhenNothingListens()
     client.connectTo(QUrl(QStringLiteral("http://127.0.0.1:%1/").arg(port)),
                      QString::fromLatin1(Token));
     QCOMPARE(client.adminUrl(), QUrl(QStringLiteral("http://127.0.0.1:%1").arg(port)));
-    QTRY_COMPARE(client.connectionState(), AdminClient::Offline);
+    QTRY_COMPARE_WITH_TIMEOUT(client.connectionState(), AdminClient::Offline, timeoutMs());
     QVERIFY(!client.lastError().isEmpty());
     QCOMPARE(client.uptimeText(), QStringLiteral("–"));
 
     // It keeps trying, and gets there once a server appears.
     TestAdminServer server(Token);
     QVERIFY(server.listen(port));
-    QTRY_COMPARE(client.connectionState(), AdminClient::Online);
+    QTRY_COMPARE_WITH_TIMEOUT(client.connectionState(), AdminClient::Online, timeoutMs());
 }
 
 void TestConsole::reconnectsWhenStreamStalls()
@@ -2237,17 +2246,24 @@ void TestConsole::reconnectsWhenStreamStalls()
     client.setReconnectDelays(30ms, 60ms);
     client.setStallTimeout(200ms);
     client.connectTo(server.url(), QString::fromLatin1(Token));
-    QTRY_COMPARE(client.connectionState(), AdminClient::Offline);
+    QTRY_COMPARE_WITH_TIMEOUT(client.connectionState(), AdminClient::Offline, timeoutMs());
     QCOMPARE(client.lastError(), QStringLiteral("The event stream stopped responding"));
-    QTRY_VERIFY(server.streamRequests() >= 2);
+    QTRY_VERIFY_WITH_TIMEOUT(server.streamRequests() >= 2, timeoutMs());
 
     server.setStreamHangs(false);
-    QTRY_COMPARE(client.connectionState(), AdminClient::Online);
-    // Keepalives keep a quiet stream alive.
-    for (int i = 0; i < 5; ++i) {
+    QTRY_COMPARE_WITH_TIMEOUT(client.connectionState(), AdminClient::Online, timeoutMs());
+    // Keepalives keep a quiet stream alive: one every 100 ms for more than two stall timeouts.
+    // The timeout goes up from 200 ms (quick to see the hang above) to 600 ms, so that a
+    // loaded machine's late timer is not taken for silence.
+    client.setStallTimeout(600ms);
+    QSignalSpy states(&client, &AdminClient::connectionStateChanged);
+    QElapsedTimer quiet;
+    quiet.start();
+    while (quiet.elapsed() < 1500) {
         QTest::qWait(100);
         server.sendRaw(": keepalive\n\n");
     }
+    QCOMPARE(states.count(), 0);
     QCOMPARE(client.connectionState(), AdminClient::Online);
 }
 
@@ -2257,8 +2273,8 @@ void TestConsole::backoffDoublesUpToMaximum()
     QCOMPARE(client.nextReconnectDelay().count(), 1000);
     client.setReconnectDelays(10ms, 45ms);
     client.connectTo(QUrl("http://127.0.0.1:1"), QStringLiteral("t"));
-    QTRY_COMPARE(client.connectionState(), AdminClient::Offline);
-    QTRY_COMPARE(client.nextReconnectDelay().count(), 45);
+    QTRY_COMPARE_WITH_TIMEOUT(client.connectionState(), AdminClient::Offline, timeoutMs());
+    QTRY_COMPARE_WITH_TIMEOUT(client.nextReconnectDelay().count(), 45, timeoutMs());
     client.disconnectFromServer();
     client.connectTo(QUrl("http://127.0.0.1:1"), QStringLiteral("t"));
     QCOMPARE(client.nextReconnectDelay().count(), 10); // a new connection starts from the beginning
@@ -2284,12 +2300,12 @@ void TestConsole::disconnectStopsEverything()
     AdminClient client;
     client.setReconnectDelays(20ms, 40ms);
     client.connectTo(server.url(), QString::fromLatin1(Token));
-    QTRY_COMPARE(server.openStreams(), 1);
+    QTRY_COMPARE_WITH_TIMEOUT(server.openStreams(), 1, timeoutMs());
     client.disconnectFromServer();
     QCOMPARE(client.connectionState(), AdminClient::Disconnected);
-    QTRY_COMPARE(server.openStreams(), 0);
+    QTRY_COMPARE_WITH_TIMEOUT(server.openStreams(), 0, timeoutMs());
     const int requests = server.statusRequests();
-    QTest::qWait(200);
+    QTest::qWait(200); // a settle on purpose (backoff is 20-40 ms): proves that nothing comes
     QCOMPARE(server.statusRequests(), requests);
     QCOMPARE(client.connectionState(), AdminClient::Disconnected);
 }
@@ -2305,12 +2321,12 @@ void TestConsole::tokenIsNeverLogged()
         AdminClient client;
         client.setReconnectDelays(20ms, 40ms);
         client.connectTo(server.url(), QString::fromLatin1(Token));
-        QTRY_COMPARE(client.connectionState(), AdminClient::Online);
+        QTRY_COMPARE_WITH_TIMEOUT(client.connectionState(), AdminClient::Online, timeoutMs());
         server.stop();
-        QTRY_COMPARE(client.connectionState(), AdminClient::Offline);
+        QTRY_COMPARE_WITH_TIMEOUT(client.connectionState(), AdminClient::Offline, timeoutMs());
         client.connectTo(server.url(), QStringLiteral("wrong-") + QString::fromLatin1(Token));
         QVERIFY(server.listen(server.port()));
-        QTRY_COMPARE(client.connectionState(), AdminClient::Unauthorized);
+        QTRY_COMPARE_WITH_TIMEOUT(client.connectionState(), AdminClient::Unauthorized, timeoutMs());
     }
     qInstallMessageHandler(g_previousHandler);
     g_log = nullptr;
@@ -2384,6 +2400,21 @@ struct Connected
             return false;
         services.adminClient()->connectTo(server.url(), QString::fromLatin1(Token));
         return true;
+    }
+
+    // True once the console has handled every event the server sent so far: a "test.mark"
+    // event is sent and waited for (the stream is ordered). For proving that an earlier event
+    // changed nothing, without guessing how long it takes to arrive.
+    [[nodiscard]] bool handledAllEvents()
+    {
+        qint64 handled = 0;
+        const QMetaObject::Connection connection = QObject::connect(
+            services.adminClient(), &AdminClient::eventReceived,
+            [&handled](const AdminEvent &event) { handled = std::max(handled, event.seq); });
+        const qint64 mark = server.sendEvent(QStringLiteral("test.mark"), {});
+        const bool reached = QTest::qWaitFor([&] { return handled >= mark; }, timeoutMs());
+        QObject::disconnect(connection);
+        return reached;
     }
 };
 
@@ -2710,7 +2741,7 @@ void TestConsole::orderModelBuffersEventsDuringReload()
     OrderListModel model(&client);
     QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
     client.connectTo(server.url(), QString::fromLatin1(Token));
-    QTRY_VERIFY(model.loaded());
+    QTRY_VERIFY_WITH_TIMEOUT(model.loaded(), timeoutMs());
     QCOMPARE(model.rowCount(), 7);
 
     model.reload();
@@ -2719,7 +2750,7 @@ void TestConsole::orderModelBuffersEventsDuringReload()
     model.handleEvent(makeEvent(100, "order.status",
                                 {{"orderId", id}, {"orderStatus", "CANCELLED"}, {"version", 99}}));
     QCOMPARE(model.index(0).data(OrderListModel::StatusRole).toString(), QStringLiteral("NEW"));
-    QTRY_VERIFY(!model.loading());
+    QTRY_VERIFY_WITH_TIMEOUT(!model.loading(), timeoutMs());
     QCOMPARE(model.index(model.indexOfId(id)).data(OrderListModel::StatusRole).toString(),
              QStringLiteral("CANCELLED"));
 }
@@ -2941,14 +2972,14 @@ void TestConsole::apiCallResults()
     // Not connected: an error, delivered later, never from inside the call.
     client.callApi({"GET", "/orders", {}, {}}, this, capture);
     QVERIFY(!result);
-    QTRY_VERIFY(result);
+    QTRY_VERIFY_WITH_TIMEOUT(result, timeoutMs());
     QVERIFY(!result->ok());
     QVERIFY(!result->errorMessage.isEmpty());
 
     client.connectTo(server.url(), QString::fromLatin1(Token));
     result.reset();
     client.callApi({"GET", "/orders/00000000-0000-4000-8000-000000000000", {}, {}}, this, capture);
-    QTRY_VERIFY(result);
+    QTRY_VERIFY_WITH_TIMEOUT(result, timeoutMs());
     QCOMPARE(result->httpStatus, 404);
     QCOMPARE(result->errorCode, QStringLiteral("order-not-found"));
     QCOMPARE(result->errorMessage,
@@ -2958,7 +2989,7 @@ void TestConsole::apiCallResults()
     QUrlQuery query;
     query.addQueryItem("status", "ALLOCATED");
     client.callApi({"GET", "/orders", query, {}}, this, capture);
-    QTRY_VERIFY(result);
+    QTRY_VERIFY_WITH_TIMEOUT(result, timeoutMs());
     QVERIFY(result->ok());
     QCOMPARE(result->httpStatus, 200);
     QCOMPARE(result->object().value("items").toArray().size(), 1);
@@ -2967,7 +2998,7 @@ void TestConsole::apiCallResults()
     // A body is sent as JSON.
     result.reset();
     client.callApi({"POST", "/customers", {}, QJsonObject{{"name", ""}}}, this, capture);
-    QTRY_VERIFY(result);
+    QTRY_VERIFY_WITH_TIMEOUT(result, timeoutMs());
     QCOMPARE(result->httpStatus, 400);
     QCOMPARE(result->errorMessage, QStringLiteral("name: required, 1 to 200 characters"));
 
@@ -2977,12 +3008,15 @@ void TestConsole::apiCallResults()
     server.stop();
     QTcpServer silent; // accepts, never answers
     QVERIFY(silent.listen(QHostAddress::LocalHost));
+    QSignalSpy accepted(&silent, &QTcpServer::newConnection);
     client.connectTo(QUrl(QStringLiteral("http://127.0.0.1:%1").arg(silent.serverPort())),
                      QString::fromLatin1(Token));
     client.callApi({"GET", "/orders", {}, {}}, this, capture);
-    QTest::qWait(50);
+    // Running: the status read's connection and the call's are both accepted.
+    QTRY_VERIFY_WITH_TIMEOUT(accepted.count() >= 2, timeoutMs());
+    QVERIFY(!result);
     client.disconnectFromServer();
-    QTRY_VERIFY(result);
+    QTRY_VERIFY_WITH_TIMEOUT(result, timeoutMs());
     QVERIFY(result->canceled);
     QVERIFY(!result->ok());
 }
@@ -2993,14 +3027,14 @@ void TestConsole::ordersLoadAndFollowEvents()
     QVERIFY(c.start());
     OrderListModel *orders = c.services.orders();
     QAbstractItemModelTester tester(orders, QAbstractItemModelTester::FailureReportingMode::QtTest);
-    QTRY_VERIFY(orders->loaded());
+    QTRY_VERIFY_WITH_TIMEOUT(orders->loaded(), timeoutMs());
     QCOMPARE(orders->rowCount(), 7);
     QCOMPARE(orders->index(0).data(OrderListModel::StatusRole).toString(), QStringLiteral("NEW"));
     QCOMPARE(orders->index(0).data(OrderListModel::CustomerNameRole).toString(),
              QStringLiteral("Acme Brewing Supply"));
     QCOMPARE(c.server.countRequests("GET /admin/v1/orders?"), 1);
-    QTRY_COMPARE(c.server.openStreams(), 1);
-    QTRY_VERIFY(c.services.deliveries()->loaded());
+    QTRY_COMPARE_WITH_TIMEOUT(c.server.openStreams(), 1, timeoutMs());
+    QTRY_VERIFY_WITH_TIMEOUT(c.services.deliveries()->loaded(), timeoutMs());
     // One list of deliveries: the order detail's asks nothing while no order is selected.
     QCOMPARE(c.server.countRequests("GET /admin/v1/deliveries"), 1);
 
@@ -3009,14 +3043,14 @@ void TestConsole::ordersLoadAndFollowEvents()
     QSignalSpy reset(orders, &QAbstractItemModel::modelReset);
     const QString allocated = c.server.orderIdWithStatus("ALLOCATED");
     QVERIFY(c.server.setOrderStatus(allocated, "PICKED_UP"));
-    QTRY_COMPARE(changed.count(), 1);
+    QTRY_COMPARE_WITH_TIMEOUT(changed.count(), 1, timeoutMs());
     QCOMPARE(orders->index(orders->indexOfId(allocated)).data(OrderListModel::StatusRole),
              QVariant(QStringLiteral("PICKED_UP")));
 
     const QJsonObject created =
         c.server.createOrder(c.server.customerId(2), QJsonValue("PUB-1"),
                              {QJsonObject{{"upc", c.server.beerUpc(0)}, {"orderQuantity", 4}}}, {});
-    QTRY_COMPARE(inserted.count(), 1);
+    QTRY_COMPARE_WITH_TIMEOUT(inserted.count(), 1, timeoutMs());
     QCOMPARE(orders->idAt(0), created.value("id").toString());
     QCOMPARE(orders->index(0).data(OrderListModel::CustomerRefRole).toString(),
              QStringLiteral("PUB-1"));
@@ -3027,9 +3061,10 @@ void TestConsole::ordersLoadAndFollowEvents()
     const quint16 port = c.server.port();
     c.services.adminClient()->setReconnectDelays(20ms, 100ms);
     c.server.stop();
-    QTRY_COMPARE(c.services.adminClient()->connectionState(), AdminClient::Offline);
+    QTRY_COMPARE_WITH_TIMEOUT(c.services.adminClient()->connectionState(), AdminClient::Offline,
+                              timeoutMs());
     QVERIFY(c.server.listen(port));
-    QTRY_COMPARE(c.server.countRequests("GET /admin/v1/orders?"), 2);
+    QTRY_COMPARE_WITH_TIMEOUT(c.server.countRequests("GET /admin/v1/orders?"), 2, timeoutMs());
 }
 
 void TestConsole::orderFilterReloadsWithQuery()
@@ -3038,28 +3073,30 @@ void TestConsole::orderFilterReloadsWithQuery()
     QVERIFY(c.start());
     OrderListModel *orders = c.services.orders();
     QAbstractItemModelTester tester(orders, QAbstractItemModelTester::FailureReportingMode::QtTest);
-    QTRY_VERIFY(orders->loaded());
-    QTRY_COMPARE(c.server.openStreams(), 1);
+    QTRY_VERIFY_WITH_TIMEOUT(orders->loaded(), timeoutMs());
+    QTRY_COMPARE_WITH_TIMEOUT(c.server.openStreams(), 1, timeoutMs());
 
     orders->setStatusFilter("PENDING_INVENTORY");
     QCOMPARE(orders->rowCount(), 1); // dropped locally at once
-    QTRY_VERIFY(
-        c.server.requestLog().contains("GET /admin/v1/orders?status=PENDING_INVENTORY&limit=1000"));
-    QTRY_VERIFY(!orders->loading());
+    QTRY_VERIFY_WITH_TIMEOUT(
+        c.server.requestLog().contains("GET /admin/v1/orders?status=PENDING_INVENTORY&limit=1000"),
+        timeoutMs());
+    QTRY_VERIFY_WITH_TIMEOUT(!orders->loading(), timeoutMs());
     QCOMPARE(orders->rowCount(), 1);
 
     // An order that enters the filter live is fetched and inserted at its place.
     const QString newest = c.server.orderIdWithStatus("NEW");
     QVERIFY(c.server.setOrderStatus(newest, "PENDING_INVENTORY"));
-    QTRY_COMPARE(orders->rowCount(), 2);
+    QTRY_COMPARE_WITH_TIMEOUT(orders->rowCount(), 2, timeoutMs());
     QCOMPARE(orders->idAt(0), newest);
     QVERIFY(c.server.requestLog().contains("GET /admin/v1/orders/" + newest));
 
     orders->setStatusFilter({});
     orders->setCustomerFilter(c.server.customerId(1));
-    QTRY_VERIFY(c.server.requestLog().contains(
-        "GET /admin/v1/orders?customerId=" + c.server.customerId(1) + "&limit=1000"));
-    QTRY_VERIFY(!orders->loading());
+    QTRY_VERIFY_WITH_TIMEOUT(c.server.requestLog().contains("GET /admin/v1/orders?customerId=" +
+                                                            c.server.customerId(1) + "&limit=1000"),
+                             timeoutMs());
+    QTRY_VERIFY_WITH_TIMEOUT(!orders->loading(), timeoutMs());
     QCOMPARE(orders->rowCount(), 2);
     QVERIFY(orders->error().isEmpty());
 }
@@ -3076,15 +3113,15 @@ void TestConsole::orderDetailActions()
                                            QAbstractItemModelTester::FailureReportingMode::QtTest);
     QAbstractItemModelTester deliveriesTester(
         detail->deliveries(), QAbstractItemModelTester::FailureReportingMode::QtTest);
-    QTRY_VERIFY(orders->loaded());
-    QTRY_VERIFY(c.services.beers()->loaded());
-    QTRY_COMPARE(c.server.openStreams(), 1);
+    QTRY_VERIFY_WITH_TIMEOUT(orders->loaded(), timeoutMs());
+    QTRY_VERIFY_WITH_TIMEOUT(c.services.beers()->loaded(), timeoutMs());
+    QTRY_COMPARE_WITH_TIMEOUT(c.server.openStreams(), 1, timeoutMs());
 
     QSignalSpy detailChanged(detail, &OrderDetail::changed);
     const QString id = c.server.orderIdWithStatus("ALLOCATED");
     detail->setOrderId(id);
     QVERIFY(detail->loading());
-    QTRY_VERIFY(detail->loaded());
+    QTRY_VERIFY_WITH_TIMEOUT(detail->loaded(), timeoutMs());
     QCOMPARE(detail->status(), QStringLiteral("ALLOCATED"));
     QCOMPARE(detail->customerRef(), QStringLiteral("PO-1001"));
     QCOMPARE(detail->lines()->rowCount(), 2);
@@ -3102,8 +3139,8 @@ void TestConsole::orderDetailActions()
     detail->pickup();
     QVERIFY(detail->busy());
     QVERIFY(!detail->canPickup());
-    QTRY_COMPARE(detail->status(), QStringLiteral("PICKED_UP"));
-    QTRY_VERIFY(!detail->busy());
+    QTRY_COMPARE_WITH_TIMEOUT(detail->status(), QStringLiteral("PICKED_UP"), timeoutMs());
+    QTRY_VERIFY_WITH_TIMEOUT(!detail->busy(), timeoutMs());
     QCOMPARE(detail->history()->rowCount(), 6);
     QCOMPARE(historyInserted.count(), 1);
     QCOMPARE(detail->history()->index(5).data(OrderHistoryModel::StatusRole).toString(),
@@ -3114,27 +3151,28 @@ void TestConsole::orderDetailActions()
     QVERIFY(listChanged.count() >= 1);
     QVERIFY(c.server.requestLog().contains("POST /admin/v1/orders/" + id + "/pickup"));
     // The delivery of the new status arrives live.
-    QTRY_COMPARE(detail->deliveries()->rowCount(), 5);
+    QTRY_COMPARE_WITH_TIMEOUT(detail->deliveries()->rowCount(), 5, timeoutMs());
 
     // A refused action: the API's message, verbatim.
     detail->cancel();
-    QTRY_COMPARE(detail->error(), QStringLiteral("cannot cancel an order in status PICKED_UP"));
+    QTRY_COMPARE_WITH_TIMEOUT(
+        detail->error(), QStringLiteral("cannot cancel an order in status PICKED_UP"), timeoutMs());
     QCOMPARE(detail->status(), QStringLiteral("PICKED_UP"));
     detail->clearError();
     QVERIFY(detail->error().isEmpty());
 
     detail->deliver();
-    QTRY_COMPARE(detail->status(), QStringLiteral("DELIVERED"));
+    QTRY_COMPARE_WITH_TIMEOUT(detail->status(), QStringLiteral("DELIVERED"), timeoutMs());
     QCOMPARE(detail->history()->rowCount(), 7);
     QVERIFY(!detail->canCancel());
 
     // A change made elsewhere shows up too.
     const QString fresh = c.server.orderIdWithStatus("NEW");
     detail->setOrderId(fresh);
-    QTRY_VERIFY(detail->loaded());
+    QTRY_VERIFY_WITH_TIMEOUT(detail->loaded(), timeoutMs());
     QCOMPARE(detail->history()->rowCount(), 1);
     QVERIFY(c.server.setOrderStatus(fresh, "VALIDATION_PENDING"));
-    QTRY_COMPARE(detail->history()->rowCount(), 2);
+    QTRY_COMPARE_WITH_TIMEOUT(detail->history()->rowCount(), 2, timeoutMs());
     QCOMPARE(detail->statusText(), QStringLiteral("Validation pending"));
 
     detail->setOrderId({});
@@ -3154,8 +3192,8 @@ void TestConsole::deliveriesAndRedeliver()
                                     QAbstractItemModelTester::FailureReportingMode::QtTest);
     QAbstractItemModelTester attemptsTester(detail->attempts(),
                                             QAbstractItemModelTester::FailureReportingMode::QtTest);
-    QTRY_VERIFY(deliveries->loaded());
-    QTRY_COMPARE(c.server.openStreams(), 1);
+    QTRY_VERIFY_WITH_TIMEOUT(deliveries->loaded(), timeoutMs());
+    QTRY_COMPARE_WITH_TIMEOUT(c.server.openStreams(), 1, timeoutMs());
     QCOMPARE(deliveries->failedCount(), 2);
 
     // The Corner Pub's given-up delivery: failed, 6 attempts, the last one without an answer.
@@ -3170,7 +3208,7 @@ void TestConsole::deliveriesAndRedeliver()
     const int row = deliveries->indexOfId(failed);
     QCOMPARE(deliveries->index(row).data(DeliveryListModel::FailedRole).toBool(), true);
     detail->setDeliveryId(failed);
-    QTRY_VERIFY(detail->loaded());
+    QTRY_VERIFY_WITH_TIMEOUT(detail->loaded(), timeoutMs());
     QVERIFY(detail->failed());
     QCOMPARE(detail->attemptCount(), 6);
     QCOMPARE(detail->attempts()->rowCount(), 6);
@@ -3187,18 +3225,18 @@ void TestConsole::deliveriesAndRedeliver()
     // Redeliver: pending again in the detail and the list.
     QSignalSpy listChanged(deliveries, &QAbstractItemModel::dataChanged);
     detail->redeliver();
-    QTRY_COMPARE(detail->state(), QStringLiteral("pending"));
-    QTRY_COMPARE(deliveries->index(deliveries->indexOfId(failed))
-                     .data(DeliveryListModel::StateRole)
-                     .toString(),
-                 QStringLiteral("pending"));
+    QTRY_COMPARE_WITH_TIMEOUT(detail->state(), QStringLiteral("pending"), timeoutMs());
+    QTRY_COMPARE_WITH_TIMEOUT(deliveries->index(deliveries->indexOfId(failed))
+                                  .data(DeliveryListModel::StateRole)
+                                  .toString(),
+                              QStringLiteral("pending"), timeoutMs());
     QVERIFY(listChanged.count() >= 1);
     QCOMPARE(deliveries->failedCount(), 1);
     QVERIFY(!detail->canRedeliver());
 
     // The next attempt arrives live: the row and the attempt log follow.
     QVERIFY(c.server.recordAttempt(failed, 200, 77, {}, "succeeded"));
-    QTRY_COMPARE(detail->attempts()->rowCount(), 7);
+    QTRY_COMPARE_WITH_TIMEOUT(detail->attempts()->rowCount(), 7, timeoutMs());
     QCOMPARE(detail->state(), QStringLiteral("succeeded"));
     QCOMPARE(detail->attempts()->index(0).data(AttemptListModel::TriggerRole).toString(),
              QStringLiteral("manual"));
@@ -3209,14 +3247,16 @@ void TestConsole::deliveriesAndRedeliver()
     // Redelivering to a disabled endpoint is refused; the API says why.
     const QString gone = c.server.deliveryIdWithState("failed"); // Hopfen & Malz's 410
     deliveries->redeliver(gone);
-    QTRY_COMPARE(deliveries->error(),
-                 QStringLiteral("the endpoint is disabled; enable it before redelivering"));
+    QTRY_COMPARE_WITH_TIMEOUT(
+        deliveries->error(),
+        QStringLiteral("the endpoint is disabled; enable it before redelivering"), timeoutMs());
 
     // The state filter goes to the server as a query parameter.
     deliveries->setStateFilter("succeeded");
-    QTRY_VERIFY(
-        c.server.requestLog().contains("GET /admin/v1/deliveries?state=succeeded&limit=1000"));
-    QTRY_VERIFY(!deliveries->loading());
+    QTRY_VERIFY_WITH_TIMEOUT(
+        c.server.requestLog().contains("GET /admin/v1/deliveries?state=succeeded&limit=1000"),
+        timeoutMs());
+    QTRY_VERIFY_WITH_TIMEOUT(!deliveries->loading(), timeoutMs());
     for (int r = 0; r < deliveries->rowCount(); ++r)
         QCOMPARE(deliveries->index(r).data(DeliveryListModel::StateRole).toString(),
                  QStringLiteral("succeeded"));
@@ -3229,17 +3269,17 @@ void TestConsole::endpointsEnable()
     EndpointListModel *endpoints = c.services.endpoints();
     QAbstractItemModelTester tester(endpoints,
                                     QAbstractItemModelTester::FailureReportingMode::QtTest);
-    QTRY_VERIFY(endpoints->loaded());
-    QTRY_VERIFY(c.services.customers()->loaded());
+    QTRY_VERIFY_WITH_TIMEOUT(endpoints->loaded(), timeoutMs());
+    QTRY_VERIFY_WITH_TIMEOUT(c.services.customers()->loaded(), timeoutMs());
     QVERIFY(endpoints->disabledOnly()); // what the Deliveries page shows
     QCOMPARE(endpoints->rowCount(), 1);
     QSignalSpy disabledOnlyChanged(endpoints, &EndpointListModel::disabledOnlyChanged);
     endpoints->setDisabledOnly(false);
-    QTRY_COMPARE(endpoints->rowCount(), 3);
+    QTRY_COMPARE_WITH_TIMEOUT(endpoints->rowCount(), 3, timeoutMs());
     endpoints->setDisabledOnly(true);
     QCOMPARE(disabledOnlyChanged.count(), 2);
     QCOMPARE(endpoints->rowCount(), 1);
-    QTRY_VERIFY(!endpoints->loading());
+    QTRY_VERIFY_WITH_TIMEOUT(!endpoints->loading(), timeoutMs());
     QCOMPARE(endpoints->rowCount(), 1);
     const QModelIndex disabled = endpoints->index(0);
     QCOMPARE(disabled.data(EndpointListModel::DisabledRole).toBool(), true);
@@ -3250,13 +3290,13 @@ void TestConsole::endpointsEnable()
 
     QSignalSpy removed(endpoints, &QAbstractItemModel::rowsRemoved);
     endpoints->enable(c.server.disabledEndpointId());
-    QTRY_COMPARE(endpoints->rowCount(), 0);
+    QTRY_COMPARE_WITH_TIMEOUT(endpoints->rowCount(), 0, timeoutMs());
     QCOMPARE(removed.count(), 1);
 
     // endpoint.state from the backend (a 410 elsewhere) brings one in.
     QVERIFY(c.server.setEndpointState(QStringLiteral("e7b1d5a2-3c4f-4e6a-9b8c-1d2e3f405003"),
                                       "disabled", "no success for 5 days"));
-    QTRY_COMPARE(endpoints->rowCount(), 1);
+    QTRY_COMPARE_WITH_TIMEOUT(endpoints->rowCount(), 1, timeoutMs());
     QCOMPARE(endpoints->index(0).data(EndpointListModel::CustomerNameRole).toString(),
              QStringLiteral("The Corner Pub"));
 }
@@ -3268,8 +3308,8 @@ void TestConsole::customersCreateAndRotate()
     CustomerListModel *customers = c.services.customers();
     QAbstractItemModelTester tester(customers,
                                     QAbstractItemModelTester::FailureReportingMode::QtTest);
-    QTRY_VERIFY(customers->loaded());
-    QTRY_COMPARE(c.server.openStreams(), 1);
+    QTRY_VERIFY_WITH_TIMEOUT(customers->loaded(), timeoutMs());
+    QTRY_COMPARE_WITH_TIMEOUT(c.server.openStreams(), 1, timeoutMs());
     QCOMPARE(customers->rowCount(), 3);
     QCOMPARE(customers->index(0).data(CustomerListModel::NameRole).toString(),
              QStringLiteral("Acme Brewing Supply")); // by name
@@ -3282,7 +3322,7 @@ void TestConsole::customersCreateAndRotate()
     QSignalSpy optionsChanged(customers, &CustomerListModel::filterOptionsChanged);
     customers->create("  Biergarten Nord ");
     QVERIFY(customers->busy());
-    QTRY_COMPARE(issued.count(), 1);
+    QTRY_COMPARE_WITH_TIMEOUT(issued.count(), 1, timeoutMs());
     QVERIFY(!customers->busy());
     QCOMPARE(created.count(), 1);
     QCOMPARE(issued.at(0).at(1).toString(), QStringLiteral("Biergarten Nord"));
@@ -3293,7 +3333,7 @@ void TestConsole::customersCreateAndRotate()
              QStringLiteral("Biergarten Nord"));
     QVERIFY(optionsChanged.count() >= 1);
     // Its customer.created event does not add it twice.
-    QTest::qWait(100);
+    QVERIFY(c.handledAllEvents());
     QCOMPARE(customers->rowCount(), 4);
 
     customers->create("   ");
@@ -3301,15 +3341,16 @@ void TestConsole::customersCreateAndRotate()
 
     const QString id = c.server.customerId(2);
     customers->rotateSecret(id);
-    QTRY_COMPARE(issued.count(), 2);
+    QTRY_COMPARE_WITH_TIMEOUT(issued.count(), 2, timeoutMs());
     QCOMPARE(issued.at(1).at(0).toString(), id);
     QVERIFY(issued.at(1).at(2).toString().startsWith("whsec_"));
     QVERIFY(issued.at(1).at(2) != issued.at(0).at(2));
     QVERIFY(!issued.at(1).at(3).toString().isEmpty());
-    QTRY_VERIFY(!customers->index(customers->indexOfId(id))
-                     .data(CustomerListModel::PreviousSecretExpiresTextRole)
-                     .toString()
-                     .isEmpty());
+    QTRY_VERIFY_WITH_TIMEOUT(!customers->index(customers->indexOfId(id))
+                                  .data(CustomerListModel::PreviousSecretExpiresTextRole)
+                                  .toString()
+                                  .isEmpty(),
+                             timeoutMs());
 }
 
 void TestConsole::beersFollowStock()
@@ -3318,8 +3359,8 @@ void TestConsole::beersFollowStock()
     QVERIFY(c.start());
     BeerListModel *beers = c.services.beers();
     QAbstractItemModelTester tester(beers, QAbstractItemModelTester::FailureReportingMode::QtTest);
-    QTRY_VERIFY(beers->loaded());
-    QTRY_COMPARE(c.server.openStreams(), 1);
+    QTRY_VERIFY_WITH_TIMEOUT(beers->loaded(), timeoutMs());
+    QTRY_COMPARE_WITH_TIMEOUT(c.server.openStreams(), 1, timeoutMs());
     QCOMPARE(beers->rowCount(), 6);
     QCOMPARE(beers->index(0).data(BeerListModel::NameRole).toString(),
              QStringLiteral("Cage Blond"));
@@ -3335,9 +3376,9 @@ void TestConsole::beersFollowStock()
                                        {},
                                        QJsonObject{{"quantity", 48}}},
                                       this, [&result](const ApiResult &r) { result = r; });
-    QTRY_COMPARE(changed.count(), 1);
+    QTRY_COMPARE_WITH_TIMEOUT(changed.count(), 1, timeoutMs());
     QCOMPARE(beers->index(row).data(BeerListModel::QuantityOnHandRole).toInt(), 48);
-    QTRY_VERIFY(result && result->ok());
+    QTRY_VERIFY_WITH_TIMEOUT(result && result->ok(), timeoutMs());
 }
 
 void TestConsole::testOrderAppears()
@@ -3346,8 +3387,8 @@ void TestConsole::testOrderAppears()
     QVERIFY(c.start());
     TestOrderForm *form = c.services.testOrder();
     OrderListModel *orders = c.services.orders();
-    QTRY_VERIFY(orders->loaded());
-    QTRY_COMPARE(c.server.openStreams(), 1);
+    QTRY_VERIFY_WITH_TIMEOUT(orders->loaded(), timeoutMs());
+    QTRY_COMPARE_WITH_TIMEOUT(c.server.openStreams(), 1, timeoutMs());
     QSignalSpy placed(form, &TestOrderForm::placed);
 
     QVERIFY(!form->canSubmit()); // no customer yet
@@ -3358,7 +3399,7 @@ void TestConsole::testOrderAppears()
     QVERIFY(form->canSubmit());
     form->submit();
     QVERIFY(form->busy());
-    QTRY_COMPARE(placed.count(), 1);
+    QTRY_COMPARE_WITH_TIMEOUT(placed.count(), 1, timeoutMs());
     QVERIFY(!form->busy());
     QCOMPARE(form->lineCount(), 0); // emptied for the next one
     const QJsonObject order = placed.at(0).at(0).toJsonObject();
@@ -3366,14 +3407,14 @@ void TestConsole::testOrderAppears()
     QCOMPARE(orders->idAt(0), order.value("id").toString());
     QCOMPARE(orders->index(0).data(OrderListModel::LineCountRole).toInt(), 2);
     QCOMPARE(orders->index(0).data(OrderListModel::QuantityRole).toInt(), 7);
-    QTest::qWait(50);
+    QVERIFY(c.handledAllEvents()); // its order.created event among them
     QCOMPARE(orders->indexOfId(order.value("id").toString()), 0); // the event adds no twin
     QCOMPARE(orders->rowCount(), 8);
 
     // The same customerRef again: refused, the API's message kept for the dialog.
     form->setCustomerRef("TRAINING-1");
     form->submit();
-    QTRY_VERIFY(!form->busy());
+    QTRY_VERIFY_WITH_TIMEOUT(!form->busy(), timeoutMs());
     QCOMPARE(form->error(),
              QStringLiteral("the customer already has an order with customerRef TRAINING-1"));
     QCOMPARE(placed.count(), 1);
@@ -3384,11 +3425,12 @@ void TestConsole::testOrderAppears()
     form->setCustomerRef({});
     QVERIFY(!form->requestBody().contains("lines"));
     form->submit();
-    QTRY_COMPARE(placed.count(), 2);
+    QTRY_COMPARE_WITH_TIMEOUT(placed.count(), 2, timeoutMs());
     QCOMPARE(placed.at(1).at(0).toJsonObject().value("beerOrderLines").toArray().size(), 2);
     const QString id = placed.at(1).at(0).toJsonObject().value("id").toString();
-    QTRY_COMPARE(orders->index(orders->indexOfId(id)).data(OrderListModel::StatusRole).toString(),
-                 QStringLiteral("ALLOCATED"));
+    QTRY_COMPARE_WITH_TIMEOUT(
+        orders->index(orders->indexOfId(id)).data(OrderListModel::StatusRole).toString(),
+        QStringLiteral("ALLOCATED"), timeoutMs());
     c.server.setAutoAdvance(false);
 }
 
@@ -3414,26 +3456,26 @@ void TestConsole::adminOverTlsTrustOnFirstUse()
         AdminClient client;
         client.setReconnectDelays(50ms, 400ms);
         client.connectTo(url, backend.adminToken());
-        QTRY_COMPARE(client.connectionState(), AdminClient::Untrusted);
+        QTRY_COMPARE_WITH_TIMEOUT(client.connectionState(), AdminClient::Untrusted, timeoutMs());
         QCOMPARE(client.untrustedFingerprint(), fingerprint);
         QVERIFY(!client.certificateChanged());
-        QTest::qWait(300);
+        QTest::qWait(300); // a settle on purpose (backoff 50-400 ms): proves that it stays
         QCOMPARE(client.connectionState(), AdminClient::Untrusted); // no retrying on its own
         client.trustCertificate();
-        QTRY_COMPARE(client.connectionState(), AdminClient::Online);
+        QTRY_COMPARE_WITH_TIMEOUT(client.connectionState(), AdminClient::Online, timeoutMs());
         QCOMPARE(AdminClient::trustedFingerprint(url), fingerprint);
         // API calls go through too.
         ApiResult answer;
         client.callApi({"GET", QStringLiteral("/settings/admin-tls"), {}, {}}, &client,
                        [&answer](const ApiResult &r) { answer = r; });
-        QTRY_COMPARE(answer.httpStatus, 200);
+        QTRY_COMPARE_WITH_TIMEOUT(answer.httpStatus, 200, timeoutMs());
         QCOMPARE(answer.object().value("value").toString(), QStringLiteral("true"));
     }
     // Next time: trusted at once.
     {
         AdminClient client;
         client.connectTo(url, backend.adminToken());
-        QTRY_COMPARE(client.connectionState(), AdminClient::Online);
+        QTRY_COMPARE_WITH_TIMEOUT(client.connectionState(), AdminClient::Online, timeoutMs());
     }
     // Another certificate than the one trusted: called out, not connected.
     QSettings(QStringLiteral("gatehouse"), QStringLiteral("console"))
@@ -3442,7 +3484,7 @@ void TestConsole::adminOverTlsTrustOnFirstUse()
     {
         AdminClient client;
         client.connectTo(url, backend.adminToken());
-        QTRY_COMPARE(client.connectionState(), AdminClient::Untrusted);
+        QTRY_COMPARE_WITH_TIMEOUT(client.connectionState(), AdminClient::Untrusted, timeoutMs());
         QVERIFY(client.certificateChanged());
         QCOMPARE(client.untrustedFingerprint(), fingerprint);
         QVERIFY(client.lastError().contains(QStringLiteral("changed")));
@@ -3465,9 +3507,10 @@ void TestConsole::realBackendOrdersAndDeliveries()
                                           QAbstractItemModelTester::FailureReportingMode::QtTest);
     QAbstractItemModelTester deliveriesTester(
         deliveries, QAbstractItemModelTester::FailureReportingMode::QtTest);
-    QTRY_VERIFY(orders->loaded());
-    QTRY_VERIFY(deliveries->loaded());
-    QTRY_VERIFY(services.customers()->rowCount() > 0); // the demo customer
+    QTRY_VERIFY_WITH_TIMEOUT(orders->loaded(), timeoutMs());
+    QTRY_VERIFY_WITH_TIMEOUT(deliveries->loaded(), timeoutMs());
+    QTRY_VERIFY_WITH_TIMEOUT(services.customers()->rowCount() > 0,
+                             timeoutMs()); // the demo customer
     QCOMPARE(orders->rowCount(), 0);
 
     TestOrderForm *form = services.testOrder();
@@ -3475,12 +3518,13 @@ void TestConsole::realBackendOrdersAndDeliveries()
     form->setCustomerId(services.customers()->idAt(0));
     form->setCustomerRef(QStringLiteral("REAL-1"));
     form->submit();
-    QTRY_COMPARE(placed.count(), 1);
+    QTRY_COMPARE_WITH_TIMEOUT(placed.count(), 1, timeoutMs());
     const QString id = placed.at(0).at(0).toJsonObject().value("id").toString();
     // The real lifecycle, followed live: the row ends ALLOCATED, five signed deliveries to
     // the built-in receiver succeed.
-    QTRY_COMPARE(orders->index(orders->indexOfId(id)).data(OrderListModel::StatusRole).toString(),
-                 QStringLiteral("ALLOCATED"));
+    QTRY_COMPARE_WITH_TIMEOUT(
+        orders->index(orders->indexOfId(id)).data(OrderListModel::StatusRole).toString(),
+        QStringLiteral("ALLOCATED"), timeoutMs());
     QCOMPARE(orders->index(orders->indexOfId(id)).data(OrderListModel::CustomerRefRole).toString(),
              QStringLiteral("REAL-1"));
     auto succeededFor = [deliveries, &id] {
@@ -3492,23 +3536,24 @@ void TestConsole::realBackendOrdersAndDeliveries()
         }
         return n;
     };
-    QTRY_COMPARE(succeededFor(), 5);
+    QTRY_COMPARE_WITH_TIMEOUT(succeededFor(), 5, timeoutMs());
 
     OrderDetail *detail = services.orderDetail();
     detail->setOrderId(id);
-    QTRY_VERIFY(detail->loaded());
+    QTRY_VERIFY_WITH_TIMEOUT(detail->loaded(), timeoutMs());
     QCOMPARE(detail->history()->rowCount(), 5);
     QVERIFY(detail->canPickup());
     detail->pickup();
-    QTRY_COMPARE(detail->status(), QStringLiteral("PICKED_UP"));
-    QTRY_COMPARE(orders->index(orders->indexOfId(id)).data(OrderListModel::StatusRole).toString(),
-                 QStringLiteral("PICKED_UP"));
-    QTRY_COMPARE(detail->history()->rowCount(), 6);
-    QTRY_COMPARE(succeededFor(), 6);
+    QTRY_COMPARE_WITH_TIMEOUT(detail->status(), QStringLiteral("PICKED_UP"), timeoutMs());
+    QTRY_COMPARE_WITH_TIMEOUT(
+        orders->index(orders->indexOfId(id)).data(OrderListModel::StatusRole).toString(),
+        QStringLiteral("PICKED_UP"), timeoutMs());
+    QTRY_COMPARE_WITH_TIMEOUT(detail->history()->rowCount(), 6, timeoutMs());
+    QTRY_COMPARE_WITH_TIMEOUT(succeededFor(), 6, timeoutMs());
 
     bool stopped = false;
     backend.stop([&stopped] { stopped = true; });
-    QTRY_VERIFY_WITH_TIMEOUT(stopped, 15000);
+    QTRY_VERIFY_WITH_TIMEOUT(stopped, timeoutMs());
 }
 
 // ---- OAuth clients, tokens and the JWT decoder ----------------------------------------------
@@ -3824,7 +3869,7 @@ void TestConsole::clientsRegisterRotateDelete()
     ClientListModel *clients = c.services.clients();
     QAbstractItemModelTester tester(clients,
                                     QAbstractItemModelTester::FailureReportingMode::QtTest);
-    QTRY_VERIFY(clients->loaded());
+    QTRY_VERIFY_WITH_TIMEOUT(clients->loaded(), timeoutMs());
     QCOMPARE(clients->rowCount(), 3);
     QCOMPARE(clients->idAt(0), c.server.clientId(0)); // newest first
     // The server lists new clients first: the seed's ids, before any are added.
@@ -3851,7 +3896,7 @@ void TestConsole::clientsRegisterRotateDelete()
     form->submit();
     QVERIFY(form->attempted());
     QVERIFY(!form->busy());
-    QTest::qWait(50);
+    QTest::qWait(50); // a settle on purpose: a POST would have left with submit()
     QCOMPARE(c.server.countRequests("POST /admin/v1/clients"), 0);
 
     // Refused by the server: its message, verbatim.
@@ -3861,13 +3906,14 @@ void TestConsole::clientsRegisterRotateDelete()
     form->setScope("orders:read");
     form->submit();
     QVERIFY(form->busy());
-    QTRY_COMPARE(form->serverError(), QStringLiteral("no more clients today"));
+    QTRY_COMPARE_WITH_TIMEOUT(form->serverError(), QStringLiteral("no more clients today"),
+                              timeoutMs());
     QVERIFY(!form->busy());
     QCOMPARE(registered.count(), 0);
 
     const QJsonObject body = form->requestBody();
     form->submit();
-    QTRY_COMPARE(registered.count(), 1);
+    QTRY_COMPARE_WITH_TIMEOUT(registered.count(), 1, timeoutMs());
     QCOMPARE(c.server.lastBody("POST /admin/v1/clients"), body);
     QCOMPARE(body.value("client_name").toString(), QStringLiteral("Inventory bot"));
     QCOMPARE(form->clientName(), QString()); // empty for the next one
@@ -3886,7 +3932,7 @@ void TestConsole::clientsRegisterRotateDelete()
 
     clients->rotateSecret(id);
     QVERIFY(clients->busy());
-    QTRY_COMPARE(issued.count(), 2);
+    QTRY_COMPARE_WITH_TIMEOUT(issued.count(), 2, timeoutMs());
     QCOMPARE(issued.at(1).at(0).toString(), id);
     QCOMPARE(issued.at(1).at(3).toBool(), true);
     QVERIFY(issued.at(1).at(2) != issued.at(0).at(2));
@@ -3894,20 +3940,22 @@ void TestConsole::clientsRegisterRotateDelete()
 
     // A public client has no secret to rotate: the server's message.
     clients->rotateSecret(spaId);
-    QTRY_VERIFY(!clients->busy());
-    QTRY_COMPARE(clients->error(),
-                 QStringLiteral("client %1 is public and has no secret").arg(spaId));
+    QTRY_VERIFY_WITH_TIMEOUT(!clients->busy(), timeoutMs());
+    QTRY_COMPARE_WITH_TIMEOUT(clients->error(),
+                              QStringLiteral("client %1 is public and has no secret").arg(spaId),
+                              timeoutMs());
     QCOMPARE(issued.count(), 2);
 
     QSignalSpy removed(clients, &ClientListModel::clientRemoved);
     const int tokenReloads = c.server.countRequests("GET /admin/v1/tokens");
     clients->remove(serviceId);
-    QTRY_COMPARE(removed.count(), 1);
+    QTRY_COMPARE_WITH_TIMEOUT(removed.count(), 1, timeoutMs());
     QCOMPARE(clients->rowCount(), 3);
     QCOMPARE(clients->indexOfId(serviceId), -1);
     QCOMPARE(clients->error(), QString());
     // Its tokens went with it: the token list is read again.
-    QTRY_COMPARE(c.server.countRequests("GET /admin/v1/tokens"), tokenReloads + 1);
+    QTRY_COMPARE_WITH_TIMEOUT(c.server.countRequests("GET /admin/v1/tokens"), tokenReloads + 1,
+                              timeoutMs());
 }
 
 void TestConsole::orderEventsOlderThanTheListAskNothing()
@@ -3916,7 +3964,7 @@ void TestConsole::orderEventsOlderThanTheListAskNothing()
     QVERIFY(c.start());
     OrderListModel all(c.services.adminClient(), nullptr);
     all.reload();
-    QTRY_VERIFY(all.loaded());
+    QTRY_VERIFY_WITH_TIMEOUT(all.loaded(), timeoutMs());
     QVERIFY(all.count() >= 5);
     const QJsonObject oldest = all.rowAt(all.count() - 1);
     const QString oldestId = oldest.value("id").toString();
@@ -3925,7 +3973,7 @@ void TestConsole::orderEventsOlderThanTheListAskNothing()
     OrderListModel newest(c.services.adminClient(), nullptr);
     newest.setCapacity(3);
     newest.reload();
-    QTRY_VERIFY(newest.loaded());
+    QTRY_VERIFY_WITH_TIMEOUT(newest.loaded(), timeoutMs());
     QCOMPARE(newest.count(), 3);
     QVERIFY(newest.hasOlder());
     const QString path = "GET /admin/v1/orders/" + oldestId;
@@ -3941,7 +3989,7 @@ void TestConsole::orderEventsOlderThanTheListAskNothing()
                                   {"orderStatus", "CANCELLED"},
                                   {"version", 99},
                                   {"createdDate", oldest.value("createdDate")}}));
-    QTest::qWait(200);
+    QTest::qWait(200); // a settle on purpose: a request would have left with handleEvent()
     QCOMPARE(c.server.countRequests(path), 0);
     QCOMPARE(newest.count(), 3);
     QVERIFY(newest.hasOlder());
@@ -3954,16 +4002,16 @@ void TestConsole::orderEventsOlderThanTheListAskNothing()
                                   {"customerId", oldest.value("customerId")},
                                   {"orderStatus", "CANCELLED"},
                                   {"version", 99}}));
-    QTRY_COMPARE(c.server.countRequests(path), 1);
-    QTest::qWait(100);
+    QTRY_COMPARE_WITH_TIMEOUT(c.server.countRequests(path), 1, timeoutMs());
+    QTest::qWait(100); // a settle on purpose: the answer arrives; it must not add the order
     QCOMPARE(newest.count(), 3);
     QCOMPARE(newest.indexOfId(oldestId), -1);
 
     // One of the listed orders changes in place, without asking either.
     const QString listed = newest.idAt(1);
     QVERIFY(c.server.setOrderStatus(listed, "CANCELLED"));
-    QTRY_COMPARE(newest.index(1).data(OrderListModel::StatusRole).toString(),
-                 QStringLiteral("CANCELLED"));
+    QTRY_COMPARE_WITH_TIMEOUT(newest.index(1).data(OrderListModel::StatusRole).toString(),
+                              QStringLiteral("CANCELLED"), timeoutMs());
     QCOMPARE(c.server.countRequests("GET /admin/v1/orders/" + listed), 0);
 }
 
@@ -3974,7 +4022,7 @@ void TestConsole::ordersPageBackOnDemand()
     // Everything at once, to compare with.
     OrderListModel all(c.services.adminClient(), nullptr);
     all.reload();
-    QTRY_VERIFY(all.loaded());
+    QTRY_VERIFY_WITH_TIMEOUT(all.loaded(), timeoutMs());
     const int total = all.count();
     QVERIFY2(total >= 5, "the seed has a few orders");
     QVERIFY(!all.hasOlder());
@@ -3986,7 +4034,7 @@ void TestConsole::ordersPageBackOnDemand()
     QAbstractItemModelTester tester(&paged, QAbstractItemModelTester::FailureReportingMode::QtTest);
     QSignalSpy older(&paged, &LiveListModel::olderChanged);
     paged.reload();
-    QTRY_VERIFY(paged.loaded());
+    QTRY_VERIFY_WITH_TIMEOUT(paged.loaded(), timeoutMs());
     QCOMPARE(paged.count(), 2);
     QVERIFY(paged.hasOlder());
     QVERIFY(paged.canFetchMore({}));
@@ -3996,7 +4044,7 @@ void TestConsole::ordersPageBackOnDemand()
         paged.fetchMore({}); // what a view does at the end of the list
         QVERIFY(paged.loadingOlder());
         QVERIFY(!paged.canFetchMore({})); // one read at a time
-        QTRY_VERIFY(!paged.loadingOlder());
+        QTRY_VERIFY_WITH_TIMEOUT(!paged.loadingOlder(), timeoutMs());
         QVERIFY(paged.count() > before || !paged.hasOlder());
         QVERIFY2(++pages <= total, "paging ends");
     }
@@ -4014,7 +4062,7 @@ void TestConsole::ordersPageBackOnDemand()
 
     // A reload starts over at one page.
     paged.reload();
-    QTRY_VERIFY(!paged.loading());
+    QTRY_VERIFY_WITH_TIMEOUT(!paged.loading(), timeoutMs());
     QCOMPARE(paged.count(), 2);
     QVERIFY(paged.hasOlder());
 }
@@ -4026,13 +4074,13 @@ void TestConsole::clientsFollowChangesMadeElsewhere()
     ClientListModel *clients = c.services.clients();
     QAbstractItemModelTester tester(clients,
                                     QAbstractItemModelTester::FailureReportingMode::QtTest);
-    QTRY_VERIFY(clients->loaded());
+    QTRY_VERIFY_WITH_TIMEOUT(clients->loaded(), timeoutMs());
     QCOMPARE(clients->rowCount(), 3);
     const int mintable = int(clients->mintOptions().size());
     // Registered by someone else (the CLI, RFC 7591, demo seeding): it appears on its event,
     // read from the server, and the Tokens page can mint for it.
     const QString id = c.server.registerClientElsewhere(QStringLiteral("Nightly export"));
-    QTRY_COMPARE(clients->rowCount(), 4);
+    QTRY_COMPARE_WITH_TIMEOUT(clients->rowCount(), 4, timeoutMs());
     QCOMPARE(clients->idAt(0), id);
     QCOMPARE(clients->index(0).data(ClientListModel::NameRole).toString(),
              QStringLiteral("Nightly export"));
@@ -4040,7 +4088,7 @@ void TestConsole::clientsFollowChangesMadeElsewhere()
     // Deleted elsewhere: its row goes.
     const QString gone = clients->idAt(2);
     c.server.removeClientElsewhere(gone);
-    QTRY_COMPARE(clients->rowCount(), 3);
+    QTRY_COMPARE_WITH_TIMEOUT(clients->rowCount(), 3, timeoutMs());
     QCOMPARE(clients->indexOfId(gone), -1);
     QCOMPARE(clients->error(), QString());
 }
@@ -4051,9 +4099,9 @@ void TestConsole::tokensMintRevokeAndInspect()
     QVERIFY(c.start());
     TokenListModel *tokens = c.services.tokens();
     QAbstractItemModelTester tester(tokens, QAbstractItemModelTester::FailureReportingMode::QtTest);
-    QTRY_VERIFY(tokens->loaded());
-    QTRY_VERIFY(c.services.clients()->loaded());
-    QTRY_COMPARE(c.server.openStreams(), 1);
+    QTRY_VERIFY_WITH_TIMEOUT(tokens->loaded(), timeoutMs());
+    QTRY_VERIFY_WITH_TIMEOUT(c.services.clients()->loaded(), timeoutMs());
+    QTRY_COMPARE_WITH_TIMEOUT(c.server.openStreams(), 1, timeoutMs());
     QCOMPARE(tokens->rowCount(), 3);
     const QModelIndex top = tokens->index(0); // newest first
     QCOMPARE(top.data(TokenListModel::ClientNameRole).toString(), QStringLiteral("Warehouse sync"));
@@ -4065,14 +4113,14 @@ void TestConsole::tokensMintRevokeAndInspect()
     QSignalSpy minted(tokens, &TokenListModel::minted);
     tokens->mint(c.server.clientId(1), " orders:read ");
     QVERIFY(tokens->minting());
-    QTRY_COMPARE(minted.count(), 1);
+    QTRY_COMPARE_WITH_TIMEOUT(minted.count(), 1, timeoutMs());
     QCOMPARE(c.server.lastBody("POST /admin/v1/tokens"),
              (QJsonObject{{"client_id", c.server.clientId(1)}, {"scope", "orders:read"}}));
     QCOMPARE(tokens->mintedSummary(),
              QStringLiteral("Bearer · expires in 1 h · scope orders:read"));
     // Straight into the decoder, and verified there.
     QCOMPARE(inspector->token(), tokens->mintedToken());
-    QTRY_VERIFY(inspector->inspected());
+    QTRY_VERIFY_WITH_TIMEOUT(inspector->inspected(), timeoutMs());
     QCOMPARE(inspector->verdict(), QStringLiteral("Valid: every check passed."));
     QVERIFY(inspector->valid());
     QVERIFY(inspector->decoded());
@@ -4093,14 +4141,15 @@ void TestConsole::tokensMintRevokeAndInspect()
              qPrintable(inspector->countdownText()));
     // The countdown moves on its own.
     QSignalSpy clock(inspector, &JwtInspector::clockChanged);
-    QTRY_VERIFY_WITH_TIMEOUT(clock.count() >= 1, 2500);
+    QTRY_VERIFY_WITH_TIMEOUT(clock.count() >= 1, timeoutMs());
     // The token is listed (oauth.token.issued).
-    QTRY_COMPARE(tokens->rowCount(), 4);
+    QTRY_COMPARE_WITH_TIMEOUT(tokens->rowCount(), 4, timeoutMs());
 
     // Refused: the OAuth error_description, verbatim.
     tokens->mint(c.server.clientId(2), QString());
-    QTRY_COMPARE(tokens->mintError(),
-                 QStringLiteral("a public client cannot use client_credentials"));
+    QTRY_COMPARE_WITH_TIMEOUT(tokens->mintError(),
+                              QStringLiteral("a public client cannot use client_credentials"),
+                              timeoutMs());
     QVERIFY(!tokens->minting());
     QCOMPARE(minted.count(), 1);
 
@@ -4108,23 +4157,24 @@ void TestConsole::tokensMintRevokeAndInspect()
     const int reloads = c.server.countRequests("GET /admin/v1/tokens");
     const QString id = tokens->idAt(0);
     tokens->revoke(id);
-    QTRY_COMPARE(tokens->rowCount(), 3);
+    QTRY_COMPARE_WITH_TIMEOUT(tokens->rowCount(), 3, timeoutMs());
     QCOMPARE(tokens->indexOfId(id), -1);
     QCOMPARE(c.server.countRequests("DELETE /admin/v1/tokens/" + id), 1);
     // Someone else revokes one: its event drops the row.
     const QString other = tokens->idAt(0);
     c.server.sendEvent("oauth.token.revoked", {{"tokenHashPrefix", other.left(8)}, {"by", "user"}});
-    QTRY_COMPARE(tokens->rowCount(), 2);
-    QTest::qWait(400);
+    QTRY_COMPARE_WITH_TIMEOUT(tokens->rowCount(), 2, timeoutMs());
+    QTest::qWait(400); // a settle on purpose: past the list's 250 ms reload timer, no reload
     QCOMPARE(c.server.countRequests("GET /admin/v1/tokens"), reloads);
 
     // A token of something the list does not know: read again once.
     c.server.sendEvent("oauth.token.issued", {{"tokenHashPrefix", "zzzzzzzz"}});
-    QTRY_COMPARE(c.server.countRequests("GET /admin/v1/tokens"), reloads + 1);
+    QTRY_COMPARE_WITH_TIMEOUT(c.server.countRequests("GET /admin/v1/tokens"), reloads + 1,
+                              timeoutMs());
 
     // Garbage is "Not a JWT", with no checks.
     inspector->setToken("not-a-token");
-    QTRY_VERIFY(inspector->verdict().startsWith("Not a JWT"));
+    QTRY_VERIFY_WITH_TIMEOUT(inspector->verdict().startsWith("Not a JWT"), timeoutMs());
     QVERIFY(!inspector->decoded());
     QVERIFY(inspector->checks().isEmpty());
     QVERIFY(!inspector->hasExpiry());
@@ -4133,7 +4183,7 @@ void TestConsole::tokensMintRevokeAndInspect()
     const int inspects = c.server.countRequests("POST /admin/v1/jwt/inspect");
     inspector->setToken("   ");
     QVERIFY(!inspector->inspected());
-    QTest::qWait(500);
+    QTest::qWait(500); // a settle on purpose: past the typing pause, nothing is asked
     QCOMPARE(c.server.countRequests("POST /admin/v1/jwt/inspect"), inspects);
 }
 
@@ -4152,8 +4202,8 @@ void TestConsole::realBackendClientsTokensJwt()
                                            QAbstractItemModelTester::FailureReportingMode::QtTest);
     QAbstractItemModelTester tokensTester(tokens,
                                           QAbstractItemModelTester::FailureReportingMode::QtTest);
-    QTRY_VERIFY(clients->loaded());
-    QTRY_VERIFY(tokens->loaded());
+    QTRY_VERIFY_WITH_TIMEOUT(clients->loaded(), timeoutMs());
+    QTRY_VERIFY_WITH_TIMEOUT(tokens->loaded(), timeoutMs());
     const int clientsBefore = clients->rowCount();
 
     // The console's own rules and the server's agree on a refusal too: a public
@@ -4172,7 +4222,7 @@ void TestConsole::realBackendClientsTokensJwt()
     form->setScope("orders:read orders:write");
     form->setLifetime("600");
     form->submit();
-    QTRY_COMPARE(registered.count(), 1);
+    QTRY_COMPARE_WITH_TIMEOUT(registered.count(), 1, timeoutMs());
     QCOMPARE(form->serverError(), QString());
     QCOMPARE(issued.count(), 1);
     const QString clientId = issued.at(0).at(0).toString();
@@ -4192,10 +4242,10 @@ void TestConsole::realBackendClientsTokensJwt()
     JwtInspector *inspector = services.jwtInspector();
     QSignalSpy minted(tokens, &TokenListModel::minted);
     tokens->mint(clientId, "orders:read");
-    QTRY_COMPARE(minted.count(), 1);
+    QTRY_COMPARE_WITH_TIMEOUT(minted.count(), 1, timeoutMs());
     QCOMPARE(tokens->mintError(), QString());
     QCOMPARE(inspector->token(), tokens->mintedToken());
-    QTRY_VERIFY(inspector->inspected());
+    QTRY_VERIFY_WITH_TIMEOUT(inspector->inspected(), timeoutMs());
     QCOMPARE(inspector->error(), QString());
     QCOMPARE(inspector->verdict(), QStringLiteral("Valid: every check passed."));
     QVERIFY(inspector->valid());
@@ -4214,24 +4264,26 @@ void TestConsole::realBackendClientsTokensJwt()
                  .hasMatch(),
              qPrintable(inspector->countdownText()));
     // The token is among the active ones.
-    QTRY_VERIFY(tokens->rowCount() >= 1);
-    QTRY_COMPARE(tokens->index(0).data(TokenListModel::ClientIdRole).toString(), clientId);
+    QTRY_VERIFY_WITH_TIMEOUT(tokens->rowCount() >= 1, timeoutMs());
+    QTRY_COMPARE_WITH_TIMEOUT(tokens->index(0).data(TokenListModel::ClientIdRole).toString(),
+                              clientId, timeoutMs());
 
     // The wrong audience: invalid, and the verdict says why.
     inspector->setAudience("billing-api");
-    QTRY_VERIFY2(inspector->verdict().startsWith("Invalid: "), qPrintable(inspector->verdict()));
+    QTRY_VERIFY2_WITH_TIMEOUT(inspector->verdict().startsWith("Invalid: "),
+                              qPrintable(inspector->verdict()), timeoutMs());
     QVERIFY(inspector->verdict().contains("billing-api"));
     QVERIFY(!inspector->valid());
 
     // Revoke it through the console.
     const QString tokenId = tokens->idAt(0);
     tokens->revoke(tokenId);
-    QTRY_COMPARE(tokens->indexOfId(tokenId), -1);
+    QTRY_COMPARE_WITH_TIMEOUT(tokens->indexOfId(tokenId), -1, timeoutMs());
     QCOMPARE(tokens->error(), QString());
 
     bool stopped = false;
     backend.stop([&stopped] { stopped = true; });
-    QTRY_VERIFY_WITH_TIMEOUT(stopped, 15000);
+    QTRY_VERIFY_WITH_TIMEOUT(stopped, timeoutMs());
 }
 
 // ---- Cluster: Nodes and RBAC -----------------------------------------------------------
@@ -4433,7 +4485,7 @@ void TestConsole::nodeLabelEditorExplainAndApply()
     QAbstractItemModelTester tester(nodes, QAbstractItemModelTester::FailureReportingMode::QtTest);
     QAbstractItemModelTester labelsTester(editor->labels(),
                                           QAbstractItemModelTester::FailureReportingMode::QtTest);
-    QTRY_VERIFY(nodes->loaded());
+    QTRY_VERIFY_WITH_TIMEOUT(nodes->loaded(), timeoutMs());
     QCOMPARE(nodes->rowCount(), 3);
     const QModelIndex node1 = nodes->index(0);
     QCOMPARE(node1.data(NodeListModel::NameRole).toString(), QStringLiteral("node-1"));
@@ -4446,14 +4498,14 @@ void TestConsole::nodeLabelEditorExplainAndApply()
 
     // Picked on its own and explained; again once typing pauses, once.
     QCOMPARE(editor->nodeName(), QStringLiteral("node-1"));
-    QTRY_VERIFY(c.services.clusterSettings()->loaded());
-    QTRY_VERIFY(editor->explained() && !editor->explaining());
+    QTRY_VERIFY_WITH_TIMEOUT(c.services.clusterSettings()->loaded(), timeoutMs());
+    QTRY_VERIFY_WITH_TIMEOUT(editor->explained() && !editor->explaining(), timeoutMs());
     QCOMPARE(editor->codeText(), QStringLiteral("200 OK"));
     const int explained = c.server.countRequests("POST /admin/v1/cluster/explain");
     editor->setNewKey("node-restriction.kubernetes.io/pool");
     editor->setNewValue("g");
     editor->setNewValue("gold");
-    QTRY_COMPARE(editor->codeText(), QStringLiteral("403 Forbidden"));
+    QTRY_COMPARE_WITH_TIMEOUT(editor->codeText(), QStringLiteral("403 Forbidden"), timeoutMs());
     QCOMPARE(c.server.countRequests("POST /admin/v1/cluster/explain"), explained + 1);
     QVERIFY(!editor->allowed());
     QCOMPARE(stageOf(*editor, "admission").value("decision").toString(), QStringLiteral("deny"));
@@ -4470,7 +4522,7 @@ void TestConsole::nodeLabelEditorExplainAndApply()
     QVERIFY(editor->canApply());
     editor->apply();
     QVERIFY(!editor->canApply()); // while it runs
-    QTRY_COMPARE(editor->applyCode(), 403);
+    QTRY_COMPARE_WITH_TIMEOUT(editor->applyCode(), 403, timeoutMs());
     QCOMPARE(editor->applyMessage(),
              QStringLiteral("nodes \"node-1\" is forbidden: is not allowed to modify labels: "
                             "node-restriction.kubernetes.io/pool"));
@@ -4484,25 +4536,27 @@ void TestConsole::nodeLabelEditorExplainAndApply()
 
     // As cluster admin it is allowed and saved; the node is read again.
     editor->setIdentity(NodeLabelEditor::ClusterAdmin);
-    QTRY_COMPARE(editor->codeText(), QStringLiteral("200 OK"));
+    QTRY_COMPARE_WITH_TIMEOUT(editor->codeText(), QStringLiteral("200 OK"), timeoutMs());
     editor->apply();
-    QTRY_COMPARE(editor->applyCode(), 200);
+    QTRY_COMPARE_WITH_TIMEOUT(editor->applyCode(), 200, timeoutMs());
     QCOMPARE(editor->applyMessage(),
              QStringLiteral("Labels saved: node-1 is at resourceVersion 101."));
     QCOMPARE(editor->newKey(), QString());
-    QTRY_VERIFY(!editor->hasChanges());
+    QTRY_VERIFY_WITH_TIMEOUT(!editor->hasChanges(), timeoutMs());
     QCOMPARE(editor->labels()->indexOfKey("node-restriction.kubernetes.io/pool") >= 0, true);
-    QTRY_COMPARE(editor->resourceVersion(), QStringLiteral("101"));
-    QTRY_COMPARE(nodes->index(0).data(NodeListModel::LabelCountRole).toInt(), 6);
-    QTRY_VERIFY(c.server.countRequests("GET /admin/v1/cluster/k8s/api/v1/nodes/node-1") >= 1);
+    QTRY_COMPARE_WITH_TIMEOUT(editor->resourceVersion(), QStringLiteral("101"), timeoutMs());
+    QTRY_COMPARE_WITH_TIMEOUT(nodes->index(0).data(NodeListModel::LabelCountRole).toInt(), 6,
+                              timeoutMs());
+    QTRY_VERIFY_WITH_TIMEOUT(
+        c.server.countRequests("GET /admin/v1/cluster/k8s/api/v1/nodes/node-1") >= 1, timeoutMs());
 
     // A node that is gone: nothing to explain.
     c.server.sendEvent("cluster.object.changed",
                        {{"type", "DELETED"}, {"resource", "nodes"}, {"name", "node-3"}});
-    QTRY_COMPARE(nodes->rowCount(), 2);
+    QTRY_COMPARE_WITH_TIMEOUT(nodes->rowCount(), 2, timeoutMs());
     editor->setNodeName("node-3");
     QVERIFY(!editor->nodeKnown());
-    QTRY_VERIFY(!editor->explained());
+    QTRY_VERIFY_WITH_TIMEOUT(!editor->explained(), timeoutMs());
 
     // The admin API refuses a bad request with 400: shown as it wrote it.
     editor->setNodeName("node-2");
@@ -4551,8 +4605,8 @@ void TestConsole::rbacModelsLoadAndFollowEvents()
                                          QAbstractItemModelTester::FailureReportingMode::QtTest);
     QAbstractItemModelTester bindingsTester(bindings,
                                             QAbstractItemModelTester::FailureReportingMode::QtTest);
-    QTRY_VERIFY(roles->loaded());
-    QTRY_VERIFY(bindings->loaded());
+    QTRY_VERIFY_WITH_TIMEOUT(roles->loaded(), timeoutMs());
+    QTRY_VERIFY_WITH_TIMEOUT(bindings->loaded(), timeoutMs());
     QCOMPARE(roles->rowCount(), 6);
     QCOMPARE(roles->idAt(0), QStringLiteral("ClusterRole//cluster-admin"));
     const QModelIndex podReader = roles->index(roles->indexOfId("Role/shop/pod-reader"));
@@ -4579,10 +4633,10 @@ void TestConsole::rbacModelsLoadAndFollowEvents()
                                                       {"resource", "roles"},
                                                       {"namespace", "shop"},
                                                       {"name", QStringLiteral("r%1").arg(i)}});
-    QTRY_COMPARE(
+    QTRY_COMPARE_WITH_TIMEOUT(
         c.server.countRequests("GET /admin/v1/cluster/k8s/apis/rbac.authorization.k8s.io/v1/roles"),
-        before + 1);
-    QTest::qWait(RbacListModel::ReloadDelayMs + 100);
+        before + 1, timeoutMs());
+    QTest::qWait(RbacListModel::ReloadDelayMs + 100); // a settle on purpose: no second reload
     QCOMPARE(
         c.server.countRequests("GET /admin/v1/cluster/k8s/apis/rbac.authorization.k8s.io/v1/roles"),
         before + 1);
@@ -4595,7 +4649,7 @@ void TestConsole::whoCanModel()
     WhoCanModel *whoCan = c.services.whoCan();
     QAbstractItemModelTester tester(whoCan, QAbstractItemModelTester::FailureReportingMode::QtTest);
     // Asked on connect with the default question.
-    QTRY_COMPARE(whoCan->rowCount(), 5);
+    QTRY_COMPARE_WITH_TIMEOUT(whoCan->rowCount(), 5, timeoutMs());
     QCOMPARE(whoCan->answeredText(), QStringLiteral("nodes, cluster-wide"));
     QCOMPARE(whoCan->verbs().size(), 7);
     const int devs = [&] {
@@ -4618,12 +4672,14 @@ void TestConsole::whoCanModel()
     whoCan->setNamespaceName("shop");
     QCOMPARE(whoCan->answeredText(), QStringLiteral("nodes, cluster-wide"));
     whoCan->query();
-    QTRY_COMPARE(whoCan->answeredText(), QStringLiteral("pods in namespace shop"));
+    QTRY_COMPARE_WITH_TIMEOUT(whoCan->answeredText(), QStringLiteral("pods in namespace shop"),
+                              timeoutMs());
     whoCan->setResource("secrets");
     c.server.sendEvent("cluster.object.changed",
                        {{"type", "MODIFIED"}, {"resource", "rolebindings"}, {"name", "read-pods"}});
-    QTRY_COMPARE(
-        c.server.countRequests("GET /admin/v1/cluster/who-can?resource=pods&namespace=shop"), 2);
+    QTRY_COMPARE_WITH_TIMEOUT(
+        c.server.countRequests("GET /admin/v1/cluster/who-can?resource=pods&namespace=shop"), 2,
+        timeoutMs());
     QCOMPARE(whoCan->answeredText(), QStringLiteral("pods in namespace shop"));
 
     // A refusal is shown as the server wrote it.
@@ -5062,7 +5118,7 @@ void TestConsole::nodeLabelEditorDenial()
     Connected c;
     QVERIFY(c.start());
     NodeLabelEditor *editor = c.services.nodeEditor();
-    QTRY_VERIFY(editor->explained() && !editor->explaining());
+    QTRY_VERIFY_WITH_TIMEOUT(editor->explained() && !editor->explaining(), timeoutMs());
     QVERIFY(!editor->hasDenial());
     QCOMPARE(editor->nearMisses(), QVariantList());
 
@@ -5073,7 +5129,7 @@ void TestConsole::nodeLabelEditorDenial()
     editor->setCustomGroups("ops");
     editor->setNewKey("example.com/gpu");
     editor->setNewValue("a100");
-    QTRY_VERIFY(editor->code() == 403 && !editor->explaining());
+    QTRY_VERIFY_WITH_TIMEOUT(editor->code() == 403 && !editor->explaining(), timeoutMs());
     QVERIFY(editor->hasDenial());
     QVERIFY(!editor->denialFromApply());
     QCOMPARE(editor->denialStage(), QStringLiteral("authorization"));
@@ -5094,14 +5150,14 @@ void TestConsole::nodeLabelEditorDenial()
 
     // Applied: the real answer's trace, recorded with its near misses.
     ClusterRequestModel *requests = c.services.clusterRequests();
-    QTRY_VERIFY(requests->loaded());
+    QTRY_VERIFY_WITH_TIMEOUT(requests->loaded(), timeoutMs());
     const int before = requests->totalCount();
     editor->apply();
-    QTRY_COMPARE(editor->applyCode(), 403);
+    QTRY_COMPARE_WITH_TIMEOUT(editor->applyCode(), 403, timeoutMs());
     QVERIFY(editor->denialFromApply());
     QCOMPARE(editor->nearMissCount(), 2);
     QCOMPARE(editor->denialHeadline(), QStringLiteral("Refused at authorization by Node, RBAC"));
-    QTRY_COMPARE(requests->totalCount(), before + 1);
+    QTRY_COMPARE_WITH_TIMEOUT(requests->totalCount(), before + 1, timeoutMs());
     requests->setHideAdminReads(false);
     const QModelIndex recorded = requests->index(0);
     QCOMPARE(recorded.data(ClusterRequestModel::UserRole).toString(), QStringLiteral("alice"));
@@ -5121,11 +5177,11 @@ void TestConsole::nodeLabelEditorDenial()
 
     // The real answer counts even where the dry run (not asked again yet) allowed it.
     editor->setCustomGroups("devs");
-    QTRY_VERIFY(editor->code() == 200 && !editor->explaining());
+    QTRY_VERIFY_WITH_TIMEOUT(editor->code() == 200 && !editor->explaining(), timeoutMs());
     QVERIFY(!editor->hasDenial());
     editor->setCustomGroups("ops");
     editor->apply(); // before the pause is over: the verdict is still the allowed one
-    QTRY_COMPARE(editor->applyCode(), 403);
+    QTRY_COMPARE_WITH_TIMEOUT(editor->applyCode(), 403, timeoutMs());
     QVERIFY(editor->hasDenial());
     QVERIFY(editor->denialFromApply());
     QCOMPARE(editor->nearMissCount(), 2);
@@ -5135,7 +5191,8 @@ void TestConsole::nodeLabelEditorDenial()
     QVERIFY(!editor->denialFromApply());
     editor->setIdentity(NodeLabelEditor::NodeAgent);
     editor->setNewKey("node-restriction.kubernetes.io/pool");
-    QTRY_VERIFY(editor->denialStage() == "admission" && !editor->explaining());
+    QTRY_VERIFY_WITH_TIMEOUT(editor->denialStage() == "admission" && !editor->explaining(),
+                             timeoutMs());
     QCOMPARE(editor->deniedBy(), QStringLiteral("NodeRestriction"));
     QCOMPARE(at(editor->denialQuotes(), 0).value("who").toString(),
              QStringLiteral("NodeRestriction"));
@@ -5144,7 +5201,7 @@ void TestConsole::nodeLabelEditorDenial()
 
     // Allowed: no denial left.
     editor->setNewKey("example.com/gpu");
-    QTRY_VERIFY(editor->code() == 200 && !editor->explaining());
+    QTRY_VERIFY_WITH_TIMEOUT(editor->code() == 200 && !editor->explaining(), timeoutMs());
     QVERIFY(!editor->hasDenial());
     QCOMPARE(editor->denialHeadline(), QString());
     QCOMPARE(editor->denialQuotes(), QVariantList());
@@ -5194,7 +5251,8 @@ void TestConsole::kubeconfigIssueAndSave()
 {
     Connected c;
     QVERIFY(c.start());
-    QTRY_COMPARE(c.services.adminClient()->connectionState(), AdminClient::Online);
+    QTRY_COMPARE_WITH_TIMEOUT(c.services.adminClient()->connectionState(), AdminClient::Online,
+                              timeoutMs());
     KubeconfigForm *form = c.services.kubeconfigForm();
     form->issue();
     QCOMPARE(form->nameError(), QStringLiteral("Give a name."));
@@ -5207,7 +5265,7 @@ void TestConsole::kubeconfigIssueAndSave()
     QCOMPARE(form->requestBody(),
              (QJsonObject{{"kind", "node"}, {"name", "node-1"}, {"groups", QJsonArray{"extra"}}}));
     form->issue();
-    QTRY_VERIFY(form->issued());
+    QTRY_VERIFY_WITH_TIMEOUT(form->issued(), timeoutMs());
     QVERIFY(
         form->summary().startsWith("system:node:node-1 · groups system:nodes, extra · expires "));
     QVERIFY(form->redacted().contains("client-key-data: DATA+OMITTED"));
@@ -5241,9 +5299,9 @@ void TestConsole::realBackendCluster()
     NodeListModel *nodes = services.nodes();
     NodeLabelEditor *editor = services.nodeEditor();
     QAbstractItemModelTester tester(nodes, QAbstractItemModelTester::FailureReportingMode::QtTest);
-    QTRY_VERIFY(nodes->loaded());
+    QTRY_VERIFY_WITH_TIMEOUT(nodes->loaded(), timeoutMs());
     QVERIFY2(nodes->rowCount() >= 1, "the demo nodes");
-    QTRY_VERIFY(services.clusterSettings()->loaded());
+    QTRY_VERIFY_WITH_TIMEOUT(services.clusterSettings()->loaded(), timeoutMs());
     QCOMPARE(services.clusterSettings()->authorizationModes(), (QStringList{"Node", "RBAC"}));
 
     // A kubelet labels another node: NodeRestriction says no, in its own words.
@@ -5253,7 +5311,10 @@ void TestConsole::realBackendCluster()
     editor->setAgentNode("some-other-node");
     editor->setNewKey("example.com/rack");
     editor->setNewValue("r1");
-    QTRY_VERIFY(editor->explained() && !editor->explaining());
+    // Each verdict below is asked for at once (not after the typing pause), so that the wait is
+    // for this input's answer: until it is in, the verdict of an earlier input is still shown.
+    editor->explain();
+    QTRY_VERIFY_WITH_TIMEOUT(editor->explained() && !editor->explaining(), timeoutMs());
     QCOMPARE(editor->explainError(), QString());
     QCOMPARE(editor->code(), 403);
     QCOMPARE(stageOf(*editor, "authentication").value("decision").toString(),
@@ -5268,7 +5329,9 @@ void TestConsole::realBackendCluster()
     // Someone without a binding: RBAC has no opinion, nothing allows it.
     editor->setIdentity(NodeLabelEditor::CustomUser);
     editor->setCustomUser("mallory");
-    QTRY_VERIFY(editor->code() == 403 && !editor->explaining());
+    editor->explain();
+    QTRY_VERIFY_WITH_TIMEOUT(editor->explained() && !editor->explaining(), timeoutMs());
+    QCOMPARE(editor->code(), 403);
     QCOMPARE(stageOf(*editor, "authorization").value("decision").toString(),
              QStringLiteral("deny"));
     QVERIFY2(stageOf(*editor, "authorization")
@@ -5303,13 +5366,15 @@ void TestConsole::realBackendCluster()
 
     // The node's own kubelet may; applied for real, it shows among the recent requests.
     ClusterRequestModel *requests = services.clusterRequests();
-    QTRY_VERIFY(requests->loaded());
+    QTRY_VERIFY_WITH_TIMEOUT(requests->loaded(), timeoutMs());
     editor->setIdentity(NodeLabelEditor::NodeAgent);
     editor->setAgentNode(node);
-    QTRY_VERIFY(editor->code() == 200 && !editor->explaining());
+    editor->explain();
+    QTRY_VERIFY_WITH_TIMEOUT(editor->explained() && !editor->explaining(), timeoutMs());
+    QCOMPARE(editor->code(), 200);
     editor->apply();
-    QTRY_COMPARE(editor->applyCode(), 200);
-    QTRY_VERIFY(!editor->hasChanges());
+    QTRY_COMPARE_WITH_TIMEOUT(editor->applyCode(), 200, timeoutMs());
+    QTRY_VERIFY_WITH_TIMEOUT(!editor->hasChanges(), timeoutMs());
     QVERIFY(editor->labels()->indexOfKey("example.com/rack") >= 0);
     // (The console's own reads through the admin API are recorded too, as gatehouse-admin.)
     auto patched = [requests, node] {
@@ -5322,19 +5387,19 @@ void TestConsole::realBackendCluster()
         }
         return false;
     };
-    QTRY_VERIFY_WITH_TIMEOUT(patched(), 5000);
+    QTRY_VERIFY_WITH_TIMEOUT(patched(), timeoutMs());
 
     // RBAC lists and who-can.
-    QTRY_VERIFY(services.rbacRoles()->loaded());
+    QTRY_VERIFY_WITH_TIMEOUT(services.rbacRoles()->loaded(), timeoutMs());
     QVERIFY(services.rbacRoles()->indexOfId("ClusterRole//cluster-admin") >= 0);
-    QTRY_VERIFY(services.rbacBindings()->loaded());
+    QTRY_VERIFY_WITH_TIMEOUT(services.rbacBindings()->loaded(), timeoutMs());
     const int admins = services.rbacBindings()->indexOfId("ClusterRoleBinding//cluster-admin");
     QVERIFY(admins >= 0);
     QCOMPARE(
         services.rbacBindings()->index(admins).data(RbacBindingModel::SubjectsRole).toStringList(),
         QStringList{"Group system:masters"});
     WhoCanModel *whoCan = services.whoCan();
-    QTRY_VERIFY(whoCan->rowCount() > 0);
+    QTRY_VERIFY_WITH_TIMEOUT(whoCan->rowCount() > 0, timeoutMs());
     bool mastersMayDelete = false;
     for (int row = 0; row < whoCan->rowCount(); ++row)
         if (whoCan->index(row).data(WhoCanModel::SubjectTextRole).toString() ==
@@ -5346,13 +5411,13 @@ void TestConsole::realBackendCluster()
     ClusterSettingsState *settings = services.clusterSettings();
     const bool anonymous = settings->anonymousAuth();
     settings->setAnonymousAuth(!anonymous);
-    QTRY_COMPARE(settings->anonymousAuth(), !anonymous);
+    QTRY_COMPARE_WITH_TIMEOUT(settings->anonymousAuth(), !anonymous, timeoutMs());
     // The live settings event can show the new value before the PUT's own answer is back;
     // a second change is taken only once that answer is in (busy off).
-    QTRY_VERIFY(!settings->busy());
+    QTRY_VERIFY_WITH_TIMEOUT(!settings->busy(), timeoutMs());
     settings->setAnonymousAuth(anonymous);
-    QTRY_COMPARE(settings->anonymousAuth(), anonymous);
-    QTRY_VERIFY(!settings->busy());
+    QTRY_COMPARE_WITH_TIMEOUT(settings->anonymousAuth(), anonymous, timeoutMs());
+    QTRY_VERIFY_WITH_TIMEOUT(!settings->busy(), timeoutMs());
     QCOMPARE(settings->error(), QString());
 
     // A kubeconfig, saved with mode 0600.
@@ -5360,7 +5425,7 @@ void TestConsole::realBackendCluster()
     kubeconfig->setName("alice");
     kubeconfig->setGroups("devs");
     kubeconfig->issue();
-    QTRY_VERIFY(kubeconfig->issued());
+    QTRY_VERIFY_WITH_TIMEOUT(kubeconfig->issued(), timeoutMs());
     QCOMPARE(kubeconfig->error(), QString());
     QVERIFY(kubeconfig->redacted().contains("DATA+OMITTED"));
     QVERIFY(!kubeconfig->redacted().contains("BEGIN"));
@@ -5372,7 +5437,7 @@ void TestConsole::realBackendCluster()
 
     bool stopped = false;
     backend.stop([&stopped] { stopped = true; });
-    QTRY_VERIFY_WITH_TIMEOUT(stopped, 15000);
+    QTRY_VERIFY_WITH_TIMEOUT(stopped, timeoutMs());
 }
 
 namespace {
@@ -5555,27 +5620,27 @@ void TestConsole::dashboardStatsRealBackend()
     DashboardStats *stats = services.dashboardStats();
     QAbstractItemModelTester tester(stats, QAbstractItemModelTester::FailureReportingMode::QtTest);
     services.adminClient()->connectTo(QUrl(backend.adminUrl()), backend.adminToken());
-    QTRY_VERIFY_WITH_TIMEOUT(stats->loaded(), 15000);
+    QTRY_VERIFY_WITH_TIMEOUT(stats->loaded(), timeoutMs());
     QCOMPARE(stats->rowCount(), 60);
-    QTRY_COMPARE(stats->live()->state(), LiveState::Live);
+    QTRY_COMPARE_WITH_TIMEOUT(stats->live()->state(), LiveState::Live, timeoutMs());
     QVERIFY(stats->ordersVisible() && stats->oauthVisible() && stats->clusterVisible());
     const int ordersBefore = stats->ordersTotal();
     const int succeededBefore = stats->deliveriesSucceededTotal();
-    QTRY_VERIFY(services.customers()->rowCount() > 0);
+    QTRY_VERIFY_WITH_TIMEOUT(services.customers()->rowCount() > 0, timeoutMs());
 
     TestOrderForm *form = services.testOrder();
     QSignalSpy placed(form, &TestOrderForm::placed);
     form->setCustomerId(services.customers()->idAt(0));
     form->submit();
-    QTRY_COMPARE(placed.count(), 1);
+    QTRY_COMPARE_WITH_TIMEOUT(placed.count(), 1, timeoutMs());
     // Counted by the backend, pushed live (stats.series, about once a second).
-    QTRY_COMPARE_WITH_TIMEOUT(stats->ordersTotal(), ordersBefore + 1, 15000);
-    QTRY_COMPARE_WITH_TIMEOUT(stats->deliveriesSucceededTotal(), succeededBefore + 5, 15000);
+    QTRY_COMPARE_WITH_TIMEOUT(stats->ordersTotal(), ordersBefore + 1, timeoutMs());
+    QTRY_COMPARE_WITH_TIMEOUT(stats->deliveriesSucceededTotal(), succeededBefore + 5, timeoutMs());
     QVERIFY(stats->ordersThisMinute() >= 1 ||
             stats->index(58).data(DashboardStats::OrdersRole).toInt() >= 1);
     bool done = false;
     backend.stop([&done] { done = true; });
-    QTRY_VERIFY_WITH_TIMEOUT(done, 20000);
+    QTRY_VERIFY_WITH_TIMEOUT(done, timeoutMs());
 }
 
 QTEST_MAIN(TestConsole)

@@ -2,8 +2,10 @@
 // ConsoleServices published to it, connected to a real in-test admin server.
 
 #include "console/adminclient.h"
+#include "console/adminevent.h"
 #include "console/consoleservices.h"
 #include "console/orderlistmodel.h"
+#include "helpers/testtimeouts.h"
 #include "testadminserver.h"
 
 #include <QDir>
@@ -24,6 +26,18 @@ namespace {
 const QByteArray Token = "qml-test-token";
 }
 
+// The one bound for every tryCompare()/tryVerify() (Wait singleton): Wait.ms, from
+// GATEHOUSE_TEST_TIMEOUT_MS (tests/helpers/testtimeouts.h). Waits end with their event; only a
+// hang reaches it.
+class TestWait : public QObject
+{
+    Q_OBJECT
+    Q_PROPERTY(int ms READ ms CONSTANT)
+
+public:
+    int ms() const { return Gatehouse::Test::timeoutMs(); }
+};
+
 // Lets QML tests make the backend do things (TestBackend singleton).
 class TestBackend : public QObject
 {
@@ -34,7 +48,15 @@ public:
     explicit TestBackend(TestAdminServer *server) : m_server(server) {}
 
     QString token() const { return QString::fromLatin1(Token); }
-    void setServices(Gatehouse::Console::ConsoleServices *services) { m_services = services; }
+    void setServices(Gatehouse::Console::ConsoleServices *services)
+    {
+        m_services = services;
+        m_handledSeq = 0; // a new engine, a new client
+        connect(services->adminClient(), &Gatehouse::Console::AdminClient::eventReceived, this,
+                [this](const Gatehouse::Console::AdminEvent &event) {
+                    m_handledSeq = std::max(m_handledSeq, event.seq);
+                });
+    }
 
     Q_INVOKABLE void sendStats(int service, int cluster, int admin)
     {
@@ -47,6 +69,15 @@ public:
     {
         m_server->sendEvent(type, data);
     }
+    // The event stream as a barrier: markEventStream() sends a "test.mark" event and returns its
+    // number; eventStreamReached(mark) is true once the console has handled it, and so every
+    // event sent before it (the stream is ordered). E.g. no live event of an earlier test is
+    // still on its way: tryVerify(() => TestBackend.eventStreamReached(mark), Wait.ms).
+    Q_INVOKABLE int markEventStream()
+    {
+        return int(m_server->sendEvent(QStringLiteral("test.mark"), {}));
+    }
+    Q_INVOKABLE bool eventStreamReached(int mark) const { return m_handledSeq >= mark; }
 
     // Orders and webhooks (TestAdminServer's in-memory store).
     Q_INVOKABLE void resetOrders() { m_server->resetOrderData(); }
@@ -203,6 +234,7 @@ public:
 private:
     TestAdminServer *m_server;
     Gatehouse::Console::ConsoleServices *m_services = nullptr; // set when QML starts
+    qint64 m_handledSeq = 0; // the last event the console's client has handled
     QTemporaryDir m_dir;
     quint16 m_port = 0;
 };
@@ -219,6 +251,7 @@ public slots:
         QStandardPaths::setTestModeEnabled(true);
         QVERIFY(m_server.listen());
         qmlRegisterSingletonInstance("GatehouseTest", 1, 0, "TestBackend", &m_backend);
+        qmlRegisterSingletonInstance("GatehouseTest", 1, 0, "Wait", &m_wait);
     }
 
     void qmlEngineAvailable(QQmlEngine *engine)
@@ -234,6 +267,7 @@ public slots:
 private:
     TestAdminServer m_server{Token};
     TestBackend m_backend{&m_server};
+    TestWait m_wait;
 };
 
 QUICK_TEST_MAIN_WITH_SETUP(tst_qml, Setup)

@@ -166,6 +166,17 @@ test('jwt-bearer: a trusted issuer\'s assertion becomes an access token, once', 
     assert.equal(jose.decodeJwt(external.json.access_token).sub, 'service-42');
     // No scope asked: the client's scopes that the issuer is allowed, never all of the client's.
     assert.equal(external.json.scope, 'email orders:read');
+    // An issuer an administrator gave no scope: its assertions become tokens without any scope.
+    const bare = 'https://bare.idp.example';
+    const bareKey = await jose.generateKeyPair('ES256', { extractable: true });
+    assert.equal((await adminFetch(b, 'POST', '/admin/v1/trusted-issuers', {
+        issuer: bare, jwks: { keys: [{ ...(await jose.exportJWK(bareKey.publicKey)), kid: 'b1', alg: 'ES256' }] } })).status, 201);
+    const noScope = await token({ grant_type: JWT_BEARER, assertion: await sign(
+        { iss: bare, sub: 'svc', aud: b.serviceUrl, jti: randomUUID() }, bareKey.privateKey, 'ES256', 'b1', { exp: '2m' }) },
+                               basic(c));
+    assert.equal(noScope.status, 200, noScope.text);
+    assert.equal(noScope.json.scope, '');
+    assert.equal(jose.decodeJwt(noScope.json.access_token).scope, undefined);
     // openid is the client's, but not allowed for this issuer's assertions.
     assertError(await token({ grant_type: JWT_BEARER, assertion: await assertion(), scope: 'openid' }, basic(c)),
                 400, 'invalid_scope', /this issuer/);

@@ -14,7 +14,7 @@ import * as oauth from 'oauth4webapi';
 import * as jose from 'jose';
 import { chromium } from 'playwright-core';
 
-import { startBackend, adminFetch } from './lib/backend.mjs';
+import { startBackend, adminFetch, TIMEOUT_MS } from './lib/backend.mjs';
 
 const CHROMIUM = process.env.GATEHOUSE_CHROMIUM ?? '/usr/bin/chromium';
 const opts = { [oauth.allowInsecureRequests]: true };
@@ -92,6 +92,7 @@ after(async () => {
 
 test('Chromium: login, consent, back at the redirect URI with code/state/iss; PKCE exchange', async () => {
     const context = await browser.newContext();
+    context.setDefaultTimeout(TIMEOUT_MS); // the suites' one bound for waitForURL() and the like
     try {
         const page = await context.newPage();
         const req = await authorizeRequest();
@@ -160,6 +161,7 @@ test('Chromium: login, consent, back at the redirect URI with code/state/iss; PK
 
 test('Chromium: a wrong password shows the alert on the login page; the right one then goes on', async () => {
     const context = await browser.newContext();
+    context.setDefaultTimeout(TIMEOUT_MS); // the suites' one bound for waitForURL() and the like
     try {
         const page = await context.newPage();
         // groups: a scope not consented to yet, so the consent page comes after the login.

@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import yaml from 'js-yaml';
 
-import { startBackend, adminFetch, binaryPath } from './lib/backend.mjs';
+import { startBackend, adminFetch, binaryPath, waitFor, TIMEOUT_MS } from './lib/backend.mjs';
 import {
     tempDir, run, kubectl as kubectlRaw, curl, pyClient, issueKubeconfig, writeKubeconfig,
     writePems, clusterCaPath, kubeRequest, adminKube, statusBody, compact, pretty,
@@ -508,7 +508,7 @@ test('no plain-HTTP API: http:// to the cluster port gets no HTTP answer; servic
             s.write('GET /api/v1/nodes HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n');
         });
         const chunks = [];
-        s.setTimeout(5000, () => s.destroy());
+        s.setTimeout(5000, () => s.destroy()); // short on purpose: no answer is expected
         s.on('data', (c) => chunks.push(c));
         s.on('close', () => resolve(Buffer.concat(chunks)));
         s.on('error', (e) => (e.code === 'ECONNRESET' ? resolve(Buffer.concat(chunks)) : reject(e)));
@@ -1026,20 +1026,17 @@ test('namespaces: NamespaceLifecycle (missing and terminating namespaces) and fi
     const release = await adminKube(b, 'PATCH', '/api/v1/namespaces/held', { metadata: { finalizers: null } },
                                     { 'Content-Type': 'application/merge-patch+json' });
     assert.equal(release.status, 200, release.text);
-    let gone;
-    for (let i = 0; i < 50; i++) {
-        gone = await adminKube(b, 'GET', '/api/v1/namespaces/held');
-        if (gone.status === 404)
-            break;
-        await sleep(100);
-    }
+    const gone = await waitFor(async () => {
+        const r = await adminKube(b, 'GET', '/api/v1/namespaces/held');
+        return r.status === 404 ? r : null;
+    }, { message: 'the namespace gone' });
     assert.equal(gone.status, 404, gone.text);
     assert.equal(gone.json.message, 'namespaces "held" not found');
 });
 
 // 13 -----------------------------------------------------------------------------------------
 async function waitForVersion(backend, port, { up }) {
-    const deadline = Date.now() + 5000;
+    const deadline = Date.now() + TIMEOUT_MS;
     for (;;) {
         let ok = false;
         try {
@@ -1051,7 +1048,7 @@ async function waitForVersion(backend, port, { up }) {
         if (ok === up)
             return;
         if (Date.now() > deadline)
-            throw new Error(`port ${port} did not ${up ? 'answer' : 'close'} within 5 s`);
+            throw new Error(`port ${port} did not ${up ? 'answer' : 'close'} within ${TIMEOUT_MS} ms`);
         await sleep(100);
     }
 }
@@ -1108,7 +1105,7 @@ test('--authorization-mode without RBAC: the process exits non-zero at start, na
         const data = mkdtempSync(join(dir, 'authz-'));
         const r = await run(binaryPath(), ['--headless', '--data-dir', data, '--service-port', '0', '--cluster-port', '0',
                                            '--admin-port', '0', '--authorization-mode', mode],
-                            { timeoutMs: 20_000, env: { QT_LOGGING_RULES: 'gatehouse.access=false' } });
+                            { env: { QT_LOGGING_RULES: 'gatehouse.access=false' } });
         assert.equal(r.timedOut, false, `--authorization-mode ${mode} must not start serving`);
         assert.notEqual(r.code, 0, `--authorization-mode ${mode}: exit code`);
         assert.match(r.stderr, /RBAC/);

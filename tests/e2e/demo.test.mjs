@@ -27,7 +27,7 @@ test('the demo data, made through the admin API, once', async () => {
     const orders = await waitFor(async () => {
         const o = await items('/admin/v1/orders');
         return o.length >= 3 ? o : null;
-    }, { timeoutMs: 20_000, message: 'the three test orders' });
+    }, { message: 'the three test orders' });
     assert.equal(orders.length, 3);
     const users = await waitFor(async () => {
         const u = await items('/admin/v1/users');
@@ -60,7 +60,7 @@ test('the demo data, made through the admin API, once', async () => {
     await waitFor(async () => {
         const d = await items('/admin/v1/deliveries?state=succeeded');
         return d.length >= 3;
-    }, { timeoutMs: 20_000, message: 'deliveries to the demo receiver' });
+    }, { message: 'deliveries to the demo receiver' });
     // The audit log names the demo.
     const audit = (await items('/admin/v1/audit?limit=100')).filter((e) => e.actor.startsWith('demo mode'));
     assert.equal(audit.length, 11, JSON.stringify(audit.map((e) => [e.kind, e.action, e.target])));

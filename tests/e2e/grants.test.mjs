@@ -285,7 +285,7 @@ test('device flow: expired_token after the configured lifetime', async () => {
         const d = await (await fetch(`${short.serviceUrl}/oauth2/device_authorization`,
                                      form({ client_id: c.client_id }))).json();
         assert.equal(d.expires_in, 1);
-        await new Promise((resolve) => setTimeout(resolve, 1200));
+        await new Promise((resolve) => setTimeout(resolve, 1200)); // a duration on purpose: past the 1 s lifetime
         const res = await fetch(`${short.serviceUrl}/oauth2/token`, form({
             grant_type: 'urn:ietf:params:oauth:grant-type:device_code', device_code: d.device_code,
             client_id: c.client_id }));

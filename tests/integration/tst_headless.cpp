@@ -1,5 +1,6 @@
 // `gatehouse --headless` as operators run it: a separate process on ephemeral ports with
 // a temporary data dir, driven over real sockets.
+#include "helpers/testtimeouts.h"
 #include "integration/tst_integration.h"
 
 #include <QCryptographicHash>
@@ -24,6 +25,8 @@
 
 #include <csignal>
 #include <cstdio>
+
+using Gatehouse::Test::timeoutMs;
 
 namespace {
 
@@ -64,7 +67,7 @@ HttpResult httpGet(const QUrl &url, const QByteArray &token = {},
         conf.setCaCertificates(ca);
         req.setSslConfiguration(conf);
     }
-    req.setTransferTimeout(10000);
+    req.setTransferTimeout(timeoutMs());
     return finished(nam.get(req));
 }
 
@@ -76,7 +79,7 @@ HttpResult httpPost(const QUrl &url, const QByteArray &body,
     QNetworkRequest req(url);
     for (const auto &[name, value] : headers)
         req.setRawHeader(name, value);
-    req.setTransferTimeout(10000);
+    req.setTransferTimeout(timeoutMs());
     return finished(nam.post(req, body));
 }
 
@@ -135,7 +138,7 @@ CliResult runCli(const QStringList &args,
     if (!input.isEmpty())
         p.write(input);
     p.closeWriteChannel();
-    p.waitForFinished(30000);
+    p.waitForFinished(timeoutMs());
     CliResult r{p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1,
                 QString::fromUtf8(p.readAllStandardOutput()),
                 QString::fromUtf8(p.readAllStandardError())};
@@ -174,11 +177,11 @@ bool TestHeadlessBackend::startBackend(const QStringList &extraArgs)
     m_proc->setProcessEnvironment(env);
     QFile::remove(m_dir->filePath(QStringLiteral("ports.json")));
     m_proc->start(kBinary, headlessArgs(m_dir->path()) + extraArgs);
-    if (!m_proc->waitForStarted(10000))
+    if (!m_proc->waitForStarted(timeoutMs()))
         return false;
     QElapsedTimer t;
     t.start();
-    while (t.elapsed() < 20000) {
+    while (t.elapsed() < timeoutMs()) {
         if (QFile::exists(m_dir->filePath(QStringLiteral("ports.json")))) {
             QFile tok(m_dir->filePath(QStringLiteral("admin-token")));
             if (tok.open(QIODevice::ReadOnly))
@@ -212,7 +215,7 @@ void TestHeadlessBackend::cleanupTestCase()
 {
     if (m_proc && m_proc->state() == QProcess::Running) {
         m_proc->terminate();
-        m_proc->waitForFinished(15000);
+        m_proc->waitForFinished(timeoutMs());
     }
 }
 
@@ -239,9 +242,9 @@ void TestHeadlessBackend::listenersAnswerHealth()
     // The cluster API exists only over TLS: plain HTTP to its port gets no HTTP answer.
     QTcpSocket s;
     s.connectToHost(QHostAddress::LocalHost, quint16(p.value(QStringLiteral("cluster")).toInt()));
-    QVERIFY(s.waitForConnected(3000));
+    QVERIFY(s.waitForConnected(timeoutMs()));
     s.write("GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n");
-    s.waitForReadyRead(3000);
+    s.waitForReadyRead(3000); // short on purpose: what comes (if anything) is no HTTP answer
     QVERIFY(!s.readAll().startsWith("HTTP/"));
     // The server certificate is valid for the Kubernetes service names.
     const auto server =
@@ -347,12 +350,13 @@ void TestHeadlessBackend::eventStream()
     const QJsonObject p = ports();
     QTcpSocket s;
     s.connectToHost(QHostAddress::LocalHost, quint16(p.value(QStringLiteral("admin")).toInt()));
-    QVERIFY(s.waitForConnected(3000));
+    QVERIFY(s.waitForConnected(timeoutMs()));
     s.write("GET /admin/v1/events HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer " +
             m_token.toUtf8() + "\r\n\r\n");
     QByteArray got;
     QTRY_VERIFY_WITH_TIMEOUT(
-        (s.waitForReadyRead(20), got += s.readAll(), got.contains("event: backend.started")), 5000);
+        (s.waitForReadyRead(20), got += s.readAll(), got.contains("event: backend.started")),
+        timeoutMs());
     QVERIFY(got.startsWith("HTTP/1.1 200 OK\r\n"));
     QVERIFY(got.contains("Content-Type: text/event-stream"));
     QVERIFY(got.contains("Transfer-Encoding: chunked"));
@@ -362,7 +366,7 @@ void TestHeadlessBackend::eventStream()
     QCOMPARE(httpGet(QUrl(service + QStringLiteral("/healthz"))).status, 200);
     got.clear();
     QTRY_VERIFY_WITH_TIMEOUT(
-        (s.waitForReadyRead(20), got += s.readAll(), got.contains("event: stats\n")), 5000);
+        (s.waitForReadyRead(20), got += s.readAll(), got.contains("event: stats\n")), timeoutMs());
     // "event: stats\n", not the dashboard's "event: stats.series".
     const qsizetype at = got.indexOf("data: ", got.indexOf("event: stats\n"));
     const QJsonObject ev =
@@ -378,14 +382,14 @@ void TestHeadlessBackend::eventStream()
     const qint64 seq = ev.value(QStringLiteral("seq")).toInteger();
     QTcpSocket r;
     r.connectToHost(QHostAddress::LocalHost, quint16(p.value(QStringLiteral("admin")).toInt()));
-    QVERIFY(r.waitForConnected(3000));
+    QVERIFY(r.waitForConnected(timeoutMs()));
     r.write("GET /admin/v1/events HTTP/1.1\r\nHost: x\r\nLast-Event-ID: " +
             QByteArray::number(seq - 1) + "\r\nAuthorization: Bearer " + m_token.toUtf8() +
             "\r\n\r\n");
     QByteArray replay;
     QTRY_VERIFY_WITH_TIMEOUT((r.waitForReadyRead(20), replay += r.readAll(),
                               replay.contains("id: " + QByteArray::number(seq) + "\n")),
-                             5000);
+                             timeoutMs());
     QVERIFY(!replay.contains("id: " + QByteArray::number(seq - 1) + "\n"));
 
     // A token issued on the service listener is announced (its data written as text by the
@@ -406,7 +410,8 @@ void TestHeadlessBackend::eventStream()
         const qsizetype at = got.indexOf(issuedFrame);
         return at >= 0 && got.indexOf("\n\n", at) > at;
     };
-    QTRY_VERIFY_WITH_TIMEOUT((s.waitForReadyRead(20), got += s.readAll(), frameComplete()), 5000);
+    QTRY_VERIFY_WITH_TIMEOUT((s.waitForReadyRead(20), got += s.readAll(), frameComplete()),
+                             timeoutMs());
     const qsizetype issuedAt = got.indexOf("data: ", got.indexOf(issuedFrame));
     QJsonParseError err{};
     const QJsonObject issued =
@@ -442,7 +447,8 @@ void TestHeadlessBackend::oversizedBodyDoesNotGrowMemory()
     proc.setProcessEnvironment(env);
     proc.setProcessChannelMode(QProcess::ForwardedErrorChannel);
     proc.start(kBinary, headlessArgs(dir.path()));
-    QTRY_VERIFY_WITH_TIMEOUT(QFile::exists(dir.filePath(QStringLiteral("ports.json"))), 20000);
+    QTRY_VERIFY_WITH_TIMEOUT(QFile::exists(dir.filePath(QStringLiteral("ports.json"))),
+                             timeoutMs());
     QFile portsFile(dir.filePath(QStringLiteral("ports.json")));
     QVERIFY(portsFile.open(QIODevice::ReadOnly));
     const quint16 port = quint16(QJsonDocument::fromJson(portsFile.readAll())
@@ -454,7 +460,7 @@ void TestHeadlessBackend::oversizedBodyDoesNotGrowMemory()
     auto send = [&] {
         QTcpSocket s;
         s.connectToHost(QHostAddress::LocalHost, port);
-        if (!s.waitForConnected(3000))
+        if (!s.waitForConnected(timeoutMs()))
             return 0;
         s.write(
             "POST /v1/customers/0d9a3f0e-0000-4000-8000-000000000000/orders HTTP/1.1\r\nHost: x\r\n"
@@ -464,7 +470,7 @@ void TestHeadlessBackend::oversizedBodyDoesNotGrowMemory()
         QByteArray got;
         QElapsedTimer t;
         t.start();
-        while (!got.contains("\r\n\r\n") && t.elapsed() < 5000) {
+        while (!got.contains("\r\n\r\n") && t.elapsed() < timeoutMs()) {
             s.waitForReadyRead(50);
             got += s.readAll();
         }
@@ -494,7 +500,7 @@ void TestHeadlessBackend::oversizedBodyDoesNotGrowMemory()
     QVERIFY2(after - before < 2048,
              qPrintable(QStringLiteral("RSS grew from %1 KiB to %2 KiB").arg(before).arg(after)));
     proc.terminate();
-    QVERIFY(proc.waitForFinished(15000));
+    QVERIFY(proc.waitForFinished(timeoutMs()));
     QCOMPARE(proc.exitCode(), 0);
 }
 
@@ -668,7 +674,7 @@ void TestHeadlessBackend::adminCliOrderNouns()
     req.setHeader(QNetworkRequest::ContentTypeHeader, QByteArrayLiteral("application/json"));
     QNetworkReply *reply = nam.post(req, QByteArray("{\"customerRef\":\"CLI-1\"}"));
     QSignalSpy finished(reply, &QNetworkReply::finished);
-    QVERIFY(finished.wait(10000));
+    QVERIFY(finished.wait(timeoutMs()));
     QCOMPARE(reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt(), 201);
     const QString orderId =
         QJsonDocument::fromJson(reply->readAll()).object().value("id").toString();
@@ -1051,22 +1057,22 @@ void TestHeadlessBackend::sigtermStopsCleanly()
     QTcpSocket idle;
     idle.connectToHost(QHostAddress::LocalHost,
                        quint16(ports().value(QStringLiteral("service")).toInt()));
-    QVERIFY(idle.waitForConnected(3000));
+    QVERIFY(idle.waitForConnected(timeoutMs()));
     idle.write("GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n");
     QByteArray first;
     QTRY_VERIFY_WITH_TIMEOUT(
-        (idle.waitForReadyRead(20), first += idle.readAll(), first.endsWith("ok")), 3000);
+        (idle.waitForReadyRead(20), first += idle.readAll(), first.endsWith("ok")), timeoutMs());
     QElapsedTimer t;
     t.start();
     ::kill(pid_t(m_proc->processId()), SIGTERM);
-    QVERIFY(m_proc->waitForFinished(15000));
+    QVERIFY(m_proc->waitForFinished(timeoutMs()));
     QCOMPARE(m_proc->exitStatus(), QProcess::NormalExit);
     QCOMPARE(m_proc->exitCode(), 0);
     QVERIFY2(t.elapsed() < 5000, qPrintable(QString::number(t.elapsed())));
     QVERIFY(!QFile::exists(m_dir->filePath(QStringLiteral("ports.json"))));
     QTRY_VERIFY_WITH_TIMEOUT((idle.waitForReadyRead(20), idle.readAll(),
                               idle.state() == QAbstractSocket::UnconnectedState),
-                             3000);
+                             timeoutMs());
 }
 
 void TestHeadlessBackend::restartKeepsTokenAndCa()
@@ -1086,7 +1092,7 @@ void TestHeadlessBackend::restartKeepsTokenAndCa()
     QCOMPARE(httpGet(QUrl(admin + QStringLiteral("/admin/v1/status")), m_token.toUtf8()).status,
              200);
     m_proc->terminate();
-    QVERIFY(m_proc->waitForFinished(15000));
+    QVERIFY(m_proc->waitForFinished(timeoutMs()));
     QCOMPARE(m_proc->exitCode(), 0);
 }
 
@@ -1105,7 +1111,7 @@ void TestHeadlessBackend::newerDatabaseRefused()
     QSqlDatabase::removeDatabase(QStringLiteral("poke"));
     QProcess p;
     p.start(kBinary, headlessArgs(m_dir->path()));
-    QVERIFY(p.waitForFinished(20000));
+    QVERIFY(p.waitForFinished(timeoutMs()));
     QCOMPARE(p.exitCode(), 1);
     const QString err = QString::fromUtf8(p.readAllStandardError());
     QVERIFY2(err.contains(
@@ -1147,7 +1153,7 @@ void TestHeadlessBackend::tokensKeptThroughTheIssueOrderMigration()
     QVERIFY(!before.isEmpty());
     const QByteArray legacy = "Vq3XkT0c9mZp4Lr8Yw2NsB6uEa1HjG5dFi7KoP0xQzC";
     m_proc->terminate();
-    QVERIFY(m_proc->waitForFinished(15000));
+    QVERIFY(m_proc->waitForFinished(timeoutMs()));
 
     // Back to schema 12: the table as migrations 4 and 5 made it, the same rows.
     {
@@ -1274,7 +1280,7 @@ void TestHeadlessBackend::tokensKeptThroughTheIssueOrderMigration()
                  .toBool(),
              false);
     m_proc->terminate();
-    QVERIFY(m_proc->waitForFinished(15000));
+    QVERIFY(m_proc->waitForFinished(timeoutMs()));
     QCOMPARE(m_proc->exitCode(), 0);
     // Schema 15: a client's own tokens stay out of the subject index, and "the tokens of a
     // user" is still an index search.
@@ -1326,7 +1332,7 @@ void TestHeadlessBackend::expiredTokensArePrunedAtStart()
         issued.append(t.json().value(QStringLiteral("access_token")).toString());
     }
     m_proc->terminate();
-    QVERIFY(m_proc->waitForFinished(15000));
+    QVERIFY(m_proc->waitForFinished(timeoutMs()));
 
     // Age the rows as time would have: every token up to the first of ours issued 41 days ago
     // and expired 40 days ago, the second expired 19 days ago, the third untouched.
@@ -1366,7 +1372,7 @@ void TestHeadlessBackend::expiredTokensArePrunedAtStart()
     }
 
     QVERIFY(startBackend({QStringLiteral("--oauth-token-history-days"), QStringLiteral("30")}));
-    QTRY_COMPARE_WITH_TIMEOUT(count(), 2, 10'000);
+    QTRY_COMPARE_WITH_TIMEOUT(count(), 2, timeoutMs());
     QSqlDatabase::removeDatabase(QStringLiteral("retention"));
     service = ports()
                   .value(QStringLiteral("urls"))
@@ -1398,7 +1404,7 @@ void TestHeadlessBackend::expiredTokensArePrunedAtStart()
     QCOMPARE(setting.value(QStringLiteral("value")).toString(), QStringLiteral("30"));
     QCOMPARE(setting.value(QStringLiteral("group")).toString(), QStringLiteral("oauth"));
     m_proc->terminate();
-    QVERIFY(m_proc->waitForFinished(15000));
+    QVERIFY(m_proc->waitForFinished(timeoutMs()));
     QCOMPARE(m_proc->exitCode(), 0);
 }
 
@@ -1408,7 +1414,7 @@ void TestHeadlessBackend::portInUseIsReported()
     QVERIFY(blocker.listen(QHostAddress::LocalHost, 0));
     QProcess p;
     p.start(kBinary, headlessArgs(m_dir->path(), QString::number(blocker.serverPort())));
-    QVERIFY(p.waitForFinished(20000));
+    QVERIFY(p.waitForFinished(timeoutMs()));
     QCOMPARE(p.exitCode(), 1);
     const QString err = QString::fromUtf8(p.readAllStandardError());
     QVERIFY2(err.contains(QStringLiteral("service listener cannot listen on 127.0.0.1:%1")

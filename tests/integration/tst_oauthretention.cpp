@@ -1,3 +1,4 @@
+#include "helpers/testtimeouts.h"
 #include "integration/tst_integration.h"
 
 #include "core/clock.h"
@@ -10,6 +11,7 @@
 #include <QtTest>
 
 using namespace Gatehouse;
+using Gatehouse::Test::timeoutMs;
 
 namespace {
 
@@ -86,7 +88,7 @@ std::optional<OAuth::TokenRetention::Pruned> runPass(OAuth::TokenRetention &rete
 {
     std::optional<Core::Result<OAuth::TokenRetention::Pruned>> result;
     retention.prune([&](const Core::Result<OAuth::TokenRetention::Pruned> &r) { result = r; });
-    if (!QTest::qWaitFor([&] { return result.has_value(); }, 10'000))
+    if (!QTest::qWaitFor([&] { return result.has_value(); }, timeoutMs()))
         return std::nullopt;
     if (!*result) {
         qWarning() << result->error().message;
@@ -191,7 +193,7 @@ void TestOAuthRetention::concurrentCallsJoinOnePass()
     retention.prune(done);
     QVERIFY(retention.running());
     retention.prune(done);
-    QVERIFY(QTest::qWaitFor([&] { return calls == 2; }, 10'000));
+    QVERIFY(QTest::qWaitFor([&] { return calls == 2; }, timeoutMs()));
     QCOMPARE(total, 100); // both saw the pass that removed the 50
     QCOMPARE(s.column(QStringLiteral("SELECT hash FROM oauth_tokens")).size(), 0);
 

@@ -1,5 +1,6 @@
 // The order service over real sockets: an in-process Backend on a temporary data
 // directory (real SQLite file), requests through QNetworkAccessManager.
+#include "helpers/testtimeouts.h"
 #include "integration/tst_integration.h"
 
 #include "admin/backend.h"
@@ -29,6 +30,7 @@
 #include <optional>
 
 using Gatehouse::Admin::Backend;
+using Gatehouse::Test::timeoutMs;
 
 namespace {
 
@@ -37,7 +39,7 @@ Reply send(const QByteArray &method, const QUrl &url, const QByteArray &body = {
 {
     QNetworkAccessManager nam;
     QNetworkRequest req(url);
-    req.setTransferTimeout(20'000);
+    req.setTransferTimeout(timeoutMs());
     bool contentType = false;
     for (const auto &h : headers) {
         req.setRawHeader(h.first, h.second);
@@ -152,7 +154,7 @@ void TestOrders::cleanupTestCase()
     if (m_backend) {
         bool stopped = false;
         m_backend->stop([&stopped] { stopped = true; });
-        QTRY_VERIFY_WITH_TIMEOUT(stopped, 15000);
+        QTRY_VERIFY_WITH_TIMEOUT(stopped, timeoutMs());
         m_backend.reset();
     }
 }
@@ -518,7 +520,7 @@ void TestOrders::lifecycleToDelivered()
                                           {QStringLiteral("orderQuantity"), 4}}});
     const QString id = created.value(QStringLiteral("id")).toString();
     QVERIFY(!id.isEmpty());
-    QTRY_COMPARE(statusOf(id), QStringLiteral("ALLOCATED"));
+    QTRY_COMPARE_WITH_TIMEOUT(statusOf(id), QStringLiteral("ALLOCATED"), timeoutMs());
     // The order.created event (written as text) is the 201 body with the customer's name.
     const auto createdEvent = [this, firstEvent, &id] {
         for (const Gatehouse::Core::Event &e : m_backend->events().since(firstEvent - 1))
@@ -527,7 +529,7 @@ void TestOrders::lifecycleToDelivered()
                 return e.data();
         return QJsonObject();
     };
-    QTRY_VERIFY(!createdEvent().isEmpty());
+    QTRY_VERIFY_WITH_TIMEOUT(!createdEvent().isEmpty(), timeoutMs());
     QJsonObject expectedEvent = created;
     expectedEvent.insert(QStringLiteral("customerName"), QStringLiteral("Test Pub"));
     QCOMPARE(createdEvent(), expectedEvent);
@@ -573,10 +575,12 @@ void TestOrders::lifecycleToDelivered()
         }
         return statuses;
     };
-    QTRY_COMPARE(announced(),
-                 (QStringList{QStringLiteral("VALIDATION_PENDING"), QStringLiteral("VALIDATED"),
-                              QStringLiteral("ALLOCATION_PENDING"), QStringLiteral("ALLOCATED"),
-                              QStringLiteral("PICKED_UP"), QStringLiteral("DELIVERED")}));
+    QTRY_COMPARE_WITH_TIMEOUT(
+        announced(),
+        (QStringList{QStringLiteral("VALIDATION_PENDING"), QStringLiteral("VALIDATED"),
+                     QStringLiteral("ALLOCATION_PENDING"), QStringLiteral("ALLOCATED"),
+                     QStringLiteral("PICKED_UP"), QStringLiteral("DELIVERED")}),
+        timeoutMs());
     for (const Gatehouse::Core::Event &e : m_backend->events().since(firstEvent)) {
         if (e.type == QLatin1String("order.status") &&
             e.data().value(QStringLiteral("orderId")).toString() == id) {
@@ -673,7 +677,7 @@ void TestOrders::burstOfOrdersRunsEveryLifecycleOnce()
     QNetworkAccessManager nam;
     QNetworkRequest req(service(QStringLiteral("/v1/customers/%1/orders").arg(m_customer)));
     req.setHeader(QNetworkRequest::ContentTypeHeader, QStringLiteral("application/json"));
-    req.setTransferTimeout(20'000);
+    req.setTransferTimeout(timeoutMs());
     const QByteArray body =
         json(QJsonObject{{QStringLiteral("beerOrderLines"),
                           QJsonArray{QJsonObject{{QStringLiteral("upc"), upc},
@@ -693,7 +697,7 @@ void TestOrders::burstOfOrdersRunsEveryLifecycleOnce()
             reply->deleteLater();
         });
     }
-    QTRY_COMPARE_WITH_TIMEOUT(answered, Orders, 30'000);
+    QTRY_COMPARE_WITH_TIMEOUT(answered, Orders, timeoutMs());
     QCOMPARE(ids.size(), Orders);
     QCOMPARE(answeredStatus, QStringList(Orders, QStringLiteral("NEW")));
     const auto backlog = [this] {
@@ -704,7 +708,7 @@ void TestOrders::burstOfOrdersRunsEveryLifecycleOnce()
                                  .value(QStringLiteral("lifecycleBacklog"));
         return v.isDouble() ? v.toInt() : -1;
     };
-    QTRY_COMPARE_WITH_TIMEOUT(backlog(), 0, 30'000);
+    QTRY_COMPARE_WITH_TIMEOUT(backlog(), 0, timeoutMs());
     const QStringList expected{QStringLiteral("NEW"), QStringLiteral("VALIDATION_PENDING"),
                                QStringLiteral("VALIDATED"), QStringLiteral("ALLOCATION_PENDING"),
                                QStringLiteral("ALLOCATED")};
@@ -736,7 +740,7 @@ void TestOrders::stopDuringTakeUpLosesNoOrder()
     const auto stop = [](Backend &b) {
         bool stopped = false;
         b.stop([&stopped] { stopped = true; });
-        QTRY_VERIFY_WITH_TIMEOUT(stopped, 15000);
+        QTRY_VERIFY_WITH_TIMEOUT(stopped, timeoutMs());
     };
     constexpr int Orders = 10000;
     {
@@ -774,7 +778,7 @@ void TestOrders::stopDuringTakeUpLosesNoOrder()
     }
     Backend b(*config);
     QVERIFY(b.start());
-    QTRY_COMPARE_WITH_TIMEOUT(b.orders().lifecycleBacklog(), 0, 30'000);
+    QTRY_COMPARE_WITH_TIMEOUT(b.orders().lifecycleBacklog(), 0, timeoutMs());
     QSqlQuery q(b.database().connection());
     QVERIFY(q.exec(QStringLiteral("SELECT status, COUNT(*) FROM orders GROUP BY status")));
     QVERIFY(q.next());
@@ -796,7 +800,7 @@ void TestOrders::pendingInventoryThenRestock()
                                           {QStringLiteral("orderQuantity"), 5}}})
             .value(QStringLiteral("id"))
             .toString();
-    QTRY_COMPARE(statusOf(id), QStringLiteral("PENDING_INVENTORY"));
+    QTRY_COMPARE_WITH_TIMEOUT(statusOf(id), QStringLiteral("PENDING_INVENTORY"), timeoutMs());
     Reply r = admin("POST", QStringLiteral("/admin/v1/beers/%1/restock").arg(beerId),
                     QJsonObject{{QStringLiteral("quantity"), 3}});
     QCOMPARE(r.status, 200);
@@ -826,7 +830,7 @@ void TestOrders::validationAndAllocationExceptions()
                                           {QStringLiteral("orderQuantity"), 1}}})
             .value(QStringLiteral("id"))
             .toString();
-    QTRY_COMPARE(statusOf(id), QStringLiteral("VALIDATION_EXCEPTION"));
+    QTRY_COMPARE_WITH_TIMEOUT(statusOf(id), QStringLiteral("VALIDATION_EXCEPTION"), timeoutMs());
     QVERIFY(!order(id)
                  .value(QStringLiteral("beerOrderLines"))
                  .toArray()[0]
@@ -841,7 +845,7 @@ void TestOrders::validationAndAllocationExceptions()
                                            {QStringLiteral("orderQuantity"), 1}}})
              .value(QStringLiteral("id"))
              .toString();
-    QTRY_COMPARE(statusOf(id), QStringLiteral("ALLOCATION_EXCEPTION"));
+    QTRY_COMPARE_WITH_TIMEOUT(statusOf(id), QStringLiteral("ALLOCATION_EXCEPTION"), timeoutMs());
     QCOMPARE(admin("POST", QStringLiteral("/admin/v1/beers/%1/reinstate").arg(beerId)).status, 200);
     const Reply r = send(
         "PUT", service(QStringLiteral("/v1/customers/%1/orders/%2/cancel").arg(m_customer, id)));
@@ -857,7 +861,7 @@ void TestOrders::cancelReturnsStock()
                                           {QStringLiteral("orderQuantity"), 7}}})
             .value(QStringLiteral("id"))
             .toString();
-    QTRY_COMPARE(statusOf(id), QStringLiteral("ALLOCATED"));
+    QTRY_COMPARE_WITH_TIMEOUT(statusOf(id), QStringLiteral("ALLOCATED"), timeoutMs());
     QCOMPARE(beer(QStringLiteral("0083783375215")).value(QStringLiteral("quantityOnHand")).toInt(),
              before - 7);
     const Reply r = send(
@@ -935,7 +939,7 @@ void TestOrders::demoReceiverGetsSignedCallbacksInOrder()
                 .value(QStringLiteral("orderStatusCallbackUrl"))
                 .toString()
                 .contains(QStringLiteral("/hooks/") + m_customer));
-    QTRY_COMPARE(statusOf(id), QStringLiteral("ALLOCATED"));
+    QTRY_COMPARE_WITH_TIMEOUT(statusOf(id), QStringLiteral("ALLOCATED"), timeoutMs());
     auto received = [this, id] {
         QStringList statuses;
         const QJsonArray all = admin("GET", QStringLiteral("/admin/v1/demo-receiver"))
@@ -950,19 +954,22 @@ void TestOrders::demoReceiverGetsSignedCallbacksInOrder()
         }
         return statuses;
     };
-    QTRY_COMPARE(received(),
-                 (QStringList{QStringLiteral("NEW"), QStringLiteral("VALIDATION_PENDING"),
-                              QStringLiteral("VALIDATED"), QStringLiteral("ALLOCATION_PENDING"),
-                              QStringLiteral("ALLOCATED")}));
+    QTRY_COMPARE_WITH_TIMEOUT(
+        received(),
+        (QStringList{QStringLiteral("NEW"), QStringLiteral("VALIDATION_PENDING"),
+                     QStringLiteral("VALIDATED"), QStringLiteral("ALLOCATION_PENDING"),
+                     QStringLiteral("ALLOCATED")}),
+        timeoutMs());
     const QJsonArray deliveries = order(id).value(QStringLiteral("deliveries")).toArray();
     QCOMPARE(deliveries.size(), 5);
     for (const QJsonValue d : deliveries) {
-        QTRY_COMPARE(admin("GET", QStringLiteral("/admin/v1/deliveries/") +
-                                      d.toObject().value(QStringLiteral("id")).toString())
-                         .json()
-                         .value(QStringLiteral("state"))
-                         .toString(),
-                     QStringLiteral("succeeded"));
+        QTRY_COMPARE_WITH_TIMEOUT(
+            admin("GET", QStringLiteral("/admin/v1/deliveries/") +
+                             d.toObject().value(QStringLiteral("id")).toString())
+                .json()
+                .value(QStringLiteral("state"))
+                .toString(),
+            QStringLiteral("succeeded"), timeoutMs());
     }
     const QJsonObject detail =
         admin("GET", QStringLiteral("/admin/v1/deliveries/") +
@@ -995,11 +1002,12 @@ void TestOrders::eventStreamKeepsEveryEventInOrder()
     // a subscriber must still get every one, in sequence.
     QTcpSocket sse;
     sse.connectToHost(QHostAddress::LocalHost, QUrl(m_backend->adminUrl()).port());
-    QVERIFY(sse.waitForConnected(5000));
+    QVERIFY(sse.waitForConnected(timeoutMs()));
     sse.write("GET /admin/v1/events HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer " +
               m_backend->adminToken().toUtf8() + "\r\n\r\n");
     QByteArray in;
-    QTRY_VERIFY((in += sse.readAll()).contains(": gatehouse event stream"));
+    QTRY_VERIFY_WITH_TIMEOUT((in += sse.readAll()).contains(": gatehouse event stream"),
+                             timeoutMs());
     const qint64 first = m_backend->events().lastSeq() + 1;
     constexpr int Threads = 4;
     constexpr int PerThread = 200;
@@ -1018,7 +1026,8 @@ void TestOrders::eventStreamKeepsEveryEventInOrder()
     // Other events (stats, ...) may interleave; every burst event must arrive, and the stream
     // must carry consecutive sequence numbers with no gap.
     auto burstCount = [&in] { return int(in.count("event: test.burst\n")); };
-    QTRY_VERIFY_WITH_TIMEOUT((in += sse.readAll(), burstCount() == Threads * PerThread), 10000);
+    QTRY_VERIFY_WITH_TIMEOUT((in += sse.readAll(), burstCount() == Threads * PerThread),
+                             timeoutMs());
     QList<qint64> ids;
     for (const QByteArray &line : in.split('\n'))
         if (line.startsWith("id: "))
@@ -1107,7 +1116,7 @@ void TestOrders::deliveryHistoryIsPrunedAfterItsDays()
     jobs.prune(t, [&](const Core::Result<int> &r) { pruned = r; });
     jobs.prune(t, [&](const Core::Result<int> &r) { joined = r; });
     QVERIFY(!pruned); // the writer's jobs are under way
-    QTRY_VERIFY(pruned && joined);
+    QTRY_VERIFY_WITH_TIMEOUT(pruned && joined, timeoutMs());
     QVERIFY2(*pruned, qPrintable(*pruned ? QString() : pruned->error().message));
     QCOMPARE(**pruned, 2);
     QVERIFY(*joined);

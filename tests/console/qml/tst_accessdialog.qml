@@ -37,14 +37,14 @@ Item {
         }
 
         function initTestCase() {
-            tryCompare(AdminClient, "connectionState", AdminClient.Online, 10000)
+            tryCompare(AdminClient, "connectionState", AdminClient.Online, Wait.ms)
         }
 
         function init() {
             TestBackend.resetOAuth()
             TestBackend.resetCluster()
             Clients.reload()
-            tryVerify(() => !Clients.loading && Clients.count === 3, 5000)
+            tryVerify(() => !Clients.loading && Clients.count === 3, Wait.ms)
             clientsPage.visible = true
             rbacPage.visible = false
         }
@@ -53,7 +53,7 @@ Item {
             for (const page of [clientsPage, rbacPage]) {
                 const dialog = findChild(page, "accessDialog")
                 dialog.close()
-                tryCompare(dialog, "visible", false)
+                tryCompare(dialog, "visible", false, Wait.ms)
             }
         }
 
@@ -61,9 +61,9 @@ Item {
             const row = findChild(clientsPage, "client-" + TestBackend.clientId(1))
             mouseClick(findChild(row, "clientAccessButton"))
             const dialog = findChild(clientsPage, "accessDialog")
-            tryCompare(dialog, "opened", true)
+            tryCompare(dialog, "opened", true, Wait.ms)
             verify(!child(dialog, "accessIdentity").visible, "a client needs no identity")
-            tryCompare(Access, "loaded", true, 5000)
+            tryCompare(Access, "loaded", true, Wait.ms)
             compare(TestBackend.lastBody("POST /admin/v1/oauth/access"), { client_id: TestBackend.clientId(1) })
             compare(child(dialog, "accessSubject").text,
                     "Client Warehouse sync (" + TestBackend.clientId(1) + ") · grant types: client_credentials")
@@ -80,17 +80,17 @@ Item {
         function test_userAccess() {
             mouseClick(findChild(clientsPage, "userAccessButton"))
             const dialog = findChild(clientsPage, "accessDialog")
-            tryCompare(dialog, "opened", true)
+            tryCompare(dialog, "opened", true, Wait.ms)
             const identity = child(dialog, "accessIdentity")
             verify(identity.visible)
             verify(!child(dialog, "accessGroups").visible)
             verify(!child(dialog, "accessShowButton").enabled)
             identity.text = "nobody"
             mouseClick(child(dialog, "accessShowButton"))
-            tryCompare(child(dialog, "accessError"), "text", "no user 'nobody'", 5000)
+            tryCompare(child(dialog, "accessError"), "text", "no user 'nobody'", Wait.ms)
             identity.text = "alice"
             mouseClick(child(dialog, "accessShowButton"))
-            tryCompare(Access, "loaded", true, 5000)
+            tryCompare(Access, "loaded", true, Wait.ms)
             compare(child(dialog, "accessSubject").text, "User alice (user-alice)")
             // The till (password) and the dashboard (authorization_code) may act for her.
             compare(findChild(child(dialog, "accessScope-0"), "scopeName").text, "orders:write (Legacy till (POS))")
@@ -112,11 +112,11 @@ Item {
             rbacPage.visible = true
             mouseClick(findChild(rbacPage, "clusterAccessButton"))
             const dialog = findChild(rbacPage, "accessDialog")
-            tryCompare(dialog, "opened", true)
+            tryCompare(dialog, "opened", true, Wait.ms)
             child(dialog, "accessIdentity").text = "bob"
             child(dialog, "accessGroups").text = "devs"
             mouseClick(child(dialog, "accessShowButton"))
-            tryCompare(Access, "loaded", true, 5000)
+            tryCompare(Access, "loaded", true, Wait.ms)
             compare(TestBackend.lastBody("POST /admin/v1/cluster/access"), { user: "bob", groups: ["devs"] })
             compare(child(dialog, "accessSubject").text, "bob · groups: devs, system:authenticated")
             verify(!child(dialog, "accessPrivileged").visible)
@@ -129,13 +129,13 @@ Item {
             child(dialog, "accessIdentity").text = "alice"
             child(dialog, "accessGroups").text = ""
             mouseClick(child(dialog, "accessShowButton"))
-            tryVerify(() => Access.loaded && Access.cells.some(c => c.scopeText === "namespace shop"), 5000)
+            tryVerify(() => Access.loaded && Access.cells.some(c => c.scopeText === "namespace shop"), Wait.ms)
             const cell = findChild(dialog.contentItem, "accessCell-0")
             verify(cell)
             // Anonymous: nothing through RBAC in the seed.
             child(dialog, "accessAnonymous").checked = true
             mouseClick(child(dialog, "accessShowButton"))
-            tryVerify(() => Access.loaded && Access.subjectText.indexOf("system:anonymous") === 0, 5000)
+            tryVerify(() => Access.loaded && Access.subjectText.indexOf("system:anonymous") === 0, Wait.ms)
             compare(Access.cells.length, 0)
         }
     }

@@ -36,7 +36,7 @@ Item {
 
         function initTestCase() {
             list = findChild(page, "auditList")
-            tryCompare(AdminClient, "connectionState", AdminClient.Online, 10000)
+            tryCompare(AdminClient, "connectionState", AdminClient.Online, Wait.ms)
         }
 
         function init() {
@@ -50,7 +50,7 @@ Item {
             findChild(page, "targetFilter").text = ""
             findChild(page, "actorFilter").text = ""
             AuditLog.reload()
-            tryVerify(() => !AuditLog.loading && AuditLog.count === 100, 5000, "first page loaded")
+            tryVerify(() => !AuditLog.loading && AuditLog.count === 100, Wait.ms, "first page loaded")
             AuditLog.clearError()
             AuditDetail.clearError()
         }
@@ -92,7 +92,7 @@ Item {
             const reloads = TestBackend.requestCount("GET /admin/v1/audit?")
             const id = TestBackend.addAuditEntry("beer", "restock", "0631234200036", "bob (gatehouse-admin-cli/0.1.0 from 127.0.0.1)",
                                                  [{ field: "quantityOnHand", before: 12, after: 48 }])
-            tryCompare(AuditLog, "count", 101)
+            tryCompare(AuditLog, "count", 101, Wait.ms)
             compare(AuditLog.idAt(0), id)
             testCase.list.positionViewAtBeginning()
             const row = shownRow(id)
@@ -103,10 +103,10 @@ Item {
 
             // An entry the filters exclude does not appear.
             AuditLog.kindFilter = "client"
-            tryVerify(() => !AuditLog.loading && AuditLog.count === 1)
+            tryVerify(() => !AuditLog.loading && AuditLog.count === 1, Wait.ms)
             TestBackend.addAuditEntry("beer", "restock", "0631234200036", "bob", [])
             TestBackend.addAuditEntry("client", "rotate-secret", "abc", "bob", [])
-            tryCompare(AuditLog, "count", 2)
+            tryCompare(AuditLog, "count", 2, Wait.ms)
             compare(AuditLog.idAt(0), String(TestBackend.auditEntryCount()))
         }
 
@@ -115,12 +115,12 @@ Item {
             kind.currentIndex = kind.indexOfValue("client")
             kind.activated(kind.currentIndex)
             compare(AuditLog.kindFilter, "client")
-            tryVerify(() => !AuditLog.loading && AuditLog.count === 1)
+            tryVerify(() => !AuditLog.loading && AuditLog.count === 1, Wait.ms)
             verify(TestBackend.requestCount("GET /admin/v1/audit?kind=client") > 0, "kind asked of the API")
             compare(AuditLog.idAt(0), "122")
             kind.currentIndex = 0
             kind.activated(0)
-            tryVerify(() => !AuditLog.loading && AuditLog.count === 100)
+            tryVerify(() => !AuditLog.loading && AuditLog.count === 100, Wait.ms)
 
             // Target and actor are "contains" filters, typed.
             const target = findChild(page, "targetFilter")
@@ -129,34 +129,34 @@ Item {
             keyClick(Qt.Key_O)
             keyClick(Qt.Key_D)
             keyClick(Qt.Key_E)
-            tryCompare(AuditLog, "targetFilter", "node")
-            tryVerify(() => !AuditLog.loading && AuditLog.count === 1)
+            tryCompare(AuditLog, "targetFilter", "node", Wait.ms)
+            tryVerify(() => !AuditLog.loading && AuditLog.count === 1, Wait.ms)
             compare(AuditLog.idAt(0), "123")
             target.text = ""
             AuditLog.targetFilter = ""
             const actor = findChild(page, "actorFilter")
             actor.text = "ALICE"
             actor.accepted()
-            tryVerify(() => !AuditLog.loading && AuditLog.count === 2)
+            tryVerify(() => !AuditLog.loading && AuditLog.count === 2, Wait.ms)
             compare(AuditLog.idAt(0), "122")
             compare(AuditLog.idAt(1), "121")
 
             actor.text = "nobody"
             actor.accepted()
-            tryVerify(() => !AuditLog.loading && AuditLog.count === 0)
-            tryVerify(() => findChild(page, "auditEmpty").visible)
+            tryVerify(() => !AuditLog.loading && AuditLog.count === 0, Wait.ms)
+            tryVerify(() => findChild(page, "auditEmpty").visible, Wait.ms)
             compare(findChild(page, "auditEmpty").text, "No audit entries match these filters.")
         }
 
         function test_selectedEntryShowsChangesAndConsequences() {
             mouseClick(shownRow("122"))
             compare(AuditDetail.entryId, "122")
-            tryCompare(AuditDetail, "loaded", true)
+            tryCompare(AuditDetail, "loaded", true, Wait.ms)
             const client = TestBackend.clientId(1)
             compare(findChild(page, "detailTitle").text, "update client " + client)
             compare(findChild(page, "detailActor").text, "alice (gatehouse-console/0.1.0 from 127.0.0.1)")
             compare(findChild(page, "detailRequest").text, "PUT /admin/v1/clients/" + client + " → 200")
-            tryVerify(() => findChild(page, "changeAfter-1"))
+            tryVerify(() => findChild(page, "changeAfter-1"), Wait.ms)
             compare(findChild(page, "changeField-0").text, "client_name")
             verify(!findChild(page, "changeTag-0").visible)
             compare(findChild(page, "changeBefore-0").text, "Billing")
@@ -170,9 +170,9 @@ Item {
 
             // Added and removed labels; a denied request in the error colour.
             mouseClick(shownRow("123"))
-            tryCompare(AuditDetail, "entryId", "123")
-            tryCompare(AuditDetail, "loaded", true)
-            tryVerify(() => findChild(page, "changeField-1"))
+            tryCompare(AuditDetail, "entryId", "123", Wait.ms)
+            tryCompare(AuditDetail, "loaded", true, Wait.ms)
+            tryVerify(() => findChild(page, "changeField-1"), Wait.ms)
             compare(findChild(page, "changeField-0").text, "metadata.labels.rack")
             verify(findChild(page, "changeTag-0").visible)
             compare(findChild(page, "changeTag-0").text, "added")
@@ -200,8 +200,8 @@ Item {
 
             // An entry without consequences says so.
             mouseClick(shownRow("100"))
-            tryCompare(AuditDetail, "entryId", "100")
-            tryCompare(AuditDetail, "loaded", true)
+            tryCompare(AuditDetail, "entryId", "100", Wait.ms)
+            tryCompare(AuditDetail, "loaded", true, Wait.ms)
             compare(findChild(page, "consequenceSummary").text, "Nothing is traced for this kind of change.")
             verify(!findChild(page, "verdictChanges").visible)
         }
@@ -209,19 +209,19 @@ Item {
         function test_pagingBack() {
             const button = findChild(page, "loadOlderButton")
             verify(button, "footer button")
-            tryCompare(button, "enabled", true)
+            tryCompare(button, "enabled", true, Wait.ms)
             compare(button.text, "Load older entries")
             mouseClick(button)
-            tryCompare(AuditLog, "count", 123)
+            tryCompare(AuditLog, "count", 123, Wait.ms)
             verify(TestBackend.requestCount("GET /admin/v1/audit?limit=100&before=24") === 1, "paged with before=24")
             compare(AuditLog.idAt(122), "1")
-            tryCompare(button, "enabled", false)
+            tryCompare(button, "enabled", false, Wait.ms)
             compare(button.text, "No older entries")
         }
 
         function test_unknownEntryShowsTheServerMessage() {
             AuditDetail.entryId = "9999"
-            tryCompare(findChild(page, "auditError"), "message", "no audit entry 9999")
+            tryCompare(findChild(page, "auditError"), "message", "no audit entry 9999", Wait.ms)
         }
     }
 }

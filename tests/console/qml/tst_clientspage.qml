@@ -44,7 +44,7 @@ Item {
         }
         function openRegister() {
             mouseClick(findChild(page, "registerClientOpenButton"))
-            tryCompare(testCase.dialog, "opened", true)
+            tryCompare(testCase.dialog, "opened", true, Wait.ms)
         }
         function chipTexts(row) {
             const texts = []
@@ -61,13 +61,13 @@ Item {
             list = findChild(page, "clientList")
             dialog = findChild(page, "registerClientDialog")
             secretDialog = findChild(page, "clientSecretDialog")
-            tryCompare(AdminClient, "connectionState", AdminClient.Online, 10000)
+            tryCompare(AdminClient, "connectionState", AdminClient.Online, Wait.ms)
         }
 
         function init() {
             TestBackend.resetOAuth()
             Clients.reload()
-            tryVerify(() => !Clients.loading && Clients.count === 3, 5000, "clients loaded")
+            tryVerify(() => !Clients.loading && Clients.count === 3, Wait.ms, "clients loaded")
             Clients.clearError()
         }
 
@@ -77,7 +77,7 @@ Item {
                 const popup = findChild(page, name)
                 if (popup.visible)
                     popup.close()
-                tryCompare(popup, "visible", false)
+                tryCompare(popup, "visible", false, Wait.ms)
             }
         }
 
@@ -177,6 +177,8 @@ Item {
             verify(field("scopeError").visible)
             compare(field("logoUriError").text, "An absolute https:// URL, or leave it empty.")
             verify(field("registerInvalidNote").visible)
+            verify(ClientForm.attempted && !ClientForm.busy, "refused before sending")
+            // A POST would have left with the click above; a short settle lets a stray one arrive.
             wait(150)
             compare(TestBackend.requestCount("POST /admin/v1/clients"), posts, "nothing was sent")
 
@@ -204,6 +206,8 @@ Item {
             const error = field("grantTypesError")
             const y = error.mapToItem(scroller, 0, 0).y
             verify(y >= 0 && y + error.height <= scroller.height, "the error is in view at " + y)
+            verify(!ClientForm.busy, "refused before sending")
+            // As above: a POST would have left with the click; a short settle for a stray one.
             wait(150)
             compare(TestBackend.requestCount("POST /admin/v1/clients"), posts, "still nothing sent")
         }
@@ -227,8 +231,8 @@ Item {
             verify(ClientForm.valid)
             mouseClick(field("registerClientButton"))
 
-            tryCompare(testCase.secretDialog, "opened", true)
-            tryCompare(testCase.dialog, "visible", false)
+            tryCompare(testCase.secretDialog, "opened", true, Wait.ms)
+            tryCompare(testCase.dialog, "visible", false, Wait.ms)
             compare(TestBackend.requestCount("POST /admin/v1/clients"), posts + 1)
             compare(TestBackend.lastBody("POST /admin/v1/clients"), {
                 client_name: "Inventory bot",
@@ -256,10 +260,10 @@ Item {
             compare(findChild(testCase.secretDialog, "copyClientSecretButton").text, "Copied")
 
             // The new client is listed at the top.
-            tryCompare(testCase.list, "count", 4)
+            tryCompare(testCase.list, "count", 4, Wait.ms)
             compare(Clients.idAt(0), newId)
             mouseClick(findChild(testCase.secretDialog, "clientSecretDoneButton"))
-            tryCompare(testCase.secretDialog, "visible", false)
+            tryCompare(testCase.secretDialog, "visible", false, Wait.ms)
             compare(testCase.secretDialog.secret, "")
             compare(secret.text, "")
 
@@ -278,13 +282,13 @@ Item {
             auth.currentIndex = auth.indexOfValue("none")
             auth.activated(auth.currentIndex)
             mouseClick(field("registerClientButton"))
-            tryCompare(testCase.secretDialog, "opened", true)
+            tryCompare(testCase.secretDialog, "opened", true, Wait.ms)
             verify(!findChild(testCase.secretDialog, "clientSecretField").visible)
             verify(!findChild(testCase.secretDialog, "clientSecretOnceNote").visible)
             compare(TestBackend.lastBody("POST /admin/v1/clients").token_endpoint_auth_method, "none")
-            tryCompare(testCase.list, "count", 4)
+            tryCompare(testCase.list, "count", 4, Wait.ms)
             // The new row's delegate is made on the next polish: wait for it.
-            tryVerify(() => rowOf(Clients.idAt(0)) !== null, 5000, "row of the new client")
+            tryVerify(() => rowOf(Clients.idAt(0)) !== null, Wait.ms, "row of the new client")
             compare(findChild(rowOf(Clients.idAt(0)), "clientType").text, "Public")
         }
 
@@ -296,7 +300,7 @@ Item {
             field("redirectUrisField").text = "https://inventory.example.com/cb"
             mouseClick(field("registerClientButton"))
             const banner = field("registerServerError")
-            tryCompare(banner, "visible", true)
+            tryCompare(banner, "visible", true, Wait.ms)
             compare(field("registerServerErrorText").text,
                     "The server refused: client_name 'Inventory bot' is reserved")
             verify(testCase.dialog.opened)
@@ -306,7 +310,7 @@ Item {
             field("clientNameField").text = "Inventory robot"
             verify(!banner.visible)
             mouseClick(field("registerClientButton"))
-            tryCompare(testCase.secretDialog, "opened", true)
+            tryCompare(testCase.secretDialog, "opened", true, Wait.ms)
         }
 
         function test_rotateSecretConfirmedThenShownOnce() {
@@ -314,17 +318,18 @@ Item {
             const rotate = findChild(rowOf(id), "rotateClientSecretButton")
             mouseClick(rotate)
             const confirm = findChild(page, "rotateClientSecretDialog")
-            tryCompare(confirm, "opened", true)
+            tryCompare(confirm, "opened", true, Wait.ms)
             compare(confirm.title, "Rotate the secret of Warehouse sync?")
             mouseClick(findChild(confirm, "cancelConfirmButton"))
-            tryCompare(confirm, "visible", false)
+            tryCompare(confirm, "visible", false, Wait.ms)
+            // Cancelled: a rotation would have left with the click; a short settle for a stray one.
             wait(100)
             compare(TestBackend.requestCount("POST /admin/v1/clients/" + id + "/rotate-secret"), 0)
 
             mouseClick(rotate)
-            tryCompare(confirm, "opened", true)
+            tryCompare(confirm, "opened", true, Wait.ms)
             mouseClick(findChild(confirm, "confirmButton"))
-            tryCompare(testCase.secretDialog, "opened", true)
+            tryCompare(testCase.secretDialog, "opened", true, Wait.ms)
             compare(TestBackend.requestCount("POST /admin/v1/clients/" + id + "/rotate-secret"), 1)
             compare(testCase.secretDialog.title, "New client secret for Warehouse sync")
             verify(findChild(testCase.secretDialog, "clientSecretField").text.length >= 40)
@@ -335,10 +340,10 @@ Item {
             const id = TestBackend.clientId(2)
             mouseClick(findChild(rowOf(id), "deleteClientButton"))
             const confirm = findChild(page, "deleteClientDialog")
-            tryCompare(confirm, "opened", true)
+            tryCompare(confirm, "opened", true, Wait.ms)
             compare(confirm.title, "Delete Orders dashboard?")
             mouseClick(findChild(confirm, "confirmButton"))
-            tryCompare(testCase.list, "count", 2)
+            tryCompare(testCase.list, "count", 2, Wait.ms)
             compare(Clients.indexOfId(id), -1)
             compare(TestBackend.requestCount("DELETE /admin/v1/clients/" + id), 1)
             verify(!findChild(page, "clientsError").visible)
@@ -349,11 +354,11 @@ Item {
             verify(row)
             mouseClick(findChild(row, "previewTokenButton"))
             const dialog = findChild(page, "tokenPreviewDialog")
-            tryCompare(dialog, "opened", true)
+            tryCompare(dialog, "opened", true, Wait.ms)
             compare(findChild(dialog.contentItem, "previewGrant").currentText, "client_credentials")
             verify(!findChild(dialog.contentItem, "previewUsername").visible)
             mouseClick(findChild(dialog.contentItem, "runPreviewButton"))
-            tryVerify(() => TokenPreview.loaded, 5000)
+            tryVerify(() => TokenPreview.loaded, Wait.ms)
             compare(TestBackend.lastBody("POST /admin/v1/tokens/preview"),
                     { client_id: TestBackend.clientId(1), grant_type: "client_credentials" })
             compare(findChild(dialog.contentItem, "previewFormat").text, "jwt access token")
@@ -373,14 +378,14 @@ Item {
             verify(!TokenPreview.loaded)
             mouseClick(findChild(dialog.contentItem, "runPreviewButton"))
             tryCompare(findChild(dialog.contentItem, "tokenPreviewError"), "text",
-                       "scope 'admin' is not allowed for this client", 5000)
+                       "scope 'admin' is not allowed for this client", Wait.ms)
             dialog.close()
-            tryCompare(dialog, "visible", false)
+            tryCompare(dialog, "visible", false, Wait.ms)
 
             // A user grant asks for the user.
             const till = findChild(page, "client-" + TestBackend.clientId(0))
             mouseClick(findChild(till, "previewTokenButton"))
-            tryCompare(dialog, "opened", true)
+            tryCompare(dialog, "opened", true, Wait.ms)
             compare(findChild(dialog.contentItem, "previewGrant").currentText, "password")
             const username = findChild(dialog.contentItem, "previewUsername")
             verify(username.visible)
@@ -389,13 +394,13 @@ Item {
             username.textEdited()
             verify(findChild(dialog.contentItem, "runPreviewButton").enabled)
             mouseClick(findChild(dialog.contentItem, "runPreviewButton"))
-            tryVerify(() => TokenPreview.loaded, 5000)
+            tryVerify(() => TokenPreview.loaded, Wait.ms)
             const userSub = findChild(dialog.contentItem, "previewClaim-sub")
             compare(findChild(userSub, "claimValue").text, "user-alice")
             compare(findChild(userSub, "claimSource").text, "user attribute")
             compare(findChild(dialog.contentItem, "previewFormat").text, "opaque access token, also issued: refresh_token")
             dialog.close()
-            tryCompare(dialog, "visible", false)
+            tryCompare(dialog, "visible", false, Wait.ms)
         }
     }
 }

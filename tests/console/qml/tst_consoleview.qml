@@ -99,7 +99,7 @@ Item {
 
         function test_shortcutsSwitchPages() {
             root.Window.window.requestActivate()
-            tryCompare(root.Window.window, "active", true)
+            tryCompare(root.Window.window, "active", true, Wait.ms)
             keyClick(Qt.Key_3, Qt.ControlModifier)
             compare(view.currentIndex, 2)
             verify(pageVisible("tokens"))
@@ -140,7 +140,7 @@ Item {
         }
 
         function test_dashboardShowsServerValues() {
-            tryCompare(AdminClient, "connectionState", AdminClient.Online, 10000)
+            tryCompare(AdminClient, "connectionState", AdminClient.Online, Wait.ms)
             const dashboard = findChild(view, "page-dashboard")
             const service = findChild(dashboard, "listenerTile-service")
             verify(service, "service listener tile")
@@ -151,14 +151,14 @@ Item {
             verify(!findChild(dashboard, "connectionBanner").visible)
 
             TestBackend.sendStats(17, 4, 9)
-            tryCompare(service, "value", "17")
-            tryCompare(findChild(dashboard, "listenerTile-admin"), "value", "9")
+            tryCompare(service, "value", "17", Wait.ms)
+            tryCompare(findChild(dashboard, "listenerTile-admin"), "value", "9", Wait.ms)
             compare(findChild(dashboard, "uptimeTile").value.indexOf("1 h 02 min"), 0)
 
             const events = findChild(dashboard, "eventList")
             const before = events.count
             TestBackend.sendEvent("order.created", { orderId: "o_42" })
-            tryCompare(events, "count", before + 1)
+            tryCompare(events, "count", before + 1, Wait.ms)
             verify(Number(findChild(dashboard, "eventsTile").value) >= 2)
         }
     }

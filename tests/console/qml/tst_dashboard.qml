@@ -37,10 +37,10 @@ Item {
             return shown(name, "tileValue").text
         }
         function waitForSeries() {
-            tryCompare(AdminClient, "connectionState", AdminClient.Online, 15000)
+            tryCompare(AdminClient, "connectionState", AdminClient.Online, Wait.ms)
             DashboardStats.reload()
-            tryCompare(DashboardStats, "loaded", true, 15000)
-            tryCompare(DashboardStats.live, "state", LiveState.Live, 15000)
+            tryCompare(DashboardStats, "loaded", true, Wait.ms)
+            tryCompare(DashboardStats.live, "state", LiveState.Live, Wait.ms)
         }
 
         function initTestCase() {
@@ -57,7 +57,7 @@ Item {
             view.currentIndex = 0
             TestBackend.resetSeries()
             waitForSeries()
-            tryCompare(shown("ordersTile", "tileValue"), "text", "184", 15000)
+            tryCompare(shown("ordersTile", "tileValue"), "text", "184", Wait.ms)
         }
 
         function test_tilesShowTheLastHour() {
@@ -88,24 +88,24 @@ Item {
         function test_liveEventsMoveTheNumbers() {
             const thisMinute = DashboardStats.ordersThisMinute
             verify(TestBackend.createOrder(0, "dashboard-live").length > 0)
-            tryCompare(shown("ordersTile", "tileValue"), "text", "185", 10000)
+            tryCompare(shown("ordersTile", "tileValue"), "text", "185", Wait.ms)
             compare(DashboardStats.ordersThisMinute, thisMinute + 1)
 
             const pending = TestBackend.deliveryIds("pending")
             verify(pending.length > 0)
             verify(TestBackend.recordAttempt(pending[0], 503, 900, "", "failed"))
-            tryCompare(shown("deliveriesTile", "tileSecondary"), "text", "10 failed", 10000)
+            tryCompare(shown("deliveriesTile", "tileSecondary"), "text", "10 failed", Wait.ms)
             compare(valueText("deliveriesTile"), "171")
 
             TestBackend.sendEvent("oauth.token.issued", { clientId: TestBackend.clientId(1),
                                   grantType: "client_credentials", kind: "access",
                                   tokenHashPrefix: "0123abcd" })
-            tryCompare(shown("tokensTile", "tileValue"), "text", "87", 10000)
+            tryCompare(shown("tokensTile", "tileValue"), "text", "87", Wait.ms)
             // A refresh token beside it is not counted again.
             TestBackend.sendEvent("oauth.token.issued", { clientId: TestBackend.clientId(1),
                                   grantType: "refresh_token", kind: "refresh" })
             TestBackend.sendEvent("cluster.requests", { requests: [], allowed: 3, denied: 1 })
-            tryCompare(shown("clusterTile", "tileValue"), "text", "315", 10000)
+            tryCompare(shown("clusterTile", "tileValue"), "text", "315", Wait.ms)
             compare(shown("clusterTile", "tileSecondary").text, "18 denied")
             compare(valueText("tokensTile"), "87")
             compare(tile("tokensTile").legend[0].value, 47)
@@ -115,7 +115,7 @@ Item {
             // A token that may read only the orders area: the other tiles say so.
             TestBackend.setSeriesAreas(["orders"])
             DashboardStats.reload()
-            tryCompare(tile("tokensTile"), "permitted", false, 10000)
+            tryCompare(tile("tokensTile"), "permitted", false, Wait.ms)
             verify(!tile("clusterTile").permitted)
             verify(tile("ordersTile").permitted && tile("deliveriesTile").permitted)
             compare(valueText("tokensTile"), "–")
@@ -153,7 +153,7 @@ Item {
 
         function test_keyboardOpensItsPage() {
             root.Window.window.requestActivate()
-            tryCompare(root.Window.window, "active", true)
+            tryCompare(root.Window.window, "active", true, Wait.ms)
             const deliveries = tile("deliveriesTile")
             deliveries.forceActiveFocus(Qt.TabFocusReason)
             verify(deliveries.activeFocus)

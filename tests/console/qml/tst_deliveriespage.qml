@@ -39,7 +39,7 @@ Item {
 
         function initTestCase() {
             list = findChild(page, "deliveryList")
-            tryCompare(AdminClient, "connectionState", AdminClient.Online, 10000)
+            tryCompare(AdminClient, "connectionState", AdminClient.Online, Wait.ms)
         }
 
         function init() {
@@ -50,8 +50,8 @@ Item {
             Deliveries.reload()
             Endpoints.reload()
             Customers.reload()
-            tryVerify(() => !Deliveries.loading && Deliveries.count === 15, 15000, "deliveries loaded")
-            tryVerify(() => !Endpoints.loading && Endpoints.count === 1, 5000, "endpoints loaded")
+            tryVerify(() => !Deliveries.loading && Deliveries.count === 15, Wait.ms, "deliveries loaded")
+            tryVerify(() => !Endpoints.loading && Endpoints.count === 1, Wait.ms, "endpoints loaded")
             Deliveries.clearError()
             DeliveryDetail.clearError()
             Endpoints.clearError()
@@ -98,7 +98,7 @@ Item {
             compare(findChild(row, "httpStatus").text, "HTTP 503")
 
             verify(TestBackend.recordAttempt(id, 0, -1, "read timeout after 10 s", "failed"))
-            tryCompare(row, "failed", true)
+            tryCompare(row, "failed", true, Wait.ms)
             compare(row.attempts, 5)
             compare(findChild(row, "httpStatus").text, "No answer")
             compare(row.lastError, "read timeout after 10 s")
@@ -108,10 +108,10 @@ Item {
             // A new delivery appears at the top when an order moves on.
             const order = TestBackend.orderIdWithStatus("ALLOCATED")
             verify(TestBackend.setOrderStatus(order, "PICKED_UP"))
-            tryCompare(testCase.list, "count", 16)
+            tryCompare(testCase.list, "count", 16, Wait.ms)
             testCase.list.positionViewAtBeginning()
             tryVerify(() => testCase.list.itemAtIndex(0)
-                            && testCase.list.itemAtIndex(0).deliveryId === Deliveries.idAt(0))
+                            && testCase.list.itemAtIndex(0).deliveryId === Deliveries.idAt(0), Wait.ms)
             compare(testCase.list.itemAtIndex(0).orderStatusText, "Picked up")
             compare(testCase.list.itemAtIndex(0).stateText, "Pending")
         }
@@ -121,14 +121,14 @@ Item {
             combo.currentIndex = combo.indexOfValue("failed")
             combo.activated(combo.currentIndex)
             compare(Deliveries.stateFilter, "failed")
-            tryCompare(testCase.list, "count", 2)
-            tryVerify(() => TestBackend.requestCount("GET /admin/v1/deliveries?state=failed") === 1)
-            tryVerify(() => !Deliveries.loading)
+            tryCompare(testCase.list, "count", 2, Wait.ms)
+            tryVerify(() => TestBackend.requestCount("GET /admin/v1/deliveries?state=failed") === 1, Wait.ms)
+            tryVerify(() => !Deliveries.loading, Wait.ms)
             compare(testCase.list.count, 2)
             // A delivery that fails live joins the filtered list.
             verify(TestBackend.recordAttempt(TestBackend.deliveryIds("pending")[0], 503, 2000,
                                              "HTTP 503", "failed"))
-            tryCompare(testCase.list, "count", 3)
+            tryCompare(testCase.list, "count", 3, Wait.ms)
         }
 
         function test_attemptLogAndRedeliver() {
@@ -136,9 +136,9 @@ Item {
             const id = TestBackend.deliveryIds("failed")[1]
             mouseClick(shownDelegateOf(id))
             compare(DeliveryDetail.deliveryId, id)
-            tryCompare(DeliveryDetail, "loaded", true)
+            tryCompare(DeliveryDetail, "loaded", true, Wait.ms)
             const log = findChild(page, "attemptLog")
-            tryVerify(() => !!findChild(log, "attempt-6"))
+            tryVerify(() => !!findChild(log, "attempt-6"), Wait.ms)
             const last = findChild(log, "attempt-6")
             verify(last.failed)
             compare(last.statusText, "No answer")
@@ -150,16 +150,16 @@ Item {
             const redeliver = findChild(page, "redeliverButton")
             verify(redeliver.enabled)
             mouseClick(redeliver)
-            tryCompare(shownDelegateOf(id), "stateText", "Pending")
+            tryCompare(shownDelegateOf(id), "stateText", "Pending", Wait.ms)
             verify(!shownDelegateOf(id).failed)
             compare(TestBackend.requestCount("POST /admin/v1/deliveries/" + id + "/redeliver"), 1)
-            tryCompare(redeliver, "enabled", false) // pending: the dispatcher has it
+            tryCompare(redeliver, "enabled", false, Wait.ms) // pending: the dispatcher has it
             compare(Deliveries.failedCount, 1)
 
             // The manual attempt arrives live, in the row and in the log.
             verify(TestBackend.recordAttempt(id, 200, 64, "", "succeeded"))
-            tryCompare(shownDelegateOf(id), "stateText", "Succeeded")
-            tryVerify(() => !!findChild(log, "attempt-7"))
+            tryCompare(shownDelegateOf(id), "stateText", "Succeeded", Wait.ms)
+            tryVerify(() => !!findChild(log, "attempt-7"), Wait.ms)
             compare(findChild(log, "attempt-7").triggerText, "Manual")
             verify(!findChild(page, "deliveryFailure").visible)
         }
@@ -173,22 +173,22 @@ Item {
             // Its failed delivery cannot go out while the endpoint is disabled: the API says so.
             const id = TestBackend.deliveryIds("failed")[0]
             mouseClick(shownDelegateOf(id))
-            tryCompare(DeliveryDetail, "loaded", true)
+            tryCompare(DeliveryDetail, "loaded", true, Wait.ms)
             mouseClick(findChild(page, "redeliverButton"))
             const banner = findChild(page, "deliveriesError")
-            tryCompare(banner, "visible", true)
+            tryCompare(banner, "visible", true, Wait.ms)
             compare(findChild(banner, "errorText").text,
                     "the endpoint is disabled; enable it before redelivering")
             verify(shownDelegateOf(id).failed)
 
             mouseClick(findChild(endpointRow, "enableEndpointButton"))
-            tryCompare(section, "visible", false)
+            tryCompare(section, "visible", false, Wait.ms)
             compare(TestBackend.disabledEndpointId(), "")
             mouseClick(findChild(banner, "dismissErrorButton"))
             verify(!banner.visible)
 
             mouseClick(findChild(page, "redeliverButton"))
-            tryCompare(shownDelegateOf(id), "stateText", "Pending")
+            tryCompare(shownDelegateOf(id), "stateText", "Pending", Wait.ms)
             verify(!banner.visible)
         }
     }

@@ -30,7 +30,7 @@ Item {
         when: windowShown
 
         function initTestCase() {
-            tryCompare(AdminClient, "connectionState", AdminClient.Online, 10000)
+            tryCompare(AdminClient, "connectionState", AdminClient.Online, Wait.ms)
         }
 
         function cleanup() {
@@ -38,18 +38,18 @@ Item {
             audit.visible = false
             if (AdminClient.connectionState !== AdminClient.Online)
                 TestBackend.restartServer()
-            tryCompare(AdminClient, "connectionState", AdminClient.Online, 10000)
+            tryCompare(AdminClient, "connectionState", AdminClient.Online, Wait.ms)
         }
 
         function test_badgeTurnsStaleWhenBackendStopsAndRecovers() {
             const badge = findChild(orders, "orderListLive")
             verify(badge, "the Orders list has a liveness badge")
-            tryCompare(findChild(badge, "liveState"), "text", "Live", 5000)
+            tryCompare(findChild(badge, "liveState"), "text", "Live", Wait.ms)
             compare(Orders.live.state, LiveState.Live)
             const rowsBefore = Orders.count
 
             TestBackend.stopServer()
-            tryCompare(findChild(badge, "liveState"), "text", "Stale", 5000)
+            tryCompare(findChild(badge, "liveState"), "text", "Stale", Wait.ms)
             verify(findChild(badge, "liveDetail").text.indexOf("backend unreachable") >= 0,
                    findChild(badge, "liveDetail").text)
             compare(findChild(badge, "liveDot").color, Theme.warning)
@@ -57,7 +57,7 @@ Item {
             compare(Orders.count, rowsBefore, "the rows stay on screen while stale")
 
             verify(TestBackend.restartServer())
-            tryCompare(findChild(badge, "liveState"), "text", "Live", 10000)
+            tryCompare(findChild(badge, "liveState"), "text", "Live", Wait.ms)
             compare(findChild(badge, "liveDot").color, Theme.online)
             verify(Orders.live.syncedAt > new Date(0))
         }
@@ -68,7 +68,7 @@ Item {
             AuditLog.reload()
             const pane = findChild(audit, "notPermitted")
             verify(pane, "the Audit page has a not-permitted pane")
-            tryCompare(pane, "visible", true, 5000)
+            tryCompare(pane, "visible", true, Wait.ms)
             compare(findChild(pane, "notPermittedTitle").text, "Not permitted")
             compare(findChild(pane, "notPermittedMessage").text,
                     "this admin token may not read the audit log")
@@ -78,8 +78,8 @@ Item {
 
             TestBackend.setAuditForbidden(false)
             AuditLog.reload()
-            tryCompare(pane, "visible", false, 5000)
-            tryCompare(findChild(badge, "liveState"), "text", "Live", 5000)
+            tryCompare(pane, "visible", false, Wait.ms)
+            tryCompare(findChild(badge, "liveState"), "text", "Live", Wait.ms)
             verify(AuditLog.count > 0)
         }
     }

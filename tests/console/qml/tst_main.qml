@@ -19,7 +19,7 @@ TestCase {
     function openWindow() {
         const window = createTemporaryObject(mainComponent, testCase)
         verify(window, "Main.qml instantiates")
-        tryCompare(window, "visible", true)
+        tryCompare(window, "visible", true, Wait.ms)
         return window
     }
 
@@ -37,7 +37,7 @@ TestCase {
         const window = openWindow()
         const dialog = findChild(window, "connectDialog")
         verify(dialog)
-        tryCompare(dialog, "opened", true) // started without a token: ask for one
+        tryCompare(dialog, "opened", true, Wait.ms) // started without a token: ask for one
         const urlField = findChild(dialog, "urlField")
         const tokenField = findChild(dialog, "tokenField")
         const connectButton = findChild(dialog, "dialogConnectButton")
@@ -48,8 +48,8 @@ TestCase {
         tokenField.text = "not-the-token"
         verify(connectButton.enabled)
         mouseClick(connectButton)
-        tryCompare(AdminClient, "connectionState", AdminClient.Unauthorized)
-        tryCompare(dialog, "opened", true)
+        tryCompare(AdminClient, "connectionState", AdminClient.Unauthorized, Wait.ms)
+        tryCompare(dialog, "opened", true, Wait.ms)
         const error = findChild(dialog, "connectError")
         verify(error.visible)
         verify(error.text.indexOf(AdminClient.lastError) >= 0)
@@ -57,8 +57,8 @@ TestCase {
 
         tokenField.text = TestBackend.token
         mouseClick(connectButton)
-        tryCompare(AdminClient, "connectionState", AdminClient.Online)
-        tryCompare(dialog, "visible", false)
+        tryCompare(AdminClient, "connectionState", AdminClient.Online, Wait.ms)
+        tryCompare(dialog, "visible", false, Wait.ms)
         compare(tokenField.text, "") // not kept in the UI
         compare(findChild(window, "connectionText").text, "Remote · Online")
     }
@@ -134,7 +134,7 @@ TestCase {
         verify(field)
         const dialog = findChild(window, "connectDialog")
         dialog.open()
-        tryCompare(dialog, "opened", true)
+        tryCompare(dialog, "opened", true, Wait.ms)
         const dialogField = findChild(dialog, "urlField")
         verify(dialogField)
         // (As strings: a colour read from a property follows the property.)
@@ -147,7 +147,7 @@ TestCase {
         verify(Qt.colorEqual(dialogField.palette.base, Theme.field))
         verify(Qt.colorEqual(window.color, Theme.background))
         dialog.close()
-        tryCompare(dialog, "visible", false)
+        tryCompare(dialog, "visible", false, Wait.ms)
 
         // Dark: everything follows at once, without a restart or a frame in between.
         const dark = selector.indexOfValue("dark")
@@ -171,7 +171,7 @@ TestCase {
         verify(Qt.colorEqual(field.palette.disabled.text, Theme.idle))
         verify(Qt.colorEqual(field.palette.disabled.base, Theme.disabledBase))
         dialog.open()
-        tryCompare(dialog, "opened", true)
+        tryCompare(dialog, "opened", true, Wait.ms)
         verify(Qt.colorEqual(dialogField.palette.base, Theme.field))
         verify(Qt.colorEqual(dialogField.palette.text, Theme.text))
         const connectButton = findChild(dialog, "dialogConnectButton")
@@ -181,7 +181,7 @@ TestCase {
         // 6.4 does not pass a palette change on to the controls of an open popup. Only the
         // desktop can switch while a modal dialog is open; the header's menu is behind it.)
         dialog.close()
-        tryCompare(dialog, "visible", false)
+        tryCompare(dialog, "visible", false, Wait.ms)
         const light = selector.indexOfValue("light")
         selector.currentIndex = light
         selector.activated(light)
@@ -191,10 +191,10 @@ TestCase {
         verify(Qt.colorEqual(field.palette.base, lightBase))
         verify(Qt.colorEqual(field.palette.text, lightText))
         dialog.open()
-        tryCompare(dialog, "opened", true)
+        tryCompare(dialog, "opened", true, Wait.ms)
         verify(Qt.colorEqual(dialogField.palette.base, lightBase))
         dialog.close()
-        tryCompare(dialog, "visible", false)
+        tryCompare(dialog, "visible", false, Wait.ms)
         // Back to the system's (cleanup() makes sure of it).
         selector.currentIndex = 0
         selector.activated(0)
@@ -212,12 +212,12 @@ TestCase {
     function test_headerOpensDialog() {
         const window = openWindow()
         const dialog = findChild(window, "connectDialog")
-        tryCompare(AdminClient, "connectionState", AdminClient.Online)
+        tryCompare(AdminClient, "connectionState", AdminClient.Online, Wait.ms)
         verify(!dialog.visible)
         mouseClick(findChild(window, "connectButton"))
-        tryCompare(dialog, "opened", true)
+        tryCompare(dialog, "opened", true, Wait.ms)
         mouseClick(findChild(dialog, "dialogCancelButton"))
-        tryCompare(dialog, "visible", false)
+        tryCompare(dialog, "visible", false, Wait.ms)
         compare(AdminClient.connectionState, AdminClient.Online) // cancel changes nothing
     }
 }

@@ -17,6 +17,13 @@ Item {
         anchors.fill: parent
     }
 
+    // Each answer of ClusterSettings.reload() (and every settings event) emits changed().
+    SignalSpy {
+        id: settingsChanges
+        target: ClusterSettings
+        signalName: "changed"
+    }
+
     TestCase {
         id: testCase
 
@@ -103,17 +110,19 @@ Item {
 
         function initTestCase() {
             root.Window.window.requestActivate()
-            tryCompare(root.Window.window, "active", true)
-            tryCompare(AdminClient, "connectionState", AdminClient.Online, 10000)
+            tryCompare(root.Window.window, "active", true, Wait.ms)
+            tryCompare(AdminClient, "connectionState", AdminClient.Online, Wait.ms)
         }
 
         function init() {
             TestBackend.resetCluster()
             Nodes.reload()
+            settingsChanges.clear()
             ClusterSettings.reload()
-            tryVerify(() => !Nodes.loading && Nodes.count === 3, 5000, "nodes loaded")
-            tryVerify(() => ClusterSettings.loaded && ClusterSettings.anonymousAuth, 5000)
-            wait(50) // the settings' answer
+            tryVerify(() => !Nodes.loading && Nodes.count === 3, Wait.ms, "nodes loaded")
+            // The reload's answer itself (loaded stays true from before): it re-asks the verdict.
+            tryVerify(() => settingsChanges.count > 0, Wait.ms, "the settings' answer")
+            verify(ClusterSettings.loaded && ClusterSettings.anonymousAuth)
             NodeEditor.nodeName = "node-1"
             NodeEditor.revert()
             NodeEditor.identity = NodeEditor.NodeAgent
@@ -121,7 +130,7 @@ Item {
             NodeEditor.customUser = ""
             NodeEditor.customGroups = ""
             NodeEditor.explain()
-            tryVerify(() => NodeEditor.explained && !NodeEditor.explaining, 5000, "first verdict")
+            tryVerify(() => NodeEditor.explained && !NodeEditor.explaining, Wait.ms, "first verdict")
             compare(item("verdictCode").text, "200 OK")
             // Allowed: nothing to explain.
             verify(!item("denialCard").visible)
@@ -156,8 +165,8 @@ Item {
             const performed = TestBackend.clusterRequestCount()
             typeInto(item("newLabelKeyField"), "node-restriction.kubernetes.io/pool")
             typeInto(item("newLabelValueField"), "gold")
-            tryCompare(item("verdictCode"), "text", "403 Forbidden", 5000)
-            tryVerify(() => !NodeEditor.explaining)
+            tryCompare(item("verdictCode"), "text", "403 Forbidden", Wait.ms)
+            tryVerify(() => !NodeEditor.explaining, Wait.ms)
             // Debounced: one explain after typing stopped, not one per keystroke.
             verify(explains() - before <= 2, "explains: " + (explains() - before))
             compare(TestBackend.lastBody("POST /admin/v1/cluster/explain"), {
@@ -192,7 +201,7 @@ Item {
 
             // The same change as cluster admin: allowed (privileged group), admitted.
             actAs(NodeEditor.ClusterAdmin)
-            tryCompare(item("verdictCode"), "text", "200 OK", 5000)
+            tryCompare(item("verdictCode"), "text", "200 OK", Wait.ms)
             compare(stage("authorization"), {
                 decision: "allow",
                 source: "privileged-group",
@@ -211,8 +220,8 @@ Item {
             typeInto(item("agentNodeField"), "node-1")
             typeInto(findChild(labelRow("topology.kubernetes.io/zone"), "labelValueField"), "zone-c")
             compare(findChild(labelRow("topology.kubernetes.io/zone"), "labelState").text, "changed")
-            tryCompare(item("verdictCode"), "text", "403 Forbidden", 5000)
-            tryVerify(() => !NodeEditor.explaining)
+            tryCompare(item("verdictCode"), "text", "403 Forbidden", Wait.ms)
+            tryVerify(() => !NodeEditor.explaining, Wait.ms)
             compare(stage("admission").detail,
                     "nodes \"node-2\" is forbidden: node \"node-1\" is not allowed to modify node \"node-2\"")
             compare(TestBackend.lastBody("POST /admin/v1/cluster/explain").node, "node-2")
@@ -220,7 +229,7 @@ Item {
 
             // No node name: nothing to ask, the page says what is missing.
             typeInto(item("agentNodeField"), "")
-            tryCompare(NodeEditor, "explained", false)
+            tryCompare(NodeEditor, "explained", false, Wait.ms)
             compare(item("identityError").text, "Give the name of the node the agent runs on.")
             verify(!item("applyButton").enabled)
         }
@@ -230,8 +239,8 @@ Item {
             typeInto(item("customUserField"), "alice")
             typeInto(item("customGroupsField"), "devs, ops")
             typeInto(findChild(labelRow("example.com/rack"), "labelValueField"), "r2")
-            tryCompare(item("verdictCode"), "text", "200 OK", 5000)
-            tryVerify(() => !NodeEditor.explaining)
+            tryCompare(item("verdictCode"), "text", "200 OK", Wait.ms)
+            tryVerify(() => !NodeEditor.explaining, Wait.ms)
             compare(TestBackend.lastBody("POST /admin/v1/cluster/explain").groups, ["devs", "ops"])
             compare(stage("authorization"), {
                 decision: "allow",
@@ -241,8 +250,8 @@ Item {
 
             // Without the group nothing allows it, and admission is not reached.
             typeInto(item("customGroupsField"), "ops")
-            tryCompare(item("verdictCode"), "text", "403 Forbidden", 5000)
-            tryVerify(() => !NodeEditor.explaining)
+            tryCompare(item("verdictCode"), "text", "403 Forbidden", Wait.ms)
+            tryVerify(() => !NodeEditor.explaining, Wait.ms)
             compare(stage("authorization").decision, "deny")
             compare(stage("authorization").detail,
                     "No authorizer allowed it (Node: no-opinion, RBAC: no-opinion). nodes \"node-1\" is forbidden: User \"alice\" cannot patch resource \"nodes\" in API group \"\" at the cluster scope")
@@ -255,8 +264,8 @@ Item {
             typeInto(item("customUserField"), "alice")
             typeInto(item("customGroupsField"), "ops")
             typeInto(findChild(labelRow("example.com/rack"), "labelValueField"), "r2")
-            tryCompare(item("verdictCode"), "text", "403 Forbidden", 5000)
-            tryVerify(() => !NodeEditor.explaining)
+            tryCompare(item("verdictCode"), "text", "403 Forbidden", Wait.ms)
+            tryVerify(() => !NodeEditor.explaining, Wait.ms)
             verify(item("denialCard").visible)
             compare(item("denialSource").text, "dry run, 403 Forbidden")
             compare(item("denialHeadline").text, "Refused at authorization by Node, RBAC")
@@ -307,7 +316,7 @@ Item {
                 roleRef: { apiGroup: "rbac.authorization.k8s.io", kind: "ClusterRole", name: "rack-labeler" },
                 subjects: [{ kind: "User", apiGroup: "rbac.authorization.k8s.io", name: "alice" }]
             })
-            tryCompare(item("nearMissesHeading"), "text", "Bindings that name this identity but did not apply (4):", 5000)
+            tryCompare(item("nearMissesHeading"), "text", "Bindings that name this identity but did not apply (4):", Wait.ms)
             verify(explains() > before)
             compare(nearMiss(0), {
                 binding: "ClusterRoleBinding alice-rack → ClusterRole rack-labeler",
@@ -338,24 +347,24 @@ Item {
 
             // An authorizer that refuses in its own words is quoted.
             TestBackend.changeClusterSettings({ authorizationModes: ["Node", "RBAC", "AlwaysDeny"] })
-            tryCompare(item("denialHeadline"), "text", "Refused at authorization by AlwaysDeny", 5000)
+            tryCompare(item("denialHeadline"), "text", "Refused at authorization by AlwaysDeny", Wait.ms)
             compare(quote(0), "AlwaysDeny said: “Everything is forbidden.”")
             compare(item("nearMissesHeading").text, "Bindings that name this identity but did not apply (4):")
             TestBackend.changeClusterSettings({ authorizationModes: ["Node", "RBAC"] })
-            tryCompare(item("denialHeadline"), "text", "Refused at authorization by Node, RBAC", 5000)
+            tryCompare(item("denialHeadline"), "text", "Refused at authorization by Node, RBAC", Wait.ms)
 
             // In the group that may: allowed, the card goes.
             typeInto(item("customGroupsField"), "devs")
-            tryCompare(item("verdictCode"), "text", "200 OK", 5000)
-            tryCompare(item("denialCard"), "visible", false)
+            tryCompare(item("verdictCode"), "text", "200 OK", Wait.ms)
+            tryCompare(item("denialCard"), "visible", false, Wait.ms)
             compare(NodeEditor.nearMisses, [])
         }
 
         function test_denialQuotesTheAdmissionPlugin() {
             typeInto(item("newLabelKeyField"), "node-restriction.kubernetes.io/pool")
             typeInto(item("newLabelValueField"), "gold")
-            tryCompare(item("verdictCode"), "text", "403 Forbidden", 5000)
-            tryVerify(() => !NodeEditor.explaining)
+            tryCompare(item("verdictCode"), "text", "403 Forbidden", Wait.ms)
+            tryVerify(() => !NodeEditor.explaining, Wait.ms)
             verify(item("denialCard").visible)
             compare(item("denialHeadline").text, "Refused at admission by NodeRestriction")
             compare(quote(0), "NodeRestriction said: “nodes \"node-1\" is forbidden: is not allowed to modify labels: node-restriction.kubernetes.io/pool”")
@@ -369,10 +378,10 @@ Item {
             typeInto(item("customGroupsField"), "ops")
             typeInto(item("newLabelKeyField"), "example.com/gpu")
             typeInto(item("newLabelValueField"), "a100")
-            tryCompare(item("denialSource"), "text", "dry run, 403 Forbidden", 5000)
-            tryVerify(() => !NodeEditor.explaining)
+            tryCompare(item("denialSource"), "text", "dry run, 403 Forbidden", Wait.ms)
+            tryVerify(() => !NodeEditor.explaining, Wait.ms)
             mouseClick(item("applyButton"))
-            tryCompare(item("applyCode"), "text", "Answered 403 Forbidden", 5000)
+            tryCompare(item("applyCode"), "text", "Answered 403 Forbidden", Wait.ms)
             // The card now explains the real answer, from its own trace.
             compare(item("denialSource").text, "the real answer, 403 Forbidden")
             verify(NodeEditor.denialFromApply)
@@ -382,16 +391,16 @@ Item {
             compare(nearMiss(1).reason, "other namespace")
             // Editing again: back to the dry run.
             typeInto(item("newLabelValueField"), "h100")
-            tryCompare(item("denialSource"), "text", "dry run, 403 Forbidden", 5000)
+            tryCompare(item("denialSource"), "text", "dry run, 403 Forbidden", Wait.ms)
         }
 
         function test_applyShowsTheRealAnswer() {
             // Allowed: a kubelet sets its own rack label.
             typeInto(findChild(labelRow("example.com/rack"), "labelValueField"), "r2")
-            tryCompare(item("verdictCode"), "text", "200 OK", 5000)
+            tryCompare(item("verdictCode"), "text", "200 OK", Wait.ms)
             verify(item("applyButton").enabled)
             mouseClick(item("applyButton"))
-            tryCompare(item("applyCode"), "text", "Answered 200 OK", 5000)
+            tryCompare(item("applyCode"), "text", "Answered 200 OK", Wait.ms)
             compare(item("applyMessage").text, "Labels saved: node-1 is at resourceVersion 101.")
             compare(TestBackend.lastBody("POST /admin/v1/cluster/requests"), {
                 user: "system:node:node-1",
@@ -401,17 +410,17 @@ Item {
             })
             compare(TestBackend.nodeLabels("node-1")["example.com/rack"], "r2")
             // The node was read again: no pending change is left.
-            tryCompare(NodeEditor, "hasChanges", false)
-            tryCompare(item("resourceVersion"), "text", "resourceVersion 101")
+            tryCompare(NodeEditor, "hasChanges", false, Wait.ms)
+            tryCompare(item("resourceVersion"), "text", "resourceVersion 101", Wait.ms)
             verify(!findChild(labelRow("example.com/rack"), "labelState").visible)
-            tryVerify(() => TestBackend.requestCount("GET /admin/v1/cluster/k8s/api/v1/nodes/node-1") >= 1)
+            tryVerify(() => TestBackend.requestCount("GET /admin/v1/cluster/k8s/api/v1/nodes/node-1") >= 1, Wait.ms)
 
             // Refused: the real 403 with NodeRestriction's message; nothing changes.
             typeInto(item("newLabelKeyField"), "node-role.kubernetes.io/control-plane")
             typeInto(item("newLabelValueField"), "yes")
-            tryCompare(item("verdictCode"), "text", "403 Forbidden", 5000)
+            tryCompare(item("verdictCode"), "text", "403 Forbidden", Wait.ms)
             keyClick(Qt.Key_Return, Qt.ControlModifier) // Ctrl+Return applies
-            tryCompare(item("applyCode"), "text", "Answered 403 Forbidden", 5000)
+            tryCompare(item("applyCode"), "text", "Answered 403 Forbidden", Wait.ms)
             compare(item("applyMessage").text,
                     "nodes \"node-1\" is forbidden: is not allowed to modify labels: node-role.kubernetes.io/control-plane")
             compare(item("applyResult").color, Theme.errorSoft)
@@ -424,11 +433,11 @@ Item {
             mouseClick(findChild(labelRow("example.com/rack"), "removeLabelButton"))
             compare(findChild(labelRow("example.com/rack"), "labelState").text, "removed")
             compare(item("changesText").text, "Pending change: {\"example.com/rack\":null}")
-            tryCompare(item("verdictCode"), "text", "200 OK", 5000)
+            tryCompare(item("verdictCode"), "text", "200 OK", Wait.ms)
             mouseClick(item("applyButton"))
-            tryCompare(item("applyCode"), "text", "Answered 200 OK", 5000)
+            tryCompare(item("applyCode"), "text", "Answered 200 OK", Wait.ms)
             compare(TestBackend.lastBody("POST /admin/v1/cluster/requests").labels, { "example.com/rack": null })
-            tryCompare(NodeEditor.labels, "count", 4)
+            tryCompare(NodeEditor.labels, "count", 4, Wait.ms)
             compare(TestBackend.nodeLabels("node-1")["example.com/rack"], undefined)
             compare(TestBackend.clusterRequestCount(), 6)
         }
@@ -455,8 +464,8 @@ Item {
             actAs(NodeEditor.ClusterAdmin)
             typeInto(item("newLabelKeyField"), "example.com/team")
             typeInto(item("newLabelValueField"), "a b")
-            tryCompare(item("verdictCode"), "text", "422 Unprocessable Entity", 5000)
-            tryVerify(() => !NodeEditor.explaining)
+            tryCompare(item("verdictCode"), "text", "422 Unprocessable Entity", Wait.ms)
+            tryVerify(() => !NodeEditor.explaining, Wait.ms)
             const validation = stage("validation")
             compare(validation.decision, "invalid")
             verify(validation.detail.startsWith("metadata.labels: Invalid value: \"a b\": a valid label must be an empty string"),
@@ -468,7 +477,7 @@ Item {
             typeInto(item("newLabelValueField"), "r5")
             // Someone else changes the node meanwhile: its new labels show, the edit stays.
             TestBackend.setNodeLabel("node-1", "example.com/owner", "team-a")
-            tryVerify(() => findChild(page, "label-example.com/owner") !== null, 5000)
+            tryVerify(() => findChild(page, "label-example.com/owner") !== null, Wait.ms)
             verify(!findChild(labelRow("example.com/owner"), "labelState").visible)
             compare(NodeEditor.changesText, "{\"example.com/rack\":\"r5\"}")
             compare(item("resourceVersion").text, "resourceVersion 101")
@@ -478,8 +487,8 @@ Item {
         function test_anonymousAccessSwitch() {
             actAs(NodeEditor.Anonymous)
             typeInto(findChild(labelRow("example.com/rack"), "labelValueField"), "r3")
-            tryCompare(item("verdictCode"), "text", "403 Forbidden", 5000)
-            tryVerify(() => !NodeEditor.explaining)
+            tryCompare(item("verdictCode"), "text", "403 Forbidden", Wait.ms)
+            tryVerify(() => !NodeEditor.explaining, Wait.ms)
             compare(stage("authentication").decision, "anonymous")
             compare(TestBackend.lastBody("POST /admin/v1/cluster/explain").anonymous, true)
 
@@ -487,10 +496,10 @@ Item {
             const toggle = item("anonymousSwitch")
             verify(toggle.checked)
             mouseClick(toggle)
-            tryCompare(ClusterSettings, "anonymousAuth", false)
+            tryCompare(ClusterSettings, "anonymousAuth", false, Wait.ms)
             compare(TestBackend.lastBody("PUT /admin/v1/cluster/settings"), { anonymousAuth: false })
-            tryCompare(item("verdictCode"), "text", "401 Unauthorized", 5000)
-            tryVerify(() => !NodeEditor.explaining)
+            tryCompare(item("verdictCode"), "text", "401 Unauthorized", Wait.ms)
+            tryVerify(() => !NodeEditor.explaining, Wait.ms)
             compare(stage("authentication"), {
                 decision: "unauthorized",
                 source: "",
@@ -502,9 +511,9 @@ Item {
 
             // On again.
             mouseClick(toggle)
-            tryCompare(ClusterSettings, "anonymousAuth", true)
+            tryCompare(ClusterSettings, "anonymousAuth", true, Wait.ms)
             verify(toggle.checked)
-            tryCompare(item("verdictCode"), "text", "403 Forbidden", 5000)
+            tryCompare(item("verdictCode"), "text", "403 Forbidden", Wait.ms)
 
             // Switched elsewhere (another console, the CLI): the switch follows the event.
             TestBackend.sendEvent("cluster.settings.changed", {
@@ -512,13 +521,13 @@ Item {
                 authorizationModes: ["Node", "RBAC"],
                 admissionPlugins: ["NamespaceLifecycle", "NodeRestriction", "ServiceAccount"]
             })
-            tryCompare(toggle, "checked", false)
+            tryCompare(toggle, "checked", false, Wait.ms)
             TestBackend.sendEvent("cluster.settings.changed", {
                 anonymousAuth: true,
                 authorizationModes: ["Node", "RBAC"],
                 admissionPlugins: ["NamespaceLifecycle", "NodeRestriction", "ServiceAccount"]
             })
-            tryCompare(toggle, "checked", true)
+            tryCompare(toggle, "checked", true, Wait.ms)
         }
     }
 }

@@ -30,9 +30,14 @@ Item {
             return findChild(testCase.list, "order-" + orderId)
         }
 
+        // How many times the console asked for an action on an order ("pickup", "cancel", ...).
+        function actionCount(orderId, action) {
+            return TestBackend.requestCount("POST /admin/v1/orders/" + orderId + "/" + action)
+        }
+
         function initTestCase() {
             list = findChild(page, "orderList")
-            tryCompare(AdminClient, "connectionState", AdminClient.Online, 10000)
+            tryCompare(AdminClient, "connectionState", AdminClient.Online, Wait.ms)
         }
 
         function init() {
@@ -46,8 +51,8 @@ Item {
             Orders.reload()
             Customers.reload()
             Beers.reload()
-            tryVerify(() => !Orders.loading && Orders.count === 7, 5000, "orders loaded")
-            tryVerify(() => Customers.count === 3 && Beers.count === 6, 5000, "catalog loaded")
+            tryVerify(() => !Orders.loading && Orders.count === 7, Wait.ms, "orders loaded")
+            tryVerify(() => Customers.count === 3 && Beers.count === 6, Wait.ms, "catalog loaded")
             Orders.clearError()
             OrderDetail.clearError()
         }
@@ -79,13 +84,13 @@ Item {
             const row = delegateOf(id)
             verify(row)
             verify(TestBackend.setOrderStatus(id, "VALIDATION_PENDING"))
-            tryCompare(row, "statusText", "Validation pending")
+            tryCompare(row, "statusText", "Validation pending", Wait.ms)
             compare(delegateOf(id), row) // the same delegate, updated in place
 
             const created = TestBackend.createOrder(2, "PUB-77")
-            tryCompare(testCase.list, "count", 8)
+            tryCompare(testCase.list, "count", 8, Wait.ms)
             compare(Orders.idAt(0), created) // at the top
-            tryVerify(() => testCase.list.itemAtIndex(0) && testCase.list.itemAtIndex(0).orderId === created)
+            tryVerify(() => testCase.list.itemAtIndex(0) && testCase.list.itemAtIndex(0).orderId === created, Wait.ms)
             const top = testCase.list.itemAtIndex(0)
             compare(top.orderId, created)
             // A view at the top shows the new order there, it does not scroll it away.
@@ -101,18 +106,18 @@ Item {
             statusCombo.currentIndex = statusCombo.indexOfValue("ALLOCATED")
             statusCombo.activated(statusCombo.currentIndex)
             compare(Orders.statusFilter, "ALLOCATED")
-            tryCompare(testCase.list, "count", 1)
+            tryCompare(testCase.list, "count", 1, Wait.ms)
             verify(delegateOf(TestBackend.orderIdWithStatus("ALLOCATED")))
             compare(Orders.indexOfId(TestBackend.orderIdWithStatus("NEW")), -1)
-            tryVerify(() => TestBackend.requestCount("GET /admin/v1/orders?status=ALLOCATED") === 1)
+            tryVerify(() => TestBackend.requestCount("GET /admin/v1/orders?status=ALLOCATED") === 1, Wait.ms)
 
-            // A live order outside the filter stays hidden; one that enters it appears.
-            TestBackend.createOrder(0, "")
-            wait(100)
-            compare(testCase.list.count, 1)
+            // A live order outside the filter stays hidden; one that enters it appears. The
+            // stream is ordered: once the second event shows, the first one has been handled.
+            const hidden = TestBackend.createOrder(0, "")
             verify(TestBackend.setOrderStatus(TestBackend.orderIdWithStatus("PENDING_INVENTORY"),
                                               "ALLOCATED"))
-            tryCompare(testCase.list, "count", 2)
+            tryCompare(testCase.list, "count", 2, Wait.ms)
+            compare(Orders.indexOfId(hidden), -1)
 
             statusCombo.currentIndex = 0
             statusCombo.activated(0)
@@ -120,7 +125,7 @@ Item {
             customerCombo.currentIndex = customerCombo.indexOfValue(TestBackend.customerId(1))
             customerCombo.activated(customerCombo.currentIndex)
             compare(Orders.customerFilter, TestBackend.customerId(1))
-            tryVerify(() => !Orders.loading && testCase.list.count === 2)
+            tryVerify(() => !Orders.loading && testCase.list.count === 2, Wait.ms)
             for (let i = 0; i < testCase.list.count; ++i)
                 compare(testCase.list.itemAtIndex(i).customerName, "Hopfen & Malz GmbH")
         }
@@ -130,7 +135,7 @@ Item {
             mouseClick(delegateOf(id))
             compare(OrderDetail.orderId, id)
             verify(delegateOf(id).selected)
-            tryCompare(OrderDetail, "loaded", true)
+            tryCompare(OrderDetail, "loaded", true, Wait.ms)
             compare(findChild(page, "detailTitle").text, "Order " + id.substring(id.length - 8))
             compare(findChild(page, "detailStatus").text, "Allocated")
             compare(findChild(page, "detailCustomer").text, "Acme Brewing Supply")
@@ -143,9 +148,9 @@ Item {
             // The timeline grows live.
             const other = TestBackend.orderIdWithStatus("NEW")
             mouseClick(delegateOf(other))
-            tryCompare(timeline, "count", 1)
+            tryCompare(timeline, "count", 1, Wait.ms)
             verify(TestBackend.setOrderStatus(other, "VALIDATION_PENDING"))
-            tryCompare(timeline, "count", 2)
+            tryCompare(timeline, "count", 2, Wait.ms)
             compare(findChild(page, "detailStatus").text, "Validation pending")
         }
 
@@ -162,7 +167,7 @@ Item {
             keyClick(Qt.Key_Down)
             keyClick(Qt.Key_Down)
             compare(OrderDetail.orderId, Orders.idAt(2))
-            tryCompare(OrderDetail, "loaded", true)
+            tryCompare(OrderDetail, "loaded", true, Wait.ms)
             keyClick(Qt.Key_Up)
             compare(OrderDetail.orderId, Orders.idAt(1))
             // A click moves the keyboard's place too.
@@ -180,16 +185,16 @@ Item {
         function test_olderOrdersReadAtTheEnd() {
             for (let i = 0; i < 40; ++i)
                 verify(TestBackend.createOrder(i % 3, "older-" + i).length > 0)
-            tryCompare(Orders, "count", 47)
+            tryCompare(Orders, "count", 47, Wait.ms)
             // 25 a page: the first page is longer than the list and what it makes ahead, and a
             // strip under the list says that there are older ones.
             TestBackend.setOrdersPageSize(25)
             Orders.reload()
-            tryVerify(() => Orders.loaded && !Orders.loading && Orders.count === 25, 5000)
+            tryVerify(() => Orders.loaded && !Orders.loading && Orders.count === 25, Wait.ms)
             verify(Orders.hasOlder)
             const strip = findChild(page, "olderOrders")
             verify(strip, "the older-orders strip")
-            tryVerify(() => strip.visible && strip.width > 0, 2000, "strip shown")
+            tryVerify(() => strip.visible && strip.width > 0, Wait.ms, "strip shown")
             compare(strip.text, "Older orders: scroll on to load them")
             verify(!testCase.list.atYEnd, "the first page is longer than the list")
             // The list ends above the strip: its last row is not hidden under it.
@@ -197,8 +202,8 @@ Item {
             verify(stripInList.y >= testCase.list.height - 1, "strip below the list")
             // Scrolling to the end reads the 22 older ones; then the strip goes away.
             testCase.list.positionViewAtEnd()
-            tryVerify(() => Orders.count === 47 && !Orders.hasOlder && !Orders.loadingOlder, 5000)
-            tryCompare(strip, "visible", false)
+            tryVerify(() => Orders.count === 47 && !Orders.hasOlder && !Orders.loadingOlder, Wait.ms)
+            tryCompare(strip, "visible", false, Wait.ms)
             const ids = {}
             for (let row = 0; row < Orders.count; ++row)
                 ids[Orders.idAt(row)] = true
@@ -208,7 +213,7 @@ Item {
         function test_actionsCallThroughAndRowUpdates() {
             const id = TestBackend.orderIdWithStatus("ALLOCATED")
             mouseClick(delegateOf(id))
-            tryCompare(OrderDetail, "loaded", true)
+            tryCompare(OrderDetail, "loaded", true, Wait.ms)
             const pickup = findChild(page, "pickupButton")
             const deliver = findChild(page, "deliverButton")
             const cancel = findChild(page, "cancelOrderButton")
@@ -216,25 +221,39 @@ Item {
             verify(!deliver.enabled)
             verify(cancel.enabled)
 
+            // Each action: its answer first (busy ends), then the view. The row and the timeline
+            // can follow the event stream before the answer is in, and while an action is under
+            // way the next one is ignored.
+            const pickups = actionCount(id, "pickup")
             mouseClick(pickup)
-            tryCompare(delegateOf(id), "statusText", "Picked up")
-            compare(TestBackend.requestCount("POST /admin/v1/orders/" + id + "/pickup"), 1)
-            tryCompare(findChild(page, "historyTimeline"), "count", 6)
-            tryCompare(deliver, "enabled", true)
+            tryVerify(() => actionCount(id, "pickup") === pickups + 1, Wait.ms, "pickup sent")
+            tryCompare(OrderDetail, "busy", false, Wait.ms) // its answer is in
+            tryCompare(delegateOf(id), "statusText", "Picked up", Wait.ms)
+            tryCompare(findChild(page, "historyTimeline"), "count", 6, Wait.ms)
+            tryCompare(deliver, "enabled", true, Wait.ms)
             verify(!pickup.enabled)
             verify(!cancel.enabled)
 
+            const delivers = actionCount(id, "deliver")
             mouseClick(deliver)
-            tryCompare(delegateOf(id), "statusText", "Delivered")
+            tryVerify(() => actionCount(id, "deliver") === delivers + 1, Wait.ms, "deliver sent")
+            tryCompare(OrderDetail, "busy", false, Wait.ms) // its answer is in
+            tryCompare(delegateOf(id), "statusText", "Delivered", Wait.ms)
             compare(delegateOf(id).statusFamily, "ok")
-            tryCompare(findChild(page, "historyTimeline"), "count", 7)
+            tryCompare(findChild(page, "historyTimeline"), "count", 7, Wait.ms)
+            compare(OrderDetail.status, "DELIVERED")
             verify(!deliver.enabled)
 
             // The server refuses what the status does not allow; its message is shown as is.
             const banner = findChild(page, "ordersError")
             verify(!banner.visible)
+            const refused = actionCount(id, "cancel")
             OrderDetail.cancel()
-            tryCompare(banner, "visible", true)
+            verify(OrderDetail.busy, "the cancel is sent")
+            tryCompare(OrderDetail, "busy", false, Wait.ms) // its answer is in
+            compare(actionCount(id, "cancel"), refused + 1)
+            compare(OrderDetail.error, "cannot cancel an order in status DELIVERED")
+            tryCompare(banner, "visible", true, Wait.ms)
             compare(findChild(banner, "errorText").text,
                     "cannot cancel an order in status DELIVERED")
             mouseClick(findChild(banner, "dismissErrorButton"))
@@ -243,10 +262,13 @@ Item {
             // Cancel from a cancellable status.
             const fresh = TestBackend.orderIdWithStatus("NEW")
             mouseClick(delegateOf(fresh))
-            tryCompare(OrderDetail, "loaded", true)
-            tryCompare(cancel, "enabled", true)
+            tryCompare(OrderDetail, "loaded", true, Wait.ms)
+            tryCompare(cancel, "enabled", true, Wait.ms)
+            const cancels = actionCount(fresh, "cancel")
             mouseClick(cancel)
-            tryCompare(delegateOf(fresh), "statusText", "Cancelled")
+            tryVerify(() => actionCount(fresh, "cancel") === cancels + 1, Wait.ms, "cancel sent")
+            tryCompare(OrderDetail, "busy", false, Wait.ms) // its answer is in
+            tryCompare(delegateOf(fresh), "statusText", "Cancelled", Wait.ms)
             compare(delegateOf(fresh).statusFamily, "cancelled")
         }
 
@@ -254,7 +276,7 @@ Item {
             const dialog = findChild(page, "testOrderDialog")
             verify(dialog)
             mouseClick(findChild(page, "placeTestOrderButton"))
-            tryCompare(dialog, "opened", true)
+            tryCompare(dialog, "opened", true, Wait.ms)
 
             const customer = findChild(dialog, "testOrderCustomer")
             customer.currentIndex = customer.indexOfValue(TestBackend.customerId(2))
@@ -278,34 +300,34 @@ Item {
             const submit = findChild(dialog, "testOrderSubmit")
             verify(submit.enabled)
             mouseClick(submit)
-            tryCompare(dialog, "visible", false)
+            tryCompare(dialog, "visible", false, Wait.ms)
             compare(TestBackend.requestCount("POST /admin/v1/test-orders"), 1)
-            tryCompare(testCase.list, "count", 8)
+            tryCompare(testCase.list, "count", 8, Wait.ms)
             tryVerify(() => testCase.list.itemAtIndex(0)
-                            && testCase.list.itemAtIndex(0).orderId === Orders.idAt(0))
+                            && testCase.list.itemAtIndex(0).orderId === Orders.idAt(0), Wait.ms)
             const top = testCase.list.itemAtIndex(0)
             compare(top.customerName, "The Corner Pub")
             compare(top.customerRef, "TRAINING-1")
             compare(top.lineCount, 1)
             // The new order is selected, its detail shows the demo receiver.
             compare(OrderDetail.orderId, top.orderId)
-            tryCompare(OrderDetail, "loaded", true)
+            tryCompare(OrderDetail, "loaded", true, Wait.ms)
             verify(OrderDetail.callbackUrl.indexOf("/demo-receiver") > 0)
 
             // The same reference again: the dialog stays and shows the server's reason.
             mouseClick(findChild(page, "placeTestOrderButton"))
-            tryCompare(dialog, "opened", true)
+            tryCompare(dialog, "opened", true, Wait.ms)
             customer.currentIndex = customer.indexOfValue(TestBackend.customerId(2))
             customer.activated(customer.currentIndex)
             ref.text = "TRAINING-1"
             ref.textEdited()
             mouseClick(submit)
             const error = findChild(dialog, "testOrderError")
-            tryCompare(error, "visible", true)
+            tryCompare(error, "visible", true, Wait.ms)
             compare(error.text, "the customer already has an order with customerRef TRAINING-1")
             verify(dialog.visible)
             mouseClick(findChild(dialog, "testOrderCancel"))
-            tryCompare(dialog, "visible", false)
+            tryCompare(dialog, "visible", false, Wait.ms)
             compare(testCase.list.count, 8)
         }
 
@@ -316,12 +338,12 @@ Item {
             const customers = findChild(page, "customersPage")
             verify(customers.visible)
             const list = findChild(customers, "customerList")
-            tryCompare(list, "count", 3)
+            tryCompare(list, "count", 3, Wait.ms)
 
             // Create: the secret is shown once, with the note and a copy button.
             mouseClick(findChild(customers, "newCustomerButton"))
             const create = findChild(customers, "newCustomerDialog")
-            tryCompare(create, "opened", true)
+            tryCompare(create, "opened", true, Wait.ms)
             const name = findChild(create, "customerNameField")
             const createButton = findChild(create, "createCustomerButton")
             verify(!createButton.enabled)
@@ -329,8 +351,8 @@ Item {
             verify(createButton.enabled)
             mouseClick(createButton)
             const reveal = findChild(customers, "secretRevealDialog")
-            tryCompare(reveal, "opened", true)
-            tryCompare(create, "visible", false)
+            tryCompare(reveal, "opened", true, Wait.ms)
+            tryCompare(create, "visible", false, Wait.ms)
             const secret = findChild(reveal, "secretField").text
             verify(secret.startsWith("whsec_"), secret)
             compare(reveal.customerName, "Biergarten Nord")
@@ -338,9 +360,9 @@ Item {
             verify(!findChild(reveal, "previousSecretNote").visible)
             mouseClick(findChild(reveal, "copySecretButton"))
             verify(reveal.copied)
-            tryCompare(list, "count", 4)
+            tryCompare(list, "count", 4, Wait.ms)
             mouseClick(findChild(reveal, "secretDoneButton"))
-            tryCompare(reveal, "visible", false)
+            tryCompare(reveal, "visible", false, Wait.ms)
             compare(reveal.secret, "") // forgotten once closed
             compare(findChild(reveal, "secretField").text, "")
 
@@ -349,9 +371,9 @@ Item {
             verify(row)
             mouseClick(findChild(row, "rotateSecretButton"))
             const confirm = findChild(customers, "rotateSecretDialog")
-            tryCompare(confirm, "opened", true)
+            tryCompare(confirm, "opened", true, Wait.ms)
             mouseClick(findChild(confirm, "confirmRotateButton"))
-            tryCompare(reveal, "opened", true)
+            tryCompare(reveal, "opened", true, Wait.ms)
             compare(reveal.customerName, "The Corner Pub")
             const rotated = findChild(reveal, "secretField").text
             verify(rotated.startsWith("whsec_"))
@@ -360,7 +382,7 @@ Item {
             compare(TestBackend.requestCount("POST /admin/v1/customers/" + TestBackend.customerId(2)
                                              + "/rotate-secret"), 1)
             mouseClick(findChild(reveal, "secretDoneButton"))
-            tryCompare(reveal, "visible", false)
+            tryCompare(reveal, "visible", false, Wait.ms)
             mouseClick(findChild(page, "ordersTab"))
             compare(tabs.currentIndex, 0)
         }

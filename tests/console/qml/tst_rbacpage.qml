@@ -188,8 +188,8 @@ Item {
         function initTestCase() {
             dialog = findChild(page, "kubeconfigDialog")
             root.Window.window.requestActivate()
-            tryCompare(root.Window.window, "active", true)
-            tryCompare(AdminClient, "connectionState", AdminClient.Online, 10000)
+            tryCompare(root.Window.window, "active", true, Wait.ms)
+            tryCompare(AdminClient, "connectionState", AdminClient.Online, Wait.ms)
         }
 
         function init() {
@@ -197,24 +197,24 @@ Item {
             RbacRoles.reload()
             RbacBindings.reload()
             ClusterRequests.reload()
-            tryVerify(() => !RbacRoles.loading && RbacRoles.count === 6, 5000, "roles loaded")
-            tryVerify(() => !RbacBindings.loading && RbacBindings.count === 5, 5000, "bindings loaded")
+            tryVerify(() => !RbacRoles.loading && RbacRoles.count === 6, Wait.ms, "roles loaded")
+            tryVerify(() => !RbacBindings.loading && RbacBindings.count === 5, Wait.ms, "bindings loaded")
             ClusterRequests.deniedOnly = false
             ClusterRequests.hideAdminReads = false
-            tryVerify(() => !ClusterRequests.loading && ClusterRequests.count === 3, 5000, "requests loaded")
+            tryVerify(() => !ClusterRequests.loading && ClusterRequests.count === 3, Wait.ms, "requests loaded")
         }
 
         function cleanup() {
             if (testCase.dialog.visible)
                 testCase.dialog.close()
-            tryCompare(testCase.dialog, "visible", false)
+            tryCompare(testCase.dialog, "visible", false, Wait.ms)
         }
 
         function test_roles() {
             showTab("rolesTab")
             compare(item("rolesTab").text, "Roles (6)")
             const list = item("roleList")
-            tryCompare(list, "count", 6)
+            tryCompare(list, "count", 6, Wait.ms)
             // Cluster roles first, by name; then roles by namespace.
             compare(RbacRoles.idAt(0), "ClusterRole//cluster-admin")
             compare(RbacRoles.idAt(5), "Role/shop/pod-reader")
@@ -226,7 +226,7 @@ Item {
             compare(admin.rules, ["* on * (*)", "* on *"])
             verify(admin.builtIn)
             list.positionViewAtEnd()
-            tryVerify(() => findChild(list, "role-shop/pod-reader") !== null)
+            tryVerify(() => findChild(list, "role-shop/pod-reader") !== null, Wait.ms)
             compare(findChild(list, "role-shop/pod-reader").scopeText, "namespace shop")
         }
 
@@ -235,12 +235,12 @@ Item {
             compare(item("bindingsTab").text, "Bindings (5)")
             const list = item("bindingList")
             list.positionViewAtEnd()
-            tryVerify(() => findChild(list, "binding-shop/read-pods") !== null)
+            tryVerify(() => findChild(list, "binding-shop/read-pods") !== null, Wait.ms)
             const readPods = findChild(list, "binding-shop/read-pods")
             compare(findChild(readPods, "bindingRole").text, "grants Role pod-reader to")
             compare(readPods.subjects, ["User alice", "ServiceAccount shop/default"])
             list.positionViewAtBeginning()
-            tryVerify(() => findChild(list, "binding-cluster-admin") !== null)
+            tryVerify(() => findChild(list, "binding-cluster-admin") !== null, Wait.ms)
             compare(findChild(list, "binding-cluster-admin").subjects, ["Group system:masters"])
             compare(findChild(list, "binding-system:node").subjects, [])
         }
@@ -249,7 +249,7 @@ Item {
             showTab("whoCanTab")
             compare(item("whoCanResourceField").text, "nodes")
             WhoCan.query()
-            tryVerify(() => !WhoCan.loading && WhoCan.count === 5, 5000)
+            tryVerify(() => !WhoCan.loading && WhoCan.count === 5, Wait.ms)
             compare(WhoCan.verbs, ["get", "list", "watch", "create", "update", "patch", "delete"])
             compare(item("whoCanAnswered").text, "Every subject named by a binding, and what it may do with nodes, cluster-wide.")
             compare(cell("Group-system:masters", "delete"), "✓")
@@ -263,7 +263,7 @@ Item {
             typeInto(item("whoCanResourceField"), "pods")
             typeInto(item("whoCanNamespaceField"), "shop")
             keyClick(Qt.Key_Return)
-            tryCompare(item("whoCanAnswered"), "text", "Every subject named by a binding, and what it may do with pods in namespace shop.", 5000)
+            tryCompare(item("whoCanAnswered"), "text", "Every subject named by a binding, and what it may do with pods in namespace shop.", Wait.ms)
             compare(TestBackend.requestCount("GET /admin/v1/cluster/who-can?resource=pods&namespace=shop"), 1)
             compare(cell("User-alice", "list"), "✓")
             compare(cell("User-alice", "delete"), "–")
@@ -275,8 +275,8 @@ Item {
         function test_requestsStreamLive() {
             showTab("requestsTab")
             const list = item("requestList")
-            tryCompare(list, "count", 3)
-            tryVerify(() => list.itemAtIndex(2) !== null, 2000, "rows laid out")
+            tryCompare(list, "count", 3, Wait.ms)
+            tryVerify(() => list.itemAtIndex(2) !== null, Wait.ms, "rows laid out")
             compare(item("requestsTab").text, "Requests (3, 1 denied)")
             // Newest first; the denied one is marked.
             const denied = list.itemAtIndex(0)
@@ -297,10 +297,10 @@ Item {
                              "nodes \"node-1\" is forbidden: User \"bob\" cannot patch resource \"nodes\" in API group \"\" at the cluster scope")
             ]
             TestBackend.sendEvent("cluster.requests", { requests: batch })
-            tryCompare(list, "count", 5)
+            tryCompare(list, "count", 5, Wait.ms)
             compare(item("requestsTab").text, "Requests (5, 2 denied)")
             // (The view lays the new rows out on its next polish.)
-            tryVerify(() => findChild(list.itemAtIndex(0), "requestLine").text === "PATCH /api/v1/nodes/node-1")
+            tryVerify(() => findChild(list.itemAtIndex(0), "requestLine").text === "PATCH /api/v1/nodes/node-1", Wait.ms)
             const top = list.itemAtIndex(0)
             compare(findChild(top, "requestLine").text, "PATCH /api/v1/nodes/node-1")
             compare(findChild(top, "requestUser").text, "bob (system:nodes, system:authenticated)")
@@ -313,27 +313,27 @@ Item {
             TestBackend.sendEvent("cluster.requests", { requests: [
                 requestEntry("2026-11-21T09:00:01.000Z", "system:node:node-2", "/api/v1/nodes/node-2", 200, "ok", "")
             ] })
-            tryCompare(list, "count", 6)
-            tryVerify(() => findChild(list.itemAtIndex(0), "requestLine").text === "PATCH /api/v1/nodes/node-2")
-            wait(100)
+            // The stream is ordered: with node-2's row on top, the repeated batch before it has
+            // been handled too, so nothing is left to wait for.
+            tryVerify(() => findChild(list.itemAtIndex(0), "requestLine").text === "PATCH /api/v1/nodes/node-2", Wait.ms)
             compare(list.count, 6)
 
             // Filters: denied only; without the admin API's own reads (on by default).
             mouseClick(item("deniedOnlyCheck"))
             verify(ClusterRequests.deniedOnly)
-            tryCompare(list, "count", 2)
+            tryCompare(list, "count", 2, Wait.ms)
             compare(item("requestsTab").text, "Requests (6, 2 denied)")
             mouseClick(item("deniedOnlyCheck"))
-            tryCompare(list, "count", 6)
+            tryCompare(list, "count", 6, Wait.ms)
             mouseClick(item("hideAdminReadsCheck"))
             verify(ClusterRequests.hideAdminReads)
-            tryCompare(list, "count", 5) // the seed's GET /api/v1/nodes by gatehouse-admin
+            tryCompare(list, "count", 5, Wait.ms) // the seed's GET /api/v1/nodes by gatehouse-admin
             TestBackend.sendEvent("cluster.requests", { requests: [{
                 time: "2026-11-21T09:00:02.000Z", method: "GET", path: "/api/v1/nodes", user: "gatehouse-admin",
                 groups: ["system:masters", "system:authenticated"], verb: "list", resource: "nodes",
                 namespace: "", name: "", code: 200, verdict: "allowed", stage: "ok", reason: ""
             }] })
-            tryCompare(ClusterRequests, "totalCount", 7)
+            tryCompare(ClusterRequests, "totalCount", 7, Wait.ms)
             compare(list.count, 5)
         }
 
@@ -364,10 +364,10 @@ Item {
         function test_deniedRequestExpandsToItsNearMisses() {
             showTab("requestsTab")
             const list = item("requestList")
-            tryCompare(list, "count", 3)
+            tryCompare(list, "count", 3, Wait.ms)
             TestBackend.sendEvent("cluster.requests", { requests: [testCase.nodeReadsAnotherNode] })
-            tryCompare(list, "count", 4)
-            tryVerify(() => findChild(list.itemAtIndex(0), "requestLine").text === "GET /api/v1/nodes/node-2")
+            tryCompare(list, "count", 4, Wait.ms)
+            tryVerify(() => findChild(list.itemAtIndex(0), "requestLine").text === "GET /api/v1/nodes/node-2", Wait.ms)
             let row = list.itemAtIndex(0)
             compare(row.color, Theme.errorSoft) // denied rows still stand out
             const why = findChild(row, "whyButton")
@@ -376,7 +376,7 @@ Item {
             verify(!findChild(row, "requestDenial").visible, "closed until asked")
 
             mouseClick(why)
-            tryVerify(() => findChild(list.itemAtIndex(0), "requestDenial").visible)
+            tryVerify(() => findChild(list.itemAtIndex(0), "requestDenial").visible, Wait.ms)
             row = list.itemAtIndex(0)
             compare(findChild(row, "whyButton").text, "▾ Why denied · 3 near misses")
             const denial = findChild(row, "requestDenial")
@@ -406,8 +406,8 @@ Item {
             TestBackend.sendEvent("cluster.requests", { requests: [
                 requestEntry("2026-11-21T19:00:00.000Z", "system:node:node-2", "/api/v1/nodes/node-2", 200, "ok", "")
             ] })
-            tryCompare(list, "count", 5)
-            tryVerify(() => findChild(list.itemAtIndex(1), "requestLine").text === "GET /api/v1/nodes/node-2")
+            tryCompare(list, "count", 5, Wait.ms)
+            tryVerify(() => findChild(list.itemAtIndex(1), "requestLine").text === "GET /api/v1/nodes/node-2", Wait.ms)
             verify(findChild(list.itemAtIndex(1), "requestDenial").visible)
             verify(!findChild(list.itemAtIndex(0), "whyButton").visible, "an allowed request has nothing to explain")
 
@@ -415,20 +415,20 @@ Item {
             list.forceActiveFocus()
             list.currentIndex = 1
             keyClick(Qt.Key_Space)
-            tryVerify(() => !findChild(list.itemAtIndex(1), "requestDenial").visible)
+            tryVerify(() => !findChild(list.itemAtIndex(1), "requestDenial").visible, Wait.ms)
             keyClick(Qt.Key_Space)
-            tryVerify(() => findChild(list.itemAtIndex(1), "requestDenial").visible)
+            tryVerify(() => findChild(list.itemAtIndex(1), "requestDenial").visible, Wait.ms)
             list.currentIndex = 0
             keyClick(Qt.Key_Space) // allowed: stays closed
             verify(!findChild(list.itemAtIndex(0), "requestDenial").visible)
 
             // Refused by an admission plugin: which one, quoted; no binding list.
-            tryVerify(() => list.itemAtIndex(2) !== null)
+            tryVerify(() => list.itemAtIndex(2) !== null, Wait.ms)
             const admission = list.itemAtIndex(2)
             compare(findChild(admission, "deniedBadge").text, "denied at admission")
             compare(findChild(admission, "whyButton").text, "▸ Why denied")
             mouseClick(findChild(admission, "whyButton"))
-            tryVerify(() => findChild(list.itemAtIndex(2), "requestDenial").visible)
+            tryVerify(() => findChild(list.itemAtIndex(2), "requestDenial").visible, Wait.ms)
             const admissionDenial = findChild(list.itemAtIndex(2), "requestDenial")
             compare(findChild(admissionDenial, "denialHeadline").text, "Refused at admission by NodeRestriction")
             compare(findChild(findChild(admissionDenial, "denialQuote-0"), "quoteWho").text, "NodeRestriction said:")
@@ -438,16 +438,16 @@ Item {
 
             // A reload keeps what is open.
             ClusterRequests.reload()
-            tryVerify(() => !ClusterRequests.loading)
-            tryVerify(() => list.itemAtIndex(0) !== null && findChild(list.itemAtIndex(0), "requestLine").text === "PATCH /api/v1/nodes/node-2")
+            tryVerify(() => !ClusterRequests.loading, Wait.ms)
+            tryVerify(() => list.itemAtIndex(0) !== null && findChild(list.itemAtIndex(0), "requestLine").text === "PATCH /api/v1/nodes/node-2", Wait.ms)
             verify(findChild(list.itemAtIndex(0), "requestDenial").visible, "the seed's admission denial, still open")
             ClusterRequests.setExpanded(0, false)
-            tryVerify(() => !findChild(list.itemAtIndex(0), "requestDenial").visible)
+            tryVerify(() => !findChild(list.itemAtIndex(0), "requestDenial").visible, Wait.ms)
         }
 
         function test_kubeconfigDialogWritesPrivateFile() {
             mouseClick(item("kubeconfigOpenButton"))
-            tryCompare(testCase.dialog, "opened", true)
+            tryCompare(testCase.dialog, "opened", true, Wait.ms)
             verify(!field("saveKubeconfigButton").enabled)
             // Issue without a name: said under the field, nothing is asked.
             mouseClick(field("issueKubeconfigButton"))
@@ -457,7 +457,7 @@ Item {
             typeInto(field("kubeconfigNameField"), "alice")
             typeInto(field("kubeconfigGroupsField"), "devs, ops")
             keyClick(Qt.Key_Return)
-            tryCompare(KubeconfigForm, "issued", true, 5000)
+            tryCompare(KubeconfigForm, "issued", true, Wait.ms)
             compare(TestBackend.lastBody("POST /admin/v1/cluster/kubeconfigs"),
                     { kind: "user", name: "alice", groups: ["devs", "ops"] })
             const redacted = field("redactedKubeconfig").text
@@ -465,7 +465,7 @@ Item {
             verify(redacted.indexOf("LS0t") < 0, "no key material is shown")
             // The summary binds to the issued answer; under load it can lag the "issued" flag.
             tryVerify(() => field("kubeconfigSummary").text.startsWith("alice · groups devs, ops · expires "),
-                      5000, field("kubeconfigSummary").text)
+                      Wait.ms, field("kubeconfigSummary").text)
             verify(field("saveKubeconfigButton").enabled)
 
             // Saving over an existing, world-readable file: the result is 0600.
@@ -490,14 +490,14 @@ Item {
             typeInto(field("kubeconfigGroupsField"), "")
             mouseClick(field("issueKubeconfigButton"))
             tryVerify(() => field("kubeconfigSummary").text.startsWith("system:node:node-3 · groups system:nodes · expires"),
-                      5000, field("kubeconfigSummary").text)
+                      Wait.ms, field("kubeconfigSummary").text)
             compare(TestBackend.lastBody("POST /admin/v1/cluster/kubeconfigs"),
                     { kind: "node", name: "node-3", groups: [] })
             verify(!field("kubeconfigSaved").visible, "a new kubeconfig is not saved yet")
 
             // Closing forgets it.
             mouseClick(field("closeKubeconfigButton"))
-            tryCompare(testCase.dialog, "visible", false)
+            tryCompare(testCase.dialog, "visible", false, Wait.ms)
             verify(!KubeconfigForm.issued)
             compare(KubeconfigForm.name, "")
         }

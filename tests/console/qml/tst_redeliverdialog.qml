@@ -35,12 +35,12 @@ Item {
 
         function openDialog() {
             mouseClick(findChild(page, "bulkRedeliverButton"))
-            tryCompare(testCase.dialog, "opened", true)
+            tryCompare(testCase.dialog, "opened", true, Wait.ms)
         }
 
         function initTestCase() {
             dialog = findChild(page, "redeliverDialog")
-            tryCompare(AdminClient, "connectionState", AdminClient.Online, 10000)
+            tryCompare(AdminClient, "connectionState", AdminClient.Online, Wait.ms)
         }
 
         function init() {
@@ -48,22 +48,19 @@ Item {
             TestBackend.resetRedeliveries()
             Redelivery.reset()
             Redelivery.reloadJobs()
-            // A live delivery event of the previous test can still land after the reload and
-            // (rightly) add its row; under load that happened in CI (16 rows). Reload until the
-            // list holds exactly the reset data.
-            for (let attempt = 0; attempt < 5; ++attempt) {
-                Deliveries.reload()
-                tryCompare(Deliveries, "loading", false, 15000)
-                wait(100)
-                if (Deliveries.count === 15)
-                    break
-            }
-            compare(Deliveries.count, 15, "the reset deliveries, after reloads")
+            // A live delivery event of the previous test could land after the reload and
+            // (rightly) add its row; under load that happened in CI (16 rows). So first every
+            // event sent so far is handled (the stream is ordered), then the list is read again.
+            const mark = TestBackend.markEventStream()
+            tryVerify(() => TestBackend.eventStreamReached(mark), Wait.ms, "earlier events handled")
+            Deliveries.reload()
+            tryVerify(() => !Deliveries.loading && Deliveries.count === 15, Wait.ms,
+                      "the reset deliveries")
         }
 
         function cleanup() {
             testCase.dialog.close()
-            tryCompare(testCase.dialog, "visible", false)
+            tryCompare(testCase.dialog, "visible", false, Wait.ms)
         }
 
         function test_previewStartProgressAndComplete() {
@@ -74,13 +71,13 @@ Item {
             verify(!child("previewCount").visible)
 
             mouseClick(child("previewButton"))
-            tryCompare(child("previewCount"), "visible", true)
+            tryCompare(child("previewCount"), "visible", true, Wait.ms)
             compare(child("previewCount").text, "2 delivery(s) would be sent again")
             compare(TestBackend.lastBody("POST /admin/v1/redeliveries/preview").filter.state, "failed")
             const first = findChild(child("previewItems"), "previewItem-0")
             verify(first)
             verify(findChild(first, "previewPayload").text.indexOf("\"orderStatus\"") > 0)
-            tryCompare(child("startRedeliveryButton"), "enabled", true)
+            tryCompare(child("startRedeliveryButton"), "enabled", true, Wait.ms)
 
             // A rate out of range keeps Start off.
             const rate = child("redeliverRate")
@@ -92,7 +89,7 @@ Item {
             verify(child("startRedeliveryButton").enabled)
 
             mouseClick(child("startRedeliveryButton"))
-            tryCompare(child("jobProgress"), "visible", true)
+            tryCompare(child("jobProgress"), "visible", true, Wait.ms)
             compare(TestBackend.lastBody("POST /admin/v1/redeliveries").ratePerSecond, 2.5)
             const job = TestBackend.runningRedeliveryJob()
             verify(job.length > 0)
@@ -105,17 +102,17 @@ Item {
 
             // Progress arrives as redelivery.progress events.
             verify(TestBackend.advanceRedelivery(job, 1))
-            tryCompare(child("jobProgressBar"), "value", 0.5)
+            tryCompare(child("jobProgressBar"), "value", 0.5, Wait.ms)
             compare(child("jobCounts").text, "1 of 2 sent · 1 queued again · 0 refused")
             verify(TestBackend.advanceRedelivery(job, 1))
-            tryCompare(child("jobStateText"), "text", "Completed")
+            tryCompare(child("jobStateText"), "text", "Completed", Wait.ms)
             compare(child("jobProgressBar").value, 1)
             // One of the two failed deliveries goes to the disabled endpoint: refused.
             compare(child("jobCounts").text, "2 of 2 sent · 1 queued again · 1 refused")
             verify(child("jobLastError").visible)
             verify(!child("cancelRedeliveryButton").enabled)
             // The other one is pending again in the list.
-            tryCompare(Deliveries, "failedCount", 1)
+            tryCompare(Deliveries, "failedCount", 1, Wait.ms)
 
             // The history lists it.
             const row = findChild(testCase.dialog.contentItem, "job-0")
@@ -129,7 +126,7 @@ Item {
             combo.currentIndex = combo.indexOfValue("any")
             combo.activated(combo.currentIndex)
             mouseClick(child("previewButton"))
-            tryCompare(child("startRedeliveryButton"), "enabled", true)
+            tryCompare(child("startRedeliveryButton"), "enabled", true, Wait.ms)
             const count = Redelivery.previewCount
             verify(count > 2)
             compare(child("previewCount").text, count + " delivery(s) would be sent again")
@@ -142,14 +139,14 @@ Item {
             order.text = ""
             order.textEdited()
             mouseClick(child("previewButton"))
-            tryCompare(child("startRedeliveryButton"), "enabled", true)
+            tryCompare(child("startRedeliveryButton"), "enabled", true, Wait.ms)
             mouseClick(child("startRedeliveryButton"))
-            tryCompare(child("cancelRedeliveryButton"), "enabled", true)
+            tryCompare(child("cancelRedeliveryButton"), "enabled", true, Wait.ms)
             const job = Redelivery.jobId
             verify(TestBackend.advanceRedelivery(job, 1))
-            tryCompare(child("jobCounts"), "text", "1 of " + count + " sent · 1 queued again · 0 refused")
+            tryCompare(child("jobCounts"), "text", "1 of " + count + " sent · 1 queued again · 0 refused", Wait.ms)
             mouseClick(child("cancelRedeliveryButton"))
-            tryCompare(child("jobStateText"), "text", "Cancelled")
+            tryCompare(child("jobStateText"), "text", "Cancelled", Wait.ms)
             verify(!child("cancelRedeliveryButton").enabled)
             verify(TestBackend.requestCount("POST /admin/v1/redeliveries/" + job + "/cancel") === 1)
             verify(!TestBackend.advanceRedelivery(job, 1), "nothing more is sent")
@@ -160,7 +157,7 @@ Item {
             child("redeliverFrom").text = "yesterday"
             child("redeliverFrom").textEdited()
             mouseClick(child("previewButton"))
-            tryCompare(child("redeliverError"), "visible", true)
+            tryCompare(child("redeliverError"), "visible", true, Wait.ms)
             compare(child("redeliverError").text, "filter.from must be an ISO 8601 time")
             verify(!child("previewCount").visible)
 
@@ -169,7 +166,7 @@ Item {
             child("redeliverFrom").textEdited()
             TestBackend.setExtraRedeliveryMatches(12000)
             mouseClick(child("previewButton"))
-            tryCompare(child("previewCount"), "visible", true)
+            tryCompare(child("previewCount"), "visible", true, Wait.ms)
             compare(child("previewCount").text, "10000 of 12002 matching deliveries (capped: a job takes at most 10,000)")
             verify(!child("redeliverError").visible)
 
@@ -179,12 +176,12 @@ Item {
             customer.text = "nobody"
             customer.textEdited()
             mouseClick(child("previewButton"))
-            tryCompare(child("previewCount"), "visible", true)
+            tryCompare(child("previewCount"), "visible", true, Wait.ms)
             compare(child("previewCount").text, "0 delivery(s) would be sent again")
-            tryVerify(() => !Redelivery.busy)
+            tryVerify(() => !Redelivery.busy, Wait.ms)
             verify(!child("startRedeliveryButton").enabled)
             Redelivery.start()
-            tryCompare(child("redeliverError"), "text", "no finished delivery matches the filter")
+            tryCompare(child("redeliverError"), "text", "no finished delivery matches the filter", Wait.ms)
         }
 
         function test_disabledEndpointCountsAsRefused() {
@@ -196,11 +193,11 @@ Item {
             combo.currentIndex = combo.indexOfValue("any")
             combo.activated(combo.currentIndex)
             mouseClick(child("previewButton"))
-            tryCompare(child("startRedeliveryButton"), "enabled", true)
+            tryCompare(child("startRedeliveryButton"), "enabled", true, Wait.ms)
             mouseClick(child("startRedeliveryButton"))
-            tryVerify(() => Redelivery.jobId.length > 0 && Redelivery.jobId === TestBackend.runningRedeliveryJob())
+            tryVerify(() => Redelivery.jobId.length > 0 && Redelivery.jobId === TestBackend.runningRedeliveryJob(), Wait.ms)
             verify(TestBackend.advanceRedelivery(Redelivery.jobId, 1))
-            tryVerify(() => Redelivery.jobFailed === 1)
+            tryVerify(() => Redelivery.jobFailed === 1, Wait.ms)
             compare(child("jobLastError").text, "Last refusal: the endpoint is disabled; enable it before redelivering")
         }
     }

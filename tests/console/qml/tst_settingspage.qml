@@ -33,13 +33,13 @@ Item {
             verify(i >= 0, "setting " + key)
             testCase.list.positionViewAtIndex(i, ListView.Center)
             let r = null
-            tryVerify(() => (r = findChild(testCase.list, "setting-" + key)) !== null, 5000, "row " + key)
+            tryVerify(() => (r = findChild(testCase.list, "setting-" + key)) !== null, Wait.ms, "row " + key)
             return r
         }
 
         function initTestCase() {
             list = findChild(page, "settingsList")
-            tryCompare(AdminClient, "connectionState", AdminClient.Online, 10000)
+            tryCompare(AdminClient, "connectionState", AdminClient.Online, Wait.ms)
         }
 
         function init() {
@@ -47,7 +47,7 @@ Item {
             BackendSettings.filter = ""
             findChild(page, "settingsFilter").text = ""
             BackendSettings.reload()
-            tryVerify(() => !BackendSettings.loading && BackendSettings.count === 8, 5000, "settings loaded")
+            tryVerify(() => !BackendSettings.loading && BackendSettings.count === 8, Wait.ms, "settings loaded")
         }
 
         function test_groupedWithValueAndSource() {
@@ -71,13 +71,13 @@ Item {
             verify(sw.checked)
             mouseClick(sw)
             const apply = findChild(r, "settingApply")
-            tryCompare(apply, "visible", true)
+            tryCompare(apply, "visible", true, Wait.ms)
             compare(apply.text, "Apply now")
             mouseClick(apply)
-            tryVerify(() => TestBackend.setting("anonymous-auth").value === "false", 5000, "applied")
+            tryVerify(() => TestBackend.setting("anonymous-auth").value === "false", Wait.ms, "applied")
             const again = row("anonymous-auth")
-            tryCompare(findChild(again, "settingSwitch"), "checked", false)
-            tryCompare(findChild(again, "settingSource"), "text", "from changed through the admin API")
+            tryCompare(findChild(again, "settingSwitch"), "checked", false, Wait.ms)
+            tryCompare(findChild(again, "settingSource"), "text", "from changed through the admin API", Wait.ms)
             verify(!findChild(page, "restartBanner").visible, "a live change needs no restart")
         }
 
@@ -86,23 +86,23 @@ Item {
             const field = findChild(r, "settingField")
             field.text = "1s,10s"
             const apply = findChild(r, "settingApply")
-            tryCompare(apply, "visible", true)
+            tryCompare(apply, "visible", true, Wait.ms)
             compare(apply.text, "Keep for next start")
             mouseClick(apply)
-            tryVerify(() => TestBackend.setting("webhook-retry-schedule").pending === "1s,10s", 5000,
+            tryVerify(() => TestBackend.setting("webhook-retry-schedule").pending === "1s,10s", Wait.ms,
                       "kept for the next start")
             const after = row("webhook-retry-schedule")
-            tryCompare(findChild(after, "settingPending"), "visible", true)
+            tryCompare(findChild(after, "settingPending"), "visible", true, Wait.ms)
             compare(findChild(after, "settingNow").text, "running with 5s,5m,30m,2h,5h,10h,10h")
             compare(findChild(after, "settingField").text, "1s,10s")
-            tryCompare(findChild(page, "restartBanner"), "visible", true)
+            tryCompare(findChild(page, "restartBanner"), "visible", true, Wait.ms)
             verify(BackendSettings.restartRequired)
 
             mouseClick(findChild(after, "settingDiscard"))
-            tryCompare(findChild(page, "restartBanner"), "visible", false, 5000)
+            tryCompare(findChild(page, "restartBanner"), "visible", false, Wait.ms)
             compare(TestBackend.setting("webhook-retry-schedule").pending, null)
             tryCompare(findChild(row("webhook-retry-schedule"), "settingField"), "text",
-                       "5s,5m,30m,2h,5h,10h,10h")
+                       "5s,5m,30m,2h,5h,10h,10h", Wait.ms)
         }
 
         function test_settingGivenByFlagSaysWhy() {
@@ -121,13 +121,13 @@ Item {
             field.text = "lots"
             mouseClick(findChild(r, "settingApply"))
             const error = findChild(row("max-connections"), "settingError")
-            tryCompare(error, "visible", true, 5000)
+            tryCompare(error, "visible", true, Wait.ms)
             compare(error.text, "max-connections: expected an integer from 1 to 1000000")
             compare(TestBackend.setting("max-connections").pending, null, "nothing kept")
             // A good value clears it.
             findChild(row("max-connections"), "settingField").text = "2048"
             mouseClick(findChild(row("max-connections"), "settingApply"))
-            tryCompare(findChild(row("max-connections"), "settingError"), "visible", false, 5000)
+            tryCompare(findChild(row("max-connections"), "settingError"), "visible", false, Wait.ms)
             compare(TestBackend.setting("max-connections").pending, "2048")
         }
 
@@ -135,14 +135,14 @@ Item {
             page.forceActiveFocus()
             keyClick(Qt.Key_F, Qt.ControlModifier)
             const filter = findChild(page, "settingsFilter")
-            tryCompare(filter, "activeFocus", true)
+            tryCompare(filter, "activeFocus", true, Wait.ms)
             keyClick(Qt.Key_W)
             keyClick(Qt.Key_E)
             keyClick(Qt.Key_B)
-            tryCompare(BackendSettings, "count", 1)
+            tryCompare(BackendSettings, "count", 1, Wait.ms)
             compare(BackendSettings.idAt(0), "webhook-retry-schedule")
             keyClick(Qt.Key_Escape)
-            tryCompare(BackendSettings, "count", 8)
+            tryCompare(BackendSettings, "count", 8, Wait.ms)
         }
     }
 }

@@ -17,6 +17,13 @@ Item {
         anchors.fill: parent
     }
 
+    // Each status answer emits statusChanged() (ConsoleView opens the tour from it).
+    SignalSpy {
+        id: statusAnswers
+        target: AdminClient
+        signalName: "statusChanged"
+    }
+
     TestCase {
         id: testCase
 
@@ -29,7 +36,7 @@ Item {
 
         function initTestCase() {
             tour = findChild(view, "guidedTour")
-            tryCompare(AdminClient, "connectionState", AdminClient.Online, 10000)
+            tryCompare(AdminClient, "connectionState", AdminClient.Online, Wait.ms)
         }
 
         function cleanup() {
@@ -40,7 +47,7 @@ Item {
         function test_walksThePages() {
             view.currentIndex = 4
             mouseClick(findChild(view, "tourButton"))
-            tryCompare(testCase.tour, "opened", true)
+            tryCompare(testCase.tour, "opened", true, Wait.ms)
             compare(view.currentIndex, 0, "the tour starts on the dashboard")
             compare(findChild(testCase.tour.contentItem, "tourTitle").text, "The backend at a glance")
             compare(findChild(testCase.tour.contentItem, "tourProgress").text, "1 of 9")
@@ -57,27 +64,32 @@ Item {
             compare(view.currentIndex, Navigation.indexOf("audit"))
             compare(findChild(testCase.tour.contentItem, "tourNext").text, "Finish")
             mouseClick(findChild(testCase.tour.contentItem, "tourNext"))
-            tryCompare(testCase.tour, "opened", false)
+            tryCompare(testCase.tour, "opened", false, Wait.ms)
         }
 
         function test_escapeEndsIt() {
             mouseClick(findChild(view, "tourButton"))
-            tryCompare(testCase.tour, "opened", true)
+            tryCompare(testCase.tour, "opened", true, Wait.ms)
             keyClick(Qt.Key_Escape)
-            tryCompare(testCase.tour, "opened", false)
+            tryCompare(testCase.tour, "opened", false, Wait.ms)
         }
 
         function test_opensByItselfForADemoBackend() {
             verify(!testCase.tour.opened)
             TestBackend.setDemo(true)
             // A status read picks it up (refresh() is ignored while one is under way: ask again).
-            tryVerify(() => { AdminClient.refresh(); return AdminClient.demoMode }, 20000,
+            tryVerify(() => { AdminClient.refresh(); return AdminClient.demoMode }, Wait.ms,
                       "the status says demo")
-            tryCompare(testCase.tour, "opened", true, 5000)
+            tryCompare(testCase.tour, "opened", true, Wait.ms)
             testCase.tour.close()
-            // Once per run: another status does not open it again.
+            tryCompare(testCase.tour, "visible", false, Wait.ms)
+            // Once per run: another status does not open it again. The status answer is what
+            // would open it (synchronously, in onStatusChanged): wait for one, then look.
+            statusAnswers.clear()
             AdminClient.refresh()
-            wait(300)
+            tryVerify(() => statusAnswers.count > 0, Wait.ms, "another status answer")
+            verify(AdminClient.demoMode)
+            verify(!testCase.tour.visible)
             verify(!testCase.tour.opened)
         }
     }

@@ -11,13 +11,13 @@ import { randomBytes } from 'node:crypto';
 import { connect } from 'node:net';
 import * as jose from 'jose';
 
-import { startBackend, adminFetch, request, serviceFetch } from '../lib/backend.mjs';
+import { startBackend, adminFetch, serviceFetch, TIMEOUT_MS } from '../lib/backend.mjs';
 import { adminKube } from '../lib/cluster.mjs';
 import {
     attack, assertNoTokens, activeTokenIds, assertTokensUnchanged, registerClient, assertOAuthError, basicAuth,
     formPost,
 } from './lib/attack.mjs';
-import { UserAgent } from '../lib/browser.mjs';
+import { UserAgent, form, textOf } from '../lib/browser.mjs';
 import { signIn, tokenRequest, tokensFor, isActive } from './lib/flow.mjs';
 
 async function newUser(b, name) {
@@ -63,7 +63,7 @@ function rawExchange(url, bytes) {
     return new Promise((resolve, reject) => {
         const s = connect({ host: u.hostname, port: Number(u.port) }, () => s.write(bytes));
         const chunks = [];
-        s.setTimeout(10_000, () => s.destroy(new Error('no answer within 10 s')));
+        s.setTimeout(TIMEOUT_MS, () => s.destroy(new Error(`no answer within ${TIMEOUT_MS} ms`)));
         s.on('data', (c) => chunks.push(c));
         s.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
         s.on('error', reject);
@@ -216,10 +216,29 @@ describe('boundaries: audiences, introspection, consents and users, guessing, fl
                                              `&redirect_uri=${encodeURIComponent(web.redirect_uris[0])}&scope=openid` +
                                              `&code_challenge=${'b'.repeat(43)}&code_challenge_method=S256`, b.serviceUrl));
         assert.equal(start.location.pathname, '/oauth2/login');
-        await assert.rejects(signIn(b, web, u, { ua: new UserAgent() }), /login: /);
+        // The right password: the login page says who locked it, and no code is issued.
+        const login = await ua.fetch(start.location);
+        const f = form(login.text, 'login-form');
+        const r = await ua.fetch(new URL(f.action, b.serviceUrl), {
+            method: 'POST', form: { ...f.fields, username: u.username, password: u.password } });
+        assert.equal(r.status, 403, r.text.slice(0, 300));
+        assert.equal(r.rawLocation, null);
+        assert.match(textOf(r.text), /This account is locked by an administrator\./);
         const shown = (await adminFetch(b, 'GET', `/admin/v1/users/${u.id}`)).json;
         assert.equal(shown.locked, true);
         await assertNoTokens(b, web.client_id, 'nothing issued to a locked user');
+        assert.equal((await adminFetch(b, 'POST', `/admin/v1/users/${u.id}/unlock`)).status, 200);
+    });
+
+    attack('boundary: a code issued before the user was locked is redeemed after', async () => {
+        const u = await newUser(b, `latecode${randomBytes(3).toString('hex')}`);
+        const flow = await signIn(b, web, u, { scope: 'openid orders:read' });
+        assert.equal((await adminFetch(b, 'POST', `/admin/v1/users/${u.id}/lock`)).status, 200);
+        const before = await activeTokenIds(b, web.client_id);
+        const r = await tokenRequest(b, web, { grant_type: 'authorization_code', code: flow.code,
+                                               redirect_uri: web.redirect_uris[0], code_verifier: flow.verifier });
+        assertOAuthError(r, 400, 'invalid_grant', /expired|locked/, 'code after the lock');
+        await assertTokensUnchanged(b, web.client_id, before);
         assert.equal((await adminFetch(b, 'POST', `/admin/v1/users/${u.id}/unlock`)).status, 200);
     });
 

@@ -171,6 +171,27 @@ describe('trust boundaries: token exchange, registration, the cluster audience',
         await assertTokensUnchanged(b, rp.client_id, before);
     });
 
+    attack('trust 1: an exchanged token outlives the grant it came from', async () => {
+        const gateway = await registerClient(b, { client_name: `gateway ${++counter}`, grant_types: [EXCHANGE],
+                                                  scope: 'openid orders:read', access_token_lifetime: 86400 });
+        const flow = await signIn(b, rp, alice, { scope: 'openid orders:read' });
+        const tokens = await redeem(b, rp, flow);
+        const r = await tokenRequest(b, gateway, { grant_type: EXCHANGE, subject_token: tokens.access_token,
+                                                   subject_token_type: ACCESS_TOKEN });
+        assert.equal(r.status, 200, r.text);
+        // never longer than the subject token (1 h), although the gateway's own lifetime is a day
+        const subjectExp = jose.decodeJwt(tokens.access_token).exp;
+        assert.ok(jose.decodeJwt(r.json.access_token).exp <= subjectExp, 'capped at the subject token\'s exp');
+        assert.ok(r.json.expires_in <= 3600, r.text);
+        assert.equal(await isActive(b, rs, r.json.access_token), true);
+        // The code is replayed: the grant dies, and the exchanged token with it.
+        const replay = await tokenRequest(b, rp, { grant_type: 'authorization_code', code: flow.code,
+                                                   redirect_uri: rp.redirect_uris[0], code_verifier: flow.verifier });
+        assertOAuthError(replay, 400, 'invalid_grant', /already used/, 'replay');
+        assert.equal(await isActive(b, rs, r.json.access_token), false, 'the exchanged token is revoked too');
+        await assertNoTokens(b, gateway.client_id);
+    });
+
     attack('trust 1: a trusted issuer\'s token asks for more than the administrator allows that issuer', async () => {
         const subject = await new jose.SignJWT({ sub: 'partner-user', aud: b.serviceUrl })
             .setProtectedHeader({ alg: 'ES256', kid: 'idp' }).setIssuer(IDP).setIssuedAt().setExpirationTime('5m')
@@ -304,6 +325,28 @@ describe('trust boundaries: token exchange, registration, the cluster audience',
         assert.ok(!audit.json.items.some((e) => e.action === 'cluster-access'), 'nothing changed, nothing audited');
     });
 
+    attack('trust 3: an oauth:write admin token changes a client allowed to act for the cluster', async () => {
+        const flagged = await registerClient(b, { client_name: `flagged ${++counter}`, grant_types: ['authorization_code'],
+                                                  scope: 'openid', redirect_uris: ['https://flagged.example/cb'] });
+        assert.equal((await adminFetch(b, 'PUT', `/admin/v1/clients/${flagged.client_id}/cluster-access`,
+                                       { allowed: true })).status, 200);
+        const before = (await adminFetch(b, 'GET', `/admin/v1/clients/${flagged.client_id}`)).json;
+        const oauthOnly = await scopedAdminToken(b, `client editor ${counter}`, ['oauth:write']);
+        const headers = { Authorization: `Bearer ${oauthOnly}`, 'Content-Type': 'application/json' };
+        const widened = await request(`${b.adminUrl}/admin/v1/clients/${flagged.client_id}`, 'PUT', JSON.stringify({
+            client_name: flagged.client_name, grant_types: ['authorization_code', 'urn:ietf:params:oauth:grant-type:jwt-bearer'],
+            scope: 'openid groups', redirect_uris: ['https://flagged.example/cb', 'https://evil.example/cb'] }), headers);
+        assert.equal(widened.status, 403, widened.text);
+        assert.match(widened.json.message, /may not change a client allowed to act for the cluster: that also needs cluster:write/);
+        const rotated = await request(`${b.adminUrl}/admin/v1/clients/${flagged.client_id}/rotate-secret`, 'POST', '', headers);
+        assert.equal(rotated.status, 403, rotated.text);
+        assert.deepEqual((await adminFetch(b, 'GET', `/admin/v1/clients/${flagged.client_id}`)).json, before, 'unchanged');
+        // A client secret still works as before (it was not rotated).
+        const t = await tokenRequest(b, flagged, { grant_type: 'authorization_code', code: 'x',
+                                                   redirect_uri: 'https://flagged.example/cb' });
+        assertOAuthError(t, 400, 'invalid_grant', /unknown/, 'the old secret still authenticates');
+    });
+
     // --- 4. OIDC groups: no system: group from a token -------------------------------------------
 
     attack('trust 4: an oauth:write admin token creates a user in system:masters', async () => {
@@ -321,6 +364,36 @@ describe('trust boundaries: token exchange, registration, the cluster audience',
                                     { Authorization: `Bearer ${oauthOnly}`, 'Content-Type': 'application/json' });
         assert.equal(patch.status, 403, patch.text);
         assert.deepEqual((await adminFetch(b, 'GET', `/admin/v1/users/${alice.id}`)).json.groups, ['devs']);
+    });
+
+    attack('trust 4: an oauth:write admin token resets the password of a user in a cluster group', async () => {
+        const admin = await newUser(b, `cluster-admin${++counter}`, ['system:masters']);
+        const oauthOnly = await scopedAdminToken(b, `helpdesk ${counter}`, ['oauth:write']);
+        const headers = { Authorization: `Bearer ${oauthOnly}`, 'Content-Type': 'application/json' };
+        for (const change of [{ password: 'taken over now' }, { username: `renamed${counter}` }, { groups: ['devs'] }]) {
+            const r = await request(`${b.adminUrl}/admin/v1/users/${admin.id}`, 'PATCH', JSON.stringify(change), headers);
+            assert.equal(r.status, 403, `${JSON.stringify(change)}: ${r.text}`);
+            assert.match(r.json.message, /may not change user ".*", who is in the cluster group "system:masters"/);
+        }
+        // The old password still signs in; the user is as it was.
+        const tokens = await tokensFor(b, rp, admin, { scope: 'openid' });
+        assert.ok(tokens.id_token);
+        assert.deepEqual((await adminFetch(b, 'GET', `/admin/v1/users/${admin.id}`)).json.groups, ['system:masters']);
+    });
+
+    attack('trust 4: an oauth:write admin token gives a user a group mapped to system:masters', async () => {
+        const m = await adminFetch(b, 'PUT', '/admin/v1/cluster/settings', { oidcGroupMappings: ['platform=system:masters'] });
+        assert.equal(m.status, 200, m.text);
+        try {
+            const oauthOnly = await scopedAdminToken(b, `mapper-abuser ${++counter}`, ['oauth:write']);
+            const r = await request(`${b.adminUrl}/admin/v1/users/${alice.id}`, 'PATCH', JSON.stringify({ groups: ['devs', 'platform'] }),
+                                    { Authorization: `Bearer ${oauthOnly}`, 'Content-Type': 'application/json' });
+            assert.equal(r.status, 403, r.text);
+            assert.match(r.json.message, /may not give a user the group "platform"/);
+            assert.deepEqual((await adminFetch(b, 'GET', `/admin/v1/users/${alice.id}`)).json.groups, ['devs']);
+        } finally {
+            assert.equal((await adminFetch(b, 'PUT', '/admin/v1/cluster/settings', { oidcGroupMappings: [] })).status, 200);
+        }
     });
 
     attack('trust 4: an admin:write token maps a token group to system:masters without cluster:write', async () => {
@@ -379,8 +452,9 @@ describe('trust boundaries: the cluster\'s own OIDC client', () => {
 
     attack('trust 3: the legitimate path — kubectl\'s login reaches the cluster as the user, until revoked or disallowed', async () => {
         await setClusterAccess(true);
-        const audit = await adminFetch(b, 'GET', `/admin/v1/audit?kind=client&target=${kubectl.client_id}`);
-        assert.ok(audit.json.items.some((e) => e.action === 'cluster-access'), 'the flag is audited');
+        // The flag is audited (the entry is stored just after the answer).
+        await waitFor(async () => (await adminFetch(b, 'GET', `/admin/v1/audit?kind=client&target=${kubectl.client_id}`))
+            .json.items.some((e) => e.action === 'cluster-access'), { message: 'the cluster-access audit entry' });
         const tokens = await tokensFor(b, kubectl, carol, { scope: 'openid groups' });
         const who = await clusterIdentity(b, tokens.id_token);
         assert.equal(who.status, 201, who.text);
@@ -397,6 +471,36 @@ describe('trust boundaries: the cluster\'s own OIDC client', () => {
         await setClusterAccess(false);
         assert.equal((await clusterIdentity(b, fresh.id_token)).status, 401);
         await setClusterAccess(true);
+    });
+
+    attack('trust 3: another issuer\'s assertion through the cluster\'s own client (jwt-bearer)', async () => {
+        await setClusterAccess(true);
+        const idp = await jose.generateKeyPair('ES256', { extractable: true });
+        const issuer = 'https://idp.evil.example';
+        const t = await adminFetch(b, 'POST', '/admin/v1/trusted-issuers', {
+            issuer, jwks: { keys: [{ ...(await jose.exportJWK(idp.publicKey)), kid: 'e', alg: 'ES256' }] },
+            scopes: ['openid', 'groups'] });
+        assert.equal(t.status, 201, t.text);
+        const metadata = (await adminFetch(b, 'GET', `/admin/v1/clients/${kubectl.client_id}`)).json;
+        const widened = await adminFetch(b, 'PUT', `/admin/v1/clients/${kubectl.client_id}`, {
+            client_name: metadata.client_name, token_endpoint_auth_method: 'none', scope: metadata.scope,
+            redirect_uris: metadata.redirect_uris,
+            grant_types: [...metadata.grant_types, 'urn:ietf:params:oauth:grant-type:jwt-bearer'] });
+        assert.equal(widened.status, 200, widened.text);
+        const before = await activeTokenIds(b, kubectl.client_id);
+        try {
+            const assertion = await new jose.SignJWT({ sub: carol.username, aud: b.serviceUrl, jti: randomBytes(8).toString('hex') })
+                .setProtectedHeader({ alg: 'ES256', kid: 'e' }).setIssuer(issuer).setIssuedAt().setExpirationTime('5m')
+                .sign(idp.privateKey);
+            const r = await tokenRequest(b, kubectl, { grant_type: 'urn:ietf:params:oauth:grant-type:jwt-bearer', assertion });
+            assertOAuthError(r, 400, 'unauthorized_client', /another issuer never becomes a token for the cluster/, 'jwt-bearer');
+            await assertTokensUnchanged(b, kubectl.client_id, before);
+        } finally {
+            const back = await adminFetch(b, 'PUT', `/admin/v1/clients/${kubectl.client_id}`, {
+                client_name: metadata.client_name, token_endpoint_auth_method: 'none', scope: metadata.scope,
+                redirect_uris: metadata.redirect_uris, grant_types: metadata.grant_types });
+            assert.equal(back.status, 200, back.text);
+        }
     });
 
     attack('trust 4: a user in system:masters signs in with kubectl and is not cluster-admin', async () => {

@@ -14,9 +14,17 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 
+// The one upper bound for every wait in the e2e tests (the same variable as the C++ and QML
+// suites, tests/helpers/testtimeouts.h): GATEHOUSE_TEST_TIMEOUT_MS, 60 s by default. A wait
+// ends as soon as its condition holds; only a real hang reaches the bound.
+export const TIMEOUT_MS = (() => {
+    const ms = Number.parseInt(process.env.GATEHOUSE_TEST_TIMEOUT_MS ?? '', 10);
+    return Number.isFinite(ms) && ms > 0 ? ms : 60_000;
+})();
+
 const POLL_MS = 50;
-const START_TIMEOUT_MS = 30_000;
-const STOP_TIMEOUT_MS = 20_000;
+const START_TIMEOUT_MS = TIMEOUT_MS;
+const STOP_TIMEOUT_MS = TIMEOUT_MS;
 const STDERR_KEEP_BYTES = 1024 * 1024; // a whole sanitizer report
 
 const createdDirs = new Set();
@@ -150,7 +158,7 @@ export async function startBackend({ dataDir, args = [], env = {} } = {}) {
         get stdout() { return stdout; },
         get exited() { return exit; },
         // Sends `signal` and resolves to the exit code (128 + signal number when the process
-        // died of a signal). Rejects, after a SIGKILL, if it does not stop within 20 s.
+        // died of a signal). Rejects, after a SIGKILL, if it does not stop within TIMEOUT_MS.
         async stop(signal = 'SIGTERM') {
             if (!exit) {
                 proc.kill(signal);
@@ -230,8 +238,8 @@ export function adminFetch(b, method, path, body, headers = {}) {
 }
 
 // Polls `fn` (sync or async) every `intervalMs` until it returns a truthy value, which it
-// resolves to; rejects with `message` after `timeoutMs`.
-export async function waitFor(fn, { timeoutMs = 10_000, intervalMs = POLL_MS,
+// resolves to; rejects with `message` after `timeoutMs` (TIMEOUT_MS unless given).
+export async function waitFor(fn, { timeoutMs = TIMEOUT_MS, intervalMs = POLL_MS,
                                     message = 'condition' } = {}) {
     const deadline = Date.now() + timeoutMs;
     let last;

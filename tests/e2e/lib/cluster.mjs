@@ -16,7 +16,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-import { adminFetch } from './backend.mjs';
+import { adminFetch, TIMEOUT_MS } from './backend.mjs';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 export const KUBE_CLIENT_PY = join(HERE, '..', 'kube_client.py');
@@ -45,7 +45,7 @@ export function tempDir(prefix = 'gatehouse-cluster-') {
  * `timeoutMs`. Resolves to {code, signal, stdout, stderr, timedOut}; never rejects for a
  * non-zero exit.
  */
-export function run(cmd, args, { env = {}, timeoutMs = 30_000, cwd } = {}) {
+export function run(cmd, args, { env = {}, timeoutMs = TIMEOUT_MS, cwd } = {}) {
     return new Promise((resolve, reject) => {
         const child = spawn(cmd, args, {
             cwd,
@@ -79,7 +79,7 @@ export function run(cmd, args, { env = {}, timeoutMs = 30_000, cwd } = {}) {
  * is keyed by host:port, so one directory per backend). HOME also points into the cache
  * directory so nothing of the real ~/.kube is read or written.
  */
-export function kubectl(args, { kubeconfig, cacheDir, timeoutMs = 30_000 } = {}) {
+export function kubectl(args, { kubeconfig, cacheDir, timeoutMs = TIMEOUT_MS } = {}) {
     if (!kubeconfig || !cacheDir)
         throw new Error('kubectl() needs kubeconfig and cacheDir');
     return run(kubectlBinary(), ['--kubeconfig', kubeconfig, ...args], {
@@ -89,7 +89,7 @@ export function kubectl(args, { kubeconfig, cacheDir, timeoutMs = 30_000 } = {})
 }
 
 // curl, as a user would type it; resolves like run().
-export function curl(args, { timeoutMs = 20_000 } = {}) {
+export function curl(args, { timeoutMs = TIMEOUT_MS } = {}) {
     return run('curl', args, { timeoutMs });
 }
 
@@ -98,7 +98,7 @@ export function curl(args, { timeoutMs = 20_000 } = {}) {
  * script printed plus {exitCode, stderr}.
  */
 export async function pyClient(kubeconfig, action, ...args) {
-    const r = await run(PYTHON, [KUBE_CLIENT_PY, kubeconfig, action, ...args], { timeoutMs: 60_000 });
+    const r = await run(PYTHON, [KUBE_CLIENT_PY, kubeconfig, action, ...args], { timeoutMs: TIMEOUT_MS });
     let out;
     try {
         out = JSON.parse(r.stdout);
@@ -173,7 +173,7 @@ export function kubeRequest(b, method, path, { creds, body, headers = {}, port, 
             key: creds?.keyPem,
             servername,
             agent: false,
-            timeout: 15_000,
+            timeout: TIMEOUT_MS,
         }, (res) => {
             const chunks = [];
             res.on('data', (c) => chunks.push(c));
