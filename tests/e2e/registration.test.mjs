@@ -163,11 +163,39 @@ test('initial access tokens are spent per registration; refused metadata spends 
     assert.equal((await adminFetch(b, 'DELETE', `/admin/v1/initial-access-tokens/${revoked.id}`)).status, 204);
     assertError(await register(M2M, revoked.token), 401, 'invalid_token');
     assert.equal((await adminFetch(b, 'DELETE', `/admin/v1/initial-access-tokens/${revoked.id}`)).status, 404);
-    for (const bad of [{ maxUses: 0 }, { maxUses: 'two' }, { expiresIn: 5 }, { expiresIn: 1.5 }]) {
+    for (const bad of [{ maxUses: 0 }, { maxUses: 'two' }, { expiresIn: 5 }, { expiresIn: 1.5 },
+                       { policy: 'open' }, { policy: { grantTypes: 'client_credentials' } },
+                       { policy: { grantTypes: ['magic'] } }, { policy: { scopes: [''] } },
+                       { policy: { everything: true } }, { unknown: 1 }]) {
         const r = await adminFetch(b, 'POST', '/admin/v1/initial-access-tokens', bad);
         assert.equal(r.status, 400, JSON.stringify(bad));
         assert.equal(r.json.error, 'validation-failed');
     }
+});
+
+test('cluster access is set through its own call only, with a strict body', async () => {
+    const r = await adminFetch(b, 'POST', '/admin/v1/clients', M2M);
+    assert.equal(r.status, 201, r.text);
+    const id = r.json.client_id;
+    for (const bad of [{}, { allowed: 'yes' }, [], { allowed: true, also: 1 }, '{']) {
+        const res = await adminFetch(b, 'PUT', `/admin/v1/clients/${id}/cluster-access`, bad);
+        assert.equal(res.status, 400, `${JSON.stringify(bad)}: ${res.text}`);
+        assert.equal(res.json.error, 'malformed-json');
+    }
+    assert.equal((await adminFetch(b, 'PUT', '/admin/v1/clients/nope/cluster-access', { allowed: true })).status, 404);
+    const created = await adminFetch(b, 'POST', '/admin/v1/clients', { ...M2M, cluster_access: true });
+    assert.equal(created.status, 400, created.text);
+    assert.match(created.json.message, /cluster_access is not client metadata/);
+    assert.equal((await adminFetch(b, 'GET', `/admin/v1/clients/${id}`)).json.cluster_access, undefined);
+    const set = await adminFetch(b, 'PUT', `/admin/v1/clients/${id}/cluster-access`, { allowed: true });
+    assert.equal(set.status, 200, set.text);
+    assert.equal(set.json.cluster_access, true);
+    // Sent back unchanged with the rest of the metadata, it is no change; the flag stays.
+    const again = await adminFetch(b, 'PUT', `/admin/v1/clients/${id}`, { ...M2M, client_name: 'renamed', cluster_access: true });
+    assert.equal(again.status, 200, again.text);
+    assert.equal(again.json.cluster_access, true);
+    const unset = await adminFetch(b, 'PUT', `/admin/v1/clients/${id}/cluster-access`, { allowed: false });
+    assert.equal(unset.json.cluster_access, undefined);
 });
 
 test('clients registered by the admin have no registration access token', async () => {

@@ -98,6 +98,35 @@ test('bad input: unknown key 404, malformed body 400, invalid value 400 with the
     assert.equal((await setting('max-connections')).pending, null, 'nothing kept');
 });
 
+test('the registration policy and the OIDC group mappings are live; bad values get 400 and change nothing', async () => {
+    const grants = await setting('oauth-registration-grant-types');
+    assert.equal(grants.applies, 'live');
+    assert.equal(grants.group, 'oauth');
+    assert.equal(grants.value, 'authorization_code,refresh_token,urn:ietf:params:oauth:grant-type:device_code');
+    const mappings = await setting('oidc-group-mappings');
+    assert.equal(mappings.applies, 'live');
+    assert.equal(mappings.group, 'cluster');
+    for (const [key, value, pattern] of [
+        ['oauth-registration-grant-types', 'authorization_code,magic', /'magic' is not a supported grant type/],
+        ['oidc-group-mappings', 'ops', /'ops' is not an oidc-group=cluster-group pair/],
+        ['oidc-group-mappings', 'a=b,a=c', /mapped twice/],
+    ]) {
+        const r = await adminFetch(b, 'PUT', `/admin/v1/settings/${key}`, { value });
+        assert.equal(r.status, 400, `${key}=${value}: ${r.text}`);
+        assert.match(r.json.message, pattern);
+    }
+    assert.equal((await setting('oauth-registration-grant-types')).value, grants.value);
+    assert.equal((await setting('oidc-group-mappings')).value, '');
+    // A good value applies at once (the next registration, the next token), and is kept.
+    const ok = await adminFetch(b, 'PUT', '/admin/v1/settings/oauth-registration-scopes', { value: 'openid,email' });
+    assert.equal(ok.status, 200, ok.text);
+    assert.equal(ok.json.value, 'openid,email');
+    assert.equal(ok.json.source, 'admin API');
+    const back = await adminFetch(b, 'PUT', '/admin/v1/settings/oauth-registration-scopes',
+                                  { value: 'openid,profile,email,offline_access' });
+    assert.equal(back.status, 200, back.text);
+});
+
 test('a restart setting is kept for the next start, can be discarded, and is in effect after a restart', async () => {
     const events = readEvents(b, 2500);
     const kept = await adminFetch(b, 'PUT', '/admin/v1/settings/webhook-retry-schedule', { value: '1s, 10s' });
