@@ -2,11 +2,12 @@
 
 #include <QObject>
 
-class QSocketNotifier;
-
 namespace Gatehouse {
 
-// Turns SIGTERM / SIGINT (Unix) into a Qt signal on the main thread (self-pipe).
+// Turns a request to stop into a Qt signal on the main thread: SIGTERM / SIGINT on Unix
+// (self-pipe, signalwatcher_unix.cpp); Ctrl+C, Ctrl+Break, closing the console window, log-off
+// and shut-down on Windows (a console control handler, signalwatcher_win.cpp), reported as
+// SIGINT (Ctrl+C) or SIGTERM (the others).
 class SignalWatcher : public QObject
 {
     Q_OBJECT
@@ -18,7 +19,7 @@ signals:
     void terminationRequested(int signalNumber);
 
 private:
-    QSocketNotifier *m_notifier = nullptr;
+    QObject *m_notifier = nullptr; // QSocketNotifier (Unix) or QWinEventNotifier (Windows)
 };
 
 } // namespace Gatehouse

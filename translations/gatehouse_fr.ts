@@ -100,83 +100,7 @@
     </message>
 </context>
 <context>
-    <name>AuditPage</name>
-    <message>
-        <source>Kind</source>
-        <translation>Type</translation>
-    </message>
-    <message>
-        <source>Filter by kind</source>
-        <translation>Filtrer par type</translation>
-    </message>
-    <message>
-        <source>Target contains…</source>
-        <translation>La cible contient…</translation>
-    </message>
-    <message>
-        <source>Filter by target</source>
-        <translation>Filtrer par cible</translation>
-    </message>
-    <message>
-        <source>Actor contains…</source>
-        <translation>L&apos;acteur contient…</translation>
-    </message>
-    <message>
-        <source>Filter by actor</source>
-        <translation>Filtrer par acteur</translation>
-    </message>
-    <message>
-        <source>%1 shown</source>
-        <translation>%1 dans la liste</translation>
-    </message>
-    <message>
-        <source>Reload</source>
-        <translation>Recharger</translation>
-    </message>
-    <message>
-        <source>Reload the audit log</source>
-        <translation>Recharger le journal d&apos;audit</translation>
-    </message>
-    <message>
-        <source>Audit log</source>
-        <translation>Journal d&apos;audit</translation>
-    </message>
-    <message>
-        <source>%1 %2 %3 by %4</source>
-        <translation>%1 %2 %3 par %4</translation>
-    </message>
-    <message>
-        <source>changed: %1</source>
-        <translation>champs modifiés&#xa0;: %1</translation>
-    </message>
-    <message>
-        <source>no field changes</source>
-        <translation>aucun champ modifié</translation>
-    </message>
-    <message>
-        <source>Loading…</source>
-        <translation>Chargement…</translation>
-    </message>
-    <message>
-        <source>Load older entries</source>
-        <translation>Charger les entrées plus anciennes</translation>
-    </message>
-    <message>
-        <source>No older entries</source>
-        <translation>Pas d&apos;entrées plus anciennes</translation>
-    </message>
-    <message>
-        <source>Load older audit entries</source>
-        <translation>Charger les entrées d&apos;audit plus anciennes</translation>
-    </message>
-    <message>
-        <source>No audit entries match these filters.</source>
-        <translation>Aucune entrée d&apos;audit ne correspond à ces filtres.</translation>
-    </message>
-    <message>
-        <source>No administrative changes recorded yet.</source>
-        <translation>Aucune modification administrative enregistrée pour l&apos;instant.</translation>
-    </message>
+    <name>AuditDetailPane</name>
     <message>
         <source>Select an entry to see what it changed and what it caused.</source>
         <translation>Sélectionnez une entrée pour voir ce qu&apos;elle a modifié et ce qu&apos;elle a entraîné.</translation>
@@ -248,6 +172,119 @@
     <message>
         <source>Authentication and authorization were run again; admission was not (request bodies are not kept).</source>
         <translation>L’authentification et l’autorisation ont été réexécutées, l’admission non (le corps des requêtes n’est pas conservé).</translation>
+    </message>
+</context>
+<context>
+    <name>AuditLogPane</name>
+    <message>
+        <source>Audit log</source>
+        <translation>Journal d&apos;audit</translation>
+    </message>
+    <message>
+        <source>%1 %2 %3 by %4</source>
+        <translation>%1 %2 %3 par %4</translation>
+    </message>
+    <message>
+        <source>changed: %1</source>
+        <translation>champs modifiés&#xa0;: %1</translation>
+    </message>
+    <message>
+        <source>no field changes</source>
+        <translation>aucun champ modifié</translation>
+    </message>
+    <message>
+        <source>Loading…</source>
+        <translation>Chargement…</translation>
+    </message>
+    <message>
+        <source>Load older entries</source>
+        <translation>Charger les entrées plus anciennes</translation>
+    </message>
+    <message>
+        <source>No older entries</source>
+        <translation>Pas d&apos;entrées plus anciennes</translation>
+    </message>
+    <message>
+        <source>Load older audit entries</source>
+        <translation>Charger les entrées d&apos;audit plus anciennes</translation>
+    </message>
+    <message>
+        <source>No audit entries match these filters.</source>
+        <translation>Aucune entrée d&apos;audit ne correspond à ces filtres.</translation>
+    </message>
+    <message>
+        <source>No administrative changes recorded yet.</source>
+        <translation>Aucune modification administrative enregistrée pour l&apos;instant.</translation>
+    </message>
+</context>
+<context>
+    <name>AuditPage</name>
+    <message>
+        <source>Kind</source>
+        <translation>Type</translation>
+    </message>
+    <message>
+        <source>Filter by kind</source>
+        <translation>Filtrer par type</translation>
+    </message>
+    <message>
+        <source>Target contains…</source>
+        <translation>La cible contient…</translation>
+    </message>
+    <message>
+        <source>Filter by target</source>
+        <translation>Filtrer par cible</translation>
+    </message>
+    <message>
+        <source>Actor contains…</source>
+        <translation>L&apos;acteur contient…</translation>
+    </message>
+    <message>
+        <source>Filter by actor</source>
+        <translation>Filtrer par acteur</translation>
+    </message>
+    <message>
+        <source>%1 shown</source>
+        <translation>%1 dans la liste</translation>
+    </message>
+    <message>
+        <source>Reload</source>
+        <translation>Recharger</translation>
+    </message>
+    <message>
+        <source>Reload the audit log</source>
+        <translation>Recharger le journal d&apos;audit</translation>
+    </message>
+</context>
+<context>
+    <name>BindingsTab</name>
+    <message>
+        <source>Who gets which role: cluster role bindings, then role bindings by namespace.</source>
+        <translation>Qui reçoit quel rôle&#xa0;: liaisons de rôles de cluster, puis liaisons de rôles par namespace.</translation>
+    </message>
+    <message>
+        <source>Bindings</source>
+        <translation>Liaisons</translation>
+    </message>
+    <message>
+        <source>%1 %2 grants %3 to %4</source>
+        <translation>%1 %2 accorde %3 à %4</translation>
+    </message>
+    <message>
+        <source>nobody</source>
+        <translation>personne</translation>
+    </message>
+    <message>
+        <source>grants %1 to</source>
+        <translation>accorde %1 à</translation>
+    </message>
+    <message>
+        <source>no subjects (grants nothing)</source>
+        <translation>aucun sujet (n&apos;accorde rien)</translation>
+    </message>
+    <message>
+        <source>No bindings.</source>
+        <translation>Aucune liaison.</translation>
     </message>
 </context>
 <context>
@@ -1202,6 +1239,21 @@
     <message>
         <source>All states</source>
         <translation>Tous les états</translation>
+    </message>
+</context>
+<context>
+    <name>DenialCard</name>
+    <message>
+        <source>Why denied</source>
+        <translation>Pourquoi refusé</translation>
+    </message>
+    <message>
+        <source>the real answer, %1</source>
+        <translation>la vraie réponse, %1</translation>
+    </message>
+    <message>
+        <source>dry run, %1</source>
+        <translation>simulation, %1</translation>
     </message>
 </context>
 <context>
@@ -2521,7 +2573,57 @@
     </message>
 </context>
 <context>
-    <name>JwtDecoder</name>
+    <name>IdentityCard</name>
+    <message>
+        <source>Act as</source>
+        <translation>Agir en tant que</translation>
+    </message>
+    <message>
+        <source>Identity to act as</source>
+        <translation>Identité sous laquelle agir</translation>
+    </message>
+    <message>
+        <source>Node the agent runs on</source>
+        <translation>Nœud de l&apos;agent</translation>
+    </message>
+    <message>
+        <source>Name of the node the agent runs on</source>
+        <translation>Nom du nœud sur lequel tourne l&apos;agent</translation>
+    </message>
+    <message>
+        <source>User name</source>
+        <translation>Nom d&apos;utilisateur</translation>
+    </message>
+    <message>
+        <source>User name to act as</source>
+        <translation>Nom d&apos;utilisateur sous lequel agir</translation>
+    </message>
+    <message>
+        <source>Groups, comma-separated</source>
+        <translation>Groupes, séparés par des virgules</translation>
+    </message>
+    <message>
+        <source>Groups of the user, comma-separated</source>
+        <translation>Groupes de l&apos;utilisateur, séparés par des virgules</translation>
+    </message>
+    <message>
+        <source>Anonymous access is off: a request without credentials is refused as unauthorized.</source>
+        <translation>L&apos;accès anonyme est désactivé&#xa0;: une requête sans identifiants est refusée comme non authentifiée.</translation>
+    </message>
+</context>
+<context>
+    <name>JwtCheckList</name>
+    <message>
+        <source>Checks</source>
+        <translation>Vérifications</translation>
+    </message>
+    <message>
+        <source>%1 %2: %3</source>
+        <translation>%1 %2&#xa0;: %3</translation>
+    </message>
+</context>
+<context>
+    <name>JwtInputCard</name>
     <message>
         <source>JWT</source>
         <translation>JWT</translation>
@@ -2578,6 +2680,9 @@
         <source>Clear the decoder</source>
         <translation>Effacer le décodeur</translation>
     </message>
+</context>
+<context>
+    <name>JwtResultCard</name>
     <message>
         <source>Paste a token, or mint a demo token above, to see its header, payload, times and whether this server would accept it.</source>
         <translation>Collez un jeton, ou émettez un jeton de démo ci-dessus, pour voir son en-tête, sa charge utile, ses dates et si ce serveur l&apos;accepterait.</translation>
@@ -2594,6 +2699,48 @@
         <source>Warning: %1</source>
         <translation>Avertissement&#xa0;: %1</translation>
     </message>
+    <message>
+        <source>Compare with what this client would get now</source>
+        <translation>Comparer avec ce que ce client obtiendrait maintenant</translation>
+    </message>
+    <message>
+        <source>The client would get the same claims now (apart from iat, exp and jti).</source>
+        <translation>Le client obtiendrait maintenant les mêmes claims (hormis iat, exp et jti).</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n claim(s) would differ now:</source>
+        <translation>
+            <numerusform>%n claim serait différent maintenant&#xa0;:</numerusform>
+            <numerusform>%n claims seraient différents maintenant&#xa0;:</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1: this token %2, now %3</source>
+        <translation>%1&#xa0;: ce jeton %2, maintenant %3</translation>
+    </message>
+    <message>
+        <source>(none)</source>
+        <translation>(aucun)</translation>
+    </message>
+    <message>
+        <source>Header</source>
+        <translation>En-tête</translation>
+    </message>
+    <message>
+        <source>JWT header</source>
+        <translation>En-tête du JWT</translation>
+    </message>
+    <message>
+        <source>Payload</source>
+        <translation>Charge utile</translation>
+    </message>
+    <message>
+        <source>JWT payload</source>
+        <translation>Charge utile du JWT</translation>
+    </message>
+</context>
+<context>
+    <name>JwtServerFacts</name>
     <message>
         <source>On this server</source>
         <translation>Sur ce serveur</translation>
@@ -2634,37 +2781,9 @@
         <source>User</source>
         <translation>Utilisateur</translation>
     </message>
-    <message>
-        <source>Compare with what this client would get now</source>
-        <translation>Comparer avec ce que ce client obtiendrait maintenant</translation>
-    </message>
-    <message>
-        <source>The client would get the same claims now (apart from iat, exp and jti).</source>
-        <translation>Le client obtiendrait maintenant les mêmes claims (hormis iat, exp et jti).</translation>
-    </message>
-    <message numerus="yes">
-        <source>%n claim(s) would differ now:</source>
-        <translation>
-            <numerusform>%n claim serait différent maintenant&#xa0;:</numerusform>
-            <numerusform>%n claims seraient différents maintenant&#xa0;:</numerusform>
-        </translation>
-    </message>
-    <message>
-        <source>%1: this token %2, now %3</source>
-        <translation>%1&#xa0;: ce jeton %2, maintenant %3</translation>
-    </message>
-    <message>
-        <source>(none)</source>
-        <translation>(aucun)</translation>
-    </message>
-    <message>
-        <source>Checks</source>
-        <translation>Vérifications</translation>
-    </message>
-    <message>
-        <source>%1 %2: %3</source>
-        <translation>%1 %2&#xa0;: %3</translation>
-    </message>
+</context>
+<context>
+    <name>JwtTimeClaims</name>
     <message>
         <source>Times</source>
         <translation>Dates</translation>
@@ -2672,22 +2791,6 @@
     <message>
         <source>%1 (%2)</source>
         <translation>%1 (%2)</translation>
-    </message>
-    <message>
-        <source>Header</source>
-        <translation>En-tête</translation>
-    </message>
-    <message>
-        <source>JWT header</source>
-        <translation>En-tête du JWT</translation>
-    </message>
-    <message>
-        <source>Payload</source>
-        <translation>Charge utile</translation>
-    </message>
-    <message>
-        <source>JWT payload</source>
-        <translation>Charge utile du JWT</translation>
     </message>
 </context>
 <context>
@@ -2794,6 +2897,80 @@
     </message>
 </context>
 <context>
+    <name>LabelsCard</name>
+    <message>
+        <source>Labels of %1</source>
+        <translation>Labels de %1</translation>
+    </message>
+    <message>
+        <source>Labels</source>
+        <translation>Labels</translation>
+    </message>
+    <message>
+        <source>resourceVersion %1</source>
+        <translation>resourceVersion %1</translation>
+    </message>
+    <message>
+        <source>Pick a node on the left.</source>
+        <translation>Choisissez un nœud à gauche.</translation>
+    </message>
+    <message>
+        <source>Value of label %1</source>
+        <translation>Valeur du label %1</translation>
+    </message>
+    <message>
+        <source>Restore label %1</source>
+        <translation>Restaurer le label %1</translation>
+    </message>
+    <message>
+        <source>Remove label %1</source>
+        <translation>Supprimer le label %1</translation>
+    </message>
+    <message>
+        <source>New key, e.g. example.com/rack</source>
+        <translation>Nouvelle clé, p. ex. example.com/rack</translation>
+    </message>
+    <message>
+        <source>Key of a new label</source>
+        <translation>Clé d&apos;un nouveau label</translation>
+    </message>
+    <message>
+        <source>Value</source>
+        <translation>Valeur</translation>
+    </message>
+    <message>
+        <source>Value of the new label</source>
+        <translation>Valeur du nouveau label</translation>
+    </message>
+    <message>
+        <source>Add</source>
+        <translation>Ajouter</translation>
+    </message>
+    <message>
+        <source>Add the new label to the table</source>
+        <translation>Ajouter le nouveau label au tableau</translation>
+    </message>
+    <message>
+        <source>Pending change: %1</source>
+        <translation>Modification en attente&#xa0;: %1</translation>
+    </message>
+    <message>
+        <source>No pending change: the verdict is for an empty label patch.</source>
+        <translation>Aucune modification en attente&#xa0;: le verdict porte sur un patch de labels vide.</translation>
+    </message>
+</context>
+<context>
+    <name>ListHeader</name>
+    <message>
+        <source>Reload</source>
+        <translation>Recharger</translation>
+    </message>
+    <message>
+        <source>Reload this list</source>
+        <translation>Recharger cette liste</translation>
+    </message>
+</context>
+<context>
     <name>LiveBadge</name>
     <message>
         <source>%1: %2</source>
@@ -2858,27 +3035,7 @@
     </message>
 </context>
 <context>
-    <name>NodesPage</name>
-    <message>
-        <source>Edit a node&apos;s labels as someone else: the server explains every change before you apply it.</source>
-        <translation>Modifiez les labels d&apos;un nœud sous une autre identité&#xa0;: chaque changement est expliqué.</translation>
-    </message>
-    <message>
-        <source>Anonymous access</source>
-        <translation>Accès anonyme</translation>
-    </message>
-    <message>
-        <source>Anonymous access to the cluster API (applies at once)</source>
-        <translation>Accès anonyme à l&apos;API du cluster (effet immédiat)</translation>
-    </message>
-    <message>
-        <source>Reload</source>
-        <translation>Recharger</translation>
-    </message>
-    <message>
-        <source>Reload the nodes</source>
-        <translation>Recharger les nœuds</translation>
-    </message>
+    <name>NodeListCard</name>
     <message>
         <source>Nodes (%1)</source>
         <translation>Nœuds (%1)</translation>
@@ -2903,157 +3060,28 @@
         <source>No nodes. A kubelet registers its node through the cluster API.</source>
         <translation>Aucun nœud. Un kubelet enregistre son nœud via l&apos;API du cluster.</translation>
     </message>
+</context>
+<context>
+    <name>NodesPage</name>
     <message>
-        <source>Act as</source>
-        <translation>Agir en tant que</translation>
+        <source>Edit a node&apos;s labels as someone else: the server explains every change before you apply it.</source>
+        <translation>Modifiez les labels d&apos;un nœud sous une autre identité&#xa0;: chaque changement est expliqué.</translation>
     </message>
     <message>
-        <source>Identity to act as</source>
-        <translation>Identité sous laquelle agir</translation>
+        <source>Anonymous access</source>
+        <translation>Accès anonyme</translation>
     </message>
     <message>
-        <source>Node the agent runs on</source>
-        <translation>Nœud de l&apos;agent</translation>
+        <source>Anonymous access to the cluster API (applies at once)</source>
+        <translation>Accès anonyme à l&apos;API du cluster (effet immédiat)</translation>
     </message>
     <message>
-        <source>Name of the node the agent runs on</source>
-        <translation>Nom du nœud sur lequel tourne l&apos;agent</translation>
+        <source>Reload</source>
+        <translation>Recharger</translation>
     </message>
     <message>
-        <source>User name</source>
-        <translation>Nom d&apos;utilisateur</translation>
-    </message>
-    <message>
-        <source>User name to act as</source>
-        <translation>Nom d&apos;utilisateur sous lequel agir</translation>
-    </message>
-    <message>
-        <source>Groups, comma-separated</source>
-        <translation>Groupes, séparés par des virgules</translation>
-    </message>
-    <message>
-        <source>Groups of the user, comma-separated</source>
-        <translation>Groupes de l&apos;utilisateur, séparés par des virgules</translation>
-    </message>
-    <message>
-        <source>Anonymous access is off: a request without credentials is refused as unauthorized.</source>
-        <translation>L&apos;accès anonyme est désactivé&#xa0;: une requête sans identifiants est refusée comme non authentifiée.</translation>
-    </message>
-    <message>
-        <source>Labels of %1</source>
-        <translation>Labels de %1</translation>
-    </message>
-    <message>
-        <source>Labels</source>
-        <translation>Labels</translation>
-    </message>
-    <message>
-        <source>resourceVersion %1</source>
-        <translation>resourceVersion %1</translation>
-    </message>
-    <message>
-        <source>Pick a node on the left.</source>
-        <translation>Choisissez un nœud à gauche.</translation>
-    </message>
-    <message>
-        <source>Value of label %1</source>
-        <translation>Valeur du label %1</translation>
-    </message>
-    <message>
-        <source>Restore label %1</source>
-        <translation>Restaurer le label %1</translation>
-    </message>
-    <message>
-        <source>Remove label %1</source>
-        <translation>Supprimer le label %1</translation>
-    </message>
-    <message>
-        <source>New key, e.g. example.com/rack</source>
-        <translation>Nouvelle clé, p. ex. example.com/rack</translation>
-    </message>
-    <message>
-        <source>Key of a new label</source>
-        <translation>Clé d&apos;un nouveau label</translation>
-    </message>
-    <message>
-        <source>Value</source>
-        <translation>Valeur</translation>
-    </message>
-    <message>
-        <source>Value of the new label</source>
-        <translation>Valeur du nouveau label</translation>
-    </message>
-    <message>
-        <source>Add</source>
-        <translation>Ajouter</translation>
-    </message>
-    <message>
-        <source>Add the new label to the table</source>
-        <translation>Ajouter le nouveau label au tableau</translation>
-    </message>
-    <message>
-        <source>Pending change: %1</source>
-        <translation>Modification en attente&#xa0;: %1</translation>
-    </message>
-    <message>
-        <source>No pending change: the verdict is for an empty label patch.</source>
-        <translation>Aucune modification en attente&#xa0;: le verdict porte sur un patch de labels vide.</translation>
-    </message>
-    <message>
-        <source>Verdict (dry run)</source>
-        <translation>Verdict (simulation)</translation>
-    </message>
-    <message>
-        <source>The request would get %1</source>
-        <translation>La requête obtiendrait %1</translation>
-    </message>
-    <message>
-        <source>the change would be saved</source>
-        <translation>la modification serait enregistrée</translation>
-    </message>
-    <message>
-        <source>the change would be refused</source>
-        <translation>la modification serait refusée</translation>
-    </message>
-    <message>
-        <source>The verdict shows here once a node is picked.</source>
-        <translation>Le verdict s&apos;affiche ici dès qu&apos;un nœud est choisi.</translation>
-    </message>
-    <message>
-        <source>Applying…</source>
-        <translation>Application…</translation>
-    </message>
-    <message>
-        <source>Apply</source>
-        <translation>Appliquer</translation>
-    </message>
-    <message>
-        <source>Send the label change for real (Ctrl+Return)</source>
-        <translation>Envoyer réellement la modification des labels (Ctrl+Entrée)</translation>
-    </message>
-    <message>
-        <source>Revert</source>
-        <translation>Annuler les modifications</translation>
-    </message>
-    <message>
-        <source>Drop every pending label change</source>
-        <translation>Abandonner toutes les modifications de labels en attente</translation>
-    </message>
-    <message>
-        <source>Answered %1</source>
-        <translation>Réponse&#xa0;: %1</translation>
-    </message>
-    <message>
-        <source>Why denied</source>
-        <translation>Pourquoi refusé</translation>
-    </message>
-    <message>
-        <source>the real answer, %1</source>
-        <translation>la vraie réponse, %1</translation>
-    </message>
-    <message>
-        <source>dry run, %1</source>
-        <translation>simulation, %1</translation>
+        <source>Reload the nodes</source>
+        <translation>Recharger les nœuds</translation>
     </message>
 </context>
 <context>
@@ -3303,14 +3331,6 @@
 <context>
     <name>RbacPage</name>
     <message>
-        <source>Reload</source>
-        <translation>Recharger</translation>
-    </message>
-    <message>
-        <source>Reload this list</source>
-        <translation>Recharger cette liste</translation>
-    </message>
-    <message>
         <source>Roles (%1)</source>
         <translation>Rôles (%1)</translation>
     </message>
@@ -3345,206 +3365,6 @@
     <message>
         <source>Issue a kubeconfig for a user or a node agent</source>
         <translation>Émettre un kubeconfig pour un utilisateur ou un agent de nœud</translation>
-    </message>
-    <message>
-        <source>Cluster roles, then roles by namespace; one line per rule.</source>
-        <translation>Rôles de cluster, puis rôles par namespace&#xa0;; une ligne par règle.</translation>
-    </message>
-    <message>
-        <source>Roles</source>
-        <translation>Rôles</translation>
-    </message>
-    <message>
-        <source>%1 %2, %3</source>
-        <translation>%1 %2, %3</translation>
-    </message>
-    <message>
-        <source>built-in</source>
-        <translation>intégré</translation>
-    </message>
-    <message>
-        <source>No rules: grants nothing.</source>
-        <translation>Aucune règle&#xa0;: n&apos;accorde rien.</translation>
-    </message>
-    <message>
-        <source>No roles.</source>
-        <translation>Aucun rôle.</translation>
-    </message>
-    <message>
-        <source>Who gets which role: cluster role bindings, then role bindings by namespace.</source>
-        <translation>Qui reçoit quel rôle&#xa0;: liaisons de rôles de cluster, puis liaisons de rôles par namespace.</translation>
-    </message>
-    <message>
-        <source>Bindings</source>
-        <translation>Liaisons</translation>
-    </message>
-    <message>
-        <source>%1 %2 grants %3 to %4</source>
-        <translation>%1 %2 accorde %3 à %4</translation>
-    </message>
-    <message>
-        <source>nobody</source>
-        <translation>personne</translation>
-    </message>
-    <message>
-        <source>grants %1 to</source>
-        <translation>accorde %1 à</translation>
-    </message>
-    <message>
-        <source>no subjects (grants nothing)</source>
-        <translation>aucun sujet (n&apos;accorde rien)</translation>
-    </message>
-    <message>
-        <source>No bindings.</source>
-        <translation>Aucune liaison.</translation>
-    </message>
-    <message>
-        <source>Resource</source>
-        <translation>Ressource</translation>
-    </message>
-    <message>
-        <source>Resource, e.g. nodes or pods</source>
-        <translation>Ressource, p. ex. nodes ou pods</translation>
-    </message>
-    <message>
-        <source>Namespace</source>
-        <translation>Namespace</translation>
-    </message>
-    <message>
-        <source>all (cluster-wide)</source>
-        <translation>tous (tout le cluster)</translation>
-    </message>
-    <message>
-        <source>Namespace (optional)</source>
-        <translation>Namespace (facultatif)</translation>
-    </message>
-    <message>
-        <source>API group</source>
-        <translation>Groupe d&apos;API</translation>
-    </message>
-    <message>
-        <source>core</source>
-        <translation>core</translation>
-    </message>
-    <message>
-        <source>API group (optional; empty for the core group)</source>
-        <translation>Groupe d&apos;API (facultatif&#xa0;; vide pour le groupe core)</translation>
-    </message>
-    <message>
-        <source>Check</source>
-        <translation>Vérifier</translation>
-    </message>
-    <message>
-        <source>Ask who can use this resource</source>
-        <translation>Demander qui peut utiliser cette ressource</translation>
-    </message>
-    <message>
-        <source>Every subject named by a binding, and what it may do with %1.</source>
-        <translation>Chaque sujet nommé par une liaison, et ce qu&apos;il peut faire avec %1.</translation>
-    </message>
-    <message>
-        <source>Subject</source>
-        <translation>Sujet</translation>
-    </message>
-    <message>
-        <source>Who can: subjects by verbs</source>
-        <translation>Qui peut&#xa0;: sujets par verbe</translation>
-    </message>
-    <message>
-        <source>%1 may: %2</source>
-        <translation>%1 peut&#xa0;: %2</translation>
-    </message>
-    <message>
-        <source>nothing</source>
-        <translation>rien</translation>
-    </message>
-    <message>
-        <source>%1: allowed</source>
-        <translation>%1&#xa0;: autorisé</translation>
-    </message>
-    <message>
-        <source>%1: not allowed</source>
-        <translation>%1&#xa0;: non autorisé</translation>
-    </message>
-    <message>
-        <source>No binding names a subject.</source>
-        <translation>Aucune liaison ne nomme de sujet.</translation>
-    </message>
-    <message>
-        <source>The cluster API&apos;s decisions as they happen, newest first; denied requests in red.</source>
-        <translation>Décisions de l&apos;API du cluster en direct, récentes d&apos;abord&#xa0;; refus en rouge.</translation>
-    </message>
-    <message>
-        <source>Denied only</source>
-        <translation>Refusées seulement</translation>
-    </message>
-    <message>
-        <source>Show denied requests only</source>
-        <translation>Afficher uniquement les requêtes refusées</translation>
-    </message>
-    <message>
-        <source>Hide admin API reads</source>
-        <translation>Masquer les lectures de l&apos;API d&apos;admin</translation>
-    </message>
-    <message>
-        <source>Hide the reads the admin API makes as gatehouse-admin, such as this console&apos;s own lists</source>
-        <translation>Masquer les lectures que l&apos;API d&apos;administration effectue en tant que gatehouse-admin, comme les listes de cette console</translation>
-    </message>
-    <message>
-        <source>Reload the recent requests</source>
-        <translation>Recharger les requêtes récentes</translation>
-    </message>
-    <message>
-        <source>Cluster API requests</source>
-        <translation>Requêtes à l&apos;API du cluster</translation>
-    </message>
-    <message>
-        <source>Denied: %1 %2 by %3, %4 at %5: %6</source>
-        <translation>Refusée&#xa0;: %1 %2 par %3, %4 à l&apos;étape %5&#xa0;: %6</translation>
-    </message>
-    <message>
-        <source>%1 %2 by %3, %4</source>
-        <translation>%1 %2 par %3, %4</translation>
-    </message>
-    <message>
-        <source>denied at %1</source>
-        <translation>refusée à l&apos;étape %1</translation>
-    </message>
-    <message>
-        <source>Why denied</source>
-        <translation>Pourquoi refusé</translation>
-    </message>
-    <message>
-        <source>Why denied · 1 near miss</source>
-        <translation>Pourquoi refusé · 1 quasi-correspondance</translation>
-    </message>
-    <message>
-        <source>Why denied · %1 near misses</source>
-        <translation>Pourquoi refusé · %1 quasi-correspondances</translation>
-    </message>
-    <message>
-        <source>Hide why the request was denied</source>
-        <translation>Masquer pourquoi la requête a été refusée</translation>
-    </message>
-    <message>
-        <source>Show why the request was denied</source>
-        <translation>Afficher pourquoi la requête a été refusée</translation>
-    </message>
-    <message>
-        <source>no user: not authenticated</source>
-        <translation>aucun utilisateur&#xa0;: non authentifié</translation>
-    </message>
-    <message>
-        <source>%1 (%2)</source>
-        <translation>%1 (%2)</translation>
-    </message>
-    <message>
-        <source>No request matches the filters.</source>
-        <translation>Aucune requête ne correspond aux filtres.</translation>
-    </message>
-    <message>
-        <source>No cluster API requests yet. Apply a label change on the Nodes page, or point kubectl at the cluster listener.</source>
-        <translation>Aucune requête à l&apos;API du cluster pour l&apos;instant. Appliquez une modification de labels sur la page Nœuds, ou pointez kubectl sur l&apos;écouteur du cluster.</translation>
     </message>
     <message>
         <source>Save kubeconfig</source>
@@ -3841,6 +3661,116 @@
     <message>
         <source>Cancel</source>
         <translation>Annuler</translation>
+    </message>
+</context>
+<context>
+    <name>RequestsTab</name>
+    <message>
+        <source>The cluster API&apos;s decisions as they happen, newest first; denied requests in red.</source>
+        <translation>Décisions de l&apos;API du cluster en direct, récentes d&apos;abord&#xa0;; refus en rouge.</translation>
+    </message>
+    <message>
+        <source>Denied only</source>
+        <translation>Refusées seulement</translation>
+    </message>
+    <message>
+        <source>Show denied requests only</source>
+        <translation>Afficher uniquement les requêtes refusées</translation>
+    </message>
+    <message>
+        <source>Hide admin API reads</source>
+        <translation>Masquer les lectures de l&apos;API d&apos;admin</translation>
+    </message>
+    <message>
+        <source>Hide the reads the admin API makes as gatehouse-admin, such as this console&apos;s own lists</source>
+        <translation>Masquer les lectures que l&apos;API d&apos;administration effectue en tant que gatehouse-admin, comme les listes de cette console</translation>
+    </message>
+    <message>
+        <source>Reload</source>
+        <translation>Recharger</translation>
+    </message>
+    <message>
+        <source>Reload the recent requests</source>
+        <translation>Recharger les requêtes récentes</translation>
+    </message>
+    <message>
+        <source>Cluster API requests</source>
+        <translation>Requêtes à l&apos;API du cluster</translation>
+    </message>
+    <message>
+        <source>Denied: %1 %2 by %3, %4 at %5: %6</source>
+        <translation>Refusée&#xa0;: %1 %2 par %3, %4 à l&apos;étape %5&#xa0;: %6</translation>
+    </message>
+    <message>
+        <source>%1 %2 by %3, %4</source>
+        <translation>%1 %2 par %3, %4</translation>
+    </message>
+    <message>
+        <source>denied at %1</source>
+        <translation>refusée à l&apos;étape %1</translation>
+    </message>
+    <message>
+        <source>Why denied</source>
+        <translation>Pourquoi refusé</translation>
+    </message>
+    <message>
+        <source>Why denied · 1 near miss</source>
+        <translation>Pourquoi refusé · 1 quasi-correspondance</translation>
+    </message>
+    <message>
+        <source>Why denied · %1 near misses</source>
+        <translation>Pourquoi refusé · %1 quasi-correspondances</translation>
+    </message>
+    <message>
+        <source>Hide why the request was denied</source>
+        <translation>Masquer pourquoi la requête a été refusée</translation>
+    </message>
+    <message>
+        <source>Show why the request was denied</source>
+        <translation>Afficher pourquoi la requête a été refusée</translation>
+    </message>
+    <message>
+        <source>no user: not authenticated</source>
+        <translation>aucun utilisateur&#xa0;: non authentifié</translation>
+    </message>
+    <message>
+        <source>%1 (%2)</source>
+        <translation>%1 (%2)</translation>
+    </message>
+    <message>
+        <source>No request matches the filters.</source>
+        <translation>Aucune requête ne correspond aux filtres.</translation>
+    </message>
+    <message>
+        <source>No cluster API requests yet. Apply a label change on the Nodes page, or point kubectl at the cluster listener.</source>
+        <translation>Aucune requête à l&apos;API du cluster pour l&apos;instant. Appliquez une modification de labels sur la page Nœuds, ou pointez kubectl sur l&apos;écouteur du cluster.</translation>
+    </message>
+</context>
+<context>
+    <name>RolesTab</name>
+    <message>
+        <source>Cluster roles, then roles by namespace; one line per rule.</source>
+        <translation>Rôles de cluster, puis rôles par namespace&#xa0;; une ligne par règle.</translation>
+    </message>
+    <message>
+        <source>Roles</source>
+        <translation>Rôles</translation>
+    </message>
+    <message>
+        <source>%1 %2, %3</source>
+        <translation>%1 %2, %3</translation>
+    </message>
+    <message>
+        <source>built-in</source>
+        <translation>intégré</translation>
+    </message>
+    <message>
+        <source>No rules: grants nothing.</source>
+        <translation>Aucune règle&#xa0;: n&apos;accorde rien.</translation>
+    </message>
+    <message>
+        <source>No roles.</source>
+        <translation>Aucun rôle.</translation>
     </message>
 </context>
 <context>
@@ -4298,6 +4228,143 @@
     <message>
         <source>Cancel</source>
         <translation>Annuler</translation>
+    </message>
+</context>
+<context>
+    <name>VerdictBar</name>
+    <message>
+        <source>Answered %1</source>
+        <translation>Réponse&#xa0;: %1</translation>
+    </message>
+    <message>
+        <source>Apply</source>
+        <translation>Appliquer</translation>
+    </message>
+    <message>
+        <source>Send the label change for real (Ctrl+Return)</source>
+        <translation>Envoyer réellement la modification des labels (Ctrl+Entrée)</translation>
+    </message>
+</context>
+<context>
+    <name>VerdictCard</name>
+    <message>
+        <source>Verdict (dry run)</source>
+        <translation>Verdict (simulation)</translation>
+    </message>
+    <message>
+        <source>The request would get %1</source>
+        <translation>La requête obtiendrait %1</translation>
+    </message>
+    <message>
+        <source>the change would be saved</source>
+        <translation>la modification serait enregistrée</translation>
+    </message>
+    <message>
+        <source>the change would be refused</source>
+        <translation>la modification serait refusée</translation>
+    </message>
+    <message>
+        <source>The verdict shows here once a node is picked.</source>
+        <translation>Le verdict s&apos;affiche ici dès qu&apos;un nœud est choisi.</translation>
+    </message>
+    <message>
+        <source>Applying…</source>
+        <translation>Application…</translation>
+    </message>
+    <message>
+        <source>Apply</source>
+        <translation>Appliquer</translation>
+    </message>
+    <message>
+        <source>Send the label change for real (Ctrl+Return)</source>
+        <translation>Envoyer réellement la modification des labels (Ctrl+Entrée)</translation>
+    </message>
+    <message>
+        <source>Revert</source>
+        <translation>Annuler les modifications</translation>
+    </message>
+    <message>
+        <source>Drop every pending label change</source>
+        <translation>Abandonner toutes les modifications de labels en attente</translation>
+    </message>
+    <message>
+        <source>Answered %1</source>
+        <translation>Réponse&#xa0;: %1</translation>
+    </message>
+</context>
+<context>
+    <name>WhoCanTab</name>
+    <message>
+        <source>Resource</source>
+        <translation>Ressource</translation>
+    </message>
+    <message>
+        <source>Resource, e.g. nodes or pods</source>
+        <translation>Ressource, p. ex. nodes ou pods</translation>
+    </message>
+    <message>
+        <source>Namespace</source>
+        <translation>Namespace</translation>
+    </message>
+    <message>
+        <source>all (cluster-wide)</source>
+        <translation>tous (tout le cluster)</translation>
+    </message>
+    <message>
+        <source>Namespace (optional)</source>
+        <translation>Namespace (facultatif)</translation>
+    </message>
+    <message>
+        <source>API group</source>
+        <translation>Groupe d&apos;API</translation>
+    </message>
+    <message>
+        <source>core</source>
+        <translation>core</translation>
+    </message>
+    <message>
+        <source>API group (optional; empty for the core group)</source>
+        <translation>Groupe d&apos;API (facultatif&#xa0;; vide pour le groupe core)</translation>
+    </message>
+    <message>
+        <source>Check</source>
+        <translation>Vérifier</translation>
+    </message>
+    <message>
+        <source>Ask who can use this resource</source>
+        <translation>Demander qui peut utiliser cette ressource</translation>
+    </message>
+    <message>
+        <source>Every subject named by a binding, and what it may do with %1.</source>
+        <translation>Chaque sujet nommé par une liaison, et ce qu&apos;il peut faire avec %1.</translation>
+    </message>
+    <message>
+        <source>Subject</source>
+        <translation>Sujet</translation>
+    </message>
+    <message>
+        <source>Who can: subjects by verbs</source>
+        <translation>Qui peut&#xa0;: sujets par verbe</translation>
+    </message>
+    <message>
+        <source>%1 may: %2</source>
+        <translation>%1 peut&#xa0;: %2</translation>
+    </message>
+    <message>
+        <source>nothing</source>
+        <translation>rien</translation>
+    </message>
+    <message>
+        <source>%1: allowed</source>
+        <translation>%1&#xa0;: autorisé</translation>
+    </message>
+    <message>
+        <source>%1: not allowed</source>
+        <translation>%1&#xa0;: non autorisé</translation>
+    </message>
+    <message>
+        <source>No binding names a subject.</source>
+        <translation>Aucune liaison ne nomme de sujet.</translation>
     </message>
 </context>
 </TS>

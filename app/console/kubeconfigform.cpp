@@ -1,10 +1,10 @@
 #include "kubeconfigform.h"
 
 #include "orderstatus.h"
+#include "platform/platform.h"
 
 #include <QDir>
 #include <QJsonArray>
-#include <QSaveFile>
 
 namespace Gatehouse::Console {
 
@@ -27,20 +27,9 @@ KubeconfigForm::KubeconfigForm(AdminClient *client, QObject *parent)
 
 bool KubeconfigForm::writePrivateFile(const QString &path, const QByteArray &bytes, QString *error)
 {
-    QSaveFile file(path);
-    if (!file.open(QIODevice::WriteOnly)) {
-        *error = file.errorString();
-        return false;
-    }
-    // QSaveFile gives the new file an existing file's mode (or 0666 minus the umask): narrow
-    // it before the key is in it.
-    if (!file.setPermissions(QFileDevice::ReadOwner | QFileDevice::WriteOwner)) {
-        *error = file.errorString();
-        file.cancelWriting();
-        return false;
-    }
-    if (file.write(bytes) != bytes.size() || !file.commit()) {
-        *error = file.errorString();
+    // Owner-only from its first byte (0600; an owner-only ACL on Windows), replaced atomically.
+    if (auto r = Platform::writePrivateFile(path, bytes); !r) {
+        *error = r.error().message.section(QStringLiteral(": "), -1); // the reason; path said
         return false;
     }
     return true;

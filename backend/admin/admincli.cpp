@@ -6,6 +6,7 @@
 #include "cluster/kubeconfig.h"
 #include "core/config.h"
 #include "orders/redeliveryjobs.h"
+#include "platform/platform.h"
 
 #include <QCommandLineParser>
 #include <QEventLoop>
@@ -850,17 +851,12 @@ int runClusterCommand(const QCommandLineParser &p, const QString &noun, QStringL
             out << yaml;
             return 0;
         }
-        // Private files are 0600 from their first byte.
+        // Private files are 0600 from their first byte (an owner-only ACL on Windows).
         auto write = [&](const QString &name, const QByteArray &data, bool secret) {
-            QFile f(name);
-            if (!f.open(QIODevice::WriteOnly | QIODevice::Truncate)) {
-                err << "gatehouse admin: cannot write " << name << ": " << f.errorString() << "\n";
+            if (auto r = Platform::writeFileAtomically(name, data, secret ? 0600 : 0644); !r) {
+                err << "gatehouse admin: " << r.error().message << "\n";
                 return false;
             }
-            f.setPermissions(secret ? QFile::ReadOwner | QFile::WriteOwner
-                                    : QFile::ReadOwner | QFile::WriteOwner | QFile::ReadGroup |
-                                          QFile::ReadOther);
-            f.write(data);
             return true;
         };
         if (p.isSet(QStringLiteral("reference-files"))) {

@@ -193,8 +193,9 @@ QJsonObject AdminTokens::Entry::toJson() const
     return o;
 }
 
-AdminTokens::AdminTokens(Core::Database &database, Core::WriteQueue &writer, QString rootToken)
-    : m_database(database), m_writer(writer), m_root(std::move(rootToken))
+AdminTokens::AdminTokens(Core::Database &database, Core::WriteQueue &writer,
+                         const Core::Clock &clock, QString rootToken)
+    : m_database(database), m_writer(writer), m_clock(clock), m_root(std::move(rootToken))
 {}
 
 Core::Result<void> AdminTokens::load()
@@ -240,7 +241,7 @@ std::optional<AdminPrincipal> AdminTokens::authenticate(const QString &presented
     const auto it = m_byHash.constFind(hash);
     if (it == m_byHash.constEnd())
         return std::nullopt;
-    const qint64 now = QDateTime::currentMSecsSinceEpoch();
+    const qint64 now = m_clock.now().toMSecsSinceEpoch();
     if (it->expiresAt > 0 && now >= it->expiresAt)
         return std::nullopt;
     it->lastUsedAt = now; // a racy write of a display value; benign
@@ -287,7 +288,7 @@ void AdminTokens::create(const AdminPrincipal &creator, const QString &name,
     created->principal.id = Crypto::Random::uuid();
     created->principal.name = trimmed;
     created->token = TokenPrefix + Crypto::Random::token(32);
-    created->createdAt = QDateTime::currentMSecsSinceEpoch();
+    created->createdAt = m_clock.now().toMSecsSinceEpoch();
     created->expiresAt = expiresInMs > 0 ? created->createdAt + expiresInMs : 0;
     auto entry = std::make_shared<Entry>();
     entry->principal = created->principal;

@@ -14,8 +14,9 @@
 #include <optional>
 
 namespace Gatehouse::Core {
+class Clock;
 class WriteQueue;
-}
+} // namespace Gatehouse::Core
 
 namespace Gatehouse::Admin {
 
@@ -61,7 +62,8 @@ public:
     // "*:read" / "*:write" stand for every area. Empty optional and *error set when invalid.
     static bool parsePermissions(const QStringList &items, AdminPrincipal &into, QString *error);
 
-    AdminTokens(Core::Database &database, Core::WriteQueue &writer, QString rootToken);
+    AdminTokens(Core::Database &database, Core::WriteQueue &writer, const Core::Clock &clock,
+                QString rootToken);
 
     // Loads the scoped tokens from the database (at start).
     Core::Result<void> load();
@@ -100,6 +102,7 @@ private:
 
     Core::Database &m_database;
     Core::WriteQueue &m_writer;
+    const Core::Clock &m_clock; // creation, expiry and last use
     const QString m_root;
     mutable QReadWriteLock m_lock;
     QHash<QByteArray, Entry> m_byHash; // SHA-256 of the token → entry

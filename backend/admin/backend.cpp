@@ -1,5 +1,6 @@
 #include "admin/backend.h"
 #include "admin/adminapi.h"
+#include "admin/adminlogging.h"
 #include "admin/admintokens.h"
 #include "admin/auditrecorder.h"
 #include "admin/clusteradmin.h"
@@ -17,7 +18,6 @@
 #include "core/eventbus.h"
 #include "core/eventqueue.h"
 #include "core/httpserver.h"
-#include "core/logging.h"
 #include "core/metrics.h"
 #include "core/settingsstore.h"
 #include "core/writequeue.h"
@@ -33,6 +33,7 @@
 #include "orders/orderstore.h"
 #include "orders/problem.h"
 #include "orders/redeliveryjobs.h"
+#include "platform/platform.h"
 #include "webhooks/demoreceiver.h"
 #include "webhooks/dispatcher.h"
 #include "webhooks/webhookstore.h"
@@ -51,39 +52,7 @@
 
 #include <memory>
 
-#if defined(Q_OS_UNIX)
-#include <cstdlib>
-#include <dlfcn.h>
-#endif
-
 namespace Gatehouse::Admin {
-
-namespace {
-
-// The malloc that serves this process: "mimalloc <version>" when the program was linked with
-// it (GATEHOUSE_MIMALLOC) or it was preloaded, and it does hand out this process's memory;
-// "system" otherwise (the C library's, or a sanitizer's).
-QString allocatorName()
-{
-#if defined(Q_OS_UNIX)
-    using Version = int (*)();
-    using InHeap = bool (*)(const void *);
-    const auto version = reinterpret_cast<Version>(dlsym(RTLD_DEFAULT, "mi_version"));
-    const auto inHeap = reinterpret_cast<InHeap>(dlsym(RTLD_DEFAULT, "mi_is_in_heap_region"));
-    if (version && inHeap) {
-        void *probe = std::malloc(64);
-        const bool ours = inHeap(probe);
-        std::free(probe);
-        if (ours) {
-            const int v = version(); // e.g. 209 for 2.0.9
-            return QStringLiteral("mimalloc %1.%2.%3").arg(v / 100).arg(v / 10 % 10).arg(v % 10);
-        }
-    }
-#endif
-    return QStringLiteral("system");
-}
-
-} // namespace
 
 Backend::Backend(Core::Config config, QObject *parent)
     : QObject(parent), m_config(std::move(config)), m_clock(std::make_unique<Core::SystemClock>()),
@@ -162,15 +131,13 @@ QString Backend::portsPath(const QString &dataDir)
 
 Result<void> Backend::prepareDataDir()
 {
-    QDir dir(m_config.dataDir);
-    if (!dir.exists()) {
-        if (!QDir().mkpath(m_config.dataDir))
-            return makeError(
-                QStringLiteral("data-dir"),
-                QStringLiteral("cannot create data directory %1").arg(m_config.dataDir));
-        // Keys and tokens live here: owner only.
-        QFile::setPermissions(m_config.dataDir,
-                              QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);
+    // Keys and tokens live here: a new data directory is private to the owner (0700, an
+    // owner-only ACL on Windows); an existing one is left as its owner set it.
+    if (!QFileInfo::exists(m_config.dataDir)) {
+        if (auto r = Platform::ensurePrivateDirectory(m_config.dataDir); !r)
+            return makeError(QStringLiteral("data-dir"),
+                             QStringLiteral("cannot create data directory %1: %2")
+                                 .arg(m_config.dataDir, r.error().message));
     }
     if (!QFileInfo(m_config.dataDir).isWritable())
         return makeError(QStringLiteral("data-dir"),
@@ -195,17 +162,10 @@ Result<void> Backend::loadOrCreateAdminToken()
         return {};
     }
     m_adminToken = Crypto::Random::token(32);
-    QSaveFile out(path);
-    if (!out.open(QIODevice::WriteOnly))
-        return makeError(QStringLiteral("admin-token"),
-                         QStringLiteral("cannot write %1: %2").arg(path, out.errorString()));
-    out.setPermissions(QFile::ReadOwner | QFile::WriteOwner);
-    out.write(m_adminToken.toUtf8() + '\n');
-    if (!out.commit())
-        return makeError(QStringLiteral("admin-token"),
-                         QStringLiteral("cannot write %1: %2").arg(path, out.errorString()));
-    QFile::setPermissions(path, QFile::ReadOwner | QFile::WriteOwner);
-    qCInfo(lcCore).noquote() << "created a new admin token in" << path;
+    // Owner-only from its first byte (0600; an owner-only ACL on Windows).
+    if (auto r = Platform::writePrivateFile(path, m_adminToken.toUtf8() + '\n'); !r)
+        return makeError(QStringLiteral("admin-token"), r.error().message);
+    qCInfo(lcAdmin).noquote() << "created a new admin token in" << path;
     return {};
 }
 
@@ -262,21 +222,24 @@ Result<void> Backend::start()
                 QStringLiteral("database-open-failed"),
                 QStringLiteral("cannot create %1: %2").arg(dbPath, create.errorString()));
     }
-    QFile::setPermissions(dbPath, QFile::ReadOwner | QFile::WriteOwner);
+    if (auto r = Platform::restrictToOwner(dbPath); !r)
+        return makeError(QStringLiteral("database-open-failed"), r.error().message);
     auto db = Core::Database::open(
-        dbPath, Core::Database::coreMigrations()
-                    << Webhooks::WebhookStore::migration() << Orders::OrderStore::migration()
-                    << OAuth::OAuthStore::migration() << OAuth::OAuthStore::usersAndCodes()
-                    << OAuth::OAuthStore::deviceCodes() << OAuth::OAuthStore::registration()
-                    << OAuth::OAuthStore::assertions() << Cluster::ObjectStore::migration()
-                    << Orders::RedeliveryJobs::migration() << Core::AuditLog::migration()
-                    << AdminTokens::migration() << OAuth::OAuthStore::tokensInIssueOrder()
-                    << Core::AuditLog::effectsColumn() << OAuth::OAuthStore::userTokensIndex()
-                    << OAuth::OAuthStore::trustBoundaries());
+        dbPath,
+        Core::Database::coreMigrations()
+            << Webhooks::WebhookStore::migration() << Orders::OrderStore::migration()
+            << OAuth::OAuthStore::migration() << OAuth::OAuthStore::usersAndCodes()
+            << OAuth::OAuthStore::deviceCodes() << OAuth::OAuthStore::registration()
+            << OAuth::OAuthStore::assertions() << Cluster::ObjectStore::migration()
+            << Orders::RedeliveryJobs::migration() << Core::AuditLog::migration()
+            << AdminTokens::migration() << OAuth::OAuthStore::tokensInIssueOrder()
+            << Core::AuditLog::effectsColumn() << OAuth::OAuthStore::userTokensIndex()
+            << OAuth::OAuthStore::trustBoundaries(),
+        *m_clock);
     if (!db)
         return db.error();
     m_database = std::move(*db);
-    m_settings = std::make_unique<Core::SqlSettingsStore>(*m_database);
+    m_settings = std::make_unique<Core::SqlSettingsStore>(*m_database, *m_clock);
     // Values changed through the admin API for this start (docs/settings.md).
     SettingsAdminApi::applyStored(m_config, *m_settings);
     if (m_config.demo)
@@ -294,8 +257,8 @@ Result<void> Backend::start()
 
     // Cluster PKI: a CA created once and a server certificate for the cluster listener.
     const QString pkiDir = m_config.dataDir + QStringLiteral("/pki");
-    auto ca =
-        Crypto::CertificateAuthority::loadOrCreate(pkiDir, QStringLiteral("gatehouse-cluster-ca"));
+    auto ca = Crypto::CertificateAuthority::loadOrCreate(
+        pkiDir, QStringLiteral("gatehouse-cluster-ca"), m_clock->now());
     if (!ca)
         return ca.error();
     QStringList extraDns, extraIps;
@@ -305,7 +268,7 @@ Result<void> Backend::start()
         else
             extraIps.append(san);
     }
-    auto serverCert = ca->loadOrIssueServerCertificate(pkiDir, extraDns, extraIps);
+    auto serverCert = ca->loadOrIssueServerCertificate(pkiDir, m_clock->now(), extraDns, extraIps);
     if (!serverCert)
         return serverCert.error();
 
@@ -324,11 +287,11 @@ Result<void> Backend::start()
 
     m_service = std::make_unique<Core::HttpServer>(
         Core::ListenerOptions::fromConfig(QStringLiteral("service"), m_config, m_config.service),
-        *m_metrics);
+        *m_metrics, *m_clock);
     auto clusterOptions =
         Core::ListenerOptions::fromConfig(QStringLiteral("cluster"), m_config, m_config.cluster);
     clusterOptions.tls = tls;
-    m_cluster = std::make_unique<Core::HttpServer>(clusterOptions, *m_metrics);
+    m_cluster = std::make_unique<Core::HttpServer>(clusterOptions, *m_metrics, *m_clock);
     auto adminOptions =
         Core::ListenerOptions::fromConfig(QStringLiteral("admin"), m_config, m_config.admin);
     if (m_config.adminTls) {
@@ -343,22 +306,22 @@ Result<void> Backend::start()
                              QStringLiteral("admin TLS: %1").arg(adminEngine.error().message));
         adminTls.engine = *adminEngine;
         adminOptions.tls = adminTls;
-        qCInfo(lcCore).noquote() << "admin API over HTTPS; certificate SHA-256 fingerprint"
-                                 << Core::certificateFingerprint(tls.certificate);
+        qCInfo(lcAdmin).noquote() << "admin API over HTTPS; certificate SHA-256 fingerprint"
+                                  << Core::certificateFingerprint(tls.certificate);
     } else if (!QHostAddress(m_config.admin.address).isLoopback() &&
                m_config.admin.address != QLatin1String("localhost")) {
-        qCWarning(lcCore).noquote()
+        qCWarning(lcAdmin).noquote()
             << "the admin API listens on" << m_config.admin.address
             << "without TLS: its bearer token crosses the network in clear; use --admin-tls";
     }
-    m_admin = std::make_unique<Core::HttpServer>(adminOptions, *m_metrics);
+    m_admin = std::make_unique<Core::HttpServer>(adminOptions, *m_metrics, *m_clock);
     // Pool threads draw random bytes and sign (OpenSSL keeps per-thread state): released on
     // each pool thread before it ends.
     for (Core::HttpServer *s : {m_service.get(), m_cluster.get(), m_admin.get()})
         s->setPoolThreadCleanup(&Crypto::Random::releaseThreadState);
     // The single writer of the database, for every module.
     m_writer = std::make_unique<Core::WriteQueue>(*m_database, QStringLiteral("db-writer"));
-    m_adminTokens = std::make_unique<AdminTokens>(*m_database, *m_writer, m_adminToken);
+    m_adminTokens = std::make_unique<AdminTokens>(*m_database, *m_writer, *m_clock, m_adminToken);
     if (auto r = m_adminTokens->load(); !r)
         return r;
     m_adminApi = std::make_unique<AdminApi>(*m_admin, *m_events, *m_metrics, *m_adminTokens,
@@ -379,7 +342,7 @@ Result<void> Backend::start()
                                    m_demoReceiver->origin(),
                                    m_config.publicBaseUrl});
     m_ordersAdminApi = std::make_unique<OrdersAdminApi>(*m_admin, *m_database, *m_orders,
-                                                        *m_redeliveries, *m_demoReceiver);
+                                                        *m_redeliveries, *m_demoReceiver, *m_clock);
 
     if (auto r = startCluster(*ca, tls); !r)
         return r;
@@ -390,7 +353,7 @@ Result<void> Backend::start()
     m_clusterApi->setServerAddress(QStringLiteral("%1:%2").arg(
         m_cluster->serverAddress().toString(), QString::number(m_cluster->serverPort())));
     m_clusterAdminApi = std::make_unique<ClusterAdminApi>(*m_admin, *m_clusterApi, *m_settings, *ca,
-                                                          m_cluster->url());
+                                                          m_cluster->url(), *m_clock);
     m_settingsAdminApi = std::make_unique<SettingsAdminApi>(*m_admin, m_config, *m_settings,
                                                             *m_clusterApi, *m_events);
     // Every administrative change from here on is recorded (docs/audit.md).
@@ -466,7 +429,7 @@ Result<void> Backend::start()
     }
     if (m_config.ordersRequireToken)
         m_service->addFilter(QStringLiteral("/v1/"), m_oauth->resourceServerFilter());
-    m_oauthAdminApi = std::make_unique<OAuthAdminApi>(*m_admin, *m_oauth, *m_adminTokens);
+    m_oauthAdminApi = std::make_unique<OAuthAdminApi>(*m_admin, *m_oauth, *m_adminTokens, *m_clock);
     m_oauthAdminApi->setClusterIdentity(
         [this](const QString &username) { return clusterIdentityOf(username); });
     m_oauthAdminApi->setPrivilegedGroup([this](const QString &group) {
@@ -484,12 +447,12 @@ Result<void> Backend::start()
     m_events->publish(QStringLiteral("backend.started"),
                       QJsonObject{{QStringLiteral("version"), QStringLiteral(GATEHOUSE_VERSION)},
                                   {QStringLiteral("ports"), ports()}});
-    qCInfo(lcCore).noquote() << "Gatehouse" << GATEHOUSE_VERSION << "ready; data dir"
-                             << m_config.dataDir << "; ports"
-                             << QJsonDocument(ports()).toJson(QJsonDocument::Compact);
+    qCInfo(lcAdmin).noquote() << "Gatehouse" << GATEHOUSE_VERSION << "ready; data dir"
+                              << m_config.dataDir << "; ports"
+                              << QJsonDocument(ports()).toJson(QJsonDocument::Compact);
     if (m_config.demo) {
         // Through the admin API, once the listeners answer (docs/demo.md).
-        auto *seeder = new DemoSeeder(m_admin->url(), m_adminToken, *m_settings, this);
+        auto *seeder = new DemoSeeder(m_admin->url(), m_adminToken, *m_settings, *m_clock, this);
         connect(seeder, &DemoSeeder::finished, seeder, &QObject::deleteLater);
         QMetaObject::invokeMethod(seeder, &DemoSeeder::start, Qt::QueuedConnection);
     }
@@ -577,7 +540,7 @@ Result<void> Backend::startCluster(const Crypto::CertificateAuthority &ca,
         if (auto *m = std::get_if<Cluster::ClusterSettings>(&merged))
             settings = *m;
         else
-            qCWarning(lcCore).noquote()
+            qCWarning(lcAdmin).noquote()
                 << "ignoring stored cluster settings:" << std::get<QString>(merged);
     }
     if (QString e = Cluster::AuthorizerChain::validateModes(settings.authorizationModes);
@@ -633,15 +596,15 @@ void Backend::openNodePort(int port)
     Core::ListenerSettings where{m_config.cluster.address, port};
     auto options = Core::ListenerOptions::fromConfig(QStringLiteral("nodeport"), m_config, where);
     options.tls = m_clusterTls;
-    auto listener = std::make_unique<Core::HttpServer>(options, *m_metrics);
+    auto listener = std::make_unique<Core::HttpServer>(options, *m_metrics, *m_clock);
     listener->setPoolThreadCleanup(&Crypto::Random::releaseThreadState);
     m_clusterApi->install(*listener);
     if (auto r = listener->listen(); !r) {
-        qCWarning(lcCore).noquote()
+        qCWarning(lcAdmin).noquote()
             << "cannot open the kubernetes service's node port" << port << ":" << r.error().message;
         return;
     }
-    qCInfo(lcCore) << "cluster API also on node port" << port;
+    qCInfo(lcAdmin) << "cluster API also on node port" << port;
     m_nodePortListener = std::move(listener);
     m_events->publish(QStringLiteral("cluster.nodeport.opened"),
                       QJsonObject{{QStringLiteral("port"), port}});
@@ -654,7 +617,7 @@ QString Backend::adminUrl() const
 
 QJsonObject Backend::status() const
 {
-    static const QString allocator = allocatorName();
+    static const QString allocator = Platform::mallocName();
     QJsonArray listeners;
     QJsonObject requests;
     const std::pair<const char *, Core::HttpServer *> ls[] = {
@@ -737,14 +700,14 @@ void Backend::stop(std::function<void()> done)
         return;
     m_stopping = true;
     m_statsTimer.stop();
-    qCInfo(lcCore) << "stopping: finishing in-flight requests";
+    qCInfo(lcAdmin) << "stopping: finishing in-flight requests";
     auto remaining = std::make_shared<int>(0);
     auto finish = [this, done = std::move(done)]() {
         stopWorkers();
         if (m_database)
             m_database->close();
         QFile::remove(portsPath(m_config.dataDir));
-        qCInfo(lcCore) << "stopped";
+        qCInfo(lcAdmin) << "stopped";
         if (done)
             done();
     };

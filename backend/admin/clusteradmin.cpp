@@ -2,6 +2,7 @@
 
 #include "cluster/clusterapi.h"
 #include "cluster/kubeconfig.h"
+#include "core/clock.h"
 #include "core/httpserver.h"
 #include "core/settingsstore.h"
 
@@ -50,9 +51,9 @@ QString ClusterAdminApi::settingsKey()
 
 ClusterAdminApi::ClusterAdminApi(Core::HttpServer &server, Cluster::ClusterApi &cluster,
                                  Core::SettingsStore &settings, Crypto::CertificateAuthority ca,
-                                 QString serverUrl)
+                                 QString serverUrl, const Core::Clock &clock)
     : m_server(server), m_cluster(cluster), m_settings(settings), m_ca(std::move(ca)),
-      m_serverUrl(std::move(serverUrl))
+      m_serverUrl(std::move(serverUrl)), m_clock(clock)
 {
     m_server.route("GET", QStringLiteral("/admin/v1/cluster/settings"),
                    [this](const HttpRequest &) {
@@ -126,7 +127,7 @@ ClusterAdminApi::ClusterAdminApi(Core::HttpServer &server, Cluster::ClusterApi &
             const int days = body->value(QLatin1String("validityDays")).toInt(365);
             if (days < 1 || days > 3650)
                 return bad(QStringLiteral("validityDays must be 1 to 3650"));
-            cr.notAfter = QDateTime::currentDateTimeUtc().addDays(days);
+            cr.setValidity(m_clock.now(), days);
             auto issued = m_ca.issue(cr);
             if (!issued)
                 return HttpResponse::error(500, issued.error().code, issued.error().message);

@@ -5,6 +5,7 @@
 #include <QString>
 
 namespace Gatehouse::Core {
+class Clock;
 class HttpServer;
 class SettingsStore;
 } // namespace Gatehouse::Core
@@ -22,7 +23,7 @@ class ClusterAdminApi
 public:
     ClusterAdminApi(Core::HttpServer &server, Cluster::ClusterApi &cluster,
                     Core::SettingsStore &settings, Crypto::CertificateAuthority ca,
-                    QString serverUrl);
+                    QString serverUrl, const Core::Clock &clock);
 
     // The settings key live changes are kept under.
     static QString settingsKey();
@@ -33,6 +34,7 @@ private:
     Core::SettingsStore &m_settings;
     Crypto::CertificateAuthority m_ca;
     QString m_serverUrl;
+    const Core::Clock &m_clock; // kubeconfig certificates' validity
 };
 
 } // namespace Gatehouse::Admin

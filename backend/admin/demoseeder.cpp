@@ -1,6 +1,7 @@
 #include "admin/demoseeder.h"
+#include "admin/adminlogging.h"
 
-#include "core/logging.h"
+#include "core/clock.h"
 #include "core/settingsstore.h"
 
 #include <QDateTime>
@@ -62,9 +63,9 @@ subjects:
 } // namespace
 
 DemoSeeder::DemoSeeder(QUrl adminUrl, QString adminToken, Core::SettingsStore &settings,
-                       QObject *parent)
+                       const Core::Clock &clock, QObject *parent)
     : QObject(parent), m_adminUrl(std::move(adminUrl)), m_adminToken(std::move(adminToken)),
-      m_settings(settings), m_nam(new QNetworkAccessManager(this))
+      m_settings(settings), m_clock(clock), m_nam(new QNetworkAccessManager(this))
 {
     const QByteArray js = "application/json";
     const QString password = QLatin1String(Password);
@@ -127,10 +128,10 @@ bool DemoSeeder::alreadySeeded() const
 void DemoSeeder::start()
 {
     if (alreadySeeded()) {
-        qCInfo(lcCore) << "demo mode: the demo data is there already";
+        qCInfo(lcAdmin) << "demo mode: the demo data is there already";
         m_steps.clear();
     } else {
-        qCInfo(lcCore) << "demo mode: creating the demo data";
+        qCInfo(lcAdmin) << "demo mode: creating the demo data";
     }
     next();
 }
@@ -140,11 +141,11 @@ void DemoSeeder::next()
     if (m_steps.isEmpty()) {
         if (!alreadySeeded())
             if (auto r = m_settings.setValue(QLatin1String(SeededKey),
-                                             QDateTime::currentDateTimeUtc().toString(Qt::ISODate));
+                                             m_clock.now().toString(Qt::ISODate));
                 !r)
-                qCWarning(lcCore).noquote() << "demo mode:" << r.error().message;
+                qCWarning(lcAdmin).noquote() << "demo mode:" << r.error().message;
         if (!m_failures.isEmpty())
-            qCWarning(lcCore).noquote()
+            qCWarning(lcAdmin).noquote()
                 << "demo mode: not created:" << m_failures.join(QLatin1String("; "));
         emit finished(m_failures);
         return;

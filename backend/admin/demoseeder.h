@@ -9,8 +9,9 @@
 class QNetworkAccessManager;
 
 namespace Gatehouse::Core {
+class Clock;
 class SettingsStore;
-}
+} // namespace Gatehouse::Core
 
 namespace Gatehouse::Admin {
 
@@ -29,7 +30,7 @@ public:
     static constexpr const char *Password = "gatehouse-demo";
 
     DemoSeeder(QUrl adminUrl, QString adminToken, Core::SettingsStore &settings,
-               QObject *parent = nullptr);
+               const Core::Clock &clock, QObject *parent = nullptr);
     ~DemoSeeder() override;
 
     // Runs the steps one after another; finished() at the end (also when already seeded).
@@ -54,6 +55,7 @@ private:
     QUrl m_adminUrl;
     QString m_adminToken; // never logged
     Core::SettingsStore &m_settings;
+    const Core::Clock &m_clock; // when the demo data was made
     QNetworkAccessManager *m_nam;
     QList<Step> m_steps;
     QStringList m_failures;

@@ -1,6 +1,7 @@
 #include "admin/oauthadmin.h"
 
 #include "admin/admintokens.h"
+#include "core/clock.h"
 #include "core/httpserver.h"
 #include "oauth/jwtinspector.h"
 #include "oauth/oauthapi.h"
@@ -76,8 +77,8 @@ std::optional<HttpResponse> OAuthAdminApi::needsClusterWrite(const HttpRequest &
 }
 
 OAuthAdminApi::OAuthAdminApi(Core::HttpServer &server, OAuth::OAuthApi &oauth,
-                             const AdminTokens &tokens)
-    : m_server(server), m_oauth(oauth), m_tokens(tokens)
+                             const AdminTokens &tokens, const Core::Clock &clock)
+    : m_server(server), m_oauth(oauth), m_tokens(tokens), m_clock(clock)
 {
     m_server.route("GET", QStringLiteral("/admin/v1/clients"), [this](const HttpRequest &) {
         QJsonArray items;
@@ -209,7 +210,7 @@ OAuthAdminApi::OAuthAdminApi(Core::HttpServer &server, OAuth::OAuthApi &oauth,
             const QString alg =
                 body->value(QStringLiteral("alg")).toString(QStringLiteral("RS256"));
             m_oauth.keys().rotate(
-                alg, QDateTime::currentMSecsSinceEpoch(),
+                alg, m_clock.now().toMSecsSinceEpoch(),
                 [this, alg, respond](const Core::Result<void> &r) {
                     if (!r)
                         return respond(errorAnswer(r.error()));
@@ -241,7 +242,7 @@ void OAuthAdminApi::registerUserRoutes()
                                QStringLiteral("the body must be a JSON object"), 400};
         return OAuth::UserInput::fromJson(doc.object(), create);
     };
-    auto now = [] { return QDateTime::currentMSecsSinceEpoch(); };
+    auto now = [this] { return m_clock.now().toMSecsSinceEpoch(); };
     auto userAnswer = [now](const Responder &respond, int status) {
         return [respond, status, now](const Core::Result<OAuth::User> &r) {
             if (!r)
@@ -582,7 +583,7 @@ void OAuthAdminApi::registerTokenRoutes()
         expect.issuer =
             o.value(QStringLiteral("issuer")).toString(pasted ? QString() : m_oauth.issuer());
         expect.audience = o.value(QStringLiteral("audience")).toString();
-        expect.now = QDateTime::currentMSecsSinceEpoch();
+        expect.now = m_clock.now().toMSecsSinceEpoch();
         const QByteArray token = o.value(QStringLiteral("token")).toString().toUtf8();
         QJsonObject answer = OAuth::inspectJwt(token, keys, expect);
         // Server-aware: the key's state, the stored token's, and its client and user.

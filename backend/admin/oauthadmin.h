@@ -8,8 +8,9 @@
 #include <optional>
 
 namespace Gatehouse::Core {
+class Clock;
 class HttpServer;
-}
+} // namespace Gatehouse::Core
 namespace Gatehouse::OAuth {
 class OAuthApi;
 }
@@ -25,7 +26,8 @@ class OAuthAdminApi
 public:
     // tokens: who is calling, for the changes that also need the cluster area (a client's
     // cluster access, a user's system: groups).
-    OAuthAdminApi(Core::HttpServer &server, OAuth::OAuthApi &oauth, const AdminTokens &tokens);
+    OAuthAdminApi(Core::HttpServer &server, OAuth::OAuthApi &oauth, const AdminTokens &tokens,
+                  const Core::Clock &clock);
 
     // What a user is in the cluster when they sign in through a client allowed to act for it
     // (the effective-access answer's "cluster"); set by the composition, which knows the
@@ -58,6 +60,7 @@ private:
     Core::HttpServer &m_server;
     OAuth::OAuthApi &m_oauth;
     const AdminTokens &m_tokens;
+    const Core::Clock &m_clock; // key rotation, users' lock state, the JWT inspector's "now"
     std::function<QJsonObject(const QString &username)> m_clusterIdentity;
     std::function<bool(const QString &group)> m_privilegedGroup;
 };

@@ -1,5 +1,6 @@
 #include "admin/ordersadmin.h"
 
+#include "core/clock.h"
 #include "core/database.h"
 #include "core/httpserver.h"
 #include "orders/orderservice.h"
@@ -77,9 +78,9 @@ QJsonObject customerJson(Core::Database &db, const QString &id)
 
 OrdersAdminApi::OrdersAdminApi(Core::HttpServer &server, Core::Database &database,
                                Orders::OrderService &orders, Orders::RedeliveryJobs &redeliveries,
-                               Webhooks::DemoReceiver &demoReceiver)
+                               Webhooks::DemoReceiver &demoReceiver, const Core::Clock &clock)
     : m_server(server), m_database(database), m_orders(orders), m_redeliveries(redeliveries),
-      m_demo(demoReceiver)
+      m_demo(demoReceiver), m_clock(clock)
 {
     registerRoutes();
 }
@@ -89,7 +90,7 @@ void OrdersAdminApi::registerRoutes()
     // --- customers ---
     m_server.route("GET", QStringLiteral("/admin/v1/customers"), [this](const HttpRequest &) {
         QList<QJsonObject> list = OrderStore::customers(m_database.connection());
-        const qint64 now = QDateTime::currentMSecsSinceEpoch();
+        const qint64 now = m_clock.now().toMSecsSinceEpoch();
         for (QJsonObject &c : list) {
             const QJsonObject info = Webhooks::WebhookStore::secretInfo(
                 m_database.connection(), c.value(QStringLiteral("id")).toString(), now);
@@ -109,7 +110,7 @@ void OrdersAdminApi::registerRoutes()
                            return HttpResponse::error(404, QStringLiteral("customer-not-found"),
                                                       QStringLiteral("no customer %1").arg(*id));
                        const QJsonObject info = Webhooks::WebhookStore::secretInfo(
-                           m_database.connection(), *id, QDateTime::currentMSecsSinceEpoch());
+                           m_database.connection(), *id, m_clock.now().toMSecsSinceEpoch());
                        for (auto it = info.begin(); it != info.end(); ++it)
                            c.insert(it.key(), it.value());
                        return HttpResponse::json(200, c);

@@ -1,6 +1,7 @@
 #pragma once
 
 namespace Gatehouse::Core {
+class Clock;
 class Database;
 class HttpServer;
 } // namespace Gatehouse::Core
@@ -20,7 +21,8 @@ class OrdersAdminApi
 {
 public:
     OrdersAdminApi(Core::HttpServer &server, Core::Database &database, Orders::OrderService &orders,
-                   Orders::RedeliveryJobs &redeliveries, Webhooks::DemoReceiver &demoReceiver);
+                   Orders::RedeliveryJobs &redeliveries, Webhooks::DemoReceiver &demoReceiver,
+                   const Core::Clock &clock);
 
 private:
     void registerRoutes();
@@ -30,6 +32,7 @@ private:
     Orders::OrderService &m_orders;
     Orders::RedeliveryJobs &m_redeliveries;
     Webhooks::DemoReceiver &m_demo;
+    const Core::Clock &m_clock; // which webhook secrets are still valid
 };
 
 } // namespace Gatehouse::Admin

@@ -1,11 +1,11 @@
 #include "admin/settingsadmin.h"
+#include "admin/adminlogging.h"
 
 #include "admin/admintokens.h"
 #include "admin/clusteradmin.h"
 #include "cluster/clusterapi.h"
 #include "core/eventbus.h"
 #include "core/httpserver.h"
-#include "core/logging.h"
 #include "core/settingsstore.h"
 #include "oauth/oauthapi.h"
 
@@ -170,12 +170,12 @@ void SettingsAdminApi::applyStored(Core::Config &config, const Core::SettingsSto
             continue;
         const QString source = config.sources.value(o.key, QStringLiteral("default"));
         if (explicitSource(source)) {
-            qCInfo(lcCore).noquote() << "setting" << o.key << "is given by" << source
-                                     << "; the value kept through the admin API is not used";
+            qCInfo(lcAdmin).noquote() << "setting" << o.key << "is given by" << source
+                                      << "; the value kept through the admin API is not used";
             continue;
         }
         if (auto r = ConfigResolver::set(config, o.key, *kept, QStringLiteral("admin API")); !r)
-            qCWarning(lcCore).noquote()
+            qCWarning(lcAdmin).noquote()
                 << "ignoring the kept value of" << o.key << ":" << r.error().message;
     }
 }

@@ -1,4 +1,5 @@
 #include "cluster/clusterapi.h"
+#include "cluster/clusterlogging.h"
 
 #include "cluster/patch.h"
 #include "cluster/protobuf.h"
@@ -12,8 +13,6 @@
 #include <QLoggingCategory>
 #include <QRandomGenerator>
 #include <QTcpServer>
-
-Q_LOGGING_CATEGORY(lcCluster, "gatehouse.cluster")
 
 namespace Gatehouse::Cluster {
 

@@ -1,4 +1,5 @@
 #include "cluster/objectstore.h"
+#include "cluster/clusterlogging.h"
 
 #include "core/writequeue.h"
 
@@ -7,8 +8,6 @@
 #include <QSqlQuery>
 
 #include <future>
-
-Q_LOGGING_CATEGORY(lcClusterStore, "gatehouse.cluster.store")
 
 namespace Gatehouse::Cluster {
 
@@ -73,7 +72,7 @@ Result<void> ObjectStore::load(Core::Database &database)
         QJsonParseError err;
         const QJsonDocument doc = QJsonDocument::fromJson(q.value(3).toByteArray(), &err);
         if (!doc.isObject()) {
-            qCWarning(lcClusterStore).noquote()
+            qCWarning(lcCluster).noquote()
                 << "skipping unreadable stored object" << q.value(0).toString()
                 << q.value(1).toString() << q.value(2).toString() << err.errorString();
             continue;
@@ -240,7 +239,7 @@ void ObjectStore::commit(const Compute &compute, Done done)
             if (!done)
                 return;
             if (!r) {
-                qCWarning(lcClusterStore).noquote()
+                qCWarning(lcCluster).noquote()
                     << "persisting cluster objects failed:" << r.error().message;
                 done(Status::internalError(QStringLiteral("the change could not be stored: ") +
                                            r.error().message));

@@ -1,10 +1,12 @@
 #include "cluster/tokenauth.h"
+#include "cluster/clusterlogging.h"
 
 #include "cluster/objectstore.h"
 #include "cluster/selector.h"
 #include "core/clock.h"
 #include "crypto/jws.h"
 #include "crypto/random.h"
+#include "platform/platform.h"
 
 #include <QCryptographicHash>
 #include <QDir>
@@ -18,8 +20,6 @@
 namespace Gatehouse::Cluster {
 
 namespace {
-
-Q_LOGGING_CATEGORY(lcClusterAuth, "gatehouse.cluster.auth")
 
 // Logs a user's dropped groups once per user and set of groups (a kubectl session makes
 // many requests); at most 1,000 remembered, then it starts over.
@@ -36,7 +36,7 @@ void logDropped(const QString &user, const QStringList &groups)
             seen.clear();
         seen.insert(key);
     }
-    qCWarning(lcClusterAuth).noquote()
+    qCWarning(lcCluster).noquote()
         << "oidc: user" << user << "- groups dropped (a system: group reaches the cluster only "
         << "through an oidc-group-mappings entry):" << groups.join(QStringLiteral(", "));
 }
@@ -188,14 +188,9 @@ Result<Crypto::PrivateKey> ServiceAccountTokens::loadOrCreateKey(const QString &
     if (!key)
         return key.error();
     QDir().mkpath(directory);
-    QFile f(path);
-    if (!f.open(QIODevice::WriteOnly | QIODevice::NewOnly))
-        return makeError(QStringLiteral("sa-key"),
-                         QStringLiteral("cannot create %1: %2").arg(path, f.errorString()));
-    f.setPermissions(QFile::ReadOwner | QFile::WriteOwner);
-    if (f.write(key->toPem()) < 0 || !f.flush())
-        return makeError(QStringLiteral("sa-key"),
-                         QStringLiteral("cannot write %1: %2").arg(path, f.errorString()));
+    // Owner-only from its first byte (0600; an owner-only ACL on Windows).
+    if (auto r = Platform::writePrivateFile(path, key->toPem()); !r)
+        return makeError(QStringLiteral("sa-key"), r.error().message);
     return key;
 }
 

@@ -1,4 +1,5 @@
 #include "core/database.h"
+#include "core/clock.h"
 #include "core/logging.h"
 
 #include <QDateTime>
@@ -171,8 +172,8 @@ void Database::close()
     m_connections->names.clear();
 }
 
-Result<std::unique_ptr<Database>> Database::open(const QString &path,
-                                                 const QList<Migration> &migrations)
+Result<std::unique_ptr<Database>>
+Database::open(const QString &path, const QList<Migration> &migrations, const Clock &clock)
 {
     const QFileInfo fi(path);
     if (!QDir().mkpath(fi.absolutePath()))
@@ -202,12 +203,12 @@ Result<std::unique_ptr<Database>> Database::open(const QString &path,
     if (!db->connection().isOpen())
         return makeError(QStringLiteral("database-open-failed"),
                          QStringLiteral("cannot open database %1").arg(path));
-    if (auto r = db->migrate(migrations); !r)
+    if (auto r = db->migrate(migrations, clock); !r)
         return r.error();
     return db;
 }
 
-Result<void> Database::migrate(const QList<Migration> &migrations)
+Result<void> Database::migrate(const QList<Migration> &migrations, const Clock &clock)
 {
     QSqlDatabase db = connection();
     QSqlQuery q(db);
@@ -251,7 +252,7 @@ Result<void> Database::migrate(const QList<Migration> &migrations)
                                  "VALUES (?, ?, ?)"));
         q.addBindValue(m.version);
         q.addBindValue(m.description);
-        q.addBindValue(QDateTime::currentDateTimeUtc().toString(Qt::ISODateWithMs));
+        q.addBindValue(clock.now().toString(Qt::ISODateWithMs));
         if (!q.exec() || !db.commit()) {
             const QString err = q.lastError().text();
             db.rollback();

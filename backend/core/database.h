@@ -16,6 +16,8 @@ struct sqlite3;
 
 namespace Gatehouse::Core {
 
+class Clock;
+
 // A read statement of the calling thread's connection (Database::read): prepared once per
 // thread, bound and stepped through Statement, and reset when this goes out of scope so that
 // no read transaction stays open (it would hold back WAL checkpoints).
@@ -51,10 +53,11 @@ public:
     Database(const Database &) = delete;
     Database &operator=(const Database &) = delete;
 
-    // Opens (creating if needed) the SQLite file and applies pending migrations.
-    // Refuses a database whose schema is newer than the newest migration known here.
-    static Result<std::unique_ptr<Database>> open(const QString &path,
-                                                  const QList<Migration> &migrations);
+    // Opens (creating if needed) the SQLite file and applies pending migrations (recorded with
+    // the clock's time). Refuses a database whose schema is newer than the newest migration
+    // known here.
+    static Result<std::unique_ptr<Database>>
+    open(const QString &path, const QList<Migration> &migrations, const Clock &clock);
 
     // The calling thread's connection (created on first use).
     QSqlDatabase connection();
@@ -74,7 +77,7 @@ public:
 private:
     explicit Database(QString path);
     Result<QSqlDatabase> openConnection(const QString &name);
-    Result<void> migrate(const QList<Migration> &migrations);
+    Result<void> migrate(const QList<Migration> &migrations, const Clock &clock);
 
     QString m_path;
     QString m_prefix;

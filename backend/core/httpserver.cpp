@@ -1,9 +1,11 @@
 #include "core/httpserver.h"
+#include "core/clock.h"
 #include "core/config.h"
 #include "core/httpparser.h"
 #include "core/logging.h"
 #include "core/metrics.h"
 #include "core/writequeue.h"
+#include "platform/platform.h"
 
 #include <QCryptographicHash>
 #include <QDateTime>
@@ -24,10 +26,6 @@
 #include <cctype>
 #include <cstring>
 #include <map>
-
-#ifdef Q_OS_UNIX
-#include <sys/socket.h>
-#endif
 
 namespace Gatehouse::Core {
 
@@ -93,12 +91,12 @@ struct Route
     }
 };
 
-QByteArray httpDate()
+QByteArray httpDate(const Clock &clock)
 {
     // Formatting a date per response is measurable; cache it per second.
     static thread_local qint64 cachedSecond = -1;
     static thread_local QByteArray cached;
-    const qint64 now = QDateTime::currentSecsSinceEpoch();
+    const qint64 now = clock.now().toSecsSinceEpoch();
     if (now != cachedSecond) {
         cachedSecond = now;
         cached = QLocale::c()
@@ -161,7 +159,8 @@ struct ResponderHub
 class HttpServer::Private : public QObject
 {
 public:
-    Private(HttpServer *q, ListenerOptions o, Metrics &m) : q(q), options(std::move(o)), metrics(m)
+    Private(HttpServer *q, ListenerOptions o, Metrics &m, const Clock &c)
+        : q(q), options(std::move(o)), metrics(m), clock(c)
     {
         pool.setMaxThreadCount(std::max(2, QThread::idealThreadCount()));
         sweepTimer.setInterval(std::clamp(
@@ -209,6 +208,7 @@ public:
     HttpServer *q;
     ListenerOptions options;
     Metrics &metrics;
+    const Clock &clock;
     QList<Route> routes;
     QList<QPair<QString, Filter>> filters;
     QList<QPair<QString, HttpServer::Observer>> observers;
@@ -687,7 +687,7 @@ public:
                 continue; // framing is ours
             line(h.first, h.second);
         }
-        line(QByteArrayLiteral("Date"), httpDate());
+        line(QByteArrayLiteral("Date"), httpDate(m_srv.clock));
         if (r.header("x-request-id").isEmpty())
             line(QByteArrayLiteral("X-Request-Id"), p.requestId.toLatin1());
         const bool noBody =
@@ -773,21 +773,15 @@ public:
             return;
         m_halfClosed = true;
         m_lingerClock.start();
-#ifdef Q_OS_UNIX
         // Half-close and keep draining so that unread request bytes do not turn the close
         // into a reset that destroys the response before the client reads it.
-        if (!m_tls && m_socket->socketDescriptor() >= 0) {
-            ::shutdown(int(m_socket->socketDescriptor()), SHUT_WR);
+        if (!m_tls && m_socket->socketDescriptor() >= 0 &&
+            Platform::shutdownWrite(m_socket->socketDescriptor()))
             return;
-        }
-#endif
         closeTransport();
     }
 
-    void abortNow()
-    {
-        m_socket->abort();
-    }
+    void abortNow() { m_socket->abort(); }
 
     // Called by the server's sweep timer.
     void checkTimeouts()
@@ -1031,8 +1025,9 @@ void HttpServer::Private::finishShutdownIfDone()
         this, [done] { done(); }, Qt::QueuedConnection);
 }
 
-HttpServer::HttpServer(ListenerOptions options, Metrics &metrics, QObject *parent)
-    : QObject(parent), d(std::make_unique<Private>(this, std::move(options), metrics))
+HttpServer::HttpServer(ListenerOptions options, Metrics &metrics, const Clock &clock,
+                       QObject *parent)
+    : QObject(parent), d(std::make_unique<Private>(this, std::move(options), metrics, clock))
 {
     auto text = [](const QByteArray &body) { return HttpResponse::text(200, body); };
     route("GET", QStringLiteral("/healthz"), [text](const HttpRequest &) { return text("ok"); });

@@ -16,6 +16,7 @@
 
 namespace Gatehouse::Core {
 
+class Clock;
 class Metrics;
 struct Config;
 struct ListenerSettings;
@@ -70,7 +71,9 @@ class HttpServer : public QObject
 {
     Q_OBJECT
 public:
-    HttpServer(ListenerOptions options, Metrics &metrics, QObject *parent = nullptr);
+    // clock: the Date header's time (the connection timeouts use a monotonic timer).
+    HttpServer(ListenerOptions options, Metrics &metrics, const Clock &clock,
+               QObject *parent = nullptr);
     ~HttpServer() override;
 
     // Patterns: "/v1/customers/{customerId}/orders"; a trailing "/*" matches any rest.

@@ -1,4 +1,5 @@
 #include "core/settingsstore.h"
+#include "core/clock.h"
 #include "core/database.h"
 
 #include <QDateTime>
@@ -28,7 +29,7 @@ Result<void> SqlSettingsStore::setValue(const QString &key, const QString &value
                              "updated_at = excluded.updated_at"));
     q.addBindValue(key);
     q.addBindValue(value);
-    q.addBindValue(QDateTime::currentDateTimeUtc().toString(Qt::ISODateWithMs));
+    q.addBindValue(m_clock.now().toString(Qt::ISODateWithMs));
     if (!q.exec())
         return makeError(QStringLiteral("database-error"), q.lastError().text());
     return {};

@@ -7,6 +7,7 @@
 
 namespace Gatehouse::Core {
 
+class Clock;
 class Database;
 
 // Key/value settings persisted with the data (instance id, live-changed settings).
@@ -23,7 +24,7 @@ public:
 class SqlSettingsStore final : public SettingsStore
 {
 public:
-    explicit SqlSettingsStore(Database &db) : m_db(db) {}
+    SqlSettingsStore(Database &db, const Clock &clock) : m_db(db), m_clock(clock) {}
     Result<QString> value(const QString &key) const override;
     Result<void> setValue(const QString &key, const QString &value) override;
     Result<QMap<QString, QString>> all() const override;
@@ -31,6 +32,7 @@ public:
 
 private:
     Database &m_db;
+    const Clock &m_clock; // updated_at
 };
 
 } // namespace Gatehouse::Core

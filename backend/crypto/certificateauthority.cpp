@@ -6,6 +6,7 @@
 #include "crypto/privatekey_p.h"
 #include "crypto/random.h"
 #include "crypto/securefile_p.h"
+#include "platform/platform.h"
 
 #include <QDir>
 #include <QFileInfo>
@@ -215,7 +216,10 @@ Result<void> addExtension(X509 *cert, X509 *issuer, int nid, const char *value)
 
 Result<void> setSerialAndValidity(X509 *cert, const QDateTime &notBefore, const QDateTime &notAfter)
 {
-    if (!notBefore.isValid() || !notAfter.isValid() || notBefore >= notAfter)
+    if (!notBefore.isValid() || !notAfter.isValid())
+        return makeError(ErrorCode::CertInvalidRequest,
+                         QStringLiteral("notBefore and notAfter are required"), 400);
+    if (notBefore >= notAfter)
         return makeError(ErrorCode::CertInvalidRequest,
                          QStringLiteral("notBefore must be before notAfter"), 400);
     // 128 random bits, encoded as a positive INTEGER (RFC 5280 section 4.1.2.2).
@@ -298,7 +302,8 @@ CertificateAuthority::CertificateAuthority(std::shared_ptr<const CertificateAuth
 {}
 
 Result<CertificateAuthority> CertificateAuthority::create(const QString &commonName,
-                                                          KeyType keyType, int validityDays)
+                                                          KeyType keyType, const QDateTime &now,
+                                                          int validityDays)
 {
     if (commonName.trimmed().isEmpty() || validityDays < 1)
         return makeError(ErrorCode::CertInvalidRequest,
@@ -312,7 +317,6 @@ Result<CertificateAuthority> CertificateAuthority::create(const QString &commonN
     X509Ptr cert(X509_new());
     if (!cert || X509_set_version(cert.get(), X509_VERSION_3) != 1)
         return openSslError(ErrorCode::CertIssueFailed, QStringLiteral("out of memory"));
-    const QDateTime now = QDateTime::currentDateTimeUtc();
     if (auto r = setSerialAndValidity(cert.get(), now.addSecs(-5 * 60), now.addDays(validityDays));
         !r)
         return r.error();
@@ -370,9 +374,10 @@ Result<CertificateAuthority> CertificateAuthority::fromPem(const QByteArray &cer
 
 Result<CertificateAuthority> CertificateAuthority::loadOrCreate(const QString &directory,
                                                                 const QString &commonName,
+                                                                const QDateTime &now,
                                                                 KeyType keyType)
 {
-    if (auto r = ensurePrivateDirectory(directory); !r)
+    if (auto r = Platform::ensurePrivateDirectory(directory); !r)
         return r.error();
     const QDir dir(directory);
     const QString certPath = dir.filePath(QLatin1String(CaCertificateFile));
@@ -404,13 +409,13 @@ Result<CertificateAuthority> CertificateAuthority::loadOrCreate(const QString &d
                          QStringLiteral("%1 holds only one of ca.crt and ca.key").arg(directory));
     }
 
-    auto ca = create(commonName, keyType);
+    auto ca = create(commonName, keyType, now);
     if (!ca)
         return ca.error();
     // Key first: a crash in between leaves an incomplete CA that is reported, not reused.
     if (auto r = ca->key().saveFile(keyPath); !r)
         return r.error();
-    if (auto r = writeFileAtomically(certPath, ca->certificatePem(), 0644); !r)
+    if (auto r = Platform::writeFileAtomically(certPath, ca->certificatePem(), 0644); !r)
         return r.error();
     qCInfo(lcCrypto) << "stored new certificate authority in" << directory;
     return ca;
@@ -495,8 +500,10 @@ Result<void> CertificateAuthority::verifyCertificate(const QByteArray &certifica
     return {};
 }
 
-Result<IssuedCertificate> CertificateAuthority::loadOrIssueServerCertificate(
-    const QString &directory, const QStringList &extraDnsNames, const QStringList &extraIps) const
+Result<IssuedCertificate>
+CertificateAuthority::loadOrIssueServerCertificate(const QString &directory, const QDateTime &now,
+                                                   const QStringList &extraDnsNames,
+                                                   const QStringList &extraIps) const
 {
     QStringList dnsNames{QStringLiteral("localhost")};
     const QString host = QSysInfo::machineHostName();
@@ -514,7 +521,7 @@ Result<IssuedCertificate> CertificateAuthority::loadOrIssueServerCertificate(
     if (!required)
         return required.error();
 
-    if (auto r = ensurePrivateDirectory(directory); !r)
+    if (auto r = Platform::ensurePrivateDirectory(directory); !r)
         return r.error();
     const QDir dir(directory);
     const QString certPath = dir.filePath(QLatin1String(ServerCertificateFile));
@@ -539,8 +546,7 @@ Result<IssuedCertificate> CertificateAuthority::loadOrIssueServerCertificate(
         }
         if (auto r = verifyChain(m_d->certificate.get(), cert->get(), X509_PURPOSE_SSL_SERVER); !r)
             return r.error();
-        time_t renewAt =
-            time_t(QDateTime::currentDateTimeUtc().addDays(RenewBeforeDays).toSecsSinceEpoch());
+        time_t renewAt = time_t(now.addDays(RenewBeforeDays).toSecsSinceEpoch());
         if (X509_cmp_time(X509_get0_notAfter(cert->get()), &renewAt) != 1)
             return makeError(ErrorCode::CertInvalid,
                              QStringLiteral("expires within %1 days").arg(RenewBeforeDays));
@@ -575,12 +581,13 @@ Result<IssuedCertificate> CertificateAuthority::loadOrIssueServerCertificate(
         request.ipAddresses << ip.toString();
     request.usage = CertificateRequest::ServerAuth;
     request.keyType = KeyType::EcP256;
+    request.setValidity(now);
     auto issued = issue(request);
     if (!issued)
         return issued.error();
     if (auto r = issued->key.saveFile(keyPath); !r)
         return r.error();
-    if (auto r = writeFileAtomically(certPath, issued->certificatePem, 0600); !r)
+    if (auto r = Platform::writeFileAtomically(certPath, issued->certificatePem, 0600); !r)
         return r.error();
     return issued;
 }

@@ -22,10 +22,19 @@ struct CertificateRequest
     QStringList organizations; // one O RDN each, in order
     QStringList dnsNames;      // subjectAltName dNSName; "*.example.org" allowed
     QStringList ipAddresses;   // subjectAltName iPAddress, IPv4 or IPv6
-    QDateTime notBefore = QDateTime::currentDateTimeUtc().addSecs(-5 * 60);
-    QDateTime notAfter = QDateTime::currentDateTimeUtc().addDays(365);
+    // Required (issue() refuses a request without them): crypto has no clock, so the caller
+    // computes them from its own; setValidity() gives the usual ones.
+    QDateTime notBefore;
+    QDateTime notAfter;
     Usage usage = ServerAuth;
     KeyType keyType = KeyType::EcP256;
+
+    // From five minutes before now (clock skew between the parties) for `days` days.
+    void setValidity(const QDateTime &now, int days = 365)
+    {
+        notBefore = now.addSecs(-5 * 60);
+        notAfter = now.addDays(days);
+    }
 };
 
 struct IssuedCertificate
@@ -51,15 +60,16 @@ public:
     CertificateAuthority &operator=(CertificateAuthority &&) noexcept;
 
     // A new self-signed root: basicConstraints critical CA:TRUE, keyUsage critical
-    // keyCertSign+cRLSign, SHA-256.
+    // keyCertSign+cRLSign, SHA-256; valid from five minutes before now for validityDays.
     static Result<CertificateAuthority> create(const QString &commonName, KeyType keyType,
-                                               int validityDays = 3650);
+                                               const QDateTime &now, int validityDays = 3650);
 
     // Loads ca.crt (0644) + ca.key (0600) from directory, or creates and stores a new CA
     // there (the directory is created 0700 if needed). An existing but incomplete or
-    // inconsistent CA is an Error and is never overwritten.
+    // inconsistent CA is an Error and is never overwritten. now: the caller's clock, for a new CA.
     static Result<CertificateAuthority> loadOrCreate(const QString &directory,
                                                      const QString &commonName,
+                                                     const QDateTime &now,
                                                      KeyType keyType = KeyType::EcP256);
 
     // Loads a CA from PEM (certificate and its private key; they must match).
@@ -74,8 +84,9 @@ public:
     // kubernetes, kubernetes.default, kubernetes.default.svc,
     // kubernetes.default.svc.cluster.local, 10.96.0.1 (the kubernetes service), plus the extras.
     // Re-issued when missing, unreadable, not issued by this CA, missing a required SAN or expiring
-    // within 30 days.
+    // within 30 days of now (the caller's clock); a new one is valid for a year from now.
     Result<IssuedCertificate> loadOrIssueServerCertificate(const QString &directory,
+                                                           const QDateTime &now,
                                                            const QStringList &extraDnsNames = {},
                                                            const QStringList &extraIps = {}) const;
 

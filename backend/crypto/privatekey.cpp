@@ -4,6 +4,7 @@
 #include "crypto/errorcodes.h"
 #include "crypto/privatekey_p.h"
 #include "crypto/securefile_p.h"
+#include "platform/platform.h"
 
 #include <QCryptographicHash>
 
@@ -141,7 +142,7 @@ Result<void> PrivateKey::saveFile(const QString &path) const
     QByteArray pem = toPem();
     if (pem.isEmpty())
         return makeError(ErrorCode::Internal, QStringLiteral("cannot encode the key"));
-    auto written = writeFileAtomically(path, pem, 0600);
+    auto written = Platform::writeFileAtomically(path, pem, 0600);
     wipe(pem);
     return written;
 }

@@ -2,14 +2,14 @@
 
 #include "crypto/opensslutil_p.h"
 
+#include "platform/platform.h"
+
 #include <QUuid>
 
 #include <openssl/crypto.h>
 #include <openssl/rand.h>
 
 #include <cstring>
-
-#include <pthread.h>
 
 namespace Gatehouse::Crypto::Random {
 
@@ -19,8 +19,9 @@ namespace {
 // RAND_bytes costs about 530 ns whatever its size up to 32 bytes (4 KiB: about 1 us), and an
 // order with a callback draws a dozen ids on the writer's thread, an opaque token two or three
 // values on the HTTP server's thread. The bytes are the CSPRNG's all the same; handed-out
-// bytes are wiped from the buffer, and a forked child forgets its copy (pthread_atfork) so
-// that parent and child never hand out the same bytes. Larger draws go straight to RAND_bytes.
+// bytes are wiped from the buffer, and a forked child forgets its copy (pthread_atfork; Windows has
+// no fork) so that parent and child never hand out the same bytes. Larger draws go straight to
+// RAND_bytes.
 constexpr int kBufferSize = 4096;
 constexpr int kBufferedMax = 64;
 
@@ -52,7 +53,10 @@ void fill(unsigned char *out, int n)
         return;
     }
     // In the child only the thread that forked exists: this clears that thread's buffer.
-    static const int forkHandler = pthread_atfork(nullptr, nullptr, [] { t_buffer.forget(); });
+    static const bool forkHandler = [] {
+        Platform::runInChildAfterFork([] { t_buffer.forget(); });
+        return true;
+    }();
     Q_UNUSED(forkHandler);
     Buffer &b = t_buffer;
     if (b.left < n) {

@@ -4,6 +4,7 @@
 #include "crypto/opensslutil_p.h"
 #include "crypto/privatekey_p.h"
 
+#include <QDateTime>
 #include <QHash>
 #include <QHostAddress>
 #include <QStringList>
@@ -329,7 +330,11 @@ public:
             struct tm notAfter = {};
             if (ASN1_TIME_to_tm(X509_get0_notAfter(sk_X509_value(chain, i)), &notAfter) != 1)
                 return;
-            entry.notAfter = std::min<qint64>(entry.notAfter, qint64(timegm(&notAfter)));
+            // UTC broken-down time to seconds, portably (timegm is POSIX only).
+            const QDateTime utc(
+                QDate(notAfter.tm_year + 1900, notAfter.tm_mon + 1, notAfter.tm_mday),
+                QTime(notAfter.tm_hour, notAfter.tm_min, notAfter.tm_sec), Qt::UTC);
+            entry.notAfter = std::min<qint64>(entry.notAfter, utc.toSecsSinceEpoch());
         }
         if (!chain || sk_X509_num(chain) == 0)
             return;

@@ -82,8 +82,9 @@ Core::Result<TrustedIssuer> TrustedIssuer::fromJson(const QJsonObject &o)
     return t;
 }
 
-TrustedIssuers::TrustedIssuers(Core::Database &database, Core::WriteQueue &writer)
-    : m_database(database), m_writer(writer)
+TrustedIssuers::TrustedIssuers(Core::Database &database, Core::WriteQueue &writer,
+                               const Core::Clock &clock)
+    : m_database(database), m_writer(writer), m_clock(clock)
 {}
 
 std::optional<TrustedIssuer> TrustedIssuers::find(const QString &issuer) const
@@ -115,7 +116,7 @@ QList<TrustedIssuer> TrustedIssuers::all() const
 
 void TrustedIssuers::add(const TrustedIssuer &issuer, std::function<void(Core::Result<void>)> done)
 {
-    const qint64 now = QDateTime::currentMSecsSinceEpoch();
+    const qint64 now = m_clock.now().toMSecsSinceEpoch();
     m_writer.submit(
         [issuer, now](Core::WriteTransaction &tx) -> Core::Result<void> {
             // Adding an existing issuer replaces its keys (key rotation on their side), and its

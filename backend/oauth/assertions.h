@@ -11,6 +11,7 @@
 #include <optional>
 
 namespace Gatehouse::Core {
+class Clock;
 class Database;
 class WriteQueue;
 } // namespace Gatehouse::Core
@@ -36,7 +37,7 @@ struct TrustedIssuer
 class TrustedIssuers
 {
 public:
-    TrustedIssuers(Core::Database &database, Core::WriteQueue &writer);
+    TrustedIssuers(Core::Database &database, Core::WriteQueue &writer, const Core::Clock &clock);
     std::optional<TrustedIssuer> find(const QString &issuer) const;
     QList<TrustedIssuer> all() const;
     void add(const TrustedIssuer &issuer, std::function<void(Core::Result<void>)> done);
@@ -45,6 +46,7 @@ public:
 private:
     Core::Database &m_database;
     Core::WriteQueue &m_writer;
+    const Core::Clock &m_clock;
 };
 
 // RFC 7523 §3: one use per (issuer, jti) while the assertion is valid. Claimed atomically in

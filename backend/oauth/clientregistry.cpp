@@ -222,9 +222,15 @@ QJsonObject Client::toJson() const
     return o;
 }
 
-ClientRegistry::ClientRegistry(Core::Database &database, Core::WriteQueue &writer)
-    : m_database(database), m_writer(writer)
+ClientRegistry::ClientRegistry(Core::Database &database, Core::WriteQueue &writer,
+                               const Core::Clock &clock)
+    : m_database(database), m_writer(writer), m_clock(clock)
 {}
+
+qint64 ClientRegistry::nowMs() const
+{
+    return m_clock.now().toMSecsSinceEpoch();
+}
 
 const QStringList &ClientRegistry::supportedGrantTypes()
 {
@@ -430,7 +436,7 @@ void ClientRegistry::registerClient(Client client,
                                     bool dynamic, const QString &initialAccessTokenHash)
 {
     auto reg = std::make_shared<Registered>();
-    const qint64 now = QDateTime::currentMSecsSinceEpoch();
+    const qint64 now = nowMs();
     client.clientId = Crypto::Random::identifier(18);
     client.createdAt = now;
     if (client.usesSecret()) {
@@ -498,8 +504,9 @@ void ClientRegistry::update(const QString &clientId, Client metadata,
 void ClientRegistry::rewrite(const std::shared_ptr<Registered> &reg,
                              std::function<void(Core::Result<Registered>)> done)
 {
+    const qint64 now = nowMs();
     m_writer.submit(
-        [reg](Core::WriteTransaction &tx) -> Core::Result<void> {
+        [reg, now](Core::WriteTransaction &tx) -> Core::Result<void> {
             // The flag is the administrator's: a metadata update keeps what is stored now, and
             // the secret too unless this update issues one (a rotation may have committed since
             // the record was read).
@@ -513,7 +520,7 @@ void ClientRegistry::rewrite(const std::shared_ptr<Registered> &reg,
             q.addBindValue(reg->client.secretHash.isEmpty() ? QVariant()
                                                             : QVariant(reg->client.secretHash));
             q.addBindValue(QJsonDocument(reg->client.toJson()).toJson(QJsonDocument::Compact));
-            q.addBindValue(QDateTime::currentMSecsSinceEpoch());
+            q.addBindValue(now);
             q.addBindValue(reg->client.clientId);
             if (!q.exec())
                 return Core::WriteTransaction::sqlError(q, "update client");
@@ -564,7 +571,7 @@ void ClientRegistry::createInitialAccessToken(
     auto t = std::make_shared<InitialAccessToken>();
     t->id = Crypto::Random::uuid();
     t->token = Crypto::Random::token(32);
-    t->createdAt = QDateTime::currentMSecsSinceEpoch();
+    t->createdAt = nowMs();
     t->expiresAt = t->createdAt + lifetimeMs;
     t->maxUses = maxUses;
     t->policy = std::move(policy);
@@ -658,8 +665,9 @@ void ClientRegistry::deleteInitialAccessToken(const QString &id,
 
 void ClientRegistry::remove(const QString &clientId, std::function<void(Core::Result<void>)> done)
 {
+    const qint64 now = nowMs();
     m_writer.submit(
-        [clientId](Core::WriteTransaction &tx) -> Core::Result<void> {
+        [clientId, now](Core::WriteTransaction &tx) -> Core::Result<void> {
             if (auto r = changeExisting(
                     tx, QStringLiteral("DELETE FROM oauth_clients WHERE client_id = ?"), {clientId},
                     Core::Error{QStringLiteral("client-not-found"),
@@ -668,7 +676,7 @@ void ClientRegistry::remove(const QString &clientId, std::function<void(Core::Re
                 return r;
             QSqlQuery &t = tx.query(QStringLiteral("UPDATE oauth_tokens SET revoked_at = ? WHERE "
                                                    "client_id = ? AND revoked_at IS NULL"));
-            t.addBindValue(QDateTime::currentMSecsSinceEpoch());
+            t.addBindValue(now);
             t.addBindValue(clientId);
             if (!t.exec())
                 return Core::WriteTransaction::sqlError(t, "revoke tokens");
@@ -699,12 +707,13 @@ void ClientRegistry::rotateSecret(const QString &clientId,
     reg->secret = Crypto::Random::token(32);
     reg->client = *client;
     reg->client.secretHash = hashSecret(reg->secret);
+    const qint64 now = nowMs();
     m_writer.submit(
-        [reg](Core::WriteTransaction &tx) -> Core::Result<void> {
+        [reg, now](Core::WriteTransaction &tx) -> Core::Result<void> {
             QSqlQuery &q = tx.query(QStringLiteral(
                 "UPDATE oauth_clients SET secret_hash = ?, updated_at = ? WHERE client_id = ?"));
             q.addBindValue(reg->client.secretHash);
-            q.addBindValue(QDateTime::currentMSecsSinceEpoch());
+            q.addBindValue(now);
             q.addBindValue(reg->client.clientId);
             if (!q.exec())
                 return Core::WriteTransaction::sqlError(q, "rotate secret");
@@ -723,8 +732,9 @@ void ClientRegistry::setClusterAccess(const QString &clientId, bool allowed,
     auto reg = std::make_shared<Registered>();
     reg->client = *client;
     reg->client.clusterAccess = allowed;
+    const qint64 now = nowMs();
     m_writer.submit(
-        [reg](Core::WriteTransaction &tx) -> Core::Result<void> {
+        [reg, now](Core::WriteTransaction &tx) -> Core::Result<void> {
             // The record as stored now (a metadata update may have committed since find()),
             // with only the flag changed.
             QSqlQuery &read = tx.query(QStringLiteral(
@@ -740,7 +750,7 @@ void ClientRegistry::setClusterAccess(const QString &clientId, bool allowed,
             QSqlQuery &q = tx.query(QStringLiteral(
                 "UPDATE oauth_clients SET record = ?, updated_at = ? WHERE client_id = ?"));
             q.addBindValue(QJsonDocument(reg->client.toJson()).toJson(QJsonDocument::Compact));
-            q.addBindValue(QDateTime::currentMSecsSinceEpoch());
+            q.addBindValue(now);
             q.addBindValue(reg->client.clientId);
             if (!q.exec())
                 return Core::WriteTransaction::sqlError(q, "cluster access");

@@ -12,6 +12,7 @@
 #include <optional>
 
 namespace Gatehouse::Core {
+class Clock;
 class Database;
 class WriteQueue;
 } // namespace Gatehouse::Core
@@ -81,7 +82,7 @@ struct RegistrationPolicy
 class ClientRegistry
 {
 public:
-    ClientRegistry(Core::Database &database, Core::WriteQueue &writer);
+    ClientRegistry(Core::Database &database, Core::WriteQueue &writer, const Core::Clock &clock);
 
     static const QStringList &supportedGrantTypes();
     static const QStringList &supportedAuthMethods();
@@ -152,8 +153,11 @@ private:
     void rewrite(const std::shared_ptr<Registered> &reg,
                  std::function<void(Core::Result<Registered>)> done);
 
+    qint64 nowMs() const;
+
     Core::Database &m_database;
     Core::WriteQueue &m_writer;
+    const Core::Clock &m_clock; // record times, initial access tokens' creation and expiry
     mutable QMutex m_mutex;
     mutable QHash<QString, std::optional<Client>> m_cache;
     // Bumped by every forget(): a find() that read the database before a change committed

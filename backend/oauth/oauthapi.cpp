@@ -56,9 +56,10 @@ OAuthApi::OAuthApi(Core::HttpServer &server, Core::Database &database, Core::Wri
                    Core::EventBus &events, const Core::Clock &clock, QString issuer,
                    AuthorizeSettings authorize)
     : m_server(server), m_database(database), m_writer(writer), m_events(events), m_clock(clock),
-      m_issuer(std::move(issuer)), m_keys(database, writer), m_clients(database, writer),
-      m_users(database, writer), m_issuerImpl(m_keys, m_issuer), m_trusted(database, writer),
-      m_jti(database, writer), m_deviceCodeLifetimeMs(authorize.deviceCodeLifetimeMs),
+      m_issuer(std::move(issuer)), m_keys(database, writer), m_clients(database, writer, clock),
+      m_users(database, writer, clock), m_issuerImpl(m_keys, m_issuer),
+      m_trusted(database, writer, clock), m_jti(database, writer),
+      m_deviceCodeLifetimeMs(authorize.deviceCodeLifetimeMs),
       m_authorize(server, database, writer, events, clock, m_clients, m_users, m_issuer, authorize)
 {
     m_issuerImpl.setRefreshLifetimeMs(authorize.refreshLifetimeMs);

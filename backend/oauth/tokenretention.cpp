@@ -1,7 +1,7 @@
 #include "oauth/tokenretention.h"
+#include "oauth/oauthlogging.h"
 
 #include "core/clock.h"
-#include "core/logging.h"
 #include "core/postguard.h"
 #include "core/writequeue.h"
 
@@ -170,11 +170,11 @@ void TokenRetention::finish(const Core::Result<Pruned> &r)
 {
     const std::unique_ptr<Pass> pass = std::move(m_pass);
     if (!r)
-        qCWarning(lcDb) << "pruning expired OAuth tokens failed:" << r.error().message;
+        qCWarning(lcOAuth) << "pruning expired OAuth tokens failed:" << r.error().message;
     else if (r->tokens + r->codes + r->deviceCodes > 0)
-        qCInfo(lcDb) << "pruned" << r->tokens << "tokens," << r->codes << "authorization codes and"
-                     << r->deviceCodes << "device codes expired more than" << m_historyDays
-                     << "days ago";
+        qCInfo(lcOAuth) << "pruned" << r->tokens << "tokens," << r->codes
+                        << "authorization codes and" << r->deviceCodes
+                        << "device codes expired more than" << m_historyDays << "days ago";
     for (const Done &done : pass->done)
         done(r);
 }

@@ -153,16 +153,21 @@ Core::Result<UserInput> UserInput::fromJson(const QJsonObject &o, bool create)
     return in;
 }
 
-UserStore::UserStore(Core::Database &database, Core::WriteQueue &writer)
-    : m_database(database), m_writer(writer)
+UserStore::UserStore(Core::Database &database, Core::WriteQueue &writer, const Core::Clock &clock)
+    : m_database(database), m_writer(writer), m_clock(clock)
 {}
+
+qint64 UserStore::nowMs() const
+{
+    return m_clock.now().toMSecsSinceEpoch();
+}
 
 void UserStore::create(const UserInput &input, std::function<void(Core::Result<User>)> done)
 {
     auto hash = Crypto::Password::hash(input.password.value_or(QByteArray()));
     if (!hash)
         return done(hash.error());
-    const qint64 now = QDateTime::currentMSecsSinceEpoch();
+    const qint64 now = nowMs();
     auto user = std::make_shared<User>();
     user->id = Crypto::Random::uuid();
     user->username = input.username.value_or(QString());
@@ -211,8 +216,10 @@ void UserStore::update(const QString &idOrName, const UserInput &input,
         passwordHash = *hash;
     }
     auto user = std::make_shared<User>();
+    const qint64 now = nowMs();
     m_writer.submit(
-        [user, idOrName, input, passwordHash](Core::WriteTransaction &tx) -> Core::Result<void> {
+        [user, idOrName, input, passwordHash,
+         now](Core::WriteTransaction &tx) -> Core::Result<void> {
             auto found = findIn(tx.query(selectByKey()), idOrName);
             if (!found)
                 return notFound(idOrName);
@@ -239,14 +246,14 @@ void UserStore::update(const QString &idOrName, const UserInput &input,
             for (const QVariant &v :
                  {QVariant(u.username), QVariant(u.email), QVariant(u.emailVerified),
                   QVariant(u.name), QVariant(groupsJson(u.groups)),
-                  passwordHash.isEmpty() ? QVariant() : QVariant(passwordHash),
-                  QVariant(QDateTime::currentMSecsSinceEpoch()), QVariant(u.id)})
+                  passwordHash.isEmpty() ? QVariant() : QVariant(passwordHash), QVariant(now),
+                  QVariant(u.id)})
                 q.addBindValue(v);
             if (!q.exec())
                 return Core::WriteTransaction::sqlError(q, "update user");
             // A new password ends what the old one got (refresh tokens and their families).
             if (!passwordHash.isEmpty())
-                if (auto r = revokeUserTokens(tx, u.id, QDateTime::currentMSecsSinceEpoch()); !r)
+                if (auto r = revokeUserTokens(tx, u.id, now); !r)
                     return r;
             *user = u;
             return {};
@@ -261,8 +268,9 @@ void UserStore::update(const QString &idOrName, const UserInput &input,
 void UserStore::remove(const QString &idOrName, std::function<void(Core::Result<QString>)> done)
 {
     auto removed = std::make_shared<QString>();
+    const qint64 now = nowMs();
     m_writer.submit(
-        [idOrName, removed](Core::WriteTransaction &tx) -> Core::Result<void> {
+        [idOrName, removed, now](Core::WriteTransaction &tx) -> Core::Result<void> {
             auto found = findIn(tx.query(selectByKey()), idOrName);
             if (!found)
                 return notFound(idOrName);
@@ -273,7 +281,7 @@ void UserStore::remove(const QString &idOrName, std::function<void(Core::Result<
                                     "subject <> client_id AND revoked_at IS NULL"}) {
                 QSqlQuery &q = tx.query(QLatin1String(sql));
                 if (QByteArray(sql).startsWith("UPDATE"))
-                    q.addBindValue(QDateTime::currentMSecsSinceEpoch());
+                    q.addBindValue(now);
                 q.addBindValue(found->id);
                 if (!q.exec())
                     return Core::WriteTransaction::sqlError(q, "delete user");
@@ -331,8 +339,9 @@ QString UserStore::refusal(Core::WriteTransaction &tx, const QString &userId, qi
 void UserStore::lock(const QString &idOrName, std::function<void(Core::Result<User>)> done)
 {
     auto user = std::make_shared<User>();
+    const qint64 now = nowMs();
     m_writer.submit(
-        [user, idOrName](Core::WriteTransaction &tx) -> Core::Result<void> {
+        [user, idOrName, now](Core::WriteTransaction &tx) -> Core::Result<void> {
             auto found = findIn(tx.query(selectByKey()), idOrName);
             if (!found)
                 return notFound(idOrName);
@@ -344,7 +353,7 @@ void UserStore::lock(const QString &idOrName, std::function<void(Core::Result<Us
             q.addBindValue(found->id);
             if (!q.exec())
                 return Core::WriteTransaction::sqlError(q, "lock user");
-            if (auto r = revokeUserTokens(tx, found->id, QDateTime::currentMSecsSinceEpoch()); !r)
+            if (auto r = revokeUserTokens(tx, found->id, now); !r)
                 return r;
             *user = *found;
             user->lockedUntil = kForever;
@@ -424,8 +433,9 @@ QList<QJsonObject> UserStore::consents(const QString &userId, const QString &cli
 void UserStore::revokeConsent(const QString &userId, const QString &clientId,
                               std::function<void(Core::Result<void>)> done)
 {
+    const qint64 now = nowMs();
     m_writer.submit(
-        [userId, clientId](Core::WriteTransaction &tx) -> Core::Result<void> {
+        [userId, clientId, now](Core::WriteTransaction &tx) -> Core::Result<void> {
             if (auto r = changeExisting(
                     tx,
                     QStringLiteral(
@@ -439,7 +449,7 @@ void UserStore::revokeConsent(const QString &userId, const QString &clientId,
                 return r;
             // What the consent let the client obtain goes with it: its refresh tokens, the
             // access tokens and id_tokens issued beside them.
-            return revokeUserTokens(tx, userId, QDateTime::currentMSecsSinceEpoch(), clientId);
+            return revokeUserTokens(tx, userId, now, clientId);
         },
         std::move(done));
 }

@@ -10,6 +10,7 @@
 #include <optional>
 
 namespace Gatehouse::Core {
+class Clock;
 class Database;
 class WriteQueue;
 class WriteTransaction;
@@ -61,7 +62,7 @@ struct LockoutPolicy
 class UserStore
 {
 public:
-    UserStore(Core::Database &database, Core::WriteQueue &writer);
+    UserStore(Core::Database &database, Core::WriteQueue &writer, const Core::Clock &clock);
 
     // The argon2id hashing runs in the calling thread (call from a pool thread).
     void create(const UserInput &input, std::function<void(Core::Result<User>)> done);
@@ -114,8 +115,11 @@ public:
                       const LockoutPolicy &policy, const std::function<void(Attempt)> &done);
 
 private:
+    qint64 nowMs() const;
+
     Core::Database &m_database;
     Core::WriteQueue &m_writer;
+    const Core::Clock &m_clock; // created, updated and revocation times (sign-ins take `now`)
     std::once_flag m_dummyOnce;
     QString m_dummyHash; // verified against for unknown users (same cost as a real check)
 };

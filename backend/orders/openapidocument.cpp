@@ -1,4 +1,5 @@
 #include "orders/openapidocument.h"
+#include "orders/orderslogging.h"
 
 #include "core/jsonwriter.h"
 
@@ -20,8 +21,6 @@ namespace Gatehouse::Orders {
 
 namespace {
 
-Q_LOGGING_CATEGORY(lcOpenApi, "gatehouse.orders")
-
 constexpr auto kResource = ":/gatehouse/orders/openapi.json";
 // The server URL normally comes from the listener's configuration; the bound only keeps a
 // caller that passes request-derived URLs from growing the cache without limit.
@@ -42,19 +41,19 @@ const Source &source()
         Source s;
         QFile f(QString::fromLatin1(kResource));
         if (!f.open(QIODevice::ReadOnly)) {
-            qCCritical(lcOpenApi) << "cannot read" << kResource << f.errorString();
+            qCCritical(lcOrders) << "cannot read" << kResource << f.errorString();
             return s;
         }
         const QByteArray text = f.readAll();
         try {
             s.root = YAML::Load(text.toStdString());
         } catch (const YAML::Exception &e) {
-            qCCritical(lcOpenApi) << "cannot parse" << kResource << e.what();
+            qCCritical(lcOrders) << "cannot parse" << kResource << e.what();
             return s;
         }
         s.ok = s.root.IsMap();
         if (!s.ok)
-            qCCritical(lcOpenApi) << kResource << "is not a JSON object";
+            qCCritical(lcOrders) << kResource << "is not a JSON object";
         return s;
     }();
     return parsed;
@@ -276,7 +275,7 @@ Rendered render(const QString &serverUrl)
     r.json += '\n';
     QJsonParseError error{};
     if (QJsonDocument::fromJson(r.json, &error).isNull()) {
-        qCCritical(lcOpenApi) << "rendered OpenAPI JSON does not parse:" << error.errorString();
+        qCCritical(lcOrders) << "rendered OpenAPI JSON does not parse:" << error.errorString();
         return {};
     }
 
@@ -284,7 +283,7 @@ Rendered render(const QString &serverUrl)
     out.SetIndent(2);
     emitYamlMembers(out, members);
     if (!out.good()) {
-        qCCritical(lcOpenApi) << "cannot emit OpenAPI YAML:" << out.GetLastError().c_str();
+        qCCritical(lcOrders) << "cannot emit OpenAPI YAML:" << out.GetLastError().c_str();
         return {};
     }
     r.yaml = QByteArray(out.c_str(), qsizetype(out.size()));

@@ -1,4 +1,5 @@
 #include "orders/orderservice.h"
+#include "orders/orderslogging.h"
 
 #include "core/clock.h"
 #include "core/database.h"
@@ -16,8 +17,6 @@
 #include <QSet>
 
 namespace Gatehouse::Orders {
-
-Q_LOGGING_CATEGORY(lcOrders, "gatehouse.orders")
 
 using Core::Result;
 using Core::WriteTransaction;

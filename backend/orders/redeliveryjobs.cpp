@@ -1,8 +1,8 @@
 #include "orders/redeliveryjobs.h"
+#include "orders/orderslogging.h"
 
 #include "core/clock.h"
 #include "core/eventbus.h"
-#include "core/logging.h"
 #include "core/postguard.h"
 #include "core/writequeue.h"
 #include "crypto/random.h"
@@ -187,7 +187,7 @@ Result<void> RedeliveryJobs::start()
         resumed.append(r->id);
     }
     for (const QString &id : std::as_const(resumed)) {
-        qCInfo(lcDb) << "resuming bulk redelivery" << id;
+        qCInfo(lcOrders) << "resuming bulk redelivery" << id;
         run(id);
     }
     m_pruneTimer.start();
@@ -601,9 +601,9 @@ void RedeliveryJobs::finishPrune(const Result<int> &r)
 {
     const std::unique_ptr<PrunePass> pass = std::move(m_prune);
     if (!r)
-        qCWarning(lcDb) << "pruning delivery history failed:" << r.error().message;
+        qCWarning(lcOrders) << "pruning delivery history failed:" << r.error().message;
     else if (*r > 0)
-        qCInfo(lcDb) << "pruned" << *r << "deliveries older than" << m_historyDays << "days";
+        qCInfo(lcOrders) << "pruned" << *r << "deliveries older than" << m_historyDays << "days";
     for (const PruneDone &done : pass->done)
         done(r);
 }

@@ -30,7 +30,7 @@ std::unique_ptr<Core::HttpServer> DemoReceiver::makeServer(quint16 port)
     o.address = QHostAddress::LocalHost;
     o.port = port;
     o.maxBodyBytes = 64 * 1024;
-    auto server = std::make_unique<Core::HttpServer>(o, m_metrics);
+    auto server = std::make_unique<Core::HttpServer>(o, m_metrics, m_clock);
     server->route("POST", QStringLiteral("/hooks/{customerId}"),
                   [this](const Core::HttpRequest &req) { return handle(req); });
     server->route("GET", QStringLiteral("/hooks"), [this](const Core::HttpRequest &) {

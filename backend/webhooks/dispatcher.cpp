@@ -1,4 +1,5 @@
 #include "webhooks/dispatcher.h"
+#include "webhooks/webhookslogging.h"
 
 #include "core/clock.h"
 #include "core/database.h"
@@ -17,8 +18,6 @@
 #include <algorithm>
 
 namespace Gatehouse::Webhooks {
-
-Q_LOGGING_CATEGORY(lcDispatch, "gatehouse.webhooks.dispatch")
 
 namespace {
 constexpr qint64 KeyCacheMs = 5'000;
@@ -126,7 +125,7 @@ void Dispatcher::doStart()
     for (const Endpoint &e : WebhookStore::endpoints(db))
         m_endpoints.insert(e.id, e);
     reload();
-    qCInfo(lcDispatch) << "dispatcher started;" << m_known.size() << "pending deliveries loaded"
+    qCInfo(lcWebhooks) << "dispatcher started;" << m_known.size() << "pending deliveries loaded"
                        << (m_overflow ? "(more wait in the database)" : "");
     pump();
 }
@@ -473,7 +472,7 @@ void Dispatcher::flushRecords()
                 },
                 Qt::QueuedConnection);
             if (!result) {
-                qCWarning(lcDispatch) << "could not record" << records->size()
+                qCWarning(lcWebhooks) << "could not record" << records->size()
                                       << "attempts:" << result.error().message;
                 return;
             }

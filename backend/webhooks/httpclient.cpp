@@ -1,4 +1,5 @@
 #include "webhooks/httpclient.h"
+#include "webhooks/webhookslogging.h"
 
 #include "webhooks/urlpolicy.h"
 

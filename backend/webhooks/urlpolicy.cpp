@@ -1,4 +1,5 @@
 #include "webhooks/urlpolicy.h"
+#include "webhooks/webhookslogging.h"
 
 #include <QHash>
 #include <QHostInfo>
@@ -7,8 +8,6 @@
 
 #include <array>
 #include <optional>
-
-Q_LOGGING_CATEGORY(lcWebhooks, "gatehouse.webhooks", QtInfoMsg)
 
 namespace Gatehouse::Webhooks {
 

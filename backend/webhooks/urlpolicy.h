@@ -5,7 +5,6 @@
 #include <QByteArray>
 #include <QHostAddress>
 #include <QList>
-#include <QLoggingCategory>
 #include <QPair>
 #include <QString>
 #include <QStringList>
@@ -16,7 +15,6 @@
 class QObject;
 
 // gatehouse.webhooks: URL policy decisions, outbound connections, deliveries.
-Q_DECLARE_LOGGING_CATEGORY(lcWebhooks)
 
 // SSRF protection for customer-supplied callback URLs (OWASP SSRF cheat sheet, "case 2"):
 // http/https only, every resolved address must be public, and the connection goes to the

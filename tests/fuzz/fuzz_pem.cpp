@@ -11,8 +11,8 @@ using namespace Gatehouse::Crypto;
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    static const CertificateAuthority ca =
-        *CertificateAuthority::create(QStringLiteral("fuzz-ca"), KeyType::EcP256);
+    static const CertificateAuthority ca = *CertificateAuthority::create(
+        QStringLiteral("fuzz-ca"), KeyType::EcP256, QDateTime::currentDateTimeUtc());
     const QByteArray input(reinterpret_cast<const char *>(data), qsizetype(size));
     if (auto key = PrivateKey::fromPem(input); key.ok())
         (void)key->publicKeyPem();

@@ -932,6 +932,16 @@ void TestHeadlessBackend::adminCliCluster()
     QVERIFY2(view.out.contains(QStringLiteral("client-key-data: DATA+OMITTED")),
              qPrintable(view.out));
     QVERIFY(!view.out.contains(QStringLiteral("BEGIN")));
+    // A file that cannot be written: a clear error, exit 1, no file, no temporary left over.
+    const QString nowhere = m_dir->path() + QStringLiteral("/no-such-dir/node-1.kubeconfig");
+    const CliResult unwritable =
+        runCli(QStringList{"admin", "kubeconfig", "node", "node-1", "--file", nowhere} + base);
+    QCOMPARE(unwritable.exitCode, 1);
+    QVERIFY2(unwritable.err.contains(QStringLiteral("gatehouse admin: cannot create temporary "
+                                                    "file for ") +
+                                     nowhere + QStringLiteral(": No such file or directory")),
+             qPrintable(unwritable.err));
+    QVERIFY(!QFileInfo::exists(nowhere));
 
     // A node agent on its own node, on a protected key, and on another node.
     const QStringList asNode{"--as", "system:node:node-1", "--group", "system:nodes"};

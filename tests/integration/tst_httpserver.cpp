@@ -3,6 +3,7 @@
 #include "helpers/testtimeouts.h"
 #include "integration/tst_integration.h"
 
+#include "core/clock.h"
 #include "core/httpserver.h"
 #include "core/metrics.h"
 #include "crypto/certificateauthority.h"
@@ -38,7 +39,7 @@ public:
         QMetaObject::invokeMethod(
             m_context,
             [this, options] {
-                m_server = new HttpServer(options, m_metrics);
+                m_server = new HttpServer(options, m_metrics, m_clock);
                 m_server->route("GET", QStringLiteral("/hello"), [](const HttpRequest &) {
                     return HttpResponse::text(200, "hello");
                 });
@@ -111,8 +112,14 @@ public:
         return n;
     }
     Metrics &metrics() { return m_metrics; }
+    static QDateTime clockTime()
+    {
+        return QDateTime::fromString(QStringLiteral("2026-11-21T10:05:30Z"), Qt::ISODate);
+    }
 
 private:
+    // The server's Date header comes from this clock (basicRoutingAndKeepAlive checks it).
+    const ManualClock m_clock{clockTime()};
     QThread m_thread;
     QObject *m_context = nullptr;
     HttpServer *m_server = nullptr;
@@ -209,12 +216,12 @@ bool waitClosed(QAbstractSocket &s, int limitMs = timeoutMs())
 
 void TestHttpServer::initTestCase()
 {
-    auto ca =
-        Crypto::CertificateAuthority::create(QStringLiteral("test-ca"), Crypto::KeyType::EcP256);
+    auto ca = Crypto::CertificateAuthority::create(
+        QStringLiteral("test-ca"), Crypto::KeyType::EcP256, QDateTime::currentDateTimeUtc());
     QVERIFY(ca.ok());
     m_ca = std::make_shared<Crypto::CertificateAuthority>(*ca);
-    auto foreign =
-        Crypto::CertificateAuthority::create(QStringLiteral("test-ca"), Crypto::KeyType::EcP256);
+    auto foreign = Crypto::CertificateAuthority::create(
+        QStringLiteral("test-ca"), Crypto::KeyType::EcP256, QDateTime::currentDateTimeUtc());
     QVERIFY(foreign.ok());
     m_foreignCa = std::make_shared<Crypto::CertificateAuthority>(*foreign);
 }
@@ -236,7 +243,7 @@ void TestHttpServer::basicRoutingAndKeepAlive()
         QCOMPARE(r.json().value(QStringLiteral("q")).toString(), QStringLiteral("x&y"));
         QCOMPARE(r.header("x-request-id"), "abc-" + QByteArray::number(i));
         QVERIFY(r.header("connection").isEmpty());
-        QVERIFY(!r.header("date").isEmpty());
+        QCOMPARE(r.header("date"), QByteArray("Sat, 21 Nov 2026 10:05:30 GMT")); // the clock's
     }
     QCOMPARE(s.state(), QAbstractSocket::ConnectedState); // keep-alive by default in HTTP/1.1
     const RawResponse head =
@@ -589,6 +596,7 @@ ListenerOptions tlsOptions(const Crypto::CertificateAuthority &ca)
     req.dnsNames = {QStringLiteral("localhost")};
     req.ipAddresses = {QStringLiteral("127.0.0.1")};
     req.usage = Crypto::CertificateRequest::ServerAuth;
+    req.setValidity(QDateTime::currentDateTimeUtc()); // OpenSSL checks it against the system time
     auto cert = ca.issue(req);
     TlsSettings tls;
     tls.certificate = cert->sslCertificate();
@@ -662,6 +670,7 @@ void TestHttpServer::clientCertificateIdentity()
     req.commonName = QStringLiteral("system:node:worker-1");
     req.organizations = {QStringLiteral("system:nodes"), QStringLiteral("ops")};
     req.usage = Crypto::CertificateRequest::ClientAuth;
+    req.setValidity(QDateTime::currentDateTimeUtc());
     const Crypto::CertificateAuthority *issuer = m_ca.get();
     if (kind == QLatin1String("foreign"))
         issuer = m_foreignCa.get();

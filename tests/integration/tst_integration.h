@@ -115,6 +115,7 @@ class TestOAuthClients : public QObject
     Q_OBJECT
 private slots:
     void cacheNeverBringsBackAChangedClient();
+    void initialAccessTokenExpiresOnTheClock();
 };
 
 // The order service and its admin API, in-process on ephemeral ports.

@@ -1,5 +1,6 @@
 #include "integration/tst_integration.h"
 
+#include "core/clock.h"
 #include "core/database.h"
 #include "core/writequeue.h"
 #include "oauth/clientregistry.h"
@@ -19,9 +20,11 @@ using namespace Gatehouse;
 
 namespace {
 
-// The client registry over a real SQLite file and its writer.
+// The client registry over a real SQLite file and its writer, on a manual clock.
 struct Registry
 {
+    Core::ManualClock clock{
+        QDateTime::fromString(QStringLiteral("2026-11-21T12:00:00Z"), Qt::ISODate)};
     QTemporaryDir dir;
     std::unique_ptr<Core::Database> db;
     std::unique_ptr<Core::WriteQueue> writer;
@@ -35,14 +38,15 @@ struct Registry
                 << OAuth::OAuthStore::migration() << OAuth::OAuthStore::usersAndCodes()
                 << OAuth::OAuthStore::deviceCodes() << OAuth::OAuthStore::registration()
                 << OAuth::OAuthStore::assertions() << OAuth::OAuthStore::tokensInIssueOrder()
-                << OAuth::OAuthStore::userTokensIndex() << OAuth::OAuthStore::trustBoundaries());
+                << OAuth::OAuthStore::userTokensIndex() << OAuth::OAuthStore::trustBoundaries(),
+            clock);
         if (!opened) {
             qWarning() << opened.error().message;
             return false;
         }
         db = std::move(*opened);
         writer = std::make_unique<Core::WriteQueue>(*db, QStringLiteral("clients-writer"));
-        clients = std::make_unique<OAuth::ClientRegistry>(*db, *writer);
+        clients = std::make_unique<OAuth::ClientRegistry>(*db, *writer, clock);
         return true;
     }
 
@@ -128,4 +132,43 @@ void TestOAuthClients::cacheNeverBringsBackAChangedClient()
         t->wait();
     QVERIFY2(reads.load() > 1000, qPrintable(QString::number(reads.load())));
     QCOMPARE(stale, 0);
+}
+
+void TestOAuthClients::initialAccessTokenExpiresOnTheClock()
+{
+    // An initial access token (RFC 7591 §3) lives on the registry's clock: a registration
+    // spends it until its lifetime is over and is refused from then on, without waiting.
+    using Registered = OAuth::ClientRegistry::Registered;
+    Registry r;
+    QVERIFY(r.open());
+    const qint64 t0 = r.clock.now().toMSecsSinceEpoch();
+    auto created = r.wait<OAuth::ClientRegistry::InitialAccessToken>(
+        [&](auto done) { r.clients->createInitialAccessToken(60'000, 5, std::nullopt, done); });
+    QVERIFY2(created, qPrintable(created ? QString() : created.error().message));
+    QCOMPARE(created->createdAt, t0);
+    QCOMPARE(created->expiresAt, t0 + 60'000);
+    const QString hash = OAuth::ClientRegistry::hashSecret(created->token);
+
+    // A second before its end: a dynamic registration spends it.
+    r.clock.advance(59'000);
+    QVERIFY(r.clients->usableInitialAccessToken(hash, r.clock.now().toMSecsSinceEpoch()));
+    auto early = r.wait<Registered>([&](auto done) {
+        r.clients->registerClient(metadata(QStringLiteral("early")), done, true, hash);
+    });
+    QVERIFY2(early, qPrintable(early ? QString() : early.error().message));
+    QVERIFY(!early->registrationToken.isEmpty());
+    QCOMPARE(early->client.createdAt, t0 + 59'000);
+
+    // At its end: invalid_token (401), and no client is made.
+    r.clock.advance(1'000);
+    auto late = r.wait<Registered>([&](auto done) {
+        r.clients->registerClient(metadata(QStringLiteral("late")), done, true, hash);
+    });
+    QVERIFY(!late);
+    QCOMPARE(late.error().code, QStringLiteral("invalid_token"));
+    QCOMPARE(late.error().httpStatus, 401);
+    QCOMPARE(r.clients->all().size(), 1);
+    const auto tokens = r.clients->initialAccessTokens();
+    QCOMPARE(tokens.size(), 1);
+    QCOMPARE(tokens.first().usedCount, 1);
 }

@@ -36,7 +36,8 @@ struct Store
                 << OAuth::OAuthStore::migration() << OAuth::OAuthStore::usersAndCodes()
                 << OAuth::OAuthStore::deviceCodes() << OAuth::OAuthStore::registration()
                 << OAuth::OAuthStore::assertions() << OAuth::OAuthStore::tokensInIssueOrder()
-                << OAuth::OAuthStore::userTokensIndex());
+                << OAuth::OAuthStore::userTokensIndex(),
+            clock);
         if (!opened) {
             qWarning() << opened.error().message;
             return false;

@@ -1049,16 +1049,17 @@ void TestOrders::deliveryHistoryIsPrunedAfterItsDays()
     using namespace Gatehouse;
     QTemporaryDir dir;
     QVERIFY(dir.isValid());
+    const QDateTime now =
+        QDateTime::fromString(QStringLiteral("2026-11-21T12:00:00Z"), Qt::ISODate);
+    Core::ManualClock clock(now);
     auto db = Core::Database::open(dir.filePath(QStringLiteral("history.db")),
                                    Core::Database::coreMigrations()
                                        << Webhooks::WebhookStore::migration()
                                        << Orders::OrderStore::migration()
-                                       << Orders::RedeliveryJobs::migration());
+                                       << Orders::RedeliveryJobs::migration(),
+                                   clock);
     QVERIFY2(db, qPrintable(db ? QString() : db.error().message));
     Core::WriteQueue writer(**db, QStringLiteral("test-writer"));
-    const QDateTime now =
-        QDateTime::fromString(QStringLiteral("2026-11-21T12:00:00Z"), Qt::ISODate);
-    Core::ManualClock clock(now);
     Core::EventBus events(clock);
     Orders::OrderService orders(**db, writer, events, clock, nullptr);
     Orders::RedeliveryJobs jobs(**db, writer, events, clock, orders, 30, 1);

@@ -25,17 +25,35 @@ sources=()
 for f in "${cxx[@]}"; do
   [[ "$f" == *.cpp ]] && sources+=("$here/$f")
 done
-# Only files that are in the compilation database (fuzz targets live in another build).
-mapfile -t known < <(python3 - "$build/compile_commands.json" "${sources[@]}" <<'PY'
-import json, sys
-db = {e["file"] for e in json.load(open(sys.argv[1]))}
-for f in sys.argv[2:]:
-    if f in db:
-        print(f)
-PY
-)
-echo "    ${#known[@]} translation units"
-printf '%s\n' "${known[@]}" | xargs -P 2 -n 4 clang-tidy-14 -p "$build" --quiet 2>/tmp/clang-tidy.$$.log \
-  || { grep -E "error:|warning:" -A3 /tmp/clang-tidy.$$.log | head -200; rm -f /tmp/clang-tidy.$$.log; echo "clang-tidy found problems" >&2; exit 1; }
-rm -f /tmp/clang-tidy.$$.log
+# A translation unit that passed clang-tidy is not checked again while nothing it reads has
+# changed: the key is a hash of the source, every project header it includes (from the build's
+# dependency log, `ninja -t deps`), its compile command, .clang-tidy and the tool and library
+# versions; passed keys are empty files in the cache below. A fresh machine checks everything;
+# GATEHOUSE_TIDY_CACHE=0 (or an empty cache) does a full run.
+cache="${GATEHOUSE_CACHE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/gatehouse}/clang-tidy"
+if [ "${GATEHOUSE_TIDY_CACHE:-1}" = 0 ]; then cache=""; fi
+[ -z "$cache" ] || { mkdir -p "$cache" && find "$cache" -type f -mtime +30 -delete; }
+versions="$(clang-tidy-14 --version; g++ --version | head -1; dpkg-query -W qt6-base-dev 2>/dev/null || true)"
+# Only files that are in the compilation database (fuzz targets live in another build). Prints
+# "KEY FILE" for each file to check.
+mapfile -t todo < <(ninja -C "$build" -t deps 2>/dev/null | VERSIONS="$versions" python3 \
+  "$here/tests/static/tidy_todo.py" "$build/compile_commands.json" "$here" "$build" "${cache:-}" \
+  "${sources[@]}")
+log=$(mktemp)
+tidy_one() { # KEY FILE: check one unit, remember it when it passed
+  clang-tidy-14 -p "$build" --quiet "$2" 2>>"$log.$1" >>"$log.$1" || {
+    cat "$log.$1" >>"$log"
+    rm -f "$log.$1"
+    return 1
+  }
+  rm -f "$log.$1"
+  [ -z "$cache" ] || : >"$cache/$1"
+}
+export -f tidy_one
+export build cache log
+if [ ${#todo[@]} -gt 0 ]; then
+  printf '%s\n' "${todo[@]}" | xargs -P 2 -L 1 bash -c 'tidy_one "$@"' _ ||
+    { grep -E "error:|warning:" -A3 "$log" | head -200; rm -f "$log"; echo "clang-tidy found problems" >&2; exit 1; }
+fi
+rm -f "$log"
 echo "==> static checks passed"

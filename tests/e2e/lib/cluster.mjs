@@ -22,7 +22,13 @@ const HERE = dirname(fileURLToPath(import.meta.url));
 export const KUBE_CLIENT_PY = join(HERE, '..', 'kube_client.py');
 export const PYTHON = '/usr/bin/python3'; // Debian's, where python3-kubernetes lives
 
+// The kubectl the tests speak to: kubectl 1.32, the version Gatehouse is measured against. The
+// test command puts one into .tools/ when the machine's is older (Debian 12's
+// kubernetes-client is 1.20: scripts/packages.sh, ensure_kubectl); otherwise the machine's.
+export const KUBECTL_TOOLS = join(HERE, '..', '..', '..', '.tools', 'kubectl-v1.32.3', 'kubectl');
 export function kubectlBinary() {
+    if (existsSync(KUBECTL_TOOLS))
+        return KUBECTL_TOOLS;
     return existsSync('/usr/bin/kubectl') ? '/usr/bin/kubectl' : 'kubectl';
 }
 

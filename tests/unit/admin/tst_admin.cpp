@@ -1,13 +1,19 @@
 // Unit tests of backend/admin: the dashboard's per-minute series (what counts, buckets and
-// the window, what a scoped admin token may see) and the admin areas of its path and event.
+// the window, what a scoped admin token may see), the admin areas of its path and event, and
+// scoped admin tokens' expiry on the injected clock.
 #include "admin/admintokens.h"
 #include "admin/statsseries.h"
 #include "core/clock.h"
+#include "core/database.h"
 #include "core/eventbus.h"
+#include "core/writequeue.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
+#include <QTemporaryDir>
 #include <QtTest>
+
+#include <future>
 
 using namespace Gatehouse;
 using Admin::StatsSeries;
@@ -299,6 +305,49 @@ private slots:
         QCOMPARE(StatsSeries::areaOfField("tokensByGrant"), QStringLiteral("oauth"));
         QCOMPARE(StatsSeries::areaOfField("clusterAllowed"), QStringLiteral("cluster"));
         QCOMPARE(StatsSeries::areaOfField("start"), QString());
+    }
+
+    void scopedTokenExpiresOnTheClock()
+    {
+        // A scoped token created with an expiry is accepted until then and refused from then
+        // on, by the injected clock: nothing sleeps. The root token never expires.
+        QTemporaryDir dir;
+        Core::ManualClock clock(Start);
+        auto db = Core::Database::open(
+            dir.filePath(QStringLiteral("admin.db")),
+            Core::Database::coreMigrations() << Admin::AdminTokens::migration(), clock);
+        QVERIFY2(db, qPrintable(db ? QString() : db.error().message));
+        Core::WriteQueue writer(**db, QStringLiteral("admin-writer"));
+        Admin::AdminTokens tokens(**db, writer, clock, QStringLiteral("the-root-token"));
+        QVERIFY(tokens.load().ok());
+        Admin::AdminPrincipal root;
+        root.root = true;
+        root.name = QStringLiteral("root");
+
+        constexpr qint64 Hour = 3'600'000;
+        std::promise<Core::Result<Admin::AdminTokens::Created>> promise;
+        auto future = promise.get_future();
+        tokens.create(root, QStringLiteral("ci-reader"), {QStringLiteral("orders:read")}, Hour,
+                      QStringLiteral("root"),
+                      [&promise](Core::Result<Admin::AdminTokens::Created> r) {
+                          promise.set_value(std::move(r));
+                      });
+        const auto created = future.get();
+        QVERIFY2(created, qPrintable(created ? QString() : created.error().message));
+        QCOMPARE(created->createdAt, Start.toMSecsSinceEpoch());
+        QCOMPARE(created->expiresAt, Start.toMSecsSinceEpoch() + Hour);
+
+        clock.advance(Hour - 1);
+        const auto before = tokens.authenticate(created->token);
+        QVERIFY(before);
+        QCOMPARE(before->name, QStringLiteral("ci-reader"));
+        QVERIFY(before->may(QStringLiteral("orders"), false));
+
+        clock.advance(1); // its expiry: refused
+        QVERIFY(!tokens.authenticate(created->token));
+        clock.advance(365LL * 24 * Hour);
+        QVERIFY(!tokens.authenticate(created->token));
+        QVERIFY(tokens.authenticate(QStringLiteral("the-root-token")));
     }
 };
 

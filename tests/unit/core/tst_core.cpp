@@ -10,6 +10,7 @@
 #include "core/metrics.h"
 #include "core/settingsstore.h"
 #include "core/writequeue.h"
+#include "platform/platform.h"
 
 #include <QDir>
 #include <QFileInfo>
@@ -27,6 +28,7 @@
 #include <cmath>
 #include <optional>
 
+#include <sys/stat.h>
 #include <unistd.h>
 
 using namespace Gatehouse;
@@ -37,6 +39,8 @@ class TestCore : public QObject
     Q_OBJECT
 
 private:
+    SystemClock m_clock; // the migrations' and settings' times where a test does not look at them
+
     QString writeConfig(const QTemporaryDir &dir, const QByteArray &json)
     {
         QString path = dir.filePath(QStringLiteral("gatehouse.json"));
@@ -68,6 +72,7 @@ private:
 
 private slots:
     void isoTimeMatchesQDateTime();
+    void privateFilesAndDirectories();
     void auditDiffFlattensAndSkipsNoise()
     {
         const QJsonObject before =
@@ -338,7 +343,7 @@ private slots:
         m.append({2,
                   QStringLiteral("test: widgets"),
                   {QStringLiteral("CREATE TABLE widgets (id INTEGER PRIMARY KEY, name TEXT)")}});
-        auto db = Database::open(path, m);
+        auto db = Database::open(path, m, m_clock);
         QVERIFY2(db.ok(), qPrintable(db.ok() ? QString() : db.error().message));
         QCOMPARE((*db)->schemaVersion(), 2);
         QSqlQuery q((*db)->connection());
@@ -354,6 +359,25 @@ private slots:
         QVERIFY(q.exec(QStringLiteral("INSERT INTO widgets (name) VALUES ('a')")));
     }
 
+    void migrationsAndSettingsTakeTheClocksTime()
+    {
+        // Recorded with the injected clock's time, not the machine's.
+        QTemporaryDir dir;
+        ManualClock clock(QDateTime(QDate(2031, 2, 3), QTime(4, 5, 6, 789), Qt::UTC));
+        auto db =
+            Database::open(dir.filePath(QStringLiteral("g.db")), Database::coreMigrations(), clock);
+        QVERIFY(db.ok());
+        QSqlQuery q((*db)->connection());
+        QVERIFY(q.exec(QStringLiteral("SELECT applied_at FROM schema_migrations")) && q.next());
+        QCOMPARE(q.value(0).toString(), QStringLiteral("2031-02-03T04:05:06.789Z"));
+        clock.advance(60'000);
+        SqlSettingsStore settings(**db, clock);
+        QVERIFY(settings.setValue(QStringLiteral("k"), QStringLiteral("v")).ok());
+        QVERIFY(q.exec(QStringLiteral("SELECT updated_at FROM settings WHERE key = 'k'")) &&
+                q.next());
+        QCOMPARE(q.value(0).toString(), QStringLiteral("2031-02-03T04:06:06.789Z"));
+    }
+
     void readStatementsPreparedOnceAndReset()
     {
         QTemporaryDir dir;
@@ -363,7 +387,7 @@ private slots:
                   QStringLiteral("test: widgets"),
                   {QStringLiteral("CREATE TABLE widgets (id INTEGER PRIMARY KEY, name TEXT)"),
                    QStringLiteral("INSERT INTO widgets (name) VALUES ('a'), ('b'), ('c')")}});
-        auto db = Database::open(path, m);
+        auto db = Database::open(path, m, m_clock);
         QVERIFY(db.ok());
         Database &d = **db;
         const char *byName = "SELECT id FROM widgets WHERE name = ?";
@@ -692,7 +716,7 @@ private slots:
         // or run() inside the scope still wakes the writer at once and takes them along.
         QTemporaryDir dir;
         const QList<Migration> m = withRowsTable();
-        auto db = Database::open(dir.filePath(QStringLiteral("g.db")), m);
+        auto db = Database::open(dir.filePath(QStringLiteral("g.db")), m, m_clock);
         QVERIFY(db.ok());
         WriteQueue writer(**db, QStringLiteral("test-writer"));
         std::atomic<int> done{0};
@@ -758,7 +782,7 @@ private slots:
         m.append({2,
                   QStringLiteral("test: rows"),
                   {QStringLiteral("CREATE TABLE rows (id INTEGER PRIMARY KEY, data BLOB)")}});
-        auto db = Database::open(dir.filePath(QStringLiteral("j.db")), m);
+        auto db = Database::open(dir.filePath(QStringLiteral("j.db")), m, m_clock);
         QVERIFY(db.ok());
         WriteQueue writer(**db, QStringLiteral("test-writer"));
         auto seeded = writer.run([](WriteTransaction &tx) -> Result<void> {
@@ -833,7 +857,7 @@ private slots:
         // runs ROLLBACK itself stands in for SQLite here.)
         QTemporaryDir dir;
         const QList<Migration> m = withRowsTable();
-        auto db = Database::open(dir.filePath(QStringLiteral("e.db")), m);
+        auto db = Database::open(dir.filePath(QStringLiteral("e.db")), m, m_clock);
         QVERIFY(db.ok());
         WriteQueue writer(**db, QStringLiteral("test-writer"));
         QVERIFY(writer.run(insertRow(0)).ok());
@@ -890,7 +914,7 @@ private slots:
                   QStringLiteral("test: blobs"),
                   {QStringLiteral("CREATE TABLE blobs (id INTEGER PRIMARY KEY, data BLOB)")}});
         {
-            auto db = Database::open(path, m);
+            auto db = Database::open(path, m, m_clock);
             QVERIFY(db.ok());
             WriteQueue writer(**db, QStringLiteral("test-writer"));
             constexpr int Commits = 8000;
@@ -909,7 +933,7 @@ private slots:
                      qPrintable(QStringLiteral("WAL of %1 bytes").arg(walBytes)));
             QVERIFY(walBytes > 0);
         }
-        auto again = Database::open(path, m);
+        auto again = Database::open(path, m, m_clock);
         QVERIFY(again.ok());
         QSqlQuery count((*again)->connection());
         QVERIFY(count.exec(QStringLiteral("SELECT COUNT(*) FROM blobs")) && count.next());
@@ -921,9 +945,9 @@ private slots:
         QTemporaryDir dir;
         const QString path = dir.filePath(QStringLiteral("g.db"));
         {
-            auto db = Database::open(path, Database::coreMigrations());
+            auto db = Database::open(path, Database::coreMigrations(), m_clock);
             QVERIFY(db.ok());
-            SqlSettingsStore settings(**db);
+            SqlSettingsStore settings(**db, m_clock);
             QVERIFY(settings.setValue(QStringLiteral("k"), QStringLiteral("v1")).ok());
         }
         QList<Migration> m = Database::coreMigrations();
@@ -932,17 +956,17 @@ private slots:
                   {QStringLiteral("ALTER TABLE settings ADD COLUMN note TEXT")}});
         m.append(
             {3, QStringLiteral("fill"), {QStringLiteral("UPDATE settings SET note = 'migrated'")}});
-        auto db = Database::open(path, m);
+        auto db = Database::open(path, m, m_clock);
         QVERIFY2(db.ok(), qPrintable(db.ok() ? QString() : db.error().message));
         QCOMPARE((*db)->schemaVersion(), 3);
-        SqlSettingsStore settings(**db);
+        SqlSettingsStore settings(**db, m_clock);
         QCOMPARE(*settings.value(QStringLiteral("k")), QStringLiteral("v1"));
         QSqlQuery q((*db)->connection());
         QVERIFY(q.exec(QStringLiteral("SELECT note FROM settings WHERE key = 'k'")) && q.next());
         QCOMPARE(q.value(0).toString(), QStringLiteral("migrated"));
         // Re-opening applies nothing twice.
         (*db).reset();
-        auto again = Database::open(path, m);
+        auto again = Database::open(path, m, m_clock);
         QVERIFY(again.ok());
         QSqlQuery c((*again)->connection());
         QVERIFY(c.exec(QStringLiteral("SELECT COUNT(*) FROM schema_migrations")) && c.next());
@@ -958,11 +982,11 @@ private slots:
             {2,
              QStringLiteral("broken"),
              {QStringLiteral("CREATE TABLE t2 (id INTEGER)"), QStringLiteral("THIS IS NOT SQL")}});
-        auto db = Database::open(path, m);
+        auto db = Database::open(path, m, m_clock);
         QVERIFY(!db.ok());
         QCOMPARE(db.error().code, QStringLiteral("migration-failed"));
         QVERIFY(db.error().message.contains(QStringLiteral("migration 2 (broken)")));
-        auto ok = Database::open(path, Database::coreMigrations());
+        auto ok = Database::open(path, Database::coreMigrations(), m_clock);
         QVERIFY(ok.ok());
         QCOMPARE((*ok)->schemaVersion(), 1);
         QSqlQuery q((*ok)->connection());
@@ -978,9 +1002,9 @@ private slots:
             m.append({7,
                       QStringLiteral("from the future"),
                       {QStringLiteral("CREATE TABLE future (x)")}});
-            QVERIFY(Database::open(path, m).ok());
+            QVERIFY(Database::open(path, m, m_clock).ok());
         }
-        auto db = Database::open(path, Database::coreMigrations());
+        auto db = Database::open(path, Database::coreMigrations(), m_clock);
         QVERIFY(!db.ok());
         QCOMPARE(db.error().code, QStringLiteral("database-too-new"));
         QVERIFY2(db.error().message.contains(QStringLiteral("schema version 7")),
@@ -991,9 +1015,10 @@ private slots:
     void connectionPerThread()
     {
         QTemporaryDir dir;
-        auto db = Database::open(dir.filePath(QStringLiteral("g.db")), Database::coreMigrations());
+        auto db = Database::open(dir.filePath(QStringLiteral("g.db")), Database::coreMigrations(),
+                                 m_clock);
         QVERIFY(db.ok());
-        SqlSettingsStore settings(**db);
+        SqlSettingsStore settings(**db, m_clock);
         QVERIFY(settings.setValue(QStringLiteral("main"), QStringLiteral("1")).ok());
         QString fromThread;
         QString mainName = (*db)->connection().connectionName();
@@ -1179,6 +1204,63 @@ void TestCore::isoTimeMatchesQDateTime()
     for (qint64 ms : std::as_const(samples))
         QCOMPARE(Gatehouse::Core::isoTimeMs(ms),
                  QDateTime::fromMSecsSinceEpoch(ms, Qt::UTC).toString(Qt::ISODateWithMs));
+}
+
+// platform/platform.h on this platform (Unix): what 0600 / 0700 mean for the admin token,
+// keys and the database, whatever the umask.
+void TestCore::privateFilesAndDirectories()
+{
+    namespace P = Gatehouse::Platform;
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const mode_t oldMask = ::umask(0); // the most permissive umask must not widen anything
+    auto restoreMask = qScopeGuard([oldMask] { ::umask(oldMask); });
+    const auto mode = [](const QString &path) {
+        struct stat st;
+        return ::stat(QFile::encodeName(path).constData(), &st) == 0 ? int(st.st_mode & 07777) : -1;
+    };
+    const QString secret = dir.filePath(QStringLiteral("secret"));
+    QVERIFY(P::writePrivateFile(secret, "s3cret\n").ok());
+    QCOMPARE(mode(secret), 0600);
+    QVERIFY(P::writeFileAtomically(secret, "replaced\n", 0600).ok());
+    QFile read(secret);
+    QVERIFY(read.open(QIODevice::ReadOnly));
+    QCOMPARE(read.readAll(), QByteArray("replaced\n"));
+    const QString open = dir.filePath(QStringLiteral("ca.crt"));
+    QVERIFY(P::writeFileAtomically(open, "cert", 0644).ok());
+    QCOMPARE(mode(open), 0644);
+
+    // An existing file and directory made private; a new nested directory private at its end.
+    QVERIFY(P::restrictToOwner(open).ok());
+    QCOMPARE(mode(open), 0600);
+    const QString shared = dir.filePath(QStringLiteral("shared"));
+    QVERIFY(QDir().mkdir(shared));
+    QVERIFY(QFile::setPermissions(shared, QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner |
+                                              QFile::ReadOther | QFile::ExeOther));
+    QVERIFY(P::restrictToOwner(shared).ok());
+    QCOMPARE(mode(shared), 0700);
+    const QString nested = dir.filePath(QStringLiteral("a/b/data"));
+    QVERIFY(P::ensurePrivateDirectory(nested).ok());
+    QCOMPARE(mode(nested), 0700);
+
+    // Bad input: a clear error naming the path, nothing left behind.
+    const QString nowhere = dir.filePath(QStringLiteral("missing/secret"));
+    const auto failed = P::writePrivateFile(nowhere, "x");
+    QVERIFY(!failed.ok());
+    QCOMPARE(failed.error().code, QStringLiteral("io_error"));
+    QCOMPARE(failed.error().message,
+             QStringLiteral("cannot create temporary file for %1: No such file or directory")
+                 .arg(nowhere));
+    QVERIFY(!QFileInfo::exists(dir.filePath(QStringLiteral("missing"))));
+    const auto notDir = P::ensurePrivateDirectory(secret);
+    QVERIFY(!notDir.ok());
+    QCOMPARE(notDir.error().message,
+             QStringLiteral("%1 exists and is not a directory").arg(secret));
+    QVERIFY(!P::restrictToOwner(nowhere).ok());
+    QCOMPARE(QDir(dir.path()).entryList(QStringList{QStringLiteral("*.tmp-*")}, QDir::Files),
+             QStringList());
+    QCOMPARE(P::mallocName(), QStringLiteral("system")); // tst_core is not linked with mimalloc
+    QVERIFY(P::shutdownWrite(-1) == false);
 }
 
 QTEST_GUILESS_MAIN(TestCore)

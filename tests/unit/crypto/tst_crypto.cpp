@@ -249,11 +249,12 @@ private slots:
         QVERIFY(ec.ok());
         m_ec = *ec;
 
-        auto ca =
-            CertificateAuthority::create(QStringLiteral("Gatehouse Test CA"), KeyType::EcP256);
+        auto ca = CertificateAuthority::create(QStringLiteral("Gatehouse Test CA"), KeyType::EcP256,
+                                               QDateTime::currentDateTimeUtc());
         QVERIFY2(ca.ok(), qPrintable(ca.ok() ? QString() : ca.error().message));
         m_ca = *ca;
-        auto other = CertificateAuthority::create(QStringLiteral("Other CA"), KeyType::Rsa2048);
+        auto other = CertificateAuthority::create(QStringLiteral("Other CA"), KeyType::Rsa2048,
+                                                  QDateTime::currentDateTimeUtc());
         QVERIFY(other.ok());
         m_otherCa = *other;
     }
@@ -1078,6 +1079,7 @@ private slots:
         QFETCH(bool, valid);
 
         CertificateRequest request;
+        request.setValidity(QDateTime::currentDateTimeUtc());
         request.commonName = QStringLiteral("node-1");
         request.dnsNames = QStringList{"node-1.example.test"};
         request.usage = usage;
@@ -1126,6 +1128,7 @@ private slots:
     void caSerialsAreRandom()
     {
         CertificateRequest request;
+        request.setValidity(QDateTime::currentDateTimeUtc());
         request.commonName = QStringLiteral("serial");
         QSet<QByteArray> serials;
         for (int i = 0; i < 5; ++i) {
@@ -1143,6 +1146,7 @@ private slots:
     void caServerCertificateSans()
     {
         CertificateRequest request;
+        request.setValidity(QDateTime::currentDateTimeUtc());
         request.commonName = QStringLiteral("api");
         request.dnsNames = QStringList{"Kubernetes", "kubernetes.default.svc.cluster.local",
                                        "*.apps.example.test", "kubernetes"};
@@ -1172,6 +1176,7 @@ private slots:
     void caClientCertificateSubject()
     {
         CertificateRequest request;
+        request.setValidity(QDateTime::currentDateTimeUtc());
         request.commonName = QStringLiteral("alice");
         request.organizations = QStringList{"system:masters", "team-a", "Équipe B"};
         request.usage = CertificateRequest::ClientAuth;
@@ -1202,6 +1207,7 @@ private slots:
     void caExpiredCertificateFails()
     {
         CertificateRequest request;
+        request.setValidity(QDateTime::currentDateTimeUtc());
         request.commonName = QStringLiteral("expired");
         request.usage = CertificateRequest::ServerAndClientAuth;
         request.notBefore = QDateTime::currentDateTimeUtc().addDays(-10);
@@ -1259,6 +1265,7 @@ private slots:
         QFETCH(QStringList, ips);
         QFETCH(int, validDays);
         CertificateRequest request;
+        request.setValidity(QDateTime::currentDateTimeUtc());
         request.commonName = commonName;
         request.organizations = organizations;
         request.dnsNames = dnsNames;
@@ -1273,7 +1280,8 @@ private slots:
     {
         QTemporaryDir tmp;
         const QString dir = tmp.filePath(QStringLiteral("state/pki"));
-        auto first = CertificateAuthority::loadOrCreate(dir, QStringLiteral("Gatehouse Local CA"));
+        auto first = CertificateAuthority::loadOrCreate(dir, QStringLiteral("Gatehouse Local CA"),
+                                                        QDateTime::currentDateTimeUtc());
         QVERIFY2(first.ok(), qPrintable(first.ok() ? QString() : first.error().message));
         QCOMPARE(fileMode(dir), 0700);
         QCOMPARE(fileMode(dir + "/ca.crt"), 0644);
@@ -1281,13 +1289,15 @@ private slots:
         QCOMPARE(readFile(dir + "/ca.crt"), first->certificatePem());
         QCOMPARE(QDir(dir).entryList(QDir::Files), (QStringList{"ca.crt", "ca.key"}));
 
-        auto second = CertificateAuthority::loadOrCreate(dir, QStringLiteral("Gatehouse Local CA"));
+        auto second = CertificateAuthority::loadOrCreate(dir, QStringLiteral("Gatehouse Local CA"),
+                                                         QDateTime::currentDateTimeUtc());
         QVERIFY(second.ok());
         QCOMPARE(second->certificatePem(), first->certificatePem());
         QCOMPARE(second->key().thumbprint(), first->key().thumbprint());
 
         // The loaded CA issues certificates that chain to the stored ca.crt.
         CertificateRequest request;
+        request.setValidity(QDateTime::currentDateTimeUtc());
         request.commonName = QStringLiteral("after-reload");
         auto issued = second->issue(request);
         QVERIFY(issued.ok());
@@ -1301,43 +1311,50 @@ private slots:
         QTemporaryDir tmp;
         // Only a certificate: never silently replaced.
         QVERIFY(writeFile(tmp.filePath("ca.crt"), m_ca->certificatePem()));
-        auto incomplete = CertificateAuthority::loadOrCreate(tmp.path(), "x");
+        auto incomplete =
+            CertificateAuthority::loadOrCreate(tmp.path(), "x", QDateTime::currentDateTimeUtc());
         QVERIFY(!incomplete.ok());
         QCOMPARE(incomplete.error().code, QString::fromLatin1(ErrorCode::CaIncomplete));
         QCOMPARE(readFile(tmp.filePath("ca.crt")), m_ca->certificatePem());
 
         // Key of another CA.
         QVERIFY(m_otherCa->key().saveFile(tmp.filePath("ca.key")).ok());
-        auto mismatch = CertificateAuthority::loadOrCreate(tmp.path(), "x");
+        auto mismatch =
+            CertificateAuthority::loadOrCreate(tmp.path(), "x", QDateTime::currentDateTimeUtc());
         QVERIFY(!mismatch.ok());
         QCOMPARE(mismatch.error().code, QString::fromLatin1(ErrorCode::CaInvalid));
 
         // Garbage key.
         QVERIFY(writeFile(tmp.filePath("ca.key"), "garbage"));
-        auto garbage = CertificateAuthority::loadOrCreate(tmp.path(), "x");
+        auto garbage =
+            CertificateAuthority::loadOrCreate(tmp.path(), "x", QDateTime::currentDateTimeUtc());
         QVERIFY(!garbage.ok());
         QCOMPARE(garbage.error().code, QString::fromLatin1(ErrorCode::KeyInvalid));
 
         // A leaf certificate is not a CA.
         CertificateRequest request;
+        request.setValidity(QDateTime::currentDateTimeUtc());
         request.commonName = QStringLiteral("leaf");
         auto leaf = m_ca->issue(request);
         QVERIFY(leaf.ok());
         QVERIFY(writeFile(tmp.filePath("ca.crt"), leaf->certificatePem));
         QVERIFY(leaf->key.saveFile(tmp.filePath("ca.key")).ok());
-        auto notCa = CertificateAuthority::loadOrCreate(tmp.path(), "x");
+        auto notCa =
+            CertificateAuthority::loadOrCreate(tmp.path(), "x", QDateTime::currentDateTimeUtc());
         QVERIFY(!notCa.ok());
         QCOMPARE(notCa.error().code, QString::fromLatin1(ErrorCode::CaInvalid));
 
         // A path that is a file.
-        QVERIFY(!CertificateAuthority::loadOrCreate(tmp.filePath("ca.crt"), "x").ok());
+        QVERIFY(!CertificateAuthority::loadOrCreate(tmp.filePath("ca.crt"), "x",
+                                                    QDateTime::currentDateTimeUtc())
+                     .ok());
     }
 
     void caServerCertificate()
     {
         QTemporaryDir tmp;
         const QString dir = tmp.path();
-        auto first = m_ca->loadOrIssueServerCertificate(dir);
+        auto first = m_ca->loadOrIssueServerCertificate(dir, QDateTime::currentDateTimeUtc());
         QVERIFY2(first.ok(), qPrintable(first.ok() ? QString() : first.error().message));
         QCOMPARE(fileMode(dir + "/server.crt"), 0600);
         QCOMPARE(fileMode(dir + "/server.key"), 0600);
@@ -1365,14 +1382,14 @@ private slots:
         QVERIFY2(text.contains("DNS:kubernetes.default.svc.cluster.local"), qPrintable(text));
 
         // Loaded, not re-issued, while still good.
-        auto second = m_ca->loadOrIssueServerCertificate(dir);
+        auto second = m_ca->loadOrIssueServerCertificate(dir, QDateTime::currentDateTimeUtc());
         QVERIFY(second.ok());
         QCOMPARE(second->certificatePem, first->certificatePem);
         QCOMPARE(second->key.thumbprint(), first->key.thumbprint());
 
         // An extra SAN forces a new certificate that has it.
-        auto third =
-            m_ca->loadOrIssueServerCertificate(dir, {"gatehouse.example.test"}, {"10.1.2.3"});
+        auto third = m_ca->loadOrIssueServerCertificate(dir, QDateTime::currentDateTimeUtc(),
+                                                        {"gatehouse.example.test"}, {"10.1.2.3"});
         QVERIFY(third.ok());
         QVERIFY(third->certificatePem != first->certificatePem);
         QVERIFY(third->sslCertificate()
@@ -1384,14 +1401,38 @@ private slots:
                     .values(QSsl::IpAddressEntry)
                     .contains("10.1.2.3"));
         QCOMPARE(readFile(dir + "/server.crt"), third->certificatePem);
-        auto fourth =
-            m_ca->loadOrIssueServerCertificate(dir, {"gatehouse.example.test"}, {"10.1.2.3"});
+        auto fourth = m_ca->loadOrIssueServerCertificate(dir, QDateTime::currentDateTimeUtc(),
+                                                         {"gatehouse.example.test"}, {"10.1.2.3"});
         QVERIFY(fourth.ok());
         QCOMPARE(fourth->certificatePem, third->certificatePem);
 
         // Invalid extras are an Error, not silently dropped.
-        QVERIFY(!m_ca->loadOrIssueServerCertificate(dir, {"bad name"}).ok());
-        QVERIFY(!m_ca->loadOrIssueServerCertificate(dir, {}, {"not-an-ip"}).ok());
+        QVERIFY(
+            !m_ca->loadOrIssueServerCertificate(dir, QDateTime::currentDateTimeUtc(), {"bad name"})
+                 .ok());
+        QVERIFY(!m_ca->loadOrIssueServerCertificate(dir, QDateTime::currentDateTimeUtc(), {},
+                                                    {"not-an-ip"})
+                     .ok());
+    }
+
+    void caServerCertificateRenewsByTheCallersTime()
+    {
+        // "Expiring within 30 days" is measured from the time the caller passes (its clock),
+        // not the machine's: a year's certificate is kept 300 days on, renewed 340 days on.
+        QTemporaryDir tmp;
+        const QString dir = tmp.path();
+        const QDateTime now = QDateTime::currentDateTimeUtc();
+        auto first = m_ca->loadOrIssueServerCertificate(dir, now);
+        QVERIFY(first.ok());
+        auto kept = m_ca->loadOrIssueServerCertificate(dir, now.addDays(300));
+        QVERIFY(kept.ok());
+        QCOMPARE(kept->certificatePem, first->certificatePem);
+        const QDateTime later = now.addDays(340);
+        auto renewed = m_ca->loadOrIssueServerCertificate(dir, later);
+        QVERIFY(renewed.ok());
+        QVERIFY(renewed->certificatePem != first->certificatePem);
+        const QDateTime expiry = renewed->sslCertificate().expiryDate();
+        QVERIFY2(qAbs(expiry.secsTo(later.addDays(365))) < 5, qPrintable(expiry.toString()));
     }
 
     void caServerCertificateReissue_data()
@@ -1411,11 +1452,12 @@ private slots:
         QFETCH(QString, situation);
         QTemporaryDir tmp;
         const QString dir = tmp.path();
-        auto good = m_ca->loadOrIssueServerCertificate(dir);
+        auto good = m_ca->loadOrIssueServerCertificate(dir, QDateTime::currentDateTimeUtc());
         QVERIFY(good.ok());
 
         // The same SANs as a good certificate, so only the situation differs.
         CertificateRequest request;
+        request.setValidity(QDateTime::currentDateTimeUtc());
         request.commonName = QStringLiteral("gatehouse");
         const auto sans = good->sslCertificate().subjectAlternativeNames();
         request.dnsNames = sans.values(QSsl::DnsEntry);
@@ -1444,7 +1486,7 @@ private slots:
         else
             QVERIFY(planted->key.saveFile(dir + "/server.key").ok());
 
-        auto reissued = m_ca->loadOrIssueServerCertificate(dir);
+        auto reissued = m_ca->loadOrIssueServerCertificate(dir, QDateTime::currentDateTimeUtc());
         QVERIFY2(reissued.ok(), qPrintable(reissued.ok() ? QString() : reissued.error().message));
         QVERIFY(reissued->certificatePem != planted->certificatePem);
         QCOMPARE(readFile(dir + "/server.crt"), reissued->certificatePem);
@@ -1613,6 +1655,7 @@ private:
     Core::TlsSettings tlsServerSettings()
     {
         CertificateRequest req;
+        req.setValidity(QDateTime::currentDateTimeUtc());
         req.commonName = QStringLiteral("localhost");
         req.dnsNames = {QStringLiteral("localhost")};
         req.ipAddresses = {QStringLiteral("127.0.0.1")};

@@ -1,0 +1,51 @@
+#pragma once
+
+// Everything that differs between operating systems, behind one header: platform_posix.cpp
+// (Linux, macOS) and platform_win.cpp (Windows; untested, never compiled here). No other
+// source calls a POSIX- or Win32-only function (docs/packaging.md, "Platform code").
+// Depends on Qt Core only, so that the backend and the console can both use it.
+
+#include "core/result.h"
+
+#include <QByteArray>
+#include <QString>
+
+namespace Gatehouse::Platform {
+
+// Writes data to path atomically (a temporary file in the same directory, flushed to disk,
+// renamed over path). `mode` is a Unix mode. Without group/other bits (0600) the file is
+// private to the owner from its first byte, never readable by others even briefly: on Unix
+// the temporary file is created 0600 and set to `mode` before any byte is written; on Windows
+// it is created with a protected ACL granting the current user alone access. Other modes
+// (0644) give the file as the platform makes it, readable by others.
+Result<void> writeFileAtomically(const QString &path, const QByteArray &data, unsigned mode);
+
+// writeFileAtomically(path, data, 0600): the admin token, private keys, secrets.
+inline Result<void> writePrivateFile(const QString &path, const QByteArray &data)
+{
+    return writeFileAtomically(path, data, 0600);
+}
+
+// Creates the directory (and its parents) if needed, the last one private to the owner (0700
+// on Unix, a protected owner-only ACL on Windows). An existing directory is left as it is (on
+// Unix a warning is logged if it is open to group or others).
+Result<void> ensurePrivateDirectory(const QString &path);
+
+// Makes an existing file or directory private to the owner: 0600 / 0700 on Unix, a protected
+// ACL granting the current user alone full access on Windows.
+Result<void> restrictToOwner(const QString &path);
+
+// Calls fn in a forked child right after fork() (pthread_atfork); nothing where there is no
+// fork(). fn must not be null.
+void runInChildAfterFork(void (*fn)());
+
+// Half-closes a connected TCP socket (no more sends; shutdown(SHUT_WR) / SD_SEND). False if
+// the platform refused.
+bool shutdownWrite(qintptr socketDescriptor);
+
+// The malloc serving this process: "mimalloc <version>" when the program was linked with it
+// (or it was preloaded) and it does hand out this process's memory; "system" otherwise (the C
+// library's, a sanitizer's, or any malloc on Windows).
+QString mallocName();
+
+} // namespace Gatehouse::Platform

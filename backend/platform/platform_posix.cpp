@@ -1,0 +1,160 @@
+// The Unix half of platform.h (Linux, macOS); platform_win.cpp is the Windows half.
+#include "platform/platform.h"
+
+#include <QLoggingCategory>
+
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <dlfcn.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+namespace Gatehouse::Platform {
+
+namespace {
+
+Q_LOGGING_CATEGORY(lcPlatform, "gatehouse.platform", QtInfoMsg)
+
+Error ioError(const QString &what, const QString &path, int err)
+{
+    return makeError(
+        QStringLiteral("io_error"),
+        QStringLiteral("%1 %2: %3").arg(what, path, QString::fromLocal8Bit(strerror(err))));
+}
+
+bool writeAll(int fd, const char *data, size_t size)
+{
+    while (size > 0) {
+        const ssize_t n = ::write(fd, data, size);
+        if (n < 0) {
+            if (errno == EINTR)
+                continue;
+            return false;
+        }
+        data += n;
+        size -= size_t(n);
+    }
+    return true;
+}
+
+} // namespace
+
+Result<void> writeFileAtomically(const QString &path, const QByteArray &data, unsigned mode)
+{
+    const QByteArray target = QFile::encodeName(QFileInfo(path).absoluteFilePath());
+    QByteArray temp = target + ".tmp-XXXXXX";
+    // mkostemp creates the file with mode 0600 (O_EXCL), whatever the umask.
+    const int fd = ::mkostemp(temp.data(), O_CLOEXEC);
+    if (fd < 0)
+        return ioError(QStringLiteral("cannot create temporary file for"), path, errno);
+
+    auto fail = [&](const QString &what) {
+        const int err = errno;
+        ::close(fd);
+        ::unlink(temp.constData());
+        return ioError(what, path, err);
+    };
+
+    // Set the final mode before any content is written.
+    if (::fchmod(fd, mode_t(mode)) != 0)
+        return fail(QStringLiteral("cannot set permissions of"));
+    if (!writeAll(fd, data.constData(), size_t(data.size())))
+        return fail(QStringLiteral("cannot write"));
+    if (::fsync(fd) != 0)
+        return fail(QStringLiteral("cannot sync"));
+    if (::close(fd) != 0) {
+        const int err = errno;
+        ::unlink(temp.constData());
+        return ioError(QStringLiteral("cannot close"), path, err);
+    }
+    if (::rename(temp.constData(), target.constData()) != 0) {
+        const int err = errno;
+        ::unlink(temp.constData());
+        return ioError(QStringLiteral("cannot rename into"), path, err);
+    }
+
+    // Make the rename durable; failure here is not fatal for correctness.
+    const QByteArray dir = QFile::encodeName(QFileInfo(path).absolutePath());
+    const int dirFd = ::open(dir.constData(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (dirFd >= 0) {
+        ::fsync(dirFd);
+        ::close(dirFd);
+    }
+    return {};
+}
+
+Result<void> ensurePrivateDirectory(const QString &path)
+{
+    const QFileInfo info(path);
+    if (info.exists()) {
+        if (!info.isDir())
+            return makeError(QStringLiteral("io_error"),
+                             QStringLiteral("%1 exists and is not a directory").arg(path));
+        struct stat st;
+        if (::stat(QFile::encodeName(path).constData(), &st) == 0 && (st.st_mode & 0077) != 0)
+            qCWarning(lcPlatform) << "directory" << path << "is accessible by group or others";
+        return {};
+    }
+
+    const QString absolute = info.absoluteFilePath();
+    const QString parent = QFileInfo(absolute).absolutePath();
+    if (!QDir().mkpath(parent))
+        return makeError(QStringLiteral("io_error"),
+                         QStringLiteral("cannot create directory %1").arg(parent));
+    const QByteArray native = QFile::encodeName(absolute);
+    if (::mkdir(native.constData(), 0700) != 0 && errno != EEXIST)
+        return ioError(QStringLiteral("cannot create directory"), path, errno);
+    // mkdir honours the umask, which can only remove bits: 0700 or less is what we want.
+    return {};
+}
+
+Result<void> restrictToOwner(const QString &path)
+{
+    const QByteArray native = QFile::encodeName(path);
+    struct stat st;
+    if (::stat(native.constData(), &st) != 0)
+        return ioError(QStringLiteral("cannot read the permissions of"), path, errno);
+    const mode_t mode = S_ISDIR(st.st_mode) ? 0700 : 0600;
+    if (::chmod(native.constData(), mode) != 0)
+        return ioError(QStringLiteral("cannot set permissions of"), path, errno);
+    return {};
+}
+
+void runInChildAfterFork(void (*fn)())
+{
+    ::pthread_atfork(nullptr, nullptr, fn);
+}
+
+bool shutdownWrite(qintptr socketDescriptor)
+{
+    return ::shutdown(int(socketDescriptor), SHUT_WR) == 0;
+}
+
+QString mallocName()
+{
+    using Version = int (*)();
+    using InHeap = bool (*)(const void *);
+    const auto version = reinterpret_cast<Version>(dlsym(RTLD_DEFAULT, "mi_version"));
+    const auto inHeap = reinterpret_cast<InHeap>(dlsym(RTLD_DEFAULT, "mi_is_in_heap_region"));
+    if (version && inHeap) {
+        void *probe = std::malloc(64);
+        const bool ours = inHeap(probe);
+        std::free(probe);
+        if (ours) {
+            const int v = version(); // e.g. 209 for 2.0.9
+            return QStringLiteral("mimalloc %1.%2.%3").arg(v / 100).arg(v / 10 % 10).arg(v % 10);
+        }
+    }
+    return QStringLiteral("system");
+}
+
+} // namespace Gatehouse::Platform
