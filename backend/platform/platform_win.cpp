@@ -21,8 +21,10 @@
 #ifndef NOMINMAX
 #define NOMINMAX
 #endif
-#include <windows.h>
+// winsock2.h first: it includes windows.h and keeps the old winsock.h out.
 #include <winsock2.h>
+
+#include <windows.h>
 
 #include <aclapi.h>
 
@@ -54,7 +56,7 @@ std::wstring nativePath(const QString &path)
 struct OwnerOnlyAcl
 {
     PACL acl = nullptr;
-    std::vector<BYTE> user; // TOKEN_USER, which holds the SID the ACL points into
+    std::vector<BYTE> user; // TOKEN_USER, whose SID SetEntriesInAclW copies into the ACL
     ~OwnerOnlyAcl()
     {
         if (acl)
@@ -186,9 +188,11 @@ Result<void> ensurePrivateDirectory(const QString &path)
     OwnerOnlyAttributes security;
     if (const DWORD rc = makeOwnerOnlyAttributes(true, security); rc != ERROR_SUCCESS)
         return winError(QStringLiteral("cannot make an owner-only ACL for"), path, rc);
-    if (!CreateDirectoryW(nativePath(absolute).c_str(), &security.attributes) &&
-        GetLastError() != ERROR_ALREADY_EXISTS)
-        return winError(QStringLiteral("cannot create directory"), path, GetLastError());
+    if (!CreateDirectoryW(nativePath(absolute).c_str(), &security.attributes)) {
+        const DWORD err = GetLastError();
+        if (err != ERROR_ALREADY_EXISTS)
+            return winError(QStringLiteral("cannot create directory"), path, err);
+    }
     return {};
 }
 
