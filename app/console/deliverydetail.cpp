@@ -7,15 +7,11 @@
 namespace Gatehouse::Console {
 
 DeliveryDetail::DeliveryDetail(AdminClient *client, QObject *parent)
-    : QObject(parent), m_client(client), m_attempts(this)
+    : SelectedDetail(client, parent), m_attempts(this)
 {
     if (!client)
         return;
     connect(client, &AdminClient::eventReceived, this, &DeliveryDetail::handleEvent);
-    connect(client, &AdminClient::connectionStateChanged, this, [this] {
-        if (m_client && m_client->connectionState() == AdminClient::Online)
-            reload();
-    });
 }
 
 void DeliveryDetail::setDeliveryId(const QString &deliveryId)
@@ -23,10 +19,7 @@ void DeliveryDetail::setDeliveryId(const QString &deliveryId)
     if (m_deliveryId == deliveryId)
         return;
     m_deliveryId = deliveryId;
-    ++m_generation;
-    m_reloadAgain = false;
-    setLoading(false);
-    setError(QString());
+    selectionChanged();
     m_delivery = {};
     m_attempts.setAttempts({});
     emit deliveryIdChanged();
@@ -124,60 +117,19 @@ QString DeliveryDetail::completedText() const
     return role(DeliveryListModel::CompletedTextRole).toString();
 }
 
-void DeliveryDetail::reload()
+QString DeliveryDetail::detailPath() const
 {
-    if (m_deliveryId.isEmpty() || !m_client)
-        return;
-    if (m_loading) {
-        m_reloadAgain = true;
-        return;
-    }
-    const quint64 generation = m_generation;
-    setLoading(true);
-    m_client->callApi({"GET", QStringLiteral("/deliveries/%1").arg(m_deliveryId), {}, {}}, this,
-                      [this, generation](const ApiResult &result) {
-                          if (generation != m_generation)
-                              return;
-                          setLoading(false);
-                          if (result.ok()) {
-                              setError(QString());
-                              apply(result.object());
-                          } else if (!result.canceled) {
-                              setError(result.errorMessage);
-                          }
-                          if (std::exchange(m_reloadAgain, false))
-                              reload();
-                      });
+    return m_deliveryId.isEmpty() ? QString() : QStringLiteral("/deliveries/%1").arg(m_deliveryId);
 }
 
 void DeliveryDetail::redeliver()
 {
-    if (m_deliveryId.isEmpty() || !m_client || m_busy)
-        return;
-    setBusy(true);
-    const quint64 generation = m_generation;
-    m_client->callApi(
-        {"POST", QStringLiteral("/deliveries/%1/redeliver").arg(m_deliveryId), {}, {}}, this,
-        [this, generation](const ApiResult &result) {
-            setBusy(false);
-            if (result.canceled)
-                return;
-            if (!result.ok()) {
-                if (generation == m_generation)
-                    setError(result.errorMessage);
-                return;
-            }
-            emit deliveryUpdated(result.object());
-            if (generation == m_generation) {
-                setError(QString());
-                reload(); // the answer has no attempt log
-            }
-        });
-}
-
-void DeliveryDetail::clearError()
-{
-    setError(QString());
+    runAction(QStringLiteral("/deliveries/%1/redeliver").arg(m_deliveryId),
+              [this](const QJsonObject &delivery, bool stillSelected) {
+                  emit deliveryUpdated(delivery);
+                  if (stillSelected)
+                      reload(); // the answer has no attempt log
+              });
 }
 
 void DeliveryDetail::handleEvent(const AdminEvent &event)
@@ -199,31 +151,6 @@ void DeliveryDetail::apply(const QJsonObject &detail)
     m_delivery = delivery;
     m_attempts.setAttempts(attempts);
     emit changed();
-}
-
-void DeliveryDetail::setLoading(bool loading)
-{
-    if (m_loading == loading)
-        return;
-    m_loading = loading;
-    emit loadingChanged();
-}
-
-void DeliveryDetail::setBusy(bool busy)
-{
-    if (m_busy == busy)
-        return;
-    m_busy = busy;
-    emit busyChanged();
-    emit changed(); // canRedeliver
-}
-
-void DeliveryDetail::setError(const QString &error)
-{
-    if (m_error == error)
-        return;
-    m_error = error;
-    emit errorChanged();
 }
 
 } // namespace Gatehouse::Console

@@ -1,7 +1,7 @@
 #pragma once
 
-#include "adminclient.h"
 #include "attemptlistmodel.h"
+#include "selecteddetail.h"
 
 #include <QJsonObject>
 #include <QObject>
@@ -11,15 +11,12 @@ namespace Gatehouse::Console {
 
 // The delivery the Deliveries page has selected: GET /admin/v1/deliveries/{id} with its
 // attempt log, read again whenever an event says it changed; and Redeliver.
-class DeliveryDetail : public QObject
+class DeliveryDetail : public SelectedDetail
 {
     Q_OBJECT
     Q_PROPERTY(QString deliveryId READ deliveryId WRITE setDeliveryId NOTIFY deliveryIdChanged)
-    Q_PROPERTY(bool loading READ loading NOTIFY loadingChanged)
     Q_PROPERTY(bool loaded READ loaded NOTIFY changed)
-    Q_PROPERTY(bool busy READ busy NOTIFY busyChanged)
     // The last failed call's message as the API wrote it (never translated).
-    Q_PROPERTY(QString error READ error NOTIFY errorChanged)
     Q_PROPERTY(QString orderId READ orderId NOTIFY changed)
     Q_PROPERTY(QString shortOrderId READ shortOrderId NOTIFY changed)
     Q_PROPERTY(QString url READ url NOTIFY changed)
@@ -45,10 +42,7 @@ public:
 
     QString deliveryId() const { return m_deliveryId; }
     void setDeliveryId(const QString &deliveryId);
-    bool loading() const { return m_loading; }
     bool loaded() const { return !m_delivery.isEmpty(); }
-    bool busy() const { return m_busy; }
-    QString error() const { return m_error; }
 
     QString orderId() const;
     QString shortOrderId() const;
@@ -68,44 +62,27 @@ public:
     QString createdText() const;
     QString completedText() const;
     // Pending deliveries are retried anyway; finished ones can go out again.
-    bool canRedeliver() const { return loaded() && !m_busy && state() != QLatin1String("pending"); }
+    bool canRedeliver() const { return loaded() && !busy() && state() != QLatin1String("pending"); }
     AttemptListModel *attempts() { return &m_attempts; }
 
-    Q_INVOKABLE void reload();
     // POST /deliveries/{id}/redeliver: pending again, same webhook-id.
     Q_INVOKABLE void redeliver();
-    Q_INVOKABLE void clearError();
 
     void handleEvent(const AdminEvent &event);
 
-    // The language changed: every text did (they are made when read).
-    void retranslate() { emit changed(); }
-
 signals:
     void deliveryIdChanged();
-    void loadingChanged();
-    void busyChanged();
-    void errorChanged();
-    void changed();
     // Redeliver's answer (a Delivery), for the delivery lists.
     void deliveryUpdated(const QJsonObject &delivery);
 
 private:
+    QString detailPath() const override;
+    void apply(const QJsonObject &detail) override;
     QVariant role(int role) const;
-    void apply(const QJsonObject &detail);
-    void setLoading(bool loading);
-    void setBusy(bool busy);
-    void setError(const QString &error);
 
-    QPointer<AdminClient> m_client;
     QString m_deliveryId;
     QJsonObject m_delivery; // with the attempt count under "attempts"
     AttemptListModel m_attempts;
-    quint64 m_generation = 0; // counts selections; answers for an earlier one are dropped
-    bool m_loading = false;
-    bool m_reloadAgain = false;
-    bool m_busy = false;
-    QString m_error;
 };
 
 } // namespace Gatehouse::Console

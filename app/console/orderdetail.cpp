@@ -7,17 +7,13 @@
 namespace Gatehouse::Console {
 
 OrderDetail::OrderDetail(AdminClient *client, BeerListModel *beers, QObject *parent)
-    : QObject(parent), m_client(client), m_lines(this), m_history(this),
+    : SelectedDetail(client, parent), m_lines(this), m_history(this),
       m_deliveries(client, this, /*orderScoped=*/true)
 {
     m_lines.setBeers(beers);
     if (!client)
         return;
     connect(client, &AdminClient::eventReceived, this, &OrderDetail::handleEvent);
-    connect(client, &AdminClient::connectionStateChanged, this, [this] {
-        if (m_client && m_client->connectionState() == AdminClient::Online)
-            reload();
-    });
 }
 
 void OrderDetail::setOrderId(const QString &orderId)
@@ -25,10 +21,7 @@ void OrderDetail::setOrderId(const QString &orderId)
     if (m_orderId == orderId)
         return;
     m_orderId = orderId;
-    ++m_generation; // answers for the previous order are dropped
-    m_reloadAgain = false;
-    setLoading(false);
-    setError(QString());
+    selectionChanged(); // answers for the previous order are dropped
     m_order = {};
     m_lines.setLines({});
     m_history.setHistory({});
@@ -76,63 +69,32 @@ QString OrderDetail::modifiedText() const
 
 bool OrderDetail::canPickup() const
 {
-    return !m_busy && OrderStatus::canPickup(status());
+    return !busy() && OrderStatus::canPickup(status());
 }
 
 bool OrderDetail::canDeliver() const
 {
-    return !m_busy && OrderStatus::canDeliver(status());
+    return !busy() && OrderStatus::canDeliver(status());
 }
 
 bool OrderDetail::canCancel() const
 {
-    return !m_busy && OrderStatus::canCancel(status());
-}
-
-void OrderDetail::reload()
-{
-    if (m_orderId.isEmpty() || !m_client)
-        return;
-    if (m_loading) {
-        m_reloadAgain = true;
-        return;
-    }
-    const quint64 generation = m_generation;
-    setLoading(true);
-    m_client->callApi({"GET", QStringLiteral("/orders/%1").arg(m_orderId), {}, {}}, this,
-                      [this, generation](const ApiResult &result) {
-                          if (generation != m_generation)
-                              return;
-                          setLoading(false);
-                          if (result.ok()) {
-                              setError(QString());
-                              apply(result.object());
-                          } else if (!result.canceled) {
-                              setError(result.errorMessage);
-                          }
-                          if (std::exchange(m_reloadAgain, false))
-                              reload();
-                      });
+    return !busy() && OrderStatus::canCancel(status());
 }
 
 void OrderDetail::pickup()
 {
-    runAction(QStringLiteral("pickup"));
+    runOrderAction(QStringLiteral("pickup"));
 }
 
 void OrderDetail::deliver()
 {
-    runAction(QStringLiteral("deliver"));
+    runOrderAction(QStringLiteral("deliver"));
 }
 
 void OrderDetail::cancel()
 {
-    runAction(QStringLiteral("cancel"));
-}
-
-void OrderDetail::clearError()
-{
-    setError(QString());
+    runOrderAction(QStringLiteral("cancel"));
 }
 
 void OrderDetail::handleEvent(const AdminEvent &event)
@@ -140,8 +102,8 @@ void OrderDetail::handleEvent(const AdminEvent &event)
     if (m_orderId.isEmpty() || event.type != QLatin1String("order.status") ||
         event.data.value(QLatin1String("orderId")).toString() != m_orderId)
         return;
-    if (m_loading) {
-        m_reloadAgain = true; // the answer under way may predate this change
+    if (loading()) {
+        reload(); // the answer under way may predate this change: read it again after it
         return;
     }
     applyStatus(event.data.value(QLatin1String("orderStatus")).toString(),
@@ -180,56 +142,22 @@ void OrderDetail::applyStatus(const QString &status, int version, const QJsonVal
     emit changed();
 }
 
-void OrderDetail::runAction(const QString &action)
+QString OrderDetail::detailPath() const
 {
-    if (m_orderId.isEmpty() || !m_client || m_busy)
-        return;
-    setBusy(true);
-    const quint64 generation = m_generation;
-    m_client->callApi({"POST", QStringLiteral("/orders/%1/%2").arg(m_orderId, action), {}, {}},
-                      this, [this, generation](const ApiResult &result) {
-                          setBusy(false);
-                          if (result.canceled)
-                              return;
-                          if (!result.ok()) {
-                              if (generation == m_generation)
-                                  setError(result.errorMessage);
-                              return;
-                          }
-                          const QJsonObject order = result.object();
-                          emit orderUpdated(order);
-                          if (generation != m_generation)
-                              return; // another order is selected by now
-                          setError(QString());
-                          applyStatus(order.value(QLatin1String("orderStatus")).toString(),
-                                      order.value(QLatin1String("version")).toInt(),
-                                      order.value(QLatin1String("lastModifiedDate")));
-                      });
+    return m_orderId.isEmpty() ? QString() : QStringLiteral("/orders/%1").arg(m_orderId);
 }
 
-void OrderDetail::setLoading(bool loading)
+void OrderDetail::runOrderAction(const QString &action)
 {
-    if (m_loading == loading)
-        return;
-    m_loading = loading;
-    emit loadingChanged();
-}
-
-void OrderDetail::setBusy(bool busy)
-{
-    if (m_busy == busy)
-        return;
-    m_busy = busy;
-    emit busyChanged();
-    emit changed(); // the can* properties
-}
-
-void OrderDetail::setError(const QString &error)
-{
-    if (m_error == error)
-        return;
-    m_error = error;
-    emit errorChanged();
+    SelectedDetail::runAction(QStringLiteral("/orders/%1/%2").arg(m_orderId, action),
+                              [this](const QJsonObject &order, bool stillSelected) {
+                                  emit orderUpdated(order);
+                                  if (stillSelected) // another order may be selected by now
+                                      applyStatus(
+                                          order.value(QLatin1String("orderStatus")).toString(),
+                                          order.value(QLatin1String("version")).toInt(),
+                                          order.value(QLatin1String("lastModifiedDate")));
+                              });
 }
 
 } // namespace Gatehouse::Console

@@ -1,9 +1,9 @@
 #pragma once
 
-#include "adminclient.h"
 #include "deliverylistmodel.h"
 #include "orderhistorymodel.h"
 #include "orderlinemodel.h"
+#include "selecteddetail.h"
 
 #include <QJsonObject>
 #include <QObject>
@@ -16,15 +16,12 @@ class BeerListModel;
 // The order the Orders page has selected: GET /admin/v1/orders/{id} with its lines, status
 // history and deliveries, kept live (order.status appends to the history, delivery events
 // update the deliveries), and the actions the status allows.
-class OrderDetail : public QObject
+class OrderDetail : public SelectedDetail
 {
     Q_OBJECT
     Q_PROPERTY(QString orderId READ orderId WRITE setOrderId NOTIFY orderIdChanged)
-    Q_PROPERTY(bool loading READ loading NOTIFY loadingChanged)
     Q_PROPERTY(bool loaded READ loaded NOTIFY changed) // the order's data is here
-    Q_PROPERTY(bool busy READ busy NOTIFY busyChanged) // an action runs
     // The last failed call's message as the API wrote it (never translated).
-    Q_PROPERTY(QString error READ error NOTIFY errorChanged)
     Q_PROPERTY(QString shortId READ shortId NOTIFY changed)
     Q_PROPERTY(QString customerId READ customerId NOTIFY changed)
     Q_PROPERTY(QString customerName READ customerName NOTIFY changed)
@@ -50,10 +47,7 @@ public:
     QString orderId() const { return m_orderId; }
     // Selects an order ("" for none) and loads it.
     void setOrderId(const QString &orderId);
-    bool loading() const { return m_loading; }
     bool loaded() const { return !m_order.isEmpty(); }
-    bool busy() const { return m_busy; }
-    QString error() const { return m_error; }
 
     QString shortId() const;
     QString customerId() const { return field("customerId"); }
@@ -73,47 +67,30 @@ public:
     OrderHistoryModel *history() { return &m_history; }
     DeliveryListModel *deliveries() { return &m_deliveries; }
 
-    Q_INVOKABLE void reload();
     Q_INVOKABLE void pickup();
     Q_INVOKABLE void deliver();
     Q_INVOKABLE void cancel();
-    Q_INVOKABLE void clearError();
 
     void handleEvent(const AdminEvent &event);
 
-    // The language changed: every text did (they are made when read).
-    void retranslate() { emit changed(); }
-
 signals:
     void orderIdChanged();
-    void loadingChanged();
-    void busyChanged();
-    void errorChanged();
-    void changed();
     // An action's answer (an AdminOrder), for the order list.
     void orderUpdated(const QJsonObject &order);
 
 private:
+    QString detailPath() const override;
+    void apply(const QJsonObject &detail) override;
+    void runOrderAction(const QString &action);
     QString field(const char *key) const;
-    void apply(const QJsonObject &detail);
     // A newer status of this order, from an event or an action's answer.
     void applyStatus(const QString &status, int version, const QJsonValue &at);
-    void runAction(const QString &action);
-    void setLoading(bool loading);
-    void setBusy(bool busy);
-    void setError(const QString &error);
 
-    QPointer<AdminClient> m_client;
     QString m_orderId;
     QJsonObject m_order; // without history and deliveries
     OrderLineModel m_lines;
     OrderHistoryModel m_history;
     DeliveryListModel m_deliveries;
-    quint64 m_generation = 0; // counts selections; answers for an earlier one are dropped
-    bool m_loading = false;
-    bool m_reloadAgain = false; // an event arrived while loading
-    bool m_busy = false;
-    QString m_error;
 };
 
 } // namespace Gatehouse::Console

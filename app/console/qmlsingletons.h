@@ -499,6 +499,13 @@ struct LiveListModelForeign
     QML_ANONYMOUS
 };
 
+struct SelectedDetailForeign
+{
+    Q_GADGET
+    QML_FOREIGN(Gatehouse::Console::SelectedDetail)
+    QML_ANONYMOUS
+};
+
 struct OrderLineModelForeign
 {
     Q_GADGET

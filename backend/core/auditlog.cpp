@@ -1,4 +1,5 @@
 #include "core/auditlog.h"
+#include "core/sqlwhere.h"
 
 #include "core/clock.h"
 #include "core/eventbus.h"
@@ -235,33 +236,17 @@ void AuditLog::record(Entry e)
 
 QList<AuditLog::Entry> AuditLog::list(const Filter &f) const
 {
-    QString sql =
-        QStringLiteral("SELECT %1 FROM audit_log WHERE 1 = 1").arg(QLatin1String(kColumns));
-    QVariantList binds;
-    const std::pair<const QString *, const char *> eq[] = {
-        {&f.kind, "kind"}, {&f.actor, "actor"}, {&f.target, "target"}};
-    for (const auto &[value, column] : eq)
-        if (!value->isEmpty()) {
-            sql += QStringLiteral(" AND %1 = ?").arg(QLatin1String(column));
-            binds << *value;
-        }
-    if (f.since > 0) {
-        sql += QStringLiteral(" AND at >= ?");
-        binds << f.since;
-    }
-    if (f.beforeId > 0) {
-        sql += QStringLiteral(" AND id < ?");
-        binds << f.beforeId;
-    }
-    sql += QStringLiteral(" ORDER BY id DESC LIMIT ?");
-    binds << f.limit;
+    SqlWhere where;
+    where.equalIfSet("kind", f.kind).equalIfSet("actor", f.actor).equalIfSet("target", f.target);
+    if (f.since > 0)
+        where.add(u"at >= ?", {f.since});
+    if (f.beforeId > 0)
+        where.add(u"id < ?", {f.beforeId});
     QSqlQuery q(m_database.connection());
     q.setForwardOnly(true);
-    q.prepare(sql);
-    for (const QVariant &b : std::as_const(binds))
-        q.addBindValue(b);
     QList<Entry> out;
-    if (!q.exec())
+    if (!where.exec(q, QStringLiteral("SELECT %1 FROM audit_log").arg(QLatin1String(kColumns)),
+                    u" ORDER BY id DESC LIMIT ?", {f.limit}))
         return out;
     while (q.next())
         out.append(entryFromRow(q));

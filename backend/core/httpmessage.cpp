@@ -17,12 +17,17 @@ QString PeerIdentity::stateName() const
     return {};
 }
 
-QByteArray HttpRequest::header(const QByteArray &lowerName) const
+QByteArray headerValue(const HeaderList &headers, const QByteArray &lowerName)
 {
     for (const auto &h : headers)
         if (h.first == lowerName)
             return h.second;
     return {};
+}
+
+QByteArray HttpRequest::header(const QByteArray &lowerName) const
+{
+    return headerValue(headers, lowerName);
 }
 
 bool HttpRequest::hasHeader(const QByteArray &lowerName) const

@@ -18,6 +18,10 @@ namespace Gatehouse::Core {
 
 using HeaderList = QList<QPair<QByteArray, QByteArray>>;
 
+// The first value of `lowerName` in a list whose names are lower-cased (as the parsers keep
+// them); a null QByteArray when it is absent.
+QByteArray headerValue(const HeaderList &headers, const QByteArray &lowerName);
+
 // Who the TLS peer is. Only a certificate that verified against the listener's
 // configured client CA becomes an identity; anything else is "presented but invalid"
 // and never exposes its (unverified) subject.

@@ -34,10 +34,7 @@ ParseError bad(const QString &message)
 
 QByteArray RequestHead::header(const QByteArray &lowerName) const
 {
-    for (const auto &h : headers)
-        if (h.first == lowerName)
-            return h.second;
-    return {};
+    return headerValue(headers, lowerName);
 }
 
 HeadStatus takeHead(const QByteArray &buffer, qint64 maxHeaderBytes, QByteArray *head,

@@ -1,4 +1,5 @@
 #include "orders/orderstore.h"
+#include "core/sqlwhere.h"
 
 #include "core/writequeue.h"
 
@@ -461,32 +462,18 @@ OrderStore::Page OrderStore::customerOrders(const QSqlDatabase &db, const QStrin
 
 QList<QJsonObject> OrderStore::adminOrders(const QSqlDatabase &db, const OrderFilter &f)
 {
-    QString sql =
-        QStringLiteral("SELECT o.id, o.customer_id, o.customer_ref, o.callback_url, "
-                       "o.status, o.version, o.created_at, o.updated_at, c.name FROM "
-                       "orders o LEFT JOIN customers c ON c.id = o.customer_id WHERE 1 = 1");
-    QVariantList binds;
-    if (!f.customerId.isEmpty()) {
-        sql += QStringLiteral(" AND o.customer_id = ?");
-        binds << f.customerId;
-    }
-    if (!f.status.isEmpty()) {
-        sql += QStringLiteral(" AND o.status = ?");
-        binds << f.status;
-    }
-    if (!f.before.isEmpty()) {
-        sql += QStringLiteral(" AND o.rowid < (SELECT rowid FROM orders WHERE id = ?)");
-        binds << f.before;
-    }
-    sql += QStringLiteral(" ORDER BY o.rowid DESC LIMIT ?");
-    binds << f.limit;
+    Core::SqlWhere where;
+    where.equalIfSet("o.customer_id", f.customerId).equalIfSet("o.status", f.status);
+    if (!f.before.isEmpty())
+        where.add(u"o.rowid < (SELECT rowid FROM orders WHERE id = ?)", {f.before});
     QSqlQuery q(db);
     q.setForwardOnly(true);
-    q.prepare(sql);
-    for (const QVariant &b : binds)
-        q.addBindValue(b);
     QList<QJsonObject> out;
-    if (!q.exec())
+    if (!where.exec(q,
+                    QStringLiteral("SELECT o.id, o.customer_id, o.customer_ref, o.callback_url, "
+                                   "o.status, o.version, o.created_at, o.updated_at, c.name FROM "
+                                   "orders o LEFT JOIN customers c ON c.id = o.customer_id"),
+                    u" ORDER BY o.rowid DESC LIMIT ?", {f.limit}))
         return out;
     QSqlQuery l(db);
     l.prepare(LinesSql);
@@ -558,32 +545,19 @@ QHash<QString, QString> OrderStore::customerNames(const QSqlDatabase &db)
 OrderStore::Page OrderStore::beers(const QSqlDatabase &db, const BeerFilter &f, int pageNumber,
                                    int pageSize, bool admin)
 {
-    QString where = QStringLiteral(" WHERE 1 = 1");
-    QVariantList binds;
-    if (!f.name.isEmpty()) {
-        // instr() on lower(): a substring match with no LIKE wildcards to escape.
-        where += QStringLiteral(" AND instr(lower(beer_name), lower(?)) > 0");
-        binds << f.name;
-    }
-    if (!f.style.isEmpty()) {
-        where += QStringLiteral(" AND beer_style = ?");
-        binds << f.style;
-    }
+    Core::SqlWhere where;
+    // instr() on lower(): a substring match with no LIKE wildcards to escape.
+    if (!f.name.isEmpty())
+        where.add(u"instr(lower(beer_name), lower(?)) > 0", {f.name});
+    where.equalIfSet("beer_style", f.style);
     Page page;
     QSqlQuery c(db);
-    c.prepare(QStringLiteral("SELECT COUNT(*) FROM beers") + where);
-    for (const QVariant &b : binds)
-        c.addBindValue(b);
-    if (c.exec() && c.next())
+    if (where.exec(c, QStringLiteral("SELECT COUNT(*) FROM beers")) && c.next())
         page.total = c.value(0).toLongLong();
     QSqlQuery q(db);
-    q.prepare(QStringLiteral("SELECT ") + BeerColumns + QStringLiteral(" FROM beers") + where +
-              QStringLiteral(" ORDER BY beer_name, id LIMIT ? OFFSET ?"));
-    for (const QVariant &b : binds)
-        q.addBindValue(b);
-    q.addBindValue(pageSize);
-    q.addBindValue(qint64(pageNumber) * pageSize);
-    if (q.exec())
+    if (where.exec(q, QStringLiteral("SELECT ") + BeerColumns + QStringLiteral(" FROM beers"),
+                   u" ORDER BY beer_name, id LIMIT ? OFFSET ?",
+                   {pageSize, qint64(pageNumber) * pageSize}))
         while (q.next())
             page.items.append(beerFromRow(q).toJson(admin));
     return page;

@@ -79,10 +79,7 @@ QString malformed(const QString &why)
 
 QByteArray OutboundResponse::header(const QByteArray &lowerName) const
 {
-    for (const auto &h : headers)
-        if (h.first == lowerName)
-            return h.second;
-    return {};
+    return Core::headerValue(headers, lowerName);
 }
 
 // ---------------------------------------------------------------------------------------
@@ -96,10 +93,7 @@ Http1ResponseParser::Http1ResponseParser(const QByteArray &requestMethod, qint64
 
 QByteArray Http1ResponseParser::header(const QByteArray &lowerName) const
 {
-    for (const auto &h : m_headers)
-        if (h.first == lowerName)
-            return h.second;
-    return {};
+    return Core::headerValue(m_headers, lowerName);
 }
 
 void Http1ResponseParser::fail(const QString &message)

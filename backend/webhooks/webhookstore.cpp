@@ -1,4 +1,5 @@
 #include "webhooks/webhookstore.h"
+#include "core/sqlwhere.h"
 
 #include "core/jsonwriter.h"
 #include "core/writequeue.h"
@@ -483,32 +484,20 @@ QJsonObject WebhookStore::endpointJson(const QSqlDatabase &db, const Endpoint &e
 
 QList<QJsonObject> WebhookStore::deliveries(const QSqlDatabase &db, const DeliveryFilter &f)
 {
-    QString sql = QStringLiteral("SELECT ") + DeliveryColumns +
-                  QStringLiteral(" FROM webhook_deliveries d JOIN webhook_endpoints e ON e.id = "
-                                 "d.endpoint_id WHERE 1 = 1");
-    QVariantList binds;
-    if (!f.subjectId.isEmpty()) {
-        sql += QStringLiteral(" AND d.subject_id = ?");
-        binds << f.subjectId;
-    }
-    if (!f.state.isEmpty()) {
-        sql += QStringLiteral(" AND d.state = ?");
-        binds << f.state;
-    }
-    if (!f.endpointId.isEmpty()) {
-        sql += QStringLiteral(" AND d.endpoint_id = ?");
-        binds << f.endpointId;
-    }
-    sql += f.subjectId.isEmpty() ? QStringLiteral(" ORDER BY d.rowid DESC LIMIT ?")
-                                 : QStringLiteral(" ORDER BY d.seq ASC LIMIT ?");
-    binds << f.limit;
+    Core::SqlWhere where;
+    where.equalIfSet("d.subject_id", f.subjectId)
+        .equalIfSet("d.state", f.state)
+        .equalIfSet("d.endpoint_id", f.endpointId);
     QSqlQuery q(db);
     q.setForwardOnly(true);
-    q.prepare(sql);
-    for (const QVariant &b : binds)
-        q.addBindValue(b);
     QList<QJsonObject> out;
-    if (!q.exec())
+    if (!where.exec(q,
+                    QStringLiteral("SELECT ") + DeliveryColumns +
+                        QStringLiteral(" FROM webhook_deliveries d JOIN webhook_endpoints e ON "
+                                       "e.id = d.endpoint_id"),
+                    f.subjectId.isEmpty() ? u" ORDER BY d.rowid DESC LIMIT ?"
+                                          : u" ORDER BY d.seq ASC LIMIT ?",
+                    {f.limit}))
         return out;
     while (q.next())
         out.append(deliveryJsonFromRow(q));
