@@ -481,7 +481,7 @@ void OAuthAdminApi::registerTokenRoutes()
                                        QStringLiteral("limit must be 1 to 1000"));
         return HttpResponse::json(
             200, QJsonObject{{QStringLiteral("items"),
-                              m_oauth.activeTokens(
+                              m_oauth.console().activeTokens(
                                   req.query.queryItemValue(QStringLiteral("client")),
                                   req.query.queryItemValue(QStringLiteral("user")), limit)}});
     });
@@ -507,8 +507,8 @@ void OAuthAdminApi::registerTokenRoutes()
                 if (v.isString())
                     params.insert(QLatin1String(k), v.toString());
             }
-            m_oauth.mintClientCredentials(o.value(QStringLiteral("client_id")).toString(), params,
-                                          respond);
+            m_oauth.console().mintClientCredentials(o.value(QStringLiteral("client_id")).toString(),
+                                                    params, respond);
         });
     // The token preview: a dry run of the real issuing code (docs/oauth.md).
     m_server.route(
@@ -521,7 +521,7 @@ void OAuthAdminApi::registerTokenRoutes()
                     400, QStringLiteral("malformed-json"),
                     QStringLiteral("the body must be a JSON object with client_id and "
                                    "grant_type (and the grant's parameters)"));
-            const QJsonObject preview = m_oauth.previewToken(doc.object());
+            const QJsonObject preview = m_oauth.console().previewToken(doc.object());
             if (preview.contains(QLatin1String("error")))
                 return HttpResponse::error(
                     preview.value(QLatin1String("error")) == QLatin1String("invalid_client") ? 404
@@ -541,7 +541,7 @@ void OAuthAdminApi::registerTokenRoutes()
                 return HttpResponse::error(
                     400, QStringLiteral("malformed-json"),
                     QStringLiteral("the body must be a JSON object with username or client_id"));
-            QJsonObject access = m_oauth.effectiveAccess(doc.object());
+            QJsonObject access = m_oauth.console().effectiveAccess(doc.object());
             if (m_clusterIdentity && !access.contains(QLatin1String("error")) &&
                 access.value(QLatin1String("subject")).toObject().value(QLatin1String("kind")) ==
                     QLatin1String("user"))
@@ -560,8 +560,8 @@ void OAuthAdminApi::registerTokenRoutes()
         });
     m_server.routeDeferred("DELETE", QStringLiteral("/admin/v1/tokens/{id}"),
                            [this](const HttpRequest &req, const Responder &respond) {
-                               m_oauth.revokeById(req.pathParam(QStringLiteral("id")),
-                                                  noContent(respond));
+                               m_oauth.console().revokeById(req.pathParam(QStringLiteral("id")),
+                                                            noContent(respond));
                            });
     // The console's JWT decoder: {"token", "jwks"? (object), "pem"? (string), "issuer"?,
     // "audience"?}; the issuer defaults to this server's when no key is pasted.
@@ -589,9 +589,9 @@ void OAuthAdminApi::registerTokenRoutes()
         // Server-aware: the key's state, the stored token's, and its client and user.
         if (answer.value(QLatin1String("payload")).isObject())
             answer.insert(QStringLiteral("server"),
-                          m_oauth.tokenStatus(token.trimmed(),
-                                              answer.value(QLatin1String("header")).toObject(),
-                                              answer.value(QLatin1String("payload")).toObject()));
+                          m_oauth.console().tokenStatus(
+                              token.trimmed(), answer.value(QLatin1String("header")).toObject(),
+                              answer.value(QLatin1String("payload")).toObject()));
         return HttpResponse::json(200, answer);
     });
 }

@@ -1,6 +1,7 @@
-#include "oauth/granthandler.h"
+#include "oauth/clientcredentialsgrant.h"
 
 #include "core/jsonwriter.h"
+#include "oauth/clientauthenticator.h"
 #include "oauth/trustsettings.h"
 
 #include <QUrl>
@@ -8,6 +9,19 @@
 #include <algorithm>
 
 namespace Gatehouse::OAuth {
+
+bool ClientCredentialsGrant::runsInline(const QHash<QString, QString> &params,
+                                        const NamedClient &client) const
+{
+    // Signing (RSA, ECDSA) and client assertions run on the server's pool. An opaque token
+    // needs neither (a SHA-256 of the secret, random bytes, a hash) and is made on the
+    // connection's thread: handing it to the pool cost more than making it (a thread woken
+    // per request). Only the client's cached record is read here, the form is not copied.
+    if (params.contains(QStringLiteral("client_assertion")))
+        return false;
+    const auto named = client.find();
+    return named && named->accessTokenFormat == QLatin1String("opaque");
+}
 
 GrantResult ClientCredentialsGrant::handle(const TokenRequest &req) const
 {

@@ -2,8 +2,10 @@
 
 #include "oauth/assertions.h"
 #include "oauth/authorize.h"
+#include "oauth/clientauthenticator.h"
 #include "oauth/clientregistry.h"
 #include "oauth/granthandler.h"
+#include "oauth/oauthconsole.h"
 #include "oauth/signingkeys.h"
 #include "oauth/tokenissuer.h"
 #include "oauth/trustsettings.h"
@@ -55,29 +57,9 @@ public:
     const QString &issuer() const { return m_issuer; }
     QJsonObject discovery() const;
 
-    // Admin: a client_credentials token for a confidential client without its secret
-    // (console demos), the active tokens (newest first), revoking one by its id (the hash).
-    void mintClientCredentials(const QString &clientId, const QHash<QString, QString> &params,
-                               const Core::Responder &respond);
-    QJsonArray activeTokens(const QString &clientId, const QString &subject, int limit) const;
-    // What this server knows of a JWT (the server-aware inspector): whether it issued it, its
-    // signing key (active, next, retired, or no longer published), whether the token is stored
-    // and still active, revoked or expired (by the hash of its value; `id` revokes it through
-    // DELETE /admin/v1/tokens/{id}), and whether its client and user still exist.
-    QJsonObject tokenStatus(const QByteArray &token, const QJsonObject &header,
-                            const QJsonObject &payload) const;
-    // The token preview: a dry run of the real issuing code for a client and grant type.
-    // request: {"client_id", "grant_type", "scope"?, "resource"?, "audience"?, "username"?
-    // (user grants), "subject_token"/"subject_token_type"/"actor_token"/"actor_token_type"
-    // (token exchange)}. Answers the access token's header and claims, each claim with its
-    // source, and what else would be issued; nothing is stored, no event says "issued", the
-    // signed value never leaves this function. An error: {"error", "error_description"}.
-    QJsonObject previewToken(const QJsonObject &request) const;
-    // Effective access of an OAuth user ({"username"}) or client ({"client_id"}): every scope
-    // and claim it can obtain, each with its source, read off token previews with every
-    // allowed scope (so from the real issuing code). An error: {"error", "error_description"}.
-    QJsonObject effectiveAccess(const QJsonObject &request) const;
-    void revokeById(const QString &id, std::function<void(Core::Result<void>)> done);
+    // What the admin console asks: token previews, effective access, token status, active
+    // tokens, revocation by id, minted client_credentials tokens.
+    OAuthConsole &console() { return m_console; }
     // Signs a user out of every browser (user deleted, locked or password reset).
     void endSessions(const QString &userId) { m_authorize.endSessions(userId); }
     void publishKeyRotated(const QString &alg);
@@ -89,9 +71,22 @@ public:
 private:
     void registerRoutes();
     void registerRegistrationRoutes(bool openRegistration);
-    std::optional<OAuthError> authenticateAssertion(const Core::HttpRequest &req,
-                                                    const QHash<QString, QString> &form,
-                                                    Client *client);
+    // The endpoints of registerRoutes; those a client calls with its credentials
+    // authenticate it through m_clientAuth.
+    void tokenEndpoint(const Core::HttpRequest &req, const Core::Responder &respond);
+    // A token request once its form is parsed and its grant known: client authentication,
+    // the grant's handler, storing.
+    void tokenRequest(const Core::HttpRequest &req, const QHash<QString, QString> &form,
+                      const GrantHandler &handler, const QString &grantType,
+                      const Core::Responder &respond);
+    void deviceAuthorizationEndpoint(const Core::HttpRequest &req, const Core::Responder &respond);
+    Core::HttpResponse introspectionEndpoint(const Core::HttpRequest &req) const;
+    void revocationEndpoint(const Core::HttpRequest &req, const Core::Responder &respond);
+    Core::HttpResponse userinfoEndpoint(const Core::HttpRequest &req) const;
+    // The form of a request that carries client credentials, and its authenticated client.
+    std::optional<OAuthError> authenticatedForm(const Core::HttpRequest &req,
+                                                QHash<QString, QString> *form,
+                                                Client *client) const;
     QJsonObject registrationResponse(const ClientRegistry::Registered &r) const;
     // Runs the grant's consume step and stores its tokens in one transaction, then answers.
     void commit(GrantResult result, const QString &grantType, const Core::Responder &respond);
@@ -109,11 +104,13 @@ private:
     TokenIssuer m_issuerImpl;
     TrustedIssuers m_trusted;
     JtiCache m_jti;
+    ClientAuthenticator m_clientAuth;
     qint64 m_deviceCodeLifetimeMs;
     QByteArray m_discoveryJson; // fixed once the grants are known
     Core::EventQueue *m_eventQueue = nullptr;
-    std::vector<std::unique_ptr<GrantHandler>> m_grants;
+    GrantHandlers m_grants;
     AuthorizeEndpoint m_authorize;
+    OAuthConsole m_console;
 };
 
 } // namespace Gatehouse::OAuth

@@ -1,13 +1,13 @@
-// Grants that take a JWT from elsewhere: RFC 7523 §2.1 (jwt-bearer) and RFC 8693 (token
-// exchange).
+// RFC 8693: a token from this server or a trusted issuer exchanged for another.
+#include "oauth/tokenexchangegrant.h"
+
 #include "core/database.h"
+#include "core/writequeue.h"
 #include "crypto/jws.h"
 #include "oauth/assertions.h"
-#include "oauth/granthandler.h"
 #include "oauth/signingkeys.h"
 #include "oauth/trustsettings.h"
 
-#include <QJsonArray>
 #include <QSqlQuery>
 #include <QUrl>
 
@@ -19,90 +19,12 @@ const QString kAccessToken = QStringLiteral("urn:ietf:params:oauth:token-type:ac
 const QString kJwt = QStringLiteral("urn:ietf:params:oauth:token-type:jwt");
 const QString kIdToken = QStringLiteral("urn:ietf:params:oauth:token-type:id_token");
 
-GrantResult failed(const OAuthError &e)
-{
-    GrantResult r;
-    r.error = e;
-    return r;
-}
-
 OAuthError invalidTarget(const QString &d)
 {
     return {QStringLiteral("invalid_target"), d};
 }
 
-// A local user named by `sub` (id or username) gets the user's id and scoped claims.
-QJsonObject subjectClaims(const UserStore &users, QString *sub, const QStringList &scopes,
-                          ClaimSources *sources = nullptr)
-{
-    if (const auto user = users.find(*sub)) {
-        *sub = user->id;
-        return scopedUserClaims(*user, scopes, true, sources);
-    }
-    return {};
-}
-
 } // namespace
-
-GrantResult JwtBearerGrant::handle(const TokenRequest &req) const
-{
-    const Client &c = req.client;
-    if (!c.grantTypes.contains(grantType()))
-        return failed(unauthorizedClient(
-            QStringLiteral("the jwt-bearer grant is not among this client's grant_types")));
-    const QByteArray assertion = req.params.value(QStringLiteral("assertion")).toUtf8();
-    if (assertion.isEmpty())
-        return failed(invalidRequest(QStringLiteral("assertion is required")));
-    const QString iss = peekIssuer(assertion);
-    const auto trusted = m_trusted.find(iss);
-    if (!trusted)
-        return failed(invalidGrant(QStringLiteral("the assertion's issuer is not trusted")));
-    const QString self = m_issuer.issuer();
-    auto claims = verifyAssertion(assertion, trusted->jwks, iss, {},
-                                  {self, self + QStringLiteral("/oauth2/token")}, req.now);
-    if (!claims)
-        return failed(invalidGrant(claims.error().message));
-    QStringList scopes;
-    if (auto e = requestedScopes(c, req.params.value(QStringLiteral("scope")), &scopes))
-        return failed(*e);
-    // At most what an administrator allows for this issuer, never the client's whole
-    // registration.
-    if (req.params.contains(QStringLiteral("scope"))) {
-        for (const QString &s : std::as_const(scopes))
-            if (!trusted->scopes.contains(s))
-                return failed(invalidScope(
-                    QStringLiteral("scope '%1' is not allowed for assertions of this issuer")
-                        .arg(s)));
-    } else {
-        scopes.removeIf([&trusted](const QString &s) { return !trusted->scopes.contains(s); });
-    }
-    if (!m_jti.claim(iss, claims->value(QStringLiteral("jti")).toString(),
-                     qint64(claims->value(QStringLiteral("exp")).toDouble()) * 1000 + 60'000,
-                     req.now))
-        return failed(invalidGrant(QStringLiteral("this assertion was already used (jti)")));
-    QString sub = claims->value(QStringLiteral("sub")).toString();
-    if (const auto user = m_users.find(sub); user && user->locked(req.now))
-        return failed(invalidGrant(QStringLiteral("the user's account is locked")));
-    const QJsonObject extra = subjectClaims(m_users, &sub, scopes);
-    const QString audience = m_issuer.defaultAudience(c, scopes);
-    // Another issuer's assertion never becomes a cluster identity (docs/oauth.md).
-    if (m_issuer.trust() && m_issuer.trust()->isClusterAudience(audience))
-        return failed(unauthorizedClient(
-            QStringLiteral("an assertion from another issuer never becomes a token for the cluster "
-                           "API's audience")));
-    auto token =
-        m_issuer.accessToken(c, sub, scopes.join(QLatin1Char(' ')), audience, req.now, extra);
-    if (!token)
-        return failed(
-            issuingError(token.error().code, token.error().message, token.error().httpStatus));
-    GrantResult out;
-    out.response = QJsonObject{{QStringLiteral("access_token"), token->value},
-                               {QStringLiteral("token_type"), QStringLiteral("Bearer")},
-                               {QStringLiteral("expires_in"), c.accessTokenLifetime},
-                               {QStringLiteral("scope"), token->scope}};
-    out.tokens.append(*token);
-    return out;
-}
 
 std::optional<OAuthError> TokenExchangeGrant::resolve(const QString &token, const QString &type,
                                                       const Client &client, qint64 now,
@@ -201,30 +123,30 @@ GrantResult TokenExchangeGrant::handle(const TokenRequest &req) const
 {
     const Client &c = req.client;
     if (!c.grantTypes.contains(grantType()))
-        return failed(unauthorizedClient(
+        return grantFailed(unauthorizedClient(
             QStringLiteral("token exchange is not among this client's grant_types")));
     const QString subjectToken = req.params.value(QStringLiteral("subject_token"));
     const QString subjectType = req.params.value(QStringLiteral("subject_token_type"));
     if (subjectToken.isEmpty() || subjectType.isEmpty())
-        return failed(
+        return grantFailed(
             invalidRequest(QStringLiteral("subject_token and subject_token_type are required")));
     const QString requested = req.params.value(QStringLiteral("requested_token_type"));
     if (!requested.isEmpty() && requested != kAccessToken && requested != kJwt)
-        return failed(
+        return grantFailed(
             invalidRequest(QStringLiteral("requested_token_type must be access_token or jwt")));
     const QString actorToken = req.params.value(QStringLiteral("actor_token"));
     const QString actorType = req.params.value(QStringLiteral("actor_token_type"));
     if (actorToken.isEmpty() != actorType.isEmpty())
-        return failed(
+        return grantFailed(
             invalidRequest(QStringLiteral("actor_token and actor_token_type go together")));
     Subject subject;
     if (auto e = resolve(subjectToken, subjectType, c, req.now, &subject))
-        return failed(*e);
+        return grantFailed(*e);
     std::optional<Subject> actor;
     if (!actorToken.isEmpty()) {
         actor.emplace();
         if (auto e = resolve(actorToken, actorType, c, req.now, &*actor))
-            return failed(*e);
+            return grantFailed(*e);
     }
     // Audience: `audience` and / or `resource`, each allowed by the client's record.
     QStringList targets;
@@ -235,26 +157,26 @@ GrantResult TokenExchangeGrant::handle(const TokenRequest &req) const
         if (QLatin1String(p) == QLatin1String("resource")) {
             const QUrl u(v, QUrl::StrictMode);
             if (!u.isValid() || u.isRelative() || u.hasFragment())
-                return failed(invalidTarget(
+                return grantFailed(invalidTarget(
                     QStringLiteral("resource must be an absolute URI without a fragment")));
         }
         if (!c.tokenExchangeAudiences.contains(v))
-            return failed(invalidTarget(
+            return grantFailed(invalidTarget(
                 QStringLiteral("this client may not exchange tokens for '%1'").arg(v)));
         targets.append(v);
     }
     targets.removeDuplicates();
     if (targets.size() > 1)
-        return failed(invalidTarget(QStringLiteral("name one audience")));
+        return grantFailed(invalidTarget(QStringLiteral("name one audience")));
     QStringList scopes;
     if (auto e = requestedScopes(c, req.params.value(QStringLiteral("scope")), &scopes))
-        return failed(*e);
+        return grantFailed(*e);
     // Never more than the subject token was granted (RFC 8693 §2.1 leaves the policy to the
     // server; this one only narrows).
     if (req.params.contains(QStringLiteral("scope"))) {
         for (const QString &s : std::as_const(scopes))
             if (!subject.scopes.contains(s))
-                return failed(invalidScope(
+                return grantFailed(invalidScope(
                     QStringLiteral("scope '%1' exceeds what the subject token was granted")
                         .arg(s)));
     } else {
@@ -267,16 +189,16 @@ GrantResult TokenExchangeGrant::handle(const TokenRequest &req) const
         // Into the cluster: only a client an administrator allowed, and only from a token
         // that itself was issued for the cluster (fail closed; docs/oauth.md).
         if (!c.clusterAccess)
-            return failed(invalidTarget(
+            return grantFailed(invalidTarget(
                 QStringLiteral("'%1' is the cluster API's audience, and an administrator has not "
                                "allowed this client to act for the cluster")
                     .arg(audience)));
         if (!subject.local)
-            return failed(invalidTarget(QStringLiteral(
+            return grantFailed(invalidTarget(QStringLiteral(
                 "a token from another issuer is never exchanged for the cluster API")));
         const auto issuedTo = m_clients.find(subject.clientId);
         if (subject.audience != audience && !(issuedTo && issuedTo->clusterAccess))
-            return failed(invalidTarget(
+            return grantFailed(invalidTarget(
                 QStringLiteral("the subject token was not issued for the cluster API: its client "
                                "is not allowed to act for the cluster")));
     }
@@ -311,13 +233,13 @@ GrantResult TokenExchangeGrant::handle(const TokenRequest &req) const
                                   "(RFC 8693 §4.1)"));
     }
     if (const auto user = m_users.find(sub); user && user->locked(req.now))
-        return failed(invalidGrant(QStringLiteral("the user's account is locked")));
+        return grantFailed(invalidGrant(QStringLiteral("the user's account is locked")));
     // An exchanged token lives no longer than its subject token, and dies with the grant it came
     // from (its family and code: a replayed code, a reused refresh token, a revoked consent).
     auto token = m_issuer.accessToken(c, sub, scopes.join(QLatin1Char(' ')), audience, req.now,
                                       extra, req.sources, subject.local ? subject.expiresAt : 0);
     if (!token)
-        return failed(
+        return grantFailed(
             issuingError(token.error().code, token.error().message, token.error().httpStatus));
     token->family = subject.family;
     token->codeHash = subject.codeHash;

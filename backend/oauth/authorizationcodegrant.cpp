@@ -1,0 +1,133 @@
+#include "oauth/authorizationcodegrant.h"
+
+#include "core/database.h"
+#include "core/writequeue.h"
+#include "crypto/digest.h"
+#include "crypto/random.h"
+
+#include <QRegularExpression>
+#include <QSqlQuery>
+
+namespace Gatehouse::OAuth {
+
+namespace {
+
+// RFC 7636 §4.1: 43 to 128 characters of [A-Z a-z 0-9 - . _ ~].
+bool verifierSyntaxOk(const QString &v)
+{
+    static const QRegularExpression re(QStringLiteral("^[A-Za-z0-9._~-]{43,128}$"));
+    return re.match(v).hasMatch();
+}
+
+QString s256(const QString &verifier)
+{
+    return QString::fromLatin1(
+        Crypto::Digest::sha256(verifier.toLatin1())
+            .toBase64(QByteArray::Base64UrlEncoding | QByteArray::OmitTrailingEquals));
+}
+
+bool constantTimeEquals(const QString &a, const QString &b)
+{
+    const QByteArray x = a.toLatin1();
+    const QByteArray y = b.toLatin1();
+    if (x.size() != y.size())
+        return false;
+    unsigned char diff = 0;
+    for (qsizetype i = 0; i < x.size(); ++i)
+        diff |= static_cast<unsigned char>(x[i] ^ y[i]);
+    return diff == 0;
+}
+
+} // namespace
+
+GrantResult AuthorizationCodeGrant::handle(const TokenRequest &req) const
+{
+    const Client &c = req.client;
+    if (!c.grantTypes.contains(grantType()))
+        return grantFailed(unauthorizedClient(
+            QStringLiteral("authorization_code is not among this client's grant_types")));
+    const QString code = req.params.value(QStringLiteral("code"));
+    if (code.isEmpty())
+        return grantFailed(invalidRequest(QStringLiteral("code is required")));
+    const QString codeHash = TokenIssuer::hashToken(code);
+    QSqlQuery q(m_database.connection());
+    q.prepare(QStringLiteral("SELECT client_id, user_id, redirect_uri, scope, nonce, "
+                             "code_challenge, auth_time, expires_at, used_at FROM oauth_codes "
+                             "WHERE hash = ?"));
+    q.addBindValue(codeHash);
+    if (!q.exec() || !q.next() || q.value(0).toString() != c.clientId)
+        return grantFailed(
+            invalidGrant(QStringLiteral("the code is unknown or was issued to another "
+                                        "client")));
+    const qint64 now = req.now;
+    if (!q.value(8).isNull()) {
+        // RFC 6749 §4.1.2: a code used twice revokes what the first use got; the revocation
+        // commits, then the error is answered.
+        GrantResult r;
+        const OAuthError e =
+            invalidGrant(QStringLiteral("the code was already used; the tokens issued from it "
+                                        "are revoked"));
+        r.consume = [codeHash, now, e](Core::WriteTransaction &tx) -> std::optional<OAuthError> {
+            revokeCodeTokens(tx, codeHash, now);
+            return e;
+        };
+        return r;
+    }
+    if (q.value(7).toLongLong() <= now)
+        return grantFailed(invalidGrant(QStringLiteral("the code has expired")));
+    if (!q.value(2).isNull() &&
+        req.params.value(QStringLiteral("redirect_uri")) != q.value(2).toString())
+        return grantFailed(invalidGrant(
+            QStringLiteral("redirect_uri must be the one of the authorization request")));
+    const QString challenge = q.value(5).toString();
+    const bool hasVerifier = req.params.contains(QStringLiteral("code_verifier"));
+    const QString verifier = req.params.value(QStringLiteral("code_verifier"));
+    if (!challenge.isEmpty()) {
+        if (!hasVerifier)
+            return grantFailed(invalidGrant(QStringLiteral("code_verifier is required (PKCE)")));
+        if (!verifierSyntaxOk(verifier))
+            return grantFailed(invalidGrant(QStringLiteral(
+                "code_verifier must be 43 to 128 characters of A-Z a-z 0-9 - . _ ~")));
+        if (!constantTimeEquals(s256(verifier), challenge))
+            return grantFailed(invalidGrant(QStringLiteral("code_verifier does not match the "
+                                                           "code_challenge")));
+    } else if (hasVerifier) {
+        return grantFailed(
+            invalidGrant(QStringLiteral("code_verifier sent, but the authorization request had no "
+                                        "code_challenge")));
+    }
+    const auto user = m_users.find(q.value(1).toString());
+    if (!user)
+        return grantFailed(invalidGrant(QStringLiteral("the user of this code no longer exists")));
+    GrantResult out;
+    UserTokenRequest utr;
+    utr.client = &c;
+    utr.user = &*user;
+    utr.scopes = q.value(3).toString().split(QLatin1Char(' '), Qt::SkipEmptyParts);
+    utr.nonce = q.value(4).toString();
+    utr.authTime = q.value(6).toLongLong();
+    utr.family = Crypto::Random::uuid();
+    utr.codeHash = codeHash;
+    utr.now = now;
+    issueUserTokens(m_issuer, utr, &out);
+    if (out.error)
+        return out;
+    const QString userId = user->id;
+    out.consume = [codeHash, now, userId](Core::WriteTransaction &tx) -> std::optional<OAuthError> {
+        if (auto refused = userRefusal(tx, userId, now))
+            return refused;
+        Core::Statement &u =
+            tx.stmt("UPDATE oauth_codes SET used_at = ? WHERE hash = ? AND used_at IS NULL");
+        if (!u.bind(1, now).bind(2, codeHash).exec())
+            return serverError(QStringLiteral("the code could not be marked used"));
+        if (u.changes() == 1)
+            return std::nullopt;
+        // Used concurrently by another request: that one wins, and both lose their tokens.
+        revokeCodeTokens(tx, codeHash, now);
+        return invalidGrant(QStringLiteral("the code was already used; the tokens issued from "
+                                           "it are revoked"));
+    };
+    return out;
+}
+
+} // namespace Gatehouse::OAuth

@@ -1,0 +1,134 @@
+#include "oauth/clientauthenticator.h"
+
+#include "core/clock.h"
+#include "oauth/assertions.h"
+#include "oauth/form.h"
+
+namespace Gatehouse::OAuth {
+
+using Core::HttpRequest;
+
+namespace {
+
+// The client id and secret of HTTP Basic credentials (RFC 6749 §2.3.1: form-encoded, then
+// Base64); nullopt when the header is not Basic, the pair without a colon: malformed.
+std::optional<std::pair<QString, QString>> basicCredentials(const HttpRequest &req, bool *malformed)
+{
+    *malformed = false;
+    const QByteArray authz = req.header("authorization");
+    if (authz.left(6).compare("Basic ", Qt::CaseInsensitive) != 0)
+        return std::nullopt;
+    const QByteArray decoded = QByteArray::fromBase64(authz.mid(6).trimmed());
+    const qsizetype colon = decoded.indexOf(':');
+    if (colon < 0) {
+        *malformed = true;
+        return std::pair<QString, QString>();
+    }
+    return std::pair{formDecode(decoded.left(colon)), formDecode(decoded.mid(colon + 1))};
+}
+
+// The client a token request names (Basic or client_id), before it is authenticated.
+QString namedClientId(const HttpRequest &req, const QHash<QString, QString> &form)
+{
+    bool malformed = false;
+    if (const auto basic = basicCredentials(req, &malformed))
+        return basic->first;
+    return form.value(QStringLiteral("client_id"));
+}
+
+} // namespace
+
+ClientAuthenticator::ClientAuthenticator(const ClientRegistry &clients, JtiCache &jti,
+                                         const Core::Clock &clock, QString issuer)
+    : m_clients(clients), m_jti(jti), m_clock(clock), m_issuer(std::move(issuer))
+{}
+
+std::optional<Client> ClientAuthenticator::named(const HttpRequest &req,
+                                                 const QHash<QString, QString> &form) const
+{
+    return m_clients.find(namedClientId(req, form));
+}
+
+std::optional<OAuthError> ClientAuthenticator::authenticate(const HttpRequest &req,
+                                                            const QHash<QString, QString> &form,
+                                                            Client *client) const
+{
+    bool malformed = false;
+    const auto credentials = basicCredentials(req, &malformed);
+    const bool basic = credentials.has_value();
+    QString id;
+    QString secret;
+    QString method;
+    if (basic) {
+        if (malformed)
+            return invalidClient(QStringLiteral("malformed Basic credentials"), true);
+        id = credentials->first;
+        secret = credentials->second;
+        method = QStringLiteral("client_secret_basic");
+        if (form.contains(QStringLiteral("client_secret")) ||
+            form.contains(QStringLiteral("client_assertion")))
+            return invalidRequest(QStringLiteral("use one client authentication method, not two"));
+    } else if (form.contains(QStringLiteral("client_secret"))) {
+        id = form.value(QStringLiteral("client_id"));
+        secret = form.value(QStringLiteral("client_secret"));
+        method = QStringLiteral("client_secret_post");
+    } else if (form.contains(QStringLiteral("client_assertion_type")) ||
+               form.contains(QStringLiteral("client_assertion"))) {
+        return authenticateAssertion(req, form, client);
+    } else {
+        id = form.value(QStringLiteral("client_id"));
+        method = QStringLiteral("none");
+    }
+    if (id.isEmpty())
+        return invalidClient(QStringLiteral("client authentication is required"), basic);
+    const auto found = m_clients.find(id);
+    // Fail closed with one answer for an unknown client and a wrong secret.
+    if (!found)
+        return invalidClient(QStringLiteral("unknown client or wrong credentials"), basic);
+    if (found->tokenEndpointAuthMethod != method)
+        return invalidClient(
+            QStringLiteral("this client authenticates with %1").arg(found->tokenEndpointAuthMethod),
+            basic);
+    if (method != QLatin1String("none") && !ClientRegistry::secretMatches(*found, secret))
+        return invalidClient(QStringLiteral("unknown client or wrong credentials"), basic);
+    *client = *found;
+    return std::nullopt;
+}
+
+std::optional<OAuthError> ClientAuthenticator::authenticateAssertion(
+    const HttpRequest &req, const QHash<QString, QString> &form, Client *client) const
+{
+    // RFC 7523 §2.2 / RFC 7521 §4.2: a JWT signed with one of the client's registered keys.
+    if (form.value(QStringLiteral("client_assertion_type")) !=
+        QLatin1String("urn:ietf:params:oauth:client-assertion-type:jwt-bearer"))
+        return invalidClient(
+            QStringLiteral("client_assertion_type must be "
+                           "urn:ietf:params:oauth:client-assertion-type:jwt-bearer"),
+            false);
+    if (form.contains(QStringLiteral("client_secret")))
+        return invalidRequest(QStringLiteral("use one client authentication method, not two"));
+    const QByteArray assertion = form.value(QStringLiteral("client_assertion")).toUtf8();
+    if (assertion.isEmpty())
+        return invalidClient(QStringLiteral("client_assertion is required"), false);
+    const QString id = peekIssuer(assertion);
+    const QString named = form.value(QStringLiteral("client_id"));
+    if (id.isEmpty() || (!named.isEmpty() && named != id))
+        return invalidClient(QStringLiteral("the assertion's iss must be the client_id"), false);
+    const auto found = m_clients.find(id);
+    if (!found || found->tokenEndpointAuthMethod != QLatin1String("private_key_jwt"))
+        return invalidClient(QStringLiteral("unknown client or not a private_key_jwt client"),
+                             false);
+    const qint64 now = m_clock.now().toMSecsSinceEpoch();
+    const QStringList audiences{m_issuer, m_issuer + QStringLiteral("/oauth2/token"),
+                                m_issuer + req.path};
+    auto claims = verifyAssertion(assertion, found->jwks, id, id, audiences, now, 600);
+    if (!claims)
+        return invalidClient(claims.error().message, false);
+    if (!m_jti.claim(id, claims->value(QStringLiteral("jti")).toString(),
+                     qint64(claims->value(QStringLiteral("exp")).toDouble()) * 1000 + 60'000, now))
+        return invalidClient(QStringLiteral("this client_assertion was already used (jti)"), false);
+    *client = *found;
+    return std::nullopt;
+}
+
+} // namespace Gatehouse::OAuth

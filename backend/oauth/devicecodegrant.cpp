@@ -1,0 +1,90 @@
+#include "oauth/devicecodegrant.h"
+
+#include "core/database.h"
+#include "core/writequeue.h"
+#include "crypto/random.h"
+
+#include <QSqlQuery>
+
+namespace Gatehouse::OAuth {
+
+GrantResult DeviceCodeGrant::handle(const TokenRequest &req) const
+{
+    const Client &c = req.client;
+    if (!c.grantTypes.contains(grantType()))
+        return grantFailed(unauthorizedClient(
+            QStringLiteral("the device_code grant is not among this client's grant_types")));
+    const QString deviceCode = req.params.value(QStringLiteral("device_code"));
+    if (deviceCode.isEmpty())
+        return grantFailed(invalidRequest(QStringLiteral("device_code is required")));
+    const QString hash = TokenIssuer::hashToken(deviceCode);
+    QSqlQuery q(m_database.connection());
+    q.prepare(QStringLiteral("SELECT client_id, scope, status, user_id, auth_time, expires_at, "
+                             "interval_s, last_poll_at FROM oauth_device_codes WHERE hash = ?"));
+    q.addBindValue(hash);
+    if (!q.exec() || !q.next() || q.value(0).toString() != c.clientId)
+        return grantFailed(invalidGrant(
+            QStringLiteral("the device_code is unknown or was issued to another client")));
+    const QString status = q.value(2).toString();
+    const qint64 now = req.now;
+    if (status == QLatin1String("used"))
+        return grantFailed(invalidGrant(QStringLiteral("the device_code was already used")));
+    if (q.value(5).toLongLong() <= now)
+        return grantFailed({QStringLiteral("expired_token"),
+                            QStringLiteral("the device_code has expired; start again")});
+    if (status == QLatin1String("denied"))
+        return grantFailed(
+            {QStringLiteral("access_denied"), QStringLiteral("the user denied access")});
+    if (status == QLatin1String("pending")) {
+        const qint64 interval = q.value(6).toLongLong();
+        const bool tooFast =
+            !q.value(7).isNull() && now - q.value(7).toLongLong() < interval * 1000;
+        const OAuthError e =
+            tooFast ? OAuthError{QStringLiteral("slow_down"),
+                                 QStringLiteral("polling faster than every %1 s; the interval is "
+                                                "now %2 s")
+                                     .arg(interval)
+                                     .arg(interval + 5)}
+                    : OAuthError{QStringLiteral("authorization_pending"),
+                                 QStringLiteral("the user has not answered yet")};
+        GrantResult r;
+        r.consume = [hash, now, tooFast, e](Core::WriteTransaction &tx) {
+            Core::Statement &u = tx.stmt(
+                "UPDATE oauth_device_codes SET last_poll_at = ?, interval_s = interval_s + ? "
+                "WHERE hash = ?");
+            u.bind(1, now).bind(2, tooFast ? 5 : 0).bind(3, hash).exec();
+            return std::optional<OAuthError>(e);
+        };
+        return r;
+    }
+    const auto user = m_users.find(q.value(3).toString());
+    if (!user)
+        return grantFailed(
+            invalidGrant(QStringLiteral("the user of this device_code no longer exists")));
+    GrantResult out;
+    UserTokenRequest utr;
+    utr.client = &c;
+    utr.user = &*user;
+    utr.scopes = q.value(1).toString().split(QLatin1Char(' '), Qt::SkipEmptyParts);
+    utr.authTime = q.value(4).toLongLong();
+    utr.family = Crypto::Random::uuid();
+    utr.now = now;
+    issueUserTokens(m_issuer, utr, &out);
+    if (out.error)
+        return out;
+    const QString userId = user->id;
+    out.consume = [hash, now, userId](Core::WriteTransaction &tx) -> std::optional<OAuthError> {
+        if (auto refused = userRefusal(tx, userId, now))
+            return refused;
+        Core::Statement &u = tx.stmt(
+            "UPDATE oauth_device_codes SET status = 'used' WHERE hash = ? AND status = 'approved'");
+        if (!u.bind(1, hash).exec())
+            return serverError(QStringLiteral("the device_code could not be marked used"));
+        if (u.changes() != 1)
+            return invalidGrant(QStringLiteral("the device_code was already used"));
+        return std::nullopt;
+    };
+    return out;
+}
+
+} // namespace Gatehouse::OAuth

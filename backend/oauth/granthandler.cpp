@@ -1,0 +1,109 @@
+// What several grants share: scopes, the user grants' tokens, the checks and revocations in
+// the writer's transaction.
+#include "oauth/granthandler.h"
+
+#include "core/database.h"
+#include "core/writequeue.h"
+
+namespace Gatehouse::OAuth {
+
+const GrantHandler *grantHandlerFor(const GrantHandlers &grants, const QString &grantType)
+{
+    for (const auto &g : grants)
+        if (g->grantType() == grantType)
+            return g.get();
+    return nullptr;
+}
+
+GrantResult grantFailed(const OAuthError &e)
+{
+    GrantResult r;
+    r.error = e;
+    return r;
+}
+
+std::optional<OAuthError> requestedScopes(const Client &client, const QString &scope,
+                                          QStringList *scopes)
+{
+    *scopes = scope.split(QLatin1Char(' '), Qt::SkipEmptyParts);
+    scopes->removeDuplicates();
+    for (const QString &s : std::as_const(*scopes))
+        if (!client.scopes.contains(s))
+            return invalidScope(QStringLiteral("scope '%1' is not allowed for this client").arg(s));
+    if (scopes->isEmpty())
+        *scopes = client.scopes;
+    return std::nullopt;
+}
+
+void issueUserTokens(const TokenIssuer &issuer, const UserTokenRequest &r, GrantResult *out)
+{
+    const Client &c = *r.client;
+    const QString scope = r.scopes.join(QLatin1Char(' '));
+    if (r.sources)
+        noteSource(r.sources, QStringLiteral("sub"), QStringLiteral("userAttribute"),
+                   QStringLiteral("the id of user \"%1\"").arg(r.user->username));
+    auto access =
+        issuer.accessToken(c, r.user->id, scope, issuer.defaultAudience(c, r.scopes, r.sources),
+                           r.now, scopedUserClaims(*r.user, r.scopes, true, r.sources), r.sources);
+    if (!access) {
+        out->error =
+            issuingError(access.error().code, access.error().message, access.error().httpStatus);
+        return;
+    }
+    access->family = r.family;
+    access->codeHash = r.codeHash;
+    access->authTime = r.authTime;
+    out->response = QJsonObject{{QStringLiteral("access_token"), access->value},
+                                {QStringLiteral("token_type"), QStringLiteral("Bearer")},
+                                {QStringLiteral("expires_in"), c.accessTokenLifetime},
+                                {QStringLiteral("scope"), scope}};
+    out->tokens.append(*access);
+    if (r.withRefresh && c.grantTypes.contains(QStringLiteral("refresh_token"))) {
+        const IssuedToken refresh = issuer.refreshToken(c, *access, r.now);
+        out->response.insert(QStringLiteral("refresh_token"), refresh.value);
+        out->tokens.append(refresh);
+    }
+    if (r.scopes.contains(QStringLiteral("openid"))) {
+        auto id = issuer.idToken(c, *r.user, r.scopes, r.nonce, r.authTime, *access, r.now);
+        if (!id) {
+            out->error = issuingError(id.error().code, id.error().message, id.error().httpStatus);
+            return;
+        }
+        out->response.insert(QStringLiteral("id_token"), id->value);
+        out->tokens.append(*id);
+    }
+}
+
+std::optional<OAuthError> userRefusal(Core::WriteTransaction &tx, const QString &userId, qint64 now)
+{
+    const QString refused = UserStore::refusal(tx, userId, now);
+    if (refused.isEmpty())
+        return std::nullopt;
+    return invalidGrant(refused);
+}
+
+QJsonObject subjectClaims(const UserStore &users, QString *sub, const QStringList &scopes,
+                          ClaimSources *sources)
+{
+    if (const auto user = users.find(*sub)) {
+        *sub = user->id;
+        return scopedUserClaims(*user, scopes, true, sources);
+    }
+    return {};
+}
+
+bool revokeFamily(Core::WriteTransaction &tx, const QString &family, qint64 now)
+{
+    Core::Statement &q =
+        tx.stmt("UPDATE oauth_tokens SET revoked_at = ? WHERE family = ? AND revoked_at IS NULL");
+    return q.bind(1, now).bind(2, family).exec();
+}
+
+bool revokeCodeTokens(Core::WriteTransaction &tx, const QString &codeHash, qint64 now)
+{
+    Core::Statement &q = tx.stmt(
+        "UPDATE oauth_tokens SET revoked_at = ? WHERE code_hash = ? AND revoked_at IS NULL");
+    return q.bind(1, now).bind(2, codeHash).exec();
+}
+
+} // namespace Gatehouse::OAuth

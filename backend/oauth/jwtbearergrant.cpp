@@ -1,0 +1,69 @@
+// RFC 7523 §2.1: a JWT from elsewhere as an authorization grant.
+#include "oauth/jwtbearergrant.h"
+
+#include "oauth/assertions.h"
+#include "oauth/trustsettings.h"
+
+namespace Gatehouse::OAuth {
+
+GrantResult JwtBearerGrant::handle(const TokenRequest &req) const
+{
+    const Client &c = req.client;
+    if (!c.grantTypes.contains(grantType()))
+        return grantFailed(unauthorizedClient(
+            QStringLiteral("the jwt-bearer grant is not among this client's grant_types")));
+    const QByteArray assertion = req.params.value(QStringLiteral("assertion")).toUtf8();
+    if (assertion.isEmpty())
+        return grantFailed(invalidRequest(QStringLiteral("assertion is required")));
+    const QString iss = peekIssuer(assertion);
+    const auto trusted = m_trusted.find(iss);
+    if (!trusted)
+        return grantFailed(invalidGrant(QStringLiteral("the assertion's issuer is not trusted")));
+    const QString self = m_issuer.issuer();
+    auto claims = verifyAssertion(assertion, trusted->jwks, iss, {},
+                                  {self, self + QStringLiteral("/oauth2/token")}, req.now);
+    if (!claims)
+        return grantFailed(invalidGrant(claims.error().message));
+    QStringList scopes;
+    if (auto e = requestedScopes(c, req.params.value(QStringLiteral("scope")), &scopes))
+        return grantFailed(*e);
+    // At most what an administrator allows for this issuer, never the client's whole
+    // registration.
+    if (req.params.contains(QStringLiteral("scope"))) {
+        for (const QString &s : std::as_const(scopes))
+            if (!trusted->scopes.contains(s))
+                return grantFailed(invalidScope(
+                    QStringLiteral("scope '%1' is not allowed for assertions of this issuer")
+                        .arg(s)));
+    } else {
+        scopes.removeIf([&trusted](const QString &s) { return !trusted->scopes.contains(s); });
+    }
+    if (!m_jti.claim(iss, claims->value(QStringLiteral("jti")).toString(),
+                     qint64(claims->value(QStringLiteral("exp")).toDouble()) * 1000 + 60'000,
+                     req.now))
+        return grantFailed(invalidGrant(QStringLiteral("this assertion was already used (jti)")));
+    QString sub = claims->value(QStringLiteral("sub")).toString();
+    if (const auto user = m_users.find(sub); user && user->locked(req.now))
+        return grantFailed(invalidGrant(QStringLiteral("the user's account is locked")));
+    const QJsonObject extra = subjectClaims(m_users, &sub, scopes);
+    const QString audience = m_issuer.defaultAudience(c, scopes);
+    // Another issuer's assertion never becomes a cluster identity (docs/oauth.md).
+    if (m_issuer.trust() && m_issuer.trust()->isClusterAudience(audience))
+        return grantFailed(unauthorizedClient(
+            QStringLiteral("an assertion from another issuer never becomes a token for the cluster "
+                           "API's audience")));
+    auto token =
+        m_issuer.accessToken(c, sub, scopes.join(QLatin1Char(' ')), audience, req.now, extra);
+    if (!token)
+        return grantFailed(
+            issuingError(token.error().code, token.error().message, token.error().httpStatus));
+    GrantResult out;
+    out.response = QJsonObject{{QStringLiteral("access_token"), token->value},
+                               {QStringLiteral("token_type"), QStringLiteral("Bearer")},
+                               {QStringLiteral("expires_in"), c.accessTokenLifetime},
+                               {QStringLiteral("scope"), token->scope}};
+    out.tokens.append(*token);
+    return out;
+}
+
+} // namespace Gatehouse::OAuth

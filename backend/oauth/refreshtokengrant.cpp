@@ -1,0 +1,96 @@
+#include "oauth/refreshtokengrant.h"
+
+#include "core/database.h"
+#include "core/writequeue.h"
+
+#include <QSqlQuery>
+
+namespace Gatehouse::OAuth {
+
+GrantResult RefreshTokenGrant::handle(const TokenRequest &req) const
+{
+    const Client &c = req.client;
+    if (!c.grantTypes.contains(grantType()))
+        return grantFailed(unauthorizedClient(
+            QStringLiteral("refresh_token is not among this client's grant_types")));
+    const QString token = req.params.value(QStringLiteral("refresh_token"));
+    if (token.isEmpty())
+        return grantFailed(invalidRequest(QStringLiteral("refresh_token is required")));
+    const QString hash = TokenIssuer::storageKey(token);
+    QSqlQuery q(m_database.connection());
+    q.prepare(QStringLiteral("SELECT kind, client_id, subject, scope, expires_at, revoked_at, "
+                             "family, code_hash, auth_time, rotated_at FROM oauth_tokens WHERE "
+                             "hash = ?"));
+    q.addBindValue(hash);
+    if (!q.exec() || !q.next() || q.value(0).toString() != QLatin1String("refresh") ||
+        q.value(1).toString() != c.clientId)
+        return grantFailed(invalidGrant(
+            QStringLiteral("the refresh token is unknown or was issued to another client")));
+    const qint64 now = req.now;
+    const QString family = q.value(6).toString();
+    if (!q.value(9).isNull()) {
+        GrantResult r;
+        const OAuthError e = invalidGrant(
+            QStringLiteral("the refresh token was already used; its family is revoked"));
+        r.consume = [family, now, e](Core::WriteTransaction &tx) -> std::optional<OAuthError> {
+            revokeFamily(tx, family, now);
+            return e;
+        };
+        return r;
+    }
+    if (!q.value(5).isNull())
+        return grantFailed(invalidGrant(QStringLiteral("the refresh token was revoked")));
+    if (q.value(4).toLongLong() <= now)
+        return grantFailed(invalidGrant(QStringLiteral("the refresh token has expired")));
+    const QStringList granted = q.value(3).toString().split(QLatin1Char(' '), Qt::SkipEmptyParts);
+    QStringList scopes = granted;
+    if (req.params.contains(QStringLiteral("scope"))) {
+        scopes =
+            req.params.value(QStringLiteral("scope")).split(QLatin1Char(' '), Qt::SkipEmptyParts);
+        scopes.removeDuplicates();
+        for (const QString &s : std::as_const(scopes))
+            if (!granted.contains(s))
+                return grantFailed(invalidScope(
+                    QStringLiteral("scope '%1' was not granted to this refresh token").arg(s)));
+        if (scopes.isEmpty())
+            return grantFailed(invalidScope(QStringLiteral("scope must not be empty")));
+    }
+    const auto user = m_users.find(q.value(2).toString());
+    if (!user)
+        return grantFailed(invalidGrant(QStringLiteral("the user of this token no longer exists")));
+    GrantResult out;
+    UserTokenRequest utr;
+    utr.client = &c;
+    utr.user = &*user;
+    utr.scopes = scopes;
+    utr.authTime = q.value(8).toLongLong();
+    utr.family = family;
+    utr.codeHash = q.value(7).toString();
+    utr.now = now;
+    issueUserTokens(m_issuer, utr, &out);
+    if (out.error)
+        return out;
+    // The new refresh token keeps the scope originally granted (RFC 6749 §6).
+    for (IssuedToken &t : out.tokens)
+        if (t.kind == QLatin1String("refresh"))
+            t.scope = granted.join(QLatin1Char(' '));
+    const QString userId = user->id;
+    out.consume = [hash, family, now,
+                   userId](Core::WriteTransaction &tx) -> std::optional<OAuthError> {
+        if (auto refused = userRefusal(tx, userId, now))
+            return refused;
+        Core::Statement &u = tx.stmt("UPDATE oauth_tokens SET rotated_at = ?, revoked_at = ? "
+                                     "WHERE hash = ? AND rotated_at IS NULL AND revoked_at IS "
+                                     "NULL");
+        if (!u.bind(1, now).bind(2, now).bind(3, hash).exec())
+            return serverError(QStringLiteral("the refresh token could not be rotated"));
+        if (u.changes() == 1)
+            return std::nullopt;
+        revokeFamily(tx, family, now);
+        return invalidGrant(
+            QStringLiteral("the refresh token was already used; its family is revoked"));
+    };
+    return out;
+}
+
+} // namespace Gatehouse::OAuth

@@ -1,0 +1,61 @@
+#pragma once
+
+#include "oauth/granthandler.h"
+
+namespace Gatehouse::OAuth {
+
+class SigningKeys;
+class TrustSettings;
+class TrustedIssuers;
+
+// RFC 8693: a subject token (and optionally an actor token) of type access_token, jwt or
+// id_token, from this server or a trusted issuer, exchanged for an access token for an
+// audience the client's record allows (token_exchange_audiences); `act` for delegation.
+// The result never carries more than the subject token was granted while that grant is still
+// alive (docs/oauth.md, "Trust boundaries"): this server's tokens are looked up (not revoked,
+// not expired; an id_token's recorded grant, for the client it was issued to), their `typ`
+// must match the type named; a trusted issuer's token is bounded by the scopes an
+// administrator set for that issuer. The cluster's audience needs a client with cluster
+// access and a subject token issued for the cluster.
+class TokenExchangeGrant final : public GrantHandler
+{
+public:
+    TokenExchangeGrant(const TokenIssuer &issuer, const TrustedIssuers &trusted,
+                       const SigningKeys &keys, Core::Database &database, const UserStore &users,
+                       const ClientRegistry &clients, const TrustSettings &trust)
+        : m_issuer(issuer), m_trusted(trusted), m_keys(keys), m_database(database), m_users(users),
+          m_clients(clients), m_trust(trust)
+    {}
+    QString grantType() const override
+    {
+        return QStringLiteral("urn:ietf:params:oauth:grant-type:token-exchange");
+    }
+    GrantResult handle(const TokenRequest &request) const override;
+
+private:
+    struct Subject
+    {
+        QString sub;
+        QString iss;
+        QStringList scopes; // what the subject token was granted: the exchange's bound
+        bool local = false; // issued by this server (then the fields below are known)
+        QString clientId;   // the client it was issued to
+        QString audience;
+        QString hash;   // its storage key
+        QString family; // the grant it came from: an exchanged token shares its fate
+        QString codeHash;
+        qint64 expiresAt = 0;
+    };
+    std::optional<OAuthError> resolve(const QString &token, const QString &type,
+                                      const Client &client, qint64 now, Subject *out) const;
+
+    const TokenIssuer &m_issuer;
+    const TrustedIssuers &m_trusted;
+    const SigningKeys &m_keys;
+    Core::Database &m_database;
+    const UserStore &m_users;
+    const ClientRegistry &m_clients;
+    const TrustSettings &m_trust;
+};
+
+} // namespace Gatehouse::OAuth

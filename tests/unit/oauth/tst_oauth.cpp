@@ -1,0 +1,410 @@
+// Unit tests of backend/oauth: client authentication (ClientAuthenticator) as the token,
+// introspection, revocation and device authorization endpoints use it, against clients
+// registered in a real SQLite file, with the exact error a client would see.
+#include "core/clock.h"
+#include "core/database.h"
+#include "core/writequeue.h"
+#include "crypto/jws.h"
+#include "crypto/random.h"
+#include "oauth/assertions.h"
+#include "oauth/clientauthenticator.h"
+#include "oauth/clientregistry.h"
+#include "oauth/oauthstore.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <future>
+#include <memory>
+
+using namespace Gatehouse;
+using OAuth::Client;
+using OAuth::ClientAuthenticator;
+
+namespace {
+
+const QString Issuer = QStringLiteral("https://issuer.test");
+const QDateTime Start = QDateTime::fromString(QStringLiteral("2026-11-21T12:00:00Z"), Qt::ISODate);
+const QString JwtBearerType =
+    QStringLiteral("urn:ietf:params:oauth:client-assertion-type:jwt-bearer");
+
+QByteArray basicHeader(const QString &id, const QString &secret)
+{
+    return "Basic " +
+           (QUrl::toPercentEncoding(id) + ':' + QUrl::toPercentEncoding(secret)).toBase64();
+}
+
+Core::HttpRequest tokenRequest(const QByteArray &authorization = {})
+{
+    Core::HttpRequest req;
+    req.method = "POST";
+    req.path = QStringLiteral("/oauth2/token");
+    if (!authorization.isEmpty())
+        req.headers.append({QByteArray("authorization"), authorization});
+    return req;
+}
+
+} // namespace
+
+class TestOAuth : public QObject
+{
+    Q_OBJECT
+
+    Core::ManualClock m_clock{Start};
+    QTemporaryDir m_dir;
+    std::unique_ptr<Core::Database> m_db;
+    std::unique_ptr<Core::WriteQueue> m_writer;
+    std::unique_ptr<OAuth::ClientRegistry> m_clients;
+    std::unique_ptr<OAuth::JtiCache> m_jti;
+    std::unique_ptr<ClientAuthenticator> m_auth;
+    Crypto::PrivateKey m_clientKey; // the private_key_jwt client's registered key
+    Crypto::PrivateKey m_otherKey;  // a key the server does not know
+    // By role: "basic", "post", "public", "jwt"; the secret of those that have one.
+    QHash<QString, OAuth::ClientRegistry::Registered> m_registered;
+
+    QString idOf(const QString &role) const
+    {
+        return role == QLatin1String("unknown") ? QStringLiteral("no-such-client")
+                                                : m_registered.value(role).client.clientId;
+    }
+    QString secretOf(const QString &role) const
+    {
+        const QString s = m_registered.value(role).secret;
+        return s.isEmpty() ? QStringLiteral("not-a-secret") : s;
+    }
+
+    void registerClient(const QString &role, QJsonObject metadata)
+    {
+        metadata.insert(QStringLiteral("client_name"), role);
+        auto client = OAuth::ClientRegistry::fromMetadata(metadata);
+        QVERIFY2(client, qPrintable(client ? QString() : client.error().message));
+        std::promise<Core::Result<OAuth::ClientRegistry::Registered>> promise;
+        auto future = promise.get_future();
+        m_clients->registerClient(*client, [&promise](auto r) { promise.set_value(std::move(r)); });
+        const auto registered = future.get();
+        QVERIFY2(registered, qPrintable(registered ? QString() : registered.error().message));
+        m_registered.insert(role, *registered);
+    }
+
+    // A client assertion (RFC 7523 §3) for `id`, signed with `key`, valid for `lifetimeS` from
+    // the clock's now (negative: expired).
+    QString assertion(const QString &id, const Crypto::PrivateKey &key, qint64 lifetimeS = 300,
+                      const QString &audience = Issuer + QStringLiteral("/oauth2/token")) const
+    {
+        const qint64 now = m_clock.now().toSecsSinceEpoch();
+        const QJsonObject claims{{QStringLiteral("iss"), id},
+                                 {QStringLiteral("sub"), id},
+                                 {QStringLiteral("aud"), audience},
+                                 {QStringLiteral("iat"), now},
+                                 {QStringLiteral("exp"), now + lifetimeS},
+                                 {QStringLiteral("jti"), Crypto::Random::token(16)}};
+        const auto signed_ =
+            Crypto::Jws::sign(key, QStringLiteral("ES256"), {{QStringLiteral("typ"), "JWT"}},
+                              QJsonDocument(claims).toJson(QJsonDocument::Compact));
+        if (!signed_)
+            qFatal("signing the test assertion failed: %s", qPrintable(signed_.error().message));
+        return QString::fromLatin1(*signed_);
+    }
+
+    // What a client would see for a refusal: status, body, the two headers that matter.
+    static QJsonObject answer(const OAuth::OAuthError &e)
+    {
+        const Core::HttpResponse r = e.toResponse();
+        return QJsonObject{
+            {QStringLiteral("status"), r.status},
+            {QStringLiteral("body"), QJsonDocument::fromJson(r.body).object()},
+            {QStringLiteral("wwwAuthenticate"), QString::fromLatin1(r.header("WWW-Authenticate"))},
+            {QStringLiteral("cacheControl"), QString::fromLatin1(r.header("Cache-Control"))}};
+    }
+
+    static QJsonObject refusal(int status, const QString &error, const QString &description,
+                               bool challenge)
+    {
+        return QJsonObject{{QStringLiteral("status"), status},
+                           {QStringLiteral("body"),
+                            QJsonObject{{QStringLiteral("error"), error},
+                                        {QStringLiteral("error_description"), description}}},
+                           {QStringLiteral("wwwAuthenticate"),
+                            challenge
+                                ? QStringLiteral("Basic realm=\"gatehouse\", charset=\"UTF-8\"")
+                                : QString()},
+                           {QStringLiteral("cacheControl"), QStringLiteral("no-store")}};
+    }
+
+private slots:
+    void initTestCase()
+    {
+        QVERIFY(m_dir.isValid());
+        auto opened = Core::Database::open(
+            m_dir.filePath(QStringLiteral("oauth.db")),
+            Core::Database::coreMigrations()
+                << OAuth::OAuthStore::migration() << OAuth::OAuthStore::usersAndCodes()
+                << OAuth::OAuthStore::deviceCodes() << OAuth::OAuthStore::registration()
+                << OAuth::OAuthStore::assertions() << OAuth::OAuthStore::tokensInIssueOrder()
+                << OAuth::OAuthStore::userTokensIndex() << OAuth::OAuthStore::trustBoundaries(),
+            m_clock);
+        QVERIFY2(opened, qPrintable(opened ? QString() : opened.error().message));
+        m_db = std::move(*opened);
+        m_writer = std::make_unique<Core::WriteQueue>(*m_db, QStringLiteral("oauth-writer"));
+        m_clients = std::make_unique<OAuth::ClientRegistry>(*m_db, *m_writer, m_clock);
+        m_jti = std::make_unique<OAuth::JtiCache>(*m_db, *m_writer);
+        m_auth = std::make_unique<ClientAuthenticator>(*m_clients, *m_jti, m_clock, Issuer);
+
+        auto clientKey = Crypto::PrivateKey::generate(Crypto::KeyType::EcP256);
+        auto otherKey = Crypto::PrivateKey::generate(Crypto::KeyType::EcP256);
+        QVERIFY(clientKey && otherKey);
+        m_clientKey = *clientKey;
+        m_otherKey = *otherKey;
+
+        const QJsonArray cc{QStringLiteral("client_credentials")};
+        registerClient(QStringLiteral("basic"), {{QStringLiteral("grant_types"), cc},
+                                                 {QStringLiteral("token_endpoint_auth_method"),
+                                                  QStringLiteral("client_secret_basic")}});
+        registerClient(QStringLiteral("post"), {{QStringLiteral("grant_types"), cc},
+                                                {QStringLiteral("token_endpoint_auth_method"),
+                                                 QStringLiteral("client_secret_post")}});
+        registerClient(
+            QStringLiteral("public"),
+            {{QStringLiteral("grant_types"),
+              QJsonArray{QStringLiteral("urn:ietf:params:oauth:grant-type:device_code")}},
+             {QStringLiteral("token_endpoint_auth_method"), QStringLiteral("none")}});
+        registerClient(
+            QStringLiteral("jwt"),
+            {{QStringLiteral("grant_types"), cc},
+             {QStringLiteral("token_endpoint_auth_method"), QStringLiteral("private_key_jwt")},
+             {QStringLiteral("jwks"),
+              Crypto::Jws::jwks({Crypto::Jws::publicJwk(m_clientKey, QStringLiteral("k1"),
+                                                        QStringLiteral("ES256"))})}});
+        QVERIFY(!m_registered.value(QStringLiteral("basic")).secret.isEmpty());
+        QVERIFY(m_registered.value(QStringLiteral("public")).secret.isEmpty());
+    }
+
+    // Each method with the credentials of the client registered for it, and the ways a
+    // client is refused: wrong secret, another method than its registered one, two methods
+    // at once, unknown or no client, a bad assertion.
+    void authenticates_data()
+    {
+        QTest::addColumn<QString>("client");    // the registered role, or "unknown"
+        QTest::addColumn<QStringList>("shows"); // basic, post, id, assertion, malformed-basic
+        QTest::addColumn<bool>("rightSecret");
+        QTest::addColumn<QJsonObject>("expected"); // empty: accepted as `client`
+
+        const QString wrong = QStringLiteral("unknown client or wrong credentials");
+        const QString twoMethods = QStringLiteral("use one client authentication method, not two");
+        const auto refused = [](const QString &d, bool basic) {
+            return refusal(401, QStringLiteral("invalid_client"), d, basic);
+        };
+        const auto registeredFor = [](const QString &method) {
+            return QStringLiteral("this client authenticates with %1").arg(method);
+        };
+
+        QTest::newRow("client_secret_basic")
+            << "basic" << QStringList{"basic"} << true << QJsonObject();
+        QTest::newRow("client_secret_post")
+            << "post" << QStringList{"post"} << true << QJsonObject();
+        QTest::newRow("none: a public client names itself")
+            << "public" << QStringList{"id"} << true << QJsonObject();
+        QTest::newRow("private_key_jwt")
+            << "jwt" << QStringList{"assertion"} << true << QJsonObject();
+
+        QTest::newRow("basic, wrong secret: challenged")
+            << "basic" << QStringList{"basic"} << false << refused(wrong, true);
+        QTest::newRow("post, wrong secret: no challenge")
+            << "post" << QStringList{"post"} << false << refused(wrong, false);
+        QTest::newRow("unknown client, same answer as a wrong secret")
+            << "unknown" << QStringList{"basic"} << true << refused(wrong, true);
+
+        QTest::newRow("basic client posting its secret")
+            << "basic" << QStringList{"post"} << true
+            << refused(registeredFor(QStringLiteral("client_secret_basic")), false);
+        QTest::newRow("post client with Basic")
+            << "post" << QStringList{"basic"} << true
+            << refused(registeredFor(QStringLiteral("client_secret_post")), true);
+        QTest::newRow("confidential client without credentials")
+            << "basic" << QStringList{"id"} << true
+            << refused(registeredFor(QStringLiteral("client_secret_basic")), false);
+        QTest::newRow("public client with a secret")
+            << "public" << QStringList{"basic"} << true
+            << refused(registeredFor(QStringLiteral("none")), true);
+        QTest::newRow("private_key_jwt client with a secret")
+            << "jwt" << QStringList{"post"} << true
+            << refused(registeredFor(QStringLiteral("private_key_jwt")), false);
+        QTest::newRow("assertion of a client_secret_basic client")
+            << "basic" << QStringList{"assertion"} << true
+            << refused(QStringLiteral("unknown client or not a private_key_jwt client"), false);
+
+        QTest::newRow("Basic and client_secret")
+            << "basic" << QStringList{"basic", "post"} << true
+            << refusal(400, QStringLiteral("invalid_request"), twoMethods, false);
+        QTest::newRow("Basic and client_assertion")
+            << "jwt" << QStringList{"basic", "assertion"} << true
+            << refusal(400, QStringLiteral("invalid_request"), twoMethods, false);
+        // Without Basic, a client_secret is read first (client_secret_post): the
+        // private_key_jwt client is refused for the method, before its assertion is read.
+        QTest::newRow("client_secret beside client_assertion")
+            << "jwt" << QStringList{"assertion", "post"} << true
+            << refused(registeredFor(QStringLiteral("private_key_jwt")), false);
+
+        QTest::newRow("malformed Basic")
+            << "basic" << QStringList{"malformed-basic"} << true
+            << refused(QStringLiteral("malformed Basic credentials"), true);
+        QTest::newRow("no client at all") << "basic" << QStringList() << true
+                                          << refused(QStringLiteral("client authentication is "
+                                                                    "required"),
+                                                     false);
+    }
+
+    void authenticates()
+    {
+        QFETCH(QString, client);
+        QFETCH(QStringList, shows);
+        QFETCH(bool, rightSecret);
+        QFETCH(QJsonObject, expected);
+
+        const QString id = idOf(client);
+        const QString secret = rightSecret ? secretOf(client) : secretOf(client) + 'x';
+        QByteArray authorization;
+        QHash<QString, QString> form{
+            {QStringLiteral("grant_type"), QStringLiteral("client_credentials")}};
+        if (shows.contains(QStringLiteral("basic")))
+            authorization = basicHeader(id, secret);
+        if (shows.contains(QStringLiteral("malformed-basic")))
+            authorization = "Basic " + id.toUtf8().toBase64(); // no colon
+        if (shows.contains(QStringLiteral("post"))) {
+            form.insert(QStringLiteral("client_id"), id);
+            form.insert(QStringLiteral("client_secret"), secret);
+        }
+        if (shows.contains(QStringLiteral("id")))
+            form.insert(QStringLiteral("client_id"), id);
+        if (shows.contains(QStringLiteral("assertion"))) {
+            form.insert(QStringLiteral("client_assertion_type"), JwtBearerType);
+            form.insert(QStringLiteral("client_assertion"), assertion(id, m_clientKey));
+        }
+
+        Client authenticated;
+        const auto error = m_auth->authenticate(tokenRequest(authorization), form, &authenticated);
+        if (expected.isEmpty()) {
+            QVERIFY2(!error, qPrintable(error ? error->description : QString()));
+            QCOMPARE(authenticated.clientId, id);
+            QCOMPARE(authenticated.tokenEndpointAuthMethod,
+                     m_registered.value(client).client.tokenEndpointAuthMethod);
+        } else {
+            QVERIFY(error);
+            QCOMPARE(answer(*error), expected);
+            QVERIFY(authenticated.clientId.isEmpty());
+        }
+    }
+
+    void clientAssertionIsRefused_data()
+    {
+        QTest::addColumn<QString>("which");
+        QTest::addColumn<QString>("description");
+
+        QTest::newRow("expired") << "expired"
+                                 << "the assertion has expired";
+        QTest::newRow("another client's iss") << "client_id differs"
+                                              << "the assertion's iss must be the client_id";
+        QTest::newRow("wrong client_assertion_type")
+            << "type"
+            << "client_assertion_type must be " + JwtBearerType;
+        QTest::newRow("empty assertion") << "empty"
+                                         << "client_assertion is required";
+        QTest::newRow("signed with an unregistered key")
+            << "other key"
+            << "the assertion's signature does not verify";
+        QTest::newRow("addressed to another server") << "audience"
+                                                     << "aud must name this server";
+    }
+
+    void clientAssertionIsRefused()
+    {
+        QFETCH(QString, which);
+        QFETCH(QString, description);
+        const QString id = idOf(QStringLiteral("jwt"));
+        QHash<QString, QString> form{
+            {QStringLiteral("client_assertion_type"), JwtBearerType},
+            {QStringLiteral("client_assertion"),
+             which == QLatin1String("expired")     ? assertion(id, m_clientKey, -120)
+             : which == QLatin1String("other key") ? assertion(id, m_otherKey)
+             : which == QLatin1String("audience")
+                 ? assertion(id, m_clientKey, 300, QStringLiteral("https://elsewhere.test"))
+             : which == QLatin1String("empty") ? QString()
+                                               : assertion(id, m_clientKey)}};
+        if (which == QLatin1String("client_id differs"))
+            form.insert(QStringLiteral("client_id"), idOf(QStringLiteral("basic")));
+        if (which == QLatin1String("type"))
+            form.insert(QStringLiteral("client_assertion_type"), QStringLiteral("jwt"));
+
+        Client authenticated;
+        const auto error = m_auth->authenticate(tokenRequest(), form, &authenticated);
+        QVERIFY(error);
+        const QJsonObject seen = answer(*error);
+        QCOMPARE(seen.value("status").toInt(), 401);
+        QCOMPARE(seen.value("wwwAuthenticate").toString(), QString());
+        const QJsonObject body = seen.value("body").toObject();
+        QCOMPARE(body.value("error").toString(), QStringLiteral("invalid_client"));
+        // The verifier's message names the rule; some carry a detail after it.
+        QVERIFY2(body.value("error_description").toString().startsWith(description),
+                 qPrintable(body.value("error_description").toString()));
+        QVERIFY(authenticated.clientId.isEmpty());
+    }
+
+    void clientAssertionIsUsedOnce()
+    {
+        // RFC 7523 §3: the jti of an accepted assertion is spent; the same JWT again is refused.
+        const QString id = idOf(QStringLiteral("jwt"));
+        const QHash<QString, QString> form{
+            {QStringLiteral("client_assertion_type"), JwtBearerType},
+            {QStringLiteral("client_assertion"), assertion(id, m_clientKey)},
+            {QStringLiteral("client_id"), id}};
+        Client first;
+        QVERIFY(!m_auth->authenticate(tokenRequest(), form, &first));
+        QCOMPARE(first.clientId, id);
+        Client second;
+        const auto replay = m_auth->authenticate(tokenRequest(), form, &second);
+        QVERIFY(replay);
+        QCOMPARE(answer(*replay),
+                 refusal(401, QStringLiteral("invalid_client"),
+                         QStringLiteral("this client_assertion was already used (jti)"), false));
+    }
+
+    void assertionMayNameTheEndpointCalled()
+    {
+        // aud may be the issuer, its token endpoint or the endpoint the assertion is sent to.
+        const QString id = idOf(QStringLiteral("jwt"));
+        Core::HttpRequest introspect = tokenRequest();
+        introspect.path = QStringLiteral("/oauth2/introspect");
+        for (const QString &aud : {Issuer, Issuer + QStringLiteral("/oauth2/introspect")}) {
+            const QHash<QString, QString> form{
+                {QStringLiteral("client_assertion_type"), JwtBearerType},
+                {QStringLiteral("client_assertion"), assertion(id, m_clientKey, 300, aud)}};
+            Client client;
+            const auto error = m_auth->authenticate(introspect, form, &client);
+            QVERIFY2(!error, qPrintable(error ? error->description : aud));
+            QCOMPARE(client.clientId, id);
+        }
+    }
+
+    void namesTheClientBeforeAuthenticating()
+    {
+        // What the token endpoint reads before it authenticates (where a request runs):
+        // Basic's id first, else client_id; a wrong secret still names the client.
+        const QString basicId = idOf(QStringLiteral("basic"));
+        const QString postId = idOf(QStringLiteral("post"));
+        const auto viaBasic = m_auth->named(tokenRequest(basicHeader(basicId, "wrong")),
+                                            {{QStringLiteral("client_id"), postId}});
+        QVERIFY(viaBasic);
+        QCOMPARE(viaBasic->clientId, basicId);
+        const auto viaForm = m_auth->named(tokenRequest(), {{QStringLiteral("client_id"), postId}});
+        QVERIFY(viaForm);
+        QCOMPARE(viaForm->clientId, postId);
+        QVERIFY(!m_auth->named(tokenRequest(), {{QStringLiteral("client_id"), "no-such-client"}}));
+        QVERIFY(!m_auth->named(tokenRequest(), {}));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestOAuth)
+
+#include "tst_oauth.moc"
