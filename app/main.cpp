@@ -1,8 +1,8 @@
 // Composition root: decides the mode, resolves the configuration, starts the backend
 // (headless or on a worker thread) and the console.
 
-#include "admin/admincli.h"
 #include "admin/backend.h"
+#include "cli/admincli.h"
 #include "core/config.h"
 #include "embeddedbackend.h"
 #include "signalwatcher.h"
@@ -87,7 +87,7 @@ int main(int argc, char **argv)
         QStringList args = app.arguments();
         args.removeAt(1); // "admin"
         QTextStream out(stdout), err(stderr);
-        return Admin::runAdminCli(args, env, out, err);
+        return Cli::runAdminCli(args, env, out, err);
     }
 
     bool headless = hasArg(argc, argv, "--headless");

@@ -121,12 +121,12 @@ Result<void> Backend::startOrders()
 
 QString Backend::adminTokenPath(const QString &dataDir)
 {
-    return dataDir + QStringLiteral("/admin-token");
+    return Core::adminTokenPath(dataDir);
 }
 
 QString Backend::portsPath(const QString &dataDir)
 {
-    return dataDir + QStringLiteral("/ports.json");
+    return Core::portsPath(dataDir);
 }
 
 Result<void> Backend::prepareDataDir()

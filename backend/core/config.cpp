@@ -420,6 +420,16 @@ QString ConfigResolver::envName(const QString &key)
            QString(key).replace(QLatin1Char('-'), QLatin1Char('_')).toUpper();
 }
 
+QString adminTokenPath(const QString &dataDir)
+{
+    return dataDir + QStringLiteral("/admin-token");
+}
+
+QString portsPath(const QString &dataDir)
+{
+    return dataDir + QStringLiteral("/ports.json");
+}
+
 QString ConfigResolver::defaultDataDir()
 {
     QString dir = QStandardPaths::writableLocation(QStandardPaths::AppDataLocation);

@@ -107,6 +107,11 @@ struct ConfigOption
 // "500ms", "5s", "5m", "2h", "1d"; a bare number is seconds.
 Result<qint64> parseDurationMs(const QString &text);
 
+// Files of a data directory that clients on the same machine read (`gatehouse admin`): the
+// root admin token, and the URLs the listeners bound (written at start, removed at stop).
+QString adminTokenPath(const QString &dataDir);
+QString portsPath(const QString &dataDir);
+
 class ConfigResolver
 {
 public:

@@ -1,5 +1,6 @@
 // `gatehouse --headless` as operators run it: a separate process on ephemeral ports with
 // a temporary data dir, driven over real sockets.
+#include "cli/commandtable.h"
 #include "helpers/testtimeouts.h"
 #include "integration/tst_integration.h"
 
@@ -1059,6 +1060,91 @@ void TestHeadlessBackend::cliUsageErrors()
     QCOMPARE(h.exitCode, 0);
     QVERIFY(h.out.contains(QStringLiteral("--headless")) &&
             h.out.contains(QStringLiteral("--connect")));
+}
+
+// `gatehouse admin --help` is made from the command table: every command with its arguments
+// and help line, and the options.
+void TestHeadlessBackend::adminCliHelp()
+{
+    namespace Cli = Gatehouse::Cli;
+    const CliResult help = runCli({QStringLiteral("admin"), QStringLiteral("--help")});
+    QCOMPARE(help.exitCode, 0);
+    QVERIFY(help.err.isEmpty());
+    QSet<QString> nouns;
+    for (const Cli::Command &c : Cli::commands()) {
+        nouns.insert(QLatin1String(c.noun));
+        QVERIFY2(help.out.contains(QStringLiteral("  gatehouse admin ") + Cli::usage(c) +
+                                   QStringLiteral("\n      ") + QLatin1String(c.help) +
+                                   QLatin1Char('\n')),
+                 qPrintable(Cli::usage(c)));
+    }
+    // Every noun the docs name is in the table (and so in the help).
+    for (const char *noun : {"status",          "config",
+                             "admin-tokens",    "audit",
+                             "customers",       "beers",
+                             "orders",          "deliveries",
+                             "redeliveries",    "endpoints",
+                             "clients",         "keys",
+                             "users",           "initial-access-tokens",
+                             "tokens",          "issuers",
+                             "consents",        "kubeconfig",
+                             "nodes",           "labels",
+                             "namespaces",      "rbac",
+                             "settings",        "explain",
+                             "cluster-requests"})
+        QVERIFY2(nouns.contains(QLatin1String(noun)), noun);
+    for (const char *option : {"--data-dir <dir>", "--admin-url <url>", "--admin-token <token>",
+                               "--admin-fingerprint <sha256>", "-o, --output <format>",
+                               "-h, --help", "--dry-run", "-n, --namespace <ns>"})
+        QVERIFY2(help.out.contains(QLatin1String(option)), option);
+    QCOMPARE(runCli({QStringLiteral("admin"), QStringLiteral("-h")}).out, help.out);
+    // An unknown noun: not help but the error of old, with every command's usage line.
+    const CliResult unknown = runCli({QStringLiteral("admin"), QStringLiteral("fly")});
+    QCOMPARE(unknown.exitCode, 2);
+    QVERIFY(unknown.out.isEmpty());
+    QVERIFY2(
+        unknown.err.startsWith(QStringLiteral("gatehouse admin: unknown command 'fly'; known:\n")),
+        qPrintable(unknown.err));
+    QCOMPARE(unknown.err.count(QStringLiteral("  gatehouse admin ")),
+             qsizetype(Cli::commands().size()));
+    // --help after an unknown noun is the whole help.
+    QCOMPARE(runCli({QStringLiteral("admin"), QStringLiteral("fly"), QStringLiteral("--help")}).out,
+             help.out);
+}
+
+void TestHeadlessBackend::adminCliNounHelp_data()
+{
+    QTest::addColumn<QString>("noun");
+    QSet<QString> seen;
+    for (const Gatehouse::Cli::Command &c : Gatehouse::Cli::commands())
+        if (const QString noun = QLatin1String(c.noun); !seen.contains(noun)) {
+            seen.insert(noun);
+            QTest::newRow(c.noun) << noun;
+        }
+}
+
+// `gatehouse admin NOUN --help`: that noun's commands and the options they name, no other's.
+void TestHeadlessBackend::adminCliNounHelp()
+{
+    namespace Cli = Gatehouse::Cli;
+    QFETCH(QString, noun);
+    const CliResult help = runCli({QStringLiteral("admin"), noun, QStringLiteral("--help")});
+    QCOMPARE(help.exitCode, 0);
+    for (const Cli::Command &c : Cli::commands()) {
+        const QString line =
+            QStringLiteral("  gatehouse admin ") + Cli::usage(c) + QLatin1Char('\n');
+        QCOMPARE(help.out.contains(line), noun == QLatin1String(c.noun));
+    }
+    QVERIFY(help.out.contains(QStringLiteral("--admin-url <url>")));
+    if (noun == QLatin1String("orders")) {
+        for (const char *verb : {"list", "show", "pickup", "deliver", "cancel"})
+            QVERIFY2(help.out.contains(
+                         QStringLiteral("gatehouse admin orders %1").arg(QLatin1String(verb))),
+                     verb);
+        for (const char *option : {"--customer <id>", "--status <status>", "--limit <n>"})
+            QVERIFY2(help.out.contains(QLatin1String(option)), option);
+        QVERIFY(!help.out.contains(QStringLiteral("--alg")));
+    }
 }
 
 void TestHeadlessBackend::sigtermStopsCleanly()

@@ -83,6 +83,9 @@ private slots:
     void adminCliCluster();
     void cliUsageErrors_data();
     void cliUsageErrors();
+    void adminCliHelp();
+    void adminCliNounHelp_data();
+    void adminCliNounHelp();
     void sigtermStopsCleanly();
     void restartKeepsTokenAndCa();
     void newerDatabaseRefused();

@@ -4,7 +4,7 @@
 #include <QStringList>
 #include <QTextStream>
 
-namespace Gatehouse::Admin {
+namespace Gatehouse::Cli {
 
 // `gatehouse admin <noun> <verb>`: a command line over the admin API of a running
 // backend. Finds the admin URL in <data-dir>/ports.json and the token in
@@ -14,4 +14,4 @@ namespace Gatehouse::Admin {
 int runAdminCli(const QStringList &args, const QProcessEnvironment &env, QTextStream &out,
                 QTextStream &err);
 
-} // namespace Gatehouse::Admin
+} // namespace Gatehouse::Cli

@@ -1,0 +1,135 @@
+#include "cli/connection.h"
+
+#include "core/config.h"
+#include "core/httpserver.h"
+
+#include <QCommandLineParser>
+#include <QEventLoop>
+#include <QFile>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QNetworkAccessManager>
+#include <QNetworkReply>
+#include <QProcessEnvironment>
+#include <QSslConfiguration>
+#include <QSslError>
+#include <QTextStream>
+
+namespace Gatehouse::Cli {
+
+Reply Connection::call(const Request &request) const
+{
+    QNetworkAccessManager nam;
+    QUrl target = url;
+    target.setPath(request.path);
+    target.setQuery(request.query);
+    QNetworkRequest req(target);
+    req.setRawHeader("Authorization", "Bearer " + token.toUtf8());
+    // Who is acting, for the audit log: the program and the operating-system user.
+    req.setHeader(QNetworkRequest::UserAgentHeader,
+                  QByteArrayLiteral("gatehouse-admin-cli/" GATEHOUSE_VERSION));
+    const QByteArray user = qgetenv("USER").isEmpty() ? qgetenv("USERNAME") : qgetenv("USER");
+    if (!user.isEmpty())
+        req.setRawHeader("X-Gatehouse-Actor", user.left(100));
+    req.setTransferTimeout(10'000);
+    // The cluster API's PATCH (labels set/remove without --as) takes a JSON merge patch.
+    if (!request.body.isEmpty())
+        req.setHeader(QNetworkRequest::ContentTypeHeader,
+                      request.method == "PATCH" ? QByteArrayLiteral("application/merge-patch+json")
+                                                : QByteArrayLiteral("application/json"));
+    if (target.scheme() == QLatin1String("https")) {
+        QSslConfiguration ssl = QSslConfiguration::defaultConfiguration();
+        if (!caCertificates.isEmpty())
+            ssl.addCaCertificates(caCertificates);
+        req.setSslConfiguration(ssl);
+    }
+    QNetworkReply *reply = nam.sendCustomRequest(req, request.method, request.body);
+    QString untrusted; // the fingerprint of a certificate nobody vouched for
+    QObject::connect(reply, &QNetworkReply::sslErrors, reply,
+                     [reply, this, &untrusted](const QList<QSslError> &errors) {
+                         const QString seen = Core::certificateFingerprint(
+                             reply->sslConfiguration().peerCertificate());
+                         // Pinned by fingerprint: trusted whoever issued it (trust on first use).
+                         if (!fingerprint.isEmpty() &&
+                             seen.compare(fingerprint.trimmed(), Qt::CaseInsensitive) == 0) {
+                             reply->ignoreSslErrors(errors);
+                             return;
+                         }
+                         untrusted = seen;
+                     });
+    QEventLoop loop;
+    QObject::connect(reply, &QNetworkReply::finished, &loop, &QEventLoop::quit);
+    loop.exec();
+    Reply r;
+    r.status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
+    r.body = reply->readAll();
+    if (r.status == 0)
+        r.networkError =
+            untrusted.isEmpty()
+                ? reply->errorString()
+                : QStringLiteral("its certificate is not trusted (SHA-256 %1); if that "
+                                 "is the fingerprint the backend logged at start, "
+                                 "pass --admin-fingerprint %1")
+                      .arg(untrusted);
+    reply->deleteLater();
+    return r;
+}
+
+std::variant<Connection, int> openConnection(const QCommandLineParser &options,
+                                             const QProcessEnvironment &env, QTextStream &err)
+{
+    QMap<QString, QString> cli;
+    for (const char *k : {"data-dir", "config"})
+        if (options.isSet(QLatin1String(k)))
+            cli.insert(QLatin1String(k), options.value(QLatin1String(k)));
+    auto config = Core::ConfigResolver::resolve(cli, env);
+    if (!config) {
+        err << "gatehouse admin: " << config.error().message << "\n";
+        return 2;
+    }
+    Connection c;
+    QString urlText = options.value(QStringLiteral("admin-url"));
+    if (urlText.isEmpty())
+        urlText = env.value(QStringLiteral("GATEHOUSE_ADMIN_URL"));
+    if (urlText.isEmpty()) {
+        QFile f(Core::portsPath(config->dataDir));
+        if (!f.open(QIODevice::ReadOnly)) {
+            err << "gatehouse admin: no running Gatehouse found: " << f.fileName()
+                << " does not exist (start one with 'gatehouse --headless', or pass --admin-url)\n";
+            return 1;
+        }
+        const QJsonObject ports = QJsonDocument::fromJson(f.readAll()).object();
+        urlText = ports.value(QStringLiteral("urls"))
+                      .toObject()
+                      .value(QStringLiteral("admin"))
+                      .toString();
+        c.source = f.fileName();
+        // Its own backend's certificate comes from the same data directory.
+        c.caCertificates =
+            QSslCertificate::fromPath(config->dataDir + QStringLiteral("/pki/ca.crt"));
+    }
+    c.fingerprint = options.value(QStringLiteral("admin-fingerprint"));
+    if (c.fingerprint.isEmpty())
+        c.fingerprint = env.value(QStringLiteral("GATEHOUSE_ADMIN_FINGERPRINT"));
+    c.url = QUrl(urlText);
+    if (!c.url.isValid() ||
+        (c.url.scheme() != QLatin1String("http") && c.url.scheme() != QLatin1String("https"))) {
+        err << "gatehouse admin: invalid admin URL '" << urlText << "'\n";
+        return 2;
+    }
+    c.token = options.value(QStringLiteral("admin-token"));
+    if (c.token.isEmpty())
+        c.token = env.value(QStringLiteral("GATEHOUSE_ADMIN_TOKEN"));
+    if (c.token.isEmpty()) {
+        QFile f(Core::adminTokenPath(config->dataDir));
+        if (!f.open(QIODevice::ReadOnly)) {
+            err << "gatehouse admin: cannot read the admin token " << f.fileName() << ": "
+                << f.errorString() << " (pass --admin-token)\n";
+            return 1;
+        }
+        c.token = QString::fromUtf8(f.readAll()).trimmed();
+    }
+    return c;
+}
+
+} // namespace Gatehouse::Cli

@@ -1,0 +1,67 @@
+#pragma once
+
+#include <QByteArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QList>
+#include <QSslCertificate>
+#include <QString>
+#include <QUrl>
+#include <QUrlQuery>
+
+#include <utility>
+#include <variant>
+
+class QCommandLineParser;
+class QProcessEnvironment;
+class QTextStream;
+
+namespace Gatehouse::Cli {
+
+// One call of the admin API.
+struct Request
+{
+    Request(QByteArray method, QString path, QByteArray body = {})
+        : method(std::move(method)), path(std::move(path)), body(std::move(body))
+    {}
+    Request(QByteArray method, QString path, const QJsonObject &body)
+        : Request(std::move(method), std::move(path), QJsonDocument(body).toJson())
+    {}
+
+    QByteArray method;
+    QString path;
+    QUrlQuery query;
+    QByteArray body; // JSON; a merge patch for PATCH
+};
+
+struct Reply
+{
+    int status = 0; // 0: no HTTP answer at all (networkError says why)
+    QByteArray body;
+    QString networkError;
+};
+
+// The admin API of one running backend: where it answers, the token to present, and which
+// certificate to trust over HTTPS (--admin-tls).
+struct Connection
+{
+    QUrl url;
+    QString token;
+    QString source; // the ports.json the URL came from; empty when it was given
+    // The data directory's CA when the URL came from its ports.json, and the certificate's
+    // SHA-256 fingerprint given with --admin-fingerprint.
+    QList<QSslCertificate> caCertificates;
+    QString fingerprint;
+
+    // Blocks (a local event loop) until the answer, or the 10 s transfer timeout.
+    Reply call(const Request &request) const;
+};
+
+// The URL from --admin-url, GATEHOUSE_ADMIN_URL or <data-dir>/ports.json; the token from
+// --admin-token, GATEHOUSE_ADMIN_TOKEN or <data-dir>/admin-token (--data-dir and --config as
+// the backend resolves them). Otherwise the exit code, the reason printed to err: 1 when there
+// is nothing to connect to, 2 for a wrong option.
+std::variant<Connection, int> openConnection(const QCommandLineParser &options,
+                                             const QProcessEnvironment &env, QTextStream &err);
+
+} // namespace Gatehouse::Cli
