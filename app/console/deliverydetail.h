@@ -11,7 +11,7 @@ namespace Gatehouse::Console {
 
 // The delivery the Deliveries page has selected: GET /admin/v1/deliveries/{id} with its
 // attempt log, read again whenever an event says it changed; and Redeliver.
-class DeliveryDetail : public SelectedDetail
+class DeliveryDetail : public Gatehouse::Console::SelectedDetail
 {
     Q_OBJECT
     Q_PROPERTY(QString deliveryId READ deliveryId WRITE setDeliveryId NOTIFY deliveryIdChanged)

@@ -16,7 +16,7 @@ class BeerListModel;
 // The order the Orders page has selected: GET /admin/v1/orders/{id} with its lines, status
 // history and deliveries, kept live (order.status appends to the history, delivery events
 // update the deliveries), and the actions the status allows.
-class OrderDetail : public SelectedDetail
+class OrderDetail : public Gatehouse::Console::SelectedDetail
 {
     Q_OBJECT
     Q_PROPERTY(QString orderId READ orderId WRITE setOrderId NOTIFY orderIdChanged)

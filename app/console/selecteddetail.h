@@ -13,7 +13,9 @@ namespace Gatehouse::Console {
 // What the order and delivery details share: one selected object read from the admin API,
 // its loading, busy and error state, and the rules that keep it right while events arrive:
 // a reload asked for while one is under way runs once more after it (that answer may predate
-// the change), and answers for an earlier selection are dropped.
+// the change), and answers for an earlier selection are dropped. Subclasses name it qualified
+// (`public Gatehouse::Console::SelectedDetail`): qmltyperegistrar finds the prototype by that
+// name, and qmllint knows the inherited properties only then.
 class SelectedDetail : public QObject
 {
     Q_OBJECT
