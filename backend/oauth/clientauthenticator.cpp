@@ -56,6 +56,13 @@ std::optional<OAuthError> ClientAuthenticator::authenticate(const HttpRequest &r
     bool malformed = false;
     const auto credentials = basicCredentials(req, &malformed);
     const bool basic = credentials.has_value();
+    const bool post = form.contains(QStringLiteral("client_secret"));
+    const bool assertion = form.contains(QStringLiteral("client_assertion_type")) ||
+                           form.contains(QStringLiteral("client_assertion"));
+    // RFC 6749 §2.3: one method per request. Otherwise a client could pass with the method it
+    // was not registered for beside the one it was.
+    if (int(basic) + int(post) + int(assertion) > 1)
+        return invalidRequest(QStringLiteral("use one client authentication method, not two"));
     QString id;
     QString secret;
     QString method;
@@ -65,15 +72,11 @@ std::optional<OAuthError> ClientAuthenticator::authenticate(const HttpRequest &r
         id = credentials->first;
         secret = credentials->second;
         method = QStringLiteral("client_secret_basic");
-        if (form.contains(QStringLiteral("client_secret")) ||
-            form.contains(QStringLiteral("client_assertion")))
-            return invalidRequest(QStringLiteral("use one client authentication method, not two"));
-    } else if (form.contains(QStringLiteral("client_secret"))) {
+    } else if (post) {
         id = form.value(QStringLiteral("client_id"));
         secret = form.value(QStringLiteral("client_secret"));
         method = QStringLiteral("client_secret_post");
-    } else if (form.contains(QStringLiteral("client_assertion_type")) ||
-               form.contains(QStringLiteral("client_assertion"))) {
+    } else if (assertion) {
         return authenticateAssertion(req, form, client);
     } else {
         id = form.value(QStringLiteral("client_id"));
@@ -105,8 +108,6 @@ std::optional<OAuthError> ClientAuthenticator::authenticateAssertion(
             QStringLiteral("client_assertion_type must be "
                            "urn:ietf:params:oauth:client-assertion-type:jwt-bearer"),
             false);
-    if (form.contains(QStringLiteral("client_secret")))
-        return invalidRequest(QStringLiteral("use one client authentication method, not two"));
     const QByteArray assertion = form.value(QStringLiteral("client_assertion")).toUtf8();
     if (assertion.isEmpty())
         return invalidClient(QStringLiteral("client_assertion is required"), false);

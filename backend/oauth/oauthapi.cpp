@@ -77,8 +77,10 @@ QJsonObject OAuthApi::discovery() const
     QJsonArray grants;
     for (const auto &g : m_grants)
         grants.append(g->grantType());
+    // Introspection answers confidential clients only (RFC 7662 §2.1), with any of their methods.
     const QJsonArray authMethods{QStringLiteral("client_secret_basic"),
-                                 QStringLiteral("client_secret_post")};
+                                 QStringLiteral("client_secret_post"),
+                                 QStringLiteral("private_key_jwt")};
     const QJsonArray clientAuthMethods{QStringLiteral("client_secret_basic"),
                                        QStringLiteral("client_secret_post"),
                                        QStringLiteral("private_key_jwt"), QStringLiteral("none")};

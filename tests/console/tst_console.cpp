@@ -43,6 +43,7 @@
 #include "console/tokenlistmodel.h"
 #include "console/tokenpreview.h"
 #include "console/whocanmodel.h"
+#include "helpers/filemode.h"
 #include "helpers/testtimeouts.h"
 #include "testadminserver.h"
 
@@ -70,8 +71,6 @@
 
 #include <QTemporaryDir>
 #include <QtTest>
-
-#include <sys/stat.h>
 
 using namespace Gatehouse::Console;
 using namespace std::chrono_literals;
@@ -4290,15 +4289,7 @@ void TestConsole::realBackendClientsTokensJwt()
 
 namespace {
 
-int fileMode(const QString &path)
-{
-    struct stat info
-    {
-    };
-    if (::stat(QFile::encodeName(path).constData(), &info) != 0)
-        return -1;
-    return int(info.st_mode & 0777);
-}
+using TestHelpers::fileMode;
 
 QStringList labelStates(const NodeLabelModel &model)
 {
@@ -5230,12 +5221,16 @@ void TestConsole::kubeconfigPrivateFile()
         QVERIFY(QFile::setPermissions(path, QFileDevice::ReadOwner | QFileDevice::WriteOwner |
                                                 QFileDevice::ReadGroup | QFileDevice::ReadOther |
                                                 QFileDevice::WriteOther));
+#ifdef Q_OS_UNIX // on Windows, setPermissions() sets the read-only attribute, no ACL
         QCOMPARE(fileMode(path), 0646);
+#endif
     }
-    const mode_t previous = ::umask(mode_t(umask));
     QString error;
-    const bool written = KubeconfigForm::writePrivateFile(path, "client-key-data: S0VZ\n", &error);
-    ::umask(previous);
+    bool written = false;
+    {
+        const TestHelpers::ScopedUmask scoped(umask);
+        written = KubeconfigForm::writePrivateFile(path, "client-key-data: S0VZ\n", &error);
+    }
     QVERIFY2(written, qPrintable(error));
     QCOMPARE(fileMode(path), 0600);
     QFile file(path);

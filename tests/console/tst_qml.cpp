@@ -5,6 +5,7 @@
 #include "console/adminevent.h"
 #include "console/consoleservices.h"
 #include "console/orderlistmodel.h"
+#include "helpers/filemode.h"
 #include "helpers/testtimeouts.h"
 #include "testadminserver.h"
 
@@ -17,8 +18,6 @@
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QtQuickTest>
-
-#include <sys/stat.h>
 
 using namespace std::chrono_literals;
 
@@ -201,15 +200,7 @@ public:
     // Files: a path in the test's temporary directory, a file's mode bits (e.g. 0600; -1 when
     // it is not there) and its text.
     Q_INVOKABLE QString tempPath(const QString &name) const { return m_dir.filePath(name); }
-    Q_INVOKABLE int fileMode(const QString &path) const
-    {
-        struct stat info
-        {
-        };
-        if (::stat(QFile::encodeName(path).constData(), &info) != 0)
-            return -1;
-        return int(info.st_mode & 0777);
-    }
+    Q_INVOKABLE int fileMode(const QString &path) const { return TestHelpers::fileMode(path); }
     Q_INVOKABLE QString fileText(const QString &path) const
     {
         QFile file(path);

@@ -143,6 +143,23 @@ test('private_key_jwt: a signed assertion authenticates the client once', async 
         as, { client_id: c.client_id }, oauth.PrivateKeyJwt({ key: keys.privateKey, kid: 'client-key-1' }),
         new URLSearchParams(), { [oauth.allowInsecureRequests]: true });
     assert.equal(resp.status, 200, await resp.clone().text());
+
+    // Introspection takes the same method, and discovery says so (a confidential client's
+    // methods; not "none").
+    assert.deepEqual(as.introspection_endpoint_auth_methods_supported,
+                     ['client_secret_basic', 'client_secret_post', 'private_key_jwt']);
+    const { access_token } = await resp.json();
+    const intro = await oauth.processIntrospectionResponse(as, { client_id: c.client_id },
+        await oauth.introspectionRequest(as, { client_id: c.client_id },
+                                         oauth.PrivateKeyJwt({ key: keys.privateKey, kid: 'client-key-1' }),
+                                         access_token, { [oauth.allowInsecureRequests]: true }));
+    assert.equal(intro.active, true);
+    assert.equal(intro.client_id, c.client_id);
+
+    // One method per request (RFC 6749 §2.3): an assertion beside a client_secret is refused
+    // whichever of the two the client is registered for.
+    assertError(await token({ ...params(await assertion()), client_secret: 'anything' }), 400, 'invalid_request',
+                /one client authentication method/);
 });
 
 test('jwt-bearer: a trusted issuer\'s assertion becomes an access token, once', async () => {

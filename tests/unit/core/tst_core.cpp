@@ -10,6 +10,7 @@
 #include "core/metrics.h"
 #include "core/settingsstore.h"
 #include "core/writequeue.h"
+#include "helpers/filemode.h"
 #include "platform/platform.h"
 
 #include <QDir>
@@ -27,9 +28,6 @@
 #include <atomic>
 #include <cmath>
 #include <optional>
-
-#include <sys/stat.h>
-#include <unistd.h>
 
 using namespace Gatehouse;
 using namespace Gatehouse::Core;
@@ -1206,19 +1204,15 @@ void TestCore::isoTimeMatchesQDateTime()
                  QDateTime::fromMSecsSinceEpoch(ms, Qt::UTC).toString(Qt::ISODateWithMs));
 }
 
-// platform/platform.h on this platform (Unix): what 0600 / 0700 mean for the admin token,
+// platform/platform.h on this platform: what 0600 / 0700 mean for the admin token,
 // keys and the database, whatever the umask.
 void TestCore::privateFilesAndDirectories()
 {
     namespace P = Gatehouse::Platform;
     QTemporaryDir dir;
     QVERIFY(dir.isValid());
-    const mode_t oldMask = ::umask(0); // the most permissive umask must not widen anything
-    auto restoreMask = qScopeGuard([oldMask] { ::umask(oldMask); });
-    const auto mode = [](const QString &path) {
-        struct stat st;
-        return ::stat(QFile::encodeName(path).constData(), &st) == 0 ? int(st.st_mode & 07777) : -1;
-    };
+    const TestHelpers::ScopedUmask umask(0); // the most permissive umask must not widen anything
+    const auto mode = TestHelpers::fileMode;
     const QString secret = dir.filePath(QStringLiteral("secret"));
     QVERIFY(P::writePrivateFile(secret, "s3cret\n").ok());
     QCOMPARE(mode(secret), 0600);

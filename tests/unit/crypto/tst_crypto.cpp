@@ -6,6 +6,7 @@
 #include "crypto/privatekey.h"
 #include "crypto/random.h"
 #include "crypto/tls.h"
+#include "helpers/filemode.h"
 
 #include <QCryptographicHash>
 #include <QDir>
@@ -31,9 +32,10 @@
 #include <openssl/pem.h>
 #include <openssl/rsa.h>
 
-#include <sys/stat.h>
+#ifdef Q_OS_UNIX
 #include <sys/wait.h>
 #include <unistd.h>
+#endif
 
 using namespace Gatehouse;
 using namespace Gatehouse::Crypto;
@@ -80,13 +82,7 @@ QJsonObject headerOf(const QByteArray &compact)
     return QJsonDocument::fromJson(unb64u(parts(compact)[0])).object();
 }
 
-int fileMode(const QString &path)
-{
-    struct stat st;
-    if (::stat(QFile::encodeName(path).constData(), &st) != 0)
-        return -1;
-    return int(st.st_mode & 07777);
-}
+using TestHelpers::fileMode;
 
 bool writeFile(const QString &path, const QByteArray &data)
 {
@@ -300,6 +296,7 @@ private slots:
         }
     }
 
+#ifdef Q_OS_UNIX // fork(): Unix only (Windows has no fork, so nothing to test there)
     void forkedChildDrawsOtherBytes()
     {
         // A forked child starts with a copy of its parent's buffer; it must not hand out the
@@ -339,6 +336,7 @@ private slots:
                 QVERIFY2(parent.mid(i * 32, 32) != fromChild.mid(j * 32, 32),
                          "parent and child drew the same bytes");
     }
+#endif
 
     void randomToken_data()
     {
@@ -577,7 +575,10 @@ private slots:
         QCOMPARE(key.error().code, QString::fromLatin1(ErrorCode::Io));
     }
 
-    void keyThumbprint_data() { keyPemRoundTrip_data(); }
+    void keyThumbprint_data()
+    {
+        keyPemRoundTrip_data();
+    }
 
     void keyThumbprint()
     {

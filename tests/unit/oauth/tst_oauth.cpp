@@ -241,11 +241,14 @@ private slots:
         QTest::newRow("Basic and client_assertion")
             << "jwt" << QStringList{"basic", "assertion"} << true
             << refusal(400, QStringLiteral("invalid_request"), twoMethods, false);
-        // Without Basic, a client_secret is read first (client_secret_post): the
-        // private_key_jwt client is refused for the method, before its assertion is read.
-        QTest::newRow("client_secret beside client_assertion")
+        // One method per request (RFC 6749 §2.3), whichever the client is registered for:
+        // a method beside the registered one is not a way in.
+        QTest::newRow("private_key_jwt client: client_secret beside client_assertion")
             << "jwt" << QStringList{"assertion", "post"} << true
-            << refused(registeredFor(QStringLiteral("private_key_jwt")), false);
+            << refusal(400, QStringLiteral("invalid_request"), twoMethods, false);
+        QTest::newRow("client_secret_post client: client_secret beside client_assertion")
+            << "post" << QStringList{"post", "assertion"} << true
+            << refusal(400, QStringLiteral("invalid_request"), twoMethods, false);
 
         QTest::newRow("malformed Basic")
             << "basic" << QStringList{"malformed-basic"} << true
