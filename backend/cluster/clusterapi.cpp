@@ -1901,7 +1901,7 @@ void ClusterApi::handleTokenRequest(const std::shared_ptr<Context> &ctx)
         return;
     }
     const qint64 seconds = spec.contains(QLatin1String("expirationSeconds"))
-                               ? qint64(spec.value(QLatin1String("expirationSeconds")).toDouble())
+                               ? Core::jsonSeconds(spec.value(QLatin1String("expirationSeconds")))
                                : 3600;
     if (seconds < 600 || seconds > 48 * 3600) {
         finish(ctx,

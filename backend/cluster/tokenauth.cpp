@@ -70,10 +70,10 @@ QString timeProblem(const QJsonObject &claims, qint64 now)
 {
     if (!claims.value(QLatin1String("exp")).isDouble())
         return QStringLiteral("the token has no exp");
-    if (qint64(claims.value(QLatin1String("exp")).toDouble()) + kLeewaySeconds < now)
+    if (Core::jsonSeconds(claims.value(QLatin1String("exp"))) + kLeewaySeconds < now)
         return QStringLiteral("the token has expired");
     if (claims.contains(QLatin1String("nbf")) &&
-        qint64(claims.value(QLatin1String("nbf")).toDouble()) - kLeewaySeconds > now)
+        Core::jsonSeconds(claims.value(QLatin1String("nbf"))) - kLeewaySeconds > now)
         return QStringLiteral("the token is not valid yet");
     return {};
 }

@@ -1,6 +1,16 @@
 #include "core/clock.h"
 
+#include <QJsonValue>
+
+#include <algorithm>
+
 namespace Gatehouse::Core {
+
+qint64 jsonSeconds(const QJsonValue &value)
+{
+    constexpr double Limit = 1e13;
+    return qint64(std::clamp(value.toDouble(), -Limit, Limit));
+}
 
 QString isoTimeMs(qint64 ms)
 {

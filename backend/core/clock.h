@@ -3,9 +3,16 @@
 #include <QDateTime>
 #include <QString>
 
+class QJsonValue;
+
 #include <cstdio>
 
 namespace Gatehouse::Core {
+
+// A JSON number of seconds (a JWT's exp, nbf or iat, a TokenRequest's expirationSeconds) as
+// whole seconds, clamped to ±10^13 (some 300,000 years): converting a double outside qint64 is
+// undefined behaviour, and the callers add leeway or multiply by 1000. 0 for a non-number.
+qint64 jsonSeconds(const QJsonValue &value);
 
 // Time comes from an injected Clock so tests never sleep.
 class Clock

@@ -236,15 +236,15 @@ Core::Result<QJsonObject> verifyAssertion(const QByteArray &compact, const QJson
     const QJsonValue exp = c.value(QStringLiteral("exp"));
     if (!exp.isDouble())
         return refused(QStringLiteral("exp is required"));
-    if (qint64(exp.toDouble()) + kLeewayS < nowS)
+    if (Core::jsonSeconds(exp) + kLeewayS < nowS)
         return refused(QStringLiteral("the assertion has expired"));
-    if (qint64(exp.toDouble()) > nowS + maxLifetimeS)
+    if (Core::jsonSeconds(exp) > nowS + maxLifetimeS)
         return refused(QStringLiteral("exp is more than %1 s in the future").arg(maxLifetimeS));
     const QJsonValue nbf = c.value(QStringLiteral("nbf"));
-    if (!nbf.isUndefined() && (!nbf.isDouble() || qint64(nbf.toDouble()) - kLeewayS > nowS))
+    if (!nbf.isUndefined() && (!nbf.isDouble() || Core::jsonSeconds(nbf) - kLeewayS > nowS))
         return refused(QStringLiteral("the assertion is not valid yet (nbf)"));
     const QJsonValue iat = c.value(QStringLiteral("iat"));
-    if (!iat.isUndefined() && (!iat.isDouble() || qint64(iat.toDouble()) - kLeewayS > nowS))
+    if (!iat.isUndefined() && (!iat.isDouble() || Core::jsonSeconds(iat) - kLeewayS > nowS))
         return refused(QStringLiteral("iat is in the future"));
     if (requireJti && c.value(QStringLiteral("jti")).toString().isEmpty())
         return refused(QStringLiteral("jti is required"));

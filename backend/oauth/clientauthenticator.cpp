@@ -126,7 +126,7 @@ std::optional<OAuthError> ClientAuthenticator::authenticateAssertion(
     if (!claims)
         return invalidClient(claims.error().message, false);
     if (!m_jti.claim(id, claims->value(QStringLiteral("jti")).toString(),
-                     qint64(claims->value(QStringLiteral("exp")).toDouble()) * 1000 + 60'000, now))
+                     Core::jsonSeconds(claims->value(QStringLiteral("exp"))) * 1000 + 60'000, now))
         return invalidClient(QStringLiteral("this client_assertion was already used (jti)"), false);
     *client = *found;
     return std::nullopt;

@@ -51,7 +51,7 @@ Client fromRow(const QString &clientId, const QString &secretHash, const QByteAr
                                   .toString(QStringLiteral("RS256"));
     c.idTokenSigningAlg =
         o.value(QStringLiteral("id_token_signed_response_alg")).toString(QStringLiteral("RS256"));
-    c.createdAt = qint64(o.value(QStringLiteral("client_id_issued_at")).toDouble()) * 1000;
+    c.createdAt = Core::jsonSeconds(o.value(QStringLiteral("client_id_issued_at"))) * 1000;
     c.jwks = o.value(QStringLiteral("jwks")).toObject();
     c.jwksUri = o.value(QStringLiteral("jwks_uri")).toString();
     c.tokenExchangeAudiences = strings(o.value(QStringLiteral("token_exchange_audiences")));

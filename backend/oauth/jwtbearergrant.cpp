@@ -1,5 +1,6 @@
 // RFC 7523 §2.1: a JWT from elsewhere as an authorization grant.
 #include "oauth/jwtbearergrant.h"
+#include "core/clock.h"
 
 #include "oauth/assertions.h"
 #include "oauth/trustsettings.h"
@@ -39,7 +40,7 @@ GrantResult JwtBearerGrant::handle(const TokenRequest &req) const
         scopes.removeIf([&trusted](const QString &s) { return !trusted->scopes.contains(s); });
     }
     if (!m_jti.claim(iss, claims->value(QStringLiteral("jti")).toString(),
-                     qint64(claims->value(QStringLiteral("exp")).toDouble()) * 1000 + 60'000,
+                     Core::jsonSeconds(claims->value(QStringLiteral("exp"))) * 1000 + 60'000,
                      req.now))
         return grantFailed(invalidGrant(QStringLiteral("this assertion was already used (jti)")));
     QString sub = claims->value(QStringLiteral("sub")).toString();

@@ -1,4 +1,5 @@
 #include "oauth/jwtinspector.h"
+#include "core/clock.h"
 
 #include "crypto/jws.h"
 
@@ -154,30 +155,30 @@ QJsonObject inspectJwt(const QByteArray &compact, const JwtKeySource &keys,
     const QJsonValue exp = payload.value(QStringLiteral("exp"));
     if (!exp.isDouble())
         c.add("exp", "fail", QStringLiteral("no exp claim: the token never expires"));
-    else if (qint64(exp.toDouble()) + expect.leewayS < now)
+    else if (Core::jsonSeconds(exp) + expect.leewayS < now)
         c.add("exp", "fail",
-              QStringLiteral("expired %1 ago").arg(span(now - qint64(exp.toDouble()))));
+              QStringLiteral("expired %1 ago").arg(span(now - Core::jsonSeconds(exp))));
     else
         c.add("exp", "pass",
-              QStringLiteral("expires in %1").arg(span(qint64(exp.toDouble()) - now)));
+              QStringLiteral("expires in %1").arg(span(Core::jsonSeconds(exp) - now)));
     const QJsonValue nbf = payload.value(QStringLiteral("nbf"));
     if (nbf.isUndefined())
         c.add("nbf", "skip", QStringLiteral("no nbf claim"));
-    else if (!nbf.isDouble() || qint64(nbf.toDouble()) - expect.leewayS > now)
+    else if (!nbf.isDouble() || Core::jsonSeconds(nbf) - expect.leewayS > now)
         c.add(
             "nbf", "fail",
-            QStringLiteral("not valid before %1 from now").arg(span(qint64(nbf.toDouble()) - now)));
+            QStringLiteral("not valid before %1 from now").arg(span(Core::jsonSeconds(nbf) - now)));
     else
         c.add("nbf", "pass",
-              QStringLiteral("valid since %1").arg(span(now - qint64(nbf.toDouble()))));
+              QStringLiteral("valid since %1").arg(span(now - Core::jsonSeconds(nbf))));
     const QJsonValue iat = payload.value(QStringLiteral("iat"));
-    if (iat.isDouble() && qint64(iat.toDouble()) - expect.leewayS > now)
+    if (iat.isDouble() && Core::jsonSeconds(iat) - expect.leewayS > now)
         c.add("iat", "fail",
               QStringLiteral("issued in the future (%1 from now)")
-                  .arg(span(qint64(iat.toDouble()) - now)));
+                  .arg(span(Core::jsonSeconds(iat) - now)));
     else if (iat.isDouble())
         c.add("iat", "pass",
-              QStringLiteral("issued %1 ago").arg(span(now - qint64(iat.toDouble()))));
+              QStringLiteral("issued %1 ago").arg(span(now - Core::jsonSeconds(iat))));
     else
         c.add("iat", "skip", QStringLiteral("no iat claim"));
     const QString iss = payload.value(QStringLiteral("iss")).toString();
@@ -205,7 +206,7 @@ QJsonObject inspectJwt(const QByteArray &compact, const JwtKeySource &keys,
             warnings.append(QStringLiteral("%1 is %2: that looks like milliseconds, not seconds "
                                            "(as seconds it is after the year 5000)")
                                 .arg(QLatin1String(claim))
-                                .arg(qint64(v.toDouble())));
+                                .arg(Core::jsonSeconds(v)));
     }
     out.insert(QStringLiteral("warnings"), warnings);
 

@@ -65,7 +65,7 @@ Core::Filter OAuthApi::resourceServerFilter()
                         .toString()
                         .compare(QLatin1String("at+jwt"), Qt::CaseInsensitive) != 0 ||
                 claims.value(QStringLiteral("iss")).toString() != m_issuer ||
-                qint64(claims.value(QStringLiteral("exp")).toDouble()) * 1000 <= now)
+                Core::jsonSeconds(claims.value(QStringLiteral("exp"))) * 1000 <= now)
                 return bearerProblem(401, "invalid_token",
                                      QStringLiteral("the access token is not valid (signature, "
                                                     "type, issuer or expiry)"));

@@ -70,6 +70,7 @@ private:
 
 private slots:
     void isoTimeMatchesQDateTime();
+    void jsonSecondsClampsWhatNoDateNeeds();
     void privateFilesAndDirectories();
     void auditDiffFlattensAndSkipsNoise()
     {
@@ -1202,6 +1203,22 @@ void TestCore::isoTimeMatchesQDateTime()
     for (qint64 ms : std::as_const(samples))
         QCOMPARE(Gatehouse::Core::isoTimeMs(ms),
                  QDateTime::fromMSecsSinceEpoch(ms, Qt::UTC).toString(Qt::ISODateWithMs));
+}
+
+// A JWT's exp of 1.8e27 (what fuzz_jwt_assertion found in the JWT inspector) or -1e300 is no
+// date anyone means: clamped, so that converting and adding leeway or × 1000 stay defined.
+void TestCore::jsonSecondsClampsWhatNoDateNeeds()
+{
+    using Gatehouse::Core::jsonSeconds;
+    QCOMPARE(jsonSeconds(QJsonValue(1700000000.0)), qint64(1700000000));
+    QCOMPARE(jsonSeconds(QJsonValue(1700000000.9)), qint64(1700000000));
+    QCOMPARE(jsonSeconds(QJsonValue(-5.0)), qint64(-5));
+    QCOMPARE(jsonSeconds(QJsonValue(1.8e27)), qint64(10'000'000'000'000));
+    QCOMPARE(jsonSeconds(QJsonValue(-1e300)), qint64(-10'000'000'000'000));
+    QCOMPARE(jsonSeconds(QJsonValue(QStringLiteral("1700000000"))), qint64(0));
+    QCOMPARE(jsonSeconds(QJsonValue()), qint64(0));
+    // What the callers then do with it stays in range.
+    QVERIFY(jsonSeconds(QJsonValue(1e308)) * 1000 + 60'000 > 0);
 }
 
 // platform/platform.h on this platform: what 0600 / 0700 mean for the admin token,
