@@ -130,7 +130,7 @@ const QList<Column> KeyColumns{{"kid", "KID"},
                                {"createdAt", "CREATED"},
                                {"retireAfter", "RETIRE AFTER"}};
 
-void printPreview(const QJsonObject &answer, QTextStream &out)
+void printTokenPreview(const QJsonObject &answer, QTextStream &out)
 {
     out << "preview of a " << answer.value(QStringLiteral("format")).toString()
         << " access token for " << answer.value(QStringLiteral("clientId")).toString() << " ("
@@ -254,7 +254,7 @@ int tokensPreview(const Invocation &in)
     if (!input)
         return 2;
     return send(in, {"POST", QStringLiteral("/admin/v1/tokens/preview"), *input},
-                viewPrinter(in, printPreview));
+                viewPrinter(in, printTokenPreview));
 }
 
 int issuersList(const Invocation &in)

@@ -18,7 +18,7 @@ void printJob(const QJsonObject &job, QTextStream &out)
         out << "last refusal: " << field(job, "lastError") << "\n";
 }
 
-void printPreview(const QJsonObject &preview, QTextStream &out)
+void printRedeliveryPreview(const QJsonObject &preview, QTextStream &out)
 {
     out << field(preview, "count") << " deliveries would be redelivered"
         << (preview.value(QStringLiteral("capped")).toBool()
@@ -113,7 +113,7 @@ int deliveriesRedeliverAll(const Invocation &in)
         return send(in,
                     {"POST", QStringLiteral("/admin/v1/redeliveries/preview"),
                      QJsonObject{{QStringLiteral("filter"), filter}}},
-                    viewPrinter(in, printPreview));
+                    viewPrinter(in, printRedeliveryPreview));
     QJsonObject o{{QStringLiteral("filter"), filter},
                   {QStringLiteral("actor"), QStringLiteral("gatehouse admin")}};
     if (in.isSet("rate")) {

@@ -1,4 +1,5 @@
 #include "accessview.h"
+#include "fields.h"
 
 #include "tokenpreview.h"
 
@@ -9,12 +10,7 @@
 namespace Gatehouse::Console {
 
 namespace {
-QString str(const QJsonObject &o, const char *key)
-{
-    return o.value(QLatin1String(key)).toString();
-}
-
-QStringList strings(const QJsonValue &value)
+QStringList stringItems(const QJsonValue &value)
 {
     QStringList out;
     for (const QJsonValue v : value.toArray())
@@ -60,7 +56,7 @@ bool AccessView::privileged() const
 
 QStringList AccessView::notes() const
 {
-    return strings(m_answer.value(QLatin1String("notes")));
+    return stringItems(m_answer.value(QLatin1String("notes")));
 }
 
 void AccessView::loadClient(const QString &clientId)
@@ -149,7 +145,7 @@ void AccessView::applyOAuth(const QString &mode, const QJsonObject &answer)
     const QJsonObject subject = answer.value(QLatin1String("subject")).toObject();
     if (mode == QLatin1String("client")) {
         const QString grants =
-            strings(answer.value(QLatin1String("grantTypes"))).join(QStringLiteral(", "));
+            stringItems(answer.value(QLatin1String("grantTypes"))).join(QStringLiteral(", "));
         const QString name = str(subject, "clientName").isEmpty() ? str(subject, "name")
                                                                   : str(subject, "clientName");
         const QString id =
@@ -170,7 +166,7 @@ void AccessView::applyOAuth(const QString &mode, const QJsonObject &answer)
         addClaims(&m_claims, tr("client_credentials access token"),
                   answer.value(QLatin1String("clientCredentials")).toObject());
     } else {
-        const QStringList groups = strings(subject.value(QLatin1String("groups")));
+        const QStringList groups = stringItems(subject.value(QLatin1String("groups")));
         m_subjectText = groups.isEmpty()
                             ? tr("User %1 (%2)").arg(str(subject, "username"), str(subject, "id"))
                             : tr("User %1 (%2) · groups: %3")
@@ -197,11 +193,11 @@ void AccessView::applyOAuth(const QString &mode, const QJsonObject &answer)
                 cluster.value(QLatin1String("reachable")).toBool()
                     ? tr("In the cluster: %1 · groups: %2 · through: %3")
                           .arg(str(cluster, "username"),
-                               strings(cluster.value(QLatin1String("groups")))
+                               stringItems(cluster.value(QLatin1String("groups")))
                                    .join(QStringLiteral(", ")),
                                through.join(QStringLiteral(", ")))
                     : tr("Not in the cluster: %1").arg(str(cluster, "reason")); // server's words
-            const QStringList dropped = strings(cluster.value(QLatin1String("droppedGroups")));
+            const QStringList dropped = stringItems(cluster.value(QLatin1String("droppedGroups")));
             if (!dropped.isEmpty())
                 m_clusterDroppedText =
                     tr("Dropped by the cluster: %1 (%2)")
@@ -231,7 +227,7 @@ void AccessView::applyCluster(const QJsonObject &answer)
     m_claims.clear();
     m_cells.clear();
     const QJsonObject user = answer.value(QLatin1String("user")).toObject();
-    const QStringList groups = strings(user.value(QLatin1String("groups")));
+    const QStringList groups = stringItems(user.value(QLatin1String("groups")));
     m_subjectText = tr("%1 · groups: %2")
                         .arg(str(user, "username"),
                              groups.isEmpty() ? tr("none") : groups.join(QStringLiteral(", ")));
@@ -247,7 +243,7 @@ void AccessView::applyCluster(const QJsonObject &answer)
             resource = str(cell, "resource");
             if (!str(cell, "apiGroup").isEmpty())
                 resource += QLatin1Char('.') + str(cell, "apiGroup");
-            const QStringList names = strings(cell.value(QLatin1String("resourceNames")));
+            const QStringList names = stringItems(cell.value(QLatin1String("resourceNames")));
             if (!names.isEmpty())
                 resource += QStringLiteral(" [%1]").arg(names.join(QStringLiteral(", ")));
         }

@@ -1,4 +1,5 @@
 #include "auditlogmodel.h"
+#include "fields.h"
 
 #include "orderstatus.h"
 
@@ -8,11 +9,6 @@
 namespace Gatehouse::Console {
 
 namespace {
-QString str(const QJsonObject &o, const char *key)
-{
-    return o.value(QLatin1String(key)).toString();
-}
-
 qint64 numericId(const QJsonObject &o)
 {
     const QJsonValue id = o.value(QLatin1String("id"));

@@ -1,13 +1,7 @@
 #include "beerlistmodel.h"
+#include "fields.h"
 
 namespace Gatehouse::Console {
-
-namespace {
-QString str(const QJsonObject &o, const char *key)
-{
-    return o.value(QLatin1String(key)).toString();
-}
-} // namespace
 
 BeerListModel::BeerListModel(AdminClient *client, QObject *parent) : LiveListModel(client, parent)
 {}

@@ -1,4 +1,5 @@
 #include "clientlistmodel.h"
+#include "fields.h"
 
 #include "clientform.h"
 #include "orderstatus.h"
@@ -11,11 +12,6 @@
 namespace Gatehouse::Console {
 
 namespace {
-
-QString str(const QJsonObject &o, const char *key)
-{
-    return o.value(QLatin1String(key)).toString();
-}
 
 QStringList strings(const QJsonObject &o, const char *key)
 {

@@ -1,4 +1,5 @@
 #include "clusterdenial.h"
+#include "fields.h"
 
 #include <QCoreApplication>
 #include <QJsonArray>
@@ -8,11 +9,6 @@
 namespace Gatehouse::Console {
 
 namespace {
-
-QString str(const QJsonObject &o, const char *key)
-{
-    return o.value(QLatin1String(key)).toString();
-}
 
 QString qualified(const QString &ns, const QString &name)
 {

@@ -1,4 +1,5 @@
 #include "clusterrequestmodel.h"
+#include "fields.h"
 
 #include "clusterdenial.h"
 #include "orderstatus.h"
@@ -9,15 +10,6 @@
 #include <algorithm>
 
 namespace Gatehouse::Console {
-
-namespace {
-
-QString str(const QJsonObject &o, const char *key)
-{
-    return o.value(QLatin1String(key)).toString();
-}
-
-} // namespace
 
 ClusterRequestModel::ClusterRequestModel(AdminClient *client, QObject *parent)
     : QAbstractListModel(parent), m_client(client), m_live(client)

@@ -1,4 +1,5 @@
 #include "clustersettingsstate.h"
+#include "fields.h"
 
 #include <QJsonArray>
 
@@ -7,14 +8,6 @@ namespace Gatehouse::Console {
 namespace {
 
 constexpr auto SettingsPath = "/cluster/settings";
-
-QStringList strings(const QJsonValue &value)
-{
-    QStringList out;
-    for (const QJsonValue v : value.toArray())
-        out.append(v.toString());
-    return out;
-}
 
 } // namespace
 

@@ -10,7 +10,7 @@
 namespace Gatehouse::Console {
 
 namespace {
-constexpr auto SettingsKey = "theme";
+constexpr auto ThemeKey = "theme";
 const QString SystemChoice = QStringLiteral("system");
 const QString DarkChoice = QStringLiteral("dark");
 } // namespace
@@ -74,7 +74,7 @@ QVariantList ConsoleAppearance::options() const
 
 QString ConsoleAppearance::savedChoice()
 {
-    const QString saved = consoleSettings().value(QLatin1String(SettingsKey)).toString();
+    const QString saved = consoleSettings().value(QLatin1String(ThemeKey)).toString();
     return available().contains(saved) ? saved : SystemChoice;
 }
 
@@ -95,9 +95,9 @@ bool ConsoleAppearance::choose(const QString &choice)
         return false;
     QSettings s = consoleSettings();
     if (choice == SystemChoice)
-        s.remove(QLatin1String(SettingsKey));
+        s.remove(QLatin1String(ThemeKey));
     else
-        s.setValue(QLatin1String(SettingsKey), choice);
+        s.setValue(QLatin1String(ThemeKey), choice);
     return true;
 }
 

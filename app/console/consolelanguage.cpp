@@ -11,7 +11,7 @@ namespace Gatehouse::Console {
 
 namespace {
 
-constexpr auto SettingsKey = "language";
+constexpr auto LanguageKey = "language";
 
 // Each language named in itself, as a language menu shows it.
 QString nativeName(const QString &code)
@@ -66,7 +66,7 @@ int ConsoleLanguage::currentIndex() const
 
 QString ConsoleLanguage::savedChoice()
 {
-    const QString saved = consoleSettings().value(QLatin1String(SettingsKey)).toString();
+    const QString saved = consoleSettings().value(QLatin1String(LanguageKey)).toString();
     return available().contains(saved) ? saved : QString();
 }
 
@@ -104,9 +104,9 @@ bool ConsoleLanguage::choose(const QString &code)
         return false;
     QSettings s = consoleSettings();
     if (code.isEmpty())
-        s.remove(QLatin1String(SettingsKey));
+        s.remove(QLatin1String(LanguageKey));
     else
-        s.setValue(QLatin1String(SettingsKey), code);
+        s.setValue(QLatin1String(LanguageKey), code);
     return true;
 }
 

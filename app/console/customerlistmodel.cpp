@@ -1,4 +1,5 @@
 #include "customerlistmodel.h"
+#include "fields.h"
 
 #include "orderstatus.h"
 
@@ -6,13 +7,6 @@
 #include <QGuiApplication>
 
 namespace Gatehouse::Console {
-
-namespace {
-QString str(const QJsonObject &o, const char *key)
-{
-    return o.value(QLatin1String(key)).toString();
-}
-} // namespace
 
 CustomerListModel::CustomerListModel(AdminClient *client, QObject *parent)
     : LiveListModel(client, parent)

@@ -10,7 +10,7 @@ namespace Gatehouse::Console {
 
 namespace {
 
-constexpr qsizetype MaxBufferedEvents = 200;
+constexpr qsizetype MaxBufferedStatsEvents = 200;
 const QString OtherGrants = QStringLiteral("other");
 
 qint64 countOf(const QJsonObject &o, const char *key)
@@ -179,7 +179,7 @@ void DashboardStats::handleEvent(const AdminEvent &event)
     if (event.type != QLatin1String("stats.series"))
         return;
     if (m_loading) {
-        if (m_eventsDuringLoad.size() < MaxBufferedEvents)
+        if (m_eventsDuringLoad.size() < MaxBufferedStatsEvents)
             m_eventsDuringLoad.append(event);
         return;
     }

@@ -1,15 +1,9 @@
 #include "deliverylistmodel.h"
+#include "fields.h"
 
 #include "orderstatus.h"
 
 namespace Gatehouse::Console {
-
-namespace {
-QString str(const QJsonObject &o, const char *key)
-{
-    return o.value(QLatin1String(key)).toString();
-}
-} // namespace
 
 DeliveryListModel::DeliveryListModel(AdminClient *client, QObject *parent, bool orderScoped)
     : LiveListModel(client, parent), m_orderScoped(orderScoped)

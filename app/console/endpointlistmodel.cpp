@@ -1,16 +1,10 @@
 #include "endpointlistmodel.h"
+#include "fields.h"
 
 #include "customerlistmodel.h"
 #include "orderstatus.h"
 
 namespace Gatehouse::Console {
-
-namespace {
-QString str(const QJsonObject &o, const char *key)
-{
-    return o.value(QLatin1String(key)).toString();
-}
-} // namespace
 
 EndpointListModel::EndpointListModel(AdminClient *client, QObject *parent)
     : LiveListModel(client, parent)

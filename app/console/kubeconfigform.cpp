@@ -1,4 +1,5 @@
 #include "kubeconfigform.h"
+#include "fields.h"
 
 #include "orderstatus.h"
 #include "platform/platform.h"
@@ -7,19 +8,6 @@
 #include <QJsonArray>
 
 namespace Gatehouse::Console {
-
-namespace {
-
-QStringList groupList(const QString &commaSeparated)
-{
-    QStringList groups;
-    for (const QString &g : commaSeparated.split(QLatin1Char(','), Qt::SkipEmptyParts))
-        if (const QString t = g.trimmed(); !t.isEmpty())
-            groups.append(t);
-    return groups;
-}
-
-} // namespace
 
 KubeconfigForm::KubeconfigForm(AdminClient *client, QObject *parent)
     : QObject(parent), m_client(client)

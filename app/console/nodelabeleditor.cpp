@@ -1,4 +1,5 @@
 #include "nodelabeleditor.h"
+#include "fields.h"
 
 #include "clustersettingsstate.h"
 #include "nodelistmodel.h"
@@ -15,31 +16,9 @@ constexpr auto MastersGroup = "system:masters";
 constexpr auto NodesGroup = "system:nodes";
 constexpr auto NodeUserPrefix = "system:node:";
 
-QString str(const QJsonObject &o, const char *key)
-{
-    return o.value(QLatin1String(key)).toString();
-}
-
 QJsonObject obj(const QJsonObject &o, const char *key)
 {
     return o.value(QLatin1String(key)).toObject();
-}
-
-QStringList strings(const QJsonValue &value)
-{
-    QStringList out;
-    for (const QJsonValue v : value.toArray())
-        out.append(v.toString());
-    return out;
-}
-
-QStringList groupList(const QString &commaSeparated)
-{
-    QStringList groups;
-    for (const QString &g : commaSeparated.split(QLatin1Char(','), Qt::SkipEmptyParts))
-        if (const QString t = g.trimmed(); !t.isEmpty())
-            groups.append(t);
-    return groups;
 }
 
 QJsonObject labelsOf(const QJsonObject &node)

@@ -1,4 +1,5 @@
 #include "nodelistmodel.h"
+#include "fields.h"
 
 #include "orderstatus.h"
 
@@ -7,11 +8,6 @@
 namespace Gatehouse::Console {
 
 namespace {
-
-QJsonObject metadata(const QJsonObject &o)
-{
-    return o.value(QLatin1String("metadata")).toObject();
-}
 
 QString readyStatus(const QJsonObject &node)
 {

@@ -1,4 +1,5 @@
 #include "orderlistmodel.h"
+#include "fields.h"
 
 #include "orderrowstore.h"
 #include "orderstatus.h"
@@ -6,13 +7,6 @@
 #include <QJsonArray>
 
 namespace Gatehouse::Console {
-
-namespace {
-QString str(const QJsonObject &o, const char *key)
-{
-    return o.value(QLatin1String(key)).toString();
-}
-} // namespace
 
 OrderListModel::OrderListModel(AdminClient *client, QObject *parent) : LiveListModel(client, parent)
 {

@@ -1,4 +1,5 @@
 #include "rbaclistmodel.h"
+#include "fields.h"
 
 #include <QJsonArray>
 
@@ -7,19 +8,6 @@
 namespace Gatehouse::Console {
 
 namespace {
-
-QJsonObject metadata(const QJsonObject &o)
-{
-    return o.value(QLatin1String("metadata")).toObject();
-}
-
-QStringList strings(const QJsonValue &value)
-{
-    QStringList out;
-    for (const QJsonValue v : value.toArray())
-        out.append(v.toString());
-    return out;
-}
 
 QString scopeText(const QString &ns)
 {

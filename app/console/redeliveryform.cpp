@@ -1,4 +1,5 @@
 #include "redeliveryform.h"
+#include "fields.h"
 
 #include "orderstatus.h"
 
@@ -10,11 +11,6 @@
 namespace Gatehouse::Console {
 
 namespace {
-QString str(const QJsonObject &o, const char *key)
-{
-    return o.value(QLatin1String(key)).toString();
-}
-
 int num(const QJsonObject &o, const char *key)
 {
     return std::max(0, o.value(QLatin1String(key)).toInt());

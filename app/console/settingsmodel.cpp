@@ -1,15 +1,9 @@
 #include "settingsmodel.h"
+#include "fields.h"
 
 #include <QJsonArray>
 
 namespace Gatehouse::Console {
-
-namespace {
-QString str(const QJsonObject &o, const char *key)
-{
-    return o.value(QLatin1String(key)).toString();
-}
-} // namespace
 
 SettingsModel::SettingsModel(AdminClient *client, QObject *parent) : LiveListModel(client, parent)
 {

@@ -1,4 +1,5 @@
 #include "tokenlistmodel.h"
+#include "fields.h"
 
 #include "clientform.h"
 #include "clientlistmodel.h"
@@ -8,15 +9,6 @@
 #include <QGuiApplication>
 
 namespace Gatehouse::Console {
-
-namespace {
-
-QString str(const QJsonObject &o, const char *key)
-{
-    return o.value(QLatin1String(key)).toString();
-}
-
-} // namespace
 
 TokenListModel::TokenListModel(AdminClient *client, QObject *parent) : LiveListModel(client, parent)
 {

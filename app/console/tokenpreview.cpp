@@ -1,4 +1,5 @@
 #include "tokenpreview.h"
+#include "fields.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -6,11 +7,6 @@
 namespace Gatehouse::Console {
 
 namespace {
-QString str(const QJsonObject &o, const char *key)
-{
-    return o.value(QLatin1String(key)).toString();
-}
-
 const QStringList &previewableGrants()
 {
     static const QStringList grants{

@@ -1,18 +1,10 @@
 #include "whocanmodel.h"
+#include "fields.h"
 
 #include <QJsonArray>
 #include <QUrlQuery>
 
 namespace Gatehouse::Console {
-
-namespace {
-
-QString str(const QJsonObject &o, const char *key)
-{
-    return o.value(QLatin1String(key)).toString();
-}
-
-} // namespace
 
 WhoCanModel::WhoCanModel(AdminClient *client, QObject *parent)
     : QAbstractListModel(parent), m_client(client)

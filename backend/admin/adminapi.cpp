@@ -1,5 +1,6 @@
 #include "admin/adminapi.h"
 
+#include "admin/adminbody.h"
 #include "admin/admintokens.h"
 #include "admin/statsseries.h"
 #include "core/clock.h"
@@ -64,11 +65,6 @@ QByteArray sseFrameFor(const AdminPrincipal &reader, const Core::Event &e)
 QString accessWord(bool write)
 {
     return write ? QStringLiteral("change") : QStringLiteral("read");
-}
-
-HttpResponse errorAnswer(const Core::Error &e)
-{
-    return HttpResponse::error(e.httpStatus, e.code, e.message);
 }
 
 } // namespace

@@ -1,5 +1,6 @@
 #include "admin/clusteradmin.h"
 
+#include "admin/adminbody.h"
 #include "cluster/clusterapi.h"
 #include "cluster/kubeconfig.h"
 #include "core/clock.h"
@@ -19,16 +20,6 @@ using Core::HttpResponse;
 using Core::Responder;
 
 namespace {
-
-std::optional<QJsonObject> objectBody(const HttpRequest &req)
-{
-    if (req.body.trimmed().isEmpty())
-        return QJsonObject();
-    const QJsonDocument doc = QJsonDocument::fromJson(req.body);
-    if (!doc.isObject())
-        return std::nullopt;
-    return doc.object();
-}
 
 HttpResponse bad(const QString &message, const char *code = "invalid-request")
 {

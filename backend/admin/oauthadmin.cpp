@@ -1,5 +1,6 @@
 #include "admin/oauthadmin.h"
 
+#include "admin/adminbody.h"
 #include "admin/admintokens.h"
 #include "core/clock.h"
 #include "core/httpserver.h"
@@ -30,29 +31,12 @@ HttpResponse secretAnswer(int status, const OAuth::ClientRegistry::Registered &r
     return resp;
 }
 
-HttpResponse errorAnswer(const Core::Error &e)
-{
-    return HttpResponse::error(e.httpStatus, e.code, e.message);
-}
-
 // 204 on success, the error otherwise.
 std::function<void(const Core::Result<void> &)> noContent(const Responder &respond)
 {
     return [respond](const Core::Result<void> &r) {
         respond(r ? HttpResponse{204, {}, {}, {}} : errorAnswer(r.error()));
     };
-}
-
-// A JSON object body; an empty body counts as {}.
-std::optional<QJsonObject> objectBody(const HttpRequest &req)
-{
-    if (req.body.trimmed().isEmpty())
-        return QJsonObject();
-    QJsonParseError pe;
-    const QJsonDocument doc = QJsonDocument::fromJson(req.body, &pe);
-    if (pe.error != QJsonParseError::NoError || !doc.isObject())
-        return std::nullopt;
-    return doc.object();
 }
 
 HttpResponse notAnObject()

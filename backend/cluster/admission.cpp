@@ -324,7 +324,7 @@ bool matches(const QRegularExpression &re, const QString &v)
     return re.match(v).hasMatch();
 }
 
-QString quoted(const QString &v)
+QString goQuoted(const QString &v)
 {
     QString q = v;
     q.replace(QLatin1Char('\\'), QStringLiteral("\\\\"))
@@ -335,7 +335,7 @@ QString quoted(const QString &v)
 StatusCause invalidCause(const QString &field, const QString &value, const QString &detail)
 {
     return StatusCause{QStringLiteral("FieldValueInvalid"),
-                       QStringLiteral("Invalid value: %1: %2").arg(quoted(value), detail), field};
+                       QStringLiteral("Invalid value: %1: %2").arg(goQuoted(value), detail), field};
 }
 
 } // namespace
@@ -531,7 +531,7 @@ QList<StatusCause> object(const QString &resource, const QJsonObject &object)
                     QStringLiteral("FieldValueNotSupported"),
                     QStringLiteral("Unsupported value: %1: supported values: \"NoExecute\", "
                                    "\"NoSchedule\", \"PreferNoSchedule\"")
-                        .arg(quoted(effect)),
+                        .arg(goQuoted(effect)),
                     field + QStringLiteral(".effect")});
         }
     } else if (resource == QLatin1String("services")) {
@@ -544,7 +544,7 @@ QList<StatusCause> object(const QString &resource, const QJsonObject &object)
                 QStringLiteral("FieldValueNotSupported"),
                 QStringLiteral("Unsupported value: %1: supported values: \"ClusterIP\", "
                                "\"ExternalName\", \"LoadBalancer\", \"NodePort\"")
-                    .arg(quoted(type)),
+                    .arg(goQuoted(type)),
                 QStringLiteral("spec.type")});
         const QJsonArray ports = spec.value(QLatin1String("ports")).toArray();
         for (int i = 0; i < ports.size(); ++i) {
@@ -611,13 +611,13 @@ QList<StatusCause> object(const QString &resource, const QJsonObject &object)
                 ? QStringList{QStringLiteral("Role"), QStringLiteral("ClusterRole")}
                 : QStringList{QStringLiteral("ClusterRole")};
         if (!kinds.contains(kind))
-            causes.append(
-                StatusCause{QStringLiteral("FieldValueNotSupported"),
-                            QStringLiteral("Unsupported value: %1: supported values: %2")
-                                .arg(quoted(kind), resource == QLatin1String("rolebindings")
-                                                       ? QStringLiteral("\"Role\", \"ClusterRole\"")
-                                                       : QStringLiteral("\"ClusterRole\"")),
-                            QStringLiteral("roleRef.kind")});
+            causes.append(StatusCause{
+                QStringLiteral("FieldValueNotSupported"),
+                QStringLiteral("Unsupported value: %1: supported values: %2")
+                    .arg(goQuoted(kind), resource == QLatin1String("rolebindings")
+                                             ? QStringLiteral("\"Role\", \"ClusterRole\"")
+                                             : QStringLiteral("\"ClusterRole\"")),
+                QStringLiteral("roleRef.kind")});
         const QJsonArray subjects = object.value(QLatin1String("subjects")).toArray();
         for (int i = 0; i < subjects.size(); ++i) {
             const QJsonObject s = subjects[i].toObject();
@@ -629,7 +629,7 @@ QList<StatusCause> object(const QString &resource, const QJsonObject &object)
                     QStringLiteral("FieldValueNotSupported"),
                     QStringLiteral("Unsupported value: %1: supported values: \"ServiceAccount\", "
                                    "\"User\", \"Group\"")
-                        .arg(quoted(k)),
+                        .arg(goQuoted(k)),
                     field + QStringLiteral(".kind")});
             if (s.value(QLatin1String("name")).toString().isEmpty())
                 causes.append(StatusCause{QStringLiteral("FieldValueRequired"),

@@ -16,7 +16,7 @@ namespace Gatehouse::Cluster {
 namespace {
 
 // Deeper nesting than this is refused (422) rather than recursed into.
-constexpr int kMaxDepth = 64;
+constexpr int kMaxPatchDepth = 64;
 // Values quoted in error messages are cut to this many characters.
 constexpr qsizetype kMaxQuotedValue = 200;
 
@@ -65,12 +65,12 @@ QString quoted(const QString &text)
 
 // ---- RFC 7386 merge patch ------------------------------------------------------------------
 
-// MergePatch() of RFC 7386 section 2; nullopt when the patch nests deeper than kMaxDepth.
+// MergePatch() of RFC 7386 section 2; nullopt when the patch nests deeper than kMaxPatchDepth.
 std::optional<QJsonValue> mergePatch(const QJsonValue &target, const QJsonValue &patch, int depth)
 {
     if (!patch.isObject())
         return patch;
-    if (depth > kMaxDepth)
+    if (depth > kMaxPatchDepth)
         return std::nullopt;
     QJsonObject result = target.isObject() ? target.toObject() : QJsonObject();
     const QJsonObject patchObject = patch.toObject();
@@ -498,9 +498,8 @@ PatchError strategicError(const QString &path, const QString &detail)
 
 PatchError tooDeep(const QString &format)
 {
-    return patchError(
-        422,
-        QStringLiteral("%1 nests deeper than %2 levels").arg(format, QString::number(kMaxDepth)));
+    return patchError(422, QStringLiteral("%1 nests deeper than %2 levels")
+                               .arg(format, QString::number(kMaxPatchDepth)));
 }
 
 // The merged value; QJsonValue::Undefined when "$patch": "delete" removes it.
@@ -512,7 +511,7 @@ MergeResult mergeList(const QJsonValue &target, const QJsonArray &patch, const Q
 MergeResult mergeObject(const QJsonValue &target, const QJsonObject &patch, const QString &path,
                         int depth)
 {
-    if (depth > kMaxDepth)
+    if (depth > kMaxPatchDepth)
         return tooDeep(QStringLiteral("strategic merge patch"));
     QJsonObject result = target.isObject() ? target.toObject() : QJsonObject();
 
@@ -610,7 +609,7 @@ MergeResult mergeObject(const QJsonValue &target, const QJsonObject &patch, cons
 MergeResult mergeList(const QJsonValue &target, const QJsonArray &patch, const QString &path,
                       int depth)
 {
-    if (depth > kMaxDepth)
+    if (depth > kMaxPatchDepth)
         return tooDeep(QStringLiteral("strategic merge patch"));
     const auto [strategy, mergeKey] = listStrategy(path);
     if (strategy == ListStrategy::Replace)

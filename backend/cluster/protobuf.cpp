@@ -16,7 +16,7 @@ namespace {
 
 // The envelope is level 1, the object in its raw field level 2, so the schemas below reach
 // level 5 at most; only unknown groups nested in each other can go deeper.
-constexpr int kMaxDepth = 16;
+constexpr int kMaxMessageDepth = 16;
 constexpr int kMaxVarintBytes = 10;
 constexpr quint64 kMaxFieldNumber = (quint64(1) << 29) - 1;
 constexpr char kMagic[] = {'k', '8', 's', '\0'};
@@ -285,8 +285,9 @@ public:
     // Reads the fields of one message into node (merging with what it already holds).
     bool message(Cursor c, const Schema &schema, Node *node, int depth)
     {
-        if (depth > kMaxDepth)
-            return fail(c.pos, QStringLiteral("messages nested deeper than %1").arg(kMaxDepth));
+        if (depth > kMaxMessageDepth)
+            return fail(c.pos,
+                        QStringLiteral("messages nested deeper than %1").arg(kMaxMessageDepth));
         if (node->values.empty())
             node->values.resize(schema.fields.size());
         while (!c.atEnd()) {
@@ -412,8 +413,9 @@ private:
     // Skips the fields of a group up to its end-group tag (with the same field number).
     bool skipGroup(Cursor &c, quint32 number, int depth)
     {
-        if (depth > kMaxDepth)
-            return fail(c.pos, QStringLiteral("groups nested deeper than %1").arg(kMaxDepth));
+        if (depth > kMaxMessageDepth)
+            return fail(c.pos,
+                        QStringLiteral("groups nested deeper than %1").arg(kMaxMessageDepth));
         while (!c.atEnd()) {
             const char *start = c.pos;
             quint32 inner = 0;

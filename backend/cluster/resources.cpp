@@ -21,8 +21,8 @@ const QStringList kAllVerbs{QStringLiteral("create"), QStringLiteral("delete"),
 const QStringList kStatusVerbs{QStringLiteral("get"), QStringLiteral("patch"),
                                QStringLiteral("update")};
 
-ResourceType make(const char *group, const char *name, const char *singular, const char *kind,
-                  bool namespaced, QStringList shortNames = {}, QList<Subresource> subs = {})
+ResourceType makeType(const char *group, const char *name, const char *singular, const char *kind,
+                      bool namespaced, QStringList shortNames = {}, QList<Subresource> subs = {})
 {
     ResourceType t;
     t.group = QString::fromLatin1(group);
@@ -40,7 +40,7 @@ ResourceType make(const char *group, const char *name, const char *singular, con
 ResourceType review(const char *group, const char *name, const char *singular, const char *kind,
                     bool namespaced = false)
 {
-    ResourceType t = make(group, name, singular, kind, namespaced);
+    ResourceType t = makeType(group, name, singular, kind, namespaced);
     t.verbs = {QStringLiteral("create")};
     t.stored = false;
     return t;
@@ -52,30 +52,30 @@ const QList<ResourceType> &servedResources()
 {
     static const QList<ResourceType> all = [] {
         QList<ResourceType> r;
-        r.append(make(
+        r.append(makeType(
             "", "namespaces", "namespace", "Namespace", false, {QStringLiteral("ns")},
             {{QStringLiteral("finalize"), QStringLiteral("Namespace"), {QStringLiteral("update")}},
              {QStringLiteral("status"), QStringLiteral("Namespace"), kStatusVerbs}}));
-        r.append(make("", "nodes", "node", "Node", false, {QStringLiteral("no")},
-                      {{QStringLiteral("status"), QStringLiteral("Node"), kStatusVerbs}}));
-        r.append(make("", "pods", "pod", "Pod", true, {QStringLiteral("po")},
-                      {{QStringLiteral("status"), QStringLiteral("Pod"), kStatusVerbs}}));
+        r.append(makeType("", "nodes", "node", "Node", false, {QStringLiteral("no")},
+                          {{QStringLiteral("status"), QStringLiteral("Node"), kStatusVerbs}}));
+        r.append(makeType("", "pods", "pod", "Pod", true, {QStringLiteral("po")},
+                          {{QStringLiteral("status"), QStringLiteral("Pod"), kStatusVerbs}}));
         r.last().categories = {QStringLiteral("all")};
-        r.append(make("", "serviceaccounts", "serviceaccount", "ServiceAccount", true,
-                      {QStringLiteral("sa")},
-                      {{QStringLiteral("token"),
-                        QStringLiteral("TokenRequest"),
-                        {QStringLiteral("create")}}}));
-        r.append(make("", "services", "service", "Service", true, {QStringLiteral("svc")},
-                      {{QStringLiteral("status"), QStringLiteral("Service"), kStatusVerbs}}));
+        r.append(makeType("", "serviceaccounts", "serviceaccount", "ServiceAccount", true,
+                          {QStringLiteral("sa")},
+                          {{QStringLiteral("token"),
+                            QStringLiteral("TokenRequest"),
+                            {QStringLiteral("create")}}}));
+        r.append(makeType("", "services", "service", "Service", true, {QStringLiteral("svc")},
+                          {{QStringLiteral("status"), QStringLiteral("Service"), kStatusVerbs}}));
         r.last().categories = {QStringLiteral("all")};
-        r.append(make("rbac.authorization.k8s.io", "clusterrolebindings", "clusterrolebinding",
-                      "ClusterRoleBinding", false));
-        r.append(
-            make("rbac.authorization.k8s.io", "clusterroles", "clusterrole", "ClusterRole", false));
-        r.append(
-            make("rbac.authorization.k8s.io", "rolebindings", "rolebinding", "RoleBinding", true));
-        r.append(make("rbac.authorization.k8s.io", "roles", "role", "Role", true));
+        r.append(makeType("rbac.authorization.k8s.io", "clusterrolebindings", "clusterrolebinding",
+                          "ClusterRoleBinding", false));
+        r.append(makeType("rbac.authorization.k8s.io", "clusterroles", "clusterrole", "ClusterRole",
+                          false));
+        r.append(makeType("rbac.authorization.k8s.io", "rolebindings", "rolebinding", "RoleBinding",
+                          true));
+        r.append(makeType("rbac.authorization.k8s.io", "roles", "role", "Role", true));
         r.append(review("authorization.k8s.io", "localsubjectaccessreviews",
                         "localsubjectaccessreview", "LocalSubjectAccessReview", true));
         r.append(review("authorization.k8s.io", "selfsubjectaccessreviews",

@@ -249,7 +249,7 @@ QString Status::groupResource(const QString &group, const QString &resource)
 
 namespace {
 
-Status make(int code, const char *reason, const QString &message)
+Status makeStatus(int code, const char *reason, const QString &message)
 {
     Status s;
     s.code = code;
@@ -271,7 +271,7 @@ StatusDetails detailsFor(const QString &group, const QString &kind, const QStrin
 
 Status Status::unauthorized()
 {
-    return make(401, "Unauthorized", QStringLiteral("Unauthorized"));
+    return makeStatus(401, "Unauthorized", QStringLiteral("Unauthorized"));
 }
 
 Status Status::forbidden(const QString &group, const QString &resource, const QString &name,
@@ -285,7 +285,7 @@ Status Status::forbidden(const QString &group, const QString &resource, const QS
         message = QStringLiteral("%1 is forbidden: %2").arg(gr, err);
     else
         message = QStringLiteral("%1 \"%2\" is forbidden: %3").arg(gr, name, err);
-    Status s = make(403, "Forbidden", message);
+    Status s = makeStatus(403, "Forbidden", message);
     s.details = detailsFor(group, resource, name);
     return s;
 }
@@ -293,17 +293,17 @@ Status Status::forbidden(const QString &group, const QString &resource, const QS
 Status Status::notFound(const QString &group, const QString &resource, const QString &name)
 {
     Status s =
-        make(404, "NotFound",
-             QStringLiteral("%1 \"%2\" not found").arg(groupResource(group, resource), name));
+        makeStatus(404, "NotFound",
+                   QStringLiteral("%1 \"%2\" not found").arg(groupResource(group, resource), name));
     s.details = detailsFor(group, resource, name);
     return s;
 }
 
 Status Status::alreadyExists(const QString &group, const QString &resource, const QString &name)
 {
-    Status s =
-        make(409, "AlreadyExists",
-             QStringLiteral("%1 \"%2\" already exists").arg(groupResource(group, resource), name));
+    Status s = makeStatus(
+        409, "AlreadyExists",
+        QStringLiteral("%1 \"%2\" already exists").arg(groupResource(group, resource), name));
     s.details = detailsFor(group, resource, name);
     return s;
 }
@@ -311,9 +311,9 @@ Status Status::alreadyExists(const QString &group, const QString &resource, cons
 Status Status::conflict(const QString &group, const QString &resource, const QString &name,
                         const QString &err)
 {
-    Status s = make(409, "Conflict",
-                    QStringLiteral("Operation cannot be fulfilled on %1 \"%2\": %3")
-                        .arg(groupResource(group, resource), name, err));
+    Status s = makeStatus(409, "Conflict",
+                          QStringLiteral("Operation cannot be fulfilled on %1 \"%2\": %3")
+                              .arg(groupResource(group, resource), name, err));
     s.details = detailsFor(group, resource, name);
     return s;
 }
@@ -335,9 +335,10 @@ Status Status::invalid(const QString &group, const QString &kind, const QString 
     QString errs = parts.size() == 1
                        ? parts.first()
                        : QLatin1Char('[') + parts.join(QStringLiteral(", ")) + QLatin1Char(']');
-    Status s = make(422, "Invalid",
-                    QStringLiteral("%1 \"%2\" is invalid: %3")
-                        .arg(group.isEmpty() ? kind : kind + QLatin1Char('.') + group, name, errs));
+    Status s =
+        makeStatus(422, "Invalid",
+                   QStringLiteral("%1 \"%2\" is invalid: %3")
+                       .arg(group.isEmpty() ? kind : kind + QLatin1Char('.') + group, name, errs));
     StatusDetails d = detailsFor(group, kind, name);
     d.causes = causes;
     s.details = d;
@@ -346,12 +347,13 @@ Status Status::invalid(const QString &group, const QString &kind, const QString 
 
 Status Status::badRequest(const QString &message)
 {
-    return make(400, "BadRequest", message);
+    return makeStatus(400, "BadRequest", message);
 }
 
 Status Status::internalError(const QString &err)
 {
-    Status s = make(500, "InternalError", QStringLiteral("Internal error occurred: %1").arg(err));
+    Status s =
+        makeStatus(500, "InternalError", QStringLiteral("Internal error occurred: %1").arg(err));
     StatusDetails d;
     d.causes.append(StatusCause{QString(), err, QString()});
     s.details = d;
@@ -360,32 +362,33 @@ Status Status::internalError(const QString &err)
 
 Status Status::unsupportedMediaType(const QStringList &accepted)
 {
-    return make(415, "UnsupportedMediaType",
-                QStringLiteral("the body of the request was in an unknown format - accepted media "
-                               "types include: %1")
-                    .arg(accepted.join(QStringLiteral(", "))));
+    return makeStatus(
+        415, "UnsupportedMediaType",
+        QStringLiteral("the body of the request was in an unknown format - accepted media "
+                       "types include: %1")
+            .arg(accepted.join(QStringLiteral(", "))));
 }
 
 Status Status::notAcceptable(const QStringList &accepted)
 {
-    return make(406, "NotAcceptable",
-                QStringLiteral("only the following media types are accepted: %1")
-                    .arg(accepted.join(QStringLiteral(", "))));
+    return makeStatus(406, "NotAcceptable",
+                      QStringLiteral("only the following media types are accepted: %1")
+                          .arg(accepted.join(QStringLiteral(", "))));
 }
 
 Status Status::routeNotFound()
 {
-    Status s =
-        make(404, "NotFound", QStringLiteral("the server could not find the requested resource"));
+    Status s = makeStatus(404, "NotFound",
+                          QStringLiteral("the server could not find the requested resource"));
     s.details = StatusDetails();
     return s;
 }
 
 Status Status::methodNotAllowed()
 {
-    Status s =
-        make(405, "MethodNotAllowed",
-             QStringLiteral("the server does not allow this method on the requested resource"));
+    Status s = makeStatus(
+        405, "MethodNotAllowed",
+        QStringLiteral("the server does not allow this method on the requested resource"));
     s.details = StatusDetails();
     return s;
 }
@@ -393,26 +396,26 @@ Status Status::methodNotAllowed()
 Status Status::methodNotSupported(const QString &action, const QString &group,
                                   const QString &resource)
 {
-    Status s = make(405, "MethodNotAllowed",
-                    QStringLiteral("%1 is not supported on resources of kind \"%2\"")
-                        .arg(action, groupResource(group, resource)));
+    Status s = makeStatus(405, "MethodNotAllowed",
+                          QStringLiteral("%1 is not supported on resources of kind \"%2\"")
+                              .arg(action, groupResource(group, resource)));
     s.details = detailsFor(group, resource, QString());
     return s;
 }
 
 Status Status::requestTooLarge(const QString &message)
 {
-    return make(413, "RequestEntityTooLarge", message);
+    return makeStatus(413, "RequestEntityTooLarge", message);
 }
 
 Status Status::tooManyRequests(const QString &message)
 {
-    return make(429, "TooManyRequests", message);
+    return makeStatus(429, "TooManyRequests", message);
 }
 
 Status Status::serviceUnavailable(const QString &message, int retryAfterSeconds)
 {
-    Status s = make(503, "ServiceUnavailable", message);
+    Status s = makeStatus(503, "ServiceUnavailable", message);
     StatusDetails d;
     d.retryAfterSeconds = retryAfterSeconds;
     s.details = d;

@@ -33,7 +33,7 @@ public:
 namespace {
 
 constexpr int RenewBeforeDays = 30;
-constexpr qsizetype MaxPemSize = 256 * 1024;
+constexpr qsizetype MaxCaPemSize = 256 * 1024;
 
 const char *const CaCertificateFile = "ca.crt";
 const char *const CaKeyFile = "ca.key";
@@ -42,7 +42,7 @@ const char *const ServerKeyFile = "server.key";
 
 Result<X509Ptr> parseCertificate(const QByteArray &pem)
 {
-    if (pem.isEmpty() || pem.size() > MaxPemSize)
+    if (pem.isEmpty() || pem.size() > MaxCaPemSize)
         return makeError(ErrorCode::CertInvalid, QStringLiteral("empty or oversized PEM"), 400);
     ERR_clear_error();
     BioPtr bio(BIO_new_mem_buf(pem.constData(), int(pem.size())));
@@ -386,10 +386,10 @@ Result<CertificateAuthority> CertificateAuthority::loadOrCreate(const QString &d
     const bool haveKey = QFileInfo::exists(keyPath);
 
     if (haveCert && haveKey) {
-        auto certPem = readSmallFile(certPath, MaxPemSize);
+        auto certPem = readSmallFile(certPath, MaxCaPemSize);
         if (!certPem)
             return certPem.error();
-        auto keyPem = readSmallFile(keyPath, MaxPemSize);
+        auto keyPem = readSmallFile(keyPath, MaxCaPemSize);
         if (!keyPem)
             return keyPem.error();
         auto ca = fromPem(*certPem, *keyPem);
@@ -531,7 +531,7 @@ CertificateAuthority::loadOrIssueServerCertificate(const QString &directory, con
     auto reuse = [&]() -> Result<IssuedCertificate> {
         if (!QFileInfo::exists(certPath) || !QFileInfo::exists(keyPath))
             return makeError(ErrorCode::Io, QStringLiteral("no stored server certificate"));
-        auto certPem = readSmallFile(certPath, MaxPemSize);
+        auto certPem = readSmallFile(certPath, MaxCaPemSize);
         if (!certPem)
             return certPem.error();
         auto cert = parseCertificate(*certPem);

@@ -18,7 +18,7 @@ using namespace Detail;
 
 namespace {
 
-constexpr qsizetype MaxPemSize = 64 * 1024;
+constexpr qsizetype MaxKeyPemSize = 64 * 1024;
 
 // PEM callback: encrypted keys are refused instead of prompting on a terminal.
 int refusePassphrase(char *, int, int, void *)
@@ -104,7 +104,7 @@ Result<PrivateKey> PrivateKey::generate(KeyType type)
 
 Result<PrivateKey> PrivateKey::fromPem(const QByteArray &pem)
 {
-    if (pem.isEmpty() || pem.size() > MaxPemSize)
+    if (pem.isEmpty() || pem.size() > MaxKeyPemSize)
         return makeError(ErrorCode::KeyInvalid, QStringLiteral("empty or oversized PEM"), 400);
     ERR_clear_error();
     BioPtr bio(BIO_new_mem_buf(pem.constData(), int(pem.size())));
@@ -124,7 +124,7 @@ Result<PrivateKey> PrivateKey::fromPem(const QByteArray &pem)
 
 Result<PrivateKey> PrivateKey::loadFile(const QString &path)
 {
-    auto data = readSmallFile(path, MaxPemSize);
+    auto data = readSmallFile(path, MaxKeyPemSize);
     if (!data)
         return data.error();
     auto key = fromPem(*data);

@@ -28,11 +28,6 @@ constexpr const char *kSessionCookie = "gh_session";
 constexpr int kMaxInteractions = 10'000;
 constexpr int kMaxSessions = 100'000;
 
-QString esc(const QString &s)
-{
-    return htmlEscape(s);
-}
-
 // Appends parameters to a redirect URI (which has no fragment), each value percent-encoded
 // except the unreserved characters.
 QByteArray withParams(const QString &uri, const QList<QPair<QString, QString>> &params)
@@ -112,7 +107,7 @@ HttpResponse htmlPage(int status, const QString &title, const QString &bodyHtml)
                                         "content=\"width=device-width,initial-scale=1\"><title>%1 "
                                         "· Gatehouse</title><style>%2</style></head><body><main>"
                                         "%3</main></body></html>")
-                             .arg(esc(title), style, bodyHtml);
+                             .arg(htmlEscape(title), style, bodyHtml);
     HttpResponse r = HttpResponse::text(status, html.toUtf8(), "text/html; charset=utf-8");
     r.setHeader("Cache-Control", "no-store");
     r.setHeader("X-Frame-Options", "DENY");
@@ -131,7 +126,7 @@ HttpResponse errorPage(int status, const QString &code, const QString &descripti
                                    "<p id=\"error-code\">%1</p><p id=\"error-description\">%2</p>"
                                    "<p class=\"muted\">Go back to the application and start "
                                    "again.</p>")
-                        .arg(esc(code), esc(description)));
+                        .arg(htmlEscape(code), htmlEscape(description)));
 }
 
 AuthorizeEndpoint::AuthorizeEndpoint(Core::HttpServer &server, Core::Database &database,
@@ -692,9 +687,9 @@ HttpResponse AuthorizeEndpoint::loginPage(const Interaction &ia, int status, con
     const QString clientName = client ? client->clientName : ia.request.clientId;
     QString body = QStringLiteral("<h1>Sign in</h1><p class=\"muted\">to continue to "
                                   "<strong id=\"client-name\">%1</strong></p>")
-                       .arg(esc(clientName));
+                       .arg(htmlEscape(clientName));
     if (!error.isEmpty())
-        body += QStringLiteral("<p class=\"error\" role=\"alert\">%1</p>").arg(esc(error));
+        body += QStringLiteral("<p class=\"error\" role=\"alert\">%1</p>").arg(htmlEscape(error));
     body += QStringLiteral("<form id=\"login-form\" method=\"post\" action=\"%1\">%2%3"
                            "<label for=\"username\">Username</label>"
                            "<input id=\"username\" name=\"username\" type=\"text\" "
@@ -703,8 +698,8 @@ HttpResponse AuthorizeEndpoint::loginPage(const Interaction &ia, int status, con
                            "<input id=\"password\" name=\"password\" type=\"password\" "
                            "autocomplete=\"current-password\" required>"
                            "<button id=\"login-submit\" type=\"submit\">Sign in</button></form>")
-                .arg(esc(pagePath("login")), hiddenInput("interaction", ia.id),
-                     hiddenInput("csrf", ia.csrf), esc(username));
+                .arg(htmlEscape(pagePath("login")), hiddenInput("interaction", ia.id),
+                     hiddenInput("csrf", ia.csrf), htmlEscape(username));
     return htmlPage(status, QStringLiteral("Sign in"), body);
 }
 
@@ -713,21 +708,21 @@ HttpResponse AuthorizeEndpoint::consentPage(const Interaction &ia, const Client 
     QString body;
     if (!client.logoUri.isEmpty())
         body += QStringLiteral("<img id=\"client-logo\" class=\"logo\" src=\"%1\" alt=\"\">")
-                    .arg(esc(client.logoUri));
+                    .arg(htmlEscape(client.logoUri));
     body += QStringLiteral("<h1><span id=\"client-name\">%1</span> wants to access your "
                            "account</h1><p>It asks to:</p><ul id=\"scopes\">")
-                .arg(esc(client.clientName));
+                .arg(htmlEscape(client.clientName));
     for (const QString &s : ia.request.scopes)
         body += QStringLiteral("<li data-scope=\"%1\">%2 <span class=\"muted\">(<code>%1"
                                "</code>)</span></li>")
-                    .arg(esc(s), esc(scopeDescription(s)));
+                    .arg(htmlEscape(s), htmlEscape(scopeDescription(s)));
     body += QStringLiteral("</ul><form id=\"consent-form\" method=\"post\" action=\"%1\">%2%3"
                            "<button id=\"consent-allow\" name=\"decision\" value=\"allow\" "
                            "type=\"submit\">Allow</button><button id=\"consent-deny\" "
                            "class=\"secondary\" name=\"decision\" value=\"deny\" "
                            "type=\"submit\">Deny</button></form><p class=\"muted\">You can "
                            "withdraw this consent later.</p>")
-                .arg(esc(pagePath("consent")), hiddenInput("interaction", ia.id),
+                .arg(htmlEscape(pagePath("consent")), hiddenInput("interaction", ia.id),
                      hiddenInput("csrf", ia.csrf));
     return htmlPage(200, QStringLiteral("Allow access"), body);
 }

@@ -23,11 +23,6 @@ namespace {
 constexpr const char *kDeviceCookie = "gh_device"; // double-submit CSRF token of the pages
 const QString kAlphabet = QStringLiteral("BCDFGHJKLMNPQRSTVWXZ");
 
-QString esc(const QString &s)
-{
-    return htmlEscape(s);
-}
-
 } // namespace
 
 QString newUserCode()
@@ -85,12 +80,13 @@ HttpResponse AuthorizeEndpoint::devicePage(int status, const QString &csrf, cons
     QString body = QStringLiteral("<h1>Connect a device</h1><p class=\"muted\">Enter the code "
                                   "shown on your device.</p>");
     if (!error.isEmpty())
-        body += QStringLiteral("<p class=\"error\" role=\"alert\">%1</p>").arg(esc(error));
-    body += QStringLiteral("<form id=\"device-form\" method=\"post\" action=\"%1\">%2"
-                           "<label for=\"user-code\">Code</label><input id=\"user-code\" "
-                           "name=\"user_code\" type=\"text\" autocomplete=\"off\" required "
-                           "autofocus value=\"%3\" placeholder=\"XXXX-XXXX\">")
-                .arg(esc(pagePath("device")), hiddenInput("csrf", csrf), esc(userCode));
+        body += QStringLiteral("<p class=\"error\" role=\"alert\">%1</p>").arg(htmlEscape(error));
+    body +=
+        QStringLiteral("<form id=\"device-form\" method=\"post\" action=\"%1\">%2"
+                       "<label for=\"user-code\">Code</label><input id=\"user-code\" "
+                       "name=\"user_code\" type=\"text\" autocomplete=\"off\" required "
+                       "autofocus value=\"%3\" placeholder=\"XXXX-XXXX\">")
+            .arg(htmlEscape(pagePath("device")), hiddenInput("csrf", csrf), htmlEscape(userCode));
     if (!signedIn)
         body += QStringLiteral("<label for=\"username\">Username</label><input id=\"username\" "
                                "name=\"username\" type=\"text\" autocomplete=\"username\" "
@@ -110,21 +106,21 @@ HttpResponse AuthorizeEndpoint::deviceConfirmPage(const QString &csrf, const QSt
     QString body;
     if (client && !client->logoUri.isEmpty())
         body += QStringLiteral("<img id=\"client-logo\" class=\"logo\" src=\"%1\" alt=\"\">")
-                    .arg(esc(client->logoUri));
+                    .arg(htmlEscape(client->logoUri));
     body += QStringLiteral("<h1><span id=\"client-name\">%1</span> on your device wants to "
                            "access your account</h1><p>Code <code id=\"confirm-code\">%2</code>. "
                            "It asks to:</p><ul id=\"scopes\">")
-                .arg(esc(name), esc(formatUserCode(userCode)));
+                .arg(htmlEscape(name), htmlEscape(formatUserCode(userCode)));
     for (const QString &s : scopes)
         body += QStringLiteral("<li data-scope=\"%1\">%2 <span class=\"muted\">(<code>%1</code>)"
                                "</span></li>")
-                    .arg(esc(s), esc(scopeDescription(s)));
+                    .arg(htmlEscape(s), htmlEscape(scopeDescription(s)));
     body += QStringLiteral("</ul><form id=\"device-confirm-form\" method=\"post\" action=\"%1\">"
                            "%2%3<button id=\"device-approve\" name=\"decision\" value=\"allow\" "
                            "type=\"submit\">Allow</button><button id=\"device-deny\" "
                            "class=\"secondary\" name=\"decision\" value=\"deny\" "
                            "type=\"submit\">Deny</button></form>")
-                .arg(esc(pagePath("device/confirm")), hiddenInput("csrf", csrf),
+                .arg(htmlEscape(pagePath("device/confirm")), hiddenInput("csrf", csrf),
                      hiddenInput("user_code", userCode));
     return htmlPage(200, QStringLiteral("Allow the device"), body);
 }

@@ -3,14 +3,44 @@
 
     ninja -C BUILD -t deps | VERSIONS=... tidy_todo.py COMPILE_COMMANDS ROOT BUILD CACHE FILE...
 
-Prints "KEY FILE" for every FILE in the compilation database whose key is not in CACHE (an
-empty CACHE: every one). The key is a hash of the file, every project file it includes (from
-ninja's dependency log on stdin), its compile command (build and source paths normalised, so a
-clone elsewhere hits), .clang-tidy and $VERSIONS (the tools' and libraries' versions).
+Prints "KEY FILE" for every FILE in the compilation database that must be checked, and writes
+BUILD/tidy/compile_commands.json, the database clang-tidy is run with: one entry per source
+file. In a unity build CMake lists only the batch files (Unity/unity_N_cxx.cxx, each including
+a few sources); a source in a batch gets the batch's command with its own path.
+
+A file is skipped when either says it passed with everything it reads unchanged:
+- the cache: its key is a file in CACHE (an empty CACHE: none is). The key is a hash of the
+  file, every project file it includes (from ninja's dependency log on stdin), its compile
+  command (build and source paths normalised, so a clone elsewhere hits), .clang-tidy and
+  $VERSIONS (the tools' and libraries' versions).
+- the baseline (ROOT/tests/static/tidy-baseline, unless TIDY_BASELINE=0): the last commit on
+  which a full run passed, and the hash of .clang-tidy and $VERSIONS it ran with. A file is
+  unchanged since then when neither it, nor any project file it includes, nor the CMakeLists.txt
+  of its folder or any folder above differs from that commit (`git diff`, untracked files
+  counted). A fresh clone thus checks only what changed since the baseline; without git, with
+  the commit not in the history or with other tools, every file is checked.
 """
-import hashlib, json, os, sys
+import hashlib, json, os, subprocess, sys
+
 db_path, root, build, cache, *sources = sys.argv[1:]
-entries = {e["file"]: e for e in json.load(open(db_path))}
+
+# The compilation database, one entry per source.
+entries = {}
+for e in json.load(open(db_path)):
+    f = e["file"]
+    if "/Unity/unity_" in f and f.endswith((".cxx", ".cpp")):
+        command = e.get("command") or " ".join(e.get("arguments", []))
+        for line in open(f, errors="replace"):
+            if line.startswith('#include "'):
+                src = line.split('"')[1]
+                entries.setdefault(src, {"directory": e["directory"], "file": src,
+                                         "command": command.replace(f, src)})
+    else:
+        entries.setdefault(f, e)
+os.makedirs(os.path.join(build, "tidy"), exist_ok=True)
+with open(os.path.join(build, "tidy", "compile_commands.json"), "w") as out:
+    json.dump(list(entries.values()), out, indent=1)
+
 # object file (relative to the build dir) -> the project files it read
 deps, obj = {}, None
 for line in sys.stdin:
@@ -24,18 +54,68 @@ for line in sys.stdin:
         if not path.startswith("/"):
             path = os.path.join(build, path)
         if path.startswith(root + "/"):
-            deps[obj].append(path)
+            deps[obj].append(os.path.normpath(path))
 common = hashlib.sha256()
 common.update(os.environ.get("VERSIONS", "").encode())
 common.update(open(os.path.join(root, ".clang-tidy"), "rb").read())
+tools = common.hexdigest()
+
+
 def norm(text):
     return text.replace(build, "@BUILD@").replace(root, "@ROOT@")
+
+
 def digest(path):
     try:
         return hashlib.sha256(open(path, "rb").read()).hexdigest()
     except OSError:
         return "missing"
-checked = skipped = 0
+
+
+def git(*args):
+    return subprocess.run(["git", "-C", root, *args], capture_output=True, text=True)
+
+
+def changed_since_baseline():
+    """The project files that differ from the baseline commit, or None (check everything)."""
+    if os.environ.get("TIDY_BASELINE", "1") == "0":
+        return None
+    try:
+        fields = dict(line.split(None, 1) for line in open(
+            os.path.join(root, "tests", "static", "tidy-baseline")) if line[0] != "#" and
+                      line.strip())
+        commit, ran_with = fields["commit"].strip(), fields["tools"].strip()
+    except (OSError, KeyError, ValueError):
+        return None
+    if ran_with != tools:
+        return None
+    diff = git("diff", "--name-only", "--no-renames", commit, "--")
+    untracked = git("ls-files", "--others", "--exclude-standard")
+    if diff.returncode != 0 or untracked.returncode != 0:
+        return None
+    names = diff.stdout.splitlines() + untracked.stdout.splitlines()
+    return {os.path.normpath(os.path.join(root, n)) for n in names}
+
+
+changed = changed_since_baseline()
+
+
+def unchanged_since_baseline(f, found):
+    if changed is None or found is None:
+        return False
+    if os.path.join(root, ".clang-tidy") in changed:
+        return False
+    d = os.path.dirname(f)
+    while d.startswith(root):
+        if os.path.join(d, "CMakeLists.txt") in changed:
+            return False
+        d = os.path.dirname(d)
+    # Files in the build tree (moc output, generated headers) follow from project files.
+    tracked = [p for p in found if not p.startswith(build + "/")]
+    return f not in changed and not any(p in changed for p in tracked)
+
+
+checked = skipped = baseline = 0
 for f in sources:
     e = entries.get(f)
     if e is None:
@@ -49,14 +129,19 @@ for f in sources:
     found = deps.get(out) if out else None
     if found is None:  # no dependency record: never cached
         h.update(os.urandom(16))
-        found = []
-    for d in sorted(set(found)):
+    for d in sorted(set(found or [])):
         h.update(norm(d).encode() + b"\0" + digest(d).encode())
     key = h.hexdigest()
     if cache and os.path.exists(os.path.join(cache, key)):
         skipped += 1
         continue
+    if unchanged_since_baseline(f, found):
+        baseline += 1
+        continue
     checked += 1
     print(key, f)
-print(f"    {checked} translation units to check, {skipped} unchanged since they passed",
+print(f"    {checked} translation units to check, {skipped} unchanged since they passed here, "
+      f"{baseline} unchanged since the baseline commit",
       file=sys.stderr)
+if os.environ.get("TIDY_TOOLS_OUT"):  # check.sh --full records it in the baseline
+    open(os.environ["TIDY_TOOLS_OUT"], "w").write(tools + "\n")

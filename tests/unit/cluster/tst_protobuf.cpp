@@ -101,7 +101,7 @@ QByteArray nestedGroups(int n)
     return out;
 }
 
-QByteArray compact(const QJsonObject &object)
+QByteArray compactObject(const QJsonObject &object)
 {
     return QJsonDocument(object).toJson(QJsonDocument::Compact);
 }
@@ -330,7 +330,7 @@ private slots:
         const auto result = decodeProtobufObject(body);
         if (const auto *error = std::get_if<ProtobufError>(&result))
             QFAIL(qPrintable(error->message));
-        QCOMPARE(compact(std::get<QJsonObject>(result)), compact(expected.object()));
+        QCOMPARE(compactObject(std::get<QJsonObject>(result)), compactObject(expected.object()));
     }
 
     void errors_data()
@@ -423,7 +423,7 @@ private slots:
         QFETCH(QString, message);
         const auto result = decodeProtobufObject(body);
         if (const auto *object = std::get_if<QJsonObject>(&result))
-            QFAIL(("decoded: " + compact(*object)).constData());
+            QFAIL(("decoded: " + compactObject(*object)).constData());
         const ProtobufError &error = std::get<ProtobufError>(result);
         QCOMPARE(error.unsupportedKind, unsupportedKind);
         QVERIFY2(error.message.contains(message), qPrintable(error.message));
@@ -448,7 +448,8 @@ private slots:
     {
         const QByteArray body = captured();
         QCOMPARE(body.size(), 129);
-        const QByteArray full = compact(QJsonDocument::fromJson(kCanIListNamespacesJson).object());
+        const QByteArray full =
+            compactObject(QJsonDocument::fromJson(kCanIListNamespacesJson).object());
         const QByteArray noRaw = R"({"apiVersion":"authorization.k8s.io/v1",)"
                                  R"("kind":"SelfSubjectAccessReview","metadata":{},"spec":{}})";
         int refused = 0;
@@ -458,12 +459,13 @@ private slots:
             switch (size) {
             case 56: // magic + typeMeta
                 QVERIFY(object);
-                QCOMPARE(compact(*object), compact(QJsonDocument::fromJson(noRaw).object()));
+                QCOMPARE(compactObject(*object),
+                         compactObject(QJsonDocument::fromJson(noRaw).object()));
                 break;
             case 125: // + raw
             case 127: // + contentEncoding
                 QVERIFY(object);
-                QCOMPARE(compact(*object), full);
+                QCOMPARE(compactObject(*object), full);
                 break;
             default:
                 QVERIFY2(!object, qPrintable(QStringLiteral("prefix of %1 bytes").arg(size)));

@@ -1,0 +1,34 @@
+#pragma once
+
+// Shared by the admin API's handlers: a request's JSON object body, an error's answer.
+
+#include "core/httpmessage.h"
+#include "core/result.h"
+
+#include <QJsonDocument>
+#include <QJsonObject>
+
+#include <optional>
+
+namespace Gatehouse::Admin {
+
+// A JSON object body; an empty body counts as {}, anything else that is not an object is
+// nullopt.
+inline std::optional<QJsonObject> objectBody(const Core::HttpRequest &req)
+{
+    if (req.body.trimmed().isEmpty())
+        return QJsonObject();
+    QJsonParseError pe;
+    const QJsonDocument doc = QJsonDocument::fromJson(req.body, &pe);
+    if (pe.error != QJsonParseError::NoError || !doc.isObject())
+        return std::nullopt;
+    return doc.object();
+}
+
+// A service error as the admin API's problem answer.
+inline Core::HttpResponse errorAnswer(const Core::Error &e)
+{
+    return Core::HttpResponse::error(e.httpStatus, e.code, e.message);
+}
+
+} // namespace Gatehouse::Admin
