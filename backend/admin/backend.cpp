@@ -432,6 +432,8 @@ Result<void> Backend::start()
     m_oauthAdminApi = std::make_unique<OAuthAdminApi>(*m_admin, *m_oauth, *m_adminTokens, *m_clock);
     m_oauthAdminApi->setClusterIdentity(
         [this](const QString &username) { return clusterIdentityOf(username); });
+    m_oauthAdminApi->setClusterBinding(
+        [this](const OAuth::User &user) { return clusterBindingOf(user); });
     m_oauthAdminApi->setPrivilegedGroup([this](const QString &group) {
         for (const QString &m : m_clusterApi->settings().oidcGroupMappings)
             if (m.section(QLatin1Char('='), 0, 0) == group)
@@ -476,24 +478,15 @@ QJsonObject Backend::clusterIdentityOf(const QString &username) const
             {QStringLiteral("reason"), QStringLiteral("the cluster accepts no OIDC tokens "
                                                       "(oidc-issuer-url is none)")},
             {QStringLiteral("clients"), through}};
-    Cluster::OidcOptions oidc;
-    oidc.issuer = m_oauth->issuer();
-    oidc.usernameClaim = m_config.oidcUsernameClaim;
-    oidc.usernamePrefix = m_config.oidcUsernamePrefix;
     const QString claim = m_config.oidcUsernameClaim;
-    const QString value = claim == QLatin1String("sub")                  ? user->id
-                          : claim == QLatin1String("email")              ? user->email
-                          : claim == QLatin1String("preferred_username") ? user->username
-                          : claim == QLatin1String("name")               ? user->name
-                                                                         : QString();
+    const QString clusterUsername = clusterUsernameOf(*user);
     QStringList dropped;
     QStringList groups =
         Cluster::oidcClusterGroups(user->groups, m_config.oidcGroupsPrefix,
                                    m_clusterApi->settings().oidcGroupMappings, &dropped);
     groups.append(QStringLiteral("system:authenticated"));
-    QJsonObject o{{QStringLiteral("reachable"), !through.isEmpty() && !value.isEmpty()},
-                  {QStringLiteral("username"),
-                   value.isEmpty() ? QString() : Cluster::oidcUsernamePrefix(oidc) + value},
+    QJsonObject o{{QStringLiteral("reachable"), !through.isEmpty() && !clusterUsername.isEmpty()},
+                  {QStringLiteral("username"), clusterUsername},
                   {QStringLiteral("groups"), QJsonArray::fromStringList(groups)},
                   {QStringLiteral("droppedGroups"), QJsonArray::fromStringList(dropped)},
                   {QStringLiteral("audience"), m_config.oidcClientId},
@@ -502,7 +495,7 @@ QJsonObject Backend::clusterIdentityOf(const QString &username) const
         o.insert(QStringLiteral("reason"),
                  QStringLiteral("no client is allowed to act for the cluster, so no token of this "
                                 "user reaches it"));
-    else if (value.isEmpty())
+    else if (clusterUsername.isEmpty())
         o.insert(QStringLiteral("reason"),
                  QStringLiteral("the user has no %1 for oidc-username-claim").arg(claim));
     if (!dropped.isEmpty())
@@ -510,6 +503,51 @@ QJsonObject Backend::clusterIdentityOf(const QString &username) const
                  QStringLiteral("groups beginning with system: reach the cluster only through an "
                                 "oidc-group-mappings entry"));
     return o;
+}
+
+QString Backend::clusterUsernameOf(const OAuth::User &user) const
+{
+    const QString claim = m_config.oidcUsernameClaim;
+    const QString value = claim == QLatin1String("sub")                  ? user.id
+                          : claim == QLatin1String("email")              ? user.email
+                          : claim == QLatin1String("preferred_username") ? user.username
+                          : claim == QLatin1String("name")               ? user.name
+                                                                         : QString();
+    if (value.isEmpty())
+        return {};
+    Cluster::OidcOptions oidc;
+    oidc.issuer = m_oauth->issuer();
+    oidc.usernameClaim = claim;
+    oidc.usernamePrefix = m_config.oidcUsernamePrefix;
+    return Cluster::oidcUsernamePrefix(oidc) + value;
+}
+
+QString Backend::clusterBindingOf(const OAuth::User &user) const
+{
+    // Whether a client may act for the cluster now does not matter: one may be allowed later,
+    // and a password reset done before that would still hold (fail closed).
+    if (!m_clusterApi)
+        return {};
+    const QString name = clusterUsernameOf(user);
+    QStringList dropped;
+    const QStringList groups =
+        Cluster::oidcClusterGroups(user.groups, m_config.oidcGroupsPrefix,
+                                   m_clusterApi->settings().oidcGroupMappings, &dropped);
+    const auto policy = m_clusterApi->rbac();
+    for (const Cluster::RbacBinding &b : policy->bindings()) {
+        const QString binding = b.namespaceName.isEmpty()
+                                    ? QStringLiteral("ClusterRoleBinding \"%1\"").arg(b.name)
+                                    : QStringLiteral("RoleBinding \"%1\" in namespace \"%2\"")
+                                          .arg(b.name, b.namespaceName);
+        for (const Cluster::RbacSubject &s : b.subjects) {
+            if (s.kind == QLatin1String("User") && !name.isEmpty() && s.name == name)
+                return QStringLiteral("the cluster's %1 names them").arg(binding);
+            if (s.kind == QLatin1String("Group") && groups.contains(s.name))
+                return QStringLiteral("the cluster's %1 names their group \"%2\"")
+                    .arg(binding, s.name);
+        }
+    }
+    return {};
 }
 
 Result<void> Backend::startCluster(const Crypto::CertificateAuthority &ca,

@@ -33,6 +33,7 @@ class Dispatcher;
 namespace Gatehouse::OAuth {
 class OAuthApi;
 class TokenRetention;
+struct User;
 } // namespace Gatehouse::OAuth
 namespace Gatehouse::Cluster {
 class ClusterApi;
@@ -103,6 +104,13 @@ private:
     Result<void> startOrders();
     // The effective-access answer's "cluster" for an OAuth user (OAuthAdminApi).
     QJsonObject clusterIdentityOf(const QString &username) const;
+    // The cluster username an OAuth user's id_token would give (oidc-username-claim and its
+    // prefix); empty when the user has no value for the claim.
+    QString clusterUsernameOf(const OAuth::User &user) const;
+    // Why the user is a cluster identity by RBAC: a binding names their cluster username as a
+    // User or one of their cluster groups as a Group ("the cluster's ClusterRoleBinding \"x\"
+    // names them"); empty when none does (OAuthAdminApi).
+    QString clusterBindingOf(const OAuth::User &user) const;
     Result<void> startCluster(const Crypto::CertificateAuthority &ca, const Core::TlsSettings &tls);
     void openNodePort(int port);
     void stopWorkers();

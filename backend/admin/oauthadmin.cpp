@@ -253,9 +253,11 @@ void OAuthAdminApi::registerUserRoutes()
     Core::RouteOptions pool;
     pool.async = true;
     pool.maxBodyBytes = 64 * 1024;
-    // A user in a privileged cluster group (system:*, or a group oidc-group-mappings maps) is a
-    // cluster identity: giving one to a user, or changing such a user (a password reset lets
-    // whoever reset it sign in as them), needs cluster:write as well (fail closed).
+    // A user in a privileged cluster group (system:*, or a group oidc-group-mappings maps), or
+    // one whom an RBAC binding names (as the cluster username their id_token gives, or through
+    // one of their groups), is a cluster identity: making a user one, or changing such a user
+    // (a password reset lets whoever reset it sign in as them), needs cluster:write as well
+    // (fail closed).
     auto clusterGroups = [this](const HttpRequest &req, const OAuth::UserInput &in,
                                 const QString &existing) -> std::optional<HttpResponse> {
         if (in.groups)
@@ -263,14 +265,35 @@ void OAuthAdminApi::registerUserRoutes()
                 if (privilegedGroup(g))
                     return needsClusterWrite(
                         req, QStringLiteral("may not give a user the group \"%1\"").arg(g));
-        if (!existing.isEmpty())
-            if (const auto user = m_oauth.users().find(existing))
-                for (const QString &g : user->groups)
-                    if (privilegedGroup(g))
-                        return needsClusterWrite(
-                            req, QStringLiteral("may not change user \"%1\", who is in the cluster "
-                                                "group \"%2\"")
-                                     .arg(user->username, g));
+        OAuth::User after;
+        if (!existing.isEmpty()) {
+            const auto user = m_oauth.users().find(existing);
+            if (!user)
+                return std::nullopt; // the store answers 404
+            for (const QString &g : user->groups)
+                if (privilegedGroup(g))
+                    return needsClusterWrite(
+                        req, QStringLiteral("may not change user \"%1\", who is in the cluster "
+                                            "group \"%2\"")
+                                 .arg(user->username, g));
+            if (m_clusterBinding)
+                if (const QString why = m_clusterBinding(*user); !why.isEmpty())
+                    return needsClusterWrite(
+                        req,
+                        QStringLiteral("may not change user \"%1\" (%2)").arg(user->username, why));
+            after = *user;
+        }
+        // The identity the user has after the change (a new username, email or group may be
+        // one a binding names).
+        after.username = in.username.value_or(after.username);
+        after.email = in.email.value_or(after.email);
+        after.name = in.name.value_or(after.name);
+        after.groups = in.groups.value_or(after.groups);
+        if (m_clusterBinding)
+            if (const QString why = m_clusterBinding(after); !why.isEmpty())
+                return needsClusterWrite(
+                    req, QStringLiteral("may not make user \"%1\" a cluster identity (%2)")
+                             .arg(after.username, why));
         return std::nullopt;
     };
     m_server.routeDeferred(

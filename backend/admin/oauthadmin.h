@@ -13,7 +13,8 @@ class HttpServer;
 } // namespace Gatehouse::Core
 namespace Gatehouse::OAuth {
 class OAuthApi;
-}
+struct User;
+} // namespace Gatehouse::OAuth
 
 namespace Gatehouse::Admin {
 
@@ -44,6 +45,14 @@ public:
         m_privilegedGroup = std::move(privileged);
     }
 
+    // Why a user is a cluster identity by RBAC (a binding names the cluster username their
+    // id_token would give, or one of their cluster groups), as a phrase; empty when none does.
+    // Set by the composition, which knows the cluster's OIDC settings and RBAC.
+    void setClusterBinding(std::function<QString(const OAuth::User &user)> binding)
+    {
+        m_clusterBinding = std::move(binding);
+    }
+
 private:
     bool privilegedGroup(const QString &group) const
     {
@@ -63,6 +72,7 @@ private:
     const Core::Clock &m_clock; // key rotation, users' lock state, the JWT inspector's "now"
     std::function<QJsonObject(const QString &username)> m_clusterIdentity;
     std::function<bool(const QString &group)> m_privilegedGroup;
+    std::function<QString(const OAuth::User &user)> m_clusterBinding;
 };
 
 } // namespace Gatehouse::Admin

@@ -1,5 +1,6 @@
 // Resource-server protection of the orders API (docs/oauth.md): RFC 6750 bearer tokens from
-// this server, JWTs checked locally, opaque tokens by (in-process) introspection.
+// this server, JWTs checked locally (signature, type, issuer, expiry, audience) and, like opaque
+// tokens, looked up so that a revoked one is refused at once.
 #include "core/clock.h"
 #include "core/database.h"
 #include "crypto/jws.h"
@@ -80,6 +81,17 @@ Core::Filter OAuthApi::resourceServerFilter()
                                      QStringLiteral("the access token is not for this API (its "
                                                     "audience is not %1)")
                                          .arg(resource));
+            // Revocation reaches a JWT at once, as it does an opaque token (an administrator's,
+            // a consent's, a user's lock or password change, a refresh token's reuse): the
+            // token must still be recorded and not revoked. Retention removes a revoked row
+            // only after it expired, so a missing row is refused too.
+            const Core::ReadStatement q =
+                m_database.read("SELECT revoked_at, kind FROM oauth_tokens WHERE hash = ?");
+            q->bind(1, TokenIssuer::storageKey(token));
+            if (!q->next() || !q->isNull(0) || q->text(1) != QLatin1String("access"))
+                return bearerProblem(401, "invalid_token",
+                                     QStringLiteral("the access token is unknown, expired or "
+                                                    "revoked"));
             scopes = claims.value(QStringLiteral("scope")).toString().split(QLatin1Char(' '));
         } else {
             // Opaque: introspected (RFC 7662) in process.

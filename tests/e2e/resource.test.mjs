@@ -1,6 +1,6 @@
 // The orders API as an OAuth resource server (--orders-require-token): RFC 6750 answers,
-// orders:read for reads and orders:write for changes, JWTs checked locally, opaque tokens by
-// introspection. Off by default, as the seed shows no authentication.
+// orders:read for reads and orders:write for changes, JWTs checked locally and, like opaque
+// tokens, refused at once when revoked. Off by default, as the seed shows no authentication.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import * as jose from 'jose';
@@ -91,6 +91,23 @@ test('opaque tokens by introspection; revoked and foreign tokens refused', async
                                        bearer(`${h}.${widened}.${s}`)), 401, 'invalid_token');
     const none = `${Buffer.from('{"alg":"none","typ":"at+jwt"}').toString('base64url')}.${p}.`;
     assertChallenge(await serviceFetch(b, 'GET', '/v1/beers', undefined, bearer(none)), 401, 'invalid_token');
+});
+
+test('a revoked JWT is refused at once, as an opaque token is', async () => {
+    const jwt = await clientToken('orders:read');
+    assert.equal(jwt.access_token.split('.').length, 3);
+    assert.equal((await serviceFetch(b, 'GET', '/v1/beers', undefined, bearer(jwt.access_token))).status, 200);
+    // Still valid by signature, issuer, type, audience and expiry; only its record says revoked.
+    const id = (await adminFetch(b, 'GET', `/admin/v1/tokens?client=${jwt.client.client_id}`)).json.items[0].id;
+    assert.equal((await adminFetch(b, 'DELETE', `/admin/v1/tokens/${id}`)).status, 204);
+    assert.ok(jose.decodeJwt(jwt.access_token).exp > Date.now() / 1000 + 60);
+    const refused = await serviceFetch(b, 'GET', '/v1/beers', undefined, bearer(jwt.access_token));
+    assertChallenge(refused, 401, 'invalid_token');
+    assert.match(refused.json.detail, /revoked/);
+    // The client's other token is untouched.
+    const again = await adminFetch(b, 'POST', '/admin/v1/tokens', { client_id: jwt.client.client_id });
+    assert.equal(again.status, 200, again.text);
+    assert.equal((await serviceFetch(b, 'GET', '/v1/beers', undefined, bearer(again.json.access_token))).status, 200);
 });
 
 test('off by default', async () => {

@@ -381,6 +381,99 @@ describe('trust boundaries: token exchange, registration, the cluster audience',
         assert.deepEqual((await adminFetch(b, 'GET', `/admin/v1/users/${admin.id}`)).json.groups, ['system:masters']);
     });
 
+    attack('trust 4: an oauth:write admin token takes over a user whom a ClusterRoleBinding names', async () => {
+        const dave = await newUser(b, `bound-admin${++counter}`, ['devs']);
+        // As the cluster knows them: oidc-username-claim sub with the issuer's prefix.
+        const binding = { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRoleBinding',
+                          metadata: { name: `dave-admin-${counter}` },
+                          roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'cluster-admin' },
+                          subjects: [{ apiGroup: 'rbac.authorization.k8s.io', kind: 'User', name: `${b.serviceUrl}#${dave.id}` }] };
+        const made = await adminFetch(b, 'POST', '/admin/v1/cluster/k8s/apis/rbac.authorization.k8s.io/v1/clusterrolebindings', binding);
+        assert.equal(made.status, 201, made.text);
+        const oauthOnly = await scopedAdminToken(b, `helpdesk ${counter}`, ['oauth:write']);
+        const headers = { Authorization: `Bearer ${oauthOnly}`, 'Content-Type': 'application/json' };
+        for (const change of [{ password: 'taken over now' }, { email: `dave${counter}@example.com` }]) {
+            const r = await request(`${b.adminUrl}/admin/v1/users/${dave.id}`, 'PATCH', JSON.stringify(change), headers);
+            assert.equal(r.status, 403, `${JSON.stringify(change)}: ${r.text}`);
+            assert.match(r.json.message,
+                         new RegExp(`may not change user "bound-admin${counter}" \\(the cluster's ClusterRoleBinding "dave-admin-${counter}" names them\\): that also needs cluster:write`));
+        }
+        // The old password still signs in; the user is as it was.
+        assert.ok((await tokensFor(b, rp, dave, { scope: 'openid' })).id_token);
+        assert.equal((await adminFetch(b, 'GET', `/admin/v1/users/${dave.id}`)).json.email ?? '', dave.email ?? '');
+        // With cluster:write as well the change is allowed; a user no binding names stays oauth:write's.
+        const both = await scopedAdminToken(b, `cluster helpdesk ${counter}`, ['oauth:write', 'cluster:write']);
+        const allowed = await request(`${b.adminUrl}/admin/v1/users/${dave.id}`, 'PATCH', JSON.stringify({ password: 'reset by both' }),
+                                      { Authorization: `Bearer ${both}`, 'Content-Type': 'application/json' });
+        assert.equal(allowed.status, 200, allowed.text);
+        const plain = await newUser(b, `plain${counter}`, ['devs']);
+        const reset = await request(`${b.adminUrl}/admin/v1/users/${plain.id}`, 'PATCH', JSON.stringify({ password: 'plain reset pw' }), headers);
+        assert.equal(reset.status, 200, reset.text);
+    });
+
+    attack('trust 4: an oauth:write admin token resets a member of, or adds a user to, a group a RoleBinding names', async () => {
+        const group = `deployers${++counter}`;
+        const binding = { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'RoleBinding',
+                          metadata: { name: `${group}-edit`, namespace: 'default' },
+                          roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'edit' },
+                          subjects: [{ apiGroup: 'rbac.authorization.k8s.io', kind: 'Group', name: group }] };
+        const made = await adminFetch(b, 'POST', '/admin/v1/cluster/k8s/apis/rbac.authorization.k8s.io/v1/namespaces/default/rolebindings', binding);
+        assert.equal(made.status, 201, made.text);
+        const member = await newUser(b, `deployer${counter}`, ['devs', group]);
+        const outsider = await newUser(b, `outsider${counter}`, ['devs']);
+        const oauthOnly = await scopedAdminToken(b, `helpdesk ${counter}`, ['oauth:write']);
+        const headers = { Authorization: `Bearer ${oauthOnly}`, 'Content-Type': 'application/json' };
+        const why = `the cluster's RoleBinding "${group}-edit" in namespace "default" names their group "${group}"`;
+        const reset = await request(`${b.adminUrl}/admin/v1/users/${member.id}`, 'PATCH', JSON.stringify({ password: 'taken over now' }), headers);
+        assert.equal(reset.status, 403, reset.text);
+        assert.ok(reset.json.message.includes(`may not change user "deployer${counter}" (${why})`), reset.json.message);
+        const added = await request(`${b.adminUrl}/admin/v1/users/${outsider.id}`, 'PATCH', JSON.stringify({ groups: ['devs', group] }), headers);
+        assert.equal(added.status, 403, added.text);
+        assert.ok(added.json.message.includes(`may not make user "outsider${counter}" a cluster identity (${why})`), added.json.message);
+        assert.deepEqual((await adminFetch(b, 'GET', `/admin/v1/users/${outsider.id}`)).json.groups, ['devs']);
+        const created = await request(`${b.adminUrl}/admin/v1/users`, 'POST',
+                                      JSON.stringify({ username: `newcomer${counter}`, password: 'long enough pw', groups: [group] }), headers);
+        assert.equal(created.status, 403, created.text);
+        // The member still signs in with the old password.
+        assert.ok((await tokensFor(b, rp, member, { scope: 'openid' })).id_token);
+    });
+
+    attack('trust 4: an oauth:write admin token makes a user the cluster user a binding names', async () => {
+        // With oidc-username-claim email the cluster user is the email (no prefix): a binding for
+        // an address no user has yet must not be claimable by creating or re-addressing a user.
+        const e = await startBackend({ args: ['--oidc-username-claim', 'email'] });
+        try {
+            const binding = { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRoleBinding',
+                              metadata: { name: 'ops-lead-admin' },
+                              roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'cluster-admin' },
+                              subjects: [{ apiGroup: 'rbac.authorization.k8s.io', kind: 'User', name: 'ops-lead@example.com' }] };
+            const made = await adminFetch(e, 'POST', '/admin/v1/cluster/k8s/apis/rbac.authorization.k8s.io/v1/clusterrolebindings', binding);
+            assert.equal(made.status, 201, made.text);
+            const oauthOnly = await scopedAdminToken(e, 'helpdesk', ['oauth:write']);
+            const headers = { Authorization: `Bearer ${oauthOnly}`, 'Content-Type': 'application/json' };
+            const users = async () => (await adminFetch(e, 'GET', '/admin/v1/users')).json.items.length;
+            const before = await users();
+            const created = await request(`${e.adminUrl}/admin/v1/users`, 'POST', JSON.stringify({
+                username: 'not-ops-lead', password: 'long enough pw', email: 'ops-lead@example.com' }), headers);
+            assert.equal(created.status, 403, created.text);
+            assert.match(created.json.message,
+                         /may not make user "not-ops-lead" a cluster identity \(the cluster's ClusterRoleBinding "ops-lead-admin" names them\): that also needs cluster:write/);
+            assert.equal(await users(), before, 'no user created');
+            const eve = await newUser(e, 'eve', ['devs']);
+            const readdressed = await request(`${e.adminUrl}/admin/v1/users/${eve.id}`, 'PATCH',
+                                              JSON.stringify({ email: 'ops-lead@example.com' }), headers);
+            assert.equal(readdressed.status, 403, readdressed.text);
+            assert.notEqual((await adminFetch(e, 'GET', `/admin/v1/users/${eve.id}`)).json.email, 'ops-lead@example.com');
+            // Any other address is the helpdesk's to give.
+            const other = await request(`${e.adminUrl}/admin/v1/users/${eve.id}`, 'PATCH',
+                                        JSON.stringify({ email: 'eve@example.com' }), headers);
+            assert.equal(other.status, 200, other.text);
+            assert.equal(other.json.email, 'eve@example.com');
+        } finally {
+            assert.equal(await e.stop(), 0, e.stderr);
+        }
+    });
+
     attack('trust 4: an oauth:write admin token gives a user a group mapped to system:masters', async () => {
         const m = await adminFetch(b, 'PUT', '/admin/v1/cluster/settings', { oidcGroupMappings: ['platform=system:masters'] });
         assert.equal(m.status, 200, m.text);
