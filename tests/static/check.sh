@@ -1,17 +1,21 @@
 #!/usr/bin/env bash
 # Static checks of the test command: clang-format, qmllint, clang-tidy.
-#   bash tests/static/check.sh BUILD_DIR          (a configured build with compile_commands.json)
-#   bash tests/static/check.sh --full BUILD_DIR   clang-tidy on every file; when it passes on a
-#                                                 clean checkout, tests/static/tidy-baseline is
-#                                                 set to this commit (commit that file)
+#   bash tests/static/check.sh BUILD_DIR              (a configured build with compile_commands.json)
+#   bash tests/static/check.sh --full BUILD_DIR       clang-tidy on every file
+#   bash tests/static/check.sh --baseline BUILD_DIR   as without an option; then every file is
+#                                                     known to pass (checked now, or unchanged
+#                                                     since it passed)
+# With --full or --baseline, a pass on a checkout without uncommitted C++ or CMake changes sets
+# tests/static/tidy-baseline to this commit (commit that file).
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 full=0
-if [ "${1:-}" = --full ]; then
-  full=1
-  shift
-fi
-build="$(realpath "${1:?usage: check.sh [--full] BUILD_DIR}")"
+record=0
+case "${1:-}" in
+  --full) full=1 record=1 && shift ;;
+  --baseline) record=1 && shift ;;
+esac
+build="$(realpath "${1:?usage: check.sh [--full|--baseline] BUILD_DIR}")"
 cd "$here"
 
 if git rev-parse --is-inside-work-tree >/dev/null 2>&1; then
@@ -72,20 +76,21 @@ if [ ${#todo[@]} -gt 0 ]; then
     { grep -E "error:|warning:" -A3 "$log" | head -200; rm -f "$log"; echo "clang-tidy found problems" >&2; exit 1; }
 fi
 rm -f "$log"
-if [ $full = 1 ]; then
+if [ $record = 1 ]; then
   # Only changes that clang-tidy cannot see (docs, scripts, QML) may be uncommitted.
   if ! { git diff HEAD --name-only && git ls-files --others --exclude-standard; } |
     grep -qE '\.(cpp|h|cmake)$|CMakeLists\.txt$|^\.clang-tidy$'; then
     {
-      echo "# The last commit on which clang-tidy passed on every file (bash tests/static/check.sh"
-      echo "# --full BUILD_DIR writes this file), and the hash of .clang-tidy and the tools' versions"
-      echo "# it ran with. The test command checks only what changed since; see tidy_todo.py."
+      echo "# The last commit on which every file is known to pass clang-tidy (bash"
+      echo "# tests/static/check.sh --full|--baseline BUILD_DIR writes this file), and the hash of"
+      echo "# .clang-tidy and the tools' versions. The test command checks only what changed since;"
+      echo "# see tidy_todo.py."
       echo "commit $(git rev-parse HEAD)"
       echo "tools $(cat "$tools_out")"
     } >tests/static/tidy-baseline
     echo "==> tests/static/tidy-baseline set to $(git rev-parse --short HEAD): commit it"
   else
-    echo "==> full clang-tidy run passed; C++ or CMake files have uncommitted changes, so the baseline stays"
+    echo "==> clang-tidy passed; C++ or CMake files have uncommitted changes, so the baseline stays"
   fi
 fi
 rm -f "$tools_out"
