@@ -258,8 +258,8 @@ void OAuthAdminApi::registerUserRoutes()
     // one of their groups), is a cluster identity: making a user one, or changing such a user
     // (a password reset lets whoever reset it sign in as them), needs cluster:write as well
     // (fail closed).
-    auto clusterGroups = [this](const HttpRequest &req, const OAuth::UserInput &in,
-                                const QString &existing) -> std::optional<HttpResponse> {
+    auto clusterReach = [this](const HttpRequest &req, const OAuth::UserInput &in,
+                               const QString &existing) -> std::optional<HttpResponse> {
         if (in.groups)
             for (const QString &g : *in.groups)
                 if (privilegedGroup(g))
@@ -298,23 +298,23 @@ void OAuthAdminApi::registerUserRoutes()
     };
     m_server.routeDeferred(
         "POST", QStringLiteral("/admin/v1/users"),
-        [this, parseUser, userAnswer, clusterGroups](const HttpRequest &req,
-                                                     const Responder &respond) {
+        [this, parseUser, userAnswer, clusterReach](const HttpRequest &req,
+                                                    const Responder &respond) {
             auto in = parseUser(req, true);
             if (!in)
                 return respond(errorAnswer(in.error()));
-            if (auto refused = clusterGroups(req, *in, {}))
+            if (auto refused = clusterReach(req, *in, {}))
                 return respond(*refused);
             m_oauth.users().create(*in, userAnswer(respond, 201));
         },
         pool);
     m_server.routeDeferred(
         "PATCH", QStringLiteral("/admin/v1/users/{id}"),
-        [this, parseUser, now, clusterGroups](const HttpRequest &req, const Responder &respond) {
+        [this, parseUser, now, clusterReach](const HttpRequest &req, const Responder &respond) {
             auto in = parseUser(req, false);
             if (!in)
                 return respond(errorAnswer(in.error()));
-            if (auto refused = clusterGroups(req, *in, req.pathParam(QStringLiteral("id"))))
+            if (auto refused = clusterReach(req, *in, req.pathParam(QStringLiteral("id"))))
                 return respond(*refused);
             const bool passwordReset = in->password.has_value();
             m_oauth.users().update(

@@ -434,6 +434,9 @@ describe('trust boundaries: token exchange, registration, the cluster audience',
         const created = await request(`${b.adminUrl}/admin/v1/users`, 'POST',
                                       JSON.stringify({ username: `newcomer${counter}`, password: 'long enough pw', groups: [group] }), headers);
         assert.equal(created.status, 403, created.text);
+        assert.ok(created.json.message.includes(`may not make user "newcomer${counter}" a cluster identity (${why})`), created.json.message);
+        const names = (await adminFetch(b, 'GET', '/admin/v1/users')).json.items.map((u) => u.username);
+        assert.ok(!names.includes(`newcomer${counter}`), 'no user created');
         // The member still signs in with the old password.
         assert.ok((await tokensFor(b, rp, member, { scope: 'openid' })).id_token);
     });
