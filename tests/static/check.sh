@@ -51,7 +51,8 @@ if [ "${GATEHOUSE_TIDY_CACHE:-1}" = 0 ] || [ $full = 1 ]; then
   export TIDY_BASELINE=0
 fi
 tools_out=$(mktemp)
-export TIDY_TOOLS_OUT="$tools_out"
+commands_out=$(mktemp)
+export TIDY_TOOLS_OUT="$tools_out" TIDY_COMMANDS_OUT="$commands_out"
 [ -z "$cache" ] || { mkdir -p "$cache" && find "$cache" -type f -mtime +30 -delete; }
 versions="$(clang-tidy-14 --version; g++ --version | head -1; dpkg-query -W qt6-base-dev 2>/dev/null || true)"
 # Only files that are in the compilation database. Prints "KEY FILE" for each file to check and
@@ -82,16 +83,17 @@ if [ $record = 1 ]; then
     grep -qE '\.(cpp|h|cmake)$|CMakeLists\.txt$|^\.clang-tidy$'; then
     {
       echo "# The last commit on which every file is known to pass clang-tidy (bash"
-      echo "# tests/static/check.sh --full|--baseline BUILD_DIR writes this file), and the hash of"
-      echo "# .clang-tidy and the tools' versions. The test command checks only what changed since;"
-      echo "# see tidy_todo.py."
+      echo "# tests/static/check.sh --full|--baseline BUILD_DIR writes this file), the hash of"
+      echo "# .clang-tidy and the tools' versions, and of each file's compile command. The test"
+      echo "# command checks only what changed since; see tidy_todo.py."
       echo "commit $(git rev-parse HEAD)"
       echo "tools $(cat "$tools_out")"
+      cat "$commands_out"
     } >tests/static/tidy-baseline
     echo "==> tests/static/tidy-baseline set to $(git rev-parse --short HEAD): commit it"
   else
     echo "==> clang-tidy passed; C++ or CMake files have uncommitted changes, so the baseline stays"
   fi
 fi
-rm -f "$tools_out"
+rm -f "$tools_out" "$commands_out"
 echo "==> static checks passed"

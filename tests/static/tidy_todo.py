@@ -14,11 +14,16 @@ A file is skipped when either says it passed with everything it reads unchanged:
   command (build and source paths normalised, so a clone elsewhere hits), .clang-tidy and
   $VERSIONS (the tools' and libraries' versions).
 - the baseline (ROOT/tests/static/tidy-baseline, unless TIDY_BASELINE=0): the last commit on
-  which a full run passed, and the hash of .clang-tidy and $VERSIONS it ran with. A file is
-  unchanged since then when neither it, nor any project file it includes, nor the CMakeLists.txt
-  of its folder or any folder above differs from that commit (`git diff`, untracked files
-  counted). A fresh clone thus checks only what changed since the baseline; without git, with
-  the commit not in the history or with other tools, every file is checked.
+  which a full run passed, the hash of .clang-tidy and $VERSIONS it ran with, and the hash of
+  each file's compile command then (normalised as above). A file is unchanged since then when
+  neither it nor any project file it includes differs from that commit (`git diff`, untracked
+  files counted) and its compile command hashes the same: a CMake change that leaves a file's
+  flags alone does not make it checked again. (A baseline without command hashes counts a
+  change to the CMakeLists.txt of the file's folder or any folder above instead.) A fresh clone
+  thus checks only what changed since the baseline; without git, with the commit not in the
+  history or with other tools, every file is checked.
+
+With TIDY_COMMANDS_OUT set, writes the "command HASH FILE" lines of the baseline there.
 """
 import hashlib, json, os, subprocess, sys
 
@@ -76,14 +81,32 @@ def git(*args):
     return subprocess.run(["git", "-C", root, *args], capture_output=True, text=True)
 
 
+def command_hash(command):
+    return hashlib.sha256(norm(command).encode()).hexdigest()[:16]
+
+
+def relative(f):
+    return os.path.relpath(f, root)
+
+
+baseline_commands = {}  # file (relative to root) -> hash of its compile command at the baseline
+
+
 def changed_since_baseline():
     """The project files that differ from the baseline commit, or None (check everything)."""
     if os.environ.get("TIDY_BASELINE", "1") == "0":
         return None
     try:
-        fields = dict(line.split(None, 1) for line in open(
-            os.path.join(root, "tests", "static", "tidy-baseline")) if line[0] != "#" and
-                      line.strip())
+        fields = {}
+        for line in open(os.path.join(root, "tests", "static", "tidy-baseline")):
+            if line[0] == "#" or not line.strip():
+                continue
+            key, value = line.split(None, 1)
+            if key == "command":
+                cmd_hash, f = value.split(None, 1)
+                baseline_commands[f.strip()] = cmd_hash
+            else:
+                fields[key] = value
         commit, ran_with = fields["commit"].strip(), fields["tools"].strip()
     except (OSError, KeyError, ValueError):
         return None
@@ -100,27 +123,34 @@ def changed_since_baseline():
 changed = changed_since_baseline()
 
 
-def unchanged_since_baseline(f, found):
+def unchanged_since_baseline(f, found, cmd_hash):
     if changed is None or found is None:
         return False
     if os.path.join(root, ".clang-tidy") in changed:
         return False
-    d = os.path.dirname(f)
-    while d.startswith(root):
-        if os.path.join(d, "CMakeLists.txt") in changed:
+    if baseline_commands:
+        if baseline_commands.get(relative(f)) != cmd_hash:
             return False
-        d = os.path.dirname(d)
+    else:
+        d = os.path.dirname(f)
+        while d.startswith(root):
+            if os.path.join(d, "CMakeLists.txt") in changed:
+                return False
+            d = os.path.dirname(d)
     # Files in the build tree (moc output, generated headers) follow from project files.
     tracked = [p for p in found if not p.startswith(build + "/")]
     return f not in changed and not any(p in changed for p in tracked)
 
 
 checked = skipped = baseline = 0
+command_lines = []
 for f in sources:
     e = entries.get(f)
     if e is None:
         continue
     command = e.get("command") or " ".join(e.get("arguments", []))
+    cmd_hash = command_hash(command)
+    command_lines.append(f"command {cmd_hash} {relative(f)}\n")
     h = common.copy()
     h.update(norm(command).encode())
     h.update(digest(f).encode())
@@ -135,7 +165,7 @@ for f in sources:
     if cache and os.path.exists(os.path.join(cache, key)):
         skipped += 1
         continue
-    if unchanged_since_baseline(f, found):
+    if unchanged_since_baseline(f, found, cmd_hash):
         baseline += 1
         continue
     checked += 1
@@ -145,3 +175,5 @@ print(f"    {checked} translation units to check, {skipped} unchanged since they
       file=sys.stderr)
 if os.environ.get("TIDY_TOOLS_OUT"):  # check.sh --full records it in the baseline
     open(os.environ["TIDY_TOOLS_OUT"], "w").write(tools + "\n")
+if os.environ.get("TIDY_COMMANDS_OUT"):  # and each file's command hash
+    open(os.environ["TIDY_COMMANDS_OUT"], "w").write("".join(sorted(command_lines)))

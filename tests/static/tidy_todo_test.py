@@ -89,6 +89,37 @@ def unity_and_baseline():
         open(baseline, "w").write(f"commit {'0' * 40}\ntools {tools_hash}\n")
         assert run() == {a, b, c}, "a baseline commit not in the history"
 
+        # A baseline with each file's command hash: CMake changes count only where a file's
+        # compile command changed.
+        commands = os.path.join(root, "commands")
+        run(TIDY_COMMANDS_OUT=commands)
+        lines = open(commands).read()
+        assert sorted(line.split()[2] for line in lines.splitlines()) == [
+            "a.cpp", "b.cpp", "sub/c.cpp"], lines
+        head = subprocess.run(["git", "-C", root, "rev-parse", "HEAD"], capture_output=True,
+                              text=True, check=True).stdout.strip()
+        open(baseline, "w").write(f"commit {head}\ntools {tools_hash}\n{lines}")
+        os.remove(commands)
+        git(root, "commit", "-qam", "baseline with commands")
+        assert run() == set(), "nothing changed since the baseline with commands"
+        open(os.path.join(root, "CMakeLists.txt"), "w").write("# top 3\n")
+        git(root, "commit", "-qam", "top, same flags")
+        assert run() == set(), "a CMakeLists.txt change that left every command alone"
+        db = json.load(open(os.path.join(build, "compile_commands.json")))
+        db[1]["command"] = f"c++ -DY -o c.o -c {c}"
+        json.dump(db, open(os.path.join(build, "compile_commands.json"), "w"))
+        assert run() == {c}, "c.cpp's command changed"
+        moved = os.path.join(root, "elsewhere")  # a clone elsewhere: same hashes
+        os.rename(build, moved)
+        os.makedirs(build)
+        for e in db:
+            for k in ("file", "directory", "command"):
+                e[k] = e[k].replace(build, moved)
+        json.dump(db, open(os.path.join(moved, "compile_commands.json"), "w"))
+        build = moved
+        open(os.path.join(root, "a.h"), "w").write("int a3;\n")
+        assert run() == {a, b, c}, "a.h changed (a, b) and c's command (c), in another build dir"
+
 
 def main():
     with tempfile.TemporaryDirectory() as root:
