@@ -20,7 +20,7 @@ BUILD_PACKAGES=(
 # shellcheck disable=SC2034
 TEST_PACKAGES=(
   qml6-module-qttest xvfb xauth xdotool imagemagick curl chromium python3-jwcrypto python3-kubernetes
-  clang-14 libclang-rt-14-dev libfuzzer-14-dev clang-tidy-14 clang-format-14 ccache
+  clang-14 lld-14 libclang-rt-14-dev libfuzzer-14-dev clang-tidy-14 clang-format-14 ccache
   dpkg-dev desktop-file-utils file adduser
 )
 
