@@ -5,13 +5,14 @@
 
 Prints "KEY FILE" for every FILE in the compilation database that must be checked, and writes
 BUILD/tidy/compile_commands.json, the database clang-tidy is run with: one entry per source
-file. In a unity build CMake lists only the batch files (Unity/unity_N_cxx.cxx, each including
-a few sources); a source in a batch gets the batch's command with its own path.
+file. In a unity build the database lists only the batch files (each including a few sources);
+a source in a batch gets the batch's command with its own path.
 
 A file is skipped when either says it passed with everything it reads unchanged:
 - the cache: its key is a file in CACHE (an empty CACHE: none is). The key is a hash of the
   file, every project file it includes (from ninja's dependency log on stdin), its compile
-  command (build and source paths normalised, so a clone elsewhere hits), .clang-tidy and
+  command (build and source paths normalised, so a clone elsewhere hits; the object file left
+  out), .clang-tidy and
   $VERSIONS (the tools' and libraries' versions).
 - the baseline (ROOT/tests/static/tidy-baseline, unless TIDY_BASELINE=0): the last commit on
   which a full run passed, the hash of .clang-tidy and $VERSIONS it ran with, and the hash of
@@ -25,19 +26,22 @@ A file is skipped when either says it passed with everything it reads unchanged:
 
 With TIDY_COMMANDS_OUT set, writes the "command HASH FILE" lines of the baseline there.
 """
-import hashlib, json, os, subprocess, sys
+import hashlib, json, os, re, subprocess, sys
 
 db_path, root, build, cache, *sources = sys.argv[1:]
 
 # The compilation database, one entry per source.
 entries = {}
+# A unity batch: CMake's (Unity/unity_N_cxx.cxx, absolute includes) or cmake/UnityBatches.cmake's
+# (unity/TARGET/unity_N.cpp, includes relative to the batch file).
+batch_name = re.compile(r"/[Uu]nity/(?:[^/]+/)?unity_\d+(?:_cxx\.cxx|\.cpp)$")
 for e in json.load(open(db_path)):
     f = e["file"]
-    if "/Unity/unity_" in f and f.endswith((".cxx", ".cpp")):
+    if batch_name.search(f):
         command = e.get("command") or " ".join(e.get("arguments", []))
         for line in open(f, errors="replace"):
             if line.startswith('#include "'):
-                src = line.split('"')[1]
+                src = os.path.normpath(os.path.join(os.path.dirname(f), line.split('"')[1]))
                 entries.setdefault(src, {"directory": e["directory"], "file": src,
                                          "command": command.replace(f, src)})
     else:
@@ -81,8 +85,18 @@ def git(*args):
     return subprocess.run(["git", "-C", root, *args], capture_output=True, text=True)
 
 
+def norm_command(command):
+    """The compile command as clang-tidy sees it: paths normalised, the object file left out
+    (where a unity batch puts its object changes nothing clang-tidy checks)."""
+    args = command.split()
+    if "-o" in args and args.index("-o") + 1 < len(args):
+        i = args.index("-o")
+        del args[i:i + 2]
+    return norm(" ".join(args))
+
+
 def command_hash(command):
-    return hashlib.sha256(norm(command).encode()).hexdigest()[:16]
+    return hashlib.sha256(norm_command(command).encode()).hexdigest()[:16]
 
 
 def relative(f):
@@ -152,7 +166,7 @@ for f in sources:
     cmd_hash = command_hash(command)
     command_lines.append(f"command {cmd_hash} {relative(f)}\n")
     h = common.copy()
-    h.update(norm(command).encode())
+    h.update(norm_command(command).encode())
     h.update(digest(f).encode())
     args = command.split()
     out = args[args.index("-o") + 1] if "-o" in args else None
