@@ -15,6 +15,8 @@
 # of the console, compiled again in every build). The wrapper sorts each run of register
 # declarations; declarations without initialisers can come in any order, so the program is the
 # same and the text is stable.
+include(${CMAKE_CURRENT_LIST_DIR}/AllTargets.cmake)
+
 if(CMAKE_HOST_SYSTEM_NAME STREQUAL "Linux")
   set(gatehouse_tool_wrappers_default ON)
 else()
@@ -23,20 +25,6 @@ endif()
 option(GATEHOUSE_QT_TOOL_WRAPPERS
        "Run moc without the compiler's include directories and sort qmlcachegen's output (Linux)"
        ${gatehouse_tool_wrappers_default})
-
-function(gatehouse_moc_wrapper_on_targets dir wrapper)
-  get_property(targets DIRECTORY "${dir}" PROPERTY BUILDSYSTEM_TARGETS)
-  foreach(t IN LISTS targets)
-    get_target_property(automoc ${t} AUTOMOC)
-    if(automoc)
-      set_property(TARGET ${t} PROPERTY AUTOMOC_EXECUTABLE "${wrapper}")
-    endif()
-  endforeach()
-  get_property(subdirs DIRECTORY "${dir}" PROPERTY SUBDIRECTORIES)
-  foreach(sub IN LISTS subdirs)
-    gatehouse_moc_wrapper_on_targets("${sub}" "${wrapper}")
-  endforeach()
-endfunction()
 
 function(gatehouse_configure_tool_wrapper template output)
   configure_file("${PROJECT_SOURCE_DIR}/cmake/${template}" "${output}" @ONLY
@@ -60,7 +48,13 @@ function(gatehouse_moc_wrapper)
   list(JOIN patterns "|" GATEHOUSE_MOC_DROP)
   set(wrapper "${CMAKE_BINARY_DIR}/qt-tools/moc")
   gatehouse_configure_tool_wrapper(moc-wrapper.sh.in "${wrapper}")
-  gatehouse_moc_wrapper_on_targets("${PROJECT_SOURCE_DIR}" "${wrapper}")
+  gatehouse_all_targets(targets "${PROJECT_SOURCE_DIR}")
+  foreach(t IN LISTS targets)
+    get_target_property(automoc ${t} AUTOMOC)
+    if(automoc)
+      set_property(TARGET ${t} PROPERTY AUTOMOC_EXECUTABLE "${wrapper}")
+    endif()
+  endforeach()
 endfunction()
 
 # Before qt_add_qml_module(target ...).

@@ -11,6 +11,7 @@
 # batches of GATEHOUSE_UNITY_BATCH_SIZE, leaving out what is marked SKIP_UNITY_BUILD_INCLUSION
 # or HEADER_FILE_ONLY and generator expressions; a batched source stays in the target as
 # HEADER_FILE_ONLY (AUTOMOC still reads it), and the target's UNITY_BUILD is then turned off.
+include(${CMAKE_CURRENT_LIST_DIR}/AllTargets.cmake)
 set(GATEHOUSE_UNITY_BATCH_SIZE 8)
 
 function(gatehouse_unity_batch_target t)
@@ -78,12 +79,8 @@ endfunction()
 
 # At the end of the top-level CMakeLists.txt, once every target and its sources exist.
 function(gatehouse_unity_batches dir)
-  get_property(targets DIRECTORY "${dir}" PROPERTY BUILDSYSTEM_TARGETS)
+  gatehouse_all_targets(targets "${dir}")
   foreach(t IN LISTS targets)
     gatehouse_unity_batch_target(${t})
-  endforeach()
-  get_property(subdirs DIRECTORY "${dir}" PROPERTY SUBDIRECTORIES)
-  foreach(sub IN LISTS subdirs)
-    gatehouse_unity_batches("${sub}")
   endforeach()
 endfunction()
