@@ -22,10 +22,9 @@ fail() {
 
 # The real window system, not the offscreen platform CTest may have set for other tests.
 unset QT_QPA_PLATFORM
-# Under AddressSanitizer: the test command asks for the slow (full-stack) unwinder so that
-# leak suppressions can see Qt frames, but Mesa's llvmpipe allocates so much while compiling
-# shaders that the window would take many minutes to appear, so the windowed console gets
-# the fast unwinder. Leak detection is off for this one process: Mesa's GL driver is
+# Under AddressSanitizer: the fast unwinder, whatever the caller asked for (Mesa's llvmpipe
+# allocates so much while compiling shaders that with the slow one the window would take
+# many minutes to appear). Leak detection is off for this one process: Mesa's GL driver is
 # dlclose'd before LeakSanitizer runs, so its allocations cannot be attributed or
 # suppressed. Use-after-free, overflow and UBSan checks stay on here, and the same binary's
 # backend is leak-checked in tst_integration (headless runs exit through the same shutdown).

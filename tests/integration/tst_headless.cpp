@@ -492,23 +492,35 @@ void TestHeadlessBackend::oversizedBodyDoesNotGrowMemory()
     // The backend's own start-up work (demo data, retention passes, SQLite page caches of up to
     // 2 MiB a connection filling) can still be growing it, later under a loaded CI machine:
     // measured from when two readings 300 ms apart differ by less than 128 KiB (at most 10 s).
-    qint64 before = rssKiB(pid);
-    QVERIFY(before > 0);
-    QElapsedTimer settling;
-    settling.start();
-    for (;;) {
-        QTest::qWait(300);
-        const qint64 now = rssKiB(pid);
-        QVERIFY(now > 0);
-        const bool settled = now - before < 128;
-        before = now;
-        if (settled || settling.elapsed() > 10'000)
+    const auto settledRss = [&] {
+        qint64 before = rssKiB(pid);
+        QElapsedTimer settling;
+        settling.start();
+        for (;;) {
+            QTest::qWait(300);
+            const qint64 now = rssKiB(pid);
+            const bool settled = now > 0 && before > 0 && now - before < 128;
+            before = now;
+            if (settled || settling.elapsed() > 10'000)
+                return before;
+        }
+    };
+    // Ten 2 MiB bodies refused: the server must not have buffered even one of them. Two rounds
+    // at most: a server that keeps what it buffered grows in both, while background work that
+    // resumed during the first round (seen once here under ctest -j3: 2.3 MiB,
+    // where the round alone grows about 0.6 MiB) does not repeat.
+    qint64 before = 0;
+    qint64 after = 0;
+    for (int round = 0; round < 2; ++round) {
+        before = settledRss();
+        QVERIFY(before > 0);
+        for (int i = 0; i < 10; ++i)
+            QCOMPARE(send(), 413);
+        after = rssKiB(pid);
+        if (after - before < 2048)
             break;
+        qInfo("RSS grew from %lld KiB to %lld KiB in round %d", before, after, round + 1);
     }
-    for (int i = 0; i < 10; ++i)
-        QCOMPARE(send(), 413);
-    const qint64 after = rssKiB(pid);
-    // Ten 2 MiB bodies refused: the server must not have buffered even one of them.
     QVERIFY2(after - before < 2048,
              qPrintable(QStringLiteral("RSS grew from %1 KiB to %2 KiB").arg(before).arg(after)));
     proc.terminate();
