@@ -1,6 +1,6 @@
 #include "cli/orderscommands.h"
 
-#include "orders/redeliveryjobs.h"
+#include "webhooks/redeliveryjobs.h"
 
 #include <QJsonArray>
 
@@ -24,7 +24,7 @@ void printRedeliveryPreview(const QJsonObject &preview, QTextStream &out)
         << (preview.value(QStringLiteral("capped")).toBool()
                 ? QStringLiteral(" (of %1 matching; at most %2 per job)")
                       .arg(preview.value(QStringLiteral("matching")).toInt())
-                      .arg(Orders::RedeliveryJobs::kMaxDeliveries)
+                      .arg(Webhooks::RedeliveryJobs::kMaxDeliveries)
                 : QString())
         << "; the first " << preview.value(QStringLiteral("deliveries")).toArray().size() << ":\n";
     printTable(preview.value(QStringLiteral("deliveries")).toArray(),

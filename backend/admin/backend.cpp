@@ -32,10 +32,11 @@
 #include "orders/orderservice.h"
 #include "orders/orderstore.h"
 #include "orders/problem.h"
-#include "orders/redeliveryjobs.h"
 #include "platform/platform.h"
 #include "webhooks/demoreceiver.h"
 #include "webhooks/dispatcher.h"
+#include "webhooks/redeliveryjobs.h"
+#include "webhooks/webhookservice.h"
 #include "webhooks/webhookstore.h"
 
 #include <QAbstractEventDispatcher>
@@ -109,11 +110,18 @@ Result<void> Backend::startOrders()
                                                           *m_clock, d, m_eventQueue.get());
     m_orders = std::make_unique<Orders::OrderService>(*m_database, *m_writer, *m_events, *m_clock,
                                                       m_dispatcher.get(), m_eventQueue.get());
-    m_orders->setSecretOverlapMs(m_config.webhookSecretOverlapMs);
     if (auto r = m_orders->start(m_config.demoData); !r)
         return r;
-    m_redeliveries = std::make_unique<Orders::RedeliveryJobs>(
-        *m_database, *m_writer, *m_events, *m_clock, *m_orders, m_config.deliveryHistoryDays);
+    // The webhooks' owners are the orders' customers.
+    m_webhooks = std::make_unique<Webhooks::WebhookService>(
+        *m_database, *m_writer, *m_events, *m_clock, m_dispatcher.get(),
+        [](Core::WriteTransaction &tx, const QString &customerId) {
+            return Orders::OrderStore::customerExists(tx, customerId);
+        },
+        m_eventQueue.get());
+    m_webhooks->setSecretOverlapMs(m_config.webhookSecretOverlapMs);
+    m_redeliveries = std::make_unique<Webhooks::RedeliveryJobs>(
+        *m_database, *m_writer, *m_events, *m_clock, *m_webhooks, m_config.deliveryHistoryDays);
     if (auto r = m_redeliveries->start(); !r)
         return r;
     return {};
@@ -231,7 +239,7 @@ Result<void> Backend::start()
             << OAuth::OAuthStore::migration() << OAuth::OAuthStore::usersAndCodes()
             << OAuth::OAuthStore::deviceCodes() << OAuth::OAuthStore::registration()
             << OAuth::OAuthStore::assertions() << Cluster::ObjectStore::migration()
-            << Orders::RedeliveryJobs::migration() << Core::AuditLog::migration()
+            << Webhooks::RedeliveryJobs::migration() << Core::AuditLog::migration()
             << AdminTokens::migration() << OAuth::OAuthStore::tokensInIssueOrder()
             << Core::AuditLog::effectsColumn() << OAuth::OAuthStore::userTokensIndex()
             << OAuth::OAuthStore::trustBoundaries(),
@@ -341,8 +349,8 @@ Result<void> Backend::start()
         Orders::OrdersApi::Options{{m_config.webhookAllowLoopback, m_config.webhookAllowlist},
                                    m_demoReceiver->origin(),
                                    m_config.publicBaseUrl});
-    m_ordersAdminApi = std::make_unique<OrdersAdminApi>(*m_admin, *m_database, *m_orders,
-                                                        *m_redeliveries, *m_demoReceiver, *m_clock);
+    m_ordersAdminApi = std::make_unique<OrdersAdminApi>(
+        *m_admin, *m_database, *m_orders, *m_webhooks, *m_redeliveries, *m_demoReceiver, *m_clock);
 
     if (auto r = startCluster(*ca, tls); !r)
         return r;

@@ -29,6 +29,8 @@ class WriteQueue;
 namespace Gatehouse::Webhooks {
 class DemoReceiver;
 class Dispatcher;
+class RedeliveryJobs;
+class WebhookService;
 } // namespace Gatehouse::Webhooks
 namespace Gatehouse::OAuth {
 class OAuthApi;
@@ -46,7 +48,6 @@ class CertificateAuthority;
 namespace Gatehouse::Orders {
 class OrderService;
 class OrdersApi;
-class RedeliveryJobs;
 } // namespace Gatehouse::Orders
 
 namespace Gatehouse::Admin {
@@ -134,7 +135,8 @@ private:
     std::unique_ptr<Webhooks::DemoReceiver> m_demoReceiver;
     std::unique_ptr<Webhooks::Dispatcher> m_dispatcher;
     std::unique_ptr<Orders::OrderService> m_orders;
-    std::unique_ptr<Orders::RedeliveryJobs> m_redeliveries;
+    std::unique_ptr<Webhooks::WebhookService> m_webhooks;
+    std::unique_ptr<Webhooks::RedeliveryJobs> m_redeliveries;
     std::unique_ptr<Orders::OrdersApi> m_ordersApi;
     std::unique_ptr<OrdersAdminApi> m_ordersAdminApi;
     std::unique_ptr<OAuth::OAuthApi> m_oauth;

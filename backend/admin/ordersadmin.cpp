@@ -5,8 +5,9 @@
 #include "core/httpserver.h"
 #include "orders/orderservice.h"
 #include "orders/orderstore.h"
-#include "orders/redeliveryjobs.h"
 #include "webhooks/demoreceiver.h"
+#include "webhooks/redeliveryjobs.h"
+#include "webhooks/webhookservice.h"
 #include "webhooks/webhookstore.h"
 
 #include <QJsonArray>
@@ -77,10 +78,11 @@ QJsonObject customerJson(Core::Database &db, const QString &id)
 } // namespace
 
 OrdersAdminApi::OrdersAdminApi(Core::HttpServer &server, Core::Database &database,
-                               Orders::OrderService &orders, Orders::RedeliveryJobs &redeliveries,
+                               Orders::OrderService &orders, Webhooks::WebhookService &webhooks,
+                               Webhooks::RedeliveryJobs &redeliveries,
                                Webhooks::DemoReceiver &demoReceiver, const Core::Clock &clock)
-    : m_server(server), m_database(database), m_orders(orders), m_redeliveries(redeliveries),
-      m_demo(demoReceiver), m_clock(clock)
+    : m_server(server), m_database(database), m_orders(orders), m_webhooks(webhooks),
+      m_redeliveries(redeliveries), m_demo(demoReceiver), m_clock(clock)
 {
     registerRoutes();
 }
@@ -158,16 +160,17 @@ void OrdersAdminApi::registerRoutes()
             const auto id = uuidParam(req, QStringLiteral("id"), &error);
             if (!id)
                 return respond(error);
-            m_orders.rotateSecret(*id, [respond](Core::Result<OrderService::NewSecret> r) {
-                if (!r)
-                    return respond(fromError(r.error()));
-                HttpResponse resp = HttpResponse::json(
-                    200, QJsonObject{{QStringLiteral("webhookSecret"), r->secret},
-                                     {QStringLiteral("previousSecretExpiresAt"),
-                                      Orders::isoTime(r->previousExpiresAt)}});
-                resp.setHeader("Cache-Control", "no-store");
-                respond(resp);
-            });
+            m_webhooks.rotateSecret(
+                *id, [respond](Core::Result<Webhooks::WebhookService::RotatedSecret> r) {
+                    if (!r)
+                        return respond(fromError(r.error()));
+                    HttpResponse resp = HttpResponse::json(
+                        200, QJsonObject{{QStringLiteral("webhookSecret"), r->secret},
+                                         {QStringLiteral("previousSecretExpiresAt"),
+                                          Webhooks::isoTime(r->previousExpiresAt)}});
+                    resp.setHeader("Cache-Control", "no-store");
+                    respond(resp);
+                });
         });
 
     // --- beers ---
@@ -369,12 +372,13 @@ void OrdersAdminApi::registerRoutes()
         });
     m_server.routeDeferred("POST", QStringLiteral("/admin/v1/deliveries/{id}/redeliver"),
                            [this](const HttpRequest &req, const Responder &respond) {
-                               m_orders.redeliver(req.pathParam(QStringLiteral("id")),
-                                                  [respond](Core::Result<Webhooks::Delivery> r) {
-                                                      if (!r)
-                                                          return respond(fromError(r.error()));
-                                                      respond(HttpResponse::json(200, r->toJson()));
-                                                  });
+                               m_webhooks.redeliver(req.pathParam(QStringLiteral("id")),
+                                                    [respond](Core::Result<Webhooks::Delivery> r) {
+                                                        if (!r)
+                                                            return respond(fromError(r.error()));
+                                                        respond(
+                                                            HttpResponse::json(200, r->toJson()));
+                                                    });
                            });
     // Safe bulk redelivery: preview, start (rate-limited), progress, cancel, history.
     m_server.route("POST", QStringLiteral("/admin/v1/redeliveries/preview"),
@@ -448,7 +452,7 @@ void OrdersAdminApi::registerRoutes()
             "POST", QStringLiteral("/admin/v1/endpoints/{id}/") + QLatin1String(verb),
             [this, enable](const HttpRequest &req, const Responder &respond) {
                 Core::Database *db = &m_database;
-                m_orders.setEndpointEnabled(
+                m_webhooks.setEndpointEnabled(
                     req.pathParam(QStringLiteral("id")), enable,
                     [respond, db](Core::Result<Webhooks::Endpoint> r) {
                         if (!r)

@@ -7,11 +7,12 @@ class HttpServer;
 } // namespace Gatehouse::Core
 namespace Gatehouse::Orders {
 class OrderService;
-class RedeliveryJobs;
-} // namespace Gatehouse::Orders
+}
 namespace Gatehouse::Webhooks {
 class DemoReceiver;
-}
+class RedeliveryJobs;
+class WebhookService;
+} // namespace Gatehouse::Webhooks
 
 namespace Gatehouse::Admin {
 
@@ -21,8 +22,8 @@ class OrdersAdminApi
 {
 public:
     OrdersAdminApi(Core::HttpServer &server, Core::Database &database, Orders::OrderService &orders,
-                   Orders::RedeliveryJobs &redeliveries, Webhooks::DemoReceiver &demoReceiver,
-                   const Core::Clock &clock);
+                   Webhooks::WebhookService &webhooks, Webhooks::RedeliveryJobs &redeliveries,
+                   Webhooks::DemoReceiver &demoReceiver, const Core::Clock &clock);
 
 private:
     void registerRoutes();
@@ -30,7 +31,8 @@ private:
     Core::HttpServer &m_server;
     Core::Database &m_database;
     Orders::OrderService &m_orders;
-    Orders::RedeliveryJobs &m_redeliveries;
+    Webhooks::WebhookService &m_webhooks;
+    Webhooks::RedeliveryJobs &m_redeliveries;
     Webhooks::DemoReceiver &m_demo;
     const Core::Clock &m_clock; // which webhook secrets are still valid
 };

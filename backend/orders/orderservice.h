@@ -40,8 +40,6 @@ public:
                  const Core::Clock &clock, Webhooks::Dispatcher *dispatcher,
                  Core::EventQueue *eventQueue = nullptr);
 
-    void setSecretOverlapMs(qint64 ms) { m_secretOverlapMs = ms; }
-
     // At start (blocking): the demo catalog and a demo customer on an empty database, then
     // orders a crash interrupted are taken up again.
     Core::Result<void> start(bool demoData);
@@ -74,16 +72,9 @@ public:
     {
         Customer customer;
         QString secret; // shown once
-        qint64 previousExpiresAt = 0;
     };
     void createCustomer(const QString &name, const QString &id,
                         std::function<void(Core::Result<NewSecret>)> done);
-    void rotateSecret(const QString &customerId, std::function<void(Core::Result<NewSecret>)> done);
-
-    void redeliver(const QString &deliveryId,
-                   std::function<void(Core::Result<Webhooks::Delivery>)> done);
-    void setEndpointEnabled(const QString &endpointId, bool enabled,
-                            std::function<void(Core::Result<Webhooks::Endpoint>)> done);
 
 private:
     struct Effects;
@@ -115,7 +106,6 @@ private:
     Core::EventBus &m_events;
     const Core::Clock &m_clock;
     Webhooks::Dispatcher *m_dispatcher;
-    qint64 m_secretOverlapMs = 24LL * 3600 * 1000;
 
     Core::EventQueue *m_eventQueue; // events built and published there; null: inline
 

@@ -362,6 +362,20 @@ test('after a secret rotation both the old and the new secret verify', async () 
     assert.ok(!list.text.includes(rot.json.webhookSecret.slice(6)));
 });
 
+test('rotating the secret of an unknown customer is a 404 and creates no secret', async () => {
+    const unknown = '0d9a3f0e-0000-4000-8000-00000000beef';
+    const rot = await adminFetch(backend, 'POST', `/admin/v1/customers/${unknown}/rotate-secret`);
+    assert.equal(rot.status, 404, rot.text);
+    assert.equal(rot.json.error, 'customer-not-found', rot.text);
+    assert.match(rot.json.message, /no customer with id/);
+    assert.ok(!rot.text.includes('whsec_'), 'no secret in the answer');
+    // Not a customer afterwards either (no half-created owner), and a malformed id is a 400.
+    const list = await adminFetch(backend, 'GET', '/admin/v1/customers');
+    assert.ok(!list.text.includes(unknown));
+    const bad = await adminFetch(backend, 'POST', '/admin/v1/customers/not-a-uuid/rotate-secret');
+    assert.equal(bad.status, 400, bad.text);
+});
+
 test('kill -9 during a burst of 500 orders loses no status change', { timeout: 4 * TIMEOUT_MS }, async () => {
     const b = await startBackend({ args: RETRY_ARGS });
     const beers = await serviceFetch(b, 'GET', '/v1/beers?pageSize=100');

@@ -13,7 +13,8 @@
 #include "crypto/random.h"
 #include "orders/orderservice.h"
 #include "orders/orderstore.h"
-#include "orders/redeliveryjobs.h"
+#include "webhooks/redeliveryjobs.h"
+#include "webhooks/webhookservice.h"
 #include "webhooks/webhookstore.h"
 
 #include <QEventLoop>
@@ -1056,13 +1057,15 @@ void TestOrders::deliveryHistoryIsPrunedAfterItsDays()
                                    Core::Database::coreMigrations()
                                        << Webhooks::WebhookStore::migration()
                                        << Orders::OrderStore::migration()
-                                       << Orders::RedeliveryJobs::migration(),
+                                       << Webhooks::RedeliveryJobs::migration(),
                                    clock);
     QVERIFY2(db, qPrintable(db ? QString() : db.error().message));
     Core::WriteQueue writer(**db, QStringLiteral("test-writer"));
     Core::EventBus events(clock);
-    Orders::OrderService orders(**db, writer, events, clock, nullptr);
-    Orders::RedeliveryJobs jobs(**db, writer, events, clock, orders, 30, 1);
+    Webhooks::WebhookService webhooks(
+        **db, writer, events, clock, nullptr,
+        [](Core::WriteTransaction &, const QString &) -> Core::Result<bool> { return true; });
+    Webhooks::RedeliveryJobs jobs(**db, writer, events, clock, webhooks, 30, 1);
     const qint64 day = 24LL * 3600 * 1000;
     const qint64 t = now.toMSecsSinceEpoch();
     // id, state, completed_at (0: NULL)
@@ -1138,7 +1141,7 @@ void TestOrders::deliveryHistoryIsPrunedAfterItsDays()
     QCOMPARE(ids(QStringLiteral("SELECT id FROM webhook_redelivery_jobs")),
              QStringList{QStringLiteral("job-recent")});
     // 0 days keeps everything.
-    Orders::RedeliveryJobs keepAll(**db, writer, events, clock, orders, 0);
+    Webhooks::RedeliveryJobs keepAll(**db, writer, events, clock, webhooks, 0);
     std::optional<Core::Result<int>> kept;
     keepAll.prune(t + 1000 * day, [&](const Core::Result<int> &r) { kept = r; });
     QVERIFY(kept && *kept); // answered at once
@@ -1148,7 +1151,7 @@ void TestOrders::deliveryHistoryIsPrunedAfterItsDays()
     // Destroyed while its pass is under way: the chain stops, nothing is called back.
     bool calledBack = false;
     {
-        Orders::RedeliveryJobs gone(**db, writer, events, clock, orders, 30, 1);
+        Webhooks::RedeliveryJobs gone(**db, writer, events, clock, webhooks, 30, 1);
         gone.prune(t + 100 * day, [&](const Core::Result<int> &) { calledBack = true; });
     }
     auto after = writer.run([](Core::WriteTransaction &) -> Core::Result<void> { return {}; });

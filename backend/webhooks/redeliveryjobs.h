@@ -19,9 +19,9 @@ class PostGuard;
 class WriteQueue;
 } // namespace Gatehouse::Core
 
-namespace Gatehouse::Orders {
+namespace Gatehouse::Webhooks {
 
-class OrderService;
+class WebhookService;
 
 // Safe bulk redelivery (docs/orders.md): a filter over finished deliveries, a preview of the
 // count and payloads, then a job that redelivers them one by one through the same path as a
@@ -29,8 +29,8 @@ class OrderService;
 // (`redelivery.progress`) and a cancel. A job still running when the process stops resumes
 // where it was at the next start. Finished jobs, and finished deliveries with their attempt
 // logs, are kept `historyDays` (0: forever); they are deleted by a pass at start and every hour,
-// a chain of writer jobs of at most `pruneChunk` deliveries each, so that the orders' commits
-// go on between them.
+// a chain of writer jobs of at most `pruneChunk` deliveries each, so that the other modules'
+// commits go on between them.
 class RedeliveryJobs : public QObject
 {
     Q_OBJECT
@@ -38,7 +38,7 @@ public:
     static constexpr int kMaxDeliveries = 10'000;
 
     RedeliveryJobs(Core::Database &database, Core::WriteQueue &writer, Core::EventBus &events,
-                   const Core::Clock &clock, OrderService &orders, int historyDays,
+                   const Core::Clock &clock, WebhookService &webhooks, int historyDays,
                    int pruneChunk = 2000);
     ~RedeliveryJobs() override;
 
@@ -80,7 +80,7 @@ private:
     Core::WriteQueue &m_writer;
     Core::EventBus &m_events;
     const Core::Clock &m_clock;
-    OrderService &m_orders;
+    WebhookService &m_webhooks;
     int m_historyDays;
     const int m_pruneChunk;
     QHash<QString, std::shared_ptr<Running>> m_running;
@@ -89,4 +89,4 @@ private:
     std::shared_ptr<Core::PostGuard> m_guard; // lets the writer's callbacks reach this object
 };
 
-} // namespace Gatehouse::Orders
+} // namespace Gatehouse::Webhooks

@@ -1,12 +1,12 @@
-#include "orders/redeliveryjobs.h"
-#include "orders/orderslogging.h"
+#include "webhooks/redeliveryjobs.h"
+#include "webhooks/webhookslogging.h"
 
 #include "core/clock.h"
 #include "core/eventbus.h"
 #include "core/postguard.h"
 #include "core/writequeue.h"
 #include "crypto/random.h"
-#include "orders/orderservice.h"
+#include "webhooks/webhookservice.h"
 
 #include <QCoreApplication>
 #include <QDateTime>
@@ -17,7 +17,7 @@
 #include <QSqlQuery>
 #include <QUuid>
 
-namespace Gatehouse::Orders {
+namespace Gatehouse::Webhooks {
 
 using Core::Result;
 using Core::WriteTransaction;
@@ -128,9 +128,9 @@ struct RedeliveryJobs::Running
 
 RedeliveryJobs::RedeliveryJobs(Core::Database &database, Core::WriteQueue &writer,
                                Core::EventBus &events, const Core::Clock &clock,
-                               OrderService &orders, int historyDays, int pruneChunk)
-    : m_database(database), m_writer(writer), m_events(events), m_clock(clock), m_orders(orders),
-      m_historyDays(historyDays), m_pruneChunk(std::max(pruneChunk, 1)),
+                               WebhookService &webhooks, int historyDays, int pruneChunk)
+    : m_database(database), m_writer(writer), m_events(events), m_clock(clock),
+      m_webhooks(webhooks), m_historyDays(historyDays), m_pruneChunk(std::max(pruneChunk, 1)),
       m_guard(std::make_shared<Core::PostGuard>(this))
 {
     m_pruneTimer.setInterval(3600 * 1000);
@@ -187,7 +187,7 @@ Result<void> RedeliveryJobs::start()
         resumed.append(r->id);
     }
     for (const QString &id : std::as_const(resumed)) {
-        qCInfo(lcOrders) << "resuming bulk redelivery" << id;
+        qCInfo(lcWebhooks) << "resuming bulk redelivery" << id;
         run(id);
     }
     m_pruneTimer.start();
@@ -341,7 +341,7 @@ void RedeliveryJobs::tick(const QString &id)
         ++r->inFlight;
         ++sent;
         QPointer<RedeliveryJobs> self(this);
-        m_orders.redeliver(deliveryId, [self, id](const Result<Webhooks::Delivery> &result) {
+        m_webhooks.redeliver(deliveryId, [self, id](const Result<Delivery> &result) {
             const bool ok = bool(result);
             const QString why = ok ? QString() : result.error().message;
             QMetaObject::invokeMethod(
@@ -601,11 +601,11 @@ void RedeliveryJobs::finishPrune(const Result<int> &r)
 {
     const std::unique_ptr<PrunePass> pass = std::move(m_prune);
     if (!r)
-        qCWarning(lcOrders) << "pruning delivery history failed:" << r.error().message;
+        qCWarning(lcWebhooks) << "pruning delivery history failed:" << r.error().message;
     else if (*r > 0)
-        qCInfo(lcOrders) << "pruned" << *r << "deliveries older than" << m_historyDays << "days";
+        qCInfo(lcWebhooks) << "pruned" << *r << "deliveries older than" << m_historyDays << "days";
     for (const PruneDone &done : pass->done)
         done(r);
 }
 
-} // namespace Gatehouse::Orders
+} // namespace Gatehouse::Webhooks
