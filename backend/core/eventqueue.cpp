@@ -24,6 +24,14 @@ EventQueue::~EventQueue()
     delete m_context;
 }
 
+void EventQueue::postOrRun(EventQueue *queue, std::function<void()> work)
+{
+    if (queue)
+        queue->post(std::move(work));
+    else
+        work();
+}
+
 void EventQueue::post(std::function<void()> work)
 {
     QMutexLocker lock(&m_mutex);

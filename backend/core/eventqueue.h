@@ -28,6 +28,8 @@ public:
     EventQueue &operator=(const EventQueue &) = delete;
 
     void post(std::function<void()> work); // from any thread
+    // `work` posted to `queue`, or run at once where there is none (tests, tools).
+    static void postOrRun(EventQueue *queue, std::function<void()> work);
     void stop(); // runs what was posted, then ends the thread; later posts are dropped
 
     static constexpr std::chrono::milliseconds PaceInterval{1};

@@ -170,10 +170,7 @@ void OAuthApi::commit(GrantResult result, const QString &grantType, const Respon
                                 .add("expiresAt", Core::isoTimeMs(t.expiresAt))
                                 .finish());
             };
-            if (queue)
-                queue->post(publish);
-            else
-                publish();
+            Core::EventQueue::postOrRun(queue, std::move(publish));
         });
 }
 

@@ -386,18 +386,12 @@ void OrderService::apply(Effects &fx)
     events->statusChanges = std::move(fx.statusChanges);
     events->deliveries = std::move(fx.deliveries);
     events->beersChanged = std::move(fx.beersChanged);
-    if (m_eventQueue)
-        m_eventQueue->post([this, events] { publish(*events); });
-    else
-        publish(*events);
+    Core::EventQueue::postOrRun(m_eventQueue, [this, events] { publish(*events); });
 }
 
 void OrderService::emitEvent(const QString &type, const QJsonObject &data)
 {
-    if (m_eventQueue)
-        m_eventQueue->post([this, type, data] { m_events.publish(type, data); });
-    else
-        m_events.publish(type, data);
+    Core::EventQueue::postOrRun(m_eventQueue, [this, type, data] { m_events.publish(type, data); });
 }
 
 void OrderService::publish(const Effects &fx)
@@ -600,10 +594,7 @@ void OrderService::create(const QString &customerId, const OrderRequest &request
                                              .add("customerName", created->customerName)
                                              .finish());
                 };
-                if (m_eventQueue)
-                    m_eventQueue->post(std::move(publishCreated));
-                else
-                    publishCreated();
+                Core::EventQueue::postOrRun(m_eventQueue, std::move(publishCreated));
             }
             done(*created);
             apply(*fx);

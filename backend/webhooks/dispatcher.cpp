@@ -480,10 +480,7 @@ void Dispatcher::flushRecords()
                 for (const Record &r : *records)
                     publishRecord(*events, *database, r);
             };
-            if (queue)
-                queue->post(publish);
-            else
-                publish();
+            Core::EventQueue::postOrRun(queue, std::move(publish));
         });
 }
 

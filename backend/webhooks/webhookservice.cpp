@@ -49,10 +49,7 @@ void WebhookService::commit(std::function<Result<void>(WriteTransaction &, T &)>
 
 void WebhookService::emitEvent(const QString &type, const QJsonObject &data)
 {
-    if (m_eventQueue)
-        m_eventQueue->post([this, type, data] { m_events.publish(type, data); });
-    else
-        m_events.publish(type, data);
+    Core::EventQueue::postOrRun(m_eventQueue, [this, type, data] { m_events.publish(type, data); });
 }
 
 void WebhookService::rotateSecret(const QString &ownerId,

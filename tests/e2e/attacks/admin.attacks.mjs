@@ -152,6 +152,25 @@ describe('admin API: tokens, scopes and escalation', () => {
         assert.equal(k.status, 404, k.text);
     });
 
+    attack('admin: rotating a customer\'s webhook secret with no token or an orders:read token → 401 / 403, the secrets stay', async () => {
+        const made = await adminFetch(b, 'POST', '/admin/v1/customers', { name: 'rotation-victim' });
+        assert.equal(made.status, 201, made.text);
+        const id = made.json.customer.id;
+        const customer = async () => {
+            const r = await adminFetch(b, 'GET', '/admin/v1/customers');
+            assert.equal(r.status, 200, r.text);
+            return r.json.items.find((c) => c.id === id);
+        };
+        const before = await customer();
+        assert.ok(before, 'the customer is listed');
+        const path = `/admin/v1/customers/${id}/rotate-secret`;
+        assertUnauthorized(await as(undefined, 'POST', path), { error: 'unauthorized', message: 'missing admin token' }, 'no token');
+        const r = await as(reader.token, 'POST', path);
+        assertForbidden(r, refusedWrite('reader', 'orders', 'orders:read'), 'rotate-secret');
+        assert.ok(!r.text.includes('whsec_'), 'no secret in the refusal');
+        assert.deepEqual(await customer(), before, 'the secrets (fingerprints, expiry) are unchanged');
+    });
+
     attack('admin: an orders:read token revoking an OAuth token → 403, the token stays active', async () => {
         const before = await activeTokenIds(b, victimClient.client_id);
         assert.equal(before.length, 1);

@@ -487,6 +487,26 @@ private slots:
         QCOMPARE(seen.size(), 201);
     }
 
+    void eventQueuePostOrRunWithoutAQueueRunsAtOnce()
+    {
+        // No queue (tests, tools): the work runs in the caller, before postOrRun returns.
+        QThread *ranOn = nullptr;
+        EventQueue::postOrRun(nullptr, [&] { ranOn = QThread::currentThread(); });
+        QCOMPARE(ranOn, QThread::currentThread());
+        // With a queue: on the queue's thread, after what was posted before it.
+        EventQueue queue;
+        QList<int> seen;
+        QThread *queued = nullptr;
+        queue.post([&] { seen.append(1); });
+        EventQueue::postOrRun(&queue, [&] {
+            seen.append(2);
+            queued = QThread::currentThread();
+        });
+        queue.stop();
+        QCOMPARE(seen, (QList<int>{1, 2}));
+        QVERIFY(queued && queued != QThread::currentThread());
+    }
+
     void eventQueueRunsWorkPostedWhilePaced()
     {
         // After a busy run the next one is paced (PaceInterval later): work posted in that
