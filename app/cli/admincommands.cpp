@@ -43,7 +43,14 @@ void printStatus(const QJsonObject &s, QTextStream &out)
     if (const QJsonValue backlog =
             s.value(QStringLiteral("orders")).toObject().value(QStringLiteral("lifecycleBacklog"));
         backlog.isDouble())
-        out << "  orders:    " << backlog.toInt() << " waiting for validation and allocation\n";
+        out << "  orders:    " << backlog.toInt() << " waiting for validation and allocation"
+            << (s.value(QStringLiteral("orders"))
+                        .toObject()
+                        .value(QStringLiteral("lifecycleHeld"))
+                        .toBool()
+                    ? " (lifecycle held: gatehouse admin orders release)"
+                    : "")
+            << "\n";
     out << "  listeners:\n";
     const QJsonObject requests =
         s.value(QStringLiteral("counters")).toObject().value(QStringLiteral("requests")).toObject();

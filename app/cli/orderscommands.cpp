@@ -89,6 +89,18 @@ int ordersList(const Invocation &in)
                           {"lastModifiedDate", "CHANGED"}});
 }
 
+int ordersLifecycle(const Invocation &in)
+{
+    return send(in, {"POST", QStringLiteral("/admin/v1/orders/lifecycle/") + in.verb()},
+                [&in](const Answer &a) {
+                    in.out << "order lifecycle "
+                           << (a.body.value(QStringLiteral("held")).toBool() ? "held" : "running")
+                           << "; " << a.body.value(QStringLiteral("backlog")).toInt()
+                           << " orders wait for validation and allocation\n";
+                    return 0;
+                });
+}
+
 int deliveriesList(const Invocation &in)
 {
     return listTable(in, {{"id", "ID"},

@@ -11,6 +11,7 @@ int customersCreate(const Invocation &in);
 int beersList(const Invocation &in);
 int beersRestock(const Invocation &in);
 int ordersList(const Invocation &in);
+int ordersLifecycle(const Invocation &in); // hold, release
 int deliveriesList(const Invocation &in);
 int deliveriesRedeliverAll(const Invocation &in);
 int redeliveriesList(const Invocation &in);

@@ -110,6 +110,8 @@ Result<void> Backend::startOrders()
                                                           *m_clock, d, m_eventQueue.get());
     m_orders = std::make_unique<Orders::OrderService>(*m_database, *m_writer, *m_events, *m_clock,
                                                       m_dispatcher.get(), m_eventQueue.get());
+    // Held by an administrator before a stop: still held (the take-up waits for a release).
+    m_orders->setLifecycleHeld(bool(m_settings->value(OrdersAdminApi::lifecycleHeldKey())));
     if (auto r = m_orders->start(m_config.demoData); !r)
         return r;
     // The webhooks' owners are the orders' customers.
@@ -349,8 +351,9 @@ Result<void> Backend::start()
         Orders::OrdersApi::Options{{m_config.webhookAllowLoopback, m_config.webhookAllowlist},
                                    m_demoReceiver->origin(),
                                    m_config.publicBaseUrl});
-    m_ordersAdminApi = std::make_unique<OrdersAdminApi>(
-        *m_admin, *m_database, *m_orders, *m_webhooks, *m_redeliveries, *m_demoReceiver, *m_clock);
+    m_ordersAdminApi =
+        std::make_unique<OrdersAdminApi>(*m_admin, *m_database, *m_orders, *m_webhooks,
+                                         *m_redeliveries, *m_demoReceiver, *m_settings, *m_clock);
 
     if (auto r = startCluster(*ca, tls); !r)
         return r;
@@ -709,7 +712,8 @@ QJsonObject Backend::status() const
                            {QStringLiteral("demoReceiver"), m_demoReceiver->origin()}}
              : QJsonObject()},
         {QStringLiteral("orders"),
-         m_orders ? QJsonObject{{QStringLiteral("lifecycleBacklog"), m_orders->lifecycleBacklog()}}
+         m_orders ? QJsonObject{{QStringLiteral("lifecycleBacklog"), m_orders->lifecycleBacklog()},
+                                {QStringLiteral("lifecycleHeld"), m_orders->lifecycleHeld()}}
                   : QJsonObject()},
         {QStringLiteral("writer"),
          m_writer ? QJsonObject{{QStringLiteral("batches"), m_writer->committedBatches()},

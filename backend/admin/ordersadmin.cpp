@@ -3,6 +3,7 @@
 #include "core/clock.h"
 #include "core/database.h"
 #include "core/httpserver.h"
+#include "core/settingsstore.h"
 #include "orders/orderservice.h"
 #include "orders/orderstore.h"
 #include "webhooks/demoreceiver.h"
@@ -80,11 +81,17 @@ QJsonObject customerJson(Core::Database &db, const QString &id)
 OrdersAdminApi::OrdersAdminApi(Core::HttpServer &server, Core::Database &database,
                                Orders::OrderService &orders, Webhooks::WebhookService &webhooks,
                                Webhooks::RedeliveryJobs &redeliveries,
-                               Webhooks::DemoReceiver &demoReceiver, const Core::Clock &clock)
+                               Webhooks::DemoReceiver &demoReceiver, Core::SettingsStore &settings,
+                               const Core::Clock &clock)
     : m_server(server), m_database(database), m_orders(orders), m_webhooks(webhooks),
-      m_redeliveries(redeliveries), m_demo(demoReceiver), m_clock(clock)
+      m_redeliveries(redeliveries), m_demo(demoReceiver), m_settings(settings), m_clock(clock)
 {
     registerRoutes();
+}
+
+QString OrdersAdminApi::lifecycleHeldKey()
+{
+    return QStringLiteral("orders-lifecycle-held");
 }
 
 void OrdersAdminApi::registerRoutes()
@@ -232,6 +239,29 @@ void OrdersAdminApi::registerRoutes()
                                            .arg(Orders::statusNames().join(QStringLiteral(", "))));
         return items(OrderStore::adminOrders(m_database.connection(), f));
     });
+    // Before /orders/{id}: the first route that matches answers.
+    const auto lifecycle = [this] {
+        return HttpResponse::json(
+            200, QJsonObject{{QStringLiteral("held"), m_orders.lifecycleHeld()},
+                             {QStringLiteral("backlog"), m_orders.lifecycleBacklog()}});
+    };
+    m_server.route("GET", QStringLiteral("/admin/v1/orders/lifecycle"),
+                   [lifecycle](const HttpRequest &) { return lifecycle(); });
+    for (const bool hold : {true, false}) {
+        m_server.route("POST",
+                       hold ? QStringLiteral("/admin/v1/orders/lifecycle/hold")
+                            : QStringLiteral("/admin/v1/orders/lifecycle/release"),
+                       [this, hold, lifecycle](const HttpRequest &) {
+                           // Kept first: a restart must not release what an operator held.
+                           auto saved = hold ? m_settings.setValue(lifecycleHeldKey(),
+                                                                   QStringLiteral("true"))
+                                             : m_settings.remove(lifecycleHeldKey());
+                           if (!saved)
+                               return fromError(saved.error());
+                           m_orders.setLifecycleHeld(hold);
+                           return lifecycle();
+                       });
+    }
     m_server.route("GET", QStringLiteral("/admin/v1/orders/{id}"), [this](const HttpRequest &req) {
         HttpResponse error;
         const auto id = uuidParam(req, QStringLiteral("id"), &error);

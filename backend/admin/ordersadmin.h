@@ -1,9 +1,12 @@
 #pragma once
 
+#include <QString>
+
 namespace Gatehouse::Core {
 class Clock;
 class Database;
 class HttpServer;
+class SettingsStore;
 } // namespace Gatehouse::Core
 namespace Gatehouse::Orders {
 class OrderService;
@@ -23,7 +26,11 @@ class OrdersAdminApi
 public:
     OrdersAdminApi(Core::HttpServer &server, Core::Database &database, Orders::OrderService &orders,
                    Webhooks::WebhookService &webhooks, Webhooks::RedeliveryJobs &redeliveries,
-                   Webhooks::DemoReceiver &demoReceiver, const Core::Clock &clock);
+                   Webhooks::DemoReceiver &demoReceiver, Core::SettingsStore &settings,
+                   const Core::Clock &clock);
+
+    // The setting that keeps a held order lifecycle held across restarts ("true" / absent).
+    static QString lifecycleHeldKey();
 
 private:
     void registerRoutes();
@@ -34,6 +41,7 @@ private:
     Webhooks::WebhookService &m_webhooks;
     Webhooks::RedeliveryJobs &m_redeliveries;
     Webhooks::DemoReceiver &m_demo;
+    Core::SettingsStore &m_settings;
     const Core::Clock &m_clock; // which webhook secrets are still valid
 };
 

@@ -85,9 +85,10 @@ struct OrderService::Effects
     QHash<QString, Beer> beers;
     QHash<QString, std::optional<QString>> beerIdByUpc;
     Webhooks::EndpointCache endpoints;
-    // A new order runs its lifecycle before its rows exist: advance() changes the order and
-    // its lines in memory only, and create() inserts them once, in their final state.
-    bool orderRowsPending = false;
+    // The lifecycle's batches write a beer's stock once, at the end of the batch, instead of
+    // once per order line that took from it (allocate() keeps it in `beers` meanwhile).
+    bool deferStock = false;
+    QSet<QString> stockDirty;
 };
 
 template <typename T>
@@ -259,11 +260,12 @@ Result<bool> OrderService::allocate(WriteTransaction &tx, Order &order, Effects 
         if (take > 0) {
             b.quantityOnHand -= take;
             l.quantityAllocated += take;
-            if (auto r = OrderStore::setStock(tx, b.id, b.quantityOnHand); !r)
+            if (fx.deferStock)
+                fx.stockDirty.insert(b.id);
+            else if (auto r = OrderStore::setStock(tx, b.id, b.quantityOnHand); !r)
                 return r.error();
-            if (!fx.orderRowsPending)
-                if (auto r = OrderStore::updateLine(tx, l); !r)
-                    return r.error();
+            if (auto r = OrderStore::updateLine(tx, l); !r)
+                return r.error();
             fx.beersChanged.insert(b.id);
         }
         if (l.quantityAllocated < l.orderQuantity)
@@ -276,9 +278,7 @@ Result<void> OrderService::advance(WriteTransaction &tx, Order &order, qint64 no
 {
     const int versionBefore = order.version;
     auto save = [&]() -> Result<void> {
-        return order.version == versionBefore || fx.orderRowsPending
-                   ? Result<void>()
-                   : OrderStore::updateOrder(tx, order);
+        return order.version == versionBefore ? Result<void>() : OrderStore::updateOrder(tx, order);
     };
     for (;;) {
         switch (order.status) {
@@ -298,9 +298,8 @@ Result<void> OrderService::advance(WriteTransaction &tx, Order &order, qint64 no
                 }
                 if (l.beerId != (*b)->id) {
                     l.beerId = (*b)->id;
-                    if (!fx.orderRowsPending)
-                        if (auto r = OrderStore::updateLine(tx, l); !r)
-                            return r;
+                    if (auto r = OrderStore::updateLine(tx, l); !r)
+                        return r;
                 }
             }
             if (auto r = transition(
@@ -424,11 +423,36 @@ void OrderService::scheduleAdvance(const QStringList &orderIds)
 {
     QMutexLocker lock(&m_advanceMutex);
     m_toAdvance.append(orderIds);
-    if (m_advanceQueued)
+    if (m_advanceQueued || m_held)
         return;
     m_advanceQueued = true;
     lock.unlock();
     submitAdvanceBatch();
+}
+
+void OrderService::setLifecycleHeld(bool held)
+{
+    QMutexLocker lock(&m_advanceMutex);
+    if (m_held == held)
+        return;
+    m_held = held;
+    qCInfo(lcOrders).noquote() << (held ? "order lifecycle held;" : "order lifecycle released;")
+                               << m_toAdvance.size() + m_advancing << "orders wait for it";
+    emitEvent(QStringLiteral("order.lifecycle"),
+              QJsonObject{{QStringLiteral("held"), held},
+                          {QStringLiteral("backlog"), int(m_toAdvance.size() + m_advancing)}});
+    // Held: the batch under way finishes and no other starts (its done callback looks).
+    if (held || m_advanceQueued || m_toAdvance.isEmpty())
+        return;
+    m_advanceQueued = true;
+    lock.unlock();
+    submitAdvanceBatch();
+}
+
+bool OrderService::lifecycleHeld() const
+{
+    QMutexLocker lock(&m_advanceMutex);
+    return m_held;
 }
 
 int OrderService::lifecycleBacklog() const
@@ -440,17 +464,23 @@ int OrderService::lifecycleBacklog() const
 void OrderService::submitAdvanceBatch()
 {
     auto fx = std::make_shared<Effects>();
+    fx->deferStock = true;
+    auto ids = std::make_shared<QStringList>();
     m_writer.submit(
-        [this, fx](WriteTransaction &tx) -> Result<void> {
-            QStringList ids;
+        [this, fx, ids](WriteTransaction &tx) -> Result<void> {
             {
                 QMutexLocker lock(&m_advanceMutex);
-                ids = m_toAdvance.mid(0, AdvanceBatch);
-                m_toAdvance.remove(0, ids.size());
-                m_advancing = ids.size();
+                // After a batch failed, its orders go one per job: one that fails again (a
+                // row the lifecycle cannot handle) holds up no other order.
+                const qsizetype take = m_isolate > 0 ? 1 : AdvanceBatch;
+                *ids = m_toAdvance.mid(0, take);
+                m_toAdvance.remove(0, ids->size());
+                m_advancing = ids->size();
+                if (m_isolate > 0)
+                    --m_isolate;
             }
             const qint64 now = nowMs();
-            for (const QString &id : std::as_const(ids)) {
+            for (const QString &id : std::as_const(*ids)) {
                 auto loaded = OrderStore::loadOrder(tx, id);
                 if (!loaded)
                     return loaded.error();
@@ -460,18 +490,36 @@ void OrderService::submitAdvanceBatch()
                 if (auto r = advance(tx, order, now, *fx); !r)
                     return r;
             }
+            for (const QString &beerId : std::as_const(fx->stockDirty))
+                if (auto r =
+                        OrderStore::setStock(tx, beerId, fx->beers.value(beerId).quantityOnHand);
+                    !r)
+                    return r;
             return {};
         },
-        [this, fx](const Result<void> &r) {
-            if (!r)
-                qCWarning(lcOrders) << "advancing orders failed:" << r.error().message;
-            else
-                apply(*fx);
+        [this, fx, ids](const Result<void> &r) {
+            const bool shuttingDown = !r && r.error().code == QLatin1String("shutting-down");
             QMutexLocker lock(&m_advanceMutex);
             m_advancing = 0;
+            if (r) {
+                lock.unlock();
+                apply(*fx);
+                lock.relock();
+            } else if (!shuttingDown && ids->size() > 1) {
+                // Retried one by one, first in line, so that they keep their order.
+                qCWarning(lcOrders)
+                    << "advancing" << ids->size()
+                    << "orders failed, retrying them one by one:" << r.error().message;
+                m_toAdvance = *ids + m_toAdvance;
+                m_isolate = int(ids->size());
+            } else if (!shuttingDown) {
+                // Left where it is in the database; the next start takes it up again.
+                qCWarning(lcOrders)
+                    << "advancing order" << ids->value(0) << "failed:" << r.error().message;
+            }
             // Shutting down (the job was refused, its orders are still listed): they are taken
             // up again at the next start. Submitting again would be refused again, at once.
-            if (m_toAdvance.isEmpty() || (!r && r.error().code == QLatin1String("shutting-down"))) {
+            if (m_toAdvance.isEmpty() || shuttingDown || m_held) {
                 m_advanceQueued = false;
                 return;
             }
@@ -569,16 +617,11 @@ void OrderService::create(const QString &customerId, const OrderRequest &request
                     !r)
                     return r;
             }
-            // The lifecycle runs on in the same transaction: validation and allocation need
-            // nothing from outside, and one commit for all five transitions is what makes
-            // high order rates possible. Each transition keeps its own history row and
-            // delivery, in order; the order and its lines are written once, as they end up.
-            Order working = o;
-            fx->orderRowsPending = true;
-            if (auto r = advance(tx, working, now, *fx); !r)
-                return r;
-            fx->orderRowsPending = false;
-            return OrderStore::insertOrderRows(tx, working);
+            // Intake first: the order is durable in NEW with its NEW delivery, and that is all
+            // the request waits for. Validation and allocation run behind it, in batches
+            // (submitAdvanceBatch), each transition committed with its history row and delivery.
+            fx->toAdvance.append(o.id);
+            return OrderStore::insertOrderRows(tx, o);
         },
         [this, fx, created, done = std::move(done)](const Result<void> &r) {
             if (!r) {

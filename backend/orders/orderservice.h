@@ -60,9 +60,17 @@ public:
     void act(const QString &orderId, const QString &customerId, Action action,
              std::function<void(Core::Result<Order>)> done);
 
-    // Orders whose lifecycle (validation, allocation) has yet to run: those a stop or a crash
-    // interrupted, taken up at start (a new order runs it in the transaction that creates it).
+    // Orders whose lifecycle (validation, allocation) has yet to run: new orders (the 201
+    // answers once the order is durable in NEW; the lifecycle runs behind it, in batches) and
+    // those a stop or a crash interrupted, taken up at start.
     int lifecycleBacklog() const;
+
+    // Holding the lifecycle: orders are still accepted (201 in NEW, with their NEW callback) but
+    // stay there until it is released; then they run oldest first. For a stock-take or a
+    // catalog fix, and to show the queue in a demo. Not persisted here: the admin API keeps
+    // it as a setting and sets it again before start().
+    void setLifecycleHeld(bool held);
+    bool lifecycleHeld() const;
 
     void restock(const QString &beerId, int quantity, std::function<void(Core::Result<Beer>)> done);
     void setDiscontinued(const QString &beerId, bool discontinued,
@@ -112,6 +120,8 @@ private:
     mutable QMutex m_advanceMutex;
     QStringList m_toAdvance;
     qsizetype m_advancing = 0; // taken by the batch under way
+    int m_isolate = 0;         // the next this many orders go one per job (a batch failed)
+    bool m_held = false;       // setLifecycleHeld
     bool m_advanceQueued = false;
 };
 

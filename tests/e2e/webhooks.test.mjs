@@ -141,6 +141,20 @@ async function deliveriesOf(b, orderId) {
     return r.json.items;
 }
 
+// Every status change of these orders (a Set or Map of order ids) arrived with one webhook-id,
+// however often it was sent.
+function assertOneWebhookIdPerChange(orderIds) {
+    const byChange = new Map();
+    for (const r of receiver.requests.filter((x) => orderIds.has(x.json?.orderId))) {
+        const key = `${r.json.orderId}/${r.json.orderStatus}`;
+        if (!byChange.has(key))
+            byChange.set(key, new Set());
+        byChange.get(key).add(r.id);
+    }
+    for (const [key, set] of byChange)
+        assert.equal(set.size, 1, `${key} arrived with ${set.size} different webhook-ids`);
+}
+
 async function delivery(b, id) {
     const r = await adminFetch(b, 'GET', `/admin/v1/deliveries/${id}`);
     assert.equal(r.status, 200, r.text);
@@ -428,15 +442,7 @@ test('kill -9 during a burst of 500 orders loses no status change', { timeout: 4
             return true;
         }, { timeoutMs: 2 * TIMEOUT_MS, intervalMs: 500, message: 'all status changes delivered after restart' });
         // Duplicates (sent before the crash, recorded after) carry the same webhook-id.
-        const byChange = new Map();
-        for (const r of receiver.requests.filter((x) => ids.has(x.json?.orderId))) {
-            const key = `${r.json.orderId}/${r.json.orderStatus}`;
-            if (!byChange.has(key))
-                byChange.set(key, new Set());
-            byChange.get(key).add(r.id);
-        }
-        for (const [key, set] of byChange)
-            assert.equal(set.size, 1, `${key} arrived with ${set.size} different webhook-ids`);
+        assertOneWebhookIdPerChange(ids);
     } finally {
         assert.equal(await again.stop(), 0, again.stderr);
     }
@@ -703,4 +709,179 @@ test('bulk redelivery: bad input gets a clear error', async () => {
     assert.equal(p.status, 400);
     const malformed = await adminFetch(backend, 'POST', '/admin/v1/redeliveries', '{');
     assert.equal(malformed.status, 400);
+});
+
+// --- the asynchronous lifecycle -----------------------------------------------------------
+
+async function lifecycle(b) {
+    const r = await adminFetch(b, 'GET', '/admin/v1/orders/lifecycle');
+    assert.equal(r.status, 200, r.text);
+    return r.json;
+}
+
+test('holding the lifecycle keeps new orders in NEW, through a restart; release runs them in order', { timeout: 2 * TIMEOUT_MS }, async () => {
+    const b = await startBackend({ args: RETRY_ARGS });
+    let again;
+    try {
+        const customer = await newCustomer(b, 'held');
+        const held = await adminFetch(b, 'POST', '/admin/v1/orders/lifecycle/hold');
+        assert.equal(held.status, 200, held.text);
+        assert.deepEqual(held.json, { held: true, backlog: 0 });
+        const ids = [];
+        for (let i = 0; i < 4; ++i) {
+            const r = await serviceFetch(b, 'POST', `/v1/customers/${customer}/orders`, {
+                beerOrderLines: [{ upc: upcs[0], orderQuantity: 1 }],
+                orderStatusCallbackUrl: `${receiver.url}/ok/${customer}`,
+            });
+            assert.equal(r.status, 201, r.text);
+            assert.equal(r.json.orderStatus, 'NEW');
+            ids.push(r.json.id);
+        }
+        // Accepted, announced (their NEW callback), and nothing more.
+        await waitFor(() => ids.every((id) => receiver.acceptedStatuses(id).length === 1),
+                      { message: 'the NEW callbacks' });
+        await new Promise((r) => setTimeout(r, 300));
+        for (const id of ids) {
+            const o = await serviceFetch(b, 'GET', `/v1/customers/${customer}/orders/${id}`);
+            assert.equal(o.json.orderStatus, 'NEW');
+            assert.deepEqual(receiver.acceptedStatuses(id), ['NEW']);
+        }
+        assert.deepEqual(await lifecycle(b), { held: true, backlog: 4 });
+        const status = await adminFetch(b, 'GET', '/admin/v1/status');
+        assert.equal(status.json.orders.lifecycleHeld, true);
+        // A pickup cannot overtake the lifecycle.
+        const early = await serviceFetch(b, 'PUT', `/v1/customers/${customer}/orders/${ids[0]}/pickup`);
+        assert.equal(early.status, 409, early.text);
+        assert.equal(early.json.code, 'invalid-state-transition');
+
+        // A restart does not release what an administrator held.
+        assert.equal(await b.stop(), 0, b.stderr);
+        again = await startBackend({ dataDir: b.dataDir, args: RETRY_ARGS });
+        assert.deepEqual(await lifecycle(again), { held: true, backlog: 4 });
+        await new Promise((r) => setTimeout(r, 300));
+        for (const id of ids)
+            assert.equal((await adminFetch(again, 'GET', `/admin/v1/orders/${id}`)).json.orderStatus, 'NEW');
+
+        const released = await adminFetch(again, 'POST', '/admin/v1/orders/lifecycle/release');
+        assert.equal(released.status, 200, released.text);
+        assert.equal(released.json.held, false);
+        await waitFor(() => ids.every((id) => receiver.acceptedStatuses(id).length === 5),
+                      { message: 'every callback after the release' });
+        for (const id of ids) {
+            assert.deepEqual(receiver.acceptedStatuses(id), LIFECYCLE);
+            const o = await adminFetch(again, 'GET', `/admin/v1/orders/${id}`);
+            assert.deepEqual(o.json.history.map((h) => h.status), LIFECYCLE);
+        }
+        assert.deepEqual(await lifecycle(again), { held: false, backlog: 0 });
+        // Releasing twice, or holding an unknown thing, changes nothing.
+        assert.equal((await adminFetch(again, 'POST', '/admin/v1/orders/lifecycle/release')).status, 200);
+        assert.equal((await adminFetch(again, 'POST', '/admin/v1/orders/lifecycle/pause')).status, 404);
+    } finally {
+        if (again)
+            assert.equal(await again.stop(), 0, again.stderr);
+        else
+            await b.stop();
+    }
+});
+
+test('kill -9 while thousands of accepted orders sit between NEW and ALLOCATED: none lost, none oversold', { timeout: 6 * TIMEOUT_MS }, async () => {
+    const ORDERS = 3000;
+    const STOCK = 2000; // of the contested beer: a third of the orders must wait
+    const b = await startBackend({ args: RETRY_ARGS });
+    const customer = await newCustomer(b, 'crash-lifecycle');
+    // A beer of its own for this test: take what is on hand to exactly STOCK.
+    const beers = (await adminFetch(b, 'GET', '/admin/v1/beers')).json.items;
+    const contested = beers.find((x) => x.quantityOnHand <= STOCK && !x.discontinued);
+    assert.ok(contested, 'a beer with at most STOCK on hand');
+    if (contested.quantityOnHand < STOCK) {
+        const r = await adminFetch(b, 'POST', `/admin/v1/beers/${contested.id}/restock`,
+                                   { quantity: STOCK - contested.quantityOnHand });
+        assert.equal(r.status, 200, r.text);
+        assert.equal(r.json.quantityOnHand, STOCK);
+    }
+    // Held, so that the accepted orders pile up in NEW; then released and killed mid-way.
+    assert.equal((await adminFetch(b, 'POST', '/admin/v1/orders/lifecycle/hold')).status, 200);
+    const accepted = [];
+    let next = 0;
+    const worker = async () => {
+        while (next < ORDERS) {
+            const n = next++;
+            const r = await serviceFetch(b, 'POST', `/v1/customers/${customer}/orders`, {
+                customerRef: `crash-${n}`,
+                beerOrderLines: [{ upc: contested.upc, orderQuantity: 1 }],
+                orderStatusCallbackUrl: `${receiver.url}/ok/${customer}`,
+            });
+            assert.equal(r.status, 201, r.text);
+            assert.equal(r.json.orderStatus, 'NEW');
+            accepted.push(r.json.id);
+        }
+    };
+    await Promise.all(Array.from({ length: 16 }, worker));
+    assert.equal(accepted.length, ORDERS);
+    assert.equal((await lifecycle(b)).backlog, ORDERS);
+    assert.equal((await adminFetch(b, 'POST', '/admin/v1/orders/lifecycle/release')).status, 200);
+    // Killed once the lifecycle is under way (a batch committed) and thousands still wait.
+    let backlogAtKill;
+    await waitFor(async () => {
+        backlogAtKill = (await lifecycle(b)).backlog;
+        return backlogAtKill < ORDERS;
+    }, { intervalMs: 5, message: 'the lifecycle under way' });
+    await b.kill9();
+    assert.ok(backlogAtKill >= 1000, `${backlogAtKill} orders waited at the kill`);
+
+    const again = await startBackend({ dataDir: b.dataDir, args: RETRY_ARGS });
+    try {
+        await waitFor(async () => (await lifecycle(again)).backlog === 0,
+                      { timeoutMs: 2 * TIMEOUT_MS, message: 'the take-up after the crash' });
+        const orders = [];
+        for (let before = '';;) {
+            const page = await adminFetch(again, 'GET',
+                `/admin/v1/orders?customerId=${customer}&limit=1000${before && `&before=${before}`}`);
+            assert.equal(page.status, 200, page.text);
+            orders.push(...page.json.items);
+            if (page.json.items.length < 1000)
+                break;
+            before = page.json.items.at(-1).id;
+        }
+        // Every acknowledged order is there, exactly once, in a final status of its lifecycle.
+        assert.equal(orders.length, ORDERS);
+        assert.deepEqual(new Set(orders.map((o) => o.id)), new Set(accepted));
+        const allocated = orders.filter((o) => o.orderStatus === 'ALLOCATED');
+        const waiting = orders.filter((o) => o.orderStatus === 'PENDING_INVENTORY');
+        // None oversold: exactly the stock there was went out, one unit an order.
+        assert.equal(allocated.length, STOCK);
+        assert.equal(waiting.length, ORDERS - STOCK);
+        const after = (await adminFetch(again, 'GET', '/admin/v1/beers')).json.items
+            .find((x) => x.id === contested.id);
+        assert.equal(after.quantityOnHand, 0);
+        // A restock allocates the waiting ones.
+        const restock = await adminFetch(again, 'POST', `/admin/v1/beers/${contested.id}/restock`,
+                                         { quantity: ORDERS - STOCK });
+        assert.equal(restock.status, 200, restock.text);
+        assert.equal(restock.json.quantityOnHand, 0);
+
+        // Every status change reaches the receiver at least once; a duplicate (sent before the
+        // crash, recorded as sent only after it) keeps its webhook-id.
+        const expected = new Map();
+        for (const o of orders)
+            expected.set(o.id, o.orderStatus === 'ALLOCATED' ? LIFECYCLE
+                : [...LIFECYCLE.slice(0, 4), 'PENDING_INVENTORY', 'ALLOCATED']);
+        await waitFor(() => {
+            const got = new Map();
+            for (const r of receiver.requests) {
+                if (r.status >= 300 || !expected.has(r.json?.orderId))
+                    continue;
+                if (!got.has(r.json.orderId))
+                    got.set(r.json.orderId, new Set());
+                got.get(r.json.orderId).add(r.json.orderStatus);
+            }
+            for (const [id, want] of expected)
+                if (!want.every((s) => got.get(id)?.has(s)))
+                    return false;
+            return true;
+        }, { timeoutMs: 3 * TIMEOUT_MS, intervalMs: 500, message: 'every status change delivered' });
+        assertOneWebhookIdPerChange(expected);
+    } finally {
+        assert.equal(await again.stop(), 0, again.stderr);
+    }
 });

@@ -751,6 +751,35 @@ void TestHeadlessBackend::adminCliOrderNouns()
     const CliResult missing = cli({"orders", "show", "5b1f6c8e-0d0a-4c55-9a2e-6f1b7d2f3c11"});
     QCOMPARE(missing.exitCode, 1);
     QVERIFY(missing.err.contains(QStringLiteral("answered 404")));
+    // orders hold / release: said in words, shown by status, and an order placed meanwhile
+    // waits in NEW until the release.
+    const CliResult held = cli({"orders", "hold"});
+    QCOMPARE(held.exitCode, 0);
+    QCOMPARE(held.out, QStringLiteral("order lifecycle held; 0 orders wait for validation and "
+                                      "allocation\n"));
+    QVERIFY2(cli({"status"})
+                 .out.contains(QStringLiteral("(lifecycle held: gatehouse admin orders release)")),
+             qPrintable(cli({"status"}).out));
+    reply = nam.post(req, QByteArray("{\"customerRef\":\"CLI-2\"}"));
+    QSignalSpy placed(reply, &QNetworkReply::finished);
+    QVERIFY(placed.wait(timeoutMs()));
+    QCOMPARE(reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt(), 201);
+    const QString heldId =
+        QJsonDocument::fromJson(reply->readAll()).object().value("id").toString();
+    delete reply;
+    QVERIFY(cli({"orders", "show", heldId}).out.contains(QStringLiteral("orderStatus: NEW")));
+    const CliResult released = cli({"orders", "release"});
+    QCOMPARE(released.exitCode, 0);
+    QVERIFY2(released.out.startsWith(QStringLiteral("order lifecycle running; ")),
+             qPrintable(released.out));
+    QTRY_VERIFY_WITH_TIMEOUT(
+        cli({"orders", "show", heldId}).out.contains(QStringLiteral("orderStatus: ALLOCATED")),
+        timeoutMs());
+    QVERIFY(!cli({"status"}).out.contains(QStringLiteral("lifecycle held")));
+    const CliResult extra = cli({"orders", "hold", "now"});
+    QCOMPARE(extra.exitCode, 2);
+    QVERIFY2(extra.err.contains(QStringLiteral("usage: gatehouse admin orders hold")),
+             qPrintable(extra.err));
 }
 
 void TestHeadlessBackend::adminCliClients()

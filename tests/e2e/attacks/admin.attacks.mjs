@@ -171,6 +171,20 @@ describe('admin API: tokens, scopes and escalation', () => {
         assert.deepEqual(await customer(), before, 'the secrets (fingerprints, expiry) are unchanged');
     });
 
+    attack('admin: holding the order lifecycle with no token → 401, with an orders:read token → 403; it keeps running', async () => {
+        const state = async () => (await as(b.adminToken, 'GET', '/admin/v1/orders/lifecycle')).json;
+        assert.equal((await state()).held, false);
+        for (const verb of ['hold', 'release']) {
+            const path = `/admin/v1/orders/lifecycle/${verb}`;
+            assertUnauthorized(await as(undefined, 'POST', path), { error: 'unauthorized', message: 'missing admin token' }, `${verb} without a token`);
+            assertForbidden(await as(reader.token, 'POST', path), refusedWrite('reader', 'orders', 'orders:read'), verb);
+            assert.equal((await state()).held, false, `still running after a refused ${verb}`);
+        }
+        // The reader may look.
+        const read = await as(reader.token, 'GET', '/admin/v1/orders/lifecycle');
+        assert.equal(read.status, 200, read.text);
+    });
+
     attack('admin: an orders:read token revoking an OAuth token → 403, the token stays active', async () => {
         const before = await activeTokenIds(b, victimClient.client_id);
         assert.equal(before.length, 1);
