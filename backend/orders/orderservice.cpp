@@ -376,9 +376,14 @@ void OrderService::apply(Effects &fx)
     // On the writer thread only what must keep the commit order cheap: hand deliveries to
     // the dispatcher, queue follow-up work. Building and publishing the events (JSON) runs on
     // the events thread, in the same order.
-    for (const Webhooks::Delivery &d : std::as_const(fx.deliveries))
-        if (m_dispatcher && d.state == QLatin1String("pending"))
-            m_dispatcher->add(d);
+    if (m_dispatcher) {
+        QList<Webhooks::Delivery> pending;
+        pending.reserve(fx.deliveries.size());
+        for (const Webhooks::Delivery &d : std::as_const(fx.deliveries))
+            if (d.state == QLatin1String("pending"))
+                pending.append(d);
+        m_dispatcher->add(std::move(pending));
+    }
     if (!fx.toAdvance.isEmpty())
         scheduleAdvance(fx.toAdvance);
     auto events = std::make_shared<Effects>();

@@ -79,18 +79,28 @@ void Dispatcher::stop()
 
 void Dispatcher::add(const Delivery &delivery)
 {
+    add(QList<Delivery>{delivery});
+}
+
+void Dispatcher::add(QList<Delivery> deliveries)
+{
+    if (deliveries.isEmpty())
+        return;
     QMetaObject::invokeMethod(
         m_ctx,
-        [this, delivery] {
+        [this, deliveries = std::move(deliveries)] {
             if (m_stopped || !m_client)
                 return;
-            // Manual redeliveries are few and explicit: always taken. Others wait in the
-            // database while in overflow, so no order's later status overtakes an earlier one.
-            if (!delivery.manual && (m_overflow || m_known.size() >= m_options.maxInMemory)) {
-                m_overflow = true;
-                return;
+            for (const Delivery &delivery : deliveries) {
+                // Manual redeliveries are few and explicit: always taken. Others wait in the
+                // database while in overflow, so no order's later status overtakes an earlier
+                // one.
+                if (!delivery.manual && (m_overflow || m_known.size() >= m_options.maxInMemory)) {
+                    m_overflow = true;
+                    continue;
+                }
+                enqueueLocal(delivery);
             }
-            enqueueLocal(delivery);
             pump();
         },
         Qt::QueuedConnection);

@@ -54,6 +54,7 @@ public:
     void start();
     void stop(); // blocks until the dispatcher thread has stopped its work
     void add(const Delivery &delivery);
+    void add(QList<Delivery> deliveries); // in order; one hop to the dispatcher's thread
     void endpointChanged(const Endpoint &endpoint);
     void secretsChanged(const QString &ownerId);
 

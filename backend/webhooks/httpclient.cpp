@@ -10,6 +10,8 @@
 #include <QTcpSocket>
 #include <QTimer>
 
+#include <algorithm>
+#include <climits>
 #include <cstring>
 
 namespace Gatehouse::Webhooks {
@@ -462,7 +464,8 @@ struct HttpClient::Exchange
     QString key; // pool key
     QByteArray wire;
     QElapsedTimer clock;
-    QTimer *timer = nullptr; // child of the client
+    int timeoutMs = 0;
+    qint64 deadlineNs = 0; // on the client's m_clock
     QTcpSocket *socket = nullptr;
     bool reused = false;  // socket came from the idle pool
     bool retried = false; // already retried once on a fresh connection
@@ -475,6 +478,14 @@ HttpClient::HttpClient(QObject *parent)
     : QObject(parent), m_ssl(QSslConfiguration::defaultConfiguration())
 {
     m_ssl.setPeerVerifyMode(QSslSocket::VerifyPeer);
+    m_clock.start();
+    m_sweep = new QTimer(this);
+    m_sweep->setSingleShot(true);
+    m_sweep->setTimerType(Qt::PreciseTimer); // "timed out after N ms" is never early
+    connect(m_sweep, &QTimer::timeout, this, [this] {
+        m_sweepAt = -1;
+        sweep();
+    });
 }
 
 HttpClient::~HttpClient()
@@ -486,6 +497,7 @@ HttpClient::~HttpClient()
         delete s;
     }
     m_idle.clear();
+    m_busy.clear();
     m_exchanges.clear();
 }
 
@@ -535,20 +547,64 @@ void HttpClient::send(OutboundRequest request, std::function<void(OutboundRespon
     x->request = std::move(request);
     x->done = std::move(done);
     const quint64 id = x->id;
-    const int timeoutMs = qMax(1, x->request.timeoutMs);
-    x->timer = new QTimer(this);
-    x->timer->setSingleShot(true);
-    x->timer->setTimerType(Qt::PreciseTimer); // "timed out after N ms" is never early
-    connect(x->timer, &QTimer::timeout, this, [this, id, timeoutMs] {
+    x->timeoutMs = qMax(1, x->request.timeoutMs);
+    x->deadlineNs = m_clock.nsecsElapsed() + qint64(x->timeoutMs) * 1'000'000;
+    m_exchanges.insert(id, x);
+    armSweep(x->deadlineNs);
+    // Started from the event loop: `done` must never run inside send(). One queued call
+    // starts everything sent meanwhile.
+    m_toStart.push_back(id);
+    if (m_toStart.size() == 1)
+        QMetaObject::invokeMethod(this, &HttpClient::startQueued, Qt::QueuedConnection);
+}
+
+void HttpClient::startQueued()
+{
+    std::vector<quint64> ids;
+    ids.swap(m_toStart);
+    for (const quint64 id : ids)
+        start(id);
+}
+
+void HttpClient::armSweep(qint64 atNs)
+{
+    if (m_sweepAt >= 0 && m_sweepAt <= atNs)
+        return; // an earlier check will look at it (and arm for what is left)
+    m_sweepAt = atNs;
+    // Rounded up: the check never comes before the deadline it is for.
+    const qint64 ms = (atNs - m_clock.nsecsElapsed() + 999'999) / 1'000'000;
+    m_sweep->start(int(std::clamp<qint64>(ms, 0, INT_MAX)));
+}
+
+void HttpClient::sweep()
+{
+    const qint64 now = m_clock.nsecsElapsed();
+    qint64 next = -1;
+    const auto later = [&next](qint64 at) { next = next < 0 ? at : qMin(next, at); };
+    QList<std::pair<quint64, int>> expired;
+    for (const auto &x : std::as_const(m_exchanges)) {
+        if (x->deadlineNs <= now)
+            expired.append({x->id, x->timeoutMs});
+        else
+            later(x->deadlineNs);
+    }
+    QList<QTcpSocket *> stale;
+    for (const auto &list : std::as_const(m_idle))
+        for (const Idle &idle : list) {
+            if (idle.untilNs <= now)
+                stale.append(idle.socket);
+            else
+                later(idle.untilNs);
+        }
+    for (QTcpSocket *socket : std::as_const(stale))
+        dropIdle(socket);
+    for (const auto &[id, timeoutMs] : std::as_const(expired)) {
         OutboundResponse r;
         r.error = QStringLiteral("timed out after %1 ms").arg(timeoutMs);
-        complete(id, std::move(r), false);
-    });
-    x->timer->start(timeoutMs);
-    m_exchanges.insert(id, x);
-    // Queued: `done` must never run inside send().
-    QMetaObject::invokeMethod(
-        this, [this, id] { start(id); }, Qt::QueuedConnection);
+        complete(id, std::move(r), false); // may send again (and arm the timer)
+    }
+    if (next >= 0)
+        armSweep(next);
 }
 
 void HttpClient::start(quint64 id)
@@ -633,14 +689,15 @@ void HttpClient::connectFresh(Exchange &x)
         auto *s = new QSslSocket(this);
         x.socket = s;
         s->setSslConfiguration(m_ssl);
+        watch(s);
         attach(x);
-        const quint64 id = x.id;
-        connect(s, &QSslSocket::encrypted, this, [this, id] {
-            if (const auto e = m_exchanges.value(id))
+        // Only the exchange that opened a connection sees its handshake.
+        connect(s, &QSslSocket::encrypted, this, [this, s] {
+            if (const auto e = m_exchanges.value(m_busy.value(s)))
                 writeRequest(*e);
         });
-        connect(s, &QSslSocket::sslErrors, this, [this, id](const QList<QSslError> &errors) {
-            if (const auto e = m_exchanges.value(id))
+        connect(s, &QSslSocket::sslErrors, this, [this, s](const QList<QSslError> &errors) {
+            if (const auto e = m_exchanges.value(m_busy.value(s)))
                 for (const QSslError &err : errors)
                     e->tlsErrors.append(err.errorString());
         });
@@ -650,10 +707,10 @@ void HttpClient::connectFresh(Exchange &x)
     } else {
         auto *s = new QTcpSocket(this);
         x.socket = s;
+        watch(s);
         attach(x);
-        const quint64 id = x.id;
-        connect(s, &QTcpSocket::connected, this, [this, id] {
-            if (const auto e = m_exchanges.value(id))
+        connect(s, &QTcpSocket::connected, this, [this, s] {
+            if (const auto e = m_exchanges.value(m_busy.value(s)))
                 writeRequest(*e);
         });
         s->connectToHost(rq.address, rq.port);
@@ -662,12 +719,31 @@ void HttpClient::connectFresh(Exchange &x)
 
 void HttpClient::attach(Exchange &x)
 {
-    const quint64 id = x.id;
-    QTcpSocket *s = x.socket;
-    connect(s, &QTcpSocket::readyRead, this, [this, id] { onReadyRead(id); });
-    connect(s, &QTcpSocket::disconnected, this, [this, id] { onClosed(id, -1); });
+    m_busy.insert(x.socket, x.id);
+}
+
+void HttpClient::watch(QTcpSocket *s)
+{
+    connect(s, &QTcpSocket::readyRead, this, [this, s] { onSocketReadyRead(s); });
+    connect(s, &QTcpSocket::disconnected, this, [this, s] { onSocketClosed(s, -1); });
     connect(s, &QTcpSocket::errorOccurred, this,
-            [this, id](QAbstractSocket::SocketError error) { onClosed(id, int(error)); });
+            [this, s](QAbstractSocket::SocketError error) { onSocketClosed(s, int(error)); });
+}
+
+void HttpClient::onSocketReadyRead(QTcpSocket *s)
+{
+    if (const quint64 id = m_busy.value(s))
+        onReadyRead(id);
+    else
+        dropIdle(s); // anything from an idle connection (data, close, error) ends it
+}
+
+void HttpClient::onSocketClosed(QTcpSocket *s, int socketError)
+{
+    if (const quint64 id = m_busy.value(s))
+        onClosed(id, socketError);
+    else
+        dropIdle(s);
 }
 
 void HttpClient::writeRequest(Exchange &x)
@@ -791,11 +867,9 @@ void HttpClient::complete(quint64 id, OutboundResponse response, bool reusable)
     const auto x = m_exchanges.take(id);
     if (!x)
         return;
-    x->timer->stop();
-    x->timer->deleteLater(); // we may be inside its timeout signal
     if (QTcpSocket *s = x->socket) {
         x->socket = nullptr;
-        disconnect(s, nullptr, this, nullptr);
+        m_busy.remove(s);
         if (reusable)
             putIdle(x->key, s);
         else
@@ -824,8 +898,6 @@ QTcpSocket *HttpClient::takeIdle(const QString &key)
     QTcpSocket *found = nullptr;
     while (!found && !it->isEmpty()) {
         const Idle idle = it->takeLast();
-        delete idle.timer;
-        disconnect(idle.socket, nullptr, this, nullptr);
         const auto *tls = qobject_cast<QSslSocket *>(idle.socket);
         if (idle.socket->state() == QAbstractSocket::ConnectedState &&
             idle.socket->bytesAvailable() == 0 && (!tls || tls->isEncrypted()))
@@ -847,15 +919,9 @@ void HttpClient::putIdle(const QString &key, QTcpSocket *socket)
             m_idle.remove(key);
         return;
     }
-    auto *timer = new QTimer(socket);
-    timer->setSingleShot(true);
-    connect(timer, &QTimer::timeout, this, [this, socket] { dropIdle(socket); });
-    timer->start(m_idleTimeoutMs);
-    // Anything from an idle connection (data, close, error) ends it.
-    connect(socket, &QTcpSocket::readyRead, this, [this, socket] { dropIdle(socket); });
-    connect(socket, &QTcpSocket::disconnected, this, [this, socket] { dropIdle(socket); });
-    connect(socket, &QTcpSocket::errorOccurred, this, [this, socket] { dropIdle(socket); });
-    list.append(Idle{socket, timer});
+    const qint64 until = m_clock.nsecsElapsed() + qint64(m_idleTimeoutMs) * 1'000'000;
+    list.append(Idle{socket, until});
+    armSweep(until);
 }
 
 void HttpClient::dropIdle(QTcpSocket *socket)
@@ -875,6 +941,7 @@ void HttpClient::dropIdle(QTcpSocket *socket)
 
 void HttpClient::discard(QTcpSocket *socket)
 {
+    m_busy.remove(socket);
     disconnect(socket, nullptr, this, nullptr);
     socket->abort();
     socket->deleteLater();

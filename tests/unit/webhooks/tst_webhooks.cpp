@@ -1245,6 +1245,39 @@ private slots:
         QCOMPARE(server.requests.size(), 1);
     }
 
+    void timeoutsOfDifferentLengths()
+    {
+        // One timer serves every deadline: a shorter timeout sent after a longer one still
+        // ends on time, and the longer one neither early nor late.
+        TestServer server([](QTcpSocket *, const SeenRequest &) {}); // never answers
+        QVERIFY(server.start());
+        HttpClient client;
+        QElapsedTimer clock;
+        clock.start();
+        qint64 longAt = -1;
+        qint64 shortAt = -1;
+        QString longError;
+        QString shortError;
+        OutboundRequest slow = requestTo(server.port());
+        slow.timeoutMs = 1200;
+        client.send(slow, [&](OutboundResponse r) {
+            longAt = clock.elapsed();
+            longError = r.error;
+        });
+        OutboundRequest quick = requestTo(server.port());
+        quick.timeoutMs = 200;
+        client.send(quick, [&](OutboundResponse r) {
+            shortAt = clock.elapsed();
+            shortError = r.error;
+        });
+        QTRY_VERIFY_WITH_TIMEOUT(longAt >= 0, 5000);
+        QCOMPARE(shortError, QStringLiteral("timed out after 200 ms"));
+        QCOMPARE(longError, QStringLiteral("timed out after 1200 ms"));
+        QVERIFY2(shortAt >= 199 && shortAt < 1000, qPrintable(QString::number(shortAt)));
+        QVERIFY2(longAt >= 1199, qPrintable(QString::number(longAt)));
+        QCOMPARE(client.openConnections(), 0);
+    }
+
     void connectionRefused()
     {
         quint16 port = 0;
