@@ -122,11 +122,49 @@ for (const id of latencyIds) {
 }
 latencies.sort((a, b) => a - b);
 const pct = (p) => latencies[Math.min(latencies.length - 1, Math.floor(p * latencies.length))];
+
+// The delivery engine alone: ORDERS orders placed while the lifecycle is held (only their NEW
+// callbacks go out), then released. Their other four status changes are committed in batches
+// and delivered while this process only receives: deliveries per second from the release to
+// the last receipt.
+const before = received.size;
+const held = await adminCall('POST', '/admin/v1/orders/lifecycle/hold');
+if (held.status !== 200)
+    throw new Error(`hold answered ${held.status}`);
+next = 0;
+await Promise.all(Array.from({ length: 16 }, async () => {
+    while (next < ORDERS) {
+        const n = next++;
+        const r = await call(service, 'POST', `/v1/customers/${customer}/orders`, {
+            beerOrderLines: [{ upc: upcs[n % upcs.length], orderQuantity: 1 }],
+            orderStatusCallbackUrl: `${receiverUrl}/hooks`,
+        });
+        if (r.status !== 201)
+            throw new Error(`order answered ${r.status}`);
+    }
+}));
+while (received.size < before + ORDERS && now() < deadline + 120_000)
+    await new Promise((r) => setTimeout(r, 20));
+const releasedAt = now();
+const released = await adminCall('POST', '/admin/v1/orders/lifecycle/release');
+if (released.status !== 200)
+    throw new Error(`release answered ${released.status}`);
+const releasedExpected = before + ORDERS * 5;
+while (received.size < releasedExpected && now() < deadline + 180_000)
+    await new Promise((r) => setTimeout(r, 5));
+if (received.size < releasedExpected)
+    throw new Error(`only ${received.size - before} of ${ORDERS * 5} deliveries of the held orders arrived`);
+let releasedLast = 0;
+for (const r of received.values())
+    releasedLast = Math.max(releasedLast, r.at);
+const releasedRate = (ORDERS * 4) / ((releasedLast - releasedAt) / 1000);
+
 console.log(JSON.stringify({
     orders: ORDERS, deliveries: expected, verifiedSample: verified, latencySamples: latencies.length,
     seconds: +((last - t0) / 1000).toFixed(2),
     deliveriesPerSecond: Math.round(rate),
     latencyP50ms: +pct(0.5).toFixed(2), latencyP99ms: +pct(0.99).toFixed(2),
+    releasedDeliveries: ORDERS * 4, releasedDeliveriesPerSecond: Math.round(releasedRate),
     receiverUrl,
 }));
 // Keep serving for the peer measurement (run.sh runs wrk against receiverUrl, then kills us).

@@ -271,6 +271,9 @@ d = json.loads(sys.argv[1]); peer = float(sys.argv[2])
 print(f"| webhook deliveries, signed, {d['deliveries']} to a Node receiver | - | {d['deliveriesPerSecond']} | "
       f"{d['latencyP50ms']} (status change to receipt) | {d['latencyP99ms']} | wrk POST to the same receiver, c128 | "
       f"{peer:.0f} | - | - | {d['deliveriesPerSecond']/peer:.2f} |")
+print(f"| webhook deliveries, signed, {d['releasedDeliveries']} of orders held then released (the engine alone) | - | "
+      f"{d['releasedDeliveriesPerSecond']} | - | - | wrk POST to the same receiver, c128 | "
+      f"{peer:.0f} | - | - | {d['releasedDeliveriesPerSecond']/peer:.2f} |")
 PY
 }
 # paired LABEL PEER GATEHOUSE_FN PEER_FN: runs both functions (each prints run_wrk's
