@@ -3327,6 +3327,41 @@
         <source>Older orders: scroll on to load them</source>
         <translation>Ältere Bestellungen: weiterscrollen, um sie zu laden</translation>
     </message>
+    <message>
+        <source>Release orders</source>
+        <translation>Bestellungen freigeben</translation>
+    </message>
+    <message>
+        <source>Hold orders</source>
+        <translation>Bestellungen anhalten</translation>
+    </message>
+    <message>
+        <source>Release the order lifecycle</source>
+        <translation>Den Bestellablauf freigeben</translation>
+    </message>
+    <message>
+        <source>Hold the order lifecycle</source>
+        <translation>Den Bestellablauf anhalten</translation>
+    </message>
+    <message>
+        <source>Validate and allocate the waiting orders, oldest first</source>
+        <translation>Die wartenden Bestellungen prüfen und zuteilen, die älteste zuerst</translation>
+    </message>
+    <message>
+        <source>Accept new orders but keep them in NEW until released</source>
+        <translation>Neue Bestellungen annehmen, aber bis zur Freigabe in NEW halten</translation>
+    </message>
+    <message>
+        <source>Lifecycle held</source>
+        <translation>Bestellablauf angehalten</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n order(s) wait in NEW. New orders are accepted and announced; they are validated and allocated once released.</source>
+        <translation>
+            <numerusform>%n Bestellung wartet in NEW. Neue Bestellungen werden angenommen und gemeldet; nach der Freigabe werden sie geprüft und zugeteilt.</numerusform>
+            <numerusform>%n Bestellungen warten in NEW. Neue Bestellungen werden angenommen und gemeldet; nach der Freigabe werden sie geprüft und zugeteilt.</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>RbacPage</name>

@@ -3327,6 +3327,41 @@
         <source>Older orders: scroll on to load them</source>
         <translation>Commandes plus anciennes : continuez à faire défiler pour les charger</translation>
     </message>
+    <message>
+        <source>Release orders</source>
+        <translation>Libérer les commandes</translation>
+    </message>
+    <message>
+        <source>Hold orders</source>
+        <translation>Retenir les commandes</translation>
+    </message>
+    <message>
+        <source>Release the order lifecycle</source>
+        <translation>Libérer le cycle de vie des commandes</translation>
+    </message>
+    <message>
+        <source>Hold the order lifecycle</source>
+        <translation>Retenir le cycle de vie des commandes</translation>
+    </message>
+    <message>
+        <source>Validate and allocate the waiting orders, oldest first</source>
+        <translation>Valider et allouer les commandes en attente, la plus ancienne d’abord</translation>
+    </message>
+    <message>
+        <source>Accept new orders but keep them in NEW until released</source>
+        <translation>Accepter les nouvelles commandes mais les garder en NEW jusqu’à la libération</translation>
+    </message>
+    <message>
+        <source>Lifecycle held</source>
+        <translation>Cycle de vie retenu</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n order(s) wait in NEW. New orders are accepted and announced; they are validated and allocated once released.</source>
+        <translation>
+            <numerusform>%n commande attend en NEW. Les nouvelles commandes sont acceptées et annoncées ; elles seront validées et allouées une fois libérées.</numerusform>
+            <numerusform>%n commandes attendent en NEW. Les nouvelles commandes sont acceptées et annoncées ; elles seront validées et allouées une fois libérées.</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>RbacPage</name>

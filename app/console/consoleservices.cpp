@@ -24,6 +24,7 @@
 #include "nodelabeleditor.h"
 #include "nodelistmodel.h"
 #include "orderdetail.h"
+#include "orderlifecyclestate.h"
 #include "orderlistmodel.h"
 #include "rbaclistmodel.h"
 #include "redeliveryform.h"
@@ -61,6 +62,7 @@ ConsoleServices::ConsoleServices(QObject *parent)
       m_jwtInspector(new JwtInspector(m_adminClient, this)),
       m_nodes(new NodeListModel(m_adminClient, this)),
       m_clusterSettings(new ClusterSettingsState(m_adminClient, this)),
+      m_orderLifecycle(new OrderLifecycleState(m_adminClient, this)),
       m_nodeEditor(new NodeLabelEditor(m_adminClient, m_nodes, this)),
       m_rbacRoles(new RbacRoleModel(m_adminClient, this)),
       m_rbacBindings(new RbacBindingModel(m_adminClient, this)),

@@ -15,6 +15,7 @@ class ClientForm;
 class ClientListModel;
 class ClusterRequestModel;
 class ClusterSettingsState;
+class OrderLifecycleState;
 class ConsoleAppearance;
 class ConsoleLanguage;
 class CustomerListModel;
@@ -41,12 +42,12 @@ class WhoCanModel;
 
 // The console's service objects, wired together. run() makes one and publishes it to its
 // engine; QML sees the members as the singletons AdminClient, EventModel, Navigation, Orders,
-// OrderDetail, Deliveries, DeliveryDetail, Endpoints, Customers, Beers, TestOrder, Clients,
-// ClientForm, Tokens, JwtInspector, Nodes, NodeEditor, ClusterSettings, RbacRoles, RbacBindings,
-// WhoCan, ClusterRequests, KubeconfigForm, AuditLog, AuditDetail, Redelivery, TokenPreview,
-// Access, DashboardStats, Language and Appearance (see qmlsingletons.h). Tests publish their
-// own instance to their own engine. When the language changes (Language), every service whose
-// texts come from C++ is told to announce them again (retranslate()).
+// OrderDetail, OrderLifecycle, Deliveries, DeliveryDetail, Endpoints, Customers, Beers, TestOrder,
+// Clients, ClientForm, Tokens, JwtInspector, Nodes, NodeEditor, ClusterSettings, RbacRoles,
+// RbacBindings, WhoCan, ClusterRequests, KubeconfigForm, AuditLog, AuditDetail, Redelivery,
+// TokenPreview, Access, DashboardStats, Language and Appearance (see qmlsingletons.h). Tests
+// publish their own instance to their own engine. When the language changes (Language), every
+// service whose texts come from C++ is told to announce them again (retranslate()).
 class ConsoleServices : public QObject
 {
     Q_OBJECT
@@ -73,6 +74,7 @@ public:
     NodeListModel *nodes() const { return m_nodes; }
     NodeLabelEditor *nodeEditor() const { return m_nodeEditor; }
     ClusterSettingsState *clusterSettings() const { return m_clusterSettings; }
+    OrderLifecycleState *orderLifecycle() const { return m_orderLifecycle; }
     RbacRoleModel *rbacRoles() const { return m_rbacRoles; }
     RbacBindingModel *rbacBindings() const { return m_rbacBindings; }
     WhoCanModel *whoCan() const { return m_whoCan; }
@@ -115,6 +117,7 @@ private:
     JwtInspector *m_jwtInspector;
     NodeListModel *m_nodes;
     ClusterSettingsState *m_clusterSettings;
+    OrderLifecycleState *m_orderLifecycle;
     NodeLabelEditor *m_nodeEditor;
     RbacRoleModel *m_rbacRoles;
     RbacBindingModel *m_rbacBindings;

@@ -32,6 +32,7 @@
 #include "nodelistmodel.h"
 #include "orderdetail.h"
 #include "orderhistorymodel.h"
+#include "orderlifecyclestate.h"
 #include "orderlinemodel.h"
 #include "orderlistmodel.h"
 #include "rbaclistmodel.h"
@@ -331,6 +332,19 @@ public:
     static ClusterSettingsState *create(QQmlEngine *engine, QJSEngine *)
     {
         return publishedInstance(engine, &ConsoleServices::clusterSettings);
+    }
+};
+
+struct OrderLifecycleForeign
+{
+    Q_GADGET
+    QML_FOREIGN(Gatehouse::Console::OrderLifecycleState)
+    QML_NAMED_ELEMENT(OrderLifecycle)
+    QML_SINGLETON
+public:
+    static OrderLifecycleState *create(QQmlEngine *engine, QJSEngine *)
+    {
+        return publishedInstance(engine, &ConsoleServices::orderLifecycle);
     }
 };
 

@@ -69,10 +69,14 @@ Pane {
                 ErrorBanner {
                     objectName: "ordersError"
                     Layout.fillWidth: true
-                    message: OrderDetail.error.length > 0 ? OrderDetail.error : Orders.error
+                    message: OrderDetail.error.length > 0 ? OrderDetail.error
+                             : Orders.error.length > 0 ? Orders.error
+                             // Not when it could not even be read (a token without orders).
+                             : OrderLifecycle.loaded ? OrderLifecycle.error : ""
                     onDismissed: {
                         OrderDetail.clearError()
                         Orders.clearError()
+                        OrderLifecycle.clearError()
                     }
                 }
 
@@ -88,7 +92,10 @@ Pane {
                     ComboBox {
                         id: statusCombo
                         objectName: "statusFilter"
-                        Layout.preferredWidth: 190
+                        // The filters give way first when the window is narrow.
+                        Layout.fillWidth: true
+                        Layout.maximumWidth: 190
+                        Layout.minimumWidth: 120
                         model: Orders.statusOptions
                         textRole: "text"
                         valueRole: "value"
@@ -105,7 +112,9 @@ Pane {
                     ComboBox {
                         id: customerCombo
                         objectName: "customerFilter"
-                        Layout.preferredWidth: 200
+                        Layout.fillWidth: true
+                        Layout.maximumWidth: 200
+                        Layout.minimumWidth: 120
                         model: Customers.filterOptions
                         textRole: "text"
                         valueRole: "value"
@@ -137,12 +146,62 @@ Pane {
                         }
                     }
                     Button {
+                        objectName: "lifecycleButton"
+                        // Held: new orders wait in NEW until released (kept across restarts).
+                        text: OrderLifecycle.held ? qsTr("Release orders") : qsTr("Hold orders")
+                        visible: OrderLifecycle.loaded
+                        enabled: AdminClient.connectionState === AdminClient.Online
+                                 && !OrderLifecycle.busy
+                        Accessible.name: OrderLifecycle.held
+                                         ? qsTr("Release the order lifecycle")
+                                         : qsTr("Hold the order lifecycle")
+                        ToolTip.visible: hovered
+                        ToolTip.delay: 600
+                        ToolTip.text: OrderLifecycle.held
+                                      ? qsTr("Validate and allocate the waiting orders, oldest first")
+                                      : qsTr("Accept new orders but keep them in NEW until released")
+                        onClicked: OrderLifecycle.setHeld(!OrderLifecycle.held)
+                    }
+                    Button {
                         objectName: "placeTestOrderButton"
                         text: qsTr("Place test order…")
                         highlighted: true
                         enabled: AdminClient.connectionState === AdminClient.Online
                         Accessible.name: qsTr("Place a test order")
                         onClicked: testOrderDialog.open()
+                    }
+                }
+
+                // The lifecycle is held: say so, and how many orders wait for it.
+                Rectangle {
+                    objectName: "lifecycleHeldBanner"
+                    Layout.fillWidth: true
+                    visible: OrderLifecycle.held
+                    implicitHeight: heldRow.implicitHeight + 16
+                    radius: Theme.radius
+                    color: Qt.rgba(Theme.connecting.r, Theme.connecting.g, Theme.connecting.b, 0.12)
+                    border.color: Qt.rgba(Theme.connecting.r, Theme.connecting.g, Theme.connecting.b, 0.5)
+                    RowLayout {
+                        id: heldRow
+                        anchors.fill: parent
+                        anchors.margins: 8
+                        anchors.leftMargin: 14
+                        spacing: 12
+                        Label {
+                            text: qsTr("Lifecycle held")
+                            color: Theme.connecting
+                            font.weight: Font.DemiBold
+                        }
+                        Label {
+                            objectName: "lifecycleHeldText"
+                            Layout.fillWidth: true
+                            text: qsTr("%n order(s) wait in NEW. New orders are accepted and announced; they are validated and allocated once released.",
+                                       "", OrderLifecycle.backlog)
+                            color: Theme.text
+                            wrapMode: Text.Wrap
+                            Accessible.role: Accessible.StaticText
+                            Accessible.name: text
+                        }
                     }
                 }
 

@@ -310,6 +310,11 @@ void TestAdminServer::resetOrderData()
     m_deliveries.clear();
     m_endpoints.clear();
     m_received.clear();
+    if (m_lifecycleHeld) // released, as a fresh backend's is
+        sendEvent(QStringLiteral("order.lifecycle"), {{"held", false}, {"backlog", 0}});
+    m_lifecycleHeld = false;
+    m_lifecycleBacklog = 0;
+    m_heldOrders.clear();
     const QDateTime now = QDateTime::currentDateTimeUtc();
     const QDateTime day = now.addDays(-20);
 
@@ -767,6 +772,8 @@ QJsonObject TestAdminServer::createOrder(const QString &customerId, const QJsonV
     if (!callbackUrl.isEmpty())
         order.insert("orderStatusCallbackUrl", callbackUrl);
     m_orders.prepend(order);
+    if (m_lifecycleHeld)
+        ++m_lifecycleBacklog; // it waits in NEW with the others
     sendEvent(QStringLiteral("order.created"), orderJson(order));
     if (m_autoAdvance)
         QTimer::singleShot(m_autoAdvanceMs, this, [this, id] { autoAdvance(id); });
@@ -783,6 +790,10 @@ void TestAdminServer::autoAdvance(const QString &orderId)
     const qsizetype at = next.indexOf(str(m_orders.at(i), "orderStatus"));
     if (at < 0 || at + 1 >= next.size())
         return;
+    if (m_lifecycleHeld) { // waits for the release
+        m_heldOrders.append(orderId);
+        return;
+    }
     setOrderStatus(orderId, next.at(at + 1));
     QTimer::singleShot(m_autoAdvanceMs, this, [this, orderId] { autoAdvance(orderId); });
 }
@@ -1058,6 +1069,27 @@ void TestAdminServer::handleApi(QTcpSocket *socket, const QByteArray &method, co
         }
         sendEvent(QStringLiteral("beer.stock"), m_beers.at(i));
         respondJson(socket, 200, m_beers.at(i));
+        return;
+    } else if (resource == "orders" && id == QLatin1String("lifecycle")) {
+        // As the backend: held, created orders wait (counted in backlog); an order.lifecycle
+        // event on every change.
+        if (post && (action == "hold" || action == "release")) {
+            const bool hold = action == QLatin1String("hold");
+            if (m_lifecycleHeld != hold) {
+                m_lifecycleHeld = hold;
+                sendEvent(QStringLiteral("order.lifecycle"), lifecycle());
+                if (!hold) {
+                    m_lifecycleBacklog = 0;
+                    for (const QString &orderId : std::exchange(m_heldOrders, {}))
+                        QTimer::singleShot(m_autoAdvanceMs, this,
+                                           [this, orderId] { autoAdvance(orderId); });
+                }
+            }
+        } else if (!get || !action.isEmpty()) {
+            respondError(socket, 404, "not_found", "no such admin resource");
+            return;
+        }
+        respondJson(socket, 200, lifecycle());
         return;
     } else if (resource == "orders") {
         if (get && id.isEmpty()) {

@@ -132,6 +132,11 @@ public:
     void resetClusterData();
     QJsonObject clusterNode(const QString &name) const; // {} when there is none
     QJsonObject clusterSettings() const { return m_clusterSettings; }
+    // GET /admin/v1/orders/lifecycle: {"held", "backlog"}.
+    QJsonObject lifecycle() const
+    {
+        return {{"held", m_lifecycleHeld}, {"backlog", m_lifecycleBacklog}};
+    }
     int clusterRequestCount() const { return int(m_clusterRequests.size()); }
     // The trace POST /admin/v1/cluster/explain answers; error set (and {} returned) for a
     // request the admin API refuses with 400.
@@ -314,6 +319,9 @@ private:
     QList<QJsonObject> m_roles;
     QList<QJsonObject> m_roleBindings;
     QJsonObject m_clusterSettings;
+    bool m_lifecycleHeld = false;
+    int m_lifecycleBacklog = 0;
+    QStringList m_heldOrders;             // auto-advanced after the release
     QList<QJsonObject> m_clusterRequests; // oldest first
     qint64 m_clusterVersion = 100;        // resourceVersion counter
     quint64 m_idCounter = 0;

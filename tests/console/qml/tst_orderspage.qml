@@ -331,6 +331,42 @@ Item {
             compare(testCase.list.count, 8)
         }
 
+        function test_holdAndReleaseTheLifecycle() {
+            // Held: the button says release, a banner counts the orders waiting in NEW (each
+            // order accepted meanwhile adds one); released: both go back.
+            const button = findChild(page, "lifecycleButton")
+            const banner = findChild(page, "lifecycleHeldBanner")
+            tryCompare(OrderLifecycle, "loaded", true, Wait.ms)
+            tryCompare(button, "visible", true, Wait.ms)
+            compare(button.text, "Hold orders")
+            verify(!banner.visible)
+            const holds = TestBackend.requestCount("POST /admin/v1/orders/lifecycle/hold")
+            const releases = TestBackend.requestCount("POST /admin/v1/orders/lifecycle/release")
+            mouseClick(button)
+            tryCompare(OrderLifecycle, "held", true, Wait.ms)
+            compare(TestBackend.requestCount("POST /admin/v1/orders/lifecycle/hold"), holds + 1)
+            compare(button.text, "Release orders")
+            tryCompare(banner, "visible", true, Wait.ms)
+            const text = findChild(page, "lifecycleHeldText")
+            compare(text.text.indexOf("0 order(s) wait in NEW"), 0, text.text)
+            TestBackend.createOrder(0, "HELD-1")
+            TestBackend.createOrder(1, "HELD-2")
+            tryCompare(OrderLifecycle, "backlog", 2, Wait.ms)
+            compare(text.text.indexOf("2 order(s) wait in NEW"), 0, text.text)
+            mouseClick(button)
+            tryCompare(OrderLifecycle, "held", false, Wait.ms)
+            compare(TestBackend.requestCount("POST /admin/v1/orders/lifecycle/release"), releases + 1)
+            tryCompare(banner, "visible", false, Wait.ms)
+            compare(button.text, "Hold orders")
+            // Held by someone else (another console, gatehouse admin orders hold): the event
+            // alone shows it.
+            TestBackend.sendEvent("order.lifecycle", {"held": true, "backlog": 5})
+            tryCompare(banner, "visible", true, Wait.ms)
+            compare(text.text.indexOf("5 order(s) wait in NEW"), 0, text.text)
+            TestBackend.sendEvent("order.lifecycle", {"held": false, "backlog": 5})
+            tryCompare(banner, "visible", false, Wait.ms)
+        }
+
         function test_customersSecretShownOnce() {
             const tabs = findChild(page, "ordersTabs")
             mouseClick(findChild(page, "customersTab"))
