@@ -9,7 +9,7 @@ namespace Gatehouse::Console {
 // The cluster's live settings (GET/PUT /admin/v1/cluster/settings): anonymous access, the
 // authorization modes and the admission plugins. Read on every (re)connect and kept current by
 // cluster.settings.changed events; a change applies at once on the server.
-class ClusterSettingsState : public ServerState
+class ClusterSettingsState : public Gatehouse::Console::ServerState
 {
     Q_OBJECT
     Q_PROPERTY(bool anonymousAuth READ anonymousAuth NOTIFY changed)

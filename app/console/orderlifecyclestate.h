@@ -8,7 +8,7 @@ namespace Gatehouse::Console {
 // and .../release, the order.lifecycle event). Held, new orders are accepted and wait in NEW: a
 // demo shows the queue filling, then the release sends it through. While held, every
 // order.created adds one to the orders waiting.
-class OrderLifecycleState : public ServerState
+class OrderLifecycleState : public Gatehouse::Console::ServerState
 {
     Q_OBJECT
     Q_PROPERTY(bool held READ held NOTIFY changed)

@@ -37,6 +37,7 @@
 #include "orderlistmodel.h"
 #include "rbaclistmodel.h"
 #include "redeliveryform.h"
+#include "serverstate.h"
 #include "settingsmodel.h"
 #include "testorderform.h"
 #include "tokenlistmodel.h"
@@ -510,6 +511,13 @@ struct LiveListModelForeign
 {
     Q_GADGET
     QML_FOREIGN(Gatehouse::Console::LiveListModel)
+    QML_ANONYMOUS
+};
+
+struct ServerStateForeign
+{
+    Q_GADGET
+    QML_FOREIGN(Gatehouse::Console::ServerState)
     QML_ANONYMOUS
 };
 

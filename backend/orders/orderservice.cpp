@@ -644,8 +644,9 @@ void OrderService::create(const QString &customerId, const OrderRequest &request
                 };
                 Core::EventQueue::postOrRun(m_eventQueue, std::move(publishCreated));
             }
-            done(*created);
+            // First: once the client has its 201, the order is in lifecycleBacklog (or past it).
             apply(*fx);
+            done(*created);
         });
 }
 

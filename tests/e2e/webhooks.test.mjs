@@ -727,6 +727,12 @@ test('holding the lifecycle keeps new orders in NEW, through a restart; release 
         const held = await adminFetch(b, 'POST', '/admin/v1/orders/lifecycle/hold');
         assert.equal(held.status, 200, held.text);
         assert.deepEqual(held.json, { held: true, backlog: 0 });
+        // Audited like every admin change: who held it, and the state before and after.
+        const audit = await waitFor(async () => (await adminFetch(b, 'GET', '/admin/v1/audit?limit=1000'))
+            .json.items.find((e) => e.action === 'hold'), { message: 'the audit entry of the hold' });
+        assert.equal(audit.kind, 'order');
+        assert.equal(audit.target, 'lifecycle');
+        assert.deepEqual([audit.before?.held, audit.after?.held], [false, true], JSON.stringify(audit));
         const ids = [];
         for (let i = 0; i < 4; ++i) {
             const r = await serviceFetch(b, 'POST', `/v1/customers/${customer}/orders`, {

@@ -1260,13 +1260,13 @@ private slots:
         QString shortError;
         OutboundRequest slow = requestTo(server.port());
         slow.timeoutMs = 1200;
-        client.send(slow, [&](OutboundResponse r) {
+        client.send(slow, [&](const OutboundResponse &r) {
             longAt = clock.elapsed();
             longError = r.error;
         });
         OutboundRequest quick = requestTo(server.port());
         quick.timeoutMs = 200;
-        client.send(quick, [&](OutboundResponse r) {
+        client.send(quick, [&](const OutboundResponse &r) {
             shortAt = clock.elapsed();
             shortError = r.error;
         });
