@@ -111,7 +111,10 @@ Result<void> Backend::startOrders()
     m_orders = std::make_unique<Orders::OrderService>(*m_database, *m_writer, *m_events, *m_clock,
                                                       m_dispatcher.get(), m_eventQueue.get());
     // Held by an administrator before a stop: still held (the take-up waits for a release).
-    m_orders->setLifecycleHeld(bool(m_settings->value(OrdersAdminApi::lifecycleHeldKey())));
+    if (const auto held = m_settings->value(OrdersAdminApi::lifecycleHeldKey()); held)
+        m_orders->setLifecycleHeld(true);
+    else if (held.error().code != QLatin1String("not-found"))
+        return held.error(); // not released by a database that could not be read
     if (auto r = m_orders->start(m_config.demoData); !r)
         return r;
     // The webhooks' owners are the orders' customers.

@@ -32,6 +32,31 @@ void EventQueue::postOrRun(EventQueue *queue, std::function<void()> work)
         work();
 }
 
+void EventQueue::postAfter(std::chrono::milliseconds delay, std::function<void()> work)
+{
+    QMutexLocker lock(&m_mutex);
+    if (m_stopped)
+        return;
+    // The timer is made on the queue's thread; stop() ends that thread's event loop, so a
+    // timer still running then never fires.
+    QMetaObject::invokeMethod(
+        m_context,
+        [this, delay, work = std::move(work)]() mutable {
+            QTimer::singleShot(delay, m_context,
+                               [this, work = std::move(work)]() mutable { post(std::move(work)); });
+        },
+        Qt::QueuedConnection);
+}
+
+void EventQueue::postAfterOrRun(EventQueue *queue, std::chrono::milliseconds delay,
+                                std::function<void()> work)
+{
+    if (queue)
+        queue->postAfter(delay, std::move(work));
+    else
+        work();
+}
+
 void EventQueue::post(std::function<void()> work)
 {
     QMutexLocker lock(&m_mutex);

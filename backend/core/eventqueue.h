@@ -30,6 +30,12 @@ public:
     void post(std::function<void()> work); // from any thread
     // `work` posted to `queue`, or run at once where there is none (tests, tools).
     static void postOrRun(EventQueue *queue, std::function<void()> work);
+    // `work` posted once `delay` has passed (a retry after a pause); dropped if the queue
+    // stops first. From any thread.
+    void postAfter(std::chrono::milliseconds delay, std::function<void()> work);
+    // The same, or run at once where there is no queue (tests, tools).
+    static void postAfterOrRun(EventQueue *queue, std::chrono::milliseconds delay,
+                               std::function<void()> work);
     void stop(); // runs what was posted, then ends the thread; later posts are dropped
 
     static constexpr std::chrono::milliseconds PaceInterval{1};

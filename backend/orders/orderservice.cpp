@@ -24,6 +24,11 @@ using Core::WriteTransaction;
 namespace {
 
 constexpr int AdvanceBatch = 256;
+// A batch that failed is tried again one order per job, after a pause (a busy database, a
+// commit that failed for the whole group); an order that fails this often on its own is left
+// in the database, taken up at the next start.
+constexpr int AdvanceAttempts = 5;
+constexpr std::chrono::milliseconds AdvanceRetryPause{100}; // doubled at every attempt
 
 struct DemoBeer
 {
@@ -441,17 +446,19 @@ void OrderService::setLifecycleHeld(bool held)
     if (m_held == held)
         return;
     m_held = held;
-    qCInfo(lcOrders).noquote() << (held ? "order lifecycle held;" : "order lifecycle released;")
-                               << m_toAdvance.size() + m_advancing << "orders wait for it";
-    emitEvent(QStringLiteral("order.lifecycle"),
-              QJsonObject{{QStringLiteral("held"), held},
-                          {QStringLiteral("backlog"), int(m_toAdvance.size() + m_advancing)}});
-    // Held: the batch under way finishes and no other starts (its done callback looks).
-    if (held || m_advanceQueued || m_toAdvance.isEmpty())
-        return;
-    m_advanceQueued = true;
+    const int backlog = int(m_toAdvance.size() + m_advancing);
+    // Held: the batch under way finishes and no other starts (its done callback looks, and a
+    // batch still queued takes nothing).
+    const bool submit = !held && !m_advanceQueued && !m_toAdvance.isEmpty();
+    if (submit)
+        m_advanceQueued = true;
     lock.unlock();
-    submitAdvanceBatch();
+    qCInfo(lcOrders).noquote() << (held ? "order lifecycle held;" : "order lifecycle released;")
+                               << backlog << "orders wait for it";
+    emitEvent(QStringLiteral("order.lifecycle"),
+              QJsonObject{{QStringLiteral("held"), held}, {QStringLiteral("backlog"), backlog}});
+    if (submit)
+        submitAdvanceBatch();
 }
 
 bool OrderService::lifecycleHeld() const
@@ -475,6 +482,8 @@ void OrderService::submitAdvanceBatch()
         [this, fx, ids](WriteTransaction &tx) -> Result<void> {
             {
                 QMutexLocker lock(&m_advanceMutex);
+                if (m_held) // held since this job was queued: it takes nothing
+                    return {};
                 // After a batch failed, its orders go one per job: one that fails again (a
                 // row the lifecycle cannot handle) holds up no other order.
                 const qsizetype take = m_isolate > 0 ? 1 : AdvanceBatch;
@@ -507,20 +516,40 @@ void OrderService::submitAdvanceBatch()
             QMutexLocker lock(&m_advanceMutex);
             m_advancing = 0;
             if (r) {
+                if (!m_failures.isEmpty())
+                    for (const QString &id : std::as_const(*ids))
+                        m_failures.remove(id);
                 lock.unlock();
                 apply(*fx);
                 lock.relock();
-            } else if (!shuttingDown && ids->size() > 1) {
-                // Retried one by one, first in line, so that they keep their order.
-                qCWarning(lcOrders)
-                    << "advancing" << ids->size()
-                    << "orders failed, retrying them one by one:" << r.error().message;
-                m_toAdvance = *ids + m_toAdvance;
-                m_isolate = int(ids->size());
             } else if (!shuttingDown) {
-                // Left where it is in the database; the next start takes it up again.
-                qCWarning(lcOrders)
-                    << "advancing order" << ids->value(0) << "failed:" << r.error().message;
+                // Put back first in line, so that they keep their order, and tried again one
+                // by one after a pause.
+                int attempt = 1;
+                if (ids->size() == 1) {
+                    attempt = ++m_failures[ids->first()];
+                    if (attempt >= AdvanceAttempts) {
+                        qCWarning(lcOrders).noquote()
+                            << "advancing order" << ids->first() << "failed" << attempt
+                            << "times; it waits in the database for the next start:"
+                            << r.error().message;
+                        m_failures.remove(ids->first());
+                        ids->clear();
+                    }
+                } else {
+                    qCWarning(lcOrders)
+                        << "advancing" << ids->size()
+                        << "orders failed, retrying them one by one:" << r.error().message;
+                }
+                if (!ids->isEmpty()) {
+                    m_toAdvance = *ids + m_toAdvance;
+                    m_isolate += int(ids->size());
+                    lock.unlock();
+                    Core::EventQueue::postAfterOrRun(m_eventQueue,
+                                                     AdvanceRetryPause * (1 << attempt),
+                                                     [this] { submitAdvanceBatch(); });
+                    return; // still queued: the retry goes on from there
+                }
             }
             // Shutting down (the job was refused, its orders are still listed): they are taken
             // up again at the next start. Submitting again would be refused again, at once.

@@ -119,9 +119,10 @@ private:
 
     mutable QMutex m_advanceMutex;
     QStringList m_toAdvance;
-    qsizetype m_advancing = 0; // taken by the batch under way
-    int m_isolate = 0;         // the next this many orders go one per job (a batch failed)
-    bool m_held = false;       // setLifecycleHeld
+    qsizetype m_advancing = 0;      // taken by the batch under way
+    int m_isolate = 0;              // the next this many orders go one per job (a batch failed)
+    bool m_held = false;            // setLifecycleHeld
+    QHash<QString, int> m_failures; // orders whose job failed on its own, and how often
     bool m_advanceQueued = false;
 };
 

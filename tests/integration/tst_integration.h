@@ -143,6 +143,7 @@ private slots:
     void lifecycleToDelivered();
     void burstOfOrdersRunsEveryLifecycleOnce();
     void stopDuringTakeUpLosesNoOrder();
+    void failedLifecycleBatchIsRetried();
     void orderJsonHasEveryMember();
     void pendingInventoryThenRestock();
     void validationAndAllocationExceptions();

@@ -790,6 +790,54 @@ void TestOrders::stopDuringTakeUpLosesNoOrder()
     stop(b);
 }
 
+void TestOrders::failedLifecycleBatchIsRetried()
+{
+    // A lifecycle batch that fails (here a trigger refuses the next status while a flag is
+    // set, as a busy database or a failed group commit would) loses no order: the orders are
+    // tried again one by one after a pause, and end ALLOCATED, each transition once, once the
+    // cause is gone. (Before, the orders of a failed batch waited for the next start.)
+    const auto exec = [this](const QString &sql) {
+        return m_backend->writer().run(
+            [sql](Gatehouse::Core::WriteTransaction &tx) -> Gatehouse::Core::Result<void> {
+                QSqlQuery q(tx.database());
+                if (!q.exec(sql))
+                    return Gatehouse::Core::WriteTransaction::sqlError(q, "test setup");
+                return {};
+            });
+    };
+    QVERIFY(exec(QStringLiteral("CREATE TABLE test_fail (on_ INTEGER NOT NULL)")));
+    QVERIFY(exec(QStringLiteral("INSERT INTO test_fail VALUES (1)")));
+    QVERIFY(exec(QStringLiteral(
+        "CREATE TRIGGER test_fail_validation BEFORE INSERT ON order_history WHEN "
+        "NEW.status = 'VALIDATION_PENDING' AND (SELECT on_ FROM test_fail) = 1 BEGIN "
+        "SELECT RAISE(ABORT, 'injected failure'); END")));
+    QStringList ids;
+    for (int i = 0; i < 3; ++i)
+        ids.append(placeOrder(QJsonArray{QJsonObject{
+                                  {QStringLiteral("upc"), QStringLiteral("0083783375221")},
+                                  {QStringLiteral("orderQuantity"), 1}}})
+                       .value(QStringLiteral("id"))
+                       .toString());
+    QTest::qWait(300); // the batch and a first retry fail meanwhile
+    for (const QString &id : std::as_const(ids))
+        QCOMPARE(statusOf(id), QStringLiteral("NEW"));
+    QVERIFY(m_backend->orders().lifecycleBacklog() > 0); // still scheduled, not dropped
+    QVERIFY(exec(QStringLiteral("UPDATE test_fail SET on_ = 0")));
+    const QStringList expected{QStringLiteral("NEW"), QStringLiteral("VALIDATION_PENDING"),
+                               QStringLiteral("VALIDATED"), QStringLiteral("ALLOCATION_PENDING"),
+                               QStringLiteral("ALLOCATED")};
+    for (const QString &id : std::as_const(ids)) {
+        QTRY_COMPARE_WITH_TIMEOUT(statusOf(id), QStringLiteral("ALLOCATED"), timeoutMs());
+        QStringList statuses;
+        for (const QJsonValue h : order(id).value(QStringLiteral("history")).toArray())
+            statuses.append(h.toObject().value(QStringLiteral("status")).toString());
+        QCOMPARE(statuses, expected);
+    }
+    QTRY_COMPARE_WITH_TIMEOUT(m_backend->orders().lifecycleBacklog(), 0, timeoutMs());
+    QVERIFY(exec(QStringLiteral("DROP TRIGGER test_fail_validation")));
+    QVERIFY(exec(QStringLiteral("DROP TABLE test_fail")));
+}
+
 void TestOrders::pendingInventoryThenRestock()
 {
     // Salty Shore starts with nothing on hand.

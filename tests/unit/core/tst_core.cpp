@@ -507,6 +507,33 @@ private slots:
         QVERIFY(queued && queued != QThread::currentThread());
     }
 
+    void eventQueuePostAfterWaitsAndIsDroppedAtStop()
+    {
+        // postAfter: on the queue's thread, not before the delay; one still waiting when the
+        // queue stops never runs. Without a queue it runs at once.
+        int direct = 0;
+        EventQueue::postAfterOrRun(nullptr, std::chrono::milliseconds(5000), [&] { ++direct; });
+        QCOMPARE(direct, 1);
+        EventQueue queue;
+        QElapsedTimer clock;
+        clock.start();
+        std::atomic<qint64> ranAfter{-1};
+        std::atomic<QThread *> ranOn{nullptr};
+        std::atomic<int> late{0};
+        queue.postAfter(std::chrono::milliseconds(150), [&] {
+            ranAfter = clock.elapsed();
+            ranOn = QThread::currentThread();
+        });
+        queue.postAfter(std::chrono::milliseconds(60'000), [&] { ++late; });
+        QTRY_VERIFY_WITH_TIMEOUT(ranAfter.load() >= 0, 5000);
+        QVERIFY2(ranAfter.load() >= 149, qPrintable(QString::number(ranAfter.load())));
+        QVERIFY(ranOn.load() && ranOn.load() != QThread::currentThread());
+        queue.stop();
+        queue.postAfter(std::chrono::milliseconds(0), [&] { ++late; }); // after stop: dropped
+        QTest::qWait(50);
+        QCOMPARE(late.load(), 0);
+    }
+
     void eventQueueRunsWorkPostedWhilePaced()
     {
         // After a busy run the next one is paced (PaceInterval later): work posted in that
