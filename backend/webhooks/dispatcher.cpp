@@ -30,6 +30,11 @@ Dispatcher::Dispatcher(Core::Database &database, Core::WriteQueue &writer, Core:
       m_options(std::move(options)), m_eventQueue(eventQueue), m_retry(m_options.retry),
       m_policy(m_options.urlPolicy)
 {
+    if (!m_options.trustedOrigin.isEmpty()) {
+        const QUrl origin(m_options.trustedOrigin);
+        m_trustedHost = origin.host();
+        m_trustedPort = origin.port();
+    }
     m_thread = std::make_unique<QThread>();
     m_thread->setObjectName(QStringLiteral("webhooks"));
     m_ctx = new QObject;
@@ -233,10 +238,8 @@ QList<QByteArray> Dispatcher::keysFor(const QString &ownerId)
 
 bool Dispatcher::trusted(const CallbackTarget &t) const
 {
-    if (m_options.trustedOrigin.isEmpty())
-        return false;
-    const QUrl origin(m_options.trustedOrigin);
-    return !t.tls && t.host == origin.host() && t.port == origin.port();
+    return !m_trustedHost.isEmpty() && !t.tls && t.host == m_trustedHost &&
+           int(t.port) == m_trustedPort;
 }
 
 void Dispatcher::begin(const QString &key)
@@ -269,6 +272,18 @@ void Dispatcher::begin(const QString &key)
     }
     if (trusted(*target)) {
         send(std::move(a), QHostAddress(target->host), *target);
+        return;
+    }
+    // An IP literal needs no lookup: checked here, at once (the same rules as below).
+    if (auto literal = m_policy.checkLiteral(*target)) {
+        if (*literal) {
+            send(std::move(a), **literal, *target);
+            return;
+        }
+        const QString why = literal->error().message;
+        QMetaObject::invokeMethod(
+            m_ctx, [this, a, why] { finish(a, 0, why, 0, {}, std::nullopt, true); },
+            Qt::QueuedConnection);
         return;
     }
     // Resolved and checked again at every attempt: DNS may have changed since the order

@@ -112,6 +112,8 @@ private:
     Core::EventBus &m_events;
     const Core::Clock &m_clock;
     Options m_options;
+    QString m_trustedHost; // of m_options.trustedOrigin, parsed once
+    int m_trustedPort = -1;
     Core::EventQueue *m_eventQueue; // results' events are published there; null: inline
     RetryPolicy m_retry;
     UrlPolicy m_policy;

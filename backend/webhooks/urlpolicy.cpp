@@ -342,44 +342,53 @@ Result<void> UrlPolicy::checkAddress(const QHostAddress &address) const
     return {};
 }
 
+Result<QHostAddress> UrlPolicy::decide(const QString &host, const QList<QHostAddress> &addresses,
+                                       const QString &lookupError) const
+{
+    if (addresses.isEmpty()) {
+        qCInfo(lcWebhooks) << "callback host" << host << "does not resolve:" << lookupError;
+        return makeError(QString::fromLatin1(kCallbackHostUnresolved),
+                         QStringLiteral("cannot resolve host %1: %2").arg(host, lookupError), 400);
+    }
+    QHostAddress literal;
+    const bool isLiteral = literal.setAddress(host);
+    if (!isLiteral && isAllowlistedHost(host))
+        return addresses.first();
+    // Fail closed: one non-public address refuses the whole target (DNS rebinding and
+    // round-robin tricks would otherwise pick it later).
+    for (const QHostAddress &a : addresses) {
+        const auto check = checkAddress(a);
+        if (check.ok())
+            continue;
+        const QString message = isLiteral
+                                    ? check.error().message
+                                    : QStringLiteral("%1 resolves to %2 (%3)")
+                                          .arg(host, joinedHosts(addresses), check.error().message);
+        qCInfo(lcWebhooks).noquote() << "callback target refused:" << message;
+        return refused(message);
+    }
+    QHostAddress first = addresses.first();
+    if (const auto embedded = embeddedIPv4(first);
+        embedded && embedded->form == QLatin1String("IPv4-mapped"))
+        first = embedded->ipv4; // connect over IPv4 even where IPv6 is off
+    return first;
+}
+
+std::optional<Result<QHostAddress>> UrlPolicy::checkLiteral(const CallbackTarget &target) const
+{
+    QHostAddress literal;
+    if (!literal.setAddress(target.host))
+        return std::nullopt;
+    return decide(target.host, {literal}, QString());
+}
+
 void UrlPolicy::resolve(const CallbackTarget &target, QObject *context,
                         std::function<void(Result<QHostAddress>)> done) const
 {
     // A copy: the lookup may outlive this policy object.
     auto answer = [policy = *this, host = target.host, done = std::move(done)](
                       const QList<QHostAddress> &addresses, const QString &lookupError) {
-        if (addresses.isEmpty()) {
-            qCInfo(lcWebhooks) << "callback host" << host << "does not resolve:" << lookupError;
-            done(makeError(QString::fromLatin1(kCallbackHostUnresolved),
-                           QStringLiteral("cannot resolve host %1: %2").arg(host, lookupError),
-                           400));
-            return;
-        }
-        QHostAddress literal;
-        const bool isLiteral = literal.setAddress(host);
-        if (!isLiteral && policy.isAllowlistedHost(host)) {
-            done(addresses.first());
-            return;
-        }
-        // Fail closed: one non-public address refuses the whole target (DNS rebinding
-        // and round-robin tricks would otherwise pick it later).
-        for (const QHostAddress &a : addresses) {
-            const auto check = policy.checkAddress(a);
-            if (check.ok())
-                continue;
-            const QString message =
-                isLiteral ? check.error().message
-                          : QStringLiteral("%1 resolves to %2 (%3)")
-                                .arg(host, joinedHosts(addresses), check.error().message);
-            qCInfo(lcWebhooks).noquote() << "callback target refused:" << message;
-            done(refused(message));
-            return;
-        }
-        QHostAddress first = addresses.first();
-        if (const auto embedded = embeddedIPv4(first);
-            embedded && embedded->form == QLatin1String("IPv4-mapped"))
-            first = embedded->ipv4; // connect over IPv4 even where IPv6 is off
-        done(first);
+        done(policy.decide(host, addresses, lookupError));
     };
 
     // Queued even for IP literals: callers may rely on `done` never running inside

@@ -11,6 +11,7 @@
 #include <QUrl>
 
 #include <functional>
+#include <optional>
 
 class QObject;
 
@@ -71,10 +72,19 @@ public:
     void resolve(const CallbackTarget &target, QObject *context,
                  std::function<void(Result<QHostAddress>)> done) const;
 
+    // An IP-literal host checked at once, with resolve()'s rules and answers (no lookup, so
+    // nothing to wait for): the address to connect to, or the refusal. nullopt when the host
+    // is a name: resolve() it.
+    std::optional<Result<QHostAddress>> checkLiteral(const CallbackTarget &target) const;
+
     // Whether a host name is on the allowlist (exact, case-insensitive).
     bool isAllowlistedHost(const QString &host) const;
 
 private:
+    // What resolve() answers once it has the host's addresses.
+    Result<QHostAddress> decide(const QString &host, const QList<QHostAddress> &addresses,
+                                const QString &lookupError) const;
+
     static Result<CallbackTarget> parseText(const QString &url); // parse(), without its cache
 
     UrlPolicySettings m_settings;

@@ -483,6 +483,17 @@ private slots:
                        [&result](Result<QHostAddress> r) { result.emplace(std::move(r)); });
         QVERIFY2(!result, "done must not run inside resolve()");
         QTRY_VERIFY(result.has_value());
+        // The dispatcher's synchronous check of IP literals answers exactly as resolve();
+        // for host names it has no answer.
+        const auto literal = policy.checkLiteral(*target);
+        QCOMPARE(literal.has_value(), !QHostAddress(target->host).isNull());
+        if (literal) {
+            QCOMPARE(literal->ok(), result->ok());
+            if (literal->ok())
+                QCOMPARE(literal->value(), result->value());
+            else
+                QCOMPARE(literal->error().message, result->error().message);
+        }
         if (allowed) {
             QVERIFY2(result->ok(), qPrintable(result->ok() ? QString() : result->error().message));
             if (expected == QStringLiteral("<loopback>")) // localhost: ::1 or 127.0.0.1
