@@ -172,6 +172,10 @@ void OrdersApi::registerRoutes()
             if (!m_options.trustedOrigin.isEmpty() && !target->tls &&
                 target->host == trusted.host() && target->port == trusted.port())
                 return submit();
+            // An IP literal is decided at once (UrlPolicy::checkLiteral, as the dispatcher
+            // does at each attempt); a name is looked up first.
+            if (const auto literal = m_policy.checkLiteral(*target))
+                return *literal ? submit() : refused(literal->error().message);
             m_policy.resolve(*target, &m_server,
                              [submit, refused](const Core::Result<QHostAddress> &address) {
                                  if (!address)
