@@ -94,6 +94,35 @@ bool isProtobufContentType(const QByteArray &ct)
     return ct.split(';').value(0).trimmed().toLower() == kProtobufContentType;
 }
 
+// client-go's typed clients send "application/vnd.kubernetes.protobuf,application/json":
+// protobuf first is a preference, answered in protobuf where the kind has a form.
+bool prefersProtobuf(const QByteArray &accept)
+{
+    return accept.split(',').value(0).split(';').value(0).trimmed().toLower() ==
+           kProtobufContentType;
+}
+
+// An object, a list or a review answer in the client's preferred form.
+Core::HttpResponse typedResponse(const Core::HttpRequest &req, int status,
+                                 const QJsonObject &object, bool pretty)
+{
+    if (prefersProtobuf(req.header("accept"))) {
+        auto encoded = encodeProtobufObject(object);
+        if (auto *bytes = std::get_if<QByteArray>(&encoded)) {
+            Core::HttpResponse r;
+            r.status = status;
+            r.body = std::move(*bytes);
+            r.setHeader("Content-Type", kProtobufContentType);
+            return r;
+        }
+        // JSON is always understood; a kind without a form is no error, a misfit is a bug.
+        if (!std::get<ProtobufError>(encoded).unsupportedKind)
+            qCWarning(lcCluster).noquote() << "answering in JSON, the protobuf form failed:"
+                                           << std::get<ProtobufError>(encoded).message;
+    }
+    return objectResponse(status, object, pretty);
+}
+
 // "application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList" anywhere in Accept.
 bool wantsAggregatedDiscovery(const QByteArray &accept)
 {
@@ -139,6 +168,12 @@ bool acceptsJson(const QByteArray &accept)
             return true;
     }
     return false;
+}
+
+// Accept headers that allow an object answer: JSON, or protobuf alone.
+bool acceptsObject(const QByteArray &accept)
+{
+    return acceptsJson(accept) || prefersProtobuf(accept);
 }
 
 QString quotedList(const QStringList &l)
@@ -1252,8 +1287,10 @@ void ClusterApi::handleResource(const std::shared_ptr<Context> &ctx)
         finish(ctx, Status::routeNotFound().response(pretty));
         return;
     }
-    if (!acceptsJson(req.header("accept"))) {
-        finish(ctx, Status::notAcceptable({QStringLiteral("application/json")}).response(pretty));
+    if (!acceptsObject(req.header("accept"))) {
+        finish(ctx, Status::notAcceptable(
+                        {QStringLiteral("application/json"), QLatin1String(kProtobufContentType)})
+                        .response(pretty));
         return;
     }
     const QString ns = type->namespaced ? info.namespaceName : QString();
@@ -1271,7 +1308,7 @@ void ClusterApi::handleResource(const std::shared_ptr<Context> &ctx)
                 finish(ctx, Status::notFound(type->group, type->name, info.name).response(pretty));
                 return;
             }
-            if (!table && !pretty) {
+            if (!table && !pretty && !prefersProtobuf(req.header("accept"))) {
                 // Objects change rarely and are read often: their encoded form is cached by
                 // resourceVersion (a new one never repeats: the counter only grows).
                 const QString key =
@@ -1304,7 +1341,7 @@ void ClusterApi::handleResource(const std::shared_ptr<Context> &ctx)
                                          QString(), nowMs),
                                 pretty));
             else
-                finish(ctx, objectResponse(200, typed(*type, *o), pretty));
+                finish(ctx, typedResponse(req, 200, typed(*type, *o), pretty));
             return;
         }
         QString error;
@@ -1359,8 +1396,8 @@ void ClusterApi::handleResource(const std::shared_ptr<Context> &ctx)
             listMeta.insert(QStringLiteral("continue"), page.continueToken);
             listMeta.insert(QStringLiteral("remainingItemCount"), page.remaining);
         }
-        finish(ctx, objectResponse(
-                        200,
+        finish(ctx, typedResponse(
+                        req, 200,
                         QJsonObject{{QStringLiteral("kind"), type->kind + QStringLiteral("List")},
                                     {QStringLiteral("apiVersion"), type->apiVersion()},
                                     {QStringLiteral("metadata"), listMeta},
@@ -1473,7 +1510,7 @@ void ClusterApi::handleWrite(const std::shared_ptr<Context> &ctx, const Resource
     QJsonObject body;
     std::optional<PatchType> patchType;
     if (method == "POST" || method == "PUT") {
-        auto parsed = requestObject(req, false, false);
+        auto parsed = requestObject(req, true, false);
         if (const auto *st = std::get_if<Status>(&parsed)) {
             finish(ctx, st->response(pretty));
             return;
@@ -1874,7 +1911,7 @@ void ClusterApi::handleWrite(const std::shared_ptr<Context> &ctx, const Resource
                 result = c.object;
         if (result.isEmpty() && !changes.isEmpty())
             result = changes.first().object;
-        finish(ctx, objectResponse(successCode, typed(type, result), ctx->pretty));
+        finish(ctx, typedResponse(ctx->request, successCode, typed(type, result), ctx->pretty));
     };
     if (ctx->dryRun) {
         respondWith(m_store.dryRun(compute));
@@ -1938,8 +1975,8 @@ void ClusterApi::handleTokenRequest(const std::shared_ptr<Context> &ctx)
         {QStringLiteral("expirationSeconds"), seconds},
         {QStringLiteral("boundObjectRef"), QJsonValue::Null}};
     finish(ctx,
-           objectResponse(
-               201,
+           typedResponse(
+               ctx->request, 201,
                QJsonObject{
                    {QStringLiteral("kind"), QStringLiteral("TokenRequest")},
                    {QStringLiteral("apiVersion"), QStringLiteral("authentication.k8s.io/v1")},
@@ -2094,7 +2131,7 @@ void ClusterApi::handleReview(const std::shared_ptr<Context> &ctx, const Resourc
                        {QStringLiteral("status"), status}};
     if (!spec.isEmpty() || name != QLatin1String("selfsubjectreviews"))
         answer.insert(QStringLiteral("spec"), spec);
-    finish(ctx, objectResponse(201, answer, pretty));
+    finish(ctx, typedResponse(ctx->request, 201, answer, pretty));
 }
 
 std::variant<UserInfo, QString> ClusterApi::identityFrom(const QJsonObject &request) const

@@ -1,611 +1,803 @@
 #include "cluster/protobuf.h"
 
-#include <QJsonArray>
-#include <QMap>
-#include <QStringDecoder>
-#include <QStringList>
+#include "cluster/clusterlogging.h"
+#include "cluster/resources.h"
 
+#include <google/protobuf/descriptor.h>
+#include <google/protobuf/descriptor.pb.h>
+#include <google/protobuf/dynamic_message.h>
+#include <google/protobuf/message.h>
+#include <google/protobuf/stubs/logging.h>
+
+#include <QDateTime>
+#include <QFile>
+#include <QHash>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QMap>
+#include <QRegularExpression>
+#include <QSet>
+#include <QStringDecoder>
+
+#include <cmath>
 #include <cstring>
 #include <memory>
-#include <span>
-#include <vector>
+#include <optional>
+#include <string>
+
+namespace pb = google::protobuf;
 
 namespace Gatehouse::Cluster {
 
 namespace {
 
-// The envelope is level 1, the object in its raw field level 2, so the schemas below reach
-// level 5 at most; only unknown groups nested in each other can go deeper.
-constexpr int kMaxMessageDepth = 16;
-constexpr int kMaxVarintBytes = 10;
-constexpr quint64 kMaxFieldNumber = (quint64(1) << 29) - 1;
 constexpr char kMagic[] = {'k', '8', 's', '\0'};
+constexpr char kMetaV1[] = "k8s.io.apimachinery.pkg.apis.meta.v1.";
 
-enum WireType : quint32 {
-    Varint = 0,
-    Fixed64 = 1,
-    LengthDelimited = 2,
-    StartGroup = 3,
-    EndGroup = 4,
-    Fixed32 = 5,
-};
-
-// How a known field is read and how it appears in the JSON.
-enum class Kind {
-    String,         // last occurrence wins; omitted when empty
-    Bool,           // a varint, non-zero is true; omitted when false
-    Int64,          // a varint (int64, two's complement); omitted when absent
-    Bytes,          // last occurrence wins; never in the JSON (the envelope's raw object)
-    Message,        // occurrences merge; omitted when nothing in it is set (a status)
-    PresentMessage, // occurrences merge; kept, even as {}, once on the wire (a Go pointer)
-    AlwaysMessage,  // occurrences merge; always in the JSON, {} when absent (metadata, spec)
-    RepeatedString, // a JSON array in wire order; omitted when empty
-    StringMap,      // map<string, string> (entries {1 key, 2 value}); omitted when empty
-    StringListMap,  // map<string, {1 repeated items}> -> {"k": [...]}; omitted when empty
-};
-
-struct Schema;
-
-struct Field
+// UTF-8, invalid bytes as U+FFFD and a leading U+FEFF kept (it is part of the string).
+QString fromStd(const std::string &s)
 {
-    quint32 number;
-    Kind kind;
-    const char *json;
-    const Schema *message; // the nested message, or a map's entry message
-};
-
-struct Schema
-{
-    std::span<const Field> fields;
-};
-
-constexpr Field kStringEntryFields[] = {
-    {1, Kind::String, "key", nullptr},
-    {2, Kind::String, "value", nullptr},
-};
-constexpr Schema kStringEntry{kStringEntryFields};
-
-constexpr Field kExtraValueFields[] = {{1, Kind::RepeatedString, "items", nullptr}};
-constexpr Schema kExtraValue{kExtraValueFields};
-
-constexpr Field kExtraEntryFields[] = {
-    {1, Kind::String, "key", nullptr},
-    {2, Kind::Message, "value", &kExtraValue},
-};
-constexpr Schema kExtraEntry{kExtraEntryFields};
-
-constexpr Field kTypeMetaFields[] = {
-    {1, Kind::String, "apiVersion", nullptr},
-    {2, Kind::String, "kind", nullptr},
-};
-constexpr Schema kTypeMeta{kTypeMetaFields};
-
-// runtime.Unknown. The content encoding and type are read (so a wrong wire type is an
-// error) but not used: the API server ignores them too.
-constexpr Field kUnknownFields[] = {
-    {1, Kind::Message, "typeMeta", &kTypeMeta},
-    {2, Kind::Bytes, "raw", nullptr},
-    {3, Kind::String, "contentEncoding", nullptr},
-    {4, Kind::String, "contentType", nullptr},
-};
-constexpr Schema kUnknown{kUnknownFields};
-constexpr std::size_t kUnknownTypeMeta = 0;
-constexpr std::size_t kUnknownRaw = 1;
-
-// The ObjectMeta fields a review request may carry; the others (selfLink, resourceVersion,
-// generation, creationTimestamp, ...) are skipped.
-constexpr Field kObjectMetaFields[] = {
-    {1, Kind::String, "name", nullptr},
-    {2, Kind::String, "generateName", nullptr},
-    {3, Kind::String, "namespace", nullptr},
-    {5, Kind::String, "uid", nullptr},
-    {11, Kind::StringMap, "labels", &kStringEntry},
-    {12, Kind::StringMap, "annotations", &kStringEntry},
-};
-constexpr Schema kObjectMeta{kObjectMetaFields};
-
-// FieldSelectorAttributes and LabelSelectorAttributes (their requirements are skipped).
-constexpr Field kSelectorFields[] = {{1, Kind::String, "rawSelector", nullptr}};
-constexpr Schema kSelector{kSelectorFields};
-
-constexpr Field kResourceAttributesFields[] = {
-    {1, Kind::String, "namespace", nullptr},
-    {2, Kind::String, "verb", nullptr},
-    {3, Kind::String, "group", nullptr},
-    {4, Kind::String, "version", nullptr},
-    {5, Kind::String, "resource", nullptr},
-    {6, Kind::String, "subresource", nullptr},
-    {7, Kind::String, "name", nullptr},
-    {8, Kind::PresentMessage, "fieldSelector", &kSelector},
-    {9, Kind::PresentMessage, "labelSelector", &kSelector},
-};
-constexpr Schema kResourceAttributes{kResourceAttributesFields};
-
-constexpr Field kNonResourceAttributesFields[] = {
-    {1, Kind::String, "path", nullptr},
-    {2, Kind::String, "verb", nullptr},
-};
-constexpr Schema kNonResourceAttributes{kNonResourceAttributesFields};
-
-// SelfSubjectAccessReviewSpec has only the two attribute fields; 3-6 are skipped like any
-// unknown field, as the API server does (the reviewed user is the caller).
-constexpr Field kSelfSubjectAccessReviewSpecFields[] = {
-    {1, Kind::PresentMessage, "resourceAttributes", &kResourceAttributes},
-    {2, Kind::PresentMessage, "nonResourceAttributes", &kNonResourceAttributes},
-};
-constexpr Schema kSelfSubjectAccessReviewSpec{kSelfSubjectAccessReviewSpecFields};
-
-constexpr Field kSubjectAccessReviewSpecFields[] = {
-    {1, Kind::PresentMessage, "resourceAttributes", &kResourceAttributes},
-    {2, Kind::PresentMessage, "nonResourceAttributes", &kNonResourceAttributes},
-    {3, Kind::String, "user", nullptr},
-    {4, Kind::RepeatedString, "groups", nullptr},
-    {5, Kind::StringListMap, "extra", &kExtraEntry},
-    {6, Kind::String, "uid", nullptr},
-};
-constexpr Schema kSubjectAccessReviewSpec{kSubjectAccessReviewSpecFields};
-
-constexpr Field kSubjectAccessReviewStatusFields[] = {
-    {1, Kind::Bool, "allowed", nullptr},
-    {2, Kind::String, "reason", nullptr},
-    {3, Kind::String, "evaluationError", nullptr},
-    {4, Kind::Bool, "denied", nullptr},
-};
-constexpr Schema kSubjectAccessReviewStatus{kSubjectAccessReviewStatusFields};
-
-constexpr Field kSelfSubjectAccessReviewFields[] = {
-    {1, Kind::AlwaysMessage, "metadata", &kObjectMeta},
-    {2, Kind::AlwaysMessage, "spec", &kSelfSubjectAccessReviewSpec},
-    {3, Kind::Message, "status", &kSubjectAccessReviewStatus},
-};
-constexpr Schema kSelfSubjectAccessReview{kSelfSubjectAccessReviewFields};
-
-// SubjectAccessReview and LocalSubjectAccessReview.
-constexpr Field kSubjectAccessReviewFields[] = {
-    {1, Kind::AlwaysMessage, "metadata", &kObjectMeta},
-    {2, Kind::AlwaysMessage, "spec", &kSubjectAccessReviewSpec},
-    {3, Kind::Message, "status", &kSubjectAccessReviewStatus},
-};
-constexpr Schema kSubjectAccessReview{kSubjectAccessReviewFields};
-
-constexpr Field kSelfSubjectRulesReviewSpecFields[] = {{1, Kind::String, "namespace", nullptr}};
-constexpr Schema kSelfSubjectRulesReviewSpec{kSelfSubjectRulesReviewSpecFields};
-
-// The status (the rules found) is the server's answer; a client's is skipped.
-constexpr Field kSelfSubjectRulesReviewFields[] = {
-    {1, Kind::AlwaysMessage, "metadata", &kObjectMeta},
-    {2, Kind::AlwaysMessage, "spec", &kSelfSubjectRulesReviewSpec},
-};
-constexpr Schema kSelfSubjectRulesReview{kSelfSubjectRulesReviewFields};
-
-// No spec; the status (field 2, the user info) is the server's answer and is skipped.
-constexpr Field kSelfSubjectReviewFields[] = {{1, Kind::AlwaysMessage, "metadata", &kObjectMeta}};
-constexpr Schema kSelfSubjectReview{kSelfSubjectReviewFields};
-
-// authentication.k8s.io/v1 TokenRequest (kubectl create token): spec {1 audiences,
-// 4 expirationSeconds}; the bound object reference (3) is skipped.
-constexpr Field kTokenRequestSpecFields[] = {
-    {1, Kind::RepeatedString, "audiences", nullptr},
-    {4, Kind::Int64, "expirationSeconds", nullptr},
-};
-constexpr Schema kTokenRequestSpec{kTokenRequestSpecFields};
-constexpr Field kTokenRequestFields[] = {
-    {1, Kind::AlwaysMessage, "metadata", &kObjectMeta},
-    {2, Kind::AlwaysMessage, "spec", &kTokenRequestSpec},
-};
-constexpr Schema kTokenRequest{kTokenRequestFields};
-
-struct KnownKind
-{
-    const char *apiVersion;
-    const char *kind;
-    const Schema *schema;
-};
-
-constexpr KnownKind kKnownKinds[] = {
-    {"authorization.k8s.io/v1", "SelfSubjectAccessReview", &kSelfSubjectAccessReview},
-    {"authorization.k8s.io/v1", "SubjectAccessReview", &kSubjectAccessReview},
-    {"authorization.k8s.io/v1", "LocalSubjectAccessReview", &kSubjectAccessReview},
-    {"authorization.k8s.io/v1", "SelfSubjectRulesReview", &kSelfSubjectRulesReview},
-    {"authentication.k8s.io/v1", "SelfSubjectReview", &kSelfSubjectReview},
-    {"authentication.k8s.io/v1beta1", "SelfSubjectReview", &kSelfSubjectReview},
-    {"authentication.k8s.io/v1alpha1", "SelfSubjectReview", &kSelfSubjectReview},
-    {"authentication.k8s.io/v1", "TokenRequest", &kTokenRequest},
-};
-
-// A range of the body still to read.
-struct Cursor
-{
-    const char *pos = nullptr;
-    const char *end = nullptr;
-
-    bool atEnd() const { return pos == end; }
-    qsizetype remaining() const { return end - pos; }
-};
-
-struct Node;
-
-// What was read for one field of a schema. Repeated and map fields accumulate in
-// containers, so a body of many small fields decodes in linear time.
-struct Slot
-{
-    bool present = false;
-    bool flag = false;
-    qint64 number = 0;
-    QString string;
-    Cursor bytes;
-    QStringList list;
-    QMap<QString, QString> map;
-    QMap<QString, QStringList> listMap;
-    std::unique_ptr<Node> message;
-};
-
-// A decoded message: one slot per field of its schema, in schema order.
-struct Node
-{
-    std::vector<Slot> values;
-};
-
-// UTF-8, invalid sequences replaced by U+FFFD. Not QString::fromUtf8, which drops a leading
-// byte order mark: U+FEFF is kept, as JSON and the API server keep it.
-QString text(const Cursor &c)
-{
-    QStringDecoder decoder(QStringDecoder::Utf8, QStringDecoder::Flag::Stateless |
-                                                     QStringDecoder::Flag::ConvertInitialBom);
-    return decoder.decode(QByteArrayView(c.pos, c.remaining()));
+    QStringDecoder decoder(QStringConverter::Utf8, QStringConverter::Flag::ConvertInitialBom);
+    return decoder(QByteArrayView(s.data(), qsizetype(s.size())));
 }
 
-const char *wireTypeName(quint32 wireType)
+std::string toStd(const QString &s)
 {
-    switch (wireType) {
-    case Varint:
-        return "varint";
-    case Fixed64:
-        return "64-bit";
-    case LengthDelimited:
-        return "length-delimited";
-    case StartGroup:
-        return "start-group";
-    case EndGroup:
-        return "end-group";
-    case Fixed32:
-        return "32-bit";
-    default:
-        return "invalid";
-    }
+    const QByteArray utf8 = s.toUtf8();
+    return {utf8.constData(), size_t(utf8.size())};
 }
 
-class Decoder
+// Go pointers to a scalar in the served kinds: a zero value on the wire was set by the
+// client and is kept (for every other scalar, zero is Go's omitempty default).
+const QSet<QString> &pointerScalars()
+{
+    static const QSet<QString> fields = {
+        QStringLiteral("ServiceAccount.automountServiceAccountToken"),
+        QStringLiteral("PodSpec.terminationGracePeriodSeconds"),
+        QStringLiteral("PodSpec.activeDeadlineSeconds"),
+        QStringLiteral("PodSpec.automountServiceAccountToken"),
+        QStringLiteral("PodSpec.shareProcessNamespace"),
+        QStringLiteral("PodSpec.priority"),
+        QStringLiteral("PodSpec.enableServiceLinks"),
+        QStringLiteral("PodSpec.preemptionPolicy"),
+        QStringLiteral("PodSpec.runtimeClassName"),
+        QStringLiteral("PodSpec.setHostnameAsFQDN"),
+        QStringLiteral("PodSpec.hostUsers"),
+        QStringLiteral("PodSecurityContext.runAsUser"),
+        QStringLiteral("PodSecurityContext.runAsGroup"),
+        QStringLiteral("PodSecurityContext.runAsNonRoot"),
+        QStringLiteral("PodSecurityContext.fsGroup"),
+        QStringLiteral("PodSecurityContext.fsGroupChangePolicy"),
+        QStringLiteral("PodSecurityContext.supplementalGroupsPolicy"),
+        QStringLiteral("SecurityContext.privileged"),
+        QStringLiteral("SecurityContext.runAsUser"),
+        QStringLiteral("SecurityContext.runAsGroup"),
+        QStringLiteral("SecurityContext.runAsNonRoot"),
+        QStringLiteral("SecurityContext.readOnlyRootFilesystem"),
+        QStringLiteral("SecurityContext.allowPrivilegeEscalation"),
+        QStringLiteral("SecurityContext.procMount"),
+        QStringLiteral("Container.restartPolicy"),
+        QStringLiteral("Probe.terminationGracePeriodSeconds"),
+        QStringLiteral("Toleration.tolerationSeconds"),
+        QStringLiteral("ConfigMapVolumeSource.defaultMode"),
+        QStringLiteral("ConfigMapVolumeSource.optional"),
+        QStringLiteral("SecretVolumeSource.defaultMode"),
+        QStringLiteral("SecretVolumeSource.optional"),
+        QStringLiteral("ProjectedVolumeSource.defaultMode"),
+        QStringLiteral("DownwardAPIVolumeSource.defaultMode"),
+        QStringLiteral("DownwardAPIVolumeFile.mode"),
+        QStringLiteral("KeyToPath.mode"),
+        QStringLiteral("ConfigMapKeySelector.optional"),
+        QStringLiteral("SecretKeySelector.optional"),
+        QStringLiteral("ConfigMapEnvSource.optional"),
+        QStringLiteral("SecretEnvSource.optional"),
+        QStringLiteral("ConfigMapProjection.optional"),
+        QStringLiteral("SecretProjection.optional"),
+        QStringLiteral("ServiceAccountTokenProjection.expirationSeconds"),
+        QStringLiteral("CSIVolumeSource.readOnly"),
+        QStringLiteral("ContainerStatus.started"),
+        QStringLiteral("ServiceSpec.allocateLoadBalancerNodePorts"),
+        QStringLiteral("ServiceSpec.ipFamilyPolicy"),
+        QStringLiteral("ServiceSpec.internalTrafficPolicy"),
+        QStringLiteral("ServiceSpec.loadBalancerClass"),
+        QStringLiteral("ServiceSpec.trafficDistribution"),
+        QStringLiteral("ServicePort.appProtocol"),
+        QStringLiteral("ClientIPConfig.timeoutSeconds"),
+        QStringLiteral("TokenRequestSpec.expirationSeconds"),
+        QStringLiteral("DeleteOptions.gracePeriodSeconds"),
+        QStringLiteral("DeleteOptions.orphanDependents"),
+        QStringLiteral("DeleteOptions.propagationPolicy"),
+        QStringLiteral("DeleteOptions.ignoreStoreReadErrorWithClusterBreakingPotential"),
+        QStringLiteral("ObjectMeta.deletionGracePeriodSeconds"),
+        QStringLiteral("OwnerReference.controller"),
+        QStringLiteral("OwnerReference.blockOwnerDeletion"),
+        QStringLiteral("ListMeta.remainingItemCount"),
+        QStringLiteral("Status.code"),
+    };
+    return fields;
+}
+
+// Go structs embedded with json:",inline": their fields are the parent's in JSON.
+bool isInline(const pb::FieldDescriptor *f)
+{
+    static const QSet<QString> fields = {
+        QStringLiteral("Probe.handler"),
+        QStringLiteral("Volume.volumeSource"),
+        QStringLiteral("EphemeralContainer.ephemeralContainerCommon"),
+    };
+    if (f->cpp_type() != pb::FieldDescriptor::CPPTYPE_MESSAGE || f->is_repeated())
+        return false;
+    if (f->name() == "localObjectReference")
+        return true;
+    return fields.contains(fromStd(f->containing_type()->name()) + QLatin1Char('.') +
+                           fromStd(f->name()));
+}
+
+enum class Special {
+    None,
+    Time,
+    MicroTime,
+    Duration,
+    FieldsV1,
+    RawExtension,
+    IntOrString,
+    Quantity,
+    StringList
+};
+
+Special specialOf(const pb::Descriptor *d)
+{
+    static const QHash<std::string, Special> specials = {
+        {std::string(kMetaV1) + "Time", Special::Time},
+        {std::string(kMetaV1) + "MicroTime", Special::MicroTime},
+        {std::string(kMetaV1) + "Duration", Special::Duration},
+        {std::string(kMetaV1) + "FieldsV1", Special::FieldsV1},
+        {"k8s.io.apimachinery.pkg.runtime.RawExtension", Special::RawExtension},
+        {"k8s.io.apimachinery.pkg.util.intstr.IntOrString", Special::IntOrString},
+        {"k8s.io.apimachinery.pkg.api.resource.Quantity", Special::Quantity},
+        {"k8s.io.api.authentication.v1.ExtraValue", Special::StringList},
+        {"k8s.io.api.authorization.v1.ExtraValue", Special::StringList},
+    };
+    return specials.value(d->full_name(), Special::None);
+}
+
+// The loaded schemas, and a prototype for every message (made once: read-only after).
+class Schemas
 {
 public:
-    explicit Decoder(const char *origin) : origin_(origin) {}
-
-    const QString &error() const { return error_; }
-
-    // Reads the fields of one message into node (merging with what it already holds).
-    bool message(Cursor c, const Schema &schema, Node *node, int depth)
+    static const Schemas &instance()
     {
-        if (depth > kMaxMessageDepth)
-            return fail(c.pos,
-                        QStringLiteral("messages nested deeper than %1").arg(kMaxMessageDepth));
-        if (node->values.empty())
-            node->values.resize(schema.fields.size());
-        while (!c.atEnd()) {
-            const char *start = c.pos;
-            quint32 number = 0;
-            quint32 wireType = 0;
-            if (!tag(c, &number, &wireType))
-                return false;
-            std::size_t index = 0;
-            while (index < schema.fields.size() && schema.fields[index].number != number)
-                ++index;
-            if (index == schema.fields.size()) {
-                if (!skipField(c, number, wireType, depth))
-                    return false;
+        static const Schemas schemas;
+        return schemas;
+    }
+
+    pb::DescriptorPool pool;
+    const pb::Descriptor *unknown = nullptr;
+    bool loaded = false;
+
+    std::unique_ptr<pb::Message> make(const pb::Descriptor *d) const
+    {
+        return std::unique_ptr<pb::Message>(m_factory.GetPrototype(d)->New());
+    }
+
+    const pb::Descriptor *forKind(const QString &apiVersion, const QString &kind) const
+    {
+        return m_kinds.value(apiVersion + QLatin1Char('\n') + kind);
+    }
+
+private:
+    Schemas()
+    {
+        // libprotobuf logs what a client sent (invalid UTF-8 in a string, for example) to
+        // stderr: that is the client's business, kept out of the operator's log.
+        pb::SetLogHandler([](pb::LogLevel level, const char *, int, const std::string &text) {
+            if (level >= pb::LOGLEVEL_FATAL)
+                qCCritical(lcCluster) << "libprotobuf:" << text.c_str();
+            else
+                qCDebug(lcCluster) << "libprotobuf:" << text.c_str();
+        });
+        QFile file(QStringLiteral(":/gatehouse/cluster/k8s.desc"));
+        pb::FileDescriptorSet set;
+        const QByteArray data = file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
+        if (!set.ParseFromArray(data.constData(), int(data.size()))) {
+            qCCritical(lcCluster) << "the Kubernetes protobuf schemas are missing from the build";
+            return;
+        }
+        for (const pb::FileDescriptorProto &proto : set.file()) {
+            const pb::FileDescriptor *built = pool.BuildFile(proto);
+            if (!built) {
+                qCCritical(lcCluster)
+                    << "the Kubernetes protobuf schema" << proto.name().c_str() << "does not build";
+                return;
+            }
+            for (int i = 0; i < built->message_type_count(); ++i)
+                m_factory.GetPrototype(built->message_type(i));
+        }
+        unknown = pool.FindMessageTypeByName("k8s.io.apimachinery.pkg.runtime.Unknown");
+        registerKinds();
+        loaded = unknown != nullptr;
+    }
+
+    void add(const QString &apiVersion, const QString &kind, const std::string &message)
+    {
+        if (const pb::Descriptor *d = pool.FindMessageTypeByName(message))
+            m_kinds.insert(apiVersion + QLatin1Char('\n') + kind, d);
+        else
+            qCCritical(lcCluster) << "no protobuf message" << message.c_str() << "for" << kind;
+    }
+
+    void registerKinds()
+    {
+        const std::string meta = kMetaV1;
+        QSet<QString> apiVersions{QStringLiteral("v1"), QStringLiteral("meta.k8s.io/v1")};
+        for (const ResourceType &t : servedResources()) {
+            const QString group = t.group.isEmpty() ? QStringLiteral("core")
+                                                    : t.group.section(QLatin1Char('.'), 0, 0);
+            const std::string package =
+                QStringLiteral("k8s.io.api.%1.%2.").arg(group, t.version).toStdString();
+            add(t.apiVersion(), t.kind, package + t.kind.toStdString());
+            if (t.stored)
+                add(t.apiVersion(), t.kind + QStringLiteral("List"),
+                    package + t.kind.toStdString() + "List");
+            for (const Subresource &s : t.subresources)
+                if (s.kind != t.kind)
+                    add(t.apiVersion(), s.kind, package + s.kind.toStdString());
+            apiVersions.insert(t.apiVersion());
+        }
+        // Earlier versions of SelfSubjectReview have the same message.
+        for (const char *version : {"v1beta1", "v1alpha1"})
+            add(QStringLiteral("authentication.k8s.io/") + QLatin1String(version),
+                QStringLiteral("SelfSubjectReview"),
+                "k8s.io.api.authentication.v1.SelfSubjectReview");
+        add(QStringLiteral("v1"), QStringLiteral("Status"), meta + "Status");
+        add(QStringLiteral("v1"), QStringLiteral("Event"), "k8s.io.api.core.v1.Event");
+        add(QStringLiteral("v1"), QStringLiteral("EventList"), "k8s.io.api.core.v1.EventList");
+        // Every group version has DeleteOptions (client-go's typed Delete sends one).
+        for (const QString &apiVersion : std::as_const(apiVersions))
+            add(apiVersion, QStringLiteral("DeleteOptions"), meta + "DeleteOptions");
+    }
+
+    mutable pb::DynamicMessageFactory m_factory{&pool};
+    QHash<QString, const pb::Descriptor *> m_kinds;
+};
+
+// Go's time.Duration.String(): "1h2m3.5s", "1.5ms", "0s".
+QString goDuration(qint64 ns)
+{
+    if (ns == 0)
+        return QStringLiteral("0s");
+    const bool negative = ns < 0;
+    const quint64 u = negative ? quint64(0) - quint64(ns) : quint64(ns);
+    QString out;
+    auto fraction = [](quint64 value, quint64 unit) {
+        QString s = QString::number(value / unit);
+        if (const quint64 rest = value % unit) {
+            QString digits = QString::number(rest).rightJustified(
+                qsizetype(QString::number(unit).size() - 1), QLatin1Char('0'));
+            while (digits.endsWith(QLatin1Char('0')))
+                digits.chop(1);
+            s += QLatin1Char('.') + digits;
+        }
+        return s;
+    };
+    if (u < 1000)
+        out = QString::number(u) + QStringLiteral("ns");
+    else if (u < 1000000)
+        out = fraction(u, 1000) + QStringLiteral("µs");
+    else if (u < 1000000000)
+        out = fraction(u, 1000000) + QStringLiteral("ms");
+    else {
+        const quint64 hours = u / 3600000000000ULL;
+        const quint64 minutes = u / 60000000000ULL % 60;
+        if (hours)
+            out += QString::number(hours) + QLatin1Char('h');
+        if (hours || minutes)
+            out += QString::number(minutes) + QLatin1Char('m');
+        out += fraction(u % 60000000000ULL, 1000000000) + QLatin1Char('s');
+    }
+    return negative ? QLatin1Char('-') + out : out;
+}
+
+std::optional<qint64> parseGoDuration(const QString &text)
+{
+    static const QRegularExpression part(QStringLiteral(R"((\d+(?:\.\d*)?)(ns|us|µs|ms|s|m|h))"));
+    QString s = text;
+    const bool negative = s.startsWith(QLatin1Char('-'));
+    if (negative || s.startsWith(QLatin1Char('+')))
+        s.remove(0, 1);
+    if (s == QLatin1String("0"))
+        return 0;
+    if (s.isEmpty())
+        return std::nullopt;
+    static const QHash<QString, double> units = {
+        {QStringLiteral("ns"), 1},    {QStringLiteral("us"), 1e3}, {QStringLiteral("µs"), 1e3},
+        {QStringLiteral("ms"), 1e6},  {QStringLiteral("s"), 1e9},  {QStringLiteral("m"), 60e9},
+        {QStringLiteral("h"), 3600e9}};
+    double total = 0;
+    qsizetype at = 0;
+    while (at < s.size()) {
+        const QRegularExpressionMatch m = part.match(s, at, QRegularExpression::NormalMatch,
+                                                     QRegularExpression::AnchorAtOffsetMatchOption);
+        if (!m.hasMatch())
+            return std::nullopt;
+        total += m.captured(1).toDouble() * units.value(m.captured(2));
+        at = m.capturedEnd();
+    }
+    if (total > 9.2e18)
+        return std::nullopt;
+    return negative ? -qint64(total) : qint64(total);
+}
+
+QString formatTime(qint64 seconds, int nanos, bool micro)
+{
+    const QDateTime t = QDateTime::fromSecsSinceEpoch(seconds, Qt::UTC);
+    QString out = t.toString(QStringLiteral("yyyy-MM-ddTHH:mm:ss"));
+    if (micro)
+        out += QLatin1Char('.') +
+               QString::number(qMax(0, nanos) / 1000).rightJustified(6, QLatin1Char('0'));
+    return out + QLatin1Char('Z');
+}
+
+// RFC 3339, with up to nine fractional digits and Z or an offset.
+std::optional<std::pair<qint64, int>> parseTime(const QString &text)
+{
+    static const QRegularExpression re(
+        QStringLiteral(R"(^(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d)(?:\.(\d{1,9}))?(Z|[+-]\d\d:\d\d)$)"));
+    const QRegularExpressionMatch m = re.match(text);
+    if (!m.hasMatch())
+        return std::nullopt;
+    const QDateTime t = QDateTime::fromString(m.captured(1) + m.captured(3), Qt::ISODate);
+    if (!t.isValid())
+        return std::nullopt;
+    const int nanos = m.captured(2).leftJustified(9, QLatin1Char('0')).toInt();
+    return std::pair{t.toSecsSinceEpoch(), nanos};
+}
+
+// ---- protobuf -> JSON ----
+
+QJsonValue messageToJson(const pb::Message &m);
+
+bool isZero(const QJsonValue &v)
+{
+    return (v.isString() && v.toString().isEmpty()) || (v.isBool() && !v.toBool()) ||
+           (v.isDouble() && v.toDouble() == 0);
+}
+
+QJsonValue scalarToJson(const pb::Message &m, const pb::FieldDescriptor *f, int index)
+{
+    const pb::Reflection *r = m.GetReflection();
+    const bool rep = index >= 0;
+    switch (f->cpp_type()) {
+    case pb::FieldDescriptor::CPPTYPE_INT32:
+        return rep ? r->GetRepeatedInt32(m, f, index) : r->GetInt32(m, f);
+    case pb::FieldDescriptor::CPPTYPE_INT64:
+        return qint64(rep ? r->GetRepeatedInt64(m, f, index) : r->GetInt64(m, f));
+    case pb::FieldDescriptor::CPPTYPE_UINT32:
+        return double(rep ? r->GetRepeatedUInt32(m, f, index) : r->GetUInt32(m, f));
+    case pb::FieldDescriptor::CPPTYPE_UINT64:
+        return double(rep ? r->GetRepeatedUInt64(m, f, index) : r->GetUInt64(m, f));
+    case pb::FieldDescriptor::CPPTYPE_DOUBLE:
+        return rep ? r->GetRepeatedDouble(m, f, index) : r->GetDouble(m, f);
+    case pb::FieldDescriptor::CPPTYPE_FLOAT:
+        return double(rep ? r->GetRepeatedFloat(m, f, index) : r->GetFloat(m, f));
+    case pb::FieldDescriptor::CPPTYPE_BOOL:
+        return rep ? r->GetRepeatedBool(m, f, index) : r->GetBool(m, f);
+    case pb::FieldDescriptor::CPPTYPE_STRING: {
+        const std::string s = rep ? r->GetRepeatedString(m, f, index) : r->GetString(m, f);
+        if (f->type() == pb::FieldDescriptor::TYPE_BYTES)
+            return QString::fromLatin1(QByteArray(s.data(), qsizetype(s.size())).toBase64());
+        return fromStd(s);
+    }
+    case pb::FieldDescriptor::CPPTYPE_MESSAGE: {
+        const pb::Message &sub = rep ? r->GetRepeatedMessage(m, f, index) : r->GetMessage(m, f);
+        return messageToJson(sub);
+    }
+    case pb::FieldDescriptor::CPPTYPE_ENUM:
+        return rep ? r->GetRepeatedEnumValue(m, f, index) : r->GetEnumValue(m, f);
+    }
+    return {};
+}
+
+QJsonValue rawJson(const std::string &raw)
+{
+    if (raw.empty())
+        return QJsonValue(QJsonValue::Undefined);
+    const QJsonDocument doc =
+        QJsonDocument::fromJson(QByteArray(raw.data(), qsizetype(raw.size())));
+    if (doc.isObject())
+        return doc.object();
+    if (doc.isArray())
+        return doc.array();
+    return QJsonValue(QJsonValue::Undefined);
+}
+
+// A special message's JSON; Undefined to leave it out.
+QJsonValue specialToJson(Special special, const pb::Message &m)
+{
+    const pb::Descriptor *d = m.GetDescriptor();
+    const pb::Reflection *r = m.GetReflection();
+    auto field = [d](int number) { return d->FindFieldByNumber(number); };
+    switch (special) {
+    case Special::Time:
+    case Special::MicroTime: {
+        const qint64 seconds = r->GetInt64(m, field(1));
+        const int nanos = r->GetInt32(m, field(2));
+        if (seconds == 0 && nanos == 0)
+            return QJsonValue(QJsonValue::Undefined);
+        return formatTime(seconds, nanos, special == Special::MicroTime);
+    }
+    case Special::Duration:
+        return goDuration(r->GetInt64(m, field(1)));
+    case Special::FieldsV1:
+    case Special::RawExtension:
+        return rawJson(r->GetString(m, field(1)));
+    case Special::IntOrString:
+        if (r->GetInt64(m, field(1)) == 1)
+            return fromStd(r->GetString(m, field(3)));
+        return r->GetInt32(m, field(2));
+    case Special::Quantity: {
+        const std::string s = r->GetString(m, field(1));
+        if (s.empty())
+            return QJsonValue(QJsonValue::Undefined);
+        return fromStd(s);
+    }
+    case Special::StringList: {
+        QJsonArray items;
+        const pb::FieldDescriptor *f = field(1);
+        for (int i = 0; i < r->FieldSize(m, f); ++i)
+            items.append(fromStd(r->GetRepeatedString(m, f, i)));
+        return items;
+    }
+    case Special::None:
+        break;
+    }
+    return {};
+}
+
+QJsonValue messageToJson(const pb::Message &m)
+{
+    const pb::Descriptor *d = m.GetDescriptor();
+    if (const Special special = specialOf(d); special != Special::None)
+        return specialToJson(special, m);
+    const pb::Reflection *r = m.GetReflection();
+    QJsonObject out;
+    for (int i = 0; i < d->field_count(); ++i) {
+        const pb::FieldDescriptor *f = d->field(i);
+        const QString name = fromStd(f->name());
+        if (f->is_map()) {
+            const int n = r->FieldSize(m, f);
+            if (n == 0)
+                continue;
+            const pb::FieldDescriptor *keyField = f->message_type()->map_key();
+            const pb::FieldDescriptor *valueField = f->message_type()->map_value();
+            // Sorted first: a QJsonObject keeps its keys sorted, and inserting in order
+            // appends (in protobuf's hash order, each insert would move the keys after it).
+            QMap<QString, QJsonValue> sorted;
+            for (int j = 0; j < n; ++j) {
+                const pb::Message &entry = r->GetRepeatedMessage(m, f, j);
+                QJsonValue value = scalarToJson(entry, valueField, -1);
+                if (value.isUndefined())
+                    value = QJsonValue(QJsonValue::Null);
+                sorted.insert(scalarToJson(entry, keyField, -1).toString(), value);
+            }
+            QJsonObject map;
+            for (auto it = sorted.cbegin(); it != sorted.cend(); ++it)
+                map.insert(it.key(), it.value());
+            out.insert(name, map);
+        } else if (f->is_repeated()) {
+            const int n = r->FieldSize(m, f);
+            if (n == 0)
+                continue;
+            QJsonArray items;
+            for (int j = 0; j < n; ++j) {
+                const QJsonValue v = scalarToJson(m, f, j);
+                items.append(v.isUndefined() ? QJsonValue(QJsonValue::Null) : v);
+            }
+            out.insert(name, items);
+        } else if (r->HasField(m, f)) {
+            const QJsonValue v = scalarToJson(m, f, -1);
+            if (v.isUndefined())
+                continue;
+            if (isInline(f)) {
+                const QJsonObject fields = v.toObject();
+                for (auto it = fields.begin(); it != fields.end(); ++it)
+                    out.insert(it.key(), it.value());
                 continue;
             }
-            const Field &field = schema.fields[index];
-            const quint32 expected =
-                field.kind == Kind::Bool || field.kind == Kind::Int64 ? Varint : LengthDelimited;
-            if (wireType != expected)
-                return fail(start, QStringLiteral("field %1 (%2) is %3, expected %4")
-                                       .arg(number)
-                                       .arg(QLatin1String(field.json))
-                                       .arg(QLatin1String(wireTypeName(wireType)))
-                                       .arg(QLatin1String(wireTypeName(expected))));
-            if (!read(c, field, &node->values[index], depth))
+            if (f->cpp_type() != pb::FieldDescriptor::CPPTYPE_MESSAGE && isZero(v) &&
+                !pointerScalars().contains(fromStd(d->name()) + QLatin1Char('.') + name))
+                continue;
+            out.insert(name, v);
+        }
+    }
+    return out;
+}
+
+// ---- JSON -> protobuf ----
+
+class Filler
+{
+public:
+    QString error;
+
+    bool message(const QJsonValue &value, pb::Message *m, const QString &path)
+    {
+        const pb::Descriptor *d = m->GetDescriptor();
+        if (const Special special = specialOf(d); special != Special::None)
+            return this->special(special, value, m, path);
+        if (!value.isObject())
+            return fail(path, QStringLiteral("an object"));
+        const QJsonObject object = value.toObject();
+        const pb::Reflection *r = m->GetReflection();
+        for (auto it = object.begin(); it != object.end(); ++it) {
+            pb::Message *target = m;
+            const pb::FieldDescriptor *f = d->FindFieldByName(toStd(it.key()));
+            for (int i = 0; !f && i < d->field_count(); ++i)
+                if (isInline(d->field(i)))
+                    if ((f = d->field(i)->message_type()->FindFieldByName(toStd(it.key()))))
+                        target = r->MutableMessage(m, d->field(i));
+            if (!f || it.value().isNull())
+                continue;
+            const QString where = path.isEmpty() ? it.key() : path + QLatin1Char('.') + it.key();
+            if (f->is_map()) {
+                if (!it.value().isObject())
+                    return fail(where, QStringLiteral("an object"));
+                const QJsonObject map = it.value().toObject();
+                for (auto e = map.begin(); e != map.end(); ++e) {
+                    pb::Message *entry = target->GetReflection()->AddMessage(target, f);
+                    entry->GetReflection()->SetString(entry, f->message_type()->map_key(),
+                                                      toStd(e.key()));
+                    if (!field(e.value(), entry, f->message_type()->map_value(), false,
+                               where + QLatin1Char('.') + e.key()))
+                        return false;
+                }
+            } else if (f->is_repeated()) {
+                if (!it.value().isArray())
+                    return fail(where, QStringLiteral("an array"));
+                const QJsonArray items = it.value().toArray();
+                for (qsizetype j = 0; j < items.size(); ++j)
+                    if (!field(items.at(j), target, f, true,
+                               where + QLatin1Char('[') + QString::number(j) + QLatin1Char(']')))
+                        return false;
+            } else if (!field(it.value(), target, f, false, where)) {
                 return false;
+            }
         }
         return true;
     }
 
 private:
-    bool fail(const char *at, const QString &what)
+    bool fail(const QString &path, const QString &expected)
     {
-        error_ =
-            QStringLiteral("malformed protobuf body at byte %1: %2").arg(at - origin_).arg(what);
+        error = QStringLiteral("%1 is not %2").arg(path, expected);
         return false;
     }
 
-    bool varint(Cursor &c, quint64 *value)
+    // Sets (or, for a repeated field, adds) one value of f in m.
+    bool field(const QJsonValue &v, pb::Message *m, const pb::FieldDescriptor *f, bool add,
+               const QString &path)
     {
-        const char *start = c.pos;
-        quint64 result = 0;
-        for (int i = 0; i < kMaxVarintBytes; ++i) {
-            if (c.atEnd())
-                return fail(start, QStringLiteral("truncated varint"));
-            const auto byte = quint8(*c.pos);
-            ++c.pos;
-            result |= quint64(byte & 0x7fU) << (7 * i);
-            if ((byte & 0x80U) == 0) {
-                *value = result;
-                return true;
-            }
+        const pb::Reflection *r = m->GetReflection();
+        switch (f->cpp_type()) {
+        case pb::FieldDescriptor::CPPTYPE_MESSAGE:
+            return message(v, add ? r->AddMessage(m, f) : r->MutableMessage(m, f), path);
+        case pb::FieldDescriptor::CPPTYPE_STRING: {
+            if (!v.isString())
+                return fail(path, QStringLiteral("a string"));
+            std::string s = f->type() == pb::FieldDescriptor::TYPE_BYTES
+                                ? QByteArray::fromBase64(v.toString().toLatin1()).toStdString()
+                                : toStd(v.toString());
+            add ? r->AddString(m, f, std::move(s)) : r->SetString(m, f, std::move(s));
+            return true;
         }
-        return fail(start, QStringLiteral("varint longer than %1 bytes").arg(kMaxVarintBytes));
-    }
-
-    bool tag(Cursor &c, quint32 *number, quint32 *wireType)
-    {
-        const char *start = c.pos;
-        quint64 key = 0;
-        if (!varint(c, &key))
-            return false;
-        const quint64 field = key >> 3;
-        if (field == 0 || field > kMaxFieldNumber)
-            return fail(start, QStringLiteral("invalid field number %1").arg(field));
-        *number = quint32(field);
-        *wireType = quint32(key & 7U);
-        return true;
-    }
-
-    bool delimited(Cursor &c, Cursor *contents)
-    {
-        const char *start = c.pos;
-        quint64 length = 0;
-        if (!varint(c, &length))
-            return false;
-        if (length > quint64(c.remaining()))
-            return fail(start, QStringLiteral("length %1 runs past the end of its message (%2 "
-                                              "bytes left)")
-                                   .arg(length)
-                                   .arg(c.remaining()));
-        contents->pos = c.pos;
-        contents->end = c.pos + qsizetype(length);
-        c.pos = contents->end;
-        return true;
-    }
-
-    bool fixed(Cursor &c, qsizetype size)
-    {
-        if (c.remaining() < size)
-            return fail(c.pos, QStringLiteral("truncated %1-bit value").arg(size * 8));
-        c.pos += size;
-        return true;
-    }
-
-    // Skips an unknown field whose tag was just read, in a message at depth.
-    bool skipField(Cursor &c, quint32 number, quint32 wireType, int depth)
-    {
-        switch (wireType) {
-        case Varint: {
-            quint64 ignored = 0;
-            return varint(c, &ignored);
-        }
-        case Fixed64:
-            return fixed(c, 8);
-        case LengthDelimited: {
-            Cursor ignored;
-            return delimited(c, &ignored);
-        }
-        case StartGroup:
-            return skipGroup(c, number, depth + 1);
-        case EndGroup:
-            return fail(c.pos, QStringLiteral("end of group %1 outside a group").arg(number));
-        case Fixed32:
-            return fixed(c, 4);
+        case pb::FieldDescriptor::CPPTYPE_BOOL:
+            if (!v.isBool())
+                return fail(path, QStringLiteral("a boolean"));
+            add ? r->AddBool(m, f, v.toBool()) : r->SetBool(m, f, v.toBool());
+            return true;
+        case pb::FieldDescriptor::CPPTYPE_DOUBLE:
+        case pb::FieldDescriptor::CPPTYPE_FLOAT:
+            if (!v.isDouble())
+                return fail(path, QStringLiteral("a number"));
+            if (f->cpp_type() == pb::FieldDescriptor::CPPTYPE_DOUBLE)
+                add ? r->AddDouble(m, f, v.toDouble()) : r->SetDouble(m, f, v.toDouble());
+            else
+                add ? r->AddFloat(m, f, float(v.toDouble()))
+                    : r->SetFloat(m, f, float(v.toDouble()));
+            return true;
         default:
-            return fail(
-                c.pos, QStringLiteral("invalid wire type %1 (field %2)").arg(wireType).arg(number));
+            break;
+        }
+        // (toInteger() is exact for integers; 0 for a fraction or beyond 64 bits.)
+        const qint64 n = v.toInteger();
+        if (!v.isDouble() || (n == 0 && v.toDouble() != 0))
+            return fail(path, QStringLiteral("an integer"));
+        switch (f->cpp_type()) {
+        case pb::FieldDescriptor::CPPTYPE_INT32:
+            if (n < INT32_MIN || n > INT32_MAX)
+                return fail(path, QStringLiteral("a 32-bit integer"));
+            add ? r->AddInt32(m, f, int(n)) : r->SetInt32(m, f, int(n));
+            return true;
+        case pb::FieldDescriptor::CPPTYPE_INT64:
+            add ? r->AddInt64(m, f, n) : r->SetInt64(m, f, n);
+            return true;
+        case pb::FieldDescriptor::CPPTYPE_UINT32:
+            if (n < 0 || n > UINT32_MAX)
+                return fail(path, QStringLiteral("an unsigned 32-bit integer"));
+            add ? r->AddUInt32(m, f, quint32(n)) : r->SetUInt32(m, f, quint32(n));
+            return true;
+        case pb::FieldDescriptor::CPPTYPE_UINT64:
+            if (n < 0)
+                return fail(path, QStringLiteral("an unsigned integer"));
+            add ? r->AddUInt64(m, f, quint64(n)) : r->SetUInt64(m, f, quint64(n));
+            return true;
+        default:
+            return fail(path, QStringLiteral("a supported value"));
         }
     }
 
-    // Skips the fields of a group up to its end-group tag (with the same field number).
-    bool skipGroup(Cursor &c, quint32 number, int depth)
+    bool special(Special special, const QJsonValue &v, pb::Message *m, const QString &path)
     {
-        if (depth > kMaxMessageDepth)
-            return fail(c.pos,
-                        QStringLiteral("groups nested deeper than %1").arg(kMaxMessageDepth));
-        while (!c.atEnd()) {
-            const char *start = c.pos;
-            quint32 inner = 0;
-            quint32 wireType = 0;
-            if (!tag(c, &inner, &wireType))
-                return false;
-            if (wireType == EndGroup) {
-                if (inner != number)
-                    return fail(
-                        start, QStringLiteral("group %1 ended as group %2").arg(number).arg(inner));
+        const pb::Descriptor *d = m->GetDescriptor();
+        const pb::Reflection *r = m->GetReflection();
+        auto f = [d](int number) { return d->FindFieldByNumber(number); };
+        switch (special) {
+        case Special::Time:
+        case Special::MicroTime: {
+            const auto t = v.isString() ? parseTime(v.toString()) : std::nullopt;
+            if (!t)
+                return fail(path, QStringLiteral("an RFC 3339 time"));
+            r->SetInt64(m, f(1), t->first);
+            r->SetInt32(m, f(2), special == Special::MicroTime ? t->second / 1000 * 1000 : 0);
+            return true;
+        }
+        case Special::Duration: {
+            const auto ns = v.isString() ? parseGoDuration(v.toString()) : std::nullopt;
+            if (!ns)
+                return fail(path, QStringLiteral("a duration"));
+            r->SetInt64(m, f(1), *ns);
+            return true;
+        }
+        case Special::FieldsV1:
+        case Special::RawExtension: {
+            QByteArray raw;
+            if (v.isObject())
+                raw = QJsonDocument(v.toObject()).toJson(QJsonDocument::Compact);
+            else if (v.isArray())
+                raw = QJsonDocument(v.toArray()).toJson(QJsonDocument::Compact);
+            else
+                return fail(path, QStringLiteral("an object"));
+            r->SetString(m, f(1), raw.toStdString());
+            return true;
+        }
+        case Special::IntOrString:
+            if (v.isString()) {
+                r->SetInt64(m, f(1), 1);
+                r->SetString(m, f(3), toStd(v.toString()));
                 return true;
             }
-            if (!skipField(c, inner, wireType, depth))
-                return false;
-        }
-        return fail(c.pos, QStringLiteral("group %1 is not terminated").arg(number));
-    }
-
-    // Reads a known field whose tag (of the expected wire type) was just read.
-    bool read(Cursor &c, const Field &field, Slot *slot, int depth)
-    {
-        if (field.kind == Kind::Bool || field.kind == Kind::Int64) {
-            quint64 value = 0;
-            if (!varint(c, &value))
-                return false;
-            slot->present = true;
-            slot->flag = value != 0;
-            slot->number = qint64(value);
+            if (v.isDouble() && std::trunc(v.toDouble()) == v.toDouble() &&
+                std::abs(v.toDouble()) <= INT32_MAX) {
+                r->SetInt64(m, f(1), 0);
+                r->SetInt32(m, f(2), int(v.toDouble()));
+                return true;
+            }
+            return fail(path, QStringLiteral("an integer or a string"));
+        case Special::Quantity:
+            if (v.isString())
+                r->SetString(m, f(1), toStd(v.toString()));
+            else if (v.isDouble())
+                r->SetString(m, f(1), toStd(QString::number(v.toDouble(), 'g', 17)));
+            else
+                return fail(path, QStringLiteral("a quantity"));
+            return true;
+        case Special::StringList: {
+            if (!v.isArray())
+                return fail(path, QStringLiteral("an array"));
+            for (const QJsonValue item : v.toArray()) {
+                if (!item.isString())
+                    return fail(path, QStringLiteral("an array of strings"));
+                r->AddString(m, f(1), toStd(item.toString()));
+            }
             return true;
         }
-        Cursor contents;
-        if (!delimited(c, &contents))
-            return false;
-        slot->present = true;
-        switch (field.kind) {
-        case Kind::String:
-            slot->string = text(contents);
-            return true;
-        case Kind::Bytes:
-            slot->bytes = contents;
-            return true;
-        case Kind::RepeatedString:
-            slot->list.append(text(contents));
-            return true;
-        case Kind::Message:
-        case Kind::PresentMessage:
-        case Kind::AlwaysMessage:
-            if (!slot->message)
-                slot->message = std::make_unique<Node>();
-            return message(contents, *field.message, slot->message.get(), depth + 1);
-        case Kind::StringMap: {
-            Node entry;
-            if (!message(contents, *field.message, &entry, depth + 1))
-                return false;
-            slot->map.insert(entry.values[0].string, entry.values[1].string);
-            return true;
-        }
-        case Kind::StringListMap: {
-            Node entry;
-            if (!message(contents, *field.message, &entry, depth + 1))
-                return false;
-            const Slot &value = entry.values[1];
-            slot->listMap.insert(entry.values[0].string,
-                                 value.message ? value.message->values[0].list : QStringList());
-            return true;
-        }
-        case Kind::Bool:
-        case Kind::Int64:
+        case Special::None:
             break;
         }
-        return true;
+        return false;
     }
-
-    const char *origin_;
-    QString error_;
 };
-
-QJsonObject toJson(const Node &node, const Schema &schema)
-{
-    QJsonObject object;
-    for (std::size_t i = 0; i < schema.fields.size(); ++i) {
-        const Field &field = schema.fields[i];
-        const QString key = QString::fromLatin1(field.json);
-        const Slot *slot = i < node.values.size() ? &node.values[i] : nullptr;
-        if (field.kind == Kind::AlwaysMessage) {
-            object.insert(key, slot && slot->message ? toJson(*slot->message, *field.message)
-                                                     : QJsonObject());
-            continue;
-        }
-        if (!slot || !slot->present)
-            continue;
-        switch (field.kind) {
-        case Kind::String:
-            if (!slot->string.isEmpty())
-                object.insert(key, slot->string);
-            break;
-        case Kind::Bool:
-            if (slot->flag)
-                object.insert(key, true);
-            break;
-        case Kind::Int64:
-            if (slot->present)
-                object.insert(key, double(slot->number));
-            break;
-        case Kind::RepeatedString:
-            if (!slot->list.isEmpty())
-                object.insert(key, QJsonArray::fromStringList(slot->list));
-            break;
-        case Kind::StringMap:
-            if (!slot->map.isEmpty()) {
-                QJsonObject map;
-                for (auto it = slot->map.cbegin(); it != slot->map.cend(); ++it)
-                    map.insert(it.key(), it.value());
-                object.insert(key, map);
-            }
-            break;
-        case Kind::StringListMap:
-            if (!slot->listMap.isEmpty()) {
-                QJsonObject map;
-                for (auto it = slot->listMap.cbegin(); it != slot->listMap.cend(); ++it)
-                    map.insert(it.key(), QJsonArray::fromStringList(it.value()));
-                object.insert(key, map);
-            }
-            break;
-        case Kind::Message: {
-            const QJsonObject message = toJson(*slot->message, *field.message);
-            if (!message.isEmpty())
-                object.insert(key, message);
-            break;
-        }
-        case Kind::PresentMessage:
-            object.insert(key, toJson(*slot->message, *field.message));
-            break;
-        case Kind::Bytes:
-        case Kind::AlwaysMessage:
-            break;
-        }
-    }
-    return object;
-}
-
-const KnownKind *findKind(const QString &apiVersion, const QString &kind)
-{
-    for (const KnownKind &known : kKnownKinds)
-        if (apiVersion == QLatin1String(known.apiVersion) && kind == QLatin1String(known.kind))
-            return &known;
-    return nullptr;
-}
 
 } // namespace
 
+const pb::DescriptorPool &kubernetesSchemas()
+{
+    return Schemas::instance().pool;
+}
+
+const pb::Descriptor *messageFor(const QString &apiVersion, const QString &kind)
+{
+    return Schemas::instance().forKind(apiVersion, kind);
+}
+
+bool hasProtobufForm(const QString &apiVersion, const QString &kind)
+{
+    return messageFor(apiVersion, kind) != nullptr;
+}
+
 std::variant<QJsonObject, ProtobufError> decodeProtobufObject(const QByteArray &body)
 {
+    const Schemas &schemas = Schemas::instance();
     if (body.size() < qsizetype(sizeof kMagic) ||
         std::memcmp(body.constData(), kMagic, sizeof kMagic) != 0)
         return ProtobufError{
             false, QStringLiteral("not a Kubernetes protobuf body (no \"k8s\\0\" magic prefix)")};
-    Decoder decoder(body.constData());
-    Node envelope;
-    // (A view, not pointer arithmetic on constData(): GCC cannot tell it is never the empty
-    // array's one byte and warns.)
+    if (!schemas.loaded)
+        return ProtobufError{true, QStringLiteral("protobuf bodies are not available")};
+    const auto envelope = schemas.make(schemas.unknown);
     const QByteArrayView rest = QByteArrayView(body).sliced(qsizetype(sizeof kMagic));
-    const Cursor all{rest.data(), rest.data() + rest.size()};
-    if (!decoder.message(all, kUnknown, &envelope, 1))
-        return ProtobufError{false, decoder.error()};
-
-    QString apiVersion;
-    QString kind;
-    if (const Node *typeMeta = envelope.values[kUnknownTypeMeta].message.get()) {
-        apiVersion = typeMeta->values[0].string;
-        kind = typeMeta->values[1].string;
-    }
+    if (!envelope->ParseFromArray(rest.data(), int(rest.size())))
+        return ProtobufError{false,
+                             QStringLiteral("malformed protobuf body: the envelope does not parse "
+                                            "as runtime.Unknown")};
+    const pb::Reflection *r = envelope->GetReflection();
+    const pb::Descriptor *u = schemas.unknown;
+    const pb::Message &typeMeta = r->GetMessage(*envelope, u->FindFieldByName("typeMeta"));
+    const QString apiVersion =
+        fromStd(typeMeta.GetReflection()->GetString(typeMeta, typeMeta.GetDescriptor()->field(0)));
+    const QString kind =
+        fromStd(typeMeta.GetReflection()->GetString(typeMeta, typeMeta.GetDescriptor()->field(1)));
     if (kind.isEmpty())
         return ProtobufError{false, QStringLiteral("protobuf body without a kind")};
     if (apiVersion.isEmpty())
         return ProtobufError{false, QStringLiteral("protobuf body without an apiVersion")};
-    const KnownKind *known = findKind(apiVersion, kind);
-    if (!known)
+    const pb::Descriptor *d = schemas.forKind(apiVersion, kind);
+    if (!d)
         return ProtobufError{true, QStringLiteral("protobuf bodies of kind %1 (%2) are not "
                                                   "supported; send application/json")
                                        .arg(kind, apiVersion)};
-
-    // An absent raw field is an empty object, as in protobuf (every field at its default).
-    Node object;
-    if (!decoder.message(envelope.values[kUnknownRaw].bytes, *known->schema, &object, 2))
-        return ProtobufError{false, decoder.error()};
-    QJsonObject json = toJson(object, *known->schema);
+    const std::string raw = r->GetString(*envelope, u->FindFieldByName("raw"));
+    const auto object = schemas.make(d);
+    if (!object->ParseFromString(raw))
+        return ProtobufError{false, QStringLiteral("malformed protobuf body: the object does not "
+                                                   "parse as %1 (%2)")
+                                        .arg(kind, apiVersion)};
+    QJsonObject json = messageToJson(*object).toObject();
+    // Go's structs: metadata, spec and status are there even when the wire had nothing.
+    for (const char *name : {"metadata", "spec", "status"})
+        if (d->FindFieldByName(name) && !json.contains(QLatin1String(name)))
+            json.insert(QLatin1String(name), QJsonObject());
     json.insert(QStringLiteral("apiVersion"), apiVersion);
     json.insert(QStringLiteral("kind"), kind);
     return json;
+}
+
+std::variant<QByteArray, ProtobufError> encodeProtobufObject(const QJsonObject &object)
+{
+    const Schemas &schemas = Schemas::instance();
+    const QString apiVersion = object.value(QLatin1String("apiVersion")).toString();
+    const QString kind = object.value(QLatin1String("kind")).toString();
+    const pb::Descriptor *d = schemas.loaded ? schemas.forKind(apiVersion, kind) : nullptr;
+    if (!d)
+        return ProtobufError{true,
+                             QStringLiteral("%1 (%2) has no protobuf form").arg(kind, apiVersion)};
+    const auto message = schemas.make(d);
+    Filler filler;
+    if (!filler.message(object, message.get(), QString()))
+        return ProtobufError{false, filler.error};
+    const auto envelope = schemas.make(schemas.unknown);
+    const pb::Reflection *r = envelope->GetReflection();
+    const pb::Descriptor *u = schemas.unknown;
+    pb::Message *typeMeta = r->MutableMessage(envelope.get(), u->FindFieldByName("typeMeta"));
+    typeMeta->GetReflection()->SetString(typeMeta, typeMeta->GetDescriptor()->field(0),
+                                         toStd(apiVersion));
+    typeMeta->GetReflection()->SetString(typeMeta, typeMeta->GetDescriptor()->field(1),
+                                         toStd(kind));
+    r->SetString(envelope.get(), u->FindFieldByName("raw"), message->SerializeAsString());
+    r->SetString(envelope.get(), u->FindFieldByName("contentEncoding"), std::string());
+    r->SetString(envelope.get(), u->FindFieldByName("contentType"), std::string());
+    const std::string bytes = envelope->SerializeAsString();
+    return QByteArray(kMagic, sizeof kMagic) + QByteArray(bytes.data(), qsizetype(bytes.size()));
 }
 
 } // namespace Gatehouse::Cluster

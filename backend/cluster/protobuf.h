@@ -6,58 +6,57 @@
 
 #include <variant>
 
+namespace google::protobuf {
+class DescriptorPool;
+class Descriptor;
+} // namespace google::protobuf
+
 namespace Gatehouse::Cluster {
 
-// The Content-Type kubectl uses for protobuf bodies.
+// The Content-Type kubectl and client-go's typed clients use for protobuf bodies.
 inline constexpr char kProtobufContentType[] = "application/vnd.kubernetes.protobuf";
 
-// Decodes a Kubernetes protobuf request body: the 4-byte magic "k8s\0" followed by a
-// runtime.Unknown message {1 typeMeta{1 apiVersion, 2 kind}, 2 raw, 3 contentEncoding,
-// 4 contentType}. The raw object is decoded for the kinds below into exactly the JSON
-// object the same request would carry as JSON: "apiVersion" and "kind" from typeMeta,
-// "metadata" with only the fields that are set (name, generateName, namespace, uid, labels,
-// annotations; an empty ObjectMeta gives {}), "spec" with only non-empty fields, and no
-// "status" unless a status field is set.
+// Kubernetes' protobuf wire format for the served kinds, through libprotobuf.
 //
-//   authorization.k8s.io/v1 SelfSubjectAccessReview, SubjectAccessReview,
-//     LocalSubjectAccessReview: spec {1 resourceAttributes{1 namespace, 2 verb, 3 group,
-//     4 version, 5 resource, 6 subresource, 7 name, 8 fieldSelector{1 rawSelector},
-//     9 labelSelector{1 rawSelector}}, 2 nonResourceAttributes{1 path, 2 verb}, 3 user,
-//     4 groups (repeated), 5 extra (map<string, ExtraValue{1 items repeated}>), 6 uid}
-//     -> JSON spec.resourceAttributes.fieldSelector = {"rawSelector": "..."}, spec.extra =
-//     {"k": ["v", ...]};
-//   authorization.k8s.io/v1 SelfSubjectRulesReview: spec {1 namespace};
-//   authentication.k8s.io/v1, v1beta1, v1alpha1 SelfSubjectReview: no spec;
-//   authentication.k8s.io/v1 TokenRequest: spec {1 audiences, 4 expirationSeconds}.
+// The schemas are backend/cluster/proto/ (Kubernetes 1.32's own messages, trimmed to what
+// is served by tools/k8s-proto-trim.py), compiled by protoc in the build into a descriptor
+// set with their comments and read at run time: every conversion goes through reflection.
 //
-// Unknown fields are skipped by wire type (varint, 64-bit, length-delimited, 32-bit), as
-// protobuf requires. Truncated or malformed input, a missing magic, nesting deeper than
-// 16, a length beyond the input, or a kind not listed above is an error string (the caller
-// answers 400 BadRequest or 415 for an unsupported kind); never a crash, never a read
-// outside the input.
+// A body is the 4-byte magic "k8s\0" and a runtime.Unknown {1 typeMeta{1 apiVersion,
+// 2 kind}, 2 raw, 3 contentEncoding, 4 contentType}; raw is the object's message.
 //
-// Details, following the API server's own (gogo-generated) decoding:
-// - a string that occurs twice: the last wins (even when empty); a message that occurs twice
-//   merges; repeated fields keep wire order; a map key that occurs twice: the last wins;
-// - a known field with the wrong wire type is an error; unknown groups (wire types 3/4) are
-//   skipped too, and only they can nest deeper than 16 (the envelope is level 1, the raw
-//   object level 2); wire types 6 and 7, field number 0 and varints over 10 bytes are errors;
-// - an envelope without a raw field decodes as an empty object ("metadata": {} and, for the
-//   kinds with one, "spec": {}); its contentEncoding and contentType are ignored; an empty
-//   kind or apiVersion is an error, not an unsupported kind;
-// - SelfSubjectAccessReview's spec is only fields 1-2 (user, groups, extra and uid are
-//   skipped there); resourceAttributes, nonResourceAttributes, fieldSelector and
-//   labelSelector are kept, as {}, when present but empty (pointers in Go); the selectors'
-//   requirements are skipped; an extra key without values gives [];
-// - "spec" is always there for the kinds that have one; "status" holds only what is set
-//   ("allowed" only when true); SelfSubjectRulesReview's and SelfSubjectReview's status
-//   (the server's answer) is skipped;
-// - strings are UTF-8 with invalid bytes replaced by U+FFFD; a leading U+FEFF is kept.
+// Protobuf to JSON gives the JSON object a client would have sent for the same object:
+// - a message field on the wire is an object, even when empty; a Time or MicroTime at zero
+//   (what kubectl writes for an unset creationTimestamp) is left out, as Go writes null;
+// - a string, number or bool at its zero value is left out, as Go's omitempty does; except
+//   the fields that are pointers in Go (automountServiceAccountToken, runAsUser, ...), which
+//   keep a zero that is on the wire;
+// - repeated fields and maps are left out when empty, in wire order otherwise;
+// - Time -> "2006-01-02T15:04:05Z", MicroTime -> "...05.000000Z", Duration -> "1h2m3s",
+//   IntOrString -> a number or a string, Quantity -> its string, RawExtension and FieldsV1
+//   -> the JSON they hold, ExtraValue -> an array of strings, bytes -> base64;
+// - strings are UTF-8 (libprotobuf checks nothing in proto2: invalid bytes become U+FFFD).
+// JSON to protobuf is the reverse, for answers: members the message lacks are skipped
+// (apiVersion and kind travel in the envelope).
+//
+// Malformed input is an error, never a crash: libprotobuf parses with its nesting limit.
 struct ProtobufError
 {
-    bool unsupportedKind = false; // the envelope was fine but its kind is not one of the above
+    bool unsupportedKind = false; // the envelope was fine but its kind has no protobuf form
     QString message;
 };
 std::variant<QJsonObject, ProtobufError> decodeProtobufObject(const QByteArray &body);
+
+// The object (with its "apiVersion" and "kind") as a protobuf body, envelope included; an
+// error when its kind has no protobuf form or a member does not fit its field.
+std::variant<QByteArray, ProtobufError> encodeProtobufObject(const QJsonObject &object);
+
+// Whether apiVersion/kind has a protobuf form (the served kinds, their lists, Status, ...).
+bool hasProtobufForm(const QString &apiVersion, const QString &kind);
+
+// The schemas, with their comments (for the OpenAPI documents).
+const google::protobuf::DescriptorPool &kubernetesSchemas();
+// The message of apiVersion/kind, or nullptr.
+const google::protobuf::Descriptor *messageFor(const QString &apiVersion, const QString &kind);
 
 } // namespace Gatehouse::Cluster

@@ -156,7 +156,7 @@ export function clusterCa(b) {
  * One HTTPS request to the cluster listener. creds: {certificatePem, keyPem} (an issued
  * kubeconfig answer) or undefined for none. The CA is the backend's cluster CA. A string or
  * Buffer body is sent as is, any other body as JSON (Content-Type application/json unless
- * given). Resolves to {status, headers, text, json}.
+ * given). Resolves to {status, headers, text, json, raw} (raw: the body's bytes).
  */
 export function kubeRequest(b, method, path, { creds, body, headers = {}, port, servername } = {}) {
     const h = { 'User-Agent': 'gatehouse-e2e/1', ...headers };
@@ -184,7 +184,8 @@ export function kubeRequest(b, method, path, { creds, body, headers = {}, port, 
             const chunks = [];
             res.on('data', (c) => chunks.push(c));
             res.on('end', () => {
-                const text = Buffer.concat(chunks).toString('utf8');
+                const raw = Buffer.concat(chunks);
+                const text = raw.toString('utf8');
                 let json;
                 if (/json/i.test(res.headers['content-type'] ?? '')) {
                     try {
@@ -193,7 +194,7 @@ export function kubeRequest(b, method, path, { creds, body, headers = {}, port, 
                         json = undefined;
                     }
                 }
-                resolve({ status: res.statusCode, headers: res.headers, text, json });
+                resolve({ status: res.statusCode, headers: res.headers, text, json, raw });
             });
             res.on('error', reject);
         });

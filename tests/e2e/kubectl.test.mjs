@@ -1,0 +1,216 @@
+// The cluster API for the kubectl commands people type every day (issue 29), with the real
+// kubectl 1.32 against the real binary: typed-client commands that send
+// application/vnd.kubernetes.protobuf (create namespace, serviceaccount, role, rolebinding,
+// clusterrole, clusterrolebinding, service) and read the protobuf answer back.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync } from 'node:fs';
+import { join } from 'node:path';
+
+import { startBackend } from './lib/backend.mjs';
+import {
+    tempDir, kubectl as kubectlRaw, issueKubeconfig, writeKubeconfig, kubeRequest, adminKube,
+} from './lib/cluster.mjs';
+
+let b;
+let dir;
+let cacheDir;
+let admin;
+const files = {};
+
+const kubectl = (who, args) => kubectlRaw(args, { kubeconfig: files[who], cacheDir });
+
+async function ok(who, args) {
+    const r = await kubectl(who, args);
+    assert.equal(r.code, 0, `kubectl ${args.join(' ')}:\n${r.stderr}`);
+    return r.stdout;
+}
+
+// The protobuf wire format, for hand-made bodies.
+function varint(n) {
+    const out = [];
+    do {
+        let byte = n % 128;
+        n = Math.floor(n / 128);
+        if (n > 0)
+            byte |= 0x80;
+        out.push(byte);
+    } while (n > 0);
+    return Buffer.from(out);
+}
+const ld = (field, contents) => {
+    const c = Buffer.isBuffer(contents) ? contents : Buffer.from(contents, 'utf8');
+    return Buffer.concat([varint(field * 8 + 2), varint(c.length), c]);
+};
+const envelope = (apiVersion, kind, raw) =>
+    Buffer.concat([Buffer.from('k8s\0', 'latin1'), ld(1, Buffer.concat([ld(1, apiVersion), ld(2, kind)])), ld(2, raw)]);
+
+before(async () => {
+    dir = tempDir();
+    cacheDir = mkdtempSync(join(dir, 'kubecache-'));
+    b = await startBackend();
+    admin = await issueKubeconfig(b, { kind: 'user', name: 'admin', groups: ['system:masters'] });
+    files.admin = writeKubeconfig(dir, 'admin', admin.kubeconfig);
+});
+
+after(async () => {
+    if (b) {
+        assert.equal(await b.stop(), 0, b.stderr);
+        // Every answer that kubectl asked in protobuf had a protobuf form.
+        assert.ok(!b.stderr.includes('the protobuf form failed'), b.stderr);
+    }
+});
+
+test('kubectl create namespace|serviceaccount|role|rolebinding|clusterrole|clusterrolebinding|service (protobuf bodies)', async () => {
+    assert.equal(await ok('admin', ['create', 'namespace', 'team-a']), 'namespace/team-a created\n');
+    assert.equal(await ok('admin', ['create', 'serviceaccount', 'robot', '-n', 'team-a']),
+                 'serviceaccount/robot created\n');
+    assert.equal(await ok('admin', ['create', 'role', 'pod-reader', '--verb=get,list', '--resource=pods', '-n', 'team-a']),
+                 'role.rbac.authorization.k8s.io/pod-reader created\n');
+    assert.equal(await ok('admin', ['create', 'rolebinding', 'robot-reads', '--role=pod-reader',
+                                    '--serviceaccount=team-a:robot', '-n', 'team-a']),
+                 'rolebinding.rbac.authorization.k8s.io/robot-reads created\n');
+    assert.equal(await ok('admin', ['create', 'clusterrole', 'node-viewer', '--verb=get,list,watch', '--resource=nodes']),
+                 'clusterrole.rbac.authorization.k8s.io/node-viewer created\n');
+    assert.equal(await ok('admin', ['create', 'clusterrolebinding', 'alice-views-nodes', '--clusterrole=node-viewer',
+                                    '--user=alice', '--group=devs']),
+                 'clusterrolebinding.rbac.authorization.k8s.io/alice-views-nodes created\n');
+    assert.equal(await ok('admin', ['create', 'service', 'clusterip', 'web', '--tcp=80:8080', '-n', 'team-a']),
+                 'service/web created\n');
+
+    assert.equal(await ok('admin', ['run', 'shell', '--image=busybox:1.36', '--port=8080', '--labels=app=shell',
+                                    '-n', 'team-a', '--', 'sleep', '3600']),
+                 'pod/shell created\n');
+
+    // What was stored is what kubectl meant (read back as JSON, not through protobuf).
+    const pod = JSON.parse(await ok('admin', ['get', 'pod', 'shell', '-n', 'team-a', '-o', 'json']));
+    assert.deepEqual(pod.metadata.labels, { app: 'shell' });
+    assert.equal(pod.spec.containers[0].image, 'busybox:1.36');
+    assert.deepEqual(pod.spec.containers[0].args, ['sleep', '3600']);
+    assert.deepEqual(pod.spec.containers[0].ports, [{ containerPort: 8080 }]);
+    const ns = JSON.parse(await ok('admin', ['get', 'namespace', 'team-a', '-o', 'json']));
+    assert.equal(ns.status.phase, 'Active');
+    assert.deepEqual(ns.spec.finalizers, ['kubernetes']);
+    const role = JSON.parse(await ok('admin', ['get', 'role', 'pod-reader', '-n', 'team-a', '-o', 'json']));
+    assert.deepEqual(role.rules, [{ apiGroups: [''], resources: ['pods'], verbs: ['get', 'list'] }]);
+    const rb = JSON.parse(await ok('admin', ['get', 'rolebinding', 'robot-reads', '-n', 'team-a', '-o', 'json']));
+    assert.deepEqual(rb.subjects, [{ kind: 'ServiceAccount', name: 'robot', namespace: 'team-a' }]);
+    assert.deepEqual(rb.roleRef, { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: 'pod-reader' });
+    const crb = JSON.parse(await ok('admin', ['get', 'clusterrolebinding', 'alice-views-nodes', '-o', 'json']));
+    assert.deepEqual(crb.subjects, [
+        { apiGroup: 'rbac.authorization.k8s.io', kind: 'User', name: 'alice' },
+        { apiGroup: 'rbac.authorization.k8s.io', kind: 'Group', name: 'devs' },
+    ]);
+    const svc = JSON.parse(await ok('admin', ['get', 'service', 'web', '-n', 'team-a', '-o', 'json']));
+    assert.equal(svc.spec.type, 'ClusterIP');
+    assert.deepEqual(svc.spec.ports.map((p) => [p.name, p.port, p.targetPort, p.protocol]), [['80-8080', 80, 8080, 'TCP']]);
+    assert.match(svc.spec.clusterIP, /^10\.96\./);
+
+    // The bindings work: the service account may list pods in team-a, alice may list nodes.
+    const sar = async (user, groups, attrs) => {
+        const r = await adminKube(b, 'POST', '/apis/authorization.k8s.io/v1/subjectaccessreviews',
+                                  { apiVersion: 'authorization.k8s.io/v1', kind: 'SubjectAccessReview',
+                                    spec: { user, groups, resourceAttributes: attrs } });
+        assert.equal(r.status, 201, r.text);
+        return r.json.status.allowed === true;
+    };
+    assert.equal(await sar('system:serviceaccount:team-a:robot', ['system:serviceaccounts'],
+                           { namespace: 'team-a', verb: 'list', resource: 'pods' }), true);
+    assert.equal(await sar('system:serviceaccount:team-a:robot', ['system:serviceaccounts'],
+                           { namespace: 'default', verb: 'list', resource: 'pods' }), false);
+    assert.equal(await sar('alice', [], { verb: 'list', resource: 'nodes' }), true);
+});
+
+test('the protobuf answer kubectl decodes is the object JSON shows', async () => {
+    // kubectl create -o json prints the object it decoded from the server's protobuf answer.
+    const created = JSON.parse(await ok('admin', ['create', 'namespace', 'team-b', '-o', 'json']));
+    const stored = JSON.parse(await ok('admin', ['get', 'namespace', 'team-b', '-o', 'json']));
+    assert.equal(created.metadata.name, 'team-b');
+    for (const k of ['uid', 'resourceVersion', 'creationTimestamp'])
+        assert.equal(created.metadata[k], stored.metadata[k], k);
+    assert.deepEqual(created.metadata.labels, stored.metadata.labels);
+    assert.deepEqual(created.spec, stored.spec);
+    assert.deepEqual(created.status, stored.status);
+
+    const sa = JSON.parse(await ok('admin', ['create', 'serviceaccount', 'builder', '-n', 'team-b', '-o', 'json']));
+    assert.equal(sa.metadata.namespace, 'team-b');
+    assert.match(sa.metadata.uid, /^[0-9a-f-]{36}$/);
+});
+
+test('errors keep kube\'s messages: AlreadyExists, a missing namespace, RBAC', async () => {
+    const again = await kubectl('admin', ['create', 'namespace', 'team-a']);
+    assert.equal(again.code, 1);
+    assert.equal(again.stderr, 'Error from server (AlreadyExists): namespaces "team-a" already exists\n');
+
+    const missing = await kubectl('admin', ['create', 'serviceaccount', 'x', '-n', 'nowhere']);
+    assert.equal(missing.code, 1);
+    // (kubectl's own wording for this command, around the server's message)
+    assert.equal(missing.stderr, 'error: failed to create serviceaccount: namespaces "nowhere" not found\n');
+
+    const bob = await issueKubeconfig(b, { kind: 'user', name: 'bob', groups: ['devs'] });
+    files.bob = writeKubeconfig(dir, 'bob', bob.kubeconfig);
+    const denied = await kubectl('bob', ['create', 'namespace', 'bobs']);
+    assert.equal(denied.code, 1);
+    assert.equal(denied.stderr, 'Error from server (Forbidden): namespaces is forbidden: User "bob" cannot create ' +
+                                'resource "namespaces" in API group "" at the cluster scope\n');
+});
+
+test('protobuf on the wire: answers in protobuf when asked first, bad bodies get a Status', async () => {
+    const creds = { certificatePem: admin.certificatePem, keyPem: admin.keyPem };
+    const proto = 'application/vnd.kubernetes.protobuf';
+
+    const got = await kubeRequest(b, 'GET', '/api/v1/namespaces/team-a', { creds, headers: { Accept: `${proto},application/json` } });
+    assert.equal(got.status, 200);
+    assert.equal(got.headers['content-type'], proto);
+    assert.equal(got.raw.subarray(0, 4).toString('latin1'), 'k8s\0');
+    assert.ok(got.raw.includes(Buffer.from('team-a')), 'the name is in the body');
+    // JSON first is JSON.
+    const json = await kubeRequest(b, 'GET', '/api/v1/namespaces/team-a', { creds, headers: { Accept: `application/json,${proto}` } });
+    assert.equal(json.headers['content-type'], 'application/json');
+    assert.equal(json.json.metadata.name, 'team-a');
+
+    // A list.
+    const list = await kubeRequest(b, 'GET', '/api/v1/namespaces', { creds, headers: { Accept: proto } });
+    assert.equal(list.status, 200);
+    assert.equal(list.headers['content-type'], proto);
+    assert.ok(list.raw.includes(Buffer.from('NamespaceList')));
+
+    // Every served list and a node (with its status) have a protobuf form.
+    for (const path of ['/api/v1/nodes', '/api/v1/nodes/node-1', '/api/v1/pods', '/api/v1/services', '/api/v1/serviceaccounts',
+                        '/apis/rbac.authorization.k8s.io/v1/clusterroles', '/apis/rbac.authorization.k8s.io/v1/clusterrolebindings',
+                        '/apis/rbac.authorization.k8s.io/v1/roles', '/apis/rbac.authorization.k8s.io/v1/rolebindings']) {
+        const r = await kubeRequest(b, 'GET', path, { creds, headers: { Accept: proto } });
+        assert.equal(r.status, 200, `${path}: ${r.text}`);
+        assert.equal(r.headers['content-type'], proto, path);
+    }
+
+    // A namespace in protobuf, made by hand: created.
+    const body = envelope('v1', 'Namespace', ld(1, ld(1, 'hand-made')));
+    const made = await kubeRequest(b, 'POST', '/api/v1/namespaces', { creds, body, headers: { 'Content-Type': proto } });
+    assert.equal(made.status, 201, made.text);
+    assert.equal(made.json.metadata.name, 'hand-made');
+
+    // Malformed: 400, nothing created.
+    const truncated = Buffer.concat([envelope('v1', 'Namespace', ld(1, ld(1, 'broken'))).subarray(0, 20)]);
+    const bad = await kubeRequest(b, 'POST', '/api/v1/namespaces', { creds, body: truncated, headers: { 'Content-Type': proto } });
+    assert.equal(bad.status, 400, bad.text);
+    assert.equal(bad.json.kind, 'Status');
+    assert.equal(bad.json.reason, 'BadRequest');
+    assert.match(bad.json.message, /malformed protobuf body/);
+    const noMagic = await kubeRequest(b, 'POST', '/api/v1/namespaces', { creds, body: '{"metadata":{"name":"x"}}', headers: { 'Content-Type': proto } });
+    assert.equal(noMagic.status, 400, noMagic.text);
+    assert.match(noMagic.json.message, /magic/);
+    // A kind without a protobuf form: 415, as kube answers for a type it cannot decode.
+    const deployment = envelope('apps/v1', 'Deployment', ld(1, ld(1, 'd')));
+    const unsupported = await kubeRequest(b, 'POST', '/api/v1/namespaces', { creds, body: deployment, headers: { 'Content-Type': proto } });
+    assert.equal(unsupported.status, 415, unsupported.text);
+    assert.equal(unsupported.json.reason, 'UnsupportedMediaType');
+    // Another kind in the body than the URL's: 400 with kube's message.
+    const wrongKind = envelope('v1', 'ServiceAccount', ld(1, ld(1, 'sa')));
+    const mismatch = await kubeRequest(b, 'POST', '/api/v1/namespaces', { creds, body: wrongKind, headers: { 'Content-Type': proto } });
+    assert.equal(mismatch.status, 400, mismatch.text);
+    assert.equal(mismatch.json.message, 'the kind in the data (ServiceAccount) does not match the expected kind (Namespace)');
+
+    const names = (await kubeRequest(b, 'GET', '/api/v1/namespaces', { creds })).json.items.map((n) => n.metadata.name);
+    assert.ok(!names.includes('broken') && !names.includes('x') && !names.includes('d') && !names.includes('sa'), names.join());
+});
