@@ -1,6 +1,7 @@
 #include "cluster/clusterapi.h"
 #include "cluster/clusterlogging.h"
 
+#include "cluster/openapi.h"
 #include "cluster/patch.h"
 #include "cluster/protobuf.h"
 #include "cluster/resources.h"
@@ -480,6 +481,7 @@ struct ClusterApi::Context
     std::shared_ptr<const AuthorizerChain> authorizer;
     std::shared_ptr<const AdmissionChain> admission;
     std::function<void(const Core::HttpResponse &, const RequestTrace &)> onDone;
+    QStringList warnings; // sent as "Warning: 299 - ..." headers
 };
 
 ClusterApi::ClusterApi(ObjectStore &store, Core::EventBus &events, Core::Clock &clock,
@@ -772,6 +774,10 @@ void ClusterApi::handle(const Core::HttpRequest &request, Core::Responder respon
 void ClusterApi::finish(const std::shared_ptr<Context> &ctx, Core::HttpResponse response)
 {
     ctx->trace.code = response.status;
+    for (QString w : std::as_const(ctx->warnings))
+        response.headers.append(
+            {"Warning",
+             "299 - \"" + w.replace(QLatin1Char('"'), QStringLiteral("\\\"")).toUtf8() + '"'});
     if (response.status >= 400 && response.header("Content-Type").startsWith("application/json"))
         ctx->trace.status = QJsonDocument::fromJson(response.body).object();
     if (!ctx->dryRun)
@@ -1148,6 +1154,8 @@ void ClusterApi::handleNonResource(const std::shared_ptr<Context> &ctx)
                           QStringLiteral("/healthz/ping"),
                           QStringLiteral("/livez"),
                           QStringLiteral("/livez/ping"),
+                          QStringLiteral("/openapi/v3"),
+                          QStringLiteral("/openapi/v3/"),
                           QStringLiteral("/openid/v1/jwks"),
                           QStringLiteral("/readyz"),
                           QStringLiteral("/readyz/ping"),
@@ -1186,6 +1194,10 @@ void ClusterApi::handleNonResource(const std::shared_ptr<Context> &ctx)
         r.body = w.take();
         r.setHeader("Content-Type", "application/json");
         finish(ctx, std::move(r));
+        return;
+    }
+    if (auto answer = openApiV3Response(req)) {
+        finish(ctx, std::move(*answer));
         return;
     }
     const QByteArray aggregated =
@@ -1496,6 +1508,23 @@ std::variant<QJsonObject, Status> requestObject(const Core::HttpRequest &req, bo
     return doc.object();
 }
 
+// fieldValidation: Strict refuses unknown fields (400), Warn (the default) drops them with a
+// warning each, Ignore drops them. prefix: kube's words before a create or update's error.
+std::optional<Status> fieldValidation(const QString &directive, const QStringList &unknown,
+                                      const QString &prefix, QStringList *warnings)
+{
+    if (unknown.isEmpty() || directive == QLatin1String("Ignore"))
+        return std::nullopt;
+    QStringList messages;
+    for (const QString &path : unknown)
+        messages.append(QStringLiteral("unknown field \"%1\"").arg(path));
+    if (directive == QLatin1String("Strict"))
+        return Status::badRequest(prefix + QStringLiteral("strict decoding error: ") +
+                                  messages.join(QStringLiteral(", ")));
+    *warnings += messages;
+    return std::nullopt;
+}
+
 } // namespace
 
 void ClusterApi::handleWrite(const std::shared_ptr<Context> &ctx, const ResourceType &type)
@@ -1506,6 +1535,19 @@ void ClusterApi::handleWrite(const std::shared_ptr<Context> &ctx, const Resource
     const QString ns = type.namespaced ? info.namespaceName : QString();
     const QByteArray &method = req.method;
     const QByteArray contentType = req.header("content-type");
+
+    QString directive = req.query.queryItemValue(QStringLiteral("fieldValidation"));
+    if (directive.isEmpty())
+        directive = QStringLiteral("Warn");
+    if (directive != QLatin1String("Warn") && directive != QLatin1String("Strict") &&
+        directive != QLatin1String("Ignore")) {
+        finish(ctx, Status::badRequest(QStringLiteral("fieldValidation: Unsupported value: "
+                                                      "\"%1\": supported values: \"\", "
+                                                      "\"Ignore\", \"Strict\", \"Warn\"")
+                                           .arg(directive))
+                        .response(pretty));
+        return;
+    }
 
     QJsonObject body;
     std::optional<PatchType> patchType;
@@ -1539,6 +1581,15 @@ void ClusterApi::handleWrite(const std::shared_ptr<Context> &ctx, const Resource
                 Status::badRequest(QStringLiteral("metadata must be an object")).response(pretty));
             return;
         }
+        const QStringList unknown = pruneUnknownFields(&body, type.apiVersion(), type.kind);
+        if (auto refused =
+                fieldValidation(directive, unknown,
+                                QStringLiteral("%1 in version \"%2\" cannot be handled as a %1: ")
+                                    .arg(type.kind, type.apiVersion()),
+                                &ctx->warnings)) {
+            finish(ctx, refused->response(pretty));
+            return;
+        }
     } else if (method == "PATCH") {
         patchType = patchTypeFromContentType(contentType);
         if (!patchType) {
@@ -1557,7 +1608,7 @@ void ClusterApi::handleWrite(const std::shared_ptr<Context> &ctx, const Resource
     const QDateTime now = m_clock.now();
     const QString clusterHost = m_options.serverAddress.section(QLatin1Char(':'), 0, -2);
     auto compute = [this, ctx, &type, info, ns, method, body, patchType, operation, now,
-                    clusterHost]() -> ObjectStore::Outcome {
+                    clusterHost, directive]() -> ObjectStore::Outcome {
         RequestTrace &trace = ctx->trace;
         const Attributes &attrs = ctx->attributes;
         if (method == "DELETE" && info.name.isEmpty())
@@ -1605,6 +1656,13 @@ void ClusterApi::handleWrite(const std::shared_ptr<Context> &ctx, const Resource
                 return Status::badRequest(e->message);
             }
             obj = std::get<QJsonObject>(patched);
+            // Only what this patch brings in counts (an object stored before may hold more).
+            QJsonObject before = *current;
+            const QStringList known = pruneUnknownFields(&before, type.apiVersion(), type.kind);
+            QStringList unknown = pruneUnknownFields(&obj, type.apiVersion(), type.kind);
+            unknown.removeIf([&known](const QString &p) { return known.contains(p); });
+            if (auto refused = fieldValidation(directive, unknown, QString(), &ctx->warnings))
+                return *refused;
             if (nameOf(obj) != info.name)
                 return Status::badRequest(QStringLiteral("the name of the object (%1) does not "
                                                          "match the name on the URL (%2)")

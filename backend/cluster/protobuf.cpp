@@ -1,13 +1,10 @@
 #include "cluster/protobuf.h"
 
 #include "cluster/clusterlogging.h"
-#include "cluster/resources.h"
+#include "cluster/schemas.h"
 
 #include <google/protobuf/descriptor.h>
-#include <google/protobuf/descriptor.pb.h>
-#include <google/protobuf/dynamic_message.h>
 #include <google/protobuf/message.h>
-#include <google/protobuf/stubs/logging.h>
 
 #include <QDateTime>
 #include <QFile>
@@ -31,236 +28,9 @@ namespace Gatehouse::Cluster {
 
 namespace {
 
+using namespace KubeSchemas;
+
 constexpr char kMagic[] = {'k', '8', 's', '\0'};
-constexpr char kMetaV1[] = "k8s.io.apimachinery.pkg.apis.meta.v1.";
-
-// UTF-8, invalid bytes as U+FFFD and a leading U+FEFF kept (it is part of the string).
-QString fromStd(const std::string &s)
-{
-    QStringDecoder decoder(QStringConverter::Utf8, QStringConverter::Flag::ConvertInitialBom);
-    return decoder(QByteArrayView(s.data(), qsizetype(s.size())));
-}
-
-std::string toStd(const QString &s)
-{
-    const QByteArray utf8 = s.toUtf8();
-    return {utf8.constData(), size_t(utf8.size())};
-}
-
-// Go pointers to a scalar in the served kinds: a zero value on the wire was set by the
-// client and is kept (for every other scalar, zero is Go's omitempty default).
-const QSet<QString> &pointerScalars()
-{
-    static const QSet<QString> fields = {
-        QStringLiteral("ServiceAccount.automountServiceAccountToken"),
-        QStringLiteral("PodSpec.terminationGracePeriodSeconds"),
-        QStringLiteral("PodSpec.activeDeadlineSeconds"),
-        QStringLiteral("PodSpec.automountServiceAccountToken"),
-        QStringLiteral("PodSpec.shareProcessNamespace"),
-        QStringLiteral("PodSpec.priority"),
-        QStringLiteral("PodSpec.enableServiceLinks"),
-        QStringLiteral("PodSpec.preemptionPolicy"),
-        QStringLiteral("PodSpec.runtimeClassName"),
-        QStringLiteral("PodSpec.setHostnameAsFQDN"),
-        QStringLiteral("PodSpec.hostUsers"),
-        QStringLiteral("PodSecurityContext.runAsUser"),
-        QStringLiteral("PodSecurityContext.runAsGroup"),
-        QStringLiteral("PodSecurityContext.runAsNonRoot"),
-        QStringLiteral("PodSecurityContext.fsGroup"),
-        QStringLiteral("PodSecurityContext.fsGroupChangePolicy"),
-        QStringLiteral("PodSecurityContext.supplementalGroupsPolicy"),
-        QStringLiteral("SecurityContext.privileged"),
-        QStringLiteral("SecurityContext.runAsUser"),
-        QStringLiteral("SecurityContext.runAsGroup"),
-        QStringLiteral("SecurityContext.runAsNonRoot"),
-        QStringLiteral("SecurityContext.readOnlyRootFilesystem"),
-        QStringLiteral("SecurityContext.allowPrivilegeEscalation"),
-        QStringLiteral("SecurityContext.procMount"),
-        QStringLiteral("Container.restartPolicy"),
-        QStringLiteral("Probe.terminationGracePeriodSeconds"),
-        QStringLiteral("Toleration.tolerationSeconds"),
-        QStringLiteral("ConfigMapVolumeSource.defaultMode"),
-        QStringLiteral("ConfigMapVolumeSource.optional"),
-        QStringLiteral("SecretVolumeSource.defaultMode"),
-        QStringLiteral("SecretVolumeSource.optional"),
-        QStringLiteral("ProjectedVolumeSource.defaultMode"),
-        QStringLiteral("DownwardAPIVolumeSource.defaultMode"),
-        QStringLiteral("DownwardAPIVolumeFile.mode"),
-        QStringLiteral("KeyToPath.mode"),
-        QStringLiteral("ConfigMapKeySelector.optional"),
-        QStringLiteral("SecretKeySelector.optional"),
-        QStringLiteral("ConfigMapEnvSource.optional"),
-        QStringLiteral("SecretEnvSource.optional"),
-        QStringLiteral("ConfigMapProjection.optional"),
-        QStringLiteral("SecretProjection.optional"),
-        QStringLiteral("ServiceAccountTokenProjection.expirationSeconds"),
-        QStringLiteral("CSIVolumeSource.readOnly"),
-        QStringLiteral("ContainerStatus.started"),
-        QStringLiteral("ServiceSpec.allocateLoadBalancerNodePorts"),
-        QStringLiteral("ServiceSpec.ipFamilyPolicy"),
-        QStringLiteral("ServiceSpec.internalTrafficPolicy"),
-        QStringLiteral("ServiceSpec.loadBalancerClass"),
-        QStringLiteral("ServiceSpec.trafficDistribution"),
-        QStringLiteral("ServicePort.appProtocol"),
-        QStringLiteral("ClientIPConfig.timeoutSeconds"),
-        QStringLiteral("TokenRequestSpec.expirationSeconds"),
-        QStringLiteral("DeleteOptions.gracePeriodSeconds"),
-        QStringLiteral("DeleteOptions.orphanDependents"),
-        QStringLiteral("DeleteOptions.propagationPolicy"),
-        QStringLiteral("DeleteOptions.ignoreStoreReadErrorWithClusterBreakingPotential"),
-        QStringLiteral("ObjectMeta.deletionGracePeriodSeconds"),
-        QStringLiteral("OwnerReference.controller"),
-        QStringLiteral("OwnerReference.blockOwnerDeletion"),
-        QStringLiteral("ListMeta.remainingItemCount"),
-        QStringLiteral("Status.code"),
-    };
-    return fields;
-}
-
-// Go structs embedded with json:",inline": their fields are the parent's in JSON.
-bool isInline(const pb::FieldDescriptor *f)
-{
-    static const QSet<QString> fields = {
-        QStringLiteral("Probe.handler"),
-        QStringLiteral("Volume.volumeSource"),
-        QStringLiteral("EphemeralContainer.ephemeralContainerCommon"),
-    };
-    if (f->cpp_type() != pb::FieldDescriptor::CPPTYPE_MESSAGE || f->is_repeated())
-        return false;
-    if (f->name() == "localObjectReference")
-        return true;
-    return fields.contains(fromStd(f->containing_type()->name()) + QLatin1Char('.') +
-                           fromStd(f->name()));
-}
-
-enum class Special {
-    None,
-    Time,
-    MicroTime,
-    Duration,
-    FieldsV1,
-    RawExtension,
-    IntOrString,
-    Quantity,
-    StringList
-};
-
-Special specialOf(const pb::Descriptor *d)
-{
-    static const QHash<std::string, Special> specials = {
-        {std::string(kMetaV1) + "Time", Special::Time},
-        {std::string(kMetaV1) + "MicroTime", Special::MicroTime},
-        {std::string(kMetaV1) + "Duration", Special::Duration},
-        {std::string(kMetaV1) + "FieldsV1", Special::FieldsV1},
-        {"k8s.io.apimachinery.pkg.runtime.RawExtension", Special::RawExtension},
-        {"k8s.io.apimachinery.pkg.util.intstr.IntOrString", Special::IntOrString},
-        {"k8s.io.apimachinery.pkg.api.resource.Quantity", Special::Quantity},
-        {"k8s.io.api.authentication.v1.ExtraValue", Special::StringList},
-        {"k8s.io.api.authorization.v1.ExtraValue", Special::StringList},
-    };
-    return specials.value(d->full_name(), Special::None);
-}
-
-// The loaded schemas, and a prototype for every message (made once: read-only after).
-class Schemas
-{
-public:
-    static const Schemas &instance()
-    {
-        static const Schemas schemas;
-        return schemas;
-    }
-
-    pb::DescriptorPool pool;
-    const pb::Descriptor *unknown = nullptr;
-    bool loaded = false;
-
-    std::unique_ptr<pb::Message> make(const pb::Descriptor *d) const
-    {
-        return std::unique_ptr<pb::Message>(m_factory.GetPrototype(d)->New());
-    }
-
-    const pb::Descriptor *forKind(const QString &apiVersion, const QString &kind) const
-    {
-        return m_kinds.value(apiVersion + QLatin1Char('\n') + kind);
-    }
-
-private:
-    Schemas()
-    {
-        // libprotobuf logs what a client sent (invalid UTF-8 in a string, for example) to
-        // stderr: that is the client's business, kept out of the operator's log.
-        pb::SetLogHandler([](pb::LogLevel level, const char *, int, const std::string &text) {
-            if (level >= pb::LOGLEVEL_FATAL)
-                qCCritical(lcCluster) << "libprotobuf:" << text.c_str();
-            else
-                qCDebug(lcCluster) << "libprotobuf:" << text.c_str();
-        });
-        QFile file(QStringLiteral(":/gatehouse/cluster/k8s.desc"));
-        pb::FileDescriptorSet set;
-        const QByteArray data = file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
-        if (!set.ParseFromArray(data.constData(), int(data.size()))) {
-            qCCritical(lcCluster) << "the Kubernetes protobuf schemas are missing from the build";
-            return;
-        }
-        for (const pb::FileDescriptorProto &proto : set.file()) {
-            const pb::FileDescriptor *built = pool.BuildFile(proto);
-            if (!built) {
-                qCCritical(lcCluster)
-                    << "the Kubernetes protobuf schema" << proto.name().c_str() << "does not build";
-                return;
-            }
-            for (int i = 0; i < built->message_type_count(); ++i)
-                m_factory.GetPrototype(built->message_type(i));
-        }
-        unknown = pool.FindMessageTypeByName("k8s.io.apimachinery.pkg.runtime.Unknown");
-        registerKinds();
-        loaded = unknown != nullptr;
-    }
-
-    void add(const QString &apiVersion, const QString &kind, const std::string &message)
-    {
-        if (const pb::Descriptor *d = pool.FindMessageTypeByName(message))
-            m_kinds.insert(apiVersion + QLatin1Char('\n') + kind, d);
-        else
-            qCCritical(lcCluster) << "no protobuf message" << message.c_str() << "for" << kind;
-    }
-
-    void registerKinds()
-    {
-        const std::string meta = kMetaV1;
-        QSet<QString> apiVersions{QStringLiteral("v1"), QStringLiteral("meta.k8s.io/v1")};
-        for (const ResourceType &t : servedResources()) {
-            const QString group = t.group.isEmpty() ? QStringLiteral("core")
-                                                    : t.group.section(QLatin1Char('.'), 0, 0);
-            const std::string package =
-                QStringLiteral("k8s.io.api.%1.%2.").arg(group, t.version).toStdString();
-            add(t.apiVersion(), t.kind, package + t.kind.toStdString());
-            if (t.stored)
-                add(t.apiVersion(), t.kind + QStringLiteral("List"),
-                    package + t.kind.toStdString() + "List");
-            for (const Subresource &s : t.subresources)
-                if (s.kind != t.kind)
-                    add(t.apiVersion(), s.kind, package + s.kind.toStdString());
-            apiVersions.insert(t.apiVersion());
-        }
-        // Earlier versions of SelfSubjectReview have the same message.
-        for (const char *version : {"v1beta1", "v1alpha1"})
-            add(QStringLiteral("authentication.k8s.io/") + QLatin1String(version),
-                QStringLiteral("SelfSubjectReview"),
-                "k8s.io.api.authentication.v1.SelfSubjectReview");
-        add(QStringLiteral("v1"), QStringLiteral("Status"), meta + "Status");
-        add(QStringLiteral("v1"), QStringLiteral("Event"), "k8s.io.api.core.v1.Event");
-        add(QStringLiteral("v1"), QStringLiteral("EventList"), "k8s.io.api.core.v1.EventList");
-        // Every group version has DeleteOptions (client-go's typed Delete sends one).
-        for (const QString &apiVersion : std::as_const(apiVersions))
-            add(apiVersion, QStringLiteral("DeleteOptions"), meta + "DeleteOptions");
-    }
-
-    mutable pb::DynamicMessageFactory m_factory{&pool};
-    QHash<QString, const pb::Descriptor *> m_kinds;
-};
-
 // Go's time.Duration.String(): "1h2m3.5s", "1.5ms", "0s".
 QString goDuration(qint64 ns)
 {
@@ -436,10 +206,9 @@ QJsonValue specialToJson(Special special, const pb::Message &m)
             return fromStd(r->GetString(m, field(3)));
         return r->GetInt32(m, field(2));
     case Special::Quantity: {
+        // Go's zero Quantity is "0".
         const std::string s = r->GetString(m, field(1));
-        if (s.empty())
-            return QJsonValue(QJsonValue::Undefined);
-        return fromStd(s);
+        return s.empty() ? QStringLiteral("0") : fromStd(s);
     }
     case Special::StringList: {
         QJsonArray items;
@@ -505,7 +274,7 @@ QJsonValue messageToJson(const pb::Message &m)
                 continue;
             }
             if (f->cpp_type() != pb::FieldDescriptor::CPPTYPE_MESSAGE && isZero(v) &&
-                !pointerScalars().contains(fromStd(d->name()) + QLatin1Char('.') + name))
+                !isPointerScalar(f))
                 continue;
             out.insert(name, v);
         }
@@ -578,6 +347,14 @@ private:
                const QString &path)
     {
         const pb::Reflection *r = m->GetReflection();
+        if (v.isNull()) {
+            // A null item or map value (Go's nil): an empty message, or the scalar's default.
+            if (f->cpp_type() == pb::FieldDescriptor::CPPTYPE_MESSAGE)
+                add ? r->AddMessage(m, f) : r->MutableMessage(m, f);
+            else if (add)
+                return fail(path, QStringLiteral("a value"));
+            return true;
+        }
         switch (f->cpp_type()) {
         case pb::FieldDescriptor::CPPTYPE_MESSAGE:
             return message(v, add ? r->AddMessage(m, f) : r->MutableMessage(m, f), path);
@@ -710,38 +487,27 @@ private:
 
 } // namespace
 
-const pb::DescriptorPool &kubernetesSchemas()
-{
-    return Schemas::instance().pool;
-}
-
-const pb::Descriptor *messageFor(const QString &apiVersion, const QString &kind)
-{
-    return Schemas::instance().forKind(apiVersion, kind);
-}
-
 bool hasProtobufForm(const QString &apiVersion, const QString &kind)
 {
-    return messageFor(apiVersion, kind) != nullptr;
+    return KubeSchemas::forKind(apiVersion, kind) != nullptr;
 }
 
 std::variant<QJsonObject, ProtobufError> decodeProtobufObject(const QByteArray &body)
 {
-    const Schemas &schemas = Schemas::instance();
     if (body.size() < qsizetype(sizeof kMagic) ||
         std::memcmp(body.constData(), kMagic, sizeof kMagic) != 0)
         return ProtobufError{
             false, QStringLiteral("not a Kubernetes protobuf body (no \"k8s\\0\" magic prefix)")};
-    if (!schemas.loaded)
+    if (!loaded())
         return ProtobufError{true, QStringLiteral("protobuf bodies are not available")};
-    const auto envelope = schemas.make(schemas.unknown);
+    const pb::Descriptor *u = unknownEnvelope();
+    const auto envelope = make(u);
     const QByteArrayView rest = QByteArrayView(body).sliced(qsizetype(sizeof kMagic));
     if (!envelope->ParseFromArray(rest.data(), int(rest.size())))
         return ProtobufError{false,
                              QStringLiteral("malformed protobuf body: the envelope does not parse "
                                             "as runtime.Unknown")};
     const pb::Reflection *r = envelope->GetReflection();
-    const pb::Descriptor *u = schemas.unknown;
     const pb::Message &typeMeta = r->GetMessage(*envelope, u->FindFieldByName("typeMeta"));
     const QString apiVersion =
         fromStd(typeMeta.GetReflection()->GetString(typeMeta, typeMeta.GetDescriptor()->field(0)));
@@ -751,13 +517,13 @@ std::variant<QJsonObject, ProtobufError> decodeProtobufObject(const QByteArray &
         return ProtobufError{false, QStringLiteral("protobuf body without a kind")};
     if (apiVersion.isEmpty())
         return ProtobufError{false, QStringLiteral("protobuf body without an apiVersion")};
-    const pb::Descriptor *d = schemas.forKind(apiVersion, kind);
+    const pb::Descriptor *d = forKind(apiVersion, kind);
     if (!d)
         return ProtobufError{true, QStringLiteral("protobuf bodies of kind %1 (%2) are not "
                                                   "supported; send application/json")
                                        .arg(kind, apiVersion)};
     const std::string raw = r->GetString(*envelope, u->FindFieldByName("raw"));
-    const auto object = schemas.make(d);
+    const auto object = make(d);
     if (!object->ParseFromString(raw))
         return ProtobufError{false, QStringLiteral("malformed protobuf body: the object does not "
                                                    "parse as %1 (%2)")
@@ -774,20 +540,19 @@ std::variant<QJsonObject, ProtobufError> decodeProtobufObject(const QByteArray &
 
 std::variant<QByteArray, ProtobufError> encodeProtobufObject(const QJsonObject &object)
 {
-    const Schemas &schemas = Schemas::instance();
     const QString apiVersion = object.value(QLatin1String("apiVersion")).toString();
     const QString kind = object.value(QLatin1String("kind")).toString();
-    const pb::Descriptor *d = schemas.loaded ? schemas.forKind(apiVersion, kind) : nullptr;
+    const pb::Descriptor *d = loaded() ? forKind(apiVersion, kind) : nullptr;
     if (!d)
         return ProtobufError{true,
                              QStringLiteral("%1 (%2) has no protobuf form").arg(kind, apiVersion)};
-    const auto message = schemas.make(d);
+    const auto message = make(d);
     Filler filler;
     if (!filler.message(object, message.get(), QString()))
         return ProtobufError{false, filler.error};
-    const auto envelope = schemas.make(schemas.unknown);
+    const pb::Descriptor *u = unknownEnvelope();
+    const auto envelope = make(u);
     const pb::Reflection *r = envelope->GetReflection();
-    const pb::Descriptor *u = schemas.unknown;
     pb::Message *typeMeta = r->MutableMessage(envelope.get(), u->FindFieldByName("typeMeta"));
     typeMeta->GetReflection()->SetString(typeMeta, typeMeta->GetDescriptor()->field(0),
                                          toStd(apiVersion));

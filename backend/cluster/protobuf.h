@@ -6,11 +6,6 @@
 
 #include <variant>
 
-namespace google::protobuf {
-class DescriptorPool;
-class Descriptor;
-} // namespace google::protobuf
-
 namespace Gatehouse::Cluster {
 
 // The Content-Type kubectl and client-go's typed clients use for protobuf bodies.
@@ -18,9 +13,7 @@ inline constexpr char kProtobufContentType[] = "application/vnd.kubernetes.proto
 
 // Kubernetes' protobuf wire format for the served kinds, through libprotobuf.
 //
-// The schemas are backend/cluster/proto/ (Kubernetes 1.32's own messages, trimmed to what
-// is served by tools/k8s-proto-trim.py), compiled by protoc in the build into a descriptor
-// set with their comments and read at run time: every conversion goes through reflection.
+// The schemas are cluster/schemas.h's; every conversion goes through libprotobuf's reflection.
 //
 // A body is the 4-byte magic "k8s\0" and a runtime.Unknown {1 typeMeta{1 apiVersion,
 // 2 kind}, 2 raw, 3 contentEncoding, 4 contentType}; raw is the object's message.
@@ -53,10 +46,5 @@ std::variant<QByteArray, ProtobufError> encodeProtobufObject(const QJsonObject &
 
 // Whether apiVersion/kind has a protobuf form (the served kinds, their lists, Status, ...).
 bool hasProtobufForm(const QString &apiVersion, const QString &kind);
-
-// The schemas, with their comments (for the OpenAPI documents).
-const google::protobuf::DescriptorPool &kubernetesSchemas();
-// The message of apiVersion/kind, or nullptr.
-const google::protobuf::Descriptor *messageFor(const QString &apiVersion, const QString &kind);
 
 } // namespace Gatehouse::Cluster

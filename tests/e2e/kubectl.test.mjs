@@ -4,12 +4,12 @@
 // clusterrole, clusterrolebinding, service) and read the protobuf answer back.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { startBackend } from './lib/backend.mjs';
 import {
-    tempDir, kubectl as kubectlRaw, issueKubeconfig, writeKubeconfig, kubeRequest, adminKube,
+    tempDir, kubectl as kubectlRaw, issueKubeconfig, writeKubeconfig, kubeRequest, adminKube, protobuf,
 } from './lib/cluster.mjs';
 
 let b;
@@ -25,25 +25,6 @@ async function ok(who, args) {
     assert.equal(r.code, 0, `kubectl ${args.join(' ')}:\n${r.stderr}`);
     return r.stdout;
 }
-
-// The protobuf wire format, for hand-made bodies.
-function varint(n) {
-    const out = [];
-    do {
-        let byte = n % 128;
-        n = Math.floor(n / 128);
-        if (n > 0)
-            byte |= 0x80;
-        out.push(byte);
-    } while (n > 0);
-    return Buffer.from(out);
-}
-const ld = (field, contents) => {
-    const c = Buffer.isBuffer(contents) ? contents : Buffer.from(contents, 'utf8');
-    return Buffer.concat([varint(field * 8 + 2), varint(c.length), c]);
-};
-const envelope = (apiVersion, kind, raw) =>
-    Buffer.concat([Buffer.from('k8s\0', 'latin1'), ld(1, Buffer.concat([ld(1, apiVersion), ld(2, kind)])), ld(2, raw)]);
 
 before(async () => {
     dir = tempDir();
@@ -185,13 +166,13 @@ test('protobuf on the wire: answers in protobuf when asked first, bad bodies get
     }
 
     // A namespace in protobuf, made by hand: created.
-    const body = envelope('v1', 'Namespace', ld(1, ld(1, 'hand-made')));
+    const body = protobuf.envelope('v1', 'Namespace', protobuf.ld(1, protobuf.ld(1, 'hand-made')));
     const made = await kubeRequest(b, 'POST', '/api/v1/namespaces', { creds, body, headers: { 'Content-Type': proto } });
     assert.equal(made.status, 201, made.text);
     assert.equal(made.json.metadata.name, 'hand-made');
 
     // Malformed: 400, nothing created.
-    const truncated = Buffer.concat([envelope('v1', 'Namespace', ld(1, ld(1, 'broken'))).subarray(0, 20)]);
+    const truncated = Buffer.concat([protobuf.envelope('v1', 'Namespace', protobuf.ld(1, protobuf.ld(1, 'broken'))).subarray(0, 20)]);
     const bad = await kubeRequest(b, 'POST', '/api/v1/namespaces', { creds, body: truncated, headers: { 'Content-Type': proto } });
     assert.equal(bad.status, 400, bad.text);
     assert.equal(bad.json.kind, 'Status');
@@ -201,16 +182,81 @@ test('protobuf on the wire: answers in protobuf when asked first, bad bodies get
     assert.equal(noMagic.status, 400, noMagic.text);
     assert.match(noMagic.json.message, /magic/);
     // A kind without a protobuf form: 415, as kube answers for a type it cannot decode.
-    const deployment = envelope('apps/v1', 'Deployment', ld(1, ld(1, 'd')));
+    const deployment = protobuf.envelope('apps/v1', 'Deployment', protobuf.ld(1, protobuf.ld(1, 'd')));
     const unsupported = await kubeRequest(b, 'POST', '/api/v1/namespaces', { creds, body: deployment, headers: { 'Content-Type': proto } });
     assert.equal(unsupported.status, 415, unsupported.text);
     assert.equal(unsupported.json.reason, 'UnsupportedMediaType');
     // Another kind in the body than the URL's: 400 with kube's message.
-    const wrongKind = envelope('v1', 'ServiceAccount', ld(1, ld(1, 'sa')));
+    const wrongKind = protobuf.envelope('v1', 'ServiceAccount', protobuf.ld(1, protobuf.ld(1, 'sa')));
     const mismatch = await kubeRequest(b, 'POST', '/api/v1/namespaces', { creds, body: wrongKind, headers: { 'Content-Type': proto } });
     assert.equal(mismatch.status, 400, mismatch.text);
     assert.equal(mismatch.json.message, 'the kind in the data (ServiceAccount) does not match the expected kind (Namespace)');
 
     const names = (await kubeRequest(b, 'GET', '/api/v1/namespaces', { creds })).json.items.map((n) => n.metadata.name);
     assert.ok(!names.includes('broken') && !names.includes('x') && !names.includes('d') && !names.includes('sa'), names.join());
+});
+
+test('kubectl create -f and apply -f with default validation (server-side, through /openapi/v3)', async () => {
+    const node = join(dir, 'node.json');
+    writeFileSync(node, JSON.stringify({ apiVersion: 'v1', kind: 'Node', metadata: { name: 'node-9', labels: { tier: 'edge' } } }));
+    assert.equal(await ok('admin', ['create', '-f', node]), 'node/node-9 created\n');
+
+    const ns = join(dir, 'team-c.yaml');
+    writeFileSync(ns, 'apiVersion: v1\nkind: Namespace\nmetadata:\n  name: team-c\n  labels:\n    stage: one\n');
+    assert.equal(await ok('admin', ['apply', '-f', ns]), 'namespace/team-c created\n');
+    assert.equal(await ok('admin', ['apply', '-f', ns]), 'namespace/team-c unchanged\n');
+    writeFileSync(ns, 'apiVersion: v1\nkind: Namespace\nmetadata:\n  name: team-c\n  labels:\n    stage: two\n');
+    assert.equal(await ok('admin', ['apply', '-f', ns]), 'namespace/team-c configured\n');
+    const applied = JSON.parse(await ok('admin', ['get', 'namespace', 'team-c', '-o', 'json']));
+    assert.equal(applied.metadata.labels.stage, 'two');
+    assert.ok(applied.metadata.annotations['kubectl.kubernetes.io/last-applied-configuration'].includes('"two"'));
+});
+
+test('field validation: Strict refuses an unknown field with kube\'s message, Warn drops it with a warning, Ignore drops it', async () => {
+    const bad = join(dir, 'bad-node.json');
+    writeFileSync(bad, JSON.stringify({ apiVersion: 'v1', kind: 'Node', metadata: { name: 'node-bad' }, spec: { foo: 1, podCIDR: '10.1.0.0/24' } }));
+    const strict = await kubectl('admin', ['create', '-f', bad]);
+    assert.equal(strict.code, 1);
+    assert.equal(strict.stderr, `Error from server (BadRequest): error when creating "${bad}": Node in version "v1" cannot be ` +
+                                'handled as a Node: strict decoding error: unknown field "spec.foo"\n');
+    assert.equal((await kubectl('admin', ['get', 'node', 'node-bad'])).code, 1, 'nothing was created');
+
+    const warn = await kubectl('admin', ['create', '-f', bad, '--validate=warn']);
+    assert.equal(warn.code, 0, warn.stderr);
+    assert.equal(warn.stderr, 'Warning: unknown field "spec.foo"\n');
+    const stored = JSON.parse(await ok('admin', ['get', 'node', 'node-bad', '-o', 'json']));
+    assert.equal(stored.spec.podCIDR, '10.1.0.0/24');
+    assert.ok(!('foo' in stored.spec), 'the unknown field is dropped');
+
+    const creds = { certificatePem: admin.certificatePem, keyPem: admin.keyPem };
+    const patch = (query, body) => kubeRequest(b, 'PATCH', `/api/v1/nodes/node-bad${query}`, {
+        creds, body, headers: { 'Content-Type': 'application/merge-patch+json' } });
+    const refused = await patch('?fieldValidation=Strict', { spec: { bar: true, unschedulable: true } });
+    assert.equal(refused.status, 400, refused.text);
+    assert.equal(refused.json.message, 'strict decoding error: unknown field "spec.bar"');
+    const ignored = await patch('?fieldValidation=Ignore', { spec: { bar: true, unschedulable: true } });
+    assert.equal(ignored.status, 200, ignored.text);
+    assert.equal(ignored.headers.warning, undefined);
+    assert.equal(ignored.json.spec.unschedulable, true);
+    assert.ok(!('bar' in ignored.json.spec));
+    const warned = await patch('', { metadata: { labels: { x: 'y' } }, spec: { baz: 1 } });
+    assert.equal(warned.status, 200, warned.text);
+    assert.equal(warned.headers.warning, '299 - "unknown field \\"spec.baz\\""');
+    const bogus = await patch('?fieldValidation=Loose', { spec: {} });
+    assert.equal(bogus.status, 400, bogus.text);
+    assert.equal(bogus.json.message, 'fieldValidation: Unsupported value: "Loose": supported values: "", "Ignore", "Strict", "Warn"');
+});
+
+test('kubectl explain node.spec from /openapi/v3', async () => {
+    const out = await ok('admin', ['explain', 'node.spec']);
+    assert.match(out, /^KIND:\s+Node\nVERSION:\s+v1\n\nFIELD: spec <NodeSpec>\n/);
+    assert.match(out, /\n {4}NodeSpec describes the attributes that a node is created with\.\n/);
+    assert.match(out, /\n {2}podCIDR\t<string>\n {4}PodCIDR represents the pod IP range assigned to the node\.\n/);
+    assert.match(out, /\n {2}taints\t<\[\]Taint>\n/);
+    assert.match(out, /\n {2}unschedulable\t<boolean>\n/);
+    const fields = await ok('admin', ['explain', 'pods.spec.containers.livenessProbe.httpGet.port']);
+    assert.match(fields, /FIELD: port <IntOrString>/);
+    const missing = await kubectl('admin', ['explain', 'node.spec.nothing']);
+    assert.equal(missing.code, 1);
+    assert.match(missing.stderr, /field "nothing" does not exist/);
 });

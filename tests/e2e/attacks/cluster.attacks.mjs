@@ -12,7 +12,7 @@ import * as jose from 'jose';
 
 import { startBackend, adminFetch } from '../lib/backend.mjs';
 import {
-    tempDir, run, issueKubeconfig, kubeRequest, adminKube, statusBody, compact, foreignCertificate,
+    tempDir, run, issueKubeconfig, kubeRequest, adminKube, statusBody, compact, foreignCertificate, protobuf,
 } from '../lib/cluster.mjs';
 import { attack, nowSeconds } from './lib/attack.mjs';
 
@@ -298,6 +298,40 @@ rules:
         await assertUnchanged(path, before, 'Role update');
     });
 
+    attack('cluster: RBAC escalation in a protobuf body — binding cluster-admin to oneself as kubectl sends it → 403, not created', async () => {
+        const { ld, envelope, contentType } = protobuf;
+        const raw = Buffer.concat([
+            ld(1, ld(1, 'mallory-admin-pb')),
+            ld(2, Buffer.concat([ld(1, 'User'), ld(2, RBAC), ld(3, 'mallory')])),
+            ld(3, Buffer.concat([ld(1, RBAC), ld(2, 'ClusterRole'), ld(3, 'cluster-admin')]))]);
+        const r = await kubeRequest(b, 'POST', `/apis/${RBAC}/v1/clusterrolebindings`, {
+            creds: mallory, body: envelope(`${RBAC}/v1`, 'ClusterRoleBinding', raw), headers: { 'Content-Type': contentType } });
+        assertStatus(r, escalation(`clusterrolebindings.${RBAC}`, 'mallory-admin-pb',
+                                   ['{APIGroups:["*"], Resources:["*"], Verbs:["*"]}', '{NonResourceURLs:["*"], Verbs:["*"]}']),
+                     'protobuf ClusterRoleBinding');
+        await assertAbsent(`/apis/${RBAC}/v1/clusterrolebindings/mallory-admin-pb`, 'protobuf ClusterRoleBinding');
+    });
+
+    attack('cluster: malformed protobuf bodies (truncated, 10,000 nested groups, a kind in the wrong place) → 400/415, nothing created', async () => {
+        const { ld, envelope, contentType } = protobuf;
+        // As a cluster admin: the body is read only after authorization has let the request in.
+        const root = await issueKubeconfig(b, { kind: 'user', name: 'root-pb', groups: ['system:masters'] });
+        const post = (body) => kubeRequest(b, 'POST', '/api/v1/namespaces', { creds: root, body, headers: { 'Content-Type': contentType } });
+        const truncated = envelope('v1', 'Namespace', ld(1, ld(1, 'pb-truncated'))).subarray(0, 30);
+        const nested = envelope('v1', 'Namespace', Buffer.concat([ld(1, ld(1, 'pb-nested')),
+                                                                  Buffer.alloc(10000, 0x7b), Buffer.alloc(10000, 0x7c)]));
+        for (const [body, what] of [[truncated, 'truncated'], [nested, 'nested groups']]) {
+            const r = await post(body);
+            assert.equal(r.status, 400, `${what}: ${r.text}`);
+            assert.equal(r.json.reason, 'BadRequest', what);
+            assert.match(r.json.message, /^malformed protobuf body/, what);
+        }
+        const foreign = await post(envelope('apps/v1', 'Deployment', ld(1, ld(1, 'pb-deployment'))));
+        assert.equal(foreign.status, 415, foreign.text);
+        for (const name of ['pb-truncated', 'pb-nested', 'pb-deployment'])
+            await assertAbsent(`/api/v1/namespaces/${name}`, name);
+    });
+
     // --- anonymous ----------------------------------------------------------------------------------
 
     attack('cluster: anonymous user reading nodes → 403 Forbidden', async () => {
@@ -307,6 +341,13 @@ rules:
         const one = await kubeRequest(b, 'GET', '/api/v1/nodes/node-1');
         assertStatus(one, forbidden('nodes "node-1" is forbidden: User "system:anonymous" cannot get resource "nodes" in ' +
                                     'API group "" at the cluster scope', { name: 'node-1', kind: 'nodes' }), 'anonymous get node');
+    });
+
+    attack('cluster: anonymous user reading the OpenAPI documents → 403 (they are for authenticated users, as in kube)', async () => {
+        for (const path of ['/openapi/v3', '/openapi/v3/api/v1']) {
+            const r = await kubeRequest(b, 'GET', path);
+            assertStatus(r, forbidden(`forbidden: User "system:anonymous" cannot get path "${path}"`, {}), path);
+        }
     });
 
     attack('cluster: anonymous user binding system:anonymous to cluster-admin → 403, not created', async () => {

@@ -241,3 +241,29 @@ export async function foreignCertificate(dir, cn = 'mallory', org = 'system:mast
     return { certificatePem: readFileSync(certFile, 'utf8'), keyPem: readFileSync(keyFile, 'utf8'),
              certFile, keyFile };
 }
+
+// Kubernetes' protobuf wire format, for hand-made bodies: varint, a length-delimited field,
+// and the "k8s\0" + runtime.Unknown envelope around an object's message.
+export const protobuf = {
+    varint(n) {
+        const out = [];
+        do {
+            let byte = n % 128;
+            n = Math.floor(n / 128);
+            if (n > 0)
+                byte |= 0x80;
+            out.push(byte);
+        } while (n > 0);
+        return Buffer.from(out);
+    },
+    ld(field, contents) {
+        const c = Buffer.isBuffer(contents) ? contents : Buffer.from(contents, 'utf8');
+        return Buffer.concat([protobuf.varint(field * 8 + 2), protobuf.varint(c.length), c]);
+    },
+    envelope(apiVersion, kind, raw) {
+        return Buffer.concat([Buffer.from('k8s\0', 'latin1'),
+                              protobuf.ld(1, Buffer.concat([protobuf.ld(1, apiVersion), protobuf.ld(2, kind)])),
+                              protobuf.ld(2, raw)]);
+    },
+    contentType: 'application/vnd.kubernetes.protobuf',
+};

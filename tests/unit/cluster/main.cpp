@@ -4,6 +4,7 @@
 int runPatchTests(int argc, char **argv);
 int runProtobufTests(int argc, char **argv);
 int runClusterCoreTests(int argc, char **argv);
+int runOpenApiTests(int argc, char **argv);
 
 int main(int argc, char **argv)
 {
@@ -12,5 +13,6 @@ int main(int argc, char **argv)
     status |= runPatchTests(argc, argv);
     status |= runProtobufTests(argc, argv);
     status |= runClusterCoreTests(argc, argv);
+    status |= runOpenApiTests(argc, argv);
     return status;
 }
