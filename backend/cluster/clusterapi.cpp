@@ -487,7 +487,7 @@ struct ClusterApi::Context
 ClusterApi::ClusterApi(ObjectStore &store, Core::EventBus &events, Core::Clock &clock,
                        Options options)
     : m_store(store), m_events(events), m_clock(clock), m_options(std::move(options)),
-      m_settings(m_options.settings)
+      m_watch(store), m_settings(m_options.settings)
 {
     m_authenticator.setAnonymousEnabled(m_settings.anonymousAuth);
     m_publishTimer.setInterval(250);
@@ -1307,14 +1307,9 @@ void ClusterApi::handleResource(const std::shared_ptr<Context> &ctx)
     }
     const QString ns = type->namespaced ? info.namespaceName : QString();
     if (req.method == "GET" || req.method == "HEAD") {
-        if (info.verb == QLatin1String("watch")) {
-            finish(ctx, Status::methodNotSupported(QStringLiteral("watch"), type->group, type->name)
-                            .response(pretty));
-            return;
-        }
         const bool table = wantsTable(req.header("accept"));
         const qint64 nowMs = m_clock.now().toMSecsSinceEpoch();
-        if (!info.name.isEmpty()) {
+        if (!info.name.isEmpty() && info.verb != QLatin1String("watch")) {
             const std::optional<QJsonObject> o = m_store.get(type->name, ns, info.name);
             if (!o) {
                 finish(ctx, Status::notFound(type->group, type->name, info.name).response(pretty));
@@ -1372,6 +1367,12 @@ void ClusterApi::handleResource(const std::shared_ptr<Context> &ctx)
             labels ? Selector::parseFields(info.fieldSelector, extraFields, &error) : std::nullopt;
         if (!labels || !fields) {
             finish(ctx, Status::badRequest(error).response(pretty));
+            return;
+        }
+        if (info.verb == QLatin1String("watch")) {
+            handleWatch(ctx, *type, [labels, fields](const QJsonObject &o) {
+                return labels->matchesLabels(o) && fields->matchesFields(o);
+            });
             return;
         }
         const QString limitText = req.query.queryItemValue(QStringLiteral("limit"));
@@ -1976,6 +1977,93 @@ void ClusterApi::handleWrite(const std::shared_ptr<Context> &ctx, const Resource
         return;
     }
     m_store.commit(compute, respondWith);
+}
+
+void ClusterApi::handleWatch(const std::shared_ptr<Context> &ctx, const ResourceType &type,
+                             std::function<bool(const QJsonObject &)> matches)
+{
+    const Core::HttpRequest &req = ctx->request;
+    const RequestInfo &info = ctx->trace.info;
+    const QUrlQuery &q = req.query;
+    WatchOptions options;
+    options.resource = type.name;
+    options.namespaceName = type.namespaced ? info.namespaceName : QString();
+    options.name = info.name;
+    options.matches = std::move(matches);
+    const QString rv = q.queryItemValue(QStringLiteral("resourceVersion"));
+    if (!rv.isEmpty() && rv != QLatin1String("0")) {
+        bool ok = false;
+        const qint64 n = rv.toLongLong(&ok);
+        if (!ok || n < 0) {
+            finish(ctx, Status::badRequest(QStringLiteral("invalid resource version: %1").arg(rv))
+                            .response(ctx->pretty));
+            return;
+        }
+        options.since = n;
+    }
+    options.bookmarks =
+        q.queryItemValue(QStringLiteral("allowWatchBookmarks")) == QLatin1String("true");
+    options.sendInitialEvents =
+        q.queryItemValue(QStringLiteral("sendInitialEvents")) == QLatin1String("true");
+    if (q.hasQueryItem(QStringLiteral("sendInitialEvents"))) {
+        // kube's ListOptions validation for streaming lists.
+        QStringList errors;
+        if (q.queryItemValue(QStringLiteral("resourceVersionMatch")) !=
+            QLatin1String("NotOlderThan"))
+            errors.append(
+                QStringLiteral("resourceVersionMatch: Forbidden: sendInitialEvents requires "
+                               "setting resourceVersionMatch to NotOlderThan"));
+        if (!options.bookmarks)
+            errors.append(QStringLiteral("allowWatchBookmarks: Required value: sendInitialEvents "
+                                         "requires allowWatchBookmarks=true"));
+        if (!errors.isEmpty()) {
+            Status s;
+            s.code = 422;
+            s.reason = QStringLiteral("Invalid");
+            s.message = QStringLiteral("ListOptions.meta.k8s.io \"\" is invalid: ") +
+                        (errors.size() == 1 ? errors.first()
+                                            : QLatin1Char('[') + errors.join(QStringLiteral(", ")) +
+                                                  QLatin1Char(']'));
+            finish(ctx, s.response(ctx->pretty));
+            return;
+        }
+        if (rv.isEmpty())
+            options.since.reset(); // "" with sendInitialEvents: the current state first
+    }
+    const QString timeout = q.queryItemValue(QStringLiteral("timeoutSeconds"));
+    if (!timeout.isEmpty()) {
+        bool ok = false;
+        options.timeoutSeconds = timeout.toInt(&ok);
+        if (!ok || options.timeoutSeconds < 0) {
+            finish(ctx,
+                   Status::badRequest(QStringLiteral("invalid timeoutSeconds: %1").arg(timeout))
+                       .response(ctx->pretty));
+            return;
+        }
+    }
+    const bool table = wantsTable(req.header("accept"));
+    Core::Clock *clock = &m_clock;
+    options.encode = [type, table, clock](const WatchEvent &e) {
+        QJsonObject object;
+        if (e.type == QLatin1String("ERROR"))
+            object = e.object;
+        else if (table && e.type != QLatin1String("BOOKMARK"))
+            object = tableFor(type, {e.object},
+                              fieldValue(e.object, QStringLiteral("metadata.resourceVersion")),
+                              QString(), clock->now().toMSecsSinceEpoch());
+        else
+            object = typed(type, e.object);
+        QByteArray line = JsonWriter::encode(
+            QJsonObject{{QStringLiteral("type"), e.type}, {QStringLiteral("object"), object}},
+            false);
+        line.append('\n');
+        return line;
+    };
+    Core::HttpResponse r;
+    r.setHeader("Content-Type", "application/json");
+    WatchHub *hub = &m_watch;
+    r.stream = [hub, options](Core::HttpStream *stream) { hub->start(stream, options); };
+    finish(ctx, std::move(r));
 }
 
 void ClusterApi::handleTokenRequest(const std::shared_ptr<Context> &ctx)

@@ -8,6 +8,7 @@
 #include "cluster/resources.h"
 #include "cluster/status.h"
 #include "cluster/tokenauth.h"
+#include "cluster/watch.h"
 #include "core/httpserver.h"
 
 #include <QJsonArray>
@@ -143,6 +144,8 @@ private:
     void handleReview(const std::shared_ptr<Context> &ctx, const ResourceType &type);
     void handleWrite(const std::shared_ptr<Context> &ctx, const ResourceType &type);
     void handleTokenRequest(const std::shared_ptr<Context> &ctx);
+    void handleWatch(const std::shared_ptr<Context> &ctx, const ResourceType &type,
+                     std::function<bool(const QJsonObject &)> matches);
     std::variant<UserInfo, QString> identityFrom(const QJsonObject &request) const;
     std::variant<QJsonObject, QString> buildRequest(const QJsonObject &request,
                                                     std::shared_ptr<Context> &ctx);
@@ -157,6 +160,7 @@ private:
     Core::Clock &m_clock;
     Options m_options;
     Authenticator m_authenticator;
+    WatchHub m_watch;
     const ServiceAccountTokens *m_serviceAccounts = nullptr;
 
     mutable QMutex m_mutex; // guards the policy, the chains and the settings

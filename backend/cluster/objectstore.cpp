@@ -170,6 +170,7 @@ QList<ObjectChange> ObjectStore::applyLocked(QList<ObjectChange> changes)
         QJsonObject meta = c.object.value(QLatin1String("metadata")).toObject();
         meta.insert(QStringLiteral("resourceVersion"), QString::number(m_revision));
         c.object.insert(QStringLiteral("metadata"), meta);
+        c.previous = m_objects[c.resource].value(key);
         if (c.kind == ObjectChange::Kind::Deleted)
             m_objects[c.resource].remove(key);
         else

@@ -29,7 +29,8 @@ struct ObjectChange
     QString resource; // plural, e.g. "nodes"
     QString namespaceName;
     QString name;
-    QJsonObject object; // the new object (Deleted: the last state)
+    QJsonObject object;        // the new object (Deleted: the last state)
+    QJsonObject previous = {}; // set by the store: the object before (empty: it did not exist)
 };
 
 // The cluster's objects: all in memory (reads never touch the disk), every change written

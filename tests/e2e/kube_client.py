@@ -11,6 +11,10 @@ Actions:
     patch_labels NAME JSON       CoreV1Api().patch_node(NAME, {"metadata": {"labels": JSON}})
                                  (a dict body: application/strategic-merge-patch+json)
     can_i VERB RESOURCE [NAME]   AuthorizationV1Api().create_self_subject_access_review(...)
+    watch_nodes RV COUNT SELECTOR
+                                 watch.Watch().stream(CoreV1Api().list_node, resource_version=RV,
+                                 label_selector=SELECTOR, timeout_seconds=20): the first COUNT
+                                 events as {type, name, resourceVersion, labels}
 
 Prints one JSON object on stdout and exits 0 on success:
     {"ok": true, "result": {...}}
@@ -26,7 +30,7 @@ import warnings
 
 warnings.filterwarnings("ignore")
 
-from kubernetes import client, config  # noqa: E402
+from kubernetes import client, config, watch  # noqa: E402
 from kubernetes.client.rest import ApiException  # noqa: E402
 
 
@@ -53,6 +57,18 @@ def run(api_client, action, args):
             spec=client.V1SelfSubjectAccessReviewSpec(resource_attributes=attrs))
         r = client.AuthorizationV1Api(api_client).create_self_subject_access_review(review)
         return {"allowed": r.status.allowed, "denied": r.status.denied, "reason": r.status.reason}
+    if action == "watch_nodes":
+        events = []
+        w = watch.Watch()
+        for e in w.stream(core.list_node, resource_version=args[0], label_selector=args[2],
+                          timeout_seconds=20):
+            node = e["object"]
+            events.append({"type": e["type"], "name": node.metadata.name,
+                           "resourceVersion": node.metadata.resource_version,
+                           "labels": node.metadata.labels or {}})
+            if len(events) >= int(args[1]):
+                w.stop()
+        return {"events": events}
     raise ValueError("unknown action %r" % action)
 
 

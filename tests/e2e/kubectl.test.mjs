@@ -4,12 +4,13 @@
 // clusterrole, clusterrolebinding, service) and read the protobuf answer back.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-import { startBackend } from './lib/backend.mjs';
+import { startBackend, waitFor } from './lib/backend.mjs';
 import {
-    tempDir, kubectl as kubectlRaw, issueKubeconfig, writeKubeconfig, kubeRequest, adminKube, protobuf,
+    tempDir, kubectl as kubectlRaw, kubectlBinary, issueKubeconfig, writeKubeconfig, kubeRequest, adminKube, protobuf, pyClient,
 } from './lib/cluster.mjs';
 
 let b;
@@ -259,4 +260,109 @@ test('kubectl explain node.spec from /openapi/v3', async () => {
     const missing = await kubectl('admin', ['explain', 'node.spec.nothing']);
     assert.equal(missing.code, 1);
     assert.match(missing.stderr, /field "nothing" does not exist/);
+});
+
+test('Python watch.Watch().stream(list_node): ADDED, MODIFIED, DELETED in order, resumed from a resourceVersion, 410 past the window', async () => {
+    const list = await adminKube(b, 'GET', '/api/v1/nodes');
+    const rv0 = list.json.metadata.resourceVersion;
+    // The changes happen first: a watch from rv0 replays them from the window.
+    const node = { apiVersion: 'v1', kind: 'Node', metadata: { name: 'node-w', labels: { watch: 'py' } } };
+    assert.equal((await adminKube(b, 'POST', '/api/v1/nodes', node)).status, 201);
+    assert.equal((await adminKube(b, 'PATCH', '/api/v1/nodes/node-w', { metadata: { labels: { step: 'two' } } },
+                                  { 'Content-Type': 'application/merge-patch+json' })).status, 200);
+    assert.equal((await adminKube(b, 'DELETE', '/api/v1/nodes/node-w')).status, 200);
+
+    const all = await pyClient(files.admin, 'watch_nodes', rv0, '3', 'watch=py');
+    assert.equal(all.ok, true, JSON.stringify(all));
+    assert.deepEqual(all.result.events.map((e) => [e.type, e.name, e.labels.step ?? '']),
+                     [['ADDED', 'node-w', ''], ['MODIFIED', 'node-w', 'two'], ['DELETED', 'node-w', 'two']]);
+    const rvs = all.result.events.map((e) => Number(e.resourceVersion));
+    assert.ok(rvs[0] > Number(rv0) && rvs[0] < rvs[1] && rvs[1] < rvs[2], rvs.join());
+
+    // Resumed after the ADDED: the two later events only.
+    const resumed = await pyClient(files.admin, 'watch_nodes', String(rvs[0]), '2', 'watch=py');
+    assert.deepEqual(resumed.result.events.map((e) => e.type), ['MODIFIED', 'DELETED']);
+
+    // A label selector the object leaves: DELETED for this watcher, although the node stays.
+    assert.equal((await adminKube(b, 'POST', '/api/v1/nodes', { ...node, metadata: { name: 'node-x', labels: { watch: 'py' } } })).status, 201);
+    const from = (await adminKube(b, 'GET', '/api/v1/nodes/node-x')).json.metadata.resourceVersion;
+    assert.equal((await adminKube(b, 'PATCH', '/api/v1/nodes/node-x', { metadata: { labels: { watch: 'other' } } },
+                                  { 'Content-Type': 'application/merge-patch+json' })).status, 200);
+    const left = await pyClient(files.admin, 'watch_nodes', from, '1', 'watch=py');
+    assert.deepEqual(left.result.events.map((e) => [e.type, e.name, e.labels.watch]), [['DELETED', 'node-x', 'py']]);
+});
+
+test('watch on the wire: initial ADDED, the initial-events-end bookmark, timeoutSeconds, RBAC for watch, 410 after a restart', async () => {
+    const creds = { certificatePem: admin.certificatePem, keyPem: admin.keyPem };
+    const events = (text) => text.trim().split('\n').map((l) => JSON.parse(l));
+
+    // Everything now, then the end of the initial events, then the timeout ends the stream.
+    const initial = await kubeRequest(b, 'GET', '/api/v1/nodes?watch=1&sendInitialEvents=true&allowWatchBookmarks=true' +
+                                      '&resourceVersionMatch=NotOlderThan&timeoutSeconds=1&labelSelector=tier%3Dedge', { creds });
+    assert.equal(initial.status, 200);
+    assert.equal(initial.headers['content-type'], 'application/json');
+    assert.equal(initial.headers['transfer-encoding'], 'chunked');
+    const got = events(initial.text);
+    assert.deepEqual(got.map((e) => [e.type, e.object.kind, e.object.metadata.name ?? '']),
+                     [['ADDED', 'Node', 'node-9'], ['BOOKMARK', 'Node', '']]);
+    assert.equal(got[1].object.metadata.annotations['k8s.io/initial-events-end'], 'true');
+    assert.equal(got[0].object.apiVersion, 'v1');
+
+    const invalid = await kubeRequest(b, 'GET', '/api/v1/nodes?watch=1&sendInitialEvents=true', { creds });
+    assert.equal(invalid.status, 422, invalid.text);
+    assert.equal(invalid.json.message, 'ListOptions.meta.k8s.io "" is invalid: [resourceVersionMatch: Forbidden: sendInitialEvents ' +
+                 'requires setting resourceVersionMatch to NotOlderThan, allowWatchBookmarks: Required value: sendInitialEvents ' +
+                 'requires allowWatchBookmarks=true]');
+
+    // The legacy /watch/ path for one object.
+    const one = await kubeRequest(b, 'GET', '/api/v1/watch/nodes/node-9?timeoutSeconds=1', { creds });
+    assert.deepEqual(events(one.text).map((e) => [e.type, e.object.metadata.name]), [['ADDED', 'node-9']]);
+
+    // bob-w (group testers) may not watch nodes: 403 with kube's words, before any stream.
+    const bob = await issueKubeconfig(b, { kind: 'user', name: 'bob-w', groups: ['testers'] });
+    const denied = await kubeRequest(b, 'GET', '/api/v1/nodes?watch=1', { creds: bob });
+    assert.equal(denied.status, 403);
+    assert.equal(denied.json.message, 'nodes is forbidden: User "bob-w" cannot watch resource "nodes" in API group "" at the cluster scope');
+
+    const bad = await kubeRequest(b, 'GET', '/api/v1/nodes?watch=1&resourceVersion=abc', { creds });
+    assert.equal(bad.status, 400, bad.text);
+
+    // After a restart the window starts anew: an older resourceVersion is 410 Expired (an ERROR event).
+    const rv = (await adminKube(b, 'GET', '/api/v1/nodes')).json.metadata.resourceVersion;
+    assert.equal(await b.stop(), 0, b.stderr);
+    b = await startBackend({ dataDir: b.dataDir });
+    // New ports: a kubeconfig that points at them (the cluster CA is the same).
+    admin = await issueKubeconfig(b, { kind: 'user', name: 'admin', groups: ['system:masters'] });
+    files.admin = writeKubeconfig(dir, 'admin', admin.kubeconfig);
+    const node = { apiVersion: 'v1', kind: 'Node', metadata: { name: 'node-after-restart' } };
+    assert.equal((await adminKube(b, 'POST', '/api/v1/nodes', node)).status, 201);
+    const old = await kubeRequest(b, 'GET', `/api/v1/nodes?watch=1&resourceVersion=${Number(rv) - 1}`, { creds });
+    assert.equal(old.status, 200);
+    const [error] = events(old.text);
+    assert.equal(error.type, 'ERROR');
+    assert.deepEqual({ ...error.object, message: undefined }, {
+        kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: undefined, reason: 'Expired', code: 410 });
+    assert.match(error.object.message, new RegExp(`^too old resource version: ${Number(rv) - 1} \\(${rv}\\)$`));
+    const py = await pyClient(files.admin, 'watch_nodes', String(Number(rv) - 1), '1', '');
+    assert.equal(py.ok, false);
+    assert.equal(py.status, 410, JSON.stringify(py));
+});
+
+test('kubectl get nodes -w sees a label change made by another client', async () => {
+    const child = spawn(kubectlBinary(), ['--kubeconfig', files.admin, 'get', 'nodes', '-w', '--show-labels'],
+                        { env: { ...process.env, KUBECACHEDIR: cacheDir, HOME: cacheDir, KUBECONFIG: '' } });
+    let out = '';
+    child.stdout.on('data', (d) => { out += d; });
+    let err = '';
+    child.stderr.on('data', (d) => { err += d; });
+    try {
+        await waitFor(() => out.includes('node-after-restart'), { timeoutMs: 20000, message: 'the first table' });
+        const r = await adminKube(b, 'PATCH', '/api/v1/nodes/node-after-restart', { metadata: { labels: { seen: 'by-watch' } } },
+                                  { 'Content-Type': 'application/merge-patch+json' });
+        assert.equal(r.status, 200);
+        await waitFor(() => /node-after-restart\s.*seen=by-watch/.test(out), { timeoutMs: 20000, message: 'the change' });
+        assert.match(out, /^NAME\s+STATUS\s+ROLES\s+AGE\s+VERSION\s+LABELS\n/);
+    } finally {
+        child.kill();
+    }
 });

@@ -5,6 +5,7 @@ int runPatchTests(int argc, char **argv);
 int runProtobufTests(int argc, char **argv);
 int runClusterCoreTests(int argc, char **argv);
 int runOpenApiTests(int argc, char **argv);
+int runWatchTests(int argc, char **argv);
 
 int main(int argc, char **argv)
 {
@@ -14,5 +15,6 @@ int main(int argc, char **argv)
     status |= runProtobufTests(argc, argv);
     status |= runClusterCoreTests(argc, argv);
     status |= runOpenApiTests(argc, argv);
+    status |= runWatchTests(argc, argv);
     return status;
 }

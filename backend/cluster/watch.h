@@ -1,0 +1,73 @@
+#pragma once
+
+#include "cluster/objectstore.h"
+#include "core/httpmessage.h"
+
+#include <QByteArray>
+#include <QJsonObject>
+#include <QString>
+
+#include <functional>
+#include <memory>
+#include <optional>
+
+namespace Gatehouse::Cluster {
+
+// One event of a watch stream: ADDED, MODIFIED, DELETED, BOOKMARK or ERROR.
+struct WatchEvent
+{
+    QString type;
+    QJsonObject object; // the object as stored (without kind/apiVersion), or a Status for ERROR
+};
+
+struct WatchOptions
+{
+    QString resource;      // plural: "nodes"
+    QString namespaceName; // empty: every namespace
+    QString name;          // empty: every object (/watch/.../NAME or fieldSelector=metadata.name)
+    std::function<bool(const QJsonObject &)> matches; // label and field selectors
+    // nullopt: the current objects first, as ADDED (resourceVersion "" or "0"); otherwise the
+    // changes after this resourceVersion (410 Expired, as an ERROR event, when it is older
+    // than the window).
+    std::optional<qint64> since;
+    bool sendInitialEvents = false; // with since: the current objects first anyway
+    bool bookmarks = false;         // allowWatchBookmarks: a BOOKMARK every bookmarkSeconds
+    int bookmarkSeconds = 60;
+    int timeoutSeconds = 1800;
+    // One event as it goes on the wire (a JSON line, a Table, ...); the object of a BOOKMARK is
+    // {"metadata":{"resourceVersion":...}} and of an ERROR a Status.
+    std::function<QByteArray(const WatchEvent &)> encode;
+};
+
+// Watch for the cluster's objects, as kube-apiserver's watch cache: every change of the store,
+// in resourceVersion order, to each watcher whose filter it passes; a change that takes an
+// object into or out of a watcher's selector is ADDED or DELETED for it. The last `window`
+// changes are kept, so a watch may resume from a resourceVersion inside that window.
+//
+// Memory stays flat: each watcher holds at most `queueLimit` events not yet written; one that
+// falls further behind is ended with an ERROR event (410 Expired) and closed, and its client
+// lists and watches again, as with kube.
+class WatchHub
+{
+public:
+    explicit WatchHub(ObjectStore &store, int window = 5000, int queueLimit = 1000);
+    ~WatchHub();
+    WatchHub(const WatchHub &) = delete;
+    WatchHub &operator=(const WatchHub &) = delete;
+
+    // Serves a watch on stream (call it in the stream's thread, from the response's stream
+    // callback). Ends at timeoutSeconds, when the client goes, or when it falls behind.
+    void start(Core::HttpStream *stream, WatchOptions options);
+
+    int watcherCount() const;
+    // The oldest resourceVersion a watch may resume from.
+    qint64 oldestResumable() const;
+
+    struct State;
+
+private:
+    ObjectStore &m_store;
+    std::shared_ptr<State> m_state;
+};
+
+} // namespace Gatehouse::Cluster

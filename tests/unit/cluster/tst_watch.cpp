@@ -1,0 +1,243 @@
+// Unit tests of the watch hub (backend/cluster/watch.*) on a real object store (SQLite in a
+// temporary directory, the real database writer): events in resourceVersion order, the
+// resume window and its 410, and the bound on what a slow watcher may hold.
+#include "cluster/watch.h"
+
+#include "core/clock.h"
+#include "core/database.h"
+#include "core/writequeue.h"
+
+#include <QJsonDocument>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <memory>
+
+using namespace Gatehouse;
+using namespace Gatehouse::Cluster;
+
+namespace {
+
+// What a watch writes, as the connection would send it.
+class CapturedStream : public Core::HttpStream
+{
+public:
+    QList<QJsonObject> events;
+    bool open = true;
+    void write(const QByteArray &data) override
+    {
+        for (const QByteArray &line : data.split('\n'))
+            if (!line.isEmpty())
+                events.append(QJsonDocument::fromJson(line).object());
+    }
+    void close() override
+    {
+        if (open) {
+            open = false;
+            emit closed();
+        }
+    }
+    bool isOpen() const override { return open; }
+    QStringList types() const
+    {
+        QStringList out;
+        for (const QJsonObject &e : events)
+            out.append(e.value(QLatin1String("type")).toString());
+        return out;
+    }
+};
+
+QByteArray encode(const WatchEvent &e)
+{
+    return QJsonDocument(
+               QJsonObject{{QStringLiteral("type"), e.type}, {QStringLiteral("object"), e.object}})
+               .toJson(QJsonDocument::Compact) +
+           '\n';
+}
+
+QString revisionOf(const QJsonObject &event)
+{
+    return event[QStringLiteral("object")][QStringLiteral("metadata")]
+                [QStringLiteral("resourceVersion")]
+                    .toString();
+}
+
+struct Fixture
+{
+    QTemporaryDir dir;
+    Core::ManualClock clock{QDateTime::fromSecsSinceEpoch(1'800'000'000, Qt::UTC)};
+    std::unique_ptr<Core::Database> db;
+    std::unique_ptr<Core::WriteQueue> writer;
+    std::unique_ptr<ObjectStore> store;
+
+    bool open()
+    {
+        auto opened = Core::Database::open(
+            dir.filePath(QStringLiteral("cluster.db")),
+            Core::Database::coreMigrations() << ObjectStore::migration(), clock);
+        if (!opened)
+            return false;
+        db = std::move(*opened);
+        writer = std::make_unique<Core::WriteQueue>(*db, QStringLiteral("watch-writer"));
+        store = std::make_unique<ObjectStore>(*writer);
+        return store->load(*db).ok();
+    }
+
+    // Puts node `name` with label step=`step`; returns its resourceVersion.
+    qint64 put(const QString &name, int step, bool deleted = false)
+    {
+        const QJsonObject node{
+            {QStringLiteral("metadata"),
+             QJsonObject{{QStringLiteral("name"), name},
+                         {QStringLiteral("labels"),
+                          QJsonObject{{QStringLiteral("step"), QString::number(step)}}}}}};
+        const bool exists = store->get(QStringLiteral("nodes"), QString(), name).has_value();
+        ObjectChange c{deleted
+                           ? ObjectChange::Kind::Deleted
+                           : (exists ? ObjectChange::Kind::Modified : ObjectChange::Kind::Added),
+                       QStringLiteral("nodes"),
+                       QString(),
+                       name,
+                       node,
+                       {}};
+        const auto outcome =
+            store->commitAndWait([c]() -> ObjectStore::Outcome { return QList<ObjectChange>{c}; });
+        const auto *applied = std::get_if<QList<ObjectChange>>(&outcome);
+        return applied ? applied->first()
+                             .object[QStringLiteral("metadata")][QStringLiteral("resourceVersion")]
+                             .toString()
+                             .toLongLong()
+                       : -1;
+    }
+};
+
+WatchOptions nodes(std::optional<qint64> since)
+{
+    WatchOptions o;
+    o.resource = QStringLiteral("nodes");
+    o.since = since;
+    o.timeoutSeconds = 0;
+    o.encode = encode;
+    return o;
+}
+
+} // namespace
+
+class TestWatch : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void eventsInOrderAndSelectorsTurnIntoAddedAndDeleted()
+    {
+        Fixture f;
+        QVERIFY(f.open());
+        const qint64 first = f.put(QStringLiteral("a"), 1);
+        WatchHub hub(*f.store);
+        CapturedStream stream;
+        WatchOptions o = nodes(std::nullopt);
+        o.matches = [](const QJsonObject &n) {
+            return n[QStringLiteral("metadata")][QStringLiteral("labels")][QStringLiteral("step")]
+                       .toString() != QLatin1String("3");
+        };
+        hub.start(&stream, o);
+        QCOMPARE(hub.watcherCount(), 1);
+        f.put(QStringLiteral("a"), 2); // MODIFIED
+        f.put(QStringLiteral("a"), 3); // leaves the selector: DELETED
+        f.put(QStringLiteral("a"), 4); // comes back: ADDED
+        f.put(QStringLiteral("a"), 4, true);
+        QTRY_COMPARE(stream.events.size(), 5);
+        QCOMPARE(stream.types(), (QStringList{QStringLiteral("ADDED"), QStringLiteral("MODIFIED"),
+                                              QStringLiteral("DELETED"), QStringLiteral("ADDED"),
+                                              QStringLiteral("DELETED")}));
+        QCOMPARE(revisionOf(stream.events[0]), QString::number(first));
+        // The DELETED for leaving the selector carries the object before, at the new version.
+        QCOMPARE(stream
+                     .events[2][QStringLiteral("object")][QStringLiteral("metadata")]
+                            [QStringLiteral("labels")][QStringLiteral("step")]
+                     .toString(),
+                 QStringLiteral("2"));
+        QCOMPARE(revisionOf(stream.events[2]), QString::number(first + 2));
+        for (int i = 1; i < stream.events.size(); ++i)
+            QVERIFY(revisionOf(stream.events[i]).toLongLong() >
+                    revisionOf(stream.events[i - 1]).toLongLong());
+    }
+
+    void resumeInsideTheWindowAnd410Outside()
+    {
+        Fixture f;
+        QVERIFY(f.open());
+        WatchHub hub(*f.store, 5);
+        QList<qint64> rvs;
+        for (int i = 0; i < 10; ++i)
+            rvs.append(f.put(QStringLiteral("n%1").arg(i), i));
+        QCOMPARE(hub.oldestResumable(), rvs[4]); // the window holds rvs[5..9]
+
+        CapturedStream inside;
+        hub.start(&inside, nodes(rvs[6]));
+        QTRY_COMPARE(inside.events.size(), 3);
+        QCOMPARE(revisionOf(inside.events[0]), QString::number(rvs[7]));
+        QVERIFY(inside.open);
+
+        CapturedStream outside;
+        hub.start(&outside, nodes(rvs[2]));
+        QTRY_VERIFY(!outside.open);
+        QCOMPARE(outside.types(), QStringList{QStringLiteral("ERROR")});
+        const QJsonObject status = outside.events[0][QStringLiteral("object")].toObject();
+        QCOMPARE(status[QStringLiteral("code")].toInt(), 410);
+        QCOMPARE(status[QStringLiteral("reason")].toString(), QStringLiteral("Expired"));
+        QCOMPARE(status[QStringLiteral("message")].toString(),
+                 QStringLiteral("too old resource version: %1 (%2)").arg(rvs[2]).arg(rvs[4]));
+    }
+
+    // A watcher that does not keep up holds at most queueLimit events, then ends with an ERROR.
+    void slowWatcherIsClosedWithAnErrorAndHoldsBoundedMemory()
+    {
+        Fixture f;
+        QVERIFY(f.open());
+        WatchHub hub(*f.store, 100, 10);
+        CapturedStream slow;
+        hub.start(&slow, nodes(f.store->resourceVersion().toLongLong()));
+        // No event loop runs while the changes come: nothing is written meanwhile.
+        for (int i = 0; i < 50; ++i)
+            f.put(QStringLiteral("n"), i);
+        QVERIFY(slow.events.isEmpty());
+        QTRY_VERIFY(!slow.open);
+        QCOMPARE(slow.types(), QStringList{QStringLiteral("ERROR")});
+        QVERIFY(
+            slow.events[0][QStringLiteral("object")][QStringLiteral("message")].toString().contains(
+                QStringLiteral("fell behind by more than 10 events")));
+
+        // One that keeps up sees every change.
+        CapturedStream fast;
+        hub.start(&fast, nodes(f.store->resourceVersion().toLongLong()));
+        for (int i = 0; i < 200; ++i) {
+            f.put(QStringLiteral("m"), i);
+            if (i % 5 == 0)
+                QCoreApplication::processEvents();
+        }
+        QTRY_COMPARE(fast.events.size(), 200);
+        QVERIFY(fast.open);
+    }
+
+    void aClosedStreamLeavesTheHub()
+    {
+        Fixture f;
+        QVERIFY(f.open());
+        WatchHub hub(*f.store);
+        auto *stream = new CapturedStream;
+        hub.start(stream, nodes(std::nullopt));
+        QCOMPARE(hub.watcherCount(), 1);
+        delete stream; // the connection went away
+        QCOMPARE(hub.watcherCount(), 0);
+        f.put(QStringLiteral("x"), 1); // nobody to hand it to
+    }
+};
+
+int runWatchTests(int argc, char **argv)
+{
+    TestWatch t;
+    return QTest::qExec(&t, argc, argv);
+}
+
+#include "tst_watch.moc"
