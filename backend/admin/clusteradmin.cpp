@@ -148,6 +148,28 @@ ClusterAdminApi::ClusterAdminApi(Core::HttpServer &server, Cluster::ClusterApi &
                 {QStringLiteral("caPem"), QString::fromLatin1(k.caPem)},
                 {QStringLiteral("certificatePem"), QString::fromLatin1(k.certificatePem)},
                 {QStringLiteral("keyPem"), QString::fromLatin1(k.keyPem)}};
+            // An Event for operators: who got a credential, valid until when (nothing secret).
+            QJsonObject involved{{QStringLiteral("kind"), kind == QLatin1String("node")
+                                                              ? QStringLiteral("Node")
+                                                              : QStringLiteral("User")},
+                                 {QStringLiteral("name"), name}};
+            if (kind == QLatin1String("node")) {
+                involved.insert(QStringLiteral("apiVersion"), QStringLiteral("v1"));
+                if (auto node = m_cluster.store().get(QStringLiteral("nodes"), QString(), name))
+                    involved.insert(QStringLiteral("uid"), node->value(QLatin1String("metadata"))
+                                                               .toObject()
+                                                               .value(QLatin1String("uid")));
+            }
+            m_cluster.recordEvent(
+                {QStringLiteral("Normal"), QStringLiteral("KubeconfigIssued"),
+                 QStringLiteral("kubeconfig issued to %1%2, client certificate valid until %3")
+                     .arg(cr.commonName,
+                          cr.organizations.isEmpty()
+                              ? QString()
+                              : QStringLiteral(" (groups %1)")
+                                    .arg(cr.organizations.join(QStringLiteral(", "))),
+                          cr.notAfter.toUTC().toString(Qt::ISODate)),
+                 involved});
             HttpResponse r = HttpResponse::json(201, answer);
             r.setHeader("Cache-Control", "no-store");
             return r;

@@ -741,7 +741,66 @@ Result<void> ClusterApi::start()
                          .value(QLatin1String("nodePort"))
                          .toInt();
     m_publishTimer.start();
+    connect(&m_eventExpiry, &QTimer::timeout, this, [this] {
+        const QDateTime now = m_clock.now();
+        m_store.commit(
+            [this, now]() -> ObjectStore::Outcome {
+                return expiredEvents(m_store, now, kEventTtlSeconds);
+            },
+            nullptr);
+    });
+    m_eventExpiry.start(60'000);
     return {};
+}
+
+void ClusterApi::recordLabelChange(const ObjectChange &c, const QString &user)
+{
+    if (c.kind != ObjectChange::Kind::Modified)
+        return;
+    const QJsonObject before = c.previous.value(QLatin1String("metadata"))
+                                   .toObject()
+                                   .value(QLatin1String("labels"))
+                                   .toObject();
+    const QJsonObject after = c.object.value(QLatin1String("metadata"))
+                                  .toObject()
+                                  .value(QLatin1String("labels"))
+                                  .toObject();
+    if (before == after)
+        return;
+    QStringList parts;
+    for (auto it = after.begin(); it != after.end(); ++it) {
+        if (!before.contains(it.key()))
+            parts.append(QStringLiteral("+%1=%2").arg(it.key(), it.value().toString()));
+        else if (before.value(it.key()) != it.value())
+            parts.append(
+                QStringLiteral("%1=%2->%3")
+                    .arg(it.key(), before.value(it.key()).toString(), it.value().toString()));
+    }
+    for (auto it = before.begin(); it != before.end(); ++it)
+        if (!after.contains(it.key()))
+            parts.append(QStringLiteral("-%1").arg(it.key()));
+    recordEvent(
+        {QStringLiteral("Normal"), QStringLiteral("LabelsChanged"),
+         QStringLiteral("labels changed by %1: %2").arg(user, parts.join(QStringLiteral(", "))),
+         QJsonObject{{QStringLiteral("kind"), QStringLiteral("Node")},
+                     {QStringLiteral("name"), c.name},
+                     {QStringLiteral("uid"), fieldValue(c.object, QStringLiteral("metadata.uid"))},
+                     {QStringLiteral("apiVersion"), QStringLiteral("v1")}}});
+}
+
+void ClusterApi::recordEvent(const EventRecord &event)
+{
+    QMetaObject::invokeMethod(
+        this,
+        [this, event] {
+            const QDateTime now = m_clock.now();
+            m_store.commit(
+                [this, event, now]() -> ObjectStore::Outcome {
+                    return QList<ObjectChange>{eventChange(m_store, event, now)};
+                },
+                nullptr);
+        },
+        Qt::QueuedConnection);
 }
 
 void ClusterApi::install(Core::HttpServer &server)
@@ -1363,6 +1422,8 @@ void ClusterApi::handleResource(const std::shared_ptr<Context> &ctx)
             extraFields = {QStringLiteral("spec.unschedulable")};
         else if (type->name == QLatin1String("services"))
             extraFields = {QStringLiteral("spec.type")};
+        else if (type->name == QLatin1String("events"))
+            extraFields = eventFieldSelectors();
         const std::optional<Selector> fields =
             labels ? Selector::parseFields(info.fieldSelector, extraFields, &error) : std::nullopt;
         if (!labels || !fields) {
@@ -1709,8 +1770,24 @@ void ClusterApi::handleWrite(const std::shared_ptr<Context> &ctx, const Resource
             ctx->admission->mutate(ar, obj);
         ar.newObject = obj;
         trace.admission = ctx->admission->admit(ar);
-        if (!trace.admission->allowed)
+        if (!trace.admission->allowed) {
+            if (!ctx->dryRun) {
+                QJsonObject involved{{QStringLiteral("kind"), type.kind},
+                                     {QStringLiteral("name"), name},
+                                     {QStringLiteral("apiVersion"), type.apiVersion()}};
+                if (type.namespaced)
+                    involved.insert(QStringLiteral("namespace"), ns);
+                if (current)
+                    involved.insert(QStringLiteral("uid"),
+                                    fieldValue(*current, QStringLiteral("metadata.uid")));
+                recordEvent({QStringLiteral("Warning"), QStringLiteral("AdmissionDenied"),
+                             QStringLiteral("%1 by %2 denied: %3")
+                                 .arg(operation.toLower(), attrs.user.name,
+                                      trace.admission->status.message),
+                             involved});
+            }
             return trace.admission->status;
+        }
 
         if (operation != QLatin1String("DELETE") && type.name == QLatin1String("services") &&
             current) {
@@ -1964,6 +2041,10 @@ void ClusterApi::handleWrite(const std::shared_ptr<Context> &ctx, const Resource
             return;
         }
         const QList<ObjectChange> &changes = std::get<QList<ObjectChange>>(o);
+        if (!ctx->dryRun)
+            for (const ObjectChange &c : changes)
+                if (c.resource == QLatin1String("nodes"))
+                    recordLabelChange(c, ctx->attributes.user.name);
         QJsonObject result;
         for (const ObjectChange &c : changes)
             if (c.resource == type.name && (name.isEmpty() || c.name == name))

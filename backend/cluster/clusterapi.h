@@ -3,6 +3,7 @@
 #include "cluster/admission.h"
 #include "cluster/authenticator.h"
 #include "cluster/authorizer.h"
+#include "cluster/events.h"
 #include "cluster/objectstore.h"
 #include "cluster/requestinfo.h"
 #include "cluster/resources.h"
@@ -130,6 +131,9 @@ public:
     std::shared_ptr<const RbacPolicy> rbac() const;
     // The kubernetes service's node port, 0 while it is a ClusterIP service.
     int nodePort() const;
+    // Records a core/v1 Event (aggregated as kube's recorder does; kept kEventTtlSeconds).
+    // Thread-safe; written after the current request, never inside one.
+    void recordEvent(const EventRecord &event);
 
 signals:
     void nodePortChanged(int port);
@@ -151,6 +155,7 @@ private:
                                                     std::shared_ptr<Context> &ctx);
     void rebuildPolicy();
     void onChange(const ObjectChange &change);
+    void recordLabelChange(const ObjectChange &change, const QString &user);
     void record(const Context &ctx);
     void publishRecent();
     Result<void> bootstrap();
@@ -196,6 +201,7 @@ private:
     mutable QMutex m_cacheMutex;
     QHash<QString, std::pair<QString, QByteArray>> m_bodyCache; // key -> (resourceVersion, body)
     QTimer m_publishTimer;
+    QTimer m_eventExpiry; // deletes events older than kEventTtlSeconds, once a minute
 };
 
 } // namespace Gatehouse::Cluster

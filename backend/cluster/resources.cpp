@@ -1,5 +1,7 @@
 #include "cluster/resources.h"
 
+#include "cluster/events.h"
+
 #include <QDateTime>
 #include <QJsonArray>
 
@@ -58,6 +60,7 @@ const QList<ResourceType> &servedResources()
              {QStringLiteral("status"), QStringLiteral("Namespace"), kStatusVerbs}}));
         r.append(makeType("", "nodes", "node", "Node", false, {QStringLiteral("no")},
                           {{QStringLiteral("status"), QStringLiteral("Node"), kStatusVerbs}}));
+        r.append(makeType("", "events", "event", "Event", true, {QStringLiteral("ev")}));
         r.append(makeType("", "pods", "pod", "Pod", true, {QStringLiteral("po")},
                           {{QStringLiteral("status"), QStringLiteral("Pod"), kStatusVerbs}}));
         r.last().categories = {QStringLiteral("all")};
@@ -277,11 +280,7 @@ namespace {
 QJsonObject column(const char *name, const char *description, int priority = 0,
                    const char *format = "")
 {
-    return QJsonObject{{QStringLiteral("name"), QLatin1String(name)},
-                       {QStringLiteral("type"), QStringLiteral("string")},
-                       {QStringLiteral("format"), QLatin1String(format)},
-                       {QStringLiteral("description"), QLatin1String(description)},
-                       {QStringLiteral("priority"), priority}};
+    return tableColumn(name, description, priority, format);
 }
 
 QString age(const QJsonObject &meta, qint64 nowMs)
@@ -353,8 +352,10 @@ QJsonObject tableFor(const ResourceType &type, const QList<QJsonObject> &objects
         "UTC.\n\nPopulated by the system. Read-only. Null for lists. More info: "
         "https://git.k8s.io/community/contributors/devel/sig-architecture/"
         "api-conventions.md#metadata";
-    QJsonArray columns{column("Name", nameDescription, 0, "name")};
     const QString &r = type.name;
+    if (r == QLatin1String("events"))
+        return eventsTable(objects, resourceVersion, continueToken, nowMs);
+    QJsonArray columns{column("Name", nameDescription, 0, "name")};
     if (r == QLatin1String("nodes")) {
         columns.append(column("Status", "The status of the node"));
         columns.append(column("Roles", "The roles of the node"));
@@ -480,13 +481,33 @@ QJsonObject tableFor(const ResourceType &type, const QList<QJsonObject> &objects
         } else {
             cells.append(age(meta, nowMs));
         }
-        rows.append(QJsonObject{
-            {QStringLiteral("cells"), cells},
-            {QStringLiteral("object"),
-             QJsonObject{{QStringLiteral("kind"), QStringLiteral("PartialObjectMetadata")},
-                         {QStringLiteral("apiVersion"), QStringLiteral("meta.k8s.io/v1")},
-                         {QStringLiteral("metadata"), meta}}}});
+        rows.append(tableRow(cells, meta));
     }
+    return table(columns, rows, resourceVersion, continueToken);
+}
+
+QJsonObject tableColumn(const char *name, const char *description, int priority, const char *format)
+{
+    return QJsonObject{{QStringLiteral("name"), QLatin1String(name)},
+                       {QStringLiteral("type"), QStringLiteral("string")},
+                       {QStringLiteral("format"), QLatin1String(format)},
+                       {QStringLiteral("description"), QLatin1String(description)},
+                       {QStringLiteral("priority"), priority}};
+}
+
+QJsonObject tableRow(const QJsonArray &cells, const QJsonObject &metadata)
+{
+    return QJsonObject{
+        {QStringLiteral("cells"), cells},
+        {QStringLiteral("object"),
+         QJsonObject{{QStringLiteral("kind"), QStringLiteral("PartialObjectMetadata")},
+                     {QStringLiteral("apiVersion"), QStringLiteral("meta.k8s.io/v1")},
+                     {QStringLiteral("metadata"), metadata}}}};
+}
+
+QJsonObject table(const QJsonArray &columns, const QJsonArray &rows, const QString &resourceVersion,
+                  const QString &continueToken)
+{
     QJsonObject listMeta{{QStringLiteral("resourceVersion"), resourceVersion}};
     if (!continueToken.isEmpty())
         listMeta.insert(QStringLiteral("continue"), continueToken);

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <QJsonArray>
 #include <QJsonObject>
 #include <QList>
 #include <QString>
@@ -50,6 +51,12 @@ QJsonObject aggregatedDiscovery(bool legacyCore);
 // Tables for kubectl get (Accept: ...;as=Table;...).
 QJsonObject tableFor(const ResourceType &type, const QList<QJsonObject> &objects,
                      const QString &resourceVersion, const QString &continueToken, qint64 nowMs);
+// Pieces of a meta.k8s.io/v1 Table, for kinds with columns of their own (events.cpp).
+QJsonObject tableColumn(const char *name, const char *description, int priority = 0,
+                        const char *format = "");
+QJsonObject tableRow(const QJsonArray &cells, const QJsonObject &metadata);
+QJsonObject table(const QJsonArray &columns, const QJsonArray &rows, const QString &resourceVersion,
+                  const QString &continueToken);
 // "5d", "3h12m" as kubectl prints ages.
 QString humanDuration(qint64 seconds);
 

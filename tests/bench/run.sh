@@ -27,7 +27,9 @@
 #             TLS is crypto/tls.h on OpenSSL, a full handshake per new connection, leaf only) vs
 #             nginx-light with ssl_verify_client on the same certificates answering a static
 #             node; RBAC decisions in-process with 1,000 bindings, indexed vs a linear scan
-#             (tests/bench/bench_rbac.cpp).
+#             (tests/bench/bench_rbac.cpp); watch fan-out: 100 watchers of node-1 while its
+#             labels change as fast as the server takes them (tests/bench/watchfanout.mjs),
+#             events delivered vs every change to every watcher, and the server's memory.
 #   console   the QML console under Xvfb against its own backend holding 100,000 orders (loaded
 #             through the service API): cold start to first frame of gatehouse --connect and of
 #             the embedded gatehouse vs a minimal Qt Quick app (tests/bench/qml_peer.cpp); the
@@ -381,6 +383,11 @@ PY
   read -r n_rps n_p50 n_p99 n_err < <(load "https://127.0.0.1:$nginx_tls_port/api/v1/nodes/node-1" --connections 16 --new-connections)
   require_ok "new mTLS connections" gatehouse "$g_err" nginx "$n_err"
   row "new mTLS connection + GET node (EC P-256)" 16 "$g_rps" "$g_p50" "$g_p99" "nginx-light mTLS static" "$n_rps" "$n_p50" "$n_p99"
+  # Watch fan-out: every label change of node-1 to each of 100 watchers; the "peer" is the ideal
+  # (every change to every watcher), and the server's memory before, at its peak and after.
+  node tests/bench/watchfanout.mjs --port "$cl_port" --ca "$certs/ca.crt" --cert "$certs/user.crt" \
+    --key "$certs/user.key" --pid "$gh_pid" --watchers 100 --seconds "$secs" |
+    python3 -c 'import json,sys; r=json.load(sys.stdin); print("| watch fan-out: %d watchers x %.0f changes/s (RSS %.0f / %.0f / %.0f MiB before / peak / after, %d closed as too slow) | %d | %.0f events/s | - | - | every change to every watcher | %.0f events/s | - | - | %.2f |" % (r["watchers"], r["changesPerSecond"], r["rssBeforeMiB"], r["rssPeakMiB"], r["rssAfterMiB"], r["closedEarly"], r["watchers"], r["delivered"] / (r["changes"] / r["changesPerSecond"]), r["expected"] / (r["changes"] / r["changesPerSecond"]), r["deliveredRatio"]))'
   "$BUILD_DIR/tests/bench/bench_rbac" | python3 -c 'import json,sys; r=json.load(sys.stdin); print("| RBAC decisions in-process (%d bindings) | - | %.0f/s | - | - | linear scan | %.0f/s | - | - | %.2f |" % (r["bindings"], r["indexedPerSecond"], r["linearPerSecond"], r["ratio"]))'
 }
 case "$ONLY" in

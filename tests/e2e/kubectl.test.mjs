@@ -366,3 +366,56 @@ test('kubectl get nodes -w sees a label change made by another client', async ()
         child.kill();
     }
 });
+
+test('kubectl get events and describe node: a kubeconfig issued, an admission denial (aggregated), a label change', async () => {
+    const agent = await issueKubeconfig(b, { kind: 'node', name: 'node-1' });
+    files.node1 = writeKubeconfig(dir, 'node1', agent.kubeconfig);
+    // (kubectl label would first GET node-2, which the Node authorizer refuses: a PATCH as the
+    // kubelet sends it passes authorization and meets NodeRestriction.)
+    for (let i = 0; i < 2; ++i) {
+        const denied = await kubeRequest(b, 'PATCH', '/api/v1/nodes/node-2', {
+            creds: agent, body: { metadata: { labels: { stolen: 'yes' } } },
+            headers: { 'Content-Type': 'application/merge-patch+json' } });
+        assert.equal(denied.status, 403, denied.text);
+        assert.match(denied.json.message, /node "node-1" is not allowed to modify node "node-2"/);
+    }
+    assert.equal(await ok('admin', ['label', 'node', 'node-1', 'tier=gold']), 'node/node-1 labeled\n');
+
+    const expectEvents = async () => {
+        const list = JSON.parse(await ok('admin', ['get', 'events', '-n', 'default', '-o', 'json']));
+        const find = (reason, name) => list.items.find((e) => e.reason === reason && e.involvedObject.name === name);
+        return { issued: find('KubeconfigIssued', 'node-1'), denied: find('AdmissionDenied', 'node-2'), labelled: find('LabelsChanged', 'node-1') };
+    };
+    let found;
+    await waitFor(async () => {
+        found = await expectEvents();
+        return found.issued && found.denied?.count === 2 && found.labelled;
+    }, { timeoutMs: 10000, message: 'the three events' });
+    assert.equal(found.issued.type, 'Normal');
+    assert.match(found.issued.message, /^kubeconfig issued to system:node:node-1 \(groups system:nodes\), client certificate valid until \d{4}-/);
+    assert.equal(found.denied.type, 'Warning');
+    assert.equal(found.denied.message, 'update by system:node:node-1 denied: nodes "node-2" is forbidden: ' +
+                                       'node "node-1" is not allowed to modify node "node-2"');
+    assert.equal(found.labelled.message, 'labels changed by admin: +tier=gold');
+    assert.equal(found.labelled.source.component, 'gatehouse');
+    const nodeUid = JSON.parse(await ok('admin', ['get', 'node', 'node-1', '-o', 'json'])).metadata.uid;
+    assert.equal(found.labelled.involvedObject.uid, nodeUid);
+
+    const table = await ok('admin', ['get', 'events', '-n', 'default']);
+    assert.match(table, /^LAST SEEN\s+TYPE\s+REASON\s+OBJECT\s+MESSAGE\n/);
+    assert.match(table, /\n\S+\s+Warning\s+AdmissionDenied\s+node\/node-2\s+update by system:node:node-1 denied/);
+    assert.match(table, /\n\S+\s+Normal\s+LabelsChanged\s+node\/node-1\s+labels changed by admin: \+tier=gold\n/);
+
+    const describe = await ok('admin', ['describe', 'node', 'node-1']);
+    const events = describe.slice(describe.indexOf('\nEvents:'));
+    assert.match(events, /LabelsChanged\s+\S+\s+gatehouse\s+labels changed by admin: \+tier=gold/);
+    assert.match(events, /KubeconfigIssued\s+\S+\s+gatehouse\s+kubeconfig issued to system:node:node-1/);
+
+    // Field selectors describe uses, and one that events do not have.
+    const creds = { certificatePem: admin.certificatePem, keyPem: admin.keyPem };
+    const selected = await kubeRequest(b, 'GET', '/api/v1/events?fieldSelector=involvedObject.kind%3DNode,involvedObject.name%3Dnode-2,reason%3DAdmissionDenied', { creds });
+    assert.equal(selected.status, 200, selected.text);
+    assert.deepEqual(selected.json.items.map((e) => e.count), [2]);
+    const unsupported = await kubeRequest(b, 'GET', '/api/v1/events?fieldSelector=spec.nodeName%3Dx', { creds });
+    assert.equal(unsupported.status, 400, unsupported.text);
+});

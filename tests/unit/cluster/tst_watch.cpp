@@ -1,7 +1,10 @@
 // Unit tests of the watch hub (backend/cluster/watch.*) on a real object store (SQLite in a
 // temporary directory, the real database writer): events in resourceVersion order, the
-// resume window and its 410, and the bound on what a slow watcher may hold.
+// resume window and its 410, and the bound on what a slow watcher may hold. And the core/v1
+// Events the access layer records (backend/cluster/events.*): aggregation and expiry.
 #include "cluster/watch.h"
+
+#include "cluster/events.h"
 
 #include "core/clock.h"
 #include "core/database.h"
@@ -218,6 +221,55 @@ private slots:
         }
         QTRY_COMPARE(fast.events.size(), 200);
         QVERIFY(fast.open);
+    }
+
+    void eventsAggregateAndExpire()
+    {
+        Fixture f;
+        QVERIFY(f.open());
+        const EventRecord e{QStringLiteral("Warning"), QStringLiteral("AdmissionDenied"),
+                            QStringLiteral("no"),
+                            QJsonObject{{QStringLiteral("kind"), QStringLiteral("Node")},
+                                        {QStringLiteral("name"), QStringLiteral("n1")}}};
+        const QDateTime t0 = f.clock.now();
+        auto commit = [&f](const ObjectChange &c) {
+            return f.store->commitAndWait(
+                [c]() -> ObjectStore::Outcome { return QList<ObjectChange>{c}; });
+        };
+        const ObjectChange first = eventChange(*f.store, e, t0);
+        QCOMPARE(first.kind, ObjectChange::Kind::Added);
+        QCOMPARE(first.namespaceName, QStringLiteral("default")); // a cluster-scoped object's
+        QVERIFY(first.name.startsWith(QStringLiteral("n1.")));
+        QCOMPARE(first.object[QStringLiteral("count")].toInt(), 1);
+        QCOMPARE(first.object[QStringLiteral("source")][QStringLiteral("component")].toString(),
+                 QStringLiteral("gatehouse"));
+        commit(first);
+
+        // The same within ten minutes: the same Event, counted.
+        const ObjectChange again = eventChange(*f.store, e, t0.addSecs(300));
+        QCOMPARE(again.kind, ObjectChange::Kind::Modified);
+        QCOMPARE(again.name, first.name);
+        QCOMPARE(again.object[QStringLiteral("count")].toInt(), 2);
+        QCOMPARE(again.object[QStringLiteral("firstTimestamp")],
+                 first.object[QStringLiteral("firstTimestamp")]);
+        commit(again);
+
+        EventRecord other = e;
+        other.message = QStringLiteral("something else");
+        QVERIFY(eventChange(*f.store, other, t0).name != first.name);
+
+        // More than ten minutes after it was last seen: counted from 1 again.
+        const ObjectChange late = eventChange(*f.store, e, t0.addSecs(300 + 601));
+        QCOMPARE(late.object[QStringLiteral("count")].toInt(), 1);
+        commit(late);
+
+        // Kept for an hour after it was last seen.
+        QVERIFY(expiredEvents(*f.store, t0.addSecs(901 + 3600), kEventTtlSeconds).isEmpty());
+        const QList<ObjectChange> expired =
+            expiredEvents(*f.store, t0.addSecs(901 + 3601), kEventTtlSeconds);
+        QCOMPARE(expired.size(), 1);
+        QCOMPARE(expired.first().kind, ObjectChange::Kind::Deleted);
+        QCOMPARE(expired.first().name, first.name);
     }
 
     void aClosedStreamLeavesTheHub()

@@ -1,0 +1,173 @@
+#include "cluster/events.h"
+
+#include "cluster/resources.h"
+#include "crypto/random.h"
+
+#include <QCryptographicHash>
+#include <QHostInfo>
+#include <QJsonArray>
+
+namespace Gatehouse::Cluster {
+
+namespace {
+
+constexpr qint64 kAggregationSeconds = 600;
+
+QString timestamp(const QDateTime &t)
+{
+    return t.toUTC().toString(QStringLiteral("yyyy-MM-ddTHH:mm:ssZ"));
+}
+
+QDateTime parseTimestamp(const QJsonValue &v)
+{
+    return QDateTime::fromString(v.toString(), Qt::ISODate);
+}
+
+QString since(const QJsonValue &t, qint64 nowMs)
+{
+    const QDateTime at = parseTimestamp(t);
+    return at.isValid() ? humanDuration((nowMs - at.toMSecsSinceEpoch()) / 1000)
+                        : QStringLiteral("<unknown>");
+}
+
+} // namespace
+
+ObjectChange eventChange(const ObjectStore &store, const EventRecord &e, const QDateTime &now)
+{
+    const QJsonObject &involved = e.involvedObject;
+    QString ns = involved.value(QLatin1String("namespace")).toString();
+    if (ns.isEmpty())
+        ns = QStringLiteral("default");
+    const QByteArray key = (involved.value(QLatin1String("kind")).toString() + '\n' +
+                            involved.value(QLatin1String("namespace")).toString() + '\n' +
+                            involved.value(QLatin1String("name")).toString() + '\n' +
+                            involved.value(QLatin1String("uid")).toString() + '\n' + e.type + '\n' +
+                            e.reason + '\n' + e.message)
+                               .toUtf8();
+    const QString name =
+        involved.value(QLatin1String("name")).toString() + QLatin1Char('.') +
+        QString::fromLatin1(
+            QCryptographicHash::hash(key, QCryptographicHash::Sha256).toHex().left(16));
+    if (std::optional<QJsonObject> seen = store.get(QStringLiteral("events"), ns, name)) {
+        const QDateTime last = parseTimestamp(seen->value(QLatin1String("lastTimestamp")));
+        if (last.isValid() && last.secsTo(now) <= kAggregationSeconds) {
+            seen->insert(QStringLiteral("count"), seen->value(QLatin1String("count")).toInt(1) + 1);
+            seen->insert(QStringLiteral("lastTimestamp"), timestamp(now));
+            return {ObjectChange::Kind::Modified, QStringLiteral("events"), ns, name, *seen};
+        }
+    }
+    static const QString host = QHostInfo::localHostName();
+    const QJsonObject event{{QStringLiteral("metadata"),
+                             QJsonObject{{QStringLiteral("name"), name},
+                                         {QStringLiteral("namespace"), ns},
+                                         {QStringLiteral("uid"), Crypto::Random::uuid()},
+                                         {QStringLiteral("creationTimestamp"), timestamp(now)}}},
+                            {QStringLiteral("involvedObject"), involved},
+                            {QStringLiteral("reason"), e.reason},
+                            {QStringLiteral("message"), e.message},
+                            {QStringLiteral("source"),
+                             QJsonObject{{QStringLiteral("component"), QLatin1String(kEventSource)},
+                                         {QStringLiteral("host"), host}}},
+                            {QStringLiteral("firstTimestamp"), timestamp(now)},
+                            {QStringLiteral("lastTimestamp"), timestamp(now)},
+                            {QStringLiteral("count"), 1},
+                            {QStringLiteral("type"), e.type},
+                            {QStringLiteral("eventTime"), QJsonValue::Null},
+                            {QStringLiteral("reportingComponent"), QLatin1String(kEventSource)},
+                            {QStringLiteral("reportingInstance"), host}};
+    const bool exists = store.get(QStringLiteral("events"), ns, name).has_value();
+    return {exists ? ObjectChange::Kind::Modified : ObjectChange::Kind::Added,
+            QStringLiteral("events"), ns, name, event};
+}
+
+QList<ObjectChange> expiredEvents(const ObjectStore &store, const QDateTime &now, qint64 ttlSeconds)
+{
+    QList<ObjectChange> out;
+    auto page = store.list(
+        QStringLiteral("events"), QString(),
+        [&](const QJsonObject &e) {
+            QDateTime last = parseTimestamp(e.value(QLatin1String("lastTimestamp")));
+            if (!last.isValid())
+                last = parseTimestamp(e.value(QLatin1String("metadata"))
+                                          .toObject()
+                                          .value(QLatin1String("creationTimestamp")));
+            return last.isValid() && last.secsTo(now) > ttlSeconds;
+        },
+        0, QString());
+    if (const auto *p = std::get_if<ObjectStore::Page>(&page))
+        for (const QJsonObject &e : p->items) {
+            const QJsonObject meta = e.value(QLatin1String("metadata")).toObject();
+            out.append({ObjectChange::Kind::Deleted, QStringLiteral("events"),
+                        meta.value(QLatin1String("namespace")).toString(),
+                        meta.value(QLatin1String("name")).toString(), e});
+        }
+    return out;
+}
+
+QJsonObject eventsTable(const QList<QJsonObject> &events, const QString &resourceVersion,
+                        const QString &continueToken, qint64 nowMs)
+{
+    const QJsonArray columns{
+        tableColumn("Last Seen",
+                    "The time at which the most recent occurrence of this event was recorded."),
+        tableColumn("Type",
+                    "Type of this event (Normal, Warning), new types could be added in the future"),
+        tableColumn(
+            "Reason",
+            "This should be a short, machine understandable string that gives the reason for the "
+            "transition into the object's current status."),
+        tableColumn("Object", "The object that this event is about."),
+        tableColumn("Subobject", "The field of the object this event is about.", 1),
+        tableColumn("Source",
+                    "The component reporting this event. Should be a short machine understandable "
+                    "string.",
+                    1),
+        tableColumn("Message", "A human-readable description of the status of this operation."),
+        tableColumn("First Seen",
+                    "The time at which the event was first recorded. (Time of server receipt is in "
+                    "TypeMeta.)",
+                    1),
+        tableColumn("Count", "The number of times this event has occurred.", 1),
+        tableColumn("Name", "Name must be unique within a namespace.", 1, "name")};
+    QJsonArray rows;
+    for (const QJsonObject &e : events) {
+        const QJsonObject meta = e.value(QLatin1String("metadata")).toObject();
+        const QJsonObject involved = e.value(QLatin1String("involvedObject")).toObject();
+        const QJsonObject source = e.value(QLatin1String("source")).toObject();
+        QString from = source.value(QLatin1String("component")).toString();
+        if (!source.value(QLatin1String("host")).toString().isEmpty())
+            from += QStringLiteral(", ") + source.value(QLatin1String("host")).toString();
+        const QJsonValue last = e.contains(QLatin1String("lastTimestamp"))
+                                    ? e.value(QLatin1String("lastTimestamp"))
+                                    : e.value(QLatin1String("eventTime"));
+        QJsonArray cells{since(last, nowMs),
+                         e.value(QLatin1String("type")).toString(),
+                         e.value(QLatin1String("reason")).toString(),
+                         involved.value(QLatin1String("kind")).toString().toLower() +
+                             QLatin1Char('/') + involved.value(QLatin1String("name")).toString(),
+                         involved.value(QLatin1String("fieldPath")).toString(),
+                         from,
+                         e.value(QLatin1String("message")).toString().trimmed(),
+                         since(e.value(QLatin1String("firstTimestamp")), nowMs),
+                         e.value(QLatin1String("count")).toInt(1),
+                         meta.value(QLatin1String("name")).toString()};
+        rows.append(tableRow(cells, meta));
+    }
+    return table(columns, rows, resourceVersion, continueToken);
+}
+
+QStringList eventFieldSelectors()
+{
+    return {QStringLiteral("involvedObject.kind"),
+            QStringLiteral("involvedObject.namespace"),
+            QStringLiteral("involvedObject.name"),
+            QStringLiteral("involvedObject.uid"),
+            QStringLiteral("involvedObject.apiVersion"),
+            QStringLiteral("involvedObject.resourceVersion"),
+            QStringLiteral("involvedObject.fieldPath"),
+            QStringLiteral("reason"),
+            QStringLiteral("reportingComponent"),
+            QStringLiteral("type")};
+}
+
+} // namespace Gatehouse::Cluster
