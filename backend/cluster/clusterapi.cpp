@@ -790,6 +790,8 @@ void ClusterApi::recordLabelChange(const ObjectChange &c, const QString &user)
 
 void ClusterApi::recordEvent(const EventRecord &event)
 {
+    if (!m_eventFilter.allow(event, m_clock.now()))
+        return;
     QMetaObject::invokeMethod(
         this,
         [this, event] {

@@ -131,8 +131,9 @@ public:
     std::shared_ptr<const RbacPolicy> rbac() const;
     // The kubernetes service's node port, 0 while it is a ClusterIP service.
     int nodePort() const;
-    // Records a core/v1 Event (aggregated as kube's recorder does; kept kEventTtlSeconds).
-    // Thread-safe; written after the current request, never inside one.
+    // Records a core/v1 Event (aggregated and rate-limited per object and reason as kube's
+    // recorder does; kept kEventTtlSeconds). Thread-safe; written after the current request,
+    // never inside one.
     void recordEvent(const EventRecord &event);
 
 signals:
@@ -202,6 +203,7 @@ private:
     QHash<QString, std::pair<QString, QByteArray>> m_bodyCache; // key -> (resourceVersion, body)
     QTimer m_publishTimer;
     QTimer m_eventExpiry; // deletes events older than kEventTtlSeconds, once a minute
+    EventSpamFilter m_eventFilter;
 };
 
 } // namespace Gatehouse::Cluster

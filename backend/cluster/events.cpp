@@ -32,6 +32,28 @@ QString since(const QJsonValue &t, qint64 nowMs)
 
 } // namespace
 
+bool EventSpamFilter::allow(const EventRecord &e, const QDateTime &now)
+{
+    const QJsonObject &o = e.involvedObject;
+    const QString key = o.value(QLatin1String("kind")).toString() + QLatin1Char('\n') +
+                        o.value(QLatin1String("namespace")).toString() + QLatin1Char('\n') +
+                        o.value(QLatin1String("name")).toString() + QLatin1Char('\n') + e.reason;
+    QMutexLocker lock(&m_mutex);
+    if (m_buckets.size() > 10000) {
+        // Forget the buckets that have filled up again: they behave as new ones.
+        for (auto it = m_buckets.begin(); it != m_buckets.end();)
+            it = it->updated.secsTo(now) >= kBurst * kRefillSeconds ? m_buckets.erase(it) : ++it;
+    }
+    Bucket &b = m_buckets[key];
+    if (b.updated.isValid())
+        b.tokens = qMin<double>(kBurst, b.tokens + double(b.updated.secsTo(now)) / kRefillSeconds);
+    b.updated = now;
+    if (b.tokens < 1)
+        return false;
+    b.tokens -= 1;
+    return true;
+}
+
 ObjectChange eventChange(const ObjectStore &store, const EventRecord &e, const QDateTime &now)
 {
     const QJsonObject &involved = e.involvedObject;

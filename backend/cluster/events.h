@@ -3,8 +3,10 @@
 #include "cluster/objectstore.h"
 
 #include <QDateTime>
+#include <QHash>
 #include <QJsonObject>
 #include <QList>
+#include <QMutex>
 #include <QString>
 #include <QStringList>
 
@@ -24,6 +26,28 @@ struct EventRecord
 // How long an event is kept after it was last seen, as kube-apiserver's --event-ttl.
 inline constexpr qint64 kEventTtlSeconds = 3600;
 inline constexpr char kEventSource[] = "gatehouse";
+
+// kube's EventSourceObjectSpamFilter: a token bucket per object and reason (25 at once, then
+// one every five minutes), so that a client churning a node's labels cannot fill the store
+// with events. Events beyond it are dropped, as kube's recorder drops them. Thread-safe; idle
+// buckets (full again) are forgotten, so its memory is bounded by the active objects.
+class EventSpamFilter
+{
+public:
+    static constexpr int kBurst = 25;
+    static constexpr qint64 kRefillSeconds = 300;
+
+    bool allow(const EventRecord &e, const QDateTime &now);
+
+private:
+    struct Bucket
+    {
+        double tokens = kBurst;
+        QDateTime updated;
+    };
+    QMutex m_mutex;
+    QHash<QString, Bucket> m_buckets;
+};
 
 // The change that records e at now. As kube's event recorder aggregates: the same event (same
 // object, type, reason and message) seen again within ten minutes is the same Event with its

@@ -170,6 +170,11 @@ QList<ObjectChange> ObjectStore::applyLocked(QList<ObjectChange> changes)
         QJsonObject meta = c.object.value(QLatin1String("metadata")).toObject();
         meta.insert(QStringLiteral("resourceVersion"), QString::number(m_revision));
         c.object.insert(QStringLiteral("metadata"), meta);
+        // Stored compact: an object edited in place keeps the bytes of what it replaced (Qt's
+        // containers only append), and each version made from the last would carry them on,
+        // growing with every change.
+        c.object = QJsonDocument::fromJson(QJsonDocument(c.object).toJson(QJsonDocument::Compact))
+                       .object();
         c.previous = m_objects[c.resource].value(key);
         if (c.kind == ObjectChange::Kind::Deleted)
             m_objects[c.resource].remove(key);

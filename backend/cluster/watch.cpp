@@ -56,8 +56,6 @@ QJsonObject expired(const QString &message)
                        {QStringLiteral("code"), 410}};
 }
 
-class Watcher;
-
 } // namespace
 
 struct WatchHub::State
@@ -70,11 +68,9 @@ struct WatchHub::State
     QList<Watcher *> watchers;
 };
 
-namespace {
-
 // One watch stream: lives in the stream's thread; the hub hands it changes from the writer's
 // thread (under the hub's mutex) and it writes them out in its own.
-class Watcher : public QObject
+class WatchHub::Watcher : public QObject
 {
 public:
     Watcher(std::shared_ptr<WatchHub::State> state, Core::HttpStream *stream, WatchOptions options)
@@ -235,8 +231,6 @@ private:
     bool m_endAfterDrain = false;
     bool m_scheduled = false;
 };
-
-} // namespace
 
 WatchHub::WatchHub(ObjectStore &store, int window, int queueLimit)
     : m_store(store), m_state(std::make_shared<State>())

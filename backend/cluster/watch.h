@@ -64,6 +64,7 @@ public:
     qint64 oldestResumable() const;
 
     struct State;
+    class Watcher;
 
 private:
     ObjectStore &m_store;

@@ -272,6 +272,32 @@ private slots:
         QCOMPARE(expired.first().name, first.name);
     }
 
+    // 25 at once per object and reason, then one every five minutes.
+    void eventSpamFilter()
+    {
+        EventSpamFilter filter;
+        const QDateTime t0 = QDateTime::fromSecsSinceEpoch(1'800'000'000, Qt::UTC);
+        EventRecord e{QStringLiteral("Normal"), QStringLiteral("LabelsChanged"), QString(),
+                      QJsonObject{{QStringLiteral("kind"), QStringLiteral("Node")},
+                                  {QStringLiteral("name"), QStringLiteral("n1")}}};
+        int allowed = 0;
+        for (int i = 0; i < 100; ++i) {
+            e.message = QString::number(i); // every message different: no aggregation helps
+            allowed += filter.allow(e, t0) ? 1 : 0;
+        }
+        QCOMPARE(allowed, EventSpamFilter::kBurst);
+        QVERIFY(!filter.allow(e, t0.addSecs(299)));
+        QVERIFY(filter.allow(e, t0.addSecs(300)));
+        QVERIFY(!filter.allow(e, t0.addSecs(301)));
+        // Another reason or another object has its own bucket.
+        EventRecord denied = e;
+        denied.reason = QStringLiteral("AdmissionDenied");
+        QVERIFY(filter.allow(denied, t0));
+        EventRecord other = e;
+        other.involvedObject[QStringLiteral("name")] = QStringLiteral("n2");
+        QVERIFY(filter.allow(other, t0));
+    }
+
     void aClosedStreamLeavesTheHub()
     {
         Fixture f;
