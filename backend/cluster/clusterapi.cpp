@@ -2142,6 +2142,8 @@ void ClusterApi::handleWatch(const std::shared_ptr<Context> &ctx, const Resource
         line.append('\n');
         return line;
     };
+    options.encoding = (table ? QStringLiteral("table:") : QStringLiteral("json:")) +
+                       type.apiVersion() + QLatin1Char('/') + type.name;
     Core::HttpResponse r;
     r.setHeader("Content-Type", "application/json");
     WatchHub *hub = &m_watch;

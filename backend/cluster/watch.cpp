@@ -2,6 +2,7 @@
 
 #include "cluster/status.h"
 
+#include <QHash>
 #include <QMutex>
 #include <QPointer>
 #include <QTimer>
@@ -66,6 +67,35 @@ struct WatchHub::State
     std::deque<ObjectChange> history; // the last `window` changes, oldest first
     qint64 firstRevision = 1;         // the oldest change a resume can still see
     QList<Watcher *> watchers;
+
+    // Encoded events shared by the watchers of one encoding: the newest few thousand.
+    QMutex encodedMutex;
+    QHash<QString, QByteArray> encoded;
+    std::deque<QString> encodedOrder;
+
+    QByteArray encode(const WatchEvent &e, const WatchOptions &o)
+    {
+        if (e.revision <= 0 || o.encoding.isEmpty())
+            return o.encode(e);
+        const QString key = o.encoding + QLatin1Char('\n') + e.type + QLatin1Char('\n') +
+                            QString::number(e.revision);
+        {
+            QMutexLocker lock(&encodedMutex);
+            if (const auto it = encoded.constFind(key); it != encoded.constEnd())
+                return it.value();
+        }
+        QByteArray bytes = o.encode(e);
+        QMutexLocker lock(&encodedMutex);
+        if (!encoded.contains(key)) {
+            encoded.insert(key, bytes);
+            encodedOrder.push_back(key);
+            if (encodedOrder.size() > 4096) {
+                encoded.remove(encodedOrder.front());
+                encodedOrder.pop_front();
+            }
+        }
+        return bytes;
+    }
 };
 
 // One watch stream: lives in the stream's thread; the hub hands it changes from the writer's
@@ -108,13 +138,14 @@ public:
         const bool before = !c.previous.isEmpty() && passes(c.previous, c.namespaceName, c.name);
         WatchEvent e;
         if (now && before)
-            e = {QStringLiteral("MODIFIED"), c.object};
+            e = {QStringLiteral("MODIFIED"), c.object, revision};
         else if (now)
-            e = {QStringLiteral("ADDED"), c.object};
+            e = {QStringLiteral("ADDED"), c.object, revision};
         else if (before)
-            e = {QStringLiteral("DELETED"), c.kind == ObjectChange::Kind::Deleted
-                                                ? c.object
-                                                : withRevision(c.previous, revision)};
+            e = {QStringLiteral("DELETED"),
+                 c.kind == ObjectChange::Kind::Deleted ? c.object
+                                                       : withRevision(c.previous, revision),
+                 revision};
         else
             return;
         m_after = revision;
@@ -207,7 +238,7 @@ private:
             return;
         QByteArray out;
         for (const WatchEvent &e : events)
-            out += m_options.encode(e);
+            out += m_state->encode(e, m_options);
         if (overflow)
             out += m_options.encode(
                 {QStringLiteral("ERROR"),
@@ -291,7 +322,7 @@ void WatchHub::start(Core::HttpStream *stream, WatchOptions options)
         qint64 after = m_store.resourceVersion().toLongLong();
         if (const auto *p = std::get_if<ObjectStore::Page>(&page)) {
             for (const QJsonObject &o : p->items)
-                watcher->enqueue({QStringLiteral("ADDED"), o}, false);
+                watcher->enqueue({QStringLiteral("ADDED"), o, revisionOf(o)}, false);
             after = p->resourceVersion.toLongLong();
         }
         watcher->setAfter(after);

@@ -17,7 +17,8 @@ namespace Gatehouse::Cluster {
 struct WatchEvent
 {
     QString type;
-    QJsonObject object; // the object as stored (without kind/apiVersion), or a Status for ERROR
+    QJsonObject object;  // the object as stored (without kind/apiVersion), or a Status for ERROR
+    qint64 revision = 0; // of the change (or the object, for the first events); 0: none
 };
 
 struct WatchOptions
@@ -37,6 +38,9 @@ struct WatchOptions
     // One event as it goes on the wire (a JSON line, a Table, ...); the object of a BOOKMARK is
     // {"metadata":{"resourceVersion":...}} and of an ERROR a Status.
     std::function<QByteArray(const WatchEvent &)> encode;
+    // Watchers with the same encoding write the same bytes for the same event: it is encoded
+    // once for all of them ("json:v1/nodes", "table:v1/nodes"). Empty: never shared.
+    QString encoding;
 };
 
 // Watch for the cluster's objects, as kube-apiserver's watch cache: every change of the store,

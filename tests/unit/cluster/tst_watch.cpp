@@ -14,6 +14,7 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include <atomic>
 #include <memory>
 
 using namespace Gatehouse;
@@ -296,6 +297,34 @@ private slots:
         EventRecord other = e;
         other.involvedObject[QStringLiteral("name")] = QStringLiteral("n2");
         QVERIFY(filter.allow(other, t0));
+    }
+
+    // Watchers of one encoding share each event's bytes: encoded once, not once per watcher.
+    void watchersOfOneEncodingShareTheBytes()
+    {
+        Fixture f;
+        QVERIFY(f.open());
+        WatchHub hub(*f.store);
+        auto calls = std::make_shared<std::atomic<int>>(0);
+        WatchOptions o = nodes(f.store->resourceVersion().toLongLong());
+        o.encoding = QStringLiteral("json:v1/nodes");
+        o.encode = [calls](const WatchEvent &e) {
+            ++*calls;
+            return encode(e);
+        };
+        CapturedStream a, b, c;
+        hub.start(&a, o);
+        hub.start(&b, o);
+        WatchOptions own = o;
+        own.encoding.clear(); // never shared
+        hub.start(&c, own);
+        for (int i = 0; i < 10; ++i)
+            f.put(QStringLiteral("n"), i);
+        QTRY_COMPARE(a.events.size(), 10);
+        QTRY_COMPARE(b.events.size(), 10);
+        QTRY_COMPARE(c.events.size(), 10);
+        QCOMPARE(a.events, b.events);
+        QCOMPARE(calls->load(), 20); // 10 for a and b together, 10 for c
     }
 
     void aClosedStreamLeavesTheHub()
