@@ -70,7 +70,8 @@ ObjectChange eventChange(const ObjectStore &store, const EventRecord &e, const Q
         involved.value(QLatin1String("name")).toString() + QLatin1Char('.') +
         QString::fromLatin1(
             QCryptographicHash::hash(key, QCryptographicHash::Sha256).toHex().left(16));
-    if (std::optional<QJsonObject> seen = store.get(QStringLiteral("events"), ns, name)) {
+    std::optional<QJsonObject> seen = store.get(QStringLiteral("events"), ns, name);
+    if (seen) {
         const QDateTime last = parseTimestamp(seen->value(QLatin1String("lastTimestamp")));
         if (last.isValid() && last.secsTo(now) <= kAggregationSeconds) {
             seen->insert(QStringLiteral("count"), seen->value(QLatin1String("count")).toInt(1) + 1);
@@ -97,8 +98,7 @@ ObjectChange eventChange(const ObjectStore &store, const EventRecord &e, const Q
                             {QStringLiteral("eventTime"), QJsonValue::Null},
                             {QStringLiteral("reportingComponent"), QLatin1String(kEventSource)},
                             {QStringLiteral("reportingInstance"), host}};
-    const bool exists = store.get(QStringLiteral("events"), ns, name).has_value();
-    return {exists ? ObjectChange::Kind::Modified : ObjectChange::Kind::Added,
+    return {seen ? ObjectChange::Kind::Modified : ObjectChange::Kind::Added,
             QStringLiteral("events"), ns, name, event};
 }
 

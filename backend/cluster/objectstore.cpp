@@ -161,7 +161,7 @@ void ObjectStore::addListener(Listener listener)
     m_listeners.append(std::move(listener));
 }
 
-QList<ObjectChange> ObjectStore::applyLocked(QList<ObjectChange> changes)
+QList<ObjectChange> ObjectStore::applyLocked(QList<ObjectChange> changes, QList<QByteArray> *bodies)
 {
     QWriteLocker lock(&m_lock);
     for (ObjectChange &c : changes) {
@@ -173,8 +173,8 @@ QList<ObjectChange> ObjectStore::applyLocked(QList<ObjectChange> changes)
         // Stored compact: an object edited in place keeps the bytes of what it replaced (Qt's
         // containers only append), and each version made from the last would carry them on,
         // growing with every change.
-        c.object = QJsonDocument::fromJson(QJsonDocument(c.object).toJson(QJsonDocument::Compact))
-                       .object();
+        bodies->append(QJsonDocument(c.object).toJson(QJsonDocument::Compact));
+        c.object = QJsonDocument::fromJson(bodies->last()).object();
         c.previous = m_objects[c.resource].value(key);
         if (c.kind == ObjectChange::Kind::Deleted)
             m_objects[c.resource].remove(key);
@@ -195,7 +195,8 @@ void ObjectStore::commit(const Compute &compute, Done done)
             done(outcome);
         return;
     }
-    QList<ObjectChange> applied = applyLocked(std::move(*changes));
+    QList<QByteArray> bodies;
+    QList<ObjectChange> applied = applyLocked(std::move(*changes), &bodies);
     qint64 revision = 0;
     {
         QReadLocker r(&m_lock);
@@ -207,8 +208,9 @@ void ObjectStore::commit(const Compute &compute, Done done)
     lock.unlock();
 
     m_writer.submit(
-        [applied, revision](Core::WriteTransaction &tx) -> Result<void> {
-            for (const ObjectChange &c : applied) {
+        [applied, bodies, revision](Core::WriteTransaction &tx) -> Result<void> {
+            for (qsizetype i = 0; i < applied.size(); ++i) {
+                const ObjectChange &c = applied.at(i);
                 // Cluster-scoped objects have namespace "" (a null QString would bind NULL).
                 const QString ns = c.namespaceName.isNull() ? QStringLiteral("") : c.namespaceName;
                 if (c.kind == ObjectChange::Kind::Deleted) {
@@ -230,7 +232,7 @@ void ObjectStore::commit(const Compute &compute, Done done)
                                  .value(QLatin1String("resourceVersion"))
                                  .toString()
                                  .toLongLong())
-                    .bindBlob(5, QJsonDocument(c.object).toJson(QJsonDocument::Compact));
+                    .bindBlob(5, bodies.at(i));
                 if (!s.exec())
                     return Core::WriteTransaction::sqlError(s, "store cluster object");
             }

@@ -80,7 +80,9 @@ public:
     void addListener(Listener listener);
 
 private:
-    QList<ObjectChange> applyLocked(QList<ObjectChange> changes);
+    // Applies changes, and gives each changed object's compact JSON in `bodies` (what the
+    // database stores), in the same order.
+    QList<ObjectChange> applyLocked(QList<ObjectChange> changes, QList<QByteArray> *bodies);
 
     Core::WriteQueue &m_writer;
     QMutex m_writeMutex; // one compute-and-apply at a time

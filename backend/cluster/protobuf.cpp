@@ -487,11 +487,6 @@ private:
 
 } // namespace
 
-bool hasProtobufForm(const QString &apiVersion, const QString &kind)
-{
-    return KubeSchemas::forKind(apiVersion, kind) != nullptr;
-}
-
 std::variant<QJsonObject, ProtobufError> decodeProtobufObject(const QByteArray &body)
 {
     if (body.size() < qsizetype(sizeof kMagic) ||

@@ -44,7 +44,4 @@ std::variant<QJsonObject, ProtobufError> decodeProtobufObject(const QByteArray &
 // error when its kind has no protobuf form or a member does not fit its field.
 std::variant<QByteArray, ProtobufError> encodeProtobufObject(const QJsonObject &object);
 
-// Whether apiVersion/kind has a protobuf form (the served kinds, their lists, Status, ...).
-bool hasProtobufForm(const QString &apiVersion, const QString &kind);
-
 } // namespace Gatehouse::Cluster

@@ -293,12 +293,6 @@ int WatchHub::watcherCount() const
     return int(m_state->watchers.size());
 }
 
-qint64 WatchHub::oldestResumable() const
-{
-    QMutexLocker lock(&m_state->mutex);
-    return m_state->firstRevision - 1;
-}
-
 void WatchHub::start(Core::HttpStream *stream, WatchOptions options)
 {
     auto *watcher = new Watcher(m_state, stream, options);

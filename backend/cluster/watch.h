@@ -64,8 +64,6 @@ public:
     void start(Core::HttpStream *stream, WatchOptions options);
 
     int watcherCount() const;
-    // The oldest resourceVersion a watch may resume from.
-    qint64 oldestResumable() const;
 
     struct State;
     class Watcher;

@@ -176,6 +176,26 @@ rules:
 
     const asNode = (method, path, body, headers = MERGE) => kubeRequest(b, method, path, { creds: node1, body, headers });
 
+    attack('cluster: Node authorizer — node-1 watches node-2 or every node → 403; its own watch sees only itself', async () => {
+        const other = await kubeRequest(b, 'GET', '/api/v1/watch/nodes/node-2?timeoutSeconds=1', { creds: node1 });
+        assertStatus(other, forbidden('nodes "node-2" is forbidden: User "system:node:node-1" cannot watch resource "nodes" in ' +
+                                      'API group "" at the cluster scope: node \'node-1\' cannot read \'node-2\', only its own Node object',
+                                      { name: 'node-2', kind: 'nodes' }), 'watch node-2 by path');
+        const bySelector = await kubeRequest(b, 'GET', '/api/v1/nodes?watch=1&fieldSelector=metadata.name%3Dnode-2&timeoutSeconds=1',
+                                             { creds: node1 });
+        assert.equal(bySelector.status, 403, bySelector.text);
+        const all = await kubeRequest(b, 'GET', '/api/v1/nodes?watch=1&timeoutSeconds=1', { creds: node1 });
+        assert.equal(all.status, 403, all.text);
+        // Its own node, by selector: a stream of that node only, while node-2 changes too.
+        const own = kubeRequest(b, 'GET', '/api/v1/nodes?watch=1&fieldSelector=metadata.name%3Dnode-1&timeoutSeconds=2', { creds: node1 });
+        const r = await adminKube(b, 'PATCH', '/api/v1/nodes/node-2', { metadata: { annotations: { 'example.com/touched': 'yes' } } }, MERGE);
+        assert.equal(r.status, 200, r.text);
+        const seen = await own;
+        assert.equal(seen.status, 200, seen.text);
+        const names = seen.text.trim().split('\n').map((l) => JSON.parse(l).object.metadata.name);
+        assert.deepEqual([...new Set(names)], ['node-1'], seen.text);
+    });
+
     attack('cluster: NodeRestriction — node-1 labels node-2 → 403, node-2 unchanged', async () => {
         const before2 = await read('/api/v1/nodes/node-2');
         const r = await asNode('PATCH', '/api/v1/nodes/node-2', { metadata: { labels: { 'example.com/hijacked': 'yes' } } });
