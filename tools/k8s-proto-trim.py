@@ -36,6 +36,10 @@ ROOTS = {
         "SelfSubjectRulesReview",
     ],
     "k8s.io.api.authentication.v1": ["TokenReview", "TokenRequest", "SelfSubjectReview"],
+    "k8s.io.api.admissionregistration.v1": [
+        "ValidatingWebhookConfiguration", "ValidatingWebhookConfigurationList",
+        "MutatingWebhookConfiguration", "MutatingWebhookConfigurationList",
+    ],
     "k8s.io.apimachinery.pkg.apis.meta.v1": [
         "Status", "WatchEvent", "DeleteOptions", "List", "Time", "MicroTime", "Duration",
     ],

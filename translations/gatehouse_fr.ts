@@ -2242,6 +2242,22 @@
         <source>Labels saved: %1 is at resourceVersion %2.</source>
         <translation>Labels enregistrés&#xa0;: %1 est à la resourceVersion %2.</translation>
     </message>
+    <message>
+        <source>Webhook %1: failed in %2 ms, ignored (failurePolicy Ignore): %3</source>
+        <translation>Webhook %1 : échec après %2 ms, ignoré (failurePolicy Ignore) : %3</translation>
+    </message>
+    <message>
+        <source>Webhook %1: allowed and changed the object (%2 ms)</source>
+        <translation>Webhook %1 : autorisé, objet modifié (%2 ms)</translation>
+    </message>
+    <message>
+        <source>Webhook %1: allowed (%2 ms)</source>
+        <translation>Webhook %1 : autorisé (%2 ms)</translation>
+    </message>
+    <message>
+        <source>Webhook %1: refused (%2 ms)</source>
+        <translation>Webhook %1 : refusé (%2 ms)</translation>
+    </message>
 </context>
 <context>
     <name>Gatehouse::Console::NodeLabelModel</name>

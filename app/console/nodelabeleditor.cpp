@@ -471,17 +471,45 @@ QVariantList NodeLabelEditor::stages() const
     } else {
         const QJsonObject admission = admissionValue.toObject();
         const QString decision = str(admission, "decision");
+        // Built-in plugins by name; each admission webhook asked with its own answer.
+        QStringList plugins;
+        QStringList webhooks;
+        for (const QJsonValue v : admission.value(QLatin1String("steps")).toArray()) {
+            const QJsonObject s = v.toObject();
+            const QString webhook = str(s, "webhook");
+            if (webhook.isEmpty()) {
+                plugins.append(str(s, "plugin"));
+                continue;
+            }
+            const QString ms =
+                QString::number(s.value(QLatin1String("latencyMs")).toDouble(), 'f', 1);
+            if (s.value(QLatin1String("ignored")).toBool())
+                webhooks.append(
+                    tr("Webhook %1: failed in %2 ms, ignored (failurePolicy Ignore): %3")
+                        .arg(webhook, ms, str(s, "message")));
+            else if (str(s, "decision") == QLatin1String("allow"))
+                webhooks.append(
+                    s.value(QLatin1String("patched")).toBool()
+                        ? tr("Webhook %1: allowed and changed the object (%2 ms)").arg(webhook, ms)
+                        : tr("Webhook %1: allowed (%2 ms)").arg(webhook, ms));
+            else
+                webhooks.append(tr("Webhook %1: refused (%2 ms)").arg(webhook, ms));
+        }
         if (decision == QLatin1String("allow")) {
-            QStringList plugins;
-            for (const QJsonValue s : admission.value(QLatin1String("steps")).toArray())
-                plugins.append(str(s.toObject(), "plugin"));
-            out.append(stage(QStringLiteral("admission"), tr("Admission"), decision, ok, QString(),
-                             plugins.isEmpty()
+            QString detail = plugins.isEmpty()
                                  ? tr("No admission plugin is enabled.")
-                                 : tr("Admitted by %1.").arg(plugins.join(QStringLiteral(", ")))));
+                                 : tr("Admitted by %1.").arg(plugins.join(QStringLiteral(", ")));
+            if (!webhooks.isEmpty())
+                detail += QLatin1Char('\n') + webhooks.join(QLatin1Char('\n'));
+            out.append(stage(QStringLiteral("admission"), tr("Admission"), decision, ok, QString(),
+                             detail));
         } else {
+            const QString webhook = str(admission, "webhook");
+            QString detail = str(admission, "message");
+            if (!webhooks.isEmpty())
+                detail += QLatin1Char('\n') + webhooks.join(QLatin1Char('\n'));
             out.append(stage(QStringLiteral("admission"), tr("Admission"), decision, refused,
-                             str(admission, "plugin"), str(admission, "message")));
+                             webhook.isEmpty() ? str(admission, "plugin") : webhook, detail));
         }
     }
 

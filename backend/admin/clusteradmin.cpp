@@ -175,15 +175,18 @@ ClusterAdminApi::ClusterAdminApi(Core::HttpServer &server, Cluster::ClusterApi &
             return r;
         });
 
-    m_server.route(
-        "POST", QStringLiteral("/admin/v1/cluster/explain"), [this](const HttpRequest &req) {
+    m_server.routeDeferred(
+        "POST", QStringLiteral("/admin/v1/cluster/explain"),
+        [this](const HttpRequest &req, const Responder &respond) {
             const auto body = objectBody(req);
             if (!body)
-                return bad(QStringLiteral("the body must be a JSON object"), "malformed-json");
-            auto r = m_cluster.explain(*body);
-            if (auto *e = std::get_if<QString>(&r))
-                return bad(*e);
-            return HttpResponse::json(200, std::get<QJsonObject>(r));
+                return respond(
+                    bad(QStringLiteral("the body must be a JSON object"), "malformed-json"));
+            m_cluster.explain(*body, [respond](const std::variant<QJsonObject, QString> &r) {
+                if (const auto *e = std::get_if<QString>(&r))
+                    return respond(bad(*e));
+                respond(HttpResponse::json(200, std::get<QJsonObject>(r)));
+            });
         });
     m_server.route(
         "POST", QStringLiteral("/admin/v1/cluster/access"), [this](const HttpRequest &req) {
@@ -287,7 +290,7 @@ ClusterAdminApi::ClusterAdminApi(Core::HttpServer &server, Cluster::ClusterApi &
                                  path + (named ? QStringLiteral("/x") : QString()) +
                                      (verb == QLatin1String("watch") ? QStringLiteral("?watch=1")
                                                                      : QString()));
-                        auto r = m_cluster.explain(q);
+                        auto r = m_cluster.explainAuthorization(q);
                         const QJsonObject t =
                             std::get_if<QJsonObject>(&r) ? std::get<QJsonObject>(r) : QJsonObject();
                         allowed.insert(verb, t.value(QLatin1String("authorization"))

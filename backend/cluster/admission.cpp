@@ -212,13 +212,15 @@ bool isForbiddenNodeLabel(const QString &key)
 QStringList AdmissionChain::supportedPlugins()
 {
     return {QStringLiteral("NamespaceLifecycle"), QStringLiteral("NodeRestriction"),
-            QStringLiteral("ServiceAccount"), QStringLiteral("AlwaysDeny")};
+            QStringLiteral("ServiceAccount"),     QLatin1String(kMutatingWebhook),
+            QLatin1String(kValidatingWebhook),    QStringLiteral("AlwaysDeny")};
 }
 
 QStringList AdmissionChain::defaultPlugins()
 {
     return {QStringLiteral("NamespaceLifecycle"), QStringLiteral("NodeRestriction"),
-            QStringLiteral("ServiceAccount")};
+            QStringLiteral("ServiceAccount"), QLatin1String(kMutatingWebhook),
+            QLatin1String(kValidatingWebhook)};
 }
 
 QString AdmissionChain::validatePlugins(const QStringList &plugins)
@@ -264,7 +266,12 @@ AdmissionVerdict AdmissionChain::admit(const AdmissionRequest &r) const
     AdmissionVerdict v;
     const Attributes &a = r.attributes;
     for (const QString &plugin : m_plugins) {
-        AdmissionStep step{plugin, true, QString()};
+        // The webhooks are asked by the write chain itself (admissionwebhooks.h).
+        if (plugin == QLatin1String(kMutatingWebhook) ||
+            plugin == QLatin1String(kValidatingWebhook))
+            continue;
+        AdmissionStep step;
+        step.plugin = plugin;
         std::optional<Status> refusal;
         if (plugin == QLatin1String("NodeRestriction")) {
             step.message = nodeRestriction(r, m_context);
@@ -324,6 +331,8 @@ bool matches(const QRegularExpression &re, const QString &v)
     return re.match(v).hasMatch();
 }
 
+} // namespace
+
 QString goQuoted(const QString &v)
 {
     QString q = v;
@@ -338,7 +347,23 @@ StatusCause invalidCause(const QString &field, const QString &value, const QStri
                        QStringLiteral("Invalid value: %1: %2").arg(goQuoted(value), detail), field};
 }
 
-} // namespace
+StatusCause requiredCause(const QString &field, const QString &detail)
+{
+    return StatusCause{QStringLiteral("FieldValueRequired"),
+                       detail.isEmpty() ? QStringLiteral("Required value")
+                                        : QStringLiteral("Required value: ") + detail,
+                       field};
+}
+
+StatusCause unsupportedCause(const QString &field, const QString &value, QStringList supported)
+{
+    for (QString &v : supported)
+        v = goQuoted(v);
+    return StatusCause{QStringLiteral("FieldValueNotSupported"),
+                       QStringLiteral("Unsupported value: %1: supported values: %2")
+                           .arg(goQuoted(value), supported.join(QStringLiteral(", "))),
+                       field};
+}
 
 QStringList dnsSubdomain(const QString &value)
 {

@@ -35,13 +35,21 @@ struct AdmissionStep
     QString plugin;
     bool allowed = true;
     QString message; // the plugin's own text when it refused
+    // Admission webhooks: which one, how long it took, whether it changed the object, and
+    // when the call failed, whether failurePolicy Ignore let the request through.
+    QString webhook;
+    double latencyMs = -1;
+    bool patched = false;
+    bool callFailed = false;
+    bool ignored = false;
 };
 
 struct AdmissionVerdict
 {
     bool allowed = true;
     QString plugin;
-    Status status; // the answer when refused
+    QString webhook; // the admission webhook that refused (plugin is then *AdmissionWebhook)
+    Status status;   // the answer when refused
     QList<AdmissionStep> steps;
 };
 
@@ -53,6 +61,8 @@ class AdmissionChain
 {
 public:
     static QStringList supportedPlugins();
+    static constexpr char kMutatingWebhook[] = "MutatingAdmissionWebhook";
+    static constexpr char kValidatingWebhook[] = "ValidatingAdmissionWebhook";
     static QStringList defaultPlugins();
     static QString validatePlugins(const QStringList &plugins);
 
@@ -81,6 +91,11 @@ QList<StatusCause> objectMeta(const QJsonObject &object, const QString &resource
                               bool requireName = true);
 // Kind-specific checks (taints of nodes, ports of services, rules of roles...).
 QList<StatusCause> object(const QString &resource, const QJsonObject &object);
+// A Go %q of v, and the causes kube's field.Invalid, field.Required and field.NotSupported make.
+QString goQuoted(const QString &v);
+StatusCause invalidCause(const QString &field, const QString &value, const QString &detail);
+StatusCause requiredCause(const QString &field, const QString &detail = QString());
+StatusCause unsupportedCause(const QString &field, const QString &value, QStringList supported);
 } // namespace Validation
 
 } // namespace Gatehouse::Cluster

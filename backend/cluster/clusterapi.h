@@ -1,6 +1,7 @@
 #pragma once
 
 #include "cluster/admission.h"
+#include "cluster/admissionwebhooks.h"
 #include "cluster/authenticator.h"
 #include "cluster/authorizer.h"
 #include "cluster/events.h"
@@ -101,7 +102,12 @@ public:
     // {"user": "...", "groups": [...]} or {"anonymous": true}, plus either "method", "path"
     // (and optional "body", "contentType"), or for a node label change "node" with "labels"
     // ({"key": "value" | null}). Answers the stage-by-stage trace.
-    std::variant<QJsonObject, QString> explain(const QJsonObject &request);
+    // done runs once the verdict is in: at once, or after the admission webhooks answered
+    // (on their thread). They are asked with dryRun true.
+    void explain(const QJsonObject &request,
+                 std::function<void(std::variant<QJsonObject, QString>)> done);
+    // The same up to authorization only (no admission, nothing else), answered at once.
+    std::variant<QJsonObject, QString> explainAuthorization(const QJsonObject &request);
     // Effective access of an identity ({"user","groups"} or {"anonymous":true}): every
     // verb x resource and URL it holds through RBAC with the bindings and rules behind each,
     // plus notes on what the privileged group and the Node authorizer grant beyond RBAC.
@@ -147,7 +153,32 @@ private:
     void handleNonResource(const std::shared_ptr<Context> &ctx);
     void handleResource(const std::shared_ptr<Context> &ctx);
     void handleReview(const std::shared_ptr<Context> &ctx, const ResourceType &type);
+    // Writes (docs/cluster.md "What a write goes through"): each step is a function, in order.
+    struct Write;
+    struct WebhookSet
+    {
+        QList<AdmissionWebhook> mutating, validating;
+    };
     void handleWrite(const std::shared_ptr<Context> &ctx, const ResourceType &type);
+    std::optional<Status> decodeWrite(Write &w);
+    void selectWebhooks(Write &w);
+    std::optional<Status> prepareWrite(Write &w);
+    void keepServerOwned(Write &w, QJsonObject &object) const;
+    void askMutatingWebhooks(const std::shared_ptr<Write> &w);
+    void mutateWithWebhook(const std::shared_ptr<Write> &w, int position);
+    std::optional<Status> applyWebhookPatch(Write &w, const QString &webhook,
+                                            const QByteArray &patch);
+    std::optional<Status> admitWrite(Write &w);
+    std::optional<Status> validateWrite(Write &w);
+    void askValidatingWebhooks(const std::shared_ptr<Write> &w);
+    void denyByWebhook(const std::shared_ptr<Write> &w, const WebhookAnswer &answer);
+    void commitAfterWebhooks(const std::shared_ptr<Write> &w);
+    ObjectStore::Outcome changesOf(Write &w);
+    void persistWrite(const std::shared_ptr<Write> &w, const ObjectStore::Compute &compute);
+    void finishWrite(const std::shared_ptr<Write> &w, const ObjectStore::Outcome &outcome);
+    void recordAdmissionDenied(const Write &w, const QString &message);
+    WebhookAttributes webhookAttributes(const Write &w) const;
+    void rebuildWebhooks();
     void handleTokenRequest(const std::shared_ptr<Context> &ctx);
     void handleWatch(const std::shared_ptr<Context> &ctx, const ResourceType &type,
                      std::function<bool(const QJsonObject &)> matches);
@@ -174,6 +205,7 @@ private:
     std::shared_ptr<const RbacPolicy> m_rbac;
     std::shared_ptr<const AuthorizerChain> m_authorizer;
     std::shared_ptr<const AdmissionChain> m_admission;
+    std::shared_ptr<const WebhookSet> m_webhooks;
     std::atomic<int> m_nodePort{0};
 
     // One decision for the cluster-requests view (kept raw; JSON only when read), with what
@@ -204,6 +236,8 @@ private:
     QTimer m_publishTimer;
     QTimer m_eventExpiry; // deletes events older than kEventTtlSeconds, once a minute
     EventSpamFilter m_eventFilter;
+    // Last: destroyed first, so that no webhook answer arrives into a half-destroyed API.
+    std::unique_ptr<WebhookCaller> m_webhookCaller;
 };
 
 } // namespace Gatehouse::Cluster

@@ -75,24 +75,6 @@ QString prose(const QString &comment)
     return out;
 }
 
-// Go's tags in a field's comment ("+listType=map", "+patchMergeKey=name", ...).
-QMultiHash<QString, QString> tags(const pb::FieldDescriptor *f)
-{
-    QMultiHash<QString, QString> out;
-    pb::SourceLocation location;
-    if (!f->GetSourceLocation(&location))
-        return out;
-    for (const QString &line : fromStd(location.leading_comments).split(QLatin1Char('\n'))) {
-        const QString t = line.trimmed();
-        if (!t.startsWith(QLatin1Char('+')))
-            continue;
-        const qsizetype eq = t.indexOf(QLatin1Char('='));
-        if (eq > 0)
-            out.insert(t.mid(1, eq - 1), t.mid(eq + 1));
-    }
-    return out;
-}
-
 QJsonObject scalarSchema(const pb::FieldDescriptor *f)
 {
     switch (f->type()) {
@@ -137,7 +119,7 @@ QJsonObject fieldSchema(const pb::FieldDescriptor *f, QList<const pb::Descriptor
     } else if (f->is_repeated()) {
         schema = {{QStringLiteral("type"), QStringLiteral("array")},
                   {QStringLiteral("items"), valueSchema(f, needed)}};
-        const QMultiHash<QString, QString> t = tags(f);
+        const QMultiHash<QString, QString> t = goTags(f);
         if (t.contains(QStringLiteral("listType")))
             schema.insert(QStringLiteral("x-kubernetes-list-type"),
                           t.value(QStringLiteral("listType")));
@@ -172,7 +154,7 @@ void addProperties(const pb::Descriptor *d, QJsonObject *properties, QStringList
             addProperties(f->message_type(), properties, required, needed);
             continue;
         }
-        const QString name = fromStd(f->name());
+        const QString name = jsonName(f);
         properties->insert(name, fieldSchema(f, needed));
         if (!isOptional(f) && !f->is_repeated())
             required->append(name);
@@ -562,20 +544,6 @@ private:
                    .toJson(QJsonDocument::Compact);
     }
 };
-
-// Field lookup by JSON name, through inline structs.
-const pb::FieldDescriptor *jsonField(const pb::Descriptor *d, const QString &name)
-{
-    const std::string key = toStd(name);
-    if (const pb::FieldDescriptor *f = d->FindFieldByName(key))
-        if (!isInline(f))
-            return f;
-    for (int i = 0; i < d->field_count(); ++i)
-        if (isInline(d->field(i)))
-            if (const pb::FieldDescriptor *f = jsonField(d->field(i)->message_type(), name))
-                return f;
-    return nullptr;
-}
 
 // value without the members d does not have; their paths go to out. Strategic merge
 // directives ("$patch", "$setElementOrder/...") are no fields and stay.

@@ -479,6 +479,7 @@ std::pair<ListStrategy, QString> listStrategy(const QString &path)
         {QLatin1String("spec.volumes"), QLatin1String("name")},
         {QLatin1String("spec.ports"), QLatin1String("port")},
         {QLatin1String("subjects"), QLatin1String("name")},
+        {QLatin1String("webhooks"), QLatin1String("name")}, // admission webhook configurations
     };
     for (const auto &[listPath, key] : kMergeKeys) {
         if (path == listPath)

@@ -58,6 +58,7 @@ std::variant<QJsonValue, PatchError> applyJsonPatch(const QJsonValue &target,
 //   spec.containers[].ports: containerPort     spec.containers[].env: name
 //   spec.volumes: name                spec.ports (services): port
 //   subjects (bindings): name         (rules stay a replaced list)
+//   webhooks (admission webhook configurations): name
 // and lists of primitives with the merge strategy (metadata.finalizers), which are
 // unioned. Directives: "$patch": "replace" | "delete" | "merge" in an object,
 // "$deleteFromPrimitiveList/<field>": [...], "$setElementOrder/<field>" (accepted and

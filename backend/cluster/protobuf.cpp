@@ -232,7 +232,7 @@ QJsonValue messageToJson(const pb::Message &m)
     QJsonObject out;
     for (int i = 0; i < d->field_count(); ++i) {
         const pb::FieldDescriptor *f = d->field(i);
-        const QString name = fromStd(f->name());
+        const QString name = jsonName(f);
         if (f->is_map()) {
             const int n = r->FieldSize(m, f);
             if (n == 0)
@@ -300,10 +300,10 @@ public:
         const pb::Reflection *r = m->GetReflection();
         for (auto it = object.begin(); it != object.end(); ++it) {
             pb::Message *target = m;
-            const pb::FieldDescriptor *f = d->FindFieldByName(toStd(it.key()));
+            const pb::FieldDescriptor *f = fieldByJsonName(d, it.key());
             for (int i = 0; !f && i < d->field_count(); ++i)
                 if (isInline(d->field(i)))
-                    if ((f = d->field(i)->message_type()->FindFieldByName(toStd(it.key()))))
+                    if ((f = fieldByJsonName(d->field(i)->message_type(), it.key())))
                         target = r->MutableMessage(m, d->field(i));
             if (!f || it.value().isNull())
                 continue;

@@ -79,6 +79,15 @@ const QList<ResourceType> &servedResources()
         r.append(makeType("rbac.authorization.k8s.io", "rolebindings", "rolebinding", "RoleBinding",
                           true));
         r.append(makeType("rbac.authorization.k8s.io", "roles", "role", "Role", true));
+        // Admission webhooks (admissionwebhooks.cpp): the operator's own policy services.
+        for (const char *kind :
+             {"MutatingWebhookConfiguration", "ValidatingWebhookConfiguration"}) {
+            const QByteArray singular = QByteArray(kind).toLower();
+            const QByteArray plural = singular + 's';
+            r.append(makeType("admissionregistration.k8s.io", plural.constData(),
+                              singular.constData(), kind, false));
+            r.last().categories = {QStringLiteral("api-extensions")};
+        }
         r.append(review("authorization.k8s.io", "localsubjectaccessreviews",
                         "localsubjectaccessreview", "LocalSubjectAccessReview", true));
         r.append(review("authorization.k8s.io", "selfsubjectaccessreviews",
@@ -98,7 +107,8 @@ const QList<ResourceType> &servedResources()
 QStringList servedGroups()
 {
     return {QString(), QStringLiteral("rbac.authorization.k8s.io"),
-            QStringLiteral("authorization.k8s.io"), QStringLiteral("authentication.k8s.io")};
+            QStringLiteral("admissionregistration.k8s.io"), QStringLiteral("authorization.k8s.io"),
+            QStringLiteral("authentication.k8s.io")};
 }
 
 const ResourceType *findResource(const QString &group, const QString &version, const QString &name)
@@ -406,6 +416,10 @@ QJsonObject tableFor(const ResourceType &type, const QList<QJsonObject> &objects
         columns.append(column("ServiceAccounts", "ServiceAccounts in the binding.", 1));
     } else if (r == QLatin1String("roles") || r == QLatin1String("clusterroles")) {
         columns.append(column("Created At", ageDescription, 0, "date"));
+    } else if (r.endsWith(QLatin1String("webhookconfigurations"))) {
+        columns.append(
+            column("Webhooks", "Webhooks indicates the number of webhooks.", 0, "integer"));
+        columns.append(column("Age", ageDescription));
     } else {
         columns.append(column("Age", ageDescription));
     }
@@ -437,6 +451,9 @@ QJsonObject tableFor(const ResourceType &type, const QList<QJsonObject> &objects
             cells.append(info.value(QLatin1String("osImage")).toString());
             cells.append(info.value(QLatin1String("kernelVersion")).toString());
             cells.append(info.value(QLatin1String("containerRuntimeVersion")).toString());
+        } else if (r.endsWith(QLatin1String("webhookconfigurations"))) {
+            cells.append(o.value(QLatin1String("webhooks")).toArray().size());
+            cells.append(age(meta, nowMs));
         } else if (r == QLatin1String("namespaces")) {
             cells.append(status.value(QLatin1String("phase")).toString());
             cells.append(age(meta, nowMs));

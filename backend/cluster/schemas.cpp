@@ -29,6 +29,9 @@ const QSet<QString> &pointerScalars()
 {
     static const QSet<QString> fields = {
         QStringLiteral("ServiceAccount.automountServiceAccountToken"),
+        QStringLiteral("ValidatingWebhook.timeoutSeconds"),
+        QStringLiteral("MutatingWebhook.timeoutSeconds"),
+        QStringLiteral("ServiceReference.port"),
         QStringLiteral("PodSpec.terminationGracePeriodSeconds"),
         QStringLiteral("PodSpec.activeDeadlineSeconds"),
         QStringLiteral("PodSpec.automountServiceAccountToken"),
@@ -251,6 +254,7 @@ bool isInline(const pb::FieldDescriptor *f)
         QStringLiteral("Probe.handler"),
         QStringLiteral("Volume.volumeSource"),
         QStringLiteral("EphemeralContainer.ephemeralContainerCommon"),
+        QStringLiteral("RuleWithOperations.rule"),
     };
     if (f->cpp_type() != pb::FieldDescriptor::CPPTYPE_MESSAGE || f->is_repeated())
         return false;
@@ -280,6 +284,53 @@ bool isPointerScalar(const pb::FieldDescriptor *f)
 {
     return pointerScalars().contains(fromStd(f->containing_type()->name()) + QLatin1Char('.') +
                                      fromStd(f->name()));
+}
+
+QMultiHash<QString, QString> goTags(const pb::FieldDescriptor *f)
+{
+    QMultiHash<QString, QString> out;
+    pb::SourceLocation location;
+    if (!f->GetSourceLocation(&location))
+        return out;
+    for (const QString &line : fromStd(location.leading_comments).split(QLatin1Char('\n'))) {
+        const QString t = line.trimmed();
+        if (!t.startsWith(QLatin1Char('+')))
+            continue;
+        const qsizetype eq = t.indexOf(QLatin1Char('='));
+        if (eq > 0)
+            out.insert(t.mid(1, eq - 1), t.mid(eq + 1));
+    }
+    return out;
+}
+
+QString jsonName(const pb::FieldDescriptor *f)
+{
+    if (f->name() == "Webhooks")
+        return QStringLiteral("webhooks");
+    return fromStd(f->name());
+}
+
+const pb::FieldDescriptor *fieldByJsonName(const pb::Descriptor *d, const QString &name)
+{
+    if (name == QLatin1String("webhooks"))
+        if (const pb::FieldDescriptor *f = d->FindFieldByName("Webhooks"))
+            return f;
+    if (name == QLatin1String("Webhooks") && d->FindFieldByName("Webhooks"))
+        return nullptr; // only by its JSON name
+    return d->FindFieldByName(name.toStdString());
+}
+
+const pb::FieldDescriptor *jsonField(const pb::Descriptor *d, const QString &name)
+{
+    if (!d)
+        return nullptr;
+    if (const pb::FieldDescriptor *f = fieldByJsonName(d, name); f && !isInline(f))
+        return f;
+    for (int i = 0; i < d->field_count(); ++i)
+        if (isInline(d->field(i)))
+            if (const pb::FieldDescriptor *f = jsonField(d->field(i)->message_type(), name))
+                return f;
+    return nullptr;
 }
 
 QString description(const pb::Descriptor *d)

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <QMultiHash>
 #include <QString>
 
 #include <memory>
@@ -48,6 +49,19 @@ Special specialOf(const google::protobuf::Descriptor *d);
 bool isInline(const google::protobuf::FieldDescriptor *f);
 // A Go pointer to a scalar: a zero value on the wire was set by the client.
 bool isPointerScalar(const google::protobuf::FieldDescriptor *f);
+// The field's JSON name: its proto name, except where Go's json tag differs (the webhook
+// configurations' "Webhooks").
+QString jsonName(const google::protobuf::FieldDescriptor *f);
+// d's field of that JSON name (not through inline structs), or null.
+const google::protobuf::FieldDescriptor *fieldByJsonName(const google::protobuf::Descriptor *d,
+                                                         const QString &name);
+// The same through Go's inline structs (the JSON object's member); null for no field or no d.
+const google::protobuf::FieldDescriptor *jsonField(const google::protobuf::Descriptor *d,
+                                                   const QString &name);
+
+// Go's tags in a field's comment ("+listType=map", "+patchMergeKey=name", ...); a tag given
+// more than once (listMapKey) has its values newest first.
+QMultiHash<QString, QString> goTags(const google::protobuf::FieldDescriptor *f);
 
 // The comment of a message or field, as kube-apiserver's OpenAPI descriptions: Go's "+tag"
 // lines left out, and everything after a "---" line.

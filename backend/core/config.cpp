@@ -294,7 +294,8 @@ const QList<Entry> &entries()
             listSetter(&Config::clusterAuthorizationModes));
         add("enable-admission-plugins", "plugins",
             "Cluster API admission plugins in order, comma-separated (default "
-            "NamespaceLifecycle,NodeRestriction,ServiceAccount; also AlwaysDeny).",
+            "NamespaceLifecycle,NodeRestriction,ServiceAccount,MutatingAdmissionWebhook,"
+            "ValidatingAdmissionWebhook; also AlwaysDeny).",
             listSetter(&Config::clusterAdmissionPlugins));
         auto stringSetter = [](QString Config::*member) {
             return [member](Config &c, const QString &v) -> Result<void> {

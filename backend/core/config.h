@@ -87,9 +87,10 @@ struct Config
     // "oidc-group=cluster-group" pairs: the only way a system: group reaches the cluster from
     // an OIDC token (live).
     QStringList oidcGroupMappings;
-    QStringList clusterAdmissionPlugins{QStringLiteral("NamespaceLifecycle"),
-                                        QStringLiteral("NodeRestriction"),
-                                        QStringLiteral("ServiceAccount")};
+    QStringList clusterAdmissionPlugins{
+        QStringLiteral("NamespaceLifecycle"), QStringLiteral("NodeRestriction"),
+        QStringLiteral("ServiceAccount"), QStringLiteral("MutatingAdmissionWebhook"),
+        QStringLiteral("ValidatingAdmissionWebhook")};
 
     // Where each value came from ("default", "config file", "environment GATEHOUSE_X", "flag --x").
     QMap<QString, QString> sources;

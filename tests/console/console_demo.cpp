@@ -7,7 +7,7 @@
 //                [--user NAME --groups G1,G2] [--set-label K=V] [--add-label K=V] [--apply]
 //                [--rbac-tab N] [--expand-denied N] [--kubeconfig NAME [--save-dialog]]
 //                [--lang en|de|fr] [--theme system|light|dark] [--connect-dialog]
-//                [--open-combo OBJECTNAME]
+//                [--open-combo OBJECTNAME] [--admission-webhooks]
 // --page selects the N-th navigation entry (0 = dashboard, 1 = clients, 2 = tokens), --order /
 // --delivery select the newest order in that status / delivery in that state, --tab 1 shows
 // the Orders page's customers, --dialog opens the test-order dialog, --create-customer makes
@@ -55,6 +55,8 @@
 
 #include <QApplication>
 #include <QCommandLineParser>
+#include <QJsonArray>
+#include <QJsonObject>
 #include <QQmlApplicationEngine>
 #include <QQuickStyle>
 #include <QQuickWindow>
@@ -153,8 +155,12 @@ int main(int argc, char *argv[])
     const QCommandLineOption openCombo(QStringLiteral("open-combo"),
                                        QStringLiteral("Open this combo box's list."),
                                        QStringLiteral("OBJECTNAME"));
+    const QCommandLineOption webhooks(
+        QStringLiteral("admission-webhooks"),
+        QStringLiteral("Two validating admission webhooks in the in-test cluster: one allows "
+                       "everything, one refuses the label key \"team\"."));
     parser.addOptions({auditEntry, redeliver, previewToken, compare, access, lang, theme,
-                       connectDialog, openCombo});
+                       connectDialog, openCombo, webhooks});
     parser.addOptions({page,           tab,      order, delivery,  dialog,     customer,
                        registerClient, attempt,  mint,  tokensTab, size,       connectTo,
                        adminToken,     nodeName, actAs, agent,     user,       groups,
@@ -166,6 +172,16 @@ int main(int argc, char *argv[])
     TestAdminServer server(token);
     server.setAutoAdvance(true, 1500);
     server.setSeriesPublishing(true); // the dashboard's charts move with the demo's events
+    if (parser.isSet(webhooks))
+        server.setAdmissionWebhooks(
+            {QJsonObject{{QStringLiteral("name"), QStringLiteral("audit.policy.example.com")},
+                         {QStringLiteral("denyKey"), QString()},
+                         {QStringLiteral("latencyMs"), 1.5}},
+             QJsonObject{
+                 {QStringLiteral("name"), QStringLiteral("teams.policy.example.com")},
+                 {QStringLiteral("denyKey"), QStringLiteral("team")},
+                 {QStringLiteral("message"), QStringLiteral("team labels are set by the CMDB")},
+                 {QStringLiteral("latencyMs"), 3.5}}});
     if (!server.listen())
         return 1;
 

@@ -132,6 +132,9 @@ public:
     void resetClusterData();
     QJsonObject clusterNode(const QString &name) const; // {} when there is none
     QJsonObject clusterSettings() const { return m_clusterSettings; }
+    // Validating admission webhooks the fake cluster asks after validation, in order: each
+    // {"name", "denyKey" (a label key it refuses), "message", "latencyMs"}.
+    void setAdmissionWebhooks(const QJsonArray &webhooks) { m_admissionWebhooks = webhooks; }
     // GET /admin/v1/orders/lifecycle: {"held", "backlog"}.
     QJsonObject lifecycle() const
     {
@@ -319,6 +322,7 @@ private:
     QList<QJsonObject> m_roles;
     QList<QJsonObject> m_roleBindings;
     QJsonObject m_clusterSettings;
+    QJsonArray m_admissionWebhooks;
     bool m_lifecycleHeld = false;
     int m_lifecycleBacklog = 0;
     QStringList m_heldOrders;             // auto-advanced after the release

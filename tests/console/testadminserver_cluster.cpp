@@ -271,6 +271,7 @@ bool isForbiddenNodeLabel(const QString &key)
 void TestAdminServer::resetClusterData()
 {
     m_clusterVersion = 100;
+    m_admissionWebhooks = {};
     m_nodes = {node("node-1", 1, true, {{"example.com/rack", "r1"}}), node("node-2", 2, true, {}),
                node("node-3", 3, false, {})};
     m_clusterSettings = {{"anonymousAuth", true},
@@ -666,6 +667,43 @@ QJsonObject TestAdminServer::explainCluster(const QJsonObject &request, QString 
         trace.insert("denial", QJsonObject{{"stage", "validation"}, {"message", message}});
         return trace;
     }
+
+    // Validating admission webhooks (ClusterApi::askValidatingWebhooks): every one is asked;
+    // the first refusal in order answers, in kube's words.
+    QJsonObject denial;
+    for (const QJsonValue v : m_admissionWebhooks) {
+        const QJsonObject w = v.toObject();
+        const bool denies = newLabels.contains(str(w, "denyKey"));
+        const QString message = denies ? QStringLiteral("admission webhook \"%1\" denied the "
+                                                        "request: %2")
+                                             .arg(str(w, "name"), str(w, "message"))
+                                       : QString();
+        admissionSteps.append(QJsonObject{{"plugin", "ValidatingAdmissionWebhook"},
+                                          {"webhook", str(w, "name")},
+                                          {"decision", denies ? "deny" : "allow"},
+                                          {"message", message},
+                                          {"latencyMs", w.value("latencyMs").toDouble()},
+                                          {"patched", false}});
+        if (denies && denial.isEmpty())
+            denial =
+                QJsonObject{{"stage", "admission"},
+                            {"by", QStringLiteral("admission webhook \"%1\"").arg(str(w, "name"))},
+                            {"webhook", str(w, "name")},
+                            {"message", message}};
+    }
+    admission.insert("steps", admissionSteps);
+    if (!denial.isEmpty()) {
+        admission.insert("decision", "deny");
+        admission.insert("plugin", "ValidatingAdmissionWebhook");
+        admission.insert("webhook", denial.value("webhook"));
+        admission.insert("message", denial.value("message"));
+        trace.insert("admission", admission);
+        trace.insert("code", 400);
+        trace.insert("status", kubeStatus(400, "", str(denial, "message")));
+        trace.insert("denial", denial);
+        return trace;
+    }
+    trace.insert("admission", admission);
     trace.insert("code", 200);
     return trace;
 }

@@ -264,6 +264,7 @@ private slots:
     void nodeLabelEditorBody_data();
     void nodeLabelEditorBody();
     void nodeLabelEditorExplainAndApply();
+    void nodeLabelEditorShowsAdmissionWebhooks();
     void rbacRuleText_data();
     void rbacRuleText();
     void rbacModelsLoadAndFollowEvents();
@@ -4465,6 +4466,51 @@ void TestConsole::nodeLabelEditorBody()
     QCOMPARE(editor.identityError(), QString());
     QCOMPARE(editor.changesText(), QStringLiteral("{\"example.com/rack\":\"r2\"}"));
     QVERIFY(!editor.canApply()); // no admin API
+}
+
+void TestConsole::nodeLabelEditorShowsAdmissionWebhooks()
+{
+    Connected c;
+    c.server.setAdmissionWebhooks(QJsonArray{
+        QJsonObject{{"name", "audit.policy.example.com"}, {"denyKey", "never"}, {"latencyMs", 1.5}},
+        QJsonObject{{"name", "teams.policy.example.com"},
+                    {"denyKey", "team"},
+                    {"message", "team labels are set by the CMDB"},
+                    {"latencyMs", 3.5}}});
+    QVERIFY(c.start());
+    NodeLabelEditor *editor = c.services.nodeEditor();
+    QTRY_VERIFY_WITH_TIMEOUT(c.services.nodes()->loaded(), timeoutMs());
+    QTRY_VERIFY_WITH_TIMEOUT(editor->explained() && !editor->explaining(), timeoutMs());
+
+    // Allowed: the built-in plugins by name, then each webhook's own answer and time.
+    editor->setNewKey("zone");
+    editor->setNewValue("z1");
+    editor->explain();
+    QTRY_VERIFY_WITH_TIMEOUT(editor->explained() && !editor->explaining(), timeoutMs());
+    QCOMPARE(editor->code(), 200);
+    QCOMPARE(stageOf(*editor, "admission").value("detail").toString(),
+             QStringLiteral("Admitted by NamespaceLifecycle, NodeRestriction, ServiceAccount.\n"
+                            "Webhook audit.policy.example.com: allowed (1.5 ms)\n"
+                            "Webhook teams.policy.example.com: allowed (3.5 ms)"));
+
+    // Refused by a webhook: the panel and the denial explainer name it.
+    editor->setNewKey("team");
+    editor->setNewValue("payments");
+    editor->explain();
+    QTRY_VERIFY_WITH_TIMEOUT(editor->explained() && !editor->explaining(), timeoutMs());
+    QCOMPARE(editor->code(), 400);
+    const QVariantMap admission = stageOf(*editor, "admission");
+    QCOMPARE(admission.value("decision").toString(), QStringLiteral("deny"));
+    QCOMPARE(admission.value("family").toString(), QStringLiteral("exception"));
+    QCOMPARE(admission.value("source").toString(), QStringLiteral("teams.policy.example.com"));
+    QCOMPARE(admission.value("detail").toString(),
+             QStringLiteral("admission webhook \"teams.policy.example.com\" denied the request: "
+                            "team labels are set by the CMDB\n"
+                            "Webhook audit.policy.example.com: allowed (1.5 ms)\n"
+                            "Webhook teams.policy.example.com: refused (3.5 ms)"));
+    QVERIFY(editor->hasDenial());
+    QCOMPARE(editor->denialStage(), QStringLiteral("admission"));
+    QCOMPARE(editor->deniedBy(), QStringLiteral("admission webhook \"teams.policy.example.com\""));
 }
 
 void TestConsole::nodeLabelEditorExplainAndApply()

@@ -419,3 +419,67 @@ test('kubectl get events and describe node: a kubeconfig issued, an admission de
     const unsupported = await kubeRequest(b, 'GET', '/api/v1/events?fieldSelector=spec.nodeName%3Dx', { creds });
     assert.equal(unsupported.status, 400, unsupported.text);
 });
+
+test('kubectl apply --server-side: creates, re-applies, takes away what it no longer applies, and a conflict with kube\'s message', async () => {
+    const file = join(dir, 'ssa.yaml');
+    const manifest = (labels) => writeFileSync(file, [
+        'apiVersion: v1', 'kind: Namespace', 'metadata:', '  name: team-ssa', '  labels:',
+        ...Object.entries(labels).map(([k, v]) => `    ${k}: "${v}"`), ''].join('\n'));
+    manifest({ team: 'payments', tier: 'gold' });
+    assert.equal(await ok('admin', ['apply', '--server-side', '-f', file]), 'namespace/team-ssa serverside-applied\n');
+    let ns = JSON.parse(await ok('admin', ['get', 'namespace', 'team-ssa', '-o', 'json', '--show-managed-fields']));
+    assert.equal(ns.metadata.labels.team, 'payments');
+    assert.equal(ns.metadata.labels['kubernetes.io/metadata.name'], 'team-ssa');
+    const mine = ns.metadata.managedFields.find((m) => m.manager === 'kubectl');
+    assert.equal(mine.operation, 'Apply');
+    assert.deepEqual(mine.fieldsV1, { 'f:metadata': { 'f:labels': { 'f:team': {}, 'f:tier': {} } } });
+    // Unchanged, then without tier: tier goes.
+    assert.equal(await ok('admin', ['apply', '--server-side', '-f', file]), 'namespace/team-ssa serverside-applied\n');
+    manifest({ team: 'payments' });
+    await ok('admin', ['apply', '--server-side', '-f', file]);
+    ns = JSON.parse(await ok('admin', ['get', 'namespace', 'team-ssa', '-o', 'json']));
+    assert.equal(ns.metadata.labels.tier, undefined);
+    assert.equal(ns.metadata.labels.team, 'payments');
+
+    // Another client changes the team label; the next apply of the old value is a conflict.
+    await ok('admin', ['label', 'namespace', 'team-ssa', 'team=risk', '--overwrite']);
+    const r = await kubectl('admin', ['apply', '--server-side', '-f', file]);
+    assert.notEqual(r.code, 0);
+    assert.ok(r.stderr.startsWith('error: Apply failed with 1 conflict: conflict with "kubectl-label" using v1: .metadata.labels.team\n'), r.stderr);
+    assert.equal(JSON.parse(await ok('admin', ['get', 'namespace', 'team-ssa', '-o', 'json'])).metadata.labels.team, 'risk');
+    // --force-conflicts takes the field over.
+    assert.equal(await ok('admin', ['apply', '--server-side', '--force-conflicts', '-f', file]), 'namespace/team-ssa serverside-applied\n');
+    ns = JSON.parse(await ok('admin', ['get', 'namespace', 'team-ssa', '-o', 'json', '--show-managed-fields']));
+    assert.equal(ns.metadata.labels.team, 'payments');
+    assert.equal(ns.metadata.managedFields.find((m) => m.manager === 'kubectl-label'), undefined);
+
+    // Another manager, through the API: a dry run stores nothing; a missing fieldManager is kube's 422.
+    const creds = { certificatePem: admin.certificatePem, keyPem: admin.keyPem };
+    const patch = 'apiVersion: v1\nkind: Namespace\nmetadata:\n  name: team-ssa\n  labels:\n    owner: ci\n';
+    const apply = (query) => kubeRequest(b, 'PATCH', `/api/v1/namespaces/team-ssa${query}`,
+                                         { creds, body: patch, headers: { 'Content-Type': 'application/apply-patch+yaml' } });
+    const missing = await apply('');
+    assert.equal(missing.status, 422, missing.text);
+    assert.equal(missing.json.message, 'PatchOptions.meta.k8s.io "" is invalid: fieldManager: Required value: is required for apply patch');
+    const dry = await apply('?fieldManager=ci&dryRun=All');
+    assert.equal(dry.status, 200, dry.text);
+    assert.equal(dry.json.metadata.labels.owner, 'ci');
+    assert.equal(JSON.parse(await ok('admin', ['get', 'namespace', 'team-ssa', '-o', 'json'])).metadata.labels.owner, undefined);
+    const done = await apply('?fieldManager=ci');
+    assert.equal(done.status, 200, done.text);
+    assert.equal(done.json.metadata.labels.team, 'payments');
+    assert.deepEqual(done.json.metadata.managedFields.map((m) => `${m.manager}/${m.operation}`).sort(),
+                     ['ci/Apply', 'kubectl/Apply']);
+    const force = await kubeRequest(b, 'PATCH', '/api/v1/namespaces/team-ssa?force=true',
+                                    { creds, body: { metadata: { labels: { a: 'b' } } }, headers: { 'Content-Type': 'application/merge-patch+json' } });
+    assert.equal(force.status, 422, force.text);
+    assert.equal(force.json.message, 'PatchOptions.meta.k8s.io "" is invalid: force: Invalid value: true: may not be specified for non-apply patch');
+
+    // An apply creates what does not exist yet (201).
+    const created = await kubeRequest(b, 'PATCH', '/api/v1/namespaces/default/serviceaccounts/applied?fieldManager=ci', {
+        creds, body: 'apiVersion: v1\nkind: ServiceAccount\nmetadata:\n  name: applied\n  namespace: default\n  labels:\n    app: ci\n',
+        headers: { 'Content-Type': 'application/apply-patch+yaml' } });
+    assert.equal(created.status, 201, created.text);
+    assert.equal(created.json.metadata.managedFields[0].manager, 'ci');
+    assert.deepEqual(created.json.metadata.managedFields[0].fieldsV1, { 'f:metadata': { 'f:labels': { 'f:app': {} } } });
+});

@@ -6,6 +6,7 @@
 import { describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
+import https from 'node:https';
 import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import * as jose from 'jose';
@@ -470,5 +471,78 @@ rules:
         assert.notEqual(jose.decodeJwt(t.json.access_token).aud, 'kubernetes');
         assertStatus(await kubeRequest(b, 'GET', '/api/v1/nodes', bearer(t.json.access_token)), unauthorized, 'audience');
         await assertWriteUnauthorized(bearer(t.json.access_token), 'another audience');
+    });
+    // --- admission webhooks ------------------------------------------------------------------------
+
+    const ADMISSION = 'admissionregistration.k8s.io';
+
+    attack('cluster: admission webhooks — a user who may write RBAC, or a node, registers a webhook → 403, none registered', async () => {
+        const config = { apiVersion: `${ADMISSION}/v1`, kind: 'ValidatingWebhookConfiguration', metadata: { name: 'sniffer' },
+                         webhooks: [{ name: 'sniff.evil.example.com', clientConfig: { url: 'https://127.0.0.1:1/sniff' },
+                                      rules: [{ operations: ['*'], apiGroups: ['*'], apiVersions: ['*'], resources: ['*/*'] }],
+                                      sideEffects: 'None', admissionReviewVersions: ['v1'], failurePolicy: 'Ignore' }] };
+        for (const [who, creds, user] of [['mallory', mallory, 'mallory'], ['node-1', node1, 'system:node:node-1']]) {
+            const r = await kubeRequest(b, 'POST', `/apis/${ADMISSION}/v1/validatingwebhookconfigurations`, { creds, body: config });
+            assertStatus(r, forbidden(`validatingwebhookconfigurations.${ADMISSION} is forbidden: User "${user}" cannot create ` +
+                                      `resource "validatingwebhookconfigurations" in API group "${ADMISSION}" at the cluster scope`,
+                                      { group: ADMISSION, kind: 'validatingwebhookconfigurations' }), who);
+        }
+        await assertAbsent(`/apis/${ADMISSION}/v1/validatingwebhookconfigurations/sniffer`, 'webhook configuration');
+    });
+
+    attack('cluster: admission webhooks — what a mutating webhook adds is still judged: NodeRestriction and RBAC escalation refuse it', async () => {
+        // The administrator's own (careless) webhook: it adds a restricted label to every node
+        // update and a secrets rule to every Role.
+        const key = join(dir, 'hook.key');
+        const crt = join(dir, 'hook.crt');
+        const made = await run('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes',
+                                           '-keyout', key, '-out', crt, '-days', '1', '-subj', '/CN=hook',
+                                           '-addext', 'subjectAltName=IP:127.0.0.1']);
+        assert.equal(made.code, 0, made.stderr);
+        const patches = {
+            Node: [{ op: 'add', path: '/metadata/labels/node-restriction.kubernetes.io~1trusted', value: 'yes' }],
+            Role: [{ op: 'add', path: '/rules/-', value: { apiGroups: [''], resources: ['secrets'], verbs: ['get'] } }],
+        };
+        const server = https.createServer({ key: readFileSync(key), cert: readFileSync(crt) }, (req, res) => {
+            let body = '';
+            req.on('data', (c) => { body += c; });
+            req.on('end', () => {
+                const { request } = JSON.parse(body);
+                const patch = patches[request.kind.kind] ?? [];
+                res.writeHead(200, { 'Content-Type': 'application/json' });
+                res.end(JSON.stringify({ apiVersion: 'admission.k8s.io/v1', kind: 'AdmissionReview',
+                                         response: { uid: request.uid, allowed: true, patchType: 'JSONPatch',
+                                                     patch: Buffer.from(JSON.stringify(patch)).toString('base64') } }));
+            });
+        });
+        await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+        try {
+            const created = await adminKube(b, 'POST', `/apis/${ADMISSION}/v1/mutatingwebhookconfigurations`, {
+                apiVersion: `${ADMISSION}/v1`, kind: 'MutatingWebhookConfiguration', metadata: { name: 'careless' },
+                webhooks: [{ name: 'careless.policy.example.com',
+                             clientConfig: { url: `https://127.0.0.1:${server.address().port}/`, caBundle: readFileSync(crt).toString('base64') },
+                             rules: [{ operations: ['UPDATE'], apiGroups: ['', RBAC], apiVersions: ['v1'], resources: ['nodes', 'roles'] }],
+                             sideEffects: 'None', admissionReviewVersions: ['v1'] }] });
+            assert.equal(created.status, 201, created.text);
+
+            const before1 = await read('/api/v1/nodes/node-1');
+            const r = await asNode('PATCH', '/api/v1/nodes/node-1', { metadata: { labels: { 'example.com/rack': 'r9' } } });
+            assertStatus(r, forbidden('nodes "node-1" is forbidden: is not allowed to modify labels: ' +
+                                      'node-restriction.kubernetes.io/trusted', { name: 'node-1', kind: 'nodes' }), 'mutated node label');
+            await assertUnchanged('/api/v1/nodes/node-1', before1, 'mutated node label');
+
+            const path = `/apis/${RBAC}/v1/namespaces/default/roles/pod-reader`;
+            const before = await read(path);
+            const same = structuredClone(before);
+            same.metadata.labels = { touched: 'yes' };
+            const u = await asMallory('PUT', path, same);
+            assert.equal(u.status, 403, u.text);
+            assert.ok(u.json.message.includes('is attempting to grant RBAC permissions not currently held'), u.text);
+            assert.ok(u.json.message.includes('{APIGroups:[""], Resources:["secrets"], Verbs:["get"]}'), u.text);
+            await assertUnchanged(path, before, 'mutated Role');
+        } finally {
+            await adminKube(b, 'DELETE', `/apis/${ADMISSION}/v1/mutatingwebhookconfigurations/careless`);
+            server.close();
+        }
     });
 });

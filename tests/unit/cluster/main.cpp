@@ -6,6 +6,8 @@ int runProtobufTests(int argc, char **argv);
 int runClusterCoreTests(int argc, char **argv);
 int runOpenApiTests(int argc, char **argv);
 int runWatchTests(int argc, char **argv);
+int runAdmissionWebhookTests(int argc, char **argv);
+int runServerSideApplyTests(int argc, char **argv);
 
 int main(int argc, char **argv)
 {
@@ -16,5 +18,7 @@ int main(int argc, char **argv)
     status |= runClusterCoreTests(argc, argv);
     status |= runOpenApiTests(argc, argv);
     status |= runWatchTests(argc, argv);
+    status |= runAdmissionWebhookTests(argc, argv);
+    status |= runServerSideApplyTests(argc, argv);
     return status;
 }

@@ -79,6 +79,7 @@ private slots:
     {
         const QJsonObject paths = parse(openApiV3Root())[QStringLiteral("paths")].toObject();
         QCOMPARE(paths.keys(), (QStringList{QStringLiteral("api/v1"),
+                                            QStringLiteral("apis/admissionregistration.k8s.io/v1"),
                                             QStringLiteral("apis/authentication.k8s.io/v1"),
                                             QStringLiteral("apis/authorization.k8s.io/v1"),
                                             QStringLiteral("apis/rbac.authorization.k8s.io/v1")}));

@@ -1,0 +1,396 @@
+// Admission webhooks (issue 29, part 5): the operator's own policy services, asked by the
+// cluster API as kube-apiserver asks them. Real kubectl 1.32 against the real binary; the
+// webhooks are a small HTTPS server in this test with its own CA (openssl), named in
+// caBundle; a second CA plays the stranger.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import https from 'node:https';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+import { startBackend, adminFetch } from './lib/backend.mjs';
+import {
+    tempDir, kubectl as kubectlRaw, issueKubeconfig, writeKubeconfig, adminKube, run,
+} from './lib/cluster.mjs';
+
+let b;
+let dir;
+let cacheDir;
+let adminFile;
+let server;
+let port;
+let closedPort;
+let caBundle;
+let strangerBundle;
+const seen = []; // every AdmissionReview the webhooks received: { path, request }
+
+const kubectl = (args) => kubectlRaw(args, { kubeconfig: adminFile, cacheDir });
+async function ok(args) {
+    const r = await kubectl(args);
+    assert.equal(r.code, 0, `kubectl ${args.join(' ')}:\n${r.stderr}`);
+    return r.stdout;
+}
+async function refused(args) {
+    const r = await kubectl(args);
+    assert.notEqual(r.code, 0, `kubectl ${args.join(' ')} should have failed:\n${r.stdout}`);
+    return r.stderr;
+}
+
+async function openssl(args) {
+    const r = await run('openssl', args);
+    if (r.code !== 0)
+        throw new Error(`openssl ${args.join(' ')}: ${r.stderr}`);
+}
+
+// A CA and, when `server` is given, a server certificate it signs for 127.0.0.1 and the
+// service name policy.webhooks.svc.
+async function makeCa(name) {
+    const key = join(dir, `${name}-ca.key`);
+    const crt = join(dir, `${name}-ca.crt`);
+    await openssl(['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes',
+                   '-keyout', key, '-out', crt, '-days', '1', '-subj', `/CN=${name} webhook CA`]);
+    return { key, crt };
+}
+
+async function serverCertificate(ca) {
+    const key = join(dir, 'webhook.key');
+    const csr = join(dir, 'webhook.csr');
+    const crt = join(dir, 'webhook.crt');
+    const ext = join(dir, 'webhook.ext');
+    writeFileSync(ext, 'subjectAltName=IP:127.0.0.1,DNS:policy.webhooks.svc\n');
+    await openssl(['req', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes',
+                   '-keyout', key, '-out', csr, '-subj', '/CN=policy webhook']);
+    await openssl(['x509', '-req', '-in', csr, '-CA', ca.crt, '-CAkey', ca.key, '-CAcreateserial',
+                   '-out', crt, '-days', '1', '-extfile', ext]);
+    return { key: readFileSync(key), cert: readFileSync(crt) };
+}
+
+function answer(res, request, response) {
+    res.writeHead(200, { 'Content-Type': 'application/json' });
+    res.end(JSON.stringify({
+        apiVersion: 'admission.k8s.io/v1', kind: 'AdmissionReview',
+        response: { uid: request.uid, ...response },
+    }));
+}
+
+// The webhooks, by path.
+const handlers = {
+    // Refuses team=blocked on nodes.
+    '/deny-team-label': (req, res) => {
+        const labels = req.object?.metadata?.labels ?? {};
+        if (labels.team === 'blocked')
+            return answer(res, req, { allowed: false, status: { code: 403, message: 'team label "blocked" is not allowed on nodes' } });
+        answer(res, req, { allowed: true, warnings: ['team labels are audited'] });
+    },
+    // Adds policy.example.com/checked=true (a JSONPatch).
+    '/add-label': (req, res) => {
+        const patch = req.object.metadata.labels
+            ? [{ op: 'add', path: '/metadata/labels/policy.example.com~1checked', value: 'true' }]
+            : [{ op: 'add', path: '/metadata/labels', value: { 'policy.example.com/checked': 'true' } }];
+        answer(res, req, { allowed: true, patchType: 'JSONPatch', patch: Buffer.from(JSON.stringify(patch)).toString('base64') });
+    },
+    // Renames the object: a webhook may not.
+    '/rename': (req, res) => {
+        const patch = [{ op: 'replace', path: '/metadata/name', value: 'somebody-else' }];
+        answer(res, req, { allowed: true, patchType: 'JSONPatch', patch: Buffer.from(JSON.stringify(patch)).toString('base64') });
+    },
+    '/deny-all': (req, res) => answer(res, req, { allowed: false }),
+    '/observe': (req, res) => answer(res, req, { allowed: true }),
+    '/slow': (req, res) => setTimeout(() => answer(res, req, { allowed: true }), 3000),
+    '/wrong-uid': (req, res) => answer(res, { uid: 'not-the-request' }, { allowed: true }),
+    '/huge': (req, res) => {
+        res.writeHead(200, { 'Content-Type': 'application/json' });
+        res.end(JSON.stringify({ apiVersion: 'admission.k8s.io/v1', kind: 'AdmissionReview',
+                                 response: { uid: req.uid, allowed: true, warnings: ['x'.repeat(4 * 1024 * 1024)] } }));
+    },
+};
+
+function webhook(name, path, { rules, failurePolicy = 'Fail', timeoutSeconds, bundle = caBundle, service, ...rest } = {}) {
+    const clientConfig = service
+        ? { service: { namespace: 'webhooks', name: 'policy', path, port }, caBundle: bundle }
+        : { url: `https://127.0.0.1:${port}${path}`, caBundle: bundle };
+    return {
+        name, clientConfig, rules, failurePolicy, sideEffects: 'None', admissionReviewVersions: ['v1'],
+        ...(timeoutSeconds ? { timeoutSeconds } : {}), ...rest,
+    };
+}
+
+const nodeUpdates = [{ operations: ['UPDATE'], apiGroups: [''], apiVersions: ['v1'], resources: ['nodes'] }];
+
+async function apply(kind, name, webhooks) {
+    const file = join(dir, `${name}.json`);
+    writeFileSync(file, JSON.stringify({
+        apiVersion: 'admissionregistration.k8s.io/v1', kind, metadata: { name }, webhooks,
+    }));
+    return ok(['apply', '-f', file]);
+}
+
+async function nodeLabels(name) {
+    return JSON.parse(await ok(['get', 'node', name, '-o', 'json'])).metadata.labels;
+}
+
+before(async () => {
+    dir = tempDir('gatehouse-admission-');
+    cacheDir = mkdtempSync(join(dir, 'kubecache-'));
+    const ca = await makeCa('policy');
+    const stranger = await makeCa('stranger');
+    caBundle = readFileSync(ca.crt).toString('base64');
+    strangerBundle = readFileSync(stranger.crt).toString('base64');
+    server = https.createServer(await serverCertificate(ca), (req, res) => {
+        let body = '';
+        req.on('data', (c) => { body += c; });
+        req.on('end', () => {
+            const review = JSON.parse(body);
+            const url = new URL(req.url, 'https://x');
+            seen.push({ path: url.pathname, query: url.search, request: review.request, headers: req.headers });
+            const h = handlers[url.pathname];
+            if (!h) {
+                res.writeHead(404);
+                res.end();
+                return;
+            }
+            h(review.request, res);
+        });
+    });
+    await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+    port = server.address().port;
+    // A port nothing listens on: bound, then closed.
+    const probe = https.createServer();
+    await new Promise((resolve) => probe.listen(0, '127.0.0.1', resolve));
+    closedPort = probe.address().port;
+    await new Promise((resolve) => probe.close(resolve));
+
+    b = await startBackend();
+    const admin = await issueKubeconfig(b, { kind: 'user', name: 'admin', groups: ['system:masters'] });
+    adminFile = writeKubeconfig(dir, 'admin', admin.kubeconfig);
+});
+
+after(async () => {
+    server?.close();
+    server?.closeAllConnections?.();
+    if (b)
+        assert.equal(await b.stop(), 0, b.stderr);
+});
+
+test('a validating webhook denies a node label: kubectl prints kube\'s exact message, nothing changes, and the denial is an event', async () => {
+    assert.equal(await apply('ValidatingWebhookConfiguration', 'team-policy',
+                             [webhook('deny-team.policy.example.com', '/deny-team-label', { rules: nodeUpdates })]),
+                 'validatingwebhookconfiguration.admissionregistration.k8s.io/team-policy created\n');
+    // Stored with kube's defaults, listed with kube's columns.
+    const stored = JSON.parse(await ok(['get', 'validatingwebhookconfiguration', 'team-policy', '-o', 'json']));
+    assert.equal(stored.webhooks[0].timeoutSeconds, 10);
+    assert.equal(stored.webhooks[0].matchPolicy, 'Equivalent');
+    assert.deepEqual(stored.webhooks[0].namespaceSelector, {});
+    assert.equal(stored.webhooks[0].rules[0].scope, '*');
+    assert.match(await ok(['get', 'validatingwebhookconfigurations']), /^NAME\s+WEBHOOKS\s+AGE\nteam-policy\s+1\s+\d+s\n$/);
+
+    const before = await nodeLabels('node-1');
+    assert.equal(await refused(['label', 'node', 'node-1', 'team=blocked']),
+                 'Error from server: admission webhook "deny-team.policy.example.com" denied the request: team label "blocked" is not allowed on nodes\n');
+    assert.deepEqual(await nodeLabels('node-1'), before);
+    const events = await ok(['get', 'events', '--field-selector', 'reason=AdmissionDenied', '-o', 'json']);
+    assert.ok(JSON.parse(events).items.some((e) => e.involvedObject.name === 'node-1' &&
+        e.message.includes('admission webhook "deny-team.policy.example.com" denied the request')), events);
+
+    // Allowed: the webhook's warning reaches kubectl, and it saw what kube-apiserver sends.
+    const r = await kubectl(['label', 'node', 'node-1', 'team=payments']);
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(r.stdout, 'node/node-1 labeled\n');
+    assert.equal(r.stderr, 'Warning: team labels are audited\n');
+    assert.equal((await nodeLabels('node-1')).team, 'payments');
+    const last = seen.at(-1);
+    assert.equal(last.path, '/deny-team-label');
+    assert.equal(last.query, '?timeout=10s');
+    assert.equal(last.request.operation, 'UPDATE');
+    assert.deepEqual(last.request.kind, { group: '', version: 'v1', kind: 'Node' });
+    assert.deepEqual(last.request.resource, { group: '', version: 'v1', resource: 'nodes' });
+    assert.equal(last.request.name, 'node-1');
+    assert.equal(last.request.userInfo.username, 'admin');
+    assert.ok(last.request.userInfo.groups.includes('system:masters'));
+    assert.equal(last.request.object.metadata.labels.team, 'payments');
+    assert.equal(last.request.oldObject.metadata.labels.team, undefined);
+    assert.equal(last.request.object.kind, 'Node');
+    assert.equal(last.request.dryRun, false);
+    assert.deepEqual(last.request.options, { kind: 'UpdateOptions', apiVersion: 'meta.k8s.io/v1' });
+});
+
+test('a server-side dry run asks the webhooks with dryRun true and stores nothing', async () => {
+    const r = await kubectl(['label', 'node', 'node-2', 'team=dry', '--dry-run=server']);
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(r.stdout, 'node/node-2 labeled (server dry run)\n');
+    assert.equal(seen.at(-1).request.dryRun, true);
+    assert.equal((await nodeLabels('node-2')).team, undefined);
+    // A dry run that a webhook refuses is refused the same way.
+    assert.match(await refused(['label', 'node', 'node-2', 'team=blocked', '--dry-run=server']),
+                 /denied the request: team label "blocked" is not allowed on nodes/);
+    // An unknown dryRun value is kube's 422.
+    const bad = await adminKube(b, 'PATCH', '/api/v1/nodes/node-2?dryRun=Some', { metadata: { labels: { a: 'b' } } },
+                                { 'Content-Type': 'application/merge-patch+json' });
+    assert.equal(bad.status, 422, bad.text);
+    assert.match(bad.json.message, /dryRun\[0\]: Unsupported value: "Some": supported values: "All"/);
+    assert.equal((await nodeLabels('node-2')).a, undefined);
+});
+
+test('the admin API\'s explain (the console\'s verdict panel) shows each webhook\'s answer and names the one that said no', async () => {
+    const r = await adminFetch(b, 'POST', '/admin/v1/cluster/explain',
+                               { user: 'alice', groups: ['system:masters'], node: 'node-1', labels: { team: 'blocked' } });
+    assert.equal(r.status, 200, r.text);
+    assert.equal(r.json.code, 403);
+    assert.equal(r.json.admission.decision, 'deny');
+    assert.equal(r.json.admission.plugin, 'ValidatingAdmissionWebhook');
+    assert.equal(r.json.admission.webhook, 'deny-team.policy.example.com');
+    const step = r.json.admission.steps.find((s) => s.webhook === 'deny-team.policy.example.com');
+    assert.equal(step.decision, 'deny');
+    assert.ok(step.latencyMs >= 0, JSON.stringify(step));
+    assert.equal(r.json.denial.stage, 'admission');
+    assert.equal(r.json.denial.by, 'admission webhook "deny-team.policy.example.com"');
+    assert.equal(seen.at(-1).request.dryRun, true);
+    assert.equal((await nodeLabels('node-1')).team, 'payments');
+
+    const allowed = await adminFetch(b, 'POST', '/admin/v1/cluster/explain',
+                                     { user: 'alice', groups: ['system:masters'], node: 'node-1', labels: { team: 'ok' } });
+    assert.equal(allowed.json.code, 200, allowed.text);
+    const plugins = allowed.json.admission.steps.map((s) => s.webhook ?? s.plugin);
+    assert.ok(plugins.includes('NodeRestriction') && plugins.includes('deny-team.policy.example.com'), JSON.stringify(plugins));
+});
+
+test('failurePolicy: Fail refuses while the webhook is down, Ignore lets the request through', async () => {
+    const down = (failurePolicy) => [{
+        ...webhook('deny-team.policy.example.com', '/deny-team-label', { rules: nodeUpdates, failurePolicy }),
+        clientConfig: { url: `https://127.0.0.1:${closedPort}/deny-team-label`, caBundle },
+    }];
+    await apply('ValidatingWebhookConfiguration', 'team-policy', down('Fail'));
+    assert.equal(await refused(['label', 'node', 'node-3', 'zone=a']),
+                 'Error from server (InternalError): Internal error occurred: failed calling webhook "deny-team.policy.example.com": ' +
+                 `failed to call webhook: Post "https://127.0.0.1:${closedPort}/deny-team-label?timeout=10s": ` +
+                 `dial tcp 127.0.0.1:${closedPort}: connect: connection refused\n`);
+    assert.equal((await nodeLabels('node-3')).zone, undefined);
+
+    await apply('ValidatingWebhookConfiguration', 'team-policy', down('Ignore'));
+    assert.equal(await ok(['label', 'node', 'node-3', 'zone=a']), 'node/node-3 labeled\n');
+    assert.equal((await nodeLabels('node-3')).zone, 'a');
+});
+
+test('a webhook that does not answer in timeoutSeconds fails the request after that long', async () => {
+    await apply('ValidatingWebhookConfiguration', 'team-policy',
+                [webhook('slow.policy.example.com', '/slow', { rules: nodeUpdates, timeoutSeconds: 1 })]);
+    const started = Date.now();
+    assert.equal(await refused(['label', 'node', 'node-3', 'zone=b', '--overwrite']),
+                 'Error from server (InternalError): Internal error occurred: failed calling webhook "slow.policy.example.com": ' +
+                 `failed to call webhook: Post "https://127.0.0.1:${port}/slow?timeout=1s": context deadline exceeded\n`);
+    const took = Date.now() - started;
+    assert.ok(took < 2900, `took ${took} ms`);
+    assert.equal((await nodeLabels('node-3')).zone, 'a');
+});
+
+test('a webhook with a certificate from another CA, a wrong uid, or an oversized answer is a failed call', async () => {
+    await apply('ValidatingWebhookConfiguration', 'team-policy',
+                [webhook('stranger.policy.example.com', '/deny-team-label', { rules: nodeUpdates, bundle: strangerBundle })]);
+    assert.match(await refused(['label', 'node', 'node-3', 'zone=c', '--overwrite']),
+                 /^Error from server \(InternalError\): Internal error occurred: failed calling webhook "stranger.policy.example.com": failed to call webhook: Post ".*": tls: failed to verify certificate: /);
+    await apply('ValidatingWebhookConfiguration', 'team-policy',
+                [webhook('uid.policy.example.com', '/wrong-uid', { rules: nodeUpdates })]);
+    assert.match(await refused(['label', 'node', 'node-3', 'zone=c', '--overwrite']),
+                 /failed calling webhook "uid.policy.example.com": received invalid webhook response: expected response.uid="[0-9a-f-]{36}", got "not-the-request"\n$/);
+    await apply('ValidatingWebhookConfiguration', 'team-policy',
+                [webhook('huge.policy.example.com', '/huge', { rules: nodeUpdates })]);
+    assert.match(await refused(['label', 'node', 'node-3', 'zone=c', '--overwrite']),
+                 /failed calling webhook "huge.policy.example.com": received invalid webhook response: the response is larger than 3145728 bytes\n$/);
+    assert.equal((await nodeLabels('node-3')).zone, 'a');
+});
+
+test('a mutating webhook adds a label; selectors choose what it sees; it may not rename the object', async () => {
+    // Reached through a service reference: the Service's external address, the certificate
+    // checked for policy.webhooks.svc.
+    await ok(['create', 'namespace', 'webhooks']);
+    const svc = join(dir, 'svc.json');
+    writeFileSync(svc, JSON.stringify({
+        apiVersion: 'v1', kind: 'Service', metadata: { name: 'policy', namespace: 'webhooks' },
+        spec: { ports: [{ port, protocol: 'TCP' }], externalIPs: ['127.0.0.1'] },
+    }));
+    await ok(['apply', '-f', svc]);
+    await apply('MutatingWebhookConfiguration', 'labeller', [webhook('add-label.policy.example.com', '/add-label', {
+        service: true,
+        rules: [{ operations: ['CREATE'], apiGroups: [''], apiVersions: ['v1'], resources: ['namespaces', 'serviceaccounts'] }],
+        objectSelector: { matchExpressions: [{ key: 'skip-policy', operator: 'DoesNotExist' }] },
+    })]);
+    assert.equal(await ok(['create', 'namespace', 'team-m']), 'namespace/team-m created\n');
+    const ns = JSON.parse(await ok(['get', 'namespace', 'team-m', '-o', 'json']));
+    assert.equal(ns.metadata.labels['policy.example.com/checked'], 'true');
+    assert.equal(ns.metadata.labels['kubernetes.io/metadata.name'], 'team-m');
+    const last = seen.at(-1);
+    assert.equal(last.headers.host, `policy.webhooks.svc:${port}`);
+    assert.equal(last.request.operation, 'CREATE');
+    assert.equal(last.request.oldObject, null);
+
+    // The object selector: a labelled object is not sent.
+    const count = seen.length;
+    const skip = join(dir, 'skip.json');
+    writeFileSync(skip, JSON.stringify({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'team-s', labels: { 'skip-policy': 'yes' } } }));
+    await ok(['create', '-f', skip]);
+    assert.equal(seen.length, count);
+    assert.equal(JSON.parse(await ok(['get', 'namespace', 'team-s', '-o', 'json'])).metadata.labels['policy.example.com/checked'], undefined);
+
+    // A namespace selector: service accounts only in namespaces labelled policy=enforced.
+    await apply('MutatingWebhookConfiguration', 'labeller', [webhook('add-label.policy.example.com', '/add-label', {
+        rules: [{ operations: ['CREATE'], apiGroups: [''], apiVersions: ['v1'], resources: ['serviceaccounts'], scope: 'Namespaced' }],
+        namespaceSelector: { matchLabels: { policy: 'enforced' } },
+    })]);
+    await ok(['create', 'serviceaccount', 'free', '-n', 'team-m']);
+    await ok(['label', 'namespace', 'team-m', 'policy=enforced']);
+    await ok(['create', 'serviceaccount', 'watched', '-n', 'team-m']);
+    const labelsOf = async (n) => JSON.parse(await ok(['get', 'serviceaccount', n, '-n', 'team-m', '-o', 'json'])).metadata.labels ?? {};
+    assert.equal((await labelsOf('free'))['policy.example.com/checked'], undefined);
+    assert.equal((await labelsOf('watched'))['policy.example.com/checked'], 'true');
+
+    // reinvocationPolicy IfNeeded: asked once more when a later webhook changed the object.
+    const saCreates = [{ operations: ['CREATE'], apiGroups: [''], apiVersions: ['v1'], resources: ['serviceaccounts'] }];
+    await apply('MutatingWebhookConfiguration', 'a-observer',
+                [webhook('observe.policy.example.com', '/observe', { rules: saCreates, reinvocationPolicy: 'IfNeeded' })]);
+    await apply('MutatingWebhookConfiguration', 'labeller',
+                [webhook('add-label.policy.example.com', '/add-label', { rules: saCreates })]);
+    const observed = seen.length;
+    await ok(['create', 'serviceaccount', 'observed', '-n', 'team-m']);
+    const calls = seen.slice(observed).map((s) => s.path);
+    assert.deepEqual(calls, ['/observe', '/add-label', '/observe']);
+    assert.equal(seen.at(-1).request.object.metadata.labels['policy.example.com/checked'], 'true');
+    await ok(['delete', 'mutatingwebhookconfiguration', 'a-observer']);
+
+    await apply('MutatingWebhookConfiguration', 'labeller', [webhook('rename.policy.example.com', '/rename', {
+        rules: [{ operations: ['CREATE'], apiGroups: [''], apiVersions: ['v1'], resources: ['serviceaccounts'] }],
+    })]);
+    assert.equal(await refused(['create', 'serviceaccount', 'renamed', '-n', 'team-m']),
+                 'error: failed to create serviceaccount: Internal error occurred: admission webhook "rename.policy.example.com" changed metadata.name\n');
+    for (const n of ['renamed', 'somebody-else'])
+        assert.notEqual((await kubectl(['get', 'serviceaccount', n, '-n', 'team-m'])).code, 0);
+    await ok(['delete', 'mutatingwebhookconfiguration', 'labeller']);
+});
+
+test('webhook configurations are checked with kube\'s messages, and never sent to a webhook', async () => {
+    const file = join(dir, 'bad.json');
+    writeFileSync(file, JSON.stringify({
+        apiVersion: 'admissionregistration.k8s.io/v1', kind: 'ValidatingWebhookConfiguration', metadata: { name: 'bad' },
+        webhooks: [{ name: 'short', clientConfig: { url: 'http://127.0.0.1:1/x' }, rules: nodeUpdates, sideEffects: 'Some', admissionReviewVersions: ['v1'], timeoutSeconds: 31,
+                     matchConditions: [{ name: 'c', expression: 'true' }] }],
+    }));
+    const err = await refused(['apply', '-f', file]);
+    for (const part of [
+        'webhooks[0].name: Invalid value: "short": should be a domain with at least three segments separated by dots',
+        'webhooks[0].sideEffects: Unsupported value: "Some": supported values: "None", "NoneOnDryRun"',
+        'webhooks[0].timeoutSeconds: Invalid value: 31: the timeout value must be between 1 and 30 seconds',
+        'webhooks[0].matchConditions: Forbidden: CEL match conditions are not supported by this server',
+        'webhooks[0].clientConfig.url: Invalid value: "http://127.0.0.1:1/x": \'https\' is the only allowed URL scheme',
+    ])
+        assert.ok(err.includes(part), `${part}\nnot in:\n${err}`);
+    assert.notEqual((await kubectl(['get', 'validatingwebhookconfiguration', 'bad'])).code, 0);
+
+    // A webhook that refuses everything cannot keep the administrator from removing it.
+    await apply('ValidatingWebhookConfiguration', 'team-policy', [webhook('deny-all.policy.example.com', '/deny-all', {
+        rules: [{ operations: ['*'], apiGroups: ['*'], apiVersions: ['*'], resources: ['*/*'] }],
+    })]);
+    assert.equal(await refused(['label', 'node', 'node-3', 'zone=d', '--overwrite']),
+                 'Error from server: admission webhook "deny-all.policy.example.com" denied the request without explanation\n');
+    assert.equal(await ok(['delete', 'validatingwebhookconfiguration', 'team-policy']),
+                 'validatingwebhookconfiguration.admissionregistration.k8s.io "team-policy" deleted\n');
+    assert.equal(await ok(['label', 'node', 'node-3', 'zone=d', '--overwrite']), 'node/node-3 labeled\n');
+});
