@@ -755,7 +755,7 @@ void WebhookCaller::call(const AdmissionWebhook &webhook, const WebhookAttribute
                 r.timeoutMs = int(std::max<qint64>(1, deadlineMs - timer->elapsed()));
                 d->client(webhook.caBundle)
                     ->send(std::move(r), [webhook, uid, timer, address, port,
-                                          done](Webhooks::OutboundResponse response) {
+                                          done](const Webhooks::OutboundResponse &response) {
                         WebhookAnswer answer;
                         if (!response.error.isEmpty() && response.status == 0) {
                             QString why = response.error;

@@ -177,6 +177,9 @@ private:
     void persistWrite(const std::shared_ptr<Write> &w, const ObjectStore::Compute &compute);
     void finishWrite(const std::shared_ptr<Write> &w, const ObjectStore::Outcome &outcome);
     void recordAdmissionDenied(const Write &w, const QString &message);
+    // What the webhooks' rules look at (the request alone), and what they are sent (with the
+    // prepared object, the current one and the namespace's labels).
+    static WebhookAttributes requestAttributes(const Write &w);
     WebhookAttributes webhookAttributes(const Write &w) const;
     void rebuildWebhooks();
     void handleTokenRequest(const std::shared_ptr<Context> &ctx);

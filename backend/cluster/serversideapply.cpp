@@ -248,7 +248,7 @@ void remove(QJsonObject &o, const QStringList &path, qsizetype i, const pb::Desc
     }
     const pb::FieldDescriptor *f = jsonField(d, name);
     const QJsonValue child = o.value(name);
-    const QString next = path.at(i + 1);
+    const QString &next = path.at(i + 1);
     if (child.isArray()) {
         QJsonArray list = child.toArray();
         const ListKind kind = listKind(f);

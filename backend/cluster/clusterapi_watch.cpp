@@ -1,0 +1,97 @@
+// Watch requests: RBAC for the watch verb, then a stream from the watch hub (watch.cpp).
+#include "cluster/clusterapi_p.h"
+
+namespace Gatehouse::Cluster {
+
+using namespace ApiInternal;
+
+void ClusterApi::handleWatch(const std::shared_ptr<Context> &ctx, const ResourceType &type,
+                             std::function<bool(const QJsonObject &)> matches)
+{
+    const Core::HttpRequest &req = ctx->request;
+    const RequestInfo &info = ctx->trace.info;
+    const QUrlQuery &q = req.query;
+    WatchOptions options;
+    options.resource = type.name;
+    options.namespaceName = type.namespaced ? info.namespaceName : QString();
+    options.name = info.name;
+    options.matches = std::move(matches);
+    const QString rv = q.queryItemValue(QStringLiteral("resourceVersion"));
+    if (!rv.isEmpty() && rv != QLatin1String("0")) {
+        bool ok = false;
+        const qint64 n = rv.toLongLong(&ok);
+        if (!ok || n < 0) {
+            finish(ctx, Status::badRequest(QStringLiteral("invalid resource version: %1").arg(rv))
+                            .response(ctx->pretty));
+            return;
+        }
+        options.since = n;
+    }
+    options.bookmarks =
+        q.queryItemValue(QStringLiteral("allowWatchBookmarks")) == QLatin1String("true");
+    options.sendInitialEvents =
+        q.queryItemValue(QStringLiteral("sendInitialEvents")) == QLatin1String("true");
+    if (q.hasQueryItem(QStringLiteral("sendInitialEvents"))) {
+        // kube's ListOptions validation for streaming lists.
+        QStringList errors;
+        if (q.queryItemValue(QStringLiteral("resourceVersionMatch")) !=
+            QLatin1String("NotOlderThan"))
+            errors.append(
+                QStringLiteral("resourceVersionMatch: Forbidden: sendInitialEvents requires "
+                               "setting resourceVersionMatch to NotOlderThan"));
+        if (!options.bookmarks)
+            errors.append(QStringLiteral("allowWatchBookmarks: Required value: sendInitialEvents "
+                                         "requires allowWatchBookmarks=true"));
+        if (!errors.isEmpty()) {
+            Status s;
+            s.code = 422;
+            s.reason = QStringLiteral("Invalid");
+            s.message = QStringLiteral("ListOptions.meta.k8s.io \"\" is invalid: ") +
+                        (errors.size() == 1 ? errors.first()
+                                            : QLatin1Char('[') + errors.join(QStringLiteral(", ")) +
+                                                  QLatin1Char(']'));
+            finish(ctx, s.response(ctx->pretty));
+            return;
+        }
+        if (rv.isEmpty())
+            options.since.reset(); // "" with sendInitialEvents: the current state first
+    }
+    const QString timeout = q.queryItemValue(QStringLiteral("timeoutSeconds"));
+    if (!timeout.isEmpty()) {
+        bool ok = false;
+        options.timeoutSeconds = timeout.toInt(&ok);
+        if (!ok || options.timeoutSeconds < 0) {
+            finish(ctx,
+                   Status::badRequest(QStringLiteral("invalid timeoutSeconds: %1").arg(timeout))
+                       .response(ctx->pretty));
+            return;
+        }
+    }
+    const bool table = wantsTable(req.header("accept"));
+    Core::Clock *clock = &m_clock;
+    options.encode = [type, table, clock](const WatchEvent &e) {
+        QJsonObject object;
+        if (e.type == QLatin1String("ERROR"))
+            object = e.object;
+        else if (table && e.type != QLatin1String("BOOKMARK"))
+            object = tableFor(type, {e.object},
+                              fieldValue(e.object, QStringLiteral("metadata.resourceVersion")),
+                              QString(), clock->now().toMSecsSinceEpoch());
+        else
+            object = typed(type, e.object);
+        QByteArray line = JsonWriter::encode(
+            QJsonObject{{QStringLiteral("type"), e.type}, {QStringLiteral("object"), object}},
+            false);
+        line.append('\n');
+        return line;
+    };
+    options.encoding = (table ? QStringLiteral("table:") : QStringLiteral("json:")) +
+                       type.apiVersion() + QLatin1Char('/') + type.name;
+    Core::HttpResponse r;
+    r.setHeader("Content-Type", "application/json");
+    WatchHub *hub = &m_watch;
+    r.stream = [hub, options](Core::HttpStream *stream) { hub->start(stream, options); };
+    finish(ctx, std::move(r));
+}
+
+} // namespace Gatehouse::Cluster

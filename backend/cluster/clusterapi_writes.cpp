@@ -1,0 +1,994 @@
+// Writes: decode -> prepare -> mutating webhooks -> admit -> validate -> validating
+// webhooks -> persist (docs/cluster.md, "What a write goes through").
+#include "cluster/clusterapi_p.h"
+
+namespace Gatehouse::Cluster {
+
+using namespace ApiInternal;
+
+namespace {
+
+// Node ports in use by services other than (ns, name).
+QSet<int> usedNodePorts(ObjectStore &store, const QString &ns, const QString &name)
+{
+    QSet<int> used;
+    auto page = store.list(QStringLiteral("services"), QString(), {}, 0, QString());
+    for (const QJsonObject &s : std::get<ObjectStore::Page>(page).items) {
+        if (fieldValue(s, QStringLiteral("metadata.namespace")) == ns && nameOf(s) == name)
+            continue;
+        for (const QJsonValue p :
+             s.value(QLatin1String("spec")).toObject().value(QLatin1String("ports")).toArray())
+            if (int np = p.toObject().value(QLatin1String("nodePort")).toInt(); np > 0)
+                used.insert(np);
+    }
+    return used;
+}
+
+bool portBindable(const QString &host, int port)
+{
+    QTcpServer probe;
+    const bool ok = probe.listen(QHostAddress(host), quint16(port));
+    probe.close();
+    return ok;
+}
+
+QString nextClusterIp(ObjectStore &store)
+{
+    QSet<QString> used;
+    auto page = store.list(QStringLiteral("services"), QString(), {}, 0, QString());
+    for (const QJsonObject &s : std::get<ObjectStore::Page>(page).items)
+        used.insert(fieldValue(s, QStringLiteral("spec.clusterIP")));
+    for (int i = 10; i < 65000; ++i) {
+        QString ip = QStringLiteral("10.96.%1.%2").arg(i / 250).arg(i % 250 + 1);
+        if (!used.contains(ip))
+            return ip;
+    }
+    return {};
+}
+
+} // namespace
+
+// A write on its way through the chain, each step a function of its own:
+//   decode -> prepare -> mutating webhooks -> admit (built-in plugins) -> validate
+//   -> validating webhooks -> persist.
+// Without a webhook to ask, prepare to persist run in one go under the store's write lock.
+// With one, prepare, admit and validate run on the state of the moment and persist checks
+// that the object is still the one the webhooks saw; when it is not, the chain starts again
+// (kube-apiserver's GuaranteedUpdate), at most kWriteAttempts times.
+struct ClusterApi::Write
+{
+    std::shared_ptr<Context> ctx;
+    const ResourceType *type = nullptr;
+    QString ns;
+    QByteArray method;
+    QString operation; // CREATE, UPDATE, DELETE
+    QString directive; // fieldValidation
+    QJsonObject body;  // what POST and PUT carry, and the configuration a server-side apply sends
+    std::optional<PatchType> patchType;
+    bool serverSideApply = false; // PATCH application/apply-patch+yaml
+    bool force = false;           // ... taking fields other managers own
+    QString fieldManager;         // ?fieldManager=, else the User-Agent's product
+    QDateTime now;
+    QString clusterHost;
+    QStringList decodeWarnings;
+    // The configured webhooks whose rules match this request (selectors are checked on the
+    // object, once prepared).
+    QList<AdmissionWebhook> mutating, validating;
+
+    // From prepare on.
+    std::optional<QJsonObject> current;
+    QString currentVersion; // current's resourceVersion when prepared
+    QString name;
+    QJsonObject object; // what is to be stored (DELETE: the current object)
+
+    QList<AdmissionStep> mutatingSteps, validatingSteps;
+    std::optional<WebhookAnswer> webhookDenial;
+    // The mutating webhooks to ask, by index, in order (the reinvoked ones appended), which
+    // of those with reinvocationPolicy IfNeeded were asked, and the last one that changed
+    // the object.
+    QList<int> mutatingPlan;
+    QList<int> askedIfNeeded;
+    int lastChanged = -1;
+    bool reinvoked = false;
+    int attempts = 0;
+    bool conflicted = false; // persist found the object changed since prepare
+};
+
+namespace {
+
+constexpr int kWriteAttempts = 3;
+
+QString resourceVersionOf(const std::optional<QJsonObject> &o)
+{
+    return o ? fieldValue(*o, QStringLiteral("metadata.resourceVersion")) : QString();
+}
+
+} // namespace
+
+void ClusterApi::handleWrite(const std::shared_ptr<Context> &ctx, const ResourceType &type)
+{
+    auto w = std::make_shared<Write>();
+    w->ctx = ctx;
+    w->type = &type;
+    w->ns = type.namespaced ? ctx->trace.info.namespaceName : QString();
+    w->method = ctx->request.method;
+    w->operation = w->method == "POST"     ? QStringLiteral("CREATE")
+                   : w->method == "DELETE" ? QStringLiteral("DELETE")
+                                           : QStringLiteral("UPDATE");
+    w->now = m_clock.now();
+    w->clusterHost = m_options.serverAddress.section(QLatin1Char(':'), 0, -2);
+    if (auto refused = decodeWrite(*w)) {
+        finish(ctx, refused->response(ctx->pretty));
+        return;
+    }
+    w->decodeWarnings = ctx->warnings;
+    if (w->serverSideApply && !m_store.get(type.name, w->ns, ctx->trace.info.name))
+        w->operation = QStringLiteral("CREATE"); // an apply creates what does not exist yet
+    selectWebhooks(*w);
+    if (w->mutating.isEmpty() && w->validating.isEmpty()) {
+        persistWrite(w, [this, w]() -> ObjectStore::Outcome {
+            if (auto s = prepareWrite(*w))
+                return *s;
+            if (auto s = admitWrite(*w))
+                return *s;
+            if (auto s = validateWrite(*w))
+                return *s;
+            return changesOf(*w);
+        });
+        return;
+    }
+    askMutatingWebhooks(w);
+}
+
+std::optional<Status> ClusterApi::decodeWrite(Write &w)
+{
+    const Core::HttpRequest &req = w.ctx->request;
+    const ResourceType &type = *w.type;
+    const QString dryRun = req.query.queryItemValue(QStringLiteral("dryRun"));
+    if (!dryRun.isEmpty()) {
+        if (dryRun != QLatin1String("All"))
+            return Status::invalid(
+                QStringLiteral("meta.k8s.io"),
+                w.operation == QLatin1String("CREATE")   ? QStringLiteral("CreateOptions")
+                : w.operation == QLatin1String("DELETE") ? QStringLiteral("DeleteOptions")
+                                                         : QStringLiteral("UpdateOptions"),
+                QString(),
+                {Validation::unsupportedCause(QStringLiteral("dryRun[0]"), dryRun,
+                                              {QStringLiteral("All")})});
+        w.ctx->dryRun = true;
+    }
+    QString directive = req.query.queryItemValue(QStringLiteral("fieldValidation"));
+    if (directive.isEmpty())
+        directive = QStringLiteral("Warn");
+    if (directive != QLatin1String("Warn") && directive != QLatin1String("Strict") &&
+        directive != QLatin1String("Ignore"))
+        return Status::badRequest(QStringLiteral("fieldValidation: Unsupported value: "
+                                                 "\"%1\": supported values: \"\", "
+                                                 "\"Ignore\", \"Strict\", \"Warn\"")
+                                      .arg(directive));
+    w.directive = directive;
+    // Unknown fields never reach the store: refused (Strict), warned about (Warn) or dropped.
+    auto dropUnknownFields = [&](QJsonObject &body) {
+        const QStringList unknown = pruneUnknownFields(&body, type.apiVersion(), type.kind);
+        return fieldValidation(directive, unknown,
+                               QStringLiteral("%1 in version \"%2\" cannot be handled as a %1: ")
+                                   .arg(type.kind, type.apiVersion()),
+                               &w.ctx->warnings);
+    };
+    if (w.method == "POST" || w.method == "PUT") {
+        auto parsed = requestObject(req, true, false);
+        if (const auto *st = std::get_if<Status>(&parsed))
+            return *st;
+        QJsonObject body = std::get<QJsonObject>(parsed);
+        const QString apiVersion = body.value(QLatin1String("apiVersion")).toString();
+        const QString kind = body.value(QLatin1String("kind")).toString();
+        if (!apiVersion.isEmpty() && apiVersion != type.apiVersion())
+            return Status::badRequest(QStringLiteral("the API version in the data (%1) does "
+                                                     "not match the expected API version (%2)")
+                                          .arg(apiVersion, type.apiVersion()));
+        if (!kind.isEmpty() && kind != type.kind)
+            return Status::badRequest(QStringLiteral("the kind in the data (%1) does not "
+                                                     "match the expected kind (%2)")
+                                          .arg(kind, type.kind));
+        if (!body.value(QLatin1String("metadata")).isUndefined() &&
+            !body.value(QLatin1String("metadata")).isObject())
+            return Status::badRequest(QStringLiteral("metadata must be an object"));
+        if (auto refused = dropUnknownFields(body))
+            return refused;
+        w.body = body;
+    } else if (w.method == "PATCH") {
+        const QByteArray contentType = req.header("content-type");
+        w.patchType = patchTypeFromContentType(contentType);
+        w.serverSideApply =
+            contentType.split(';').value(0).trimmed().toLower() == "application/apply-patch+yaml";
+        if (!w.patchType && !w.serverSideApply)
+            return Status::unsupportedMediaType(
+                {QStringLiteral("application/json-patch+json"),
+                 QStringLiteral("application/merge-patch+json"),
+                 QStringLiteral("application/strategic-merge-patch+json"),
+                 QStringLiteral("application/apply-patch+yaml")});
+    }
+    w.fieldManager = req.query.queryItemValue(QStringLiteral("fieldManager"));
+    if (w.fieldManager.size() > 128)
+        return Status::invalid(
+            QStringLiteral("meta.k8s.io"), QStringLiteral("PatchOptions"), QString(),
+            {Validation::invalidCause(QStringLiteral("fieldManager"), w.fieldManager,
+                                      QStringLiteral("must be no more than "
+                                                     "128 characters"))});
+    const QString force = req.query.queryItemValue(QStringLiteral("force"));
+    w.force = force == QLatin1String("true") || force == QLatin1String("1");
+    if (w.force && !w.serverSideApply)
+        return Status::invalid(QStringLiteral("meta.k8s.io"), QStringLiteral("PatchOptions"),
+                               QString(),
+                               {StatusCause{QStringLiteral("FieldValueInvalid"),
+                                            QStringLiteral("Invalid value: true: may not be "
+                                                           "specified for non-apply patch"),
+                                            QStringLiteral("force")}});
+    if (w.serverSideApply) {
+        if (w.fieldManager.isEmpty())
+            return Status::invalid(QStringLiteral("meta.k8s.io"), QStringLiteral("PatchOptions"),
+                                   QString(),
+                                   {Validation::requiredCause(QStringLiteral("fieldManager"),
+                                                              QStringLiteral("is required for "
+                                                                             "apply patch"))});
+        auto docs = yamlDocumentsToJson(req.body);
+        if (const auto *e = std::get_if<QString>(&docs))
+            return Status::badRequest(QStringLiteral("error decoding YAML: ") + *e);
+        const QList<QJsonValue> values = std::get<QList<QJsonValue>>(docs);
+        if (values.size() != 1 || !values.first().isObject())
+            return Status::badRequest(QStringLiteral("an apply patch is one YAML or JSON object"));
+        QJsonObject body = values.first().toObject();
+        const QString apiVersion = body.value(QLatin1String("apiVersion")).toString();
+        const QString kind = body.value(QLatin1String("kind")).toString();
+        if (apiVersion != type.apiVersion() || kind != type.kind)
+            return Status::badRequest(
+                QStringLiteral("the apply patch must be a %1 of %2 (it is a %3 of \"%4\")")
+                    .arg(type.kind, type.apiVersion(),
+                         kind.isEmpty() ? QStringLiteral("\"\"") : kind, apiVersion));
+        const QJsonObject meta = body.value(QLatin1String("metadata")).toObject();
+        if (meta.contains(QLatin1String("managedFields")))
+            return Status::badRequest(QStringLiteral("metadata.managedFields must be nil"));
+        const QString name = meta.value(QLatin1String("name")).toString();
+        if (name != w.ctx->trace.info.name)
+            return Status::badRequest(QStringLiteral("the name of the object (%1) does not "
+                                                     "match the name on the URL (%2)")
+                                          .arg(name, w.ctx->trace.info.name));
+        if (auto refused = dropUnknownFields(body))
+            return refused;
+        body.remove(QStringLiteral("apiVersion"));
+        body.remove(QStringLiteral("kind"));
+        w.body = body;
+    } else if (w.fieldManager.isEmpty()) {
+        // kube's default manager: the User-Agent's product ("kubectl" of "kubectl/v1.32 ...").
+        w.fieldManager = QString::fromUtf8(req.header("user-agent").split('/').value(0)).left(128);
+    }
+    return std::nullopt;
+}
+
+void ClusterApi::selectWebhooks(Write &w)
+{
+    const ResourceType &type = *w.type;
+    // As in kube-apiserver, the webhook configurations themselves are never sent to a
+    // webhook: a broken or hostile webhook cannot keep an administrator from removing it.
+    if (!w.ctx->webhooks || type.group == QLatin1String("admissionregistration.k8s.io"))
+        return;
+    const WebhookAttributes a = requestAttributes(w);
+    const QStringList &plugins = w.ctx->admission->plugins();
+    if (plugins.contains(QLatin1String(AdmissionChain::kMutatingWebhook)))
+        for (const AdmissionWebhook &h : w.ctx->webhooks->mutating)
+            if (matchesRules(h, a))
+                w.mutating.append(h);
+    if (plugins.contains(QLatin1String(AdmissionChain::kValidatingWebhook)))
+        for (const AdmissionWebhook &h : w.ctx->webhooks->validating)
+            if (matchesRules(h, a))
+                w.validating.append(h);
+}
+
+void ClusterApi::keepServerOwned(Write &w, QJsonObject &obj) const
+{
+    const ResourceType &type = *w.type;
+    if (w.current && w.operation != QLatin1String("DELETE")) {
+        // What clients may not change: identity, creation, and the other half of a
+        // status-bearing object.
+        QJsonObject meta = metaOf(obj);
+        const QJsonObject oldMeta = metaOf(*w.current);
+        for (const char *k : {"uid", "creationTimestamp", "namespace", "deletionTimestamp"}) {
+            if (oldMeta.contains(QLatin1String(k)))
+                meta.insert(QLatin1String(k), oldMeta.value(QLatin1String(k)));
+            else
+                meta.remove(QLatin1String(k));
+        }
+        obj.insert(QStringLiteral("metadata"), meta);
+        if (w.ctx->trace.info.subresource == QLatin1String("status")) {
+            QJsonObject next = *w.current;
+            next.insert(QStringLiteral("status"), obj.value(QLatin1String("status")));
+            obj = next;
+        } else if (type.hasStatus()) {
+            if (w.current->contains(QLatin1String("status")))
+                obj.insert(QStringLiteral("status"), w.current->value(QLatin1String("status")));
+            else
+                obj.remove(QStringLiteral("status"));
+        }
+    }
+    obj.remove(QStringLiteral("kind"));
+    obj.remove(QStringLiteral("apiVersion"));
+    if (type.namespaced)
+        setMeta(obj, QStringLiteral("namespace"), w.ns);
+}
+
+std::optional<Status> ClusterApi::prepareWrite(Write &w)
+{
+    const ResourceType &type = *w.type;
+    const RequestInfo &info = w.ctx->trace.info;
+    const QByteArray &method = w.method;
+    if (method == "DELETE" && info.name.isEmpty())
+        return Status::methodNotSupported(QStringLiteral("deletecollection"), type.group,
+                                          type.name);
+    w.current.reset();
+    if (!info.name.isEmpty()) {
+        w.current = m_store.get(type.name, w.ns, info.name);
+        if (!w.current && !w.serverSideApply)
+            return Status::notFound(type.group, type.name, info.name);
+    }
+    w.operation = w.method == "POST" || (w.serverSideApply && !w.current) ? QStringLiteral("CREATE")
+                  : w.method == "DELETE"                                  ? QStringLiteral("DELETE")
+                                         : QStringLiteral("UPDATE");
+    const google::protobuf::Descriptor *schema = KubeSchemas::forKind(type.apiVersion(), type.kind);
+    w.currentVersion = resourceVersionOf(w.current);
+    QJsonObject obj;
+    QString name = info.name;
+    if (method == "POST") {
+        obj = w.body;
+        QJsonObject meta = metaOf(obj);
+        name = meta.value(QLatin1String("name")).toString();
+        const QString generate = meta.value(QLatin1String("generateName")).toString();
+        if (name.isEmpty() && !generate.isEmpty()) {
+            name = generate + generatedSuffix();
+            setMeta(obj, QStringLiteral("name"), name);
+        }
+        const QString bodyNs = meta.value(QLatin1String("namespace")).toString();
+        if (type.namespaced && !bodyNs.isEmpty() && bodyNs != w.ns)
+            return Status::badRequest(QStringLiteral("the namespace of the provided object "
+                                                     "does not match the namespace sent on "
+                                                     "the request"));
+    } else if (method == "PUT") {
+        obj = w.body;
+        const QString bodyName = nameOf(obj);
+        if (bodyName != info.name && info.subresource != QLatin1String("finalize"))
+            return Status::badRequest(QStringLiteral("the name of the object (%1) does not "
+                                                     "match the name on the URL (%2)")
+                                          .arg(bodyName, info.name));
+    } else if (w.serverSideApply) {
+        ServerSideApply::Request r{w.fieldManager, w.force,   type.apiVersion(), w.now,
+                                   type.group,     type.name, info.name};
+        auto applied = ServerSideApply::apply(w.current.value_or(QJsonObject()), w.body, schema, r);
+        if (const auto *s = std::get_if<Status>(&applied))
+            return *s;
+        obj = std::get<QJsonObject>(applied);
+    } else if (method == "PATCH") {
+        auto patched = applyPatch(*w.patchType, *w.current, w.ctx->request.body);
+        if (const auto *e = std::get_if<PatchError>(&patched)) {
+            if (e->status == 422) {
+                Status s;
+                s.code = 422;
+                s.reason = QStringLiteral("Invalid");
+                s.message = e->message;
+                return s;
+            }
+            return Status::badRequest(e->message);
+        }
+        obj = std::get<QJsonObject>(patched);
+        // Only what this patch brings in counts (an object stored before may hold more).
+        QJsonObject before = *w.current;
+        const QStringList known = pruneUnknownFields(&before, type.apiVersion(), type.kind);
+        QStringList unknown = pruneUnknownFields(&obj, type.apiVersion(), type.kind);
+        unknown.removeIf([&known](const QString &p) { return known.contains(p); });
+        if (auto refused = fieldValidation(w.directive, unknown, QString(), &w.ctx->warnings))
+            return refused;
+        if (nameOf(obj) != info.name)
+            return Status::badRequest(QStringLiteral("the name of the object (%1) does not "
+                                                     "match the name on the URL (%2)")
+                                          .arg(nameOf(obj), info.name));
+    } else {
+        obj = *w.current;
+    }
+    if (w.current && method != "DELETE") {
+        const QString wanted = fieldValue(obj, QStringLiteral("metadata.resourceVersion"));
+        if (!wanted.isEmpty() && wanted != w.currentVersion)
+            return Status::staleResourceVersion(type.group, type.name, info.name);
+        // Field ownership, for objects that have been applied: what this write changed is now
+        // its manager's.
+        if (!w.serverSideApply && info.subresource.isEmpty())
+            obj = ServerSideApply::trackUpdate(*w.current, obj, schema, w.fieldManager,
+                                               type.apiVersion(), w.now);
+    }
+    keepServerOwned(w, obj);
+    // kube's defaulting on decode: a Service without a type is a ClusterIP service.
+    if (type.name == QLatin1String("services") && method != "DELETE" &&
+        info.subresource.isEmpty()) {
+        QJsonObject spec = obj.value(QLatin1String("spec")).toObject();
+        if (spec.value(QLatin1String("type")).toString().isEmpty()) {
+            spec.insert(QStringLiteral("type"), QStringLiteral("ClusterIP"));
+            obj.insert(QStringLiteral("spec"), spec);
+        }
+    }
+    if (type.group == QLatin1String("admissionregistration.k8s.io"))
+        defaultWebhookConfiguration(obj, type.name.startsWith(QLatin1String("mutating")));
+    // Built-in mutating admission (ServiceAccount) comes before the mutating webhooks.
+    if (w.operation == QLatin1String("CREATE"))
+        w.ctx->admission->mutate(
+            AdmissionRequest{w.operation, w.ctx->attributes, name, QJsonObject(), obj}, obj);
+    w.name = name;
+    w.object = obj;
+    return std::nullopt;
+}
+
+void ClusterApi::recordAdmissionDenied(const Write &w, const QString &message)
+{
+    if (w.ctx->dryRun)
+        return;
+    const ResourceType &type = *w.type;
+    QJsonObject involved{{QStringLiteral("kind"), type.kind},
+                         {QStringLiteral("name"), w.name},
+                         {QStringLiteral("apiVersion"), type.apiVersion()}};
+    if (type.namespaced)
+        involved.insert(QStringLiteral("namespace"), w.ns);
+    if (w.current)
+        involved.insert(QStringLiteral("uid"),
+                        fieldValue(*w.current, QStringLiteral("metadata.uid")));
+    recordEvent({QStringLiteral("Warning"), QStringLiteral("AdmissionDenied"),
+                 QStringLiteral("%1 by %2 denied: %3")
+                     .arg(w.operation.toLower(), w.ctx->attributes.user.name, message),
+                 involved});
+}
+
+std::optional<Status> ClusterApi::admitWrite(Write &w)
+{
+    RequestTrace &trace = w.ctx->trace;
+    const AdmissionRequest ar{w.operation, w.ctx->attributes, w.name,
+                              w.current.value_or(QJsonObject()), w.object};
+    trace.admission = w.ctx->admission->admit(ar);
+    if (trace.admission->allowed)
+        return std::nullopt;
+    recordAdmissionDenied(w, trace.admission->status.message);
+    return trace.admission->status;
+}
+
+std::optional<Status> ClusterApi::validateWrite(Write &w)
+{
+    const ResourceType &type = *w.type;
+    const std::shared_ptr<Context> &ctx = w.ctx;
+    RequestTrace &trace = ctx->trace;
+    const Attributes &attrs = ctx->attributes;
+    const QString &ns = w.ns;
+    const QString &name = w.name;
+    const std::optional<QJsonObject> &current = w.current;
+    QJsonObject &obj = w.object;
+    if (w.operation == QLatin1String("DELETE"))
+        return std::nullopt;
+    if (type.name == QLatin1String("services") && current) {
+        // Leaving NodePort: node ports carried over unchanged are dropped, not refused
+        // (kube-apiserver's dropTypeDependentFields).
+        QJsonObject spec = obj.value(QLatin1String("spec")).toObject();
+        const QString t = spec.value(QLatin1String("type")).toString();
+        if (t != QLatin1String("NodePort") && t != QLatin1String("LoadBalancer")) {
+            const QJsonArray oldPorts = current->value(QLatin1String("spec"))
+                                            .toObject()
+                                            .value(QLatin1String("ports"))
+                                            .toArray();
+            QJsonArray ports = spec.value(QLatin1String("ports")).toArray();
+            for (int i = 0; i < ports.size(); ++i) {
+                QJsonObject p = ports[i].toObject();
+                const QJsonValue np = p.value(QLatin1String("nodePort"));
+                for (const QJsonValue o : oldPorts)
+                    if (o.toObject().value(QLatin1String("port")) ==
+                            p.value(QLatin1String("port")) &&
+                        o.toObject().value(QLatin1String("nodePort")) == np)
+                        p.remove(QStringLiteral("nodePort"));
+                ports[i] = p;
+            }
+            spec.insert(QStringLiteral("ports"), ports);
+            obj.insert(QStringLiteral("spec"), spec);
+        }
+    }
+    QList<StatusCause> causes = Validation::objectMeta(obj, type.name);
+    causes += Validation::object(type.name, obj);
+    if (type.group == QLatin1String("admissionregistration.k8s.io"))
+        causes +=
+            validateWebhookConfiguration(obj, type.name.startsWith(QLatin1String("mutating")));
+    if (type.name == QLatin1String("services")) {
+        // Node ports: allocate the missing ones, refuse one already taken.
+        QJsonObject spec = obj.value(QLatin1String("spec")).toObject();
+        if (!spec.contains(QLatin1String("type")))
+            spec.insert(QStringLiteral("type"), QStringLiteral("ClusterIP"));
+        const QString svcType = spec.value(QLatin1String("type")).toString();
+        const bool wantsNodePorts =
+            svcType == QLatin1String("NodePort") || svcType == QLatin1String("LoadBalancer");
+        QSet<int> used = usedNodePorts(m_store, ns, name);
+        QJsonArray ports = spec.value(QLatin1String("ports")).toArray();
+        for (int i = 0; i < ports.size(); ++i) {
+            QJsonObject p = ports[i].toObject();
+            if (!p.contains(QLatin1String("protocol")))
+                p.insert(QStringLiteral("protocol"), QStringLiteral("TCP"));
+            if (!p.contains(QLatin1String("targetPort")))
+                p.insert(QStringLiteral("targetPort"), p.value(QLatin1String("port")));
+            int np = p.value(QLatin1String("nodePort")).toInt();
+            if (!wantsNodePorts) {
+                p.remove(QStringLiteral("nodePort"));
+            } else if (np == 0) {
+                for (int tries = 0; tries < 200 && np == 0; ++tries) {
+                    const int candidate = 30000 + int(QRandomGenerator::global()->bounded(2768));
+                    if (!used.contains(candidate) && portBindable(w.clusterHost, candidate))
+                        np = candidate;
+                }
+                p.insert(QStringLiteral("nodePort"), np);
+            } else if (used.contains(np)) {
+                causes.append(StatusCause{
+                    QStringLiteral("FieldValueInvalid"),
+                    QStringLiteral("Invalid value: %1: provided port is already allocated").arg(np),
+                    QStringLiteral("spec.ports[%1].nodePort").arg(i)});
+            }
+            used.insert(np);
+            ports[i] = p;
+        }
+        spec.insert(QStringLiteral("ports"), ports);
+        if (svcType != QLatin1String("ExternalName") &&
+            spec.value(QLatin1String("clusterIP")).toString().isEmpty()) {
+            const QString ip = current ? fieldValue(*current, QStringLiteral("spec.clusterIP"))
+                                       : nextClusterIp(m_store);
+            spec.insert(QStringLiteral("clusterIP"), ip);
+            spec.insert(QStringLiteral("clusterIPs"), QJsonArray{ip});
+        }
+        if (!spec.contains(QLatin1String("sessionAffinity")))
+            spec.insert(QStringLiteral("sessionAffinity"), QStringLiteral("None"));
+        obj.insert(QStringLiteral("spec"), spec);
+    }
+    if (!causes.isEmpty()) {
+        trace.validation = causes;
+        return Status::invalid(type.group, type.kind, name, causes);
+    }
+    trace.validation.clear();
+    // Escalation prevention: nobody grants what they do not hold, unless allowed to
+    // escalate (roles) or bind (bindings).
+    if (type.group == QLatin1String("rbac.authorization.k8s.io") &&
+        !attrs.user.groups.contains(QLatin1String(kMastersGroup))) {
+        const RbacPolicy &policy = ctx->authorizer->rbac();
+        const bool isBinding = type.name.endsWith(QLatin1String("bindings"));
+        Attributes check = attrs;
+        check.resourceRequest = true;
+        check.apiGroup = type.group;
+        check.subresource.clear();
+        QList<PolicyRule> wanted;
+        if (isBinding) {
+            const RbacBinding b = bindingFromJson(obj);
+            check.verb = QStringLiteral("bind");
+            check.resource = b.roleRef.kind == QLatin1String("Role")
+                                 ? QStringLiteral("roles")
+                                 : QStringLiteral("clusterroles");
+            check.name = b.roleRef.name;
+            const RbacRole *role = policy.roleFor(b.roleRef, ns);
+            if (!role && !ctx->authorizer->authorize(check).allowed())
+                return Status::notFound(type.group, check.resource, b.roleRef.name);
+            if (role)
+                wanted = role->rules;
+        } else {
+            check.verb = QStringLiteral("escalate");
+            check.resource = type.name;
+            check.name = name;
+            wanted = roleFromJson(obj).rules;
+        }
+        if (!ctx->authorizer->authorize(check).allowed()) {
+            QList<PolicyRule> missing;
+            if (!rulesCover(policy.rulesFor(attrs.user, ns), wanted, &missing)) {
+                QStringList lines;
+                for (const PolicyRule &r : std::as_const(missing))
+                    lines.append(goRule(r));
+                return Status::forbidden(
+                    type.group, type.name, name,
+                    QStringLiteral("user \"%1\" (groups=%2) is attempting to grant RBAC "
+                                   "permissions not currently held:\n%3")
+                        .arg(attrs.user.name, quotedList(attrs.user.groups),
+                             lines.join(QLatin1Char('\n'))));
+            }
+        }
+    }
+    // A binding's roleRef is immutable (kube's ValidateRoleBindingUpdate): changing which
+    // role a binding grants would re-target every subject in it at once. Checked after
+    // escalation prevention, in kube-apiserver's order.
+    if (current && type.name.endsWith(QLatin1String("bindings")) &&
+        type.group == QLatin1String("rbac.authorization.k8s.io")) {
+        const QJsonObject was = current->value(QLatin1String("roleRef")).toObject();
+        const QJsonObject ref = obj.value(QLatin1String("roleRef")).toObject();
+        auto field = [](const QJsonObject &o, const char *k) {
+            return o.value(QLatin1String(k)).toString();
+        };
+        if (field(was, "apiGroup") != field(ref, "apiGroup") ||
+            field(was, "kind") != field(ref, "kind") || field(was, "name") != field(ref, "name")) {
+            const QList<StatusCause> roleRef{StatusCause{
+                QStringLiteral("FieldValueInvalid"),
+                QStringLiteral("Invalid value: rbac.RoleRef{APIGroup:\"%1\", Kind:\"%2\", "
+                               "Name:\"%3\"}: cannot change roleRef")
+                    .arg(field(ref, "apiGroup"), field(ref, "kind"), field(ref, "name")),
+                QStringLiteral("roleRef")}};
+            trace.validation = roleRef;
+            return Status::invalid(type.group, type.kind, name, roleRef);
+        }
+    }
+    return std::nullopt;
+}
+
+ObjectStore::Outcome ClusterApi::changesOf(Write &w)
+{
+    const ResourceType &type = *w.type;
+    const QString &ns = w.ns;
+    const QString &name = w.name;
+    const QDateTime &now = w.now;
+    QJsonObject obj = w.object;
+    QList<ObjectChange> changes;
+    if (w.operation == QLatin1String("CREATE")) {
+        if (m_store.get(type.name, ns, name))
+            return Status::alreadyExists(type.group, type.name, name);
+        setMeta(obj, QStringLiteral("uid"), Crypto::Random::uuid());
+        setMeta(obj, QStringLiteral("creationTimestamp"), timestamp(now));
+        setMeta(obj, QStringLiteral("resourceVersion"), QJsonValue::Undefined);
+        if (type.name == QLatin1String("namespaces")) {
+            QJsonObject spec = obj.value(QLatin1String("spec")).toObject();
+            if (!spec.contains(QLatin1String("finalizers")))
+                spec.insert(QStringLiteral("finalizers"), QJsonArray{QStringLiteral("kubernetes")});
+            obj.insert(QStringLiteral("spec"), spec);
+            obj.insert(QStringLiteral("status"),
+                       QJsonObject{{QStringLiteral("phase"), QStringLiteral("Active")}});
+            QJsonObject labels = metaOf(obj).value(QLatin1String("labels")).toObject();
+            labels.insert(QStringLiteral("kubernetes.io/metadata.name"), name);
+            setMeta(obj, QStringLiteral("labels"), labels);
+            // The service-account controller's part: a default account in each namespace.
+            QJsonObject sa{{QStringLiteral("metadata"),
+                            QJsonObject{{QStringLiteral("name"), QStringLiteral("default")},
+                                        {QStringLiteral("namespace"), name},
+                                        {QStringLiteral("uid"), Crypto::Random::uuid()},
+                                        {QStringLiteral("creationTimestamp"), timestamp(now)}}},
+                           {QStringLiteral("automountServiceAccountToken"), false}};
+            changes.append(ObjectChange{ObjectChange::Kind::Added,
+                                        QStringLiteral("serviceaccounts"), name,
+                                        QStringLiteral("default"), sa});
+        } else if (type.name == QLatin1String("serviceaccounts")) {
+            if (!obj.contains(QLatin1String("automountServiceAccountToken")))
+                obj.insert(QStringLiteral("automountServiceAccountToken"), false);
+        } else if (type.name == QLatin1String("pods")) {
+            const QString node = fieldValue(obj, QStringLiteral("spec.nodeName"));
+            QJsonObject status = obj.value(QLatin1String("status")).toObject();
+            status.insert(QStringLiteral("phase"),
+                          node.isEmpty() ? QStringLiteral("Pending") : QStringLiteral("Running"));
+            if (!node.isEmpty()) {
+                const QByteArray r = Crypto::Random::token(4).toLatin1();
+                status.insert(QStringLiteral("podIP"), QStringLiteral("10.244.%1.%2")
+                                                           .arg(uchar(r[0]) % 250)
+                                                           .arg(uchar(r[1]) % 250 + 2));
+                status.insert(QStringLiteral("startTime"), timestamp(now));
+            }
+            obj.insert(QStringLiteral("status"), status);
+        } else if (type.name == QLatin1String("services")) {
+            obj.insert(QStringLiteral("status"),
+                       QJsonObject{{QStringLiteral("loadBalancer"), QJsonObject()}});
+        }
+        changes.prepend(ObjectChange{ObjectChange::Kind::Added, type.name, ns, name, obj});
+        return changes;
+    }
+    if (w.operation == QLatin1String("DELETE")) {
+        const QJsonArray finalizers = metaOf(obj).value(QLatin1String("finalizers")).toArray();
+        if (type.name == QLatin1String("namespaces")) {
+            // Terminating: the namespace controller's part removes what it holds, then the
+            // namespace itself once no metadata finalizer holds it.
+            if (!metaOf(obj).contains(QLatin1String("deletionTimestamp")))
+                setMeta(obj, QStringLiteral("deletionTimestamp"), timestamp(now));
+            obj.insert(QStringLiteral("status"),
+                       QJsonObject{{QStringLiteral("phase"), QStringLiteral("Terminating")}});
+            for (const ResourceType &t : servedResources()) {
+                if (!t.namespaced || !t.stored)
+                    continue;
+                auto page = m_store.list(t.name, name, {}, 0, QString());
+                for (const QJsonObject &o : std::get<ObjectStore::Page>(page).items)
+                    changes.append(
+                        ObjectChange{ObjectChange::Kind::Deleted, t.name, name, nameOf(o), o});
+            }
+            changes.append(ObjectChange{finalizers.isEmpty() ? ObjectChange::Kind::Deleted
+                                                             : ObjectChange::Kind::Modified,
+                                        type.name, ns, name, obj});
+            return changes;
+        }
+        if (!finalizers.isEmpty()) {
+            if (!metaOf(obj).contains(QLatin1String("deletionTimestamp")))
+                setMeta(obj, QStringLiteral("deletionTimestamp"), timestamp(now));
+            return QList<ObjectChange>{
+                ObjectChange{ObjectChange::Kind::Modified, type.name, ns, name, obj}};
+        }
+        return QList<ObjectChange>{
+            ObjectChange{ObjectChange::Kind::Deleted, type.name, ns, name, obj}};
+    }
+    // An object being deleted goes once its last finalizer is removed.
+    const bool deleting = metaOf(obj).contains(QLatin1String("deletionTimestamp"));
+    const bool released = metaOf(obj).value(QLatin1String("finalizers")).toArray().isEmpty();
+    return QList<ObjectChange>{ObjectChange{deleting && released ? ObjectChange::Kind::Deleted
+                                                                 : ObjectChange::Kind::Modified,
+                                            type.name, ns, name, obj}};
+}
+
+void ClusterApi::persistWrite(const std::shared_ptr<Write> &w, const ObjectStore::Compute &compute)
+{
+    auto done = [this, w](const ObjectStore::Outcome &o) { finishWrite(w, o); };
+    if (w->ctx->dryRun) {
+        done(m_store.dryRun(compute));
+        return;
+    }
+    m_store.commit(compute, done);
+}
+
+void ClusterApi::finishWrite(const std::shared_ptr<Write> &w, const ObjectStore::Outcome &o)
+{
+    const std::shared_ptr<Context> &ctx = w->ctx;
+    if (w->conflicted) {
+        w->conflicted = false;
+        if (++w->attempts < kWriteAttempts) {
+            askMutatingWebhooks(w);
+            return;
+        }
+        finish(ctx, Status::staleResourceVersion(w->type->group, w->type->name, w->name)
+                        .response(ctx->pretty));
+        return;
+    }
+    // The admission verdict as a whole: mutating webhooks, the built-in plugins, then the
+    // validating webhooks, in the order they were asked.
+    if (!w->mutatingSteps.isEmpty() || !w->validatingSteps.isEmpty() || w->webhookDenial) {
+        AdmissionVerdict v = ctx->trace.admission.value_or(AdmissionVerdict());
+        v.steps = w->mutatingSteps + v.steps + w->validatingSteps;
+        if (w->webhookDenial) {
+            v.allowed = false;
+            v.plugin =
+                QLatin1String(w->webhookDenial->mutating ? AdmissionChain::kMutatingWebhook
+                                                         : AdmissionChain::kValidatingWebhook);
+            v.webhook = w->webhookDenial->webhook;
+            v.status = w->webhookDenial->status;
+        }
+        ctx->trace.admission = v;
+    }
+    if (const auto *s = std::get_if<Status>(&o)) {
+        finish(ctx, s->response(ctx->pretty));
+        return;
+    }
+    const QList<ObjectChange> &changes = std::get<QList<ObjectChange>>(o);
+    if (!ctx->dryRun)
+        for (const ObjectChange &c : changes)
+            if (c.resource == QLatin1String("nodes"))
+                recordLabelChange(c, ctx->attributes.user.name);
+    const QString &urlName = ctx->trace.info.name;
+    QJsonObject result;
+    for (const ObjectChange &c : changes)
+        if (c.resource == w->type->name && (urlName.isEmpty() || c.name == urlName))
+            result = c.object;
+    if (result.isEmpty() && !changes.isEmpty())
+        result = changes.first().object;
+    const int successCode = w->operation == QLatin1String("CREATE") ? 201 : 200;
+    finish(ctx, typedResponse(ctx->request, successCode, typed(*w->type, result), ctx->pretty));
+}
+
+WebhookAttributes ClusterApi::requestAttributes(const Write &w)
+{
+    const ResourceType &type = *w.type;
+    WebhookAttributes a;
+    a.operation = w.operation;
+    a.group = type.group;
+    a.version = type.version;
+    a.resource = type.name;
+    a.subresource = w.ctx->trace.info.subresource;
+    a.kind = type.kind;
+    a.namespaceName = w.ns;
+    return a;
+}
+
+WebhookAttributes ClusterApi::webhookAttributes(const Write &w) const
+{
+    const ResourceType &type = *w.type;
+    WebhookAttributes a = requestAttributes(w);
+    a.name = w.name;
+    if (w.operation != QLatin1String("DELETE"))
+        a.object = typed(type, w.object);
+    if (w.current)
+        a.oldObject = typed(type, *w.current);
+    if (type.group.isEmpty() && type.name == QLatin1String("namespaces")) {
+        a.namespaceLabels = metaOf(a.object.isEmpty() ? a.oldObject : a.object)
+                                .value(QLatin1String("labels"))
+                                .toObject();
+    } else if (!w.ns.isEmpty()) {
+        if (const auto n = m_store.get(QStringLiteral("namespaces"), QString(), w.ns))
+            a.namespaceLabels = metaOf(*n).value(QLatin1String("labels")).toObject();
+    }
+    a.user = w.ctx->attributes.user;
+    a.dryRun = w.ctx->dryRun;
+    return a;
+}
+
+void ClusterApi::askMutatingWebhooks(const std::shared_ptr<Write> &w)
+{
+    w->ctx->warnings = w->decodeWarnings;
+    w->mutatingSteps.clear();
+    w->validatingSteps.clear();
+    w->webhookDenial.reset();
+    w->mutatingPlan.clear();
+    for (int i = 0; i < w->mutating.size(); ++i)
+        w->mutatingPlan.append(i);
+    w->askedIfNeeded.clear();
+    w->lastChanged = -1;
+    w->reinvoked = false;
+    std::optional<Status> refused;
+    m_store.dryRun([&]() -> ObjectStore::Outcome {
+        refused = prepareWrite(*w);
+        return QList<ObjectChange>();
+    });
+    if (refused) {
+        finishWrite(w, *refused);
+        return;
+    }
+    mutateWithWebhook(w, 0);
+}
+
+void ClusterApi::mutateWithWebhook(const std::shared_ptr<Write> &w, int position)
+{
+    const WebhookAttributes a = webhookAttributes(*w);
+    for (;; ++position) {
+        if (position >= w->mutatingPlan.size()) {
+            // reinvocationPolicy IfNeeded: asked once more when a later webhook changed the
+            // object after it (kube-apiserver's single reinvocation).
+            if (!w->reinvoked) {
+                w->reinvoked = true;
+                for (const int i : std::as_const(w->askedIfNeeded))
+                    if (i < w->lastChanged)
+                        w->mutatingPlan.append(i);
+                if (position < w->mutatingPlan.size()) {
+                    --position;
+                    continue;
+                }
+            }
+            askValidatingWebhooks(w);
+            return;
+        }
+        if (matches(w->mutating[w->mutatingPlan[position]], a))
+            break;
+    }
+    const int index = w->mutatingPlan[position];
+    m_webhookCaller->call(w->mutating[index], a, [this, w, index, position](WebhookAnswer answer) {
+        w->ctx->warnings += answer.warnings;
+        if (answer.allowed && !answer.patch.isEmpty()) {
+            const QJsonObject before = w->object;
+            if (auto refused = applyWebhookPatch(*w, answer.webhook, answer.patch)) {
+                answer.allowed = false;
+                answer.callFailed = true;
+                answer.error = refused->message;
+                answer.status = *refused;
+            } else if (w->object != before) {
+                w->lastChanged = index;
+            }
+        }
+        if (!w->reinvoked && w->mutating[index].reinvokeIfNeeded)
+            w->askedIfNeeded.append(index);
+        w->mutatingSteps.append(answer.step());
+        if (!answer.allowed) {
+            denyByWebhook(w, answer);
+            return;
+        }
+        mutateWithWebhook(w, position + 1);
+    });
+}
+
+std::optional<Status> ClusterApi::applyWebhookPatch(Write &w, const QString &webhook,
+                                                    const QByteArray &patch)
+{
+    const QJsonObject before = typed(*w.type, w.object);
+    auto patched = applyPatch(PatchType::Json, before, patch);
+    if (const auto *e = std::get_if<PatchError>(&patched))
+        return Status::internalError(
+            QStringLiteral("admission webhook \"%1\" returned a patch that cannot be applied: %2")
+                .arg(webhook, e->message));
+    QJsonObject obj = std::get<QJsonObject>(patched);
+    if (obj.value(QLatin1String("apiVersion")) != before.value(QLatin1String("apiVersion")) ||
+        obj.value(QLatin1String("kind")) != before.value(QLatin1String("kind")))
+        return Status::internalError(
+            QStringLiteral("admission webhook \"%1\" changed the object's apiVersion or kind")
+                .arg(webhook));
+    if (nameOf(obj) != w.name)
+        return Status::internalError(
+            QStringLiteral("admission webhook \"%1\" changed metadata.name").arg(webhook));
+    keepServerOwned(w, obj);
+    w.object = obj;
+    return std::nullopt;
+}
+
+void ClusterApi::askValidatingWebhooks(const std::shared_ptr<Write> &w)
+{
+    // Built-in admission and validation on the state of the moment (they are run again
+    // when the write is persisted, should that state have moved on).
+    std::optional<Status> refused;
+    m_store.dryRun([&]() -> ObjectStore::Outcome {
+        if (w->current &&
+            resourceVersionOf(m_store.get(w->type->name, w->ns, w->name)) != w->currentVersion) {
+            w->conflicted = true;
+            refused = Status();
+            return QList<ObjectChange>();
+        }
+        refused = admitWrite(*w);
+        if (!refused)
+            refused = validateWrite(*w);
+        return QList<ObjectChange>();
+    });
+    if (refused) {
+        finishWrite(w, *refused);
+        return;
+    }
+    const WebhookAttributes a = webhookAttributes(*w);
+    QList<AdmissionWebhook> asked;
+    for (const AdmissionWebhook &h : std::as_const(w->validating))
+        if (matches(h, a))
+            asked.append(h);
+    if (asked.isEmpty()) {
+        commitAfterWebhooks(w);
+        return;
+    }
+    // Side by side, as kube-apiserver asks them; answers are taken in configuration order.
+    // Every callback runs on the webhook caller's thread, one at a time.
+    struct Pending
+    {
+        QList<std::optional<WebhookAnswer>> answers;
+        int left = 0;
+    };
+    auto pending = std::make_shared<Pending>();
+    pending->answers.resize(asked.size());
+    pending->left = int(asked.size());
+    for (int i = 0; i < asked.size(); ++i)
+        m_webhookCaller->call(asked[i], a, [this, w, pending, i](WebhookAnswer answer) {
+            pending->answers[i] = std::move(answer);
+            if (--pending->left > 0)
+                return;
+            std::optional<WebhookAnswer> denial;
+            for (const std::optional<WebhookAnswer> &x : std::as_const(pending->answers)) {
+                w->validatingSteps.append(x->step());
+                w->ctx->warnings += x->warnings;
+                if (!x->allowed && !denial)
+                    denial = *x;
+            }
+            if (denial) {
+                denyByWebhook(w, *denial);
+                return;
+            }
+            commitAfterWebhooks(w);
+        });
+}
+
+void ClusterApi::denyByWebhook(const std::shared_ptr<Write> &w, const WebhookAnswer &answer)
+{
+    w->webhookDenial = answer;
+    recordAdmissionDenied(*w, answer.status.message);
+    finishWrite(w, answer.status);
+}
+
+void ClusterApi::commitAfterWebhooks(const std::shared_ptr<Write> &w)
+{
+    persistWrite(w, [this, w]() -> ObjectStore::Outcome {
+        if (w->current) {
+            const std::optional<QJsonObject> now = m_store.get(w->type->name, w->ns, w->name);
+            if (!now)
+                return Status::notFound(w->type->group, w->type->name, w->name);
+            if (resourceVersionOf(now) != w->currentVersion) {
+                w->conflicted = true;
+                return Status();
+            }
+        }
+        // The cluster's state may have moved on while the webhooks answered (a policy, a
+        // namespace): the built-in checks are cheap, and asked again on what is stored now.
+        if (auto s = admitWrite(*w))
+            return *s;
+        if (auto s = validateWrite(*w))
+            return *s;
+        return changesOf(*w);
+    });
+}
+
+} // namespace Gatehouse::Cluster
