@@ -272,16 +272,17 @@ std::variant<QJsonObject, Status> requestObject(const Core::HttpRequest &req, bo
     return doc.object();
 }
 
-// fieldValidation: Strict refuses unknown fields (400), Warn (the default) drops them with a
-// warning each, Ignore drops them. prefix: kube's words before a create or update's error.
 std::optional<Status> fieldValidation(const QString &directive, const QStringList &unknown,
-                                      const QString &prefix, QStringList *warnings)
+                                      const QStringList &duplicates, const QString &prefix,
+                                      QStringList *warnings)
 {
-    if (unknown.isEmpty() || directive == QLatin1String("Ignore"))
+    if ((unknown.isEmpty() && duplicates.isEmpty()) || directive == QLatin1String("Ignore"))
         return std::nullopt;
     QStringList messages;
     for (const QString &path : unknown)
         messages.append(QStringLiteral("unknown field \"%1\"").arg(path));
+    for (const QString &path : duplicates)
+        messages.append(QStringLiteral("duplicate field \"%1\"").arg(path));
     if (directive == QLatin1String("Strict"))
         return Status::badRequest(prefix + QStringLiteral("strict decoding error: ") +
                                   messages.join(QStringLiteral(", ")));

@@ -12,6 +12,7 @@
 #include "cluster/schemas.h"
 #include "cluster/selector.h"
 #include "cluster/serversideapply.h"
+#include "cluster/strictjson.h"
 #include "core/clock.h"
 #include "core/eventbus.h"
 #include "crypto/random.h"
@@ -102,10 +103,12 @@ QJsonObject typed(const ResourceType &t, QJsonObject o);
 std::variant<QJsonObject, Status> requestObject(const Core::HttpRequest &req, bool allowProtobuf,
                                                 bool allowEmpty);
 
-// fieldValidation: Strict refuses unknown fields (400), Warn (the default) drops them with a
-// warning each, Ignore drops them. prefix: kube's words before a create or update's error.
+// fieldValidation: Strict refuses unknown and duplicate fields (400), Warn (the default) drops
+// them with a warning each, Ignore drops them (a duplicate's last value wins). prefix: kube's
+// words before a create or update's error.
 std::optional<Status> fieldValidation(const QString &directive, const QStringList &unknown,
-                                      const QString &prefix, QStringList *warnings);
+                                      const QStringList &duplicates, const QString &prefix,
+                                      QStringList *warnings);
 
 } // namespace ApiInternal
 } // namespace Gatehouse::Cluster

@@ -168,9 +168,13 @@ std::optional<Status> ClusterApi::decodeWrite(Write &w)
                                       .arg(directive));
     w.directive = directive;
     // Unknown fields never reach the store: refused (Strict), warned about (Warn) or dropped.
+    // Duplicate members: in a JSON body only (protobuf has none; YAML is decoded apart).
+    const QStringList duplicates = isJsonContentType(req.header("content-type"))
+                                       ? duplicateJsonFields(req.body)
+                                       : QStringList();
     auto dropUnknownFields = [&](QJsonObject &body) {
         const QStringList unknown = pruneUnknownFields(&body, type.apiVersion(), type.kind);
-        return fieldValidation(directive, unknown,
+        return fieldValidation(directive, unknown, duplicates,
                                QStringLiteral("%1 in version \"%2\" cannot be handled as a %1: ")
                                    .arg(type.kind, type.apiVersion()),
                                &w.ctx->warnings);
@@ -383,7 +387,12 @@ std::optional<Status> ClusterApi::prepareWrite(Write &w)
         const QStringList known = pruneUnknownFields(&before, type.apiVersion(), type.kind);
         QStringList unknown = pruneUnknownFields(&obj, type.apiVersion(), type.kind);
         unknown.removeIf([&known](const QString &p) { return known.contains(p); });
-        if (auto refused = fieldValidation(w.directive, unknown, QString(), &w.ctx->warnings))
+        // A merge or strategic patch is JSON: its own duplicate members count too.
+        const QStringList duplicates = *w.patchType == PatchType::Json
+                                           ? QStringList()
+                                           : duplicateJsonFields(w.ctx->request.body);
+        if (auto refused =
+                fieldValidation(w.directive, unknown, duplicates, QString(), &w.ctx->warnings))
             return refused;
         if (nameOf(obj) != info.name)
             return Status::badRequest(QStringLiteral("the name of the object (%1) does not "

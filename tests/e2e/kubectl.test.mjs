@@ -243,6 +243,26 @@ test('field validation: Strict refuses an unknown field with kube\'s message, Wa
     const warned = await patch('', { metadata: { labels: { x: 'y' } }, spec: { baz: 1 } });
     assert.equal(warned.status, 200, warned.text);
     assert.equal(warned.headers.warning, '299 - "unknown field \\"spec.baz\\""');
+    // Duplicate members (JSON as curl sends it; kubectl itself never sends them): Strict names
+    // each, Warn warns and keeps the last, in bodies and in merge patches alike.
+    const raw = '{"apiVersion":"v1","kind":"Node","metadata":{"name":"node-dup","labels":{"a":"1","a":"2"}},' +
+                '"spec":{"podCIDR":"10.2.0.0/24","podCIDR":"10.3.0.0/24"}}';
+    const create = (query) => kubeRequest(b, 'POST', `/api/v1/nodes${query}`, { creds, body: raw, headers: { 'Content-Type': 'application/json' } });
+    const dupStrict = await create('?fieldValidation=Strict');
+    assert.equal(dupStrict.status, 400, dupStrict.text);
+    assert.equal(dupStrict.json.message, 'Node in version "v1" cannot be handled as a Node: strict decoding error: ' +
+                                         'duplicate field "metadata.labels.a", duplicate field "spec.podCIDR"');
+    assert.equal((await kubectl('admin', ['get', 'node', 'node-dup'])).code, 1, 'nothing was created');
+    const dupWarn = await create('');
+    assert.equal(dupWarn.status, 201, dupWarn.text);
+    assert.equal(dupWarn.headers.warning, '299 - "duplicate field \\"metadata.labels.a\\"", 299 - "duplicate field \\"spec.podCIDR\\""');
+    assert.equal(dupWarn.json.metadata.labels.a, '2');
+    assert.equal(dupWarn.json.spec.podCIDR, '10.3.0.0/24');
+    const dupPatch = await kubeRequest(b, 'PATCH', '/api/v1/nodes/node-dup?fieldValidation=Strict', {
+        creds, body: '{"spec":{"unschedulable":true,"unschedulable":false}}', headers: { 'Content-Type': 'application/merge-patch+json' } });
+    assert.equal(dupPatch.status, 400, dupPatch.text);
+    assert.equal(dupPatch.json.message, 'strict decoding error: duplicate field "spec.unschedulable"');
+
     const bogus = await patch('?fieldValidation=Loose', { spec: {} });
     assert.equal(bogus.status, 400, bogus.text);
     assert.equal(bogus.json.message, 'fieldValidation: Unsupported value: "Loose": supported values: "", "Ignore", "Strict", "Warn"');

@@ -3,6 +3,7 @@
 #include "cluster/patch.h"
 #include "cluster/requestinfo.h"
 #include "cluster/selector.h"
+#include "cluster/strictjson.h"
 
 #include "fuzzassert.h"
 
@@ -34,6 +35,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                                : data[0] % 4 == 1 ? PatchType::StrategicMerge
                                                   : PatchType::Json;
         auto r = applyPatch(type, node, input);
+        // The strict decoder's duplicate members: each is a quoted name of the text.
+        FUZZ_ASSERT(duplicateJsonFields(input).size() <= input.count('"') / 2,
+                    "a duplicate member is a name in the text");
         if (const auto *e = std::get_if<PatchError>(&r)) {
             FUZZ_ASSERT(e->status == 400 || e->status == 422, "patch errors are 400 or 422");
             FUZZ_ASSERT(!e->message.isEmpty(), "patch errors say why");

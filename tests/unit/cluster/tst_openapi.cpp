@@ -3,6 +3,7 @@
 // the schemas behind `kubectl explain`, the strategic merge keys) and how unknown fields are
 // found and dropped.
 #include "cluster/openapi.h"
+#include "cluster/strictjson.h"
 
 #include <QCryptographicHash>
 #include <QJsonArray>
@@ -75,6 +76,34 @@ class TestOpenApi : public QObject
     Q_OBJECT
 
 private slots:
+    void duplicateFieldsAreNamedAsKubeDoes_data()
+    {
+        QTest::addColumn<QByteArray>("json");
+        QTest::addColumn<QStringList>("duplicates");
+        QTest::newRow("none") << QByteArray(R"({"a":1,"b":{"a":2}})") << QStringList();
+        QTest::newRow("top level") << QByteArray(R"({"a":1,"a":2,"a":3})")
+                                   << QStringList{QStringLiteral("a"), QStringLiteral("a")};
+        QTest::newRow("nested, in list items")
+            << QByteArray(
+                   R"({"spec":{"containers":[{"name":"x"},{"name":"y","name":"z"}]},"spec":{}})")
+            << QStringList{QStringLiteral("spec.containers[1].name"), QStringLiteral("spec")};
+        QTest::newRow("escaped names are the same name")
+            << QByteArray("{\"a\\u0062\":1,\"ab\":2,\"q\\\"\":3,\"q\\\"\":4}")
+            << QStringList{QStringLiteral("ab"), QStringLiteral("q\"")};
+        QTest::newRow("values and names that look alike")
+            << QByteArray(R"({"a":"b","b":"a","c":["a","a"],"d":{"e":1},"e":2})") << QStringList();
+        QTest::newRow("malformed: what came before the fault")
+            << QByteArray(R"({"a":1,"a":)") << QStringList{QStringLiteral("a")};
+        QTest::newRow("deep nesting stops, no crash") << QByteArray(5000, '[') << QStringList();
+    }
+
+    void duplicateFieldsAreNamedAsKubeDoes()
+    {
+        QFETCH(QByteArray, json);
+        QFETCH(QStringList, duplicates);
+        QCOMPARE(duplicateJsonFields(json), duplicates);
+    }
+
     void rootNamesEveryGroupVersionWithItsHash()
     {
         const QJsonObject paths = parse(openApiV3Root())[QStringLiteral("paths")].toObject();
