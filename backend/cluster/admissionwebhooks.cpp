@@ -13,6 +13,7 @@
 #include <QSslCertificate>
 #include <QSslConfiguration>
 #include <QThread>
+#include <QTimer>
 #include <QUrl>
 #include <QUuid>
 
@@ -595,8 +596,9 @@ WebhookAnswer WebhookCaller::interpret(const AdmissionWebhook &webhook, const QS
     s.code = result.value(QLatin1String("code")).toInt();
     if (s.code < 400 || s.code > 599)
         s.code = 400;
-    s.reason = result.value(QLatin1String("reason")).toString();
-    const QString message = result.value(QLatin1String("message")).toString();
+    // Kept in the trace, the recent requests and an Event: 4 KiB of the webhook's words at most.
+    s.reason = result.value(QLatin1String("reason")).toString().left(256);
+    const QString message = result.value(QLatin1String("message")).toString().left(4096);
     if (!message.isEmpty())
         s.message = deniedBy + QStringLiteral(": ") + message;
     else if (!s.reason.isEmpty())
@@ -658,16 +660,25 @@ struct WebhookCaller::Private
     QThread thread;
     QObject *ctx = nullptr; // lives on thread: the clients below are used there only
     QHash<QByteArray, Webhooks::HttpClient *> clients; // per CA bundle (hash)
+    QHash<Webhooks::HttpClient *, int> inFlight;       // calls not answered yet, per client
 
     Webhooks::HttpClient *client(const QByteArray &caBundle)
     {
         const QByteArray key = QCryptographicHash::hash(caBundle, QCryptographicHash::Sha256);
         if (Webhooks::HttpClient *c = clients.value(key))
             return c;
-        if (clients.size() >= 64) { // configurations come and go: start over rather than grow
-            for (Webhooks::HttpClient *c : std::as_const(clients))
-                c->deleteLater();
-            clients.clear();
+        if (clients.size() >= 64) {
+            // Configurations come and go: those of the past are let go, once idle (a client
+            // deleted with a call in flight would never answer it).
+            for (auto it = clients.begin(); it != clients.end();) {
+                if (inFlight.value(it.value()) == 0) {
+                    inFlight.remove(it.value());
+                    it.value()->deleteLater();
+                    it = clients.erase(it);
+                } else {
+                    ++it;
+                }
+            }
         }
         auto *c = new Webhooks::HttpClient(ctx);
         c->setMaxKeptBodyBytes(kMaxResponseBytes);
@@ -753,42 +764,43 @@ void WebhookCaller::call(const AdmissionWebhook &webhook, const WebhookAttribute
                              {"User-Agent", "Gatehouse-Admission/1"}};
                 r.body = body;
                 r.timeoutMs = int(std::max<qint64>(1, deadlineMs - timer->elapsed()));
-                d->client(webhook.caBundle)
-                    ->send(std::move(r), [webhook, uid, timer, address, port,
-                                          done](const Webhooks::OutboundResponse &response) {
-                        WebhookAnswer answer;
-                        if (!response.error.isEmpty() && response.status == 0) {
-                            QString why = response.error;
-                            if (why.startsWith(QLatin1String("timed out")))
-                                why = QStringLiteral("context deadline exceeded");
-                            else if (why == QLatin1String("connection refused"))
-                                why = QStringLiteral("dial tcp %1:%2: connect: connection refused")
-                                          .arg(address.protocol() == QAbstractSocket::IPv6Protocol
-                                                   ? QLatin1Char('[') + address.toString() +
-                                                         QLatin1Char(']')
-                                                   : address.toString())
-                                          .arg(port);
-                            else if (why.startsWith(QLatin1String("TLS handshake failed: ")))
-                                why = QStringLiteral("tls: failed to verify certificate: ") +
-                                      why.mid(22);
-                            answer = failed(webhook, postError(webhook, why));
-                        } else if (response.bodyBytes > kMaxResponseBytes) {
-                            answer = failed(webhook,
-                                            QStringLiteral("received invalid webhook response: "
+                Webhooks::HttpClient *client = d->client(webhook.caBundle);
+                ++d->inFlight[client];
+                client->send(std::move(r), [this, client, webhook, uid, timer, address, port,
+                                            done](const Webhooks::OutboundResponse &response) {
+                    --d->inFlight[client];
+                    WebhookAnswer answer;
+                    if (!response.error.isEmpty() && response.status == 0) {
+                        QString why = response.error;
+                        if (why.startsWith(QLatin1String("timed out")))
+                            why = QStringLiteral("context deadline exceeded");
+                        else if (why == QLatin1String("connection refused"))
+                            why = QStringLiteral("dial tcp %1:%2: connect: connection refused")
+                                      .arg(address.protocol() == QAbstractSocket::IPv6Protocol
+                                               ? QLatin1Char('[') + address.toString() +
+                                                     QLatin1Char(']')
+                                               : address.toString())
+                                      .arg(port);
+                        else if (why.startsWith(QLatin1String("TLS handshake failed: ")))
+                            why =
+                                QStringLiteral("tls: failed to verify certificate: ") + why.mid(22);
+                        answer = failed(webhook, postError(webhook, why));
+                    } else if (response.bodyBytes > kMaxResponseBytes) {
+                        answer =
+                            failed(webhook, QStringLiteral("received invalid webhook response: "
                                                            "the response is larger than %1 bytes")
                                                 .arg(kMaxResponseBytes));
-                        } else {
-                            answer = interpret(webhook, uid, response.status, response.body);
-                        }
-                        answer.latencyMs = timer->nsecsElapsed() / 1e6;
-                        qCDebug(lcCluster).noquote()
-                            << "admission webhook" << webhook.name << "answered in"
-                            << answer.latencyMs << "ms:"
-                            << (answer.callFailed ? answer.error
-                                : answer.allowed  ? QStringLiteral("allowed")
-                                                  : QStringLiteral("denied"));
-                        done(answer);
-                    });
+                    } else {
+                        answer = interpret(webhook, uid, response.status, response.body);
+                    }
+                    answer.latencyMs = timer->nsecsElapsed() / 1e6;
+                    qCDebug(lcCluster).noquote() << "admission webhook" << webhook.name
+                                                 << "answered in" << answer.latencyMs << "ms:"
+                                                 << (answer.callFailed ? answer.error
+                                                     : answer.allowed  ? QStringLiteral("allowed")
+                                                                       : QStringLiteral("denied"));
+                    done(answer);
+                });
             };
 
             QHostAddress literal;
@@ -796,8 +808,21 @@ void WebhookCaller::call(const AdmissionWebhook &webhook, const WebhookAttribute
                 send(literal, QString());
                 return;
             }
+            // The lookup counts against timeoutSeconds too: whichever comes first answers.
+            auto answered = std::make_shared<bool>(false);
+            QTimer::singleShot(int(deadlineMs), d->ctx, [webhook, timer, done, answered] {
+                if (std::exchange(*answered, true))
+                    return;
+                WebhookAnswer answer = failed(
+                    webhook, postError(webhook, QStringLiteral("context deadline exceeded")));
+                answer.latencyMs = timer->nsecsElapsed() / 1e6;
+                done(answer);
+            });
             QHostInfo::lookupHost(
-                host, d->ctx, [webhook, host, send, timer, done](const QHostInfo &info) mutable {
+                host, d->ctx,
+                [webhook, host, send, timer, done, answered](const QHostInfo &info) mutable {
+                    if (std::exchange(*answered, true))
+                        return;
                     QHostAddress chosen;
                     for (const QHostAddress &a : info.addresses())
                         if (chosen.isNull() ||

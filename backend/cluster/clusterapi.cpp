@@ -290,6 +290,15 @@ std::optional<Status> fieldValidation(const QString &directive, const QStringLis
     return std::nullopt;
 }
 
+// The 403 Status Kubernetes answers when authorization refuses: "<resource> \"<name>\" is
+// forbidden: User ... cannot ...", or "forbidden: ..." for a non-resource path.
+Status authorizationRefusal(const Attributes &a, const QString &name, const QString &reason)
+{
+    const QString msg = forbiddenMessage(a, reason);
+    return a.resourceRequest ? Status::forbidden(a.apiGroup, a.resource, name, msg)
+                             : Status::forbidden(QString(), QString(), QString(), msg);
+}
+
 } // namespace ApiInternal
 
 using namespace ApiInternal;
@@ -809,15 +818,6 @@ struct Verdict
         return o;
     }
 };
-
-// The 403 Status Kubernetes answers when authorization refuses: "<resource> \"<name>\" is
-// forbidden: User ... cannot ...", or "forbidden: ..." for a non-resource path.
-Status authorizationRefusal(const Attributes &a, const QString &name, const QString &reason)
-{
-    const QString msg = forbiddenMessage(a, reason);
-    return a.resourceRequest ? Status::forbidden(a.apiGroup, a.resource, name, msg)
-                             : Status::forbidden(QString(), QString(), QString(), msg);
-}
 
 // A recorded request authenticated and authorized again under a policy: anonymous requests
 // (and those that presented nothing) depend on anonymous access, everyone on the authorizers.

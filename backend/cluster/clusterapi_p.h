@@ -110,5 +110,9 @@ std::optional<Status> fieldValidation(const QString &directive, const QStringLis
                                       const QStringList &duplicates, const QString &prefix,
                                       QStringList *warnings);
 
+// The 403 Status Kubernetes answers when authorization refuses: "<resource> \"<name>\" is
+// forbidden: User ... cannot ...", or "forbidden: ..." for a non-resource path.
+Status authorizationRefusal(const Attributes &a, const QString &name, const QString &reason);
+
 } // namespace ApiInternal
 } // namespace Gatehouse::Cluster

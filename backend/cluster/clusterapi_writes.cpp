@@ -276,15 +276,23 @@ void ClusterApi::selectWebhooks(Write &w)
     // webhook: a broken or hostile webhook cannot keep an administrator from removing it.
     if (!w.ctx->webhooks || type.group == QLatin1String("admissionregistration.k8s.io"))
         return;
-    const WebhookAttributes a = requestAttributes(w);
+    WebhookAttributes a = requestAttributes(w);
+    // An apply creates or updates depending on what is stored when it runs: both kinds of
+    // webhooks are candidates (matches() decides once the object is prepared).
+    WebhookAttributes other = a;
+    other.operation = a.operation == QLatin1String("CREATE") ? QStringLiteral("UPDATE")
+                                                             : QStringLiteral("CREATE");
+    auto wanted = [&](const AdmissionWebhook &h) {
+        return matchesRules(h, a) || (w.serverSideApply && matchesRules(h, other));
+    };
     const QStringList &plugins = w.ctx->admission->plugins();
     if (plugins.contains(QLatin1String(AdmissionChain::kMutatingWebhook)))
         for (const AdmissionWebhook &h : w.ctx->webhooks->mutating)
-            if (matchesRules(h, a))
+            if (wanted(h))
                 w.mutating.append(h);
     if (plugins.contains(QLatin1String(AdmissionChain::kValidatingWebhook)))
         for (const AdmissionWebhook &h : w.ctx->webhooks->validating)
-            if (matchesRules(h, a))
+            if (wanted(h))
                 w.validating.append(h);
 }
 
@@ -337,6 +345,15 @@ std::optional<Status> ClusterApi::prepareWrite(Write &w)
     w.operation = w.method == "POST" || (w.serverSideApply && !w.current) ? QStringLiteral("CREATE")
                   : w.method == "DELETE"                                  ? QStringLiteral("DELETE")
                                          : QStringLiteral("UPDATE");
+    // An apply that creates needs the create verb too (kube's patch handler asks for it): patch
+    // rights alone, or patch on one name, do not let a client create.
+    if (w.serverSideApply && !w.current) {
+        Attributes create = w.ctx->attributes;
+        create.verb = QStringLiteral("create");
+        const AuthorizationResult allowed = w.ctx->authorizer->authorize(create);
+        if (!allowed.allowed())
+            return authorizationRefusal(create, info.name, allowed.reason);
+    }
     const google::protobuf::Descriptor *schema = KubeSchemas::forKind(type.apiVersion(), type.kind);
     w.currentVersion = resourceVersionOf(w.current);
     QJsonObject obj;
@@ -379,6 +396,8 @@ std::optional<Status> ClusterApi::prepareWrite(Write &w)
                 s.message = e->message;
                 return s;
             }
+            if (e->status == 413)
+                return Status::requestTooLarge(e->message);
             return Status::badRequest(e->message);
         }
         obj = std::get<QJsonObject>(patched);
@@ -547,6 +566,22 @@ std::optional<Status> ClusterApi::validateWrite(Write &w)
                                        : nextClusterIp(m_store);
             spec.insert(QStringLiteral("clusterIP"), ip);
             spec.insert(QStringLiteral("clusterIPs"), QJsonArray{ip});
+        } else if (!current && svcType != QLatin1String("ExternalName")) {
+            // A cluster IP given (by the client, or taken before the webhooks answered) is
+            // this service's only if no other service holds it.
+            const QString ip = spec.value(QLatin1String("clusterIP")).toString();
+            auto page = m_store.list(QStringLiteral("services"), QString(), {}, 0, QString());
+            for (const QJsonObject &other : std::get<ObjectStore::Page>(page).items)
+                if (fieldValue(other, QStringLiteral("spec.clusterIP")) == ip &&
+                    !(fieldValue(other, QStringLiteral("metadata.namespace")) == ns &&
+                      nameOf(other) == name) &&
+                    ip != QLatin1String("None"))
+                    causes.append(StatusCause{
+                        QStringLiteral("FieldValueInvalid"),
+                        QStringLiteral("Invalid value: []string{\"%1\"}: failed to allocate IP "
+                                       "%1: provided IP is already allocated")
+                            .arg(ip),
+                        QStringLiteral("spec.clusterIPs")});
         }
         if (!spec.contains(QLatin1String("sessionAffinity")))
             spec.insert(QStringLiteral("sessionAffinity"), QStringLiteral("None"));
@@ -891,6 +926,11 @@ void ClusterApi::mutateWithWebhook(const std::shared_ptr<Write> &w, int position
 std::optional<Status> ClusterApi::applyWebhookPatch(Write &w, const QString &webhook,
                                                     const QByteArray &patch)
 {
+    if (w.operation == QLatin1String("DELETE"))
+        return Status::internalError(QStringLiteral("admission webhook \"%1\" attempted to modify "
+                                                    "the object, which is not supported for this "
+                                                    "operation")
+                                         .arg(webhook));
     const QJsonObject before = typed(*w.type, w.object);
     auto patched = applyPatch(PatchType::Json, before, patch);
     if (const auto *e = std::get_if<PatchError>(&patched))
@@ -906,6 +946,8 @@ std::optional<Status> ClusterApi::applyWebhookPatch(Write &w, const QString &web
     if (nameOf(obj) != w.name)
         return Status::internalError(
             QStringLiteral("admission webhook \"%1\" changed metadata.name").arg(webhook));
+    // Fields this server does not know are dropped, as from any client (never stored).
+    pruneUnknownFields(&obj, w.type->apiVersion(), w.type->kind);
     keepServerOwned(w, obj);
     w.object = obj;
     return std::nullopt;

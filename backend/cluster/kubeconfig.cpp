@@ -21,22 +21,25 @@ std::string b64(const QByteArray &pem)
     return pem.toBase64().toStdString();
 }
 
-QJsonValue toJson(const YAML::Node &n, int depth)
+// budget: how many more values may be made. yaml-cpp shares one node for every alias of it,
+// so a few hundred bytes of nested aliases would otherwise expand to billions of values
+// (kube's CVE-2019-11253); without aliases a document has fewer values than bytes.
+QJsonValue toJson(const YAML::Node &n, int depth, qint64 &budget)
 {
-    if (depth > 64)
+    if (depth > 64 || --budget < 0)
         return QJsonValue();
     switch (n.Type()) {
     case YAML::NodeType::Map: {
         QJsonObject o;
         for (const auto &kv : n)
             o.insert(QString::fromStdString(kv.first.as<std::string>()),
-                     toJson(kv.second, depth + 1));
+                     toJson(kv.second, depth + 1, budget));
         return o;
     }
     case YAML::NodeType::Sequence: {
         QJsonArray a;
         for (const auto &e : n)
-            a.append(toJson(e, depth + 1));
+            a.append(toJson(e, depth + 1, budget));
         return a;
     }
     case YAML::NodeType::Scalar: {
@@ -160,9 +163,19 @@ std::variant<QList<QJsonValue>, QString> yamlDocumentsToJson(const QByteArray &y
             .arg(QString::fromStdString(ex.msg));
     }
     QList<QJsonValue> out;
-    for (const YAML::Node &d : docs)
-        if (d.IsDefined() && !d.IsNull())
-            out.append(toJson(d, 0));
+    qint64 budget = yaml.size() + 64;
+    try {
+        for (const YAML::Node &d : docs)
+            if (d.IsDefined() && !d.IsNull())
+                out.append(toJson(d, 0, budget));
+    } catch (const YAML::Exception &ex) {
+        // A key that is not a scalar ({[a]: b}), for example.
+        return QStringLiteral("not a JSON-compatible document: %1")
+            .arg(QString::fromStdString(ex.msg));
+    }
+    if (budget < 0)
+        return QStringLiteral("the YAML expands to more values than it has bytes (aliases are "
+                              "not expanded here)");
     return out;
 }
 

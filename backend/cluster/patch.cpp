@@ -736,6 +736,16 @@ std::variant<QJsonValue, PatchError> applyJsonPatch(const QJsonValue &target,
         return patchError(400, QStringLiteral("invalid JSON patch: not an array of operations"));
     // All operations are checked before any applies, so a malformed patch is always a 400.
     const QJsonArray array = operations.toArray();
+    // kube-apiserver's limits: 10,000 operations, and copies that together stay small (each copy
+    // would otherwise double what the next one copies).
+    constexpr qsizetype kMaxOperations = 10000;
+    constexpr qsizetype kMaxCopiedBytes = 10 * 1024 * 1024;
+    if (array.size() > kMaxOperations)
+        return patchError(413, QStringLiteral("The allowed maximum operations in a JSON patch is "
+                                              "%1, got %2")
+                                   .arg(kMaxOperations)
+                                   .arg(array.size()));
+    qsizetype copied = 0;
     std::vector<Operation> ops;
     ops.reserve(static_cast<size_t>(array.size()));
     for (qsizetype i = 0; i < array.size(); ++i) {
@@ -764,10 +774,19 @@ std::variant<QJsonValue, PatchError> applyJsonPatch(const QJsonValue &target,
             break;
         case Op::Copy: {
             QString missing;
-            if (const std::optional<QJsonValue> value = valueAt(document, op.fromTokens, &missing))
-                failure = addValue(document, op.pathTokens, *value);
-            else
+            if (const std::optional<QJsonValue> value =
+                    valueAt(document, op.fromTokens, &missing)) {
+                copied += value->isObject()  ? QJsonDocument(value->toObject()).toJson().size()
+                          : value->isArray() ? QJsonDocument(value->toArray()).toJson().size()
+                                             : 16;
+                if (copied > kMaxCopiedBytes)
+                    failure = QStringLiteral("the values copied add up to more than %1 bytes")
+                                  .arg(kMaxCopiedBytes);
+                else
+                    failure = addValue(document, op.pathTokens, *value);
+            } else {
                 failure = missing;
+            }
             break;
         }
         case Op::Test: {

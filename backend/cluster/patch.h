@@ -31,7 +31,8 @@ std::optional<PatchType> patchTypeFromContentType(const QByteArray &contentType)
 //   "invalid JSON patch: operation 1: unknown op \"mov\"" or
 //   "JSON patch test failed: /metadata/labels/a is \"x\", expected \"y\"".
 // Operations are numbered from 0 (their index in the patch array). Nesting deeper than 64
-// levels in a merge or strategic merge patch is a 422.
+// levels in a merge or strategic merge patch is a 422. A JSON patch of more than 10,000
+// operations is a 413; copies that add up to more than 10 MiB are a 422.
 struct PatchError
 {
     int status = 400;

@@ -96,6 +96,11 @@ const handlers = {
     },
     '/deny-all': (req, res) => answer(res, req, { allowed: false }),
     '/observe': (req, res) => answer(res, req, { allowed: true }),
+    // Patches whatever it is asked about, deletes included.
+    '/patch-anything': (req, res) => {
+        const patch = [{ op: 'add', path: '/metadata/labels', value: { patched: 'yes' } }];
+        answer(res, req, { allowed: true, patchType: 'JSONPatch', patch: Buffer.from(JSON.stringify(patch)).toString('base64') });
+    },
     '/slow': (req, res) => setTimeout(() => answer(res, req, { allowed: true }), 3000),
     '/wrong-uid': (req, res) => answer(res, { uid: 'not-the-request' }, { allowed: true }),
     '/huge': (req, res) => {
@@ -363,6 +368,15 @@ test('a mutating webhook adds a label; selectors choose what it sees; it may not
                  'error: failed to create serviceaccount: Internal error occurred: admission webhook "rename.policy.example.com" changed metadata.name\n');
     for (const n of ['renamed', 'somebody-else'])
         assert.notEqual((await kubectl(['get', 'serviceaccount', n, '-n', 'team-m'])).code, 0);
+    // A mutating webhook may not change what is being deleted (kube's words).
+    await apply('MutatingWebhookConfiguration', 'labeller', [webhook('patch-anything.policy.example.com', '/patch-anything', {
+        rules: [{ operations: ['DELETE'], apiGroups: [''], apiVersions: ['v1'], resources: ['serviceaccounts'] }],
+    })]);
+    assert.equal(await refused(['delete', 'serviceaccount', 'watched', '-n', 'team-m']),
+                 'Error from server (InternalError): Internal error occurred: admission webhook "patch-anything.policy.example.com" ' +
+                 'attempted to modify the object, which is not supported for this operation\n');
+    assert.equal((await labelsOf('watched'))['policy.example.com/checked'], 'true');
+    assert.equal((await labelsOf('watched')).patched, undefined);
     await ok(['delete', 'mutatingwebhookconfiguration', 'labeller']);
 });
 

@@ -135,6 +135,15 @@ test('errors keep kube\'s messages: AlreadyExists, a missing namespace, RBAC', a
     assert.equal(denied.code, 1);
     assert.equal(denied.stderr, 'Error from server (Forbidden): namespaces is forbidden: User "bob" cannot create ' +
                                 'resource "namespaces" in API group "" at the cluster scope\n');
+
+    // A cluster IP another service holds (the kubernetes service's).
+    const svc = join(dir, 'taken-ip.json');
+    writeFileSync(svc, JSON.stringify({ apiVersion: 'v1', kind: 'Service', metadata: { name: 'taken', namespace: 'default' },
+                                        spec: { clusterIP: '10.96.0.1', ports: [{ port: 80 }] } }));
+    const taken = await kubectl('admin', ['create', '-f', svc]);
+    assert.equal(taken.code, 1);
+    assert.equal(taken.stderr, `The Service "taken" is invalid: spec.clusterIPs: Invalid value: []string{"10.96.0.1"}: ` +
+                               'failed to allocate IP 10.96.0.1: provided IP is already allocated\n');
 });
 
 test('protobuf on the wire: answers in protobuf when asked first, bad bodies get a Status', async () => {

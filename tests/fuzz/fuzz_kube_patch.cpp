@@ -39,7 +39,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         FUZZ_ASSERT(duplicateJsonFields(input).size() <= input.count('"') / 2,
                     "a duplicate member is a name in the text");
         if (const auto *e = std::get_if<PatchError>(&r)) {
-            FUZZ_ASSERT(e->status == 400 || e->status == 422, "patch errors are 400 or 422");
+            FUZZ_ASSERT(e->status == 400 || e->status == 413 || e->status == 422,
+                        "patch errors are 400, 413 or 422");
             FUZZ_ASSERT(!e->message.isEmpty(), "patch errors say why");
             FUZZ_ASSERT(!e->message.contains(QLatin1Char('\n')), "one line");
         }

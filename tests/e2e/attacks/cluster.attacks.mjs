@@ -545,4 +545,59 @@ rules:
             server.close();
         }
     });
+    attack('cluster: server-side apply — patch rights alone do not create (create is asked too) → 403, nothing created', async () => {
+        const imported = await adminFetch(b, 'POST', '/admin/v1/cluster/rbac/import', `
+apiVersion: rbac.authorization.k8s.io/v1
+kind: ClusterRole
+metadata:
+  name: pod-patcher
+rules:
+- apiGroups: [""]
+  resources: ["pods"]
+  verbs: ["get", "patch"]
+---
+apiVersion: rbac.authorization.k8s.io/v1
+kind: ClusterRoleBinding
+metadata:
+  name: pod-patchers
+subjects:
+- kind: Group
+  name: pod-patchers
+  apiGroup: rbac.authorization.k8s.io
+roleRef:
+  kind: ClusterRole
+  name: pod-patcher
+  apiGroup: rbac.authorization.k8s.io
+`, { 'Content-Type': 'application/yaml' });
+        assert.equal(imported.status, 200, imported.text);
+        const patcher = await issueKubeconfig(b, { kind: 'user', name: 'patcher', groups: ['pod-patchers'] });
+        const body = 'apiVersion: v1\nkind: Pod\nmetadata:\n  name: sneaky\n  namespace: default\n' +
+                     'spec:\n  containers:\n  - name: c\n    image: busybox\n';
+        const r = await kubeRequest(b, 'PATCH', '/api/v1/namespaces/default/pods/sneaky?fieldManager=patcher', {
+            creds: patcher, body, headers: { 'Content-Type': 'application/apply-patch+yaml' } });
+        assertStatus(r, forbidden('pods "sneaky" is forbidden: User "patcher" cannot create resource "pods" in API group "" ' +
+                                  'in the namespace "default"', { name: 'sneaky', kind: 'pods' }), 'apply-create');
+        await assertAbsent('/api/v1/namespaces/default/pods/sneaky', 'apply-create');
+    });
+
+    attack('cluster: server-side apply — a few hundred bytes of nested YAML aliases (CVE-2019-11253) → 400 at once, the server keeps serving', async () => {
+        const root = await issueKubeconfig(b, { kind: 'user', name: 'root-yaml', groups: ['system:masters'] });
+        const levels = ['a: &a ["x","x","x","x","x","x","x","x","x"]'];
+        for (let i = 1; i < 10; ++i) {
+            const prev = String.fromCharCode(96 + i);
+            const name = String.fromCharCode(97 + i);
+            levels.push(`${name}: &${name} [*${prev},*${prev},*${prev},*${prev},*${prev},*${prev},*${prev},*${prev},*${prev}]`);
+        }
+        const body = `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: bomb\n  namespace: default\n${levels.join('\n')}\n`;
+        const started = Date.now();
+        const r = await kubeRequest(b, 'PATCH', '/api/v1/namespaces/default/serviceaccounts/bomb?fieldManager=x', {
+            creds: root, body: body.replace('kind: ConfigMap', 'kind: ServiceAccount'),
+            headers: { 'Content-Type': 'application/apply-patch+yaml' } });
+        assert.equal(r.status, 400, r.text);
+        assert.match(r.json.message, /expands to more values than it has bytes/);
+        assert.ok(Date.now() - started < 5000, `took ${Date.now() - started} ms`);
+        const alive = await kubeRequest(b, 'GET', '/api/v1/nodes/node-1', { creds: root });
+        assert.equal(alive.status, 200, alive.text);
+        await assertAbsent('/api/v1/namespaces/default/serviceaccounts/bomb', 'alias bomb');
+    });
 });

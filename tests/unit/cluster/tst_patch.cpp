@@ -97,6 +97,7 @@ private slots:
     void mergePatchTooDeepLeavesTarget();
     void jsonPatch_data();
     void jsonPatch();
+    void jsonPatchLimits();
     void strategicMerge_data();
     void strategicMerge();
     void applyPatch_data();
@@ -431,6 +432,34 @@ void TestPatch::jsonPatch()
     const QJsonValue patchValue = json(patch);
     QVERIFY(!targetValue.isUndefined() && !patchValue.isUndefined());
     checkOutcome(applyJsonPatch(targetValue, patchValue), expected, status, message);
+}
+
+// A copy doubles what the next one copies: 40 of them would make a terabyte of 1 KiB.
+void TestPatch::jsonPatchLimits()
+{
+    QJsonArray doubling;
+    for (int i = 0; i < 40; ++i)
+        doubling.append(QJsonObject{{QStringLiteral("op"), QStringLiteral("copy")},
+                                    {QStringLiteral("from"), QStringLiteral("/spec")},
+                                    {QStringLiteral("path"), QStringLiteral("/spec/a%1").arg(i)}});
+    const QJsonObject target{{QStringLiteral("spec"),
+                              QJsonObject{{QStringLiteral("x"), QString(1024, QLatin1Char('x'))}}}};
+    auto r = applyJsonPatch(target, doubling);
+    QVERIFY(std::holds_alternative<PatchError>(r));
+    QCOMPARE(std::get<PatchError>(r).status, 422);
+    QVERIFY2(std::get<PatchError>(r).message.endsWith(
+                 QLatin1String("the values copied add up to more than 10485760 bytes")),
+             qPrintable(std::get<PatchError>(r).message));
+
+    QJsonArray many;
+    for (int i = 0; i < 10001; ++i)
+        many.append(QJsonObject{{QStringLiteral("op"), QStringLiteral("test")},
+                                {QStringLiteral("path"), QStringLiteral("/spec")},
+                                {QStringLiteral("value"), QJsonValue()}});
+    auto tooMany = applyJsonPatch(target, many);
+    QCOMPARE(std::get<PatchError>(tooMany).status, 413);
+    QCOMPARE(std::get<PatchError>(tooMany).message,
+             QStringLiteral("The allowed maximum operations in a JSON patch is 10000, got 10001"));
 }
 
 void TestPatch::strategicMerge_data()
