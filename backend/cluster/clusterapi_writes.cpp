@@ -380,8 +380,7 @@ std::optional<Status> ClusterApi::prepareWrite(Write &w)
                                                      "match the name on the URL (%2)")
                                           .arg(bodyName, info.name));
     } else if (w.serverSideApply) {
-        ServerSideApply::Request r{w.fieldManager, w.force,   type.apiVersion(), w.now,
-                                   type.group,     type.name, info.name};
+        ServerSideApply::Request r{w.fieldManager, w.force, type.apiVersion(), w.now};
         auto applied = ServerSideApply::apply(w.current.value_or(QJsonObject()), w.body, schema, r);
         if (const auto *s = std::get_if<Status>(&applied))
             return *s;

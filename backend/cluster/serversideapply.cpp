@@ -423,8 +423,6 @@ QString displayPath(const QString &path)
             out += QLatin1Char('.') + key.mid(2);
         } else if (key.startsWith(QLatin1String("v:"))) {
             out += QStringLiteral("[=%1]").arg(key.mid(2));
-        } else if (key.startsWith(QLatin1String("i:"))) {
-            out += QStringLiteral("[%1]").arg(key.mid(2));
         } else if (key.startsWith(QLatin1String("k:"))) {
             const QJsonObject k = parseCompact(key.mid(2)).toObject();
             QStringList parts;

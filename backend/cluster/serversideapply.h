@@ -43,8 +43,6 @@ struct Request
     bool force = false;
     QString apiVersion;
     QDateTime now;
-    // For the 409's details.
-    QString group, resource, name;
 };
 
 // The object after applying `applied` (the configuration the manager wants, apiVersion and kind

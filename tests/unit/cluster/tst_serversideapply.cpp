@@ -31,13 +31,8 @@ const google::protobuf::Descriptor *node()
 
 Request as(const char *manager, bool force = false)
 {
-    return Request{QString::fromLatin1(manager),
-                   force,
-                   QStringLiteral("v1"),
-                   QDateTime(QDate(2026, 11, 28), QTime(12, 0), Qt::UTC),
-                   QString(),
-                   QStringLiteral("nodes"),
-                   QStringLiteral("node-1")};
+    return Request{QString::fromLatin1(manager), force, QStringLiteral("v1"),
+                   QDateTime(QDate(2026, 11, 28), QTime(12, 0), Qt::UTC)};
 }
 
 QJsonArray managers(const QJsonObject &o)
