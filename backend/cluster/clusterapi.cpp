@@ -1043,8 +1043,8 @@ void ClusterApi::handleResource(const std::shared_ptr<Context> &ctx)
             if (!table && !pretty && !prefersProtobuf(req.header("accept"))) {
                 // Objects change rarely and are read often: their encoded form is cached by
                 // resourceVersion (a new one never repeats: the counter only grows).
-                const QString key =
-                    type->name + QLatin1Char('/') + ns + QLatin1Char('/') + info.name;
+                const QString key = type->apiVersion() + QLatin1Char('/') + type->name +
+                                    QLatin1Char('/') + ns + QLatin1Char('/') + info.name;
                 const QString rv = fieldValue(*o, QStringLiteral("metadata.resourceVersion"));
                 QByteArray body;
                 {
@@ -1054,7 +1054,7 @@ void ClusterApi::handleResource(const std::shared_ptr<Context> &ctx)
                         body = it->second;
                 }
                 if (body.isEmpty()) {
-                    body = JsonWriter::encode(typed(*type, *o));
+                    body = JsonWriter::encode(typed(*type, servedObject(*type, *o)));
                     body.append('\n');
                     QMutexLocker lock(&m_cacheMutex);
                     if (m_bodyCache.size() >= 20000)
@@ -1073,7 +1073,7 @@ void ClusterApi::handleResource(const std::shared_ptr<Context> &ctx)
                                          QString(), nowMs),
                                 pretty));
             else
-                finish(ctx, typedResponse(req, 200, typed(*type, *o), pretty));
+                finish(ctx, typedResponse(req, 200, typed(*type, servedObject(*type, *o)), pretty));
             return;
         }
         QString error;
@@ -1090,8 +1090,11 @@ void ClusterApi::handleResource(const std::shared_ptr<Context> &ctx)
             extraFields = {QStringLiteral("spec.type")};
         else if (type->name == QLatin1String("events"))
             extraFields = eventFieldSelectors();
+        const QString fieldSelector = type->view && type->name == QLatin1String("events")
+                                          ? coreEventFieldSelector(info.fieldSelector)
+                                          : info.fieldSelector;
         const std::optional<Selector> fields =
-            labels ? Selector::parseFields(info.fieldSelector, extraFields, &error) : std::nullopt;
+            labels ? Selector::parseFields(fieldSelector, extraFields, &error) : std::nullopt;
         if (!labels || !fields) {
             finish(ctx, Status::badRequest(error).response(pretty));
             return;
@@ -1130,7 +1133,7 @@ void ClusterApi::handleResource(const std::shared_ptr<Context> &ctx)
         }
         QJsonArray items;
         for (const QJsonObject &o : page.items)
-            items.append(o);
+            items.append(servedObject(*type, o));
         QJsonObject listMeta{{QStringLiteral("resourceVersion"), page.resourceVersion}};
         if (!page.continueToken.isEmpty()) {
             listMeta.insert(QStringLiteral("continue"), page.continueToken);

@@ -67,28 +67,56 @@ void ClusterApi::handleWatch(const std::shared_ptr<Context> &ctx, const Resource
             return;
         }
     }
-    const bool table = wantsTable(req.header("accept"));
+    const QByteArray accept = req.header("accept");
+    const bool table = wantsTable(accept);
+    // client-go's typed clients ask for protobuf first; their watch then reads length-prefixed
+    // WatchEvent frames, as kube-apiserver writes them for application/vnd.kubernetes.protobuf.
+    const bool protobuf = !table && prefersProtobuf(accept) && KubeSchemas::loaded() &&
+                          KubeSchemas::forKind(type.apiVersion(), type.kind);
     Core::Clock *clock = &m_clock;
-    options.encode = [type, table, clock](const WatchEvent &e) {
-        QJsonObject object;
-        if (e.type == QLatin1String("ERROR"))
-            object = e.object;
-        else if (table && e.type != QLatin1String("BOOKMARK"))
-            object = tableFor(type, {e.object},
-                              fieldValue(e.object, QStringLiteral("metadata.resourceVersion")),
-                              QString(), clock->now().toMSecsSinceEpoch());
-        else
-            object = typed(type, e.object);
-        QByteArray line = JsonWriter::encode(
-            QJsonObject{{QStringLiteral("type"), e.type}, {QStringLiteral("object"), object}},
-            false);
-        line.append('\n');
-        return line;
-    };
-    options.encoding = (table ? QStringLiteral("table:") : QStringLiteral("json:")) +
+    if (protobuf) {
+        options.encode = [type](const WatchEvent &e) {
+            const QJsonObject object = e.type == QLatin1String("ERROR")
+                                           ? e.object
+                                           : typed(type, servedObject(type, e.object));
+            auto frame = encodeProtobufWatchFrame(e.type, object);
+            if (auto *bytes = std::get_if<QByteArray>(&frame))
+                return std::move(*bytes);
+            // A stored object that does not fit its own schema is a bug: say so in the stream
+            // (a Status always has its form) rather than skip the change silently.
+            qCWarning(lcCluster).noquote()
+                << "watch: the protobuf form failed:" << std::get<ProtobufError>(frame).message;
+            const QJsonObject status =
+                QJsonDocument::fromJson(
+                    Status::internalError(QStringLiteral("the object could not be encoded"))
+                        .body(false))
+                    .object();
+            return std::get<QByteArray>(encodeProtobufWatchFrame(QStringLiteral("ERROR"), status));
+        };
+    } else {
+        options.encode = [type, table, clock](const WatchEvent &e) {
+            QJsonObject object;
+            if (e.type == QLatin1String("ERROR"))
+                object = e.object;
+            else if (table && e.type != QLatin1String("BOOKMARK"))
+                object = tableFor(type, {e.object},
+                                  fieldValue(e.object, QStringLiteral("metadata.resourceVersion")),
+                                  QString(), clock->now().toMSecsSinceEpoch());
+            else
+                object = typed(type, servedObject(type, e.object));
+            QByteArray line = JsonWriter::encode(
+                QJsonObject{{QStringLiteral("type"), e.type}, {QStringLiteral("object"), object}},
+                false);
+            line.append('\n');
+            return line;
+        };
+    }
+    options.encoding = (protobuf ? QStringLiteral("protobuf:")
+                        : table  ? QStringLiteral("table:")
+                                 : QStringLiteral("json:")) +
                        type.apiVersion() + QLatin1Char('/') + type.name;
     Core::HttpResponse r;
-    r.setHeader("Content-Type", "application/json");
+    r.setHeader("Content-Type", protobuf ? kProtobufWatchContentType : "application/json");
     WatchHub *hub = &m_watch;
     r.stream = [hub, options](Core::HttpStream *stream) { hub->start(stream, options); };
     finish(ctx, std::move(r));

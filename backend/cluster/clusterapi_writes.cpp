@@ -339,6 +339,8 @@ std::optional<Status> ClusterApi::prepareWrite(Write &w)
     w.current.reset();
     if (!info.name.isEmpty()) {
         w.current = m_store.get(type.name, w.ns, info.name);
+        if (w.current)
+            w.current = servedObject(type, *w.current); // the chain works in the served shape
         if (!w.current && !w.serverSideApply)
             return Status::notFound(type.group, type.name, info.name);
     }
@@ -523,6 +525,8 @@ std::optional<Status> ClusterApi::validateWrite(Write &w)
     if (type.group == QLatin1String("admissionregistration.k8s.io"))
         causes +=
             validateWebhookConfiguration(obj, type.name.startsWith(QLatin1String("mutating")));
+    if (type.view && type.name == QLatin1String("events"))
+        causes += validateEventsV1(obj, current);
     if (type.name == QLatin1String("services")) {
         // Node ports: allocate the missing ones, refuse one already taken.
         QJsonObject spec = obj.value(QLatin1String("spec")).toObject();
@@ -666,7 +670,7 @@ ObjectStore::Outcome ClusterApi::changesOf(Write &w)
     const QString &ns = w.ns;
     const QString &name = w.name;
     const QDateTime &now = w.now;
-    QJsonObject obj = w.object;
+    QJsonObject obj = storedObject(type, w.object);
     QList<ObjectChange> changes;
     if (w.operation == QLatin1String("CREATE")) {
         if (m_store.get(type.name, ns, name))
@@ -727,7 +731,7 @@ ObjectStore::Outcome ClusterApi::changesOf(Write &w)
             obj.insert(QStringLiteral("status"),
                        QJsonObject{{QStringLiteral("phase"), QStringLiteral("Terminating")}});
             for (const ResourceType &t : servedResources()) {
-                if (!t.namespaced || !t.stored)
+                if (!t.namespaced || !t.stored || t.view)
                     continue;
                 auto page = m_store.list(t.name, name, {}, 0, QString());
                 for (const QJsonObject &o : std::get<ObjectStore::Page>(page).items)
@@ -811,7 +815,8 @@ void ClusterApi::finishWrite(const std::shared_ptr<Write> &w, const ObjectStore:
     if (result.isEmpty() && !changes.isEmpty())
         result = changes.first().object;
     const int successCode = w->operation == QLatin1String("CREATE") ? 201 : 200;
-    finish(ctx, typedResponse(ctx->request, successCode, typed(*w->type, result), ctx->pretty));
+    finish(ctx, typedResponse(ctx->request, successCode,
+                              typed(*w->type, servedObject(*w->type, result)), ctx->pretty));
 }
 
 WebhookAttributes ClusterApi::requestAttributes(const Write &w)

@@ -1,5 +1,6 @@
 #include "cluster/events.h"
 
+#include "cluster/admission.h"
 #include "cluster/resources.h"
 #include "crypto/random.h"
 
@@ -16,6 +17,24 @@ constexpr qint64 kAggregationSeconds = 600;
 QString timestamp(const QDateTime &t)
 {
     return t.toUTC().toString(QStringLiteral("yyyy-MM-ddTHH:mm:ssZ"));
+}
+
+// metav1.MicroTime: "2006-01-02T15:04:05.000000Z".
+QString microTimestamp(const QDateTime &t)
+{
+    return t.toUTC().toString(QStringLiteral("yyyy-MM-ddTHH:mm:ss.zzz")) + QStringLiteral("000Z");
+}
+
+// What was done, for events.k8s.io/v1's action (machine-readable, like kube's "Binding").
+QString actionOf(const QString &reason)
+{
+    if (reason == QLatin1String("KubeconfigIssued"))
+        return QStringLiteral("IssueKubeconfig");
+    if (reason == QLatin1String("AdmissionDenied"))
+        return QStringLiteral("Admit");
+    if (reason == QLatin1String("LabelsChanged"))
+        return QStringLiteral("UpdateLabels");
+    return reason;
 }
 
 QDateTime parseTimestamp(const QJsonValue &v)
@@ -95,7 +114,10 @@ ObjectChange eventChange(const ObjectStore &store, const EventRecord &e, const Q
                             {QStringLiteral("lastTimestamp"), timestamp(now)},
                             {QStringLiteral("count"), 1},
                             {QStringLiteral("type"), e.type},
-                            {QStringLiteral("eventTime"), QJsonValue::Null},
+                            // Set, with an action, so that events.k8s.io/v1 clients (the
+                            // Python client requires eventTime) read these Events too.
+                            {QStringLiteral("eventTime"), microTimestamp(now)},
+                            {QStringLiteral("action"), actionOf(e.reason)},
                             {QStringLiteral("reportingComponent"), QLatin1String(kEventSource)},
                             {QStringLiteral("reportingInstance"), host}};
     return {seen ? ObjectChange::Kind::Modified : ObjectChange::Kind::Added,
@@ -190,6 +212,170 @@ QStringList eventFieldSelectors()
             QStringLiteral("reason"),
             QStringLiteral("reportingComponent"),
             QStringLiteral("type")};
+}
+
+namespace {
+
+// core/v1 member -> events.k8s.io/v1 member, where the names differ.
+constexpr std::pair<const char *, const char *> kEventsV1Renames[] = {
+    {"involvedObject", "regarding"},
+    {"message", "note"},
+    {"reportingComponent", "reportingController"},
+    {"source", "deprecatedSource"},
+    {"firstTimestamp", "deprecatedFirstTimestamp"},
+    {"lastTimestamp", "deprecatedLastTimestamp"},
+    {"count", "deprecatedCount"},
+};
+
+QJsonObject renamed(const QJsonObject &in, bool toV1)
+{
+    QJsonObject out = in;
+    for (const auto &[core, v1] : kEventsV1Renames) {
+        const QLatin1String from(toV1 ? core : v1);
+        const QLatin1String to(toV1 ? v1 : core);
+        out.remove(to); // a member of the other shape has no place here
+        if (in.contains(from)) {
+            out.insert(to, in.value(from));
+            out.remove(from);
+        }
+    }
+    return out;
+}
+
+bool isSet(const QJsonValue &v)
+{
+    if (v.isString())
+        return !v.toString().isEmpty();
+    if (v.isDouble())
+        return v.toDouble() != 0;
+    if (v.isObject())
+        return !v.toObject().isEmpty();
+    return !v.isUndefined() && !v.isNull();
+}
+
+QString eventString(const QJsonObject &e, const char *key)
+{
+    return e.value(QLatin1String(key)).toString();
+}
+
+} // namespace
+
+QJsonObject eventsV1FromCore(const QJsonObject &core)
+{
+    return renamed(core, true);
+}
+
+QJsonObject coreFromEventsV1(const QJsonObject &v1)
+{
+    return renamed(v1, false);
+}
+
+QString coreEventFieldSelector(const QString &v1Selector)
+{
+    QStringList terms = v1Selector.split(QLatin1Char(','));
+    for (QString &t : terms) {
+        const QString trimmed = t.trimmed();
+        if (trimmed.startsWith(QLatin1String("regarding.")))
+            t = QStringLiteral("involvedObject.") + trimmed.mid(10);
+        else if (trimmed.startsWith(QLatin1String("reportingController")))
+            t = QStringLiteral("reportingComponent") + trimmed.mid(19);
+    }
+    return terms.join(QLatin1Char(','));
+}
+
+QList<StatusCause> validateEventsV1(const QJsonObject &event,
+                                    const std::optional<QJsonObject> &current)
+{
+    using namespace Validation;
+    QList<StatusCause> causes;
+    auto tooLong = [&](const char *key, const char *field, int limit) {
+        if (eventString(event, key).size() > limit)
+            causes.append(
+                invalidCause(QLatin1String(field), QString(),
+                             QStringLiteral("can have at most %1 characters").arg(limit)));
+    };
+    if (current) {
+        // ValidateEventUpdate: what the Event says may not change; its series may.
+        for (const char *key :
+             {"reason", "note", "type", "action", "reportingController", "reportingInstance"}) {
+            const QJsonValue now = event.value(QLatin1String(key));
+            if (now != current->value(QLatin1String(key))) {
+                const QString field = QLatin1String(key) == QLatin1String("note")
+                                          ? QStringLiteral("message")
+                                          : QLatin1String(key);
+                causes.append(
+                    invalidCause(field, now.toString(), QStringLiteral("field is immutable")));
+            }
+        }
+        for (const char *key : {"regarding", "related"})
+            if (event.value(QLatin1String(key)) != current->value(QLatin1String(key)))
+                causes.append(StatusCause{QStringLiteral("FieldValueInvalid"),
+                                          QStringLiteral("Invalid value: field is immutable"),
+                                          QLatin1String(key) == QLatin1String("regarding")
+                                              ? QStringLiteral("involvedObject")
+                                              : QStringLiteral("related")});
+        return causes;
+    }
+    const QJsonObject meta = event.value(QLatin1String("metadata")).toObject();
+    const QString ns = meta.value(QLatin1String("namespace")).toString();
+    const QString regardingNs = event.value(QLatin1String("regarding"))
+                                    .toObject()
+                                    .value(QLatin1String("namespace"))
+                                    .toString();
+    const bool hasEventTime = isSet(event.value(QLatin1String("eventTime")));
+    // legacyValidateEvent, which every Event passes.
+    if (!hasEventTime) {
+        if (regardingNs.isEmpty() ? ns != QLatin1String("default") && !ns.isEmpty()
+                                  : ns != regardingNs)
+            causes.append(invalidCause(QStringLiteral("involvedObject.namespace"), regardingNs,
+                                       QStringLiteral("does not match event.namespace")));
+    } else {
+        if (regardingNs.isEmpty() && ns != QLatin1String("default") &&
+            ns != QLatin1String("kube-system"))
+            causes.append(invalidCause(QStringLiteral("involvedObject.namespace"), regardingNs,
+                                       QStringLiteral("does not match event.namespace")));
+        const QString controller = eventString(event, "reportingController");
+        if (controller.isEmpty())
+            causes.append(requiredCause(QStringLiteral("reportingController")));
+        for (const QString &e : qualifiedName(controller))
+            causes.append(invalidCause(QStringLiteral("reportingController"), controller, e));
+        if (eventString(event, "reportingInstance").isEmpty())
+            causes.append(requiredCause(QStringLiteral("reportingInstance")));
+        tooLong("reportingInstance", "reportingInstance", 128);
+        if (eventString(event, "action").isEmpty())
+            causes.append(requiredCause(QStringLiteral("action")));
+        tooLong("action", "action", 128);
+        if (eventString(event, "reason").isEmpty())
+            causes.append(requiredCause(QStringLiteral("reason")));
+        tooLong("reason", "reason", 128);
+        tooLong("note", "message", 1024);
+    }
+    // The strict checks of events.k8s.io/v1 and later.
+    if (event.contains(QLatin1String("series")) && !event.value(QLatin1String("series")).isNull()) {
+        const QJsonObject series = event.value(QLatin1String("series")).toObject();
+        if (series.value(QLatin1String("count")).toInt() < 2)
+            causes.append(invalidCause(QStringLiteral("series.count"), QString(),
+                                       QStringLiteral("should be at least 2")));
+        if (!isSet(series.value(QLatin1String("lastObservedTime"))))
+            causes.append(requiredCause(QStringLiteral("series.lastObservedTime")));
+    }
+    if (!hasEventTime)
+        causes.append(requiredCause(QStringLiteral("eventTime")));
+    const QString type = eventString(event, "type");
+    if (type != QLatin1String("Normal") && type != QLatin1String("Warning"))
+        causes.append(invalidCause(QStringLiteral("type"), QString(),
+                                   QStringLiteral("has invalid value: ") + type));
+    for (const char *key :
+         {"deprecatedFirstTimestamp", "deprecatedLastTimestamp", "deprecatedCount"})
+        if (isSet(event.value(QLatin1String(key))))
+            causes.append(
+                invalidCause(QLatin1String(key), QString(), QStringLiteral("needs to be unset")));
+    const QJsonObject source = event.value(QLatin1String("deprecatedSource")).toObject();
+    if (isSet(source.value(QLatin1String("component"))) ||
+        isSet(source.value(QLatin1String("host"))))
+        causes.append(invalidCause(QStringLiteral("deprecatedSource"), QString(),
+                                   QStringLiteral("needs to be unset")));
+    return causes;
 }
 
 } // namespace Gatehouse::Cluster

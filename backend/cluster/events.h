@@ -1,6 +1,7 @@
 #pragma once
 
 #include "cluster/objectstore.h"
+#include "cluster/status.h"
 
 #include <QDateTime>
 #include <QHash>
@@ -9,6 +10,8 @@
 #include <QMutex>
 #include <QString>
 #include <QStringList>
+
+#include <optional>
 
 namespace Gatehouse::Cluster {
 
@@ -65,5 +68,20 @@ QJsonObject eventsTable(const QList<QJsonObject> &events, const QString &resourc
 
 // The field selectors events take besides metadata.name and metadata.namespace.
 QStringList eventFieldSelectors();
+
+// events.k8s.io/v1 is another shape of the same Events, converted as kube-apiserver converts
+// them: regarding <-> involvedObject, note <-> message, reportingController <->
+// reportingComponent, deprecatedSource/FirstTimestamp/LastTimestamp/Count <-> source,
+// firstTimestamp, lastTimestamp, count; every other member keeps its name.
+QJsonObject eventsV1FromCore(const QJsonObject &core);
+QJsonObject coreFromEventsV1(const QJsonObject &v1);
+// An events.k8s.io/v1 field selector in core's terms ("regarding.name=x" is
+// "involvedObject.name=x", "reportingController=y" is "reportingComponent=y").
+QString coreEventFieldSelector(const QString &v1Selector);
+// kube's checks of an Event written through events.k8s.io/v1 (ValidateEventCreate and
+// ValidateEventUpdate), on the object in its v1 shape; the fields are named as kube names
+// them, partly in core's terms (involvedObject.namespace, message).
+QList<StatusCause> validateEventsV1(const QJsonObject &event,
+                                    const std::optional<QJsonObject> &current);
 
 } // namespace Gatehouse::Cluster

@@ -560,4 +560,31 @@ std::variant<QByteArray, ProtobufError> encodeProtobufObject(const QJsonObject &
     return QByteArray(kMagic, sizeof kMagic) + QByteArray(bytes.data(), qsizetype(bytes.size()));
 }
 
+std::variant<QByteArray, ProtobufError> encodeProtobufWatchFrame(const QString &type,
+                                                                 const QJsonObject &object)
+{
+    auto body = encodeProtobufObject(object);
+    if (const auto *e = std::get_if<ProtobufError>(&body))
+        return *e;
+    const pb::Descriptor *d =
+        pool().FindMessageTypeByName("k8s.io.apimachinery.pkg.apis.meta.v1.WatchEvent");
+    if (!d)
+        return ProtobufError{true, QStringLiteral("meta.v1.WatchEvent has no protobuf form")};
+    const auto event = make(d);
+    const pb::Reflection *r = event->GetReflection();
+    r->SetString(event.get(), d->FindFieldByName("type"), toStd(type));
+    pb::Message *raw = r->MutableMessage(event.get(), d->FindFieldByName("object"));
+    const QByteArray &bytes = std::get<QByteArray>(body);
+    raw->GetReflection()->SetString(raw, raw->GetDescriptor()->FindFieldByName("raw"),
+                                    std::string(bytes.constData(), size_t(bytes.size())));
+    const std::string message = event->SerializeAsString();
+    const quint32 n = quint32(message.size());
+    QByteArray frame;
+    frame.reserve(4 + qsizetype(message.size()));
+    for (int shift = 24; shift >= 0; shift -= 8)
+        frame.append(char((n >> shift) & 0xff));
+    frame.append(message.data(), qsizetype(message.size()));
+    return frame;
+}
+
 } // namespace Gatehouse::Cluster

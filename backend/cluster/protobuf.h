@@ -10,6 +10,9 @@ namespace Gatehouse::Cluster {
 
 // The Content-Type kubectl and client-go's typed clients use for protobuf bodies.
 inline constexpr char kProtobufContentType[] = "application/vnd.kubernetes.protobuf";
+// The Content-Type of a protobuf watch stream, as kube-apiserver answers it.
+inline constexpr char kProtobufWatchContentType[] =
+    "application/vnd.kubernetes.protobuf;stream=watch";
 
 // Kubernetes' protobuf wire format for the served kinds, through libprotobuf.
 //
@@ -43,5 +46,12 @@ std::variant<QJsonObject, ProtobufError> decodeProtobufObject(const QByteArray &
 // The object (with its "apiVersion" and "kind") as a protobuf body, envelope included; an
 // error when its kind has no protobuf form or a member does not fit its field.
 std::variant<QByteArray, ProtobufError> encodeProtobufObject(const QJsonObject &object);
+
+// One frame of a protobuf watch stream, as kube-apiserver writes it: a 4-byte big-endian
+// length, then a meta.v1.WatchEvent {1 type, 2 object: RawExtension {1 raw}} without an
+// envelope, whose raw is the object's protobuf body (envelope included, as
+// encodeProtobufObject gives it). client-go reads the frame, then the object in raw.
+std::variant<QByteArray, ProtobufError> encodeProtobufWatchFrame(const QString &type,
+                                                                 const QJsonObject &object);
 
 } // namespace Gatehouse::Cluster

@@ -72,6 +72,10 @@ const QList<ResourceType> &servedResources()
         r.append(makeType("", "services", "service", "Service", true, {QStringLiteral("svc")},
                           {{QStringLiteral("status"), QStringLiteral("Service"), kStatusVerbs}}));
         r.last().categories = {QStringLiteral("all")};
+        // events.k8s.io/v1: the same Events in the shape client-go's event recorders write.
+        r.append(
+            makeType("events.k8s.io", "events", "event", "Event", true, {QStringLiteral("ev")}));
+        r.last().view = true;
         r.append(makeType("rbac.authorization.k8s.io", "clusterrolebindings", "clusterrolebinding",
                           "ClusterRoleBinding", false));
         r.append(makeType("rbac.authorization.k8s.io", "clusterroles", "clusterrole", "ClusterRole",
@@ -106,8 +110,11 @@ const QList<ResourceType> &servedResources()
 
 QStringList servedGroups()
 {
-    return {QString(), QStringLiteral("rbac.authorization.k8s.io"),
-            QStringLiteral("admissionregistration.k8s.io"), QStringLiteral("authorization.k8s.io"),
+    return {QString(),
+            QStringLiteral("events.k8s.io"),
+            QStringLiteral("rbac.authorization.k8s.io"),
+            QStringLiteral("admissionregistration.k8s.io"),
+            QStringLiteral("authorization.k8s.io"),
             QStringLiteral("authentication.k8s.io")};
 }
 
@@ -122,9 +129,23 @@ const ResourceType *findResource(const QString &group, const QString &version, c
 const ResourceType *findStoredResource(const QString &name)
 {
     for (const ResourceType &t : servedResources())
-        if (t.stored && t.name == name)
+        if (t.stored && !t.view && t.name == name)
             return &t;
     return nullptr;
+}
+
+QJsonObject servedObject(const ResourceType &t, const QJsonObject &stored)
+{
+    if (t.view && t.group == QLatin1String("events.k8s.io"))
+        return eventsV1FromCore(stored);
+    return stored;
+}
+
+QJsonObject storedObject(const ResourceType &t, const QJsonObject &served)
+{
+    if (t.view && t.group == QLatin1String("events.k8s.io"))
+        return coreFromEventsV1(served);
+    return served;
 }
 
 QJsonObject apiVersions(const QString &serverAddress)

@@ -29,6 +29,10 @@ struct ResourceType
     QStringList categories;
     QList<Subresource> subresources;
     bool stored = true; // false: a review, answered on create and never stored
+    // Another version's view of objects stored under the same plural (events.k8s.io/v1 Events
+    // are core/v1 Events in another shape, as in kube-apiserver): read through servedObject,
+    // written through storedObject, never listed twice where every stored object is visited.
+    bool view = false;
 
     QString apiVersion() const { return group.isEmpty() ? version : group + '/' + version; }
     bool hasSubresource(const QString &sub) const;
@@ -40,6 +44,11 @@ QStringList servedGroups();
 const QList<ResourceType> &servedResources();
 const ResourceType *findResource(const QString &group, const QString &version, const QString &name);
 const ResourceType *findStoredResource(const QString &name); // by plural, any group
+
+// An object as stored, in t's shape (a view converts; every other type is the same object),
+// and the reverse for an object written through t.
+QJsonObject servedObject(const ResourceType &t, const QJsonObject &stored);
+QJsonObject storedObject(const ResourceType &t, const QJsonObject &served);
 
 // Discovery documents (reference kube.md §6.3).
 QJsonObject apiVersions(const QString &serverAddress);

@@ -15,6 +15,8 @@ Actions:
                                  watch.Watch().stream(CoreV1Api().list_node, resource_version=RV,
                                  label_selector=SELECTOR, timeout_seconds=20): the first COUNT
                                  events as {type, name, resourceVersion, labels}
+    list_events_v1 NS SELECTOR   EventsV1Api().list_namespaced_event(NS, field_selector=SELECTOR)
+    create_event_v1 NS JSON      EventsV1Api().create_namespaced_event(NS, JSON)
 
 Prints one JSON object on stdout and exits 0 on success:
     {"ok": true, "result": {...}}
@@ -69,6 +71,20 @@ def run(api_client, action, args):
             if len(events) >= int(args[1]):
                 w.stop()
         return {"events": events}
+    if action in ("list_events_v1", "create_event_v1"):
+        events_v1 = client.EventsV1Api(api_client)
+        if action == "create_event_v1":
+            items = [events_v1.create_namespaced_event(args[0], json.loads(args[1]))]
+        else:
+            items = events_v1.list_namespaced_event(args[0], field_selector=args[1]).items
+        return {"items": [{"name": e.metadata.name, "namespace": e.metadata.namespace,
+                           "reason": e.reason, "note": e.note, "type": e.type,
+                           "action": e.action,
+                           "eventTime": e.event_time.isoformat() if e.event_time else None,
+                           "regarding": {"kind": e.regarding.kind, "name": e.regarding.name}
+                           if e.regarding else None,
+                           "reportingController": e.reporting_controller,
+                           "deprecatedCount": e.deprecated_count} for e in items]}
     raise ValueError("unknown action %r" % action)
 
 

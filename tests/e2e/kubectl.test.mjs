@@ -10,7 +10,7 @@ import { join } from 'node:path';
 
 import { startBackend, waitFor } from './lib/backend.mjs';
 import {
-    tempDir, kubectl as kubectlRaw, kubectlBinary, issueKubeconfig, writeKubeconfig, kubeRequest, adminKube, protobuf, pyClient,
+    decodeK8sBody, decodeWatchFrames, tempDir, kubectl as kubectlRaw, kubectlBinary, issueKubeconfig, writeKubeconfig, kubeRequest, adminKube, protobuf, pyClient,
 } from './lib/cluster.mjs';
 
 let b;
@@ -377,6 +377,55 @@ test('watch on the wire: initial ADDED, the initial-events-end bookmark, timeout
     assert.equal(py.status, 410, JSON.stringify(py));
 });
 
+test('protobuf watch: length-prefixed WatchEvent frames that protobufjs decodes, ADDED/MODIFIED/DELETED, BOOKMARK, 410 as an ERROR frame', async () => {
+    const creds = { certificatePem: admin.certificatePem, keyPem: admin.keyPem };
+    const names = { Node: 'k8s.io.api.core.v1.Node', Status: 'k8s.io.apimachinery.pkg.apis.meta.v1.Status' };
+    // client-go's typed clients ask for protobuf first, then JSON.
+    const accept = { Accept: 'application/vnd.kubernetes.protobuf, application/json' };
+    const from = (await adminKube(b, 'GET', '/api/v1/nodes')).json.metadata.resourceVersion;
+    const node = { apiVersion: 'v1', kind: 'Node', metadata: { name: 'node-pb', labels: { watch: 'pb' } } };
+    assert.equal((await adminKube(b, 'POST', '/api/v1/nodes', node)).status, 201);
+    assert.equal((await adminKube(b, 'PATCH', '/api/v1/nodes/node-pb', { metadata: { labels: { step: 'two' } } },
+                                  { 'Content-Type': 'application/merge-patch+json' })).status, 200);
+    assert.equal((await adminKube(b, 'DELETE', '/api/v1/nodes/node-pb')).status, 200);
+
+    const w = await kubeRequest(b, 'GET', `/api/v1/nodes?watch=1&resourceVersion=${from}&timeoutSeconds=1&labelSelector=watch%3Dpb`,
+                                { creds, headers: accept });
+    assert.equal(w.status, 200);
+    assert.equal(w.headers['content-type'], 'application/vnd.kubernetes.protobuf;stream=watch');
+    const events = decodeWatchFrames(w.raw, names);
+    assert.deepEqual(events.map((e) => [e.type, e.apiVersion, e.kind, e.object.metadata.name, e.object.metadata.labels.step ?? '']),
+                     [['ADDED', 'v1', 'Node', 'node-pb', ''], ['MODIFIED', 'v1', 'Node', 'node-pb', 'two'],
+                      ['DELETED', 'v1', 'Node', 'node-pb', 'two']]);
+    const rvs = events.map((e) => Number(e.object.metadata.resourceVersion));
+    assert.ok(rvs[0] > Number(from) && rvs[0] < rvs[1] && rvs[1] < rvs[2], JSON.stringify(rvs));
+    assert.equal(events[0].object.metadata.labels.watch, 'pb');
+
+    // The initial events and the bookmark that ends them, in frames too.
+    const initial = await kubeRequest(b, 'GET', '/api/v1/nodes?watch=1&sendInitialEvents=true&allowWatchBookmarks=true' +
+                                      '&resourceVersionMatch=NotOlderThan&timeoutSeconds=1&fieldSelector=metadata.name%3Dnode-after-restart',
+                                      { creds, headers: accept });
+    const first = decodeWatchFrames(initial.raw, names);
+    assert.deepEqual(first.map((e) => [e.type, e.kind, e.object.metadata.name ?? '']),
+                     [['ADDED', 'Node', 'node-after-restart'], ['BOOKMARK', 'Node', '']]);
+    assert.equal(first[1].object.metadata.annotations['k8s.io/initial-events-end'], 'true');
+
+    // Older than the window (it began at the restart): one ERROR frame with a Status, then the end.
+    const old = await kubeRequest(b, 'GET', '/api/v1/nodes?watch=1&resourceVersion=1', { creds, headers: accept });
+    assert.equal(old.status, 200);
+    const [error, ...rest] = decodeWatchFrames(old.raw, names);
+    assert.equal(rest.length, 0);
+    assert.deepEqual([error.type, error.apiVersion, error.kind, error.object.code, error.object.reason, error.object.status],
+                     ['ERROR', 'v1', 'Status', 410, 'Expired', 'Failure']);
+    assert.match(error.object.message, /^too old resource version: 1 \(\d+\)$/);
+
+    // A Table asked for beside protobuf stays JSON (kubectl get -w), and JSON alone stays JSON.
+    const json = await kubeRequest(b, 'GET', '/api/v1/nodes?watch=1&timeoutSeconds=1&fieldSelector=metadata.name%3Dnode-after-restart',
+                                   { creds, headers: { Accept: 'application/json' } });
+    assert.equal(json.headers['content-type'], 'application/json');
+    assert.equal(JSON.parse(json.text.trim()).object.metadata.name, 'node-after-restart');
+});
+
 test('kubectl get nodes -w sees a label change made by another client', async () => {
     const child = spawn(kubectlBinary(), ['--kubeconfig', files.admin, 'get', 'nodes', '-w', '--show-labels'],
                         { env: { ...process.env, KUBECACHEDIR: cacheDir, HOME: cacheDir, KUBECONFIG: '' } });
@@ -447,6 +496,76 @@ test('kubectl get events and describe node: a kubeconfig issued, an admission de
     assert.deepEqual(selected.json.items.map((e) => e.count), [2]);
     const unsupported = await kubeRequest(b, 'GET', '/api/v1/events?fieldSelector=spec.nodeName%3Dx', { creds });
     assert.equal(unsupported.status, 400, unsupported.text);
+});
+
+test('events.k8s.io/v1: the same Events in its shape (Python EventsV1Api, kubectl, protobuf, watch), a controller\'s Event, kube\'s validation', async () => {
+    const creds = { certificatePem: admin.certificatePem, keyPem: admin.keyPem };
+    // The events recorded above, read through events.k8s.io/v1 by the Python client, with a
+    // field selector in v1 terms.
+    const listed = await pyClient(files.admin, 'list_events_v1', 'default', 'regarding.name=node-2,reason=AdmissionDenied');
+    assert.equal(listed.ok, true, JSON.stringify(listed));
+    assert.deepEqual(listed.result.items.map((e) => [e.reason, e.type, e.action, e.regarding.kind, e.regarding.name, e.reportingController, e.deprecatedCount]),
+                     [['AdmissionDenied', 'Warning', 'Admit', 'Node', 'node-2', 'gatehouse', 2]]);
+    assert.match(listed.result.items[0].note, /^update by system:node:node-1 denied/);
+    assert.match(listed.result.items[0].eventTime, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}\+00:00$/);
+
+    // A controller's Event, in the shape client-go's events recorder writes, through the Python client.
+    const ev = { apiVersion: 'events.k8s.io/v1', kind: 'Event', metadata: { name: 'node-1.ctrl', namespace: 'default' },
+                 eventTime: '2026-11-29T01:02:03.456789Z', reportingController: 'example.com/labeler', reportingInstance: 'labeler-0',
+                 action: 'Relabel', reason: 'Relabelled', note: 'tier checked', type: 'Normal',
+                 regarding: { apiVersion: 'v1', kind: 'Node', name: 'node-1' } };
+    const created = await pyClient(files.admin, 'create_event_v1', 'default', JSON.stringify(ev));
+    assert.equal(created.ok, true, JSON.stringify(created));
+    assert.deepEqual(created.result.items.map((e) => [e.name, e.note, e.eventTime, e.regarding.name]),
+                     [['node-1.ctrl', 'tier checked', '2026-11-29T01:02:03.456789+00:00', 'node-1']]);
+    // The same Event in core/v1: kubectl get events shows it, in core's words.
+    const core = JSON.parse(await ok('admin', ['get', 'events', '-n', 'default', '--field-selector', 'reportingComponent=example.com/labeler', '-o', 'json']));
+    assert.deepEqual(core.items.map((e) => [e.apiVersion ?? 'v1', e.metadata.name, e.message, e.involvedObject.name, e.reportingComponent, e.action, e.note]),
+                     [['v1', 'node-1.ctrl', 'tier checked', 'node-1', 'example.com/labeler', 'Relabel', undefined]]);
+    // kubectl get events.v1.events.k8s.io: the v1 shape, and kube's table.
+    const v1 = JSON.parse(await ok('admin', ['get', 'events.v1.events.k8s.io', 'node-1.ctrl', '-n', 'default', '-o', 'json']));
+    assert.deepEqual([v1.apiVersion, v1.kind, v1.note, v1.regarding.name, v1.reportingController, v1.message, v1.involvedObject],
+                     ['events.k8s.io/v1', 'Event', 'tier checked', 'node-1', 'example.com/labeler', undefined, undefined]);
+    assert.match(await ok('admin', ['get', 'events.events.k8s.io', '-n', 'default']), /\n\S+\s+Normal\s+Relabelled\s+node\/node-1\s+tier checked\n/);
+
+    // Protobuf, as client-go asks: an events.k8s.io.v1.EventList that protobufjs decodes.
+    const pb = await kubeRequest(b, 'GET', '/apis/events.k8s.io/v1/namespaces/default/events?fieldSelector=reportingController%3Dexample.com%2Flabeler',
+                                 { creds, headers: { Accept: `${protobuf.contentType}, application/json` } });
+    assert.equal(pb.status, 200);
+    assert.equal(pb.headers['content-type'], protobuf.contentType);
+    const list = decodeK8sBody(pb.raw, { EventList: 'k8s.io.api.events.v1.EventList' });
+    assert.equal(list.apiVersion, 'events.k8s.io/v1');
+    assert.deepEqual(list.object.items.map((e) => [e.metadata.name, e.note, e.regarding.name, e.reportingInstance]),
+                     [['node-1.ctrl', 'tier checked', 'node-1', 'labeler-0']]);
+
+    // A watch through events.k8s.io/v1 sends the v1 shape.
+    const w = await kubeRequest(b, 'GET', '/apis/events.k8s.io/v1/namespaces/default/events?watch=1&timeoutSeconds=1&fieldSelector=metadata.name%3Dnode-1.ctrl', { creds });
+    const [added] = w.text.trim().split('\n').map((l) => JSON.parse(l));
+    assert.deepEqual([added.type, added.object.apiVersion, added.object.note, added.object.message], ['ADDED', 'events.k8s.io/v1', 'tier checked', undefined]);
+
+    // kube's validation of Events written through events.k8s.io/v1.
+    const post = (body) => kubeRequest(b, 'POST', '/apis/events.k8s.io/v1/namespaces/default/events', { creds, body });
+    const noTime = await post({ apiVersion: 'events.k8s.io/v1', kind: 'Event', metadata: { name: 'bad-1' }, type: 'Loud', reason: 'x', deprecatedCount: 3 });
+    assert.equal(noTime.status, 422, noTime.text);
+    assert.equal(noTime.json.message, 'Event.events.k8s.io "bad-1" is invalid: [eventTime: Required value, type: Invalid value: "": ' +
+                 'has invalid value: Loud, deprecatedCount: Invalid value: "": needs to be unset]');
+    const unreported = await post({ ...ev, metadata: { name: 'bad-2' }, reportingInstance: 'x'.repeat(129), action: '', series: { count: 1 } });
+    assert.equal(unreported.status, 422, unreported.text);
+    assert.deepEqual(unreported.json.details.causes.map((c) => c.field),
+                     ['reportingInstance', 'action', 'series.count', 'series.lastObservedTime']);
+    // What an Event says cannot change afterwards; its series can.
+    const patch = (body) => kubeRequest(b, 'PATCH', '/apis/events.k8s.io/v1/namespaces/default/events/node-1.ctrl',
+                                        { creds, body, headers: { 'Content-Type': 'application/merge-patch+json' } });
+    const rewritten = await patch({ note: 'something else' });
+    assert.equal(rewritten.status, 422, rewritten.text);
+    assert.equal(rewritten.json.message, 'Event.events.k8s.io "node-1.ctrl" is invalid: message: Invalid value: "something else": field is immutable');
+    const series = await patch({ series: { count: 2, lastObservedTime: '2026-11-29T01:05:00.000000Z' } });
+    assert.equal(series.status, 200, series.text);
+    assert.deepEqual(series.json.series, { count: 2, lastObservedTime: '2026-11-29T01:05:00.000000Z' });
+    assert.equal(series.json.note, 'tier checked');
+    // Deleted through one version, gone from the other.
+    assert.equal((await kubeRequest(b, 'DELETE', '/apis/events.k8s.io/v1/namespaces/default/events/node-1.ctrl', { creds })).status, 200);
+    assert.equal((await kubeRequest(b, 'GET', '/api/v1/namespaces/default/events/node-1.ctrl', { creds })).status, 404);
 });
 
 test('kubectl apply --server-side: creates, re-applies, takes away what it no longer applies, and a conflict with kube\'s message', async () => {

@@ -580,6 +580,49 @@ roleRef:
         await assertAbsent('/api/v1/namespaces/default/pods/sneaky', 'apply-create');
     });
 
+    attack('cluster: events.k8s.io/v1 is the same Events through another group — a role for core events only cannot read or write them there → 403, nothing created', async () => {
+        const imported = await adminFetch(b, 'POST', '/admin/v1/cluster/rbac/import', `
+apiVersion: rbac.authorization.k8s.io/v1
+kind: Role
+metadata:
+  name: core-event-writer
+  namespace: default
+rules:
+- apiGroups: [""]
+  resources: ["events"]
+  verbs: ["get", "list", "watch", "create", "patch"]
+---
+apiVersion: rbac.authorization.k8s.io/v1
+kind: RoleBinding
+metadata:
+  name: core-event-writer
+  namespace: default
+subjects:
+- kind: User
+  name: eve
+  apiGroup: rbac.authorization.k8s.io
+roleRef:
+  kind: Role
+  name: core-event-writer
+  apiGroup: rbac.authorization.k8s.io
+`, { 'Content-Type': 'application/yaml' });
+        assert.equal(imported.status, 200, imported.text);
+        const eve = await issueKubeconfig(b, { kind: 'user', name: 'eve' });
+        // Her role works where it was given.
+        assert.equal((await kubeRequest(b, 'GET', '/api/v1/namespaces/default/events', { creds: eve })).status, 200);
+        const denied = (verb) => forbidden(`events.events.k8s.io is forbidden: User "eve" cannot ${verb} resource "events" in API group ` +
+                                           '"events.k8s.io" in the namespace "default"', { group: 'events.k8s.io', kind: 'events' });
+        for (const path of ['/apis/events.k8s.io/v1/namespaces/default/events', '/apis/events.k8s.io/v1/namespaces/default/events?watch=1'])
+            assertStatus(await kubeRequest(b, 'GET', path, { creds: eve }), denied(path.includes('watch') ? 'watch' : 'list'), path);
+        const event = { apiVersion: 'events.k8s.io/v1', kind: 'Event', metadata: { name: 'eve-was-here', namespace: 'default' },
+                        eventTime: '2026-11-29T00:00:00.000000Z', reportingController: 'example.com/eve', reportingInstance: 'eve-0',
+                        action: 'Forge', reason: 'Forged', note: 'forged', type: 'Normal', regarding: { kind: 'Node', name: 'node-1' } };
+        const created = await kubeRequest(b, 'POST', '/apis/events.k8s.io/v1/namespaces/default/events', { creds: eve, body: event });
+        assertStatus(created, forbidden('events.events.k8s.io is forbidden: User "eve" cannot create resource "events" in API group ' +
+                                        '"events.k8s.io" in the namespace "default"', { group: 'events.k8s.io', kind: 'events' }), 'create');
+        await assertAbsent('/api/v1/namespaces/default/events/eve-was-here', 'create through events.k8s.io');
+    });
+
     attack('cluster: server-side apply — a few hundred bytes of nested YAML aliases (CVE-2019-11253) → 400 at once, the server keeps serving', async () => {
         const root = await issueKubeconfig(b, { kind: 'user', name: 'root-yaml', groups: ['system:masters'] });
         const levels = ['a: &a ["x","x","x","x","x","x","x","x","x"]'];

@@ -16,6 +16,8 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
+import protobufjs from 'protobufjs';
+
 import { adminFetch, TIMEOUT_MS } from './backend.mjs';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
@@ -267,3 +269,54 @@ export const protobuf = {
     },
     contentType: 'application/vnd.kubernetes.protobuf',
 };
+
+// Kubernetes' own messages (the .proto files the backend is built from), read by protobufjs: a
+// decoder that is not the backend's, for what the backend writes.
+let k8sProtoRoot;
+export function k8sProto() {
+    if (!k8sProtoRoot) {
+        const dir = join(HERE, '..', '..', '..', 'backend', 'cluster', 'proto');
+        const root = new protobufjs.Root();
+        root.resolvePath = (origin, target) => join(dir, target.replace(/^.*?(k8s\.io\/)/, '$1'));
+        root.loadSync(['k8s.io/api/core/v1/generated.proto', 'k8s.io/api/rbac/v1/generated.proto',
+                       'k8s.io/api/events/v1/generated.proto',
+                       'k8s.io/apimachinery/pkg/apis/meta/v1/generated.proto',
+                       'k8s.io/apimachinery/pkg/runtime/generated.proto'], { keepCase: true });
+        k8sProtoRoot = root;
+    }
+    return k8sProtoRoot;
+}
+
+// A "k8s\0" + runtime.Unknown body: { apiVersion, kind, object } with the object decoded as its
+// message (messageNames: { Kind: 'k8s.io.api.core.v1.Kind' }).
+export function decodeK8sBody(buf, messageNames) {
+    if (buf.subarray(0, 4).toString('latin1') !== 'k8s\0')
+        throw new Error(`no k8s\\0 magic: ${buf.subarray(0, 8).toString('hex')}`);
+    const root = k8sProto();
+    const unknown = root.lookupType('k8s.io.apimachinery.pkg.runtime.Unknown').decode(buf.subarray(4));
+    const { apiVersion, kind } = unknown.typeMeta;
+    const name = messageNames[kind];
+    if (!name)
+        throw new Error(`unexpected kind ${kind} (${apiVersion})`);
+    const type = root.lookupType(name);
+    return { apiVersion, kind, object: type.toObject(type.decode(unknown.raw), { defaults: false }) };
+}
+
+// The frames of a protobuf watch stream (application/vnd.kubernetes.protobuf;stream=watch):
+// a 4-byte big-endian length, then a meta.v1.WatchEvent whose object.raw is a protobuf body.
+export function decodeWatchFrames(raw, messageNames) {
+    const root = k8sProto();
+    const watchEvent = root.lookupType('k8s.io.apimachinery.pkg.apis.meta.v1.WatchEvent');
+    const events = [];
+    for (let at = 0; at < raw.length;) {
+        if (at + 4 > raw.length)
+            throw new Error(`a truncated frame length at ${at}`);
+        const n = raw.readUInt32BE(at);
+        if (at + 4 + n > raw.length)
+            throw new Error(`a truncated frame at ${at}: ${n} bytes announced, ${raw.length - at - 4} there`);
+        const e = watchEvent.decode(raw.subarray(at + 4, at + 4 + n));
+        events.push({ type: e.type, ...decodeK8sBody(Buffer.from(e.object.raw), messageNames) });
+        at += 4 + n;
+    }
+    return events;
+}

@@ -111,6 +111,7 @@ private slots:
                                             QStringLiteral("apis/admissionregistration.k8s.io/v1"),
                                             QStringLiteral("apis/authentication.k8s.io/v1"),
                                             QStringLiteral("apis/authorization.k8s.io/v1"),
+                                            QStringLiteral("apis/events.k8s.io/v1"),
                                             QStringLiteral("apis/rbac.authorization.k8s.io/v1")}));
         for (auto it = paths.begin(); it != paths.end(); ++it) {
             const OpenApiDocument *doc = openApiV3Document(it.key());

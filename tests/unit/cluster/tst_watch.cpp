@@ -273,6 +273,41 @@ private slots:
         QCOMPARE(expired.first().name, first.name);
     }
 
+    // events.k8s.io/v1 is core/v1's Event renamed; a round trip loses nothing, and a member of
+    // the other shape does not survive into this one.
+    void eventsV1IsCoreRenamed()
+    {
+        Fixture f;
+        QVERIFY(f.open());
+        const EventRecord e{QStringLiteral("Normal"), QStringLiteral("LabelsChanged"),
+                            QStringLiteral("labels changed"),
+                            QJsonObject{{QStringLiteral("kind"), QStringLiteral("Node")},
+                                        {QStringLiteral("name"), QStringLiteral("n1")}}};
+        const QJsonObject core = eventChange(*f.store, e, f.clock.now()).object;
+        // Recorded with eventTime and action, so that v1 clients (the Python client requires
+        // eventTime) read it.
+        QVERIFY(core[QStringLiteral("eventTime")].toString().endsWith(QStringLiteral("000Z")));
+        QCOMPARE(core[QStringLiteral("action")].toString(), QStringLiteral("UpdateLabels"));
+        const QJsonObject v1 = eventsV1FromCore(core);
+        QCOMPARE(v1[QStringLiteral("note")].toString(), QStringLiteral("labels changed"));
+        QCOMPARE(v1[QStringLiteral("regarding")][QStringLiteral("name")].toString(),
+                 QStringLiteral("n1"));
+        QCOMPARE(v1[QStringLiteral("reportingController")].toString(), QStringLiteral("gatehouse"));
+        QCOMPARE(v1[QStringLiteral("deprecatedCount")].toInt(), 1);
+        QCOMPARE(v1[QStringLiteral("deprecatedSource")], core[QStringLiteral("source")]);
+        for (const char *gone : {"message", "involvedObject", "reportingComponent", "source",
+                                 "count", "firstTimestamp", "lastTimestamp"})
+            QVERIFY2(!v1.contains(QLatin1String(gone)), gone);
+        QCOMPARE(coreFromEventsV1(v1), core);
+        QJsonObject mixed = v1;
+        mixed.insert(QStringLiteral("message"), QStringLiteral("smuggled"));
+        QCOMPARE(coreFromEventsV1(mixed)[QStringLiteral("message")].toString(),
+                 QStringLiteral("labels changed"));
+        QCOMPARE(coreEventFieldSelector(
+                     QStringLiteral("regarding.name=n1,reportingController=x,type=Normal")),
+                 QStringLiteral("involvedObject.name=n1,reportingComponent=x,type=Normal"));
+    }
+
     // 25 at once per object and reason, then one every five minutes.
     void eventSpamFilter()
     {
