@@ -611,9 +611,10 @@ WebhookAnswer WebhookCaller::interpret(const AdmissionWebhook &webhook, const QS
 
 QJsonObject WebhookCaller::review(const WebhookAttributes &a, const QString &uid)
 {
-    const QJsonObject kind{{QStringLiteral("group"), a.group},
-                           {QStringLiteral("version"), a.version},
-                           {QStringLiteral("kind"), a.kind}};
+    const QJsonObject kind{
+        {QStringLiteral("group"), a.kindGroup.isEmpty() ? a.group : a.kindGroup},
+        {QStringLiteral("version"), a.kindVersion.isEmpty() ? a.version : a.kindVersion},
+        {QStringLiteral("kind"), a.kind}};
     const QJsonObject resource{{QStringLiteral("group"), a.group},
                                {QStringLiteral("version"), a.version},
                                {QStringLiteral("resource"), a.resource}};

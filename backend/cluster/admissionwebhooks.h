@@ -90,6 +90,9 @@ struct WebhookAttributes
 {
     QString operation; // CREATE, UPDATE, DELETE
     QString group, version, resource, subresource, kind;
+    // The kind's own group and version when they are not the resource's (a TokenRequest,
+    // authentication.k8s.io/v1, is written to core/v1 serviceaccounts/token).
+    QString kindGroup, kindVersion;
     QString namespaceName, name;
     QJsonObject object, oldObject; // with apiVersion and kind; empty when there is none
     QJsonObject namespaceLabels;   // of the namespace the object is in (or the namespace itself)

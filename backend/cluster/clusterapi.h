@@ -183,6 +183,8 @@ private:
     WebhookAttributes webhookAttributes(const Write &w) const;
     void rebuildWebhooks();
     void handleTokenRequest(const std::shared_ptr<Context> &ctx);
+    void issueToken(const std::shared_ptr<Context> &ctx, const QJsonObject &tokenRequest,
+                    const QString &accountUid);
     void handleWatch(const std::shared_ptr<Context> &ctx, const ResourceType &type,
                      std::function<bool(const QJsonObject &)> matches);
     std::variant<UserInfo, QString> identityFrom(const QJsonObject &request) const;

@@ -6,6 +6,95 @@ namespace Gatehouse::Cluster {
 
 using namespace ApiInternal;
 
+namespace {
+
+// The admission webhooks of one TokenRequest (a create of serviceaccounts/token, as
+// kube-apiserver sends it to them): the mutating ones one after the other, each seeing the
+// last one's patch, then the validating ones side by side. Callbacks run on the webhook
+// caller's thread, one at a time.
+struct TokenRequestAdmission
+{
+    WebhookCaller *caller = nullptr;
+    WebhookAttributes attributes;
+    QList<AdmissionWebhook> mutating, validating;
+    QList<AdmissionStep> steps;
+    QStringList warnings;
+    std::function<void(TokenRequestAdmission &, const std::optional<WebhookAnswer> &denial)> done;
+};
+
+// A mutating webhook's JSONPatch on the TokenRequest; what it may not change, as for objects.
+std::optional<QString> patchTokenRequest(QJsonObject &object, const QByteArray &patch)
+{
+    auto patched = applyPatch(PatchType::Json, object, patch);
+    if (const auto *e = std::get_if<PatchError>(&patched))
+        return QStringLiteral("returned a patch that cannot be applied: ") + e->message;
+    const QJsonObject &after = std::get<QJsonObject>(patched);
+    for (const char *key : {"apiVersion", "kind"})
+        if (after.value(QLatin1String(key)) != object.value(QLatin1String(key)))
+            return QStringLiteral("changed the object's apiVersion or kind");
+    if (nameOf(after) != nameOf(object))
+        return QStringLiteral("changed metadata.name");
+    object = after;
+    return std::nullopt;
+}
+
+void validateTokenRequest(const std::shared_ptr<TokenRequestAdmission> &run)
+{
+    QList<AdmissionWebhook> asked;
+    for (const AdmissionWebhook &h : std::as_const(run->validating))
+        if (matches(h, run->attributes))
+            asked.append(h);
+    if (asked.isEmpty()) {
+        run->done(*run, std::nullopt);
+        return;
+    }
+    auto answers = std::make_shared<QList<std::optional<WebhookAnswer>>>(asked.size());
+    auto left = std::make_shared<int>(int(asked.size()));
+    for (int i = 0; i < asked.size(); ++i)
+        run->caller->call(asked[i], run->attributes, [run, answers, left, i](WebhookAnswer a) {
+            (*answers)[i] = std::move(a);
+            if (--*left > 0)
+                return;
+            std::optional<WebhookAnswer> denial;
+            for (const std::optional<WebhookAnswer> &x : std::as_const(*answers)) {
+                run->steps.append(x->step());
+                run->warnings += x->warnings;
+                if (!x->allowed && !denial)
+                    denial = *x;
+            }
+            run->done(*run, denial);
+        });
+}
+
+void mutateTokenRequest(const std::shared_ptr<TokenRequestAdmission> &run, int from)
+{
+    int i = from;
+    while (i < run->mutating.size() && !matches(run->mutating[i], run->attributes))
+        ++i;
+    if (i >= run->mutating.size()) {
+        validateTokenRequest(run);
+        return;
+    }
+    run->caller->call(run->mutating[i], run->attributes, [run, i](WebhookAnswer a) {
+        run->warnings += a.warnings;
+        if (a.allowed && !a.patch.isEmpty())
+            if (const auto error = patchTokenRequest(run->attributes.object, a.patch)) {
+                a.allowed = false;
+                a.callFailed = true;
+                a.error = QStringLiteral("admission webhook \"%1\" %2").arg(a.webhook, *error);
+                a.status = Status::internalError(a.error);
+            }
+        run->steps.append(a.step());
+        if (!a.allowed) {
+            run->done(*run, a);
+            return;
+        }
+        mutateTokenRequest(run, i + 1);
+    });
+}
+
+} // namespace
+
 void ClusterApi::handleTokenRequest(const std::shared_ptr<Context> &ctx)
 {
     const RequestInfo &info = ctx->trace.info;
@@ -15,7 +104,6 @@ void ClusterApi::handleTokenRequest(const std::shared_ptr<Context> &ctx)
         finish(ctx, st->response(pretty));
         return;
     }
-    const QJsonObject spec = std::get<QJsonObject>(parsed).value(QLatin1String("spec")).toObject();
     const std::optional<QJsonObject> account =
         m_store.get(QStringLiteral("serviceaccounts"), info.namespaceName, info.name);
     if (!account) {
@@ -23,6 +111,89 @@ void ClusterApi::handleTokenRequest(const std::shared_ptr<Context> &ctx)
                         .response(pretty));
         return;
     }
+    const QJsonObject tokenRequest{
+        {QStringLiteral("kind"), QStringLiteral("TokenRequest")},
+        {QStringLiteral("apiVersion"), QStringLiteral("authentication.k8s.io/v1")},
+        {QStringLiteral("metadata"),
+         QJsonObject{{QStringLiteral("name"), info.name},
+                     {QStringLiteral("namespace"), info.namespaceName},
+                     {QStringLiteral("creationTimestamp"), QJsonValue::Null}}},
+        {QStringLiteral("spec"),
+         std::get<QJsonObject>(parsed).value(QLatin1String("spec")).toObject()},
+        {QStringLiteral("status"), QJsonObject()}};
+    const QString uid = fieldValue(*account, QStringLiteral("metadata.uid"));
+
+    // Policy webhooks decide on token minting too (kube sends serviceaccounts/token creates):
+    // a configuration that names it is never bypassed.
+    const QStringList &plugins = ctx->admission->plugins();
+    auto run = std::make_shared<TokenRequestAdmission>();
+    WebhookAttributes &a = run->attributes;
+    a.operation = QStringLiteral("CREATE");
+    a.version = QStringLiteral("v1");
+    a.resource = QStringLiteral("serviceaccounts");
+    a.subresource = QStringLiteral("token");
+    a.kind = QStringLiteral("TokenRequest");
+    a.kindGroup = QStringLiteral("authentication.k8s.io");
+    a.kindVersion = QStringLiteral("v1");
+    a.namespaceName = info.namespaceName;
+    a.name = info.name;
+    a.object = tokenRequest;
+    a.user = ctx->attributes.user;
+    a.dryRun = ctx->dryRun;
+    if (const auto n = m_store.get(QStringLiteral("namespaces"), QString(), info.namespaceName))
+        a.namespaceLabels = metaOf(*n).value(QLatin1String("labels")).toObject();
+    if (ctx->webhooks) {
+        if (plugins.contains(QLatin1String(AdmissionChain::kMutatingWebhook)))
+            for (const AdmissionWebhook &h : ctx->webhooks->mutating)
+                if (matchesRules(h, a))
+                    run->mutating.append(h);
+        if (plugins.contains(QLatin1String(AdmissionChain::kValidatingWebhook)))
+            for (const AdmissionWebhook &h : ctx->webhooks->validating)
+                if (matchesRules(h, a))
+                    run->validating.append(h);
+    }
+    if (run->mutating.isEmpty() && run->validating.isEmpty()) {
+        issueToken(ctx, tokenRequest, uid);
+        return;
+    }
+    run->caller = m_webhookCaller.get();
+    run->done = [this, ctx, uid](TokenRequestAdmission &r,
+                                 const std::optional<WebhookAnswer> &denial) {
+        ctx->warnings += r.warnings;
+        AdmissionVerdict v;
+        v.steps = r.steps;
+        if (denial) {
+            v.allowed = false;
+            v.plugin = QLatin1String(denial->mutating ? AdmissionChain::kMutatingWebhook
+                                                      : AdmissionChain::kValidatingWebhook);
+            v.webhook = denial->webhook;
+            v.status = denial->status;
+        }
+        ctx->trace.admission = v;
+        if (denial) {
+            if (!ctx->dryRun)
+                recordEvent({QStringLiteral("Warning"), QStringLiteral("AdmissionDenied"),
+                             QStringLiteral("token request by %1 denied: %2")
+                                 .arg(ctx->attributes.user.name, denial->status.message),
+                             QJsonObject{{QStringLiteral("kind"), QStringLiteral("ServiceAccount")},
+                                         {QStringLiteral("name"), r.attributes.name},
+                                         {QStringLiteral("namespace"), r.attributes.namespaceName},
+                                         {QStringLiteral("uid"), uid},
+                                         {QStringLiteral("apiVersion"), QStringLiteral("v1")}}});
+            finish(ctx, denial->status.response(ctx->pretty));
+            return;
+        }
+        issueToken(ctx, r.attributes.object, uid);
+    };
+    mutateTokenRequest(run, 0);
+}
+
+void ClusterApi::issueToken(const std::shared_ptr<Context> &ctx, const QJsonObject &tokenRequest,
+                            const QString &accountUid)
+{
+    const RequestInfo &info = ctx->trace.info;
+    const bool pretty = ctx->pretty;
+    const QJsonObject spec = tokenRequest.value(QLatin1String("spec")).toObject();
     const qint64 seconds = spec.contains(QLatin1String("expirationSeconds"))
                                ? Core::jsonSeconds(spec.value(QLatin1String("expirationSeconds")))
                                : 3600;
@@ -46,9 +217,8 @@ void ClusterApi::handleTokenRequest(const std::shared_ptr<Context> &ctx)
         return;
     }
     const QStringList audiences = toStrings(spec.value(QLatin1String("audiences")));
-    auto token = m_serviceAccounts->issue(info.namespaceName, info.name,
-                                          fieldValue(*account, QStringLiteral("metadata.uid")),
-                                          seconds, audiences);
+    auto token =
+        m_serviceAccounts->issue(info.namespaceName, info.name, accountUid, seconds, audiences);
     if (!token) {
         finish(ctx, Status::internalError(token.error().message).response(pretty));
         return;

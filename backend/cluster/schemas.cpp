@@ -175,7 +175,7 @@ private:
                 add(t.apiVersion(), t.kind + QStringLiteral("List"),
                     package + t.kind.toStdString() + "List");
             for (const Subresource &s : t.subresources)
-                if (s.kind != t.kind)
+                if (s.kind != t.kind && s.kind != QLatin1String("TokenRequest"))
                     add(t.apiVersion(), s.kind, package + s.kind.toStdString());
             apiVersions.insert(t.apiVersion());
         }
@@ -184,6 +184,10 @@ private:
             add(QStringLiteral("authentication.k8s.io/") + QLatin1String(version),
                 QStringLiteral("SelfSubjectReview"),
                 "k8s.io.api.authentication.v1.SelfSubjectReview");
+        // serviceaccounts/token takes and answers an authentication.k8s.io/v1 TokenRequest
+        // (kubectl create token sends it in protobuf).
+        add(QStringLiteral("authentication.k8s.io/v1"), QStringLiteral("TokenRequest"),
+            "k8s.io.api.authentication.v1.TokenRequest");
         add(QStringLiteral("v1"), QStringLiteral("Status"), meta + "Status");
         add(QStringLiteral("v1"), QStringLiteral("Event"), "k8s.io.api.core.v1.Event");
         add(QStringLiteral("v1"), QStringLiteral("EventList"), "k8s.io.api.core.v1.EventList");

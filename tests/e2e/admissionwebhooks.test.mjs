@@ -95,6 +95,17 @@ const handlers = {
         answer(res, req, { allowed: true, patchType: 'JSONPatch', patch: Buffer.from(JSON.stringify(patch)).toString('base64') });
     },
     '/deny-all': (req, res) => answer(res, req, { allowed: false }),
+    // Token minting: none for the service account "locked".
+    '/deny-token': (req, res) => {
+        if (req.object?.metadata?.name === 'locked')
+            return answer(res, req, { allowed: false, status: { code: 403, message: 'tokens for "locked" are not issued' } });
+        answer(res, req, { allowed: true });
+    },
+    // Tokens live ten minutes at most.
+    '/shorten-token': (req, res) => {
+        const patch = [{ op: 'add', path: '/spec/expirationSeconds', value: 600 }];
+        answer(res, req, { allowed: true, patchType: 'JSONPatch', patch: Buffer.from(JSON.stringify(patch)).toString('base64') });
+    },
     '/observe': (req, res) => answer(res, req, { allowed: true }),
     // Patches whatever it is asked about, deletes included.
     '/patch-anything': (req, res) => {
@@ -407,4 +418,46 @@ test('webhook configurations are checked with kube\'s messages, and never sent t
     assert.equal(await ok(['delete', 'validatingwebhookconfiguration', 'team-policy']),
                  'validatingwebhookconfiguration.admissionregistration.k8s.io "team-policy" deleted\n');
     assert.equal(await ok(['label', 'node', 'node-3', 'zone=d', '--overwrite']), 'node/node-3 labeled\n');
+});
+
+test('token minting is a write policy webhooks decide on: a TokenRequest (serviceaccounts/token) is sent to them, refused, or shortened', async () => {
+    const tokenCreates = [{ operations: ['CREATE'], apiGroups: [''], apiVersions: ['v1'], resources: ['serviceaccounts/token'] }];
+    await ok(['create', 'serviceaccount', 'locked']);
+    await ok(['create', 'serviceaccount', 'free']);
+    await apply('ValidatingWebhookConfiguration', 'token-policy', [webhook('tokens.policy.example.com', '/deny-token', { rules: tokenCreates })]);
+    try {
+        const from = seen.length;
+        const err = await refused(['create', 'token', 'locked']);
+        assert.ok(err.includes('admission webhook "tokens.policy.example.com" denied the request: tokens for "locked" are not issued'), err);
+        const token = (await ok(['create', 'token', 'free'])).trim();
+        assert.match(token, /^eyJ[\w-]+\.[\w-]+\.[\w-]+$/);
+        // What the webhook saw is what kube-apiserver sends for a TokenRequest.
+        const asked = seen.slice(from).filter((x) => x.path === '/deny-token').map((x) => x.request);
+        assert.deepEqual(asked.map((r) => [r.operation, r.name, r.namespace, r.subResource, r.object.kind, r.object.apiVersion]),
+                         [['CREATE', 'locked', 'default', 'token', 'TokenRequest', 'authentication.k8s.io/v1'],
+                          ['CREATE', 'free', 'default', 'token', 'TokenRequest', 'authentication.k8s.io/v1']]);
+        assert.deepEqual(asked[0].kind, { group: 'authentication.k8s.io', version: 'v1', kind: 'TokenRequest' });
+        assert.deepEqual(asked[0].resource, { group: '', version: 'v1', resource: 'serviceaccounts' });
+        // The refusal is an event on the service account.
+        const events = JSON.parse(await ok(['get', 'events', '--field-selector', 'involvedObject.name=locked,reason=AdmissionDenied', '-o', 'json']));
+        assert.equal(events.items.length, 1, JSON.stringify(events));
+        assert.match(events.items[0].message, /^token request by admin denied: admission webhook "tokens.policy.example.com" denied the request/);
+
+        // A mutating webhook shortens every token to ten minutes, whatever was asked.
+        await apply('MutatingWebhookConfiguration', 'token-shortener', [webhook('shorten.policy.example.com', '/shorten-token', { rules: tokenCreates })]);
+        const issued = JSON.parse(await ok(['create', 'token', 'free', '--duration=2h', '-o', 'json']));
+        assert.equal(issued.kind, 'TokenRequest');
+        assert.equal(issued.spec.expirationSeconds, 600);
+        const [, payload] = issued.status.token.split('.');
+        const claims = JSON.parse(Buffer.from(payload, 'base64url').toString());
+        assert.equal(claims.exp - claims.iat, 600);
+    } finally {
+        await ok(['delete', 'validatingwebhookconfiguration', 'token-policy', '--ignore-not-found']);
+        await ok(['delete', 'mutatingwebhookconfiguration', 'token-shortener', '--ignore-not-found']);
+    }
+    // Without the policy, "locked" gets its token, for as long as kubectl asked (its protobuf
+    // TokenRequest decoded, the answer in protobuf too).
+    const plain = JSON.parse(await ok(['create', 'token', 'locked', '--duration=20m', '-o', 'json']));
+    assert.equal(plain.spec.expirationSeconds, 1200);
+    assert.match(plain.status.token, /^eyJ/);
 });
