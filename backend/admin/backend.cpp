@@ -247,7 +247,7 @@ Result<void> Backend::start()
             << Webhooks::RedeliveryJobs::migration() << Core::AuditLog::migration()
             << AdminTokens::migration() << OAuth::OAuthStore::tokensInIssueOrder()
             << Core::AuditLog::effectsColumn() << OAuth::OAuthStore::userTokensIndex()
-            << OAuth::OAuthStore::trustBoundaries(),
+            << OAuth::OAuthStore::trustBoundaries() << OAuth::OAuthStore::tokenOrigins(),
         *m_clock);
     if (!db)
         return db.error();

@@ -998,9 +998,10 @@ void ClusterApi::handleResource(const std::shared_ptr<Context> &ctx)
             finish(ctx, Core::HttpResponse::text(404, "404 page not found\n"));
         return;
     }
-    // The URL must fit the resource's scope and subresources, as go-restful's routes do.
-    const bool namespacedUrl =
-        !info.namespaceName.isEmpty() && info.resource != QLatin1String("namespaces");
+    // The URL must fit the resource's scope and subresources, as go-restful's routes do:
+    // namespaces/<ns>/namespaces[/<name>] is no route (authorized in <ns>, it would otherwise
+    // reach every namespace), nor is namespaces/<ns>/<a cluster-scoped resource>.
+    const bool namespacedUrl = info.inNamespace;
     if (info.parts.size() > 3 || (namespacedUrl && !type->namespaced) ||
         (!info.subresource.isEmpty() && !type->hasSubresource(info.subresource)) ||
         info.verb == QLatin1String("proxy")) {

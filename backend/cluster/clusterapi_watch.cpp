@@ -59,8 +59,12 @@ void ClusterApi::handleWatch(const std::shared_ptr<Context> &ctx, const Resource
     const QString timeout = q.queryItemValue(QStringLiteral("timeoutSeconds"));
     if (!timeout.isEmpty()) {
         bool ok = false;
-        options.timeoutSeconds = timeout.toInt(&ok);
-        if (!ok || options.timeoutSeconds < 0) {
+        const int seconds = timeout.toInt(&ok);
+        // 0 is no timeout asked for: the default, as kube-apiserver takes it (never a stream
+        // that outlives every revocation).
+        if (ok && seconds > 0)
+            options.timeoutSeconds = seconds;
+        if (!ok || seconds < 0) {
             finish(ctx,
                    Status::badRequest(QStringLiteral("invalid timeoutSeconds: %1").arg(timeout))
                        .response(ctx->pretty));

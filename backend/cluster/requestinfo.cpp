@@ -94,6 +94,7 @@ RequestInfo RequestInfo::parse(const QByteArray &method, const QString &path,
             // keep parts as namespaces/<ns>[/sub]
         } else {
             parts.remove(0, 2);
+            info.inNamespace = true;
         }
     }
     info.parts = parts;

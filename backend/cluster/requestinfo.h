@@ -43,6 +43,9 @@ struct RequestInfo
     QString apiGroup;  // "" for core
     QString apiVersion;
     QString namespaceName;
+    // The path went through namespaces/<ns>/ to another resource (not the namespace itself):
+    // only namespaced resources have such routes (namespaces/a/namespaces/b is no route).
+    bool inNamespace = false;
     QString resource;
     QString subresource;
     QString name;

@@ -58,6 +58,7 @@ GrantResult JwtBearerGrant::handle(const TokenRequest &req) const
     if (!token)
         return grantFailed(
             issuingError(token.error().code, token.error().message, token.error().httpStatus));
+    token->origin = iss;
     GrantResult out;
     out.response = QJsonObject{{QStringLiteral("access_token"), token->value},
                                {QStringLiteral("token_type"), QStringLiteral("Bearer")},

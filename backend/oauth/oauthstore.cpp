@@ -164,4 +164,14 @@ Core::Migration OAuthStore::trustBoundaries()
                             "DEFAULT ''")}};
 }
 
+Core::Migration OAuthStore::tokenOrigins()
+{
+    // The other issuer a token descends from (NULL: this server's own), so that a token
+    // exchanged from another issuer's token or assertion, however many times, is never
+    // exchanged again into the cluster API.
+    return {17,
+            QStringLiteral("oauth: token origins"),
+            {QStringLiteral("ALTER TABLE oauth_tokens ADD COLUMN origin TEXT")}};
+}
+
 } // namespace Gatehouse::OAuth

@@ -23,6 +23,7 @@ struct OAuthStore
     static Core::Migration tokensInIssueOrder();
     static Core::Migration userTokensIndex();
     static Core::Migration trustBoundaries();
+    static Core::Migration tokenOrigins();
 };
 
 // Runs a DELETE (or UPDATE) with keys bound in order; `notFound` when it changed no row.

@@ -136,6 +136,16 @@ void OAuthApi::registerRegistrationRoutes(bool openRegistration)
             const auto current = authorized(req);
             if (!current)
                 return respond(refused(req));
+            // A client an administrator allowed to act for the cluster mints cluster
+            // identities: its redirect URIs, grants and secret are changed through the admin
+            // API with cluster:write only, never by the holder of its registration token
+            // (RFC 7592 §2.2: 403 when the client may not update itself).
+            if (current->clusterAccess)
+                return respond(metadataError(
+                    {QStringLiteral("access_denied"),
+                     QStringLiteral("this client is allowed to act for the cluster; only an "
+                                    "administrator (cluster:write) may change it"),
+                     403}));
             auto body = jsonBody(req);
             if (!body)
                 return respond(metadataError(body.error()));

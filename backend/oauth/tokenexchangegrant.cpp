@@ -41,7 +41,8 @@ std::optional<OAuthError> TokenExchangeGrant::resolve(const QString &token, cons
     auto stored = [&](const QString &kind) -> std::optional<OAuthError> {
         QSqlQuery q(m_database.connection());
         q.prepare(QStringLiteral("SELECT kind, client_id, subject, scope, audience, expires_at, "
-                                 "revoked_at, family, code_hash FROM oauth_tokens WHERE hash = ?"));
+                                 "revoked_at, family, code_hash, origin FROM oauth_tokens WHERE "
+                                 "hash = ?"));
         out->hash = TokenIssuer::storageKey(token);
         q.addBindValue(out->hash);
         if (!q.exec() || !q.next() || q.value(0).toString() != kind)
@@ -62,6 +63,7 @@ std::optional<OAuthError> TokenExchangeGrant::resolve(const QString &token, cons
         out->expiresAt = q.value(5).toLongLong();
         out->family = q.value(7).toString();
         out->codeHash = q.value(8).toString();
+        out->origin = q.value(9).toString();
         return std::nullopt;
     };
     const QByteArray compact = token.toUtf8();
@@ -196,6 +198,13 @@ GrantResult TokenExchangeGrant::handle(const TokenRequest &req) const
         if (!subject.local)
             return grantFailed(invalidTarget(QStringLiteral(
                 "a token from another issuer is never exchanged for the cluster API")));
+        // Nor one this server minted from another issuer's token or assertion: exchanging
+        // first for another audience does not launder it.
+        if (!subject.origin.isEmpty())
+            return grantFailed(invalidTarget(
+                QStringLiteral("the subject token descends from another issuer (%1) and is never "
+                               "exchanged for the cluster API")
+                    .arg(subject.origin)));
         const auto issuedTo = m_clients.find(subject.clientId);
         if (subject.audience != audience && !(issuedTo && issuedTo->clusterAccess))
             return grantFailed(invalidTarget(
@@ -243,6 +252,7 @@ GrantResult TokenExchangeGrant::handle(const TokenRequest &req) const
             issuingError(token.error().code, token.error().message, token.error().httpStatus));
     token->family = subject.family;
     token->codeHash = subject.codeHash;
+    token->origin = subject.local ? subject.origin : subject.iss;
     GrantResult out;
     out.response =
         QJsonObject{{QStringLiteral("access_token"), token->value},

@@ -45,6 +45,7 @@ private:
         QString family; // the grant it came from: an exchanged token shares its fate
         QString codeHash;
         qint64 expiresAt = 0;
+        QString origin; // a local token's: the other issuer it descends from, if any
     };
     std::optional<OAuthError> resolve(const QString &token, const QString &type,
                                       const Client &client, qint64 now, Subject *out) const;

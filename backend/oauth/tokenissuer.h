@@ -34,6 +34,10 @@ struct IssuedToken
     QString family;      // tokens descended from one authorization code
     QString codeHash;    // the code they came from
     qint64 authTime = 0; // ms; when the user logged in (0: no user)
+    // The other issuer whose assertion or token this one came from (a jwt-bearer grant, an
+    // exchange of a trusted issuer's token, or any exchange descending from one); empty: this
+    // server's own. Such a token never leads into the cluster API (docs/oauth.md).
+    QString origin;
 };
 
 // Where a claim of an issued token came from, for the token preview (issue 8): `source` is

@@ -580,6 +580,57 @@ roleRef:
         await assertAbsent('/api/v1/namespaces/default/pods/sneaky', 'apply-create');
     });
 
+    attack('cluster: namespaces/<ns>/namespaces[/<other>] — a grant inside one namespace never reaches the others → 404, nothing changed', async () => {
+        for (const ns of ['tenant-a', 'tenant-b'])
+            assert.equal((await adminKube(b, 'POST', '/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } })).status, 201);
+        const imported = await adminFetch(b, 'POST', '/admin/v1/cluster/rbac/import', `
+apiVersion: rbac.authorization.k8s.io/v1
+kind: Role
+metadata:
+  name: own-namespace
+  namespace: tenant-a
+rules:
+- apiGroups: [""]
+  resources: ["namespaces"]
+  verbs: ["get", "list", "watch", "create", "patch", "update", "delete"]
+---
+apiVersion: rbac.authorization.k8s.io/v1
+kind: RoleBinding
+metadata:
+  name: own-namespace
+  namespace: tenant-a
+subjects:
+- kind: User
+  name: tenant
+  apiGroup: rbac.authorization.k8s.io
+roleRef:
+  kind: Role
+  name: own-namespace
+  apiGroup: rbac.authorization.k8s.io
+`, { 'Content-Type': 'application/yaml' });
+        assert.equal(imported.status, 200, imported.text);
+        const tenant = await issueKubeconfig(b, { kind: 'user', name: 'tenant' });
+        // Her grant works on her namespace itself.
+        assert.equal((await kubeRequest(b, 'GET', '/api/v1/namespaces/tenant-a', { creds: tenant })).status, 200);
+        const before = await read('/api/v1/namespaces/tenant-b');
+        const notFound = statusBody({ message: 'the server could not find the requested resource', reason: 'NotFound',
+                                      details: {}, code: 404 });
+        for (const [method, path, body] of [
+            ['GET', '/api/v1/namespaces/tenant-a/namespaces'],
+            ['GET', '/api/v1/namespaces/tenant-a/namespaces/tenant-b'],
+            ['GET', '/api/v1/namespaces/tenant-a/namespaces?watch=1'],
+            ['GET', '/api/v1/watch/namespaces/tenant-a/namespaces'],
+            ['PATCH', '/api/v1/namespaces/tenant-a/namespaces/tenant-b', { metadata: { labels: { owner: 'tenant' } } }],
+            ['DELETE', '/api/v1/namespaces/tenant-a/namespaces/tenant-b'],
+            ['POST', '/api/v1/namespaces/tenant-a/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'tenant-c' } }],
+        ]) {
+            const r = await kubeRequest(b, method, path, { creds: tenant, body, headers: method === 'PATCH' ? MERGE : {} });
+            assertStatus(r, notFound, `${method} ${path}`);
+        }
+        await assertUnchanged('/api/v1/namespaces/tenant-b', before, 'tenant-b');
+        await assertAbsent('/api/v1/namespaces/tenant-c', 'created through the nested path');
+    });
+
     attack('cluster: events.k8s.io/v1 is the same Events through another group — a role for core events only cannot read or write them there → 403, nothing created', async () => {
         const imported = await adminFetch(b, 'POST', '/admin/v1/cluster/rbac/import', `
 apiVersion: rbac.authorization.k8s.io/v1

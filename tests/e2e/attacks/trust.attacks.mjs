@@ -307,6 +307,49 @@ describe('trust boundaries: token exchange, registration, the cluster audience',
         await assertNoTokens(b, gateway.client_id);
     });
 
+    attack('trust 3: another issuer\'s token laundered — exchanged first for the gateway itself, then for the cluster', async () => {
+        const gateway = await registerClient(b, { client_name: `laundering gateway ${++counter}`, grant_types: [EXCHANGE],
+                                                  scope: 'openid orders:read', token_exchange_audiences: ['kubernetes'] });
+        assert.equal((await adminFetch(b, 'PUT', `/admin/v1/clients/${gateway.client_id}/cluster-access`, { allowed: true })).status, 200);
+        // The partner's token names alice (a local username).
+        const partner = await new jose.SignJWT({ sub: 'alice', aud: b.serviceUrl })
+            .setProtectedHeader({ alg: 'ES256', kid: 'idp' }).setIssuer(IDP).setIssuedAt().setExpirationTime('5m')
+            .sign(idpKey.privateKey);
+        // Step 1, allowed: not for the cluster, within what the administrator allows that issuer.
+        const first = await tokenRequest(b, gateway, { grant_type: EXCHANGE, subject_token: partner, subject_token_type: JWT });
+        assert.equal(first.status, 200, first.text);
+        assert.equal((await clusterIdentity(b, first.json.access_token)).status, 401);
+        // Step 2: this server's own token now, but it descends from the partner's: never the cluster.
+        const second = await tokenRequest(b, gateway, { grant_type: EXCHANGE, subject_token: first.json.access_token,
+                                                        subject_token_type: ACCESS_TOKEN, audience: 'kubernetes' });
+        assertOAuthError(second, 400, 'invalid_target', /descends from another issuer \(https:\/\/idp\.partner\.example\)/, 'laundered');
+        // Nor a third hop.
+        const hop = await tokenRequest(b, gateway, { grant_type: EXCHANGE, subject_token: first.json.access_token,
+                                                     subject_token_type: ACCESS_TOKEN });
+        assert.equal(hop.status, 200, hop.text);
+        const third = await tokenRequest(b, gateway, { grant_type: EXCHANGE, subject_token: hop.json.access_token,
+                                                       subject_token_type: ACCESS_TOKEN, audience: 'kubernetes' });
+        assertOAuthError(third, 400, 'invalid_target', /descends from another issuer/, 'laundered twice');
+    });
+
+    attack('trust 3: the holder of a registration token changes a client an administrator allowed to act for the cluster (RFC 7592)', async () => {
+        const reg = await registerOpen({ client_name: `kubectl login ${++counter}`, redirect_uris: ['http://127.0.0.1:8000/callback'], scope: 'openid' });
+        assert.equal(reg.status, 201, reg.text);
+        const c = reg.json;
+        assert.equal((await adminFetch(b, 'PUT', `/admin/v1/clients/${c.client_id}/cluster-access`, { allowed: true })).status, 200);
+        const before = (await adminFetch(b, 'GET', `/admin/v1/clients/${c.client_id}`)).json;
+        const r = await request(`${b.serviceUrl}/oauth2/register/${c.client_id}`, 'PUT',
+                                JSON.stringify({ client_id: c.client_id, client_name: c.client_name, scope: 'openid',
+                                                 redirect_uris: [...c.redirect_uris, 'https://evil.example/cb'] }),
+                                { 'Content-Type': 'application/json', Authorization: `Bearer ${c.registration_access_token}` });
+        assertOAuthError(r, 403, 'access_denied', /only an administrator \(cluster:write\) may change it/, 'update');
+        assert.deepEqual((await adminFetch(b, 'GET', `/admin/v1/clients/${c.client_id}`)).json, before, 'unchanged');
+        // Its metadata stays readable with the same token.
+        const read = await request(`${b.serviceUrl}/oauth2/register/${c.client_id}`, 'GET', undefined,
+                                   { Authorization: `Bearer ${c.registration_access_token}` });
+        assert.equal(read.status, 200, read.text);
+    });
+
     attack('trust 3: cluster access needs cluster:write, and the metadata cannot carry it', async () => {
         const oauthOnly = await scopedAdminToken(b, `oauth writer ${++counter}`, ['oauth:write']);
         const r = await request(`${b.adminUrl}/admin/v1/clients/${rp.client_id}/cluster-access`, 'PUT',
