@@ -241,13 +241,9 @@ Result<void> Backend::start()
         dbPath,
         Core::Database::coreMigrations()
             << Webhooks::WebhookStore::migration() << Orders::OrderStore::migration()
-            << OAuth::OAuthStore::migration() << OAuth::OAuthStore::usersAndCodes()
-            << OAuth::OAuthStore::deviceCodes() << OAuth::OAuthStore::registration()
-            << OAuth::OAuthStore::assertions() << Cluster::ObjectStore::migration()
+            << OAuth::OAuthStore::all() << Cluster::ObjectStore::migration()
             << Webhooks::RedeliveryJobs::migration() << Core::AuditLog::migration()
-            << AdminTokens::migration() << OAuth::OAuthStore::tokensInIssueOrder()
-            << Core::AuditLog::effectsColumn() << OAuth::OAuthStore::userTokensIndex()
-            << OAuth::OAuthStore::trustBoundaries() << OAuth::OAuthStore::tokenOrigins(),
+            << AdminTokens::migration() << Core::AuditLog::effectsColumn(),
         *m_clock);
     if (!db)
         return db.error();

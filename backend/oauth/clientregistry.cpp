@@ -5,6 +5,7 @@
 #include "core/writequeue.h"
 #include "crypto/digest.h"
 #include "crypto/random.h"
+#include "oauth/granthandler.h"
 #include "oauth/oauthstore.h"
 
 #include <QDateTime>
@@ -680,6 +681,13 @@ void ClientRegistry::remove(const QString &clientId, std::function<void(Core::Re
             t.addBindValue(clientId);
             if (!t.exec())
                 return Core::WriteTransaction::sqlError(t, "revoke tokens");
+            // And what other clients (a gateway) exchanged from them.
+            if (!revokeClientDescendants(tx, clientId, now))
+                return Core::Error{QStringLiteral("revocation-failed"),
+                                   QStringLiteral("revoking the tokens exchanged from %1's "
+                                                  "failed")
+                                       .arg(clientId),
+                                   500};
             return {};
         },
         [this, clientId, done = std::move(done)](const Core::Result<void> &r) {

@@ -99,6 +99,25 @@ bool revokeFamily(Core::WriteTransaction &tx, const QString &family, qint64 now)
     return q.bind(1, now).bind(2, family).exec();
 }
 
+bool revokeDescendants(Core::WriteTransaction &tx, const QString &hash, qint64 now)
+{
+    Core::Statement &q = tx.stmt(
+        "WITH RECURSIVE d(h) AS (SELECT hash FROM oauth_tokens WHERE parent = ?1 UNION SELECT "
+        "t.hash FROM oauth_tokens t JOIN d ON t.parent = d.h) UPDATE oauth_tokens SET "
+        "revoked_at = ?2 WHERE hash IN (SELECT h FROM d) AND revoked_at IS NULL");
+    return q.bind(1, hash).bind(2, now).exec();
+}
+
+bool revokeClientDescendants(Core::WriteTransaction &tx, const QString &clientId, qint64 now)
+{
+    Core::Statement &q = tx.stmt(
+        "WITH RECURSIVE d(h) AS (SELECT t.hash FROM oauth_tokens t JOIN oauth_tokens s ON "
+        "t.parent = s.hash WHERE s.client_id = ?1 UNION SELECT t.hash FROM oauth_tokens t JOIN "
+        "d ON t.parent = d.h) UPDATE oauth_tokens SET revoked_at = ?2 WHERE hash IN (SELECT h "
+        "FROM d) AND revoked_at IS NULL");
+    return q.bind(1, clientId).bind(2, now).exec();
+}
+
 bool revokeCodeTokens(Core::WriteTransaction &tx, const QString &codeHash, qint64 now)
 {
     Core::Statement &q = tx.stmt(

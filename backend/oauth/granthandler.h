@@ -136,5 +136,11 @@ QJsonObject subjectClaims(const UserStore &users, QString *sub, const QStringLis
 // Revoke every live token of a family, or issued from a code (in the writer's transaction).
 bool revokeFamily(Core::WriteTransaction &tx, const QString &family, qint64 now);
 bool revokeCodeTokens(Core::WriteTransaction &tx, const QString &codeHash, qint64 now);
+// Revoke every live token exchanged from the token stored as `hash`, and from those, down the
+// whole chain (an exchanged token dies with its subject token: revoked by the client, an
+// administrator, or with its client).
+bool revokeDescendants(Core::WriteTransaction &tx, const QString &hash, qint64 now);
+// The same for every token of a client.
+bool revokeClientDescendants(Core::WriteTransaction &tx, const QString &clientId, qint64 now);
 
 } // namespace Gatehouse::OAuth

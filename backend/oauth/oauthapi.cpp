@@ -437,6 +437,10 @@ void OAuthApi::revocationEndpoint(const HttpRequest &req, const Responder &respo
                                          "hash = ? AND revoked_at IS NULL");
             if (!u.bind(1, now).bind(2, hash).exec())
                 return Core::WriteTransaction::sqlError(u, "revoke");
+            // What was exchanged from it dies with it.
+            if (!revokeDescendants(tx, hash, now))
+                return Core::makeError(QStringLiteral("server_error"),
+                                       QStringLiteral("revocation failed"), 500);
             return {};
         },
         [respond, refused](const Core::Result<void> &r) {

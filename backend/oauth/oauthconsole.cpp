@@ -480,6 +480,12 @@ void OAuthConsole::revokeById(const QString &id, std::function<void(Core::Result
                                          "AND revoked_at IS NULL");
             if (!u.bind(1, now).bind(2, id).exec())
                 return Core::WriteTransaction::sqlError(u, "revoke token");
+            // What was exchanged from it dies with it.
+            if (!revokeDescendants(tx, id, now))
+                return Core::Error{QStringLiteral("revocation-failed"),
+                                   QStringLiteral("revoking the tokens exchanged from %1 failed")
+                                       .arg(TokenIssuer::keyPrefix(id)),
+                                   500};
             return {};
         },
         [id, events, done = std::move(done)](const Core::Result<void> &r) {

@@ -174,4 +174,22 @@ Core::Migration OAuthStore::tokenOrigins()
             {QStringLiteral("ALTER TABLE oauth_tokens ADD COLUMN origin TEXT")}};
 }
 
+QList<Core::Migration> OAuthStore::all()
+{
+    return {migration(),    usersAndCodes(),      deviceCodes(),     registration(),
+            assertions(),   tokensInIssueOrder(), userTokensIndex(), trustBoundaries(),
+            tokenOrigins(), tokenParents()};
+}
+
+Core::Migration OAuthStore::tokenParents()
+{
+    // The subject token an exchanged token was made from, so that revoking a token (or
+    // deleting its client) revokes what was exchanged from it, down the whole chain.
+    return {18,
+            QStringLiteral("oauth: token parents"),
+            {QStringLiteral("ALTER TABLE oauth_tokens ADD COLUMN parent TEXT"),
+             QStringLiteral("CREATE INDEX oauth_tokens_parent ON oauth_tokens(parent) WHERE "
+                            "parent IS NOT NULL")}};
+}
+
 } // namespace Gatehouse::OAuth

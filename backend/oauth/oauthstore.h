@@ -24,6 +24,10 @@ struct OAuthStore
     static Core::Migration userTokensIndex();
     static Core::Migration trustBoundaries();
     static Core::Migration tokenOrigins();
+    static Core::Migration tokenParents();
+    // Every migration above (Core::Database::open applies them in version order, among the
+    // other modules').
+    static QList<Core::Migration> all();
 };
 
 // Runs a DELETE (or UPDATE) with keys bound in order; `notFound` when it changed no row.

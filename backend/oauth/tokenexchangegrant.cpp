@@ -253,6 +253,8 @@ GrantResult TokenExchangeGrant::handle(const TokenRequest &req) const
     token->family = subject.family;
     token->codeHash = subject.codeHash;
     token->origin = subject.local ? subject.origin : subject.iss;
+    if (subject.local)
+        token->parent = subject.hash; // revoked with it (revokeDescendants)
     GrantResult out;
     out.response =
         QJsonObject{{QStringLiteral("access_token"), token->value},

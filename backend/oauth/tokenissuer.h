@@ -38,6 +38,7 @@ struct IssuedToken
     // exchange of a trusted issuer's token, or any exchange descending from one); empty: this
     // server's own. Such a token never leads into the cluster API (docs/oauth.md).
     QString origin;
+    QString parent; // the stored key of the subject token it was exchanged from
 };
 
 // Where a claim of an issued token came from, for the token preview (issue 8): `source` is

@@ -34,12 +34,7 @@ struct Registry
     {
         auto opened = Core::Database::open(
             dir.filePath(QStringLiteral("clients.db")),
-            Core::Database::coreMigrations()
-                << OAuth::OAuthStore::migration() << OAuth::OAuthStore::usersAndCodes()
-                << OAuth::OAuthStore::deviceCodes() << OAuth::OAuthStore::registration()
-                << OAuth::OAuthStore::assertions() << OAuth::OAuthStore::tokensInIssueOrder()
-                << OAuth::OAuthStore::userTokensIndex() << OAuth::OAuthStore::trustBoundaries(),
-            clock);
+            Core::Database::coreMigrations() << OAuth::OAuthStore::all(), clock);
         if (!opened) {
             qWarning() << opened.error().message;
             return false;

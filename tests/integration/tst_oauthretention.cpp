@@ -32,12 +32,7 @@ struct Store
     {
         auto opened = Core::Database::open(
             dir.filePath(QStringLiteral("retention.db")),
-            Core::Database::coreMigrations()
-                << OAuth::OAuthStore::migration() << OAuth::OAuthStore::usersAndCodes()
-                << OAuth::OAuthStore::deviceCodes() << OAuth::OAuthStore::registration()
-                << OAuth::OAuthStore::assertions() << OAuth::OAuthStore::tokensInIssueOrder()
-                << OAuth::OAuthStore::userTokensIndex(),
-            clock);
+            Core::Database::coreMigrations() << OAuth::OAuthStore::all(), clock);
         if (!opened) {
             qWarning() << opened.error().message;
             return false;

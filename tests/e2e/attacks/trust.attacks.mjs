@@ -11,7 +11,7 @@ import * as jose from 'jose';
 import { startBackend, adminFetch, request, waitFor } from '../lib/backend.mjs';
 import { kubeRequest } from '../lib/cluster.mjs';
 import {
-    attack, assertNoTokens, activeTokenIds, assertTokensUnchanged, registerClient, assertOAuthError,
+    attack, assertNoTokens, activeTokenIds, assertTokensUnchanged, registerClient, assertOAuthError, formPost, basicAuth,
 } from './lib/attack.mjs';
 import { signIn, redeem, tokenRequest, tokensFor, isActive } from './lib/flow.mjs';
 
@@ -190,6 +190,52 @@ describe('trust boundaries: token exchange, registration, the cluster audience',
         assertOAuthError(replay, 400, 'invalid_grant', /already used/, 'replay');
         assert.equal(await isActive(b, rs, r.json.access_token), false, 'the exchanged token is revoked too');
         await assertNoTokens(b, gateway.client_id);
+    });
+
+    attack('trust 1: exchanged tokens outlive their subject token — revoked by an administrator, by its client (RFC 7009), or with its client', async () => {
+        // A service's client_credentials token (no grant family behind it), exchanged by a gateway, and exchanged again.
+        const service = await registerClient(b, { client_name: `service ${++counter}`, grant_types: ['client_credentials'], scope: 'orders:read' });
+        const gateway = await registerClient(b, { client_name: `gateway ${counter}`, grant_types: [EXCHANGE], scope: 'orders:read' });
+        const subjectToken = async () => {
+            const r = await tokenRequest(b, service, { grant_type: 'client_credentials', scope: 'orders:read' });
+            assert.equal(r.status, 200, r.text);
+            return r.json.access_token;
+        };
+        const exchanged = async (subject) => {
+            const r = await tokenRequest(b, gateway, { grant_type: EXCHANGE, subject_token: subject, subject_token_type: ACCESS_TOKEN });
+            assert.equal(r.status, 200, r.text);
+            return r.json.access_token;
+        };
+        const chain = async () => {
+            const s = await subjectToken();
+            const e1 = await exchanged(s);
+            const e2 = await exchanged(e1);
+            for (const t of [s, e1, e2])
+                assert.equal(await isActive(b, rs, t), true);
+            return [s, e1, e2];
+        };
+        // 1. An administrator revokes the subject token: the whole chain dies with it.
+        let [s, e1, e2] = await chain();
+        const id = (await adminFetch(b, 'POST', '/admin/v1/jwt/inspect', { token: s })).json.server.stored.id;
+        assert.equal((await adminFetch(b, 'DELETE', `/admin/v1/tokens/${encodeURIComponent(id)}`)).status, 204);
+        for (const [t, what] of [[s, 'subject'], [e1, 'exchanged'], [e2, 'exchanged twice']])
+            assert.equal(await isActive(b, rs, t), false, `admin revocation: ${what}`);
+        // 2. The service revokes its own token.
+        [s, e1, e2] = await chain();
+        const revoked = await formPost(b, '/oauth2/revoke', { token: s }, basicAuth(service.client_id, service.client_secret));
+        assert.equal(revoked.status, 200, revoked.text);
+        for (const [t, what] of [[s, 'subject'], [e1, 'exchanged'], [e2, 'exchanged twice']])
+            assert.equal(await isActive(b, rs, t), false, `RFC 7009: ${what}`);
+        // Revoking the middle of a chain takes what came after it, not what came before.
+        [s, e1, e2] = await chain();
+        const middle = (await adminFetch(b, 'POST', '/admin/v1/jwt/inspect', { token: e1 })).json.server.stored.id;
+        assert.equal((await adminFetch(b, 'DELETE', `/admin/v1/tokens/${encodeURIComponent(middle)}`)).status, 204);
+        assert.deepEqual([await isActive(b, rs, s), await isActive(b, rs, e1), await isActive(b, rs, e2)], [true, false, false]);
+        // 3. The service's client is deleted: the gateway's tokens made from its tokens go too.
+        const [s3, e13, e23] = await chain();
+        assert.equal((await adminFetch(b, 'DELETE', `/admin/v1/clients/${service.client_id}`)).status, 204);
+        for (const [t, what] of [[s3, 'subject'], [e13, 'exchanged'], [e23, 'exchanged twice'], [s, 'an earlier subject']])
+            assert.equal(await isActive(b, rs, t), false, `client deleted: ${what}`);
     });
 
     attack('trust 1: a trusted issuer\'s token asks for more than the administrator allows that issuer', async () => {

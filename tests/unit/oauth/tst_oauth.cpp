@@ -139,12 +139,7 @@ private slots:
         QVERIFY(m_dir.isValid());
         auto opened = Core::Database::open(
             m_dir.filePath(QStringLiteral("oauth.db")),
-            Core::Database::coreMigrations()
-                << OAuth::OAuthStore::migration() << OAuth::OAuthStore::usersAndCodes()
-                << OAuth::OAuthStore::deviceCodes() << OAuth::OAuthStore::registration()
-                << OAuth::OAuthStore::assertions() << OAuth::OAuthStore::tokensInIssueOrder()
-                << OAuth::OAuthStore::userTokensIndex() << OAuth::OAuthStore::trustBoundaries(),
-            m_clock);
+            Core::Database::coreMigrations() << OAuth::OAuthStore::all(), m_clock);
         QVERIFY2(opened, qPrintable(opened ? QString() : opened.error().message));
         m_db = std::move(*opened);
         m_writer = std::make_unique<Core::WriteQueue>(*m_db, QStringLiteral("oauth-writer"));
