@@ -504,6 +504,15 @@ void OAuthAdminApi::registerTokenRoutes()
                     400, QStringLiteral("malformed-json"),
                     QStringLiteral("the body must be a JSON object with client_id (and "
                                    "optionally scope and resource)")));
+            // A client allowed to act for the cluster mints cluster identities: a token for
+            // it is the cluster's business too, as changing the client is.
+            if (const auto client =
+                    m_oauth.clients().find(o.value(QStringLiteral("client_id")).toString());
+                client && client->clusterAccess)
+                if (auto refused = needsClusterWrite(
+                        req, QStringLiteral("may not mint a token for a client allowed to act for "
+                                            "the cluster")))
+                    return respond(*refused);
             QHash<QString, QString> params;
             for (const char *k : {"scope", "resource"}) {
                 const QJsonValue v = o.value(QLatin1String(k));

@@ -61,14 +61,60 @@ QString oauthLiveValue(const OAuth::RegistrationPolicy &p, const QString &key)
     return p.audiences.join(QLatin1Char(','));
 }
 
-// The area a change of this setting reaches besides the settings themselves, if any.
-QString extraArea(const QString &key)
+// The area a change of this setting reaches besides the settings themselves: a setting of
+// the cluster (anonymous access, authorization modes, admission plugins, OIDC) needs
+// cluster:write, of the authorization server or the orders API's tokens oauth:write (and
+// orders:write for the orders API), of the webhooks orders:write; listeners (addresses,
+// ports, admin TLS) only the root admin token may change ("root"). Limits and storage are the
+// administrator's own (admin:write alone).
+QStringList extraAreas(const QString &key)
 {
-    if (key == QLatin1String("oidc-group-mappings"))
-        return QStringLiteral("cluster");
-    if (oauthLiveFields().contains(key))
-        return QStringLiteral("oauth");
+    // The admin listener's TLS and the certificates' names are the listeners' too.
+    if (key.startsWith(QLatin1String("admin-")) || key == QLatin1String("tls-extra-sans"))
+        return {QStringLiteral("root")};
+    if (key == QLatin1String("demo") || key.startsWith(QLatin1String("demo-")))
+        return {QStringLiteral("orders")};
+    const QString group = SettingsAdminApi::groupOf(key);
+    if (group == QLatin1String("cluster"))
+        return {QStringLiteral("cluster")};
+    if (group == QLatin1String("oauth"))
+        return key.startsWith(QLatin1String("orders-"))
+                   ? QStringList{QStringLiteral("oauth"), QStringLiteral("orders")}
+                   : QStringList{QStringLiteral("oauth")};
+    if (group == QLatin1String("webhooks"))
+        return {QStringLiteral("orders")};
+    if (group == QLatin1String("listeners"))
+        return {QStringLiteral("root")};
     return {};
+}
+
+// 403 unless the request's admin token may change key (fail closed: no token answer, no
+// change).
+std::optional<HttpResponse> refusedSetting(const AdminTokens *tokens, const HttpRequest &req,
+                                           const QString &key)
+{
+    const QStringList areas = extraAreas(key);
+    if (areas.isEmpty())
+        return std::nullopt;
+    const auto principal = tokens ? tokens->authenticate(req.bearerToken()) : std::nullopt;
+    const QString who = principal ? principal->describe() : QStringLiteral("this admin token");
+    for (const QString &area : areas) {
+        if (area == QLatin1String("root")) {
+            if (!principal || !principal->root)
+                return HttpResponse::error(
+                    403, QStringLiteral("forbidden"),
+                    QStringLiteral("%1 may not change %2: only the root admin token changes "
+                                   "listeners")
+                        .arg(who, key));
+            continue;
+        }
+        if (!principal || !principal->may(area, true))
+            return HttpResponse::error(
+                403, QStringLiteral("forbidden"),
+                QStringLiteral("%1 may not change %2: that also needs %3:write")
+                    .arg(who, key, area));
+    }
+    return std::nullopt;
 }
 
 // What kind of editor suits the value: bool, duration, list, number, url or text.
@@ -274,19 +320,9 @@ void SettingsAdminApi::registerRoutes()
             if (auto r = ConfigResolver::set(probe, key, text, QStringLiteral("admin API")); !r)
                 return HttpResponse::error(400, r.error().code, r.error().message);
             const QString normalized = ConfigResolver::valueOf(probe, key);
-            // What reaches into another area needs that area's write permission as well
-            // (fail closed: no token answer, no change).
-            if (const QString area = extraArea(key); !area.isEmpty()) {
-                const auto principal =
-                    m_tokens ? m_tokens->authenticate(req.bearerToken()) : std::nullopt;
-                if (!principal || !principal->may(area, true))
-                    return HttpResponse::error(
-                        403, QStringLiteral("forbidden"),
-                        QStringLiteral("%1 may not change %2: that also needs %3:write")
-                            .arg(principal ? principal->describe()
-                                           : QStringLiteral("this admin token"),
-                                 key, area));
-            }
+            // What reaches into another area needs that area's write permission as well.
+            if (auto refused = refusedSetting(m_tokens, req, key))
+                return *refused;
             if (isOAuthLive(key)) {
                 if (!m_oauth)
                     return HttpResponse::error(503, QStringLiteral("not-ready"),
@@ -364,6 +400,9 @@ void SettingsAdminApi::registerRoutes()
                                QStringLiteral("%1 has no value kept for the next start; set it "
                                               "with PUT")
                                    .arg(key));
+                       // Dropping a value kept for the next start changes that area too.
+                       if (auto refused = refusedSetting(m_tokens, req, key))
+                           return *refused;
                        if (auto r = m_store.remove(storeKey(key)); !r)
                            return HttpResponse::error(500, r.error().code, r.error().message);
                        const QJsonObject answer = item(*o);

@@ -165,6 +165,12 @@ void Connection::closeTransport()
 void Connection::onReadyRead()
 {
     m_idleClock.start();
+    // Back-pressure: with the pipeline full nothing is read, so the socket's bounded buffer
+    // fills and TCP throttles the client; flush() reads again once answers drain. (Reading on
+    // would buffer whatever a client streams behind requests that take long.)
+    if (qsizetype(m_pending.size()) >= m_srv.options.maxPipelined && m_phase != Phase::Closing &&
+        m_phase != Phase::Streaming && m_phase != Phase::Handshake)
+        return;
     if (m_tls) {
         QByteArray plaintext;
         if (!readTls(plaintext) || m_phase == Phase::Handshake)

@@ -43,6 +43,7 @@ private slots:
     void headerLimit();
     void bodyLimits();
     void pipelinedResponsesInOrder();
+    void fullPipelineStopsReading();
     void clientLeavesBeforeAsyncResponse();
     void slowClientsDoNotBlockOthers();
     void idleConnectionsClosed();

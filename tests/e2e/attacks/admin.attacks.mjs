@@ -201,6 +201,48 @@ describe('admin API: tokens, scopes and escalation', () => {
         assert.deepEqual(await activeTokenIds(b, victimClient.client_id), before);
     });
 
+    attack('admin: an admin:write token reaching other areas through /admin/v1/settings (cluster modes, anonymous access, webhook allowlist, orders tokens, listeners) → 403, nothing changed', async () => {
+        const clusterBefore = (await adminFetch(b, 'GET', '/admin/v1/cluster/settings')).json;
+        const settingsBefore = (await adminFetch(b, 'GET', '/admin/v1/settings')).json;
+        for (const [key, value, message] of [
+            ['authorization-mode', 'AlwaysAllow,RBAC', /may not change authorization-mode: that also needs cluster:write$/],
+            ['anonymous-auth', !clusterBefore.anonymousAuth, /may not change anonymous-auth: that also needs cluster:write$/],
+            ['enable-admission-plugins', 'NodeRestriction', /that also needs cluster:write$/],
+            ['oidc-username-prefix', 'x:', /that also needs cluster:write$/],
+            ['webhook-allowlist', '0.0.0.0/0', /may not change webhook-allowlist: that also needs orders:write$/],
+            ['orders-require-token', false, /may not change orders-require-token: that also needs oauth:write$/],
+            ['oauth-open-registration', true, /that also needs oauth:write$/],
+            ['admin-address', '0.0.0.0', /may not change admin-address: only the root admin token changes listeners$/],
+            ['admin-tls', false, /only the root admin token changes listeners$/],
+        ]) {
+            const r = await as(delegate.token, 'PUT', `/admin/v1/settings/${key}`, { value });
+            assert.equal(r.status, 403, `${key}: ${r.text}`);
+            assert.match(r.json.message, message, key);
+        }
+        assert.deepEqual((await adminFetch(b, 'GET', '/admin/v1/cluster/settings')).json, clusterBefore);
+        assert.deepEqual((await adminFetch(b, 'GET', '/admin/v1/settings')).json, settingsBefore);
+        // A hardening value kept for the next start is not dropped by it either.
+        assert.equal((await adminFetch(b, 'PUT', '/admin/v1/settings/webhook-allowlist', { value: '203.0.113.0/24' })).status, 200);
+        const kept = (await adminFetch(b, 'GET', '/admin/v1/settings')).json;
+        const dropped = await as(delegate.token, 'DELETE', '/admin/v1/settings/webhook-allowlist');
+        assert.equal(dropped.status, 403, dropped.text);
+        assert.match(dropped.json.message, /that also needs orders:write$/);
+        assert.deepEqual((await adminFetch(b, 'GET', '/admin/v1/settings')).json, kept);
+        assert.equal((await adminFetch(b, 'DELETE', '/admin/v1/settings/webhook-allowlist')).status, 200);
+    });
+
+    attack('admin: an oauth:write token minting a token for a client allowed to act for the cluster → 403, none issued', async () => {
+        const made = await createToken('oauth-writer', ['oauth:write']);
+        assert.equal(made.status, 201, made.text);
+        const gateway = await registerClient(b, { client_name: 'cluster m2m', grant_types: ['client_credentials'], scope: 'openid' });
+        assert.equal((await adminFetch(b, 'PUT', `/admin/v1/clients/${gateway.client_id}/cluster-access`, { allowed: true })).status, 200);
+        const r = await as(made.json.token, 'POST', '/admin/v1/tokens', { client_id: gateway.client_id });
+        assert.equal(r.status, 403, r.text);
+        assert.match(r.json.message, /may not mint a token for a client allowed to act for the cluster: that also needs cluster:write/);
+        assert.equal(r.json.access_token, undefined);
+        assert.deepEqual(await activeTokenIds(b, gateway.client_id), []);
+    });
+
     attack('admin: an orders:read token reading the audit log → 403, no entries', async () => {
         const r = await as(reader.token, 'GET', '/admin/v1/audit');
         assertForbidden(r, refusedRead('reader', 'audit', 'orders:read'), 'audit');
