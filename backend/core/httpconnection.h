@@ -105,6 +105,7 @@ private:
     bool m_closeRequested = false;
     bool m_halfClosed = false;
     bool m_streamChunked = false;
+    bool m_backlogDropped = false; // the streamed answer's reader stopped reading
     bool m_gone = false;
     bool m_peerClosed = false; // TLS: the client's close_notify arrived
     quint64 m_nextSeq = 0;

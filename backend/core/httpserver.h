@@ -40,6 +40,10 @@ struct ListenerOptions
     int maxConnections = 1024;
     int maxPipelined = 16;
     int lingerMs = 1'000;
+    // A streamed answer (an event stream, a watch) whose reader does not read: past this many
+    // bytes waiting to be sent the connection is dropped (the client reconnects and resumes),
+    // instead of holding every later event in memory.
+    qint64 maxStreamBacklogBytes = 16 * 1024 * 1024;
 
     static ListenerOptions fromConfig(const QString &name, const Config &config,
                                       const ListenerSettings &listener);

@@ -17,8 +17,10 @@
 #include <QSslSocket>
 #include <QTcpSocket>
 #include <QThread>
+#include <QTimer>
 #include <QtTest>
 
+#include <atomic>
 #include <memory>
 
 using namespace Gatehouse;
@@ -26,6 +28,9 @@ using namespace Gatehouse::Core;
 using Gatehouse::Test::timeoutMs;
 
 namespace {
+
+// Set when the /endless stream of ServerThread ends (its reader went, or was dropped).
+std::atomic<bool> g_endlessClosed{false};
 
 // An HttpServer living on its own thread with a few routes that expose what the server saw.
 class ServerThread
@@ -68,6 +73,19 @@ public:
                                          {QStringLiteral("o"),
                                           QJsonArray::fromStringList(r.identity.organizations)},
                                          {QStringLiteral("reason"), r.identity.invalidReason}});
+                });
+                // An endless stream: 64 KiB every millisecond until the connection ends.
+                m_server->route("GET", QStringLiteral("/endless"), [](const HttpRequest &) {
+                    HttpResponse r;
+                    r.stream = [](HttpStream *s) {
+                        g_endlessClosed = false;
+                        QObject::connect(s, &HttpStream::closed, [] { g_endlessClosed = true; });
+                        auto *t = new QTimer(s);
+                        QObject::connect(t, &QTimer::timeout, s,
+                                         [s] { s->write(QByteArray(64 * 1024, 'y')); });
+                        t->start(1);
+                    };
+                    return r;
                 });
                 m_server->route(
                     "GET", QStringLiteral("/slow/{ms}"),
@@ -520,6 +538,26 @@ void TestHttpServer::fullPipelineStopsReading()
     for (int i = 1; i < pipeline; ++i)
         QCOMPARE(readResponse(s, buf).status, 200);
     QCOMPARE(readResponse(s, buf).status, 431);
+}
+
+// A streamed answer whose reader stops reading is dropped once its unsent bytes pass the
+// limit, instead of piling up in the server's memory (an event stream or a watch nobody reads).
+void TestHttpServer::unreadStreamIsDropped()
+{
+    ListenerOptions o = plainOptions();
+    o.maxStreamBacklogBytes = 1024 * 1024;
+    ServerThread server(o);
+    QTcpSocket s;
+    s.setReadBufferSize(64 * 1024); // the client takes no more than this from the kernel
+    s.connectToHost(QHostAddress::LocalHost, server.port());
+    QVERIFY(s.waitForConnected(timeoutMs()));
+    s.write("GET /endless HTTP/1.1\r\nHost: t\r\n\r\n");
+    QVERIFY(s.waitForBytesWritten(timeoutMs()));
+    QVERIFY(s.waitForReadyRead(timeoutMs()));
+    QVERIFY(s.read(9).startsWith("HTTP/1.1 "));
+    // From here on the client reads nothing.
+    QTRY_VERIFY_WITH_TIMEOUT(g_endlessClosed.load(), timeoutMs());
+    QTRY_COMPARE_WITH_TIMEOUT(server.connections(), 0, timeoutMs());
 }
 
 void TestHttpServer::clientLeavesBeforeAsyncResponse()

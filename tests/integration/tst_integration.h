@@ -44,6 +44,7 @@ private slots:
     void bodyLimits();
     void pipelinedResponsesInOrder();
     void fullPipelineStopsReading();
+    void unreadStreamIsDropped();
     void clientLeavesBeforeAsyncResponse();
     void slowClientsDoNotBlockOthers();
     void idleConnectionsClosed();
