@@ -1008,6 +1008,10 @@ void ClusterApi::handleResource(const std::shared_ptr<Context> &ctx)
         finish(ctx, Status::routeNotFound().response(pretty));
         return;
     }
+    if (info.legacyWatch && req.method != "GET" && req.method != "HEAD") {
+        finish(ctx, Status::methodNotAllowed().response(pretty));
+        return;
+    }
     if (!type->stored) {
         if (req.method != "POST" || !info.name.isEmpty()) {
             finish(ctx, Status::methodNotAllowed().response(pretty));

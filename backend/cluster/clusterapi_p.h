@@ -110,6 +110,11 @@ std::optional<Status> fieldValidation(const QString &directive, const QStringLis
                                       const QStringList &duplicates, const QString &prefix,
                                       QStringList *warnings);
 
+// ?dryRun: absent (a real write), "All" (sets *dryRun), anything else kube's 422 on the
+// request's options kind ("CreateOptions", "UpdateOptions", "DeleteOptions").
+std::optional<Status> dryRunOption(const Core::HttpRequest &req, const QString &optionsKind,
+                                   bool *dryRun);
+
 // The 403 Status Kubernetes answers when authorization refuses: "<resource> \"<name>\" is
 // forbidden: User ... cannot ...", or "forbidden: ..." for a non-resource path.
 Status authorizationRefusal(const Attributes &a, const QString &name, const QString &reason);

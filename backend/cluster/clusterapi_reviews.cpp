@@ -22,6 +22,70 @@ struct TokenRequestAdmission
     std::function<void(TokenRequestAdmission &, const std::optional<WebhookAnswer> &denial)> done;
 };
 
+// spec.boundObjectRef of a TokenRequest, as kube's TokenREST checks it: a Pod running as the
+// account (with its Node, when scheduled) or a Node, which must exist with the uid given. The
+// claims go under the token's "kubernetes.io", and the token dies with the object.
+std::variant<QJsonObject, Status> boundObjectClaims(const ObjectStore &store, const QString &ns,
+                                                    const QString &account, const QJsonObject &ref)
+{
+    const QString apiVersion = ref.value(QLatin1String("apiVersion")).toString();
+    const QString kind = ref.value(QLatin1String("kind")).toString();
+    const QString name = ref.value(QLatin1String("name")).toString();
+    // schema.FromAPIVersionAndKind: "v1" is the core group.
+    const qsizetype slash = apiVersion.indexOf(QLatin1Char('/'));
+    const QString group = slash < 0 ? QString() : apiVersion.left(slash);
+    const QString version = slash < 0 ? apiVersion : apiVersion.mid(slash + 1);
+    const auto uidOf = [](const QJsonObject &o) {
+        return fieldValue(o, QStringLiteral("metadata.uid"));
+    };
+    QJsonObject claims;
+    QString uid;
+    if (group.isEmpty() && kind == QLatin1String("Pod")) {
+        const auto pod = store.get(QStringLiteral("pods"), ns, name);
+        if (!pod)
+            return Status::notFound(QString(), QStringLiteral("pods"), name);
+        QString runsAs = fieldValue(*pod, QStringLiteral("spec.serviceAccountName"));
+        if (runsAs.isEmpty())
+            runsAs = QStringLiteral("default"); // kube's ServiceAccount admission default
+        if (runsAs != account)
+            return Status::badRequest(QStringLiteral("cannot bind token for serviceaccount \"%1\" "
+                                                     "to pod running with different "
+                                                     "serviceaccount name.")
+                                          .arg(account));
+        uid = uidOf(*pod);
+        claims.insert(QStringLiteral("pod"),
+                      QJsonObject{{QStringLiteral("name"), name}, {QStringLiteral("uid"), uid}});
+        const QString nodeName = fieldValue(*pod, QStringLiteral("spec.nodeName"));
+        if (!nodeName.isEmpty()) {
+            QJsonObject node{{QStringLiteral("name"), nodeName}};
+            if (const auto n = store.get(QStringLiteral("nodes"), QString(), nodeName))
+                node.insert(QStringLiteral("uid"), uidOf(*n));
+            claims.insert(QStringLiteral("node"), node);
+        }
+    } else if (group.isEmpty() && kind == QLatin1String("Node")) {
+        const auto node = store.get(QStringLiteral("nodes"), QString(), name);
+        if (!node)
+            return Status::notFound(QString(), QStringLiteral("nodes"), name);
+        uid = uidOf(*node);
+        claims.insert(QStringLiteral("node"),
+                      QJsonObject{{QStringLiteral("name"), name}, {QStringLiteral("uid"), uid}});
+    } else if (group.isEmpty() && kind == QLatin1String("Secret")) {
+        return Status::notFound(QString(), QStringLiteral("secrets"), name); // none are served
+    } else {
+        return Status::badRequest(QStringLiteral("cannot bind token to object of type %1/%2, "
+                                                 "Kind=%3")
+                                      .arg(group, version, kind));
+    }
+    const QString wanted = ref.value(QLatin1String("uid")).toString();
+    if (!wanted.isEmpty() && wanted != uid)
+        return Status::conflict(QString(), kind, name,
+                                QStringLiteral("the UID in the bound object reference (%1) does "
+                                               "not match the UID in record. The object might "
+                                               "have been deleted and then recreated")
+                                    .arg(wanted));
+    return claims;
+}
+
 // A mutating webhook's JSONPatch on the TokenRequest; what it may not change, as for objects.
 std::optional<QString> patchTokenRequest(QJsonObject &object, const QByteArray &patch)
 {
@@ -102,6 +166,11 @@ void ClusterApi::handleTokenRequest(const std::shared_ptr<Context> &ctx)
     auto parsed = requestObject(ctx->request, true, true);
     if (const auto *st = std::get_if<Status>(&parsed)) {
         finish(ctx, st->response(pretty));
+        return;
+    }
+    // A dry run goes through admission and the checks, and signs nothing.
+    if (auto refused = dryRunOption(ctx->request, QStringLiteral("CreateOptions"), &ctx->dryRun)) {
+        finish(ctx, refused->response(pretty));
         return;
     }
     const std::optional<QJsonObject> account =
@@ -216,12 +285,27 @@ void ClusterApi::issueToken(const std::shared_ptr<Context> &ctx, const QJsonObje
                    .response(pretty));
         return;
     }
+    const QJsonValue ref = spec.value(QLatin1String("boundObjectRef"));
+    QJsonObject bound;
+    if (ref.isObject()) {
+        auto claims = boundObjectClaims(m_store, info.namespaceName, info.name, ref.toObject());
+        if (const auto *st = std::get_if<Status>(&claims)) {
+            finish(ctx, st->response(pretty));
+            return;
+        }
+        bound = std::get<QJsonObject>(claims);
+    }
     const QStringList audiences = toStrings(spec.value(QLatin1String("audiences")));
-    auto token =
-        m_serviceAccounts->issue(info.namespaceName, info.name, accountUid, seconds, audiences);
-    if (!token) {
-        finish(ctx, Status::internalError(token.error().message).response(pretty));
-        return;
+    QJsonObject status{{QStringLiteral("token"), QString()},
+                       {QStringLiteral("expirationTimestamp"), QJsonValue::Null}};
+    if (!ctx->dryRun) {
+        auto token = m_serviceAccounts->issue(info.namespaceName, info.name, accountUid, seconds,
+                                              audiences, bound);
+        if (!token) {
+            finish(ctx, Status::internalError(token.error().message).response(pretty));
+            return;
+        }
+        status = *token;
     }
     QJsonObject outSpec{
         {QStringLiteral("audiences"),
@@ -229,7 +313,7 @@ void ClusterApi::issueToken(const std::shared_ptr<Context> &ctx, const QJsonObje
              audiences.isEmpty() ? QStringList{QString::fromLatin1(ServiceAccountTokens::kIssuer)}
                                  : audiences)},
         {QStringLiteral("expirationSeconds"), seconds},
-        {QStringLiteral("boundObjectRef"), QJsonValue::Null}};
+        {QStringLiteral("boundObjectRef"), ref.isObject() ? ref : QJsonValue(QJsonValue::Null)}};
     finish(ctx,
            typedResponse(
                ctx->request, 201,
@@ -241,7 +325,7 @@ void ClusterApi::issueToken(const std::shared_ptr<Context> &ctx, const QJsonObje
                                 {QStringLiteral("namespace"), info.namespaceName},
                                 {QStringLiteral("creationTimestamp"), timestamp(m_clock.now())}}},
                    {QStringLiteral("spec"), outSpec},
-                   {QStringLiteral("status"), *token}},
+                   {QStringLiteral("status"), status}},
                pretty));
 }
 

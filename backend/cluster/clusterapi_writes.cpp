@@ -140,23 +140,31 @@ void ClusterApi::handleWrite(const std::shared_ptr<Context> &ctx, const Resource
     askMutatingWebhooks(w);
 }
 
+std::optional<Status> ApiInternal::dryRunOption(const Core::HttpRequest &req,
+                                                const QString &optionsKind, bool *dryRun)
+{
+    const QString value = req.query.queryItemValue(QStringLiteral("dryRun"));
+    if (value.isEmpty())
+        return std::nullopt;
+    if (value != QLatin1String("All"))
+        return Status::invalid(QStringLiteral("meta.k8s.io"), optionsKind, QString(),
+                               {Validation::unsupportedCause(QStringLiteral("dryRun[0]"), value,
+                                                             {QStringLiteral("All")})});
+    *dryRun = true;
+    return std::nullopt;
+}
+
 std::optional<Status> ClusterApi::decodeWrite(Write &w)
 {
     const Core::HttpRequest &req = w.ctx->request;
     const ResourceType &type = *w.type;
-    const QString dryRun = req.query.queryItemValue(QStringLiteral("dryRun"));
-    if (!dryRun.isEmpty()) {
-        if (dryRun != QLatin1String("All"))
-            return Status::invalid(
-                QStringLiteral("meta.k8s.io"),
-                w.operation == QLatin1String("CREATE")   ? QStringLiteral("CreateOptions")
-                : w.operation == QLatin1String("DELETE") ? QStringLiteral("DeleteOptions")
-                                                         : QStringLiteral("UpdateOptions"),
-                QString(),
-                {Validation::unsupportedCause(QStringLiteral("dryRun[0]"), dryRun,
-                                              {QStringLiteral("All")})});
-        w.ctx->dryRun = true;
-    }
+    if (auto refused =
+            dryRunOption(req,
+                         w.operation == QLatin1String("CREATE")   ? QStringLiteral("CreateOptions")
+                         : w.operation == QLatin1String("DELETE") ? QStringLiteral("DeleteOptions")
+                                                                  : QStringLiteral("UpdateOptions"),
+                         &w.ctx->dryRun))
+        return refused;
     QString directive = req.query.queryItemValue(QStringLiteral("fieldValidation"));
     if (directive.isEmpty())
         directive = QStringLiteral("Warn");
@@ -311,9 +319,22 @@ void ClusterApi::keepServerOwned(Write &w, QJsonObject &obj) const
                 meta.remove(QLatin1String(k));
         }
         obj.insert(QStringLiteral("metadata"), meta);
-        if (w.ctx->trace.info.subresource == QLatin1String("status")) {
+        const QString &subresource = w.ctx->trace.info.subresource;
+        if (subresource == QLatin1String("status")) {
             QJsonObject next = *w.current;
             next.insert(QStringLiteral("status"), obj.value(QLatin1String("status")));
+            obj = next;
+        } else if (subresource == QLatin1String("finalize")) {
+            // A namespace's finalize subresource moves spec.finalizers and nothing else.
+            QJsonObject next = *w.current;
+            QJsonObject spec = next.value(QLatin1String("spec")).toObject();
+            const QJsonValue finalizers =
+                obj.value(QLatin1String("spec")).toObject().value(QLatin1String("finalizers"));
+            if (finalizers.isUndefined() || finalizers.isNull())
+                spec.remove(QStringLiteral("finalizers"));
+            else
+                spec.insert(QStringLiteral("finalizers"), finalizers);
+            next.insert(QStringLiteral("spec"), spec);
             obj = next;
         } else if (type.hasStatus()) {
             if (w.current->contains(QLatin1String("status")))
@@ -326,6 +347,13 @@ void ClusterApi::keepServerOwned(Write &w, QJsonObject &obj) const
     obj.remove(QStringLiteral("apiVersion"));
     if (type.namespaced)
         setMeta(obj, QStringLiteral("namespace"), w.ns);
+    // kube's namespace strategy: the kubernetes.io/metadata.name label is the name, on every
+    // write (webhook namespaceSelectors trust it; a tenant must not wear kube-system's).
+    if (type.name == QLatin1String("namespaces") && w.operation != QLatin1String("DELETE")) {
+        QJsonObject labels = metaOf(obj).value(QLatin1String("labels")).toObject();
+        labels.insert(QStringLiteral("kubernetes.io/metadata.name"), nameOf(obj));
+        setMeta(obj, QStringLiteral("labels"), labels);
+    }
 }
 
 std::optional<Status> ClusterApi::prepareWrite(Write &w)
@@ -377,7 +405,7 @@ std::optional<Status> ClusterApi::prepareWrite(Write &w)
     } else if (method == "PUT") {
         obj = w.body;
         const QString bodyName = nameOf(obj);
-        if (bodyName != info.name && info.subresource != QLatin1String("finalize"))
+        if (bodyName != info.name)
             return Status::badRequest(QStringLiteral("the name of the object (%1) does not "
                                                      "match the name on the URL (%2)")
                                           .arg(bodyName, info.name));
@@ -685,9 +713,7 @@ ObjectStore::Outcome ClusterApi::changesOf(Write &w)
             obj.insert(QStringLiteral("spec"), spec);
             obj.insert(QStringLiteral("status"),
                        QJsonObject{{QStringLiteral("phase"), QStringLiteral("Active")}});
-            QJsonObject labels = metaOf(obj).value(QLatin1String("labels")).toObject();
-            labels.insert(QStringLiteral("kubernetes.io/metadata.name"), name);
-            setMeta(obj, QStringLiteral("labels"), labels);
+            // (its kubernetes.io/metadata.name label: keepServerOwned, on every write)
             // The service-account controller's part: a default account in each namespace.
             QJsonObject sa{{QStringLiteral("metadata"),
                             QJsonObject{{QStringLiteral("name"), QStringLiteral("default")},

@@ -73,6 +73,7 @@ RequestInfo RequestInfo::parse(const QByteArray &method, const QString &path,
     // The legacy watch and proxy prefixes.
     if (!parts.isEmpty() &&
         (parts[0] == QLatin1String("watch") || parts[0] == QLatin1String("proxy"))) {
+        info.legacyWatch = parts[0] == QLatin1String("watch");
         info.verb = parts.takeFirst();
         if (info.verb == QLatin1String("watch") && parts.isEmpty())
             info.verb = QStringLiteral("list"); // "/api/v1/watch" alone is not a watch

@@ -46,6 +46,9 @@ struct RequestInfo
     // The path went through namespaces/<ns>/ to another resource (not the namespace itself):
     // only namespaced resources have such routes (namespaces/a/namespaces/b is no route).
     bool inNamespace = false;
+    // The legacy /watch/ prefix: only GET routes live there (the verb comes from the path,
+    // whatever the method; any other method is 405, never a write authorized as a watch).
+    bool legacyWatch = false;
     QString resource;
     QString subresource;
     QString name;

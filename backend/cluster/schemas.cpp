@@ -307,20 +307,31 @@ QMultiHash<QString, QString> goTags(const pb::FieldDescriptor *f)
     return out;
 }
 
+namespace {
+// The fields whose Go JSON tag is not their protobuf name: {protobuf name, JSON name}.
+constexpr std::pair<const char *, const char *> kRenamedFields[] = {
+    {"Webhooks", "webhooks"}, // admissionregistration's configurations
+    {"uID", "uid"},           // authentication's BoundObjectReference
+};
+} // namespace
+
 QString jsonName(const pb::FieldDescriptor *f)
 {
-    if (f->name() == "Webhooks")
-        return QStringLiteral("webhooks");
+    for (const auto &[proto, json] : kRenamedFields)
+        if (f->name() == proto)
+            return QString::fromLatin1(json);
     return fromStd(f->name());
 }
 
 const pb::FieldDescriptor *fieldByJsonName(const pb::Descriptor *d, const QString &name)
 {
-    if (name == QLatin1String("webhooks"))
-        if (const pb::FieldDescriptor *f = d->FindFieldByName("Webhooks"))
-            return f;
-    if (name == QLatin1String("Webhooks") && d->FindFieldByName("Webhooks"))
-        return nullptr; // only by its JSON name
+    for (const auto &[proto, json] : kRenamedFields) {
+        if (name == QLatin1String(json))
+            if (const pb::FieldDescriptor *f = d->FindFieldByName(proto))
+                return f;
+        if (name == QLatin1String(proto) && d->FindFieldByName(proto))
+            return nullptr; // only by its JSON name
+    }
     return d->FindFieldByName(name.toStdString());
 }
 

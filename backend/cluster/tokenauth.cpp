@@ -201,12 +201,13 @@ QJsonObject ServiceAccountTokens::jwks() const
 
 Result<QJsonObject> ServiceAccountTokens::issue(const QString &namespaceName, const QString &name,
                                                 const QString &uid, qint64 seconds,
-                                                const QStringList &audiences) const
+                                                const QStringList &audiences,
+                                                const QJsonObject &bound) const
 {
     const qint64 now = m_clock.now().toSecsSinceEpoch();
     const QStringList aud =
         audiences.isEmpty() ? QStringList{QString::fromLatin1(kIssuer)} : audiences;
-    const QJsonObject claims{
+    QJsonObject claims{
         {QStringLiteral("iss"), QString::fromLatin1(kIssuer)},
         {QStringLiteral("sub"),
          QStringLiteral("system:serviceaccount:%1:%2").arg(namespaceName, name)},
@@ -215,10 +216,12 @@ Result<QJsonObject> ServiceAccountTokens::issue(const QString &namespaceName, co
         {QStringLiteral("nbf"), now},
         {QStringLiteral("exp"), now + seconds},
         {QStringLiteral("jti"), Crypto::Random::uuid()},
-        {QStringLiteral("kubernetes.io"),
-         QJsonObject{{QStringLiteral("namespace"), namespaceName},
-                     {QStringLiteral("serviceaccount"),
-                      QJsonObject{{QStringLiteral("name"), name}, {QStringLiteral("uid"), uid}}}}}};
+    };
+    QJsonObject k8s = bound;
+    k8s.insert(QStringLiteral("namespace"), namespaceName);
+    k8s.insert(QStringLiteral("serviceaccount"),
+               QJsonObject{{QStringLiteral("name"), name}, {QStringLiteral("uid"), uid}});
+    claims.insert(QStringLiteral("kubernetes.io"), k8s);
     auto jws = Crypto::Jws::sign(m_key, QStringLiteral("ES256"),
                                  QJsonObject{{QStringLiteral("kid"), m_kid}},
                                  QJsonDocument(claims).toJson(QJsonDocument::Compact));
@@ -254,6 +257,27 @@ TokenAuthenticator ServiceAccountTokens::authenticator() const
             return QStringLiteral("service account token: the service account %1/%2 no longer "
                                   "exists")
                 .arg(ns, name);
+        // A bound token lives only as long as its object: the pod (its node is only
+        // information), or the node for a node-bound token (kube's claims validator).
+        const auto boundGone = [this](const QJsonObject &ref, const QString &resource,
+                                      const QString &ns) {
+            const auto o = m_store.get(resource, ns, ref.value(QLatin1String("name")).toString());
+            return !o || fieldValue(*o, QStringLiteral("metadata.uid")) !=
+                             ref.value(QLatin1String("uid")).toString();
+        };
+        if (k8s.contains(QLatin1String("pod"))) {
+            const QJsonObject pod = k8s.value(QLatin1String("pod")).toObject();
+            if (boundGone(pod, QStringLiteral("pods"), ns))
+                return QStringLiteral("service account token: the pod %1/%2 it is bound to no "
+                                      "longer exists")
+                    .arg(ns, pod.value(QLatin1String("name")).toString());
+        } else if (k8s.contains(QLatin1String("node"))) {
+            const QJsonObject node = k8s.value(QLatin1String("node")).toObject();
+            if (boundGone(node, QStringLiteral("nodes"), QString()))
+                return QStringLiteral("service account token: the node %1 it is bound to no "
+                                      "longer exists")
+                    .arg(node.value(QLatin1String("name")).toString());
+        }
         UserInfo user;
         user.name = QStringLiteral("system:serviceaccount:%1:%2").arg(ns, name);
         user.uid = sa.value(QLatin1String("uid")).toString();

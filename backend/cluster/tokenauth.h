@@ -63,9 +63,11 @@ public:
     static Result<Crypto::PrivateKey> loadOrCreateKey(const QString &directory);
 
     // A token for namespace/name (the account's uid) valid for seconds, audiences default to
-    // the issuer. Returns {token, expirationTimestamp}.
+    // the issuer; bound: the object it is bound to ({"pod": {name, uid}, "node": {...}} or
+    // {"node": ...}), whose deletion ends it. Returns {token, expirationTimestamp}.
     Result<QJsonObject> issue(const QString &namespaceName, const QString &name, const QString &uid,
-                              qint64 seconds, const QStringList &audiences) const;
+                              qint64 seconds, const QStringList &audiences,
+                              const QJsonObject &bound = {}) const;
     TokenAuthenticator authenticator() const;
     QJsonObject jwks() const;
 

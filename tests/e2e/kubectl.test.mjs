@@ -103,6 +103,63 @@ test('kubectl create namespace|serviceaccount|role|rolebinding|clusterrole|clust
     assert.equal(await sar('alice', [], { verb: 'list', resource: 'nodes' }), true);
 });
 
+test('kubectl create token --bound-object-kind Pod|Node: bound to the object, checked as kube checks it; a dry run signs nothing', async () => {
+    await ok('admin', ['create', 'serviceaccount', 'runner']);
+    const pod = await adminKube(b, 'POST', '/api/v1/namespaces/default/pods', {
+        apiVersion: 'v1', kind: 'Pod', metadata: { name: 'job-1' },
+        spec: { serviceAccountName: 'runner', nodeName: 'node-1', containers: [{ name: 'c', image: 'busybox' }] } });
+    assert.equal(pod.status, 201, pod.text);
+    const node = (await adminKube(b, 'GET', '/api/v1/nodes/node-1')).json;
+    const issued = JSON.parse(await ok('admin', ['create', 'token', 'runner', '--bound-object-kind', 'Pod',
+                                                 '--bound-object-name', 'job-1', '-o', 'json']));
+    assert.deepEqual(issued.spec.boundObjectRef, { kind: 'Pod', apiVersion: 'v1', name: 'job-1' });
+    const claims = JSON.parse(Buffer.from(issued.status.token.split('.')[1], 'base64url'));
+    assert.deepEqual(claims['kubernetes.io'].pod, { name: 'job-1', uid: pod.json.metadata.uid });
+    assert.deepEqual(claims['kubernetes.io'].node, { name: 'node-1', uid: node.metadata.uid }, 'the pod\'s node, for information');
+    const whoami = (token) => kubeRequest(b, 'POST', '/apis/authentication.k8s.io/v1/selfsubjectreviews', {
+        headers: { Authorization: `Bearer ${token}` },
+        body: { apiVersion: 'authentication.k8s.io/v1', kind: 'SelfSubjectReview' } });
+    const me = await whoami(issued.status.token);
+    assert.equal(me.status, 201, me.text);
+    assert.equal(me.json.status.userInfo.username, 'system:serviceaccount:default:runner');
+
+    // Node-bound.
+    const nodeBound = JSON.parse(await ok('admin', ['create', 'token', 'runner', '--bound-object-kind', 'Node',
+                                                    '--bound-object-name', 'node-1', '-o', 'json']));
+    const nodeClaims = JSON.parse(Buffer.from(nodeBound.status.token.split('.')[1], 'base64url'));
+    assert.deepEqual(nodeClaims['kubernetes.io'].node, { name: 'node-1', uid: node.metadata.uid });
+    assert.equal(nodeClaims['kubernetes.io'].pod, undefined);
+
+    // kube's refusals, as kubectl shows them.
+    const missing = await kubectl('admin', ['create', 'token', 'runner', '--bound-object-kind', 'Pod', '--bound-object-name', 'ghost']);
+    assert.notEqual(missing.code, 0);
+    assert.match(missing.stderr, /pods "ghost" not found/);
+    const wrongUid = await kubectl('admin', ['create', 'token', 'runner', '--bound-object-kind', 'Pod', '--bound-object-name', 'job-1',
+                                             '--bound-object-uid', '00000000-0000-0000-0000-000000000000']);
+    assert.notEqual(wrongUid.code, 0);
+    assert.match(wrongUid.stderr, /Operation cannot be fulfilled on Pod "job-1": the UID in the bound object reference \(00000000-0000-0000-0000-000000000000\) does not match the UID in record/);
+    const otherAccount = await kubectl('admin', ['create', 'token', 'default', '--bound-object-kind', 'Pod', '--bound-object-name', 'job-1']);
+    assert.notEqual(otherAccount.code, 0);
+    assert.match(otherAccount.stderr, /cannot bind token for serviceaccount "default" to pod running with different serviceaccount name/);
+    const tokenPath = '/api/v1/namespaces/default/serviceaccounts/runner/token';
+    const kind = await adminKube(b, 'POST', tokenPath, { apiVersion: 'authentication.k8s.io/v1', kind: 'TokenRequest',
+                                                          spec: { boundObjectRef: { kind: 'Deployment', apiVersion: 'apps/v1', name: 'web' } } });
+    assert.equal(kind.status, 400, kind.text);
+    assert.equal(kind.json.message, 'cannot bind token to object of type apps/v1, Kind=Deployment');
+
+    // ?dryRun=All: every check, no token.
+    const dry = await adminKube(b, 'POST', `${tokenPath}?dryRun=All`, { apiVersion: 'authentication.k8s.io/v1', kind: 'TokenRequest',
+                                                                        spec: { expirationSeconds: 3600 } });
+    assert.equal(dry.status, 201, dry.text);
+    assert.equal(dry.json.status.token, '', 'a dry run signs nothing');
+    const dryMissing = await adminKube(b, 'POST', `${tokenPath}?dryRun=All`, { apiVersion: 'authentication.k8s.io/v1', kind: 'TokenRequest',
+                                                                               spec: { boundObjectRef: { kind: 'Pod', apiVersion: 'v1', name: 'ghost' } } });
+    assert.equal(dryMissing.status, 404, 'a dry run checks the bound object');
+    const badDry = await adminKube(b, 'POST', `${tokenPath}?dryRun=Some`, { apiVersion: 'authentication.k8s.io/v1', kind: 'TokenRequest', spec: {} });
+    assert.equal(badDry.status, 422, badDry.text);
+    assert.match(badDry.json.message, /dryRun\[0\]: Unsupported value: "Some": supported values: "All"/);
+});
+
 test('the protobuf answer kubectl decodes is the object JSON shows', async () => {
     // kubectl create -o json prints the object it decoded from the server's protobuf answer.
     const created = JSON.parse(await ok('admin', ['create', 'namespace', 'team-b', '-o', 'json']));

@@ -447,6 +447,28 @@ rules:
         assertStatus(await kubeRequest(b, 'GET', '/api/v1/nodes', bearer(token)), unauthorized, 're-created account (new uid)');
     });
 
+    attack('cluster: a pod-bound service-account token after its pod is deleted (and re-created by the same name) → 401; a dry-run TokenRequest signs nothing', async () => {
+        await privilegedServiceAccount('pod-runner');
+        const create = () => adminKube(b, 'POST', '/api/v1/namespaces/default/pods', {
+            apiVersion: 'v1', kind: 'Pod', metadata: { name: 'bound-pod' },
+            spec: { serviceAccountName: 'pod-runner', containers: [{ name: 'c', image: 'busybox' }] } });
+        assert.equal((await create()).status, 201);
+        const token = await saToken('pod-runner', { expirationSeconds: 3600,
+                                                    boundObjectRef: { kind: 'Pod', apiVersion: 'v1', name: 'bound-pod' } });
+        assert.equal((await kubeRequest(b, 'GET', '/api/v1/nodes', bearer(token))).status, 200, 'works while the pod exists');
+        const del = await adminKube(b, 'DELETE', '/api/v1/namespaces/default/pods/bound-pod');
+        assert.equal(del.status, 200, del.text);
+        assertStatus(await kubeRequest(b, 'GET', '/api/v1/nodes', bearer(token)), unauthorized, 'deleted pod');
+        await assertWriteUnauthorized(bearer(token), 'deleted pod');
+        assert.equal((await create()).status, 201);
+        assertStatus(await kubeRequest(b, 'GET', '/api/v1/nodes', bearer(token)), unauthorized, 're-created pod (new uid)');
+
+        const dry = await adminKube(b, 'POST', '/api/v1/namespaces/default/serviceaccounts/pod-runner/token?dryRun=All',
+                                    { apiVersion: 'authentication.k8s.io/v1', kind: 'TokenRequest', spec: { expirationSeconds: 3600 } });
+        assert.equal(dry.status, 201, dry.text);
+        assert.equal(dry.json.status.token, '', 'no credential from a dry run');
+    });
+
     attack('cluster: a service-account token for another audience (TokenRequest audiences) → 401', async () => {
         await privilegedServiceAccount('vault-client');
         const token = await saToken('vault-client', { expirationSeconds: 3600, audiences: ['https://vault.example'] });
@@ -672,6 +694,138 @@ roleRef:
         assertStatus(created, forbidden('events.events.k8s.io is forbidden: User "eve" cannot create resource "events" in API group ' +
                                         '"events.k8s.io" in the namespace "default"', { group: 'events.k8s.io', kind: 'events' }), 'create');
         await assertAbsent('/api/v1/namespaces/default/events/eve-was-here', 'create through events.k8s.io');
+    });
+
+    // A user who may read everything (get, list, watch on every resource and subresource, the
+    // common "read-only" ClusterRole).
+    async function readEverything(name) {
+        const imported = await adminFetch(b, 'POST', '/admin/v1/cluster/rbac/import', `
+apiVersion: rbac.authorization.k8s.io/v1
+kind: ClusterRole
+metadata:
+  name: read-everything
+rules:
+- apiGroups: ["*"]
+  resources: ["*"]
+  verbs: ["get", "list", "watch"]
+---
+apiVersion: rbac.authorization.k8s.io/v1
+kind: ClusterRoleBinding
+metadata:
+  name: read-everything-${name}
+subjects:
+- kind: User
+  name: ${name}
+  apiGroup: rbac.authorization.k8s.io
+roleRef:
+  kind: ClusterRole
+  name: read-everything
+  apiGroup: rbac.authorization.k8s.io
+`, { 'Content-Type': 'application/yaml' });
+        assert.equal(imported.status, 200, imported.text);
+        return issueKubeconfig(b, { kind: 'user', name });
+    }
+
+    attack('cluster: the legacy /watch/ paths are for GET only — a read-only user\'s watch grant never creates, patches, deletes or mints a token there → 405, nothing changed', async () => {
+        const ns = 'watch-writes';
+        assert.equal((await adminKube(b, 'POST', '/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } })).status, 201);
+        const sa = await adminKube(b, 'POST', `/api/v1/namespaces/${ns}/serviceaccounts`,
+                                   { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'robot' } });
+        assert.equal(sa.status, 201, sa.text);
+        const viewer = await readEverything('watcher');
+        // Her grant is real: she may watch there.
+        const watch = await kubeRequest(b, 'GET', `/api/v1/watch/namespaces/${ns}/serviceaccounts?timeoutSeconds=1`, { creds: viewer });
+        assert.equal(watch.status, 200, watch.text);
+        const nsBefore = await read(`/api/v1/namespaces/${ns}`);
+        const saBefore = await read(`/api/v1/namespaces/${ns}/serviceaccounts/robot`);
+        const notAllowed = statusBody({ message: 'the server does not allow this method on the requested resource',
+                                        reason: 'MethodNotAllowed', details: {}, code: 405 });
+        for (const [method, path, body] of [
+            ['POST', `/api/v1/watch/namespaces/${ns}/serviceaccounts`, { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'planted' } }],
+            ['POST', `/api/v1/watch/namespaces/${ns}/pods`, { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'planted' },
+                                                           spec: { containers: [{ name: 'c', image: 'busybox' }] } }],
+            ['PATCH', `/api/v1/watch/namespaces/${ns}/serviceaccounts/robot`, { metadata: { labels: { pwned: 'yes' } } }],
+            ['PUT', `/api/v1/watch/namespaces/${ns}/serviceaccounts/robot`, { ...saBefore, metadata: { ...saBefore.metadata, labels: { pwned: 'yes' } } }],
+            ['DELETE', `/api/v1/watch/namespaces/${ns}/serviceaccounts/robot`],
+            ['DELETE', `/api/v1/watch/namespaces/${ns}`],
+            ['POST', `/api/v1/watch/namespaces/${ns}/serviceaccounts/robot/token`, { apiVersion: 'authentication.k8s.io/v1', kind: 'TokenRequest', spec: {} }],
+        ]) {
+            const r = await kubeRequest(b, method, path, { creds: viewer, body, headers: method === 'PATCH' ? MERGE : {} });
+            assertStatus(r, notAllowed, `${method} ${path}`);
+        }
+        await assertUnchanged(`/api/v1/namespaces/${ns}`, nsBefore, 'the namespace');
+        await assertUnchanged(`/api/v1/namespaces/${ns}/serviceaccounts/robot`, saBefore, 'the service account');
+        await assertAbsent(`/api/v1/namespaces/${ns}/serviceaccounts/planted`, 'created through /watch/');
+        await assertAbsent(`/api/v1/namespaces/${ns}/pods/planted`, 'created through /watch/');
+        // Not even a cluster administrator writes there: it is no route.
+        const root = await issueKubeconfig(b, { kind: 'user', name: 'root-watch', groups: ['system:masters'] });
+        assertStatus(await kubeRequest(b, 'DELETE', `/api/v1/watch/namespaces/${ns}`, { creds: root }), notAllowed, 'administrator');
+        await assertUnchanged(`/api/v1/namespaces/${ns}`, nsBefore, 'the namespace, after the administrator');
+    });
+
+    attack('cluster: a namespace cannot wear another\'s kubernetes.io/metadata.name label (webhook namespaceSelectors trust it) — patch, update, apply and finalize keep it its own name', async () => {
+        const ns = 'label-spoof';
+        assert.equal((await adminKube(b, 'POST', '/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } })).status, 201);
+        const imported = await adminFetch(b, 'POST', '/admin/v1/cluster/rbac/import', `
+apiVersion: rbac.authorization.k8s.io/v1
+kind: ClusterRole
+metadata:
+  name: namespace-owner
+rules:
+- apiGroups: [""]
+  resources: ["namespaces", "namespaces/finalize"]
+  verbs: ["get", "patch", "update"]
+---
+apiVersion: rbac.authorization.k8s.io/v1
+kind: ClusterRoleBinding
+metadata:
+  name: namespace-owner
+subjects:
+- kind: User
+  name: ns-owner
+  apiGroup: rbac.authorization.k8s.io
+roleRef:
+  kind: ClusterRole
+  name: namespace-owner
+  apiGroup: rbac.authorization.k8s.io
+`, { 'Content-Type': 'application/yaml' });
+        assert.equal(imported.status, 200, imported.text);
+        const owner = await issueKubeconfig(b, { kind: 'user', name: 'ns-owner' });
+        const KEY = 'kubernetes.io/metadata.name';
+        const labelOf = async () => (await read(`/api/v1/namespaces/${ns}`)).metadata.labels?.[KEY];
+        assert.equal(await labelOf(), ns);
+
+        const patched = await kubeRequest(b, 'PATCH', `/api/v1/namespaces/${ns}`, {
+            creds: owner, headers: MERGE, body: { metadata: { labels: { [KEY]: 'kube-system', team: 'a' } } } });
+        assert.equal(patched.status, 200, patched.text);
+        assert.equal(patched.json.metadata.labels[KEY], ns, 'merge patch');
+        assert.equal(patched.json.metadata.labels.team, 'a', 'the other label is taken');
+        const removed = await kubeRequest(b, 'PATCH', `/api/v1/namespaces/${ns}`, {
+            creds: owner, headers: { 'Content-Type': 'application/json-patch+json' },
+            body: [{ op: 'remove', path: '/metadata/labels/kubernetes.io~1metadata.name' }] });
+        assert.equal(removed.status, 200, removed.text);
+        assert.equal(await labelOf(), ns, 'JSON patch removing it');
+        const current = await read(`/api/v1/namespaces/${ns}`);
+        const updated = await kubeRequest(b, 'PUT', `/api/v1/namespaces/${ns}`, {
+            creds: owner, body: { ...current, metadata: { ...current.metadata, labels: { [KEY]: 'kube-system' } } } });
+        assert.equal(updated.status, 200, updated.text);
+        assert.equal(await labelOf(), ns, 'update');
+
+        // finalize moves spec.finalizers only, and the body's name must be the URL's.
+        const before = await read(`/api/v1/namespaces/${ns}`);
+        const forged = { ...before, metadata: { ...before.metadata, name: 'kube-system', labels: { [KEY]: 'kube-system' } } };
+        const mismatch = await kubeRequest(b, 'PUT', `/api/v1/namespaces/${ns}/finalize`, { creds: owner, body: forged });
+        assertStatus(mismatch, statusBody({ message: `the name of the object (kube-system) does not match the name on the URL (${ns})`,
+                                            reason: 'BadRequest', code: 400 }), 'finalize with another name');
+        await assertUnchanged(`/api/v1/namespaces/${ns}`, before, 'after the refused finalize');
+        const finalize = await kubeRequest(b, 'PUT', `/api/v1/namespaces/${ns}/finalize`, { creds: owner, body: {
+            ...before, metadata: { ...before.metadata, labels: { [KEY]: 'kube-system' }, annotations: { planted: 'yes' } },
+            spec: { finalizers: [] } } });
+        assert.equal(finalize.status, 200, finalize.text);
+        const after = await read(`/api/v1/namespaces/${ns}`);
+        assert.deepEqual(after.spec.finalizers ?? [], [], 'the finalizers moved');
+        assert.deepEqual(after.metadata.labels, before.metadata.labels, 'finalize changes no label');
+        assert.equal(after.metadata.annotations, before.metadata.annotations, 'finalize changes no annotation');
     });
 
     attack('cluster: server-side apply — a few hundred bytes of nested YAML aliases (CVE-2019-11253) → 400 at once, the server keeps serving', async () => {
