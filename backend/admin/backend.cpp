@@ -373,6 +373,7 @@ Result<void> Backend::start()
     // The issuer is the public base URL, else the service listener's own URL (known now).
     OAuth::AuthorizeSettings authorize;
     authorize.loginRatePerMinute = m_config.oauthLoginRate;
+    authorize.maxInteractions = m_config.oauthPendingSignIns;
     authorize.lockout.threshold = m_config.oauthLockoutThreshold;
     authorize.lockout.durationMs = m_config.oauthLockoutDurationMs;
     authorize.codeLifetimeMs = m_config.oauthCodeLifetimeMs;

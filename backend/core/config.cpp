@@ -249,6 +249,11 @@ const QList<Entry> &entries()
         add("oauth-login-rate", "n",
             "Sign-in attempts allowed per minute from one client address (default 20).",
             intSetter(1, 100'000, [](Config &c, qint64 v) { c.oauthLoginRate = int(v); }));
+        add("oauth-pending-sign-ins", "n",
+            "Sign-ins (login and consent interactions) pending at once, from all addresses "
+            "(default 10000; one address holds at most 100). When full, the address holding "
+            "the most gives up its oldest.",
+            intSetter(10, 1'000'000, [](Config &c, qint64 v) { c.oauthPendingSignIns = int(v); }));
         add("oauth-lockout-threshold", "n",
             "Consecutive failed sign-ins that lock an account (default 5).",
             intSetter(1, 1'000, [](Config &c, qint64 v) { c.oauthLockoutThreshold = int(v); }));
@@ -631,6 +636,7 @@ QString ConfigResolver::valueOf(const Config &c, const QString &key)
         {QStringLiteral("webhook-secret-overlap"), dur(&Config::webhookSecretOverlapMs)},
         {QStringLiteral("delivery-history-days"), num(&Config::deliveryHistoryDays)},
         {QStringLiteral("oauth-login-rate"), num(&Config::oauthLoginRate)},
+        {QStringLiteral("oauth-pending-sign-ins"), num(&Config::oauthPendingSignIns)},
         {QStringLiteral("oauth-lockout-threshold"), num(&Config::oauthLockoutThreshold)},
         {QStringLiteral("oauth-lockout-duration"), dur(&Config::oauthLockoutDurationMs)},
         {QStringLiteral("oauth-token-history-days"), num(&Config::oauthTokenHistoryDays)},

@@ -55,6 +55,7 @@ struct Config
 
     // Authorization server sign-in (docs/oauth.md).
     int oauthLoginRate = 20;
+    int oauthPendingSignIns = 10'000;
     int oauthLockoutThreshold = 5;
     qint64 oauthLockoutDurationMs = 15 * 60'000;
     qint64 oauthCodeLifetimeMs = 60'000;

@@ -114,7 +114,7 @@ GrantResult AuthorizationCodeGrant::handle(const TokenRequest &req) const
         return out;
     const QString userId = user->id;
     out.consume = [codeHash, now, userId](Core::WriteTransaction &tx) -> std::optional<OAuthError> {
-        if (auto refused = userRefusal(tx, userId, now))
+        if (auto refused = userRefusal(tx, userId))
             return refused;
         Core::Statement &u =
             tx.stmt("UPDATE oauth_codes SET used_at = ? WHERE hash = ? AND used_at IS NULL");

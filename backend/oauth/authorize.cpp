@@ -25,7 +25,6 @@ namespace {
 
 constexpr const char *kInteractionCookie = "gh_interaction";
 constexpr const char *kSessionCookie = "gh_session";
-constexpr int kMaxInteractions = 10'000;
 constexpr int kMaxSessions = 100'000;
 
 // Appends parameters to a redirect URI (which has no fragment), each value percent-encoded
@@ -335,10 +334,32 @@ void AuthorizeEndpoint::authorize(const HttpRequest &req, const Responder &respo
     if (none && r.prompt.size() > 1)
         return respond(redirectError(r, QStringLiteral("invalid_request"),
                                      QStringLiteral("prompt=none cannot be combined")));
+    // Request objects are not supported: refused, as OIDC Core §6 asks, not ignored (the
+    // parameters they carry would silently not apply).
+    if (p.contains(QStringLiteral("request")))
+        return respond(redirectError(r, QStringLiteral("request_not_supported"),
+                                     QStringLiteral("request objects are not supported")));
+    if (p.contains(QStringLiteral("request_uri")))
+        return respond(redirectError(r, QStringLiteral("request_uri_not_supported"),
+                                     QStringLiteral("request_uri is not supported")));
+    // max_age (OIDC Core §3.1.2.1): a sign-in older than this many seconds signs in again.
+    qint64 maxAgeMs = -1;
+    if (p.contains(QStringLiteral("max_age"))) {
+        bool ok = false;
+        const qint64 seconds = p.value(QStringLiteral("max_age")).toLongLong(&ok);
+        if (!ok || seconds < 0)
+            return respond(redirectError(r, QStringLiteral("invalid_request"),
+                                         QStringLiteral("max_age must be a non-negative number "
+                                                        "of seconds")));
+        maxAgeMs = std::min<qint64>(seconds, 100LL * 365 * 86'400) * 1000;
+    }
 
     // 3. Who is it, and did they agree already?
     const auto session = sessionFor(req);
-    if (!session || r.prompt.contains(QStringLiteral("login"))) {
+    const bool tooOld =
+        session && maxAgeMs >= 0 &&
+        (maxAgeMs == 0 || m_clock.now().toMSecsSinceEpoch() - session->authTime > maxAgeMs);
+    if (!session || tooOld || r.prompt.contains(QStringLiteral("login"))) {
         if (none)
             return respond(redirectError(r, QStringLiteral("login_required"),
                                          QStringLiteral("the user is not signed in")));
@@ -372,13 +393,15 @@ HttpResponse AuthorizeEndpoint::startInteraction(const HttpRequest &req, const R
     {
         QMutexLocker lock(&m_mutex);
         auto full = [this, &ia] {
-            return m_interactions.size() >= kMaxInteractions ||
+            return m_interactions.size() >= m_settings.maxInteractions ||
                    m_interactionsByAddress.value(ia.address) >= kInteractionsPerAddress;
         };
         if (full())
             dropExpiredInteractions(now);
-        // Bounded memory without evicting anyone's pending sign-in: a flood from one address
-        // (or from everywhere at once) is refused, others' interactions stay.
+        // Bounded memory. A flood from one address is refused at its own cap, others' stay;
+        // at the global cap, the heaviest address makes room for a lighter one.
+        if (full() && m_interactionsByAddress.value(ia.address) < kInteractionsPerAddress)
+            evictFromHeaviestAddress(ia.address);
         if (full()) {
             lock.unlock();
             HttpResponse busy = errorPage(
@@ -396,6 +419,28 @@ HttpResponse AuthorizeEndpoint::startInteraction(const HttpRequest &req, const R
     resp.headers.append(
         {"Set-Cookie", cookie(kInteractionCookie, ia.cookie, m_settings.interactionLifetimeMs)});
     return resp;
+}
+
+void AuthorizeEndpoint::evictFromHeaviestAddress(const QString &newcomer)
+{
+    QString heaviest;
+    int most = m_interactionsByAddress.value(newcomer);
+    for (auto it = m_interactionsByAddress.cbegin(); it != m_interactionsByAddress.cend(); ++it)
+        if (it.value() > most) {
+            most = it.value();
+            heaviest = it.key();
+        }
+    if (heaviest.isEmpty()) // nobody holds more than the newcomer would
+        return;
+    auto oldest = m_interactions.end();
+    for (auto it = m_interactions.begin(); it != m_interactions.end(); ++it)
+        if (it->address == heaviest &&
+            (oldest == m_interactions.end() || it->expiresAt < oldest->expiresAt))
+            oldest = it;
+    if (oldest == m_interactions.end())
+        return;
+    forgetAddress(oldest->address);
+    m_interactions.erase(oldest);
 }
 
 void AuthorizeEndpoint::dropExpiredInteractions(qint64 now)

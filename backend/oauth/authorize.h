@@ -33,6 +33,7 @@ struct AuthorizeSettings
     bool openRegistration = false; // RFC 7591 without an initial access token
     qint64 sessionLifetimeMs = 8LL * 3600 * 1000;
     qint64 interactionLifetimeMs = 10 * 60'000;
+    int maxInteractions = 10'000; // pending sign-ins from all addresses (oauth-pending-sign-ins)
 };
 
 // The authorization endpoint (RFC 6749 §4.1, PKCE RFC 7636, RFC 9207 `iss`) with its
@@ -52,8 +53,9 @@ public:
     // Signs the user out of every browser (deleted, locked, password reset by an
     // administrator) and drops their pending sign-ins.
     void endSessions(const QString &userId);
-    // Pending interactions one client address may hold at once (then 429, never evicting
-    // another user's).
+    // Pending interactions one client address may hold at once (then 429). When all addresses
+    // together hold settings.maxInteractions, the address holding the most (if more than the
+    // newcomer's) gives up its oldest: a flood from many addresses cannot lock everyone out.
     static constexpr int kInteractionsPerAddress = 100;
     // Sign-in attempts per client address (oauth-login-rate a minute): true, and the wait,
     // when over. Shared by the login and device pages and the password grant.
@@ -126,6 +128,9 @@ private:
                        const QStringList &scopes) const;
     // Under m_mutex: interaction bookkeeping with the per-address counts.
     void dropExpiredInteractions(qint64 now);
+    // With m_mutex held, at the global cap: the oldest interaction of the address holding the
+    // most goes, if that address holds more than `newcomer`.
+    void evictFromHeaviestAddress(const QString &newcomer);
     void forgetAddress(const QString &address);
     void removeInteraction(const QString &id);
     QByteArray cookie(const char *name, const QString &value, qint64 maxAgeMs) const;

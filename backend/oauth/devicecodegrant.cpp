@@ -73,8 +73,8 @@ GrantResult DeviceCodeGrant::handle(const TokenRequest &req) const
     if (out.error)
         return out;
     const QString userId = user->id;
-    out.consume = [hash, now, userId](Core::WriteTransaction &tx) -> std::optional<OAuthError> {
-        if (auto refused = userRefusal(tx, userId, now))
+    out.consume = [hash, userId](Core::WriteTransaction &tx) -> std::optional<OAuthError> {
+        if (auto refused = userRefusal(tx, userId))
             return refused;
         Core::Statement &u = tx.stmt(
             "UPDATE oauth_device_codes SET status = 'used' WHERE hash = ? AND status = 'approved'");

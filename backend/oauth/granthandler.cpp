@@ -74,9 +74,9 @@ void issueUserTokens(const TokenIssuer &issuer, const UserTokenRequest &r, Grant
     }
 }
 
-std::optional<OAuthError> userRefusal(Core::WriteTransaction &tx, const QString &userId, qint64 now)
+std::optional<OAuthError> userRefusal(Core::WriteTransaction &tx, const QString &userId)
 {
-    const QString refused = UserStore::refusal(tx, userId, now);
+    const QString refused = UserStore::refusal(tx, userId);
     if (refused.isEmpty())
         return std::nullopt;
     return invalidGrant(refused);

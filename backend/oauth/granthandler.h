@@ -123,10 +123,10 @@ struct UserTokenRequest
 void issueUserTokens(const TokenIssuer &issuer, const UserTokenRequest &request,
                      GrantResult *result);
 
-// In the transaction that stores the tokens: the user still exists and is not locked (an
-// administrator's lock or delete may have committed since the grant was checked).
-std::optional<OAuthError> userRefusal(Core::WriteTransaction &tx, const QString &userId,
-                                      qint64 now);
+// In the transaction that stores the tokens: the user still exists and is not locked by an
+// administrator (a lock or delete may have committed since the grant was checked). A lock after
+// failed sign-ins does not count: it guards the password, not the tokens already granted.
+std::optional<OAuthError> userRefusal(Core::WriteTransaction &tx, const QString &userId);
 
 // A local user named by `sub` (id or username) gets the user's id and scoped claims (the
 // grants that take a JWT from elsewhere: jwt-bearer, token exchange).

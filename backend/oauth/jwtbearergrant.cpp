@@ -44,8 +44,9 @@ GrantResult JwtBearerGrant::handle(const TokenRequest &req) const
                      req.now))
         return grantFailed(invalidGrant(QStringLiteral("this assertion was already used (jti)")));
     QString sub = claims->value(QStringLiteral("sub")).toString();
-    if (const auto user = m_users.find(sub); user && user->locked(req.now))
-        return grantFailed(invalidGrant(QStringLiteral("the user's account is locked")));
+    if (const auto user = m_users.find(sub); user && user->lockedByAdministrator())
+        return grantFailed(
+            invalidGrant(QStringLiteral("the user's account is locked by an administrator")));
     const QJsonObject extra = subjectClaims(m_users, &sub, scopes);
     const QString audience = m_issuer.defaultAudience(c, scopes);
     // Another issuer's assertion never becomes a cluster identity (docs/oauth.md).

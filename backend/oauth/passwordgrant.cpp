@@ -51,9 +51,7 @@ GrantResult PasswordGrant::handle(const TokenRequest &req) const
         return out;
     // Locked (or deleted) by an administrator since the password was checked: nothing.
     const QString userId = attempt.user.id;
-    out.consume = [userId, now](Core::WriteTransaction &tx) {
-        return userRefusal(tx, userId, now);
-    };
+    out.consume = [userId](Core::WriteTransaction &tx) { return userRefusal(tx, userId); };
     return out;
 }
 

@@ -42,19 +42,32 @@ GrantResult RefreshTokenGrant::handle(const TokenRequest &req) const
         return grantFailed(invalidGrant(QStringLiteral("the refresh token was revoked")));
     if (q.value(4).toLongLong() <= now)
         return grantFailed(invalidGrant(QStringLiteral("the refresh token has expired")));
-    const QStringList granted = q.value(3).toString().split(QLatin1Char(' '), Qt::SkipEmptyParts);
+    // What was granted, within what the client may still have: an administrator who takes a
+    // scope from a client takes it from the client's refresh tokens too (the seed: a request
+    // outside the client record is rejected).
+    QStringList granted = q.value(3).toString().split(QLatin1Char(' '), Qt::SkipEmptyParts);
+    const bool grantedAny = !granted.isEmpty();
+    granted.removeIf([&c](const QString &s) { return !c.scopes.contains(s); });
     QStringList scopes = granted;
     if (req.params.contains(QStringLiteral("scope"))) {
         scopes =
             req.params.value(QStringLiteral("scope")).split(QLatin1Char(' '), Qt::SkipEmptyParts);
         scopes.removeDuplicates();
-        for (const QString &s : std::as_const(scopes))
+        for (const QString &s : std::as_const(scopes)) {
+            if (!c.scopes.contains(s))
+                return grantFailed(invalidScope(
+                    QStringLiteral("scope '%1' is not allowed for this client").arg(s)));
             if (!granted.contains(s))
                 return grantFailed(invalidScope(
                     QStringLiteral("scope '%1' was not granted to this refresh token").arg(s)));
-        if (scopes.isEmpty())
-            return grantFailed(invalidScope(QStringLiteral("scope must not be empty")));
+        }
     }
+    if (scopes.isEmpty() && (grantedAny || req.params.contains(QStringLiteral("scope"))))
+        return grantFailed(invalidScope(
+            req.params.contains(QStringLiteral("scope"))
+                ? QStringLiteral("scope must not be empty")
+                : QStringLiteral("none of the scopes granted to this refresh token is still "
+                                 "allowed for this client")));
     const auto user = m_users.find(q.value(2).toString());
     if (!user)
         return grantFailed(invalidGrant(QStringLiteral("the user of this token no longer exists")));
@@ -70,14 +83,14 @@ GrantResult RefreshTokenGrant::handle(const TokenRequest &req) const
     issueUserTokens(m_issuer, utr, &out);
     if (out.error)
         return out;
-    // The new refresh token keeps the scope originally granted (RFC 6749 §6).
+    // The new refresh token keeps the scope granted (RFC 6749 §6), less what the client lost.
     for (IssuedToken &t : out.tokens)
         if (t.kind == QLatin1String("refresh"))
             t.scope = granted.join(QLatin1Char(' '));
     const QString userId = user->id;
     out.consume = [hash, family, now,
                    userId](Core::WriteTransaction &tx) -> std::optional<OAuthError> {
-        if (auto refused = userRefusal(tx, userId, now))
+        if (auto refused = userRefusal(tx, userId))
             return refused;
         Core::Statement &u = tx.stmt("UPDATE oauth_tokens SET rotated_at = ?, revoked_at = ? "
                                      "WHERE hash = ? AND rotated_at IS NULL AND revoked_at IS "

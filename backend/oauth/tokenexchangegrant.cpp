@@ -241,8 +241,9 @@ GrantResult TokenExchangeGrant::handle(const TokenRequest &req) const
                    QStringLiteral("delegation: the actor token's subject acts for the subject "
                                   "(RFC 8693 §4.1)"));
     }
-    if (const auto user = m_users.find(sub); user && user->locked(req.now))
-        return grantFailed(invalidGrant(QStringLiteral("the user's account is locked")));
+    if (const auto user = m_users.find(sub); user && user->lockedByAdministrator())
+        return grantFailed(
+            invalidGrant(QStringLiteral("the user's account is locked by an administrator")));
     // An exchanged token lives no longer than its subject token, and dies with the grant it came
     // from (its family and code: a replayed code, a reused refresh token, a revoked consent).
     auto token = m_issuer.accessToken(c, sub, scopes.join(QLatin1Char(' ')), audience, req.now,

@@ -325,14 +325,16 @@ Core::Result<void> UserStore::revokeUserTokens(Core::WriteTransaction &tx, const
     return {};
 }
 
-QString UserStore::refusal(Core::WriteTransaction &tx, const QString &userId, qint64 now)
+QString UserStore::refusal(Core::WriteTransaction &tx, const QString &userId)
 {
     Core::Statement &q = tx.stmt("SELECT locked_until FROM oauth_users WHERE id = ?");
     q.bind(1, userId);
     if (!q.next())
         return QStringLiteral("the user no longer exists");
-    if (!q.isNull(0) && q.int64(0) > now)
-        return QStringLiteral("the user's account is locked");
+    // Only an administrator's lock: a lock after failed sign-ins guards the password, and
+    // must not let whoever types wrong passwords for a name cut its tokens off.
+    if (!q.isNull(0) && q.int64(0) >= User::kLockedByAdministrator)
+        return QStringLiteral("the user's account is locked by an administrator");
     return {};
 }
 

@@ -107,9 +107,9 @@ public:
     // transaction.
     static Core::Result<void> revokeUserTokens(Core::WriteTransaction &tx, const QString &userId,
                                                qint64 now, const QString &clientId = {});
-    // Whether tokens may be issued for the user now (exists, not locked), read in the writer's
-    // transaction that stores them: an error message, or empty.
-    static QString refusal(Core::WriteTransaction &tx, const QString &userId, qint64 now);
+    // Whether tokens may be issued for the user (exists, not locked by an administrator), read
+    // in the writer's transaction that stores them: an error message, or empty.
+    static QString refusal(Core::WriteTransaction &tx, const QString &userId);
     // signIn, then done (in the calling thread).
     void authenticate(const QString &username, const QByteArray &password, qint64 now,
                       const LockoutPolicy &policy, const std::function<void(Attempt)> &done);

@@ -838,6 +838,24 @@ test('session: remembered consent skips both pages with the same auth_time; wide
     assert.deepEqual(forcedConsent.steps, ['consent'], 'prompt=consent');
     const forcedLogin = await runFlow(spa, user, { ua: first.ua, extra: { prompt: 'login' } });
     assert.deepEqual(forcedLogin.steps, ['login'], 'prompt=login');
+    // max_age (OIDC Core 3.1.2.1): a younger sign-in is enough, an older one signs in again.
+    const young = await runFlow(spa, user, { ua: first.ua, extra: { max_age: '3600' } });
+    assert.deepEqual(young.steps, [], 'max_age=3600 after a fresh login');
+    const zero = await runFlow(spa, user, { ua: first.ua, extra: { max_age: '0' } });
+    assert.deepEqual(zero.steps, ['login'], 'max_age=0');
+    await sleep(1100);
+    const expired = await runFlow(spa, user, { ua: first.ua, extra: { max_age: '1' } });
+    assert.deepEqual(expired.steps, ['login'], 'max_age=1 a second later');
+    const silent = await newRequest(spa, { max_age: '0', prompt: 'none' });
+    assertErrorRedirect(await first.ua.fetch(authorizeUrl(silent.params)), spa.redirect_uris[0], 'login_required',
+                        silent.params.state, 'max_age=0 with prompt=none');
+    for (const [extra, error] of [[{ max_age: 'soon' }, 'invalid_request'], [{ max_age: '-1' }, 'invalid_request'],
+                                  [{ request: 'eyJhbGciOiJub25lIn0.e30.' }, 'request_not_supported'],
+                                  [{ request_uri: 'https://app.example/req.jwt' }, 'request_uri_not_supported']]) {
+        const bad = await newRequest(spa, extra);
+        assertErrorRedirect(await first.ua.fetch(authorizeUrl(bad.params)), spa.redirect_uris[0], error,
+                            bad.params.state, JSON.stringify(extra));
+    }
     const fresh = await runFlow(spa, user, { extra: { scope: 'openid' } });
     assert.deepEqual(fresh.steps, ['login'], 'another browser logs in; the consent is the user\'s');
 });

@@ -77,7 +77,9 @@ describe('boundaries: audiences, introspection, consents and users, guessing, fl
     let customerId;
 
     before(async () => {
-        b = await startBackend({ args: ['--orders-require-token'], env: { GATEHOUSE_OAUTH_LOGIN_RATE: '100000' } });
+        // oauth-pending-sign-ins 250: small enough for a flood from a few addresses to fill.
+        b = await startBackend({ args: ['--orders-require-token'],
+                                 env: { GATEHOUSE_OAUTH_LOGIN_RATE: '100000', GATEHOUSE_OAUTH_PENDING_SIGN_INS: '250' } });
         rs = await registerClient(b, { client_name: 'resource server', grant_types: ['client_credentials'],
                                        scope: 'orders:read', resource_server: true });
         web = await registerClient(b, { client_name: 'web shop', grant_types: ['authorization_code', 'refresh_token'],
@@ -268,6 +270,39 @@ describe('boundaries: audiences, introspection, consents and users, guessing, fl
         const other = await new UserAgent().fetch(new URL(url('other')));
         assert.equal(other.status, 303);
         assert.equal(other.location.pathname, '/oauth2/login');
+    });
+
+    attack('boundary: a flood of pending sign-ins from many addresses fills the server, yet a user from another address still signs in', async () => {
+        const url = (state) => `${b.serviceUrl}/oauth2/authorize?response_type=code&client_id=${web.client_id}` +
+            `&redirect_uri=${encodeURIComponent(web.redirect_uris[0])}&scope=openid&state=${state}` +
+            `&code_challenge=${'c'.repeat(43)}&code_challenge_method=S256`;
+        const victim = await requestFrom('127.0.0.30', url('victim'), 'GET', '', {});
+        assert.equal(victim.status, 303, victim.text);
+        const cookie = victim.headers['set-cookie'].split(';')[0];
+        assert.match(cookie, /^gh_interaction=/);
+        // Four addresses, 120 each: more than the 250 pending sign-ins the server holds. At that
+        // cap the heaviest address gives way to a lighter one; an address over its own 100 is
+        // refused.
+        let refused = 0;
+        let beforeOwnCap = 0; // refused while under its own 100: the server as a whole was full
+        for (let a = 10; a < 14; ++a)
+            for (let i = 0; i < 120; ++i) {
+                const r = await requestFrom(`127.0.0.${a}`, url(`flood${a}-${i}`), 'GET', '', {});
+                assert.ok(r.status === 303 || r.status === 429, `127.0.0.${a} #${i}: ${r.status}`);
+                refused += r.status === 429;
+                beforeOwnCap += r.status === 429 && i < 100;
+            }
+        assert.ok(refused >= 80, `the flood is refused in part (${refused} of 480)`);
+        assert.ok(beforeOwnCap > 0, 'the server filled up (oauth-pending-sign-ins)');
+        // A user from another address still starts a sign-in, and the victim's pending one (a
+        // light address) was never the one to give way.
+        const newcomer = await requestFrom('127.0.0.20', url('newcomer'), 'GET', '', {});
+        assert.equal(newcomer.status, 303, newcomer.text);
+        assert.match(newcomer.headers.location, /\/oauth2\/login\?interaction=/);
+        const page = await requestFrom('127.0.0.30', new URL(victim.headers.location, b.serviceUrl).href, 'GET', '',
+                                       { Cookie: cookie });
+        assert.equal(page.status, 200, page.text.slice(0, 300));
+        assert.match(page.text, /id="login-form"|login-form/);
     });
 
     // --- a binding's roleRef ---------------------------------------------------------------------

@@ -334,6 +334,72 @@ describe('oauth: authorization code, refresh tokens, login and consent', () => {
         await assertNoTokens(b, thief.client_id, 'the thief');
     });
 
+    attack('oauth: lockout abuse — someone else\'s wrong passwords lock the sign-in, not the user\'s refresh tokens or a code already issued', async () => {
+        const password = `pw-${randomBytes(12).toString('base64url')}`;
+        const created = await adminFetch(b, 'POST', '/admin/v1/users', { username: 'lockee', password });
+        assert.equal(created.status, 201, created.text);
+        const lockee = { ...created.json, password };
+        const c = await publicClient();
+        const ua = new UserAgent();
+        const t0 = (await redeem(c, await runFlow(c, { ua, who: lockee }))).json;
+        assert.ok(t0.refresh_token, 'a refresh token');
+        const pending = await runFlow(c, { ua, who: lockee }); // a code not redeemed yet (the session signs in)
+
+        // Anybody who knows the name types wrong passwords until the sign-in locks.
+        let last;
+        for (let i = 0; i < 20; ++i) {
+            const { ua: other, page } = await atLogin(c);
+            last = await submitLogin(other, page, { username: 'lockee', password: 'wrong' });
+            if (last.status === 429)
+                break;
+        }
+        assert.equal(last.status, 429, 'the sign-in is locked');
+        const { ua: other, page } = await atLogin(c);
+        assert.equal((await submitLogin(other, page, lockee)).status, 429, 'even with the right password');
+
+        const r1 = await token(c, { grant_type: 'refresh_token', refresh_token: t0.refresh_token });
+        assert.equal(r1.status, 200, `the refresh token still works: ${r1.text}`);
+        const r2 = await redeem(c, pending);
+        assert.equal(r2.status, 200, `the code still redeems: ${r2.text}`);
+
+        // An administrator's lock still ends everything.
+        assert.equal((await adminFetch(b, 'POST', '/admin/v1/users/lockee/lock')).status, 200);
+        assertOAuthError(await token(c, { grant_type: 'refresh_token', refresh_token: r1.json.refresh_token }),
+                         400, 'invalid_grant', /./, 'refresh after the administrator\'s lock');
+        await assertNoTokens(b, c.client_id, 'after the administrator\'s lock');
+    });
+
+    attack('oauth: a scope the administrator took from a client is gone from its refresh tokens too', async () => {
+        const c = await confidentialClient();
+        const flow = await runFlow(c, { extra: { scope: 'openid email orders:read' } });
+        const t0 = (await redeem(c, flow)).json;
+        assert.equal(t0.scope, 'openid email orders:read');
+        const shown = await adminFetch(b, 'GET', `/admin/v1/clients/${c.client_id}`);
+        assert.equal(shown.status, 200, shown.text);
+        const narrowed = await adminFetch(b, 'PUT', `/admin/v1/clients/${c.client_id}`, {
+            client_name: shown.json.client_name, grant_types: shown.json.grant_types, redirect_uris: shown.json.redirect_uris,
+            token_endpoint_auth_method: shown.json.token_endpoint_auth_method, scope: 'openid profile email' });
+        assert.equal(narrowed.status, 200, narrowed.text);
+
+        assertOAuthError(await token(c, { grant_type: 'refresh_token', refresh_token: t0.refresh_token, scope: 'orders:read' }),
+                         400, 'invalid_scope', /^scope 'orders:read' is not allowed for this client$/, 'asked for by name');
+        const r = await token(c, { grant_type: 'refresh_token', refresh_token: t0.refresh_token });
+        assert.equal(r.status, 200, r.text);
+        assert.equal(r.json.scope, 'openid email', 'narrowed to what the client still has');
+        const shownToken = await formPost(b, '/oauth2/introspect', { token: r.json.access_token },
+                                          basicAuth(introspector.client_id, introspector.client_secret));
+        assert.equal(shownToken.json.scope, 'openid email');
+        // The rotated refresh token carries the narrowed scope: giving the scope back to the
+        // client later does not give it back to this grant.
+        const restored = await adminFetch(b, 'PUT', `/admin/v1/clients/${c.client_id}`, {
+            client_name: shown.json.client_name, grant_types: shown.json.grant_types, redirect_uris: shown.json.redirect_uris,
+            token_endpoint_auth_method: shown.json.token_endpoint_auth_method, scope: shown.json.scope });
+        assert.equal(restored.status, 200, restored.text);
+        const r2 = await token(c, { grant_type: 'refresh_token', refresh_token: r.json.refresh_token });
+        assert.equal(r2.status, 200, r2.text);
+        assert.equal(r2.json.scope, 'openid email');
+    });
+
     // --- login and consent forms: CSRF and foreign interactions ----------------------------------
 
     // A browser at the login page of a fresh interaction: {ua, page, fields, location}.
