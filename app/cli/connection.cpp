@@ -45,6 +45,16 @@ Reply Connection::call(const Request &request) const
     }
     QNetworkReply *reply = nam.sendCustomRequest(req, request.method, request.body);
     QString untrusted; // the fingerprint of a certificate nobody vouched for
+    // Given a fingerprint, only that certificate: one the system's authorities accept is
+    // refused too when it is another (checked after the handshake, before the token is sent).
+    QObject::connect(reply, &QNetworkReply::encrypted, reply, [reply, this, &untrusted] {
+        const QString seen =
+            Core::certificateFingerprint(reply->sslConfiguration().peerCertificate());
+        if (fingerprint.isEmpty() || seen.compare(fingerprint.trimmed(), Qt::CaseInsensitive) == 0)
+            return;
+        untrusted = seen;
+        reply->abort();
+    });
     QObject::connect(reply, &QNetworkReply::sslErrors, reply,
                      [reply, this, &untrusted](const QList<QSslError> &errors) {
                          const QString seen = Core::certificateFingerprint(

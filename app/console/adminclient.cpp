@@ -98,6 +98,7 @@ AdminClient::AdminClient(QObject *parent) : QObject(parent)
     m_uptimeTicker.setInterval(std::chrono::seconds(1));
     connect(&m_uptimeTicker, &QTimer::timeout, this, &AdminClient::uptimeChanged);
     connect(&m_nam, &QNetworkAccessManager::sslErrors, this, &AdminClient::onSslErrors);
+    connect(&m_nam, &QNetworkAccessManager::encrypted, this, &AdminClient::onEncrypted);
     m_liveTicker.setInterval(std::chrono::seconds(1));
     connect(&m_liveTicker, &QTimer::timeout, this, &AdminClient::tick);
 }
@@ -401,6 +402,20 @@ void AdminClient::onSslErrors(QNetworkReply *reply, const QList<QSslError> &erro
     m_certificateChanged = !pinned.isEmpty();
 }
 
+void AdminClient::onEncrypted(QNetworkReply *reply)
+{
+    // A pinned fingerprint holds whoever vouches for the certificate: one the system's
+    // authorities accept (a public certificate for the host name, an inspecting proxy's) is
+    // refused all the same when it is not the one trusted. Nothing was sent yet.
+    const QString pinned = trustedFingerprint(reply->url());
+    const QString seen = sha256Fingerprint(reply->sslConfiguration().peerCertificate());
+    if (pinned.isEmpty() || seen == pinned)
+        return;
+    m_untrustedFingerprint = seen;
+    m_certificateChanged = true;
+    reply->abort();
+}
+
 void AdminClient::trustCertificate()
 {
     if (m_state != Untrusted || m_untrustedFingerprint.isEmpty())
@@ -447,7 +462,8 @@ void AdminClient::onStatusFinished(QNetworkReply *reply)
         becomeUnauthorized(serverMessage(reply, body));
         return;
     }
-    if (reply->error() == QNetworkReply::SslHandshakeFailedError &&
+    if ((reply->error() == QNetworkReply::SslHandshakeFailedError ||
+         reply->error() == QNetworkReply::OperationCanceledError) &&
         !m_untrustedFingerprint.isEmpty()) {
         becomeUntrusted();
         return;

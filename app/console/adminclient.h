@@ -214,6 +214,7 @@ private:
     void becomeUnauthorized(const QString &message);
     void becomeUntrusted();
     void onSslErrors(QNetworkReply *reply, const QList<QSslError> &errors);
+    void onEncrypted(QNetworkReply *reply);
     void abortReplies();
     void cancelApiCalls();
     void setState(ConnectionState state);

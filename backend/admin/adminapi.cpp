@@ -260,17 +260,21 @@ void AdminApi::registerTokenRoutes()
                     respond(resp);
                 });
         });
-    m_server.routeDeferred("DELETE", QStringLiteral("/admin/v1/admin-tokens/{id}"),
-                           [this](const HttpRequest &req, const Core::Responder &respond) {
-                               const QString id = req.pathParam(QStringLiteral("id"));
-                               m_tokens.revoke(id,
-                                               [this, id, respond](const Core::Result<void> &r) {
-                                                   if (!r)
-                                                       return respond(errorAnswer(r.error()));
-                                                   emit tokenRevoked(id);
-                                                   respond(HttpResponse{204, {}, {}, {}});
-                                               });
-                           });
+    m_server.routeDeferred(
+        "DELETE", QStringLiteral("/admin/v1/admin-tokens/{id}"),
+        [this](const HttpRequest &req, const Core::Responder &respond) {
+            const QString id = req.pathParam(QStringLiteral("id"));
+            const auto caller = m_tokens.authenticate(req.bearerToken());
+            if (!caller)
+                return respond(HttpResponse::error(401, QStringLiteral("unauthorized"),
+                                                   QStringLiteral("invalid admin token")));
+            m_tokens.revoke(*caller, id, [this, id, respond](const Core::Result<void> &r) {
+                if (!r)
+                    return respond(errorAnswer(r.error()));
+                emit tokenRevoked(id);
+                respond(HttpResponse{204, {}, {}, {}});
+            });
+        });
 }
 
 } // namespace Gatehouse::Admin

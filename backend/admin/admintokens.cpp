@@ -264,17 +264,8 @@ void AdminTokens::create(const AdminPrincipal &creator, const QString &name,
     QString error;
     if (!parsePermissions(permissions, created->principal, &error))
         return done(Core::Error{QStringLiteral("validation-failed"), error, 400});
-    for (const QString &area : areas()) {
-        if ((created->principal.writable.contains(area) && !creator.may(area, true)) ||
-            (created->principal.readable.contains(area) && !creator.may(area, false)))
-            return done(Core::Error{
-                QStringLiteral("forbidden"),
-                QStringLiteral("%1 cannot grant %2:%3, which it does not hold itself")
-                    .arg(creator.describe(), area,
-                         created->principal.writable.contains(area) ? QStringLiteral("write")
-                                                                    : QStringLiteral("read")),
-                403});
-    }
+    if (auto refused = beyond(creator, created->principal, QStringLiteral("grant")))
+        return done(*refused);
     {
         QReadLocker lock(&m_lock);
         for (const Entry &e : std::as_const(m_byHash))
@@ -350,8 +341,34 @@ std::optional<QJsonObject> AdminTokens::find(const QString &id) const
     return std::nullopt;
 }
 
-void AdminTokens::revoke(const QString &id, std::function<void(Core::Result<void>)> done)
+std::optional<Core::Error> AdminTokens::beyond(const AdminPrincipal &holder,
+                                               const AdminPrincipal &other, const QString &verb)
 {
+    for (const QString &area : areas()) {
+        if ((other.writable.contains(area) && !holder.may(area, true)) ||
+            (other.readable.contains(area) && !holder.may(area, false)))
+            return Core::Error{QStringLiteral("forbidden"),
+                               QStringLiteral("%1 cannot %2 %3:%4, which it does not hold itself")
+                                   .arg(holder.describe(), verb, area,
+                                        other.writable.contains(area) ? QStringLiteral("write")
+                                                                      : QStringLiteral("read")),
+                               403};
+    }
+    return std::nullopt;
+}
+
+void AdminTokens::revoke(const AdminPrincipal &by, const QString &id,
+                         std::function<void(Core::Result<void>)> done)
+{
+    // Revoking takes a token's powers away from whoever holds it: only a holder of all of
+    // them may (as only such a holder could have granted them).
+    {
+        QReadLocker lock(&m_lock);
+        for (const Entry &e : std::as_const(m_byHash))
+            if (e.principal.id == id)
+                if (auto refused = beyond(by, e.principal, QStringLiteral("revoke a token with")))
+                    return done(*refused);
+    }
     m_writer.submit(
         [id](Core::WriteTransaction &tx) -> Core::Result<void> {
             QSqlQuery &q = tx.query(QStringLiteral("DELETE FROM admin_tokens WHERE id = ?"));

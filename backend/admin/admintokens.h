@@ -86,9 +86,14 @@ public:
                 std::function<void(Core::Result<Created>)> done);
     QJsonArray list() const;
     std::optional<QJsonObject> find(const QString &id) const;
-    void revoke(const QString &id, std::function<void(Core::Result<void>)> done);
+    // 403 when `by` does not hold every permission of the token (as for creating one).
+    void revoke(const AdminPrincipal &by, const QString &id,
+                std::function<void(Core::Result<void>)> done);
 
 private:
+    // A 403 when `holder` lacks one of `other`'s permissions ("cannot <verb> orders:write ...").
+    static std::optional<Core::Error> beyond(const AdminPrincipal &holder,
+                                             const AdminPrincipal &other, const QString &verb);
     struct Entry
     {
         AdminPrincipal principal;

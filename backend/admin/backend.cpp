@@ -230,7 +230,10 @@ Result<void> Backend::start()
     const QString dbPath = m_config.dataDir + QStringLiteral("/gatehouse.db");
     if (!QFile::exists(dbPath)) {
         QFile create(dbPath);
-        if (!create.open(QIODevice::WriteOnly))
+        // Created 0600 (not chmod'ed afterwards: a reader who opened it in between would keep
+        // its handle), and only if it does not exist (NewOnly: no link followed).
+        if (!create.open(QIODevice::WriteOnly | QIODevice::NewOnly,
+                         QFileDevice::ReadOwner | QFileDevice::WriteOwner))
             return makeError(
                 QStringLiteral("database-open-failed"),
                 QStringLiteral("cannot create %1: %2").arg(dbPath, create.errorString()));

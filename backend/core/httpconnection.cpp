@@ -164,7 +164,8 @@ void Connection::closeTransport()
 
 void Connection::onReadyRead()
 {
-    m_idleClock.start();
+    // (No restart of m_idleClock here: it starts when the last answer is flushed. Bytes that
+    // start no request, such as empty lines, must not keep an idle connection alive.)
     // Back-pressure: with the pipeline full nothing is read, so the socket's bounded buffer
     // fills and TCP throttles the client; flush() reads again once answers drain. (Reading on
     // would buffer whatever a client streams behind requests that take long.)
@@ -477,9 +478,19 @@ void Connection::writeResponse(Pending &p)
     send(out);
     const double seconds = p.started.nsecsElapsed() / 1e9;
     m_srv.metrics.recordRequest(m_srv.options.name, p.route, p.method, r.status, seconds);
-    // Path only: query strings can carry codes and tokens.
+    // Path only: query strings can carry codes and tokens. Control characters (a decoded %0A)
+    // are written %-encoded: a client cannot start a line of its own in the log.
+    QString loggedPath = p.path;
+    for (qsizetype i = 0; i < loggedPath.size(); ++i) {
+        const ushort c = loggedPath.at(i).unicode();
+        if (c < 0x20 || c == 0x7f) {
+            const QString escaped = QStringLiteral("%%1").arg(c, 2, 16, QLatin1Char('0')).toUpper();
+            loggedPath.replace(i, 1, escaped);
+            i += escaped.size() - 1;
+        }
+    }
     qCInfo(lcAccess).noquote() << m_srv.options.name << m_socket->peerAddress().toString()
-                               << '"' + QString::fromLatin1(p.method) + ' ' + p.path + '"'
+                               << '"' + QString::fromLatin1(p.method) + ' ' + loggedPath + '"'
                                << r.status << r.body.size()
                                << QString::number(seconds * 1000.0, 'f', 2) + QStringLiteral("ms")
                                << QStringLiteral("rid=") + p.requestId;

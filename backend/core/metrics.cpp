@@ -2,6 +2,8 @@
 
 #include <QStringList>
 
+#include <algorithm>
+
 namespace Gatehouse::Core {
 
 namespace {
@@ -15,9 +17,16 @@ QByteArray escapeLabel(const QString &v)
 }
 } // namespace
 
-void Metrics::recordRequest(const QString &listener, const QString &route, const QByteArray &method,
-                            int status, double seconds)
+void Metrics::recordRequest(const QString &listener, const QString &route,
+                            const QByteArray &requestMethod, int status, double seconds)
 {
+    // A method of the client's own invention counts as OTHER: one series per made-up name
+    // would let anybody grow this map (and every scrape) without bound.
+    static const QByteArray kMethods[] = {"GET",    "HEAD",    "POST",    "PUT",  "PATCH",
+                                          "DELETE", "OPTIONS", "CONNECT", "TRACE"};
+    const bool known =
+        std::find(std::begin(kMethods), std::end(kMethods), requestMethod) != std::end(kMethods);
+    const QByteArray &method = known ? requestMethod : QByteArrayLiteral("OTHER");
     // The keys are built once each, before the lock.
     QString series;
     series.reserve(listener.size() + route.size() + method.size() + 8);

@@ -3489,6 +3489,30 @@ void TestConsole::adminOverTlsTrustOnFirstUse()
         QCOMPARE(client.untrustedFingerprint(), fingerprint);
         QVERIFY(client.lastError().contains(QStringLiteral("changed")));
     }
+    // The same when the system's authorities vouch for the other certificate (a public
+    // certificate for the name, an inspecting proxy): the pin is checked after every
+    // handshake, not only when verification fails.
+    {
+        const QSslConfiguration before = QSslConfiguration::defaultConfiguration();
+        const auto restore =
+            qScopeGuard([before] { QSslConfiguration::setDefaultConfiguration(before); });
+        QSslConfiguration vouched = before;
+        vouched.addCaCertificates(
+            QSslCertificate::fromPath(dir.path() + QStringLiteral("/pki/ca.crt")));
+        QSslConfiguration::setDefaultConfiguration(vouched);
+        AdminClient client;
+        client.connectTo(url, backend.adminToken());
+        QTRY_COMPARE_WITH_TIMEOUT(client.connectionState(), AdminClient::Untrusted, timeoutMs());
+        QVERIFY(client.certificateChanged());
+        QCOMPARE(client.untrustedFingerprint(), fingerprint);
+        // With the right pin it connects as before.
+        QSettings(QStringLiteral("gatehouse"), QStringLiteral("console"))
+            .setValue(QStringLiteral("trustedCertificates/%1:%2").arg(url.host()).arg(url.port()),
+                      fingerprint);
+        AdminClient pinned;
+        pinned.connectTo(url, backend.adminToken());
+        QTRY_COMPARE_WITH_TIMEOUT(pinned.connectionState(), AdminClient::Online, timeoutMs());
+    }
     QSettings(QStringLiteral("gatehouse"), QStringLiteral("console")).remove("trustedCertificates");
 }
 

@@ -13,6 +13,9 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QLoggingCategory>
+#include <QMutex>
+#include <QScopeGuard>
 #include <QSslConfiguration>
 #include <QSslSocket>
 #include <QTcpSocket>
@@ -286,6 +289,18 @@ void TestHttpServer::basicRoutingAndKeepAlive()
     QCOMPARE(missing.json().value(QStringLiteral("error")).toString(), QStringLiteral("not-found"));
     QVERIFY(
         server.metrics().render().contains("route=\"/items/{id}\",method=\"GET\",code=\"200\"} 3"));
+    // Methods of the client's own invention are one series, OTHER: made-up names must not grow
+    // the metrics without bound.
+    const qsizetype before = server.metrics().render().size();
+    for (int i = 0; i < 50; ++i)
+        QVERIFY(roundTrip(server.port(),
+                          "MADEUP" + QByteArray::number(i) + " /nope HTTP/1.1\r\nHost: t\r\n\r\n")
+                    .status >= 400);
+    const QByteArray rendered = server.metrics().render();
+    QVERIFY(!rendered.contains("MADEUP"));
+    QVERIFY(rendered.contains("method=\"OTHER\""));
+    QVERIFY2(rendered.size() < before + 600,
+             qPrintable(QStringLiteral("%1 -> %2 bytes").arg(before).arg(rendered.size())));
 }
 
 void TestHttpServer::connectionCloseHonoured_data()
@@ -635,6 +650,70 @@ void TestHttpServer::idleConnectionsClosed()
     QByteArray buf;
     QCOMPARE(readResponse(s, buf).status, 200);
     QVERIFY(waitClosed(s));
+
+    // Empty lines (ignored before a request line) are no activity: a client that sends "\r\n"
+    // now and then to hold a connection slot is closed all the same.
+    QTcpSocket keeper;
+    keeper.connectToHost(QHostAddress::LocalHost, server.port());
+    QVERIFY(keeper.waitForConnected(timeoutMs()));
+    QElapsedTimer held;
+    held.start();
+    while (keeper.state() == QAbstractSocket::ConnectedState && held.elapsed() < 3000) {
+        keeper.write("\r\n");
+        keeper.waitForBytesWritten(100);
+        keeper.waitForDisconnected(100);
+    }
+    QVERIFY2(
+        held.elapsed() < 3000,
+        qPrintable(QStringLiteral("still open after %1 ms of empty lines").arg(held.elapsed())));
+}
+
+namespace {
+QMutex accessLogMutex;
+QStringList accessLog;
+QtMessageHandler previousHandler = nullptr;
+void captureAccessLog(QtMsgType type, const QMessageLogContext &context, const QString &message)
+{
+    if (context.category && QByteArray(context.category) == "gatehouse.access") {
+        QMutexLocker lock(&accessLogMutex);
+        accessLog.append(message);
+        return;
+    }
+    if (previousHandler)
+        previousHandler(type, context, message);
+}
+} // namespace
+
+void TestHttpServer::accessLogLinesCannotBeForged()
+{
+    ServerThread server(plainOptions());
+    previousHandler = qInstallMessageHandler(captureAccessLog);
+    QLoggingCategory::setFilterRules(QStringLiteral("gatehouse.access=true"));
+    const auto restore = qScopeGuard([] {
+        qInstallMessageHandler(previousHandler);
+        QLoggingCategory::setFilterRules(QString());
+    });
+    // A decoded %0A (or %0D, or another control character) in the path would start a line of
+    // the client's choosing in the log.
+    const RawResponse r = roundTrip(
+        server.port(),
+        "GET /x%0Agatehouse.admin:%20admin%20token%20revoked%0D%1B[2J HTTP/1.1\r\nHost: t\r\n\r\n");
+    QCOMPARE(r.status, 404);
+    QString line;
+    QTRY_VERIFY_WITH_TIMEOUT(
+        [&line] {
+            QMutexLocker lock(&accessLogMutex);
+            for (const QString &l : std::as_const(accessLog))
+                if (l.contains(QLatin1String("token")))
+                    line = l;
+            return !line.isEmpty();
+        }(),
+        timeoutMs());
+    QVERIFY2(!line.contains(QLatin1Char('\n')) && !line.contains(QLatin1Char('\r')) &&
+                 !line.contains(QChar(0x1b)),
+             qPrintable(line.toUtf8().toPercentEncoding(" /:\"")));
+    QVERIFY2(line.contains(QLatin1String("/x%0Agatehouse.admin: admin token revoked%0D%1B[2J")),
+             qPrintable(line));
 }
 
 void TestHttpServer::connectionCap()

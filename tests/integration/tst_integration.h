@@ -49,6 +49,7 @@ private slots:
     void slowClientsDoNotBlockOthers();
     void idleConnectionsClosed();
     void connectionCap();
+    void accessLogLinesCannotBeForged();
     void clientCertificateIdentity_data();
     void clientCertificateIdentity();
     void abortedHandshakesDoNotWedge();

@@ -363,6 +363,14 @@ void TestOrders::badRequests_data()
         << QByteArray("{}") << 404 << "customer-not-found"
         << ""
         << "";
+    // Checked before the callback's host name is looked up (.invalid never resolves: 400
+    // callback-url-refused after the lookup, before).
+    QTest::newRow("unknown customer, callback by name")
+        << QStringLiteral("/v1/customers/5b1f6c8e-0d0a-4c55-9a2e-6f1b7d2f3c11/orders") << js
+        << QByteArray("{\"orderStatusCallbackUrl\":\"https://hooks.example.invalid/orders\"}")
+        << 404 << "customer-not-found"
+        << ""
+        << "";
 }
 
 void TestOrders::badRequests()

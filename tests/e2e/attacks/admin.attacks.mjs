@@ -293,6 +293,24 @@ describe('admin API: tokens, scopes and escalation', () => {
         });
     }
 
+    attack('admin: a token holding admin:write + orders:read revoking a broader token (cluster:write) → 403, the token keeps working', async () => {
+        const broader = await createToken('cluster-operator', ['cluster:write', 'orders:read']);
+        assert.equal(broader.status, 201, broader.text);
+        const list = await adminFetch(b, 'GET', '/admin/v1/admin-tokens');
+        const id = list.json.items.find((t) => t.name === 'cluster-operator').id;
+        const del = await as(delegate.token, 'DELETE', `/admin/v1/admin-tokens/${id}`);
+        assert.equal(del.status, 403, del.text);
+        assert.equal(del.json.error, 'forbidden');
+        assert.equal(del.json.message, 'admin token \'delegate\' cannot revoke a token with cluster:write, which it does not hold itself');
+        assert.ok((await tokenNames()).includes('cluster-operator'));
+        assert.equal((await as(broader.json.token, 'GET', '/admin/v1/cluster/settings')).status, 200, 'still works');
+        // Within its own powers it may: a token with orders:read only.
+        const narrow = await createToken('narrow', ['orders:read'], delegate.token);
+        assert.equal(narrow.status, 201, narrow.text);
+        const narrowId = (await adminFetch(b, 'GET', '/admin/v1/admin-tokens')).json.items.find((t) => t.name === 'narrow').id;
+        assert.equal((await as(delegate.token, 'DELETE', `/admin/v1/admin-tokens/${narrowId}`)).status, 204);
+    });
+
     // --- cluster:read doing cluster writes ---------------------------------------------------------
 
     attack('admin: a cluster:read token performing a request as system:masters (POST cluster/requests) → 403, node unchanged', async () => {
