@@ -307,7 +307,23 @@ Core::Result<Client> ClientRegistry::fromMetadata(const QJsonObject &m)
                              QStringLiteral("authorization_code needs at least one redirect_uri"));
     c.scopes =
         m.value(QStringLiteral("scope")).toString().split(QLatin1Char(' '), Qt::SkipEmptyParts);
-    c.logoUri = m.value(QStringLiteral("logo_uri")).toString();
+    // The consent page shows the logo to every user of the client: an https image (http only
+    // on loopback), never a data:, javascript: or other scheme, and of a sane length.
+    const QJsonValue logo = m.value(QStringLiteral("logo_uri"));
+    c.logoUri = logo.toString();
+    if (!logo.isUndefined() && !logo.isNull()) {
+        const QUrl url(c.logoUri, QUrl::StrictMode);
+        const bool loopback = url.host() == QLatin1String("127.0.0.1") ||
+                              url.host() == QLatin1String("localhost") ||
+                              url.host() == QLatin1String("::1");
+        if (!logo.isString() || c.logoUri.size() > 2048 || !url.isValid() || url.isRelative() ||
+            !url.userInfo().isEmpty() ||
+            !(url.scheme() == QLatin1String("https") ||
+              (url.scheme() == QLatin1String("http") && loopback)))
+            return metadataError(QStringLiteral("invalid_client_metadata"),
+                                 QStringLiteral("logo_uri must be an https URL of at most 2048 "
+                                                "characters (http only for loopback)"));
+    }
     c.contacts = strings(m.value(QStringLiteral("contacts")));
     c.accessTokenFormat =
         m.value(QStringLiteral("access_token_format")).toString(QStringLiteral("jwt"));

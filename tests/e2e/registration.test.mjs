@@ -143,6 +143,13 @@ test('initial access tokens are spent per registration; refused metadata spends 
     assertError(await register('client_name=x', iat.token, 'application/x-www-form-urlencoded'),
                 400, 'invalid_client_metadata');
     assertError(await register([], iat.token), 400, 'invalid_client_metadata');
+    // The consent page shows logo_uri to every user: https (http only on loopback), nothing else.
+    for (const logo of ['javascript:alert(1)', 'data:image/svg+xml,<svg/>', 'http://tracker.example/p.gif',
+                        'https://user:pw@cdn.example/logo.png', `https://cdn.example/${'a'.repeat(2100)}.png`, 'logo.png', 42]) {
+        const r = await register({ client_name: 'x', redirect_uris: ['https://app.example/cb'], logo_uri: logo }, iat.token);
+        assertError(r, 400, 'invalid_client_metadata');
+        assert.match(r.json.error_description, /logo_uri must be an https URL/, String(logo).slice(0, 40));
+    }
 
     // A public client: no secret at all.
     const pub = await register({ client_name: 'spa', token_endpoint_auth_method: 'none',
