@@ -49,6 +49,7 @@ Dialog {
     }
 
     header: Label {
+        textFormat: Text.PlainText
         text: root.title
         color: Theme.text
         padding: 20
@@ -127,6 +128,7 @@ Dialog {
                 textFormat: Text.PlainText
             }
             Label {
+                textFormat: Text.PlainText
                 objectName: "accessSubject"
                 Layout.fillWidth: true
                 visible: Access.loaded
@@ -136,6 +138,7 @@ Dialog {
                 wrapMode: Text.WrapAnywhere
             }
             Label {
+                textFormat: Text.PlainText
                 objectName: "accessPrivileged"
                 visible: Access.loaded && Access.privileged
                 text: qsTr("system:masters: allowed everything before any authorizer runs.")
@@ -143,6 +146,7 @@ Dialog {
                 font.weight: Font.DemiBold
             }
             Label {
+                textFormat: Text.PlainText
                 objectName: "accessClusterIdentity"
                 Layout.fillWidth: true
                 visible: Access.mode === "user" && Access.clusterText.length > 0
@@ -151,6 +155,7 @@ Dialog {
                 wrapMode: Text.Wrap
             }
             Label {
+                textFormat: Text.PlainText
                 objectName: "accessClusterDropped"
                 Layout.fillWidth: true
                 visible: Access.mode === "user" && Access.clusterDroppedText.length > 0
@@ -161,6 +166,7 @@ Dialog {
             Repeater {
                 model: Access.notes
                 delegate: Label {
+                    textFormat: Text.PlainText
                     required property string modelData
                     Layout.fillWidth: true
                     text: modelData // the server's note
@@ -175,6 +181,7 @@ Dialog {
                 text: qsTr("Scopes")
             }
             Label {
+                textFormat: Text.PlainText
                 visible: Access.mode !== "cluster" && Access.loaded && Access.scopes.length === 0
                 text: Access.mode === "user" ? qsTr("No client may act for this user.") : qsTr("No scopes.")
                 color: Theme.mutedText
@@ -189,6 +196,7 @@ Dialog {
                     Layout.fillWidth: true
                     spacing: 10
                     Label {
+                        textFormat: Text.PlainText
                         objectName: "scopeName"
                         Layout.preferredWidth: 180
                         text: scopeRow.modelData.client.length > 0
@@ -199,6 +207,7 @@ Dialog {
                         wrapMode: Text.WrapAnywhere
                     }
                     Label {
+                        textFormat: Text.PlainText
                         Layout.fillWidth: true
                         text: qsTr("%1: %2").arg(scopeRow.modelData.sourceText).arg(scopeRow.modelData.detail)
                         color: Theme.mutedText
@@ -220,6 +229,7 @@ Dialog {
                     Layout.fillWidth: true
                     spacing: 10
                     Label {
+                        textFormat: Text.PlainText
                         Layout.preferredWidth: 180
                         text: audienceRow.modelData.audience
                         color: Theme.text
@@ -227,6 +237,7 @@ Dialog {
                         wrapMode: Text.WrapAnywhere
                     }
                     Label {
+                        textFormat: Text.PlainText
                         Layout.fillWidth: true
                         text: qsTr("%1: %2").arg(audienceRow.modelData.sourceText).arg(audienceRow.modelData.detail)
                         color: Theme.mutedText
@@ -248,6 +259,7 @@ Dialog {
                     Layout.fillWidth: true
                     spacing: 10
                     Label {
+                        textFormat: Text.PlainText
                         objectName: "claimToken"
                         Layout.preferredWidth: 180
                         Layout.alignment: Qt.AlignTop
@@ -260,6 +272,7 @@ Dialog {
                         wrapMode: Text.Wrap
                     }
                     Label {
+                        textFormat: Text.PlainText
                         objectName: "claimName"
                         Layout.preferredWidth: 120
                         text: claimRow.modelData.claim
@@ -269,6 +282,7 @@ Dialog {
                         wrapMode: Text.WrapAnywhere
                     }
                     Label {
+                        textFormat: Text.PlainText
                         objectName: "claimValue"
                         Layout.fillWidth: true
                         Layout.preferredWidth: 3
@@ -278,6 +292,7 @@ Dialog {
                         wrapMode: Text.WrapAnywhere
                     }
                     Label {
+                        textFormat: Text.PlainText
                         objectName: "claimSource"
                         Layout.fillWidth: true
                         Layout.preferredWidth: 4
@@ -295,6 +310,7 @@ Dialog {
                 text: qsTr("Verbs and resources")
             }
             Label {
+                textFormat: Text.PlainText
                 visible: Access.mode === "cluster" && Access.loaded && Access.cells.length === 0
                 text: qsTr("RBAC grants this identity nothing.")
                 color: Theme.mutedText
@@ -309,6 +325,7 @@ Dialog {
                     Layout.fillWidth: true
                     spacing: 10
                     Label {
+                        textFormat: Text.PlainText
                         objectName: "cellScope"
                         Layout.preferredWidth: 130
                         Layout.alignment: Qt.AlignTop
@@ -316,6 +333,7 @@ Dialog {
                         color: Theme.mutedText
                     }
                     Label {
+                        textFormat: Text.PlainText
                         objectName: "cellVerb"
                         Layout.preferredWidth: 70
                         Layout.alignment: Qt.AlignTop
@@ -325,6 +343,7 @@ Dialog {
                         font.weight: Font.DemiBold
                     }
                     Label {
+                        textFormat: Text.PlainText
                         objectName: "cellResource"
                         Layout.preferredWidth: 250
                         Layout.alignment: Qt.AlignTop
@@ -334,6 +353,7 @@ Dialog {
                         wrapMode: Text.WrapAnywhere
                     }
                     Label {
+                        textFormat: Text.PlainText
                         objectName: "cellVia"
                         Layout.fillWidth: true
                         text: cellRow.modelData.viaText

@@ -40,22 +40,26 @@ Rectangle {
             Layout.fillWidth: true
             spacing: 10
             Label {
+                textFormat: Text.PlainText
                 text: qsTr("#%1").arg(root.number)
                 color: Theme.mutedText
                 font.weight: Font.DemiBold
             }
             Label {
+                textFormat: Text.PlainText
                 text: root.atText
                 color: Theme.text
                 font.family: Theme.monoFont
             }
             Label {
+                textFormat: Text.PlainText
                 text: root.triggerText
                 color: Theme.mutedText
                 font.pixelSize: 12
             }
             Item { Layout.fillWidth: true }
             Label {
+                textFormat: Text.PlainText
                 objectName: "attemptStatus"
                 text: root.statusText
                 color: root.failed ? Theme.error : Theme.success
@@ -63,6 +67,7 @@ Rectangle {
                 font.weight: Font.DemiBold
             }
             Label {
+                textFormat: Text.PlainText
                 text: root.latencyText
                 color: Theme.mutedText
                 font.pixelSize: 12

@@ -76,6 +76,7 @@ Rectangle {
             spacing: 6
 
             Label {
+                textFormat: Text.PlainText
                 Layout.fillWidth: true
                 text: root.heading
                 color: Theme.mutedText
@@ -86,6 +87,7 @@ Rectangle {
                 elide: Text.ElideRight
             }
             Label {
+                textFormat: Text.PlainText
                 text: "›"
                 color: root.hovered || root.activeFocus ? Theme.accent : Theme.mutedText
                 font.pixelSize: 18
@@ -98,6 +100,7 @@ Rectangle {
             spacing: 8
 
             Label {
+                textFormat: Text.PlainText
                 objectName: "tileValue"
                 text: root.permitted ? root.value : "–"
                 color: Theme.text
@@ -105,6 +108,7 @@ Rectangle {
                 font.weight: Font.DemiBold
             }
             Label {
+                textFormat: Text.PlainText
                 objectName: "tileSecondary"
                 Layout.fillWidth: true
                 Layout.alignment: Qt.AlignBaseline
@@ -122,6 +126,7 @@ Rectangle {
         }
 
         Label {
+            textFormat: Text.PlainText
             objectName: "tileCaption"
             Layout.fillWidth: true
             text: root.permitted ? root.caption : qsTr("Not permitted")
@@ -141,6 +146,7 @@ Rectangle {
             visible: root.permitted
         }
         Label {
+            textFormat: Text.PlainText
             objectName: "tileNotPermitted"
             Layout.fillWidth: true
             Layout.fillHeight: true
@@ -184,6 +190,7 @@ Rectangle {
                         color: entry.modelData.color
                     }
                     Label {
+                        textFormat: Text.PlainText
                         anchors.verticalCenter: parent.verticalCenter
                         width: entry.width - 14
                         text: qsTr("%1 %2").arg(entry.modelData.label).arg(entry.modelData.value)

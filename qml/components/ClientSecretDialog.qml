@@ -49,6 +49,7 @@ Dialog {
     }
 
     header: Label {
+        textFormat: Text.PlainText
         text: root.title
         color: Theme.text
         padding: 20
@@ -63,6 +64,7 @@ Dialog {
         spacing: 10
 
         Label {
+            textFormat: Text.PlainText
             Layout.fillWidth: true
             text: root.secret.length > 0
                   ? qsTr("The client authenticates at the token endpoint with its client_id and this secret.")
@@ -78,6 +80,7 @@ Dialog {
             rowSpacing: 8
 
             Label {
+                textFormat: Text.PlainText
                 text: "client_id"
                 color: Theme.mutedText
                 font.family: Theme.monoFont
@@ -102,6 +105,7 @@ Dialog {
             }
 
             Label {
+                textFormat: Text.PlainText
                 visible: root.secret.length > 0
                 text: "client_secret"
                 color: Theme.mutedText
@@ -138,6 +142,7 @@ Dialog {
             color: Theme.warningSoft
             border.color: Qt.rgba(Theme.warning.r, Theme.warning.g, Theme.warning.b, 0.4)
             Label {
+                textFormat: Text.PlainText
                 id: note
                 anchors.fill: parent
                 anchors.margins: 8
@@ -149,6 +154,7 @@ Dialog {
         }
 
         Label {
+            textFormat: Text.PlainText
             objectName: "previousClientSecretNote"
             Layout.fillWidth: true
             visible: root.rotated

@@ -31,6 +31,7 @@ Dialog {
     }
 
     header: Label {
+        textFormat: Text.PlainText
         text: root.title
         color: Theme.text
         padding: 20
@@ -43,6 +44,7 @@ Dialog {
     ColumnLayout {
         anchors.fill: parent
         Label {
+            textFormat: Text.PlainText
             objectName: "confirmMessage"
             Layout.fillWidth: true
             text: root.message

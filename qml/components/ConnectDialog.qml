@@ -24,6 +24,7 @@ Dialog {
     }
 
     header: Label {
+        textFormat: Text.PlainText
         text: root.title
         color: Theme.text
         padding: 20
@@ -51,6 +52,7 @@ Dialog {
         spacing: 6
 
         Label {
+            textFormat: Text.PlainText
             text: qsTr("Admin URL")
             font.weight: Font.DemiBold
         }
@@ -66,6 +68,7 @@ Dialog {
         }
 
         Label {
+            textFormat: Text.PlainText
             Layout.topMargin: 8
             text: qsTr("Admin token")
             font.weight: Font.DemiBold
@@ -84,6 +87,7 @@ Dialog {
         }
 
         Label {
+            textFormat: Text.PlainText
             objectName: "connectError"
             Layout.fillWidth: true
             Layout.topMargin: 8

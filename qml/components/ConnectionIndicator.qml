@@ -59,6 +59,7 @@ Row {
     }
 
     Label {
+        textFormat: Text.PlainText
         objectName: "connectionText"
         anchors.verticalCenter: parent.verticalCenter
         text: root.text

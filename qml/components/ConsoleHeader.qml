@@ -50,6 +50,7 @@ ToolBar {
                     Accessible.ignored: true
                 }
                 Label {
+                    textFormat: Text.PlainText
                     anchors.verticalCenter: parent.verticalCenter
                     text: qsTr("Gatehouse")
                     color: Theme.railSelectedText
@@ -60,6 +61,7 @@ ToolBar {
         }
 
         Label {
+            textFormat: Text.PlainText
             objectName: "pageTitle"
             Layout.leftMargin: Theme.spacing
             text: root.pageTitle
@@ -75,6 +77,7 @@ ToolBar {
         }
 
         Label {
+            textFormat: Text.PlainText
             text: AdminClient.adminUrlText
             visible: text.length > 0
             color: Theme.mutedText
@@ -86,6 +89,7 @@ ToolBar {
         }
 
         Label {
+            textFormat: Text.PlainText
             text: qsTr("v%1").arg(AdminClient.serverVersion)
             visible: AdminClient.serverVersion.length > 0
             color: Theme.mutedText

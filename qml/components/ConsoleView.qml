@@ -1,5 +1,6 @@
 pragma ComponentBehavior: Bound
 import QtQuick
+import QtQuick.Controls
 import QtQuick.Layouts
 import Gatehouse
 
@@ -9,6 +10,14 @@ Item {
     id: root
 
     property alias currentIndex: rail.currentIndex
+
+    // Every tool tip shares one label: plain text, as every other label here (a verdict's
+    // tool tip names users; markup in a name must not be read, nor an <img> fetched).
+    Component.onCompleted: {
+        const label = ToolTip.toolTip.contentItem as Text
+        if (label)
+            label.textFormat = Text.PlainText
+    }
 
     signal connectRequested()
 

@@ -38,6 +38,7 @@ Rectangle {
             Layout.fillWidth: true
             spacing: 10
             Label {
+                textFormat: Text.PlainText
                 Layout.preferredWidth: 132 // "Authentifizierung" too
                 text: root.title
                 color: Theme.text
@@ -51,6 +52,7 @@ Rectangle {
                 text: root.decision
             }
             Label {
+                textFormat: Text.PlainText
                 objectName: "stageSource"
                 Layout.fillWidth: true
                 horizontalAlignment: Text.AlignRight

@@ -71,6 +71,7 @@ ItemDelegate {
                 text: root.stateText
             }
             Label {
+                textFormat: Text.PlainText
                 Layout.fillWidth: true
                 text: root.orderStatusText
                 color: Theme.text
@@ -78,6 +79,7 @@ ItemDelegate {
                 elide: Text.ElideRight
             }
             Label {
+                textFormat: Text.PlainText
                 objectName: "httpStatus"
                 visible: root.attempts > 0
                 text: root.lastStatus > 0 ? qsTr("HTTP %1").arg(root.lastStatusText) : qsTr("No answer")
@@ -88,6 +90,7 @@ ItemDelegate {
                 font.weight: Font.DemiBold
             }
             Label {
+                textFormat: Text.PlainText
                 visible: root.attempts > 0 && root.lastStatus > 0
                 text: root.latencyText
                 color: Theme.mutedText
@@ -100,6 +103,7 @@ ItemDelegate {
             Layout.fillWidth: true
             spacing: 8
             Label {
+                textFormat: Text.PlainText
                 visible: root.showOrder
                 text: root.shortOrderId
                 color: Theme.mutedText
@@ -107,6 +111,7 @@ ItemDelegate {
                 font.pixelSize: 12
             }
             Label {
+                textFormat: Text.PlainText
                 Layout.fillWidth: true
                 text: root.url
                 color: Theme.mutedText
@@ -114,6 +119,7 @@ ItemDelegate {
                 elide: Text.ElideMiddle
             }
             Label {
+                textFormat: Text.PlainText
                 text: root.nextAttemptText.length > 0
                       ? qsTr("next try %1").arg(root.nextAttemptText)
                       : qsTr("tries %1").arg(root.attempts)
@@ -121,12 +127,14 @@ ItemDelegate {
                 font.pixelSize: 12
             }
             Label {
+                textFormat: Text.PlainText
                 text: root.createdText
                 color: Theme.mutedText
                 font.pixelSize: 12
             }
         }
         Label {
+            textFormat: Text.PlainText
             objectName: "lastErrorText"
             Layout.fillWidth: true
             visible: root.failed && root.lastError.length > 0

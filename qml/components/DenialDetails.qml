@@ -21,6 +21,7 @@ ColumnLayout {
     spacing: 8
 
     Label {
+        textFormat: Text.PlainText
         objectName: "denialHeadline"
         Layout.fillWidth: true
         text: root.headline
@@ -53,6 +54,7 @@ ColumnLayout {
                 Layout.fillWidth: true
                 spacing: 2
                 Label {
+                    textFormat: Text.PlainText
                     objectName: "quoteWho"
                     Layout.fillWidth: true
                     text: quote.modelData.who.length > 0 ? qsTr("%1 said:").arg(quote.modelData.who)
@@ -77,6 +79,7 @@ ColumnLayout {
     }
 
     Label {
+        textFormat: Text.PlainText
         objectName: "nearMissesHeading"
         Layout.fillWidth: true
         Layout.topMargin: 2
@@ -140,6 +143,7 @@ ColumnLayout {
                     }
                 }
                 Label {
+                    textFormat: Text.PlainText
                     objectName: "nearMissSubject"
                     Layout.fillWidth: true
                     text: qsTr("via %1").arg(miss.modelData.subjectText)
@@ -177,6 +181,7 @@ ColumnLayout {
                             textFormat: Text.PlainText
                         }
                         Label {
+                            textFormat: Text.PlainText
                             objectName: "ruleMissText"
                             Layout.fillWidth: true
                             Layout.leftMargin: 12

@@ -26,6 +26,7 @@ Rectangle {
         spacing: 12
 
         Label {
+            textFormat: Text.PlainText
             text: qsTr("Error")
             color: Theme.error
             font.weight: Font.DemiBold

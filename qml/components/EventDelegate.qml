@@ -25,6 +25,7 @@ Rectangle {
         spacing: 12
 
         Label {
+            textFormat: Text.PlainText
             text: root.timeText
             color: Theme.mutedText
             font.family: "monospace"
@@ -38,6 +39,7 @@ Rectangle {
             color: Theme.accentSoft
 
             Label {
+                textFormat: Text.PlainText
                 anchors.fill: parent
                 anchors.leftMargin: 8
                 anchors.rightMargin: 8
@@ -50,6 +52,7 @@ Rectangle {
         }
 
         Label {
+            textFormat: Text.PlainText
             Layout.fillWidth: true
             text: root.summary
             color: Theme.text
@@ -57,6 +60,7 @@ Rectangle {
         }
 
         Label {
+            textFormat: Text.PlainText
             text: root.seq >= 0 ? "#" + root.seq : ""
             color: Theme.mutedText
             font.pixelSize: 11

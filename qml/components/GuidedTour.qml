@@ -80,6 +80,7 @@ Popup {
         RowLayout {
             Layout.fillWidth: true
             Label {
+                textFormat: Text.PlainText
                 text: qsTr("Guided tour")
                 color: Theme.accent
                 font.weight: Font.DemiBold
@@ -88,6 +89,7 @@ Popup {
             }
             Item { Layout.fillWidth: true }
             Label {
+                textFormat: Text.PlainText
                 objectName: "tourProgress"
                 text: qsTr("%1 of %2").arg(root.step + 1).arg(root.steps.length)
                 color: Theme.mutedText
@@ -95,6 +97,7 @@ Popup {
             }
         }
         Label {
+            textFormat: Text.PlainText
             objectName: "tourTitle"
             Layout.fillWidth: true
             text: root.current.title
@@ -104,6 +107,7 @@ Popup {
             wrapMode: Text.Wrap
         }
         Label {
+            textFormat: Text.PlainText
             objectName: "tourText"
             Layout.fillWidth: true
             text: root.current.text

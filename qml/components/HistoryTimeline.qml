@@ -62,6 +62,7 @@ Column {
                 anchors.verticalCenter: parent.verticalCenter
                 spacing: 10
                 Label {
+                    textFormat: Text.PlainText
                     Layout.fillWidth: true
                     text: entry.statusText
                     color: entry.current ? entry.tone : Theme.text
@@ -69,6 +70,7 @@ Column {
                     elide: Text.ElideRight
                 }
                 Label {
+                    textFormat: Text.PlainText
                     text: entry.atText
                     color: Theme.mutedText
                     font.pixelSize: 12

@@ -40,6 +40,7 @@ Dialog {
     }
 
     header: Label {
+        textFormat: Text.PlainText
         text: root.title
         color: Theme.text
         padding: 20
@@ -54,6 +55,7 @@ Dialog {
         spacing: 10
 
         Label {
+            textFormat: Text.PlainText
             Layout.fillWidth: true
             text: qsTr("Issues a client certificate signed by the cluster's CA and a kubeconfig that uses it. Only the redacted view is shown here; Save writes the real one, readable by you only.")
             color: Theme.mutedText
@@ -88,6 +90,7 @@ Dialog {
             rowSpacing: 6
 
             Label {
+                textFormat: Text.PlainText
                 text: KubeconfigForm.kind === "node" ? qsTr("Node") : qsTr("Name")
                 color: Theme.text
             }
@@ -109,6 +112,7 @@ Dialog {
                     onAccepted: issueButton.clicked()
                 }
                 Label {
+                    textFormat: Text.PlainText
                     objectName: "kubeconfigNameError"
                     Layout.fillWidth: true
                     visible: KubeconfigForm.nameError.length > 0
@@ -119,6 +123,7 @@ Dialog {
                 }
             }
             Label {
+                textFormat: Text.PlainText
                 text: qsTr("Groups")
                 color: Theme.text
             }
@@ -167,6 +172,7 @@ Dialog {
         }
 
         Label {
+            textFormat: Text.PlainText
             objectName: "kubeconfigSummary"
             Layout.fillWidth: true
             visible: KubeconfigForm.issued
@@ -185,6 +191,7 @@ Dialog {
             clip: true
 
             TextArea {
+                textFormat: TextEdit.PlainText
                 objectName: "redactedKubeconfig"
                 text: KubeconfigForm.redacted
                 readOnly: true
@@ -201,6 +208,7 @@ Dialog {
             }
         }
         Label {
+            textFormat: Text.PlainText
             objectName: "kubeconfigSaved"
             Layout.fillWidth: true
             visible: KubeconfigForm.savedPath.length > 0 || KubeconfigForm.saveError.length > 0

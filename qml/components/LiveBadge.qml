@@ -48,6 +48,7 @@ RowLayout {
         }
     }
     Label {
+        textFormat: Text.PlainText
         objectName: "liveState"
         text: root.live ? root.live.stateText : ""
         color: root.state === LiveState.Stale ? Theme.warning : Theme.text
@@ -55,6 +56,7 @@ RowLayout {
         Accessible.ignored: true
     }
     Label {
+        textFormat: Text.PlainText
         objectName: "liveDetail"
         Layout.fillWidth: true
         Layout.maximumWidth: 420

@@ -64,6 +64,7 @@ Rectangle {
                     Accessible.ignored: true
                 }
                 Label {
+                    textFormat: Text.PlainText
                     Layout.fillWidth: true
                     text: entry.title
                     elide: Text.ElideRight
@@ -71,6 +72,7 @@ Rectangle {
                     font.weight: entry.highlighted ? Font.DemiBold : Font.Normal
                 }
                 Label {
+                    textFormat: Text.PlainText
                     text: entry.shortcut
                     visible: entry.hovered || entry.highlighted
                     color: Theme.railText
@@ -108,6 +110,7 @@ Rectangle {
         focusPolicy: Qt.TabFocus
         Accessible.name: qsTr("Start the guided tour")
         contentItem: Label {
+            textFormat: Text.PlainText
             text: tourButton.text
             color: Theme.railText
             font.pixelSize: 13

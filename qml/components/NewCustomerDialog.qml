@@ -37,6 +37,7 @@ Dialog {
     }
 
     header: Label {
+        textFormat: Text.PlainText
         text: root.title
         color: Theme.text
         padding: 20
@@ -49,6 +50,7 @@ Dialog {
         anchors.fill: parent
         spacing: 6
         Label {
+            textFormat: Text.PlainText
             text: qsTr("Name")
             font.weight: Font.DemiBold
         }

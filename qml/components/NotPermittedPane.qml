@@ -31,6 +31,7 @@ Rectangle {
         spacing: 8
 
         Label {
+            textFormat: Text.PlainText
             objectName: "notPermittedTitle"
             Layout.fillWidth: true
             horizontalAlignment: Text.AlignHCenter
@@ -40,6 +41,7 @@ Rectangle {
             font.weight: Font.DemiBold
         }
         Label {
+            textFormat: Text.PlainText
             objectName: "notPermittedMessage"
             Layout.fillWidth: true
             horizontalAlignment: Text.AlignHCenter
@@ -48,6 +50,7 @@ Rectangle {
             color: Theme.text
         }
         Label {
+            textFormat: Text.PlainText
             Layout.fillWidth: true
             horizontalAlignment: Text.AlignHCenter
             wrapMode: Text.Wrap

@@ -54,6 +54,7 @@ ItemDelegate {
             Layout.fillWidth: true
             spacing: 10
             Label {
+                textFormat: Text.PlainText
                 Layout.fillWidth: true
                 text: root.customerName
                 color: Theme.text
@@ -61,6 +62,7 @@ ItemDelegate {
                 elide: Text.ElideRight
             }
             Label {
+                textFormat: Text.PlainText
                 text: root.createdText
                 color: Theme.mutedText
                 font.pixelSize: 12
@@ -76,17 +78,20 @@ ItemDelegate {
                 text: root.statusText
             }
             Label {
+                textFormat: Text.PlainText
                 text: root.shortId
                 color: Theme.mutedText
                 font.family: Theme.monoFont
             }
             Label {
+                textFormat: Text.PlainText
                 Layout.fillWidth: true
                 text: root.customerRef
                 color: Theme.mutedText
                 elide: Text.ElideRight
             }
             Label {
+                textFormat: Text.PlainText
                 text: qsTr("Lines %1 · Qty %2").arg(root.lineCount).arg(root.quantity)
                 color: Theme.mutedText
                 font.pixelSize: 12

@@ -14,6 +14,7 @@ TabButton {
     Accessible.name: root.text
 
     contentItem: Label {
+        textFormat: Text.PlainText
         text: root.text
         color: root.checked ? Theme.accent : root.hovered ? Theme.text : Theme.mutedText
         font.weight: root.checked ? Font.DemiBold : Font.Medium

@@ -41,6 +41,7 @@ Dialog {
     }
 
     header: Label {
+        textFormat: Text.PlainText
         text: root.title
         color: Theme.text
         padding: 20
@@ -60,6 +61,7 @@ Dialog {
             spacing: 10
 
             Label {
+                textFormat: Text.PlainText
                 Layout.fillWidth: true
                 text: qsTr("Sends finished deliveries again, each with a new manual attempt and the same webhook-id, at most the given number a second.")
                 color: Theme.mutedText
@@ -72,7 +74,7 @@ Dialog {
                 columnSpacing: 10
                 rowSpacing: 6
 
-                Label { text: qsTr("State"); color: Theme.mutedText }
+                Label { textFormat: Text.PlainText; text: qsTr("State"); color: Theme.mutedText }
                 ComboBox {
                     id: stateCombo
                     objectName: "redeliverState"
@@ -84,7 +86,7 @@ Dialog {
                     onActivated: Redelivery.state = stateCombo.currentValue
                     onModelChanged: currentIndex = indexOfValue(Redelivery.state) // new language
                 }
-                Label { text: qsTr("Customer"); color: Theme.mutedText }
+                Label { textFormat: Text.PlainText; text: qsTr("Customer"); color: Theme.mutedText }
                 TextField {
                     objectName: "redeliverCustomer"
                     Layout.fillWidth: true
@@ -94,7 +96,7 @@ Dialog {
                     Accessible.name: qsTr("Customer id")
                     onTextEdited: Redelivery.customerId = text
                 }
-                Label { text: qsTr("Order"); color: Theme.mutedText }
+                Label { textFormat: Text.PlainText; text: qsTr("Order"); color: Theme.mutedText }
                 TextField {
                     objectName: "redeliverOrder"
                     Layout.fillWidth: true
@@ -104,7 +106,7 @@ Dialog {
                     Accessible.name: qsTr("Order id")
                     onTextEdited: Redelivery.orderId = text
                 }
-                Label { text: qsTr("Endpoint"); color: Theme.mutedText }
+                Label { textFormat: Text.PlainText; text: qsTr("Endpoint"); color: Theme.mutedText }
                 TextField {
                     objectName: "redeliverEndpoint"
                     Layout.fillWidth: true
@@ -114,7 +116,7 @@ Dialog {
                     Accessible.name: qsTr("Endpoint id")
                     onTextEdited: Redelivery.endpointId = text
                 }
-                Label { text: qsTr("Created from"); color: Theme.mutedText }
+                Label { textFormat: Text.PlainText; text: qsTr("Created from"); color: Theme.mutedText }
                 TextField {
                     objectName: "redeliverFrom"
                     Layout.fillWidth: true
@@ -124,7 +126,7 @@ Dialog {
                     Accessible.name: qsTr("Created from (ISO 8601)")
                     onTextEdited: Redelivery.from = text
                 }
-                Label { text: qsTr("to"); color: Theme.mutedText }
+                Label { textFormat: Text.PlainText; text: qsTr("to"); color: Theme.mutedText }
                 TextField {
                     objectName: "redeliverTo"
                     Layout.fillWidth: true
@@ -147,6 +149,7 @@ Dialog {
                     onClicked: Redelivery.preview()
                 }
                 Label {
+                    textFormat: Text.PlainText
                     objectName: "previewCount"
                     Layout.fillWidth: true
                     visible: Redelivery.previewed
@@ -175,6 +178,7 @@ Dialog {
                         Layout.fillWidth: true
                         spacing: 0
                         Label {
+                            textFormat: Text.PlainText
                             Layout.fillWidth: true
                             text: qsTr("%1 · %2 · %3").arg(previewRow.modelData.shortId)
                                                        .arg(previewRow.modelData.state)
@@ -184,6 +188,7 @@ Dialog {
                             elide: Text.ElideMiddle
                         }
                         Label {
+                            textFormat: Text.PlainText
                             objectName: "previewPayload"
                             Layout.fillWidth: true
                             text: previewRow.modelData.payload
@@ -195,6 +200,7 @@ Dialog {
                     }
                 }
                 Label {
+                    textFormat: Text.PlainText
                     visible: Redelivery.previewCount > 5
                     text: qsTr("… and %n more", "", Redelivery.previewCount - 5)
                     color: Theme.mutedText
@@ -205,7 +211,7 @@ Dialog {
             RowLayout {
                 Layout.fillWidth: true
                 spacing: 10
-                Label { text: qsTr("Rate"); color: Theme.mutedText }
+                Label { textFormat: Text.PlainText; text: qsTr("Rate"); color: Theme.mutedText }
                 TextField {
                     objectName: "redeliverRate"
                     Layout.preferredWidth: 90
@@ -217,6 +223,7 @@ Dialog {
                     onTextEdited: Redelivery.rateText = text
                 }
                 Label {
+                    textFormat: Text.PlainText
                     Layout.fillWidth: true
                     text: Redelivery.rateValid ? qsTr("deliveries a second")
                                                : qsTr("deliveries a second: 0.1 to 1000")
@@ -262,6 +269,7 @@ Dialog {
                         Layout.fillWidth: true
                         spacing: 10
                         Label {
+                            textFormat: Text.PlainText
                             objectName: "jobStateText"
                             text: Redelivery.jobStateText
                             color: Redelivery.jobState === "cancelled" ? Theme.warning
@@ -269,6 +277,7 @@ Dialog {
                             font.weight: Font.DemiBold
                         }
                         Label {
+                            textFormat: Text.PlainText
                             objectName: "jobCounts"
                             Layout.fillWidth: true
                             text: qsTr("%1 of %2 sent · %3 queued again · %4 refused")
@@ -292,6 +301,7 @@ Dialog {
                         value: Redelivery.jobProgress
                     }
                     Label {
+                        textFormat: Text.PlainText
                         objectName: "jobLastError"
                         Layout.fillWidth: true
                         visible: Redelivery.jobLastError.length > 0
@@ -306,6 +316,7 @@ Dialog {
                 text: qsTr("Jobs")
             }
             Label {
+                textFormat: Text.PlainText
                 visible: Redelivery.jobs.length === 0
                 text: qsTr("No redelivery jobs yet.")
                 color: Theme.mutedText
@@ -327,6 +338,7 @@ Dialog {
                         radius: 4
                     }
                     contentItem: Label {
+                        textFormat: Text.PlainText
                         text: qsTr("%1 · %2 · %3/%4 sent · %5/s · %6")
                             .arg(jobRow.modelData.createdText).arg(jobRow.modelData.stateText)
                             .arg(jobRow.modelData.sent).arg(jobRow.modelData.total)

@@ -89,6 +89,7 @@ Dialog {
     header: ColumnLayout {
         spacing: 2
         Label {
+            textFormat: Text.PlainText
             Layout.fillWidth: true
             Layout.topMargin: 20
             Layout.leftMargin: 20
@@ -99,6 +100,7 @@ Dialog {
             font.weight: Font.DemiBold
         }
         Label {
+            textFormat: Text.PlainText
             Layout.fillWidth: true
             Layout.leftMargin: 20
             Layout.rightMargin: 20
@@ -232,6 +234,7 @@ Dialog {
                                           ? Qt.rgba(Theme.warning.r, Theme.warning.g, Theme.warning.b, 0.45)
                                           : "transparent"
                             Label {
+                                textFormat: Text.PlainText
                                 id: noteLabel
                                 anchors.centerIn: parent
                                 text: grantRow.modelData.note
@@ -243,6 +246,7 @@ Dialog {
                         Item { Layout.fillWidth: true }
                     }
                     Label {
+                        textFormat: Text.PlainText
                         objectName: "grantExplanation"
                         Layout.fillWidth: true
                         Layout.leftMargin: 34
@@ -270,6 +274,7 @@ Dialog {
                 text: qsTr("One per line. https; http only for 127.0.0.1, localhost or [::1]; or an app's own scheme such as com.example.app:/callback.")
             }
             TextArea {
+                textFormat: TextEdit.PlainText
                 id: urisField
                 objectName: "redirectUrisField"
                 Layout.fillWidth: true
@@ -356,6 +361,7 @@ Dialog {
                         onEditingFinished: root.lifetimeEdited = true
                     }
                     Label {
+                        textFormat: Text.PlainText
                         Layout.fillWidth: true
                         text: ClientForm.lifetimeText.length > 0
                               ? qsTr("seconds (%1)").arg(ClientForm.lifetimeText) : qsTr("seconds")
@@ -463,6 +469,7 @@ Dialog {
                 Layout.fillWidth: true
                 spacing: 8
                 Label {
+                    textFormat: Text.PlainText
                     objectName: "registerInvalidNote"
                     Layout.fillWidth: true
                     visible: ClientForm.attempted && !ClientForm.valid

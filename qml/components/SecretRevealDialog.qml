@@ -47,6 +47,7 @@ Dialog {
     }
 
     header: Label {
+        textFormat: Text.PlainText
         text: root.title
         color: Theme.text
         padding: 20
@@ -61,6 +62,7 @@ Dialog {
         spacing: 10
 
         Label {
+            textFormat: Text.PlainText
             Layout.fillWidth: true
             text: qsTr("The customer's receiver verifies the webhook-signature header with this secret.")
             color: Theme.text
@@ -98,6 +100,7 @@ Dialog {
             color: Theme.warningSoft
             border.color: Qt.rgba(Theme.warning.r, Theme.warning.g, Theme.warning.b, 0.4)
             Label {
+                textFormat: Text.PlainText
                 id: note
                 anchors.fill: parent
                 anchors.margins: 8
@@ -109,6 +112,7 @@ Dialog {
         }
 
         Label {
+            textFormat: Text.PlainText
             objectName: "previousSecretNote"
             Layout.fillWidth: true
             visible: root.previousSecretExpiresText.length > 0

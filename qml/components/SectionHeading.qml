@@ -4,6 +4,7 @@ import Gatehouse
 
 // A small upper-case heading above a section of a detail pane.
 Label {
+    textFormat: Text.PlainText
     color: Theme.mutedText
     font.pixelSize: 12
     font.weight: Font.DemiBold

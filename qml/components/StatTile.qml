@@ -34,6 +34,7 @@ Rectangle {
             spacing: 8
 
             Label {
+                textFormat: Text.PlainText
                 text: root.heading
                 color: Theme.mutedText
                 font.pixelSize: 12
@@ -50,6 +51,7 @@ Rectangle {
                 color: Theme.accentSoft
 
                 Label {
+                    textFormat: Text.PlainText
                     id: badgeLabel
                     anchors.centerIn: parent
                     text: root.badge
@@ -61,6 +63,7 @@ Rectangle {
         }
 
         Label {
+            textFormat: Text.PlainText
             objectName: "tileValue"
             width: parent.width
             text: root.value
@@ -71,6 +74,7 @@ Rectangle {
         }
 
         Label {
+            textFormat: Text.PlainText
             width: parent.width
             text: root.caption
             color: Theme.mutedText

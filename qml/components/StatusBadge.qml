@@ -21,6 +21,7 @@ Rectangle {
     Accessible.name: root.text
 
     Label {
+        textFormat: Text.PlainText
         id: label
         anchors.centerIn: parent
         width: Math.min(implicitWidth, root.width - 12)

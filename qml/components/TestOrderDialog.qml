@@ -33,6 +33,7 @@ Dialog {
     header: ColumnLayout {
         spacing: 2
         Label {
+            textFormat: Text.PlainText
             Layout.fillWidth: true
             Layout.topMargin: 20
             Layout.leftMargin: 20
@@ -44,6 +45,7 @@ Dialog {
             elide: Text.ElideRight
         }
         Label {
+            textFormat: Text.PlainText
             Layout.fillWidth: true
             Layout.leftMargin: 20
             Layout.rightMargin: 20
@@ -81,6 +83,7 @@ Dialog {
             rowSpacing: 8
 
             Label {
+                textFormat: Text.PlainText
                 text: qsTr("Customer")
                 font.weight: Font.DemiBold
             }
@@ -92,9 +95,15 @@ Dialog {
                 textRole: "name"
                 valueRole: "customerId"
                 Accessible.name: qsTr("Customer")
+                delegate: PlainComboRow {
+                    required property string name
+                    combo: customerCombo
+                    label: name
+                }
                 onActivated: TestOrder.customerId = customerCombo.currentValue
             }
             Label {
+                textFormat: Text.PlainText
                 text: qsTr("Reference")
                 font.weight: Font.DemiBold
             }
@@ -114,11 +123,13 @@ Dialog {
             Layout.fillWidth: true
             Layout.topMargin: 8
             Label {
+                textFormat: Text.PlainText
                 Layout.fillWidth: true
                 text: qsTr("Beers")
                 font.weight: Font.DemiBold
             }
             Label {
+                textFormat: Text.PlainText
                 objectName: "testOrderSummary"
                 text: qsTr("Lines %1 · Qty %2").arg(TestOrder.lineCount).arg(TestOrder.totalQuantity)
                 color: Theme.mutedText
@@ -169,6 +180,7 @@ Dialog {
                             Layout.fillWidth: true
                             spacing: 1
                             Label {
+                                textFormat: Text.PlainText
                                 Layout.fillWidth: true
                                 text: beerRow.beerName
                                 color: beerRow.discontinued ? Theme.mutedText : Theme.text
@@ -176,6 +188,7 @@ Dialog {
                                 elide: Text.ElideRight
                             }
                             Label {
+                                textFormat: Text.PlainText
                                 Layout.fillWidth: true
                                 text: beerRow.discontinued
                                       ? qsTr("%1 · %2 · discontinued").arg(beerRow.beerStyleText).arg(beerRow.upc)
@@ -201,6 +214,7 @@ Dialog {
                 }
             }
             Label {
+                textFormat: Text.PlainText
                 anchors.centerIn: parent
                 visible: beerList.count === 0
                 text: qsTr("The beer catalog is empty.")

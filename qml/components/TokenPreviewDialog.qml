@@ -34,6 +34,7 @@ Dialog {
     }
 
     header: Label {
+        textFormat: Text.PlainText
         text: root.title
         color: Theme.text
         padding: 20
@@ -59,7 +60,7 @@ Dialog {
                 columnSpacing: 10
                 rowSpacing: 6
 
-                Label { text: qsTr("Grant type"); color: Theme.mutedText }
+                Label { textFormat: Text.PlainText; text: qsTr("Grant type"); color: Theme.mutedText }
                 ComboBox {
                     id: grantCombo
                     objectName: "previewGrant"
@@ -70,7 +71,7 @@ Dialog {
                     Accessible.name: qsTr("Grant type")
                     onActivated: TokenPreview.grantType = grantCombo.currentValue
                 }
-                Label { text: qsTr("Scope"); color: Theme.mutedText }
+                Label { textFormat: Text.PlainText; text: qsTr("Scope"); color: Theme.mutedText }
                 TextField {
                     objectName: "previewScope"
                     Layout.fillWidth: true
@@ -80,7 +81,7 @@ Dialog {
                     Accessible.name: qsTr("Scope")
                     onTextEdited: TokenPreview.scope = text
                 }
-                Label { text: qsTr("Resource"); color: Theme.mutedText }
+                Label { textFormat: Text.PlainText; text: qsTr("Resource"); color: Theme.mutedText }
                 TextField {
                     objectName: "previewResource"
                     Layout.fillWidth: true
@@ -90,7 +91,7 @@ Dialog {
                     Accessible.name: qsTr("Resource")
                     onTextEdited: TokenPreview.resource = text
                 }
-                Label { text: qsTr("Audience"); color: Theme.mutedText }
+                Label { textFormat: Text.PlainText; text: qsTr("Audience"); color: Theme.mutedText }
                 TextField {
                     objectName: "previewAudience"
                     Layout.fillWidth: true
@@ -100,6 +101,7 @@ Dialog {
                     onTextEdited: TokenPreview.audience = text
                 }
                 Label {
+                    textFormat: Text.PlainText
                     visible: TokenPreview.userGrant
                     text: qsTr("User")
                     color: Theme.mutedText
@@ -134,6 +136,7 @@ Dialog {
                     visible: running
                 }
                 Label {
+                    textFormat: Text.PlainText
                     objectName: "previewFormat"
                     visible: TokenPreview.loaded
                     text: TokenPreview.alsoIssuedText.length > 0
@@ -160,6 +163,7 @@ Dialog {
             }
 
             Label {
+                textFormat: Text.PlainText
                 objectName: "previewNote"
                 Layout.fillWidth: true
                 visible: TokenPreview.loaded

@@ -23,6 +23,7 @@ ColumnLayout {
             Layout.fillWidth: true
             spacing: 10
             Label {
+                textFormat: Text.PlainText
                 Layout.preferredWidth: 150
                 Layout.maximumWidth: 150
                 Layout.alignment: Qt.AlignTop
@@ -33,6 +34,7 @@ ColumnLayout {
                 font.weight: Font.DemiBold
             }
             Label {
+                textFormat: Text.PlainText
                 objectName: "claimValue"
                 Layout.fillWidth: true
                 Layout.preferredWidth: 3
@@ -48,6 +50,7 @@ ColumnLayout {
                 Layout.alignment: Qt.AlignTop
                 spacing: 0
                 Label {
+                    textFormat: Text.PlainText
                     objectName: "claimSource"
                     text: claimRow.modelData.sourceText
                     color: Theme.accent
@@ -55,6 +58,7 @@ ColumnLayout {
                     font.weight: Font.DemiBold
                 }
                 Label {
+                    textFormat: Text.PlainText
                     objectName: "claimDetail"
                     Layout.fillWidth: true
                     text: claimRow.modelData.detail // the server's words

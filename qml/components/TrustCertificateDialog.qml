@@ -28,6 +28,7 @@ Dialog {
     }
 
     header: Label {
+        textFormat: Text.PlainText
         text: root.title
         color: AdminClient.certificateChanged ? Theme.error : Theme.text
         padding: 20
@@ -42,6 +43,7 @@ Dialog {
         spacing: 10
 
         Label {
+            textFormat: Text.PlainText
             Layout.fillWidth: true
             wrapMode: Text.Wrap
             color: Theme.text
@@ -49,11 +51,13 @@ Dialog {
                 .arg(AdminClient.adminUrlText)
         }
         Label {
+            textFormat: Text.PlainText
             text: qsTr("SHA-256 fingerprint")
             font.weight: Font.DemiBold
             color: Theme.text
         }
         TextArea {
+            textFormat: TextEdit.PlainText
             objectName: "fingerprint"
             Layout.fillWidth: true
             readOnly: true
@@ -69,6 +73,7 @@ Dialog {
             }
         }
         Label {
+            textFormat: Text.PlainText
             objectName: "changedWarning"
             Layout.fillWidth: true
             visible: AdminClient.certificateChanged

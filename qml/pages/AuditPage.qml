@@ -49,6 +49,7 @@ Pane {
             spacing: 8
 
             Label {
+                textFormat: Text.PlainText
                 text: qsTr("Kind")
                 color: Theme.mutedText
             }
@@ -106,6 +107,7 @@ Pane {
                 visible: AuditLog.loading
             }
             Label {
+                textFormat: Text.PlainText
                 objectName: "auditCount"
                 text: qsTr("%1 shown").arg(AuditLog.count)
                 color: Theme.mutedText

@@ -31,6 +31,7 @@ Pane {
         Accessible.role: Accessible.StaticText
         Accessible.name: chipLabel.text
         Label {
+            textFormat: Text.PlainText
             id: chipLabel
             anchors.centerIn: parent
             text: chip.obsolete ? qsTr("%1 · obsolete").arg(chip.grant) : chip.grant
@@ -56,6 +57,7 @@ Pane {
             Layout.fillWidth: true
             spacing: 8
             Label {
+                textFormat: Text.PlainText
                 Layout.fillWidth: true
                 text: qsTr("Applications that may ask this server for tokens; secrets are shown once.")
                 color: Theme.mutedText
@@ -68,6 +70,7 @@ Pane {
                 visible: running
             }
             Label {
+                textFormat: Text.PlainText
                 objectName: "clientCount"
                 text: qsTr("%1 registered").arg(Clients.count)
                 color: Theme.mutedText
@@ -165,6 +168,7 @@ Pane {
                                 Layout.fillWidth: true
                                 spacing: 8
                                 Label {
+                                    textFormat: Text.PlainText
                                     objectName: "clientName"
                                     text: clientRow.name
                                     color: Theme.text
@@ -189,6 +193,7 @@ Pane {
                                 Item { Layout.fillWidth: true }
                             }
                             Label {
+                                textFormat: Text.PlainText
                                 objectName: "clientFacts"
                                 Layout.fillWidth: true
                                 text: qsTr("%1 · %2 · %3 · registered %4")
@@ -214,6 +219,7 @@ Pane {
                                 }
                             }
                             Label {
+                                textFormat: Text.PlainText
                                 objectName: "clientScopes"
                                 Layout.fillWidth: true
                                 text: qsTr("Scopes: %1").arg(clientRow.scope.length > 0 ? clientRow.scope : qsTr("none"))
@@ -222,6 +228,7 @@ Pane {
                                 elide: Text.ElideRight
                             }
                             Label {
+                                textFormat: Text.PlainText
                                 Layout.fillWidth: true
                                 visible: clientRow.redirectUris.length > 0
                                 text: qsTr("Redirect URIs: %1").arg(clientRow.redirectUris.join(", "))
@@ -230,6 +237,7 @@ Pane {
                                 elide: Text.ElideMiddle
                             }
                             Label {
+                                textFormat: Text.PlainText
                                 Layout.fillWidth: true
                                 visible: clientRow.contactsText.length > 0
                                 text: qsTr("Contacts: %1").arg(clientRow.contactsText)
@@ -279,6 +287,7 @@ Pane {
             }
 
             Label {
+                textFormat: Text.PlainText
                 anchors.centerIn: parent
                 width: parent.width - 40
                 visible: clientList.count === 0 && Clients.loaded && !Clients.loading

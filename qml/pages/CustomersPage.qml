@@ -27,11 +27,13 @@ Pane {
             Layout.fillWidth: true
             spacing: 8
             Label {
+                textFormat: Text.PlainText
                 text: qsTr("Each customer signs its webhooks with its own whsec_ secret.")
                 color: Theme.mutedText
             }
             Item { Layout.fillWidth: true }
             Label {
+                textFormat: Text.PlainText
                 text: qsTr("%1 shown").arg(Customers.count)
                 color: Theme.mutedText
             }
@@ -105,6 +107,7 @@ Pane {
                             Layout.fillWidth: true
                             spacing: 2
                             Label {
+                                textFormat: Text.PlainText
                                 Layout.fillWidth: true
                                 text: customerRow.name
                                 color: Theme.text
@@ -112,6 +115,7 @@ Pane {
                                 elide: Text.ElideRight
                             }
                             Label {
+                                textFormat: Text.PlainText
                                 Layout.fillWidth: true
                                 text: qsTr("%1 · since %2 · orders %3").arg(customerRow.shortId)
                                                                        .arg(customerRow.createdText)
@@ -122,6 +126,7 @@ Pane {
                             }
                         }
                         Label {
+                            textFormat: Text.PlainText
                             text: customerRow.previousSecretExpiresText.length > 0
                                   ? qsTr("rotated %1 · old secret valid until %2")
                                         .arg(customerRow.secretRotatedText)
@@ -180,6 +185,7 @@ Pane {
             border.color: Theme.border
         }
         header: Label {
+            textFormat: Text.PlainText
             text: rotateDialog.title
             color: Theme.text
             padding: 20
@@ -191,6 +197,7 @@ Pane {
         ColumnLayout {
             anchors.fill: parent
             Label {
+                textFormat: Text.PlainText
                 Layout.fillWidth: true
                 text: qsTr("A new secret is made and shown once. The current one keeps working for a grace period so the customer can switch.")
                 color: Theme.text

@@ -54,6 +54,7 @@ Pane {
                 spacing: 12
 
                 Label {
+                    textFormat: Text.PlainText
                     Layout.fillWidth: true
                     wrapMode: Text.Wrap
                     color: Theme.text
@@ -93,12 +94,14 @@ Pane {
             spacing: Theme.spacing
 
             Label {
+                textFormat: Text.PlainText
                 text: qsTr("Last hour")
                 color: Theme.text
                 font.pixelSize: 15
                 font.weight: Font.DemiBold
             }
             Label {
+                textFormat: Text.PlainText
                 text: qsTr("per minute")
                 color: Theme.mutedText
             }
@@ -310,12 +313,14 @@ Pane {
             spacing: Theme.spacing
 
             Label {
+                textFormat: Text.PlainText
                 text: qsTr("Latest events")
                 color: Theme.text
                 font.pixelSize: 15
                 font.weight: Font.DemiBold
             }
             Label {
+                textFormat: Text.PlainText
                 text: qsTr("%n shown", "", EventModel.count)
                 color: Theme.mutedText
             }
@@ -367,6 +372,7 @@ Pane {
             }
 
             Label {
+                textFormat: Text.PlainText
                 anchors.centerIn: parent
                 visible: eventList.count === 0
                 text: qsTr("No events yet. They appear here as the backend reports them.")

@@ -69,6 +69,7 @@ Pane {
                 spacing: 6
 
                 Label {
+                    textFormat: Text.PlainText
                     text: qsTr("Disabled endpoints: their deliveries fail until they are enabled again")
                     color: Theme.error
                     font.weight: Font.DemiBold
@@ -93,6 +94,7 @@ Pane {
                             Layout.fillWidth: true
                             spacing: 1
                             Label {
+                                textFormat: Text.PlainText
                                 Layout.fillWidth: true
                                 text: endpointRow.customerName.length > 0
                                       ? qsTr("%1 · %2").arg(endpointRow.customerName).arg(endpointRow.url)
@@ -101,6 +103,7 @@ Pane {
                                 elide: Text.ElideMiddle
                             }
                             Label {
+                                textFormat: Text.PlainText
                                 Layout.fillWidth: true
                                 text: qsTr("Disabled %1: %2").arg(endpointRow.disabledAtText)
                                                              .arg(endpointRow.disabledReason)
@@ -125,6 +128,7 @@ Pane {
             spacing: 8
 
             Label {
+                textFormat: Text.PlainText
                 text: qsTr("State")
                 color: Theme.mutedText
             }
@@ -148,6 +152,7 @@ Pane {
                 radius: height / 2
                 color: Theme.errorSoft
                 Label {
+                    textFormat: Text.PlainText
                     id: failedLabel
                     anchors.centerIn: parent
                     text: qsTr("%n failed", "", Deliveries.failedCount)
@@ -163,6 +168,7 @@ Pane {
                 visible: Deliveries.loading
             }
             Label {
+                textFormat: Text.PlainText
                 text: qsTr("%1 shown").arg(Deliveries.count)
                 color: Theme.mutedText
             }
@@ -247,6 +253,7 @@ Pane {
                 }
 
                 Label {
+                    textFormat: Text.PlainText
                     anchors.centerIn: parent
                     width: parent.width - 40
                     visible: deliveryList.count === 0 && Deliveries.loaded && !Deliveries.loading
@@ -274,6 +281,7 @@ Pane {
                 border.color: Theme.border
 
                 Label {
+                    textFormat: Text.PlainText
                     anchors.centerIn: parent
                     width: parent.width - 40
                     visible: DeliveryDetail.deliveryId.length === 0
@@ -303,6 +311,7 @@ Pane {
                             spacing: 10
 
                             Label {
+                                textFormat: Text.PlainText
                                 text: qsTr("Delivery")
                                 color: Theme.text
                                 font.pixelSize: 17
@@ -344,6 +353,7 @@ Pane {
                             radius: 4
                             color: Theme.errorSoft
                             Label {
+                                textFormat: Text.PlainText
                                 id: failureText
                                 anchors.fill: parent
                                 anchors.margins: 8
@@ -362,8 +372,9 @@ Pane {
                             columnSpacing: 16
                             rowSpacing: 4
 
-                            Label { text: qsTr("Webhook id"); color: Theme.mutedText }
+                            Label { textFormat: Text.PlainText; text: qsTr("Webhook id"); color: Theme.mutedText }
                             TextEdit {
+                                textFormat: TextEdit.PlainText
                                 Layout.fillWidth: true
                                 text: DeliveryDetail.deliveryId
                                 readOnly: true
@@ -372,22 +383,25 @@ Pane {
                                 font.family: Theme.monoFont
                                 wrapMode: TextEdit.WrapAnywhere
                             }
-                            Label { text: qsTr("Reports"); color: Theme.mutedText }
+                            Label { textFormat: Text.PlainText; text: qsTr("Reports"); color: Theme.mutedText }
                             Label {
+                                textFormat: Text.PlainText
                                 text: qsTr("%1 of order %2 (#%3)").arg(DeliveryDetail.orderStatusText)
                                                                   .arg(DeliveryDetail.shortOrderId)
                                                                   .arg(DeliveryDetail.seq)
                                 color: Theme.text
                             }
-                            Label { text: qsTr("URL"); color: Theme.mutedText }
+                            Label { textFormat: Text.PlainText; text: qsTr("URL"); color: Theme.mutedText }
                             Label {
+                                textFormat: Text.PlainText
                                 Layout.fillWidth: true
                                 text: DeliveryDetail.url
                                 color: Theme.text
                                 elide: Text.ElideMiddle
                             }
-                            Label { text: qsTr("Last answer"); color: Theme.mutedText }
+                            Label { textFormat: Text.PlainText; text: qsTr("Last answer"); color: Theme.mutedText }
                             Label {
+                                textFormat: Text.PlainText
                                 text: DeliveryDetail.attemptCount === 0 ? qsTr("not attempted yet")
                                       : DeliveryDetail.lastStatus > 0
                                         ? qsTr("HTTP %1 in %2").arg(DeliveryDetail.lastStatusText)
@@ -395,14 +409,16 @@ Pane {
                                         : qsTr("No answer")
                                 color: DeliveryDetail.failed ? Theme.error : Theme.text
                             }
-                            Label { text: qsTr("Created"); color: Theme.mutedText }
-                            Label { text: DeliveryDetail.createdText; color: Theme.text }
+                            Label { textFormat: Text.PlainText; text: qsTr("Created"); color: Theme.mutedText }
+                            Label { textFormat: Text.PlainText; text: DeliveryDetail.createdText; color: Theme.text }
                             Label {
+                                textFormat: Text.PlainText
                                 text: DeliveryDetail.nextAttemptText.length > 0 ? qsTr("Next attempt")
                                                                                 : qsTr("Completed")
                                 color: Theme.mutedText
                             }
                             Label {
+                                textFormat: Text.PlainText
                                 text: DeliveryDetail.nextAttemptText.length > 0
                                       ? DeliveryDetail.nextAttemptText
                                       : (DeliveryDetail.completedText.length > 0 ? DeliveryDetail.completedText : "–")
@@ -415,6 +431,7 @@ Pane {
                             text: qsTr("Attempts")
                         }
                         Label {
+                            textFormat: Text.PlainText
                             Layout.leftMargin: 16
                             visible: DeliveryDetail.loaded && DeliveryDetail.attempts.count === 0
                             text: qsTr("No attempts yet.")

@@ -40,6 +40,7 @@ Pane {
             Layout.fillWidth: true
             spacing: 8
             Label {
+                textFormat: Text.PlainText
                 Layout.fillWidth: true
                 text: qsTr("Edit a node's labels as someone else: the server explains every change before you apply it.")
                 color: Theme.mutedText

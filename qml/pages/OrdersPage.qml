@@ -86,6 +86,7 @@ Pane {
                     spacing: 8
 
                     Label {
+                        textFormat: Text.PlainText
                         text: qsTr("Status")
                         color: Theme.mutedText
                     }
@@ -105,6 +106,7 @@ Pane {
                         onModelChanged: currentIndex = indexOfValue(Orders.statusFilter) // new language
                     }
                     Label {
+                        textFormat: Text.PlainText
                         Layout.leftMargin: 8
                         text: qsTr("Customer")
                         color: Theme.mutedText
@@ -119,6 +121,11 @@ Pane {
                         textRole: "text"
                         valueRole: "value"
                         Accessible.name: qsTr("Filter by customer")
+                        delegate: PlainComboRow {
+                            required property var modelData
+                            combo: customerCombo
+                            label: modelData.text
+                        }
                         onActivated: Orders.customerFilter = customerCombo.currentValue
                         // The options are rebuilt when customers arrive; keep showing the filter.
                         onCountChanged: currentIndex = Math.max(0, indexOfValue(Orders.customerFilter))
@@ -132,6 +139,7 @@ Pane {
                         visible: Orders.loading
                     }
                     Label {
+                        textFormat: Text.PlainText
                         objectName: "orderCount"
                         text: qsTr("%1 shown").arg(Orders.count)
                         color: Theme.mutedText
@@ -188,11 +196,13 @@ Pane {
                         anchors.leftMargin: 14
                         spacing: 12
                         Label {
+                            textFormat: Text.PlainText
                             text: qsTr("Lifecycle held")
                             color: Theme.connecting
                             font.weight: Font.DemiBold
                         }
                         Label {
+                            textFormat: Text.PlainText
                             objectName: "lifecycleHeldText"
                             Layout.fillWidth: true
                             text: qsTr("%n order(s) wait in NEW. New orders are accepted and announced; they are validated and allocated once released.",
@@ -287,6 +297,7 @@ Pane {
                             visible: Orders.hasOlder && orderList.count > 0
                             color: Theme.background
                             Label {
+                                textFormat: Text.PlainText
                                 objectName: "olderOrders"
                                 anchors.centerIn: parent
                                 width: parent.width - 16
@@ -300,6 +311,7 @@ Pane {
                         }
 
                         Label {
+                            textFormat: Text.PlainText
                             anchors.centerIn: parent
                             width: parent.width - 40
                             visible: orderList.count === 0 && Orders.loaded && !Orders.loading
@@ -328,6 +340,7 @@ Pane {
                         border.color: Theme.border
 
                         Label {
+                            textFormat: Text.PlainText
                             anchors.centerIn: parent
                             width: parent.width - 40
                             visible: OrderDetail.orderId.length === 0
@@ -358,6 +371,7 @@ Pane {
                                     spacing: 10
 
                                     Label {
+                                        textFormat: Text.PlainText
                                         objectName: "detailTitle"
                                         text: qsTr("Order %1").arg(OrderDetail.shortId)
                                         color: Theme.text
@@ -416,23 +430,26 @@ Pane {
                                     columnSpacing: 16
                                     rowSpacing: 4
 
-                                    Label { text: qsTr("Customer"); color: Theme.mutedText }
+                                    Label { textFormat: Text.PlainText; text: qsTr("Customer"); color: Theme.mutedText }
                                     Label {
+                                        textFormat: Text.PlainText
                                         objectName: "detailCustomer"
                                         Layout.fillWidth: true
                                         text: OrderDetail.customerName
                                         color: Theme.text
                                         elide: Text.ElideRight
                                     }
-                                    Label { text: qsTr("Reference"); color: Theme.mutedText }
+                                    Label { textFormat: Text.PlainText; text: qsTr("Reference"); color: Theme.mutedText }
                                     Label {
+                                        textFormat: Text.PlainText
                                         Layout.fillWidth: true
                                         text: OrderDetail.customerRef.length > 0 ? OrderDetail.customerRef : "–"
                                         color: Theme.text
                                         elide: Text.ElideRight
                                     }
-                                    Label { text: qsTr("Order id"); color: Theme.mutedText }
+                                    Label { textFormat: Text.PlainText; text: qsTr("Order id"); color: Theme.mutedText }
                                     TextEdit {
+                                        textFormat: TextEdit.PlainText
                                         Layout.fillWidth: true
                                         text: OrderDetail.orderId
                                         readOnly: true
@@ -441,16 +458,18 @@ Pane {
                                         font.family: Theme.monoFont
                                         wrapMode: TextEdit.WrapAnywhere
                                     }
-                                    Label { text: qsTr("Created"); color: Theme.mutedText }
-                                    Label { text: OrderDetail.createdText; color: Theme.text }
-                                    Label { text: qsTr("Last change"); color: Theme.mutedText }
+                                    Label { textFormat: Text.PlainText; text: qsTr("Created"); color: Theme.mutedText }
+                                    Label { textFormat: Text.PlainText; text: OrderDetail.createdText; color: Theme.text }
+                                    Label { textFormat: Text.PlainText; text: qsTr("Last change"); color: Theme.mutedText }
                                     Label {
+                                        textFormat: Text.PlainText
                                         text: qsTr("%1 (version %2)").arg(OrderDetail.modifiedText)
                                                                      .arg(OrderDetail.version)
                                         color: Theme.text
                                     }
-                                    Label { text: qsTr("Status callback"); color: Theme.mutedText }
+                                    Label { textFormat: Text.PlainText; text: qsTr("Status callback"); color: Theme.mutedText }
                                     Label {
+                                        textFormat: Text.PlainText
                                         Layout.fillWidth: true
                                         text: OrderDetail.callbackUrl.length > 0 ? OrderDetail.callbackUrl
                                                                                  : qsTr("none")
@@ -475,18 +494,21 @@ Pane {
                                         Layout.fillWidth: true
                                         spacing: 10
                                         Label {
+                                            textFormat: Text.PlainText
                                             Layout.fillWidth: true
                                             text: qsTr("Beer")
                                             color: Theme.mutedText
                                             font.pixelSize: 12
                                         }
                                         Label {
+                                            textFormat: Text.PlainText
                                             Layout.preferredWidth: 110
                                             text: qsTr("UPC")
                                             color: Theme.mutedText
                                             font.pixelSize: 12
                                         }
                                         Label {
+                                            textFormat: Text.PlainText
                                             Layout.preferredWidth: 80
                                             horizontalAlignment: Text.AlignRight
                                             text: qsTr("Allocated")
@@ -517,6 +539,7 @@ Pane {
                                                 anchors.rightMargin: 6
                                                 spacing: 10
                                                 Label {
+                                                    textFormat: Text.PlainText
                                                     Layout.fillWidth: true
                                                     text: lineRow.inCatalog
                                                           ? (lineRow.beerName.length > 0 ? lineRow.beerName : "…")
@@ -525,6 +548,7 @@ Pane {
                                                     elide: Text.ElideRight
                                                 }
                                                 Label {
+                                                    textFormat: Text.PlainText
                                                     Layout.preferredWidth: 110
                                                     text: lineRow.upc
                                                     color: Theme.mutedText
@@ -532,6 +556,7 @@ Pane {
                                                     elide: Text.ElideRight
                                                 }
                                                 Label {
+                                                    textFormat: Text.PlainText
                                                     Layout.preferredWidth: 80
                                                     horizontalAlignment: Text.AlignRight
                                                     text: qsTr("%1 / %2").arg(lineRow.quantityAllocated)
@@ -543,6 +568,7 @@ Pane {
                                         }
                                     }
                                     Label {
+                                        textFormat: Text.PlainText
                                         visible: OrderDetail.loaded && OrderDetail.lines.count === 0
                                         text: qsTr("No lines.")
                                         color: Theme.mutedText
@@ -567,6 +593,7 @@ Pane {
                                     text: qsTr("Webhook deliveries")
                                 }
                                 Label {
+                                    textFormat: Text.PlainText
                                     Layout.leftMargin: 16
                                     Layout.rightMargin: 16
                                     Layout.fillWidth: true

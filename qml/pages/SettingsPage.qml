@@ -51,6 +51,7 @@ Pane {
             Accessible.name: restartText.text
 
             Label {
+                textFormat: Text.PlainText
                 id: restartText
                 anchors.fill: parent
                 anchors.margins: 10
@@ -79,12 +80,14 @@ Pane {
                 }
             }
             Label {
+                textFormat: Text.PlainText
                 Layout.fillWidth: true
                 text: qsTr("Live changes apply at once; the others at the next start.")
                 color: Theme.mutedText
                 elide: Text.ElideRight
             }
             Label {
+                textFormat: Text.PlainText
                 objectName: "settingsCount"
                 text: qsTr("%1 shown").arg(BackendSettings.count)
                 color: Theme.mutedText
@@ -205,6 +208,7 @@ Pane {
                             Layout.fillWidth: true
                             spacing: 8
                             Label {
+                                textFormat: Text.PlainText
                                 objectName: "settingKey"
                                 text: row.key
                                 color: Theme.text
@@ -225,6 +229,7 @@ Pane {
                             }
                             Item { Layout.fillWidth: true }
                             Label {
+                                textFormat: Text.PlainText
                                 objectName: "settingSource"
                                 text: qsTr("from %1").arg(row.sourceText)
                                 color: Theme.mutedText
@@ -234,6 +239,7 @@ Pane {
                             }
                         }
                         Label {
+                            textFormat: Text.PlainText
                             Layout.fillWidth: true
                             text: row.description
                             color: Theme.mutedText
@@ -287,6 +293,7 @@ Pane {
                                 onClicked: BackendSettings.reset(row.key)
                             }
                             Label {
+                                textFormat: Text.PlainText
                                 objectName: "settingNow"
                                 visible: row.restartRequired
                                 text: qsTr("running with %1").arg(row.value.length > 0 ? row.value : qsTr("(empty)"))
@@ -296,6 +303,7 @@ Pane {
                                 Layout.fillWidth: true
                             }
                             Label {
+                                textFormat: Text.PlainText
                                 objectName: "settingFixed"
                                 visible: !row.editable
                                 Layout.fillWidth: true
@@ -313,6 +321,7 @@ Pane {
                             }
                         }
                         Label {
+                            textFormat: Text.PlainText
                             objectName: "settingError"
                             Layout.fillWidth: true
                             visible: row.error.length > 0

@@ -78,6 +78,7 @@ Pane {
                                 Layout.fillWidth: true
                                 spacing: 8
                                 Label {
+                                    textFormat: Text.PlainText
                                     text: qsTr("Mint a demo token")
                                     color: Theme.text
                                     font.weight: Font.DemiBold
@@ -91,6 +92,11 @@ Pane {
                                     valueRole: "value"
                                     displayText: count > 0 ? currentText : qsTr("No client_credentials client")
                                     Accessible.name: qsTr("Client to mint a token for")
+                                    delegate: PlainComboRow {
+                                        required property var modelData
+                                        combo: mintClient
+                                        label: modelData.text
+                                    }
                                 }
                                 TextField {
                                     id: mintScope
@@ -114,6 +120,7 @@ Pane {
                                 }
                             }
                             Label {
+                                textFormat: Text.PlainText
                                 Layout.fillWidth: true
                                 visible: Tokens.mintedToken.length === 0 && Tokens.mintError.length === 0
                                 text: qsTr("A client_credentials token, issued as if the client had asked the token endpoint itself. Only confidential clients with that grant are listed.")
@@ -161,6 +168,7 @@ Pane {
                                 }
                             }
                             Label {
+                                textFormat: Text.PlainText
                                 objectName: "mintedSummary"
                                 Layout.fillWidth: true
                                 visible: Tokens.mintedToken.length > 0
@@ -194,6 +202,7 @@ Pane {
                     Layout.fillWidth: true
                     spacing: 8
                     Label {
+                        textFormat: Text.PlainText
                         Layout.fillWidth: true
                         text: qsTr("Tokens that are neither expired nor revoked, newest first. Revoking a refresh token revokes its whole family.")
                         color: Theme.mutedText
@@ -278,6 +287,7 @@ Pane {
                                     Layout.fillWidth: true
                                     spacing: 2
                                     Label {
+                                        textFormat: Text.PlainText
                                         Layout.fillWidth: true
                                         text: qsTr("%1 · subject %2").arg(tokenRow.clientName.length > 0 ? tokenRow.clientName : tokenRow.clientId)
                                                                      .arg(tokenRow.subjectText)
@@ -286,6 +296,7 @@ Pane {
                                         elide: Text.ElideRight
                                     }
                                     Label {
+                                        textFormat: Text.PlainText
                                         Layout.fillWidth: true
                                         text: qsTr("%1 · %2 · scope %3 · issued %4 · expires %5")
                                               .arg(tokenRow.shortId).arg(tokenRow.format)
@@ -311,6 +322,7 @@ Pane {
                     }
 
                     Label {
+                        textFormat: Text.PlainText
                         anchors.centerIn: parent
                         width: parent.width - 40
                         visible: tokenList.count === 0 && Tokens.loaded && !Tokens.loading

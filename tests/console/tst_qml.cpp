@@ -120,6 +120,11 @@ public:
     // OAuth (TestAdminServer's clients and tokens).
     Q_INVOKABLE void resetOAuth() { m_server->resetOAuthData(); }
     Q_INVOKABLE QString clientId(int index) const { return m_server->clientId(index); }
+    // A client_credentials client registered by someone else (RFC 7591), named as given.
+    Q_INVOKABLE QString registerClient(const QString &name)
+    {
+        return m_server->registerClientElsewhere(name);
+    }
     Q_INVOKABLE int tokenCount() const { return m_server->tokenCount(); }
     Q_INVOKABLE void refuseNextRegistration(const QString &code, const QString &message)
     {

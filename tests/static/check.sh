@@ -29,6 +29,9 @@ fi
 echo "==> clang-format (${#cxx[@]} files)"
 clang-format-14 --dry-run -Werror "${cxx[@]}"
 
+echo "==> QML labels show plain text (tests/static/qml-plaintext.py)"
+python3 tests/static/qml-plaintext.py
+
 echo "==> qmllint (all QML of the console module)"
 cmake --build "$build" --target all_qmllint
 

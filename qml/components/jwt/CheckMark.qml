@@ -14,6 +14,7 @@ Rectangle {
     color: root.status === "pass" ? Theme.success : root.status === "fail" ? Theme.error : Theme.neutral
     Accessible.ignored: true
     Label {
+        textFormat: Text.PlainText
         anchors.centerIn: parent
         text: root.status === "pass" ? "✓" : root.status === "fail" ? "✗" : "–"
         color: Theme.onAccent

@@ -55,6 +55,7 @@ ColumnLayout {
                     status: checkRow.modelData.status
                 }
                 Label {
+                    textFormat: Text.PlainText
                     Layout.preferredWidth: 70
                     Layout.alignment: Qt.AlignBaseline
                     text: checkRow.modelData.name
@@ -63,6 +64,7 @@ ColumnLayout {
                     font.weight: Font.DemiBold
                 }
                 Label {
+                    textFormat: Text.PlainText
                     id: statusLabel
 
                     objectName: "checkStatus"

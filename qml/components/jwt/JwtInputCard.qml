@@ -45,6 +45,7 @@ Card {
             clip: true
 
             TextArea {
+                textFormat: TextEdit.PlainText
                 id: tokenField
                 objectName: "jwtField"
                 placeholderText: qsTr("Paste a JWT (eyJ…); it is decoded as soon as you stop typing.")
@@ -67,6 +68,7 @@ Card {
             text: qsTr("Verification key (optional)")
         }
         Label {
+            textFormat: Text.PlainText
             Layout.fillWidth: true
             text: qsTr("Empty: this server's JWKS. Or paste a JWK Set, one JWK, or a PEM public key or certificate.")
             color: Theme.mutedText
@@ -79,6 +81,7 @@ Card {
             clip: true
 
             TextArea {
+                textFormat: TextEdit.PlainText
                 id: keyField
                 objectName: "keyField"
                 placeholderText: "{\"keys\": [ … ]}   -----BEGIN PUBLIC KEY-----"
@@ -97,6 +100,7 @@ Card {
             }
         }
         Label {
+            textFormat: Text.PlainText
             objectName: "keyError"
             Layout.fillWidth: true
             visible: JwtInspector.keyError.length > 0

@@ -27,6 +27,7 @@ Card {
     implicitHeight: output.implicitHeight + 32
 
     Label {
+        textFormat: Text.PlainText
         anchors.left: parent.left
         anchors.right: parent.right
         anchors.top: parent.top
@@ -101,6 +102,7 @@ Card {
                 radius: height / 2
                 color: JwtInspector.expired ? Theme.errorSoft : Theme.accentSoft
                 Label {
+                    textFormat: Text.PlainText
                     id: countdown
                     objectName: "countdownText"
                     anchors.centerIn: parent
@@ -113,12 +115,14 @@ Card {
                 }
             }
             Label {
+                textFormat: Text.PlainText
                 visible: !JwtInspector.hasExpiry
                 text: qsTr("No exp claim: this token never expires.")
                 color: Theme.error
             }
             Item { Layout.fillWidth: true }
             Label {
+                textFormat: Text.PlainText
                 objectName: "keySource"
                 text: qsTr("Key: %1").arg(JwtInspector.keySourceText)
                 color: Theme.mutedText
@@ -181,6 +185,7 @@ Card {
             textFormat: Text.PlainText
         }
         Label {
+            textFormat: Text.PlainText
             objectName: "compareSummary"
             Layout.fillWidth: true
             visible: TokenPreview.comparing && TokenPreview.loaded
@@ -194,6 +199,7 @@ Card {
         Repeater {
             model: TokenPreview.comparing ? TokenPreview.differences : []
             delegate: Label {
+                textFormat: Text.PlainText
                 required property var modelData
                 required property int index
                 objectName: "difference-" + modelData.claim

@@ -22,25 +22,28 @@ ColumnLayout {
         columnSpacing: 12
         rowSpacing: 4
 
-        Label { text: qsTr("Issued here"); color: Theme.mutedText }
+        Label { textFormat: Text.PlainText; text: qsTr("Issued here"); color: Theme.mutedText }
         Label {
+            textFormat: Text.PlainText
             objectName: "issuedHere"
             text: JwtInspector.issuedHere ? qsTr("yes") : qsTr("no: another issuer")
             color: JwtInspector.issuedHere ? Theme.text : Theme.warning
         }
-        Label { text: qsTr("Signing key"); color: Theme.mutedText }
+        Label { textFormat: Text.PlainText; text: qsTr("Signing key"); color: Theme.mutedText }
         Label {
+            textFormat: Text.PlainText
             objectName: "keyState"
             Layout.fillWidth: true
             text: JwtInspector.keyText
             color: JwtInspector.keyState === "active" ? Theme.text : Theme.warning
             wrapMode: Text.WrapAnywhere
         }
-        Label { text: qsTr("Stored token"); color: Theme.mutedText }
+        Label { textFormat: Text.PlainText; text: qsTr("Stored token"); color: Theme.mutedText }
         RowLayout {
             Layout.fillWidth: true
             spacing: 8
             Label {
+                textFormat: Text.PlainText
                 objectName: "storedState"
                 Layout.fillWidth: true
                 text: JwtInspector.storedText
@@ -57,11 +60,13 @@ ColumnLayout {
             }
         }
         Label {
+            textFormat: Text.PlainText
             visible: JwtInspector.clientText.length > 0
             text: qsTr("Client")
             color: Theme.mutedText
         }
         Label {
+            textFormat: Text.PlainText
             objectName: "clientExists"
             Layout.fillWidth: true
             visible: JwtInspector.clientText.length > 0
@@ -70,11 +75,13 @@ ColumnLayout {
             wrapMode: Text.WrapAnywhere
         }
         Label {
+            textFormat: Text.PlainText
             visible: JwtInspector.userText.length > 0
             text: qsTr("User")
             color: Theme.mutedText
         }
         Label {
+            textFormat: Text.PlainText
             objectName: "userExists"
             Layout.fillWidth: true
             visible: JwtInspector.userText.length > 0

@@ -29,18 +29,21 @@ ColumnLayout {
                 Layout.fillWidth: true
                 spacing: 12
                 Label {
+                    textFormat: Text.PlainText
                     Layout.preferredWidth: 150
                     text: qsTr("%1 (%2)").arg(claimRow.modelData.label).arg(claimRow.modelData.claim)
                     color: Theme.mutedText
                     elide: Text.ElideRight
                 }
                 Label {
+                    textFormat: Text.PlainText
                     objectName: "localTime"
                     text: claimRow.modelData.localText
                     color: Theme.text
                     font.family: Theme.monoFont
                 }
                 Label {
+                    textFormat: Text.PlainText
                     objectName: "relativeTime"
                     Layout.fillWidth: true
                     text: claimRow.modelData.relativeText

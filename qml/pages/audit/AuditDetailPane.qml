@@ -10,6 +10,7 @@ Card {
     id: root
 
     Label {
+        textFormat: Text.PlainText
         anchors.centerIn: parent
         width: parent.width - 40
         visible: AuditDetail.entryId.length === 0
@@ -39,6 +40,7 @@ Card {
                 spacing: 10
 
                 Label {
+                    textFormat: Text.PlainText
                     objectName: "detailTitle"
                     Layout.fillWidth: true
                     text: AuditDetail.loaded
@@ -67,22 +69,25 @@ Card {
                 rowSpacing: 4
                 visible: AuditDetail.loaded
 
-                Label { text: qsTr("When"); color: Theme.mutedText }
+                Label { textFormat: Text.PlainText; text: qsTr("When"); color: Theme.mutedText }
                 Label {
+                    textFormat: Text.PlainText
                     objectName: "detailTime"
                     text: AuditDetail.atText
                     color: Theme.text
                 }
-                Label { text: qsTr("Actor"); color: Theme.mutedText }
+                Label { textFormat: Text.PlainText; text: qsTr("Actor"); color: Theme.mutedText }
                 Label {
+                    textFormat: Text.PlainText
                     objectName: "detailActor"
                     Layout.fillWidth: true
                     text: AuditDetail.actor
                     color: Theme.text
                     wrapMode: Text.Wrap
                 }
-                Label { text: qsTr("Request"); color: Theme.mutedText }
+                Label { textFormat: Text.PlainText; text: qsTr("Request"); color: Theme.mutedText }
                 Label {
+                    textFormat: Text.PlainText
                     objectName: "detailRequest"
                     Layout.fillWidth: true
                     text: AuditDetail.request
@@ -98,6 +103,7 @@ Card {
                 text: qsTr("Changes")
             }
             Label {
+                textFormat: Text.PlainText
                 objectName: "noChanges"
                 Layout.leftMargin: 16
                 visible: AuditDetail.loaded && AuditDetail.changes.length === 0
@@ -114,9 +120,9 @@ Card {
                 columnSpacing: 12
                 rowSpacing: 6
 
-                Label { text: qsTr("Field"); color: Theme.mutedText; font.weight: Font.DemiBold }
-                Label { text: qsTr("Before"); color: Theme.mutedText; font.weight: Font.DemiBold }
-                Label { text: qsTr("After"); color: Theme.mutedText; font.weight: Font.DemiBold }
+                Label { textFormat: Text.PlainText; text: qsTr("Field"); color: Theme.mutedText; font.weight: Font.DemiBold }
+                Label { textFormat: Text.PlainText; text: qsTr("Before"); color: Theme.mutedText; font.weight: Font.DemiBold }
+                Label { textFormat: Text.PlainText; text: qsTr("After"); color: Theme.mutedText; font.weight: Font.DemiBold }
 
                 Repeater {
                     objectName: "changeRows"
@@ -131,6 +137,7 @@ Card {
                         Layout.maximumWidth: 260
                         spacing: 2
                         Label {
+                            textFormat: Text.PlainText
                             objectName: "changeField-" + fieldCell.index
                             Layout.maximumWidth: 260
                             text: fieldCell.modelData.field
@@ -139,6 +146,7 @@ Card {
                             wrapMode: Text.WrapAnywhere
                         }
                         Label {
+                            textFormat: Text.PlainText
                             objectName: "changeTag-" + fieldCell.index
                             visible: fieldCell.modelData.change !== "changed"
                             text: fieldCell.modelData.change === "added" ? qsTr("added") : qsTr("removed")
@@ -160,6 +168,7 @@ Card {
                 Repeater {
                     model: AuditDetail.changes
                     delegate: Label {
+                        textFormat: Text.PlainText
                         id: beforeCell
                         required property var modelData
                         required property int index
@@ -179,6 +188,7 @@ Card {
                 Repeater {
                     model: AuditDetail.changes
                     delegate: Label {
+                        textFormat: Text.PlainText
                         id: afterCell
                         required property var modelData
                         required property int index
@@ -202,6 +212,7 @@ Card {
                 text: qsTr("What it caused")
             }
             Label {
+                textFormat: Text.PlainText
                 objectName: "consequenceSummary"
                 Layout.fillWidth: true
                 Layout.leftMargin: 16
@@ -226,6 +237,7 @@ Card {
                 visible: AuditDetail.loaded && AuditDetail.verdictChanges.length > 0
                 spacing: 6
                 Label {
+                    textFormat: Text.PlainText
                     Layout.fillWidth: true
                     text: qsTr("Earlier requests decided otherwise after this change")
                     font.bold: true
@@ -244,11 +256,13 @@ Card {
                             Layout.fillWidth: true
                             spacing: 10
                             Label {
+                                textFormat: Text.PlainText
                                 text: turnedRow.modelData.atText
                                 color: Theme.mutedText
                                 font.pixelSize: 12
                             }
                             Label {
+                                textFormat: Text.PlainText
                                 objectName: "verdictChangeText"
                                 Layout.fillWidth: true
                                 text: turnedRow.modelData.text
@@ -257,6 +271,7 @@ Card {
                             }
                         }
                         Label {
+                            textFormat: Text.PlainText
                             objectName: "verdictChangeReason"
                             Layout.fillWidth: true
                             text: turnedRow.modelData.reason
@@ -268,6 +283,7 @@ Card {
                     }
                 }
                 Label {
+                    textFormat: Text.PlainText
                     Layout.fillWidth: true
                     Layout.bottomMargin: 6
                     text: qsTr("Authentication and authorization were run again; admission was not (request bodies are not kept).")
@@ -293,11 +309,13 @@ Card {
                         Layout.fillWidth: true
                         spacing: 10
                         Label {
+                            textFormat: Text.PlainText
                             text: itemRow.modelData.atText
                             color: Theme.mutedText
                             font.pixelSize: 12
                         }
                         Label {
+                            textFormat: Text.PlainText
                             objectName: "consequenceText"
                             Layout.fillWidth: true
                             text: itemRow.modelData.text

@@ -100,6 +100,7 @@ Card {
                     Layout.fillWidth: true
                     spacing: 8
                     Label {
+                        textFormat: Text.PlainText
                         objectName: "entryKind"
                         text: entryRow.kind
                         color: Theme.text
@@ -115,12 +116,14 @@ Card {
                         }
                     }
                     Label {
+                        textFormat: Text.PlainText
                         objectName: "entryAction"
                         text: entryRow.actionName
                         color: Theme.text
                         font.weight: Font.DemiBold
                     }
                     Label {
+                        textFormat: Text.PlainText
                         objectName: "entryTarget"
                         Layout.fillWidth: true
                         text: entryRow.target
@@ -129,6 +132,7 @@ Card {
                         elide: Text.ElideMiddle
                     }
                     Label {
+                        textFormat: Text.PlainText
                         objectName: "entryTime"
                         text: entryRow.atText
                         color: Theme.mutedText
@@ -139,12 +143,14 @@ Card {
                     Layout.fillWidth: true
                     spacing: 8
                     Label {
+                        textFormat: Text.PlainText
                         objectName: "entryActor"
                         text: entryRow.actorName
                         color: Theme.mutedText
                         font.pixelSize: 12
                     }
                     Label {
+                        textFormat: Text.PlainText
                         objectName: "entryFields"
                         Layout.fillWidth: true
                         text: entryRow.changeCount > 0
@@ -183,6 +189,7 @@ Card {
     }
 
     Label {
+        textFormat: Text.PlainText
         objectName: "auditEmpty"
         anchors.centerIn: parent
         width: parent.width - 40

@@ -29,6 +29,7 @@ Card {
                 text: qsTr("Why denied")
             }
             Label {
+                textFormat: Text.PlainText
                 objectName: "denialSource"
                 Layout.fillWidth: true
                 text: NodeEditor.denialFromApply ? qsTr("the real answer, %1").arg(NodeEditor.applyCodeText)

@@ -22,6 +22,7 @@ Card {
             Layout.fillWidth: true
             spacing: 8
             Label {
+                textFormat: Text.PlainText
                 text: qsTr("Act as")
                 color: Theme.text
                 font.weight: Font.DemiBold
@@ -35,6 +36,11 @@ Card {
                 valueRole: "value"
                 currentIndex: NodeEditor.identity
                 Accessible.name: qsTr("Identity to act as")
+                delegate: PlainComboRow {
+                    required property var modelData
+                    combo: identityCombo
+                    label: modelData.text
+                }
                 onActivated: NodeEditor.identity = identityCombo.currentValue
             }
             TextField {
@@ -80,6 +86,7 @@ Card {
             }
         }
         Label {
+            textFormat: Text.PlainText
             objectName: "identityText"
             Layout.fillWidth: true
             visible: NodeEditor.identityError.length === 0
@@ -90,6 +97,7 @@ Card {
             elide: Text.ElideRight
         }
         Label {
+            textFormat: Text.PlainText
             objectName: "identityError"
             Layout.fillWidth: true
             visible: NodeEditor.identityError.length > 0
@@ -98,6 +106,7 @@ Card {
             wrapMode: Text.Wrap
         }
         Label {
+            textFormat: Text.PlainText
             objectName: "anonymousOffNote"
             Layout.fillWidth: true
             visible: NodeEditor.identity === NodeEditor.Anonymous && ClusterSettings.loaded

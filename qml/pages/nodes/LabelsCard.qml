@@ -28,6 +28,7 @@ Card {
                 elide: Text.ElideRight
             }
             Label {
+                textFormat: Text.PlainText
                 objectName: "resourceVersion"
                 visible: NodeEditor.resourceVersion.length > 0
                 text: qsTr("resourceVersion %1").arg(NodeEditor.resourceVersion)
@@ -36,6 +37,7 @@ Card {
             }
         }
         Label {
+            textFormat: Text.PlainText
             Layout.fillWidth: true
             visible: NodeEditor.nodeName.length === 0
             text: qsTr("Pick a node on the left.")
@@ -62,6 +64,7 @@ Card {
                 spacing: 6
 
                 Label {
+                    textFormat: Text.PlainText
                     id: keyLabel
                     objectName: "labelKey"
                     Layout.fillWidth: true

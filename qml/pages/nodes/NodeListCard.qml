@@ -80,6 +80,7 @@ Card {
                     RowLayout {
                         spacing: 8
                         Label {
+                            textFormat: Text.PlainText
                             objectName: "nodeName"
                             Layout.fillWidth: true
                             text: nodeRow.name
@@ -94,6 +95,7 @@ Card {
                         }
                     }
                     Label {
+                        textFormat: Text.PlainText
                         objectName: "nodeFacts"
                         Layout.fillWidth: true
                         text: nodeRow.labelCountText
@@ -108,6 +110,7 @@ Card {
             }
         }
         Label {
+            textFormat: Text.PlainText
             Layout.fillWidth: true
             Layout.margins: 12
             visible: Nodes.count === 0 && Nodes.loaded && !Nodes.loading

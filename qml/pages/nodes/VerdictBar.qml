@@ -24,6 +24,7 @@ Rectangle {
         anchors.leftMargin: 14
         spacing: 10
         Label {
+            textFormat: Text.PlainText
             objectName: "verdictBarCode"
             text: NodeEditor.applied ? qsTr("Answered %1").arg(NodeEditor.applyCodeText)
                                      : NodeEditor.codeText

@@ -41,6 +41,7 @@ Card {
             visible: NodeEditor.explained
             spacing: 10
             Label {
+                textFormat: Text.PlainText
                 objectName: "verdictCode"
                 text: NodeEditor.codeText
                 color: NodeEditor.allowed ? Theme.success : Theme.error
@@ -50,6 +51,7 @@ Card {
                 Accessible.name: qsTr("The request would get %1").arg(NodeEditor.codeText)
             }
             Label {
+                textFormat: Text.PlainText
                 Layout.fillWidth: true
                 Layout.alignment: Qt.AlignBaseline
                 text: NodeEditor.allowed ? qsTr("the change would be saved")
@@ -92,6 +94,7 @@ Card {
             textFormat: Text.PlainText
         }
         Label {
+            textFormat: Text.PlainText
             Layout.fillWidth: true
             visible: !NodeEditor.explained && NodeEditor.explainError.length === 0
             text: NodeEditor.identityError.length > 0 ? NodeEditor.identityError
@@ -138,6 +141,7 @@ Card {
                 anchors.margins: 8
                 spacing: 2
                 Label {
+                    textFormat: Text.PlainText
                     objectName: "applyCode"
                     Layout.fillWidth: true
                     visible: NodeEditor.applied

@@ -25,6 +25,7 @@ ColumnLayout {
         Accessible.role: Accessible.StaticText
         Accessible.name: chip.text
         Label {
+            textFormat: Text.PlainText
             id: chipLabel
             anchors.centerIn: parent
             text: chip.text
@@ -104,6 +105,7 @@ ColumnLayout {
                         Layout.fillWidth: true
                         spacing: 8
                         Label {
+                            textFormat: Text.PlainText
                             objectName: "bindingName"
                             text: bindingRow.name
                             color: Theme.text
@@ -116,6 +118,7 @@ ColumnLayout {
                             text: bindingRow.kind
                         }
                         Label {
+                            textFormat: Text.PlainText
                             text: bindingRow.scopeText
                             color: Theme.mutedText
                             font.pixelSize: 12
@@ -123,6 +126,7 @@ ColumnLayout {
                         Item { Layout.fillWidth: true }
                     }
                     Label {
+                        textFormat: Text.PlainText
                         objectName: "bindingRole"
                         Layout.fillWidth: true
                         text: qsTr("grants %1 to").arg(bindingRow.roleRefText)
@@ -142,6 +146,7 @@ ColumnLayout {
                             }
                         }
                         Label {
+                            textFormat: Text.PlainText
                             visible: bindingRow.subjects.length === 0
                             text: qsTr("no subjects (grants nothing)")
                             color: Theme.mutedText
@@ -152,6 +157,7 @@ ColumnLayout {
             }
         }
         Label {
+            textFormat: Text.PlainText
             anchors.centerIn: parent
             visible: bindingList.count === 0 && RbacBindings.loaded && !RbacBindings.loading
             text: qsTr("No bindings.")

@@ -15,6 +15,7 @@ RowLayout {
     Layout.fillWidth: true
     spacing: 8
     Label {
+        textFormat: Text.PlainText
         Layout.fillWidth: true
         text: root.text
         color: Theme.mutedText

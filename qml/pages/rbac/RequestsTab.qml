@@ -22,6 +22,7 @@ ColumnLayout {
         Layout.fillWidth: true
         spacing: 8
         Label {
+            textFormat: Text.PlainText
             Layout.fillWidth: true
             text: qsTr("The cluster API's decisions as they happen, newest first; denied requests in red.")
             color: Theme.mutedText
@@ -132,6 +133,7 @@ ColumnLayout {
                     spacing: 12
 
                     Label {
+                        textFormat: Text.PlainText
                         Layout.preferredWidth: 70
                         Layout.alignment: Qt.AlignTop
                         text: requestRow.timeText
@@ -153,6 +155,7 @@ ColumnLayout {
                             Layout.fillWidth: true
                             spacing: 8
                             Label {
+                                textFormat: Text.PlainText
                                 objectName: "requestLine"
                                 Layout.fillWidth: true
                                 text: requestRow.method + " " + requestRow.path
@@ -188,6 +191,7 @@ ColumnLayout {
                             }
                         }
                         Label {
+                            textFormat: Text.PlainText
                             objectName: "requestUser"
                             Layout.fillWidth: true
                             text: requestRow.user.length === 0 ? qsTr("no user: not authenticated")
@@ -225,6 +229,7 @@ ColumnLayout {
             }
         }
         Label {
+            textFormat: Text.PlainText
             anchors.centerIn: parent
             width: parent.width - 40
             visible: requestList.count === 0 && ClusterRequests.loaded && !ClusterRequests.loading

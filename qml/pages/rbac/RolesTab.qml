@@ -80,6 +80,7 @@ ColumnLayout {
                         Layout.fillWidth: true
                         spacing: 8
                         Label {
+                            textFormat: Text.PlainText
                             objectName: "roleName"
                             text: roleRow.name
                             color: Theme.text
@@ -92,6 +93,7 @@ ColumnLayout {
                             text: roleRow.kind
                         }
                         Label {
+                            textFormat: Text.PlainText
                             text: roleRow.scopeText
                             color: Theme.mutedText
                             font.pixelSize: 12
@@ -106,6 +108,7 @@ ColumnLayout {
                     Repeater {
                         model: roleRow.rules
                         delegate: Label {
+                            textFormat: Text.PlainText
                             required property string modelData
                             Layout.fillWidth: true
                             text: modelData
@@ -116,6 +119,7 @@ ColumnLayout {
                         }
                     }
                     Label {
+                        textFormat: Text.PlainText
                         visible: roleRow.rules.length === 0
                         text: qsTr("No rules: grants nothing.")
                         color: Theme.mutedText
@@ -125,6 +129,7 @@ ColumnLayout {
             }
         }
         Label {
+            textFormat: Text.PlainText
             anchors.centerIn: parent
             visible: roleList.count === 0 && RbacRoles.loaded && !RbacRoles.loading
             text: qsTr("No roles.")

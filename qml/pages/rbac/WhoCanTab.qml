@@ -17,6 +17,7 @@ ColumnLayout {
         Layout.fillWidth: true
         spacing: 8
         Label {
+            textFormat: Text.PlainText
             text: qsTr("Resource")
             color: Theme.text
         }
@@ -33,6 +34,7 @@ ColumnLayout {
             onAccepted: WhoCan.query()
         }
         Label {
+            textFormat: Text.PlainText
             text: qsTr("Namespace")
             color: Theme.text
         }
@@ -49,6 +51,7 @@ ColumnLayout {
             onAccepted: WhoCan.query()
         }
         Label {
+            textFormat: Text.PlainText
             text: qsTr("API group")
             color: Theme.text
         }
@@ -81,6 +84,7 @@ ColumnLayout {
         Item { Layout.fillWidth: true }
     }
     Label {
+        textFormat: Text.PlainText
         objectName: "whoCanAnswered"
         Layout.fillWidth: true
         visible: WhoCan.answeredText.length > 0 && WhoCan.error.length === 0
@@ -118,6 +122,7 @@ ColumnLayout {
                 anchors.rightMargin: 12
                 spacing: 0
                 Label {
+                    textFormat: Text.PlainText
                     Layout.fillWidth: true
                     text: qsTr("Subject")
                     color: Theme.mutedText
@@ -126,6 +131,7 @@ ColumnLayout {
                 Repeater {
                     model: WhoCan.verbs
                     delegate: Label {
+                        textFormat: Text.PlainText
                         required property string modelData
                         Layout.preferredWidth: 70
                         horizontalAlignment: Text.AlignHCenter
@@ -186,6 +192,7 @@ ColumnLayout {
                         Layout.fillWidth: true
                         spacing: 8
                         Label {
+                            textFormat: Text.PlainText
                             text: subjectRow.kind
                             color: Theme.mutedText
                             font.pixelSize: 12
@@ -193,6 +200,7 @@ ColumnLayout {
                             elide: Text.ElideRight
                         }
                         Label {
+                            textFormat: Text.PlainText
                             objectName: "subjectName"
                             Layout.fillWidth: true
                             text: subjectRow.namespaceName.length > 0 ? subjectRow.namespaceName + "/" + subjectRow.name
@@ -225,6 +233,7 @@ ColumnLayout {
                                 radius: 11
                                 color: cell.allowed ? Theme.success : "transparent"
                                 Label {
+                                    textFormat: Text.PlainText
                                     objectName: "mark"
                                     anchors.centerIn: parent
                                     text: cell.allowed ? "✓" : "–"
@@ -238,6 +247,7 @@ ColumnLayout {
             }
         }
         Label {
+            textFormat: Text.PlainText
             anchors.centerIn: parent
             visible: matrix.count === 0 && !WhoCan.loading && WhoCan.answeredText.length > 0
             text: qsTr("No binding names a subject.")

@@ -1,4 +1,5 @@
 import QtQuick
+import QtQuick.Controls
 import QtTest
 import Gatehouse
 import GatehouseTest
@@ -71,6 +72,12 @@ Item {
             compare(fresh.currentIndex, Navigation.indexOf("rbac"))
             verify(findChild(fresh, "page-rbac").visible)
             compare(findChild(findChild(fresh, "page-rbac"), "rbacTabs").currentIndex, 2)
+        }
+
+        function test_toolTipsArePlainText() {
+            const label = view.ToolTip.toolTip.contentItem
+            verify(label)
+            compare(label.textFormat, Text.PlainText)
         }
 
         function test_railListsEveryPage() {

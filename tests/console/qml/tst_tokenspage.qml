@@ -178,6 +178,32 @@ Item {
             compare(item("activeTokensTab").text, "Active tokens (4)")
         }
 
+        // A registrant names its client: the name is shown as plain text, never as markup. (Qt
+        // 6.4's default combo row crashes the console on an <img> in it; a label would fetch
+        // the image from wherever it points.)
+        function test_clientNameIsNeverMarkup() {
+            const name = "<img src='http://127.0.0.1:9/pixel.png'><b>Evil</b> exporter"
+            TestBackend.registerClient(name)
+            Clients.reload()
+            tryVerify(() => !Clients.loading && Clients.count === 4, Wait.ms, "clients loaded")
+            const combo = item("mintClientCombo")
+            combo.popup.open()
+            tryVerify(() => combo.popup.opened, Wait.ms)
+            let row = null
+            tryVerify(() => {
+                const list = combo.popup.contentItem
+                for (let i = 0; list && i < list.count; ++i) {
+                    const r = list.itemAtIndex(i)
+                    if (r && r.contentItem && r.contentItem.text === name)
+                        row = r
+                }
+                return row !== null
+            }, Wait.ms, "the row shows the name as it is")
+            compare(row.contentItem.textFormat, Text.PlainText)
+            verify(row.contentItem.contentWidth > 0)
+            combo.popup.close()
+        }
+
         function test_mintRefusalShown() {
             item("mintScopeField").text = "admin"
             mouseClick(item("mintButton"))
