@@ -1,6 +1,7 @@
 #include "cluster/admissionwebhooks.h"
 
 #include "cluster/clusterlogging.h"
+#include "cluster/events.h"
 #include "webhooks/httpclient.h"
 
 #include <QCryptographicHash>
@@ -417,12 +418,59 @@ QList<AdmissionWebhook> webhooksOf(const QJsonObject &configuration, bool mutati
         h.timeoutSeconds = std::clamp(w.value(QLatin1String("timeoutSeconds")).toInt(10), 1, 30);
         h.reinvokeIfNeeded =
             w.value(QLatin1String("reinvocationPolicy")).toString() == QLatin1String("IfNeeded");
+        h.matchEquivalent =
+            w.value(QLatin1String("matchPolicy")).toString() != QLatin1String("Exact");
         out.append(h);
     }
     return out;
 }
 
 // ---- Matching ---------------------------------------------------------------------------
+
+namespace {
+bool isEventsV1(const WebhookAttributes &a)
+{
+    return a.group == QLatin1String("events.k8s.io") && a.resource == QLatin1String("events");
+}
+bool isCoreEvents(const WebhookAttributes &a)
+{
+    return a.group.isEmpty() && a.resource == QLatin1String("events");
+}
+} // namespace
+
+std::optional<WebhookAttributes> equivalentAttributes(const WebhookAttributes &a)
+{
+    const bool v1 = isEventsV1(a);
+    if ((!v1 && !isCoreEvents(a)) || !a.subresource.isEmpty())
+        return std::nullopt;
+    WebhookAttributes e = a;
+    e.requestGroup = a.group;
+    e.requestVersion = a.version;
+    e.requestResource = a.resource;
+    e.requestKind = a.kind;
+    e.group = v1 ? QString() : QStringLiteral("events.k8s.io");
+    e.version = QStringLiteral("v1");
+    e.kind = QStringLiteral("Event");
+    const auto convert = [v1](const QJsonObject &o) {
+        if (o.isEmpty())
+            return o;
+        QJsonObject c = v1 ? coreFromEventsV1(o) : eventsV1FromCore(o);
+        c.insert(QStringLiteral("apiVersion"),
+                 v1 ? QStringLiteral("v1") : QStringLiteral("events.k8s.io/v1"));
+        return c;
+    };
+    e.object = convert(a.object);
+    e.oldObject = convert(a.oldObject);
+    return e;
+}
+
+QJsonObject fromEquivalent(const WebhookAttributes &a, const QJsonObject &equivalent)
+{
+    QJsonObject back = isEventsV1(a) ? eventsV1FromCore(equivalent) : coreFromEventsV1(equivalent);
+    back.insert(QStringLiteral("apiVersion"),
+                isEventsV1(a) ? QStringLiteral("events.k8s.io/v1") : QStringLiteral("v1"));
+    return back;
+}
 
 bool matchesRules(const AdmissionWebhook &webhook, const WebhookAttributes &a)
 {
@@ -630,8 +678,17 @@ QJsonObject WebhookCaller::review(const WebhookAttributes &a, const QString &uid
         {QStringLiteral("uid"), uid},
         {QStringLiteral("kind"), kind},
         {QStringLiteral("resource"), resource},
-        {QStringLiteral("requestKind"), kind},
-        {QStringLiteral("requestResource"), resource},
+        {QStringLiteral("requestKind"),
+         a.requestKind.isEmpty() ? kind
+                                 : QJsonObject{{QStringLiteral("group"), a.requestGroup},
+                                               {QStringLiteral("version"), a.requestVersion},
+                                               {QStringLiteral("kind"), a.requestKind}}},
+        {QStringLiteral("requestResource"),
+         a.requestResource.isEmpty()
+             ? resource
+             : QJsonObject{{QStringLiteral("group"), a.requestGroup},
+                           {QStringLiteral("version"), a.requestVersion},
+                           {QStringLiteral("resource"), a.requestResource}}},
         {QStringLiteral("name"), a.name},
         {QStringLiteral("operation"), a.operation},
         {QStringLiteral("userInfo"), user},

@@ -72,6 +72,10 @@ struct AdmissionWebhook
     LabelSelector namespaceSelector, objectSelector;
     int timeoutSeconds = 10;
     bool reinvokeIfNeeded = false;
+    bool matchEquivalent = true; // matchPolicy Equivalent (kube's default), not Exact
+    // Chosen through the equivalent resource (events.k8s.io/v1 events for core v1 events and
+    // back): asked with the request in that resource's form.
+    bool sendEquivalent = false;
 
     // The address as kube-apiserver names it in its errors ("https://svc.ns.svc:443/path").
     QString displayUrl() const;
@@ -93,12 +97,22 @@ struct WebhookAttributes
     // The kind's own group and version when they are not the resource's (a TokenRequest,
     // authentication.k8s.io/v1, is written to core/v1 serviceaccounts/token).
     QString kindGroup, kindVersion;
+    // What the client asked for, when it is not what the webhook is sent (matchPolicy
+    // Equivalent): the review's requestKind and requestResource.
+    QString requestGroup, requestVersion, requestResource, requestKind;
     QString namespaceName, name;
     QJsonObject object, oldObject; // with apiVersion and kind; empty when there is none
     QJsonObject namespaceLabels;   // of the namespace the object is in (or the namespace itself)
     UserInfo user;
     bool dryRun = false;
 };
+
+// The same request in the form of the equivalent resource, as kube's matchPolicy Equivalent
+// sends it (core v1 Events and events.k8s.io/v1 Events are one store): the object converted,
+// requestKind/requestResource naming what the client asked. None for other resources.
+std::optional<WebhookAttributes> equivalentAttributes(const WebhookAttributes &a);
+// A mutating webhook's answer to equivalentAttributes(a): the object back in a's form.
+QJsonObject fromEquivalent(const WebhookAttributes &a, const QJsonObject &equivalent);
 
 // kube's rules.Matcher: operation, group, version, resource/subresource and scope.
 bool matchesRules(const AdmissionWebhook &webhook, const WebhookAttributes &a);

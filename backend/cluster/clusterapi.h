@@ -167,7 +167,7 @@ private:
     void askMutatingWebhooks(const std::shared_ptr<Write> &w);
     void mutateWithWebhook(const std::shared_ptr<Write> &w, int position);
     std::optional<Status> applyWebhookPatch(Write &w, const QString &webhook,
-                                            const QByteArray &patch);
+                                            const QByteArray &patch, bool inEquivalentForm);
     std::optional<Status> admitWrite(Write &w);
     std::optional<Status> validateWrite(Write &w);
     void askValidatingWebhooks(const std::shared_ptr<Write> &w);

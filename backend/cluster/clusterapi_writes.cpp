@@ -293,15 +293,30 @@ void ClusterApi::selectWebhooks(Write &w)
     auto wanted = [&](const AdmissionWebhook &h) {
         return matchesRules(h, a) || (w.serverSideApply && matchesRules(h, other));
     };
+    // matchPolicy Equivalent: a webhook for the same objects through the other resource
+    // (core v1 / events.k8s.io/v1 Events) is asked too, in its own resource's form.
+    const auto equivalent = equivalentAttributes(a);
+    const auto equivalentOther = equivalentAttributes(other);
+    auto wantedEquivalent = [&](const AdmissionWebhook &h) {
+        return h.matchEquivalent && equivalent &&
+               (matchesRules(h, *equivalent) ||
+                (w.serverSideApply && matchesRules(h, *equivalentOther)));
+    };
+    auto choose = [&](const QList<AdmissionWebhook> &all, QList<AdmissionWebhook> &chosen) {
+        for (const AdmissionWebhook &h : all) {
+            if (wanted(h)) {
+                chosen.append(h);
+            } else if (wantedEquivalent(h)) {
+                chosen.append(h);
+                chosen.last().sendEquivalent = true;
+            }
+        }
+    };
     const QStringList &plugins = w.ctx->admission->plugins();
     if (plugins.contains(QLatin1String(AdmissionChain::kMutatingWebhook)))
-        for (const AdmissionWebhook &h : w.ctx->webhooks->mutating)
-            if (wanted(h))
-                w.mutating.append(h);
+        choose(w.ctx->webhooks->mutating, w.mutating);
     if (plugins.contains(QLatin1String(AdmissionChain::kValidatingWebhook)))
-        for (const AdmissionWebhook &h : w.ctx->webhooks->validating)
-            if (wanted(h))
-                w.validating.append(h);
+        choose(w.ctx->webhooks->validating, w.validating);
 }
 
 void ClusterApi::keepServerOwned(Write &w, QJsonObject &obj) const
@@ -907,7 +922,11 @@ void ClusterApi::askMutatingWebhooks(const std::shared_ptr<Write> &w)
 
 void ClusterApi::mutateWithWebhook(const std::shared_ptr<Write> &w, int position)
 {
-    const WebhookAttributes a = webhookAttributes(*w);
+    const WebhookAttributes own = webhookAttributes(*w);
+    const std::optional<WebhookAttributes> equivalent = equivalentAttributes(own);
+    const auto formFor = [&](const AdmissionWebhook &h) -> const WebhookAttributes & {
+        return h.sendEquivalent && equivalent ? *equivalent : own;
+    };
     for (;; ++position) {
         if (position >= w->mutatingPlan.size()) {
             // reinvocationPolicy IfNeeded: asked once more when a later webhook changed the
@@ -925,43 +944,53 @@ void ClusterApi::mutateWithWebhook(const std::shared_ptr<Write> &w, int position
             askValidatingWebhooks(w);
             return;
         }
-        if (matches(w->mutating[w->mutatingPlan[position]], a))
+        const AdmissionWebhook &h = w->mutating[w->mutatingPlan[position]];
+        if (matches(h, formFor(h)))
             break;
     }
     const int index = w->mutatingPlan[position];
-    m_webhookCaller->call(w->mutating[index], a, [this, w, index, position](WebhookAnswer answer) {
-        w->ctx->warnings += answer.warnings;
-        if (answer.allowed && !answer.patch.isEmpty()) {
-            const QJsonObject before = w->object;
-            if (auto refused = applyWebhookPatch(*w, answer.webhook, answer.patch)) {
-                answer.allowed = false;
-                answer.callFailed = true;
-                answer.error = refused->message;
-                answer.status = *refused;
-            } else if (w->object != before) {
-                w->lastChanged = index;
+    const AdmissionWebhook &hook = w->mutating[index];
+    const WebhookAttributes &a = formFor(hook);
+    const bool inEquivalentForm = &a != &own;
+    m_webhookCaller->call(
+        hook, a, [this, w, index, position, inEquivalentForm](WebhookAnswer answer) {
+            w->ctx->warnings += answer.warnings;
+            if (answer.allowed && !answer.patch.isEmpty()) {
+                const QJsonObject before = w->object;
+                if (auto refused =
+                        applyWebhookPatch(*w, answer.webhook, answer.patch, inEquivalentForm)) {
+                    answer.allowed = false;
+                    answer.callFailed = true;
+                    answer.error = refused->message;
+                    answer.status = *refused;
+                } else if (w->object != before) {
+                    w->lastChanged = index;
+                }
             }
-        }
-        if (!w->reinvoked && w->mutating[index].reinvokeIfNeeded)
-            w->askedIfNeeded.append(index);
-        w->mutatingSteps.append(answer.step());
-        if (!answer.allowed) {
-            denyByWebhook(w, answer);
-            return;
-        }
-        mutateWithWebhook(w, position + 1);
-    });
+            if (!w->reinvoked && w->mutating[index].reinvokeIfNeeded)
+                w->askedIfNeeded.append(index);
+            w->mutatingSteps.append(answer.step());
+            if (!answer.allowed) {
+                denyByWebhook(w, answer);
+                return;
+            }
+            mutateWithWebhook(w, position + 1);
+        });
 }
 
 std::optional<Status> ClusterApi::applyWebhookPatch(Write &w, const QString &webhook,
-                                                    const QByteArray &patch)
+                                                    const QByteArray &patch, bool inEquivalentForm)
 {
     if (w.operation == QLatin1String("DELETE"))
         return Status::internalError(QStringLiteral("admission webhook \"%1\" attempted to modify "
                                                     "the object, which is not supported for this "
                                                     "operation")
                                          .arg(webhook));
-    const QJsonObject before = typed(*w.type, w.object);
+    // A webhook asked in the equivalent resource's form patched that form.
+    const WebhookAttributes own = webhookAttributes(w);
+    const std::optional<WebhookAttributes> equivalent =
+        inEquivalentForm ? equivalentAttributes(own) : std::nullopt;
+    const QJsonObject before = equivalent ? equivalent->object : typed(*w.type, w.object);
     auto patched = applyPatch(PatchType::Json, before, patch);
     if (const auto *e = std::get_if<PatchError>(&patched))
         return Status::internalError(
@@ -976,6 +1005,8 @@ std::optional<Status> ClusterApi::applyWebhookPatch(Write &w, const QString &web
     if (nameOf(obj) != w.name)
         return Status::internalError(
             QStringLiteral("admission webhook \"%1\" changed metadata.name").arg(webhook));
+    if (equivalent)
+        obj = fromEquivalent(own, obj);
     // Fields this server does not know are dropped, as from any client (never stored).
     pruneUnknownFields(&obj, w.type->apiVersion(), w.type->kind);
     keepServerOwned(w, obj);
@@ -1004,10 +1035,14 @@ void ClusterApi::askValidatingWebhooks(const std::shared_ptr<Write> &w)
         finishWrite(w, *refused);
         return;
     }
-    const WebhookAttributes a = webhookAttributes(*w);
+    const WebhookAttributes own = webhookAttributes(*w);
+    const std::optional<WebhookAttributes> equivalent = equivalentAttributes(own);
+    const auto formFor = [&](const AdmissionWebhook &h) -> const WebhookAttributes & {
+        return h.sendEquivalent && equivalent ? *equivalent : own;
+    };
     QList<AdmissionWebhook> asked;
     for (const AdmissionWebhook &h : std::as_const(w->validating))
-        if (matches(h, a))
+        if (matches(h, formFor(h)))
             asked.append(h);
     if (asked.isEmpty()) {
         commitAfterWebhooks(w);
@@ -1024,23 +1059,24 @@ void ClusterApi::askValidatingWebhooks(const std::shared_ptr<Write> &w)
     pending->answers.resize(asked.size());
     pending->left = int(asked.size());
     for (int i = 0; i < asked.size(); ++i)
-        m_webhookCaller->call(asked[i], a, [this, w, pending, i](WebhookAnswer answer) {
-            pending->answers[i] = std::move(answer);
-            if (--pending->left > 0)
-                return;
-            std::optional<WebhookAnswer> denial;
-            for (const std::optional<WebhookAnswer> &x : std::as_const(pending->answers)) {
-                w->validatingSteps.append(x->step());
-                w->ctx->warnings += x->warnings;
-                if (!x->allowed && !denial)
-                    denial = *x;
-            }
-            if (denial) {
-                denyByWebhook(w, *denial);
-                return;
-            }
-            commitAfterWebhooks(w);
-        });
+        m_webhookCaller->call(
+            asked[i], formFor(asked[i]), [this, w, pending, i](WebhookAnswer answer) {
+                pending->answers[i] = std::move(answer);
+                if (--pending->left > 0)
+                    return;
+                std::optional<WebhookAnswer> denial;
+                for (const std::optional<WebhookAnswer> &x : std::as_const(pending->answers)) {
+                    w->validatingSteps.append(x->step());
+                    w->ctx->warnings += x->warnings;
+                    if (!x->allowed && !denial)
+                        denial = *x;
+                }
+                if (denial) {
+                    denyByWebhook(w, *denial);
+                    return;
+                }
+                commitAfterWebhooks(w);
+            });
 }
 
 void ClusterApi::denyByWebhook(const std::shared_ptr<Write> &w, const WebhookAnswer &answer)

@@ -107,6 +107,17 @@ const handlers = {
         answer(res, req, { allowed: true, patchType: 'JSONPatch', patch: Buffer.from(JSON.stringify(patch)).toString('base64') });
     },
     '/observe': (req, res) => answer(res, req, { allowed: true }),
+    // A policy written for core v1 Events: reads the core field `message`.
+    '/core-event-policy': (req, res) => {
+        if (req.object?.message === 'forbidden words')
+            return answer(res, req, { allowed: false, status: { code: 403, message: 'no forbidden words in events' } });
+        answer(res, req, { allowed: true });
+    },
+    // Adds a label to the core v1 form of an Event.
+    '/label-core-event': (req, res) => {
+        const patch = [{ op: 'add', path: '/metadata/labels', value: { 'policy.example.com/seen': 'core' } }];
+        answer(res, req, { allowed: true, patchType: 'JSONPatch', patch: Buffer.from(JSON.stringify(patch)).toString('base64') });
+    },
     // Patches whatever it is asked about, deletes included.
     '/patch-anything': (req, res) => {
         const patch = [{ op: 'add', path: '/metadata/labels', value: { patched: 'yes' } }];
@@ -389,6 +400,51 @@ test('a mutating webhook adds a label; selectors choose what it sees; it may not
     assert.equal((await labelsOf('watched'))['policy.example.com/checked'], 'true');
     assert.equal((await labelsOf('watched')).patched, undefined);
     await ok(['delete', 'mutatingwebhookconfiguration', 'labeller']);
+});
+
+test('matchPolicy Equivalent: a policy for core v1 Events is asked about events.k8s.io/v1 writes, in core form, and its patch lands; Exact is not asked', async () => {
+    const coreEvents = [{ operations: ['CREATE'], apiGroups: [''], apiVersions: ['v1'], resources: ['events'] }];
+    await apply('ValidatingWebhookConfiguration', 'core-event-policy',
+                [webhook('events.policy.example.com', '/core-event-policy', { rules: coreEvents })]);
+    await apply('MutatingWebhookConfiguration', 'core-event-labels',
+                [webhook('labels.events.example.com', '/label-core-event', { rules: coreEvents })]);
+    await apply('ValidatingWebhookConfiguration', 'core-event-exact',
+                [webhook('exact.events.example.com', '/observe', { rules: coreEvents, matchPolicy: 'Exact' })]);
+    try {
+        const event = (name, note) => ({
+            apiVersion: 'events.k8s.io/v1', kind: 'Event', metadata: { name, namespace: 'default' },
+            eventTime: '2026-11-29T01:02:03.456789Z', reportingController: 'example.com/policy', reportingInstance: 'p-0',
+            action: 'Check', reason: 'Checked', note, type: 'Normal', regarding: { apiVersion: 'v1', kind: 'Node', name: 'node-1' } });
+        const path = '/apis/events.k8s.io/v1/namespaces/default/events';
+        seen.length = 0;
+        const refused = await adminKube(b, 'POST', path, event('ev-refused', 'forbidden words'));
+        assert.equal(refused.status, 403, refused.text);
+        assert.equal(refused.json.message, 'admission webhook "events.policy.example.com" denied the request: no forbidden words in events');
+        assert.equal((await adminKube(b, 'GET', `${path}/ev-refused`)).status, 404, 'not stored');
+        const asked = seen.find((s) => s.path === '/core-event-policy');
+        assert.ok(asked, 'the core policy was asked');
+        assert.deepEqual(asked.request.kind, { group: '', version: 'v1', kind: 'Event' });
+        assert.deepEqual(asked.request.resource, { group: '', version: 'v1', resource: 'events' });
+        assert.deepEqual(asked.request.requestKind, { group: 'events.k8s.io', version: 'v1', kind: 'Event' });
+        assert.deepEqual(asked.request.requestResource, { group: 'events.k8s.io', version: 'v1', resource: 'events' });
+        assert.equal(asked.request.object.apiVersion, 'v1');
+        assert.equal(asked.request.object.note, undefined, 'in core form: message, not note');
+        assert.ok(!seen.some((s) => s.path === '/observe'), 'matchPolicy Exact is not asked');
+
+        seen.length = 0;
+        const created = await adminKube(b, 'POST', path, event('ev-allowed', 'all fine'));
+        assert.equal(created.status, 201, created.text);
+        assert.equal(created.json.note, 'all fine');
+        assert.equal(created.json.message, undefined, 'answered in events.k8s.io form');
+        assert.deepEqual(created.json.metadata.labels, { 'policy.example.com/seen': 'core' }, 'the core-form patch landed');
+        const core = await adminKube(b, 'GET', '/api/v1/namespaces/default/events/ev-allowed');
+        assert.equal(core.json.message, 'all fine');
+        assert.deepEqual(core.json.metadata.labels, { 'policy.example.com/seen': 'core' });
+    } finally {
+        for (const [kind, name] of [['validatingwebhookconfiguration', 'core-event-policy'], ['mutatingwebhookconfiguration', 'core-event-labels'],
+                                    ['validatingwebhookconfiguration', 'core-event-exact']])
+            await ok(['delete', kind, name]);
+    }
 });
 
 test('webhook configurations are checked with kube\'s messages, and never sent to a webhook', async () => {
