@@ -987,9 +987,10 @@ std::optional<Status> ClusterApi::applyWebhookPatch(Write &w, const QString &web
                                                     "operation")
                                          .arg(webhook));
     // A webhook asked in the equivalent resource's form patched that form.
-    const WebhookAttributes own = webhookAttributes(w);
+    const std::optional<WebhookAttributes> own =
+        inEquivalentForm ? std::optional(webhookAttributes(w)) : std::nullopt;
     const std::optional<WebhookAttributes> equivalent =
-        inEquivalentForm ? equivalentAttributes(own) : std::nullopt;
+        own ? equivalentAttributes(*own) : std::nullopt;
     const QJsonObject before = equivalent ? equivalent->object : typed(*w.type, w.object);
     auto patched = applyPatch(PatchType::Json, before, patch);
     if (const auto *e = std::get_if<PatchError>(&patched))
@@ -1006,7 +1007,7 @@ std::optional<Status> ClusterApi::applyWebhookPatch(Write &w, const QString &web
         return Status::internalError(
             QStringLiteral("admission webhook \"%1\" changed metadata.name").arg(webhook));
     if (equivalent)
-        obj = fromEquivalent(own, obj);
+        obj = fromEquivalent(*own, obj);
     // Fields this server does not know are dropped, as from any client (never stored).
     pruneUnknownFields(&obj, w.type->apiVersion(), w.type->kind);
     keepServerOwned(w, obj);

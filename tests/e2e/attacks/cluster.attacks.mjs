@@ -696,34 +696,18 @@ roleRef:
         await assertAbsent('/api/v1/namespaces/default/events/eve-was-here', 'create through events.k8s.io');
     });
 
-    // A user who may read everything (get, list, watch on every resource and subresource, the
-    // common "read-only" ClusterRole).
-    async function readEverything(name) {
-        const imported = await adminFetch(b, 'POST', '/admin/v1/cluster/rbac/import', `
-apiVersion: rbac.authorization.k8s.io/v1
-kind: ClusterRole
-metadata:
-  name: read-everything
-rules:
-- apiGroups: ["*"]
-  resources: ["*"]
-  verbs: ["get", "list", "watch"]
----
-apiVersion: rbac.authorization.k8s.io/v1
-kind: ClusterRoleBinding
-metadata:
-  name: read-everything-${name}
-subjects:
-- kind: User
-  name: ${name}
-  apiGroup: rbac.authorization.k8s.io
-roleRef:
-  kind: ClusterRole
-  name: read-everything
-  apiGroup: rbac.authorization.k8s.io
-`, { 'Content-Type': 'application/yaml' });
-        assert.equal(imported.status, 200, imported.text);
-        return issueKubeconfig(b, { kind: 'user', name });
+    // A user holding one ClusterRole (created here with `rules`, bound cluster-wide): her
+    // issued kubeconfig.
+    async function userWithClusterRole(user, role, rules) {
+        const r = await adminKube(b, 'POST', `/apis/${RBAC}/v1/clusterroles`,
+                                  { apiVersion: `${RBAC}/v1`, kind: 'ClusterRole', metadata: { name: role }, rules });
+        assert.equal(r.status, 201, r.text);
+        const crb = await adminKube(b, 'POST', `/apis/${RBAC}/v1/clusterrolebindings`, {
+            apiVersion: `${RBAC}/v1`, kind: 'ClusterRoleBinding', metadata: { name: `${role}-${user}` },
+            subjects: [{ kind: 'User', name: user, apiGroup: RBAC }],
+            roleRef: { kind: 'ClusterRole', name: role, apiGroup: RBAC } });
+        assert.equal(crb.status, 201, crb.text);
+        return issueKubeconfig(b, { kind: 'user', name: user });
     }
 
     attack('cluster: the legacy /watch/ paths are for GET only — a read-only user\'s watch grant never creates, patches, deletes or mints a token there → 405, nothing changed', async () => {
@@ -732,7 +716,9 @@ roleRef:
         const sa = await adminKube(b, 'POST', `/api/v1/namespaces/${ns}/serviceaccounts`,
                                    { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'robot' } });
         assert.equal(sa.status, 201, sa.text);
-        const viewer = await readEverything('watcher');
+        // The common "read-only" ClusterRole: get, list, watch on every resource and subresource.
+        const viewer = await userWithClusterRole('watcher', 'read-everything',
+                                                 [{ apiGroups: ['*'], resources: ['*'], verbs: ['get', 'list', 'watch'] }]);
         // Her grant is real: she may watch there.
         const watch = await kubeRequest(b, 'GET', `/api/v1/watch/namespaces/${ns}/serviceaccounts?timeoutSeconds=1`, { creds: viewer });
         assert.equal(watch.status, 200, watch.text);
@@ -766,31 +752,9 @@ roleRef:
     attack('cluster: a namespace cannot wear another\'s kubernetes.io/metadata.name label (webhook namespaceSelectors trust it) — patch, update, apply and finalize keep it its own name', async () => {
         const ns = 'label-spoof';
         assert.equal((await adminKube(b, 'POST', '/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } })).status, 201);
-        const imported = await adminFetch(b, 'POST', '/admin/v1/cluster/rbac/import', `
-apiVersion: rbac.authorization.k8s.io/v1
-kind: ClusterRole
-metadata:
-  name: namespace-owner
-rules:
-- apiGroups: [""]
-  resources: ["namespaces", "namespaces/finalize"]
-  verbs: ["get", "patch", "update"]
----
-apiVersion: rbac.authorization.k8s.io/v1
-kind: ClusterRoleBinding
-metadata:
-  name: namespace-owner
-subjects:
-- kind: User
-  name: ns-owner
-  apiGroup: rbac.authorization.k8s.io
-roleRef:
-  kind: ClusterRole
-  name: namespace-owner
-  apiGroup: rbac.authorization.k8s.io
-`, { 'Content-Type': 'application/yaml' });
-        assert.equal(imported.status, 200, imported.text);
-        const owner = await issueKubeconfig(b, { kind: 'user', name: 'ns-owner' });
+        const owner = await userWithClusterRole('ns-owner', 'namespace-owner',
+                                                [{ apiGroups: [''], resources: ['namespaces', 'namespaces/finalize'],
+                                                   verbs: ['get', 'patch', 'update'] }]);
         const KEY = 'kubernetes.io/metadata.name';
         const labelOf = async () => (await read(`/api/v1/namespaces/${ns}`)).metadata.labels?.[KEY];
         assert.equal(await labelOf(), ns);
