@@ -70,6 +70,10 @@ int runHeadless(QCoreApplication &app, const Core::Config &config)
         stopping = true;
         backend.stop([&app] { app.quit(); });
     });
+    QObject::connect(&backend, &Admin::Backend::fatalError, &app, [&](const QString &) {
+        exitCode = 1;
+        backend.stop([&app] { app.quit(); });
+    });
     app.exec();
     return exitCode;
 }

@@ -197,8 +197,11 @@ until configured otherwise in /etc/default/gatehouse.")
       qml6-module-qt-labs-folderlistmodel)
   endif()
   list(JOIN gatehouse_runtime_depends ", " CPACK_DEBIAN_PACKAGE_DEPENDS)
+  # Qt's PostgreSQL driver, for --database postgresql://... (docs/storage.md); SQLite needs none.
+  set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "libqt6sql6-psql")
   if(GATEHOUSE_BUILD_CONSOLE)
-    set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "qt6-wayland") # native Wayland windows (else XWayland)
+    # native Wayland windows (else XWayland)
+    set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "${CPACK_DEBIAN_PACKAGE_RECOMMENDS}, qt6-wayland")
   endif()
   set(CPACK_DEBIAN_PACKAGE_SUGGESTS "curl")
   set(CPACK_DEBIAN_PACKAGE_CONTROL_EXTRA

@@ -82,7 +82,7 @@ case "$cmd" in
       rm -rf "$BUILD_DIR/CMakeCache.txt" "$BUILD_DIR/CMakeFiles"
     fi
     CC=clang-14 CXX=clang++-14 configure_and_build -DGATEHOUSE_BUILD_TESTS=ON \
-      -DGATEHOUSE_SANITIZE=ON -DGATEHOUSE_FUZZ=ON \
+      -DGATEHOUSE_SANITIZE=ON -DGATEHOUSE_FUZZ=ON -DGATEHOUSE_REQUIRE_POSTGRES=ON \
       -DGATEHOUSE_FUZZ_SECONDS="${GATEHOUSE_FUZZ_SECONDS:-6}"
     # 2. Static checks: clang-format, qmllint, clang-tidy.
     stage "static checks"

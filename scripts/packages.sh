@@ -9,7 +9,7 @@
 BUILD_PACKAGES=(
   build-essential cmake ninja-build pkg-config
   qt6-base-dev qt6-base-dev-tools qt6-declarative-dev qt6-tools-dev qt6-tools-dev-tools
-  qt6-l10n-tools qt6-httpserver-dev qt6-websockets-dev libqt6sql6-sqlite libqt6opengl6-dev
+  qt6-l10n-tools qt6-httpserver-dev qt6-websockets-dev libqt6sql6-sqlite libqt6sql6-psql libpq-dev libqt6opengl6-dev
   qt6-qpa-plugins qml6-module-qtquick qml6-module-qtquick-controls qml6-module-qtquick-layouts
   qml6-module-qtquick-window qml6-module-qtquick-templates qml6-module-qtqml-workerscript
   qml6-module-qtquick-dialogs qml6-module-qt-labs-folderlistmodel qml6-module-qtqml qml6-module-qtqml-models
@@ -22,7 +22,7 @@ BUILD_PACKAGES=(
 TEST_PACKAGES=(
   qml6-module-qttest xvfb xauth xdotool imagemagick curl chromium python3-jwcrypto python3-kubernetes
   clang-14 lld-14 libclang-rt-14-dev libfuzzer-14-dev clang-tidy-14 clang-format-14 ccache
-  dpkg-dev desktop-file-utils file adduser
+  dpkg-dev desktop-file-utils file adduser postgresql
 )
 
 # The checkout this file belongs to (the scripts that source it may run from anywhere).

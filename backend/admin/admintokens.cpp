@@ -294,7 +294,7 @@ void AdminTokens::create(const AdminPrincipal &creator, const QString &name,
                                "created_at, expires_at, created_by) VALUES (?, ?, ?, ?, ?, ?, ?)"));
             for (const QVariant &v :
                  {QVariant(entry->principal.id), QVariant(entry->principal.name),
-                  QVariant(entry->hash),
+                  QVariant(QString::fromLatin1(entry->hash)), // text, not a blob
                   QVariant(entry->principal.permissions().join(QLatin1Char(','))),
                   QVariant(entry->createdAt), QVariant(entry->expiresAt),
                   QVariant(entry->createdBy)})

@@ -19,6 +19,7 @@
 #include "core/eventqueue.h"
 #include "core/httpserver.h"
 #include "core/metrics.h"
+#include "core/postgres.h"
 #include "core/settingsstore.h"
 #include "core/writequeue.h"
 #include "crypto/certificateauthority.h"
@@ -227,8 +228,17 @@ Result<void> Backend::start()
 
     // The database holds webhook secrets: owner only, from its first byte. SQLite gives the
     // -wal and -shm files the database file's permissions.
-    const QString dbPath = m_config.dataDir + QStringLiteral("/gatehouse.db");
-    if (!QFile::exists(dbPath)) {
+    // Or PostgreSQL, when --database names it (docs/storage.md).
+    const bool sqlite = m_config.database.isEmpty();
+    if (!sqlite &&
+        m_config.sources.value(QStringLiteral("database")).startsWith(QLatin1String("flag")))
+        if (const auto t = Core::parsePostgresUrl(m_config.database); t && !t->password.isEmpty())
+            qCWarning(lcAdmin) << "the database password given with --database can be read by "
+                                  "every user of this machine in the process list: use a passfile, "
+                                  "PGPASSWORD or GATEHOUSE_DATABASE (docs/storage.md)";
+    const QString dbPath =
+        sqlite ? m_config.dataDir + QStringLiteral("/gatehouse.db") : m_config.database;
+    if (sqlite && !QFile::exists(dbPath)) {
         QFile create(dbPath);
         // Created 0600 (not chmod'ed afterwards: a reader who opened it in between would keep
         // its handle), and only if it does not exist (NewOnly: no link followed).
@@ -238,7 +248,7 @@ Result<void> Backend::start()
                 QStringLiteral("database-open-failed"),
                 QStringLiteral("cannot create %1: %2").arg(dbPath, create.errorString()));
     }
-    if (auto r = Platform::restrictToOwner(dbPath); !r)
+    if (auto r = sqlite ? Platform::restrictToOwner(dbPath) : Result<void>{}; !r)
         return makeError(QStringLiteral("database-open-failed"), r.error().message);
     auto db = Core::Database::open(
         dbPath,
@@ -247,7 +257,7 @@ Result<void> Backend::start()
             << OAuth::OAuthStore::all() << Cluster::ObjectStore::migration()
             << Webhooks::RedeliveryJobs::migration() << Core::AuditLog::migration()
             << AdminTokens::migration() << Core::AuditLog::effectsColumn(),
-        *m_clock);
+        *m_clock, true);
     if (!db)
         return db.error();
     m_database = std::move(*db);
@@ -464,7 +474,7 @@ Result<void> Backend::start()
                       QJsonObject{{QStringLiteral("version"), QStringLiteral(GATEHOUSE_VERSION)},
                                   {QStringLiteral("ports"), ports()}});
     qCInfo(lcAdmin).noquote() << "Gatehouse" << GATEHOUSE_VERSION << "ready; data dir"
-                              << m_config.dataDir << "; ports"
+                              << m_config.dataDir << "; database" << m_database->path() << "; ports"
                               << QJsonDocument(ports()).toJson(QJsonDocument::Compact);
     if (m_config.demo) {
         // Through the admin API, once the listeners answer (docs/demo.md).
@@ -728,6 +738,16 @@ QJsonObject Backend::status() const
 
 void Backend::publishStats()
 {
+    // The database still this instance's alone (PostgreSQL: docs/storage.md), every 5 s. If
+    // another instance took it while this one's connection was gone, this one stops.
+    if (++m_statsTicks % 5 == 0 && m_database && !m_stopping) {
+        if (auto r = m_database->checkSoleInstance(); !r) {
+            qCCritical(lcAdmin).noquote() << r.error().message << "- stopping";
+            emit fatalError(r.error().message);
+            stop({}); // unless the handler stopped it already
+            return;
+        }
+    }
     // The dashboard's current minute, when it changed (and once a minute for the new one).
     const QJsonObject bucket = m_series->currentBucket();
     if (bucket != m_lastSeriesBucket) {

@@ -97,6 +97,10 @@ public:
     static QString adminTokenPath(const QString &dataDir);
     static QString portsPath(const QString &dataDir);
 
+signals:
+    // The backend cannot go on (the database claimed by another instance); it stops itself.
+    void fatalError(const QString &message);
+
 private:
     Result<void> prepareDataDir();
     Result<void> loadOrCreateAdminToken();
@@ -158,6 +162,7 @@ private:
     std::unique_ptr<StatsSeries> m_series; // the dashboard's per-minute counters
     QJsonObject m_lastSeriesBucket;
     bool m_stopping = false;
+    int m_statsTicks = 0;
 };
 
 } // namespace Gatehouse::Admin

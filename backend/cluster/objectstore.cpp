@@ -222,8 +222,10 @@ void ObjectStore::commit(const Compute &compute, Done done)
                     continue;
                 }
                 Core::Statement &s =
-                    tx.stmt("INSERT OR REPLACE INTO cluster_objects (resource, namespace, name, "
-                            "resource_version, body) VALUES (?1, ?2, ?3, ?4, ?5)");
+                    tx.stmt("INSERT INTO cluster_objects (resource, namespace, name, "
+                            "resource_version, body) VALUES (?1, ?2, ?3, ?4, ?5) ON CONFLICT "
+                            "(resource, namespace, name) DO UPDATE SET resource_version = "
+                            "excluded.resource_version, body = excluded.body");
                 s.bind(1, c.resource)
                     .bind(2, ns)
                     .bind(3, c.name)
@@ -237,7 +239,7 @@ void ObjectStore::commit(const Compute &compute, Done done)
                     return Core::WriteTransaction::sqlError(s, "store cluster object");
             }
             Core::Statement &s =
-                tx.stmt("UPDATE cluster_state SET revision = max(revision, ?1) WHERE id = 1");
+                tx.stmt("UPDATE cluster_state SET revision = ?1 WHERE id = 1 AND revision < ?1");
             s.bind(1, revision);
             if (!s.exec())
                 return Core::WriteTransaction::sqlError(s, "store cluster revision");

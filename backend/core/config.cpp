@@ -1,4 +1,5 @@
 #include "core/config.h"
+#include "core/postgres.h"
 
 #include <QDir>
 #include <QFile>
@@ -118,6 +119,18 @@ const QList<Entry> &entries()
                     return makeError(QStringLiteral("invalid-config"),
                                      QStringLiteral("must not be empty"), 400);
                 c.dataDir = QDir::cleanPath(QDir(v.trimmed()).absolutePath());
+                return {};
+            });
+        add("database", "url",
+            "Database: empty for SQLite in the data directory, or "
+            "postgresql://user@host:port/database (password from the URL, a passfile or PG* "
+            "variables).",
+            [](Config &c, const QString &v) -> Result<void> {
+                const QString t = v.trimmed();
+                if (!t.isEmpty())
+                    if (auto r = parsePostgresUrl(t); !r)
+                        return r.error();
+                c.database = t;
                 return {};
             });
         const struct
@@ -458,7 +471,10 @@ Result<Config> ConfigResolver::resolve(const QMap<QString, QString> &cli,
         if (!r)
             return makeError(QStringLiteral("invalid-config"),
                              QStringLiteral("invalid value '%1' for %2 (from %3): %4")
-                                 .arg(value, e.option.key, source, r.error().message),
+                                 .arg(e.option.key == QLatin1String("database")
+                                          ? QStringLiteral("(not shown)") // it may hold a password
+                                          : value,
+                                      e.option.key, source, r.error().message),
                              400);
         config.sources.insert(e.option.key, source);
         return {};
@@ -596,6 +612,11 @@ QString ConfigResolver::valueOf(const Config &c, const QString &key)
     };
     static const QHash<QString, Get> getters{
         {QStringLiteral("data-dir"), text(&Config::dataDir)},
+        {QStringLiteral("database"),
+         [](const Config &x) {
+             const auto t = parsePostgresUrl(x.database);
+             return x.database.isEmpty() ? QString() : t ? t->display : QStringLiteral("(invalid)");
+         }},
         {QStringLiteral("service-address"), [](const Config &x) { return x.service.address; }},
         {QStringLiteral("service-port"),
          [](const Config &x) { return QString::number(x.service.port); }},

@@ -21,6 +21,9 @@ struct ListenerSettings
 struct Config
 {
     QString dataDir;
+    // Empty: SQLite in the data directory. Else a postgresql:// URL (docs/storage.md); it may
+    // hold a password, so it is shown only through ConfigResolver::valueOf (without it).
+    QString database;
     QString configFile;
     ListenerSettings service{QStringLiteral("127.0.0.1"), 8080};
     ListenerSettings cluster{QStringLiteral("127.0.0.1"), 6443};

@@ -1,10 +1,12 @@
 #include "core/database.h"
 #include "core/clock.h"
 #include "core/logging.h"
+#include "core/postgres.h"
 
 #include <QDateTime>
 #include <QDir>
 #include <QFileInfo>
+#include <QScopeGuard>
 #include <QSqlDriver>
 #include <QSqlError>
 #include <QSqlQuery>
@@ -28,10 +30,16 @@ namespace {
 constexpr int kStatementJournalInMemory = 0x1ffff;
 } // namespace
 
-Database::Database(QString path)
-    : m_path(std::move(path)),
+Database::Database(QString target)
+    : m_path(std::move(target)), m_display(m_path),
+      m_engine(isPostgresUrl(m_path) ? Engine::PostgreSQL : Engine::SQLite),
       m_prefix(QStringLiteral("gatehouse-") + QUuid::createUuid().toString(QUuid::Id128))
-{}
+{
+    if (m_engine == Engine::PostgreSQL) {
+        const auto target = parsePostgresUrl(m_path);
+        m_display = target ? target->display : QStringLiteral("postgresql://(invalid URL)");
+    }
+}
 
 Database::~Database()
 {
@@ -51,6 +59,43 @@ QList<Migration> Database::coreMigrations()
 
 Result<QSqlDatabase> Database::openConnection(const QString &name)
 {
+    if (m_engine == Engine::PostgreSQL) {
+        const auto target = parsePostgresUrl(m_path);
+        if (!target)
+            return target.error();
+        QSqlDatabase db = QSqlDatabase::addDatabase(QStringLiteral("QPSQL"), name);
+        if (!db.isValid()) {
+            QSqlDatabase::removeDatabase(name);
+            return makeError(QStringLiteral("database-open-failed"),
+                             QStringLiteral("Qt's PostgreSQL driver (QPSQL) is not installed: on "
+                                            "Debian, the package libqt6sql6-psql"));
+        }
+        db.setHostName(target->host);
+        db.setPort(target->port);
+        db.setUserName(target->user);
+        db.setPassword(target->password);
+        db.setDatabaseName(target->database);
+        db.setConnectOptions(target->options);
+        if (!db.open()) {
+            const QString msg = db.lastError().text();
+            db = QSqlDatabase();
+            QSqlDatabase::removeDatabase(name);
+            return makeError(QStringLiteral("database-open-failed"),
+                             QStringLiteral("cannot open database %1: %2").arg(m_display, msg));
+        }
+        // Errors without DETAIL lines: those quote rows ("Failing row contains (...)", a key's
+        // value), which may hold secrets, and error texts reach logs and answers. NOTICEs (an
+        // IF NOT EXISTS that found it) are not worth a log line each.
+        pgSetTerse(pgHandleOf(db));
+        if (QString error; !pgExec(pgHandleOf(db), "SET client_min_messages = warning", &error)) {
+            db.close();
+            db = QSqlDatabase();
+            QSqlDatabase::removeDatabase(name);
+            return makeError(QStringLiteral("database-open-failed"),
+                             QStringLiteral("cannot set up %1: %2").arg(m_display, error));
+        }
+        return db;
+    }
     QSqlDatabase db = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), name);
     db.setDatabaseName(m_path);
     db.setConnectOptions(QStringLiteral("QSQLITE_BUSY_TIMEOUT=5000"));
@@ -78,29 +123,52 @@ Result<QSqlDatabase> Database::openConnection(const QString &name)
 QSqlDatabase Database::connection()
 {
     QThread *thread = QThread::currentThread();
-    QMutexLocker lock(&m_connections->mutex);
-    if (auto it = m_connections->names.constFind(thread); it != m_connections->names.constEnd())
-        return QSqlDatabase::database(*it, false);
-    const QString name = m_prefix + QLatin1Char('-') + QString::number(quintptr(thread), 16);
+    QString lost;
+    {
+        QMutexLocker lock(&m_connections->mutex);
+        if (auto it = m_connections->names.constFind(thread);
+            it != m_connections->names.constEnd()) {
+            QSqlDatabase db = QSqlDatabase::database(*it, false);
+            if (m_engine == Engine::SQLite || pgConnected(pgHandleOf(db)))
+                return db;
+            // PostgreSQL went away (a restart, a failover, an ended session): this thread's
+            // connection goes with its prepared statements, and a new one is opened below.
+            lost = *it;
+            m_connections->finalize(thread);
+            m_connections->names.remove(thread);
+        }
+    }
+    if (!lost.isEmpty()) {
+        qCWarning(lcDb) << "the connection to" << m_display << "was lost: opening a new one";
+        QSqlDatabase::database(lost, false).close();
+        QSqlDatabase::removeDatabase(lost);
+    }
+    // Opened outside the lock: a database host that is slow to answer holds up this thread
+    // only, not every other thread's connection().
+    const QString name = m_prefix + QLatin1Char('-') + QString::number(quintptr(thread), 16) +
+                         QLatin1Char('-') + QString::number(++m_connections->opened);
     auto db = openConnection(name);
     if (!db) {
         qCCritical(lcDb) << db.error().message;
         return QSqlDatabase();
     }
+    QMutexLocker lock(&m_connections->mutex);
     m_connections->names.insert(thread, name);
+    if (!lost.isEmpty())
+        return *db; // the handler below is connected already
     // A pool thread that ends takes its connection with it. The handler may run after this
     // Database is destroyed (found by ASan), so it holds only a weak reference.
     QObject::connect(
         thread, &QThread::finished, thread,
-        [weak = std::weak_ptr<Connections>(m_connections), thread, name] {
+        [weak = std::weak_ptr<Connections>(m_connections), thread] {
             const auto state = weak.lock();
             if (!state)
                 return;
             QMutexLocker l(&state->mutex);
             state->finalize(thread);
-            if (state->names.remove(thread)) {
-                QSqlDatabase::database(name, false).close();
-                QSqlDatabase::removeDatabase(name);
+            if (const QString current = state->names.take(thread); !current.isEmpty()) {
+                QSqlDatabase::database(current, false).close();
+                QSqlDatabase::removeDatabase(current);
             }
         },
         Qt::DirectConnection);
@@ -134,6 +202,15 @@ ReadStatement Database::read(const char *sql)
     QMutexLocker lock(&m_connections->mutex);
     auto &cache = m_connections->statements[thread];
     auto it = cache.find(sql);
+    if (m_engine == Engine::PostgreSQL && (it == cache.end() || it->second.m_pg->name.isEmpty())) {
+        // Prepared (a round trip) outside the lock; only this thread uses its own cache. One
+        // that failed (the connection was down, say) is prepared again next time.
+        lock.unlock();
+        Statement prepared = PgStatement::prepare(pgHandleOf(db), sql);
+        lock.relock();
+        auto &mine = m_connections->statements[thread];
+        it = mine.insert_or_assign(sql, std::move(prepared)).first;
+    }
     if (it == cache.end()) {
         Statement s;
         s.m_db = handleOf(db);
@@ -150,11 +227,7 @@ ReadStatement Database::read(const char *sql)
 
 ReadStatement::~ReadStatement()
 {
-    if (m_statement->m_stmt) {
-        sqlite3_reset(m_statement->m_stmt);
-        sqlite3_clear_bindings(m_statement->m_stmt);
-    }
-    m_statement->m_ok = m_statement->m_stmt != nullptr;
+    m_statement->reset();
 }
 
 void Database::close()
@@ -170,11 +243,38 @@ void Database::close()
         QSqlDatabase::removeDatabase(name);
     }
     m_connections->names.clear();
+    pgClose(m_instanceLock); // releases the claim
+    m_instanceLock = nullptr;
 }
 
-Result<std::unique_ptr<Database>>
-Database::open(const QString &path, const QList<Migration> &migrations, const Clock &clock)
+Result<std::unique_ptr<Database>> Database::open(const QString &target,
+                                                 const QList<Migration> &migrations,
+                                                 const Clock &clock, bool soleInstance)
 {
+    if (isPostgresUrl(target)) {
+        if (auto t = parsePostgresUrl(target); !t)
+            return t.error();
+        std::unique_ptr<Database> db(new Database(target));
+        if (soleInstance)
+            if (auto r = db->claimSoleInstance(); !r)
+                return r.error();
+        // A first connection on its own, for the reason when it fails (connection() logs it).
+        const QString probe = db->m_prefix + QStringLiteral("-probe");
+        {
+            auto c = db->openConnection(probe);
+            if (!c)
+                return c.error();
+            c->close();
+        }
+        QSqlDatabase::removeDatabase(probe);
+        if (!db->connection().isOpen())
+            return makeError(QStringLiteral("database-open-failed"),
+                             QStringLiteral("cannot open database %1").arg(db->m_display));
+        if (auto r = db->migrate(migrations, clock); !r)
+            return r.error();
+        return db;
+    }
+    const QString &path = target;
     const QFileInfo fi(path);
     if (!QDir().mkpath(fi.absolutePath()))
         return makeError(QStringLiteral("database-open-failed"),
@@ -208,13 +308,74 @@ Database::open(const QString &path, const QList<Migration> &migrations, const Cl
     return db;
 }
 
+namespace {
+constexpr qint64 kInstanceLock = 7418235100418;
+}
+
+Result<void> Database::claimSoleInstance()
+{
+    if (m_engine != Engine::PostgreSQL)
+        return {};
+    QString error;
+    if (!m_instanceLock && !(m_instanceLock = pgConnect(m_path, &error)))
+        return makeError(QStringLiteral("database-open-failed"),
+                         QStringLiteral("cannot open database %1: %2").arg(m_display, error));
+    bool held = false;
+    if (!pgTryLock(m_instanceLock, kInstanceLock, &held, &error))
+        return makeError(QStringLiteral("database-open-failed"), error);
+    if (!held)
+        return makeError(QStringLiteral("database-in-use"),
+                         QStringLiteral("another Gatehouse instance uses the database %1; "
+                                        "several instances on one database are not supported "
+                                        "yet (docs/storage.md)")
+                             .arg(m_display));
+    return {};
+}
+
+Result<void> Database::checkSoleInstance()
+{
+    if (!m_instanceLock)
+        return {};
+    if (pgExec(m_instanceLock, "SELECT 1", nullptr))
+        return {}; // the session, and with it the lock, is alive
+    qCWarning(lcDb) << "the connection holding" << m_display << "for this instance was lost: "
+                    << "claiming the database again";
+    if (!pgReset(m_instanceLock))
+        return {}; // the database is down for every instance: checked again next time
+    return claimSoleInstance();
+}
+
+QString Database::ddl(const QString &sql) const
+{
+    return m_engine == Engine::PostgreSQL ? pgDdl(sql) : sql;
+}
+
 Result<void> Database::migrate(const QList<Migration> &migrations, const Clock &clock)
 {
     QSqlDatabase db = connection();
     QSqlQuery q(db);
-    if (!q.exec(
-            QStringLiteral("CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER "
-                           "PRIMARY KEY, description TEXT NOT NULL, applied_at TEXT NOT NULL)")))
+    const bool pg = m_engine == Engine::PostgreSQL;
+    // Instances starting together: one migrates, the others wait here and then find nothing
+    // left to do. The lock is the session's, released below or when the connection ends.
+    constexpr const char *kLock = "SELECT pg_advisory_lock(7418235100417)";
+    constexpr const char *kUnlock = "SELECT pg_advisory_unlock(7418235100417)";
+    QString lockError;
+    if (pg && !pgExec(pgHandleOf(db), kLock, &lockError))
+        return makeError(QStringLiteral("migration-failed"), lockError);
+    const auto unlock = qScopeGuard([&] {
+        if (pg)
+            pgExec(pgHandleOf(db), kUnlock, nullptr);
+    });
+    // COLLATE NOCASE columns are citext there (pgDdl); the extension is trusted, so the
+    // database's owner may create it.
+    if (pg && !q.exec(QStringLiteral("CREATE EXTENSION IF NOT EXISTS citext")))
+        return makeError(QStringLiteral("migration-failed"),
+                         QStringLiteral("cannot create the citext extension (postgresql-contrib): "
+                                        "%1")
+                             .arg(q.lastError().text()));
+    if (!q.exec(ddl(QStringLiteral("CREATE TABLE IF NOT EXISTS schema_migrations (version "
+                                   "INTEGER PRIMARY KEY, description TEXT NOT NULL, applied_at "
+                                   "TEXT NOT NULL)"))))
         return makeError(QStringLiteral("migration-failed"), q.lastError().text());
     if (!q.exec(QStringLiteral("SELECT COALESCE(MAX(version), 0) FROM schema_migrations")) ||
         !q.next())
@@ -229,8 +390,8 @@ Result<void> Database::migrate(const QList<Migration> &migrations, const Clock &
         return makeError(QStringLiteral("database-too-new"),
                          QStringLiteral("the database %1 has schema version %2, newer than this "
                                         "Gatehouse build supports (up to %3); run a newer "
-                                        "Gatehouse or choose another --data-dir")
-                             .arg(m_path)
+                                        "Gatehouse or choose another --data-dir or --database")
+                             .arg(m_display)
                              .arg(current)
                              .arg(newest));
     for (const Migration &m : std::as_const(sorted)) {
@@ -238,8 +399,10 @@ Result<void> Database::migrate(const QList<Migration> &migrations, const Clock &
             continue;
         if (!db.transaction())
             return makeError(QStringLiteral("migration-failed"), db.lastError().text());
-        for (const QString &stmt : m.statements) {
-            if (!q.exec(stmt)) {
+        const QStringList statements =
+            m.statements + (m_engine == Engine::PostgreSQL ? m.postgres : QStringList());
+        for (const QString &stmt : statements) {
+            if (!q.exec(ddl(stmt))) {
                 const QString err = q.lastError().text();
                 db.rollback();
                 return makeError(QStringLiteral("migration-failed"),

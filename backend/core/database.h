@@ -8,11 +8,13 @@
 #include <QSqlDatabase>
 #include <QStringList>
 
+#include <atomic>
 #include <memory>
 #include <unordered_map>
 
 class QThread;
 struct sqlite3;
+struct pg_conn;
 
 namespace Gatehouse::Core {
 
@@ -36,28 +38,43 @@ private:
 };
 
 // A numbered schema change. Versions are global across modules and strictly increasing;
-// each migration runs in one transaction and is recorded in schema_migrations.
+// each migration runs in one transaction and is recorded in schema_migrations. The statements
+// are SQLite's; on PostgreSQL their types are translated (pgDdl in postgres.h) and
+// `postgres` runs after them, for what has no translation (SQLite's implicit rowid).
 struct Migration
 {
     int version = 0;
     QString description;
     QStringList statements;
+    QStringList postgres = {};
 };
 
-// SQLite (WAL) through QtSql with one connection per thread. Callers use store
-// interfaces on top of this; SQL stays inside Sql* store implementations.
+// SQLite (WAL, the default) or PostgreSQL through QtSql with one connection per thread.
+// Callers use store interfaces on top of this; SQL stays inside Sql* store implementations and
+// is written once for both engines (docs/storage.md says which subset that is).
 class Database
 {
 public:
+    enum class Engine { SQLite, PostgreSQL };
+
     ~Database();
     Database(const Database &) = delete;
     Database &operator=(const Database &) = delete;
 
-    // Opens (creating if needed) the SQLite file and applies pending migrations (recorded with
-    // the clock's time). Refuses a database whose schema is newer than the newest migration
-    // known here.
-    static Result<std::unique_ptr<Database>>
-    open(const QString &path, const QList<Migration> &migrations, const Clock &clock);
+    // Opens (creating if needed) the SQLite file, or the PostgreSQL database of a
+    // postgresql:// URL, and applies pending migrations (recorded with the clock's time; on
+    // PostgreSQL under an advisory lock, so that instances starting together migrate once).
+    // Refuses a database whose schema is newer than the newest migration known here.
+    //
+    // `soleInstance` (the backend): on PostgreSQL, first claims the database for this process
+    // until it closes, on a connection of its own, or fails with database-in-use when another
+    // instance holds it (before migrating anything: an instance of a newer build must not
+    // change the schema under one that runs). Several instances on one database are not
+    // supported yet (docs/storage.md). SQLite needs no claim: its file sits in the data
+    // directory, which the process owns.
+    static Result<std::unique_ptr<Database>> open(const QString &target,
+                                                  const QList<Migration> &migrations,
+                                                  const Clock &clock, bool soleInstance = false);
 
     // The calling thread's connection (created on first use).
     QSqlDatabase connection();
@@ -67,19 +84,34 @@ public:
     ReadStatement read(const char *sql);
     // The sqlite3 handle under Qt's QSQLITE driver (QSqlDriver::handle()), or nullptr.
     static sqlite3 *handleOf(const QSqlDatabase &db);
-    QString path() const { return m_path; }
-    QString driverName() const { return QStringLiteral("QSQLITE"); }
+    // The SQLite file, or the PostgreSQL URL without its password.
+    QString path() const { return m_display; }
+    Engine engine() const { return m_engine; }
+    QString driverName() const
+    {
+        return m_engine == Engine::PostgreSQL ? QStringLiteral("QPSQL") : QStringLiteral("QSQLITE");
+    }
     int schemaVersion() const { return m_schemaVersion; }
     void close();
 
     static QList<Migration> coreMigrations();
 
+    // The claim of open(..., soleInstance) still holds: its connection is checked, reopened
+    // if it broke (the claim is made again), and database-in-use returned when another
+    // instance took the database meanwhile. Call it now and then (Backend: every 5 s).
+    Result<void> checkSoleInstance();
+
 private:
-    explicit Database(QString path);
+    explicit Database(QString target);
     Result<QSqlDatabase> openConnection(const QString &name);
     Result<void> migrate(const QList<Migration> &migrations, const Clock &clock);
+    QString ddl(const QString &sql) const; // a migration's statement in this engine's dialect
+    Result<void> claimSoleInstance();
+    pg_conn *m_instanceLock = nullptr; // PostgreSQL: the connection holding the claim
 
-    QString m_path;
+    QString m_path; // the SQLite file or the PostgreSQL URL (with its password)
+    QString m_display;
+    Engine m_engine = Engine::SQLite;
     QString m_prefix;
     int m_schemaVersion = 0;
     // Shared with the thread-finished handlers, which may run after this object is gone.
@@ -87,6 +119,7 @@ private:
     {
         QMutex mutex;
         QHash<QThread *, QString> names;
+        std::atomic<int> opened{0}; // connections opened: each gets a name of its own
         // Node-based maps: a Statement's address stays valid while others are added.
         std::unordered_map<QThread *, std::unordered_map<const void *, Statement>> statements;
         void finalize(QThread *thread); // with mutex held, before the connection closes

@@ -8,6 +8,7 @@
 
 #include "core/database.h"
 #include "core/logging.h"
+#include "core/postgres.h"
 
 #include <QDeadlineTimer>
 #include <QElapsedTimer>
@@ -32,10 +33,14 @@ std::unordered_set<const WriteQueue *> g_alive;
 QSqlQuery &WriteTransaction::query(const QString &sql)
 {
     auto it = m_cache->find(sql);
-    if (it == m_cache->end()) {
+    if (it == m_cache->end() || m_failed->contains(sql)) {
         QSqlQuery q(m_db);
-        if (!q.prepare(sql))
+        if (!q.prepare(sql)) {
             qCCritical(lcDb) << "cannot prepare" << sql << q.lastError().text();
+            m_failed->insert(sql); // prepared again next time: the cause may have passed
+        } else {
+            m_failed->remove(sql);
+        }
         it = m_cache->insert(sql, q);
     }
     it->finish();
@@ -44,12 +49,20 @@ QSqlQuery &WriteTransaction::query(const QString &sql)
 
 Statement &Statement::bind(int i, qint64 v)
 {
+    if (m_pg) {
+        m_pg->set(i, QByteArray::number(v), false);
+        return *this;
+    }
     m_ok = m_ok && sqlite3_bind_int64(m_stmt, i, v) == SQLITE_OK;
     return *this;
 }
 
 Statement &Statement::bind(int i, double v)
 {
+    if (m_pg) {
+        m_pg->set(i, QByteArray::number(v, 'g', 17), false);
+        return *this;
+    }
     m_ok = m_ok && sqlite3_bind_double(m_stmt, i, v) == SQLITE_OK;
     return *this;
 }
@@ -58,6 +71,10 @@ Statement &Statement::bind(int i, const QString &v)
 {
     if (v.isNull())
         return bindNull(i);
+    if (m_pg) {
+        m_pg->set(i, v.toUtf8(), false);
+        return *this;
+    }
     m_ok = m_ok && sqlite3_bind_text16(m_stmt, i, v.constData(), int(v.size() * 2),
                                        SQLITE_TRANSIENT) == SQLITE_OK;
     return *this;
@@ -65,6 +82,10 @@ Statement &Statement::bind(int i, const QString &v)
 
 Statement &Statement::bindBlob(int i, const QByteArray &v)
 {
+    if (m_pg) {
+        m_pg->set(i, v, true);
+        return *this;
+    }
     m_ok = m_ok && sqlite3_bind_blob(m_stmt, i, v.constData(), int(v.size()), SQLITE_TRANSIENT) ==
                        SQLITE_OK;
     return *this;
@@ -74,6 +95,10 @@ Statement &Statement::bindUtf8(int i, const QByteArray &v)
 {
     if (v.isNull())
         return bindNull(i);
+    if (m_pg) {
+        m_pg->set(i, v, false);
+        return *this;
+    }
     m_ok = m_ok && sqlite3_bind_text(m_stmt, i, v.constData(), int(v.size()), SQLITE_TRANSIENT) ==
                        SQLITE_OK;
     return *this;
@@ -81,6 +106,10 @@ Statement &Statement::bindUtf8(int i, const QByteArray &v)
 
 Statement &Statement::bindNull(int i)
 {
+    if (m_pg) {
+        m_pg->setNull(i);
+        return *this;
+    }
     m_ok = m_ok && sqlite3_bind_null(m_stmt, i) == SQLITE_OK;
     return *this;
 }
@@ -89,6 +118,8 @@ bool Statement::exec()
 {
     if (!m_ok)
         return false;
+    if (m_pg)
+        return m_ok = m_pg->run();
     int rc = SQLITE_ROW;
     while (rc == SQLITE_ROW)
         rc = sqlite3_step(m_stmt);
@@ -98,6 +129,8 @@ bool Statement::exec()
 
 int Statement::changes() const
 {
+    if (m_pg)
+        return m_pg->changes;
     return sqlite3_changes(m_db);
 }
 
@@ -105,6 +138,11 @@ bool Statement::next()
 {
     if (!m_ok)
         return false;
+    if (m_pg) {
+        if (!m_pg->executed && !(m_ok = m_pg->run()))
+            return false;
+        return ++m_pg->row < m_pg->rows;
+    }
     const int rc = sqlite3_step(m_stmt);
     if (rc == SQLITE_ROW)
         return true;
@@ -114,21 +152,41 @@ bool Statement::next()
 
 bool Statement::isNull(int col) const
 {
+    if (m_pg)
+        return m_pg->cell(col) == nullptr;
     return sqlite3_column_type(m_stmt, col) == SQLITE_NULL;
 }
 
 qint64 Statement::int64(int col) const
 {
+    if (m_pg) {
+        const char *c = m_pg->cell(col);
+        if (!c)
+            return 0;
+        if (c[0] == 't' && c[1] == 0) // a boolean expression: SQLite's 1 and 0
+            return 1;
+        return std::strtoll(c, nullptr, 10); // a numeric's fraction (SUM) is cut, as in SQLite
+    }
     return sqlite3_column_int64(m_stmt, col);
 }
 
 double Statement::real(int col) const
 {
+    if (m_pg) {
+        const char *c = m_pg->cell(col);
+        return c ? std::strtod(c, nullptr) : 0.0;
+    }
     return sqlite3_column_double(m_stmt, col);
 }
 
 QString Statement::text(int col) const
 {
+    if (m_pg) {
+        if (m_pg->isBytea(col))
+            return QString::fromUtf8(blob(col));
+        const char *c = m_pg->cell(col);
+        return c ? QString::fromUtf8(c) : QString();
+    }
     const auto *p = static_cast<const char16_t *>(sqlite3_column_text16(m_stmt, col));
     if (!p)
         return {};
@@ -137,18 +195,48 @@ QString Statement::text(int col) const
 
 QByteArray Statement::blob(int col) const
 {
+    if (m_pg) {
+        return m_pg->bytes(col);
+    }
     const void *p = sqlite3_column_blob(m_stmt, col);
     return QByteArray(static_cast<const char *>(p), sqlite3_column_bytes(m_stmt, col));
 }
 
 QString Statement::error() const
 {
+    if (m_pg)
+        return m_pg->error;
     return QString::fromUtf8(sqlite3_errmsg(m_db));
+}
+
+void Statement::reset()
+{
+    if (m_pg) {
+        m_ok = !m_pg->name.isEmpty(); // empty: its prepare failed (error() says why)
+        m_pg->clear();
+        m_pg->bindFailed = false;
+        if (m_ok)
+            m_pg->error.clear();
+        for (int i = 1; i <= m_pg->params; ++i)
+            m_pg->setNull(i);
+        return;
+    }
+    if (m_stmt) {
+        sqlite3_reset(m_stmt);
+        sqlite3_clear_bindings(m_stmt);
+    }
+    m_ok = m_stmt != nullptr;
 }
 
 Statement &WriteTransaction::stmt(const char *sql)
 {
     auto it = m_statements->find(sql);
+    // On PostgreSQL one that failed to prepare is prepared again: the cause may have passed
+    // (the transaction a failed statement ended, a connection that was down).
+    if (m_pg && (it == m_statements->end() || it->m_pg->name.isEmpty())) {
+        it = m_statements->insert(sql, PgStatement::prepare(m_pg, sql));
+        return *it;
+    }
     if (it == m_statements->end()) {
         Statement s;
         s.m_db = m_handle;
@@ -160,11 +248,8 @@ Statement &WriteTransaction::stmt(const char *sql)
         it = m_statements->insert(sql, s);
     }
     Statement &s = *it;
-    if (s.m_stmt) {
-        sqlite3_reset(s.m_stmt);
-        sqlite3_clear_bindings(s.m_stmt);
-        s.m_ok = true;
-    }
+    if (s.m_stmt || s.m_pg)
+        s.reset();
     return s;
 }
 
@@ -236,7 +321,10 @@ int WriteQueue::walHook(void *queue, sqlite3 *db, const char *, int pages)
 
 void WriteQueue::checkpointLoop()
 {
-    sqlite3 *handle = Database::handleOf(m_database.connection());
+    // SQLite's WAL only: PostgreSQL checkpoints by itself (and needs no idle connection here).
+    sqlite3 *handle = m_database.engine() == Database::Engine::SQLite
+                          ? Database::handleOf(m_database.connection())
+                          : nullptr;
     QMutexLocker lock(&m_checkpointMutex);
     for (;;) {
         while (!m_checkpointStop && m_walPages < CheckpointPages)
@@ -395,18 +483,34 @@ void WriteQueue::loop()
 {
     QSqlDatabase db = m_database.connection();
     QHash<QString, QSqlQuery> cache;
+    QSet<QString> failed;
     QHash<const void *, Statement> statements;
     sqlite3 *handle = Database::handleOf(db);
-    if (!handle)
-        qCCritical(lcDb) << m_name << "has no SQLite handle";
-    else
+    pg_conn *pg = pgHandleOf(db);
+    const bool postgres = m_database.engine() == Database::Engine::PostgreSQL;
+    // PostgreSQL went away (a restart, a failover, an ended session): the statements of the
+    // old connection go with it, and the writer takes the new one connection() opens.
+    auto reconnect = [&] {
+        cache.clear();
+        failed.clear();
+        statements.clear();
+        db = m_database.connection();
+        pg = pgHandleOf(db);
+        return pgConnected(pg);
+    };
+    if (handle)
         sqlite3_wal_hook(handle, &WriteQueue::walHook, this); // replaces the automatic checkpoint
+    else if (!pg)
+        qCCritical(lcDb) << m_name << "has no database handle";
     // The transaction's own statements, prepared once: each was a prepare, a step and a
     // finalize per job through QSqlQuery::exec(QString).
     QSqlQuery control(db);
     std::vector<std::pair<const char *, sqlite3_stmt *>> prepared;
     QString controlError;
     auto run = [&](const char *sql) {
+        if (pg) // BEGIN IMMEDIATE: PostgreSQL's writer takes its row locks as it goes
+            return pgExec(pg, std::strcmp(sql, "BEGIN IMMEDIATE") == 0 ? "BEGIN" : sql,
+                          &controlError);
         if (!handle) {
             const bool ok = control.exec(QString::fromLatin1(sql));
             if (!ok)
@@ -462,19 +566,30 @@ void WriteQueue::loop()
         // A job whose error made SQLite end the whole transaction (SQLITE_FULL, SQLITE_IOERR,
         // SQLITE_NOMEM can): the jobs before it are undone and the rest cannot run in it.
         std::optional<size_t> endedBy;
-        if (run("BEGIN IMMEDIATE")) {
+        bool begun = (!postgres || pgConnected(pg) || reconnect()) && run("BEGIN IMMEDIATE");
+        if (!begun && postgres && !pgConnected(pg)) // it broke while idle: seen only now
+            begun = reconnect() && run("BEGIN IMMEDIATE");
+        if (begun) {
             for (size_t i = 0; i < batch.size(); ++i) {
                 WriteTransaction tx;
                 tx.m_db = db;
                 tx.m_cache = &cache;
+                tx.m_failed = &failed;
                 tx.m_statements = &statements;
                 tx.m_handle = handle;
+                tx.m_pg = pg;
                 run("SAVEPOINT job");
                 Result<void> r = batch[i].work(tx);
+                // A job that carried on past a failed statement: on SQLite the rest of it is
+                // kept, on PostgreSQL nothing of it could be (the transaction refuses all until
+                // the rollback below), so it fails.
+                if (r && pg && pgFailed(pg))
+                    r = makeError(QStringLiteral("database-error"),
+                                  QStringLiteral("a statement of this write failed"), 500);
                 if (r) {
                     run("RELEASE job");
                     after[i] = std::move(tx.m_after);
-                } else if (handle && sqlite3_get_autocommit(handle)) {
+                } else if ((handle && sqlite3_get_autocommit(handle)) || (pg && pgIdle(pg))) {
                     results[i] = std::move(r);
                     endedBy = i;
                     break;
@@ -486,9 +601,12 @@ void WriteQueue::loop()
             }
             for (auto &q : cache)
                 q.finish();
-            for (Statement &st : statements)
+            for (Statement &st : statements) {
                 if (st.m_stmt)
                     sqlite3_reset(st.m_stmt);
+                else if (st.m_pg)
+                    st.m_pg->clear();
+            }
             if (endedBy) {
                 controlError = results[*endedBy].error().message;
                 qCCritical(lcDb) << m_name << "a write ended its batch of" << batch.size()

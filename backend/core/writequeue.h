@@ -4,6 +4,7 @@
 
 #include <QHash>
 #include <QMutex>
+#include <QSet>
 #include <QSqlDatabase>
 #include <QSqlQuery>
 #include <QWaitCondition>
@@ -16,14 +17,22 @@
 class QThread;
 struct sqlite3;
 struct sqlite3_stmt;
+struct pg_conn;
+
+namespace Gatehouse::Core {
+struct PgStatement; // database_pg.cpp
+}
 
 namespace Gatehouse::Core {
 
 class Database;
 
-// A prepared SQLite statement used directly through the C API: the writer's hot paths
+// A prepared statement used directly through the engine's C API: the writer's hot paths
 // bind and step tens of thousands of rows a second, where QSqlQuery's per-bind overhead
-// (QVariant, placeholder names) costs more than SQLite itself. Parameters are 1-based.
+// (QVariant, placeholder names) costs more than SQLite itself. Parameters are 1-based and
+// written `?` (or `?N`); the SQL must run on both SQLite and PostgreSQL (docs/storage.md).
+// On PostgreSQL (libpq) the statement is prepared on the server once per connection,
+// parameters travel as text (blobs as binary), and next() walks the result of one execution.
 class Statement
 {
 public:
@@ -54,8 +63,11 @@ private:
     friend class WriteQueue;
     friend class Database;
     friend class ReadStatement;
+    friend struct PgStatement;
+    void reset(); // ready for new bindings (keeps the prepared statement)
     sqlite3 *m_db = nullptr;
     sqlite3_stmt *m_stmt = nullptr;
+    std::shared_ptr<PgStatement> m_pg; // set on PostgreSQL instead of m_db/m_stmt
     bool m_ok = true;
 };
 
@@ -79,8 +91,10 @@ private:
     friend class WriteQueue;
     QSqlDatabase m_db;
     QHash<QString, QSqlQuery> *m_cache = nullptr;
+    QSet<QString> *m_failed = nullptr; // queries of m_cache whose prepare failed
     QHash<const void *, Statement> *m_statements = nullptr;
     sqlite3 *m_handle = nullptr;
+    pg_conn *m_pg = nullptr;
     std::vector<std::function<void()>> m_after;
 };
 

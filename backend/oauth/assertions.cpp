@@ -124,7 +124,7 @@ void TrustedIssuers::add(const TrustedIssuer &issuer, std::function<void(Core::R
             QSqlQuery &q = tx.query(QStringLiteral(
                 "INSERT INTO oauth_trusted_issuers (issuer, jwks, created_at, scopes) VALUES (?, "
                 "?, ?, ?) ON CONFLICT(issuer) DO UPDATE SET jwks = excluded.jwks, scopes = CASE "
-                "WHEN ? THEN excluded.scopes ELSE scopes END"));
+                "WHEN ? = 1 THEN excluded.scopes ELSE oauth_trusted_issuers.scopes END"));
             q.addBindValue(issuer.issuer);
             q.addBindValue(
                 QString::fromUtf8(QJsonDocument(issuer.jwks).toJson(QJsonDocument::Compact)));
@@ -179,7 +179,8 @@ bool JtiCache::claim(const QString &issuer, const QString &jti, qint64 expiresAt
         Core::Statement &del = tx.stmt("DELETE FROM oauth_jti WHERE expires_at <= ?");
         del.bind(1, now).exec();
         Core::Statement &ins =
-            tx.stmt("INSERT OR REPLACE INTO oauth_jti (issuer, jti, expires_at) VALUES (?, ?, ?)");
+            tx.stmt("INSERT INTO oauth_jti (issuer, jti, expires_at) VALUES (?, ?, ?) ON "
+                    "CONFLICT (issuer, jti) DO UPDATE SET expires_at = excluded.expires_at");
         if (!ins.bind(1, issuer).bind(2, jti).bind(3, expiresAtMs).exec())
             return Core::Result<void>(Core::WriteTransaction::sqlError(ins, "jti"));
         return Core::Result<void>();

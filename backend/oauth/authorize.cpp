@@ -689,8 +689,9 @@ void AuthorizeEndpoint::finish(const Request &r, const QString &userId, qint64 a
                     scopes += old.text(0).split(QLatin1Char(' '), Qt::SkipEmptyParts);
                 scopes.removeDuplicates();
                 Core::Statement &c = tx.stmt(
-                    "INSERT OR REPLACE INTO oauth_consents (user_id, client_id, scope, granted_at) "
-                    "VALUES (?, ?, ?, ?)");
+                    "INSERT INTO oauth_consents (user_id, client_id, scope, granted_at) VALUES "
+                    "(?, ?, ?, ?) ON CONFLICT (user_id, client_id) DO UPDATE SET scope = "
+                    "excluded.scope, granted_at = excluded.granted_at");
                 c.bind(1, userId).bind(2, r.clientId).bind(3, scopes.join(QLatin1Char(' ')));
                 if (!c.bind(4, now).exec())
                     return Core::WriteTransaction::sqlError(c, "remember consent");

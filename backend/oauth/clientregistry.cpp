@@ -484,7 +484,8 @@ void ClientRegistry::registerClient(Client client,
                 "updated_at, registration_token_hash) VALUES (?, ?, ?, ?, ?, ?)"));
             q.addBindValue(reg->client.clientId);
             q.addBindValue(reg->client.secretHash);
-            q.addBindValue(QJsonDocument(reg->client.toJson()).toJson(QJsonDocument::Compact));
+            q.addBindValue(QString::fromUtf8(
+                QJsonDocument(reg->client.toJson()).toJson(QJsonDocument::Compact)));
             q.addBindValue(now);
             q.addBindValue(now);
             q.addBindValue(reg->registrationToken.isEmpty()
@@ -536,7 +537,8 @@ void ClientRegistry::rewrite(const std::shared_ptr<Registered> &reg,
                                         "record = ?, updated_at = ? WHERE client_id = ?"));
             q.addBindValue(reg->client.secretHash.isEmpty() ? QVariant()
                                                             : QVariant(reg->client.secretHash));
-            q.addBindValue(QJsonDocument(reg->client.toJson()).toJson(QJsonDocument::Compact));
+            q.addBindValue(QString::fromUtf8(
+                QJsonDocument(reg->client.toJson()).toJson(QJsonDocument::Compact)));
             q.addBindValue(now);
             q.addBindValue(reg->client.clientId);
             if (!q.exec())
@@ -773,7 +775,8 @@ void ClientRegistry::setClusterAccess(const QString &clientId, bool allowed,
             reg->client.clusterAccess = allowed;
             QSqlQuery &q = tx.query(QStringLiteral(
                 "UPDATE oauth_clients SET record = ?, updated_at = ? WHERE client_id = ?"));
-            q.addBindValue(QJsonDocument(reg->client.toJson()).toJson(QJsonDocument::Compact));
+            q.addBindValue(QString::fromUtf8(
+                QJsonDocument(reg->client.toJson()).toJson(QJsonDocument::Compact)));
             q.addBindValue(now);
             q.addBindValue(reg->client.clientId);
             if (!q.exec())
@@ -796,12 +799,14 @@ std::optional<Client> ClientRegistry::find(const QString &clientId) const
     q.prepare(QStringLiteral("SELECT secret_hash, record FROM oauth_clients WHERE client_id = ?"));
     q.addBindValue(clientId);
     std::optional<Client> c;
-    if (q.exec() && q.next())
+    const bool read = q.exec();
+    if (read && q.next())
         c = fromRow(clientId, q.value(0).toString(), q.value(1).toByteArray());
     QMutexLocker lock(&m_mutex);
     // A change committed while this read ran: what was read may be the old record (or a
-    // deleted client), so it answers this call but is not cached.
-    if (generation != m_generation)
+    // deleted client), so it answers this call but is not cached. Nor is a read that failed
+    // (a lost database connection): "no such client" would stay in the cache.
+    if (generation != m_generation || !read)
         return c;
     if (m_cache.size() > 10'000)
         m_cache.clear();

@@ -323,9 +323,9 @@ void OAuthApi::deviceAuthorizationEndpoint(const HttpRequest &req, const Respond
     m_writer.submit(
         [deviceCode, now, userCode, clientId, scope, kLifetimeS](Core::WriteTransaction &tx) {
             static constexpr const char *kInsert =
-                "INSERT OR IGNORE INTO oauth_device_codes (hash, user_code, client_id, "
-                "scope, status, issued_at, expires_at, interval_s) VALUES (?, ?, ?, ?, "
-                "'pending', ?, ?, ?)";
+                "INSERT INTO oauth_device_codes (hash, user_code, client_id, scope, status, "
+                "issued_at, expires_at, interval_s) VALUES (?, ?, ?, ?, 'pending', ?, ?, ?) "
+                "ON CONFLICT DO NOTHING";
             for (int attempt = 0; attempt < 5; ++attempt) { // a user code collision
                 Core::Statement &q = tx.stmt(kInsert);
                 *userCode = newUserCode();

@@ -191,8 +191,9 @@ void UserStore::create(const UserInput &input, std::function<void(Core::Result<U
                 "name, groups, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"));
             for (const QVariant &v :
                  {QVariant(user->id), QVariant(user->username), QVariant(passwordHash),
-                  QVariant(user->email), QVariant(user->emailVerified), QVariant(user->name),
-                  QVariant(groupsJson(user->groups)), QVariant(now), QVariant(now)})
+                  QVariant(user->email), QVariant(user->emailVerified ? 1 : 0),
+                  QVariant(user->name), QVariant(groupsJson(user->groups)), QVariant(now),
+                  QVariant(now)})
                 q.addBindValue(v);
             if (!q.exec())
                 return Core::WriteTransaction::sqlError(q, "insert user");
@@ -244,7 +245,7 @@ void UserStore::update(const QString &idOrName, const UserInput &input,
                 "groups = ?, password_hash = COALESCE(?, password_hash), updated_at = ? WHERE id "
                 "= ?"));
             for (const QVariant &v :
-                 {QVariant(u.username), QVariant(u.email), QVariant(u.emailVerified),
+                 {QVariant(u.username), QVariant(u.email), QVariant(u.emailVerified ? 1 : 0),
                   QVariant(u.name), QVariant(groupsJson(u.groups)),
                   passwordHash.isEmpty() ? QVariant() : QVariant(passwordHash), QVariant(now),
                   QVariant(u.id)})

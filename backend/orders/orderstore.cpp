@@ -122,23 +122,28 @@ Core::Migration OrderStore::migration()
              QStringLiteral("CREATE TABLE idempotency_keys (customer_id TEXT NOT NULL, key TEXT "
                             "NOT NULL, body_hash BLOB NOT NULL, order_id TEXT NOT NULL, response "
                             "BLOB NOT NULL, created_at INTEGER NOT NULL, PRIMARY KEY "
-                            "(customer_id, key)) WITHOUT ROWID")}};
+                            "(customer_id, key)) WITHOUT ROWID")},
+            // SQLite's rowid (insertion order: lists, waiting orders) as a column; SQLite's
+            // orders_customer index holds it implicitly.
+            {QStringLiteral("ALTER TABLE orders ADD COLUMN rowid BIGINT GENERATED ALWAYS AS "
+                            "IDENTITY UNIQUE"),
+             QStringLiteral("CREATE INDEX orders_customer_rowid ON orders(customer_id, rowid)")}};
 }
 
 Result<void> OrderStore::insertCustomer(WriteTransaction &tx, const Customer &c)
 {
-    QSqlQuery &q =
-        tx.query(QStringLiteral("INSERT INTO customers (id, name, created_at) VALUES (?, ?, ?)"));
+    // ON CONFLICT rather than a failed INSERT: on PostgreSQL a failed statement ends the
+    // transaction, and the engines word the error differently.
+    QSqlQuery &q = tx.query(QStringLiteral("INSERT INTO customers (id, name, created_at) VALUES "
+                                           "(?, ?, ?) ON CONFLICT (id) DO NOTHING"));
     q.addBindValue(c.id);
     q.addBindValue(c.name);
     q.addBindValue(c.createdAt);
-    if (!q.exec()) {
-        if (q.lastError().nativeErrorCode() == QLatin1String("19") ||
-            q.lastError().text().contains(QLatin1String("UNIQUE")))
-            return Core::makeError(QStringLiteral("customer-exists"),
-                                   QStringLiteral("a customer with id %1 exists").arg(c.id), 409);
+    if (!q.exec())
         return WriteTransaction::sqlError(q, "insert customer");
-    }
+    if (q.numRowsAffected() == 0)
+        return Core::makeError(QStringLiteral("customer-exists"),
+                               QStringLiteral("a customer with id %1 exists").arg(c.id), 409);
     return {};
 }
 
@@ -341,9 +346,9 @@ Result<std::optional<Order>> OrderStore::loadOrder(WriteTransaction &tx, const Q
 Result<QStringList> OrderStore::ordersWaitingFor(WriteTransaction &tx, const QString &beerId)
 {
     QSqlQuery &q = tx.query(QStringLiteral(
-        "SELECT DISTINCT o.id FROM orders o JOIN order_lines l ON l.order_id = o.id WHERE "
-        "o.status = 'PENDING_INVENTORY' AND l.beer_id = ? AND l.quantity_allocated < "
-        "l.order_quantity ORDER BY o.rowid"));
+        "SELECT o.id FROM orders o WHERE o.status = 'PENDING_INVENTORY' AND EXISTS (SELECT 1 "
+        "FROM order_lines l WHERE l.order_id = o.id AND l.beer_id = ? AND "
+        "l.quantity_allocated < l.order_quantity) ORDER BY o.rowid"));
     q.addBindValue(beerId);
     if (!q.exec())
         return WriteTransaction::sqlError(q, "find waiting orders");
@@ -466,8 +471,9 @@ QList<QJsonObject> OrderStore::adminOrders(const QSqlDatabase &db, const OrderFi
     where.equalIfSet("o.customer_id", f.customerId).equalIfSet("o.status", f.status);
     if (!f.before.isEmpty())
         where.add(u"o.rowid < (SELECT rowid FROM orders WHERE id = ?)", {f.before});
+    // Not forward-only: the lines are read while walking these rows, and QPSQL's forward-only
+    // mode would lose the rest of them to that second query.
     QSqlQuery q(db);
-    q.setForwardOnly(true);
     QList<QJsonObject> out;
     if (!where.exec(q,
                     QStringLiteral("SELECT o.id, o.customer_id, o.customer_ref, o.callback_url, "
@@ -546,9 +552,15 @@ OrderStore::Page OrderStore::beers(const QSqlDatabase &db, const BeerFilter &f, 
                                    int pageSize, bool admin)
 {
     Core::SqlWhere where;
-    // instr() on lower(): a substring match with no LIKE wildcards to escape.
-    if (!f.name.isEmpty())
-        where.add(u"instr(lower(beer_name), lower(?)) > 0", {f.name});
+    // A substring match on lower() of both (LIKE's case rules differ between the engines),
+    // the name's own wildcards escaped.
+    if (!f.name.isEmpty()) {
+        QString pattern = f.name;
+        pattern.replace(QLatin1Char('!'), QLatin1String("!!"))
+            .replace(QLatin1Char('%'), QLatin1String("!%"))
+            .replace(QLatin1Char('_'), QLatin1String("!_"));
+        where.add(u"lower(beer_name) LIKE '%' || lower(?) || '%' ESCAPE '!'", {pattern});
+    }
     where.equalIfSet("beer_style", f.style);
     Page page;
     QSqlQuery c(db);

@@ -158,7 +158,10 @@ Core::Migration WebhookStore::migration()
                         "INTEGER NOT NULL, at INTEGER NOT NULL, url TEXT NOT NULL, trigger TEXT "
                         "NOT NULL, request_headers TEXT NOT NULL, status INTEGER, latency_ms "
                         "REAL, response_body BLOB, error TEXT, PRIMARY KEY (delivery_id, "
-                        "number)) WITHOUT ROWID")}};
+                        "number)) WITHOUT ROWID")},
+        // SQLite's rowid (insertion order: the dispatcher's cursor, newest first) as a column.
+        {QStringLiteral("ALTER TABLE webhook_deliveries ADD COLUMN rowid BIGINT GENERATED ALWAYS "
+                        "AS IDENTITY UNIQUE")}};
 }
 
 Result<Delivery> WebhookStore::enqueue(WriteTransaction &tx, const NewDelivery &n, qint64 now,
@@ -274,9 +277,13 @@ Result<qint64> WebhookStore::rotateSecret(WriteTransaction &tx, const QString &o
 Result<void> WebhookStore::recordAttempt(WriteTransaction &tx, const AttemptRecord &a)
 {
     Core::Statement &q =
-        tx.stmt("INSERT OR REPLACE INTO webhook_attempts (delivery_id, number, at, url, trigger, "
+        tx.stmt("INSERT INTO webhook_attempts (delivery_id, number, at, url, trigger, "
                 "request_headers, status, latency_ms, response_body, error) VALUES "
-                "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+                "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (delivery_id, number) DO UPDATE SET "
+                "at = excluded.at, url = excluded.url, trigger = excluded.trigger, "
+                "request_headers = excluded.request_headers, status = excluded.status, "
+                "latency_ms = excluded.latency_ms, response_body = excluded.response_body, "
+                "error = excluded.error");
     q.bind(1, a.deliveryId).bind(2, a.number).bind(3, a.at).bind(4, a.url).bind(5, a.trigger);
     // No request was sent (refused by the URL policy, say): no headers, an empty object.
     q.bindUtf8(6, a.requestHeaders.isEmpty() ? QByteArrayLiteral("{}") : a.requestHeaders);

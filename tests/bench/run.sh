@@ -37,6 +37,10 @@
 #             (tests/bench/console_bench.cpp) vs the same minimal app and a plain SSE reader.
 #             Built in its own directory (BENCH_CONSOLE_BUILD_DIR, default build-release-console)
 #             with -DGATEHOUSE_BUILD_CONSOLE_BENCH=ON. Not part of "all" (it takes ~5 minutes).
+#   storage   the same binary on PostgreSQL 15 (tests/postgres/server.sh, durable as SQLite's
+#             WAL with synchronous=NORMAL: synced WAL, commits not waiting for the sync) vs on
+#             SQLite: POST order (2 lines + callback) and client_credentials (RS256 JWT), c16,
+#             BENCH_ROUNDS pairs alternating (docs/storage.md). Not part of "all".
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 cd "$here"
@@ -46,8 +50,8 @@ case "$ROUNDS" in '' | *[!0-9]* | 0) echo "BENCH_ROUNDS must be a positive integ
 BUILD_DIR="${BENCH_BUILD_DIR:-build-release}"
 ONLY="${1:-all}"
 case "$ONLY" in
-  all | healthz | orders | webhooks | oauth | cluster | console) ;;
-  *) echo "unknown scenario $ONLY (known: healthz, orders, webhooks, oauth, cluster, console)" >&2; exit 2 ;;
+  all | healthz | orders | webhooks | oauth | cluster | console | storage) ;;
+  *) echo "unknown scenario $ONLY (known: healthz, orders, webhooks, oauth, cluster, console, storage)" >&2; exit 2 ;;
 esac
 
 # install_missing and the package lists of the README's commands: on a fresh machine the
@@ -58,9 +62,11 @@ install_missing "${BUILD_PACKAGES[@]}" curl wrk nginx-light
 ensure_node # the webhooks and oauth scenarios run Node (tests/e2e packages, tests/bench/oidc)
 
 work="$(mktemp -d)"
-gh_pid=""; nginx_pid=""; console_pids=()
+gh_pid=""; nginx_pid=""; console_pids=(); pg_gh_pid=""
 cleanup() {
   local p
+  [ -n "$pg_gh_pid" ] && kill "$pg_gh_pid" 2>/dev/null && wait "$pg_gh_pid" 2>/dev/null || true
+  [ ! -f "$work/pg/url" ] || bash tests/postgres/server.sh stop "$work/pg" || true
   for p in "${console_pids[@]}"; do
     kill "$p" 2>/dev/null && wait "$p" 2>/dev/null || true
   done
@@ -390,7 +396,73 @@ PY
     python3 -c 'import json,sys; r=json.load(sys.stdin); print("| watch fan-out: %d watchers x %.0f changes/s (RSS %.0f / %.0f / %.0f MiB before / peak / after, %d closed as too slow) | %d | %.0f events/s | - | - | every change to every watcher | %.0f events/s | - | - | %.2f |" % (r["watchers"], r["changesPerSecond"], r["rssBeforeMiB"], r["rssPeakMiB"], r["rssAfterMiB"], r["closedEarly"], r["watchers"], r["delivered"] / (r["changes"] / r["changesPerSecond"]), r["expected"] / (r["changes"] / r["changesPerSecond"]), r["deliveredRatio"]))'
   "$BUILD_DIR/tests/bench/bench_rbac" | python3 -c 'import json,sys; r=json.load(sys.stdin); print("| RBAC decisions in-process (%d bindings) | - | %.0f/s | - | - | linear scan | %.0f/s | - | - | %.2f |" % (r["bindings"], r["indexedPerSecond"], r["linearPerSecond"], r["ratio"]))'
 }
+# Gatehouse on PostgreSQL beside the one on SQLite: the same catalog, a customer and a
+# confidential client in each, then POST order and client_credentials in alternating pairs.
+scenario_storage() {
+  install_missing postgresql libqt6sql6-psql
+  GATEHOUSE_PG_DURABLE=1 bash tests/postgres/server.sh start "$work/pg" >&2
+  local base pg_url
+  base=$(cat "$work/pg/url")
+  createdb -h 127.0.0.1 -p "$(python3 -c 'import sys,urllib.parse; print(urllib.parse.urlparse(sys.argv[1]).port)' "$base")" -U gatehouse bench
+  pg_url="${base}bench"
+  QT_LOGGING_RULES="gatehouse.access=false" "$BUILD_DIR/app/gatehouse" --headless --data-dir "$work/pgdata" \
+    --database "$pg_url" --service-port 0 --cluster-port 0 --admin-port 0 --webhook-allow-loopback \
+    >"$work/gatehouse-pg.log" 2>&1 &
+  pg_gh_pid=$!
+  for _ in $(seq 1 100); do [ -f "$work/pgdata/ports.json" ] && break; sleep 0.1; done
+  [ -f "$work/pgdata/ports.json" ] || { echo "gatehouse on PostgreSQL did not start:" >&2; cat "$work/gatehouse-pg.log" >&2; exit 1; }
+  local p_port p_admin p_token
+  p_port=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["service"])' "$work/pgdata/ports.json")
+  p_admin=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["admin"])' "$work/pgdata/ports.json")
+  p_token=$(cat "$work/pgdata/admin-token")
+  # setup PORT ADMIN TOKEN -> "customer upc1 upc2 client_id client_secret"
+  setup() {
+    local customer upcs client
+    customer=$(curl -fsS -H "Authorization: Bearer $3" -H 'Content-Type: application/json' -X POST \
+               "http://127.0.0.1:$2/admin/v1/customers" -d '{"name":"bench"}' |
+               python3 -c 'import json,sys; print(json.load(sys.stdin)["customer"]["id"])')
+    upcs=$(curl -fsS "http://127.0.0.1:$1/v1/beers?pageSize=2" |
+           python3 -c 'import json,sys; print(" ".join(b["upc"] for b in json.load(sys.stdin)["content"]))')
+    client=$(curl -fsS -H "Authorization: Bearer $3" -H 'Content-Type: application/json' -X POST \
+             "http://127.0.0.1:$2/admin/v1/clients" \
+             -d '{"client_name":"bench","grant_types":["client_credentials"],"scope":"orders:read"}' |
+             python3 -c 'import json,sys; d=json.load(sys.stdin); print(d["client_id"], d["client_secret"])')
+    echo "$customer $upcs $client"
+  }
+  local s_cust s_u1 s_u2 s_id s_secret p_cust p_u1 p_u2 p_id p_secret
+  read -r s_cust s_u1 s_u2 s_id s_secret < <(setup "$gh_port" "$gh_admin" "$gh_token")
+  read -r p_cust p_u1 p_u2 p_id p_secret < <(setup "$p_port" "$p_admin" "$p_token")
+  export GH_CALLBACK="http://127.0.0.1:$nginx_port/hooks"
+  orders_on() { # PORT CUSTOMER UPC1 UPC2
+    GH_CUSTOMER="$2" GH_UPC1="$3" GH_UPC2="$4" run_wrk "http://127.0.0.1:$1" 16 -s tests/bench/orders.lua
+  }
+  token_on() { # PORT CLIENT SECRET
+    GH_PATH=/oauth2/token GH_AUTH="Basic $(printf '%s:%s' "$2" "$3" | base64 -w0)" \
+      GH_FORM="grant_type=client_credentials&scope=orders%3Aread" \
+      run_wrk "http://127.0.0.1:$1" 16 -s tests/bench/form.lua
+  }
+  local i kind ratios_o=() ratios_t=()
+  for ((i = 1; i <= ROUNDS; ++i)); do
+    read -r p_rps p_p50 p_p99 p_err < <(orders_on "$p_port" "$p_cust" "$p_u1" "$p_u2")
+    read -r s_rps s_p50 s_p99 s_err < <(orders_on "$gh_port" "$s_cust" "$s_u1" "$s_u2")
+    require_ok "POST order, storage round $i" "gatehouse on PostgreSQL" "$p_err" "gatehouse on SQLite" "$s_err"
+    row "POST order on PostgreSQL (round $i)" 16 "$p_rps" "$p_p50" "$p_p99" "same on SQLite" "$s_rps" "$s_p50" "$s_p99"
+    ratios_o+=("$(python3 -c "print($p_rps/$s_rps)")")
+    read -r p_rps p_p50 p_p99 p_err < <(token_on "$p_port" "$p_id" "$p_secret")
+    read -r s_rps s_p50 s_p99 s_err < <(token_on "$gh_port" "$s_id" "$s_secret")
+    require_ok "client_credentials, storage round $i" "gatehouse on PostgreSQL" "$p_err" "gatehouse on SQLite" "$s_err"
+    row "client_credentials RS256 on PostgreSQL (round $i)" 16 "$p_rps" "$p_p50" "$p_p99" "same on SQLite" "$s_rps" "$s_p50" "$s_p99"
+    ratios_t+=("$(python3 -c "print($p_rps/$s_rps)")")
+  done
+  median() { python3 -c 'import statistics,sys; print(f"{statistics.median(map(float, sys.argv[1:])):.2f}")' "$@"; }
+  printf "| POST order on PostgreSQL, median of %s rounds | 16 | | | | same on SQLite | | | | **%s** |\n" \
+    "$ROUNDS" "$(median "${ratios_o[@]}")"
+  printf "| client_credentials RS256 on PostgreSQL, median of %s rounds | 16 | | | | same on SQLite | | | | **%s** |\n" \
+    "$ROUNDS" "$(median "${ratios_t[@]}")"
+}
+
 case "$ONLY" in
+  storage) scenario_storage ;;
   all) scenario_healthz; scenario_orders; scenario_webhooks; scenario_oauth; scenario_cluster ;;
   cluster) scenario_cluster ;;
   oauth) scenario_oauth ;;

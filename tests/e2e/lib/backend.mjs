@@ -8,8 +8,9 @@
 //
 // The binary is process.env.GATEHOUSE_BINARY (CTest sets it to $<TARGET_FILE:gatehouse>).
 
-import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -54,6 +55,34 @@ export function binaryPath() {
     return bin;
 }
 
+// GATEHOUSE_TEST_POSTGRES (the URL of a server's maintenance database, as
+// tests/postgres/server.sh writes it: postgresql:///postgres?host=<socket dir>&user=..., or the
+// file it wrote it to) runs every backend on PostgreSQL: each new data directory gets a
+// database of its own, created here, and a restart on the same directory finds it again
+// (<dir>/postgres-database). Unset: SQLite, the default.
+export const POSTGRES_BASE = (() => {
+    const v = process.env.GATEHOUSE_TEST_POSTGRES || '';
+    return !v || v.startsWith('postgres') ? v : readFileSync(v, 'utf8').trim();
+})();
+
+export function createPostgresDatabase(name = `e2e_${randomBytes(8).toString('hex')}`) {
+    const r = spawnSync('createdb', ['--maintenance-db', POSTGRES_BASE, name], { encoding: 'utf8' });
+    if (r.status !== 0)
+        throw new Error(`createdb ${name} failed: ${r.error?.message ?? ''}${r.stderr}`);
+    const u = new URL(POSTGRES_BASE);
+    u.pathname = `/${name}`;
+    return u.toString();
+}
+
+function postgresArgs(dataDir, args, env) {
+    if (!POSTGRES_BASE || args.includes('--database') || env.GATEHOUSE_DATABASE)
+        return [];
+    const file = join(dataDir, 'postgres-database');
+    if (!existsSync(file))
+        writeFileSync(file, createPostgresDatabase());
+    return ['--database', readFileSync(file, 'utf8').trim()];
+}
+
 function readJsonIfExists(path) {
     try {
         return JSON.parse(readFileSync(path, 'utf8'));
@@ -82,6 +111,7 @@ export async function startBackend({ dataDir, args = [], env = {} } = {}) {
     const argv = [
         '--headless', '--data-dir', dataDir,
         '--service-port', '0', '--cluster-port', '0', '--admin-port', '0',
+        ...postgresArgs(dataDir, args, env),
         ...args,
     ];
     const proc = spawn(bin, argv, {

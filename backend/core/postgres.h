@@ -1,0 +1,98 @@
+#pragma once
+
+// PostgreSQL through libpq, for core's Database and WriteQueue only: the statements of
+// Core::Statement, the dialect translation of migrations, and the connection's URL. Stores
+// never include this; their SQL runs on both engines (docs/storage.md).
+
+#include "core/result.h"
+
+#include <QByteArray>
+#include <QSqlDatabase>
+#include <QString>
+
+#include <vector>
+
+struct pg_conn;
+struct pg_result;
+
+namespace Gatehouse::Core {
+
+class Statement;
+
+// One prepared statement of one connection: its server-side name, the values bound for the
+// next execution, and the result being read.
+struct PgStatement
+{
+    ~PgStatement();
+    pg_conn *conn = nullptr;
+    QByteArray name;
+    int params = 0;
+    std::vector<QByteArray> values;
+    std::vector<char> isNull;
+    std::vector<char> isBinary;
+    pg_result *result = nullptr;
+    int row = -1;
+    int rows = 0;
+    bool executed = false;
+    bool bindFailed = false; // a value could not be bound (error says why)
+    int changes = 0;
+    QString error;
+
+    // A statement prepared on `conn` (`?` and `?N` placeholders become $N); on failure the
+    // statement's ok() is false and error() says why.
+    static Statement prepare(pg_conn *conn, const char *sql);
+    void set(int i, QByteArray value, bool binary);
+    void setNull(int i);
+    bool run(); // executes with the bound values
+    void clear();
+    const char *cell(int col) const;
+    bool isBytea(int col) const;
+    QByteArray bytes(int col) const; // a bytea's bytes, or a text's UTF-8
+};
+
+// The libpq connection under Qt's QPSQL driver, or nullptr (another driver, or closed).
+pg_conn *pgHandleOf(const QSqlDatabase &db);
+// Runs `sql` (no parameters) to completion; false with `error` set when it failed.
+bool pgExec(pg_conn *conn, const char *sql, QString *error);
+// True when the connection is not inside a transaction (one that failed, was rolled back).
+bool pgIdle(pg_conn *conn);
+// True when a statement failed inside the current transaction (nothing runs until a rollback).
+bool pgFailed(pg_conn *conn);
+// False once libpq has seen the connection break (it is not reopened by itself).
+bool pgConnected(pg_conn *conn);
+// Error messages without DETAIL and CONTEXT lines (they quote rows and keys).
+void pgSetTerse(pg_conn *conn);
+
+// `sql` written for SQLite rewritten in PostgreSQL's dialect: `?` placeholders as $N (the
+// count in `params`). String literals and quoted names are left alone.
+QByteArray pgPlaceholders(const char *sql, int *params);
+// A migration's DDL written for SQLite, in PostgreSQL's types: INTEGER as BIGINT (an INTEGER
+// PRIMARY KEY as an identity), REAL as DOUBLE PRECISION, BLOB as BYTEA, COLLATE NOCASE as
+// citext; WITHOUT ROWID dropped. Statements other than CREATE and ALTER TABLE are unchanged.
+QString pgDdl(const QString &sql);
+
+// A connection of its own (libpq parses the URL itself; connect_timeout 10 s unless it says),
+// or nullptr with `error` set. PQfinish it with pgClose.
+pg_conn *pgConnect(const QString &url, QString *error);
+void pgClose(pg_conn *conn);
+// Reopens a connection libpq saw break; false if it stays broken.
+bool pgReset(pg_conn *conn);
+// pg_try_advisory_lock(key): `held` says whether this session holds it now.
+bool pgTryLock(pg_conn *conn, qint64 key, bool *held, QString *error);
+
+// A postgresql:// (or postgres://) URL: the parts QPSQL takes, the rest (sslmode, passfile,
+// connect_timeout, ...) as connect options. Credentials may also come from PG* variables.
+struct PgTarget
+{
+    QString host;
+    int port = -1;
+    QString user;
+    QString password;
+    QString database;
+    QString options; // "key=value;key=value"
+    QString display; // the URL without its password, for messages
+};
+bool isPostgresUrl(const QString &target);
+Result<PgTarget> parsePostgresUrl(const QString &url);
+
+} // namespace Gatehouse::Core
