@@ -403,8 +403,8 @@ scenario_storage() {
   GATEHOUSE_PG_DURABLE=1 bash tests/postgres/server.sh start "$work/pg" >&2
   local base pg_url
   base=$(cat "$work/pg/url")
-  createdb -h 127.0.0.1 -p "$(python3 -c 'import sys,urllib.parse; print(urllib.parse.urlparse(sys.argv[1]).port)' "$base")" -U gatehouse bench
-  pg_url="${base}bench"
+  createdb --maintenance-db "$base" bench
+  pg_url="${base/\/postgres\?//bench?}"
   QT_LOGGING_RULES="gatehouse.access=false" "$BUILD_DIR/app/gatehouse" --headless --data-dir "$work/pgdata" \
     --database "$pg_url" --service-port 0 --cluster-port 0 --admin-port 0 --webhook-allow-loopback \
     >"$work/gatehouse-pg.log" 2>&1 &
