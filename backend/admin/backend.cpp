@@ -24,6 +24,7 @@
 #include "core/writequeue.h"
 #include "crypto/certificateauthority.h"
 #include "crypto/random.h"
+#include "crypto/sealing.h"
 #include "crypto/tls.h"
 #include "oauth/oauthapi.h"
 #include "oauth/oauthstore.h"
@@ -261,6 +262,18 @@ Result<void> Backend::start()
     if (!db)
         return db.error();
     m_database = std::move(*db);
+    // The key that seals the secrets the database holds (docs/storage.md): in the data
+    // directory, not in the database.
+    auto sealing =
+        Crypto::SealingKey::loadOrCreate(m_config.dataDir + QStringLiteral("/database-key"));
+    if (!sealing)
+        return sealing.error();
+    m_database->setSealer({[key = *sealing](const QByteArray &plain, const QByteArray &context) {
+                               return key.seal(plain, context);
+                           },
+                           [key = *sealing](const QByteArray &stored, const QByteArray &context) {
+                               return key.open(stored, context);
+                           }});
     m_settings = std::make_unique<Core::SqlSettingsStore>(*m_database, *m_clock);
     // Values changed through the admin API for this start (docs/settings.md).
     SettingsAdminApi::applyStored(m_config, *m_settings);

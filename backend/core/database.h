@@ -9,6 +9,7 @@
 #include <QStringList>
 
 #include <atomic>
+#include <functional>
 #include <memory>
 #include <unordered_map>
 
@@ -96,6 +97,25 @@ public:
 
     static QList<Migration> coreMigrations();
 
+    // Secrets kept in columns (OAuth signing keys) are sealed with a key kept outside the
+    // database (Crypto::SealingKey, which the backend installs before the stores load); without
+    // a sealer (tests) they are stored as they are. `context` is the row's id.
+    struct Sealer
+    {
+        std::function<QByteArray(const QByteArray &, const QByteArray &)> seal;
+        std::function<Result<QByteArray>(const QByteArray &, const QByteArray &)> open;
+    };
+    void setSealer(Sealer sealer) { m_sealer = std::move(sealer); }
+    bool seals() const { return bool(m_sealer.seal); }
+    QByteArray seal(const QByteArray &plain, const QByteArray &context) const
+    {
+        return m_sealer.seal ? m_sealer.seal(plain, context) : plain;
+    }
+    Result<QByteArray> unseal(const QByteArray &stored, const QByteArray &context) const
+    {
+        return m_sealer.open ? m_sealer.open(stored, context) : Result<QByteArray>(stored);
+    }
+
     // The claim of open(..., soleInstance) still holds: its connection is checked, reopened
     // if it broke (the claim is made again), and database-in-use returned when another
     // instance took the database meanwhile. Call it now and then (Backend: every 5 s).
@@ -108,6 +128,7 @@ private:
     QString ddl(const QString &sql) const; // a migration's statement in this engine's dialect
     Result<void> claimSoleInstance();
     pg_conn *m_instanceLock = nullptr; // PostgreSQL: the connection holding the claim
+    Sealer m_sealer;
 
     QString m_path; // the SQLite file or the PostgreSQL URL (with its password)
     QString m_display;

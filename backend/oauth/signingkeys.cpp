@@ -48,16 +48,41 @@ Core::Result<void> SigningKeys::load(qint64 now)
                                "ORDER BY created_at")))
         return Core::makeError(QStringLiteral("database-error"), q.lastError().text());
     QList<Key> keys;
+    QStringList unsealed; // written before sealing existed: sealed below
     while (q.next()) {
-        auto key = Crypto::PrivateKey::fromPem(q.value(2).toByteArray());
+        const QString kid = q.value(0).toString();
+        const QByteArray stored = q.value(2).toByteArray();
+        auto pem = m_database.unseal(stored, kid.toUtf8());
+        if (!pem)
+            return Core::makeError(
+                QStringLiteral("signing-key"),
+                QStringLiteral("signing key %1 cannot be read: %2. Start with the data directory "
+                               "whose database-key sealed it (docs/storage.md), or, to sign with "
+                               "new keys from now on (every token signed so far stops "
+                               "verifying), delete the rows of oauth_signing_keys")
+                    .arg(kid, pem.error().message));
+        if (m_database.seals() && *pem == stored)
+            unsealed.append(kid);
+        auto key = Crypto::PrivateKey::fromPem(*pem);
         if (!key)
-            return Core::makeError(QStringLiteral("signing-key"),
-                                   QStringLiteral("signing key %1 cannot be read: %2")
-                                       .arg(q.value(0).toString(), key.error().message));
+            return Core::makeError(
+                QStringLiteral("signing-key"),
+                QStringLiteral("signing key %1 cannot be read: %2").arg(kid, key.error().message));
         keys.append(Key{q.value(0).toString(), q.value(1).toString(), q.value(3).toString(),
                         q.value(4).toLongLong(), q.value(5).toLongLong(), *key});
     }
-    // Before the writer runs (start-up): what is missing is created directly.
+    // Before the writer runs (start-up): keys of an older build are sealed now, and what is
+    // missing is created directly.
+    for (const Key &k : std::as_const(keys)) {
+        if (!unsealed.contains(k.kid))
+            continue;
+        QSqlQuery seal(db);
+        seal.prepare(QStringLiteral("UPDATE oauth_signing_keys SET private_pem = ? WHERE kid = ?"));
+        seal.addBindValue(QString::fromLatin1(m_database.seal(k.key.toPem(), k.kid.toUtf8())));
+        seal.addBindValue(k.kid);
+        if (!seal.exec())
+            return Core::makeError(QStringLiteral("database-error"), seal.lastError().text());
+    }
     for (const QString &alg : algorithms()) {
         for (const char *state : {"active", "next"}) {
             const bool have = std::any_of(keys.begin(), keys.end(), [&](const Key &k) {
@@ -71,7 +96,8 @@ Core::Result<void> SigningKeys::load(qint64 now)
             QSqlQuery ins(db);
             ins.prepare(QLatin1String(kInsert));
             for (const QVariant &v : {QVariant(key->kid), QVariant(alg),
-                                      QVariant(QString::fromLatin1(key->key.toPem())),
+                                      QVariant(QString::fromLatin1(
+                                          m_database.seal(key->key.toPem(), key->kid.toUtf8()))),
                                       QVariant(QLatin1String(state)), QVariant(now)})
                 ins.addBindValue(v);
             if (!ins.exec())
@@ -110,8 +136,10 @@ void SigningKeys::rotate(const QString &alg, qint64 now,
         return done(fresh.error());
     auto next = std::make_shared<Key>(*fresh);
     const qint64 retireAfter = now + kRetiredPublishedMs;
+    const QString sealed =
+        QString::fromLatin1(m_database.seal(next->key.toPem(), next->kid.toUtf8()));
     m_writer.submit(
-        [next, alg, now, retireAfter](Core::WriteTransaction &tx) -> Core::Result<void> {
+        [next, alg, now, retireAfter, sealed](Core::WriteTransaction &tx) -> Core::Result<void> {
             Core::Statement &retire = tx.stmt(
                 "UPDATE oauth_signing_keys SET state = 'retired', retire_after = ? WHERE alg = ? "
                 "AND state = 'active'");
@@ -126,7 +154,7 @@ void SigningKeys::rotate(const QString &alg, qint64 now,
             if (!expire.bind(1, now).exec())
                 return Core::WriteTransaction::sqlError(expire, "expire keys");
             Core::Statement &ins = tx.stmt(kInsert);
-            ins.bind(1, next->kid).bind(2, alg).bind(3, QString::fromLatin1(next->key.toPem()));
+            ins.bind(1, next->kid).bind(2, alg).bind(3, sealed);
             if (!ins.bind(4, QStringLiteral("next")).bind(5, now).exec())
                 return Core::WriteTransaction::sqlError(ins, "new key");
             return {};

@@ -6,6 +6,8 @@
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
+import { readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 
 import {
     POSTGRES_BASE, adminFetch, binaryPath, createPostgresDatabase, request, serviceFetch,
@@ -63,7 +65,8 @@ test('GATEHOUSE_DATABASE selects PostgreSQL; status and settings show it without
     assert.match(b.stderr + b.stdout, /ready; data dir .* database postgresql:\/\/gatehouse@/);
 });
 
-test('a restart on the same database keeps clients, orders and signing keys', { skip }, async () => {
+test('a restart on the same database keeps clients, orders and signing keys; the database holds them sealed',
+     { skip }, async () => {
     const b = await startBackend();
     const client = await adminFetch(b, 'POST', '/admin/v1/clients', {
         client_name: 'kept on postgres', grant_types: ['client_credentials'],
@@ -94,6 +97,17 @@ test('a restart on the same database keeps clients, orders and signing keys', { 
         });
     assert.equal(introspect.status, 200);
     assert.equal(introspect.json.active, true);
+    // Whoever reads the database alone finds no private key: sealed with <data-dir>/database-key.
+    const pems = spawnSync('psql', [readFileSync(join(b.dataDir, 'postgres-database'), 'utf8').trim(), '-Atc',
+        'SELECT private_pem FROM oauth_signing_keys'], { encoding: 'utf8' });
+    assert.equal(pems.status, 0, pems.stderr);
+    const rows = pems.stdout.trim().split('\n');
+    assert.ok(rows.length >= 4);
+    for (const row of rows) {
+        assert.match(row, /^sealed:v1:/);
+        assert.ok(!row.includes('PRIVATE KEY'));
+    }
+    assert.equal(statSync(join(b.dataDir, 'database-key')).mode & 0o777, 0o600);
 });
 
 test('a second instance on the same database is refused and the first keeps serving; once it stops, another may start',
@@ -110,7 +124,15 @@ test('a second instance on the same database is refused and the first keeps serv
     assert.ok(!second.stderr.includes('hunter2-secret'));
     assert.equal((await serviceFetch(first, 'GET', '/v1/beers')).status, 200);
     assert.equal(await first.stop(), 0);
-    const third = await startBackend({ args: ['--database', url] });
+    // Another data directory holds another database-key: the signing keys do not open.
+    const stranger = await run(binaryPath(), [
+        '--headless', '--data-dir', tempDir('gatehouse-pg-stranger-'), '--database', url,
+        '--service-port', '0', '--cluster-port', '0', '--admin-port', '0',
+    ]);
+    assert.notEqual(stranger.code, 0);
+    assert.match(stranger.stderr, /cannot be read: a sealed value does not open with the database key.*whose database-key sealed it/s);
+    // The first one's data directory: it starts again.
+    const third = await startBackend({ dataDir: first.dataDir, args: ['--database', url] });
     running.push(third);
     assert.equal((await serviceFetch(third, 'GET', '/v1/beers')).status, 200);
 });

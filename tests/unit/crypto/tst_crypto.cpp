@@ -5,6 +5,7 @@
 #include "crypto/password.h"
 #include "crypto/privatekey.h"
 #include "crypto/random.h"
+#include "crypto/sealing.h"
 #include "crypto/tls.h"
 #include "helpers/filemode.h"
 
@@ -230,6 +231,41 @@ private:
     std::optional<CertificateAuthority> m_otherCa;
 
 private slots:
+    void sealingKeySealsAndRefusesWhatWasChanged()
+    {
+        // The key file: created 0600 with 32 random bytes, the same key read back.
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("database-key"));
+        auto key = SealingKey::loadOrCreate(path);
+        QVERIFY(key.ok());
+        QCOMPARE(fileMode(path), 0600);
+        auto again = SealingKey::loadOrCreate(path);
+        QVERIFY(again.ok());
+        const QByteArray pem = m_rsa.toPem();
+        const QByteArray sealed = key->seal(pem, "kid-1");
+        QVERIFY(SealingKey::isSealed(sealed));
+        QVERIFY(!sealed.contains("PRIVATE KEY"));
+        QVERIFY(sealed != key->seal(pem, "kid-1")); // a new nonce each time
+        QCOMPARE(again->open(sealed, "kid-1").value(), pem);
+        // Another row's id, another key, a changed byte, a cut value: refused, never garbage.
+        QVERIFY(!key->open(sealed, "kid-2").ok());
+        const SealingKey other = SealingKey::fromBytes(QByteArray(32, 'x'));
+        QVERIFY(!other.open(sealed, "kid-1").ok());
+        QByteArray changed = sealed;
+        changed[changed.size() - 5] = changed[changed.size() - 5] == 'A' ? 'B' : 'A';
+        QVERIFY(!key->open(changed, "kid-1").ok());
+        QVERIFY(!key->open(sealed.left(20), "kid-1").ok());
+        // Written before sealing existed: read as it is (the store seals it then).
+        QCOMPARE(key->open(pem, "kid-1").value(), pem);
+        // A key file that holds no 32-byte key is refused.
+        const QString bad = dir.filePath(QStringLiteral("bad-key"));
+        QFile f(bad);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("c2hvcnQ=\n");
+        f.close();
+        QVERIFY(!SealingKey::loadOrCreate(bad).ok());
+    }
+
     void initTestCase()
     {
         m_openssl = QStandardPaths::findExecutable(QStringLiteral("openssl"));

@@ -6,13 +6,16 @@
 #include "core/writequeue.h"
 #include "crypto/jws.h"
 #include "crypto/random.h"
+#include "crypto/sealing.h"
 #include "oauth/assertions.h"
 #include "oauth/clientauthenticator.h"
 #include "oauth/clientregistry.h"
 #include "oauth/oauthstore.h"
+#include "oauth/signingkeys.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
+#include <QSqlQuery>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -400,6 +403,71 @@ private slots:
         QCOMPARE(viaForm->clientId, postId);
         QVERIFY(!m_auth->named(tokenRequest(), {{QStringLiteral("client_id"), "no-such-client"}}));
         QVERIFY(!m_auth->named(tokenRequest(), {}));
+    }
+
+    void signingKeysAreSealedInTheDatabase()
+    {
+        // Keys an older build stored as PEM are sealed when a sealing key is there (the
+        // backend installs one), and read back the same; with another key they cannot be read.
+        QTemporaryDir dir;
+        auto opened = Core::Database::open(
+            dir.filePath(QStringLiteral("keys.db")),
+            Core::Database::coreMigrations() << OAuth::OAuthStore::all(), m_clock);
+        QVERIFY(opened);
+        Core::Database &db = **opened;
+        Core::WriteQueue writer(db, QStringLiteral("keys-writer"));
+        const qint64 now = m_clock.now().toMSecsSinceEpoch();
+        auto stored = [&db] {
+            QStringList values;
+            QSqlQuery q(db.connection());
+            if (q.exec(QStringLiteral("SELECT private_pem FROM oauth_signing_keys ORDER BY kid")))
+                while (q.next())
+                    values << q.value(0).toString();
+            return values;
+        };
+        QJsonObject jwks;
+        {
+            OAuth::SigningKeys plain(db, writer); // no sealer: an older build
+            QVERIFY(plain.load(now).ok());
+            jwks = plain.jwks();
+        }
+        QCOMPARE(stored().size(), 4); // RS256 and ES256, active and next
+        for (const QString &v : stored())
+            QVERIFY(v.startsWith(QLatin1String("-----BEGIN PRIVATE KEY-----")));
+        auto install = [&db](const Crypto::SealingKey &key) {
+            db.setSealer(
+                {[key](const QByteArray &p, const QByteArray &c) { return key.seal(p, c); },
+                 [key](const QByteArray &s, const QByteArray &c) { return key.open(s, c); }});
+        };
+        install(Crypto::SealingKey::fromBytes(Crypto::Random::bytes(32)));
+        {
+            OAuth::SigningKeys sealed(db, writer);
+            QVERIFY(sealed.load(now).ok());
+            QCOMPARE(sealed.jwks(), jwks); // the same keys
+        }
+        for (const QString &v : stored()) {
+            QVERIFY2(v.startsWith(QLatin1String("sealed:v1:")), qPrintable(v.left(20)));
+            QVERIFY(!v.contains(QLatin1String("PRIVATE KEY")));
+        }
+        // A rotation stores its new key sealed as well.
+        {
+            OAuth::SigningKeys keys(db, writer);
+            QVERIFY(keys.load(now).ok());
+            std::promise<Core::Result<void>> rotated;
+            keys.rotate(QStringLiteral("ES256"), now,
+                        [&](const Core::Result<void> &r) { rotated.set_value(r); });
+            QVERIFY(rotated.get_future().get().ok());
+        }
+        QCOMPARE(stored().size(), 5);
+        for (const QString &v : stored())
+            QVERIFY(v.startsWith(QLatin1String("sealed:v1:")));
+        // Another data directory's key: refused at start, nothing read as a key.
+        install(Crypto::SealingKey::fromBytes(QByteArray(32, 'k')));
+        OAuth::SigningKeys wrong(db, writer);
+        const auto loaded = wrong.load(now);
+        QVERIFY(!loaded.ok());
+        QVERIFY2(loaded.error().message.contains(QStringLiteral("database-key")),
+                 qPrintable(loaded.error().message));
     }
 };
 
