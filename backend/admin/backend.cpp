@@ -251,6 +251,14 @@ Result<void> Backend::start()
     }
     if (auto r = sqlite ? Platform::restrictToOwner(dbPath) : Result<void>{}; !r)
         return makeError(QStringLiteral("database-open-failed"), r.error().message);
+    // The key that seals the secrets the database holds (docs/storage.md): in the data
+    // directory or a file of the administrator's, never in the database.
+    auto sealing =
+        m_config.databaseKeyFile.isEmpty()
+            ? Crypto::SealingKey::loadOrCreate(m_config.dataDir + QStringLiteral("/database-key"))
+            : Crypto::SealingKey::load(m_config.databaseKeyFile);
+    if (!sealing)
+        return sealing.error();
     auto db = Core::Database::open(
         dbPath,
         Core::Database::coreMigrations()
@@ -262,18 +270,16 @@ Result<void> Backend::start()
     if (!db)
         return db.error();
     m_database = std::move(*db);
-    // The key that seals the secrets the database holds (docs/storage.md): in the data
-    // directory, not in the database.
-    auto sealing =
-        Crypto::SealingKey::loadOrCreate(m_config.dataDir + QStringLiteral("/database-key"));
-    if (!sealing)
-        return sealing.error();
     m_database->setSealer({[key = *sealing](const QByteArray &plain, const QByteArray &context) {
                                return key.seal(plain, context);
                            },
                            [key = *sealing](const QByteArray &stored, const QByteArray &context) {
                                return key.open(stored, context);
                            }});
+    // Webhook secrets an older build stored in the clear are sealed now (the signing keys are
+    // when they load); a secret sealed with another key stops the start here.
+    if (auto r = Webhooks::WebhookStore::sealStoredSecrets(*m_database); !r)
+        return r;
     m_settings = std::make_unique<Core::SqlSettingsStore>(*m_database, *m_clock);
     // Values changed through the admin API for this start (docs/settings.md).
     SettingsAdminApi::applyStored(m_config, *m_settings);

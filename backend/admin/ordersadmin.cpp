@@ -102,7 +102,7 @@ void OrdersAdminApi::registerRoutes()
         const qint64 now = m_clock.now().toMSecsSinceEpoch();
         for (QJsonObject &c : list) {
             const QJsonObject info = Webhooks::WebhookStore::secretInfo(
-                m_database.connection(), c.value(QStringLiteral("id")).toString(), now);
+                m_database, c.value(QStringLiteral("id")).toString(), now);
             for (auto it = info.begin(); it != info.end(); ++it)
                 c.insert(it.key(), it.value());
         }
@@ -119,7 +119,7 @@ void OrdersAdminApi::registerRoutes()
                            return HttpResponse::error(404, QStringLiteral("customer-not-found"),
                                                       QStringLiteral("no customer %1").arg(*id));
                        const QJsonObject info = Webhooks::WebhookStore::secretInfo(
-                           m_database.connection(), *id, m_clock.now().toMSecsSinceEpoch());
+                           m_database, *id, m_clock.now().toMSecsSinceEpoch());
                        for (auto it = info.begin(); it != info.end(); ++it)
                            c.insert(it.key(), it.value());
                        return HttpResponse::json(200, c);

@@ -179,7 +179,8 @@ bool SettingsAdminApi::isOAuthLive(const QString &key)
 
 bool SettingsAdminApi::isReadOnly(const QString &key)
 {
-    return key == QLatin1String("data-dir") || key == QLatin1String("database");
+    return key == QLatin1String("data-dir") || key == QLatin1String("database") ||
+           key == QLatin1String("database-key-file");
 }
 
 QString SettingsAdminApi::groupOf(const QString &key)
@@ -198,7 +199,7 @@ QString SettingsAdminApi::groupOf(const QString &key)
     if (key.startsWith(QLatin1String("webhook-")) || key.startsWith(QLatin1String("demo-")) ||
         key == QLatin1String("delivery-history-days"))
         return QStringLiteral("webhooks");
-    if (key == QLatin1String("data-dir") || key == QLatin1String("database"))
+    if (isReadOnly(key))
         return QStringLiteral("storage");
     return QStringLiteral("cluster"); // anonymous-auth, modes, plugins, oidc-*, tls-extra-sans
 }

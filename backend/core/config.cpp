@@ -133,6 +133,16 @@ const QList<Entry> &entries()
                 c.database = t;
                 return {};
             });
+        add("database-key-file", "file",
+            "Key that seals the secrets the database holds (signing keys, webhook secrets): empty "
+            "for <data-dir>/database-key, made at first start; else a file that must exist, the "
+            "same on every instance sharing the database.",
+            [](Config &c, const QString &v) -> Result<void> {
+                const QString t = v.trimmed();
+                c.databaseKeyFile =
+                    t.isEmpty() ? QString() : QDir::cleanPath(QDir(t).absolutePath());
+                return {};
+            });
         const struct
         {
             const char *name;
@@ -617,6 +627,7 @@ QString ConfigResolver::valueOf(const Config &c, const QString &key)
              const auto t = parsePostgresUrl(x.database);
              return x.database.isEmpty() ? QString() : t ? t->display : QStringLiteral("(invalid)");
          }},
+        {QStringLiteral("database-key-file"), text(&Config::databaseKeyFile)},
         {QStringLiteral("service-address"), [](const Config &x) { return x.service.address; }},
         {QStringLiteral("service-port"),
          [](const Config &x) { return QString::number(x.service.port); }},

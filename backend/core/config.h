@@ -24,6 +24,9 @@ struct Config
     // Empty: SQLite in the data directory. Else a postgresql:// URL (docs/storage.md); it may
     // hold a password, so it is shown only through ConfigResolver::valueOf (without it).
     QString database;
+    // Empty: <data-dir>/database-key, created at first start. Else a key file that must exist
+    // (the same on every instance of one database; docs/storage.md).
+    QString databaseKeyFile;
     QString configFile;
     ListenerSettings service{QStringLiteral("127.0.0.1"), 8080};
     ListenerSettings cluster{QStringLiteral("127.0.0.1"), 6443};

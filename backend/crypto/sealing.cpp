@@ -35,10 +35,23 @@ Result<SealingKey> SealingKey::loadOrCreate(const QString &path)
         if (auto r = Platform::writePrivateFile(path, key.toBase64() + '\n'); !r)
             return r.error();
     }
+    return load(path);
+}
+
+Result<SealingKey> SealingKey::load(const QString &path)
+{
+    if (!QFile::exists(path))
+        return sealingError(QStringLiteral("the database key file %1 does not exist (make one with "
+                                           "`umask 077; openssl rand -base64 32 > FILE`)")
+                                .arg(path));
+    if (auto r = Platform::checkPrivateFile(path); !r)
+        return sealingError(r.error().message);
     auto text = Detail::readSmallFile(path, 1024);
     if (!text)
         return text.error();
-    const QByteArray key = QByteArray::fromBase64(text->trimmed());
+    const auto decoded =
+        QByteArray::fromBase64Encoding(text->trimmed(), QByteArray::AbortOnBase64DecodingErrors);
+    const QByteArray key = decoded ? *decoded : QByteArray();
     if (key.size() != kKeyBytes)
         return sealingError(
             QStringLiteral("%1 does not hold a %2-byte key (base64)").arg(path).arg(kKeyBytes));

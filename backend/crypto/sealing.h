@@ -17,6 +17,10 @@ class SealingKey
 public:
     // Reads the key file, or creates it (0600) when it does not exist.
     static Result<SealingKey> loadOrCreate(const QString &path);
+    // Reads a key file an administrator provided (--database-key-file, the same on every
+    // instance): it must exist and be private (Platform::checkPrivateFile). One is made with
+    // `openssl rand -base64 32`.
+    static Result<SealingKey> load(const QString &path);
     static SealingKey fromBytes(const QByteArray &key32); // tests
 
     // "sealed:v1:" + base64url(nonce 12 | ciphertext | tag 16).

@@ -161,7 +161,7 @@ Result<void> OrderService::start(bool demoData)
                 if (auto ins = OrderStore::insertCustomer(tx, c); !ins)
                     return ins;
                 if (auto s = Webhooks::WebhookStore::addSecret(
-                        tx, c.id, Webhooks::Signer::generateSecret(), now);
+                        tx, m_database, c.id, Webhooks::Signer::generateSecret(), now);
                     !s)
                     return s;
                 qCInfo(lcOrders) << "demo customer created:" << c.id;
@@ -811,13 +811,13 @@ void OrderService::createCustomer(const QString &name, const QString &id,
     const Customer customer{id.isEmpty() ? Crypto::Random::uuid() : id, name, now};
     const QString secret = Webhooks::Signer::generateSecret();
     commit<NewSecret>(
-        [customer, secret, now](WriteTransaction &tx, Effects &,
-                                NewSecret &result) -> Result<void> {
+        [this, customer, secret, now](WriteTransaction &tx, Effects &,
+                                      NewSecret &result) -> Result<void> {
             result.customer = customer;
             result.secret = secret;
             if (auto r = OrderStore::insertCustomer(tx, customer); !r)
                 return r;
-            return Webhooks::WebhookStore::addSecret(tx, customer.id, secret, now);
+            return Webhooks::WebhookStore::addSecret(tx, m_database, customer.id, secret, now);
         },
         std::move(done),
         [this](const NewSecret &result) {

@@ -35,6 +35,11 @@ Result<void> ensurePrivateDirectory(const QString &path);
 // ACL granting the current user alone full access on Windows.
 Result<void> restrictToOwner(const QString &path);
 
+// Whether a key file someone else provided is private enough to use: on Unix, no access for
+// others, and none for the group unless root owns the file (0640 root:gatehouse is how a key
+// is shared with a service account; PostgreSQL's rule for its key files). An error names the
+// mode and the fix. On Windows the file's ACL is left to the administrator (no check).
+Result<void> checkPrivateFile(const QString &path);
 // Calls fn in a forked child right after fork() (pthread_atfork); nothing where there is no
 // fork(). fn must not be null.
 void runInChildAfterFork(void (*fn)());

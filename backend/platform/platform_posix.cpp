@@ -129,6 +129,21 @@ Result<void> restrictToOwner(const QString &path)
     return {};
 }
 
+Result<void> checkPrivateFile(const QString &path)
+{
+    const QByteArray native = QFile::encodeName(path);
+    struct stat st;
+    if (::stat(native.constData(), &st) != 0)
+        return ioError(QStringLiteral("cannot read"), path, errno);
+    const mode_t allowed = st.st_uid == 0 ? 0640 : 0600;
+    if ((st.st_mode & 0777 & ~allowed) != 0)
+        return makeError(QStringLiteral("io_error"),
+                         QStringLiteral("%1 is open to others (mode %2): chmod 600 it, or 640 when "
+                                        "root owns it")
+                             .arg(path, QString::number(st.st_mode & 0777, 8)));
+    return {};
+}
+
 void runInChildAfterFork(void (*fn)())
 {
     ::pthread_atfork(nullptr, nullptr, fn);

@@ -196,6 +196,13 @@ Result<void> ensurePrivateDirectory(const QString &path)
     return {};
 }
 
+Result<void> checkPrivateFile(const QString &path)
+{
+    if (!QFileInfo::exists(path))
+        return makeError(QStringLiteral("io_error"), QStringLiteral("%1 does not exist").arg(path));
+    return {};
+}
+
 Result<void> restrictToOwner(const QString &path)
 {
     const QFileInfo info(path);

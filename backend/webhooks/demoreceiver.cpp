@@ -91,8 +91,7 @@ Core::HttpResponse DemoReceiver::handle(const Core::HttpRequest &req)
     } else if (qAbs(now / 1000 - timestamp) > ToleranceSeconds) {
         error = QStringLiteral("timestamp outside the 5-minute tolerance");
     } else {
-        const QList<QByteArray> keys =
-            WebhookStore::activeKeys(m_database.connection(), customerId, now);
+        const QList<QByteArray> keys = WebhookStore::activeKeys(m_database, customerId, now);
         if (keys.isEmpty())
             error = QStringLiteral("no webhook secret for customer %1").arg(customerId);
         else if (!Signer::verify(keys, sig, id, timestamp, req.body))

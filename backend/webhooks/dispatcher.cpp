@@ -230,7 +230,7 @@ QList<QByteArray> Dispatcher::keysFor(const QString &ownerId)
     const qint64 now = nowMs();
     auto it = m_keys.find(ownerId);
     if (it == m_keys.end() || now - it->loadedAt > KeyCacheMs) {
-        Keys k{WebhookStore::activeKeys(m_database.connection(), ownerId, now), now};
+        Keys k{WebhookStore::activeKeys(m_database, ownerId, now), now};
         it = m_keys.insert(ownerId, k);
     }
     return it->keys;

@@ -66,7 +66,8 @@ void WebhookService::rotateSecret(const QString &ownerId,
             if (!*exists)
                 return Core::Error{QStringLiteral("customer-not-found"),
                                    QStringLiteral("no customer with id %1").arg(ownerId), 404};
-            auto expires = WebhookStore::rotateSecret(tx, ownerId, secret, nowMs(), overlap);
+            auto expires =
+                WebhookStore::rotateSecret(tx, m_database, ownerId, secret, nowMs(), overlap);
             if (!expires)
                 return expires.error();
             result.secret = secret;

@@ -5,6 +5,7 @@
 #include "core/writequeue.h"
 #include "crypto/random.h"
 #include "webhooks/signer.h"
+#include "webhooks/webhookslogging.h"
 
 #include "core/clock.h"
 
@@ -29,6 +30,41 @@ QString isoTime(qint64 ms)
 }
 
 namespace {
+
+// What a secret's seal is bound to: its owner, apart from every other kind of sealed value.
+QByteArray secretContext(const QString &ownerId)
+{
+    return QByteArrayLiteral("webhook-secret/") + ownerId.toUtf8();
+}
+
+// The stored secrets of an owner that still sign, newest first, opened.
+QList<QString> openSecrets(Core::Database &database, const QString &ownerId, qint64 now,
+                           QList<qint64> *createdAt = nullptr, QList<qint64> *expiresAt = nullptr)
+{
+    QList<QString> out;
+    QSqlQuery q(database.connection());
+    q.prepare(QStringLiteral("SELECT secret, created_at, expires_at FROM webhook_secrets WHERE "
+                             "owner_id = ? AND (expires_at IS NULL OR expires_at > ?) ORDER BY "
+                             "created_at DESC"));
+    q.addBindValue(ownerId);
+    q.addBindValue(now);
+    if (!q.exec())
+        return out;
+    while (q.next()) {
+        auto plain = database.unseal(q.value(0).toByteArray(), secretContext(ownerId));
+        if (!plain) {
+            qCWarning(lcWebhooks).noquote()
+                << "a webhook secret of" << ownerId << "cannot be read:" << plain.error().message;
+            continue;
+        }
+        out.append(QString::fromUtf8(*plain));
+        if (createdAt)
+            createdAt->append(q.value(1).toLongLong());
+        if (expiresAt)
+            expiresAt->append(q.value(2).toLongLong());
+    }
+    return out;
+}
 
 QJsonValue timeOrNull(qint64 ms)
 {
@@ -227,21 +263,22 @@ Result<Delivery> WebhookStore::enqueue(WriteTransaction &tx, const NewDelivery &
     return d;
 }
 
-Result<void> WebhookStore::addSecret(WriteTransaction &tx, const QString &ownerId,
-                                     const QString &secret, qint64 now)
+Result<void> WebhookStore::addSecret(WriteTransaction &tx, const Core::Database &database,
+                                     const QString &ownerId, const QString &secret, qint64 now)
 {
     QSqlQuery &q = tx.query(QStringLiteral(
         "INSERT INTO webhook_secrets (owner_id, secret, created_at) VALUES (?, ?, ?)"));
     q.addBindValue(ownerId);
-    q.addBindValue(secret);
+    q.addBindValue(QString::fromLatin1(database.seal(secret.toUtf8(), secretContext(ownerId))));
     q.addBindValue(now);
     if (!q.exec())
         return WriteTransaction::sqlError(q, "insert secret");
     return {};
 }
 
-Result<qint64> WebhookStore::rotateSecret(WriteTransaction &tx, const QString &ownerId,
-                                          const QString &secret, qint64 now, qint64 overlapMs)
+Result<qint64> WebhookStore::rotateSecret(WriteTransaction &tx, const Core::Database &database,
+                                          const QString &ownerId, const QString &secret, qint64 now,
+                                          qint64 overlapMs)
 {
     const qint64 expires = now + overlapMs;
     QSqlQuery &q =
@@ -268,7 +305,7 @@ Result<qint64> WebhookStore::rotateSecret(WriteTransaction &tx, const QString &o
         return WriteTransaction::sqlError(last, "read secrets");
     const qint64 created = std::max(now, last.value(0).toLongLong() + 1);
     last.finish();
-    auto r = addSecret(tx, ownerId, secret, created);
+    auto r = addSecret(tx, database, ownerId, secret, created);
     if (!r)
         return r.error();
     return expires;
@@ -405,21 +442,59 @@ Result<Endpoint> WebhookStore::setEndpointEnabled(WriteTransaction &tx, const QS
     return e;
 }
 
-QList<QByteArray> WebhookStore::activeKeys(const QSqlDatabase &db, const QString &ownerId,
+Result<void> WebhookStore::sealStoredSecrets(Core::Database &database)
+{
+    if (!database.seals())
+        return {};
+    QSqlDatabase db = database.connection();
+    QSqlQuery q(db);
+    if (!q.exec(QStringLiteral("SELECT owner_id, created_at, secret FROM webhook_secrets")))
+        return Core::makeError(QStringLiteral("database-error"), q.lastError().text());
+    struct Plain
+    {
+        QString ownerId;
+        qint64 createdAt;
+        QByteArray secret;
+    };
+    QList<Plain> plain;
+    while (q.next()) {
+        const QString owner = q.value(0).toString();
+        const QByteArray stored = q.value(2).toByteArray();
+        auto opened = database.unseal(stored, secretContext(owner));
+        if (!opened)
+            return Core::makeError(
+                QStringLiteral("webhook-secret"),
+                QStringLiteral("a webhook secret of customer %1 cannot be read: %2. Start with the "
+                               "database key that sealed it (docs/storage.md), or delete the "
+                               "customer's rows of webhook_secrets and rotate its secret (its "
+                               "receivers then need the new one)")
+                    .arg(owner, opened.error().message));
+        if (*opened == stored)
+            plain.append({owner, q.value(1).toLongLong(), stored});
+    }
+    q.finish();
+    for (const Plain &p : std::as_const(plain)) {
+        QSqlQuery seal(db);
+        seal.prepare(QStringLiteral(
+            "UPDATE webhook_secrets SET secret = ? WHERE owner_id = ? AND created_at = ?"));
+        seal.addBindValue(QString::fromLatin1(database.seal(p.secret, secretContext(p.ownerId))));
+        seal.addBindValue(p.ownerId);
+        seal.addBindValue(p.createdAt);
+        if (!seal.exec())
+            return Core::makeError(QStringLiteral("database-error"), seal.lastError().text());
+    }
+    if (!plain.isEmpty())
+        qCInfo(lcWebhooks) << "sealed" << plain.size() << "webhook secrets stored in the clear";
+    return {};
+}
+
+QList<QByteArray> WebhookStore::activeKeys(Core::Database &database, const QString &ownerId,
                                            qint64 now)
 {
     QList<QByteArray> keys;
-    QSqlQuery q(db);
-    q.prepare(QStringLiteral("SELECT secret FROM webhook_secrets WHERE owner_id = ? AND "
-                             "(expires_at IS NULL OR expires_at > ?) ORDER BY created_at DESC"));
-    q.addBindValue(ownerId);
-    q.addBindValue(now);
-    if (!q.exec())
-        return keys;
-    while (q.next()) {
-        if (auto k = Signer::decodeSecret(q.value(0).toString()))
+    for (const QString &secret : openSecrets(database, ownerId, now))
+        if (auto k = Signer::decodeSecret(secret))
             keys.append(*k);
-    }
     return keys;
 }
 
@@ -552,27 +627,19 @@ std::optional<QJsonObject> WebhookStore::delivery(const QSqlDatabase &db, const 
     return o;
 }
 
-QJsonObject WebhookStore::secretInfo(const QSqlDatabase &db, const QString &ownerId, qint64 now)
+QJsonObject WebhookStore::secretInfo(Core::Database &database, const QString &ownerId, qint64 now)
 {
-    QSqlQuery q(db);
-    q.prepare(QStringLiteral("SELECT secret, created_at, expires_at FROM webhook_secrets WHERE "
-                             "owner_id = ? AND (expires_at IS NULL OR expires_at > ?) ORDER BY "
-                             "created_at DESC"));
-    q.addBindValue(ownerId);
-    q.addBindValue(now);
+    QList<qint64> created, expires;
+    const QList<QString> secrets = openSecrets(database, ownerId, now, &created, &expires);
     QJsonObject info;
     QJsonArray fingerprints;
     qint64 previousExpires = 0;
-    if (q.exec()) {
-        bool first = true;
-        while (q.next()) {
-            fingerprints.append(Signer::fingerprint(q.value(0).toString()));
-            if (first)
-                info.insert(QStringLiteral("secretCreatedAt"), isoTime(q.value(1).toLongLong()));
-            else
-                previousExpires = std::max(previousExpires, q.value(2).toLongLong());
-            first = false;
-        }
+    for (qsizetype i = 0; i < secrets.size(); ++i) {
+        fingerprints.append(Signer::fingerprint(secrets[i]));
+        if (i == 0)
+            info.insert(QStringLiteral("secretCreatedAt"), isoTime(created[i]));
+        else
+            previousExpires = std::max(previousExpires, expires[i]);
     }
     info.insert(QStringLiteral("secretFingerprints"), fingerprints);
     info.insert(QStringLiteral("previousSecretExpiresAt"), timeOrNull(previousExpires));

@@ -99,11 +99,18 @@ public:
     // --- writes (inside a WriteQueue job) ---
     static Core::Result<Delivery> enqueue(Core::WriteTransaction &tx, const NewDelivery &d,
                                           qint64 now, EndpointCache *cache = nullptr);
-    static Core::Result<void> addSecret(Core::WriteTransaction &tx, const QString &ownerId,
-                                        const QString &secret, qint64 now);
+    // Signing secrets are stored sealed with the database's sealer (Core::Database::seal),
+    // bound to their owner: a secret copied into another owner's row does not open.
+    static Core::Result<void> addSecret(Core::WriteTransaction &tx, const Core::Database &database,
+                                        const QString &ownerId, const QString &secret, qint64 now);
     // Keeps the current secrets valid until now + overlapMs, adds the new one.
-    static Core::Result<qint64> rotateSecret(Core::WriteTransaction &tx, const QString &ownerId,
+    static Core::Result<qint64> rotateSecret(Core::WriteTransaction &tx,
+                                             const Core::Database &database, const QString &ownerId,
                                              const QString &secret, qint64 now, qint64 overlapMs);
+    // At start-up, before the writer runs: seals the secrets an older build stored in the
+    // clear, and stops (an error naming the ways out) when a sealed secret does not open with
+    // this database key.
+    static Core::Result<void> sealStoredSecrets(Core::Database &database);
     static Core::Result<void> recordAttempt(Core::WriteTransaction &tx, const AttemptRecord &a);
     static Core::Result<void> updateDelivery(Core::WriteTransaction &tx, const Delivery &d,
                                              int lastStatus, const QString &lastError,
@@ -116,7 +123,10 @@ public:
                                                      const QString &reason, qint64 now);
 
     // --- reads ---
-    static QList<QByteArray> activeKeys(const QSqlDatabase &db, const QString &ownerId, qint64 now);
+    // The owner's secrets that still sign, newest first, as key bytes; one that does not open
+    // is left out (logged without its value).
+    static QList<QByteArray> activeKeys(Core::Database &database, const QString &ownerId,
+                                        qint64 now);
     // Pending deliveries created after `afterRowid`, in creation order (so every order's
     // deliveries come as a prefix), at most limit; *lastRowid is the last one read.
     static QList<Delivery> pending(const QSqlDatabase &db, qint64 afterRowid, int limit,
@@ -134,7 +144,7 @@ public:
     static QList<QJsonObject> deliveries(const QSqlDatabase &db, const DeliveryFilter &f);
     static std::optional<QJsonObject> delivery(const QSqlDatabase &db, const QString &id,
                                                bool withAttempts);
-    static QJsonObject secretInfo(const QSqlDatabase &db, const QString &ownerId, qint64 now);
+    static QJsonObject secretInfo(Core::Database &database, const QString &ownerId, qint64 now);
 };
 
 QString isoTime(qint64 msSinceEpoch); // "" for 0

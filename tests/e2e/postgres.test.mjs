@@ -6,7 +6,7 @@
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { readFileSync, statSync } from 'node:fs';
+import { chmodSync, copyFileSync, existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
 import {
@@ -107,6 +107,18 @@ test('a restart on the same database keeps clients, orders and signing keys; the
         assert.match(row, /^sealed:v1:/);
         assert.ok(!row.includes('PRIVATE KEY'));
     }
+    // Webhook secrets, too: a customer made now, and the demo customer.
+    const customer = await adminFetch(again, 'POST', '/admin/v1/customers', { name: 'Sealed on postgres' });
+    assert.equal(customer.status, 201);
+    const secrets = spawnSync('psql', [readFileSync(join(b.dataDir, 'postgres-database'), 'utf8').trim(), '-Atc',
+        'SELECT secret FROM webhook_secrets'], { encoding: 'utf8' });
+    assert.equal(secrets.status, 0, secrets.stderr);
+    const secretRows = secrets.stdout.trim().split('\n');
+    assert.ok(secretRows.length >= 2, secrets.stdout);
+    for (const row of secretRows) {
+        assert.match(row, /^sealed:v1:/);
+        assert.ok(!row.includes(customer.json.webhookSecret.slice(6, 18)));
+    }
     assert.equal(statSync(join(b.dataDir, 'database-key')).mode & 0o777, 0o600);
 });
 
@@ -124,17 +136,23 @@ test('a second instance on the same database is refused and the first keeps serv
     assert.ok(!second.stderr.includes('hunter2-secret'));
     assert.equal((await serviceFetch(first, 'GET', '/v1/beers')).status, 200);
     assert.equal(await first.stop(), 0);
-    // Another data directory holds another database-key: the signing keys do not open.
+    // Another data directory holds another database-key: the sealed secrets do not open (the
+    // webhook secrets, checked first at start; then the signing keys).
     const stranger = await run(binaryPath(), [
         '--headless', '--data-dir', tempDir('gatehouse-pg-stranger-'), '--database', url,
         '--service-port', '0', '--cluster-port', '0', '--admin-port', '0',
     ]);
     assert.notEqual(stranger.code, 0);
-    assert.match(stranger.stderr, /cannot be read: a sealed value does not open with the database key.*whose database-key sealed it/s);
-    // The first one's data directory: it starts again.
-    const third = await startBackend({ dataDir: first.dataDir, args: ['--database', url] });
+    assert.match(stranger.stderr, /a webhook secret of customer [0-9a-f-]{36} cannot be read: a sealed value does not open with the database key.*Start with the database key that sealed it/s);
+    // Another data directory with the first one's key as --database-key-file (how instances
+    // of one database share it): the sealed secrets open, it starts and makes no key of its own.
+    const keyFile = join(tempDir('gatehouse-pg-key-'), 'shared-key');
+    copyFileSync(join(first.dataDir, 'database-key'), keyFile);
+    chmodSync(keyFile, 0o600);
+    const third = await startBackend({ args: ['--database', url, '--database-key-file', keyFile] });
     running.push(third);
     assert.equal((await serviceFetch(third, 'GET', '/v1/beers')).status, 200);
+    assert.ok(!existsSync(join(third.dataDir, 'database-key')));
 });
 
 test('a database that cannot be used: a clear message that names it, never its password', { skip }, async () => {

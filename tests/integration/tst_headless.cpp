@@ -1574,3 +1574,157 @@ void TestHeadlessBackend::portInUseIsReported()
                               .arg(blocker.serverPort())),
              qPrintable(err));
 }
+
+void TestHeadlessBackend::webhookSecretsAreSealedAndTheKeyFileChecked()
+{
+    // A customer's webhook secret is stored sealed under the database key; one stored in the
+    // clear by an older build is sealed at the next start and signs as before. A configured
+    // --database-key-file must exist and be private; another key does not open the secrets.
+    QTemporaryDir dir;
+    QProcess proc;
+    auto start = [&](const QStringList &extra, bool expectRunning) -> QString {
+        QFile::remove(dir.filePath(QStringLiteral("ports.json")));
+        proc.start(gatehouseBinary(), headlessArgs(dir.path()) + extra);
+        proc.waitForStarted(timeoutMs());
+        QElapsedTimer t;
+        t.start();
+        while (t.elapsed() < timeoutMs()) {
+            if (QFile::exists(dir.filePath(QStringLiteral("ports.json"))))
+                break;
+            if (proc.state() != QProcess::Running)
+                break;
+            QTest::qWait(50);
+        }
+        if (!expectRunning) {
+            proc.waitForFinished(timeoutMs());
+            return QString::fromUtf8(proc.readAllStandardError());
+        }
+        return QFile::exists(dir.filePath(QStringLiteral("ports.json"))) ? QString()
+                                                                         : QStringLiteral("no");
+    };
+    auto stop = [&] {
+        proc.terminate();
+        return proc.waitForFinished(timeoutMs()) && proc.exitCode() == 0;
+    };
+    const QStringList base{QStringLiteral("--data-dir"), dir.path()};
+    auto cli = [&base](QStringList args) {
+        args.prepend(QStringLiteral("admin"));
+        return runCli(args + base);
+    };
+    auto storedSecrets = [&](const QString &sql = QString()) {
+        QStringList values;
+        {
+            QSqlDatabase db =
+                QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), QStringLiteral("sealed"));
+            db.setDatabaseName(dir.filePath(QStringLiteral("gatehouse.db")));
+            if (db.open()) {
+                QSqlQuery q(db);
+                if (!sql.isEmpty() && !q.exec(sql))
+                    values << QStringLiteral("failed: ") + q.lastError().text();
+                if (q.exec(QStringLiteral("SELECT secret FROM webhook_secrets")))
+                    while (q.next())
+                        values << q.value(0).toString();
+                db.close();
+            }
+        }
+        QSqlDatabase::removeDatabase(QStringLiteral("sealed"));
+        return values;
+    };
+    auto fingerprints = [&](const QString &id) {
+        QFile portsFile(dir.filePath(QStringLiteral("ports.json")));
+        QFile tokenFile(dir.filePath(QStringLiteral("admin-token")));
+        if (!portsFile.open(QIODevice::ReadOnly) || !tokenFile.open(QIODevice::ReadOnly))
+            return QJsonArray();
+        const QString admin = QJsonDocument::fromJson(portsFile.readAll())
+                                  .object()
+                                  .value(QStringLiteral("urls"))
+                                  .toObject()
+                                  .value(QStringLiteral("admin"))
+                                  .toString();
+        const HttpResult shown = httpGet(QUrl(admin + QStringLiteral("/admin/v1/customers/") + id),
+                                         tokenFile.readAll().trimmed());
+        return QJsonDocument::fromJson(shown.body)
+            .object()
+            .value(QStringLiteral("secretFingerprints"))
+            .toArray();
+    };
+
+    QCOMPARE(start({}, true), QString());
+    const CliResult created = cli({"customers", "create", "Sealed Tavern", "-o", "json"});
+    QCOMPARE(created.exitCode, 0);
+    const QJsonObject answer = QJsonDocument::fromJson(created.out.toUtf8()).object();
+    const QString secret = answer.value(QStringLiteral("webhookSecret")).toString();
+    const QString id =
+        answer.value(QStringLiteral("customer")).toObject().value(QStringLiteral("id")).toString();
+    QVERIFY2(secret.startsWith(QLatin1String("whsec_")), qPrintable(created.out));
+    const QJsonArray printed = fingerprints(id);
+    QCOMPARE(printed.size(), 1);
+    QVERIFY(stop());
+    // Sealed: whoever reads the database alone does not find the secret.
+    QStringList rows = storedSecrets();
+    QVERIFY(!rows.isEmpty());
+    for (const QString &row : std::as_const(rows)) {
+        QVERIFY2(row.startsWith(QLatin1String("sealed:v1:")), qPrintable(row.left(12)));
+        QVERIFY(!row.contains(secret.mid(6, 12)));
+    }
+    // An older build kept it in the clear: sealed at the next start, the same secret.
+    rows = storedSecrets(QStringLiteral("UPDATE webhook_secrets SET secret = '%1' WHERE owner_id "
+                                        "= '%2'")
+                             .arg(secret, id));
+    QVERIFY(rows.contains(secret));
+    QCOMPARE(start({}, true), QString());
+    QCOMPARE(fingerprints(id), printed);
+    QVERIFY(stop());
+    rows = storedSecrets();
+    QVERIFY(!rows.contains(secret));
+    for (const QString &row : std::as_const(rows))
+        QVERIFY(row.startsWith(QLatin1String("sealed:v1:")));
+
+    // --database-key-file: missing, open to others, holding no key, another key: each refused
+    // with a message that names the file, and nothing printed of any key.
+    const QString keyFile = dir.filePath(QStringLiteral("shared-key"));
+    const QStringList withKey{QStringLiteral("--database-key-file"), keyFile};
+    QString err = start(withKey, false);
+    QCOMPARE(proc.exitCode(), 1);
+    QVERIFY2(err.contains(QStringLiteral("%1 does not exist").arg(keyFile)), qPrintable(err));
+    QVERIFY2(err.contains(QStringLiteral("openssl rand -base64 32")), qPrintable(err));
+    QFile own(dir.filePath(QStringLiteral("database-key")));
+    QVERIFY(own.open(QIODevice::ReadOnly));
+    const QByteArray ownKey = own.readAll();
+    own.close();
+    QFile shared(keyFile);
+    QVERIFY(shared.open(QIODevice::WriteOnly));
+    shared.write(ownKey);
+    shared.close();
+    QVERIFY(shared.setPermissions(QFileDevice::ReadOwner | QFileDevice::WriteOwner |
+                                  QFileDevice::ReadOther));
+    err = start(withKey, false);
+    QCOMPARE(proc.exitCode(), 1);
+    QVERIFY2(err.contains(QStringLiteral("%1 is open to others (mode 604)").arg(keyFile)),
+             qPrintable(err));
+    QVERIFY(shared.setPermissions(QFileDevice::ReadOwner | QFileDevice::WriteOwner));
+    // The same key in another file: the secrets open, the customer's fingerprint is the same.
+    QCOMPARE(start(withKey, true), QString());
+    QCOMPARE(fingerprints(id), printed);
+    const CliResult config = cli({"config", "show", "database-key-file"});
+    QVERIFY2(config.out.contains(keyFile), qPrintable(config.out + config.err));
+    QVERIFY(stop());
+    // Another key: the start stops at the first secret it cannot open, and says how out.
+    QVERIFY(shared.open(QIODevice::WriteOnly | QIODevice::Truncate));
+    shared.write(QByteArray(32, 'k').toBase64() + '\n');
+    shared.close();
+    err = start(withKey, false);
+    QCOMPARE(proc.exitCode(), 1);
+    QVERIFY2(err.contains(QRegularExpression(QStringLiteral(
+                 "a webhook secret of customer [0-9a-f-]{36} cannot be read: a sealed value does "
+                 "not open with the database key"))),
+             qPrintable(err));
+    QVERIFY2(err.contains(QStringLiteral("rotate its secret")), qPrintable(err));
+    QVERIFY(!err.contains(secret.mid(6, 12)));
+    QVERIFY(shared.open(QIODevice::WriteOnly | QIODevice::Truncate));
+    shared.write("not base64 at all!\n");
+    shared.close();
+    err = start(withKey, false);
+    QCOMPARE(proc.exitCode(), 1);
+    QVERIFY2(err.contains(QStringLiteral("does not hold a 32-byte key")), qPrintable(err));
+}

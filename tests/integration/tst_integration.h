@@ -95,6 +95,7 @@ private slots:
     void tokensKeptThroughTheIssueOrderMigration();
     void expiredTokensArePrunedAtStart();
     void portInUseIsReported();
+    void webhookSecretsAreSealedAndTheKeyFileChecked();
 
 private:
     bool startBackend(const QStringList &extraArgs = {});

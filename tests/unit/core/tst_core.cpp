@@ -172,6 +172,7 @@ private slots:
         changed.dataDir = QStringLiteral("/var/lib/gatehouse");
         changed.database =
             QStringLiteral("postgresql://gh@db.example:5432/gatehouse?sslmode=require");
+        changed.databaseKeyFile = QStringLiteral("/etc/gatehouse/database-key");
         changed.tlsExtraSans = {QStringLiteral("api.example.com"), QStringLiteral("10.0.0.5")};
         changed.publicBaseUrl = QStringLiteral("https://api.example.com");
         changed.webhookAllowlist = {QStringLiteral("10.0.0.0/8")};
