@@ -44,6 +44,17 @@ Core::Migration AdminTokens::migration()
                             "created_by TEXT NOT NULL)")}};
 }
 
+Core::Migration AdminTokens::changesAnnounced()
+{
+    return {21,
+            QStringLiteral("admin tokens: changes announced to other instances"),
+            {},
+            {Core::Database::notifyFunction(),
+             QStringLiteral("CREATE TRIGGER admin_tokens_changed AFTER INSERT OR UPDATE OR DELETE "
+                            "ON admin_tokens FOR EACH ROW EXECUTE FUNCTION "
+                            "gatehouse_notify('id')")}};
+}
+
 QString AdminTokens::areaOfPath(const QString &path)
 {
     if (!path.startsWith(QLatin1String("/admin/v1/")))
@@ -220,6 +231,9 @@ Core::Result<void> AdminTokens::load()
         loaded.insert(e.hash, e);
     }
     QWriteLocker lock(&m_lock);
+    for (auto it = loaded.begin(); it != loaded.end(); ++it) // loaded again: kept
+        if (const auto old = m_byHash.constFind(it.key()); old != m_byHash.constEnd())
+            it->lastUsedAt = old->lastUsedAt;
     m_byHash = std::move(loaded);
     return {};
 }

@@ -48,6 +48,7 @@ class AdminTokens
 public:
     static const QStringList &areas();
     static Core::Migration migration();
+    static Core::Migration changesAnnounced(); // schema version 21 (PostgreSQL: a trigger)
 
     // The area a request under /admin/v1 (or /metrics) belongs to; empty for what every valid
     // token may use: the status, the event stream (filtered by area), the metrics, the

@@ -13,6 +13,7 @@
 #include "cluster/clusterapi.h"
 #include "cluster/objectstore.h"
 #include "cluster/tokenauth.h"
+#include "core/changefeed.h"
 #include "core/clock.h"
 #include "core/database.h"
 #include "core/eventbus.h"
@@ -74,6 +75,8 @@ Backend::~Backend()
 
 void Backend::stopWorkers()
 {
+    if (m_changes)
+        m_changes->stop();
     if (m_dispatcher)
         m_dispatcher->stop();
     if (m_writer)
@@ -265,7 +268,8 @@ Result<void> Backend::start()
             << Webhooks::WebhookStore::migration() << Orders::OrderStore::migration()
             << OAuth::OAuthStore::all() << Cluster::ObjectStore::migration()
             << Webhooks::RedeliveryJobs::migration() << Core::AuditLog::migration()
-            << AdminTokens::migration() << Core::AuditLog::effectsColumn(),
+            << AdminTokens::migration() << Core::AuditLog::effectsColumn()
+            << Core::Database::changeFeedMigration() << AdminTokens::changesAnnounced(),
         *m_clock, true);
     if (!db)
         return db.error();
@@ -440,6 +444,22 @@ Result<void> Backend::start()
     }
     if (auto r = m_oauth->start(); !r)
         return r;
+    // What other instances on the same PostgreSQL database change, this one reads again
+    // (docs/storage.md, "Several instances"); nothing to hear on SQLite.
+    m_changes = std::make_unique<Core::ChangeFeed>(*m_database);
+    m_changes->setThreadCleanup(&Crypto::Random::releaseThreadState);
+    m_changes->subscribe(QStringLiteral("admin_tokens"), [this](const QString &) {
+        if (auto r = m_adminTokens->load(); !r)
+            qCWarning(lcAdmin).noquote() << r.error().message;
+    });
+    m_changes->subscribe(QStringLiteral("oauth_clients"),
+                         [this](const QString &id) { m_oauth->clients().changedElsewhere(id); });
+    m_changes->subscribe(QStringLiteral("settings"),
+                         [this](const QString &key) { m_settingsAdminApi->changedElsewhere(key); });
+    m_changes->subscribe(QStringLiteral("oauth_signing_keys"), [this](const QString &) {
+        if (auto r = m_oauth->keys().reload(m_clock->now().toMSecsSinceEpoch()); !r)
+            qCWarning(lcAdmin).noquote() << r.error().message;
+    });
     m_tokenRetention = std::make_unique<OAuth::TokenRetention>(*m_writer, *m_clock,
                                                                m_config.oauthTokenHistoryDays);
     m_tokenRetention->start();
@@ -485,6 +505,8 @@ Result<void> Backend::start()
     });
     m_settingsAdminApi->setOAuth(m_oauth.get());
     m_settingsAdminApi->setTokens(m_adminTokens.get());
+    if (auto r = m_changes->start(); !r) // everything it calls exists now
+        return r;
     if (auto r = writePorts(); !r)
         return r;
     m_dispatcher->start();

@@ -14,6 +14,7 @@
 
 namespace Gatehouse::Core {
 class AuditLog;
+class ChangeFeed;
 class Clock;
 class Database;
 class EventBus;
@@ -144,6 +145,7 @@ private:
     std::unique_ptr<Orders::OrdersApi> m_ordersApi;
     std::unique_ptr<OrdersAdminApi> m_ordersAdminApi;
     std::unique_ptr<OAuth::OAuthApi> m_oauth;
+    std::unique_ptr<Core::ChangeFeed> m_changes; // PostgreSQL: other instances' changes
     std::unique_ptr<OAuth::TokenRetention> m_tokenRetention;
     std::unique_ptr<OAuthAdminApi> m_oauthAdminApi;
     std::unique_ptr<Cluster::ObjectStore> m_clusterStore;

@@ -324,9 +324,12 @@ void OAuthAdminApi::registerUserRoutes()
                         return respond(errorAnswer(r.error()));
                     // A password reset signs the user out everywhere (its tokens are revoked
                     // in the same transaction).
-                    if (passwordReset)
-                        m_oauth.endSessions(r->id);
-                    respond(HttpResponse::json(200, r->toJson(now())));
+                    const QJsonObject user = r->toJson(now());
+                    if (!passwordReset)
+                        return respond(HttpResponse::json(200, user));
+                    m_oauth.endSessions(r->id, [respond, user](const Core::Result<void> &ended) {
+                        respond(ended ? HttpResponse::json(200, user) : errorAnswer(ended.error()));
+                    });
                 });
         },
         pool);
@@ -336,28 +339,33 @@ void OAuthAdminApi::registerUserRoutes()
                                                       userAnswer(respond, 200));
                            });
     // Until unlocked: the user is signed out everywhere and every token held for them revoked.
-    m_server.routeDeferred("POST", QStringLiteral("/admin/v1/users/{id}/lock"),
-                           [this, now](const HttpRequest &req, const Responder &respond) {
-                               m_oauth.users().lock(
-                                   req.pathParam(QStringLiteral("id")),
-                                   [this, respond, now](const Core::Result<OAuth::User> &r) {
-                                       if (!r)
-                                           return respond(errorAnswer(r.error()));
-                                       m_oauth.endSessions(r->id);
-                                       respond(HttpResponse::json(200, r->toJson(now())));
-                                   });
-                           });
-    m_server.routeDeferred("DELETE", QStringLiteral("/admin/v1/users/{id}"),
-                           [this](const HttpRequest &req, const Responder &respond) {
-                               m_oauth.users().remove(
-                                   req.pathParam(QStringLiteral("id")),
-                                   [this, respond](const Core::Result<QString> &removed) {
-                                       if (!removed)
-                                           return respond(errorAnswer(removed.error()));
-                                       m_oauth.endSessions(*removed);
-                                       respond(HttpResponse{204, {}, {}, {}});
-                                   });
-                           });
+    m_server.routeDeferred(
+        "POST", QStringLiteral("/admin/v1/users/{id}/lock"),
+        [this, now](const HttpRequest &req, const Responder &respond) {
+            m_oauth.users().lock(
+                req.pathParam(QStringLiteral("id")),
+                [this, respond, now](const Core::Result<OAuth::User> &r) {
+                    if (!r)
+                        return respond(errorAnswer(r.error()));
+                    m_oauth.endSessions(r->id, [respond, user = r->toJson(now())](
+                                                   const Core::Result<void> &ended) {
+                        respond(ended ? HttpResponse::json(200, user) : errorAnswer(ended.error()));
+                    });
+                });
+        });
+    m_server.routeDeferred(
+        "DELETE", QStringLiteral("/admin/v1/users/{id}"),
+        [this](const HttpRequest &req, const Responder &respond) {
+            m_oauth.users().remove(
+                req.pathParam(QStringLiteral("id")),
+                [this, respond](const Core::Result<QString> &removed) {
+                    if (!removed)
+                        return respond(errorAnswer(removed.error()));
+                    m_oauth.endSessions(*removed, [respond](const Core::Result<void> &ended) {
+                        respond(ended ? HttpResponse{204, {}, {}, {}} : errorAnswer(ended.error()));
+                    });
+                });
+        });
     m_server.route("GET", QStringLiteral("/admin/v1/consents"), [this](const HttpRequest &req) {
         QJsonArray items;
         for (const QJsonObject &c :

@@ -412,4 +412,62 @@ void SettingsAdminApi::registerRoutes()
                    });
 }
 
+void SettingsAdminApi::changedElsewhere(const QString &changed)
+{
+    if (changed.isEmpty() || changed == ClusterAdminApi::settingsKey()) {
+        if (const auto saved = m_store.value(ClusterAdminApi::settingsKey()); saved) {
+            // As at start: a setting given explicitly (flag, environment, config file) is not
+            // overridden by what is stored.
+            const QJsonObject stored = QJsonDocument::fromJson(saved->toUtf8()).object();
+            QJsonObject keep;
+            for (auto it = liveFields().cbegin(); it != liveFields().cend(); ++it)
+                if (!explicitSource(
+                        m_effective.sources.value(it.key(), QStringLiteral("default"))) &&
+                    stored.contains(it.value()))
+                    keep.insert(it.value(), stored.value(it.value()));
+            auto parsed = Cluster::ClusterSettings::fromJson(keep, m_cluster.settings());
+            // Unreadable (a newer build's?) or unchanged: nothing to do.
+            const auto *s = std::get_if<Cluster::ClusterSettings>(&parsed);
+            if (s && s->toJson() != m_cluster.settings().toJson()) {
+                const Cluster::ClusterSettings before = m_cluster.settings();
+                if (const QString e = m_cluster.applySettings(*s); !e.isEmpty()) {
+                    qCWarning(lcAdmin).noquote() << "cluster settings changed elsewhere:" << e;
+                } else {
+                    qCInfo(lcAdmin) << "cluster settings changed by another instance applied";
+                    for (auto it = liveFields().cbegin(); it != liveFields().cend(); ++it)
+                        if (liveValue(before, it.key()) != liveValue(*s, it.key()))
+                            if (const auto o = optionOf(it.key()))
+                                m_events.publish(QStringLiteral("setting.changed"), item(*o));
+                }
+            }
+        }
+    }
+    if (!m_oauth)
+        return;
+    for (auto it = oauthLiveFields().cbegin(); it != oauthLiveFields().cend(); ++it) {
+        if ((!changed.isEmpty() && changed != storeKey(it.key())) ||
+            explicitSource(m_effective.sources.value(it.key(), QStringLiteral("default"))))
+            continue;
+        const auto kept = m_store.value(storeKey(it.key()));
+        if (!kept)
+            continue;
+        auto policy = OAuth::RegistrationPolicy::fromJson(
+            QJsonObject{{it.value(), QJsonArray::fromStringList(
+                                         kept->split(QLatin1Char(','), Qt::SkipEmptyParts))}},
+            m_oauth->trust().registrationPolicy());
+        if (!policy) {
+            qCWarning(lcAdmin).noquote()
+                << it.key() << "changed elsewhere:" << policy.error().message;
+            continue;
+        }
+        if (oauthLiveValue(*policy, it.key()) ==
+            oauthLiveValue(m_oauth->trust().registrationPolicy(), it.key()))
+            continue;
+        m_oauth->trust().setRegistrationPolicy(*policy);
+        qCInfo(lcAdmin).noquote() << it.key() << "changed by another instance applied";
+        if (const auto o = optionOf(it.key()))
+            m_events.publish(QStringLiteral("setting.changed"), item(*o));
+    }
+}
+
 } // namespace Gatehouse::Admin

@@ -57,6 +57,9 @@ public:
     static bool isReadOnly(const QString &key);
     // listeners, limits, oauth, webhooks, cluster, storage
     static QString groupOf(const QString &key);
+    // Another instance changed a stored setting (ChangeFeed; storeKey as in the settings
+    // table, empty: any may have changed): a live one applies here too, as if set here.
+    void changedElsewhere(const QString &storeKey);
 
 private:
     QJsonObject item(const Core::ConfigOption &option) const;

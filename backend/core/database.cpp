@@ -57,6 +57,25 @@ QList<Migration> Database::coreMigrations()
     };
 }
 
+QString Database::notifyFunction()
+{
+    return QStringLiteral(
+        "CREATE OR REPLACE FUNCTION gatehouse_notify() RETURNS trigger LANGUAGE plpgsql AS $$ "
+        "BEGIN PERFORM pg_notify('gatehouse_changes', TG_TABLE_NAME || ':' || "
+        "COALESCE(to_jsonb(NEW) ->> TG_ARGV[0], to_jsonb(OLD) ->> TG_ARGV[0], '')); RETURN NULL; "
+        "END $$");
+}
+
+Migration Database::changeFeedMigration()
+{
+    return {20,
+            QStringLiteral("core: changes announced to other instances"),
+            {},
+            {notifyFunction(),
+             QStringLiteral("CREATE TRIGGER settings_changed AFTER INSERT OR UPDATE OR DELETE ON "
+                            "settings FOR EACH ROW EXECUTE FUNCTION gatehouse_notify('key')")}};
+}
+
 Result<QSqlDatabase> Database::openConnection(const QString &name)
 {
     if (m_engine == Engine::PostgreSQL) {
@@ -310,6 +329,11 @@ Result<std::unique_ptr<Database>> Database::open(const QString &target,
 
 namespace {
 constexpr qint64 kInstanceLock = 7418235100418;
+}
+
+pg_conn *Database::connectPostgres(QString *error) const
+{
+    return m_engine == Engine::PostgreSQL ? pgConnect(m_path, error) : nullptr;
 }
 
 Result<void> Database::claimSoleInstance()

@@ -96,6 +96,13 @@ public:
     void close();
 
     static QList<Migration> coreMigrations();
+    // Schema version 20, PostgreSQL only: the trigger function gatehouse_notify() that
+    // announces a changed row to every instance (ChangeFeed), attached to `settings`; each
+    // other table that instances cache attaches it in its own migration, naming its key column.
+    static Migration changeFeedMigration();
+    // Its CREATE OR REPLACE statement, repeated by each migration that attaches the function
+    // (so that each stands on its own).
+    static QString notifyFunction();
 
     // Secrets kept in columns (OAuth signing keys) are sealed with a key kept outside the
     // database (Crypto::SealingKey, which the backend installs before the stores load); without
@@ -115,6 +122,10 @@ public:
     {
         return m_sealer.open ? m_sealer.open(stored, context) : Result<QByteArray>(stored);
     }
+
+    // PostgreSQL: a new connection of the caller's own (ChangeFeed's LISTEN), nullptr with
+    // `error` set when it cannot be opened; close it with pgClose. SQLite: nullptr.
+    pg_conn *connectPostgres(QString *error) const;
 
     // The claim of open(..., soleInstance) still holds: its connection is checked, reopened
     // if it broke (the claim is made again), and database-in-use returned when another

@@ -181,9 +181,12 @@ bool pgIdle(pg_conn *conn)
 pg_conn *pgConnect(const QString &url, QString *error)
 {
     const QByteArray dbname = url.toUtf8();
-    // Earlier keywords are overridden by what the expanded URL says.
-    const char *keywords[] = {"connect_timeout", "dbname", nullptr};
-    const char *values[] = {"10", dbname.constData(), nullptr};
+    // Earlier keywords are overridden by what the expanded URL says. These connections stay
+    // open and mostly idle (the claim, the change feed's LISTEN): TCP keepalives find one that
+    // died without a word (a NAT or firewall timeout) within about a minute, not two hours.
+    const char *keywords[] = {"connect_timeout",  "keepalives_idle", "keepalives_interval",
+                              "keepalives_count", "dbname",          nullptr};
+    const char *values[] = {"10", "30", "10", "3", dbname.constData(), nullptr};
     PGconn *conn = PQconnectdbParams(keywords, values, 1);
     if (PQstatus(conn) != CONNECTION_OK) {
         if (error)
@@ -208,6 +211,22 @@ bool pgReset(pg_conn *conn)
     PQreset(conn);
     pgSetTerse(conn);
     return PQstatus(conn) == CONNECTION_OK;
+}
+
+bool pgListen(pg_conn *conn, const char *channel, QString *error)
+{
+    return pgExec(conn, (QByteArrayLiteral("LISTEN ") + channel).constData(), error);
+}
+
+bool pgNotifications(pg_conn *conn, std::vector<QByteArray> *payloads)
+{
+    if (!conn || PQconsumeInput(conn) == 0 || PQstatus(conn) != CONNECTION_OK)
+        return false;
+    while (PGnotify *n = PQnotifies(conn)) {
+        payloads->emplace_back(n->extra);
+        PQfreemem(n);
+    }
+    return true;
 }
 
 bool pgTryLock(pg_conn *conn, qint64 key, bool *held, QString *error)

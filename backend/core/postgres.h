@@ -77,6 +77,11 @@ pg_conn *pgConnect(const QString &url, QString *error);
 void pgClose(pg_conn *conn);
 // Reopens a connection libpq saw break; false if it stays broken.
 bool pgReset(pg_conn *conn);
+// LISTEN channel (a plain name) on this connection.
+bool pgListen(pg_conn *conn, const char *channel, QString *error);
+// The payloads of the notifications that arrived, without waiting; false once the connection
+// broke (what was sent meanwhile is lost: reset and LISTEN again).
+bool pgNotifications(pg_conn *conn, std::vector<QByteArray> *payloads);
 // pg_try_advisory_lock(key): `held` says whether this session holds it now.
 bool pgTryLock(pg_conn *conn, qint64 key, bool *held, QString *error);
 

@@ -4,6 +4,7 @@
 #include "core/database.h"
 #include "core/writequeue.h"
 #include "crypto/jws.h"
+#include "oauth/oauthlogging.h"
 #include "oauth/oauthstore.h"
 
 #include <QJsonArray>
@@ -157,6 +158,8 @@ JtiCache::JtiCache(Core::Database &database, Core::WriteQueue &writer)
 
 bool JtiCache::claim(const QString &issuer, const QString &jti, qint64 expiresAtMs, qint64 now)
 {
+    if (m_database.engine() == Core::Database::Engine::PostgreSQL)
+        return claimInDatabase(issuer, jti, expiresAtMs, now);
     const QString key = issuer + QLatin1Char('\n') + jti;
     {
         QMutexLocker lock(&m_mutex);
@@ -186,6 +189,35 @@ bool JtiCache::claim(const QString &issuer, const QString &jti, qint64 expiresAt
         return Core::Result<void>();
     });
     return true;
+}
+
+bool JtiCache::claimInDatabase(const QString &issuer, const QString &jti, qint64 expiresAtMs,
+                               qint64 now)
+{
+    // One statement, committed before the answer: of two instances presenting the same
+    // assertion at once, the unique key lets one insert (or take over an expired row) and the
+    // other change nothing.
+    QSqlQuery q(m_database.connection());
+    q.prepare(QStringLiteral("INSERT INTO oauth_jti (issuer, jti, expires_at) VALUES (?, ?, ?) ON "
+                             "CONFLICT (issuer, jti) DO UPDATE SET expires_at = "
+                             "excluded.expires_at WHERE oauth_jti.expires_at <= ?"));
+    q.addBindValue(issuer);
+    q.addBindValue(jti);
+    q.addBindValue(expiresAtMs);
+    q.addBindValue(now);
+    if (!q.exec()) {
+        qCWarning(lcOAuth) << "an assertion's jti could not be claimed; refused";
+        return false; // fail closed
+    }
+    const bool claimed = q.numRowsAffected() == 1;
+    if (claimed && ++m_claims % 256 == 0) // expired rows go now and then
+        m_writer.submit([now](Core::WriteTransaction &tx) {
+            Core::Statement &del = tx.stmt("DELETE FROM oauth_jti WHERE expires_at <= ?");
+            if (!del.bind(1, now).exec())
+                return Core::Result<void>(Core::WriteTransaction::sqlError(del, "jti"));
+            return Core::Result<void>();
+        });
+    return claimed;
 }
 
 QString peekIssuer(const QByteArray &compact)

@@ -7,6 +7,7 @@
 #include <QMutex>
 #include <QStringList>
 
+#include <atomic>
 #include <functional>
 #include <optional>
 
@@ -49,8 +50,10 @@ private:
     const Core::Clock &m_clock;
 };
 
-// RFC 7523 §3: one use per (issuer, jti) while the assertion is valid. Claimed atomically in
-// memory and persisted (so a restart does not reopen the window).
+// RFC 7523 §3: one use per (issuer, jti) while the assertion is valid. On SQLite (one
+// instance) claimed atomically in memory and persisted (so a restart does not reopen the
+// window); on PostgreSQL claimed in the database, by one committed statement on the request's
+// thread, so that instances sharing it never both accept one assertion.
 class JtiCache
 {
 public:
@@ -58,10 +61,13 @@ public:
     bool claim(const QString &issuer, const QString &jti, qint64 expiresAtMs, qint64 now);
 
 private:
+    bool claimInDatabase(const QString &issuer, const QString &jti, qint64 expiresAtMs, qint64 now);
+
     Core::Database &m_database;
     Core::WriteQueue &m_writer;
     QMutex m_mutex;
     QHash<QString, qint64> m_seen; // issuer + '\n' + jti -> expiry
+    std::atomic<quint64> m_claims{0};
 };
 
 // Verifies a JWT assertion (RFC 7523 §3): signature against jwks (RS256, PS256, ES256 only),

@@ -8,6 +8,7 @@
 #include "crypto/random.h"
 #include "oauth/clientregistry.h"
 #include "oauth/form.h"
+#include "oauth/oauthlogging.h"
 #include "oauth/tokenissuer.h"
 
 #include <QJsonObject>
@@ -134,8 +135,9 @@ AuthorizeEndpoint::AuthorizeEndpoint(Core::HttpServer &server, Core::Database &d
                                      UserStore &users, QString issuer, AuthorizeSettings settings)
     : m_server(server), m_database(database), m_writer(writer), m_events(events), m_clock(clock),
       m_clients(clients), m_users(users), m_issuer(std::move(issuer)), m_settings(settings),
-      m_secureCookies(m_issuer.startsWith(QLatin1String("https:")))
+      m_secureCookies(m_issuer.startsWith(QLatin1String("https:"))), m_signIns(database, writer)
 {
+    m_signIns.setLimits({m_settings.maxInteractions, kInteractionsPerAddress, kMaxSessions});
     registerRoutes();
 }
 
@@ -363,7 +365,7 @@ void AuthorizeEndpoint::authorize(const HttpRequest &req, const Responder &respo
         if (none)
             return respond(redirectError(r, QStringLiteral("login_required"),
                                          QStringLiteral("the user is not signed in")));
-        return respond(startInteraction(req, r, {}, 0, "login"));
+        return startInteraction(req, r, {}, 0, "login", respond);
     }
     if (r.prompt.contains(QStringLiteral("consent")) ||
         !consentCovers(session->userId, r.clientId, r.scopes)) {
@@ -371,136 +373,81 @@ void AuthorizeEndpoint::authorize(const HttpRequest &req, const Responder &respo
             return respond(redirectError(r, QStringLiteral("consent_required"),
                                          QStringLiteral("the user has not consented to these "
                                                         "scopes")));
-        return respond(startInteraction(req, r, session->userId, session->authTime, "consent"));
+        return startInteraction(req, r, session->userId, session->authTime, "consent", respond);
     }
-    finish(r, session->userId, session->authTime, false, respond);
+    finish(r, session->userId, session->authTime, false, newCode(), respond);
 }
 
-HttpResponse AuthorizeEndpoint::startInteraction(const HttpRequest &req, const Request &r,
-                                                 const QString &userId, qint64 authTime,
-                                                 const char *page)
+namespace {
+
+HttpResponse tooManySignIns()
+{
+    HttpResponse busy =
+        errorPage(429, QStringLiteral("temporarily_unavailable"),
+                  QStringLiteral("Too many sign-ins are pending. Finish one or wait a few "
+                                 "minutes, then start again from the application."));
+    busy.setHeader("Retry-After", "60");
+    return busy;
+}
+
+} // namespace
+
+void AuthorizeEndpoint::startInteraction(const HttpRequest &req, const Request &r,
+                                         const QString &userId, qint64 authTime, const char *page,
+                                         const Responder &respond)
 {
     Interaction ia;
     ia.id = Crypto::Random::token(16);
     ia.address = addressKey(req.peerAddress);
-    ia.cookie = Crypto::Random::token(32);
+    const QString cookieValue = Crypto::Random::token(32);
+    ia.cookieHash = hashCookie(cookieValue);
     ia.csrf = Crypto::Random::token(16);
     ia.request = r;
     ia.userId = userId;
     ia.authTime = authTime;
     const qint64 now = m_clock.now().toMSecsSinceEpoch();
     ia.expiresAt = now + m_settings.interactionLifetimeMs;
-    {
-        QMutexLocker lock(&m_mutex);
-        auto full = [this, &ia] {
-            return m_interactions.size() >= m_settings.maxInteractions ||
-                   m_interactionsByAddress.value(ia.address) >= kInteractionsPerAddress;
-        };
-        if (full())
-            dropExpiredInteractions(now);
-        // Bounded memory. A flood from one address is refused at its own cap, others' stay;
-        // at the global cap, the heaviest address makes room for a lighter one.
-        if (full() && m_interactionsByAddress.value(ia.address) < kInteractionsPerAddress)
-            evictFromHeaviestAddress(ia.address);
-        if (full()) {
-            lock.unlock();
-            HttpResponse busy = errorPage(
-                429, QStringLiteral("temporarily_unavailable"),
-                QStringLiteral("Too many sign-ins are pending. Finish one or wait a few minutes, "
-                               "then start again from the application."));
-            busy.setHeader("Retry-After", "60");
-            return busy;
-        }
-        m_interactions.insert(ia.id, ia);
-        ++m_interactionsByAddress[ia.address];
-    }
-    HttpResponse resp =
-        seeOther((pagePath(page) + QStringLiteral("?interaction=") + ia.id).toUtf8());
-    resp.headers.append(
-        {"Set-Cookie", cookie(kInteractionCookie, ia.cookie, m_settings.interactionLifetimeMs)});
-    return resp;
+    // Bounded: a flood from one address is refused at its own cap, others' stay; at the
+    // global cap, the heaviest address makes room for a lighter one (SignInStore::create).
+    // An address at its cap is refused by a read, without loading the writer.
+    if (m_signIns.pendingOf(ia.address, now) >= kInteractionsPerAddress)
+        return respond(tooManySignIns());
+    m_signIns.create(
+        ia, now,
+        [this, respond, id = ia.id, cookieValue,
+         location = (pagePath(page) + QStringLiteral("?interaction=") + ia.id).toUtf8()](
+            const Core::Result<bool> &stored) {
+            if (!stored)
+                return respond(errorPage(500, QStringLiteral("server_error"),
+                                         QStringLiteral("The sign-in could not be started.")));
+            if (!*stored)
+                return respond(tooManySignIns());
+            HttpResponse resp = seeOther(location);
+            resp.headers.append({"Set-Cookie", cookie(kInteractionCookie, cookieValue,
+                                                      m_settings.interactionLifetimeMs)});
+            respond(resp);
+        });
 }
 
-void AuthorizeEndpoint::evictFromHeaviestAddress(const QString &newcomer)
+void AuthorizeEndpoint::endSessions(const QString &userId,
+                                    std::function<void(Core::Result<void>)> done)
 {
-    QString heaviest;
-    int most = m_interactionsByAddress.value(newcomer);
-    for (auto it = m_interactionsByAddress.cbegin(); it != m_interactionsByAddress.cend(); ++it)
-        if (it.value() > most) {
-            most = it.value();
-            heaviest = it.key();
-        }
-    if (heaviest.isEmpty()) // nobody holds more than the newcomer would
-        return;
-    auto oldest = m_interactions.end();
-    for (auto it = m_interactions.begin(); it != m_interactions.end(); ++it)
-        if (it->address == heaviest &&
-            (oldest == m_interactions.end() || it->expiresAt < oldest->expiresAt))
-            oldest = it;
-    if (oldest == m_interactions.end())
-        return;
-    forgetAddress(oldest->address);
-    m_interactions.erase(oldest);
+    m_signIns.endSessions(userId, std::move(done));
 }
 
-void AuthorizeEndpoint::dropExpiredInteractions(qint64 now)
-{
-    for (auto it = m_interactions.begin(); it != m_interactions.end();) {
-        if (it->expiresAt > now) {
-            ++it;
-            continue;
-        }
-        forgetAddress(it->address);
-        it = m_interactions.erase(it);
-    }
-}
-
-void AuthorizeEndpoint::forgetAddress(const QString &address)
-{
-    auto n = m_interactionsByAddress.find(address);
-    if (n != m_interactionsByAddress.end() && --*n <= 0)
-        m_interactionsByAddress.erase(n);
-}
-
-void AuthorizeEndpoint::removeInteraction(const QString &id)
-{
-    const auto it = m_interactions.find(id);
-    if (it == m_interactions.end())
-        return;
-    forgetAddress(it->address);
-    m_interactions.erase(it);
-}
-
-void AuthorizeEndpoint::endSessions(const QString &userId)
-{
-    QMutexLocker lock(&m_mutex);
-    m_sessions.removeIf([&userId](const auto &it) { return it.value().userId == userId; });
-    for (auto it = m_interactions.begin(); it != m_interactions.end();) {
-        if (it->userId != userId) {
-            ++it;
-            continue;
-        }
-        forgetAddress(it->address);
-        it = m_interactions.erase(it);
-    }
-}
-
-std::optional<AuthorizeEndpoint::Interaction>
-AuthorizeEndpoint::interactionFor(const HttpRequest &req, const QHash<QString, QString> &form,
-                                  bool post)
+std::optional<Interaction> AuthorizeEndpoint::interactionFor(const HttpRequest &req,
+                                                             const QHash<QString, QString> &form,
+                                                             bool post)
 {
     const QString id = post ? form.value(QStringLiteral("interaction"))
                             : req.query.queryItemValue(QStringLiteral("interaction"));
     const QString presented = cookieValue(req, kInteractionCookie);
-    const qint64 now = m_clock.now().toMSecsSinceEpoch();
-    QMutexLocker lock(&m_mutex);
-    const auto it = m_interactions.constFind(id);
-    if (id.isEmpty() || it == m_interactions.constEnd() || it->expiresAt <= now ||
-        presented.isEmpty() || presented != it->cookie)
+    if (presented.isEmpty())
         return std::nullopt;
-    if (post && form.value(QStringLiteral("csrf")) != it->csrf)
+    auto ia = m_signIns.interaction(id, hashCookie(presented), m_clock.now().toMSecsSinceEpoch());
+    if (!ia || (post && form.value(QStringLiteral("csrf")) != ia->csrf))
         return std::nullopt;
-    return *it;
+    return ia;
 }
 
 std::optional<AuthorizeEndpoint::Session> AuthorizeEndpoint::sessionFor(const HttpRequest &req)
@@ -508,12 +455,7 @@ std::optional<AuthorizeEndpoint::Session> AuthorizeEndpoint::sessionFor(const Ht
     const QString value = cookieValue(req, kSessionCookie);
     if (value.isEmpty())
         return std::nullopt;
-    const qint64 now = m_clock.now().toMSecsSinceEpoch();
-    QMutexLocker lock(&m_mutex);
-    const auto it = m_sessions.constFind(hashCookie(value));
-    if (it == m_sessions.constEnd() || it->expiresAt <= now)
-        return std::nullopt;
-    return *it;
+    return m_signIns.session(hashCookie(value), m_clock.now().toMSecsSinceEpoch());
 }
 
 bool AuthorizeEndpoint::consentCovers(const QString &userId, const QString &clientId,
@@ -535,6 +477,8 @@ bool AuthorizeEndpoint::consentCovers(const QString &userId, const QString &clie
 
 bool AuthorizeEndpoint::rateLimited(const QString &address, qint64 now, qint64 *retryAfterMs)
 {
+    if (m_database.engine() == Core::Database::Engine::PostgreSQL)
+        return rateLimitedInDatabase(address, now, retryAfterMs);
     QMutexLocker lock(&m_mutex);
     if (m_attempts.size() > 100'000)
         m_attempts.removeIf([now](const auto &it) { return it.value().start + 60'000 <= now; });
@@ -544,6 +488,38 @@ bool AuthorizeEndpoint::rateLimited(const QString &address, qint64 now, qint64 *
     ++w.count;
     *retryAfterMs = w.start + 60'000 - now;
     return w.count > m_settings.loginRatePerMinute;
+}
+
+bool AuthorizeEndpoint::rateLimitedInDatabase(const QString &address, qint64 now,
+                                              qint64 *retryAfterMs)
+{
+    // One statement, committed before the answer: every instance counts into the same window.
+    QSqlQuery q(m_database.connection());
+    q.prepare(QStringLiteral(
+        "INSERT INTO oauth_login_rate (address, window_start, attempts) VALUES (?, ?, 1) ON "
+        "CONFLICT (address) DO UPDATE SET attempts = CASE WHEN oauth_login_rate.window_start + "
+        "60000 <= ? THEN 1 ELSE oauth_login_rate.attempts + 1 END, window_start = CASE WHEN "
+        "oauth_login_rate.window_start + 60000 <= ? THEN ? ELSE oauth_login_rate.window_start END "
+        "RETURNING window_start, attempts"));
+    for (const QVariant &v :
+         {QVariant(address), QVariant(now), QVariant(now), QVariant(now), QVariant(now)})
+        q.addBindValue(v);
+    if (!q.exec() || !q.next()) {
+        // Open: the account lockout (in the database) still holds.
+        qCWarning(lcOAuth) << "sign-in attempts could not be counted";
+        return false;
+    }
+    *retryAfterMs = q.value(0).toLongLong() + 60'000 - now;
+    const bool limited = q.value(1).toLongLong() > m_settings.loginRatePerMinute;
+    if (++m_rateWrites % 256 == 0) // windows long past go now and then
+        m_writer.submit([now](Core::WriteTransaction &tx) {
+            Core::Statement &del =
+                tx.stmt("DELETE FROM oauth_login_rate WHERE window_start + 60000 <= ?");
+            if (!del.bind(1, now).exec())
+                return Core::Result<void>(Core::WriteTransaction::sqlError(del, "login rate"));
+            return Core::Result<void>();
+        });
+    return limited;
 }
 
 void AuthorizeEndpoint::login(const HttpRequest &req, const Responder &respond)
@@ -600,50 +576,43 @@ void AuthorizeEndpoint::login(const HttpRequest &req, const Responder &respond)
                 return respond(loginPage(interaction, 401,
                                          QStringLiteral("Wrong username or password."), username));
             // Signed in, if the sign-in is still pending (an administrator may have ended this
-            // user's sessions meanwhile: then no session and no code).
-            bool pending = false;
-            {
-                QMutexLocker lock(&m_mutex);
-                if (const auto it = m_interactions.find(interaction.id);
-                    it != m_interactions.end()) {
-                    it->userId = a.user.id;
-                    it->authTime = now;
-                    pending = true;
-                }
-            }
-            if (!pending)
-                return respond(errorPage(400, QStringLiteral("invalid_request"),
-                                         QStringLiteral("The sign-in request has ended.")));
-            // A browser session, then consent (unless remembered) and the code.
-            const QByteArray sessionCookie = newSession(a.user.id, now);
+            // user's sessions meanwhile: then no session and no code). A browser session, then
+            // consent (unless remembered) and the code.
             const Request &r = interaction.request;
-            if (r.prompt.contains(QStringLiteral("consent")) ||
-                !consentCovers(a.user.id, r.clientId, r.scopes)) {
-                HttpResponse resp = seeOther(
-                    (pagePath("consent") + QStringLiteral("?interaction=") + interaction.id)
-                        .toUtf8());
-                resp.headers.append({"Set-Cookie", sessionCookie});
-                return respond(resp);
-            }
-            {
-                QMutexLocker lock(&m_mutex);
-                removeInteraction(interaction.id);
-            }
-            finish(r, a.user.id, now, false, respond, {sessionCookie});
+            const bool consentNeeded = r.prompt.contains(QStringLiteral("consent")) ||
+                                       !consentCovers(a.user.id, r.clientId, r.scopes);
+            const NewSession session = newSession();
+            const NewCode code = consentNeeded ? NewCode{} : newCode();
+            m_signIns.signIn(
+                interaction.id, a.user.id, now, session.hash, now + m_settings.sessionLifetimeMs,
+                !consentNeeded,
+                [this, interaction, consentNeeded, session, code, userId = a.user.id, now,
+                 respond](const Core::Result<bool> &pending) {
+                    if (!pending)
+                        return respond(errorPage(500, QStringLiteral("server_error"),
+                                                 QStringLiteral("The sign-in could not be "
+                                                                "stored.")));
+                    if (!*pending)
+                        return respond(errorPage(400, QStringLiteral("invalid_request"),
+                                                 QStringLiteral("The sign-in request has "
+                                                                "ended.")));
+                    if (consentNeeded) {
+                        HttpResponse resp = seeOther(
+                            (pagePath("consent") + QStringLiteral("?interaction=") + interaction.id)
+                                .toUtf8());
+                        resp.headers.append({"Set-Cookie", session.setCookie});
+                        return respond(resp);
+                    }
+                    finish(interaction.request, userId, now, false, code, respond,
+                           {session.setCookie});
+                });
         });
 }
 
-QByteArray AuthorizeEndpoint::newSession(const QString &userId, qint64 now)
+AuthorizeEndpoint::NewSession AuthorizeEndpoint::newSession() const
 {
     const QString value = Crypto::Random::token(32);
-    QMutexLocker lock(&m_mutex);
-    if (m_sessions.size() >= kMaxSessions)
-        m_sessions.removeIf([now](const auto &it) { return it.value().expiresAt <= now; });
-    if (m_sessions.size() >= kMaxSessions)
-        m_sessions.erase(m_sessions.begin());
-    m_sessions.insert(hashCookie(value), Session{userId, now, now + m_settings.sessionLifetimeMs});
-    lock.unlock();
-    return cookie(kSessionCookie, value, m_settings.sessionLifetimeMs);
+    return {hashCookie(value), cookie(kSessionCookie, value, m_settings.sessionLifetimeMs)};
 }
 
 void AuthorizeEndpoint::consent(const HttpRequest &req, const Responder &respond)
@@ -656,23 +625,37 @@ void AuthorizeEndpoint::consent(const HttpRequest &req, const Responder &respond
         return respond(errorPage(400, QStringLiteral("invalid_request"),
                                  QStringLiteral("The consent form has expired or does not "
                                                 "belong to this browser.")));
-    {
-        QMutexLocker lock(&m_mutex);
-        removeInteraction(ia->id); // single use
-    }
-    const QString decision = form.value(QStringLiteral("decision"));
-    if (decision == QLatin1String("allow"))
-        return finish(ia->request, ia->userId, ia->authTime, true, respond);
-    respond(redirectError(ia->request, QStringLiteral("access_denied"),
-                          QStringLiteral("the user denied the request")));
+    const bool allow = form.value(QStringLiteral("decision")) == QLatin1String("allow");
+    // Single use: of two submissions (or two instances) only the one that removes it goes on.
+    const NewCode code = allow ? newCode() : NewCode{};
+    m_signIns.consume(
+        ia->id, [this, ia = *ia, allow, code, respond](const Core::Result<bool> &removed) {
+            if (!removed)
+                return respond(errorPage(500, QStringLiteral("server_error"),
+                                         QStringLiteral("The consent could not be stored.")));
+            if (!*removed)
+                return respond(errorPage(400, QStringLiteral("invalid_request"),
+                                         QStringLiteral("The consent form has expired or does not "
+                                                        "belong to this browser.")));
+            if (allow)
+                return finish(ia.request, ia.userId, ia.authTime, true, code, respond);
+            respond(redirectError(ia.request, QStringLiteral("access_denied"),
+                                  QStringLiteral("the user denied the request")));
+        });
+}
+
+AuthorizeEndpoint::NewCode AuthorizeEndpoint::newCode()
+{
+    const QString code = Crypto::Random::token(32);
+    return {code, TokenIssuer::hashToken(code)};
 }
 
 void AuthorizeEndpoint::finish(const Request &r, const QString &userId, qint64 authTime,
-                               bool rememberConsent, const Responder &respond,
-                               const QList<QByteArray> &cookies)
+                               bool rememberConsent, const NewCode &newCode,
+                               const Responder &respond, const QList<QByteArray> &cookies)
 {
-    const QString code = Crypto::Random::token(32);
-    const QString codeHash = TokenIssuer::hashToken(code);
+    const QString code = newCode.code;
+    const QString codeHash = newCode.hash;
     const qint64 now = m_clock.now().toMSecsSinceEpoch();
     const qint64 expiresAt = now + m_settings.codeLifetimeMs;
     const QString scope = r.scopes.join(QLatin1Char(' '));

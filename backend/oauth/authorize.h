@@ -1,6 +1,7 @@
 #pragma once
 
 #include "core/httpserver.h"
+#include "oauth/signinstore.h"
 #include "oauth/userstore.h"
 
 #include <QHash>
@@ -8,6 +9,7 @@
 #include <QMutex>
 #include <QStringList>
 
+#include <atomic>
 #include <functional>
 #include <optional>
 
@@ -38,8 +40,9 @@ struct AuthorizeSettings
 
 // The authorization endpoint (RFC 6749 §4.1, PKCE RFC 7636, RFC 9207 `iss`) with its
 // server-rendered login and consent pages (docs/oauth.md, "Authorization endpoint").
-// Browser sessions and pending interactions live in memory; codes and consents in the
-// database.
+// Pending sign-ins, browser sessions, codes and consents live in the database (SignInStore):
+// a sign-in started on one instance finishes on another. So do the sign-in attempt counts
+// per address on PostgreSQL (rateLimited).
 class AuthorizeEndpoint
 {
 public:
@@ -51,45 +54,21 @@ public:
     static const QStringList &knownScopes();
     static QString scopeDescription(const QString &scope);
     // Signs the user out of every browser (deleted, locked, password reset by an
-    // administrator) and drops their pending sign-ins.
-    void endSessions(const QString &userId);
+    // administrator) and drops their pending sign-ins; done once committed.
+    void endSessions(const QString &userId, std::function<void(Core::Result<void>)> done);
     // Pending interactions one client address may hold at once (then 429). When all addresses
     // together hold settings.maxInteractions, the address holding the most (if more than the
     // newcomer's) gives up its oldest: a flood from many addresses cannot lock everyone out.
     static constexpr int kInteractionsPerAddress = 100;
     // Sign-in attempts per client address (oauth-login-rate a minute): true, and the wait,
     // when over. Shared by the login and device pages and the password grant.
+    // On PostgreSQL counted in the database (oauth_login_rate), so that every instance counts
+    // into one window; on SQLite (one instance) in memory.
     bool rateLimited(const QString &address, qint64 now, qint64 *retryAfterMs);
 
 private:
-    struct Request
-    {
-        QString clientId;
-        QString redirectUri;
-        bool redirectUriGiven = false;
-        QStringList scopes;
-        QString state;
-        QString nonce;
-        QString codeChallenge;
-        QStringList prompt;
-    };
-    struct Interaction
-    {
-        QString id;
-        QString address; // the client address that started it
-        QString cookie;  // the gh_interaction cookie value that belongs to it
-        QString csrf;
-        Request request;
-        QString userId; // set once the user logged in during this interaction
-        qint64 authTime = 0;
-        qint64 expiresAt = 0;
-    };
-    struct Session
-    {
-        QString userId;
-        qint64 authTime = 0;
-        qint64 expiresAt = 0;
-    };
+    using Request = SignInRequest;
+    using Session = BrowserSession;
     struct Window
     {
         qint64 start = 0;
@@ -100,9 +79,13 @@ private:
     void authorize(const Core::HttpRequest &req, const Core::Responder &respond);
     void login(const Core::HttpRequest &req, const Core::Responder &respond);
     void consent(const Core::HttpRequest &req, const Core::Responder &respond);
-    // After login and consent: stores the code (and the consent), redirects with it.
-    // A browser session for userId: remembered, and its Set-Cookie value.
-    QByteArray newSession(const QString &userId, qint64 now);
+    // A new browser session cookie: its value, and the hash that is stored.
+    struct NewSession
+    {
+        QString hash;
+        QByteArray setCookie;
+    };
+    NewSession newSession() const;
     // RFC 8628 §3.3 user verification: enter the code, sign in if needed, approve or deny.
     void registerDeviceRoutes();
     void deviceSubmit(const Core::HttpRequest &req, const Core::Responder &respond);
@@ -111,14 +94,23 @@ private:
                                   bool signedIn, const QString &error) const;
     Core::HttpResponse deviceConfirmPage(const QString &csrf, const QString &userCode,
                                          const QString &clientId, const QStringList &scopes) const;
+    // An authorization code and its hash, drawn on the request's thread: the writer's thread,
+    // where the continuations of SignInStore run, does no cryptography.
+    struct NewCode
+    {
+        QString code;
+        QString hash;
+    };
+    static NewCode newCode();
+    // After login and consent: stores the code (and the consent), redirects with it.
     void finish(const Request &request, const QString &userId, qint64 authTime,
-                bool rememberConsent, const Core::Responder &respond,
+                bool rememberConsent, const NewCode &code, const Core::Responder &respond,
                 const QList<QByteArray> &cookies = {});
 
     Core::HttpResponse redirectError(const Request &r, const QString &error,
                                      const QString &description) const;
-    Core::HttpResponse startInteraction(const Core::HttpRequest &req, const Request &r,
-                                        const QString &userId, qint64 authTime, const char *page);
+    void startInteraction(const Core::HttpRequest &req, const Request &r, const QString &userId,
+                          qint64 authTime, const char *page, const Core::Responder &respond);
     // The interaction named by the request (query or form) whose cookie and, for a POST,
     // csrf field match; nullopt otherwise.
     std::optional<Interaction> interactionFor(const Core::HttpRequest &req,
@@ -126,13 +118,6 @@ private:
     std::optional<Session> sessionFor(const Core::HttpRequest &req);
     bool consentCovers(const QString &userId, const QString &clientId,
                        const QStringList &scopes) const;
-    // Under m_mutex: interaction bookkeeping with the per-address counts.
-    void dropExpiredInteractions(qint64 now);
-    // With m_mutex held, at the global cap: the oldest interaction of the address holding the
-    // most goes, if that address holds more than `newcomer`.
-    void evictFromHeaviestAddress(const QString &newcomer);
-    void forgetAddress(const QString &address);
-    void removeInteraction(const QString &id);
     QByteArray cookie(const char *name, const QString &value, qint64 maxAgeMs) const;
     QString pagePath(const char *page) const;
 
@@ -151,11 +136,12 @@ private:
     AuthorizeSettings m_settings;
     bool m_secureCookies = false;
 
+    bool rateLimitedInDatabase(const QString &address, qint64 now, qint64 *retryAfterMs);
+
+    SignInStore m_signIns;
+    std::atomic<quint64> m_rateWrites{0};
     QMutex m_mutex;
-    QHash<QString, Interaction> m_interactions;  // by id
-    QHash<QString, int> m_interactionsByAddress; // pending interactions per client address
-    QHash<QString, Session> m_sessions;          // by the SHA-256 of the cookie value
-    QHash<QString, Window> m_attempts;           // login attempts by client address
+    QHash<QString, Window> m_attempts; // login attempts by client address
 };
 
 // The key a client address counts under for the per-address limits: an IPv4 address (also

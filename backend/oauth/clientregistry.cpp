@@ -441,6 +441,15 @@ ClientRegistry::committed(std::shared_ptr<Registered> reg,
     };
 }
 
+void ClientRegistry::changedElsewhere(const QString &clientId)
+{
+    if (!clientId.isEmpty())
+        return forget(clientId);
+    QMutexLocker lock(&m_mutex);
+    m_cache.clear();
+    ++m_generation;
+}
+
 void ClientRegistry::forget(const QString &clientId)
 {
     QMutexLocker lock(&m_mutex);

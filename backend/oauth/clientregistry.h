@@ -139,6 +139,8 @@ public:
                           std::function<void(Core::Result<Registered>)> done);
 
     std::optional<Client> find(const QString &clientId) const; // cached
+    // Another instance changed the client (ChangeFeed): read it again; empty id: every client.
+    void changedElsewhere(const QString &clientId);
     QList<Client> all() const;
     static QString hashSecret(const QString &secret);
     static bool secretMatches(const Client &c, const QString &secret); // constant time

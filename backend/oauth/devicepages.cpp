@@ -194,9 +194,22 @@ void AuthorizeEndpoint::deviceSubmit(const HttpRequest &req, const Responder &re
             if (a.outcome == UserStore::Outcome::Wrong)
                 return respond(devicePage(401, csrf, entered, false,
                                           QStringLiteral("Wrong username or password.")));
-            HttpResponse r = deviceConfirmPage(csrf, code, clientId, scopes);
-            r.headers.append({"Set-Cookie", newSession(a.user.id, now)});
-            respond(r);
+            const NewSession session = newSession();
+            m_signIns.createSession(
+                session.hash, a.user.id, now, now + m_settings.sessionLifetimeMs,
+                [this, session, csrf, code, clientId, scopes,
+                 respond](const Core::Result<bool> &stored) {
+                    if (!stored)
+                        return respond(errorPage(500, QStringLiteral("server_error"),
+                                                 QStringLiteral("The sign-in could not be "
+                                                                "stored.")));
+                    if (!*stored)
+                        return respond(errorPage(400, QStringLiteral("invalid_request"),
+                                                 QStringLiteral("The sign-in has ended.")));
+                    HttpResponse r = deviceConfirmPage(csrf, code, clientId, scopes);
+                    r.headers.append({"Set-Cookie", session.setCookie});
+                    respond(r);
+                });
         });
 }
 

@@ -61,7 +61,10 @@ public:
     // tokens, revocation by id, minted client_credentials tokens.
     OAuthConsole &console() { return m_console; }
     // Signs a user out of every browser (user deleted, locked or password reset).
-    void endSessions(const QString &userId) { m_authorize.endSessions(userId); }
+    void endSessions(const QString &userId, std::function<void(Core::Result<void>)> done)
+    {
+        m_authorize.endSessions(userId, std::move(done));
+    }
     void publishKeyRotated(const QString &alg);
     void publish(const QString &type, const QJsonObject &data); // on the admin event stream
     // For HttpServer::addFilter on /v1/: orders:read for reads, orders:write for changes;

@@ -1,4 +1,5 @@
 #include "oauth/oauthstore.h"
+#include "oauth/signinstore.h"
 
 #include "core/writequeue.h"
 
@@ -176,9 +177,45 @@ Core::Migration OAuthStore::tokenOrigins()
 
 QList<Core::Migration> OAuthStore::all()
 {
-    return {migration(),    usersAndCodes(),      deviceCodes(),     registration(),
-            assertions(),   tokensInIssueOrder(), userTokensIndex(), trustBoundaries(),
-            tokenOrigins(), tokenParents()};
+    return {migration(),
+            usersAndCodes(),
+            deviceCodes(),
+            registration(),
+            assertions(),
+            tokensInIssueOrder(),
+            userTokensIndex(),
+            trustBoundaries(),
+            tokenOrigins(),
+            tokenParents(),
+            SignInStore::migration(),
+            changesAnnounced(),
+            loginRate()};
+}
+
+Core::Migration OAuthStore::changesAnnounced()
+{
+    // PostgreSQL: a client or signing key changed by one instance is read again by the others
+    // (ChangeFeed).
+    return {22,
+            QStringLiteral("oauth: changes announced to other instances"),
+            {},
+            {Core::Database::notifyFunction(),
+             QStringLiteral("CREATE TRIGGER oauth_clients_changed AFTER INSERT OR UPDATE OR DELETE "
+                            "ON oauth_clients FOR EACH ROW EXECUTE FUNCTION "
+                            "gatehouse_notify('client_id')"),
+             QStringLiteral("CREATE TRIGGER oauth_signing_keys_changed AFTER INSERT OR UPDATE OR "
+                            "DELETE ON oauth_signing_keys FOR EACH ROW EXECUTE FUNCTION "
+                            "gatehouse_notify('kid')")}};
+}
+
+Core::Migration OAuthStore::loginRate()
+{
+    // Sign-in attempts per client address and minute, shared by the instances of a PostgreSQL
+    // database (AuthorizeEndpoint::rateLimited; SQLite's one instance counts in memory).
+    return {23,
+            QStringLiteral("oauth: sign-in attempts per address"),
+            {QStringLiteral("CREATE TABLE oauth_login_rate (address TEXT PRIMARY KEY, window_start "
+                            "INTEGER NOT NULL, attempts INTEGER NOT NULL)")}};
 }
 
 Core::Migration OAuthStore::tokenParents()

@@ -25,6 +25,8 @@ struct OAuthStore
     static Core::Migration trustBoundaries();
     static Core::Migration tokenOrigins();
     static Core::Migration tokenParents();
+    static Core::Migration changesAnnounced(); // PostgreSQL: a trigger
+    static Core::Migration loginRate();
     // Every migration above (Core::Database::open applies them in version order, among the
     // other modules').
     static QList<Core::Migration> all();

@@ -39,16 +39,14 @@ Core::Result<SigningKeys::Key> SigningKeys::generate(const QString &alg, const Q
     return Key{Crypto::Random::identifier(12), alg, state, now, 0, *key};
 }
 
-Core::Result<void> SigningKeys::load(qint64 now)
+Core::Result<QList<SigningKeys::Key>> SigningKeys::read(QStringList *unsealed)
 {
-    QSqlDatabase db = m_database.connection();
-    QSqlQuery q(db);
+    QSqlQuery q(m_database.connection());
     if (!q.exec(QStringLiteral("SELECT kid, alg, private_pem, state, created_at, retire_after FROM "
                                "oauth_signing_keys WHERE state IN ('active', 'next', 'retired') "
                                "ORDER BY created_at")))
         return Core::makeError(QStringLiteral("database-error"), q.lastError().text());
     QList<Key> keys;
-    QStringList unsealed; // written before sealing existed: sealed below
     while (q.next()) {
         const QString kid = q.value(0).toString();
         const QByteArray stored = q.value(2).toByteArray();
@@ -61,8 +59,8 @@ Core::Result<void> SigningKeys::load(qint64 now)
                                "new keys from now on (every token signed so far stops "
                                "verifying), delete the rows of oauth_signing_keys")
                     .arg(kid, pem.error().message));
-        if (m_database.seals() && *pem == stored)
-            unsealed.append(kid);
+        if (m_database.seals() && *pem == stored && unsealed)
+            unsealed->append(kid);
         auto key = Crypto::PrivateKey::fromPem(*pem);
         if (!key)
             return Core::makeError(
@@ -71,6 +69,17 @@ Core::Result<void> SigningKeys::load(qint64 now)
         keys.append(Key{q.value(0).toString(), q.value(1).toString(), q.value(3).toString(),
                         q.value(4).toLongLong(), q.value(5).toLongLong(), *key});
     }
+    return keys;
+}
+
+Core::Result<void> SigningKeys::load(qint64 now)
+{
+    QSqlDatabase db = m_database.connection();
+    QStringList unsealed; // written before sealing existed: sealed below
+    auto read = this->read(&unsealed);
+    if (!read)
+        return read.error();
+    QList<Key> keys = *read;
     // Before the writer runs (start-up): keys of an older build are sealed now, and what is
     // missing is created directly.
     for (const Key &k : std::as_const(keys)) {
@@ -106,6 +115,23 @@ Core::Result<void> SigningKeys::load(qint64 now)
         }
     }
     publish(keys, now);
+    return {};
+}
+
+Core::Result<void> SigningKeys::reload(qint64 now)
+{
+    auto keys = read(nullptr);
+    if (!keys)
+        return keys.error();
+    for (const QString &alg : algorithms())
+        if (std::none_of(keys->begin(), keys->end(), [&alg](const Key &k) {
+                return k.alg == alg && k.state == QLatin1String("active");
+            }))
+            return Core::makeError(QStringLiteral("signing-key"),
+                                   QStringLiteral("no active %1 key in the database: the keys in "
+                                                  "use are kept")
+                                       .arg(alg));
+    publish(*keys, now);
     return {};
 }
 

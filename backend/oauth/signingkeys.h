@@ -30,6 +30,9 @@ public:
 
     // Creates what is missing (active and next per algorithm) on a new database.
     Core::Result<void> load(qint64 now);
+    // Reads the keys again after another instance changed them (a rotation: ChangeFeed). A
+    // set without an active key per algorithm is refused, and the keys in use are kept.
+    Core::Result<void> reload(qint64 now);
     struct Active
     {
         Crypto::PrivateKey key;
@@ -55,6 +58,9 @@ private:
         qint64 retireAfter = 0;
         Crypto::PrivateKey key;
     };
+    // The stored keys that are published (active, next, retired), opened; `unsealed` gets the
+    // ids of those an older build stored in the clear.
+    Core::Result<QList<Key>> read(QStringList *unsealed);
     static Core::Result<Key> generate(const QString &alg, const QString &state, qint64 now);
     void publish(QList<Key> keys, qint64 now);
 

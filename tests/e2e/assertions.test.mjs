@@ -120,6 +120,10 @@ test('private_key_jwt: a signed assertion authenticates the client once', async 
     assert.equal(ok.status, 200, ok.text);
     assert.equal(ok.json.scope, 'orders:read');
     assertError(await token(params(a1)), 401, 'invalid_client', /already used/);
+    // One assertion presented ten times at once: exactly one is accepted.
+    const a2 = await assertion();
+    const racing = await Promise.all(Array.from({ length: 10 }, () => token(params(a2))));
+    assert.deepEqual(racing.map((r) => r.status).sort(), [200, ...Array(9).fill(401)], racing.map((r) => r.text).join('\n'));
 
     const other = await jose.generateKeyPair('RS256');
     assertError(await token(params(await assertion({}, other.privateKey))), 401, 'invalid_client', /signature/);

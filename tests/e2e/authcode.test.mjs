@@ -810,6 +810,21 @@ test('consent: deny → access_denied with state and iss; nothing remembered', a
     assert.deepEqual(list.json.items, []);
 });
 
+test('consent: one form submitted twice at once → one code, the other a 400 error page', async () => {
+    const user = await createUser();
+    const ua = new UserAgent();
+    const { params } = await newRequest(spa);
+    let r = await ua.fetch(authorizeUrl(params));
+    r = await submitLogin(ua, await loginPage(ua, r.location), user.username, user.password);
+    const page = await consentPage(ua, r.location);
+    const both = await Promise.all([submitConsent(ua, page, 'allow'), submitConsent(ua, page, 'allow')]);
+    const codes = both.filter((x) => x.status === 303 && x.location?.searchParams.get('code'));
+    assert.equal(codes.length, 1, both.map((x) => `${x.status} ${x.rawLocation ?? x.text.slice(0, 200)}`).join('\n'));
+    const refused = both.find((x) => x !== codes[0]);
+    assert.equal(refused.status, 400);
+    assert.match(refused.text, /The consent form has expired or does not belong to this browser/);
+});
+
 // --- sessions and consents ---------------------------------------------------------------------
 
 test('session: remembered consent skips both pages with the same auth_time; wider scope and prompt ask again', async () => {
@@ -1296,7 +1311,7 @@ test('login: more than 20 attempts a minute from one address → 429 with Retry-
 
 // --- an https issuer behind a proxy, and a restart, on a backend of its own -------------------
 
-test('https issuer: Secure cookies, https iss; a restart ends browser sessions, tokens stay', async () => {
+test('https issuer: Secure cookies, https iss; browser sessions, sign-ins under way and tokens outlive a restart', async () => {
     const publicUrl = 'https://login.example.org';
     const env = { GATEHOUSE_PUBLIC_BASE_URL: publicUrl };
     let own = await startBackend({ env });
@@ -1342,6 +1357,14 @@ test('https issuer: Secure cookies, https iss; a restart ends browser sessions, 
         assert.equal(jose.decodeJwt(t.json.id_token).iss, publicUrl);
         assert.equal(jose.decodeJwt(t.json.access_token).iss, publicUrl);
 
+        // A sign-in started before the restart, its login page open in a second browser.
+        const pendingUa = new UserAgent({ behindTls: true });
+        const pendingVerifier = oauth.generateRandomCodeVerifier();
+        const pendingParams = { ...params, state: 'across', code_challenge: await oauth.calculatePKCECodeChallenge(pendingVerifier) };
+        const started = await pendingUa.fetch(`${own.serviceUrl}/oauth2/authorize?${new URLSearchParams(pendingParams)}`);
+        assert.equal(started.status, 303, started.text);
+        const pendingLogin = await loginPage(pendingUa, local(started.location));
+
         const dataDir = own.dataDir;
         assert.equal(await own.stop(), 0, own.stderr);
         own = await startBackend({ dataDir, env });
@@ -1352,9 +1375,20 @@ test('https issuer: Secure cookies, https iss; a restart ends browser sessions, 
         assert.equal(intro.json.active, true, 'the access token survives the restart');
         const refreshed = await token({ grant_type: 'refresh_token', refresh_token: t.json.refresh_token });
         assert.equal(refreshed.status, 200, `the refresh token survives the restart: ${refreshed.text}`);
+        // The browser session and the consent outlive the restart (they are in the database):
+        // the code comes without a login page.
         const again = await ua.fetch(`${own.serviceUrl}/oauth2/authorize?${new URLSearchParams({ ...params, state: 'after' })}`);
         assert.equal(again.status, 303, again.text);
-        assert.equal(again.location.pathname, '/oauth2/login', 'the browser session ended with the restart');
+        assertRedirectedTo(again, c.redirect_uris[0], 'the browser session survives the restart');
+        assert.equal(again.location.searchParams.get('state'), 'after');
+        // The sign-in started before the restart finishes after it, and its code is good.
+        r = await submitLogin(pendingUa, pendingLogin, 'tls.user', password, own.serviceUrl);
+        assert.equal(r.status, 303, r.text);
+        assertRedirectedTo(r, c.redirect_uris[0], 'a sign-in across the restart (consent remembered)');
+        assert.equal(r.location.searchParams.get('state'), 'across');
+        const across = await token({ grant_type: 'authorization_code', code: r.location.searchParams.get('code'),
+                                     code_verifier: pendingVerifier });
+        assert.equal(across.status, 200, across.text);
         assert.ok(!own.stderr.includes(password));
     } finally {
         assert.equal(await own.stop(), 0, own.stderr);

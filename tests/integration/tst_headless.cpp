@@ -1336,6 +1336,11 @@ void TestHeadlessBackend::tokensKeptThroughTheIssueOrderMigration()
               // and without the registration policies and issuer scopes of schema 16
               QStringLiteral("ALTER TABLE oauth_initial_access_tokens DROP COLUMN policy"),
               QStringLiteral("ALTER TABLE oauth_trusted_issuers DROP COLUMN scopes"),
+              // and without the sign-ins and sessions of schema 19
+              QStringLiteral("DROP TABLE oauth_interactions"),
+              QStringLiteral("DROP TABLE oauth_sessions"),
+              // and without the sign-in counts of schema 23
+              QStringLiteral("DROP TABLE oauth_login_rate"),
               QStringLiteral("DELETE FROM schema_migrations WHERE version >= 13")})
             QVERIFY2(q.exec(sql), qPrintable(q.lastError().text() + QStringLiteral(": ") + sql));
         // A token of a build before time-ordered keys: 256 random bits, keyed by its hash.
@@ -1376,7 +1381,7 @@ void TestHeadlessBackend::tokensKeptThroughTheIssueOrderMigration()
                  .toObject()
                  .value(QStringLiteral("schemaVersion"))
                  .toInt(),
-             18);
+             23);
     // The client's registration, recorded under schema 12, is still in the audit log.
     const QJsonArray audited =
         httpGet(

@@ -1,0 +1,130 @@
+#include "core/changefeed.h"
+
+#include "core/database.h"
+#include "core/logging.h"
+#include "core/postgres.h"
+
+#include <QThread>
+
+#include <algorithm>
+#include <chrono>
+#include <vector>
+
+namespace Gatehouse::Core {
+
+namespace {
+
+// How often the listening connection is read: the latency of a change reaching this
+// instance's caches. libpq reads without blocking, so a wait between reads costs nothing.
+constexpr auto kPollInterval = std::chrono::milliseconds(50);
+// How long a lost connection waits before it is opened again.
+constexpr auto kReconnectInterval = std::chrono::seconds(1);
+
+} // namespace
+
+ChangeFeed::ChangeFeed(Database &database) : m_database(database) {}
+
+ChangeFeed::~ChangeFeed()
+{
+    stop();
+}
+
+void ChangeFeed::subscribe(const QString &table, Handler handler)
+{
+    m_handlers[table].append(std::move(handler));
+}
+
+Result<void> ChangeFeed::start()
+{
+    if (m_database.engine() != Database::Engine::PostgreSQL || m_thread)
+        return {};
+    // The first connection here, so that a database that refuses it stops the start.
+    QString error;
+    pg_conn *conn = m_database.connectPostgres(&error);
+    if (!conn || !pgListen(conn, kChannel, &error)) {
+        pgClose(conn);
+        return makeError(
+            QStringLiteral("database-open-failed"),
+            QStringLiteral("cannot listen for changes on %1: %2").arg(m_database.path(), error));
+    }
+    // What changed between this instance reading its caches and LISTEN starting was not
+    // heard: everything is read again once, now.
+    dispatchAll();
+    m_stopping = false;
+    m_thread.reset(QThread::create([this, conn] {
+        pg_conn *c = conn;
+        std::vector<QByteArray> payloads;
+        std::unique_lock lock(m_mutex);
+        while (!m_stopping) {
+            lock.unlock();
+            bool connected = c && pgNotifications(c, &payloads);
+            // One change often announces itself several times (a rotation: four rows).
+            std::sort(payloads.begin(), payloads.end());
+            payloads.erase(std::unique(payloads.begin(), payloads.end()), payloads.end());
+            for (const QByteArray &p : payloads) {
+                const qsizetype colon = p.indexOf(':');
+                if (colon > 0)
+                    dispatch(QString::fromUtf8(p.left(colon)), QString::fromUtf8(p.mid(colon + 1)));
+            }
+            payloads.clear();
+            if (!connected) {
+                // Notifications sent while it was down are lost: every cache starts again.
+                QString why;
+                pgClose(c);
+                c = m_database.connectPostgres(&why);
+                if (c && pgListen(c, kChannel, &why)) {
+                    qCInfo(lcDb) << "listening for changes again";
+                    dispatchAll();
+                    connected = true;
+                } else {
+                    qCWarning(lcDb).noquote() << "cannot listen for changes:" << why;
+                    pgClose(c);
+                    c = nullptr;
+                }
+            }
+            lock.lock();
+            m_wake.wait_for(lock,
+                            connected ? std::chrono::milliseconds(kPollInterval)
+                                      : std::chrono::milliseconds(kReconnectInterval),
+                            [this] { return m_stopping; });
+        }
+        lock.unlock();
+        pgClose(c);
+        if (m_cleanup)
+            m_cleanup();
+    }));
+    m_thread->setObjectName(QStringLiteral("change-feed"));
+    m_thread->start();
+    return {};
+}
+
+void ChangeFeed::stop()
+{
+    {
+        std::lock_guard lock(m_mutex);
+        m_stopping = true;
+    }
+    m_wake.notify_all();
+    if (m_thread) {
+        m_thread->wait();
+        m_thread.reset();
+    }
+}
+
+void ChangeFeed::dispatch(const QString &table, const QString &key)
+{
+    const auto it = m_handlers.constFind(table);
+    if (it == m_handlers.constEnd())
+        return;
+    for (const Handler &h : *it)
+        h(key);
+}
+
+void ChangeFeed::dispatchAll()
+{
+    for (const QList<Handler> &handlers : std::as_const(m_handlers))
+        for (const Handler &h : handlers)
+            h(QString());
+}
+
+} // namespace Gatehouse::Core

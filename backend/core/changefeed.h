@@ -1,0 +1,62 @@
+#pragma once
+
+#include "core/result.h"
+
+#include <QHash>
+#include <QList>
+#include <QString>
+
+#include <condition_variable>
+#include <functional>
+#include <memory>
+#include <mutex>
+
+class QThread;
+
+namespace Gatehouse::Core {
+
+class Database;
+
+// Changes to rows that an instance keeps in memory (clients, admin tokens), made by any
+// instance sharing the database: on PostgreSQL, triggers (changeFeedMigration()) send
+// NOTIFY gatehouse_changes 'table:key' when such a row is written, and the feed LISTENs on a
+// connection of its own and calls the table's handlers, on its own thread, within about
+// 50 ms. When the connection was lost (notifications may have been missed) every handler is
+// called with an empty key: anything may have changed. On SQLite (one instance) there is
+// nothing to hear and start() does nothing. docs/storage.md, "Several instances".
+class ChangeFeed
+{
+public:
+    explicit ChangeFeed(Database &database);
+    ~ChangeFeed(); // stops
+    ChangeFeed(const ChangeFeed &) = delete;
+    ChangeFeed &operator=(const ChangeFeed &) = delete;
+
+    // key: the changed row's key (the table's key column); empty: everything may have changed.
+    // Handlers run on the feed's thread and must be thread-safe. Subscribe before start().
+    using Handler = std::function<void(const QString &key)>;
+    void subscribe(const QString &table, Handler handler);
+    // Runs on the feed's thread as it ends (the backend frees OpenSSL's per-thread state
+    // there: libpq's TLS, the signing keys read again). Set before start().
+    void setThreadCleanup(std::function<void()> cleanup) { m_cleanup = std::move(cleanup); }
+    // PostgreSQL: opens the listening connection (an error if it cannot) and starts the thread.
+    Result<void> start();
+    void stop();
+
+    // The channel and the tables whose rows are announced (with their key columns).
+    static constexpr const char *kChannel = "gatehouse_changes";
+
+private:
+    void dispatch(const QString &table, const QString &key);
+    void dispatchAll();
+
+    Database &m_database;
+    QHash<QString, QList<Handler>> m_handlers;
+    std::function<void()> m_cleanup;
+    std::unique_ptr<QThread> m_thread; // a QThread: Database gives it a connection of its own
+    std::mutex m_mutex;
+    std::condition_variable m_wake;
+    bool m_stopping = false;
+};
+
+} // namespace Gatehouse::Core

@@ -1,0 +1,320 @@
+#include "oauth/signinstore.h"
+
+#include "core/writequeue.h"
+#include "oauth/userstore.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QSqlQuery>
+#include <QVariant>
+
+#include <memory>
+
+namespace Gatehouse::OAuth {
+
+using Core::Result;
+using Core::WriteTransaction;
+
+namespace {
+
+QByteArray requestJson(const SignInRequest &r)
+{
+    return QJsonDocument(
+               QJsonObject{{QStringLiteral("clientId"), r.clientId},
+                           {QStringLiteral("redirectUri"), r.redirectUri},
+                           {QStringLiteral("redirectUriGiven"), r.redirectUriGiven},
+                           {QStringLiteral("scopes"), QJsonArray::fromStringList(r.scopes)},
+                           {QStringLiteral("state"), r.state},
+                           {QStringLiteral("nonce"), r.nonce},
+                           {QStringLiteral("codeChallenge"), r.codeChallenge},
+                           {QStringLiteral("prompt"), QJsonArray::fromStringList(r.prompt)}})
+        .toJson(QJsonDocument::Compact);
+}
+
+SignInRequest requestFrom(const QByteArray &json)
+{
+    const QJsonObject o = QJsonDocument::fromJson(json).object();
+    SignInRequest r;
+    r.clientId = o.value(QStringLiteral("clientId")).toString();
+    r.redirectUri = o.value(QStringLiteral("redirectUri")).toString();
+    r.redirectUriGiven = o.value(QStringLiteral("redirectUriGiven")).toBool();
+    r.scopes = o.value(QStringLiteral("scopes")).toVariant().toStringList();
+    r.state = o.value(QStringLiteral("state")).toString();
+    r.nonce = o.value(QStringLiteral("nonce")).toString();
+    r.codeChallenge = o.value(QStringLiteral("codeChallenge")).toString();
+    r.prompt = o.value(QStringLiteral("prompt")).toVariant().toStringList();
+    return r;
+}
+
+// The number of rows a one-column COUNT(*) statement answers (-1: failed).
+qint64 count(Core::Statement &s)
+{
+    return s.next() ? s.int64(0) : -1;
+}
+
+Result<void> insertSession(WriteTransaction &tx, const QString &hash, const QString &userId,
+                           qint64 authTime, qint64 expiresAt, qint64 now, int cap)
+{
+    Core::Statement &expired = tx.stmt("DELETE FROM oauth_sessions WHERE expires_at <= ?");
+    if (!expired.bind(1, now).exec())
+        return WriteTransaction::sqlError(expired, "drop expired sessions");
+    Core::Statement &n = tx.stmt("SELECT COUNT(*) FROM oauth_sessions");
+    const qint64 held = count(n);
+    if (held < 0)
+        return WriteTransaction::sqlError(n, "count sessions");
+    if (held >= cap) {
+        Core::Statement &oldest =
+            tx.stmt("DELETE FROM oauth_sessions WHERE hash IN (SELECT hash FROM oauth_sessions "
+                    "ORDER BY expires_at LIMIT ?)");
+        if (!oldest.bind(1, held - cap + 1).exec())
+            return WriteTransaction::sqlError(oldest, "drop the oldest sessions");
+    }
+    Core::Statement &ins = tx.stmt("INSERT INTO oauth_sessions (hash, user_id, auth_time, "
+                                   "expires_at) VALUES (?, ?, ?, ?)");
+    ins.bind(1, hash).bind(2, userId).bind(3, authTime).bind(4, expiresAt);
+    if (!ins.exec())
+        return WriteTransaction::sqlError(ins, "store session");
+    return {};
+}
+
+// Whether the user may hold a session: they exist and no administrator locked them (a lock
+// or a deletion that committed while their password was being checked ends it here).
+Result<bool> mayHoldSession(WriteTransaction &tx, const QString &userId)
+{
+    Core::Statement &u = tx.stmt("SELECT locked_until FROM oauth_users WHERE id = ?");
+    if (!u.bind(1, userId).next())
+        return u.ok() ? Result<bool>(false)
+                      : Result<bool>(WriteTransaction::sqlError(u, "read user"));
+    const bool locked = !u.isNull(0) && u.int64(0) >= User::kLockedByAdministrator;
+    u.next(); // done with it
+    return !locked;
+}
+
+} // namespace
+
+SignInStore::SignInStore(Core::Database &database, Core::WriteQueue &writer)
+    : m_database(database), m_writer(writer)
+{}
+
+Core::Migration SignInStore::migration()
+{
+    return {
+        19,
+        QStringLiteral("oauth: pending sign-ins and browser sessions"),
+        {QStringLiteral("CREATE TABLE oauth_interactions (id TEXT PRIMARY KEY, address TEXT NOT "
+                        "NULL, cookie_hash TEXT NOT NULL, csrf TEXT NOT NULL, request TEXT NOT "
+                        "NULL, user_id TEXT, auth_time INTEGER NOT NULL DEFAULT 0, expires_at "
+                        "INTEGER NOT NULL)"),
+         QStringLiteral("CREATE INDEX oauth_interactions_address ON "
+                        "oauth_interactions(address, expires_at)"),
+         QStringLiteral(
+             "CREATE INDEX oauth_interactions_expires ON oauth_interactions(expires_at)"),
+         QStringLiteral("CREATE INDEX oauth_interactions_user ON oauth_interactions(user_id) "
+                        "WHERE user_id IS NOT NULL"),
+         QStringLiteral("CREATE TABLE oauth_sessions (hash TEXT PRIMARY KEY, user_id TEXT NOT "
+                        "NULL, auth_time INTEGER NOT NULL, expires_at INTEGER NOT NULL)"),
+         QStringLiteral("CREATE INDEX oauth_sessions_user ON oauth_sessions(user_id)"),
+         QStringLiteral("CREATE INDEX oauth_sessions_expires ON oauth_sessions(expires_at)")}};
+}
+
+void SignInStore::create(const Interaction &ia, qint64 now, std::function<void(Result<bool>)> done)
+{
+    auto stored = std::make_shared<bool>(false);
+    const Limits limits = m_limits;
+    const QByteArray request = requestJson(ia.request);
+    m_writer.submit(
+        [ia, now, limits, request, stored](WriteTransaction &tx) -> Result<void> {
+            Core::Statement &expired =
+                tx.stmt("DELETE FROM oauth_interactions WHERE expires_at <= ?");
+            if (!expired.bind(1, now).exec())
+                return WriteTransaction::sqlError(expired, "drop expired sign-ins");
+            Core::Statement &mine =
+                tx.stmt("SELECT COUNT(*) FROM oauth_interactions WHERE address = ?");
+            const qint64 own = count(mine.bind(1, ia.address));
+            if (own < 0)
+                return WriteTransaction::sqlError(mine, "count sign-ins");
+            if (own >= limits.perAddress)
+                return {}; // a flood from one address stops at its own cap
+            Core::Statement &all = tx.stmt("SELECT COUNT(*) FROM oauth_interactions");
+            const qint64 total = count(all);
+            if (total < 0)
+                return WriteTransaction::sqlError(all, "count sign-ins");
+            if (total >= limits.total) {
+                // The heaviest address makes room for a lighter one.
+                Core::Statement &heaviest =
+                    tx.stmt("SELECT address, COUNT(*) AS n FROM oauth_interactions GROUP BY "
+                            "address ORDER BY n DESC LIMIT 1");
+                if (!heaviest.next())
+                    return heaviest.ok() ? Result<void>()
+                                         : Result<void>(WriteTransaction::sqlError(
+                                               heaviest, "find the heaviest address"));
+                if (heaviest.int64(1) <= own)
+                    return {};
+                const QString address = heaviest.text(0);
+                heaviest.next(); // done with it (LIMIT 1) before the table changes
+                Core::Statement &evict =
+                    tx.stmt("DELETE FROM oauth_interactions WHERE id = (SELECT id FROM "
+                            "oauth_interactions WHERE address = ? ORDER BY expires_at LIMIT 1)");
+                if (!evict.bind(1, address).exec())
+                    return WriteTransaction::sqlError(evict, "evict a sign-in");
+            }
+            Core::Statement &ins = tx.stmt(
+                "INSERT INTO oauth_interactions (id, address, cookie_hash, csrf, request, user_id, "
+                "auth_time, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)");
+            ins.bind(1, ia.id).bind(2, ia.address).bind(3, ia.cookieHash).bind(4, ia.csrf);
+            ins.bindUtf8(5, request).bindTextOrNull(6, ia.userId).bind(7, ia.authTime);
+            if (!ins.bind(8, ia.expiresAt).exec())
+                return WriteTransaction::sqlError(ins, "store sign-in");
+            *stored = true;
+            return {};
+        },
+        [done = std::move(done), stored](const Result<void> &r) {
+            if (!r)
+                return done(r.error());
+            done(*stored);
+        });
+}
+
+int SignInStore::pendingOf(const QString &address, qint64 now)
+{
+    QSqlQuery q(m_database.connection());
+    q.prepare(QStringLiteral(
+        "SELECT COUNT(*) FROM oauth_interactions WHERE address = ? AND expires_at > ?"));
+    q.addBindValue(address);
+    q.addBindValue(now);
+    return q.exec() && q.next() ? q.value(0).toInt() : 0; // create() decides when unsure
+}
+
+std::optional<Interaction> SignInStore::interaction(const QString &id, const QString &cookieHash,
+                                                    qint64 now)
+{
+    if (id.isEmpty() || cookieHash.isEmpty())
+        return std::nullopt;
+    QSqlQuery q(m_database.connection());
+    q.prepare(QStringLiteral("SELECT address, cookie_hash, csrf, request, user_id, auth_time, "
+                             "expires_at FROM oauth_interactions WHERE id = ? AND expires_at > ?"));
+    q.addBindValue(id);
+    q.addBindValue(now);
+    if (!q.exec() || !q.next() || q.value(1).toString() != cookieHash)
+        return std::nullopt;
+    Interaction ia;
+    ia.id = id;
+    ia.address = q.value(0).toString();
+    ia.cookieHash = cookieHash;
+    ia.csrf = q.value(2).toString();
+    ia.request = requestFrom(q.value(3).toString().toUtf8());
+    ia.userId = q.value(4).toString();
+    ia.authTime = q.value(5).toLongLong();
+    ia.expiresAt = q.value(6).toLongLong();
+    return ia;
+}
+
+void SignInStore::signIn(const QString &id, const QString &userId, qint64 now,
+                         const QString &sessionHash, qint64 sessionExpiresAt, bool finished,
+                         std::function<void(Result<bool>)> done)
+{
+    auto pending = std::make_shared<bool>(false);
+    const int cap = m_limits.sessions;
+    m_writer.submit(
+        [id, userId, now, sessionHash, sessionExpiresAt, finished, cap,
+         pending](WriteTransaction &tx) -> Result<void> {
+            Core::Statement &mark = tx.stmt("UPDATE oauth_interactions SET user_id = ?, auth_time "
+                                            "= ? WHERE id = ? AND expires_at > ?");
+            if (!mark.bind(1, userId).bind(2, now).bind(3, id).bind(4, now).exec())
+                return WriteTransaction::sqlError(mark, "mark sign-in");
+            if (mark.changes() != 1)
+                return {};
+            auto may = mayHoldSession(tx, userId);
+            if (!may)
+                return may.error();
+            if (!*may)
+                return {}; // the marked sign-in stays unusable: it has no session
+            if (finished) {
+                Core::Statement &del = tx.stmt("DELETE FROM oauth_interactions WHERE id = ?");
+                if (!del.bind(1, id).exec())
+                    return WriteTransaction::sqlError(del, "end sign-in");
+            }
+            if (auto r = insertSession(tx, sessionHash, userId, now, sessionExpiresAt, now, cap);
+                !r)
+                return r;
+            *pending = true;
+            return {};
+        },
+        [done = std::move(done), pending](const Result<void> &r) {
+            if (!r)
+                return done(r.error());
+            done(*pending);
+        });
+}
+
+void SignInStore::consume(const QString &id, std::function<void(Result<bool>)> done)
+{
+    auto removed = std::make_shared<bool>(false);
+    m_writer.submit(
+        [id, removed](WriteTransaction &tx) -> Result<void> {
+            Core::Statement &del = tx.stmt("DELETE FROM oauth_interactions WHERE id = ?");
+            if (!del.bind(1, id).exec())
+                return WriteTransaction::sqlError(del, "end sign-in");
+            *removed = del.changes() == 1;
+            return {};
+        },
+        [done = std::move(done), removed](const Result<void> &r) {
+            if (!r)
+                return done(r.error());
+            done(*removed);
+        });
+}
+
+void SignInStore::createSession(const QString &sessionHash, const QString &userId, qint64 now,
+                                qint64 expiresAt, std::function<void(Result<bool>)> done)
+{
+    const int cap = m_limits.sessions;
+    auto stored = std::make_shared<bool>(false);
+    m_writer.submit(
+        [sessionHash, userId, now, expiresAt, cap, stored](WriteTransaction &tx) -> Result<void> {
+            auto may = mayHoldSession(tx, userId);
+            if (!may)
+                return may.error();
+            if (!*may)
+                return {};
+            if (auto r = insertSession(tx, sessionHash, userId, now, expiresAt, now, cap); !r)
+                return r;
+            *stored = true;
+            return {};
+        },
+        [done = std::move(done), stored](const Result<void> &r) {
+            if (!r)
+                return done(r.error());
+            done(*stored);
+        });
+}
+
+std::optional<BrowserSession> SignInStore::session(const QString &sessionHash, qint64 now)
+{
+    QSqlQuery q(m_database.connection());
+    q.prepare(QStringLiteral("SELECT user_id, auth_time, expires_at FROM oauth_sessions WHERE hash "
+                             "= ? AND expires_at > ?"));
+    q.addBindValue(sessionHash);
+    q.addBindValue(now);
+    if (!q.exec() || !q.next())
+        return std::nullopt;
+    return BrowserSession{q.value(0).toString(), q.value(1).toLongLong(), q.value(2).toLongLong()};
+}
+
+void SignInStore::endSessions(const QString &userId, std::function<void(Result<void>)> done)
+{
+    m_writer.submit(
+        [userId](WriteTransaction &tx) -> Result<void> {
+            Core::Statement &s = tx.stmt("DELETE FROM oauth_sessions WHERE user_id = ?");
+            if (!s.bind(1, userId).exec())
+                return WriteTransaction::sqlError(s, "end sessions");
+            Core::Statement &i = tx.stmt("DELETE FROM oauth_interactions WHERE user_id = ?");
+            if (!i.bind(1, userId).exec())
+                return WriteTransaction::sqlError(i, "end sign-ins");
+            return {};
+        },
+        std::move(done));
+}
+
+} // namespace Gatehouse::OAuth
