@@ -91,6 +91,20 @@ Result<bool> mayHoldSession(WriteTransaction &tx, const QString &userId)
     return !locked;
 }
 
+// Submits a job that answers yes or no (`answer`), and hands that on once it committed.
+void submitAnswering(Core::WriteQueue &writer,
+                     std::function<Result<void>(WriteTransaction &, bool &answer)> job,
+                     std::function<void(Result<bool>)> done)
+{
+    auto answer = std::make_shared<bool>(false);
+    writer.submit([job = std::move(job), answer](WriteTransaction &tx) { return job(tx, *answer); },
+                  [done = std::move(done), answer](const Result<void> &r) {
+                      if (!r)
+                          return done(r.error());
+                      done(*answer);
+                  });
+}
+
 } // namespace
 
 SignInStore::SignInStore(Core::Database &database, Core::WriteQueue &writer)
@@ -120,11 +134,11 @@ Core::Migration SignInStore::migration()
 
 void SignInStore::create(const Interaction &ia, qint64 now, std::function<void(Result<bool>)> done)
 {
-    auto stored = std::make_shared<bool>(false);
     const Limits limits = m_limits;
     const QByteArray request = requestJson(ia.request);
-    m_writer.submit(
-        [ia, now, limits, request, stored](WriteTransaction &tx) -> Result<void> {
+    submitAnswering(
+        m_writer,
+        [ia, now, limits, request](WriteTransaction &tx, bool &stored) -> Result<void> {
             Core::Statement &expired =
                 tx.stmt("DELETE FROM oauth_interactions WHERE expires_at <= ?");
             if (!expired.bind(1, now).exec())
@@ -166,14 +180,10 @@ void SignInStore::create(const Interaction &ia, qint64 now, std::function<void(R
             ins.bindUtf8(5, request).bindTextOrNull(6, ia.userId).bind(7, ia.authTime);
             if (!ins.bind(8, ia.expiresAt).exec())
                 return WriteTransaction::sqlError(ins, "store sign-in");
-            *stored = true;
+            stored = true;
             return {};
         },
-        [done = std::move(done), stored](const Result<void> &r) {
-            if (!r)
-                return done(r.error());
-            done(*stored);
-        });
+        std::move(done));
 }
 
 int SignInStore::pendingOf(const QString &address, qint64 now)
@@ -214,22 +224,23 @@ void SignInStore::signIn(const QString &id, const QString &userId, qint64 now,
                          const QString &sessionHash, qint64 sessionExpiresAt, bool finished,
                          std::function<void(Result<bool>)> done)
 {
-    auto pending = std::make_shared<bool>(false);
     const int cap = m_limits.sessions;
-    m_writer.submit(
-        [id, userId, now, sessionHash, sessionExpiresAt, finished, cap,
-         pending](WriteTransaction &tx) -> Result<void> {
+    submitAnswering(
+        m_writer,
+        [id, userId, now, sessionHash, sessionExpiresAt, finished,
+         cap](WriteTransaction &tx, bool &pending) -> Result<void> {
+            // Checked first: a sign-in marked for a locked user would pass the consent page.
+            auto may = mayHoldSession(tx, userId);
+            if (!may)
+                return may.error();
+            if (!*may)
+                return {};
             Core::Statement &mark = tx.stmt("UPDATE oauth_interactions SET user_id = ?, auth_time "
                                             "= ? WHERE id = ? AND expires_at > ?");
             if (!mark.bind(1, userId).bind(2, now).bind(3, id).bind(4, now).exec())
                 return WriteTransaction::sqlError(mark, "mark sign-in");
             if (mark.changes() != 1)
                 return {};
-            auto may = mayHoldSession(tx, userId);
-            if (!may)
-                return may.error();
-            if (!*may)
-                return {}; // the marked sign-in stays unusable: it has no session
             if (finished) {
                 Core::Statement &del = tx.stmt("DELETE FROM oauth_interactions WHERE id = ?");
                 if (!del.bind(1, id).exec())
@@ -238,41 +249,34 @@ void SignInStore::signIn(const QString &id, const QString &userId, qint64 now,
             if (auto r = insertSession(tx, sessionHash, userId, now, sessionExpiresAt, now, cap);
                 !r)
                 return r;
-            *pending = true;
+            pending = true;
             return {};
         },
-        [done = std::move(done), pending](const Result<void> &r) {
-            if (!r)
-                return done(r.error());
-            done(*pending);
-        });
+        std::move(done));
 }
 
 void SignInStore::consume(const QString &id, std::function<void(Result<bool>)> done)
 {
-    auto removed = std::make_shared<bool>(false);
-    m_writer.submit(
-        [id, removed](WriteTransaction &tx) -> Result<void> {
+    submitAnswering(
+        m_writer,
+        [id](WriteTransaction &tx, bool &removed) -> Result<void> {
             Core::Statement &del = tx.stmt("DELETE FROM oauth_interactions WHERE id = ?");
             if (!del.bind(1, id).exec())
                 return WriteTransaction::sqlError(del, "end sign-in");
-            *removed = del.changes() == 1;
+            removed = del.changes() == 1;
             return {};
         },
-        [done = std::move(done), removed](const Result<void> &r) {
-            if (!r)
-                return done(r.error());
-            done(*removed);
-        });
+        std::move(done));
 }
 
 void SignInStore::createSession(const QString &sessionHash, const QString &userId, qint64 now,
                                 qint64 expiresAt, std::function<void(Result<bool>)> done)
 {
     const int cap = m_limits.sessions;
-    auto stored = std::make_shared<bool>(false);
-    m_writer.submit(
-        [sessionHash, userId, now, expiresAt, cap, stored](WriteTransaction &tx) -> Result<void> {
+    submitAnswering(
+        m_writer,
+        [sessionHash, userId, now, expiresAt, cap](WriteTransaction &tx,
+                                                   bool &stored) -> Result<void> {
             auto may = mayHoldSession(tx, userId);
             if (!may)
                 return may.error();
@@ -280,14 +284,10 @@ void SignInStore::createSession(const QString &sessionHash, const QString &userI
                 return {};
             if (auto r = insertSession(tx, sessionHash, userId, now, expiresAt, now, cap); !r)
                 return r;
-            *stored = true;
+            stored = true;
             return {};
         },
-        [done = std::move(done), stored](const Result<void> &r) {
-            if (!r)
-                return done(r.error());
-            done(*stored);
-        });
+        std::move(done));
 }
 
 std::optional<BrowserSession> SignInStore::session(const QString &sessionHash, qint64 now)

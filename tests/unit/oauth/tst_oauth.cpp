@@ -12,9 +12,12 @@
 #include "oauth/clientregistry.h"
 #include "oauth/oauthstore.h"
 #include "oauth/signingkeys.h"
+#include "oauth/signinstore.h"
+#include "oauth/userstore.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
+#include <QSqlError>
 #include <QSqlQuery>
 #include <QTemporaryDir>
 #include <QtTest>
@@ -403,6 +406,98 @@ private slots:
         QCOMPARE(viaForm->clientId, postId);
         QVERIFY(!m_auth->named(tokenRequest(), {{QStringLiteral("client_id"), "no-such-client"}}));
         QVERIFY(!m_auth->named(tokenRequest(), {}));
+    }
+
+    void signInStoreRefusesWhatAnAttackerWouldTry()
+    {
+        // A locked or deleted user gets no session and leaves the sign-in unmarked (the
+        // consent page would take a marked one); a consent is used once; one address stops at
+        // its cap while another still starts; a session is read back only with its hash.
+        QTemporaryDir dir;
+        auto opened = Core::Database::open(
+            dir.filePath(QStringLiteral("signins.db")),
+            Core::Database::coreMigrations() << OAuth::OAuthStore::all(), m_clock);
+        QVERIFY(opened);
+        Core::Database &db = **opened;
+        Core::WriteQueue writer(db, QStringLiteral("signin-writer"));
+        OAuth::SignInStore store(db, writer);
+        store.setLimits({5, 2, 100});
+        const qint64 now = m_clock.now().toMSecsSinceEpoch();
+        QSqlQuery users(db.connection());
+        for (const auto &[id, locked] :
+             {std::pair{"alice", QVariant(QMetaType::fromType<qint64>())},
+              std::pair{"mallory", QVariant(qint64(OAuth::User::kLockedByAdministrator))}}) {
+            users.prepare(QStringLiteral("INSERT INTO oauth_users (id, username, password_hash, "
+                                         "locked_until, created_at, updated_at) VALUES (?, ?, "
+                                         "'x', ?, 0, 0)"));
+            users.addBindValue(QString::fromLatin1(id));
+            users.addBindValue(QString::fromLatin1(id));
+            users.addBindValue(locked);
+            QVERIFY2(users.exec(), qPrintable(users.lastError().text()));
+        }
+        auto wait = [](auto call) {
+            std::promise<Core::Result<bool>> p;
+            call([&p](Core::Result<bool> r) { p.set_value(std::move(r)); });
+            return p.get_future().get();
+        };
+        auto start = [&](const QString &id, const QString &address) {
+            OAuth::Interaction ia;
+            ia.id = id;
+            ia.address = address;
+            ia.cookieHash = QStringLiteral("hash-of-") + id;
+            ia.csrf = QStringLiteral("csrf");
+            ia.request.clientId = QStringLiteral("c");
+            ia.request.scopes = {QStringLiteral("openid")};
+            ia.expiresAt = now + 60'000;
+            return wait([&](auto done) { store.create(ia, now, done); });
+        };
+        QCOMPARE(start(QStringLiteral("i1"), QStringLiteral("10.0.0.1")).value(), true);
+        QCOMPARE(start(QStringLiteral("i2"), QStringLiteral("10.0.0.1")).value(), true);
+        QCOMPARE(start(QStringLiteral("i3"), QStringLiteral("10.0.0.1")).value(), false); // cap
+        QCOMPARE(store.pendingOf(QStringLiteral("10.0.0.1"), now), 2);
+        QCOMPARE(start(QStringLiteral("i4"), QStringLiteral("10.0.0.2")).value(), true);
+        // Read back only with the cookie's hash, and with the request as it was asked.
+        QVERIFY(!store.interaction(QStringLiteral("i1"), QStringLiteral("forged"), now));
+        const auto i1 = store.interaction(QStringLiteral("i1"), QStringLiteral("hash-of-i1"), now);
+        QVERIFY(i1);
+        QCOMPARE(i1->request.scopes, QStringList{QStringLiteral("openid")});
+        QVERIFY(!store.interaction(QStringLiteral("i1"), QStringLiteral("hash-of-i1"),
+                                   now + 60'000)); // expired
+        // Locked by an administrator, or deleted: no session, the sign-in stays unmarked.
+        for (const QString &who : {QStringLiteral("mallory"), QStringLiteral("nobody")}) {
+            const auto r = wait([&](auto done) {
+                store.signIn(QStringLiteral("i1"), who, now, QStringLiteral("s-") + who,
+                             now + 60'000, false, done);
+            });
+            QCOMPARE(r.value(), false);
+            QVERIFY(!store.session(QStringLiteral("s-") + who, now));
+            QVERIFY(store.interaction(QStringLiteral("i1"), QStringLiteral("hash-of-i1"), now)
+                        ->userId.isEmpty());
+        }
+        QCOMPARE(wait([&](auto done) {
+                     store.createSession(QStringLiteral("s-m"), QStringLiteral("mallory"), now,
+                                         now + 60'000, done);
+                 }).value(),
+                 false);
+        QVERIFY(!store.session(QStringLiteral("s-m"), now));
+        // Alice signs in: marked, a session; the consent is consumed once.
+        QCOMPARE(wait([&](auto done) {
+                     store.signIn(QStringLiteral("i1"), QStringLiteral("alice"), now,
+                                  QStringLiteral("s-alice"), now + 60'000, false, done);
+                 }).value(),
+                 true);
+        QCOMPARE(store.session(QStringLiteral("s-alice"), now)->userId, QStringLiteral("alice"));
+        QCOMPARE(store.interaction(QStringLiteral("i1"), QStringLiteral("hash-of-i1"), now)->userId,
+                 QStringLiteral("alice"));
+        QCOMPARE(wait([&](auto done) { store.consume(QStringLiteral("i1"), done); }).value(), true);
+        QCOMPARE(wait([&](auto done) { store.consume(QStringLiteral("i1"), done); }).value(),
+                 false);
+        // Her sessions end: none is read back.
+        std::promise<Core::Result<void>> ended;
+        store.endSessions(QStringLiteral("alice"),
+                          [&ended](Core::Result<void> r) { ended.set_value(std::move(r)); });
+        QVERIFY(ended.get_future().get().ok());
+        QVERIFY(!store.session(QStringLiteral("s-alice"), now));
     }
 
     void signingKeysAreSealedInTheDatabase()
