@@ -1,6 +1,7 @@
 #include "admin/admintokens.h"
 
 #include "admin/adminapi.h"
+#include "admin/adminlogging.h"
 #include "core/clock.h"
 #include "core/writequeue.h"
 #include "crypto/digest.h"
@@ -211,30 +212,46 @@ AdminTokens::AdminTokens(Core::Database &database, Core::WriteQueue &writer,
 
 Core::Result<void> AdminTokens::load()
 {
-    QSqlQuery q(m_database.connection());
-    if (!q.exec(QStringLiteral("SELECT id, name, hash, permissions, created_at, expires_at, "
-                               "created_by FROM admin_tokens")))
-        return Core::makeError(QStringLiteral("admin-tokens"),
-                               QStringLiteral("cannot read the admin tokens"));
-    QHash<QByteArray, Entry> loaded;
-    while (q.next()) {
-        Entry e;
-        e.principal.id = q.value(0).toString();
-        e.principal.name = q.value(1).toString();
-        e.hash = q.value(2).toByteArray();
-        QString error;
-        if (!parsePermissions(q.value(3).toString().split(QLatin1Char(',')), e.principal, &error))
-            continue; // written by a newer version with areas this one does not know
-        e.createdAt = q.value(4).toLongLong();
-        e.expiresAt = q.value(5).toLongLong();
-        e.createdBy = q.value(6).toString();
-        loaded.insert(e.hash, e);
+    // Enough for any burst of changes made here; past it, the announcement of the last of them
+    // reads again.
+    constexpr int kAttempts = 10;
+    for (int attempt = 0; attempt < kAttempts; ++attempt) {
+        quint64 seen = 0;
+        {
+            QReadLocker lock(&m_lock);
+            seen = m_generation;
+        }
+        QSqlQuery q(m_database.connection());
+        if (!q.exec(QStringLiteral("SELECT id, name, hash, permissions, created_at, expires_at, "
+                                   "created_by FROM admin_tokens")))
+            return Core::makeError(QStringLiteral("admin-tokens"),
+                                   QStringLiteral("cannot read the admin tokens"));
+        QHash<QByteArray, Entry> loaded;
+        while (q.next()) {
+            Entry e;
+            e.principal.id = q.value(0).toString();
+            e.principal.name = q.value(1).toString();
+            e.hash = q.value(2).toByteArray();
+            QString error;
+            if (!parsePermissions(q.value(3).toString().split(QLatin1Char(',')), e.principal,
+                                  &error))
+                continue; // written by a newer version with areas this one does not know
+            e.createdAt = q.value(4).toLongLong();
+            e.expiresAt = q.value(5).toLongLong();
+            e.createdBy = q.value(6).toString();
+            loaded.insert(e.hash, e);
+        }
+        QWriteLocker lock(&m_lock);
+        if (m_generation != seen)
+            continue; // a token created or revoked here since the read: read again
+        for (auto it = loaded.begin(); it != loaded.end(); ++it) // loaded again: kept
+            if (const auto old = m_byHash.constFind(it.key()); old != m_byHash.constEnd())
+                it->lastUsedAt = old->lastUsedAt;
+        m_byHash = std::move(loaded);
+        return {};
     }
-    QWriteLocker lock(&m_lock);
-    for (auto it = loaded.begin(); it != loaded.end(); ++it) // loaded again: kept
-        if (const auto old = m_byHash.constFind(it.key()); old != m_byHash.constEnd())
-            it->lastUsedAt = old->lastUsedAt;
-    m_byHash = std::move(loaded);
+    qCWarning(lcAdmin) << "admin tokens changed here during every read; the next announced "
+                          "change reads them again";
     return {};
 }
 
@@ -325,6 +342,7 @@ void AdminTokens::create(const AdminPrincipal &creator, const QString &name,
                 return done(r.error());
             QWriteLocker lock(&m_lock);
             m_byHash.insert(entry->hash, *entry);
+            ++m_generation;
             lock.unlock();
             done(*created);
         });
@@ -397,6 +415,7 @@ void AdminTokens::revoke(const AdminPrincipal &by, const QString &id,
         [this, id, done = std::move(done)](const Core::Result<void> &r) {
             if (r) {
                 QWriteLocker lock(&m_lock);
+                ++m_generation;
                 for (auto it = m_byHash.begin(); it != m_byHash.end(); ++it)
                     if (it->principal.id == id) {
                         m_byHash.erase(it);

@@ -66,7 +66,9 @@ public:
     AdminTokens(Core::Database &database, Core::WriteQueue &writer, const Core::Clock &clock,
                 QString rootToken);
 
-    // Loads the scoped tokens from the database (at start).
+    // Loads the scoped tokens from the database: at start, and again when another instance
+    // announced a change. A read that a change made here overtook is read again, never applied
+    // over it (a revoked token would work again until the next announcement).
     Core::Result<void> load();
 
     // The principal of a presented bearer token; nullopt when it is unknown, revoked or
@@ -112,6 +114,7 @@ private:
     const QString m_root;
     mutable QReadWriteLock m_lock;
     QHash<QByteArray, Entry> m_byHash; // SHA-256 of the token → entry
+    quint64 m_generation = 0;          // changes made here, under m_lock
 };
 
 } // namespace Gatehouse::Admin

@@ -55,17 +55,21 @@ ClusterAdminApi::ClusterAdminApi(Core::HttpServer &server, Cluster::ClusterApi &
             const auto body = objectBody(req);
             if (!body)
                 return bad(QStringLiteral("the body must be a JSON object"), "malformed-json");
+            // Merged, stored and applied as one change: stored first, so that what runs here
+            // is never what the database does not hold.
+            const auto changing = m_settings.lockChanges();
             auto parsed = Cluster::ClusterSettings::fromJson(*body, m_cluster.settings());
             if (auto *e = std::get_if<QString>(&parsed))
                 return bad(*e, "invalid-setting");
             const auto &s = std::get<Cluster::ClusterSettings>(parsed);
-            if (QString e = m_cluster.applySettings(s); !e.isEmpty())
+            if (QString e = Cluster::ClusterApi::validateSettings(s); !e.isEmpty())
                 return bad(e, "invalid-setting");
             if (auto r = m_settings.setValue(
                     settingsKey(),
                     QString::fromUtf8(QJsonDocument(s.toJson()).toJson(QJsonDocument::Compact)));
                 !r)
                 return HttpResponse::error(500, r.error().code, r.error().message);
+            m_cluster.applySettings(s);
             return HttpResponse::json(200, s.toJson());
         });
 

@@ -330,6 +330,7 @@ void SettingsAdminApi::registerRoutes()
                                                QStringLiteral("the authorization server is not "
                                                               "started yet"));
                 const QStringList list = normalized.split(QLatin1Char(','), Qt::SkipEmptyParts);
+                const auto changing = m_store.lockChanges();
                 auto policy = OAuth::RegistrationPolicy::fromJson(
                     QJsonObject{{oauthLiveFields().value(key), QJsonArray::fromStringList(list)}},
                     m_oauth->trust().registrationPolicy());
@@ -357,11 +358,12 @@ void SettingsAdminApi::registerRoutes()
                                                    : key == QLatin1String("oidc-group-mappings")
                                                        ? probe.oidcGroupMappings
                                                        : probe.clusterAdmissionPlugins));
+                const auto changing = m_store.lockChanges();
                 auto parsed = Cluster::ClusterSettings::fromJson(field, m_cluster.settings());
                 if (auto *e = std::get_if<QString>(&parsed))
                     return HttpResponse::error(400, QStringLiteral("invalid-setting"), *e);
                 const auto &s = std::get<Cluster::ClusterSettings>(parsed);
-                if (QString e = m_cluster.applySettings(s); !e.isEmpty())
+                if (QString e = Cluster::ClusterApi::validateSettings(s); !e.isEmpty())
                     return HttpResponse::error(400, QStringLiteral("invalid-setting"), e);
                 if (auto r = m_store.setValue(
                         ClusterAdminApi::settingsKey(),
@@ -369,6 +371,7 @@ void SettingsAdminApi::registerRoutes()
                             QJsonDocument(s.toJson()).toJson(QJsonDocument::Compact)));
                     !r)
                     return HttpResponse::error(500, r.error().code, r.error().message);
+                m_cluster.applySettings(s);
             } else {
                 const QString source = m_effective.sources.value(key, QStringLiteral("default"));
                 if (explicitSource(source))
@@ -414,6 +417,8 @@ void SettingsAdminApi::registerRoutes()
 
 void SettingsAdminApi::changedElsewhere(const QString &changed)
 {
+    // Read and applied as one step, never around a change made here (SettingsStore).
+    const auto changing = m_store.lockChanges();
     if (changed.isEmpty() || changed == ClusterAdminApi::settingsKey()) {
         if (const auto saved = m_store.value(ClusterAdminApi::settingsKey()); saved) {
             // As at start: a setting given explicitly (flag, environment, config file) is not

@@ -432,13 +432,18 @@ ClusterSettings ClusterApi::settings() const
     return m_settings;
 }
 
-QString ClusterApi::applySettings(const ClusterSettings &s)
+QString ClusterApi::validateSettings(const ClusterSettings &s)
 {
     if (QString e = AuthorizerChain::validateModes(s.authorizationModes); !e.isEmpty())
         return e;
     if (QString e = AdmissionChain::validatePlugins(s.admissionPlugins); !e.isEmpty())
         return e;
-    if (QString e = ClusterSettings::validateGroupMappings(s.oidcGroupMappings); !e.isEmpty())
+    return ClusterSettings::validateGroupMappings(s.oidcGroupMappings);
+}
+
+QString ClusterApi::applySettings(const ClusterSettings &s)
+{
+    if (QString e = validateSettings(s); !e.isEmpty())
         return e;
     {
         QMutexLocker lock(&m_mutex);

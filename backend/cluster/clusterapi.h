@@ -97,6 +97,8 @@ public:
     ClusterSettings settings() const;
     // Applies settings live; an invalid one is refused with the reason.
     QString applySettings(const ClusterSettings &settings);
+    // Why applySettings would refuse these settings; empty when it would not.
+    static QString validateSettings(const ClusterSettings &settings);
 
     // A dry run of one request through the real pipeline (nothing stored). The request is
     // {"user": "...", "groups": [...]} or {"anonymous": true}, plus either "method", "path"

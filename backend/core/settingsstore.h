@@ -3,6 +3,7 @@
 #include "core/result.h"
 
 #include <QMap>
+#include <QMutex>
 #include <QString>
 
 namespace Gatehouse::Core {
@@ -19,6 +20,15 @@ public:
     virtual Result<void> setValue(const QString &key, const QString &value) = 0;
     virtual Result<QMap<QString, QString>> all() const = 0;
     virtual Result<void> remove(const QString &key) = 0; // no error when absent
+
+    // Held while a value is stored and then applied here, and while a value changed by another
+    // instance is read again and applied: a value read before a local change is never applied
+    // after it (which would undo the change until the next announcement), and two local changes
+    // are stored in the order they are applied.
+    [[nodiscard]] QMutexLocker<QMutex> lockChanges() const { return QMutexLocker(&m_changes); }
+
+private:
+    mutable QMutex m_changes;
 };
 
 class SqlSettingsStore final : public SettingsStore

@@ -120,22 +120,45 @@ Core::Result<void> SigningKeys::load(qint64 now)
 
 Core::Result<void> SigningKeys::reload(qint64 now)
 {
-    auto keys = read(nullptr);
-    if (!keys)
-        return keys.error();
-    for (const QString &alg : algorithms())
-        if (std::none_of(keys->begin(), keys->end(), [&alg](const Key &k) {
-                return k.alg == alg && k.state == QLatin1String("active");
-            }))
-            return Core::makeError(QStringLiteral("signing-key"),
-                                   QStringLiteral("no active %1 key in the database: the keys in "
-                                                  "use are kept")
-                                       .arg(alg));
-    publish(*keys, now);
-    return {};
+    // A read that a rotation made here overtook is read again, never published over it.
+    constexpr int kAttempts = 10;
+    for (int attempt = 0; attempt < kAttempts; ++attempt) {
+        const quint64 seen = generation();
+        auto keys = read(nullptr);
+        if (!keys)
+            return keys.error();
+        for (const QString &alg : algorithms())
+            if (std::none_of(keys->begin(), keys->end(), [&alg](const Key &k) {
+                    return k.alg == alg && k.state == QLatin1String("active");
+                }))
+                return Core::makeError(QStringLiteral("signing-key"),
+                                       QStringLiteral("no active %1 key in the database: the "
+                                                      "keys in use are kept")
+                                           .arg(alg));
+        if (publish(*keys, now, seen))
+            return {};
+    }
+    return Core::makeError(QStringLiteral("signing-key"),
+                           QStringLiteral("keys rotated here during every read; the next "
+                                          "announced change reads them again"));
 }
 
-void SigningKeys::publish(QList<Key> keys, qint64 now)
+quint64 SigningKeys::generation() const
+{
+    QMutexLocker lock(&m_mutex);
+    return m_generation;
+}
+
+bool SigningKeys::publish(QList<Key> keys, qint64 now, std::optional<quint64> ifGeneration)
+{
+    QMutexLocker lock(&m_mutex);
+    if (ifGeneration && *ifGeneration != m_generation)
+        return false;
+    install(std::move(keys), now);
+    return true;
+}
+
+void SigningKeys::install(QList<Key> keys, qint64 now)
 {
     // A retired key past its time is no longer published (nothing it signed is still valid).
     keys.removeIf([now](const Key &k) {
@@ -144,8 +167,7 @@ void SigningKeys::publish(QList<Key> keys, qint64 now)
     QList<QJsonObject> jwks;
     for (const Key &k : std::as_const(keys))
         jwks.append(Crypto::Jws::publicJwk(k.key, k.kid, k.alg));
-    QMutexLocker lock(&m_mutex);
-    m_keys = keys;
+    m_keys = std::move(keys);
     m_jwks = Crypto::Jws::jwks(jwks);
     m_jwksJson = QJsonDocument(m_jwks).toJson(QJsonDocument::Compact);
 }
@@ -188,11 +210,9 @@ void SigningKeys::rotate(const QString &alg, qint64 now,
         [this, next, alg, now, retireAfter, done = std::move(done)](const Core::Result<void> &r) {
             if (!r)
                 return done(r);
-            QList<Key> keys;
-            {
-                QMutexLocker lock(&m_mutex);
-                keys = m_keys;
-            }
+            // Read, changed and published as one step: a reload racing it is read again.
+            QMutexLocker lock(&m_mutex);
+            QList<Key> keys = m_keys;
             for (Key &k : keys) {
                 if (k.alg != alg)
                     continue;
@@ -204,7 +224,9 @@ void SigningKeys::rotate(const QString &alg, qint64 now,
                 }
             }
             keys.append(*next);
-            publish(keys, now);
+            install(std::move(keys), now);
+            ++m_generation;
+            lock.unlock();
             done({});
         });
 }

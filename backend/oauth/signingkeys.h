@@ -8,6 +8,7 @@
 #include <QMutex>
 
 #include <functional>
+#include <optional>
 
 namespace Gatehouse::Core {
 class Database;
@@ -62,12 +63,17 @@ private:
     // ids of those an older build stored in the clear.
     Core::Result<QList<Key>> read(QStringList *unsealed);
     static Core::Result<Key> generate(const QString &alg, const QString &state, qint64 now);
-    void publish(QList<Key> keys, qint64 now);
+    // Publishes `keys`; with `ifGeneration`, only when no change was made here since that
+    // generation was read (false then). A change made here counts one generation.
+    bool publish(QList<Key> keys, qint64 now, std::optional<quint64> ifGeneration = {});
+    quint64 generation() const;
+    void install(QList<Key> keys, qint64 now); // m_mutex held
 
     Core::Database &m_database;
     Core::WriteQueue &m_writer;
     mutable QMutex m_mutex;
     QList<Key> m_keys;
+    quint64 m_generation = 0; // rotations made here
     QJsonObject m_jwks;
     QByteArray m_jwksJson;
 };
