@@ -60,6 +60,29 @@ void printStatus(const QJsonObject &s, QTextStream &out)
         out << "    " << name.leftJustified(8) << " " << l.value(QStringLiteral("url")).toString()
             << "  requests " << requests.value(name).toInteger() << "\n";
     }
+    // Every Gatehouse process on the database (docs/storage.md "Instances and the lead").
+    const QJsonArray instances = s.value(QStringLiteral("instances")).toArray();
+    if (!instances.isEmpty())
+        out << "  instances:\n";
+    for (const QJsonValue v : instances) {
+        const QJsonObject i = v.toObject();
+        QStringList notes;
+        if (i.value(QStringLiteral("self")).toBool())
+            notes << QStringLiteral("this one");
+        if (i.value(QStringLiteral("leads")).toBool())
+            notes << QStringLiteral("leads the periodic jobs");
+        if (!i.value(QStringLiteral("alive")).toBool())
+            notes << QStringLiteral("gone");
+        out << "    " << i.value(QStringLiteral("id")).toString() << "  "
+            << i.value(QStringLiteral("version")).toString() << "  "
+            << i.value(QStringLiteral("listeners"))
+                   .toObject()
+                   .value(QStringLiteral("admin"))
+                   .toString(QStringLiteral("-"))
+            << "  heartbeat " << i.value(QStringLiteral("heartbeatAt")).toString()
+            << (notes.isEmpty() ? QString() : QStringLiteral("  (%1)").arg(notes.join(u", ")))
+            << "\n";
+    }
 }
 
 QString settingPath(const Invocation &in)

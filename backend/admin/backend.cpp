@@ -19,6 +19,7 @@
 #include "core/eventbus.h"
 #include "core/eventqueue.h"
 #include "core/httpserver.h"
+#include "core/instances.h"
 #include "core/metrics.h"
 #include "core/postgres.h"
 #include "core/settingsstore.h"
@@ -53,6 +54,7 @@
 #include <QSaveFile>
 #include <QSslCertificate>
 #include <QSslKey>
+#include <QSysInfo>
 
 #include <memory>
 
@@ -77,6 +79,8 @@ void Backend::stopWorkers()
 {
     if (m_changes)
         m_changes->stop();
+    if (m_instances && m_writer)
+        m_instances->stop(); // the lead given up before the writer stops
     if (m_dispatcher)
         m_dispatcher->stop();
     if (m_writer)
@@ -111,6 +115,12 @@ Result<void> Backend::startOrders()
     d.urlPolicy.allowLoopback = m_config.webhookAllowLoopback;
     d.urlPolicy.allowlist = m_config.webhookAllowlist;
     d.trustedOrigin = m_demoReceiver->origin();
+    if (m_database->engine() == Core::Database::Engine::PostgreSQL) {
+        // Who sends which order's deliveries (docs/storage.md "Webhook deliveries and
+        // leases").
+        d.leaseHolder = m_processId;
+        d.soleInstance = true; // Database::open(..., soleInstance): the claim is held
+    }
     m_dispatcher = std::make_unique<Webhooks::Dispatcher>(*m_database, *m_writer, *m_events,
                                                           *m_clock, d, m_eventQueue.get());
     m_orders = std::make_unique<Orders::OrderService>(*m_database, *m_writer, *m_events, *m_clock,
@@ -132,6 +142,8 @@ Result<void> Backend::startOrders()
     m_webhooks->setSecretOverlapMs(m_config.webhookSecretOverlapMs);
     m_redeliveries = std::make_unique<Webhooks::RedeliveryJobs>(
         *m_database, *m_writer, *m_events, *m_clock, *m_webhooks, m_config.deliveryHistoryDays);
+    // Its history is pruned by the instance that leads the periodic jobs.
+    m_redeliveries->setScheduled([instances = m_instances.get()] { return instances->leads(); });
     if (auto r = m_redeliveries->start(); !r)
         return r;
     return {};
@@ -269,7 +281,8 @@ Result<void> Backend::start()
             << OAuth::OAuthStore::all() << Cluster::ObjectStore::migration()
             << Webhooks::RedeliveryJobs::migration() << Core::AuditLog::migration()
             << AdminTokens::migration() << Core::AuditLog::effectsColumn()
-            << Core::Database::changeFeedMigration() << AdminTokens::changesAnnounced(),
+            << Core::Database::changeFeedMigration() << AdminTokens::changesAnnounced()
+            << Webhooks::WebhookStore::leaseMigration() << Core::Instances::migration(),
         *m_clock, true);
     if (!db)
         return db.error();
@@ -366,6 +379,17 @@ Result<void> Backend::start()
         s->setPoolThreadCleanup(&Crypto::Random::releaseThreadState);
     // The single writer of the database, for every module.
     m_writer = std::make_unique<Core::WriteQueue>(*m_database, QStringLiteral("db-writer"));
+    // Named among the instances of the database (its heartbeat row, its webhook leases).
+    m_processId = QStringLiteral("%1/%2/%3")
+                      .arg(QSysInfo::machineHostName())
+                      .arg(QCoreApplication::applicationPid())
+                      .arg(Crypto::Random::identifier(8));
+    m_instances = std::make_unique<Core::Instances>(
+        *m_database, *m_writer, *m_clock,
+        Core::Instances::Self{m_processId, QStringLiteral(GATEHOUSE_VERSION),
+                              m_startedAt.toMSecsSinceEpoch()});
+    if (auto r = m_instances->start(); !r)
+        return r;
     m_adminTokens = std::make_unique<AdminTokens>(*m_database, *m_writer, *m_clock, m_adminToken);
     if (auto r = m_adminTokens->load(); !r)
         return r;
@@ -396,6 +420,9 @@ Result<void> Backend::start()
     for (Core::HttpServer *s : {m_service.get(), m_cluster.get(), m_admin.get()})
         if (auto r = s->listen(); !r)
             return r;
+    m_instances->setListeners(QJsonObject{{QStringLiteral("service"), m_service->url()},
+                                          {QStringLiteral("cluster"), m_cluster->url()},
+                                          {QStringLiteral("admin"), m_admin->url()}});
     m_clusterApi->setServerAddress(QStringLiteral("%1:%2").arg(
         m_cluster->serverAddress().toString(), QString::number(m_cluster->serverPort())));
     m_clusterAdminApi = std::make_unique<ClusterAdminApi>(*m_admin, *m_clusterApi, *m_settings, *ca,
@@ -462,6 +489,7 @@ Result<void> Backend::start()
     });
     m_tokenRetention = std::make_unique<OAuth::TokenRetention>(*m_writer, *m_clock,
                                                                m_config.oauthTokenHistoryDays);
+    m_tokenRetention->setScheduled([instances = m_instances.get()] { return instances->leads(); });
     m_tokenRetention->start();
     // OIDC bearer tokens for the cluster API: by default from the embedded authorization server.
     if (m_config.oidcIssuerUrl != QLatin1String("none")) {
@@ -744,6 +772,8 @@ QJsonObject Backend::status() const
          QString::fromLatin1(
              QAbstractEventDispatcher::instance(thread())->metaObject()->className())},
         {QStringLiteral("instanceId"), m_instanceId},
+        {QStringLiteral("processId"), m_processId},
+        {QStringLiteral("instances"), m_instances ? m_instances->list() : QJsonArray()},
         {QStringLiteral("startedAt"), m_startedAt.toUTC().toString(Qt::ISODate)},
         {QStringLiteral("uptimeSeconds"), m_startedAt.secsTo(m_clock->now())},
         {QStringLiteral("dataDir"), m_config.dataDir},

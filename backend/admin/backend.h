@@ -19,6 +19,7 @@ class Clock;
 class Database;
 class EventBus;
 class HttpServer;
+class Instances;
 class Metrics;
 class SettingsStore;
 } // namespace Gatehouse::Core
@@ -145,7 +146,8 @@ private:
     std::unique_ptr<Orders::OrdersApi> m_ordersApi;
     std::unique_ptr<OrdersAdminApi> m_ordersAdminApi;
     std::unique_ptr<OAuth::OAuthApi> m_oauth;
-    std::unique_ptr<Core::ChangeFeed> m_changes; // PostgreSQL: other instances' changes
+    std::unique_ptr<Core::ChangeFeed> m_changes;  // PostgreSQL: other instances' changes
+    std::unique_ptr<Core::Instances> m_instances; // heartbeats, and the lead for periodic jobs
     std::unique_ptr<OAuth::TokenRetention> m_tokenRetention;
     std::unique_ptr<OAuthAdminApi> m_oauthAdminApi;
     std::unique_ptr<Cluster::ObjectStore> m_clusterStore;
@@ -157,7 +159,8 @@ private:
     std::unique_ptr<Core::HttpServer> m_nodePortListener;
     Core::TlsSettings m_clusterTls;
     QString m_adminToken;
-    QString m_instanceId;
+    QString m_instanceId; // the database's, the same for every instance on it
+    QString m_processId;  // this process's among them (host/pid/random)
     QDateTime m_startedAt;
     QTimer m_statsTimer;
     QJsonObject m_lastStats;

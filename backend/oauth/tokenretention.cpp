@@ -32,7 +32,10 @@ TokenRetention::TokenRetention(Core::WriteQueue &writer, const Core::Clock &cloc
       m_guard(std::make_shared<Core::PostGuard>(this))
 {
     m_timer.setInterval(3600 * 1000);
-    connect(&m_timer, &QTimer::timeout, this, [this] { prune(); });
+    connect(&m_timer, &QTimer::timeout, this, [this] {
+        if (!m_scheduled || m_scheduled())
+            prune();
+    });
 }
 
 TokenRetention::~TokenRetention()
@@ -44,7 +47,8 @@ void TokenRetention::start()
 {
     if (m_historyDays <= 0)
         return;
-    prune();
+    if (!m_scheduled || m_scheduled())
+        prune();
     m_timer.start();
 }
 

@@ -46,8 +46,10 @@ public:
                    int chunk = 2000);
     ~TokenRetention() override;
 
-    // A pass now, then one every hour.
+    // A pass now, then one every hour: those only while `scheduled` answers true (Backend:
+    // while this instance leads the periodic jobs, Core::Instances), when one is set.
     void start();
+    void setScheduled(std::function<bool()> scheduled) { m_scheduled = std::move(scheduled); }
     // One pass; `done` runs on this object's thread when it has ended. A call while a pass is
     // running joins it.
     void prune(Done done = {});
@@ -65,6 +67,7 @@ private:
     const int m_historyDays;
     const int m_chunk;
     QTimer m_timer;
+    std::function<bool()> m_scheduled;
     std::shared_ptr<Core::PostGuard> m_guard; // lets the writer's callbacks reach this object
     std::unique_ptr<Pass> m_pass;             // the pass running, if any
 };

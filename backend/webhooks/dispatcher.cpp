@@ -69,13 +69,26 @@ void Dispatcher::stop()
         m_ctx,
         [this] {
             flushRecords(); // results already known are written; the writer stops after us
+            if (leasing() && m_client) {
+                // After those results: other instances take this one's subjects at once.
+                m_writer.submit([holder = m_options.leaseHolder](Core::WriteTransaction &tx) {
+                    return WebhookStore::releaseAllLeases(tx, holder);
+                });
+            }
             m_stopped = true;
             delete m_client;
             m_client = nullptr;
             delete m_timer;
             m_timer = nullptr;
+            delete m_leaseTimer;
+            m_leaseTimer = nullptr;
             m_queues.clear();
             m_timeline.clear();
+            m_leases.clear();
+            m_wanted.clear();
+            m_manualOf.clear();
+            m_lastSeq.clear();
+            m_gaps.clear();
         },
         Qt::BlockingQueuedConnection);
     m_thread->quit();
@@ -104,6 +117,11 @@ void Dispatcher::add(QList<Delivery> deliveries)
                     m_overflow = true;
                     continue;
                 }
+                // Leased here, and a seq skipped: another instance added the deliveries
+                // between, and they go first.
+                if (leasing() && !delivery.manual && m_leases.contains(delivery.subjectId) &&
+                    delivery.seq > m_lastSeq.value(delivery.subjectId) + 1)
+                    m_gaps.insert(delivery.subjectId);
                 enqueueLocal(delivery);
             }
             pump();
@@ -139,6 +157,16 @@ void Dispatcher::doStart()
     QSqlDatabase db = m_database.connection();
     for (const Endpoint &e : WebhookStore::endpoints(db))
         m_endpoints.insert(e.id, e);
+    if (leasing()) {
+        if (m_options.soleInstance) {
+            if (auto r = WebhookStore::releaseAllLeases(db); !r)
+                qCWarning(lcWebhooks).noquote() << r.error().message;
+        }
+        m_leaseTimer = new QTimer(m_ctx);
+        m_leaseTimer->setInterval(int(std::max<qint64>(m_options.leaseTtlMs / 3, 1)));
+        QObject::connect(m_leaseTimer, &QTimer::timeout, m_ctx, [this] { leaseTick(); });
+        m_leaseTimer->start();
+    }
     reload();
     qCInfo(lcWebhooks) << "dispatcher started;" << m_known.size() << "pending deliveries loaded"
                        << (m_overflow ? "(more wait in the database)" : "");
@@ -177,6 +205,10 @@ void Dispatcher::enqueueLocal(const Delivery &d)
     m_known.insert(d.id);
     // A manual redelivery is one attempt outside the order's sequence.
     const QString key = d.manual ? ManualPrefix + d.id : d.subjectId;
+    if (d.manual && !m_queues.contains(key))
+        ++m_manualOf[d.subjectId];
+    if (leasing() && !d.manual && d.seq > m_lastSeq.value(d.subjectId))
+        m_lastSeq.insert(d.subjectId, d.seq);
     Queue &q = m_queues[key];
     const bool wasEmpty = q.items.empty();
     auto pos = std::upper_bound(q.items.begin(), q.items.end(), d.seq,
@@ -245,6 +277,17 @@ bool Dispatcher::trusted(const CallbackTarget &t) const
 void Dispatcher::begin(const QString &key)
 {
     Queue &q = m_queues[key];
+    qint64 fence = 0;
+    if (leasing()) {
+        // Only the holder of the subject's lease sends its deliveries (in order, one at a time).
+        const QString &subject = q.items.front().subjectId;
+        if (!holds(subject, nowMs()) || m_gaps.contains(subject)) {
+            m_wanted.insert(key);
+            queueAcquire();
+            return;
+        }
+        fence = m_leases.value(subject).fence;
+    }
     q.inFlight = true;
     ++m_inFlight;
     m_inFlightCount.store(m_inFlight);
@@ -253,6 +296,7 @@ void Dispatcher::begin(const QString &key)
     a.delivery = q.items.front();
     a.startedAt = nowMs();
     a.trigger = a.delivery.manual ? QStringLiteral("manual") : QStringLiteral("scheduled");
+    a.fence = fence;
 
     const Endpoint &endpoint = endpointFor(a.delivery.endpointId);
     if (!endpoint.enabled) {
@@ -414,7 +458,7 @@ void Dispatcher::finish(const Attempt &a, int status, const QString &error, doub
     const qint64 completedAt = d.state == QLatin1String("pending") ? 0 : now;
     m_recording.insert(d.id);
     m_records.push_back(Record{d, rec, attempted, status, error, latencyMs, completedAt,
-                               endpointChanged, endpointNow, endpointBefore.enabled});
+                               endpointChanged, endpointNow, endpointBefore.enabled, a.fence});
     if (!m_flushQueued) {
         // Results are written together, one job per turn of the event loop.
         m_flushQueued = true;
@@ -439,7 +483,7 @@ void Dispatcher::finish(const Attempt &a, int status, const QString &error, doub
             }
         }
         if (q.items.empty())
-            m_queues.erase(qit);
+            eraseQueue(qit, d.subjectId);
         else // the next status change of this order may go now (or when its retry is due)
             m_timeline.emplace(q.items.front().nextAttemptAt, a.key);
     }
@@ -465,16 +509,32 @@ void Dispatcher::flushRecords()
     Core::Database *database = &m_database;
     QObject *ctx = m_ctx;
     m_writer.submit(
-        [records](Core::WriteTransaction &tx) -> Core::Result<void> {
+        [records,
+         holder = m_options.leaseHolder](Core::WriteTransaction &tx) -> Core::Result<void> {
             for (const Record &r : *records) {
+                const double latency = r.attempted ? r.latencyMs : -1;
+                if (r.fence > 0) {
+                    // Written only under the lease it went out under: after a takeover the
+                    // new holder's results count, not those of an instance that stalled.
+                    auto kept = WebhookStore::updateDeliveryFenced(
+                        tx, r.d, r.status, r.error, latency, r.completedAt, holder, r.fence);
+                    if (!kept)
+                        return kept.error();
+                    if (!*kept) {
+                        qCInfo(lcWebhooks).noquote()
+                            << "the result of" << r.d.id
+                            << "is not recorded: another instance holds its order's lease now";
+                        continue;
+                    }
+                } else if (auto ok = WebhookStore::updateDelivery(tx, r.d, r.status, r.error,
+                                                                  latency, r.completedAt);
+                           !ok) {
+                    return ok;
+                }
                 if (r.attempted) {
                     if (auto ok = WebhookStore::recordAttempt(tx, r.rec); !ok)
                         return ok;
                 }
-                if (auto ok = WebhookStore::updateDelivery(
-                        tx, r.d, r.status, r.error, r.attempted ? r.latencyMs : -1, r.completedAt);
-                    !ok)
-                    return ok;
                 if (r.endpointChanged) {
                     if (auto ok = WebhookStore::updateEndpoint(tx, r.endpointNow); !ok)
                         return ok;
@@ -542,6 +602,201 @@ void Dispatcher::publishRecord(Core::EventBus &events, Core::Database &database,
     if (r.endpointChanged && r.endpointNow.enabled != r.enabledBefore)
         events.publish(QStringLiteral("endpoint.state"),
                        WebhookStore::endpointJson(database.connection(), r.endpointNow));
+}
+
+} // namespace Gatehouse::Webhooks
+
+// --- leases: several instances on one PostgreSQL database -----------------------------------
+namespace Gatehouse::Webhooks {
+
+namespace {
+// What is left of a lease's time when this instance stops starting attempts under it: the
+// renewal was sent before this (its round trip), and clocks of instances differ a little.
+qint64 validFor(qint64 ttlMs)
+{
+    return ttlMs - ttlMs / 5;
+}
+} // namespace
+
+bool Dispatcher::holds(const QString &subject, qint64 now) const
+{
+    const auto it = m_leases.constFind(subject);
+    return it != m_leases.constEnd() && it->validUntil > now;
+}
+
+bool Dispatcher::busy(const QString &subject) const
+{
+    return m_queues.contains(subject) || m_manualOf.value(subject) > 0;
+}
+
+QHash<QString, Dispatcher::Queue>::iterator
+Dispatcher::eraseQueue(QHash<QString, Queue>::iterator it, const QString &subject)
+{
+    if (it.key().startsWith(ManualPrefix)) {
+        if (--m_manualOf[subject] <= 0)
+            m_manualOf.remove(subject);
+    }
+    return m_queues.erase(it); // the next one (others moved: QHash's open addressing)
+}
+
+void Dispatcher::queueAcquire()
+{
+    if (m_acquireQueued)
+        return;
+    // Once per turn of the event loop: the subjects begun meanwhile are taken together.
+    m_acquireQueued = true;
+    QMetaObject::invokeMethod(
+        m_ctx, [this] { acquireWanted(); }, Qt::QueuedConnection);
+}
+
+void Dispatcher::acquireWanted()
+{
+    m_acquireQueued = false;
+    if (m_stopped || !m_timer || m_wanted.isEmpty())
+        return;
+    QSet<QString> subjects;
+    for (const QString &key : std::as_const(m_wanted)) {
+        const auto q = m_queues.constFind(key);
+        if (q != m_queues.constEnd() && !q->items.empty())
+            subjects.insert(q->items.front().subjectId);
+    }
+    const qint64 now = nowMs();
+    auto taken =
+        WebhookStore::acquireLeases(m_database.connection(), subjects.values(),
+                                    m_options.leaseHolder, now, now + m_options.leaseTtlMs);
+    if (!taken) {
+        // Tried again at the next renewal.
+        qCWarning(lcWebhooks).noquote() << taken.error().message;
+        return;
+    }
+    takeUp(*taken, now);
+    QSet<QString> refused;
+    for (const QString &key : std::as_const(m_wanted)) {
+        const auto q = m_queues.constFind(key);
+        if (q == m_queues.constEnd() || q->items.empty())
+            continue;
+        const QString &subject = q->items.front().subjectId;
+        if (holds(subject, now))
+            m_timeline.emplace(q->items.front().nextAttemptAt, key);
+        else
+            refused.insert(subject);
+    }
+    m_wanted.clear();
+    // Held by another instance that is alive: it sends them (it reads what was added for its
+    // subjects before it gives a lease up).
+    for (const QString &subject : std::as_const(refused))
+        dropSubject(subject);
+    pump();
+}
+
+void Dispatcher::takeUp(const QList<WebhookStore::Lease> &leases, qint64 now)
+{
+    if (leases.isEmpty())
+        return;
+    QStringList subjects;
+    subjects.reserve(leases.size());
+    for (const WebhookStore::Lease &l : leases) {
+        m_leases.insert(l.subjectId, HeldLease{l.fence, now + validFor(m_options.leaseTtlMs)});
+        m_gaps.remove(l.subjectId); // read now
+        subjects.append(l.subjectId);
+    }
+    auto pending = WebhookStore::pendingOf(m_database.connection(), subjects);
+    if (!pending) {
+        qCWarning(lcWebhooks).noquote() << pending.error().message;
+        return;
+    }
+    for (const Delivery &d : std::as_const(*pending))
+        if (!m_recording.contains(d.id)) // finished; its result is being written
+            enqueueLocal(d);
+}
+
+void Dispatcher::dropSubject(const QString &subject)
+{
+    m_leases.remove(subject);
+    m_lastSeq.remove(subject);
+    m_gaps.remove(subject);
+    for (auto it = m_queues.begin(); it != m_queues.end();) {
+        if (it->inFlight || it->items.empty() || it->items.front().subjectId != subject) {
+            ++it; // one in flight: its result is fenced; what follows it is dropped after it
+            continue;
+        }
+        for (const Delivery &d : it->items)
+            m_known.remove(d.id);
+        m_wanted.remove(it.key());
+        it = eraseQueue(it, subject);
+    }
+    m_queuedSubjects.store(int(m_queues.size()));
+}
+
+void Dispatcher::leaseTick()
+{
+    if (m_stopped || !m_timer)
+        return;
+    const QSqlDatabase db = m_database.connection();
+    const qint64 now = nowMs();
+    if (auto held =
+            WebhookStore::renewLeases(db, m_options.leaseHolder, now + m_options.leaseTtlMs)) {
+        QHash<QString, qint64> fences;
+        for (const WebhookStore::Lease &l : std::as_const(*held))
+            fences.insert(l.subjectId, l.fence);
+        QStringList lost;
+        QStringList idle;
+        for (auto it = m_leases.begin(); it != m_leases.end(); ++it) {
+            if (fences.value(it.key(), -1) != it->fence) {
+                lost.append(it.key()); // expired meanwhile, and another instance took it
+                continue;
+            }
+            it->validUntil = now + validFor(m_options.leaseTtlMs);
+            if (!busy(it.key()))
+                idle.append(it.key());
+        }
+        // Rows of this holder that it does not know of (a renewal that failed after them):
+        // given up too, when idle.
+        for (auto it = fences.cbegin(); it != fences.cend(); ++it)
+            if (!m_leases.contains(it.key()) && !busy(it.key()))
+                idle.append(it.key());
+        for (const QString &subject : std::as_const(lost)) {
+            qCInfo(lcWebhooks).noquote()
+                << "order" << subject << "is delivered by another instance now";
+            dropSubject(subject);
+        }
+        if (auto released = WebhookStore::releaseIdleLeases(db, idle, m_options.leaseHolder)) {
+            for (const QString &subject : std::as_const(*released)) {
+                m_leases.remove(subject);
+                m_lastSeq.remove(subject);
+            }
+            // Kept: deliveries were added (by another instance) while it was held here.
+            QList<WebhookStore::Lease> kept;
+            for (const QString &subject : std::as_const(idle))
+                if (!released->contains(subject) && fences.contains(subject))
+                    kept.append(WebhookStore::Lease{subject, fences.value(subject)});
+            if (m_known.size() < m_options.maxInMemory)
+                takeUp(kept, now);
+        } else {
+            qCWarning(lcWebhooks).noquote() << released.error().message;
+        }
+    } else {
+        // Not renewed: attempts stop once the leases' time here is up (holds()).
+        qCWarning(lcWebhooks).noquote() << held.error().message;
+    }
+    // Take over what nobody sends: leases expired with deliveries due, and deliveries due for
+    // a lease's time that nobody ever leased.
+    const int room = m_options.maxInMemory - int(m_known.size());
+    if (room > 0) {
+        auto claimed =
+            WebhookStore::claimOrphans(db, m_options.leaseHolder, now, now + m_options.leaseTtlMs,
+                                       now - m_options.leaseTtlMs, std::min(room, 500));
+        if (!claimed) {
+            qCWarning(lcWebhooks).noquote() << claimed.error().message;
+        } else if (!claimed->isEmpty()) {
+            qCInfo(lcWebhooks) << "took over the deliveries of" << claimed->size()
+                               << "orders that no instance was sending";
+            takeUp(*claimed, now);
+        }
+    }
+    if (!m_wanted.isEmpty())
+        queueAcquire();
+    pump();
 }
 
 } // namespace Gatehouse::Webhooks

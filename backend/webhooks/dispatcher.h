@@ -42,6 +42,17 @@ public:
         UrlPolicySettings urlPolicy;
         QString trustedOrigin; // the built-in demo receiver, "http://127.0.0.1:<port>"
         int maxInMemory = 50'000;
+        // Several instances on one PostgreSQL database (docs/storage.md "Several
+        // instances"): a subject's deliveries go out from the instance holding its lease in
+        // webhook_leases, named by this holder, unique per process. Empty: no leases (SQLite,
+        // where one process owns the database).
+        QString leaseHolder;
+        // How long a lease lasts unless renewed (every third of it); an instance that stops
+        // renewing loses its subjects to the others this long after its last renewal.
+        qint64 leaseTtlMs = 15'000;
+        // This instance holds the database alone: the leases found at start belong to
+        // processes gone, and are dropped before the pending deliveries are read.
+        bool soleInstance = false;
     };
 
     Dispatcher(Core::Database &database, Core::WriteQueue &writer, Core::EventBus &events,
@@ -76,6 +87,7 @@ private:
         qint64 startedAt = 0;
         QByteArray requestHeaders; // JSON, as the attempt log stores it
         QString trigger;
+        qint64 fence = 0; // the subject's lease it went out under (0: no leases)
     };
 
     struct Record
@@ -90,6 +102,7 @@ private:
         bool endpointChanged = false;
         Endpoint endpointNow;
         bool enabledBefore = true;
+        qint64 fence = 0;
     };
     void flushRecords();
     static void publishRecord(Core::EventBus &events, Core::Database &database, const Record &r);
@@ -106,6 +119,20 @@ private:
     QList<QByteArray> keysFor(const QString &ownerId);
     bool trusted(const CallbackTarget &t) const;
     qint64 nowMs() const;
+
+    // Leases (Options::leaseHolder set).
+    bool leasing() const { return !m_options.leaseHolder.isEmpty(); }
+    bool holds(const QString &subject, qint64 now) const;
+    bool busy(const QString &subject) const; // a queue of the subject is here
+    void queueAcquire();
+    void acquireWanted();
+    void leaseTick(); // renew, give idle leases up, take over what nobody sends
+    // Records leases taken and reads their subjects' pending deliveries (older ones than
+    // those known here may have been added by another instance).
+    void takeUp(const QList<WebhookStore::Lease> &leases, qint64 now);
+    void dropSubject(const QString &subject); // another instance holds it now
+    QHash<QString, Queue>::iterator eraseQueue(QHash<QString, Queue>::iterator it,
+                                               const QString &subject);
 
     Core::Database &m_database;
     Core::WriteQueue &m_writer;
@@ -141,6 +168,20 @@ private:
     std::vector<Record> m_records; // results waiting to be written (flushRecords)
     bool m_flushQueued = false;
     qint64 m_cursor = 0; // rowid of the last delivery read back
+    struct HeldLease
+    {
+        qint64 fence = 0;
+        qint64 validUntil = 0; // local time: new attempts only before it
+    };
+    QHash<QString, HeldLease> m_leases; // subject -> lease held
+    QSet<QString> m_wanted;             // queue keys waiting for their subject's lease
+    QHash<QString, int> m_manualOf;     // subject -> its manual redeliveries queued here
+    // The highest seq known here of each subject leased; a delivery added with a higher one
+    // than the next means another instance added those between: read before going on.
+    QHash<QString, qint64> m_lastSeq;
+    QSet<QString> m_gaps; // leased subjects to read again before their next attempt
+    QTimer *m_leaseTimer = nullptr;
+    bool m_acquireQueued = false;
     std::mt19937_64 m_rng{std::random_device{}()};
     std::atomic<qint64> m_attemptsMade{0};
     std::atomic<qint64> m_succeeded{0};

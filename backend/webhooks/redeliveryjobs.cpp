@@ -134,7 +134,10 @@ RedeliveryJobs::RedeliveryJobs(Core::Database &database, Core::WriteQueue &write
       m_guard(std::make_shared<Core::PostGuard>(this))
 {
     m_pruneTimer.setInterval(3600 * 1000);
-    connect(&m_pruneTimer, &QTimer::timeout, this, [this] { prune(nowMs()); });
+    connect(&m_pruneTimer, &QTimer::timeout, this, [this] {
+        if (!m_scheduled || m_scheduled())
+            prune(nowMs());
+    });
 }
 
 RedeliveryJobs::~RedeliveryJobs()
@@ -163,7 +166,8 @@ Core::Migration RedeliveryJobs::migration()
 
 Result<void> RedeliveryJobs::start()
 {
-    prune(nowMs());
+    if (!m_scheduled || m_scheduled())
+        prune(nowMs());
     QSqlQuery q(m_database.connection());
     if (!q.exec(QStringLiteral(
             "SELECT id, created_at, actor, filter, rate, delivery_ids, next_index, done, "

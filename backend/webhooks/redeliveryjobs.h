@@ -62,6 +62,9 @@ public:
     // gets how many deliveries, on this object's thread; a call while a pass runs joins it.
     using PruneDone = std::function<void(const Core::Result<int> &)>;
     void prune(qint64 nowMs, PruneDone done = {});
+    // The passes at start and every hour run only while `scheduled` answers true (Backend:
+    // while this instance leads the periodic jobs), when one is set. Set before start().
+    void setScheduled(std::function<bool()> scheduled) { m_scheduled = std::move(scheduled); }
 
 private:
     struct Running;
@@ -84,6 +87,7 @@ private:
     int m_historyDays;
     const int m_pruneChunk;
     QHash<QString, std::shared_ptr<Running>> m_running;
+    std::function<bool()> m_scheduled;
     QTimer m_pruneTimer;
     std::unique_ptr<PrunePass> m_prune;       // the pass running, if any
     std::shared_ptr<Core::PostGuard> m_guard; // lets the writer's callbacks reach this object

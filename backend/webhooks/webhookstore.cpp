@@ -334,13 +334,12 @@ Result<void> WebhookStore::recordAttempt(WriteTransaction &tx, const AttemptReco
     return {};
 }
 
-Result<void> WebhookStore::updateDelivery(WriteTransaction &tx, const Delivery &d, int lastStatus,
-                                          const QString &lastError, double lastLatencyMs,
-                                          qint64 completedAt)
+namespace {
+
+// Binds 1..8 of the delivery result statements (the state, the last attempt, the id).
+void bindResult(Core::Statement &q, const Delivery &d, int lastStatus, const QString &lastError,
+                double lastLatencyMs, qint64 completedAt)
 {
-    Core::Statement &q = tx.stmt(
-        "UPDATE webhook_deliveries SET state = ?, attempts = ?, next_attempt_at = ?, "
-        "last_status = ?, last_error = ?, last_latency_ms = ?, completed_at = ? WHERE id = ?");
     q.bind(1, d.state).bind(2, d.attempts);
     if (d.state == QLatin1String("pending"))
         q.bind(3, d.nextAttemptAt);
@@ -359,7 +358,20 @@ Result<void> WebhookStore::updateDelivery(WriteTransaction &tx, const Delivery &
         q.bind(7, completedAt);
     else
         q.bindNull(7);
-    if (!q.bind(8, d.id).exec())
+    q.bind(8, d.id);
+}
+
+} // namespace
+
+Result<void> WebhookStore::updateDelivery(WriteTransaction &tx, const Delivery &d, int lastStatus,
+                                          const QString &lastError, double lastLatencyMs,
+                                          qint64 completedAt)
+{
+    Core::Statement &q = tx.stmt(
+        "UPDATE webhook_deliveries SET state = ?, attempts = ?, next_attempt_at = ?, "
+        "last_status = ?, last_error = ?, last_latency_ms = ?, completed_at = ? WHERE id = ?");
+    bindResult(q, d, lastStatus, lastError, lastLatencyMs, completedAt);
+    if (!q.exec())
         return WriteTransaction::sqlError(q, "update delivery");
     return {};
 }
@@ -644,6 +656,203 @@ QJsonObject WebhookStore::secretInfo(Core::Database &database, const QString &ow
     info.insert(QStringLiteral("secretFingerprints"), fingerprints);
     info.insert(QStringLiteral("previousSecretExpiresAt"), timeOrNull(previousExpires));
     return info;
+}
+
+} // namespace Gatehouse::Webhooks
+
+namespace Gatehouse::Webhooks {
+
+namespace {
+
+QString jsonList(const QStringList &items)
+{
+    return QString::fromUtf8(
+        QJsonDocument(QJsonArray::fromStringList(items)).toJson(QJsonDocument::Compact));
+}
+
+Result<QList<WebhookStore::Lease>> leasesOf(QSqlQuery &q)
+{
+    QList<WebhookStore::Lease> out;
+    while (q.next())
+        out.append(WebhookStore::Lease{q.value(0).toString(), q.value(1).toLongLong()});
+    return out;
+}
+
+} // namespace
+
+Core::Migration WebhookStore::leaseMigration()
+{
+    return {24,
+            QStringLiteral("webhooks: leases on subjects, for several instances on one database"),
+            {QStringLiteral("CREATE TABLE webhook_leases (subject_id TEXT PRIMARY KEY, holder "
+                            "TEXT NOT NULL, fence BIGINT NOT NULL, expires_at BIGINT NOT NULL)"),
+             QStringLiteral("CREATE INDEX webhook_leases_holder ON webhook_leases(holder)")}};
+}
+
+Result<QList<WebhookStore::Lease>> WebhookStore::acquireLeases(const QSqlDatabase &db,
+                                                               const QStringList &subjects,
+                                                               const QString &holder, qint64 now,
+                                                               qint64 expiresAt)
+{
+    if (subjects.isEmpty())
+        return QList<Lease>{};
+    QSqlQuery q(db);
+    q.setForwardOnly(true);
+    // Kept by its holder with the same fence; taken from another only once expired.
+    q.prepare(QStringLiteral(
+        "INSERT INTO webhook_leases (subject_id, holder, fence, expires_at) SELECT value, "
+        "CAST(? AS text), 1, CAST(? AS bigint) FROM json_array_elements_text(CAST(? AS json)) ON "
+        "CONFLICT (subject_id) DO UPDATE SET "
+        "fence = CASE WHEN webhook_leases.holder = excluded.holder THEN webhook_leases.fence "
+        "ELSE webhook_leases.fence + 1 END, holder = excluded.holder, expires_at = "
+        "excluded.expires_at WHERE webhook_leases.holder = excluded.holder OR "
+        "webhook_leases.expires_at < ? RETURNING subject_id, fence"));
+    q.addBindValue(holder);
+    q.addBindValue(expiresAt);
+    q.addBindValue(jsonList(subjects));
+    q.addBindValue(now);
+    if (!q.exec())
+        return WriteTransaction::sqlError(q, "acquire leases");
+    return leasesOf(q);
+}
+
+Result<QList<WebhookStore::Lease>>
+WebhookStore::renewLeases(const QSqlDatabase &db, const QString &holder, qint64 expiresAt)
+{
+    QSqlQuery q(db);
+    q.setForwardOnly(true);
+    q.prepare(QStringLiteral("UPDATE webhook_leases SET expires_at = ? WHERE holder = ? "
+                             "RETURNING subject_id, fence"));
+    q.addBindValue(expiresAt);
+    q.addBindValue(holder);
+    if (!q.exec())
+        return WriteTransaction::sqlError(q, "renew leases");
+    return leasesOf(q);
+}
+
+Result<QList<WebhookStore::Lease>> WebhookStore::claimOrphans(const QSqlDatabase &db,
+                                                              const QString &holder, qint64 now,
+                                                              qint64 expiresAt,
+                                                              qint64 unleasedDueBefore, int limit)
+{
+    QSqlQuery q(db);
+    q.setForwardOnly(true);
+    // Expired leases with something due: taken, each by one instance.
+    q.prepare(QStringLiteral(
+        "UPDATE webhook_leases SET holder = ?, fence = fence + 1, expires_at = ? WHERE "
+        "subject_id IN (SELECT l.subject_id FROM webhook_leases l WHERE l.expires_at < ? AND "
+        "EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.subject_id = l.subject_id AND "
+        "d.state = 'pending' AND d.next_attempt_at <= ?) LIMIT ? FOR UPDATE SKIP LOCKED) "
+        "RETURNING subject_id, fence"));
+    q.addBindValue(holder);
+    q.addBindValue(expiresAt);
+    q.addBindValue(now);
+    q.addBindValue(now);
+    q.addBindValue(limit);
+    if (!q.exec())
+        return WriteTransaction::sqlError(q, "claim expired leases");
+    auto claimed = leasesOf(q);
+    if (!claimed)
+        return claimed;
+    if (claimed->size() >= limit)
+        return claimed;
+    // Due for a while and never leased: an instance that died before it took the lease.
+    QSqlQuery u(db);
+    u.setForwardOnly(true);
+    u.prepare(QStringLiteral(
+        "INSERT INTO webhook_leases (subject_id, holder, fence, expires_at) SELECT DISTINCT "
+        "d.subject_id, CAST(? AS text), 1, CAST(? AS bigint) FROM webhook_deliveries d WHERE "
+        "d.state = 'pending' AND "
+        "d.next_attempt_at < ? AND NOT EXISTS (SELECT 1 FROM webhook_leases l WHERE "
+        "l.subject_id = d.subject_id) LIMIT ? ON CONFLICT (subject_id) DO NOTHING RETURNING "
+        "subject_id, fence"));
+    u.addBindValue(holder);
+    u.addBindValue(expiresAt);
+    u.addBindValue(unleasedDueBefore);
+    u.addBindValue(limit - int(claimed->size()));
+    if (!u.exec())
+        return WriteTransaction::sqlError(u, "claim unleased subjects");
+    auto fresh = leasesOf(u);
+    if (!fresh)
+        return fresh;
+    claimed->append(*fresh);
+    return claimed;
+}
+
+Result<QList<Delivery>> WebhookStore::pendingOf(const QSqlDatabase &db, const QStringList &subjects)
+{
+    QList<Delivery> out;
+    if (subjects.isEmpty())
+        return out;
+    QSqlQuery q(db);
+    q.setForwardOnly(true);
+    q.prepare(QStringLiteral("SELECT ") + DeliveryColumns +
+              QStringLiteral(" FROM webhook_deliveries d JOIN webhook_endpoints e ON e.id = "
+                             "d.endpoint_id WHERE d.state = 'pending' AND d.subject_id IN "
+                             "(SELECT value FROM json_array_elements_text(CAST(? AS json))) "
+                             "ORDER BY d.subject_id, d.seq"));
+    q.addBindValue(jsonList(subjects));
+    if (!q.exec())
+        return WriteTransaction::sqlError(q, "read pending deliveries");
+    while (q.next())
+        out.append(deliveryFromRow(q));
+    return out;
+}
+
+Result<bool> WebhookStore::updateDeliveryFenced(WriteTransaction &tx, const Delivery &d,
+                                                int lastStatus, const QString &lastError,
+                                                double lastLatencyMs, qint64 completedAt,
+                                                const QString &holder, qint64 fence)
+{
+    Core::Statement &q = tx.stmt(
+        "UPDATE webhook_deliveries SET state = ?, attempts = ?, next_attempt_at = ?, "
+        "last_status = ?, last_error = ?, last_latency_ms = ?, completed_at = ? WHERE id = ? AND "
+        "EXISTS (SELECT 1 FROM webhook_leases WHERE subject_id = ? AND holder = ? AND fence = "
+        "?)");
+    bindResult(q, d, lastStatus, lastError, lastLatencyMs, completedAt);
+    q.bind(9, d.subjectId).bind(10, holder).bind(11, fence);
+    if (!q.exec())
+        return WriteTransaction::sqlError(q, "update delivery");
+    return q.changes() > 0;
+}
+
+Result<QStringList> WebhookStore::releaseIdleLeases(const QSqlDatabase &db,
+                                                    const QStringList &subjects,
+                                                    const QString &holder)
+{
+    QStringList released;
+    if (subjects.isEmpty())
+        return released;
+    QSqlQuery q(db);
+    q.setForwardOnly(true);
+    q.prepare(QStringLiteral(
+        "DELETE FROM webhook_leases l WHERE l.holder = ? AND l.subject_id IN (SELECT value FROM "
+        "json_array_elements_text(CAST(? AS json))) AND NOT EXISTS (SELECT 1 FROM "
+        "webhook_deliveries d WHERE d.subject_id = l.subject_id AND d.state = 'pending') "
+        "RETURNING l.subject_id"));
+    q.addBindValue(holder);
+    q.addBindValue(jsonList(subjects));
+    if (!q.exec())
+        return WriteTransaction::sqlError(q, "release leases");
+    while (q.next())
+        released.append(q.value(0).toString());
+    return released;
+}
+
+Result<void> WebhookStore::releaseAllLeases(WriteTransaction &tx, const QString &holder)
+{
+    Core::Statement &q = tx.stmt("DELETE FROM webhook_leases WHERE holder = ?");
+    if (!q.bind(1, holder).exec())
+        return WriteTransaction::sqlError(q, "release leases");
+    return {};
+}
+
+Result<void> WebhookStore::releaseAllLeases(const QSqlDatabase &db)
+{
+    QSqlQuery q(db);
+    if (!q.exec(QStringLiteral("DELETE FROM webhook_leases")))
+        return WriteTransaction::sqlError(q, "release leases");
+    return {};
 }
 
 } // namespace Gatehouse::Webhooks

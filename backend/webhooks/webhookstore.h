@@ -9,6 +9,7 @@
 #include <QList>
 #include <QSqlDatabase>
 #include <QString>
+#include <QStringList>
 
 #include <optional>
 
@@ -145,6 +146,55 @@ public:
     static std::optional<QJsonObject> delivery(const QSqlDatabase &db, const QString &id,
                                                bool withAttempts);
     static QJsonObject secretInfo(Core::Database &database, const QString &ownerId, qint64 now);
+
+    // --- leases (PostgreSQL, docs/storage.md "Webhook deliveries and leases") ---
+    // A subject's pending deliveries go out only from the instance that holds its lease: one
+    // row per subject with the holder, a fencing token that grows whenever another holder takes
+    // the lease, and an expiry the holder keeps moving. Results are recorded only under the
+    // fence they were attempted under. Reads and claims run on the calling thread's connection
+    // (autocommit); the release and the fenced results in the writer's transaction.
+    static Core::Migration leaseMigration(); // schema version 24
+    struct Lease
+    {
+        QString subjectId;
+        qint64 fence = 0;
+    };
+    // Takes the leases of `subjects` that are free, expired or held by `holder` already (its
+    // fence unchanged then); those held by another live holder are left out of the answer.
+    static Core::Result<QList<Lease>> acquireLeases(const QSqlDatabase &db,
+                                                    const QStringList &subjects,
+                                                    const QString &holder, qint64 now,
+                                                    qint64 expiresAt);
+    // Moves the expiry of every lease `holder` still holds; answers them (a lease missing was
+    // taken by another instance after it expired).
+    static Core::Result<QList<Lease>> renewLeases(const QSqlDatabase &db, const QString &holder,
+                                                  qint64 expiresAt);
+    // Subjects with deliveries due and nobody to send them: their lease expired (the holder
+    // died or stalled), or they have none and were due before `unleasedDueBefore`. Expired
+    // leases are locked with SKIP LOCKED, so that instances taking over at once share the
+    // work instead of queueing on each other's rows.
+    static Core::Result<QList<Lease>> claimOrphans(const QSqlDatabase &db, const QString &holder,
+                                                   qint64 now, qint64 expiresAt,
+                                                   qint64 unleasedDueBefore, int limit);
+    // The pending deliveries of `subjects`, in seq order per subject.
+    static Core::Result<QList<Delivery>> pendingOf(const QSqlDatabase &db,
+                                                   const QStringList &subjects);
+    // The result of an attempt under `fence`: false (nothing written) when the lease moved on.
+    static Core::Result<bool> updateDeliveryFenced(Core::WriteTransaction &tx, const Delivery &d,
+                                                   int lastStatus, const QString &lastError,
+                                                   double lastLatencyMs, qint64 completedAt,
+                                                   const QString &holder, qint64 fence);
+    // Gives up `holder`'s leases on those of `subjects` with nothing pending; answers the
+    // subjects given up. One not given up still has pending deliveries (rows another instance
+    // added while this one held the lease): the holder reads them and goes on.
+    static Core::Result<QStringList>
+    releaseIdleLeases(const QSqlDatabase &db, const QStringList &subjects, const QString &holder);
+    // Every lease of `holder` (a stop, after its last results), or of every holder (empty
+    // `holder`, below).
+    static Core::Result<void> releaseAllLeases(Core::WriteTransaction &tx, const QString &holder);
+    // At the start of an instance that holds the database alone: the leases of every holder,
+    // all of them processes gone.
+    static Core::Result<void> releaseAllLeases(const QSqlDatabase &db);
 };
 
 QString isoTime(qint64 msSinceEpoch); // "" for 0

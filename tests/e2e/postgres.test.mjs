@@ -34,6 +34,14 @@ function withoutPassword(url) {
     return url.replace(/^postgresql:\/\/gatehouse:[^@]*@/, 'postgresql://gatehouse@');
 }
 
+// psql on the database of `url`: what the statements print (unaligned, tuples only), or the
+// test fails with psql's error.
+function psqlAt(url, sql) {
+    const r = spawnSync('psql', [url, '-Atc', sql], { encoding: 'utf8' });
+    assert.equal(r.status, 0, r.stderr);
+    return r.stdout.trim();
+}
+
 function databaseUrl(name) {
     const u = new URL(POSTGRES_BASE);
     u.pathname = `/${name}`;
@@ -219,11 +227,7 @@ test('a row another instance changes is read again here within a second (clients
     const name = new URL(url).pathname.slice(1);
     const b = await startBackend({ args: ['--database', url] });
     running.push(b);
-    const psql = (sql) => {
-        const r = spawnSync('psql', [url, '-Atc', sql], { encoding: 'utf8' });
-        assert.equal(r.status, 0, r.stderr);
-        return r.stdout.trim();
-    };
+    const psql = (sql) => psqlAt(url, sql);
     const register = async (clientName) => {
         const r = await adminFetch(b, 'POST', '/admin/v1/clients', {
             client_name: clientName, grant_types: ['client_credentials'],
@@ -364,6 +368,62 @@ test('a change made here is never undone by a read of another instance\'s change
     }
 });
 
+test('instances: every instance of the database is listed (status, gatehouse admin status) with its heartbeat, which one leads the periodic jobs, and those gone; the lead passes on',
+     { skip }, async () => {
+    const url = createPostgresDatabase();
+    const b = await startBackend({ args: ['--database', url] });
+    running.push(b);
+    const psql = (sql) => psqlAt(url, sql);
+    const status = async () => (await adminFetch(b, 'GET', '/admin/v1/status')).json;
+    let s = await status();
+    const self = s.instances.find((i) => i.self);
+    assert.ok(self, JSON.stringify(s.instances));
+    assert.equal(self.id, s.processId);
+    assert.match(self.id, /^[^/]+\/\d+\/[A-Za-z0-9_-]+$/);
+    assert.equal(self.version, s.version);
+    assert.equal(self.alive, true);
+    assert.equal(self.leads, true);
+    await waitFor(async () => (await status()).instances.find((i) => i.self).listeners.admin === b.adminUrl,
+                  { message: 'the listeners written with the heartbeat' });
+    assert.ok(Math.abs(Date.parse(self.heartbeatAt) - Date.now()) < 10_000, self.heartbeatAt);
+
+    // Two more instances as their rows say: one beating, one gone two minutes ago.
+    const now = Date.now();
+    psql(`INSERT INTO gatehouse_instances (id, version, listeners, started_at, heartbeat_at) VALUES
+          ('other-host/42/abc', '9.9.9', '{"admin":"https://10.0.0.2:9443"}', ${now - 60_000}, ${now}),
+          ('gone-host/7/xyz', '0.9.0', '{"admin":"https://10.0.0.3:9443"}', ${now - 600_000}, ${now - 120_000})`);
+    s = await status();
+    assert.equal(s.instances.length, 3);
+    const byId = Object.fromEntries(s.instances.map((i) => [i.id, i]));
+    assert.deepEqual([byId['other-host/42/abc'].alive, byId['other-host/42/abc'].leads, byId['other-host/42/abc'].self],
+                     [true, false, false]);
+    assert.equal(byId['other-host/42/abc'].listeners.admin, 'https://10.0.0.2:9443');
+    assert.equal(byId['gone-host/7/xyz'].alive, false);
+    const cli = await run(binaryPath(), ['admin', 'status', '--data-dir', b.dataDir]);
+    assert.equal(cli.code, 0, cli.stderr);
+    assert.match(cli.stdout, /instances:/);
+    assert.ok(cli.stdout.includes(`${self.id}  ${s.version}  ${b.adminUrl}`), cli.stdout);
+    assert.match(cli.stdout, new RegExp(`${self.id.replace(/[/]/g, '\\/')}.*\\(this one, leads the periodic jobs\\)`));
+    assert.match(cli.stdout, /other-host\/42\/abc {2}9\.9\.9 {2}https:\/\/10\.0\.0\.2:9443 {2}heartbeat \S+\n/);
+    assert.match(cli.stdout, /gone-host\/7\/xyz .*\(gone\)/);
+
+    // The other instance holds the lead (this one's lapsed, say): this one stops leading at its
+    // next heartbeat, and takes the lead back once the other's expired.
+    psql(`UPDATE gatehouse_leader SET holder = 'other-host/42/abc', expires_at = ${Date.now() + 600_000}`);
+    await waitFor(() => /no longer leads the periodic jobs/.test(b.stderr + b.stdout), { timeoutMs: 15_000, message: 'the lead lost' });
+    s = await status();
+    assert.equal(s.instances.find((i) => i.self).leads, false);
+    assert.equal(s.instances.find((i) => i.id === 'other-host/42/abc').leads, true);
+    psql(`UPDATE gatehouse_leader SET expires_at = ${Date.now() - 1}`);
+    await waitFor(() => /leads the periodic jobs now/.test(b.stderr + b.stdout), { timeoutMs: 15_000, message: 'the lead taken back' });
+    assert.equal((await status()).instances.find((i) => i.self).leads, true);
+
+    // A stop removes this instance's row and gives the lead up.
+    assert.equal(await b.stop(), 0, b.stderr);
+    assert.equal(psql(`SELECT COUNT(*) FROM gatehouse_instances WHERE id = '${self.id}'`), '0');
+    assert.equal(psql(`SELECT COUNT(*) FROM gatehouse_leader WHERE holder = '${self.id}'`), '0');
+});
+
 test('sign-in attempts per address are counted in the database: what another instance counted limits here',
      { skip }, async () => {
     const url = createPostgresDatabase();
@@ -377,11 +437,7 @@ test('sign-in attempts per address are counted in the database: what another ins
     const attempt = () => request(`${b.serviceUrl}/oauth2/token`, 'POST', new URLSearchParams({
         grant_type: 'password', username: 'rate.user', password, client_id: c.json.client_id,
         client_secret: c.json.client_secret }).toString(), { 'content-type': 'application/x-www-form-urlencoded' });
-    const psql = (sql) => {
-        const r = spawnSync('psql', [url, '-Atc', sql], { encoding: 'utf8' });
-        assert.equal(r.status, 0, r.stderr);
-        return r.stdout.trim();
-    };
+    const psql = (sql) => psqlAt(url, sql);
     const first = await attempt();
     assert.equal(first.status, 200, first.text);
     assert.equal(psql(`SELECT attempts FROM oauth_login_rate WHERE address = '127.0.0.1'`), '1');

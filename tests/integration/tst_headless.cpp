@@ -1341,6 +1341,11 @@ void TestHeadlessBackend::tokensKeptThroughTheIssueOrderMigration()
               QStringLiteral("DROP TABLE oauth_sessions"),
               // and without the sign-in counts of schema 23
               QStringLiteral("DROP TABLE oauth_login_rate"),
+              // and without the webhook leases of schema 24
+              QStringLiteral("DROP TABLE webhook_leases"),
+              // and without the instances and the lead of schema 25
+              QStringLiteral("DROP TABLE gatehouse_instances"),
+              QStringLiteral("DROP TABLE gatehouse_leader"),
               QStringLiteral("DELETE FROM schema_migrations WHERE version >= 13")})
             QVERIFY2(q.exec(sql), qPrintable(q.lastError().text() + QStringLiteral(": ") + sql));
         // A token of a build before time-ordered keys: 256 random bits, keyed by its hash.
@@ -1381,7 +1386,7 @@ void TestHeadlessBackend::tokensKeptThroughTheIssueOrderMigration()
                  .toObject()
                  .value(QStringLiteral("schemaVersion"))
                  .toInt(),
-             23);
+             25);
     // The client's registration, recorded under schema 12, is still in the audit log.
     const QJsonArray audited =
         httpGet(

@@ -114,6 +114,7 @@ class TestOAuthRetention : public QObject
 private slots:
     void tokensGoTheirDaysAfterTheyExpired();
     void concurrentCallsJoinOnePass();
+    void onlyTheInstanceThatLeadsPrunesOnSchedule();
 };
 
 // The OAuth client registry under concurrency (real SQLite, threads).

@@ -3,6 +3,7 @@
 
 #include "core/clock.h"
 #include "core/database.h"
+#include "core/instances.h"
 #include "core/writequeue.h"
 #include "oauth/oauthstore.h"
 #include "oauth/tokenretention.h"
@@ -30,9 +31,11 @@ struct Store
 
     bool open()
     {
-        auto opened = Core::Database::open(
-            dir.filePath(QStringLiteral("retention.db")),
-            Core::Database::coreMigrations() << OAuth::OAuthStore::all(), clock);
+        auto opened =
+            Core::Database::open(dir.filePath(QStringLiteral("retention.db")),
+                                 Core::Database::coreMigrations()
+                                     << OAuth::OAuthStore::all() << Core::Instances::migration(),
+                                 clock);
         if (!opened) {
             qWarning() << opened.error().message;
             return false;
@@ -202,5 +205,97 @@ void TestOAuthRetention::concurrentCallsJoinOnePass()
     QVERIFY(s.writer->run([](Core::WriteTransaction &) { return Core::Result<void>(); }));
     QCoreApplication::processEvents();
     QCOMPARE(s.column(QStringLiteral("SELECT hash FROM oauth_tokens")).size(), 49);
+    s.writer->stop();
+}
+
+// Instances of one database (Core::Instances, docs/storage.md "Instances and the lead"): one
+// leads at a time, and only it runs the scheduled passes. The lead passes on when its holder
+// stops, and a lead time after the last heartbeat of one that died; the list shows who is alive.
+void TestOAuthRetention::onlyTheInstanceThatLeadsPrunesOnSchedule()
+{
+    Store s;
+    QVERIFY(s.open());
+    const qint64 t = s.t;
+    QVERIFY(s.token(QStringLiteral("expired-40d"), t - 41 * kDay, t - 40 * kDay));
+    const auto tokens = [&] { return s.column(QStringLiteral("SELECT hash FROM oauth_tokens")); };
+    constexpr qint64 kBeat = 50; // ms of real time between heartbeats here
+    auto first = std::make_unique<Core::Instances>(
+        *s.db, *s.writer, s.clock,
+        Core::Instances::Self{QStringLiteral("host-a/1/aaaa"), QStringLiteral("1.0"), t}, kBeat);
+    auto second = std::make_unique<Core::Instances>(
+        *s.db, *s.writer, s.clock,
+        Core::Instances::Self{QStringLiteral("host-b/2/bbbb"), QStringLiteral("1.0"), t}, kBeat);
+    QVERIFY(first->start());
+    QVERIFY(second->start());
+    QVERIFY(first->leads());
+    QVERIFY(!second->leads());
+    first->setListeners(QJsonObject{{QStringLiteral("admin"), QStringLiteral("https://a:1")}});
+
+    // The one that does not lead runs no pass at start (nor every hour).
+    OAuth::TokenRetention follower(*s.writer, s.clock, 30, 2);
+    follower.setScheduled([&] { return second->leads(); });
+    follower.start();
+    QTest::qWait(200);
+    QVERIFY(!follower.running());
+    QCOMPARE(tokens(), QStringList{QStringLiteral("expired-40d")});
+    // The one that leads does.
+    OAuth::TokenRetention leader(*s.writer, s.clock, 30, 2);
+    leader.setScheduled([&] { return first->leads(); });
+    leader.start();
+    QTRY_COMPARE_WITH_TIMEOUT(tokens(), QStringList(), timeoutMs());
+
+    // Both listed, alive; the lead and the listeners as written.
+    const auto listenersOfFirst = [&] {
+        for (const QJsonValue v : second->list())
+            if (v.toObject().value(QStringLiteral("id")).toString() == first->id())
+                return v.toObject().value(QStringLiteral("listeners")).toObject();
+        return QJsonObject();
+    };
+    QTRY_COMPARE_WITH_TIMEOUT(
+        listenersOfFirst(), (QJsonObject{{QStringLiteral("admin"), QStringLiteral("https://a:1")}}),
+        timeoutMs());
+    QJsonArray listed = second->list();
+    QCOMPARE(listed.size(), 2);
+    for (const QJsonValue v : listed) {
+        const QJsonObject i = v.toObject();
+        const bool isFirst = i.value(QStringLiteral("id")).toString() == first->id();
+        QCOMPARE(i.value(QStringLiteral("alive")).toBool(), true);
+        QCOMPARE(i.value(QStringLiteral("leads")).toBool(), isFirst);
+        QCOMPARE(i.value(QStringLiteral("self")).toBool(), !isFirst);
+        QCOMPARE(i.value(QStringLiteral("version")).toString(), QStringLiteral("1.0"));
+    }
+
+    // The leader stops: its row goes, and the other leads at its next heartbeat.
+    first->stop();
+    QVERIFY(!first->leads());
+    first.reset();
+    QTRY_VERIFY_WITH_TIMEOUT(second->leads(), timeoutMs());
+    QCOMPARE(second->list().size(), 1);
+
+    // The new leader dies (no stop: its row and its lead stay). A third does not lead while
+    // the dead one's lead runs, and leads once it expired; the dead one is then listed as gone.
+    second.reset();
+    auto third = std::make_unique<Core::Instances>(
+        *s.db, *s.writer, s.clock,
+        Core::Instances::Self{QStringLiteral("host-c/3/cccc"), QStringLiteral("1.1"), t}, kBeat);
+    QVERIFY(third->start());
+    QVERIFY(!third->leads());
+    s.clock.advance(Core::Instances::kLeadMs - 1000);
+    QTest::qWait(int(4 * kBeat));
+    QVERIFY(!third->leads()); // kLeadMs after the dead one's last heartbeat: not yet
+    s.clock.advance(2000);
+    QTRY_VERIFY_WITH_TIMEOUT(third->leads(), timeoutMs());
+    listed = third->list();
+    QCOMPARE(listed.size(), 2);
+    QCOMPARE(listed.at(0).toObject().value(QStringLiteral("id")).toString(),
+             QStringLiteral("host-c/3/cccc"));
+    QCOMPARE(listed.at(0).toObject().value(QStringLiteral("alive")).toBool(), true);
+    QCOMPARE(listed.at(0).toObject().value(QStringLiteral("leads")).toBool(), true);
+    QCOMPARE(listed.at(1).toObject().value(QStringLiteral("alive")).toBool(), false);
+    QCOMPARE(listed.at(1).toObject().value(QStringLiteral("leads")).toBool(), false);
+    // Rows of instances gone for long are removed by the one that leads.
+    s.clock.advance(Core::Instances::kForgetMs);
+    QTRY_COMPARE_WITH_TIMEOUT(third->list().size(), 1, timeoutMs());
+    third->stop();
     s.writer->stop();
 }

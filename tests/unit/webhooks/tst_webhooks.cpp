@@ -1,5 +1,10 @@
+#include "core/clock.h"
+#include "core/database.h"
+#include "core/eventbus.h"
 #include "core/jsonwriter.h"
+#include "core/writequeue.h"
 #include "crypto/certificateauthority.h"
+#include "webhooks/dispatcher.h"
 #include "webhooks/httpclient.h"
 #include "webhooks/urlpolicy.h"
 #include "webhooks/webhookstore.h"
@@ -8,6 +13,8 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QPointer>
+#include <QProcess>
+#include <QSqlQuery>
 #include <QSslCertificate>
 #include <QSslConfiguration>
 #include <QSslKey>
@@ -18,6 +25,7 @@
 #include <QtTest>
 
 #include <functional>
+#include <map>
 #include <memory>
 #include <optional>
 
@@ -162,6 +170,200 @@ QString messageOf(const Result<CallbackTarget> &r)
     return r.ok() ? QString() : r.error().message;
 }
 
+// A webhook receiver on loopback, HTTP/1.1 with keep-alive: answers 200 after `delayMs`, or
+// keeps the requests unanswered while `holding`; records each request's webhook-id, order and
+// seq (from the payload), when it came and when it was answered or its connection closed.
+class Receiver : public QObject
+{
+public:
+    struct Hit
+    {
+        QByteArray id;
+        QString subject;
+        qint64 seq = 0;
+        qint64 start = 0;
+        qint64 end = 0; // 0: not answered (yet)
+        bool answered = false;
+    };
+    std::vector<Hit> hits;
+    int delayMs = 10;
+    bool holding = false;
+
+    Receiver()
+    {
+        QVERIFY(m_server.listen(QHostAddress::LocalHost, 0));
+        connect(&m_server, &QTcpServer::newConnection, this, [this] {
+            while (QTcpSocket *s = m_server.nextPendingConnection())
+                serve(s);
+        });
+    }
+    QString url() const
+    {
+        return QStringLiteral("http://127.0.0.1:%1/hook").arg(m_server.serverPort());
+    }
+    static qint64 now() { return QDateTime::currentMSecsSinceEpoch(); }
+    void release()
+    {
+        holding = false;
+        const auto held = std::exchange(m_held, {});
+        for (const auto &[socket, index] : held)
+            if (socket)
+                answer(socket, index);
+    }
+
+private:
+    void serve(QTcpSocket *s)
+    {
+        auto buffer = std::make_shared<QByteArray>();
+        connect(s, &QTcpSocket::readyRead, s, [this, s, buffer] {
+            buffer->append(s->readAll());
+            for (;;) {
+                const qsizetype head = buffer->indexOf("\r\n\r\n");
+                if (head < 0)
+                    return;
+                QByteArray id;
+                qsizetype length = 0;
+                for (const QByteArray &line : buffer->left(head).split('\n')) {
+                    const qsizetype colon = line.indexOf(':');
+                    const QByteArray name = line.left(colon).trimmed().toLower();
+                    if (name == "webhook-id")
+                        id = line.mid(colon + 1).trimmed();
+                    else if (name == "content-length")
+                        length = line.mid(colon + 1).trimmed().toLongLong();
+                }
+                if (buffer->size() < head + 4 + length)
+                    return;
+                const QJsonObject body =
+                    QJsonDocument::fromJson(buffer->mid(head + 4, length)).object();
+                buffer->remove(0, head + 4 + length);
+                hits.push_back(Hit{id, body.value(QStringLiteral("subject")).toString(),
+                                   body.value(QStringLiteral("seq")).toInteger(), now()});
+                const size_t index = hits.size() - 1;
+                if (holding)
+                    m_held.emplace_back(QPointer<QTcpSocket>(s), index);
+                else
+                    QTimer::singleShot(delayMs, s, [this, s, index] { answer(s, index); });
+            }
+        });
+        connect(s, &QTcpSocket::disconnected, s, [this, s] {
+            for (auto &[socket, index] : m_held)
+                if (socket == s && hits[index].end == 0)
+                    hits[index].end = now(); // cut off: its sender went away
+            s->deleteLater();
+        });
+    }
+    void answer(QTcpSocket *s, size_t index)
+    {
+        hits[index].end = now();
+        hits[index].answered = true;
+        s->write("HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n");
+    }
+
+    QTcpServer m_server;
+    std::vector<std::pair<QPointer<QTcpSocket>, size_t>> m_held;
+};
+
+// One Gatehouse instance's outbox on a shared PostgreSQL database: its own connections, writer
+// and dispatcher, holding leases as `holder`.
+struct Instance
+{
+    std::unique_ptr<Core::Database> database;
+    std::unique_ptr<Core::WriteQueue> writer;
+    std::unique_ptr<Core::EventBus> events;
+    std::unique_ptr<Dispatcher> dispatcher;
+
+    Instance(const QString &url, const QString &holder, const Core::Clock &clock)
+    {
+        auto db =
+            Core::Database::open(url,
+                                 Core::Database::coreMigrations()
+                                     << WebhookStore::migration() << WebhookStore::leaseMigration(),
+                                 clock);
+        if (!db)
+            qFatal("%s", qPrintable(db.error().message));
+        database = std::move(*db);
+        writer = std::make_unique<Core::WriteQueue>(*database, holder + QStringLiteral("-writer"));
+        events = std::make_unique<Core::EventBus>(clock);
+        Dispatcher::Options o;
+        o.urlPolicy.allowLoopback = true;
+        o.leaseHolder = holder;
+        o.leaseTtlMs = kLeaseTtlMs;
+        o.retry.scheduleMs = {200, 200, 200};
+        dispatcher = std::make_unique<Dispatcher>(*database, *writer, *events, clock, o);
+        dispatcher->start();
+    }
+    // Created here (committed), then handed to this instance's dispatcher, as an order does.
+    Delivery create(const QString &url, const QString &subject, qint64 seq)
+    {
+        NewDelivery n;
+        n.ownerId = QStringLiteral("customer");
+        n.subjectId = subject;
+        n.seq = seq;
+        n.eventType = QStringLiteral("order.status");
+        n.label = QStringLiteral("S%1").arg(seq);
+        n.url = url;
+        n.payload = QJsonDocument(QJsonObject{{QStringLiteral("subject"), subject},
+                                              {QStringLiteral("seq"), seq}})
+                        .toJson(QJsonDocument::Compact);
+        Delivery made;
+        const auto r = writer->run([&](Core::WriteTransaction &tx) -> Core::Result<void> {
+            auto d = WebhookStore::enqueue(tx, n, QDateTime::currentMSecsSinceEpoch());
+            if (!d)
+                return d.error();
+            made = *d;
+            return {};
+        });
+        if (!r)
+            qFatal("%s", qPrintable(r.error().message));
+        dispatcher->add(made);
+        return made;
+    }
+    // A process killed: nothing more is written, nothing renewed or given up.
+    void die()
+    {
+        writer->stop();
+        dispatcher.reset();
+    }
+    int count(const QString &sql)
+    {
+        QSqlQuery q(database->connection());
+        if (!q.exec(sql) || !q.next())
+            qFatal("%s", qPrintable(sql));
+        return q.value(0).toInt();
+    }
+    static constexpr qint64 kLeaseTtlMs = 1'500;
+};
+
+// Per order: no two requests at once (one instance at a time, one delivery at a time), and
+// the deliveries answered in seq order.
+void checkOrderedAndAlone(const std::vector<Receiver::Hit> &hits)
+{
+    std::map<QString, std::vector<Receiver::Hit>> bySubject;
+    for (const Receiver::Hit &h : hits)
+        bySubject[h.subject].push_back(h);
+    for (auto &[subject, list] : bySubject) {
+        std::sort(list.begin(), list.end(),
+                  [](const auto &a, const auto &b) { return a.start < b.start; });
+        qint64 lastSeq = 0;
+        for (size_t i = 0; i < list.size(); ++i) {
+            if (i > 0)
+                QVERIFY2(list[i].start >= list[i - 1].end,
+                         qPrintable(QStringLiteral("order %1: seq %2 began before seq %3 ended")
+                                        .arg(subject)
+                                        .arg(list[i].seq)
+                                        .arg(list[i - 1].seq)));
+            if (list[i].answered) {
+                QVERIFY2(list[i].seq >= lastSeq,
+                         qPrintable(QStringLiteral("order %1: seq %2 after seq %3")
+                                        .arg(subject)
+                                        .arg(list[i].seq)
+                                        .arg(lastSeq)));
+                lastSeq = list[i].seq;
+            }
+        }
+    }
+}
+
 } // namespace
 
 class TestWebhooks : public QObject
@@ -192,6 +394,123 @@ private slots:
         m_serverKey = issued->sslKey();
         QVERIFY(!m_serverCertificate.isNull());
         QVERIFY(!m_serverKey.isNull());
+    }
+
+    // Several instances on one PostgreSQL database (docs/storage.md "Webhook deliveries and
+    // leases"): deliveries of one order created on two instances go out from one of them at a time,
+    // in order, each once; an instance that dies holding orders loses them to the other once their
+    // leases expire (not before), which sends everything again under its own fence; the dead one's
+    // late results are not recorded.
+    void leasesShareTheOutboxAcrossInstances()
+    {
+        QString base = qEnvironmentVariable("GATEHOUSE_TEST_POSTGRES");
+        if (base.isEmpty())
+            QSKIP("GATEHOUSE_TEST_POSTGRES is not set (ctest runs this as tst_webhooks_postgres)");
+        if (!base.startsWith(QLatin1String("postgres"))) {
+            QFile f(base);
+            QVERIFY(f.open(QIODevice::ReadOnly));
+            base = QString::fromUtf8(f.readAll()).trimmed();
+        }
+        const QString name = QStringLiteral("leases_%1").arg(QCoreApplication::applicationPid());
+        QProcess createdb;
+        createdb.start(QStringLiteral("createdb"),
+                       {QStringLiteral("--maintenance-db"), base, name});
+        QVERIFY(createdb.waitForFinished(30000));
+        QCOMPARE(createdb.exitCode(), 0);
+        QUrl u(base);
+        u.setPath(QLatin1Char('/') + name);
+        const QString url = u.toString();
+
+        Core::SystemClock clock;
+        Receiver receiver;
+        Instance a(url, QStringLiteral("instance-a"), clock);
+        Instance b(url, QStringLiteral("instance-b"), clock);
+
+        // 1. Orders whose status changes are made on both instances, alternately.
+        QSet<QByteArray> ids;
+        for (int seq = 1; seq <= 4; ++seq)
+            for (int order = 0; order < 25; ++order)
+                ids.insert(((seq + order) % 2 ? a : b)
+                               .create(receiver.url(), QStringLiteral("order-%1").arg(order), seq)
+                               .id.toLatin1());
+        QTRY_COMPARE_WITH_TIMEOUT(
+            a.count(QStringLiteral(
+                "SELECT COUNT(*) FROM webhook_deliveries WHERE state = 'succeeded'")),
+            100, 60000);
+        checkOrderedAndAlone(receiver.hits);
+        if (QTest::currentTestFailed())
+            return;
+        QMap<QByteArray, int> times;
+        for (const Receiver::Hit &h : receiver.hits)
+            ++times[h.id];
+        QCOMPARE(QSet<QByteArray>(times.keyBegin(), times.keyEnd()), ids);
+        for (auto it = times.cbegin(); it != times.cend(); ++it)
+            QVERIFY2(it.value() == 1, it.key().constData()); // no lease expired: each sent once
+        // Idle leases are given up within a renewal.
+        QTRY_COMPARE_WITH_TIMEOUT(a.count(QStringLiteral("SELECT COUNT(*) FROM webhook_leases")), 0,
+                                  10000);
+
+        // 2. An instance dies while its orders' first deliveries are on the wire.
+        receiver.hits.clear();
+        receiver.holding = true;
+        Instance doomed(url, QStringLiteral("instance-doomed"), clock);
+        QSet<QByteArray> second;
+        for (int order = 0; order < 10; ++order)
+            for (int seq = 1; seq <= 2; ++seq)
+                second.insert(
+                    doomed.create(receiver.url(), QStringLiteral("late-%1").arg(order), seq)
+                        .id.toLatin1());
+        QTRY_COMPARE_WITH_TIMEOUT(int(receiver.hits.size()), 10, 10000);
+        const qint64 renewedBefore =
+            Receiver::now() - Instance::kLeaseTtlMs / 3; // renewed at most a third ago
+        doomed.die();
+        const qint64 diedAt = Receiver::now();
+        receiver.release(); // the other instance's requests are answered
+        QTRY_COMPARE_WITH_TIMEOUT(
+            a.count(QStringLiteral("SELECT COUNT(*) FROM webhook_deliveries WHERE state = "
+                                   "'succeeded' AND subject_id LIKE 'late-%'")),
+            20, 30000);
+        checkOrderedAndAlone(receiver.hits);
+        if (QTest::currentTestFailed())
+            return;
+        QSet<QByteArray> answered;
+        for (const Receiver::Hit &h : receiver.hits) {
+            if (h.start >= diedAt) // sent by a or b, only once the dead one's leases expired
+                QVERIFY2(
+                    h.start >= renewedBefore + Instance::kLeaseTtlMs - 50,
+                    qPrintable(QStringLiteral("sent %1 ms after the death").arg(h.start - diedAt)));
+            if (h.answered)
+                answered.insert(h.id);
+        }
+        QCOMPARE(answered, second);
+        QCOMPARE(a.count(QStringLiteral(
+                     "SELECT COUNT(*) FROM webhook_leases WHERE holder = 'instance-doomed'")),
+                 0);
+        // A result written under the dead instance's fence is not recorded.
+        QSqlQuery q(a.database->connection());
+        QVERIFY(q.exec(QStringLiteral("SELECT id FROM webhook_deliveries WHERE subject_id = "
+                                      "'late-0' AND seq = 1")) &&
+                q.next());
+        Delivery late;
+        late.id = q.value(0).toString();
+        late.subjectId = QStringLiteral("late-0");
+        late.state = QStringLiteral("failed");
+        std::optional<bool> written;
+        QVERIFY(b.writer
+                    ->run([&](Core::WriteTransaction &tx) -> Core::Result<void> {
+                        auto r = WebhookStore::updateDeliveryFenced(
+                            tx, late, 500, QStringLiteral("late"), 1, 1,
+                            QStringLiteral("instance-doomed"), 1);
+                        if (!r)
+                            return r.error();
+                        written = *r;
+                        return {};
+                    })
+                    .ok());
+        QCOMPARE(written, std::optional<bool>(false));
+        QCOMPARE(a.count(QStringLiteral("SELECT COUNT(*) FROM webhook_deliveries WHERE "
+                                        "subject_id = 'late-0' AND state = 'succeeded'")),
+                 2);
     }
 
     void deliveryJsonHasEveryMember()
