@@ -388,7 +388,8 @@ Result<void> Backend::start()
         *m_database, *m_writer, *m_clock,
         Core::Instances::Self{m_processId, QStringLiteral(GATEHOUSE_VERSION),
                               m_startedAt.toMSecsSinceEpoch()});
-    if (auto r = m_instances->start(); !r)
+    // Alone on the database: SQLite, or PostgreSQL claimed at open (Database::open).
+    if (auto r = m_instances->start(true); !r)
         return r;
     m_adminTokens = std::make_unique<AdminTokens>(*m_database, *m_writer, *m_clock, m_adminToken);
     if (auto r = m_adminTokens->load(); !r)

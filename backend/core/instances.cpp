@@ -76,11 +76,16 @@ Migration Instances::migration()
                             "NOT NULL, expires_at BIGINT NOT NULL)")}};
 }
 
-Result<void> Instances::start()
+Result<void> Instances::start(bool soleInstance)
 {
     const qint64 now = m_clock.now().toMSecsSinceEpoch();
     bool leads = false;
     auto r = m_writer.run([&](WriteTransaction &tx) -> Result<void> {
+        if (soleInstance) {
+            Statement &gone = tx.stmt("DELETE FROM gatehouse_leader");
+            if (!gone.exec())
+                return WriteTransaction::sqlError(gone, "lead");
+        }
         auto l = heartbeat(tx, m_self, m_listeners, now);
         if (!l)
             return l.error();

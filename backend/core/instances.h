@@ -46,8 +46,10 @@ public:
     static Migration migration(); // schema version 25
 
     // The first heartbeat (and a try for the lead), committed before it returns; then one
-    // every heartbeat interval.
-    Result<void> start();
+    // every heartbeat interval. `soleInstance`: this process holds the database alone (SQLite,
+    // or PostgreSQL's claim), so a lead still held is a dead process's, dropped first (a
+    // restart right after a kill -9 leads at once).
+    Result<void> start(bool soleInstance = false);
     // Removes this instance's row and gives the lead up (committed before it returns). Call it
     // before the writer stops.
     void stop();

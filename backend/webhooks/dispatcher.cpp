@@ -6,6 +6,7 @@
 #include "core/eventbus.h"
 #include "core/eventqueue.h"
 #include "core/jsonwriter.h"
+#include "core/postguard.h"
 #include "core/writequeue.h"
 #include "webhooks/httpclient.h"
 #include "webhooks/signer.h"
@@ -38,6 +39,7 @@ Dispatcher::Dispatcher(Core::Database &database, Core::WriteQueue &writer, Core:
     m_thread = std::make_unique<QThread>();
     m_thread->setObjectName(QStringLiteral("webhooks"));
     m_ctx = new QObject;
+    m_guard = std::make_shared<Core::PostGuard>(m_ctx);
     m_ctx->moveToThread(m_thread.get());
     QObject::connect(m_thread.get(), &QThread::finished, m_ctx, &QObject::deleteLater);
     m_thread->start();
@@ -91,6 +93,7 @@ void Dispatcher::stop()
             m_gaps.clear();
         },
         Qt::BlockingQueuedConnection);
+    m_guard->release(); // the writer's answers from now on are dropped
     m_thread->quit();
     m_thread->wait();
 }
@@ -487,6 +490,22 @@ void Dispatcher::finish(const Attempt &a, int status, const QString &error, doub
         else // the next status change of this order may go now (or when its retry is due)
             m_timeline.emplace(q.items.front().nextAttemptAt, a.key);
     }
+    if (leasing()) {
+        // Sent under a lease this instance no longer holds (or holds again under another
+        // fence): its result is refused, and what is queued here for the order may have been
+        // sent by the instance that held it meanwhile. The holder reads the database.
+        const auto held = m_leases.constFind(d.subjectId);
+        if (held == m_leases.constEnd() || held->fence != a.fence) {
+            m_known.remove(d.id);
+            if (const auto stale = m_queues.find(a.key);
+                stale != m_queues.end() && !stale->inFlight) {
+                for (const Delivery &x : stale->items)
+                    m_known.remove(x.id);
+                m_wanted.remove(a.key);
+                eraseQueue(stale, d.subjectId);
+            }
+        }
+    }
     m_queuedSubjects.store(int(m_queues.size()));
     --m_inFlight;
     m_inFlightCount.store(m_inFlight);
@@ -507,12 +526,12 @@ void Dispatcher::flushRecords()
     m_records.clear();
     Core::EventBus *events = &m_events;
     Core::Database *database = &m_database;
-    QObject *ctx = m_ctx;
     m_writer.submit(
         [records,
          holder = m_options.leaseHolder](Core::WriteTransaction &tx) -> Core::Result<void> {
-            for (const Record &r : *records) {
+            for (Record &r : *records) {
                 const double latency = r.attempted ? r.latencyMs : -1;
+                r.refused = false;
                 if (r.fence > 0) {
                     // Written only under the lease it went out under: after a takeover the
                     // new holder's results count, not those of an instance that stalled.
@@ -521,6 +540,7 @@ void Dispatcher::flushRecords()
                     if (!kept)
                         return kept.error();
                     if (!*kept) {
+                        r.refused = true; // nor published
                         qCInfo(lcWebhooks).noquote()
                             << "the result of" << r.d.id
                             << "is not recorded: another instance holds its order's lease now";
@@ -542,20 +562,18 @@ void Dispatcher::flushRecords()
             }
             return {};
         },
-        [this, ctx, events, database, records,
+        [this, guard = std::weak_ptr<Core::PostGuard>(m_guard), events, database, records,
          queue = m_eventQueue](const Core::Result<void> &result) {
             QStringList ids;
             ids.reserve(qsizetype(records->size()));
             for (const Record &r : *records)
                 ids.append(r.d.id);
-            QMetaObject::invokeMethod(
-                ctx,
-                [this, ids] {
-                    for (const QString &id : ids)
-                        m_recording.remove(id);
-                    maybeReload();
-                },
-                Qt::QueuedConnection);
+            // Dropped once the dispatcher stopped (its thread's objects may be gone).
+            Core::PostGuard::post(guard, [this, ids] {
+                for (const QString &id : ids)
+                    m_recording.remove(id);
+                maybeReload();
+            });
             if (!result) {
                 qCWarning(lcWebhooks) << "could not record" << records->size()
                                       << "attempts:" << result.error().message;
@@ -563,7 +581,8 @@ void Dispatcher::flushRecords()
             }
             auto publish = [events, database, records] {
                 for (const Record &r : *records)
-                    publishRecord(*events, *database, r);
+                    if (!r.refused)
+                        publishRecord(*events, *database, r);
             };
             Core::EventQueue::postOrRun(queue, std::move(publish));
         });
@@ -695,18 +714,50 @@ void Dispatcher::takeUp(const QList<WebhookStore::Lease> &leases, qint64 now)
         return;
     QStringList subjects;
     subjects.reserve(leases.size());
+    QSet<QString> newFence; // taken again under another fence: results in flight are refused
     for (const WebhookStore::Lease &l : leases) {
+        const auto before = m_leases.constFind(l.subjectId);
+        if (before == m_leases.constEnd() || before->fence != l.fence)
+            newFence.insert(l.subjectId);
         m_leases.insert(l.subjectId, HeldLease{l.fence, now + validFor(m_options.leaseTtlMs)});
-        m_gaps.remove(l.subjectId); // read now
         subjects.append(l.subjectId);
     }
     auto pending = WebhookStore::pendingOf(m_database.connection(), subjects);
     if (!pending) {
+        // Held, but nothing goes out before the read succeeds (the next acquisition).
         qCWarning(lcWebhooks).noquote() << pending.error().message;
+        for (const QString &subject : std::as_const(subjects))
+            m_gaps.insert(subject);
         return;
     }
+    for (const QString &subject : std::as_const(subjects))
+        m_gaps.remove(subject); // read now
+    // What waits here is what the database has pending: an item it no longer has was sent by
+    // an instance that held the order meanwhile.
+    QSet<QString> ids;
     for (const Delivery &d : std::as_const(*pending))
-        if (!m_recording.contains(d.id)) // finished; its result is being written
+        ids.insert(d.id);
+    for (const QString &subject : std::as_const(subjects)) {
+        const auto q = m_queues.find(subject);
+        if (q == m_queues.end())
+            continue;
+        auto &items = q->items;
+        for (auto it = items.begin(); it != items.end();) {
+            const bool sending = q->inFlight && it == items.begin();
+            if (sending || ids.contains(it->id)) {
+                ++it;
+                continue;
+            }
+            m_known.remove(it->id);
+            it = items.erase(it);
+        }
+        if (items.empty())
+            eraseQueue(q, subject);
+    }
+    // One finished here whose result is being written is not sent again, unless that result
+    // carries a fence that no longer holds (it will be refused; the delivery goes first again).
+    for (const Delivery &d : std::as_const(*pending))
+        if (!m_recording.contains(d.id) || newFence.contains(d.subjectId))
             enqueueLocal(d);
 }
 

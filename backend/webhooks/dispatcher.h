@@ -19,6 +19,7 @@
 
 namespace Gatehouse::Core {
 class Clock;
+class PostGuard;
 class Database;
 class EventBus;
 class EventQueue;
@@ -103,6 +104,7 @@ private:
         Endpoint endpointNow;
         bool enabledBefore = true;
         qint64 fence = 0;
+        bool refused = false; // set by the writer: another instance holds the lease now
     };
     void flushRecords();
     static void publishRecord(Core::EventBus &events, Core::Database &database, const Record &r);
@@ -145,8 +147,9 @@ private:
     RetryPolicy m_retry;
     UrlPolicy m_policy;
     std::unique_ptr<QThread> m_thread;
-    QObject *m_ctx = nullptr;       // lives on m_thread: everything below runs there
-    HttpClient *m_client = nullptr; // child of m_ctx
+    QObject *m_ctx = nullptr;                 // lives on m_thread: everything below runs there
+    std::shared_ptr<Core::PostGuard> m_guard; // lets the writer's answers reach m_ctx
+    HttpClient *m_client = nullptr;           // child of m_ctx
     QTimer *m_timer = nullptr;
     QHash<QString, Queue> m_queues;
     QSet<QString> m_known;

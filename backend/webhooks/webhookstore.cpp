@@ -698,16 +698,21 @@ Result<QList<WebhookStore::Lease>> WebhookStore::acquireLeases(const QSqlDatabas
         return QList<Lease>{};
     QSqlQuery q(db);
     q.setForwardOnly(true);
-    // Kept by its holder with the same fence; taken from another only once expired.
+    // Kept by its holder with the same fence; taken from another only once expired, with the
+    // next fence. A new row's fence is the time it was taken: a lease given up (its row
+    // deleted) and taken again never repeats a fence that results may still carry. Rows are
+    // locked in subject order, so that instances taking leases at once do not deadlock.
     q.prepare(QStringLiteral(
         "INSERT INTO webhook_leases (subject_id, holder, fence, expires_at) SELECT value, "
-        "CAST(? AS text), 1, CAST(? AS bigint) FROM json_array_elements_text(CAST(? AS json)) ON "
-        "CONFLICT (subject_id) DO UPDATE SET "
+        "CAST(? AS text), CAST(? AS bigint), CAST(? AS bigint) FROM "
+        "json_array_elements_text(CAST(? AS json)) ORDER BY value ON CONFLICT (subject_id) DO "
+        "UPDATE SET "
         "fence = CASE WHEN webhook_leases.holder = excluded.holder THEN webhook_leases.fence "
         "ELSE webhook_leases.fence + 1 END, holder = excluded.holder, expires_at = "
         "excluded.expires_at WHERE webhook_leases.holder = excluded.holder OR "
         "webhook_leases.expires_at < ? RETURNING subject_id, fence"));
     q.addBindValue(holder);
+    q.addBindValue(now);
     q.addBindValue(expiresAt);
     q.addBindValue(jsonList(subjects));
     q.addBindValue(now);
@@ -721,9 +726,12 @@ WebhookStore::renewLeases(const QSqlDatabase &db, const QString &holder, qint64 
 {
     QSqlQuery q(db);
     q.setForwardOnly(true);
-    q.prepare(QStringLiteral("UPDATE webhook_leases SET expires_at = ? WHERE holder = ? "
-                             "RETURNING subject_id, fence"));
+    q.prepare(QStringLiteral(
+        "UPDATE webhook_leases SET expires_at = ? WHERE subject_id IN (SELECT subject_id FROM "
+        "webhook_leases WHERE holder = ? ORDER BY subject_id FOR UPDATE) AND holder = ? "
+        "RETURNING subject_id, fence"));
     q.addBindValue(expiresAt);
+    q.addBindValue(holder);
     q.addBindValue(holder);
     if (!q.exec())
         return WriteTransaction::sqlError(q, "renew leases");
@@ -761,12 +769,14 @@ Result<QList<WebhookStore::Lease>> WebhookStore::claimOrphans(const QSqlDatabase
     u.setForwardOnly(true);
     u.prepare(QStringLiteral(
         "INSERT INTO webhook_leases (subject_id, holder, fence, expires_at) SELECT DISTINCT "
-        "d.subject_id, CAST(? AS text), 1, CAST(? AS bigint) FROM webhook_deliveries d WHERE "
+        "d.subject_id, CAST(? AS text), CAST(? AS bigint), CAST(? AS bigint) FROM "
+        "webhook_deliveries d WHERE "
         "d.state = 'pending' AND "
         "d.next_attempt_at < ? AND NOT EXISTS (SELECT 1 FROM webhook_leases l WHERE "
         "l.subject_id = d.subject_id) LIMIT ? ON CONFLICT (subject_id) DO NOTHING RETURNING "
         "subject_id, fence"));
     u.addBindValue(holder);
+    u.addBindValue(now); // the fence of a new row (acquireLeases)
     u.addBindValue(expiresAt);
     u.addBindValue(unleasedDueBefore);
     u.addBindValue(limit - int(claimed->size()));
@@ -808,7 +818,8 @@ Result<bool> WebhookStore::updateDeliveryFenced(WriteTransaction &tx, const Deli
         "UPDATE webhook_deliveries SET state = ?, attempts = ?, next_attempt_at = ?, "
         "last_status = ?, last_error = ?, last_latency_ms = ?, completed_at = ? WHERE id = ? AND "
         "EXISTS (SELECT 1 FROM webhook_leases WHERE subject_id = ? AND holder = ? AND fence = "
-        "?)");
+        "?)"); // no row lock: held across the writer's batch, it deadlocked with the leases'
+               // takers; a takeover between the check and the commit sends it once more
     bindResult(q, d, lastStatus, lastError, lastLatencyMs, completedAt);
     q.bind(9, d.subjectId).bind(10, holder).bind(11, fence);
     if (!q.exec())
@@ -826,12 +837,14 @@ Result<QStringList> WebhookStore::releaseIdleLeases(const QSqlDatabase &db,
     QSqlQuery q(db);
     q.setForwardOnly(true);
     q.prepare(QStringLiteral(
-        "DELETE FROM webhook_leases l WHERE l.holder = ? AND l.subject_id IN (SELECT value FROM "
-        "json_array_elements_text(CAST(? AS json))) AND NOT EXISTS (SELECT 1 FROM "
-        "webhook_deliveries d WHERE d.subject_id = l.subject_id AND d.state = 'pending') "
-        "RETURNING l.subject_id"));
+        "DELETE FROM webhook_leases l WHERE l.subject_id IN (SELECT subject_id FROM "
+        "webhook_leases WHERE holder = ? AND subject_id IN (SELECT value FROM "
+        "json_array_elements_text(CAST(? AS json))) ORDER BY subject_id FOR UPDATE) AND "
+        "l.holder = ? AND NOT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.subject_id = "
+        "l.subject_id AND d.state = 'pending') RETURNING l.subject_id"));
     q.addBindValue(holder);
     q.addBindValue(jsonList(subjects));
+    q.addBindValue(holder);
     if (!q.exec())
         return WriteTransaction::sqlError(q, "release leases");
     while (q.next())
