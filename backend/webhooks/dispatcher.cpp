@@ -753,6 +753,8 @@ void Dispatcher::takeUp(const QList<WebhookStore::Lease> &leases, qint64 now)
         }
         if (items.empty())
             eraseQueue(q, subject);
+        else if (!q->inFlight) // its front may have changed
+            m_timeline.emplace(items.front().nextAttemptAt, subject);
     }
     // One finished here whose result is being written is not sent again, unless that result
     // carries a fence that no longer holds (it will be refused; the delivery goes first again).
