@@ -1,6 +1,7 @@
 #include "embeddedbackend.h"
 
 #include "admin/backend.h"
+#include "core/threadstate.h"
 
 #include <QEventLoop>
 
@@ -9,6 +10,7 @@ namespace Gatehouse {
 EmbeddedBackend::EmbeddedBackend(Core::Config config) : m_config(std::move(config))
 {
     m_thread.setObjectName(QStringLiteral("gatehouse-backend"));
+    Core::ThreadState::releaseAtFinish(m_thread);
 }
 
 EmbeddedBackend::~EmbeddedBackend()

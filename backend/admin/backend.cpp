@@ -23,6 +23,7 @@
 #include "core/metrics.h"
 #include "core/postgres.h"
 #include "core/settingsstore.h"
+#include "core/threadstate.h"
 #include "core/writequeue.h"
 #include "crypto/certificateauthority.h"
 #include "crypto/random.h"
@@ -66,6 +67,8 @@ Backend::Backend(Core::Config config, QObject *parent)
       m_events(std::make_unique<Core::EventBus>(*m_clock)),
       m_series(std::make_unique<StatsSeries>(*m_events, *m_clock))
 {
+    // Every thread of the backend frees OpenSSL's per-thread state as it ends.
+    Core::ThreadState::setRelease(&Crypto::Random::releaseThreadState);
     m_statsTimer.setInterval(1000);
     connect(&m_statsTimer, &QTimer::timeout, this, &Backend::publishStats);
 }
@@ -373,10 +376,6 @@ Result<void> Backend::start()
             << "without TLS: its bearer token crosses the network in clear; use --admin-tls";
     }
     m_admin = std::make_unique<Core::HttpServer>(adminOptions, *m_metrics, *m_clock);
-    // Pool threads draw random bytes and sign (OpenSSL keeps per-thread state): released on
-    // each pool thread before it ends.
-    for (Core::HttpServer *s : {m_service.get(), m_cluster.get(), m_admin.get()})
-        s->setPoolThreadCleanup(&Crypto::Random::releaseThreadState);
     // The single writer of the database, for every module.
     m_writer = std::make_unique<Core::WriteQueue>(*m_database, QStringLiteral("db-writer"));
     // Named among the instances of the database (its heartbeat row, its webhook leases).
@@ -475,7 +474,6 @@ Result<void> Backend::start()
     // What other instances on the same PostgreSQL database change, this one reads again
     // (docs/storage.md, "Several instances"); nothing to hear on SQLite.
     m_changes = std::make_unique<Core::ChangeFeed>(*m_database);
-    m_changes->setThreadCleanup(&Crypto::Random::releaseThreadState);
     m_changes->subscribe(QStringLiteral("admin_tokens"), [this](const QString &) {
         if (auto r = m_adminTokens->load(); !r)
             qCWarning(lcAdmin).noquote() << r.error().message;
@@ -729,7 +727,6 @@ void Backend::openNodePort(int port)
     auto options = Core::ListenerOptions::fromConfig(QStringLiteral("nodeport"), m_config, where);
     options.tls = m_clusterTls;
     auto listener = std::make_unique<Core::HttpServer>(options, *m_metrics, *m_clock);
-    listener->setPoolThreadCleanup(&Crypto::Random::releaseThreadState);
     m_clusterApi->install(*listener);
     if (auto r = listener->listen(); !r) {
         qCWarning(lcAdmin).noquote()

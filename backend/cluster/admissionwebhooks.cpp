@@ -2,6 +2,7 @@
 
 #include "cluster/clusterlogging.h"
 #include "cluster/events.h"
+#include "core/threadstate.h"
 #include "webhooks/httpclient.h"
 
 #include <QCryptographicHash>
@@ -758,7 +759,7 @@ WebhookCaller::WebhookCaller(ServiceResolver resolver) : d(std::make_unique<Priv
     d->thread.setObjectName(QStringLiteral("admission-webhooks"));
     d->ctx = new QObject;
     d->ctx->moveToThread(&d->thread);
-    QObject::connect(&d->thread, &QThread::finished, d->ctx, &QObject::deleteLater);
+    Core::ThreadState::deleteThenReleaseAtFinish(d->thread, d->ctx); // TLS to the webhooks
     d->thread.start();
 }
 

@@ -3,6 +3,7 @@
 #include "core/database.h"
 #include "core/logging.h"
 #include "core/postgres.h"
+#include "core/threadstate.h"
 
 #include <QThread>
 
@@ -90,8 +91,8 @@ Result<void> ChangeFeed::start()
         }
         lock.unlock();
         pgClose(c);
-        if (m_cleanup)
-            m_cleanup();
+        // libpq's TLS and the signing keys read again used OpenSSL here.
+        ThreadState::release();
     }));
     m_thread->setObjectName(QStringLiteral("change-feed"));
     m_thread->start();

@@ -36,9 +36,6 @@ public:
     // Handlers run on the feed's thread and must be thread-safe. Subscribe before start().
     using Handler = std::function<void(const QString &key)>;
     void subscribe(const QString &table, Handler handler);
-    // Runs on the feed's thread as it ends (the backend frees OpenSSL's per-thread state
-    // there: libpq's TLS, the signing keys read again). Set before start().
-    void setThreadCleanup(std::function<void()> cleanup) { m_cleanup = std::move(cleanup); }
     // PostgreSQL: opens the listening connection (an error if it cannot) and starts the thread.
     Result<void> start();
     void stop();
@@ -52,7 +49,6 @@ private:
 
     Database &m_database;
     QHash<QString, QList<Handler>> m_handlers;
-    std::function<void()> m_cleanup;
     std::unique_ptr<QThread> m_thread; // a QThread: Database gives it a connection of its own
     std::mutex m_mutex;
     std::condition_variable m_wake;

@@ -1,4 +1,5 @@
 #include "core/eventqueue.h"
+#include "core/threadstate.h"
 
 #include <QThread>
 #include <QTimer>
@@ -15,6 +16,7 @@ EventQueue::EventQueue() : m_thread(std::make_unique<QThread>())
     m_pace->setInterval(PaceInterval);
     QObject::connect(m_pace, &QTimer::timeout, m_context, [this] { drain(); });
     m_context->moveToThread(m_thread.get());
+    ThreadState::releaseAtFinish(*m_thread);
     m_thread->start();
 }
 

@@ -5,6 +5,7 @@
 #include "core/httpserver_p.h"
 #include "core/logging.h"
 #include "core/metrics.h"
+#include "core/threadstate.h"
 
 #include <QCryptographicHash>
 #include <QSemaphore>
@@ -174,15 +175,15 @@ HttpServer::HttpServer(ListenerOptions options, Metrics &metrics, const Clock &c
 HttpServer::~HttpServer()
 {
     d->pool.waitForDone();
-    if (d->poolThreadCleanup) {
+    if (ThreadState::hasRelease()) {
+        // Each pool thread releases its libraries' state before it ends (core/threadstate.h).
         // One task per thread: each waits until all have started, so no thread takes two.
         const int threads = d->pool.maxThreadCount();
         QSemaphore arrived;
         QSemaphore proceed;
-        const std::function<void()> &cleanup = d->poolThreadCleanup;
         for (int i = 0; i < threads; ++i)
-            d->pool.start([&cleanup, &arrived, &proceed] {
-                cleanup();
+            d->pool.start([&arrived, &proceed] {
+                ThreadState::release();
                 arrived.release();
                 proceed.acquire();
             });
@@ -271,11 +272,6 @@ void HttpServer::setFallbackDeferred(DeferredHandler handler, RouteOptions optio
 void HttpServer::clearRoutes()
 {
     d->routes.clear();
-}
-
-void HttpServer::setPoolThreadCleanup(std::function<void()> cleanup)
-{
-    d->poolThreadCleanup = std::move(cleanup);
 }
 
 void HttpServer::setErrorFormatter(ErrorFormatter formatter)

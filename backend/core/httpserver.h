@@ -108,10 +108,6 @@ public:
     // must see every request, e.g. to authenticate health checks).
     void clearRoutes();
     void setErrorFormatter(ErrorFormatter formatter);
-    // Runs once on every pool thread when the server is destroyed, before the threads end
-    // (e.g. releasing a library's per-thread state: Qt's threads are detached, so their own
-    // thread-exit cleanup can still be running when the process exits).
-    void setPoolThreadCleanup(std::function<void()> cleanup);
     void setReady(bool ready);
     bool isReady() const;
 

@@ -155,7 +155,6 @@ public:
     quint64 nextConnectionId = 1;
     int inFlight = 0;
     QThreadPool pool;
-    std::function<void()> poolThreadCleanup;
     std::shared_ptr<ResponderHub> hub = std::make_shared<ResponderHub>();
     QTimer sweepTimer;
     bool shuttingDown = false;

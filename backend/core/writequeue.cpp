@@ -9,6 +9,7 @@
 #include "core/database.h"
 #include "core/logging.h"
 #include "core/postgres.h"
+#include "core/threadstate.h"
 
 #include <QDeadlineTimer>
 #include <QElapsedTimer>
@@ -273,10 +274,16 @@ WriteQueue::WriteQueue(Database &database, QString name, int maxBatch)
         std::lock_guard alive(g_aliveMutex);
         g_alive.insert(this);
     }
-    m_checkpointer.reset(QThread::create([this] { checkpointLoop(); }));
+    m_checkpointer.reset(QThread::create([this] {
+        checkpointLoop();
+        ThreadState::release();
+    }));
     m_checkpointer->setObjectName(m_name + QStringLiteral("-checkpoint"));
     m_checkpointer->start();
-    m_thread.reset(QThread::create([this] { loop(); }));
+    m_thread.reset(QThread::create([this] {
+        loop();
+        ThreadState::release(); // jobs draw random bytes, seal keys
+    }));
     m_thread->setObjectName(m_name);
     m_thread->start();
 }

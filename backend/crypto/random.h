@@ -21,8 +21,8 @@ QString token(int nBytes = 32);
 QString identifier(int nBytes);
 
 // Frees OpenSSL's per-thread state (its DRBGs) and wipes this thread's buffer of random
-// bytes; the next use creates them again. For pool threads before they end
-// (HttpServer::setPoolThreadCleanup).
+// bytes; the next use creates them again. Each thread of the backend calls it as it ends
+// (Core::ThreadState, set by the backend).
 void releaseThreadState();
 
 // A version 4 UUID (RFC 4122 section 4.4) in canonical lower-case form, no braces.

@@ -7,6 +7,7 @@
 #include "core/eventqueue.h"
 #include "core/jsonwriter.h"
 #include "core/postguard.h"
+#include "core/threadstate.h"
 #include "core/writequeue.h"
 #include "webhooks/httpclient.h"
 #include "webhooks/signer.h"
@@ -41,7 +42,7 @@ Dispatcher::Dispatcher(Core::Database &database, Core::WriteQueue &writer, Core:
     m_ctx = new QObject;
     m_guard = std::make_shared<Core::PostGuard>(m_ctx);
     m_ctx->moveToThread(m_thread.get());
-    QObject::connect(m_thread.get(), &QThread::finished, m_ctx, &QObject::deleteLater);
+    Core::ThreadState::deleteThenReleaseAtFinish(*m_thread, m_ctx); // TLS, message ids
     m_thread->start();
 }
 

@@ -6,10 +6,12 @@
 #include "core/eventbus.h"
 #include "core/eventqueue.h"
 #include "core/httpparser.h"
+#include "core/httpserver.h"
 #include "core/jsonwriter.h"
 #include "core/metrics.h"
 #include "core/postgres.h"
 #include "core/settingsstore.h"
+#include "core/threadstate.h"
 #include "core/writequeue.h"
 #include "helpers/filemode.h"
 #include "platform/platform.h"
@@ -519,6 +521,62 @@ private slots:
         QCOMPARE(seen.size(), 201);
     }
 
+    void everyThreadReleasesItsStateBeforeItsOwnerReturns()
+    {
+        // OpenSSL frees a thread's state from a thread-exit destructor that runs after
+        // QThread::wait() returned (core/threadstate.h): each thread of Core releases it itself
+        // as its last act, so it is done by the time the object that owns the thread is gone.
+        static QMutex mutex;
+        static QStringList released;
+        static QSet<QThread *> threads;
+        ThreadState::setRelease([] {
+            QMutexLocker lock(&mutex);
+            released.append(QThread::currentThread()->objectName());
+            threads.insert(QThread::currentThread());
+        });
+        auto take = [] {
+            QMutexLocker lock(&mutex);
+            QStringList names = released;
+            released.clear();
+            threads.clear();
+            return names;
+        };
+        QTemporaryDir dir;
+        const QList<Migration> m = withRowsTable();
+        auto db = Database::open(dir.filePath(QStringLiteral("t.db")), m, m_clock);
+        QVERIFY(db.ok());
+        {
+            WriteQueue writer(**db, QStringLiteral("test-writer"));
+            QVERIFY(writer.run(insertRow(1)).ok());
+            QVERIFY(take().isEmpty()); // nothing released while the threads run
+        }
+        QStringList names = take();
+        names.sort();
+        QCOMPARE(names, (QStringList{"test-writer", "test-writer-checkpoint"}));
+        {
+            EventQueue queue;
+            queue.post([] {});
+        }
+        QCOMPARE(take(), QStringList{"events"});
+        Metrics metrics;
+        int poolThreads = 0;
+        {
+            HttpServer server(ListenerOptions{}, metrics, m_clock);
+            QVERIFY(take().isEmpty());
+        }
+        {
+            QMutexLocker lock(&mutex);
+            poolThreads = int(threads.size());
+            QVERIFY(!threads.contains(QThread::currentThread()));
+        }
+        QCOMPARE(poolThreads, std::max(2, QThread::idealThreadCount())); // each pool thread, once
+        QCOMPARE(take().size(), poolThreads);
+        ThreadState::setRelease(nullptr);
+        {
+            WriteQueue writer(**db, QStringLiteral("test-writer"));
+        }
+        QVERIFY(take().isEmpty()); // nothing set: nothing runs
+    }
     void eventQueuePostOrRunWithoutAQueueRunsAtOnce()
     {
         // No queue (tests, tools): the work runs in the caller, before postOrRun returns.
