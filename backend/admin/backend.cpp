@@ -12,6 +12,7 @@
 
 #include "cluster/clusterapi.h"
 #include "cluster/objectstore.h"
+#include "cluster/sharedpki.h"
 #include "cluster/tokenauth.h"
 #include "core/changefeed.h"
 #include "core/clock.h"
@@ -86,6 +87,8 @@ void Backend::stopWorkers()
         m_instances->stop(); // the lead given up before the writer stops
     if (m_dispatcher)
         m_dispatcher->stop();
+    if (m_clusterWriter)
+        m_clusterWriter->stop();
     if (m_writer)
         m_writer->stop();
     if (m_eventQueue)
@@ -285,7 +288,8 @@ Result<void> Backend::start()
             << Webhooks::RedeliveryJobs::migration() << Core::AuditLog::migration()
             << AdminTokens::migration() << Core::AuditLog::effectsColumn()
             << Core::Database::changeFeedMigration() << AdminTokens::changesAnnounced()
-            << Webhooks::WebhookStore::leaseMigration() << Core::Instances::migration(),
+            << Webhooks::WebhookStore::leaseMigration() << Core::Instances::migration()
+            << Cluster::ObjectStore::changeLogMigration() << Cluster::SharedPki::migration(),
         *m_clock, true);
     if (!db)
         return db.error();
@@ -318,6 +322,11 @@ Result<void> Backend::start()
 
     // Cluster PKI: a CA created once and a server certificate for the cluster listener.
     const QString pkiDir = m_config.dataDir + QStringLiteral("/pki");
+    // On PostgreSQL the CA and the service-account key are the database's, the same for every
+    // instance (docs/storage.md): written into pki/ first, read from there below.
+    if (m_database->engine() == Core::Database::Engine::PostgreSQL)
+        if (auto r = Cluster::SharedPki::adopt(*m_database, pkiDir, m_clock->now()); !r)
+            return r;
     auto ca = Crypto::CertificateAuthority::loadOrCreate(
         pkiDir, QStringLiteral("gatehouse-cluster-ca"), m_clock->now());
     if (!ca)
@@ -480,6 +489,8 @@ Result<void> Backend::start()
     });
     m_changes->subscribe(QStringLiteral("oauth_clients"),
                          [this](const QString &id) { m_oauth->clients().changedElsewhere(id); });
+    m_changes->subscribe(QStringLiteral("cluster_state"),
+                         [this](const QString &) { m_clusterStore->sync(); });
     m_changes->subscribe(QStringLiteral("settings"),
                          [this](const QString &key) { m_settingsAdminApi->changedElsewhere(key); });
     m_changes->subscribe(QStringLiteral("oauth_signing_keys"), [this](const QString &) {
@@ -683,7 +694,17 @@ Result<void> Backend::startCluster(const Crypto::CertificateAuthority &ca,
         !e.isEmpty())
         return makeError(QStringLiteral("invalid-config"), e);
 
-    m_clusterStore = std::make_unique<Cluster::ObjectStore>(*m_writer);
+    if (m_database->engine() == Core::Database::Engine::PostgreSQL) {
+        // Shared with the other instances of the database (docs/storage.md, "Cluster objects
+        // across instances"), written by a writer of its own, one write per transaction: a
+        // write holds the cluster's revision row until it commits.
+        m_clusterWriter =
+            std::make_unique<Core::WriteQueue>(*m_database, QStringLiteral("cluster-writer"), 1);
+        m_clusterStore = std::make_unique<Cluster::ObjectStore>(*m_clusterWriter);
+        m_clusterStore->setShared(true);
+    } else {
+        m_clusterStore = std::make_unique<Cluster::ObjectStore>(*m_writer);
+    }
     if (auto r = m_clusterStore->load(*m_database); !r)
         return r;
     Cluster::ClusterApi::Options options;

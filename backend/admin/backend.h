@@ -137,6 +137,8 @@ private:
     // Orders and webhooks. The writer and the dispatcher own threads that call each other;
     // stopWorkers() stops the dispatcher, then drains the writer, before anything is destroyed.
     std::unique_ptr<Core::WriteQueue> m_writer;
+    // PostgreSQL: the cluster's objects' own writer (startCluster).
+    std::unique_ptr<Core::WriteQueue> m_clusterWriter;
     std::unique_ptr<Core::EventQueue> m_eventQueue; // events of both, in commit order
     std::unique_ptr<Webhooks::DemoReceiver> m_demoReceiver;
     std::unique_ptr<Webhooks::Dispatcher> m_dispatcher;

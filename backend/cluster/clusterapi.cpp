@@ -377,6 +377,13 @@ ClusterApi::ClusterApi(ObjectStore &store, Core::EventBus &events, Core::Clock &
     m_publishTimer.setInterval(250);
     connect(&m_publishTimer, &QTimer::timeout, this, &ClusterApi::publishRecent);
     m_store.addListener([this](const ObjectChange &c) { onChange(c); });
+    // Read anew (several instances): what is derived from the objects is made again.
+    m_store.addReloadListener([this](qint64) {
+        rebuildPolicy();
+        rebuildWebhooks();
+        setNodePort(
+            m_store.get(QStringLiteral("services"), QStringLiteral("default"), kServiceName));
+    });
     // A webhook named by a service reference is reached at the Service's external address:
     // cluster IPs here lead nowhere.
     ObjectStore *objects = &m_store;
@@ -517,22 +524,9 @@ void ClusterApi::onChange(const ObjectChange &c)
     if (c.resource.endsWith(QLatin1String("webhookconfigurations")))
         rebuildWebhooks();
     if (c.resource == QLatin1String("services") && c.namespaceName == QLatin1String("default") &&
-        c.name == kServiceName) {
-        int port = 0;
-        if (c.kind != ObjectChange::Kind::Deleted &&
-            fieldValue(c.object, QStringLiteral("spec.type")) == QLatin1String("NodePort"))
-            port = c.object.value(QLatin1String("spec"))
-                       .toObject()
-                       .value(QLatin1String("ports"))
-                       .toArray()
-                       .first()
-                       .toObject()
-                       .value(QLatin1String("nodePort"))
-                       .toInt();
-        if (m_nodePort.exchange(port) != port)
-            QMetaObject::invokeMethod(
-                this, [this, port] { emit nodePortChanged(port); }, Qt::QueuedConnection);
-    }
+        c.name == kServiceName)
+        setNodePort(c.kind == ObjectChange::Kind::Deleted ? std::nullopt
+                                                          : std::optional<QJsonObject>(c.object));
     static const QHash<ObjectChange::Kind, QString> kinds{
         {ObjectChange::Kind::Added, QStringLiteral("ADDED")},
         {ObjectChange::Kind::Modified, QStringLiteral("MODIFIED")},
@@ -547,6 +541,32 @@ void ClusterApi::onChange(const ObjectChange &c)
                      fieldValue(c.object, QStringLiteral("metadata.resourceVersion"))}});
 }
 
+namespace {
+
+int nodePortOf(const std::optional<QJsonObject> &service)
+{
+    if (!service || fieldValue(*service, QStringLiteral("spec.type")) != QLatin1String("NodePort"))
+        return 0;
+    return service->value(QLatin1String("spec"))
+        .toObject()
+        .value(QLatin1String("ports"))
+        .toArray()
+        .first()
+        .toObject()
+        .value(QLatin1String("nodePort"))
+        .toInt();
+}
+
+} // namespace
+
+void ClusterApi::setNodePort(const std::optional<QJsonObject> &service)
+{
+    const int port = nodePortOf(service);
+    if (m_nodePort.exchange(port) != port)
+        QMetaObject::invokeMethod(
+            this, [this, port] { emit nodePortChanged(port); }, Qt::QueuedConnection);
+}
+
 Result<void> ClusterApi::start()
 {
     rebuildPolicy();
@@ -554,17 +574,8 @@ Result<void> ClusterApi::start()
     if (auto r = bootstrap(); !r)
         return r;
     rebuildPolicy();
-    const std::optional<QJsonObject> svc =
-        m_store.get(QStringLiteral("services"), QStringLiteral("default"), kServiceName);
-    if (svc && fieldValue(*svc, QStringLiteral("spec.type")) == QLatin1String("NodePort"))
-        m_nodePort = svc->value(QLatin1String("spec"))
-                         .toObject()
-                         .value(QLatin1String("ports"))
-                         .toArray()
-                         .first()
-                         .toObject()
-                         .value(QLatin1String("nodePort"))
-                         .toInt();
+    m_nodePort = nodePortOf(
+        m_store.get(QStringLiteral("services"), QStringLiteral("default"), kServiceName));
     m_publishTimer.start();
     connect(&m_eventExpiry, &QTimer::timeout, this, [this] {
         const QDateTime now = m_clock.now();

@@ -176,6 +176,8 @@ private:
     void denyByWebhook(const std::shared_ptr<Write> &w, const WebhookAnswer &answer);
     void commitAfterWebhooks(const std::shared_ptr<Write> &w);
     ObjectStore::Outcome changesOf(Write &w);
+    // The demo Service's NodePort (0: none), announced when it changes.
+    void setNodePort(const std::optional<QJsonObject> &service);
     void persistWrite(const std::shared_ptr<Write> &w, const ObjectStore::Compute &compute);
     void finishWrite(const std::shared_ptr<Write> &w, const ObjectStore::Outcome &outcome);
     void recordAdmissionDenied(const Write &w, const QString &message);

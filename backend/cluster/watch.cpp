@@ -8,6 +8,7 @@
 #include <QTimer>
 
 #include <deque>
+#include <utility>
 
 namespace Gatehouse::Cluster {
 
@@ -282,6 +283,27 @@ WatchHub::WatchHub(ObjectStore &store, int window, int queueLimit)
         }
         for (Watcher *w : std::as_const(state->watchers))
             w->offer(c);
+    });
+    // Read anew (several instances, docs/storage.md): what the watchers were told may not be
+    // all that happened, so they end with 410 Expired and their clients list again, as from a
+    // kube-apiserver whose watch cache was re-initialised.
+    store.addReloadListener([weak](qint64 revision) {
+        const std::shared_ptr<State> state = weak.lock();
+        if (!state)
+            return;
+        {
+            // A database put back (a backup) numbers changes again from an older revision.
+            QMutexLocker encoded(&state->encodedMutex);
+            state->encoded.clear();
+            state->encodedOrder.clear();
+        }
+        QMutexLocker lock(&state->mutex);
+        state->history.clear();
+        state->firstRevision = revision + 1;
+        const QList<Watcher *> watchers = std::exchange(state->watchers, {});
+        for (Watcher *w : watchers)
+            w->fail(expired(QStringLiteral("the cluster's objects were read anew from the "
+                                           "database: list and watch again")));
     });
 }
 

@@ -6,14 +6,14 @@
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import { chmodSync, copyFileSync, existsSync, readFileSync, statSync } from 'node:fs';
+import { chmodSync, copyFileSync, existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
 import {
     POSTGRES_BASE, adminFetch, binaryPath, createPostgresDatabase, request, serviceFetch,
     startBackend, waitFor,
 } from './lib/backend.mjs';
-import { run, tempDir } from './lib/cluster.mjs';
+import { adminKube, clusterCa, issueKubeconfig, kubeRequest, run, tempDir } from './lib/cluster.mjs';
 import * as jose from 'jose';
 
 const skip = POSTGRES_BASE ? false : 'needs GATEHOUSE_TEST_POSTGRES (ctest: e2e_postgres)';
@@ -162,6 +162,72 @@ test('a second instance on the same database is refused and the first keeps serv
     running.push(third);
     assert.equal((await serviceFetch(third, 'GET', '/v1/beers')).status, 200);
     assert.ok(!existsSync(join(third.dataDir, 'database-key')));
+});
+
+test('the cluster\'s CA and service-account key are the database\'s: another data directory uses them (its own kept aside), so a client certificate and a service-account token of one instance are good on the other',
+     { skip }, async () => {
+    const url = createPostgresDatabase();
+    const a = await startBackend({ args: ['--database', url] });
+    running.push(a);
+    const admin = await issueKubeconfig(a, { kind: 'user', name: 'pki-admin', groups: ['system:masters'] });
+    assert.equal((await kubeRequest(a, 'GET', '/api/v1/nodes', { creds: admin })).status, 200);
+    const minted = await adminKube(a, 'POST', '/api/v1/namespaces/default/serviceaccounts/default/token',
+                                   { apiVersion: 'authentication.k8s.io/v1', kind: 'TokenRequest', spec: { expirationSeconds: 3600 } });
+    assert.equal(minted.status, 201, minted.text);
+    const token = minted.json.status.token;
+    // In the database: the certificate as it is, the keys sealed.
+    assert.equal(psqlAt(url, "SELECT certificate FROM cluster_pki WHERE name = 'ca'"), clusterCa(a).trim());
+    for (const row of psqlAt(url, 'SELECT sealed_key FROM cluster_pki ORDER BY name').split('\n'))
+        assert.match(row, /^sealed:v1:/);
+    assert.equal(await a.stop(), 0);
+
+    // Another data directory that made a CA of its own first (on a database of its own), with
+    // the first one's database key (how instances of one database share it).
+    const keyFile = join(tempDir('gatehouse-pg-key-'), 'shared-key');
+    copyFileSync(join(a.dataDir, 'database-key'), keyFile);
+    chmodSync(keyFile, 0o600);
+    const dir = tempDir('gatehouse-pg-pki-');
+    const alone = await startBackend({ dataDir: dir, args: ['--database-key-file', keyFile] });
+    const ownCa = clusterCa(alone);
+    assert.notEqual(ownCa, clusterCa(a));
+    assert.equal(await alone.stop(), 0);
+    const b = await startBackend({ dataDir: dir, args: ['--database', url, '--database-key-file', keyFile] });
+    running.push(b);
+    assert.equal(clusterCa(b), clusterCa(a));
+    assert.equal(readFileSync(join(dir, 'pki', 'ca.key'), 'utf8'), readFileSync(join(a.dataDir, 'pki', 'ca.key'), 'utf8'));
+    assert.equal(readFileSync(join(dir, 'pki', 'sa.key'), 'utf8'), readFileSync(join(a.dataDir, 'pki', 'sa.key'), 'utf8'));
+    for (const f of ['ca.key', 'sa.key'])
+        assert.equal(statSync(join(dir, 'pki', f)).mode & 0o777, 0o600, f);
+    const kept = readdirSync(join(dir, 'pki')).filter((f) => f.includes('.replaced-')).sort();
+    assert.deepEqual(kept.map((f) => f.replace(/\.replaced-.*/, '')), ['ca.crt', 'ca.key', 'sa.key']);
+    assert.equal(readFileSync(join(dir, 'pki', kept[0]), 'utf8'), ownCa);
+    assert.match(b.stderr + b.stdout, /is not the cluster's in the database, which every instance uses now; kept as/);
+    // B's server certificate is issued by that CA (kubeRequest trusts pki/ca.crt only), and what
+    // A issued is good here: the client certificate and the service-account token.
+    assert.equal((await kubeRequest(b, 'GET', '/api/v1/nodes', { creds: admin })).status, 200);
+    const asAccount = await kubeRequest(b, 'GET', '/api/v1/namespaces/default/secrets',
+                                        { headers: { Authorization: `Bearer ${token}` } });
+    assert.equal(asAccount.status, 403, asAccount.text);
+    assert.match(asAccount.json.message, /^secrets is forbidden: User "system:serviceaccount:default:default" cannot list resource "secrets"/);
+    const forged = await kubeRequest(b, 'GET', '/api/v1/namespaces/default/secrets',
+                                     { headers: { Authorization: `Bearer ${token.slice(0, -4)}AAAA` } });
+    assert.equal(forged.status, 401);
+    // A restart changes nothing and keeps nothing more aside.
+    assert.equal(await b.stop(), 0);
+    const again = await startBackend({ dataDir: dir, args: ['--database', url, '--database-key-file', keyFile] });
+    running.push(again);
+    assert.equal(clusterCa(again), clusterCa(a));
+    assert.equal(readdirSync(join(dir, 'pki')).filter((f) => f.includes('.replaced-')).length, 3);
+    assert.equal(await again.stop(), 0);
+    // A data directory with another database key cannot open them, and says which setting it
+    // needs (the webhook secrets, checked before, are dropped for it to get that far).
+    psqlAt(url, 'DELETE FROM webhook_secrets');
+    const stranger = await run(binaryPath(), [
+        '--headless', '--data-dir', tempDir('gatehouse-pg-stranger-'), '--database', url,
+        '--service-port', '0', '--cluster-port', '0', '--admin-port', '0',
+    ]);
+    assert.notEqual(stranger.code, 0);
+    assert.match(stranger.stderr, /the cluster's ca key in the database does not open with this instance's database key: every instance of a database needs the same one \(database-key-file/);
 });
 
 test('a database that cannot be used: a clear message that names it, never its password', { skip }, async () => {

@@ -1346,6 +1346,10 @@ void TestHeadlessBackend::tokensKeptThroughTheIssueOrderMigration()
               // and without the instances and the lead of schema 25
               QStringLiteral("DROP TABLE gatehouse_instances"),
               QStringLiteral("DROP TABLE gatehouse_leader"),
+              // and without the cluster's change log of schema 26
+              QStringLiteral("DROP TABLE cluster_changes"),
+              // and without the cluster's PKI rows of schema 27
+              QStringLiteral("DROP TABLE cluster_pki"),
               QStringLiteral("DELETE FROM schema_migrations WHERE version >= 13")})
             QVERIFY2(q.exec(sql), qPrintable(q.lastError().text() + QStringLiteral(": ") + sql));
         // A token of a build before time-ordered keys: 256 random bits, keyed by its hash.
@@ -1386,7 +1390,7 @@ void TestHeadlessBackend::tokensKeptThroughTheIssueOrderMigration()
                  .toObject()
                  .value(QStringLiteral("schemaVersion"))
                  .toInt(),
-             25);
+             27);
     // The client's registration, recorded under schema 12, is still in the audit log.
     const QJsonArray audited =
         httpGet(

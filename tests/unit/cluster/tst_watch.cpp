@@ -2,6 +2,7 @@
 // temporary directory, the real database writer): events in resourceVersion order, the
 // resume window and its 410, and the bound on what a slow watcher may hold. And the core/v1
 // Events the access layer records (backend/cluster/events.*): aggregation and expiry.
+#include "capturedstream.h"
 #include "cluster/watch.h"
 
 #include "cluster/events.h"
@@ -21,43 +22,6 @@ using namespace Gatehouse;
 using namespace Gatehouse::Cluster;
 
 namespace {
-
-// What a watch writes, as the connection would send it.
-class CapturedStream : public Core::HttpStream
-{
-public:
-    QList<QJsonObject> events;
-    bool open = true;
-    void write(const QByteArray &data) override
-    {
-        for (const QByteArray &line : data.split('\n'))
-            if (!line.isEmpty())
-                events.append(QJsonDocument::fromJson(line).object());
-    }
-    void close() override
-    {
-        if (open) {
-            open = false;
-            emit closed();
-        }
-    }
-    bool isOpen() const override { return open; }
-    QStringList types() const
-    {
-        QStringList out;
-        for (const QJsonObject &e : events)
-            out.append(e.value(QLatin1String("type")).toString());
-        return out;
-    }
-};
-
-QByteArray encode(const WatchEvent &e)
-{
-    return QJsonDocument(
-               QJsonObject{{QStringLiteral("type"), e.type}, {QStringLiteral("object"), e.object}})
-               .toJson(QJsonDocument::Compact) +
-           '\n';
-}
 
 QString revisionOf(const QJsonObject &event)
 {
@@ -121,7 +85,7 @@ WatchOptions nodes(std::optional<qint64> since)
     o.resource = QStringLiteral("nodes");
     o.since = since;
     o.timeoutSeconds = 0;
-    o.encode = encode;
+    o.encode = encodeJsonLine;
     return o;
 }
 
@@ -345,7 +309,7 @@ private slots:
         o.encoding = QStringLiteral("json:v1/nodes");
         o.encode = [calls](const WatchEvent &e) {
             ++*calls;
-            return encode(e);
+            return encodeJsonLine(e);
         };
         CapturedStream a, b, c;
         hub.start(&a, o);
