@@ -53,12 +53,15 @@ void setIdentity()
 
 int runHeadless(QCoreApplication &app, const Core::Config &config)
 {
+    // Watching before the start: the start writes ports.json, and a supervisor may stop the
+    // process as soon as it sees it. A signal during the start waits in the watcher's socket
+    // and stops the backend cleanly once the event loop runs.
+    SignalWatcher watcher;
     Admin::Backend backend(config);
     if (auto r = backend.start(); !r) {
         QTextStream(stderr) << "gatehouse: " << r.error().message << "\n";
         return 1;
     }
-    SignalWatcher watcher;
     int exitCode = 0;
     QObject::connect(&watcher, &SignalWatcher::terminationRequested, &app, [&](int) {
         static bool stopping = false;
@@ -200,6 +203,10 @@ int main(int argc, char **argv)
             return 2;
         }
     }
+    // Before the embedded backend starts (it writes ports.json): see runHeadless.
+    SignalWatcher watcher;
+    QObject::connect(&watcher, &SignalWatcher::terminationRequested, &gui,
+                     [] { QCoreApplication::quit(); });
     std::unique_ptr<EmbeddedBackend> embedded;
     if (parser.isSet(QStringLiteral("connect"))) {
         options.adminUrl = QUrl(parser.value(QStringLiteral("connect")));
@@ -222,9 +229,6 @@ int main(int argc, char **argv)
         options.adminToken = embedded->adminToken();
         options.embedded = true;
     }
-    SignalWatcher watcher;
-    QObject::connect(&watcher, &SignalWatcher::terminationRequested, &gui,
-                     [] { QCoreApplication::quit(); });
     const int code = Console::run(gui, options);
     if (embedded)
         embedded->stop();

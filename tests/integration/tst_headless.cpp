@@ -1228,6 +1228,32 @@ void TestHeadlessBackend::sigtermStopsCleanly()
 #endif
 }
 
+void TestHeadlessBackend::sigtermDuringTheStartStopsCleanly()
+{
+#ifndef Q_OS_UNIX
+    QSKIP("SIGTERM is Unix's stop (app/signalwatcher_win.cpp)");
+#else
+    // A supervisor (or a test) may stop the process as soon as it runs, or as soon as
+    // ports.json appears: a SIGTERM that arrives while the backend starts is a clean stop once
+    // it started, never the signal's default action (death, exit 143, nothing cleaned up).
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    QProcess proc;
+    proc.start(gatehouseBinary(), headlessArgs(dir.path()));
+    QVERIFY(proc.waitForStarted(timeoutMs()));
+    QByteArray err;
+    QTRY_VERIFY_WITH_TIMEOUT(
+        (err += proc.readAllStandardError(), err.contains("applied migration 1 ")), timeoutMs());
+    ::kill(pid_t(proc.processId()), SIGTERM);
+    QVERIFY(proc.waitForFinished(timeoutMs()));
+    err += proc.readAllStandardError();
+    QCOMPARE(proc.exitStatus(), QProcess::NormalExit);
+    QCOMPARE(proc.exitCode(), 0);
+    QVERIFY2(err.contains("gatehouse.admin: stopped"), err.right(2000).constData());
+    QVERIFY(!QFile::exists(dir.filePath(QStringLiteral("ports.json"))));
+#endif
+}
+
 void TestHeadlessBackend::restartKeepsTokenAndCa()
 {
     const QString oldToken = m_token;

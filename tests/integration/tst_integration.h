@@ -90,6 +90,7 @@ private slots:
     void adminCliNounHelp_data();
     void adminCliNounHelp();
     void sigtermStopsCleanly();
+    void sigtermDuringTheStartStopsCleanly();
     void restartKeepsTokenAndCa();
     void newerDatabaseRefused();
     void tokensKeptThroughTheIssueOrderMigration();
