@@ -549,6 +549,13 @@ Result<void> Backend::start()
         return r;
     m_dispatcher->start();
     m_statsTimer.start();
+    if (m_clusterStore->isShared()) {
+        // Announcements are heard within 50 ms; this catches up after one missed or a read
+        // that failed, within 5 s (docs/storage.md).
+        m_clusterSyncTimer.setInterval(5000);
+        connect(&m_clusterSyncTimer, &QTimer::timeout, this, [this] { m_clusterStore->sync(); });
+        m_clusterSyncTimer.start();
+    }
     m_events->publish(QStringLiteral("backend.started"),
                       QJsonObject{{QStringLiteral("version"), QStringLiteral(GATEHOUSE_VERSION)},
                                   {QStringLiteral("ports"), ports()}});
@@ -863,6 +870,7 @@ void Backend::stop(std::function<void()> done)
         return;
     m_stopping = true;
     m_statsTimer.stop();
+    m_clusterSyncTimer.stop();
     qCInfo(lcAdmin) << "stopping: finishing in-flight requests";
     auto remaining = std::make_shared<int>(0);
     auto finish = [this, done = std::move(done)]() {

@@ -165,6 +165,7 @@ private:
     QString m_processId;  // this process's among them (host/pid/random)
     QDateTime m_startedAt;
     QTimer m_statsTimer;
+    QTimer m_clusterSyncTimer; // PostgreSQL: what other instances wrote, read in any case
     QJsonObject m_lastStats;
     std::unique_ptr<StatsSeries> m_series; // the dashboard's per-minute counters
     QJsonObject m_lastSeriesBucket;
