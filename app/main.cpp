@@ -5,6 +5,7 @@
 #include "cli/admincli.h"
 #include "core/config.h"
 #include "embeddedbackend.h"
+#include "platform/platform.h"
 #include "signalwatcher.h"
 
 #ifdef GATEHOUSE_WITH_CONSOLE
@@ -94,7 +95,9 @@ int main(int argc, char **argv)
         QStringList args = app.arguments();
         args.removeAt(1); // "admin"
         QTextStream out(stdout), err(stderr);
-        return Cli::runAdminCli(args, env, out, err);
+        const int code = Cli::runAdminCli(args, env, out, err);
+        Platform::settleEndingThreads(); // the HTTPS worker thread's OpenSSL state
+        return code;
     }
 
     bool headless = hasArg(argc, argv, "--headless");
@@ -179,7 +182,9 @@ int main(int argc, char **argv)
         }
         if (fellBackToHeadless)
             QTextStream(stderr) << "gatehouse: no display found; running headless\n";
-        return runHeadless(*app, *config);
+        const int code = runHeadless(*app, *config); // the backend and its threads are gone
+        Platform::settleEndingThreads();
+        return code;
     }
 
 #ifdef GATEHOUSE_WITH_CONSOLE
@@ -232,6 +237,8 @@ int main(int argc, char **argv)
     const int code = Console::run(gui, options);
     if (embedded)
         embedded->stop();
+    embedded.reset();
+    Platform::settleEndingThreads();
     return code;
 #else
     return 0;

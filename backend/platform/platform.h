@@ -53,4 +53,11 @@ bool shutdownWrite(qintptr socketDescriptor);
 // library's, a sanitizer's, or any malloc on Windows).
 QString mallocName();
 
+// Before the process exits: returns once no thread of the process has ended for `quietMs`
+// (or after `maxMs`). Threads that Qt reports finished (QThread::wait() returned) still run
+// their thread-exit destructors (OpenSSL frees its per-thread state there); exiting under them
+// cuts that short, and LeakSanitizer reports what it had not freed yet. Linux reads
+// /proc/self/task; elsewhere it returns at once.
+void settleEndingThreads(int quietMs = 50, int maxMs = 1000);
+
 } // namespace Gatehouse::Platform

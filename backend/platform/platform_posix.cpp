@@ -4,8 +4,10 @@
 #include <QLoggingCategory>
 
 #include <QDir>
+#include <QElapsedTimer>
 #include <QFile>
 #include <QFileInfo>
+#include <QThread>
 
 #include <cerrno>
 #include <cstdlib>
@@ -152,6 +154,32 @@ void runInChildAfterFork(void (*fn)())
 bool shutdownWrite(qintptr socketDescriptor)
 {
     return ::shutdown(int(socketDescriptor), SHUT_WR) == 0;
+}
+
+void settleEndingThreads(int quietMs, int maxMs)
+{
+#ifdef Q_OS_LINUX
+    const auto threads = [] {
+        return QDir(QStringLiteral("/proc/self/task"))
+            .entryList(QDir::Dirs | QDir::NoDotAndDotDot)
+            .size();
+    };
+    QElapsedTimer total;
+    total.start();
+    QElapsedTimer quiet;
+    quiet.start();
+    qsizetype last = threads();
+    while (last > 1 && total.elapsed() < maxMs && quiet.elapsed() < quietMs) {
+        QThread::msleep(2);
+        if (const qsizetype now = threads(); now != last) {
+            last = now;
+            quiet.restart();
+        }
+    }
+#else
+    Q_UNUSED(quietMs);
+    Q_UNUSED(maxMs);
+#endif
 }
 
 QString mallocName()

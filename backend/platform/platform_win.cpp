@@ -236,4 +236,10 @@ QString mallocName()
     return QStringLiteral("system"); // mimalloc is linked on Linux only
 }
 
+void settleEndingThreads(int quietMs, int maxMs)
+{
+    Q_UNUSED(quietMs);
+    Q_UNUSED(maxMs);
+}
+
 } // namespace Gatehouse::Platform
