@@ -89,7 +89,10 @@ Item {
             const thisMinute = DashboardStats.ordersThisMinute
             verify(TestBackend.createOrder(0, "dashboard-live").length > 0)
             tryCompare(shown("ordersTile", "tileValue"), "text", "185", Wait.ms)
-            compare(DashboardStats.ordersThisMinute, thisMinute + 1)
+            // One more this minute, or the first of a minute that began meanwhile.
+            const counted = DashboardStats.ordersThisMinute
+            verify(counted === thisMinute + 1 || counted === 1,
+                   "ordersThisMinute " + counted + " after " + thisMinute)
 
             const pending = TestBackend.deliveryIds("pending")
             verify(pending.length > 0)
