@@ -37,12 +37,34 @@ stage() {
   STAGE_NAME="$1"
   STAGE_START=$now
 }
+FAILURE_DIGEST=""
 print_stages() {
   local rc=$?
   stage ""
   echo "==> stage times (exit $rc)"
   printf '%s\n' "${STAGE_LINES[@]}"
   printf '    %-36s %6d s\n' "total" $(($(date +%s) - TEST_START))
+  # Last, where a reader of only the log's tail sees it: what failed, and where.
+  if [ -n "$FAILURE_DIGEST" ]; then
+    echo "==> what failed (the full output is above; $BUILD_DIR/Testing/Temporary/LastTest.log)"
+    printf '%s\n' "$FAILURE_DIGEST"
+  fi
+}
+# The failure lines of each failed test in a ctest log (QtTest's FAIL! and Loc:, node:test's
+# "not ok" and errors, the sanitizers' reports), prefixed with the test's name, at most 14.
+failure_digest() {
+  awk '
+    /^[0-9]+\/[0-9]+ Test: / { name = $3; n = 0; next }
+    /^(FAIL!|   Loc:|not ok |SUMMARY: )|(Address|Leak|UndefinedBehavior)Sanitizer|runtime error:|AssertionError|Test timeout|Segmentation/ {
+      if (n < 6) kept[n++] = substr($0, 1, 220)
+      next
+    }
+    /^Test Passed\./ { n = 0; next }
+    /^Test [A-Z]/ && !/^Test (Passed|time)/ {
+      if (n == 0) print name ": " $0
+      for (i = 0; i < n; i++) print name ": " kept[i]
+      n = 0
+    }' "$1" | tail -n 14
 }
 
 cmd="${1:-}"
@@ -109,7 +131,11 @@ case "$cmd" in
     TEST_JOBS="${GATEHOUSE_TEST_JOBS:-3}"
     stage "test suite and fuzzing (ctest -j$TEST_JOBS, ASan + UBSan)"
     echo "==> running the test suite (ASan + UBSan) and each fuzz target for ${GATEHOUSE_FUZZ_SECONDS:-6} s"
-    ctest --test-dir "$BUILD_DIR" -j "$TEST_JOBS" --output-on-failure --timeout 900 "$@"
+    ctest --test-dir "$BUILD_DIR" -j "$TEST_JOBS" --output-on-failure --timeout 900 "$@" || {
+      rc=$?
+      FAILURE_DIGEST=$(failure_digest "$BUILD_DIR/Testing/Temporary/LastTest.log" || true)
+      exit "$rc"
+    }
     # The attack catalogue's count (tests/e2e/attacks), from the log of the run just done.
     if count=$(grep -ho '^[0-9]* attacks refused' "$BUILD_DIR/Testing/Temporary/LastTest.log" | tail -1) &&
       [ -n "$count" ]; then

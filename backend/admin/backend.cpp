@@ -150,6 +150,18 @@ Result<void> Backend::startOrders()
         *m_database, *m_writer, *m_events, *m_clock, *m_webhooks, m_config.deliveryHistoryDays);
     // Its history is pruned by the instance that leads the periodic jobs.
     m_redeliveries->setScheduled([instances = m_instances.get()] { return instances->leads(); });
+    // Jobs are run by the instance they were started on; on PostgreSQL those of an instance
+    // that died are taken over (docs/storage.md "Bulk redelivery jobs across instances").
+    std::function<QSet<QString>()> alive;
+    if (m_database->engine() == Core::Database::Engine::PostgreSQL)
+        alive = [instances = m_instances.get()] {
+            QSet<QString> ids;
+            for (const QJsonValue v : instances->list())
+                if (v[QLatin1String("alive")].toBool())
+                    ids.insert(v[QLatin1String("id")].toString());
+            return ids;
+        };
+    m_redeliveries->setInstance(m_processId, std::move(alive));
     if (auto r = m_redeliveries->start(); !r)
         return r;
     return {};
@@ -289,7 +301,8 @@ Result<void> Backend::start()
             << AdminTokens::migration() << Core::AuditLog::effectsColumn()
             << Core::Database::changeFeedMigration() << AdminTokens::changesAnnounced()
             << Webhooks::WebhookStore::leaseMigration() << Core::Instances::migration()
-            << Cluster::ObjectStore::changeLogMigration() << Cluster::SharedPki::migration(),
+            << Cluster::ObjectStore::changeLogMigration() << Cluster::SharedPki::migration()
+            << Webhooks::RedeliveryJobs::holderMigration(),
         *m_clock, true);
     if (!db)
         return db.error();
@@ -491,8 +504,11 @@ Result<void> Backend::start()
                          [this](const QString &id) { m_oauth->clients().changedElsewhere(id); });
     m_changes->subscribe(QStringLiteral("cluster_state"),
                          [this](const QString &) { m_clusterStore->sync(); });
-    m_changes->subscribe(QStringLiteral("settings"),
-                         [this](const QString &key) { m_settingsAdminApi->changedElsewhere(key); });
+    m_changes->subscribe(QStringLiteral("settings"), [this](const QString &key) {
+        m_settingsAdminApi->changedElsewhere(key);
+        if (key.isEmpty() || key == OrdersAdminApi::lifecycleHeldKey())
+            m_ordersAdminApi->lifecycleChangedElsewhere();
+    });
     m_changes->subscribe(QStringLiteral("oauth_signing_keys"), [this](const QString &) {
         if (auto r = m_oauth->keys().reload(m_clock->now().toMSecsSinceEpoch()); !r)
             qCWarning(lcAdmin).noquote() << r.error().message;
@@ -550,11 +566,19 @@ Result<void> Backend::start()
     m_dispatcher->start();
     m_statsTimer.start();
     if (m_clusterStore->isShared()) {
-        // Announcements are heard within 50 ms; this catches up after one missed or a read
-        // that failed, within 5 s (docs/storage.md).
-        m_clusterSyncTimer.setInterval(5000);
-        connect(&m_clusterSyncTimer, &QTimer::timeout, this, [this] { m_clusterStore->sync(); });
-        m_clusterSyncTimer.start();
+        // Every 5 s on PostgreSQL (docs/storage.md): the cluster's objects are followed
+        // (announcements are heard within 50 ms; this catches up after one missed or a read
+        // that failed), and the instance that leads takes up orders whose lifecycle stalled
+        // for twice the time an instance counts as alive without a heartbeat (theirs died).
+        m_sharedTimer.setInterval(5000);
+        connect(&m_sharedTimer, &QTimer::timeout, this, [this] {
+            m_clusterStore->sync();
+            if (m_instances->leads()) {
+                m_orders->takeUpStalled(2 * Core::Instances::kAliveMs);
+                m_redeliveries->adoptOrphans();
+            }
+        });
+        m_sharedTimer.start();
     }
     m_events->publish(QStringLiteral("backend.started"),
                       QJsonObject{{QStringLiteral("version"), QStringLiteral(GATEHOUSE_VERSION)},
@@ -870,7 +894,7 @@ void Backend::stop(std::function<void()> done)
         return;
     m_stopping = true;
     m_statsTimer.stop();
-    m_clusterSyncTimer.stop();
+    m_sharedTimer.stop();
     qCInfo(lcAdmin) << "stopping: finishing in-flight requests";
     auto remaining = std::make_shared<int>(0);
     auto finish = [this, done = std::move(done)]() {

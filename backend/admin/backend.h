@@ -165,7 +165,8 @@ private:
     QString m_processId;  // this process's among them (host/pid/random)
     QDateTime m_startedAt;
     QTimer m_statsTimer;
-    QTimer m_clusterSyncTimer; // PostgreSQL: what other instances wrote, read in any case
+    // PostgreSQL: what other instances wrote, read in any case; stalled orders taken up.
+    QTimer m_sharedTimer;
     QJsonObject m_lastStats;
     std::unique_ptr<StatsSeries> m_series; // the dashboard's per-minute counters
     QJsonObject m_lastSeriesBucket;

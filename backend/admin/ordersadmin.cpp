@@ -1,4 +1,5 @@
 #include "admin/ordersadmin.h"
+#include "admin/adminlogging.h"
 
 #include "core/clock.h"
 #include "core/database.h"
@@ -92,6 +93,22 @@ OrdersAdminApi::OrdersAdminApi(Core::HttpServer &server, Core::Database &databas
 QString OrdersAdminApi::lifecycleHeldKey()
 {
     return QStringLiteral("orders-lifecycle-held");
+}
+
+void OrdersAdminApi::lifecycleChangedElsewhere()
+{
+    const auto changing = m_settings.lockChanges();
+    const auto held = m_settings.value(lifecycleHeldKey());
+    if (!held && held.error().code != QLatin1String("not-found")) {
+        qCWarning(lcAdmin).noquote()
+            << "the order lifecycle changed elsewhere, and cannot be read:" << held.error().message;
+        return;
+    }
+    if (bool(held) != m_orders.lifecycleHeld()) {
+        qCInfo(lcAdmin) << "order lifecycle" << (held ? "held" : "released")
+                        << "by another instance";
+        m_orders.setLifecycleHeld(bool(held));
+    }
 }
 
 void OrdersAdminApi::registerRoutes()
@@ -252,7 +269,9 @@ void OrdersAdminApi::registerRoutes()
                        hold ? QStringLiteral("/admin/v1/orders/lifecycle/hold")
                             : QStringLiteral("/admin/v1/orders/lifecycle/release"),
                        [this, hold, lifecycle](const HttpRequest &) {
-                           // Kept first: a restart must not release what an operator held.
+                           // Kept first: a restart must not release what an operator held. Stored
+                           // and applied as one step (lifecycleChangedElsewhere).
+                           const auto changing = m_settings.lockChanges();
                            auto saved = hold ? m_settings.setValue(lifecycleHeldKey(),
                                                                    QStringLiteral("true"))
                                              : m_settings.remove(lifecycleHeldKey());

@@ -31,6 +31,9 @@ public:
 
     // The setting that keeps a held order lifecycle held across restarts ("true" / absent).
     static QString lifecycleHeldKey();
+    // Another instance held or released the lifecycle (the settings row changed): read it again
+    // and do the same here.
+    void lifecycleChangedElsewhere();
 
 private:
     void registerRoutes();

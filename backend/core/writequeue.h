@@ -82,6 +82,8 @@ public:
     // A prepared statement, prepared once per writer connection and reused.
     QSqlQuery &query(const QString &sql);
     QSqlDatabase database() const { return m_db; }
+    // The transaction runs on PostgreSQL (shared with other instances: row locks matter).
+    bool isPostgres() const { return m_pg != nullptr; }
     // Runs on the writer thread after the batch committed, only if this job succeeded.
     void afterCommit(std::function<void()> fn) { m_after.push_back(std::move(fn)); }
     // A failed statement as an Error value (machine code "database-error", HTTP 500).

@@ -29,6 +29,7 @@ constexpr int AdvanceBatch = 256;
 // in the database, taken up at the next start.
 constexpr int AdvanceAttempts = 5;
 constexpr std::chrono::milliseconds AdvanceRetryPause{100}; // doubled at every attempt
+constexpr int StalledTakeUp = 4 * AdvanceBatch;             // at most this many per takeUpStalled
 
 struct DemoBeer
 {
@@ -446,7 +447,7 @@ void OrderService::setLifecycleHeld(bool held)
     if (m_held == held)
         return;
     m_held = held;
-    const int backlog = int(m_toAdvance.size() + m_advancing);
+    const int backlog = int(m_toAdvance.size() + m_advancing.size());
     // Held: the batch under way finishes and no other starts (its done callback looks, and a
     // batch still queued takes nothing).
     const bool submit = !held && !m_advanceQueued && !m_toAdvance.isEmpty();
@@ -470,7 +471,7 @@ bool OrderService::lifecycleHeld() const
 int OrderService::lifecycleBacklog() const
 {
     QMutexLocker lock(&m_advanceMutex);
-    return int(m_toAdvance.size() + m_advancing);
+    return int(m_toAdvance.size() + m_advancing.size());
 }
 
 void OrderService::submitAdvanceBatch()
@@ -489,10 +490,14 @@ void OrderService::submitAdvanceBatch()
                 const qsizetype take = m_isolate > 0 ? 1 : AdvanceBatch;
                 *ids = m_toAdvance.mid(0, take);
                 m_toAdvance.remove(0, ids->size());
-                m_advancing = ids->size();
+                m_advancing = *ids;
                 if (m_isolate > 0)
                     --m_isolate;
             }
+            if (ids->isEmpty())
+                return {};
+            if (auto turn = OrderStore::lockLifecycle(tx); !turn)
+                return turn;
             const qint64 now = nowMs();
             for (const QString &id : std::as_const(*ids)) {
                 auto loaded = OrderStore::loadOrder(tx, id);
@@ -514,7 +519,7 @@ void OrderService::submitAdvanceBatch()
         [this, fx, ids](const Result<void> &r) {
             const bool shuttingDown = !r && r.error().code == QLatin1String("shutting-down");
             QMutexLocker lock(&m_advanceMutex);
-            m_advancing = 0;
+            m_advancing.clear();
             if (r) {
                 if (!m_failures.isEmpty())
                     for (const QString &id : std::as_const(*ids))
@@ -534,6 +539,7 @@ void OrderService::submitAdvanceBatch()
                             << "times; it waits in the database for the next start:"
                             << r.error().message;
                         m_failures.remove(ids->first());
+                        m_givenUp.insert(ids->first()); // not taken up again by this process
                         ids->clear();
                     }
                 } else {
@@ -559,6 +565,47 @@ void OrderService::submitAdvanceBatch()
             }
             lock.unlock();
             submitAdvanceBatch();
+        });
+}
+
+void OrderService::takeUpStalled(qint64 idleMs)
+{
+    if (lifecycleHeld())
+        return; // held for all instances: nothing is stalled
+    auto found = std::make_shared<QStringList>();
+    const qint64 before = nowMs() - idleMs;
+    m_writer.submit(
+        [found, before](WriteTransaction &tx) -> Result<void> {
+            auto ids = OrderStore::stalledOrders(tx, before, StalledTakeUp);
+            if (!ids)
+                return ids.error();
+            *found = std::move(*ids);
+            return {};
+        },
+        [this, found, idleMs](const Result<void> &r) {
+            if (!r) {
+                if (r.error().code != QLatin1String("shutting-down"))
+                    qCWarning(lcOrders).noquote()
+                        << "looking for stalled orders failed:" << r.error().message;
+                return;
+            }
+            QStringList fresh;
+            {
+                // Not what waits here already (a long backlog), nor what this process gave up.
+                QMutexLocker lock(&m_advanceMutex);
+                QSet<QString> known(m_toAdvance.cbegin(), m_toAdvance.cend());
+                known.unite(QSet<QString>(m_advancing.cbegin(), m_advancing.cend()));
+                known.unite(m_givenUp);
+                for (const QString &id : std::as_const(*found))
+                    if (!known.contains(id))
+                        fresh.append(id);
+            }
+            if (fresh.isEmpty())
+                return;
+            qCInfo(lcOrders).noquote()
+                << "taking up" << fresh.size() << "orders whose lifecycle stalled for more than"
+                << idleMs / 1000 << "s";
+            scheduleAdvance(fresh);
         });
 }
 
@@ -685,6 +732,8 @@ void OrderService::act(const QString &orderId, const QString &customerId, Action
     commit<Order>(
         [this, orderId, customerId, action](WriteTransaction &tx, Effects &fx,
                                             Order &result) -> Result<void> {
+            if (auto turn = OrderStore::lockLifecycle(tx); !turn)
+                return turn;
             auto loaded = OrderStore::loadOrder(tx, orderId);
             if (!loaded)
                 return loaded.error();
@@ -759,6 +808,8 @@ void OrderService::restock(const QString &beerId, int quantity,
 {
     commit<Beer>(
         [this, beerId, quantity](WriteTransaction &tx, Effects &fx, Beer &result) -> Result<void> {
+            if (auto turn = OrderStore::lockLifecycle(tx); !turn)
+                return turn;
             auto beer = OrderStore::beerById(tx, beerId);
             if (!beer)
                 return beer.error();
@@ -788,6 +839,8 @@ void OrderService::setDiscontinued(const QString &beerId, bool discontinued,
 {
     commit<Beer>(
         [beerId, discontinued](WriteTransaction &tx, Effects &fx, Beer &result) -> Result<void> {
+            if (auto turn = OrderStore::lockLifecycle(tx); !turn)
+                return turn;
             auto beer = OrderStore::beerById(tx, beerId);
             if (!beer)
                 return beer.error();

@@ -6,6 +6,7 @@
 
 #include <QJsonObject>
 #include <QMutex>
+#include <QSet>
 #include <QStringList>
 #include <QThread>
 
@@ -65,6 +66,13 @@ public:
     // those a stop or a crash interrupted, taken up at start.
     int lifecycleBacklog() const;
 
+    // Several instances on one PostgreSQL database: orders still in the lifecycle's first
+    // steps and not changed for `idleMs` are taken up here (their instance died, or gave them
+    // up); the instance that leads calls it now and then. Advancing an order another instance
+    // advances too does no harm: each takes its turn (OrderStore::lockLifecycle) and an order
+    // already past these steps is left as it is. Not while the lifecycle is held.
+    void takeUpStalled(qint64 idleMs);
+
     // Holding the lifecycle: orders are still accepted (201 in NEW, with their NEW callback) but
     // stay there until it is released; then they run oldest first. For a stock-take or a
     // catalog fix, and to show the queue in a demo. Not persisted here: the admin API keeps
@@ -119,7 +127,8 @@ private:
 
     mutable QMutex m_advanceMutex;
     QStringList m_toAdvance;
-    qsizetype m_advancing = 0;      // taken by the batch under way
+    QStringList m_advancing;        // taken by the batch under way
+    QSet<QString> m_givenUp;        // failed AdvanceAttempts times here: left for a restart
     int m_isolate = 0;              // the next this many orders go one per job (a batch failed)
     bool m_held = false;            // setLifecycleHeld
     QHash<QString, int> m_failures; // orders whose job failed on its own, and how often

@@ -187,6 +187,23 @@ Result<void> OrderStore::insertBeer(WriteTransaction &tx, const Beer &b, qint64 
     return {};
 }
 
+Result<void> OrderStore::lockLifecycle(WriteTransaction &tx)
+{
+    if (!tx.isPostgres())
+        return {};
+    // An instance that stalls while it holds the turn loses its session (30 s idle in its
+    // transaction), and a wait longer than 10 s fails this job rather than the writer.
+    Core::Statement &timeout =
+        tx.stmt("SELECT set_config('lock_timeout', '10s', true), "
+                "set_config('idle_in_transaction_session_timeout', '30s', true)");
+    if (!timeout.exec())
+        return WriteTransaction::sqlError(timeout, "set the lock timeout");
+    Core::Statement &q = tx.stmt("SELECT pg_advisory_xact_lock(7418235100419)");
+    if (!q.exec())
+        return WriteTransaction::sqlError(q, "wait for the orders' turn");
+    return {};
+}
+
 Result<std::optional<Beer>> OrderStore::beerByUpc(WriteTransaction &tx, const QString &upc)
 {
     Core::Statement &q = tx.stmt(
@@ -415,6 +432,20 @@ Result<QStringList> OrderStore::unfinishedOrders(WriteTransaction &tx)
     QStringList ids;
     while (q.next())
         ids.append(q.value(0).toString());
+    return ids;
+}
+
+Result<QStringList> OrderStore::stalledOrders(WriteTransaction &tx, qint64 updatedBefore, int limit)
+{
+    Core::Statement &q =
+        tx.stmt("SELECT id FROM orders WHERE status IN ('NEW', 'VALIDATION_PENDING', 'VALIDATED', "
+                "'ALLOCATION_PENDING') AND updated_at < ? ORDER BY rowid LIMIT ?");
+    q.bind(1, updatedBefore).bind(2, limit);
+    QStringList ids;
+    while (q.next())
+        ids.append(q.text(0));
+    if (!q.ok())
+        return WriteTransaction::sqlError(q, "find stalled orders");
     return ids;
 }
 

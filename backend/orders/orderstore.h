@@ -23,6 +23,13 @@ public:
     static Core::Migration migration(); // schema version 3
 
     // --- writes ---
+    // On PostgreSQL, where several instances share the orders: taken first by every job that
+    // reads and then changes an order or a beer's stock (the lifecycle, an order's actions,
+    // restock, discontinue), and held until the writer's transaction ends, so that the
+    // instances take turns and each computes on what the others committed (a transaction-level
+    // advisory lock; waits at most 10 s). Creating an order needs no turn. Nothing on SQLite,
+    // whose one writer is the only one.
+    static Core::Result<void> lockLifecycle(Core::WriteTransaction &tx);
     static Core::Result<void> insertCustomer(Core::WriteTransaction &tx, const Customer &c);
     static Core::Result<bool> customerExists(Core::WriteTransaction &tx, const QString &id);
     static Core::Result<std::optional<QString>> customerName(Core::WriteTransaction &tx,
@@ -63,6 +70,9 @@ public:
     static Core::Result<int> countBeers(Core::WriteTransaction &tx);
     static Core::Result<int> countCustomers(Core::WriteTransaction &tx);
     static Core::Result<QStringList> unfinishedOrders(Core::WriteTransaction &tx);
+    // Unfinished orders not changed since `updatedBefore`, oldest first, at most `limit`.
+    static Core::Result<QStringList> stalledOrders(Core::WriteTransaction &tx, qint64 updatedBefore,
+                                                   int limit);
 
     // --- reads ---
     static std::optional<Order> order(const QSqlDatabase &db, const QString &id);

@@ -121,6 +121,7 @@ struct RedeliveryJobs::Running
     qint64 finishedAt = 0;
     QString actor;
     QString lastError;
+    QString instance;     // who runs it (its holder)
     double allowance = 1; // token bucket: the first one goes at once
     QElapsedTimer clock;
     std::unique_ptr<QTimer> timer;
@@ -164,38 +165,116 @@ Core::Migration RedeliveryJobs::migration()
                             "webhook_deliveries(completed_at) WHERE state != 'pending'")}};
 }
 
+Core::Migration RedeliveryJobs::holderMigration()
+{
+    return {28,
+            QStringLiteral("webhooks: the instance that runs a bulk redelivery job"),
+            {QStringLiteral("ALTER TABLE webhook_redelivery_jobs ADD COLUMN holder TEXT")}};
+}
+
+void RedeliveryJobs::setInstance(QString id, std::function<QSet<QString>()> alive)
+{
+    m_instance = std::move(id);
+    m_alive = std::move(alive);
+}
+
 Result<void> RedeliveryJobs::start()
 {
     if (!m_scheduled || m_scheduled())
         prune(nowMs());
-    QSqlQuery q(m_database.connection());
-    if (!q.exec(QStringLiteral(
-            "SELECT id, created_at, actor, filter, rate, delivery_ids, next_index, done, "
-            "failed, started_at FROM webhook_redelivery_jobs WHERE state = 'running'")))
-        return Core::makeError(QStringLiteral("database-error"), q.lastError().text(), 500);
-    QStringList resumed;
-    while (q.next()) {
-        auto r = std::make_shared<Running>();
-        r->id = q.value(0).toString();
-        r->createdAt = q.value(1).toLongLong();
-        r->actor = q.value(2).toString();
-        r->filter = QJsonDocument::fromJson(q.value(3).toByteArray()).object();
-        r->rate = q.value(4).toDouble();
-        for (const QJsonValue v : QJsonDocument::fromJson(q.value(5).toByteArray()).array())
-            r->ids.append(v.toString());
-        r->next = q.value(6).toInt();
-        r->done = q.value(7).toInt();
-        r->failed = q.value(8).toInt();
-        r->startedAt = q.value(9).toLongLong();
-        m_running.insert(r->id, r);
-        resumed.append(r->id);
-    }
-    for (const QString &id : std::as_const(resumed)) {
-        qCInfo(lcWebhooks) << "resuming bulk redelivery" << id;
-        run(id);
-    }
+    adoptOrphans();
     m_pruneTimer.start();
     return {};
+}
+
+void RedeliveryJobs::adoptOrphans()
+{
+    // Read here (the caller's thread), not on the writer.
+    const QSet<QString> alive = m_alive ? m_alive() : QSet<QString>();
+    const bool all = !m_alive; // alone: whoever ran them is gone
+    QSet<QString> here;
+    for (auto it = m_running.cbegin(); it != m_running.cend(); ++it)
+        here.insert(it.key());
+    const QString me = m_instance;
+    auto adopted = std::make_shared<QList<std::shared_ptr<Running>>>();
+    QPointer<RedeliveryJobs> self(this);
+    m_writer.submit(
+        [=](WriteTransaction &tx) -> Result<void> {
+            QSqlQuery &q = tx.query(QStringLiteral(
+                "SELECT id, created_at, actor, filter, rate, delivery_ids, next_index, done, "
+                "failed, started_at, COALESCE(holder, '') FROM webhook_redelivery_jobs WHERE "
+                "state = 'running' ORDER BY created_at"));
+            if (!q.exec())
+                return WriteTransaction::sqlError(q, "find running redelivery jobs");
+            QList<std::shared_ptr<Running>> orphans;
+            while (q.next()) {
+                const QString id = q.value(0).toString();
+                const QString holder = q.value(10).toString();
+                if (here.contains(id) || (!all && (holder == me || alive.contains(holder))))
+                    continue;
+                auto r = std::make_shared<Running>();
+                r->id = id;
+                r->createdAt = q.value(1).toLongLong();
+                r->actor = q.value(2).toString();
+                r->filter = QJsonDocument::fromJson(q.value(3).toByteArray()).object();
+                r->rate = q.value(4).toDouble();
+                for (const QJsonValue v : QJsonDocument::fromJson(q.value(5).toByteArray()).array())
+                    r->ids.append(v.toString());
+                r->next = q.value(6).toInt();
+                r->done = q.value(7).toInt();
+                r->failed = q.value(8).toInt();
+                r->startedAt = q.value(9).toLongLong();
+                r->instance = holder; // the one it is taken from, until the claim below
+                orphans.append(r);
+            }
+            // Each taken only if still running under the holder read: of two instances taking
+            // over at once, one gets it.
+            QSqlQuery &claim = tx.query(
+                QStringLiteral("UPDATE webhook_redelivery_jobs SET holder = ? WHERE id = ? AND "
+                               "state = 'running' AND COALESCE(holder, '') = ?"));
+            for (const auto &r : std::as_const(orphans)) {
+                claim.addBindValue(me);
+                claim.addBindValue(r->id);
+                claim.addBindValue(r->instance);
+                if (!claim.exec())
+                    return WriteTransaction::sqlError(claim, "take over a redelivery job");
+                if (claim.numRowsAffected() == 1)
+                    adopted->append(r);
+            }
+            return {};
+        },
+        [self, adopted, me](const Result<void> &result) {
+            if (!result) {
+                if (result.error().code != QLatin1String("shutting-down"))
+                    qCWarning(lcWebhooks).noquote()
+                        << "looking for redelivery jobs to resume failed:"
+                        << result.error().message;
+                return;
+            }
+            if (adopted->isEmpty())
+                return;
+            // Back on the jobs' thread: the runners' timers live there.
+            QMetaObject::invokeMethod(
+                self ? static_cast<QObject *>(self.data()) : QCoreApplication::instance(),
+                [self, adopted, me] {
+                    if (!self)
+                        return;
+                    for (const auto &r : std::as_const(*adopted)) {
+                        if (self->m_running.contains(r->id))
+                            continue;
+                        qCInfo(lcWebhooks).noquote()
+                            << "resuming bulk redelivery" << r->id << "at" << r->next << "of"
+                            << r->ids.size()
+                            << (r->instance.isEmpty()
+                                    ? QString()
+                                    : QStringLiteral("(left by %1)").arg(r->instance));
+                        r->instance = me;
+                        self->m_running.insert(r->id, r);
+                        self->run(r->id);
+                    }
+                },
+                Qt::QueuedConnection);
+        });
 }
 
 Result<QJsonObject> RedeliveryJobs::preview(const QJsonObject &filter, int sample) const
@@ -274,6 +353,7 @@ void RedeliveryJobs::create(const QJsonObject &request,
     r->actor = request.value(QLatin1String("actor")).toString(QStringLiteral("admin-api"));
     r->createdAt = nowMs();
     r->startedAt = r->createdAt;
+    r->instance = m_instance;
     const QByteArray ids =
         QJsonDocument(QJsonArray::fromStringList(r->ids)).toJson(QJsonDocument::Compact);
     const QByteArray filterJson = QJsonDocument(filter).toJson(QJsonDocument::Compact);
@@ -282,8 +362,8 @@ void RedeliveryJobs::create(const QJsonObject &request,
         [r, ids, filterJson](WriteTransaction &tx) -> Result<void> {
             QSqlQuery &i = tx.query(QStringLiteral(
                 "INSERT INTO webhook_redelivery_jobs (id, created_at, actor, filter, rate, "
-                "delivery_ids, total, state, started_at) VALUES (?, ?, ?, ?, ?, ?, ?, "
-                "'running', ?)"));
+                "delivery_ids, total, state, started_at, holder) VALUES (?, ?, ?, ?, ?, ?, ?, "
+                "'running', ?, ?)"));
             i.addBindValue(r->id);
             i.addBindValue(r->createdAt);
             i.addBindValue(r->actor);
@@ -292,6 +372,7 @@ void RedeliveryJobs::create(const QJsonObject &request,
             i.addBindValue(QString::fromUtf8(ids));
             i.addBindValue(int(r->ids.size()));
             i.addBindValue(r->startedAt);
+            i.addBindValue(r->instance);
             if (!i.exec())
                 return WriteTransaction::sqlError(i, "insert redelivery job");
             return {};
@@ -391,11 +472,18 @@ void RedeliveryJobs::persist(const Running &r, std::function<void()> after)
     const QString state = r.state;
     const qint64 finishedAt = r.finishedAt;
     const QString lastError = r.lastError;
+    const QString instance = r.instance;
+    auto lost = std::make_shared<bool>(false);
+    QPointer<RedeliveryJobs> self(this);
     m_writer.submit(
         [=](WriteTransaction &tx) -> Result<void> {
+            // Only while it is still this instance's and running (or already in the state
+            // written: a cancelled job's last counts); else it was cancelled on another
+            // instance, or taken over, and stops here.
             QSqlQuery &u = tx.query(QStringLiteral(
                 "UPDATE webhook_redelivery_jobs SET next_index = ?, done = ?, failed = ?, state = "
-                "?, finished_at = ?, last_error = ? WHERE id = ?"));
+                "?, finished_at = ?, last_error = ? WHERE id = ? AND COALESCE(holder, '') = ? AND "
+                "state IN ('running', ?)"));
             u.addBindValue(next);
             u.addBindValue(done);
             u.addBindValue(failed);
@@ -405,14 +493,38 @@ void RedeliveryJobs::persist(const Running &r, std::function<void()> after)
             u.addBindValue(lastError.isEmpty() ? QVariant(QMetaType::fromType<QString>())
                                                : QVariant(lastError));
             u.addBindValue(id);
+            u.addBindValue(instance);
+            u.addBindValue(state);
             if (!u.exec())
                 return WriteTransaction::sqlError(u, "update redelivery job");
+            *lost = u.numRowsAffected() == 0;
             return {};
         },
-        [after = std::move(after)](const Result<void> &) {
+        [self, id, lost, after = std::move(after)](const Result<void> &result) {
+            if (result && *lost)
+                QMetaObject::invokeMethod(
+                    self ? static_cast<QObject *>(self.data()) : QCoreApplication::instance(),
+                    [self, id] {
+                        if (self)
+                            self->stoppedElsewhere(id);
+                    },
+                    Qt::QueuedConnection);
             if (after)
                 after();
         });
+}
+
+void RedeliveryJobs::stoppedElsewhere(const QString &id)
+{
+    const auto r = m_running.value(id);
+    if (!r)
+        return;
+    if (r->timer)
+        r->timer->stop();
+    r->state = QStringLiteral("stopped");
+    m_running.remove(id);
+    qCInfo(lcWebhooks).noquote() << "bulk redelivery" << id
+                                 << "was cancelled or taken over by another instance; stopped here";
 }
 
 void RedeliveryJobs::finish(const QString &id, const QString &state)
@@ -441,6 +553,47 @@ void RedeliveryJobs::cancel(const QString &id, const std::function<void(Result<Q
     if (!existing)
         return done(Core::makeError(QStringLiteral("job-not-found"),
                                     QStringLiteral("no redelivery job %1").arg(id), 404));
+    if (existing->value(QLatin1String("state")).toString() == QLatin1String("running")) {
+        // Run by another instance: cancelled in the database, where that instance finds it.
+        const qint64 now = nowMs();
+        auto cancelled = std::make_shared<bool>(false);
+        QPointer<RedeliveryJobs> self(this);
+        m_writer.submit(
+            [id, now, cancelled](WriteTransaction &tx) -> Result<void> {
+                QSqlQuery &u = tx.query(
+                    QStringLiteral("UPDATE webhook_redelivery_jobs SET state = 'cancelled', "
+                                   "finished_at = ? WHERE id = ? AND state = 'running'"));
+                u.addBindValue(now);
+                u.addBindValue(id);
+                if (!u.exec())
+                    return WriteTransaction::sqlError(u, "cancel redelivery job");
+                *cancelled = u.numRowsAffected() == 1;
+                return {};
+            },
+            [self, id, cancelled, done](const Result<void> &result) {
+                QMetaObject::invokeMethod(
+                    self ? static_cast<QObject *>(self.data()) : QCoreApplication::instance(),
+                    [self, id, cancelled, done, result] {
+                        if (!result)
+                            return done(result.error());
+                        if (!self)
+                            return done(Core::makeError(QStringLiteral("shutting-down"),
+                                                        QStringLiteral("the server is stopping"),
+                                                        503));
+                        if (!*cancelled) // it ended meanwhile: answered as finished
+                            return self->cancel(id, done);
+                        const auto now = self->job(id);
+                        if (!now)
+                            return done(Core::makeError(
+                                QStringLiteral("job-not-found"),
+                                QStringLiteral("no redelivery job %1").arg(id), 404));
+                        self->m_events.publish(QStringLiteral("redelivery.progress"), *now);
+                        done(*now);
+                    },
+                    Qt::QueuedConnection);
+            });
+        return;
+    }
     return done(Core::makeError(QStringLiteral("job-finished"),
                                 QStringLiteral("redelivery job %1 is already %2")
                                     .arg(id, existing->value(QLatin1String("state")).toString()),
@@ -464,6 +617,9 @@ QJsonObject RedeliveryJobs::jobJson(const Running &r) const
                                                : QJsonValue(QJsonValue::Null));
     o.insert(QStringLiteral("lastError"),
              r.lastError.isEmpty() ? QJsonValue(QJsonValue::Null) : QJsonValue(r.lastError));
+    // The instance that runs (or ran) it; null for a job from before instances were recorded.
+    o.insert(QStringLiteral("instance"),
+             r.instance.isEmpty() ? QJsonValue(QJsonValue::Null) : QJsonValue(r.instance));
     return o;
 }
 
@@ -492,7 +648,7 @@ std::optional<QJsonObject> RedeliveryJobs::job(const QString &id) const
         return jobJson(*r);
     QSqlQuery q(m_database.connection());
     q.prepare(QStringLiteral("SELECT id, created_at, actor, filter, rate, total, next_index, done, "
-                             "failed, state, finished_at, last_error FROM "
+                             "failed, state, finished_at, last_error, holder FROM "
                              "webhook_redelivery_jobs WHERE id = ?"));
     q.addBindValue(id);
     if (!q.exec() || !q.next())
@@ -510,6 +666,7 @@ std::optional<QJsonObject> RedeliveryJobs::job(const QString &id) const
     r.state = q.value(9).toString();
     r.finishedAt = q.value(10).toLongLong();
     r.lastError = q.value(11).toString();
+    r.instance = q.value(12).toString();
     o = jobJson(r);
     o.insert(QStringLiteral("total"), q.value(5).toInt());
     return o;

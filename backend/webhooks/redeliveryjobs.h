@@ -7,6 +7,7 @@
 #include <QJsonArray>
 #include <QJsonObject>
 #include <QObject>
+#include <QSet>
 #include <QTimer>
 
 #include <functional>
@@ -43,9 +44,22 @@ public:
     ~RedeliveryJobs() override;
 
     static Core::Migration migration(); // schema version 10
+    // Schema version 28: the instance that runs a job (`holder`).
+    static Core::Migration holderMigration();
 
-    // Resumes jobs left running, starts a pass over the history, and another every hour.
+    // This process's instance id, recorded with the jobs it runs (docs/storage.md "Bulk
+    // redelivery jobs across instances"); and, when other instances may share the database
+    // (PostgreSQL), who is alive now (their ids). Set before start().
+    void setInstance(QString id, std::function<QSet<QString>()> alive = {});
+
+    // Resumes jobs left running (without an `alive` function all of them, since this process
+    // has the database alone; else those whose instance is gone, as adoptOrphans), starts a
+    // pass over the history, and another every hour.
     Core::Result<void> start();
+    // Jobs still running whose instance is gone are taken over here, one instance each (a
+    // conditional update of the holder), and go on where their last progress was written.
+    // Backend: every 5 s on the instance that leads.
+    void adoptOrphans();
 
     // {"state"?: "failed" (default) | "succeeded" | "any", "customerId"?, "endpointId"?,
     //  "orderId"?, "from"?, "to"? (ISO 8601 creation times)}. Answers {count, capped,
@@ -53,6 +67,8 @@ public:
     Core::Result<QJsonObject> preview(const QJsonObject &filter, int sample = 20) const;
     // {"filter": {...}, "ratePerSecond": 1..1000 (default 10), "actor"?}: 201 with the job.
     void create(const QJsonObject &request, std::function<void(Core::Result<QJsonObject>)> done);
+    // A job running on another instance is cancelled in the database; that instance stops it at
+    // its next write of progress (within a tick, 50 ms, of its next redelivery).
     void cancel(const QString &id, const std::function<void(Core::Result<QJsonObject>)> &done);
     QJsonArray list(int limit) const;
     std::optional<QJsonObject> job(const QString &id) const;
@@ -75,6 +91,7 @@ private:
     void run(const QString &id);
     void tick(const QString &id);
     void persist(const Running &r, std::function<void()> after = {});
+    void stoppedElsewhere(const QString &id);
     void finish(const QString &id, const QString &state);
     QJsonObject jobJson(const Running &r) const;
     qint64 nowMs() const;
@@ -88,6 +105,8 @@ private:
     const int m_pruneChunk;
     QHash<QString, std::shared_ptr<Running>> m_running;
     std::function<bool()> m_scheduled;
+    QString m_instance = QStringLiteral("this-process");
+    std::function<QSet<QString>()> m_alive; // null: this process has the database alone
     QTimer m_pruneTimer;
     std::unique_ptr<PrunePass> m_prune;       // the pass running, if any
     std::shared_ptr<Core::PostGuard> m_guard; // lets the writer's callbacks reach this object

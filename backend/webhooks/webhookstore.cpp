@@ -208,21 +208,41 @@ Result<Delivery> WebhookStore::enqueue(WriteTransaction &tx, const NewDelivery &
     if (cache && cache->contains(cacheKey)) {
         endpoint = cache->value(cacheKey);
     } else {
-        Core::Statement &find = tx.stmt("SELECT id, state, disabled_reason FROM webhook_endpoints "
-                                        "WHERE owner_id = ? AND url = ?");
-        find.bind(1, n.ownerId).bind(2, n.url);
-        if (find.next()) {
-            endpoint.id = find.text(0);
-            endpoint.enabled = find.text(1) == QLatin1String("enabled");
-            endpoint.disabledReason = find.text(2);
-        } else if (!find.ok()) {
-            return WriteTransaction::sqlError(find, "find endpoint");
-        } else {
-            endpoint.id = Crypto::Random::uuidV7(now);
-            Core::Statement &ins = tx.stmt("INSERT INTO webhook_endpoints (id, owner_id, url, "
-                                           "created_at) VALUES (?, ?, ?, ?)");
-            if (!ins.bind(1, endpoint.id).bind(2, n.ownerId).bind(3, n.url).bind(4, now).exec())
+        const auto find = [&]() -> Result<bool> {
+            Core::Statement &q = tx.stmt("SELECT id, state, disabled_reason FROM "
+                                         "webhook_endpoints WHERE owner_id = ? AND url = ?");
+            q.bind(1, n.ownerId).bind(2, n.url);
+            if (!q.next())
+                return q.ok() ? Result<bool>(false)
+                              : WriteTransaction::sqlError(q, "find endpoint");
+            endpoint.id = q.text(0);
+            endpoint.enabled = q.text(1) == QLatin1String("enabled");
+            endpoint.disabledReason = q.text(2);
+            return true;
+        };
+        auto found = find();
+        if (!found)
+            return found.error();
+        if (!*found) {
+            // Another instance (PostgreSQL) may add the same endpoint at the same time: its row
+            // wins, and is read once it committed.
+            const QString id = Crypto::Random::uuidV7(now);
+            Core::Statement &ins = tx.stmt(
+                "INSERT INTO webhook_endpoints (id, owner_id, url, created_at) VALUES (?, ?, ?, ?) "
+                "ON CONFLICT (owner_id, url) DO NOTHING");
+            if (!ins.bind(1, id).bind(2, n.ownerId).bind(3, n.url).bind(4, now).exec())
                 return WriteTransaction::sqlError(ins, "insert endpoint");
+            if (ins.changes() == 1) {
+                endpoint.id = id;
+            } else {
+                found = find();
+                if (!found)
+                    return found.error();
+                if (!*found)
+                    return Core::makeError(
+                        QStringLiteral("database-error"),
+                        QStringLiteral("the webhook endpoint %1 vanished").arg(n.url));
+            }
         }
         if (cache)
             cache->insert(cacheKey, endpoint);

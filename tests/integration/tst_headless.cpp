@@ -1220,7 +1220,9 @@ void TestHeadlessBackend::sigtermStopsCleanly()
     QVERIFY(m_proc->waitForFinished(timeoutMs()));
     QCOMPARE(m_proc->exitStatus(), QProcess::NormalExit);
     QCOMPARE(m_proc->exitCode(), 0);
-    QVERIFY2(t.elapsed() < 5000, qPrintable(QString::number(t.elapsed())));
+    // Well before the idle client's connection would have timed out (60 s): the stop did not
+    // wait for it. (Not tighter: a loaded CI machine under ASan takes seconds to stop.)
+    QVERIFY2(t.elapsed() < 30'000, qPrintable(QString::number(t.elapsed())));
     QVERIFY(!QFile::exists(m_dir->filePath(QStringLiteral("ports.json"))));
     QTRY_VERIFY_WITH_TIMEOUT((idle.waitForReadyRead(20), idle.readAll(),
                               idle.state() == QAbstractSocket::UnconnectedState),
@@ -1376,6 +1378,8 @@ void TestHeadlessBackend::tokensKeptThroughTheIssueOrderMigration()
               QStringLiteral("DROP TABLE cluster_changes"),
               // and without the cluster's PKI rows of schema 27
               QStringLiteral("DROP TABLE cluster_pki"),
+              // and without the redelivery jobs' holders of schema 28
+              QStringLiteral("ALTER TABLE webhook_redelivery_jobs DROP COLUMN holder"),
               QStringLiteral("DELETE FROM schema_migrations WHERE version >= 13")})
             QVERIFY2(q.exec(sql), qPrintable(q.lastError().text() + QStringLiteral(": ") + sql));
         // A token of a build before time-ordered keys: 256 random bits, keyed by its hash.
@@ -1416,7 +1420,7 @@ void TestHeadlessBackend::tokensKeptThroughTheIssueOrderMigration()
                  .toObject()
                  .value(QStringLiteral("schemaVersion"))
                  .toInt(),
-             27);
+             28);
     // The client's registration, recorded under schema 12, is still in the audit log.
     const QJsonArray audited =
         httpGet(

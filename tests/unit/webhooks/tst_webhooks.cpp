@@ -1,12 +1,17 @@
 #include "core/clock.h"
 #include "core/database.h"
 #include "core/eventbus.h"
+#include "core/eventqueue.h"
 #include "core/jsonwriter.h"
 #include "core/writequeue.h"
 #include "crypto/certificateauthority.h"
+#include "orders/orderservice.h"
+#include "orders/orderstore.h"
 #include "webhooks/dispatcher.h"
 #include "webhooks/httpclient.h"
+#include "webhooks/redeliveryjobs.h"
 #include "webhooks/urlpolicy.h"
+#include "webhooks/webhookservice.h"
 #include "webhooks/webhookstore.h"
 
 #include <QElapsedTimer>
@@ -274,11 +279,12 @@ struct Instance
 
     Instance(const QString &url, const QString &holder, const Core::Clock &clock)
     {
-        auto db =
-            Core::Database::open(url,
-                                 Core::Database::coreMigrations()
-                                     << WebhookStore::migration() << WebhookStore::leaseMigration(),
-                                 clock);
+        auto db = Core::Database::open(
+            url,
+            Core::Database::coreMigrations()
+                << WebhookStore::migration() << WebhookStore::leaseMigration()
+                << RedeliveryJobs::migration() << RedeliveryJobs::holderMigration(),
+            clock);
         if (!db)
             qFatal("%s", qPrintable(db.error().message));
         database = std::move(*db);
@@ -332,6 +338,172 @@ struct Instance
         return q.value(0).toInt();
     }
     static constexpr qint64 kLeaseTtlMs = 1'500;
+};
+
+// An Instance with the bulk redelivery jobs of the process `holder`, which sees the instances
+// `alive` as alive (itself among them).
+struct JobsInstance : Instance
+{
+    std::unique_ptr<WebhookService> webhooks;
+    std::unique_ptr<RedeliveryJobs> jobs;
+
+    JobsInstance(const QString &url, const QString &holder, const Core::Clock &clock,
+                 const QSet<QString> &alive)
+        : Instance(url, holder, clock)
+    {
+        webhooks = std::make_unique<WebhookService>(
+            *database, *writer, *events, clock, dispatcher.get(),
+            [](Core::WriteTransaction &, const QString &) { return Core::Result<bool>(true); });
+        jobs = std::make_unique<RedeliveryJobs>(*database, *writer, *events, clock, *webhooks, 0);
+        jobs->setInstance(holder, [alive] { return alive; });
+        if (!jobs->start())
+            qFatal("redelivery jobs did not start");
+    }
+    // {"state": "succeeded"} at `rate` a second: the job's id.
+    QString startJob(double rate)
+    {
+        QString id;
+        jobs->create(
+            QJsonObject{{QStringLiteral("filter"),
+                         QJsonObject{{QStringLiteral("state"), QStringLiteral("succeeded")}}},
+                        {QStringLiteral("ratePerSecond"), rate}},
+            [&id](Core::Result<QJsonObject> r) {
+                if (!r)
+                    qFatal("%s", qPrintable(r.error().message));
+                id = r->value(QLatin1String("id")).toString();
+            });
+        QElapsedTimer t;
+        t.start();
+        while (id.isEmpty() && !t.hasExpired(10000))
+            QTest::qWait(10); // answered on this thread
+        if (id.isEmpty())
+            qFatal("the job was not created in 10 s");
+        return id;
+    }
+    QJsonObject job(const QString &id) { return jobs->job(id).value_or(QJsonObject()); }
+    void die()
+    {
+        jobs.reset();
+        Instance::die();
+    }
+};
+
+// The test server's URL (GATEHOUSE_TEST_POSTGRES: a URL, or a file that holds one); empty when
+// none is given.
+QString postgresBase()
+{
+    QString base = qEnvironmentVariable("GATEHOUSE_TEST_POSTGRES");
+    if (!base.isEmpty() && !base.startsWith(QLatin1String("postgres"))) {
+        QFile f(base);
+        if (!f.open(QIODevice::ReadOnly))
+            qFatal("cannot read %s", qPrintable(base));
+        base = QString::fromUtf8(f.readAll()).trimmed();
+    }
+    return base;
+}
+
+// A new database on that server, named `prefix_<pid>`; its URL.
+QString createDatabase(const QString &base, const QString &prefix)
+{
+    const QString name =
+        QStringLiteral("%1_%2").arg(prefix).arg(QCoreApplication::applicationPid());
+    QProcess createdb;
+    createdb.start(QStringLiteral("createdb"), {QStringLiteral("--maintenance-db"), base, name});
+    if (!createdb.waitForFinished(30000) || createdb.exitCode() != 0)
+        qFatal("createdb %s failed: %s", qPrintable(name),
+               createdb.readAllStandardError().constData());
+    QUrl u(base);
+    u.setPath(QLatin1Char('/') + name);
+    return u.toString();
+}
+
+// One Gatehouse process's order service on a shared database: its own connections and writer,
+// no dispatcher (the orders here have no callback URL).
+struct OrderInstance
+{
+    std::unique_ptr<Core::Database> database;
+    std::unique_ptr<Core::WriteQueue> writer;
+    std::unique_ptr<Core::EventBus> events;
+    std::unique_ptr<Core::EventQueue> eventQueue;
+    std::unique_ptr<Orders::OrderService> orders;
+
+    OrderInstance(const QString &url, const QString &name, const Core::Clock &clock)
+    {
+        auto db = Core::Database::open(url,
+                                       Core::Database::coreMigrations()
+                                           << WebhookStore::migration()
+                                           << Orders::OrderStore::migration(),
+                                       clock);
+        if (!db)
+            qFatal("%s", qPrintable(db.error().message));
+        database = std::move(*db);
+        writer = std::make_unique<Core::WriteQueue>(*database, name + QStringLiteral("-writer"));
+        events = std::make_unique<Core::EventBus>(clock);
+        eventQueue = std::make_unique<Core::EventQueue>();
+        orders = std::make_unique<Orders::OrderService>(*database, *writer, *events, clock, nullptr,
+                                                        eventQueue.get());
+    }
+    // `count` orders of one unit of `upc` each, all submitted before the first is answered;
+    // returns once all were (their lifecycle runs behind).
+    QStringList create(const QString &customerId, const QString &upc, int count)
+    {
+        auto ids = std::make_shared<QStringList>();
+        auto answered = std::make_shared<std::atomic<int>>(0);
+        for (int i = 0; i < count; ++i) {
+            Orders::OrderRequest request;
+            request.lines.append(Orders::OrderRequest::Line{upc, 1});
+            orders->create(customerId, request, {}, {},
+                           [ids, answered](Core::Result<Orders::OrderService::Created> r) {
+                               if (!r)
+                                   qFatal("%s", qPrintable(r.error().message));
+                               ids->append(r->order.id); // on the writer thread, one at a time
+                               ++*answered;
+                           });
+        }
+        QElapsedTimer t;
+        t.start();
+        while (answered->load() < count) {
+            if (t.hasExpired(30000))
+                qFatal("%d of %d orders answered in 30 s", answered->load(), count);
+            QThread::msleep(5);
+        }
+        return *ids;
+    }
+    template <typename T, typename Call> Core::Result<T> wait(Call call)
+    {
+        std::optional<Core::Result<T>> result;
+        QMutex mutex;
+        call([&](Core::Result<T> r) {
+            QMutexLocker lock(&mutex);
+            result = std::move(r);
+        });
+        QElapsedTimer t;
+        t.start();
+        for (;;) {
+            {
+                QMutexLocker lock(&mutex);
+                if (result)
+                    return *result;
+            }
+            if (t.hasExpired(30000))
+                qFatal("no answer in 30 s");
+            QThread::msleep(5);
+        }
+    }
+    int count(const QString &sql)
+    {
+        QSqlQuery q(database->connection());
+        if (!q.exec(sql) || !q.next())
+            qFatal("%s", qPrintable(sql));
+        return q.value(0).toInt();
+    }
+    // A process killed: nothing more is written.
+    void die()
+    {
+        writer->stop();
+        eventQueue->stop();
+        orders.reset();
+    }
 };
 
 // Per order: no two requests at once (one instance at a time, one delivery at a time), and
@@ -403,23 +575,10 @@ private slots:
     // late results are not recorded.
     void leasesShareTheOutboxAcrossInstances()
     {
-        QString base = qEnvironmentVariable("GATEHOUSE_TEST_POSTGRES");
+        const QString base = postgresBase();
         if (base.isEmpty())
             QSKIP("GATEHOUSE_TEST_POSTGRES is not set (ctest runs this as tst_webhooks_postgres)");
-        if (!base.startsWith(QLatin1String("postgres"))) {
-            QFile f(base);
-            QVERIFY(f.open(QIODevice::ReadOnly));
-            base = QString::fromUtf8(f.readAll()).trimmed();
-        }
-        const QString name = QStringLiteral("leases_%1").arg(QCoreApplication::applicationPid());
-        QProcess createdb;
-        createdb.start(QStringLiteral("createdb"),
-                       {QStringLiteral("--maintenance-db"), base, name});
-        QVERIFY(createdb.waitForFinished(30000));
-        QCOMPARE(createdb.exitCode(), 0);
-        QUrl u(base);
-        u.setPath(QLatin1Char('/') + name);
-        const QString url = u.toString();
+        const QString url = createDatabase(base, QStringLiteral("leases"));
 
         Core::SystemClock clock;
         Receiver receiver;
@@ -536,6 +695,240 @@ private slots:
         QCOMPARE(a.count(QStringLiteral("SELECT COUNT(*) FROM webhook_deliveries WHERE "
                                         "subject_id = 'late-0' AND state = 'succeeded'")),
                  2);
+    }
+
+    // Several instances on one PostgreSQL database (docs/storage.md "Orders across instances"):
+    // their lifecycles, the orders' actions and restocks take turns, so that stock is never
+    // handed out twice and every order goes through each status once; orders an instance left
+    // behind when it died are taken up by another.
+    void ordersTakeTurnsAcrossInstances()
+    {
+        const QString base = postgresBase();
+        if (base.isEmpty())
+            QSKIP("GATEHOUSE_TEST_POSTGRES is not set (ctest runs this as tst_webhooks_postgres)");
+        const QString url = createDatabase(base, QStringLiteral("orders"));
+        Core::SystemClock clock;
+        OrderInstance a(url, QStringLiteral("instance-a"), clock);
+        OrderInstance b(url, QStringLiteral("instance-b"), clock);
+        const QString upc = QStringLiteral("0631234200036");
+        const QString beerId = QStringLiteral("00000000-0000-4000-8000-000000000001");
+        auto customer = a.wait<Orders::OrderService::NewSecret>(
+            [&](auto done) { a.orders->createCustomer(QStringLiteral("Taproom"), {}, done); });
+        QVERIFY(customer);
+        const QString customerId = customer->customer.id;
+        QVERIFY(a.writer->run([&](Core::WriteTransaction &tx) {
+            return Orders::OrderStore::insertBeer(tx,
+                                                  Orders::Beer{beerId, QStringLiteral("Mango Bobs"),
+                                                               QStringLiteral("IPA"), upc,
+                                                               QStringLiteral("12.95"), 100, false},
+                                                  QDateTime::currentMSecsSinceEpoch());
+        }));
+        const auto stockOf = [&] {
+            return a.count(
+                QStringLiteral("SELECT quantity_on_hand FROM beers WHERE id = '%1'").arg(beerId));
+        };
+        const auto allocated = [&] {
+            return a.count(QStringLiteral(
+                "SELECT COALESCE(SUM(l.quantity_allocated), 0) FROM order_lines l JOIN orders o ON "
+                "o.id = l.order_id WHERE o.status <> 'CANCELLED'"));
+        };
+        const auto unfinished = [&] {
+            return a.count(QStringLiteral(
+                "SELECT COUNT(*) FROM orders WHERE status IN ('NEW', 'VALIDATION_PENDING', "
+                "'VALIDATED', 'ALLOCATION_PENDING')"));
+        };
+
+        // 1. 300 orders for one unit each, half on each instance at once, for 100 in stock.
+        QStringList ids;
+        {
+            QStringList onA, onB;
+            QThread *other = QThread::create([&] { onB = b.create(customerId, upc, 150); });
+            other->start();
+            onA = a.create(customerId, upc, 150);
+            QVERIFY(other->wait(60000));
+            delete other;
+            ids = onA + onB;
+        }
+        QCOMPARE(ids.size(), 300);
+        QTRY_COMPARE_WITH_TIMEOUT(unfinished(), 0, 60000);
+        QCOMPARE(stockOf(), 0);
+        QCOMPARE(allocated(), 100); // handed out once: none twice, none lost
+        QCOMPARE(a.count(QStringLiteral("SELECT COUNT(*) FROM orders WHERE status = 'ALLOCATED'")),
+                 100);
+        QCOMPARE(a.count(QStringLiteral(
+                     "SELECT COUNT(*) FROM orders WHERE status = 'PENDING_INVENTORY'")),
+                 200);
+        // Each order went through each status once: NEW, VALIDATION_PENDING, VALIDATED,
+        // ALLOCATION_PENDING, and ALLOCATED or PENDING_INVENTORY.
+        QCOMPARE(a.count(QStringLiteral("SELECT COUNT(*) FROM order_history")), 300 * 5);
+        QCOMPARE(a.count(QStringLiteral("SELECT COUNT(*) FROM (SELECT DISTINCT order_id, status "
+                                        "FROM order_history) AS h")),
+                 300 * 5);
+
+        // 2. Cancellations on one instance while the other restocks: what is given back and
+        // added goes to the waiting orders, each unit once.
+        QStringList allocatedIds;
+        {
+            QSqlQuery q(a.database->connection());
+            QVERIFY(q.exec(QStringLiteral(
+                "SELECT id FROM orders WHERE status = 'ALLOCATED' ORDER BY id LIMIT 40")));
+            while (q.next())
+                allocatedIds.append(q.value(0).toString());
+        }
+        QCOMPARE(allocatedIds.size(), 40);
+        auto cancelled = std::make_shared<std::atomic<int>>(0);
+        auto restocked = std::make_shared<std::atomic<int>>(0);
+        for (int i = 0; i < 40; ++i) {
+            a.orders->act(allocatedIds[i], customerId, Orders::OrderService::Action::Cancel,
+                          [cancelled](const Core::Result<Orders::Order> &r) {
+                              if (!r)
+                                  qFatal("cancel: %s", qPrintable(r.error().message));
+                              ++*cancelled;
+                          });
+            b.orders->restock(beerId, 2, [restocked](const Core::Result<Orders::Beer> &r) {
+                if (!r)
+                    qFatal("restock: %s", qPrintable(r.error().message));
+                ++*restocked;
+            });
+        }
+        QTRY_COMPARE_WITH_TIMEOUT(cancelled->load() + restocked->load(), 80, 60000);
+        // 100 + 80 units came in, all handed out (the 40 cancelled orders' went to waiting ones):
+        // the 60 left allocated, plus 120 of the 200 waiting; none on the shelf.
+        QCOMPARE(allocated(), 180);
+        QCOMPARE(stockOf(), 0);
+        QCOMPARE(a.count(QStringLiteral("SELECT COUNT(*) FROM orders WHERE status = 'ALLOCATED'")),
+                 180);
+        QCOMPARE(a.count(QStringLiteral(
+                     "SELECT COUNT(*) FROM orders WHERE status = 'PENDING_INVENTORY'")),
+                 80);
+
+        // 3. An instance dies with its orders still in the lifecycle (held there); they stay
+        // NEW until another takes them up, and then run once.
+        QVERIFY(a.writer->run([&](Core::WriteTransaction &tx) {
+            return Orders::OrderStore::setStock(tx, beerId, 30);
+        }));
+        {
+            OrderInstance doomed(url, QStringLiteral("instance-doomed"), clock);
+            doomed.orders->setLifecycleHeld(true);
+            QCOMPARE(doomed.create(customerId, upc, 20).size(), 20);
+            doomed.die();
+        }
+        QCOMPARE(a.count(QStringLiteral("SELECT COUNT(*) FROM orders WHERE status = 'NEW'")), 20);
+        // Not yet stalled for long enough: left alone.
+        a.orders->takeUpStalled(600'000);
+        QTest::qWait(500);
+        QCOMPARE(a.count(QStringLiteral("SELECT COUNT(*) FROM orders WHERE status = 'NEW'")), 20);
+        // Held here: nothing is taken up either.
+        b.orders->setLifecycleHeld(true);
+        b.orders->takeUpStalled(0);
+        QTest::qWait(500);
+        QCOMPARE(unfinished(), 20);
+        b.orders->setLifecycleHeld(false);
+        // Both take them up at once: each order still runs its lifecycle once.
+        a.orders->takeUpStalled(0);
+        b.orders->takeUpStalled(0);
+        QTRY_COMPARE_WITH_TIMEOUT(unfinished(), 0, 30000);
+        QCOMPARE(a.count(QStringLiteral("SELECT COUNT(*) FROM order_history")),
+                 300 * 5 + 40 + 120 + 20 * 5); // 40 cancelled, 120 allocated later, 20 new
+        QCOMPARE(stockOf(), 10);
+        QCOMPARE(allocated(), 180 + 20);
+    }
+
+    // Bulk redelivery jobs on PostgreSQL (docs/storage.md "Bulk redelivery jobs across
+    // instances"): a job is run by the instance it was started on; one whose instance died is
+    // taken over by a live one, where it goes on and ends; one whose instance lives is left to
+    // it; a job cancelled through another instance stops where it runs.
+    void redeliveryJobsMoveToALiveInstance()
+    {
+        const QString base = postgresBase();
+        if (base.isEmpty())
+            QSKIP("GATEHOUSE_TEST_POSTGRES is not set (ctest runs this as tst_webhooks_postgres)");
+        const QString url = createDatabase(base, QStringLiteral("jobs"));
+        Core::SystemClock clock;
+        Receiver receiver;
+        receiver.delayMs = 1;
+        const QString a = QStringLiteral("instance-a"), b = QStringLiteral("instance-b"),
+                      c = QStringLiteral("instance-c");
+        auto doomed = std::make_unique<JobsInstance>(url, a, clock, QSet<QString>{a, b, c});
+        JobsInstance second(url, b, clock, QSet<QString>{b, c}); // a is dead to b and c
+        JobsInstance third(url, c, clock, QSet<QString>{b, c});
+        QSet<QByteArray> ids;
+        for (int order = 0; order < 20; ++order)
+            ids.insert(
+                doomed->create(receiver.url(), QStringLiteral("o-%1").arg(order), 1).id.toLatin1());
+        QTRY_COMPARE_WITH_TIMEOUT(
+            doomed->count(QStringLiteral(
+                "SELECT COUNT(*) FROM webhook_deliveries WHERE state = 'succeeded'")),
+            20, 30000);
+        receiver.hits.clear();
+
+        // 1. A job started on a runs there, then a dies.
+        const QString moved = doomed->startJob(8);
+        QCOMPARE(doomed->job(moved).value(QLatin1String("instance")).toString(), a);
+        QTRY_VERIFY_WITH_TIMEOUT(doomed->count(QStringLiteral("SELECT next_index FROM "
+                                                              "webhook_redelivery_jobs WHERE id = "
+                                                              "'%1'")
+                                                   .arg(moved)) >= 3,
+                                 10000);
+        doomed->die();
+        const int sentByA =
+            second.count(QStringLiteral("SELECT next_index FROM webhook_redelivery_jobs WHERE id = "
+                                        "'%1'")
+                             .arg(moved));
+        QVERIFY(sentByA < 20);
+        // 2. c takes it over (at its next look, as the lead does every 5 s) and finishes it.
+        third.jobs->adoptOrphans();
+        QTRY_COMPARE_WITH_TIMEOUT(third.job(moved).value(QLatin1String("state")).toString(),
+                                  QStringLiteral("completed"), 20000);
+        const QJsonObject done = third.job(moved);
+        QCOMPARE(done.value(QLatin1String("instance")).toString(), c);
+        QCOMPARE(done.value(QLatin1String("sent")).toInt(), 20);
+        // c counted all it sent (a's last answers died with it).
+        QVERIFY(done.value(QLatin1String("done")).toInt() +
+                    done.value(QLatin1String("failed")).toInt() >=
+                20 - sentByA);
+        // Every delivery was sent again (those a sent before it died at least once; no
+        // delivery left out).
+        QTRY_COMPARE_WITH_TIMEOUT(
+            second.count(QStringLiteral("SELECT COUNT(*) FROM webhook_deliveries WHERE state = "
+                                        "'succeeded' AND attempts >= 2")),
+            20, 20000);
+        QSet<QByteArray> redelivered;
+        for (const Receiver::Hit &h : receiver.hits)
+            redelivered.insert(h.id);
+        QCOMPARE(redelivered, ids);
+
+        // 3. A job of b's, alive, is not taken by c; cancelled through c, it stops on b.
+        const QString slow = second.startJob(2);
+        third.jobs->adoptOrphans();
+        QTRY_VERIFY_WITH_TIMEOUT(second.job(slow).value(QLatin1String("sent")).toInt() >= 2, 10000);
+        QCOMPARE(third.count(QStringLiteral("SELECT COUNT(*) FROM webhook_redelivery_jobs WHERE "
+                                            "id = '%1' AND holder = 'instance-b' AND state = "
+                                            "'running'")
+                                 .arg(slow)),
+                 1);
+        QCOMPARE(third.job(slow).value(QLatin1String("instance")).toString(), b);
+        std::optional<Core::Result<QJsonObject>> cancelled;
+        third.jobs->cancel(slow, [&](const Core::Result<QJsonObject> &r) { cancelled = r; });
+        QTRY_VERIFY_WITH_TIMEOUT(cancelled.has_value(), 10000);
+        QVERIFY2(*cancelled, *cancelled ? "" : qPrintable(cancelled->error().message));
+        QCOMPARE((*cancelled)->value(QLatin1String("state")).toString(),
+                 QStringLiteral("cancelled"));
+        QCOMPARE((*cancelled)->value(QLatin1String("instance")).toString(), b);
+        // b stops at its next write of progress: its own view then reads the row, cancelled,
+        // and no more is sent.
+        QTRY_COMPARE_WITH_TIMEOUT(second.job(slow).value(QLatin1String("state")).toString(),
+                                  QStringLiteral("cancelled"), 5000);
+        const int sentWhenStopped = second.job(slow).value(QLatin1String("sent")).toInt();
+        QTest::qWait(1500); // three more at 2 a second, had it gone on
+        QCOMPARE(second.job(slow).value(QLatin1String("sent")).toInt(), sentWhenStopped);
+        QVERIFY(sentWhenStopped < 20);
+        // A second cancel is a conflict, on either.
+        cancelled.reset();
+        second.jobs->cancel(slow, [&](const Core::Result<QJsonObject> &r) { cancelled = r; });
+        QTRY_VERIFY_WITH_TIMEOUT(cancelled.has_value(), 10000);
+        QVERIFY(!*cancelled);
+        QCOMPARE(cancelled->error().httpStatus, 409);
     }
 
     void deliveryJsonHasEveryMember()
