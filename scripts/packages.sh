@@ -16,13 +16,14 @@ BUILD_PACKAGES=(
   libsqlite3-dev libssl-dev libcjose-dev libjansson-dev libargon2-dev libyaml-cpp-dev libmimalloc-dev
   libprotobuf-dev protobuf-compiler openssl fonts-dejavu-core
 )
-# What the test suite additionally needs (real counterparts: openssl, curl, a display; and
+# What the test suite additionally needs (real counterparts: openssl, curl, a display, PostgreSQL,
+# nginx with its stream module for the deploy/ recipe; and
 # for the package test dpkg-shlibdeps, desktop-file-validate, file).
 # shellcheck disable=SC2034
 TEST_PACKAGES=(
   qml6-module-qttest xvfb xauth xdotool imagemagick curl chromium python3-jwcrypto python3-kubernetes
   clang-14 lld-14 libclang-rt-14-dev libfuzzer-14-dev clang-tidy-14 clang-format-14 ccache
-  dpkg-dev desktop-file-utils file adduser postgresql
+  dpkg-dev desktop-file-utils file adduser postgresql nginx libnginx-mod-stream
 )
 
 # The checkout this file belongs to (the scripts that source it may run from anywhere).

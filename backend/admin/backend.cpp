@@ -125,7 +125,6 @@ Result<void> Backend::startOrders()
         // Who sends which order's deliveries (docs/storage.md "Webhook deliveries and
         // leases").
         d.leaseHolder = m_processId;
-        d.soleInstance = true; // Database::open(..., soleInstance): the claim is held
     }
     m_dispatcher = std::make_unique<Webhooks::Dispatcher>(*m_database, *m_writer, *m_events,
                                                           *m_clock, d, m_eventQueue.get());
@@ -152,15 +151,9 @@ Result<void> Backend::startOrders()
     m_redeliveries->setScheduled([instances = m_instances.get()] { return instances->leads(); });
     // Jobs are run by the instance they were started on; on PostgreSQL those of an instance
     // that died are taken over (docs/storage.md "Bulk redelivery jobs across instances").
-    std::function<QSet<QString>()> alive;
+    std::function<std::optional<QSet<QString>>()> alive;
     if (m_database->engine() == Core::Database::Engine::PostgreSQL)
-        alive = [instances = m_instances.get()] {
-            QSet<QString> ids;
-            for (const QJsonValue v : instances->list())
-                if (v[QLatin1String("alive")].toBool())
-                    ids.insert(v[QLatin1String("id")].toString());
-            return ids;
-        };
+        alive = [instances = m_instances.get()] { return instances->aliveIds(); };
     m_redeliveries->setInstance(m_processId, std::move(alive));
     if (auto r = m_redeliveries->start(); !r)
         return r;
@@ -302,8 +295,9 @@ Result<void> Backend::start()
             << Core::Database::changeFeedMigration() << AdminTokens::changesAnnounced()
             << Webhooks::WebhookStore::leaseMigration() << Core::Instances::migration()
             << Cluster::ObjectStore::changeLogMigration() << Cluster::SharedPki::migration()
-            << Webhooks::RedeliveryJobs::holderMigration(),
-        *m_clock, true);
+            << Webhooks::RedeliveryJobs::holderMigration()
+            << Webhooks::WebhookStore::changesMigration(),
+        *m_clock, Core::Database::Role::Instance);
     if (!db)
         return db.error();
     m_database = std::move(*db);
@@ -409,8 +403,9 @@ Result<void> Backend::start()
         *m_database, *m_writer, *m_clock,
         Core::Instances::Self{m_processId, QStringLiteral(GATEHOUSE_VERSION),
                               m_startedAt.toMSecsSinceEpoch()});
-    // Alone on the database: SQLite, or PostgreSQL claimed at open (Database::open).
-    if (auto r = m_instances->start(true); !r)
+    // Alone on the database on SQLite (a lead still held is a dead process's); on PostgreSQL
+    // other instances may run, and a dead one's lead expires.
+    if (auto r = m_instances->start(m_database->engine() == Core::Database::Engine::SQLite); !r)
         return r;
     m_adminTokens = std::make_unique<AdminTokens>(*m_database, *m_writer, *m_clock, m_adminToken);
     if (auto r = m_adminTokens->load(); !r)
@@ -502,6 +497,10 @@ Result<void> Backend::start()
     });
     m_changes->subscribe(QStringLiteral("oauth_clients"),
                          [this](const QString &id) { m_oauth->clients().changedElsewhere(id); });
+    m_changes->subscribe(QStringLiteral("webhook_endpoints"),
+                         [this](const QString &id) { m_dispatcher->endpointChangedElsewhere(id); });
+    m_changes->subscribe(QStringLiteral("webhook_secrets"),
+                         [this](const QString &owner) { m_dispatcher->secretsChanged(owner); });
     m_changes->subscribe(QStringLiteral("cluster_state"),
                          [this](const QString &) { m_clusterStore->sync(); });
     m_changes->subscribe(QStringLiteral("settings"), [this](const QString &key) {
@@ -859,10 +858,11 @@ QJsonObject Backend::status() const
 
 void Backend::publishStats()
 {
-    // The database still this instance's alone (PostgreSQL: docs/storage.md), every 5 s. If
-    // another instance took it while this one's connection was gone, this one stops.
+    // The instance lock still held (PostgreSQL: docs/storage.md), every 5 s. If an older build
+    // (that runs only alone) took the database while this one's connection was gone, this one
+    // stops.
     if (++m_statsTicks % 5 == 0 && m_database && !m_stopping) {
-        if (auto r = m_database->checkSoleInstance(); !r) {
+        if (auto r = m_database->checkInstanceLock(); !r) {
             qCCritical(lcAdmin).noquote() << r.error().message << "- stopping";
             emit fatalError(r.error().message);
             stop({}); // unless the handler stopped it already

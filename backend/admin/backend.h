@@ -167,11 +167,11 @@ private:
     QTimer m_statsTimer;
     // PostgreSQL: what other instances wrote, read in any case; stalled orders taken up.
     QTimer m_sharedTimer;
+    int m_statsTicks = 0;
     QJsonObject m_lastStats;
     std::unique_ptr<StatsSeries> m_series; // the dashboard's per-minute counters
     QJsonObject m_lastSeriesBucket;
     bool m_stopping = false;
-    int m_statsTicks = 0;
 };
 
 } // namespace Gatehouse::Admin

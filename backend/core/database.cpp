@@ -1,5 +1,6 @@
 #include "core/database.h"
 #include "core/clock.h"
+#include "core/instances.h"
 #include "core/logging.h"
 #include "core/postgres.h"
 
@@ -262,20 +263,20 @@ void Database::close()
         QSqlDatabase::removeDatabase(name);
     }
     m_connections->names.clear();
-    pgClose(m_instanceLock); // releases the claim
+    pgClose(m_instanceLock); // gives the instance lock up
     m_instanceLock = nullptr;
 }
 
 Result<std::unique_ptr<Database>> Database::open(const QString &target,
                                                  const QList<Migration> &migrations,
-                                                 const Clock &clock, bool soleInstance)
+                                                 const Clock &clock, Role role)
 {
     if (isPostgresUrl(target)) {
         if (auto t = parsePostgresUrl(target); !t)
             return t.error();
         std::unique_ptr<Database> db(new Database(target));
-        if (soleInstance)
-            if (auto r = db->claimSoleInstance(); !r)
+        if (role == Role::Instance)
+            if (auto r = db->takeInstanceLock(); !r)
                 return r.error();
         // A first connection on its own, for the reason when it fails (connection() logs it).
         const QString probe = db->m_prefix + QStringLiteral("-probe");
@@ -327,46 +328,80 @@ Result<std::unique_ptr<Database>> Database::open(const QString &target,
     return db;
 }
 
-namespace {
-constexpr qint64 kInstanceLock = 7418235100418;
-}
-
 pg_conn *Database::connectPostgres(QString *error) const
 {
     return m_engine == Engine::PostgreSQL ? pgConnect(m_path, error) : nullptr;
 }
 
-Result<void> Database::claimSoleInstance()
+namespace {
+// Held shared by every running instance, exclusively by one that migrates (and, for as long as
+// they ran, by builds from before several instances were supported).
+constexpr qint64 kInstanceLock = 7418235100418;
+} // namespace
+
+Result<void> Database::takeInstanceLock()
 {
-    if (m_engine != Engine::PostgreSQL)
-        return {};
     QString error;
     if (!m_instanceLock && !(m_instanceLock = pgConnect(m_path, &error)))
         return makeError(QStringLiteral("database-open-failed"),
                          QStringLiteral("cannot open database %1: %2").arg(m_display, error));
     bool held = false;
-    if (!pgTryLock(m_instanceLock, kInstanceLock, &held, &error))
+    if (!pgTryLock(m_instanceLock, kInstanceLock, true, &held, &error))
         return makeError(QStringLiteral("database-open-failed"), error);
     if (!held)
         return makeError(QStringLiteral("database-in-use"),
-                         QStringLiteral("another Gatehouse instance uses the database %1; "
-                                        "several instances on one database are not supported "
-                                        "yet (docs/storage.md)")
+                         QStringLiteral("the database %1 is used by a Gatehouse instance that "
+                                        "runs only alone (an older build) or that is changing "
+                                        "its schema; stop it first, or start this instance "
+                                        "once it is done")
                              .arg(m_display));
     return {};
 }
 
-Result<void> Database::checkSoleInstance()
+Result<void> Database::checkInstanceLock()
 {
     if (!m_instanceLock)
         return {};
     if (pgExec(m_instanceLock, "SELECT 1", nullptr))
         return {}; // the session, and with it the lock, is alive
-    qCWarning(lcDb) << "the connection holding" << m_display << "for this instance was lost: "
-                    << "claiming the database again";
+    qCWarning(lcDb) << "the connection holding the instance lock on" << m_display
+                    << "was lost: taking it again";
     if (!pgReset(m_instanceLock))
         return {}; // the database is down for every instance: checked again next time
-    return claimSoleInstance();
+    return takeInstanceLock();
+}
+
+Result<void> Database::refuseUpgradeUnderRunningInstances(int current, int newest,
+                                                          const Clock &clock)
+{
+    // The instances' heartbeats (Instances, schema 25): a schema older than that has none.
+    QSqlQuery q(connection());
+    if (!q.exec(QStringLiteral("SELECT to_regclass('gatehouse_instances') IS NOT NULL")) ||
+        !q.next())
+        return makeError(QStringLiteral("migration-failed"), q.lastError().text());
+    if (!q.value(0).toBool())
+        return {};
+    q.prepare(QStringLiteral("SELECT id, version FROM gatehouse_instances WHERE heartbeat_at > ? "
+                             "ORDER BY heartbeat_at DESC"));
+    q.addBindValue(clock.now().toMSecsSinceEpoch() - Instances::kAliveMs);
+    if (!q.exec())
+        return makeError(QStringLiteral("migration-failed"), q.lastError().text());
+    QStringList running;
+    while (q.next())
+        running.append(QStringLiteral("%1 (%2)").arg(q.value(0).toString(), q.value(1).toString()));
+    if (running.isEmpty())
+        return {};
+    return makeError(
+        QStringLiteral("database-in-use"),
+        QStringLiteral("the database %1 has schema version %2 and this Gatehouse build changes it "
+                       "to %3, which the instances running on it do not know: %4. Stop them "
+                       "first, then start this build, then the others with it (an instance "
+                       "that died counts as running until %5 s after its last heartbeat)")
+            .arg(m_display)
+            .arg(current)
+            .arg(newest)
+            .arg(running.join(QStringLiteral(", ")))
+            .arg(Instances::kAliveMs / 1000));
 }
 
 QString Database::ddl(const QString &sql) const
@@ -418,6 +453,34 @@ Result<void> Database::migrate(const QList<Migration> &migrations, const Clock &
                              .arg(m_display)
                              .arg(current)
                              .arg(newest));
+    bool exclusive = false; // the instance lock taken exclusively here, given back below
+    const auto shareAgain = qScopeGuard([&] {
+        if (exclusive)
+            pgExec(m_instanceLock,
+                   ("SELECT pg_advisory_unlock(" + QByteArray::number(kInstanceLock) + ")")
+                       .constData(),
+                   nullptr);
+    });
+    if (pg && newest > current) {
+        if (m_instanceLock) {
+            // Held shared here already: exclusively only when no other session holds it.
+            QString error;
+            if (!pgTryLock(m_instanceLock, kInstanceLock, false, &exclusive, &error))
+                return makeError(QStringLiteral("migration-failed"), error);
+        }
+        if (auto r = refuseUpgradeUnderRunningInstances(current, newest, clock); !r)
+            return r;
+        if (m_instanceLock && !exclusive)
+            return makeError(
+                QStringLiteral("database-in-use"),
+                QStringLiteral("the database %1 has schema version %2 and this Gatehouse build "
+                               "changes it to %3, which the instances running on it do not know "
+                               "(one is starting, or has not written its heartbeat yet). Stop "
+                               "them first, then start this build, then the others with it")
+                    .arg(m_display)
+                    .arg(current)
+                    .arg(newest));
+    }
     for (const Migration &m : std::as_const(sorted)) {
         if (m.version <= current)
             continue;

@@ -67,15 +67,17 @@ public:
     // PostgreSQL under an advisory lock, so that instances starting together migrate once).
     // Refuses a database whose schema is newer than the newest migration known here.
     //
-    // `soleInstance` (the backend): on PostgreSQL, first claims the database for this process
-    // until it closes, on a connection of its own, or fails with database-in-use when another
-    // instance holds it (before migrating anything: an instance of a newer build must not
-    // change the schema under one that runs). Several instances on one database are not
-    // supported yet (docs/storage.md). SQLite needs no claim: its file sits in the data
-    // directory, which the process owns.
+    // On PostgreSQL a database that instances run on is not migrated: database-in-use, before
+    // anything changed (an instance must not find its schema changed under it by a newer
+    // build). Instances are seen by their heartbeats (gatehouse_instances, the last 15 s) and,
+    // with Role::Instance (the backend), by the instance lock: every instance holds it shared
+    // until it closes, on a connection of its own, and a build that migrates takes it
+    // exclusively first. Builds before several instances were supported took it exclusively
+    // for as long as they ran: neither kind starts beside the other.
+    enum class Role { Tool, Instance };
     static Result<std::unique_ptr<Database>> open(const QString &target,
                                                   const QList<Migration> &migrations,
-                                                  const Clock &clock, bool soleInstance = false);
+                                                  const Clock &clock, Role role = Role::Tool);
 
     // The calling thread's connection (created on first use).
     QSqlDatabase connection();
@@ -127,18 +129,19 @@ public:
     // `error` set when it cannot be opened; close it with pgClose. SQLite: nullptr.
     pg_conn *connectPostgres(QString *error) const;
 
-    // The claim of open(..., soleInstance) still holds: its connection is checked, reopened
-    // if it broke (the claim is made again), and database-in-use returned when another
-    // instance took the database meanwhile. Call it now and then (Backend: every 5 s).
-    Result<void> checkSoleInstance();
+    // The instance lock of open(..., Role::Instance) still holds: its connection is checked,
+    // reopened if it broke (the lock taken again), and database-in-use returned when an older
+    // build took the database meanwhile. Call it now and then (Backend: every 5 s).
+    Result<void> checkInstanceLock();
 
 private:
     explicit Database(QString target);
     Result<QSqlDatabase> openConnection(const QString &name);
     Result<void> migrate(const QList<Migration> &migrations, const Clock &clock);
     QString ddl(const QString &sql) const; // a migration's statement in this engine's dialect
-    Result<void> claimSoleInstance();
-    pg_conn *m_instanceLock = nullptr; // PostgreSQL: the connection holding the claim
+    Result<void> refuseUpgradeUnderRunningInstances(int current, int newest, const Clock &clock);
+    Result<void> takeInstanceLock();
+    pg_conn *m_instanceLock = nullptr; // PostgreSQL, Role::Instance: holds the lock shared
     Sealer m_sealer;
 
     QString m_path; // the SQLite file or the PostgreSQL URL (with its password)

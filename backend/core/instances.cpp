@@ -165,6 +165,7 @@ QJsonArray Instances::list()
     while (q.next()) {
         const QString id = q.value(0).toString();
         const qint64 heartbeatAt = q.value(4).toLongLong();
+        // (alive: as aliveIds())
         out.append(QJsonObject{{QStringLiteral("id"), id},
                                {QStringLiteral("version"), q.value(1).toString()},
                                {QStringLiteral("listeners"),
@@ -176,6 +177,19 @@ QJsonArray Instances::list()
                                {QStringLiteral("self"), id == m_self.id}});
     }
     return out;
+}
+
+std::optional<QSet<QString>> Instances::aliveIds()
+{
+    QSqlQuery q(m_database.connection());
+    q.prepare(QStringLiteral("SELECT id FROM gatehouse_instances WHERE heartbeat_at >= ?"));
+    q.addBindValue(m_clock.now().toMSecsSinceEpoch() - kAliveMs);
+    if (!q.exec())
+        return std::nullopt;
+    QSet<QString> ids;
+    while (q.next())
+        ids.insert(q.value(0).toString());
+    return ids;
 }
 
 } // namespace Gatehouse::Core

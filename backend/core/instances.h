@@ -6,11 +6,13 @@
 #include <QJsonArray>
 #include <QJsonObject>
 #include <QObject>
+#include <QSet>
 #include <QString>
 #include <QTimer>
 
 #include <atomic>
 #include <memory>
+#include <optional>
 
 namespace Gatehouse::Core {
 
@@ -46,9 +48,9 @@ public:
     static Migration migration(); // schema version 25
 
     // The first heartbeat (and a try for the lead), committed before it returns; then one
-    // every heartbeat interval. `soleInstance`: this process holds the database alone (SQLite,
-    // or PostgreSQL's claim), so a lead still held is a dead process's, dropped first (a
-    // restart right after a kill -9 leads at once).
+    // every heartbeat interval. `soleInstance`: this process has the database alone (SQLite),
+    // so a lead still held is a dead process's, dropped first (a restart right after a kill -9
+    // leads at once). On PostgreSQL a dead instance's lead expires (kLeadMs).
     Result<void> start(bool soleInstance = false);
     // Removes this instance's row and gives the lead up (committed before it returns). Call it
     // before the writer stops.
@@ -62,6 +64,9 @@ public:
     // Every instance seen on the database, newest heartbeat first, read on the calling thread:
     // id, version, listeners, startedAt, heartbeatAt, alive, leads, self.
     QJsonArray list();
+    // The ids of the instances alive now (a heartbeat in the last kAliveMs, this one included),
+    // read on the calling thread; nullopt when they cannot be read.
+    std::optional<QSet<QString>> aliveIds();
 
 private:
     void beat();

@@ -229,9 +229,11 @@ bool pgNotifications(pg_conn *conn, std::vector<QByteArray> *payloads)
     return true;
 }
 
-bool pgTryLock(pg_conn *conn, qint64 key, bool *held, QString *error)
+bool pgTryLock(pg_conn *conn, qint64 key, bool shared, bool *held, QString *error)
 {
-    const QByteArray sql = "SELECT pg_try_advisory_lock(" + QByteArray::number(key) + ")";
+    const QByteArray sql = QByteArray(shared ? "SELECT pg_try_advisory_lock_shared("
+                                             : "SELECT pg_try_advisory_lock(") +
+                           QByteArray::number(key) + ")";
     PGresult *r = PQexec(conn, sql.constData());
     const bool ok = PQresultStatus(r) == PGRES_TUPLES_OK && PQntuples(r) == 1;
     if (ok)

@@ -82,8 +82,8 @@ bool pgListen(pg_conn *conn, const char *channel, QString *error);
 // The payloads of the notifications that arrived, without waiting; false once the connection
 // broke (what was sent meanwhile is lost: reset and LISTEN again).
 bool pgNotifications(pg_conn *conn, std::vector<QByteArray> *payloads);
-// pg_try_advisory_lock(key): `held` says whether this session holds it now.
-bool pgTryLock(pg_conn *conn, qint64 key, bool *held, QString *error);
+// pg_try_advisory_lock(key), or its _shared form: `held` says whether this session holds it now.
+bool pgTryLock(pg_conn *conn, qint64 key, bool shared, bool *held, QString *error);
 
 // A postgresql:// (or postgres://) URL: the parts QPSQL takes, the rest (sslmode, passfile,
 // connect_timeout, ...) as connect options. Credentials may also come from PG* variables.

@@ -419,6 +419,11 @@ void WriteQueue::submit(Work work, Done done)
     enqueue(Job{std::move(work), std::move(done)}, true);
 }
 
+void WriteQueue::submitAtStart(Work work, Done done)
+{
+    enqueue(Job{std::move(work), std::move(done), true}, true);
+}
+
 void WriteQueue::enqueue(Job job, bool mayDefer)
 {
     QMutexLocker lock(&m_mutex);
@@ -563,6 +568,10 @@ void WriteQueue::loop()
                 m_delaying = false;
             }
             while (!m_jobs.empty() && int(batch.size()) < m_maxBatch) {
+                // On PostgreSQL a job that waits for the instances' shared lock begins a
+                // transaction (submitAtStart), unless one such job began this one already.
+                if (postgres && m_jobs.front().atStart && !batch.empty() && !batch.front().atStart)
+                    break;
                 batch.push_back(std::move(m_jobs.front()));
                 m_jobs.pop_front();
             }

@@ -116,6 +116,12 @@ public:
     WriteQueue &operator=(const WriteQueue &) = delete;
 
     void submit(Work work, Done done = {});
+    // A job that, on PostgreSQL, waits for a lock other instances take too (a transaction-level
+    // advisory lock: OrderStore::lockLifecycle) as its first statement: it runs first in its
+    // transaction (after another such job at most), so that it never waits for that lock while
+    // this transaction holds row locks another instance, holding the lock, may wait for (a
+    // deadlock across instances, broken only after deadlock_timeout). On SQLite, submit().
+    void submitAtStart(Work work, Done done = {});
     // Blocks the caller until the job has committed; for start-up and tools.
     Result<void> run(Work work);
     void stop();
@@ -148,6 +154,7 @@ private:
     {
         Work work;
         Done done;
+        bool atStart = false; // submitAtStart
     };
     void enqueue(Job job, bool mayDefer);
     void loop();

@@ -100,23 +100,29 @@ struct OrderService::Effects
 template <typename T>
 void OrderService::commit(std::function<Result<void>(WriteTransaction &, Effects &, T &)> work,
                           std::function<void(Result<T>)> done,
-                          std::function<void(const T &)> afterCommit)
+                          std::function<void(const T &)> afterCommit, Turn turn)
 {
     auto fx = std::make_shared<Effects>();
     auto result = std::make_shared<T>();
-    m_writer.submit([fx, result, work = std::move(work)](
-                        WriteTransaction &tx) { return work(tx, *fx, *result); },
-                    [this, fx, result, done = std::move(done),
-                     afterCommit = std::move(afterCommit)](const Result<void> &r) {
-                        if (!r) {
-                            done(r.error());
-                            return;
-                        }
-                        if (afterCommit)
-                            afterCommit(*result);
-                        done(*result);
-                        apply(*fx);
-                    });
+    Core::WriteQueue::Work job = [fx, result, work = std::move(work)](WriteTransaction &tx) {
+        return work(tx, *fx, *result);
+    };
+    Core::WriteQueue::Done answer = [this, fx, result, done = std::move(done),
+                                     afterCommit = std::move(afterCommit)](const Result<void> &r) {
+        if (!r) {
+            done(r.error());
+            return;
+        }
+        if (afterCommit)
+            afterCommit(*result);
+        done(*result);
+        apply(*fx);
+    };
+    // A job that takes the instances' turn (OrderStore::lockLifecycle) begins its transaction.
+    if (turn == Turn::Taken)
+        m_writer.submitAtStart(std::move(job), std::move(answer));
+    else
+        m_writer.submit(std::move(job), std::move(answer));
 }
 
 OrderService::OrderService(Core::Database &database, Core::WriteQueue &writer,
@@ -479,7 +485,7 @@ void OrderService::submitAdvanceBatch()
     auto fx = std::make_shared<Effects>();
     fx->deferStock = true;
     auto ids = std::make_shared<QStringList>();
-    m_writer.submit(
+    m_writer.submitAtStart(
         [this, fx, ids](WriteTransaction &tx) -> Result<void> {
             {
                 QMutexLocker lock(&m_advanceMutex);
@@ -800,7 +806,7 @@ void OrderService::act(const QString &orderId, const QString &customerId, Action
             result = order;
             return {};
         },
-        std::move(done));
+        std::move(done), {}, Turn::Taken);
 }
 
 void OrderService::restock(const QString &beerId, int quantity,
@@ -831,7 +837,7 @@ void OrderService::restock(const QString &beerId, int quantity,
             result = **after;
             return {};
         },
-        std::move(done));
+        std::move(done), {}, Turn::Taken);
 }
 
 void OrderService::setDiscontinued(const QString &beerId, bool discontinued,
@@ -854,7 +860,7 @@ void OrderService::setDiscontinued(const QString &beerId, bool discontinued,
             fx.beersChanged.insert(beerId);
             return {};
         },
-        std::move(done));
+        std::move(done), {}, Turn::Taken);
 }
 
 void OrderService::createCustomer(const QString &name, const QString &id,

@@ -109,10 +109,12 @@ private:
                                                 const QString &upc);
     // Runs `work` on the writer; after the commit runs `afterCommit`, answers `done` with what
     // `work` filled in and publishes its effects (events, deliveries to the dispatcher).
+    // Turn::Taken: `work` begins with OrderStore::lockLifecycle (WriteQueue::submitAtStart).
+    enum class Turn { None, Taken };
     template <typename T>
     void commit(std::function<Core::Result<void>(Core::WriteTransaction &, Effects &, T &)> work,
                 std::function<void(Core::Result<T>)> done,
-                std::function<void(const T &)> afterCommit = {});
+                std::function<void(const T &)> afterCommit = {}, Turn turn = Turn::None);
     void scheduleAdvance(const QStringList &orderIds);
     void submitAdvanceBatch();
     qint64 nowMs() const;

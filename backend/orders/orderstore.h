@@ -27,8 +27,9 @@ public:
     // reads and then changes an order or a beer's stock (the lifecycle, an order's actions,
     // restock, discontinue), and held until the writer's transaction ends, so that the
     // instances take turns and each computes on what the others committed (a transaction-level
-    // advisory lock; waits at most 10 s). Creating an order needs no turn. Nothing on SQLite,
-    // whose one writer is the only one.
+    // advisory lock; waits at most 10 s). Such jobs are submitted with submitAtStart, so that
+    // this is their transaction's first wait. Creating an order needs no turn. Nothing on
+    // SQLite, whose one writer is the only one.
     static Core::Result<void> lockLifecycle(Core::WriteTransaction &tx);
     static Core::Result<void> insertCustomer(Core::WriteTransaction &tx, const Customer &c);
     static Core::Result<bool> customerExists(Core::WriteTransaction &tx, const QString &id);

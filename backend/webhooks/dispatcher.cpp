@@ -140,10 +140,35 @@ void Dispatcher::endpointChanged(const Endpoint &endpoint)
         Qt::QueuedConnection);
 }
 
-void Dispatcher::secretsChanged(const QString &ownerId)
+void Dispatcher::endpointChangedElsewhere(const QString &endpointId)
 {
     QMetaObject::invokeMethod(
-        m_ctx, [this, ownerId] { m_keys.remove(ownerId); }, Qt::QueuedConnection);
+        m_ctx,
+        [this, endpointId] {
+            QSqlDatabase db = m_database.connection();
+            if (endpointId.isEmpty()) {
+                m_endpoints.clear();
+                for (const Endpoint &e : WebhookStore::endpoints(db))
+                    m_endpoints.insert(e.id, e);
+            } else if (const auto e = WebhookStore::endpoint(db, endpointId)) {
+                m_endpoints.insert(e->id, *e);
+            }
+        },
+        Qt::QueuedConnection);
+}
+
+void Dispatcher::secretsChanged(const QString &ownerId)
+{
+    // Empty: anyone's may have changed (the change feed, after its connection was lost).
+    QMetaObject::invokeMethod(
+        m_ctx,
+        [this, ownerId] {
+            if (ownerId.isEmpty())
+                m_keys.clear();
+            else
+                m_keys.remove(ownerId);
+        },
+        Qt::QueuedConnection);
 }
 
 void Dispatcher::doStart()
@@ -162,10 +187,6 @@ void Dispatcher::doStart()
     for (const Endpoint &e : WebhookStore::endpoints(db))
         m_endpoints.insert(e.id, e);
     if (leasing()) {
-        if (m_options.soleInstance) {
-            if (auto r = WebhookStore::releaseAllLeases(db); !r)
-                qCWarning(lcWebhooks).noquote() << r.error().message;
-        }
         m_leaseTimer = new QTimer(m_ctx);
         m_leaseTimer->setInterval(int(std::max<qint64>(m_options.leaseTtlMs / 3, 1)));
         QObject::connect(m_leaseTimer, &QTimer::timeout, m_ctx, [this] { leaseTick(); });

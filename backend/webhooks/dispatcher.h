@@ -51,9 +51,6 @@ public:
         // How long a lease lasts unless renewed (every third of it); an instance that stops
         // renewing loses its subjects to the others this long after its last renewal.
         qint64 leaseTtlMs = 15'000;
-        // This instance holds the database alone: the leases found at start belong to
-        // processes gone, and are dropped before the pending deliveries are read.
-        bool soleInstance = false;
     };
 
     Dispatcher(Core::Database &database, Core::WriteQueue &writer, Core::EventBus &events,
@@ -68,6 +65,9 @@ public:
     void add(const Delivery &delivery);
     void add(QList<Delivery> deliveries); // in order; one hop to the dispatcher's thread
     void endpointChanged(const Endpoint &endpoint);
+    // Another instance changed the endpoint's state (the change feed; empty: any endpoint may
+    // have changed): read again from the database.
+    void endpointChangedElsewhere(const QString &endpointId);
     void secretsChanged(const QString &ownerId);
 
     qint64 attemptsMade() const { return m_attemptsMade.load(); }

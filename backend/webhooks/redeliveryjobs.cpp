@@ -172,7 +172,7 @@ Core::Migration RedeliveryJobs::holderMigration()
             {QStringLiteral("ALTER TABLE webhook_redelivery_jobs ADD COLUMN holder TEXT")}};
 }
 
-void RedeliveryJobs::setInstance(QString id, std::function<QSet<QString>()> alive)
+void RedeliveryJobs::setInstance(QString id, std::function<std::optional<QSet<QString>>()> alive)
 {
     m_instance = std::move(id);
     m_alive = std::move(alive);
@@ -190,14 +190,20 @@ Result<void> RedeliveryJobs::start()
 void RedeliveryJobs::adoptOrphans()
 {
     // Read here (the caller's thread), not on the writer.
-    const QSet<QString> alive = m_alive ? m_alive() : QSet<QString>();
+    const std::optional<QSet<QString>> read = m_alive ? m_alive() : QSet<QString>();
+    if (!read) {
+        qCWarning(lcWebhooks) << "the instances alive cannot be read: no redelivery job is "
+                                 "taken over now";
+        return;
+    }
+    const QSet<QString> &alive = *read;
     const bool all = !m_alive; // alone: whoever ran them is gone
     QSet<QString> here;
     for (auto it = m_running.cbegin(); it != m_running.cend(); ++it)
         here.insert(it.key());
     const QString me = m_instance;
     auto adopted = std::make_shared<QList<std::shared_ptr<Running>>>();
-    QPointer<RedeliveryJobs> self(this);
+    const std::weak_ptr<Core::PostGuard> guard = m_guard;
     m_writer.submit(
         [=](WriteTransaction &tx) -> Result<void> {
             QSqlQuery &q = tx.query(QStringLiteral(
@@ -243,7 +249,7 @@ void RedeliveryJobs::adoptOrphans()
             }
             return {};
         },
-        [self, adopted, me](const Result<void> &result) {
+        [this, guard, adopted, me](const Result<void> &result) {
             if (!result) {
                 if (result.error().code != QLatin1String("shutting-down"))
                     qCWarning(lcWebhooks).noquote()
@@ -253,27 +259,22 @@ void RedeliveryJobs::adoptOrphans()
             }
             if (adopted->isEmpty())
                 return;
-            // Back on the jobs' thread: the runners' timers live there.
-            QMetaObject::invokeMethod(
-                self ? static_cast<QObject *>(self.data()) : QCoreApplication::instance(),
-                [self, adopted, me] {
-                    if (!self)
-                        return;
-                    for (const auto &r : std::as_const(*adopted)) {
-                        if (self->m_running.contains(r->id))
-                            continue;
-                        qCInfo(lcWebhooks).noquote()
-                            << "resuming bulk redelivery" << r->id << "at" << r->next << "of"
-                            << r->ids.size()
-                            << (r->instance.isEmpty()
-                                    ? QString()
-                                    : QStringLiteral("(left by %1)").arg(r->instance));
-                        r->instance = me;
-                        self->m_running.insert(r->id, r);
-                        self->run(r->id);
-                    }
-                },
-                Qt::QueuedConnection);
+            // Back on the jobs' thread (the runners' timers live there), while this object is.
+            Core::PostGuard::post(guard, [this, adopted, me] {
+                for (const auto &r : std::as_const(*adopted)) {
+                    if (m_running.contains(r->id))
+                        continue;
+                    qCInfo(lcWebhooks).noquote()
+                        << "resuming bulk redelivery" << r->id << "at" << r->next << "of"
+                        << r->ids.size()
+                        << (r->instance.isEmpty()
+                                ? QString()
+                                : QStringLiteral("(left by %1)").arg(r->instance));
+                    r->instance = me;
+                    m_running.insert(r->id, r);
+                    run(r->id);
+                }
+            });
         });
 }
 
@@ -474,7 +475,7 @@ void RedeliveryJobs::persist(const Running &r, std::function<void()> after)
     const QString lastError = r.lastError;
     const QString instance = r.instance;
     auto lost = std::make_shared<bool>(false);
-    QPointer<RedeliveryJobs> self(this);
+    const std::weak_ptr<Core::PostGuard> guard = m_guard;
     m_writer.submit(
         [=](WriteTransaction &tx) -> Result<void> {
             // Only while it is still this instance's and running (or already in the state
@@ -500,15 +501,9 @@ void RedeliveryJobs::persist(const Running &r, std::function<void()> after)
             *lost = u.numRowsAffected() == 0;
             return {};
         },
-        [self, id, lost, after = std::move(after)](const Result<void> &result) {
+        [this, guard, id, lost, after = std::move(after)](const Result<void> &result) {
             if (result && *lost)
-                QMetaObject::invokeMethod(
-                    self ? static_cast<QObject *>(self.data()) : QCoreApplication::instance(),
-                    [self, id] {
-                        if (self)
-                            self->stoppedElsewhere(id);
-                    },
-                    Qt::QueuedConnection);
+                Core::PostGuard::post(guard, [this, id] { stoppedElsewhere(id); });
             if (after)
                 after();
         });
@@ -545,59 +540,62 @@ void RedeliveryJobs::finish(const QString &id, const QString &state)
 
 void RedeliveryJobs::cancel(const QString &id, const std::function<void(Result<QJsonObject>)> &done)
 {
-    if (const auto r = m_running.value(id); r && r->state == QLatin1String("running")) {
-        finish(id, QStringLiteral("cancelled"));
-        return done(jobJson(*r));
-    }
     const auto existing = job(id);
     if (!existing)
         return done(Core::makeError(QStringLiteral("job-not-found"),
                                     QStringLiteral("no redelivery job %1").arg(id), 404));
-    if (existing->value(QLatin1String("state")).toString() == QLatin1String("running")) {
-        // Run by another instance: cancelled in the database, where that instance finds it.
-        const qint64 now = nowMs();
-        auto cancelled = std::make_shared<bool>(false);
-        QPointer<RedeliveryJobs> self(this);
-        m_writer.submit(
-            [id, now, cancelled](WriteTransaction &tx) -> Result<void> {
-                QSqlQuery &u = tx.query(
-                    QStringLiteral("UPDATE webhook_redelivery_jobs SET state = 'cancelled', "
-                                   "finished_at = ? WHERE id = ? AND state = 'running'"));
-                u.addBindValue(now);
-                u.addBindValue(id);
-                if (!u.exec())
-                    return WriteTransaction::sqlError(u, "cancel redelivery job");
-                *cancelled = u.numRowsAffected() == 1;
-                return {};
-            },
-            [self, id, cancelled, done](const Result<void> &result) {
-                QMetaObject::invokeMethod(
-                    self ? static_cast<QObject *>(self.data()) : QCoreApplication::instance(),
-                    [self, id, cancelled, done, result] {
-                        if (!result)
-                            return done(result.error());
-                        if (!self)
-                            return done(Core::makeError(QStringLiteral("shutting-down"),
-                                                        QStringLiteral("the server is stopping"),
-                                                        503));
-                        if (!*cancelled) // it ended meanwhile: answered as finished
-                            return self->cancel(id, done);
-                        const auto now = self->job(id);
-                        if (!now)
-                            return done(Core::makeError(
-                                QStringLiteral("job-not-found"),
-                                QStringLiteral("no redelivery job %1").arg(id), 404));
-                        self->m_events.publish(QStringLiteral("redelivery.progress"), *now);
-                        done(*now);
-                    },
-                    Qt::QueuedConnection);
+    if (existing->value(QLatin1String("state")).toString() != QLatin1String("running"))
+        return done(
+            Core::makeError(QStringLiteral("job-finished"),
+                            QStringLiteral("redelivery job %1 is already %2")
+                                .arg(id, existing->value(QLatin1String("state")).toString()),
+                            409));
+    // Cancelled in the database first, wherever it runs (here, or on another instance, which
+    // finds it there at its next write of progress, or one that took it over meanwhile);
+    // then stopped here if it runs here.
+    const qint64 now = nowMs();
+    auto cancelled = std::make_shared<bool>(false);
+    const std::weak_ptr<Core::PostGuard> guard = m_guard;
+    m_writer.submit(
+        [id, now, cancelled](WriteTransaction &tx) -> Result<void> {
+            QSqlQuery &u =
+                tx.query(QStringLiteral("UPDATE webhook_redelivery_jobs SET state = 'cancelled', "
+                                        "finished_at = ? WHERE id = ? AND state = 'running'"));
+            u.addBindValue(now);
+            u.addBindValue(id);
+            if (!u.exec())
+                return WriteTransaction::sqlError(u, "cancel redelivery job");
+            *cancelled = u.numRowsAffected() == 1;
+            return {};
+        },
+        [this, guard, id, cancelled, done](const Result<void> &result) {
+            if (!result && result.error().code == QLatin1String("shutting-down"))
+                return done(result.error());
+            Core::PostGuard::post(guard, [this, id, cancelled, done, result] {
+                if (!result)
+                    return done(result.error());
+                if (!*cancelled) { // it ended meanwhile: answered as it ended
+                    const auto now = job(id);
+                    return done(Core::makeError(
+                        QStringLiteral("job-finished"),
+                        QStringLiteral("redelivery job %1 is already %2")
+                            .arg(id, now ? now->value(QLatin1String("state")).toString()
+                                         : QStringLiteral("gone")),
+                        409));
+                }
+                if (const auto r = m_running.value(id); r && r->state == QLatin1String("running")) {
+                    finish(id, QStringLiteral("cancelled")); // its last counts, and the event
+                    return done(jobJson(*r));
+                }
+                const auto now = job(id);
+                if (!now)
+                    return done(Core::makeError(QStringLiteral("job-not-found"),
+                                                QStringLiteral("no redelivery job %1").arg(id),
+                                                404));
+                m_events.publish(QStringLiteral("redelivery.progress"), *now);
+                done(*now);
             });
-        return;
-    }
-    return done(Core::makeError(QStringLiteral("job-finished"),
-                                QStringLiteral("redelivery job %1 is already %2")
-                                    .arg(id, existing->value(QLatin1String("state")).toString()),
-                                409));
+        });
 }
 
 QJsonObject RedeliveryJobs::jobJson(const Running &r) const

@@ -12,6 +12,7 @@
 
 #include <functional>
 #include <memory>
+#include <optional>
 
 namespace Gatehouse::Core {
 class Clock;
@@ -50,7 +51,8 @@ public:
     // This process's instance id, recorded with the jobs it runs (docs/storage.md "Bulk
     // redelivery jobs across instances"); and, when other instances may share the database
     // (PostgreSQL), who is alive now (their ids). Set before start().
-    void setInstance(QString id, std::function<QSet<QString>()> alive = {});
+    // `alive` answers nullopt when it cannot tell (nothing is taken over then).
+    void setInstance(QString id, std::function<std::optional<QSet<QString>>()> alive = {});
 
     // Resumes jobs left running (without an `alive` function all of them, since this process
     // has the database alone; else those whose instance is gone, as adoptOrphans), starts a
@@ -106,7 +108,7 @@ private:
     QHash<QString, std::shared_ptr<Running>> m_running;
     std::function<bool()> m_scheduled;
     QString m_instance = QStringLiteral("this-process");
-    std::function<QSet<QString>()> m_alive; // null: this process has the database alone
+    std::function<std::optional<QSet<QString>>()> m_alive; // null: the database is ours alone
     QTimer m_pruneTimer;
     std::unique_ptr<PrunePass> m_prune;       // the pass running, if any
     std::shared_ptr<Core::PostGuard> m_guard; // lets the writer's callbacks reach this object

@@ -709,6 +709,22 @@ Core::Migration WebhookStore::leaseMigration()
              QStringLiteral("CREATE INDEX webhook_leases_holder ON webhook_leases(holder)")}};
 }
 
+Core::Migration WebhookStore::changesMigration()
+{
+    // An endpoint's state (enabled or disabled by an administrator or the failing rule) and a
+    // customer's secrets, which every instance's dispatcher keeps in memory.
+    return {29,
+            QStringLiteral("webhooks: endpoint states and secrets announced to other instances"),
+            {},
+            {Core::Database::notifyFunction(),
+             QStringLiteral("CREATE TRIGGER webhook_endpoints_changed AFTER UPDATE ON "
+                            "webhook_endpoints FOR EACH ROW WHEN (OLD.state IS DISTINCT FROM "
+                            "NEW.state) EXECUTE FUNCTION gatehouse_notify('id')"),
+             QStringLiteral("CREATE TRIGGER webhook_secrets_changed AFTER INSERT OR UPDATE OR "
+                            "DELETE ON webhook_secrets FOR EACH ROW EXECUTE FUNCTION "
+                            "gatehouse_notify('owner_id')")}};
+}
+
 Result<QList<WebhookStore::Lease>> WebhookStore::acquireLeases(const QSqlDatabase &db,
                                                                const QStringList &subjects,
                                                                const QString &holder, qint64 now,
@@ -876,14 +892,6 @@ Result<void> WebhookStore::releaseAllLeases(WriteTransaction &tx, const QString 
 {
     Core::Statement &q = tx.stmt("DELETE FROM webhook_leases WHERE holder = ?");
     if (!q.bind(1, holder).exec())
-        return WriteTransaction::sqlError(q, "release leases");
-    return {};
-}
-
-Result<void> WebhookStore::releaseAllLeases(const QSqlDatabase &db)
-{
-    QSqlQuery q(db);
-    if (!q.exec(QStringLiteral("DELETE FROM webhook_leases")))
         return WriteTransaction::sqlError(q, "release leases");
     return {};
 }

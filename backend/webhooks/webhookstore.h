@@ -154,6 +154,9 @@ public:
     // fence they were attempted under. Reads and claims run on the calling thread's connection
     // (autocommit); the release and the fenced results in the writer's transaction.
     static Core::Migration leaseMigration(); // schema version 24
+    // Schema version 29, PostgreSQL only: endpoint state changes and secrets announced on the
+    // change feed (ChangeFeed), so that every instance's dispatcher reads them again.
+    static Core::Migration changesMigration();
     struct Lease
     {
         QString subjectId;
@@ -189,12 +192,8 @@ public:
     // added while this one held the lease): the holder reads them and goes on.
     static Core::Result<QStringList>
     releaseIdleLeases(const QSqlDatabase &db, const QStringList &subjects, const QString &holder);
-    // Every lease of `holder` (a stop, after its last results), or of every holder (empty
-    // `holder`, below).
+    // Every lease of `holder` (a stop, after its last results).
     static Core::Result<void> releaseAllLeases(Core::WriteTransaction &tx, const QString &holder);
-    // At the start of an instance that holds the database alone: the leases of every holder,
-    // all of them processes gone.
-    static Core::Result<void> releaseAllLeases(const QSqlDatabase &db);
 };
 
 QString isoTime(qint64 msSinceEpoch); // "" for 0

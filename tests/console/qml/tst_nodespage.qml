@@ -264,8 +264,14 @@ Item {
             typeInto(item("customUserField"), "alice")
             typeInto(item("customGroupsField"), "ops")
             typeInto(findChild(labelRow("example.com/rack"), "labelValueField"), "r2")
+            // The verdict of the last edit (alice in ops, rack r2), not of one typed before it
+            // (without the group: one near miss fewer), which is a 403 too.
+            tryVerify(() => {
+                const body = TestBackend.lastBody("POST /admin/v1/cluster/explain")
+                return body && JSON.stringify(body.groups) === JSON.stringify(["ops"])
+                        && JSON.stringify(body).includes("r2") && !NodeEditor.explaining
+            }, Wait.ms)
             tryCompare(item("verdictCode"), "text", "403 Forbidden", Wait.ms)
-            tryVerify(() => !NodeEditor.explaining, Wait.ms)
             verify(item("denialCard").visible)
             compare(item("denialSource").text, "dry run, 403 Forbidden")
             compare(item("denialHeadline").text, "Refused at authorization by Node, RBAC")

@@ -7,6 +7,7 @@
 #include "core/eventqueue.h"
 #include "core/httpparser.h"
 #include "core/httpserver.h"
+#include "core/instances.h"
 #include "core/jsonwriter.h"
 #include "core/metrics.h"
 #include "core/postgres.h"
@@ -1388,25 +1389,87 @@ private slots:
         QVERIFY(q.exec(QStringLiteral("SELECT COUNT(*) FROM schema_migrations")) && q.next());
         QCOMPARE(q.value(0).toInt(), 3);
 
-        // One instance holds the database: another, of a newer build, is refused before it
-        // migrates anything; once the first closes, it may.
+        // A build that changes the schema is refused while instances run on the database (a
+        // heartbeat in the last 15 s), before it migrates anything: they would find the schema
+        // changed under them. The same build starts beside them; once they are gone, the newer
+        // one migrates.
         {
-            auto first = Database::open(url, m, m_clock, true);
-            QVERIFY(first.ok());
-            QList<Migration> newer = m;
-            newer.append({4,
+            QList<Migration> withInstances = m;
+            withInstances.append(Instances::migration());
+            QVERIFY(Database::open(url, withInstances, m_clock).ok()); // no instance runs yet
+            const qint64 now = m_clock.now().toMSecsSinceEpoch();
+            QVERIFY(
+                q.exec(QStringLiteral("INSERT INTO gatehouse_instances (id, version, listeners, "
+                                      "started_at, heartbeat_at) VALUES ('host/1/running', "
+                                      "'0.9.0', '{}', %1, %1)")
+                           .arg(now - 1000)));
+            QVERIFY(Database::open(url, withInstances, m_clock).ok()); // nothing to migrate
+            QList<Migration> newer = withInstances;
+            newer.append({26,
                           QStringLiteral("test: newer"),
                           {QStringLiteral("CREATE TABLE newer (id INTEGER)")}});
-            auto second = Database::open(url, newer, m_clock, true);
-            QVERIFY(!second.ok());
-            QCOMPARE(second.error().code, QStringLiteral("database-in-use"));
+            auto refused = Database::open(url, newer, m_clock);
+            QVERIFY(!refused.ok());
+            QCOMPARE(refused.error().code, QStringLiteral("database-in-use"));
+            QVERIFY2(refused.error().message.contains(
+                         QStringLiteral("has schema version 25 and this Gatehouse build changes it "
+                                        "to 26, which the instances running on it do not know: "
+                                        "host/1/running (0.9.0)")),
+                     qPrintable(refused.error().message));
             QVERIFY(q.exec(QStringLiteral("SELECT COUNT(*) FROM schema_migrations")) && q.next());
-            QCOMPARE(q.value(0).toInt(), 3);
-            QVERIFY((*first)->checkSoleInstance().ok());
+            QCOMPARE(q.value(0).toInt(), 4);
+            QVERIFY(q.exec(QStringLiteral("SELECT to_regclass('newer') IS NULL")) && q.next());
+            QVERIFY(q.value(0).toBool());
+            // Its last heartbeat 16 s ago: gone.
+            QVERIFY(q.exec(QStringLiteral("UPDATE gatehouse_instances SET heartbeat_at = %1")
+                               .arg(now - 16'000)));
+            QVERIFY(Database::open(url, newer, m_clock).ok());
+            QVERIFY(q.exec(QStringLiteral("SELECT COUNT(*) FROM schema_migrations")) && q.next());
+            QCOMPARE(q.value(0).toInt(), 5);
+            m = newer; // what the database has now
+        }
+        // The instance lock (Role::Instance, the backend): held shared by each instance, so that
+        // a build that migrates is refused even by an instance not seen yet (no heartbeat); and
+        // an older build, which held it exclusively while it ran, keeps every instance out.
+        {
+            auto first = Database::open(url, m, m_clock, Database::Role::Instance);
+            QVERIFY(first.ok());
+            auto beside = Database::open(url, m, m_clock, Database::Role::Instance);
+            QVERIFY(beside.ok());
+            QList<Migration> newer = m;
+            newer.append({27,
+                          QStringLiteral("test: newer still"),
+                          {QStringLiteral("CREATE TABLE newer_still (id INTEGER)")}});
+            auto refused = Database::open(url, newer, m_clock, Database::Role::Instance);
+            QVERIFY(!refused.ok());
+            QCOMPARE(refused.error().code, QStringLiteral("database-in-use"));
+            QVERIFY2(refused.error().message.contains(
+                         QStringLiteral("has not written its heartbeat yet")),
+                     qPrintable(refused.error().message));
+            QVERIFY(q.exec(QStringLiteral("SELECT COUNT(*) FROM schema_migrations")) && q.next());
+            QCOMPARE(q.value(0).toInt(), 5);
+            QVERIFY((*first)->checkInstanceLock().ok());
             (*first)->close();
-            auto third = Database::open(url, m, m_clock, true);
-            QVERIFY(third.ok());
-            QVERIFY((*third)->checkSoleInstance().ok());
+            (*beside)->close();
+            QString error;
+            pg_conn *older = pgConnect(url, &error);
+            QVERIFY2(older, qPrintable(error));
+            bool held = false;
+            QVERIFY(pgTryLock(older, 7418235100418, false, &held, &error));
+            QVERIFY(held);
+            auto alone = Database::open(url, m, m_clock, Database::Role::Instance);
+            QVERIFY(!alone.ok());
+            QCOMPARE(alone.error().code, QStringLiteral("database-in-use"));
+            QVERIFY2(alone.error().message.contains(QStringLiteral("runs only alone")),
+                     qPrintable(alone.error().message));
+            pgClose(older);
+            auto upgraded = Database::open(url, newer, m_clock, Database::Role::Instance);
+            QVERIFY(upgraded.ok());
+            QVERIFY(q.exec(QStringLiteral("SELECT COUNT(*) FROM schema_migrations")) && q.next());
+            QCOMPARE(q.value(0).toInt(), 6);
+            // Its exclusive hold given back once migrated: another instance starts beside it.
+            QVERIFY(Database::open(url, newer, m_clock, Database::Role::Instance).ok());
+            m = newer;
         }
 
         QUrl withPassword(url);

@@ -1,0 +1,231 @@
+// Three instances of one PostgreSQL database behind nginx, started by the recipe itself
+// (deploy/run-local.sh, deploy/README.md): a burst of orders with status callbacks spread across
+// them through nginx, and the instance that leads killed (-9) in the middle. Every acknowledged
+// order exists and runs its whole lifecycle, every status callback of each reaches the receiver
+// at least once (with one webhook-id per change), and no delivery is attempted by two instances
+// at once. The cluster listener passes TLS through nginx untouched; the admin listener behind it
+// lists the instances. Needs GATEHOUSE_TEST_POSTGRES (ctest: e2e_postgres_fleet).
+
+import { test, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { createServer as createHttpServer } from 'node:http';
+import { request as httpsRequest } from 'node:https';
+import { createServer as createTcpServer } from 'node:net';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { setTimeout as sleep } from 'node:timers/promises';
+
+import { POSTGRES_BASE, TIMEOUT_MS, binaryPath, createPostgresDatabase, request, waitFor } from './lib/backend.mjs';
+import { tempDir } from './lib/cluster.mjs';
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const STREAM_MODULE = '/usr/lib/nginx/modules/ngx_stream_module.so';
+const skip = !POSTGRES_BASE ? 'needs GATEHOUSE_TEST_POSTGRES (ctest: e2e_postgres_fleet)'
+    : !existsSync('/usr/sbin/nginx') || !existsSync(STREAM_MODULE)
+        ? 'needs nginx and libnginx-mod-stream (Debian)' : false;
+const LIFECYCLE = ['NEW', 'VALIDATION_PENDING', 'VALIDATED', 'ALLOCATION_PENDING', 'ALLOCATED'];
+
+let fleetProcess;
+after(async () => {
+    if (fleetProcess && fleetProcess.exitCode === null) {
+        fleetProcess.kill('SIGTERM');
+        await new Promise((resolve) => fleetProcess.once('exit', resolve));
+    }
+});
+
+function portFree(port) {
+    return new Promise((resolve) => {
+        const s = createTcpServer();
+        s.once('error', () => resolve(false));
+        s.listen(port, '127.0.0.1', () => s.close(() => resolve(true)));
+    });
+}
+
+// A base port whose 3 front ports and 9 instance ports (base + 10 ...) are all free.
+async function freeBase() {
+    for (let tries = 0; tries < 50; ++tries) {
+        const base = 20000 + Math.floor(Math.random() * 30000);
+        const ports = [0, 1, 2, ...Array.from({ length: 9 }, (_, i) => 10 + i)].map((o) => base + o);
+        if ((await Promise.all(ports.map(portFree))).every(Boolean))
+            return base;
+    }
+    throw new Error('no free port range');
+}
+
+// Records every callback: webhook-id, order, status, when it began and ended (answered after
+// 20 ms, or cut off when its sender died).
+function startReceiver() {
+    const hits = [];
+    const server = createHttpServer((req, res) => {
+        let body = '';
+        const hit = { id: req.headers['webhook-id'], start: Date.now(), end: 0 };
+        hits.push(hit);
+        req.on('data', (c) => { body += c; });
+        req.on('end', () => {
+            try {
+                const p = JSON.parse(body);
+                hit.orderId = p.orderId;
+                hit.status = p.orderStatus;
+            } catch { /* recorded without them */ }
+            setTimeout(() => { hit.end = Date.now(); res.end(); }, 20);
+        });
+        res.on('close', () => { if (!hit.end) hit.end = Date.now(); });
+    });
+    return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve({
+        hits, url: `http://127.0.0.1:${server.address().port}/hook`, close: () => server.close(),
+    })));
+}
+
+function httpsGet(url, ca) {
+    return new Promise((resolve, reject) => {
+        const req = httpsRequest(url, { ca, servername: 'localhost', timeout: TIMEOUT_MS }, (res) => {
+            let text = '';
+            res.on('data', (c) => { text += c; });
+            res.on('end', () => resolve({ status: res.statusCode, text }));
+        });
+        req.on('error', reject);
+        req.end();
+    });
+}
+
+test('three instances behind nginx (deploy/run-local.sh): a burst of orders with callbacks, the leading instance killed -9 in the middle; every acknowledged order runs its lifecycle and every status callback arrives, never two attempts of one at once',
+     { skip, timeout: 12 * 60_000 }, async (t) => {
+    const receiver = await startReceiver();
+    const dir = tempDir('gatehouse-fleet-');
+    const base = await freeBase();
+    let output = '';
+    fleetProcess = spawn('bash', [join(ROOT, 'deploy', 'run-local.sh'), dir], {
+        env: {
+            ...process.env,
+            GATEHOUSE_PORT_BASE: String(base),
+            GATEHOUSE_DATABASE: createPostgresDatabase(),
+            GATEHOUSE_BINARY: binaryPath(),
+            GATEHOUSE_ARGS: '--webhook-allow-loopback --webhook-retry-schedule 1s,1s,2s,2s,5s,5s,10s,10s,30s',
+            QT_LOGGING_RULES: 'gatehouse.access=false',
+        },
+        stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    fleetProcess.stdout.on('data', (c) => { output += c; });
+    fleetProcess.stderr.on('data', (c) => { output += c; });
+    await waitFor(() => /==> ready/.test(output) || fleetProcess.exitCode !== null,
+                  { timeoutMs: 4 * TIMEOUT_MS, message: 'the fleet started' });
+    assert.match(output, /==> ready/, output.slice(-3000));
+    const fleet = JSON.parse(readFileSync(join(dir, 'fleet.json'), 'utf8'));
+    assert.equal(fleet.service, `http://127.0.0.1:${base}`);
+    assert.equal(fleet.instances.length, 3);
+    const token = readFileSync(fleet.adminTokenFile, 'utf8').trim();
+    const admin = (method, path, body) => request(fleet.admin + path, method, body, { Authorization: `Bearer ${token}` });
+
+    // The admin listener behind nginx (any instance answers) lists the three, one leading.
+    const status = await admin('GET', '/admin/v1/status');
+    assert.equal(status.status, 200, status.text);
+    assert.equal(status.json.instances.filter((i) => i.alive).length, 3, JSON.stringify(status.json.instances));
+    const leader = status.json.instances.find((i) => i.leads);
+    assert.ok(leader, JSON.stringify(status.json.instances));
+    // The cluster listener through the TCP pass-through: TLS with the cluster's CA, answered.
+    const version = await httpsGet(`${fleet.cluster}/version`, readFileSync(fleet.clusterCa));
+    assert.equal(version.status, 200, version.text);
+    assert.match(version.text, /"gitVersion"/);
+
+    const customer = await admin('POST', '/admin/v1/customers', { name: 'Fleet' });
+    assert.equal(customer.status, 201, customer.text);
+    const customerId = customer.json.customer.id;
+    const beers = await request(`${fleet.service}/v1/beers?pageSize=100`, 'GET');
+    const upc = beers.json.content.filter((b) => b.quantityOnHand >= 500)[0].upc;
+
+    // The instance that leads, found by its own admin port, dies after the first 100 orders.
+    let victim;
+    for (const i of fleet.instances) {
+        const own = await request(`http://127.0.0.1:${i.admin}/admin/v1/status`, 'GET', undefined,
+                                  { Authorization: `Bearer ${token}` });
+        if (own.json.processId === leader.id)
+            victim = i;
+    }
+    assert.ok(victim, 'the leading instance found');
+    const acknowledged = new Set();
+    let refused = 0;
+    let sent = 0;
+    let killedAt = 0;
+    const place = async () => {
+        while (sent < 300) {
+            sent += 1;
+            if (sent === 100 && !killedAt) {
+                process.kill(victim.pid, 'SIGKILL');
+                killedAt = Date.now();
+            }
+            const r = await request(`${fleet.service}/v1/customers/${customerId}/orders`, 'POST', {
+                beerOrderLines: [{ upc, orderQuantity: 1 }], orderStatusCallbackUrl: receiver.url,
+            }).catch(() => ({ status: 0 }));
+            if (r.status === 201)
+                acknowledged.add(r.json.id);
+            else
+                refused += 1; // not acknowledged: whether it exists is not promised
+        }
+    };
+    await Promise.all(Array.from({ length: 8 }, place));
+    assert.ok(killedAt > 0);
+    assert.ok(acknowledged.size >= 250, `${acknowledged.size} acknowledged, ${refused} refused`);
+    t.diagnostic(`${acknowledged.size} orders acknowledged, ${refused} refused; instance ${victim.pid} (the lead) killed`);
+
+    // Every acknowledged order exists (read through nginx, any instance) and is allocated: those
+    // the dead instance had not advanced are taken up by the new lead.
+    const statusOf = async (id) => (await request(`${fleet.service}/v1/customers/${customerId}/orders/${id}`, 'GET')).json?.orderStatus;
+    await waitFor(async () => {
+        for (const id of acknowledged)
+            if (await statusOf(id) !== 'ALLOCATED')
+                return false;
+        return true;
+    }, { timeoutMs: 5 * 60_000, intervalMs: 2000, message: 'every acknowledged order allocated' });
+    t.diagnostic(`every acknowledged order allocated ${Date.now() - killedAt} ms after the kill`);
+
+    // Every status change of every acknowledged order reached the receiver, with one webhook-id.
+    const seen = () => {
+        const byOrder = new Map();
+        for (const h of receiver.hits) {
+            if (!h.end || !acknowledged.has(h.orderId))
+                continue;
+            if (!byOrder.has(h.orderId))
+                byOrder.set(h.orderId, new Map());
+            byOrder.get(h.orderId).set(h.status, h.id);
+        }
+        return byOrder;
+    };
+    await waitFor(() => {
+        const byOrder = seen();
+        return [...acknowledged].every((id) => LIFECYCLE.every((s) => byOrder.get(id)?.has(s)));
+    }, { timeoutMs: 5 * 60_000, intervalMs: 2000, message: 'every status callback received' });
+    t.diagnostic(`every status callback received ${Date.now() - killedAt} ms after the kill (${receiver.hits.length} requests)`);
+    const ids = new Map(); // webhook-id -> "order status"
+    for (const h of receiver.hits) {
+        if (!h.id)
+            continue;
+        const what = `${h.orderId} ${h.status}`;
+        assert.equal(ids.get(h.id) ?? what, what, `webhook-id ${h.id} carried two changes`);
+        ids.set(h.id, what);
+    }
+    // Never two attempts of one delivery at once (the dead instance's last ones were cut off
+    // when it died; another sends them again only once their lease expired).
+    const byId = new Map();
+    for (const h of receiver.hits)
+        byId.set(h.id, [...(byId.get(h.id) ?? []), h]);
+    for (const [id, list] of byId) {
+        list.sort((a, b) => a.start - b.start);
+        for (let i = 1; i < list.length; ++i)
+            assert.ok(list[i].start >= list[i - 1].end,
+                      `delivery ${id}: an attempt began at ${list[i].start}, before the one of ${list[i - 1].start} ended at ${list[i - 1].end}`);
+    }
+    // The two left: alive; the dead one shown gone once its heartbeat is old.
+    await waitFor(async () => {
+        const s = await admin('GET', '/admin/v1/status');
+        return s.status === 200 && s.json.instances.filter((i) => i.alive).length === 2;
+    }, { timeoutMs: 60_000, message: 'two instances alive' });
+
+    fleetProcess.kill('SIGTERM');
+    const code = await new Promise((resolve) => fleetProcess.once('exit', resolve));
+    assert.equal(code, 0, output.slice(-3000));
+    assert.match(output, /==> stopping/);
+    receiver.close();
+    await sleep(10);
+});
