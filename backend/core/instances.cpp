@@ -165,7 +165,6 @@ QJsonArray Instances::list()
     while (q.next()) {
         const QString id = q.value(0).toString();
         const qint64 heartbeatAt = q.value(4).toLongLong();
-        // (alive: as aliveIds())
         out.append(QJsonObject{{QStringLiteral("id"), id},
                                {QStringLiteral("version"), q.value(1).toString()},
                                {QStringLiteral("listeners"),

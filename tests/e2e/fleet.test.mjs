@@ -129,6 +129,17 @@ test('three instances behind nginx (deploy/run-local.sh): a burst of orders with
     assert.equal(version.status, 200, version.text);
     assert.match(version.text, /"gitVersion"/);
 
+    // Behind nginx the admin listener still wants a token: none, or a forged one, is refused
+    // and changes nothing, whichever instance answers.
+    for (const headers of [{}, { Authorization: `Bearer ${token.slice(0, -4)}AAAA` }]) {
+        for (let i = 0; i < 3; ++i) {
+            const refused = await request(`${fleet.admin}/admin/v1/customers`, 'POST', { name: 'Intruder' }, headers);
+            assert.equal(refused.status, 401, refused.text);
+        }
+    }
+    const customers = await admin('GET', '/admin/v1/customers');
+    assert.equal(customers.status, 200, customers.text);
+    assert.ok(!JSON.stringify(customers.json).includes('Intruder'), customers.text);
     const customer = await admin('POST', '/admin/v1/customers', { name: 'Fleet' });
     assert.equal(customer.status, 201, customer.text);
     const customerId = customer.json.customer.id;
