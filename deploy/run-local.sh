@@ -8,7 +8,9 @@
 # there is none, and starts, all listening on 127.0.0.1:
 #   - a throwaway PostgreSQL server in DIR/postgres (unless GATEHOUSE_DATABASE names one);
 #   - GATEHOUSE_INSTANCES (3) instances, DIR/instance-N, sharing one database key and one admin
-#     token;
+#     token, believing nginx's X-Forwarded-For (--trusted-proxies 127.0.0.1, the address nginx
+#     connects from; a client on 127.0.0.1 itself may name any address, so clients that should
+#     count as themselves connect from elsewhere, e.g. 127.0.0.2);
 #   - nginx (DIR/nginx): the service and admin listeners as HTTP load balancers, the cluster
 #     listener as a TCP pass-through (client certificates reach Gatehouse).
 # It writes DIR/fleet.json (URLs, the instances' ports and pids, the admin token's file) and runs
@@ -90,7 +92,7 @@ for n in $(seq 1 "$COUNT"); do
   fi
   args=(--headless --data-dir "$data" --database "$DATABASE"
         --service-port "$port" --admin-port $((port + 1)) --cluster-port $((port + 2))
-        --public-base-url "$SERVICE_URL" "${EXTRA[@]}")
+        --public-base-url "$SERVICE_URL" --trusted-proxies 127.0.0.1 "${EXTRA[@]}")
   # Every instance seals with one key: the first one's, made at its start.
   [ "$n" -gt 1 ] && args+=(--database-key-file "$DIR/database-key")
   rm -f "$data/ports.json"

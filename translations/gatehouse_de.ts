@@ -1041,6 +1041,37 @@
         <source>%1 · %2 allowed, %3 denied</source>
         <translation>%1 · %2 erlaubt, %3 abgelehnt</translation>
     </message>
+    <message>
+        <source>Instances</source>
+        <translation>Instanzen</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n alive</source>
+        <translation>
+            <numerusform>%n aktiv</numerusform>
+            <numerusform>%n aktiv</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Instance %1</source>
+        <translation>Instanz %1</translation>
+    </message>
+    <message>
+        <source>This one</source>
+        <translation>Diese</translation>
+    </message>
+    <message>
+        <source>Leads</source>
+        <translation>Führt</translation>
+    </message>
+    <message>
+        <source>Gone</source>
+        <translation>Weg</translation>
+    </message>
+    <message>
+        <source>Version %1 · %2 · last heartbeat %3</source>
+        <translation>Version %1 · %2 · letztes Lebenszeichen %3</translation>
+    </message>
 </context>
 <context>
     <name>DecisionRow</name>

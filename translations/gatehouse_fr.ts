@@ -1041,6 +1041,37 @@
         <source>%1 · %2 allowed, %3 denied</source>
         <translation>%1 · autorisées : %2, refusées : %3</translation>
     </message>
+    <message>
+        <source>Instances</source>
+        <translation>Instances</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n alive</source>
+        <translation>
+            <numerusform>%n active</numerusform>
+            <numerusform>%n actives</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Instance %1</source>
+        <translation>Instance %1</translation>
+    </message>
+    <message>
+        <source>This one</source>
+        <translation>Celle-ci</translation>
+    </message>
+    <message>
+        <source>Leads</source>
+        <translation>Dirige</translation>
+    </message>
+    <message>
+        <source>Gone</source>
+        <translation>Disparue</translation>
+    </message>
+    <message>
+        <source>Version %1 · %2 · last heartbeat %3</source>
+        <translation>Version %1 · %2 · dernier signe de vie %3</translation>
+    </message>
 </context>
 <context>
     <name>DecisionRow</name>

@@ -18,6 +18,8 @@ namespace Gatehouse::Console {
 namespace {
 
 constexpr auto StatusPath = "/admin/v1/status";
+// A status request that only reads the instances (the 10 s poll on PostgreSQL).
+constexpr auto InstancesOnlyProperty = "gatehouseInstancesOnly";
 constexpr auto EventsPath = "/admin/v1/events";
 constexpr auto ApiPrefix = "/admin/v1";
 constexpr int ApiTimeoutMs = 15000;
@@ -101,6 +103,14 @@ AdminClient::AdminClient(QObject *parent) : QObject(parent)
     connect(&m_nam, &QNetworkAccessManager::encrypted, this, &AdminClient::onEncrypted);
     m_liveTicker.setInterval(std::chrono::seconds(1));
     connect(&m_liveTicker, &QTimer::timeout, this, &AdminClient::tick);
+    // Instances start, stop and die: their list (and which one leads) is read again.
+    m_statusPoll.setInterval(std::chrono::seconds(10));
+    connect(&m_statusPoll, &QTimer::timeout, this, [this] {
+        if (m_state == Online && !m_statusReply) {
+            fetchStatus();
+            m_statusReply->setProperty(InstancesOnlyProperty, true);
+        }
+    });
 }
 
 qint64 AdminClient::contactAgeSeconds() const
@@ -222,12 +232,16 @@ void AdminClient::connectTo(const QUrl &url, const QString &token)
         m_uptimeBase = 0;
         m_uptimeClock.invalidate();
         m_listeners.clear();
+        m_instances.clear();
+        m_processId.clear();
+        m_statusPoll.stop();
         m_requestCounts.clear();
         m_lastSeq = 0;
         m_parser = SseParser();
         emit statusChanged();
         emit uptimeChanged();
         emit listenersChanged();
+        emit instancesChanged();
         emit requestCountsChanged();
     }
 
@@ -484,6 +498,12 @@ void AdminClient::onStatusFinished(QNetworkReply *reply)
         failAttempt(tr("The server sent an unreadable status: %1").arg(parseError.errorString()));
         return;
     }
+    if (reply->property(InstancesOnlyProperty).toBool() && m_state == Online) {
+        // A poll for the instances: through a load balancer another instance may answer, whose
+        // start time, uptime and counters are not those of the one the stream comes from.
+        applyInstances(doc.object().value(QLatin1String("instances")).toArray());
+        return;
+    }
     applyStatus(doc.object());
     if (!m_streamReply)
         openStream();
@@ -607,10 +627,45 @@ void AdminClient::applyStatus(const QJsonObject &status)
         m_listeners = listeners;
         emit listenersChanged();
     }
+    m_processId = status.value(QLatin1String("processId")).toString();
+    applyInstances(status.value(QLatin1String("instances")).toArray());
+    if (m_database.value(QStringLiteral("driver")).toString() == QLatin1String("QPSQL"))
+        m_statusPoll.start();
+    else
+        m_statusPoll.stop();
     const QJsonObject counters = status.value(QLatin1String("counters")).toObject();
     applyRequestCounts(counters.value(QLatin1String("requests")).toObject());
     setUptime(status.value(QLatin1String("uptimeSeconds")).toInteger());
     emit statusChanged();
+}
+
+void AdminClient::applyInstances(const QJsonArray &array)
+{
+    QVariantList instances;
+    for (const QJsonValue value : array) {
+        const QJsonObject i = value.toObject();
+        const QJsonObject urls = i.value(QLatin1String("listeners")).toObject();
+        instances.append(QVariantMap{
+            {QStringLiteral("id"), i.value(QLatin1String("id")).toString()},
+            {QStringLiteral("version"), i.value(QLatin1String("version")).toString()},
+            {QStringLiteral("adminUrl"), urls.value(QLatin1String("admin")).toString()},
+            {QStringLiteral("serviceUrl"), urls.value(QLatin1String("service")).toString()},
+            {QStringLiteral("heartbeatAt"),
+             QDateTime::fromString(i.value(QLatin1String("heartbeatAt")).toString(),
+                                   Qt::ISODateWithMs)},
+            {QStringLiteral("alive"), i.value(QLatin1String("alive")).toBool()},
+            {QStringLiteral("leads"), i.value(QLatin1String("leads")).toBool()},
+            // The one this console connected to (a poll through a load balancer may be
+            // answered by another).
+            {QStringLiteral("self"), m_processId.isEmpty()
+                                         ? i.value(QLatin1String("self")).toBool()
+                                         : i.value(QLatin1String("id")).toString() == m_processId},
+        });
+    }
+    if (instances != m_instances) {
+        m_instances = instances;
+        emit instancesChanged();
+    }
 }
 
 void AdminClient::applyRequestCounts(const QJsonObject &requests)

@@ -6,6 +6,7 @@
 
 #include <QDateTime>
 #include <QElapsedTimer>
+#include <QJsonArray>
 #include <QJsonObject>
 #include <QJsonValue>
 #include <QNetworkAccessManager>
@@ -79,6 +80,10 @@ class AdminClient : public QObject
     Q_PROPERTY(QVariantList listeners READ listeners NOTIFY listenersChanged)
     // The same as a list model, for views (updates in place).
     Q_PROPERTY(Gatehouse::Console::ListenerModel *listenerModel READ listenerModel CONSTANT)
+    // Every Gatehouse instance of the backend's database (several on one PostgreSQL database):
+    // maps with id, version, adminUrl, serviceUrl, heartbeatAt (QDateTime), alive, leads, self,
+    // newest heartbeat first. Read again every 10 s on PostgreSQL.
+    Q_PROPERTY(QVariantList instances READ instances NOTIFY instancesChanged)
     Q_PROPERTY(QVariantMap requestCounts READ requestCounts NOTIFY requestCountsChanged)
     Q_PROPERTY(int eventCount READ eventCount NOTIFY eventCountChanged)
     Q_PROPERTY(QDateTime lastEventAt READ lastEventAt NOTIFY eventCountChanged)
@@ -128,6 +133,7 @@ public:
     QString uptimeText() const;
     QVariantList listeners() const { return m_listeners; }
     ListenerModel *listenerModel() { return &m_listenerModel; }
+    QVariantList instances() const { return m_instances; }
     QVariantMap requestCounts() const { return m_requestCounts; }
     int eventCount() const { return m_eventCount; }
     QDateTime lastEventAt() const { return m_lastEventAt; }
@@ -190,6 +196,7 @@ signals:
     void statusChanged();
     void uptimeChanged();
     void listenersChanged();
+    void instancesChanged();
     void requestCountsChanged();
     void eventCountChanged();
     void lastErrorChanged();
@@ -208,6 +215,7 @@ private:
     void onStreamFinished();
     void handleEvent(const SseEvent &frame);
     void applyStatus(const QJsonObject &status);
+    void applyInstances(const QJsonArray &instances);
     void applyRequestCounts(const QJsonObject &requests);
     void setUptime(qint64 seconds);
     void failAttempt(const QString &reason);
@@ -229,6 +237,9 @@ private:
     QTimer m_stallTimer;
     QTimer m_uptimeTicker;
     QTimer m_liveTicker;
+    QTimer m_statusPoll; // PostgreSQL: the instances come and go
+    QVariantList m_instances;
+    QString m_processId; // the instance this console connected to (its status's processId)
     QElapsedTimer m_uptimeClock;
 
     ConnectionState m_state = Disconnected;

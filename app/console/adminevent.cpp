@@ -28,6 +28,7 @@ AdminEvent AdminEvent::fromSse(const SseEvent &frame, const QDateTime &receivedA
             event.time = parsed.toUTC();
     }
     event.data = envelope.value(QLatin1String("data")).toObject();
+    event.instance = envelope.value(QLatin1String("instance")).toString().left(200);
     return event;
 }
 

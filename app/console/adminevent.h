@@ -16,6 +16,7 @@ struct AdminEvent
     QString type;       // e.g. "stats", "order.created"; never empty
     QDateTime time;     // server time (UTC); the receive time when the frame had none
     QJsonObject data;   // the event's payload
+    QString instance;   // the instance it happened on (several on one database), else empty
     QByteArray rawData; // the frame's data when it was not a JSON envelope, else empty
 
     // Never fails: a frame that is not the expected JSON is kept as raw text so the console

@@ -68,6 +68,8 @@ QVariant EventListModel::data(const QModelIndex &index, int role) const
     case SummaryRole:
     case Qt::DisplayRole:
         return row.summary;
+    case InstanceRole:
+        return row.event.instance;
     default:
         return {};
     }
@@ -77,7 +79,7 @@ QHash<int, QByteArray> EventListModel::roleNames() const
 {
     return {
         {SeqRole, "seq"},           {TypeRole, "type"},       {TimeRole, "time"},
-        {TimeTextRole, "timeText"}, {SummaryRole, "summary"},
+        {TimeTextRole, "timeText"}, {SummaryRole, "summary"}, {InstanceRole, "instance"},
     };
 }
 

@@ -30,6 +30,7 @@ public:
         TimeRole,
         TimeTextRole,
         SummaryRole,
+        InstanceRole, // the instance it happened on, with several on one database; else ""
     };
     Q_ENUM(Role)
 

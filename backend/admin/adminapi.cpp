@@ -129,6 +129,10 @@ void AdminApi::registerRoutes()
         r.stream = [this, since, reader = *reader,
                     token = req.bearerToken()](Core::HttpStream *stream) {
             QPointer<Core::HttpStream> s(stream);
+            // Counted while it is open: its end deletes the counter's guard with it.
+            m_openStreams->fetch_add(1);
+            auto *counted = new QObject(stream);
+            connect(counted, &QObject::destroyed, [open = m_openStreams] { open->fetch_sub(1); });
             stream->write(": gatehouse event stream\nretry: 2000\n\n");
             QList<Core::Event> backlog = m_events.since(since < 0 ? 0 : since);
             if (since < 0 && backlog.size() > 50)

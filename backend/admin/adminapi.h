@@ -4,7 +4,9 @@
 #include <QObject>
 #include <QString>
 
+#include <atomic>
 #include <functional>
+#include <memory>
 
 namespace Gatehouse::Core {
 class EventBus;
@@ -31,6 +33,10 @@ public:
 
     static bool tokenMatches(const QString &expected, const QString &presented);
 
+    // How many event streams are open now (EventRelay relays the other instances' events
+    // while there are).
+    std::shared_ptr<const std::atomic<int>> openStreams() const { return m_openStreams; }
+
     // Serves GET /admin/v1/stats/series from these counters (each reader sees the fields of
     // the areas it may read). Call once.
     void serveStatsSeries(const StatsSeries &series);
@@ -48,6 +54,7 @@ private:
     Core::Metrics &m_metrics;
     AdminTokens &m_tokens;
     std::function<QJsonObject()> m_status;
+    std::shared_ptr<std::atomic<int>> m_openStreams = std::make_shared<std::atomic<int>>(0);
 };
 
 } // namespace Gatehouse::Admin

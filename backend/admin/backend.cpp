@@ -19,6 +19,7 @@
 #include "core/database.h"
 #include "core/eventbus.h"
 #include "core/eventqueue.h"
+#include "core/eventrelay.h"
 #include "core/httpserver.h"
 #include "core/instances.h"
 #include "core/metrics.h"
@@ -81,6 +82,8 @@ Backend::~Backend()
 
 void Backend::stopWorkers()
 {
+    if (m_relay)
+        m_relay->stop();
     if (m_changes)
         m_changes->stop();
     if (m_instances && m_writer)
@@ -362,15 +365,21 @@ Result<void> Backend::start()
                          QStringLiteral("cluster TLS: %1").arg(engine.error().message));
     tls.engine = *engine;
 
-    m_service = std::make_unique<Core::HttpServer>(
-        Core::ListenerOptions::fromConfig(QStringLiteral("service"), m_config, m_config.service),
-        *m_metrics, *m_clock);
+    // Validated when the setting was read; the cluster listener believes no proxy.
+    const auto trustedProxies = Core::TrustedProxies::parse(m_config.trustedProxies);
+    if (!trustedProxies)
+        return trustedProxies.error();
+    auto serviceOptions =
+        Core::ListenerOptions::fromConfig(QStringLiteral("service"), m_config, m_config.service);
+    serviceOptions.trustedProxies = *trustedProxies;
+    m_service = std::make_unique<Core::HttpServer>(serviceOptions, *m_metrics, *m_clock);
     auto clusterOptions =
         Core::ListenerOptions::fromConfig(QStringLiteral("cluster"), m_config, m_config.cluster);
     clusterOptions.tls = tls;
     m_cluster = std::make_unique<Core::HttpServer>(clusterOptions, *m_metrics, *m_clock);
     auto adminOptions =
         Core::ListenerOptions::fromConfig(QStringLiteral("admin"), m_config, m_config.admin);
+    adminOptions.trustedProxies = *trustedProxies;
     if (m_config.adminTls) {
         // The same server certificate; no client certificate is asked for (the admin token
         // authenticates). Remote consoles pin it by this fingerprint (docs/remote.md).
@@ -559,6 +568,11 @@ Result<void> Backend::start()
     m_settingsAdminApi->setOAuth(m_oauth.get());
     m_settingsAdminApi->setTokens(m_adminTokens.get());
     if (auto r = m_changes->start(); !r) // everything it calls exists now
+        return r;
+    // The events of every instance on each one's stream, while somebody watches (PostgreSQL).
+    m_relay = std::make_unique<Core::EventRelay>(*m_database, *m_events, m_instances->id(),
+                                                 m_adminApi->openStreams());
+    if (auto r = m_relay->start(); !r)
         return r;
     if (auto r = writePorts(); !r)
         return r;

@@ -15,6 +15,7 @@
 namespace Gatehouse::Core {
 class AuditLog;
 class ChangeFeed;
+class EventRelay;
 class Clock;
 class Database;
 class EventBus;
@@ -148,6 +149,7 @@ private:
     std::unique_ptr<Orders::OrdersApi> m_ordersApi;
     std::unique_ptr<OrdersAdminApi> m_ordersAdminApi;
     std::unique_ptr<OAuth::OAuthApi> m_oauth;
+    std::unique_ptr<Core::EventRelay> m_relay;    // PostgreSQL: the other instances' events
     std::unique_ptr<Core::ChangeFeed> m_changes;  // PostgreSQL: other instances' changes
     std::unique_ptr<Core::Instances> m_instances; // heartbeats, and the lead for periodic jobs
     std::unique_ptr<OAuth::TokenRetention> m_tokenRetention;

@@ -70,7 +70,9 @@ QString oauthLiveValue(const OAuth::RegistrationPolicy &p, const QString &key)
 QStringList extraAreas(const QString &key)
 {
     // The admin listener's TLS and the certificates' names are the listeners' too.
-    if (key.startsWith(QLatin1String("admin-")) || key == QLatin1String("tls-extra-sans"))
+    // Whose X-Forwarded-For is believed decides whose sign-in limit a client counts into.
+    if (key.startsWith(QLatin1String("admin-")) || key == QLatin1String("tls-extra-sans") ||
+        key == QLatin1String("trusted-proxies"))
         return {QStringLiteral("root")};
     if (key == QLatin1String("demo") || key.startsWith(QLatin1String("demo-")))
         return {QStringLiteral("orders")};
@@ -186,7 +188,7 @@ bool SettingsAdminApi::isReadOnly(const QString &key)
 QString SettingsAdminApi::groupOf(const QString &key)
 {
     if (key.endsWith(QLatin1String("-address")) || key.endsWith(QLatin1String("-port")) ||
-        key == QLatin1String("public-base-url"))
+        key == QLatin1String("public-base-url") || key == QLatin1String("trusted-proxies"))
         return key.startsWith(QLatin1String("demo-")) ? QStringLiteral("webhooks")
                                                       : QStringLiteral("listeners");
     if (key.startsWith(QLatin1String("max-")) || key.endsWith(QLatin1String("-timeout-ms")) ||

@@ -79,6 +79,8 @@ StatsSeries::Bucket &StatsSeries::bucketAt(qint64 minute)
 
 void StatsSeries::count(const Core::Event &event)
 {
+    if (event.relayed)
+        return; // another instance's: its own series counts it
     const QString &type = event.type;
     // Members are read one by one: an order makes some twenty events, published as text,
     // and parsing all of their data here cost more than making it.

@@ -41,9 +41,8 @@ Result<void> ChangeFeed::start()
         return {};
     // The first connection here, so that a database that refuses it stops the start.
     QString error;
-    pg_conn *conn = m_database.connectPostgres(&error);
-    if (!conn || !pgListen(conn, kChannel, &error)) {
-        pgClose(conn);
+    pg_conn *conn = m_database.connectListening(kChannel, &error);
+    if (!conn) {
         return makeError(
             QStringLiteral("database-open-failed"),
             QStringLiteral("cannot listen for changes on %1: %2").arg(m_database.path(), error));
@@ -72,15 +71,12 @@ Result<void> ChangeFeed::start()
                 // Notifications sent while it was down are lost: every cache starts again.
                 QString why;
                 pgClose(c);
-                c = m_database.connectPostgres(&why);
-                if (c && pgListen(c, kChannel, &why)) {
+                if ((c = m_database.connectListening(kChannel, &why))) {
                     qCInfo(lcDb) << "listening for changes again";
                     dispatchAll();
                     connected = true;
                 } else {
                     qCWarning(lcDb).noquote() << "cannot listen for changes:" << why;
-                    pgClose(c);
-                    c = nullptr;
                 }
             }
             lock.lock();

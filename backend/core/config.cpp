@@ -1,4 +1,5 @@
 #include "core/config.h"
+#include "core/clientaddress.h"
 #include "core/postgres.h"
 
 #include <QDir>
@@ -207,6 +208,18 @@ const QList<Entry> &entries()
                 while (s.endsWith(QLatin1Char('/')))
                     s.chop(1);
                 c.publicBaseUrl = s;
+                return {};
+            });
+        add("trusted-proxies", "list",
+            "Comma-separated addresses and CIDR ranges of load balancers in front of the service "
+            "and admin listeners: from them, the client is the rightmost X-Forwarded-For address "
+            "that is not one of them (for sign-in limits, logs and the audit log). Empty (the "
+            "default): X-Forwarded-For is never read.",
+            [](Config &c, const QString &v) -> Result<void> {
+                const QStringList entries = splitList(v);
+                if (auto parsed = TrustedProxies::parse(entries); !parsed)
+                    return parsed.error();
+                c.trustedProxies = entries;
                 return {};
             });
         add("demo-data", "bool",
@@ -648,6 +661,7 @@ QString ConfigResolver::valueOf(const Config &c, const QString &key)
         {QStringLiteral("tls-extra-sans"), list(&Config::tlsExtraSans)},
         {QStringLiteral("public-base-url"), text(&Config::publicBaseUrl)},
         {QStringLiteral("admin-tls"), flag(&Config::adminTls)},
+        {QStringLiteral("trusted-proxies"), list(&Config::trustedProxies)},
         {QStringLiteral("demo-data"), flag(&Config::demoData)},
         {QStringLiteral("demo"), flag(&Config::demo)},
         {QStringLiteral("demo-receiver-port"), num(&Config::demoReceiverPort)},

@@ -42,6 +42,9 @@ struct Config
     QStringList tlsExtraSans; // extra DNS names / IP addresses for the cluster server certificate
     QString publicBaseUrl;    // empty: the service listener's own URL
     bool adminTls = false;    // the admin listener over HTTPS (remote consoles pin its certificate)
+    // Load balancers whose X-Forwarded-For the service and admin listeners believe (addresses
+    // and CIDR ranges; clientaddress.h). Empty: the header is never read.
+    QStringList trustedProxies;
 
     // Orders and webhooks (docs/orders.md).
     bool demoData = true;

@@ -333,6 +333,15 @@ pg_conn *Database::connectPostgres(QString *error) const
     return m_engine == Engine::PostgreSQL ? pgConnect(m_path, error) : nullptr;
 }
 
+pg_conn *Database::connectListening(const char *channel, QString *error) const
+{
+    pg_conn *conn = connectPostgres(error);
+    if (conn && pgListen(conn, channel, error))
+        return conn;
+    pgClose(conn);
+    return nullptr;
+}
+
 namespace {
 // Held shared by every running instance, exclusively by one that migrates (and, for as long as
 // they ran, by builds from before several instances were supported).

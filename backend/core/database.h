@@ -128,6 +128,9 @@ public:
     // PostgreSQL: a new connection of the caller's own (ChangeFeed's LISTEN), nullptr with
     // `error` set when it cannot be opened; close it with pgClose. SQLite: nullptr.
     pg_conn *connectPostgres(QString *error) const;
+    // The same, LISTENing on `channel` (ChangeFeed, EventRelay); nullptr with `error` set when
+    // either fails.
+    pg_conn *connectListening(const char *channel, QString *error) const;
 
     // The instance lock of open(..., Role::Instance) still holds: its connection is checked,
     // reopened if it broke (the lock taken again), and database-in-use returned when an older

@@ -45,10 +45,13 @@ void Event::setDataJson(const QByteArray &json)
 
 QJsonObject Event::toJson() const
 {
-    return QJsonObject{{QStringLiteral("seq"), seq},
-                       {QStringLiteral("type"), type},
-                       {QStringLiteral("time"), time.toUTC().toString(Qt::ISODateWithMs)},
-                       {QStringLiteral("data"), data()}};
+    QJsonObject o{{QStringLiteral("seq"), seq},
+                  {QStringLiteral("type"), type},
+                  {QStringLiteral("time"), time.toUTC().toString(Qt::ISODateWithMs)},
+                  {QStringLiteral("data"), data()}};
+    if (!instance.isEmpty())
+        o.insert(QStringLiteral("instance"), instance);
+    return o;
 }
 
 QByteArray Event::toJsonText() const
@@ -56,9 +59,11 @@ QByteArray Event::toJsonText() const
     if (m_dataJson.isEmpty())
         return QJsonDocument(toJson()).toJson(QJsonDocument::Compact);
     // The members in the order QJsonObject sorts them, as toJson() comes out.
-    return JsonObjectWriter()
-        .addRaw("data", m_dataJson)
-        .add("seq", seq)
+    JsonObjectWriter w;
+    w.addRaw("data", m_dataJson);
+    if (!instance.isEmpty())
+        w.add("instance", instance);
+    return w.add("seq", seq)
         .add("time", time.toUTC().toString(Qt::ISODateWithMs))
         .add("type", type)
         .finish();
@@ -75,7 +80,7 @@ Event EventBus::publish(const QString &type, const QJsonObject &data)
     Event e;
     e.type = type;
     e.setData(data);
-    return publishEvent(std::move(e));
+    return record(std::move(e));
 }
 
 Event EventBus::publishJson(const QString &type, const QByteArray &json)
@@ -83,15 +88,31 @@ Event EventBus::publishJson(const QString &type, const QByteArray &json)
     Event e;
     e.type = type;
     e.setDataJson(json);
-    return publishEvent(std::move(e));
+    return record(std::move(e));
 }
 
-Event EventBus::publishEvent(Event e)
+void EventBus::setInstance(const QString &instance)
+{
+    QMutexLocker lock(&m_mutex);
+    m_instance = instance;
+}
+
+Event EventBus::publishRelayed(Event e)
+{
+    e.relayed = true;
+    return record(std::move(e));
+}
+
+Event EventBus::record(Event e)
 {
     {
         QMutexLocker lock(&m_mutex);
         e.seq = ++m_seq;
-        e.time = m_clock.now();
+        if (!e.relayed) {
+            e.time = m_clock.now();
+            e.instance = m_instance;
+            ++m_published;
+        }
         m_history.append(e);
         if (m_history.size() > m_historySize)
             m_history.remove(0, m_history.size() - m_historySize);
@@ -119,7 +140,8 @@ qint64 EventBus::lastSeq() const
 
 qint64 EventBus::publishedCount() const
 {
-    return lastSeq();
+    QMutexLocker lock(&m_mutex);
+    return m_published;
 }
 
 } // namespace Gatehouse::Core

@@ -18,6 +18,10 @@ struct Event
     qint64 seq = 0;
     QString type;
     QDateTime time;
+    // The instance it happened on, where several share a database (EventBus::setInstance,
+    // EventRelay); empty with one instance. `relayed`: it happened on another instance.
+    QString instance;
+    bool relayed = false;
 
     // The data is held as an object or as the object's compact JSON text: publishers on hot
     // paths (an order makes some twenty events) write text, which the SSE stream sends as it
@@ -46,24 +50,31 @@ class EventBus : public QObject
 public:
     explicit EventBus(const Clock &clock, int historySize = 1000, QObject *parent = nullptr);
 
+    // Events published here from now on name this instance (several on one database).
+    void setInstance(const QString &instance);
     Event publish(const QString &type, const QJsonObject &data = {});
     // `json` is the data object's compact text (e.g. from JsonObjectWriter).
     Event publishJson(const QString &type, const QByteArray &json);
+    // An event of another instance (EventRelay): its type, time, instance and data kept, a
+    // sequence number of this bus given.
+    Event publishRelayed(Event event);
     QList<Event> since(qint64 seq) const;
     qint64 lastSeq() const;
-    qint64 publishedCount() const;
+    qint64 publishedCount() const; // this instance's own events (relayed ones not counted)
 
 signals:
     void published(const Gatehouse::Core::Event &event);
 
 private:
-    Event publishEvent(Event e);
+    Event record(Event e); // numbers, keeps and announces it
 
     const Clock &m_clock;
     const int m_historySize;
     mutable QMutex m_mutex;
     QList<Event> m_history;
     qint64 m_seq = 0;
+    QString m_instance;
+    qint64 m_published = 0; // this instance's own (not relayed)
 };
 
 } // namespace Gatehouse::Core

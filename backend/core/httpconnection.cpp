@@ -238,7 +238,10 @@ bool Connection::parseHead()
 
     HttpRequest req;
     req.listener = m_srv.options.name;
-    req.peerAddress = m_socket->peerAddress();
+    const ClientAddress from =
+        clientAddress(m_socket->peerAddress(), head.headers, m_srv.options.trustedProxies);
+    req.peerAddress = from.client;
+    req.forwardedBy = from.forwarder;
     req.peerPort = m_socket->peerPort();
     req.identity = m_identity;
     req.tls = m_tls;
@@ -330,6 +333,10 @@ void Connection::dispatch()
     p.path = req.path;
     p.route = req.route;
     p.requestId = req.requestId;
+    p.client = req.forwardedBy.isNull()
+                   ? req.peerAddress.toString()
+                   : QStringLiteral("%1 via=%2")
+                         .arg(req.peerAddress.toString(), req.forwardedBy.toString());
     ++m_srv.inFlight;
     m_phase = p.close ? Phase::Closing : Phase::Idle;
 
@@ -489,7 +496,7 @@ void Connection::writeResponse(Pending &p)
             i += escaped.size() - 1;
         }
     }
-    qCInfo(lcAccess).noquote() << m_srv.options.name << m_socket->peerAddress().toString()
+    qCInfo(lcAccess).noquote() << m_srv.options.name << p.client
                                << '"' + QString::fromLatin1(p.method) + ' ' + loggedPath + '"'
                                << r.status << r.body.size()
                                << QString::number(seconds * 1000.0, 'f', 2) + QStringLiteral("ms")
@@ -534,6 +541,12 @@ void Connection::failAndClose(int status, const QString &code, const QString &me
     p.path = m_current.path;
     p.route = QStringLiteral("error");
     p.requestId = m_current.requestId.isEmpty() ? newRequestId() : m_current.requestId;
+    p.client = m_current.peerAddress.isNull()
+                   ? plainAddress(m_socket->peerAddress()).toString()
+                   : (m_current.forwardedBy.isNull() ? m_current.peerAddress.toString()
+                                                     : QStringLiteral("%1 via=%2")
+                                                           .arg(m_current.peerAddress.toString(),
+                                                                m_current.forwardedBy.toString()));
     ++m_srv.inFlight;
     m_in.clear();
     m_phase = Phase::Closing;

@@ -55,6 +55,7 @@ private:
         QString path;
         QString route;
         QString requestId;
+        QString client; // the access log's address: "client" or "client via=proxy"
         QElapsedTimer started;
         HttpResponse response;
     };

@@ -47,8 +47,11 @@ struct HttpRequest
     HeaderList headers;       // names lower-cased, in arrival order
     QByteArray body;
     QHash<QString, QString> pathParams;
+    // The client: the socket's peer, or the address a trusted proxy forwarded for
+    // (clientaddress.h; `trusted-proxies`).
     QHostAddress peerAddress;
-    quint16 peerPort = 0;
+    QHostAddress forwardedBy; // the trusted proxy that passed the request on; null if none
+    quint16 peerPort = 0;     // the socket's
     PeerIdentity identity;
     QString requestId;
     QString listener;

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "core/clientaddress.h"
 #include "core/httpmessage.h"
 #include "core/result.h"
 #include "core/tls.h"
@@ -44,6 +45,10 @@ struct ListenerOptions
     // bytes waiting to be sent the connection is dropped (the client reconnects and resumes),
     // instead of holding every later event in memory.
     qint64 maxStreamBacklogBytes = 16 * 1024 * 1024;
+    // Whose X-Forwarded-For names the client (clientaddress.h). The service and admin listeners
+    // take `trusted-proxies`; the cluster listener none (nginx passes its TLS through untouched,
+    // so any such header there is the client's own).
+    TrustedProxies trustedProxies;
 
     static ListenerOptions fromConfig(const QString &name, const Config &config,
                                       const ListenerSettings &listener);

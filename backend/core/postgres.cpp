@@ -229,6 +229,19 @@ bool pgNotifications(pg_conn *conn, std::vector<QByteArray> *payloads)
     return true;
 }
 
+bool pgNotify(pg_conn *conn, const char *channel, const QByteArray &payload, QString *error)
+{
+    const char *values[2] = {channel, payload.constData()};
+    const int lengths[2] = {int(qstrlen(channel)), int(payload.size())};
+    PGresult *r =
+        PQexecParams(conn, "SELECT pg_notify($1, $2)", 2, nullptr, values, lengths, nullptr, 0);
+    const bool ok = PQresultStatus(r) == PGRES_TUPLES_OK;
+    if (!ok && error)
+        *error = QString::fromUtf8(PQresultErrorMessage(r)).trimmed();
+    PQclear(r);
+    return ok;
+}
+
 bool pgTryLock(pg_conn *conn, qint64 key, bool shared, bool *held, QString *error)
 {
     const QByteArray sql = QByteArray(shared ? "SELECT pg_try_advisory_lock_shared("

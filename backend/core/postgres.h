@@ -82,6 +82,8 @@ bool pgListen(pg_conn *conn, const char *channel, QString *error);
 // The payloads of the notifications that arrived, without waiting; false once the connection
 // broke (what was sent meanwhile is lost: reset and LISTEN again).
 bool pgNotifications(pg_conn *conn, std::vector<QByteArray> *payloads);
+// NOTIFY channel with this payload (shorter than 8000 bytes), committed at once.
+bool pgNotify(pg_conn *conn, const char *channel, const QByteArray &payload, QString *error);
 // pg_try_advisory_lock(key), or its _shared form: `held` says whether this session holds it now.
 bool pgTryLock(pg_conn *conn, qint64 key, bool shared, bool *held, QString *error);
 

@@ -3,7 +3,8 @@ import QtQuick.Controls
 import QtQuick.Layouts
 import Gatehouse
 
-// One row of the event list: time, type, summary, sequence number.
+// One row of the event list: time, type, summary, the instance it happened on (with several
+// on one database), sequence number.
 Rectangle {
     id: root
 
@@ -12,6 +13,7 @@ Rectangle {
     required property string type
     required property string timeText
     required property string summary
+    required property string instance
 
     implicitHeight: 34
     color: root.index % 2 === 0 ? Theme.surface : Theme.stripe
@@ -57,6 +59,17 @@ Rectangle {
             text: root.summary
             color: Theme.text
             elide: Text.ElideRight
+        }
+
+        Label {
+            objectName: "eventInstance"
+            textFormat: Text.PlainText
+            visible: root.instance.length > 0
+            text: root.instance
+            color: Theme.mutedText
+            font.pixelSize: 11
+            elide: Text.ElideMiddle
+            Layout.maximumWidth: 180
         }
 
         Label {

@@ -307,6 +307,110 @@ Pane {
             }
         }
 
+        // Several instances on one PostgreSQL database (docs/storage.md): each one's id, admin
+        // address, version and last heartbeat; the events below are all of theirs.
+        Flow {
+            id: instancesSection
+
+            readonly property var instances: AdminClient.instances
+            readonly property int aliveCount: {
+                let n = 0
+                for (const i of instancesSection.instances)
+                    if (i.alive)
+                        ++n
+                return n
+            }
+
+            objectName: "instancesSection"
+            Layout.fillWidth: true
+            visible: instancesSection.instances.length > 1
+            spacing: 8
+
+            ColumnLayout {
+                width: Math.max(implicitWidth, 80)
+                spacing: 0
+
+                Label {
+                    textFormat: Text.PlainText
+                    text: qsTr("Instances")
+                    color: Theme.text
+                    font.pixelSize: 15
+                    font.weight: Font.DemiBold
+                }
+                Label {
+                    objectName: "instancesAlive"
+                    textFormat: Text.PlainText
+                    text: qsTr("%n alive", "", instancesSection.aliveCount)
+                    color: Theme.mutedText
+                }
+            }
+            Repeater {
+                model: instancesSection.instances
+
+                delegate: Card {
+                    id: instanceCard
+
+                    required property var modelData
+
+                    objectName: "instanceCard-" + instanceCard.modelData.id
+                    width: instanceColumn.implicitWidth + 20
+                    height: instanceColumn.implicitHeight + 12
+                    opacity: instanceCard.modelData.alive ? 1 : 0.6
+                    border.color: instanceCard.modelData.self ? Theme.accent : Theme.border
+                    Accessible.role: Accessible.StaticText
+                    Accessible.name: qsTr("Instance %1").arg(instanceCard.modelData.id)
+
+                    ColumnLayout {
+                        id: instanceColumn
+
+                        anchors.fill: parent
+                        anchors.margins: 6
+                        anchors.leftMargin: 10
+                        anchors.rightMargin: 10
+                        spacing: 1
+
+                        RowLayout {
+                            spacing: 6
+
+                            Label {
+                                objectName: "instanceId"
+                                textFormat: Text.PlainText
+                                text: instanceCard.modelData.id
+                                color: Theme.text
+                                font.weight: Font.DemiBold
+                            }
+                            StatusBadge {
+                                visible: instanceCard.modelData.self
+                                family: "progress"
+                                text: qsTr("This one")
+                            }
+                            StatusBadge {
+                                visible: instanceCard.modelData.leads
+                                family: "ok"
+                                text: qsTr("Leads")
+                            }
+                            StatusBadge {
+                                objectName: "instanceGone"
+                                visible: !instanceCard.modelData.alive
+                                family: "exception"
+                                text: qsTr("Gone")
+                            }
+                        }
+                        Label {
+                            objectName: "instanceDetails"
+                            textFormat: Text.PlainText
+                            text: qsTr("Version %1 · %2 · last heartbeat %3")
+                                      .arg(instanceCard.modelData.version)
+                                      .arg(instanceCard.modelData.adminUrl || "–")
+                                      .arg(instanceCard.modelData.heartbeatAt.toLocaleTimeString(Qt.locale(), "HH:mm:ss"))
+                            color: Theme.mutedText
+                            font.pixelSize: 12
+                        }
+                    }
+                }
+            }
+        }
+
         RowLayout {
             Layout.fillWidth: true
             Layout.topMargin: 4

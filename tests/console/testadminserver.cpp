@@ -65,15 +65,18 @@ void TestAdminServer::simulateProcessRestart()
     m_startedAt = QDateTime::currentDateTimeUtc().toString(Qt::ISODate);
 }
 
-qint64 TestAdminServer::sendEvent(const QString &type, const QJsonObject &data)
+qint64 TestAdminServer::sendEvent(const QString &type, const QJsonObject &data,
+                                  const QString &instance)
 {
     const qint64 seq = ++m_seq;
-    const QJsonObject envelope{
+    QJsonObject envelope{
         {"seq", seq},
         {"type", type},
         {"time", QDateTime::currentDateTimeUtc().toString(Qt::ISODateWithMs)},
         {"data", data},
     };
+    if (!instance.isEmpty())
+        envelope.insert(QStringLiteral("instance"), instance);
     const QByteArray frame = "id: " + QByteArray::number(seq) + "\nevent: " + type.toUtf8() +
                              "\ndata: " + QJsonDocument(envelope).toJson(QJsonDocument::Compact) +
                              "\n\n";
@@ -225,7 +228,8 @@ QJsonObject TestAdminServer::status() const
         {"listeners", QJsonArray{listener("service", 8080, false), listener("cluster", 6443, true),
                                  listener("admin", m_port, false)}},
         {"database",
-         QJsonObject{{"driver", "QSQLITE"}, {"path", "/tmp/gatehouse.db"}, {"schemaVersion", 1}}},
+         QJsonObject{{"driver", m_driver}, {"path", "/tmp/gatehouse.db"}, {"schemaVersion", 1}}},
+        {"instances", m_instances},
         {"counters", QJsonObject{{"requests", m_requests}, {"events", int(m_seq)}}},
         {"demo", m_demo},
     };

@@ -52,6 +52,13 @@ public:
     void setChunked(bool chunked) { m_chunked = chunked; }
     // The status says "demo": true (gatehouse --demo).
     void setDemo(bool demo) { m_demo = demo; }
+    // The status lists these instances (several on one PostgreSQL database) and names that
+    // driver ("QSQLITE" unless set).
+    void setInstances(const QJsonArray &instances, const QString &driver)
+    {
+        m_instances = instances;
+        m_driver = driver;
+    }
     // Accept event-stream requests but never answer them (a hung backend).
     void setStreamHangs(bool hangs) { m_streamHangs = hangs; }
     void setRequestCount(const QString &listener, qint64 count);
@@ -60,7 +67,7 @@ public:
 
     // Sends one event to every open stream and remembers it for Last-Event-ID replays.
     // Returns its sequence number.
-    qint64 sendEvent(const QString &type, const QJsonObject &data);
+    qint64 sendEvent(const QString &type, const QJsonObject &data, const QString &instance = {});
     // Sends bytes as they are to every open stream.
     void sendRaw(const QByteArray &bytes);
 
@@ -291,6 +298,8 @@ private:
     quint16 m_port = 0;
     bool m_chunked = false;
     bool m_demo = false;
+    QJsonArray m_instances;
+    QString m_driver = QStringLiteral("QSQLITE");
     bool m_streamHangs = false;
     QHash<QTcpSocket *, Connection> m_connections;
     QList<QPointer<QTcpSocket>> m_streams;

@@ -68,6 +68,12 @@ public:
     {
         m_server->sendEvent(type, data);
     }
+    // An event of another instance of the database (its envelope names it).
+    Q_INVOKABLE void sendEventFrom(const QString &instance, const QString &type,
+                                   const QJsonObject &data)
+    {
+        m_server->sendEvent(type, data, instance);
+    }
     // The event stream as a barrier: markEventStream() sends a "test.mark" event and returns its
     // number; eventStreamReached(mark) is true once the console has handled it, and so every
     // event sent before it (the stream is ordered). E.g. no live event of an earlier test is
@@ -79,6 +85,10 @@ public:
     Q_INVOKABLE bool eventStreamReached(int mark) const { return m_handledSeq >= mark; }
 
     // Orders and webhooks (TestAdminServer's in-memory store).
+    Q_INVOKABLE void setInstances(const QJsonArray &instances, const QString &driver)
+    {
+        m_server->setInstances(instances, driver);
+    }
     Q_INVOKABLE void resetOrders() { m_server->resetOrderData(); }
     // Rows per page of the Orders list (1,000 in the console): a few make it page back.
     Q_INVOKABLE void setOrdersPageSize(int rows) { m_services->orders()->setCapacity(rows); }

@@ -11,13 +11,16 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { createServer as createHttpServer } from 'node:http';
+import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
+import { randomBytes } from 'node:crypto';
 import { createServer as createTcpServer } from 'node:net';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
 
-import { POSTGRES_BASE, TIMEOUT_MS, binaryPath, createPostgresDatabase, request, waitFor } from './lib/backend.mjs';
+import { POSTGRES_BASE, TIMEOUT_MS, binaryPath, createPostgresDatabase, request, waitFor, watchEvents } from './lib/backend.mjs';
+import { form } from './lib/browser.mjs';
 import { tempDir } from './lib/cluster.mjs';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -78,6 +81,38 @@ function startReceiver() {
     })));
 }
 
+// One HTTP request from a chosen local address (127.0.0.2, 127.0.0.3: other clients than
+// nginx's 127.0.0.1). Resolves to {status, headers, text}.
+function fromAddress(localAddress, url, { method = 'GET', headers = {}, body } = {}) {
+    return new Promise((resolve, reject) => {
+        const req = httpRequest(url, { method, headers, localAddress, agent: false, timeout: TIMEOUT_MS }, (res) => {
+            let text = '';
+            res.setEncoding('utf8');
+            res.on('data', (c) => { text += c; });
+            res.on('end', () => resolve({ status: res.statusCode, headers: res.headers, text }));
+        });
+        req.on('error', reject);
+        req.end(body);
+    });
+}
+
+// A sign-in page reached from `localAddress` through nginx: the authorize request, its cookie,
+// and the login form. Resolves to {cookie, action, fields}.
+async function loginFormFrom(localAddress, service, clientId, redirectUri) {
+    const authorize = new URL('/oauth2/authorize', service);
+    for (const [k, v] of Object.entries({
+        response_type: 'code', client_id: clientId, redirect_uri: redirectUri, scope: 'openid',
+        state: 'st', code_challenge: randomBytes(32).toString('base64url'), code_challenge_method: 'S256',
+    })) authorize.searchParams.set(k, v);
+    const r = await fromAddress(localAddress, authorize);
+    assert.equal(r.status, 303, r.text.slice(0, 400));
+    const cookie = (r.headers['set-cookie'] ?? []).map((c) => c.split(';')[0]).join('; ');
+    const page = await fromAddress(localAddress, new URL(r.headers.location, service), { headers: { Cookie: cookie } });
+    assert.equal(page.status, 200, page.text.slice(0, 400));
+    const f = form(page.text, 'login-form');
+    return { cookie, action: new URL(f.action, service), fields: f.fields };
+}
+
 function httpsGet(url, ca) {
     return new Promise((resolve, reject) => {
         const req = httpsRequest(url, { ca, servername: 'localhost', timeout: TIMEOUT_MS }, (res) => {
@@ -124,6 +159,21 @@ test('three instances behind nginx (deploy/run-local.sh): a burst of orders with
     assert.equal(status.json.instances.filter((i) => i.alive).length, 3, JSON.stringify(status.json.instances));
     const leader = status.json.instances.find((i) => i.leads);
     assert.ok(leader, JSON.stringify(status.json.instances));
+    // The instance that leads, found by its own admin port, dies after the first 100 orders.
+    let victim;
+    const ids = new Map(); // instance -> its id
+    for (const i of fleet.instances) {
+        const own = await request(`http://127.0.0.1:${i.admin}/admin/v1/status`, 'GET', undefined,
+                                  { Authorization: `Bearer ${token}` });
+        ids.set(i, own.json.processId);
+        if (own.json.processId === leader.id)
+            victim = i;
+    }
+    assert.ok(victim, 'the leading instance found');
+    // A console on one instance that lives watches the whole burst: the events of all three.
+    const watched = fleet.instances.find((i) => i !== victim);
+    // (The others hear that it watches within about 100 ms: long before the burst below.)
+    const watch = await watchEvents(`http://127.0.0.1:${watched.admin}`, token);
     // The cluster listener through the TCP pass-through: TLS with the cluster's CA, answered.
     const version = await httpsGet(`${fleet.cluster}/version`, readFileSync(fleet.clusterCa));
     assert.equal(version.status, 200, version.text);
@@ -140,21 +190,54 @@ test('three instances behind nginx (deploy/run-local.sh): a burst of orders with
     const customers = await admin('GET', '/admin/v1/customers');
     assert.equal(customers.status, 200, customers.text);
     assert.ok(!JSON.stringify(customers.json).includes('Intruder'), customers.text);
+    // Client addresses (trusted-proxies 127.0.0.1, run-local.sh): behind nginx a client on
+    // 127.0.0.2 is 127.0.0.2 in the audit log, whatever X-Forwarded-For it writes itself; sent
+    // straight to an instance, its X-Forwarded-For is not read at all.
+    const who = { 'X-Gatehouse-Actor': 'xff-check', 'User-Agent': 'fleet-e2e/1.0',
+                  Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' };
+    for (const [url, name] of [[fleet.admin, 'Via nginx'], [`http://127.0.0.1:${fleet.instances[1].admin}`, 'Direct']]) {
+        const made = await fromAddress('127.0.0.2', `${url}/admin/v1/customers`, {
+            method: 'POST', headers: { ...who, 'X-Forwarded-For': '198.51.100.66' }, body: JSON.stringify({ name: name }) });
+        assert.equal(made.status, 201, made.text);
+    }
+    const audited = await waitFor(async () => {
+        const r = await admin('GET', `/admin/v1/audit?actor=${encodeURIComponent('xff-check (fleet-e2e/1.0 from 127.0.0.2)')}`);
+        return r.status === 200 && r.json.items.length >= 2 ? r.json.items : null;
+    }, { message: 'both creations audited as from 127.0.0.2' });
+    assert.deepEqual(audited.map((e) => e.after?.name).sort(), ['Direct', 'Via nginx'], JSON.stringify(audited));
+    const forged = await admin('GET', '/admin/v1/audit?limit=1000');
+    assert.ok(!forged.text.includes('198.51.100.66'), 'a client-written address is never recorded');
+
+    // The per-address sign-in limit counts each client on its own behind nginx: 127.0.0.2 gets
+    // its 20 attempts a minute (oauth-login-rate), spread over the instances, each with a new
+    // forged X-Forwarded-For, then 429; 127.0.0.3, behind the same nginx, is not held back.
+    const redirectUri = 'http://127.0.0.1:9/callback';
+    const client = await admin('POST', '/admin/v1/clients', {
+        client_name: 'fleet sign-in', redirect_uris: [redirectUri], grant_types: ['authorization_code'],
+        response_types: ['code'], token_endpoint_auth_method: 'none', scope: 'openid' });
+    assert.equal(client.status, 201, client.text);
+    const attempt = async (localAddress, login, n) => fromAddress(localAddress, login.action, {
+        method: 'POST',
+        headers: { Cookie: login.cookie, 'Content-Type': 'application/x-www-form-urlencoded',
+                   'X-Forwarded-For': `203.0.113.${n % 250}` },
+        body: new URLSearchParams({ ...login.fields, username: `nobody-${n}`, password: 'wrong' }).toString(),
+    });
+    const second = await loginFormFrom('127.0.0.2', fleet.service, client.json.client_id, redirectUri);
+    const answers = [];
+    for (let n = 1; n <= 21; ++n)
+        answers.push((await attempt('127.0.0.2', second, n)).status);
+    assert.deepEqual(answers, [...Array(20).fill(401), 429], answers.join(' '));
+    const third = await loginFormFrom('127.0.0.3', fleet.service, client.json.client_id, redirectUri);
+    const other = await attempt('127.0.0.3', third, 1);
+    assert.equal(other.status, 401, other.text.slice(0, 400));
+    assert.equal((await attempt('127.0.0.2', second, 99)).status, 429);
+
     const customer = await admin('POST', '/admin/v1/customers', { name: 'Fleet' });
     assert.equal(customer.status, 201, customer.text);
     const customerId = customer.json.customer.id;
     const beers = await request(`${fleet.service}/v1/beers?pageSize=100`, 'GET');
     const upc = beers.json.content.filter((b) => b.quantityOnHand >= 500)[0].upc;
 
-    // The instance that leads, found by its own admin port, dies after the first 100 orders.
-    let victim;
-    for (const i of fleet.instances) {
-        const own = await request(`http://127.0.0.1:${i.admin}/admin/v1/status`, 'GET', undefined,
-                                  { Authorization: `Bearer ${token}` });
-        if (own.json.processId === leader.id)
-            victim = i;
-    }
-    assert.ok(victim, 'the leading instance found');
     const acknowledged = new Set();
     let refused = 0;
     let sent = 0;
@@ -191,6 +274,13 @@ test('three instances behind nginx (deploy/run-local.sh): a burst of orders with
     }, { timeoutMs: 5 * 60_000, intervalMs: 2000, message: 'every acknowledged order allocated' });
     t.diagnostic(`every acknowledged order allocated ${Date.now() - killedAt} ms after the kill`);
 
+    // The watching instance showed orders made on each of the three, each event naming its own.
+    const creators = new Set(watch.events.filter((e) => e.type === 'order.created').map((e) => e.instance));
+    assert.deepEqual([...creators].sort(), [...ids.values()].sort(),
+                     `order.created seen from ${[...creators].join(', ')}`);
+    t.diagnostic(`the stream of ${ids.get(watched)} showed ${watch.events.length} events of ${creators.size} instances`);
+    await watch.close();
+
     // Every status change of every acknowledged order reached the receiver, with one webhook-id.
     const seen = () => {
         const byOrder = new Map();
@@ -208,13 +298,13 @@ test('three instances behind nginx (deploy/run-local.sh): a burst of orders with
         return [...acknowledged].every((id) => LIFECYCLE.every((s) => byOrder.get(id)?.has(s)));
     }, { timeoutMs: 5 * 60_000, intervalMs: 2000, message: 'every status callback received' });
     t.diagnostic(`every status callback received ${Date.now() - killedAt} ms after the kill (${receiver.hits.length} requests)`);
-    const ids = new Map(); // webhook-id -> "order status"
+    const changeOf = new Map(); // webhook-id -> "order status"
     for (const h of receiver.hits) {
         if (!h.id)
             continue;
         const what = `${h.orderId} ${h.status}`;
-        assert.equal(ids.get(h.id) ?? what, what, `webhook-id ${h.id} carried two changes`);
-        ids.set(h.id, what);
+        assert.equal(changeOf.get(h.id) ?? what, what, `webhook-id ${h.id} carried two changes`);
+        changeOf.set(h.id, what);
     }
     // Never two attempts of one delivery at once (the dead instance's last ones were cut off
     // when it died; another sends them again only once their lease expired).

@@ -14,7 +14,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 
 import {
     POSTGRES_BASE, adminFetch, binaryPath, createPostgresDatabase, request, serviceFetch,
-    startBackend, waitFor,
+    startBackend, waitFor, watchEvents,
 } from './lib/backend.mjs';
 import { UserAgent, form } from './lib/browser.mjs';
 import { adminKube, clusterCa, issueKubeconfig, kubeRequest, run, tempDir } from './lib/cluster.mjs';
@@ -240,6 +240,28 @@ test('two instances of one database: a sign-in begun on one finishes on the othe
     assert.equal(replayed.status, 400, replayed.text);
     assert.equal(replayed.json.error, 'invalid_grant');
 
+    // --- a's event stream shows b's events too, each naming its instance ---
+    const idOf = async (instance) => (await adminFetch(instance, 'GET', '/admin/v1/status')).json.processId;
+    const [aId, bId] = [await idOf(a), await idOf(b)];
+    assert.notEqual(aId, bId);
+    const watch = await watchEvents(a.adminUrl, a.adminToken);
+    // b relays once it heard that a watches (within about 100 ms): changes on b until one shows.
+    let pings = 0;
+    await waitFor(async () => {
+        const ping = await adminFetch(b, 'POST', '/admin/v1/customers', { name: `Ping ${++pings}` });
+        assert.equal(ping.status, 201, ping.text);
+        return watch.events.some((e) => e.instance === bId && e.type === 'customer.created');
+    }, { intervalMs: 100, message: "b's events on a's stream" });
+    const ownEvent = await adminFetch(a, 'POST', '/admin/v1/customers', { name: 'On a' });
+    assert.equal(ownEvent.status, 201, ownEvent.text);
+    await waitFor(() => watch.events.some((e) => e.type === 'customer.created' && e.data.name === 'On a'),
+                  { message: "a's own event" });
+    const fromA = watch.events.find((e) => e.type === 'customer.created' && e.data.name === 'On a');
+    assert.equal(fromA.instance, aId, JSON.stringify(fromA));
+    // No dashboard counters of b's on a's stream: those are each instance's own.
+    assert.ok(!watch.events.some((e) => e.instance === bId && e.type.startsWith('stats')),
+              JSON.stringify(watch.events.filter((e) => e.type.startsWith('stats')).slice(0, 3)));
+
     // --- the order lifecycle held on a is held on b within a second ---
     const lifecycle = async (instance) => (await adminFetch(instance, 'GET', '/admin/v1/orders/lifecycle')).json;
     const held = await adminFetch(a, 'POST', '/admin/v1/orders/lifecycle/hold');
@@ -272,6 +294,15 @@ test('two instances of one database: a sign-in begun on one finishes on the othe
     assert.equal(history.status, 200, history.text);
     assert.deepEqual(history.json.history.map((h) => h.status),
                      ['NEW', 'VALIDATION_PENDING', 'VALIDATED', 'ALLOCATION_PENDING', 'ALLOCATED', 'PICKED_UP']);
+    // The order made on b showed on a's stream as b's, the pickup through a as a's.
+    await waitFor(() => watch.events.some((e) => e.type === 'order.status' && JSON.stringify(e.data).includes(orderId) && JSON.stringify(e.data).includes('PICKED_UP')),
+                  { message: 'the pickup on the stream' });
+    const created = watch.events.find((e) => e.type === 'order.created' && JSON.stringify(e.data).includes(orderId));
+    assert.ok(created, JSON.stringify(watch.events.map((e) => e.type)));
+    assert.equal(created.instance, bId, JSON.stringify(created));
+    const picked = watch.events.find((e) => e.type === 'order.status' && JSON.stringify(e.data).includes(orderId) && JSON.stringify(e.data).includes('PICKED_UP'));
+    assert.equal(picked.instance, aId, JSON.stringify(picked));
+    await watch.close();
 });
 
 test('the cluster\'s CA and service-account key are the database\'s: another data directory uses them (its own kept aside), so a client certificate and a service-account token of one instance are good on the other',

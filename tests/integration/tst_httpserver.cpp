@@ -69,6 +69,11 @@ public:
                                          {QStringLiteral("q"),
                                           r.query.queryItemValue(QStringLiteral("q"))}});
                 });
+                m_server->route("GET", QStringLiteral("/from"), [](const HttpRequest &r) {
+                    return HttpResponse::json(
+                        200, QJsonObject{{QStringLiteral("client"), r.peerAddress.toString()},
+                                         {QStringLiteral("via"), r.forwardedBy.toString()}});
+                });
                 m_server->route("GET", QStringLiteral("/whoami"), [](const HttpRequest &r) {
                     return HttpResponse::json(
                         200, QJsonObject{{QStringLiteral("state"), r.identity.stateName()},
@@ -715,6 +720,101 @@ void TestHttpServer::accessLogLinesCannotBeForged()
              qPrintable(line.toUtf8().toPercentEncoding(" /:\"")));
     QVERIFY2(line.contains(QLatin1String("/x%0Agatehouse.admin: admin token revoked%0D%1B[2J")),
              qPrintable(line));
+}
+
+// X-Forwarded-For names the client only when the connection comes from a trusted proxy, and
+// then only up to the first address that is not one: what a client writes itself (left of what
+// its proxy appended) is never read. Malformed entries and endless chains stop the walk.
+void TestHttpServer::forwardedForOnlyFromTrustedProxies_data()
+{
+    QTest::addColumn<QStringList>("trusted");
+    QTest::addColumn<QByteArray>("headers");
+    QTest::addColumn<QString>("client");
+    QTest::addColumn<QString>("via");
+    const QStringList loopback{QStringLiteral("127.0.0.1")};
+    const QStringList withInner{QStringLiteral("127.0.0.1"), QStringLiteral("10.0.0.0/8")};
+    QTest::newRow("no proxy trusted: the header is ignored")
+        << QStringList() << QByteArray("X-Forwarded-For: 203.0.113.7\r\n") << "127.0.0.1"
+        << "";
+    QTest::newRow("another proxy trusted: ignored")
+        << QStringList{QStringLiteral("10.0.0.1")} << QByteArray("X-Forwarded-For: 203.0.113.7\r\n")
+        << "127.0.0.1"
+        << "";
+    QTest::newRow("trusted, no header: the peer") << loopback << QByteArray() << "127.0.0.1"
+                                                  << "";
+    QTest::newRow("trusted: the rightmost entry")
+        << loopback << QByteArray("X-Forwarded-For: 198.51.100.1, 203.0.113.7\r\n") << "203.0.113.7"
+        << "127.0.0.1";
+    QTest::newRow("a forged entry left of the real one is not read")
+        << loopback << QByteArray("X-Forwarded-For: 127.0.0.1, 10.0.0.3,203.0.113.8\r\n")
+        << "203.0.113.8"
+        << "127.0.0.1";
+    QTest::newRow("inner proxies are walked")
+        << withInner << QByteArray("X-Forwarded-For: 198.51.100.2, 203.0.113.9, 10.1.2.3\r\n")
+        << "203.0.113.9"
+        << "10.1.2.3";
+    QTest::newRow("several lines are one list")
+        << withInner << QByteArray("X-Forwarded-For: 192.0.2.1\r\nX-Forwarded-For: 10.0.0.2\r\n")
+        << "192.0.2.1"
+        << "10.0.0.2";
+    QTest::newRow("IPv6, bare and in brackets")
+        << withInner << QByteArray("X-Forwarded-For: 2001:db8::1, [2001:db8::2]\r\n")
+        << "2001:db8::2"
+        << "127.0.0.1";
+    QTest::newRow("an IPv4-mapped entry is the IPv4 address")
+        << loopback << QByteArray("X-Forwarded-For: ::ffff:203.0.113.10\r\n") << "203.0.113.10"
+        << "127.0.0.1";
+    QTest::newRow("a port stops the walk")
+        << loopback << QByteArray("X-Forwarded-For: 203.0.113.7:443\r\n") << "127.0.0.1"
+        << "";
+    QTest::newRow("unknown stops the walk")
+        << withInner << QByteArray("X-Forwarded-For: 203.0.113.7, unknown, 10.0.0.4\r\n")
+        << "10.0.0.4"
+        << "127.0.0.1";
+    QTest::newRow("a proxy named as IPv4-mapped IPv6")
+        << QStringList{QStringLiteral("::ffff:127.0.0.0/104")}
+        << QByteArray("X-Forwarded-For: 203.0.113.11\r\n") << "203.0.113.11"
+        << "127.0.0.1";
+    QTest::newRow("a single proxy named as IPv4-mapped IPv6")
+        << QStringList{QStringLiteral("::ffff:127.0.0.1")}
+        << QByteArray("X-Forwarded-For: 203.0.113.12\r\n") << "203.0.113.12"
+        << "127.0.0.1";
+    QTest::newRow("a zone id stops the walk")
+        << loopback << QByteArray("X-Forwarded-For: fe80::1%eth0\r\n") << "127.0.0.1"
+        << "";
+    QTest::newRow("a host name stops the walk")
+        << loopback << QByteArray("X-Forwarded-For: attacker.example\r\n") << "127.0.0.1"
+        << "";
+    QTest::newRow("an empty value stops the walk")
+        << loopback << QByteArray("X-Forwarded-For: \r\n") << "127.0.0.1"
+        << "";
+    QTest::newRow("an empty entry stops the walk")
+        << loopback << QByteArray("X-Forwarded-For: 203.0.113.7,\r\n") << "127.0.0.1"
+        << "";
+    QByteArray chain("X-Forwarded-For: 203.0.113.1");
+    for (int i = 40; i > 0; --i)
+        chain += ", 10.0.0." + QByteArray::number(i);
+    QTest::newRow("at most 32 hops") << withInner << chain + "\r\n"
+                                     << "10.0.0.32"
+                                     << "10.0.0.31";
+}
+
+void TestHttpServer::forwardedForOnlyFromTrustedProxies()
+{
+    QFETCH(QStringList, trusted);
+    QFETCH(QByteArray, headers);
+    QFETCH(QString, client);
+    QFETCH(QString, via);
+    ListenerOptions o = plainOptions();
+    auto proxies = TrustedProxies::parse(trusted);
+    QVERIFY(proxies.ok());
+    o.trustedProxies = *proxies;
+    ServerThread server(o);
+    const RawResponse r =
+        roundTrip(server.port(), "GET /from HTTP/1.1\r\nHost: t\r\n" + headers + "\r\n");
+    QCOMPARE(r.status, 200);
+    QCOMPARE(r.json().value(QStringLiteral("client")).toString(), client);
+    QCOMPARE(r.json().value(QStringLiteral("via")).toString(), via);
 }
 
 void TestHttpServer::connectionCap()

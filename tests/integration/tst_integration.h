@@ -50,6 +50,8 @@ private slots:
     void idleConnectionsClosed();
     void connectionCap();
     void accessLogLinesCannotBeForged();
+    void forwardedForOnlyFromTrustedProxies_data();
+    void forwardedForOnlyFromTrustedProxies();
     void clientCertificateIdentity_data();
     void clientCertificateIdentity();
     void abortedHandshakesDoNotWedge();

@@ -175,5 +175,84 @@ Item {
             keyClick(Qt.Key_Tab)
             verify(tile("deliveriesTile").activeFocus)
         }
+
+        // Several instances on one PostgreSQL database: the dashboard names each (id, admin
+        // address, version, last heartbeat), says which one it is connected to, which leads and
+        // which are gone; with one instance it shows no such section.
+        function test_instancesAreNamed() {
+            const section = tile("instancesSection")
+            verify(!section.visible)
+            const beat = new Date(Date.UTC(2026, 10, 29, 21, 5, 7))
+            const later = new Date(Date.UTC(2026, 10, 29, 21, 5, 9))
+            const one = (id, url, alive, leads, self, at) => ({
+                id: id, version: "0.9.0", alive: alive, leads: leads, self: self,
+                heartbeatAt: at.toISOString(), startedAt: at.toISOString(),
+                listeners: { admin: url, service: url.replace("8081", "8080") } })
+            TestBackend.setInstances([
+                one("vm/101/aaaa", "http://10.0.0.1:8081", true, false, true, later),
+                one("vm/102/bbbb", "http://10.0.0.2:8081", true, true, false, beat),
+                one("vm/103/cccc", "http://10.0.0.3:8081", false, false, false, beat)], "QPSQL")
+            AdminClient.refresh()
+            tryCompare(section, "visible", true, Wait.ms)
+            compare(AdminClient.instances.length, 3)
+            compare(findChild(section, "instancesAlive").text, "2 alive")
+            const self = findChild(section, "instanceCard-vm/101/aaaa")
+            const lead = findChild(section, "instanceCard-vm/102/bbbb")
+            const gone = findChild(section, "instanceCard-vm/103/cccc")
+            verify(self && lead && gone)
+            compare(findChild(lead, "instanceId").text, "vm/102/bbbb")
+            compare(findChild(lead, "instanceDetails").text,
+                    "Version 0.9.0 · http://10.0.0.2:8081 · last heartbeat "
+                    + beat.toLocaleTimeString(Qt.locale(), "HH:mm:ss"))
+            compare(findChild(self, "instanceDetails").text,
+                    "Version 0.9.0 · http://10.0.0.1:8081 · last heartbeat "
+                    + later.toLocaleTimeString(Qt.locale(), "HH:mm:ss"))
+            verify(self.border.color === Theme.accent)
+            verify(findChild(gone, "instanceGone").visible)
+            verify(!findChild(lead, "instanceGone").visible)
+            verify(gone.opacity < 1)
+            const badges = (card) => {
+                const out = []
+                for (const b of badgesIn(card))
+                    if (b.visible)
+                        out.push(b.text)
+                return out.sort()
+            }
+            compare(badges(self), ["This one"])
+            compare(badges(lead), ["Leads"])
+            compare(badges(gone), ["Gone"])
+            verify(gone.Accessible.name.indexOf("vm/103/cccc") >= 0)
+
+            // The events of the others show, each with its instance; this one's with none.
+            TestBackend.sendEventFrom("vm/102/bbbb", "customer.created", { id: "c-1", name: "From b" })
+            const list = findChild(testCase.dashboard, "eventList")
+            tryVerify(() => list.itemAtIndex(0) && list.itemAtIndex(0).summary.indexOf("From b") >= 0, Wait.ms)
+            const row = list.itemAtIndex(0)
+            compare(findChild(row, "eventInstance").text, "vm/102/bbbb")
+            verify(findChild(row, "eventInstance").visible)
+            TestBackend.sendEvent("customer.created", { id: "c-2", name: "From here" })
+            tryVerify(() => list.itemAtIndex(0).summary.indexOf("From here") >= 0, Wait.ms)
+            verify(!findChild(list.itemAtIndex(0), "eventInstance").visible)
+
+            // Down to one instance: the section goes.
+            TestBackend.setInstances([one("vm/101/aaaa", "http://10.0.0.1:8081", true, true, true, later)], "QSQLITE")
+            AdminClient.refresh()
+            tryCompare(section, "visible", false, Wait.ms)
+            TestBackend.setInstances([], "QSQLITE")
+            AdminClient.refresh()
+            tryVerify(() => AdminClient.instances.length === 0, Wait.ms)
+        }
+
+        // Every StatusBadge under item (they have a family).
+        function badgesIn(item) {
+            let out = []
+            for (let i = 0; i < item.children.length; ++i) {
+                const c = item.children[i]
+                if (c.family !== undefined)
+                    out.push(c)
+                out = out.concat(badgesIn(c))
+            }
+            return out
+        }
     }
 }

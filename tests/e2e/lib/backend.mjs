@@ -321,3 +321,35 @@ export async function readEvents(backend, ms) {
     }
     return [...text.matchAll(/^event: (.*)\ndata: (.*)$/gm)].map((m) => ({ type: m[1], data: JSON.parse(m[2]), raw: m[0] }));
 }
+
+// Watches an admin event stream (SSE) from now on: {events (each {type, data, instance, seq},
+// growing as they come), close()}. Resolves once the stream answered 200.
+export async function watchEvents(adminUrl, token) {
+    const ac = new AbortController();
+    const res = await fetch(`${adminUrl}/admin/v1/events`,
+                            { headers: { Authorization: `Bearer ${token}` }, signal: ac.signal });
+    if (res.status !== 200)
+        throw new Error(`the event stream answered ${res.status}`);
+    const events = [];
+    const decoder = new TextDecoder();
+    let text = '';
+    const reading = (async () => {
+        try {
+            for await (const chunk of res.body) {
+                text += decoder.decode(chunk, { stream: true });
+                let end;
+                while ((end = text.indexOf('\n\n')) >= 0) {
+                    const frame = text.slice(0, end);
+                    text = text.slice(end + 2);
+                    const data = /^data: (.*)$/m.exec(frame);
+                    if (data)
+                        events.push(JSON.parse(data[1]));
+                }
+            }
+        } catch (e) {
+            if (e.name !== 'AbortError')
+                throw e;
+        }
+    })();
+    return { events, close: async () => { ac.abort(); await reading; } };
+}

@@ -5,6 +5,7 @@
 #include "core/database.h"
 #include "core/eventbus.h"
 #include "core/eventqueue.h"
+#include "core/eventrelay.h"
 #include "core/httpparser.h"
 #include "core/httpserver.h"
 #include "core/instances.h"
@@ -15,6 +16,7 @@
 #include "core/threadstate.h"
 #include "core/writequeue.h"
 #include "helpers/filemode.h"
+#include "helpers/testtimeouts.h"
 #include "platform/platform.h"
 
 #include <QDir>
@@ -25,6 +27,7 @@
 #include <QSemaphore>
 #include <QSet>
 #include <QSignalSpy>
+#include <QSqlError>
 #include <QSqlQuery>
 #include <QTemporaryDir>
 #include <QThread>
@@ -36,6 +39,7 @@
 
 using namespace Gatehouse;
 using namespace Gatehouse::Core;
+using Gatehouse::Test::timeoutMs;
 
 class TestCore : public QObject
 {
@@ -179,6 +183,7 @@ private slots:
         changed.tlsExtraSans = {QStringLiteral("api.example.com"), QStringLiteral("10.0.0.5")};
         changed.publicBaseUrl = QStringLiteral("https://api.example.com");
         changed.webhookAllowlist = {QStringLiteral("10.0.0.0/8")};
+        changed.trustedProxies = {QStringLiteral("10.0.0.0/24"), QStringLiteral("fd00::1")};
         changed.webhookRetryScheduleMs = {1500, 60'000, 86'400'000};
         changed.oidcIssuerUrl = QStringLiteral("https://issuer.example.com");
         changed.oidcUsernamePrefix = QStringLiteral("oidc:");
@@ -281,13 +286,18 @@ private slots:
         QProcessEnvironment env;
         env.insert(
             QStringLiteral("GATEHOUSE_CONFIG"),
-            writeConfig(
-                dir, R"({"data-dir": "/tmp/gh-x", "tls-extra-sans": ["a.example", "10.0.0.1"]})"));
+            writeConfig(dir,
+                        R"({"data-dir": "/tmp/gh-x", "tls-extra-sans": ["a.example", "10.0.0.1"],
+                         "trusted-proxies": ["10.0.0.0/24", "::1"]})"));
         auto c = ConfigResolver::resolve({}, env);
         QVERIFY(c.ok());
         QCOMPARE(c->dataDir, QStringLiteral("/tmp/gh-x"));
         QCOMPARE(c->tlsExtraSans,
                  (QStringList{QStringLiteral("a.example"), QStringLiteral("10.0.0.1")}));
+        QCOMPARE(c->trustedProxies,
+                 (QStringList{QStringLiteral("10.0.0.0/24"), QStringLiteral("::1")}));
+        QCOMPARE(ConfigResolver::valueOf(*c, QStringLiteral("trusted-proxies")),
+                 QStringLiteral("10.0.0.0/24,::1"));
     }
 
     void invalidConfig_data()
@@ -313,6 +323,21 @@ private slots:
         QTest::newRow("empty data dir") << "data-dir"
                                         << ""
                                         << "must not be empty";
+        QTest::newRow("proxy by name") << "trusted-proxies"
+                                       << "10.0.0.1,lb.example"
+                                       << "\"lb.example\" is neither an IP address";
+        QTest::newRow("proxy prefix too long") << "trusted-proxies"
+                                               << "10.0.0.0/33"
+                                               << "\"10.0.0.0/33\" is neither";
+        QTest::newRow("every address a proxy") << "trusted-proxies"
+                                               << "10.0.0.1, 0.0.0.0/0"
+                                               << "would believe every client";
+        QTest::newRow("every IPv6 address a proxy") << "trusted-proxies"
+                                                    << "::/0"
+                                                    << "would believe every client";
+        QTest::newRow("proxy with zone") << "trusted-proxies"
+                                         << "fe80::1%eth0"
+                                         << "neither an IP address nor a CIDR range";
     }
 
     void invalidConfig()
@@ -1297,6 +1322,216 @@ private slots:
             keys << order.value(0).toString();
         QCOMPARE(keys, (QStringList{QStringLiteral("B"), QStringLiteral("_"), QStringLiteral("a"),
                                     QStringLiteral("b")}));
+    }
+
+    // The NOTIFY payloads of the event relay: under PostgreSQL's 8000 bytes each, every event
+    // in one of them in order, read back as the sender's; a payload of one's own, a watch
+    // announcement and malformed ones give nothing; an event too big alone goes truncated.
+    void eventRelayPayloads()
+    {
+        QList<Event> events;
+        const QDateTime t0 =
+            QDateTime::fromString(QStringLiteral("2026-11-29T10:00:00.123Z"), Qt::ISODateWithMs);
+        for (int i = 0; i < 500; ++i) {
+            Event e;
+            e.seq = i + 1;
+            e.type = QStringLiteral("order.created");
+            e.time = t0.addMSecs(i);
+            e.instance = QStringLiteral("host/1/a");
+            if (i % 2)
+                e.setData(QJsonObject{{QStringLiteral("n"), i},
+                                      {QStringLiteral("pad"), QString(150, QLatin1Char('x'))}});
+            else
+                e.setDataJson("{\"n\":" + QByteArray::number(i) + ",\"quote\":\"\\\"\"}");
+            events.append(e);
+        }
+        Event big;
+        big.type = QStringLiteral("cluster.decision");
+        big.time = t0;
+        big.setData(QJsonObject{{QStringLiteral("huge"), QString(9000, QLatin1Char('y'))}});
+        events.append(big);
+
+        const auto payloads = EventRelay::payloads(QStringLiteral("host/1/a"), events);
+        QVERIFY(payloads.size() > 10);
+        QList<Event> back;
+        int counted = 0;
+        for (const auto &p : payloads) {
+            QVERIFY2(p.text.size() < 8000, qPrintable(QString::number(p.text.size())));
+            QVERIFY(p.text.size() <= EventRelay::kMaxPayload);
+            QVERIFY(EventRelay::eventsOf(p.text, QStringLiteral("host/1/a")).isEmpty());
+            const auto got = EventRelay::eventsOf(p.text, QStringLiteral("host/2/b"));
+            QCOMPARE(got.size(), p.events);
+            counted += p.events;
+            back.append(got);
+        }
+        QCOMPARE(counted, 501);
+        QCOMPARE(back.size(), 501);
+        for (int i = 0; i < 500; ++i) {
+            QCOMPARE(back[i].type, QStringLiteral("order.created"));
+            QCOMPARE(back[i].time, t0.addMSecs(i));
+            QCOMPARE(back[i].instance, QStringLiteral("host/1/a"));
+            QCOMPARE(back[i].value(QLatin1String("n")).toInt(), i);
+            QCOMPARE(back[i].data(), events[i].data());
+        }
+        QCOMPARE(back[500].type, QStringLiteral("cluster.decision"));
+        QCOMPARE(back[500].data(), (QJsonObject{{QStringLiteral("truncated"), true}}));
+
+        for (const QByteArray &bad :
+             {QByteArray("not json"), QByteArray("{\"w\":\"host/1/a\"}"), QByteArray("[]"),
+              QByteArray("{\"i\":\"x\",\"e\":[{\"type\":\"a\",\"data\":{}}]}"),
+              QByteArray("{\"i\":\"x\",\"e\":[{\"time\":\"2026-11-29T10:00:00Z\",\"data\":{}}]}"),
+              QByteArray("{\"i\":\"x\",\"e\":[{\"type\":\"a\",\"time\":\"2026-11-29T10:00:00Z\","
+                         "\"data\":[1]}]}"),
+              QByteArray("{\"i\":\"\",\"e\":[{\"type\":\"a\",\"time\":\"2026-11-29T10:00:00Z\","
+                         "\"data\":{}}]}"),
+              QByteArray("{\"i\":7,\"e\":\"x\"}")})
+            QVERIFY2(EventRelay::eventsOf(bad, QStringLiteral("me")).isEmpty(), bad.constData());
+    }
+
+    // Two instances' relays on one PostgreSQL database: nothing is sent while nobody watches;
+    // once the other has a stream open, this one's events reach its bus within a moment with
+    // their instance, time and data; the dashboard's per-instance counters stay at home; and
+    // an instance with no stream open shows nobody's events.
+    void postgresEventsReachTheWatchingInstance()
+    {
+        const QString url = newPostgresDatabase();
+        if (url.isEmpty())
+            QSKIP("GATEHOUSE_TEST_POSTGRES is not set (ctest runs this as tst_core_postgres)");
+        auto dbA = Database::open(url, withRowsTable(), m_clock);
+        QVERIFY2(dbA.ok(), qPrintable(dbA.ok() ? QString() : dbA.error().message));
+        auto dbB = Database::open(url, withRowsTable(), m_clock);
+        QVERIFY2(dbB.ok(), qPrintable(dbB.ok() ? QString() : dbB.error().message));
+        // Both seal, as the backend's databases do (here with a stand-in for the database key:
+        // tst_crypto tests the real one), so that what the instances did not seal is refused.
+        const Database::Sealer sealer{
+            [](const QByteArray &plain, const QByteArray &context) {
+                return "sealed:test:" + (context + '|' + plain).toBase64();
+            },
+            [](const QByteArray &stored, const QByteArray &context) -> Result<QByteArray> {
+                if (!stored.startsWith("sealed:test:"))
+                    return stored; // as the real one: what is not sealed is returned as it is
+                const QByteArray opened = QByteArray::fromBase64(stored.mid(12));
+                if (!opened.startsWith(context + '|'))
+                    return makeError(QStringLiteral("unsealing-failed"), QStringLiteral("no"));
+                return opened.mid(context.size() + 1);
+            }};
+        (*dbA)->setSealer(sealer);
+        (*dbB)->setSealer(sealer);
+        EventBus busA(m_clock), busB(m_clock);
+        // Published on b's relay thread, read here (declared before the relays that use them).
+        QMutex seenMutex;
+        QList<Event> seenList;
+        auto watchingA = std::make_shared<std::atomic<int>>(0);
+        auto watchingB = std::make_shared<std::atomic<int>>(0);
+        EventRelay relayA(**dbA, busA, QStringLiteral("a"), watchingA);
+        EventRelay relayB(**dbB, busB, QStringLiteral("b"), watchingB);
+        QVERIFY(relayA.start().ok());
+        QVERIFY(relayB.start().ok());
+        const auto stopRelays = qScopeGuard([&] {
+            relayB.stop();
+            relayA.stop();
+        });
+
+        // Nobody watches: nothing leaves either instance.
+        busA.publish(QStringLiteral("order.created"), QJsonObject{{QStringLiteral("n"), 0}});
+        QThread::msleep(300); // a settle on purpose: proving nothing arrives takes a wait
+        QCOMPARE(relayA.sentCount(), 0);
+        QCOMPARE(busB.lastSeq(), 0);
+        QCOMPARE(busA.since(0).value(0).instance, QStringLiteral("a"));
+
+        // b opens a stream: a's events arrive there, once b's announcement reached a.
+        watchingB->store(1);
+        QObject::connect(
+            &busB, &EventBus::published, &busB,
+            [&](const Event &e) {
+                QMutexLocker lock(&seenMutex);
+                seenList.append(e);
+            },
+            Qt::DirectConnection);
+        auto seen = [&] {
+            QMutexLocker lock(&seenMutex);
+            return seenList;
+        };
+        auto forget = [&] {
+            QMutexLocker lock(&seenMutex);
+            seenList.clear();
+        };
+        int n = 0;
+        QTRY_VERIFY_WITH_TIMEOUT(
+            [&] {
+                busA.publish(QStringLiteral("order.created"),
+                             QJsonObject{{QStringLiteral("n"), ++n}});
+                return !seen().isEmpty();
+            }(),
+            timeoutMs());
+        const Event first = seen().first();
+        QVERIFY(first.relayed);
+        QCOMPARE(first.instance, QStringLiteral("a"));
+        QCOMPARE(first.type, QStringLiteral("order.created"));
+        // The rest of the tries arrive too, in order: wait for one published after them.
+        busA.publish(QStringLiteral("test.flush"));
+        QTRY_VERIFY_WITH_TIMEOUT(seen().last().type == QStringLiteral("test.flush"), timeoutMs());
+        // Those published before a heard b were not sent; from then on every one, in order.
+        const QList<Event> tries = seen();
+        for (qsizetype i = 0; i + 1 < tries.size(); ++i)
+            QCOMPARE(tries[i].value(QLatin1String("n")).toInt(),
+                     tries.first().value(QLatin1String("n")).toInt() + int(i));
+        QCOMPARE(tries[tries.size() - 2].value(QLatin1String("n")).toInt(), n);
+        forget();
+        const Event sent = busA.publish(QStringLiteral("delivery.succeeded"),
+                                        QJsonObject{{QStringLiteral("attempt"), 3}});
+        busA.publish(QStringLiteral("stats"), QJsonObject{{QStringLiteral("requests"), 1}});
+        busA.publish(QStringLiteral("stats.series"), QJsonObject{{QStringLiteral("bucket"), 1}});
+        busA.publish(QStringLiteral("token.issued"), QJsonObject{{QStringLiteral("x"), 1}});
+        QTRY_VERIFY_WITH_TIMEOUT(
+            !seen().isEmpty() && seen().last().type == QStringLiteral("token.issued"), timeoutMs());
+        const QList<Event> after = seen();
+        QStringList types;
+        for (const Event &e : after)
+            types << e.type;
+        QCOMPARE(types, (QStringList{QStringLiteral("delivery.succeeded"),
+                                     QStringLiteral("token.issued")}));
+        QCOMPARE(after.first().time, sent.time);
+        QCOMPARE(after.first().data(), sent.data());
+        QVERIFY(after.first().seq > first.seq); // numbered by b's bus
+        QVERIFY(relayA.sentCount() >= 3);
+        QCOMPARE(relayA.droppedCount(), 0);
+
+        // b's own events are b's, and go nowhere: nobody else watches.
+        QCOMPARE(busB.publish(QStringLiteral("order.created")).instance, QStringLiteral("b"));
+        QThread::msleep(150); // a settle on purpose: three of the relay's 50 ms rounds
+        QCOMPARE(relayB.sentCount(), 0);
+
+        // What another role on the database sends is not believed: plain JSON, a forged seal,
+        // a seal of another context. Nothing of it reaches b's bus.
+        forget();
+        QSqlQuery forge((*dbA)->connection());
+        const QByteArray plain = R"({"i":"evil","e":[{"type":"order.created",)"
+                                 R"("time":"2026-11-29T10:00:00.000Z","data":{"x":1}}]})";
+        for (const QByteArray &payload :
+             {plain, QByteArray("sealed:test:") + plain.toBase64(),
+              "sealed:test:" + ("elsewhere|" + plain).toBase64(), QByteArray("sealed:garbage")}) {
+            forge.prepare(QStringLiteral("SELECT pg_notify('gatehouse_events', ?)"));
+            forge.addBindValue(QString::fromLatin1(payload));
+            QVERIFY2(forge.exec(), qPrintable(forge.lastError().text()));
+        }
+        QTRY_COMPARE_WITH_TIMEOUT(relayB.refusedCount(), 4, timeoutMs());
+        busA.publish(QStringLiteral("test.flush"));
+        QTRY_VERIFY_WITH_TIMEOUT(!seen().isEmpty(), timeoutMs());
+        QCOMPARE(seen().size(), 1);
+        QCOMPARE(seen().first().type, QStringLiteral("test.flush"));
+        QCOMPARE(relayA.refusedCount(), 4); // a heard them too
+
+        // b's stream closes: a still sends for a while (it cannot know at once), but b shows
+        // nothing more.
+        watchingB->store(0);
+        QThread::msleep(100); // b's relay reads the count every 50 ms
+        const qint64 before = busB.lastSeq();
+        const qint64 sentBefore = relayA.sentCount();
+        busA.publish(QStringLiteral("order.created"));
+        QTRY_VERIFY_WITH_TIMEOUT(relayA.sentCount() > sentBefore, timeoutMs());
+        QThread::msleep(200); // a settle on purpose: b has heard it and dropped it
+        QCOMPARE(busB.lastSeq(), before);
     }
 
     void postgresWriterJobsFailAlone()
