@@ -41,6 +41,11 @@
 #             WAL with synchronous=NORMAL: synced WAL, commits not waiting for the sync) vs on
 #             SQLite: POST order (2 lines + callback) and client_credentials (RS256 JWT), c16,
 #             BENCH_ROUNDS pairs alternating (docs/storage.md). Not part of "all".
+#   fleet     three instances of one PostgreSQL database behind nginx (deploy/run-local.sh) vs
+#             one instance behind the same recipe: POST order and client_credentials through
+#             nginx, c16 and c64, BENCH_ROUNDS pairs alternating (deploy/README.md, "Measuring
+#             scaling"). On one machine the cores are the limit: the point is that three do not
+#             do less than one. Not part of "all".
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 cd "$here"
@@ -50,8 +55,8 @@ case "$ROUNDS" in '' | *[!0-9]* | 0) echo "BENCH_ROUNDS must be a positive integ
 BUILD_DIR="${BENCH_BUILD_DIR:-build-release}"
 ONLY="${1:-all}"
 case "$ONLY" in
-  all | healthz | orders | webhooks | oauth | cluster | console | storage) ;;
-  *) echo "unknown scenario $ONLY (known: healthz, orders, webhooks, oauth, cluster, console, storage)" >&2; exit 2 ;;
+  all | healthz | orders | webhooks | oauth | cluster | console | storage | fleet) ;;
+  *) echo "unknown scenario $ONLY (known: healthz, orders, webhooks, oauth, cluster, console, storage, fleet)" >&2; exit 2 ;;
 esac
 
 # install_missing and the package lists of the README's commands: on a fresh machine the
@@ -62,10 +67,13 @@ install_missing "${BUILD_PACKAGES[@]}" curl wrk nginx-light
 ensure_node # the webhooks and oauth scenarios run Node (tests/e2e packages, tests/bench/oidc)
 
 work="$(mktemp -d)"
-gh_pid=""; nginx_pid=""; console_pids=(); pg_gh_pid=""
+gh_pid=""; nginx_pid=""; console_pids=(); pg_gh_pid=""; fleet_pids=()
 cleanup() {
   local p
   [ -n "$pg_gh_pid" ] && kill "$pg_gh_pid" 2>/dev/null && wait "$pg_gh_pid" 2>/dev/null || true
+  for p in "${fleet_pids[@]}"; do # deploy/run-local.sh stops its instances and nginx on TERM
+    kill "$p" 2>/dev/null && wait "$p" 2>/dev/null || true
+  done
   [ ! -f "$work/pg/url" ] || bash tests/postgres/server.sh stop "$work/pg" || true
   for p in "${console_pids[@]}"; do
     kill "$p" 2>/dev/null && wait "$p" 2>/dev/null || true
@@ -396,6 +404,31 @@ PY
     python3 -c 'import json,sys; r=json.load(sys.stdin); print("| watch fan-out: %d watchers x %.0f changes/s (RSS %.0f / %.0f / %.0f MiB before / peak / after, %d closed as too slow) | %d | %.0f events/s | - | - | every change to every watcher | %.0f events/s | - | - | %.2f |" % (r["watchers"], r["changesPerSecond"], r["rssBeforeMiB"], r["rssPeakMiB"], r["rssAfterMiB"], r["closedEarly"], r["watchers"], r["delivered"] / (r["changes"] / r["changesPerSecond"]), r["expected"] / (r["changes"] / r["changesPerSecond"]), r["deliveredRatio"]))'
   "$BUILD_DIR/tests/bench/bench_rbac" | python3 -c 'import json,sys; r=json.load(sys.stdin); print("| RBAC decisions in-process (%d bindings) | - | %.0f/s | - | - | linear scan | %.0f/s | - | - | %.2f |" % (r["bindings"], r["indexedPerSecond"], r["linearPerSecond"], r["ratio"]))'
 }
+# setup_instance SERVICE_PORT ADMIN_PORT TOKEN -> "customer upc1 upc2 client_id client_secret":
+# a customer, two beers of the catalog and a confidential client, for orders and tokens.
+setup_instance() {
+  local customer upcs client
+  customer=$(curl -fsS -H "Authorization: Bearer $3" -H 'Content-Type: application/json' -X POST \
+             "http://127.0.0.1:$2/admin/v1/customers" -d '{"name":"bench"}' |
+             python3 -c 'import json,sys; print(json.load(sys.stdin)["customer"]["id"])')
+  upcs=$(curl -fsS "http://127.0.0.1:$1/v1/beers?pageSize=2" |
+         python3 -c 'import json,sys; print(" ".join(b["upc"] for b in json.load(sys.stdin)["content"]))')
+  client=$(curl -fsS -H "Authorization: Bearer $3" -H 'Content-Type: application/json' -X POST \
+           "http://127.0.0.1:$2/admin/v1/clients" \
+           -d '{"client_name":"bench","grant_types":["client_credentials"],"scope":"orders:read"}' |
+           python3 -c 'import json,sys; d=json.load(sys.stdin); print(d["client_id"], d["client_secret"])')
+  echo "$customer $upcs $client"
+}
+orders_on() { # PORT CONNECTIONS CUSTOMER UPC1 UPC2
+  GH_CUSTOMER="$3" GH_UPC1="$4" GH_UPC2="$5" run_wrk "http://127.0.0.1:$1" "$2" -s tests/bench/orders.lua
+}
+token_on() { # PORT CONNECTIONS CLIENT SECRET
+  GH_PATH=/oauth2/token GH_AUTH="Basic $(printf '%s:%s' "$3" "$4" | base64 -w0)" \
+    GH_FORM="grant_type=client_credentials&scope=orders%3Aread" \
+    run_wrk "http://127.0.0.1:$1" "$2" -s tests/bench/form.lua
+}
+median() { python3 -c 'import statistics,sys; print(f"{statistics.median(map(float, sys.argv[1:])):.2f}")' "$@"; }
+
 # Gatehouse on PostgreSQL beside the one on SQLite: the same catalog, a customer and a
 # confidential client in each, then POST order and client_credentials in alternating pairs.
 scenario_storage() {
@@ -415,54 +448,90 @@ scenario_storage() {
   p_port=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["service"])' "$work/pgdata/ports.json")
   p_admin=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["admin"])' "$work/pgdata/ports.json")
   p_token=$(cat "$work/pgdata/admin-token")
-  # setup PORT ADMIN TOKEN -> "customer upc1 upc2 client_id client_secret"
-  setup() {
-    local customer upcs client
-    customer=$(curl -fsS -H "Authorization: Bearer $3" -H 'Content-Type: application/json' -X POST \
-               "http://127.0.0.1:$2/admin/v1/customers" -d '{"name":"bench"}' |
-               python3 -c 'import json,sys; print(json.load(sys.stdin)["customer"]["id"])')
-    upcs=$(curl -fsS "http://127.0.0.1:$1/v1/beers?pageSize=2" |
-           python3 -c 'import json,sys; print(" ".join(b["upc"] for b in json.load(sys.stdin)["content"]))')
-    client=$(curl -fsS -H "Authorization: Bearer $3" -H 'Content-Type: application/json' -X POST \
-             "http://127.0.0.1:$2/admin/v1/clients" \
-             -d '{"client_name":"bench","grant_types":["client_credentials"],"scope":"orders:read"}' |
-             python3 -c 'import json,sys; d=json.load(sys.stdin); print(d["client_id"], d["client_secret"])')
-    echo "$customer $upcs $client"
-  }
   local s_cust s_u1 s_u2 s_id s_secret p_cust p_u1 p_u2 p_id p_secret
-  read -r s_cust s_u1 s_u2 s_id s_secret < <(setup "$gh_port" "$gh_admin" "$gh_token")
-  read -r p_cust p_u1 p_u2 p_id p_secret < <(setup "$p_port" "$p_admin" "$p_token")
+  read -r s_cust s_u1 s_u2 s_id s_secret < <(setup_instance "$gh_port" "$gh_admin" "$gh_token")
+  read -r p_cust p_u1 p_u2 p_id p_secret < <(setup_instance "$p_port" "$p_admin" "$p_token")
   export GH_CALLBACK="http://127.0.0.1:$nginx_port/hooks"
-  orders_on() { # PORT CUSTOMER UPC1 UPC2
-    GH_CUSTOMER="$2" GH_UPC1="$3" GH_UPC2="$4" run_wrk "http://127.0.0.1:$1" 16 -s tests/bench/orders.lua
-  }
-  token_on() { # PORT CLIENT SECRET
-    GH_PATH=/oauth2/token GH_AUTH="Basic $(printf '%s:%s' "$2" "$3" | base64 -w0)" \
-      GH_FORM="grant_type=client_credentials&scope=orders%3Aread" \
-      run_wrk "http://127.0.0.1:$1" 16 -s tests/bench/form.lua
-  }
   local i kind ratios_o=() ratios_t=()
   for ((i = 1; i <= ROUNDS; ++i)); do
-    read -r p_rps p_p50 p_p99 p_err < <(orders_on "$p_port" "$p_cust" "$p_u1" "$p_u2")
-    read -r s_rps s_p50 s_p99 s_err < <(orders_on "$gh_port" "$s_cust" "$s_u1" "$s_u2")
+    read -r p_rps p_p50 p_p99 p_err < <(orders_on "$p_port" 16 "$p_cust" "$p_u1" "$p_u2")
+    read -r s_rps s_p50 s_p99 s_err < <(orders_on "$gh_port" 16 "$s_cust" "$s_u1" "$s_u2")
     require_ok "POST order, storage round $i" "gatehouse on PostgreSQL" "$p_err" "gatehouse on SQLite" "$s_err"
     row "POST order on PostgreSQL (round $i)" 16 "$p_rps" "$p_p50" "$p_p99" "same on SQLite" "$s_rps" "$s_p50" "$s_p99"
     ratios_o+=("$(python3 -c "print($p_rps/$s_rps)")")
-    read -r p_rps p_p50 p_p99 p_err < <(token_on "$p_port" "$p_id" "$p_secret")
-    read -r s_rps s_p50 s_p99 s_err < <(token_on "$gh_port" "$s_id" "$s_secret")
+    read -r p_rps p_p50 p_p99 p_err < <(token_on "$p_port" 16 "$p_id" "$p_secret")
+    read -r s_rps s_p50 s_p99 s_err < <(token_on "$gh_port" 16 "$s_id" "$s_secret")
     require_ok "client_credentials, storage round $i" "gatehouse on PostgreSQL" "$p_err" "gatehouse on SQLite" "$s_err"
     row "client_credentials RS256 on PostgreSQL (round $i)" 16 "$p_rps" "$p_p50" "$p_p99" "same on SQLite" "$s_rps" "$s_p50" "$s_p99"
     ratios_t+=("$(python3 -c "print($p_rps/$s_rps)")")
   done
-  median() { python3 -c 'import statistics,sys; print(f"{statistics.median(map(float, sys.argv[1:])):.2f}")' "$@"; }
   printf "| POST order on PostgreSQL, median of %s rounds | 16 | | | | same on SQLite | | | | **%s** |\n" \
     "$ROUNDS" "$(median "${ratios_o[@]}")"
   printf "| client_credentials RS256 on PostgreSQL, median of %s rounds | 16 | | | | same on SQLite | | | | **%s** |\n" \
     "$ROUNDS" "$(median "${ratios_t[@]}")"
 }
 
+# Three instances of one database behind nginx against one behind the same recipe
+# (deploy/run-local.sh, each fleet on a database and ports of its own), both on one PostgreSQL
+# server; measured through nginx, alternating.
+scenario_fleet() {
+  install_missing postgresql libqt6sql6-psql nginx libnginx-mod-stream
+  GATEHOUSE_PG_DURABLE=1 bash tests/postgres/server.sh start "$work/pg" >&2
+  local base n port dir svc adm token
+  base=$(cat "$work/pg/url")
+  declare -A f_svc f_cust f_u1 f_u2 f_id f_secret
+  for n in 1 3; do
+    createdb --maintenance-db "$base" "fleet$n"
+    # A base port whose front ports and instance ports (deploy/run-local.sh) are all free.
+    port=$(python3 - "$n" <<'PY'
+import random, socket, sys
+n = int(sys.argv[1])
+for _ in range(100):
+    base = random.randrange(20000, 50000)
+    try:
+        for p in [base, base + 1, base + 2] + [base + 10 + i for i in range(3 * n)]:
+            s = socket.socket(); s.bind(("127.0.0.1", p)); s.close()
+        print(base); break
+    except OSError:
+        continue
+PY
+)
+    dir="$work/fleet$n"
+    GATEHOUSE_PORT_BASE=$port GATEHOUSE_INSTANCES=$n GATEHOUSE_BINARY="$here/$BUILD_DIR/app/gatehouse" \
+      GATEHOUSE_DATABASE="${base/\/postgres\?//fleet$n?}" GATEHOUSE_ARGS="--webhook-allow-loopback" \
+      QT_LOGGING_RULES="gatehouse.access=false" bash deploy/run-local.sh "$dir" >"$work/fleet$n.log" 2>&1 &
+    fleet_pids+=($!)
+    for _ in $(seq 1 600); do grep -q '^==> ready' "$work/fleet$n.log" && break; sleep 0.2; done
+    grep -q '^==> ready' "$work/fleet$n.log" || { echo "the fleet of $n did not start:" >&2; tail -20 "$work/fleet$n.log" >&2; exit 1; }
+    svc=$port; adm=$((port + 1)); token=$(cat "$dir/instance-1/admin-token")
+    f_svc[$n]=$svc
+    read -r "f_cust[$n]" "f_u1[$n]" "f_u2[$n]" "f_id[$n]" "f_secret[$n]" < <(setup_instance "$svc" "$adm" "$token")
+  done
+  export GH_CALLBACK="http://127.0.0.1:$nginx_port/hooks"
+  local i c ratios_o=() ratios_t=() t_rps t_p50 t_p99 t_err o_rps o_p50 o_p99 o_err
+  for ((i = 1; i <= ROUNDS; ++i)); do
+    for c in 16 64; do
+      read -r t_rps t_p50 t_p99 t_err < <(orders_on "${f_svc[3]}" "$c" "${f_cust[3]}" "${f_u1[3]}" "${f_u2[3]}")
+      read -r o_rps o_p50 o_p99 o_err < <(orders_on "${f_svc[1]}" "$c" "${f_cust[1]}" "${f_u1[1]}" "${f_u2[1]}")
+      require_ok "POST order, fleet round $i" "three instances" "$t_err" "one instance" "$o_err"
+      row "POST order, three instances behind nginx (round $i)" "$c" "$t_rps" "$t_p50" "$t_p99" "one instance behind nginx" "$o_rps" "$o_p50" "$o_p99"
+      ratios_o+=("$(python3 -c "print($t_rps/$o_rps)")")
+      read -r t_rps t_p50 t_p99 t_err < <(token_on "${f_svc[3]}" "$c" "${f_id[3]}" "${f_secret[3]}")
+      read -r o_rps o_p50 o_p99 o_err < <(token_on "${f_svc[1]}" "$c" "${f_id[1]}" "${f_secret[1]}")
+      require_ok "client_credentials, fleet round $i" "three instances" "$t_err" "one instance" "$o_err"
+      row "client_credentials RS256, three instances behind nginx (round $i)" "$c" "$t_rps" "$t_p50" "$t_p99" "one instance behind nginx" "$o_rps" "$o_p50" "$o_p99"
+      ratios_t+=("$(python3 -c "print($t_rps/$o_rps)")")
+    done
+  done
+  printf "| POST order, three instances, median of %s runs | 16, 64 | | | | one instance | | | | **%s** |\n" \
+    "${#ratios_o[@]}" "$(median "${ratios_o[@]}")"
+  printf "| client_credentials RS256, three instances, median of %s runs | 16, 64 | | | | one instance | | | | **%s** |\n" \
+    "${#ratios_t[@]}" "$(median "${ratios_t[@]}")"
+}
+
 case "$ONLY" in
   storage) scenario_storage ;;
+  fleet) scenario_fleet ;;
   all) scenario_healthz; scenario_orders; scenario_webhooks; scenario_oauth; scenario_cluster ;;
   cluster) scenario_cluster ;;
   oauth) scenario_oauth ;;
