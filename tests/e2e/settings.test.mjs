@@ -187,3 +187,25 @@ test('scoped tokens: the settings belong to the admin area', async () => {
     const denied = await request(`${b.adminUrl}/admin/v1/settings`, 'GET', undefined, { Authorization: `Bearer ${o.json.token}` });
     assert.equal(denied.status, 403, denied.text);
 });
+
+// Whose X-Forwarded-For is believed decides whose sign-in limit a client counts into: only the
+// root token may change trusted-proxies, even a token with every area's write may not, and
+// "every address" is refused outright. Nothing is kept for the next start by a refused request.
+test('trusted-proxies: only the root admin token changes it; 0.0.0.0/0 is refused; nothing kept', async () => {
+    const all = await adminFetch(b, 'POST', '/admin/v1/admin-tokens', { name: 'all-areas', permissions: ['*:write'] });
+    assert.equal(all.status, 201, all.text);
+    const scoped = await request(`${b.adminUrl}/admin/v1/settings/trusted-proxies`, 'PUT', { value: '203.0.113.9' },
+                                 { Authorization: `Bearer ${all.json.token}` });
+    assert.equal(scoped.status, 403, scoped.text);
+    assert.match(scoped.json.message, /only the root admin token/);
+    assert.equal((await setting('trusted-proxies')).pending, null);
+    const everyone = await adminFetch(b, 'PUT', '/admin/v1/settings/trusted-proxies', { value: '10.0.0.5, 0.0.0.0/0' });
+    assert.equal(everyone.status, 400, everyone.text);
+    assert.match(everyone.json.message, /would believe every client/);
+    assert.equal((await setting('trusted-proxies')).pending, null);
+    const named = await adminFetch(b, 'PUT', '/admin/v1/settings/trusted-proxies', { value: '10.0.0.5, 10.1.0.0/16' });
+    assert.equal(named.status, 200, named.text);
+    assert.equal(named.json.pending, '10.0.0.5,10.1.0.0/16');
+    assert.equal(named.json.restartRequired, true);
+    assert.equal((await adminFetch(b, 'DELETE', '/admin/v1/settings/trusted-proxies')).status, 200);
+});
