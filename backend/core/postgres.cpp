@@ -88,33 +88,208 @@ void PgStatement::setNull(int i)
     isNull[size_t(i - 1)] = 1;
 }
 
+namespace {
+// The bound values as libpq takes them.
+struct PgValues
+{
+    std::vector<const char *> v;
+    std::vector<int> lengths;
+    std::vector<int> formats;
+    explicit PgValues(const PgStatement &st)
+        : v(size_t(st.params)), lengths(size_t(st.params)), formats(size_t(st.params))
+    {
+        for (size_t i = 0; i < size_t(st.params); ++i) {
+            v[i] = st.isNull[i] ? nullptr : st.values[i].constData();
+            lengths[i] = int(st.values[i].size());
+            formats[i] = st.isBinary[i] != 0 ? 1 : 0;
+        }
+    }
+};
+thread_local PgPipeline *t_pipeline = nullptr;
+} // namespace
+
 bool PgStatement::run()
 {
     clear();
     executed = true;
     if (bindFailed)
         return false;
-    const auto n = size_t(params);
-    std::vector<const char *> v(n);
-    std::vector<int> lengths(n);
-    std::vector<int> formats(n);
-    for (size_t i = 0; i < n; ++i) {
-        v[i] = isNull[i] ? nullptr : values[i].constData();
-        lengths[i] = int(values[i].size());
-        formats[i] = isBinary[i] != 0 ? 1 : 0;
-    }
-    result =
-        PQexecPrepared(conn, name.constData(), params, v.data(), lengths.data(), formats.data(), 0);
-    const ExecStatusType status = PQresultStatus(result);
-    if (status != PGRES_COMMAND_OK && status != PGRES_TUPLES_OK) {
-        error = QString::fromUtf8(PQresultErrorMessage(result)).trimmed();
-        clear();
-        executed = true;
-        return false;
+    // Statements are queued in the writer's pipeline: this one goes with them, and its answer
+    // comes after theirs (a failure among them fails this one too).
+    if (PgPipeline *p = PgPipeline::of(conn); p && p->queued() > 0) {
+        if (!p->queue(*this)) {
+            error = p->error();
+            return false;
+        }
+        const bool ok = p->drain(&result);
+        const ExecStatusType status = result ? PQresultStatus(result) : PGRES_FATAL_ERROR;
+        if (!ok || (status != PGRES_COMMAND_OK && status != PGRES_TUPLES_OK)) {
+            error = p->error();
+            clear();
+            executed = true;
+            return false;
+        }
+    } else {
+        const PgValues v(*this);
+        result = PQexecPrepared(conn, name.constData(), params, v.v.data(), v.lengths.data(),
+                                v.formats.data(), 0);
+        const ExecStatusType status = PQresultStatus(result);
+        if (status != PGRES_COMMAND_OK && status != PGRES_TUPLES_OK) {
+            error = QString::fromUtf8(PQresultErrorMessage(result)).trimmed();
+            clear();
+            executed = true;
+            return false;
+        }
     }
     rows = PQntuples(result);
     changes = std::atoi(PQcmdTuples(result));
     return true;
+}
+
+bool PgStatement::send()
+{
+    const PgValues p(*this);
+    return PQsendQueryPrepared(conn, name.constData(), params, p.v.data(), p.lengths.data(),
+                               p.formats.data(), 0) == 1;
+}
+
+PgPipeline::~PgPipeline()
+{
+    if (t_pipeline == this)
+        t_pipeline = nullptr;
+    if (!m_items.empty() && PQstatus(m_conn) == CONNECTION_OK)
+        drain();
+}
+
+PgPipeline *PgPipeline::of(pg_conn *conn)
+{
+    return t_pipeline && t_pipeline->m_conn == conn ? t_pipeline : nullptr;
+}
+
+void PgPipeline::setCurrent(PgPipeline *p)
+{
+    t_pipeline = p;
+}
+
+bool PgPipeline::enter()
+{
+    if (PQpipelineStatus(m_conn) != PQ_PIPELINE_OFF)
+        return true;
+    if (PQenterPipelineMode(m_conn) == 1)
+        return true;
+    m_error = QString::fromUtf8(PQerrorMessage(m_conn)).trimmed();
+    return false;
+}
+
+bool PgPipeline::leave()
+{
+    if (PQpipelineStatus(m_conn) == PQ_PIPELINE_OFF || PQexitPipelineMode(m_conn) == 1)
+        return true;
+    if (PQstatus(m_conn) != CONNECTION_OK)
+        return false; // broken: the writer takes a new connection
+    qCCritical(lcDb) << "cannot leave pipeline mode:" << PQerrorMessage(m_conn);
+    m_stuck = true;
+    return false;
+}
+
+bool PgPipeline::queue(const char *sql)
+{
+    if (!enter())
+        return false;
+    if (PQsendQueryParams(m_conn, sql, 0, nullptr, nullptr, nullptr, nullptr, 0) != 1) {
+        m_error = QString::fromUtf8(PQerrorMessage(m_conn)).trimmed();
+        if (m_items.empty())
+            leave();
+        return false;
+    }
+    m_items.emplace_back(sql);
+    return true;
+}
+
+bool PgPipeline::queue(PgStatement &st)
+{
+    if (st.bindFailed) {
+        m_error = st.error;
+        return false;
+    }
+    if (!enter())
+        return false;
+    if (!st.send()) {
+        m_error = QString::fromUtf8(PQerrorMessage(m_conn)).trimmed();
+        if (m_items.empty())
+            leave();
+        return false;
+    }
+    m_items.push_back(st.name);
+    return true;
+}
+
+bool PgPipeline::drain(pg_result **last)
+{
+    if (last)
+        *last = nullptr;
+    if (m_items.empty())
+        return leave();
+    bool ok = true;
+    m_error.clear();
+    auto fail = [&](const QString &why) {
+        if (ok)
+            m_error = why;
+        if (m_failure.isEmpty())
+            m_failure = why;
+        ok = false;
+    };
+    if (PQpipelineSync(m_conn) != 1) {
+        fail(QString::fromUtf8(PQerrorMessage(m_conn)).trimmed());
+    } else {
+        // Each queued statement's answer, then the end of its answers (nullptr); then the
+        // Sync's. After a failure the rest answer PGRES_PIPELINE_ABORTED.
+        bool synced = false;
+        for (size_t i = 0; i < m_items.size() && !synced;) {
+            PGresult *r = PQgetResult(m_conn);
+            if (!r) {
+                if (PQstatus(m_conn) != CONNECTION_OK) {
+                    fail(QString::fromUtf8(PQerrorMessage(m_conn)).trimmed());
+                    break;
+                }
+                ++i;
+                continue;
+            }
+            switch (PQresultStatus(r)) {
+            case PGRES_COMMAND_OK:
+            case PGRES_TUPLES_OK:
+                break;
+            case PGRES_PIPELINE_SYNC: // the answers ended early (a broken connection)
+                synced = true;
+                fail(QStringLiteral("the answers of the pipeline ended early"));
+                break;
+            case PGRES_PIPELINE_ABORTED:
+                fail(QStringLiteral("not run: a statement before it in the pipeline failed"));
+                break;
+            default:
+                fail(QStringLiteral("%1: %2").arg(
+                    QString::fromUtf8(m_items[i].startsWith("gh_") ? QByteArray("a statement")
+                                                                   : m_items[i]),
+                    QString::fromUtf8(PQresultErrorMessage(r)).trimmed()));
+                break;
+            }
+            if (last && i + 1 == m_items.size() && !*last && !synced)
+                *last = r;
+            else
+                PQclear(r);
+        }
+        while (!synced && PQstatus(m_conn) == CONNECTION_OK) {
+            PGresult *r = PQgetResult(m_conn);
+            if (!r)
+                break;
+            synced = PQresultStatus(r) == PGRES_PIPELINE_SYNC;
+            PQclear(r);
+        }
+    }
+    m_items.clear();
+    if (!leave())
+        fail(QString::fromUtf8(PQerrorMessage(m_conn)).trimmed());
+    return ok;
 }
 
 const char *PgStatement::cell(int col) const
@@ -171,6 +346,17 @@ bool pgExec(pg_conn *conn, const char *sql, QString *error)
     }
     PQclear(r);
     return ok;
+}
+
+bool pgCommitted(pg_result *r)
+{
+    return r && PQresultStatus(r) == PGRES_COMMAND_OK && qstrcmp(PQcmdStatus(r), "COMMIT") == 0;
+}
+
+void pgClear(pg_result *r)
+{
+    if (r)
+        PQclear(r);
 }
 
 bool pgIdle(pg_conn *conn)

@@ -43,17 +43,64 @@ struct PgStatement
     static Statement prepare(pg_conn *conn, const char *sql);
     void set(int i, QByteArray value, bool binary);
     void setNull(int i);
-    bool run(); // executes with the bound values
+    bool run();  // executes with the bound values
+    bool send(); // sends the execution in pipeline mode (PgPipeline::queue)
     void clear();
     const char *cell(int col) const;
     bool isBytea(int col) const;
     QByteArray bytes(int col) const; // a bytea's bytes, or a text's UTF-8
 };
 
+// The writer's pipeline on its connection (libpq's pipeline mode, docs/storage.md "Speed"):
+// what nobody waits for (SAVEPOINT, RELEASE, Statement::execLater()) is queued, and travels
+// with the next statement whose answer is waited for, or with drain(): one round trip instead
+// of one per statement. Between drains the connection is in pipeline mode; drain() leaves it,
+// so that QSqlQuery and pgExec work on it again.
+class PgPipeline
+{
+public:
+    explicit PgPipeline(pg_conn *conn) : m_conn(conn) {}
+    ~PgPipeline();
+    PgPipeline(const PgPipeline &) = delete;
+    PgPipeline &operator=(const PgPipeline &) = delete;
+    pg_conn *connection() const { return m_conn; }
+    // Queues a statement without parameters; false if it could not be sent.
+    bool queue(const char *sql);
+    // Queues a prepared statement's execution with the values bound to it.
+    bool queue(PgStatement &st);
+    int queued() const { return int(m_items.size()); }
+    // Sends a Sync and reads the answers of all that was queued. False when one failed:
+    // error() is the first failure's message. `last` (if given) receives the last answer.
+    bool drain(pg_result **last = nullptr);
+    QString error() const { return m_error; }
+    // The first failure read since resetFailure() (the writer resets it as each job begins):
+    // what a job reports when a statement of it failed, whoever read the answer.
+    QString failure() const { return m_failure; }
+    void resetFailure() { m_failure.clear(); }
+    // The connection could not leave pipeline mode: unusable until it is reset (pgReset).
+    bool stuck() const { return m_stuck; }
+    // The pipeline of this thread on `conn` (the writer's), or nullptr.
+    static PgPipeline *of(pg_conn *conn);
+    // Makes `p` (or none) this thread's pipeline.
+    static void setCurrent(PgPipeline *p);
+
+private:
+    bool enter();
+    bool leave();
+    pg_conn *m_conn;
+    std::vector<QByteArray> m_items; // what each queued statement is, for messages
+    QString m_error;
+    QString m_failure;
+    bool m_stuck = false;
+};
+
 // The libpq connection under Qt's QPSQL driver, or nullptr (another driver, or closed).
 pg_conn *pgHandleOf(const QSqlDatabase &db);
 // Runs `sql` (no parameters) to completion; false with `error` set when it failed.
 bool pgExec(pg_conn *conn, const char *sql, QString *error);
+// True when `r` is the answer of a COMMIT that committed (not one that rolled back).
+bool pgCommitted(pg_result *r);
+void pgClear(pg_result *r); // PQclear (nullptr is fine)
 // True when the connection is not inside a transaction (one that failed, was rolled back).
 bool pgIdle(pg_conn *conn);
 // True when a statement failed inside the current transaction (nothing runs until a rollback).

@@ -31,8 +31,18 @@ std::unordered_set<const WriteQueue *> g_alive;
 
 } // namespace
 
+QSqlDatabase WriteTransaction::database() const
+{
+    // QPSQL cannot run in pipeline mode: what is queued is read first (a failure there fails
+    // the job when it ends, with its own message: PgPipeline::failure()).
+    if (PgPipeline *p = m_pg ? PgPipeline::of(m_pg) : nullptr)
+        p->drain();
+    return m_db;
+}
+
 QSqlQuery &WriteTransaction::query(const QString &sql)
 {
+    (void)database(); // reads what is queued
     auto it = m_cache->find(sql);
     if (it == m_cache->end() || m_failed->contains(sql)) {
         QSqlQuery q(m_db);
@@ -126,6 +136,31 @@ bool Statement::exec()
         rc = sqlite3_step(m_stmt);
     m_ok = rc == SQLITE_DONE;
     return m_ok;
+}
+
+bool Statement::execLater()
+{
+    if (!m_ok)
+        return false;
+    if (m_pg) {
+        if (PgPipeline *p = PgPipeline::of(m_pg->conn)) {
+            // A long queue is read before it grows further: results the server cannot send
+            // (nobody reads them yet) would stop it reading what is sent to it.
+            if (p->queued() >= MaxQueued && !p->drain()) {
+                m_pg->error = p->error();
+                return m_ok = false;
+            }
+            m_pg->clear();
+            m_pg->executed = true;
+            m_pg->changes = -1;
+            if (!p->queue(*m_pg)) {
+                m_pg->error = p->error();
+                return m_ok = false;
+            }
+            return true;
+        }
+    }
+    return exec();
 }
 
 int Statement::changes() const
@@ -235,6 +270,10 @@ Statement &WriteTransaction::stmt(const char *sql)
     // On PostgreSQL one that failed to prepare is prepared again: the cause may have passed
     // (the transaction a failed statement ended, a connection that was down).
     if (m_pg && (it == m_statements->end() || it->m_pg->name.isEmpty())) {
+        // PQprepare waits for its answer, which pipeline mode does not allow: what is queued
+        // is read first (a failure there fails the job when it ends).
+        if (PgPipeline *p = PgPipeline::of(m_pg))
+            p->drain();
         it = m_statements->insert(sql, PgStatement::prepare(m_pg, sql));
         return *it;
     }
@@ -500,14 +539,25 @@ void WriteQueue::loop()
     sqlite3 *handle = Database::handleOf(db);
     pg_conn *pg = pgHandleOf(db);
     const bool postgres = m_database.engine() == Database::Engine::PostgreSQL;
+    // What nobody waits for travels in libpq's pipeline (PgPipeline): SAVEPOINT and RELEASE,
+    // and the jobs' execLater() writes.
+    std::unique_ptr<PgPipeline> pipeline;
+    auto usePipeline = [&] {
+        pipeline.reset(pg ? new PgPipeline(pg) : nullptr);
+        PgPipeline::setCurrent(pipeline.get());
+    };
+    usePipeline();
     // PostgreSQL went away (a restart, a failover, an ended session): the statements of the
     // old connection go with it, and the writer takes the new one connection() opens.
     auto reconnect = [&] {
         cache.clear();
         failed.clear();
         statements.clear();
+        PgPipeline::setCurrent(nullptr);
+        pipeline.reset(); // its queue went with the old connection
         db = m_database.connection();
         pg = pgHandleOf(db);
+        usePipeline();
         return pgConnected(pg);
     };
     if (handle)
@@ -520,9 +570,38 @@ void WriteQueue::loop()
     std::vector<std::pair<const char *, sqlite3_stmt *>> prepared;
     QString controlError;
     auto run = [&](const char *sql) {
-        if (pg) // BEGIN IMMEDIATE: PostgreSQL's writer takes its row locks as it goes
-            return pgExec(pg, std::strcmp(sql, "BEGIN IMMEDIATE") == 0 ? "BEGIN" : sql,
-                          &controlError);
+        if (pg) {
+            // BEGIN IMMEDIATE: PostgreSQL's writer takes its row locks as it goes. BEGIN waits
+            // for its answer (a connection that broke while idle is seen there, and taken
+            // again); SAVEPOINT, RELEASE and ROLLBACK TO go with the next answer waited for;
+            // COMMIT and ROLLBACK read everything.
+            if (std::strcmp(sql, "BEGIN IMMEDIATE") == 0) {
+                if (!pipeline->drain()) {
+                    controlError = pipeline->error();
+                    return false;
+                }
+                return pgExec(pg, "BEGIN", &controlError);
+            }
+            if (std::strcmp(sql, "COMMIT") == 0 || std::strcmp(sql, "ROLLBACK") == 0) {
+                pg_result *last = nullptr;
+                const bool queued = pipeline->queue(sql);
+                bool ok = pipeline->drain(&last) && queued;
+                // COMMIT of a transaction that an error ended succeeds, as a ROLLBACK.
+                if (ok && std::strcmp(sql, "COMMIT") == 0 && !pgCommitted(last)) {
+                    ok = false;
+                    controlError = QStringLiteral("the transaction was rolled back after an error");
+                } else if (!ok) {
+                    controlError = pipeline->error();
+                }
+                pgClear(last);
+                return ok;
+            }
+            if (!pipeline->queue(sql)) {
+                controlError = pipeline->error();
+                return false;
+            }
+            return true;
+        }
         if (!handle) {
             const bool ok = control.exec(QString::fromLatin1(sql));
             if (!ok)
@@ -582,6 +661,13 @@ void WriteQueue::loop()
         // A job whose error made SQLite end the whole transaction (SQLITE_FULL, SQLITE_IOERR,
         // SQLITE_NOMEM can): the jobs before it are undone and the rest cannot run in it.
         std::optional<size_t> endedBy;
+        // A connection left in pipeline mode (PgPipeline::stuck, never seen) is opened again.
+        if (pipeline && pipeline->stuck()) {
+            qCCritical(lcDb) << m_name << "resets its connection, left in pipeline mode";
+            pgReset(pg);
+            pgExec(pg, "SET client_min_messages = warning", nullptr);
+            reconnect();
+        }
         bool begun = (!postgres || pgConnected(pg) || reconnect()) && run("BEGIN IMMEDIATE");
         if (!begun && postgres && !pgConnected(pg)) // it broke while idle: seen only now
             begun = reconnect() && run("BEGIN IMMEDIATE");
@@ -594,14 +680,22 @@ void WriteQueue::loop()
                 tx.m_statements = &statements;
                 tx.m_handle = handle;
                 tx.m_pg = pg;
+                if (pipeline)
+                    pipeline->resetFailure();
                 run("SAVEPOINT job");
                 Result<void> r = batch[i].work(tx);
-                // A job that carried on past a failed statement: on SQLite the rest of it is
-                // kept, on PostgreSQL nothing of it could be (the transaction refuses all until
-                // the rollback below), so it fails.
-                if (r && pg && pgFailed(pg))
-                    r = makeError(QStringLiteral("database-error"),
-                                  QStringLiteral("a statement of this write failed"), 500);
+                // What the job queued is read now. A job that carried on past a failed
+                // statement (or whose queued write failed): on SQLite the rest of it is kept,
+                // on PostgreSQL nothing of it could be (the transaction refuses all until the
+                // rollback below), so it fails, with the first failure read.
+                const bool drained = !pg || pipeline->drain();
+                if (r && pg && (!drained || pgFailed(pg)))
+                    r = makeError(
+                        QStringLiteral("database-error"),
+                        pipeline->failure().isEmpty()
+                            ? QStringLiteral("a statement of this write failed")
+                            : QStringLiteral("a write failed: %1").arg(pipeline->failure()),
+                        500);
                 if (r) {
                     run("RELEASE job");
                     after[i] = std::move(tx.m_after);
@@ -663,6 +757,10 @@ void WriteQueue::loop()
             m_committed += ok;
         }
     }
+    if (pipeline)
+        pipeline->drain();
+    PgPipeline::setCurrent(nullptr);
+    pipeline.reset();
     cache.clear();
     for (Statement &st : statements)
         sqlite3_finalize(st.m_stmt);

@@ -47,7 +47,13 @@ public:
     {
         return v.isEmpty() ? bindNull(i) : bind(i, v);
     }
-    bool exec();         // runs to completion (writes)
+    bool exec(); // runs to completion (writes)
+    // exec() for a write whose outcome the job does not read (neither changes() nor a
+    // constraint it answers for: any failure is a database error). On PostgreSQL, in the
+    // writer, it is sent without waiting: its answer is read with the next statement whose
+    // answer is waited for, or when the job ends, and a failure then fails the job.
+    // Elsewhere, exec(). False only when it could not be sent (error() says why).
+    bool execLater();
     bool next();         // the next row (reads)
     int changes() const; // rows changed by the last exec() on this connection
     bool isNull(int col) const;
@@ -64,7 +70,8 @@ private:
     friend class Database;
     friend class ReadStatement;
     friend struct PgStatement;
-    void reset(); // ready for new bindings (keeps the prepared statement)
+    void reset();                         // ready for new bindings (keeps the prepared statement)
+    static constexpr int MaxQueued = 256; // execLater(): the pipeline is read at this length
     sqlite3 *m_db = nullptr;
     sqlite3_stmt *m_stmt = nullptr;
     std::shared_ptr<PgStatement> m_pg; // set on PostgreSQL instead of m_db/m_stmt
@@ -79,9 +86,12 @@ public:
     // address is the cache key). Reset and unbound on every call.
     Statement &stmt(const char *sql);
     static Error sqlError(const Statement &s, const char *what);
-    // A prepared statement, prepared once per writer connection and reused.
+    // A prepared statement, prepared once per writer connection and reused. On PostgreSQL
+    // what execLater() queued is read first (QPSQL waits on libpq's answers, which a pipeline
+    // holds back until it is read: it would wait forever). So exec it at once, before another
+    // execLater(), as with database() below.
     QSqlQuery &query(const QString &sql);
-    QSqlDatabase database() const { return m_db; }
+    QSqlDatabase database() const;
     // The transaction runs on PostgreSQL (shared with other instances: row locks matter).
     bool isPostgres() const { return m_pg != nullptr; }
     // Runs on the writer thread after the batch committed, only if this job succeeded.

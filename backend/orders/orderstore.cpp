@@ -235,7 +235,7 @@ Result<std::optional<Beer>> OrderStore::beerById(WriteTransaction &tx, const QSt
 Result<void> OrderStore::setStock(WriteTransaction &tx, const QString &beerId, int quantityOnHand)
 {
     Core::Statement &q = tx.stmt("UPDATE beers SET quantity_on_hand = ? WHERE id = ?");
-    if (!q.bind(1, quantityOnHand).bind(2, beerId).exec())
+    if (!q.bind(1, quantityOnHand).bind(2, beerId).execLater())
         return WriteTransaction::sqlError(q, "update stock");
     return {};
 }
@@ -284,7 +284,9 @@ Result<void> OrderStore::insertOrderRows(WriteTransaction &tx, const Order &o)
         .bind(6, o.version)
         .bind(7, o.createdAt)
         .bind(8, o.updatedAt);
-    if (!q.exec())
+    // Not waited for (Statement::execLater): a customerRef already used was looked for first
+    // (customerRefUsed), so a failure here is a database error either way.
+    if (!q.execLater())
         return WriteTransaction::sqlError(q, "insert order");
     for (qsizetype i = 0; i < o.lines.size(); ++i) {
         const OrderLine &line = o.lines[i];
@@ -298,7 +300,7 @@ Result<void> OrderStore::insertOrderRows(WriteTransaction &tx, const Order &o)
             .bindTextOrNull(5, line.beerId)
             .bind(6, line.orderQuantity)
             .bind(7, line.quantityAllocated);
-        if (!l.exec())
+        if (!l.execLater())
             return WriteTransaction::sqlError(l, "insert order line");
     }
     return {};
@@ -312,7 +314,7 @@ Result<void> OrderStore::updateOrder(WriteTransaction &tx, const Order &o)
              .bind(2, o.version)
              .bind(3, o.updatedAt)
              .bind(4, o.id)
-             .exec())
+             .execLater())
         return WriteTransaction::sqlError(q, "update order");
     return {};
 }
@@ -321,7 +323,7 @@ Result<void> OrderStore::updateLine(WriteTransaction &tx, const OrderLine &l)
 {
     Core::Statement &q =
         tx.stmt("UPDATE order_lines SET beer_id = ?, quantity_allocated = ? WHERE id = ?");
-    if (!q.bindTextOrNull(1, l.beerId).bind(2, l.quantityAllocated).bind(3, l.id).exec())
+    if (!q.bindTextOrNull(1, l.beerId).bind(2, l.quantityAllocated).bind(3, l.id).execLater())
         return WriteTransaction::sqlError(q, "update order line");
     return {};
 }
@@ -334,7 +336,7 @@ Result<void> OrderStore::insertHistory(WriteTransaction &tx, const Order &o)
              .bind(2, o.version)
              .bind(3, statusName(o.status))
              .bind(4, o.updatedAt)
-             .exec())
+             .execLater())
         return WriteTransaction::sqlError(q, "insert history");
     return {};
 }

@@ -131,11 +131,6 @@ Endpoint endpointFromRow(const QSqlQuery &q)
 const QString EndpointColumns = QStringLiteral(
     "id, owner_id, url, state, disabled_reason, disabled_at, failing_since, last_success_at");
 
-QVariant nullIfZero(qint64 v)
-{
-    return v > 0 ? QVariant(v) : QVariant(QMetaType::fromType<qint64>());
-}
-
 } // namespace
 
 QJsonObject Delivery::toJson() const
@@ -278,7 +273,7 @@ Result<Delivery> WebhookStore::enqueue(WriteTransaction &tx, const NewDelivery &
         ins.bindNull(10).bind(12, now).bind(
             13, QStringLiteral("endpoint disabled: %1").arg(disabledReason));
     }
-    if (!ins.exec())
+    if (!ins.execLater()) // not waited for (Statement::execLater)
         return WriteTransaction::sqlError(ins, "insert delivery");
     return d;
 }
@@ -349,7 +344,7 @@ Result<void> WebhookStore::recordAttempt(WriteTransaction &tx, const AttemptReco
     else
         q.bindNull(7);
     q.bind(8, a.latencyMs).bindBlob(9, a.responseBody).bindTextOrNull(10, a.error);
-    if (!q.exec())
+    if (!q.execLater())
         return WriteTransaction::sqlError(q, "insert attempt");
     return {};
 }
@@ -391,24 +386,28 @@ Result<void> WebhookStore::updateDelivery(WriteTransaction &tx, const Delivery &
         "UPDATE webhook_deliveries SET state = ?, attempts = ?, next_attempt_at = ?, "
         "last_status = ?, last_error = ?, last_latency_ms = ?, completed_at = ? WHERE id = ?");
     bindResult(q, d, lastStatus, lastError, lastLatencyMs, completedAt);
-    if (!q.exec())
+    if (!q.execLater())
         return WriteTransaction::sqlError(q, "update delivery");
     return {};
 }
 
 Result<void> WebhookStore::updateEndpoint(WriteTransaction &tx, const Endpoint &e)
 {
-    QSqlQuery &q = tx.query(QStringLiteral(
-        "UPDATE webhook_endpoints SET state = ?, disabled_reason = ?, disabled_at = ?, "
-        "failing_since = ?, last_success_at = ? WHERE id = ?"));
-    q.addBindValue(e.enabled ? QStringLiteral("enabled") : QStringLiteral("disabled"));
-    q.addBindValue(e.enabled ? QVariant(QMetaType::fromType<QString>())
-                             : QVariant(e.disabledReason));
-    q.addBindValue(e.enabled ? QVariant(QMetaType::fromType<qint64>()) : nullIfZero(e.disabledAt));
-    q.addBindValue(nullIfZero(e.failingSince));
-    q.addBindValue(nullIfZero(e.lastSuccessAt));
-    q.addBindValue(e.id);
-    if (!q.exec())
+    Core::Statement &q =
+        tx.stmt("UPDATE webhook_endpoints SET state = ?, disabled_reason = ?, disabled_at = ?, "
+                "failing_since = ?, last_success_at = ? WHERE id = ?");
+    auto bindTime = [&q](int i, qint64 ms) { ms > 0 ? q.bind(i, ms) : q.bindNull(i); };
+    q.bind(1, e.enabled ? QStringLiteral("enabled") : QStringLiteral("disabled"));
+    if (e.enabled) {
+        q.bindNull(2).bindNull(3);
+    } else {
+        q.bind(2, e.disabledReason); // a null reason binds NULL
+        bindTime(3, e.disabledAt);
+    }
+    bindTime(4, e.failingSince);
+    bindTime(5, e.lastSuccessAt);
+    q.bind(6, e.id);
+    if (!q.execLater())
         return WriteTransaction::sqlError(q, "update endpoint");
     return {};
 }

@@ -33,6 +33,7 @@
 #include <QThread>
 #include <QtTest>
 
+#include <algorithm>
 #include <atomic>
 #include <cmath>
 #include <optional>
@@ -1589,6 +1590,140 @@ private slots:
         while (rows.next())
             ns << rows.value(0).toInt();
         QCOMPARE(ns, (QList<int>{0, 1, 4}));
+    }
+
+    void postgresWriterPipelinesWhatNobodyWaitsFor()
+    {
+        // Statement::execLater() on PostgreSQL: the writes travel in libpq's pipeline with the
+        // next statement waited for (which sees them), or are read when the job ends. Their
+        // failure fails their job alone, even when the job did not look; a job's error undoes
+        // what it queued; a queue longer than the pipeline's limit is read on the way; a
+        // QSqlQuery in between (QPSQL cannot run in pipeline mode) still works.
+        const QString url = newPostgresDatabase();
+        if (url.isEmpty())
+            QSKIP("GATEHOUSE_TEST_POSTGRES is not set (ctest runs this as tst_core_postgres)");
+        auto db = Database::open(url, withRowsTable(), m_clock);
+        QVERIFY2(db.ok(), qPrintable(db.ok() ? QString() : db.error().message));
+        WriteQueue writer(**db, QStringLiteral("test-writer"));
+        QVERIFY(writer.run(insertRow(0)).ok());
+        // Prepared beforehand (a statement's first use prepares it, which reads the queue
+        // first): below, the count is sent in the pipeline behind the writes queued before it,
+        // and the connection is ended in the middle of a pipeline.
+        static const char *const kCount = "SELECT COUNT(*) FROM rows WHERE id >= 1000";
+        static const char *const kEnd = "SELECT pg_terminate_backend(pg_backend_pid())";
+        QVERIFY(writer
+                    .run([](WriteTransaction &tx) -> Result<void> {
+                        (void)tx.stmt(kEnd); // prepared, not run
+                        Statement &c = tx.stmt(kCount);
+                        if (!c.next() || c.int64(0) != 0)
+                            return WriteTransaction::sqlError(c, "count");
+                        return {};
+                    })
+                    .ok());
+        auto later = [](WriteTransaction &tx, int id, int n) {
+            Statement &q = tx.stmt("INSERT INTO rows (id, n) VALUES (?, ?)");
+            return q.bind(1, id).bind(2, n).execLater();
+        };
+        std::vector<std::optional<Result<void>>> results(6);
+        auto keep = [&results](int i) {
+            return [&results, i](const Result<void> &r) { results[size_t(i)] = r; };
+        };
+        qint64 seen = -1;
+        QString seenByQuery;
+        {
+            WriteQueue::DeferWakes pass; // all in one batch
+            writer.submit(
+                [&](WriteTransaction &tx) -> Result<void> {
+                    if (!later(tx, 1000, 10) || !later(tx, 1001, 11))
+                        return makeError(QStringLiteral("send"), QStringLiteral("not sent"));
+                    Statement &c = tx.stmt(kCount);
+                    if (!c.next())
+                        return WriteTransaction::sqlError(c, "count");
+                    seen = c.int64(0);
+                    return {};
+                },
+                keep(0));
+            writer.submit(
+                [&](WriteTransaction &tx) -> Result<void> {
+                    (void)later(tx, 1002, 12);
+                    (void)later(tx, 1000, 99); // id taken: fails on the server, unread
+                    (void)later(tx, 1003, 13);
+                    return {};
+                },
+                keep(1));
+            writer.submit(
+                [&](WriteTransaction &tx) -> Result<void> {
+                    (void)later(tx, 1004, 14);
+                    QSqlQuery &q = tx.query(QStringLiteral("SELECT n FROM rows WHERE id = ?"));
+                    q.addBindValue(1004);
+                    if (!q.exec() || !q.next())
+                        return WriteTransaction::sqlError(q, "select");
+                    seenByQuery = q.value(0).toString();
+                    return {};
+                },
+                keep(2));
+            writer.submit(
+                [&](WriteTransaction &tx) -> Result<void> {
+                    for (int i = 0; i < 600; ++i)
+                        if (!later(tx, 2000 + i, i))
+                            return makeError(QStringLiteral("send"), QStringLiteral("not sent"));
+                    return {};
+                },
+                keep(3));
+            writer.submit(
+                [&](WriteTransaction &tx) -> Result<void> {
+                    (void)later(tx, 1005, 15);
+                    return makeError(QStringLiteral("rule"), QStringLiteral("no"), 409);
+                },
+                keep(4));
+            writer.submit(insertRow(6), keep(5));
+        }
+        WriteQueue::wakeDeferred();
+        QTRY_VERIFY(std::all_of(results.begin(), results.end(), [](const auto &r) { return r; }));
+        QVERIFY(*results[0]);
+        QCOMPARE(seen, 2);
+        QVERIFY(!*results[1]);
+        QCOMPARE(results[1]->error().code, QStringLiteral("database-error"));
+        QVERIFY2(results[1]->error().message.contains(QStringLiteral("duplicate key")),
+                 qPrintable(results[1]->error().message));
+        QVERIFY(*results[2]);
+        QCOMPARE(seenByQuery, QStringLiteral("14"));
+        QVERIFY(*results[3]);
+        QVERIFY(!*results[4]);
+        QCOMPARE(results[4]->error().code, QStringLiteral("rule"));
+        QVERIFY(*results[5]);
+        QSqlQuery rows((*db)->connection());
+        QVERIFY(rows.exec(QStringLiteral("SELECT id, n FROM rows WHERE id >= 1000 AND id < 2000 "
+                                         "ORDER BY id")));
+        QList<int> ids;
+        while (rows.next())
+            ids << rows.value(0).toInt();
+        QCOMPARE(ids, (QList<int>{1000, 1001, 1004}));
+        QVERIFY(rows.exec(QStringLiteral("SELECT COUNT(*), SUM(n) FROM rows WHERE id >= 2000")));
+        QVERIFY(rows.next());
+        QCOMPARE(rows.value(0).toInt(), 600);
+        QCOMPARE(rows.value(1).toInt(), 599 * 600 / 2);
+        QVERIFY(
+            rows.exec(QStringLiteral("SELECT COUNT(*) FROM rows WHERE id < 1000 AND n IN (0, 6)")));
+        QVERIFY(rows.next());
+        QCOMPARE(rows.value(0).toInt(), 2);
+        // The connection ends while writes are queued before a read: the job fails, nothing
+        // waits forever, what it queued is not kept, and the next job runs on a new connection.
+        const Result<void> ended = writer.run([&](WriteTransaction &tx) -> Result<void> {
+            (void)later(tx, 3000, 1);
+            Statement &k = tx.stmt(kEnd);
+            if (!k.next())
+                return WriteTransaction::sqlError(k, "end");
+            return {};
+        });
+        QVERIFY(!ended.ok());
+        QCOMPARE(ended.error().code, QStringLiteral("database-error"));
+        QVERIFY(writer.run(insertRow(7)).ok());
+        QSqlQuery after((*db)->connection());
+        QVERIFY(after.exec(
+            QStringLiteral("SELECT COUNT(*) FROM rows WHERE id = 3000 OR (id < 1000 AND n = 7)")));
+        QVERIFY(after.next());
+        QCOMPARE(after.value(0).toInt(), 1);
     }
 
     void postgresMigratesOnceAndRefusesNewer()
