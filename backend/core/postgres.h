@@ -63,7 +63,6 @@ public:
     ~PgPipeline();
     PgPipeline(const PgPipeline &) = delete;
     PgPipeline &operator=(const PgPipeline &) = delete;
-    pg_conn *connection() const { return m_conn; }
     // Queues a statement without parameters; false if it could not be sent.
     bool queue(const char *sql);
     // Queues a prepared statement's execution with the values bound to it.
