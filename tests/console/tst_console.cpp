@@ -51,6 +51,7 @@
 #include "core/config.h"
 #include "core/httpserver.h"
 #include "oauth/clientregistry.h"
+#include "platform/platform.h"
 #include <QAbstractItemModelTester>
 #include <QCoreApplication>
 #include <QGuiApplication>
@@ -67,6 +68,7 @@
 #include <QStandardPaths>
 #include <QTcpServer>
 #include <QTranslator>
+#include <cstdlib>
 #include <functional>
 
 #include <QTemporaryDir>
@@ -290,6 +292,13 @@ void TestConsole::initTestCase()
     QLoggingCategory::setFilterRules(QStringLiteral("gatehouse.*=true"));
     // QSettings (the console's language) below ~/.qttest, never the user's own.
     QStandardPaths::setTestModeEnabled(true);
+    // QNetworkAccessManager's HTTPS worker thread frees OpenSSL's per-thread state as it ends,
+    // after QThread::wait() returned: the process lets ending threads finish before it exits
+    // and LeakSanitizer checks (as the gatehouse program's main() does).
+    static const bool settled = [] {
+        return std::atexit([] { Gatehouse::Platform::settleEndingThreads(); }) == 0;
+    }();
+    QVERIFY(settled);
 }
 
 // ---- SseParser ---------------------------------------------------------------------------

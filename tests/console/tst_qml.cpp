@@ -6,6 +6,7 @@
 #include "console/consoleservices.h"
 #include "console/orderlistmodel.h"
 #include "helpers/filemode.h"
+#include "helpers/leakcheck.h"
 #include "helpers/testtimeouts.h"
 #include "testadminserver.h"
 
@@ -269,6 +270,9 @@ public slots:
         client->setReconnectDelays(50ms, 500ms);
         client->connectTo(m_server.url(), QString::fromLatin1(Token));
     }
+
+    // After the last test file; every engine and what the console made in it is gone.
+    void cleanupTestCase() { Gatehouse::Test::checkLeaksNow(); }
 
 private:
     TestAdminServer m_server{Token};
