@@ -469,6 +469,8 @@ Result<void> Backend::start()
     authorize.refreshLifetimeMs = m_config.oauthRefreshLifetimeMs;
     authorize.deviceCodeLifetimeMs = m_config.oauthDeviceCodeLifetimeMs;
     authorize.openRegistration = m_config.oauthOpenRegistration;
+    authorize.passwordHashing.memoryKiB = quint32(m_config.passwordHashMemoryKiB);
+    authorize.passwordHashing.timeCost = quint32(m_config.passwordHashIterations);
     m_oauth = std::make_unique<OAuth::OAuthApi>(
         *m_service, *m_database, *m_writer, *m_events, *m_clock,
         m_config.publicBaseUrl.isEmpty() ? m_service->url() : m_config.publicBaseUrl, authorize);

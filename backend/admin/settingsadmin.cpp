@@ -195,8 +195,9 @@ QString SettingsAdminApi::groupOf(const QString &key)
         key == QLatin1String("shutdown-grace-ms"))
         return key.startsWith(QLatin1String("webhook-")) ? QStringLiteral("webhooks")
                                                          : QStringLiteral("limits");
-    if (key.startsWith(QLatin1String("oauth-")) || key == QLatin1String("orders-require-token") ||
-        key == QLatin1String("orders-resource"))
+    if (key.startsWith(QLatin1String("oauth-")) ||
+        key.startsWith(QLatin1String("password-hash-")) ||
+        key == QLatin1String("orders-require-token") || key == QLatin1String("orders-resource"))
         return QStringLiteral("oauth");
     if (key.startsWith(QLatin1String("webhook-")) || key.startsWith(QLatin1String("demo-")) ||
         key == QLatin1String("delivery-history-days"))
@@ -223,9 +224,15 @@ void SettingsAdminApi::applyStored(Core::Config &config, const Core::SettingsSto
                                       << "; the value kept through the admin API is not used";
             continue;
         }
-        if (auto r = ConfigResolver::set(config, o.key, *kept, QStringLiteral("admin API")); !r)
+        const Core::Config before = config;
+        auto r = ConfigResolver::set(config, o.key, *kept, QStringLiteral("admin API"));
+        if (r)
+            r = ConfigResolver::check(config); // with what else is set (two kept values)
+        if (!r) {
+            config = before;
             qCWarning(lcAdmin).noquote()
                 << "ignoring the kept value of" << o.key << ":" << r.error().message;
+        }
     }
 }
 
@@ -321,6 +328,8 @@ void SettingsAdminApi::registerRoutes()
             // Validated exactly as the flag would be.
             Core::Config probe = m_effective;
             if (auto r = ConfigResolver::set(probe, key, text, QStringLiteral("admin API")); !r)
+                return HttpResponse::error(400, r.error().code, r.error().message);
+            if (auto r = ConfigResolver::check(probe); !r)
                 return HttpResponse::error(400, r.error().code, r.error().message);
             const QString normalized = ConfigResolver::valueOf(probe, key);
             // What reaches into another area needs that area's write permission as well.

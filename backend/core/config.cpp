@@ -293,6 +293,14 @@ const QList<Entry> &entries()
         add("oauth-lockout-threshold", "n",
             "Consecutive failed sign-ins that lock an account (default 5).",
             intSetter(1, 1'000, [](Config &c, qint64 v) { c.oauthLockoutThreshold = int(v); }));
+        add("password-hash-memory", "KiB",
+            "Memory of each new argon2id password hash, in KiB (default 65536, 64 MiB). With "
+            "password-hash-iterations at least OWASP's minimum: memory x iterations >= 35840 "
+            "(e.g. 19456 with 2). Stored hashes keep the cost they were made with.",
+            intSetter(7168, 1 << 20, [](Config &c, qint64 v) { c.passwordHashMemoryKiB = v; }));
+        add("password-hash-iterations", "n",
+            "Passes of each new argon2id password hash (default 3; see password-hash-memory).",
+            intSetter(1, 32, [](Config &c, qint64 v) { c.passwordHashIterations = int(v); }));
         add("oauth-lockout-duration", "duration",
             "How long a locked account stays locked (default 15m).",
             durationSetter(1'000, 7LL * 86'400'000,
@@ -579,7 +587,30 @@ Result<Config> ConfigResolver::resolve(const QMap<QString, QString> &cli,
                 !r)
                 return r.error();
     }
+    if (auto r = check(config); !r)
+        return r.error();
     return config;
+}
+
+Result<void> ConfigResolver::check(const Config &config)
+{
+    // argon2id's cost grows with memory x passes; OWASP's Password Storage Cheat Sheet lists
+    // 19 MiB with 2 passes ... 7 MiB with 5 as the least: 35840 KiB-passes.
+    constexpr qint64 MinPasswordHashCost = 35840;
+    if (config.passwordHashMemoryKiB * config.passwordHashIterations < MinPasswordHashCost)
+        return makeError(
+            QStringLiteral("invalid-config"),
+            QStringLiteral("password-hash-memory %1 (%2) x password-hash-iterations %3 (%4) is "
+                           "below OWASP's minimum for argon2id: %5 KiB-passes, e.g. 19456 with 2")
+                .arg(QString::number(config.passwordHashMemoryKiB),
+                     config.sources.value(QStringLiteral("password-hash-memory"),
+                                          QStringLiteral("default")),
+                     QString::number(config.passwordHashIterations),
+                     config.sources.value(QStringLiteral("password-hash-iterations"),
+                                          QStringLiteral("default")),
+                     QString::number(MinPasswordHashCost)),
+            400);
+    return {};
 }
 
 QString ConfigResolver::formatDurationMs(qint64 ms)
@@ -685,6 +716,8 @@ QString ConfigResolver::valueOf(const Config &c, const QString &key)
         {QStringLiteral("oauth-pending-sign-ins"), num(&Config::oauthPendingSignIns)},
         {QStringLiteral("oauth-lockout-threshold"), num(&Config::oauthLockoutThreshold)},
         {QStringLiteral("oauth-lockout-duration"), dur(&Config::oauthLockoutDurationMs)},
+        {QStringLiteral("password-hash-memory"), num(&Config::passwordHashMemoryKiB)},
+        {QStringLiteral("password-hash-iterations"), num(&Config::passwordHashIterations)},
         {QStringLiteral("oauth-token-history-days"), num(&Config::oauthTokenHistoryDays)},
         {QStringLiteral("oauth-code-lifetime"), dur(&Config::oauthCodeLifetimeMs)},
         {QStringLiteral("oauth-refresh-lifetime"), dur(&Config::oauthRefreshLifetimeMs)},

@@ -66,6 +66,9 @@ struct Config
     int oauthLoginRate = 20;
     int oauthPendingSignIns = 10'000;
     int oauthLockoutThreshold = 5;
+    // argon2id cost of new password hashes (crypto/password.h); each hash keeps its own.
+    qint64 passwordHashMemoryKiB = 65536;
+    int passwordHashIterations = 3;
     qint64 oauthLockoutDurationMs = 15 * 60'000;
     qint64 oauthCodeLifetimeMs = 60'000;
     qint64 oauthRefreshLifetimeMs = 14LL * 24 * 3600 * 1000;
@@ -141,6 +144,9 @@ public:
     static Result<void> set(Config &config, const QString &key, const QString &value,
                             const QString &source);
     static bool isKnown(const QString &key);
+    // What no single value says: argon2id's memory x passes at least OWASP's minimum. resolve()
+    // runs it; so does whatever changes a Config afterwards (the settings kept by the admin API).
+    static Result<void> check(const Config &config);
     // "5s", "30m", "14d", "1500ms": the largest unit that divides the duration evenly.
     static QString formatDurationMs(qint64 ms);
 };

@@ -71,4 +71,12 @@ bool verify(const QString &encoded, const QByteArray &password)
            ARGON2_OK;
 }
 
+bool madeWith(const QString &encoded, const Parameters &p)
+{
+    return encoded.startsWith(QStringLiteral("$argon2id$v=19$m=%1,t=%2,p=%3$")
+                                  .arg(p.memoryKiB)
+                                  .arg(p.timeCost)
+                                  .arg(p.parallelism));
+}
+
 } // namespace Gatehouse::Crypto::Password

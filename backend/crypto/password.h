@@ -26,4 +26,7 @@ Result<QString> hash(const QByteArray &password, const Parameters &parameters = 
 // parameters beyond sane bounds, which would otherwise be a denial of service).
 bool verify(const QString &encoded, const QByteArray &password);
 
+// Whether an encoded hash was made with these costs (m, t, p); false for anything else.
+bool madeWith(const QString &encoded, const Parameters &parameters);
+
 } // namespace Gatehouse::Crypto::Password

@@ -36,6 +36,7 @@ struct AuthorizeSettings
     qint64 sessionLifetimeMs = 8LL * 3600 * 1000;
     qint64 interactionLifetimeMs = 10 * 60'000;
     int maxInteractions = 10'000; // pending sign-ins from all addresses (oauth-pending-sign-ins)
+    Crypto::Password::Parameters passwordHashing; // password-hash-memory, -iterations
 };
 
 // The authorization endpoint (RFC 6749 §4.1, PKCE RFC 7636, RFC 9207 `iss`) with its

@@ -35,7 +35,7 @@ OAuthApi::OAuthApi(Core::HttpServer &server, Core::Database &database, Core::Wri
                    AuthorizeSettings authorize)
     : m_server(server), m_database(database), m_writer(writer), m_events(events), m_clock(clock),
       m_issuer(std::move(issuer)), m_keys(database, writer), m_clients(database, writer, clock),
-      m_users(database, writer, clock), m_issuerImpl(m_keys, m_issuer),
+      m_users(database, writer, clock, authorize.passwordHashing), m_issuerImpl(m_keys, m_issuer),
       m_trusted(database, writer, clock), m_jti(database, writer),
       m_clientAuth(m_clients, m_jti, clock, m_issuer),
       m_deviceCodeLifetimeMs(authorize.deviceCodeLifetimeMs),

@@ -153,8 +153,9 @@ Core::Result<UserInput> UserInput::fromJson(const QJsonObject &o, bool create)
     return in;
 }
 
-UserStore::UserStore(Core::Database &database, Core::WriteQueue &writer, const Core::Clock &clock)
-    : m_database(database), m_writer(writer), m_clock(clock)
+UserStore::UserStore(Core::Database &database, Core::WriteQueue &writer, const Core::Clock &clock,
+                     Crypto::Password::Parameters hashing)
+    : m_database(database), m_writer(writer), m_clock(clock), m_hashing(hashing)
 {}
 
 qint64 UserStore::nowMs() const
@@ -164,7 +165,7 @@ qint64 UserStore::nowMs() const
 
 void UserStore::create(const UserInput &input, std::function<void(Core::Result<User>)> done)
 {
-    auto hash = Crypto::Password::hash(input.password.value_or(QByteArray()));
+    auto hash = Crypto::Password::hash(input.password.value_or(QByteArray()), m_hashing);
     if (!hash)
         return done(hash.error());
     const qint64 now = nowMs();
@@ -211,7 +212,7 @@ void UserStore::update(const QString &idOrName, const UserInput &input,
 {
     QString passwordHash;
     if (input.password) {
-        auto hash = Crypto::Password::hash(*input.password);
+        auto hash = Crypto::Password::hash(*input.password, m_hashing);
         if (!hash)
             return done(hash.error());
         passwordHash = *hash;
@@ -511,7 +512,7 @@ UserStore::Attempt UserStore::signIn(const QString &username, const QByteArray &
     // 2. Verify; the same argon2id cost for an unknown user, so timing tells nothing.
     if (!reserved->known) {
         std::call_once(m_dummyOnce, [this] {
-            if (auto h = Crypto::Password::hash(Crypto::Random::bytes(16)))
+            if (auto h = Crypto::Password::hash(Crypto::Random::bytes(16), m_hashing))
                 m_dummyHash = *h;
         });
         Crypto::Password::verify(m_dummyHash, password);
@@ -520,14 +521,29 @@ UserStore::Attempt UserStore::signIn(const QString &username, const QByteArray &
     a.userId = reserved->user.id;
     if (!Crypto::Password::verify(reserved->passwordHash, password))
         return a; // counted already
-    // 3. A success clears the count (and a lock this very attempt's reservation set).
+    // 3. A success clears the count (and a lock this very attempt's reservation set). A hash
+    // made with another cost (password-hash-memory, -iterations changed since) is made again
+    // with the current one, unless the password changed meanwhile: a sign-in of a user with an
+    // older hash then costs what an unknown name's does.
     const QString id = reserved->user.id;
-    m_writer.submit([id](Core::WriteTransaction &tx) -> Core::Result<void> {
+    QString rehashed;
+    if (!Crypto::Password::madeWith(reserved->passwordHash, m_hashing))
+        if (auto h = Crypto::Password::hash(password, m_hashing))
+            rehashed = *h;
+    const QString old = reserved->passwordHash;
+    m_writer.submit([id, rehashed, old](Core::WriteTransaction &tx) -> Core::Result<void> {
         Core::Statement &u =
             tx.stmt("UPDATE oauth_users SET failed_logins = 0, locked_until = NULL WHERE id = ? "
                     "AND (locked_until IS NULL OR locked_until < 253402300799000)");
         if (!u.bind(1, id).exec())
             return Core::WriteTransaction::sqlError(u, "record sign-in");
+        if (!rehashed.isEmpty()) {
+            Core::Statement &h =
+                tx.stmt("UPDATE oauth_users SET password_hash = ? WHERE id = ? AND "
+                        "password_hash = ?");
+            if (!h.bind(1, rehashed).bind(2, id).bind(3, old).exec())
+                return Core::WriteTransaction::sqlError(h, "store the password hash again");
+        }
         return {};
     });
     a.outcome = Outcome::Ok;

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "core/result.h"
+#include "crypto/password.h"
 
 #include <QJsonObject>
 #include <QStringList>
@@ -62,7 +63,8 @@ struct LockoutPolicy
 class UserStore
 {
 public:
-    UserStore(Core::Database &database, Core::WriteQueue &writer, const Core::Clock &clock);
+    UserStore(Core::Database &database, Core::WriteQueue &writer, const Core::Clock &clock,
+              Crypto::Password::Parameters hashing = {});
 
     // The argon2id hashing runs in the calling thread (call from a pool thread).
     void create(const UserInput &input, std::function<void(Core::Result<User>)> done);
@@ -120,6 +122,7 @@ private:
     Core::Database &m_database;
     Core::WriteQueue &m_writer;
     const Core::Clock &m_clock; // created, updated and revocation times (sign-ins take `now`)
+    const Crypto::Password::Parameters m_hashing; // new hashes (password-hash-memory, ...)
     std::once_flag m_dummyOnce;
     QString m_dummyHash; // verified against for unknown users (same cost as a real check)
 };

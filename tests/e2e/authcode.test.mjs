@@ -7,15 +7,17 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash, randomBytes } from 'node:crypto';
-import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
 import * as oauth from 'oauth4webapi';
 import * as jose from 'jose';
 import * as oidc from 'openid-client';
 
-import { startBackend, adminFetch, request, readEvents } from './lib/backend.mjs';
+import { startBackend, adminFetch, request, readEvents, binaryPath, waitFor } from './lib/backend.mjs';
 import { UserAgent, element, form, assertErrorPage, tags, textOf } from './lib/browser.mjs';
 
 const opts = { [oauth.allowInsecureRequests]: true };
@@ -325,6 +327,91 @@ test('users: created (201) without password or hash; read by id and by username;
     const long = await adminFetch(b, 'POST', '/admin/v1/users', { username: 'x'.repeat(64), password: 'üüüü' });
     assert.equal(long.status, 201, `64-character username, 8-byte password: ${long.text}`);
     assert.deepEqual(long.json.groups ?? [], []);
+});
+
+// The stored argon2id hash of a user (its PHC string), from the backend's own database.
+function storedPasswordHash(backend, username) {
+    const sql = 'SELECT password_hash FROM oauth_users WHERE username = ';
+    const pg = join(backend.dataDir, 'postgres-database');
+    const r = existsSync(pg)
+        ? spawnSync('psql', [readFileSync(pg, 'utf8').trim(), '-At', '-v', `u=${username}`, '-f', '-'],
+                    { input: `${sql}:'u';\n`, encoding: 'utf8' })
+        : spawnSync('python3', ['-c', `import sqlite3, sys; print(sqlite3.connect(sys.argv[1]).execute(
+                    "${sql}?", (sys.argv[2],)).fetchone()[0])`, join(backend.dataDir, 'gatehouse.db'), username],
+                    { encoding: 'utf8' });
+    assert.equal(r.status, 0, r.stderr);
+    return r.stdout.trim();
+}
+
+test('users: new passwords get the configured argon2id cost (64 MiB, 3 passes unless set); below OWASP\'s minimum the start is refused', async () => {
+    // The suite's backends hash at OWASP's least cost (tests/e2e/lib/backend.mjs).
+    const cheap = await adminFetch(b, 'POST', '/admin/v1/users', { username: 'cost.set', password: 'a long password' });
+    assert.equal(cheap.status, 201, cheap.text);
+    assert.match(storedPasswordHash(b, 'cost.set'), /^\$argon2id\$v=19\$m=19456,t=2,p=1\$[A-Za-z0-9+/]{22}\$[A-Za-z0-9+/]{43}$/);
+
+    // Nothing set: Gatehouse's own default; and such a user signs in on the other backend's
+    // password check too (the cost is read from each stored hash).
+    const plain = await startBackend({ env: { GATEHOUSE_PASSWORD_HASH_MEMORY: null,
+                                              GATEHOUSE_PASSWORD_HASH_ITERATIONS: null } });
+    try {
+        const r = await adminFetch(plain, 'POST', '/admin/v1/users', { username: 'cost.default', password: 'a long password' });
+        assert.equal(r.status, 201, r.text);
+        assert.match(storedPasswordHash(plain, 'cost.default'), /^\$argon2id\$v=19\$m=65536,t=3,p=1\$/);
+        const s = await adminFetch(plain, 'GET', '/admin/v1/settings/password-hash-memory');
+        assert.equal(s.status, 200, s.text);
+        assert.equal(s.json.value, '65536');
+        assert.equal(s.json.source, 'default');
+    } finally {
+        assert.equal(await plain.stop(), 0, plain.stderr);
+    }
+
+    // The same database at the suite's cheaper cost: a wrong password changes nothing; a
+    // sign-in makes the hash again at the current cost, and the password still works.
+    const cheaper = await startBackend({ dataDir: plain.dataDir });
+    try {
+        const c = await adminFetch(cheaper, 'POST', '/admin/v1/clients', {
+            client_name: 'legacy', grant_types: ['password'], scope: 'openid',
+            token_endpoint_auth_method: 'client_secret_post' });
+        assert.equal(c.status, 201, c.text);
+        const signIn = (password) => request(`${cheaper.serviceUrl}/oauth2/token`, 'POST',
+            new URLSearchParams({ grant_type: 'password', username: 'cost.default', password, scope: 'openid',
+                                  client_id: c.json.client_id, client_secret: c.json.client_secret }).toString(),
+            { 'Content-Type': 'application/x-www-form-urlencoded' });
+        const before = storedPasswordHash(cheaper, 'cost.default');
+        assert.equal((await signIn('not the password')).status, 400);
+        assert.equal(storedPasswordHash(cheaper, 'cost.default'), before, 'a wrong password changes nothing');
+        const ok = await signIn('a long password');
+        assert.equal(ok.status, 200, ok.text);
+        await waitFor(() => /^\$argon2id\$v=19\$m=19456,t=2,p=1\$/.test(storedPasswordHash(cheaper, 'cost.default')),
+                      { message: 'the hash made again at the current cost' });
+        assert.equal((await signIn('a long password')).status, 200, 'the password still works');
+        assert.equal((await signIn('not the password')).status, 400);
+    } finally {
+        assert.equal(await cheaper.stop(), 0, cheaper.stderr);
+    }
+
+    // Too little memory, too few passes, or both: a clear message naming where it came from.
+    const cases = [
+        [['--password-hash-memory', '4096'], {}, /password-hash-memory.*expected an integer from 7168/],
+        [['--password-hash-iterations', '0'], {}, /password-hash-iterations.*expected an integer from 1 to 32/],
+        [['--password-hash-memory', '8192'], { GATEHOUSE_PASSWORD_HASH_ITERATIONS: '4' },
+         /password-hash-memory 8192 \(flag --password-hash-memory\) x password-hash-iterations 4 \(environment GATEHOUSE_PASSWORD_HASH_ITERATIONS\) is below OWASP's minimum/],
+    ];
+    for (const [args, env, message] of cases) {
+        const dir = mkdtempSync(join(tmpdir(), 'gatehouse-e2e-cost-'));
+        try {
+            const env2 = { ...process.env, ...env };
+            delete env2.GATEHOUSE_DATABASE;
+            const r = spawnSync(binaryPath(), ['--headless', '--data-dir', dir, '--service-port', '0',
+                                               '--cluster-port', '0', '--admin-port', '0', ...args],
+                                { env: env2, encoding: 'utf8', timeout: 60_000 });
+            assert.notEqual(r.status, 0, `${args.join(' ')} started`);
+            assert.match(r.stderr, message);
+            assert.ok(!existsSync(join(dir, 'gatehouse.db')), 'nothing made before the refusal');
+        } finally {
+            rmSync(dir, { recursive: true, force: true });
+        }
+    }
 });
 
 test('users: validation errors name the field; malformed JSON', async () => {

@@ -176,6 +176,43 @@ test('a restart setting is kept for the next start, can be discarded, and is in 
     assert.equal(flagged.editable, false);
 });
 
+test('password hashing cost: kept for the next start, never below OWASP\'s minimum, also when two kept values meet', async () => {
+    // Gatehouse's own defaults here (the suite's backends hash cheaper: tests/e2e/lib/backend.mjs).
+    const own = await startBackend({ env: { GATEHOUSE_PASSWORD_HASH_MEMORY: null,
+                                            GATEHOUSE_PASSWORD_HASH_ITERATIONS: null } });
+    try {
+        const get = async (key) => (await adminFetch(own, 'GET', `/admin/v1/settings/${key}`)).json;
+        assert.equal((await get('password-hash-memory')).value, '65536');
+        assert.equal((await get('password-hash-memory')).group, 'oauth');
+        const low = await adminFetch(own, 'PUT', '/admin/v1/settings/password-hash-memory', { value: 8192 });
+        assert.equal(low.status, 400, low.text);
+        assert.match(low.json.message, /password-hash-memory 8192 \(admin API\) x password-hash-iterations 3 \(default\) is below OWASP's minimum/);
+        assert.equal((await get('password-hash-memory')).pending, null, 'nothing kept');
+        // Each alone is fine with the other's running value; together they are below.
+        for (const [key, value] of [['password-hash-memory', 19456], ['password-hash-iterations', 1]]) {
+            const r = await adminFetch(own, 'PUT', `/admin/v1/settings/${key}`, { value });
+            assert.equal(r.status, 200, r.text);
+            assert.equal(r.json.pending, String(value));
+        }
+        assert.equal(await own.stop(), 0, own.stderr);
+        const again = await startBackend({ dataDir: own.dataDir, env: { GATEHOUSE_PASSWORD_HASH_MEMORY: null,
+                                                                          GATEHOUSE_PASSWORD_HASH_ITERATIONS: null } });
+        try {
+            const memory = (await adminFetch(again, 'GET', '/admin/v1/settings/password-hash-memory')).json;
+            const passes = (await adminFetch(again, 'GET', '/admin/v1/settings/password-hash-iterations')).json;
+            assert.equal(memory.value, '19456');
+            assert.equal(memory.source, 'admin API');
+            assert.equal(passes.value, '3', 'the kept value that went below was not applied');
+            assert.match(again.stderr, /ignoring the kept value of password-hash-iterations : password-hash-memory 19456 \(admin API\) x password-hash-iterations 1 \(admin API\) is below OWASP's minimum/);
+        } finally {
+            assert.equal(await again.stop(), 0, again.stderr);
+        }
+    } finally {
+        if (!own.exited)
+            await own.stop();
+    }
+});
+
 test('scoped tokens: the settings belong to the admin area', async () => {
     const t = await adminFetch(b, 'POST', '/admin/v1/admin-tokens', { name: 'settings-reader', permissions: ['admin:read'] });
     assert.equal(t.status, 201, t.text);

@@ -201,7 +201,7 @@ describe('admin API: tokens, scopes and escalation', () => {
         assert.deepEqual(await activeTokenIds(b, victimClient.client_id), before);
     });
 
-    attack('admin: an admin:write token reaching other areas through /admin/v1/settings (cluster modes, anonymous access, webhook allowlist, orders tokens, listeners) → 403, nothing changed', async () => {
+    attack('admin: an admin:write token reaching other areas through /admin/v1/settings (cluster modes, anonymous access, webhook allowlist, orders tokens, password hashing, listeners) → 403, nothing changed', async () => {
         const clusterBefore = (await adminFetch(b, 'GET', '/admin/v1/cluster/settings')).json;
         const settingsBefore = (await adminFetch(b, 'GET', '/admin/v1/settings')).json;
         for (const [key, value, message] of [
@@ -212,6 +212,7 @@ describe('admin API: tokens, scopes and escalation', () => {
             ['webhook-allowlist', '0.0.0.0/0', /may not change webhook-allowlist: that also needs orders:write$/],
             ['orders-require-token', false, /may not change orders-require-token: that also needs oauth:write$/],
             ['oauth-open-registration', true, /that also needs oauth:write$/],
+            ['password-hash-memory', 19456, /may not change password-hash-memory: that also needs oauth:write$/],
             ['admin-address', '0.0.0.0', /may not change admin-address: only the root admin token changes listeners$/],
             ['admin-tls', false, /only the root admin token changes listeners$/],
         ]) {

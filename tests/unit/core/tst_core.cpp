@@ -339,6 +339,61 @@ private slots:
         QTest::newRow("proxy with zone") << "trusted-proxies"
                                          << "fe80::1%eth0"
                                          << "neither an IP address nor a CIDR range";
+        QTest::newRow("password hash memory under 7 MiB") << "password-hash-memory"
+                                                          << "4096"
+                                                          << "from 7168";
+        QTest::newRow("no password hash pass") << "password-hash-iterations"
+                                               << "0"
+                                               << "from 1 to 32";
+        // 8 MiB with the default 3 passes: under OWASP's least argon2id cost.
+        QTest::newRow("password hash under OWASP's minimum") << "password-hash-memory"
+                                                             << "8192"
+                                                             << "below OWASP's minimum";
+    }
+
+    // argon2id's cost for new password hashes: the default, OWASP's least pairs accepted, the
+    // product of both checked whichever sets them.
+    void passwordHashCost()
+    {
+        auto d = ConfigResolver::resolve({}, QProcessEnvironment());
+        QVERIFY(d.ok());
+        QCOMPARE(d->passwordHashMemoryKiB, qint64(65536));
+        QCOMPARE(d->passwordHashIterations, 3);
+        QVERIFY(ConfigResolver::check(Config{}).ok());
+        QProcessEnvironment env;
+        env.insert(QStringLiteral("GATEHOUSE_PASSWORD_HASH_ITERATIONS"), QStringLiteral("2"));
+        auto c = ConfigResolver::resolve(
+            {{QStringLiteral("password-hash-memory"), QStringLiteral("19456")}}, env);
+        QVERIFY2(c.ok(), qPrintable(c.ok() ? QString() : c.error().message));
+        QCOMPARE(c->passwordHashMemoryKiB, qint64(19456));
+        QCOMPARE(c->passwordHashIterations, 2);
+        QCOMPARE(ConfigResolver::valueOf(*c, QStringLiteral("password-hash-memory")),
+                 QStringLiteral("19456"));
+        QVERIFY(ConfigResolver::resolve(
+                    {{QStringLiteral("password-hash-memory"), QStringLiteral("7168")},
+                     {QStringLiteral("password-hash-iterations"), QStringLiteral("5")}},
+                    QProcessEnvironment())
+                    .ok());
+        // One pass with 19 MiB is below: the message names both values and where they came from.
+        env.insert(QStringLiteral("GATEHOUSE_PASSWORD_HASH_ITERATIONS"), QStringLiteral("1"));
+        auto low = ConfigResolver::resolve(
+            {{QStringLiteral("password-hash-memory"), QStringLiteral("19456")}}, env);
+        QVERIFY(!low.ok());
+        QCOMPARE(low.error().message,
+                 QStringLiteral("password-hash-memory 19456 (flag --password-hash-memory) x "
+                                "password-hash-iterations 1 (environment "
+                                "GATEHOUSE_PASSWORD_HASH_ITERATIONS) is below OWASP's minimum for "
+                                "argon2id: 35840 KiB-passes, e.g. 19456 with 2"));
+        // A Config changed after resolve() (a value kept through the admin API) is checked too.
+        Config changed = *d;
+        QVERIFY(ConfigResolver::set(changed, QStringLiteral("password-hash-iterations"),
+                                    QStringLiteral("1"), QStringLiteral("admin API"))
+                    .ok());
+        QVERIFY(ConfigResolver::check(changed).ok()); // 64 MiB with 1 pass
+        QVERIFY(ConfigResolver::set(changed, QStringLiteral("password-hash-memory"),
+                                    QStringLiteral("16384"), QStringLiteral("admin API"))
+                    .ok());
+        QVERIFY(!ConfigResolver::check(changed).ok());
     }
 
     void invalidConfig()

@@ -1548,6 +1548,20 @@ private slots:
         QVERIFY(!Password::verify(*hash, "correct horse battery stapler"));
         // 16-byte salt: 22 unpadded base64 characters.
         QCOMPARE(hash->split('$').at(4).size(), 22);
+        // Which costs it was made with (a sign-in makes an older hash again: UserStore).
+        QVERIFY(Password::madeWith(*hash, {}));
+        Password::Parameters cheaper;
+        cheaper.memoryKiB = 19456;
+        cheaper.timeCost = 2;
+        QVERIFY(!Password::madeWith(*hash, cheaper));
+        auto other = Password::hash("correct horse battery staple", cheaper);
+        QVERIFY(other.ok());
+        QVERIFY2(other->startsWith("$argon2id$v=19$m=19456,t=2,p=1$"), qPrintable(*other));
+        QVERIFY(Password::madeWith(*other, cheaper));
+        QVERIFY(!Password::madeWith(*other, {}));
+        cheaper.memoryKiB = 1945; // a prefix of the other's m= is not the same cost
+        QVERIFY(!Password::madeWith(*other, cheaper));
+        QVERIFY(!Password::madeWith(QStringLiteral("$argon2i$v=19$m=65536,t=3,p=1$x$y"), {}));
     }
 
     void passwordVerify_data()
