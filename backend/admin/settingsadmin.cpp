@@ -157,6 +157,10 @@ bool explicitSource(const QString &source)
     return source != QLatin1String("default") && !source.startsWith(QLatin1String("admin API"));
 }
 
+// The password hashing cost: two settings that ConfigResolver::check() judges together.
+const QStringList CostKeys{QStringLiteral("password-hash-memory"),
+                           QStringLiteral("password-hash-iterations")};
+
 } // namespace
 
 QString SettingsAdminApi::storeKey(const QString &key)
@@ -212,6 +216,7 @@ void SettingsAdminApi::applyStored(Core::Config &config, const Core::SettingsSto
     const auto all = store.all();
     if (!all)
         return;
+    const Core::Config started = config;
     for (const Core::ConfigOption &o : ConfigResolver::options()) {
         if (isClusterLive(o.key) || isReadOnly(o.key))
             continue; // the cluster keeps its live settings itself
@@ -224,15 +229,20 @@ void SettingsAdminApi::applyStored(Core::Config &config, const Core::SettingsSto
                                       << "; the value kept through the admin API is not used";
             continue;
         }
-        const Core::Config before = config;
-        auto r = ConfigResolver::set(config, o.key, *kept, QStringLiteral("admin API"));
-        if (r)
-            r = ConfigResolver::check(config); // with what else is set (two kept values)
-        if (!r) {
-            config = before;
+        if (auto r = ConfigResolver::set(config, o.key, *kept, QStringLiteral("admin API")); !r)
             qCWarning(lcAdmin).noquote()
                 << "ignoring the kept value of" << o.key << ":" << r.error().message;
-        }
+    }
+    // What no single value says (ConfigResolver::check), with every kept value in place: the
+    // password hashing cost is a pair; a kept pair below the minimum is not used, as a pair.
+    if (auto r = ConfigResolver::check(config); !r) {
+        qCWarning(lcAdmin).noquote()
+            << "ignoring the kept values of password-hash-memory and password-hash-iterations:"
+            << r.error().message;
+        config.passwordHashMemoryKiB = started.passwordHashMemoryKiB;
+        config.passwordHashIterations = started.passwordHashIterations;
+        for (const QString &key : CostKeys)
+            config.sources.insert(key, started.sources.value(key, QStringLiteral("default")));
     }
 }
 
@@ -325,10 +335,19 @@ void SettingsAdminApi::registerRoutes()
                     400, QStringLiteral("malformed-json"),
                     QStringLiteral("the body must be {\"value\": a string, a boolean or a whole "
                                    "number}"));
-            // Validated exactly as the flag would be.
+            // Validated exactly as the flag would be, and with the other half of the password
+            // hashing cost as the next start will have it (its kept value, if any).
             Core::Config probe = m_effective;
             if (auto r = ConfigResolver::set(probe, key, text, QStringLiteral("admin API")); !r)
                 return HttpResponse::error(400, r.error().code, r.error().message);
+            for (const QString &other : CostKeys) {
+                if (other == key || !CostKeys.contains(key) ||
+                    explicitSource(probe.sources.value(other, QStringLiteral("default"))))
+                    continue;
+                if (const auto kept = m_store.value(storeKey(other)))
+                    static_cast<void>(
+                        ConfigResolver::set(probe, other, *kept, QStringLiteral("admin API")));
+            }
             if (auto r = ConfigResolver::check(probe); !r)
                 return HttpResponse::error(400, r.error().code, r.error().message);
             const QString normalized = ConfigResolver::valueOf(probe, key);

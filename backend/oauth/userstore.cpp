@@ -509,7 +509,9 @@ UserStore::Attempt UserStore::signIn(const QString &username, const QByteArray &
         a.retryAfterMs = reserved->lockedUntil - now;
         return a;
     }
-    // 2. Verify; the same argon2id cost for an unknown user, so timing tells nothing.
+    // 2. Verify; an unknown user costs what a known one's hash at the current cost does. (A
+    // hash made with another cost, before password-hash-memory or -iterations changed, costs
+    // its own until the user's next sign-in makes it again: docs/oauth.md.)
     if (!reserved->known) {
         std::call_once(m_dummyOnce, [this] {
             if (auto h = Crypto::Password::hash(Crypto::Random::bytes(16), m_hashing))
@@ -531,21 +533,22 @@ UserStore::Attempt UserStore::signIn(const QString &username, const QByteArray &
         if (auto h = Crypto::Password::hash(password, m_hashing))
             rehashed = *h;
     const QString old = reserved->passwordHash;
-    m_writer.submit([id, rehashed, old](Core::WriteTransaction &tx) -> Core::Result<void> {
+    m_writer.submit([id](Core::WriteTransaction &tx) -> Core::Result<void> {
         Core::Statement &u =
             tx.stmt("UPDATE oauth_users SET failed_logins = 0, locked_until = NULL WHERE id = ? "
                     "AND (locked_until IS NULL OR locked_until < 253402300799000)");
         if (!u.bind(1, id).exec())
             return Core::WriteTransaction::sqlError(u, "record sign-in");
-        if (!rehashed.isEmpty()) {
-            Core::Statement &h =
-                tx.stmt("UPDATE oauth_users SET password_hash = ? WHERE id = ? AND "
-                        "password_hash = ?");
-            if (!h.bind(1, rehashed).bind(2, id).bind(3, old).exec())
-                return Core::WriteTransaction::sqlError(h, "store the password hash again");
-        }
         return {};
     });
+    if (!rehashed.isEmpty()) // a job of its own: if it fails, the sign-in still counts
+        m_writer.submit([id, rehashed, old](Core::WriteTransaction &tx) -> Core::Result<void> {
+            Core::Statement &h = tx.stmt("UPDATE oauth_users SET password_hash = ? WHERE id = ? "
+                                         "AND password_hash = ?");
+            if (!h.bind(1, rehashed).bind(2, id).bind(3, old).exec())
+                return Core::WriteTransaction::sqlError(h, "store the password hash again");
+            return {};
+        });
     a.outcome = Outcome::Ok;
     a.user = reserved->user;
     a.user.failedLogins = 0;

@@ -176,40 +176,48 @@ test('a restart setting is kept for the next start, can be discarded, and is in 
     assert.equal(flagged.editable, false);
 });
 
-test('password hashing cost: kept for the next start, never below OWASP\'s minimum, also when two kept values meet', async () => {
+test('password hashing cost: kept for the next start as a pair, never below OWASP\'s minimum', async () => {
     // Gatehouse's own defaults here (the suite's backends hash cheaper: tests/e2e/lib/backend.mjs).
-    const own = await startBackend({ env: { GATEHOUSE_PASSWORD_HASH_MEMORY: null,
-                                            GATEHOUSE_PASSWORD_HASH_ITERATIONS: null } });
+    const defaults = { GATEHOUSE_PASSWORD_HASH_MEMORY: null, GATEHOUSE_PASSWORD_HASH_ITERATIONS: null };
+    const setting = async (backend, key) => (await adminFetch(backend, 'GET', `/admin/v1/settings/${key}`)).json;
+    const put = (backend, key, value) => adminFetch(backend, 'PUT', `/admin/v1/settings/${key}`, { value });
+    let own = await startBackend({ env: defaults });
     try {
-        const get = async (key) => (await adminFetch(own, 'GET', `/admin/v1/settings/${key}`)).json;
-        assert.equal((await get('password-hash-memory')).value, '65536');
-        assert.equal((await get('password-hash-memory')).group, 'oauth');
-        const low = await adminFetch(own, 'PUT', '/admin/v1/settings/password-hash-memory', { value: 8192 });
+        assert.equal((await setting(own, 'password-hash-memory')).value, '65536');
+        assert.equal((await setting(own, 'password-hash-memory')).group, 'oauth');
+        const low = await put(own, 'password-hash-memory', 8192);
         assert.equal(low.status, 400, low.text);
         assert.match(low.json.message, /password-hash-memory 8192 \(admin API\) x password-hash-iterations 3 \(default\) is below OWASP's minimum/);
-        assert.equal((await get('password-hash-memory')).pending, null, 'nothing kept');
-        // Each alone is fine with the other's running value; together they are below.
-        for (const [key, value] of [['password-hash-memory', 19456], ['password-hash-iterations', 1]]) {
-            const r = await adminFetch(own, 'PUT', `/admin/v1/settings/${key}`, { value });
-            assert.equal(r.status, 200, r.text);
-            assert.equal(r.json.pending, String(value));
+        assert.equal((await setting(own, 'password-hash-memory')).pending, null, 'nothing kept');
+        // Each half is judged with the other half the next start will have: its kept value.
+        assert.equal((await put(own, 'password-hash-memory', 19456)).json.pending, '19456');
+        const onePass = await put(own, 'password-hash-iterations', 1);
+        assert.equal(onePass.status, 400, onePass.text);
+        assert.match(onePass.json.message, /password-hash-memory 19456 \(admin API\) x password-hash-iterations 1 \(admin API\) is below/);
+        assert.equal((await put(own, 'password-hash-iterations', 2)).json.pending, '2');
+        // 7 MiB needs 5 passes: with the kept 2 it is refused, and the kept 19456 stays.
+        assert.equal((await put(own, 'password-hash-memory', 7168)).status, 400, 'with 2 passes: below');
+        assert.equal((await setting(own, 'password-hash-memory')).pending, '19456');
+        assert.equal(await own.stop(), 0, own.stderr);
+        own = await startBackend({ dataDir: own.dataDir, env: defaults });
+        for (const [key, value] of [['password-hash-memory', '19456'], ['password-hash-iterations', '2']]) {
+            const now = await setting(own, key);
+            assert.equal(now.value, value, key);
+            assert.equal(now.source, 'admin API', key);
+            assert.equal(now.pending, null, key);
         }
         assert.equal(await own.stop(), 0, own.stderr);
-        const again = await startBackend({ dataDir: own.dataDir, env: { GATEHOUSE_PASSWORD_HASH_MEMORY: null,
-                                                                          GATEHOUSE_PASSWORD_HASH_ITERATIONS: null } });
-        try {
-            const memory = (await adminFetch(again, 'GET', '/admin/v1/settings/password-hash-memory')).json;
-            const passes = (await adminFetch(again, 'GET', '/admin/v1/settings/password-hash-iterations')).json;
-            assert.equal(memory.value, '19456');
-            assert.equal(memory.source, 'admin API');
-            assert.equal(passes.value, '3', 'the kept value that went below was not applied');
-            assert.match(again.stderr, /ignoring the kept value of password-hash-iterations : password-hash-memory 19456 \(admin API\) x password-hash-iterations 1 \(admin API\) is below OWASP's minimum/);
-        } finally {
-            assert.equal(await again.stop(), 0, again.stderr);
-        }
+
+        // A kept half that meets a lower explicit one at the next start: the pair is not used.
+        own = await startBackend({ dataDir: own.dataDir, env: { ...defaults, GATEHOUSE_PASSWORD_HASH_ITERATIONS: '1' } });
+        const memory = await setting(own, 'password-hash-memory');
+        assert.equal(memory.value, '65536', 'the kept 19456 with 1 pass would be below');
+        assert.equal(memory.source, 'default');
+        assert.equal((await setting(own, 'password-hash-iterations')).value, '1');
+        assert.match(own.stderr, /ignoring the kept values of password-hash-memory and password-hash-iterations: password-hash-memory 19456 \(admin API\) x password-hash-iterations 1 \(environment GATEHOUSE_PASSWORD_HASH_ITERATIONS\) is below OWASP's minimum/);
     } finally {
         if (!own.exited)
-            await own.stop();
+            assert.equal(await own.stop(), 0, own.stderr);
     }
 });
 
