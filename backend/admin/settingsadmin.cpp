@@ -340,11 +340,10 @@ void SettingsAdminApi::registerRoutes()
             Core::Config probe = m_effective;
             if (auto r = ConfigResolver::set(probe, key, text, QStringLiteral("admin API")); !r)
                 return HttpResponse::error(400, r.error().code, r.error().message);
-            for (const QString &other : CostKeys) {
-                if (other == key || !CostKeys.contains(key) ||
-                    explicitSource(probe.sources.value(other, QStringLiteral("default"))))
-                    continue;
-                if (const auto kept = m_store.value(storeKey(other)))
+            if (const qsizetype half = CostKeys.indexOf(key); half >= 0) {
+                const QString &other = CostKeys.at(1 - half);
+                const auto kept = m_store.value(storeKey(other));
+                if (kept && !explicitSource(probe.sources.value(other, QStringLiteral("default"))))
                     static_cast<void>(
                         ConfigResolver::set(probe, other, *kept, QStringLiteral("admin API")));
             }
