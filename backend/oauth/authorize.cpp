@@ -551,8 +551,7 @@ void AuthorizeEndpoint::login(const HttpRequest &req, const Responder &respond)
     const QString address = req.peerAddress.toString();
     m_users.authenticate(
         username, form.value(QStringLiteral("password")).toUtf8(), now, m_settings.lockout,
-        [this, interaction, username, address, respond, now,
-         tooMany](const UserStore::Attempt &a) mutable {
+        [this, interaction, username, address, respond, now](const UserStore::Attempt &a) mutable {
             m_events.publish(QStringLiteral("oauth.login"),
                              QJsonObject{{QStringLiteral("username"), username},
                                          {QStringLiteral("clientId"), interaction.request.clientId},
@@ -566,13 +565,8 @@ void AuthorizeEndpoint::login(const HttpRequest &req, const Responder &respond)
                                          QStringLiteral("This account is locked by an "
                                                         "administrator."),
                                          username));
-            if (a.outcome == UserStore::Outcome::Locked)
-                return respond(tooMany(
-                    a.retryAfterMs,
-                    QStringLiteral("This account is temporarily locked after repeated failed "
-                                   "sign-ins. Try again in %1 minutes.")
-                        .arg((a.retryAfterMs + 59'999) / 60'000)));
-            if (a.outcome == UserStore::Outcome::Wrong)
+            // Locked after failed sign-ins: the answer to a wrong password (UserStore::signIn).
+            if (a.outcome != UserStore::Outcome::Ok)
                 return respond(loginPage(interaction, 401,
                                          QStringLiteral("Wrong username or password."), username));
             // Signed in, if the sign-in is still pending (an administrator may have ended this

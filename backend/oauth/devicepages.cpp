@@ -182,16 +182,8 @@ void AuthorizeEndpoint::deviceSubmit(const HttpRequest &req, const Responder &re
                 return respond(devicePage(403, csrf, entered, false,
                                           QStringLiteral("This account is locked by an "
                                                          "administrator.")));
-            if (a.outcome == UserStore::Outcome::Locked) {
-                HttpResponse r = devicePage(
-                    429, csrf, entered, false,
-                    QStringLiteral("This account is temporarily locked after repeated failed "
-                                   "sign-ins. Try again in %1 minutes.")
-                        .arg((a.retryAfterMs + 59'999) / 60'000));
-                r.setHeader("Retry-After", QByteArray::number((a.retryAfterMs + 999) / 1000));
-                return respond(r);
-            }
-            if (a.outcome == UserStore::Outcome::Wrong)
+            // Locked after failed sign-ins: the answer to a wrong password (UserStore::signIn).
+            if (a.outcome != UserStore::Outcome::Ok)
                 return respond(devicePage(401, csrf, entered, false,
                                           QStringLiteral("Wrong username or password.")));
             const NewSession session = newSession();

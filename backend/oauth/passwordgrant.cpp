@@ -30,13 +30,11 @@ GrantResult PasswordGrant::handle(const TokenRequest &req) const
     }
     // Counted before the password is checked (UserStore::signIn).
     const UserStore::Attempt attempt = m_users.signIn(username, password.toUtf8(), now, m_policy);
-    if (attempt.outcome == UserStore::Outcome::Locked)
-        return grantFailed(invalidGrant(
-            attempt.byAdministrator
-                ? QStringLiteral("the account is locked by an administrator")
-                : QStringLiteral("the account is temporarily locked after repeated failed "
-                                 "sign-ins")));
-    if (attempt.outcome == UserStore::Outcome::Wrong)
+    // Locked after failed sign-ins: the answer to a wrong password (UserStore::signIn).
+    if (attempt.outcome == UserStore::Outcome::Locked && attempt.byAdministrator)
+        return grantFailed(
+            invalidGrant(QStringLiteral("the account is locked by an administrator")));
+    if (attempt.outcome != UserStore::Outcome::Ok)
         return grantFailed(invalidGrant(QStringLiteral("wrong username or password")));
     GrantResult out;
     UserTokenRequest utr;

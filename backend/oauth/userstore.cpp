@@ -72,14 +72,18 @@ QString groupsJson(const QStringList &groups)
 
 QJsonObject User::toJson(qint64 now) const
 {
-    QJsonObject o{{QStringLiteral("id"), id},
-                  {QStringLiteral("username"), username},
-                  {QStringLiteral("email"), email},
-                  {QStringLiteral("email_verified"), emailVerified},
-                  {QStringLiteral("name"), name},
-                  {QStringLiteral("groups"), QJsonArray::fromStringList(groups)},
-                  {QStringLiteral("createdAt"), Core::isoTimeMs(createdAt)},
-                  {QStringLiteral("locked"), locked(now)}};
+    QJsonObject o{
+        {QStringLiteral("id"), id},
+        {QStringLiteral("username"), username},
+        {QStringLiteral("email"), email},
+        {QStringLiteral("email_verified"), emailVerified},
+        {QStringLiteral("name"), name},
+        {QStringLiteral("groups"), QJsonArray::fromStringList(groups)},
+        {QStringLiteral("createdAt"), Core::isoTimeMs(createdAt)},
+        {QStringLiteral("locked"), locked(now)},
+        // Consecutive failed sign-ins (the answers do not tell a user or a guesser:
+        // docs/oauth.md); a lock that has run out starts the count afresh.
+        {QStringLiteral("failedSignIns"), lockedUntil != 0 && !locked(now) ? 0 : failedLogins}};
     if (locked(now))
         o.insert(QStringLiteral("lockedUntil"), Core::isoTimeMs(lockedUntil));
     return o;
@@ -503,8 +507,16 @@ UserStore::Attempt UserStore::signIn(const QString &username, const QByteArray &
     if (!counted) // the writer refused (shutting down): no sign-in
         return a;
     if (reserved->locked) {
-        a.outcome = Outcome::Locked;
+        // Verified like any other attempt, so that the time of the answer does not tell a
+        // locked account from an unknown name or a wrong password. An administrator's lock is
+        // told only to whoever gives the right password; a lock after failed sign-ins is not
+        // judged by it (guessing on through the lock would learn nothing), and the sign-in
+        // pages answer it as they answer a wrong password.
+        const bool right = Crypto::Password::verify(reserved->passwordHash, password);
         a.userId = reserved->user.id;
+        if (reserved->user.lockedByAdministrator() && !right)
+            return a; // Wrong
+        a.outcome = Outcome::Locked;
         a.byAdministrator = reserved->user.lockedByAdministrator();
         a.retryAfterMs = reserved->lockedUntil - now;
         return a;

@@ -1237,30 +1237,46 @@ async function loginAttempt(user, password) {
     return submitLogin(ua, page, user.username, password);
 }
 
-function assertLocked(r, what) {
-    assert.equal(r.status, 429, `${what}: ${r.status} ${r.text.slice(0, 300)}`);
-    const retry = Number(r.headers.get('retry-after'));
-    assert.ok(Number.isInteger(retry) && retry > 0 && retry <= 15 * 60, `${what}: Retry-After ${r.headers.get('retry-after')}`);
-    assert.match(textOf(r.text), /temporarily locked/i, `${what}: says the account is temporarily locked`);
+// The answer to a wrong password: 401, the login page again, its alert and nothing else (no
+// Retry-After, no word of a lock). A locked account gets exactly this, whatever the password,
+// or its answer would tell that the name exists (only names that exist lock).
+const alertOf = (r) => element(r.text, (t) => t.tag === 'p' && t.attrs.role === 'alert')?.text;
+function assertAnsweredAsWrong(r, wrongAnswer, what) {
+    assert.equal(r.status, 401, `${what}: ${r.status} ${r.text.slice(0, 300)}`);
+    assert.equal(r.rawLocation, null, `${what}: no redirect`);
+    assert.equal(r.headers.get('retry-after'), null, `${what}: no Retry-After`);
+    assert.equal(alertOf(r), alertOf(wrongAnswer), `${what}: the wrong password's message`);
+    assert.doesNotMatch(textOf(r.text), /locked/i, `${what}: no word of a lock`);
+    assert.equal(r.setCookies.find((c) => c.name === 'gh_session'), undefined, `${what}: no session`);
 }
 
-test('login: locked after 5 failures — 429 with Retry-After even with the right password; unlock lets in', async () => {
+test('login: locked after 5 failures — answered as a wrong password is, even with the right one, as an unknown name is; unlock lets in', async () => {
     const user = await createUser();
-    for (let i = 1; i <= 4; i += 1)
-        assert.equal((await loginAttempt(user, `wrong-${i}-password`)).status, 401, `failure ${i}`);
-    const fifth = await loginAttempt(user, 'wrong-5-password');
-    assert.ok([401, 429].includes(fifth.status), `failure 5: ${fifth.status}`);
-    assertLocked(await loginAttempt(user, user.password), 'right password while locked');
-    assertLocked(await loginAttempt(user, 'wrong-6-password'), 'wrong password while locked');
+    const failures = [];
+    for (let i = 1; i <= 5; i += 1) {
+        failures.push(await loginAttempt(user, `wrong-${i}-password`));
+        assert.equal(failures.at(-1).status, 401, `failure ${i}`);
+    }
+    const wrongAnswer = failures[0];
+    assert.match(alertOf(wrongAnswer), /Wrong username or password\./);
+    assertAnsweredAsWrong(failures[4], wrongAnswer, 'the failure that locks');
+    assertAnsweredAsWrong(await loginAttempt(user, user.password), wrongAnswer, 'right password while locked');
+    assertAnsweredAsWrong(await loginAttempt(user, 'wrong-6-password'), wrongAnswer, 'wrong password while locked');
+    // A name that does not exist, tried as often: the same answers.
+    const nobody = { username: `nobody-${randomBytes(4).toString('hex')}` };
+    for (let i = 1; i <= 6; i += 1)
+        assertAnsweredAsWrong(await loginAttempt(nobody, `wrong-${i}-password`), wrongAnswer, `unknown name, try ${i}`);
     const otherCase = await loginAttempt({ username: user.username.toUpperCase() }, user.password);
     assert.notEqual(otherCase.status, 303, 'the lock holds for the username in another case');
 
     const shown = await adminFetch(b, 'GET', `/admin/v1/users/${user.id}`);
     assert.equal(shown.json.locked, true);
     assert.ok(shown.json.lockedUntil, 'lockedUntil while locked');
+    assert.equal(shown.json.failedSignIns, 5, 'the attempts while locked were not counted');
     const unlock = await adminFetch(b, 'POST', `/admin/v1/users/${user.username}/unlock`);
     assert.equal(unlock.status, 200, unlock.text);
     assert.equal(unlock.json.locked, false);
+    assert.equal(unlock.json.failedSignIns, 0);
     assert.equal(unlock.json.lockedUntil, undefined);
     const ok = await loginAttempt(user, user.password);
     assert.equal(ok.status, 303, `after unlock: ${ok.text.slice(0, 300)}`);

@@ -144,11 +144,20 @@ test('password grant refused for a client without it, and wrong passwords lock t
     await adminFetch(b, 'POST', '/admin/v1/users', { username: 'erin', password: 'erin password' });
     const attempt = (password) => post('/oauth2/token', { grant_type: 'password', username: 'erin', password },
                                        basic(c.client_id, c.client_secret));
-    for (let i = 0; i < 3; ++i)
+    const wrong = await attempt('wrong password');
+    assertOAuthError(wrong, 400, 'invalid_grant');
+    for (let i = 1; i < 3; ++i)
         assertOAuthError(await attempt('wrong password'), 400, 'invalid_grant');
+    // Locked now: even the right password gets the wrong one's answer, as does an unknown name
+    // (only names that exist lock: another answer would tell that the name exists).
     const locked = await attempt('erin password');
     assertOAuthError(locked, 400, 'invalid_grant');
-    assert.match(locked.json.error_description, /locked/);
+    assert.equal(locked.json.error_description, wrong.json.error_description);
+    assert.doesNotMatch(locked.json.error_description, /locked/);
+    const unknown = await post('/oauth2/token', { grant_type: 'password', username: 'nobody-at-all', password: 'x' },
+                               basic(c.client_id, c.client_secret));
+    assertOAuthError(unknown, 400, 'invalid_grant');
+    assert.equal(unknown.json.error_description, wrong.json.error_description);
     const shown = await adminFetch(b, 'GET', '/admin/v1/users/erin');
     assert.equal(shown.json.locked, true);
     assert.ok(shown.json.lockedUntil);
@@ -264,6 +273,18 @@ test('device flow: bad input on the pages and at the endpoint', async () => {
                                                                         username: 'dana', password: 'nope nope' });
     assert.equal(wrongPassword.status, 401);
     assert.match(wrongPassword.html, /role="alert">Wrong username or password/);
+    // Locked after the failures (3 here): the right password then gets the wrong one's answer.
+    assert.equal((await adminFetch(b, 'POST', '/admin/v1/users', { username: 'frank', password: PASSWORD })).status, 201);
+    const frank = (password) => browser.go('POST', '/oauth2/device', { csrf, user_code: d.user_code,
+                                                                        username: 'frank', password });
+    const alertOf = (html) => /role="alert">([^<]*)</.exec(html)?.[1];
+    for (let i = 1; i <= 3; ++i)
+        assert.equal((await frank(`wrong ${i}`)).status, 401, `failure ${i}`);
+    assert.equal((await adminFetch(b, 'GET', '/admin/v1/users/frank')).json.locked, true);
+    const whileLocked = await frank(PASSWORD);
+    assert.equal(whileLocked.status, 401, 'the right password while locked');
+    assert.equal(alertOf(whileLocked.html), alertOf(wrongPassword.html));
+    assert.doesNotMatch(whileLocked.html, /locked/i);
     const forged = await new Browser().go('POST', '/oauth2/device', { csrf, user_code: d.user_code,
                                                                        username: 'dana', password: PASSWORD });
     assert.equal(forged.status, 400, 'a CSRF token without its cookie is refused');

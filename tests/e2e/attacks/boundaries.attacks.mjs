@@ -210,13 +210,14 @@ describe('boundaries: audiences, introspection, consents and users, guessing, fl
         });
     }
 
-    attack('boundary: a user locked by an administrator signs in with the right password', async () => {
+    attack('boundary: a user locked by an administrator signs in with the right password (told), a wrong one (not told)', async () => {
         const u = await newUser(b, `lockme${randomBytes(3).toString('hex')}`);
         assert.equal((await adminFetch(b, 'POST', `/admin/v1/users/${u.id}/lock`)).status, 200);
+        const authorize = new URL(`/oauth2/authorize?response_type=code&client_id=${web.client_id}` +
+                                  `&redirect_uri=${encodeURIComponent(web.redirect_uris[0])}&scope=openid` +
+                                  `&code_challenge=${'b'.repeat(43)}&code_challenge_method=S256`, b.serviceUrl);
         const ua = new UserAgent();
-        const start = await ua.fetch(new URL(`/oauth2/authorize?response_type=code&client_id=${web.client_id}` +
-                                             `&redirect_uri=${encodeURIComponent(web.redirect_uris[0])}&scope=openid` +
-                                             `&code_challenge=${'b'.repeat(43)}&code_challenge_method=S256`, b.serviceUrl));
+        const start = await ua.fetch(authorize);
         assert.equal(start.location.pathname, '/oauth2/login');
         // The right password: the login page says who locked it, and no code is issued.
         const login = await ua.fetch(start.location);
@@ -226,6 +227,20 @@ describe('boundaries: audiences, introspection, consents and users, guessing, fl
         assert.equal(r.status, 403, r.text.slice(0, 300));
         assert.equal(r.rawLocation, null);
         assert.match(textOf(r.text), /This account is locked by an administrator\./);
+        // A wrong password is not told about the lock: the answer is the one an unknown name
+        // gets, so the lock tells nobody that the name exists.
+        for (const [who, username, password] of [['a wrong password', u.username, 'not the password'],
+                                                 ['an unknown name', `nobody${randomBytes(3).toString('hex')}`, u.password]]) {
+            const other = new UserAgent();
+            const begun = await other.fetch(authorize);
+            const g = form((await other.fetch(begun.location)).text, 'login-form');
+            const wrong = await other.fetch(new URL(g.action, b.serviceUrl), {
+                method: 'POST', form: { ...g.fields, username, password } });
+            assert.equal(wrong.status, 401, `${who}: ${wrong.text.slice(0, 300)}`);
+            assert.equal(wrong.rawLocation, null);
+            assert.match(textOf(wrong.text), /Wrong username or password\./, who);
+            assert.doesNotMatch(textOf(wrong.text), /locked/i, who);
+        }
         const shown = (await adminFetch(b, 'GET', `/admin/v1/users/${u.id}`)).json;
         assert.equal(shown.locked, true);
         await assertNoTokens(b, web.client_id, 'nothing issued to a locked user');
@@ -409,13 +424,16 @@ describe('boundaries: password guessing', () => {
     attack('boundary: parallel wrong guesses cannot pass the lockout threshold', async () => {
         const u = await newUser(b, 'parallel');
         const answers = await Promise.all(Array.from({ length: 8 }, () => guess('127.0.0.7', u.username, 'wrong guess')));
-        const checked = answers.filter((a) => /wrong username or password/.test(a.json?.error_description ?? ''));
-        const locked = answers.filter((a) => /locked/.test(a.json?.error_description ?? ''));
-        assert.equal(checked.length + locked.length, 8, answers.map((a) => a.text).join('\n'));
-        assert.equal(checked.length, 3, 'exactly the threshold of guesses were checked against the password');
-        // Locked now: the right password does not get in either.
+        // Every answer is a wrong password's, those after the lock included (only names that
+        // exist lock: an answer of its own would tell that the name exists).
+        for (const a of answers)
+            assertOAuthError(a, 400, 'invalid_grant', /^wrong username or password$/, 'a parallel guess');
+        const shown = (await adminFetch(b, 'GET', `/admin/v1/users/${u.id}`)).json;
+        assert.equal(shown.locked, true, JSON.stringify(shown));
+        assert.equal(shown.failedSignIns, 3, 'exactly the threshold of guesses were counted (and judged)');
+        // Locked now: the right password does not get in either, and is told what a wrong one is.
         const right = await guess('127.0.0.8', u.username, u.password);
-        assertOAuthError(right, 400, 'invalid_grant', /locked/, 'the right password while locked');
+        assertOAuthError(right, 400, 'invalid_grant', /^wrong username or password$/, 'the right password while locked');
         await assertNoTokens(b, till.client_id);
     });
 });
