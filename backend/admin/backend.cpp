@@ -467,6 +467,7 @@ Result<void> Backend::start()
     authorize.lockout.durationMs = m_config.oauthLockoutDurationMs;
     authorize.codeLifetimeMs = m_config.oauthCodeLifetimeMs;
     authorize.refreshLifetimeMs = m_config.oauthRefreshLifetimeMs;
+    authorize.refreshMaxLifetimeMs = m_config.oauthRefreshMaxLifetimeMs;
     authorize.deviceCodeLifetimeMs = m_config.oauthDeviceCodeLifetimeMs;
     authorize.openRegistration = m_config.oauthOpenRegistration;
     authorize.passwordHashing.memoryKiB = quint32(m_config.passwordHashMemoryKiB);

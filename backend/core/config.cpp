@@ -315,6 +315,11 @@ const QList<Entry> &entries()
             "Lifetime of refresh tokens, renewed on each rotation (default 14d).",
             durationSetter(60'000, 365LL * 86'400'000,
                            [](Config &c, qint64 v) { c.oauthRefreshLifetimeMs = v; }));
+        add("oauth-refresh-max-lifetime", "duration",
+            "How long after the user signed in their refresh tokens still work, however often "
+            "they were rotated; then the user signs in again (default 90d; 0 for no limit).",
+            durationSetter(0, 3650LL * 86'400'000,
+                           [](Config &c, qint64 v) { c.oauthRefreshMaxLifetimeMs = v; }));
         add("orders-require-token", "",
             "Protect /v1 (orders, beers) as a resource server: a bearer token from this "
             "authorization server with orders:read to read, orders:write to change (off by "
@@ -721,6 +726,7 @@ QString ConfigResolver::valueOf(const Config &c, const QString &key)
         {QStringLiteral("oauth-token-history-days"), num(&Config::oauthTokenHistoryDays)},
         {QStringLiteral("oauth-code-lifetime"), dur(&Config::oauthCodeLifetimeMs)},
         {QStringLiteral("oauth-refresh-lifetime"), dur(&Config::oauthRefreshLifetimeMs)},
+        {QStringLiteral("oauth-refresh-max-lifetime"), dur(&Config::oauthRefreshMaxLifetimeMs)},
         {QStringLiteral("oauth-device-code-lifetime"), dur(&Config::oauthDeviceCodeLifetimeMs)},
         {QStringLiteral("orders-require-token"), flag(&Config::ordersRequireToken)},
         {QStringLiteral("oauth-open-registration"), flag(&Config::oauthOpenRegistration)},

@@ -72,6 +72,7 @@ struct Config
     qint64 oauthLockoutDurationMs = 15 * 60'000;
     qint64 oauthCodeLifetimeMs = 60'000;
     qint64 oauthRefreshLifetimeMs = 14LL * 24 * 3600 * 1000;
+    qint64 oauthRefreshMaxLifetimeMs = 90LL * 24 * 3600 * 1000; // from the sign-in; 0: none
     qint64 oauthDeviceCodeLifetimeMs = 10 * 60'000;
     bool oauthOpenRegistration = false;
     // What RFC 7591 registrations may ask for (live; docs/oauth.md, "Trust boundaries").

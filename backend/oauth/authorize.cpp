@@ -557,9 +557,9 @@ void AuthorizeEndpoint::login(const HttpRequest &req, const Responder &respond)
                                          {QStringLiteral("clientId"), interaction.request.clientId},
                                          {QStringLiteral("address"), address},
                                          {QStringLiteral("outcome"),
-                                          a.outcome == UserStore::Outcome::Ok       ? "success"
-                                          : a.outcome == UserStore::Outcome::Locked ? "locked"
-                                                                                    : "failure"}});
+                                          a.outcome == UserStore::Outcome::Ok ? "success"
+                                          : a.locked                          ? "locked"
+                                                                              : "failure"}});
             if (a.outcome == UserStore::Outcome::Locked && a.byAdministrator)
                 return respond(loginPage(interaction, 403,
                                          QStringLiteral("This account is locked by an "

@@ -32,6 +32,7 @@ struct AuthorizeSettings
     qint64 codeLifetimeMs = 60'000;
     qint64 deviceCodeLifetimeMs = 10 * 60'000;
     qint64 refreshLifetimeMs = 14LL * 24 * 3600 * 1000;
+    qint64 refreshMaxLifetimeMs = 90LL * 24 * 3600 * 1000; // from the sign-in; 0: none
     bool openRegistration = false; // RFC 7591 without an initial access token
     qint64 sessionLifetimeMs = 8LL * 3600 * 1000;
     qint64 interactionLifetimeMs = 10 * 60'000;

@@ -175,9 +175,9 @@ void AuthorizeEndpoint::deviceSubmit(const HttpRequest &req, const Responder &re
                                          {QStringLiteral("address"), address},
                                          {QStringLiteral("via"), QStringLiteral("device")},
                                          {QStringLiteral("outcome"),
-                                          a.outcome == UserStore::Outcome::Ok       ? "success"
-                                          : a.outcome == UserStore::Outcome::Locked ? "locked"
-                                                                                    : "failure"}});
+                                          a.outcome == UserStore::Outcome::Ok ? "success"
+                                          : a.locked                          ? "locked"
+                                                                              : "failure"}});
             if (a.outcome == UserStore::Outcome::Locked && a.byAdministrator)
                 return respond(devicePage(403, csrf, entered, false,
                                           QStringLiteral("This account is locked by an "

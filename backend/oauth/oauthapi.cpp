@@ -47,6 +47,7 @@ OAuthApi::OAuthApi(Core::HttpServer &server, Core::Database &database, Core::Wri
                 })
 {
     m_issuerImpl.setRefreshLifetimeMs(authorize.refreshLifetimeMs);
+    m_issuerImpl.setRefreshMaxLifetimeMs(authorize.refreshMaxLifetimeMs);
     m_issuerImpl.setTrust(&m_trust);
     m_grants.push_back(std::make_unique<AuthorizationCodeGrant>(m_issuerImpl, m_database, m_users));
     m_grants.push_back(std::make_unique<ClientCredentialsGrant>(m_issuerImpl));

@@ -42,6 +42,10 @@ GrantResult RefreshTokenGrant::handle(const TokenRequest &req) const
         return grantFailed(invalidGrant(QStringLiteral("the refresh token was revoked")));
     if (q.value(4).toLongLong() <= now)
         return grantFailed(invalidGrant(QStringLiteral("the refresh token has expired")));
+    // Issued before oauth-refresh-max-lifetime was lowered: the limit holds for it too.
+    if (m_issuer.signInTooOld(q.value(8).toLongLong(), now))
+        return grantFailed(invalidGrant(QStringLiteral(
+            "the sign-in of this refresh token is older than the server allows; sign in again")));
     // What was granted, within what the client may still have: an administrator who takes a
     // scope from a client takes it from the client's refresh tokens too (the seed: a request
     // outside the client record is rejected).

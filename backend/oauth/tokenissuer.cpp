@@ -250,6 +250,8 @@ IssuedToken TokenIssuer::refreshToken(const Client &client, const IssuedToken &a
     t.hash = storageKey(t.value);
     t.issuedAt = now;
     t.expiresAt = now + m_refreshLifetimeMs;
+    if (m_refreshMaxLifetimeMs > 0 && t.authTime > 0)
+        t.expiresAt = std::min(t.expiresAt, t.authTime + m_refreshMaxLifetimeMs);
     return t;
 }
 

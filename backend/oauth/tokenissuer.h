@@ -107,6 +107,15 @@ public:
     static Core::Result<void> store(Core::WriteTransaction &tx, const IssuedToken &t);
 
     void setRefreshLifetimeMs(qint64 ms) { m_refreshLifetimeMs = ms; }
+    // No refresh token outlives its user's sign-in (authTime) by more than this, however
+    // often it was rotated (oauth-refresh-max-lifetime; 0: no limit).
+    void setRefreshMaxLifetimeMs(qint64 ms) { m_refreshMaxLifetimeMs = ms; }
+    // Whether a refresh token from a sign-in at authTime (ms; 0: none) may no longer be used.
+    bool signInTooOld(qint64 authTime, qint64 now) const
+    {
+        return m_refreshMaxLifetimeMs > 0 && authTime > 0 &&
+               authTime + m_refreshMaxLifetimeMs <= now;
+    }
     // The cluster's audience: accessToken and idToken refuse it (unauthorized_client, 400) for
     // a client without cluster access, whichever grant asked (fail closed in one place).
     void setTrust(const TrustSettings *trust) { m_trust = trust; }
@@ -130,6 +139,7 @@ private:
     QString m_issuer;
     const TrustSettings *m_trust = nullptr;
     qint64 m_refreshLifetimeMs = 14LL * 24 * 3600 * 1000;
+    qint64 m_refreshMaxLifetimeMs = 90LL * 24 * 3600 * 1000;
 };
 
 } // namespace Gatehouse::OAuth

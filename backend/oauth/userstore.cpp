@@ -353,10 +353,11 @@ void UserStore::lock(const QString &idOrName, std::function<void(Core::Result<Us
             auto found = findIn(tx.query(selectByKey()), idOrName);
             if (!found)
                 return notFound(idOrName);
-            // Until an administrator unlocks it (year 9999): no failed-login count reaches it.
+            // Until an administrator unlocks it (year 9999). The count starts afresh: it now
+            // counts the guesses against the lock (UserStore::signIn).
             constexpr qint64 kForever = User::kLockedByAdministrator;
-            QSqlQuery &q =
-                tx.query(QStringLiteral("UPDATE oauth_users SET locked_until = ? WHERE id = ?"));
+            QSqlQuery &q = tx.query(QStringLiteral(
+                "UPDATE oauth_users SET locked_until = ?, failed_logins = 0 WHERE id = ?"));
             q.addBindValue(kForever);
             q.addBindValue(found->id);
             if (!q.exec())
@@ -365,6 +366,7 @@ void UserStore::lock(const QString &idOrName, std::function<void(Core::Result<Us
                 return r;
             *user = *found;
             user->lockedUntil = kForever;
+            user->failedLogins = 0;
             return {};
         },
         [user, done = std::move(done)](const Core::Result<void> &r) {
@@ -471,7 +473,7 @@ UserStore::Attempt UserStore::signIn(const QString &username, const QByteArray &
     {
         bool known = false;
         bool locked = false;
-        qint64 lockedUntil = 0;
+        bool judged = false; // an administrator's lock: the password may tell the lock
         User user;
         QString passwordHash;
     };
@@ -489,7 +491,17 @@ UserStore::Attempt UserStore::signIn(const QString &username, const QByteArray &
         reserved->passwordHash = q.value(9).toString();
         if (reserved->user.locked(now)) {
             reserved->locked = true;
-            reserved->lockedUntil = reserved->user.lockedUntil;
+            // Whoever types the right password is told of an administrator's lock, but only
+            // within the lockout threshold of attempts (counted here, reset by unlock): else
+            // the lock's own answer would let anyone guess on without limit.
+            if (reserved->user.lockedByAdministrator() &&
+                reserved->user.failedLogins < policy.threshold) {
+                reserved->judged = true;
+                Core::Statement &c = tx.stmt(
+                    "UPDATE oauth_users SET failed_logins = failed_logins + 1 WHERE id = ?");
+                if (!c.bind(1, reserved->user.id).exec())
+                    return Core::WriteTransaction::sqlError(c, "count sign-in");
+            }
             return {};
         }
         // A lock that has run out starts the count afresh.
@@ -514,11 +526,11 @@ UserStore::Attempt UserStore::signIn(const QString &username, const QByteArray &
         // pages answer it as they answer a wrong password.
         const bool right = Crypto::Password::verify(reserved->passwordHash, password);
         a.userId = reserved->user.id;
-        if (reserved->user.lockedByAdministrator() && !right)
+        a.locked = true;
+        if (reserved->user.lockedByAdministrator() && !(right && reserved->judged))
             return a; // Wrong
         a.outcome = Outcome::Locked;
         a.byAdministrator = reserved->user.lockedByAdministrator();
-        a.retryAfterMs = reserved->lockedUntil - now;
         return a;
     }
     // 2. Verify; an unknown user costs what a known one's hash at the current cost does. (A

@@ -93,17 +93,18 @@ public:
     // account at the threshold), then the password is verified (argon2id, constant time; an
     // unknown user costs the same) and a success resets the count. Parallel wrong guesses
     // therefore cannot pass the threshold. A locked account's password is verified too (the
-    // same time as any answer): Locked by an administrator only with the right password (Wrong
-    // otherwise); Locked after failed sign-ins whatever the password, which callers answer as
-    // they answer Wrong (an unknown name never locks: a different answer would tell that the
-    // name exists). Blocks for the writer: call from a pool thread.
+    // same time as any answer): Locked by an administrator only with the right password, and
+    // only within the lockout threshold of attempts since the lock (Wrong otherwise); Locked
+    // after failed sign-ins whatever the password, which callers answer as they answer Wrong
+    // (an unknown name never locks: a different answer would tell that the name exists).
+    // Blocks for the writer: call from a pool thread.
     enum class Outcome { Ok, Wrong, Locked };
     struct Attempt
     {
         Outcome outcome = Outcome::Wrong;
         User user;                    // when Ok
         QString userId;               // the user tried, when known
-        qint64 retryAfterMs = 0;      // when Locked (for the log, not for the client)
+        bool locked = false;          // the account was locked, whatever the outcome (events)
         bool byAdministrator = false; // when Locked: until an administrator unlocks it
     };
     Attempt signIn(const QString &username, const QByteArray &password, qint64 now,

@@ -72,7 +72,8 @@ function hidden(html, name) {
 }
 
 before(async () => {
-    b = await startBackend({ args: ['--oauth-lockout-threshold', '3'] });
+    // No per-address limit in the way of the sign-ins here (authcode and the attacks test it).
+    b = await startBackend({ args: ['--oauth-lockout-threshold', '3'], env: { GATEHOUSE_OAUTH_LOGIN_RATE: '100000' } });
     const r = await adminFetch(b, 'POST', '/admin/v1/users', {
         username: 'dana', password: PASSWORD, email: 'dana@example.com', email_verified: true,
         name: 'Dana', groups: ['ops'] });
@@ -162,6 +163,26 @@ test('password grant refused for a client without it, and wrong passwords lock t
     assert.equal(shown.json.locked, true);
     assert.ok(shown.json.lockedUntil);
     assert.equal((await adminFetch(b, 'POST', '/admin/v1/users/erin/unlock')).status, 200);
+    assert.equal((await attempt('erin password')).status, 200);
+
+    // An administrator's lock is told to the right password, within the threshold of attempts
+    // since the lock (each counted): no way to guess on through its answer.
+    assert.equal((await adminFetch(b, 'POST', '/admin/v1/users/erin/lock')).status, 200);
+    const told = await attempt('erin password');
+    assertOAuthError(told, 400, 'invalid_grant');
+    assert.match(told.json.error_description, /locked by an administrator/);
+    for (let i = 0; i < 2; ++i) {
+        const guess = await attempt('wrong password');
+        assertOAuthError(guess, 400, 'invalid_grant');
+        assert.equal(guess.json.error_description, wrong.json.error_description, 'a wrong password is not told of the lock');
+    }
+    const afterThreshold = await attempt('erin password');
+    assertOAuthError(afterThreshold, 400, 'invalid_grant');
+    assert.equal(afterThreshold.json.error_description, wrong.json.error_description,
+                 'past the threshold even the right password is not told');
+    const adminLocked = (await adminFetch(b, 'GET', '/admin/v1/users/erin')).json;
+    assert.equal(adminLocked.failedSignIns, 3);
+    assert.equal((await adminFetch(b, 'POST', '/admin/v1/users/erin/unlock')).json.failedSignIns, 0);
     assert.equal((await attempt('erin password')).status, 200);
 });
 
@@ -285,6 +306,15 @@ test('device flow: bad input on the pages and at the endpoint', async () => {
     assert.equal(whileLocked.status, 401, 'the right password while locked');
     assert.equal(alertOf(whileLocked.html), alertOf(wrongPassword.html));
     assert.doesNotMatch(whileLocked.html, /locked/i);
+    // An administrator's lock: told to the right password only.
+    assert.equal((await adminFetch(b, 'POST', '/admin/v1/users/frank/unlock')).status, 200);
+    assert.equal((await adminFetch(b, 'POST', '/admin/v1/users/frank/lock')).status, 200);
+    const adminLockedWrong = await frank('wrong again');
+    assert.equal(adminLockedWrong.status, 401);
+    assert.equal(alertOf(adminLockedWrong.html), alertOf(wrongPassword.html));
+    const adminLockedRight = await frank(PASSWORD);
+    assert.equal(adminLockedRight.status, 403);
+    assert.match(adminLockedRight.html, /role="alert">This account is locked by an administrator\./);
     const forged = await new Browser().go('POST', '/oauth2/device', { csrf, user_code: d.user_code,
                                                                        username: 'dana', password: PASSWORD });
     assert.equal(forged.status, 400, 'a CSRF token without its cookie is refused');
@@ -314,6 +344,69 @@ test('device flow: expired_token after the configured lifetime', async () => {
         assert.equal((await res.json()).error, 'expired_token');
     } finally {
         assert.equal(await short.stop(), 0, short.stderr);
+    }
+});
+
+test('refresh tokens: none outlives the sign-in by more than oauth-refresh-max-lifetime, however often rotated; a lowered limit holds for tokens issued before', async () => {
+    const sleepUntil = (t) => new Promise((resolve) => setTimeout(resolve, Math.max(0, t - Date.now())));
+    // A user, and a client with the password and refresh grants, on backend `be`.
+    const setUp = async (be) => {
+        const admin = (path, body) => fetch(`${be.adminUrl}${path}`, {
+            method: 'POST', headers: { Authorization: `Bearer ${be.adminToken}`, 'Content-Type': 'application/json' },
+            body: JSON.stringify(body) }).then((r) => r.json());
+        await admin('/admin/v1/users', { username: 'gail', password: PASSWORD });
+        return admin('/admin/v1/clients', { client_name: 'cli', grant_types: ['password', 'refresh_token'], scope: 'openid' });
+    };
+    const token = async (be, c, params) => {
+        const res = await fetch(`${be.serviceUrl}/oauth2/token`, {
+            method: 'POST', headers: { ...FORM, ...basic(c.client_id, c.client_secret) },
+            body: new URLSearchParams(params).toString() });
+        return { status: res.status, headers: res.headers, text: await res.clone().text(), json: await res.json() };
+    };
+    const signIn = (be, c) => token(be, c, { grant_type: 'password', username: 'gail', password: PASSWORD });
+    const refresh = (be, c, t) => token(be, c, { grant_type: 'refresh_token', refresh_token: t.json.refresh_token });
+
+    const capped = await startBackend({ args: ['--oauth-refresh-max-lifetime', '3s'] });
+    try {
+        const c = await setUp(capped);
+        const signedIn = Date.now();
+        const t0 = await signIn(capped, c);
+        assert.equal(t0.status, 200, t0.text);
+        const t1 = await refresh(capped, c, t0);
+        assert.equal(t1.status, 200, `rotated within the limit: ${t1.text}`);
+        // Each refresh token is issued to expire at the limit, not 14 days after its issue.
+        const listed = await fetch(`${capped.adminUrl}/admin/v1/tokens?client=${encodeURIComponent(c.client_id)}`, {
+            headers: { Authorization: `Bearer ${capped.adminToken}` } }).then((r) => r.json());
+        const refreshes = listed.items.filter((t) => t.kind === 'refresh');
+        assert.ok(refreshes.length >= 1, JSON.stringify(listed));
+        for (const t of refreshes)
+            assert.ok(Date.parse(t.expiresAt) <= Date.now() + 3_000, `expires at the limit: ${t.expiresAt}`);
+        // Durations on purpose: past the 3 s after the sign-in (the refresh lifetime is 14 days).
+        await sleepUntil(signedIn + 3_300);
+        const late = await refresh(capped, c, t1);
+        assertOAuthError(late, 400, 'invalid_grant');
+    } finally {
+        assert.equal(await capped.stop(), 0, capped.stderr);
+    }
+
+    const plain = await startBackend(); // 90 days by default
+    let lowered;
+    try {
+        const c = await setUp(plain);
+        const signedIn = Date.now();
+        const t0 = await signIn(plain, c);
+        assert.equal(t0.status, 200, t0.text);
+        assert.equal(await plain.stop(), 0, plain.stderr);
+        lowered = await startBackend({ dataDir: plain.dataDir, args: ['--oauth-refresh-max-lifetime', '1s'] });
+        await sleepUntil(signedIn + 1_300);
+        const r = await refresh(lowered, c, t0);
+        assertOAuthError(r, 400, 'invalid_grant');
+        assert.match(r.json.error_description, /sign-in of this refresh token is older than the server allows/);
+    } finally {
+        if (lowered)
+            assert.equal(await lowered.stop(), 0, lowered.stderr);
+        else
+            await plain.stop();
     }
 });
 

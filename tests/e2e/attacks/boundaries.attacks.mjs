@@ -430,7 +430,7 @@ describe('boundaries: password guessing', () => {
             assertOAuthError(a, 400, 'invalid_grant', /^wrong username or password$/, 'a parallel guess');
         const shown = (await adminFetch(b, 'GET', `/admin/v1/users/${u.id}`)).json;
         assert.equal(shown.locked, true, JSON.stringify(shown));
-        assert.equal(shown.failedSignIns, 3, 'exactly the threshold of guesses were counted (and judged)');
+        assert.equal(shown.failedSignIns, 3, 'exactly the threshold of guesses were counted');
         // Locked now: the right password does not get in either, and is told what a wrong one is.
         const right = await guess('127.0.0.8', u.username, u.password);
         assertOAuthError(right, 400, 'invalid_grant', /^wrong username or password$/, 'the right password while locked');

@@ -349,6 +349,33 @@ private slots:
         QTest::newRow("password hash under OWASP's minimum") << "password-hash-memory"
                                                              << "8192"
                                                              << "below OWASP's minimum";
+        QTest::newRow("refresh max lifetime over ten years") << "oauth-refresh-max-lifetime"
+                                                             << "3651d"
+                                                             << "must be from 0 ms";
+        QTest::newRow("refresh max lifetime not a duration") << "oauth-refresh-max-lifetime"
+                                                             << "forever"
+                                                             << "is not a duration";
+    }
+
+    // oauth-refresh-max-lifetime: 90 days by default, 0 for none, shown as it is given.
+    void refreshMaxLifetime()
+    {
+        auto d = ConfigResolver::resolve({}, QProcessEnvironment());
+        QVERIFY(d.ok());
+        QCOMPARE(d->oauthRefreshMaxLifetimeMs, 90LL * 86'400'000);
+        QCOMPARE(ConfigResolver::valueOf(*d, QStringLiteral("oauth-refresh-max-lifetime")),
+                 QStringLiteral("90d"));
+        QProcessEnvironment env;
+        env.insert(QStringLiteral("GATEHOUSE_OAUTH_REFRESH_MAX_LIFETIME"), QStringLiteral("0"));
+        auto none = ConfigResolver::resolve({}, env);
+        QVERIFY(none.ok());
+        QCOMPARE(none->oauthRefreshMaxLifetimeMs, qint64(0));
+        QCOMPARE(ConfigResolver::valueOf(*none, QStringLiteral("oauth-refresh-max-lifetime")),
+                 QStringLiteral("0s"));
+        auto flag = ConfigResolver::resolve(
+            {{QStringLiteral("oauth-refresh-max-lifetime"), QStringLiteral("12h")}}, env);
+        QVERIFY(flag.ok());
+        QCOMPARE(flag->oauthRefreshMaxLifetimeMs, 12LL * 3'600'000);
     }
 
     // argon2id's cost for new password hashes: the default, OWASP's least pairs accepted, the
