@@ -58,7 +58,10 @@ void issueUserTokens(const TokenIssuer &issuer, const UserTokenRequest &r, Grant
                                 {QStringLiteral("expires_in"), c.accessTokenLifetime},
                                 {QStringLiteral("scope"), scope}};
     out->tokens.append(*access);
-    if (r.withRefresh && c.grantTypes.contains(QStringLiteral("refresh_token"))) {
+    // None from a sign-in older than oauth-refresh-max-lifetime (a browser session can be): it
+    // would be dead on arrival.
+    if (r.withRefresh && c.grantTypes.contains(QStringLiteral("refresh_token")) &&
+        !issuer.signInTooOld(r.authTime, r.now)) {
         const IssuedToken refresh = issuer.refreshToken(c, *access, r.now);
         out->response.insert(QStringLiteral("refresh_token"), refresh.value);
         out->tokens.append(refresh);

@@ -372,14 +372,18 @@ HttpResponse OAuthApi::introspectionEndpoint(const HttpRequest &req) const
         return invalidRequest(QStringLiteral("token is required")).toResponse();
     const Core::ReadStatement q = m_database.read(
         "SELECT client_id, subject, scope, audience, issued_at, expires_at, revoked_at, "
-        "kind FROM oauth_tokens WHERE hash = ?");
+        "kind, auth_time FROM oauth_tokens WHERE hash = ?");
     q->bind(1, TokenIssuer::storageKey(token));
     const qint64 now = m_clock.now().toMSecsSinceEpoch();
     // RFC 7662 §2.2 / §4: an id_token is not an OAuth token, and a client that is not
     // a resource server learns only about its own tokens (anything else answers
     // inactive, as an unknown token would: no oracle for other clients' tokens).
+    // A refresh token whose sign-in is older than oauth-refresh-max-lifetime (lowered since it
+    // was issued) is refused by the refresh grant: inactive here too.
     if (!q->next() || !q->isNull(6) || q->int64(5) <= now || q->text(7) == QLatin1String("id") ||
-        (!caller.resourceServer && q->text(0) != caller.clientId))
+        (!caller.resourceServer && q->text(0) != caller.clientId) ||
+        (q->text(7) == QLatin1String("refresh") &&
+         m_issuerImpl.signInTooOld(q->isNull(8) ? 0 : q->int64(8), now)))
         return noStore(HttpResponse::json(200, QJsonObject{{QStringLiteral("active"), false}}));
     const QString clientId = q->text(0);
     const QString subject = q->text(1);

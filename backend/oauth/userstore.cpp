@@ -354,19 +354,23 @@ void UserStore::lock(const QString &idOrName, std::function<void(Core::Result<Us
             if (!found)
                 return notFound(idOrName);
             // Until an administrator unlocks it (year 9999). The count starts afresh: it now
-            // counts the guesses against the lock (UserStore::signIn).
+            // counts the guesses against the lock (UserStore::signIn); locking again does not
+            // restart it.
             constexpr qint64 kForever = User::kLockedByAdministrator;
-            QSqlQuery &q = tx.query(QStringLiteral(
-                "UPDATE oauth_users SET locked_until = ?, failed_logins = 0 WHERE id = ?"));
+            QSqlQuery &q = tx.query(
+                QStringLiteral("UPDATE oauth_users SET failed_logins = CASE WHEN locked_until >= ? "
+                               "THEN failed_logins ELSE 0 END, locked_until = ? WHERE id = ?"));
+            q.addBindValue(kForever);
             q.addBindValue(kForever);
             q.addBindValue(found->id);
             if (!q.exec())
                 return Core::WriteTransaction::sqlError(q, "lock user");
             if (auto r = revokeUserTokens(tx, found->id, now); !r)
                 return r;
+            if (!found->lockedByAdministrator())
+                found->failedLogins = 0;
             *user = *found;
             user->lockedUntil = kForever;
-            user->failedLogins = 0;
             return {};
         },
         [user, done = std::move(done)](const Core::Result<void> &r) {

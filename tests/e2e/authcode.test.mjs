@@ -1266,6 +1266,12 @@ test('login: locked after 5 failures — answered as a wrong password is, even w
     const nobody = { username: `nobody-${randomBytes(4).toString('hex')}` };
     for (let i = 1; i <= 6; i += 1)
         assertAnsweredAsWrong(await loginAttempt(nobody, `wrong-${i}-password`), wrongAnswer, `unknown name, try ${i}`);
+    // The administrator's event stream tells them apart: the two attempts on the locked account
+    // were "locked", the unknown name's all "failure".
+    const logins = (await readEvents(b, 500)).filter((e) => e.type === 'oauth.login').map((e) => e.data.data);
+    assert.deepEqual(logins.filter((d) => d.username === user.username).map((d) => d.outcome),
+                     ['failure', 'failure', 'failure', 'failure', 'failure', 'locked', 'locked']);
+    assert.deepEqual(logins.filter((d) => d.username === nobody.username).map((d) => d.outcome), Array(6).fill('failure'));
     const otherCase = await loginAttempt({ username: user.username.toUpperCase() }, user.password);
     assert.notEqual(otherCase.status, 303, 'the lock holds for the username in another case');
 

@@ -10,6 +10,7 @@
 #include "oauth/assertions.h"
 #include "oauth/clientauthenticator.h"
 #include "oauth/clientregistry.h"
+#include "oauth/granthandler.h"
 #include "oauth/oauthstore.h"
 #include "oauth/signingkeys.h"
 #include "oauth/signinstore.h"
@@ -563,6 +564,65 @@ private slots:
         QVERIFY(!loaded.ok());
         QVERIFY2(loaded.error().message.contains(QStringLiteral("database-key")),
                  qPrintable(loaded.error().message));
+    }
+
+    // oauth-refresh-max-lifetime: a refresh token never outlives the sign-in by more than the
+    // limit, and none is issued from a sign-in already past it.
+    void refreshTokensEndWithTheSignIn()
+    {
+        OAuth::SigningKeys keys(*m_db, *m_writer);
+        const qint64 now = m_clock.now().toMSecsSinceEpoch();
+        QVERIFY(keys.load(now).ok());
+        OAuth::TokenIssuer issuer(keys, Issuer);
+        constexpr qint64 hour = 3'600'000;
+        constexpr qint64 fortnight = 14 * 24 * hour;
+        issuer.setRefreshLifetimeMs(fortnight);
+        issuer.setRefreshMaxLifetimeMs(hour);
+        QVERIFY(!issuer.signInTooOld(0, now)); // no sign-in: no limit
+        QVERIFY(!issuer.signInTooOld(now - hour + 1, now));
+        QVERIFY(issuer.signInTooOld(now - hour, now));
+
+        OAuth::Client c;
+        c.clientId = QStringLiteral("app");
+        c.grantTypes = {QStringLiteral("password"), QStringLiteral("refresh_token")};
+        c.scopes = {QStringLiteral("openid")};
+        OAuth::User u;
+        u.id = QStringLiteral("3b6e0a4c-5d2e-4f43-9b1a-0c7d2e8f4a61");
+        u.username = QStringLiteral("ivy");
+        const auto issue = [&](qint64 authTime) {
+            OAuth::UserTokenRequest r;
+            r.client = &c;
+            r.user = &u;
+            r.scopes = {QStringLiteral("openid")};
+            r.authTime = authTime;
+            r.family = QStringLiteral("family");
+            r.now = now;
+            OAuth::GrantResult out;
+            OAuth::issueUserTokens(issuer, r, &out);
+            return out;
+        };
+        const auto refreshOf = [](const OAuth::GrantResult &out) {
+            std::optional<OAuth::IssuedToken> found;
+            for (const OAuth::IssuedToken &t : out.tokens)
+                if (t.kind == QLatin1String("refresh"))
+                    found = t;
+            return found;
+        };
+        // Ten minutes after the sign-in: it ends an hour after the sign-in, not 14 days on.
+        const auto young = issue(now - 10 * 60'000);
+        QVERIFY(!young.error);
+        QVERIFY(young.response.contains(QStringLiteral("refresh_token")));
+        QCOMPARE(refreshOf(young)->expiresAt, now - 10 * 60'000 + hour);
+        // An hour after it (a browser session's sign-in can be): tokens, but no refresh token.
+        const auto old = issue(now - hour);
+        QVERIFY(!old.error);
+        QVERIFY(old.response.contains(QStringLiteral("access_token")));
+        QVERIFY(!old.response.contains(QStringLiteral("refresh_token")));
+        QVERIFY(!refreshOf(old));
+        // No limit: 14 days from now.
+        issuer.setRefreshMaxLifetimeMs(0);
+        const auto unlimited = issue(now - 30 * 24 * hour);
+        QCOMPARE(refreshOf(unlimited)->expiresAt, now + fortnight);
     }
 };
 
