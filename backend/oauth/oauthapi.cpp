@@ -302,6 +302,20 @@ void OAuthApi::tokenRequest(const HttpRequest &req, const QHash<QString, QString
 // RFC 8628 §3.1–3.2.
 void OAuthApi::deviceAuthorizationEndpoint(const HttpRequest &req, const Responder &respond)
 {
+    // Each request stores a device code (kept until oauth-token-history-days after it expired)
+    // for any public client: per address, as many a minute as sign-ins (oauth-login-rate), in
+    // a window of their own.
+    qint64 retryMs = 0;
+    if (m_authorize.rateLimited(QStringLiteral("device_authorization ") +
+                                    addressKey(req.peerAddress),
+                                m_clock.now().toMSecsSinceEpoch(), &retryMs)) {
+        OAuthError e{QStringLiteral("invalid_request"),
+                     QStringLiteral("too many device authorizations from this address; wait a "
+                                    "minute"),
+                     429};
+        e.retryAfterS = int(std::max<qint64>(1, (retryMs + 999) / 1000));
+        return respond(e.toResponse());
+    }
     QHash<QString, QString> form;
     Client client;
     if (auto e = authenticatedForm(req, &form, &client))

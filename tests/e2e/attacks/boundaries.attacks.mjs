@@ -436,4 +436,30 @@ describe('boundaries: password guessing', () => {
         assertOAuthError(right, 400, 'invalid_grant', /^wrong username or password$/, 'the right password while locked');
         await assertNoTokens(b, till.client_id);
     });
+
+    attack('boundary: /oauth2/device_authorization has a per-address limit of its own (each request stores a device code)', async () => {
+        const tv = await adminFetch(b, 'POST', '/admin/v1/clients', {
+            client_name: 'tv', token_endpoint_auth_method: 'none', scope: 'openid',
+            grant_types: ['urn:ietf:params:oauth:grant-type:device_code'] });
+        assert.equal(tv.status, 201, tv.text);
+        const ask = (from) => requestFrom(from, `${b.serviceUrl}/oauth2/device_authorization`, 'POST',
+                                          new URLSearchParams({ client_id: tv.json.client_id }).toString(),
+                                          { 'Content-Type': 'application/x-www-form-urlencoded' });
+        const answers = [];
+        for (let i = 0; i < 11; ++i)
+            answers.push(await ask('127.0.0.9'));
+        assert.deepEqual(answers.slice(0, 10).map((a) => a.status), Array(10).fill(200));
+        const codes = new Set(answers.slice(0, 10).map((a) => a.json.device_code));
+        assert.equal(codes.size, 10, 'ten device codes');
+        const last = answers[10];
+        assert.equal(last.status, 429, last.text);
+        assert.equal(last.json.error, 'invalid_request');
+        assert.match(last.json.error_description, /too many device authorizations from this address/);
+        assert.equal(last.json.device_code, undefined, 'no device code');
+        assert.ok(Number(last.headers['retry-after']) >= 1, JSON.stringify(last.headers));
+        // A window of its own: sign-ins from that address are not limited by it, and another
+        // address is not limited at all.
+        assertOAuthError(await guess('127.0.0.9', 'nobody-here', 'x'), 400, 'invalid_grant', /wrong username or password/);
+        assert.equal((await ask('127.0.0.10')).status, 200);
+    });
 });
