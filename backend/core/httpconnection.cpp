@@ -414,14 +414,17 @@ void Connection::flush()
         Pending p = std::move(m_pending.begin()->second);
         m_pending.erase(m_pending.begin());
         --m_srv.inFlight;
-        const bool streaming = bool(p.response.stream);
+        // HEAD of a stream (an event stream, a watch): its head only, then the connection ends
+        // (its head says so); the stream is never started.
+        const bool headOfStream = p.head && p.response.stream;
+        const bool streaming = p.response.stream && !p.head;
         writeResponse(p);
         if (streaming) {
             if (!m_gone) // the header write can fail and end the connection at once
                 startStream(p.response.stream);
             return;
         }
-        if (p.close) {
+        if (p.close || headOfStream) {
             closeGracefully();
             return;
         }

@@ -9,6 +9,7 @@
 #include "crypto/certificateauthority.h"
 #include "crypto/tls.h"
 
+#include <QDeadlineTimer>
 #include <QElapsedTimer>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -577,6 +578,33 @@ void TestHttpServer::unreadStreamIsDropped()
     QVERIFY(s.read(9).startsWith("HTTP/1.1 "));
     // From here on the client reads nothing.
     QTRY_VERIFY_WITH_TIMEOUT(g_endlessClosed.load(), timeoutMs());
+    QTRY_COMPARE_WITH_TIMEOUT(server.connections(), 0, timeoutMs());
+}
+
+// HEAD of a streamed answer (an event stream, a watch): the head that GET would have, no body
+// (RFC 9110 §9.3.2), and the connection ends instead of streaming on.
+void TestHttpServer::headOfStreamSendsNoBody()
+{
+    ServerThread server(plainOptions());
+    QTcpSocket s;
+    s.connectToHost(QHostAddress::LocalHost, server.port());
+    QVERIFY(s.waitForConnected(timeoutMs()));
+    s.write("HEAD /endless HTTP/1.1\r\nHost: t\r\n\r\n");
+    QVERIFY(s.waitForBytesWritten(timeoutMs()));
+    QByteArray got;
+    QDeadlineTimer deadline(timeoutMs());
+    while (s.state() == QAbstractSocket::ConnectedState && !deadline.hasExpired() &&
+           got.size() < 1024 * 1024) {
+        s.waitForReadyRead(100);
+        got += s.readAll();
+    }
+    got += s.readAll();
+    QVERIFY2(got.startsWith("HTTP/1.1 200 "), got.left(200).constData());
+    const qsizetype end = got.indexOf("\r\n\r\n");
+    QVERIFY2(end > 0, got.left(200).constData());
+    QCOMPARE(got.size(), end + 4); // nothing after the head
+    QVERIFY(got.contains("Connection: close\r\n"));
+    QCOMPARE(s.state(), QAbstractSocket::UnconnectedState);
     QTRY_COMPARE_WITH_TIMEOUT(server.connections(), 0, timeoutMs());
 }
 

@@ -45,6 +45,7 @@ private slots:
     void pipelinedResponsesInOrder();
     void fullPipelineStopsReading();
     void unreadStreamIsDropped();
+    void headOfStreamSendsNoBody();
     void clientLeavesBeforeAsyncResponse();
     void slowClientsDoNotBlockOthers();
     void idleConnectionsClosed();
