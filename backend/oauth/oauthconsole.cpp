@@ -436,11 +436,18 @@ QJsonArray OAuthConsole::activeTokens(const QString &clientId, const QString &su
         "SELECT t.hash, t.kind, t.format, t.client_id, t.subject, u.username, t.scope, "
         "t.audience, t.issued_at, t.expires_at FROM oauth_tokens t LEFT JOIN oauth_users u ON "
         "u.id = t.subject WHERE t.revoked_at IS NULL AND t.expires_at > ? AND t.kind <> 'id' AND "
-        "(? = '' OR "
-        "t.client_id = ?) AND (? = '' OR t.subject = ?) ORDER BY t.id DESC LIMIT ?"));
-    q.addBindValue(m_clock.now().toMSecsSinceEpoch());
+        "(? = '' OR t.client_id = ?) AND (? = '' OR t.subject = ?) AND NOT (t.kind = 'refresh' "
+        "AND CAST(? AS BIGINT) > 0 AND COALESCE(t.auth_time, 0) > 0 AND t.auth_time + ? <= ?) "
+        "ORDER BY t.id DESC LIMIT ?"));
+    const qint64 now = m_clock.now().toMSecsSinceEpoch();
+    q.addBindValue(now);
     for (const QString &v : {clientId, clientId, subject, subject})
         q.addBindValue(v.isNull() ? QString(QLatin1String("")) : v);
+    // A refresh token whose sign-in a lowered oauth-refresh-max-lifetime passed: refused by the
+    // refresh grant and introspection, so not listed as active either.
+    q.addBindValue(m_tokens.refreshMaxLifetimeMs());
+    q.addBindValue(m_tokens.refreshMaxLifetimeMs());
+    q.addBindValue(now);
     q.addBindValue(limit);
     QJsonArray items;
     if (q.exec())

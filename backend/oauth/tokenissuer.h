@@ -110,6 +110,7 @@ public:
     // No refresh token outlives its user's sign-in (authTime) by more than this, however
     // often it was rotated (oauth-refresh-max-lifetime; 0: no limit).
     void setRefreshMaxLifetimeMs(qint64 ms) { m_refreshMaxLifetimeMs = ms; }
+    qint64 refreshMaxLifetimeMs() const { return m_refreshMaxLifetimeMs; }
     // Whether a refresh token from a sign-in at authTime (ms; 0: none) may no longer be used.
     bool signInTooOld(qint64 authTime, qint64 now) const
     {

@@ -396,10 +396,17 @@ test('refresh tokens: none outlives the sign-in by more than oauth-refresh-max-l
         const t0 = await signIn(plain, c);
         assert.equal(t0.status, 200, t0.text);
         const signedIn = Date.now(); // at the latest
+        const before = await fetch(`${plain.adminUrl}/admin/v1/tokens?client=${encodeURIComponent(c.client_id)}`, {
+            headers: { Authorization: `Bearer ${plain.adminToken}` } }).then((x) => x.json());
+        assert.equal(before.items.filter((t) => t.kind === 'refresh').length, 1, JSON.stringify(before));
         assert.equal(await plain.stop(), 0, plain.stderr);
         lowered = await startBackend({ dataDir: plain.dataDir, args: ['--oauth-refresh-max-lifetime', '1s'] });
         await sleepUntil(signedIn + 1_300);
-        // Introspection agrees with the refresh grant: inactive.
+        // Introspection and the administrator's list of active tokens agree with the refresh
+        // grant: inactive.
+        const listed = await fetch(`${lowered.adminUrl}/admin/v1/tokens?client=${encodeURIComponent(c.client_id)}`, {
+            headers: { Authorization: `Bearer ${lowered.adminToken}` } }).then((x) => x.json());
+        assert.deepEqual(listed.items.filter((t) => t.kind === 'refresh'), [], JSON.stringify(listed));
         const introspected = await fetch(`${lowered.serviceUrl}/oauth2/introspect`, {
             method: 'POST', headers: { ...FORM, ...basic(c.client_id, c.client_secret) },
             body: new URLSearchParams({ token: t0.json.refresh_token }).toString() }).then((x) => x.json());
