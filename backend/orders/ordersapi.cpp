@@ -181,12 +181,17 @@ void OrdersApi::registerRoutes()
             if (!OrderStore::customer(m_database.connection(), cid))
                 return respond(problem(404, QStringLiteral("customer-not-found"),
                                        QStringLiteral("no customer with id %1").arg(cid), &req));
-            m_policy.resolve(*target, &m_server,
-                             [submit, refused](const Core::Result<QHostAddress> &address) {
-                                 if (!address)
-                                     return refused(address.error().message);
-                                 submit();
-                             });
+            // One answer whether the name does not resolve or resolves to an address that is
+            // not public: what a name resolves to (split-horizon DNS inside the network) is not
+            // the placer's to learn. The log and the attempts the admin API shows say which.
+            m_policy.resolve(
+                *target, &m_server,
+                [submit, refused, host = target->host](const Core::Result<QHostAddress> &address) {
+                    if (!address)
+                        return refused(
+                            QStringLiteral("%1 does not resolve to a public address").arg(host));
+                    submit();
+                });
         });
 
     m_server.route(
