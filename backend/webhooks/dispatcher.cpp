@@ -180,6 +180,9 @@ void Dispatcher::doStart()
     // a burst to one receiver closed all but 8 of its connections after each round and
     // opened them again (a TCP handshake per delivery, on both sides).
     m_client->setMaxIdleConnectionsPerTarget(m_retry.settings().maxInFlight);
+    // And as many in all: every callback URL is a target of its own, chosen by whoever places
+    // an order.
+    m_client->setMaxIdleConnections(m_retry.settings().maxInFlight);
     m_timer = new QTimer(m_ctx);
     m_timer->setSingleShot(true);
     QObject::connect(m_timer, &QTimer::timeout, m_ctx, [this] { pump(); });

@@ -516,6 +516,11 @@ void HttpClient::setMaxIdleConnectionsPerTarget(int n)
     m_maxIdlePerTarget = qMax(0, n);
 }
 
+void HttpClient::setMaxIdleConnections(int n)
+{
+    m_maxIdle = qMax(0, n);
+}
+
 void HttpClient::setIdleTimeoutMs(int ms)
 {
     m_idleTimeoutMs = qMax(0, ms);
@@ -913,14 +918,27 @@ QTcpSocket *HttpClient::takeIdle(const QString &key)
 void HttpClient::putIdle(const QString &key, QTcpSocket *socket)
 {
     auto &list = m_idle[key];
-    if (list.size() >= m_maxIdlePerTarget || m_idleTimeoutMs == 0) {
+    if (list.size() >= m_maxIdlePerTarget || m_idleTimeoutMs == 0 || m_maxIdle == 0) {
         discard(socket);
         if (list.isEmpty())
             m_idle.remove(key);
         return;
     }
+    if (idleConnections() >= m_maxIdle) {
+        // The one idle longest (the earliest expiry) makes room, whichever target it is for.
+        QTcpSocket *oldest = nullptr;
+        qint64 oldestUntil = 0;
+        for (const auto &idle : std::as_const(m_idle))
+            for (const Idle &i : idle)
+                if (!oldest || i.untilNs < oldestUntil) {
+                    oldest = i.socket;
+                    oldestUntil = i.untilNs;
+                }
+        if (oldest)
+            dropIdle(oldest); // may remove this key's (empty) list: not used below
+    }
     const qint64 until = m_clock.nsecsElapsed() + qint64(m_idleTimeoutMs) * 1'000'000;
-    list.append(Idle{socket, until});
+    m_idle[key].append(Idle{socket, until});
     armSweep(until);
 }
 

@@ -141,7 +141,11 @@ public:
                                                 // was parsed (status kept), or an error when the
                                                 // head alone exceeds it
     void setMaxIdleConnectionsPerTarget(int n); // default 8; key (address, port, tls, peerName)
-    void setIdleTimeoutMs(int ms);              // default 30000
+    // All targets together (default 64): beyond it the connection idle longest is closed.
+    // Targets are the callers' to choose (a webhook URL each): without it every new target
+    // kept its own connections open for the idle timeout, and file descriptors ran out.
+    void setMaxIdleConnections(int n);
+    void setIdleTimeoutMs(int ms);                        // default 30000
     void setSslConfiguration(const QSslConfiguration &c); // default: system CAs, verify peer
 
     // Called and answered on the client's thread. `done` is called exactly once, never
@@ -184,6 +188,7 @@ private:
     qint64 m_maxKeptBodyBytes = 4096;
     qint64 m_maxResponseBytes = 1024 * 1024;
     int m_maxIdlePerTarget = 8;
+    int m_maxIdle = 64;
     int m_idleTimeoutMs = 30000;
     QSslConfiguration m_ssl;
     quint64 m_nextId = 1;

@@ -2253,6 +2253,28 @@ private slots:
         QTRY_COMPARE(answers, 6);
         QCOMPARE(two.idleConnections(), 2);
         QCOMPARE(two.openConnections(), 2);
+
+        // All targets together: a third target's connection closes the one idle longest (every
+        // callback URL is a target, chosen by whoever places an order).
+        TestServer a(reply(kOk)), b(reply(kOk)), c(reply(kOk));
+        QVERIFY(a.start() && b.start() && c.start());
+        HttpClient capped;
+        capped.setMaxIdleConnections(2);
+        for (TestServer *t : {&a, &b, &c}) {
+            const int before = answers;
+            capped.send(requestTo(t->port()), [&answers](const OutboundResponse &) { ++answers; });
+            QTRY_COMPARE(answers, before + 1);
+        }
+        QCOMPARE(capped.idleConnections(), 2);
+        QCOMPARE(capped.openConnections(), 2);
+        QCOMPARE(a.sockets.size(), 1);
+        QTRY_COMPARE(a.sockets.count(nullptr), 1); // a's, the oldest, closed
+        QCOMPARE(b.sockets.count(nullptr), 0);
+        QCOMPARE(c.sockets.count(nullptr), 0);
+        // The kept ones are used again.
+        capped.send(requestTo(c.port()), [&answers](const OutboundResponse &) { ++answers; });
+        QTRY_COMPARE(answers, 10);
+        QCOMPARE(c.sockets.size(), 1);
     }
 
     void idleConnectionClosedByServer()
