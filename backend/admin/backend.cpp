@@ -604,7 +604,10 @@ Result<void> Backend::start()
                               << QJsonDocument(ports()).toJson(QJsonDocument::Compact);
     if (m_config.demo) {
         // Through the admin API, once the listeners answer (docs/demo.md).
-        auto *seeder = new DemoSeeder(m_admin->url(), m_adminToken, *m_settings, *m_clock, this);
+        const bool holdsAccounts =
+            !m_oauth->users().all().isEmpty() || !m_oauth->clients().all().isEmpty();
+        auto *seeder = new DemoSeeder(m_admin->url(), m_adminToken, *m_settings, *m_clock,
+                                      holdsAccounts, this);
         connect(seeder, &DemoSeeder::finished, seeder, &QObject::deleteLater);
         QMetaObject::invokeMethod(seeder, &DemoSeeder::start, Qt::QueuedConnection);
     }

@@ -16,6 +16,8 @@ namespace Gatehouse::Admin {
 namespace {
 
 constexpr auto SeededKey = "demo-seeded";
+// Written before the first step: a start that finds it finishes what an interrupted run began.
+constexpr auto StartedKey = "demo-seeding";
 
 QByteArray json(const QJsonObject &o)
 {
@@ -63,9 +65,10 @@ subjects:
 } // namespace
 
 DemoSeeder::DemoSeeder(QUrl adminUrl, QString adminToken, Core::SettingsStore &settings,
-                       const Core::Clock &clock, QObject *parent)
+                       const Core::Clock &clock, bool holdsAccounts, QObject *parent)
     : QObject(parent), m_adminUrl(std::move(adminUrl)), m_adminToken(std::move(adminToken)),
-      m_settings(settings), m_clock(clock), m_nam(new QNetworkAccessManager(this))
+      m_settings(settings), m_clock(clock), m_holdsAccounts(holdsAccounts),
+      m_nam(new QNetworkAccessManager(this))
 {
     const QByteArray js = "application/json";
     const QString password = QLatin1String(Password);
@@ -130,8 +133,27 @@ void DemoSeeder::start()
     if (alreadySeeded()) {
         qCInfo(lcAdmin) << "demo mode: the demo data is there already";
         m_steps.clear();
+    } else if (m_holdsAccounts && !m_settings.value(QLatin1String(StartedKey)).ok()) {
+        // Users with the public password and open clients belong on a new data directory only,
+        // never beside real accounts (docs/demo.md). Nothing is marked: a new data directory
+        // in demo mode still gets them.
+        qCWarning(lcAdmin).noquote()
+            << "demo mode: this data directory holds users or OAuth clients already; the demo "
+               "users (public password), clients and RBAC objects are made only on a new data "
+               "directory";
+        m_steps.clear();
+        emit finished({QStringLiteral("the data directory is not new")});
+        return;
     } else {
         qCInfo(lcAdmin) << "demo mode: creating the demo data";
+        if (auto r =
+                m_settings.setValue(QLatin1String(StartedKey), m_clock.now().toString(Qt::ISODate));
+            !r) {
+            qCWarning(lcAdmin).noquote() << "demo mode:" << r.error().message;
+            m_steps.clear();
+            emit finished({r.error().message});
+            return;
+        }
     }
     next();
 }

@@ -29,8 +29,10 @@ public:
     // demo backend is for training, never for real users.
     static constexpr const char *Password = "gatehouse-demo";
 
+    // holdsAccounts: the data directory has users or OAuth clients already; then nothing is
+    // made (unless an earlier demo run began it).
     DemoSeeder(QUrl adminUrl, QString adminToken, Core::SettingsStore &settings,
-               const Core::Clock &clock, QObject *parent = nullptr);
+               const Core::Clock &clock, bool holdsAccounts, QObject *parent = nullptr);
     ~DemoSeeder() override;
 
     // Runs the steps one after another; finished() at the end (also when already seeded).
@@ -56,6 +58,7 @@ private:
     QString m_adminToken; // never logged
     Core::SettingsStore &m_settings;
     const Core::Clock &m_clock; // when the demo data was made
+    bool m_holdsAccounts;
     QNetworkAccessManager *m_nam;
     QList<Step> m_steps;
     QStringList m_failures;

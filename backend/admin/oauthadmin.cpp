@@ -333,11 +333,18 @@ void OAuthAdminApi::registerUserRoutes()
                 });
         },
         pool);
-    m_server.routeDeferred("POST", QStringLiteral("/admin/v1/users/{id}/unlock"),
-                           [this, userAnswer](const HttpRequest &req, const Responder &respond) {
-                               m_oauth.users().unlock(req.pathParam(QStringLiteral("id")),
-                                                      userAnswer(respond, 200));
-                           });
+    // Lifting an administrator's lock gives a cluster identity its cluster access back: that
+    // needs cluster:write as well, as changing the user would. A lock after failed sign-ins
+    // only lets the user try again sooner (oauth:write, the help desk's case).
+    m_server.routeDeferred(
+        "POST", QStringLiteral("/admin/v1/users/{id}/unlock"),
+        [this, userAnswer, clusterReach](const HttpRequest &req, const Responder &respond) {
+            const QString id = req.pathParam(QStringLiteral("id"));
+            if (const auto user = m_oauth.users().find(id); user && user->lockedByAdministrator())
+                if (auto refused = clusterReach(req, OAuth::UserInput{}, id))
+                    return respond(*refused);
+            m_oauth.users().unlock(id, userAnswer(respond, 200));
+        });
     // Until unlocked: the user is signed out everywhere and every token held for them revoked.
     m_server.routeDeferred(
         "POST", QStringLiteral("/admin/v1/users/{id}/lock"),

@@ -65,8 +65,8 @@ QString oauthLiveValue(const OAuth::RegistrationPolicy &p, const QString &key)
 // the cluster (anonymous access, authorization modes, admission plugins, OIDC) needs
 // cluster:write, of the authorization server or the orders API's tokens oauth:write (and
 // orders:write for the orders API), of the webhooks orders:write; listeners (addresses,
-// ports, admin TLS) only the root admin token may change ("root"). Limits and storage are the
-// administrator's own (admin:write alone).
+// ports, admin TLS) and demo mode only the root admin token may change ("root"). Limits and storage
+// are the administrator's own (admin:write alone).
 QStringList extraAreas(const QString &key)
 {
     // The admin listener's TLS and the certificates' names are the listeners' too.
@@ -74,7 +74,14 @@ QStringList extraAreas(const QString &key)
     if (key.startsWith(QLatin1String("admin-")) || key == QLatin1String("tls-extra-sans") ||
         key == QLatin1String("trusted-proxies"))
         return {QStringLiteral("root")};
-    if (key == QLatin1String("demo") || key.startsWith(QLatin1String("demo-")))
+    // Demo mode creates users with a public password, OAuth clients and RBAC objects at the next
+    // start (as the root token, docs/demo.md): only the root token may turn it on. The demo
+    // data (catalog, customer) also puts nodes into an empty cluster.
+    if (key == QLatin1String("demo"))
+        return {QStringLiteral("root")};
+    if (key == QLatin1String("demo-data"))
+        return {QStringLiteral("orders"), QStringLiteral("cluster")};
+    if (key.startsWith(QLatin1String("demo-")))
         return {QStringLiteral("orders")};
     const QString group = SettingsAdminApi::groupOf(key);
     if (group == QLatin1String("cluster"))
@@ -105,9 +112,12 @@ std::optional<HttpResponse> refusedSetting(const AdminTokens *tokens, const Http
             if (!principal || !principal->root)
                 return HttpResponse::error(
                     403, QStringLiteral("forbidden"),
-                    QStringLiteral("%1 may not change %2: only the root admin token changes "
-                                   "listeners")
-                        .arg(who, key));
+                    QStringLiteral("%1 may not change %2: only the root admin token changes %3")
+                        .arg(who, key,
+                             key == QLatin1String("demo")
+                                 ? QStringLiteral("demo mode (it creates users with a public "
+                                                  "password, OAuth clients and RBAC objects)")
+                                 : QStringLiteral("listeners")));
             continue;
         }
         if (!principal || !principal->may(area, true))

@@ -13,6 +13,8 @@
 #include <QRegularExpression>
 #include <QSqlQuery>
 
+#include <algorithm>
+
 namespace Gatehouse::OAuth {
 
 namespace {
@@ -240,11 +242,20 @@ void UserStore::update(const QString &idOrName, const UserInput &input,
                         QStringLiteral("duplicate-username"),
                         QStringLiteral("a user named '%1' exists").arg(*input.username), 409};
             }
+            const User before = u;
             u.username = input.username.value_or(u.username);
             u.email = input.email.value_or(u.email);
             u.emailVerified = input.emailVerified.value_or(u.emailVerified);
             u.name = input.name.value_or(u.name);
             u.groups = input.groups.value_or(u.groups);
+            // The tokens issued so far carry the old identity as claims (preferred_username,
+            // email, email_verified, groups), and the cluster takes the user's name and groups
+            // from the token: a removed group or another name ends them, as a new password does.
+            const bool identityChanged =
+                u.username != before.username || u.email != before.email ||
+                u.emailVerified != before.emailVerified ||
+                std::any_of(before.groups.cbegin(), before.groups.cend(),
+                            [&u](const QString &g) { return !u.groups.contains(g); });
             QSqlQuery &q = tx.query(QStringLiteral(
                 "UPDATE oauth_users SET username = ?, email = ?, email_verified = ?, name = ?, "
                 "groups = ?, password_hash = COALESCE(?, password_hash), updated_at = ? WHERE id "
@@ -258,7 +269,7 @@ void UserStore::update(const QString &idOrName, const UserInput &input,
             if (!q.exec())
                 return Core::WriteTransaction::sqlError(q, "update user");
             // A new password ends what the old one got (refresh tokens and their families).
-            if (!passwordHash.isEmpty())
+            if (!passwordHash.isEmpty() || identityChanged)
                 if (auto r = revokeUserTokens(tx, u.id, now); !r)
                     return r;
             *user = u;

@@ -5,7 +5,7 @@
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 
-import { startBackend, adminFetch, serviceFetch, waitFor } from './lib/backend.mjs';
+import { startBackend, adminFetch, serviceFetch, request, waitFor } from './lib/backend.mjs';
 
 let b;
 
@@ -75,4 +75,36 @@ test('the demo data, made through the admin API, once', async () => {
     assert.equal((await items('/admin/v1/clients')).length, 3);
     assert.equal((await items('/admin/v1/orders')).length, 3);
     assert.ok(!b.stderr.includes('not created'), b.stderr);
+});
+
+test('demo mode never puts its accounts into a data directory in use, nor does a scoped admin token turn it on', async () => {
+    if (b)
+        assert.equal(await b.stop(), 0, b.stderr);
+    b = await startBackend();
+    const real = await adminFetch(b, 'POST', '/admin/v1/users', { username: 'real-user', password: 'a real password 1' });
+    assert.equal(real.status, 201, real.text);
+    // An operator of the orders area with admin:write: the settings API does not let them.
+    const ops = await adminFetch(b, 'POST', '/admin/v1/admin-tokens', { name: 'orders-ops', permissions: ['orders:write', 'admin:write'] });
+    assert.equal(ops.status, 201, ops.text);
+    const as = (method, path, body) => request(`${b.adminUrl}${path}`, method, body,
+                                               { Authorization: `Bearer ${ops.json.token}` });
+    const demo = await as('PUT', '/admin/v1/settings/demo', { value: true });
+    assert.equal(demo.status, 403, demo.text);
+    assert.match(demo.json.message, /may not change demo: only the root admin token changes demo mode/);
+    const data = await as('PUT', '/admin/v1/settings/demo-data', { value: true });
+    assert.equal(data.status, 403, data.text);
+    assert.match(data.json.message, /may not change demo-data: that also needs cluster:write$/);
+    assert.equal((await as('PUT', '/admin/v1/settings/demo-receiver-port', { value: 0 })).status, 200);
+    // The root token may; the next start is in demo mode but makes no accounts beside real ones.
+    const root = await adminFetch(b, 'PUT', '/admin/v1/settings/demo', { value: true });
+    assert.equal(root.status, 200, root.text);
+    assert.equal(await b.stop(), 0, b.stderr);
+    b = await startBackend({ dataDir: b.dataDir });
+    assert.equal((await adminFetch(b, 'GET', '/admin/v1/status')).json.demo, true);
+    await waitFor(() => b.stderr.includes('demo mode: this data directory holds users or OAuth clients already'),
+                  { message: 'the seeder refused the data directory' });
+    assert.deepEqual((await items('/admin/v1/users')).map((u) => u.username), ['real-user']);
+    assert.deepEqual(await items('/admin/v1/clients'), []);
+    const ns = await adminFetch(b, 'GET', '/admin/v1/cluster/k8s/api/v1/namespaces/shop');
+    assert.equal(ns.status, 404, ns.text);
 });

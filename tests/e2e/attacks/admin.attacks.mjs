@@ -215,6 +215,8 @@ describe('admin API: tokens, scopes and escalation', () => {
             ['password-hash-memory', 19456, /may not change password-hash-memory: that also needs oauth:write$/],
             ['admin-address', '0.0.0.0', /may not change admin-address: only the root admin token changes listeners$/],
             ['admin-tls', false, /only the root admin token changes listeners$/],
+            ['demo', true, /may not change demo: only the root admin token changes demo mode \(it creates users with a public password, OAuth clients and RBAC objects\)$/],
+            ['demo-data', false, /may not change demo-data: that also needs orders:write$/],
         ]) {
             const r = await as(delegate.token, 'PUT', `/admin/v1/settings/${key}`, { value });
             assert.equal(r.status, 403, `${key}: ${r.text}`);

@@ -601,6 +601,7 @@ describe('trust boundaries: the cluster\'s own OIDC client', () => {
     let carol;
     let root; // a user an administrator put in system:masters directly
     let ops; // a user in the group an administrator maps to system:masters
+    let counter = 0;
 
     before(async () => {
         const first = await startBackend({ env: { GATEHOUSE_OAUTH_LOGIN_RATE: '100000' } });
@@ -712,6 +713,72 @@ describe('trust boundaries: the cluster\'s own OIDC client', () => {
         assert.deepEqual(access.json.cluster.groups, ['devs', 'system:authenticated']);
         assert.deepEqual(access.json.cluster.droppedGroups, ['system:masters']);
         assert.equal(access.json.cluster.reachable, true);
+    });
+
+    attack('trust 4: a user taken out of a group keeps that group\'s cluster access through the tokens issued before', async () => {
+        await setClusterAccess(true);
+        const group = `label-team${++counter}`;
+        const leaver = await newUser(b, `leaver${counter}`, ['devs', group]);
+        const tokens = await tokensFor(b, kubectl, leaver, { scope: 'openid groups' });
+        assert.ok(tokens.refresh_token, 'a refresh token too');
+        const before = await clusterIdentity(b, tokens.id_token);
+        assert.equal(before.status, 201, before.text);
+        assert.deepEqual(before.user.groups, ['devs', group, 'system:authenticated']);
+        // Adding a group takes nothing away: the tokens stay.
+        const added = await adminFetch(b, 'PATCH', `/admin/v1/users/${leaver.id}`, { groups: ['devs', group, 'extra'] });
+        assert.equal(added.status, 200, added.text);
+        assert.equal((await clusterIdentity(b, tokens.id_token)).status, 201);
+        // Taking one away ends every token that carries it: id token, access token, refresh token.
+        const removed = await adminFetch(b, 'PATCH', `/admin/v1/users/${leaver.id}`, { groups: ['devs', 'extra'] });
+        assert.equal(removed.status, 200, removed.text);
+        for (const [kind, token] of [['id_token', tokens.id_token], ['access_token', tokens.access_token]]) {
+            const who = await clusterIdentity(b, token);
+            assert.equal(who.status, 401, `${kind}: ${who.text}`);
+        }
+        const refreshed = await tokenRequest(b, kubectl, { grant_type: 'refresh_token', refresh_token: tokens.refresh_token });
+        assertOAuthError(refreshed, 400, 'invalid_grant', /./, 'the refresh token');
+        // A new sign-in carries the groups the user has now.
+        const now = await clusterIdentity(b, (await tokensFor(b, kubectl, leaver, { scope: 'openid groups' })).id_token);
+        assert.equal(now.status, 201, now.text);
+        assert.deepEqual(now.user.groups, ['devs', 'extra', 'system:authenticated']);
+        // Another email ends them too (the cluster may read the username from it).
+        const fresh = await tokensFor(b, kubectl, leaver, { scope: 'openid groups' });
+        const readdressed = await adminFetch(b, 'PATCH', `/admin/v1/users/${leaver.id}`, { email: `leaver${counter}@example.com` });
+        assert.equal(readdressed.status, 200, readdressed.text);
+        assert.equal((await clusterIdentity(b, fresh.id_token)).status, 401);
+    });
+
+    attack('trust 4: an oauth:write admin token lifts an administrator\'s lock on a user a RoleBinding names', async () => {
+        await setClusterAccess(true);
+        const group = `lockable${++counter}`;
+        const binding = { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'RoleBinding',
+                          metadata: { name: `${group}-view`, namespace: 'default' },
+                          roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'view' },
+                          subjects: [{ apiGroup: 'rbac.authorization.k8s.io', kind: 'Group', name: group }] };
+        const made = await adminFetch(b, 'POST', '/admin/v1/cluster/k8s/apis/rbac.authorization.k8s.io/v1/namespaces/default/rolebindings', binding);
+        assert.equal(made.status, 201, made.text);
+        const member = await newUser(b, `lockable${counter}`, [group]);
+        const plain = await newUser(b, `plain-locked${counter}`, ['nobody-binds-this']);
+        for (const u of [member, plain])
+            assert.equal((await adminFetch(b, 'POST', `/admin/v1/users/${u.id}/lock`)).status, 200);
+        const helpdesk = await scopedAdminToken(b, `unlocker ${counter}`, ['oauth:write']);
+        const headers = { Authorization: `Bearer ${helpdesk}`, 'Content-Type': 'application/json' };
+        const refused = await request(`${b.adminUrl}/admin/v1/users/${member.id}/unlock`, 'POST', '', headers);
+        assert.equal(refused.status, 403, refused.text);
+        assert.ok(refused.json.message.includes(`may not change user "lockable${counter}" (the cluster's RoleBinding "${group}-view" in namespace "default" names their group "${group}")`) &&
+                  refused.json.message.endsWith('that also needs cluster:write'), refused.json.message);
+        assert.equal((await adminFetch(b, 'GET', `/admin/v1/users/${member.id}`)).json.locked, true, 'still locked');
+        // The user still cannot sign in; a user no binding names is the help desk's to unlock.
+        const plainUnlock = await request(`${b.adminUrl}/admin/v1/users/${plain.id}/unlock`, 'POST', '', headers);
+        assert.equal(plainUnlock.status, 200, plainUnlock.text);
+        assert.equal(plainUnlock.json.locked, false);
+        // With cluster:write as well the lock is lifted.
+        const both = await scopedAdminToken(b, `cluster unlocker ${counter}`, ['oauth:write', 'cluster:write']);
+        const lifted = await request(`${b.adminUrl}/admin/v1/users/${member.id}/unlock`, 'POST', '',
+                                     { Authorization: `Bearer ${both}`, 'Content-Type': 'application/json' });
+        assert.equal(lifted.status, 200, lifted.text);
+        assert.equal(lifted.json.locked, false);
+        assert.ok((await tokensFor(b, kubectl, member, { scope: 'openid groups' })).id_token);
     });
 
     attack('trust 4: an explicit mapping by an administrator is the only way in', async () => {
