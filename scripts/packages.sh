@@ -23,7 +23,7 @@ BUILD_PACKAGES=(
 TEST_PACKAGES=(
   qml6-module-qttest xvfb xauth xdotool imagemagick curl chromium python3-jwcrypto python3-kubernetes
   clang-14 lld-14 libclang-rt-14-dev libfuzzer-14-dev clang-tidy-14 clang-format-14 ccache
-  dpkg-dev desktop-file-utils file adduser postgresql nginx libnginx-mod-stream
+  dpkg-dev desktop-file-utils file adduser postgresql nginx libnginx-mod-stream iproute2
 )
 
 # The checkout this file belongs to (the scripts that source it may run from anywhere).

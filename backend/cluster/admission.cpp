@@ -2,6 +2,7 @@
 
 #include "cluster/authorizer.h"
 
+#include <QHostAddress>
 #include <QJsonArray>
 #include <QRegularExpression>
 #include <QSet>
@@ -347,6 +348,35 @@ StatusCause invalidCause(const QString &field, const QString &value, const QStri
                        QStringLiteral("Invalid value: %1: %2").arg(goQuoted(value), detail), field};
 }
 
+QString specialIp(const QString &ip)
+{
+    static const QRegularExpression dotted(QStringLiteral("^[0-9]{1,3}(\\.[0-9]{1,3}){3}$"));
+    QHostAddress a;
+    if (ip.contains(QLatin1Char('%')) || !a.setAddress(ip) ||
+        (a.protocol() == QAbstractSocket::IPv4Protocol && !dotted.match(ip).hasMatch()))
+        return QStringLiteral("must be a valid IP address, (e.g. 10.9.8.7 or 2001:db8::ffff)");
+    // Before the IPv4-mapped form is taken apart: Qt converts "::" to 0.0.0.0 too.
+    if (a.protocol() == QAbstractSocket::IPv6Protocol &&
+        a.isEqual(QHostAddress::AnyIPv6, QHostAddress::StrictConversion))
+        return QStringLiteral("may not be unspecified (::)");
+    bool mapped = false;
+    const quint32 v4 = a.toIPv4Address(&mapped);
+    if (mapped)
+        a = QHostAddress(v4);
+    if (a.protocol() == QAbstractSocket::IPv4Protocol && a.toIPv4Address() == 0)
+        return QStringLiteral("may not be unspecified (0.0.0.0)");
+    if (a.isLoopback())
+        return QStringLiteral("may not be in the loopback range (127.0.0.0/8, ::1/128)");
+    if (a.isInSubnet(QHostAddress(QStringLiteral("169.254.0.0")), 16) ||
+        a.isInSubnet(QHostAddress(QStringLiteral("fe80::")), 10))
+        return QStringLiteral("may not be in the link-local range (169.254.0.0/16, fe80::/10)");
+    if (a.isInSubnet(QHostAddress(QStringLiteral("224.0.0.0")), 24) ||
+        a.isInSubnet(QHostAddress(QStringLiteral("ff02::")), 16))
+        return QStringLiteral("may not be in the link-local multicast range (224.0.0.0/24, "
+                              "ff02::/10)");
+    return {};
+}
+
 StatusCause requiredCause(const QString &field, const QString &detail)
 {
     return StatusCause{QStringLiteral("FieldValueRequired"),
@@ -571,6 +601,12 @@ QList<StatusCause> object(const QString &resource, const QJsonObject &object)
                                "\"ExternalName\", \"LoadBalancer\", \"NodePort\"")
                     .arg(goQuoted(type)),
                 QStringLiteral("spec.type")});
+        const QJsonArray externalIPs = spec.value(QLatin1String("externalIPs")).toArray();
+        for (int i = 0; i < externalIPs.size(); ++i) {
+            const QString ip = externalIPs[i].toString();
+            if (const QString e = specialIp(ip); !e.isEmpty())
+                causes.append(invalidCause(QStringLiteral("spec.externalIPs[%1]").arg(i), ip, e));
+        }
         const QJsonArray ports = spec.value(QLatin1String("ports")).toArray();
         for (int i = 0; i < ports.size(); ++i) {
             const QJsonObject p = ports[i].toObject();

@@ -89,7 +89,12 @@ QStringList labelValue(const QString &value);
 // metadata checks shared by every kind: name (with the kind's rule), labels, annotations.
 QList<StatusCause> objectMeta(const QJsonObject &object, const QString &resource,
                               bool requireName = true);
-// Kind-specific checks (taints of nodes, ports of services, rules of roles...).
+// Kubernetes' IsValidIP and ValidateNonSpecialIP (a Service's externalIPs): the error, empty for
+// an IP literal that is not unspecified, loopback, link-local or link-local multicast. An
+// admission webhook named by a Service is reached at its first external IP, so this also keeps
+// whoever may edit the Service from pointing the server at itself or the metadata address.
+QString specialIp(const QString &ip);
+// Kind-specific checks (taints of nodes, ports and external IPs of services, rules of roles...).
 QList<StatusCause> object(const QString &resource, const QJsonObject &object);
 // A Go %q of v, and the causes kube's field.Invalid, field.Required and field.NotSupported make.
 QString goQuoted(const QString &v);

@@ -397,8 +397,15 @@ ClusterApi::ClusterApi(ObjectStore &store, Core::EventBus &events, Core::Clock &
             if (spec.value(QLatin1String("type")).toString() == QLatin1String("ExternalName"))
                 return {spec.value(QLatin1String("externalName")).toString(), QString()};
             const QJsonArray ips = spec.value(QLatin1String("externalIPs")).toArray();
-            if (!ips.isEmpty())
-                return {ips.first().toString(), QString()};
+            // Checked again: a Service stored before its external IPs were validated.
+            if (!ips.isEmpty()) {
+                const QString ip = ips.first().toString();
+                if (const QString e = Validation::specialIp(ip); !e.isEmpty())
+                    return {QString(), QStringLiteral("service \"%1/%2\": spec.externalIPs[0] "
+                                                      "%3")
+                                           .arg(ns, name, e)};
+                return {ip, QString()};
+            }
             return {QString(), QStringLiteral("service \"%1/%2\" has no address to reach: "
                                               "give it spec.externalIPs or make it an "
                                               "ExternalName service")

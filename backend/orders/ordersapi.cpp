@@ -181,12 +181,24 @@ void OrdersApi::registerRoutes()
             if (!OrderStore::customer(m_database.connection(), cid))
                 return respond(problem(404, QStringLiteral("customer-not-found"),
                                        QStringLiteral("no customer with id %1").arg(cid), &req));
+            if (m_lookups->fetch_add(1) >= kMaxLookups) {
+                m_lookups->fetch_sub(1);
+                HttpResponse busy = problem(
+                    503, QStringLiteral("callback-lookups-busy"),
+                    QStringLiteral("too many callback host names are being looked up; try again "
+                                   "in a second"),
+                    &req);
+                busy.setHeader("Retry-After", "1");
+                return respond(busy);
+            }
             // One answer whether the name does not resolve or resolves to an address that is
             // not public: what a name resolves to (split-horizon DNS inside the network) is not
             // the placer's to learn. The log and the attempts the admin API shows say which.
             m_policy.resolve(
                 *target, &m_server,
-                [submit, refused, host = target->host](const Core::Result<QHostAddress> &address) {
+                [submit, refused, host = target->host,
+                 lookups = m_lookups](const Core::Result<QHostAddress> &address) {
+                    lookups->fetch_sub(1);
                     if (!address)
                         return refused(
                             QStringLiteral("%1 does not resolve to a public address").arg(host));

@@ -4,6 +4,9 @@
 
 #include <QString>
 
+#include <atomic>
+#include <memory>
+
 namespace Gatehouse::Core {
 class Database;
 class HttpServer;
@@ -26,6 +29,11 @@ public:
     OrdersApi(Core::HttpServer &server, Core::Database &database, OrderService &service,
               Options options);
 
+    // Callback host names looked up at once for order requests: beyond, 503 with Retry-After.
+    // Qt's lookup pool (20 threads) is the process's: a flood of names that resolve slowly must
+    // leave room for the webhook deliveries' lookups.
+    static constexpr int kMaxLookups = 16;
+
 private:
     void registerRoutes();
 
@@ -34,6 +42,7 @@ private:
     OrderService &m_service;
     Options m_options;
     Webhooks::UrlPolicy m_policy;
+    std::shared_ptr<std::atomic<int>> m_lookups = std::make_shared<std::atomic<int>>(0);
 };
 
 } // namespace Gatehouse::Orders

@@ -5,6 +5,7 @@
 
 #include <QElapsedTimer>
 #include <QMetaObject>
+#include <QNetworkProxy>
 #include <QSslError>
 #include <QSslSocket>
 #include <QTcpSocket>
@@ -690,9 +691,13 @@ void HttpClient::connectFresh(Exchange &x)
     x.tlsErrors.clear();
     x.parser = std::make_unique<Http1ResponseParser>(rq.method, 16 * 1024, m_maxKeptBodyBytes);
     ++m_open;
+    // Straight to the address the URL policy checked: never through a proxy the environment
+    // names (http_proxy, libproxy's desktop or PAC settings), which would carry the callback or
+    // the AdmissionReview to a host nobody checked, or fail it outright (no_proxy).
     if (rq.tls) {
         auto *s = new QSslSocket(this);
         x.socket = s;
+        s->setProxy(QNetworkProxy::NoProxy);
         s->setSslConfiguration(m_ssl);
         watch(s);
         attach(x);
@@ -712,6 +717,7 @@ void HttpClient::connectFresh(Exchange &x)
     } else {
         auto *s = new QTcpSocket(this);
         x.socket = s;
+        s->setProxy(QNetworkProxy::NoProxy);
         watch(s);
         attach(x);
         connect(s, &QTcpSocket::connected, this, [this, s] {

@@ -327,13 +327,25 @@ test('a webhook with a certificate from another CA, a wrong uid, or an oversized
 });
 
 test('a mutating webhook adds a label; selectors choose what it sees; it may not rename the object', async () => {
-    // Reached through a service reference: the Service's external address, the certificate
-    // checked for policy.webhooks.svc.
+    // Reached through a service reference: the Service's external address (its externalName
+    // here), the certificate checked for policy.webhooks.svc.
     await ok(['create', 'namespace', 'webhooks']);
     const svc = join(dir, 'svc.json');
+    // External IPs are validated as kube does: not loopback, link-local (the metadata address)
+    // or unspecified, so a Service cannot point a webhook call at this server or the metadata.
+    for (const [ip, why] of [['127.0.0.1', 'may not be in the loopback range (127.0.0.0/8, ::1/128)'],
+                             ['169.254.169.254', 'may not be in the link-local range (169.254.0.0/16, fe80::/10)'],
+                             ['localhost', 'must be a valid IP address, (e.g. 10.9.8.7 or 2001:db8::ffff)']]) {
+        writeFileSync(svc, JSON.stringify({
+            apiVersion: 'v1', kind: 'Service', metadata: { name: 'policy', namespace: 'webhooks' },
+            spec: { ports: [{ port, protocol: 'TCP' }], externalIPs: [ip] },
+        }));
+        assert.equal(await refused(['apply', '-f', svc]),
+                     `The Service "policy" is invalid: spec.externalIPs[0]: Invalid value: "${ip}": ${why}\n`);
+    }
     writeFileSync(svc, JSON.stringify({
         apiVersion: 'v1', kind: 'Service', metadata: { name: 'policy', namespace: 'webhooks' },
-        spec: { ports: [{ port, protocol: 'TCP' }], externalIPs: ['127.0.0.1'] },
+        spec: { type: 'ExternalName', externalName: 'localhost', ports: [{ port, protocol: 'TCP' }] },
     }));
     await ok(['apply', '-f', svc]);
     await apply('MutatingWebhookConfiguration', 'labeller', [webhook('add-label.policy.example.com', '/add-label', {

@@ -1444,6 +1444,60 @@ void TestClusterCore::goEscaping()
     QCOMPARE(JsonWriter::encode(QJsonArray{}, true), QByteArray("[]"));
 }
 
+void TestClusterCore::serviceExternalIPs_data()
+{
+    // Kubernetes 1.32's IsValidIP and ValidateNonSpecialIP, message for message.
+    QTest::addColumn<QString>("ip");
+    QTest::addColumn<QString>("error");
+    const QString invalid =
+        QStringLiteral("must be a valid IP address, (e.g. 10.9.8.7 or 2001:db8::ffff)");
+    const QString loopback =
+        QStringLiteral("may not be in the loopback range (127.0.0.0/8, ::1/128)");
+    const QString linkLocal =
+        QStringLiteral("may not be in the link-local range (169.254.0.0/16, fe80::/10)");
+    QTest::newRow("private v4") << "10.0.0.5" << QString();
+    QTest::newRow("public v6") << "2001:db8::1" << QString();
+    QTest::newRow("loopback") << "127.0.0.1" << loopback;
+    QTest::newRow("loopback range") << "127.9.9.9" << loopback;
+    QTest::newRow("loopback v6") << "::1" << loopback;
+    QTest::newRow("loopback v4-mapped") << "::ffff:127.0.0.1" << loopback;
+    QTest::newRow("metadata") << "169.254.169.254" << linkLocal;
+    QTest::newRow("link-local v6") << "fe80::1" << linkLocal;
+    QTest::newRow("unspecified") << "0.0.0.0" << QStringLiteral("may not be unspecified (0.0.0.0)");
+    QTest::newRow("unspecified v6") << "::" << QStringLiteral("may not be unspecified (::)");
+    QTest::newRow("link-local multicast")
+        << "224.0.0.1"
+        << QStringLiteral("may not be in the link-local multicast range (224.0.0.0/24, ff02::/10)");
+    QTest::newRow("host name") << "localhost" << invalid;
+    QTest::newRow("short form") << "127.1" << invalid;
+    QTest::newRow("zone") << "fe80::1%eth0" << invalid;
+    QTest::newRow("empty") << "" << invalid;
+}
+
+void TestClusterCore::serviceExternalIPs()
+{
+    QFETCH(QString, ip);
+    QFETCH(QString, error);
+    const QJsonObject svc{
+        {QStringLiteral("metadata"), QJsonObject{{QStringLiteral("name"), QStringLiteral("hook")}}},
+        {QStringLiteral("spec"),
+         QJsonObject{
+             {QStringLiteral("type"), QStringLiteral("ClusterIP")},
+             {QStringLiteral("externalIPs"), QJsonArray{QStringLiteral("10.0.0.9"), ip}},
+             {QStringLiteral("ports"), QJsonArray{QJsonObject{{QStringLiteral("port"), 443}}}}}}};
+    const QList<StatusCause> causes = Validation::object(QStringLiteral("services"), svc);
+    if (error.isEmpty()) {
+        QVERIFY2(causes.isEmpty(),
+                 qPrintable(causes.isEmpty() ? QString() : causes.first().message));
+        return;
+    }
+    QCOMPARE(causes.size(), 1);
+    QCOMPARE(causes.first().field, QStringLiteral("spec.externalIPs[1]"));
+    QCOMPARE(causes.first().reason, QStringLiteral("FieldValueInvalid"));
+    QCOMPARE(causes.first().message,
+             QStringLiteral("Invalid value: %1: %2").arg(Validation::goQuoted(ip), error));
+}
+
 void TestClusterCore::labelValidation_data()
 {
     QTest::addColumn<QString>("key");

@@ -35,6 +35,8 @@ private slots:
     void goEscaping();
     void labelValidation_data();
     void labelValidation();
+    void serviceExternalIPs_data();
+    void serviceExternalIPs();
     void selectors_data();
     void selectors();
 };
