@@ -87,6 +87,8 @@ void Dispatcher::stop()
             m_leaseTimer = nullptr;
             m_queues.clear();
             m_timeline.clear();
+            m_ownerInFlight.clear();
+            m_ownerWaiting.clear();
             m_leases.clear();
             m_wanted.clear();
             m_manualOf.clear();
@@ -264,6 +266,11 @@ void Dispatcher::pump()
         if (q == m_queues.end() || q->items.empty() || q->inFlight ||
             q->items.front().nextAttemptAt != due)
             continue; // stale entry
+        if (const QString &owner = q->items.front().ownerId;
+            m_ownerInFlight.value(owner) >= ownerShare()) {
+            m_ownerWaiting[owner].push_back(key); // back on the timeline when a slot frees
+            continue;
+        }
         begin(key);
     }
     if (!m_timeline.empty() && m_inFlight < m_retry.settings().maxInFlight) {
@@ -312,12 +319,15 @@ void Dispatcher::begin(const QString &key)
         if (!holds(subject, nowMs()) || m_gaps.contains(subject)) {
             m_wanted.insert(key);
             queueAcquire();
+            // It took no slot: another queue of the customer may have one.
+            refillOwner(q.items.front().ownerId);
             return;
         }
         fence = m_leases.value(subject).fence;
     }
     q.inFlight = true;
     ++m_inFlight;
+    ++m_ownerInFlight[q.items.front().ownerId];
     m_inFlightCount.store(m_inFlight);
     Attempt a;
     a.key = key;
@@ -534,8 +544,43 @@ void Dispatcher::finish(const Attempt &a, int status, const QString &error, doub
     m_queuedSubjects.store(int(m_queues.size()));
     --m_inFlight;
     m_inFlightCount.store(m_inFlight);
+    releaseOwnerSlot(d.ownerId);
     maybeReload();
     pump();
+}
+
+int Dispatcher::ownerShare() const
+{
+    return std::max(1, m_retry.settings().maxInFlight / 4);
+}
+
+void Dispatcher::releaseOwnerSlot(const QString &owner)
+{
+    if (auto n = m_ownerInFlight.find(owner); n != m_ownerInFlight.end() && --*n <= 0)
+        m_ownerInFlight.erase(n);
+    refillOwner(owner);
+}
+
+void Dispatcher::refillOwner(const QString &owner)
+{
+    auto w = m_ownerWaiting.find(owner);
+    if (w == m_ownerWaiting.end())
+        return;
+    // As many of the customer's waiting queues as it has free slots go back on the timeline,
+    // oldest first, at their due time: pump() takes them as any other (and parks them again
+    // should the slots be gone by then).
+    int free = ownerShare() - m_ownerInFlight.value(owner);
+    while (free > 0 && !w->empty()) {
+        const QString key = w->front();
+        w->pop_front();
+        const auto q = m_queues.constFind(key);
+        if (q != m_queues.constEnd() && !q->items.empty() && !q->inFlight) {
+            m_timeline.emplace(q->items.front().nextAttemptAt, key);
+            --free;
+        }
+    }
+    if (w->empty())
+        m_ownerWaiting.erase(w);
 }
 
 } // namespace Gatehouse::Webhooks

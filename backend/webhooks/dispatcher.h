@@ -163,6 +163,16 @@ private:
     };
     QHash<QString, Keys> m_keys;
     int m_inFlight = 0;
+    // Each customer's share of the attempts in flight (a quarter of webhook-max-in-flight):
+    // one customer's receivers that answer slowly or never (orders placed by anyone who knows
+    // the customer's id, each with a callback URL of its own) cannot hold every slot while
+    // the other customers' deliveries wait. Queues of a customer at its share wait here, in
+    // the order they were due, until one of its attempts ends.
+    int ownerShare() const;
+    void releaseOwnerSlot(const QString &owner);
+    void refillOwner(const QString &owner); // parked queues back on the timeline, up to its share
+    QHash<QString, int> m_ownerInFlight;
+    QHash<QString, std::deque<QString>> m_ownerWaiting;
     bool m_stopped = false;
     // Memory stays bounded when deliveries are created faster than they go out: past
     // maxInMemory new ones are left in the database (overflow) and read back, oldest first,

@@ -26,6 +26,7 @@
 #include <QSslSocket>
 #include <QTcpServer>
 #include <QTcpSocket>
+#include <QTemporaryDir>
 #include <QThread>
 #include <QtTest>
 
@@ -277,7 +278,8 @@ struct Instance
     std::unique_ptr<Core::EventBus> events;
     std::unique_ptr<Dispatcher> dispatcher;
 
-    Instance(const QString &url, const QString &holder, const Core::Clock &clock)
+    Instance(const QString &url, const QString &holder, const Core::Clock &clock,
+             int maxInFlight = 128)
     {
         auto db = Core::Database::open(
             url,
@@ -295,14 +297,16 @@ struct Instance
         o.leaseHolder = holder;
         o.leaseTtlMs = kLeaseTtlMs;
         o.retry.scheduleMs = {200, 200, 200};
+        o.retry.maxInFlight = maxInFlight;
         dispatcher = std::make_unique<Dispatcher>(*database, *writer, *events, clock, o);
         dispatcher->start();
     }
     // Created here (committed), then handed to this instance's dispatcher, as an order does.
-    Delivery create(const QString &url, const QString &subject, qint64 seq)
+    Delivery create(const QString &url, const QString &subject, qint64 seq,
+                    const QString &owner = QStringLiteral("customer"))
     {
         NewDelivery n;
-        n.ownerId = QStringLiteral("customer");
+        n.ownerId = owner;
         n.subjectId = subject;
         n.seq = seq;
         n.eventType = QStringLiteral("order.status");
@@ -575,6 +579,42 @@ private slots:
         m_serverKey = issued->sslKey();
         QVERIFY(!m_serverCertificate.isNull());
         QVERIFY(!m_serverKey.isNull());
+    }
+
+    // One customer's receiver that never answers holds at most its share of the attempts in
+    // flight (a quarter of webhook-max-in-flight): another customer's deliveries go out
+    // meanwhile, and the first customer's wait their turn, none lost.
+    void customersShareTheSlots()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        Core::SystemClock clock;
+        Receiver slow;
+        slow.holding = true;
+        Receiver fast;
+        Instance one(dir.filePath(QStringLiteral("share.db")), QString(), clock, 8);
+        QSet<QString> greedy;
+        for (int i = 0; i < 12; ++i)
+            greedy.insert(one.create(slow.url(), QStringLiteral("slow-%1").arg(i), 1,
+                                     QStringLiteral("greedy"))
+                              .id);
+        QTRY_COMPARE(int(slow.hits.size()), 2); // 8 / 4
+        for (int i = 0; i < 5; ++i)
+            one.create(fast.url(), QStringLiteral("fast-%1").arg(i), 1, QStringLiteral("patient"));
+        QTRY_COMPARE(int(fast.hits.size()), 5);
+        QCOMPARE(int(slow.hits.size()), 2);
+        QTRY_COMPARE(one.dispatcher->inFlight(), 2); // the patient ones answered
+        // Answered: the rest of the greedy customer's deliveries go out, two at a time, each once.
+        slow.release();
+        QTRY_COMPARE_WITH_TIMEOUT(
+            one.count(QStringLiteral(
+                "SELECT COUNT(*) FROM webhook_deliveries WHERE state = 'succeeded'")),
+            17, 20000);
+        QCOMPARE(int(slow.hits.size()), 12);
+        QSet<QString> sent;
+        for (const Receiver::Hit &h : slow.hits)
+            sent.insert(QString::fromLatin1(h.id));
+        QCOMPARE(sent, greedy);
     }
 
     // Several instances on one PostgreSQL database (docs/storage.md "Webhook deliveries and
