@@ -1,5 +1,6 @@
 #include "cli/connection.h"
 
+#include "core/adminproof.h"
 #include "core/config.h"
 #include "core/httpserver.h"
 
@@ -11,6 +12,7 @@
 #include <QNetworkAccessManager>
 #include <QNetworkReply>
 #include <QProcessEnvironment>
+#include <QRandomGenerator>
 #include <QSslConfiguration>
 #include <QSslError>
 #include <QTextStream>
@@ -19,12 +21,21 @@ namespace Gatehouse::Cli {
 
 Reply Connection::call(const Request &request) const
 {
+    return send(request, true);
+}
+
+Reply Connection::send(const Request &request, bool withToken) const
+{
     QNetworkAccessManager nam;
     QUrl target = url;
     target.setPath(request.path);
     target.setQuery(request.query);
     QNetworkRequest req(target);
-    req.setRawHeader("Authorization", "Bearer " + token.toUtf8());
+    // Qt would follow a redirect with the Authorization header to wherever it points.
+    req.setAttribute(QNetworkRequest::RedirectPolicyAttribute,
+                     QNetworkRequest::ManualRedirectPolicy);
+    if (withToken)
+        req.setRawHeader("Authorization", "Bearer " + token.toUtf8());
     // Who is acting, for the audit log: the program and the operating-system user.
     req.setHeader(QNetworkRequest::UserAgentHeader,
                   QByteArrayLiteral("gatehouse-admin-cli/" GATEHOUSE_VERSION));
@@ -73,7 +84,17 @@ Reply Connection::call(const Request &request) const
     Reply r;
     r.status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
     r.body = reply->readAll();
-    if (r.status == 0)
+    if (r.status >= 300 && r.status < 400) {
+        // The admin API never redirects: whatever answered this is not it.
+        r.networkError =
+            QStringLiteral("it answered %1 with a redirect to '%2', which is not followed (the "
+                           "admin token goes to no other address); if that is the admin API, "
+                           "pass it with --admin-url")
+                .arg(r.status)
+                .arg(QString::fromUtf8(reply->rawHeader("Location")).left(200));
+        r.status = 0;
+        r.body.clear();
+    } else if (r.status == 0)
         r.networkError =
             untrusted.isEmpty()
                 ? reply->errorString()
@@ -130,14 +151,47 @@ std::variant<Connection, int> openConnection(const QCommandLineParser &options,
     c.token = options.value(QStringLiteral("admin-token"));
     if (c.token.isEmpty())
         c.token = env.value(QStringLiteral("GATEHOUSE_ADMIN_TOKEN"));
+    QString rootToken; // the data directory's, when readable
+    if (QFile f(Core::adminTokenPath(config->dataDir)); f.open(QIODevice::ReadOnly))
+        rootToken = QString::fromUtf8(f.readAll()).trimmed();
     if (c.token.isEmpty()) {
-        QFile f(Core::adminTokenPath(config->dataDir));
-        if (!f.open(QIODevice::ReadOnly)) {
+        if (rootToken.isEmpty()) {
+            QFile f(Core::adminTokenPath(config->dataDir));
+            f.open(QIODevice::ReadOnly);
             err << "gatehouse admin: cannot read the admin token " << f.fileName() << ": "
-                << f.errorString() << " (pass --admin-token)\n";
+                << (f.error() == QFileDevice::NoError ? QStringLiteral("it is empty")
+                                                      : f.errorString())
+                << " (pass --admin-token)\n";
             return 1;
         }
-        c.token = QString::fromUtf8(f.readAll()).trimmed();
+        c.token = rootToken;
+    }
+    // Found through ports.json: the port it names is this Gatehouse's only while it runs (a
+    // killed one leaves the file behind, and any local program may take the port then). The
+    // listener proves that it holds the data directory's root token before any token is sent.
+    if (!c.source.isEmpty() && !rootToken.isEmpty()) {
+        QByteArray nonce(24, Qt::Uninitialized);
+        QRandomGenerator::system()->generate(nonce.begin(), nonce.end());
+        nonce = nonce.toBase64(QByteArray::Base64UrlEncoding | QByteArray::OmitTrailingEquals);
+        Request proof("GET", QStringLiteral("/admin-proof"));
+        proof.query.addQueryItem(QStringLiteral("nonce"), QString::fromLatin1(nonce));
+        const Reply r = c.send(proof, false);
+        const QByteArray expected = Core::adminProof(rootToken, nonce);
+        const QByteArray seen = QJsonDocument::fromJson(r.body)
+                                    .object()
+                                    .value(QStringLiteral("proof"))
+                                    .toString()
+                                    .toLatin1();
+        if (r.status != 200 || seen != expected) {
+            err << "gatehouse admin: " << c.url.toString()
+                << (r.status == 0
+                        ? QStringLiteral(" does not answer (%1)").arg(r.networkError)
+                        : QStringLiteral(" is not the Gatehouse of %1").arg(config->dataDir))
+                << "; no admin token was sent. " << c.source
+                << " names it: is it left from a Gatehouse that did not stop cleanly? (start "
+                   "one with 'gatehouse --headless', or pass --admin-url)\n";
+            return 1;
+        }
     }
     return c;
 }

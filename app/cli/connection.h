@@ -53,8 +53,10 @@ struct Connection
     QList<QSslCertificate> caCertificates;
     QString fingerprint;
 
-    // Blocks (a local event loop) until the answer, or the 10 s transfer timeout.
+    // Blocks (a local event loop) until the answer, or the 10 s transfer timeout. Redirects are
+    // not followed: a 3xx is a network error (the token is sent to the URL given only).
     Reply call(const Request &request) const;
+    Reply send(const Request &request, bool withToken) const; // call(), with or without token
 };
 
 // The URL from --admin-url, GATEHOUSE_ADMIN_URL or <data-dir>/ports.json; the token from

@@ -84,7 +84,9 @@ void dropReply(QPointer<QNetworkReply> &reply, QObject *receiver)
 
 AdminClient::AdminClient(QObject *parent) : QObject(parent)
 {
-    m_nam.setRedirectPolicy(QNetworkRequest::NoLessSafeRedirectPolicy);
+    // Never followed: Qt would carry the Authorization header to wherever a redirect points.
+    // The admin API does not redirect; a 3xx is an error like any other.
+    m_nam.setRedirectPolicy(QNetworkRequest::ManualRedirectPolicy);
     m_reconnectTimer.setSingleShot(true);
     connect(&m_reconnectTimer, &QTimer::timeout, this, &AdminClient::startAttempt);
     m_stallTimer.setSingleShot(true);

@@ -3,6 +3,7 @@
 #include "admin/adminbody.h"
 #include "admin/admintokens.h"
 #include "admin/statsseries.h"
+#include "core/adminproof.h"
 #include "core/clock.h"
 #include "core/eventbus.h"
 #include "core/httpserver.h"
@@ -95,6 +96,20 @@ void AdminApi::registerRoutes()
     };
     m_server.addFilter(QStringLiteral("/admin/"), guard);
     m_server.addFilter(QStringLiteral("/metrics"), guard);
+
+    // Without a token (it answers before one is sent): proves that this listener holds the
+    // root admin token of the data directory whose ports.json led the CLI here.
+    m_server.route("GET", QStringLiteral("/admin-proof"), [this](const HttpRequest &req) {
+        const QByteArray nonce = req.query.queryItemValue(QStringLiteral("nonce")).toLatin1();
+        if (!Core::isAdminProofNonce(nonce))
+            return HttpResponse::error(400, QStringLiteral("invalid-query-parameter"),
+                                       QStringLiteral("nonce: 22 to 128 characters of base64url"));
+        HttpResponse r = HttpResponse::json(
+            200,
+            QJsonObject{{QStringLiteral("proof"), QString::fromLatin1(m_tokens.rootProof(nonce))}});
+        r.setHeader("Cache-Control", "no-store");
+        return r;
+    });
 
     m_server.route("GET", QStringLiteral("/metrics"), [this](const HttpRequest &) {
         return HttpResponse::text(200, m_metrics.render(),

@@ -2,6 +2,7 @@
 
 #include "admin/adminapi.h"
 #include "admin/adminlogging.h"
+#include "core/adminproof.h"
 #include "core/clock.h"
 #include "core/writequeue.h"
 #include "crypto/digest.h"
@@ -253,6 +254,11 @@ Core::Result<void> AdminTokens::load()
     qCWarning(lcAdmin) << "admin tokens changed here during every read; the next announced "
                           "change reads them again";
     return {};
+}
+
+QByteArray AdminTokens::rootProof(const QByteArray &nonce) const
+{
+    return Core::adminProof(m_root, nonce);
 }
 
 std::optional<AdminPrincipal> AdminTokens::authenticate(const QString &presented) const

@@ -74,6 +74,8 @@ public:
     // The principal of a presented bearer token; nullopt when it is unknown, revoked or
     // expired. Thread-safe; constant time against the root token.
     std::optional<AdminPrincipal> authenticate(const QString &presented) const;
+    // /admin-proof's answer for this nonce (Core::adminProof with the root token).
+    QByteArray rootProof(const QByteArray &nonce) const;
 
     struct Created
     {

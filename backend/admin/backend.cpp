@@ -194,6 +194,10 @@ Result<void> Backend::loadOrCreateAdminToken()
     const QString path = adminTokenPath(m_config.dataDir);
     QFile f(path);
     if (f.exists()) {
+        // Whoever can read it holds every area: refused when open to others, as the database
+        // key is (0600; 0640 when root owns it).
+        if (auto r = Platform::checkPrivateFile(path); !r)
+            return makeError(QStringLiteral("admin-token"), r.error().message);
         if (!f.open(QIODevice::ReadOnly))
             return makeError(QStringLiteral("admin-token"),
                              QStringLiteral("cannot read %1: %2").arg(path, f.errorString()));

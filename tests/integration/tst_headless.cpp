@@ -12,9 +12,11 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QMutex>
 #include <QNetworkAccessManager>
 #include <QNetworkReply>
 #include <QRegularExpression>
+#include <QSemaphore>
 #include <QSignalSpy>
 #include <QSqlDatabase>
 #include <QSqlError>
@@ -23,7 +25,9 @@
 #include <QSslSocket>
 #include <QTcpServer>
 #include <QTcpSocket>
+#include <QTemporaryDir>
 #include <QTemporaryFile>
+#include <QThread>
 #include <QtTest>
 
 #ifdef Q_OS_UNIX
@@ -564,6 +568,142 @@ void TestHeadlessBackend::adminCli()
     QCOMPARE(wrong.exitCode, 1);
     QVERIFY2(wrong.err.contains(QStringLiteral("answered 401: invalid admin token")),
              qPrintable(wrong.err));
+}
+
+namespace {
+
+// A program on a loopback port, in a thread of its own (the CLI runs synchronously): records
+// every byte it receives and answers every request with `answer`, then closes.
+class Impostor : public QThread
+{
+public:
+    explicit Impostor(QByteArray answer) : m_answer(std::move(answer)) {}
+    ~Impostor() override
+    {
+        quit();
+        wait();
+    }
+    quint16 listen()
+    {
+        start();
+        m_ready.acquire();
+        return m_port;
+    }
+    QByteArray received() const
+    {
+        QMutexLocker lock(&m_mutex);
+        return m_received;
+    }
+
+protected:
+    void run() override
+    {
+        QTcpServer server;
+        server.listen(QHostAddress::LocalHost, 0);
+        m_port = server.serverPort();
+        QObject::connect(&server, &QTcpServer::newConnection, &server, [this, &server] {
+            while (QTcpSocket *s = server.nextPendingConnection())
+                QObject::connect(s, &QTcpSocket::readyRead, s, [this, s] {
+                    const QByteArray data = s->readAll();
+                    QMutexLocker lock(&m_mutex);
+                    m_received += data;
+                    if (m_received.contains("\r\n\r\n")) {
+                        s->write(m_answer);
+                        s->disconnectFromHost();
+                    }
+                });
+        });
+        m_ready.release();
+        exec();
+    }
+
+private:
+    QByteArray m_answer;
+    quint16 m_port = 0;
+    QSemaphore m_ready;
+    mutable QMutex m_mutex;
+    QByteArray m_received;
+};
+
+QByteArray httpAnswer(const QByteArray &statusLine, const QByteArray &body,
+                      const QByteArray &extra = {})
+{
+    return statusLine + "\r\nContent-Type: application/json\r\nContent-Length: " +
+           QByteArray::number(body.size()) + "\r\nConnection: close\r\n" + extra + "\r\n" + body;
+}
+
+} // namespace
+
+// A Gatehouse killed leaves ports.json behind; another program may take its admin port. The
+// CLI asks the listener to prove it holds the data directory's root token before sending it,
+// and follows no redirect with a token.
+void TestHeadlessBackend::adminCliSendsNoTokenToAnImpostor()
+{
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QByteArray token = "root-token-of-a-gatehouse-that-was-killed-0123456789";
+    QFile t(dir.filePath(QStringLiteral("admin-token")));
+    QVERIFY(t.open(QIODevice::WriteOnly));
+    t.write(token);
+    t.close();
+    QVERIFY(t.setPermissions(QFileDevice::ReadOwner | QFileDevice::WriteOwner));
+    const auto writePorts = [&](quint16 port) {
+        QFile f(dir.filePath(QStringLiteral("ports.json")));
+        QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
+        f.write(QJsonDocument(
+                    QJsonObject{{QStringLiteral("admin"), port},
+                                {QStringLiteral("urls"),
+                                 QJsonObject{{QStringLiteral("admin"),
+                                              QStringLiteral("http://127.0.0.1:%1").arg(port)}}},
+                                {QStringLiteral("pid"), 999999}})
+                    .toJson());
+    };
+    const QStringList status{QStringLiteral("admin"), QStringLiteral("status"),
+                             QStringLiteral("--data-dir"), dir.path()};
+    // 1. It answers everything with 200 and a proof it cannot have made.
+    {
+        Impostor impostor(httpAnswer("HTTP/1.1 200 OK", R"({"proof":"forged","version":"x"})"));
+        writePorts(impostor.listen());
+        const CliResult r = runCli(status);
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY2(
+            r.err.contains(QStringLiteral("is not the Gatehouse of %1; no admin token was sent")
+                               .arg(dir.path())),
+            qPrintable(r.err));
+        QVERIFY2(r.err.contains(QStringLiteral("did not stop cleanly")), qPrintable(r.err));
+        QVERIFY(impostor.received().startsWith("GET /admin-proof?nonce="));
+        QVERIFY(!impostor.received().contains("Authorization"));
+        QVERIFY(!impostor.received().contains(token));
+    }
+    // 2. It knows nothing of proofs (404).
+    {
+        Impostor impostor(httpAnswer("HTTP/1.1 404 Not Found", "{}"));
+        writePorts(impostor.listen());
+        const CliResult r = runCli(status);
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY2(r.err.contains(QStringLiteral("no admin token was sent")), qPrintable(r.err));
+        QVERIFY(!impostor.received().contains(token));
+    }
+    // 3. A URL given by hand that redirects elsewhere: the redirect is not followed.
+    {
+        Impostor elsewhere(httpAnswer("HTTP/1.1 200 OK", "{}"));
+        const quint16 target = elsewhere.listen();
+        Impostor redirecting(httpAnswer("HTTP/1.1 307 Temporary Redirect", "{}",
+                                        "Location: http://127.0.0.1:" + QByteArray::number(target) +
+                                            "/admin/v1/status\r\n"));
+        const quint16 port = redirecting.listen();
+        const CliResult r =
+            runCli({QStringLiteral("admin"), QStringLiteral("status"),
+                    QStringLiteral("--admin-url"), QStringLiteral("http://127.0.0.1:%1").arg(port),
+                    QStringLiteral("--admin-token"), QString::fromLatin1(token)});
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY2(r.err.contains(QStringLiteral("it answered 307 with a redirect to "
+                                               "'http://127.0.0.1:%1/admin/v1/status', which is "
+                                               "not followed")
+                                    .arg(target)),
+                 qPrintable(r.err));
+        QCOMPARE(elsewhere.received(), QByteArray());
+    }
 }
 
 void TestHeadlessBackend::adminCliAdminTokens()
@@ -1771,4 +1911,15 @@ void TestHeadlessBackend::webhookSecretsAreSealedAndTheKeyFileChecked()
     err = start(withKey, false);
     QCOMPARE(proc.exitCode(), 1);
     QVERIFY2(err.contains(QStringLiteral("does not hold a 32-byte key")), qPrintable(err));
+    // The root admin token open to others is refused as the database key is: anyone who could
+    // read it holds every area.
+    QFile token(dir.filePath(QStringLiteral("admin-token")));
+    QVERIFY(token.setPermissions(QFileDevice::ReadOwner | QFileDevice::WriteOwner |
+                                 QFileDevice::ReadOther));
+    err = start({}, false);
+    QCOMPARE(proc.exitCode(), 1);
+    QVERIFY2(err.contains(QStringLiteral("%1 is open to others (mode 604)").arg(token.fileName())),
+             qPrintable(err));
+    QVERIFY(!err.contains(QString::fromUtf8(
+        token.open(QIODevice::ReadOnly) ? token.readAll().trimmed() : QByteArray("-"))));
 }

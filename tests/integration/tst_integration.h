@@ -81,6 +81,7 @@ private slots:
     void eventStream();
     void oversizedBodyDoesNotGrowMemory();
     void adminCli();
+    void adminCliSendsNoTokenToAnImpostor();
     void adminCliOrderNouns();
     void adminCliAdminTokens();
     void adminCliConfig();
