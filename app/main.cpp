@@ -3,6 +3,7 @@
 
 #include "admin/backend.h"
 #include "cli/admincli.h"
+#include "cli/connection.h"
 #include "core/config.h"
 #include "embeddedbackend.h"
 #include "platform/platform.h"
@@ -146,8 +147,14 @@ int main(int argc, char **argv)
          QStringLiteral("Run the console only, against the admin API at URL."),
          QStringLiteral("url")},
         {QStringLiteral("admin-token"),
-         QStringLiteral("Admin token for --connect (else GATEHOUSE_ADMIN_TOKEN, else a dialog)."),
+         QStringLiteral(
+             "Admin token for --connect (else --admin-token-file, GATEHOUSE_ADMIN_TOKEN, "
+             "GATEHOUSE_ADMIN_TOKEN_FILE, else a dialog). On the command line other "
+             "local users can see it: prefer the file or the variable."),
          QStringLiteral("token")},
+        {QStringLiteral("admin-token-file"),
+         QStringLiteral("Read the admin token for --connect from this file (its first line)."),
+         QStringLiteral("file")},
         {QStringLiteral("config"), QStringLiteral("JSON config file."), QStringLiteral("file")},
         {QStringLiteral("lang"),
          QStringLiteral("Console language: en, de or fr (default: the one chosen in the "
@@ -221,9 +228,21 @@ int main(int argc, char **argv)
                                 << parser.value(QStringLiteral("connect")) << "'\n";
             return 2;
         }
-        options.adminToken = parser.isSet(QStringLiteral("admin-token"))
-                                 ? parser.value(QStringLiteral("admin-token"))
-                                 : env.value(QStringLiteral("GATEHOUSE_ADMIN_TOKEN"));
+        options.adminToken = parser.value(QStringLiteral("admin-token"));
+        QString tokenFile = parser.value(QStringLiteral("admin-token-file"));
+        if (options.adminToken.isEmpty() && tokenFile.isEmpty())
+            options.adminToken = env.value(QStringLiteral("GATEHOUSE_ADMIN_TOKEN"));
+        if (options.adminToken.isEmpty() && tokenFile.isEmpty())
+            tokenFile = env.value(QStringLiteral("GATEHOUSE_ADMIN_TOKEN_FILE"));
+        if (options.adminToken.isEmpty() && !tokenFile.isEmpty()) {
+            QString why;
+            const auto read = Cli::readTokenFile(tokenFile, &why);
+            if (!read) {
+                QTextStream(stderr) << "gatehouse: " << why << "\n";
+                return 2;
+            }
+            options.adminToken = *read;
+        }
     } else {
         embedded = std::make_unique<EmbeddedBackend>(*config);
         if (auto r = embedded->start(); !r) {

@@ -21,8 +21,14 @@ QList<QCommandLineOption> commonOptions()
         option(QStringLiteral("data-dir"), "Data directory of the backend.", "dir"),
         option(QStringLiteral("config"), "Config file of the backend.", "file"),
         option(QStringLiteral("admin-url"), "Admin API URL (default: from ports.json).", "url"),
-        option(QStringLiteral("admin-token"), "Admin token (default: <data-dir>/admin-token).",
+        option(QStringLiteral("admin-token"),
+               "Admin token (default: <data-dir>/admin-token). On the command line other local "
+               "users can see it (ps): prefer --admin-token-file or GATEHOUSE_ADMIN_TOKEN.",
                "token"),
+        option(QStringLiteral("admin-token-file"),
+               "Read the admin token from this file (its first line; or "
+               "GATEHOUSE_ADMIN_TOKEN_FILE).",
+               "file"),
         option(QStringLiteral("admin-fingerprint"),
                "HTTPS admin API: trust the certificate with this SHA-256 fingerprint (as the "
                "backend logs it at start; or GATEHOUSE_ADMIN_FINGERPRINT).",

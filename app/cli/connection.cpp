@@ -106,6 +106,23 @@ Reply Connection::send(const Request &request, bool withToken) const
     return r;
 }
 
+std::optional<QString> readTokenFile(const QString &path, QString *error)
+{
+    QFile f(path);
+    if (!f.open(QIODevice::ReadOnly)) {
+        *error =
+            QStringLiteral("cannot read the admin token file %1: %2").arg(path, f.errorString());
+        return std::nullopt;
+    }
+    const QString token = QString::fromUtf8(f.readLine(4096)).trimmed();
+    if (token.isEmpty()) {
+        *error =
+            QStringLiteral("the admin token file %1 holds no token on its first line").arg(path);
+        return std::nullopt;
+    }
+    return token;
+}
+
 std::variant<Connection, int> openConnection(const QCommandLineParser &options,
                                              const QProcessEnvironment &env, QTextStream &err)
 {
@@ -149,8 +166,20 @@ std::variant<Connection, int> openConnection(const QCommandLineParser &options,
         return 2;
     }
     c.token = options.value(QStringLiteral("admin-token"));
-    if (c.token.isEmpty())
+    QString tokenFile = options.value(QStringLiteral("admin-token-file"));
+    if (c.token.isEmpty() && tokenFile.isEmpty())
         c.token = env.value(QStringLiteral("GATEHOUSE_ADMIN_TOKEN"));
+    if (c.token.isEmpty() && tokenFile.isEmpty())
+        tokenFile = env.value(QStringLiteral("GATEHOUSE_ADMIN_TOKEN_FILE"));
+    if (c.token.isEmpty() && !tokenFile.isEmpty()) {
+        QString why;
+        const auto read = readTokenFile(tokenFile, &why);
+        if (!read) {
+            err << "gatehouse admin: " << why << "\n";
+            return 2;
+        }
+        c.token = *read;
+    }
     QString rootToken; // the data directory's, when readable
     if (QFile f(Core::adminTokenPath(config->dataDir)); f.open(QIODevice::ReadOnly))
         rootToken = QString::fromUtf8(f.readAll()).trimmed();

@@ -9,6 +9,7 @@
 #include <QUrl>
 #include <QUrlQuery>
 
+#include <optional>
 #include <utility>
 #include <variant>
 
@@ -59,8 +60,13 @@ struct Connection
     Reply send(const Request &request, bool withToken) const; // call(), with or without token
 };
 
+// The first line of an admin token file (--admin-token-file), trimmed; nullopt with *error
+// set when it cannot be read or holds nothing.
+std::optional<QString> readTokenFile(const QString &path, QString *error);
+
 // The URL from --admin-url, GATEHOUSE_ADMIN_URL or <data-dir>/ports.json; the token from
-// --admin-token, GATEHOUSE_ADMIN_TOKEN or <data-dir>/admin-token (--data-dir and --config as
+// --admin-token, --admin-token-file, GATEHOUSE_ADMIN_TOKEN, GATEHOUSE_ADMIN_TOKEN_FILE or
+// <data-dir>/admin-token (--data-dir and --config as
 // the backend resolves them). Otherwise the exit code, the reason printed to err: 1 when there
 // is nothing to connect to, 2 for a wrong option.
 std::variant<Connection, int> openConnection(const QCommandLineParser &options,

@@ -568,6 +568,37 @@ void TestHeadlessBackend::adminCli()
     QCOMPARE(wrong.exitCode, 1);
     QVERIFY2(wrong.err.contains(QStringLiteral("answered 401: invalid admin token")),
              qPrintable(wrong.err));
+    // The token from a file (its first line), not the command line other users can see.
+    QTemporaryDir files;
+    QFile wrongFile(files.filePath(QStringLiteral("wrong")));
+    QVERIFY(wrongFile.open(QIODevice::WriteOnly));
+    wrongFile.write("wrong-token-0123456789\nsecond line ignored\n");
+    wrongFile.close();
+    const QStringList byFile{QStringLiteral("admin"), QStringLiteral("status"),
+                             QStringLiteral("--data-dir"), m_dir->path(),
+                             QStringLiteral("--admin-token-file")};
+    const CliResult fromFile = runCli(byFile + QStringList{wrongFile.fileName()});
+    QCOMPARE(fromFile.exitCode, 1);
+    QVERIFY2(fromFile.err.contains(QStringLiteral("answered 401: invalid admin token")),
+             qPrintable(fromFile.err));
+    const CliResult rootFile =
+        runCli(byFile + QStringList{m_dir->filePath(QStringLiteral("admin-token"))});
+    QCOMPARE(rootFile.exitCode, 0);
+    QVERIFY2(rootFile.out.contains(QStringLiteral("  token:     root (everything)\n")),
+             qPrintable(rootFile.out));
+    const CliResult missing =
+        runCli(byFile + QStringList{files.filePath(QStringLiteral("absent"))});
+    QCOMPARE(missing.exitCode, 2);
+    QVERIFY2(missing.err.contains(QStringLiteral("cannot read the admin token file %1")
+                                      .arg(files.filePath(QStringLiteral("absent")))),
+             qPrintable(missing.err));
+    QProcessEnvironment viaEnv = QProcessEnvironment::systemEnvironment();
+    viaEnv.insert(QStringLiteral("GATEHOUSE_ADMIN_TOKEN_FILE"), wrongFile.fileName());
+    const CliResult envFile = runCli({QStringLiteral("admin"), QStringLiteral("status"),
+                                      QStringLiteral("--data-dir"), m_dir->path()},
+                                     viaEnv);
+    QCOMPARE(envFile.exitCode, 1);
+    QVERIFY2(envFile.err.contains(QStringLiteral("invalid admin token")), qPrintable(envFile.err));
 }
 
 namespace {
