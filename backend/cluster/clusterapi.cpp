@@ -1,4 +1,5 @@
 #include "cluster/clusterapi_p.h"
+#include "cluster/impersonation.h"
 
 namespace Gatehouse::Cluster {
 
@@ -678,10 +679,16 @@ void ClusterApi::handle(const Core::HttpRequest &request, Core::Responder respon
 void ClusterApi::finish(const std::shared_ptr<Context> &ctx, Core::HttpResponse response)
 {
     ctx->trace.code = response.status;
-    for (QString w : std::as_const(ctx->warnings))
+    for (QString w : std::as_const(ctx->warnings)) {
+        // The text comes from the client (unknown field names) and from webhooks: no control
+        // character may end the header line and start another.
+        for (QChar &c : w)
+            if (c.unicode() < 0x20 || c.unicode() == 0x7f)
+                c = QLatin1Char(' ');
         response.headers.append(
             {"Warning",
              "299 - \"" + w.replace(QLatin1Char('"'), QStringLiteral("\\\"")).toUtf8() + '"'});
+    }
     if (response.status >= 400 && response.header("Content-Type").startsWith("application/json"))
         ctx->trace.status = QJsonDocument::fromJson(response.body).object();
     if (!ctx->explaining)
@@ -980,14 +987,32 @@ void ClusterApi::process(const std::shared_ptr<Context> &ctx)
         finish(ctx, Status::unauthorized().response(ctx->pretty));
         return;
     }
-    trace.info = RequestInfo::parse(req.method, req.path, req.query);
-    ctx->attributes = Attributes::from(trace.authentication.user, trace.info);
     {
         QMutexLocker lock(&m_mutex);
         ctx->authorizer = m_authorizer;
         ctx->admission = m_admission;
         ctx->webhooks = m_webhooks;
     }
+    // Impersonate-* headers (kubectl --as, --as-group; proxies acting for their users): each
+    // allowed by the caller's `impersonate` rights, else refused; the request then acts as
+    // that identity through authorization, admission and the request log.
+    if (const Impersonation imp = impersonate(req, trace.authentication.user,
+                                              [authorizer = ctx->authorizer](const Attributes &a) {
+                                                  return authorizer->authorize(a);
+                                              });
+        imp.requested) {
+        if (imp.refusal) {
+            trace.info = RequestInfo::parse(req.method, req.path, req.query);
+            finish(ctx, imp.refusal->response(ctx->pretty));
+            return;
+        }
+        trace.authentication.reason =
+            QStringLiteral("%1 impersonates this identity (%2)")
+                .arg(trace.authentication.user.name, trace.authentication.reason);
+        trace.authentication.user = imp.user;
+    }
+    trace.info = RequestInfo::parse(req.method, req.path, req.query);
+    ctx->attributes = Attributes::from(trace.authentication.user, trace.info);
     trace.authorization = ctx->authorizer->authorize(ctx->attributes);
     trace.authorized = trace.authorization.allowed();
     if (!trace.authorized) {

@@ -419,6 +419,17 @@ void ClusterApi::handleReview(const std::shared_ptr<Context> &ctx, const Resourc
             const QJsonObject r = spec.value(QLatin1String("nonResourceAttributes")).toObject();
             a.path = r.value(QLatin1String("path")).toString();
             a.verb = r.value(QLatin1String("verb")).toString();
+            // A namespace's review asks about that namespace only: URLs are the cluster's
+            // (kube's ValidateLocalSubjectAccessReview), or a namespace admin could probe
+            // anybody's cluster-wide rights.
+            if (name == QLatin1String("localsubjectaccessreviews")) {
+                invalid(
+                    QStringLiteral("spec.nonResourceAttributes"),
+                    QStringLiteral("Invalid value: authorization.NonResourceAttributes{Path:%1, "
+                                   "Verb:%2}: disallowed on this kind of request")
+                        .arg(Validation::goQuoted(a.path), Validation::goQuoted(a.verb)));
+                return;
+            }
         }
         const AuthorizationResult result = ctx->authorizer->authorize(a);
         status.insert(QStringLiteral("allowed"), result.allowed());

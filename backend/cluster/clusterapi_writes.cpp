@@ -384,7 +384,9 @@ std::optional<Status> ClusterApi::prepareWrite(Write &w)
         w.current = m_store.get(type.name, w.ns, info.name);
         if (w.current)
             w.current = servedObject(type, *w.current); // the chain works in the served shape
-        if (!w.current && !w.serverSideApply)
+        // A subresource (status, scale) is of an object that exists: even an apply through it
+        // creates nothing (kube's status REST), or status rights would create whole objects.
+        if (!w.current && (!w.serverSideApply || !info.subresource.isEmpty()))
             return Status::notFound(type.group, type.name, info.name);
     }
     w.operation = w.method == "POST" || (w.serverSideApply && !w.current) ? QStringLiteral("CREATE")

@@ -688,3 +688,68 @@ test('kubectl apply --server-side: creates, re-applies, takes away what it no lo
     assert.equal(created.json.metadata.managedFields[0].manager, 'ci');
     assert.deepEqual(created.json.metadata.managedFields[0].fieldsV1, { 'f:metadata': { 'f:labels': { 'f:app': {} } } });
 });
+
+test('impersonation (kubectl --as, --as-group): allowed by the impersonate verb only, refused with kube\'s 403 otherwise; the request acts as that identity', async () => {
+    const carol = await issueKubeconfig(b, { kind: 'user', name: 'carol', groups: [] });
+    files.carol = writeKubeconfig(dir, 'carol', carol.kubeconfig);
+    // carol may impersonate the user bob and the group devs, nothing else.
+    await ok('admin', ['create', 'clusterrole', 'impersonator', '--verb=impersonate', '--resource=users,groups',
+                       '--resource-name=bob', '--resource-name=devs']);
+    await ok('admin', ['create', 'clusterrolebinding', 'carol-impersonates', '--clusterrole=impersonator', '--user=carol']);
+    await ok('admin', ['create', 'namespace', 'team-i']);
+    const whoami = async (who, args) => JSON.parse(await ok(who, ['auth', 'whoami', '-o', 'json', ...args])).status.userInfo;
+
+    // A cluster admin acts as bob: bob's identity and bob's rights, not its own.
+    assert.deepEqual(await whoami('admin', ['--as=bob']), { username: 'bob', groups: ['system:authenticated'] });
+    assert.equal((await kubectl('admin', ['auth', 'can-i', 'delete', 'nodes'])).stdout, 'yes\n');
+    const asBob = await kubectl('admin', ['auth', 'can-i', 'delete', 'nodes', '--as=bob']);
+    assert.equal(asBob.stdout, 'no\n', asBob.stderr);
+    const created = await kubectl('admin', ['create', 'namespace', 'made-as-bob', '--as=bob']);
+    assert.notEqual(created.code, 0);
+    assert.equal(created.stderr, 'Error from server (Forbidden): namespaces is forbidden: User "bob" cannot create resource "namespaces" in API group "" at the cluster scope\n');
+    // A service account gets its groups.
+    assert.deepEqual(await whoami('admin', ['--as=system:serviceaccount:team-i:robot']), {
+        username: 'system:serviceaccount:team-i:robot',
+        groups: ['system:serviceaccounts', 'system:serviceaccounts:team-i', 'system:authenticated'] });
+
+    // carol within her rights.
+    assert.deepEqual(await whoami('carol', ['--as=bob', '--as-group=devs']), { username: 'bob', groups: ['devs', 'system:authenticated'] });
+    // ... and beyond them: kube's 403, nothing done as anyone.
+    for (const [args, error] of [
+        [['--as=dave'], 'users "dave" is forbidden: User "carol" cannot impersonate resource "users" in API group "" at the cluster scope'],
+        [['--as=bob', '--as-group=system:masters'], 'groups "system:masters" is forbidden: User "carol" cannot impersonate resource "groups" in API group "" at the cluster scope'],
+        [['--as=system:serviceaccount:team-i:robot'], 'serviceaccounts "robot" is forbidden: User "carol" cannot impersonate resource "serviceaccounts" in API group "" in the namespace "team-i"'],
+    ]) {
+        const r = await kubectl('carol', ['create', 'namespace', 'made-by-carol', ...args]);
+        assert.notEqual(r.code, 0, args.join(' '));
+        assert.equal(r.stderr, `Error from server (Forbidden): ${error}\n`, args.join(' '));
+    }
+    assert.notEqual((await kubectl('admin', ['get', 'namespace', 'made-by-carol'])).code, 0, 'nothing created');
+    // A group without a user is no request at all.
+    const bare = await kubeRequest(b, 'GET', '/api/v1/namespaces', { creds: carol, headers: { 'Impersonate-Group': 'devs' } });
+    assert.equal(bare.status, 400, bare.text);
+    assert.equal(JSON.parse(bare.text).message, 'requested impersonation of groups without impersonating a user');
+});
+
+test('kube\'s answers at the edges: an apply through status creates nothing, a namespace\'s access review asks about no URL, a warning cannot add a header', async () => {
+    // Server-side apply through pods/status: 404, as kube's status REST answers; no pod made.
+    const pod = 'apiVersion: v1\nkind: Pod\nmetadata:\n  name: ghost\n  namespace: team-i\nspec:\n  containers:\n  - name: c\n    image: busybox\n';
+    const applied = await kubeRequest(b, 'PATCH', '/api/v1/namespaces/team-i/pods/ghost/status?fieldManager=e2e', {
+        creds: admin, body: pod, headers: { 'Content-Type': 'application/apply-patch+yaml' } });
+    assert.equal(applied.status, 404, applied.text);
+    assert.equal(JSON.parse(applied.text).message, 'pods "ghost" not found');
+    assert.equal((await kubeRequest(b, 'GET', '/api/v1/namespaces/team-i/pods/ghost', { creds: admin })).status, 404);
+    // A LocalSubjectAccessReview may not ask about URLs (cluster-wide): 422 as in kube.
+    const lsar = await kubeRequest(b, 'POST', '/apis/authorization.k8s.io/v1/namespaces/team-i/localsubjectaccessreviews', {
+        creds: admin, body: { apiVersion: 'authorization.k8s.io/v1', kind: 'LocalSubjectAccessReview',
+                              spec: { user: 'root', groups: ['system:masters'], nonResourceAttributes: { path: '/metrics', verb: 'get' } } } });
+    assert.equal(lsar.status, 422, lsar.text);
+    assert.match(JSON.parse(lsar.text).message,
+                 /spec\.nonResourceAttributes: Invalid value: authorization\.NonResourceAttributes\{Path:"\/metrics", Verb:"get"\}: disallowed on this kind of request/);
+    // An unknown field named with CR LF: the warning stays one header line.
+    const sa = await kubeRequest(b, 'POST', '/api/v1/namespaces/team-i/serviceaccounts?dryRun=All&fieldValidation=Warn', {
+        creds: admin, body: { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'warned' }, 'x\r\nX-Injected: 1': true } });
+    assert.equal(sa.status, 201, sa.text);
+    assert.equal(sa.headers['x-injected'], undefined, JSON.stringify(sa.headers));
+    assert.match(String(sa.headers.warning), /X-Injected: 1/);
+});
