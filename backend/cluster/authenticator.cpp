@@ -7,12 +7,15 @@ void Authenticator::addTokenAuthenticator(QString name, TokenAuthenticator authe
     m_tokens.append(Named{std::move(name), std::move(authenticator)});
 }
 
-AuthenticationResult Authenticator::authenticateToken(const QString &token) const
+AuthenticationResult Authenticator::authenticateToken(const QString &token,
+                                                      const QStringList &audiences) const
 {
     AuthenticationResult r;
     QStringList errors;
+    const QStringList wanted =
+        audiences.isEmpty() ? QStringList{QString::fromLatin1(kApiAudience)} : audiences;
     for (const Named &t : m_tokens) {
-        std::optional<std::variant<UserInfo, QString>> got = t.authenticate(token);
+        std::optional<std::variant<UserInfo, QString>> got = t.authenticate(token, wanted);
         if (!got)
             continue;
         if (auto *user = std::get_if<UserInfo>(&*got)) {

@@ -23,10 +23,15 @@ struct AuthenticationResult
     bool ok() const { return outcome != Outcome::Unauthorized; }
 };
 
-// A bearer-token authenticator: nullopt when the token is not one it knows, else the user or
-// why the token is refused.
-using TokenAuthenticator =
-    std::function<std::optional<std::variant<UserInfo, QString>>(const QString &token)>;
+// This API server's audience: what a request's token must be for, and what a TokenReview
+// without spec.audiences asks.
+inline constexpr char kApiAudience[] = "https://kubernetes.default.svc.cluster.local";
+
+// A bearer-token authenticator: nullopt when the token is not one it knows, else the user (with
+// user.audiences: those of `audiences` the token is for) or why the token is refused.
+// `audiences` is never empty: [kApiAudience] for a request, a TokenReview's spec.audiences.
+using TokenAuthenticator = std::function<std::optional<std::variant<UserInfo, QString>>(
+    const QString &token, const QStringList &audiences)>;
 
 // Kubernetes' union of authenticators (reference kube.md §2): x509 client certificates, then
 // bearer tokens; a failed credential is a 401 even while anonymous access is on; nothing
@@ -40,8 +45,10 @@ public:
 
     AuthenticationResult authenticate(const Core::PeerIdentity &peer,
                                       const QString &bearerToken) const;
-    // Token authenticators only (TokenReview).
-    AuthenticationResult authenticateToken(const QString &token) const;
+    // Token authenticators only; audiences as TokenReview's spec.audiences (empty: this API
+    // server's).
+    AuthenticationResult authenticateToken(const QString &token,
+                                           const QStringList &audiences = {}) const;
 
 private:
     struct Named

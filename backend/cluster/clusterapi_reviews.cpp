@@ -467,13 +467,18 @@ void ClusterApi::handleReview(const std::shared_ptr<Context> &ctx, const Resourc
                     QStringLiteral("Required value: token must not be empty"));
             return;
         }
-        const AuthenticationResult r = m_authenticator.authenticateToken(token);
+        // Reviewed for the audiences asked (a service's own, say), else this API server's:
+        // a token for the API server is no token for a service that asks for its own.
+        const QStringList audiences = toStrings(spec.value(QLatin1String("audiences")));
+        const AuthenticationResult r = m_authenticator.authenticateToken(token, audiences);
         status.insert(QStringLiteral("authenticated"), r.ok());
-        if (r.ok())
+        if (r.ok()) {
             status.insert(QStringLiteral("user"), userJson(r.user));
-        else
+            status.insert(QStringLiteral("audiences"), toArray(r.user.audiences));
+        } else {
             status.insert(QStringLiteral("error"), r.reason);
-        spec = QJsonObject(); // never echo a token
+        }
+        spec.remove(QStringLiteral("token")); // never echo a token
     }
     QJsonObject answer{{QStringLiteral("kind"), type.kind},
                        {QStringLiteral("apiVersion"), type.apiVersion()},

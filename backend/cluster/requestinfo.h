@@ -17,6 +17,9 @@ struct UserInfo
     // OIDC groups the token carried that did not become cluster groups (system: groups
     // without an oidc-group-mappings entry): shown by the denial explainer.
     QStringList droppedGroups;
+    // A bearer token's audiences the authentication asked for and the token is for (a
+    // TokenReview's status.audiences).
+    QStringList audiences;
 
     bool isAnonymous() const { return name == QLatin1String("system:anonymous"); }
 };

@@ -122,10 +122,15 @@ QString oidcUsernamePrefix(const OidcOptions &options)
 TokenAuthenticator oidcAuthenticator(OidcOptions options, std::function<QJsonObject()> jwks,
                                      const Core::Clock &clock)
 {
-    return [options = std::move(options), jwks = std::move(jwks),
-            &clock](const QString &token) -> std::optional<std::variant<UserInfo, QString>> {
+    return [options = std::move(options), jwks = std::move(jwks), &clock](
+               const QString &token,
+               const QStringList &audiences) -> std::optional<std::variant<UserInfo, QString>> {
         if (!looksLikeJwt(token) || unverifiedIssuer(token) != options.issuer)
             return std::nullopt;
+        // An OIDC token is for this API server (its client id), whatever else it names.
+        if (!audiences.contains(QLatin1String(kApiAudience)))
+            return QStringLiteral("oidc: the token is for this API server, not for the audiences "
+                                  "asked");
         auto verified = Crypto::Jws::verifyWithJwks(token.toLatin1(), jwks());
         if (!verified)
             return QStringLiteral("oidc: the token's signature does not verify: ") +
@@ -163,6 +168,7 @@ TokenAuthenticator oidcAuthenticator(OidcOptions options, std::function<QJsonObj
         // Nobody becomes a system user through a token from another issuer.
         if (user.name.startsWith(QLatin1String("system:")))
             return QStringLiteral("oidc: the user name \"%1\" is reserved").arg(user.name);
+        user.audiences = {QString::fromLatin1(kApiAudience)};
         return user;
     };
 }
@@ -235,7 +241,8 @@ Result<QJsonObject> ServiceAccountTokens::issue(const QString &namespaceName, co
 
 TokenAuthenticator ServiceAccountTokens::authenticator() const
 {
-    return [this](const QString &token) -> std::optional<std::variant<UserInfo, QString>> {
+    return [this](const QString &token,
+                  const QStringList &audiences) -> std::optional<std::variant<UserInfo, QString>> {
         if (!looksLikeJwt(token) || unverifiedIssuer(token) != QLatin1String(kIssuer))
             return std::nullopt;
         auto verified = Crypto::Jws::verifyWithJwks(token.toLatin1(), m_jwks);
@@ -244,8 +251,19 @@ TokenAuthenticator ServiceAccountTokens::authenticator() const
         const QJsonObject claims = QJsonDocument::fromJson(verified->payload).object();
         if (QString p = timeProblem(claims, m_clock.now().toSecsSinceEpoch()); !p.isEmpty())
             return QStringLiteral("service account token: ") + p;
-        if (!audienceContains(claims.value(QLatin1String("aud")), QLatin1String(kIssuer)))
-            return QStringLiteral("service account token: the audience is not this API server");
+        // The audiences asked (this API server's for a request; a TokenReview's own) that the
+        // token is for: none, and it is refused.
+        QStringList accepted;
+        for (const QString &a : audiences)
+            if (audienceContains(claims.value(QLatin1String("aud")), a))
+                accepted.append(a);
+        if (accepted.isEmpty())
+            return audiences == QStringList{QString::fromLatin1(kApiAudience)}
+                       ? QStringLiteral("service account token: the audience is not this API "
+                                        "server")
+                       : QStringLiteral("service account token: the token is not for the "
+                                        "audiences asked (%1)")
+                             .arg(audiences.join(QStringLiteral(", ")));
         const QJsonObject k8s = claims.value(QLatin1String("kubernetes.io")).toObject();
         const QString ns = k8s.value(QLatin1String("namespace")).toString();
         const QJsonObject sa = k8s.value(QLatin1String("serviceaccount")).toObject();
@@ -283,6 +301,7 @@ TokenAuthenticator ServiceAccountTokens::authenticator() const
         user.uid = sa.value(QLatin1String("uid")).toString();
         user.groups = {QStringLiteral("system:serviceaccounts"),
                        QStringLiteral("system:serviceaccounts:") + ns};
+        user.audiences = accepted;
         return user;
     };
 }

@@ -753,3 +753,35 @@ test('kube\'s answers at the edges: an apply through status creates nothing, a n
     assert.equal(sa.headers['x-injected'], undefined, JSON.stringify(sa.headers));
     assert.match(String(sa.headers.warning), /X-Injected: 1/);
 });
+
+test('TokenReview reviews a token for the audiences asked: an API server token is no token for vault, and a token for vault is not one for the API server', async () => {
+    await ok('admin', ['create', 'serviceaccount', 'reviewed', '-n', 'team-i']);
+    const apiToken = (await ok('admin', ['create', 'token', 'reviewed', '-n', 'team-i'])).trim();
+    const vaultToken = (await ok('admin', ['create', 'token', 'reviewed', '-n', 'team-i', '--audience', 'vault'])).trim();
+    const review = async (token, audiences) => {
+        const r = await kubeRequest(b, 'POST', '/apis/authentication.k8s.io/v1/tokenreviews', {
+            creds: admin, body: { apiVersion: 'authentication.k8s.io/v1', kind: 'TokenReview',
+                                  spec: { token, ...(audiences ? { audiences } : {}) } } });
+        assert.equal(r.status, 201, r.text);
+        assert.ok(!r.text.includes(token), 'the token is not echoed');
+        return JSON.parse(r.text).status;
+    };
+    const user = 'system:serviceaccount:team-i:reviewed';
+    const api = await review(apiToken);
+    assert.equal(api.authenticated, true, JSON.stringify(api));
+    assert.equal(api.user.username, user);
+    assert.deepEqual(api.audiences, ['https://kubernetes.default.svc.cluster.local']);
+    const apiForVault = await review(apiToken, ['vault']);
+    assert.equal(apiForVault.authenticated, false, JSON.stringify(apiForVault));
+    assert.match(apiForVault.error, /not for the audiences asked \(vault\)/);
+    const vault = await review(vaultToken, ['vault', 'other']);
+    assert.equal(vault.authenticated, true, JSON.stringify(vault));
+    assert.equal(vault.user.username, user);
+    assert.deepEqual(vault.audiences, ['vault']);
+    const vaultForApi = await review(vaultToken);
+    assert.equal(vaultForApi.authenticated, false, JSON.stringify(vaultForApi));
+    // ... nor does it reach the API itself.
+    const direct = await kubeRequest(b, 'GET', '/api/v1/namespaces/team-i/serviceaccounts', {
+        headers: { Authorization: `Bearer ${vaultToken}` } });
+    assert.equal(direct.status, 401, direct.text);
+});

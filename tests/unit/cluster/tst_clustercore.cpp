@@ -21,7 +21,7 @@ namespace {
 
 UserInfo user(const QString &name, const QStringList &groups)
 {
-    UserInfo u{name, groups, QString(), QStringLiteral("x509"), {}};
+    UserInfo u{name, groups, QString(), QStringLiteral("x509"), {}, {}};
     addAuthenticatedGroup(u);
     return u;
 }
@@ -822,8 +822,12 @@ void TestClusterCore::rbacReasonText()
     // Bootstrap policy consequences (reference kube.md §3.4).
     a.path = QStringLiteral("/");
     QVERIFY(!p.authorize(a).allowed);
-    UserInfo anon{
-        QStringLiteral("system:anonymous"), {QStringLiteral("system:unauthenticated")}, {}, {}, {}};
+    UserInfo anon{QStringLiteral("system:anonymous"),
+                  {QStringLiteral("system:unauthenticated")},
+                  {},
+                  {},
+                  {},
+                  {}};
     a.user = anon;
     a.path = QStringLiteral("/healthz");
     QVERIFY(p.authorize(a).allowed);
