@@ -427,36 +427,50 @@ void RedeliveryJobs::tick(const QString &id)
         ++r->inFlight;
         ++sent;
         QPointer<RedeliveryJobs> self(this);
-        m_webhooks.redeliver(deliveryId, [self, id](const Result<Delivery> &result) {
-            const bool ok = bool(result);
-            const QString why = ok ? QString() : result.error().message;
-            QMetaObject::invokeMethod(
-                self ? static_cast<QObject *>(self.data()) : QCoreApplication::instance(),
-                [self, id, ok, why] {
-                    if (!self)
-                        return;
-                    const auto r = self->m_running.value(id);
-                    if (!r)
-                        return;
-                    --r->inFlight;
-                    if (ok) {
-                        ++r->done;
-                    } else {
-                        ++r->failed;
-                        r->lastError = why;
-                    }
-                    if (r->inFlight > 0)
-                        return;
-                    if (r->state == QLatin1String("running") && r->next >= r->ids.size()) {
-                        self->finish(id, QStringLiteral("completed"));
-                    } else if (r->state != QLatin1String("running")) {
-                        // Cancelled while these were in flight: record the final counts.
-                        self->persist(*r);
-                        self->m_running.remove(id);
-                    }
-                },
-                Qt::QueuedConnection);
-        });
+        // Counted in the transaction that marks the delivery: the writer runs jobs in order, so
+        // whatever this job's stored progress says was sent was marked, and counted, before it
+        // (a crash loses no count; the in-memory count below only follows).
+        const auto countDone = [id](WriteTransaction &tx) -> Result<void> {
+            QSqlQuery &q = tx.query(
+                QStringLiteral("UPDATE webhook_redelivery_jobs SET done = done + 1 WHERE id = ?"));
+            q.addBindValue(id);
+            if (!q.exec())
+                return WriteTransaction::sqlError(q, "count a redelivery");
+            return {};
+        };
+        m_webhooks.redeliver(
+            deliveryId,
+            [self, id](const Result<Delivery> &result) {
+                const bool ok = bool(result);
+                const QString why = ok ? QString() : result.error().message;
+                QMetaObject::invokeMethod(
+                    self ? static_cast<QObject *>(self.data()) : QCoreApplication::instance(),
+                    [self, id, ok, why] {
+                        if (!self)
+                            return;
+                        const auto r = self->m_running.value(id);
+                        if (!r)
+                            return;
+                        --r->inFlight;
+                        if (ok) {
+                            ++r->done;
+                        } else {
+                            ++r->failed;
+                            r->lastError = why;
+                        }
+                        if (r->inFlight > 0)
+                            return;
+                        if (r->state == QLatin1String("running") && r->next >= r->ids.size()) {
+                            self->finish(id, QStringLiteral("completed"));
+                        } else if (r->state != QLatin1String("running")) {
+                            // Cancelled while these were in flight: record the final counts.
+                            self->persist(*r);
+                            self->m_running.remove(id);
+                        }
+                    },
+                    Qt::QueuedConnection);
+            },
+            countDone);
     }
     if (sent > 0) {
         persist(*r);
@@ -482,10 +496,14 @@ void RedeliveryJobs::persist(const Running &r, std::function<void()> after)
             // written: a cancelled job's last counts); else it was cancelled on another
             // instance, or taken over, and stops here.
             QSqlQuery &u = tx.query(QStringLiteral(
-                "UPDATE webhook_redelivery_jobs SET next_index = ?, done = ?, failed = ?, state = "
+                "UPDATE webhook_redelivery_jobs SET next_index = ?, done = CASE WHEN done > ? "
+                "THEN done ELSE ? END, failed = ?, state = "
                 "?, finished_at = ?, last_error = ? WHERE id = ? AND COALESCE(holder, '') = ? AND "
                 "state IN ('running', ?)"));
             u.addBindValue(next);
+            // Never below what the marking transactions counted (they may be ahead of the
+            // in-memory count this was taken from).
+            u.addBindValue(done);
             u.addBindValue(done);
             u.addBindValue(failed);
             u.addBindValue(state);

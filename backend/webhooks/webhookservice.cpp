@@ -87,13 +87,18 @@ void WebhookService::rotateSecret(const QString &ownerId,
 }
 
 void WebhookService::redeliver(const QString &deliveryId,
-                               std::function<void(Result<Delivery>)> done)
+                               std::function<void(Result<Delivery>)> done,
+                               std::function<Result<void>(WriteTransaction &)> alsoInTransaction)
 {
     commit<Delivery>(
-        [this, deliveryId](WriteTransaction &tx, Delivery &result) -> Result<void> {
+        [this, deliveryId, also = std::move(alsoInTransaction)](WriteTransaction &tx,
+                                                                Delivery &result) -> Result<void> {
             auto d = WebhookStore::markForRedelivery(tx, deliveryId, nowMs());
             if (!d)
                 return d.error();
+            if (also)
+                if (auto r = also(tx); !r)
+                    return r;
             result = *d;
             return {};
         },

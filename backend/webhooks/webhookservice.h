@@ -49,7 +49,11 @@ public:
     // 404 customer-not-found for an unknown owner.
     void rotateSecret(const QString &ownerId,
                       std::function<void(Core::Result<RotatedSecret>)> done);
-    void redeliver(const QString &deliveryId, std::function<void(Core::Result<Delivery>)> done);
+    // alsoInTransaction runs in the transaction that marks the delivery (a bulk job counts it
+    // there, so its progress survives a crash exactly).
+    void
+    redeliver(const QString &deliveryId, std::function<void(Core::Result<Delivery>)> done,
+              std::function<Core::Result<void>(Core::WriteTransaction &)> alsoInTransaction = {});
     void setEndpointEnabled(const QString &endpointId, bool enabled,
                             std::function<void(Core::Result<Endpoint>)> done);
 

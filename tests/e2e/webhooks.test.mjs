@@ -674,7 +674,9 @@ test('bulk redelivery: cancel stops it and nothing more is sent; it resumes afte
                 const x = await job(b2, s.json.id);
                 return x.state === 'completed' ? x : null;
             }, { message: 'the resumed job completed' });
-            assert.ok(j.done + j.failed >= total - 1, JSON.stringify(j));
+            // Counted in each marking transaction: a crash loses no count (one marked again
+            // after the restart counts twice).
+            assert.ok(j.done + j.failed >= total, JSON.stringify(j));
             // every delivery was redelivered at least once (at-least-once across the crash)
             const ids = new Set(requestsOf(c).slice(n0).map((r) => r.id));
             await waitFor(() => new Set(requestsOf(c).slice(n0).map((r) => r.id)).size === total,
