@@ -94,8 +94,8 @@ Impersonation impersonate(const Core::HttpRequest &request, const UserInfo &call
     for (const Attributes &a : checks) {
         const AuthorizationResult r = authorize(a);
         if (!r.allowed()) {
-            out.refusal = Status::forbidden(a.apiGroup, a.resourceWithSubresource(), a.name,
-                                            forbiddenMessage(a, r.reason));
+            out.refusal =
+                Status::forbidden(a.apiGroup, a.resource, a.name, forbiddenMessage(a, r.reason));
             return out;
         }
     }

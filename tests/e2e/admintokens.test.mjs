@@ -6,6 +6,9 @@
 // stream closes), tokens survive a restart, the audit log names them, and bad input gets 400.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
+import { createHmac } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 
 import { startBackend, request, adminFetch, waitFor } from './lib/backend.mjs';
 
@@ -256,4 +259,25 @@ test('tokens survive a restart; the root token is unchanged', async () => {
     assert.equal(r.status, 200, r.text);
     assert.equal((await withToken(created.token, 'GET', '/admin/v1/orders')).status, 403);
     assert.ok(!b.stderr.includes(created.token) && !b.stdout.includes(created.token), 'never logged');
+});
+
+test('/admin-proof answers without a token only an HMAC of the nonce: a bad nonce is 400, nothing else is served or changed', async () => {
+    const proof = (nonce) => request(`${b.adminUrl}/admin-proof?nonce=${encodeURIComponent(nonce)}`, 'GET');
+    for (const bad of ['', 'short', 'x'.repeat(129), 'not base64url!!not base64url!!', '../admin/v1/status?x=aaaaaaaaaaaaaaaaaaaa']) {
+        const r = await proof(bad);
+        assert.equal(r.status, 400, `${bad}: ${r.text}`);
+        assert.equal(r.json.error, 'invalid-query-parameter');
+    }
+    const nonce = 'A'.repeat(22);
+    const first = await proof(nonce);
+    assert.equal(first.status, 200, first.text);
+    assert.equal(first.headers['cache-control'], 'no-store');
+    assert.deepEqual(Object.keys(first.json), ['proof']);
+    assert.match(first.json.proof, /^[A-Za-z0-9_-]{43}$/);
+    const token = readFileSync(join(b.dataDir, 'admin-token'), 'utf8').trim();
+    assert.ok(!first.text.includes(token), 'the token itself is never answered');
+    assert.equal(first.json.proof, createHmac('sha256', token).update(`gatehouse-admin-proof\n${nonce}`).digest('base64url'));
+    assert.notEqual((await proof('B'.repeat(22))).json.proof, first.json.proof);
+    // The rest of the admin API still needs a token.
+    assert.equal((await request(`${b.adminUrl}/admin/v1/status`, 'GET')).status, 401);
 });

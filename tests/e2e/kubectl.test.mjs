@@ -724,6 +724,16 @@ test('impersonation (kubectl --as, --as-group): allowed by the impersonate verb 
         assert.notEqual(r.code, 0, args.join(' '));
         assert.equal(r.stderr, `Error from server (Forbidden): ${error}\n`, args.join(' '));
     }
+    // A uid or an extra carol holds no impersonate right on: refused the same way, nothing done.
+    for (const [headers, error] of [
+        [{ 'Impersonate-User': 'bob', 'Impersonate-Uid': 'u-1' }, 'uids.authentication.k8s.io "u-1" is forbidden: User "carol" cannot impersonate resource "uids" in API group "authentication.k8s.io" at the cluster scope'],
+        [{ 'Impersonate-User': 'bob', 'Impersonate-Extra-Scopes': 'admin' }, 'userextras.authentication.k8s.io "admin" is forbidden: User "carol" cannot impersonate resource "userextras/scopes" in API group "authentication.k8s.io" at the cluster scope'],
+    ]) {
+        const r = await kubeRequest(b, 'POST', '/api/v1/namespaces', {
+            creds: carol, headers, body: { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'made-by-carol' } } });
+        assert.equal(r.status, 403, r.text);
+        assert.equal(JSON.parse(r.text).message, error);
+    }
     assert.notEqual((await kubectl('admin', ['get', 'namespace', 'made-by-carol'])).code, 0, 'nothing created');
     // A group without a user is no request at all.
     const bare = await kubeRequest(b, 'GET', '/api/v1/namespaces', { creds: carol, headers: { 'Impersonate-Group': 'devs' } });
