@@ -356,13 +356,29 @@ void ClusterApi::handleReview(const std::shared_ptr<Context> &ctx, const Resourc
                                {StatusCause{QStringLiteral("FieldValueInvalid"), message, field}})
                    .response(pretty));
     };
-    if (!metaOf(body).isEmpty() &&
-        !(metaOf(body).size() == 1 &&
-          metaOf(body).value(QLatin1String("creationTimestamp")).isNull())) {
-        invalid(QStringLiteral("metadata"),
-                QStringLiteral("Invalid value: %1: must be empty")
-                    .arg(QString::fromUtf8(
-                        QJsonDocument(metaOf(body)).toJson(QJsonDocument::Compact))));
+    // A review's metadata is empty; a LocalSubjectAccessReview's may name its namespace, as
+    // client-go and the Python client do (kube fills it from the URL and refuses another one).
+    QJsonObject meta = metaOf(body);
+    const bool local = type.name == QLatin1String("localsubjectaccessreviews");
+    if (local) {
+        const QString bodyNs = meta.value(QLatin1String("namespace")).toString();
+        if (!bodyNs.isEmpty() && bodyNs != ctx->trace.info.namespaceName) {
+            finish(ctx, Status::badRequest(QStringLiteral("the namespace of the provided object "
+                                                          "does not match the namespace sent "
+                                                          "on the request"))
+                            .response(pretty));
+            return;
+        }
+        meta.remove(QLatin1String("namespace"));
+    }
+    if (meta.value(QLatin1String("creationTimestamp")).isNull())
+        meta.remove(QLatin1String("creationTimestamp"));
+    if (!meta.isEmpty()) {
+        invalid(
+            QStringLiteral("metadata"),
+            QStringLiteral("Invalid value: %1: must be empty%2")
+                .arg(QString::fromUtf8(QJsonDocument(metaOf(body)).toJson(QJsonDocument::Compact)),
+                     local ? QStringLiteral(" except for namespace") : QString()));
         return;
     }
     QJsonObject status;

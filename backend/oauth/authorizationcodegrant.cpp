@@ -116,12 +116,23 @@ GrantResult AuthorizationCodeGrant::handle(const TokenRequest &req) const
     out.consume = [codeHash, now, userId](Core::WriteTransaction &tx) -> std::optional<OAuthError> {
         if (auto refused = userRefusal(tx, userId))
             return refused;
-        Core::Statement &u =
-            tx.stmt("UPDATE oauth_codes SET used_at = ? WHERE hash = ? AND used_at IS NULL");
-        if (!u.bind(1, now).bind(2, codeHash).exec())
+        // Still unexpired in this transaction: a consent revocation, password change or group
+        // removal that committed since the code was read ends it by its expiry
+        // (UserStore::revokeUserTokens), and the tokens signed from the old read must not be
+        // stored after it.
+        Core::Statement &u = tx.stmt("UPDATE oauth_codes SET used_at = ? WHERE hash = ? AND "
+                                     "used_at IS NULL AND expires_at > ?");
+        if (!u.bind(1, now).bind(2, codeHash).bind(3, now).exec())
             return serverError(QStringLiteral("the code could not be marked used"));
         if (u.changes() == 1)
             return std::nullopt;
+        Core::Statement &used = tx.stmt("SELECT used_at FROM oauth_codes WHERE hash = ?");
+        if (!used.bind(1, codeHash).next())
+            return invalidGrant(QStringLiteral("the code has expired"));
+        const bool neverUsed = used.isNull(0);
+        used.next(); // done with it
+        if (neverUsed)
+            return invalidGrant(QStringLiteral("the code has expired"));
         // Used concurrently by another request: that one wins, and both lose their tokens.
         revokeCodeTokens(tx, codeHash, now);
         return invalidGrant(QStringLiteral("the code was already used; the tokens issued from "

@@ -59,6 +59,10 @@ Client fromRow(const QString &clientId, const QString &secretHash, const QByteAr
     c.allowedResources = strings(o.value(QStringLiteral("allowed_resources")));
     c.resourceServer = o.value(QStringLiteral("resource_server")).toBool();
     c.clusterAccess = o.value(QStringLiteral("cluster_access")).toBool();
+    const QJsonValue policy = o.value(QStringLiteral("registration_policy"));
+    if (policy.isObject())
+        if (auto p = RegistrationPolicy::fromJson(policy, {}))
+            c.registrationPolicy = *p;
     return c;
 }
 
@@ -72,6 +76,7 @@ struct StoredOwned
     bool found = false;
     bool clusterAccess = false;
     QString secretHash;
+    std::optional<RegistrationPolicy> registrationPolicy;
 };
 
 StoredOwned storedOwned(Core::WriteTransaction &tx, const QString &clientId)
@@ -81,13 +86,21 @@ StoredOwned storedOwned(Core::WriteTransaction &tx, const QString &clientId)
     q.addBindValue(clientId);
     if (!q.exec() || !q.next())
         return {};
-    return StoredOwned{true,
-                       QJsonDocument::fromJson(q.value(1).toByteArray())
-                           .object()
-                           .value(QStringLiteral("cluster_access"))
-                           .toBool(),
-                       q.value(0).toString()};
+    const Client stored = fromRow(clientId, q.value(0).toString(), q.value(1).toByteArray());
+    return StoredOwned{true, stored.clusterAccess, stored.secretHash, stored.registrationPolicy};
 }
+
+} // namespace
+
+Core::Error ClientRegistry::clusterClientRefused()
+{
+    return Core::Error{QStringLiteral("access_denied"),
+                       QStringLiteral("this client is allowed to act for the cluster; only an "
+                                      "administrator (cluster:write) may change it"),
+                       403};
+}
+
+namespace {
 
 QString listText(const QStringList &l)
 {
@@ -220,6 +233,14 @@ QJsonObject Client::toJson() const
         o.insert(QStringLiteral("resource_server"), true);
     if (clusterAccess)
         o.insert(QStringLiteral("cluster_access"), true);
+    return o;
+}
+
+QJsonObject Client::toRecord() const
+{
+    QJsonObject o = toJson();
+    if (registrationPolicy)
+        o.insert(QStringLiteral("registration_policy"), registrationPolicy->toJson());
     return o;
 }
 
@@ -494,7 +515,7 @@ void ClientRegistry::registerClient(Client client,
             q.addBindValue(reg->client.clientId);
             q.addBindValue(reg->client.secretHash);
             q.addBindValue(QString::fromUtf8(
-                QJsonDocument(reg->client.toJson()).toJson(QJsonDocument::Compact)));
+                QJsonDocument(reg->client.toRecord()).toJson(QJsonDocument::Compact)));
             q.addBindValue(now);
             q.addBindValue(now);
             q.addBindValue(reg->registrationToken.isEmpty()
@@ -508,7 +529,7 @@ void ClientRegistry::registerClient(Client client,
 }
 
 void ClientRegistry::update(const QString &clientId, Client metadata,
-                            std::function<void(Core::Result<Registered>)> done)
+                            std::function<void(Core::Result<Registered>)> done, By by)
 {
     const auto current = find(clientId);
     if (!current)
@@ -525,20 +546,25 @@ void ClientRegistry::update(const QString &clientId, Client metadata,
         metadata.secretHash.clear();
     }
     reg->client = metadata;
-    rewrite(reg, std::move(done));
+    rewrite(reg, std::move(done), by);
 }
 
 void ClientRegistry::rewrite(const std::shared_ptr<Registered> &reg,
-                             std::function<void(Core::Result<Registered>)> done)
+                             std::function<void(Core::Result<Registered>)> done, By by)
 {
     const qint64 now = nowMs();
     m_writer.submit(
-        [reg, now](Core::WriteTransaction &tx) -> Core::Result<void> {
+        [reg, now, by](Core::WriteTransaction &tx) -> Core::Result<void> {
             // The flag is the administrator's: a metadata update keeps what is stored now, and
             // the secret too unless this update issues one (a rotation may have committed since
-            // the record was read).
+            // the record was read). So is the registration's policy. A registrant's update of a
+            // client allowed to act for the cluster is refused here too: an administrator may
+            // have allowed it since the caller's check.
             const StoredOwned stored = storedOwned(tx, reg->client.clientId);
+            if (by == By::Registrant && stored.clusterAccess)
+                return clusterClientRefused();
             reg->client.clusterAccess = stored.clusterAccess;
+            reg->client.registrationPolicy = stored.registrationPolicy;
             if (reg->secret.isEmpty() && reg->client.usesSecret())
                 reg->client.secretHash = stored.secretHash;
             QSqlQuery &q =
@@ -547,7 +573,7 @@ void ClientRegistry::rewrite(const std::shared_ptr<Registered> &reg,
             q.addBindValue(reg->client.secretHash.isEmpty() ? QVariant()
                                                             : QVariant(reg->client.secretHash));
             q.addBindValue(QString::fromUtf8(
-                QJsonDocument(reg->client.toJson()).toJson(QJsonDocument::Compact)));
+                QJsonDocument(reg->client.toRecord()).toJson(QJsonDocument::Compact)));
             q.addBindValue(now);
             q.addBindValue(reg->client.clientId);
             if (!q.exec())
@@ -691,11 +717,14 @@ void ClientRegistry::deleteInitialAccessToken(const QString &id,
         std::move(done));
 }
 
-void ClientRegistry::remove(const QString &clientId, std::function<void(Core::Result<void>)> done)
+void ClientRegistry::remove(const QString &clientId, std::function<void(Core::Result<void>)> done,
+                            By by)
 {
     const qint64 now = nowMs();
     m_writer.submit(
-        [clientId, now](Core::WriteTransaction &tx) -> Core::Result<void> {
+        [clientId, now, by](Core::WriteTransaction &tx) -> Core::Result<void> {
+            if (by == By::Registrant && storedOwned(tx, clientId).clusterAccess)
+                return clusterClientRefused();
             if (auto r = changeExisting(
                     tx, QStringLiteral("DELETE FROM oauth_clients WHERE client_id = ?"), {clientId},
                     Core::Error{QStringLiteral("client-not-found"),
@@ -785,7 +814,7 @@ void ClientRegistry::setClusterAccess(const QString &clientId, bool allowed,
             QSqlQuery &q = tx.query(QStringLiteral(
                 "UPDATE oauth_clients SET record = ?, updated_at = ? WHERE client_id = ?"));
             q.addBindValue(QString::fromUtf8(
-                QJsonDocument(reg->client.toJson()).toJson(QJsonDocument::Compact)));
+                QJsonDocument(reg->client.toRecord()).toJson(QJsonDocument::Compact)));
             q.addBindValue(now);
             q.addBindValue(reg->client.clientId);
             if (!q.exec())

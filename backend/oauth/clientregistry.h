@@ -19,6 +19,27 @@ class WriteQueue;
 
 namespace Gatehouse::OAuth {
 
+struct Client;
+
+// What a dynamically registered client (RFC 7591) may ask for: grant types, scopes and the
+// audiences of token_exchange_audiences / allowed_resources. Anything outside it is refused
+// with invalid_client_metadata naming the field, never dropped (docs/oauth.md).
+struct RegistrationPolicy
+{
+    QStringList grantTypes;
+    QStringList scopes;
+    QStringList audiences;
+
+    static RegistrationPolicy defaults();
+    QJsonObject toJson() const; // {"grantTypes", "scopes", "audiences"}
+    // Validates {"grantTypes"?, "scopes"?, "audiences"?} (missing members: base's).
+    static Core::Result<RegistrationPolicy> fromJson(const QJsonValue &v,
+                                                     const RegistrationPolicy &base);
+    // The first field of `client` this policy does not allow, as invalid_client_metadata;
+    // values the client had already (`current`, an RFC 7592 update) stay allowed.
+    std::optional<Core::Error> check(const Client &client, const Client *current = nullptr) const;
+};
+
 // A registered client (seed 001's registration record, RFC 7591 metadata names).
 struct Client
 {
@@ -50,6 +71,10 @@ struct Client
     // administrator allowed to act for the cluster: not metadata, set through
     // PUT /admin/v1/clients/{id}/cluster-access (docs/oauth.md, "Trust boundaries").
     bool clusterAccess = false;
+    // The policy of the initial access token a dynamic registration was made with, when it
+    // carried one: the client's own RFC 7592 updates are held to it, not to the server's
+    // (docs/oauth.md). Stored beside the metadata, never shown as metadata.
+    std::optional<RegistrationPolicy> registrationPolicy;
 
     bool confidential() const { return tokenEndpointAuthMethod != QLatin1String("none"); }
     bool usesSecret() const
@@ -57,26 +82,8 @@ struct Client
         return tokenEndpointAuthMethod == QLatin1String("client_secret_basic") ||
                tokenEndpointAuthMethod == QLatin1String("client_secret_post");
     }
-    QJsonObject toJson() const; // metadata as RFC 7591 names it, never the secret
-};
-
-// What a dynamically registered client (RFC 7591) may ask for: grant types, scopes and the
-// audiences of token_exchange_audiences / allowed_resources. Anything outside it is refused
-// with invalid_client_metadata naming the field, never dropped (docs/oauth.md).
-struct RegistrationPolicy
-{
-    QStringList grantTypes;
-    QStringList scopes;
-    QStringList audiences;
-
-    static RegistrationPolicy defaults();
-    QJsonObject toJson() const; // {"grantTypes", "scopes", "audiences"}
-    // Validates {"grantTypes"?, "scopes"?, "audiences"?} (missing members: base's).
-    static Core::Result<RegistrationPolicy> fromJson(const QJsonValue &v,
-                                                     const RegistrationPolicy &base);
-    // The first field of `client` this policy does not allow, as invalid_client_metadata;
-    // values the client had already (`current`, an RFC 7592 update) stay allowed.
-    std::optional<Core::Error> check(const Client &client, const Client *current = nullptr) const;
+    QJsonObject toJson() const;   // metadata as RFC 7591 names it, never the secret
+    QJsonObject toRecord() const; // toJson() and what is stored beside it
 };
 
 class ClientRegistry
@@ -103,10 +110,16 @@ public:
     // expired or used-up one fails with invalid_token.
     void registerClient(Client client, std::function<void(Core::Result<Registered>)> done,
                         bool dynamic = false, const QString &initialAccessTokenHash = {});
+    // Who asks for a change: an administrator, or the holder of the client's registration
+    // access token (RFC 7592), who may change no client allowed to act for the cluster (checked
+    // against the stored record in the writer's transaction).
+    enum class By { Admin, Registrant };
+    // What a registrant's change of such a client answers (RFC 7592 §2.2: 403).
+    static Core::Error clusterClientRefused();
     // Replaces the metadata (RFC 7592 §2.2, admin update). Becoming confidential issues a
     // secret (returned once); becoming public drops it.
     void update(const QString &clientId, Client metadata,
-                std::function<void(Core::Result<Registered>)> done);
+                std::function<void(Core::Result<Registered>)> done, By by = By::Admin);
     // The client whose registration access token this is (constant-time hash compare).
     std::optional<Client> findByRegistrationToken(const QString &clientId,
                                                   const QString &token) const;
@@ -132,7 +145,8 @@ public:
     std::optional<InitialAccessToken> usableInitialAccessToken(const QString &hash,
                                                                qint64 now) const;
     void deleteInitialAccessToken(const QString &id, std::function<void(Core::Result<void>)> done);
-    void remove(const QString &clientId, std::function<void(Core::Result<void>)> done);
+    void remove(const QString &clientId, std::function<void(Core::Result<void>)> done,
+                By by = By::Admin);
     void rotateSecret(const QString &clientId, std::function<void(Core::Result<Registered>)> done);
     // The admin-only flag that lets a client's tokens reach the cluster API (docs/oauth.md).
     void setClusterAccess(const QString &clientId, bool allowed,
@@ -153,7 +167,7 @@ private:
     void forget(const QString &clientId);
     // Writes a changed record (secret hash and metadata) in the writer.
     void rewrite(const std::shared_ptr<Registered> &reg,
-                 std::function<void(Core::Result<Registered>)> done);
+                 std::function<void(Core::Result<Registered>)> done, By by = By::Admin);
 
     qint64 nowMs() const;
 

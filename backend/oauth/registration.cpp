@@ -78,6 +78,7 @@ void OAuthApi::registerRegistrationRoutes(bool openRegistration)
             // The policy that applies: the initial access token's own, else the server's. An
             // unusable token is refused before the metadata is looked at.
             RegistrationPolicy policy = m_trust.registrationPolicy();
+            std::optional<RegistrationPolicy> tokenPolicy;
             if (!iat.isEmpty()) {
                 const auto token = m_clients.usableInitialAccessToken(
                     ClientRegistry::hashSecret(iat), m_clock.now().toMSecsSinceEpoch());
@@ -85,8 +86,9 @@ void OAuthApi::registerRegistrationRoutes(bool openRegistration)
                     return respond(invalidToken(
                         QStringLiteral("the initial access token is unknown, expired or used up"),
                         true));
-                if (token->policy)
-                    policy = *token->policy;
+                tokenPolicy = token->policy;
+                if (tokenPolicy)
+                    policy = *tokenPolicy;
             }
             auto client = ClientRegistry::fromMetadata(*body);
             if (!client)
@@ -94,6 +96,8 @@ void OAuthApi::registerRegistrationRoutes(bool openRegistration)
             // Anything outside the policy is refused, naming the field; nothing is dropped.
             if (auto e = policy.check(*client))
                 return respond(metadataError(*e));
+            // A token's own policy stays the client's for its later updates (RFC 7592).
+            client->registrationPolicy = tokenPolicy;
             m_clients.registerClient(
                 *client,
                 [this, respond](const Core::Result<ClientRegistry::Registered> &r) {
@@ -141,11 +145,7 @@ void OAuthApi::registerRegistrationRoutes(bool openRegistration)
             // API with cluster:write only, never by the holder of its registration token
             // (RFC 7592 §2.2: 403 when the client may not update itself).
             if (current->clusterAccess)
-                return respond(metadataError(
-                    {QStringLiteral("access_denied"),
-                     QStringLiteral("this client is allowed to act for the cluster; only an "
-                                    "administrator (cluster:write) may change it"),
-                     403}));
+                return respond(metadataError(ClientRegistry::clusterClientRefused()));
             auto body = jsonBody(req);
             if (!body)
                 return respond(metadataError(body.error()));
@@ -173,17 +173,21 @@ void OAuthApi::registerRegistrationRoutes(bool openRegistration)
             auto client = ClientRegistry::fromMetadata(*body);
             if (!client)
                 return respond(metadataError(client.error()));
-            // The server's policy, or what the client holds already (given at registration by
-            // its initial access token's policy, or by an administrator).
-            if (auto e = m_trust.registrationPolicy().check(*client, &*current))
+            // The policy the client was registered under (its initial access token's, else the
+            // server's as it is now), or what the client holds already (given at registration
+            // or by an administrator).
+            const RegistrationPolicy policy =
+                current->registrationPolicy.value_or(m_trust.registrationPolicy());
+            if (auto e = policy.check(*client, &*current))
                 return respond(metadataError(*e));
-            m_clients.update(current->clientId, *client,
-                             [this, respond](const Core::Result<ClientRegistry::Registered> &r) {
-                                 if (!r)
-                                     return respond(metadataError(r.error()));
-                                 respond(
-                                     noStore(HttpResponse::json(200, registrationResponse(*r))));
-                             });
+            m_clients.update(
+                current->clientId, *client,
+                [this, respond](const Core::Result<ClientRegistry::Registered> &r) {
+                    if (!r)
+                        return respond(metadataError(r.error()));
+                    respond(noStore(HttpResponse::json(200, registrationResponse(*r))));
+                },
+                ClientRegistry::By::Registrant);
         },
         small);
     m_server.routeDeferred(
@@ -192,11 +196,18 @@ void OAuthApi::registerRegistrationRoutes(bool openRegistration)
             const auto current = authorized(req);
             if (!current)
                 return respond(refused(req));
-            m_clients.remove(current->clientId, [respond](const Core::Result<void> &r) {
-                if (!r)
-                    return respond(metadataError(r.error()));
-                respond(noStore(HttpResponse{204, {}, {}, {}}));
-            });
+            // Deleting a cluster client would revoke every user's cluster tokens it issued:
+            // the administrator's call, as any other change of it.
+            if (current->clusterAccess)
+                return respond(metadataError(ClientRegistry::clusterClientRefused()));
+            m_clients.remove(
+                current->clientId,
+                [respond](const Core::Result<void> &r) {
+                    if (!r)
+                        return respond(metadataError(r.error()));
+                    respond(noStore(HttpResponse{204, {}, {}, {}}));
+                },
+                ClientRegistry::By::Registrant);
         });
 }
 

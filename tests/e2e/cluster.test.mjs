@@ -578,6 +578,18 @@ test('python3-kubernetes client: list, strategic-merge patch, NodeRestriction, v
     const canAll = await pyClient(files.node1, 'can_i', 'list', 'nodes');
     assert.equal(canAll.result.allowed, false);
     assert.equal(canAll.result.reason, "node 'node-1' cannot read all nodes, only its own Node object");
+
+    // A LocalSubjectAccessReview as the Python client's callers write it, metadata.namespace
+    // set: answered, as kube does; without it too; another namespace in the body is kube's 400.
+    for (const bodyNs of ['default', '-']) {
+        const local = await pyClient(files.admin, 'local_can_i', 'default', bodyNs, 'nobody', 'list', 'pods');
+        assert.equal(local.ok, true, JSON.stringify(local));
+        assert.equal(local.result.allowed, false, JSON.stringify(local));
+    }
+    const mixed = await pyClient(files.admin, 'local_can_i', 'default', 'kube-system', 'nobody', 'list', 'pods');
+    assert.equal(mixed.status, 400, JSON.stringify(mixed));
+    assert.equal(mixed.body.message, 'the namespace of the provided object does not match the namespace sent on the request');
+    assert.equal(mixed.body.reason, 'BadRequest');
 });
 
 // 8 ------------------------------------------------------------------------------------------

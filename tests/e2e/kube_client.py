@@ -11,6 +11,10 @@ Actions:
     patch_labels NAME JSON       CoreV1Api().patch_node(NAME, {"metadata": {"labels": JSON}})
                                  (a dict body: application/strategic-merge-patch+json)
     can_i VERB RESOURCE [NAME]   AuthorizationV1Api().create_self_subject_access_review(...)
+    local_can_i NS BODY_NS USER VERB RESOURCE
+                                 AuthorizationV1Api().create_namespaced_local_subject_access_review
+                                 (NS, ...) with metadata.namespace BODY_NS ("-": none), as
+                                 callers of the client write it
     watch_nodes RV COUNT SELECTOR
                                  watch.Watch().stream(CoreV1Api().list_node, resource_version=RV,
                                  label_selector=SELECTOR, timeout_seconds=20): the first COUNT
@@ -59,6 +63,15 @@ def run(api_client, action, args):
             spec=client.V1SelfSubjectAccessReviewSpec(resource_attributes=attrs))
         r = client.AuthorizationV1Api(api_client).create_self_subject_access_review(review)
         return {"allowed": r.status.allowed, "denied": r.status.denied, "reason": r.status.reason}
+    if action == "local_can_i":
+        attrs = client.V1ResourceAttributes(namespace=args[0], verb=args[3], resource=args[4])
+        review = client.V1LocalSubjectAccessReview(
+            metadata=client.V1ObjectMeta(namespace=None if args[1] == "-" else args[1]),
+            spec=client.V1SubjectAccessReviewSpec(resource_attributes=attrs, user=args[2]))
+        r = client.AuthorizationV1Api(api_client).create_namespaced_local_subject_access_review(
+            args[0], review)
+        return {"allowed": r.status.allowed, "denied": r.status.denied, "reason": r.status.reason,
+                "namespace": r.metadata.namespace if r.metadata else None}
     if action == "watch_nodes":
         events = []
         w = watch.Watch()

@@ -133,6 +133,43 @@ test('a confidential client registers, authenticates and is configured with RFC 
     assert.equal(refused.status, 401);
 });
 
+test('an RFC 7592 update is held to the policy of the initial access token the client registered with, not to the server\'s', async () => {
+    const iat = await initialAccessToken({ policy: M2M_POLICY });
+    const c = (await register({ ...M2M, client_name: 'narrow m2m' }, iat.token)).json;
+    assert.ok(c.registration_access_token, JSON.stringify(c));
+    assert.equal(c.registration_policy, undefined, 'the policy is not metadata');
+    // Everything the server's own policy allows (a user-facing app: sign-in, refresh tokens,
+    // the device flow, identity scopes), but the token's did not.
+    const userFacing = { ...M2M, client_id: c.client_id, client_name: 'Gatehouse',
+                         grant_types: ['client_credentials', 'authorization_code', 'refresh_token',
+                                       'urn:ietf:params:oauth:grant-type:device_code'],
+                         scope: 'orders:read openid profile email offline_access',
+                         redirect_uris: ['https://attacker.example/cb'] };
+    const widened = await configuration('PUT', c.client_id, c.registration_access_token, userFacing);
+    assertError(widened, 400, 'invalid_client_metadata');
+    assert.match(widened.json.error_description, /grant_types: 'authorization_code' is not allowed/);
+    const onlyScopes = await configuration('PUT', c.client_id, c.registration_access_token,
+                                           { ...M2M, client_id: c.client_id, scope: 'orders:read openid email' });
+    assertError(onlyScopes, 400, 'invalid_client_metadata');
+    assert.match(onlyScopes.json.error_description, /scope: 'openid' is not allowed/);
+    // An administrator's change keeps the client under that policy (and rereads it from the
+    // database): the registrant may use what the administrator gave, nothing more.
+    const admin = await adminFetch(b, 'PUT', `/admin/v1/clients/${c.client_id}`,
+                                   { ...M2M, client_name: 'narrow m2m', scope: 'orders:read orders:write' });
+    assert.equal(admin.status, 200, admin.text);
+    assert.equal(admin.json.registration_policy, undefined);
+    const kept = await configuration('PUT', c.client_id, c.registration_access_token,
+                                     { ...M2M, client_id: c.client_id, scope: 'orders:write' });
+    assert.equal(kept.status, 200, kept.text);
+    assert.equal(kept.json.scope, 'orders:write');
+    assertError(await configuration('PUT', c.client_id, c.registration_access_token, userFacing),
+                400, 'invalid_client_metadata');
+    const stored = (await adminFetch(b, 'GET', `/admin/v1/clients/${c.client_id}`)).json;
+    assert.deepEqual(stored.grant_types, ['client_credentials']);
+    assert.equal(stored.scope, 'orders:write');
+    assert.deepEqual(stored.redirect_uris, []);
+});
+
 test('initial access tokens are spent per registration; refused metadata spends nothing', async () => {
     const iat = await initialAccessToken({ maxUses: 1 });
     assertError(await register({ client_name: 'x', token_endpoint_auth_method: 'magic' }, iat.token),

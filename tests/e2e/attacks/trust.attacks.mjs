@@ -378,7 +378,7 @@ describe('trust boundaries: token exchange, registration, the cluster audience',
         assertOAuthError(third, 400, 'invalid_target', /descends from another issuer/, 'laundered twice');
     });
 
-    attack('trust 3: the holder of a registration token changes a client an administrator allowed to act for the cluster (RFC 7592)', async () => {
+    attack('trust 3: the holder of a registration token changes or deletes a client an administrator allowed to act for the cluster (RFC 7592)', async () => {
         const reg = await registerOpen({ client_name: `kubectl login ${++counter}`, redirect_uris: ['http://127.0.0.1:8000/callback'], scope: 'openid' });
         assert.equal(reg.status, 201, reg.text);
         const c = reg.json;
@@ -390,6 +390,11 @@ describe('trust boundaries: token exchange, registration, the cluster audience',
                                 { 'Content-Type': 'application/json', Authorization: `Bearer ${c.registration_access_token}` });
         assertOAuthError(r, 403, 'access_denied', /only an administrator \(cluster:write\) may change it/, 'update');
         assert.deepEqual((await adminFetch(b, 'GET', `/admin/v1/clients/${c.client_id}`)).json, before, 'unchanged');
+        // Nor deleted with it: that would revoke every cluster token the client issued.
+        const gone = await request(`${b.serviceUrl}/oauth2/register/${c.client_id}`, 'DELETE', undefined,
+                                   { Authorization: `Bearer ${c.registration_access_token}` });
+        assertOAuthError(gone, 403, 'access_denied', /only an administrator \(cluster:write\) may change it/, 'delete');
+        assert.deepEqual((await adminFetch(b, 'GET', `/admin/v1/clients/${c.client_id}`)).json, before, 'still there');
         // Its metadata stays readable with the same token.
         const read = await request(`${b.serviceUrl}/oauth2/register/${c.client_id}`, 'GET', undefined,
                                    { Authorization: `Bearer ${c.registration_access_token}` });
