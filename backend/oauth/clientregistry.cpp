@@ -173,8 +173,8 @@ std::optional<Core::Error> RegistrationPolicy::check(const Client &c, const Clie
 {
     auto refused = [](const char *field, const QString &value, const QStringList &allowed) {
         return Core::Error{QStringLiteral("invalid_client_metadata"),
-                           QStringLiteral("%1: '%2' is not allowed by this server's registration "
-                                          "policy (allowed: %3)")
+                           QStringLiteral("%1: '%2' is not allowed by the registration policy "
+                                          "(allowed: %3)")
                                .arg(QLatin1String(field), value.left(200), listText(allowed)),
                            400};
     };
