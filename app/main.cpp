@@ -228,21 +228,15 @@ int main(int argc, char **argv)
                                 << parser.value(QStringLiteral("connect")) << "'\n";
             return 2;
         }
-        options.adminToken = parser.value(QStringLiteral("admin-token"));
-        QString tokenFile = parser.value(QStringLiteral("admin-token-file"));
-        if (options.adminToken.isEmpty() && tokenFile.isEmpty())
-            options.adminToken = env.value(QStringLiteral("GATEHOUSE_ADMIN_TOKEN"));
-        if (options.adminToken.isEmpty() && tokenFile.isEmpty())
-            tokenFile = env.value(QStringLiteral("GATEHOUSE_ADMIN_TOKEN_FILE"));
-        if (options.adminToken.isEmpty() && !tokenFile.isEmpty()) {
-            QString why;
-            const auto read = Cli::readTokenFile(tokenFile, &why);
-            if (!read) {
-                QTextStream(stderr) << "gatehouse: " << why << "\n";
-                return 2;
-            }
-            options.adminToken = *read;
+        QString why;
+        const auto named =
+            Cli::namedToken(parser.value(QStringLiteral("admin-token")),
+                            parser.value(QStringLiteral("admin-token-file")), env, &why);
+        if (!named) {
+            QTextStream(stderr) << "gatehouse: " << why << "\n";
+            return 2;
         }
+        options.adminToken = *named;
     } else {
         embedded = std::make_unique<EmbeddedBackend>(*config);
         if (auto r = embedded->start(); !r) {

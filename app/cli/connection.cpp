@@ -123,6 +123,21 @@ std::optional<QString> readTokenFile(const QString &path, QString *error)
     return token;
 }
 
+std::optional<QString> namedToken(const QString &flagToken, const QString &flagFile,
+                                  const QProcessEnvironment &env, QString *error)
+{
+    if (!flagToken.isEmpty())
+        return flagToken;
+    QString file = flagFile;
+    if (file.isEmpty()) {
+        const QString token = env.value(QStringLiteral("GATEHOUSE_ADMIN_TOKEN"));
+        if (!token.isEmpty())
+            return token;
+        file = env.value(QStringLiteral("GATEHOUSE_ADMIN_TOKEN_FILE"));
+    }
+    return file.isEmpty() ? std::optional<QString>(QString()) : readTokenFile(file, error);
+}
+
 std::variant<Connection, int> openConnection(const QCommandLineParser &options,
                                              const QProcessEnvironment &env, QTextStream &err)
 {
@@ -165,21 +180,14 @@ std::variant<Connection, int> openConnection(const QCommandLineParser &options,
         err << "gatehouse admin: invalid admin URL '" << urlText << "'\n";
         return 2;
     }
-    c.token = options.value(QStringLiteral("admin-token"));
-    QString tokenFile = options.value(QStringLiteral("admin-token-file"));
-    if (c.token.isEmpty() && tokenFile.isEmpty())
-        c.token = env.value(QStringLiteral("GATEHOUSE_ADMIN_TOKEN"));
-    if (c.token.isEmpty() && tokenFile.isEmpty())
-        tokenFile = env.value(QStringLiteral("GATEHOUSE_ADMIN_TOKEN_FILE"));
-    if (c.token.isEmpty() && !tokenFile.isEmpty()) {
-        QString why;
-        const auto read = readTokenFile(tokenFile, &why);
-        if (!read) {
-            err << "gatehouse admin: " << why << "\n";
-            return 2;
-        }
-        c.token = *read;
+    QString why;
+    const auto named = namedToken(options.value(QStringLiteral("admin-token")),
+                                  options.value(QStringLiteral("admin-token-file")), env, &why);
+    if (!named) {
+        err << "gatehouse admin: " << why << "\n";
+        return 2;
     }
+    c.token = *named;
     QString rootToken; // the data directory's, when readable
     if (QFile f(Core::adminTokenPath(config->dataDir)); f.open(QIODevice::ReadOnly))
         rootToken = QString::fromUtf8(f.readAll()).trimmed();

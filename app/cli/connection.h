@@ -4,6 +4,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QList>
+#include <QProcessEnvironment>
 #include <QSslCertificate>
 #include <QString>
 #include <QUrl>
@@ -63,6 +64,12 @@ struct Connection
 // The first line of an admin token file (--admin-token-file), trimmed; nullopt with *error
 // set when it cannot be read or holds nothing.
 std::optional<QString> readTokenFile(const QString &path, QString *error);
+
+// The admin token the caller named, first found wins: --admin-token (flagToken),
+// --admin-token-file (flagFile), GATEHOUSE_ADMIN_TOKEN, GATEHOUSE_ADMIN_TOKEN_FILE. Empty when
+// none names one; nullopt with *error set when the file named cannot be read (readTokenFile).
+std::optional<QString> namedToken(const QString &flagToken, const QString &flagFile,
+                                  const QProcessEnvironment &env, QString *error);
 
 // The URL from --admin-url, GATEHOUSE_ADMIN_URL or <data-dir>/ports.json; the token from
 // --admin-token, --admin-token-file, GATEHOUSE_ADMIN_TOKEN, GATEHOUSE_ADMIN_TOKEN_FILE or

@@ -599,6 +599,34 @@ void TestHeadlessBackend::adminCli()
                                      viaEnv);
     QCOMPARE(envFile.exitCode, 1);
     QVERIFY2(envFile.err.contains(QStringLiteral("invalid admin token")), qPrintable(envFile.err));
+    // First named wins: the flag over the file, the variable over the variable's file.
+    QFile rootTokenFile(m_dir->filePath(QStringLiteral("admin-token")));
+    QVERIFY(rootTokenFile.open(QIODevice::ReadOnly));
+    const QString rootToken = QString::fromUtf8(rootTokenFile.readAll()).trimmed();
+    const CliResult flagWins =
+        runCli(byFile + QStringList{rootTokenFile.fileName(), QStringLiteral("--admin-token"),
+                                    QStringLiteral("wrong-token-abcdefghij")});
+    QCOMPARE(flagWins.exitCode, 1);
+    QVERIFY2(flagWins.err.contains(QStringLiteral("invalid admin token")),
+             qPrintable(flagWins.err));
+    viaEnv.insert(QStringLiteral("GATEHOUSE_ADMIN_TOKEN"), rootToken);
+    const CliResult envWins = runCli({QStringLiteral("admin"), QStringLiteral("status"),
+                                      QStringLiteral("--data-dir"), m_dir->path()},
+                                     viaEnv);
+    QCOMPARE(envWins.exitCode, 0);
+    QVERIFY2(envWins.out.contains(QStringLiteral("  token:     root (everything)\n")),
+             qPrintable(envWins.out));
+    // The console's --connect reads the same sources: an unreadable file is refused before
+    // anything connects.
+    const CliResult connectMissing =
+        runCli({QStringLiteral("--connect"), QStringLiteral("http://127.0.0.1:9/"),
+                QStringLiteral("--data-dir"), m_dir->path(), QStringLiteral("--admin-token-file"),
+                files.filePath(QStringLiteral("absent"))});
+    QCOMPARE(connectMissing.exitCode, 2);
+    QVERIFY2(connectMissing.err.contains(QStringLiteral("gatehouse: cannot read the admin token "
+                                                        "file %1")
+                                             .arg(files.filePath(QStringLiteral("absent")))),
+             qPrintable(connectMissing.err));
 }
 
 namespace {
