@@ -303,8 +303,24 @@ void AdminTokens::create(const AdminPrincipal &creator, const QString &name,
         return done(Core::Error{QStringLiteral("validation-failed"), error, 400});
     if (auto refused = beyond(creator, created->principal, QStringLiteral("grant")))
         return done(*refused);
+    const qint64 now = m_clock.now().toMSecsSinceEpoch();
     {
         QReadLocker lock(&m_lock);
+        // Nor beyond its own expiry: a token that ends could otherwise make one that never
+        // does, with the same powers, and live on through it.
+        if (!creator.root)
+            for (const Entry &e : std::as_const(m_byHash))
+                if (e.principal.id == creator.id && e.expiresAt > 0 &&
+                    (expiresInMs <= 0 || now + expiresInMs > e.expiresAt))
+                    return done(Core::Error{
+                        QStringLiteral("forbidden"),
+                        QStringLiteral("%1 expires at %2: it can create only tokens that expire "
+                                       "by then (expiresIn at most %3 seconds)")
+                            .arg(creator.describe(),
+                                 QDateTime::fromMSecsSinceEpoch(e.expiresAt, Qt::UTC)
+                                     .toString(Qt::ISODate))
+                            .arg(std::max<qint64>(0, (e.expiresAt - now) / 1000)),
+                        403});
         for (const Entry &e : std::as_const(m_byHash))
             if (e.principal.name == trimmed)
                 return done(Core::Error{QStringLiteral("admin-token-exists"),
@@ -316,7 +332,7 @@ void AdminTokens::create(const AdminPrincipal &creator, const QString &name,
     created->principal.id = Crypto::Random::uuid();
     created->principal.name = trimmed;
     created->token = TokenPrefix + Crypto::Random::token(32);
-    created->createdAt = m_clock.now().toMSecsSinceEpoch();
+    created->createdAt = now;
     created->expiresAt = expiresInMs > 0 ? created->createdAt + expiresInMs : 0;
     auto entry = std::make_shared<Entry>();
     entry->principal = created->principal;

@@ -573,7 +573,12 @@ void OAuthAdminApi::registerTokenRoutes()
                     400, QStringLiteral("malformed-json"),
                     QStringLiteral("the body must be a JSON object with username or client_id"));
             QJsonObject access = m_oauth.console().effectiveAccess(doc.object());
-            if (m_clusterIdentity && !access.contains(QLatin1String("error")) &&
+            // The user's cluster identity (groups mapped by the cluster's settings) only to a
+            // token that may read the cluster area: an oauth-only token is told nothing of it.
+            const auto principal = m_tokens.authenticate(req.bearerToken());
+            if (m_clusterIdentity && principal &&
+                principal->may(QStringLiteral("cluster"), false) &&
+                !access.contains(QLatin1String("error")) &&
                 access.value(QLatin1String("subject")).toObject().value(QLatin1String("kind")) ==
                     QLatin1String("user"))
                 access.insert(QStringLiteral("cluster"),

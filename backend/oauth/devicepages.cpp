@@ -219,6 +219,16 @@ void AuthorizeEndpoint::deviceConfirm(const HttpRequest &req, const Responder &r
     const QString code = normalizeUserCode(form.value(QStringLiteral("user_code")));
     const bool allow = form.value(QStringLiteral("decision")) == QLatin1String("allow");
     const qint64 now = m_clock.now().toMSecsSinceEpoch();
+    // Counted like the code's entry (RFC 8628 §5.1): posted here directly, guesses of pending
+    // codes would otherwise skip the limit of the page that checks a code.
+    qint64 retryMs = 0;
+    if (rateLimited(addressKey(req.peerAddress), now, &retryMs)) {
+        HttpResponse r = errorPage(429, QStringLiteral("slow_down"),
+                                   QStringLiteral("Too many attempts from your address. Wait a "
+                                                  "minute and try again."));
+        r.setHeader("Retry-After", QByteArray::number(std::max<qint64>(1, (retryMs + 999) / 1000)));
+        return respond(r);
+    }
     const QString userId = session->userId;
     const qint64 authTime = session->authTime;
     auto changed = std::make_shared<bool>(false);

@@ -60,7 +60,8 @@ void issueUserTokens(const TokenIssuer &issuer, const UserTokenRequest &r, Grant
     out->tokens.append(*access);
     // None from a sign-in older than oauth-refresh-max-lifetime (a browser session can be): it
     // would be dead on arrival.
-    if (r.withRefresh && c.grantTypes.contains(QStringLiteral("refresh_token")) &&
+    const bool offline = r.rotation || r.scopes.contains(QStringLiteral("offline_access"));
+    if (offline && c.grantTypes.contains(QStringLiteral("refresh_token")) &&
         !issuer.signInTooOld(r.authTime, r.now)) {
         const IssuedToken refresh = issuer.refreshToken(c, *access, r.now);
         out->response.insert(QStringLiteral("refresh_token"), refresh.value);

@@ -105,8 +105,9 @@ GrantResult grantFailed(const OAuthError &e);
 std::optional<OAuthError> requestedScopes(const Client &client, const QString &scope,
                                           QStringList *scopes);
 
-// Shared by the user grants: the access token, a refresh token when the client may refresh,
-// and an id_token for `openid`. Fills result.response and result.tokens.
+// Shared by the user grants: the access token, a refresh token when the client may refresh
+// and the grant is offline (below), and an id_token for `openid`. Fills result.response and
+// result.tokens.
 struct UserTokenRequest
 {
     const Client *client = nullptr;
@@ -117,7 +118,12 @@ struct UserTokenRequest
     QString family;
     QString codeHash;
     qint64 now = 0;
-    bool withRefresh = true;
+    // The refresh grant: the refresh token presented is replaced by a new one (its family was
+    // granted offline access when it began). Else a refresh token is issued only when the
+    // scopes granted include `offline_access`, the scope the consent page shows as "Stay
+    // signed in when you are not using it" (OpenID Connect Core §11, node oidc-provider's
+    // rule): without it, the grant lasts as long as its access token.
+    bool rotation = false;
     ClaimSources *sources = nullptr; // the token preview: where each claim came from
 };
 void issueUserTokens(const TokenIssuer &issuer, const UserTokenRequest &request,

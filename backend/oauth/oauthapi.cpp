@@ -24,6 +24,8 @@
 #include <QJsonDocument>
 #include <QSqlQuery>
 
+#include <algorithm>
+
 namespace Gatehouse::OAuth {
 
 using Core::HttpRequest;
@@ -371,6 +373,22 @@ void OAuthApi::deviceAuthorizationEndpoint(const HttpRequest &req, const Respond
         });
 }
 
+// A resource server (marked so by an administrator) is the audience `aud` names: its own
+// client id, one of its allowed_resources, or the orders API's for a client holding an orders
+// scope (the resources its client_credentials tokens may name). It learns about other
+// clients' access tokens for those only: not about tokens for another resource, which it
+// might otherwise take for its own, nor about refresh tokens, which only their client uses.
+bool OAuthApi::serves(const Client &caller, const QString &audience) const
+{
+    if (!caller.resourceServer || audience.isEmpty())
+        return false;
+    if (audience == caller.clientId || caller.allowedResources.contains(audience))
+        return true;
+    return audience == m_trust.ordersResource() &&
+           std::any_of(caller.scopes.begin(), caller.scopes.end(),
+                       [](const QString &s) { return s.startsWith(QLatin1String("orders:")); });
+}
+
 // RFC 7662.
 HttpResponse OAuthApi::introspectionEndpoint(const HttpRequest &req) const
 {
@@ -389,13 +407,14 @@ HttpResponse OAuthApi::introspectionEndpoint(const HttpRequest &req) const
         "kind, auth_time FROM oauth_tokens WHERE hash = ?");
     q->bind(1, TokenIssuer::storageKey(token));
     const qint64 now = m_clock.now().toMSecsSinceEpoch();
-    // RFC 7662 §2.2 / §4: an id_token is not an OAuth token, and a client that is not
-    // a resource server learns only about its own tokens (anything else answers
-    // inactive, as an unknown token would: no oracle for other clients' tokens).
+    // RFC 7662 §2.2 / §4: an id_token is not an OAuth token, and a client learns about its
+    // own tokens only, except a resource server about the access tokens meant for it (anything
+    // else answers inactive, as an unknown token would: no oracle for other clients' tokens).
     // A refresh token whose sign-in is older than oauth-refresh-max-lifetime (lowered since it
     // was issued) is refused by the refresh grant: inactive here too.
     if (!q->next() || !q->isNull(6) || q->int64(5) <= now || q->text(7) == QLatin1String("id") ||
-        (!caller.resourceServer && q->text(0) != caller.clientId) ||
+        (q->text(0) != caller.clientId &&
+         (q->text(7) != QLatin1String("access") || !serves(caller, q->text(3)))) ||
         (q->text(7) == QLatin1String("refresh") &&
          m_issuerImpl.signInTooOld(q->isNull(8) ? 0 : q->int64(8), now)))
         return noStore(HttpResponse::json(200, QJsonObject{{QStringLiteral("active"), false}}));

@@ -84,6 +84,7 @@ private:
                       const Core::Responder &respond);
     void deviceAuthorizationEndpoint(const Core::HttpRequest &req, const Core::Responder &respond);
     Core::HttpResponse introspectionEndpoint(const Core::HttpRequest &req) const;
+    bool serves(const Client &caller, const QString &audience) const;
     void revocationEndpoint(const Core::HttpRequest &req, const Core::Responder &respond);
     Core::HttpResponse userinfoEndpoint(const Core::HttpRequest &req) const;
     // The form of a request that carries client credentials, and its authenticated client.

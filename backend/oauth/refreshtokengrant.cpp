@@ -84,6 +84,7 @@ GrantResult RefreshTokenGrant::handle(const TokenRequest &req) const
     utr.family = family;
     utr.codeHash = q.value(7).toString();
     utr.now = now;
+    utr.rotation = true;
     issueUserTokens(m_issuer, utr, &out);
     if (out.error)
         return out;

@@ -152,6 +152,44 @@ test('no escalation: a token grants at most what it holds', async () => {
     assert.equal(list.json.items.find((t) => t.name === 'sub').createdBy, "admin token 'delegate'");
 });
 
+test('no outliving: a token that expires creates only tokens that expire by then', async () => {
+    const { json: { token } } = await createToken('short-lived', ['admin:write', 'orders:write'], { expiresIn: 120 });
+    const forever = await createToken('forever', ['orders:write'], {}, token);
+    assert.equal(forever.status, 403, forever.text);
+    assert.equal(forever.json.error, 'forbidden');
+    assert.match(forever.json.message, /^admin token 'short-lived' expires at \d{4}-\d\d-\d\dT[\d:]+Z: it can create only tokens that expire by then \(expiresIn at most 1[01]\d seconds\)$/);
+    const longer = await createToken('longer', ['orders:read'], { expiresIn: 3600 }, token);
+    assert.equal(longer.status, 403, longer.text);
+    const within = await createToken('within', ['orders:read'], { expiresIn: 60 }, token);
+    assert.equal(within.status, 201, within.text);
+    const left = Date.parse(within.json.expiresAt) - Date.now();
+    assert.ok(left > 50_000 && left <= 60_000, `${left}`);
+    const list = await adminFetch(b, 'GET', '/admin/v1/admin-tokens');
+    assert.ok(!list.json.items.some((t) => t.name === 'forever' || t.name === 'longer'), 'nothing stored for a refusal');
+    // A token without an expiry still creates one without (the root token too).
+    const { json: { token: lasting } } = await createToken('lasting', ['admin:write', 'orders:read']);
+    const child = await createToken('lasting-child', ['orders:read'], {}, lasting);
+    assert.equal(child.status, 201, child.text);
+    assert.equal(child.json.expiresAt, null);
+});
+
+test('effective access: a user\'s cluster identity only to a token that may read the cluster area', async () => {
+    const user = await adminFetch(b, 'POST', '/admin/v1/users',
+                                  { username: 'ada.access', password: 'correct horse battery', groups: ['dev'] });
+    assert.equal(user.status, 201, user.text);
+    const root = await adminFetch(b, 'POST', '/admin/v1/oauth/access', { username: 'ada.access' });
+    assert.equal(root.status, 200, root.text);
+    assert.ok(root.json.cluster && Array.isArray(root.json.cluster.groups), root.text);
+    const { json: { token: oauthOnly } } = await createToken('oauth-only', ['oauth:read']);
+    const narrow = await withToken(oauthOnly, 'POST', '/admin/v1/oauth/access', { username: 'ada.access' });
+    assert.equal(narrow.status, 200, narrow.text);
+    assert.equal(narrow.json.cluster, undefined, narrow.text);
+    assert.deepEqual(Object.keys(narrow.json).sort(), Object.keys(root.json).filter((k) => k !== 'cluster').sort());
+    const { json: { token: both } } = await createToken('oauth-cluster', ['oauth:read', 'cluster:read']);
+    const wide = await withToken(both, 'POST', '/admin/v1/oauth/access', { username: 'ada.access' });
+    assert.deepEqual(wide.json.cluster, root.json.cluster);
+});
+
 test('bad input: 400 for malformed JSON, wrong types, unknown permissions, bad names; 409 for a taken name', async () => {
     const raw = await request(`${b.adminUrl}/admin/v1/admin-tokens`, 'POST', '{"name": "x", ',
                               { Authorization: `Bearer ${b.adminToken}` });

@@ -21,7 +21,10 @@ import { startBackend, adminFetch, request, readEvents, binaryPath, waitFor } fr
 import { UserAgent, element, form, assertErrorPage, tags, textOf } from './lib/browser.mjs';
 
 const opts = { [oauth.allowInsecureRequests]: true };
-const FULL_SCOPE = 'openid profile email groups orders:read';
+const FULL_SCOPE = 'openid profile email groups orders:read offline_access';
+// The default request's scope with offline_access: only then does a user grant bring a refresh
+// token (OpenID Connect Core §11).
+const OFFLINE_SCOPE = 'openid profile email offline_access';
 // Debian's python3 (where python3-jwcrypto lives), not whatever python3 is first on PATH.
 const PYTHON = process.env.GATEHOUSE_PYTHON ?? (existsSync('/usr/bin/python3') ? '/usr/bin/python3' : 'python3');
 const VERIFY_ID_TOKEN = fileURLToPath(new URL('./verify_id_token.py', import.meta.url));
@@ -34,7 +37,8 @@ let spa; // public client, PKCE, one redirect URI, a logo and a name that needs 
 let spa2; // another public client
 let web; // confidential client (client_secret_basic)
 let multi; // public client with two redirect URIs
-let m2m; // confidential client_credentials client with a redirect URI: introspects, no code flow
+let m2m; // confidential client_credentials client with a redirect URI: a resource server for the
+         // orders API (orders:read), introspects other clients' access tokens for it, no code flow
 const passwords = new Set(); // every password sent; none may show up in the backend's stderr
 
 function assertCookie(r, name, what, { secure = false } = {}) {
@@ -154,10 +158,12 @@ function submitConsent(ua, page, decision, base = as.issuer) {
 const isPage = (loc, path) => loc && loc.origin === issuer && loc.pathname === path;
 
 // The whole front channel: authorize, log in when asked, consent when asked. Resolves to
-// {params, verifier, ua, callback (the final Location URL), steps (['login', 'consent'])}.
+// {params, verifier, ua, callback (the final Location URL), steps (['login', 'consent']),
+// consent (the consent page's response, when it was shown)}.
 async function runFlow(c, user, { ua = new UserAgent(), extra = {}, decision = 'allow' } = {}) {
     const req = await newRequest(c, extra);
     const steps = [];
+    let consent;
     let r = await ua.fetch(authorizeUrl(req.params));
     assert.equal(r.status, 303, `authorize: ${r.text.slice(0, 400)}`);
     if (isPage(r.location, '/oauth2/login')) {
@@ -167,11 +173,18 @@ async function runFlow(c, user, { ua = new UserAgent(), extra = {}, decision = '
     }
     if (isPage(r.location, '/oauth2/consent')) {
         steps.push('consent');
-        r = await submitConsent(ua, await consentPage(ua, r.location), decision);
+        consent = await consentPage(ua, r.location);
+        r = await submitConsent(ua, consent, decision);
     }
     assert.ok([302, 303].includes(r.status), `back to the client: ${r.status} ${r.text.slice(0, 400)}`);
     assert.equal(locationBase(r.location), req.params.redirect_uri ?? c.redirect_uris[0]);
-    return { ...req, ua, callback: r.location, steps };
+    return { ...req, ua, callback: r.location, steps, consent };
+}
+
+// The scopes a consent page lists (its <li data-scope> items), sorted.
+function listedScopes(page) {
+    return tags(page.text).filter((t) => t.tag === 'li' && t.attrs['data-scope'] !== undefined)
+                          .map((t) => t.attrs['data-scope']).sort();
 }
 
 // The code exchange through oauth4webapi (state and iss checked, id_token claims validated,
@@ -213,10 +226,25 @@ function assertTokenError(r, errors, what) {
     assert.equal(r.headers['cache-control'], 'no-store', `${what}: no-store`);
 }
 
+// Introspection by the resource server m2m (RFC 7662): it learns about other clients' access
+// tokens for the orders API only (a user token with an orders: scope), never about their refresh
+// tokens nor tokens for another audience ({"active": false} as for an unknown token). A check
+// that a token is dead uses it only where it answers true while the token lives.
 async function introspect(token) {
     const client = { client_id: m2m.client_id };
     return oauth.processIntrospectionResponse(as, client,
         await oauth.introspectionRequest(as, client, m2m.auth, token, opts));
+}
+
+// The kinds (access, refresh) of the ACTIVE tokens client `c` holds for user `userId`, sorted,
+// as the admin API lists them: the oracle for refresh tokens, which no resource server may
+// introspect.
+async function activeKinds(c, userId) {
+    const r = await adminFetch(b, 'GET', `/admin/v1/tokens?client=${encodeURIComponent(c.client_id)}&user=${encodeURIComponent(userId)}`);
+    assert.equal(r.status, 200, r.text);
+    for (const t of r.json.items)
+        assert.ok(t.clientId === c.client_id && t.subject === userId, `listed for the client and the user: ${JSON.stringify(t)}`);
+    return r.json.items.map((t) => t.kind).sort();
 }
 
 const atHash = (accessToken) => createHash('sha256').update(accessToken).digest().subarray(0, 16).toString('base64url');
@@ -630,7 +658,12 @@ test('code flow, public client + PKCE: cookies, login and consent pages, code/st
     assert.equal(intro.sub, user.id);
     assert.equal(intro.client_id, spa.client_id);
     assert.deepEqual(sorted(intro.scope), sorted(FULL_SCOPE));
-    assert.equal((await introspect(tokens.refresh_token)).active, true, 'the refresh token is live');
+    assert.equal(intro.aud, `${issuer}/v1`, 'for the orders API, which m2m serves');
+    // The refresh token is live (the admin API lists it active), but a resource server learns
+    // nothing of another client's refresh token: exactly what an unknown token gets.
+    assert.deepEqual(await activeKinds(spa, user.id), ['access', 'refresh'], 'the refresh token is live');
+    assert.deepEqual(await introspect(tokens.refresh_token), { active: false },
+                     'a resource server is told nothing of another client\'s refresh token');
 });
 
 test('id_token verified by python3-jwcrypto; tampered, wrong audience or wrong nonce refused', async () => {
@@ -667,7 +700,7 @@ test('id_token verified by python3-jwcrypto; tampered, wrong audience or wrong n
 test('confidential client without PKCE; a code_verifier for a code without challenge is refused', async () => {
     const user = await createUser();
     const noPkce = { code_challenge: undefined, code_challenge_method: undefined };
-    const flow = await runFlow(web, user, { extra: noPkce });
+    const flow = await runFlow(web, user, { extra: { ...noPkce, scope: OFFLINE_SCOPE } });
     const tokens = await exchange(web, { ...flow, verifier: oauth.nopkce });
     assert.ok(tokens.access_token && tokens.id_token && tokens.refresh_token);
 
@@ -695,7 +728,7 @@ test('openid-client: discovery, authorization code grant, refresh, userinfo', as
     const verifier = oidc.randomPKCECodeVerifier();
     const state = oidc.randomState();
     const nonce = oidc.randomNonce();
-    const url = oidc.buildAuthorizationUrl(config, { redirect_uri: spa.redirect_uris[0], scope: 'openid profile groups',
+    const url = oidc.buildAuthorizationUrl(config, { redirect_uri: spa.redirect_uris[0], scope: 'openid profile groups offline_access',
                                                      code_challenge: await oidc.calculatePKCECodeChallenge(verifier),
                                                      code_challenge_method: 'S256', state, nonce });
     const ua = new UserAgent();
@@ -728,14 +761,16 @@ let expiring;
 
 test('expiry, part 1: a code (60 s) and a 30-second access token, both good now', async () => {
     const user = await createUser();
-    const shortLived = await register({ client_name: 'Short-lived', token_endpoint_auth_method: 'none', scope: 'openid',
+    // orders:read: the token is for the orders API, so the resource server m2m may introspect it.
+    const shortLived = await register({ client_name: 'Short-lived', token_endpoint_auth_method: 'none', scope: 'openid orders:read',
                                         grant_types: ['authorization_code'], access_token_lifetime: 30,
                                         redirect_uris: ['http://127.0.0.1:9/short'] });
     const ua = new UserAgent();
-    const first = await runFlow(shortLived, user, { ua, extra: { scope: 'openid' } });
+    const first = await runFlow(shortLived, user, { ua, extra: { scope: 'openid orders:read' } });
     const tokens = await exchange(shortLived, first);
     assert.equal(tokens.expires_in, 30);
     assert.equal((await userinfo(tokens.access_token)).status, 200);
+    assert.equal((await introspect(tokens.access_token)).active, true, 'live: the resource server sees it');
     const pending = await runFlow(shortLived, user, { ua, extra: { scope: 'openid' } });
     expiring = { client: shortLived, tokens, pending, at: Date.now() };
 });
@@ -1003,17 +1038,20 @@ test('consents: listed, revoked through the admin API (asked again), 404 consent
 
 test('code replay → invalid_grant, and the tokens issued from the code are revoked', async () => {
     const user = await createUser();
-    const flow = await runFlow(spa, user);
+    // orders:read: the access token is for the orders API, which the resource server m2m serves.
+    const flow = await runFlow(spa, user, { extra: { scope: `${OFFLINE_SCOPE} orders:read` } });
     const code = flow.callback.searchParams.get('code');
     const fields = { grant_type: 'authorization_code', code, redirect_uri: spa.redirect_uris[0], code_verifier: flow.verifier };
     const first = await tokenRequest(spa, fields);
     assert.equal(first.status, 200, first.text);
+    assert.ok(first.json.refresh_token, 'a refresh token (offline_access)');
     assert.equal((await introspect(first.json.access_token)).active, true);
     assert.equal((await userinfo(first.json.access_token)).status, 200);
+    assert.deepEqual(await activeKinds(spa, user.id), ['access', 'refresh'], 'both live');
 
     assertTokenError(await tokenRequest(spa, fields), 'invalid_grant', 'replay');
     assert.equal((await introspect(first.json.access_token)).active, false, 'the access token is revoked');
-    assert.equal((await introspect(first.json.refresh_token)).active, false, 'the refresh token is revoked');
+    assert.deepEqual(await activeKinds(spa, user.id), [], 'the access and the refresh token are revoked');
     assert.equal((await userinfo(first.json.access_token)).status, 401);
     assertTokenError(await tokenRequest(spa, { grant_type: 'refresh_token', refresh_token: first.json.refresh_token }),
                      'invalid_grant', 'refresh after replay');
@@ -1058,11 +1096,11 @@ test('code exchange refusals: PKCE mismatch, missing verifier, another client, r
 
 test('refresh: rotated; reusing the old one → invalid_grant and the whole family is revoked', async () => {
     const user = await createUser();
-    const t0 = await exchange(spa, await runFlow(spa, user, { extra: { scope: 'openid email orders:read' } }));
+    const t0 = await exchange(spa, await runFlow(spa, user, { extra: { scope: 'openid email orders:read offline_access' } }));
     const t1 = await refresh(spa, t0.refresh_token);
     assert.ok(t1.refresh_token && t1.refresh_token !== t0.refresh_token, 'a new refresh token');
     assert.notEqual(t1.access_token, t0.access_token);
-    assert.deepEqual(sorted(t1.scope), ['email', 'openid', 'orders:read']);
+    assert.deepEqual(sorted(t1.scope), ['email', 'offline_access', 'openid', 'orders:read']);
     assert.equal(t1.expires_in, 3600);
     const at1 = await jose.jwtVerify(t1.access_token, jwks, { issuer, audience: `${issuer}/v1`, typ: 'at+jwt' });
     assert.equal(at1.payload.sub, user.id);
@@ -1074,22 +1112,28 @@ test('refresh: rotated; reusing the old one → invalid_grant and the whole fami
         assert.equal(c.auth_time, c0.auth_time, 'a refreshed id_token keeps auth_time');
         assert.equal(c.at_hash, atHash(t1.access_token));
     }
-    assert.equal((await introspect(t0.refresh_token)).active, false, 'the rotated refresh token is dead');
+    // The rotated refresh token is dead: of the refresh tokens only t1's is active (the access
+    // tokens of t0 and t1 stay).
+    assert.deepEqual(await activeKinds(spa, user.id), ['access', 'access', 'refresh'], 'the rotated refresh token is dead');
     const t2 = await refresh(spa, t1.refresh_token);
-    assert.equal((await introspect(t2.access_token)).active, true);
+    assert.deepEqual(await activeKinds(spa, user.id), ['access', 'access', 'access', 'refresh']);
+    for (const [what, token] of [['newest', t2.access_token], ['middle', t1.access_token], ['first', t0.access_token]])
+        assert.equal((await introspect(token)).active, true, `the ${what} access token is live`);
 
     // The attacker (or a confused client) presents t0's refresh token again.
     assertTokenError(await tokenRequest(spa, { grant_type: 'refresh_token', refresh_token: t0.refresh_token }),
                      'invalid_grant', 'reuse of a rotated refresh token');
-    for (const [what, token] of [['newest access token', t2.access_token], ['newest refresh token', t2.refresh_token],
-                                 ['middle access token', t1.access_token], ['first access token', t0.access_token]])
+    for (const [what, token] of [['newest access token', t2.access_token], ['middle access token', t1.access_token],
+                                 ['first access token', t0.access_token]])
         assert.equal((await introspect(token)).active, false, `${what} revoked with the family`);
+    assert.deepEqual(await activeKinds(spa, user.id), [], 'the newest refresh token revoked with the family');
     assertTokenError(await tokenRequest(spa, { grant_type: 'refresh_token', refresh_token: t2.refresh_token }),
                      'invalid_grant', 'the newest refresh token after the reuse');
     assert.equal((await userinfo(t2.access_token)).status, 401);
 
     // Another client cannot use someone else's refresh token.
-    const mine = await exchange(spa, await runFlow(spa, user));
+    const mine = await exchange(spa, await runFlow(spa, user, { extra: { scope: OFFLINE_SCOPE } }));
+    assert.ok(mine.refresh_token, 'a refresh token to steal');
     assertTokenError(await tokenRequest(spa2, { grant_type: 'refresh_token', refresh_token: mine.refresh_token }),
                      'invalid_grant', 'another client\'s refresh token');
     assertTokenError(await tokenRequest(spa, { grant_type: 'refresh_token', refresh_token: 'nonsense' }),
@@ -1098,10 +1142,12 @@ test('refresh: rotated; reusing the old one → invalid_grant and the whole fami
 
 test('refresh: the scope may narrow, never widen (invalid_scope)', async () => {
     const user = await createUser();
-    const original = 'openid profile email orders:read';
+    const original = 'openid profile email orders:read offline_access';
     const t0 = await exchange(spa, await runFlow(spa, user, { extra: { scope: original } }));
     const narrow = await refresh(spa, t0.refresh_token, 'openid orders:read');
     assert.deepEqual(sorted(narrow.scope), ['openid', 'orders:read']);
+    // The refresh grant still rotates when the narrowed scope leaves offline_access out.
+    assert.ok(narrow.refresh_token && narrow.refresh_token !== t0.refresh_token, 'a new refresh token');
     const at = await jose.jwtVerify(narrow.access_token, jwks, { issuer, audience: `${issuer}/v1`, typ: 'at+jwt' });
     assert.deepEqual(sorted(at.payload.scope), ['openid', 'orders:read']);
     assert.equal(at.payload.email, undefined, 'no email claim without the email scope');
@@ -1120,16 +1166,65 @@ test('refresh: the scope may narrow, never widen (invalid_scope)', async () => {
 
 test('refresh: revoking a refresh token (RFC 7009) revokes its family', async () => {
     const user = await createUser();
-    const t0 = await exchange(spa, await runFlow(spa, user));
+    // orders:read: the access tokens are for the orders API, which the resource server m2m serves.
+    const t0 = await exchange(spa, await runFlow(spa, user, { extra: { scope: `${OFFLINE_SCOPE} orders:read` } }));
     const t1 = await refresh(spa, t0.refresh_token);
     assert.equal((await introspect(t0.access_token)).active, true, 'rotation leaves issued access tokens alone');
+    assert.equal((await introspect(t1.access_token)).active, true);
+    assert.deepEqual(await activeKinds(spa, user.id), ['access', 'access', 'refresh'], 't1\'s refresh token is live');
     const client = { client_id: spa.client_id };
     await oauth.processRevocationResponse(await oauth.revocationRequest(as, client, spa.auth, t1.refresh_token,
         { ...opts, additionalParameters: { token_type_hint: 'refresh_token' } }));
-    for (const [what, token] of [['t0 access', t0.access_token], ['t1 access', t1.access_token], ['t1 refresh', t1.refresh_token]])
+    for (const [what, token] of [['t0 access', t0.access_token], ['t1 access', t1.access_token]])
         assert.equal((await introspect(token)).active, false, `${what} revoked`);
+    assert.deepEqual(await activeKinds(spa, user.id), [], 't1 refresh revoked');
     assertTokenError(await tokenRequest(spa, { grant_type: 'refresh_token', refresh_token: t1.refresh_token }),
                      'invalid_grant', 'revoked refresh token');
+});
+
+test('refresh: only offline_access brings a refresh token (OIDC Core §11), even to a client with the refresh_token grant', async () => {
+    const user = await createUser();
+    const c = await register({ client_name: 'Offline or not', token_endpoint_auth_method: 'none',
+                               grant_types: ['authorization_code', 'refresh_token'], scope: FULL_SCOPE,
+                               redirect_uris: ['http://127.0.0.1:9/offline'] });
+    const storedKinds = async () => {
+        const r = await adminFetch(b, 'GET', `/admin/v1/tokens?client=${encodeURIComponent(c.client_id)}`);
+        assert.equal(r.status, 200, r.text);
+        return r.json.items.map((t) => t.kind).sort();
+    };
+
+    // Without offline_access: the consent page does not offer it; the grant lasts as long as its
+    // access token.
+    const online = await runFlow(c, user, { extra: { scope: 'openid profile' } });
+    assert.deepEqual(online.steps, ['login', 'consent']);
+    assert.deepEqual(listedScopes(online.consent), ['openid', 'profile']);
+    const t = await exchange(c, online);
+    assert.ok(t.access_token && t.id_token, 'an access token and an id_token');
+    assert.deepEqual(sorted(t.scope), ['openid', 'profile']);
+    assert.equal(t.refresh_token, undefined, 'no refresh token without offline_access');
+    assert.deepEqual(await storedKinds(), ['access'], 'only the access token is stored');
+
+    // With it: asked for on the consent page (a scope not consented to yet), and a refresh token
+    // comes, live and rotating.
+    const offline = await runFlow(c, user, { ua: online.ua, extra: { scope: 'openid profile offline_access' } });
+    assert.deepEqual(offline.steps, ['consent'], 'offline_access is asked for, without a new login');
+    assert.deepEqual(listedScopes(offline.consent), ['offline_access', 'openid', 'profile']);
+    const li = element(offline.consent.text, (x) => x.tag === 'li' && x.attrs['data-scope'] === 'offline_access');
+    assert.match(li.text, /Stay signed in when you are not using it/);
+    const t2 = await exchange(c, offline);
+    assert.ok(t2.access_token && t2.id_token);
+    assert.deepEqual(sorted(t2.scope), ['offline_access', 'openid', 'profile']);
+    assert.ok(typeof t2.refresh_token === 'string' && t2.refresh_token.length >= 43, 'a refresh token for offline_access');
+    // Live (listed active, and it refreshes below).
+    assert.deepEqual(await storedKinds(), ['access', 'access', 'refresh']);
+    const t3 = await refresh(c, t2.refresh_token);
+    assert.ok(t3.refresh_token && t3.refresh_token !== t2.refresh_token, 'rotated');
+
+    // offline_access consented to before but not requested now: no refresh token.
+    const again = await runFlow(c, user, { ua: online.ua, extra: { scope: 'openid profile' } });
+    assert.deepEqual(again.steps, [], 'consent remembered');
+    const t4 = await exchange(c, again);
+    assert.equal(t4.refresh_token, undefined, 'offline_access is the request\'s, not the remembered consent\'s');
 });
 
 // --- userinfo ----------------------------------------------------------------------------------
@@ -1350,12 +1445,15 @@ test('login and consent: a csrf field or cookie not belonging to the interaction
 
 test('deleting a user revokes their tokens and consents', async () => {
     const user = await createUser();
-    const flow = await runFlow(spa, user);
+    // orders:read: the access token is for the orders API, which the resource server m2m serves.
+    const flow = await runFlow(spa, user, { extra: { scope: `${OFFLINE_SCOPE} orders:read` } });
     const t = await exchange(spa, flow);
     assert.equal((await introspect(t.access_token)).active, true);
+    assert.deepEqual(await activeKinds(spa, user.id), ['access', 'refresh'], 'both live');
+    assert.equal((await userinfo(t.access_token)).status, 200);
     assert.equal((await adminFetch(b, 'DELETE', `/admin/v1/users/${user.id}`)).status, 204);
     assert.equal((await introspect(t.access_token)).active, false, 'access token');
-    assert.equal((await introspect(t.refresh_token)).active, false, 'refresh token');
+    assert.deepEqual(await activeKinds(spa, user.id), [], 'access and refresh token revoked');
     assertTokenError(await tokenRequest(spa, { grant_type: 'refresh_token', refresh_token: t.refresh_token }),
                      'invalid_grant', 'refresh for a deleted user');
     assert.equal((await userinfo(t.access_token)).status, 401);
@@ -1434,9 +1532,11 @@ test('https issuer: Secure cookies, https iss; browser sessions, sign-ins under 
             assert.equal(r.status, 201, r.text);
             return r.json;
         };
-        const c = await reg({ client_name: 'Behind TLS', token_endpoint_auth_method: 'none', scope: 'openid email',
+        const c = await reg({ client_name: 'Behind TLS', token_endpoint_auth_method: 'none',
+                              scope: 'openid email orders:read offline_access',
                               grant_types: ['authorization_code', 'refresh_token'], redirect_uris: ['https://app.example.org/cb'] });
-        const introspector = await reg({ client_name: 'RS', grant_types: ['client_credentials'], scope: 'x',
+        // A resource server for the orders API: it may introspect the user's orders:read token.
+        const introspector = await reg({ client_name: 'RS', grant_types: ['client_credentials'], scope: 'orders:read',
                                          resource_server: true });
         const password = `pw-${randomBytes(9).toString('base64url')}`;
         passwords.add(password);
@@ -1445,7 +1545,7 @@ test('https issuer: Secure cookies, https iss; browser sessions, sign-ins under 
 
         const ua = new UserAgent({ behindTls: true });
         const verifier = oauth.generateRandomCodeVerifier();
-        const params = { response_type: 'code', client_id: c.client_id, scope: 'openid email', state: 'tls',
+        const params = { response_type: 'code', client_id: c.client_id, scope: 'openid email orders:read offline_access', state: 'tls',
                          nonce: 'n-tls', code_challenge: await oauth.calculatePKCECodeChallenge(verifier),
                          code_challenge_method: 'S256' };
         let r = await ua.fetch(`${own.serviceUrl}/oauth2/authorize?${new URLSearchParams(params)}`);
@@ -1463,8 +1563,10 @@ test('https issuer: Secure cookies, https iss; browser sessions, sign-ins under 
         const t = await token({ grant_type: 'authorization_code', code: r.location.searchParams.get('code'),
                                 code_verifier: verifier });
         assert.equal(t.status, 200, t.text);
+        assert.ok(t.json.refresh_token, 'a refresh token (offline_access)');
         assert.equal(jose.decodeJwt(t.json.id_token).iss, publicUrl);
         assert.equal(jose.decodeJwt(t.json.access_token).iss, publicUrl);
+        assert.equal(jose.decodeJwt(t.json.access_token).aud, `${publicUrl}/v1`, 'for the orders API');
 
         // A sign-in started before the restart, its login page open in a second browser.
         const pendingUa = new UserAgent({ behindTls: true });
@@ -1482,6 +1584,7 @@ test('https issuer: Secure cookies, https iss; browser sessions, sign-ins under 
               Authorization: 'Basic ' + Buffer.from(`${introspector.client_id}:${introspector.client_secret}`).toString('base64') });
         assert.equal(intro.status, 200, intro.text);
         assert.equal(intro.json.active, true, 'the access token survives the restart');
+        assert.equal(intro.json.aud, `${publicUrl}/v1`);
         const refreshed = await token({ grant_type: 'refresh_token', refresh_token: t.json.refresh_token });
         assert.equal(refreshed.status, 200, `the refresh token survives the restart: ${refreshed.text}`);
         // The browser session and the consent outlive the restart (they are in the database):

@@ -52,7 +52,7 @@ async function startClientServer() {
 async function authorizeRequest(extra = {}) {
     const verifier = oauth.generateRandomCodeVerifier();
     const params = { response_type: 'code', client_id: client.client_id, redirect_uri: client.redirect_uris[0],
-                     scope: 'openid profile email orders:read', state: oauth.generateRandomState(),
+                     scope: 'openid profile email orders:read offline_access', state: oauth.generateRandomState(),
                      nonce: oauth.generateRandomNonce(),
                      code_challenge: await oauth.calculatePKCECodeChallenge(verifier), code_challenge_method: 'S256',
                      ...extra };
@@ -71,7 +71,7 @@ before(async () => {
     rp = await startClientServer();
     const reg = await adminFetch(b, 'POST', '/admin/v1/clients', {
         client_name: 'Browser Beer Shop', token_endpoint_auth_method: 'none',
-        grant_types: ['authorization_code', 'refresh_token'], scope: 'openid profile email groups orders:read',
+        grant_types: ['authorization_code', 'refresh_token'], scope: 'openid profile email groups orders:read offline_access',
         redirect_uris: [`${rp.url}/cb`], logo_uri: `${rp.url}/logo.png` });
     assert.equal(reg.status, 201, reg.text);
     client = reg.json;
@@ -121,7 +121,10 @@ test('Chromium: login, consent, back at the redirect URI with code/state/iss; PK
         assert.ok(await logo.evaluate((img) => img.complete && img.naturalWidth === 1), 'the logo loaded');
         assert.ok(rp.logoRequests >= 1, 'the browser fetched the logo');
         const scopes = await page.locator('#scopes li[data-scope]').evaluateAll((lis) => lis.map((li) => li.dataset.scope));
-        assert.deepEqual(scopes.sort(), ['email', 'openid', 'orders:read', 'profile']);
+        assert.deepEqual(scopes.sort(), ['email', 'offline_access', 'openid', 'orders:read', 'profile']);
+        // offline_access is what brings the refresh token below (OpenID Connect Core §11).
+        assert.match(await page.textContent('#scopes li[data-scope="offline_access"]'), /Stay signed in/,
+                     'offline_access is shown as staying signed in');
         assert.ok(await page.locator('#consent-deny').isVisible());
 
         await Promise.all([page.waitForURL(atCallback), page.click('#consent-allow')]);
@@ -138,7 +141,7 @@ test('Chromium: login, consent, back at the redirect URI with code/state/iss; PK
             await oauth.authorizationCodeGrantRequest(as, c, oauth.None(), params, req.params.redirect_uri, req.verifier, opts),
             { expectedNonce: req.params.nonce, requireIdToken: true });
         assert.equal(tokens.token_type, 'bearer');
-        assert.ok(tokens.refresh_token);
+        assert.ok(tokens.refresh_token, 'a refresh token for offline_access');
         const jwks = jose.createRemoteJWKSet(new URL(as.jwks_uri));
         const { payload } = await jose.jwtVerify(tokens.id_token, jwks, { issuer: b.serviceUrl, audience: client.client_id });
         assert.equal(payload.sub, user.id);

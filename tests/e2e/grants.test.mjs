@@ -49,10 +49,10 @@ function assertOAuthError(r, status, error) {
 
 // A minimal browser: keeps cookies per name, sends them back.
 class Browser {
-    constructor() { this.cookies = new Map(); }
+    constructor(backend = null) { this.cookies = new Map(); this.backend = backend; }
     header() { return [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; '); }
     async go(method, path, params) {
-        const res = await fetch(b.serviceUrl + path, {
+        const res = await fetch((this.backend ?? b).serviceUrl + path, {
             method, redirect: 'manual',
             headers: { Cookie: this.header(), ...(params ? FORM : {}) },
             body: params ? new URLSearchParams(params).toString() : undefined });
@@ -69,6 +69,13 @@ function hidden(html, name) {
     const m = html.match(new RegExp(`name="${name}" value="([^"]*)"`));
     assert.ok(m, `hidden input ${name} in ${html.slice(0, 400)}`);
     return m[1];
+}
+
+// The kinds of a client's active tokens (access, refresh), sorted, as the admin API lists them.
+async function activeKinds(clientId) {
+    const r = await adminFetch(b, 'GET', `/admin/v1/tokens?client=${encodeURIComponent(clientId)}`);
+    assert.equal(r.status, 200, r.text);
+    return r.json.items.map((t) => t.kind).sort();
 }
 
 before(async () => {
@@ -110,14 +117,14 @@ test('token endpoint: unsupported_grant_type, invalid_request, invalid_client', 
 
 test('password grant: tokens for a client registered with it, with id_token and refresh', async () => {
     const c = await register({ client_name: 'legacy app', grant_types: ['password', 'refresh_token'],
-                               scope: 'openid email groups', token_endpoint_auth_method: 'client_secret_post' });
+                               scope: 'openid email groups offline_access', token_endpoint_auth_method: 'client_secret_post' });
     const r = await post('/oauth2/token', { grant_type: 'password', username: 'dana', password: PASSWORD,
-                                            scope: 'openid email', client_id: c.client_id,
+                                            scope: 'openid email offline_access', client_id: c.client_id,
                                             client_secret: c.client_secret });
     assert.equal(r.status, 200, r.text);
     assert.equal(r.headers.get('cache-control'), 'no-store');
     assert.equal(r.json.token_type, 'Bearer');
-    assert.equal(r.json.scope, 'openid email');
+    assert.equal(r.json.scope, 'openid email offline_access');
     assert.ok(r.json.refresh_token);
     const jwks = jose.createRemoteJWKSet(new URL(`${b.serviceUrl}/oauth2/jwks`));
     const { payload } = await jose.jwtVerify(r.json.id_token, jwks, { issuer: b.serviceUrl, audience: c.client_id });
@@ -133,6 +140,29 @@ test('password grant: tokens for a client registered with it, with id_token and 
     assertOAuthError(await post('/oauth2/token', { grant_type: 'password', username: 'dana',
                                                    client_id: c.client_id, client_secret: c.client_secret }),
                      400, 'invalid_request');
+});
+
+test('password grant: a refresh token only with offline_access, though the client has the refresh_token grant', async () => {
+    const c = await register({ client_name: 'offline or not', grant_types: ['password', 'refresh_token'],
+                               scope: 'openid email offline_access', token_endpoint_auth_method: 'client_secret_post' });
+    const signIn = (scope) => post('/oauth2/token', { grant_type: 'password', username: 'dana', password: PASSWORD,
+                                                      scope, client_id: c.client_id, client_secret: c.client_secret });
+    const online = await signIn('openid email');
+    assert.equal(online.status, 200, online.text);
+    assert.equal(online.json.scope, 'openid email');
+    assert.ok(online.json.access_token && online.json.id_token, 'an access token and an id_token');
+    assert.equal(online.json.refresh_token, undefined, 'no refresh token without offline_access');
+    assert.deepEqual(await activeKinds(c.client_id), ['access'], 'only the access token is stored');
+
+    const offline = await signIn('openid email offline_access');
+    assert.equal(offline.status, 200, offline.text);
+    assert.equal(offline.json.scope, 'openid email offline_access');
+    assert.ok(offline.json.refresh_token, 'a refresh token with offline_access');
+    assert.deepEqual(await activeKinds(c.client_id), ['access', 'access', 'refresh']);
+    const rotated = await post('/oauth2/token', { grant_type: 'refresh_token', refresh_token: offline.json.refresh_token,
+                                                  client_id: c.client_id, client_secret: c.client_secret });
+    assert.equal(rotated.status, 200, rotated.text);
+    assert.ok(rotated.json.refresh_token && rotated.json.refresh_token !== offline.json.refresh_token, 'rotated');
 });
 
 test('password grant refused for a client without it, and wrong passwords lock the account', async () => {
@@ -191,8 +221,9 @@ async function deviceAuthorization(client, params = {}) {
     return r;
 }
 
-// The user's side: open verification_uri_complete, sign in, then allow or deny.
-async function verify(userCode, decision, { signIn = true, browser = new Browser() } = {}) {
+// The user's side: open verification_uri_complete, sign in, then allow or deny. `scopes`: what
+// the confirmation page must list (exactly).
+async function verify(userCode, decision, { signIn = true, browser = new Browser(), scopes = ['openid'] } = {}) {
     const form = await browser.go('GET', `/oauth2/device?user_code=${encodeURIComponent(userCode)}`);
     assert.equal(form.status, 200);
     assert.match(form.headers.get('content-type'), /^text\/html/);
@@ -205,7 +236,7 @@ async function verify(userCode, decision, { signIn = true, browser = new Browser
     const confirm = await browser.go('POST', '/oauth2/device', params);
     assert.equal(confirm.status, 200, confirm.html);
     assert.match(confirm.html, /id="client-name">device app</);
-    assert.match(confirm.html, /data-scope="openid"/);
+    assert.deepEqual([...confirm.html.matchAll(/data-scope="([^"]*)"/g)].map((m) => m[1]).sort(), [...scopes].sort());
     const done = await browser.go('POST', '/oauth2/device/confirm', {
         csrf: hidden(confirm.html, 'csrf'), user_code: hidden(confirm.html, 'user_code'), decision });
     assert.equal(done.status, 200, done.html);
@@ -216,8 +247,8 @@ async function verify(userCode, decision, { signIn = true, browser = new Browser
 test('device flow: pending, slow_down, approval in the browser, tokens once', async () => {
     const c = await register({ client_name: 'device app', token_endpoint_auth_method: 'none',
                                grant_types: ['urn:ietf:params:oauth:grant-type:device_code', 'refresh_token'],
-                               scope: 'openid profile' });
-    const start = await deviceAuthorization(c, { scope: 'openid' });
+                               scope: 'openid profile offline_access' });
+    const start = await deviceAuthorization(c, { scope: 'openid offline_access' });
     assert.equal(start.status, 200, start.text);
     assert.equal(start.headers.get('cache-control'), 'no-store');
     const d = start.json;
@@ -237,10 +268,10 @@ test('device flow: pending, slow_down, approval in the browser, tokens once', as
     assertOAuthError(fast, 400, 'slow_down');
     assert.match(fast.json.error_description, /10 s/);
 
-    await verify(d.user_code, 'allow');
+    await verify(d.user_code, 'allow', { scopes: ['openid', 'offline_access'] });
     const tokens = await poll();
     assert.equal(tokens.status, 200, tokens.text);
-    assert.equal(tokens.json.scope, 'openid');
+    assert.equal(tokens.json.scope, 'openid offline_access');
     assert.ok(tokens.json.id_token && tokens.json.refresh_token);
     const userinfo = await fetch(`${b.serviceUrl}/oauth2/userinfo`, {
         headers: { Authorization: `Bearer ${tokens.json.access_token}` } });
@@ -252,6 +283,29 @@ test('device flow: pending, slow_down, approval in the browser, tokens once', as
                      400, 'invalid_grant');
     assertOAuthError(await post('/oauth2/token', { grant_type: 'urn:ietf:params:oauth:grant-type:device_code',
                                                    client_id: c.client_id }), 400, 'invalid_request');
+});
+
+test('device flow: a refresh token only with offline_access, which the confirmation page lists', async () => {
+    const c = await register({ client_name: 'device app', token_endpoint_auth_method: 'none',
+                               grant_types: ['urn:ietf:params:oauth:grant-type:device_code', 'refresh_token'],
+                               scope: 'openid profile offline_access' });
+    const approved = async (scope) => {
+        const d = (await deviceAuthorization(c, { scope })).json;
+        await verify(d.user_code, 'allow', { scopes: scope.split(' ') });
+        const r = await post('/oauth2/token', { grant_type: 'urn:ietf:params:oauth:grant-type:device_code',
+                                                device_code: d.device_code, client_id: c.client_id });
+        assert.equal(r.status, 200, r.text);
+        assert.equal(r.json.scope, scope);
+        assert.ok(r.json.access_token && r.json.id_token, 'an access token and an id_token');
+        return r.json;
+    };
+    const online = await approved('openid profile');
+    assert.equal(online.refresh_token, undefined, 'no refresh token without offline_access');
+    assert.deepEqual(await activeKinds(c.client_id), ['access'], 'only the access token is stored');
+
+    const offline = await approved('openid offline_access');
+    assert.ok(offline.refresh_token, 'a refresh token with offline_access');
+    assert.deepEqual(await activeKinds(c.client_id), ['access', 'access', 'refresh']);
 });
 
 test('device flow: denied gives access_denied; an already signed-in browser only confirms', async () => {
@@ -271,6 +325,56 @@ test('device flow: denied gives access_denied; an already signed-in browser only
                                              device_code: second.device_code, client_id: c.client_id });
     assert.equal(ok.status, 200, ok.text);
     assert.equal(ok.json.refresh_token, undefined, 'no refresh_token grant, no refresh token');
+});
+
+test('device flow: approvals posted straight to the confirmation count against the address\'s limit (RFC 8628 §5.1)', async () => {
+    // Its own backend, with the default per-address limit lowered to 5 a minute.
+    const own = await startBackend({ env: { GATEHOUSE_OAUTH_LOGIN_RATE: '5' } });
+    try {
+        const reg = await adminFetch(own, 'POST', '/admin/v1/clients', {
+            client_name: 'device app', token_endpoint_auth_method: 'none',
+            grant_types: ['urn:ietf:params:oauth:grant-type:device_code'], scope: 'openid' });
+        assert.equal(reg.status, 201, reg.text);
+        assert.equal((await adminFetch(own, 'POST', '/admin/v1/users', { username: 'mallory', password: PASSWORD })).status, 201);
+        const authorize = async () => {
+            const r = await fetch(`${own.serviceUrl}/oauth2/device_authorization`, {
+                method: 'POST', headers: FORM, body: new URLSearchParams({ client_id: reg.json.client_id }).toString() });
+            assert.equal(r.status, 200);
+            return r.json();
+        };
+        const poll = async (deviceCode) => {
+            const r = await fetch(`${own.serviceUrl}/oauth2/token`, {
+                method: 'POST', headers: FORM, body: new URLSearchParams({
+                    grant_type: 'urn:ietf:params:oauth:grant-type:device_code', device_code: deviceCode,
+                    client_id: reg.json.client_id }).toString() });
+            return { status: r.status, json: await r.json() };
+        };
+        // The attacker gets a session and a form by approving a code of their own (2 attempts).
+        const mallory = new Browser(own);
+        const mine = await authorize();
+        const form = await mallory.go('GET', `/oauth2/device?user_code=${encodeURIComponent(mine.user_code)}`);
+        const signedIn = await mallory.go('POST', '/oauth2/device', {
+            csrf: hidden(form.html, 'csrf'), user_code: mine.user_code, username: 'mallory', password: PASSWORD });
+        assert.equal(signedIn.status, 200, signedIn.html);
+        const csrf = hidden(signedIn.html, 'csrf');
+        const allow = (userCode) => mallory.go('POST', '/oauth2/device/confirm', { csrf, user_code: userCode, decision: 'allow' });
+        assert.match((await allow(mine.user_code)).html, /id="device-done"/);
+        // A victim's device waits for its user; the attacker guesses codes at the confirmation.
+        const victim = await authorize();
+        const answers = [];
+        for (const guess of ['BCDF-GHJK', 'LMNP-QRST', 'VWXZ-BCDF', 'GHJK-LMNP'])
+            answers.push((await allow(guess)).status);
+        assert.deepEqual(answers, [400, 400, 400, 429], 'three guesses fill the 5 a minute, the fourth is refused');
+        const limited = await allow(victim.user_code);
+        assert.equal(limited.status, 429, 'the right code too, once limited');
+        assert.ok(Number(limited.headers.get('retry-after')) >= 1, 'Retry-After');
+        assert.match(limited.html, /Too many attempts/);
+        const pending = await poll(victim.device_code);
+        assert.equal(pending.status, 400);
+        assert.equal(pending.json.error, 'authorization_pending', 'nothing was approved for the victim');
+    } finally {
+        assert.equal(await own.stop(), 0, own.stderr);
+    }
 });
 
 test('device flow: bad input on the pages and at the endpoint', async () => {
@@ -355,7 +459,8 @@ test('refresh tokens: none outlives the sign-in by more than oauth-refresh-max-l
             method: 'POST', headers: { Authorization: `Bearer ${be.adminToken}`, 'Content-Type': 'application/json' },
             body: JSON.stringify(body) }).then((r) => r.json());
         await admin('/admin/v1/users', { username: 'gail', password: PASSWORD });
-        return admin('/admin/v1/clients', { client_name: 'cli', grant_types: ['password', 'refresh_token'], scope: 'openid' });
+        return admin('/admin/v1/clients', { client_name: 'cli', grant_types: ['password', 'refresh_token'],
+                                            scope: 'openid offline_access' });
     };
     const token = async (be, c, params) => {
         const res = await fetch(`${be.serviceUrl}/oauth2/token`, {
@@ -363,7 +468,8 @@ test('refresh tokens: none outlives the sign-in by more than oauth-refresh-max-l
             body: new URLSearchParams(params).toString() });
         return { status: res.status, headers: res.headers, text: await res.clone().text(), json: await res.json() };
     };
-    const signIn = (be, c) => token(be, c, { grant_type: 'password', username: 'gail', password: PASSWORD });
+    const signIn = (be, c) => token(be, c, { grant_type: 'password', username: 'gail', password: PASSWORD,
+                                             scope: 'openid offline_access' });
     const refresh = (be, c, t) => token(be, c, { grant_type: 'refresh_token', refresh_token: t.json.refresh_token });
 
     const capped = await startBackend({ args: ['--oauth-refresh-max-lifetime', '3s'] });
@@ -492,11 +598,13 @@ test('token preview: client_credentials equals the real token but time claims, e
 
 test('token preview: a user grant labels user attributes and groups; token exchange labels the subject token and the exchange policy', async () => {
     const c = await register({ client_name: 'preview legacy', grant_types: ['password', 'refresh_token'],
-                               scope: 'openid email groups orders:read', token_endpoint_auth_method: 'client_secret_post' });
-    const p = await preview({ client_id: c.client_id, grant_type: 'password', username: 'dana', scope: 'email groups orders:read' });
+                               scope: 'openid email groups orders:read offline_access',
+                               token_endpoint_auth_method: 'client_secret_post' });
+    const p = await preview({ client_id: c.client_id, grant_type: 'password', username: 'dana',
+                              scope: 'email groups orders:read offline_access' });
     assert.equal(p.status, 200, p.text);
     const real = await post('/oauth2/token', { grant_type: 'password', username: 'dana', password: PASSWORD,
-                                               scope: 'email groups orders:read', client_id: c.client_id,
+                                               scope: 'email groups orders:read offline_access', client_id: c.client_id,
                                                client_secret: c.client_secret });
     assert.equal(real.status, 200, real.text);
     const payload = jose.decodeJwt(real.json.access_token);
@@ -508,8 +616,16 @@ test('token preview: a user grant labels user attributes and groups; token excha
     assert.match(p.json.sources.groups.detail, /\(ops\)/);
     assert.equal(p.json.sources.scope.source, 'requestedScope');
     assert.deepEqual(p.json.alsoIssued, ['refresh_token']);
-    const withOpenid = await preview({ client_id: c.client_id, grant_type: 'password', username: 'dana', scope: 'openid' });
+    assert.ok(real.json.refresh_token, 'the real grant issued it too');
+    const withOpenid = await preview({ client_id: c.client_id, grant_type: 'password', username: 'dana',
+                                       scope: 'openid offline_access' });
     assert.deepEqual(withOpenid.json.alsoIssued, ['refresh_token', 'id_token']);
+    // Without offline_access the preview shows no refresh token, as the grant issues none.
+    for (const [scope, also] of [['email groups orders:read', []], ['openid', ['id_token']]]) {
+        const online = await preview({ client_id: c.client_id, grant_type: 'password', username: 'dana', scope });
+        assert.equal(online.status, 200, online.text);
+        assert.deepEqual(online.json.alsoIssued, also, scope);
+    }
 
     const api = 'https://api.example/exchange';
     const gateway = await register({ client_name: 'preview gateway', grant_types: [EXCHANGE],

@@ -18,7 +18,7 @@ import {
     formPost,
 } from './lib/attack.mjs';
 import { UserAgent, form, textOf } from '../lib/browser.mjs';
-import { signIn, tokenRequest, tokensFor, isActive } from './lib/flow.mjs';
+import { signIn, tokenRequest, tokensFor, isActive, introspect } from './lib/flow.mjs';
 
 async function newUser(b, name) {
     const password = `pw-${randomBytes(12).toString('base64url')}`;
@@ -72,7 +72,7 @@ function rawExchange(url, bytes) {
 
 describe('boundaries: audiences, introspection, consents and users, guessing, floods, roleRef, framing', () => {
     let b;
-    let rs; // a resource server: introspects every client's tokens
+    let rs; // a resource server for the orders API: introspects other clients' access tokens for it
     let web; // a confidential code client with an orders scope
     let customerId;
 
@@ -83,7 +83,7 @@ describe('boundaries: audiences, introspection, consents and users, guessing, fl
         rs = await registerClient(b, { client_name: 'resource server', grant_types: ['client_credentials'],
                                        scope: 'orders:read', resource_server: true });
         web = await registerClient(b, { client_name: 'web shop', grant_types: ['authorization_code', 'refresh_token'],
-                                        scope: 'openid orders:read', redirect_uris: ['https://shop.example/cb'] });
+                                        scope: 'openid orders:read offline_access', redirect_uris: ['https://shop.example/cb'] });
         const c = await adminFetch(b, 'POST', '/admin/v1/customers', { name: 'Boundary Pub' });
         assert.equal(c.status, 201, c.text);
         customerId = c.json.customer.id;
@@ -166,11 +166,71 @@ describe('boundaries: audiences, introspection, consents and users, guessing, fl
         assert.equal(own.json.active, true, 'its own client may introspect it');
     });
 
+    attack('boundary: a resource server introspects another client\'s refresh token and a token for another audience', async () => {
+        // A second resource server, for an API of its own (no orders scope), and a service whose
+        // client_credentials tokens are meant for that API.
+        const API = 'https://rs2.example/api';
+        const rs2 = await registerClient(b, { client_name: 'second resource server', grant_types: ['client_credentials'],
+                                              allowed_resources: [API], resource_server: true });
+        const svc = await registerClient(b, { client_name: 'rs2 caller', grant_types: ['client_credentials'],
+                                              allowed_resources: [API] });
+        const forRs2 = await tokenRequest(b, svc, { grant_type: 'client_credentials', resource: API });
+        assert.equal(forRs2.status, 200, forRs2.text);
+        assert.equal(jose.decodeJwt(forRs2.json.access_token).aud, API);
+        // A user's tokens from the web shop: with orders:read (for the orders API) and without
+        // (for the shop itself), each with a refresh token.
+        const u = await newUser(b, `introspected${randomBytes(3).toString('hex')}`);
+        const ua = new UserAgent();
+        const orders = await tokensFor(b, web, u, { scope: 'openid orders:read offline_access', ua });
+        const shop = await tokensFor(b, web, u, { scope: 'openid offline_access', ua });
+        assert.ok(orders.refresh_token && shop.refresh_token, 'refresh tokens (offline_access)');
+        assert.equal(jose.decodeJwt(orders.access_token).aud, `${b.serviceUrl}/v1`, 'for the orders API');
+        assert.equal(jose.decodeJwt(shop.access_token).aud, web.client_id, 'for the shop itself');
+        const listed = await adminFetch(b, 'GET', `/admin/v1/tokens?client=${encodeURIComponent(web.client_id)}&user=${u.id}`);
+        assert.equal(listed.status, 200, listed.text);
+        assert.deepEqual(listed.json.items.map((t) => t.kind).sort(), ['access', 'access', 'refresh', 'refresh'],
+                         'all four live');
+        const before = await activeTokenIds(b, web.client_id);
+
+        // What each resource server is told: about the access tokens meant for it, nothing else.
+        const seen = await introspect(b, rs, orders.access_token);
+        assert.equal(seen.active, true, 'rs: the orders token is for the orders API, which it serves');
+        assert.equal(seen.aud, `${b.serviceUrl}/v1`);
+        assert.equal(seen.client_id, web.client_id);
+        assert.equal(seen.sub, u.id);
+        const seen2 = await introspect(b, rs2, forRs2.json.access_token);
+        assert.equal(seen2.active, true, 'rs2: a token for its own API');
+        assert.equal(seen2.aud, API);
+        for (const [who, server, t, what] of [
+            ['rs', rs, orders.refresh_token, 'another client\'s refresh token (orders:read)'],
+            ['rs', rs, shop.refresh_token, 'another client\'s refresh token'],
+            ['rs', rs, shop.access_token, 'a token for the shop itself (aud its client id)'],
+            ['rs', rs, forRs2.json.access_token, 'a token for rs2\'s API'],
+            ['rs2', rs2, orders.access_token, 'a token for the orders API (rs2 holds no orders scope)'],
+            ['rs2', rs2, orders.refresh_token, 'another client\'s refresh token'],
+        ])
+            assert.deepEqual(await introspect(b, server, t), { active: false }, `${who}: ${what}: nothing but inactive`);
+
+        // The shop itself (a confidential client) learns about its own tokens, refresh ones too.
+        const ownRefresh = await introspect(b, web, orders.refresh_token);
+        assert.equal(ownRefresh.active, true, 'the shop: its own refresh token');
+        assert.equal(ownRefresh.sub, u.id);
+        const ownAccess = await introspect(b, web, shop.access_token);
+        assert.equal(ownAccess.active, true, 'the shop: its own access token');
+        assert.equal(ownAccess.aud, web.client_id);
+        await assertTokensUnchanged(b, web.client_id, before, 'after the introspections');
+        await assertNoTokens(b, rs2.client_id, 'rs2');
+        // Leave the shop without tokens, as the cases after this one expect.
+        assert.equal((await adminFetch(b, 'DELETE', `/admin/v1/users/${u.id}`)).status, 204);
+        await assertNoTokens(b, web.client_id, 'after the user was deleted');
+    });
+
     // --- consents and users ----------------------------------------------------------------------
 
     attack('boundary: a refresh token outlives the consent it was granted under', async () => {
         const u = await newUser(b, `consenting${randomBytes(3).toString('hex')}`);
-        const tokens = await tokensFor(b, web, u, { scope: 'openid orders:read' });
+        const tokens = await tokensFor(b, web, u, { scope: 'openid orders:read offline_access' });
+        assert.ok(tokens.refresh_token, 'a refresh token (offline_access)');
         const del = await adminFetch(b, 'DELETE', `/admin/v1/consents/${u.id}/${web.client_id}`);
         assert.equal(del.status, 204, del.text);
         const before = await activeTokenIds(b, web.client_id);
@@ -189,10 +249,11 @@ describe('boundaries: audiences, introspection, consents and users, guessing, fl
         attack(`boundary: a user ${what} keeps their browser session and refresh token`, async () => {
             const u = await newUser(b, `user${randomBytes(3).toString('hex')}`);
             const ua = new UserAgent();
-            const flow = await signIn(b, web, u, { scope: 'openid orders:read', ua });
+            const flow = await signIn(b, web, u, { scope: 'openid orders:read offline_access', ua });
             const t = await tokenRequest(b, web, { grant_type: 'authorization_code', code: flow.code,
                                                    redirect_uri: web.redirect_uris[0], code_verifier: flow.verifier });
             assert.equal(t.status, 200, t.text);
+            assert.ok(t.json.refresh_token, 'a refresh token (offline_access)');
             const r = await change(u);
             assert.ok(r.status === 200 || r.status === 204, r.text);
             const before = await activeTokenIds(b, web.client_id);

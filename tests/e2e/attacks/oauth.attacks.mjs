@@ -2,25 +2,32 @@
 // code replay and theft, redirect_uri tricks, refresh token reuse and theft, CSRF on the login
 // and consent forms. The front channel is driven over plain HTTP (lib/browser.mjs), as
 // authcode.test.mjs does. Each case asserts the refusal and that no token was issued (the
-// admin API's active tokens of the client, introspection) or nothing was remembered.
+// admin API's active tokens of the client, introspection of access tokens for the orders API,
+// userinfo) or nothing was remembered.
 import { describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash, randomBytes } from 'node:crypto';
 
-import { startBackend, adminFetch } from '../lib/backend.mjs';
+import { startBackend, adminFetch, request } from '../lib/backend.mjs';
 import {
     attack, assertNoTokens, activeTokenIds, registerClient, basicAuth, formPost, assertOAuthError,
 } from './lib/attack.mjs';
 import { UserAgent, form, assertErrorPage, urlsIn } from '../lib/browser.mjs';
 
-const SCOPE = 'openid profile email orders:read';
+const SCOPE = 'openid profile email orders:read offline_access';
+// A request's scope that brings a refresh token: only offline_access does (OpenID Connect Core §11).
+const OFFLINE = 'openid email offline_access';
+// The same with an orders scope: the access token is then for the orders API, which the
+// introspector serves (it learns nothing of tokens for another audience).
+const OFFLINE_ORDERS = `${OFFLINE} orders:read`;
 const APP = 'https://app.example.org/cb';
 
 describe('oauth: authorization code, refresh tokens, login and consent', () => {
     let b;
     let issuer;
     let user;
-    let introspector; // a confidential resource-server client: introspects every client's tokens
+    let introspector; // a confidential resource server for the orders API: introspects other
+                      // clients' access tokens for it (never their refresh tokens)
     let counter = 0;
 
     before(async () => {
@@ -32,7 +39,8 @@ describe('oauth: authorization code, refresh tokens, login and consent', () => {
                                    { username: 'victim', password, email: 'victim@example.org', email_verified: true });
         assert.equal(u.status, 201, u.text);
         user = { ...u.json, password };
-        // A resource server (marked by the administrator) may introspect every client's tokens.
+        // A resource server (marked by the administrator) with an orders scope may introspect other
+        // clients' access tokens for the orders API (a user token with an orders: scope).
         introspector = await registerClient(b, { client_name: 'introspector', grant_types: ['client_credentials'],
                                                  scope: 'orders:read', token_endpoint_auth_method: 'client_secret_basic',
                                                  resource_server: true });
@@ -126,11 +134,27 @@ describe('oauth: authorization code, refresh tokens, login and consent', () => {
                                                        redirect_uri: c.redirect_uris[0], code_verifier: flow.verifier,
                                                        ...extra });
 
+    // Whether an access token for the orders API is live, as the introspector sees it. Only for
+    // such tokens: it answers false for anything else, live or not.
     async function active(tokenValue) {
         const r = await formPost(b, '/oauth2/introspect', { token: tokenValue },
                                  basicAuth(introspector.client_id, introspector.client_secret));
         assert.equal(r.status, 200, r.text);
         return r.json.active;
+    }
+
+    // The kinds (access, refresh) of a client's active tokens, sorted (the admin API lists active
+    // tokens only): the oracle for refresh tokens.
+    async function activeKinds(clientId) {
+        const r = await adminFetch(b, 'GET', `/admin/v1/tokens?client=${encodeURIComponent(clientId)}`);
+        assert.equal(r.status, 200, r.text);
+        return r.json.items.map((t) => t.kind).sort();
+    }
+
+    // The status of userinfo with an access token (openid): 200 while it lives, 401 once revoked.
+    async function userinfoStatus(accessToken) {
+        return (await request(new URL('/oauth2/userinfo', issuer), 'GET', undefined,
+                              { Authorization: `Bearer ${accessToken}` })).status;
     }
 
     async function consentsOf(userId) {
@@ -213,16 +237,17 @@ describe('oauth: authorization code, refresh tokens, login and consent', () => {
 
     attack('oauth: code replay — the second redemption is refused and the first one\'s tokens are revoked', async () => {
         const c = await publicClient();
-        const flow = await runFlow(c);
+        const flow = await runFlow(c, { extra: { scope: OFFLINE_ORDERS } });
         const first = await redeem(c, flow);
         assert.equal(first.status, 200, first.text);
+        assert.ok(first.json.refresh_token, 'a refresh token');
         assert.equal(await active(first.json.access_token), true);
-        assert.equal((await activeTokenIds(b, c.client_id)).length, 2, 'an access and a refresh token');
+        assert.deepEqual(await activeKinds(c.client_id), ['access', 'refresh'], 'an access and a refresh token');
 
         const replay = await redeem(c, flow);
         assertOAuthError(replay, 400, 'invalid_grant', /the code was already used; the tokens issued from/, 'replay');
         assert.equal(await active(first.json.access_token), false, 'the first access token is revoked');
-        assert.equal(await active(first.json.refresh_token), false, 'the first refresh token is revoked');
+        // The refresh token too: no active token is left (and it refreshes no more, below).
         await assertNoTokens(b, c.client_id, 'after the replay');
         assertOAuthError(await token(c, { grant_type: 'refresh_token', refresh_token: first.json.refresh_token }),
                          400, 'invalid_grant', /^the refresh token was revoked$/, 'refresh after the replay');
@@ -307,28 +332,65 @@ describe('oauth: authorization code, refresh tokens, login and consent', () => {
 
     attack('oauth: refresh token reuse — a rotated refresh token presented again revokes the family', async () => {
         const c = await publicClient();
-        const t0 = (await redeem(c, await runFlow(c))).json;
+        const t0 = (await redeem(c, await runFlow(c, { extra: { scope: OFFLINE_ORDERS } }))).json;
+        assert.ok(t0.refresh_token, 'a refresh token');
         const r1 = await token(c, { grant_type: 'refresh_token', refresh_token: t0.refresh_token });
         assert.equal(r1.status, 200, r1.text);
         const t1 = r1.json;
         assert.notEqual(t1.refresh_token, t0.refresh_token, 'rotated');
+        assert.equal(await active(t0.access_token), true);
         assert.equal(await active(t1.access_token), true);
+        assert.deepEqual(await activeKinds(c.client_id), ['access', 'access', 'refresh'], 'the newest refresh token is live');
 
         const reuse = await token(c, { grant_type: 'refresh_token', refresh_token: t0.refresh_token });
         assertOAuthError(reuse, 400, 'invalid_grant', /^the refresh token was already used; its family is revoked$/, 'reuse');
-        for (const [what, v] of [['first access token', t0.access_token], ['newest access token', t1.access_token],
-                                 ['newest refresh token', t1.refresh_token]])
+        for (const [what, v] of [['first access token', t0.access_token], ['newest access token', t1.access_token]])
             assert.equal(await active(v), false, `${what} revoked with the family`);
+        // The newest refresh token with them: no active token is left.
         await assertNoTokens(b, c.client_id, 'after the reuse');
         assertOAuthError(await token(c, { grant_type: 'refresh_token', refresh_token: t1.refresh_token }),
                          400, 'invalid_grant', /^the refresh token was revoked$/, 'the newest refresh token after the reuse');
         await assertNoTokens(b, c.client_id, 'after the newest refresh token was tried');
     });
 
+    attack('oauth: a client without offline_access gets no refresh token from a code', async () => {
+        // The refresh_token grant, but not the offline_access scope: a code is all it can get,
+        // and the grant ends with the access token (OpenID Connect Core §11).
+        const c = await registerClient(b, { client_name: `online ${++counter}`, token_endpoint_auth_method: 'none',
+                                            grant_types: ['authorization_code', 'refresh_token'],
+                                            scope: 'openid profile email orders:read',
+                                            redirect_uris: [`http://127.0.0.1:9/online${counter}`] });
+        const asked = newRequest(c, { scope: OFFLINE });
+        assertErrorRedirect(await new UserAgent().fetch(authorizeUrl(asked.params)), c, 'invalid_scope',
+                            /^scope 'offline_access' is not allowed for this client$/, 'offline_access asked for');
+        await assertNoTokens(b, c.client_id, 'after asking for offline_access');
+
+        const r = await redeem(c, await runFlow(c));
+        assert.equal(r.status, 200, r.text);
+        assert.equal(r.json.scope, 'openid email');
+        assert.ok(r.json.access_token && r.json.id_token, 'an access token and an id_token');
+        assert.ok(!('refresh_token' in r.json), 'no refresh token'); // (a failure would not print one)
+        const listed = await adminFetch(b, 'GET', `/admin/v1/tokens?client=${encodeURIComponent(c.client_id)}`);
+        assert.equal(listed.status, 200, listed.text);
+        assert.deepEqual(listed.json.items.map((t) => t.kind), ['access'], 'the access token is all that was stored');
+        // Nothing to refresh with: the access token is no refresh token.
+        assertOAuthError(await token(c, { grant_type: 'refresh_token', refresh_token: r.json.access_token }),
+                         400, 'invalid_grant', /^the refresh token is unknown or was issued to another client$/,
+                         'the access token as a refresh token');
+        // Revoked (RFC 7009), the access token leaves nothing behind. (Its audience is the client,
+        // not the orders API: userinfo, not the introspector, tells whether it lives.)
+        assert.equal(await userinfoStatus(r.json.access_token), 200, 'the access token lives');
+        const revoked = await formPost(b, '/oauth2/revoke', { token: r.json.access_token, client_id: c.client_id });
+        assert.equal(revoked.status, 200, revoked.text);
+        assert.equal(await userinfoStatus(r.json.access_token), 401, 'the access token is revoked');
+        await assertNoTokens(b, c.client_id, 'after the access token was revoked');
+    });
+
     attack('oauth: refresh token theft — another client presents a user\'s refresh token', async () => {
         const victim = await publicClient();
         const thief = await publicClient();
-        const t = (await redeem(victim, await runFlow(victim))).json;
+        const t = (await redeem(victim, await runFlow(victim, { extra: { scope: OFFLINE } }))).json;
+        assert.ok(t.refresh_token, 'the victim\'s refresh token');
         const r = await token(thief, { grant_type: 'refresh_token', refresh_token: t.refresh_token });
         assertOAuthError(r, 400, 'invalid_grant', /^the refresh token is unknown or was issued to another client$/, 'theft');
         await assertNoTokens(b, thief.client_id, 'the thief');
@@ -341,7 +403,7 @@ describe('oauth: authorization code, refresh tokens, login and consent', () => {
         const lockee = { ...created.json, password };
         const c = await publicClient();
         const ua = new UserAgent();
-        const t0 = (await redeem(c, await runFlow(c, { ua, who: lockee }))).json;
+        const t0 = (await redeem(c, await runFlow(c, { ua, who: lockee, extra: { scope: OFFLINE } }))).json;
         assert.ok(t0.refresh_token, 'a refresh token');
         const pending = await runFlow(c, { ua, who: lockee }); // a code not redeemed yet (the session signs in)
 
@@ -374,24 +436,31 @@ describe('oauth: authorization code, refresh tokens, login and consent', () => {
 
     attack('oauth: a scope the administrator took from a client is gone from its refresh tokens too', async () => {
         const c = await confidentialClient();
-        const flow = await runFlow(c, { extra: { scope: 'openid email orders:read' } });
+        const flow = await runFlow(c, { extra: { scope: 'openid email orders:read offline_access' } });
         const t0 = (await redeem(c, flow)).json;
-        assert.equal(t0.scope, 'openid email orders:read');
+        assert.equal(t0.scope, 'openid email orders:read offline_access');
+        assert.ok(t0.refresh_token, 'a refresh token');
         const shown = await adminFetch(b, 'GET', `/admin/v1/clients/${c.client_id}`);
         assert.equal(shown.status, 200, shown.text);
         const narrowed = await adminFetch(b, 'PUT', `/admin/v1/clients/${c.client_id}`, {
             client_name: shown.json.client_name, grant_types: shown.json.grant_types, redirect_uris: shown.json.redirect_uris,
-            token_endpoint_auth_method: shown.json.token_endpoint_auth_method, scope: 'openid profile email' });
+            token_endpoint_auth_method: shown.json.token_endpoint_auth_method, scope: 'openid profile email offline_access' });
         assert.equal(narrowed.status, 200, narrowed.text);
 
         assertOAuthError(await token(c, { grant_type: 'refresh_token', refresh_token: t0.refresh_token, scope: 'orders:read' }),
                          400, 'invalid_scope', /^scope 'orders:read' is not allowed for this client$/, 'asked for by name');
         const r = await token(c, { grant_type: 'refresh_token', refresh_token: t0.refresh_token });
         assert.equal(r.status, 200, r.text);
-        assert.equal(r.json.scope, 'openid email', 'narrowed to what the client still has');
+        assert.equal(r.json.scope, 'openid email offline_access', 'narrowed to what the client still has');
+        // Without an orders scope the token is for the client itself (not the orders API): the
+        // client introspects it, and the introspector learns nothing of it.
         const shownToken = await formPost(b, '/oauth2/introspect', { token: r.json.access_token },
-                                          basicAuth(introspector.client_id, introspector.client_secret));
-        assert.equal(shownToken.json.scope, 'openid email');
+                                          basicAuth(c.client_id, c.client_secret));
+        assert.equal(shownToken.status, 200, shownToken.text);
+        assert.equal(shownToken.json.active, true, shownToken.text);
+        assert.equal(shownToken.json.aud, c.client_id);
+        assert.equal(shownToken.json.scope, 'openid email offline_access');
+        assert.equal(await active(r.json.access_token), false, 'not for the orders API');
         // The rotated refresh token carries the narrowed scope: giving the scope back to the
         // client later does not give it back to this grant.
         const restored = await adminFetch(b, 'PUT', `/admin/v1/clients/${c.client_id}`, {
@@ -400,7 +469,7 @@ describe('oauth: authorization code, refresh tokens, login and consent', () => {
         assert.equal(restored.status, 200, restored.text);
         const r2 = await token(c, { grant_type: 'refresh_token', refresh_token: r.json.refresh_token });
         assert.equal(r2.status, 200, r2.text);
-        assert.equal(r2.json.scope, 'openid email');
+        assert.equal(r2.json.scope, 'openid email offline_access');
     });
 
     // --- login and consent forms: CSRF and foreign interactions ----------------------------------

@@ -52,7 +52,7 @@ describe('trust boundaries: token exchange, registration, the cluster audience',
     let b;
     let alice;
     let rp; // a relying party alice merely signed in to; it may exchange tokens
-    let rs; // a resource server (introspects every client's tokens)
+    let rs; // a resource server for the orders API (introspects other clients' access tokens for it)
     let counter = 0;
     const IDP = 'https://idp.partner.example';
     let idpKey;
@@ -64,7 +64,7 @@ describe('trust boundaries: token exchange, registration, the cluster audience',
         rp = await registerClient(b, {
             client_name: 'relying party', token_endpoint_auth_method: 'client_secret_basic',
             grant_types: ['authorization_code', 'refresh_token', EXCHANGE],
-            scope: 'openid profile orders:read orders:write', redirect_uris: ['https://rp.example/cb'],
+            scope: 'openid profile orders:read orders:write offline_access', redirect_uris: ['https://rp.example/cb'],
             token_exchange_audiences: ['kubernetes', 'https://api.partner.example'] });
         rs = await registerClient(b, { client_name: 'resource server', grant_types: ['client_credentials'],
                                        scope: 'orders:read', resource_server: true });
@@ -147,7 +147,8 @@ describe('trust boundaries: token exchange, registration, the cluster audience',
     });
 
     attack('trust 1: an id_token after refresh-token reuse revoked its family', async () => {
-        const tokens = await tokensFor(b, rp, alice, { scope: 'openid orders:read' });
+        const tokens = await tokensFor(b, rp, alice, { scope: 'openid orders:read offline_access' });
+        assert.ok(tokens.refresh_token, 'a refresh token (offline_access)');
         const rotated = await tokenRequest(b, rp, { grant_type: 'refresh_token', refresh_token: tokens.refresh_token });
         assert.equal(rotated.status, 200, rotated.text);
         const reuse = await tokenRequest(b, rp, { grant_type: 'refresh_token', refresh_token: tokens.refresh_token });
@@ -272,7 +273,7 @@ describe('trust boundaries: token exchange, registration, the cluster audience',
         ['allowed_resources', { redirect_uris: ['https://x.example/cb'], allowed_resources: ['https://api.example/'] },
          /allowed_resources: 'https:\/\/api.example\/'/],
         ['cluster_access', { redirect_uris: ['https://x.example/cb'], cluster_access: true }, /cluster_access is not client metadata/],
-        ['resource_server (introspect everyone\'s tokens)', { redirect_uris: ['https://x.example/cb'], resource_server: true },
+        ['resource_server (introspect other clients\' access tokens)', { redirect_uris: ['https://x.example/cb'], resource_server: true },
          /resource_server/],
     ]) {
         attack(`trust 2: anonymous registration asks for ${what}`, async () => {
@@ -612,7 +613,7 @@ describe('trust boundaries: the cluster\'s own OIDC client', () => {
         const first = await startBackend({ env: { GATEHOUSE_OAUTH_LOGIN_RATE: '100000' } });
         kubectl = await registerClient(first, { client_name: 'kubectl', token_endpoint_auth_method: 'none',
                                                 grant_types: ['authorization_code', 'refresh_token'],
-                                                scope: 'openid groups', redirect_uris: ['http://127.0.0.1:8000/'] });
+                                                scope: 'openid groups offline_access', redirect_uris: ['http://127.0.0.1:8000/'] });
         // kube-apiserver's --oidc-client-id names the client registered at the IdP.
         const dataDir = first.dataDir;
         assert.equal(await first.stop(), 0, first.stderr);
@@ -724,7 +725,7 @@ describe('trust boundaries: the cluster\'s own OIDC client', () => {
         await setClusterAccess(true);
         const group = `label-team${++counter}`;
         const leaver = await newUser(b, `leaver${counter}`, ['devs', group]);
-        const tokens = await tokensFor(b, kubectl, leaver, { scope: 'openid groups' });
+        const tokens = await tokensFor(b, kubectl, leaver, { scope: 'openid groups offline_access' });
         assert.ok(tokens.refresh_token, 'a refresh token too');
         const before = await clusterIdentity(b, tokens.id_token);
         assert.equal(before.status, 201, before.text);

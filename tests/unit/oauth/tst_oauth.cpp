@@ -585,18 +585,20 @@ private slots:
         OAuth::Client c;
         c.clientId = QStringLiteral("app");
         c.grantTypes = {QStringLiteral("password"), QStringLiteral("refresh_token")};
-        c.scopes = {QStringLiteral("openid")};
+        c.scopes = {QStringLiteral("openid"), QStringLiteral("offline_access")};
         OAuth::User u;
         u.id = QStringLiteral("3b6e0a4c-5d2e-4f43-9b1a-0c7d2e8f4a61");
         u.username = QStringLiteral("ivy");
-        const auto issue = [&](qint64 authTime) {
+        const QStringList offline{QStringLiteral("openid"), QStringLiteral("offline_access")};
+        const auto issue = [&](qint64 authTime, const QStringList &scopes, bool rotation) {
             OAuth::UserTokenRequest r;
             r.client = &c;
             r.user = &u;
-            r.scopes = {QStringLiteral("openid")};
+            r.scopes = scopes;
             r.authTime = authTime;
             r.family = QStringLiteral("family");
             r.now = now;
+            r.rotation = rotation;
             OAuth::GrantResult out;
             OAuth::issueUserTokens(issuer, r, &out);
             return out;
@@ -609,20 +611,34 @@ private slots:
             return found;
         };
         // Ten minutes after the sign-in: it ends an hour after the sign-in, not 14 days on.
-        const auto young = issue(now - 10 * 60'000);
+        const auto young = issue(now - 10 * 60'000, offline, false);
         QVERIFY(!young.error);
         QVERIFY(young.response.contains(QStringLiteral("refresh_token")));
         QCOMPARE(refreshOf(young)->expiresAt, now - 10 * 60'000 + hour);
         // An hour after it (a browser session's sign-in can be): tokens, but no refresh token.
-        const auto old = issue(now - hour);
+        const auto old = issue(now - hour, offline, false);
         QVERIFY(!old.error);
         QVERIFY(old.response.contains(QStringLiteral("access_token")));
         QVERIFY(!old.response.contains(QStringLiteral("refresh_token")));
         QVERIFY(!refreshOf(old));
         // No limit: 14 days from now.
         issuer.setRefreshMaxLifetimeMs(0);
-        const auto unlimited = issue(now - 30 * 24 * hour);
+        const auto unlimited = issue(now - 30 * 24 * hour, offline, false);
         QCOMPARE(refreshOf(unlimited)->expiresAt, now + fortnight);
+        // Without offline_access a grant gets no refresh token: it ends with its access token.
+        const auto online = issue(now - 10 * 60'000, {QStringLiteral("openid")}, false);
+        QVERIFY(!online.error);
+        QVERIFY(online.response.contains(QStringLiteral("access_token")));
+        QVERIFY(!online.response.contains(QStringLiteral("refresh_token")));
+        QVERIFY(!refreshOf(online));
+        // A rotation (the refresh grant, its scope narrowed below offline_access) replaces the
+        // refresh token presented.
+        const auto rotated = issue(now - 10 * 60'000, {QStringLiteral("openid")}, true);
+        QVERIFY(rotated.response.contains(QStringLiteral("refresh_token")));
+        // Nor without the refresh_token grant, offline_access or not.
+        c.grantTypes = {QStringLiteral("password")};
+        QVERIFY(!issue(now - 10 * 60'000, offline, false)
+                     .response.contains(QStringLiteral("refresh_token")));
     }
 };
 

@@ -62,10 +62,19 @@ export async function tokensFor(b, client, user, options) {
     return redeem(b, client, await signIn(b, client, user, options));
 }
 
-// Introspection as a resource server (a client registered with resource_server: true).
-export async function isActive(b, resourceServer, token) {
-    const r = await formPost(b, '/oauth2/introspect', { token },
-                             basicAuth(resourceServer.client_id, resourceServer.client_secret));
+// RFC 7662 introspection by a confidential client; resolves to the answer's JSON (200,
+// no-store). A client learns about its own tokens; a resource server (resource_server: true)
+// also about other clients' access tokens for its audiences (its client id, its
+// allowed_resources, the orders API's with an orders: scope), never their refresh tokens.
+export async function introspect(b, client, token) {
+    const r = await formPost(b, '/oauth2/introspect', { token }, basicAuth(client.client_id, client.client_secret));
     assert.equal(r.status, 200, r.text);
-    return r.json.active;
+    assert.equal(r.headers['cache-control'], 'no-store', 'introspection: no-store');
+    return r.json;
+}
+
+// Introspection as a resource server (a client registered with resource_server: true): only
+// for access tokens for its audience, for which it answers true while they live.
+export async function isActive(b, resourceServer, token) {
+    return (await introspect(b, resourceServer, token)).active;
 }
