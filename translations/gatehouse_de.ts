@@ -1458,6 +1458,10 @@
         <translation>Ein Admin-Token ist erforderlich</translation>
     </message>
     <message>
+        <source>Refusing to send the admin token over plain http to %1: use https (the backend&apos;s --admin-tls), or reach its admin listener on loopback (an SSH tunnel)</source>
+        <translation>Das Admin-Token wird nicht über unverschlüsseltes http an %1 gesendet: verwenden Sie https (--admin-tls des Backends) oder erreichen Sie dessen Admin-Listener über Loopback (einen SSH-Tunnel)</translation>
+    </message>
+    <message>
         <source>The server sent an unreadable status: %1</source>
         <translation>Der Server hat einen unlesbaren Status gesendet: %1</translation>
     </message>

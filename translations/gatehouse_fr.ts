@@ -1458,6 +1458,10 @@
         <translation>Un jeton d&apos;administration est requis</translation>
     </message>
     <message>
+        <source>Refusing to send the admin token over plain http to %1: use https (the backend&apos;s --admin-tls), or reach its admin listener on loopback (an SSH tunnel)</source>
+        <translation>Le jeton d&apos;administration n&apos;est pas envoyé en http clair à %1&#xa0;: utilisez https (--admin-tls du backend), ou joignez son écouteur d&apos;administration en boucle locale (un tunnel SSH)</translation>
+    </message>
+    <message>
         <source>Not connected to a Gatehouse server</source>
         <translation>Non connecté à un serveur Gatehouse</translation>
     </message>

@@ -7,6 +7,7 @@
 #include <QCommandLineParser>
 #include <QEventLoop>
 #include <QFile>
+#include <QHostAddress>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QNetworkAccessManager>
@@ -18,6 +19,18 @@
 #include <QTextStream>
 
 namespace Gatehouse::Cli {
+
+namespace {
+
+bool loopbackHost(const QString &host)
+{
+    if (host.compare(QLatin1String("localhost"), Qt::CaseInsensitive) == 0)
+        return true;
+    const QHostAddress address(host);
+    return !address.isNull() && address.isLoopback();
+}
+
+} // namespace
 
 Reply Connection::call(const Request &request) const
 {
@@ -180,6 +193,14 @@ std::variant<Connection, int> openConnection(const QCommandLineParser &options,
         err << "gatehouse admin: invalid admin URL '" << urlText << "'\n";
         return 2;
     }
+    // A bearer token in clear crosses only this machine: anyone on the path could take it.
+    if (c.url.scheme() == QLatin1String("http") && !loopbackHost(c.url.host())) {
+        err << "gatehouse admin: refusing to send an admin token over plain http to "
+            << c.url.host()
+            << ": use https (the backend's --admin-tls), or reach its admin listener on "
+               "loopback (an SSH tunnel)\n";
+        return 2;
+    }
     QString why;
     const auto named = namedToken(options.value(QStringLiteral("admin-token")),
                                   options.value(QStringLiteral("admin-token-file")), env, &why);
@@ -204,9 +225,12 @@ std::variant<Connection, int> openConnection(const QCommandLineParser &options,
         c.token = rootToken;
     }
     // Found through ports.json: the port it names is this Gatehouse's only while it runs (a
-    // killed one leaves the file behind, and any local program may take the port then). The
-    // listener proves that it holds the data directory's root token before any token is sent.
-    if (!c.source.isEmpty() && !rootToken.isEmpty()) {
+    // killed one leaves the file behind, and any local program may take the port then). Named
+    // by --admin-url with no token of its own: the data directory's root token goes only to the
+    // Gatehouse of that data directory. Either way the listener proves that it holds the root
+    // token before any token is sent.
+    const bool rootFallback = named->isEmpty(); // no token named: the root token is sent
+    if ((!c.source.isEmpty() || rootFallback) && !rootToken.isEmpty()) {
         QByteArray nonce(24, Qt::Uninitialized);
         QRandomGenerator::system()->generate(nonce.begin(), nonce.end());
         nonce = nonce.toBase64(QByteArray::Base64UrlEncoding | QByteArray::OmitTrailingEquals);
@@ -224,9 +248,14 @@ std::variant<Connection, int> openConnection(const QCommandLineParser &options,
                 << (r.status == 0
                         ? QStringLiteral(" does not answer (%1)").arg(r.networkError)
                         : QStringLiteral(" is not the Gatehouse of %1").arg(config->dataDir))
-                << "; no admin token was sent. " << c.source
-                << " names it: is it left from a Gatehouse that did not stop cleanly? (start "
-                   "one with 'gatehouse --headless', or pass --admin-url)\n";
+                << "; no admin token was sent. ";
+            if (c.source.isEmpty())
+                err << "The root token of " << config->dataDir
+                    << " goes only to its own Gatehouse: pass --admin-token for this one\n";
+            else
+                err << c.source
+                    << " names it: is it left from a Gatehouse that did not stop cleanly? (start "
+                       "one with 'gatehouse --headless', or pass --admin-url)\n";
             return 1;
         }
     }

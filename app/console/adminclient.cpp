@@ -260,6 +260,15 @@ void AdminClient::connectTo(const QUrl &url, const QString &token)
         setState(Unauthorized);
         return;
     }
+    // A bearer token in clear crosses only this machine: anyone on the path could take it.
+    if (base.scheme() == QLatin1String("http") && !isLoopbackHost(base.host())) {
+        setLastError(tr("Refusing to send the admin token over plain http to %1: use https "
+                        "(the backend's --admin-tls), or reach its admin listener on loopback "
+                        "(an SSH tunnel)")
+                         .arg(base.host()));
+        setState(Disconnected);
+        return;
+    }
     // A proxy from the environment must not sit between us and a backend on this machine.
     m_nam.setProxy(isLoopbackHost(base.host()) ? QNetworkProxy(QNetworkProxy::NoProxy)
                                                : QNetworkProxy(QNetworkProxy::DefaultProxy));

@@ -2300,6 +2300,16 @@ void TestConsole::invalidUrlIsRejected()
     client.connectTo(QUrl(QStringLiteral("not a url")), QStringLiteral("t"));
     QCOMPARE(client.connectionState(), AdminClient::Disconnected);
     QCOMPARE(errors.count(), 2);
+    // Plain http beyond this machine would carry the token in clear: refused, no attempt made.
+    for (const char *url : {"http://admin.example.org:8081", "http://192.0.2.10:8081"}) {
+        client.connectTo(QUrl(QString::fromLatin1(url)), QStringLiteral("t"));
+        QCOMPARE(client.connectionState(), AdminClient::Disconnected);
+        QVERIFY2(client.lastError().startsWith(
+                     QStringLiteral("Refusing to send the admin token over plain http to %1: use "
+                                    "https")
+                         .arg(QUrl(QString::fromLatin1(url)).host())),
+                 qPrintable(client.lastError()));
+    }
 }
 
 void TestConsole::disconnectStopsEverything()

@@ -763,6 +763,38 @@ void TestHeadlessBackend::adminCliSendsNoTokenToAnImpostor()
                  qPrintable(r.err));
         QCOMPARE(elsewhere.received(), QByteArray());
     }
+    // 4. A URL given by hand with no token named: the data directory's root token goes only to
+    // the Gatehouse that proves it holds it (any other is told nothing).
+    {
+        Impostor impostor(httpAnswer("HTTP/1.1 200 OK", R"({"proof":"forged","version":"x"})"));
+        const quint16 port = impostor.listen();
+        const CliResult r =
+            runCli({QStringLiteral("admin"), QStringLiteral("status"), QStringLiteral("--data-dir"),
+                    dir.path(), QStringLiteral("--admin-url"),
+                    QStringLiteral("http://127.0.0.1:%1").arg(port)});
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY2(r.err.contains(QStringLiteral("no admin token was sent. The root token of %1 goes "
+                                               "only to its own Gatehouse: pass --admin-token "
+                                               "for this one")
+                                    .arg(dir.path())),
+                 qPrintable(r.err));
+        QVERIFY(impostor.received().startsWith("GET /admin-proof?nonce="));
+        QVERIFY(!impostor.received().contains("Authorization"));
+        QVERIFY(!impostor.received().contains(token));
+    }
+    // 5. Plain http beyond this machine: refused before anything is sent (https, or loopback).
+    for (const QString &url :
+         {QStringLiteral("http://admin.example.org:8081"), QStringLiteral("http://192.0.2.10:8081"),
+          QStringLiteral("http://[2001:db8::1]:8081")}) {
+        const CliResult r = runCli({QStringLiteral("admin"), QStringLiteral("status"),
+                                    QStringLiteral("--admin-url"), url,
+                                    QStringLiteral("--admin-token"), QString::fromLatin1(token)});
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(r.err.contains(QStringLiteral("refusing to send an admin token over plain http to "
+                                               "%1: use https (the backend's --admin-tls)")
+                                    .arg(QUrl(url).host())),
+                 qPrintable(r.err));
+    }
 }
 
 void TestHeadlessBackend::adminCliAdminTokens()
