@@ -116,6 +116,34 @@ QString nodeRestriction(const AdmissionRequest &r, const AdmissionContext &ctx)
         }
         return {};
     }
+    if (a.resource == QLatin1String("serviceaccounts")) {
+        // kube's admitServiceAccount: a node mints only tokens bound to a pod of its own (the
+        // kubelet's role grants serviceaccounts/token; this is what narrows it).
+        if (a.subresource != QLatin1String("token") || r.operation != QLatin1String("CREATE"))
+            return {};
+        const QJsonObject ref = specField(r.newObject, "boundObjectRef").toObject();
+        const QString podName = ref.value(QLatin1String("name")).toString();
+        if (ref.value(QLatin1String("apiVersion")).toString() != QLatin1String("v1") ||
+            ref.value(QLatin1String("kind")).toString() != QLatin1String("Pod") ||
+            podName.isEmpty())
+            return QStringLiteral("node requested token not bound to a pod");
+        const QString uid = ref.value(QLatin1String("uid")).toString();
+        if (uid.isEmpty())
+            return QStringLiteral("node requested token with a pod binding without a uid");
+        const std::optional<QJsonObject> pod =
+            ctx.pod ? ctx.pod(a.namespaceName, podName) : std::nullopt;
+        if (!pod)
+            return QStringLiteral("pods \"%1\" not found").arg(podName);
+        if (pod->value(QLatin1String("metadata")).toObject().value(QLatin1String("uid")) != uid)
+            return QStringLiteral("the UID in the bound object reference (%1) does not match the "
+                                  "UID in record. The object might have been deleted and then "
+                                  "recreated")
+                .arg(uid);
+        if (specField(*pod, "nodeName").toString() != node)
+            return QStringLiteral("node requested token bound to a pod scheduled on a different "
+                                  "node");
+        return {};
+    }
     if (a.resource != QLatin1String("pods"))
         return {};
     const QJsonObject &pod = r.operation == QLatin1String("DELETE") ? r.oldObject : r.newObject;

@@ -19,6 +19,8 @@ struct AdmissionContext
     std::function<std::optional<QString>(const QString &name)> namespacePhase;
     // The UID of a node, empty when it does not exist.
     std::function<QString(const QString &name)> nodeUid;
+    // A pod (namespace, name), nullopt when it does not exist: a node's TokenRequest.
+    std::function<std::optional<QJsonObject>(const QString &ns, const QString &name)> pod;
 };
 
 struct AdmissionRequest

@@ -502,6 +502,9 @@ void ClusterApi::rebuildPolicy()
         const std::optional<QJsonObject> n = store->get(QStringLiteral("nodes"), QString(), name);
         return n ? fieldValue(*n, QStringLiteral("metadata.uid")) : QString();
     };
+    ctx.pod = [store](const QString &ns, const QString &name) {
+        return store->get(QStringLiteral("pods"), ns, name);
+    };
     QMutexLocker lock(&m_mutex);
     m_rbac = policy;
     m_authorizer =

@@ -192,6 +192,16 @@ void ClusterApi::handleTokenRequest(const std::shared_ptr<Context> &ctx)
         {QStringLiteral("status"), QJsonObject()}};
     const QString uid = fieldValue(*account, QStringLiteral("metadata.uid"));
 
+    // The built-in plugins first, as for any create: NodeRestriction narrows a node to tokens
+    // bound to its own pods, NamespaceLifecycle and AlwaysDeny hold here too.
+    const AdmissionVerdict builtin = ctx->admission->admit(
+        AdmissionRequest{QStringLiteral("CREATE"), ctx->attributes, info.name, {}, tokenRequest});
+    ctx->trace.admission = builtin;
+    if (!builtin.allowed) {
+        finish(ctx, builtin.status.response(pretty));
+        return;
+    }
+
     // Policy webhooks decide on token minting too (kube sends serviceaccounts/token creates):
     // a configuration that names it is never bypassed.
     const QStringList &plugins = ctx->admission->plugins();
@@ -226,6 +236,7 @@ void ClusterApi::handleTokenRequest(const std::shared_ptr<Context> &ctx)
         return;
     }
     run->caller = m_webhookCaller.get();
+    run->steps = builtin.steps;
     run->done = [this, ctx, uid](TokenRequestAdmission &r,
                                  const std::optional<WebhookAnswer> &denial) {
         ctx->warnings += r.warnings;

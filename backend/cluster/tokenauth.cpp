@@ -9,6 +9,7 @@
 #include "platform/platform.h"
 
 #include <QCryptographicHash>
+#include <QDateTime>
 #include <QDir>
 #include <QFile>
 #include <QJsonArray>
@@ -63,6 +64,24 @@ bool audienceContains(const QJsonValue &aud, const QString &wanted)
         if (a.toString() == wanted)
             return true;
     return false;
+}
+
+// kube's claims validator: an object being deleted (a finalizer holds it) still backs its
+// tokens for this long after its deletionTimestamp, then no more; a deletion asked for to take
+// a service account's or a pod's access away is not undone by a finalizer.
+constexpr qint64 kDeletionGraceSeconds = 60;
+
+bool deletedLongAgo(const QJsonObject &object, qint64 now)
+{
+    const QString at = object.value(QLatin1String("metadata"))
+                           .toObject()
+                           .value(QLatin1String("deletionTimestamp"))
+                           .toString();
+    if (at.isEmpty())
+        return false;
+    const QDateTime t = QDateTime::fromString(at, Qt::ISODate);
+    // Unreadable: taken as deleted long ago (the server writes it; nothing else may).
+    return !t.isValid() || t.toSecsSinceEpoch() + kDeletionGraceSeconds <= now;
 }
 
 // exp, nbf and iat against now; empty when the times are fine.
@@ -270,18 +289,23 @@ TokenAuthenticator ServiceAccountTokens::authenticator() const
         const QString name = sa.value(QLatin1String("name")).toString();
         const std::optional<QJsonObject> account =
             m_store.get(QStringLiteral("serviceaccounts"), ns, name);
-        if (!account || fieldValue(*account, QStringLiteral("metadata.uid")) !=
-                            sa.value(QLatin1String("uid")).toString())
+        const qint64 now = m_clock.now().toSecsSinceEpoch();
+        if (!account ||
+            fieldValue(*account, QStringLiteral("metadata.uid")) !=
+                sa.value(QLatin1String("uid")).toString() ||
+            deletedLongAgo(*account, now))
             return QStringLiteral("service account token: the service account %1/%2 no longer "
                                   "exists")
                 .arg(ns, name);
         // A bound token lives only as long as its object: the pod (its node is only
         // information), or the node for a node-bound token (kube's claims validator).
-        const auto boundGone = [this](const QJsonObject &ref, const QString &resource,
-                                      const QString &ns) {
+        const auto boundGone = [this, now](const QJsonObject &ref, const QString &resource,
+                                           const QString &ns) {
             const auto o = m_store.get(resource, ns, ref.value(QLatin1String("name")).toString());
-            return !o || fieldValue(*o, QStringLiteral("metadata.uid")) !=
-                             ref.value(QLatin1String("uid")).toString();
+            return !o ||
+                   fieldValue(*o, QStringLiteral("metadata.uid")) !=
+                       ref.value(QLatin1String("uid")).toString() ||
+                   deletedLongAgo(*o, now);
         };
         if (k8s.contains(QLatin1String("pod"))) {
             const QJsonObject pod = k8s.value(QLatin1String("pod")).toObject();

@@ -147,6 +147,35 @@ test('kubectl create token --bound-object-kind Pod|Node: bound to the object, ch
     assert.equal(kind.status, 400, kind.text);
     assert.equal(kind.json.message, 'cannot bind token to object of type apps/v1, Kind=Deployment');
 
+    // A node granted serviceaccounts/token (as kube's kubelet role grants it): NodeRestriction
+    // lets it mint only tokens bound, by uid, to a pod scheduled on itself.
+    await ok('admin', ['create', 'clusterrole', 'node-tokens', '--verb=create', '--resource=serviceaccounts/token']);
+    await ok('admin', ['create', 'clusterrolebinding', 'node-tokens', '--clusterrole=node-tokens', '--group=system:nodes']);
+    const agent = await issueKubeconfig(b, { kind: 'node', name: 'node-1' });
+    files.tokenNode = writeKubeconfig(dir, 'token-node', agent.kubeconfig);
+    const elsewhere = await adminKube(b, 'POST', '/api/v1/namespaces/default/pods', {
+        apiVersion: 'v1', kind: 'Pod', metadata: { name: 'job-2' },
+        spec: { serviceAccountName: 'runner', nodeName: 'node-2', containers: [{ name: 'c', image: 'busybox' }] } });
+    assert.equal(elsewhere.status, 201, elsewhere.text);
+    const asNode = (args) => kubectl('tokenNode', ['create', 'token', 'runner', ...args]);
+    for (const [args, message] of [
+        [[], 'node requested token not bound to a pod'],
+        [['--bound-object-kind', 'Node', '--bound-object-name', 'node-1'], 'node requested token not bound to a pod'],
+        [['--bound-object-kind', 'Pod', '--bound-object-name', 'job-1'], 'node requested token with a pod binding without a uid'],
+        [['--bound-object-kind', 'Pod', '--bound-object-name', 'job-2', '--bound-object-uid', elsewhere.json.metadata.uid],
+         'node requested token bound to a pod scheduled on a different node']]) {
+        const r = await asNode(args);
+        assert.equal(r.code, 1, `${args.join(' ')}: ${r.stdout}`);
+        // (kubectl's own wording for this command, around the server's message)
+        assert.equal(r.stderr, `error: failed to create token: serviceaccounts "runner" is forbidden: ${message}\n`, args.join(' '));
+    }
+    const own = await asNode(['--bound-object-kind', 'Pod', '--bound-object-name', 'job-1', '--bound-object-uid', pod.json.metadata.uid]);
+    assert.equal(own.code, 0, own.stderr);
+    const ownMe = await whoami(own.stdout.trim());
+    assert.equal(ownMe.json.status.userInfo.username, 'system:serviceaccount:default:runner');
+    await ok('admin', ['delete', 'clusterrolebinding', 'node-tokens']);
+    await ok('admin', ['delete', 'clusterrole', 'node-tokens']);
+
     // ?dryRun=All: every check, no token.
     const dry = await adminKube(b, 'POST', `${tokenPath}?dryRun=All`, { apiVersion: 'authentication.k8s.io/v1', kind: 'TokenRequest',
                                                                         spec: { expirationSeconds: 3600 } });

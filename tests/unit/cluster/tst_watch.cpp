@@ -1,16 +1,19 @@
 // Unit tests of the watch hub (backend/cluster/watch.*) on a real object store (SQLite in a
 // temporary directory, the real database writer): events in resourceVersion order, the
 // resume window and its 410, and the bound on what a slow watcher may hold. And the core/v1
-// Events the access layer records (backend/cluster/events.*): aggregation and expiry.
+// Events the access layer records (backend/cluster/events.*): aggregation and expiry. And the
+// service-account tokens' tie to their objects on the same store (backend/cluster/tokenauth.*).
 #include "capturedstream.h"
 #include "cluster/watch.h"
 
 #include "cluster/events.h"
+#include "cluster/tokenauth.h"
 
 #include "core/clock.h"
 #include "core/database.h"
 #include "core/writequeue.h"
 
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QTemporaryDir>
 #include <QtTest>
@@ -49,6 +52,22 @@ struct Fixture
         writer = std::make_unique<Core::WriteQueue>(*db, QStringLiteral("watch-writer"));
         store = std::make_unique<ObjectStore>(*writer);
         return store->load(*db).ok();
+    }
+
+    // Puts `object` (its metadata names it) into `resource`; false when refused.
+    bool putObject(const QString &resource, const QString &ns, const QJsonObject &object)
+    {
+        const QString name = object[QStringLiteral("metadata")][QStringLiteral("name")].toString();
+        const bool exists = store->get(resource, ns, name).has_value();
+        ObjectChange c{exists ? ObjectChange::Kind::Modified : ObjectChange::Kind::Added,
+                       resource,
+                       ns,
+                       name,
+                       object,
+                       {}};
+        const auto outcome =
+            store->commitAndWait([c]() -> ObjectStore::Outcome { return QList<ObjectChange>{c}; });
+        return std::get_if<QList<ObjectChange>>(&outcome) != nullptr;
     }
 
     // Puts node `name` with label step=`step`; returns its resourceVersion.
@@ -337,6 +356,71 @@ private slots:
         delete stream; // the connection went away
         QCOMPARE(hub.watcherCount(), 0);
         f.put(QStringLiteral("x"), 1); // nobody to hand it to
+    }
+
+    // kube's claims validator: a service account or a bound pod that a finalizer holds after
+    // its deletion backs its tokens for 60 s after deletionTimestamp, then no more.
+    void serviceAccountTokensEndAMinuteAfterADeletionAFinalizerHolds()
+    {
+        Fixture f;
+        QVERIFY(f.open());
+        auto key = ServiceAccountTokens::loadOrCreateKey(f.dir.path());
+        QVERIFY(key.ok());
+        ServiceAccountTokens tokens(*key, *f.store, f.clock);
+        const auto meta = [](const char *name, const char *uid, const QString &deletion) {
+            QJsonObject m{
+                {QStringLiteral("name"), QString::fromLatin1(name)},
+                {QStringLiteral("namespace"), QStringLiteral("t")},
+                {QStringLiteral("uid"), QString::fromLatin1(uid)},
+                {QStringLiteral("finalizers"), QJsonArray{QStringLiteral("example.com/keep")}}};
+            if (!deletion.isEmpty())
+                m.insert(QStringLiteral("deletionTimestamp"), deletion);
+            return QJsonObject{{QStringLiteral("metadata"), m}};
+        };
+        const QString sa = QStringLiteral("serviceaccounts");
+        QVERIFY(f.putObject(sa, QStringLiteral("t"), meta("bot", "uid-bot", {})));
+        QVERIFY(f.putObject(QStringLiteral("pods"), QStringLiteral("t"), meta("p", "uid-p", {})));
+        const auto plain = tokens.issue(QStringLiteral("t"), QStringLiteral("bot"),
+                                        QStringLiteral("uid-bot"), 3600, {});
+        const auto bound = tokens.issue(
+            QStringLiteral("t"), QStringLiteral("bot"), QStringLiteral("uid-bot"), 3600, {},
+            QJsonObject{{QStringLiteral("pod"),
+                         QJsonObject{{QStringLiteral("name"), QStringLiteral("p")},
+                                     {QStringLiteral("uid"), QStringLiteral("uid-p")}}}});
+        QVERIFY(plain.ok() && bound.ok());
+        const TokenAuthenticator auth = tokens.authenticator();
+        const QStringList api{QString::fromLatin1(ServiceAccountTokens::kIssuer)};
+        const auto outcome = [&](const Result<QJsonObject> &t) {
+            const auto r = auth((*t)[QStringLiteral("token")].toString(), api);
+            if (!r)
+                return QStringLiteral("not mine");
+            if (const auto *user = std::get_if<UserInfo>(&*r))
+                return user->name;
+            return std::get<QString>(*r);
+        };
+        const QString who = QStringLiteral("system:serviceaccount:t:bot");
+        QCOMPARE(outcome(plain), who);
+        QCOMPARE(outcome(bound), who);
+        // The pod is deleted; its finalizer keeps it: the bound token works for 60 s, not after.
+        const QString podDeleted = f.clock.now().toUTC().toString(Qt::ISODate);
+        QVERIFY(f.putObject(QStringLiteral("pods"), QStringLiteral("t"),
+                            meta("p", "uid-p", podDeleted)));
+        f.clock.advance(59'000);
+        QCOMPARE(outcome(bound), who);
+        f.clock.advance(1'000);
+        QCOMPARE(
+            outcome(bound),
+            QStringLiteral("service account token: the pod t/p it is bound to no longer exists"));
+        QCOMPARE(outcome(plain), who); // the account itself is still there
+        // Then the service account: all its tokens end a minute on.
+        QVERIFY(f.putObject(sa, QStringLiteral("t"),
+                            meta("bot", "uid-bot", f.clock.now().toUTC().toString(Qt::ISODate))));
+        f.clock.advance(30'000);
+        QCOMPARE(outcome(plain), who);
+        f.clock.advance(30'000);
+        QCOMPARE(
+            outcome(plain),
+            QStringLiteral("service account token: the service account t/bot no longer exists"));
     }
 };
 
