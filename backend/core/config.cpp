@@ -238,10 +238,44 @@ const QList<Entry> &entries()
             "Demo/dev: allow webhook receivers on loopback addresses (refused by default).",
             boolSetter([](Config &c, bool v) { c.webhookAllowLoopback = v; }));
         add("webhook-allowlist", "list",
-            "Comma-separated host names, IP addresses or CIDR ranges that webhooks may reach "
-            "even though they are not public.",
+            "Comma-separated host names, IP addresses or CIDR ranges (at most /8, IPv6 /16) "
+            "that webhooks may reach even though they are not public.",
             [](Config &c, const QString &v) -> Result<void> {
-                c.webhookAllowlist = splitList(v);
+                const QStringList entries = splitList(v);
+                static const QRegularExpression hostName(
+                    QStringLiteral("^(?=.{1,253}$)([A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?\\.)*"
+                                   "[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?$"));
+                for (const QString &raw : entries) {
+                    const QString e = raw.trimmed();
+                    if (e.contains(QLatin1Char('/'))) {
+                        const auto subnet = QHostAddress::parseSubnet(e);
+                        if (subnet.first.isNull())
+                            return makeError(QStringLiteral("invalid-config"),
+                                             QStringLiteral("'%1' is not a "
+                                                            "CIDR range")
+                                                 .arg(e),
+                                             400);
+                        // A range this wide lets webhooks reach nearly anything private:
+                        // loopback, the metadata address, the whole network.
+                        const int widest =
+                            subnet.first.protocol() == QAbstractSocket::IPv4Protocol ? 8 : 16;
+                        if (subnet.second < widest)
+                            return makeError(QStringLiteral("invalid-config"),
+                                             QStringLiteral("'%1' is wider "
+                                                            "than /%2: name the networks "
+                                                            "webhooks may reach")
+                                                 .arg(e)
+                                                 .arg(widest),
+                                             400);
+                    } else if (QHostAddress(e).isNull() && !hostName.match(e).hasMatch()) {
+                        return makeError(QStringLiteral("invalid-config"),
+                                         QStringLiteral("'%1' is not a host "
+                                                        "name, an IP address or a CIDR range")
+                                             .arg(e),
+                                         400);
+                    }
+                }
+                c.webhookAllowlist = entries;
                 return {};
             });
         add("webhook-retry-schedule", "delays",

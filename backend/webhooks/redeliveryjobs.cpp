@@ -351,7 +351,12 @@ void RedeliveryJobs::create(const QJsonObject &request,
     r->id = QUuid::createUuid().toString(QUuid::WithoutBraces);
     r->filter = filter;
     r->rate = rateValue.isUndefined() ? 10.0 : rateValue.toDouble();
-    r->actor = request.value(QLatin1String("actor")).toString(QStringLiteral("admin-api"));
+    // A label for people (who started it is the audit log's actor): printable, 100 at most.
+    QString actor = request.value(QLatin1String("actor")).toString(QStringLiteral("admin-api"));
+    actor.removeIf([](QChar c) { return !c.isPrint(); });
+    r->actor = actor.trimmed().left(100);
+    if (r->actor.isEmpty())
+        r->actor = QStringLiteral("admin-api");
     r->createdAt = nowMs();
     r->startedAt = r->createdAt;
     r->instance = m_instance;
@@ -361,6 +366,19 @@ void RedeliveryJobs::create(const QJsonObject &request,
     QPointer<RedeliveryJobs> self(this);
     m_writer.submit(
         [r, ids, filterJson](WriteTransaction &tx) -> Result<void> {
+            // Counted in the writing transaction: two requests at once cannot both pass it.
+            Core::Statement &running =
+                tx.stmt("SELECT count(*) FROM webhook_redelivery_jobs WHERE state = 'running'");
+            if (!running.next())
+                return WriteTransaction::sqlError(running, "count redelivery jobs");
+            if (running.int64(0) >= kMaxRunning)
+                return Core::makeError(
+                    QStringLiteral("too-many-redelivery-jobs"),
+                    QStringLiteral("%1 redelivery jobs are running (at most %2): wait for one to "
+                                   "finish, or cancel one")
+                        .arg(running.int64(0))
+                        .arg(kMaxRunning),
+                    409);
             QSqlQuery &i = tx.query(QStringLiteral(
                 "INSERT INTO webhook_redelivery_jobs (id, created_at, actor, filter, rate, "
                 "delivery_ids, total, state, started_at, holder) VALUES (?, ?, ?, ?, ?, ?, ?, "

@@ -38,6 +38,9 @@ class RedeliveryJobs : public QObject
     Q_OBJECT
 public:
     static constexpr int kMaxDeliveries = 10'000;
+    // Jobs running at once, on all instances: with kMaxDeliveries each at up to 1,000 a second,
+    // this bounds what the bulk redelivery of one writer token can send to customers' receivers.
+    static constexpr int kMaxRunning = 4;
 
     RedeliveryJobs(Core::Database &database, Core::WriteQueue &writer, Core::EventBus &events,
                    const Core::Clock &clock, WebhookService &webhooks, int historyDays,

@@ -118,6 +118,25 @@ test('users, keys, customers: passwords and webhook secrets never stored', async
     assert.ok(!all.includes(cust.json.webhookSecret), 'no webhook secret');
 });
 
+test('objects named like the dry runs (access, explain, preview, inspect) are audited like any other', async () => {
+    for (const name of ['inspect', 'access', 'preview', 'explain']) {
+        const created = await admin('POST', '/admin/v1/users', { username: name, password: 'named like a dry run' });
+        assert.equal(created.status, 201, created.text);
+        const changed = await admin('PATCH', `/admin/v1/users/${name}`, { groups: ['system:masters'] });
+        assert.equal(changed.status, 200, changed.text);
+        const of = (action) => waitFor(async () => {
+            const r = await adminFetch(b, 'GET', '/admin/v1/audit?kind=user&limit=1000');
+            assert.equal(r.status, 200, r.text);
+            return r.json.items.find((e) => e.action === action && [name, created.json.id].includes(e.target)) ?? null;
+        }, { message: `the ${action} of user ${name} in the audit log` });
+        const e = await of('update');
+        assert.deepEqual(change(e, 'groups').after, ['system:masters'], name);
+        const deleted = await admin('DELETE', `/admin/v1/users/${name}`);
+        assert.ok([200, 204].includes(deleted.status), deleted.text);
+        await of('delete');
+    }
+});
+
 test('cluster: a node label and a setting with before/after; the verdicts after the setting', async () => {
     const label = await admin('POST', '/admin/v1/cluster/requests', {
         user: 'system:node:node-1', groups: ['system:nodes'], node: 'node-1', labels: { rack: 'audit-r1' } });

@@ -236,6 +236,24 @@ test('scoped tokens: the settings belong to the admin area', async () => {
 // Whose X-Forwarded-For is believed decides whose sign-in limit a client counts into: only the
 // root token may change trusted-proxies, even a token with every area's write may not, and
 // "every address" is refused outright. Nothing is kept for the next start by a refused request.
+test('webhook-allowlist: entries are checked when set; ranges wider than /8 (IPv6 /16) are refused; nothing kept', async () => {
+    for (const [value, message] of [
+        ['0.0.0.0/0', "webhook-allowlist: '0.0.0.0/0' is wider than /8: name the networks webhooks may reach"],
+        ['10.0.0.0/8, ::/0', "webhook-allowlist: '::/0' is wider than /16: name the networks webhooks may reach"],
+        ['not a host/99', "webhook-allowlist: 'not a host/99' is not a CIDR range"],
+        ['hooks.internal, bad host', "webhook-allowlist: 'bad host' is not a host name, an IP address or a CIDR range"]]) {
+        const r = await adminFetch(b, 'PUT', '/admin/v1/settings/webhook-allowlist', { value });
+        assert.equal(r.status, 400, `${value}: ${r.text}`);
+        assert.equal(r.json.message, message);
+        assert.equal((await setting('webhook-allowlist')).pending, null, `${value}: nothing kept`);
+    }
+    const named = await adminFetch(b, 'PUT', '/admin/v1/settings/webhook-allowlist',
+                                   { value: '10.20.0.0/16, fd00:1::/48, 192.168.1.7, hooks.internal' });
+    assert.equal(named.status, 200, named.text);
+    assert.equal(named.json.pending, '10.20.0.0/16,fd00:1::/48,192.168.1.7,hooks.internal');
+    assert.equal((await adminFetch(b, 'DELETE', '/admin/v1/settings/webhook-allowlist')).status, 200);
+});
+
 test('trusted-proxies: only the root admin token changes it; 0.0.0.0/0 is refused; nothing kept', async () => {
     const all = await adminFetch(b, 'POST', '/admin/v1/admin-tokens', { name: 'all-areas', permissions: ['*:write'] });
     assert.equal(all.status, 201, all.text);

@@ -689,6 +689,36 @@ test('bulk redelivery: cancel stops it and nothing more is sent; it resumes afte
     }
 });
 
+test('bulk redelivery: at most 4 jobs run at once (409, nothing stored); the actor label is printable', async () => {
+    const customer = await deliveredCustomer(backend, 'bulk-limit', 1);
+    const filter = { customerId: customer, state: 'succeeded' };
+    const running = [];
+    try {
+        for (let i = 0; i < 4; ++i) {
+            const r = await adminFetch(backend, 'POST', '/admin/v1/redeliveries',
+                                       { filter, ratePerSecond: 0.1, actor: i === 0 ? 'ops\u001b[2J\nforged\tlabel' : undefined });
+            assert.equal(r.status, 201, r.text);
+            running.push(r.json.id);
+        }
+        assert.equal((await job(backend, running[0])).actor, 'ops[2Jforgedlabel', 'control characters dropped');
+        const ids = async () => (await adminFetch(backend, 'GET', '/admin/v1/redeliveries')).json.items.map((j) => j.id);
+        const before = await ids();
+        const fifth = await adminFetch(backend, 'POST', '/admin/v1/redeliveries', { filter, ratePerSecond: 1000 });
+        assert.equal(fifth.status, 409, fifth.text);
+        assert.equal(fifth.json.error, 'too-many-redelivery-jobs');
+        assert.match(fifth.json.message, /^4 redelivery jobs are running \(at most 4\): wait for one to finish, or cancel one$/);
+        assert.deepEqual(await ids(), before, 'nothing stored');
+        const cancelled = await adminFetch(backend, 'POST', `/admin/v1/redeliveries/${running.shift()}/cancel`);
+        assert.equal(cancelled.status, 200, cancelled.text);
+        const next = await adminFetch(backend, 'POST', '/admin/v1/redeliveries', { filter, ratePerSecond: 0.1 });
+        assert.equal(next.status, 201, next.text);
+        running.push(next.json.id);
+    } finally {
+        for (const id of running)
+            await adminFetch(backend, 'POST', `/admin/v1/redeliveries/${id}/cancel`);
+    }
+});
+
 test('bulk redelivery: bad input gets a clear error', async () => {
     const cases = [
         [{ filter: 'x' }, 400, 'invalid-filter'],

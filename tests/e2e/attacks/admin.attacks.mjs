@@ -209,7 +209,7 @@ describe('admin API: tokens, scopes and escalation', () => {
             ['anonymous-auth', !clusterBefore.anonymousAuth, /may not change anonymous-auth: that also needs cluster:write$/],
             ['enable-admission-plugins', 'NodeRestriction', /that also needs cluster:write$/],
             ['oidc-username-prefix', 'x:', /that also needs cluster:write$/],
-            ['webhook-allowlist', '0.0.0.0/0', /may not change webhook-allowlist: that also needs orders:write$/],
+            ['webhook-allowlist', '10.0.0.0/8', /may not change webhook-allowlist: that also needs orders:write$/],
             ['orders-require-token', false, /may not change orders-require-token: that also needs oauth:write$/],
             ['oauth-open-registration', true, /that also needs oauth:write$/],
             ['password-hash-memory', 19456, /may not change password-hash-memory: that also needs oauth:write$/],
