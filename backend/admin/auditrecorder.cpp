@@ -482,14 +482,21 @@ void AuditRecorder::registerConsequences()
     m_log.setConsequences(QStringLiteral("redelivery"), [db](const AuditLog::Entry &e,
                                                              qint64 until) {
         QSqlQuery q(db->connection());
-        // A single redelivery names its delivery; a bulk job's deliveries are its ids.
+        // A single redelivery names its delivery; a bulk job's deliveries are the ids the job
+        // stored (its entry's target is the job). None found: no attempt is the entry's.
         QStringList ids;
-        if (e.path.endsWith(QLatin1String("/redeliver")))
+        if (e.path.endsWith(QLatin1String("/redeliver"))) {
             ids.append(e.target);
-        else
-            for (const QJsonValue v :
-                 e.after.toObject().value(QLatin1String("deliveryIds")).toArray())
-                ids.append(v.toString());
+        } else {
+            QSqlQuery job(db->connection());
+            job.prepare(
+                QStringLiteral("SELECT delivery_ids FROM webhook_redelivery_jobs WHERE id = ?"));
+            job.addBindValue(e.target);
+            if (job.exec() && job.next())
+                for (const QJsonValue v :
+                     QJsonDocument::fromJson(job.value(0).toString().toUtf8()).array())
+                    ids.append(v.toString());
+        }
         QString sql = QStringLiteral(
             "SELECT a.delivery_id, a.status, a.at FROM webhook_attempts a WHERE a.trigger = "
             "'manual' AND a.at >= ? AND a.at < ?");
@@ -504,7 +511,7 @@ void AuditRecorder::registerConsequences()
         int ok = 0;
         int failed = 0;
         QJsonArray items;
-        if (q.exec())
+        if (!ids.isEmpty() && q.exec())
             while (q.next()) {
                 const bool success =
                     !q.value(1).isNull() && q.value(1).toInt() >= 200 && q.value(1).toInt() < 300;

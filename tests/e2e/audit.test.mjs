@@ -137,6 +137,38 @@ test('objects named like the dry runs (access, explain, preview, inspect) are au
     }
 });
 
+test('redelivery: a bulk job\'s consequences are its own deliveries\' attempts, not every manual attempt since', async () => {
+    // Two customers, each with a test order whose callbacks reach the built-in demo receiver.
+    const customer = async (name) => (await admin('POST', '/admin/v1/customers', { name })).json.customer.id;
+    const [mine, other] = [await customer('Bulk Audited'), await customer('Bystander')];
+    const orders = [];
+    for (const c of [mine, other]) {
+        const o = await admin('POST', '/admin/v1/test-orders', { customerId: c });
+        assert.equal(o.status, 201, o.text);
+        orders.push(o.json.id);
+    }
+    const settled = (id) => waitFor(async () => {
+        const d = (await adminFetch(b, 'GET', `/admin/v1/deliveries?orderId=${id}`)).json.items;
+        return d.length >= 5 && d.every((x) => x.state === 'succeeded') ? d : null;
+    }, { message: `the deliveries of order ${id}` });
+    const [own, theirs] = [await settled(orders[0]), await settled(orders[1])];
+    const job = await admin('POST', '/admin/v1/redeliveries', { filter: { customerId: mine, state: 'succeeded' }, ratePerSecond: 1000 });
+    assert.equal(job.status, 201, job.text);
+    // Another customer's delivery redelivered by hand in the same window: not the job's.
+    assert.equal((await admin('POST', `/admin/v1/deliveries/${theirs[0].id}/redeliver`)).status, 200);
+    await waitFor(async () => (await adminFetch(b, 'GET', `/admin/v1/redeliveries/${job.json.id}`)).json.state === 'completed',
+                  { message: 'the job completed' });
+    const entry = await waitFor(async () => {
+        const r = await adminFetch(b, 'GET', '/admin/v1/audit?kind=redelivery&limit=100');
+        const e = r.json.items.find((x) => x.target === job.json.id && x.action === 'create');
+        return e && e.consequences.attemptsSucceeded + e.consequences.attemptsFailed >= own.length ? e : null;
+    }, { message: 'the job\'s audit entry with its attempts' });
+    assert.equal(entry.consequences.attemptsSucceeded + entry.consequences.attemptsFailed, own.length,
+                 JSON.stringify(entry.consequences));
+    const ownIds = new Set(own.map((d) => d.id));
+    assert.ok(entry.consequences.items.every((i) => ownIds.has(i.deliveryId)), JSON.stringify(entry.consequences.items));
+});
+
 test('cluster: a node label and a setting with before/after; the verdicts after the setting', async () => {
     const label = await admin('POST', '/admin/v1/cluster/requests', {
         user: 'system:node:node-1', groups: ['system:nodes'], node: 'node-1', labels: { rack: 'audit-r1' } });
