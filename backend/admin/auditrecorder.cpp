@@ -497,13 +497,10 @@ void AuditRecorder::registerConsequences()
                      QJsonDocument::fromJson(job.value(0).toString().toUtf8()).array())
                     ids.append(v.toString());
         }
-        QString sql = QStringLiteral(
-            "SELECT a.delivery_id, a.status, a.at FROM webhook_attempts a WHERE a.trigger = "
-            "'manual' AND a.at >= ? AND a.at < ?");
-        if (!ids.isEmpty())
-            sql += QStringLiteral(" AND a.delivery_id IN (%1)")
-                       .arg(QStringList(ids.size(), QStringLiteral("?")).join(QLatin1Char(',')));
-        q.prepare(sql + QStringLiteral(" ORDER BY a.at DESC"));
+        q.prepare(QStringLiteral("SELECT a.delivery_id, a.status, a.at FROM webhook_attempts a "
+                                 "WHERE a.trigger = 'manual' AND a.at >= ? AND a.at < ? AND "
+                                 "a.delivery_id IN (%1) ORDER BY a.at DESC")
+                      .arg(QStringList(ids.size(), QStringLiteral("?")).join(QLatin1Char(','))));
         q.addBindValue(e.at);
         q.addBindValue(until);
         for (const QString &id : std::as_const(ids))
