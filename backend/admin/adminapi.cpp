@@ -160,15 +160,22 @@ void AdminApi::registerRoutes()
             // here out of order: write whatever the bus holds after the last one sent, in
             // sequence, rather than the event that happened to arrive.
             connect(&m_events, &Core::EventBus::published, stream,
-                    [this, s, lastSent, reader](const Core::Event &e) {
+                    [this, s, lastSent, reader, token](const Core::Event &e) {
                         if (!s || e.seq <= *lastSent)
                             return;
+                        // A token revoked on another instance of the database (this one
+                        // reads the change within a second; no tokenRevoked here) or expired:
+                        // its stream ends before the next event, not at the next keepalive.
+                        if (!reader.root && !m_tokens.authenticate(token)) {
+                            s->close();
+                            return;
+                        }
                         for (const Core::Event &next : m_events.since(*lastSent)) {
                             *lastSent = next.seq;
                             s->write(sseFrameFor(reader, next));
                         }
                     });
-            // A revoked token's streams end at once; an expired one's at the next keepalive.
+            // A revoked token's streams end at once (here; elsewhere before the next event).
             if (!reader.root)
                 connect(this, &AdminApi::tokenRevoked, stream,
                         [s, id = reader.id](const QString &r) {

@@ -54,7 +54,8 @@ public:
     // token may use: the status, the event stream (filtered by area), the metrics, the
     // dashboard's stats series (filtered by area).
     static QString areaOfPath(const QString &path);
-    // The area whose readers see this event on the stream; empty: everybody.
+    // The area whose readers see this event on the stream; empty: everybody (the stats,
+    // backend.started); an unknown family: admin.
     static QString areaOfEvent(const QString &type);
     // Whether a request changes something. Reads: GET, HEAD, and the POSTs that only compute
     // an answer (explain, access, who-can, previews, the JWT inspector).

@@ -179,6 +179,11 @@ const QList<Entry> &entries()
             intSetter(100, 600'000, [](Config &c, qint64 v) { c.handshakeTimeoutMs = int(v); }));
         add("max-connections", "n", "Open connections per listener (503 above).",
             intSetter(1, 1'000'000, [](Config &c, qint64 v) { c.maxConnections = int(v); }));
+        add("max-connections-per-client", "n",
+            "Open connections per listener from one client address (an IPv6 /64); trusted "
+            "proxies are not counted (503 above).",
+            intSetter(1, 1'000'000,
+                      [](Config &c, qint64 v) { c.maxConnectionsPerClient = int(v); }));
         add("shutdown-grace-ms", "ms", "How long SIGTERM waits for in-flight requests.",
             intSetter(0, 600'000, [](Config &c, qint64 v) { c.shutdownGraceMs = int(v); }));
         add("tls-extra-sans", "names",
@@ -727,6 +732,7 @@ QString ConfigResolver::valueOf(const Config &c, const QString &key)
         {QStringLiteral("idle-timeout-ms"), num(&Config::idleTimeoutMs)},
         {QStringLiteral("handshake-timeout-ms"), num(&Config::handshakeTimeoutMs)},
         {QStringLiteral("max-connections"), num(&Config::maxConnections)},
+        {QStringLiteral("max-connections-per-client"), num(&Config::maxConnectionsPerClient)},
         {QStringLiteral("shutdown-grace-ms"), num(&Config::shutdownGraceMs)},
         {QStringLiteral("tls-extra-sans"), list(&Config::tlsExtraSans)},
         {QStringLiteral("public-base-url"), text(&Config::publicBaseUrl)},

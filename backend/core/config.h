@@ -38,6 +38,7 @@ struct Config
     int idleTimeoutMs = 60'000;
     int handshakeTimeoutMs = 5'000;
     int maxConnections = 1024;
+    int maxConnectionsPerClient = 256;
     int shutdownGraceMs = 10'000;
     QStringList tlsExtraSans; // extra DNS names / IP addresses for the cluster server certificate
     QString publicBaseUrl;    // empty: the service listener's own URL

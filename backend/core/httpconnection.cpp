@@ -60,8 +60,9 @@ bool saneRequestId(const QByteArray &v)
 } // namespace
 
 Connection::Connection(HttpServer::Private &srv, QTcpSocket *socket, quint64 id,
-                       std::unique_ptr<TlsConnection> tls)
-    : m_srv(srv), m_socket(socket), m_id(id), m_tlsConnection(std::move(tls))
+                       std::unique_ptr<TlsConnection> tls, QByteArray clientKey)
+    : m_srv(srv), m_socket(socket), m_id(id), m_clientKey(std::move(clientKey)),
+      m_tlsConnection(std::move(tls))
 {
     socket->setParent(this);
     // Bounded socket buffer: a client that sends faster than we parse is throttled by TCP.
@@ -169,9 +170,16 @@ void Connection::onReadyRead()
     // Back-pressure: with the pipeline full nothing is read, so the socket's bounded buffer
     // fills and TCP throttles the client; flush() reads again once answers drain. (Reading on
     // would buffer whatever a client streams behind requests that take long.)
-    if (qsizetype(m_pending.size()) >= m_srv.options.maxPipelined && m_phase != Phase::Closing &&
-        m_phase != Phase::Streaming && m_phase != Phase::Handshake)
-        return;
+    // The same while the answers already made wait for the client to read them: a client
+    // that pipelines requests and never reads would otherwise have every answer held here.
+    if (m_phase != Phase::Closing && m_phase != Phase::Streaming && m_phase != Phase::Handshake) {
+        if (qsizetype(m_pending.size()) >= m_srv.options.maxPipelined)
+            return;
+        if (outputBacklogged()) {
+            m_heldBack = true; // onBytesWritten() reads again
+            return;
+        }
+    }
     if (m_tls) {
         QByteArray plaintext;
         if (!readTls(plaintext) || m_phase == Phase::Handshake)
@@ -198,6 +206,10 @@ void Connection::process()
             return; // a failed write (flushTls) closed the socket: nothing more is read
         if (qsizetype(m_pending.size()) >= m_srv.options.maxPipelined)
             return; // back-pressure: resume when responses drain
+        if (outputBacklogged()) {
+            m_heldBack = true; // resumed by onBytesWritten() once the client reads
+            return;
+        }
         if (m_phase == Phase::Idle) {
             if (m_in.isEmpty())
                 return;
@@ -275,6 +287,28 @@ bool Connection::parseHead()
                          .arg(m_bodyLimit));
         return false;
     }
+    // The filters (the admin token, the orders API's bearer token) read only the head: they
+    // run before the body is read, so that nobody without credentials makes the server hold
+    // a body. A refused request with a body ends the connection (its body is never read); one
+    // without is answered in order as any other (dispatch).
+    m_filtered.reset();
+    for (const auto &f : std::as_const(m_srv.filters)) {
+        if (m_current.path.startsWith(f.first)) {
+            if (std::optional<HttpResponse> r = f.second(m_current)) {
+                m_filtered = std::move(r);
+                break;
+            }
+        }
+    }
+    if (m_filtered && (m_chunked || m_remaining > 0)) {
+        HttpResponse refused = std::move(*m_filtered);
+        m_filtered.reset();
+        answerAndClose(std::move(refused), m_current.route);
+        return false;
+    }
+    // Room for the whole body at once (it was grown by doubling: a 1 MB body held 2 MB).
+    if (!m_chunked && m_remaining > 0)
+        m_in.reserve(std::max<qint64>(m_in.size(), m_remaining) + 4096);
     if (head.expectContinue && (m_chunked || m_remaining > 0) && m_pending.empty() &&
         m_in.isEmpty())
         send(QByteArrayLiteral("HTTP/1.1 100 Continue\r\n\r\n"));
@@ -339,14 +373,13 @@ void Connection::dispatch()
                          .arg(req.peerAddress.toString(), req.forwardedBy.toString());
     ++m_srv.inFlight;
     m_phase = p.close ? Phase::Closing : Phase::Idle;
+    m_served = true;
 
-    for (const auto &f : std::as_const(m_srv.filters)) {
-        if (req.path.startsWith(f.first)) {
-            if (std::optional<HttpResponse> r = f.second(req)) {
-                complete(seq, std::move(*r));
-                return;
-            }
-        }
+    if (m_filtered) { // a filter refused it when its head was read (parseHead)
+        HttpResponse refused = std::move(*m_filtered);
+        m_filtered.reset();
+        complete(seq, std::move(refused));
+        return;
     }
     for (const auto &o : std::as_const(m_srv.observers))
         if (req.path.startsWith(o.first))
@@ -536,13 +569,18 @@ void Connection::endStream()
 void Connection::failAndClose(int status, const QString &code, const QString &message)
 {
     qCDebug(lcHttp) << m_srv.options.name << "closing connection:" << status << message;
+    answerAndClose(m_srv.formatError(status, code, message), QStringLiteral("error"));
+}
+
+void Connection::answerAndClose(HttpResponse response, const QString &route)
+{
     const quint64 seq = m_nextSeq++;
     Pending &p = m_pending[seq];
     p.started.start();
     p.close = true;
     p.method = m_current.method.isEmpty() ? QByteArray("-") : m_current.method;
     p.path = m_current.path;
-    p.route = QStringLiteral("error");
+    p.route = route;
     p.requestId = m_current.requestId.isEmpty() ? newRequestId() : m_current.requestId;
     p.client = m_current.peerAddress.isNull()
                    ? plainAddress(m_socket->peerAddress()).toString()
@@ -554,7 +592,12 @@ void Connection::failAndClose(int status, const QString &code, const QString &me
     m_in.clear();
     m_phase = Phase::Closing;
     m_socket->setReadBufferSize(64 * 1024);
-    complete(seq, m_srv.formatError(status, code, message));
+    complete(seq, std::move(response));
+}
+
+bool Connection::outputBacklogged() const
+{
+    return m_socket->bytesToWrite() > m_srv.options.maxUnsentBytes;
 }
 
 void Connection::closeGracefully()
@@ -567,6 +610,18 @@ void Connection::closeGracefully()
 
 void Connection::onBytesWritten()
 {
+    if (m_heldBack && !m_closeRequested && !outputBacklogged()) {
+        // The client read enough of its answers: its requests are read again.
+        m_heldBack = false;
+        if (m_phase != Phase::Closing && m_phase != Phase::Streaming) {
+            if (!m_in.isEmpty())
+                QMetaObject::invokeMethod(
+                    this, [this] { process(); }, Qt::QueuedConnection);
+            if (m_socket->bytesAvailable() > 0)
+                QMetaObject::invokeMethod(
+                    this, [this] { onReadyRead(); }, Qt::QueuedConnection);
+        }
+    }
     if (!m_closeRequested || m_halfClosed || m_socket->bytesToWrite() > 0)
         return;
     m_halfClosed = true;
@@ -588,8 +643,16 @@ void Connection::checkTimeouts()
             abortNow();
         break;
     case Phase::Idle:
-        if (m_pending.empty() && m_idleClock.elapsed() > o.idleTimeoutMs)
-            closeTransport();
+        // A connection that has not sent its first request gets the header timeout if that
+        // is shorter: silent connections held every slot for the idle minute each.
+        if (m_pending.empty() &&
+            m_idleClock.elapsed() >
+                (m_served ? o.idleTimeoutMs : std::min(o.idleTimeoutMs, o.headerTimeoutMs))) {
+            if (m_socket->bytesToWrite() > 0)
+                abortNow(); // a client that stopped reading its answers: a close would wait
+            else
+                closeTransport();
+        }
         break;
     case Phase::Head:
         if (m_phaseClock.elapsed() > o.headerTimeoutMs)
@@ -665,6 +728,7 @@ void Connection::onDisconnected()
     m_srv.inFlight -= int(m_pending.size());
     m_pending.clear();
     m_srv.connections.remove(m_id);
+    m_srv.connectionClosed(m_clientKey);
     m_srv.metrics.connectionClosed(m_srv.options.name);
     deleteLater();
     m_srv.finishShutdownIfDone();

@@ -1,4 +1,5 @@
 #include "core/httpserver.h"
+#include "core/clientaddress.h"
 #include "core/clock.h"
 #include "core/config.h"
 #include "core/httpconnection.h"
@@ -39,10 +40,32 @@ ListenerOptions ListenerOptions::fromConfig(const QString &name, const Config &c
     o.idleTimeoutMs = config.idleTimeoutMs;
     o.handshakeTimeoutMs = config.handshakeTimeoutMs;
     o.maxConnections = config.maxConnections;
+    o.maxConnectionsPerClient = config.maxConnectionsPerClient;
     return o;
 }
 
 using Internal::Connection;
+
+// The key a client address's connections are counted under: an IPv4 address, or the /64 of
+// an IPv6 one (one host's usual share).
+QByteArray HttpServer::Private::connectionKey(const QHostAddress &address)
+{
+    if (address.protocol() == QAbstractSocket::IPv4Protocol) {
+        const quint32 v4 = address.toIPv4Address();
+        return QByteArray(reinterpret_cast<const char *>(&v4), sizeof v4);
+    }
+    const Q_IPV6ADDR v6 = address.toIPv6Address();
+    return QByteArray(reinterpret_cast<const char *>(v6.c), 8);
+}
+
+void HttpServer::Private::connectionClosed(const QByteArray &clientKey)
+{
+    if (clientKey.isEmpty())
+        return;
+    const auto it = perClient.find(clientKey);
+    if (it != perClient.end() && --*it <= 0)
+        perClient.erase(it);
+}
 
 HttpServer::Private::~Private()
 {
@@ -55,14 +78,28 @@ void HttpServer::Private::accept()
         QTcpSocket *socket = server->nextPendingConnection();
         if (!socket)
             break;
-        if ((shuttingDown || connections.size() >= options.maxConnections) && options.tls) {
+        // One client address (an IPv6 /64) may hold at most maxConnectionsPerClient of the
+        // listener's connections; a trusted proxy's connections carry many clients and are
+        // not counted.
+        const QHostAddress peer = plainAddress(socket->peerAddress());
+        const QByteArray clientKey =
+            options.trustedProxies.contains(peer) ? QByteArray() : connectionKey(peer);
+        const bool clientFull =
+            !clientKey.isEmpty() && perClient.value(clientKey) >= options.maxConnectionsPerClient;
+        if (clientFull)
+            qCInfo(lcHttp).noquote()
+                << options.name << "refusing a connection from" << peer.toString() << "which holds"
+                << options.maxConnectionsPerClient << "already";
+        const bool full =
+            shuttingDown || connections.size() >= options.maxConnections || clientFull;
+        if (full && options.tls) {
             // No handshake for a connection that cannot be served: closed at once.
             QObject::connect(socket, &QTcpSocket::disconnected, socket, &QObject::deleteLater);
             socket->abort();
             socket->deleteLater();
             continue;
         }
-        if (shuttingDown || connections.size() >= options.maxConnections) {
+        if (full) {
             // Over the cap: a short answer instead of a silent drop.
             const HttpResponse r =
                 formatError(503, QStringLiteral("too-many-connections"),
@@ -88,9 +125,11 @@ void HttpServer::Private::accept()
                 continue;
             }
         }
-        auto *c = new Connection(*this, socket, id, std::move(tls));
+        auto *c = new Connection(*this, socket, id, std::move(tls), clientKey);
         c->setParent(this);
         connections.insert(id, c);
+        if (!clientKey.isEmpty())
+            ++perClient[clientKey];
         metrics.connectionOpened(options.name);
         if (socket->state() != QAbstractSocket::ConnectedState) {
             c->onDisconnected();

@@ -39,7 +39,15 @@ struct ListenerOptions
     int idleTimeoutMs = 60'000;
     int handshakeTimeoutMs = 5'000;
     int maxConnections = 1024;
+    // From one client address (IPv4, or an IPv6 /64); a trusted proxy's are not counted (it
+    // carries many clients). Above it a new connection gets 503 too-many-connections.
+    int maxConnectionsPerClient = 256;
     int maxPipelined = 16;
+    // Answers a client has not read yet: past this many bytes waiting to be sent, no further
+    // request is read (its socket buffer fills and TCP throttles it) until they drain. Counting
+    // unanswered requests alone (maxPipelined) held every answer to a client that pipelines and
+    // never reads in memory.
+    qint64 maxUnsentBytes = 1024 * 1024;
     int lingerMs = 1'000;
     // A streamed answer (an event stream, a watch) whose reader does not read: past this many
     // bytes waiting to be sent the connection is dropped (the client reconnects and resumes),

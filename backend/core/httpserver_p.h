@@ -123,6 +123,8 @@ public:
     }
 
     void accept();
+    static QByteArray connectionKey(const QHostAddress &address);
+    void connectionClosed(const QByteArray &clientKey);
     void sweep();
     void deliver(quint64 connectionId, quint64 seq, HttpResponse response);
     void drainAnswers();
@@ -152,6 +154,7 @@ public:
     bool ready = true;
     std::unique_ptr<QTcpServer> server;
     QHash<quint64, Internal::Connection *> connections;
+    QHash<QByteArray, int> perClient; // open connections by connectionKey()
     quint64 nextConnectionId = 1;
     int inFlight = 0;
     QThreadPool pool;

@@ -231,6 +231,12 @@ QString peekIssuer(const QByteArray &compact)
         .toString();
 }
 
+qint64 jtiKeptUntilMs(const QJsonObject &claims)
+{
+    // verifyAssertion refuses once exp + leeway < now / 1000, that is from (exp + leeway + 1) s.
+    return (Core::jsonSeconds(claims.value(QStringLiteral("exp"))) + kLeewayS + 1) * 1000;
+}
+
 Core::Result<QJsonObject> verifyAssertion(const QByteArray &compact, const QJsonObject &jwks,
                                           const QString &expectedIssuer,
                                           const QString &expectedSubject,

@@ -81,6 +81,12 @@ Core::Result<QJsonObject> verifyAssertion(const QByteArray &compact, const QJson
                                           const QStringList &audiences, qint64 now,
                                           qint64 maxLifetimeS = 3600, bool requireJti = true);
 
+// Until when (ms) the jti of an assertion verifyAssertion() accepted must be remembered: past
+// the last millisecond it can still be accepted (its exp plus the leeway, in whole seconds as
+// verifyAssertion compares them). A jti forgotten at exp + leeway in ms left a second in which
+// the same assertion passed again.
+qint64 jtiKeptUntilMs(const QJsonObject &claims);
+
 // The unverified `iss` of a compact JWT (to pick the key set); empty when unreadable.
 QString peekIssuer(const QByteArray &compact);
 

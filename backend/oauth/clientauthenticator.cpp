@@ -125,8 +125,8 @@ std::optional<OAuthError> ClientAuthenticator::authenticateAssertion(
     auto claims = verifyAssertion(assertion, found->jwks, id, id, audiences, now, 600);
     if (!claims)
         return invalidClient(claims.error().message, false);
-    if (!m_jti.claim(id, claims->value(QStringLiteral("jti")).toString(),
-                     Core::jsonSeconds(claims->value(QStringLiteral("exp"))) * 1000 + 60'000, now))
+    if (!m_jti.claim(id, claims->value(QStringLiteral("jti")).toString(), jtiKeptUntilMs(*claims),
+                     now))
         return invalidClient(QStringLiteral("this client_assertion was already used (jti)"), false);
     *client = *found;
     return std::nullopt;

@@ -39,8 +39,7 @@ GrantResult JwtBearerGrant::handle(const TokenRequest &req) const
     } else {
         scopes.removeIf([&trusted](const QString &s) { return !trusted->scopes.contains(s); });
     }
-    if (!m_jti.claim(iss, claims->value(QStringLiteral("jti")).toString(),
-                     Core::jsonSeconds(claims->value(QStringLiteral("exp"))) * 1000 + 60'000,
+    if (!m_jti.claim(iss, claims->value(QStringLiteral("jti")).toString(), jtiKeptUntilMs(*claims),
                      req.now))
         return grantFailed(invalidGrant(QStringLiteral("this assertion was already used (jti)")));
     QString sub = claims->value(QStringLiteral("sub")).toString();

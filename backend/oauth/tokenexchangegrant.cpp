@@ -1,6 +1,7 @@
 // RFC 8693: a token from this server or a trusted issuer exchanged for another.
 #include "oauth/tokenexchangegrant.h"
 
+#include "core/clock.h"
 #include "core/database.h"
 #include "core/writequeue.h"
 #include "crypto/jws.h"
@@ -113,6 +114,10 @@ std::optional<OAuthError> TokenExchangeGrant::resolve(const QString &token, cons
                                       400 * 86400, false);
         if (!claims)
             return invalidGrant(claims.error().message);
+        // Within the leeway a token just past its exp still verifies: nothing is made of it.
+        out->expiresAt = Core::jsonSeconds(claims->value(QStringLiteral("exp"))) * 1000;
+        if (out->expiresAt <= now)
+            return invalidGrant(QStringLiteral("the token has expired"));
         out->sub = claims->value(QStringLiteral("sub")).toString();
         out->iss = iss;
         out->scopes = trusted->scopes; // the administrator's bound for this issuer
@@ -149,6 +154,13 @@ GrantResult TokenExchangeGrant::handle(const TokenRequest &req) const
         actor.emplace();
         if (auto e = resolve(actorToken, actorType, c, req.now, &*actor))
             return grantFailed(*e);
+        // The actor is the caller (RFC 8693 §1.1): one of this server's tokens is an actor
+        // token only for the client it was issued to. Another client's token would name a
+        // delegation that never took place. (A trusted issuer's token names its own subjects.)
+        if (actor->local && actor->clientId != c.clientId)
+            return grantFailed(invalidGrant(
+                QStringLiteral("the actor_token was issued to another client: the actor is the "
+                               "client that asks")));
     }
     // Audience: `audience` and / or `resource`, each allowed by the client's record.
     QStringList targets;
@@ -244,10 +256,12 @@ GrantResult TokenExchangeGrant::handle(const TokenRequest &req) const
     if (const auto user = m_users.find(sub); user && user->lockedByAdministrator())
         return grantFailed(
             invalidGrant(QStringLiteral("the user's account is locked by an administrator")));
-    // An exchanged token lives no longer than its subject token, and dies with the grant it came
-    // from (its family and code: a replayed code, a reused refresh token, a revoked consent).
+    // An exchanged token lives no longer than its subject token (this server's or a trusted
+    // issuer's: a short-lived partner token never became a day-long local one), and dies with
+    // the grant it came from (its family and code: a replayed code, a reused refresh token, a
+    // revoked consent).
     auto token = m_issuer.accessToken(c, sub, scopes.join(QLatin1Char(' ')), audience, req.now,
-                                      extra, req.sources, subject.local ? subject.expiresAt : 0);
+                                      extra, req.sources, subject.expiresAt);
     if (!token)
         return grantFailed(
             issuingError(token.error().code, token.error().message, token.error().httpStatus));

@@ -56,6 +56,7 @@ RowLayout {
         Accessible.ignored: true
     }
     Label {
+        id: detailLabel
         textFormat: Text.PlainText
         objectName: "liveDetail"
         Layout.fillWidth: true
@@ -65,9 +66,11 @@ RowLayout {
         color: Theme.mutedText
         elide: Text.ElideRight
         Accessible.ignored: true
-        ToolTip.visible: detailHover.hovered && truncated
-        ToolTip.text: text
-
         HoverHandler { id: detailHover }
+        PlainToolTip { // the server's words
+            objectName: "liveDetailTip"
+            visible: detailHover.hovered && detailLabel.truncated
+            text: detailLabel.text
+        }
     }
 }

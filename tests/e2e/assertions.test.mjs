@@ -120,6 +120,13 @@ test('private_key_jwt: a signed assertion authenticates the client once', async 
     assert.equal(ok.status, 200, ok.text);
     assert.equal(ok.json.scope, 'orders:read');
     assertError(await token(params(a1)), 401, 'invalid_client', /already used/);
+    // An assertion in the last second it is accepted (exp + the 60 s leeway): its jti is still
+    // remembered then (it was forgotten a second early, and the same assertion passed again).
+    await new Promise((resolve) => setTimeout(resolve, 1000 - (Date.now() % 1000) + 5));
+    const lastSecond = await assertion({ exp: Math.floor(Date.now() / 1000) - 60 }, keys.privateKey, { exp: null });
+    const once = await token(params(lastSecond));
+    assert.equal(once.status, 200, once.text);
+    assertError(await token(params(lastSecond)), 401, 'invalid_client', /already used|expired/);
     // One assertion presented ten times at once: exactly one is accepted.
     const a2 = await assertion();
     const racing = await Promise.all(Array.from({ length: 10 }, () => token(params(a2))));
@@ -182,6 +189,13 @@ test('jwt-bearer: a trusted issuer\'s assertion becomes an access token, once', 
     assert.equal(payload.client_id, c.client_id);
 
     assertError(await token({ grant_type: JWT_BEARER, assertion: a1 }, basic(c)), 400, 'invalid_grant', /already used/);
+    // In its last accepted second too (exp + the 60 s leeway).
+    await new Promise((resolve) => setTimeout(resolve, 1000 - (Date.now() % 1000) + 5));
+    const lastSecond = await assertion({ exp: Math.floor(Date.now() / 1000) - 60 });
+    const once = await token({ grant_type: JWT_BEARER, assertion: lastSecond }, basic(c));
+    assert.equal(once.status, 200, once.text);
+    assertError(await token({ grant_type: JWT_BEARER, assertion: lastSecond }, basic(c)), 400, 'invalid_grant',
+                /already used|expired/);
     const external = await token({ grant_type: JWT_BEARER, assertion: await assertion({ sub: 'service-42' }) }, basic(c));
     assert.equal(external.status, 200);
     assert.equal(jose.decodeJwt(external.json.access_token).sub, 'service-42');
@@ -262,6 +276,11 @@ test('token exchange: audience policy, scope narrowing, delegation with act', as
     assert.equal(delegated.status, 200, delegated.text);
     assert.deepEqual(jose.decodeJwt(delegated.json.access_token).act, { sub: gateway.client_id });
 
+    // Another client's token is no actor token for the gateway: the actor is the caller.
+    assertError(await token({ grant_type: EXCHANGE, subject_token: subject.access_token, subject_token_type: AT,
+                              actor_token: subject.access_token, actor_token_type: AT, resource: api },
+                            basic(gateway)), 400, 'invalid_grant', /actor_token was issued to another client/);
+
     // A trusted issuer's JWT as the subject; its act names the issuer.
     const idpJwt = await sign({ iss: IDP, sub: 'partner-user', aud: b.serviceUrl }, idpKey.privateKey, 'ES256', 'idp-1');
     const fromIdp = await token({ grant_type: EXCHANGE, subject_token: idpJwt, subject_token_type: JWT,
@@ -270,6 +289,20 @@ test('token exchange: audience policy, scope narrowing, delegation with act', as
     const claims = jose.decodeJwt(fromIdp.json.access_token);
     assert.equal(claims.sub, 'partner-user');
     assert.deepEqual(claims.act, { sub: 'partner-user', iss: IDP });
+    // The exchanged token expires with the partner's (20 s), not after the client's lifetime.
+    const shortLived = await sign({ iss: IDP, sub: 'partner-user', aud: b.serviceUrl }, idpKey.privateKey, 'ES256',
+                                  'idp-1', { exp: '20s' });
+    const fromShort = await token({ grant_type: EXCHANGE, subject_token: shortLived, subject_token_type: JWT },
+                                  basic(gateway));
+    assert.equal(fromShort.status, 200, fromShort.text);
+    assert.ok(fromShort.json.expires_in <= 21, `expires_in ${fromShort.json.expires_in}`);
+    assert.ok(jose.decodeJwt(fromShort.json.access_token).exp <= jose.decodeJwt(shortLived).exp);
+    // One just past its exp (still within the verifier's leeway) becomes nothing.
+    const justExpired = await sign({ iss: IDP, sub: 'partner-user', aud: b.serviceUrl,
+                                     exp: Math.floor(Date.now() / 1000) - 5 }, idpKey.privateKey, 'ES256', 'idp-1',
+                                   { exp: null });
+    assertError(await token({ grant_type: EXCHANGE, subject_token: justExpired, subject_token_type: JWT },
+                            basic(gateway)), 400, 'invalid_grant', /expired/);
 
     // Refusals.
     await request(`${b.serviceUrl}/oauth2/revoke`, 'POST', new URLSearchParams({ token: subject.access_token }).toString(),

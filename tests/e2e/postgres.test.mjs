@@ -454,12 +454,16 @@ test('a row another instance changes is read again here within a second (clients
     const asReader = () => request(`${b.adminUrl}/admin/v1/customers`, 'GET', undefined,
                                    { Authorization: `Bearer ${made.json.token}` });
     assert.equal((await asReader()).status, 200);
+    const stream = await watchEvents(b.adminUrl, made.json.token);
 
     // Another writer rotates the client's secret away and deletes the admin token.
     psql(`UPDATE oauth_clients SET secret_hash = 'elsewhere' WHERE client_id = '${client.client_id}'`);
     psql(`DELETE FROM admin_tokens WHERE name = 'reader'`);
     await within(1000, async () => (await tokenFor(client)).status === 401, 'the client changed elsewhere is read again');
     await within(1000, async () => (await asReader()).status === 401, 'the admin token deleted elsewhere stops');
+    // Its event stream here ends with it (it ran on to the next keepalive, 15 s).
+    await within(3000, async () => stream.ended, 'the event stream of the admin token deleted elsewhere ends');
+    await stream.close();
 
     // Another instance rotates the RS256 key (what POST /admin/v1/signing-keys/rotate does
     // there): within a second this one signs with the key that was promoted.

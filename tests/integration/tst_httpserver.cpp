@@ -35,6 +35,8 @@ namespace {
 
 // Set when the /endless stream of ServerThread ends (its reader went, or was dropped).
 std::atomic<bool> g_endlessClosed{false};
+// Answers made by ServerThread's /big (unreadAnswersStopReading).
+std::atomic<int> g_bigAnswered{0};
 
 // An HttpServer living on its own thread with a few routes that expose what the server saw.
 class ServerThread
@@ -57,6 +59,27 @@ public:
                         200, QJsonObject{{QStringLiteral("size"), r.body.size()},
                                          {QStringLiteral("body"), QString::fromUtf8(r.body)}});
                 });
+                // 64 KiB per answer.
+                m_server->route("GET", QStringLiteral("/big"), [](const HttpRequest &) {
+                    ++g_bigAnswered;
+                    return HttpResponse::text(200, QByteArray(64 * 1024, 'b'));
+                });
+                // /guarded/ needs "Authorization: Bearer ok" (a filter, as the admin token's).
+                m_server->route("POST", QStringLiteral("/guarded/echo"), [](const HttpRequest &r) {
+                    return HttpResponse::json(200,
+                                              QJsonObject{{QStringLiteral("size"), r.body.size()}});
+                });
+                m_server->route("GET", QStringLiteral("/guarded/hello"), [](const HttpRequest &) {
+                    return HttpResponse::text(200, "hello");
+                });
+                m_server->addFilter(QStringLiteral("/guarded/"),
+                                    [](const HttpRequest &r) -> std::optional<HttpResponse> {
+                                        if (r.header("authorization") == "Bearer ok")
+                                            return std::nullopt;
+                                        return HttpResponse::error(401,
+                                                                   QStringLiteral("unauthorized"),
+                                                                   QStringLiteral("missing token"));
+                                    });
                 m_server->route("PUT", QStringLiteral("/echo"), [](const HttpRequest &r) {
                     return HttpResponse::text(200, r.body);
                 });
@@ -702,6 +725,83 @@ void TestHttpServer::idleConnectionsClosed()
         qPrintable(QStringLiteral("still open after %1 ms of empty lines").arg(held.elapsed())));
 }
 
+// A connection that never sends its first request is closed after the header timeout, not held
+// for the idle one (a few hundred silent connections held every slot of a listener a minute
+// each); once it has been served, the idle timeout applies.
+void TestHttpServer::silentNewConnectionsGetTheHeaderTimeout()
+{
+    ListenerOptions o = plainOptions();
+    o.headerTimeoutMs = 300;
+    o.idleTimeoutMs = 60'000;
+    ServerThread server(o);
+    QTcpSocket silent;
+    silent.connectToHost(QHostAddress::LocalHost, server.port());
+    QVERIFY(silent.waitForConnected(timeoutMs()));
+    QTcpSocket served;
+    served.connectToHost(QHostAddress::LocalHost, server.port());
+    QVERIFY(served.waitForConnected(timeoutMs()));
+    served.write("GET /hello HTTP/1.1\r\nHost: t\r\n\r\n");
+    QByteArray buf;
+    QCOMPARE(readResponse(served, buf).status, 200);
+    QVERIFY2(waitClosed(silent, 5'000), "a silent connection was held past the header timeout");
+    // The served one is still open (idle timeout 60 s) and answers again.
+    QCOMPARE(served.state(), QAbstractSocket::ConnectedState);
+    served.write("GET /hello HTTP/1.1\r\nHost: t\r\n\r\n");
+    QCOMPARE(readResponse(served, buf).status, 200);
+}
+
+// A client that pipelines requests and never reads its answers: the server stops reading once
+// the answers it could not send pass maxUnsentBytes (they were all held in its memory: 1.6 GB in
+// 6 s), and answers the rest, in order, once the client reads.
+void TestHttpServer::unreadAnswersStopReading()
+{
+    ListenerOptions o = plainOptions();
+    o.maxUnsentBytes = 256 * 1024;
+    ServerThread server(o);
+    g_bigAnswered = 0;
+    QTcpSocket s;
+    // This socket holds no more than 4 KB; the kernel's buffers some megabytes (a receive
+    // window that nobody reads from stays at its initial size).
+    s.setReadBufferSize(4096);
+    s.connectToHost(QHostAddress::LocalHost, server.port());
+    QVERIFY(s.waitForConnected(timeoutMs()));
+    const int requests = 600; // 37.5 MiB of answers
+    QByteArray pipelined;
+    for (int i = 0; i < requests; ++i)
+        pipelined += "GET /big HTTP/1.1\r\nHost: t\r\n\r\n";
+    s.write(pipelined);
+    s.waitForBytesWritten(timeoutMs());
+    // Until the count stands still for half a second (the kernel's buffers on both sides take
+    // a few megabytes of answers first).
+    int last = -1;
+    QElapsedTimer still;
+    still.start();
+    QElapsedTimer total;
+    total.start();
+    while (still.elapsed() < 500 && total.elapsed() < 10'000) {
+        QThread::msleep(50);
+        const int now = g_bigAnswered;
+        if (now != last) {
+            last = now;
+            still.restart();
+        }
+    }
+    // Here: about 70 (the kernel's buffers), all 600 before.
+    QVERIFY2(last < requests / 2, qPrintable(QStringLiteral("the server answered %1 of %2 requests "
+                                                            "nobody read")
+                                                 .arg(last)
+                                                 .arg(requests)));
+    // Reading now: every answer comes, in order, complete.
+    s.setReadBufferSize(0);
+    QByteArray buf;
+    for (int i = 0; i < requests; ++i) {
+        const RawResponse r = readResponse(s, buf);
+        QCOMPARE(r.status, 200);
+        QCOMPARE(r.body.size(), 64 * 1024);
+    }
+    QCOMPARE(int(g_bigAnswered), requests);
+}
+
 namespace {
 QMutex accessLogMutex;
 QStringList accessLog;
@@ -865,6 +965,80 @@ void TestHttpServer::connectionCap()
     held.clear();
     QTRY_COMPARE_WITH_TIMEOUT(server.connections(), 0, timeoutMs());
     QCOMPARE(roundTrip(server.port(), "GET /hello HTTP/1.1\r\nHost: t\r\n\r\n").status, 200);
+}
+
+// One client address holds at most maxConnectionsPerClient; a trusted proxy is not counted.
+void TestHttpServer::connectionCapPerClient()
+{
+    for (const bool proxy : {false, true}) {
+        ListenerOptions o = plainOptions();
+        o.maxConnectionsPerClient = 2;
+        if (proxy) {
+            auto proxies = TrustedProxies::parse({QStringLiteral("127.0.0.1")});
+            QVERIFY(proxies.ok());
+            o.trustedProxies = *proxies;
+        }
+        ServerThread server(o);
+        std::vector<std::unique_ptr<QTcpSocket>> held;
+        for (int i = 0; i < 2; ++i) {
+            auto s = std::make_unique<QTcpSocket>();
+            s->connectToHost(QHostAddress::LocalHost, server.port());
+            QVERIFY(s->waitForConnected(timeoutMs()));
+            held.push_back(std::move(s));
+        }
+        QTRY_COMPARE_WITH_TIMEOUT(server.connections(), 2, timeoutMs());
+        const RawResponse r = roundTrip(server.port(), "GET /hello HTTP/1.1\r\nHost: t\r\n\r\n");
+        if (proxy) {
+            QCOMPARE(r.status, 200);
+            continue;
+        }
+        QCOMPARE(r.status, 503);
+        QCOMPARE(r.json().value(QStringLiteral("error")).toString(),
+                 QStringLiteral("too-many-connections"));
+        held.pop_back(); // one goes: room for one again
+        QTRY_COMPARE_WITH_TIMEOUT(server.connections(), 1, timeoutMs());
+        QCOMPARE(roundTrip(server.port(), "GET /hello HTTP/1.1\r\nHost: t\r\n\r\n").status, 200);
+    }
+}
+
+// A filter (the admin token's, the orders API's bearer token) refuses a request on its head:
+// the body is never read (nobody without credentials makes the server hold a megabyte per
+// connection) and the connection ends. Without a body the connection goes on as usual.
+void TestHttpServer::refusedRequestBodyIsNeverRead()
+{
+    ServerThread server(plainOptions());
+    QTcpSocket s;
+    s.connectToHost(QHostAddress::LocalHost, server.port());
+    QVERIFY(s.waitForConnected(timeoutMs()));
+    // Head only: the body (1 MB declared) never comes. The answer does not wait for it.
+    s.write("POST /guarded/echo HTTP/1.1\r\nHost: t\r\nContent-Length: 1000000\r\n\r\n");
+    QByteArray buf;
+    const RawResponse refused = readResponse(s, buf, 5'000);
+    QCOMPARE(refused.status, 401);
+    QCOMPARE(refused.header("connection"), QByteArray("close"));
+    QVERIFY(waitClosed(s));
+    // Expect: 100-continue: refused without a 100 first.
+    QTcpSocket c;
+    c.connectToHost(QHostAddress::LocalHost, server.port());
+    QVERIFY(c.waitForConnected(timeoutMs()));
+    c.write("POST /guarded/echo HTTP/1.1\r\nHost: t\r\nExpect: 100-continue\r\n"
+            "Content-Length: 5\r\n\r\n");
+    buf.clear();
+    QCOMPARE(readResponse(c, buf, 5'000).status, 401);
+    // With the token the body is read as ever; without a body a refusal keeps the connection.
+    QTcpSocket k;
+    k.connectToHost(QHostAddress::LocalHost, server.port());
+    QVERIFY(k.waitForConnected(timeoutMs()));
+    k.write("GET /guarded/hello HTTP/1.1\r\nHost: t\r\n\r\n"
+            "POST /guarded/echo HTTP/1.1\r\nHost: t\r\nAuthorization: Bearer ok\r\n"
+            "Content-Length: 5\r\n\r\nhello");
+    buf.clear();
+    const RawResponse first = readResponse(k, buf);
+    QCOMPARE(first.status, 401);
+    QVERIFY(first.header("connection").isEmpty());
+    const RawResponse second = readResponse(k, buf);
+    QCOMPARE(second.status, 200);
+    QCOMPARE(second.json().value(QStringLiteral("size")).toInt(), 5);
 }
 
 namespace {

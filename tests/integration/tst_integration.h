@@ -49,7 +49,11 @@ private slots:
     void clientLeavesBeforeAsyncResponse();
     void slowClientsDoNotBlockOthers();
     void idleConnectionsClosed();
+    void silentNewConnectionsGetTheHeaderTimeout();
+    void unreadAnswersStopReading();
     void connectionCap();
+    void connectionCapPerClient();
+    void refusedRequestBodyIsNeverRead();
     void accessLogLinesCannotBeForged();
     void forwardedForOnlyFromTrustedProxies_data();
     void forwardedForOnlyFromTrustedProxies();

@@ -997,6 +997,11 @@ void TestOrders::demoReceiverGetsSignedCallbacksInOrder()
                 .toString()
                 .contains(QStringLiteral("/hooks/") + m_customer));
     QTRY_COMPARE_WITH_TIMEOUT(statusOf(id), QStringLiteral("ALLOCATED"), timeoutMs());
+    // What the receiver got is for admin tokens that read the orders area
+    // (/admin/v1/demo-receiver), not for anyone on this host who finds its port.
+    const QUrl callback(r.json().value(QStringLiteral("orderStatusCallbackUrl")).toString());
+    QCOMPARE(send("GET", callback.resolved(QUrl(QStringLiteral("/hooks")))).status, 404);
+    QCOMPARE(send("GET", callback).status, 405);
     auto received = [this, id] {
         QStringList statuses;
         const QJsonArray all = admin("GET", QStringLiteral("/admin/v1/demo-receiver"))

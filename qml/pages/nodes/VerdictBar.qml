@@ -39,9 +39,12 @@ Rectangle {
             color: Theme.text
             elide: Text.ElideRight
             textFormat: Text.PlainText
-            ToolTip.visible: barHover.hovered && barText.truncated
-            ToolTip.text: barText.text
             HoverHandler { id: barHover }
+            PlainToolTip { // the text may be an admission webhook's message
+                objectName: "verdictBarTip"
+                visible: barHover.hovered && barText.truncated
+                text: barText.text
+            }
         }
         BusyIndicator {
             Layout.preferredWidth: 20

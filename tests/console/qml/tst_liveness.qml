@@ -52,6 +52,12 @@ Item {
             tryCompare(findChild(badge, "liveState"), "text", "Stale", Wait.ms)
             verify(findChild(badge, "liveDetail").text.indexOf("backend unreachable") >= 0,
                    findChild(badge, "liveDetail").text)
+            // Its tooltip shows the server's words as plain text (never as rich text, which
+            // loads images from the URLs a message names).
+            const tip = findChild(badge, "liveDetailTip")
+            verify(tip, "the detail has a plain-text tooltip")
+            compare(tip.text, findChild(badge, "liveDetail").text)
+            compare(tip.contentItem.textFormat, Text.PlainText)
             compare(findChild(badge, "liveDot").color, Theme.warning)
             verify(badge.Accessible.name.indexOf("Stale") === 0, badge.Accessible.name)
             compare(Orders.count, rowsBefore, "the rows stay on screen while stale")

@@ -376,6 +376,12 @@ Item {
             compare(quote(0), "NodeRestriction said: “nodes \"node-1\" is forbidden: is not allowed to modify labels: node-restriction.kubernetes.io/pool”")
             verify(!item("nearMissesHeading").visible, "no binding list: authorization allowed it")
             verify(!findChild(item("denialCard"), "nearMiss-0"))
+            // The verdict bar's tooltip (an admission webhook's message may come here) is
+            // plain text: rich text would load the images a message names.
+            const tip = item("verdictBarTip")
+            verify(tip, "the verdict bar has a plain-text tooltip")
+            compare(tip.text, item("verdictBarText").text)
+            compare(tip.contentItem.textFormat, Text.PlainText)
         }
 
         function test_applyShowsTheRealDenial() {

@@ -95,6 +95,28 @@ describe('admin API: tokens, scopes and escalation', () => {
         assert.ok(!(await clientNames()).includes('anon-client'));
     });
 
+    attack('admin: no token with a 60 kB body declared and never sent → 401 at once, the connection ends (the body is not awaited nor held)', async () => {
+        const net = await import('node:net');
+        const answer = await new Promise((resolve, reject) => {
+            const socket = net.connect(b.ports.admin, '127.0.0.1');
+            let text = '';
+            const started = Date.now();
+            socket.setEncoding('latin1');
+            socket.on('data', (c) => { text += c; });
+            socket.on('close', () => resolve({ text, ms: Date.now() - started }));
+            socket.on('error', reject);
+            socket.write('POST /admin/v1/users HTTP/1.1\r\nHost: a\r\nContent-Type: application/json\r\n' +
+                         'Content-Length: 60000\r\n\r\n{"username":"body-holder"');
+            setTimeout(() => { socket.destroy(); resolve({ text, ms: Date.now() - started, held: true }); }, 10_000);
+        });
+        assert.ok(!answer.held, `the server held the connection, waiting for the body: ${answer.text}`);
+        assert.match(answer.text, /^HTTP\/1\.1 401 /, answer.text);
+        assert.match(answer.text, /\r\nConnection: close\r\n/i, answer.text);
+        assert.match(answer.text, /missing admin token/, answer.text);
+        const users = await adminFetch(b, 'GET', '/admin/v1/users');
+        assert.ok(!users.text.includes('body-holder'));
+    });
+
     attack('admin: a wrong token (the root token with one character changed) → 401, no user created', async () => {
         const t = b.adminToken;
         const wrong = t.slice(0, -1) + (t.endsWith('A') ? 'B' : 'A');

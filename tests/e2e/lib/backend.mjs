@@ -329,7 +329,8 @@ export async function readEvents(backend, ms) {
 }
 
 // Watches an admin event stream (SSE) from now on: {events (each {type, data, instance, seq},
-// growing as they come), close()}. Resolves once the stream answered 200.
+// growing as they come), ended (the server ended the stream), close()}. Resolves once the
+// stream answered 200.
 export async function watchEvents(adminUrl, token) {
     const ac = new AbortController();
     const res = await fetch(`${adminUrl}/admin/v1/events`,
@@ -339,6 +340,7 @@ export async function watchEvents(adminUrl, token) {
     const events = [];
     const decoder = new TextDecoder();
     let text = '';
+    let ended = false;
     const reading = (async () => {
         try {
             for await (const chunk of res.body) {
@@ -352,10 +354,11 @@ export async function watchEvents(adminUrl, token) {
                         events.push(JSON.parse(data[1]));
                 }
             }
+            ended = true;
         } catch (e) {
             if (e.name !== 'AbortError')
                 throw e;
         }
     })();
-    return { events, close: async () => { ac.abort(); await reading; } };
+    return { events, get ended() { return ended; }, close: async () => { ac.abort(); await reading; } };
 }

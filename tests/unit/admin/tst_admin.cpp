@@ -301,6 +301,13 @@ private slots:
         QCOMPARE(Admin::AdminTokens::areaOfPath("/admin/v1/stats/series"), QString());
         QCOMPARE(Admin::AdminTokens::areaOfPath("/admin/v1/stats/other"), QStringLiteral("admin"));
         QCOMPARE(Admin::AdminTokens::areaOfEvent(StatsSeries::eventType()), QString());
+        QCOMPARE(Admin::AdminTokens::areaOfEvent("stats"), QString());
+        QCOMPARE(Admin::AdminTokens::areaOfEvent("backend.started"), QString());
+        QCOMPARE(Admin::AdminTokens::areaOfEvent("order.created"), QStringLiteral("orders"));
+        QCOMPARE(Admin::AdminTokens::areaOfEvent("oauth.token.issued"), QStringLiteral("oauth"));
+        // A family nobody mapped (a newer instance's, relayed) is for admin readers only.
+        QCOMPARE(Admin::AdminTokens::areaOfEvent("backend.secrets"), QStringLiteral("admin"));
+        QCOMPARE(Admin::AdminTokens::areaOfEvent("newthing.created"), QStringLiteral("admin"));
         QCOMPARE(StatsSeries::areaOfField("deliveriesFailed"), QStringLiteral("orders"));
         QCOMPARE(StatsSeries::areaOfField("tokensByGrant"), QStringLiteral("oauth"));
         QCOMPARE(StatsSeries::areaOfField("clusterAllowed"), QStringLiteral("cluster"));
