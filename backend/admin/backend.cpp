@@ -380,6 +380,9 @@ Result<void> Backend::start()
     auto clusterOptions =
         Core::ListenerOptions::fromConfig(QStringLiteral("cluster"), m_config, m_config.cluster);
     clusterOptions.tls = tls;
+    // The cluster listener reads no X-Forwarded-For (nginx passes its TLS through untouched),
+    // but a trusted proxy's connections carry many clients there too: not capped per client.
+    clusterOptions.sharedClients = *trustedProxies;
     m_cluster = std::make_unique<Core::HttpServer>(clusterOptions, *m_metrics, *m_clock);
     auto adminOptions =
         Core::ListenerOptions::fromConfig(QStringLiteral("admin"), m_config, m_config.admin);
@@ -507,7 +510,7 @@ Result<void> Backend::start()
     // What other instances on the same PostgreSQL database change, this one reads again
     // (docs/storage.md, "Several instances"); nothing to hear on SQLite.
     m_changes = std::make_unique<Core::ChangeFeed>(*m_database);
-    m_changes->subscribe(QStringLiteral("admin_tokens"), [this](const QString &) {
+    m_changes->subscribeTable(QStringLiteral("admin_tokens"), [this](const QString &) {
         if (auto r = m_adminTokens->load(); !r)
             qCWarning(lcAdmin).noquote() << r.error().message;
     });
@@ -517,14 +520,14 @@ Result<void> Backend::start()
                          [this](const QString &id) { m_dispatcher->endpointChangedElsewhere(id); });
     m_changes->subscribe(QStringLiteral("webhook_secrets"),
                          [this](const QString &owner) { m_dispatcher->secretsChanged(owner); });
-    m_changes->subscribe(QStringLiteral("cluster_state"),
-                         [this](const QString &) { m_clusterStore->sync(); });
+    m_changes->subscribeTable(QStringLiteral("cluster_state"),
+                              [this](const QString &) { m_clusterStore->sync(); });
     m_changes->subscribe(QStringLiteral("settings"), [this](const QString &key) {
         m_settingsAdminApi->changedElsewhere(key);
         if (key.isEmpty() || key == OrdersAdminApi::lifecycleHeldKey())
             m_ordersAdminApi->lifecycleChangedElsewhere();
     });
-    m_changes->subscribe(QStringLiteral("oauth_signing_keys"), [this](const QString &) {
+    m_changes->subscribeTable(QStringLiteral("oauth_signing_keys"), [this](const QString &) {
         if (auto r = m_oauth->keys().reload(m_clock->now().toMSecsSinceEpoch()); !r)
             qCWarning(lcAdmin).noquote() << r.error().message;
     });

@@ -166,6 +166,7 @@ private:
     void selectWebhooks(Write &w);
     std::optional<Status> prepareWrite(Write &w);
     void keepServerOwned(Write &w, QJsonObject &object) const;
+    static std::optional<Status> tooLarge(const QJsonObject &object);
     void askMutatingWebhooks(const std::shared_ptr<Write> &w);
     void mutateWithWebhook(const std::shared_ptr<Write> &w, int position);
     std::optional<Status> applyWebhookPatch(Write &w, const QString &webhook,

@@ -319,6 +319,21 @@ void ClusterApi::selectWebhooks(Write &w)
         choose(w.ctx->webhooks->validating, w.validating);
 }
 
+// An object as stored is at most kMaxObjectBytes of JSON (etcd's request limit, which bounds
+// kube's objects): a patch, a merge or a webhook that grows one past it is refused, so that no
+// object (and no list of them) grows without end, request after request.
+std::optional<Status> ClusterApi::tooLarge(const QJsonObject &obj)
+{
+    constexpr qsizetype kMaxObjectBytes = 1536 * 1024;
+    const qsizetype size = QJsonDocument(obj).toJson(QJsonDocument::Compact).size();
+    if (size <= kMaxObjectBytes)
+        return std::nullopt;
+    return Status::requestTooLarge(QStringLiteral("Request entity too large: the object would be "
+                                                  "%1 bytes; the limit is %2")
+                                       .arg(size)
+                                       .arg(kMaxObjectBytes));
+}
+
 void ClusterApi::keepServerOwned(Write &w, QJsonObject &obj) const
 {
     const ResourceType &type = *w.type;
@@ -327,7 +342,8 @@ void ClusterApi::keepServerOwned(Write &w, QJsonObject &obj) const
         // status-bearing object.
         QJsonObject meta = metaOf(obj);
         const QJsonObject oldMeta = metaOf(*w.current);
-        for (const char *k : {"uid", "creationTimestamp", "namespace", "deletionTimestamp"}) {
+        for (const char *k : {"uid", "creationTimestamp", "namespace", "deletionTimestamp",
+                              "deletionGracePeriodSeconds"}) {
             if (oldMeta.contains(QLatin1String(k)))
                 meta.insert(QLatin1String(k), oldMeta.value(QLatin1String(k)));
             else
@@ -357,6 +373,15 @@ void ClusterApi::keepServerOwned(Write &w, QJsonObject &obj) const
             else
                 obj.remove(QStringLiteral("status"));
         }
+    }
+    if (!w.current) {
+        // kube's BeforeCreate: a new object is not being deleted, whatever the client (or a
+        // mutating webhook) wrote. A deletionTimestamp set on create in the far future kept a
+        // service account's tokens working after its deletion (tokenauth trusts it).
+        QJsonObject meta = metaOf(obj);
+        meta.remove(QStringLiteral("deletionTimestamp"));
+        meta.remove(QStringLiteral("deletionGracePeriodSeconds"));
+        obj.insert(QStringLiteral("metadata"), meta);
     }
     obj.remove(QStringLiteral("kind"));
     obj.remove(QStringLiteral("apiVersion"));
@@ -477,6 +502,8 @@ std::optional<Status> ClusterApi::prepareWrite(Write &w)
                                                type.apiVersion(), w.now);
     }
     keepServerOwned(w, obj);
+    if (std::optional<Status> large = tooLarge(obj))
+        return large;
     // kube's defaulting on decode: a Service without a type is a ClusterIP service.
     if (type.name == QLatin1String("services") && method != "DELETE" &&
         info.subresource.isEmpty()) {
@@ -572,6 +599,26 @@ std::optional<Status> ClusterApi::validateWrite(Write &w)
             validateWebhookConfiguration(obj, type.name.startsWith(QLatin1String("mutating")));
     if (type.view && type.name == QLatin1String("events"))
         causes += validateEventsV1(obj, current);
+    if (type.name == QLatin1String("pods") && current && w.ctx->trace.info.subresource.isEmpty()) {
+        // kube's pod update validation, for the fields that decide who may act for the pod:
+        // its node (NodeRestriction, bound tokens) and its service account (its tokens). A
+        // pod is bound once, through pods/binding or at create; its account never changes.
+        for (const char *f : {"nodeName", "serviceAccountName"}) {
+            const QString path = QStringLiteral("spec.") + QLatin1String(f);
+            if (fieldValue(obj, path) != fieldValue(*current, path)) {
+                causes.append(StatusCause{
+                    QStringLiteral("FieldValueForbidden"),
+                    QStringLiteral("Forbidden: pod updates may not change fields other than "
+                                   "`spec.containers[*].image`,`spec.initContainers[*].image`,"
+                                   "`spec.activeDeadlineSeconds`,`spec.tolerations` (only "
+                                   "additions to existing tolerations),"
+                                   "`spec.terminationGracePeriodSeconds` (allow it to be set to "
+                                   "1 if it was previously negative)"),
+                    QStringLiteral("spec")});
+                break;
+            }
+        }
+    }
     if (type.name == QLatin1String("services")) {
         // Node ports: allocate the missing ones, refuse one already taken.
         QJsonObject spec = obj.value(QLatin1String("spec")).toObject();
@@ -1013,6 +1060,8 @@ std::optional<Status> ClusterApi::applyWebhookPatch(Write &w, const QString &web
     // Fields this server does not know are dropped, as from any client (never stored).
     pruneUnknownFields(&obj, w.type->apiVersion(), w.type->kind);
     keepServerOwned(w, obj);
+    if (std::optional<Status> large = tooLarge(obj))
+        return large;
     w.object = obj;
     return std::nullopt;
 }

@@ -776,9 +776,15 @@ std::variant<QJsonValue, PatchError> applyJsonPatch(const QJsonValue &target,
             QString missing;
             if (const std::optional<QJsonValue> value =
                     valueAt(document, op.fromTokens, &missing)) {
-                copied += value->isObject()  ? QJsonDocument(value->toObject()).toJson().size()
-                          : value->isArray() ? QJsonDocument(value->toArray()).toJson().size()
-                                             : 16;
+                // Every copy counts by its size, strings too (a 250 kB string copied 60
+                // times counted 16 bytes a copy).
+                copied +=
+                    value->isObject()
+                        ? QJsonDocument(value->toObject()).toJson(QJsonDocument::Compact).size()
+                    : value->isArray()
+                        ? QJsonDocument(value->toArray()).toJson(QJsonDocument::Compact).size()
+                    : value->isString() ? value->toString().size() + 16
+                                        : 16;
                 if (copied > kMaxCopiedBytes)
                     failure = QStringLiteral("the values copied add up to more than %1 bytes")
                                   .arg(kMaxCopiedBytes);

@@ -18,6 +18,12 @@ namespace {
 // How often the listening connection is read: the latency of a change reaching this
 // instance's caches. libpq reads without blocking, so a wait between reads costs nothing.
 constexpr auto kPollInterval = std::chrono::milliseconds(50);
+// Rows of one table announced in one poll past which the table is read again once (an empty
+// key) rather than row by row. Any role that may connect to the database may NOTIFY: a flood
+// of distinct keys cost a reload each (2,000 of them kept two cores busy for minutes).
+constexpr qsizetype kMaxKeysPerPoll = 32;
+// Keys are ids and names; anything longer is no row of ours.
+constexpr qsizetype kMaxKeyBytes = 256;
 // How long a lost connection waits before it is opened again.
 constexpr auto kReconnectInterval = std::chrono::seconds(1);
 
@@ -33,6 +39,12 @@ ChangeFeed::~ChangeFeed()
 void ChangeFeed::subscribe(const QString &table, Handler handler)
 {
     m_handlers[table].append(std::move(handler));
+}
+
+void ChangeFeed::subscribeTable(const QString &table, Handler handler)
+{
+    m_wholeTables.insert(table);
+    subscribe(table, std::move(handler));
 }
 
 Result<void> ChangeFeed::start()
@@ -61,10 +73,22 @@ Result<void> ChangeFeed::start()
             // One change often announces itself several times (a rotation: four rows).
             std::sort(payloads.begin(), payloads.end());
             payloads.erase(std::unique(payloads.begin(), payloads.end()), payloads.end());
+            QHash<QString, QStringList> byTable;
             for (const QByteArray &p : payloads) {
                 const qsizetype colon = p.indexOf(':');
-                if (colon > 0)
-                    dispatch(QString::fromUtf8(p.left(colon)), QString::fromUtf8(p.mid(colon + 1)));
+                if (colon <= 0 || p.size() - colon - 1 > kMaxKeyBytes)
+                    continue;
+                const QString table = QString::fromUtf8(p.left(colon));
+                if (m_handlers.contains(table))
+                    byTable[table].append(QString::fromUtf8(p.mid(colon + 1)));
+            }
+            for (auto it = byTable.cbegin(); it != byTable.cend(); ++it) {
+                if (m_wholeTables.contains(it.key()) || it->size() > kMaxKeysPerPoll) {
+                    dispatch(it.key(), QString()); // the whole table, once
+                    continue;
+                }
+                for (const QString &key : *it)
+                    dispatch(it.key(), key);
             }
             payloads.clear();
             if (!connected) {

@@ -4,6 +4,7 @@
 
 #include <QHash>
 #include <QList>
+#include <QSet>
 #include <QString>
 
 #include <condition_variable>
@@ -36,6 +37,9 @@ public:
     // Handlers run on the feed's thread and must be thread-safe. Subscribe before start().
     using Handler = std::function<void(const QString &key)>;
     void subscribe(const QString &table, Handler handler);
+    // For a handler that reads the whole table again whatever the key: called at most once
+    // per poll (50 ms), with an empty key, however many rows were announced.
+    void subscribeTable(const QString &table, Handler handler);
     // PostgreSQL: opens the listening connection (an error if it cannot) and starts the thread.
     Result<void> start();
     void stop();
@@ -49,6 +53,7 @@ private:
 
     Database &m_database;
     QHash<QString, QList<Handler>> m_handlers;
+    QSet<QString> m_wholeTables;       // subscribeTable()
     std::unique_ptr<QThread> m_thread; // a QThread: Database gives it a connection of its own
     std::mutex m_mutex;
     std::condition_variable m_wake;

@@ -83,7 +83,9 @@ void HttpServer::Private::accept()
         // not counted.
         const QHostAddress peer = plainAddress(socket->peerAddress());
         const QByteArray clientKey =
-            options.trustedProxies.contains(peer) ? QByteArray() : connectionKey(peer);
+            options.trustedProxies.contains(peer) || options.sharedClients.contains(peer)
+                ? QByteArray()
+                : connectionKey(peer);
         const bool clientFull =
             !clientKey.isEmpty() && perClient.value(clientKey) >= options.maxConnectionsPerClient;
         if (clientFull)

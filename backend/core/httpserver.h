@@ -57,6 +57,10 @@ struct ListenerOptions
     // take `trusted-proxies`; the cluster listener none (nginx passes its TLS through untouched,
     // so any such header there is the client's own).
     TrustedProxies trustedProxies;
+    // Addresses whose connections carry many clients, not counted by maxConnectionsPerClient:
+    // trustedProxies, and on the cluster listener (which reads no X-Forwarded-For) the
+    // trusted proxies that pass its TLS through.
+    TrustedProxies sharedClients;
 
     static ListenerOptions fromConfig(const QString &name, const Config &config,
                                       const ListenerSettings &listener);

@@ -1153,3 +1153,54 @@ test('settings apply live: without NodeRestriction a node agent may label anothe
     assert.equal(again.status, 403, again.text);
     assert.equal(again.json.message, 'nodes "node-2" is forbidden: node "node-1" is not allowed to modify node "node-2"');
 });
+
+test('writes: a new object is never being deleted, a pod keeps its node and service account, a JSON patch cannot grow an object past 1.5 MiB nor copy past its budget', async () => {
+    // deletionTimestamp set by the client on create: dropped (it kept a service account's
+    // tokens working after a real deletion, tokenauth trusting the stored time).
+    const sa = await adminKube(b, 'POST', '/api/v1/namespaces/default/serviceaccounts', {
+        apiVersion: 'v1', kind: 'ServiceAccount',
+        metadata: { name: 'pre-deleted', finalizers: ['example.com/hold'],
+                    deletionTimestamp: '2099-01-01T00:00:00Z', deletionGracePeriodSeconds: 30 } });
+    assert.equal(sa.status, 201, sa.text);
+    assert.equal(sa.json.metadata.deletionTimestamp, undefined, sa.text);
+    assert.equal(sa.json.metadata.deletionGracePeriodSeconds, undefined, sa.text);
+    const del = await adminKube(b, 'DELETE', '/api/v1/namespaces/default/serviceaccounts/pre-deleted');
+    assert.equal(del.status, 200, del.text);
+    const at = Date.parse(del.json.metadata.deletionTimestamp);
+    assert.ok(Math.abs(at - Date.now()) < 120_000, `the server's deletion time, not the client's: ${del.text}`);
+
+    // A pod's node and service account are fixed once it exists (kube's pod update rules).
+    const pod = await adminKube(b, 'POST', '/api/v1/namespaces/default/pods', {
+        apiVersion: 'v1', kind: 'Pod', metadata: { name: 'bound' },
+        spec: { nodeName: 'node-1', containers: [{ name: 'c', image: 'busybox' }] } });
+    assert.equal(pod.status, 201, pod.text);
+    const merge = { 'Content-Type': 'application/merge-patch+json' };
+    for (const spec of [{ nodeName: 'node-2' }, { serviceAccountName: 'other' }]) {
+        const moved = await adminKube(b, 'PATCH', '/api/v1/namespaces/default/pods/bound', { spec }, merge);
+        assert.equal(moved.status, 422, moved.text);
+        assert.equal(moved.json.reason, 'Invalid');
+        assert.match(moved.json.message, /spec: Forbidden: pod updates may not change fields other than/);
+    }
+    const labelled = await adminKube(b, 'PATCH', '/api/v1/namespaces/default/pods/bound',
+                                     { metadata: { labels: { tier: 'web' } } }, merge);
+    assert.equal(labelled.status, 200, labelled.text);
+    assert.equal(labelled.json.spec.nodeName, 'node-1');
+
+    // JSON patch copies count by their size, strings too: 60 copies of a 250 kB string are
+    // past the 10 MiB budget (each counted 16 bytes before: a 15 MB pod was stored).
+    const jsonPatch = { 'Content-Type': 'application/json-patch+json' };
+    const copies = (n) => [{ op: 'add', path: '/spec/containers/0/args', value: ['x'.repeat(250_000)] },
+                           ...Array.from({ length: n }, () => ({ op: 'copy', from: '/spec/containers/0/args/0',
+                                                                 path: '/spec/containers/0/args/-' }))];
+    const many = await adminKube(b, 'PATCH', '/api/v1/namespaces/default/pods/bound', copies(60), jsonPatch);
+    assert.equal(many.status, 422, many.text.slice(0, 400));
+    assert.match(many.json.message, /the values copied add up to more than 10485760 bytes/);
+    // Six copies stay within the budget, but the pod would be 1.75 MB: refused, nothing stored.
+    const six = await adminKube(b, 'PATCH', '/api/v1/namespaces/default/pods/bound', copies(6), jsonPatch);
+    assert.equal(six.status, 413, six.text.slice(0, 400));
+    assert.equal(six.json.reason, 'RequestEntityTooLarge');
+    assert.match(six.json.message, /the limit is 1572864/);
+    const after = await adminKube(b, 'GET', '/api/v1/namespaces/default/pods/bound');
+    assert.equal(after.json.spec.containers[0].args, undefined);
+    assert.ok(after.text.length < 10_000, `${after.text.length} bytes stored`);
+});

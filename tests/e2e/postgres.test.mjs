@@ -461,6 +461,27 @@ test('a row another instance changes is read again here within a second (clients
     psql(`DELETE FROM admin_tokens WHERE name = 'reader'`);
     await within(1000, async () => (await tokenFor(client)).status === 401, 'the client changed elsewhere is read again');
     await within(1000, async () => (await asReader()).status === 401, 'the admin token deleted elsewhere stops');
+    // A flood of distinct announcements (any role that may connect may NOTIFY): the tables
+    // read whole are read once per poll, not once per announcement (3,000 reloads of the
+    // signing keys kept the change feed busy for minutes).
+    const { readdirSync, readFileSync: readProc } = await import('node:fs');
+    const feedCpu = () => {
+        for (const t of readdirSync(`/proc/${b.pid}/task`)) {
+            const stat = readProc(`/proc/${b.pid}/task/${t}/stat`, 'utf8');
+            if (stat.includes('(change-feed)')) {
+                const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+                return (Number(f[11]) + Number(f[12])) / 100; // utime + stime, seconds
+            }
+        }
+        throw new Error('no change-feed thread');
+    };
+    const cpuBefore = feedCpu();
+    psql(`SELECT pg_notify('gatehouse_changes', t || ':' || g) FROM generate_series(1, 1000) g, `
+         + `unnest(ARRAY['oauth_signing_keys', 'admin_tokens', 'cluster_state']) t`);
+    await new Promise((r) => setTimeout(r, 1500));
+    const spent = feedCpu() - cpuBefore;
+    assert.ok(spent < 3, `the change feed spent ${spent} s of CPU on 3,000 announcements`);
+    assert.equal((await adminFetch(b, 'GET', '/admin/v1/status')).status, 200);
     // Its event stream here ends with it (it ran on to the next keepalive, 15 s).
     await within(3000, async () => stream.ended, 'the event stream of the admin token deleted elsewhere ends');
     await stream.close();

@@ -970,13 +970,16 @@ void TestHttpServer::connectionCap()
 // One client address holds at most maxConnectionsPerClient; a trusted proxy is not counted.
 void TestHttpServer::connectionCapPerClient()
 {
-    for (const bool proxy : {false, true}) {
+    // 0: a client; 1: a trusted proxy; 2: a proxy passing TLS through (the cluster listener's
+    // sharedClients: no X-Forwarded-For read, not counted either).
+    for (const int mode : {0, 1, 2}) {
+        const bool proxy = mode != 0;
         ListenerOptions o = plainOptions();
         o.maxConnectionsPerClient = 2;
         if (proxy) {
             auto proxies = TrustedProxies::parse({QStringLiteral("127.0.0.1")});
             QVERIFY(proxies.ok());
-            o.trustedProxies = *proxies;
+            (mode == 1 ? o.trustedProxies : o.sharedClients) = *proxies;
         }
         ServerThread server(o);
         std::vector<std::unique_ptr<QTcpSocket>> held;
