@@ -12,6 +12,7 @@
 #include <QDateTime>
 #include <QJsonDocument>
 #include <QSqlQuery>
+#include <algorithm>
 
 #include <optional>
 
@@ -485,23 +486,28 @@ void AuditRecorder::registerConsequences()
         // A single redelivery names its delivery; a bulk job's deliveries are the ids the job
         // stored (its entry's target is the job). None found: no attempt is the entry's.
         QStringList ids;
+        qint64 since = e.at;
         if (e.path.endsWith(QLatin1String("/redeliver"))) {
             ids.append(e.target);
         } else {
             QSqlQuery job(db->connection());
-            job.prepare(
-                QStringLiteral("SELECT delivery_ids FROM webhook_redelivery_jobs WHERE id = ?"));
+            job.prepare(QStringLiteral(
+                "SELECT delivery_ids, created_at FROM webhook_redelivery_jobs WHERE id = ?"));
             job.addBindValue(e.target);
-            if (job.exec() && job.next())
+            if (job.exec() && job.next()) {
                 for (const QJsonValue v :
                      QJsonDocument::fromJson(job.value(0).toString().toUtf8()).array())
                     ids.append(v.toString());
+                // The entry is written when the answer is: a job starts sending before that
+                // (a loaded machine took its first attempts out of the count).
+                since = std::min(since, job.value(1).toLongLong());
+            }
         }
         q.prepare(QStringLiteral("SELECT a.delivery_id, a.status, a.at FROM webhook_attempts a "
                                  "WHERE a.trigger = 'manual' AND a.at >= ? AND a.at < ? AND "
                                  "a.delivery_id IN (%1) ORDER BY a.at DESC")
                       .arg(QStringList(ids.size(), QStringLiteral("?")).join(QLatin1Char(','))));
-        q.addBindValue(e.at);
+        q.addBindValue(since);
         q.addBindValue(until);
         for (const QString &id : std::as_const(ids))
             q.addBindValue(id);
