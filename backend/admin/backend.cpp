@@ -54,6 +54,7 @@
 #include <QHostAddress>
 #include <QJsonArray>
 #include <QJsonDocument>
+#include <QLockFile>
 #include <QSaveFile>
 #include <QSslCertificate>
 #include <QSslKey>
@@ -186,6 +187,29 @@ Result<void> Backend::prepareDataDir()
     if (!QFileInfo(m_config.dataDir).isWritable())
         return makeError(QStringLiteral("data-dir"),
                          QStringLiteral("data directory %1 is not writable").arg(m_config.dataDir));
+    // One process per data directory: a second one on the same SQLite outbox sent every
+    // delivery twice (two dispatchers, no leases) and removed the first one's ports.json when
+    // it stopped. The lock of a process that died (kill -9) is taken over.
+    auto lock = std::make_unique<QLockFile>(m_config.dataDir + QStringLiteral("/gatehouse.lock"));
+    lock->setStaleLockTime(0); // stale only when its process is gone, never by age
+    if (!lock->tryLock(0)) {
+        qint64 pid = 0;
+        QString host;
+        QString app;
+        lock->getLockInfo(&pid, &host, &app);
+        return makeError(
+            QStringLiteral("data-dir-in-use"),
+            lock->error() == QLockFile::LockFailedError
+                ? QStringLiteral("data directory %1 is in use by another Gatehouse (pid %2 on "
+                                 "%3): one process per data directory (instances that share a "
+                                 "PostgreSQL database each have their own)")
+                      .arg(m_config.dataDir)
+                      .arg(pid)
+                      .arg(host)
+                : QStringLiteral("cannot lock data directory %1 (%2/gatehouse.lock)")
+                      .arg(m_config.dataDir, m_config.dataDir));
+    }
+    m_dataDirLock = std::move(lock);
     return {};
 }
 
@@ -929,6 +953,7 @@ void Backend::stop(std::function<void()> done)
         if (m_database)
             m_database->close();
         QFile::remove(portsPath(m_config.dataDir));
+        m_dataDirLock.reset(); // the next process may start here
         qCInfo(lcAdmin) << "stopped";
         if (done)
             done();

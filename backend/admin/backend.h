@@ -12,6 +12,8 @@
 #include <functional>
 #include <memory>
 
+class QLockFile;
+
 namespace Gatehouse::Core {
 class AuditLog;
 class ChangeFeed;
@@ -124,6 +126,7 @@ private:
     void stopWorkers();
 
     Core::Config m_config;
+    std::unique_ptr<QLockFile> m_dataDirLock; // held from prepareDataDir() to the stop
     std::unique_ptr<Core::Clock> m_clock;
     std::unique_ptr<Core::Metrics> m_metrics;
     std::unique_ptr<Core::EventBus> m_events;

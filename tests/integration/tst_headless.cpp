@@ -285,6 +285,33 @@ void TestHeadlessBackend::privateFilesAreOwnerOnly()
     }
 }
 
+// One process per data directory: a second one on the same directory stops at once and says
+// who holds it; the first keeps its ports.json and goes on (two dispatchers on one SQLite outbox
+// sent every delivery twice, and the second removed the first one's ports.json on its stop).
+void TestHeadlessBackend::secondProcessOnTheDataDirIsRefused()
+{
+    const QByteArray portsBefore = [this] {
+        QFile f(m_dir->filePath(QStringLiteral("ports.json")));
+        return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+    }();
+    QVERIFY(!portsBefore.isEmpty());
+    const CliResult second = runCli(headlessArgs(m_dir->path()));
+    QVERIFY2(second.exitCode != 0, qPrintable(second.err));
+    QVERIFY2(second.err.contains(
+                 QStringLiteral("is in use by another Gatehouse (pid %1").arg(m_proc->processId())),
+             qPrintable(second.err));
+    QFile f(m_dir->filePath(QStringLiteral("ports.json")));
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    QCOMPARE(f.readAll(), portsBefore);
+    const int admin = ports().value(QStringLiteral("admin")).toInt();
+    QNetworkAccessManager nam;
+    QNetworkReply *reply =
+        nam.get(QNetworkRequest(QUrl(QStringLiteral("http://127.0.0.1:%1/healthz").arg(admin))));
+    QTRY_VERIFY_WITH_TIMEOUT(reply->isFinished(), timeoutMs());
+    QCOMPARE(reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt(), 200);
+    reply->deleteLater();
+}
+
 void TestHeadlessBackend::adminApiNeedsToken_data()
 {
     QTest::addColumn<QByteArray>("token");

@@ -78,6 +78,7 @@ private slots:
     void cleanupTestCase();
     void listenersAnswerHealth();
     void privateFilesAreOwnerOnly();
+    void secondProcessOnTheDataDirIsRefused();
     void adminApiNeedsToken_data();
     void adminApiNeedsToken();
     void adminStatus();
