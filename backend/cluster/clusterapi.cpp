@@ -1063,6 +1063,18 @@ void ClusterApi::handleResource(const std::shared_ptr<Context> &ctx)
         finish(ctx, Status::methodNotAllowed().response(pretty));
         return;
     }
+    // A subresource serves its own verbs only: a GET of serviceaccounts/<n>/token (create
+    // only) or namespaces/<n>/finalize (update only) is 405, as in kube, never the parent
+    // object to someone allowed only that subresource.
+    if (!info.subresource.isEmpty()) {
+        const auto sub =
+            std::find_if(type->subresources.cbegin(), type->subresources.cend(),
+                         [&info](const Subresource &s) { return s.name == info.subresource; });
+        if (sub == type->subresources.cend() || !sub->verbs.contains(info.verb)) {
+            finish(ctx, Status::methodNotAllowed().response(pretty));
+            return;
+        }
+    }
     if (!type->stored) {
         if (req.method != "POST" || !info.name.isEmpty()) {
             finish(ctx, Status::methodNotAllowed().response(pretty));

@@ -60,10 +60,11 @@ void ClusterApi::handleWatch(const std::shared_ptr<Context> &ctx, const Resource
     if (!timeout.isEmpty()) {
         bool ok = false;
         const int seconds = timeout.toInt(&ok);
-        // 0 is no timeout asked for: the default, as kube-apiserver takes it (never a stream
-        // that outlives every revocation).
+        // 0 is no timeout asked for: the default, as kube-apiserver takes it. More than the
+        // default is cut to it: no stream outlives a revoked credential by longer (kube takes
+        // any value; a client watches again when its stream ends, as after any timeout).
         if (ok && seconds > 0)
-            options.timeoutSeconds = seconds;
+            options.timeoutSeconds = std::min(seconds, WatchOptions::kMaxTimeoutSeconds);
         if (!ok || seconds < 0) {
             finish(ctx,
                    Status::badRequest(QStringLiteral("invalid timeoutSeconds: %1").arg(timeout))

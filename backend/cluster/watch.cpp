@@ -192,7 +192,7 @@ public:
                 if (m_stream)
                     m_stream->close();
             });
-            timeout->start(m_options.timeoutSeconds * 1000);
+            timeout->start(std::chrono::seconds(m_options.timeoutSeconds));
         }
         if (m_options.bookmarks) {
             auto *bookmark = new QTimer(this);

@@ -34,7 +34,8 @@ struct WatchOptions
     bool sendInitialEvents = false; // with since: the current objects first anyway
     bool bookmarks = false;         // allowWatchBookmarks: a BOOKMARK every bookmarkSeconds
     int bookmarkSeconds = 60;
-    int timeoutSeconds = 1800;
+    static constexpr int kMaxTimeoutSeconds = 1800; // also the default
+    int timeoutSeconds = kMaxTimeoutSeconds;
     // One event as it goes on the wire (a JSON line, a Table, ...); the object of a BOOKMARK is
     // {"metadata":{"resourceVersion":...}} and of an ERROR a Status.
     std::function<QByteArray(const WatchEvent &)> encode;

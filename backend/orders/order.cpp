@@ -11,6 +11,7 @@
 #include <QRegularExpression>
 #include <QTimeZone>
 
+#include <algorithm>
 #include <cmath>
 
 namespace Gatehouse::Orders {
@@ -40,6 +41,26 @@ constexpr StatusEntry Statuses[] = {
 QString typeName(const QJsonValue &v)
 {
     return Core::jsonTypeName(v);
+}
+
+// What a client names things with must be stored as sent: valid Unicode (SQLite stores a lone
+// surrogate as another character, so a replay or a uniqueness check would see other text) and
+// no control characters. Empty when fine.
+QString textProblem(const QString &s)
+{
+    if (!s.isValidUtf16())
+        return QStringLiteral("must be valid Unicode (a lone UTF-16 surrogate is not)");
+    for (const QChar c : s)
+        if (c.category() == QChar::Other_Control)
+            return QStringLiteral("must not contain control characters");
+    return {};
+}
+
+// Characters as a reader counts them: code points, a surrogate pair is one.
+qsizetype characters(const QString &s)
+{
+    return s.size() -
+           std::count_if(s.cbegin(), s.cend(), [](QChar c) { return c.isLowSurrogate(); });
 }
 
 } // namespace
@@ -218,9 +239,11 @@ Core::Result<OrderRequest> parseOrderRequest(const QByteArray &body, const QStri
         const QJsonValue v = o.value(QStringLiteral("customerRef"));
         if (v.isString()) {
             const QString ref = v.toString();
-            if (ref.isEmpty() || ref.size() > MaxCustomerRef)
+            if (ref.isEmpty() || characters(ref) > MaxCustomerRef)
                 fail(QStringLiteral("/customerRef"), "out-of-range",
                      QStringLiteral("must be 1 to %1 characters long").arg(MaxCustomerRef));
+            else if (const QString problem = textProblem(ref); !problem.isEmpty())
+                fail(QStringLiteral("/customerRef"), "invalid-format", problem);
             else
                 req.customerRef = ref;
         } else if (!v.isNull()) {
@@ -273,9 +296,11 @@ Core::Result<OrderRequest> parseOrderRequest(const QByteArray &body, const QStri
                 else if (!upc.isString())
                     fail(base + QStringLiteral("/upc"), "wrong-type",
                          QStringLiteral("must be a string, not %1").arg(typeName(upc)));
-                else if (upc.toString().isEmpty() || upc.toString().size() > MaxUpc)
+                else if (upc.toString().isEmpty() || characters(upc.toString()) > MaxUpc)
                     fail(base + QStringLiteral("/upc"), "out-of-range",
                          QStringLiteral("must be 1 to %1 characters long").arg(MaxUpc));
+                else if (const QString problem = textProblem(upc.toString()); !problem.isEmpty())
+                    fail(base + QStringLiteral("/upc"), "invalid-format", problem);
                 else
                     line.upc = upc.toString();
                 const QJsonValue qty = l.value(QStringLiteral("orderQuantity"));

@@ -5,6 +5,7 @@
 #include "crypto/digest.h"
 #include "orders/openapidocument.h"
 #include "orders/orderservice.h"
+#include "orders/orderslogging.h"
 #include "orders/orderstore.h"
 #include "orders/problem.h"
 
@@ -22,7 +23,17 @@ namespace {
 
 HttpResponse fromError(const Core::Error &e, const HttpRequest &req)
 {
-    return problem(e.httpStatus > 0 ? e.httpStatus : 500, e.code, e.message, &req);
+    const int status = e.httpStatus > 0 ? e.httpStatus : 500;
+    if (status >= 500 && status != 503) {
+        // What failed inside (SQL text, table names) goes to the log, not to the client.
+        qCWarning(lcOrders) << req.method << req.path << "failed:" << e.code << e.message
+                            << "request" << req.requestId;
+        return problem(status, QStringLiteral("internal-error"),
+                       QStringLiteral("the server could not complete the request; its log has "
+                                      "the details under this requestId"),
+                       &req);
+    }
+    return problem(status, e.code, e.message, &req);
 }
 
 HttpResponse orderResponse(int status, const QByteArray &body)

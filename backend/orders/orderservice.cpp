@@ -359,16 +359,16 @@ Result<void> OrderService::advance(WriteTransaction &tx, Order &order, qint64 no
 }
 
 Result<void> OrderService::allocateWaiting(WriteTransaction &tx, const QString &beerId, qint64 now,
-                                           Effects &fx)
+                                           Effects &fx, bool reinstated)
 {
-    auto waiting = OrderStore::ordersWaitingFor(tx, beerId);
+    auto waiting = OrderStore::ordersWaitingFor(tx, beerId, reinstated);
     if (!waiting)
         return waiting.error();
     for (const QString &id : std::as_const(*waiting)) {
         auto stocked = beer(tx, fx, beerId);
         if (!stocked)
             return stocked.error();
-        if (!*stocked || (*stocked)->quantityOnHand <= 0)
+        if (!reinstated && (!*stocked || (*stocked)->quantityOnHand <= 0))
             break; // nothing left to hand out
         auto loaded = OrderStore::loadOrder(tx, id);
         if (!loaded)
@@ -376,6 +376,8 @@ Result<void> OrderService::allocateWaiting(WriteTransaction &tx, const QString &
         if (!*loaded)
             continue;
         Order order = **loaded;
+        if (order.status != OrderStatus::PendingInventory)
+            continue; // changed in this transaction (an order being cancelled is no taker)
         auto complete = allocate(tx, order, fx);
         if (!complete)
             return complete.error();
@@ -811,6 +813,10 @@ void OrderService::act(const QString &orderId, const QString &customerId, Action
                 }
                 if (auto r = transition(tx, order, OrderStatus::Cancelled, now, fx); !r)
                     return r;
+                // Stored as cancelled before the waiting orders are served: it was one of them
+                // while PENDING_INVENTORY and must not take back what it just released.
+                if (auto r = OrderStore::updateOrder(tx, order); !r)
+                    return r;
                 for (const QString &beerId : std::as_const(released))
                     if (auto r = allocateWaiting(tx, beerId, now, fx); !r)
                         return r;
@@ -860,7 +866,8 @@ void OrderService::setDiscontinued(const QString &beerId, bool discontinued,
                                    std::function<void(Result<Beer>)> done)
 {
     commit<Beer>(
-        [beerId, discontinued](WriteTransaction &tx, Effects &fx, Beer &result) -> Result<void> {
+        [this, beerId, discontinued](WriteTransaction &tx, Effects &fx,
+                                     Beer &result) -> Result<void> {
             if (auto turn = OrderStore::lockLifecycle(tx); !turn)
                 return turn;
             auto beer = OrderStore::beerById(tx, beerId);
@@ -871,9 +878,16 @@ void OrderService::setDiscontinued(const QString &beerId, bool discontinued,
                                 QStringLiteral("no beer with id %1").arg(beerId));
             if (auto r = OrderStore::setDiscontinued(tx, beerId, discontinued); !r)
                 return r;
-            result = **beer;
-            result.discontinued = discontinued;
             fx.beersChanged.insert(beerId);
+            // Back on sale: the orders that waited for it take what is on the shelf.
+            if ((*beer)->discontinued && !discontinued) {
+                if (auto r = allocateWaiting(tx, beerId, nowMs(), fx, true); !r)
+                    return r;
+            }
+            auto after = OrderStore::beerById(tx, beerId);
+            if (!after)
+                return after.error();
+            result = **after;
             return {};
         },
         std::move(done), {}, Turn::Taken);

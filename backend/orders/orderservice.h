@@ -98,8 +98,11 @@ private:
                                   qint64 now, Effects &fx);
     Core::Result<void> advance(Core::WriteTransaction &tx, Order &order, qint64 now, Effects &fx);
     Core::Result<bool> allocate(Core::WriteTransaction &tx, Order &order, Effects &fx);
+    // The PENDING_INVENTORY orders still missing beerId, oldest first, take what is on the
+    // shelf. reinstated: every such order with a line of beerId (discontinued, it held them
+    // all back), whatever beerId's own stock.
     Core::Result<void> allocateWaiting(Core::WriteTransaction &tx, const QString &beerId,
-                                       qint64 now, Effects &fx);
+                                       qint64 now, Effects &fx, bool reinstated = false);
     void apply(Effects &fx);
     void publish(const Effects &fx);
     void emitEvent(const QString &type, const QJsonObject &data); // in commit order

@@ -362,12 +362,17 @@ Result<std::optional<Order>> OrderStore::loadOrder(WriteTransaction &tx, const Q
     return std::optional<Order>(std::move(o));
 }
 
-Result<QStringList> OrderStore::ordersWaitingFor(WriteTransaction &tx, const QString &beerId)
+Result<QStringList> OrderStore::ordersWaitingFor(WriteTransaction &tx, const QString &beerId,
+                                                 bool anyLine)
 {
-    QSqlQuery &q = tx.query(QStringLiteral(
-        "SELECT o.id FROM orders o WHERE o.status = 'PENDING_INVENTORY' AND EXISTS (SELECT 1 "
-        "FROM order_lines l WHERE l.order_id = o.id AND l.beer_id = ? AND "
-        "l.quantity_allocated < l.order_quantity) ORDER BY o.rowid"));
+    QSqlQuery &q = tx.query(
+        anyLine ? QStringLiteral("SELECT o.id FROM orders o WHERE o.status = 'PENDING_INVENTORY' "
+                                 "AND EXISTS (SELECT 1 FROM order_lines l WHERE l.order_id = "
+                                 "o.id AND l.beer_id = ?) ORDER BY o.rowid")
+                : QStringLiteral(
+                      "SELECT o.id FROM orders o WHERE o.status = 'PENDING_INVENTORY' AND EXISTS "
+                      "(SELECT 1 FROM order_lines l WHERE l.order_id = o.id AND l.beer_id = ? "
+                      "AND l.quantity_allocated < l.order_quantity) ORDER BY o.rowid"));
     q.addBindValue(beerId);
     if (!q.exec())
         return WriteTransaction::sqlError(q, "find waiting orders");

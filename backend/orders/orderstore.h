@@ -55,8 +55,9 @@ public:
     static Core::Result<void> insertHistory(Core::WriteTransaction &tx, const Order &o);
     static Core::Result<std::optional<Order>> loadOrder(Core::WriteTransaction &tx,
                                                         const QString &id);
+    // PENDING_INVENTORY orders missing beerId (anyLine: with any line of it), oldest first.
     static Core::Result<QStringList> ordersWaitingFor(Core::WriteTransaction &tx,
-                                                      const QString &beerId);
+                                                      const QString &beerId, bool anyLine = false);
     struct IdempotencyRecord
     {
         QByteArray bodyHash;

@@ -5,12 +5,13 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
+import https from 'node:https';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { startBackend, waitFor } from './lib/backend.mjs';
 import {
-    decodeK8sBody, decodeWatchFrames, tempDir, kubectl as kubectlRaw, kubectlBinary, issueKubeconfig, writeKubeconfig, kubeRequest, adminKube, protobuf, pyClient,
+    clusterCa, decodeK8sBody, decodeWatchFrames, tempDir, kubectl as kubectlRaw, kubectlBinary, issueKubeconfig, writeKubeconfig, kubeRequest, adminKube, protobuf, pyClient,
 } from './lib/cluster.mjs';
 
 let b;
@@ -461,6 +462,63 @@ test('watch on the wire: initial ADDED, the initial-events-end bookmark, timeout
     const py = await pyClient(files.admin, 'watch_nodes', String(Number(rv) - 1), '1', '');
     assert.equal(py.ok, false);
     assert.equal(py.status, 410, JSON.stringify(py));
+});
+
+test('a subresource serves only its own verbs: get on serviceaccounts/token or namespaces/finalize is 405, never the parent object', async () => {
+    assert.equal((await adminKube(b, 'POST', '/api/v1/namespaces/default/serviceaccounts',
+                                  { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'minter' } })).status, 201);
+    assert.equal((await adminKube(b, 'POST', '/apis/rbac.authorization.k8s.io/v1/clusterroles', {
+        apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRole', metadata: { name: 'subresources-only' },
+        rules: [{ apiGroups: [''], resources: ['serviceaccounts/token', 'namespaces/finalize', 'nodes/status'], verbs: ['*'] }] })).status, 201);
+    assert.equal((await adminKube(b, 'POST', '/apis/rbac.authorization.k8s.io/v1/clusterrolebindings', {
+        apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRoleBinding', metadata: { name: 'subresources-only' },
+        roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'subresources-only' },
+        subjects: [{ apiGroup: 'rbac.authorization.k8s.io', kind: 'User', name: 'sub-only' }] })).status, 201);
+    const creds = await issueKubeconfig(b, { kind: 'user', name: 'sub-only' });
+    // The parents: forbidden.
+    for (const path of ['/api/v1/namespaces/default/serviceaccounts/minter', '/api/v1/namespaces/default'])
+        assert.equal((await kubeRequest(b, 'GET', path, { creds })).status, 403, path);
+    // Their create-only and update-only subresources: 405 MethodNotAllowed, no object.
+    for (const path of ['/api/v1/namespaces/default/serviceaccounts/minter/token', '/api/v1/namespaces/default/finalize',
+                        '/api/v1/watch/namespaces/default/serviceaccounts/minter/token',
+                        '/api/v1/namespaces/default/serviceaccounts/minter/token?watch=1&timeoutSeconds=1']) {
+        const r = await kubeRequest(b, 'GET', path, { creds });
+        assert.equal(r.status, 405, `${path}: ${r.text}`);
+        assert.equal(r.json.kind, 'Status', path);
+        assert.equal(r.json.reason, 'MethodNotAllowed', path);
+        assert.ok(!r.text.includes('"ServiceAccount"') && !r.text.includes('"Namespace"'), r.text);
+    }
+    // What the subresources do serve still works: a token, and a node's status.
+    const token = await kubeRequest(b, 'POST', '/api/v1/namespaces/default/serviceaccounts/minter/token',
+                                    { creds, body: { apiVersion: 'authentication.k8s.io/v1', kind: 'TokenRequest', spec: {} } });
+    assert.equal(token.status, 201, token.text);
+    const status = await kubeRequest(b, 'GET', '/api/v1/nodes/node-9/status', { creds });
+    assert.equal(status.status, 200, status.text);
+    assert.equal(status.json.metadata.name, 'node-9');
+});
+
+test('watch: a timeoutSeconds past the server\'s limit is cut to it, never overflowed (the stream stays open, the server up)', async () => {
+    const creds = { certificatePem: admin.certificatePem, keyPem: admin.keyPem };
+    // 4294968 s in milliseconds overflowed an int: UBSan stopped the server, a release build
+    // ended the stream after 0.7 s.
+    const chunks = [];
+    let ended = false;
+    const req = https.request({ host: '127.0.0.1', port: b.ports.cluster, method: 'GET', agent: false,
+                                path: '/api/v1/nodes?watch=1&timeoutSeconds=4294968', ca: clusterCa(b),
+                                cert: creds.certificatePem, key: creds.keyPem }, (res) => {
+        res.on('data', (c) => chunks.push(c));
+        res.on('end', () => { ended = true; });
+        res.on('error', () => { ended = true; });
+    });
+    req.on('error', () => { ended = true; });
+    req.end();
+    await waitFor(() => chunks.length > 0);
+    await new Promise((r) => setTimeout(r, 1500));
+    assert.equal(ended, false, 'the watch ended early');
+    assert.match(Buffer.concat(chunks).toString(), /"type":"ADDED"/);
+    req.destroy();
+    const version = await kubeRequest(b, 'GET', '/version', { creds });
+    assert.equal(version.status, 200);
 });
 
 test('protobuf watch: length-prefixed WatchEvent frames that protobufjs decodes, ADDED/MODIFIED/DELETED, BOOKMARK, 410 as an ERROR frame', async () => {

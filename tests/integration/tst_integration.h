@@ -163,6 +163,8 @@ private slots:
     void pendingInventoryThenRestock();
     void validationAndAllocationExceptions();
     void cancelReturnsStock();
+    void cancelledWaitingOrderLeavesItsStockToOthers();
+    void reinstatedBeerAllocatesWaitingOrders();
     void pagingAndBeers();
     void oversizedBodyRefused();
     void demoReceiverGetsSignedCallbacksInOrder();

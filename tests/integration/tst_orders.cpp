@@ -305,6 +305,21 @@ void TestOrders::badRequests_data()
         << ok << js << QByteArray("{\"customerRef\":\"\"}") << 400 << "validation-failed"
         << "/customerRef"
         << "out-of-range";
+    // Text stored as sent or refused: a lone surrogate (SQLite stored "Z\ud800Q" as U+10051),
+    // control characters.
+    QTest::newRow("customerRef lone surrogate")
+        << ok << js << QByteArray("{\"customerRef\":\"Z\\ud800Q\"}") << 400 << "validation-failed"
+        << "/customerRef"
+        << "invalid-format";
+    QTest::newRow("customerRef NUL")
+        << ok << js << QByteArray("{\"customerRef\":\"a\\u0000b\"}") << 400 << "validation-failed"
+        << "/customerRef"
+        << "invalid-format";
+    QTest::newRow("upc control character")
+        << ok << js << line("\"upc\":\"0631\\u001b[2J\",\"orderQuantity\":1") << 400
+        << "validation-failed"
+        << "/beerOrderLines/0/upc"
+        << "invalid-format";
     QTest::newRow("customerRef number")
         << ok << js << QByteArray("{\"customerRef\":5}") << 400 << "validation-failed"
         << "/customerRef"
@@ -490,6 +505,21 @@ void TestOrders::duplicateCustomerRefConflicts()
     QCOMPARE(
         send("POST", service(QStringLiteral("/v1/customers/%1/orders").arg(other)), body).status,
         201);
+    // 255 characters are 255 code points: emoji (two UTF-16 units each) count once, and come
+    // back as sent.
+    QString emoji;
+    for (int i = 0; i < 255; ++i)
+        emoji += QString::fromUcs4(U"\U0001F37A", 1);
+    const Reply beers =
+        send("POST", url, json(QJsonObject{{QStringLiteral("customerRef"), emoji}}));
+    QCOMPARE(beers.status, 201);
+    QCOMPARE(order(beers.json().value(QStringLiteral("id")).toString())
+                 .value(QStringLiteral("customerRef"))
+                 .toString(),
+             emoji);
+    QCOMPARE(
+        send("POST", url, json(QJsonObject{{QStringLiteral("customerRef"), emoji + 'x'}})).status,
+        400);
 }
 
 void TestOrders::idempotencyKey()
@@ -931,6 +961,96 @@ void TestOrders::cancelReturnsStock()
                   service(QStringLiteral("/v1/customers/%1/orders/%2/cancel").arg(m_customer, id)))
                  .status,
              409);
+}
+
+namespace {
+
+int allocatedOf(const QJsonObject &order, int line)
+{
+    return order.value(QStringLiteral("beerOrderLines"))
+        .toArray()[line]
+        .toObject()
+        .value(QStringLiteral("quantityAllocated"))
+        .toInt();
+}
+
+QJsonObject line(const char *upc, int quantity)
+{
+    return QJsonObject{{QStringLiteral("upc"), QLatin1String(upc)},
+                       {QStringLiteral("orderQuantity"), quantity}};
+}
+
+} // namespace
+
+void TestOrders::cancelledWaitingOrderLeavesItsStockToOthers()
+{
+    // Double Barrel Hunahpu's: A waits with all of it, B waits with none; A is cancelled.
+    const char *upc = "0083783375220";
+    const int onHand = beer(QLatin1String(upc)).value(QStringLiteral("quantityOnHand")).toInt();
+    QVERIFY(onHand >= 2);
+    const QString a =
+        placeOrder(QJsonArray{line(upc, onHand + 5)}).value(QStringLiteral("id")).toString();
+    QTRY_COMPARE_WITH_TIMEOUT(statusOf(a), QStringLiteral("PENDING_INVENTORY"), timeoutMs());
+    const QString b = placeOrder(QJsonArray{line(upc, 2)}).value(QStringLiteral("id")).toString();
+    QTRY_COMPARE_WITH_TIMEOUT(statusOf(b), QStringLiteral("PENDING_INVENTORY"), timeoutMs());
+    QCOMPARE(allocatedOf(order(a), 0), onHand);
+    QCOMPARE(allocatedOf(order(b), 0), 0);
+
+    const Reply r = send(
+        "PUT", service(QStringLiteral("/v1/customers/%1/orders/%2/cancel").arg(m_customer, a)));
+    QCOMPARE(r.status, 200);
+    QCOMPARE(r.json().value(QStringLiteral("orderStatus")).toString(), QStringLiteral("CANCELLED"));
+    QCOMPARE(allocatedOf(r.json(), 0), 0);
+    // Stored as answered: the cancelled order holds nothing; B, waiting, took its 2.
+    QCOMPARE(statusOf(a), QStringLiteral("CANCELLED"));
+    QCOMPARE(allocatedOf(order(a), 0), 0);
+    QCOMPARE(statusOf(b), QStringLiteral("ALLOCATED"));
+    QCOMPARE(beer(QLatin1String(upc)).value(QStringLiteral("quantityOnHand")).toInt(), onHand - 2);
+    QCOMPARE(
+        send("PUT", service(QStringLiteral("/v1/customers/%1/orders/%2/cancel").arg(m_customer, b)))
+            .status,
+        200);
+    QCOMPARE(beer(QLatin1String(upc)).value(QStringLiteral("quantityOnHand")).toInt(), onHand);
+}
+
+void TestOrders::reinstatedBeerAllocatesWaitingOrders()
+{
+    // Adjunct Trail runs short, Blessed is then discontinued: the order waits for both (a
+    // restock of Adjunct Trail cannot complete it), and reinstating Blessed completes it.
+    const char *trail = "0083783375218";
+    const char *blessed = "0083783375217";
+    const int trailOnHand =
+        beer(QLatin1String(trail)).value(QStringLiteral("quantityOnHand")).toInt();
+    const int blessedOnHand =
+        beer(QLatin1String(blessed)).value(QStringLiteral("quantityOnHand")).toInt();
+    QVERIFY(blessedOnHand >= 1);
+    const QString id = placeOrder(QJsonArray{line(trail, trailOnHand + 5), line(blessed, 1)})
+                           .value(QStringLiteral("id"))
+                           .toString();
+    QTRY_COMPARE_WITH_TIMEOUT(statusOf(id), QStringLiteral("PENDING_INVENTORY"), timeoutMs());
+    const QString trailId = beer(QLatin1String(trail)).value(QStringLiteral("id")).toString();
+    const QString blessedId = beer(QLatin1String(blessed)).value(QStringLiteral("id")).toString();
+    QCOMPARE(admin("POST", QStringLiteral("/admin/v1/beers/%1/discontinue").arg(blessedId)).status,
+             200);
+    Reply r = admin("POST", QStringLiteral("/admin/v1/beers/%1/restock").arg(trailId),
+                    QJsonObject{{QStringLiteral("quantity"), 10}});
+    QCOMPARE(r.status, 200);
+    QCOMPARE(r.json().value(QStringLiteral("quantityOnHand")).toInt(), 10); // nothing taken
+    QCOMPARE(statusOf(id), QStringLiteral("PENDING_INVENTORY"));
+
+    r = admin("POST", QStringLiteral("/admin/v1/beers/%1/reinstate").arg(blessedId));
+    QCOMPARE(r.status, 200);
+    QCOMPARE(r.json().value(QStringLiteral("discontinued")).toBool(), false);
+    QCOMPARE(statusOf(id), QStringLiteral("ALLOCATED"));
+    QCOMPARE(beer(QLatin1String(trail)).value(QStringLiteral("quantityOnHand")).toInt(), 5);
+
+    r = send("PUT",
+             service(QStringLiteral("/v1/customers/%1/orders/%2/cancel").arg(m_customer, id)));
+    QCOMPARE(r.status, 200);
+    QCOMPARE(beer(QLatin1String(trail)).value(QStringLiteral("quantityOnHand")).toInt(),
+             trailOnHand + 10);
+    QCOMPARE(beer(QLatin1String(blessed)).value(QStringLiteral("quantityOnHand")).toInt(),
+             blessedOnHand);
 }
 
 void TestOrders::pagingAndBeers()
