@@ -327,7 +327,8 @@ Result<void> Backend::start()
             << Webhooks::WebhookStore::leaseMigration() << Core::Instances::migration()
             << Cluster::ObjectStore::changeLogMigration() << Cluster::SharedPki::migration()
             << Webhooks::RedeliveryJobs::holderMigration()
-            << Webhooks::WebhookStore::changesMigration(),
+            << Webhooks::WebhookStore::changesMigration()
+            << Webhooks::WebhookStore::ownerPendingMigration(),
         *m_clock, Core::Database::Role::Instance);
     if (!db)
         return db.error();

@@ -414,6 +414,11 @@ void Connection::dispatch()
         }
         // CPU-heavy first part (a password hash) on the pool, then answered later.
         DeferredHandler handler = route->deferred;
+        if (route->options.isolated) {
+            if (!m_srv.startIsolated([handler, respond, req]() mutable { handler(req, respond); }))
+                respond(m_srv.isolatedBusy());
+            return;
+        }
         m_srv.pool.start([handler, respond, req = std::move(req)]() { handler(req, respond); });
         return;
     }
@@ -426,6 +431,12 @@ void Connection::dispatch()
     std::shared_ptr<ResponderHub> hub = m_srv.hub;
     const quint64 cid = m_id;
     Handler handler = route->handler;
+    if (route->options.isolated) {
+        if (!m_srv.startIsolated(
+                [hub, cid, seq, handler, req]() { hub->post(cid, seq, handler(req)); }))
+            complete(seq, m_srv.isolatedBusy());
+        return;
+    }
     m_srv.pool.start(
         [hub, cid, seq, handler, req = std::move(req)]() { hub->post(cid, seq, handler(req)); });
 }

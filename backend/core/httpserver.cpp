@@ -70,6 +70,7 @@ void HttpServer::Private::connectionClosed(const QByteArray &clientKey)
 HttpServer::Private::~Private()
 {
     pool.waitForDone();
+    isolatedPool.waitForDone();
 }
 
 void HttpServer::Private::accept()
@@ -215,22 +216,24 @@ HttpServer::HttpServer(ListenerOptions options, Metrics &metrics, const Clock &c
 
 HttpServer::~HttpServer()
 {
-    d->pool.waitForDone();
-    if (ThreadState::hasRelease()) {
+    for (QThreadPool *pool : {&d->pool, &d->isolatedPool}) {
+        pool->waitForDone();
+        if (!ThreadState::hasRelease())
+            continue;
         // Each pool thread releases its libraries' state before it ends (core/threadstate.h).
         // One task per thread: each waits until all have started, so no thread takes two.
-        const int threads = d->pool.maxThreadCount();
+        const int threads = pool->maxThreadCount();
         QSemaphore arrived;
         QSemaphore proceed;
         for (int i = 0; i < threads; ++i)
-            d->pool.start([&arrived, &proceed] {
+            pool->start([&arrived, &proceed] {
                 ThreadState::release();
                 arrived.release();
                 proceed.acquire();
             });
         arrived.tryAcquire(threads, 5000);
         proceed.release(threads);
-        d->pool.waitForDone();
+        pool->waitForDone();
     }
     QMutexLocker lock(&d->hub->mutex);
     d->hub->server = nullptr;
@@ -246,6 +249,16 @@ void HttpServer::routeDeferred(const QByteArray &method, const QString &pattern,
 void HttpServer::runOnPool(std::function<void()> work)
 {
     d->pool.start(std::move(work));
+}
+
+bool HttpServer::tryRunIsolated(std::function<void()> work)
+{
+    return d->startIsolated(std::move(work));
+}
+
+HttpResponse HttpServer::isolatedBusy() const
+{
+    return d->isolatedBusy();
 }
 
 void HttpServer::route(const QByteArray &method, const QString &pattern, Handler handler,

@@ -70,6 +70,10 @@ struct RouteOptions
 {
     qint64 maxBodyBytes = -1; // -1: the listener's default
     bool async = false;       // run on the server's thread pool (CPU-heavy handlers, also deferred)
+    // With async: on the server's isolated pool instead (a core fewer threads than the
+    // machine has, 64 waiting at most, 503 busy with Retry-After above): work that any client
+    // can make costly (password hashing) never holds up the other requests.
+    bool isolated = false;
 };
 
 using Handler = std::function<HttpResponse(const HttpRequest &)>;
@@ -108,6 +112,10 @@ public:
     // cheap requests answered on the server's thread, CPU-heavy ones handed on. The work must
     // not touch the request after the handler returned unless it holds its own copy.
     void runOnPool(std::function<void()> work);
+    // The same on the isolated pool (RouteOptions::isolated); false when it is full (the
+    // caller answers isolatedBusy()).
+    bool tryRunIsolated(std::function<void()> work);
+    HttpResponse isolatedBusy() const;
     void addFilter(const QString &pathPrefix, Filter filter);
     // Sees each request under pathPrefix that the filters let through (on the server's thread)
     // and may return a callback that gets its response once it is complete, even when the

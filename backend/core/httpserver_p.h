@@ -13,6 +13,7 @@
 #include <QThreadPool>
 #include <QTimer>
 
+#include <atomic>
 #include <memory>
 #include <optional>
 #include <vector>
@@ -86,6 +87,7 @@ public:
         : q(q), options(std::move(o)), metrics(m), clock(c)
     {
         pool.setMaxThreadCount(std::max(2, QThread::idealThreadCount()));
+        isolatedPool.setMaxThreadCount(std::max(1, QThread::idealThreadCount() - 1));
         sweepTimer.setInterval(std::clamp(
             std::min({options.headerTimeoutMs, options.idleTimeoutMs, options.bodyTimeoutMs,
                       options.lingerMs, options.handshakeTimeoutMs}) /
@@ -158,6 +160,32 @@ public:
     quint64 nextConnectionId = 1;
     int inFlight = 0;
     QThreadPool pool;
+    // RouteOptions::isolated work: its own threads (a core fewer than the machine has) and at
+    // most kIsolatedWaiting jobs waiting, so that a flood of it (password hashing) neither
+    // holds up the pool's other work nor queues without end.
+    static constexpr int kIsolatedWaiting = 64;
+    QThreadPool isolatedPool;
+    std::atomic<int> isolatedPending{0}; // running and waiting
+    bool startIsolated(std::function<void()> work)
+    {
+        if (isolatedPending.fetch_add(1) >= isolatedPool.maxThreadCount() + kIsolatedWaiting) {
+            isolatedPending.fetch_sub(1);
+            return false;
+        }
+        isolatedPool.start([this, work = std::move(work)] {
+            work();
+            isolatedPending.fetch_sub(1);
+        });
+        return true;
+    }
+    HttpResponse isolatedBusy() const
+    {
+        HttpResponse r = formatError(503, QStringLiteral("busy"),
+                                     QStringLiteral("too many sign-ins are being checked; try "
+                                                    "again in a moment"));
+        r.setHeader("Retry-After", "1");
+        return r;
+    }
     std::shared_ptr<ResponderHub> hub = std::make_shared<ResponderHub>();
     QTimer sweepTimer;
     bool shuttingDown = false;

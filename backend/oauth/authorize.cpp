@@ -197,6 +197,7 @@ void AuthorizeEndpoint::registerRoutes()
     // argon2id costs tens of milliseconds: the pool, not the connection's thread.
     Core::RouteOptions pool;
     pool.async = true;
+    pool.isolated = true; // a flood of sign-ins holds up no token request
     pool.maxBodyBytes = 16 * 1024;
     m_server.routeDeferred(
         "POST", QStringLiteral("/oauth2/login"),

@@ -61,6 +61,7 @@ void AuthorizeEndpoint::registerDeviceRoutes()
     });
     Core::RouteOptions pool; // may verify a password (argon2id)
     pool.async = true;
+    pool.isolated = true; // a flood of sign-ins holds up no token request
     pool.maxBodyBytes = 16 * 1024;
     m_server.routeDeferred(
         "POST", QStringLiteral("/oauth2/device"),

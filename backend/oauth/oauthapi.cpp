@@ -280,6 +280,21 @@ void OAuthApi::tokenEndpoint(const HttpRequest &req, const Responder &respond)
     // here (an opaque client_credentials token: ClientCredentialsGrant::runsInline).
     if (handler->runsInline(form, NamedClient(m_clientAuth, req, form)))
         return tokenRequest(req, form, *handler, grantType, respond);
+    // The password grant hashes (argon2id) on the isolated pool, as the sign-in pages do.
+    if (grantType == QLatin1String("password")) {
+        auto work = [this, req, form, handler, grantType, respond] {
+            tokenRequest(req, form, *handler, grantType, respond);
+        };
+        if (!m_server.tryRunIsolated(std::move(work))) {
+            OAuthError busy{QStringLiteral("temporarily_unavailable"),
+                            QStringLiteral("too many sign-ins are being checked; try again in "
+                                           "a moment"),
+                            503};
+            busy.retryAfterS = 1;
+            respond(busy.toResponse());
+        }
+        return;
+    }
     m_server.runOnPool([this, req, form = std::move(form), handler, grantType, respond] {
         tokenRequest(req, form, *handler, grantType, respond);
     });

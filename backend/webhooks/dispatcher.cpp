@@ -89,6 +89,9 @@ void Dispatcher::stop()
             m_timeline.clear();
             m_ownerInFlight.clear();
             m_ownerWaiting.clear();
+            m_known.clear();
+            m_knownOf.clear();
+            m_ownerOverflow.clear();
             m_leases.clear();
             m_wanted.clear();
             m_manualOf.clear();
@@ -121,6 +124,15 @@ void Dispatcher::add(QList<Delivery> deliveries)
                 // one.
                 if (!delivery.manual && (m_overflow || m_known.size() >= m_options.maxInMemory)) {
                     m_overflow = true;
+                    continue;
+                }
+                if (!delivery.manual && !m_known.contains(delivery.id) &&
+                    (m_ownerOverflow.contains(delivery.ownerId) ||
+                     m_knownOf.value(delivery.ownerId) >= ownerQueueShare())) {
+                    // Read back from the start of the customer's pending rows: those held
+                    // here are skipped then.
+                    m_ownerOverflow.insert(delivery.ownerId,
+                                           m_ownerOverflow.value(delivery.ownerId));
                     continue;
                 }
                 // Leased here, and a seq skipped: another instance added the deliveries
@@ -210,9 +222,17 @@ void Dispatcher::reload()
         const QList<Delivery> pending = WebhookStore::pending(m_database.connection(), m_cursor,
                                                               m_options.maxInMemory, &m_cursor);
         const qsizetype before = m_known.size();
-        for (const Delivery &d : pending)
-            if (!m_recording.contains(d.id)) // finished; its result is being written
-                enqueueLocal(d);
+        for (const Delivery &d : pending) {
+            if (m_recording.contains(d.id) || m_known.contains(d.id))
+                continue; // finished (its result is being written), or held here
+            // A customer past its share reads its own rows back (reloadOwner), from the start.
+            if (!d.manual && (m_ownerOverflow.contains(d.ownerId) ||
+                              m_knownOf.value(d.ownerId) >= ownerQueueShare())) {
+                m_ownerOverflow.insert(d.ownerId, m_ownerOverflow.value(d.ownerId));
+                continue;
+            }
+            enqueueLocal(d);
+        }
         // Everything pending was read: new deliveries may be taken directly again.
         m_overflow = pending.size() >= m_options.maxInMemory;
         if (!m_overflow || m_known.size() > before)
@@ -228,11 +248,66 @@ void Dispatcher::maybeReload()
     }
 }
 
+int Dispatcher::ownerQueueShare() const
+{
+    return std::max(1, m_options.maxInMemory / 4);
+}
+
+void Dispatcher::maybeReloadOwner(const QString &owner)
+{
+    if (!m_stopped && m_timer && m_ownerOverflow.contains(owner) &&
+        m_knownOf.value(owner) < ownerQueueShare() / 2 + 1)
+        reloadOwner(owner);
+}
+
+void Dispatcher::reloadOwner(const QString &owner)
+{
+    const int share = ownerQueueShare();
+    for (;;) {
+        const auto cursor = m_ownerOverflow.constFind(owner);
+        if (cursor == m_ownerOverflow.constEnd())
+            return;
+        qint64 last = *cursor;
+        auto rows = WebhookStore::pendingOfOwner(m_database.connection(), owner, last, share);
+        if (!rows) {
+            qCWarning(lcWebhooks).noquote() << rows.error().message; // read at its next finish
+            return;
+        }
+        for (const auto &[rowid, d] : std::as_const(*rows)) {
+            const bool skip = m_recording.contains(d.id) || m_known.contains(d.id);
+            if (!skip &&
+                (m_knownOf.value(owner) >= share || m_known.size() >= m_options.maxInMemory)) {
+                m_ownerOverflow.insert(owner, last); // full again: the rest later, from here
+                return;
+            }
+            last = rowid;
+            if (!skip)
+                enqueueLocal(d);
+        }
+        if (rows->size() < share) {
+            m_ownerOverflow.remove(owner); // all read: new deliveries are taken directly again
+            return;
+        }
+        m_ownerOverflow.insert(owner, last);
+    }
+}
+
+void Dispatcher::forget(const QString &id)
+{
+    const auto it = m_known.constFind(id);
+    if (it == m_known.constEnd())
+        return;
+    if (auto n = m_knownOf.find(*it); n != m_knownOf.end() && --*n <= 0)
+        m_knownOf.erase(n);
+    m_known.erase(it);
+}
+
 void Dispatcher::enqueueLocal(const Delivery &d)
 {
     if (d.state != QLatin1String("pending") || m_known.contains(d.id))
         return;
-    m_known.insert(d.id);
+    m_known.insert(d.id, d.ownerId);
+    ++m_knownOf[d.ownerId];
     // A manual redelivery is one attempt outside the order's sequence.
     const QString key = d.manual ? ManualPrefix + d.id : d.subjectId;
     if (d.manual && !m_queues.contains(key))
@@ -516,7 +591,7 @@ void Dispatcher::finish(const Attempt &a, int status, const QString &error, doub
             if (d.state == QLatin1String("pending")) {
                 *it = d;
             } else {
-                m_known.remove(d.id);
+                forget(d.id);
                 q.items.erase(it);
             }
         }
@@ -531,11 +606,11 @@ void Dispatcher::finish(const Attempt &a, int status, const QString &error, doub
         // sent by the instance that held it meanwhile. The holder reads the database.
         const auto held = m_leases.constFind(d.subjectId);
         if (held == m_leases.constEnd() || held->fence != a.fence) {
-            m_known.remove(d.id);
+            forget(d.id);
             if (const auto stale = m_queues.find(a.key);
                 stale != m_queues.end() && !stale->inFlight) {
                 for (const Delivery &x : stale->items)
-                    m_known.remove(x.id);
+                    forget(x.id);
                 m_wanted.remove(a.key);
                 eraseQueue(stale, d.subjectId);
             }
@@ -546,6 +621,8 @@ void Dispatcher::finish(const Attempt &a, int status, const QString &error, doub
     m_inFlightCount.store(m_inFlight);
     releaseOwnerSlot(d.ownerId);
     maybeReload();
+    for (const QString &owner : m_ownerOverflow.keys())
+        maybeReloadOwner(owner);
     pump();
 }
 
@@ -818,7 +895,7 @@ void Dispatcher::takeUp(const QList<WebhookStore::Lease> &leases, qint64 now)
                 ++it;
                 continue;
             }
-            m_known.remove(it->id);
+            forget(it->id);
             it = items.erase(it);
         }
         if (items.empty())
@@ -844,7 +921,7 @@ void Dispatcher::dropSubject(const QString &subject)
             continue;
         }
         for (const Delivery &d : it->items)
-            m_known.remove(d.id);
+            forget(d.id);
         m_wanted.remove(it.key());
         it = eraseQueue(it, subject);
     }

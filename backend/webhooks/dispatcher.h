@@ -111,6 +111,15 @@ private:
     void doStart();
     void reload();
     void maybeReload();
+    // A customer's share of the deliveries held in memory (a quarter of maxInMemory): past it,
+    // its new deliveries wait in the database and are read back, in creation order, as its
+    // own go out. One customer whose receivers fail (orders placed by anyone who knows its id,
+    // each retried for a day) can thus never fill the memory queue that every customer's
+    // deliveries pass through.
+    int ownerQueueShare() const;
+    void maybeReloadOwner(const QString &owner);
+    void reloadOwner(const QString &owner);
+    void forget(const QString &id); // out of m_known (and its owner's count)
     void enqueueLocal(const Delivery &d);
     void pump();
     void begin(const QString &key);
@@ -152,7 +161,9 @@ private:
     HttpClient *m_client = nullptr;           // child of m_ctx
     QTimer *m_timer = nullptr;
     QHash<QString, Queue> m_queues;
-    QSet<QString> m_known;
+    QHash<QString, QString> m_known;        // delivery id -> owner, of every delivery held here
+    QHash<QString, int> m_knownOf;          // owner -> deliveries held here
+    QHash<QString, qint64> m_ownerOverflow; // owner past its share -> rowid of its last read
     QSet<QString> m_recording; // finished here, their result not yet committed: not read back
     std::multimap<qint64, QString> m_timeline; // due time -> queue key (stale entries skipped)
     QHash<QString, Endpoint> m_endpoints;

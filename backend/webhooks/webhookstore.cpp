@@ -550,6 +550,38 @@ QList<Delivery> WebhookStore::pending(const QSqlDatabase &db, qint64 afterRowid,
     return out;
 }
 
+Result<QList<std::pair<qint64, Delivery>>> WebhookStore::pendingOfOwner(const QSqlDatabase &db,
+                                                                        const QString &ownerId,
+                                                                        qint64 afterRowid,
+                                                                        int limit)
+{
+    QSqlQuery q(db);
+    q.setForwardOnly(true);
+    q.prepare(QStringLiteral("SELECT ") + DeliveryColumns +
+              QStringLiteral(", d.rowid FROM webhook_deliveries d JOIN webhook_endpoints e ON "
+                             "e.id = d.endpoint_id WHERE d.state = 'pending' AND d.owner_id = ? "
+                             "AND d.rowid > ? ORDER BY d.rowid LIMIT ?"));
+    q.addBindValue(ownerId);
+    q.addBindValue(afterRowid);
+    q.addBindValue(limit);
+    if (!q.exec())
+        return Core::makeError(QStringLiteral("database-error"),
+                               QStringLiteral("reading a customer's pending deliveries: ") +
+                                   q.lastError().text());
+    QList<std::pair<qint64, Delivery>> out;
+    while (q.next())
+        out.append({q.value(17).toLongLong(), deliveryFromRow(q)});
+    return out;
+}
+
+Core::Migration WebhookStore::ownerPendingMigration()
+{
+    return {30,
+            QStringLiteral("webhooks: a customer's pending deliveries by creation"),
+            {QStringLiteral("CREATE INDEX webhook_deliveries_owner_pending ON "
+                            "webhook_deliveries(owner_id) WHERE state = 'pending'")}};
+}
+
 QList<Endpoint> WebhookStore::endpoints(const QSqlDatabase &db)
 {
     QList<Endpoint> out;

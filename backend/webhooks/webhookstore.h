@@ -132,6 +132,11 @@ public:
     // deliveries come as a prefix), at most limit; *lastRowid is the last one read.
     static QList<Delivery> pending(const QSqlDatabase &db, qint64 afterRowid, int limit,
                                    qint64 *lastRowid);
+    // The same for one owner, each with its rowid.
+    static Core::Result<QList<std::pair<qint64, Delivery>>>
+    pendingOfOwner(const QSqlDatabase &db, const QString &ownerId, qint64 afterRowid, int limit);
+    // An index for pendingOfOwner.
+    static Core::Migration ownerPendingMigration();
     static QList<Endpoint> endpoints(const QSqlDatabase &db);
     static std::optional<Endpoint> endpoint(const QSqlDatabase &db, const QString &id);
     static QJsonObject endpointJson(const QSqlDatabase &db, const Endpoint &e);

@@ -49,7 +49,9 @@ function portFree(port) {
 // A base port whose 3 front ports and 9 instance ports (base + 10 ...) are all free.
 async function freeBase() {
     for (let tries = 0; tries < 50; ++tries) {
-        const base = 20000 + Math.floor(Math.random() * 30000);
+        // Below Linux's ephemeral range (32768-60999): a port free now is not taken meanwhile
+        // by another test's outgoing connection (an instance failed to listen on one once).
+        const base = 20000 + Math.floor(Math.random() * 12000);
         const ports = [0, 1, 2, ...Array.from({ length: 9 }, (_, i) => 10 + i)].map((o) => base + o);
         if ((await Promise.all(ports.map(portFree))).every(Boolean))
             return base;

@@ -528,6 +528,35 @@ test('with few deliveries held in memory, the rest wait in the database and keep
     }
 });
 
+test('one customer whose receiver keeps failing holds at most a quarter of the memory queue: another customer\'s callbacks go out at once', { timeout: 2 * TIMEOUT_MS }, async () => {
+    // Orders can be placed by anyone who knows a customer's id, with any callback URL: 150
+    // deliveries retried an hour later filled all 40 places, and every other customer's
+    // deliveries waited in the database until they drained.
+    const b = await startBackend({ args: ['--webhook-allow-loopback', '--webhook-retry-schedule', '1h',
+                                          '--webhook-jitter-percent', '0', '--webhook-max-queued', '40',
+                                          '--webhook-max-in-flight', '8'] });
+    try {
+        const flooder = await newCustomer(b, 'flooder');
+        const victim = await newCustomer(b, 'victim');
+        const flooded = [];
+        for (let i = 0; i < 30; ++i)
+            flooded.push(await placeOrder(b, flooder, `/fail/${flooder}/1000000`));
+        // Flooded orders' first deliveries failed and wait for their retry in an hour.
+        await waitFor(() => flooded.filter((id) => receiver.forOrder(id).length >= 1).length >= 2 ? true : null,
+                      { message: 'failed first attempts of flooded orders' });
+        const orderId = await placeOrder(b, victim, `/ok/${victim}`);
+        await waitFor(() => receiver.acceptedStatuses(orderId).length === LIFECYCLE.length ? true : null,
+                      { message: 'the other customer\'s five callbacks', timeoutMs: 10_000 });
+        assert.deepEqual(receiver.acceptedStatuses(orderId), LIFECYCLE);
+        // The flooded customer's deliveries are all still there, waiting (none lost).
+        const flooderDeliveries = await Promise.all(flooded.map((id) => deliveriesOf(b, id)));
+        assert.equal(flooderDeliveries.flat().length, 30 * LIFECYCLE.length);
+        assert.ok(flooderDeliveries.flat().every((d) => d.state === 'pending'));
+    } finally {
+        assert.equal(await b.stop(), 0, b.stderr);
+    }
+});
+
 test('an attempt that gets no answer within webhook-timeout-ms fails and is retried', async () => {
     const b = await startBackend({ args: [...RETRY_ARGS, '--webhook-timeout-ms', '300'] });
     try {

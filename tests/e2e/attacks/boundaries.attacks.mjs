@@ -482,6 +482,41 @@ describe('boundaries: password guessing', () => {
         await assertNoTokens(b, till.client_id);
     });
 
+    attack('boundary: a flood of password guesses from many addresses holds up no other token request, and waits in a bounded queue', async () => {
+        // Each address stays under its limit; together they kept every pool thread hashing
+        // (argon2id): a client_credentials token waited behind all of them (57 s measured).
+        const machine = await registerClient(b, { client_name: 'machine', grant_types: ['client_credentials'],
+                                                  scope: 'orders:read', token_endpoint_auth_method: 'client_secret_post' });
+        const order = [];
+        const guesses = [];
+        for (let a = 1; a <= 12; ++a)
+            for (let i = 0; i < 9; ++i)
+                guesses.push(guess(`127.0.1.${a}`, `nobody-${a}-${i}`, 'a guess').then((r) => { order.push('guess'); return r; }));
+        await new Promise((r) => setTimeout(r, 100)); // the guesses are in
+        const token = serviceFetch(b, 'POST', '/oauth2/token', new URLSearchParams({
+            grant_type: 'client_credentials', client_id: machine.client_id, client_secret: machine.client_secret }).toString(),
+        { 'Content-Type': 'application/x-www-form-urlencoded' }).then((r) => { order.push('token'); return r; });
+        const [answers, issued] = await Promise.all([Promise.all(guesses), token]);
+        assert.equal(issued.status, 200, issued.text);
+        assert.equal(issued.json.token_type, 'Bearer');
+        const before = order.indexOf('token');
+        assert.ok(before < guesses.length / 2, `the token came after ${before} of ${guesses.length} guesses`);
+        // Every guess answered: a wrong password's answer, or busy (503, Retry-After) past the
+        // queue's 64 waiting; nothing else.
+        let busy = 0;
+        for (const a of answers) {
+            if (a.status === 503) {
+                ++busy;
+                assertOAuthError(a, 503, 'temporarily_unavailable', /^too many sign-ins are being checked/, 'a busy answer');
+                assert.equal(a.headers['retry-after'], '1');
+            } else {
+                assertOAuthError(a, 400, 'invalid_grant', /^wrong username or password$/, 'a guess');
+            }
+        }
+        assert.ok(busy > 0 && busy < guesses.length - 64, `${busy} busy answers`);
+        await assertNoTokens(b, till.client_id);
+    });
+
     attack('boundary: parallel wrong guesses cannot pass the lockout threshold', async () => {
         const u = await newUser(b, 'parallel');
         const answers = await Promise.all(Array.from({ length: 8 }, () => guess('127.0.0.7', u.username, 'wrong guess')));
