@@ -59,6 +59,7 @@
 #include <QSslCertificate>
 #include <QSslKey>
 #include <QSysInfo>
+#include <QUuid>
 
 #include <memory>
 
@@ -588,7 +589,28 @@ Result<void> Backend::start()
                                         oidc, [oauth] { return oauth->keys().jwks(); }, *m_clock));
     }
     if (m_config.ordersRequireToken)
-        m_service->addFilter(QStringLiteral("/v1/"), m_oauth->resourceServerFilter());
+        m_service->addFilter(
+            QStringLiteral("/v1/"),
+            m_oauth->resourceServerFilter(
+                [](const Core::HttpRequest &req,
+                   const OAuth::Client &client) -> std::optional<Core::HttpResponse> {
+                    // A client bound to customers (orders_customers) reaches no other customer's
+                    // orders: the answer is that of a customer that does not exist.
+                    if (client.ordersCustomers.isEmpty())
+                        return std::nullopt;
+                    const QStringList parts = req.path.split(QLatin1Char('/'), Qt::SkipEmptyParts);
+                    if (parts.size() < 3 || parts[1] != QLatin1String("customers"))
+                        return std::nullopt;
+                    const QUuid id = QUuid::fromString(parts[2]);
+                    if (id.isNull()) // not a customer id: the API's own 400
+                        return std::nullopt;
+                    const QString customer = id.toString(QUuid::WithoutBraces);
+                    if (client.ordersCustomers.contains(customer))
+                        return std::nullopt;
+                    return Orders::problem(404, QStringLiteral("customer-not-found"),
+                                           QStringLiteral("no customer with id %1").arg(customer),
+                                           &req);
+                }));
     m_oauthAdminApi = std::make_unique<OAuthAdminApi>(*m_admin, *m_oauth, *m_adminTokens, *m_clock);
     m_oauthAdminApi->setClusterIdentity(
         [this](const QString &username) { return clusterIdentityOf(username); });

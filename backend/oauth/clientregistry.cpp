@@ -13,6 +13,9 @@
 #include <QJsonDocument>
 #include <QSqlQuery>
 #include <QUrl>
+#include <QUuid>
+
+#include <algorithm>
 
 namespace Gatehouse::OAuth {
 
@@ -57,6 +60,7 @@ Client fromRow(const QString &clientId, const QString &secretHash, const QByteAr
     c.jwksUri = o.value(QStringLiteral("jwks_uri")).toString();
     c.tokenExchangeAudiences = strings(o.value(QStringLiteral("token_exchange_audiences")));
     c.allowedResources = strings(o.value(QStringLiteral("allowed_resources")));
+    c.ordersCustomers = strings(o.value(QStringLiteral("orders_customers")));
     c.resourceServer = o.value(QStringLiteral("resource_server")).toBool();
     c.clusterAccess = o.value(QStringLiteral("cluster_access")).toBool();
     const QJsonValue policy = o.value(QStringLiteral("registration_policy"));
@@ -196,6 +200,19 @@ std::optional<Core::Error> RegistrationPolicy::check(const Client &c, const Clie
         for (const QString &v : f.wanted)
             if (!f.allowed.contains(v) && !f.had.contains(v))
                 return refused(f.name, v, f.allowed);
+    // Bound to customers: its own update may drop some, not add any nor drop the binding.
+    if (current && !current->ordersCustomers.isEmpty()) {
+        const bool narrower = !c.ordersCustomers.isEmpty() &&
+                              std::all_of(c.ordersCustomers.cbegin(), c.ordersCustomers.cend(),
+                                          [current](const QString &id) {
+                                              return current->ordersCustomers.contains(id);
+                                          });
+        if (!narrower)
+            return Core::Error{QStringLiteral("invalid_client_metadata"),
+                               QStringLiteral("orders_customers: only an administrator may widen "
+                                              "the customers a client acts for"),
+                               400};
+    }
     if (c.resourceServer && !(current && current->resourceServer))
         return Core::Error{QStringLiteral("invalid_client_metadata"),
                            QStringLiteral("resource_server: only an administrator may let a client "
@@ -229,6 +246,8 @@ QJsonObject Client::toJson() const
                  QJsonArray::fromStringList(tokenExchangeAudiences));
     if (!allowedResources.isEmpty())
         o.insert(QStringLiteral("allowed_resources"), QJsonArray::fromStringList(allowedResources));
+    if (!ordersCustomers.isEmpty())
+        o.insert(QStringLiteral("orders_customers"), QJsonArray::fromStringList(ordersCustomers));
     if (resourceServer)
         o.insert(QStringLiteral("resource_server"), true);
     if (clusterAccess)
@@ -402,6 +421,27 @@ Core::Result<Client> ClientRegistry::fromMetadata(const QJsonObject &m)
                                  QStringLiteral("allowed_resources: '%1' is not an absolute URI "
                                                 "without a fragment")
                                      .arg(r.left(200)));
+    }
+    const QJsonValue customers = m.value(QStringLiteral("orders_customers"));
+    if (!customers.isUndefined()) {
+        const auto badCustomers = [] {
+            return metadataError(QStringLiteral("invalid_client_metadata"),
+                                 QStringLiteral("orders_customers must be an array of customer ids "
+                                                "(UUIDs)"));
+        };
+        if (!customers.isArray())
+            return badCustomers();
+        for (const QJsonValue v : customers.toArray()) {
+            const QUuid id = QUuid::fromString(v.toString());
+            if (!v.isString() || id.isNull())
+                return badCustomers();
+            const QString canonical = id.toString(QUuid::WithoutBraces);
+            if (!c.ordersCustomers.contains(canonical))
+                c.ordersCustomers.append(canonical);
+        }
+        if (c.ordersCustomers.size() > 1000)
+            return metadataError(QStringLiteral("invalid_client_metadata"),
+                                 QStringLiteral("orders_customers: at most 1000 customers"));
     }
     const QJsonValue resourceServer = m.value(QStringLiteral("resource_server"));
     if (!resourceServer.isUndefined() && !resourceServer.isBool())

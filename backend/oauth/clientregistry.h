@@ -64,6 +64,10 @@ struct Client
     // RFC 8707 resource indicators client_credentials may name (besides the orders API, which
     // a client holding an orders scope may always name).
     QStringList allowedResources;
+    // The orders API's customers (ids, lower case) this client's tokens act for, when the API
+    // requires tokens (--orders-require-token); empty: every customer. A client's own RFC 7592
+    // update may narrow it, never widen it (RegistrationPolicy::check).
+    QStringList ordersCustomers;
     // RFC 7662 §4: a resource server may introspect tokens issued to other clients; any other
     // client only its own.
     bool resourceServer = false;

@@ -316,23 +316,28 @@ void OAuthApi::tokenRequest(const HttpRequest &req, const QHash<QString, QString
     commit(std::move(result), grantType, respond);
 }
 
+std::optional<OAuthError> OAuthApi::perAddressLimit(const QString &window, const QString &what,
+                                                    const HttpRequest &req)
+{
+    qint64 retryMs = 0;
+    if (!m_authorize.rateLimited(window + QLatin1Char(' ') + addressKey(req.peerAddress),
+                                 m_clock.now().toMSecsSinceEpoch(), &retryMs))
+        return std::nullopt;
+    OAuthError e{QStringLiteral("invalid_request"),
+                 QStringLiteral("too many %1 from this address; wait a minute").arg(what), 429};
+    e.retryAfterS = int(std::max<qint64>(1, (retryMs + 999) / 1000));
+    return e;
+}
+
 // RFC 8628 §3.1–3.2.
 void OAuthApi::deviceAuthorizationEndpoint(const HttpRequest &req, const Responder &respond)
 {
-    // Each request stores a device code (kept until oauth-token-history-days after it expired)
+    // Each request stores a device code (kept an hour after it expired unless it gave a token)
     // for any public client: per address, as many a minute as sign-ins (oauth-login-rate), in
     // a window of their own.
-    qint64 retryMs = 0;
-    if (m_authorize.rateLimited(QStringLiteral("device_authorization ") +
-                                    addressKey(req.peerAddress),
-                                m_clock.now().toMSecsSinceEpoch(), &retryMs)) {
-        OAuthError e{QStringLiteral("invalid_request"),
-                     QStringLiteral("too many device authorizations from this address; wait a "
-                                    "minute"),
-                     429};
-        e.retryAfterS = int(std::max<qint64>(1, (retryMs + 999) / 1000));
-        return respond(e.toResponse());
-    }
+    if (auto limited = perAddressLimit(QStringLiteral("device_authorization"),
+                                       QStringLiteral("device authorizations"), req))
+        return respond(limited->toResponse());
     QHash<QString, QString> form;
     Client client;
     if (auto e = authenticatedForm(req, &form, &client))

@@ -69,9 +69,17 @@ public:
     void publish(const QString &type, const QJsonObject &data); // on the admin event stream
     // For HttpServer::addFilter on /v1/: orders:read for reads, orders:write for changes;
     // RFC 6750 answers (401 / 403 with WWW-Authenticate: Bearer ...).
-    Core::Filter resourceServerFilter();
+    // forClient, when given, sees every request whose token passed, with the client the token
+    // was issued to, and may refuse it (the orders API's customers: ordersCustomers).
+    using ClientCheck =
+        std::function<std::optional<Core::HttpResponse>(const Core::HttpRequest &, const Client &)>;
+    Core::Filter resourceServerFilter(const ClientCheck &forClient = {});
 
 private:
+    // oauth-login-rate requests a minute per client address, in a window of its own: 429
+    // "too many <what> from this address" with Retry-After beyond.
+    std::optional<OAuthError> perAddressLimit(const QString &window, const QString &what,
+                                              const Core::HttpRequest &req);
     void registerRoutes();
     void registerRegistrationRoutes(bool openRegistration);
     // The endpoints of registerRoutes; those a client calls with its credentials

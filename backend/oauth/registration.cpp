@@ -72,6 +72,12 @@ void OAuthApi::registerRegistrationRoutes(bool openRegistration)
             if (iat.isEmpty() && !openRegistration)
                 return respond(
                     invalidToken(QStringLiteral("an initial access token is required"), false));
+            // Open registration stores a client (up to 64 KiB) for anyone: per address, as many
+            // a minute as sign-ins (oauth-login-rate), in a window of their own.
+            if (iat.isEmpty())
+                if (auto limited = perAddressLimit(QStringLiteral("register"),
+                                                   QStringLiteral("registrations"), req))
+                    return respond(limited->toResponse());
             auto body = jsonBody(req);
             if (!body)
                 return respond(metadataError(body.error()));

@@ -42,9 +42,9 @@ HttpResponse bearerProblem(int status, const QByteArray &error, const QString &d
 
 } // namespace
 
-Core::Filter OAuthApi::resourceServerFilter()
+Core::Filter OAuthApi::resourceServerFilter(const ClientCheck &forClient)
 {
-    return [this](const HttpRequest &req) -> std::optional<HttpResponse> {
+    return [this, forClient](const HttpRequest &req) -> std::optional<HttpResponse> {
         const bool write = req.method != "GET" && req.method != "HEAD";
         const QString needed =
             write ? QStringLiteral("orders:write") : QStringLiteral("orders:read");
@@ -56,6 +56,7 @@ Core::Filter OAuthApi::resourceServerFilter()
         const qint64 now = m_clock.now().toMSecsSinceEpoch();
         const QString &resource = m_trust.ordersResource();
         QStringList scopes;
+        QString clientId;
         if (token.count(QLatin1Char('.')) == 2) {
             // A JWT access token: verified locally against the JWKS (RFC 9068 §4).
             auto verified = Crypto::Jws::verifyWithJwks(token.toUtf8(), m_keys.jwks());
@@ -93,11 +94,12 @@ Core::Filter OAuthApi::resourceServerFilter()
                                      QStringLiteral("the access token is unknown, expired or "
                                                     "revoked"));
             scopes = claims.value(QStringLiteral("scope")).toString().split(QLatin1Char(' '));
+            clientId = claims.value(QStringLiteral("client_id")).toString();
         } else {
             // Opaque: introspected (RFC 7662) in process.
             const Core::ReadStatement q = m_database.read(
-                "SELECT scope, expires_at, revoked_at, kind, audience FROM oauth_tokens WHERE "
-                "hash = ?");
+                "SELECT scope, expires_at, revoked_at, kind, audience, client_id FROM oauth_tokens "
+                "WHERE hash = ?");
             q->bind(1, TokenIssuer::storageKey(token));
             if (!q->next() || !q->isNull(2) || q->int64(1) <= now ||
                 q->text(3) != QLatin1String("access"))
@@ -110,12 +112,19 @@ Core::Filter OAuthApi::resourceServerFilter()
                                                     "audience is not %1)")
                                          .arg(resource));
             scopes = q->text(0).split(QLatin1Char(' '));
+            clientId = q->text(5);
         }
         if (!scopes.contains(needed))
             return bearerProblem(403, "insufficient_scope",
                                  QStringLiteral("this request needs the scope %1").arg(needed),
                                  needed);
-        return std::nullopt;
+        if (!forClient)
+            return std::nullopt;
+        const std::optional<Client> client = m_clients.find(clientId);
+        if (!client)
+            return bearerProblem(401, "invalid_token",
+                                 QStringLiteral("the access token's client no longer exists"));
+        return forClient(req, *client);
     };
 }
 

@@ -11,6 +11,10 @@ struct TokenRetention::Pass
 {
     enum Stage { Tokens, Codes, DeviceCodes };
     qint64 cutoff = 0;
+    // Device codes that never gave a token (pending, denied, approved and never redeemed) go
+    // an hour after they expired, not the history's days: anyone may ask for one (20 a
+    // minute per address), and nothing refers to it.
+    qint64 unusedCutoff = 0;
     Stage stage = Tokens;
     qint64 cursor = 0; // the last token rowid read
     Pruned pruned;
@@ -65,7 +69,9 @@ void TokenRetention::prune(Done done)
         return;
     }
     m_pass = std::make_unique<Pass>();
-    m_pass->cutoff = m_clock.now().toMSecsSinceEpoch() - qint64(m_historyDays) * 24 * 3600 * 1000;
+    const qint64 now = m_clock.now().toMSecsSinceEpoch();
+    m_pass->cutoff = now - qint64(m_historyDays) * 24 * 3600 * 1000;
+    m_pass->unusedCutoff = now - 3600 * 1000;
     if (done)
         m_pass->done.push_back(std::move(done));
     step();
@@ -76,9 +82,11 @@ void TokenRetention::step()
     auto chunk = std::make_shared<Chunk>();
     chunk->stage = m_pass->stage;
     const qint64 cutoff = m_pass->cutoff;
+    const qint64 unusedCutoff = m_pass->unusedCutoff;
     const qint64 cursor = m_pass->cursor;
     const int limit = m_chunk;
-    auto work = [chunk, cutoff, cursor, limit](Core::WriteTransaction &tx) -> Core::Result<void> {
+    auto work = [chunk, cutoff, unusedCutoff, cursor,
+                 limit](Core::WriteTransaction &tx) -> Core::Result<void> {
         switch (chunk->stage) {
         case Pass::Tokens: {
             // Issue order is rowid order; the first row issued at or after the cutoff ends
@@ -126,8 +134,9 @@ void TokenRetention::step()
         case Pass::DeviceCodes: {
             Core::Statement &del =
                 tx.stmt("DELETE FROM oauth_device_codes WHERE hash IN (SELECT hash FROM "
-                        "oauth_device_codes WHERE expires_at < ? LIMIT ?)");
-            if (!del.bind(1, cutoff).bind(2, limit).exec())
+                        "oauth_device_codes WHERE expires_at < ? OR (status <> 'used' AND "
+                        "expires_at < ?) LIMIT ?)");
+            if (!del.bind(1, cutoff).bind(2, unusedCutoff).bind(3, limit).exec())
                 return Core::WriteTransaction::sqlError(del, "device code retention");
             chunk->removed = del.changes();
             chunk->last = chunk->removed < limit;

@@ -256,7 +256,7 @@ test('clients registered by the admin have no registration access token', async 
 });
 
 test('open registration: no initial access token needed, within the registration policy', async () => {
-    const open = await startBackend({ args: ['--oauth-open-registration'] });
+    const open = await startBackend({ args: ['--oauth-open-registration'], env: { GATEHOUSE_OAUTH_LOGIN_RATE: '4' } });
     try {
         const web = { client_name: 'web app', redirect_uris: ['https://app.example/cb'], scope: 'openid email' };
         const r = await request(`${open.serviceUrl}/oauth2/register`, 'POST', JSON.stringify(web),
@@ -270,6 +270,20 @@ test('open registration: no initial access token needed, within the registration
         assert.equal(m2m.status, 400, m2m.text);
         assert.equal(m2m.json.error, 'invalid_client_metadata');
         assert.match(m2m.json.error_description, /grant_types: 'client_credentials' is not allowed/);
+        // Anyone may register: per address, oauth-login-rate registrations a minute (4 here).
+        for (let i = 0; i < 2; ++i) {
+            const more = await request(`${open.serviceUrl}/oauth2/register`, 'POST', JSON.stringify(web),
+                                       { 'Content-Type': 'application/json' });
+            assert.equal(more.status, 201, more.text);
+        }
+        const flood = await request(`${open.serviceUrl}/oauth2/register`, 'POST', JSON.stringify(web),
+                                    { 'Content-Type': 'application/json' });
+        assert.equal(flood.status, 429, flood.text);
+        assert.equal(flood.json.error, 'invalid_request');
+        assert.match(flood.json.error_description, /too many registrations from this address/);
+        assert.ok(Number(flood.headers['retry-after']) >= 1);
+        const clients = await adminFetch(open, 'GET', '/admin/v1/clients');
+        assert.equal(clients.json.items.filter((c) => c.client_name === 'web app').length, 3);
     } finally {
         assert.equal(await open.stop(), 0, open.stderr);
     }

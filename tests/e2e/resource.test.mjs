@@ -118,3 +118,76 @@ test('off by default', async () => {
         assert.equal(await open.stop(), 0, open.stderr);
     }
 });
+
+test('a client bound to customers (orders_customers) reaches only theirs: any other is a customer that does not exist', async () => {
+    const o = await adminFetch(b, 'POST', '/admin/v1/customers', { name: 'someone else' });
+    assert.equal(o.status, 201, o.text);
+    const other = o.json.customer.id;
+    const free = await clientToken('orders:read orders:write');
+    const before = await serviceFetch(b, 'GET', `/v1/customers/${other}/orders`, undefined, bearer(free.access_token));
+    assert.equal(before.status, 200, before.text);
+
+    for (const format of ['jwt', 'opaque']) {
+        const c = await adminFetch(b, 'POST', '/admin/v1/clients', {
+            client_name: `bound ${format}`, grant_types: ['client_credentials'], scope: 'orders:read orders:write',
+            access_token_format: format, orders_customers: [customer.toUpperCase()] });
+        assert.equal(c.status, 201, c.text);
+        assert.deepEqual(c.json.orders_customers, [customer]); // stored in canonical form
+        const t = await adminFetch(b, 'POST', '/admin/v1/tokens', { client_id: c.json.client_id });
+        assert.equal(t.status, 200, t.text);
+        const auth = bearer(t.json.access_token);
+        // Its own customer and the catalogue: as before.
+        assert.equal((await serviceFetch(b, 'GET', `/v1/customers/${customer}/orders`, undefined, auth)).status, 200);
+        assert.equal((await serviceFetch(b, 'POST', `/v1/customers/${customer}/orders`, {}, auth)).status, 201);
+        assert.equal((await serviceFetch(b, 'GET', '/v1/beers', undefined, auth)).status, 200);
+        // Another customer, read or written, by any spelling of its id: what an unknown id gets.
+        const unknown = '00000000-0000-4000-8000-000000000000';
+        const missing = await serviceFetch(b, 'GET', `/v1/customers/${unknown}/orders`, undefined, bearer(free.access_token));
+        assert.equal(missing.status, 404, missing.text);
+        const strip = (j) => ({ ...j, instance: undefined, requestId: undefined, detail: j.detail.replace(/[0-9a-f-]{36}$/, 'ID') });
+        for (const [method, path, body] of [
+            ['GET', `/v1/customers/${other}/orders`],
+            ['GET', `/v1/customers/${other.toUpperCase()}/orders`],
+            ['POST', `/v1/customers/${other}/orders`, { customerRef: `from bound ${format}` }],
+            ['PUT', `/v1/customers/${other}/orders/${unknown}/cancel`]]) {
+            const r = await serviceFetch(b, method, path, body, auth);
+            assert.equal(r.status, 404, `${method} ${path}: ${r.text}`);
+            assert.deepEqual(strip(r.json), strip(missing.json), `${method} ${path}`);
+            assert.equal(r.json.detail, `no customer with id ${other}`);
+        }
+    }
+    // Nothing was placed for the other customer.
+    const after = await serviceFetch(b, 'GET', `/v1/customers/${other}/orders`, undefined, bearer(free.access_token));
+    assert.equal(after.json.totalElements, before.json.totalElements);
+
+    // Bad metadata is refused, naming the field.
+    for (const bad of ['x', ['not-a-uuid'], [42]]) {
+        const r = await adminFetch(b, 'POST', '/admin/v1/clients', {
+            client_name: 'bad', grant_types: ['client_credentials'], scope: 'orders:read', orders_customers: bad });
+        assert.equal(r.status, 400, r.text);
+        assert.match(r.text, /orders_customers must be an array of customer ids/);
+    }
+
+    // A client's own update (RFC 7592) may narrow its customers, never widen them or drop them.
+    const iat = await adminFetch(b, 'POST', '/admin/v1/initial-access-tokens',
+                                 { policy: { grantTypes: ['client_credentials'], scopes: ['orders:read'] } });
+    assert.equal(iat.status, 201, iat.text);
+    const metadata = { client_name: 'self-bound', grant_types: ['client_credentials'], scope: 'orders:read',
+                       token_endpoint_auth_method: 'client_secret_basic' };
+    const reg = await request(`${b.serviceUrl}/oauth2/register`, 'POST',
+                              JSON.stringify({ ...metadata, orders_customers: [customer] }),
+                              { 'Content-Type': 'application/json', Authorization: `Bearer ${iat.json.token}` });
+    assert.equal(reg.status, 201, reg.text);
+    const update = (body) => request(`${b.serviceUrl}/oauth2/register/${reg.json.client_id}`, 'PUT',
+                                     JSON.stringify({ ...metadata, client_id: reg.json.client_id, ...body }),
+                                     { 'Content-Type': 'application/json', Authorization: `Bearer ${reg.json.registration_access_token}` });
+    for (const wider of [{}, { orders_customers: [customer, other] }, { orders_customers: [other] }]) {
+        const r = await update(wider);
+        assert.equal(r.status, 400, r.text);
+        assert.equal(r.json.error, 'invalid_client_metadata');
+        assert.match(r.json.error_description, /^orders_customers: only an administrator may widen/);
+    }
+    const same = await update({ orders_customers: [customer] });
+    assert.equal(same.status, 200, same.text);
+    assert.deepEqual((await adminFetch(b, 'GET', `/admin/v1/clients/${reg.json.client_id}`)).json.orders_customers, [customer]);
+});

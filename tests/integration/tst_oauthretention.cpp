@@ -133,14 +133,24 @@ void TestOAuthRetention::tokensGoTheirDaysAfterTheyExpired()
                             t - 40 * kDay + 600'000}));
     QVERIFY(s.exec(
         device, {QStringLiteral("device-recent"), QStringLiteral("BBBB"), t - 1000, t + 599'000}));
+    // Never redeemed and expired more than an hour ago: gone now, not 30 days later; within
+    // the hour (a device still polling is told expired_token), or redeemed: kept.
+    QVERIFY(s.exec(device, {QStringLiteral("device-unused-2h"), QStringLiteral("CCCC"),
+                            t - 2 * 3600'000 - 600'000, t - 2 * 3600'000}));
+    QVERIFY(s.exec(device, {QStringLiteral("device-unused-30m"), QStringLiteral("DDDD"),
+                            t - 1800'000 - 600'000, t - 1800'000}));
+    QVERIFY(s.exec(device, {QStringLiteral("device-used-2h"), QStringLiteral("EEEE"),
+                            t - 2 * 3600'000 - 600'000, t - 2 * 3600'000}));
+    QVERIFY(s.exec(QStringLiteral("UPDATE oauth_device_codes SET status = 'used' WHERE hash = ?"),
+                   {QStringLiteral("device-used-2h")}));
 
     // Chunks of 2 rows: the pass is a chain of writer jobs.
     OAuth::TokenRetention retention(*s.writer, clock, 30, 2);
     const auto pruned = runPass(retention);
     QVERIFY(pruned);
-    QCOMPARE(pruned->tokens, 3); // expired-40d, from-old-code, expired-31d
-    QCOMPARE(pruned->codes, 2);  // code-a (its token went in this pass), code-unused
-    QCOMPARE(pruned->deviceCodes, 1);
+    QCOMPARE(pruned->tokens, 3);      // expired-40d, from-old-code, expired-31d
+    QCOMPARE(pruned->codes, 2);       // code-a (its token went in this pass), code-unused
+    QCOMPARE(pruned->deviceCodes, 2); // device-old, device-unused-2h
     QVERIFY(!retention.running());
     QCOMPARE(s.column(QStringLiteral("SELECT hash FROM oauth_tokens")),
              (QStringList{QStringLiteral("active"), QStringLiteral("after-cutoff"),
@@ -149,7 +159,8 @@ void TestOAuthRetention::tokensGoTheirDaysAfterTheyExpired()
     QCOMPARE(s.column(QStringLiteral("SELECT hash FROM oauth_codes")),
              (QStringList{QStringLiteral("code-b"), QStringLiteral("code-recent")}));
     QCOMPARE(s.column(QStringLiteral("SELECT hash FROM oauth_device_codes")),
-             QStringList{QStringLiteral("device-recent")});
+             (QStringList{QStringLiteral("device-recent"), QStringLiteral("device-unused-30m"),
+                          QStringLiteral("device-used-2h")}));
 
     // A second pass finds nothing more; two days later expired-29d and kept-code-token go,
     // and code-b with its last token.
