@@ -329,7 +329,8 @@ Result<void> Backend::start()
             << Cluster::ObjectStore::changeLogMigration() << Cluster::SharedPki::migration()
             << Webhooks::RedeliveryJobs::holderMigration()
             << Webhooks::WebhookStore::changesMigration()
-            << Webhooks::WebhookStore::ownerPendingMigration(),
+            << Webhooks::WebhookStore::ownerPendingMigration()
+            << Orders::OrderStore::idempotencyExpiryMigration(),
         *m_clock, Core::Database::Role::Instance);
     if (!db)
         return db.error();

@@ -650,7 +650,7 @@ void OrderService::create(const QString &customerId, const OrderRequest &request
                                 QStringLiteral("no customer with id %1").arg(customerId));
             created->customerName = **name;
             if (!idempotencyKey.isEmpty()) {
-                auto prior = OrderStore::idempotency(tx, customerId, idempotencyKey);
+                auto prior = OrderStore::idempotency(tx, customerId, idempotencyKey, nowMs());
                 if (!prior)
                     return prior.error();
                 if (*prior) {

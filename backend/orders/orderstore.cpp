@@ -383,11 +383,12 @@ Result<QStringList> OrderStore::ordersWaitingFor(WriteTransaction &tx, const QSt
 }
 
 Result<std::optional<OrderStore::IdempotencyRecord>>
-OrderStore::idempotency(WriteTransaction &tx, const QString &customerId, const QString &key)
+OrderStore::idempotency(WriteTransaction &tx, const QString &customerId, const QString &key,
+                        qint64 now)
 {
     Core::Statement &q = tx.stmt("SELECT body_hash, response, order_id FROM idempotency_keys "
-                                 "WHERE customer_id = ? AND key = ?");
-    q.bind(1, customerId).bind(2, key);
+                                 "WHERE customer_id = ? AND key = ? AND created_at > ?");
+    q.bind(1, customerId).bind(2, key).bind(3, now - kIdempotencyKeptMs);
     std::optional<IdempotencyRecord> r;
     if (q.next())
         r = IdempotencyRecord{q.blob(0), q.blob(1), q.text(2)};
@@ -400,13 +401,39 @@ Result<void> OrderStore::insertIdempotency(WriteTransaction &tx, const QString &
                                            const QString &key, const IdempotencyRecord &r,
                                            qint64 now)
 {
-    Core::Statement &q = tx.stmt("INSERT INTO idempotency_keys (customer_id, key, body_hash, "
-                                 "order_id, response, created_at) VALUES (?, ?, ?, ?, ?, ?)");
+    const qint64 expired = now - kIdempotencyKeptMs;
+    Core::Statement &prune = tx.stmt(
+        "DELETE FROM idempotency_keys WHERE customer_id = ? AND key IN (SELECT key FROM "
+        "idempotency_keys WHERE customer_id = ? AND created_at <= ? ORDER BY created_at LIMIT ?)");
+    prune.bind(1, customerId).bind(2, customerId).bind(3, expired);
+    if (!prune.bind(4, kIdempotencyPrunedPerInsert).exec())
+        return WriteTransaction::sqlError(prune, "prune idempotency keys");
+    // An expired row of the same key (not pruned yet) is replaced; a live one is never (the
+    // lookup found none: only another instance's request in the same moment, refused).
+    Core::Statement &q = tx.stmt(
+        "INSERT INTO idempotency_keys (customer_id, key, body_hash, order_id, response, "
+        "created_at) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (customer_id, key) DO UPDATE SET "
+        "body_hash = excluded.body_hash, order_id = excluded.order_id, response = "
+        "excluded.response, created_at = excluded.created_at WHERE idempotency_keys.created_at "
+        "<= ?");
     q.bind(1, customerId).bind(2, key).bindBlob(3, r.bodyHash).bind(4, r.orderId);
-    q.bindBlob(5, r.response).bind(6, now);
+    q.bindBlob(5, r.response).bind(6, now).bind(7, expired);
     if (!q.exec())
         return WriteTransaction::sqlError(q, "insert idempotency key");
+    if (q.changes() != 1)
+        return Core::Error{QStringLiteral("idempotency-key-reused"),
+                           QStringLiteral("the Idempotency-Key is being used by another request "
+                                          "at this moment"),
+                           409};
     return {};
+}
+
+Core::Migration OrderStore::idempotencyExpiryMigration()
+{
+    return {31,
+            QStringLiteral("orders: idempotency keys by age, kept a day"),
+            {QStringLiteral("CREATE INDEX idempotency_keys_customer_created ON "
+                            "idempotency_keys(customer_id, created_at)")}};
 }
 
 Result<int> OrderStore::countBeers(WriteTransaction &tx)

@@ -64,11 +64,20 @@ public:
         QByteArray response;
         QString orderId;
     };
-    static Core::Result<std::optional<IdempotencyRecord>>
-    idempotency(Core::WriteTransaction &tx, const QString &customerId, const QString &key);
+    // An Idempotency-Key is remembered this long (Stripe's 24 hours): then the same key places
+    // a new order. Each key stored deletes up to kIdempotencyPrunedPerInsert of the customer's
+    // expired ones, so that what is kept stays about a day's keys.
+    static constexpr qint64 kIdempotencyKeptMs = 24LL * 3600 * 1000;
+    static constexpr int kIdempotencyPrunedPerInsert = 8;
+    static Core::Result<std::optional<IdempotencyRecord>> idempotency(Core::WriteTransaction &tx,
+                                                                      const QString &customerId,
+                                                                      const QString &key,
+                                                                      qint64 now);
     static Core::Result<void> insertIdempotency(Core::WriteTransaction &tx,
                                                 const QString &customerId, const QString &key,
                                                 const IdempotencyRecord &r, qint64 now);
+    // The index for pruning a customer's expired keys.
+    static Core::Migration idempotencyExpiryMigration();
     static Core::Result<int> countBeers(Core::WriteTransaction &tx);
     static Core::Result<int> countCustomers(Core::WriteTransaction &tx);
     static Core::Result<QStringList> unfinishedOrders(Core::WriteTransaction &tx);

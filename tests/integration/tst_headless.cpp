@@ -1638,8 +1638,9 @@ void TestHeadlessBackend::tokensKeptThroughTheIssueOrderMigration()
               QStringLiteral("DROP TABLE cluster_pki"),
               // and without the redelivery jobs' holders of schema 28
               QStringLiteral("ALTER TABLE webhook_redelivery_jobs DROP COLUMN holder"),
-              // and without the index of schema 30
+              // and without the indexes of schemas 30 and 31
               QStringLiteral("DROP INDEX webhook_deliveries_owner_pending"),
+              QStringLiteral("DROP INDEX idempotency_keys_customer_created"),
               QStringLiteral("DELETE FROM schema_migrations WHERE version >= 13")})
             QVERIFY2(q.exec(sql), qPrintable(q.lastError().text() + QStringLiteral(": ") + sql));
         // A token of a build before time-ordered keys: 256 random bits, keyed by its hash.
@@ -1680,7 +1681,7 @@ void TestHeadlessBackend::tokensKeptThroughTheIssueOrderMigration()
                  .toObject()
                  .value(QStringLiteral("schemaVersion"))
                  .toInt(),
-             30);
+             31);
     // The client's registration, recorded under schema 12, is still in the audit log.
     const QJsonArray audited =
         httpGet(

@@ -155,6 +155,7 @@ private slots:
     void notFound();
     void duplicateCustomerRefConflicts();
     void idempotencyKey();
+    void idempotencyKeyIsRememberedForADay();
     void lifecycleToDelivered();
     void burstOfOrdersRunsEveryLifecycleOnce();
     void stopDuringTakeUpLosesNoOrder();
@@ -178,6 +179,7 @@ private:
     QJsonObject order(const QString &id);
     QString statusOf(const QString &id);
     QJsonObject beer(const QString &upc);
+    bool execInWriter(const QString &sql); // in the backend's writer (test set-up)
 
     std::unique_ptr<QTemporaryDir> m_dir;
     std::unique_ptr<Gatehouse::Admin::Backend> m_backend;

@@ -111,6 +111,18 @@ QString TestOrders::statusOf(const QString &id)
     return order(id).value(QStringLiteral("orderStatus")).toString();
 }
 
+bool TestOrders::execInWriter(const QString &sql)
+{
+    return m_backend->writer()
+        .run([sql](Gatehouse::Core::WriteTransaction &tx) -> Gatehouse::Core::Result<void> {
+            QSqlQuery q(tx.database());
+            if (!q.exec(sql))
+                return Gatehouse::Core::WriteTransaction::sqlError(q, "test setup");
+            return {};
+        })
+        .ok();
+}
+
 QJsonObject TestOrders::beer(const QString &upc)
 {
     return send("GET", service(QStringLiteral("/v1/beers/upc/") + upc)).json();
@@ -551,6 +563,61 @@ void TestOrders::idempotencyKey()
     QCOMPARE(withRef, 1);
 }
 
+void TestOrders::idempotencyKeyIsRememberedForADay()
+{
+    // Stripe's rule: a key is remembered 24 hours, then the same key places a new order; and
+    // storing a key deletes a few of the customer's expired ones, so that they do not pile up.
+    const auto exec = [this](const QString &sql) { return execInWriter(sql); };
+    const auto count = [this](const QString &where) {
+        QSqlQuery q(m_backend->database().connection());
+        if (!q.exec(QStringLiteral("SELECT COUNT(*) FROM idempotency_keys WHERE ") + where) ||
+            !q.next())
+            return -1;
+        return q.value(0).toInt();
+    };
+    const QString c = admin("POST", QStringLiteral("/admin/v1/customers"),
+                            QJsonObject{{QStringLiteral("name"), QStringLiteral("A day")}})
+                          .json()
+                          .value(QStringLiteral("customer"))
+                          .toObject()
+                          .value(QStringLiteral("id"))
+                          .toString();
+    const QUrl url = service(QStringLiteral("/v1/customers/%1/orders").arg(c));
+    const QByteArray body = "{\"customerRef\":\"PO-day\"}";
+    const Reply first = send("POST", url, body, {{"Idempotency-Key", "day-1"}});
+    QCOMPARE(first.status, 201);
+    // 23 hours later: the same answer.
+    QVERIFY(exec(QStringLiteral("UPDATE idempotency_keys SET created_at = created_at - %1 WHERE "
+                                "key = 'day-1'")
+                     .arg(23LL * 3600 * 1000)));
+    QCOMPARE(send("POST", url, body, {{"Idempotency-Key", "day-1"}}).body, first.body);
+    // A day and a moment later: a new order (the customerRef is free: use another body).
+    QVERIFY(exec(QStringLiteral("UPDATE idempotency_keys SET created_at = created_at - %1 WHERE "
+                                "key = 'day-1'")
+                     .arg(3600LL * 1000 + 1)));
+    const QByteArray other = "{\"customerRef\":\"PO-day-2\"}";
+    const Reply renewed = send("POST", url, other, {{"Idempotency-Key", "day-1"}});
+    QCOMPARE(renewed.status, 201);
+    QVERIFY(renewed.json().value(QStringLiteral("id")) != first.json().value(QStringLiteral("id")));
+    // ... which the key now answers.
+    QCOMPARE(send("POST", url, other, {{"Idempotency-Key", "day-1"}}).body, renewed.body);
+    QCOMPARE(send("POST", url, body, {{"Idempotency-Key", "day-1"}}).status, 409);
+
+    // Ten keys two days old: the next key stored deletes eight of them.
+    for (int i = 0; i < 10; ++i)
+        QVERIFY(exec(QStringLiteral("INSERT INTO idempotency_keys (customer_id, key, body_hash, "
+                                    "order_id, response, created_at) VALUES ('%1', 'old-%2', "
+                                    "x'00', 'o', x'00', %3)")
+                         .arg(c)
+                         .arg(i)
+                         .arg(QDateTime::currentMSecsSinceEpoch() - 2LL * 24 * 3600 * 1000)));
+    const QString old = QStringLiteral("customer_id = '%1' AND key LIKE 'old-%'").arg(c);
+    QCOMPARE(count(old), 10);
+    QCOMPARE(send("POST", url, "{}", {{"Idempotency-Key", "day-2"}}).status, 201);
+    QCOMPARE(count(old), 2);
+    QCOMPARE(count(QStringLiteral("customer_id = '%1' AND key LIKE 'day-%'").arg(c)), 2);
+}
+
 void TestOrders::lifecycleToDelivered()
 {
     const qint64 firstEvent = m_backend->events().lastSeq() + 1;
@@ -834,15 +901,7 @@ void TestOrders::failedLifecycleBatchIsRetried()
     // set, as a busy database or a failed group commit would) loses no order: the orders are
     // tried again one by one after a pause, and end ALLOCATED, each transition once, once the
     // cause is gone. (Before, the orders of a failed batch waited for the next start.)
-    const auto exec = [this](const QString &sql) {
-        return m_backend->writer().run(
-            [sql](Gatehouse::Core::WriteTransaction &tx) -> Gatehouse::Core::Result<void> {
-                QSqlQuery q(tx.database());
-                if (!q.exec(sql))
-                    return Gatehouse::Core::WriteTransaction::sqlError(q, "test setup");
-                return {};
-            });
-    };
+    const auto exec = [this](const QString &sql) { return execInWriter(sql); };
     QVERIFY(exec(QStringLiteral("CREATE TABLE test_fail (on_ INTEGER NOT NULL)")));
     QVERIFY(exec(QStringLiteral("INSERT INTO test_fail VALUES (1)")));
     QVERIFY(exec(QStringLiteral(
