@@ -256,11 +256,6 @@ bool HttpServer::tryRunIsolated(std::function<void()> work)
     return d->startIsolated(std::move(work));
 }
 
-HttpResponse HttpServer::isolatedBusy() const
-{
-    return d->isolatedBusy();
-}
-
 void HttpServer::route(const QByteArray &method, const QString &pattern, Handler handler,
                        RouteOptions options)
 {

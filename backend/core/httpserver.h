@@ -113,9 +113,8 @@ public:
     // not touch the request after the handler returned unless it holds its own copy.
     void runOnPool(std::function<void()> work);
     // The same on the isolated pool (RouteOptions::isolated); false when it is full (the
-    // caller answers isolatedBusy()).
+    // caller answers 503 with Retry-After, as the routes do).
     bool tryRunIsolated(std::function<void()> work);
-    HttpResponse isolatedBusy() const;
     void addFilter(const QString &pathPrefix, Filter filter);
     // Sees each request under pathPrefix that the filters let through (on the server's thread)
     // and may return a callback that gets its response once it is complete, even when the

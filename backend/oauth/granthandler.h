@@ -65,6 +65,9 @@ public:
     {
         return false;
     }
+    // Whether it checks a user's password (argon2id): then it runs on the server's isolated
+    // pool (RouteOptions::isolated), never holding up the other grants.
+    virtual bool checksPasswords() const { return false; }
 };
 
 using GrantHandlers = std::vector<std::unique_ptr<GrantHandler>>;

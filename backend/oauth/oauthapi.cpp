@@ -280,8 +280,8 @@ void OAuthApi::tokenEndpoint(const HttpRequest &req, const Responder &respond)
     // here (an opaque client_credentials token: ClientCredentialsGrant::runsInline).
     if (handler->runsInline(form, NamedClient(m_clientAuth, req, form)))
         return tokenRequest(req, form, *handler, grantType, respond);
-    // The password grant hashes (argon2id) on the isolated pool, as the sign-in pages do.
-    if (grantType == QLatin1String("password")) {
+    // A password (argon2id) is checked on the isolated pool, as the sign-in pages do.
+    if (handler->checksPasswords()) {
         auto work = [this, req, form, handler, grantType, respond] {
             tokenRequest(req, form, *handler, grantType, respond);
         };

@@ -16,6 +16,7 @@ public:
     {}
     QString grantType() const override { return QStringLiteral("password"); }
     GrantResult handle(const TokenRequest &request) const override;
+    bool checksPasswords() const override { return true; }
 
 private:
     const TokenIssuer &m_issuer;

@@ -126,15 +126,8 @@ void Dispatcher::add(QList<Delivery> deliveries)
                     m_overflow = true;
                     continue;
                 }
-                if (!delivery.manual && !m_known.contains(delivery.id) &&
-                    (m_ownerOverflow.contains(delivery.ownerId) ||
-                     m_knownOf.value(delivery.ownerId) >= ownerQueueShare())) {
-                    // Read back from the start of the customer's pending rows: those held
-                    // here are skipped then.
-                    m_ownerOverflow.insert(delivery.ownerId,
-                                           m_ownerOverflow.value(delivery.ownerId));
+                if (!m_known.contains(delivery.id) && leftForOwnerRead(delivery))
                     continue;
-                }
                 // Leased here, and a seq skipped: another instance added the deliveries
                 // between, and they go first.
                 if (leasing() && !delivery.manual && m_leases.contains(delivery.subjectId) &&
@@ -225,13 +218,8 @@ void Dispatcher::reload()
         for (const Delivery &d : pending) {
             if (m_recording.contains(d.id) || m_known.contains(d.id))
                 continue; // finished (its result is being written), or held here
-            // A customer past its share reads its own rows back (reloadOwner), from the start.
-            if (!d.manual && (m_ownerOverflow.contains(d.ownerId) ||
-                              m_knownOf.value(d.ownerId) >= ownerQueueShare())) {
-                m_ownerOverflow.insert(d.ownerId, m_ownerOverflow.value(d.ownerId));
-                continue;
-            }
-            enqueueLocal(d);
+            if (!leftForOwnerRead(d))
+                enqueueLocal(d);
         }
         // Everything pending was read: new deliveries may be taken directly again.
         m_overflow = pending.size() >= m_options.maxInMemory;
@@ -251,6 +239,20 @@ void Dispatcher::maybeReload()
 int Dispatcher::ownerQueueShare() const
 {
     return std::max(1, m_options.maxInMemory / 4);
+}
+
+bool Dispatcher::leftForOwnerRead(const Delivery &d)
+{
+    if (d.manual)
+        return false;
+    if (!m_ownerOverflow.contains(d.ownerId)) {
+        if (m_knownOf.value(d.ownerId) < ownerQueueShare())
+            return false;
+        // Read back from the start of the customer's pending rows (reloadOwner): those held
+        // here are skipped then.
+        m_ownerOverflow.insert(d.ownerId, 0);
+    }
+    return true;
 }
 
 void Dispatcher::maybeReloadOwner(const QString &owner)

@@ -117,6 +117,9 @@ private:
     // each retried for a day) can thus never fill the memory queue that every customer's
     // deliveries pass through.
     int ownerQueueShare() const;
+    // Whether d waits in the database for its customer's own read-back (the customer is past
+    // its share, or was and has not read everything back yet); manual redeliveries never.
+    bool leftForOwnerRead(const Delivery &d);
     void maybeReloadOwner(const QString &owner);
     void reloadOwner(const QString &owner);
     void forget(const QString &id); // out of m_known (and its owner's count)
