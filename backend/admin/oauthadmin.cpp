@@ -26,6 +26,9 @@ HttpResponse secretAnswer(int status, const OAuth::ClientRegistry::Registered &r
         o.insert(QStringLiteral("client_secret"), r.secret);
         o.insert(QStringLiteral("client_secret_expires_at"), 0);
     }
+    // A registered client's rotated registration access token (rotate-secret).
+    if (!r.registrationToken.isEmpty())
+        o.insert(QStringLiteral("registration_access_token"), r.registrationToken);
     HttpResponse resp = HttpResponse::json(status, o);
     resp.setHeader("Cache-Control", "no-store");
     return resp;

@@ -142,12 +142,22 @@ void TrustedIssuers::add(const TrustedIssuer &issuer, std::function<void(Core::R
 
 void TrustedIssuers::remove(const QString &issuer, std::function<void(Core::Result<void>)> done)
 {
+    const qint64 now = m_clock.now().toMSecsSinceEpoch();
     m_writer.submit(
-        [issuer](Core::WriteTransaction &tx) -> Core::Result<void> {
-            return changeExisting(
+        [issuer, now](Core::WriteTransaction &tx) -> Core::Result<void> {
+            auto removed = changeExisting(
                 tx, QStringLiteral("DELETE FROM oauth_trusted_issuers WHERE issuer = ?"), {issuer},
                 Core::Error{QStringLiteral("issuer-not-found"),
                             QStringLiteral("no trusted issuer %1").arg(issuer), 404});
+            if (!removed)
+                return removed;
+            // What the issuer's assertions and tokens were worth goes with it: the tokens minted
+            // from them (jwt-bearer) and exchanged from them carry it as their origin.
+            Core::Statement &q = tx.stmt(
+                "UPDATE oauth_tokens SET revoked_at = ? WHERE origin = ? AND revoked_at IS NULL");
+            if (!q.bind(1, now).bind(2, issuer).exec())
+                return Core::WriteTransaction::sqlError(q, "revoke the issuer's tokens");
+            return {};
         },
         std::move(done));
 }

@@ -79,6 +79,11 @@ GrantResult AuthorizationCodeGrant::handle(const TokenRequest &req) const
         req.params.value(QStringLiteral("redirect_uri")) != q.value(2).toString())
         return grantFailed(invalidGrant(
             QStringLiteral("redirect_uri must be the one of the authorization request")));
+    // The client as it is now (the code may be up to its lifetime old): a redirect URI an
+    // administrator removed takes its codes with it, a scope taken away is not issued.
+    if (!q.value(2).isNull() && !c.redirectUris.contains(q.value(2).toString()))
+        return grantFailed(invalidGrant(
+            QStringLiteral("the code's redirect_uri is no longer registered for this client")));
     const QString challenge = q.value(5).toString();
     const bool hasVerifier = req.params.contains(QStringLiteral("code_verifier"));
     const QString verifier = req.params.value(QStringLiteral("code_verifier"));
@@ -104,6 +109,7 @@ GrantResult AuthorizationCodeGrant::handle(const TokenRequest &req) const
     utr.client = &c;
     utr.user = &*user;
     utr.scopes = q.value(3).toString().split(QLatin1Char(' '), Qt::SkipEmptyParts);
+    utr.scopes.removeIf([&c](const QString &s) { return !c.scopes.contains(s); });
     utr.nonce = q.value(4).toString();
     utr.authTime = q.value(6).toLongLong();
     utr.family = Crypto::Random::uuid();

@@ -645,10 +645,21 @@ AuthorizeEndpoint::NewCode AuthorizeEndpoint::newCode()
     return {code, TokenIssuer::hashToken(code)};
 }
 
-void AuthorizeEndpoint::finish(const Request &r, const QString &userId, qint64 authTime,
+void AuthorizeEndpoint::finish(const Request &request, const QString &userId, qint64 authTime,
                                bool rememberConsent, const NewCode &newCode,
                                const Responder &respond, const QList<QByteArray> &cookies)
 {
+    // The client as it is now: a sign-in started before an administrator removed its redirect
+    // URI, a scope or the client itself ends without them (no code is sent to a URI the client
+    // no longer has, none carries a scope it lost).
+    const std::optional<Client> client = m_clients.find(request.clientId);
+    if (!client || !client->redirectUris.contains(request.redirectUri))
+        return respond(errorPage(400, QStringLiteral("invalid_request"),
+                                 QStringLiteral("The application's redirect URI is no longer "
+                                                "registered. Start again from the "
+                                                "application.")));
+    Request r = request;
+    r.scopes.removeIf([&client](const QString &s) { return !client->scopes.contains(s); });
     const QString code = newCode.code;
     const QString codeHash = newCode.hash;
     const qint64 now = m_clock.now().toMSecsSinceEpoch();

@@ -81,17 +81,29 @@ struct StoredOwned
     bool clusterAccess = false;
     QString secretHash;
     std::optional<RegistrationPolicy> registrationPolicy;
+    bool registrantManages = false; // a registration access token is still valid
 };
 
 StoredOwned storedOwned(Core::WriteTransaction &tx, const QString &clientId)
 {
-    QSqlQuery &q = tx.query(
-        QStringLiteral("SELECT secret_hash, record FROM oauth_clients WHERE client_id = ?"));
+    QSqlQuery &q = tx.query(QStringLiteral("SELECT secret_hash, record, registration_token_hash "
+                                           "IS NOT NULL FROM oauth_clients WHERE client_id = ?"));
     q.addBindValue(clientId);
     if (!q.exec() || !q.next())
         return {};
     const Client stored = fromRow(clientId, q.value(0).toString(), q.value(1).toByteArray());
-    return StoredOwned{true, stored.clusterAccess, stored.secretHash, stored.registrationPolicy};
+    return StoredOwned{true, stored.clusterAccess, stored.secretHash, stored.registrationPolicy,
+                       q.value(2).toBool()};
+}
+
+// A registrant's change that an administrator's change overtook (the registration access
+// token was withdrawn between the caller's check and this transaction).
+Core::Error registrationTokenWithdrawn()
+{
+    return Core::Error{QStringLiteral("invalid_token"),
+                       QStringLiteral("the registration access token is not valid for this "
+                                      "client"),
+                       401};
 }
 
 } // namespace
@@ -125,9 +137,12 @@ RegistrationPolicy RegistrationPolicy::defaults()
 
 QJsonObject RegistrationPolicy::toJson() const
 {
-    return QJsonObject{{QStringLiteral("grantTypes"), QJsonArray::fromStringList(grantTypes)},
-                       {QStringLiteral("scopes"), QJsonArray::fromStringList(scopes)},
-                       {QStringLiteral("audiences"), QJsonArray::fromStringList(audiences)}};
+    QJsonObject o{{QStringLiteral("grantTypes"), QJsonArray::fromStringList(grantTypes)},
+                  {QStringLiteral("scopes"), QJsonArray::fromStringList(scopes)},
+                  {QStringLiteral("audiences"), QJsonArray::fromStringList(audiences)}};
+    if (redirectUris)
+        o.insert(QStringLiteral("redirectUris"), QJsonArray::fromStringList(*redirectUris));
+    return o;
 }
 
 Core::Result<RegistrationPolicy> RegistrationPolicy::fromJson(const QJsonValue &v,
@@ -141,14 +156,16 @@ Core::Result<RegistrationPolicy> RegistrationPolicy::fromJson(const QJsonValue &
                                       "\"audiences\"} is required"));
     const QJsonObject o = v.toObject();
     RegistrationPolicy p = base;
+    QStringList redirects;
     for (auto it = o.begin(); it != o.end(); ++it) {
-        QStringList *target = it.key() == QLatin1String("grantTypes")  ? &p.grantTypes
-                              : it.key() == QLatin1String("scopes")    ? &p.scopes
-                              : it.key() == QLatin1String("audiences") ? &p.audiences
-                                                                       : nullptr;
+        QStringList *target = it.key() == QLatin1String("grantTypes")     ? &p.grantTypes
+                              : it.key() == QLatin1String("scopes")       ? &p.scopes
+                              : it.key() == QLatin1String("audiences")    ? &p.audiences
+                              : it.key() == QLatin1String("redirectUris") ? &redirects
+                                                                          : nullptr;
         if (!target)
             return invalid(QStringLiteral("policy: unknown member '%1' (grantTypes, scopes, "
-                                          "audiences)")
+                                          "audiences, redirectUris)")
                                .arg(it.key().left(64)));
         if (!it.value().isArray())
             return invalid(
@@ -169,6 +186,8 @@ Core::Result<RegistrationPolicy> RegistrationPolicy::fromJson(const QJsonValue &
                         QStringLiteral("policy.grantTypes: '%1' is not a supported grant type")
                             .arg(g.left(200)));
         *target = l;
+        if (target == &redirects)
+            p.redirectUris = l;
     }
     return p;
 }
@@ -200,6 +219,10 @@ std::optional<Core::Error> RegistrationPolicy::check(const Client &c, const Clie
         for (const QString &v : f.wanted)
             if (!f.allowed.contains(v) && !f.had.contains(v))
                 return refused(f.name, v, f.allowed);
+    if (redirectUris)
+        for (const QString &v : c.redirectUris)
+            if (!redirectUris->contains(v) && !(current && current->redirectUris.contains(v)))
+                return refused("redirect_uris", v, *redirectUris);
     // Bound to customers: its own update may drop some, not add any nor drop the binding.
     if (current && !current->ordersCustomers.isEmpty()) {
         const bool narrower = !c.ordersCustomers.isEmpty() &&
@@ -601,10 +624,24 @@ void ClientRegistry::rewrite(const std::shared_ptr<Registered> &reg,
             // client allowed to act for the cluster is refused here too: an administrator may
             // have allowed it since the caller's check.
             const StoredOwned stored = storedOwned(tx, reg->client.clientId);
+            if (by == By::Registrant && stored.found && !stored.registrantManages)
+                return registrationTokenWithdrawn();
             if (by == By::Registrant && stored.clusterAccess)
                 return clusterClientRefused();
             reg->client.clusterAccess = stored.clusterAccess;
             reg->client.registrationPolicy = stored.registrationPolicy;
+            // An administrator's change of a registered client is its registrant's new bound:
+            // what the administrator took away (a grant, a scope, a redirect URI) the holder of
+            // the registration access token cannot put back (it may still narrow).
+            if (by == By::Admin && stored.registrantManages) {
+                RegistrationPolicy bound{reg->client.grantTypes, reg->client.scopes,
+                                         reg->client.tokenExchangeAudiences,
+                                         reg->client.redirectUris};
+                for (const QString &a : std::as_const(reg->client.allowedResources))
+                    if (!bound.audiences.contains(a))
+                        bound.audiences.append(a);
+                reg->client.registrationPolicy = bound;
+            }
             if (reg->secret.isEmpty() && reg->client.usesSecret())
                 reg->client.secretHash = stored.secretHash;
             QSqlQuery &q =
@@ -763,8 +800,13 @@ void ClientRegistry::remove(const QString &clientId, std::function<void(Core::Re
     const qint64 now = nowMs();
     m_writer.submit(
         [clientId, now, by](Core::WriteTransaction &tx) -> Core::Result<void> {
-            if (by == By::Registrant && storedOwned(tx, clientId).clusterAccess)
-                return clusterClientRefused();
+            if (by == By::Registrant) {
+                const StoredOwned stored = storedOwned(tx, clientId);
+                if (stored.found && !stored.registrantManages)
+                    return registrationTokenWithdrawn();
+                if (stored.clusterAccess)
+                    return clusterClientRefused();
+            }
             if (auto r = changeExisting(
                     tx, QStringLiteral("DELETE FROM oauth_clients WHERE client_id = ?"), {clientId},
                     Core::Error{QStringLiteral("client-not-found"),
@@ -811,13 +853,24 @@ void ClientRegistry::rotateSecret(const QString &clientId,
     reg->secret = Crypto::Random::token(32);
     reg->client = *client;
     reg->client.secretHash = hashSecret(reg->secret);
+    // A registered client's registration access token is rotated with the secret (RFC 7592
+    // §3 lets the server do so): whoever held the old pair could otherwise have a secret issued
+    // again (an update to "none" and back). Both go to the administrator, once.
+    reg->registrationToken = Crypto::Random::token(32);
+    const QString registrationTokenHash = hashSecret(reg->registrationToken);
     const qint64 now = nowMs();
     m_writer.submit(
-        [reg, now](Core::WriteTransaction &tx) -> Core::Result<void> {
+        [reg, now, registrationTokenHash](Core::WriteTransaction &tx) -> Core::Result<void> {
+            const StoredOwned stored = storedOwned(tx, reg->client.clientId);
+            if (!stored.registrantManages)
+                reg->registrationToken.clear();
             QSqlQuery &q = tx.query(QStringLiteral(
-                "UPDATE oauth_clients SET secret_hash = ?, updated_at = ? WHERE client_id = ?"));
+                "UPDATE oauth_clients SET secret_hash = ?, updated_at = ?, registration_token_hash "
+                "= CASE WHEN registration_token_hash IS NULL THEN NULL ELSE ? END WHERE client_id "
+                "= ?"));
             q.addBindValue(reg->client.secretHash);
             q.addBindValue(now);
+            q.addBindValue(registrationTokenHash);
             q.addBindValue(reg->client.clientId);
             if (!q.exec())
                 return Core::WriteTransaction::sqlError(q, "rotate secret");

@@ -29,10 +29,14 @@ struct RegistrationPolicy
     QStringList grantTypes;
     QStringList scopes;
     QStringList audiences;
+    // The redirect URIs allowed; nullopt: any the metadata rules allow. An administrator's
+    // change of a registered client sets this policy to what the administrator left it.
+    std::optional<QStringList> redirectUris;
 
     static RegistrationPolicy defaults();
-    QJsonObject toJson() const; // {"grantTypes", "scopes", "audiences"}
-    // Validates {"grantTypes"?, "scopes"?, "audiences"?} (missing members: base's).
+    QJsonObject toJson() const; // {"grantTypes", "scopes", "audiences", "redirectUris"?}
+    // Validates {"grantTypes"?, "scopes"?, "audiences"?, "redirectUris"?} (missing members:
+    // base's).
     static Core::Result<RegistrationPolicy> fromJson(const QJsonValue &v,
                                                      const RegistrationPolicy &base);
     // The first field of `client` this policy does not allow, as invalid_client_metadata;

@@ -66,6 +66,8 @@ GrantResult DeviceCodeGrant::handle(const TokenRequest &req) const
     utr.client = &c;
     utr.user = &*user;
     utr.scopes = q.value(1).toString().split(QLatin1Char(' '), Qt::SkipEmptyParts);
+    // Within what the client may still have: an administrator may have narrowed it since.
+    utr.scopes.removeIf([&c](const QString &s) { return !c.scopes.contains(s); });
     utr.authTime = q.value(4).toLongLong();
     utr.family = Crypto::Random::uuid();
     utr.now = now;

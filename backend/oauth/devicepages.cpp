@@ -158,7 +158,10 @@ void AuthorizeEndpoint::deviceSubmit(const HttpRequest &req, const Responder &re
                                   QStringLiteral("This code is unknown, already used or expired. "
                                                  "Check the code on your device.")));
     const QString clientId = q.value(0).toString();
-    const QStringList scopes = q.value(1).toString().split(QLatin1Char(' '), Qt::SkipEmptyParts);
+    QStringList scopes = q.value(1).toString().split(QLatin1Char(' '), Qt::SkipEmptyParts);
+    // What the client may still have (the token is held to it too: DeviceCodeGrant).
+    const auto client = m_clients.find(clientId);
+    scopes.removeIf([&client](const QString &s) { return !client || !client->scopes.contains(s); });
     if (session)
         return respond(deviceConfirmPage(csrf, code, clientId, scopes));
     const QString username = form.value(QStringLiteral("username")).trimmed();

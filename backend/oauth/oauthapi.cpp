@@ -440,7 +440,16 @@ HttpResponse OAuthApi::introspectionEndpoint(const HttpRequest &req) const
         return noStore(HttpResponse::json(200, QJsonObject{{QStringLiteral("active"), false}}));
     const QString clientId = q->text(0);
     const QString subject = q->text(1);
-    const QString scope = q->text(2);
+    // What the token's client may still have (the resource guard and the refresh grant decide
+    // alike): a scope an administrator took from the client is no longer the token's, and a
+    // refresh token of a client without offline_access is no longer usable.
+    const auto tokenClient = m_clients.find(clientId);
+    if (!tokenClient || (q->text(7) == QLatin1String("refresh") &&
+                         !tokenClient->scopes.contains(QStringLiteral("offline_access"))))
+        return noStore(HttpResponse::json(200, QJsonObject{{QStringLiteral("active"), false}}));
+    QStringList scopes = q->text(2).split(QLatin1Char(' '), Qt::SkipEmptyParts);
+    scopes.removeIf([&](const QString &s) { return !tokenClient->scopes.contains(s); });
+    const QString scope = scopes.join(QLatin1Char(' '));
     QJsonObject o{{QStringLiteral("active"), true},
                   {QStringLiteral("client_id"), clientId},
                   {QStringLiteral("sub"), subject},

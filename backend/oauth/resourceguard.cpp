@@ -118,12 +118,20 @@ Core::Filter OAuthApi::resourceServerFilter(const ClientCheck &forClient)
             return bearerProblem(403, "insufficient_scope",
                                  QStringLiteral("this request needs the scope %1").arg(needed),
                                  needed);
-        if (!forClient)
-            return std::nullopt;
         const std::optional<Client> client = m_clients.find(clientId);
         if (!client)
             return bearerProblem(401, "invalid_token",
                                  QStringLiteral("the access token's client no longer exists"));
+        // A scope an administrator took from the client is taken from its live tokens too, as
+        // from its refresh tokens (the token's own text cannot change; the client's record can).
+        if (!client->scopes.contains(needed))
+            return bearerProblem(403, "insufficient_scope",
+                                 QStringLiteral("this request needs the scope %1, which the "
+                                                "access token's client no longer has")
+                                     .arg(needed),
+                                 needed);
+        if (!forClient)
+            return std::nullopt;
         return forClient(req, *client);
     };
 }

@@ -284,6 +284,9 @@ Core::Result<IssuedToken> TokenIssuer::idToken(const Client &client, const User 
     if (!signed_)
         return signed_.error();
     IssuedToken t = access;
+    // Revoked with the access token it came with (revokeDescendants): an id_token is a bearer
+    // credential where the cluster accepts the issuer's tokens.
+    t.parent = access.hash;
     t.kind = QStringLiteral("id");
     t.format = QStringLiteral("jwt");
     t.value = *signed_;

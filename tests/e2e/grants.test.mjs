@@ -285,6 +285,22 @@ test('device flow: pending, slow_down, approval in the browser, tokens once', as
                                                    client_id: c.client_id }), 400, 'invalid_request');
 });
 
+test('device flow: a scope an administrator took from the client while the code waited is neither shown nor issued', async () => {
+    const metadata = { client_name: 'device app', token_endpoint_auth_method: 'none',
+                       grant_types: ['urn:ietf:params:oauth:grant-type:device_code', 'refresh_token'],
+                       scope: 'openid profile offline_access' };
+    const c = await register(metadata);
+    const d = (await deviceAuthorization(c, { scope: 'openid profile offline_access' })).json;
+    const narrowed = await adminFetch(b, 'PUT', `/admin/v1/clients/${c.client_id}`, { ...metadata, scope: 'openid' });
+    assert.equal(narrowed.status, 200, narrowed.text);
+    await verify(d.user_code, 'allow', { scopes: ['openid'] });
+    const r = await post('/oauth2/token', { grant_type: 'urn:ietf:params:oauth:grant-type:device_code',
+                                            device_code: d.device_code, client_id: c.client_id });
+    assert.equal(r.status, 200, r.text);
+    assert.equal(r.json.scope, 'openid');
+    assert.equal(r.json.refresh_token, undefined, 'no offline access left to give');
+});
+
 test('device flow: a refresh token only with offline_access, which the confirmation page lists', async () => {
     const c = await register({ client_name: 'device app', token_endpoint_auth_method: 'none',
                                grant_types: ['urn:ietf:params:oauth:grant-type:device_code', 'refresh_token'],

@@ -118,14 +118,15 @@ test('server-aware JWT inspector: key state, stored token state, revoke in place
     assert.equal((await adminFetch(b, 'POST', '/admin/v1/users',
                                    { username: 'lee', password: PASSWORD, email: 'lee@example.com' })).status, 201);
     const c = await client({ token_endpoint_auth_method: 'client_secret_post', client_name: 'inspected' });
-    const t = await (async () => {
+    const signIn = async () => {
         const r = await request(`${b.serviceUrl}/oauth2/token`, 'POST', new URLSearchParams({
             grant_type: 'password', username: 'lee', password: PASSWORD, scope: 'openid email',
             client_id: c.client_id, client_secret: c.client_secret }).toString(),
                                 { 'Content-Type': 'application/x-www-form-urlencoded' });
         assert.equal(r.status, 200, r.text);
         return r.json;
-    })();
+    };
+    const t = await signIn();
     const listed = (await adminFetch(b, 'GET', '/admin/v1/signing-keys')).json.items;
     const activeKid = listed.find((k) => k.alg === 'RS256' && k.state === 'active').kid;
 
@@ -156,16 +157,21 @@ test('server-aware JWT inspector: key state, stored token state, revoke in place
     assert.equal(r.server.stored.revocable, false);
     assert.ok(r.server.stored.revokedAt);
 
-    // an id_token is recorded too (token exchange asks whether its grant is alive), and can be
-    // revoked in place; its client is its audience
+    // an id_token is recorded too (token exchange asks whether its grant is alive, the cluster
+    // accepts it as a bearer token): revoked with the access token it came with, and revocable
+    // in place on its own; its client is its audience
     r = await inspect(t.id_token);
-    assert.equal(r.server.stored.state, 'active');
     assert.equal(r.server.stored.kind, 'id');
-    assert.equal(r.server.stored.revocable, true);
+    assert.equal(r.server.stored.state, 'revoked');
     assert.equal(r.server.client.clientId, c.client_id);
+    const fresh = await signIn();
+    r = await inspect(fresh.id_token);
+    assert.equal(r.server.stored.state, 'active');
+    assert.equal(r.server.stored.revocable, true);
     assert.equal((await adminFetch(b, 'DELETE', `/admin/v1/tokens/${encodeURIComponent(r.server.stored.id)}`)).status,
                  204);
-    assert.equal((await inspect(t.id_token)).server.stored.state, 'revoked');
+    assert.equal((await inspect(fresh.id_token)).server.stored.state, 'revoked');
+    assert.equal((await inspect(fresh.access_token)).server.stored.state, 'active', 'the access token is not the id_token\'s child');
 
     // the user and the client gone
     assert.equal((await adminFetch(b, 'DELETE', `/admin/v1/users/lee`)).status, 204);

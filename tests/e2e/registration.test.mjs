@@ -170,6 +170,57 @@ test('an RFC 7592 update is held to the policy of the initial access token the c
     assert.deepEqual(stored.redirect_uris, []);
 });
 
+test('what an administrator takes from a registered client its registrant cannot put back; rotate-secret rotates the registration access token', async () => {
+    const iat = await initialAccessToken({ policy: { grantTypes: ['authorization_code', 'refresh_token'],
+                                                     scopes: ['openid', 'offline_access', 'orders:read'] } });
+    const kept = 'https://app.example/cb';
+    const dropped = 'https://old.app.example/cb';
+    const full = { client_name: 'web app', token_endpoint_auth_method: 'client_secret_basic',
+                   grant_types: ['authorization_code', 'refresh_token'], scope: 'openid offline_access orders:read',
+                   redirect_uris: [kept, dropped] };
+    const c = (await register(full, iat.token)).json;
+    assert.ok(c.registration_access_token, JSON.stringify(c));
+    const narrowed = { client_name: 'web app', token_endpoint_auth_method: 'client_secret_basic',
+                       grant_types: ['authorization_code'], scope: 'openid orders:read', redirect_uris: [kept] };
+    const admin = await adminFetch(b, 'PUT', `/admin/v1/clients/${c.client_id}`, narrowed);
+    assert.equal(admin.status, 200, admin.text);
+    const put = (metadata, token = c.registration_access_token) =>
+        configuration('PUT', c.client_id, token, { ...narrowed, ...metadata, client_id: c.client_id });
+    // Each thing taken away, put back by the registrant: refused and named; nothing changes.
+    for (const [back, pattern] of [[{ redirect_uris: [kept, dropped] }, /redirect_uris: 'https:\/\/old\.app\.example\/cb' is not allowed/],
+                                   [{ grant_types: ['authorization_code', 'refresh_token'] }, /grant_types: 'refresh_token' is not allowed/],
+                                   [{ scope: 'openid offline_access orders:read' }, /scope: 'offline_access' is not allowed/]]) {
+        const r = await put(back);
+        assertError(r, 400, 'invalid_client_metadata');
+        assert.match(r.json.error_description, pattern);
+    }
+    const stored = (await adminFetch(b, 'GET', `/admin/v1/clients/${c.client_id}`)).json;
+    assert.deepEqual([stored.redirect_uris, stored.grant_types, stored.scope], [[kept], ['authorization_code'], 'openid orders:read']);
+    // Narrowing further, and back up to what the administrator left, is the registrant's.
+    assert.equal((await put({ scope: 'openid' })).status, 200);
+    const back = await put({});
+    assert.equal(back.status, 200, back.text);
+    assert.equal(back.json.scope, 'openid orders:read');
+
+    // rotate-secret: a new secret and a new registration access token, both once; the old
+    // registration token opens nothing (it could have a secret issued again by going public and back).
+    const rotated = await adminFetch(b, 'POST', `/admin/v1/clients/${c.client_id}/rotate-secret`);
+    assert.equal(rotated.status, 200, rotated.text);
+    assert.ok(rotated.json.client_secret && rotated.json.registration_access_token, rotated.text);
+    assert.notEqual(rotated.json.registration_access_token, c.registration_access_token);
+    assertError(await configuration('GET', c.client_id, c.registration_access_token), 401, 'invalid_token');
+    assertError(await put({ token_endpoint_auth_method: 'none' }), 401, 'invalid_token');
+    const mine = await configuration('GET', c.client_id, rotated.json.registration_access_token);
+    assert.equal(mine.status, 200, mine.text);
+    assert.equal(mine.json.token_endpoint_auth_method, 'client_secret_basic');
+    assert.equal(mine.json.client_secret, undefined, 'a read shows no secret');
+    // A client the administrator registered has no registration token to rotate.
+    const own = await adminFetch(b, 'POST', '/admin/v1/clients', M2M);
+    const ownRotated = await adminFetch(b, 'POST', `/admin/v1/clients/${own.json.client_id}/rotate-secret`);
+    assert.equal(ownRotated.status, 200, ownRotated.text);
+    assert.equal(ownRotated.json.registration_access_token, undefined);
+});
+
 test('initial access tokens are spent per registration; refused metadata spends nothing', async () => {
     const iat = await initialAccessToken({ maxUses: 1 });
     assertError(await register({ client_name: 'x', token_endpoint_auth_method: 'magic' }, iat.token),

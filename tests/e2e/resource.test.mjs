@@ -110,6 +110,48 @@ test('a revoked JWT is refused at once, as an opaque token is', async () => {
     assert.equal((await serviceFetch(b, 'GET', '/v1/beers', undefined, bearer(again.json.access_token))).status, 200);
 });
 
+test('a scope an administrator takes from a client is taken from its live tokens: JWT, opaque and introspection', async () => {
+    const jwt = await clientToken('orders:read orders:write');
+    const opaque = await clientToken('orders:read orders:write', 'opaque');
+    const place = (t) => serviceFetch(b, 'POST', `/v1/customers/${customer}/orders`, {}, bearer(t));
+    assert.equal((await place(jwt.access_token)).status, 201);
+    assert.equal((await place(opaque.access_token)).status, 201);
+    // A confidential client of the orders API that introspects the opaque token.
+    const rs = await adminFetch(b, 'POST', '/admin/v1/clients', {
+        client_name: 'introspecting rs', grant_types: ['client_credentials'], scope: 'orders:read',
+        resource_server: true });
+    assert.equal(rs.status, 201, rs.text);
+    const introspect = async () => {
+        const r = await request(`${b.serviceUrl}/oauth2/introspect`, 'POST',
+            new URLSearchParams({ token: opaque.access_token }).toString(), {
+                'Content-Type': 'application/x-www-form-urlencoded',
+                Authorization: `Basic ${Buffer.from(`${rs.json.client_id}:${rs.json.client_secret}`).toString('base64')}` });
+        assert.equal(r.status, 200, r.text);
+        return r.json;
+    };
+    assert.equal((await introspect()).scope, 'orders:read orders:write');
+    for (const t of [jwt, opaque]) {
+        const narrowed = await adminFetch(b, 'PUT', `/admin/v1/clients/${t.client.client_id}`, {
+            client_name: t.client.client_name, grant_types: ['client_credentials'], scope: 'orders:read',
+            access_token_format: t.client.access_token_format });
+        assert.equal(narrowed.status, 200, narrowed.text);
+    }
+    const before = (await serviceFetch(b, 'GET', `/v1/customers/${customer}/orders`, undefined,
+                                       bearer(jwt.access_token))).json;
+    for (const t of [jwt, opaque]) {
+        const refused = await place(t.access_token);
+        assertChallenge(refused, 403, 'insufficient_scope', 'orders:write');
+        assert.match(refused.json.detail, /no longer has/);
+        // What the client still has keeps working.
+        assert.equal((await serviceFetch(b, 'GET', '/v1/beers', undefined, bearer(t.access_token))).status, 200);
+    }
+    assert.deepEqual((await serviceFetch(b, 'GET', `/v1/customers/${customer}/orders`, undefined,
+                                         bearer(jwt.access_token))).json, before, 'nothing was placed');
+    const now = await introspect();
+    assert.equal(now.active, true);
+    assert.equal(now.scope, 'orders:read');
+});
+
 test('off by default', async () => {
     const open = await startBackend();
     try {

@@ -2,10 +2,11 @@
 // exchange that inflates scope or takes a dead grant, dynamic registration that hands out
 // privileges, a relying party becoming the user inside the cluster, and OIDC groups reaching the
 // cluster unfiltered. Each case asserts the refusal and that nothing was issued or changed; the
-// last describe() walks the legitimate path (kubectl's own OIDC client) that must keep working.
+// describe() on kubectl's own OIDC client walks the legitimate path that must keep working; the
+// last one checks that what an administrator takes away is gone from what was derived from it.
 import { describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import * as jose from 'jose';
 
 import { startBackend, adminFetch, request, waitFor } from '../lib/backend.mjs';
@@ -13,7 +14,8 @@ import { kubeRequest } from '../lib/cluster.mjs';
 import {
     attack, assertNoTokens, activeTokenIds, assertTokensUnchanged, registerClient, assertOAuthError, formPost, basicAuth,
 } from './lib/attack.mjs';
-import { signIn, redeem, tokenRequest, tokensFor, isActive } from './lib/flow.mjs';
+import { signIn, redeem, tokenRequest, tokensFor, isActive, introspect } from './lib/flow.mjs';
+import { UserAgent, form, assertErrorPage } from '../lib/browser.mjs';
 
 const EXCHANGE = 'urn:ietf:params:oauth:grant-type:token-exchange';
 const ID_TOKEN = 'urn:ietf:params:oauth:token-type:id_token';
@@ -806,5 +808,160 @@ describe('trust boundaries: the cluster\'s own OIDC client', () => {
             const reset = await adminFetch(b, 'PUT', '/admin/v1/cluster/settings', { oidcGroupMappings: [] });
             assert.equal(reset.status, 200, reset.text);
         }
+    });
+});
+
+// What an administrator takes away is gone from everything derived from it, at once: the
+// id_token issued beside a revoked access token (the cluster accepts id_tokens), the refresh
+// family of a client that lost offline_access, a code or sign-in under way when a redirect URI
+// or a scope was removed, the tokens minted from a trusted issuer's assertions.
+describe('revocation reaches what was derived', () => {
+    let b;
+    let kubectl;
+    let dave;
+    const APP = 'http://127.0.0.1:8000/';
+    const OTHER_APP = 'http://127.0.0.1:8001/';
+    const FULL = { client_name: 'kubectl', token_endpoint_auth_method: 'none',
+                   grant_types: ['authorization_code', 'refresh_token'], scope: 'openid groups offline_access',
+                   redirect_uris: [APP, OTHER_APP] };
+
+    before(async () => {
+        const first = await startBackend({ env: { GATEHOUSE_OAUTH_LOGIN_RATE: '100000' } });
+        kubectl = await registerClient(first, FULL);
+        const dataDir = first.dataDir;
+        assert.equal(await first.stop(), 0, first.stderr);
+        b = await startBackend({ dataDir, args: ['--oidc-client-id', kubectl.client_id],
+                                 env: { GATEHOUSE_OAUTH_LOGIN_RATE: '100000' } });
+        const allowed = await adminFetch(b, 'PUT', `/admin/v1/clients/${kubectl.client_id}/cluster-access`, { allowed: true });
+        assert.equal(allowed.status, 200, allowed.text);
+        dave = await newUser(b, 'dave', ['devs']);
+    });
+
+    after(async () => {
+        if (b)
+            assert.equal(await b.stop(), 0, b.stderr);
+    });
+
+    // The administrator's change of the kubectl client; `undo` puts FULL back.
+    const change = async (metadata) => {
+        const r = await adminFetch(b, 'PUT', `/admin/v1/clients/${kubectl.client_id}`, { ...FULL, ...metadata, cluster_access: true });
+        assert.equal(r.status, 200, r.text);
+    };
+    const undo = () => change({});
+
+    attack('revocation: the id_token issued with a revoked access token still reaches the cluster (RFC 7009 and the admin API)', async () => {
+        for (const how of ['rfc7009', 'admin']) {
+            const tokens = await tokensFor(b, kubectl, dave, { scope: 'openid groups offline_access' });
+            assert.equal((await clusterIdentity(b, tokens.id_token)).status, 201, `${how}: the id_token reaches the cluster`);
+            if (how === 'rfc7009') {
+                const r = await formPost(b, '/oauth2/revoke', { token: tokens.access_token, client_id: kubectl.client_id });
+                assert.equal(r.status, 200, r.text);
+            } else {
+                const stored = await adminFetch(b, 'POST', '/admin/v1/jwt/inspect', { token: tokens.access_token });
+                const id = stored.json.server.stored.id;
+                assert.equal((await adminFetch(b, 'DELETE', `/admin/v1/tokens/${encodeURIComponent(id)}`)).status, 204);
+            }
+            const after = await clusterIdentity(b, tokens.id_token);
+            assert.equal(after.status, 401, `${how}: ${after.text}`);
+            // The refresh token is not the access token's child: it still works.
+            const refreshed = await tokenRequest(b, kubectl, { grant_type: 'refresh_token', refresh_token: tokens.refresh_token });
+            assert.equal(refreshed.status, 200, `${how}: ${refreshed.text}`);
+        }
+    });
+
+    attack('revocation: a client an administrator took offline_access from keeps refreshing its families', async () => {
+        const tokens = await tokensFor(b, kubectl, dave, { scope: 'openid groups offline_access' });
+        const once = await tokenRequest(b, kubectl, { grant_type: 'refresh_token', refresh_token: tokens.refresh_token });
+        assert.equal(once.status, 200, once.text);
+        await change({ scope: 'openid groups' });
+        try {
+            const r = await tokenRequest(b, kubectl, { grant_type: 'refresh_token', refresh_token: once.json.refresh_token });
+            assertOAuthError(r, 400, 'invalid_grant', /offline_access is no longer among this client's scopes/, 'refresh');
+        } finally {
+            await undo();
+        }
+    });
+
+    attack('revocation: a code issued before its redirect URI was removed is redeemed there', async () => {
+        const flow = await signIn(b, kubectl, dave, { scope: 'openid groups' });
+        const before = await activeTokenIds(b, kubectl.client_id);
+        await change({ redirect_uris: [OTHER_APP] });
+        try {
+            const r = await tokenRequest(b, kubectl, { grant_type: 'authorization_code', code: flow.code,
+                                                       redirect_uri: APP, code_verifier: flow.verifier });
+            assertOAuthError(r, 400, 'invalid_grant', /redirect_uri is no longer registered/, 'redeem');
+            await assertTokensUnchanged(b, kubectl.client_id, before);
+        } finally {
+            await undo();
+        }
+    });
+
+    attack('revocation: a sign-in under way when its redirect URI and a scope were removed ends with them', async () => {
+        // The user is at the login page when the administrator changes the client.
+        const start = async (scope) => {
+            const ua = new UserAgent();
+            const verifier = randomBytes(32).toString('base64url');
+            const u = new URL('/oauth2/authorize', b.serviceUrl);
+            for (const [k, v] of Object.entries({ response_type: 'code', client_id: kubectl.client_id, redirect_uri: APP,
+                                                  scope, state: 's', code_challenge_method: 'S256',
+                                                  code_challenge: createHash('sha256').update(verifier).digest('base64url') }))
+                u.searchParams.set(k, v);
+            const r = await ua.fetch(u);
+            assert.equal(r.status, 303, r.text);
+            assert.equal(r.location.pathname, '/oauth2/login');
+            const f = form((await ua.fetch(r.location)).text, 'login-form');
+            const submit = () => ua.fetch(new URL(f.action, b.serviceUrl), { method: 'POST',
+                form: { ...f.fields, username: dave.username, password: dave.password } });
+            return { submit, verifier, ua };
+        };
+        const gone = await start('openid groups');
+        await change({ redirect_uris: [OTHER_APP] });
+        try {
+            const r = await gone.submit();
+            assertErrorPage(r, 'a removed redirect URI');
+            assert.match(r.text, /redirect URI is no longer registered/);
+        } finally {
+            await undo();
+        }
+        // A scope taken away while the user signs in is not in the code's tokens.
+        const narrowed = await start('openid groups offline_access');
+        await change({ scope: 'openid groups', grant_types: ['authorization_code'] });
+        try {
+            let r = await narrowed.submit();
+            if (r.location?.pathname === '/oauth2/consent') {
+                const f = form((await narrowed.ua.fetch(r.location)).text, 'consent-form');
+                r = await narrowed.ua.fetch(new URL(f.action, b.serviceUrl), { method: 'POST',
+                                                                              form: { ...f.fields, decision: 'allow' } });
+            }
+            assert.equal(r.status, 303, r.text);
+            const code = r.location.searchParams.get('code');
+            const t = await tokenRequest(b, kubectl, { grant_type: 'authorization_code', code, redirect_uri: APP,
+                                                       code_verifier: narrowed.verifier });
+            assert.equal(t.status, 200, t.text);
+            assert.equal(t.json.scope, 'openid groups');
+            assert.equal(t.json.refresh_token, undefined);
+        } finally {
+            await undo();
+        }
+    });
+
+    attack('revocation: tokens minted from a trusted issuer\'s assertions outlive the issuer\'s removal', async () => {
+        const idp = await jose.generateKeyPair('ES256', { extractable: true });
+        const issuer = 'https://idp.partner.example';
+        const t = await adminFetch(b, 'POST', '/admin/v1/trusted-issuers', {
+            issuer, jwks: { keys: [{ ...(await jose.exportJWK(idp.publicKey)), kid: 'p', alg: 'ES256' }] }, scopes: ['orders:read'] });
+        assert.equal(t.status, 201, t.text);
+        const gateway = await registerClient(b, { client_name: 'partner gateway', scope: 'orders:read',
+                                                  grant_types: ['urn:ietf:params:oauth:grant-type:jwt-bearer'] });
+        const assertion = await new jose.SignJWT({ sub: dave.username, aud: b.serviceUrl, jti: randomBytes(8).toString('hex') })
+            .setProtectedHeader({ alg: 'ES256', kid: 'p' }).setIssuer(issuer).setIssuedAt().setExpirationTime('5m')
+            .sign(idp.privateKey);
+        const minted = await tokenRequest(b, gateway, { grant_type: 'urn:ietf:params:oauth:grant-type:jwt-bearer', assertion });
+        assert.equal(minted.status, 200, minted.text);
+        assert.equal((await introspect(b, gateway, minted.json.access_token)).active, true);
+        const removed = await adminFetch(b, 'DELETE', `/admin/v1/trusted-issuers?issuer=${encodeURIComponent(issuer)}`);
+        assert.equal(removed.status, 204, removed.text);
+        assert.deepEqual(await introspect(b, gateway, minted.json.access_token), { active: false });
+        await assertNoTokens(b, gateway.client_id, 'after the issuer was removed');
     });
 });
