@@ -453,10 +453,16 @@ std::optional<Interaction> AuthorizeEndpoint::interactionFor(const HttpRequest &
 
 std::optional<AuthorizeEndpoint::Session> AuthorizeEndpoint::sessionFor(const HttpRequest &req)
 {
-    const QString value = cookieValue(req, kSessionCookie);
-    if (value.isEmpty())
+    const QString hash = sessionHashOf(req);
+    if (hash.isEmpty())
         return std::nullopt;
-    return m_signIns.session(hashCookie(value), m_clock.now().toMSecsSinceEpoch());
+    return m_signIns.session(hash, m_clock.now().toMSecsSinceEpoch());
+}
+
+QString AuthorizeEndpoint::sessionHashOf(const HttpRequest &req)
+{
+    const QString value = cookieValue(req, kSessionCookie);
+    return value.isEmpty() ? QString() : hashCookie(value);
 }
 
 bool AuthorizeEndpoint::consentCovers(const QString &userId, const QString &clientId,
@@ -579,9 +585,10 @@ void AuthorizeEndpoint::login(const HttpRequest &req, const Responder &respond)
             const NewSession session = newSession();
             const NewCode code = consentNeeded ? NewCode{} : newCode();
             m_signIns.signIn(
-                interaction.id, a.user.id, now, session.hash, now + m_settings.sessionLifetimeMs,
-                !consentNeeded,
-                [this, interaction, consentNeeded, session, code, userId = a.user.id, now,
+                interaction.id, a.user.id, a.user.updatedAt, now, session.hash,
+                now + m_settings.sessionLifetimeMs, !consentNeeded,
+                [this, interaction, consentNeeded, session, code, userId = a.user.id,
+                 userUpdatedAt = a.user.updatedAt, now,
                  respond](const Core::Result<bool> &pending) {
                     if (!pending)
                         return respond(errorPage(500, QStringLiteral("server_error"),
@@ -599,7 +606,7 @@ void AuthorizeEndpoint::login(const HttpRequest &req, const Responder &respond)
                         return respond(resp);
                     }
                     finish(interaction.request, userId, now, false, code, respond,
-                           {session.setCookie});
+                           {session.setCookie}, userUpdatedAt);
                 });
         });
 }
@@ -647,7 +654,8 @@ AuthorizeEndpoint::NewCode AuthorizeEndpoint::newCode()
 
 void AuthorizeEndpoint::finish(const Request &request, const QString &userId, qint64 authTime,
                                bool rememberConsent, const NewCode &newCode,
-                               const Responder &respond, const QList<QByteArray> &cookies)
+                               const Responder &respond, const QList<QByteArray> &cookies,
+                               qint64 userUpdatedAt)
 {
     // The client as it is now: a sign-in started before an administrator removed its redirect
     // URI, a scope or the client itself ends without them (no code is sent to a URI the client
@@ -666,8 +674,13 @@ void AuthorizeEndpoint::finish(const Request &request, const QString &userId, qi
     const qint64 expiresAt = now + m_settings.codeLifetimeMs;
     const QString scope = r.scopes.join(QLatin1Char(' '));
     m_writer.submit(
-        [r, userId, authTime, rememberConsent, codeHash, now, expiresAt,
-         scope](Core::WriteTransaction &tx) -> Core::Result<void> {
+        [r, userId, authTime, rememberConsent, codeHash, now, expiresAt, scope,
+         userUpdatedAt](Core::WriteTransaction &tx) -> Core::Result<void> {
+            // No code for a user an administrator deleted, locked or (since their password was
+            // checked) changed meanwhile.
+            if (const QString refused = UserStore::refusal(tx, userId, userUpdatedAt);
+                !refused.isEmpty())
+                return Core::Error{QStringLiteral("access_denied"), refused, 403};
             if (rememberConsent) {
                 // The union with what was granted before.
                 Core::Statement &old =
@@ -701,6 +714,10 @@ void AuthorizeEndpoint::finish(const Request &request, const QString &userId, qi
             return {};
         },
         [this, r, code, cookies, respond](const Core::Result<void> &res) {
+            if (!res && res.error().code == QLatin1String("access_denied"))
+                return respond(redirectError(r, QStringLiteral("access_denied"),
+                                             QStringLiteral("the sign-in has ended; sign in "
+                                                            "again")));
             if (!res)
                 return respond(redirectError(r, QStringLiteral("server_error"),
                                              QStringLiteral("the code could not be stored")));

@@ -105,9 +105,10 @@ private:
     };
     static NewCode newCode();
     // After login and consent: stores the code (and the consent), redirects with it.
+    // userUpdatedAt (>= 0): the user as read when the password was checked (UserStore::refusal).
     void finish(const Request &request, const QString &userId, qint64 authTime,
                 bool rememberConsent, const NewCode &code, const Core::Responder &respond,
-                const QList<QByteArray> &cookies = {});
+                const QList<QByteArray> &cookies = {}, qint64 userUpdatedAt = -1);
 
     Core::HttpResponse redirectError(const Request &r, const QString &error,
                                      const QString &description) const;
@@ -118,6 +119,8 @@ private:
     std::optional<Interaction> interactionFor(const Core::HttpRequest &req,
                                               const QHash<QString, QString> &form, bool post);
     std::optional<Session> sessionFor(const Core::HttpRequest &req);
+    // The stored hash of the request's browser session cookie (empty without one).
+    static QString sessionHashOf(const Core::HttpRequest &req);
     bool consentCovers(const QString &userId, const QString &clientId,
                        const QStringList &scopes) const;
     QByteArray cookie(const char *name, const QString &value, qint64 maxAgeMs) const;

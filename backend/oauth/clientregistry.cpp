@@ -82,18 +82,34 @@ struct StoredOwned
     QString secretHash;
     std::optional<RegistrationPolicy> registrationPolicy;
     bool registrantManages = false; // a registration access token is still valid
+    QString registrationTokenHash;
+    Client client; // as stored
+
+    // Whether `token` is the client's registration access token as stored now (a rotation
+    // may have committed since the caller's check).
+    bool registrationTokenIs(const QString &token) const
+    {
+        Client probe;
+        probe.secretHash = registrationTokenHash;
+        return registrantManages && ClientRegistry::secretMatches(probe, token);
+    }
 };
 
 StoredOwned storedOwned(Core::WriteTransaction &tx, const QString &clientId)
 {
     QSqlQuery &q = tx.query(QStringLiteral("SELECT secret_hash, record, registration_token_hash "
-                                           "IS NOT NULL FROM oauth_clients WHERE client_id = ?"));
+                                           "FROM oauth_clients WHERE client_id = ?"));
     q.addBindValue(clientId);
     if (!q.exec() || !q.next())
         return {};
     const Client stored = fromRow(clientId, q.value(0).toString(), q.value(1).toByteArray());
-    return StoredOwned{true, stored.clusterAccess, stored.secretHash, stored.registrationPolicy,
-                       q.value(2).toBool()};
+    return StoredOwned{true,
+                       stored.clusterAccess,
+                       stored.secretHash,
+                       stored.registrationPolicy,
+                       !q.value(2).isNull(),
+                       q.value(2).toString(),
+                       stored};
 }
 
 // A registrant's change that an administrator's change overtook (the registration access
@@ -132,7 +148,8 @@ RegistrationPolicy RegistrationPolicy::defaults()
                                QStringLiteral("urn:ietf:params:oauth:grant-type:device_code")},
                               {QStringLiteral("openid"), QStringLiteral("profile"),
                                QStringLiteral("email"), QStringLiteral("offline_access")},
-                              {}};
+                              {},
+                              std::nullopt};
 }
 
 QJsonObject RegistrationPolicy::toJson() const
@@ -592,7 +609,8 @@ void ClientRegistry::registerClient(Client client,
 }
 
 void ClientRegistry::update(const QString &clientId, Client metadata,
-                            std::function<void(Core::Result<Registered>)> done, By by)
+                            std::function<void(Core::Result<Registered>)> done, By by,
+                            const QString &registrationToken)
 {
     const auto current = find(clientId);
     if (!current)
@@ -609,25 +627,32 @@ void ClientRegistry::update(const QString &clientId, Client metadata,
         metadata.secretHash.clear();
     }
     reg->client = metadata;
-    rewrite(reg, std::move(done), by);
+    rewrite(reg, std::move(done), by, registrationToken);
 }
 
 void ClientRegistry::rewrite(const std::shared_ptr<Registered> &reg,
-                             std::function<void(Core::Result<Registered>)> done, By by)
+                             std::function<void(Core::Result<Registered>)> done, By by,
+                             const QString &registrationToken)
 {
     const qint64 now = nowMs();
     m_writer.submit(
-        [reg, now, by](Core::WriteTransaction &tx) -> Core::Result<void> {
+        [reg, now, by, registrationToken](Core::WriteTransaction &tx) -> Core::Result<void> {
             // The flag is the administrator's: a metadata update keeps what is stored now, and
             // the secret too unless this update issues one (a rotation may have committed since
             // the record was read). So is the registration's policy. A registrant's update of a
             // client allowed to act for the cluster is refused here too: an administrator may
             // have allowed it since the caller's check.
             const StoredOwned stored = storedOwned(tx, reg->client.clientId);
-            if (by == By::Registrant && stored.found && !stored.registrantManages)
+            if (by == By::Registrant && stored.found &&
+                !stored.registrationTokenIs(registrationToken))
                 return registrationTokenWithdrawn();
             if (by == By::Registrant && stored.clusterAccess)
                 return clusterClientRefused();
+            // The registrant's bound as stored now: an administrator's change that committed
+            // since the caller's check may have lowered it.
+            if (by == By::Registrant && stored.registrationPolicy)
+                if (auto e = stored.registrationPolicy->check(reg->client, &stored.client))
+                    return *e;
             reg->client.clusterAccess = stored.clusterAccess;
             reg->client.registrationPolicy = stored.registrationPolicy;
             // An administrator's change of a registered client is its registrant's new bound:
@@ -795,14 +820,14 @@ void ClientRegistry::deleteInitialAccessToken(const QString &id,
 }
 
 void ClientRegistry::remove(const QString &clientId, std::function<void(Core::Result<void>)> done,
-                            By by)
+                            By by, const QString &registrationToken)
 {
     const qint64 now = nowMs();
     m_writer.submit(
-        [clientId, now, by](Core::WriteTransaction &tx) -> Core::Result<void> {
+        [clientId, now, by, registrationToken](Core::WriteTransaction &tx) -> Core::Result<void> {
             if (by == By::Registrant) {
                 const StoredOwned stored = storedOwned(tx, clientId);
-                if (stored.found && !stored.registrantManages)
+                if (stored.found && !stored.registrationTokenIs(registrationToken))
                     return registrationTokenWithdrawn();
                 if (stored.clusterAccess)
                     return clusterClientRefused();
@@ -862,6 +887,12 @@ void ClientRegistry::rotateSecret(const QString &clientId,
     m_writer.submit(
         [reg, now, registrationTokenHash](Core::WriteTransaction &tx) -> Core::Result<void> {
             const StoredOwned stored = storedOwned(tx, reg->client.clientId);
+            // As stored now: an update that committed since find() may have made it public.
+            if (stored.found && !stored.client.usesSecret())
+                return Core::Error{QStringLiteral("public-client"),
+                                   QStringLiteral("client %1 has no secret (it changed meanwhile)")
+                                       .arg(reg->client.clientId),
+                                   409};
             if (!stored.registrantManages)
                 reg->registrationToken.clear();
             QSqlQuery &q = tx.query(QStringLiteral(

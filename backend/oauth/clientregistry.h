@@ -126,8 +126,11 @@ public:
     static Core::Error clusterClientRefused();
     // Replaces the metadata (RFC 7592 §2.2, admin update). Becoming confidential issues a
     // secret (returned once); becoming public drops it.
+    // By::Registrant: `registrationToken` is the one the caller was authorized with, checked
+    // again in the writer's transaction (a rotation may have committed since).
     void update(const QString &clientId, Client metadata,
-                std::function<void(Core::Result<Registered>)> done, By by = By::Admin);
+                std::function<void(Core::Result<Registered>)> done, By by = By::Admin,
+                const QString &registrationToken = {});
     // The client whose registration access token this is (constant-time hash compare).
     std::optional<Client> findByRegistrationToken(const QString &clientId,
                                                   const QString &token) const;
@@ -154,7 +157,7 @@ public:
                                                                qint64 now) const;
     void deleteInitialAccessToken(const QString &id, std::function<void(Core::Result<void>)> done);
     void remove(const QString &clientId, std::function<void(Core::Result<void>)> done,
-                By by = By::Admin);
+                By by = By::Admin, const QString &registrationToken = {});
     void rotateSecret(const QString &clientId, std::function<void(Core::Result<Registered>)> done);
     // The admin-only flag that lets a client's tokens reach the cluster API (docs/oauth.md).
     void setClusterAccess(const QString &clientId, bool allowed,
@@ -175,7 +178,8 @@ private:
     void forget(const QString &clientId);
     // Writes a changed record (secret hash and metadata) in the writer.
     void rewrite(const std::shared_ptr<Registered> &reg,
-                 std::function<void(Core::Result<Registered>)> done, By by = By::Admin);
+                 std::function<void(Core::Result<Registered>)> done, By by = By::Admin,
+                 const QString &registrationToken = {});
 
     qint64 nowMs() const;
 

@@ -192,7 +192,7 @@ void AuthorizeEndpoint::deviceSubmit(const HttpRequest &req, const Responder &re
                                           QStringLiteral("Wrong username or password.")));
             const NewSession session = newSession();
             m_signIns.createSession(
-                session.hash, a.user.id, now, now + m_settings.sessionLifetimeMs,
+                session.hash, a.user.id, a.user.updatedAt, now, now + m_settings.sessionLifetimeMs,
                 [this, session, csrf, code, clientId, scopes,
                  respond](const Core::Result<bool> &stored) {
                     if (!stored)
@@ -235,9 +235,22 @@ void AuthorizeEndpoint::deviceConfirm(const HttpRequest &req, const Responder &r
     }
     const QString userId = session->userId;
     const qint64 authTime = session->authTime;
+    const QString sessionHash = sessionHashOf(req);
     auto changed = std::make_shared<bool>(false);
     m_writer.submit(
-        [code, allow, userId, authTime, now, changed](Core::WriteTransaction &tx) {
+        [code, allow, userId, authTime, now, changed, sessionHash](Core::WriteTransaction &tx) {
+            // An approval needs the browser session still there, and the user still allowed:
+            // a new password, a lock or a deletion that committed since the session was read
+            // ended it (and denied the approved codes before this one was approved).
+            if (allow) {
+                Core::Statement &s = tx.stmt("SELECT 1 FROM oauth_sessions WHERE hash = ? AND "
+                                             "user_id = ? AND expires_at > ?");
+                const bool held = s.bind(1, sessionHash).bind(2, userId).bind(3, now).next();
+                if (held)
+                    s.next(); // done with it
+                if (!held || !UserStore::refusal(tx, userId).isEmpty())
+                    return Core::Result<void>();
+            }
             Core::Statement &u = tx.stmt(
                 "UPDATE oauth_device_codes SET status = ?, user_id = ?, auth_time = ? WHERE "
                 "user_code = ? AND status = 'pending' AND expires_at > ?");

@@ -78,12 +78,28 @@ void issueUserTokens(const TokenIssuer &issuer, const UserTokenRequest &r, Grant
     }
 }
 
-std::optional<OAuthError> userRefusal(Core::WriteTransaction &tx, const QString &userId)
+std::optional<OAuthError> userRefusal(Core::WriteTransaction &tx, const QString &userId,
+                                      qint64 expectedUpdatedAt)
 {
-    const QString refused = UserStore::refusal(tx, userId);
+    const QString refused = UserStore::refusal(tx, userId, expectedUpdatedAt);
     if (refused.isEmpty())
         return std::nullopt;
     return invalidGrant(refused);
+}
+
+std::function<std::optional<OAuthError>(Core::WriteTransaction &)>
+stillTrusted(const QString &issuer, const QString &userId, qint64 expectedUpdatedAt)
+{
+    return [issuer, userId,
+            expectedUpdatedAt](Core::WriteTransaction &tx) -> std::optional<OAuthError> {
+        Core::Statement &q = tx.stmt("SELECT 1 FROM oauth_trusted_issuers WHERE issuer = ?");
+        if (!q.bind(1, issuer).next())
+            return invalidGrant(QStringLiteral("the issuer is no longer trusted"));
+        q.next(); // done with it
+        if (!userId.isEmpty())
+            return userRefusal(tx, userId, expectedUpdatedAt);
+        return std::nullopt;
+    };
 }
 
 QJsonObject subjectClaims(const UserStore &users, QString *sub, const QStringList &scopes,

@@ -135,7 +135,13 @@ void issueUserTokens(const TokenIssuer &issuer, const UserTokenRequest &request,
 // In the transaction that stores the tokens: the user still exists and is not locked by an
 // administrator (a lock or delete may have committed since the grant was checked). A lock after
 // failed sign-ins does not count: it guards the password, not the tokens already granted.
-std::optional<OAuthError> userRefusal(Core::WriteTransaction &tx, const QString &userId);
+std::optional<OAuthError> userRefusal(Core::WriteTransaction &tx, const QString &userId,
+                                      qint64 expectedUpdatedAt = -1);
+// A GrantResult::consume for a grant from another issuer's assertion or token: refused when an
+// administrator removed the issuer meanwhile (its tokens are revoked with it), or, when userId
+// is one of this server's users, userRefusal(userId, expectedUpdatedAt).
+std::function<std::optional<OAuthError>(Core::WriteTransaction &)>
+stillTrusted(const QString &issuer, const QString &userId, qint64 expectedUpdatedAt);
 
 // A local user named by `sub` (id or username) gets the user's id and scoped claims (the
 // grants that take a JWT from elsewhere: jwt-bearer, token exchange).

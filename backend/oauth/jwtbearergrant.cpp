@@ -43,7 +43,8 @@ GrantResult JwtBearerGrant::handle(const TokenRequest &req) const
                      req.now))
         return grantFailed(invalidGrant(QStringLiteral("this assertion was already used (jti)")));
     QString sub = claims->value(QStringLiteral("sub")).toString();
-    if (const auto user = m_users.find(sub); user && user->lockedByAdministrator())
+    const auto user = m_users.find(sub);
+    if (user && user->lockedByAdministrator())
         return grantFailed(
             invalidGrant(QStringLiteral("the user's account is locked by an administrator")));
     const QJsonObject extra = subjectClaims(m_users, &sub, scopes);
@@ -65,6 +66,9 @@ GrantResult JwtBearerGrant::handle(const TokenRequest &req) const
                                {QStringLiteral("expires_in"), c.accessTokenLifetime},
                                {QStringLiteral("scope"), token->scope}};
     out.tokens.append(*token);
+    // Read before the writer's transaction: the issuer still trusted, and the user (when one of
+    // this server's) not deleted, locked or changed by an administrator meanwhile.
+    out.consume = stillTrusted(iss, user ? user->id : QString(), user ? user->updatedAt : -1);
     return out;
 }
 

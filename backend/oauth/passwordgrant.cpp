@@ -47,9 +47,13 @@ GrantResult PasswordGrant::handle(const TokenRequest &req) const
     issueUserTokens(m_issuer, utr, &out);
     if (out.error)
         return out;
-    // Locked (or deleted) by an administrator since the password was checked: nothing.
+    // Locked, deleted or changed (a new password) by an administrator since the password was
+    // checked: nothing.
     const QString userId = attempt.user.id;
-    out.consume = [userId](Core::WriteTransaction &tx) { return userRefusal(tx, userId); };
+    const qint64 updatedAt = attempt.user.updatedAt;
+    out.consume = [userId, updatedAt](Core::WriteTransaction &tx) {
+        return userRefusal(tx, userId, updatedAt);
+    };
     return out;
 }
 

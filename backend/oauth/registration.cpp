@@ -193,7 +193,7 @@ void OAuthApi::registerRegistrationRoutes(bool openRegistration)
                         return respond(metadataError(r.error()));
                     respond(noStore(HttpResponse::json(200, registrationResponse(*r))));
                 },
-                ClientRegistry::By::Registrant);
+                ClientRegistry::By::Registrant, req.bearerToken());
         },
         small);
     m_server.routeDeferred(
@@ -213,7 +213,7 @@ void OAuthApi::registerRegistrationRoutes(bool openRegistration)
                         return respond(metadataError(r.error()));
                     respond(noStore(HttpResponse{204, {}, {}, {}}));
                 },
-                ClientRegistry::By::Registrant);
+                ClientRegistry::By::Registrant, req.bearerToken());
         });
 }
 

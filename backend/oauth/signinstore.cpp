@@ -78,17 +78,20 @@ Result<void> insertSession(WriteTransaction &tx, const QString &hash, const QStr
     return {};
 }
 
-// Whether the user may hold a session: they exist and no administrator locked them (a lock
-// or a deletion that committed while their password was being checked ends it here).
-Result<bool> mayHoldSession(WriteTransaction &tx, const QString &userId)
+// Whether the user may hold a session: they exist, no administrator locked them, and no
+// administrator changed them since `updatedAt` (the user as read when their password was
+// checked): a lock, a deletion or a new password that committed while the password was being
+// checked ends it here.
+Result<bool> mayHoldSession(WriteTransaction &tx, const QString &userId, qint64 updatedAt)
 {
-    Core::Statement &u = tx.stmt("SELECT locked_until FROM oauth_users WHERE id = ?");
+    Core::Statement &u = tx.stmt("SELECT locked_until, updated_at FROM oauth_users WHERE id = ?");
     if (!u.bind(1, userId).next())
         return u.ok() ? Result<bool>(false)
                       : Result<bool>(WriteTransaction::sqlError(u, "read user"));
     const bool locked = !u.isNull(0) && u.int64(0) >= User::kLockedByAdministrator;
+    const bool changed = u.int64(1) != updatedAt;
     u.next(); // done with it
-    return !locked;
+    return !locked && !changed;
 }
 
 // Submits a job that answers yes or no (`answer`), and hands that on once it committed.
@@ -220,17 +223,17 @@ std::optional<Interaction> SignInStore::interaction(const QString &id, const QSt
     return ia;
 }
 
-void SignInStore::signIn(const QString &id, const QString &userId, qint64 now,
+void SignInStore::signIn(const QString &id, const QString &userId, qint64 userUpdatedAt, qint64 now,
                          const QString &sessionHash, qint64 sessionExpiresAt, bool finished,
                          std::function<void(Result<bool>)> done)
 {
     const int cap = m_limits.sessions;
     submitAnswering(
         m_writer,
-        [id, userId, now, sessionHash, sessionExpiresAt, finished,
+        [id, userId, userUpdatedAt, now, sessionHash, sessionExpiresAt, finished,
          cap](WriteTransaction &tx, bool &pending) -> Result<void> {
             // Checked first: a sign-in marked for a locked user would pass the consent page.
-            auto may = mayHoldSession(tx, userId);
+            auto may = mayHoldSession(tx, userId, userUpdatedAt);
             if (!may)
                 return may.error();
             if (!*may)
@@ -269,15 +272,16 @@ void SignInStore::consume(const QString &id, std::function<void(Result<bool>)> d
         std::move(done));
 }
 
-void SignInStore::createSession(const QString &sessionHash, const QString &userId, qint64 now,
-                                qint64 expiresAt, std::function<void(Result<bool>)> done)
+void SignInStore::createSession(const QString &sessionHash, const QString &userId,
+                                qint64 userUpdatedAt, qint64 now, qint64 expiresAt,
+                                std::function<void(Result<bool>)> done)
 {
     const int cap = m_limits.sessions;
     submitAnswering(
         m_writer,
-        [sessionHash, userId, now, expiresAt, cap](WriteTransaction &tx,
-                                                   bool &stored) -> Result<void> {
-            auto may = mayHoldSession(tx, userId);
+        [sessionHash, userId, userUpdatedAt, now, expiresAt, cap](WriteTransaction &tx,
+                                                                  bool &stored) -> Result<void> {
+            auto may = mayHoldSession(tx, userId, userUpdatedAt);
             if (!may)
                 return may.error();
             if (!*may)

@@ -79,16 +79,17 @@ public:
     // The user signed in during sign-in `id`: a browser session `sessionHash` is stored, and
     // the sign-in is marked signed in (or, when `finished`, removed: no consent follows).
     // done(false) when the sign-in ended meanwhile (expired, consumed, the user's sessions
-    // ended, the user deleted or locked by an administrator): no session is stored then.
-    void signIn(const QString &id, const QString &userId, qint64 now, const QString &sessionHash,
-                qint64 sessionExpiresAt, bool finished,
+    // ended, the user deleted, locked or changed by an administrator since `userUpdatedAt`, the
+    // user's User::updatedAt as read when the password was checked): no session then.
+    void signIn(const QString &id, const QString &userId, qint64 userUpdatedAt, qint64 now,
+                const QString &sessionHash, qint64 sessionExpiresAt, bool finished,
                 std::function<void(Core::Result<bool>)> done);
     // Removes sign-in `id` (single use); done(true) if this call removed it.
     void consume(const QString &id, std::function<void(Core::Result<bool>)> done);
     // A browser session outside a sign-in (the device page); done(false) when the user was
-    // deleted or locked by an administrator meanwhile (no session).
-    void createSession(const QString &sessionHash, const QString &userId, qint64 now,
-                       qint64 expiresAt, std::function<void(Core::Result<bool>)> done);
+    // deleted, locked or changed by an administrator meanwhile (no session).
+    void createSession(const QString &sessionHash, const QString &userId, qint64 userUpdatedAt,
+                       qint64 now, qint64 expiresAt, std::function<void(Core::Result<bool>)> done);
     std::optional<BrowserSession> session(const QString &sessionHash, qint64 now);
     // Signs the user out of every browser and drops their pending sign-ins.
     void endSessions(const QString &userId, std::function<void(Core::Result<void>)> done);

@@ -253,7 +253,8 @@ GrantResult TokenExchangeGrant::handle(const TokenRequest &req) const
                    QStringLiteral("delegation: the actor token's subject acts for the subject "
                                   "(RFC 8693 §4.1)"));
     }
-    if (const auto user = m_users.find(sub); user && user->lockedByAdministrator())
+    const auto user = m_users.find(sub);
+    if (user && user->lockedByAdministrator())
         return grantFailed(
             invalidGrant(QStringLiteral("the user's account is locked by an administrator")));
     // An exchanged token lives no longer than its subject token (this server's or a trusted
@@ -279,19 +280,28 @@ GrantResult TokenExchangeGrant::handle(const TokenRequest &req) const
                     {QStringLiteral("scope"), token->scope}};
     out.tokens.append(*token);
     // The subject token is still alive when the result is stored (it was read before the
-    // writer's transaction).
+    // writer's transaction); a trusted issuer's is still trusted; the user (one of this
+    // server's) not deleted, locked or changed by an administrator meanwhile.
+    const QString userId = user ? user->id : QString();
+    const qint64 updatedAt = user ? user->updatedAt : -1;
     if (subject.local) {
         const QString hash = subject.hash;
         const qint64 now = req.now;
-        out.consume = [hash, now](Core::WriteTransaction &tx) -> std::optional<OAuthError> {
+        out.consume = [hash, now, userId,
+                       updatedAt](Core::WriteTransaction &tx) -> std::optional<OAuthError> {
             Core::Statement &q =
                 tx.stmt("SELECT revoked_at, expires_at FROM oauth_tokens WHERE hash = ?");
             q.bind(1, hash);
             if (!q.next() || !q.isNull(0) || q.int64(1) <= now)
                 return invalidGrant(
                     QStringLiteral("the token was revoked (with the grant it came from)"));
+            q.next(); // done with it
+            if (!userId.isEmpty())
+                return userRefusal(tx, userId, updatedAt);
             return std::nullopt;
         };
+    } else {
+        out.consume = stillTrusted(subject.iss, userId, updatedAt);
     }
     return out;
 }

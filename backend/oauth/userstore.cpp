@@ -20,7 +20,7 @@ namespace Gatehouse::OAuth {
 namespace {
 
 constexpr const char *kColumns = "id, username, email, email_verified, name, groups, "
-                                 "failed_logins, locked_until, created_at";
+                                 "failed_logins, locked_until, created_at, updated_at";
 
 Core::Error invalid(const QString &message)
 {
@@ -46,6 +46,7 @@ User fromQuery(const QSqlQuery &q)
     u.failedLogins = q.value(6).toInt();
     u.lockedUntil = q.value(7).toLongLong();
     u.createdAt = q.value(8).toLongLong();
+    u.updatedAt = q.value(9).toLongLong();
     return u;
 }
 
@@ -258,13 +259,16 @@ void UserStore::update(const QString &idOrName, const UserInput &input,
                             [&u](const QString &g) { return !u.groups.contains(g); });
             QSqlQuery &q = tx.query(QStringLiteral(
                 "UPDATE oauth_users SET username = ?, email = ?, email_verified = ?, name = ?, "
-                "groups = ?, password_hash = COALESCE(?, password_hash), updated_at = ? WHERE id "
-                "= ?"));
+                "groups = ?, password_hash = COALESCE(?, password_hash), updated_at = CASE WHEN ? "
+                "> "
+                "updated_at THEN ? ELSE updated_at + 1 END WHERE id = ?"));
+            // updated_at always moves (two changes within a millisecond too): grants compare it
+            // (UserStore::refusal).
             for (const QVariant &v :
                  {QVariant(u.username), QVariant(u.email), QVariant(u.emailVerified ? 1 : 0),
                   QVariant(u.name), QVariant(groupsJson(u.groups)),
                   passwordHash.isEmpty() ? QVariant() : QVariant(passwordHash), QVariant(now),
-                  QVariant(u.id)})
+                  QVariant(now), QVariant(u.id)})
                 q.addBindValue(v);
             if (!q.exec())
                 return Core::WriteTransaction::sqlError(q, "update user");
@@ -326,12 +330,12 @@ Core::Result<void> UserStore::revokeUserTokens(Core::WriteTransaction &tx, const
     q.bind(1, now).bind(2, userId).bind(3, client);
     if (!q.exec())
         return Core::WriteTransaction::sqlError(q, "revoke user tokens");
-    // And what is still on its way to becoming a token: unredeemed codes expire now, approved
-    // device codes are denied.
-    Core::Statement &codes =
-        tx.stmt("UPDATE oauth_codes SET expires_at = ?1 WHERE user_id = ?2 AND "
-                "used_at IS NULL AND expires_at > ?1 AND (?3 = '' OR "
-                "client_id = ?3)");
+    // And what is still on its way to becoming a token: unredeemed codes expire (at 0, not
+    // now: a redemption read before this commits checks the expiry against its own earlier
+    // time in the transaction that stores its tokens), approved device codes are denied.
+    Core::Statement &codes = tx.stmt("UPDATE oauth_codes SET expires_at = 0 WHERE user_id = ?2 AND "
+                                     "used_at IS NULL AND expires_at > ?1 AND (?3 = '' OR "
+                                     "client_id = ?3)");
     if (!codes.bind(1, now).bind(2, userId).bind(3, client).exec())
         return Core::WriteTransaction::sqlError(codes, "expire user codes");
     Core::Statement &devices =
@@ -342,9 +346,10 @@ Core::Result<void> UserStore::revokeUserTokens(Core::WriteTransaction &tx, const
     return {};
 }
 
-QString UserStore::refusal(Core::WriteTransaction &tx, const QString &userId)
+QString UserStore::refusal(Core::WriteTransaction &tx, const QString &userId,
+                           qint64 expectedUpdatedAt)
 {
-    Core::Statement &q = tx.stmt("SELECT locked_until FROM oauth_users WHERE id = ?");
+    Core::Statement &q = tx.stmt("SELECT locked_until, updated_at FROM oauth_users WHERE id = ?");
     q.bind(1, userId);
     if (!q.next())
         return QStringLiteral("the user no longer exists");
@@ -352,6 +357,11 @@ QString UserStore::refusal(Core::WriteTransaction &tx, const QString &userId)
     // must not let whoever types wrong passwords for a name cut its tokens off.
     if (!q.isNull(0) && q.int64(0) >= User::kLockedByAdministrator)
         return QStringLiteral("the user's account is locked by an administrator");
+    // Changed while the grant was deciding (a password checked against the old hash, claims
+    // read before a group was taken away): what the change revoked would otherwise be issued
+    // after it.
+    if (expectedUpdatedAt >= 0 && q.int64(1) != expectedUpdatedAt)
+        return QStringLiteral("the user's account changed while signing in; sign in again");
     return {};
 }
 
@@ -503,7 +513,7 @@ UserStore::Attempt UserStore::signIn(const QString &username, const QByteArray &
             return {};
         reserved->known = true;
         reserved->user = fromQuery(q);
-        reserved->passwordHash = q.value(9).toString();
+        reserved->passwordHash = q.value(10).toString();
         if (reserved->user.locked(now)) {
             reserved->locked = true;
             // Whoever types the right password is told of an administrator's lock, but only

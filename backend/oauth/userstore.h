@@ -31,6 +31,9 @@ struct User
     int failedLogins = 0;
     qint64 lockedUntil = 0; // ms; 0: not locked
     qint64 createdAt = 0;
+    // ms; an administrator's change of the user (a grant compares it, as read when it decided,
+    // in the transaction that stores its tokens: UserStore::refusal)
+    qint64 updatedAt = 0;
 
     // An administrator's lock lasts until unlocked (year 9999).
     static constexpr qint64 kLockedByAdministrator = 253'402'300'799'000;
@@ -116,7 +119,10 @@ public:
                                                qint64 now, const QString &clientId = {});
     // Whether tokens may be issued for the user (exists, not locked by an administrator), read
     // in the writer's transaction that stores them: an error message, or empty.
-    static QString refusal(Core::WriteTransaction &tx, const QString &userId);
+    // expectedUpdatedAt (>= 0): the user as the caller read them; changed since (a new password,
+    // a group taken away: anything an administrator changed), the grant is refused too.
+    static QString refusal(Core::WriteTransaction &tx, const QString &userId,
+                           qint64 expectedUpdatedAt = -1);
     // signIn, then done (in the calling thread).
     void authenticate(const QString &username, const QByteArray &password, qint64 now,
                       const LockoutPolicy &policy, const std::function<void(Attempt)> &done);

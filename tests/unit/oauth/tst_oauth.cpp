@@ -467,7 +467,7 @@ private slots:
         // Locked by an administrator, or deleted: no session, the sign-in stays unmarked.
         for (const QString &who : {QStringLiteral("mallory"), QStringLiteral("nobody")}) {
             const auto r = wait([&](auto done) {
-                store.signIn(QStringLiteral("i1"), who, now, QStringLiteral("s-") + who,
+                store.signIn(QStringLiteral("i1"), who, 0, now, QStringLiteral("s-") + who,
                              now + 60'000, false, done);
             });
             QCOMPARE(r.value(), false);
@@ -476,14 +476,27 @@ private slots:
                         ->userId.isEmpty());
         }
         QCOMPARE(wait([&](auto done) {
-                     store.createSession(QStringLiteral("s-m"), QStringLiteral("mallory"), now,
+                     store.createSession(QStringLiteral("s-m"), QStringLiteral("mallory"), 0, now,
                                          now + 60'000, done);
                  }).value(),
                  false);
         QVERIFY(!store.session(QStringLiteral("s-m"), now));
+        // Changed by an administrator since her password was checked (her updated_at was 0 when
+        // read; a new password makes it move): no session, the sign-in stays unmarked.
+        QCOMPARE(wait([&](auto done) {
+                     store.signIn(QStringLiteral("i1"), QStringLiteral("alice"), -5, now,
+                                  QStringLiteral("s-stale"), now + 60'000, false, done);
+                 }).value(),
+                 false);
+        QVERIFY(!store.session(QStringLiteral("s-stale"), now));
+        QCOMPARE(wait([&](auto done) {
+                     store.createSession(QStringLiteral("s-stale"), QStringLiteral("alice"), -5,
+                                         now, now + 60'000, done);
+                 }).value(),
+                 false);
         // Alice signs in: marked, a session; the consent is consumed once.
         QCOMPARE(wait([&](auto done) {
-                     store.signIn(QStringLiteral("i1"), QStringLiteral("alice"), now,
+                     store.signIn(QStringLiteral("i1"), QStringLiteral("alice"), 0, now,
                                   QStringLiteral("s-alice"), now + 60'000, false, done);
                  }).value(),
                  true);
