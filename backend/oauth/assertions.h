@@ -67,6 +67,7 @@ private:
     Core::WriteQueue &m_writer;
     QMutex m_mutex;
     QHash<QString, qint64> m_seen; // issuer + '\n' + jti -> expiry
+    qint64 m_pruneAfter = 0;       // the next sweep of m_seen (at most one a second)
     std::atomic<quint64> m_claims{0};
 };
 
