@@ -8,9 +8,11 @@
 #include <QEventLoop>
 #include <QFile>
 #include <QHostAddress>
+#include <QHostInfo>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QNetworkAccessManager>
+#include <QNetworkProxy>
 #include <QNetworkReply>
 #include <QProcessEnvironment>
 #include <QRandomGenerator>
@@ -30,6 +32,80 @@ bool loopbackHost(const QString &host)
     return !address.isNull() && address.isLoopback();
 }
 
+// The addresses a URL's host names, in the order to try: a literal as it is; 0.0.0.0 and ::
+// (ports.json of a listener on every address) as loopback, where the kernel takes them.
+QList<QHostAddress> addressesOf(const QString &host)
+{
+    QList<QHostAddress> found;
+    if (const QHostAddress literal(host); !literal.isNull())
+        found = {literal};
+    else
+        found = QHostInfo::fromName(host).addresses();
+    for (QHostAddress &a : found) {
+        if (a == QHostAddress::AnyIPv4)
+            a = QHostAddress(QHostAddress::LocalHost);
+        else if (a == QHostAddress::AnyIPv6)
+            a = QHostAddress(QHostAddress::LocalHostIPv6);
+    }
+    return found;
+}
+
+// GET /admin-proof at each address of c.url's host until one connects; 0 when its answer is
+// the root token's proof for that address and port (c.address pinned to it), else the exit
+// code with the reason printed.
+int proveListener(Connection &c, const QString &rootToken, const QString &dataDir, QTextStream &err)
+{
+    QByteArray nonce(24, Qt::Uninitialized);
+    QRandomGenerator::system()->generate(nonce.begin(), nonce.end());
+    nonce = nonce.toBase64(QByteArray::Base64UrlEncoding | QByteArray::OmitTrailingEquals);
+    Request proof("GET", QStringLiteral("/admin-proof"));
+    proof.query.addQueryItem(QStringLiteral("nonce"), QString::fromLatin1(nonce));
+    const quint16 port = quint16(c.url.port(c.url.scheme() == QLatin1String("https") ? 443 : 80));
+    const QList<QHostAddress> addresses = addressesOf(c.url.host());
+    Reply r;
+    r.networkError = QStringLiteral("the host name %1 has no address").arg(c.url.host());
+    for (const QHostAddress &a : addresses) {
+        c.address = a;
+        r = c.send(proof, false);
+        if (!r.refused) // an answer, or a failure after connecting: this address decides
+            break;
+    }
+    const QString endpoint = c.address.isNull()
+                                 ? QStringLiteral("%1:%2").arg(c.url.host()).arg(port)
+                                 : Core::adminProofEndpoint(c.address, port);
+    const QByteArray seen = QJsonDocument::fromJson(r.body)
+                                .object()
+                                .value(QStringLiteral("proof"))
+                                .toString()
+                                .toLatin1();
+    if (r.status == 200 && !c.address.isNull() &&
+        seen == Core::adminProof(rootToken, nonce, endpoint))
+        return 0;
+    err << "gatehouse admin: " << c.url.toString();
+    if (r.status != 0 && seen == Core::legacyAdminProof(rootToken, nonce)) {
+        err << " answers with the proof of a Gatehouse older than this one, which does not name "
+               "the address it was reached at (a program relaying to another Gatehouse could "
+               "answer it too); no admin token was sent. If it is the Gatehouse of "
+            << dataDir << ", restart it with this version\n";
+        return 1;
+    }
+    if (r.status == 0)
+        err << " does not answer (" << r.networkError << ")";
+    else
+        err << " is not the Gatehouse of " << dataDir;
+    err << "; no admin token was sent. ";
+    if (c.source.isEmpty())
+        err << "The root token of " << dataDir
+            << " goes only to its own Gatehouse: pass --admin-token for this one (a Gatehouse "
+               "proves that it holds the root token at the address and port connected to, "
+            << endpoint << ", which a relay, a proxy or a load balancer in between cannot)\n";
+    else
+        err << c.source
+            << " names it: is it left from a Gatehouse that did not stop cleanly? (start one "
+               "with 'gatehouse --headless', or pass --admin-url)\n";
+    return 1;
+}
+
 } // namespace
 
 Reply Connection::call(const Request &request) const
@@ -43,7 +119,14 @@ Reply Connection::send(const Request &request, bool withToken) const
     QUrl target = url;
     target.setPath(request.path);
     target.setQuery(request.query);
+    if (!address.isNull()) {
+        // The proven listener itself: no name lookup, no proxy in between.
+        target.setHost(address.toString());
+        nam.setProxy(QNetworkProxy::NoProxy);
+    }
     QNetworkRequest req(target);
+    if (!address.isNull())
+        req.setPeerVerifyName(url.host()); // the certificate is checked for the name given
     // Qt would follow a redirect with the Authorization header to wherever it points.
     req.setAttribute(QNetworkRequest::RedirectPolicyAttribute,
                      QNetworkRequest::ManualRedirectPolicy);
@@ -97,6 +180,7 @@ Reply Connection::send(const Request &request, bool withToken) const
     Reply r;
     r.status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
     r.body = reply->readAll();
+    r.refused = reply->error() == QNetworkReply::ConnectionRefusedError;
     if (r.status >= 300 && r.status < 400) {
         // The admin API never redirects: whatever answered this is not it.
         r.networkError =
@@ -228,36 +312,13 @@ std::variant<Connection, int> openConnection(const QCommandLineParser &options,
     // killed one leaves the file behind, and any local program may take the port then). Named
     // by --admin-url with no token of its own: the data directory's root token goes only to the
     // Gatehouse of that data directory. Either way the listener proves that it holds the root
-    // token before any token is sent.
+    // token, at the address and port connected to, before any token is sent: a program that
+    // relays the nonce to another Gatehouse with the same token (or a proxy or load balancer in
+    // between) gets a proof for that one's address, not this one's (fail closed).
     const bool rootFallback = named->isEmpty(); // no token named: the root token is sent
     if ((!c.source.isEmpty() || rootFallback) && !rootToken.isEmpty()) {
-        QByteArray nonce(24, Qt::Uninitialized);
-        QRandomGenerator::system()->generate(nonce.begin(), nonce.end());
-        nonce = nonce.toBase64(QByteArray::Base64UrlEncoding | QByteArray::OmitTrailingEquals);
-        Request proof("GET", QStringLiteral("/admin-proof"));
-        proof.query.addQueryItem(QStringLiteral("nonce"), QString::fromLatin1(nonce));
-        const Reply r = c.send(proof, false);
-        const QByteArray expected = Core::adminProof(rootToken, nonce);
-        const QByteArray seen = QJsonDocument::fromJson(r.body)
-                                    .object()
-                                    .value(QStringLiteral("proof"))
-                                    .toString()
-                                    .toLatin1();
-        if (r.status != 200 || seen != expected) {
-            err << "gatehouse admin: " << c.url.toString()
-                << (r.status == 0
-                        ? QStringLiteral(" does not answer (%1)").arg(r.networkError)
-                        : QStringLiteral(" is not the Gatehouse of %1").arg(config->dataDir))
-                << "; no admin token was sent. ";
-            if (c.source.isEmpty())
-                err << "The root token of " << config->dataDir
-                    << " goes only to its own Gatehouse: pass --admin-token for this one\n";
-            else
-                err << c.source
-                    << " names it: is it left from a Gatehouse that did not stop cleanly? (start "
-                       "one with 'gatehouse --headless', or pass --admin-url)\n";
-            return 1;
-        }
+        if (const int code = proveListener(c, rootToken, config->dataDir, err); code != 0)
+            return code;
     }
     return c;
 }

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <QByteArray>
+#include <QHostAddress>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QList>
@@ -41,6 +42,7 @@ struct Reply
     int status = 0; // 0: no HTTP answer at all (networkError says why)
     QByteArray body;
     QString networkError;
+    bool refused = false; // no connection was made (refused): another address may answer
 };
 
 // The admin API of one running backend: where it answers, the token to present, and which
@@ -54,6 +56,11 @@ struct Connection
     // SHA-256 fingerprint given with --admin-fingerprint.
     QList<QSslCertificate> caCertificates;
     QString fingerprint;
+    // When set, every request connects to this address (url's port, no proxy; over https the
+    // certificate is still checked for url's host): the one whose listener proved that it
+    // holds the data directory's root token (/admin-proof), so that the token goes nowhere
+    // else, whatever the host name resolves to next.
+    QHostAddress address;
 
     // Blocks (a local event loop) until the answer, or the 10 s transfer timeout. Redirects are
     // not followed: a 3xx is a network error (the token is sent to the URL given only).
@@ -74,8 +81,10 @@ std::optional<QString> namedToken(const QString &flagToken, const QString &flagF
 // The URL from --admin-url, GATEHOUSE_ADMIN_URL or <data-dir>/ports.json; the token from
 // --admin-token, --admin-token-file, GATEHOUSE_ADMIN_TOKEN, GATEHOUSE_ADMIN_TOKEN_FILE or
 // <data-dir>/admin-token (--data-dir and --config as
-// the backend resolves them). Otherwise the exit code, the reason printed to err: 1 when there
-// is nothing to connect to, 2 for a wrong option.
+// the backend resolves them). The data directory's root token, sent when no token is named, goes
+// only to a listener that proves it holds it at the address and port connected to
+// (/admin-proof; Connection::address is then that address). Otherwise the exit code, the reason
+// printed to err: 1 when there is nothing to connect to (or no proof), 2 for a wrong option.
 std::variant<Connection, int> openConnection(const QCommandLineParser &options,
                                              const QProcessEnvironment &env, QTextStream &err);
 

@@ -98,15 +98,18 @@ void AdminApi::registerRoutes()
     m_server.addFilter(QStringLiteral("/metrics"), guard);
 
     // Without a token (it answers before one is sent): proves that this listener holds the
-    // root admin token of the data directory whose ports.json led the CLI here.
+    // root admin token of the data directory whose ports.json led the CLI here, at the address
+    // and port the request reached (its connection's own end, never a header): relayed to
+    // another Gatehouse with the same root token, the proof names that one's endpoint.
     m_server.route("GET", QStringLiteral("/admin-proof"), [this](const HttpRequest &req) {
         const QByteArray nonce = req.query.queryItemValue(QStringLiteral("nonce")).toLatin1();
         if (!Core::isAdminProofNonce(nonce))
             return HttpResponse::error(400, QStringLiteral("invalid-query-parameter"),
                                        QStringLiteral("nonce: 22 to 128 characters of base64url"));
+        const QString endpoint = Core::adminProofEndpoint(req.localAddress, req.localPort);
         HttpResponse r = HttpResponse::json(
-            200,
-            QJsonObject{{QStringLiteral("proof"), QString::fromLatin1(m_tokens.rootProof(nonce))}});
+            200, QJsonObject{{QStringLiteral("proof"),
+                              QString::fromLatin1(m_tokens.rootProof(nonce, endpoint))}});
         r.setHeader("Cache-Control", "no-store");
         return r;
     });

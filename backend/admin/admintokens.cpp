@@ -261,9 +261,9 @@ Core::Result<void> AdminTokens::load()
     return {};
 }
 
-QByteArray AdminTokens::rootProof(const QByteArray &nonce) const
+QByteArray AdminTokens::rootProof(const QByteArray &nonce, const QString &endpoint) const
 {
-    return Core::adminProof(m_root, nonce);
+    return Core::adminProof(m_root, nonce, endpoint);
 }
 
 std::optional<AdminPrincipal> AdminTokens::authenticate(const QString &presented) const

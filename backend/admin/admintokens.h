@@ -75,8 +75,9 @@ public:
     // The principal of a presented bearer token; nullopt when it is unknown, revoked or
     // expired. Thread-safe; constant time against the root token.
     std::optional<AdminPrincipal> authenticate(const QString &presented) const;
-    // /admin-proof's answer for this nonce (Core::adminProof with the root token).
-    QByteArray rootProof(const QByteArray &nonce) const;
+    // /admin-proof's answer for this nonce at this endpoint (Core::adminProof with the root
+    // token).
+    QByteArray rootProof(const QByteArray &nonce, const QString &endpoint) const;
 
     struct Created
     {

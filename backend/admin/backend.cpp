@@ -65,6 +65,15 @@
 
 namespace Gatehouse::Admin {
 
+namespace {
+
+bool loopbackAddress(const QString &address)
+{
+    return address == QLatin1String("localhost") || QHostAddress(address).isLoopback();
+}
+
+} // namespace
+
 Backend::Backend(Core::Config config, QObject *parent)
     : QObject(parent), m_config(std::move(config)), m_clock(std::make_unique<Core::SystemClock>()),
       m_metrics(std::make_unique<Core::Metrics>()),
@@ -185,6 +194,11 @@ Result<void> Backend::prepareDataDir()
                              QStringLiteral("cannot create data directory %1: %2")
                                  .arg(m_config.dataDir, r.error().message));
     }
+    // Keys and tokens are read from here (admin-token, database-key, pki/): refused when
+    // another user owns it or may write in it, whatever they put there (fail closed).
+    if (auto r = Platform::checkOwnDirectory(m_config.dataDir); !r)
+        return makeError(QStringLiteral("data-dir"),
+                         QStringLiteral("data directory %1").arg(r.error().message));
     if (!QFileInfo(m_config.dataDir).isWritable())
         return makeError(QStringLiteral("data-dir"),
                          QStringLiteral("data directory %1 is not writable").arg(m_config.dataDir));
@@ -282,6 +296,11 @@ Result<void> Backend::writePorts()
 Result<void> Backend::start()
 {
     m_startedAt = m_clock->now();
+    for (const QString &unknown : std::as_const(m_config.unknownEnvironment))
+        qCWarning(lcAdmin).noquote()
+            << "the environment variable" << unknown
+            << "is not a setting of Gatehouse and is ignored (gatehouse --help lists the "
+               "settings; each is GATEHOUSE_ and the option's name, upper case, - as _)";
     if (auto r = prepareDataDir(); !r)
         return r;
 
@@ -350,6 +369,28 @@ Result<void> Backend::start()
     SettingsAdminApi::applyStored(m_config, *m_settings);
     if (m_config.demo)
         m_config.demoData = true; // the demo's test orders need the catalog
+    // Demo mode's users have a password anyone can read (docs/demo.md): only on loopback,
+    // unless the operator says otherwise (fail closed).
+    if (m_config.demo && !loopbackAddress(m_config.service.address)) {
+        const auto source = [this](const char *key) {
+            return m_config.sources.value(QLatin1String(key), QStringLiteral("default"));
+        };
+        if (!m_config.demoAllowNetwork)
+            return makeError(
+                QStringLiteral("demo-on-network"),
+                QStringLiteral("demo mode (%1) with the service listener on %2, which is not "
+                               "loopback (%3): the demo users alice and bob have a public "
+                               "password (docs/demo.md), and anyone who reaches that address "
+                               "could sign in as them. Bind the service listener to 127.0.0.1 "
+                               "(--service-address), turn demo mode off, or pass "
+                               "--demo-allow-network if everyone on that network may")
+                    .arg(source("demo"), m_config.service.address, source("service-address")));
+        qCWarning(lcAdmin).noquote()
+            << QStringLiteral("demo mode with the service listener on %1 (demo-allow-network "
+                              "from %2): anyone who reaches it signs in as the demo users alice "
+                              "and bob with their public password (docs/demo.md)")
+                   .arg(m_config.service.address, source("demo-allow-network"));
+    }
     if (auto id = m_settings->value(QStringLiteral("instance-id")); id) {
         m_instanceId = *id;
     } else {
@@ -428,8 +469,7 @@ Result<void> Backend::start()
         adminOptions.tls = adminTls;
         qCInfo(lcAdmin).noquote() << "admin API over HTTPS; certificate SHA-256 fingerprint"
                                   << Core::certificateFingerprint(tls.certificate);
-    } else if (!QHostAddress(m_config.admin.address).isLoopback() &&
-               m_config.admin.address != QLatin1String("localhost")) {
+    } else if (!loopbackAddress(m_config.admin.address)) {
         qCWarning(lcAdmin).noquote()
             << "the admin API listens on" << m_config.admin.address
             << "without TLS: its bearer token crosses the network in clear; use --admin-tls";
@@ -665,6 +705,9 @@ Result<void> Backend::start()
                                       holdsAccounts, this);
         connect(seeder, &DemoSeeder::finished, seeder, &QObject::deleteLater);
         QMetaObject::invokeMethod(seeder, &DemoSeeder::start, Qt::QueuedConnection);
+    } else {
+        // Demo mode turned off: its users keep their public password until changed.
+        DemoSeeder::warnOfDemoUsersLeft(*m_database, *m_settings, m_service->url());
     }
     return {};
 }

@@ -2,7 +2,10 @@
 #include "admin/adminlogging.h"
 
 #include "core/clock.h"
+#include "core/database.h"
 #include "core/settingsstore.h"
+#include "crypto/password.h"
+#include "oauth/userstore.h"
 
 #include <QDateTime>
 #include <QJsonArray>
@@ -11,6 +14,8 @@
 #include <QNetworkProxy>
 #include <QNetworkReply>
 #include <QNetworkRequest>
+#include <QSqlQuery>
+#include <QThreadPool>
 
 namespace Gatehouse::Admin {
 
@@ -159,6 +164,45 @@ void DemoSeeder::start()
         }
     }
     next();
+}
+
+void DemoSeeder::warnOfDemoUsersLeft(Core::Database &database, const Core::SettingsStore &settings,
+                                     const QString &serviceUrl)
+{
+    if (!settings.value(QLatin1String(SeededKey)).ok() &&
+        !settings.value(QLatin1String(StartedKey)).ok())
+        return;
+    // Read here, the hashes only (the user store hands out no hash); verified on a pool thread.
+    QList<std::pair<QString, QString>> hashes;
+    QSqlQuery q(database.connection());
+    q.prepare(QStringLiteral("SELECT username, password_hash, locked_until FROM oauth_users "
+                             "WHERE username IN ('alice', 'bob') ORDER BY username"));
+    if (!q.exec())
+        return;
+    while (q.next())
+        if (q.value(2).toLongLong() < OAuth::User::kLockedByAdministrator)
+            hashes.append({q.value(0).toString(), q.value(1).toString()});
+    if (hashes.isEmpty())
+        return;
+    QThreadPool::globalInstance()->start([hashes, serviceUrl] {
+        QStringList left;
+        for (const auto &[username, hash] : hashes)
+            if (Crypto::Password::verify(hash, QByteArray(Password)))
+                left.append(username);
+        if (left.isEmpty())
+            return;
+        const bool one = left.size() == 1;
+        qCWarning(lcAdmin).noquote()
+            << QStringLiteral("demo mode is off, but the demo %1 %2 of this data directory still "
+                              "%3 in with the public demo password (docs/demo.md): anyone who "
+                              "reaches the service listener %4 can sign in as %5; give %5 a new "
+                              "password (gatehouse admin users set-password USER) or delete %5 "
+                              "(gatehouse admin users delete USER)")
+                   .arg(one ? QStringLiteral("user") : QStringLiteral("users"),
+                        left.join(QLatin1String(", ")),
+                        one ? QStringLiteral("signs") : QStringLiteral("sign"), serviceUrl,
+                        one ? QStringLiteral("that user") : QStringLiteral("them"));
+    });
 }
 
 void DemoSeeder::next()

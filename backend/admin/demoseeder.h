@@ -10,6 +10,7 @@ class QNetworkAccessManager;
 
 namespace Gatehouse::Core {
 class Clock;
+class Database;
 class SettingsStore;
 } // namespace Gatehouse::Core
 
@@ -38,6 +39,12 @@ public:
     // Runs the steps one after another; finished() at the end (also when already seeded).
     void start();
     bool alreadySeeded() const;
+
+    // A start without demo mode on a data directory the demo filled (its markers): a warning
+    // names each demo user that still signs in with the public password (not locked by an
+    // administrator), checked on a pool thread (argon2id) so that the start does not wait.
+    static void warnOfDemoUsersLeft(Core::Database &database, const Core::SettingsStore &settings,
+                                    const QString &serviceUrl);
 
 signals:
     // failures: the steps the backend refused (with its message), empty when all went well.

@@ -77,7 +77,8 @@ QStringList extraAreas(const QString &key)
     // Demo mode creates users with a public password, OAuth clients and RBAC objects at the next
     // start (as the root token, docs/demo.md): only the root token may turn it on. The demo
     // data (catalog, customer) also puts nodes into an empty cluster.
-    if (key == QLatin1String("demo"))
+    // Letting it run beyond loopback puts those users on the network.
+    if (key == QLatin1String("demo") || key == QLatin1String("demo-allow-network"))
         return {QStringLiteral("root")};
     if (key == QLatin1String("demo-data"))
         return {QStringLiteral("orders"), QStringLiteral("cluster")};
@@ -114,7 +115,8 @@ std::optional<HttpResponse> refusedSetting(const AdminTokens *tokens, const Http
                     403, QStringLiteral("forbidden"),
                     QStringLiteral("%1 may not change %2: only the root admin token changes %3")
                         .arg(who, key,
-                             key == QLatin1String("demo")
+                             key == QLatin1String("demo") ||
+                                     key == QLatin1String("demo-allow-network")
                                  ? QStringLiteral("demo mode (it creates users with a public "
                                                   "password, OAuth clients and RBAC objects)")
                                  : QStringLiteral("listeners")));
@@ -202,9 +204,10 @@ bool SettingsAdminApi::isReadOnly(const QString &key)
 QString SettingsAdminApi::groupOf(const QString &key)
 {
     if (key.endsWith(QLatin1String("-address")) || key.endsWith(QLatin1String("-port")) ||
-        key == QLatin1String("public-base-url") || key == QLatin1String("trusted-proxies"))
-        return key.startsWith(QLatin1String("demo-")) ? QStringLiteral("webhooks")
-                                                      : QStringLiteral("listeners");
+        key == QLatin1String("public-base-url") || key == QLatin1String("trusted-proxies") ||
+        key == QLatin1String("demo-allow-network"))
+        return key == QLatin1String("demo-receiver-port") ? QStringLiteral("webhooks")
+                                                          : QStringLiteral("listeners");
     if (key.startsWith(QLatin1String("max-")) || key.endsWith(QLatin1String("-timeout-ms")) ||
         key == QLatin1String("shutdown-grace-ms"))
         return key.startsWith(QLatin1String("webhook-")) ? QStringLiteral("webhooks")

@@ -207,8 +207,13 @@ ServiceAccountTokens::ServiceAccountTokens(Crypto::PrivateKey key, const ObjectS
 Result<Crypto::PrivateKey> ServiceAccountTokens::loadOrCreateKey(const QString &directory)
 {
     const QString path = directory + QStringLiteral("/sa.key");
-    if (QFile::exists(path))
+    if (QFile::exists(path)) {
+        // Whoever wrote it signs service-account tokens the cluster believes: refused unless
+        // this user or root owns it and nobody else may read it (fail closed).
+        if (auto r = Platform::checkPrivateFile(path); !r)
+            return makeError(QStringLiteral("sa-key"), r.error().message);
         return Crypto::PrivateKey::loadFile(path);
+    }
     auto key = Crypto::PrivateKey::generate(Crypto::KeyType::EcP256);
     if (!key)
         return key.error();

@@ -13,6 +13,7 @@
 #include <QStandardPaths>
 #include <QUrl>
 
+#include <algorithm>
 #include <functional>
 
 namespace Gatehouse::Core {
@@ -30,6 +31,25 @@ Result<qint64> parseInt(const QString &value, qint64 min, qint64 max)
                          QStringLiteral("expected an integer from %1 to %2").arg(min).arg(max),
                          400);
     return v;
+}
+
+// Levenshtein distance (insertions, deletions, substitutions), for "did you mean".
+int editDistance(const QString &a, const QString &b)
+{
+    QList<int> row(b.size() + 1);
+    for (qsizetype j = 0; j <= b.size(); ++j)
+        row[j] = int(j);
+    for (qsizetype i = 1; i <= a.size(); ++i) {
+        int diagonal = row[0];
+        row[0] = int(i);
+        for (qsizetype j = 1; j <= b.size(); ++j) {
+            const int above = row[j];
+            row[j] =
+                std::min({above + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
+            diagonal = above;
+        }
+    }
+    return row[b.size()];
 }
 
 Setter intSetter(qint64 min, qint64 max, std::function<void(Config &, qint64)> assign)
@@ -235,6 +255,11 @@ const QList<Entry> &entries()
             "Demo mode for training: on a new data directory create demo users, OAuth clients, "
             "RBAC objects and test orders (docs/demo.md), and start the console's guided tour.",
             boolSetter([](Config &c, bool v) { c.demo = v; }));
+        add("demo-allow-network", "",
+            "Let demo mode run with the service listener on an address other than loopback, "
+            "where anyone on that network signs in as the demo users with their public "
+            "password (refused without it; docs/demo.md).",
+            boolSetter([](Config &c, bool v) { c.demoAllowNetwork = v; }));
         add("demo-receiver-port", "port",
             "Port of the built-in demo webhook receiver on 127.0.0.1 (0: the last run's, else "
             "any).",
@@ -514,6 +539,32 @@ QString ConfigResolver::envName(const QString &key)
            QString(key).replace(QLatin1Char('-'), QLatin1Char('_')).toUpper();
 }
 
+const QStringList &ConfigResolver::otherEnvNames()
+{
+    static const QStringList names = [] {
+        // The CLI's and the console's (app/cli/connection.cpp, app/main.cpp) and the config
+        // file's path; then what the build, test, package and deploy scripts read or set
+        // (tests/, scripts/, deploy/, packaging/, CMake options), which may be exported
+        // where a backend starts. Update it when a script reads a new GATEHOUSE_* variable.
+        const QString listed = QStringLiteral(
+            "ADMIN_TOKEN ADMIN_TOKEN_FILE ADMIN_URL ADMIN_FINGERPRINT CONFIG "
+            "ARGS ATTACKS BINARY BUILD_CONSOLE BUILD_CONSOLE_BENCH BUILD_DIR BUILD_TESTS "
+            "CACHE_DIR CHROMIUM CONFIGURED_PREFIX CREATEDB E2E_ENABLED E2E_KEEP FUZZ "
+            "FUZZ_OPTIONS FUZZ_SECONDS HAVE_LLD INSTALL_SERVICE INSTANCES IN_NETNS JOBS "
+            "LINKS_MIMALLOC LUPDATE_LIST MACDEPLOYQT MIMALLOC MOC MOC_DROP NODE_EXECUTABLE "
+            "NOOPT_OPTIONS NPM_EXECUTABLE PACKAGE_HOMEPAGE PACKAGE_MAINTAINER PACKAGE_TEST "
+            "PAGES_IN_XVFB PG_DURABLE PORT_BASE PYTHON QMLCACHEGEN QT_TOOL_WRAPPERS "
+            "REQUIRE_POSTGRES ROOT SANITIZE SMOKE_IN_XVFB SYSTEMD_UNIT_DIR TEST_JOBS TEST_LSAN "
+            "TEST_ONLY TEST_POSTGRES TEST_POSTGRES_DIR TEST_TIMEOUT_MS TIDY_CACHE TS_FILES "
+            "UNITY_BATCH_SIZE UNITY_BUILD VERSION WINDEPLOYQT WITH_CONSOLE");
+        QStringList n;
+        for (const QString &name : listed.split(QLatin1Char(' ')))
+            n.append(QStringLiteral("GATEHOUSE_") + name);
+        return n;
+    }();
+    return names;
+}
+
 QString adminTokenPath(const QString &dataDir)
 {
     return dataDir + QStringLiteral("/admin-token");
@@ -617,11 +668,38 @@ Result<Config> ConfigResolver::resolve(const QMap<QString, QString> &cli,
         config.configFile = QFileInfo(configPath).absoluteFilePath();
     }
     // 2. Environment.
+    QStringList known = otherEnvNames();
     for (const Entry &e : entries()) {
         const QString name = envName(e.option.key);
+        known.append(name);
         if (env.contains(name))
             if (auto r = apply(e, env.value(name), QStringLiteral("environment ") + name); !r)
                 return r.error();
+    }
+    // A misspelt variable would leave the weaker default in place without a word; refusing it
+    // would stop a start over a harness's own variable: reported (the backend logs it).
+    const QStringList names = env.keys();
+    for (const QString &name : names) {
+        if (!name.startsWith(QLatin1String("GATEHOUSE_")) || known.contains(name))
+            continue;
+        QString closest;
+        int best = 4; // at most 3 edits away
+        for (const QString &k : std::as_const(known))
+            if (const int d = editDistance(name, k); d < best) {
+                best = d;
+                closest = k;
+            }
+        // Else one cut short or written out (GATEHOUSE_ANONYMOUS_AUTHENTICATION): the longest
+        // name it begins with, or the shortest that begins with it.
+        constexpr qsizetype MinPrefix = 14; // GATEHOUSE_ and 4 letters
+        if (closest.isEmpty())
+            for (const QString &k : std::as_const(known))
+                if ((k.size() >= MinPrefix && name.startsWith(k) && k.size() > closest.size()) ||
+                    (name.size() >= MinPrefix && k.startsWith(name) &&
+                     (closest.isEmpty() || k.size() < closest.size())))
+                    closest = k;
+        config.unknownEnvironment.append(
+            closest.isEmpty() ? name : QStringLiteral("%1 (did you mean %2?)").arg(name, closest));
     }
     // 3. Flags.
     for (const Entry &e : entries()) {
@@ -740,6 +818,7 @@ QString ConfigResolver::valueOf(const Config &c, const QString &key)
         {QStringLiteral("trusted-proxies"), list(&Config::trustedProxies)},
         {QStringLiteral("demo-data"), flag(&Config::demoData)},
         {QStringLiteral("demo"), flag(&Config::demo)},
+        {QStringLiteral("demo-allow-network"), flag(&Config::demoAllowNetwork)},
         {QStringLiteral("demo-receiver-port"), num(&Config::demoReceiverPort)},
         {QStringLiteral("webhook-allow-loopback"), flag(&Config::webhookAllowLoopback)},
         {QStringLiteral("webhook-allowlist"), list(&Config::webhookAllowlist)},

@@ -49,7 +49,9 @@ struct Config
 
     // Orders and webhooks (docs/orders.md).
     bool demoData = true;
-    bool demo = false;        // --demo: seed the training data and guide through the console
+    bool demo = false; // --demo: seed the training data and guide through the console
+    // Demo mode with the service listener beyond loopback (its users' password is public).
+    bool demoAllowNetwork = false;
     int demoReceiverPort = 0; // 0: the port of the last run, else any free one
     bool webhookAllowLoopback = false;
     QStringList webhookAllowlist;
@@ -109,6 +111,11 @@ struct Config
 
     // Where each value came from ("default", "config file", "environment GATEHOUSE_X", "flag --x").
     QMap<QString, QString> sources;
+    // GATEHOUSE_* variables of the environment that name no setting and nothing else Gatehouse,
+    // its CLI or its scripts read: "GATEHOUSE_ORDERS_REQUIRE_TOKENS (did you mean
+    // GATEHOUSE_ORDERS_REQUIRE_TOKEN?)". Ignored, so that a test harness's own variables never
+    // stop a start; the backend logs a warning for each (a config file's unknown key is refused).
+    QStringList unknownEnvironment;
 };
 
 // One configurable setting: its key is the flag name (--key), the config-file key and,
@@ -133,6 +140,9 @@ class ConfigResolver
 public:
     static const QList<ConfigOption> &options();
     static QString envName(const QString &key);
+    // GATEHOUSE_* names read by the CLI, the console and the project's scripts and tests, not
+    // settings: never reported as unknown (ADMIN_TOKEN, CONFIG, BINARY, ...).
+    static const QStringList &otherEnvNames();
     static QString defaultDataDir();
 
     // cli: values given on the command line keyed by option key (only those present).

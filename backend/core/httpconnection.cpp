@@ -255,6 +255,8 @@ bool Connection::parseHead()
     req.peerAddress = from.client;
     req.forwardedBy = from.forwarder;
     req.peerPort = m_socket->peerPort();
+    req.localAddress = m_socket->localAddress();
+    req.localPort = m_socket->localPort();
     req.identity = m_identity;
     req.tls = m_tls;
     req.method = std::move(head.method);

@@ -52,6 +52,10 @@ struct HttpRequest
     QHostAddress peerAddress;
     QHostAddress forwardedBy; // the trusted proxy that passed the request on; null if none
     quint16 peerPort = 0;     // the socket's
+    // The socket's own end: the address and port this request reached, as the listener sees
+    // them (never from a header; /admin-proof binds its answer to them).
+    QHostAddress localAddress;
+    quint16 localPort = 0;
     PeerIdentity identity;
     QString requestId;
     QString listener;

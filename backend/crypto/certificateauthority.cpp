@@ -386,6 +386,11 @@ Result<CertificateAuthority> CertificateAuthority::loadOrCreate(const QString &d
     const bool haveKey = QFileInfo::exists(keyPath);
 
     if (haveCert && haveKey) {
+        // Whoever wrote the key signs client certificates the cluster believes (system:masters
+        // among them): refused unless this user or root owns it and nobody else may read it
+        // (fail closed).
+        if (auto r = Platform::checkPrivateFile(keyPath); !r)
+            return r.error();
         auto certPem = readSmallFile(certPath, MaxCaPemSize);
         if (!certPem)
             return certPem.error();
@@ -397,9 +402,6 @@ Result<CertificateAuthority> CertificateAuthority::loadOrCreate(const QString &d
         if (!ca)
             return makeError(ca.error().code,
                              QStringLiteral("%1: %2").arg(directory, ca.error().message));
-        if (QFileInfo(keyPath).permissions() & (QFileDevice::ReadGroup | QFileDevice::ReadOther |
-                                                QFileDevice::WriteGroup | QFileDevice::WriteOther))
-            qCWarning(lcCrypto) << keyPath << "is accessible by group or others";
         qCInfo(lcCrypto) << "loaded certificate authority from" << directory;
         return ca;
     }

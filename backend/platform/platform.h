@@ -27,18 +27,28 @@ inline Result<void> writePrivateFile(const QString &path, const QByteArray &data
 }
 
 // Creates the directory (and its parents) if needed, the last one private to the owner (0700
-// on Unix, a protected owner-only ACL on Windows). An existing directory is left as it is (on
-// Unix a warning is logged if it is open to group or others).
+// on Unix, a protected owner-only ACL on Windows). An existing directory must pass
+// checkOwnDirectory (an error otherwise); on Unix a warning is logged if group or others may
+// read it.
 Result<void> ensurePrivateDirectory(const QString &path);
+
+// Whether keys and tokens found in an existing directory can be trusted: on Unix it must be
+// owned by the user the process runs as (effective uid) and writable by nobody else (no group
+// or other write bit, sticky or not); on Windows its owner must be that user, the
+// Administrators group or SYSTEM (what else may write is left to its ACL, as checkPrivateFile
+// leaves a file's). An error names the path, what is wrong and the chmod / chown that fixes it.
+Result<void> checkOwnDirectory(const QString &path);
 
 // Makes an existing file or directory private to the owner: 0600 / 0700 on Unix, a protected
 // ACL granting the current user alone full access on Windows.
 Result<void> restrictToOwner(const QString &path);
 
-// Whether a key file someone else provided is private enough to use: on Unix, no access for
-// others, and none for the group unless root owns the file (0640 root:gatehouse is how a key
-// is shared with a service account; PostgreSQL's rule for its key files). An error names the
-// mode and the fix. On Windows the file's ACL is left to the administrator (no check).
+// Whether a key or token file is private enough to use: on Unix, owned by the user the process
+// runs as or by root, no access for others, and none for the group unless root owns the file
+// (0640 root:gatehouse is how a key is shared with a service account; PostgreSQL's rule for
+// its key files). An error names the owner or the mode, and the fix. On Windows the owner must
+// be that user, the Administrators group or SYSTEM; the file's ACL is left to the
+// administrator.
 Result<void> checkPrivateFile(const QString &path);
 // Calls fn in a forked child right after fork() (pthread_atfork); nothing where there is no
 // fork(). fn must not be null.

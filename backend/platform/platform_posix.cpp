@@ -15,6 +15,7 @@
 #include <dlfcn.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <pwd.h>
 #include <stdlib.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -46,6 +47,42 @@ bool writeAll(int fd, const char *data, size_t size)
         size -= size_t(n);
     }
     return true;
+}
+
+// "gatehouse (uid 998)", or "uid 998" for a uid without a name.
+QString userName(uid_t uid)
+{
+    struct passwd entry;
+    struct passwd *found = nullptr;
+    char buffer[1024];
+    if (::getpwuid_r(uid, &entry, buffer, sizeof buffer, &found) == 0 && found)
+        return QStringLiteral("%1 (uid %2)").arg(QString::fromLocal8Bit(found->pw_name)).arg(uid);
+    return QStringLiteral("uid %1").arg(uid);
+}
+
+// The name chown takes: the user name, else the uid.
+QString chownName(uid_t uid)
+{
+    struct passwd entry;
+    struct passwd *found = nullptr;
+    char buffer[1024];
+    if (::getpwuid_r(uid, &entry, buffer, sizeof buffer, &found) == 0 && found)
+        return QString::fromLocal8Bit(found->pw_name);
+    return QString::number(uid);
+}
+
+// Refused unless the running user (or root) owns it: another user's file may hold a key or a
+// token of theirs (a CA key they can sign with, an admin token they know).
+Result<void> checkOwner(const QString &path, const struct stat &st, bool rootMayOwn)
+{
+    const uid_t self = ::geteuid();
+    if (st.st_uid == self || (rootMayOwn && st.st_uid == 0))
+        return {};
+    return makeError(QStringLiteral("io_error"),
+                     QStringLiteral("%1 belongs to %2, not to %3 that Gatehouse runs as: that "
+                                    "user could have put in it what Gatehouse trusts; if it is "
+                                    "yours, chown %4 %1, otherwise remove it")
+                         .arg(path, userName(st.st_uid), userName(self), chownName(self)));
 }
 
 } // namespace
@@ -101,9 +138,12 @@ Result<void> ensurePrivateDirectory(const QString &path)
         if (!info.isDir())
             return makeError(QStringLiteral("io_error"),
                              QStringLiteral("%1 exists and is not a directory").arg(path));
+        // Keys are read from here: refused when another user could have put them there.
+        if (auto r = checkOwnDirectory(path); !r)
+            return r;
         struct stat st;
         if (::stat(QFile::encodeName(path).constData(), &st) == 0 && (st.st_mode & 0077) != 0)
-            qCWarning(lcPlatform) << "directory" << path << "is accessible by group or others";
+            qCWarning(lcPlatform) << "directory" << path << "is readable by group or others";
         return {};
     }
 
@@ -131,12 +171,40 @@ Result<void> restrictToOwner(const QString &path)
     return {};
 }
 
+Result<void> checkOwnDirectory(const QString &path)
+{
+    const QByteArray native = QFile::encodeName(path);
+    struct stat st;
+    if (::stat(native.constData(), &st) != 0)
+        return ioError(QStringLiteral("cannot read"), path, errno);
+    if (auto r = checkOwner(path, st, false); !r)
+        return r;
+    // Anyone who may write in it may replace what is in it (a sticky bit keeps their own
+    // files theirs, but they may still add one that is not there yet: fail closed).
+    if ((st.st_mode & 0022) != 0)
+        return makeError(
+            QStringLiteral("io_error"),
+            QStringLiteral("%1 is writable by %2 (mode %3): others could put keys or tokens in "
+                           "it that Gatehouse trusts; chmod go-w %1 (0700, or 0750 to let a "
+                           "group read it)")
+                .arg(path,
+                     (st.st_mode & 0020) && (st.st_mode & 0002) ? QStringLiteral("group and others")
+                     : (st.st_mode & 0020)                      ? QStringLiteral("its group")
+                                                                : QStringLiteral("others"),
+                     QString::number(st.st_mode & 07777, 8)));
+    return {};
+}
+
 Result<void> checkPrivateFile(const QString &path)
 {
     const QByteArray native = QFile::encodeName(path);
     struct stat st;
     if (::stat(native.constData(), &st) != 0)
         return ioError(QStringLiteral("cannot read"), path, errno);
+    // Root may own it (0640 root:gatehouse shares a key with a service account); any other
+    // owner could have written a key or token of their own (fail closed).
+    if (auto r = checkOwner(path, st, true); !r)
+        return r;
     const mode_t allowed = st.st_uid == 0 ? 0640 : 0600;
     if ((st.st_mode & 0777 & ~allowed) != 0)
         return makeError(QStringLiteral("io_error"),

@@ -27,6 +27,7 @@
 #include <windows.h>
 
 #include <aclapi.h>
+#include <sddl.h>
 
 namespace Gatehouse::Platform {
 
@@ -64,19 +65,25 @@ struct OwnerOnlyAcl
     }
 };
 
-DWORD makeOwnerOnlyAcl(bool directory, OwnerOnlyAcl &out)
+// The user the process runs as (a TOKEN_USER in `user`).
+DWORD currentUser(std::vector<BYTE> &user)
 {
     HANDLE token = nullptr;
     if (!OpenProcessToken(GetCurrentProcess(), TOKEN_QUERY, &token))
         return GetLastError();
     DWORD size = 0;
     GetTokenInformation(token, TokenUser, nullptr, 0, &size);
-    out.user.resize(size);
-    const BOOL ok = GetTokenInformation(token, TokenUser, out.user.data(), size, &size);
+    user.resize(size);
+    const BOOL ok = GetTokenInformation(token, TokenUser, user.data(), size, &size);
     const DWORD tokenError = ok ? ERROR_SUCCESS : GetLastError();
     CloseHandle(token);
-    if (!ok)
-        return tokenError;
+    return ok ? ERROR_SUCCESS : tokenError;
+}
+
+DWORD makeOwnerOnlyAcl(bool directory, OwnerOnlyAcl &out)
+{
+    if (const DWORD rc = currentUser(out.user); rc != ERROR_SUCCESS)
+        return rc;
     EXPLICIT_ACCESSW entry = {};
     entry.grfAccessPermissions = GENERIC_ALL;
     entry.grfAccessMode = SET_ACCESS;
@@ -114,6 +121,44 @@ DWORD makeOwnerOnlyAttributes(bool directory, OwnerOnlyAttributes &out)
 bool ownerOnly(unsigned mode)
 {
     return (mode & 0077u) == 0;
+}
+
+// What Unix's owner check is here: the owner of path must be the user the process runs as,
+// the Administrators group or SYSTEM (an administrator's files are owned by one of these);
+// anyone else could have written what it holds.
+Result<void> checkOwner(const QString &path)
+{
+    std::wstring native = nativePath(path);
+    PSID owner = nullptr;
+    PSECURITY_DESCRIPTOR descriptor = nullptr;
+    const DWORD rc =
+        GetNamedSecurityInfoW(native.data(), SE_FILE_OBJECT, OWNER_SECURITY_INFORMATION, &owner,
+                              nullptr, nullptr, nullptr, &descriptor);
+    if (rc != ERROR_SUCCESS)
+        return winError(QStringLiteral("cannot read the owner of"), path, rc);
+    std::vector<BYTE> user;
+    const DWORD userRc = currentUser(user);
+    const bool trusted = userRc == ERROR_SUCCESS &&
+                         (EqualSid(owner, reinterpret_cast<TOKEN_USER *>(user.data())->User.Sid) ||
+                          IsWellKnownSid(owner, WinBuiltinAdministratorsSid) ||
+                          IsWellKnownSid(owner, WinLocalSystemSid));
+    QString ownerText = QStringLiteral("another user");
+    wchar_t *sid = nullptr;
+    if (!trusted && ConvertSidToStringSidW(owner, &sid)) {
+        ownerText = QString::fromWCharArray(sid);
+        LocalFree(sid);
+    }
+    LocalFree(descriptor);
+    if (userRc != ERROR_SUCCESS)
+        return winError(QStringLiteral("cannot read the user of this process for"), path, userRc);
+    if (trusted)
+        return {};
+    return makeError(QStringLiteral("io_error"),
+                     QStringLiteral("%1 is owned by %2, not by the user Gatehouse runs as: that "
+                                    "user could have put in it what Gatehouse trusts; if it is "
+                                    "yours, take ownership of it (icacls %1 /setowner "
+                                    "%USERNAME%), otherwise remove it")
+                         .arg(path, ownerText));
 }
 
 } // namespace
@@ -178,7 +223,7 @@ Result<void> ensurePrivateDirectory(const QString &path)
         if (!info.isDir())
             return makeError(QStringLiteral("io_error"),
                              QStringLiteral("%1 exists and is not a directory").arg(path));
-        return {};
+        return checkOwnDirectory(path);
     }
     const QString absolute = info.absoluteFilePath();
     const QString parent = QFileInfo(absolute).absolutePath();
@@ -196,11 +241,21 @@ Result<void> ensurePrivateDirectory(const QString &path)
     return {};
 }
 
+Result<void> checkOwnDirectory(const QString &path)
+{
+    if (!QFileInfo(path).isDir())
+        return makeError(QStringLiteral("io_error"),
+                         QStringLiteral("%1 is not a directory").arg(path));
+    // Who else may write in it is its ACL's business (an owner-only one when Gatehouse made
+    // it): not read here.
+    return checkOwner(path);
+}
+
 Result<void> checkPrivateFile(const QString &path)
 {
     if (!QFileInfo::exists(path))
         return makeError(QStringLiteral("io_error"), QStringLiteral("%1 does not exist").arg(path));
-    return {};
+    return checkOwner(path); // the ACL is left to the administrator
 }
 
 Result<void> restrictToOwner(const QString &path)

@@ -7,10 +7,13 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHmac } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { connect, createServer } from 'node:net';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-import { startBackend, request, adminFetch, waitFor } from './lib/backend.mjs';
+import { startBackend, request, adminFetch, waitFor, binaryPath } from './lib/backend.mjs';
+import { run } from './lib/cluster.mjs';
 
 let b;
 
@@ -314,8 +317,81 @@ test('/admin-proof answers without a token only an HMAC of the nonce: a bad nonc
     assert.match(first.json.proof, /^[A-Za-z0-9_-]{43}$/);
     const token = readFileSync(join(b.dataDir, 'admin-token'), 'utf8').trim();
     assert.ok(!first.text.includes(token), 'the token itself is never answered');
-    assert.equal(first.json.proof, createHmac('sha256', token).update(`gatehouse-admin-proof\n${nonce}`).digest('base64url'));
+    // Bound to the address and port the request reached (the connection's own end).
+    assert.equal(first.json.proof, createHmac('sha256', token)
+        .update(`gatehouse-admin-proof/2\n${nonce}\n127.0.0.1:${b.ports.admin}`).digest('base64url'));
     assert.notEqual((await proof('B'.repeat(22))).json.proof, first.json.proof);
     // The rest of the admin API still needs a token.
     assert.equal((await request(`${b.adminUrl}/admin/v1/status`, 'GET')).status, 401);
+});
+
+// Another local user's program on a loopback port: passes every connection on to `port`
+// (127.0.0.1) and keeps every byte its clients sent.
+async function forwarder(port) {
+    const seen = [];
+    const sockets = new Set();
+    const server = createServer((client) => {
+        const upstream = connect(port, '127.0.0.1');
+        for (const s of [client, upstream]) {
+            sockets.add(s);
+            s.on('error', () => { client.destroy(); upstream.destroy(); });
+            s.on('close', () => { client.destroy(); upstream.destroy(); sockets.delete(s); });
+        }
+        client.on('data', (d) => seen.push(d));
+        client.pipe(upstream);
+        upstream.pipe(client);
+    });
+    await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+    return {
+        port: server.address().port,
+        received: () => Buffer.concat(seen).toString('latin1'),
+        async close() {
+            for (const s of sockets) s.destroy();
+            await new Promise((resolve) => server.close(resolve));
+        },
+    };
+}
+
+test('/admin-proof relayed to a Gatehouse with the same root token proves nothing: gatehouse admin sends no token through the relay', async () => {
+    // A Gatehouse killed with kill -9 left ports.json naming its admin port, which another
+    // local user holds now and relays to a running Gatehouse with the same root token (the
+    // operator copied admin-token into each data directory, deploy/README.md).
+    const relay = await forwarder(b.ports.admin);
+    const stale = mkdtempSync(join(tmpdir(), 'gatehouse-e2e-stale-'));
+    try {
+        writeFileSync(join(stale, 'admin-token'), `${b.adminToken}\n`, { mode: 0o600 });
+        writeFileSync(join(stale, 'ports.json'), JSON.stringify({
+            admin: relay.port, urls: { admin: `http://127.0.0.1:${relay.port}` }, pid: 999999 }));
+        const viaPorts = await run(binaryPath(), ['admin', 'status', '--data-dir', stale]);
+        assert.equal(viaPorts.code, 1, viaPorts.stdout + viaPorts.stderr);
+        assert.ok(viaPorts.stderr.includes(
+            `http://127.0.0.1:${relay.port} is not the Gatehouse of ${stale}; no admin token was sent. ` +
+            `${join(stale, 'ports.json')} names it: is it left from a Gatehouse that did not stop cleanly?`),
+                  viaPorts.stderr);
+        // A mistyped --admin-url that happens to be the relay's port, with the running one's
+        // own data directory: the same.
+        const typo = await run(binaryPath(), ['admin', 'status', '--data-dir', b.dataDir,
+                                              '--admin-url', `http://127.0.0.1:${relay.port}`]);
+        assert.equal(typo.code, 1, typo.stdout + typo.stderr);
+        assert.ok(typo.stderr.includes(
+            `is not the Gatehouse of ${b.dataDir}; no admin token was sent. The root token of ` +
+            `${b.dataDir} goes only to its own Gatehouse: pass --admin-token for this one`), typo.stderr);
+        assert.ok(!viaPorts.stderr.includes(b.adminToken) && !typo.stderr.includes(b.adminToken));
+        // The relay did pass both nonces on (the real listener answered them, for its own
+        // address), and never saw a token.
+        const seen = relay.received();
+        assert.equal(seen.match(/^GET \/admin-proof\?nonce=[A-Za-z0-9_-]{32} /gm)?.length, 2, seen);
+        assert.ok(!/authorization/i.test(seen), seen);
+        assert.ok(!seen.includes(b.adminToken), 'the token never reached the relay');
+        // Reached directly, the same Gatehouse proves itself: through ports.json and by URL.
+        const direct = await run(binaryPath(), ['admin', 'status', '--data-dir', b.dataDir]);
+        assert.equal(direct.code, 0, direct.stderr);
+        assert.match(direct.stdout, /token: {5}root/);
+        const byUrl = await run(binaryPath(), ['admin', 'status', '--data-dir', b.dataDir,
+                                               '--admin-url', `http://localhost:${b.ports.admin}`]);
+        assert.equal(byUrl.code, 0, byUrl.stderr);
+    } finally {
+        await relay.close();
+        rmSync(stale, { recursive: true, force: true });
+    }
 });

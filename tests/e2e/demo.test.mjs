@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import { startBackend, adminFetch, serviceFetch, request, waitFor } from './lib/backend.mjs';
 
 let b;
+let seededDir; // the first test's data directory, filled by demo mode
 
 after(async () => {
     if (b)
@@ -22,6 +23,7 @@ async function items(path) {
 
 test('the demo data, made through the admin API, once', async () => {
     b = await startBackend({ args: ['--demo'] });
+    seededDir = b.dataDir;
     const status = await adminFetch(b, 'GET', '/admin/v1/status');
     assert.equal(status.json.demo, true);
     const orders = await waitFor(async () => {
@@ -107,4 +109,46 @@ test('demo mode never puts its accounts into a data directory in use, nor does a
     assert.deepEqual(await items('/admin/v1/clients'), []);
     const ns = await adminFetch(b, 'GET', '/admin/v1/cluster/k8s/api/v1/namespaces/shop');
     assert.equal(ns.status, 404, ns.text);
+});
+
+test('demo mode beyond loopback only with --demo-allow-network; demo users left with the public password are named at a start without demo mode', async () => {
+    if (b)
+        assert.equal(await b.stop(), 0, b.stderr);
+    b = null;
+    // The demo users' password is public: a service listener that the network reaches is
+    // refused, naming the fix, before anything listens.
+    await assert.rejects(startBackend({ args: ['--demo', '--service-address', '0.0.0.0'] }), (e) => {
+        assert.ok(e.message.includes('exited (code 1, signal null) before writing'), e.message);
+        assert.ok(e.message.includes(
+            'demo mode (flag --demo) with the service listener on 0.0.0.0, which is not loopback ' +
+            '(flag --service-address): the demo users alice and bob have a public password ' +
+            '(docs/demo.md), and anyone who reaches that address could sign in as them. Bind the ' +
+            'service listener to 127.0.0.1 (--service-address), turn demo mode off, or pass ' +
+            '--demo-allow-network if everyone on that network may'), e.message);
+        return true;
+    });
+    await assert.rejects(startBackend({ args: ['--service-address', '::'], env: { GATEHOUSE_DEMO: 'true' } }),
+                         /demo mode \(environment GATEHOUSE_DEMO\) with the service listener on ::, which is not loopback/);
+    // Said explicitly: it runs, with a warning.
+    b = await startBackend({ args: ['--demo', '--demo-allow-network', '--service-address', '0.0.0.0'] });
+    assert.ok(b.stderr.includes('demo mode with the service listener on 0.0.0.0 (demo-allow-network from ' +
+                                'flag --demo-allow-network): anyone who reaches it signs in as the demo ' +
+                                'users alice and bob with their public password (docs/demo.md)'), b.stderr);
+    assert.equal(await b.stop(), 0, b.stderr);
+
+    // Demo mode off on a data directory it filled: alice and bob still have the public
+    // password, and the log says so.
+    const named = (users) => `demo mode is off, but the demo ${users} of this data directory still ` +
+        `${users.includes(',') ? 'sign' : 'signs'} in with the public demo password (docs/demo.md): ` +
+        `anyone who reaches the service listener ${b.serviceUrl} can sign in as`;
+    b = await startBackend({ dataDir: seededDir });
+    await waitFor(() => b.stderr.includes(named('users alice, bob')), { message: 'the warning naming alice and bob' });
+    // One of them given a password of its own: only the other is named.
+    const changed = await adminFetch(b, 'PATCH', '/admin/v1/users/alice', { password: 'alice has her own now 1' });
+    assert.equal(changed.status, 200, changed.text);
+    assert.equal(await b.stop(), 0, b.stderr);
+    b = await startBackend({ dataDir: seededDir });
+    await waitFor(() => b.stderr.includes(named('user bob')), { message: 'the warning naming bob' });
+    assert.ok(!b.stderr.includes('alice, bob'), b.stderr);
+    assert.ok(!b.stderr.includes('gatehouse-demo'), 'the password itself is not logged');
 });

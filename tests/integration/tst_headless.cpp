@@ -12,6 +12,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QMessageAuthenticationCode>
 #include <QMutex>
 #include <QNetworkAccessManager>
 #include <QNetworkReply>
@@ -32,8 +33,11 @@
 
 #ifdef Q_OS_UNIX
 #include <csignal>
+#include <sys/stat.h>
+#include <unistd.h>
 #endif
 #include <cstdio>
+#include <functional>
 
 using Gatehouse::Test::timeoutMs;
 
@@ -180,6 +184,29 @@ QStringList headlessArgs(const QString &dataDir, const QString &servicePort = QS
             QStringLiteral("0"),
             QStringLiteral("--admin-port"),
             QStringLiteral("0")};
+}
+
+// One start of `gatehouse --headless` on dataDir: its stderr once it either wrote ports.json
+// (then stopped with SIGTERM; *exitCode is -1) or exited (*exitCode its code).
+QString startOnce(const QString &dataDir, int *exitCode,
+                  const QProcessEnvironment &env = QProcessEnvironment::systemEnvironment())
+{
+    QProcess proc;
+    proc.setProcessEnvironment(env);
+    const QString ports = dataDir + QStringLiteral("/ports.json");
+    QFile::remove(ports);
+    proc.start(gatehouseBinary(), headlessArgs(dataDir));
+    proc.waitForStarted(timeoutMs());
+    QElapsedTimer t;
+    t.start();
+    while (t.elapsed() < timeoutMs() && proc.state() == QProcess::Running && !QFile::exists(ports))
+        QTest::qWait(50);
+    *exitCode = proc.state() == QProcess::Running ? -1 : proc.exitCode();
+    if (*exitCode == -1) {
+        proc.terminate();
+        proc.waitForFinished(timeoutMs());
+    }
+    return QString::fromUtf8(proc.readAllStandardError());
 }
 
 } // namespace
@@ -659,11 +686,15 @@ void TestHeadlessBackend::adminCli()
 namespace {
 
 // A program on a loopback port, in a thread of its own (the CLI runs synchronously): records
-// every byte it receives and answers every request with `answer`, then closes.
+// every byte it receives and answers every request with `answer` (or what `answerFor` makes
+// of the request's head), then closes.
 class Impostor : public QThread
 {
 public:
     explicit Impostor(QByteArray answer) : m_answer(std::move(answer)) {}
+    explicit Impostor(std::function<QByteArray(const QByteArray &)> answerFor)
+        : m_answerFor(std::move(answerFor))
+    {}
     ~Impostor() override
     {
         quit();
@@ -694,7 +725,7 @@ protected:
                     QMutexLocker lock(&m_mutex);
                     m_received += data;
                     if (m_received.contains("\r\n\r\n")) {
-                        s->write(m_answer);
+                        s->write(m_answerFor ? m_answerFor(m_received) : m_answer);
                         s->disconnectFromHost();
                     }
                 });
@@ -705,6 +736,7 @@ protected:
 
 private:
     QByteArray m_answer;
+    std::function<QByteArray(const QByteArray &)> m_answerFor;
     quint16 m_port = 0;
     QSemaphore m_ready;
     mutable QMutex m_mutex;
@@ -809,7 +841,38 @@ void TestHeadlessBackend::adminCliSendsNoTokenToAnImpostor()
         QVERIFY(!impostor.received().contains("Authorization"));
         QVERIFY(!impostor.received().contains(token));
     }
-    // 5. Plain http beyond this machine: refused before anything is sent (https, or loopback).
+    // 5. A Gatehouse older than the proof's endpoint (or a program relaying to one): its proof,
+    // the HMAC of the nonce alone, is right for the token and still refused: it would prove
+    // the same through any relay.
+    {
+        Impostor older([&token](const QByteArray &head) {
+            const QByteArray nonce = QRegularExpression(QStringLiteral("nonce=([A-Za-z0-9_-]+)"))
+                                         .match(QString::fromLatin1(head))
+                                         .captured(1)
+                                         .toLatin1();
+            const QByteArray proof =
+                QMessageAuthenticationCode::hash("gatehouse-admin-proof\n" + nonce, token,
+                                                 QCryptographicHash::Sha256)
+                    .toBase64(QByteArray::Base64UrlEncoding | QByteArray::OmitTrailingEquals);
+            return httpAnswer("HTTP/1.1 200 OK", R"({"proof":")" + proof + R"("})");
+        });
+        writePorts(older.listen());
+        const CliResult r = runCli(status);
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY2(
+            r.err.contains(
+                QStringLiteral(
+                    "answers with the proof of a Gatehouse older than this one, which does not "
+                    "name the address it was reached at (a program relaying to another "
+                    "Gatehouse could answer it too); no admin token was sent. If it is the "
+                    "Gatehouse of %1, restart it with this version")
+                    .arg(dir.path())),
+            qPrintable(r.err));
+        QVERIFY(older.received().startsWith("GET /admin-proof?nonce="));
+        QVERIFY(!older.received().contains("Authorization"));
+        QVERIFY(!older.received().contains(token));
+    }
+    // 6. Plain http beyond this machine: refused before anything is sent (https, or loopback).
     for (const QString &url :
          {QStringLiteral("http://admin.example.org:8081"), QStringLiteral("http://192.0.2.10:8081"),
           QStringLiteral("http://[2001:db8::1]:8081")}) {
@@ -2043,4 +2106,137 @@ void TestHeadlessBackend::webhookSecretsAreSealedAndTheKeyFileChecked()
              qPrintable(err));
     QVERIFY(!err.contains(QString::fromUtf8(
         token.open(QIODevice::ReadOnly) ? token.readAll().trimmed() : QByteArray("-"))));
+}
+
+// A data directory another user may write in is refused at the start, before anything in it
+// is read: whoever can write there can put a CA key (cluster-admin certificates), sa.key or
+// admin-token of their own in it. Group-writable, world-writable, sticky (/tmp's 1777): each
+// refused with the chmod that fixes it; the same for pki/. A directory as Gatehouse makes it
+// (0700), or as the package does (0750), starts.
+void TestHeadlessBackend::dataDirOthersMayWriteIsRefused()
+{
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString d = dir.path();
+    int code = 0;
+    QString err = startOnce(d, &code); // everything made, owner-only
+    QCOMPARE(code, -1);
+    using P = QFile::Permission;
+    const QFile::Permissions owner = P::ReadOwner | P::WriteOwner | P::ExeOwner;
+    const QFile::Permissions group = P::ReadGroup | P::WriteGroup | P::ExeGroup;
+    const QFile::Permissions other = P::ReadOther | P::WriteOther | P::ExeOther;
+    const struct
+    {
+        QFile::Permissions permissions;
+        const char *mode;
+        const char *who;
+    } modes[] = {{owner | group | other, "777", "group and others"},
+                 {owner | group, "770", "its group"},
+                 {owner | P::ReadOther | P::WriteOther | P::ExeOther, "707", "others"}};
+    for (const QString &path : {d, d + QStringLiteral("/pki")}) {
+        for (const auto &m : modes) {
+            QVERIFY(QFile::setPermissions(path, m.permissions));
+            err = startOnce(d, &code);
+            QCOMPARE(code, 1);
+            const QString what = QStringLiteral("%1%2 is writable by %3 (mode %4): others could "
+                                                "put keys or tokens in it that Gatehouse "
+                                                "trusts; chmod go-w %2 (0700, or 0750")
+                                     .arg(path == d ? QStringLiteral("data directory ") : QString(),
+                                          path, QLatin1String(m.who), QLatin1String(m.mode));
+            QVERIFY2(err.contains(what), qPrintable(err));
+            QVERIFY2(!err.contains(QLatin1String(" ready; ")), qPrintable(err));
+        }
+        QVERIFY(QFile::setPermissions(path, owner));
+    }
+#ifdef Q_OS_UNIX
+    // /tmp's own mode: others' files stay theirs, but they may still add one.
+    QVERIFY(::chmod(QFile::encodeName(d).constData(), 01777) == 0);
+    err = startOnce(d, &code);
+    QCOMPARE(code, 1);
+    QVERIFY2(err.contains(QStringLiteral("data directory %1 is writable by group and others "
+                                         "(mode 1777)")
+                              .arg(d)),
+             qPrintable(err));
+#endif
+    // As the Debian package makes it: 0750, read by the group.
+    QVERIFY(QFile::setPermissions(d, owner | P::ReadGroup | P::ExeGroup));
+    err = startOnce(d, &code);
+    QVERIFY2(code == -1, qPrintable(err));
+}
+
+// Keys and tokens that another user owns are refused, whatever their mode: a 0600 admin-token
+// of theirs would be the root admin token they know, a CA key theirs signs system:masters
+// certificates, an sa.key theirs service-account tokens. So are a data directory or pki/ that
+// another user owns. Needs root (to give a file to another user).
+void TestHeadlessBackend::keysAnotherUserOwnsAreRefused()
+{
+#ifdef Q_OS_UNIX
+    if (::geteuid() != 0)
+        QSKIP("giving a file to another user needs root; this runs as another user");
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString d = dir.path();
+    int code = 0;
+    QString err = startOnce(d, &code);
+    QCOMPARE(code, -1);
+    QFile tokenFile(d + QStringLiteral("/admin-token"));
+    QVERIFY(tokenFile.open(QIODevice::ReadOnly));
+    const QString token = QString::fromUtf8(tokenFile.readAll().trimmed());
+    tokenFile.close();
+    const uid_t nobody = 65534;
+    for (const char *name : {"admin-token", "pki/ca.key", "pki/sa.key", "pki", ""}) {
+        const QString path = *name ? d + QLatin1Char('/') + QLatin1String(name) : d;
+        const QByteArray native = QFile::encodeName(path);
+        QVERIFY(::chown(native.constData(), nobody, gid_t(-1)) == 0);
+        err = startOnce(d, &code);
+        QVERIFY(::chown(native.constData(), 0, gid_t(-1)) == 0);
+        QCOMPARE(code, 1);
+        QVERIFY2(err.contains(QStringLiteral("%1 belongs to ").arg(path)), qPrintable(err));
+        QVERIFY2(err.contains(
+                     QStringLiteral(
+                         "(uid 65534), not to root (uid 0) that Gatehouse runs as: that user could "
+                         "have put in it what Gatehouse trusts; if it is yours, chown root %1, "
+                         "otherwise remove it")
+                         .arg(path)),
+                 qPrintable(err));
+        QVERIFY2(!err.contains(token), name);
+    }
+    // Root's own files, back as they were: it starts.
+    err = startOnce(d, &code);
+    QVERIFY2(code == -1, qPrintable(err));
+#else
+    QSKIP("Unix owners");
+#endif
+}
+
+// A GATEHOUSE_* variable that is no setting is named in a warning with the closest setting's
+// variable (the same key misspelt in a config file is refused); a test harness's own variables
+// and the CLI's are not, and none of them stops the start.
+void TestHeadlessBackend::unknownEnvironmentVariableIsNamed()
+{
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.insert(QStringLiteral("QT_LOGGING_RULES"), QStringLiteral("gatehouse.access=false"));
+    env.insert(QStringLiteral("GATEHOUSE_ORDERS_REQUIRE_TOKENS"), QStringLiteral("true"));
+    env.insert(QStringLiteral("GATEHOUSE_ANONYMOUS_AUTHENTICATION"), QStringLiteral("false"));
+    env.insert(QStringLiteral("GATEHOUSE_FROBNICATE_EVERYTHING"), QStringLiteral("1"));
+    env.insert(QStringLiteral("GATEHOUSE_ADMIN_TOKEN_FILE"), QStringLiteral("/nonexistent"));
+    env.insert(QStringLiteral("GATEHOUSE_BINARY"), gatehouseBinary());
+    int code = 0;
+    const QString err = startOnce(dir.path(), &code, env);
+    QVERIFY2(code == -1, qPrintable(err));
+    QVERIFY2(err.contains(QStringLiteral(
+                 "the environment variable GATEHOUSE_ORDERS_REQUIRE_TOKENS (did you mean "
+                 "GATEHOUSE_ORDERS_REQUIRE_TOKEN?) is not a setting of Gatehouse and is ignored")),
+             qPrintable(err));
+    QVERIFY2(err.contains(QStringLiteral(
+                 "the environment variable GATEHOUSE_ANONYMOUS_AUTHENTICATION (did you mean "
+                 "GATEHOUSE_ANONYMOUS_AUTH?) is not a setting of Gatehouse and is ignored")),
+             qPrintable(err));
+    QVERIFY2(err.contains(QStringLiteral("the environment variable GATEHOUSE_FROBNICATE_EVERYTHING "
+                                         "is not a setting of Gatehouse and is ignored")),
+             qPrintable(err));
+    QVERIFY2(!err.contains(QLatin1String("GATEHOUSE_ADMIN_TOKEN_FILE")), qPrintable(err));
+    QVERIFY2(!err.contains(QLatin1String("GATEHOUSE_BINARY")), qPrintable(err));
 }

@@ -106,6 +106,9 @@ private slots:
     void expiredTokensArePrunedAtStart();
     void portInUseIsReported();
     void webhookSecretsAreSealedAndTheKeyFileChecked();
+    void dataDirOthersMayWriteIsRefused();
+    void keysAnotherUserOwnsAreRefused();
+    void unknownEnvironmentVariableIsNamed();
 
 private:
     bool startBackend(const QStringList &extraArgs = {});
