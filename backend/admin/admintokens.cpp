@@ -345,8 +345,25 @@ void AdminTokens::create(const AdminPrincipal &creator, const QString &name,
     entry->createdAt = created->createdAt;
     entry->expiresAt = created->expiresAt;
     entry->createdBy = createdBy;
+    const QString creatorId = creator.root ? QString() : creator.id;
     m_writer.submit(
-        [entry](Core::WriteTransaction &tx) -> Core::Result<void> {
+        [entry, creatorId, now](Core::WriteTransaction &tx) -> Core::Result<void> {
+            // The creator still holds its powers when the new token is stored: a revocation
+            // (or an expiry) that committed since the check above would otherwise leave a
+            // child with them behind.
+            if (!creatorId.isEmpty()) {
+                Core::Statement &c = tx.stmt("SELECT expires_at FROM admin_tokens WHERE id = ?");
+                if (!c.bind(1, creatorId).next())
+                    return Core::Error{QStringLiteral("unauthorized"),
+                                       QStringLiteral("the admin token that asked was revoked"),
+                                       401};
+                const qint64 expiresAt = c.int64(0);
+                c.next(); // done with it
+                if (expiresAt > 0 && expiresAt <= now)
+                    return Core::Error{QStringLiteral("unauthorized"),
+                                       QStringLiteral("the admin token that asked has expired"),
+                                       401};
+            }
             QSqlQuery &q = tx.query(
                 QStringLiteral("INSERT INTO admin_tokens (id, name, hash, permissions, "
                                "created_at, expires_at, created_by) VALUES (?, ?, ?, ?, ?, ?, ?)"));

@@ -356,6 +356,66 @@ private slots:
         QVERIFY(!tokens.authenticate(created->token));
         QVERIFY(tokens.authenticate(QStringLiteral("the-root-token")));
     }
+
+    void aTokenRevokedWhileItCreatesLeavesNoChild()
+    {
+        // Token A asks for a child; A's revocation commits between A's check (in memory, on
+        // the request's thread) and the child's insert (in the writer): the child is not
+        // stored. Made deterministic by holding the writer while the revocation and then the
+        // child's insert are queued behind it.
+        QTemporaryDir dir;
+        Core::ManualClock clock(Start);
+        auto db = Core::Database::open(
+            dir.filePath(QStringLiteral("admin.db")),
+            Core::Database::coreMigrations() << Admin::AdminTokens::migration(), clock);
+        QVERIFY2(db, qPrintable(db ? QString() : db.error().message));
+        Core::WriteQueue writer(**db, QStringLiteral("admin-writer"));
+        Admin::AdminTokens tokens(**db, writer, clock, QStringLiteral("the-root-token"));
+        QVERIFY(tokens.load().ok());
+        Admin::AdminPrincipal root;
+        root.root = true;
+        root.name = QStringLiteral("root");
+        auto create = [&tokens](const Admin::AdminPrincipal &by, const QString &name) {
+            auto promise =
+                std::make_shared<std::promise<Core::Result<Admin::AdminTokens::Created>>>();
+            auto future = promise->get_future();
+            tokens.create(by, name, {QStringLiteral("admin:write")}, 0, by.name,
+                          [promise](Core::Result<Admin::AdminTokens::Created> r) {
+                              promise->set_value(std::move(r));
+                          });
+            return future;
+        };
+        const auto a = create(root, QStringLiteral("contractor")).get();
+        QVERIFY(a);
+        const auto principal = tokens.authenticate(a->token);
+        QVERIFY(principal);
+
+        std::promise<void> release;
+        std::shared_future<void> released = release.get_future().share();
+        writer.submit([released](Core::WriteTransaction &) -> Core::Result<void> {
+            released.wait();
+            return {};
+        });
+        const QString id = a->principal.id;
+        writer.submit([id](Core::WriteTransaction &tx) -> Core::Result<void> {
+            Core::Statement &d = tx.stmt("DELETE FROM admin_tokens WHERE id = ?");
+            if (!d.bind(1, id).exec())
+                return Core::WriteTransaction::sqlError(d, "revoke");
+            return {};
+        });
+        auto child = create(*principal, QStringLiteral("child"));
+        release.set_value();
+        const auto refused = child.get();
+        QVERIFY2(!refused, "a child stored after its creator's revocation");
+        QCOMPARE(refused.error().httpStatus, 401);
+        QCOMPARE(refused.error().message, QStringLiteral("the admin token that asked was revoked"));
+        // A live scoped token still creates children.
+        const auto b = create(root, QStringLiteral("other contractor")).get();
+        QVERIFY(b);
+        const auto bPrincipal = tokens.authenticate(b->token);
+        QVERIFY(bPrincipal);
+        QVERIFY(create(*bPrincipal, QStringLiteral("grandchild")).get());
+    }
 };
 
 QTEST_GUILESS_MAIN(TestAdmin)
