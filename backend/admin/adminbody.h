@@ -28,7 +28,11 @@ inline std::optional<QJsonObject> objectBody(const Core::HttpRequest &req)
 // A service error as the admin API's problem answer.
 inline Core::HttpResponse errorAnswer(const Core::Error &e)
 {
-    return Core::HttpResponse::error(e.httpStatus, e.code, e.message);
+    Core::HttpResponse r = Core::HttpResponse::error(e.httpStatus, e.code, e.message);
+    // A 401 names its scheme (RFC 7235 §3.1), as the admin API's guard does.
+    if (e.httpStatus == 401)
+        r.setHeader("WWW-Authenticate", "Bearer realm=\"gatehouse-admin\"");
+    return r;
 }
 
 } // namespace Gatehouse::Admin

@@ -353,7 +353,10 @@ void AdminTokens::create(const AdminPrincipal &creator, const QString &name,
             // child with them behind.
             if (!creatorId.isEmpty()) {
                 Core::Statement &c = tx.stmt("SELECT expires_at FROM admin_tokens WHERE id = ?");
-                if (!c.bind(1, creatorId).next())
+                const bool stored = c.bind(1, creatorId).next();
+                if (!c.ok())
+                    return Core::WriteTransaction::sqlError(c, "read the creating token");
+                if (!stored)
                     return Core::Error{QStringLiteral("unauthorized"),
                                        QStringLiteral("the admin token that asked was revoked"),
                                        401};

@@ -376,7 +376,8 @@ void AuthorizeEndpoint::authorize(const HttpRequest &req, const Responder &respo
                                                         "scopes")));
         return startInteraction(req, r, session->userId, session->authTime, "consent", respond);
     }
-    finish(r, session->userId, session->authTime, false, newCode(), respond);
+    finish(r, session->userId, session->authTime, false, newCode(), respond, {}, -1,
+           sessionHashOf(req));
 }
 
 namespace {
@@ -606,7 +607,7 @@ void AuthorizeEndpoint::login(const HttpRequest &req, const Responder &respond)
                         return respond(resp);
                     }
                     finish(interaction.request, userId, now, false, code, respond,
-                           {session.setCookie}, userUpdatedAt);
+                           {session.setCookie}, userUpdatedAt, session.hash);
                 });
         });
 }
@@ -630,20 +631,22 @@ void AuthorizeEndpoint::consent(const HttpRequest &req, const Responder &respond
     const bool allow = form.value(QStringLiteral("decision")) == QLatin1String("allow");
     // Single use: of two submissions (or two instances) only the one that removes it goes on.
     const NewCode code = allow ? newCode() : NewCode{};
-    m_signIns.consume(
-        ia->id, [this, ia = *ia, allow, code, respond](const Core::Result<bool> &removed) {
-            if (!removed)
-                return respond(errorPage(500, QStringLiteral("server_error"),
-                                         QStringLiteral("The consent could not be stored.")));
-            if (!*removed)
-                return respond(errorPage(400, QStringLiteral("invalid_request"),
-                                         QStringLiteral("The consent form has expired or does not "
-                                                        "belong to this browser.")));
-            if (allow)
-                return finish(ia.request, ia.userId, ia.authTime, true, code, respond);
-            respond(redirectError(ia.request, QStringLiteral("access_denied"),
-                                  QStringLiteral("the user denied the request")));
-        });
+    const QString sessionHash = sessionHashOf(req);
+    m_signIns.consume(ia->id, [this, ia = *ia, allow, code, sessionHash,
+                               respond](const Core::Result<bool> &removed) {
+        if (!removed)
+            return respond(errorPage(500, QStringLiteral("server_error"),
+                                     QStringLiteral("The consent could not be stored.")));
+        if (!*removed)
+            return respond(errorPage(400, QStringLiteral("invalid_request"),
+                                     QStringLiteral("The consent form has expired or does not "
+                                                    "belong to this browser.")));
+        if (allow)
+            return finish(ia.request, ia.userId, ia.authTime, true, code, respond, {}, -1,
+                          sessionHash);
+        respond(redirectError(ia.request, QStringLiteral("access_denied"),
+                              QStringLiteral("the user denied the request")));
+    });
 }
 
 AuthorizeEndpoint::NewCode AuthorizeEndpoint::newCode()
@@ -655,7 +658,7 @@ AuthorizeEndpoint::NewCode AuthorizeEndpoint::newCode()
 void AuthorizeEndpoint::finish(const Request &request, const QString &userId, qint64 authTime,
                                bool rememberConsent, const NewCode &newCode,
                                const Responder &respond, const QList<QByteArray> &cookies,
-                               qint64 userUpdatedAt)
+                               qint64 userUpdatedAt, const QString &sessionHash)
 {
     // The client as it is now: a sign-in started before an administrator removed its redirect
     // URI, a scope or the client itself ends without them (no code is sent to a URI the client
@@ -674,13 +677,24 @@ void AuthorizeEndpoint::finish(const Request &request, const QString &userId, qi
     const qint64 expiresAt = now + m_settings.codeLifetimeMs;
     const QString scope = r.scopes.join(QLatin1Char(' '));
     m_writer.submit(
-        [r, userId, authTime, rememberConsent, codeHash, now, expiresAt, scope,
-         userUpdatedAt](Core::WriteTransaction &tx) -> Core::Result<void> {
+        [r, userId, authTime, rememberConsent, codeHash, now, expiresAt, scope, userUpdatedAt,
+         sessionHash](Core::WriteTransaction &tx) -> Core::Result<void> {
             // No code for a user an administrator deleted, locked or (since their password was
             // checked) changed meanwhile.
             if (const QString refused = UserStore::refusal(tx, userId, userUpdatedAt);
                 !refused.isEmpty())
                 return Core::Error{QStringLiteral("access_denied"), refused, 403};
+            if (!sessionHash.isEmpty()) {
+                Core::Statement &s =
+                    tx.stmt("SELECT 1 FROM oauth_sessions WHERE hash = ? AND user_id = ?");
+                const bool held = s.bind(1, sessionHash).bind(2, userId).next();
+                if (!s.ok())
+                    return Core::WriteTransaction::sqlError(s, "read session");
+                if (!held)
+                    return Core::Error{QStringLiteral("access_denied"),
+                                       QStringLiteral("the browser session has ended"), 403};
+                s.next(); // done with it
+            }
             if (rememberConsent) {
                 // The union with what was granted before.
                 Core::Statement &old =

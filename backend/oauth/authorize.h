@@ -106,9 +106,12 @@ private:
     static NewCode newCode();
     // After login and consent: stores the code (and the consent), redirects with it.
     // userUpdatedAt (>= 0): the user as read when the password was checked (UserStore::refusal).
+    // sessionHash (not empty): the browser session the sign-in rests on, which must still be
+    // stored when the code is (a new password or a lock ends it in its own transaction).
     void finish(const Request &request, const QString &userId, qint64 authTime,
                 bool rememberConsent, const NewCode &code, const Core::Responder &respond,
-                const QList<QByteArray> &cookies = {}, qint64 userUpdatedAt = -1);
+                const QList<QByteArray> &cookies = {}, qint64 userUpdatedAt = -1,
+                const QString &sessionHash = {});
 
     Core::HttpResponse redirectError(const Request &r, const QString &error,
                                      const QString &description) const;

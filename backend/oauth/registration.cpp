@@ -189,6 +189,10 @@ void OAuthApi::registerRegistrationRoutes(bool openRegistration)
             m_clients.update(
                 current->clientId, *client,
                 [this, respond](const Core::Result<ClientRegistry::Registered> &r) {
+                    // The registration access token withdrawn meanwhile (a rotation): 401 with
+                    // its challenge (RFC 6750 §3), as when it was refused before.
+                    if (!r && r.error().code == QLatin1String("invalid_token"))
+                        return respond(invalidToken(r.error().message, true));
                     if (!r)
                         return respond(metadataError(r.error()));
                     respond(noStore(HttpResponse::json(200, registrationResponse(*r))));
@@ -209,6 +213,8 @@ void OAuthApi::registerRegistrationRoutes(bool openRegistration)
             m_clients.remove(
                 current->clientId,
                 [respond](const Core::Result<void> &r) {
+                    if (!r && r.error().code == QLatin1String("invalid_token"))
+                        return respond(invalidToken(r.error().message, true));
                     if (!r)
                         return respond(metadataError(r.error()));
                     respond(noStore(HttpResponse{204, {}, {}, {}}));

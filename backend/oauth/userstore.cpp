@@ -272,10 +272,15 @@ void UserStore::update(const QString &idOrName, const UserInput &input,
                 q.addBindValue(v);
             if (!q.exec())
                 return Core::WriteTransaction::sqlError(q, "update user");
-            // A new password ends what the old one got (refresh tokens and their families).
-            if (!passwordHash.isEmpty() || identityChanged)
+            // A new password ends what the old one got (refresh tokens and their families), and
+            // the browser sessions with it, in this transaction: a device approval or a code
+            // from a session read before would otherwise be stored after it.
+            if (!passwordHash.isEmpty() || identityChanged) {
                 if (auto r = revokeUserTokens(tx, u.id, now); !r)
                     return r;
+                if (auto r = endUserSessions(tx, u.id); !r)
+                    return r;
+            }
             *user = u;
             return {};
         },
@@ -346,6 +351,17 @@ Core::Result<void> UserStore::revokeUserTokens(Core::WriteTransaction &tx, const
     return {};
 }
 
+Core::Result<void> UserStore::endUserSessions(Core::WriteTransaction &tx, const QString &userId)
+{
+    Core::Statement &s = tx.stmt("DELETE FROM oauth_sessions WHERE user_id = ?");
+    if (!s.bind(1, userId).exec())
+        return Core::WriteTransaction::sqlError(s, "end sessions");
+    Core::Statement &i = tx.stmt("DELETE FROM oauth_interactions WHERE user_id = ?");
+    if (!i.bind(1, userId).exec())
+        return Core::WriteTransaction::sqlError(i, "end sign-ins");
+    return {};
+}
+
 QString UserStore::refusal(Core::WriteTransaction &tx, const QString &userId,
                            qint64 expectedUpdatedAt)
 {
@@ -387,6 +403,8 @@ void UserStore::lock(const QString &idOrName, std::function<void(Core::Result<Us
             if (!q.exec())
                 return Core::WriteTransaction::sqlError(q, "lock user");
             if (auto r = revokeUserTokens(tx, found->id, now); !r)
+                return r;
+            if (auto r = endUserSessions(tx, found->id); !r)
                 return r;
             if (!found->lockedByAdministrator())
                 found->failedLogins = 0;

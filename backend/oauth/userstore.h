@@ -123,6 +123,9 @@ public:
     // a group taken away: anything an administrator changed), the grant is refused too.
     static QString refusal(Core::WriteTransaction &tx, const QString &userId,
                            qint64 expectedUpdatedAt = -1);
+    // Signs the user out of every browser and drops their pending sign-ins (in the transaction
+    // that revokes their tokens).
+    static Core::Result<void> endUserSessions(Core::WriteTransaction &tx, const QString &userId);
     // signIn, then done (in the calling thread).
     void authenticate(const QString &username, const QByteArray &password, qint64 now,
                       const LockoutPolicy &policy, const std::function<void(Attempt)> &done);

@@ -512,6 +512,34 @@ private slots:
                           [&ended](Core::Result<void> r) { ended.set_value(std::move(r)); });
         QVERIFY(ended.get_future().get().ok());
         QVERIFY(!store.session(QStringLiteral("s-alice"), now));
+
+        // A change that revokes her tokens (here her email; a new password alike) and a lock
+        // end her sessions in their own transaction: none is left for a device approval or a
+        // code to rest on, even before the admin API's own endSessions runs.
+        OAuth::UserStore userStore(db, writer, m_clock);
+        for (const bool lock : {false, true}) {
+            const qint64 updatedAt = userStore.find(QStringLiteral("alice"))->updatedAt;
+            QCOMPARE(wait([&](auto done) {
+                         store.createSession(QStringLiteral("s-again"), QStringLiteral("alice"),
+                                             updatedAt, now, now + 60'000, done);
+                     }).value(),
+                     true);
+            QVERIFY(store.session(QStringLiteral("s-again"), now));
+            std::promise<Core::Result<OAuth::User>> changed;
+            auto answered = [&changed](Core::Result<OAuth::User> r) {
+                changed.set_value(std::move(r));
+            };
+            if (lock) {
+                userStore.lock(QStringLiteral("alice"), answered);
+            } else {
+                OAuth::UserInput input;
+                input.email = QStringLiteral("alice@example.com");
+                userStore.update(QStringLiteral("alice"), input, answered);
+            }
+            QVERIFY(changed.get_future().get().ok());
+            QVERIFY2(!store.session(QStringLiteral("s-again"), now),
+                     lock ? "a session outlived the lock" : "a session outlived the change");
+        }
     }
 
     void signingKeysAreSealedInTheDatabase()
