@@ -14,6 +14,7 @@
 #include <QtTest>
 
 #include <future>
+#include <optional>
 
 using namespace Gatehouse;
 using Admin::StatsSeries;
@@ -48,6 +49,45 @@ Admin::AdminPrincipal scoped(const QStringList &permissions)
         qFatal("bad permissions in the test: %s", qPrintable(error));
     return p;
 }
+
+// Scoped admin tokens on a database of their own, on a manual clock, with the root principal;
+// create() answers through a future (done runs on the writer thread).
+struct TokenFixture
+{
+    QTemporaryDir dir;
+    Core::ManualClock clock{Start};
+    Core::Result<std::unique_ptr<Core::Database>> db = Core::Database::open(
+        dir.filePath(QStringLiteral("admin.db")),
+        Core::Database::coreMigrations() << Admin::AdminTokens::migration(), clock);
+    std::optional<Core::WriteQueue> writer;
+    std::optional<Admin::AdminTokens> tokens;
+    Admin::AdminPrincipal root;
+
+    bool open()
+    {
+        if (!db)
+            return false;
+        writer.emplace(**db, QStringLiteral("admin-writer"));
+        tokens.emplace(**db, *writer, clock, QStringLiteral("the-root-token"));
+        root.root = true;
+        root.name = QStringLiteral("root");
+        return tokens->load().ok();
+    }
+
+    std::future<Core::Result<Admin::AdminTokens::Created>> create(const Admin::AdminPrincipal &by,
+                                                                  const QString &name,
+                                                                  const QStringList &permissions,
+                                                                  qint64 expiresInMs = 0)
+    {
+        auto promise = std::make_shared<std::promise<Core::Result<Admin::AdminTokens::Created>>>();
+        auto future = promise->get_future();
+        tokens->create(by, name, permissions, expiresInMs, by.name,
+                       [promise](Core::Result<Admin::AdminTokens::Created> r) {
+                           promise->set_value(std::move(r));
+                       });
+        return future;
+    }
+};
 
 } // namespace
 
@@ -318,43 +358,27 @@ private slots:
     {
         // A scoped token created with an expiry is accepted until then and refused from then
         // on, by the injected clock: nothing sleeps. The root token never expires.
-        QTemporaryDir dir;
-        Core::ManualClock clock(Start);
-        auto db = Core::Database::open(
-            dir.filePath(QStringLiteral("admin.db")),
-            Core::Database::coreMigrations() << Admin::AdminTokens::migration(), clock);
-        QVERIFY2(db, qPrintable(db ? QString() : db.error().message));
-        Core::WriteQueue writer(**db, QStringLiteral("admin-writer"));
-        Admin::AdminTokens tokens(**db, writer, clock, QStringLiteral("the-root-token"));
-        QVERIFY(tokens.load().ok());
-        Admin::AdminPrincipal root;
-        root.root = true;
-        root.name = QStringLiteral("root");
-
+        TokenFixture f;
+        QVERIFY(f.open());
         constexpr qint64 Hour = 3'600'000;
-        std::promise<Core::Result<Admin::AdminTokens::Created>> promise;
-        auto future = promise.get_future();
-        tokens.create(root, QStringLiteral("ci-reader"), {QStringLiteral("orders:read")}, Hour,
-                      QStringLiteral("root"),
-                      [&promise](Core::Result<Admin::AdminTokens::Created> r) {
-                          promise.set_value(std::move(r));
-                      });
-        const auto created = future.get();
+        const auto created =
+            f.create(f.root, QStringLiteral("ci-reader"), {QStringLiteral("orders:read")}, Hour)
+                .get();
         QVERIFY2(created, qPrintable(created ? QString() : created.error().message));
         QCOMPARE(created->createdAt, Start.toMSecsSinceEpoch());
         QCOMPARE(created->expiresAt, Start.toMSecsSinceEpoch() + Hour);
 
-        clock.advance(Hour - 1);
-        const auto before = tokens.authenticate(created->token);
+        f.clock.advance(Hour - 1);
+        const auto before = f.tokens->authenticate(created->token);
         QVERIFY(before);
         QCOMPARE(before->name, QStringLiteral("ci-reader"));
         QVERIFY(before->may(QStringLiteral("orders"), false));
 
-        clock.advance(1); // its expiry: refused
-        QVERIFY(!tokens.authenticate(created->token));
-        clock.advance(365LL * 24 * Hour);
-        QVERIFY(!tokens.authenticate(created->token));
-        QVERIFY(tokens.authenticate(QStringLiteral("the-root-token")));
+        f.clock.advance(1); // its expiry: refused
+        QVERIFY(!f.tokens->authenticate(created->token));
+        f.clock.advance(365LL * 24 * Hour);
+        QVERIFY(!f.tokens->authenticate(created->token));
+        QVERIFY(f.tokens->authenticate(QStringLiteral("the-root-token")));
     }
 
     void aTokenRevokedWhileItCreatesLeavesNoChild()
@@ -363,58 +387,42 @@ private slots:
         // the request's thread) and the child's insert (in the writer): the child is not
         // stored. Made deterministic by holding the writer while the revocation and then the
         // child's insert are queued behind it.
-        QTemporaryDir dir;
-        Core::ManualClock clock(Start);
-        auto db = Core::Database::open(
-            dir.filePath(QStringLiteral("admin.db")),
-            Core::Database::coreMigrations() << Admin::AdminTokens::migration(), clock);
-        QVERIFY2(db, qPrintable(db ? QString() : db.error().message));
-        Core::WriteQueue writer(**db, QStringLiteral("admin-writer"));
-        Admin::AdminTokens tokens(**db, writer, clock, QStringLiteral("the-root-token"));
-        QVERIFY(tokens.load().ok());
-        Admin::AdminPrincipal root;
-        root.root = true;
-        root.name = QStringLiteral("root");
-        auto create = [&tokens](const Admin::AdminPrincipal &by, const QString &name) {
-            auto promise =
-                std::make_shared<std::promise<Core::Result<Admin::AdminTokens::Created>>>();
-            auto future = promise->get_future();
-            tokens.create(by, name, {QStringLiteral("admin:write")}, 0, by.name,
-                          [promise](Core::Result<Admin::AdminTokens::Created> r) {
-                              promise->set_value(std::move(r));
-                          });
-            return future;
-        };
-        const auto a = create(root, QStringLiteral("contractor")).get();
+        TokenFixture f;
+        QVERIFY(f.open());
+        const QStringList write{QStringLiteral("admin:write")};
+        const auto a = f.create(f.root, QStringLiteral("contractor"), write).get();
         QVERIFY(a);
-        const auto principal = tokens.authenticate(a->token);
+        const auto principal = f.tokens->authenticate(a->token);
         QVERIFY(principal);
 
         std::promise<void> release;
         std::shared_future<void> released = release.get_future().share();
-        writer.submit([released](Core::WriteTransaction &) -> Core::Result<void> {
+        f.writer->submit([released](Core::WriteTransaction &) -> Core::Result<void> {
             released.wait();
             return {};
         });
         const QString id = a->principal.id;
-        writer.submit([id](Core::WriteTransaction &tx) -> Core::Result<void> {
+        f.writer->submit([id](Core::WriteTransaction &tx) -> Core::Result<void> {
             Core::Statement &d = tx.stmt("DELETE FROM admin_tokens WHERE id = ?");
             if (!d.bind(1, id).exec())
                 return Core::WriteTransaction::sqlError(d, "revoke");
             return {};
         });
-        auto child = create(*principal, QStringLiteral("child"));
+        auto child = f.create(*principal, QStringLiteral("child"), write);
         release.set_value();
         const auto refused = child.get();
         QVERIFY2(!refused, "a child stored after its creator's revocation");
         QCOMPARE(refused.error().httpStatus, 401);
         QCOMPARE(refused.error().message, QStringLiteral("the admin token that asked was revoked"));
+        for (const QJsonValue t : f.tokens->list())
+            QVERIFY2(t[QStringLiteral("name")].toString() != QLatin1String("child"),
+                     "the refused child is listed");
         // A live scoped token still creates children.
-        const auto b = create(root, QStringLiteral("other contractor")).get();
+        const auto b = f.create(f.root, QStringLiteral("other contractor"), write).get();
         QVERIFY(b);
-        const auto bPrincipal = tokens.authenticate(b->token);
+        const auto bPrincipal = f.tokens->authenticate(b->token);
         QVERIFY(bPrincipal);
-        QVERIFY(create(*bPrincipal, QStringLiteral("grandchild")).get());
+        QVERIFY(f.create(*bPrincipal, QStringLiteral("grandchild"), write).get());
     }
 };
 
