@@ -987,14 +987,12 @@ void Backend::publishStats()
             return;
         }
     }
-    // The dashboard's current minute, when it changed (and once a minute for the new one).
-    const QJsonObject bucket = m_series->currentBucket();
-    if (bucket != m_lastSeriesBucket) {
-        m_lastSeriesBucket = bucket;
+    // The dashboard's minutes that changed: the current one, and the one before it when counted
+    // in after its last publication.
+    for (const QJsonObject &bucket : m_series->takeChanges())
         m_events->publish(StatsSeries::eventType(),
                           QJsonObject{{QStringLiteral("bucketSeconds"), StatsSeries::BucketSeconds},
                                       {QStringLiteral("bucket"), bucket}});
-    }
     QJsonObject requests;
     for (const char *name : {"service", "cluster", "admin"})
         requests.insert(QLatin1String(name), m_metrics->requestCount(QLatin1String(name)));

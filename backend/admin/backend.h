@@ -175,7 +175,6 @@ private:
     int m_statsTicks = 0;
     QJsonObject m_lastStats;
     std::unique_ptr<StatsSeries> m_series; // the dashboard's per-minute counters
-    QJsonObject m_lastSeriesBucket;
     bool m_stopping = false;
 };
 

@@ -152,19 +152,42 @@ QJsonObject StatsSeries::toJson(const Bucket &b)
                        {QStringLiteral("clusterDenied"), b.clusterDenied}};
 }
 
+QJsonObject StatsSeries::bucketJson(qint64 minute) const
+{
+    for (auto it = m_buckets.rbegin(); it != m_buckets.rend(); ++it) {
+        if (it->minute == minute)
+            return toJson(*it);
+        if (it->minute < minute)
+            break;
+    }
+    Bucket empty;
+    empty.minute = minute;
+    return toJson(empty);
+}
+
 QJsonObject StatsSeries::currentBucket() const
 {
     const qint64 now = currentMinute();
     QMutexLocker lock(&m_mutex);
-    for (auto it = m_buckets.rbegin(); it != m_buckets.rend(); ++it) {
-        if (it->minute == now)
-            return toJson(*it);
-        if (it->minute < now)
-            break;
+    return bucketJson(now);
+}
+
+QList<QJsonObject> StatsSeries::takeChanges()
+{
+    const qint64 now = currentMinute();
+    QMutexLocker lock(&m_mutex);
+    QList<QJsonObject> changes;
+    if (m_publishedMinute >= 0 && m_publishedMinute < now) {
+        QJsonObject closing = bucketJson(m_publishedMinute);
+        if (closing != m_published)
+            changes.append(std::move(closing));
     }
-    Bucket empty;
-    empty.minute = now;
-    return toJson(empty);
+    QJsonObject current = bucketJson(now);
+    if (m_publishedMinute != now || current != m_published)
+        changes.append(current);
+    m_publishedMinute = now;
+    m_published = std::move(current);
+    return changes;
 }
 
 QJsonObject StatsSeries::series() const

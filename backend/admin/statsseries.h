@@ -1,6 +1,7 @@
 #pragma once
 
 #include <QJsonObject>
+#include <QList>
 #include <QMap>
 #include <QMutex>
 #include <QObject>
@@ -41,7 +42,7 @@ class StatsSeries : public QObject
 public:
     static constexpr int BucketSeconds = 60;
     static constexpr int BucketCount = 60;
-    // The live event carrying the current bucket (Backend publishes it when it changed).
+    // The live event carrying a bucket (Backend publishes takeChanges() about once a second).
     static QString eventType() { return QStringLiteral("stats.series"); }
 
     // Counts every event the bus publishes (from whichever thread publishes it).
@@ -56,6 +57,11 @@ public:
     QJsonObject series() const;
     // The current minute's bucket: {"start","orders",...,"tokensByGrant":{...},...}.
     QJsonObject currentBucket() const;
+    // The buckets to publish as stats.series since the last call, oldest first: the minute
+    // last published, when it was counted in again after that (in its last moments, before a
+    // new minute began: otherwise the stream never carried its final numbers), then the
+    // current minute's, when it changed or is new.
+    QList<QJsonObject> takeChanges();
 
     // The area whose readers may see a field ("orders", "oauth", "cluster"); empty for "start".
     static QString areaOfField(const QString &field);
@@ -74,13 +80,16 @@ private:
         qint64 clusterAllowed = 0;
         qint64 clusterDenied = 0;
     };
-    Bucket &bucketAt(qint64 minute); // under m_mutex
+    Bucket &bucketAt(qint64 minute);             // under m_mutex
+    QJsonObject bucketJson(qint64 minute) const; // under m_mutex; an empty one if untouched
     static QJsonObject toJson(const Bucket &bucket);
     qint64 currentMinute() const;
 
     const Core::Clock &m_clock;
     mutable QMutex m_mutex;
-    std::deque<Bucket> m_buckets; // touched minutes only, oldest first, within the hour
+    std::deque<Bucket> m_buckets;  // touched minutes only, oldest first, within the hour
+    qint64 m_publishedMinute = -1; // takeChanges(): what it answered last
+    QJsonObject m_published;
 };
 
 } // namespace Gatehouse::Admin

@@ -249,6 +249,37 @@ private slots:
                  QStringLiteral("2026-11-21T10:09:00Z"));
     }
 
+    void aMinuteCountedInAfterItsLastPublicationIsPublishedAgain()
+    {
+        Core::ManualClock clock(Start); // 10:05:30
+        StatsSeries series(clock);
+        const auto ordersOf = [](const QList<QJsonObject> &changes) {
+            QStringList out;
+            for (const QJsonObject &b : changes)
+                out.append(QStringLiteral("%1=%2").arg(b.value("start").toString().mid(11, 5),
+                                                       QString::number(b.value("orders").toInt())));
+            return out;
+        };
+        // The first call answers the current minute, even empty; then only changes.
+        QCOMPARE(ordersOf(series.takeChanges()), QStringList{"10:05=0"});
+        series.count(makeEvent("order.created", {}, clock.now()));
+        QCOMPARE(ordersOf(series.takeChanges()), QStringList{"10:05=1"});
+        QCOMPARE(ordersOf(series.takeChanges()), QStringList());
+        // An order in the minute's last moment, after its last publication (10:05:59.6): the
+        // next publication, in the new minute, carries 10:05's final numbers before 10:06.
+        clock.set(Start.addMSecs(29'600));
+        series.count(makeEvent("order.created", {}, clock.now()));
+        clock.advance(1'000); // 10:06:00.6
+        QCOMPARE(ordersOf(series.takeChanges()), (QStringList{"10:05=2", "10:06=0"}));
+        // A minute that did not change after it was published is not sent again.
+        clock.advance(60'000); // 10:07:00.6
+        QCOMPARE(ordersOf(series.takeChanges()), QStringList{"10:07=0"});
+        // Minutes skipped (a stalled thread): the one last published, when it changed, and now.
+        series.count(makeEvent("order.created", {}, clock.now()));
+        clock.advance(5 * 60'000); // 10:12:00.6
+        QCOMPARE(ordersOf(series.takeChanges()), (QStringList{"10:07=1", "10:12=0"}));
+    }
+
     void windowIsTheLastHour()
     {
         Core::ManualClock clock(Start);
