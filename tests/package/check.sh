@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The Debian package end to end (docs/packaging.md):
 #   bash tests/package/check.sh [BUILD_DIR]      default build-package-check; needs root or sudo -n
+#   bash tests/package/check.sh --build-only [BUILD_DIR]   step 1's build alone
 #
 # Builds only the gatehouse target (Release at -O0, no sanitizers, ccache when present), runs
 # `cpack -G DEB`, inspects the .deb, installs it with dpkg, starts the service — with
@@ -17,6 +18,11 @@ set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 cd "$here"
 
+build_only=0
+if [ "${1:-}" = --build-only ]; then
+    build_only=1
+    shift
+fi
 BUILD_DIR="${1:-build-package-check}"
 JOBS="${GATEHOUSE_JOBS:-$(nproc)}"
 PKG=gatehouse
@@ -37,6 +43,45 @@ as_root() {
 }
 pkg_status() { dpkg-query -W -f='${db:Status-Abbrev}' "$PKG" 2>/dev/null || true; }
 systemd_running() { [ -d /run/systemd/system ]; }
+
+# The gatehouse target in $BUILD_DIR (also alone: --build-only).
+build_gatehouse() {
+    if command -v ccache >/dev/null 2>&1 && [ -z "${CMAKE_CXX_COMPILER_LAUNCHER:-}" ]; then
+        export CMAKE_C_COMPILER_LAUNCHER=ccache CMAKE_CXX_COMPILER_LAUNCHER=ccache
+        export CCACHE_BASEDIR="$here" CCACHE_NOHASHDIR=1
+    fi
+    if [ -f "$BUILD_DIR/CMakeCache.txt" ] &&
+        grep -Eq '^GATEHOUSE_(SANITIZE|FUZZ):BOOL=ON' "$BUILD_DIR/CMakeCache.txt"; then
+        fail "$BUILD_DIR is a sanitizer or fuzz build; give the package build its own directory"
+    fi
+    # -O0, not CMake's Release -O3: what this test checks is g++'s build (the compiler of `dev.sh
+    # run`) and the package, not the optimiser (the service it starts answers /healthz).
+    # Measured cold, the compiler cache off: 364 CPU-s at -O0 against 480 at -O1 (2026-11-30)
+    # and 609 at -O3. Its own directory, so that the release recipe in docs/packaging.md
+    # (build-package, -O3) never inherits these flags from the cache.
+    step "configuring $BUILD_DIR (Release at -O0, console, no tests, no sanitizers, prefix /usr)"
+    local log
+    log="$(mktemp)"
+    cmake -S . -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_INSTALL_PREFIX=/usr \
+        "-DCMAKE_CXX_FLAGS_RELEASE=-O0 -DNDEBUG" "-DCMAKE_C_FLAGS_RELEASE=-O0 -DNDEBUG" \
+        -DGATEHOUSE_BUILD_TESTS=OFF -DGATEHOUSE_BUILD_CONSOLE=ON -DGATEHOUSE_SANITIZE=OFF \
+        -DGATEHOUSE_FUZZ=OFF >"$log" 2>&1 || {
+        cat "$log" >&2
+        rm -f "$log"
+        fail "cmake configure failed"
+    }
+    rm -f "$log"
+    step "building the gatehouse target with $JOBS jobs"
+    cmake --build "$BUILD_DIR" -j "$JOBS" --target gatehouse
+}
+
+# --build-only: the build alone (no root needed, nothing installed), e.g. ahead of the test at
+# a low priority while the cores have time to spare (scripts/dev.sh test); the test itself then
+# finds it built.
+if [ "$build_only" = 1 ]; then
+    build_gatehouse
+    exit 0
+fi
 
 # ---- preconditions: never touch a real installation ----------------------------------------
 for tool in cmake cpack ninja dpkg dpkg-deb dpkg-shlibdeps desktop-file-validate curl python3 file flock; do
@@ -62,10 +107,6 @@ as_root test ! -e "$DATA_DIR" ||
     fail "$DATA_DIR exists; purging the test's package would delete it — move it away first"
 as_root test ! -e "/etc/systemd/system/$SERVICE" ||
     fail "/etc/systemd/system/$SERVICE overrides the packaged unit; remove it first"
-if [ -f "$BUILD_DIR/CMakeCache.txt" ] &&
-    grep -Eq '^GATEHOUSE_(SANITIZE|FUZZ):BOOL=ON' "$BUILD_DIR/CMakeCache.txt"; then
-    fail "$BUILD_DIR is a sanitizer or fuzz build; give the package build its own directory"
-fi
 
 tmp="$(mktemp -d)"
 service_pid="" # what this script started and waits for (the server, or sudo running it)
@@ -108,25 +149,7 @@ trap 'exit 130' INT
 trap 'exit 143' TERM
 
 # ---- 1. build and package ------------------------------------------------------------------
-if command -v ccache >/dev/null 2>&1 && [ -z "${CMAKE_CXX_COMPILER_LAUNCHER:-}" ]; then
-    export CMAKE_C_COMPILER_LAUNCHER=ccache CMAKE_CXX_COMPILER_LAUNCHER=ccache
-    export CCACHE_BASEDIR="$here" CCACHE_NOHASHDIR=1
-fi
-# -O0, not CMake's Release -O3: what this test checks is g++'s build (the compiler of `dev.sh
-# run`) and the package, not the optimiser (the service it starts answers /healthz). Measured
-# cold, the compiler cache off: 364 CPU-s at -O0 against 480 at -O1 (2026-11-30) and 609 at -O3.
-# Its own directory, so that the release recipe in docs/packaging.md (build-package, -O3) never
-# inherits these flags from the cache.
-step "configuring $BUILD_DIR (Release at -O0, console, no tests, no sanitizers, prefix /usr)"
-cmake -S . -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_INSTALL_PREFIX=/usr \
-    "-DCMAKE_CXX_FLAGS_RELEASE=-O0 -DNDEBUG" "-DCMAKE_C_FLAGS_RELEASE=-O0 -DNDEBUG" \
-    -DGATEHOUSE_BUILD_TESTS=OFF -DGATEHOUSE_BUILD_CONSOLE=ON -DGATEHOUSE_SANITIZE=OFF \
-    -DGATEHOUSE_FUZZ=OFF >"$tmp/configure.log" 2>&1 || {
-    cat "$tmp/configure.log" >&2
-    fail "cmake configure failed"
-}
-step "building the gatehouse target with $JOBS jobs"
-cmake --build "$BUILD_DIR" -j "$JOBS" --target gatehouse
+build_gatehouse
 built=$SECONDS
 
 step "cpack -G DEB"

@@ -87,12 +87,14 @@ def git(*args):
 
 
 def norm_command(command):
-    """The compile command as clang-tidy sees it: paths normalised, the object file left out
-    (where a unity batch puts its object changes nothing clang-tidy checks)."""
+    """The compile command as clang-tidy sees it: paths normalised, the object file and the
+    debug information options left out (where a unity batch puts its object, or how much it
+    records for a debugger, changes nothing clang-tidy checks)."""
     args = command.split()
     if "-o" in args and args.index("-o") + 1 < len(args):
         i = args.index("-o")
         del args[i:i + 2]
+    args = [a for a in args if not re.fullmatch(r"-g(|[0-3]|line-tables-only|dwarf(-[0-9])?)", a)]
     return norm(" ".join(args))
 
 

@@ -111,6 +111,11 @@ def unity_and_baseline():
         git(root, "commit", "-qam", "top, same flags")
         assert run() == set(), "a CMakeLists.txt change that left every command alone"
         db = json.load(open(os.path.join(build, "compile_commands.json")))
+        original = db[1]["command"]
+        for debug in ("-g", "-gline-tables-only", "-g3 -gdwarf-5"):
+            db[1]["command"] = original.replace(" -c ", f" {debug} -c ")
+            json.dump(db, open(os.path.join(build, "compile_commands.json"), "w"))
+            assert run() == set(), f"c.cpp's command with {debug} only: nothing for clang-tidy"
         db[1]["command"] = f"c++ -DY -o c.o -c {c}"
         json.dump(db, open(os.path.join(build, "compile_commands.json"), "w"))
         assert run() == {c}, "c.cpp's command changed"
