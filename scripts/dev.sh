@@ -86,6 +86,9 @@ case "$cmd" in
     ;;
   test)
     trap print_stages EXIT
+    # Stopped (Ctrl-C, a CI job's timeout): the EXIT trap still runs, and stops the early build.
+    trap 'exit 130' INT
+    trap 'exit 143' TERM
     stage "Debian packages, Node.js, kubectl"
     install_missing "${BUILD_PACKAGES[@]}" "${TEST_PACKAGES[@]}"
     ensure_node
