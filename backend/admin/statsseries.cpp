@@ -90,7 +90,11 @@ void StatsSeries::count(const Core::Event &event)
     const qint64 oldest = std::max(minute, currentMinute()) - (BucketCount - 1);
     if (minute < oldest)
         return;
-    auto at = [&]() -> Bucket & { return bucketAt(minute); };
+    auto at = [&]() -> Bucket & {
+        Bucket &b = bucketAt(minute);
+        b.changed = true;
+        return b;
+    };
     if (type == QLatin1String("order.created")) {
         ++at().orders;
     } else if (type == QLatin1String("delivery.state")) {
@@ -177,16 +181,18 @@ QList<QJsonObject> StatsSeries::takeChanges()
     const qint64 now = currentMinute();
     QMutexLocker lock(&m_mutex);
     QList<QJsonObject> changes;
-    if (m_publishedMinute >= 0 && m_publishedMinute < now) {
-        QJsonObject closing = bucketJson(m_publishedMinute);
-        if (closing != m_published)
-            changes.append(std::move(closing));
+    bool currentAnswered = false;
+    for (Bucket &b : m_buckets) {
+        // A minute after `now` (a publisher's clock read after this one's) waits for its turn.
+        if (!b.changed || b.minute > now)
+            continue;
+        b.changed = false;
+        changes.append(toJson(b));
+        currentAnswered = b.minute == now;
     }
-    QJsonObject current = bucketJson(now);
-    if (m_publishedMinute != now || current != m_published)
-        changes.append(current);
+    if (!currentAnswered && m_publishedMinute != now)
+        changes.append(bucketJson(now)); // a new minute, even empty: the chart moves on
     m_publishedMinute = now;
-    m_published = std::move(current);
     return changes;
 }
 

@@ -57,10 +57,11 @@ public:
     QJsonObject series() const;
     // The current minute's bucket: {"start","orders",...,"tokensByGrant":{...},...}.
     QJsonObject currentBucket() const;
-    // The buckets to publish as stats.series since the last call, oldest first: the minute
-    // last published, when it was counted in again after that (in its last moments, before a
-    // new minute began: otherwise the stream never carried its final numbers), then the
-    // current minute's, when it changed or is new.
+    // The buckets to publish as stats.series since the last call, oldest first: every minute
+    // of the hour counted in since it was last published (also one that had ended by then: an
+    // event stamped in a minute's last moment can be counted after the new minute's first
+    // publication, when its publisher was slow; otherwise the stream never carried that
+    // minute's final numbers), then the current minute's, when it is new.
     QList<QJsonObject> takeChanges();
 
     // The area whose readers may see a field ("orders", "oauth", "cluster"); empty for "start".
@@ -79,6 +80,7 @@ private:
         QMap<QString, qint64> tokensByGrant;
         qint64 clusterAllowed = 0;
         qint64 clusterDenied = 0;
+        bool changed = false; // counted in since takeChanges() last answered it
     };
     Bucket &bucketAt(qint64 minute);             // under m_mutex
     QJsonObject bucketJson(qint64 minute) const; // under m_mutex; an empty one if untouched
@@ -88,8 +90,7 @@ private:
     const Core::Clock &m_clock;
     mutable QMutex m_mutex;
     std::deque<Bucket> m_buckets;  // touched minutes only, oldest first, within the hour
-    qint64 m_publishedMinute = -1; // takeChanges(): what it answered last
-    QJsonObject m_published;
+    qint64 m_publishedMinute = -1; // takeChanges(): the current minute when it last answered
 };
 
 } // namespace Gatehouse::Admin

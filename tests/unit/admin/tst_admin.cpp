@@ -278,6 +278,21 @@ private slots:
         series.count(makeEvent("order.created", {}, clock.now()));
         clock.advance(5 * 60'000); // 10:12:00.6
         QCOMPARE(ordersOf(series.takeChanges()), (QStringList{"10:07=1", "10:12=0"}));
+        // A publisher slower still: stamped 10:11:59.9 (its clock read), counted only after 10:12
+        // and 10:13 were published. Any minute of the hour counted in again is sent again.
+        clock.advance(60'000); // 10:13:00.6
+        QCOMPARE(ordersOf(series.takeChanges()), QStringList{"10:13=0"});
+        series.count(makeEvent("order.created", {}, Start.addMSecs(389'900)));
+        series.count(makeEvent("order.created", {}, clock.now()));
+        QCOMPARE(ordersOf(series.takeChanges()), (QStringList{"10:11=1", "10:13=1"}));
+        // Stamped after this publication read the clock (10:14:00.0 against 10:13:59.9): sent
+        // once its minute is the current one, not before the minute it follows.
+        clock.set(Start.addMSecs(509'900)); // 10:13:59.9
+        series.count(makeEvent("order.created", {}, Start.addMSecs(510'000)));
+        QCOMPARE(ordersOf(series.takeChanges()), QStringList());
+        clock.advance(200); // 10:14:00.1
+        QCOMPARE(ordersOf(series.takeChanges()), QStringList{"10:14=1"});
+        QCOMPARE(ordersOf(series.takeChanges()), QStringList());
     }
 
     void windowIsTheLastHour()
