@@ -622,7 +622,7 @@ Result<void> Backend::start()
         oidc.groupMappings = [cluster] { return cluster->settings().oidcGroupMappings; };
         // The issuer vouches for its own tokens: recorded, alive, and issued to a client an
         // administrator allowed to act for the cluster.
-        oidc.vet = [oauth](const QString &token, const QJsonObject &claims) {
+        oidc.vet = [oauth](const QString &token, QJsonObject &claims) {
             return oauth->clusterTokenRefusal(token, claims);
         };
         m_clusterApi->authenticator().addTokenAuthenticator(

@@ -50,17 +50,34 @@ HttpResponse notAnObject()
 
 } // namespace
 
+std::optional<HttpResponse> OAuthAdminApi::needsArea(const HttpRequest &req, const QString &area,
+                                                     bool write, const QString &what) const
+{
+    const auto principal = m_tokens.authenticate(req.bearerToken());
+    if (principal && principal->may(area, write))
+        return std::nullopt;
+    // Fail closed: a change that reaches into another area needs that area too.
+    return HttpResponse::error(
+        403, QStringLiteral("forbidden"),
+        QStringLiteral("%1 %2: that also needs %3:%4")
+            .arg(principal ? principal->describe() : QStringLiteral("this admin token"), what, area,
+                 write ? QStringLiteral("write") : QStringLiteral("read")));
+}
+
 std::optional<HttpResponse> OAuthAdminApi::needsClusterWrite(const HttpRequest &req,
                                                              const QString &what) const
 {
-    const auto principal = m_tokens.authenticate(req.bearerToken());
-    if (principal && principal->may(QStringLiteral("cluster"), true))
+    return needsArea(req, QStringLiteral("cluster"), true, what);
+}
+
+std::optional<HttpResponse> OAuthAdminApi::needsOrdersArea(const HttpRequest &req,
+                                                           const QStringList &scopes,
+                                                           const QString &what) const
+{
+    const bool writes = scopes.contains(QStringLiteral("orders:write"));
+    if (!writes && !scopes.contains(QStringLiteral("orders:read")))
         return std::nullopt;
-    // Fail closed: a change that reaches into the cluster needs its area too.
-    return HttpResponse::error(
-        403, QStringLiteral("forbidden"),
-        QStringLiteral("%1 %2: that also needs cluster:write")
-            .arg(principal ? principal->describe() : QStringLiteral("this admin token"), what));
+    return needsArea(req, QStringLiteral("orders"), writes, what);
 }
 
 OAuthAdminApi::OAuthAdminApi(Core::HttpServer &server, OAuth::OAuthApi &oauth,
@@ -110,6 +127,10 @@ OAuthAdminApi::OAuthAdminApi(Core::HttpServer &server, OAuth::OAuthApi &oauth,
             if (!client)
                 return respond(
                     HttpResponse::error(400, client.error().code, client.error().message));
+            if (auto refused = needsOrdersArea(
+                    req, client->scopes,
+                    QStringLiteral("may not register a client with the orders API's scopes")))
+                return respond(*refused);
             m_oauth.clients().registerClient(*client,
                                              answer(respond, 201, "oauth.client.registered"));
         });
@@ -117,10 +138,17 @@ OAuthAdminApi::OAuthAdminApi(Core::HttpServer &server, OAuth::OAuthApi &oauth,
         "POST", QStringLiteral("/admin/v1/clients/{id}/rotate-secret"),
         [this, answer](const HttpRequest &req, const Responder &respond) {
             const QString id = req.pathParam(QStringLiteral("id"));
-            if (const auto current = m_oauth.clients().find(id); current && current->clusterAccess)
+            const auto current = m_oauth.clients().find(id);
+            if (current && current->clusterAccess)
                 if (auto refused = needsClusterWrite(
                         req, QStringLiteral("may not rotate the secret of a client allowed to act "
                                             "for the cluster")))
+                    return respond(*refused);
+            if (current)
+                if (auto refused = needsOrdersArea(
+                        req, current->scopes,
+                        QStringLiteral("may not rotate the secret of a client with the orders "
+                                       "API's scopes")))
                     return respond(*refused);
             m_oauth.clients().rotateSecret(id, answer(respond, 200, "oauth.client.secret-rotated"));
         });
@@ -151,6 +179,15 @@ OAuthAdminApi::OAuthAdminApi(Core::HttpServer &server, OAuth::OAuthApi &oauth,
             if (!client)
                 return respond(
                     HttpResponse::error(400, client.error().code, client.error().message));
+            // Before and after: giving a client the orders API's scopes, and changing one that
+            // has them (its grants, redirect URIs, bound customers), both need the orders area.
+            QStringList scopes = client->scopes;
+            if (current)
+                scopes += current->scopes;
+            if (auto refused = needsOrdersArea(
+                    req, scopes,
+                    QStringLiteral("may not change a client with the orders API's scopes")))
+                return respond(*refused);
             m_oauth.clients().update(req.pathParam(QStringLiteral("id")), *client,
                                      answer(respond, 200, "oauth.client.updated"));
         });
@@ -466,6 +503,11 @@ void OAuthAdminApi::registerTokenRoutes()
                 if (!p)
                     return respond(errorAnswer(p.error()));
                 policy = *p;
+                if (auto refused = needsOrdersArea(
+                        req, policy->scopes,
+                        QStringLiteral("may not let registrations ask for the orders API's "
+                                       "scopes")))
+                    return respond(*refused);
             }
             for (auto it = o.begin(); it != o.end(); ++it)
                 if (it.key() != QLatin1String("expiresIn") &&
@@ -524,12 +566,19 @@ void OAuthAdminApi::registerTokenRoutes()
                                    "optionally scope and resource)")));
             // A client allowed to act for the cluster mints cluster identities: a token for
             // it is the cluster's business too, as changing the client is.
-            if (const auto client =
-                    m_oauth.clients().find(o.value(QStringLiteral("client_id")).toString());
-                client && client->clusterAccess)
+            const auto client =
+                m_oauth.clients().find(o.value(QStringLiteral("client_id")).toString());
+            if (client && client->clusterAccess)
                 if (auto refused = needsClusterWrite(
                         req, QStringLiteral("may not mint a token for a client allowed to act for "
                                             "the cluster")))
+                    return respond(*refused);
+            // The same for the orders API: the token carries the client's orders scopes.
+            if (client)
+                if (auto refused = needsOrdersArea(
+                        req, client->scopes,
+                        QStringLiteral("may not mint a token for a client with the orders API's "
+                                       "scopes")))
                     return respond(*refused);
             QHash<QString, QString> params;
             for (const char *k : {"scope", "resource"}) {

@@ -62,9 +62,21 @@ private:
     void registerUserRoutes();
     void registerTokenRoutes();
 
+    // The 403 for a caller that may not read (write: change) `area` as well, naming what it
+    // tried; nullopt when allowed.
+    std::optional<Core::HttpResponse> needsArea(const Core::HttpRequest &req, const QString &area,
+                                                bool write, const QString &what) const;
     // The 403 for a caller without cluster:write, naming what it tried; nullopt when allowed.
     std::optional<Core::HttpResponse> needsClusterWrite(const Core::HttpRequest &req,
                                                         const QString &what) const;
+    // The same for a client whose scopes reach the orders API (orders:read, orders:write):
+    // making it, changing it, its secret and its tokens hand out what those scopes give, so the
+    // caller needs the orders area as well (orders:write for a client with orders:write,
+    // orders:read for one that only reads). `scopes`: every scope the client has or is to
+    // have. nullopt when allowed or when no orders scope is among them.
+    std::optional<Core::HttpResponse> needsOrdersArea(const Core::HttpRequest &req,
+                                                      const QStringList &scopes,
+                                                      const QString &what) const;
 
     Core::HttpServer &m_server;
     OAuth::OAuthApi &m_oauth;

@@ -64,7 +64,8 @@ QString oauthLiveValue(const OAuth::RegistrationPolicy &p, const QString &key)
 // The area a change of this setting reaches besides the settings themselves: a setting of
 // the cluster (anonymous access, authorization modes, admission plugins, OIDC) needs
 // cluster:write, of the authorization server or the orders API's tokens oauth:write (and
-// orders:write for the orders API), of the webhooks orders:write; listeners (addresses,
+// orders:write for the orders API and for the scopes dynamic registration may grant), of the
+// webhooks orders:write; listeners (addresses,
 // ports, admin TLS) and demo mode only the root admin token may change ("root"). Limits and storage
 // are the administrator's own (admin:write alone).
 QStringList extraAreas(const QString &key)
@@ -87,8 +88,11 @@ QStringList extraAreas(const QString &key)
     const QString group = SettingsAdminApi::groupOf(key);
     if (group == QLatin1String("cluster"))
         return {QStringLiteral("cluster")};
+    // The scopes strangers may register for (RFC 7591) include the orders API's when listed
+    // there: that is the orders area's business too.
     if (group == QLatin1String("oauth"))
-        return key.startsWith(QLatin1String("orders-"))
+        return key.startsWith(QLatin1String("orders-")) ||
+                       key == QLatin1String("oauth-registration-scopes")
                    ? QStringList{QStringLiteral("oauth"), QStringLiteral("orders")}
                    : QStringList{QStringLiteral("oauth")};
     if (group == QLatin1String("webhooks"))

@@ -154,7 +154,7 @@ TokenAuthenticator oidcAuthenticator(OidcOptions options, std::function<QJsonObj
         if (!verified)
             return QStringLiteral("oidc: the token's signature does not verify: ") +
                    verified.error().message;
-        const QJsonObject claims = QJsonDocument::fromJson(verified->payload).object();
+        QJsonObject claims = QJsonDocument::fromJson(verified->payload).object();
         if (QString p = timeProblem(claims, clock.now().toSecsSinceEpoch()); !p.isEmpty())
             return QStringLiteral("oidc: ") + p;
         if (!audienceContains(claims.value(QLatin1String("aud")), options.clientId))

@@ -178,7 +178,7 @@ void OAuthApi::commit(GrantResult result, const QString &grantType, const Respon
 }
 
 std::optional<QString> OAuthApi::clusterTokenRefusal(const QString &token,
-                                                     const QJsonObject &claims) const
+                                                     QJsonObject &claims) const
 {
     // The client the token was issued to: an access token names it (client_id), an id_token
     // is addressed to it (aud).
@@ -203,6 +203,7 @@ std::optional<QString> OAuthApi::clusterTokenRefusal(const QString &token,
         return QStringLiteral("the token was revoked");
     if (q->int64(1) <= m_clock.now().toMSecsSinceEpoch())
         return QStringLiteral("the token has expired");
+    removeClaimsOfScopesTaken(claims, client->scopes);
     return std::nullopt;
 }
 
@@ -549,7 +550,13 @@ HttpResponse OAuthApi::userinfoEndpoint(const HttpRequest &req) const
         !q.value(5).isNull() || q.value(4).toLongLong() <= now)
         return challenge(401, "invalid_token",
                          QStringLiteral("the access token is unknown, expired or revoked"));
-    const QStringList scopes = q.value(3).toString().split(QLatin1Char(' '), Qt::SkipEmptyParts);
+    QStringList scopes = q.value(3).toString().split(QLatin1Char(' '), Qt::SkipEmptyParts);
+    // Less what an administrator took from the token's client since it was issued.
+    const auto client = m_clients.find(q.value(1).toString());
+    if (!client)
+        return challenge(401, "invalid_token",
+                         QStringLiteral("the access token's client no longer exists"));
+    scopes.removeIf([&client](const QString &s) { return !client->scopes.contains(s); });
     if (!scopes.contains(QStringLiteral("openid")))
         return challenge(403, "insufficient_scope",
                          QStringLiteral("the access token lacks the openid scope"));

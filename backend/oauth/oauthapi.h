@@ -51,9 +51,10 @@ public:
     TrustSettings &trust() { return m_trust; }
     // The cluster API's check of a JWT this issuer signed, after its signature, times and
     // audience: the token is recorded here and still alive, and its client may act for the
-    // cluster. A refusal's reason (never the token), or nullopt.
-    std::optional<QString> clusterTokenRefusal(const QString &token,
-                                               const QJsonObject &claims) const;
+    // cluster. A refusal's reason (never the token), or nullopt. The user claims of a scope
+    // its client no longer has are removed from `claims` (a removed groups scope ends the
+    // token's groups at once, as a removed orders scope ends its orders access).
+    std::optional<QString> clusterTokenRefusal(const QString &token, QJsonObject &claims) const;
     const QString &issuer() const { return m_issuer; }
     QJsonObject discovery() const;
 

@@ -60,6 +60,13 @@ std::optional<OAuthError> TokenExchangeGrant::resolve(const QString &token, cons
         out->clientId = q.value(1).toString();
         out->sub = q.value(2).toString();
         out->scopes = q.value(3).toString().split(QLatin1Char(' '), Qt::SkipEmptyParts);
+        // A scope an administrator took from the token's client since is taken from the token
+        // (as the orders API and introspection take it): an exchange does not bring it back.
+        const std::optional<Client> issuedTo = m_clients.find(out->clientId);
+        if (!issuedTo)
+            return invalidGrant(QStringLiteral("the token's client no longer exists"));
+        out->scopes.removeIf(
+            [&issuedTo](const QString &s) { return !issuedTo->scopes.contains(s); });
         out->audience = q.value(4).toString();
         out->expiresAt = q.value(5).toLongLong();
         out->family = q.value(7).toString();
@@ -191,7 +198,8 @@ GrantResult TokenExchangeGrant::handle(const TokenRequest &req) const
         for (const QString &s : std::as_const(scopes))
             if (!subject.scopes.contains(s))
                 return grantFailed(invalidScope(
-                    QStringLiteral("scope '%1' exceeds what the subject token was granted")
+                    QStringLiteral("scope '%1' exceeds what the subject token was granted (less "
+                                   "what an administrator took from its client since)")
                         .arg(s)));
     } else {
         scopes.removeIf([&subject](const QString &s) { return !subject.scopes.contains(s); });

@@ -75,6 +75,23 @@ QString TokenIssuer::keyPrefix(const QString &key)
     return key.left(dot < 0 ? 8 : dot + 1 + 8);
 }
 
+void removeClaimsOfScopesTaken(QJsonObject &claims, const QStringList &scopesInForce)
+{
+    struct ScopeClaims
+    {
+        const char *scope;
+        const char *claims[2]; // nullptr: none
+    };
+    static constexpr ScopeClaims byScope[] = {{"email", {"email", "email_verified"}},
+                                              {"profile", {"name", "preferred_username"}},
+                                              {"groups", {"groups", nullptr}}};
+    for (const ScopeClaims &s : byScope)
+        if (!scopesInForce.contains(QLatin1String(s.scope)))
+            for (const char *name : s.claims)
+                if (name)
+                    claims.remove(QLatin1String(name));
+}
+
 QJsonObject scopedUserClaims(const User &user, const QStringList &scopes, bool accessToken,
                              ClaimSources *sources)
 {

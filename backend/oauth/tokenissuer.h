@@ -60,6 +60,10 @@ inline void noteSource(ClaimSources *sources, const QString &claim, const QStrin
 // Claims about a user that the scopes grant (OIDC Core §5.4): email, email_verified
 // (email), name, preferred_username (profile), groups (groups). Access tokens carry only
 // email, email_verified and groups.
+// Removes from `claims` the user claims that scopedUserClaims() adds for a scope not among
+// `scopesInForce` (email: email, email_verified; profile: name, preferred_username; groups:
+// groups): what a token carries by a scope an administrator took from its client since.
+void removeClaimsOfScopesTaken(QJsonObject &claims, const QStringList &scopesInForce);
 QJsonObject scopedUserClaims(const User &user, const QStringList &scopes, bool accessToken,
                              ClaimSources *sources = nullptr);
 

@@ -268,6 +268,72 @@ describe('admin API: tokens, scopes and escalation', () => {
         assert.deepEqual(await activeTokenIds(b, gateway.client_id), []);
     });
 
+    attack('admin: an oauth:write token hands out the orders API (a client with its scopes, a token or a secret for one, registrations that may ask for them) → 403, nothing issued', async () => {
+        const made = await createToken('oauth-only', ['oauth:write']);
+        assert.equal(made.status, 201, made.text);
+        const oauthOnly = made.json.token;
+        const needs = (what, area) => new RegExp(`${what}: that also needs ${area}$`);
+        // An orders client an administrator of the orders area made (unbound: every customer).
+        const m2m = await registerClient(b, { client_name: 'orders m2m', grant_types: ['client_credentials'],
+                                              scope: 'orders:read orders:write' });
+        const reader = await registerClient(b, { client_name: 'orders reader', grant_types: ['client_credentials'],
+                                                 scope: 'orders:read' });
+        const plain = await registerClient(b, { client_name: 'plain m2m', grant_types: ['client_credentials'], scope: 'openid' });
+        const clientsBefore = await clientNames();
+        const made2 = await as(oauthOnly, 'POST', '/admin/v1/clients',
+                               { client_name: 'orders by oauth', grant_types: ['client_credentials'], scope: 'orders:write' });
+        assert.equal(made2.status, 403, made2.text);
+        assert.match(made2.json.message, needs('may not register a client with the orders API\'s scopes', 'orders:write'));
+        assert.equal(made2.json.client_secret, undefined);
+        for (const [client, area] of [[m2m, 'orders:write'], [reader, 'orders:read']]) {
+            const minted = await as(oauthOnly, 'POST', '/admin/v1/tokens', { client_id: client.client_id });
+            assert.equal(minted.status, 403, minted.text);
+            assert.match(minted.json.message, needs('may not mint a token for a client with the orders API\'s scopes', area));
+            assert.equal(minted.json.access_token, undefined);
+            assert.deepEqual(await activeTokenIds(b, client.client_id), [], `${client.client_name}: none issued`);
+            const rotated = await as(oauthOnly, 'POST', `/admin/v1/clients/${client.client_id}/rotate-secret`);
+            assert.equal(rotated.status, 403, rotated.text);
+            assert.match(rotated.json.message, needs('may not rotate the secret of a client with the orders API\'s scopes', area));
+            assert.equal(rotated.json.client_secret, undefined);
+        }
+        // Giving a plain client the scopes, or changing an orders client (here: narrowing its
+        // scope while adding a grant), are both refused.
+        for (const [client, metadata] of [
+            [plain, { client_name: plain.client_name, grant_types: ['client_credentials'], scope: 'openid orders:write' }],
+            [reader, { client_name: reader.client_name, grant_types: ['client_credentials', 'urn:ietf:params:oauth:grant-type:jwt-bearer'], scope: 'openid' }]]) {
+            const before = (await adminFetch(b, 'GET', `/admin/v1/clients/${client.client_id}`)).json;
+            const changed = await as(oauthOnly, 'PUT', `/admin/v1/clients/${client.client_id}`, metadata);
+            assert.equal(changed.status, 403, changed.text);
+            assert.match(changed.json.message, needs('may not change a client with the orders API\'s scopes', 'orders:(read|write)'));
+            assert.deepEqual((await adminFetch(b, 'GET', `/admin/v1/clients/${client.client_id}`)).json, before, 'unchanged');
+        }
+        // Registrations (RFC 7591) that may ask for them: an initial access token's policy, the
+        // server's policy.
+        const iat = await as(oauthOnly, 'POST', '/admin/v1/initial-access-tokens',
+                             { policy: { grantTypes: ['client_credentials'], scopes: ['openid', 'orders:write'] } });
+        assert.equal(iat.status, 403, iat.text);
+        assert.match(iat.json.message, needs('may not let registrations ask for the orders API\'s scopes', 'orders:write'));
+        assert.equal(iat.json.token, undefined);
+        const scopesBefore = (await adminFetch(b, 'GET', '/admin/v1/settings/oauth-registration-scopes')).json.value;
+        const settingsAndOAuth = await createToken('settings-and-oauth', ['admin:write', 'oauth:write']);
+        assert.equal(settingsAndOAuth.status, 201, settingsAndOAuth.text);
+        const policy = await as(settingsAndOAuth.json.token, 'PUT', '/admin/v1/settings/oauth-registration-scopes',
+                                { value: 'openid,orders:read,orders:write' });
+        assert.equal(policy.status, 403, policy.text);
+        assert.match(policy.json.message, /may not change oauth-registration-scopes: that also needs orders:write/);
+        assert.equal((await adminFetch(b, 'GET', '/admin/v1/settings/oauth-registration-scopes')).json.value, scopesBefore);
+        assert.deepEqual(await clientNames(), clientsBefore, 'no client made');
+        // Clients without the orders API's scopes stay the oauth area's alone; with the orders
+        // area as well, the same calls are allowed.
+        const ok = await as(oauthOnly, 'POST', '/admin/v1/tokens', { client_id: plain.client_id });
+        assert.equal(ok.status, 200, ok.text);
+        const both = await createToken('oauth-and-orders-reader', ['oauth:write', 'orders:read']);
+        const readerToken = await as(both.json.token, 'POST', '/admin/v1/tokens', { client_id: reader.client_id });
+        assert.equal(readerToken.status, 200, readerToken.text);
+        const writerToken = await as(both.json.token, 'POST', '/admin/v1/tokens', { client_id: m2m.client_id });
+        assert.equal(writerToken.status, 403, 'orders:read is not enough for a client with orders:write');
+    });
+
     attack('admin: an orders:read token reading the audit log → 403, no entries', async () => {
         const r = await as(reader.token, 'GET', '/admin/v1/audit');
         assertForbidden(r, refusedRead('reader', 'audit', 'orders:read'), 'audit');

@@ -195,6 +195,40 @@ describe('trust boundaries: token exchange, registration, the cluster audience',
         await assertNoTokens(b, gateway.client_id);
     });
 
+    attack('trust 1: a scope an administrator took from the subject token\'s client comes back through a gateway\'s exchange', async () => {
+        // The gateway pattern: the gateway may hold orders:write itself; the subject token's
+        // client no longer does, and its live token no longer carries it (the orders API).
+        const service = await registerClient(b, { client_name: `narrowed ${++counter}`, grant_types: ['client_credentials'],
+                                                  scope: 'orders:read orders:write' });
+        const gateway = await registerClient(b, { client_name: `gateway ${++counter}`, grant_types: [EXCHANGE],
+                                                  scope: 'orders:read orders:write' });
+        const t = await tokenRequest(b, service, { grant_type: 'client_credentials', scope: 'orders:read orders:write' });
+        assert.equal(t.status, 200, t.text);
+        const narrowed = await adminFetch(b, 'PUT', `/admin/v1/clients/${service.client_id}`, {
+            client_name: service.client_name, grant_types: ['client_credentials'], scope: 'orders:read' });
+        assert.equal(narrowed.status, 200, narrowed.text);
+        const before = await activeTokenIds(b, gateway.client_id);
+        const asked = await tokenRequest(b, gateway, { grant_type: EXCHANGE, subject_token: t.json.access_token,
+                                                       subject_token_type: ACCESS_TOKEN, scope: 'orders:write' });
+        assertOAuthError(asked, 400, 'invalid_scope',
+                         /'orders:write' exceeds what the subject token was granted \(less what an administrator took from its client since\)/,
+                         'orders:write asked');
+        await assertTokensUnchanged(b, gateway.client_id, before);
+        const unasked = await tokenRequest(b, gateway, { grant_type: EXCHANGE, subject_token: t.json.access_token,
+                                                         subject_token_type: ACCESS_TOKEN });
+        assert.equal(unasked.status, 200, unasked.text);
+        assert.equal(unasked.json.scope, 'orders:read', 'what the subject token still carries');
+        assert.ok(!String(jose.decodeJwt(unasked.json.access_token).scope).includes('orders:write'), unasked.text);
+        // A token of a client that is gone is exchanged for nothing.
+        const t2 = await tokenRequest(b, service, { grant_type: 'client_credentials', scope: 'orders:read' });
+        assert.equal(t2.status, 200, t2.text);
+        assert.equal((await adminFetch(b, 'DELETE', `/admin/v1/clients/${service.client_id}`)).status, 204);
+        const gone = await tokenRequest(b, gateway, { grant_type: EXCHANGE, subject_token: t2.json.access_token,
+                                                      subject_token_type: ACCESS_TOKEN });
+        assert.equal(gone.status, 400, gone.text);
+        assert.equal(gone.json.error, 'invalid_grant', gone.text);
+    });
+
     attack('trust 1: exchanged tokens outlive their subject token — revoked by an administrator, by its client (RFC 7009), or with its client', async () => {
         // A service's client_credentials token (no grant family behind it), exchanged by a gateway, and exchanged again.
         const service = await registerClient(b, { client_name: `service ${++counter}`, grant_types: ['client_credentials'], scope: 'orders:read' });
@@ -880,6 +914,32 @@ describe('revocation reaches what was derived', () => {
         } finally {
             await undo();
         }
+    });
+
+    attack('revocation: a groups scope taken from the cluster\'s client still names the user\'s groups in the cluster and at userinfo', async () => {
+        const tokens = await tokensFor(b, kubectl, dave, { scope: 'openid groups offline_access' });
+        const devs = (who) => (who.user?.groups ?? []).filter((g) => g.endsWith('devs'));
+        const userinfo = () => request(`${b.serviceUrl}/oauth2/userinfo`, 'GET', undefined,
+                                       { Authorization: `Bearer ${tokens.access_token}` });
+        const before = await clusterIdentity(b, tokens.id_token);
+        assert.equal(before.status, 201, before.text);
+        assert.equal(devs(before).length, 1, JSON.stringify(before.user));
+        assert.deepEqual((await userinfo()).json.groups, ['devs']);
+        await change({ scope: 'openid offline_access' });
+        try {
+            const after = await clusterIdentity(b, tokens.id_token);
+            assert.equal(after.status, 201, after.text);
+            assert.equal(after.user.username, before.user.username, 'still the user');
+            assert.deepEqual(devs(after), [], JSON.stringify(after.user));
+            const info = await userinfo();
+            assert.equal(info.status, 200, info.text);
+            assert.equal(info.json.sub, dave.id);
+            assert.equal(info.json.groups, undefined, info.text);
+        } finally {
+            await undo();
+        }
+        // Given back, the token's own groups count again (the token never changed).
+        assert.equal(devs(await clusterIdentity(b, tokens.id_token)).length, 1);
     });
 
     attack('revocation: a code issued before its redirect URI was removed is redeemed there', async () => {
