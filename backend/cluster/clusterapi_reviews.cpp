@@ -44,10 +44,12 @@ std::variant<QJsonObject, Status> boundObjectClaims(const ObjectStore &store, co
         const auto pod = store.get(QStringLiteral("pods"), ns, name);
         if (!pod)
             return Status::notFound(QString(), QStringLiteral("pods"), name);
-        QString runsAs = fieldValue(*pod, QStringLiteral("spec.serviceAccountName"));
-        if (runsAs.isEmpty())
-            runsAs = QStringLiteral("default"); // kube's ServiceAccount admission default
-        if (runsAs != account)
+        // Exactly the pod's own account, as kube compares it: ServiceAccount admission names
+        // "default" in every pod but a mirror pod, which runs as no account at all. Reading an
+        // empty name as "default" let a node mint the default account's token of any namespace
+        // through a mirror pod it may create there.
+        const QString runsAs = fieldValue(*pod, QStringLiteral("spec.serviceAccountName"));
+        if (runsAs.isEmpty() || runsAs != account)
             return Status::badRequest(QStringLiteral("cannot bind token for serviceaccount \"%1\" "
                                                      "to pod running with different "
                                                      "serviceaccount name.")

@@ -385,8 +385,15 @@ void ClusterApi::keepServerOwned(Write &w, QJsonObject &obj) const
     }
     obj.remove(QStringLiteral("kind"));
     obj.remove(QStringLiteral("apiVersion"));
-    if (type.namespaced)
+    if (type.namespaced) {
         setMeta(obj, QStringLiteral("namespace"), w.ns);
+    } else if (metaOf(obj).contains(QLatin1String("namespace"))) {
+        // A cluster-scoped object has no namespace (kube drops one sent): a ClusterRole or
+        // ClusterRoleBinding that kept one would be read by RBAC as a Role or RoleBinding there.
+        QJsonObject meta = metaOf(obj);
+        meta.remove(QStringLiteral("namespace"));
+        obj.insert(QStringLiteral("metadata"), meta);
+    }
     // kube's namespace strategy: the kubernetes.io/metadata.name label is the name, on every
     // write (webhook namespaceSelectors trust it; a tenant must not wear kube-system's).
     if (type.name == QLatin1String("namespaces") && w.operation != QLatin1String("DELETE")) {

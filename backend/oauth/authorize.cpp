@@ -644,6 +644,15 @@ void AuthorizeEndpoint::consent(const HttpRequest &req, const Responder &respond
         if (allow)
             return finish(ia.request, ia.userId, ia.authTime, true, code, respond, {}, -1,
                           sessionHash);
+        // A refusal goes back to the application only where it still may be sent, as a code
+        // does (finish): not to a redirect URI an administrator removed meanwhile, nor for a
+        // client that is gone.
+        const std::optional<Client> client = m_clients.find(ia.request.clientId);
+        if (!client || !client->redirectUris.contains(ia.request.redirectUri))
+            return respond(errorPage(400, QStringLiteral("access_denied"),
+                                     QStringLiteral("You denied the request. The application's "
+                                                    "redirect URI is no longer registered, so "
+                                                    "it is not told.")));
         respond(redirectError(ia.request, QStringLiteral("access_denied"),
                               QStringLiteral("the user denied the request")));
     });

@@ -253,6 +253,70 @@ rules:
         await assertAbsent('/api/v1/namespaces/default/pods/node-evil-pod', 'non-mirror pod');
     });
 
+    attack('cluster: NodeRestriction — node-1 mints the default service account\'s token of a namespace through a mirror pod → 400, no token', async () => {
+        // docs/cluster.md: nodes may be given serviceaccounts/token, as kube's kubelet role does.
+        const grant = await adminFetch(b, 'POST', '/admin/v1/cluster/rbac/import', `
+apiVersion: rbac.authorization.k8s.io/v1
+kind: ClusterRole
+metadata:
+  name: node-token-requester
+rules:
+- apiGroups: [""]
+  resources: ["serviceaccounts/token"]
+  verbs: ["create"]
+---
+apiVersion: rbac.authorization.k8s.io/v1
+kind: ClusterRoleBinding
+metadata:
+  name: node-token-requesters
+subjects:
+- kind: Group
+  name: system:nodes
+  apiGroup: rbac.authorization.k8s.io
+roleRef:
+  kind: ClusterRole
+  name: node-token-requester
+  apiGroup: rbac.authorization.k8s.io
+`, { 'Content-Type': 'application/yaml' });
+        assert.equal(grant.status, 200, grant.text);
+        try {
+            const nodeUid = (await read('/api/v1/nodes/node-1')).metadata.uid;
+            const mirror = { apiVersion: 'v1', kind: 'Pod', metadata: {
+                name: 'mirror-no-account', namespace: 'default', annotations: { 'kubernetes.io/config.mirror': 'x' },
+                ownerReferences: [{ apiVersion: 'v1', kind: 'Node', name: 'node-1', uid: nodeUid, controller: true }] },
+                spec: { nodeName: 'node-1', containers: [{ name: 'c', image: 'busybox' }] } };
+            const made = await asNode('POST', '/api/v1/namespaces/default/pods', mirror, { 'Content-Type': 'application/json' });
+            assert.equal(made.status, 201, made.text);
+            assert.equal(made.json.spec.serviceAccountName, undefined, 'a mirror pod runs as no account');
+            const r = await asNode('POST', '/api/v1/namespaces/default/serviceaccounts/default/token', {
+                apiVersion: 'authentication.k8s.io/v1', kind: 'TokenRequest',
+                spec: { boundObjectRef: { apiVersion: 'v1', kind: 'Pod', name: 'mirror-no-account', uid: made.json.metadata.uid } } },
+            { 'Content-Type': 'application/json' });
+            assertStatus(r, statusBody({ message: 'cannot bind token for serviceaccount "default" to pod running with different ' +
+                                                  'serviceaccount name.', reason: 'BadRequest', code: 400 }), 'mirror pod');
+            assert.ok(!/"token"/.test(r.text), 'no token');
+            assert.equal((await asNode('DELETE', '/api/v1/namespaces/default/pods/mirror-no-account')).status, 200);
+        } finally {
+            for (const path of ['clusterrolebindings/node-token-requesters', 'clusterroles/node-token-requester'])
+                assert.equal((await adminKube(b, 'DELETE', `/apis/${RBAC}/v1/${path}`)).status, 200, path);
+        }
+    });
+
+    attack('cluster: a ClusterRole or ClusterRoleBinding sent with a namespace is stored without one (never read as a Role there)', async () => {
+        for (const [kind, path, body] of [
+            ['ClusterRole', 'clusterroles', { rules: [{ apiGroups: [''], resources: ['configmaps'], verbs: ['get'] }] }],
+            ['ClusterRoleBinding', 'clusterrolebindings', { subjects: [{ kind: 'User', name: 'nobody', apiGroup: RBAC }],
+                                                            roleRef: { kind: 'ClusterRole', name: 'view', apiGroup: RBAC } }]]) {
+            const r = await adminKube(b, 'POST', `/apis/${RBAC}/v1/${path}`,
+                                      { apiVersion: `${RBAC}/v1`, kind, metadata: { name: 'namespaced-by-mistake', namespace: 'team-a' }, ...body });
+            assert.equal(r.status, 201, r.text);
+            assert.equal(r.json.metadata.namespace, undefined, `${kind}: ${r.text}`);
+            const stored = await read(`/apis/${RBAC}/v1/${path}/namespaced-by-mistake`);
+            assert.equal(stored.metadata.namespace, undefined, kind);
+            assert.equal((await adminKube(b, 'DELETE', `/apis/${RBAC}/v1/${path}/namespaced-by-mistake`)).status, 200);
+        }
+    });
+
     // --- RBAC escalation prevention -----------------------------------------------------------------
 
     const asMallory = (method, path, body) => kubeRequest(b, method, path, { creds: mallory, body });

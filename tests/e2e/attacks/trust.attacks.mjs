@@ -1005,6 +1005,43 @@ describe('revocation reaches what was derived', () => {
         }
     });
 
+    attack('revocation: a refusal at the consent page is sent to a redirect URI removed while the user decided', async () => {
+        // A user who never consented to the client stops at the consent page.
+        const erin = await newUser(b, 'erin');
+        const atConsent = async () => {
+            const ua = new UserAgent();
+            const u = new URL('/oauth2/authorize', b.serviceUrl);
+            for (const [k, v] of Object.entries({ response_type: 'code', client_id: kubectl.client_id, redirect_uri: APP,
+                                                  scope: 'openid', state: 'st', code_challenge_method: 'S256',
+                                                  code_challenge: createHash('sha256').update('v'.repeat(43)).digest('base64url') }))
+                u.searchParams.set(k, v);
+            const r = await ua.fetch(u);
+            assert.equal(r.status, 303, r.text);
+            const f = form((await ua.fetch(r.location)).text, 'login-form');
+            const signedIn = await ua.fetch(new URL(f.action, b.serviceUrl), { method: 'POST',
+                form: { ...f.fields, username: erin.username, password: erin.password } });
+            assert.equal(signedIn.status, 303, signedIn.text);
+            assert.equal(signedIn.location.pathname, '/oauth2/consent');
+            const c = form((await ua.fetch(signedIn.location)).text, 'consent-form');
+            return () => ua.fetch(new URL(c.action, b.serviceUrl), { method: 'POST', form: { ...c.fields, decision: 'deny' } });
+        };
+        const deny = await atConsent();
+        await change({ redirect_uris: [OTHER_APP] });
+        try {
+            const r = await deny();
+            assertErrorPage(r, 'a refusal for a removed redirect URI', 'access_denied');
+            assert.match(r.text, /redirect URI is no longer registered/);
+        } finally {
+            await undo();
+        }
+        // Where the URI is still registered, the application is told (RFC 6749 §4.1.2.1).
+        const r = await (await atConsent())();
+        assert.equal(r.status, 303, r.text);
+        assert.equal(`${r.location.origin}${r.location.pathname}`, APP);
+        assert.equal(r.location.searchParams.get('error'), 'access_denied');
+        assert.equal(r.location.searchParams.get('state'), 'st');
+    });
+
     attack('revocation: tokens minted from a trusted issuer\'s assertions outlive the issuer\'s removal', async () => {
         const idp = await jose.generateKeyPair('ES256', { extractable: true });
         const issuer = 'https://idp.partner.example';
