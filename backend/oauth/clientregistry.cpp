@@ -253,6 +253,22 @@ std::optional<Core::Error> RegistrationPolicy::check(const Client &c, const Clie
                                               "the customers a client acts for"),
                                400};
     }
+    // Only an administrator lengthens a client's tokens or changes how it authenticates: an
+    // update by the holder of the registration access token may neither undo an administrator's
+    // shorter lifetime nor move the client off its key (or out of public use) onto a secret,
+    // which the update would issue to that holder.
+    if (current && c.accessTokenLifetime > current->accessTokenLifetime)
+        return Core::Error{QStringLiteral("invalid_client_metadata"),
+                           QStringLiteral("access_token_lifetime: only an administrator may "
+                                          "lengthen a client's tokens (now %1 seconds)")
+                               .arg(current->accessTokenLifetime),
+                           400};
+    if (current && c.tokenEndpointAuthMethod != current->tokenEndpointAuthMethod)
+        return Core::Error{QStringLiteral("invalid_client_metadata"),
+                           QStringLiteral("token_endpoint_auth_method: only an administrator may "
+                                          "change how a client authenticates (now %1)")
+                               .arg(current->tokenEndpointAuthMethod),
+                           400};
     if (c.resourceServer && !(current && current->resourceServer))
         return Core::Error{QStringLiteral("invalid_client_metadata"),
                            QStringLiteral("resource_server: only an administrator may let a client "

@@ -349,6 +349,36 @@ describe('trust boundaries: token exchange, registration, the cluster audience',
         assert.deepEqual(now.grant_types, ['authorization_code']);
     });
 
+    attack('trust 2: an RFC 7592 update undoes an administrator\'s shorter token lifetime or moves the client onto a new secret', async () => {
+        const reg = await registerOpen({ client_name: 'keyed later', redirect_uris: ['https://keyed.example/cb'], scope: 'openid' });
+        assert.equal(reg.status, 201, reg.text);
+        const c = reg.json;
+        // The administrator shortens its tokens and takes its secret (a public client from now on).
+        const admin = await adminFetch(b, 'PUT', `/admin/v1/clients/${c.client_id}`, {
+            client_name: c.client_name, redirect_uris: c.redirect_uris, scope: 'openid', grant_types: c.grant_types,
+            token_endpoint_auth_method: 'none', access_token_lifetime: 300 });
+        assert.equal(admin.status, 200, admin.text);
+        const before = (await adminFetch(b, 'GET', `/admin/v1/clients/${c.client_id}`)).json;
+        const base = { client_id: c.client_id, client_name: c.client_name, redirect_uris: c.redirect_uris, scope: 'openid',
+                       grant_types: c.grant_types, token_endpoint_auth_method: 'none', access_token_lifetime: 300 };
+        for (const [metadata, field] of [
+            [{ access_token_lifetime: 86400 }, /access_token_lifetime: only an administrator may lengthen a client's tokens \(now 300 seconds\)/],
+            [{ token_endpoint_auth_method: 'client_secret_basic' },
+             /token_endpoint_auth_method: only an administrator may change how a client authenticates \(now none\)/]]) {
+            const r = await request(`${b.serviceUrl}/oauth2/register/${c.client_id}`, 'PUT', JSON.stringify({ ...base, ...metadata }),
+                                    { 'Content-Type': 'application/json', Authorization: `Bearer ${c.registration_access_token}` });
+            assertOAuthError(r, 400, 'invalid_client_metadata', field, JSON.stringify(metadata));
+            assert.equal(r.json.client_secret, undefined, 'no secret issued');
+        }
+        assert.deepEqual((await adminFetch(b, 'GET', `/admin/v1/clients/${c.client_id}`)).json, before, 'unchanged');
+        // Narrowing stays the registrant's.
+        const shorter = await request(`${b.serviceUrl}/oauth2/register/${c.client_id}`, 'PUT',
+                                      JSON.stringify({ ...base, access_token_lifetime: 120 }),
+                                      { 'Content-Type': 'application/json', Authorization: `Bearer ${c.registration_access_token}` });
+        assert.equal(shorter.status, 200, shorter.text);
+        assert.equal(shorter.json.access_token_lifetime, 120);
+    });
+
     attack('trust 2: a live policy change applies to the next registration, and needs oauth:write', async () => {
         const adminOnly = await scopedAdminToken(b, `settings only ${++counter}`, ['admin:write']);
         const denied = await request(`${b.adminUrl}/admin/v1/settings/oauth-registration-grant-types`, 'PUT',
