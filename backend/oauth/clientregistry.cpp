@@ -882,14 +882,6 @@ void ClientRegistry::rotateSecret(const QString &clientId,
     if (!client)
         return done(Core::Error{QStringLiteral("client-not-found"),
                                 QStringLiteral("no client %1").arg(clientId), 404});
-    if (!client->usesSecret())
-        return done(
-            Core::Error{QStringLiteral("public-client"),
-                        (client->confidential()
-                             ? QStringLiteral("client %1 uses private_key_jwt and has no secret")
-                             : QStringLiteral("client %1 is public and has no secret"))
-                            .arg(clientId),
-                        409});
     auto reg = std::make_shared<Registered>();
     reg->secret = Crypto::Random::token(32);
     reg->client = *client;
@@ -903,12 +895,29 @@ void ClientRegistry::rotateSecret(const QString &clientId,
     m_writer.submit(
         [reg, now, registrationTokenHash](Core::WriteTransaction &tx) -> Core::Result<void> {
             const StoredOwned stored = storedOwned(tx, reg->client.clientId);
-            // As stored now: an update that committed since find() may have made it public.
-            if (stored.found && !stored.client.usesSecret())
-                return Core::Error{QStringLiteral("public-client"),
-                                   QStringLiteral("client %1 has no secret (it changed meanwhile)")
-                                       .arg(reg->client.clientId),
-                                   409};
+            // As stored now (an update that committed since find() may have made it public).
+            if (stored.found && !stored.client.usesSecret()) {
+                // No secret to rotate. A registered client's registration access token is
+                // rotated alone: a leaked one is withdrawn without deleting the client.
+                if (!stored.registrantManages)
+                    return Core::Error{
+                        QStringLiteral("public-client"),
+                        (stored.client.confidential()
+                             ? QStringLiteral("client %1 uses private_key_jwt and has no secret")
+                             : QStringLiteral("client %1 is public and has no secret"))
+                            .arg(reg->client.clientId),
+                        409};
+                reg->secret.clear();
+                QSqlQuery &q = tx.query(QStringLiteral("UPDATE oauth_clients SET updated_at = ?, "
+                                                       "registration_token_hash = ? WHERE "
+                                                       "client_id = ?"));
+                q.addBindValue(now);
+                q.addBindValue(registrationTokenHash);
+                q.addBindValue(reg->client.clientId);
+                if (!q.exec())
+                    return Core::WriteTransaction::sqlError(q, "rotate registration token");
+                return {};
+            }
             if (!stored.registrantManages)
                 reg->registrationToken.clear();
             QSqlQuery &q = tx.query(QStringLiteral(

@@ -170,7 +170,7 @@ test('an RFC 7592 update is held to the policy of the initial access token the c
     assert.deepEqual(stored.redirect_uris, []);
 });
 
-test('what an administrator takes from a registered client its registrant cannot put back; rotate-secret rotates the registration access token', async () => {
+test('what an administrator takes from a registered client its registrant cannot put back; rotate-secret rotates the registration access token (alone for a client without a secret)', async () => {
     const iat = await initialAccessToken({ policy: { grantTypes: ['authorization_code', 'refresh_token'],
                                                      scopes: ['openid', 'offline_access', 'orders:read'] } });
     const kept = 'https://app.example/cb';
@@ -219,6 +219,29 @@ test('what an administrator takes from a registered client its registrant cannot
     const ownRotated = await adminFetch(b, 'POST', `/admin/v1/clients/${own.json.client_id}/rotate-secret`);
     assert.equal(ownRotated.status, 200, ownRotated.text);
     assert.equal(ownRotated.json.registration_access_token, undefined);
+
+    // A registered client without a secret (public here): its registration access token is
+    // rotated alone, so a leaked one is withdrawn without deleting the client.
+    const iat2 = await initialAccessToken({ maxUses: 1 });
+    const pub = await register({ client_name: 'public registrant', token_endpoint_auth_method: 'none',
+                                 redirect_uris: ['https://app.example/cb'] }, iat2.token);
+    assert.equal(pub.status, 201, pub.text);
+    assert.equal(pub.json.client_secret, undefined);
+    const pubRotated = await adminFetch(b, 'POST', `/admin/v1/clients/${pub.json.client_id}/rotate-secret`);
+    assert.equal(pubRotated.status, 200, pubRotated.text);
+    assert.equal(pubRotated.json.client_secret, undefined, 'no secret for a public client');
+    assert.equal(pubRotated.json.token_endpoint_auth_method, 'none');
+    assert.ok(pubRotated.json.registration_access_token, pubRotated.text);
+    assertError(await configuration('GET', pub.json.client_id, pub.json.registration_access_token), 401, 'invalid_token');
+    assert.equal((await configuration('GET', pub.json.client_id, pubRotated.json.registration_access_token)).status, 200);
+    // One an administrator registered without a secret: nothing to rotate.
+    const ownPublic = await adminFetch(b, 'POST', '/admin/v1/clients', { client_name: 'own public', token_endpoint_auth_method: 'none',
+                                                                           grant_types: ['authorization_code'],
+                                                                           redirect_uris: ['https://own.example/cb'] });
+    assert.equal(ownPublic.status, 201, ownPublic.text);
+    const nothing = await adminFetch(b, 'POST', `/admin/v1/clients/${ownPublic.json.client_id}/rotate-secret`);
+    assert.equal(nothing.status, 409, nothing.text);
+    assert.equal(nothing.json.error, 'public-client', nothing.text);
 });
 
 test('initial access tokens are spent per registration; refused metadata spends nothing', async () => {
