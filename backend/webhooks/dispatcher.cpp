@@ -705,7 +705,9 @@ void Dispatcher::flushRecords()
                         return ok;
                 }
                 if (r.endpointChanged) {
-                    if (auto ok = WebhookStore::updateEndpoint(tx, r.endpointNow); !ok)
+                    if (auto ok = WebhookStore::recordEndpointOutcome(
+                            tx, r.endpointNow, r.enabledBefore && !r.endpointNow.enabled);
+                        !ok)
                         return ok;
                 }
             }

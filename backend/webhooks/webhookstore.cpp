@@ -412,6 +412,31 @@ Result<void> WebhookStore::updateEndpoint(WriteTransaction &tx, const Endpoint &
     return {};
 }
 
+Result<void> WebhookStore::recordEndpointOutcome(WriteTransaction &tx, const Endpoint &e,
+                                                 bool disables)
+{
+    // Never the state the dispatcher read before: an administrator's change that committed
+    // since (another instance's, or this one's not yet reloaded) would be undone by the result
+    // of an attempt that was in flight. Its own decision to disable applies only to an
+    // endpoint that is still enabled. (Every expression reads the row as it was.)
+    Core::Statement &q = tx.stmt(
+        "UPDATE webhook_endpoints SET failing_since = ?, last_success_at = ?, "
+        "disabled_reason = CASE WHEN ? = 1 AND state = 'enabled' THEN ? ELSE disabled_reason END, "
+        "disabled_at = CASE WHEN ? = 1 AND state = 'enabled' THEN ? ELSE disabled_at END, "
+        "state = CASE WHEN ? = 1 AND state = 'enabled' THEN 'disabled' ELSE state END WHERE id = "
+        "?");
+    auto bindTime = [&q](int i, qint64 ms) { ms > 0 ? q.bind(i, ms) : q.bindNull(i); };
+    bindTime(1, e.failingSince);
+    bindTime(2, e.lastSuccessAt);
+    const qint64 flag = disables ? 1 : 0;
+    q.bind(3, flag).bind(4, e.disabledReason).bind(5, flag);
+    bindTime(6, e.disabledAt);
+    q.bind(7, flag).bind(8, e.id);
+    if (!q.execLater())
+        return WriteTransaction::sqlError(q, "update endpoint");
+    return {};
+}
+
 Result<Delivery> WebhookStore::markForRedelivery(WriteTransaction &tx, const QString &deliveryId,
                                                  qint64 now)
 {

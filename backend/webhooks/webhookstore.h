@@ -117,6 +117,11 @@ public:
                                              int lastStatus, const QString &lastError,
                                              double lastLatencyMs, qint64 completedAt);
     static Core::Result<void> updateEndpoint(Core::WriteTransaction &tx, const Endpoint &e);
+    // The dispatcher's result for an endpoint: failing_since and last_success_at, and, when
+    // `disables` (its own decision: 410 Gone, failing too long), the disabled state, reason and
+    // time, only if the endpoint is still enabled. Never writes a state read earlier.
+    static Core::Result<void> recordEndpointOutcome(Core::WriteTransaction &tx, const Endpoint &e,
+                                                    bool disables);
     static Core::Result<Delivery> markForRedelivery(Core::WriteTransaction &tx,
                                                     const QString &deliveryId, qint64 now);
     static Core::Result<Endpoint> setEndpointEnabled(Core::WriteTransaction &tx,

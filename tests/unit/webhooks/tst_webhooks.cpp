@@ -617,6 +617,41 @@ private slots:
         QCOMPARE(sent, greedy);
     }
 
+    // An endpoint disabled while an attempt to it was in flight (here by another instance,
+    // whose announcement has not reached this dispatcher: its copy still says enabled) stays
+    // disabled: the attempt's result records its facts (the success), never the state read
+    // before the administrator's change.
+    void anEndpointDisabledMeanwhileStaysDisabled()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        Core::SystemClock clock;
+        Receiver slow;
+        slow.holding = true;
+        Instance one(dir.filePath(QStringLiteral("disable.db")), QString(), clock, 8);
+        one.create(slow.url(), QStringLiteral("order-1"), 1, QStringLiteral("customer"));
+        QTRY_COMPARE(int(slow.hits.size()), 1);
+        const auto disabled = one.writer->run([](Core::WriteTransaction &tx) -> Core::Result<void> {
+            QSqlQuery &q = tx.query(QStringLiteral(
+                "UPDATE webhook_endpoints SET state = 'disabled', disabled_reason = 'an "
+                "administrator', disabled_at = 1"));
+            if (!q.exec())
+                return Core::WriteTransaction::sqlError(q, "disable");
+            return {};
+        });
+        QVERIFY(disabled);
+        slow.release();
+        QTRY_COMPARE(one.count(QStringLiteral("SELECT COUNT(*) FROM webhook_endpoints WHERE "
+                                              "last_success_at IS NOT NULL")),
+                     1);
+        QCOMPARE(one.count(QStringLiteral(
+                     "SELECT COUNT(*) FROM webhook_deliveries WHERE state = 'succeeded'")),
+                 1);
+        QCOMPARE(one.count(QStringLiteral("SELECT COUNT(*) FROM webhook_endpoints WHERE state = "
+                                          "'disabled' AND disabled_reason = 'an administrator'")),
+                 1);
+    }
+
     // Several instances on one PostgreSQL database (docs/storage.md "Webhook deliveries and
     // leases"): deliveries of one order created on two instances go out from one of them at a time,
     // in order, each once; an instance that dies holding orders loses them to the other once their
