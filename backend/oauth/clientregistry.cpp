@@ -97,8 +97,17 @@ struct StoredOwned
 
 StoredOwned storedOwned(Core::WriteTransaction &tx, const QString &clientId)
 {
-    QSqlQuery &q = tx.query(QStringLiteral("SELECT secret_hash, record, registration_token_hash "
-                                           "FROM oauth_clients WHERE client_id = ?"));
+    // On PostgreSQL each instance has its own writer: the row is locked until this transaction
+    // ends, so that a change another instance commits meanwhile (an administrator narrowing
+    // the client) is either seen here or waits for this one, never overwritten by a record
+    // built from what was read before it. (SQLite's one writer runs them one after the other.)
+    QSqlQuery &q =
+        tx.query(tx.isPostgres() ? QStringLiteral("SELECT secret_hash, record, "
+                                                  "registration_token_hash FROM oauth_clients "
+                                                  "WHERE client_id = ? FOR UPDATE")
+                                 : QStringLiteral("SELECT secret_hash, record, "
+                                                  "registration_token_hash FROM oauth_clients "
+                                                  "WHERE client_id = ?"));
     q.addBindValue(clientId);
     if (!q.exec() || !q.next())
         return {};
