@@ -82,6 +82,8 @@ Result<void> ChangeFeed::start()
                 if (m_handlers.contains(table))
                     byTable[table].append(QString::fromUtf8(p.mid(colon + 1)));
             }
+            if (!byTable.isEmpty())
+                probeReadConnection();
             for (auto it = byTable.cbegin(); it != byTable.cend(); ++it) {
                 if (m_wholeTables.contains(it.key()) || it->size() > kMaxKeysPerPoll) {
                     dispatch(it.key(), QString()); // the whole table, once
@@ -97,6 +99,7 @@ Result<void> ChangeFeed::start()
                 pgClose(c);
                 if ((c = m_database.connectListening(kChannel, &why))) {
                     qCInfo(lcDb) << "listening for changes again";
+                    probeReadConnection();
                     dispatchAll();
                     connected = true;
                 } else {
@@ -139,6 +142,16 @@ void ChangeFeed::dispatch(const QString &table, const QString &key)
         return;
     for (const Handler &h : *it)
         h(key);
+}
+
+void ChangeFeed::probeReadConnection()
+{
+    // The handlers read on this thread's connection, which a restart of PostgreSQL (or an
+    // administrator) may have ended while it was idle: its status stays OK until a query
+    // fails, and a handler whose read fails does not read again (a revoked admin token would
+    // stay good here until the table changes once more). One query first: if it fails,
+    // connection() opens a new one for the handlers.
+    pgExec(pgHandleOf(m_database.connection()), "SELECT 1", nullptr);
 }
 
 void ChangeFeed::dispatchAll()

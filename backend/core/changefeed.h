@@ -49,6 +49,9 @@ public:
 
 private:
     void dispatch(const QString &table, const QString &key);
+    // On the feed's thread, before handlers read: a connection that broke while idle is
+    // replaced (see the definition).
+    void probeReadConnection();
     void dispatchAll();
 
     Database &m_database;

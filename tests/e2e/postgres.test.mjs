@@ -532,6 +532,19 @@ test('a row another instance changes is read again here within a second (clients
     assert.equal((await tokenFor(third)).status, 200);
     psql(`DELETE FROM oauth_clients WHERE client_id = '${third.client_id}'`);
     await within(1000, async () => (await tokenFor(third)).status === 401, 'a change heard after the loss');
+    // A restart ends every connection, also the one the changes are read on (idle, it looks
+    // alive until a query fails); here it ends before the change commits, so the change is
+    // read on that connection: a new one is opened for it, and an admin token deleted
+    // meanwhile is refused within seconds (before, it stayed good until the table changed
+    // once more).
+    const scoped = await adminFetch(b, 'POST', '/admin/v1/admin-tokens', { name: 'deleted in a restart', permissions: ['orders:read'] });
+    assert.equal(scoped.status, 201, scoped.text);
+    const asScoped = () => request(`${b.adminUrl}/admin/v1/status`, 'GET', undefined, { Authorization: `Bearer ${scoped.json.token}` });
+    assert.equal((await asScoped()).status, 200);
+    psql(`BEGIN; DELETE FROM admin_tokens WHERE id = '${scoped.json.id}';
+          SELECT pg_terminate_backend(pid, 5000) FROM pg_stat_activity WHERE datname = '${name}' AND pid <> pg_backend_pid();
+          COMMIT`);
+    await within(3000, async () => (await asScoped()).status === 401, 'an admin token deleted in a restart');
     assert.ok(!(b.stderr + b.stdout).includes(second.client_secret));
 });
 
