@@ -123,6 +123,10 @@ Reply Connection::send(const Request &request, bool withToken) const
         // The proven listener itself: no name lookup, no proxy in between.
         target.setHost(address.toString());
         nam.setProxy(QNetworkProxy::NoProxy);
+    } else if (loopbackHost(url.host())) {
+        // Nor a proxy from the environment between us and a Gatehouse on this machine: over
+        // plain http it would read the token.
+        nam.setProxy(QNetworkProxy::NoProxy);
     }
     QNetworkRequest req(target);
     if (!address.isNull())

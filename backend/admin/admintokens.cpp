@@ -449,7 +449,31 @@ void AdminTokens::revoke(const AdminPrincipal &by, const QString &id,
                     return done(*refused);
     }
     m_writer.submit(
-        [id](Core::WriteTransaction &tx) -> Core::Result<void> {
+        [id, by](Core::WriteTransaction &tx) -> Core::Result<void> {
+            // Checked again on the row itself: one this instance has not loaded (made by
+            // another instance meanwhile, or by a newer version) is held to the same rule.
+            if (!by.root) {
+                QSqlQuery &read =
+                    tx.query(QStringLiteral("SELECT permissions FROM admin_tokens WHERE id = ?"));
+                read.addBindValue(id);
+                if (!read.exec())
+                    return Core::WriteTransaction::sqlError(read, "read admin token");
+                if (read.next()) {
+                    AdminPrincipal other;
+                    QString error;
+                    if (!parsePermissions(read.value(0).toString().split(QLatin1Char(',')), other,
+                                          &error))
+                        return Core::Error{QStringLiteral("forbidden"),
+                                           QStringLiteral("%1 cannot revoke admin token %2: its "
+                                                          "permissions are unknown to this "
+                                                          "version (%3); only the root admin "
+                                                          "token may")
+                                               .arg(by.describe(), id, error),
+                                           403};
+                    if (auto refused = beyond(by, other, QStringLiteral("revoke a token with")))
+                        return *refused;
+                }
+            }
             QSqlQuery &q = tx.query(QStringLiteral("DELETE FROM admin_tokens WHERE id = ?"));
             q.addBindValue(id);
             if (!q.exec())

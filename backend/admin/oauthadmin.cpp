@@ -451,6 +451,17 @@ void OAuthAdminApi::registerTokenRoutes()
             if (!issuer)
                 return respond(
                     HttpResponse::error(400, issuer.error().code, issuer.error().message));
+            // What its assertions may carry (the scopes given, or those it keeps when only its
+            // keys are replaced): the orders API's need that area too.
+            QStringList scopes = issuer->scopes;
+            if (!issuer->scopesGiven)
+                if (const auto current = m_oauth.trustedIssuers().find(issuer->issuer))
+                    scopes = current->scopes;
+            if (auto refused = needsOrdersArea(
+                    req, scopes,
+                    QStringLiteral("may not let an issuer's assertions carry the orders API's "
+                                   "scopes")))
+                return respond(*refused);
             const OAuth::TrustedIssuer added = *issuer;
             m_oauth.trustedIssuers().add(
                 added, [this, added, respond](const Core::Result<void> &r) {

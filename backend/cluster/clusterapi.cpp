@@ -496,6 +496,8 @@ void ClusterApi::rebuildPolicy()
             store->get(QStringLiteral("namespaces"), QString(), name);
         if (!n)
             return std::nullopt;
+        if (!fieldValue(*n, QStringLiteral("metadata.deletionTimestamp")).isEmpty())
+            return QStringLiteral("Terminating"); // whatever its status says
         return fieldValue(*n, QStringLiteral("status.phase"));
     };
     ctx.nodeUid = [store](const QString &name) {

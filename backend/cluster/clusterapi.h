@@ -177,6 +177,8 @@ private:
     void denyByWebhook(const std::shared_ptr<Write> &w, const WebhookAnswer &answer);
     void commitAfterWebhooks(const std::shared_ptr<Write> &w);
     ObjectStore::Outcome changesOf(Write &w);
+    // The deletion of everything stored in a namespace (the namespace controller's part).
+    QList<ObjectChange> namespaceContents(const QString &name) const;
     // The demo Service's NodePort (0: none), announced when it changes.
     void setNodePort(const std::optional<QJsonObject> &service);
     void persistWrite(const std::shared_ptr<Write> &w, const ObjectStore::Compute &compute);

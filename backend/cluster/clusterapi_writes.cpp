@@ -606,6 +606,21 @@ std::optional<Status> ClusterApi::validateWrite(Write &w)
             validateWebhookConfiguration(obj, type.name.startsWith(QLatin1String("mutating")));
     if (type.view && type.name == QLatin1String("events"))
         causes += validateEventsV1(obj, current);
+    if (type.name == QLatin1String("namespaces") && current &&
+        w.ctx->trace.info.subresource == QLatin1String("status")) {
+        // kube's ValidateNamespaceStatusUpdate: the phase follows the deletion. A Terminating
+        // namespace set back to Active would take new content that outlives its deletion.
+        const bool deleting = metaOf(obj).contains(QLatin1String("deletionTimestamp"));
+        const QString phase = fieldValue(obj, QStringLiteral("status.phase"));
+        if (deleting && phase != QLatin1String("Terminating"))
+            causes.append(Validation::invalidCause(
+                QStringLiteral("status.Phase"), phase,
+                QStringLiteral("may only be 'Terminating' if `deletionTimestamp` is not empty")));
+        else if (!deleting && phase != QLatin1String("Active"))
+            causes.append(Validation::invalidCause(
+                QStringLiteral("status.Phase"), phase,
+                QStringLiteral("may only be 'Active' if `deletionTimestamp` is empty")));
+    }
     if (type.name == QLatin1String("pods") && current && w.ctx->trace.info.subresource.isEmpty()) {
         // kube's pod update validation, for the fields that decide who may act for the pod:
         // its node (NodeRestriction, bound tokens) and its service account (its tokens). A
@@ -763,6 +778,19 @@ std::optional<Status> ClusterApi::validateWrite(Write &w)
     return std::nullopt;
 }
 
+QList<ObjectChange> ClusterApi::namespaceContents(const QString &name) const
+{
+    QList<ObjectChange> changes;
+    for (const ResourceType &t : servedResources()) {
+        if (!t.namespaced || !t.stored || t.view)
+            continue;
+        auto page = m_store.list(t.name, name, {}, 0, QString());
+        for (const QJsonObject &o : std::get<ObjectStore::Page>(page).items)
+            changes.append(ObjectChange{ObjectChange::Kind::Deleted, t.name, name, nameOf(o), o});
+    }
+    return changes;
+}
+
 ObjectStore::Outcome ClusterApi::changesOf(Write &w)
 {
     const ResourceType &type = *w.type;
@@ -827,14 +855,7 @@ ObjectStore::Outcome ClusterApi::changesOf(Write &w)
                 setMeta(obj, QStringLiteral("deletionTimestamp"), timestamp(now));
             obj.insert(QStringLiteral("status"),
                        QJsonObject{{QStringLiteral("phase"), QStringLiteral("Terminating")}});
-            for (const ResourceType &t : servedResources()) {
-                if (!t.namespaced || !t.stored || t.view)
-                    continue;
-                auto page = m_store.list(t.name, name, {}, 0, QString());
-                for (const QJsonObject &o : std::get<ObjectStore::Page>(page).items)
-                    changes.append(
-                        ObjectChange{ObjectChange::Kind::Deleted, t.name, name, nameOf(o), o});
-            }
+            changes += namespaceContents(name);
             changes.append(ObjectChange{finalizers.isEmpty() ? ObjectChange::Kind::Deleted
                                                              : ObjectChange::Kind::Modified,
                                         type.name, ns, name, obj});
@@ -849,9 +870,15 @@ ObjectStore::Outcome ClusterApi::changesOf(Write &w)
         return QList<ObjectChange>{
             ObjectChange{ObjectChange::Kind::Deleted, type.name, ns, name, obj}};
     }
-    // An object being deleted goes once its last finalizer is removed.
+    // An object being deleted goes once its last finalizer is removed; a namespace takes what
+    // is in it then too (whatever a write racing its deletion placed there).
     const bool deleting = metaOf(obj).contains(QLatin1String("deletionTimestamp"));
     const bool released = metaOf(obj).value(QLatin1String("finalizers")).toArray().isEmpty();
+    if (deleting && released && type.name == QLatin1String("namespaces")) {
+        QList<ObjectChange> changes = namespaceContents(name);
+        changes.append(ObjectChange{ObjectChange::Kind::Deleted, type.name, ns, name, obj});
+        return changes;
+    }
     return QList<ObjectChange>{ObjectChange{deleting && released ? ObjectChange::Kind::Deleted
                                                                  : ObjectChange::Kind::Modified,
                                             type.name, ns, name, obj}};

@@ -3,6 +3,7 @@
 #include "crypto/opensslutil_p.h"
 
 #include <openssl/core_names.h>
+#include <openssl/crypto.h>
 #include <openssl/evp.h>
 #include <openssl/params.h>
 
@@ -67,6 +68,11 @@ QByteArray sha256(QByteArrayView data)
         length != 32)
         qFatal("gatehouse.crypto: SHA-256 failed (%s)", qPrintable(Detail::takeOpenSslErrors()));
     return out;
+}
+
+bool equalInConstantTime(QByteArrayView a, QByteArrayView b)
+{
+    return a.size() == b.size() && CRYPTO_memcmp(a.data(), b.data(), size_t(a.size())) == 0;
 }
 
 } // namespace Gatehouse::Crypto::Digest

@@ -20,4 +20,8 @@ QByteArray sha256(QByteArrayView data);
 // Thread-safe; aborts like sha256() if OpenSSL cannot compute it.
 QByteArray hmacSha256(QByteArrayView key, std::initializer_list<QByteArrayView> parts);
 
+// Whether a and b are the same bytes, in a time that depends on their lengths only (for
+// comparing a presented secret, MAC or hash with the expected one).
+bool equalInConstantTime(QByteArrayView a, QByteArrayView b);
+
 } // namespace Gatehouse::Crypto::Digest

@@ -26,18 +26,6 @@ QString s256(const QString &verifier)
             .toBase64(QByteArray::Base64UrlEncoding | QByteArray::OmitTrailingEquals));
 }
 
-bool constantTimeEquals(const QString &a, const QString &b)
-{
-    const QByteArray x = a.toLatin1();
-    const QByteArray y = b.toLatin1();
-    if (x.size() != y.size())
-        return false;
-    unsigned char diff = 0;
-    for (qsizetype i = 0; i < x.size(); ++i)
-        diff |= static_cast<unsigned char>(x[i] ^ y[i]);
-    return diff == 0;
-}
-
 } // namespace
 
 GrantResult AuthorizationCodeGrant::handle(const TokenRequest &req) const
@@ -52,8 +40,8 @@ GrantResult AuthorizationCodeGrant::handle(const TokenRequest &req) const
     const QString codeHash = TokenIssuer::hashToken(code);
     QSqlQuery q(m_database.connection());
     q.prepare(QStringLiteral("SELECT client_id, user_id, redirect_uri, scope, nonce, "
-                             "code_challenge, auth_time, expires_at, used_at FROM oauth_codes "
-                             "WHERE hash = ?"));
+                             "code_challenge, auth_time, expires_at, used_at, "
+                             "implied_redirect_uri FROM oauth_codes WHERE hash = ?"));
     q.addBindValue(codeHash);
     if (!q.exec() || !q.next() || q.value(0).toString() != c.clientId)
         return grantFailed(
@@ -80,8 +68,10 @@ GrantResult AuthorizationCodeGrant::handle(const TokenRequest &req) const
         return grantFailed(invalidGrant(
             QStringLiteral("redirect_uri must be the one of the authorization request")));
     // The client as it is now (the code may be up to its lifetime old): a redirect URI an
-    // administrator removed takes its codes with it, a scope taken away is not issued.
-    if (!q.value(2).isNull() && !c.redirectUris.contains(q.value(2).toString()))
+    // administrator removed takes its codes with it (whether the request named it or not), a
+    // scope taken away is not issued.
+    const QVariant issuedFor = q.value(2).isNull() ? q.value(9) : q.value(2);
+    if (!issuedFor.isNull() && !c.redirectUris.contains(issuedFor.toString()))
         return grantFailed(invalidGrant(
             QStringLiteral("the code's redirect_uri is no longer registered for this client")));
     const QString challenge = q.value(5).toString();
@@ -93,7 +83,7 @@ GrantResult AuthorizationCodeGrant::handle(const TokenRequest &req) const
         if (!verifierSyntaxOk(verifier))
             return grantFailed(invalidGrant(QStringLiteral(
                 "code_verifier must be 43 to 128 characters of A-Z a-z 0-9 - . _ ~")));
-        if (!constantTimeEquals(s256(verifier), challenge))
+        if (!Crypto::Digest::equalInConstantTime(s256(verifier).toLatin1(), challenge.toLatin1()))
             return grantFailed(invalidGrant(QStringLiteral("code_verifier does not match the "
                                                            "code_challenge")));
     } else if (hasVerifier) {

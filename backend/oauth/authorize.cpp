@@ -5,6 +5,7 @@
 #include "core/eventbus.h"
 #include "core/httpserver.h"
 #include "core/writequeue.h"
+#include "crypto/digest.h"
 #include "crypto/random.h"
 #include "oauth/clientregistry.h"
 #include "oauth/form.h"
@@ -462,7 +463,7 @@ std::optional<AuthorizeEndpoint::Session> AuthorizeEndpoint::sessionFor(const Ht
 
 QString AuthorizeEndpoint::sessionHashOf(const HttpRequest &req)
 {
-    const QString value = cookieValue(req, kSessionCookie);
+    const QString value = sessionCookieValue(req);
     return value.isEmpty() ? QString() : hashCookie(value);
 }
 
@@ -615,7 +616,22 @@ void AuthorizeEndpoint::login(const HttpRequest &req, const Responder &respond)
 AuthorizeEndpoint::NewSession AuthorizeEndpoint::newSession() const
 {
     const QString value = Crypto::Random::token(32);
-    return {hashCookie(value), cookie(kSessionCookie, value, m_settings.sessionLifetimeMs)};
+    return {hashCookie(value), cookie(kSessionCookie, value, m_settings.sessionLifetimeMs), value};
+}
+
+QString AuthorizeEndpoint::deviceConfirmToken(const QString &sessionValue, const QString &userCode)
+{
+    if (sessionValue.isEmpty())
+        return {};
+    return QString::fromLatin1(
+        Crypto::Digest::hmacSha256(sessionValue.toUtf8(),
+                                   {"gatehouse device confirm\n", userCode.toUtf8()})
+            .toBase64(QByteArray::Base64UrlEncoding | QByteArray::OmitTrailingEquals));
+}
+
+QString AuthorizeEndpoint::sessionCookieValue(const HttpRequest &req)
+{
+    return cookieValue(req, kSessionCookie);
 }
 
 void AuthorizeEndpoint::consent(const HttpRequest &req, const Responder &respond)
@@ -723,13 +739,13 @@ void AuthorizeEndpoint::finish(const Request &request, const QString &userId, qi
             }
             Core::Statement &q = tx.stmt(
                 "INSERT INTO oauth_codes (hash, client_id, user_id, redirect_uri, scope, nonce, "
-                "code_challenge, auth_time, issued_at, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?, "
-                "?, ?, ?)");
+                "code_challenge, auth_time, issued_at, expires_at, implied_redirect_uri) VALUES "
+                "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
             q.bind(1, codeHash).bind(2, r.clientId).bind(3, userId);
             if (r.redirectUriGiven)
-                q.bind(4, r.redirectUri);
+                q.bind(4, r.redirectUri).bindNull(11);
             else
-                q.bindNull(4);
+                q.bindNull(4).bind(11, r.redirectUri);
             q.bind(5, scope).bindTextOrNull(6, r.nonce).bindTextOrNull(7, r.codeChallenge);
             q.bind(8, authTime).bind(9, now).bind(10, expiresAt);
             if (!q.exec())

@@ -86,15 +86,21 @@ private:
     {
         QString hash;
         QByteArray setCookie;
+        QString value; // the cookie's value: never stored, never logged
     };
     NewSession newSession() const;
+    // The confirm form's CSRF token: keyed by the browser session's own (HttpOnly) cookie and
+    // bound to the code shown, so that neither a cookie planted by a sibling site nor another
+    // code's form approves anything; checked on any instance (nothing is stored).
+    static QString deviceConfirmToken(const QString &sessionValue, const QString &userCode);
+    static QString sessionCookieValue(const Core::HttpRequest &req);
     // RFC 8628 §3.3 user verification: enter the code, sign in if needed, approve or deny.
     void registerDeviceRoutes();
     void deviceSubmit(const Core::HttpRequest &req, const Core::Responder &respond);
     void deviceConfirm(const Core::HttpRequest &req, const Core::Responder &respond);
     Core::HttpResponse devicePage(int status, const QString &csrf, const QString &userCode,
                                   bool signedIn, const QString &error) const;
-    Core::HttpResponse deviceConfirmPage(const QString &csrf, const QString &userCode,
+    Core::HttpResponse deviceConfirmPage(const QString &confirmToken, const QString &userCode,
                                          const QString &clientId, const QStringList &scopes) const;
     // An authorization code and its hash, drawn on the request's thread: the writer's thread,
     // where the continuations of SignInStore run, does no cryptography.

@@ -158,7 +158,8 @@ RegistrationPolicy RegistrationPolicy::defaults()
                               {QStringLiteral("openid"), QStringLiteral("profile"),
                                QStringLiteral("email"), QStringLiteral("offline_access")},
                               {},
-                              std::nullopt};
+                              std::nullopt,
+                              {}};
 }
 
 QJsonObject RegistrationPolicy::toJson() const
@@ -168,6 +169,8 @@ QJsonObject RegistrationPolicy::toJson() const
                   {QStringLiteral("audiences"), QJsonArray::fromStringList(audiences)}};
     if (redirectUris)
         o.insert(QStringLiteral("redirectUris"), QJsonArray::fromStringList(*redirectUris));
+    if (!customers.isEmpty())
+        o.insert(QStringLiteral("customers"), QJsonArray::fromStringList(customers));
     return o;
 }
 
@@ -188,10 +191,11 @@ Core::Result<RegistrationPolicy> RegistrationPolicy::fromJson(const QJsonValue &
                               : it.key() == QLatin1String("scopes")       ? &p.scopes
                               : it.key() == QLatin1String("audiences")    ? &p.audiences
                               : it.key() == QLatin1String("redirectUris") ? &redirects
+                              : it.key() == QLatin1String("customers")    ? &p.customers
                                                                           : nullptr;
         if (!target)
             return invalid(QStringLiteral("policy: unknown member '%1' (grantTypes, scopes, "
-                                          "audiences, redirectUris)")
+                                          "audiences, redirectUris, customers)")
                                .arg(it.key().left(64)));
         if (!it.value().isArray())
             return invalid(
@@ -211,6 +215,18 @@ Core::Result<RegistrationPolicy> RegistrationPolicy::fromJson(const QJsonValue &
                     return invalid(
                         QStringLiteral("policy.grantTypes: '%1' is not a supported grant type")
                             .arg(g.left(200)));
+        if (target == &p.customers && l.size() > 1000)
+            return invalid(QStringLiteral("policy.customers: at most 1000 customers"));
+        if (target == &p.customers)
+            for (QString &id : l) {
+                const QUuid uuid = QUuid::fromString(id);
+                if (uuid.isNull())
+                    return invalid(QStringLiteral("policy.customers: '%1' is not a customer id "
+                                                  "(a UUID)")
+                                       .arg(id.left(200)));
+                id = uuid.toString(QUuid::WithoutBraces);
+            }
+        l.removeDuplicates();
         *target = l;
         if (target == &redirects)
             p.redirectUris = l;
@@ -261,6 +277,28 @@ std::optional<Core::Error> RegistrationPolicy::check(const Client &c, const Clie
                                QStringLiteral("orders_customers: only an administrator may widen "
                                               "the customers a client acts for"),
                                400};
+    }
+    // The orders API's scopes only bound to customers the policy names: a registrant never
+    // chooses whose orders it reaches, nor everyone's. A client an administrator left unbound
+    // with such a scope keeps that (it may still bind itself).
+    const auto ordersScope = [](const QString &s) {
+        return s.startsWith(QLatin1String("orders:"));
+    };
+    const bool leftUnbound =
+        current && current->ordersCustomers.isEmpty() &&
+        std::any_of(current->scopes.cbegin(), current->scopes.cend(), ordersScope);
+    if (!leftUnbound) {
+        if (c.ordersCustomers.isEmpty() &&
+            std::any_of(c.scopes.cbegin(), c.scopes.cend(), ordersScope))
+            return Core::Error{QStringLiteral("invalid_client_metadata"),
+                               QStringLiteral("orders_customers: a client with the orders API's "
+                                              "scopes must be bound to customers the "
+                                              "registration policy names (allowed: %1)")
+                                   .arg(listText(customers)),
+                               400};
+        for (const QString &id : c.ordersCustomers)
+            if (!customers.contains(id) && !(current && current->ordersCustomers.contains(id)))
+                return refused("orders_customers", id, customers);
     }
     // Only an administrator lengthens a client's tokens or changes how it authenticates: an
     // update by the holder of the registration access token may neither undo an administrator's
@@ -686,7 +724,7 @@ void ClientRegistry::rewrite(const std::shared_ptr<Registered> &reg,
             if (by == By::Admin && stored.registrantManages) {
                 RegistrationPolicy bound{reg->client.grantTypes, reg->client.scopes,
                                          reg->client.tokenExchangeAudiences,
-                                         reg->client.redirectUris};
+                                         reg->client.redirectUris, reg->client.ordersCustomers};
                 for (const QString &a : std::as_const(reg->client.allowedResources))
                     if (!bound.audiences.contains(a))
                         bound.audiences.append(a);

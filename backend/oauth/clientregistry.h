@@ -32,11 +32,17 @@ struct RegistrationPolicy
     // The redirect URIs allowed; nullopt: any the metadata rules allow. An administrator's
     // change of a registered client sets this policy to what the administrator left it.
     std::optional<QStringList> redirectUris;
+    // The customers a registrant may bind its client to (orders_customers, canonical UUIDs). A
+    // client with an orders scope must be bound to some of them: a registrant never chooses
+    // whose orders it reaches, nor reaches everyone's (an administrator's change that left a
+    // client unbound stays the administrator's).
+    QStringList customers;
 
     static RegistrationPolicy defaults();
-    QJsonObject toJson() const; // {"grantTypes", "scopes", "audiences", "redirectUris"?}
-    // Validates {"grantTypes"?, "scopes"?, "audiences"?, "redirectUris"?} (missing members:
-    // base's).
+    // {"grantTypes", "scopes", "audiences", "redirectUris"?, "customers"?}
+    QJsonObject toJson() const;
+    // Validates {"grantTypes"?, "scopes"?, "audiences"?, "redirectUris"?, "customers"?}
+    // (missing members: base's).
     static Core::Result<RegistrationPolicy> fromJson(const QJsonValue &v,
                                                      const RegistrationPolicy &base);
     // The first field of `client` this policy does not allow, as invalid_client_metadata;

@@ -4,6 +4,7 @@
 #include "core/eventbus.h"
 #include "core/httpserver.h"
 #include "core/writequeue.h"
+#include "crypto/digest.h"
 #include "crypto/random.h"
 #include "oauth/authorize.h"
 #include "oauth/clientregistry.h"
@@ -98,8 +99,8 @@ HttpResponse AuthorizeEndpoint::devicePage(int status, const QString &csrf, cons
     return htmlPage(status, QStringLiteral("Connect a device"), body);
 }
 
-HttpResponse AuthorizeEndpoint::deviceConfirmPage(const QString &csrf, const QString &userCode,
-                                                  const QString &clientId,
+HttpResponse AuthorizeEndpoint::deviceConfirmPage(const QString &confirmToken,
+                                                  const QString &userCode, const QString &clientId,
                                                   const QStringList &scopes) const
 {
     const auto client = m_clients.find(clientId);
@@ -121,7 +122,7 @@ HttpResponse AuthorizeEndpoint::deviceConfirmPage(const QString &csrf, const QSt
                            "type=\"submit\">Allow</button><button id=\"device-deny\" "
                            "class=\"secondary\" name=\"decision\" value=\"deny\" "
                            "type=\"submit\">Deny</button></form>")
-                .arg(htmlEscape(pagePath("device/confirm")), hiddenInput("csrf", csrf),
+                .arg(htmlEscape(pagePath("device/confirm")), hiddenInput("csrf", confirmToken),
                      hiddenInput("user_code", userCode));
     return htmlPage(200, QStringLiteral("Allow the device"), body);
 }
@@ -163,7 +164,8 @@ void AuthorizeEndpoint::deviceSubmit(const HttpRequest &req, const Responder &re
     const auto client = m_clients.find(clientId);
     scopes.removeIf([&client](const QString &s) { return !client || !client->scopes.contains(s); });
     if (session)
-        return respond(deviceConfirmPage(csrf, code, clientId, scopes));
+        return respond(deviceConfirmPage(deviceConfirmToken(sessionCookieValue(req), code), code,
+                                         clientId, scopes));
     const QString username = form.value(QStringLiteral("username")).trimmed();
     if (username.isEmpty() || form.value(QStringLiteral("password")).isEmpty())
         return respond(devicePage(401, csrf, entered, false,
@@ -202,7 +204,8 @@ void AuthorizeEndpoint::deviceSubmit(const HttpRequest &req, const Responder &re
                     if (!*stored)
                         return respond(errorPage(400, QStringLiteral("invalid_request"),
                                                  QStringLiteral("The sign-in has ended.")));
-                    HttpResponse r = deviceConfirmPage(csrf, code, clientId, scopes);
+                    HttpResponse r = deviceConfirmPage(deviceConfirmToken(session.value, code),
+                                                       code, clientId, scopes);
                     r.headers.append({"Set-Cookie", session.setCookie});
                     respond(r);
                 });
@@ -214,13 +217,6 @@ void AuthorizeEndpoint::deviceConfirm(const HttpRequest &req, const Responder &r
     QHash<QString, QString> form;
     if (auto e = parseForm(req, &form))
         return respond(errorPage(400, e->error, e->description));
-    const QString csrf = form.value(QStringLiteral("csrf"));
-    const auto session = sessionFor(req);
-    if (csrf.isEmpty() || csrf != cookieValue(req, kDeviceCookie) || !session)
-        return respond(errorPage(400, QStringLiteral("invalid_request"),
-                                 QStringLiteral("The form has expired or does not belong to this "
-                                                "browser. Open the verification page again.")));
-    const QString code = normalizeUserCode(form.value(QStringLiteral("user_code")));
     const bool allow = form.value(QStringLiteral("decision")) == QLatin1String("allow");
     const qint64 now = m_clock.now().toMSecsSinceEpoch();
     // Counted like the code's entry (RFC 8628 §5.1): posted here directly, guesses of pending
@@ -233,6 +229,15 @@ void AuthorizeEndpoint::deviceConfirm(const HttpRequest &req, const Responder &r
         r.setHeader("Retry-After", QByteArray::number(std::max<qint64>(1, (retryMs + 999) / 1000)));
         return respond(r);
     }
+    const QString code = normalizeUserCode(form.value(QStringLiteral("user_code")));
+    const auto session = sessionFor(req);
+    const QByteArray expected = deviceConfirmToken(sessionCookieValue(req), code).toLatin1();
+    if (!session || code.isEmpty() || expected.isEmpty() ||
+        !Crypto::Digest::equalInConstantTime(form.value(QStringLiteral("csrf")).toLatin1(),
+                                             expected))
+        return respond(errorPage(400, QStringLiteral("invalid_request"),
+                                 QStringLiteral("The form has expired or does not belong to this "
+                                                "browser. Open the verification page again.")));
     const QString userId = session->userId;
     const qint64 authTime = session->authTime;
     const QString sessionHash = sessionHashOf(req);

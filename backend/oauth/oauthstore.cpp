@@ -189,7 +189,18 @@ QList<Core::Migration> OAuthStore::all()
             tokenParents(),
             SignInStore::migration(),
             changesAnnounced(),
-            loginRate()};
+            loginRate(),
+            codeRedirectUris()};
+}
+
+Core::Migration OAuthStore::codeRedirectUris()
+{
+    // A code asked for without redirect_uri (the client's only one) records where it went, so
+    // that an administrator's removal of that URI takes the code with it; redirect_uri stays
+    // NULL then, as RFC 6749 §4.1.3 asks no redirect_uri of its token request.
+    return {32,
+            QStringLiteral("oauth: the redirect URI of a code asked for without one"),
+            {QStringLiteral("ALTER TABLE oauth_codes ADD COLUMN implied_redirect_uri TEXT")}};
 }
 
 Core::Migration OAuthStore::changesAnnounced()

@@ -27,6 +27,8 @@ struct OAuthStore
     static Core::Migration tokenParents();
     static Core::Migration changesAnnounced(); // PostgreSQL: a trigger
     static Core::Migration loginRate();
+    // Schema 32: the redirect URI a code was issued for when the request named none.
+    static Core::Migration codeRedirectUris();
     // Every migration above (Core::Database::open applies them in version order, among the
     // other modules').
     static QList<Core::Migration> all();

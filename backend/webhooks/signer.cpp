@@ -11,16 +11,6 @@ namespace {
 
 const QLatin1String Prefix("whsec_");
 
-bool constantTimeEquals(const QByteArray &a, const QByteArray &b)
-{
-    if (a.size() != b.size())
-        return false;
-    unsigned char diff = 0;
-    for (qsizetype i = 0; i < a.size(); ++i)
-        diff |= static_cast<unsigned char>(a[i] ^ b[i]);
-    return diff == 0;
-}
-
 } // namespace
 
 QString Signer::generateSecret()
@@ -71,7 +61,7 @@ bool Signer::verify(const QList<QByteArray> &keys, const QByteArray &header,
             if (!entry.startsWith("v1,"))
                 continue;
             // No early return: the time taken does not depend on which entry matched.
-            matched = constantTimeEquals(entry, expected) || matched;
+            matched = Crypto::Digest::equalInConstantTime(entry, expected) || matched;
         }
     }
     return matched;

@@ -11,11 +11,14 @@ let b;
 let as;
 const opts = { [oauth.allowInsecureRequests]: true };
 
+// A registrant is bound to customers its token's policy names (docs/oauth.md).
+const CUSTOMER = '5b0a3c1e-7a61-4c43-9a52-0d6f1f1f2a10';
 const M2M = { client_name: 'registered m2m', grant_types: ['client_credentials'], scope: 'orders:read',
+              orders_customers: [CUSTOMER],
               token_endpoint_auth_method: 'client_secret_basic', contacts: ['ops@example.com'] };
 // What an initial access token must allow for M2M: the server's own registration policy allows
 // neither client_credentials nor an orders scope (docs/oauth.md, "Trust boundaries").
-const M2M_POLICY = { grantTypes: ['client_credentials'], scopes: ['orders:read'] };
+const M2M_POLICY = { grantTypes: ['client_credentials'], scopes: ['orders:read'], customers: [CUSTOMER] };
 
 async function initialAccessToken(body = {}) {
     const r = await adminFetch(b, 'POST', '/admin/v1/initial-access-tokens', body);
@@ -67,7 +70,7 @@ test('registration needs an initial access token unless open registration is on'
 test('a confidential client registers, authenticates and is configured with RFC 7592', async () => {
     const iat = await initialAccessToken({ maxUses: 2, expiresIn: 3600, policy: M2M_POLICY });
     assert.deepEqual(iat.policy, { grantTypes: ['client_credentials'], scopes: ['orders:read'],
-                                   audiences: [] });
+                                   audiences: [], customers: [CUSTOMER] });
     const response = await oauth.dynamicClientRegistrationRequest(as, M2M, { ...opts, initialAccessToken: iat.token });
     assert.equal(response.status, 201);
     assert.equal(response.headers.get('cache-control'), 'no-store');
@@ -172,16 +175,19 @@ test('an RFC 7592 update is held to the policy of the initial access token the c
 
 test('what an administrator takes from a registered client its registrant cannot put back; rotate-secret rotates the registration access token (alone for a client without a secret)', async () => {
     const iat = await initialAccessToken({ policy: { grantTypes: ['authorization_code', 'refresh_token'],
-                                                     scopes: ['openid', 'offline_access', 'orders:read'] } });
+                                                     scopes: ['openid', 'offline_access', 'orders:read'],
+                                                     customers: [CUSTOMER] } });
     const kept = 'https://app.example/cb';
     const dropped = 'https://old.app.example/cb';
     const full = { client_name: 'web app', token_endpoint_auth_method: 'client_secret_basic',
                    grant_types: ['authorization_code', 'refresh_token'], scope: 'openid offline_access orders:read',
+                   orders_customers: [CUSTOMER],
                    redirect_uris: [kept, dropped] };
     const c = (await register(full, iat.token)).json;
     assert.ok(c.registration_access_token, JSON.stringify(c));
     const narrowed = { client_name: 'web app', token_endpoint_auth_method: 'client_secret_basic',
-                       grant_types: ['authorization_code'], scope: 'openid orders:read', redirect_uris: [kept] };
+                       grant_types: ['authorization_code'], scope: 'openid orders:read', redirect_uris: [kept],
+                       orders_customers: [CUSTOMER] };
     const admin = await adminFetch(b, 'PUT', `/admin/v1/clients/${c.client_id}`, narrowed);
     assert.equal(admin.status, 200, admin.text);
     const put = (metadata, token = c.registration_access_token) =>

@@ -212,7 +212,8 @@ test('a client bound to customers (orders_customers) reaches only theirs: any ot
 
     // A client's own update (RFC 7592) may narrow its customers, never widen them or drop them.
     const iat = await adminFetch(b, 'POST', '/admin/v1/initial-access-tokens',
-                                 { policy: { grantTypes: ['client_credentials'], scopes: ['orders:read'] } });
+                                 { policy: { grantTypes: ['client_credentials'], scopes: ['orders:read'],
+                                             customers: [customer, other] } });
     assert.equal(iat.status, 201, iat.text);
     const metadata = { client_name: 'self-bound', grant_types: ['client_credentials'], scope: 'orders:read',
                        token_endpoint_auth_method: 'client_secret_basic' };

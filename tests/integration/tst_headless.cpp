@@ -1704,6 +1704,8 @@ void TestHeadlessBackend::tokensKeptThroughTheIssueOrderMigration()
               // and without the indexes of schemas 30 and 31
               QStringLiteral("DROP INDEX webhook_deliveries_owner_pending"),
               QStringLiteral("DROP INDEX idempotency_keys_customer_created"),
+              // and without the implied redirect URIs of codes of schema 32
+              QStringLiteral("ALTER TABLE oauth_codes DROP COLUMN implied_redirect_uri"),
               QStringLiteral("DELETE FROM schema_migrations WHERE version >= 13")})
             QVERIFY2(q.exec(sql), qPrintable(q.lastError().text() + QStringLiteral(": ") + sql));
         // A token of a build before time-ordered keys: 256 random bits, keyed by its hash.
@@ -1744,7 +1746,7 @@ void TestHeadlessBackend::tokensKeptThroughTheIssueOrderMigration()
                  .toObject()
                  .value(QStringLiteral("schemaVersion"))
                  .toInt(),
-             31);
+             32);
     // The client's registration, recorded under schema 12, is still in the audit log.
     const QJsonArray audited =
         httpGet(

@@ -323,6 +323,28 @@ describe('admin API: tokens, scopes and escalation', () => {
         assert.match(policy.json.message, /may not change oauth-registration-scopes: that also needs orders:write/);
         assert.equal((await adminFetch(b, 'GET', '/admin/v1/settings/oauth-registration-scopes')).json.value, scopesBefore);
         assert.deepEqual(await clientNames(), clientsBefore, 'no client made');
+        // A trusted issuer whose assertions may carry them: added so, or an existing one's keys
+        // replaced (its scopes are kept then).
+        const issuersBefore = (await adminFetch(b, 'GET', '/admin/v1/trusted-issuers')).json;
+        const jwks = { keys: [{ kty: 'EC', crv: 'P-256', kid: 'forged',
+                                x: 'f83OJ3D2xF1Bg8vub9tLe1gHMzV76e8Tus9uPHvRVEU', y: 'x_FEzRu9m36HLN_tue659LNpXW6pCyStikYjKIWI5a0' }] };
+        const added = await as(oauthOnly, 'POST', '/admin/v1/trusted-issuers',
+                               { issuer: 'https://forged.example', jwks, scopes: ['orders:read'] });
+        assert.equal(added.status, 403, added.text);
+        assert.match(added.json.message, needs('may not let an issuer\'s assertions carry the orders API\'s scopes', 'orders:read'));
+        const partner = await adminFetch(b, 'POST', '/admin/v1/trusted-issuers',
+                                         { issuer: 'https://partner.example', jwks, scopes: ['openid', 'orders:write'] });
+        assert.equal(partner.status, 201, partner.text);
+        const withPartner = (await adminFetch(b, 'GET', '/admin/v1/trusted-issuers')).json;
+        const rekeyed = await as(oauthOnly, 'POST', '/admin/v1/trusted-issuers',
+                                 { issuer: 'https://partner.example', jwks: { keys: [{ ...jwks.keys[0], kid: 'attacker' }] } });
+        assert.equal(rekeyed.status, 403, rekeyed.text);
+        assert.match(rekeyed.json.message, needs('may not let an issuer\'s assertions carry the orders API\'s scopes', 'orders:write'));
+        assert.deepEqual((await adminFetch(b, 'GET', '/admin/v1/trusted-issuers')).json, withPartner, 'the partner\'s keys kept');
+        const plainIssuer = await as(oauthOnly, 'POST', '/admin/v1/trusted-issuers',
+                                     { issuer: 'https://plain-idp.example', jwks, scopes: ['openid'] });
+        assert.equal(plainIssuer.status, 201, plainIssuer.text);
+        assert.equal((await adminFetch(b, 'GET', '/admin/v1/trusted-issuers')).json.items.length, issuersBefore.items.length + 2);
         // Clients without the orders API's scopes stay the oauth area's alone; with the orders
         // area as well, the same calls are allowed.
         const ok = await as(oauthOnly, 'POST', '/admin/v1/tokens', { client_id: plain.client_id });

@@ -856,6 +856,56 @@ roleRef:
         assert.equal(after.metadata.annotations, before.metadata.annotations, 'finalize changes no annotation');
     });
 
+    attack('cluster: namespaces/status cannot bring a Terminating namespace back to Active (content made then would outlive its deletion) nor make an Active one Terminating — 422, as kube', async () => {
+        const ns = 'revive';
+        assert.equal((await adminKube(b, 'POST', '/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace',
+                                                                       metadata: { name: ns, finalizers: ['example.com/hold'] } })).status, 201);
+        const reviver = await userWithClusterRole('reviver', 'namespace-reviver', [
+            { apiGroups: [''], resources: ['namespaces', 'namespaces/status'], verbs: ['get', 'patch', 'update'] },
+            { apiGroups: [RBAC], resources: ['rolebindings'], verbs: ['create', 'get', 'list'] },
+            { apiGroups: [''], resources: ['pods'], verbs: ['get', 'list', 'create'] }]);
+        // An Active namespace cannot be made Terminating through its status either.
+        const other = 'not-terminating';
+        assert.equal((await adminKube(b, 'POST', '/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: other } })).status, 201);
+        const otherBefore = await read(`/api/v1/namespaces/${other}`);
+        const stop = await kubeRequest(b, 'PATCH', `/api/v1/namespaces/${other}/status`, {
+            creds: reviver, headers: MERGE, body: { status: { phase: 'Terminating' } } });
+        assert.equal(stop.status, 422, stop.text);
+        assert.equal(stop.json.reason, 'Invalid');
+        assert.deepEqual(stop.json.details.causes, [{ reason: 'FieldValueInvalid', field: 'status.Phase',
+            message: 'Invalid value: "Terminating": may only be \'Active\' if `deletionTimestamp` is empty' }]);
+        await assertUnchanged(`/api/v1/namespaces/${other}`, otherBefore, 'the Active namespace');
+
+        assert.equal((await adminKube(b, 'DELETE', `/api/v1/namespaces/${ns}`)).status, 200);
+        const terminating = await read(`/api/v1/namespaces/${ns}`);
+        assert.equal(terminating.status.phase, 'Terminating');
+        for (const [how, request] of [
+            ['merge patch', { method: 'PATCH', headers: MERGE, body: { status: { phase: 'Active' } } }],
+            ['update', { method: 'PUT', body: { ...terminating, status: { phase: 'Active' } } }],
+            ['no phase', { method: 'PATCH', headers: MERGE, body: { status: { phase: null } } }]]) {
+            for (const creds of [reviver, undefined]) {
+                const r = creds
+                    ? await kubeRequest(b, request.method, `/api/v1/namespaces/${ns}/status`, { creds, headers: request.headers, body: request.body })
+                    : await adminKube(b, request.method, `/api/v1/namespaces/${ns}/status`, request.body, request.headers);
+                assert.equal(r.status, 422, `${how}: ${r.text}`);
+                assert.match(r.json.message, new RegExp(`^Namespace "${ns}" is invalid: status\\.Phase: Invalid value: .*may only be 'Terminating' if \`deletionTimestamp\` is not empty$`), how);
+            }
+        }
+        await assertUnchanged(`/api/v1/namespaces/${ns}`, terminating, 'the Terminating namespace');
+        // So nothing new goes in, and nothing of it survives its removal.
+        const binding = { apiVersion: `${RBAC}/v1`, kind: 'RoleBinding', metadata: { name: 'planted', namespace: ns },
+                          subjects: [{ kind: 'User', name: 'reviver', apiGroup: RBAC }],
+                          roleRef: { kind: 'ClusterRole', name: 'namespace-reviver', apiGroup: RBAC } };
+        const planted = await kubeRequest(b, 'POST', `/apis/${RBAC}/v1/namespaces/${ns}/rolebindings`, { creds: reviver, body: binding });
+        assert.equal(planted.status, 403, planted.text);
+        assert.match(planted.json.message, /because it is being terminated$/);
+        const released = await adminKube(b, 'PATCH', `/api/v1/namespaces/${ns}`, { metadata: { finalizers: null } }, MERGE);
+        assert.equal(released.status, 200, released.text);
+        await assertAbsent(`/api/v1/namespaces/${ns}`, 'the released namespace');
+        assert.equal((await adminKube(b, 'POST', '/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } })).status, 201);
+        assert.deepEqual((await read(`/apis/${RBAC}/v1/namespaces/${ns}/rolebindings`)).items, [], 'the same name, made again, is empty');
+    });
+
     attack('cluster: server-side apply — a few hundred bytes of nested YAML aliases (CVE-2019-11253) → 400 at once, the server keeps serving', async () => {
         const root = await issueKubeconfig(b, { kind: 'user', name: 'root-yaml', groups: ['system:masters'] });
         const levels = ['a: &a ["x","x","x","x","x","x","x","x","x"]'];

@@ -571,6 +571,47 @@ describe('oauth: authorization code, refresh tokens, login and consent', () => {
         await assertNoTokens(b, c.client_id);
     });
 
+    attack('oauth: device flow — a signed-in browser made to post the confirm form with a planted gh_device cookie, or with the form of another code, approves nothing', async () => {
+        const DEVICE = 'urn:ietf:params:oauth:grant-type:device_code';
+        const tv = await registerClient(b, { client_name: `tv ${++counter}`, token_endpoint_auth_method: 'none',
+                                            grant_types: [DEVICE], scope: 'openid offline_access' });
+        const deviceCode = async () => {
+            const r = await formPost(b, '/oauth2/device_authorization', { client_id: tv.client_id, scope: 'openid offline_access' });
+            assert.equal(r.status, 200, r.text);
+            return r.json;
+        };
+        const attackers = await deviceCode(); // the attacker's TV waits for the victim's approval
+        const victimUser = await newUser();
+        const victim = await runFlow(await publicClient(), { who: victimUser }); // signed in
+        // A sibling site plants its own double-submit pair for the confirm page's path.
+        const planted = randomBytes(16).toString('base64url');
+        victim.ua.cookies.set('gh_device', { value: planted, path: '/oauth2/device/confirm', secure: false });
+        const confirm = (fields) => victim.ua.fetch(new URL('/oauth2/device/confirm', issuer),
+                                                    { method: 'POST', form: { decision: 'allow', ...fields } });
+        for (const fields of [{ csrf: planted }, { csrf: '' }, {}])
+            assertErrorPage(await confirm({ ...fields, user_code: attackers.user_code }), `planted cookie, csrf ${JSON.stringify(fields)}`);
+        // The victim's own confirm form, for a code the victim entered, approves that code only.
+        const own = await deviceCode();
+        const entry = await victim.ua.fetch(new URL(`/oauth2/device?user_code=${own.user_code}`, issuer));
+        assert.equal(entry.status, 200, entry.text);
+        const entered = form(entry.text, 'device-form');
+        const page = await victim.ua.fetch(new URL(entered.action, issuer),
+                                           { method: 'POST', form: { ...entered.fields, user_code: own.user_code } });
+        assert.equal(page.status, 200, page.text);
+        const genuine = form(page.text, 'device-confirm-form');
+        assertErrorPage(await confirm({ ...genuine.fields, user_code: attackers.user_code }), 'another code\'s confirm form');
+        const pending = await formPost(b, '/oauth2/token', { grant_type: DEVICE, device_code: attackers.device_code, client_id: tv.client_id });
+        assertOAuthError(pending, 400, 'authorization_pending', undefined, 'the attacker\'s device');
+        await assertNoTokens(b, tv.client_id);
+        // The genuine confirmation itself works.
+        const approved = await confirm(genuine.fields);
+        assert.equal(approved.status, 200, approved.text);
+        assert.match(approved.text, /id="device-done"/);
+        const tokens = await formPost(b, '/oauth2/token', { grant_type: DEVICE, device_code: own.device_code, client_id: tv.client_id });
+        assert.equal(tokens.status, 200, tokens.text);
+        assert.equal(JSON.parse(Buffer.from(tokens.json.id_token.split('.')[1], 'base64url')).sub, victimUser.id);
+    });
+
     attack('oauth: silent authorization (prompt=none) for a client the user never consented to gives no code', async () => {
         const c = await publicClient();
         const who = await newUser();

@@ -6,7 +6,7 @@
 // last one checks that what an administrator takes away is gone from what was derived from it.
 import { describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import * as jose from 'jose';
 
 import { startBackend, adminFetch, request, waitFor } from '../lib/backend.mjs';
@@ -330,6 +330,49 @@ describe('trust boundaries: token exchange, registration, the cluster audience',
         assert.equal(await clientCount(b), before);
         const listed = (await adminFetch(b, 'GET', '/admin/v1/initial-access-tokens')).json.items.find((t) => t.id === iat.json.id);
         assert.equal(listed.usedCount, 0, 'the refused registration did not spend the token');
+    });
+
+    attack('trust 2: a registrant given the orders API picks whose orders it reaches (another customer, or everyone\'s by binding to none)', async () => {
+        const A = randomUUID();
+        const B = randomUUID();
+        const m2m = { grant_types: ['client_credentials'], scope: 'orders:read', token_endpoint_auth_method: 'client_secret_basic' };
+        // A token for customer A's partner, and one whose policy names no customer at all.
+        const forA = await adminFetch(b, 'POST', '/admin/v1/initial-access-tokens',
+                                      { policy: { grantTypes: ['client_credentials'], scopes: ['orders:read'], customers: [A.toUpperCase()] } });
+        assert.equal(forA.status, 201, forA.text);
+        assert.deepEqual(forA.json.policy.customers, [A], 'stored in canonical form');
+        const noCustomers = await adminFetch(b, 'POST', '/admin/v1/initial-access-tokens',
+                                             { policy: { grantTypes: ['client_credentials'], scopes: ['orders:read'] } });
+        assert.equal(noCustomers.status, 201, noCustomers.text);
+        const before = await clientCount(b);
+        for (const [token, metadata, field] of [
+            [forA.json.token, {}, /^orders_customers: a client with the orders API's scopes must be bound to customers the registration policy names \(allowed: /],
+            [forA.json.token, { orders_customers: [B] }, new RegExp(`^orders_customers: '${B}' is not allowed by the registration policy`)],
+            [forA.json.token, { orders_customers: [A, B] }, new RegExp(`^orders_customers: '${B}' is not allowed`)],
+            [noCustomers.json.token, {}, /must be bound to customers the registration policy names \(allowed: none\)/],
+            [noCustomers.json.token, { orders_customers: [A] }, new RegExp(`^orders_customers: '${A}' is not allowed`)]]) {
+            const r = await registerOpen({ client_name: `picks ${++counter}`, ...m2m, ...metadata }, token);
+            assertOAuthError(r, 400, 'invalid_client_metadata', field, JSON.stringify(metadata));
+        }
+        // Open registration, even with the orders scopes in the server's policy, binds no customer.
+        const scopesBefore = (await adminFetch(b, 'GET', '/admin/v1/settings/oauth-registration-scopes')).json.value;
+        const opened = await adminFetch(b, 'PUT', '/admin/v1/settings/oauth-registration-scopes', { value: 'openid,orders:read' });
+        assert.equal(opened.status, 200, opened.text);
+        try {
+            for (const metadata of [{}, { orders_customers: [A] }]) {
+                const r = await registerOpen({ client_name: `open picks ${++counter}`, redirect_uris: ['https://picks.example/cb'],
+                                               scope: 'openid orders:read', ...metadata });
+                assertOAuthError(r, 400, 'invalid_client_metadata', /^orders_customers: /, `open ${JSON.stringify(metadata)}`);
+            }
+        } finally {
+            const back = await adminFetch(b, 'PUT', '/admin/v1/settings/oauth-registration-scopes', { value: scopesBefore });
+            assert.equal(back.status, 200, back.text);
+        }
+        assert.equal(await clientCount(b), before, 'no client registered');
+        // Within its policy: bound to A, and its tokens reach A's orders only.
+        const ok = await registerOpen({ client_name: `bound ${++counter}`, ...m2m, orders_customers: [A] }, forA.json.token);
+        assert.equal(ok.status, 201, ok.text);
+        assert.deepEqual(ok.json.orders_customers, [A]);
     });
 
     attack('trust 2: an RFC 7592 update widens a registered client\'s scope and grants', async () => {
@@ -979,6 +1022,27 @@ describe('revocation reaches what was derived', () => {
         try {
             const r = await tokenRequest(b, kubectl, { grant_type: 'authorization_code', code: flow.code,
                                                        redirect_uri: APP, code_verifier: flow.verifier });
+            assertOAuthError(r, 400, 'invalid_grant', /redirect_uri is no longer registered/, 'redeem');
+            await assertTokensUnchanged(b, kubectl.client_id, before);
+        } finally {
+            await undo();
+        }
+    });
+
+    attack('revocation: a code asked for without redirect_uri (the client\'s only one) is redeemed after that URI was removed', async () => {
+        await change({ redirect_uris: [APP] });
+        try {
+            // While the URI is registered, such a code is redeemed without a redirect_uri
+            // (RFC 6749 §4.1.3), and comes back there.
+            const kept = await signIn(b, kubectl, dave, { scope: 'openid groups', redirectUri: null });
+            const ok = await tokenRequest(b, kubectl, { grant_type: 'authorization_code', code: kept.code,
+                                                        code_verifier: kept.verifier });
+            assert.equal(ok.status, 200, ok.text);
+            const flow = await signIn(b, kubectl, dave, { scope: 'openid groups', redirectUri: null });
+            const before = await activeTokenIds(b, kubectl.client_id);
+            await change({ redirect_uris: [OTHER_APP] });
+            const r = await tokenRequest(b, kubectl, { grant_type: 'authorization_code', code: flow.code,
+                                                       code_verifier: flow.verifier });
             assertOAuthError(r, 400, 'invalid_grant', /redirect_uri is no longer registered/, 'redeem');
             await assertTokensUnchanged(b, kubectl.client_id, before);
         } finally {

@@ -470,6 +470,65 @@ private slots:
         QVERIFY(bPrincipal);
         QVERIFY(f.create(*bPrincipal, QStringLiteral("grandchild"), write).get());
     }
+
+    void aTokenNotLoadedHereIsRevokedOnlyByAHolderOfItsPowers()
+    {
+        // Rows this instance has not loaded: one another instance made since the last reload
+        // (it holds cluster:write), and one a newer version wrote (an area unknown here). A
+        // token with admin:write alone revokes neither; one that holds the powers does, and
+        // the root token revokes the unknown one.
+        TokenFixture f;
+        QVERIFY(f.open());
+        const auto narrow =
+            f.create(f.root, QStringLiteral("narrow"), {QStringLiteral("admin:write")}).get();
+        const auto broad =
+            f.create(f.root, QStringLiteral("broad"),
+                     {QStringLiteral("admin:write"), QStringLiteral("cluster:write")})
+                .get();
+        QVERIFY(narrow && broad);
+        const auto narrowPrincipal = f.tokens->authenticate(narrow->token);
+        const auto broadPrincipal = f.tokens->authenticate(broad->token);
+        QVERIFY(narrowPrincipal && broadPrincipal);
+        const auto insert = [&f](const QString &id, const QString &permissions) {
+            auto promise = std::make_shared<std::promise<Core::Result<void>>>();
+            auto future = promise->get_future();
+            f.writer->submit(
+                [id, permissions](Core::WriteTransaction &tx) -> Core::Result<void> {
+                    Core::Statement &i = tx.stmt(
+                        "INSERT INTO admin_tokens (id, name, hash, permissions, created_at, "
+                        "expires_at, created_by) VALUES (?, ?, ?, ?, 0, 0, 'root')");
+                    if (!i.bind(1, id).bind(2, id).bind(3, id).bind(4, permissions).exec())
+                        return Core::WriteTransaction::sqlError(i, "insert");
+                    return {};
+                },
+                [promise](const Core::Result<void> &r) { promise->set_value(r); });
+            return future.get();
+        };
+        QVERIFY(insert(QStringLiteral("elsewhere"), QStringLiteral("cluster:write")));
+        QVERIFY(insert(QStringLiteral("newer"), QStringLiteral("future:write")));
+        const auto revoke = [&f](const Admin::AdminPrincipal &by, const QString &id) {
+            auto promise = std::make_shared<std::promise<Core::Result<void>>>();
+            auto future = promise->get_future();
+            f.tokens->revoke(by, id,
+                             [promise](const Core::Result<void> &r) { promise->set_value(r); });
+            return future.get();
+        };
+        for (const char *id : {"elsewhere", "newer"}) {
+            const auto refused = revoke(*narrowPrincipal, QLatin1String(id));
+            QVERIFY2(!refused, id);
+            QCOMPARE(refused.error().httpStatus, 403);
+        }
+        QVERIFY(revoke(*narrowPrincipal, QStringLiteral("newer"))
+                    .error()
+                    .message.contains(QLatin1String("only the root admin token may")));
+        QVERIFY(revoke(*narrowPrincipal, QStringLiteral("elsewhere"))
+                    .error()
+                    .message.contains(QLatin1String("cluster:write, which it does not hold")));
+        QVERIFY(!revoke(*broadPrincipal, QStringLiteral("newer")));
+        QVERIFY(revoke(*broadPrincipal, QStringLiteral("elsewhere")));
+        QVERIFY(revoke(f.root, QStringLiteral("newer")));
+        QCOMPARE(revoke(f.root, QStringLiteral("newer")).error().httpStatus, 404);
+    }
 };
 
 QTEST_GUILESS_MAIN(TestAdmin)

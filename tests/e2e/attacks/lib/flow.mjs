@@ -13,12 +13,15 @@ import { UserAgent, form } from '../../lib/browser.mjs';
 
 // Authorize (with `ua`'s session if it has one), sign in and consent when asked. user:
 // {username, password}. Resolves to {code, verifier, ua}.
-export async function signIn(b, client, user, { scope = 'openid', ua = new UserAgent() } = {}) {
+// redirectUri null: the request names none (the client's only one is meant).
+export async function signIn(b, client, user, { scope = 'openid', ua = new UserAgent(),
+                                                redirectUri = client.redirect_uris[0] } = {}) {
     const issuer = b.serviceUrl;
     const verifier = randomBytes(32).toString('base64url');
     const u = new URL('/oauth2/authorize', issuer);
-    for (const [k, v] of Object.entries({ response_type: 'code', client_id: client.client_id,
-                                          redirect_uri: client.redirect_uris[0], scope,
+    if (redirectUri !== null)
+        u.searchParams.set('redirect_uri', redirectUri);
+    for (const [k, v] of Object.entries({ response_type: 'code', client_id: client.client_id, scope,
                                           state: randomBytes(8).toString('base64url'),
                                           code_challenge: createHash('sha256').update(verifier).digest('base64url'),
                                           code_challenge_method: 'S256' }))
