@@ -287,7 +287,9 @@ std::optional<AdminPrincipal> AdminTokens::authenticate(const QString &presented
     if (it->expiresAt > 0 && now >= it->expiresAt)
         return std::nullopt;
     it->lastUsedAt = now; // a racy write of a display value; benign
-    return it->principal;
+    AdminPrincipal principal = it->principal;
+    principal.expiresAt = it->expiresAt;
+    return principal;
 }
 
 void AdminTokens::create(const AdminPrincipal &creator, const QString &name,

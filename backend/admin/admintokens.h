@@ -32,6 +32,7 @@ struct AdminPrincipal
     QString name; // "root" for the root token
     QSet<QString> readable;
     QSet<QString> writable;
+    qint64 expiresAt = 0; // ms since the epoch; 0: never (authenticate() sets it)
 
     bool may(const QString &area, bool write) const
     {

@@ -525,8 +525,8 @@ Result<void> Backend::start()
                                           {QStringLiteral("admin"), m_admin->url()}});
     m_clusterApi->setServerAddress(QStringLiteral("%1:%2").arg(
         m_cluster->serverAddress().toString(), QString::number(m_cluster->serverPort())));
-    m_clusterAdminApi = std::make_unique<ClusterAdminApi>(*m_admin, *m_clusterApi, *m_settings, *ca,
-                                                          m_cluster->url(), *m_clock);
+    m_clusterAdminApi = std::make_unique<ClusterAdminApi>(
+        *m_admin, *m_clusterApi, *m_settings, *ca, m_cluster->url(), *m_clock, *m_adminTokens);
     m_settingsAdminApi = std::make_unique<SettingsAdminApi>(*m_admin, m_config, *m_settings,
                                                             *m_clusterApi, *m_events);
     // Every administrative change from here on is recorded (docs/audit.md).

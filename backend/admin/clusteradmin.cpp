@@ -1,6 +1,7 @@
 #include "admin/clusteradmin.h"
 
 #include "admin/adminbody.h"
+#include "admin/admintokens.h"
 #include "cluster/clusterapi.h"
 #include "cluster/kubeconfig.h"
 #include "core/clock.h"
@@ -42,9 +43,10 @@ QString ClusterAdminApi::settingsKey()
 
 ClusterAdminApi::ClusterAdminApi(Core::HttpServer &server, Cluster::ClusterApi &cluster,
                                  Core::SettingsStore &settings, Crypto::CertificateAuthority ca,
-                                 QString serverUrl, const Core::Clock &clock)
+                                 QString serverUrl, const Core::Clock &clock,
+                                 const AdminTokens &tokens)
     : m_server(server), m_cluster(cluster), m_settings(settings), m_ca(std::move(ca)),
-      m_serverUrl(std::move(serverUrl)), m_clock(clock)
+      m_serverUrl(std::move(serverUrl)), m_clock(clock), m_tokens(tokens)
 {
     m_server.route("GET", QStringLiteral("/admin/v1/cluster/settings"),
                    [this](const HttpRequest &) {
@@ -123,6 +125,14 @@ ClusterAdminApi::ClusterAdminApi(Core::HttpServer &server, Cluster::ClusterApi &
             if (days < 1 || days > 3650)
                 return bad(QStringLiteral("validityDays must be 1 to 3650"));
             cr.setValidity(m_clock.now(), days);
+            // No credential outlives the admin token that asked for it: these certificates
+            // cannot be revoked, so a token that ends (or may be revoked: an expiring one)
+            // could otherwise leave itself a cluster identity for years. Capped, as kube's
+            // signer caps a CSR's duration; the answer's expiresAt says until when.
+            if (const auto by = m_tokens.authenticate(req.bearerToken());
+                by && by->expiresAt > 0 &&
+                cr.notAfter > QDateTime::fromMSecsSinceEpoch(by->expiresAt, Qt::UTC))
+                cr.notAfter = QDateTime::fromMSecsSinceEpoch(by->expiresAt, Qt::UTC);
             auto issued = m_ca.issue(cr);
             if (!issued)
                 return HttpResponse::error(500, issued.error().code, issued.error().message);

@@ -15,6 +15,8 @@ class ClusterApi;
 
 namespace Gatehouse::Admin {
 
+class AdminTokens;
+
 // /admin/v1/cluster: kubeconfig issuance, live settings, dry-run explanations, requests as
 // any identity, recent decisions, the who-can matrix, RBAC manifest import, and the cluster
 // API itself as cluster-admin under /admin/v1/cluster/k8s/... (docs/cluster.md).
@@ -23,7 +25,7 @@ class ClusterAdminApi
 public:
     ClusterAdminApi(Core::HttpServer &server, Cluster::ClusterApi &cluster,
                     Core::SettingsStore &settings, Crypto::CertificateAuthority ca,
-                    QString serverUrl, const Core::Clock &clock);
+                    QString serverUrl, const Core::Clock &clock, const AdminTokens &tokens);
 
     // The settings key live changes are kept under.
     static QString settingsKey();
@@ -34,7 +36,8 @@ private:
     Core::SettingsStore &m_settings;
     Crypto::CertificateAuthority m_ca;
     QString m_serverUrl;
-    const Core::Clock &m_clock; // kubeconfig certificates' validity
+    const Core::Clock &m_clock;  // kubeconfig certificates' validity
+    const AdminTokens &m_tokens; // who asks: a certificate outlives no admin token
 };
 
 } // namespace Gatehouse::Admin

@@ -684,7 +684,29 @@ void ClusterApi::handle(const Core::HttpRequest &request, Core::Responder respon
 void ClusterApi::finish(const std::shared_ptr<Context> &ctx, Core::HttpResponse response)
 {
     ctx->trace.code = response.status;
-    for (QString w : std::as_const(ctx->warnings)) {
+    // kube's limits (the apiserver's warning recorder): the same text once; past 4 KiB in all,
+    // each cut to 256 characters, and what still does not fit is left out. A body with a
+    // hundred thousand unknown fields gets a few lines of warnings, not megabytes of headers.
+    constexpr qsizetype kTotal = 4 * 1024;
+    constexpr qsizetype kEach = 256;
+    QStringList warnings = ctx->warnings;
+    warnings.removeDuplicates();
+    qsizetype total = 0;
+    for (const QString &w : std::as_const(warnings))
+        total += w.size();
+    if (total > kTotal) {
+        QStringList kept;
+        qsizetype used = 0;
+        for (const QString &w : std::as_const(warnings)) {
+            const QString cut = w.size() > kEach ? w.left(kEach) : w;
+            if (used + cut.size() > kTotal)
+                break;
+            used += cut.size();
+            kept.append(cut);
+        }
+        warnings = kept;
+    }
+    for (QString w : std::as_const(warnings)) {
         // The text comes from the client (unknown field names) and from webhooks: no control
         // character may end the header line and start another.
         for (QChar &c : w)

@@ -265,6 +265,22 @@ void ClusterApi::handleTokenRequest(const std::shared_ptr<Context> &ctx)
             finish(ctx, denial->status.response(ctx->pretty));
             return;
         }
+        // What the mutating webhooks made of the request is judged as well, as kube's
+        // validating NodeRestriction sees the final object: a webhook that drops the binding
+        // to the node's pod does not mint an unbound token for the node.
+        if (!r.mutating.isEmpty()) {
+            const AdmissionVerdict final =
+                ctx->admission->admit(AdmissionRequest{QStringLiteral("CREATE"),
+                                                       ctx->attributes,
+                                                       ctx->trace.info.name,
+                                                       {},
+                                                       r.attributes.object});
+            if (!final.allowed) {
+                ctx->trace.admission = final;
+                finish(ctx, final.status.response(ctx->pretty));
+                return;
+            }
+        }
         issueToken(ctx, r.attributes.object, uid);
     };
     mutateTokenRequest(run, 0);

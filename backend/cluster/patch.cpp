@@ -2,6 +2,7 @@
 
 #include "core/jsontypename.h"
 
+#include <QHash>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonParseError>
@@ -566,13 +567,13 @@ MergeResult mergeObject(const QJsonValue &target, const QJsonObject &patch, cons
             const QJsonValue current = result.value(field);
             if (!current.isArray())
                 continue;
-            const QJsonArray doomed = it.value().toArray();
-            const QJsonArray elements = current.toArray();
+            QSet<QByteArray> doomed;
+            for (const QJsonValue d : it.value().toArray())
+                doomed.insert(jsonValueKey(d));
             QJsonArray kept;
-            for (qsizetype i = 0; i < elements.size(); ++i) {
-                if (!doomed.contains(elements.at(i)))
-                    kept.append(elements.at(i));
-            }
+            for (const QJsonValue element : current.toArray())
+                if (!doomed.contains(jsonValueKey(element)))
+                    kept.append(element);
             result.insert(field, kept);
         } else {
             return strategicError(path, QStringLiteral("unknown directive %1").arg(quoted(key)));
@@ -618,13 +619,18 @@ MergeResult mergeList(const QJsonValue &target, const QJsonArray &patch, const Q
     QJsonArray result = target.isArray() ? target.toArray() : QJsonArray();
 
     if (strategy == ListStrategy::Union) {
+        QSet<QByteArray> present;
+        for (const QJsonValue existing : std::as_const(result))
+            present.insert(jsonValueKey(existing));
         for (qsizetype i = 0; i < patch.size(); ++i) {
             const QJsonValue element = patch.at(i);
             if (element.isObject() || element.isArray())
                 return strategicError(path,
                                       QStringLiteral("element %1 is not a primitive value").arg(i));
-            if (!result.contains(element))
+            if (!present.contains(jsonValueKey(element))) {
+                present.insert(jsonValueKey(element));
                 result.append(element);
+            }
         }
         return result;
     }
@@ -632,6 +638,7 @@ MergeResult mergeList(const QJsonValue &target, const QJsonArray &patch, const Q
     // Merge on key. Special elements ("$patch") act on the original list before the others
     // merge, as in Kubernetes; an element may therefore be deleted and re-added in one patch.
     std::vector<std::pair<qsizetype, QJsonObject>> elements;
+    QSet<QByteArray> deleted; // the merge keys of "$patch": "delete" elements
     bool replace = false;
     for (qsizetype i = 0; i < patch.size(); ++i) {
         if (!patch.at(i).isObject())
@@ -647,13 +654,7 @@ MergeResult mergeList(const QJsonValue &target, const QJsonArray &patch, const Q
                 return strategicError(path, QStringLiteral("element %1 deletes without its "
                                                            "merge key %2")
                                                 .arg(QString::number(i), quoted(mergeKey)));
-            QJsonArray kept;
-            for (qsizetype j = 0; j < result.size(); ++j) {
-                const QJsonValue existing = result.at(j);
-                if (!existing.isObject() || existing.toObject().value(mergeKey) != keyValue)
-                    kept.append(existing);
-            }
-            result = kept;
+            deleted.insert(jsonValueKey(keyValue));
         } else if (name == QLatin1String("replace")) {
             replace = true;
         } else if (name != QLatin1String("merge")) {
@@ -662,19 +663,32 @@ MergeResult mergeList(const QJsonValue &target, const QJsonArray &patch, const Q
                                             .arg(QString::number(i), quoted(directive)));
         }
     }
-    if (replace)
+    if (replace) {
         result = QJsonArray();
+    } else if (!deleted.isEmpty()) {
+        QJsonArray kept;
+        for (const QJsonValue existing : std::as_const(result)) {
+            const QJsonValue k = existing.toObject().value(mergeKey);
+            if (!existing.isObject() || k.isUndefined() || !deleted.contains(jsonValueKey(k)))
+                kept.append(existing);
+        }
+        result = kept;
+    }
 
+    // Where each key is in the list (its first element with that key, as a scan would find).
+    QHash<QByteArray, qsizetype> at;
+    for (qsizetype j = 0; j < result.size(); ++j) {
+        const QJsonValue k = result.at(j).toObject().value(mergeKey);
+        if (result.at(j).isObject() && !k.isUndefined() && !at.contains(jsonValueKey(k)))
+            at.insert(jsonValueKey(k), j);
+    }
     for (const auto &[index, element] : elements) {
         const QJsonValue keyValue = element.value(mergeKey);
         if (keyValue.isUndefined())
             return strategicError(path, QStringLiteral("element %1 has no merge key %2")
                                             .arg(QString::number(index), quoted(mergeKey)));
-        qsizetype match = -1;
-        for (qsizetype j = 0; j < result.size() && match < 0; ++j) {
-            if (result.at(j).isObject() && result.at(j).toObject().value(mergeKey) == keyValue)
-                match = j;
-        }
+        const QByteArray key = jsonValueKey(keyValue);
+        const qsizetype match = at.value(key, -1);
         MergeResult merged =
             mergeObject(match < 0 ? QJsonValue() : result.at(match), element, path, depth + 1);
         if (const PatchError *e = std::get_if<PatchError>(&merged))
@@ -682,10 +696,12 @@ MergeResult mergeList(const QJsonValue &target, const QJsonArray &patch, const Q
         const QJsonValue &mergedValue = std::get<QJsonValue>(merged);
         if (mergedValue.isUndefined())
             continue;
-        if (match < 0)
+        if (match < 0) {
+            at.insert(key, result.size());
             result.append(mergedValue);
-        else
+        } else {
             result.replace(match, mergedValue);
+        }
     }
     return result;
 }
@@ -709,6 +725,13 @@ QString typeName(const QJsonValue &v)
 }
 
 } // namespace
+
+QByteArray jsonValueKey(const QJsonValue &value)
+{
+    // In an array, so that a bare string or number serializes too; Qt writes a whole double and
+    // the integer of the same value alike, as == compares them.
+    return QJsonDocument(QJsonArray{value}).toJson(QJsonDocument::Compact);
+}
 
 std::optional<PatchType> patchTypeFromContentType(const QByteArray &contentType)
 {

@@ -22,6 +22,11 @@ enum class PatchType {
 // answers 415).
 std::optional<PatchType> patchTypeFromContentType(const QByteArray &contentType);
 
+// A JSON value's identity for sets and indexes: equal values (QJsonValue's ==) give equal
+// keys. Merging lists through it stays linear: a patch of a hundred thousand list elements
+// compared each with each would hold the store's writer for minutes.
+QByteArray jsonValueKey(const QJsonValue &value);
+
 // Why a patch could not be applied. status is 400 (the patch document is not valid JSON,
 // or not the shape its format requires: merge patches must be an object, JSON patches an
 // array of operations with valid "op"/"path"/"from"/"value") or 422 (a well-formed patch

@@ -1,10 +1,13 @@
 #include "cluster/serversideapply.h"
 
+#include "cluster/patch.h"
 #include "cluster/schemas.h"
 
+#include <QHash>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QMap>
+#include <QSet>
 
 #include <google/protobuf/descriptor.h>
 
@@ -208,21 +211,24 @@ QJsonObject merge(QJsonObject current, const QJsonObject &applied, const pb::Des
                    listKind(f).type != ListKind::Atomic) {
             const ListKind kind = listKind(f);
             QJsonArray list = cv.toArray();
+            // Indexed (a set's values, a map's keys): linear in the list and the patch.
+            const auto keyOf = [&kind](const QJsonValue &v) {
+                return jsonValueKey(
+                    kind.type == ListKind::Set ? v : QJsonValue(keysOf(v.toObject(), kind.keys)));
+            };
+            QHash<QByteArray, qsizetype> at;
+            for (qsizetype i = 0; i < list.size(); ++i)
+                if (!at.contains(keyOf(list.at(i))))
+                    at.insert(keyOf(list.at(i)), i);
             for (const QJsonValue x : av.toArray()) {
-                if (kind.type == ListKind::Set) {
-                    if (!list.contains(x))
-                        list.append(x);
-                    continue;
-                }
-                const QJsonObject key = keysOf(x.toObject(), kind.keys);
-                qsizetype found = -1;
-                for (qsizetype i = 0; i < list.size() && found < 0; ++i)
-                    if (keysOf(list.at(i).toObject(), kind.keys) == key)
-                        found = i;
-                if (found < 0)
+                const QByteArray key = keyOf(x);
+                const qsizetype found = at.value(key, -1);
+                if (found < 0) {
+                    at.insert(key, list.size());
                     list.append(x);
-                else
+                } else if (kind.type != ListKind::Set) {
                     list[found] = merge(list.at(found).toObject(), x.toObject(), structOf(f));
+                }
             }
             current.insert(it.key(), list);
         } else if (f && !f->is_repeated() && structOf(f) && av.isObject() && cv.isObject()) {
@@ -234,68 +240,107 @@ QJsonObject merge(QJsonObject current, const QJsonObject &applied, const pb::Des
     return current;
 }
 
-// Removes one field path from o (maps and lists left empty go too).
-void remove(QJsonObject &o, const QStringList &path, qsizetype i, const pb::Descriptor *d)
+// A list element's or map entry's selector ("v:VALUE", "k:{KEYS}") in one spelling, whatever
+// spelling the stored managedFields used.
+QString canonicalSelector(const QString &selector)
 {
-    if (i >= path.size() || !path.at(i).startsWith(QLatin1String("f:")))
-        return;
-    const QString name = path.at(i).mid(2);
-    if (!o.contains(name))
-        return;
-    if (i + 1 == path.size()) {
-        o.remove(name);
-        return;
-    }
-    const pb::FieldDescriptor *f = jsonField(d, name);
-    const QJsonValue child = o.value(name);
-    const QString &next = path.at(i + 1);
-    if (child.isArray()) {
-        QJsonArray list = child.toArray();
-        const ListKind kind = listKind(f);
-        for (qsizetype j = 0; j < list.size(); ++j) {
-            const QJsonValue x = list.at(j);
-            if (next.startsWith(QLatin1String("v:")) && x == parseCompact(next.mid(2))) {
-                list.removeAt(j);
-                break;
+    return selector.left(2) + compact(parseCompact(selector.mid(2)));
+}
+
+// Removes field paths from o, all of them in one walk (maps and lists left empty go too): each
+// container is copied once, however many of its elements go. Paths are matched from segment i.
+void removeAll(QJsonObject &o, const QList<QStringList> &paths, qsizetype i,
+               const pb::Descriptor *d)
+{
+    QHash<QString, QList<QStringList>> byField;
+    for (const QStringList &p : paths)
+        if (i < p.size() && p.at(i).startsWith(QLatin1String("f:")))
+            byField[p.at(i).mid(2)].append(p);
+    for (auto it = byField.cbegin(); it != byField.cend(); ++it) {
+        const QString &name = it.key();
+        const QList<QStringList> &batch = it.value();
+        if (!o.contains(name))
+            continue;
+        if (std::any_of(batch.cbegin(), batch.cend(),
+                        [i](const QStringList &p) { return i + 1 == p.size(); })) {
+            o.remove(name);
+            continue;
+        }
+        const pb::FieldDescriptor *f = jsonField(d, name);
+        const QJsonValue child = o.value(name);
+        if (child.isArray()) {
+            // The first element each selector names goes whole, or loses what lies below it.
+            QSet<QString> whole;
+            QHash<QString, QList<QStringList>> below;
+            for (const QStringList &p : batch) {
+                const QString selector = canonicalSelector(p.at(i + 1));
+                if (i + 2 >= p.size() || p.at(i + 2) == QLatin1String("."))
+                    whole.insert(selector);
+                else
+                    below[selector].append(p);
             }
-            if (next.startsWith(QLatin1String("k:")) &&
-                keysOf(x.toObject(), kind.keys) == parseCompact(next.mid(2)).toObject()) {
-                if (i + 2 >= path.size() || path.at(i + 2) == QLatin1String(".")) {
-                    list.removeAt(j);
-                } else {
-                    QJsonObject item = x.toObject();
-                    remove(item, path, i + 2, structOf(f));
-                    list[j] = item;
+            const ListKind kind = listKind(f);
+            QSet<QString> seen;
+            QJsonArray kept;
+            for (const QJsonValue x : child.toArray()) {
+                QString selector = QStringLiteral("v:") + compact(x);
+                if (!whole.contains(selector) && !below.contains(selector) && x.isObject())
+                    selector = QStringLiteral("k:") + compact(keysOf(x.toObject(), kind.keys));
+                const bool first = !seen.contains(selector);
+                if (first && whole.contains(selector)) {
+                    seen.insert(selector);
+                    continue;
                 }
-                break;
+                if (first && below.contains(selector)) {
+                    seen.insert(selector);
+                    QJsonObject item = x.toObject();
+                    removeAll(item, below.value(selector), i + 2, structOf(f));
+                    kept.append(item);
+                    continue;
+                }
+                kept.append(x);
             }
+            if (kept.isEmpty())
+                o.remove(name);
+            else
+                o.insert(name, kept);
+            continue;
         }
-        if (list.isEmpty())
-            o.remove(name);
-        else
-            o.insert(name, list);
-        return;
-    }
-    if (!child.isObject())
-        return;
-    QJsonObject c = child.toObject();
-    if (f && f->is_map()) {
-        const QString key = next.mid(2);
-        if (i + 2 == path.size()) {
-            c.remove(key);
-        } else if (c.value(key).isObject()) {
-            QJsonObject value = c.value(key).toObject();
-            remove(value, path, i + 2, structOf(f));
-            c.insert(key, value);
+        if (!child.isObject())
+            continue;
+        QJsonObject c = child.toObject();
+        if (f && f->is_map()) {
+            QHash<QString, QList<QStringList>> byKey;
+            for (const QStringList &p : batch)
+                byKey[p.at(i + 1).mid(2)].append(p);
+            // Rebuilt in key order (each insert appends), rather than removing entries one by
+            // one from the middle.
+            QJsonObject rest;
+            for (auto e = c.constBegin(); e != c.constEnd(); ++e) {
+                const auto k = byKey.constFind(e.key());
+                if (k == byKey.cend()) {
+                    rest.insert(e.key(), e.value());
+                } else if (std::none_of(k->cbegin(), k->cend(),
+                                        [i](const QStringList &p) { return i + 2 == p.size(); })) {
+                    if (e.value().isObject()) {
+                        QJsonObject value = e.value().toObject();
+                        removeAll(value, *k, i + 2, structOf(f));
+                        rest.insert(e.key(), value);
+                    } else {
+                        rest.insert(e.key(), e.value());
+                    }
+                }
+            }
+            c = rest;
+            if (c.isEmpty())
+                o.remove(name);
+            else
+                o.insert(name, c);
+            continue;
         }
-        if (c.isEmpty())
-            o.remove(name);
-        else
-            o.insert(name, c);
-        return;
+        removeAll(c, batch, i + 1, structOf(f));
+        o.insert(name, c);
     }
-    remove(c, path, i + 1, structOf(f));
-    o.insert(name, c);
 }
 
 struct Manager
@@ -392,11 +437,16 @@ QJsonObject toFieldsV1(const FieldSet &set)
         else
             children[path.left(cut)].insert(path.mid(cut + 1));
     }
-    QJsonObject out;
+    // Inserted in key order: a QJsonObject keeps its keys sorted, so each insert appends
+    // (in any other order each moves the ones after it: quadratic in a list's elements).
+    QMap<QString, QJsonValue> sorted;
     for (const QString &leaf : leaves)
-        out.insert(leaf, QJsonObject());
+        sorted.insert(leaf, QJsonObject());
     for (auto it = children.begin(); it != children.end(); ++it)
-        out.insert(it.key(), toFieldsV1(it.value()));
+        sorted.insert(it.key(), toFieldsV1(it.value()));
+    QJsonObject out;
+    for (auto it = sorted.cbegin(); it != sorted.cend(); ++it)
+        out.insert(it.key(), it.value());
     return out;
 }
 
@@ -459,14 +509,11 @@ std::variant<QJsonObject, Status> apply(const QJsonObject &current, const QJsonO
             others.unite(m.fields);
 
     QJsonObject result = merge(current, applied, d);
-    // What this manager applied before and no longer does, and nobody else owns, goes; the
-    // deepest paths first.
-    QStringList dropped = QStringList((previouslyMine - mine - others).values());
-    std::sort(dropped.begin(), dropped.end(), [](const QString &a, const QString &b) {
-        return a.count(kSep) > b.count(kSep) || (a.count(kSep) == b.count(kSep) && a < b);
-    });
-    for (const QString &p : std::as_const(dropped))
-        remove(result, p.split(kSep), 0, d);
+    // What this manager applied before and no longer does, and nobody else owns, goes.
+    QList<QStringList> dropped;
+    for (const QString &p : previouslyMine - mine - others)
+        dropped.append(p.split(kSep));
+    removeAll(result, dropped, 0, d);
 
     const FieldSet changed = changedBetween(before, leavesOf(result, d, false)) & mine;
     QList<std::pair<const Manager *, QStringList>> conflicts;

@@ -6,12 +6,16 @@
 #include "core/httpserver.h"
 #include "core/writequeue.h"
 #include "crypto/digest.h"
+#include "crypto/jws.h"
 #include "crypto/random.h"
 #include "oauth/clientregistry.h"
 #include "oauth/form.h"
 #include "oauth/oauthlogging.h"
+#include "oauth/signingkeys.h"
 #include "oauth/tokenissuer.h"
 
+#include <QJsonArray>
+#include <QJsonDocument>
 #include <QJsonObject>
 #include <QRegularExpression>
 #include <QSqlQuery>
@@ -133,10 +137,12 @@ HttpResponse errorPage(int status, const QString &code, const QString &descripti
 AuthorizeEndpoint::AuthorizeEndpoint(Core::HttpServer &server, Core::Database &database,
                                      Core::WriteQueue &writer, Core::EventBus &events,
                                      const Core::Clock &clock, const ClientRegistry &clients,
-                                     UserStore &users, QString issuer, AuthorizeSettings settings)
+                                     UserStore &users, const SigningKeys &keys, QString issuer,
+                                     AuthorizeSettings settings)
     : m_server(server), m_database(database), m_writer(writer), m_events(events), m_clock(clock),
-      m_clients(clients), m_users(users), m_issuer(std::move(issuer)), m_settings(settings),
-      m_secureCookies(m_issuer.startsWith(QLatin1String("https:"))), m_signIns(database, writer)
+      m_clients(clients), m_users(users), m_keys(keys), m_issuer(std::move(issuer)),
+      m_settings(settings), m_secureCookies(m_issuer.startsWith(QLatin1String("https:"))),
+      m_signIns(database, writer)
 {
     m_signIns.setLimits({m_settings.maxInteractions, kInteractionsPerAddress, kMaxSessions});
     registerRoutes();
@@ -338,6 +344,13 @@ void AuthorizeEndpoint::authorize(const HttpRequest &req, const Responder &respo
     if (none && r.prompt.size() > 1)
         return respond(redirectError(r, QStringLiteral("invalid_request"),
                                      QStringLiteral("prompt=none cannot be combined")));
+    // Only the query response mode (as discovery says): a client asking for form_post or
+    // fragment would otherwise get its code where it does not look for it (in the URL).
+    if (p.contains(QStringLiteral("response_mode")) &&
+        p.value(QStringLiteral("response_mode")) != QLatin1String("query"))
+        return respond(redirectError(r, QStringLiteral("invalid_request"),
+                                     QStringLiteral("response_mode must be query (the only one "
+                                                    "supported)")));
     // Request objects are not supported: refused, as OIDC Core §6 asks, not ignored (the
     // parameters they carry would silently not apply).
     if (p.contains(QStringLiteral("request")))
@@ -358,15 +371,31 @@ void AuthorizeEndpoint::authorize(const HttpRequest &req, const Responder &respo
         maxAgeMs = std::min<qint64>(seconds, 100LL * 365 * 86'400) * 1000;
     }
 
+    // id_token_hint (OIDC Core §3.1.2.1): the user the client expects. A browser signed in as
+    // somebody else signs in again (prompt=none: login_required), never answers for the other.
+    QString hinted;
+    if (p.contains(QStringLiteral("id_token_hint"))) {
+        const auto user = hintedUser(p.value(QStringLiteral("id_token_hint")), r.clientId);
+        if (!user)
+            return respond(redirectError(r, QStringLiteral("invalid_request"),
+                                         QStringLiteral("id_token_hint is not an id_token this "
+                                                        "server issued to this client")));
+        hinted = *user;
+    }
+
     // 3. Who is it, and did they agree already?
     const auto session = sessionFor(req);
     const bool tooOld =
         session && maxAgeMs >= 0 &&
         (maxAgeMs == 0 || m_clock.now().toMSecsSinceEpoch() - session->authTime > maxAgeMs);
-    if (!session || tooOld || r.prompt.contains(QStringLiteral("login"))) {
+    const bool someoneElse = session && !hinted.isEmpty() && session->userId != hinted;
+    if (!session || tooOld || someoneElse || r.prompt.contains(QStringLiteral("login"))) {
         if (none)
-            return respond(redirectError(r, QStringLiteral("login_required"),
-                                         QStringLiteral("the user is not signed in")));
+            return respond(redirectError(
+                r, QStringLiteral("login_required"),
+                someoneElse
+                    ? QStringLiteral("the signed-in user is not the one id_token_hint names")
+                    : QStringLiteral("the user is not signed in")));
         return startInteraction(req, r, {}, 0, "login", respond);
     }
     if (r.prompt.contains(QStringLiteral("consent")) ||
@@ -629,6 +658,29 @@ QString AuthorizeEndpoint::deviceConfirmToken(const QString &sessionValue, const
             .toBase64(QByteArray::Base64UrlEncoding | QByteArray::OmitTrailingEquals));
 }
 
+std::optional<QString> AuthorizeEndpoint::hintedUser(const QString &idToken,
+                                                     const QString &clientId) const
+{
+    if (idToken.size() > 16 * 1024)
+        return std::nullopt;
+    const auto verified = Crypto::Jws::verifyWithJwks(idToken.toUtf8(), m_keys.jwks());
+    if (!verified)
+        return std::nullopt;
+    // An id_token (typ JWT), not an access token (at+jwt) nor anything else signed here.
+    const QString typ = verified->header.value(QLatin1String("typ")).toString();
+    if (typ.compare(QLatin1String("JWT"), Qt::CaseInsensitive) != 0)
+        return std::nullopt;
+    const QJsonObject claims = QJsonDocument::fromJson(verified->payload).object();
+    const QJsonValue aud = claims.value(QLatin1String("aud"));
+    bool forClient = aud.toString() == clientId;
+    for (const QJsonValue a : aud.toArray())
+        forClient = forClient || a.toString() == clientId;
+    const QString sub = claims.value(QLatin1String("sub")).toString();
+    if (claims.value(QLatin1String("iss")).toString() != m_issuer || !forClient || sub.isEmpty())
+        return std::nullopt;
+    return sub;
+}
+
 QString AuthorizeEndpoint::sessionCookieValue(const HttpRequest &req)
 {
     return cookieValue(req, kSessionCookie);
@@ -710,9 +762,9 @@ void AuthorizeEndpoint::finish(const Request &request, const QString &userId, qi
                 !refused.isEmpty())
                 return Core::Error{QStringLiteral("access_denied"), refused, 403};
             if (!sessionHash.isEmpty()) {
-                Core::Statement &s =
-                    tx.stmt("SELECT 1 FROM oauth_sessions WHERE hash = ? AND user_id = ?");
-                const bool held = s.bind(1, sessionHash).bind(2, userId).next();
+                Core::Statement &s = tx.stmt("SELECT 1 FROM oauth_sessions WHERE hash = ? AND "
+                                             "user_id = ? AND expires_at > ?");
+                const bool held = s.bind(1, sessionHash).bind(2, userId).bind(3, now).next();
                 if (!s.ok())
                     return Core::WriteTransaction::sqlError(s, "read session");
                 if (!held)

@@ -23,6 +23,7 @@ class WriteQueue;
 namespace Gatehouse::OAuth {
 
 class ClientRegistry;
+class SigningKeys;
 struct Client;
 
 struct AuthorizeSettings
@@ -50,8 +51,8 @@ class AuthorizeEndpoint
 public:
     AuthorizeEndpoint(Core::HttpServer &server, Core::Database &database, Core::WriteQueue &writer,
                       Core::EventBus &events, const Core::Clock &clock,
-                      const ClientRegistry &clients, UserStore &users, QString issuer,
-                      AuthorizeSettings settings);
+                      const ClientRegistry &clients, UserStore &users, const SigningKeys &keys,
+                      QString issuer, AuthorizeSettings settings);
 
     static const QStringList &knownScopes();
     static QString scopeDescription(const QString &scope);
@@ -138,6 +139,9 @@ private:
     Core::HttpResponse loginPage(const Interaction &ia, int status, const QString &error,
                                  const QString &username) const;
     Core::HttpResponse consentPage(const Interaction &ia, const Client &client) const;
+    // The user an id_token_hint names (its sub): an id_token this server signed (with a key it
+    // still publishes) for clientId, expired or not (OIDC Core §3.1.2.1); nullopt otherwise.
+    std::optional<QString> hintedUser(const QString &idToken, const QString &clientId) const;
 
     Core::HttpServer &m_server;
     Core::Database &m_database;
@@ -146,6 +150,7 @@ private:
     const Core::Clock &m_clock;
     const ClientRegistry &m_clients;
     UserStore &m_users;
+    const SigningKeys &m_keys;
     QString m_issuer;
     AuthorizeSettings m_settings;
     bool m_secureCookies = false;

@@ -1015,6 +1015,12 @@ void ClientRegistry::setClusterAccess(const QString &clientId, bool allowed,
             q.addBindValue(reg->client.clientId);
             if (!q.exec())
                 return Core::WriteTransaction::sqlError(q, "cluster access");
+            // Taken away: what gateways exchanged from this client's tokens goes too (its own
+            // tokens no longer reach the cluster, as the cluster asks for the flag; an
+            // exchanged one carries its gateway's client, which may still have it).
+            if (!allowed && !revokeClientDescendants(tx, reg->client.clientId, now))
+                return Core::Error{QStringLiteral("database-error"),
+                                   QStringLiteral("cannot revoke the exchanged tokens"), 500};
             return {};
         },
         committed(reg, std::move(done)));

@@ -41,7 +41,8 @@ OAuthApi::OAuthApi(Core::HttpServer &server, Core::Database &database, Core::Wri
       m_trusted(database, writer, clock), m_jti(database, writer),
       m_clientAuth(m_clients, m_jti, clock, m_issuer),
       m_deviceCodeLifetimeMs(authorize.deviceCodeLifetimeMs),
-      m_authorize(server, database, writer, events, clock, m_clients, m_users, m_issuer, authorize),
+      m_authorize(server, database, writer, events, clock, m_clients, m_users, m_keys, m_issuer,
+                  authorize),
       m_console(database, writer, events, clock, m_issuer, m_clients, m_users, m_keys, m_issuerImpl,
                 m_grants,
                 [this](GrantResult result, const QString &grantType, const Responder &respond) {

@@ -225,11 +225,16 @@ GrantResult TokenExchangeGrant::handle(const TokenRequest &req) const
                 QStringLiteral("the subject token descends from another issuer (%1) and is never "
                                "exchanged for the cluster API")
                     .arg(subject.origin)));
+        // Its client allowed now: one issued for the cluster before an administrator took
+        // that client's access away is not exchanged into it again.
         const auto issuedTo = m_clients.find(subject.clientId);
-        if (subject.audience != audience && !(issuedTo && issuedTo->clusterAccess))
+        if (!(issuedTo && issuedTo->clusterAccess))
             return grantFailed(invalidTarget(
-                QStringLiteral("the subject token was not issued for the cluster API: its client "
-                               "is not allowed to act for the cluster")));
+                subject.audience == audience
+                    ? QStringLiteral("the subject token's client is no longer allowed to act for "
+                                     "the cluster")
+                    : QStringLiteral("the subject token was not issued for the cluster API: its "
+                                     "client is not allowed to act for the cluster")));
     }
     QString sub = subject.sub;
     QJsonObject extra = subjectClaims(m_users, &sub, scopes, req.sources);

@@ -988,11 +988,15 @@ test('session: remembered consent skips both pages with the same auth_time; wide
                         silent.params.state, 'max_age=0 with prompt=none');
     for (const [extra, error] of [[{ max_age: 'soon' }, 'invalid_request'], [{ max_age: '-1' }, 'invalid_request'],
                                   [{ request: 'eyJhbGciOiJub25lIn0.e30.' }, 'request_not_supported'],
-                                  [{ request_uri: 'https://app.example/req.jwt' }, 'request_uri_not_supported']]) {
+                                  [{ request_uri: 'https://app.example/req.jwt' }, 'request_uri_not_supported'],
+                                  [{ response_mode: 'form_post' }, 'invalid_request'],
+                                  [{ response_mode: 'fragment' }, 'invalid_request']]) {
         const bad = await newRequest(spa, extra);
         assertErrorRedirect(await first.ua.fetch(authorizeUrl(bad.params)), spa.redirect_uris[0], error,
                             bad.params.state, JSON.stringify(extra));
     }
+    const query = await runFlow(spa, user, { ua: first.ua, extra: { response_mode: 'query' } });
+    assert.deepEqual(query.steps, [], 'response_mode=query, the default');
     const fresh = await runFlow(spa, user, { extra: { scope: 'openid' } });
     assert.deepEqual(fresh.steps, ['login'], 'another browser logs in; the consent is the user\'s');
 });

@@ -7,6 +7,7 @@
 import { describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import http from 'node:http';
+import { X509Certificate } from 'node:crypto';
 
 import { startBackend, adminFetch, request } from '../lib/backend.mjs';
 import { adminKube } from '../lib/cluster.mjs';
@@ -367,6 +368,24 @@ describe('admin API: tokens, scopes and escalation', () => {
                            { kind: 'user', name: 'reader-root', groups: ['system:masters'] });
         assertForbidden(r, refusedWrite('reader', 'cluster', 'orders:read'), 'kubeconfig');
         assert.ok(!/BEGIN|kubeconfig/i.test(r.text), 'no key material');
+    });
+
+    attack('admin: a cluster:write token that expires in an hour leaves itself a ten-year system:masters certificate (they cannot be revoked)', async () => {
+        const made = await request(`${b.adminUrl}/admin/v1/admin-tokens`, 'POST',
+                                   { name: 'ci-cluster', permissions: ['cluster:write'], expiresIn: 3600 },
+                                   { Authorization: `Bearer ${b.adminToken}` });
+        assert.equal(made.status, 201, made.text);
+        const tokenEnds = Date.parse(made.json.expiresAt);
+        const r = await as(made.json.token, 'POST', '/admin/v1/cluster/kubeconfigs',
+                           { kind: 'user', name: 'ci-root', groups: ['system:masters'], validityDays: 3650 });
+        assert.equal(r.status, 201, r.text);
+        const notAfter = Date.parse(new X509Certificate(r.json.certificatePem).validTo);
+        assert.ok(notAfter <= tokenEnds, `the certificate ends ${new Date(notAfter).toISOString()}, after the token (${made.json.expiresAt})`);
+        assert.ok(Date.parse(r.json.expiresAt) <= tokenEnds, `the answer's expiresAt ${r.json.expiresAt}`);
+        // The root token (which never expires) still issues what it asks for.
+        const root = await adminFetch(b, 'POST', '/admin/v1/cluster/kubeconfigs', { kind: 'user', name: 'long-lived', validityDays: 30 });
+        assert.equal(root.status, 201, root.text);
+        assert.ok(Date.parse(new X509Certificate(root.json.certificatePem).validTo) > Date.now() + 29 * 86400_000);
     });
 
     attack('admin: an orders:read token turning anonymous cluster access off → 403, setting unchanged', async () => {

@@ -11,7 +11,7 @@ import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import * as jose from 'jose';
 
-import { startBackend, adminFetch } from '../lib/backend.mjs';
+import { startBackend, adminFetch, request } from '../lib/backend.mjs';
 import {
     tempDir, run, issueKubeconfig, kubeRequest, adminKube, statusBody, compact, foreignCertificate, protobuf,
 } from '../lib/cluster.mjs';
@@ -588,6 +588,7 @@ roleRef:
         const patches = {
             Node: [{ op: 'add', path: '/metadata/labels/node-restriction.kubernetes.io~1trusted', value: 'yes' }],
             Role: [{ op: 'add', path: '/rules/-', value: { apiGroups: [''], resources: ['secrets'], verbs: ['get'] } }],
+            TokenRequest: [{ op: 'remove', path: '/spec/boundObjectRef' }],
         };
         const server = https.createServer({ key: readFileSync(key), cert: readFileSync(crt) }, (req, res) => {
             let body = '';
@@ -607,7 +608,8 @@ roleRef:
                 apiVersion: `${ADMISSION}/v1`, kind: 'MutatingWebhookConfiguration', metadata: { name: 'careless' },
                 webhooks: [{ name: 'careless.policy.example.com',
                              clientConfig: { url: `https://127.0.0.1:${server.address().port}/`, caBundle: readFileSync(crt).toString('base64') },
-                             rules: [{ operations: ['UPDATE'], apiGroups: ['', RBAC], apiVersions: ['v1'], resources: ['nodes', 'roles'] }],
+                             rules: [{ operations: ['UPDATE'], apiGroups: ['', RBAC], apiVersions: ['v1'], resources: ['nodes', 'roles'] },
+                                     { operations: ['CREATE'], apiGroups: [''], apiVersions: ['v1'], resources: ['serviceaccounts/token'] }],
                              sideEffects: 'None', admissionReviewVersions: ['v1'] }] });
             assert.equal(created.status, 201, created.text);
 
@@ -626,6 +628,33 @@ roleRef:
             assert.ok(u.json.message.includes('is attempting to grant RBAC permissions not currently held'), u.text);
             assert.ok(u.json.message.includes('{APIGroups:[""], Resources:["secrets"], Verbs:["get"]}'), u.text);
             await assertUnchanged(path, before, 'mutated Role');
+
+            // A token node-1 asks for, bound to a pod on node-1 (allowed), unbound by the webhook.
+            const grant = await adminKube(b, 'POST', `/apis/${RBAC}/v1/clusterrolebindings`, {
+                apiVersion: `${RBAC}/v1`, kind: 'ClusterRoleBinding', metadata: { name: 'careless-node-tokens' },
+                subjects: [{ kind: 'Group', name: 'system:nodes', apiGroup: RBAC }],
+                roleRef: { kind: 'ClusterRole', name: 'careless-token-requester', apiGroup: RBAC } });
+            assert.equal(grant.status, 201, grant.text);
+            assert.equal((await adminKube(b, 'POST', `/apis/${RBAC}/v1/clusterroles`, {
+                apiVersion: `${RBAC}/v1`, kind: 'ClusterRole', metadata: { name: 'careless-token-requester' },
+                rules: [{ apiGroups: [''], resources: ['serviceaccounts/token'], verbs: ['create'] }] })).status, 201);
+            const pod = await adminKube(b, 'POST', '/api/v1/namespaces/default/pods', { apiVersion: 'v1', kind: 'Pod',
+                metadata: { name: 'on-node-1' }, spec: { nodeName: 'node-1', serviceAccountName: 'default',
+                                                         containers: [{ name: 'c', image: 'busybox' }] } });
+            assert.equal(pod.status, 201, pod.text);
+            try {
+                const t = await asNode('POST', '/api/v1/namespaces/default/serviceaccounts/default/token', {
+                    apiVersion: 'authentication.k8s.io/v1', kind: 'TokenRequest',
+                    spec: { boundObjectRef: { apiVersion: 'v1', kind: 'Pod', name: 'on-node-1', uid: pod.json.metadata.uid } } },
+                { 'Content-Type': 'application/json' });
+                assert.equal(t.status, 403, t.text);
+                assert.match(t.json.message, /node requested token not bound to a pod$/);
+                assert.ok(!/"token"/.test(t.text), 'no token');
+            } finally {
+                await adminKube(b, 'DELETE', '/api/v1/namespaces/default/pods/on-node-1');
+                await adminKube(b, 'DELETE', `/apis/${RBAC}/v1/clusterrolebindings/careless-node-tokens`);
+                await adminKube(b, 'DELETE', `/apis/${RBAC}/v1/clusterroles/careless-token-requester`);
+            }
         } finally {
             await adminKube(b, 'DELETE', `/apis/${ADMISSION}/v1/mutatingwebhookconfigurations/careless`);
             server.close();
@@ -904,6 +933,63 @@ roleRef:
         await assertAbsent(`/api/v1/namespaces/${ns}`, 'the released namespace');
         assert.equal((await adminKube(b, 'POST', '/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } })).status, 201);
         assert.deepEqual((await read(`/apis/${RBAC}/v1/namespaces/${ns}/rolebindings`)).items, [], 'the same name, made again, is empty');
+    });
+
+    attack('cluster: a node\'s patch with a hundred thousand list elements (strategic merge, server-side apply) → answered in seconds; the other listeners answer meanwhile', async () => {
+        const N = 120000;
+        const names = Array.from({ length: N }, (_, i) => `f${i}`);
+        const timed = async (what, fn) => {
+            const started = Date.now();
+            // Every listener shares the store's writer: the admin API must answer meanwhile.
+            const [r, health] = await Promise.all([fn(), (async () => {
+                await new Promise((resolve) => setTimeout(resolve, 200));
+                const t = Date.now();
+                const h = await request(`${b.adminUrl}/healthz`, 'GET');
+                return { status: h.status, ms: Date.now() - t };
+            })()]);
+            assert.ok(r.status >= 200 && r.status < 500, `${what}: ${r.status} ${r.text.slice(0, 300)}`);
+            assert.equal(health.status, 200, `${what}: /healthz on the admin listener`);
+            // A generous bound (8 s here under the sanitizers) against the minutes to hours of
+            // comparing each list element with each.
+            assert.ok(Date.now() - started < 60000, `${what} took ${Date.now() - started} ms`);
+            assert.ok(health.ms < 60000, `${what}: /healthz waited ${health.ms} ms`);
+            return r;
+        };
+        const SMP = { 'Content-Type': 'application/strategic-merge-patch+json' };
+        await timed('finalizers (a union list)', () => kubeRequest(b, 'PATCH', '/api/v1/nodes/node-1', {
+            creds: node1, headers: SMP, body: { metadata: { finalizers: names } } }));
+        await timed('ownerReferences (merged on uid)', () => kubeRequest(b, 'PATCH', '/api/v1/nodes/node-1', {
+            creds: node1, headers: SMP,
+            body: { metadata: { ownerReferences: names.slice(0, 40000).map((n) => ({ uid: n })) } } }));
+        await timed('deleting from a primitive list', () => kubeRequest(b, 'PATCH', '/api/v1/nodes/node-1', {
+            creds: node1, headers: SMP, body: { metadata: { '$deleteFromPrimitiveList/finalizers': names } } }));
+        // Server-side apply: a manager's set of finalizers, then none (each one dropped).
+        const root = await issueKubeconfig(b, { kind: 'user', name: 'root-lists', groups: ['system:masters'] });
+        const apply = (finalizers) => kubeRequest(b, 'PATCH', '/api/v1/namespaces/default/serviceaccounts/many?fieldManager=lists', {
+            creds: root, headers: { 'Content-Type': 'application/apply-patch+yaml' },
+            body: JSON.stringify({ apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'many', namespace: 'default', finalizers } }) });
+        const many = await timed('apply a set', () => apply(names.slice(0, 50000)));
+        assert.equal(many.status, 201, many.text.slice(0, 300));
+        const none = await timed('apply it away', () => apply([]));
+        assert.equal(none.status, 200, none.text.slice(0, 300));
+        assert.deepEqual(none.json.metadata.finalizers ?? [], [], 'every finalizer the manager dropped is gone');
+        // node-1 as the other attacks expect it.
+        const clean = await adminKube(b, 'PATCH', '/api/v1/nodes/node-1', { metadata: { finalizers: null, ownerReferences: null } }, MERGE);
+        assert.equal(clean.status, 200, clean.text.slice(0, 300));
+    });
+
+    attack('cluster: twenty thousand unknown fields (fieldValidation=Warn, the default) → at most 4 KiB of Warning headers, as kube', async () => {
+        const root = await issueKubeconfig(b, { kind: 'user', name: 'root-warnings', groups: ['system:masters'] });
+        const body = { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'warned', namespace: 'default' } };
+        for (let i = 0; i < 20000; ++i)
+            body[`unknownField${i}`] = i;
+        const r = await kubeRequest(b, 'POST', '/api/v1/namespaces/default/serviceaccounts', { creds: root, body });
+        assert.equal(r.status, 201, r.text.slice(0, 300));
+        const warnings = r.headers.warning ?? '';
+        assert.match(warnings, /^299 - "unknown field \\"unknownField0\\""/);
+        // 4 KiB of text, and the header's own framing (299 - "...", quotes escaped).
+        assert.ok(warnings.length < 6000, `${warnings.length} bytes of Warning headers`);
+        assert.equal((await adminKube(b, 'DELETE', '/api/v1/namespaces/default/serviceaccounts/warned')).status, 200);
     });
 
     attack('cluster: server-side apply — a few hundred bytes of nested YAML aliases (CVE-2019-11253) → 400 at once, the server keeps serving', async () => {

@@ -10,7 +10,8 @@ import { createHash, randomBytes } from 'node:crypto';
 
 import { startBackend, adminFetch, request } from '../lib/backend.mjs';
 import {
-    attack, assertNoTokens, activeTokenIds, registerClient, basicAuth, formPost, assertOAuthError,
+    attack, assertNoTokens, assertTokensUnchanged, activeTokenIds, registerClient, basicAuth, formPost,
+    assertOAuthError,
 } from './lib/attack.mjs';
 import { UserAgent, form, assertErrorPage, urlsIn } from '../lib/browser.mjs';
 
@@ -622,6 +623,45 @@ describe('oauth: authorization code, refresh tokens, login and consent', () => {
         assert.equal(r.location.searchParams.get('state'), params.state);
         assert.ok(!(await consentsOf(who.id)).some((x) => x.clientId === c.client_id), 'no consent');
         await assertNoTokens(b, c.client_id);
+    });
+
+    attack('oauth: silent authorization with an id_token_hint for another user answers for the user signed in now (OIDC Core §3.1.2.1)', async () => {
+        const c = await publicClient();
+        const alice = await newUser();
+        const bob = await newUser();
+        const aliceFlow = await runFlow(c, { who: alice });
+        const aliceTokens = await redeem(c, aliceFlow);
+        assert.equal(aliceTokens.status, 200, aliceTokens.text);
+        const bobFlow = await runFlow(c, { who: bob }); // bob's browser, where the client holds alice's id_token
+        const bobTokens = await redeem(c, bobFlow);
+        assert.equal(bobTokens.status, 200, bobTokens.text);
+        const before = await activeTokenIds(b, c.client_id);
+        const silent = (hint) => {
+            const { params } = newRequest(c, { prompt: 'none', id_token_hint: hint });
+            return bobFlow.ua.fetch(authorizeUrl(params));
+        };
+        const other = await silent(aliceTokens.json.id_token);
+        assertErrorRedirect(other, c, 'login_required', /^the signed-in user is not the one id_token_hint names$/, 'alice\'s hint, bob\'s browser');
+        // Without prompt=none: the login page, never a code for bob.
+        const { params } = newRequest(c, { id_token_hint: aliceTokens.json.id_token });
+        const interactive = await bobFlow.ua.fetch(authorizeUrl(params));
+        assert.equal(interactive.status, 303, interactive.text);
+        assert.ok(isPage(interactive.location, '/oauth2/login'), `to the login page, not ${interactive.rawLocation}`);
+        // A hint that is no id_token of this server for this client is refused.
+        const [h, p, sig] = bobTokens.json.id_token.split('.');
+        const forged = `${h}.${Buffer.from(JSON.stringify({ ...JSON.parse(Buffer.from(p, 'base64url')), sub: alice.id })).toString('base64url')}.${sig}`;
+        const otherClient = await publicClient();
+        const elsewhere = await redeem(otherClient, await runFlow(otherClient, { ua: bobFlow.ua, who: bob }));
+        for (const [what, hint] of [['tampered', forged], ['another client\'s', elsewhere.json.id_token],
+                                    ['an access token', bobTokens.json.access_token], ['not a JWT', 'x.y']]) {
+            const r = await silent(hint);
+            assertErrorRedirect(r, c, 'invalid_request', /^id_token_hint is not an id_token this server issued to this client$/, what);
+        }
+        await assertTokensUnchanged(b, c.client_id, before);
+        // Bob's own hint: a code, silently.
+        const own = await silent(bobTokens.json.id_token);
+        assert.equal(own.status, 303, own.text);
+        assert.ok(own.location.searchParams.get('code'), own.rawLocation);
     });
 
     let userCounter = 0;

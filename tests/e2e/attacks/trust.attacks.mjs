@@ -774,6 +774,33 @@ describe('trust boundaries: the cluster\'s own OIDC client', () => {
         await setClusterAccess(true);
     });
 
+    attack('trust 3: the cluster\'s own client disallowed — its tokens still reach the cluster through a gateway\'s exchange (made before, or after)', async () => {
+        await setClusterAccess(true);
+        const EXCHANGE = 'urn:ietf:params:oauth:grant-type:token-exchange';
+        const gateway = await registerClient(b, { client_name: `cluster gateway ${++counter}`, grant_types: [EXCHANGE],
+                                                  scope: 'openid groups', token_exchange_audiences: [kubectl.client_id] });
+        assert.equal((await adminFetch(b, 'PUT', `/admin/v1/clients/${gateway.client_id}/cluster-access`, { allowed: true })).status, 200);
+        const exchange = (subject) => tokenRequest(b, gateway, {
+            grant_type: EXCHANGE, subject_token: subject, subject_token_type: 'urn:ietf:params:oauth:token-type:access_token',
+            audience: kubectl.client_id });
+        const tokens = await tokensFor(b, kubectl, carol, { scope: 'openid groups' });
+        const before = await exchange(tokens.access_token);
+        assert.equal(before.status, 200, before.text);
+        assert.equal((await clusterIdentity(b, before.json.access_token)).status, 201, 'the exchanged token reaches the cluster while allowed');
+        await setClusterAccess(false);
+        try {
+            assert.equal((await clusterIdentity(b, tokens.access_token)).status, 401, 'kubectl\'s own token');
+            assert.equal((await clusterIdentity(b, before.json.access_token)).status, 401, 'exchanged before the flag was taken');
+            assert.equal((await introspect(b, gateway, before.json.access_token)).active, false, 'revoked');
+            const gatewayBefore = await activeTokenIds(b, gateway.client_id);
+            const again = await exchange(tokens.access_token);
+            assertOAuthError(again, 400, 'invalid_target', /^the subject token's client is no longer allowed to act for the cluster$/, 'exchanged after');
+            await assertTokensUnchanged(b, gateway.client_id, gatewayBefore);
+        } finally {
+            await setClusterAccess(true);
+        }
+    });
+
     attack('trust 3: another issuer\'s assertion through the cluster\'s own client (jwt-bearer)', async () => {
         await setClusterAccess(true);
         const idp = await jose.generateKeyPair('ES256', { extractable: true });
