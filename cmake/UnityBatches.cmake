@@ -12,7 +12,9 @@
 # or HEADER_FILE_ONLY and generator expressions; a batched source stays in the target as
 # HEADER_FILE_ONLY (AUTOMOC still reads it), and the target's UNITY_BUILD is then turned off.
 include(${CMAKE_CURRENT_LIST_DIR}/AllTargets.cmake)
-set(GATEHOUSE_UNITY_BATCH_SIZE 8)
+# 8 sources a batch keeps a change's rebuild small; a one-shot build (the package test's) may
+# take larger batches (-DGATEHOUSE_UNITY_BATCH_SIZE=N), each header parsed fewer times.
+set(GATEHOUSE_UNITY_BATCH_SIZE 8 CACHE STRING "sources per unity batch")
 
 function(gatehouse_unity_batch_target t)
   get_target_property(type ${t} TYPE)

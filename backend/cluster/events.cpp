@@ -14,7 +14,7 @@ namespace {
 
 constexpr qint64 kAggregationSeconds = 600;
 
-QString timestamp(const QDateTime &t)
+QString eventTime(const QDateTime &t)
 {
     return t.toUTC().toString(QStringLiteral("yyyy-MM-ddTHH:mm:ssZ"));
 }
@@ -94,7 +94,7 @@ ObjectChange eventChange(const ObjectStore &store, const EventRecord &e, const Q
         const QDateTime last = parseTimestamp(seen->value(QLatin1String("lastTimestamp")));
         if (last.isValid() && last.secsTo(now) <= kAggregationSeconds) {
             seen->insert(QStringLiteral("count"), seen->value(QLatin1String("count")).toInt(1) + 1);
-            seen->insert(QStringLiteral("lastTimestamp"), timestamp(now));
+            seen->insert(QStringLiteral("lastTimestamp"), eventTime(now));
             return {ObjectChange::Kind::Modified, QStringLiteral("events"), ns, name, *seen};
         }
     }
@@ -103,15 +103,15 @@ ObjectChange eventChange(const ObjectStore &store, const EventRecord &e, const Q
                              QJsonObject{{QStringLiteral("name"), name},
                                          {QStringLiteral("namespace"), ns},
                                          {QStringLiteral("uid"), Crypto::Random::uuid()},
-                                         {QStringLiteral("creationTimestamp"), timestamp(now)}}},
+                                         {QStringLiteral("creationTimestamp"), eventTime(now)}}},
                             {QStringLiteral("involvedObject"), involved},
                             {QStringLiteral("reason"), e.reason},
                             {QStringLiteral("message"), e.message},
                             {QStringLiteral("source"),
                              QJsonObject{{QStringLiteral("component"), QLatin1String(kEventSource)},
                                          {QStringLiteral("host"), host}}},
-                            {QStringLiteral("firstTimestamp"), timestamp(now)},
-                            {QStringLiteral("lastTimestamp"), timestamp(now)},
+                            {QStringLiteral("firstTimestamp"), eventTime(now)},
+                            {QStringLiteral("lastTimestamp"), eventTime(now)},
                             {QStringLiteral("count"), 1},
                             {QStringLiteral("type"), e.type},
                             // Set, with an action, so that events.k8s.io/v1 clients (the

@@ -31,7 +31,7 @@ QString namespaceOf(const QJsonObject &object)
         .toString();
 }
 
-QString nameOf(const QJsonObject &object)
+QString objectName(const QJsonObject &object)
 {
     return object.value(QLatin1String("metadata"))
         .toObject()
@@ -332,7 +332,7 @@ void WatchHub::start(Core::HttpStream *stream, WatchOptions options)
         auto page = m_store.list(
             options.resource, options.namespaceName,
             [watcher](const QJsonObject &o) {
-                return watcher->passes(o, namespaceOf(o), nameOf(o));
+                return watcher->passes(o, namespaceOf(o), objectName(o));
             },
             0, QString());
         qint64 after = m_store.resourceVersion().toLongLong();

@@ -20,8 +20,8 @@ namespace Gatehouse::Core {
 
 namespace {
 
-constexpr auto kPollInterval = std::chrono::milliseconds(50);
-constexpr auto kReconnectInterval = std::chrono::seconds(1);
+constexpr auto kRelayPollInterval = std::chrono::milliseconds(50);
+constexpr auto kRelayReconnectInterval = std::chrono::seconds(1);
 
 qint64 steadyMs()
 {
@@ -262,8 +262,8 @@ void EventRelay::run(pg_conn *conn)
         }
         lock.lock();
         m_wake.wait_for(lock,
-                        connected ? std::chrono::milliseconds(kPollInterval)
-                                  : std::chrono::milliseconds(kReconnectInterval),
+                        connected ? std::chrono::milliseconds(kRelayPollInterval)
+                                  : std::chrono::milliseconds(kRelayReconnectInterval),
                         [this] { return m_stopping; });
     }
     lock.unlock();

@@ -12,6 +12,7 @@
 #include <QJsonDocument>
 #include <QRegularExpression>
 #include <QSqlQuery>
+#include <QUuid>
 
 #include <algorithm>
 
@@ -107,6 +108,10 @@ Core::Result<UserInput> UserInput::fromJson(const QJsonObject &o, bool create)
         if (!v.isString() || !usernameRe.match(v.toString()).hasMatch())
             return invalid(
                 QStringLiteral("username: 1 to 64 characters of A-Z a-z 0-9 . _ @ - required"));
+        // Users are found by id or username (a token's subject is the id): a username that
+        // is a UUID could be taken for another user's id.
+        if (!QUuid::fromString(v.toString()).isNull())
+            return invalid(QStringLiteral("username: may not be a UUID (user ids are)"));
         in.username = v.toString();
     } else if (create) {
         return invalid(QStringLiteral("username is required"));

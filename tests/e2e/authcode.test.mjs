@@ -452,6 +452,7 @@ test('users: validation errors name the field; malformed JSON', async () => {
         ['username not ASCII', { ...ok, username: 'jürgen' }, 'username'],
         ['username of 65 characters', { ...ok, username: 'x'.repeat(65) }, 'username'],
         ['username a number', { ...ok, username: 42 }, 'username'],
+        ['username a UUID (another user\'s id, say)', { ...ok, username: '0b3f5e2a-9c61-4a8e-b1d2-3c4d5e6f7a8b' }, 'username'],
         ['password missing', { username: ok.username }, 'password'],
         ['password of 7 bytes', { ...ok, password: '1234567' }, 'password'],
         ['password of 3 characters but 6 bytes', { ...ok, password: 'üüü' }, 'password'],

@@ -59,11 +59,14 @@ build_gatehouse() {
     # Measured cold, the compiler cache off: 364 CPU-s at -O0 against 480 at -O1 (2026-11-30)
     # and 609 at -O3. Its own directory, so that the release recipe in docs/packaging.md
     # (build-package, -O3) never inherits these flags from the cache.
-    step "configuring $BUILD_DIR (Release at -O0, console, no tests, no sanitizers, prefix /usr)"
+    # One unity batch per target: a one-shot build parses each header once per target, not once
+    # per 8 sources (cold, g++ -O0: 227 CPU-s against 367 with batches of 8).
+    step "configuring $BUILD_DIR (Release at -O0, one unity batch a target, console, no tests, no sanitizers, prefix /usr)"
     local log
     log="$(mktemp)"
     cmake -S . -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_INSTALL_PREFIX=/usr \
         "-DCMAKE_CXX_FLAGS_RELEASE=-O0 -DNDEBUG" "-DCMAKE_C_FLAGS_RELEASE=-O0 -DNDEBUG" \
+        -DGATEHOUSE_UNITY_BATCH_SIZE=1000 \
         -DGATEHOUSE_BUILD_TESTS=OFF -DGATEHOUSE_BUILD_CONSOLE=ON -DGATEHOUSE_SANITIZE=OFF \
         -DGATEHOUSE_FUZZ=OFF >"$log" 2>&1 || {
         cat "$log" >&2
