@@ -443,13 +443,6 @@ void AdminTokens::revoke(const AdminPrincipal &by, const QString &id,
 {
     // Revoking takes a token's powers away from whoever holds it: only a holder of all of
     // them may (as only such a holder could have granted them).
-    {
-        QReadLocker lock(&m_lock);
-        for (const Entry &e : std::as_const(m_byHash))
-            if (e.principal.id == id)
-                if (auto refused = beyond(by, e.principal, QStringLiteral("revoke a token with")))
-                    return done(*refused);
-    }
     m_writer.submit(
         [id, by](Core::WriteTransaction &tx) -> Core::Result<void> {
             // Checked again on the row itself: one this instance has not loaded (made by

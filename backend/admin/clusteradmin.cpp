@@ -129,8 +129,11 @@ ClusterAdminApi::ClusterAdminApi(Core::HttpServer &server, Cluster::ClusterApi &
             // cannot be revoked, so a token that ends (or may be revoked: an expiring one)
             // could otherwise leave itself a cluster identity for years. Capped, as kube's
             // signer caps a CSR's duration; the answer's expiresAt says until when.
-            if (const auto by = m_tokens.authenticate(req.bearerToken());
-                by && by->expiresAt > 0 &&
+            const auto by = m_tokens.authenticate(req.bearerToken());
+            if (!by) // expired or revoked since the area check: nothing is issued
+                return HttpResponse::error(401, QStringLiteral("unauthorized"),
+                                           QStringLiteral("invalid admin token"));
+            if (by->expiresAt > 0 &&
                 cr.notAfter > QDateTime::fromMSecsSinceEpoch(by->expiresAt, Qt::UTC))
                 cr.notAfter = QDateTime::fromMSecsSinceEpoch(by->expiresAt, Qt::UTC);
             auto issued = m_ca.issue(cr);

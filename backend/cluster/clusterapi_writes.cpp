@@ -611,7 +611,13 @@ std::optional<Status> ClusterApi::validateWrite(Write &w)
         // kube's ValidateNamespaceStatusUpdate: the phase follows the deletion. A Terminating
         // namespace set back to Active would take new content that outlives its deletion.
         const bool deleting = metaOf(obj).contains(QLatin1String("deletionTimestamp"));
-        const QString phase = fieldValue(obj, QStringLiteral("status.phase"));
+        QString phase = fieldValue(obj, QStringLiteral("status.phase"));
+        if (phase.isEmpty()) { // kube's defaulting: a namespace's phase is Active unless said
+            phase = QStringLiteral("Active");
+            QJsonObject status = obj.value(QLatin1String("status")).toObject();
+            status.insert(QStringLiteral("phase"), phase);
+            obj.insert(QStringLiteral("status"), status);
+        }
         if (deleting && phase != QLatin1String("Terminating"))
             causes.append(Validation::invalidCause(
                 QStringLiteral("status.Phase"), phase,

@@ -274,7 +274,8 @@ void removeAll(QJsonObject &o, const QList<QStringList> &paths, qsizetype i,
             QHash<QString, QList<QStringList>> below;
             for (const QStringList &p : batch) {
                 const QString selector = canonicalSelector(p.at(i + 1));
-                if (i + 2 >= p.size() || p.at(i + 2) == QLatin1String("."))
+                if (i + 2 >= p.size() || p.at(i + 2) == QLatin1String(".") ||
+                    selector.startsWith(QLatin1String("v:")))
                     whole.insert(selector);
                 else
                     below[selector].append(p);

@@ -1006,6 +1006,7 @@ void ClientRegistry::setClusterAccess(const QString &clientId, bool allowed,
             const bool allowed = reg->client.clusterAccess;
             reg->client = fromRow(reg->client.clientId, read.value(0).toString(),
                                   read.value(1).toByteArray());
+            const bool withdrawn = reg->client.clusterAccess && !allowed;
             reg->client.clusterAccess = allowed;
             QSqlQuery &q = tx.query(QStringLiteral(
                 "UPDATE oauth_clients SET record = ?, updated_at = ? WHERE client_id = ?"));
@@ -1018,8 +1019,8 @@ void ClientRegistry::setClusterAccess(const QString &clientId, bool allowed,
             // Taken away: what gateways exchanged from this client's tokens goes too (its own
             // tokens no longer reach the cluster, as the cluster asks for the flag; an
             // exchanged one carries its gateway's client, which may still have it).
-            if (!allowed && !revokeClientDescendants(tx, reg->client.clientId, now))
-                return Core::Error{QStringLiteral("database-error"),
+            if (withdrawn && !revokeClientDescendants(tx, reg->client.clientId, now))
+                return Core::Error{QStringLiteral("revocation-failed"),
                                    QStringLiteral("cannot revoke the exchanged tokens"), 500};
             return {};
         },

@@ -132,9 +132,9 @@ bool revokeClientDescendants(Core::WriteTransaction &tx, const QString &clientId
 {
     Core::Statement &q = tx.stmt(
         "WITH RECURSIVE d(h) AS (SELECT t.hash FROM oauth_tokens t JOIN oauth_tokens s ON "
-        "t.parent = s.hash WHERE s.client_id = ?1 UNION SELECT t.hash FROM oauth_tokens t JOIN "
-        "d ON t.parent = d.h) UPDATE oauth_tokens SET revoked_at = ?2 WHERE hash IN (SELECT h "
-        "FROM d) AND revoked_at IS NULL");
+        "t.parent = s.hash WHERE s.client_id = ?1 AND t.client_id <> ?1 UNION SELECT t.hash "
+        "FROM oauth_tokens t JOIN d ON t.parent = d.h) UPDATE oauth_tokens SET revoked_at = ?2 "
+        "WHERE hash IN (SELECT h FROM d) AND revoked_at IS NULL");
     return q.bind(1, clientId).bind(2, now).exec();
 }
 

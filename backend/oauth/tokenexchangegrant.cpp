@@ -133,6 +133,25 @@ std::optional<OAuthError> TokenExchangeGrant::resolve(const QString &token, cons
     return invalidGrant(QStringLiteral("the token is not from this server or a trusted issuer"));
 }
 
+QString TokenExchangeGrant::ancestorWithoutClusterAccess(const QString &hash) const
+{
+    QSqlQuery q(m_database.connection());
+    q.prepare(QStringLiteral(
+        "WITH RECURSIVE a(h, p, c) AS (SELECT hash, parent, client_id FROM oauth_tokens WHERE "
+        "hash = ? UNION SELECT t.hash, t.parent, t.client_id FROM oauth_tokens t JOIN a ON "
+        "t.hash = a.p) SELECT DISTINCT c FROM a"));
+    q.addBindValue(hash);
+    if (!q.exec())
+        return QStringLiteral("(unreadable)"); // fail closed
+    while (q.next()) {
+        QString clientId = q.value(0).toString();
+        const auto client = m_clients.find(clientId);
+        if (!client || !client->clusterAccess)
+            return clientId;
+    }
+    return {};
+}
+
 GrantResult TokenExchangeGrant::handle(const TokenRequest &req) const
 {
     const Client &c = req.client;
@@ -235,6 +254,13 @@ GrantResult TokenExchangeGrant::handle(const TokenRequest &req) const
                                      "the cluster")
                     : QStringLiteral("the subject token was not issued for the cluster API: its "
                                      "client is not allowed to act for the cluster")));
+        // Nor one exchanged from a token of a client that is not: a gateway's own exchange of
+        // a relying party's token first (no cluster involved) does not launder it.
+        if (const QString other = ancestorWithoutClusterAccess(subject.hash); !other.isEmpty())
+            return grantFailed(invalidTarget(
+                QStringLiteral("the subject token descends from a token of a client not allowed "
+                               "to act for the cluster (%1)")
+                    .arg(other)));
     }
     QString sub = subject.sub;
     QJsonObject extra = subjectClaims(m_users, &sub, scopes, req.sources);

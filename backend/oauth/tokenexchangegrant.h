@@ -49,6 +49,9 @@ private:
     };
     std::optional<OAuthError> resolve(const QString &token, const QString &type,
                                       const Client &client, qint64 now, Subject *out) const;
+    // The first client in the chain of tokens the stored token `hash` was exchanged from (it
+    // included) that may not act for the cluster; empty when every one may.
+    QString ancestorWithoutClusterAccess(const QString &hash) const;
 
     const TokenIssuer &m_issuer;
     const TrustedIssuers &m_trusted;

@@ -463,6 +463,23 @@ describe('trust boundaries: token exchange, registration, the cluster audience',
         await assertNoTokens(b, gateway.client_id);
     });
 
+    attack('trust 3: a relying party\'s token laundered — exchanged first for the gateway itself, then for the cluster', async () => {
+        const gateway = await registerClient(b, { client_name: `two-step gateway ${++counter}`, grant_types: [EXCHANGE],
+                                                  scope: 'openid', token_exchange_audiences: ['kubernetes'] });
+        assert.equal((await adminFetch(b, 'PUT', `/admin/v1/clients/${gateway.client_id}/cluster-access`, { allowed: true })).status, 200);
+        const rpTokens = await tokensFor(b, rp, alice, { scope: 'openid' }); // the RP's, not for the cluster
+        const first = await tokenRequest(b, gateway, { grant_type: EXCHANGE, subject_token: rpTokens.access_token,
+                                                       subject_token_type: ACCESS_TOKEN });
+        assert.equal(first.status, 200, first.text);
+        const before = await activeTokenIds(b, gateway.client_id);
+        const second = await tokenRequest(b, gateway, { grant_type: EXCHANGE, subject_token: first.json.access_token,
+                                                        subject_token_type: ACCESS_TOKEN, audience: 'kubernetes' });
+        assertOAuthError(second, 400, 'invalid_target',
+                         new RegExp(`^the subject token descends from a token of a client not allowed to act for the cluster \\(${rp.client_id}\\)$`), 'laundered');
+        await assertTokensUnchanged(b, gateway.client_id, before);
+        assert.equal((await clusterIdentity(b, first.json.access_token)).status, 401);
+    });
+
     attack('trust 3: another issuer\'s token laundered — exchanged first for the gateway itself, then for the cluster', async () => {
         const gateway = await registerClient(b, { client_name: `laundering gateway ${++counter}`, grant_types: [EXCHANGE],
                                                   scope: 'openid orders:read', token_exchange_audiences: ['kubernetes'] });
@@ -792,9 +809,16 @@ describe('trust boundaries: the cluster\'s own OIDC client', () => {
             assert.equal((await clusterIdentity(b, tokens.access_token)).status, 401, 'kubectl\'s own token');
             assert.equal((await clusterIdentity(b, before.json.access_token)).status, 401, 'exchanged before the flag was taken');
             assert.equal((await introspect(b, gateway, before.json.access_token)).active, false, 'revoked');
-            const gatewayBefore = await activeTokenIds(b, gateway.client_id);
             const again = await exchange(tokens.access_token);
             assertOAuthError(again, 400, 'invalid_target', /^the subject token's client is no longer allowed to act for the cluster$/, 'exchanged after');
+            // Nor in two steps: first for the gateway itself (no cluster involved), then that.
+            const hop = await tokenRequest(b, gateway, { grant_type: EXCHANGE, subject_token: tokens.access_token,
+                                                         subject_token_type: 'urn:ietf:params:oauth:token-type:access_token' });
+            assert.equal(hop.status, 200, hop.text);
+            const gatewayBefore = await activeTokenIds(b, gateway.client_id);
+            const laundered = await exchange(hop.json.access_token);
+            assertOAuthError(laundered, 400, 'invalid_target',
+                             new RegExp(`^the subject token descends from a token of a client not allowed to act for the cluster \\(${kubectl.client_id}\\)$`), 'in two steps');
             await assertTokensUnchanged(b, gateway.client_id, gatewayBefore);
         } finally {
             await setClusterAccess(true);
