@@ -80,6 +80,23 @@ std::optional<HttpResponse> OAuthAdminApi::needsOrdersArea(const HttpRequest &re
     return needsArea(req, QStringLiteral("orders"), writes, what);
 }
 
+std::optional<HttpResponse> OAuthAdminApi::needsAreasOfClient(const HttpRequest &req,
+                                                              const QString &clientId,
+                                                              const QString &verb) const
+{
+    const auto current = m_oauth.clients().find(clientId);
+    if (!current)
+        return std::nullopt;
+    if (current->clusterAccess)
+        if (auto refused = needsClusterWrite(
+                req,
+                QStringLiteral("may not %1 a client allowed to act for the cluster").arg(verb)))
+            return refused;
+    return needsOrdersArea(
+        req, current->scopes,
+        QStringLiteral("may not %1 a client with the orders API's scopes").arg(verb));
+}
+
 OAuthAdminApi::OAuthAdminApi(Core::HttpServer &server, OAuth::OAuthApi &oauth,
                              const AdminTokens &tokens, const Core::Clock &clock)
     : m_server(server), m_oauth(oauth), m_tokens(tokens), m_clock(clock)
@@ -138,18 +155,8 @@ OAuthAdminApi::OAuthAdminApi(Core::HttpServer &server, OAuth::OAuthApi &oauth,
         "POST", QStringLiteral("/admin/v1/clients/{id}/rotate-secret"),
         [this, answer](const HttpRequest &req, const Responder &respond) {
             const QString id = req.pathParam(QStringLiteral("id"));
-            const auto current = m_oauth.clients().find(id);
-            if (current && current->clusterAccess)
-                if (auto refused = needsClusterWrite(
-                        req, QStringLiteral("may not rotate the secret of a client allowed to act "
-                                            "for the cluster")))
-                    return respond(*refused);
-            if (current)
-                if (auto refused = needsOrdersArea(
-                        req, current->scopes,
-                        QStringLiteral("may not rotate the secret of a client with the orders "
-                                       "API's scopes")))
-                    return respond(*refused);
+            if (auto refused = needsAreasOfClient(req, id, QStringLiteral("rotate the secret of")))
+                return respond(*refused);
             m_oauth.clients().rotateSecret(id, answer(respond, 200, "oauth.client.secret-rotated"));
         });
     m_server.routeDeferred(
@@ -216,6 +223,11 @@ OAuthAdminApi::OAuthAdminApi(Core::HttpServer &server, OAuth::OAuthApi &oauth,
         "DELETE", QStringLiteral("/admin/v1/clients/{id}"),
         [this](const HttpRequest &req, const Responder &respond) {
             const QString id = req.pathParam(QStringLiteral("id"));
+            // As for a change: a client allowed to act for the cluster is the cluster's, one
+            // with the orders API's scopes the orders area's (deleting either ends their
+            // users' access, and a new client of that id could be registered in its place).
+            if (auto refused = needsAreasOfClient(req, id, QStringLiteral("delete")))
+                return respond(*refused);
             m_oauth.clients().remove(id, [this, id, respond](const Core::Result<void> &r) {
                 if (!r)
                     return respond(errorAnswer(r.error()));

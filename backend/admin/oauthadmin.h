@@ -77,6 +77,11 @@ private:
     std::optional<Core::HttpResponse> needsOrdersArea(const Core::HttpRequest &req,
                                                       const QStringList &scopes,
                                                       const QString &what) const;
+    // Both of the above for what an existing client is now ("may not VERB a client allowed to
+    // act for the cluster", "... with the orders API's scopes"): its secret rotated, deleted.
+    std::optional<Core::HttpResponse> needsAreasOfClient(const Core::HttpRequest &req,
+                                                         const QString &clientId,
+                                                         const QString &verb) const;
 
     Core::HttpServer &m_server;
     OAuth::OAuthApi &m_oauth;

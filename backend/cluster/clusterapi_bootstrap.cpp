@@ -21,8 +21,33 @@ Result<void> ClusterApi::bootstrap()
                 setMeta(object, QStringLiteral("namespace"), ns);
             changes.append(ObjectChange{ObjectChange::Kind::Added, resource, ns, name, object});
         };
-        for (const QJsonObject &r : bootstrapClusterRoles())
+        const auto superseded = supersededBootstrapRules();
+        for (const QJsonObject &r : bootstrapClusterRoles()) {
             ensure(QStringLiteral("clusterroles"), QString(), r);
+            // A role as an earlier version stored it gets today's rules (an administrator's
+            // own change, or autoupdate "false", is left alone).
+            const QString name = nameOf(r);
+            const auto old = superseded.constFind(name);
+            if (old == superseded.cend())
+                continue;
+            const auto stored = m_store.get(QStringLiteral("clusterroles"), QString(), name);
+            const QString autoupdate =
+                stored ? stored->value(QStringLiteral("metadata"))
+                             .toObject()
+                             .value(QStringLiteral("annotations"))
+                             .toObject()
+                             .value(QStringLiteral("rbac.authorization.kubernetes.io/"
+                                                   "autoupdate"))
+                             .toString()
+                       : QString();
+            if (!stored || autoupdate != QLatin1String("true") ||
+                stored->value(QStringLiteral("rules")).toArray() != *old)
+                continue;
+            QJsonObject updated = *stored;
+            updated.insert(QStringLiteral("rules"), r.value(QStringLiteral("rules")));
+            changes.append(ObjectChange{ObjectChange::Kind::Modified,
+                                        QStringLiteral("clusterroles"), QString(), name, updated});
+        }
         for (const QJsonObject &b : bootstrapClusterRoleBindings())
             ensure(QStringLiteral("clusterrolebindings"), QString(), b);
         for (const char *ns : {"default", "kube-system", "kube-public", "kube-node-lease"}) {

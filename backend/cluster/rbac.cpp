@@ -731,26 +731,65 @@ const QStringList kWrite{QStringLiteral("create"), QStringLiteral("delete"),
 
 } // namespace
 
+namespace {
+
+// admin's and edit's rules. Before, both wrote pods/status and services/status too, which
+// Kubernetes' do not (status is the kubelet's and the controllers'; a service's
+// status.loadBalancer.ingress redirects traffic): `withStatusWrites` builds those rules, to
+// recognise roles stored by that version (ClusterApi::bootstrap replaces them).
+QJsonArray adminRules(bool withStatusWrites)
+{
+    const QStringList core{QString()};
+    const QStringList status{QStringLiteral("pods/status"), QStringLiteral("services/status")};
+    QStringList written{QStringLiteral("pods"), QStringLiteral("services"),
+                        QStringLiteral("serviceaccounts")};
+    if (withStatusWrites)
+        written = {QStringLiteral("pods"), QStringLiteral("pods/status"),
+                   QStringLiteral("services"), QStringLiteral("services/status"),
+                   QStringLiteral("serviceaccounts")};
+    QJsonArray rules{rule(kRead + kWrite, core, written)};
+    if (!withStatusWrites)
+        rules.append(rule(kRead, core, status));
+    rules.append(rule(kRead + kWrite, {QStringLiteral("rbac.authorization.k8s.io")},
+                      {QStringLiteral("roles"), QStringLiteral("rolebindings")}));
+    rules.append(rule({QStringLiteral("create")}, {QStringLiteral("authorization.k8s.io")},
+                      {QStringLiteral("localsubjectaccessreviews")}));
+    rules.append(rule(kRead, core, {QStringLiteral("namespaces")}));
+    return rules;
+}
+
+QJsonArray editRules(bool withStatusWrites)
+{
+    const QStringList core{QString()};
+    if (withStatusWrites)
+        return {
+            rule(kRead + kWrite, core,
+                 {QStringLiteral("pods"), QStringLiteral("pods/status"), QStringLiteral("services"),
+                  QStringLiteral("services/status"), QStringLiteral("serviceaccounts")}),
+            rule(kRead, core, {QStringLiteral("namespaces")})};
+    return {rule(kRead + kWrite, core,
+                 {QStringLiteral("pods"), QStringLiteral("services"),
+                  QStringLiteral("serviceaccounts")}),
+            rule(kRead, core, {QStringLiteral("pods/status"), QStringLiteral("services/status")}),
+            rule(kRead, core, {QStringLiteral("namespaces")})};
+}
+
+} // namespace
+
+QHash<QString, QJsonArray> supersededBootstrapRules()
+{
+    return {{QStringLiteral("admin"), adminRules(true)}, {QStringLiteral("edit"), editRules(true)}};
+}
+
 QList<QJsonObject> bootstrapClusterRoles()
 {
-    const QString rbacGroup = QStringLiteral("rbac.authorization.k8s.io");
     const QStringList core{QString()};
-    const QStringList namespacedCore{QStringLiteral("pods"), QStringLiteral("pods/status"),
-                                     QStringLiteral("services"), QStringLiteral("services/status"),
-                                     QStringLiteral("serviceaccounts")};
     return {
         clusterRole(QStringLiteral("cluster-admin"),
                     {rule({QStringLiteral("*")}, {QStringLiteral("*")}, {QStringLiteral("*")}),
                      urlRule({QStringLiteral("*")}, {QStringLiteral("*")})}),
-        clusterRole(QStringLiteral("admin"),
-                    {rule(kRead + kWrite, core, namespacedCore),
-                     rule(kRead + kWrite, {rbacGroup},
-                          {QStringLiteral("roles"), QStringLiteral("rolebindings")}),
-                     rule({QStringLiteral("create")}, {QStringLiteral("authorization.k8s.io")},
-                          {QStringLiteral("localsubjectaccessreviews")}),
-                     rule(kRead, core, {QStringLiteral("namespaces")})}),
-        clusterRole(QStringLiteral("edit"), {rule(kRead + kWrite, core, namespacedCore),
-                                             rule(kRead, core, {QStringLiteral("namespaces")})}),
+        clusterRole(QStringLiteral("admin"), adminRules(false)),
+        clusterRole(QStringLiteral("edit"), editRules(false)),
         clusterRole(QStringLiteral("view"),
                     {rule(kRead, core,
                           {QStringLiteral("pods"), QStringLiteral("pods/status"),

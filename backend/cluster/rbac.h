@@ -3,6 +3,7 @@
 #include "cluster/requestinfo.h"
 
 #include <QHash>
+#include <QJsonArray>
 #include <QJsonObject>
 #include <QList>
 #include <QString>
@@ -222,6 +223,9 @@ bool rulesCover(const QList<PolicyRule> &owned, const QList<PolicyRule> &wanted,
 // The bootstrap ClusterRoles and ClusterRoleBindings of kube-apiserver (reference kube.md
 // §3.4), as JSON objects ready for the store.
 QList<QJsonObject> bootstrapClusterRoles();
+// Rules of bootstrap ClusterRoles as an earlier version stored them, by name: a role stored
+// exactly so (and still marked autoupdate) is given today's rules at start.
+QHash<QString, QJsonArray> supersededBootstrapRules();
 QList<QJsonObject> bootstrapClusterRoleBindings();
 
 } // namespace Gatehouse::Cluster

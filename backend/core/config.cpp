@@ -96,6 +96,32 @@ Setter durationSetter(qint64 minMs, qint64 maxMs,
     };
 }
 
+// The IPv6 forms that carry an IPv4 address (the webhook URL policy checks the IPv4 address
+// they carry): the form an allowlist range overlaps while being wider than /8 of its IPv4
+// part, or empty. "::ffff:0:0/96" or "::/16" would take in every IPv4 address.
+QString embeddingTooWide(const QPair<QHostAddress, int> &subnet)
+{
+    static const struct
+    {
+        const char *range;
+        const char *form;
+    } forms[] = {{"::ffff:0:0/96", "IPv4-mapped addresses"},
+                 {"::ffff:0:0:0/96", "IPv4-translated addresses"},
+                 {"::/96", "IPv4-compatible addresses"},
+                 {"64:ff9b::/96", "NAT64 addresses"},
+                 {"2002::/16", "6to4 addresses"}};
+    if (subnet.first.protocol() != QAbstractSocket::IPv6Protocol)
+        return {};
+    for (const auto &f : forms) {
+        const auto form = QHostAddress::parseSubnet(QLatin1String(f.range));
+        const bool overlaps = form.first.isInSubnet(subnet.first, subnet.second) ||
+                              subnet.first.isInSubnet(form.first, form.second);
+        if (overlaps && subnet.second < form.second + 8)
+            return QLatin1String(f.form);
+    }
+    return {};
+}
+
 QStringList splitList(const QString &v)
 {
     QStringList out;
@@ -297,6 +323,13 @@ const QList<Entry> &entries()
                                                  .arg(e)
                                                  .arg(widest),
                                              400);
+                        if (const QString form = embeddingTooWide(subnet); !form.isEmpty())
+                            return makeError(
+                                QStringLiteral("invalid-config"),
+                                QStringLiteral("'%1' takes in %2 (IPv4 in IPv6 form) wider "
+                                               "than /8: name the IPv4 networks instead")
+                                    .arg(e, form),
+                                400);
                     } else if (QHostAddress(e).isNull() && !hostName.match(e).hasMatch()) {
                         return makeError(QStringLiteral("invalid-config"),
                                          QStringLiteral("'%1' is not a host "

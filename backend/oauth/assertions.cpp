@@ -12,6 +12,8 @@
 #include <QSqlQuery>
 #include <QUrl>
 
+#include <algorithm>
+
 namespace Gatehouse::OAuth {
 
 namespace {
@@ -122,6 +124,16 @@ void TrustedIssuers::add(const TrustedIssuer &issuer, std::function<void(Core::R
         [issuer, now](Core::WriteTransaction &tx) -> Core::Result<void> {
             // Adding an existing issuer replaces its keys (key rotation on their side), and its
             // scopes when they are given.
+            QStringList before;
+            if (issuer.scopesGiven) {
+                QSqlQuery &read = tx.query(
+                    QStringLiteral("SELECT scopes FROM oauth_trusted_issuers WHERE issuer = ?"));
+                read.addBindValue(issuer.issuer);
+                if (!read.exec())
+                    return Core::WriteTransaction::sqlError(read, "trusted issuer");
+                if (read.next())
+                    before = read.value(0).toString().split(QLatin1Char(' '), Qt::SkipEmptyParts);
+            }
             QSqlQuery &q = tx.query(QStringLiteral(
                 "INSERT INTO oauth_trusted_issuers (issuer, jwks, created_at, scopes) VALUES (?, "
                 "?, ?, ?) ON CONFLICT(issuer) DO UPDATE SET jwks = excluded.jwks, scopes = CASE "
@@ -135,6 +147,18 @@ void TrustedIssuers::add(const TrustedIssuer &issuer, std::function<void(Core::R
             q.addBindValue(issuer.scopesGiven ? 1 : 0);
             if (!q.exec())
                 return Core::WriteTransaction::sqlError(q, "trusted issuer");
+            // A scope taken away: the tokens minted from its assertions or exchanged from its
+            // tokens carry the presenting client and its scopes, so they would keep it. They go
+            // (they carry the issuer as their origin), as when the issuer is removed.
+            const bool narrowed =
+                std::any_of(before.cbegin(), before.cend(),
+                            [&](const QString &s) { return !issuer.scopes.contains(s); });
+            if (narrowed) {
+                Core::Statement &r = tx.stmt("UPDATE oauth_tokens SET revoked_at = ? WHERE "
+                                             "origin = ? AND revoked_at IS NULL");
+                if (!r.bind(1, now).bind(2, issuer.issuer).exec())
+                    return Core::WriteTransaction::sqlError(r, "revoke the issuer's tokens");
+            }
             return {};
         },
         std::move(done));
@@ -202,6 +226,31 @@ bool JtiCache::claim(const QString &issuer, const QString &jti, qint64 expiresAt
             return Core::Result<void>(Core::WriteTransaction::sqlError(ins, "jti"));
         return Core::Result<void>();
     });
+    return true;
+}
+
+bool JtiCache::claimIn(Core::WriteTransaction &tx, const QString &issuer, const QString &jti,
+                       qint64 expiresAtMs, qint64 now)
+{
+    // On SQLite claim() answers from memory before its row is written: the lock is held until
+    // this claim is in memory too, so that of the two calls for one jti one sees the other.
+    const bool sqlite = m_database.engine() != Core::Database::Engine::PostgreSQL;
+    const QString key = issuer + QLatin1Char('\n') + jti;
+    QMutexLocker lock(&m_mutex);
+    if (sqlite) {
+        const auto it = m_seen.constFind(key);
+        if (it != m_seen.constEnd() && it.value() > now)
+            return false;
+    }
+    Core::Statement &q =
+        tx.stmt("INSERT INTO oauth_jti (issuer, jti, expires_at) VALUES (?, ?, ?) ON CONFLICT "
+                "(issuer, jti) DO UPDATE SET expires_at = excluded.expires_at WHERE "
+                "oauth_jti.expires_at <= ?");
+    if (!q.bind(1, issuer).bind(2, jti).bind(3, expiresAtMs).bind(4, now).exec() ||
+        q.changes() != 1)
+        return false;
+    if (sqlite)
+        m_seen.insert(key, expiresAtMs);
     return true;
 }
 

@@ -15,6 +15,7 @@ namespace Gatehouse::Core {
 class Clock;
 class Database;
 class WriteQueue;
+class WriteTransaction;
 } // namespace Gatehouse::Core
 
 namespace Gatehouse::OAuth {
@@ -59,6 +60,11 @@ class JtiCache
 public:
     JtiCache(Core::Database &database, Core::WriteQueue &writer);
     bool claim(const QString &issuer, const QString &jti, qint64 expiresAtMs, qint64 now);
+    // The same claim in the writer's transaction `tx`, for a grant that spends an assertion only
+    // when it stores its tokens (token exchange: a token preview runs the grant without it).
+    // False when the jti was claimed before (by either call) or cannot be recorded.
+    bool claimIn(Core::WriteTransaction &tx, const QString &issuer, const QString &jti,
+                 qint64 expiresAtMs, qint64 now);
 
 private:
     bool claimInDatabase(const QString &issuer, const QString &jti, qint64 expiresAtMs, qint64 now);

@@ -746,6 +746,15 @@ void ClientRegistry::rewrite(const std::shared_ptr<Registered> &reg,
             if (q.numRowsAffected() != 1)
                 return Core::Error{QStringLiteral("client-not-found"),
                                    QStringLiteral("no client %1").arg(reg->client.clientId), 404};
+            // A scope taken away: the client's own tokens lose it at once (every check reads
+            // the client's scopes now), but what gateways exchanged from them carries the
+            // gateway's client and its scopes, so it goes.
+            const bool narrowed =
+                std::any_of(stored.client.scopes.cbegin(), stored.client.scopes.cend(),
+                            [&](const QString &s) { return !reg->client.scopes.contains(s); });
+            if (narrowed && !revokeClientDescendants(tx, reg->client.clientId, now))
+                return Core::Error{QStringLiteral("revocation-failed"),
+                                   QStringLiteral("cannot revoke the exchanged tokens"), 500};
             return {};
         },
         committed(reg, std::move(done)));

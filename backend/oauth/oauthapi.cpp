@@ -63,7 +63,7 @@ OAuthApi::OAuthApi(Core::HttpServer &server, Core::Database &database, Core::Wri
     m_grants.push_back(std::make_unique<DeviceCodeGrant>(m_issuerImpl, m_database, m_users));
     m_grants.push_back(std::make_unique<JwtBearerGrant>(m_issuerImpl, m_trusted, m_jti, m_users));
     m_grants.push_back(std::make_unique<TokenExchangeGrant>(
-        m_issuerImpl, m_trusted, m_keys, m_database, m_users, m_clients, m_trust));
+        m_issuerImpl, m_trusted, m_jti, m_keys, m_database, m_users, m_clients, m_trust));
     m_discoveryJson = QJsonDocument(discovery()).toJson(QJsonDocument::Compact);
     registerRoutes();
     registerRegistrationRoutes(authorize.openRegistration);

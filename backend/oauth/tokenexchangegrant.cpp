@@ -28,7 +28,7 @@ OAuthError invalidTarget(const QString &d)
 } // namespace
 
 std::optional<OAuthError> TokenExchangeGrant::resolve(const QString &token, const QString &type,
-                                                      const Client &client, qint64 now,
+                                                      const Client &client, qint64 now, Role role,
                                                       Subject *out) const
 {
     if (type != kAccessToken && type != kJwt && type != kIdToken)
@@ -116,11 +116,18 @@ std::optional<OAuthError> TokenExchangeGrant::resolve(const QString &token, cons
         return std::nullopt;
     }
     if (const auto trusted = m_trusted.find(iss)) {
+        // As a subject it is worth what the same JWT is worth to the jwt-bearer grant (which
+        // takes the same audiences): an exchange must not be a way round its hour and its jti.
+        const bool subject = role == Role::Subject;
         auto claims = verifyAssertion(compact, trusted->jwks, iss, {},
                                       {self, self + QStringLiteral("/oauth2/token")}, now,
-                                      400 * 86400, false);
+                                      subject ? 3600 : 400 * 86400, subject);
         if (!claims)
             return invalidGrant(claims.error().message);
+        if (subject) {
+            out->jti = claims->value(QStringLiteral("jti")).toString();
+            out->jtiKeptUntil = jtiKeptUntilMs(*claims);
+        }
         // Within the leeway a token just past its exp still verifies: nothing is made of it.
         out->expiresAt = Core::jsonSeconds(claims->value(QStringLiteral("exp"))) * 1000;
         if (out->expiresAt <= now)
@@ -173,12 +180,12 @@ GrantResult TokenExchangeGrant::handle(const TokenRequest &req) const
         return grantFailed(
             invalidRequest(QStringLiteral("actor_token and actor_token_type go together")));
     Subject subject;
-    if (auto e = resolve(subjectToken, subjectType, c, req.now, &subject))
+    if (auto e = resolve(subjectToken, subjectType, c, req.now, Role::Subject, &subject))
         return grantFailed(*e);
     std::optional<Subject> actor;
     if (!actorToken.isEmpty()) {
         actor.emplace();
-        if (auto e = resolve(actorToken, actorType, c, req.now, &*actor))
+        if (auto e = resolve(actorToken, actorType, c, req.now, Role::Actor, &*actor))
             return grantFailed(*e);
         // The actor is the caller (RFC 8693 §1.1): one of this server's tokens is an actor
         // token only for the client it was issued to. Another client's token would name a
@@ -340,7 +347,18 @@ GrantResult TokenExchangeGrant::handle(const TokenRequest &req) const
             return std::nullopt;
         };
     } else {
-        out.consume = stillTrusted(subject.iss, userId, updatedAt);
+        // The assertion is spent last, when nothing else refused: the grant gives tokens.
+        auto trusted = stillTrusted(subject.iss, userId, updatedAt);
+        JtiCache *jtis = &m_jti;
+        out.consume = [trusted = std::move(trusted), jtis, iss = subject.iss, jti = subject.jti,
+                       keptUntil = subject.jtiKeptUntil,
+                       now = req.now](Core::WriteTransaction &tx) -> std::optional<OAuthError> {
+            if (auto e = trusted(tx))
+                return e;
+            if (!jtis->claimIn(tx, iss, jti, keptUntil, now))
+                return invalidGrant(QStringLiteral("this token was already used (jti)"));
+            return std::nullopt;
+        };
     }
     return out;
 }

@@ -4,6 +4,7 @@
 
 namespace Gatehouse::OAuth {
 
+class JtiCache;
 class SigningKeys;
 class TrustSettings;
 class TrustedIssuers;
@@ -20,11 +21,11 @@ class TrustedIssuers;
 class TokenExchangeGrant final : public GrantHandler
 {
 public:
-    TokenExchangeGrant(const TokenIssuer &issuer, const TrustedIssuers &trusted,
+    TokenExchangeGrant(const TokenIssuer &issuer, const TrustedIssuers &trusted, JtiCache &jti,
                        const SigningKeys &keys, Core::Database &database, const UserStore &users,
                        const ClientRegistry &clients, const TrustSettings &trust)
-        : m_issuer(issuer), m_trusted(trusted), m_keys(keys), m_database(database), m_users(users),
-          m_clients(clients), m_trust(trust)
+        : m_issuer(issuer), m_trusted(trusted), m_jti(jti), m_keys(keys), m_database(database),
+          m_users(users), m_clients(clients), m_trust(trust)
     {}
     QString grantType() const override
     {
@@ -46,15 +47,22 @@ private:
         QString codeHash;
         qint64 expiresAt = 0;
         QString origin; // a local token's: the other issuer it descends from, if any
+        QString jti;    // a trusted issuer's subject token's: spent when the result is stored
+        qint64 jtiKeptUntil = 0;
     };
+    enum class Role { Subject, Actor };
+    // A trusted issuer's subject token is an assertion as for jwt-bearer (an hour at most, a
+    // jti, spent once); its actor token only names the actor.
     std::optional<OAuthError> resolve(const QString &token, const QString &type,
-                                      const Client &client, qint64 now, Subject *out) const;
+                                      const Client &client, qint64 now, Role role,
+                                      Subject *out) const;
     // The first client in the chain of tokens the stored token `hash` was exchanged from (it
     // included) that may not act for the cluster; empty when every one may.
     QString ancestorWithoutClusterAccess(const QString &hash) const;
 
     const TokenIssuer &m_issuer;
     const TrustedIssuers &m_trusted;
+    JtiCache &m_jti;
     const SigningKeys &m_keys;
     Core::Database &m_database;
     const UserStore &m_users;

@@ -255,10 +255,11 @@ void UserStore::update(const QString &idOrName, const UserInput &input,
             u.name = input.name.value_or(u.name);
             u.groups = input.groups.value_or(u.groups);
             // The tokens issued so far carry the old identity as claims (preferred_username,
-            // email, email_verified, groups), and the cluster takes the user's name and groups
-            // from the token: a removed group or another name ends them, as a new password does.
+            // email, email_verified, name, groups), and the cluster takes the user's name and
+            // groups from the token (oidc-username-claim may read any of the names): a removed
+            // group or another name ends them, as a new password does.
             const bool identityChanged =
-                u.username != before.username || u.email != before.email ||
+                u.username != before.username || u.email != before.email || u.name != before.name ||
                 u.emailVerified != before.emailVerified ||
                 std::any_of(before.groups.cbegin(), before.groups.cend(),
                             [&u](const QString &g) { return !u.groups.contains(g); });

@@ -109,6 +109,27 @@ OrdersApi::OrdersApi(Core::HttpServer &server, Core::Database &database, OrderSe
     registerRoutes();
 }
 
+QString OrdersApi::takeLookup(LookupBudget &budget, const QString &customerId)
+{
+    QMutexLocker lock(&budget.mutex);
+    if (budget.total >= kMaxLookups)
+        return QStringLiteral("callback host names");
+    int &mine = budget.perCustomer[customerId];
+    if (mine >= kMaxCustomerLookups)
+        return QStringLiteral("of this customer's callback host names");
+    ++mine;
+    ++budget.total;
+    return {};
+}
+
+void OrdersApi::giveLookup(LookupBudget &budget, const QString &customerId)
+{
+    QMutexLocker lock(&budget.mutex);
+    --budget.total;
+    if (auto n = budget.perCustomer.find(customerId); n != budget.perCustomer.end() && --*n <= 0)
+        budget.perCustomer.erase(n);
+}
+
 void OrdersApi::registerRoutes()
 {
     // The listener's own URL unless a public base URL is configured (known after listen()).
@@ -192,13 +213,12 @@ void OrdersApi::registerRoutes()
             if (!OrderStore::customer(m_database.connection(), cid))
                 return respond(problem(404, QStringLiteral("customer-not-found"),
                                        QStringLiteral("no customer with id %1").arg(cid), &req));
-            if (m_lookups->fetch_add(1) >= kMaxLookups) {
-                m_lookups->fetch_sub(1);
-                HttpResponse busy = problem(
-                    503, QStringLiteral("callback-lookups-busy"),
-                    QStringLiteral("too many callback host names are being looked up; try again "
-                                   "in a second"),
-                    &req);
+            if (const QString full = takeLookup(*m_lookups, cid); !full.isEmpty()) {
+                HttpResponse busy =
+                    problem(503, QStringLiteral("callback-lookups-busy"),
+                            QStringLiteral("too many %1 are being looked up; try again in a second")
+                                .arg(full),
+                            &req);
                 busy.setHeader("Retry-After", "1");
                 return respond(busy);
             }
@@ -207,9 +227,9 @@ void OrdersApi::registerRoutes()
             // the placer's to learn. The log and the attempts the admin API shows say which.
             m_policy.resolve(
                 *target, &m_server,
-                [submit, refused, host = target->host,
-                 lookups = m_lookups](const Core::Result<QHostAddress> &address) {
-                    lookups->fetch_sub(1);
+                [submit, refused, host = target->host, lookups = m_lookups,
+                 cid](const Core::Result<QHostAddress> &address) {
+                    giveLookup(*lookups, cid);
                     if (!address)
                         return refused(
                             QStringLiteral("%1 does not resolve to a public address").arg(host));

@@ -2,6 +2,8 @@
 
 #include "webhooks/urlpolicy.h"
 
+#include <QHash>
+#include <QMutex>
 #include <QString>
 
 #include <atomic>
@@ -31,8 +33,11 @@ public:
 
     // Callback host names looked up at once for order requests: beyond, 503 with Retry-After.
     // Qt's lookup pool (20 threads) is the process's: a flood of names that resolve slowly must
-    // leave room for the webhook deliveries' lookups.
+    // leave room for its other lookups (the webhook deliveries and admission webhooks have
+    // pools of their own). One customer has at most kMaxCustomerLookups of them, so that its
+    // names do not turn every other customer's orders away.
     static constexpr int kMaxLookups = 16;
+    static constexpr int kMaxCustomerLookups = 4;
 
 private:
     void registerRoutes();
@@ -42,7 +47,16 @@ private:
     OrderService &m_service;
     Options m_options;
     Webhooks::UrlPolicy m_policy;
-    std::shared_ptr<std::atomic<int>> m_lookups = std::make_shared<std::atomic<int>>(0);
+    struct LookupBudget
+    {
+        QMutex mutex;
+        int total = 0;
+        QHash<QString, int> perCustomer;
+    };
+    // Which limit refused: empty when a lookup was taken for the customer.
+    static QString takeLookup(LookupBudget &budget, const QString &customerId);
+    static void giveLookup(LookupBudget &budget, const QString &customerId);
+    std::shared_ptr<LookupBudget> m_lookups = std::make_shared<LookupBudget>();
 };
 
 } // namespace Gatehouse::Orders

@@ -12,10 +12,13 @@
 #include "webhooks/httpclient.h"
 #include "webhooks/signer.h"
 
+#include <QHostInfo>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QLoggingCategory>
+#include <QThreadPool>
 #include <QUrl>
+#include <QtConcurrent/QtConcurrentRun>
 
 #include <algorithm>
 
@@ -39,6 +42,9 @@ Dispatcher::Dispatcher(Core::Database &database, Core::WriteQueue &writer, Core:
     }
     m_thread = std::make_unique<QThread>();
     m_thread->setObjectName(QStringLiteral("webhooks"));
+    m_lookups = new QThreadPool;
+    m_lookups->setObjectName(QStringLiteral("webhook-lookups"));
+    m_lookups->setMaxThreadCount(kLookupThreads);
     m_ctx = new QObject;
     m_guard = std::make_shared<Core::PostGuard>(m_ctx);
     m_ctx->moveToThread(m_thread.get());
@@ -49,6 +55,11 @@ Dispatcher::Dispatcher(Core::Database &database, Core::WriteQueue &writer, Core:
 Dispatcher::~Dispatcher()
 {
     stop();
+    // A lookup blocked in the system resolver (a DNS server that does not answer) would hold
+    // the shutdown for its whole timeout: after a second the pool is let go with it (its answer
+    // has no one to go to: the dispatcher's context is gone).
+    if (m_lookups->waitForDone(1000))
+        delete m_lookups;
 }
 
 qint64 Dispatcher::nowMs() const
@@ -89,6 +100,7 @@ void Dispatcher::stop()
             m_timeline.clear();
             m_ownerInFlight.clear();
             m_ownerWaiting.clear();
+            m_ownerLookups.clear();
             m_known.clear();
             m_knownOf.clear();
             m_ownerOverflow.clear();
@@ -344,8 +356,10 @@ void Dispatcher::pump()
             q->items.front().nextAttemptAt != due)
             continue; // stale entry
         if (const QString &owner = q->items.front().ownerId;
-            m_ownerInFlight.value(owner) >= ownerShare()) {
-            m_ownerWaiting[owner].push_back(key); // back on the timeline when a slot frees
+            m_ownerInFlight.value(owner) >= ownerShare() ||
+            m_ownerLookups.value(owner) >= kOwnerLookups) {
+            // Back on the timeline when a slot frees or a lookup answers.
+            m_ownerWaiting[owner].push_back(key);
             continue;
         }
         begin(key);
@@ -445,18 +459,66 @@ void Dispatcher::begin(const QString &key)
             Qt::QueuedConnection);
         return;
     }
-    // Resolved and checked again at every attempt: DNS may have changed since the order
-    // was accepted. The connection goes to the address that was checked.
-    const CallbackTarget t = *target;
-    m_policy.resolve(t, m_ctx, [this, a, t](Core::Result<QHostAddress> address) mutable {
+    // Resolved and checked again at every attempt (within the minute an answer is kept): DNS
+    // may have changed since the order was accepted. The connection goes to the address that
+    // was checked.
+    lookUp(std::move(a), *target);
+}
+
+void Dispatcher::lookUp(Attempt a, const CallbackTarget &target)
+{
+    const qint64 now = nowMs();
+    if (const auto c = m_lookupCache.constFind(target.host);
+        c != m_lookupCache.cend() && c->until > now) {
+        looked(std::move(a), target, c->addresses, QString());
+        return;
+    }
+    const QString owner = a.delivery.ownerId;
+    ++m_ownerLookups[owner];
+    // Whichever comes first answers the attempt: the resolver, or the attempt's timeout.
+    auto answered = std::make_shared<bool>(false);
+    const qint64 deadlineMs = m_retry.settings().timeoutMs;
+    QTimer::singleShot(int(deadlineMs), m_ctx, [this, a, answered, deadlineMs, host = target.host] {
+        if (m_stopped || std::exchange(*answered, true))
+            return;
+        finish(a, 0,
+               QStringLiteral("the lookup of %1 did not answer within %2 s")
+                   .arg(host)
+                   .arg(deadlineMs / 1000.0),
+               0, {}, std::nullopt, true);
+    });
+    QtConcurrent::run(m_lookups, [host = target.host] {
+        return QHostInfo::fromName(host);
+    }).then(m_ctx, [this, a = std::move(a), target, answered, owner](const QHostInfo &info) {
         if (m_stopped)
             return;
-        if (!address) {
-            finish(a, 0, address.error().message, 0, {}, std::nullopt, true);
-            return;
+        if (auto n = m_ownerLookups.find(owner); n != m_ownerLookups.end() && --*n <= 0)
+            m_ownerLookups.erase(n);
+        if (!info.addresses().isEmpty()) {
+            if (m_lookupCache.size() >= 10'000)
+                m_lookupCache.clear();
+            m_lookupCache.insert(target.host,
+                                 CachedLookup{info.addresses(), nowMs() + kLookupCacheMs});
         }
-        send(std::move(a), *address, t);
+        if (!std::exchange(*answered, true))
+            looked(a, target, info.addresses(),
+                   info.error() == QHostInfo::NoError ? QStringLiteral("no addresses")
+                                                      : info.errorString());
+        // The customer's parked queues may go again (pump() takes them).
+        refillOwner(owner);
+        pump();
     });
+}
+
+void Dispatcher::looked(Attempt a, const CallbackTarget &target,
+                        const QList<QHostAddress> &addresses, const QString &error)
+{
+    const auto address = m_policy.decide(target.host, addresses, error);
+    if (!address) {
+        finish(a, 0, address.error().message, 0, {}, std::nullopt, true);
+        return;
+    }
+    send(std::move(a), *address, target);
 }
 
 void Dispatcher::send(Attempt a, const QHostAddress &address, const CallbackTarget &target)

@@ -17,6 +17,8 @@
 #include <random>
 #include <vector>
 
+class QThreadPool;
+
 namespace Gatehouse::Core {
 class Clock;
 class PostGuard;
@@ -126,6 +128,11 @@ private:
     void enqueueLocal(const Delivery &d);
     void pump();
     void begin(const QString &key);
+    // A name's addresses for an attempt (checked by the URL policy), then send(); see the
+    // constants below.
+    void lookUp(Attempt attempt, const CallbackTarget &target);
+    void looked(Attempt attempt, const CallbackTarget &target, const QList<QHostAddress> &addresses,
+                const QString &error);
     void send(Attempt attempt, const QHostAddress &address, const CallbackTarget &target);
     void finish(const Attempt &attempt, int status, const QString &error, double latencyMs,
                 const QByteArray &responseBody, std::optional<qint64> retryAfterMs, bool attempted);
@@ -187,6 +194,23 @@ private:
     void refillOwner(const QString &owner); // parked queues back on the timeline, up to its share
     QHash<QString, int> m_ownerInFlight;
     QHash<QString, std::deque<QString>> m_ownerWaiting;
+    // Name lookups run on a pool of the dispatcher's own (not Qt's process-wide one, which the
+    // order intake's lookups use), at most kOwnerLookups a customer at once: a customer whose
+    // callback names resolve slowly (a DNS server that never answers) holds up its own
+    // deliveries only. A lookup counts until the resolver answers; its attempt fails at the
+    // attempt timeout before that (and is retried). Answers are kept a minute, as Qt's cache
+    // kept them.
+    static constexpr int kLookupThreads = 8;
+    static constexpr int kOwnerLookups = 2;
+    static constexpr qint64 kLookupCacheMs = 60'000;
+    QThreadPool *m_lookups = nullptr;
+    QHash<QString, int> m_ownerLookups; // owner -> lookups the resolver has not answered
+    struct CachedLookup
+    {
+        QList<QHostAddress> addresses;
+        qint64 until = 0;
+    };
+    QHash<QString, CachedLookup> m_lookupCache; // host -> its addresses
     bool m_stopped = false;
     // Memory stays bounded when deliveries are created faster than they go out: past
     // maxInMemory new ones are left in the database (overflow) and read back, oldest first,

@@ -83,6 +83,7 @@ struct Embedded
 {
     QHostAddress ipv4;
     QString form;
+    int bits = 96; // where the IPv4 address starts in the IPv6 one
 };
 
 QHostAddress ipv4From(const Q_IPV6ADDR &a, int offset)
@@ -117,7 +118,7 @@ std::optional<Embedded> embeddedIPv4(const QHostAddress &address)
         allZero(a, 4, 12)) // 64:ff9b::/96 (RFC 6052)
         return Embedded{ipv4From(a, 12), QStringLiteral("NAT64")};
     if (a[0] == 0x20 && a[1] == 0x02) // 2002::/16 (RFC 3056)
-        return Embedded{ipv4From(a, 2), QStringLiteral("6to4")};
+        return Embedded{ipv4From(a, 2), QStringLiteral("6to4"), 16};
     return std::nullopt;
 }
 
@@ -332,9 +333,18 @@ Result<void> UrlPolicy::checkAddress(const QHostAddress &address) const
     QHostAddress bare = address;
     bare.setScopeId(QString());
     const auto embedded = embeddedIPv4(bare);
+    // An IPv4 address in a range written in the IPv4-mapped form (::ffff:10.0.0.0/104).
+    const QHostAddress mapped = bare.protocol() == QAbstractSocket::IPv4Protocol
+                                    ? QHostAddress(QStringLiteral("::ffff:") + bare.toString())
+                                    : QHostAddress();
     for (const auto &subnet : m_allowedSubnets) {
         const Range r{subnet.first, subnet.second, {}};
-        if (inRange(bare, r) || (embedded && inRange(embedded->ipv4, r)))
+        // An IPv6 range takes in the IPv4 addresses an embedding form carries only as narrowly
+        // as an IPv4 entry may (/8): "::ffff:0:0/96" (or "::/16") would be every IPv4 address,
+        // loopback and the metadata address among them.
+        const bool asIPv6 = inRange(bare, r) && (!embedded || subnet.second >= embedded->bits + 8);
+        const bool asMapped = !mapped.isNull() && subnet.second >= 96 + 8 && inRange(mapped, r);
+        if (asIPv6 || asMapped || (embedded && inRange(embedded->ipv4, r)))
             return {};
     }
     if (const auto refusal = classify(address, m_settings.allowLoopback))

@@ -80,11 +80,12 @@ public:
     // Whether a host name is on the allowlist (exact, case-insensitive).
     bool isAllowlistedHost(const QString &host) const;
 
-private:
-    // What resolve() answers once it has the host's addresses.
+    // What resolve() answers once it has the host's addresses (for a caller that looks names
+    // up itself: the webhook dispatcher, on a pool of its own).
     Result<QHostAddress> decide(const QString &host, const QList<QHostAddress> &addresses,
                                 const QString &lookupError) const;
 
+private:
     static Result<CallbackTarget> parseText(const QString &url); // parse(), without its cache
 
     UrlPolicySettings m_settings;

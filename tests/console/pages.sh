@@ -39,10 +39,13 @@ title() {
 }
 
 # The page's area: right of the navigation rail, below the header (a 1100x720 window).
-assert_page_drawn() { # <screenshot> <what>
+page_drawn() { # <screenshot>
     local deviation
     deviation=$(convert "$1" -crop 880x660+215+58 +repage -format "%[fx:standard_deviation]" info:)
-    awk -v d="$deviation" 'BEGIN { exit !(d > 0.01) }' || fail "$2: the page's area is empty ($1)"
+    awk -v d="$deviation" 'BEGIN { exit !(d > 0.01) }'
+}
+assert_page_drawn() { # <screenshot> <what>
+    page_drawn "$1" || fail "$2: the page's area is empty ($1)"
 }
 
 run_console() { # <lang> <theme>
@@ -64,15 +67,28 @@ run_console() { # <lang> <theme>
         local page=${pages[$((key - 1))]}
         local shot="$out/$prefix-$key-$page.png"
         xdotool key "ctrl+$key"
-        sleep 1.5
-        kill -0 "$pid" 2>/dev/null || fail "gatehouse exited on Ctrl+$key ($prefix)"
-        import -window root "$shot"
+        # A page is made when first shown: under the sanitizers, beside the rest of the suite,
+        # that took longer than a fixed second and a half. Wait for the header's title to
+        # change (up to 15 s), then a moment for the page to be drawn.
+        local differing tries=0
+        while :; do
+            sleep 0.5
+            kill -0 "$pid" 2>/dev/null || fail "gatehouse exited on Ctrl+$key ($prefix)"
+            import -window root "$shot"
+            title "$shot" "$tmp/title.png"
+            differing=$(compare -metric AE "$tmp/title.png" "$previous" null: 2>&1 || true)
+            [ "${differing%% *}" = 0 ] || break
+            tries=$((tries + 1))
+            [ "$tries" -lt 30 ] || fail "Ctrl+$key did not switch to the $page page ($prefix): the header's title did not change in 15 s"
+        done
+        # The page's area may still be empty when the title changed: then once more, later.
+        if ! page_drawn "$shot"; then
+            sleep 1.5
+            import -window root "$shot"
+            title "$shot" "$tmp/title.png"
+        fi
         assert_not_blank "$shot"
         assert_page_drawn "$shot" "Ctrl+$key, the $page page ($prefix)"
-        title "$shot" "$tmp/title.png"
-        local differing
-        differing=$(compare -metric AE "$tmp/title.png" "$previous" null: 2>&1 || true)
-        [ "${differing%% *}" != 0 ] || fail "Ctrl+$key did not switch to the $page page ($prefix): the header's title did not change"
         cp "$tmp/title.png" "$previous"
     done
     stop_console

@@ -288,7 +288,8 @@ test('token exchange: audience policy, scope narrowing, delegation with act', as
                             basic(gateway)), 400, 'invalid_grant', /actor_token was issued to another client/);
 
     // A trusted issuer's JWT as the subject; its act names the issuer.
-    const idpJwt = await sign({ iss: IDP, sub: 'partner-user', aud: b.serviceUrl }, idpKey.privateKey, 'ES256', 'idp-1');
+    const idpJwt = await sign({ iss: IDP, sub: 'partner-user', aud: b.serviceUrl, jti: randomUUID() }, idpKey.privateKey,
+                              'ES256', 'idp-1');
     const fromIdp = await token({ grant_type: EXCHANGE, subject_token: idpJwt, subject_token_type: JWT,
                                   actor_token: idpJwt, actor_token_type: JWT }, basic(gateway));
     assert.equal(fromIdp.status, 200, fromIdp.text);
@@ -296,7 +297,7 @@ test('token exchange: audience policy, scope narrowing, delegation with act', as
     assert.equal(claims.sub, 'partner-user');
     assert.deepEqual(claims.act, { sub: 'partner-user', iss: IDP });
     // The exchanged token expires with the partner's (20 s), not after the client's lifetime.
-    const shortLived = await sign({ iss: IDP, sub: 'partner-user', aud: b.serviceUrl }, idpKey.privateKey, 'ES256',
+    const shortLived = await sign({ iss: IDP, sub: 'partner-user', aud: b.serviceUrl, jti: randomUUID() }, idpKey.privateKey, 'ES256',
                                   'idp-1', { exp: '20s' });
     const fromShort = await token({ grant_type: EXCHANGE, subject_token: shortLived, subject_token_type: JWT },
                                   basic(gateway));
@@ -304,7 +305,7 @@ test('token exchange: audience policy, scope narrowing, delegation with act', as
     assert.ok(fromShort.json.expires_in <= 21, `expires_in ${fromShort.json.expires_in}`);
     assert.ok(jose.decodeJwt(fromShort.json.access_token).exp <= jose.decodeJwt(shortLived).exp);
     // One just past its exp (still within the verifier's leeway) becomes nothing.
-    const justExpired = await sign({ iss: IDP, sub: 'partner-user', aud: b.serviceUrl,
+    const justExpired = await sign({ iss: IDP, sub: 'partner-user', aud: b.serviceUrl, jti: randomUUID(),
                                      exp: Math.floor(Date.now() / 1000) - 5 }, idpKey.privateKey, 'ES256', 'idp-1',
                                    { exp: null });
     assertError(await token({ grant_type: EXCHANGE, subject_token: justExpired, subject_token_type: JWT },

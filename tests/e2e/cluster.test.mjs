@@ -1133,6 +1133,44 @@ test('--authorization-mode without RBAC: the process exits non-zero at start, na
     }
 });
 
+test('bootstrap roles: edit and admin only read pods/status and services/status; a role stored with the old status writes gets today\'s rules at start', async () => {
+    const k = await startBackend();
+    const roles = (p) => `/admin/v1/cluster/k8s/apis/rbac.authorization.k8s.io/v1/clusterroles${p}`;
+    const writesStatus = (role) => role.rules.some((r) => r.resources?.some((x) => x.endsWith('/status')) &&
+                                                        r.verbs.includes('patch'));
+    const oldEdit = [
+        { verbs: ['get', 'list', 'watch', 'create', 'delete', 'deletecollection', 'patch', 'update'], apiGroups: [''],
+          resources: ['pods', 'pods/status', 'services', 'services/status', 'serviceaccounts'] },
+        { verbs: ['get', 'list', 'watch'], apiGroups: [''], resources: ['namespaces'] }];
+    let again;
+    try {
+        for (const name of ['edit', 'admin']) {
+            const r = await adminFetch(k, 'GET', roles(`/${name}`));
+            assert.equal(r.status, 200, r.text);
+            assert.equal(writesStatus(r.json), false, `${name}: ${JSON.stringify(r.json.rules)}`);
+            assert.ok(r.json.rules.some((x) => x.resources?.includes('pods/status') && x.verbs.includes('get')), name);
+        }
+        // As an earlier version stored edit; admin changed by an administrator (kept as it is).
+        const edit = (await adminFetch(k, 'GET', roles('/edit'))).json;
+        const putEdit = await adminFetch(k, 'PUT', roles('/edit'), { ...edit, rules: oldEdit });
+        assert.equal(putEdit.status, 200, putEdit.text);
+        const admin = (await adminFetch(k, 'GET', roles('/admin'))).json;
+        const own = [...oldEdit, { verbs: ['get'], apiGroups: ['apps'], resources: ['deployments'] }];
+        assert.equal((await adminFetch(k, 'PUT', roles('/admin'), { ...admin, rules: own })).status, 200);
+        assert.equal(await k.stop(), 0, k.stderr);
+        again = await startBackend({ dataDir: k.dataDir });
+        const editNow = (await adminFetch(again, 'GET', roles('/edit'))).json;
+        assert.equal(writesStatus(editNow), false, JSON.stringify(editNow.rules));
+        assert.equal(editNow.metadata.uid, edit.metadata.uid, 'the same object, updated');
+        assert.deepEqual((await adminFetch(again, 'GET', roles('/admin'))).json.rules, own, 'an administrator\'s role is left alone');
+    } finally {
+        if (again)
+            assert.equal(await again.stop(), 0, again.stderr);
+        else
+            await k.stop();
+    }
+});
+
 // 15 -----------------------------------------------------------------------------------------
 test('settings apply live: without NodeRestriction a node agent may label another node', async () => {
     const orig = (await adminFetch(b, 'GET', '/admin/v1/cluster/settings')).json;

@@ -5,7 +5,9 @@
 // went ahead without the policy. Runs in a network namespace of its own (netns/run.sh): only
 // loopback, resolv.conf naming 127.0.0.1:53 (this test's silent DNS server, 10 s timeout), and
 // /etc/hosts naming hook.gatehouse.test, the webhook. The second test: a proxy named in the
-// environment (http_proxy) is not used for callbacks.
+// environment (http_proxy) is not used for callbacks. The third: the webhook dispatcher's own
+// lookups (names the DNS server answers once, for the order's check, and never again) hold up
+// only their customer's deliveries.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import dgram from 'node:dgram';
@@ -23,6 +25,10 @@ let dns;
 let hook;
 let dir;
 const queried = new Set(); // names the silent DNS server was asked for
+// Names it answers once (each query type: A with 10.9.9.9, AAAA with nothing), name -> the
+// types answered; asked again after that, it stays silent and notes the name in `reasked`.
+const answerOnce = new Map();
+const reasked = new Set();
 const reviews = []; // namespaces the webhook was asked about
 
 async function openssl(args) {
@@ -39,11 +45,46 @@ function qname(msg) {
     return labels.join('.');
 }
 
+// Where the question ends (its name, then type and class).
+function questionEnd(msg) {
+    let i = 12;
+    while (i < msg.length && msg[i] !== 0)
+        i += msg[i] + 1;
+    return i + 5;
+}
+
+// The answer to `query`: A 10.9.9.9 (TTL 60 s) for type A, no records for any other type.
+function answer(query, end, qtype) {
+    const header = Buffer.alloc(12);
+    query.copy(header, 0, 0, 2); // its id
+    header.writeUInt16BE(0x8180, 2); // a response, recursion available, no error
+    header.writeUInt16BE(1, 4);
+    header.writeUInt16BE(qtype === 1 ? 1 : 0, 6);
+    const question = query.subarray(12, end);
+    if (qtype !== 1)
+        return Buffer.concat([header, question]);
+    return Buffer.concat([header, question, Buffer.from([0xc0, 0x0c, 0, 1, 0, 1, 0, 0, 0, 60, 0, 4, 10, 9, 9, 9])]);
+}
+
 before(async () => {
     assert.match(readFileSync('/etc/resolv.conf', 'utf8'), /nameserver 127\.0\.0\.1/,
                  'run through tests/e2e/netns/run.sh (a network namespace of its own)');
     dns = dgram.createSocket('udp4');
-    dns.on('message', (msg) => queried.add(qname(msg))); // never answered
+    dns.on('message', (msg, from) => {
+        const name = qname(msg);
+        queried.add(name);
+        const answered = answerOnce.get(name);
+        if (!answered)
+            return; // never answered
+        const end = questionEnd(msg);
+        const qtype = msg.readUInt16BE(end - 4);
+        if (answered.has(qtype)) {
+            reasked.add(name);
+            return;
+        }
+        answered.add(qtype);
+        dns.send(answer(msg, end, qtype), from.port, from.address);
+    });
     await new Promise((resolve) => dns.bind(53, '127.0.0.1', resolve));
 
     dir = tempDir('lookups-');
@@ -97,19 +138,31 @@ after(async () => {
 const createNamespace = (name) => adminFetch(b, 'POST', '/admin/v1/cluster/k8s/api/v1/namespaces',
                                              { apiVersion: 'v1', kind: 'Namespace', metadata: { name } });
 
-test('callback names that never resolve neither skip a fail-open admission webhook nor take more than 16 lookups', async () => {
+test('callback names that never resolve: 4 lookups a customer, 16 in all; a fail-open admission webhook is still asked', async () => {
     // No namespace is created before the flood: Qt's lookup cache would then know the webhook's
     // name for a minute, and the flood would not have to wait for it to be looked up.
-    const customer = await adminFetch(b, 'POST', '/admin/v1/customers', { name: 'flooder' });
-    assert.equal(customer.status, 201, customer.text);
-    const orders = `${b.serviceUrl}/v1/customers/${customer.json.customer.id}/orders`;
+    const customers = [];
+    for (const name of ['flooder 1', 'flooder 2', 'flooder 3', 'flooder 4', 'latecomer']) {
+        const c = await adminFetch(b, 'POST', '/admin/v1/customers', { name });
+        assert.equal(c.status, 201, c.text);
+        customers.push(c.json.customer.id);
+    }
+    const orders = (id) => `${b.serviceUrl}/v1/customers/${id}/orders`;
     // More than Qt's pool has threads (20): without a cap every one of them would be stuck.
-    const flood = Array.from({ length: 40 }, (_, i) => request(orders, 'POST', {
-        orderStatusCallbackUrl: `http://slow-${i}.flood.gatehouse.test/cb` }));
-    // Sixteen lookups are stuck in the resolver now; the others were turned away at once.
+    const flood = customers.slice(0, 4).map((id, c) => Promise.all(Array.from({ length: 10 }, (_, i) =>
+        request(orders(id), 'POST', { orderStatusCallbackUrl: `http://slow-${c}-${i}.flood.gatehouse.test/cb` }))));
+    // Sixteen lookups are stuck in the resolver now, four of each flooder's; the others were
+    // turned away at once.
     await waitFor(() => [...queried].filter((n) => n.includes('.flood.')).length >= 16 || null,
                   { message: 'sixteen lookups at the silent DNS server' });
     await new Promise((resolve) => setTimeout(resolve, 1000));
+    assert.equal([...queried].filter((n) => n.includes('.flood.')).length, 16, [...queried].join(' '));
+    // Another customer's name is turned away too while all sixteen are taken (its name never
+    // reaches the DNS server).
+    const late = await request(orders(customers[4]), 'POST', { orderStatusCallbackUrl: 'http://late.gatehouse.test/cb' });
+    assert.equal(late.status, 503, late.text);
+    assert.equal(late.json.detail, 'too many callback host names are being looked up; try again in a second');
+    assert.ok(![...queried].includes('late.gatehouse.test'));
 
     // The webhook's own lookup (in /etc/hosts) is not queued behind them: the policy is asked.
     const during = await createNamespace('denied-during-flood');
@@ -119,20 +172,23 @@ test('callback names that never resolve neither skip a fail-open admission webho
     const allowed = await createNamespace('allowed-during-flood');
     assert.equal(allowed.status, 201, allowed.text);
 
-    const answers = await Promise.all(flood);
-    const busy = answers.filter((r) => r.status === 503);
-    const unresolved = answers.filter((r) => r.status === 400);
-    assert.equal(busy.length + unresolved.length, 40, JSON.stringify(answers.map((r) => r.status)));
-    assert.equal(unresolved.length, 16, 'sixteen lookups at once');
-    for (const r of busy) {
-        assert.equal(r.headers['retry-after'], '1');
-        assert.match(r.headers['content-type'], /application\/problem\+json/);
-        assert.equal(r.json.code, 'callback-lookups-busy', r.text);
+    const answered = await Promise.all(flood);
+    for (const [c, answers] of answered.entries()) {
+        const busy = answers.filter((r) => r.status === 503);
+        const unresolved = answers.filter((r) => r.status === 400);
+        assert.equal(busy.length + unresolved.length, 10, JSON.stringify(answers.map((r) => r.status)));
+        assert.equal(unresolved.length, 4, `flooder ${c + 1}: four lookups at once`);
+        for (const r of busy) {
+            assert.equal(r.headers['retry-after'], '1');
+            assert.match(r.headers['content-type'], /application\/problem\+json/);
+            assert.equal(r.json.code, 'callback-lookups-busy', r.text);
+            assert.match(r.json.detail, /^too many (of this customer's )?callback host names are being looked up; try again in a second$/);
+        }
+        for (const r of unresolved)
+            assert.match(r.json.errors[0].message, /^slow-\d-\d+\.flood\.gatehouse\.test does not resolve to a public address$/);
+        const stored = await adminFetch(b, 'GET', `/admin/v1/orders?customerId=${customers[c]}`);
+        assert.deepEqual(stored.json.items, [], 'no order stored');
     }
-    for (const r of unresolved)
-        assert.match(r.json.errors[0].message, /^slow-\d+\.flood\.gatehouse\.test does not resolve to a public address$/);
-    const stored = await adminFetch(b, 'GET', `/admin/v1/orders?customerId=${customer.json.customer.id}`);
-    assert.deepEqual(stored.json.items, [], 'no order stored');
     assert.equal([...queried].filter((n) => n === 'hook.gatehouse.test').length, 0,
                  'the webhook was found in /etc/hosts');
 });
@@ -171,5 +227,52 @@ test('a proxy named in the environment does not carry the callbacks: they go to 
         assert.equal(await p.stop(), 0, p.stderr);
         receiver.close();
         proxy.close();
+    }
+});
+
+test('delivery lookups that never answer hold up only their customer: two at once, on a pool of the dispatcher\'s own', async () => {
+    // A receiver on 10.9.9.9 (allowlisted), named in /etc/hosts as good.gatehouse.test, and by
+    // the DNS server for the slow customer's names: once only, for the order's own check.
+    const received = [];
+    const receiver = http.createServer((req, res) => {
+        let body = '';
+        req.on('data', (c) => { body += c; });
+        req.on('end', () => { received.push({ host: req.headers.host, ...JSON.parse(body) }); res.writeHead(204); res.end(); });
+    });
+    await new Promise((resolve) => receiver.listen(0, '10.9.9.9', resolve));
+    const port = receiver.address().port;
+    writeFileSync('/etc/hosts', `${readFileSync('/etc/hosts', 'utf8')}10.9.9.9 good.gatehouse.test\n`);
+    const p = await startBackend({ args: ['--webhook-allowlist', '10.9.9.9/32'] });
+    try {
+        const customer = async (name) => {
+            const c = await adminFetch(p, 'POST', '/admin/v1/customers', { name });
+            assert.equal(c.status, 201, c.text);
+            return `${p.serviceUrl}/v1/customers/${c.json.customer.id}/orders`;
+        };
+        const slow = await customer('slow resolver');
+        const good = await customer('good resolver');
+        // More names than Qt's lookup pool has threads (20): on that pool they would hold up
+        // every other lookup in the process for the resolver's 10 s.
+        const names = Array.from({ length: 25 }, (_, i) => `d${i}.once.gatehouse.test`);
+        for (const n of names)
+            answerOnce.set(n, new Set());
+        for (const n of names) {
+            const r = await request(slow, 'POST', { orderStatusCallbackUrl: `http://${n}:${port}/cb` });
+            assert.equal(r.status, 201, r.text);
+        }
+        await waitFor(() => reasked.size >= 2 || null, { message: 'two delivery lookups at the silent DNS server' });
+        // The other customer's callbacks go out meanwhile, long before those lookups time out.
+        const order = await request(good, 'POST', { orderStatusCallbackUrl: `http://good.gatehouse.test:${port}/cb` });
+        assert.equal(order.status, 201, order.text);
+        await waitFor(() => received.some((e) => e.orderId === order.json.id && e.orderStatus === 'ALLOCATED') || null,
+                      { timeoutMs: 5000, message: 'the other customer\'s callbacks, within 5 s (the stuck lookups take 10 s)' });
+        assert.deepEqual(received.filter((e) => e.orderId === order.json.id).map((e) => e.orderStatus),
+                         ['NEW', 'VALIDATION_PENDING', 'VALIDATED', 'ALLOCATION_PENDING', 'ALLOCATED']);
+        await new Promise((resolve) => setTimeout(resolve, 1000));
+        assert.equal(reasked.size, 2, `the slow customer's lookups at once: ${[...reasked].join(' ')}`);
+        assert.deepEqual(received.filter((e) => e.host !== `good.gatehouse.test:${port}`), [], 'nothing reached the slow names');
+    } finally {
+        assert.equal(await p.stop(), 0, p.stderr);
+        receiver.close();
     }
 });

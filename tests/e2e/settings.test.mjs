@@ -240,6 +240,9 @@ test('webhook-allowlist: entries are checked when set; ranges wider than /8 (IPv
     for (const [value, message] of [
         ['0.0.0.0/0', "webhook-allowlist: '0.0.0.0/0' is wider than /8: name the networks webhooks may reach"],
         ['10.0.0.0/8, ::/0', "webhook-allowlist: '::/0' is wider than /16: name the networks webhooks may reach"],
+        ['::ffff:0:0/96', "webhook-allowlist: '::ffff:0:0/96' takes in IPv4-mapped addresses (IPv4 in IPv6 form) wider than /8: name the IPv4 networks instead"],
+        ['::/16', "webhook-allowlist: '::/16' takes in IPv4-mapped addresses (IPv4 in IPv6 form) wider than /8: name the IPv4 networks instead"],
+        ['2002::/16', "webhook-allowlist: '2002::/16' takes in 6to4 addresses (IPv4 in IPv6 form) wider than /8: name the IPv4 networks instead"],
         ['not a host/99', "webhook-allowlist: 'not a host/99' is not a CIDR range"],
         ['hooks.internal, bad host', "webhook-allowlist: 'bad host' is not a host name, an IP address or a CIDR range"]]) {
         const r = await adminFetch(b, 'PUT', '/admin/v1/settings/webhook-allowlist', { value });
@@ -248,9 +251,9 @@ test('webhook-allowlist: entries are checked when set; ranges wider than /8 (IPv
         assert.equal((await setting('webhook-allowlist')).pending, null, `${value}: nothing kept`);
     }
     const named = await adminFetch(b, 'PUT', '/admin/v1/settings/webhook-allowlist',
-                                   { value: '10.20.0.0/16, fd00:1::/48, 192.168.1.7, hooks.internal' });
+                                   { value: '10.20.0.0/16, fd00:1::/48, ::ffff:10.0.0.0/104, 192.168.1.7, hooks.internal' });
     assert.equal(named.status, 200, named.text);
-    assert.equal(named.json.pending, '10.20.0.0/16,fd00:1::/48,192.168.1.7,hooks.internal');
+    assert.equal(named.json.pending, '10.20.0.0/16,fd00:1::/48,::ffff:10.0.0.0/104,192.168.1.7,hooks.internal');
     assert.equal((await adminFetch(b, 'DELETE', '/admin/v1/settings/webhook-allowlist')).status, 200);
 });
 

@@ -330,6 +330,59 @@ describe('assertions: forged and stale JWTs at the resource server, client authe
         assert.deepEqual(await activeTokenIds(b, c.client_id), held, 'no second token');
     });
 
+    // A trusted issuer's JWT naming this server is an assertion whichever grant it is shown to: the
+    // token exchange once let it be spent again (and for 400 days) after the jwt-bearer grant spent it.
+    let spender;
+    async function jwtAndExchange() {
+        spender ??= await registerClient(b, { client_name: 'jwt-bearer and exchange', grant_types: [JWT_BEARER, EXCHANGE],
+                                              scope: 'orders:read', token_exchange_audiences: [API] });
+        const basic = basicAuth(spender.client_id, spender.client_secret);
+        return {
+            client: spender,
+            bearer: (a) => formPost(b, '/oauth2/token', { grant_type: JWT_BEARER, assertion: a }, basic),
+            exchange: (a) => formPost(b, '/oauth2/token', { grant_type: EXCHANGE, subject_token: a,
+                                                            subject_token_type: JWT, audience: API }, basic),
+        };
+    }
+
+    attack('jwt-bearer then token exchange: a spent assertion is no subject token; no second token', async () => {
+        const s = await jwtAndExchange();
+        const a = await idpAssertion();
+        const first = await s.bearer(a);
+        assert.equal(first.status, 200, first.text);
+        const held = await activeTokenIds(b, s.client.client_id);
+        assertOAuthError(await s.exchange(a), 400, 'invalid_grant', /^this token was already used \(jti\)$/,
+                         'exchanged after jwt-bearer');
+        assert.deepEqual(await activeTokenIds(b, s.client.client_id), held, 'no second token');
+    });
+
+    attack('token exchange then jwt-bearer or a second exchange: a trusted issuer\'s subject token is spent once', async () => {
+        const s = await jwtAndExchange();
+        const a = await idpAssertion();
+        // A dry run (the console's token preview) spends nothing.
+        const preview = await adminFetch(b, 'POST', '/admin/v1/tokens/preview', {
+            client_id: s.client.client_id, grant_type: EXCHANGE, subject_token: a, subject_token_type: JWT, audience: API });
+        assert.equal(preview.status, 200, preview.text);
+        const first = await s.exchange(a);
+        assert.equal(first.status, 200, first.text);
+        const held = await activeTokenIds(b, s.client.client_id);
+        assertOAuthError(await s.exchange(a), 400, 'invalid_grant', /^this token was already used \(jti\)$/,
+                         'exchanged twice');
+        assertOAuthError(await s.bearer(a), 400, 'invalid_grant', /^this assertion was already used \(jti\)$/,
+                         'jwt-bearer after the exchange');
+        assert.deepEqual(await activeTokenIds(b, s.client.client_id), held, 'no second token');
+    });
+
+    attack('token exchange: a trusted issuer\'s subject token valid for more than an hour, or without a jti, refused', async () => {
+        const s = await jwtAndExchange();
+        const before = await activeTokenIds(b, s.client.client_id);
+        assertOAuthError(await s.exchange(await idpAssertion({}, { exp: nowSeconds() + 400 * 86400 - 60 })), 400,
+                         'invalid_grant', /^exp is more than 3600 s in the future$/, 'a 400-day token');
+        assertOAuthError(await s.exchange(await idpAssertion({ jti: undefined })), 400, 'invalid_grant',
+                         /^jti is required$/, 'no jti');
+        assert.deepEqual(await activeTokenIds(b, s.client.client_id), before, 'no token');
+    });
+
     // --- token exchange (RFC 8693) ------------------------------------------------------------------
 
     let gateway; // may exchange for API only

@@ -229,6 +229,59 @@ describe('trust boundaries: token exchange, registration, the cluster audience',
         assert.equal(gone.json.error, 'invalid_grant', gone.text);
     });
 
+    attack('trust 1: a gateway\'s token exchanged before an administrator took a scope from the subject token\'s client keeps the scope', async () => {
+        const service = await registerClient(b, { client_name: `narrowed later ${++counter}`, grant_types: ['client_credentials'],
+                                                  scope: 'orders:read orders:write' });
+        const gateway = await registerClient(b, { client_name: `early gateway ${++counter}`, grant_types: [EXCHANGE],
+                                                  scope: 'orders:read orders:write' });
+        const t = await tokenRequest(b, service, { grant_type: 'client_credentials', scope: 'orders:read orders:write' });
+        assert.equal(t.status, 200, t.text);
+        const exchanged = await tokenRequest(b, gateway, { grant_type: EXCHANGE, subject_token: t.json.access_token,
+                                                           subject_token_type: ACCESS_TOKEN });
+        assert.equal(exchanged.status, 200, exchanged.text);
+        assert.equal(exchanged.json.scope, 'orders:read orders:write');
+        assert.equal(await isActive(b, rs, exchanged.json.access_token), true);
+        // A change that takes nothing away leaves it.
+        const renamed = await adminFetch(b, 'PUT', `/admin/v1/clients/${service.client_id}`, {
+            client_name: `${service.client_name} renamed`, grant_types: ['client_credentials'], scope: 'orders:read orders:write' });
+        assert.equal(renamed.status, 200, renamed.text);
+        assert.equal(await isActive(b, rs, exchanged.json.access_token), true, 'nothing was taken away');
+        const narrowed = await adminFetch(b, 'PUT', `/admin/v1/clients/${service.client_id}`, {
+            client_name: service.client_name, grant_types: ['client_credentials'], scope: 'orders:read' });
+        assert.equal(narrowed.status, 200, narrowed.text);
+        assert.equal(await isActive(b, rs, exchanged.json.access_token), false, 'exchanged before the scope was taken');
+        // The service's own token lives on, without what was taken (every check reads its client now).
+        const own = await introspect(b, rs, t.json.access_token);
+        assert.equal(own.active, true);
+        assert.equal(own.scope, 'orders:read');
+    });
+
+    attack('trust 1: a token exchanged from a trusted issuer\'s token keeps a scope an administrator took from that issuer', async () => {
+        const issuer = `https://idp.narrowed${++counter}.example`;
+        const key = await jose.generateKeyPair('ES256', { extractable: true });
+        const jwks = { keys: [{ ...(await jose.exportJWK(key.publicKey)), kid: 'n', alg: 'ES256' }] };
+        const trust = (body) => adminFetch(b, 'POST', '/admin/v1/trusted-issuers', { issuer, jwks, ...body });
+        assert.equal((await trust({ scopes: ['orders:read', 'openid'] })).status, 201);
+        const partnerToken = () => new jose.SignJWT({ sub: 'partner-user', aud: b.serviceUrl, jti: randomBytes(8).toString('hex') })
+            .setProtectedHeader({ alg: 'ES256', kid: 'n' }).setIssuer(issuer).setIssuedAt().setExpirationTime('5m')
+            .sign(key.privateKey);
+        const exchangeOne = async () => {
+            const r = await exchange({ subject_token: await partnerToken(), subject_token_type: JWT, scope: 'orders:read' });
+            assert.equal(r.status, 200, r.text);
+            return r.json.access_token;
+        };
+        const kept = await exchangeOne();
+        // New keys (their rotation), the same scopes or more: nothing was taken away.
+        assert.equal((await trust({})).status, 201);
+        assert.equal((await trust({ scopes: ['orders:read', 'openid', 'email'] })).status, 201);
+        assert.equal(await isActive(b, rs, kept), true, 'keys rotated, scopes widened');
+        // orders:read taken from the issuer: what came from its tokens goes.
+        assert.equal((await trust({ scopes: ['openid', 'email'] })).status, 201);
+        assert.equal(await isActive(b, rs, kept), false, 'after orders:read was taken from the issuer');
+        const asked = await exchange({ subject_token: await partnerToken(), subject_token_type: JWT, scope: 'orders:read' });
+        assertOAuthError(asked, 400, 'invalid_scope', /exceeds/, 'orders:read asked after it was taken');
+    });
+
     attack('trust 1: exchanged tokens outlive their subject token — revoked by an administrator, by its client (RFC 7009), or with its client', async () => {
         // A service's client_credentials token (no grant family behind it), exchanged by a gateway, and exchanged again.
         const service = await registerClient(b, { client_name: `service ${++counter}`, grant_types: ['client_credentials'], scope: 'orders:read' });
@@ -276,7 +329,7 @@ describe('trust boundaries: token exchange, registration, the cluster audience',
     });
 
     attack('trust 1: a trusted issuer\'s token asks for more than the administrator allows that issuer', async () => {
-        const subject = await new jose.SignJWT({ sub: 'partner-user', aud: b.serviceUrl })
+        const subject = await new jose.SignJWT({ sub: 'partner-user', aud: b.serviceUrl, jti: randomBytes(8).toString('hex') })
             .setProtectedHeader({ alg: 'ES256', kid: 'idp' }).setIssuer(IDP).setIssuedAt().setExpirationTime('5m')
             .sign(idpKey.privateKey);
         const before = await activeTokenIds(b, rp.client_id);
@@ -485,7 +538,7 @@ describe('trust boundaries: token exchange, registration, the cluster audience',
                                                   scope: 'openid orders:read', token_exchange_audiences: ['kubernetes'] });
         assert.equal((await adminFetch(b, 'PUT', `/admin/v1/clients/${gateway.client_id}/cluster-access`, { allowed: true })).status, 200);
         // The partner's token names alice (a local username).
-        const partner = await new jose.SignJWT({ sub: 'alice', aud: b.serviceUrl })
+        const partner = await new jose.SignJWT({ sub: 'alice', aud: b.serviceUrl, jti: randomBytes(8).toString('hex') })
             .setProtectedHeader({ alg: 'ES256', kid: 'idp' }).setIssuer(IDP).setIssuedAt().setExpirationTime('5m')
             .sign(idpKey.privateKey);
         // Step 1, allowed: not for the cluster, within what the administrator allows that issuer.
@@ -561,7 +614,21 @@ describe('trust boundaries: token exchange, registration, the cluster audience',
         assert.match(widened.json.message, /may not change a client allowed to act for the cluster: that also needs cluster:write/);
         const rotated = await request(`${b.adminUrl}/admin/v1/clients/${flagged.client_id}/rotate-secret`, 'POST', '', headers);
         assert.equal(rotated.status, 403, rotated.text);
+        const deleted = await request(`${b.adminUrl}/admin/v1/clients/${flagged.client_id}`, 'DELETE', '', headers);
+        assert.equal(deleted.status, 403, deleted.text);
+        assert.match(deleted.json.message, /may not delete a client allowed to act for the cluster: that also needs cluster:write/);
         assert.deepEqual((await adminFetch(b, 'GET', `/admin/v1/clients/${flagged.client_id}`)).json, before, 'unchanged');
+        // Nor one with the orders API's scopes (that is the orders area's).
+        const orders = await registerClient(b, { client_name: `orders client ${counter}`, grant_types: ['client_credentials'],
+                                                 scope: 'orders:read orders:write' });
+        const ordersDeleted = await request(`${b.adminUrl}/admin/v1/clients/${orders.client_id}`, 'DELETE', '', headers);
+        assert.equal(ordersDeleted.status, 403, ordersDeleted.text);
+        assert.match(ordersDeleted.json.message, /may not delete a client with the orders API's scopes: that also needs orders:write/);
+        assert.equal((await adminFetch(b, 'GET', `/admin/v1/clients/${orders.client_id}`)).status, 200, 'still there');
+        // A client of neither is oauth:write's to delete.
+        const plain = await registerClient(b, { client_name: `plain ${counter}`, grant_types: ['client_credentials'], scope: 'openid' });
+        assert.equal((await request(`${b.adminUrl}/admin/v1/clients/${plain.client_id}`, 'DELETE', '', headers)).status, 204);
+        assert.equal((await adminFetch(b, 'GET', `/admin/v1/clients/${plain.client_id}`)).status, 404);
         // A client secret still works as before (it was not rotated).
         const t = await tokenRequest(b, flagged, { grant_type: 'authorization_code', code: 'x',
                                                    redirect_uri: 'https://flagged.example/cb' });
@@ -912,6 +979,12 @@ describe('trust boundaries: the cluster\'s own OIDC client', () => {
         const readdressed = await adminFetch(b, 'PATCH', `/admin/v1/users/${leaver.id}`, { email: `leaver${counter}@example.com` });
         assert.equal(readdressed.status, 200, readdressed.text);
         assert.equal((await clusterIdentity(b, fresh.id_token)).status, 401);
+        // And another display name (oidc-username-claim may read name).
+        const named = await tokensFor(b, kubectl, leaver, { scope: 'openid groups' });
+        assert.equal((await clusterIdentity(b, named.id_token)).status, 201);
+        const renamed = await adminFetch(b, 'PATCH', `/admin/v1/users/${leaver.id}`, { name: `Leaver ${counter}` });
+        assert.equal(renamed.status, 200, renamed.text);
+        assert.equal((await clusterIdentity(b, named.id_token)).status, 401);
     });
 
     attack('trust 4: an oauth:write admin token lifts an administrator\'s lock on a user a RoleBinding names', async () => {

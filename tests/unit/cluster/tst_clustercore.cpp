@@ -842,6 +842,52 @@ void TestClusterCore::rbacReasonText()
     QVERIFY(p.authorize(ssar).allowed);
 }
 
+void TestClusterCore::bootstrapEditAndAdminLeaveStatusAlone()
+{
+    // As Kubernetes' edit and admin: they write pods and services, and only read their status
+    // (the kubelet's and the controllers'; a service's loadBalancer.ingress redirects traffic).
+    QList<RbacRole> r;
+    for (const QJsonObject &o : bootstrapClusterRoles())
+        r.append(roleFromJson(o));
+    for (const char *role : {"edit", "admin"}) {
+        const QJsonObject binding{
+            {QStringLiteral("kind"), QStringLiteral("RoleBinding")},
+            {QStringLiteral("metadata"),
+             QJsonObject{{QStringLiteral("name"), QStringLiteral("b")},
+                         {QStringLiteral("namespace"), QStringLiteral("team")}}},
+            {QStringLiteral("roleRef"),
+             QJsonObject{
+                 {QStringLiteral("kind"), QStringLiteral("ClusterRole")},
+                 {QStringLiteral("name"), QLatin1String(role)},
+                 {QStringLiteral("apiGroup"), QStringLiteral("rbac.authorization.k8s.io")}}},
+            {QStringLiteral("subjects"),
+             QJsonArray{QJsonObject{{QStringLiteral("kind"), QStringLiteral("User")},
+                                    {QStringLiteral("name"), QStringLiteral("dev")}}}}};
+        const RbacPolicy p(r, {bindingFromJson(binding)});
+        const UserInfo dev = user(QStringLiteral("dev"), {});
+        for (const char *res : {"pods", "services"}) {
+            QVERIFY2(p.authorize(resource(dev, "patch", res, "x", "team")).allowed, role);
+            QVERIFY2(
+                p.authorize(resource(dev, "get", res, "x", "team", QString(), "status")).allowed,
+                role);
+            for (const char *verb : {"patch", "update"})
+                QVERIFY2(!p.authorize(resource(dev, verb, res, "x", "team", QString(), "status"))
+                              .allowed,
+                         qPrintable(QStringLiteral("%1 may %2 %3/status").arg(role, verb, res)));
+        }
+    }
+    // The roles an earlier version stored (and bootstrap() replaces) are recognised as such.
+    const auto old = supersededBootstrapRules();
+    QCOMPARE(
+        old.value(QStringLiteral("edit")),
+        QJsonDocument::fromJson(
+            R"J([{"apiGroups":[""],"resources":["pods","pods/status","services","services/status","serviceaccounts"],"verbs":["get","list","watch","create","delete","deletecollection","patch","update"]},
+                      {"apiGroups":[""],"resources":["namespaces"],"verbs":["get","list","watch"]}])J")
+            .array());
+    QCOMPARE(old.value(QStringLiteral("admin")).size(), 4);
+    QCOMPARE(old.value(QStringLiteral("admin")).at(0), old.value(QStringLiteral("edit")).at(0));
+}
+
 void TestClusterCore::escalation()
 {
     auto rules = [](const char *json) {

@@ -13,6 +13,7 @@ private slots:
     void rbacRules();
     void rbacBindings();
     void rbacReasonText();
+    void bootstrapEditAndAdminLeaveStatusAlone();
     void nearMisses_data();
     void nearMisses();
     void nearMissMessages();

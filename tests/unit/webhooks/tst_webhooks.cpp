@@ -1280,6 +1280,25 @@ private slots:
         QTest::newRow("allowlist v6 CIDR")
             << QStringLiteral("http://[fd12::1]/") << false
             << QStringList{QStringLiteral("fd00::/8")} << true << QStringLiteral("fd12::1");
+        // An IPv6 range that takes in IPv4 in IPv6 form reaches it only as narrowly as an IPv4
+        // entry may (/8): the settings refuse such an entry, and the policy ignores its width.
+        const QStringList mapped{QStringLiteral("::ffff:0:0/96")};
+        QTest::newRow("allowlist v6 range over all IPv4: mapped loopback")
+            << QStringLiteral("http://[::ffff:127.0.0.1]/") << false << mapped << false
+            << QStringLiteral("loopback");
+        QTest::newRow("allowlist v6 range over all IPv4: mapped metadata")
+            << QStringLiteral("http://[::ffff:169.254.169.254]/") << false << mapped << false
+            << QStringLiteral("cloud metadata");
+        QTest::newRow("allowlist ::/16: compatible private")
+            << QStringLiteral("http://[::10.0.0.1]/") << false
+            << QStringList{QStringLiteral("::/16")} << false << QStringLiteral("private");
+        QTest::newRow("allowlist 2002::/16: 6to4 private")
+            << QStringLiteral("http://[2002:a00:1::1]/") << false
+            << QStringList{QStringLiteral("2002::/16")} << false << QStringLiteral("private");
+        QTest::newRow("allowlist mapped /104 (10/8)")
+            << QStringLiteral("http://[::ffff:10.1.2.3]/") << false
+            << QStringList{QStringLiteral("::ffff:10.0.0.0/104")} << true
+            << QStringLiteral("10.1.2.3");
         QTest::newRow("allowlist single IP") << QStringLiteral("http://192.168.1.10/") << false
                                              << QStringList{QStringLiteral("192.168.1.10")} << true
                                              << QStringLiteral("192.168.1.10");
