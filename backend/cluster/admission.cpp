@@ -72,6 +72,61 @@ QJsonValue specField(const QJsonObject &o, const char *field)
     return o.value(QLatin1String("spec")).toObject().value(QLatin1String(field));
 }
 
+// What a pod spec names of other API objects, as Kubernetes' VisitPodSecretNames and
+// VisitPodConfigmapNames walk it (every container, every volume source that takes a secret,
+// projected sources): "secrets", "configmaps", "persistentvolumeclaims", "resourceclaims", or
+// empty when it names none. A mirror pod may name none (a node could otherwise read them).
+QString referencedObjects(const QJsonObject &spec)
+{
+    auto any = [](const QJsonValue &v) { return !v.isUndefined() && !v.isNull(); };
+    bool secrets = !spec.value(QLatin1String("imagePullSecrets")).toArray().isEmpty();
+    bool configMaps = false;
+    for (const char *list : {"initContainers", "containers", "ephemeralContainers"})
+        for (const QJsonValue c : spec.value(QLatin1String(list)).toArray()) {
+            for (const QJsonValue e : c.toObject().value(QLatin1String("env")).toArray()) {
+                const QJsonObject from = e.toObject().value(QLatin1String("valueFrom")).toObject();
+                secrets = secrets || any(from.value(QLatin1String("secretKeyRef")));
+                configMaps = configMaps || any(from.value(QLatin1String("configMapKeyRef")));
+            }
+            for (const QJsonValue e : c.toObject().value(QLatin1String("envFrom")).toArray()) {
+                secrets = secrets || any(e.toObject().value(QLatin1String("secretRef")));
+                configMaps = configMaps || any(e.toObject().value(QLatin1String("configMapRef")));
+            }
+        }
+    bool claims = false;
+    for (const QJsonValue v : spec.value(QLatin1String("volumes")).toArray()) {
+        const QJsonObject vol = v.toObject();
+        secrets = secrets || vol.contains(QLatin1String("secret"));
+        configMaps = configMaps || vol.contains(QLatin1String("configMap"));
+        claims = claims || vol.contains(QLatin1String("persistentVolumeClaim"));
+        for (const char *source :
+             {"cephfs", "cinder", "flexVolume", "rbd", "scaleIO", "iscsi", "storageos"})
+            secrets =
+                secrets ||
+                any(vol.value(QLatin1String(source)).toObject().value(QLatin1String("secretRef")));
+        secrets = secrets || any(vol.value(QLatin1String("azureFile"))
+                                     .toObject()
+                                     .value(QLatin1String("secretName")));
+        secrets = secrets || any(vol.value(QLatin1String("csi"))
+                                     .toObject()
+                                     .value(QLatin1String("nodePublishSecretRef")));
+        const QJsonObject projected = vol.value(QLatin1String("projected")).toObject();
+        for (const QJsonValue p : projected.value(QLatin1String("sources")).toArray()) {
+            secrets = secrets || p.toObject().contains(QLatin1String("secret"));
+            configMaps = configMaps || p.toObject().contains(QLatin1String("configMap"));
+        }
+    }
+    if (secrets)
+        return QStringLiteral("secrets");
+    if (configMaps)
+        return QStringLiteral("configmaps");
+    if (claims)
+        return QStringLiteral("persistentvolumeclaims");
+    if (!spec.value(QLatin1String("resourceClaims")).toArray().isEmpty())
+        return QStringLiteral("resourceclaims");
+    return {};
+}
+
 // NodeRestriction's text for a node user's request, or empty when it may go ahead.
 QString nodeRestriction(const AdmissionRequest &r, const AdmissionContext &ctx)
 {
@@ -178,20 +233,11 @@ QString nodeRestriction(const AdmissionRequest &r, const AdmissionContext &ctx)
                 return QStringLiteral("node \"%1\" can not create pods that reference "
                                       "serviceaccounts")
                     .arg(node);
-            for (const QJsonValue v : specField(pod, "volumes").toArray()) {
-                const QJsonObject vol = v.toObject();
-                if (vol.contains(QLatin1String("secret")))
-                    return QStringLiteral("node \"%1\" can not create pods that reference secrets")
-                        .arg(node);
-                if (vol.contains(QLatin1String("configMap")))
-                    return QStringLiteral("node \"%1\" can not create pods that reference "
-                                          "configmaps")
-                        .arg(node);
-                if (vol.contains(QLatin1String("persistentVolumeClaim")))
-                    return QStringLiteral("node \"%1\" can not create pods that reference "
-                                          "persistentvolumeclaims")
-                        .arg(node);
-            }
+            if (const QString named =
+                    referencedObjects(pod.value(QLatin1String("spec")).toObject());
+                !named.isEmpty())
+                return QStringLiteral("node \"%1\" can not create pods that reference %2")
+                    .arg(node, named);
             return {};
         }
         if (r.operation == QLatin1String("DELETE")) {

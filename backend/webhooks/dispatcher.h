@@ -184,12 +184,14 @@ private:
     };
     QHash<QString, Keys> m_keys;
     int m_inFlight = 0;
-    // Each customer's share of the attempts in flight (a quarter of webhook-max-in-flight):
-    // one customer's receivers that answer slowly or never (orders placed by anyone who knows
-    // the customer's id, each with a callback URL of its own) cannot hold every slot while
-    // the other customers' deliveries wait. Queues of a customer at its share wait here, in
-    // the order they were due, until one of its attempts ends.
-    int ownerShare() const;
+    // Each customer's share of the attempts in flight: one customer's receivers that answer
+    // slowly or never (orders placed by anyone who knows the customer's id, each with a
+    // callback URL of its own) cannot hold every slot while the other customers' deliveries
+    // wait. A quarter of webhook-max-in-flight, and less when more customers have some
+    // (max / (the others + 2)), so that a share is always left for a customer with none: four
+    // customers whose receivers never answer took every slot. Queues of a customer at its
+    // share wait here, in the order they were due, until one of its attempts ends.
+    int ownerShare(const QString &owner) const;
     void releaseOwnerSlot(const QString &owner);
     void refillOwner(const QString &owner); // parked queues back on the timeline, up to its share
     QHash<QString, int> m_ownerInFlight;

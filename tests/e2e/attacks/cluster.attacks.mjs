@@ -253,6 +253,30 @@ rules:
         await assertAbsent('/api/v1/namespaces/default/pods/node-evil-pod', 'non-mirror pod');
     });
 
+    attack('cluster: NodeRestriction — node-1 creates mirror pods naming secrets or configmaps indirectly (projected, env, envFrom, imagePullSecrets, CSI) → 403, none created', async () => {
+        const nodeUid = (await read('/api/v1/nodes/node-1')).metadata.uid;
+        const c = { name: 'c', image: 'busybox' };
+        for (const [i, [spec, named]] of [
+            [{ volumes: [{ name: 'v', projected: { sources: [{ secret: { name: 'db-password' } }] } }] }, 'secrets'],
+            [{ volumes: [{ name: 'v', projected: { sources: [{ configMap: { name: 'settings' } }] } }] }, 'configmaps'],
+            [{ containers: [{ ...c, env: [{ name: 'P', valueFrom: { secretKeyRef: { name: 'db-password', key: 'p' } } }] }] }, 'secrets'],
+            [{ containers: [{ ...c, envFrom: [{ configMapRef: { name: 'settings' } }] }] }, 'configmaps'],
+            [{ initContainers: [{ ...c, envFrom: [{ secretRef: { name: 'db-password' } }] }] }, 'secrets'],
+            [{ imagePullSecrets: [{ name: 'registry' }] }, 'secrets'],
+            [{ volumes: [{ name: 'v', csi: { driver: 'x', nodePublishSecretRef: { name: 'db-password' } } }] }, 'secrets'],
+        ].entries()) {
+            const name = `mirror-indirect-${i}`;
+            const pod = { apiVersion: 'v1', kind: 'Pod', metadata: {
+                name, namespace: 'default', annotations: { 'kubernetes.io/config.mirror': 'x' },
+                ownerReferences: [{ apiVersion: 'v1', kind: 'Node', name: 'node-1', uid: nodeUid, controller: true }] },
+                spec: { nodeName: 'node-1', containers: [c], ...spec } };
+            const r = await asNode('POST', '/api/v1/namespaces/default/pods', pod, { 'Content-Type': 'application/json' });
+            assertStatus(r, forbidden(`pods "${name}" is forbidden: node "node-1" can not create pods that reference ${named}`,
+                                      { name, kind: 'pods' }), JSON.stringify(spec));
+            await assertAbsent(`/api/v1/namespaces/default/pods/${name}`, name);
+        }
+    });
+
     attack('cluster: NodeRestriction — node-1 mints the default service account\'s token of a namespace through a mirror pod → 400, no token', async () => {
         // docs/cluster.md: nodes may be given serviceaccounts/token, as kube's kubelet role does.
         const grant = await adminFetch(b, 'POST', '/admin/v1/cluster/rbac/import', `

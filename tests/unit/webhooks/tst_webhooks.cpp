@@ -617,6 +617,37 @@ private slots:
         QCOMPARE(sent, greedy);
     }
 
+    // Four customers whose receivers never answer take a quarter of the slots each no longer:
+    // the more customers have attempts in flight, the smaller each share, so one is always
+    // left for a customer with none (8 slots: 2, 2, 2, then 1; the fifth customer gets the 8th).
+    void manyCustomersLeaveASlot()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        Core::SystemClock clock;
+        Receiver slow;
+        slow.holding = true;
+        Receiver fast;
+        Instance one(dir.filePath(QStringLiteral("shares.db")), QString(), clock, 8);
+        for (int c = 0; c < 4; ++c) {
+            for (int i = 0; i < 3; ++i)
+                one.create(slow.url(), QStringLiteral("slow-%1-%2").arg(c).arg(i), 1,
+                           QStringLiteral("greedy-%1").arg(c));
+            QTRY_COMPARE(int(slow.hits.size()), std::min(2 * (c + 1), 7));
+        }
+        QTest::qWait(200);
+        QCOMPARE(int(slow.hits.size()), 7);
+        for (int i = 0; i < 3; ++i)
+            one.create(fast.url(), QStringLiteral("fast-%1").arg(i), 1, QStringLiteral("patient"));
+        QTRY_COMPARE(int(fast.hits.size()), 3);
+        QCOMPARE(int(slow.hits.size()), 7);
+        slow.release();
+        QTRY_COMPARE_WITH_TIMEOUT(
+            one.count(QStringLiteral(
+                "SELECT COUNT(*) FROM webhook_deliveries WHERE state = 'succeeded'")),
+            15, 20000);
+    }
+
     // An endpoint disabled while an attempt to it was in flight (here by another instance,
     // whose announcement has not reached this dispatcher: its copy still says enabled) stays
     // disabled: the attempt's result records its facts (the success), never the state read
