@@ -833,8 +833,11 @@ ObjectStore::Outcome ClusterApi::changesOf(Write &w)
             if (!obj.contains(QLatin1String("automountServiceAccountToken")))
                 obj.insert(QStringLiteral("automountServiceAccountToken"), false);
         } else if (type.name == QLatin1String("pods")) {
+            // The status is the server's and the node's, never the creator's (as Kubernetes
+            // resets it): a pod status sent with the create would let anyone who may create
+            // pods but not write pods/status (edit) set its conditions and addresses.
             const QString node = fieldValue(obj, QStringLiteral("spec.nodeName"));
-            QJsonObject status = obj.value(QLatin1String("status")).toObject();
+            QJsonObject status;
             status.insert(QStringLiteral("phase"),
                           node.isEmpty() ? QStringLiteral("Pending") : QStringLiteral("Running"));
             if (!node.isEmpty()) {

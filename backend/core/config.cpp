@@ -105,18 +105,20 @@ QString embeddingTooWide(const QPair<QHostAddress, int> &subnet)
     {
         const char *range;
         const char *form;
-    } forms[] = {{"::ffff:0:0/96", "IPv4-mapped addresses"},
-                 {"::ffff:0:0:0/96", "IPv4-translated addresses"},
-                 {"::/96", "IPv4-compatible addresses"},
-                 {"64:ff9b::/96", "NAT64 addresses"},
-                 {"2002::/16", "6to4 addresses"}};
+        int ipv4At; // the bit where the IPv4 address starts
+    } forms[] = {{"::ffff:0:0/96", "IPv4-mapped addresses", 96},
+                 {"::ffff:0:0:0/96", "IPv4-translated addresses", 96},
+                 {"::/96", "IPv4-compatible addresses", 96},
+                 {"64:ff9b::/96", "NAT64 addresses", 96},
+                 {"64:ff9b:1::/48", "local-use NAT64 addresses", 96},
+                 {"2002::/16", "6to4 addresses", 16}};
     if (subnet.first.protocol() != QAbstractSocket::IPv6Protocol)
         return {};
     for (const auto &f : forms) {
         const auto form = QHostAddress::parseSubnet(QLatin1String(f.range));
         const bool overlaps = form.first.isInSubnet(subnet.first, subnet.second) ||
                               subnet.first.isInSubnet(form.first, form.second);
-        if (overlaps && subnet.second < form.second + 8)
+        if (overlaps && subnet.second < f.ipv4At + 8)
             return QLatin1String(f.form);
     }
     return {};

@@ -126,8 +126,13 @@ void TrustedIssuers::add(const TrustedIssuer &issuer, std::function<void(Core::R
             // scopes when they are given.
             QStringList before;
             if (issuer.scopesGiven) {
+                // Locked on PostgreSQL: another instance's change waits, so that neither reads
+                // scopes the other is replacing (a narrowing would go unnoticed).
                 QSqlQuery &read = tx.query(
-                    QStringLiteral("SELECT scopes FROM oauth_trusted_issuers WHERE issuer = ?"));
+                    tx.isPostgres() ? QStringLiteral("SELECT scopes FROM oauth_trusted_issuers "
+                                                     "WHERE issuer = ? FOR UPDATE")
+                                    : QStringLiteral("SELECT scopes FROM oauth_trusted_issuers "
+                                                     "WHERE issuer = ?"));
                 read.addBindValue(issuer.issuer);
                 if (!read.exec())
                     return Core::WriteTransaction::sqlError(read, "trusted issuer");

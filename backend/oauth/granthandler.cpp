@@ -5,6 +5,9 @@
 #include "core/database.h"
 #include "core/writequeue.h"
 
+#include <QJsonDocument>
+#include <QJsonObject>
+
 namespace Gatehouse::OAuth {
 
 const GrantHandler *grantHandlerFor(const GrantHandlers &grants, const QString &grantType)
@@ -88,18 +91,45 @@ std::optional<OAuthError> userRefusal(Core::WriteTransaction &tx, const QString 
 }
 
 std::function<std::optional<OAuthError>(Core::WriteTransaction &)>
-stillTrusted(const QString &issuer, const QString &userId, qint64 expectedUpdatedAt)
+stillTrusted(const QString &issuer, const QString &userId, qint64 expectedUpdatedAt,
+             const QStringList &scopes)
 {
-    return [issuer, userId,
-            expectedUpdatedAt](Core::WriteTransaction &tx) -> std::optional<OAuthError> {
-        Core::Statement &q = tx.stmt("SELECT 1 FROM oauth_trusted_issuers WHERE issuer = ?");
+    return [issuer, userId, expectedUpdatedAt,
+            scopes](Core::WriteTransaction &tx) -> std::optional<OAuthError> {
+        Core::Statement &q = tx.stmt("SELECT scopes FROM oauth_trusted_issuers WHERE issuer = ?");
         if (!q.bind(1, issuer).next())
             return invalidGrant(QStringLiteral("the issuer is no longer trusted"));
+        const QStringList allowed = q.text(0).split(QLatin1Char(' '), Qt::SkipEmptyParts);
         q.next(); // done with it
+        for (const QString &s : scopes)
+            if (!allowed.contains(s))
+                return invalidScope(
+                    QStringLiteral("scope '%1' is no longer allowed for this issuer").arg(s));
         if (!userId.isEmpty())
             return userRefusal(tx, userId, expectedUpdatedAt);
         return std::nullopt;
     };
+}
+
+std::optional<OAuthError> scopesStillAllowed(Core::WriteTransaction &tx, const QString &clientId,
+                                             const QStringList &scopes)
+{
+    Core::Statement &q = tx.stmt("SELECT record FROM oauth_clients WHERE client_id = ?");
+    if (!q.bind(1, clientId).next())
+        return invalidGrant(QStringLiteral("the subject token's client no longer exists"));
+    const QStringList allowed = QJsonDocument::fromJson(q.text(0).toUtf8())
+                                    .object()
+                                    .value(QStringLiteral("scope"))
+                                    .toString()
+                                    .split(QLatin1Char(' '), Qt::SkipEmptyParts);
+    q.next(); // done with it
+    for (const QString &s : scopes)
+        if (!allowed.contains(s))
+            return invalidScope(QStringLiteral("scope '%1' exceeds what the subject token was "
+                                               "granted (less what an administrator took from "
+                                               "its client since)")
+                                    .arg(s));
+    return std::nullopt;
 }
 
 QJsonObject subjectClaims(const UserStore &users, QString *sub, const QStringList &scopes,

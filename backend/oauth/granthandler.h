@@ -140,8 +140,17 @@ std::optional<OAuthError> userRefusal(Core::WriteTransaction &tx, const QString 
 // A GrantResult::consume for a grant from another issuer's assertion or token: refused when an
 // administrator removed the issuer meanwhile (its tokens are revoked with it), or, when userId
 // is one of this server's users, userRefusal(userId, expectedUpdatedAt).
+// `scopes`, the scopes of the token to be stored, must all still be allowed for the issuer (an
+// administrator's narrowing that committed after the grant read them).
 std::function<std::optional<OAuthError>(Core::WriteTransaction &)>
-stillTrusted(const QString &issuer, const QString &userId, qint64 expectedUpdatedAt);
+stillTrusted(const QString &issuer, const QString &userId, qint64 expectedUpdatedAt,
+             const QStringList &scopes);
+
+// Whether every one of `scopes` is still among the client's, read in the writer's transaction
+// (an administrator's narrowing that committed after a token exchange read the client): the
+// refusal, or nullopt.
+std::optional<OAuthError> scopesStillAllowed(Core::WriteTransaction &tx, const QString &clientId,
+                                             const QStringList &scopes);
 
 // A local user named by `sub` (id or username) gets the user's id and scoped claims (the
 // grants that take a JWT from elsewhere: jwt-bearer, token exchange).

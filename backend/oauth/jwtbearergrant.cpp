@@ -68,7 +68,8 @@ GrantResult JwtBearerGrant::handle(const TokenRequest &req) const
     out.tokens.append(*token);
     // Read before the writer's transaction: the issuer still trusted, and the user (when one of
     // this server's) not deleted, locked or changed by an administrator meanwhile.
-    out.consume = stillTrusted(iss, user ? user->id : QString(), user ? user->updatedAt : -1);
+    out.consume =
+        stillTrusted(iss, user ? user->id : QString(), user ? user->updatedAt : -1, scopes);
     return out;
 }
 

@@ -333,8 +333,8 @@ GrantResult TokenExchangeGrant::handle(const TokenRequest &req) const
     if (subject.local) {
         const QString hash = subject.hash;
         const qint64 now = req.now;
-        out.consume = [hash, now, userId,
-                       updatedAt](Core::WriteTransaction &tx) -> std::optional<OAuthError> {
+        out.consume = [hash, now, userId, updatedAt, clientId = subject.clientId,
+                       scopes](Core::WriteTransaction &tx) -> std::optional<OAuthError> {
             Core::Statement &q =
                 tx.stmt("SELECT revoked_at, expires_at FROM oauth_tokens WHERE hash = ?");
             q.bind(1, hash);
@@ -342,13 +342,17 @@ GrantResult TokenExchangeGrant::handle(const TokenRequest &req) const
                 return invalidGrant(
                     QStringLiteral("the token was revoked (with the grant it came from)"));
             q.next(); // done with it
+            // A scope taken from the subject token's client since it was read: what is stored
+            // now would keep it (the revocation of what was exchanged ran before this).
+            if (auto e = scopesStillAllowed(tx, clientId, scopes))
+                return e;
             if (!userId.isEmpty())
                 return userRefusal(tx, userId, updatedAt);
             return std::nullopt;
         };
     } else {
         // The assertion is spent last, when nothing else refused: the grant gives tokens.
-        auto trusted = stillTrusted(subject.iss, userId, updatedAt);
+        auto trusted = stillTrusted(subject.iss, userId, updatedAt, scopes);
         JtiCache *jtis = &m_jti;
         out.consume = [trusted = std::move(trusted), jtis, iss = subject.iss, jti = subject.jti,
                        keptUntil = subject.jtiKeptUntil,

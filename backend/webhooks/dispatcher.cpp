@@ -355,9 +355,7 @@ void Dispatcher::pump()
         if (q == m_queues.end() || q->items.empty() || q->inFlight ||
             q->items.front().nextAttemptAt != due)
             continue; // stale entry
-        if (const QString &owner = q->items.front().ownerId;
-            m_ownerInFlight.value(owner) >= ownerShare(owner) ||
-            m_ownerLookups.value(owner) >= kOwnerLookups) {
+        if (const QString &owner = q->items.front().ownerId; mustWait(owner)) {
             // Back on the timeline when a slot frees or a lookup answers.
             m_ownerWaiting[owner].push_back(key);
             continue;
@@ -690,11 +688,19 @@ void Dispatcher::finish(const Attempt &a, int status, const QString &error, doub
     pump();
 }
 
-int Dispatcher::ownerShare(const QString &owner) const
+int Dispatcher::ownerShare() const
+{
+    return std::max(1, m_retry.settings().maxInFlight / 4);
+}
+
+bool Dispatcher::mustWait(const QString &owner) const
 {
     const int max = m_retry.settings().maxInFlight;
-    const auto others = int(m_ownerInFlight.size() - (m_ownerInFlight.contains(owner) ? 1 : 0));
-    return std::max(1, std::min(max / 4, max / (others + 2)));
+    const int mine = m_ownerInFlight.value(owner);
+    // The last eighth of the slots only for customers with nothing in flight.
+    const int reserve = std::max(1, max / 8);
+    return mine >= ownerShare() || (mine > 0 && m_inFlight >= max - reserve) ||
+           m_ownerLookups.value(owner) >= kOwnerLookups;
 }
 
 void Dispatcher::releaseOwnerSlot(const QString &owner)
@@ -712,7 +718,7 @@ void Dispatcher::refillOwner(const QString &owner)
     // As many of the customer's waiting queues as it has free slots go back on the timeline,
     // oldest first, at their due time: pump() takes them as any other (and parks them again
     // should the slots be gone by then).
-    int free = ownerShare(owner) - m_ownerInFlight.value(owner);
+    int free = ownerShare() - m_ownerInFlight.value(owner);
     while (free > 0 && !w->empty()) {
         const QString key = w->front();
         w->pop_front();

@@ -184,14 +184,17 @@ private:
     };
     QHash<QString, Keys> m_keys;
     int m_inFlight = 0;
-    // Each customer's share of the attempts in flight: one customer's receivers that answer
-    // slowly or never (orders placed by anyone who knows the customer's id, each with a
-    // callback URL of its own) cannot hold every slot while the other customers' deliveries
-    // wait. A quarter of webhook-max-in-flight, and less when more customers have some
-    // (max / (the others + 2)), so that a share is always left for a customer with none: four
-    // customers whose receivers never answer took every slot. Queues of a customer at its
-    // share wait here, in the order they were due, until one of its attempts ends.
-    int ownerShare(const QString &owner) const;
+    // Each customer's share of the attempts in flight (a quarter of webhook-max-in-flight):
+    // one customer's receivers that answer slowly or never (orders placed by anyone who knows
+    // the customer's id, each with a callback URL of its own) cannot hold every slot while
+    // the other customers' deliveries wait. Queues of a customer at its share wait here, in
+    // the order they were due, until one of its attempts ends.
+    int ownerShare() const;
+    // Whether the customer's next attempt waits: at its share; or the last eighth of the slots
+    // is all that is free and it has attempts in flight (that eighth is for customers with
+    // none: four customers whose receivers never answer took every slot); or two of its
+    // lookups are unanswered.
+    bool mustWait(const QString &owner) const;
     void releaseOwnerSlot(const QString &owner);
     void refillOwner(const QString &owner); // parked queues back on the timeline, up to its share
     QHash<QString, int> m_ownerInFlight;
@@ -202,7 +205,7 @@ private:
     // deliveries only. A lookup counts until the resolver answers; its attempt fails at the
     // attempt timeout before that (and is retried). Answers are kept a minute, as Qt's cache
     // kept them.
-    static constexpr int kLookupThreads = 8;
+    static constexpr int kLookupThreads = 32;
     static constexpr int kOwnerLookups = 2;
     static constexpr qint64 kLookupCacheMs = 60'000;
     QThreadPool *m_lookups = nullptr;

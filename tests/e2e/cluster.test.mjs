@@ -1133,6 +1133,18 @@ test('--authorization-mode without RBAC: the process exits non-zero at start, na
     }
 });
 
+test('a pod\'s status is the server\'s: what a create sends in status is dropped (edit may not write pods/status)', async () => {
+    const pods = '/admin/v1/cluster/k8s/api/v1/namespaces/default/pods';
+    const forged = { conditions: [{ type: 'Ready', status: 'True' }], hostIP: '203.0.113.5', podIP: '203.0.113.6',
+                     podIPs: [{ ip: '203.0.113.6' }], phase: 'Succeeded' };
+    const made = await adminFetch(b, 'POST', pods, { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'status-forged' },
+                                                     spec: { containers: [{ name: 'c', image: 'busybox' }] }, status: forged });
+    assert.equal(made.status, 201, made.text);
+    assert.deepEqual(made.json.status, { phase: 'Pending' });
+    assert.deepEqual((await adminFetch(b, 'GET', `${pods}/status-forged`)).json.status, { phase: 'Pending' });
+    assert.equal((await adminFetch(b, 'DELETE', `${pods}/status-forged`)).status, 200);
+});
+
 test('bootstrap roles: edit and admin only read pods/status and services/status; a role stored with the old status writes gets today\'s rules at start', async () => {
     const k = await startBackend();
     const roles = (p) => `/admin/v1/cluster/k8s/apis/rbac.authorization.k8s.io/v1/clusterroles${p}`;

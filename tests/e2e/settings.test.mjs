@@ -243,6 +243,7 @@ test('webhook-allowlist: entries are checked when set; ranges wider than /8 (IPv
         ['::ffff:0:0/96', "webhook-allowlist: '::ffff:0:0/96' takes in IPv4-mapped addresses (IPv4 in IPv6 form) wider than /8: name the IPv4 networks instead"],
         ['::/16', "webhook-allowlist: '::/16' takes in IPv4-mapped addresses (IPv4 in IPv6 form) wider than /8: name the IPv4 networks instead"],
         ['2002::/16', "webhook-allowlist: '2002::/16' takes in 6to4 addresses (IPv4 in IPv6 form) wider than /8: name the IPv4 networks instead"],
+        ['64:ff9b:1::/48', "webhook-allowlist: '64:ff9b:1::/48' takes in local-use NAT64 addresses (IPv4 in IPv6 form) wider than /8: name the IPv4 networks instead"],
         ['not a host/99', "webhook-allowlist: 'not a host/99' is not a CIDR range"],
         ['hooks.internal, bad host', "webhook-allowlist: 'bad host' is not a host name, an IP address or a CIDR range"]]) {
         const r = await adminFetch(b, 'PUT', '/admin/v1/settings/webhook-allowlist', { value });

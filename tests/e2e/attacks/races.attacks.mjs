@@ -132,6 +132,38 @@ describe('races: a grant against an administrator\'s change', () => {
         }
     });
 
+    attack('race: a token exchanged while an administrator takes a scope from the subject token\'s client keeps the scope', async () => {
+        const service = await registerClient(b, { client_name: 'race narrowed', grant_types: ['client_credentials'],
+                                                  scope: 'orders:read orders:write' });
+        const gateway = await registerClient(b, { client_name: 'race exchanger', scope: 'orders:read orders:write',
+                                                  grant_types: ['urn:ietf:params:oauth:grant-type:token-exchange'] });
+        const rs = await registerClient(b, { client_name: 'race resource server', grant_types: ['client_credentials'],
+                                             scope: 'orders:read', resource_server: true });
+        const setScope = async (scope) => assert.equal((await adminFetch(b, 'PUT', `/admin/v1/clients/${service.client_id}`, {
+            client_name: service.client_name, grant_types: ['client_credentials'], scope })).status, 200);
+        const subject = async () => (await tokenRequest(b, service, { grant_type: 'client_credentials',
+                                                                      scope: 'orders:read orders:write' })).json.access_token;
+        const exchange = (token) => tokenRequest(b, gateway, {
+            grant_type: 'urn:ietf:params:oauth:grant-type:token-exchange', subject_token: token,
+            subject_token_type: 'urn:ietf:params:oauth:token-type:access_token' });
+        const exchangeMs = await timed(async () => assert.equal((await exchange(await subject())).status, 200));
+        for (let i = 0; i < 30; ++i) {
+            const token = await subject();
+            // Several exchanges in flight, the narrowing among them.
+            const exchanged = Array.from({ length: 4 }, () => exchange(token));
+            await sleep(Math.floor((exchangeMs * (i % 6)) / 6));
+            await setScope('orders:read');
+            for (const r of await Promise.all(exchanged)) {
+                if (r.status !== 200)
+                    continue;
+                const seen = await introspect(b, rs, r.json.access_token);
+                assert.ok(!seen.active || !seen.scope.split(' ').includes('orders:write'),
+                          `round ${i}: an exchanged token kept orders:write: ${JSON.stringify(seen)}`);
+            }
+            await setScope('orders:read orders:write');
+        }
+    });
+
     attack('race: an RFC 7592 update with a registration access token that rotate-secret is withdrawing', async () => {
         const iat = await adminFetch(b, 'POST', '/admin/v1/initial-access-tokens', { maxUses: 40 });
         assert.equal(iat.status, 201, iat.text);

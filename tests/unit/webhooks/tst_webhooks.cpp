@@ -617,9 +617,9 @@ private slots:
         QCOMPARE(sent, greedy);
     }
 
-    // Four customers whose receivers never answer take a quarter of the slots each no longer:
-    // the more customers have attempts in flight, the smaller each share, so one is always
-    // left for a customer with none (8 slots: 2, 2, 2, then 1; the fifth customer gets the 8th).
+    // Customers whose receivers never answer leave the last eighth of the slots to customers
+    // with none in flight, however they arrive (8 slots: 2, 2, 2, then 1 for the fourth, whose
+    // second would take the last; the patient customer gets the 8th). Four took all 8 before.
     void manyCustomersLeaveASlot()
     {
         QTemporaryDir dir;
