@@ -465,15 +465,23 @@ void OAuthAdminApi::registerTokenRoutes()
                     HttpResponse::error(400, issuer.error().code, issuer.error().message));
             // What its assertions may carry (the scopes given, or those it keeps when only its
             // keys are replaced): the orders API's need that area too.
+            const auto current = m_oauth.trustedIssuers().find(issuer->issuer);
             QStringList scopes = issuer->scopes;
-            if (!issuer->scopesGiven)
-                if (const auto current = m_oauth.trustedIssuers().find(issuer->issuer))
-                    scopes = current->scopes;
+            if (!issuer->scopesGiven && current)
+                scopes = current->scopes;
             if (auto refused = needsOrdersArea(
                     req, scopes,
                     QStringLiteral("may not let an issuer's assertions carry the orders API's "
                                    "scopes")))
                 return respond(*refused);
+            // Taking them away revokes what its assertions carried of them: the orders area's
+            // business as well, as deleting an orders client is.
+            if (current)
+                if (auto refused = needsOrdersArea(
+                        req, current->scopes,
+                        QStringLiteral("may not change an issuer whose assertions carry the "
+                                       "orders API's scopes")))
+                    return respond(*refused);
             const OAuth::TrustedIssuer added = *issuer;
             m_oauth.trustedIssuers().add(
                 added, [this, added, respond](const Core::Result<void> &r) {
@@ -492,6 +500,12 @@ void OAuthAdminApi::registerTokenRoutes()
             if (issuer.isEmpty())
                 return respond(HttpResponse::error(400, QStringLiteral("invalid-query-parameter"),
                                                    QStringLiteral("?issuer= is required")));
+            if (const auto current = m_oauth.trustedIssuers().find(issuer))
+                if (auto refused = needsOrdersArea(
+                        req, current->scopes,
+                        QStringLiteral("may not remove an issuer whose assertions carry the "
+                                       "orders API's scopes")))
+                    return respond(*refused);
             m_oauth.trustedIssuers().remove(issuer, noContent(respond));
         });
     // RFC 7591 initial access tokens: {"expiresIn": seconds (default 86400), "maxUses": n

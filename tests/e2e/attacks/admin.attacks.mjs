@@ -341,11 +341,22 @@ describe('admin API: tokens, scopes and escalation', () => {
                                  { issuer: 'https://partner.example', jwks: { keys: [{ ...jwks.keys[0], kid: 'attacker' }] } });
         assert.equal(rekeyed.status, 403, rekeyed.text);
         assert.match(rekeyed.json.message, needs('may not let an issuer\'s assertions carry the orders API\'s scopes', 'orders:write'));
+        // Nor narrowed or removed (that revokes what its assertions carried of them).
+        const narrowed = await as(oauthOnly, 'POST', '/admin/v1/trusted-issuers',
+                                  { issuer: 'https://partner.example', jwks, scopes: ['openid'] });
+        assert.equal(narrowed.status, 403, narrowed.text);
+        assert.match(narrowed.json.message, needs('may not change an issuer whose assertions carry the orders API\'s scopes', 'orders:write'));
+        const removed = await as(oauthOnly, 'DELETE', `/admin/v1/trusted-issuers?issuer=${encodeURIComponent('https://partner.example')}`);
+        assert.equal(removed.status, 403, removed.text);
+        assert.match(removed.json.message, needs('may not remove an issuer whose assertions carry the orders API\'s scopes', 'orders:write'));
         assert.deepEqual((await adminFetch(b, 'GET', '/admin/v1/trusted-issuers')).json, withPartner, 'the partner\'s keys kept');
         const plainIssuer = await as(oauthOnly, 'POST', '/admin/v1/trusted-issuers',
                                      { issuer: 'https://plain-idp.example', jwks, scopes: ['openid'] });
         assert.equal(plainIssuer.status, 201, plainIssuer.text);
         assert.equal((await adminFetch(b, 'GET', '/admin/v1/trusted-issuers')).json.items.length, issuersBefore.items.length + 2);
+        // One without them stays the oauth area's alone.
+        const plainRemoved = await as(oauthOnly, 'DELETE', `/admin/v1/trusted-issuers?issuer=${encodeURIComponent('https://plain-idp.example')}`);
+        assert.equal(plainRemoved.status, 204, plainRemoved.text);
         // Clients without the orders API's scopes stay the oauth area's alone; with the orders
         // area as well, the same calls are allowed.
         const ok = await as(oauthOnly, 'POST', '/admin/v1/tokens', { client_id: plain.client_id });
