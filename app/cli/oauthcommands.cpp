@@ -260,7 +260,11 @@ int tokensPreview(const Invocation &in)
 int issuersList(const Invocation &in)
 {
     return sendList(in, QStringLiteral("trusted-issuers"),
-                    tablePrinter(in, {{"issuer", "ISSUER"}, {"createdAt", "ADDED"}}));
+                    tablePrinter(in, {{"issuer", "ISSUER"},
+                                      {"scopes", "SCOPES"},
+                                      {"anySubject", "ANY SUBJECT"},
+                                      {"subjects", "SUBJECTS"},
+                                      {"createdAt", "ADDED"}}));
 }
 
 int issuersAdd(const Invocation &in)

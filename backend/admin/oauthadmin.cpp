@@ -443,7 +443,8 @@ void OAuthAdminApi::registerUserRoutes()
 
 void OAuthAdminApi::registerTokenRoutes()
 {
-    // RFC 7523 / RFC 8693 trusted issuers: {"issuer", "jwks"}; adding again replaces the keys.
+    // RFC 7523 / RFC 8693 trusted issuers: {"issuer", "jwks", "scopes", "subjects" |
+    // "anySubject"}; adding again replaces the keys (and what else is given).
     m_server.route("GET", QStringLiteral("/admin/v1/trusted-issuers"), [this](const HttpRequest &) {
         QJsonArray items;
         for (const auto &t : m_oauth.trustedIssuers().all())
@@ -466,6 +467,13 @@ void OAuthAdminApi::registerTokenRoutes()
             // What its assertions may carry (the scopes given, or those it keeps when only its
             // keys are replaced): the orders API's need that area too.
             const auto current = m_oauth.trustedIssuers().find(issuer->issuer);
+            // Whom a new issuer may assert is the administrator's explicit choice (re-adding
+            // one keeps its subjects when none are given).
+            if (!current && !issuer->subjectsGiven)
+                return respond(HttpResponse::error(
+                    400, QStringLiteral("validation-failed"),
+                    QStringLiteral("subjects: name whom this issuer may assert (each a `sub`, or "
+                                   "a local user's id or username), or set anySubject: true")));
             QStringList scopes = issuer->scopes;
             if (!issuer->scopesGiven && current)
                 scopes = current->scopes;

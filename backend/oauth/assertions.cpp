@@ -32,7 +32,24 @@ QJsonObject TrustedIssuer::toJson() const
     return QJsonObject{{QStringLiteral("issuer"), issuer},
                        {QStringLiteral("jwks"), jwks},
                        {QStringLiteral("scopes"), QJsonArray::fromStringList(scopes)},
+                       {QStringLiteral("subjects"), QJsonArray::fromStringList(subjects)},
+                       {QStringLiteral("anySubject"), anySubject},
                        {QStringLiteral("createdAt"), Core::isoTimeMs(createdAt)}};
+}
+
+bool TrustedIssuer::mayAssert(const QStringList &names) const
+{
+    return anySubject || std::any_of(names.cbegin(), names.cend(), [this](const QString &n) {
+               return !n.isEmpty() && subjects.contains(n);
+           });
+}
+
+bool TrustedIssuer::subjectsNarrowedBy(const TrustedIssuer &after) const
+{
+    if (after.anySubject)
+        return false;
+    return anySubject || std::any_of(subjects.cbegin(), subjects.cend(),
+                                     [&](const QString &s) { return !after.subjects.contains(s); });
 }
 
 Core::Result<TrustedIssuer> TrustedIssuer::fromJson(const QJsonObject &o)
@@ -75,13 +92,47 @@ Core::Result<TrustedIssuer> TrustedIssuer::fromJson(const QJsonObject &o)
         t.scopes.append(v);
     }
     t.scopes.removeDuplicates();
+    const QJsonValue subjects = o.value(QStringLiteral("subjects"));
+    const QJsonValue any = o.value(QStringLiteral("anySubject"));
+    t.subjectsGiven = !subjects.isUndefined() || !any.isUndefined();
+    if (!any.isUndefined() && !any.isBool())
+        return Core::Error{QStringLiteral("validation-failed"),
+                           QStringLiteral("anySubject: true or false"), 400};
+    t.anySubject = any.toBool();
+    if (!subjects.isUndefined() && !subjects.isArray())
+        return Core::Error{QStringLiteral("validation-failed"),
+                           QStringLiteral("subjects: an array of subjects (a `sub`, or a local "
+                                          "user's id or username) is required"),
+                           400};
+    const QJsonArray subjectList = subjects.toArray();
+    if (subjectList.size() > 1000)
+        return Core::Error{QStringLiteral("validation-failed"),
+                           QStringLiteral("subjects: at most 1000 (anySubject: true for more)"),
+                           400};
+    for (const QJsonValue s : subjectList) {
+        const QString v = s.toString();
+        if (!s.isString() || v.isEmpty() || v.size() > 255 ||
+            std::any_of(v.cbegin(), v.cend(),
+                        [](QChar c) { return c.category() == QChar::Other_Control; }))
+            return Core::Error{QStringLiteral("validation-failed"),
+                               QStringLiteral("subjects: each a non-empty string of at most 255 "
+                                              "characters, without control characters"),
+                               400};
+        t.subjects.append(v);
+    }
+    t.subjects.removeDuplicates();
+    if (t.anySubject && !t.subjects.isEmpty())
+        return Core::Error{QStringLiteral("validation-failed"),
+                           QStringLiteral("subjects or anySubject: true, not both"), 400};
     for (auto it = o.begin(); it != o.end(); ++it)
         if (it.key() != QLatin1String("issuer") && it.key() != QLatin1String("jwks") &&
-            it.key() != QLatin1String("scopes"))
-            return Core::Error{
-                QStringLiteral("validation-failed"),
-                QStringLiteral("unknown field '%1' (issuer, jwks, scopes)").arg(it.key().left(64)),
-                400};
+            it.key() != QLatin1String("scopes") && it.key() != QLatin1String("subjects") &&
+            it.key() != QLatin1String("anySubject"))
+            return Core::Error{QStringLiteral("validation-failed"),
+                               QStringLiteral("unknown field '%1' (issuer, jwks, scopes, "
+                                              "subjects, anySubject)")
+                                   .arg(it.key().left(64)),
+                               400};
     return t;
 }
 
@@ -90,30 +141,57 @@ TrustedIssuers::TrustedIssuers(Core::Database &database, Core::WriteQueue &write
     : m_database(database), m_writer(writer), m_clock(clock)
 {}
 
+namespace {
+
+constexpr auto kIssuerColumns = "issuer, jwks, created_at, scopes, subjects, any_subject";
+
+QStringList subjectsFromText(const QString &text)
+{
+    QStringList out;
+    for (const QJsonValue v : QJsonDocument::fromJson(text.toUtf8()).array())
+        out.append(v.toString());
+    return out;
+}
+
+QString subjectsText(const QStringList &subjects)
+{
+    return QString::fromUtf8(
+        QJsonDocument(QJsonArray::fromStringList(subjects)).toJson(QJsonDocument::Compact));
+}
+
+TrustedIssuer issuerFromRow(const QSqlQuery &q)
+{
+    TrustedIssuer t;
+    t.issuer = q.value(0).toString();
+    t.jwks = QJsonDocument::fromJson(q.value(1).toByteArray()).object();
+    t.createdAt = q.value(2).toLongLong();
+    t.scopes = q.value(3).toString().split(QLatin1Char(' '), Qt::SkipEmptyParts);
+    t.subjects = subjectsFromText(q.value(4).toString());
+    t.anySubject = q.value(5).toInt() != 0;
+    return t;
+}
+
+} // namespace
+
 std::optional<TrustedIssuer> TrustedIssuers::find(const QString &issuer) const
 {
     QSqlQuery q(m_database.connection());
-    q.prepare(QStringLiteral(
-        "SELECT jwks, created_at, scopes FROM oauth_trusted_issuers WHERE issuer = ?"));
+    q.prepare(QStringLiteral("SELECT %1 FROM oauth_trusted_issuers WHERE issuer = ?")
+                  .arg(QLatin1String(kIssuerColumns)));
     q.addBindValue(issuer);
     if (!q.exec() || !q.next())
         return std::nullopt;
-    return TrustedIssuer{issuer, QJsonDocument::fromJson(q.value(0).toByteArray()).object(),
-                         q.value(2).toString().split(QLatin1Char(' '), Qt::SkipEmptyParts), true,
-                         q.value(1).toLongLong()};
+    return issuerFromRow(q);
 }
 
 QList<TrustedIssuer> TrustedIssuers::all() const
 {
     QList<TrustedIssuer> out;
     QSqlQuery q(m_database.connection());
-    if (q.exec(QStringLiteral("SELECT issuer, jwks, created_at, scopes FROM "
-                              "oauth_trusted_issuers ORDER BY issuer")))
+    if (q.exec(QStringLiteral("SELECT %1 FROM oauth_trusted_issuers ORDER BY issuer")
+                   .arg(QLatin1String(kIssuerColumns))))
         while (q.next())
-            out.append(TrustedIssuer{
-                q.value(0).toString(), QJsonDocument::fromJson(q.value(1).toByteArray()).object(),
-                q.value(3).toString().split(QLatin1Char(' '), Qt::SkipEmptyParts), true,
-                q.value(2).toLongLong()});
+            out.append(issuerFromRow(q));
     return out;
 }
 
@@ -123,41 +201,52 @@ void TrustedIssuers::add(const TrustedIssuer &issuer, std::function<void(Core::R
     m_writer.submit(
         [issuer, now](Core::WriteTransaction &tx) -> Core::Result<void> {
             // Adding an existing issuer replaces its keys (key rotation on their side), and its
-            // scopes when they are given.
-            QStringList before;
-            if (issuer.scopesGiven) {
+            // scopes and subjects when they are given.
+            std::optional<TrustedIssuer> before;
+            if (issuer.scopesGiven || issuer.subjectsGiven) {
                 // Locked on PostgreSQL: another instance's change waits, so that neither reads
-                // scopes the other is replacing (a narrowing would go unnoticed).
+                // what the other is replacing (a narrowing would go unnoticed).
                 QSqlQuery &read = tx.query(
-                    tx.isPostgres() ? QStringLiteral("SELECT scopes FROM oauth_trusted_issuers "
-                                                     "WHERE issuer = ? FOR UPDATE")
-                                    : QStringLiteral("SELECT scopes FROM oauth_trusted_issuers "
-                                                     "WHERE issuer = ?"));
+                    QStringLiteral("SELECT %1 FROM oauth_trusted_issuers WHERE issuer = ?%2")
+                        .arg(QLatin1String(kIssuerColumns),
+                             tx.isPostgres() ? QLatin1String(" FOR UPDATE") : QLatin1String()));
                 read.addBindValue(issuer.issuer);
                 if (!read.exec())
                     return Core::WriteTransaction::sqlError(read, "trusted issuer");
                 if (read.next())
-                    before = read.value(0).toString().split(QLatin1Char(' '), Qt::SkipEmptyParts);
+                    before = issuerFromRow(read);
             }
             QSqlQuery &q = tx.query(QStringLiteral(
-                "INSERT INTO oauth_trusted_issuers (issuer, jwks, created_at, scopes) VALUES (?, "
-                "?, ?, ?) ON CONFLICT(issuer) DO UPDATE SET jwks = excluded.jwks, scopes = CASE "
-                "WHEN ? = 1 THEN excluded.scopes ELSE oauth_trusted_issuers.scopes END"));
+                "INSERT INTO oauth_trusted_issuers (issuer, jwks, created_at, scopes, subjects, "
+                "any_subject) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT(issuer) DO UPDATE SET jwks = "
+                "excluded.jwks, scopes = CASE WHEN ? = 1 THEN excluded.scopes ELSE "
+                "oauth_trusted_issuers.scopes END, subjects = CASE WHEN ? = 1 THEN "
+                "excluded.subjects ELSE oauth_trusted_issuers.subjects END, any_subject = CASE "
+                "WHEN ? = 1 THEN excluded.any_subject ELSE oauth_trusted_issuers.any_subject "
+                "END"));
             q.addBindValue(issuer.issuer);
             q.addBindValue(
                 QString::fromUtf8(QJsonDocument(issuer.jwks).toJson(QJsonDocument::Compact)));
             q.addBindValue(now);
             q.addBindValue(
                 QString(QLatin1String("") + issuer.scopes.join(QLatin1Char(' ')))); // never NULL
+            q.addBindValue(subjectsText(issuer.subjects));
+            q.addBindValue(issuer.anySubject ? 1 : 0);
             q.addBindValue(issuer.scopesGiven ? 1 : 0);
+            q.addBindValue(issuer.subjectsGiven ? 1 : 0);
+            q.addBindValue(issuer.subjectsGiven ? 1 : 0);
             if (!q.exec())
                 return Core::WriteTransaction::sqlError(q, "trusted issuer");
-            // A scope taken away: the tokens minted from its assertions or exchanged from its
-            // tokens carry the presenting client and its scopes, so they would keep it. They go
-            // (they carry the issuer as their origin), as when the issuer is removed.
+            // A scope or a subject taken away: the tokens minted from its assertions or
+            // exchanged from its tokens carry the presenting client and its scopes, so they
+            // would keep it. They go (they carry the issuer as their origin), as when the issuer
+            // is removed.
             const bool narrowed =
-                std::any_of(before.cbegin(), before.cend(),
-                            [&](const QString &s) { return !issuer.scopes.contains(s); });
+                before &&
+                ((issuer.scopesGiven &&
+                  std::any_of(before->scopes.cbegin(), before->scopes.cend(),
+                              [&](const QString &s) { return !issuer.scopes.contains(s); })) ||
+                 (issuer.subjectsGiven && before->subjectsNarrowedBy(issuer)));
             if (narrowed) {
                 Core::Statement &r = tx.stmt("UPDATE oauth_tokens SET revoked_at = ? WHERE "
                                              "origin = ? AND revoked_at IS NULL");

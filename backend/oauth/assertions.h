@@ -32,8 +32,20 @@ struct TrustedIssuer
     QStringList scopes;
     bool scopesGiven = true; // fromJson: "scopes" was in the body (re-adding keeps them if not)
     qint64 createdAt = 0;
+    // Whom its assertions (and subject tokens) may name as their `sub` here: each entry the
+    // `sub` itself, or a local user's id or username (ORY Hydra's trust relationships). Any
+    // subject only when an administrator says so (anySubject): otherwise a partner's identity
+    // provider could act as every local user, within its scopes.
+    QStringList subjects;
+    bool anySubject = false;
+    bool subjectsGiven = true; // fromJson: "subjects" or "anySubject" was in the body
     QJsonObject toJson() const;
     static Core::Result<TrustedIssuer> fromJson(const QJsonObject &o);
+    // Whether a subject known by these names (the assertion's `sub`, and the id and username
+    // of the local user it names) may be asserted.
+    bool mayAssert(const QStringList &names) const;
+    // Whether `after` lets this issuer assert less than it does now.
+    bool subjectsNarrowedBy(const TrustedIssuer &after) const;
 };
 
 class TrustedIssuers

@@ -4,7 +4,9 @@
 
 #include "core/database.h"
 #include "core/writequeue.h"
+#include "oauth/assertions.h"
 
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 
@@ -92,19 +94,26 @@ std::optional<OAuthError> userRefusal(Core::WriteTransaction &tx, const QString 
 
 std::function<std::optional<OAuthError>(Core::WriteTransaction &)>
 stillTrusted(const QString &issuer, const QString &userId, qint64 expectedUpdatedAt,
-             const QStringList &scopes)
+             const QStringList &scopes, const QStringList &subjectNames)
 {
-    return [issuer, userId, expectedUpdatedAt,
-            scopes](Core::WriteTransaction &tx) -> std::optional<OAuthError> {
-        Core::Statement &q = tx.stmt("SELECT scopes FROM oauth_trusted_issuers WHERE issuer = ?");
+    return [issuer, userId, expectedUpdatedAt, scopes,
+            subjectNames](Core::WriteTransaction &tx) -> std::optional<OAuthError> {
+        Core::Statement &q = tx.stmt(
+            "SELECT scopes, subjects, any_subject FROM oauth_trusted_issuers WHERE issuer = ?");
         if (!q.bind(1, issuer).next())
             return invalidGrant(QStringLiteral("the issuer is no longer trusted"));
+        TrustedIssuer now;
         const QStringList allowed = q.text(0).split(QLatin1Char(' '), Qt::SkipEmptyParts);
+        for (const QJsonValue v : QJsonDocument::fromJson(q.text(1).toUtf8()).array())
+            now.subjects.append(v.toString());
+        now.anySubject = q.int64(2) != 0;
         q.next(); // done with it
         for (const QString &s : scopes)
             if (!allowed.contains(s))
                 return invalidScope(
                     QStringLiteral("scope '%1' is no longer allowed for this issuer").arg(s));
+        if (!now.mayAssert(subjectNames))
+            return invalidGrant(QStringLiteral("the issuer may no longer assert this subject"));
         if (!userId.isEmpty())
             return userRefusal(tx, userId, expectedUpdatedAt);
         return std::nullopt;
@@ -130,6 +139,24 @@ std::optional<OAuthError> scopesStillAllowed(Core::WriteTransaction &tx, const Q
                                                "its client since)")
                                     .arg(s));
     return std::nullopt;
+}
+
+QStringList subjectNames(const QString &sub, const User *user)
+{
+    QStringList names{sub};
+    if (user)
+        names << user->id << user->username;
+    return names;
+}
+
+std::optional<OAuthError> subjectRefused(const TrustedIssuer &issuer, const QString &sub,
+                                         const User *user)
+{
+    if (issuer.mayAssert(subjectNames(sub, user)))
+        return std::nullopt;
+    return invalidGrant(QStringLiteral("issuer %1 may not assert the subject '%2' (an "
+                                       "administrator lists whom it may assert in its subjects)")
+                            .arg(issuer.issuer, sub.left(255)));
 }
 
 QJsonObject subjectClaims(const UserStore &users, QString *sub, const QStringList &scopes,

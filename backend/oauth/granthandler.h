@@ -21,6 +21,7 @@ class WriteTransaction;
 namespace Gatehouse::OAuth {
 
 class NamedClient;
+struct TrustedIssuer;
 
 struct TokenRequest
 {
@@ -142,9 +143,17 @@ std::optional<OAuthError> userRefusal(Core::WriteTransaction &tx, const QString 
 // is one of this server's users, userRefusal(userId, expectedUpdatedAt).
 // `scopes`, the scopes of the token to be stored, must all still be allowed for the issuer (an
 // administrator's narrowing that committed after the grant read them).
+// `subjectNames` (subjectNames()) must still be a subject the issuer may assert.
 std::function<std::optional<OAuthError>(Core::WriteTransaction &)>
 stillTrusted(const QString &issuer, const QString &userId, qint64 expectedUpdatedAt,
-             const QStringList &scopes);
+             const QStringList &scopes, const QStringList &subjectNames);
+
+// The names a trusted issuer's `sub` goes by here: the `sub` itself, and the id and username
+// of the local user it names (user: UserStore::find(sub), or null).
+QStringList subjectNames(const QString &sub, const User *user);
+// invalid_grant when `issuer` may not assert that subject (TrustedIssuer::mayAssert).
+std::optional<OAuthError> subjectRefused(const TrustedIssuer &issuer, const QString &sub,
+                                         const User *user);
 
 // Whether every one of `scopes` is still among the client's, read in the writer's transaction
 // (an administrator's narrowing that committed after a token exchange read the client): the

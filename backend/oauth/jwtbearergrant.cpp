@@ -39,11 +39,15 @@ GrantResult JwtBearerGrant::handle(const TokenRequest &req) const
     } else {
         scopes.removeIf([&trusted](const QString &s) { return !trusted->scopes.contains(s); });
     }
+    // Whom it names must be whom the issuer may assert (before the assertion is spent).
+    QString sub = claims->value(QStringLiteral("sub")).toString();
+    const auto user = m_users.find(sub);
+    const QStringList names = subjectNames(sub, user ? &*user : nullptr);
+    if (auto e = subjectRefused(*trusted, sub, user ? &*user : nullptr))
+        return grantFailed(*e);
     if (!m_jti.claim(iss, claims->value(QStringLiteral("jti")).toString(), jtiKeptUntilMs(*claims),
                      req.now))
         return grantFailed(invalidGrant(QStringLiteral("this assertion was already used (jti)")));
-    QString sub = claims->value(QStringLiteral("sub")).toString();
-    const auto user = m_users.find(sub);
     if (user && user->lockedByAdministrator())
         return grantFailed(
             invalidGrant(QStringLiteral("the user's account is locked by an administrator")));
@@ -69,7 +73,7 @@ GrantResult JwtBearerGrant::handle(const TokenRequest &req) const
     // Read before the writer's transaction: the issuer still trusted, and the user (when one of
     // this server's) not deleted, locked or changed by an administrator meanwhile.
     out.consume =
-        stillTrusted(iss, user ? user->id : QString(), user ? user->updatedAt : -1, scopes);
+        stillTrusted(iss, user ? user->id : QString(), user ? user->updatedAt : -1, scopes, names);
     return out;
 }
 

@@ -190,7 +190,21 @@ QList<Core::Migration> OAuthStore::all()
             SignInStore::migration(),
             changesAnnounced(),
             loginRate(),
-            codeRedirectUris()};
+            codeRedirectUris(),
+            issuerSubjects()};
+}
+
+Core::Migration OAuthStore::issuerSubjects()
+{
+    // Whom a trusted issuer may assert (a JSON array of subjects, or any): an issuer trusted
+    // before could assert any subject, and keeps that until an administrator narrows it; a new
+    // one is given its subjects (docs/oauth.md).
+    return {33,
+            QStringLiteral("oauth: the subjects a trusted issuer may assert"),
+            {QStringLiteral("ALTER TABLE oauth_trusted_issuers ADD COLUMN subjects TEXT NOT NULL "
+                            "DEFAULT '[]'"),
+             QStringLiteral("ALTER TABLE oauth_trusted_issuers ADD COLUMN any_subject INTEGER "
+                            "NOT NULL DEFAULT 1")}};
 }
 
 Core::Migration OAuthStore::codeRedirectUris()

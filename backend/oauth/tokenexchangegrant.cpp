@@ -135,6 +135,14 @@ std::optional<OAuthError> TokenExchangeGrant::resolve(const QString &token, cons
         out->sub = claims->value(QStringLiteral("sub")).toString();
         out->iss = iss;
         out->scopes = trusted->scopes; // the administrator's bound for this issuer
+        // As a subject, whom it names must be whom the issuer may assert (an actor only names
+        // who acts: act.sub, never whom the token is for).
+        if (subject) {
+            const auto user = m_users.find(out->sub);
+            out->names = subjectNames(out->sub, user ? &*user : nullptr);
+            if (auto e = subjectRefused(*trusted, out->sub, user ? &*user : nullptr))
+                return e;
+        }
         return std::nullopt;
     }
     return invalidGrant(QStringLiteral("the token is not from this server or a trusted issuer"));
@@ -352,7 +360,7 @@ GrantResult TokenExchangeGrant::handle(const TokenRequest &req) const
         };
     } else {
         // The assertion is spent last, when nothing else refused: the grant gives tokens.
-        auto trusted = stillTrusted(subject.iss, userId, updatedAt, scopes);
+        auto trusted = stillTrusted(subject.iss, userId, updatedAt, scopes, subject.names);
         JtiCache *jtis = &m_jti;
         out.consume = [trusted = std::move(trusted), jtis, iss = subject.iss, jti = subject.jti,
                        keptUntil = subject.jtiKeptUntil,

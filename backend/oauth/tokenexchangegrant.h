@@ -49,6 +49,7 @@ private:
         QString origin; // a local token's: the other issuer it descends from, if any
         QString jti;    // a trusted issuer's subject token's: spent when the result is stored
         qint64 jtiKeptUntil = 0;
+        QStringList names; // a trusted issuer's subject: subjectNames() of its sub
     };
     enum class Role { Subject, Actor };
     // A trusted issuer's subject token is an assertion as for jwt-bearer (an hour at most, a

@@ -62,10 +62,14 @@ before(async () => {
     idpKey = await jose.generateKeyPair('ES256', { extractable: true });
     const jwk = { ...(await jose.exportJWK(idpKey.publicKey)), kid: 'idp-1', alg: 'ES256', use: 'sig' };
     // What its assertions may become here: the administrator's list, not the client's.
+    // And whom they may name: a local user by username, and two subjects of the partner's own.
     const r = await adminFetch(b, 'POST', '/admin/v1/trusted-issuers',
-                               { issuer: IDP, jwks: { keys: [jwk] }, scopes: ['email', 'orders:read'] });
+                               { issuer: IDP, jwks: { keys: [jwk] }, scopes: ['email', 'orders:read'],
+                                 subjects: ['jb-user', 'service-42', 'partner-user'] });
     assert.equal(r.status, 201, r.text);
     assert.deepEqual(r.json.scopes, ['email', 'orders:read']);
+    assert.deepEqual(r.json.subjects, ['jb-user', 'service-42', 'partner-user']);
+    assert.equal(r.json.anySubject, false);
     const u = await adminFetch(b, 'POST', '/admin/v1/users',
                                { username: 'jb-user', password: 'jwt bearer user', email: 'jb@example.com' });
     user = u.json;
@@ -85,7 +89,16 @@ test('trusted issuers: admin validation, list, replace, delete', async () => {
                        { issuer: 'https://x.example', jwks: { keys: [{ kty: 'oct', k: 'c2VjcmV0' }] } },
                        { issuer: 'https://x.example', jwks: { keys: [{ kty: 'EC' }] }, scopes: 'email' },
                        { issuer: 'https://x.example', jwks: { keys: [{ kty: 'EC' }] }, scopes: ['a b'] },
-                       { issuer: 'https://x.example', jwks: { keys: [{ kty: 'EC' }] }, audiences: [] }]) {
+                       { issuer: 'https://x.example', jwks: { keys: [{ kty: 'EC' }] }, audiences: [] },
+                       // whom it may assert: said explicitly, well-formed, one way
+                       { issuer: 'https://x.example', jwks: { keys: [{ kty: 'EC' }] } },
+                       { issuer: 'https://x.example', jwks: { keys: [{ kty: 'EC' }] }, subjects: 'jb-user' },
+                       { issuer: 'https://x.example', jwks: { keys: [{ kty: 'EC' }] }, subjects: [''] },
+                       { issuer: 'https://x.example', jwks: { keys: [{ kty: 'EC' }] }, subjects: [7] },
+                       { issuer: 'https://x.example', jwks: { keys: [{ kty: 'EC' }] }, subjects: ['a\u0000b'] },
+                       { issuer: 'https://x.example', jwks: { keys: [{ kty: 'EC' }] }, subjects: ['x'.repeat(256)] },
+                       { issuer: 'https://x.example', jwks: { keys: [{ kty: 'EC' }] }, anySubject: 'yes' },
+                       { issuer: 'https://x.example', jwks: { keys: [{ kty: 'EC' }] }, anySubject: true, subjects: ['a'] }]) {
         const r = await adminFetch(b, 'POST', '/admin/v1/trusted-issuers', bad);
         assert.equal(r.status, 400, JSON.stringify(bad));
         assert.equal(r.json.error, 'validation-failed');
@@ -94,7 +107,16 @@ test('trusted issuers: admin validation, list, replace, delete', async () => {
     assert.deepEqual(list.json.items.map((i) => i.issuer), [IDP]);
     const other = 'https://other.example.test/tenant?x=1';
     const pub = await jose.exportJWK((await jose.generateKeyPair('RS256')).publicKey);
-    assert.equal((await adminFetch(b, 'POST', '/admin/v1/trusted-issuers', { issuer: other, jwks: { keys: [pub] } })).status, 201);
+    const noSubjects = await adminFetch(b, 'POST', '/admin/v1/trusted-issuers', { issuer: other, jwks: { keys: [pub] } });
+    assert.equal(noSubjects.status, 400, noSubjects.text);
+    assert.match(noSubjects.json.message, /subjects: name whom this issuer may assert/);
+    const added = await adminFetch(b, 'POST', '/admin/v1/trusted-issuers', { issuer: other, jwks: { keys: [pub] }, anySubject: true });
+    assert.equal(added.status, 201, added.text);
+    assert.equal(added.json.anySubject, true);
+    // Re-adding with new keys only keeps whom it may assert.
+    const rekeyed = await adminFetch(b, 'POST', '/admin/v1/trusted-issuers', { issuer: other, jwks: { keys: [pub] } });
+    assert.equal(rekeyed.status, 201, rekeyed.text);
+    assert.equal(rekeyed.json.anySubject, true);
     const del = await adminFetch(b, 'DELETE', `/admin/v1/trusted-issuers?issuer=${encodeURIComponent(other)}`);
     assert.equal(del.status, 204);
     assert.equal((await adminFetch(b, 'DELETE', `/admin/v1/trusted-issuers?issuer=${encodeURIComponent(other)}`)).status, 404);
@@ -211,7 +233,8 @@ test('jwt-bearer: a trusted issuer\'s assertion becomes an access token, once', 
     const bare = 'https://bare.idp.example';
     const bareKey = await jose.generateKeyPair('ES256', { extractable: true });
     assert.equal((await adminFetch(b, 'POST', '/admin/v1/trusted-issuers', {
-        issuer: bare, jwks: { keys: [{ ...(await jose.exportJWK(bareKey.publicKey)), kid: 'b1', alg: 'ES256' }] } })).status, 201);
+        issuer: bare, jwks: { keys: [{ ...(await jose.exportJWK(bareKey.publicKey)), kid: 'b1', alg: 'ES256' }] },
+        subjects: ['svc'] })).status, 201);
     const noScope = await token({ grant_type: JWT_BEARER, assertion: await sign(
         { iss: bare, sub: 'svc', aud: b.serviceUrl, jti: randomUUID() }, bareKey.privateKey, 'ES256', 'b1', { exp: '2m' }) },
                                basic(c));
@@ -330,4 +353,62 @@ test('token exchange: audience policy, scope narrowing, delegation with act', as
                 400, 'invalid_grant', /trusted/);
     assertError(await token({ grant_type: EXCHANGE, subject_token: actor.access_token, subject_token_type: AT },
                             basic(frontend)), 400, 'unauthorized_client');
+});
+
+test('trusted issuers assert only the subjects an administrator listed; narrowing them revokes what they carried', async () => {
+    // A local user the partner was never meant to speak for (an operator, say).
+    const boss = (await adminFetch(b, 'POST', '/admin/v1/users',
+                                   { username: 'jb-boss', password: 'jwt bearer boss', email: 'boss@example.com' })).json;
+    const c = await register({ client_name: 'subjects', grant_types: [JWT_BEARER, EXCHANGE], scope: 'email orders:read' });
+    const signed = (sub, exp = '2m') => sign({ iss: IDP, sub, aud: b.serviceUrl, jti: randomUUID() },
+                                             idpKey.privateKey, 'ES256', 'idp-1', { exp });
+    const introspect = async (t) => (await request(`${b.serviceUrl}/oauth2/introspect`, 'POST',
+        new URLSearchParams({ token: t }).toString(),
+        { 'Content-Type': 'application/x-www-form-urlencoded', ...basic(c) })).json.active;
+    const trust = (body) => adminFetch(b, 'POST', '/admin/v1/trusted-issuers', { issuer: IDP, jwks: idpJwks, ...body });
+    const idpJwks = (await adminFetch(b, 'GET', '/admin/v1/trusted-issuers')).json.items.find((i) => i.issuer === IDP).jwks;
+
+    // Not listed: by username, by id, or a name of the partner's own.
+    const asBoss = await signed('jb-boss');
+    for (const a of [asBoss, await signed(boss.id), await signed('someone-else')])
+        assertError(await token({ grant_type: JWT_BEARER, assertion: a }, basic(c)), 400, 'invalid_grant',
+                    /may not assert the subject/);
+    assertError(await token({ grant_type: EXCHANGE, subject_token: await signed('jb-boss'), subject_token_type: JWT },
+                            basic(c)), 400, 'invalid_grant', /may not assert the subject 'jb-boss'/);
+    // Listed by username, asserted by id: the same user.
+    const byId = await token({ grant_type: JWT_BEARER, assertion: await signed(user.id) }, basic(c));
+    assert.equal(byId.status, 200, byId.text);
+    assert.equal(jose.decodeJwt(byId.json.access_token).sub, user.id);
+
+    // Listed now: the refused assertion was not spent by its refusal.
+    const widened = await trust({ subjects: ['jb-user', 'service-42', 'partner-user', 'jb-boss'] });
+    assert.equal(widened.status, 201, widened.text);
+    const bossToken = await token({ grant_type: JWT_BEARER, assertion: asBoss }, basic(c));
+    assert.equal(bossToken.status, 200, bossToken.text);
+    assert.equal(jose.decodeJwt(bossToken.json.access_token).sub, boss.id);
+    const exchanged = await token({ grant_type: EXCHANGE, subject_token: await signed('jb-boss'), subject_token_type: JWT },
+                                  basic(c));
+    assert.equal(exchanged.status, 200, exchanged.text);
+    assert.equal(await introspect(bossToken.json.access_token), true);
+    assert.equal(await introspect(exchanged.json.access_token), true);
+
+    // Taken away again: what its assertions and tokens became for that subject is revoked (with
+    // the rest of the issuer's, as when a scope is taken away).
+    const narrowed = await trust({ subjects: ['jb-user', 'service-42', 'partner-user'] });
+    assert.equal(narrowed.status, 201, narrowed.text);
+    assert.deepEqual(narrowed.json.subjects, ['jb-user', 'service-42', 'partner-user']);
+    assert.equal(await introspect(bossToken.json.access_token), false);
+    assert.equal(await introspect(exchanged.json.access_token), false);
+    assert.equal(await introspect(byId.json.access_token), false);
+    assertError(await token({ grant_type: JWT_BEARER, assertion: await signed('jb-boss') }, basic(c)), 400,
+                'invalid_grant', /may not assert/);
+
+    // Any subject, when an administrator says so; then back to the list (no token to revoke
+    // for the widening, every one for the narrowing).
+    assert.equal((await trust({ anySubject: true })).status, 201);
+    const anyone = await token({ grant_type: JWT_BEARER, assertion: await signed('jb-boss') }, basic(c));
+    assert.equal(anyone.status, 200, anyone.text);
+    const listed = await trust({ subjects: ['jb-user', 'service-42', 'partner-user'] });
+    assert.equal(listed.json.anySubject, false);
+    assert.equal(await introspect(anyone.json.access_token), false);
 });

@@ -1706,6 +1706,9 @@ void TestHeadlessBackend::tokensKeptThroughTheIssueOrderMigration()
               QStringLiteral("DROP INDEX idempotency_keys_customer_created"),
               // and without the implied redirect URIs of codes of schema 32
               QStringLiteral("ALTER TABLE oauth_codes DROP COLUMN implied_redirect_uri"),
+              // and without the trusted issuers' subjects of schema 33
+              QStringLiteral("ALTER TABLE oauth_trusted_issuers DROP COLUMN subjects"),
+              QStringLiteral("ALTER TABLE oauth_trusted_issuers DROP COLUMN any_subject"),
               QStringLiteral("DELETE FROM schema_migrations WHERE version >= 13")})
             QVERIFY2(q.exec(sql), qPrintable(q.lastError().text() + QStringLiteral(": ") + sql));
         // A token of a build before time-ordered keys: 256 random bits, keyed by its hash.
@@ -1746,7 +1749,7 @@ void TestHeadlessBackend::tokensKeptThroughTheIssueOrderMigration()
                  .toObject()
                  .value(QStringLiteral("schemaVersion"))
                  .toInt(),
-             32);
+             33);
     // The client's registration, recorded under schema 12, is still in the audit log.
     const QJsonArray audited =
         httpGet(

@@ -330,11 +330,11 @@ describe('admin API: tokens, scopes and escalation', () => {
         const jwks = { keys: [{ kty: 'EC', crv: 'P-256', kid: 'forged',
                                 x: 'f83OJ3D2xF1Bg8vub9tLe1gHMzV76e8Tus9uPHvRVEU', y: 'x_FEzRu9m36HLN_tue659LNpXW6pCyStikYjKIWI5a0' }] };
         const added = await as(oauthOnly, 'POST', '/admin/v1/trusted-issuers',
-                               { issuer: 'https://forged.example', jwks, scopes: ['orders:read'] });
+                               { issuer: 'https://forged.example', jwks, scopes: ['orders:read'], anySubject: true });
         assert.equal(added.status, 403, added.text);
         assert.match(added.json.message, needs('may not let an issuer\'s assertions carry the orders API\'s scopes', 'orders:read'));
         const partner = await adminFetch(b, 'POST', '/admin/v1/trusted-issuers',
-                                         { issuer: 'https://partner.example', jwks, scopes: ['openid', 'orders:write'] });
+                                         { issuer: 'https://partner.example', jwks, scopes: ['openid', 'orders:write'], anySubject: true });
         assert.equal(partner.status, 201, partner.text);
         const withPartner = (await adminFetch(b, 'GET', '/admin/v1/trusted-issuers')).json;
         const rekeyed = await as(oauthOnly, 'POST', '/admin/v1/trusted-issuers',
@@ -351,7 +351,7 @@ describe('admin API: tokens, scopes and escalation', () => {
         assert.match(removed.json.message, needs('may not remove an issuer whose assertions carry the orders API\'s scopes', 'orders:write'));
         assert.deepEqual((await adminFetch(b, 'GET', '/admin/v1/trusted-issuers')).json, withPartner, 'the partner\'s keys kept');
         const plainIssuer = await as(oauthOnly, 'POST', '/admin/v1/trusted-issuers',
-                                     { issuer: 'https://plain-idp.example', jwks, scopes: ['openid'] });
+                                     { issuer: 'https://plain-idp.example', jwks, scopes: ['openid'], subjects: ['someone'] });
         assert.equal(plainIssuer.status, 201, plainIssuer.text);
         assert.equal((await adminFetch(b, 'GET', '/admin/v1/trusted-issuers')).json.items.length, issuersBefore.items.length + 2);
         // One without them stays the oauth area's alone.

@@ -109,7 +109,8 @@ describe('races: a grant against an administrator\'s change', () => {
         const idp = await jose.generateKeyPair('ES256', { extractable: true });
         const issuer = 'https://idp.race.example';
         const t = await adminFetch(b, 'POST', '/admin/v1/trusted-issuers', {
-            issuer, jwks: { keys: [{ ...(await jose.exportJWK(idp.publicKey)), kid: 'r', alg: 'ES256' }] }, scopes: ['orders:read'] });
+            issuer, jwks: { keys: [{ ...(await jose.exportJWK(idp.publicKey)), kid: 'r', alg: 'ES256' }] }, scopes: ['orders:read'],
+            subjects: [user.username] });
         assert.equal(t.status, 201, t.text);
         const gateway = await registerClient(b, { client_name: 'race gateway', scope: 'orders:read',
                                                   grant_types: ['urn:ietf:params:oauth:grant-type:jwt-bearer'] });

@@ -73,7 +73,7 @@ describe('trust boundaries: token exchange, registration, the cluster audience',
         idpKey = await jose.generateKeyPair('ES256', { extractable: true });
         const jwk = { ...(await jose.exportJWK(idpKey.publicKey)), kid: 'idp', alg: 'ES256' };
         const t = await adminFetch(b, 'POST', '/admin/v1/trusted-issuers',
-                                   { issuer: IDP, jwks: { keys: [jwk] }, scopes: ['orders:read'] });
+                                   { issuer: IDP, jwks: { keys: [jwk] }, scopes: ['orders:read'], anySubject: true });
         assert.equal(t.status, 201, t.text);
     });
 
@@ -261,7 +261,7 @@ describe('trust boundaries: token exchange, registration, the cluster audience',
         const key = await jose.generateKeyPair('ES256', { extractable: true });
         const jwks = { keys: [{ ...(await jose.exportJWK(key.publicKey)), kid: 'n', alg: 'ES256' }] };
         const trust = (body) => adminFetch(b, 'POST', '/admin/v1/trusted-issuers', { issuer, jwks, ...body });
-        assert.equal((await trust({ scopes: ['orders:read', 'openid'] })).status, 201);
+        assert.equal((await trust({ scopes: ['orders:read', 'openid'], subjects: ['partner-user'] })).status, 201);
         const partnerToken = () => new jose.SignJWT({ sub: 'partner-user', aud: b.serviceUrl, jti: randomBytes(8).toString('hex') })
             .setProtectedHeader({ alg: 'ES256', kid: 'n' }).setIssuer(issuer).setIssuedAt().setExpirationTime('5m')
             .sign(key.privateKey);
@@ -898,7 +898,7 @@ describe('trust boundaries: the cluster\'s own OIDC client', () => {
         const issuer = 'https://idp.evil.example';
         const t = await adminFetch(b, 'POST', '/admin/v1/trusted-issuers', {
             issuer, jwks: { keys: [{ ...(await jose.exportJWK(idp.publicKey)), kid: 'e', alg: 'ES256' }] },
-            scopes: ['openid', 'groups'] });
+            scopes: ['openid', 'groups'], anySubject: true });
         assert.equal(t.status, 201, t.text);
         const metadata = (await adminFetch(b, 'GET', `/admin/v1/clients/${kubectl.client_id}`)).json;
         const widened = await adminFetch(b, 'PUT', `/admin/v1/clients/${kubectl.client_id}`, {
@@ -1264,7 +1264,8 @@ describe('revocation reaches what was derived', () => {
         const idp = await jose.generateKeyPair('ES256', { extractable: true });
         const issuer = 'https://idp.partner.example';
         const t = await adminFetch(b, 'POST', '/admin/v1/trusted-issuers', {
-            issuer, jwks: { keys: [{ ...(await jose.exportJWK(idp.publicKey)), kid: 'p', alg: 'ES256' }] }, scopes: ['orders:read'] });
+            issuer, jwks: { keys: [{ ...(await jose.exportJWK(idp.publicKey)), kid: 'p', alg: 'ES256' }] }, scopes: ['orders:read'],
+            subjects: [dave.username] });
         assert.equal(t.status, 201, t.text);
         const gateway = await registerClient(b, { client_name: 'partner gateway', scope: 'orders:read',
                                                   grant_types: ['urn:ietf:params:oauth:grant-type:jwt-bearer'] });
