@@ -242,7 +242,8 @@ void Dispatcher::reload()
 
 void Dispatcher::maybeReload()
 {
-    if (!m_stopped && m_timer && m_overflow && m_known.size() < m_options.maxInMemory / 2 + 1) {
+    const int max = m_options.maxInMemory;
+    if (!m_stopped && m_timer && m_overflow && m_known.size() <= max - std::max(1, max / 8)) {
         reload();
         pump();
     }
@@ -253,12 +254,20 @@ int Dispatcher::ownerQueueShare() const
     return std::max(1, m_options.maxInMemory / 4);
 }
 
+int Dispatcher::ownerHoldLimit() const
+{
+    const int max = m_options.maxInMemory;
+    if (m_known.size() < max - std::max(1, max / 4))
+        return ownerQueueShare();
+    return std::clamp(ownerQueueShare() / 8, 1, kLightOwner); // the last quarter
+}
+
 bool Dispatcher::leftForOwnerRead(const Delivery &d)
 {
     if (d.manual)
         return false;
     if (!m_ownerOverflow.contains(d.ownerId)) {
-        if (m_knownOf.value(d.ownerId) < ownerQueueShare())
+        if (m_knownOf.value(d.ownerId) < ownerHoldLimit())
             return false;
         // Read back from the start of the customer's pending rows (reloadOwner): those held
         // here are skipped then.
@@ -270,7 +279,7 @@ bool Dispatcher::leftForOwnerRead(const Delivery &d)
 void Dispatcher::maybeReloadOwner(const QString &owner)
 {
     if (!m_stopped && m_timer && m_ownerOverflow.contains(owner) &&
-        m_knownOf.value(owner) < ownerQueueShare() / 2 + 1)
+        m_knownOf.value(owner) < ownerHoldLimit() / 2 + 1 && m_known.size() < m_options.maxInMemory)
         reloadOwner(owner);
 }
 
@@ -289,8 +298,8 @@ void Dispatcher::reloadOwner(const QString &owner)
         }
         for (const auto &[rowid, d] : std::as_const(*rows)) {
             const bool skip = m_recording.contains(d.id) || m_known.contains(d.id);
-            if (!skip &&
-                (m_knownOf.value(owner) >= share || m_known.size() >= m_options.maxInMemory)) {
+            if (!skip && (m_knownOf.value(owner) >= ownerHoldLimit() ||
+                          m_known.size() >= m_options.maxInMemory)) {
                 m_ownerOverflow.insert(owner, last); // full again: the rest later, from here
                 return;
             }

@@ -119,8 +119,17 @@ private:
     // each retried for a day) can thus never fill the memory queue that every customer's
     // deliveries pass through.
     int ownerQueueShare() const;
-    // Whether d waits in the database for its customer's own read-back (the customer is past
-    // its share, or was and has not read everything back yet); manual redeliveries never.
+    // How many of one customer's deliveries may be held in memory now: its share, and, once
+    // three quarters of maxInMemory are taken, an eighth of it, at most kLightOwner (the last
+    // quarter is kept for customers holding few). Customers whose receivers fail (each
+    // delivery retried for days) thus fill three quarters with three of them, and the rest
+    // only with hundreds more; a customer whose receivers answer holds few at any time, so it
+    // still gets in. Four such customers used to fill it all, and every other customer's
+    // deliveries waited in the database for days.
+    int ownerHoldLimit() const;
+    static constexpr int kLightOwner = 64;
+    // Whether d waits in the database for its customer's own read-back (the customer may hold
+    // no more, or could not and has not read everything back yet); manual redeliveries never.
     bool leftForOwnerRead(const Delivery &d);
     void maybeReloadOwner(const QString &owner);
     void reloadOwner(const QString &owner);
@@ -219,7 +228,8 @@ private:
     bool m_stopped = false;
     // Memory stays bounded when deliveries are created faster than they go out: past
     // maxInMemory new ones are left in the database (overflow) and read back, oldest first,
-    // once the queue has drained below a low-water mark.
+    // once an eighth of the queue is free again (not half: customers whose receivers fail may
+    // hold three quarters for days).
     bool m_overflow = false;
     std::vector<Record> m_records; // results waiting to be written (flushRecords)
     bool m_flushQueued = false;

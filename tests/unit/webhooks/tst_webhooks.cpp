@@ -279,7 +279,7 @@ struct Instance
     std::unique_ptr<Dispatcher> dispatcher;
 
     Instance(const QString &url, const QString &holder, const Core::Clock &clock,
-             int maxInFlight = 128)
+             int maxInFlight = 128, int maxInMemory = 50'000)
     {
         auto db = Core::Database::open(
             url,
@@ -298,6 +298,7 @@ struct Instance
         o.leaseTtlMs = kLeaseTtlMs;
         o.retry.scheduleMs = {200, 200, 200};
         o.retry.maxInFlight = maxInFlight;
+        o.maxInMemory = maxInMemory;
         dispatcher = std::make_unique<Dispatcher>(*database, *writer, *events, clock, o);
         dispatcher->start();
     }
@@ -646,6 +647,44 @@ private slots:
             one.count(QStringLiteral(
                 "SELECT COUNT(*) FROM webhook_deliveries WHERE state = 'succeeded'")),
             15, 20000);
+    }
+
+    // Customers whose receivers never answer fill at most three quarters of the deliveries
+    // held in memory, each at most its share (16 held: 4, 4, 4, then 1 for the fourth): a
+    // patient customer's delivery is still taken and goes out at once. Four such customers
+    // filled all 16 before, and the patient one's waited in the database until theirs gave up.
+    void failingCustomersLeaveRoomInMemory()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        Core::SystemClock clock;
+        Receiver slow;
+        slow.holding = true;
+        Receiver fast;
+        Instance one(dir.filePath(QStringLiteral("memory.db")), QString(), clock, 8, 16);
+        for (int c = 0; c < 4; ++c)
+            for (int i = 0; i < 5; ++i)
+                one.create(slow.url(), QStringLiteral("slow-%1-%2").arg(c).arg(i), 1,
+                           QStringLiteral("greedy-%1").arg(c));
+        // In flight: 2 + 2 + 2 + 1 (the last eighth of the slots is kept, as above).
+        QTRY_COMPARE(int(slow.hits.size()), 7);
+        QTest::qWait(200);
+        QCOMPARE(int(slow.hits.size()), 7);
+        QCOMPARE(one.dispatcher->queuedSubjects(), 13);
+        for (int i = 0; i < 2; ++i)
+            one.create(fast.url(), QStringLiteral("fast-%1").arg(i), 1, QStringLiteral("patient"));
+        QTRY_COMPARE(int(fast.hits.size()), 2);
+        QCOMPARE(int(slow.hits.size()), 7);
+        // Answered: every one goes out, once, none lost.
+        slow.release();
+        QTRY_COMPARE_WITH_TIMEOUT(
+            one.count(QStringLiteral(
+                "SELECT COUNT(*) FROM webhook_deliveries WHERE state = 'succeeded'")),
+            22, 30000);
+        QSet<QByteArray> sent;
+        for (const Receiver::Hit &h : slow.hits)
+            sent.insert(h.id);
+        QCOMPARE(int(sent.size()), 20);
     }
 
     // An endpoint disabled while an attempt to it was in flight (here by another instance,
