@@ -9,10 +9,13 @@
 // The binary is process.env.GATEHOUSE_BINARY (CTest sets it to $<TARGET_FILE:gatehouse>).
 
 import { spawn, spawnSync } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createHash, randomBytes } from 'node:crypto';
+import {
+    cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync,
+    utimesSync, writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 
 // The one upper bound for every wait in the e2e tests (the same variable as the C++ and QML
@@ -65,8 +68,18 @@ export const POSTGRES_BASE = (() => {
     return !v || v.startsWith('postgres') ? v : readFileSync(v, 'utf8').trim();
 })();
 
-export function createPostgresDatabase(name = `e2e_${randomBytes(8).toString('hex')}`) {
-    const r = spawnSync('createdb', ['--maintenance-db', POSTGRES_BASE, name], { encoding: 'utf8' });
+// A new database (a copy of `template`, a database's name, when given).
+export function createPostgresDatabase(name = `e2e_${randomBytes(8).toString('hex')}`, template = '') {
+    const argv = ['--maintenance-db', POSTGRES_BASE, ...(template ? ['--template', template] : []), name];
+    let r;
+    // Two copies of one template at the same moment can collide ("being accessed by other
+    // users"): again, shortly after.
+    for (let attempt = 0; attempt < 20; ++attempt) {
+        r = spawnSync('createdb', argv, { encoding: 'utf8' });
+        if (r.status === 0 || !template || !/accessed by other users/.test(r.stderr ?? ''))
+            break;
+        spawnSync('sleep', ['0.1']);
+    }
     if (r.status !== 0)
         throw new Error(`createdb ${name} failed: ${r.error?.message ?? ''}${r.stderr}`);
     const u = new URL(POSTGRES_BASE);
@@ -83,6 +96,86 @@ function postgresArgs(dataDir, args, env) {
     return ['--database', readFileSync(file, 'utf8').trim()];
 }
 
+// A new data directory starts as a copy of one that a backend of the same binary (and the
+// same PostgreSQL server) already started on and stopped cleanly: its migrations applied, its
+// signing keys, cluster CA and bootstrap objects made. A first start under the sanitizers costs
+// about 1.1 CPU-s (two RSA-2048 keys are half of it), a start on a copy about 0.35; the suite
+// starts well over a hundred on new directories. Made once per build and engine (under the
+// binary's folder, e2e-templates/), by whichever test process gets there first.
+// Not for what a first start itself decides: `fresh: true`, a data directory of the test's own,
+// --demo, a database or database key named by the test (args or env), or GATEHOUSE_E2E_FRESH=1
+// (every backend on a new directory starts from nothing, as before).
+const TEMPLATE_LEFT_OUT = new Set(['ports.json', 'gatehouse.lock', 'postgres-database']);
+
+function templateWanted({ fresh, args, env }) {
+    if (fresh || process.env.GATEHOUSE_E2E_FRESH === '1')
+        return false;
+    if (args.some((a) => /^--(demo|database|database-key-file|config)(=|$)/.test(a)))
+        return false;
+    return !['GATEHOUSE_DATABASE', 'GATEHOUSE_DEMO', 'GATEHOUSE_DATABASE_KEY_FILE', 'GATEHOUSE_CONFIG']
+        .some((k) => env[k] !== undefined && env[k] !== null);
+}
+
+let templateMade = null; // this process's: a promise of the template's directory
+
+function template() {
+    templateMade ??= makeTemplate();
+    return templateMade;
+}
+
+async function makeTemplate() {
+    const bin = binaryPath();
+    const st = statSync(bin);
+    const key = createHash('sha256')
+        .update(`${bin}\n${st.size}\n${st.mtimeMs}\n${POSTGRES_BASE}`).digest('hex').slice(0, 16);
+    const root = join(dirname(bin), 'e2e-templates');
+    const dir = join(root, key);
+    if (existsSync(join(dir, 'admin-token'))) {
+        const now = new Date();
+        utimesSync(dir, now, now); // in use: not pruned (below) by a test process of another engine
+    } else {
+        mkdirSync(root, { recursive: true, mode: 0o700 });
+        // Those of earlier builds (or PostgreSQL servers) go after a day.
+        for (const old of readdirSync(root)) {
+            const path = join(root, old);
+            if (Date.now() - statSync(path).mtimeMs > 86_400_000)
+                rmSync(path, { recursive: true, force: true });
+        }
+        const making = mkdtempSync(join(root, 'making-'));
+        try {
+            const b = await startBackend({ dataDir: making, fresh: true });
+            const code = await b.stop();
+            if (code !== 0)
+                throw new Error(`the template backend exited with ${code}:\n${b.stderr}`);
+            for (const f of ['ports.json', 'gatehouse.lock'])
+                rmSync(join(making, f), { force: true });
+            try {
+                renameSync(making, dir); // complete, or not there at all
+            } catch (e) {
+                if (!existsSync(join(dir, 'admin-token')))
+                    throw e;
+                // Another test process made it first: theirs.
+            }
+        } finally {
+            rmSync(making, { recursive: true, force: true });
+        }
+    }
+    return dir;
+}
+
+async function fromTemplate(dataDir) {
+    const from = await template();
+    cpSync(from, dataDir, {
+        recursive: true,
+        filter: (src) => src === from || !TEMPLATE_LEFT_OUT.has(src.slice(from.length + 1)),
+    });
+    if (POSTGRES_BASE) {
+        const name = new URL(readFileSync(join(from, 'postgres-database'), 'utf8').trim()).pathname.slice(1);
+        writeFileSync(join(dataDir, 'postgres-database'),
+                      createPostgresDatabase(undefined, decodeURIComponent(name)));
+    }
+}
+
 function readJsonIfExists(path) {
     try {
         return JSON.parse(readFileSync(path, 'utf8'));
@@ -95,20 +188,23 @@ function readJsonIfExists(path) {
  * Spawns `gatehouse --headless --data-dir <dir> --service-port 0 --cluster-port 0
  * --admin-port 0 ...args` and waits until it wrote <dir>/ports.json with its own pid.
  *
- * @param {{dataDir?: string, args?: string[], env?: Record<string, string>}} [options]
+ * @param {{dataDir?: string, args?: string[], env?: Record<string, string>, fresh?: boolean}} [options]
  *   dataDir: reuse a directory (e.g. to restart after stop()/kill9()); default: a new
- *   temporary directory, removed when the test process exits.
+ *   temporary directory, removed when the test process exits, as a copy of the template
+ *   (above) unless `fresh` (a first start from nothing).
  *   args: extra command-line arguments. env: extra environment variables (null removes one).
  *   Password hashes are made at OWASP's least argon2id cost (19 MiB, 2 passes) instead of the
  *   default 64 MiB with 3, a fifth of the CPU: argon2id was a third of the attack suite's
  *   (GATEHOUSE_PASSWORD_HASH_MEMORY/ITERATIONS; env: {...: null} keeps Gatehouse's default).
  * @returns {Promise<Backend>}
  */
-export async function startBackend({ dataDir, args = [], env = {} } = {}) {
+export async function startBackend({ dataDir, args = [], env = {}, fresh = false } = {}) {
     const bin = binaryPath();
     if (!dataDir) {
         dataDir = mkdtempSync(join(tmpdir(), 'gatehouse-e2e-'));
         createdDirs.add(dataDir);
+        if (templateWanted({ fresh, args, env }))
+            await fromTemplate(dataDir);
     }
     const portsFile = join(dataDir, 'ports.json');
     const argv = [
