@@ -33,8 +33,19 @@ constexpr const char *kInteractionCookie = "gh_interaction";
 constexpr const char *kSessionCookie = "gh_session";
 constexpr int kMaxSessions = 100'000;
 
-// Appends parameters to a redirect URI (which has no fragment), each value percent-encoded
-// except the unreserved characters.
+bool challengeSyntaxOk(const QString &c)
+{
+    static const QRegularExpression re(QStringLiteral("^[A-Za-z0-9_-]{43,128}$"));
+    return re.match(c).hasMatch();
+}
+
+QString hashCookie(const QString &v)
+{
+    return TokenIssuer::hashToken(v);
+}
+
+} // namespace
+
 QByteArray withParams(const QString &uri, const QList<QPair<QString, QString>> &params)
 {
     QByteArray out = uri.toUtf8();
@@ -54,19 +65,6 @@ HttpResponse seeOther(const QByteArray &location)
     r.setHeader("Cache-Control", "no-store");
     return r;
 }
-
-bool challengeSyntaxOk(const QString &c)
-{
-    static const QRegularExpression re(QStringLiteral("^[A-Za-z0-9_-]{43,128}$"));
-    return re.match(c).hasMatch();
-}
-
-QString hashCookie(const QString &v)
-{
-    return TokenIssuer::hashToken(v);
-}
-
-} // namespace
 
 QString addressKey(const QHostAddress &address)
 {
@@ -224,6 +222,7 @@ void AuthorizeEndpoint::registerRoutes()
         "POST", QStringLiteral("/oauth2/consent"),
         [this](const HttpRequest &req, const Responder &respond) { consent(req, respond); }, small);
     registerDeviceRoutes();
+    registerLogoutRoutes();
 }
 
 HttpResponse AuthorizeEndpoint::redirectError(const Request &r, const QString &error,
@@ -658,8 +657,7 @@ QString AuthorizeEndpoint::deviceConfirmToken(const QString &sessionValue, const
             .toBase64(QByteArray::Base64UrlEncoding | QByteArray::OmitTrailingEquals));
 }
 
-std::optional<QString> AuthorizeEndpoint::hintedUser(const QString &idToken,
-                                                     const QString &clientId) const
+std::optional<QJsonObject> AuthorizeEndpoint::hintClaims(const QString &idToken) const
 {
     if (idToken.size() > 16 * 1024)
         return std::nullopt;
@@ -670,20 +668,43 @@ std::optional<QString> AuthorizeEndpoint::hintedUser(const QString &idToken,
     const QString typ = verified->header.value(QLatin1String("typ")).toString();
     if (typ.compare(QLatin1String("JWT"), Qt::CaseInsensitive) != 0)
         return std::nullopt;
-    const QJsonObject claims = QJsonDocument::fromJson(verified->payload).object();
-    const QJsonValue aud = claims.value(QLatin1String("aud"));
+    QJsonObject claims = QJsonDocument::fromJson(verified->payload).object();
+    if (claims.value(QLatin1String("iss")).toString() != m_issuer ||
+        claims.value(QLatin1String("sub")).toString().isEmpty())
+        return std::nullopt;
+    return claims;
+}
+
+std::optional<QString> AuthorizeEndpoint::hintedUser(const QString &idToken,
+                                                     const QString &clientId) const
+{
+    const auto claims = hintClaims(idToken);
+    if (!claims)
+        return std::nullopt;
+    const QJsonValue aud = claims->value(QLatin1String("aud"));
     bool forClient = aud.toString() == clientId;
     for (const QJsonValue a : aud.toArray())
         forClient = forClient || a.toString() == clientId;
-    const QString sub = claims.value(QLatin1String("sub")).toString();
-    if (claims.value(QLatin1String("iss")).toString() != m_issuer || !forClient || sub.isEmpty())
+    if (!forClient)
         return std::nullopt;
-    return sub;
+    return claims->value(QLatin1String("sub")).toString();
+}
+
+QString AuthorizeEndpoint::hintedClient(const QString &idToken) const
+{
+    // This server's id_tokens name their client as the one audience (a string).
+    const auto claims = hintClaims(idToken);
+    return claims ? claims->value(QLatin1String("aud")).toString() : QString();
 }
 
 QString AuthorizeEndpoint::sessionCookieValue(const HttpRequest &req)
 {
     return cookieValue(req, kSessionCookie);
+}
+
+QByteArray AuthorizeEndpoint::sessionCookieCleared() const
+{
+    return cookie(kSessionCookie, {}, 0);
 }
 
 void AuthorizeEndpoint::consent(const HttpRequest &req, const Responder &respond)

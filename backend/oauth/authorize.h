@@ -95,6 +95,15 @@ private:
     // code's form approves anything; checked on any instance (nothing is stored).
     static QString deviceConfirmToken(const QString &sessionValue, const QString &userCode);
     static QString sessionCookieValue(const Core::HttpRequest &req);
+    QByteArray sessionCookieCleared() const; // Set-Cookie that ends the browser's session cookie
+    // OpenID Connect RP-Initiated Logout 1.0: /oauth2/logout (logoutpage.cpp).
+    void registerLogoutRoutes();
+    void logout(const Core::HttpRequest &req, const Core::Responder &respond);
+    // The confirm form's CSRF token, keyed by the browser session's own (HttpOnly) cookie.
+    static QString logoutToken(const QString &sessionValue);
+    // The client an id_token_hint was issued to: an id_token this server signed (with a key it
+    // still publishes), expired or not; empty otherwise.
+    QString hintedClient(const QString &idToken) const;
     // RFC 8628 §3.3 user verification: enter the code, sign in if needed, approve or deny.
     void registerDeviceRoutes();
     void deviceSubmit(const Core::HttpRequest &req, const Core::Responder &respond);
@@ -142,6 +151,9 @@ private:
     // The user an id_token_hint names (its sub): an id_token this server signed (with a key it
     // still publishes) for clientId, expired or not (OIDC Core §3.1.2.1); nullopt otherwise.
     std::optional<QString> hintedUser(const QString &idToken, const QString &clientId) const;
+    // The claims of an id_token this server signed (with a key it still publishes), expired or
+    // not; nullopt otherwise.
+    std::optional<QJsonObject> hintClaims(const QString &idToken) const;
 
     Core::HttpServer &m_server;
     Core::Database &m_database;
@@ -173,6 +185,11 @@ Core::HttpResponse htmlPage(int status, const QString &title, const QString &bod
 Core::HttpResponse errorPage(int status, const QString &code, const QString &description);
 QString htmlEscape(const QString &s);
 QString hiddenInput(const char *name, const QString &value);
+// Appends parameters to a redirect URI (which has no fragment), each value percent-encoded
+// except the unreserved characters.
+QByteArray withParams(const QString &uri, const QList<QPair<QString, QString>> &params);
+// 303 See Other to `location`, not cached.
+Core::HttpResponse seeOther(const QByteArray &location);
 
 // RFC 8628 user codes: 8 letters without vowels (no words), shown as XXXX-XXXX; entered in
 // any case, with or without the dash or spaces.

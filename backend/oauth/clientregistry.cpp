@@ -42,6 +42,7 @@ Client fromRow(const QString &clientId, const QString &secretHash, const QByteAr
     c.secretHash = secretHash;
     c.clientName = o.value(QStringLiteral("client_name")).toString();
     c.redirectUris = strings(o.value(QStringLiteral("redirect_uris")));
+    c.postLogoutRedirectUris = strings(o.value(QStringLiteral("post_logout_redirect_uris")));
     c.grantTypes = strings(o.value(QStringLiteral("grant_types")));
     c.scopes =
         o.value(QStringLiteral("scope")).toString().split(QLatin1Char(' '), Qt::SkipEmptyParts);
@@ -265,6 +266,11 @@ std::optional<Core::Error> RegistrationPolicy::check(const Client &c, const Clie
         for (const QString &v : c.redirectUris)
             if (!redirectUris->contains(v) && !(current && current->redirectUris.contains(v)))
                 return refused("redirect_uris", v, *redirectUris);
+    if (redirectUris)
+        for (const QString &v : c.postLogoutRedirectUris)
+            if (!redirectUris->contains(v) &&
+                !(current && current->postLogoutRedirectUris.contains(v)))
+                return refused("post_logout_redirect_uris", v, *redirectUris);
     // Bound to customers: its own update may drop some, not add any nor drop the binding.
     if (current && !current->ordersCustomers.isEmpty()) {
         const bool narrower = !c.ordersCustomers.isEmpty() &&
@@ -340,6 +346,9 @@ QJsonObject Client::toJson() const
                   {QStringLiteral("client_id_issued_at"), createdAt / 1000}};
     if (!logoUri.isEmpty())
         o.insert(QStringLiteral("logo_uri"), logoUri);
+    if (!postLogoutRedirectUris.isEmpty())
+        o.insert(QStringLiteral("post_logout_redirect_uris"),
+                 QJsonArray::fromStringList(postLogoutRedirectUris));
     if (!jwks.isEmpty())
         o.insert(QStringLiteral("jwks"), jwks);
     if (!jwksUri.isEmpty())
@@ -424,25 +433,35 @@ Core::Result<Client> ClientRegistry::fromMetadata(const QJsonObject &m)
         return metadataError(QStringLiteral("invalid_client_metadata"),
                              QStringLiteral("client_credentials needs a confidential client "
                                             "(token_endpoint_auth_method other than none)"));
-    const QJsonValue uris = m.value(QStringLiteral("redirect_uris"));
-    if (!uris.isUndefined() && !uris.isArray())
-        return metadataError(QStringLiteral("invalid_redirect_uri"),
-                             QStringLiteral("redirect_uris must be an array of URLs"));
-    c.redirectUris = strings(uris);
-    for (const QString &u : std::as_const(c.redirectUris)) {
-        const QUrl url(u, QUrl::StrictMode);
-        const bool loopback = url.host() == QLatin1String("127.0.0.1") ||
-                              url.host() == QLatin1String("localhost") ||
-                              url.host() == QLatin1String("::1");
-        if (!url.isValid() || url.isRelative() || url.hasFragment() ||
-            (url.scheme() == QLatin1String("http") && !loopback) ||
-            (url.scheme() != QLatin1String("https") && url.scheme() != QLatin1String("http") &&
-             !url.scheme().contains(QLatin1Char('.')))) // private-use schemes (RFC 8252 §7.1)
+    // redirect_uris, and post_logout_redirect_uris by the same rules.
+    for (const char *member : {"redirect_uris", "post_logout_redirect_uris"}) {
+        const QJsonValue uris = m.value(QLatin1String(member));
+        if (!uris.isUndefined() && (!uris.isArray() || uris.toArray().size() > 100))
             return metadataError(QStringLiteral("invalid_redirect_uri"),
-                                 QStringLiteral("'%1' is not an allowed redirect URI: absolute, "
-                                                "no fragment, https (http only for loopback) or "
-                                                "a reverse-domain private-use scheme")
-                                     .arg(u));
+                                 QStringLiteral("%1 must be an array of URLs (at most 100)")
+                                     .arg(QLatin1String(member)));
+        QStringList &list = QLatin1String(member) == QLatin1String("redirect_uris")
+                                ? c.redirectUris
+                                : c.postLogoutRedirectUris;
+        list = strings(uris);
+        for (const QString &u : std::as_const(list)) {
+            const QUrl url(u, QUrl::StrictMode);
+            const bool loopback = url.host() == QLatin1String("127.0.0.1") ||
+                                  url.host() == QLatin1String("localhost") ||
+                                  url.host() == QLatin1String("::1");
+            if (u.size() > 2048 || !url.isValid() || url.isRelative() || url.hasFragment() ||
+                (url.scheme() == QLatin1String("http") && !loopback) ||
+                (url.scheme() != QLatin1String("https") && url.scheme() != QLatin1String("http") &&
+                 !url.scheme().contains(QLatin1Char('.')))) // private-use schemes (RFC 8252 §7.1)
+                return metadataError(
+                    QStringLiteral("invalid_redirect_uri"),
+                    QStringLiteral("'%1' is not an allowed %2 URI: absolute, no fragment, https "
+                                   "(http only for loopback) or a reverse-domain private-use "
+                                   "scheme")
+                        .arg(u.left(2048), QLatin1String(member) == QLatin1String("redirect_uris")
+                                               ? QLatin1String("redirect")
+                                               : QLatin1String("post-logout redirect")));
+        }
     }
     const bool needsRedirect = c.grantTypes.contains(QStringLiteral("authorization_code"));
     if (needsRedirect && c.redirectUris.isEmpty())

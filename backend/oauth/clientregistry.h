@@ -57,6 +57,9 @@ struct Client
     QString secretHash; // SHA-256 (base64url) of the secret; empty for public clients
     QString clientName;
     QStringList redirectUris;
+    // OpenID Connect RP-Initiated Logout 1.0 §3.1: where /oauth2/logout may send the browser
+    // back to (exact match; the same rules as redirect_uris).
+    QStringList postLogoutRedirectUris;
     QStringList grantTypes;
     QStringList scopes;              // allowed scopes
     QString tokenEndpointAuthMethod; // client_secret_basic | client_secret_post | none

@@ -100,6 +100,7 @@ QJsonObject OAuthApi::discovery() const
         {QStringLiteral("device_authorization_endpoint"),
          e + QStringLiteral("device_authorization")},
         {QStringLiteral("registration_endpoint"), e + QStringLiteral("register")},
+        {QStringLiteral("end_session_endpoint"), e + QStringLiteral("logout")},
         {QStringLiteral("grant_types_supported"), grants},
         {QStringLiteral("response_types_supported"), QJsonArray{QStringLiteral("code")}},
         {QStringLiteral("response_modes_supported"), QJsonArray{QStringLiteral("query")}},

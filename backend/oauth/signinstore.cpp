@@ -321,4 +321,18 @@ void SignInStore::endSessions(const QString &userId, std::function<void(Result<v
         std::move(done));
 }
 
+void SignInStore::endSession(const QString &sessionHash, std::function<void(Result<void>)> done)
+{
+    // A consent still pending on it fails when its code would be stored (finish() needs the
+    // session then).
+    m_writer.submit(
+        [sessionHash](WriteTransaction &tx) -> Result<void> {
+            Core::Statement &s = tx.stmt("DELETE FROM oauth_sessions WHERE hash = ?");
+            if (!s.bind(1, sessionHash).exec())
+                return WriteTransaction::sqlError(s, "end the session");
+            return {};
+        },
+        std::move(done));
+}
+
 } // namespace Gatehouse::OAuth

@@ -93,6 +93,8 @@ public:
     std::optional<BrowserSession> session(const QString &sessionHash, qint64 now);
     // Signs the user out of every browser and drops their pending sign-ins.
     void endSessions(const QString &userId, std::function<void(Core::Result<void>)> done);
+    // Ends one browser session (a sign-out, /oauth2/logout) and the sign-ins resting on it.
+    void endSession(const QString &sessionHash, std::function<void(Core::Result<void>)> done);
 
 private:
     Core::Database &m_database;

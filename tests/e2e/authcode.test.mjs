@@ -1626,3 +1626,80 @@ test('expiry, part 2: after 61 s the code is invalid_grant, the access token 401
     assert.match(r.headers['www-authenticate'] ?? '', /error="invalid_token"/);
     assert.equal((await introspect(tokens.access_token)).active, false);
 });
+
+test('RP-initiated logout: a confirmation on this server\'s own form ends the browser session, then back to a registered post_logout_redirect_uri with state; never elsewhere', async () => {
+    assert.equal(as.end_session_endpoint, `${issuer}/oauth2/logout`);
+    const back = 'https://rp.example.test/signed-out';
+    // Registered by the same rules as redirect_uris.
+    for (const bad of ['http://rp.example.test/out', 'https://rp.example.test/out#x', 'relative/out'])
+        assert.equal((await adminFetch(b, 'POST', '/admin/v1/clients', {
+            client_name: 'bad logout', token_endpoint_auth_method: 'none', redirect_uris: ['https://rp.example.test/cb'],
+            post_logout_redirect_uris: [bad] })).json?.error, 'invalid_redirect_uri', bad);
+    const c = await register({ client_name: 'Logout RP', token_endpoint_auth_method: 'none', scope: 'openid profile email',
+                               redirect_uris: ['https://rp.example.test/cb'], post_logout_redirect_uris: [back] });
+    assert.deepEqual(c.post_logout_redirect_uris, [back]);
+    const user = await createUser();
+    const flow = await runFlow(c, user);
+    const tokens = await exchange(c, flow);
+    assert.ok(tokens.id_token);
+    const ua = flow.ua;
+    const logoutUrl = (params) => {
+        const u = new URL(as.end_session_endpoint);
+        for (const [k, v] of Object.entries(params)) u.searchParams.set(k, v);
+        return u;
+    };
+
+    // Refused before anything else: an unregistered target, another client's, a forged hint.
+    const otherTokens = await exchange(spa, await runFlow(spa, user, { extra: { scope: 'openid' } }));
+    for (const [params, why] of [
+        [{ id_token_hint: tokens.id_token, post_logout_redirect_uri: 'https://evil.example/' }, /not registered/],
+        [{ id_token_hint: otherTokens.id_token, post_logout_redirect_uri: back }, /not registered/],
+        [{ post_logout_redirect_uri: back }, /needs id_token_hint or client_id/],
+        [{ id_token_hint: `${tokens.id_token.slice(0, -4)}AAAA` }, /not an id_token this server issued/],
+        [{ id_token_hint: tokens.id_token, client_id: spa.client_id }, /not the id_token_hint's audience/],
+    ]) {
+        const r = await ua.fetch(logoutUrl(params));
+        assertErrorPage(r, JSON.stringify(params));
+        assert.match(element(r.text, 'error-description').text, why);
+    }
+    // A request alone (a link or an image on any site) signs nobody out: it asks.
+    const ask = await ua.fetch(logoutUrl({ id_token_hint: tokens.id_token, post_logout_redirect_uri: back, state: 's-1' }));
+    assert.equal(ask.status, 200, ask.text);
+    assert.equal(element(ask.text, 'username').text, user.username);
+    const f = form(ask.text, 'logout-form');
+    assert.equal(f.method, 'post');
+    // Another browser's (or a forged) form token: refused, still signed in.
+    const forged = await ua.fetch(new URL(f.action, issuer), { method: 'POST', form: { ...f.fields, csrf: 'x'.repeat(43) } });
+    assertErrorPage(forged, 'a forged sign-out form');
+    const stillIn = await ua.fetch(authorizeUrl((await newRequest(c)).params));
+    assert.equal(stillIn.status, 303);
+    assert.ok(!isPage(stillIn.location, '/oauth2/login'), `still signed in (${stillIn.rawLocation})`);
+    // Confirmed: the session ends, back to the client with its state.
+    const oldCookie = ua.cookies.get('gh_session');
+    assert.ok(oldCookie);
+    const out = await ua.fetch(new URL(f.action, issuer), { method: 'POST', form: f.fields });
+    assert.equal(out.status, 303, out.text);
+    assert.equal(out.rawLocation, `${back}?state=s-1`);
+    assert.ok(out.setCookies.some((sc) => sc.name === 'gh_session' && sc.value === '' && sc.attrs['max-age'] === '0'),
+              JSON.stringify(out.setCookies));
+    const again = await ua.fetch(authorizeUrl((await newRequest(c)).params));
+    assert.ok(isPage(again.location, '/oauth2/login'), `signed out: the login page (${again.rawLocation})`);
+    // The old cookie is worth nothing now, even sent again by hand.
+    const replay = new UserAgent();
+    replay.cookies.set('gh_session', oldCookie);
+    const replayed = await replay.fetch(authorizeUrl((await newRequest(c)).params));
+    assert.ok(isPage(replayed.location, '/oauth2/login'), `the old cookie: the login page (${replayed.rawLocation})`);
+    // Nobody signed in: straight back, nothing to confirm; without a target, a page that says so.
+    const direct = await ua.fetch(logoutUrl({ client_id: c.client_id, post_logout_redirect_uri: back }));
+    assert.equal(direct.status, 303);
+    assert.equal(direct.rawLocation, back);
+    const plain = await ua.fetch(logoutUrl({}));
+    assert.equal(plain.status, 200);
+    assert.ok(element(plain.text, 'signed-out'));
+    // openid-client builds the same request.
+    const config = await oidc.discovery(new URL(issuer), c.client_id, undefined, oidc.None(), { execute: [oidc.allowInsecureRequests] });
+    const built = oidc.buildEndSessionUrl(config, { id_token_hint: tokens.id_token, post_logout_redirect_uri: back, state: 's-2' });
+    const viaLib = await new UserAgent().fetch(built);
+    assert.equal(viaLib.status, 303, viaLib.text);
+    assert.equal(viaLib.rawLocation, `${back}?state=s-2`);
+});

@@ -1,0 +1,147 @@
+// OpenID Connect RP-Initiated Logout 1.0: /oauth2/logout ends the browser's session here.
+#include "core/clock.h"
+#include "core/eventbus.h"
+#include "core/httpserver.h"
+#include "crypto/digest.h"
+#include "oauth/authorize.h"
+#include "oauth/clientregistry.h"
+#include "oauth/form.h"
+
+#include <QJsonObject>
+#include <QUrlQuery>
+
+namespace Gatehouse::OAuth {
+
+using Core::HttpRequest;
+using Core::HttpResponse;
+using Core::Responder;
+
+namespace {
+
+HttpResponse logoutError(const QString &description)
+{
+    return htmlPage(400, QStringLiteral("Sign-out error"),
+                    QStringLiteral("<h1>This sign-out request cannot continue</h1>"
+                                   "<p id=\"error-code\">invalid_request</p>"
+                                   "<p id=\"error-description\">%1</p>")
+                        .arg(htmlEscape(description)));
+}
+
+HttpResponse signedOutPage()
+{
+    return htmlPage(200, QStringLiteral("Signed out"),
+                    QStringLiteral("<h1 id=\"signed-out\">You are signed out</h1>"
+                                   "<p class=\"muted\">You can close this window.</p>"));
+}
+
+} // namespace
+
+QString AuthorizeEndpoint::logoutToken(const QString &sessionValue)
+{
+    if (sessionValue.isEmpty())
+        return {};
+    return QString::fromLatin1(
+        Crypto::Digest::hmacSha256(sessionValue.toUtf8(), {"gatehouse logout\n"})
+            .toBase64(QByteArray::Base64UrlEncoding | QByteArray::OmitTrailingEquals));
+}
+
+void AuthorizeEndpoint::registerLogoutRoutes()
+{
+    for (const char *method : {"GET", "POST"})
+        m_server.routeDeferred(
+            method, QStringLiteral("/oauth2/logout"),
+            [this](const HttpRequest &req, const Responder &respond) { logout(req, respond); });
+}
+
+void AuthorizeEndpoint::logout(const HttpRequest &req, const Responder &respond)
+{
+    // The parameters: the query of a GET, the form of a POST (§2), each at most once.
+    const bool post = req.method == "POST";
+    QHash<QString, QString> p;
+    if (post) {
+        if (auto e = parseForm(req, &p))
+            return respond(logoutError(e->description));
+    } else {
+        for (const auto &[k, v] : QUrlQuery(req.query).queryItems(QUrl::FullyDecoded)) {
+            if (p.contains(k))
+                return respond(logoutError(QStringLiteral("%1 is repeated").arg(k.left(64))));
+            p.insert(k, v);
+        }
+    }
+    const QString state = p.value(QStringLiteral("state"));
+    if (state.size() > 2048)
+        return respond(logoutError(QStringLiteral("state is longer than 2048 characters")));
+    // The client: the id_token_hint's audience, or client_id (both: the same one).
+    QString clientId = p.value(QStringLiteral("client_id"));
+    const QString hint = p.value(QStringLiteral("id_token_hint"));
+    if (!hint.isEmpty()) {
+        const QString hinted = hintedClient(hint);
+        if (hinted.isEmpty())
+            return respond(logoutError(QStringLiteral(
+                "id_token_hint is not an id_token this server issued (or its key is retired)")));
+        if (!clientId.isEmpty() && clientId != hinted)
+            return respond(
+                logoutError(QStringLiteral("client_id is not the id_token_hint's audience")));
+        clientId = hinted;
+    }
+    // Never a redirect to where the client did not register (an open redirector otherwise).
+    const QString target = p.value(QStringLiteral("post_logout_redirect_uri"));
+    if (!target.isEmpty()) {
+        if (clientId.isEmpty())
+            return respond(logoutError(
+                QStringLiteral("post_logout_redirect_uri needs id_token_hint or client_id")));
+        const auto client = m_clients.find(clientId);
+        if (!client || !client->postLogoutRedirectUris.contains(target))
+            return respond(logoutError(
+                QStringLiteral("post_logout_redirect_uri is not registered for this client "
+                               "(post_logout_redirect_uris)")));
+    }
+    const QByteArray location =
+        target.isEmpty()
+            ? QByteArray()
+            : withParams(target, state.isEmpty() ? QList<QPair<QString, QString>>{}
+                                                 : QList<QPair<QString, QString>>{
+                                                       {QStringLiteral("state"), state}});
+    auto done = [location, cleared = sessionCookieCleared()] {
+        HttpResponse r = location.isEmpty() ? signedOutPage() : seeOther(location);
+        r.headers.append({"Set-Cookie", cleared});
+        return r;
+    };
+    const auto session = sessionFor(req);
+    if (!session)
+        return respond(done()); // nobody is signed in here: nothing to confirm
+    // The user confirms on a form of this server's (a request alone, from any site, signs
+    // nobody out): its token is keyed by the session cookie, which no other site reads.
+    const QString expected = logoutToken(sessionCookieValue(req));
+    const QString presented = p.value(QStringLiteral("csrf"));
+    if (!post || !p.contains(QStringLiteral("csrf"))) {
+        const auto user = m_users.find(session->userId);
+        const QString body =
+            QStringLiteral(
+                "<h1>Sign out?</h1><p>You are signed in as <b id=\"username\">%1</b>. Sign out "
+                "of Gatehouse in this browser?</p><form id=\"logout-form\" method=\"post\" "
+                "action=\"%2\">%3%4%5%6"
+                "<button type=\"submit\" id=\"sign-out\">Sign out</button></form>")
+                .arg(htmlEscape(user ? user->username : QStringLiteral("(deleted)")),
+                     htmlEscape(pagePath("logout")), hiddenInput("csrf", expected),
+                     hiddenInput("client_id", clientId),
+                     hiddenInput("post_logout_redirect_uri", target), hiddenInput("state", state));
+        return respond(htmlPage(200, QStringLiteral("Sign out"), body));
+    }
+    if (presented.isEmpty() || presented != expected)
+        return respond(logoutError(QStringLiteral(
+            "the sign-out form does not belong to this browser's session; open it again")));
+    const QString userId = session->userId;
+    m_signIns.endSession(
+        sessionHashOf(req), [this, respond, done, userId, clientId](const Core::Result<void> &r) {
+            if (!r)
+                return respond(errorPage(500, QStringLiteral("server_error"),
+                                         QStringLiteral("the session could not be ended")));
+            m_events.publish(QStringLiteral("oauth.logout"),
+                             QJsonObject{{QStringLiteral("userId"), userId},
+                                         {QStringLiteral("clientId"), clientId}});
+            respond(done());
+        });
+}
+
+} // namespace Gatehouse::OAuth
