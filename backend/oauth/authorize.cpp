@@ -717,10 +717,17 @@ void AuthorizeEndpoint::consent(const HttpRequest &req, const Responder &respond
         return respond(errorPage(400, QStringLiteral("invalid_request"),
                                  QStringLiteral("The consent form has expired or does not "
                                                 "belong to this browser.")));
+    // The user of a consent page signed in (here or before) with a browser session, which
+    // must still be there: a page left open after a sign-out (another tab, a shared computer)
+    // gives the next person nothing.
+    const QString sessionHash = sessionHashOf(req);
+    if (sessionHash.isEmpty())
+        return respond(errorPage(400, QStringLiteral("invalid_request"),
+                                 QStringLiteral("You are signed out. Start again from the "
+                                                "application.")));
     const bool allow = form.value(QStringLiteral("decision")) == QLatin1String("allow");
     // Single use: of two submissions (or two instances) only the one that removes it goes on.
     const NewCode code = allow ? newCode() : NewCode{};
-    const QString sessionHash = sessionHashOf(req);
     m_signIns.consume(ia->id, [this, ia = *ia, allow, code, sessionHash,
                                respond](const Core::Result<bool> &removed) {
         if (!removed)

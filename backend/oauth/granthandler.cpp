@@ -98,8 +98,16 @@ stillTrusted(const QString &issuer, const QString &userId, qint64 expectedUpdate
 {
     return [issuer, userId, expectedUpdatedAt, scopes,
             subjectNames](Core::WriteTransaction &tx) -> std::optional<OAuthError> {
-        Core::Statement &q = tx.stmt(
-            "SELECT scopes, subjects, any_subject FROM oauth_trusted_issuers WHERE issuer = ?");
+        // Locked for share on PostgreSQL: an administrator's narrowing on another instance
+        // (which locks the row for update, then revokes the issuer's tokens) waits for this
+        // token to be stored, or this read waits for the narrowing; either way the new token
+        // is refused or revoked. A plain read under READ COMMITTED let it slip between them.
+        Core::Statement &q =
+            tx.isPostgres()
+                ? tx.stmt("SELECT scopes, subjects, any_subject FROM oauth_trusted_issuers WHERE "
+                          "issuer = ? FOR SHARE")
+                : tx.stmt("SELECT scopes, subjects, any_subject FROM oauth_trusted_issuers WHERE "
+                          "issuer = ?");
         if (!q.bind(1, issuer).next())
             return invalidGrant(QStringLiteral("the issuer is no longer trusted"));
         TrustedIssuer now;
@@ -143,10 +151,12 @@ std::optional<OAuthError> scopesStillAllowed(Core::WriteTransaction &tx, const Q
 
 QStringList subjectNames(const QString &sub, const User *user)
 {
-    QStringList names{sub};
+    // A sub that names a local user (usernames match in any case) is that user, known by its
+    // id and stored username only: an entry meant as another issuer's own sub ("Admin") does
+    // not let it assert the local user "admin".
     if (user)
-        names << user->id << user->username;
-    return names;
+        return {user->id, user->username};
+    return {sub};
 }
 
 std::optional<OAuthError> subjectRefused(const TrustedIssuer &issuer, const QString &sub,

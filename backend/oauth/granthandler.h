@@ -148,8 +148,8 @@ std::function<std::optional<OAuthError>(Core::WriteTransaction &)>
 stillTrusted(const QString &issuer, const QString &userId, qint64 expectedUpdatedAt,
              const QStringList &scopes, const QStringList &subjectNames);
 
-// The names a trusted issuer's `sub` goes by here: the `sub` itself, and the id and username
-// of the local user it names (user: UserStore::find(sub), or null).
+// The names a trusted issuer's `sub` goes by here: the id and stored username of the local
+// user it names (user: UserStore::find(sub)), else the `sub` itself.
 QStringList subjectNames(const QString &sub, const User *user);
 // invalid_grant when `issuer` may not assert that subject (TrustedIssuer::mayAssert).
 std::optional<OAuthError> subjectRefused(const TrustedIssuer &issuer, const QString &sub,

@@ -8,7 +8,6 @@
 #include "oauth/form.h"
 
 #include <QJsonObject>
-#include <QUrlQuery>
 
 namespace Gatehouse::OAuth {
 
@@ -62,11 +61,12 @@ void AuthorizeEndpoint::logout(const HttpRequest &req, const Responder &respond)
         if (auto e = parseForm(req, &p))
             return respond(logoutError(e->description));
     } else {
-        for (const auto &[k, v] : QUrlQuery(req.query).queryItems(QUrl::FullyDecoded)) {
-            if (p.contains(k))
-                return respond(logoutError(QStringLiteral("%1 is repeated").arg(k.left(64))));
-            p.insert(k, v);
-        }
+        // As the authorization endpoint reads its query: '+' is a space.
+        const qsizetype q = req.target.indexOf('?');
+        QString repeated;
+        if (q >= 0 && !parseUrlEncoded(req.target.mid(q + 1), &p, &repeated))
+            return respond(
+                logoutError(QStringLiteral("parameter '%1' is repeated").arg(repeated.left(64))));
     }
     const QString state = p.value(QStringLiteral("state"));
     if (state.size() > 2048)
@@ -84,6 +84,8 @@ void AuthorizeEndpoint::logout(const HttpRequest &req, const Responder &respond)
                 logoutError(QStringLiteral("client_id is not the id_token_hint's audience")));
         clientId = hinted;
     }
+    if (!clientId.isEmpty() && !m_clients.find(clientId))
+        return respond(logoutError(QStringLiteral("client_id names no client of this server")));
     // Never a redirect to where the client did not register (an open redirector otherwise).
     const QString target = p.value(QStringLiteral("post_logout_redirect_uri"));
     if (!target.isEmpty()) {
@@ -102,9 +104,13 @@ void AuthorizeEndpoint::logout(const HttpRequest &req, const Responder &respond)
             : withParams(target, state.isEmpty() ? QList<QPair<QString, QString>>{}
                                                  : QList<QPair<QString, QString>>{
                                                        {QStringLiteral("state"), state}});
-    auto done = [location, cleared = sessionCookieCleared()] {
+    // The cookie is cleared only where the request carried one: a cross-site POST comes
+    // without it (SameSite=Lax), and must not end the session by its answer either.
+    const bool hadCookie = !sessionCookieValue(req).isEmpty();
+    auto done = [location, hadCookie, cleared = sessionCookieCleared()] {
         HttpResponse r = location.isEmpty() ? signedOutPage() : seeOther(location);
-        r.headers.append({"Set-Cookie", cleared});
+        if (hadCookie)
+            r.headers.append({"Set-Cookie", cleared});
         return r;
     };
     const auto session = sessionFor(req);

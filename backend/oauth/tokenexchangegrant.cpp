@@ -341,8 +341,19 @@ GrantResult TokenExchangeGrant::handle(const TokenRequest &req) const
     if (subject.local) {
         const QString hash = subject.hash;
         const qint64 now = req.now;
-        out.consume = [hash, now, userId, updatedAt, clientId = subject.clientId,
-                       scopes](Core::WriteTransaction &tx) -> std::optional<OAuthError> {
+        out.consume =
+            [hash, now, userId, updatedAt, clientId = subject.clientId, scopes,
+             origin = subject.origin](Core::WriteTransaction &tx) -> std::optional<OAuthError> {
+            // Descended from a trusted issuer: its row locked for share on PostgreSQL, so that
+            // an administrator's narrowing or removal on another instance (which locks it, then
+            // revokes the tokens of that origin) either sees this token or is seen by it.
+            if (!origin.isEmpty() && tx.isPostgres()) {
+                Core::Statement &o =
+                    tx.stmt("SELECT 1 FROM oauth_trusted_issuers WHERE issuer = ? FOR SHARE");
+                if (!o.bind(1, origin).next())
+                    return invalidGrant(QStringLiteral("the issuer is no longer trusted"));
+                o.next(); // done with it
+            }
             Core::Statement &q =
                 tx.stmt("SELECT revoked_at, expires_at FROM oauth_tokens WHERE hash = ?");
             q.bind(1, hash);

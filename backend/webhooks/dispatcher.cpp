@@ -224,8 +224,10 @@ void Dispatcher::reload()
 {
     // Read forward from the cursor until something new was taken or nothing is left.
     for (;;) {
-        const QList<Delivery> pending = WebhookStore::pending(m_database.connection(), m_cursor,
-                                                              m_options.maxInMemory, &m_cursor);
+        // No more than there is room for (at least a few): the memory bound holds.
+        const int room = std::max(16, m_options.maxInMemory - int(m_known.size()));
+        const QList<Delivery> pending =
+            WebhookStore::pending(m_database.connection(), m_cursor, room, &m_cursor);
         const qsizetype before = m_known.size();
         for (const Delivery &d : pending) {
             if (m_recording.contains(d.id) || m_known.contains(d.id))
@@ -234,7 +236,7 @@ void Dispatcher::reload()
                 enqueueLocal(d);
         }
         // Everything pending was read: new deliveries may be taken directly again.
-        m_overflow = pending.size() >= m_options.maxInMemory;
+        m_overflow = pending.size() >= room;
         if (!m_overflow || m_known.size() > before)
             return;
     }
@@ -285,13 +287,15 @@ void Dispatcher::maybeReloadOwner(const QString &owner)
 
 void Dispatcher::reloadOwner(const QString &owner)
 {
-    const int share = ownerQueueShare();
     for (;;) {
         const auto cursor = m_ownerOverflow.constFind(owner);
         if (cursor == m_ownerOverflow.constEnd())
             return;
         qint64 last = *cursor;
-        auto rows = WebhookStore::pendingOfOwner(m_database.connection(), owner, last, share);
+        // As many as it may hold now (at least a few): in the last quarter that is 64 at
+        // most, not a whole share's rows read for a handful taken.
+        const int page = std::max(16, ownerHoldLimit() - m_knownOf.value(owner));
+        auto rows = WebhookStore::pendingOfOwner(m_database.connection(), owner, last, page);
         if (!rows) {
             qCWarning(lcWebhooks).noquote() << rows.error().message; // read at its next finish
             return;
@@ -307,7 +311,7 @@ void Dispatcher::reloadOwner(const QString &owner)
             if (!skip)
                 enqueueLocal(d);
         }
-        if (rows->size() < share) {
+        if (rows->size() < page) {
             m_ownerOverflow.remove(owner); // all read: new deliveries are taken directly again
             return;
         }

@@ -380,6 +380,11 @@ test('trusted issuers assert only the subjects an administrator listed; narrowin
     assert.equal(byId.status, 200, byId.text);
     assert.equal(jose.decodeJwt(byId.json.access_token).sub, user.id);
 
+    // An entry meant as the partner's own sub that a local username matches in another case
+    // does not let it assert that local user: a local user is known by its id and username.
+    assert.equal((await trust({ subjects: ['jb-user', 'service-42', 'partner-user', 'JB-Boss'] })).status, 201);
+    assertError(await token({ grant_type: JWT_BEARER, assertion: await signed('JB-Boss') }, basic(c)), 400,
+                'invalid_grant', /may not assert the subject 'JB-Boss'/);
     // Listed now: the refused assertion was not spent by its refusal.
     const widened = await trust({ subjects: ['jb-user', 'service-42', 'partner-user', 'jb-boss'] });
     assert.equal(widened.status, 201, widened.text);

@@ -1662,8 +1662,12 @@ test('RP-initiated logout: a confirmation on this server\'s own form ends the br
         assertErrorPage(r, JSON.stringify(params));
         assert.match(element(r.text, 'error-description').text, why);
     }
-    // A request alone (a link or an image on any site) signs nobody out: it asks.
-    const ask = await ua.fetch(logoutUrl({ id_token_hint: tokens.id_token, post_logout_redirect_uri: back, state: 's-1' }));
+    // A request alone (a link or an image on any site) signs nobody out: it asks. A cross-site
+    // POST comes without the session cookie (SameSite=Lax): its answer clears no cookie either.
+    const crossSite = await new UserAgent().fetch(logoutUrl({}), { method: 'POST', form: {} });
+    assert.equal(crossSite.status, 200, crossSite.text);
+    assert.deepEqual(crossSite.setCookies, []);
+    const ask = await ua.fetch(logoutUrl({ id_token_hint: tokens.id_token, post_logout_redirect_uri: back, state: 's 1' }));
     assert.equal(ask.status, 200, ask.text);
     assert.equal(element(ask.text, 'username').text, user.username);
     const f = form(ask.text, 'logout-form');
@@ -1674,12 +1678,22 @@ test('RP-initiated logout: a confirmation on this server\'s own form ends the br
     const stillIn = await ua.fetch(authorizeUrl((await newRequest(c)).params));
     assert.equal(stillIn.status, 303);
     assert.ok(!isPage(stillIn.location, '/oauth2/login'), `still signed in (${stillIn.rawLocation})`);
-    // Confirmed: the session ends, back to the client with its state.
+    // A consent page of another application, left open in this browser.
+    const c2 = await register({ client_name: 'Other RP', token_endpoint_auth_method: 'none', scope: 'openid profile',
+                                redirect_uris: ['https://rp2.example.test/cb'] });
+    const pending = await ua.fetch(authorizeUrl((await newRequest(c2, { scope: 'openid profile' })).params));
+    assert.ok(isPage(pending.location, '/oauth2/consent'), pending.rawLocation);
+    const leftOpen = await consentPage(ua, pending.location);
+    // Confirmed: the session ends, back to the client with its state (sent as 's+1').
     const oldCookie = ua.cookies.get('gh_session');
     assert.ok(oldCookie);
     const out = await ua.fetch(new URL(f.action, issuer), { method: 'POST', form: f.fields });
     assert.equal(out.status, 303, out.text);
-    assert.equal(out.rawLocation, `${back}?state=s-1`);
+    assert.equal(out.rawLocation, `${back}?state=s%201`);
+    // The consent page left open gives the next person at this computer nothing.
+    const allowed = await submitConsent(ua, leftOpen, 'allow');
+    assertErrorPage(allowed, 'a consent page left open after the sign-out');
+    assert.match(element(allowed.text, 'error-description').text, /signed out/);
     assert.ok(out.setCookies.some((sc) => sc.name === 'gh_session' && sc.value === '' && sc.attrs['max-age'] === '0'),
               JSON.stringify(out.setCookies));
     const again = await ua.fetch(authorizeUrl((await newRequest(c)).params));

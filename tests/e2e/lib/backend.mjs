@@ -119,7 +119,11 @@ function templateWanted({ fresh, args, env }) {
 let templateMade = null; // this process's: a promise of the template's directory
 
 function template() {
-    templateMade ??= makeTemplate();
+    // A failure is not remembered: the next backend tries again.
+    templateMade ??= makeTemplate().catch((e) => {
+        templateMade = null;
+        throw e;
+    });
     return templateMade;
 }
 
@@ -138,8 +142,12 @@ async function makeTemplate() {
         // Those of earlier builds (or PostgreSQL servers) go after a day.
         for (const old of readdirSync(root)) {
             const path = join(root, old);
-            if (Date.now() - statSync(path).mtimeMs > 86_400_000)
-                rmSync(path, { recursive: true, force: true });
+            try {
+                if (Date.now() - statSync(path).mtimeMs > 86_400_000)
+                    rmSync(path, { recursive: true, force: true });
+            } catch {
+                // renamed or removed by another test process meanwhile
+            }
         }
         const making = mkdtempSync(join(root, 'making-'));
         try {
