@@ -6,7 +6,6 @@
 #include <QMutex>
 #include <QString>
 
-#include <atomic>
 #include <memory>
 
 namespace Gatehouse::Core {
