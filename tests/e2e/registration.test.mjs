@@ -388,3 +388,29 @@ test('client changes are announced on the admin event stream', async () => {
     for (const e of events)
         assert.ok(!e.raw.includes('client_secret') && !e.raw.includes(dynamic.json.client_secret), 'no secrets in events');
 });
+
+test('a registrant\'s post_logout_redirect_uris are bounded by the policy\'s redirectUris, at registration and in an update; a refusal spends nothing', async () => {
+    const app = 'https://app.example.test/cb';
+    const out = 'https://app.example.test/signed-out';
+    const iat = await initialAccessToken({ maxUses: 1, policy: { grantTypes: ['authorization_code'], scopes: ['openid'],
+                                                                 redirectUris: [app, out] } });
+    const wanted = { client_name: 'logout app', grant_types: ['authorization_code'], scope: 'openid',
+                     token_endpoint_auth_method: 'none', redirect_uris: [app] };
+    const before = (await adminFetch(b, 'GET', '/admin/v1/clients')).json.items.length;
+    // An attacker's registration: its sign-out would send users anywhere.
+    const evil = await register({ ...wanted, post_logout_redirect_uris: ['https://evil.example/landing'] }, iat.token);
+    assertError(evil, 400, 'invalid_client_metadata');
+    assert.match(evil.json.error_description, /post_logout_redirect_uris: 'https:\/\/evil\.example\/landing' is not allowed/);
+    assert.equal((await adminFetch(b, 'GET', '/admin/v1/clients')).json.items.length, before, 'no client made');
+    // The token was not spent: the allowed one registers with it.
+    const ok = await register({ ...wanted, post_logout_redirect_uris: [out] }, iat.token);
+    assert.equal(ok.status, 201, ok.text);
+    assert.deepEqual(ok.json.post_logout_redirect_uris, [out]);
+    // Its own update may not add one either; the client is unchanged.
+    const update = await configuration('PUT', ok.json.client_id, ok.json.registration_access_token,
+                                       { ...wanted, client_id: ok.json.client_id,
+                                         post_logout_redirect_uris: [out, 'https://evil.example/landing'] });
+    assertError(update, 400, 'invalid_client_metadata');
+    const read = await configuration('GET', ok.json.client_id, ok.json.registration_access_token);
+    assert.deepEqual(read.json.post_logout_redirect_uris, [out]);
+});
