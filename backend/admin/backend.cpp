@@ -798,6 +798,13 @@ QString Backend::clusterBindingOf(const OAuth::User &user) const
                     .arg(binding, s.name);
         }
     }
+    // A binding to system:authenticated names every user: where it gives more than the
+    // defaults do (discovery, reviews of oneself, public information), any user is one.
+    Cluster::UserInfo everyone;
+    everyone.groups = {QLatin1String(Cluster::kAuthenticatedGroup)};
+    if (const QString beyond = Cluster::accessBeyondDefaults(*policy, everyone); !beyond.isEmpty())
+        return QStringLiteral("the cluster lets every signed-in user (system:authenticated) %1")
+            .arg(beyond);
     return {};
 }
 

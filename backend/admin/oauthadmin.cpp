@@ -10,6 +10,9 @@
 #include <QDateTime>
 #include <QJsonArray>
 #include <QJsonDocument>
+#include <QJsonObject>
+
+#include <algorithm>
 
 namespace Gatehouse::Admin {
 
@@ -78,6 +81,46 @@ std::optional<HttpResponse> OAuthAdminApi::needsOrdersArea(const HttpRequest &re
     if (!writes && !scopes.contains(QStringLiteral("orders:read")))
         return std::nullopt;
     return needsArea(req, QStringLiteral("orders"), writes, what);
+}
+
+std::optional<HttpResponse> OAuthAdminApi::needsOrdersAreaForUsers(const HttpRequest &req,
+                                                                   const QString &what) const
+{
+    static const QStringList userGrants{
+        QStringLiteral("authorization_code"), QStringLiteral("password"),
+        QStringLiteral("urn:ietf:params:oauth:grant-type:device_code"),
+        QStringLiteral("urn:ietf:params:oauth:grant-type:token-exchange")};
+    const auto takesUsers = [](const QStringList &grants) {
+        return std::any_of(grants.begin(), grants.end(),
+                           [](const QString &g) { return userGrants.contains(g); });
+    };
+    QStringList scopes;
+    QString through; // the first client or policy that makes it so, for the message
+    const auto note = [&](const QStringList &granted, const QString &source) {
+        for (const char *s : {"orders:read", "orders:write"})
+            if (granted.contains(QLatin1String(s))) {
+                scopes.append(QLatin1String(s));
+                if (through.isEmpty())
+                    through = source;
+            }
+    };
+    for (const OAuth::Client &c : m_oauth.clients().all())
+        if (takesUsers(c.grantTypes))
+            note(c.scopes, QStringLiteral("client \"%1\" (%2)").arg(c.clientName, c.clientId));
+    if (const auto p = m_oauth.trust().registrationPolicy(); takesUsers(p.grantTypes))
+        note(p.scopes, QStringLiteral("the registration policy"));
+    const qint64 now = m_clock.now().toMSecsSinceEpoch();
+    for (const auto &t : m_oauth.clients().initialAccessTokens())
+        if (t.policy && t.expiresAt > now && t.usedCount < t.maxUses &&
+            takesUsers(t.policy->grantTypes))
+            note(t.policy->scopes,
+                 QStringLiteral("initial access token %1's registration policy").arg(t.id));
+    if (scopes.isEmpty())
+        return std::nullopt;
+    return needsOrdersArea(req, scopes,
+                           QStringLiteral("%1: users sign in to %2, which has the orders API's "
+                                          "scopes")
+                               .arg(what, through));
 }
 
 std::optional<HttpResponse> OAuthAdminApi::needsAreasOfClient(const HttpRequest &req,
@@ -357,6 +400,9 @@ void OAuthAdminApi::registerUserRoutes()
                 return respond(errorAnswer(in.error()));
             if (auto refused = clusterReach(req, *in, {}))
                 return respond(*refused);
+            if (auto refused =
+                    needsOrdersAreaForUsers(req, QStringLiteral("may not create a user")))
+                return respond(*refused);
             m_oauth.users().create(*in, userAnswer(respond, 201));
         },
         pool);
@@ -369,6 +415,10 @@ void OAuthAdminApi::registerUserRoutes()
             if (auto refused = clusterReach(req, *in, req.pathParam(QStringLiteral("id"))))
                 return respond(*refused);
             const bool passwordReset = in->password.has_value();
+            if (passwordReset)
+                if (auto refused = needsOrdersAreaForUsers(
+                        req, QStringLiteral("may not reset a user's password")))
+                    return respond(*refused);
             m_oauth.users().update(
                 req.pathParam(QStringLiteral("id")), *in,
                 [this, respond, now, passwordReset](const Core::Result<OAuth::User> &r) {
@@ -392,9 +442,13 @@ void OAuthAdminApi::registerUserRoutes()
         "POST", QStringLiteral("/admin/v1/users/{id}/unlock"),
         [this, userAnswer, clusterReach](const HttpRequest &req, const Responder &respond) {
             const QString id = req.pathParam(QStringLiteral("id"));
-            if (const auto user = m_oauth.users().find(id); user && user->lockedByAdministrator())
+            if (const auto user = m_oauth.users().find(id); user && user->lockedByAdministrator()) {
                 if (auto refused = clusterReach(req, OAuth::UserInput{}, id))
                     return respond(*refused);
+                if (auto refused = needsOrdersAreaForUsers(
+                        req, QStringLiteral("may not lift an administrator's lock")))
+                    return respond(*refused);
+            }
             m_oauth.users().unlock(id, userAnswer(respond, 200));
         });
     // Until unlocked: the user is signed out everywhere and every token held for them revoked.

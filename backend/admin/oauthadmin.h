@@ -77,6 +77,15 @@ private:
     std::optional<Core::HttpResponse> needsOrdersArea(const Core::HttpRequest &req,
                                                       const QStringList &scopes,
                                                       const QString &what) const;
+    // Users sign in to clients: where a client with the orders API's scopes takes a user's
+    // grant (authorization_code, password, device_code, token-exchange), or a registration
+    // policy lets a registrant make one, whoever knows a user's password reads (or changes)
+    // the orders that client reaches, as a token minted for it would. Making a user, resetting
+    // a password or lifting an administrator's lock then needs the orders area as well (as
+    // needsOrdersArea, for the union of those scopes); nullopt when allowed or when no such
+    // client or policy exists. `what` names the change ("may not create a user").
+    std::optional<Core::HttpResponse> needsOrdersAreaForUsers(const Core::HttpRequest &req,
+                                                              const QString &what) const;
     // Both of the above for what an existing client is now ("may not VERB a client allowed to
     // act for the cluster", "... with the orders API's scopes"): its secret rotated, deleted.
     std::optional<Core::HttpResponse> needsAreasOfClient(const Core::HttpRequest &req,

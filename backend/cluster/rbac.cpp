@@ -1,6 +1,8 @@
 #include "cluster/rbac.h"
 
 #include <QJsonArray>
+#include <QSet>
+#include <QStringList>
 
 #include <algorithm>
 #include <map>
@@ -861,6 +863,53 @@ QList<QJsonObject> bootstrapClusterRoleBindings()
                            {QStringLiteral("system:monitoring")}),
         clusterRoleBinding(QStringLiteral("system:node"), QStringLiteral("system:node"), {}),
     };
+}
+
+QString accessBeyondDefaults(const RbacPolicy &policy, const UserInfo &user)
+{
+    static const RbacPolicy defaults = [] {
+        QList<RbacRole> roles;
+        for (const QJsonObject &r : bootstrapClusterRoles())
+            roles.append(roleFromJson(r));
+        QList<RbacBinding> bindings;
+        for (const QJsonObject &b : bootstrapClusterRoleBindings())
+            bindings.append(bindingFromJson(b));
+        return RbacPolicy(std::move(roles), std::move(bindings));
+    }();
+    const auto key = [](const AccessCell &c) {
+        return QStringList{c.namespaceName,  c.verb,
+                           c.apiGroup,       c.resource,
+                           c.nonResourceURL, c.resourceNames.join(QLatin1Char(','))}
+            .join(QLatin1Char('\x1f'));
+    };
+    QSet<QString> base;
+    for (const AccessCell &c : defaults.effectiveAccess(user))
+        base.insert(key(c));
+    for (const AccessCell &c : policy.effectiveAccess(user)) {
+        if (base.contains(key(c)))
+            continue;
+        QString what = c.nonResourceURL.isEmpty()
+                           ? QStringLiteral("%1 %2%3").arg(
+                                 c.verb,
+                                 c.apiGroup.isEmpty() ? c.resource
+                                                      : c.resource + QLatin1Char('.') + c.apiGroup,
+                                 c.resourceNames.isEmpty()
+                                     ? QString()
+                                     : QStringLiteral(" named %1")
+                                           .arg(c.resourceNames.join(QStringLiteral(", "))))
+                           : QStringLiteral("%1 %2").arg(c.verb, c.nonResourceURL);
+        if (!c.namespaceName.isEmpty())
+            what += QStringLiteral(" in namespace \"%1\"").arg(c.namespaceName);
+        if (!c.via.isEmpty()) {
+            const AccessCell::Source &s = c.via.first();
+            what += s.bindingNamespace.isEmpty()
+                        ? QStringLiteral(" (%1 \"%2\")").arg(s.bindingKind, s.bindingName)
+                        : QStringLiteral(" (%1 \"%2\" in namespace \"%3\")")
+                              .arg(s.bindingKind, s.bindingName, s.bindingNamespace);
+        }
+        return what;
+    }
+    return {};
 }
 
 } // namespace Gatehouse::Cluster

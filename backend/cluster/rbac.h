@@ -228,4 +228,11 @@ QList<QJsonObject> bootstrapClusterRoles();
 QHash<QString, QJsonArray> supersededBootstrapRules();
 QList<QJsonObject> bootstrapClusterRoleBindings();
 
+// What `user` holds through `policy` beyond what the bootstrap roles and bindings alone give
+// it (a binding to system:authenticated gives every signed-in user what its role allows): the
+// first such cell, described ("list pods in namespace \"team\" (RoleBinding \"all-view\" in
+// namespace \"team\")"); empty when it holds nothing more. Cells compare exactly: a wildcard
+// where the defaults name a verb or resource counts as more (fail closed).
+QString accessBeyondDefaults(const RbacPolicy &policy, const UserInfo &user);
+
 } // namespace Gatehouse::Cluster

@@ -169,14 +169,13 @@ std::optional<OAuthError> subjectRefused(const TrustedIssuer &issuer, const QStr
                             .arg(issuer.issuer, sub.left(255)));
 }
 
-QJsonObject subjectClaims(const UserStore &users, QString *sub, const QStringList &scopes,
+QJsonObject subjectClaims(const User *user, QString *sub, const QStringList &scopes,
                           ClaimSources *sources)
 {
-    if (const auto user = users.find(*sub)) {
-        *sub = user->id;
-        return scopedUserClaims(*user, scopes, true, sources);
-    }
-    return {};
+    if (!user)
+        return {};
+    *sub = user->id;
+    return scopedUserClaims(*user, scopes, true, sources);
 }
 
 bool revokeFamily(Core::WriteTransaction &tx, const QString &family, qint64 now)

@@ -161,9 +161,11 @@ std::optional<OAuthError> subjectRefused(const TrustedIssuer &issuer, const QStr
 std::optional<OAuthError> scopesStillAllowed(Core::WriteTransaction &tx, const QString &clientId,
                                              const QStringList &scopes);
 
-// A local user named by `sub` (id or username) gets the user's id and scoped claims (the
-// grants that take a JWT from elsewhere: jwt-bearer, token exchange).
-QJsonObject subjectClaims(const UserStore &users, QString *sub, const QStringList &scopes,
+// The local user a grant's subject names (`user`, found by the caller: by id or username for
+// another issuer's `sub`, by id only for this server's tokens) gives `sub` the user's id and
+// the scoped claims (the grants that take a JWT from elsewhere: jwt-bearer, token exchange).
+// Without a user: no claims, `sub` unchanged.
+QJsonObject subjectClaims(const User *user, QString *sub, const QStringList &scopes,
                           ClaimSources *sources = nullptr);
 
 // Revoke every live token of a family, or issued from a code (in the writer's transaction).

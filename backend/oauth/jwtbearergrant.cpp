@@ -51,7 +51,7 @@ GrantResult JwtBearerGrant::handle(const TokenRequest &req) const
     if (user && user->lockedByAdministrator())
         return grantFailed(
             invalidGrant(QStringLiteral("the user's account is locked by an administrator")));
-    const QJsonObject extra = subjectClaims(m_users, &sub, scopes);
+    const QJsonObject extra = subjectClaims(user ? &*user : nullptr, &sub, scopes);
     const QString audience = m_issuer.defaultAudience(c, scopes);
     // Another issuer's assertion never becomes a cluster identity (docs/oauth.md).
     if (m_issuer.trust() && m_issuer.trust()->isClusterAudience(audience))

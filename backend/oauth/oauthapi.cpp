@@ -196,13 +196,17 @@ std::optional<QString> OAuthApi::clusterTokenRefusal(const QString &token,
         return QStringLiteral("the token's client \"%1\" is not allowed to act for the cluster "
                               "(cluster access is off for it)")
             .arg(client->clientName);
-    const Core::ReadStatement q =
-        m_database.read("SELECT kind, expires_at, revoked_at FROM oauth_tokens WHERE hash = ?");
+    const Core::ReadStatement q = m_database.read(
+        "SELECT kind, expires_at, revoked_at, origin FROM oauth_tokens WHERE hash = ?");
     q->bind(1, TokenIssuer::storageKey(token));
     if (!q->next() || (q->text(0) != QLatin1String("access") && q->text(0) != QLatin1String("id")))
         return QStringLiteral("the token is not one its issuer recorded");
     if (!q->isNull(2))
         return QStringLiteral("the token was revoked");
+    // Another issuer's assertion never becomes a cluster identity, however many exchanges
+    // away (the grants refuse the audience; this holds should one not).
+    if (!q->isNull(3) && !q->text(3).isEmpty())
+        return QStringLiteral("the token descends from another issuer's (%1)").arg(q->text(3));
     if (q->int64(1) <= m_clock.now().toMSecsSinceEpoch())
         return QStringLiteral("the token has expired");
     removeClaimsOfScopesTaken(claims, client->scopes);
@@ -463,7 +467,7 @@ HttpResponse OAuthApi::introspectionEndpoint(const HttpRequest &req) const
     if (q->text(7) == QLatin1String("access"))
         o.insert(QStringLiteral("token_type"), QStringLiteral("Bearer"));
     if (subject != clientId)
-        if (const auto user = m_users.find(subject))
+        if (const auto user = m_users.findById(subject))
             o.insert(QStringLiteral("username"), user->username);
     if (!scope.isEmpty())
         o.insert(QStringLiteral("scope"), scope);
@@ -562,7 +566,7 @@ HttpResponse OAuthApi::userinfoEndpoint(const HttpRequest &req) const
     if (!scopes.contains(QStringLiteral("openid")))
         return challenge(403, "insufficient_scope",
                          QStringLiteral("the access token lacks the openid scope"));
-    const auto user = m_users.find(q.value(2).toString());
+    const auto user = m_users.findById(q.value(2).toString());
     if (!user)
         return challenge(401, "invalid_token",
                          QStringLiteral("the user of this token no longer exists"));

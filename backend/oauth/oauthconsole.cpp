@@ -417,7 +417,7 @@ QJsonObject OAuthConsole::tokenStatus(const QByteArray &token, const QJsonObject
         }
         const QString sub = payload.value(QLatin1String("sub")).toString();
         if (!sub.isEmpty() && sub != clientId) {
-            const auto u = m_users.find(sub);
+            const auto u = m_users.findById(sub); // this server's tokens name users by id
             QJsonObject user{{QStringLiteral("id"), sub},
                              {QStringLiteral("exists"), u.has_value()}};
             if (u)

@@ -278,7 +278,10 @@ GrantResult TokenExchangeGrant::handle(const TokenRequest &req) const
                     .arg(other)));
     }
     QString sub = subject.sub;
-    QJsonObject extra = subjectClaims(m_users, &sub, scopes, req.sources);
+    // This server's token names a user by id, or is a client's own (client_credentials: its
+    // client_id): a username that happens to equal a client_id does not make it theirs.
+    const auto user = subject.local ? m_users.findById(sub) : m_users.find(sub);
+    QJsonObject extra = subjectClaims(user ? &*user : nullptr, &sub, scopes, req.sources);
     if (req.sources)
         noteSource(req.sources, QStringLiteral("sub"), QStringLiteral("subjectToken"),
                    QStringLiteral("the subject token's subject (issuer %1)").arg(subject.iss));
@@ -307,7 +310,6 @@ GrantResult TokenExchangeGrant::handle(const TokenRequest &req) const
                    QStringLiteral("delegation: the actor token's subject acts for the subject "
                                   "(RFC 8693 §4.1)"));
     }
-    const auto user = m_users.find(sub);
     if (user && user->lockedByAdministrator())
         return grantFailed(
             invalidGrant(QStringLiteral("the user's account is locked by an administrator")));

@@ -457,6 +457,17 @@ std::optional<User> UserStore::find(const QString &idOrName) const
     return findIn(q, idOrName);
 }
 
+std::optional<User> UserStore::findById(const QString &id) const
+{
+    QSqlQuery q(m_database.connection());
+    q.prepare(
+        QStringLiteral("SELECT %1 FROM oauth_users WHERE id = ?").arg(QLatin1String(kColumns)));
+    q.addBindValue(id);
+    if (q.exec() && q.next())
+        return fromQuery(q);
+    return std::nullopt;
+}
+
 QList<User> UserStore::all() const
 {
     QList<User> out;

@@ -82,6 +82,9 @@ public:
     void lock(const QString &idOrName, std::function<void(Core::Result<User>)> done);
 
     std::optional<User> find(const QString &idOrName) const;
+    // By id only: for a subject this server recorded (a token's, a code's), which is a user's
+    // id or a client's, never a username.
+    std::optional<User> findById(const QString &id) const;
     QList<User> all() const;
 
     // Remembered consents: {userId, username, clientId, scope, grantedAt}, optionally for

@@ -60,6 +60,18 @@ QString DemoReceiver::hookUrl(const QString &customerId) const
     return origin() + QStringLiteral("/hooks/") + customerId;
 }
 
+bool DemoReceiver::isHookOf(const QUrl &origin, const CallbackTarget &target,
+                            const QString &customerId)
+{
+    if (origin.isEmpty() || customerId.isEmpty() || target.tls)
+        return false;
+    if (target.host != origin.host() || int(target.port) != origin.port())
+        return false;
+    const QByteArray path = "/hooks/" + customerId.toUtf8();
+    const QByteArray &p = target.pathAndQuery;
+    return p.startsWith(path) && (p.size() == path.size() || p.at(path.size()) == '?');
+}
+
 quint16 DemoReceiver::port() const
 {
     return m_server->serverPort();

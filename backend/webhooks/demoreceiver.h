@@ -1,6 +1,7 @@
 #pragma once
 
 #include "core/httpserver.h"
+#include "webhooks/urlpolicy.h"
 
 #include <QJsonArray>
 #include <QJsonObject>
@@ -32,6 +33,12 @@ public:
     Core::Result<void> listen(quint16 preferredPort); // loopback only
     QString origin() const;                           // "http://127.0.0.1:<port>"
     QString hookUrl(const QString &customerId) const;
+    // Whether `target` is the receiver at `origin` receiving for `customerId` (its
+    // /hooks/<customerId>, any query): only such a URL skips the callback address check. Another
+    // customer's there, or another path, is checked as any callback URL is (loopback refused
+    // unless allowed): whoever places orders for one customer does not fill another's log.
+    static bool isHookOf(const QUrl &origin, const CallbackTarget &target,
+                         const QString &customerId);
     quint16 port() const;
     QJsonArray received() const; // newest first
     Core::HttpServer &server() { return *m_server; }

@@ -9,6 +9,7 @@
 #include "core/postguard.h"
 #include "core/threadstate.h"
 #include "core/writequeue.h"
+#include "webhooks/demoreceiver.h"
 #include "webhooks/httpclient.h"
 #include "webhooks/signer.h"
 
@@ -35,11 +36,8 @@ Dispatcher::Dispatcher(Core::Database &database, Core::WriteQueue &writer, Core:
       m_options(std::move(options)), m_eventQueue(eventQueue), m_retry(m_options.retry),
       m_policy(m_options.urlPolicy)
 {
-    if (!m_options.trustedOrigin.isEmpty()) {
-        const QUrl origin(m_options.trustedOrigin);
-        m_trustedHost = origin.host();
-        m_trustedPort = origin.port();
-    }
+    if (!m_options.trustedOrigin.isEmpty())
+        m_trustedOrigin = QUrl(m_options.trustedOrigin);
     m_thread = std::make_unique<QThread>();
     m_thread->setObjectName(QStringLiteral("webhooks"));
     m_lookups = new QThreadPool;
@@ -405,10 +403,9 @@ QList<QByteArray> Dispatcher::keysFor(const QString &ownerId)
     return it->keys;
 }
 
-bool Dispatcher::trusted(const CallbackTarget &t) const
+bool Dispatcher::trusted(const CallbackTarget &t, const QString &ownerId) const
 {
-    return !m_trustedHost.isEmpty() && !t.tls && t.host == m_trustedHost &&
-           int(t.port) == m_trustedPort;
+    return DemoReceiver::isHookOf(m_trustedOrigin, t, ownerId);
 }
 
 void Dispatcher::begin(const QString &key)
@@ -454,7 +451,7 @@ void Dispatcher::begin(const QString &key)
             Qt::QueuedConnection);
         return;
     }
-    if (trusted(*target)) {
+    if (trusted(*target, a.delivery.ownerId)) {
         send(std::move(a), QHostAddress(target->host), *target);
         return;
     }

@@ -147,7 +147,9 @@ private:
                 const QByteArray &responseBody, std::optional<qint64> retryAfterMs, bool attempted);
     Endpoint &endpointFor(const QString &id);
     QList<QByteArray> keysFor(const QString &ownerId);
-    bool trusted(const CallbackTarget &t) const;
+    bool trusted(const CallbackTarget &t,
+                 const QString &ownerId) const; // the demo receiver's, for ownerId
+    QUrl m_trustedOrigin; // m_options.trustedOrigin, parsed once (empty: none)
     qint64 nowMs() const;
 
     // Leases (Options::leaseHolder set).
@@ -169,8 +171,6 @@ private:
     Core::EventBus &m_events;
     const Core::Clock &m_clock;
     Options m_options;
-    QString m_trustedHost; // of m_options.trustedOrigin, parsed once
-    int m_trustedPort = -1;
     Core::EventQueue *m_eventQueue; // results' events are published there; null: inline
     RetryPolicy m_retry;
     UrlPolicy m_policy;

@@ -689,13 +689,17 @@ describe('trust boundaries: token exchange, registration, the cluster audience',
         // The old password still signs in; the user is as it was.
         assert.ok((await tokensFor(b, rp, dave, { scope: 'openid' })).id_token);
         assert.equal((await adminFetch(b, 'GET', `/admin/v1/users/${dave.id}`)).json.email ?? '', dave.email ?? '');
-        // With cluster:write as well the change is allowed; a user no binding names stays oauth:write's.
-        const both = await scopedAdminToken(b, `cluster helpdesk ${counter}`, ['oauth:write', 'cluster:write']);
+        // With cluster:write as well the change is allowed; a user no binding names needs no
+        // cluster:write. (orders:write as well: users here sign in to rp, which has the orders
+        // API's scopes.)
+        const both = await scopedAdminToken(b, `cluster helpdesk ${counter}`, ['oauth:write', 'cluster:write', 'orders:write']);
         const allowed = await request(`${b.adminUrl}/admin/v1/users/${dave.id}`, 'PATCH', JSON.stringify({ password: 'reset by both' }),
                                       { Authorization: `Bearer ${both}`, 'Content-Type': 'application/json' });
         assert.equal(allowed.status, 200, allowed.text);
         const plain = await newUser(b, `plain${counter}`, ['devs']);
-        const reset = await request(`${b.adminUrl}/admin/v1/users/${plain.id}`, 'PATCH', JSON.stringify({ password: 'plain reset pw' }), headers);
+        const ordersToo = await scopedAdminToken(b, `orders helpdesk ${counter}`, ['oauth:write', 'orders:write']);
+        const reset = await request(`${b.adminUrl}/admin/v1/users/${plain.id}`, 'PATCH', JSON.stringify({ password: 'plain reset pw' }),
+                                    { Authorization: `Bearer ${ordersToo}`, 'Content-Type': 'application/json' });
         assert.equal(reset.status, 200, reset.text);
     });
 
@@ -778,6 +782,80 @@ describe('trust boundaries: token exchange, registration, the cluster audience',
         } finally {
             assert.equal((await adminFetch(b, 'PUT', '/admin/v1/cluster/settings', { oidcGroupMappings: [] })).status, 200);
         }
+    });
+
+    attack('trust 4: an oauth:write admin token makes or resets a user who signs in to a client with the orders API\'s scopes', async () => {
+        // rp takes users' sign-ins (authorization_code) and has orders:read and orders:write:
+        // whoever knows a user's password gets those scopes through it, as a token minted for rp
+        // would give (and that needs orders:write).
+        const oauthOnly = await scopedAdminToken(b, `orders helpdesk ${++counter}`, ['oauth:write']);
+        const headers = { Authorization: `Bearer ${oauthOnly}`, 'Content-Type': 'application/json' };
+        const why = `users sign in to client "relying party" (${rp.client_id}), which has the orders API's scopes: that also needs orders:write`;
+        const count = async () => (await adminFetch(b, 'GET', '/admin/v1/users')).json.items.length;
+        const before = await count();
+        const created = await request(`${b.adminUrl}/admin/v1/users`, 'POST',
+                                      JSON.stringify({ username: `mallory${counter}`, password: 'correct horse 1' }), headers);
+        assert.equal(created.status, 403, created.text);
+        assert.ok(created.json.message.includes(`may not create a user: ${why}`), created.json.message);
+        assert.equal(await count(), before, 'no user created');
+        // Nor is orders:read enough where the client writes.
+        const reader = await scopedAdminToken(b, `orders reader ${counter}`, ['oauth:write', 'orders:read']);
+        const readerCreated = await request(`${b.adminUrl}/admin/v1/users`, 'POST',
+                                            JSON.stringify({ username: `mallory${counter}`, password: 'correct horse 1' }),
+                                            { Authorization: `Bearer ${reader}`, 'Content-Type': 'application/json' });
+        assert.equal(readerCreated.status, 403, readerCreated.text);
+        assert.equal(await count(), before, 'no user created');
+
+        const shopper = await newUser(b, `shopper${counter}`, ['devs']);
+        const reset = await request(`${b.adminUrl}/admin/v1/users/${shopper.id}`, 'PATCH',
+                                    JSON.stringify({ password: 'taken over now' }), headers);
+        assert.equal(reset.status, 403, reset.text);
+        assert.ok(reset.json.message.includes(`may not reset a user's password: ${why}`), reset.json.message);
+        // The old password still signs in (and reaches the orders API through rp).
+        const tokens = await tokensFor(b, rp, shopper, { scope: 'openid orders:read' });
+        assert.match(tokens.scope, /orders:read/);
+        // Lifting an administrator's lock gives the account back: the orders area's too.
+        assert.equal((await adminFetch(b, 'POST', `/admin/v1/users/${shopper.id}/lock`)).status, 200);
+        const unlocked = await request(`${b.adminUrl}/admin/v1/users/${shopper.id}/unlock`, 'POST', '', headers);
+        assert.equal(unlocked.status, 403, unlocked.text);
+        assert.ok(unlocked.json.message.includes(`may not lift an administrator's lock: ${why}`), unlocked.json.message);
+        assert.equal((await adminFetch(b, 'GET', `/admin/v1/users/${shopper.id}`)).json.locked, true, 'still locked');
+        // A change that hands nobody a password stays oauth:write's alone.
+        const renamed = await request(`${b.adminUrl}/admin/v1/users/${shopper.id}`, 'PATCH',
+                                      JSON.stringify({ name: `Shopper ${counter}` }), headers);
+        assert.equal(renamed.status, 200, renamed.text);
+        // With orders:write as well: allowed.
+        const both = await scopedAdminToken(b, `orders and oauth ${counter}`, ['oauth:write', 'orders:write']);
+        const allowed = await request(`${b.adminUrl}/admin/v1/users`, 'POST',
+                                      JSON.stringify({ username: `newhire${counter}`, password: 'correct horse 1' }),
+                                      { Authorization: `Bearer ${both}`, 'Content-Type': 'application/json' });
+        assert.equal(allowed.status, 201, allowed.text);
+    });
+
+    attack('trust 1: a user named after a client_id takes over nothing of its client_credentials tokens', async () => {
+        // A client's own token names the client as its subject (sub = client_id); a user whose
+        // username is that id must not become the subject of an exchange, of introspection or of
+        // userinfo.
+        const svc = await registerClient(b, { client_name: `service ${++counter}`, grant_types: ['client_credentials'],
+                                              scope: 'openid orders:read' });
+        const own = await tokenRequest(b, svc, { grant_type: 'client_credentials', scope: 'openid orders:read' });
+        assert.equal(own.status, 200, own.text);
+        const namesake = await newUser(b, svc.client_id.toLowerCase(), ['devs']);
+        const r = await exchange({ subject_token: own.json.access_token, subject_token_type: ACCESS_TOKEN, scope: 'orders:read' });
+        assert.equal(r.status, 200, r.text);
+        const claims = jose.decodeJwt(r.json.access_token);
+        assert.equal(claims.sub, svc.client_id, 'the client stays the subject');
+        assert.notEqual(claims.sub, namesake.id);
+        for (const claim of ['preferred_username', 'email', 'groups', 'name'])
+            assert.equal(claims[claim], undefined, `${claim}: ${JSON.stringify(claims)}`);
+        const seen = await introspect(b, rs, r.json.access_token);
+        assert.equal(seen.active, true);
+        assert.equal(seen.sub, svc.client_id);
+        assert.equal(seen.username, undefined, JSON.stringify(seen));
+        const info = await request(`${b.serviceUrl}/oauth2/userinfo`, 'GET', undefined,
+                                   { Authorization: `Bearer ${own.json.access_token}` });
+        assert.equal(info.status, 401, info.text);
+        assert.ok(!info.text.includes(namesake.id), info.text);
     });
 
     attack('trust 4: an admin:write token maps a token group to system:masters without cluster:write', async () => {
@@ -985,6 +1063,52 @@ describe('trust boundaries: the cluster\'s own OIDC client', () => {
         const renamed = await adminFetch(b, 'PATCH', `/admin/v1/users/${leaver.id}`, { name: `Leaver ${counter}` });
         assert.equal(renamed.status, 200, renamed.text);
         assert.equal((await clusterIdentity(b, named.id_token)).status, 401);
+    });
+
+    attack('trust 4: an oauth:write admin token makes a user after a binding gave system:authenticated more than the defaults', async () => {
+        await setClusterAccess(true);
+        const oauthOnly = await scopedAdminToken(b, `helpdesk ${++counter}`, ['oauth:write']);
+        const headers = { Authorization: `Bearer ${oauthOnly}`, 'Content-Type': 'application/json' };
+        const createUser = (username) => request(`${b.adminUrl}/admin/v1/users`, 'POST',
+                                                 JSON.stringify({ username, password: 'correct horse 1' }), headers);
+        // With the defaults alone (discovery, reviews of oneself, public information) making a
+        // user is the helpdesk's.
+        const first = await createUser(`everyone${counter}`);
+        assert.equal(first.status, 201, first.text);
+        const binding = { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRoleBinding',
+                          metadata: { name: `all-view-${counter}` },
+                          roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'view' },
+                          subjects: [{ apiGroup: 'rbac.authorization.k8s.io', kind: 'Group', name: 'system:authenticated' }] };
+        const path = '/admin/v1/cluster/k8s/apis/rbac.authorization.k8s.io/v1/clusterrolebindings';
+        const made = await adminFetch(b, 'POST', path, binding);
+        assert.equal(made.status, 201, made.text);
+        try {
+            // Now every user reads the cluster: a new one, or a password reset, is the cluster's business too.
+            const count = async () => (await adminFetch(b, 'GET', '/admin/v1/users')).json.items.length;
+            const before = await count();
+            const created = await createUser(`newcomer${counter}`);
+            assert.equal(created.status, 403, created.text);
+            assert.ok(created.json.message.includes(`may not make user "newcomer${counter}" a cluster identity (the cluster lets every signed-in user (system:authenticated) `),
+                      created.json.message);
+            assert.ok(created.json.message.includes(`(ClusterRoleBinding "all-view-${counter}")): that also needs cluster:write`), created.json.message);
+            assert.equal(await count(), before, 'no user created');
+            const reset = await request(`${b.adminUrl}/admin/v1/users/${first.json.id}`, 'PATCH',
+                                        JSON.stringify({ password: 'taken over now' }), headers);
+            assert.equal(reset.status, 403, reset.text);
+            assert.ok(reset.json.message.includes(`may not change user "everyone${counter}" (the cluster lets every signed-in user (system:authenticated) `),
+                      reset.json.message);
+            // The old password still signs in, and the binding gives what it says.
+            const tokens = await tokensFor(b, kubectl, { username: `everyone${counter}`, password: 'correct horse 1' },
+                                           { scope: 'openid groups' });
+            const pods = await kubeRequest(b, 'GET', '/api/v1/namespaces/default/pods',
+                                           { headers: { Authorization: `Bearer ${tokens.id_token}` } });
+            assert.equal(pods.status, 200, pods.text);
+        } finally {
+            assert.equal((await adminFetch(b, 'DELETE', `${path}/all-view-${counter}`)).status, 200);
+        }
+        // The defaults again: the helpdesk's.
+        const after = await createUser(`newcomer${counter}`);
+        assert.equal(after.status, 201, after.text);
     });
 
     attack('trust 4: an oauth:write admin token lifts an administrator\'s lock on a user a RoleBinding names', async () => {

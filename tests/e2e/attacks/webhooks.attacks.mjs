@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import http from 'node:http';
 import { lookup } from 'node:dns/promises';
 
-import { startBackend, adminFetch, serviceFetch } from '../lib/backend.mjs';
+import { startBackend, adminFetch, serviceFetch, waitFor } from '../lib/backend.mjs';
 import { attack } from './lib/attack.mjs';
 
 describe('webhooks: callback URLs that would reach this host or a private network', () => {
@@ -104,6 +104,42 @@ describe('webhooks: callback URLs that would reach this host or a private networ
             await assertRefused(url, pattern, what);
         });
     }
+
+    attack('webhooks: an order placer points its callbacks at another customer\'s (or another path of the) built-in demo receiver', async () => {
+        // The demo receiver listens on loopback and its URLs skip the address check, but only
+        // its /hooks/<customer> URL of the order's own customer: another customer's there would
+        // fill that customer's log (GET /admin/v1/demo-receiver) with what this placer sends.
+        const origin = (await adminFetch(b, 'GET', '/admin/v1/demo-receiver')).json.url;
+        assert.match(origin, /^http:\/\/127\.0\.0\.1:\d+$/);
+        const ids = [];
+        for (const name of ['placer', 'bystander']) {
+            const c = await adminFetch(b, 'POST', '/admin/v1/customers', { name: `demo receiver ${name}` });
+            assert.equal(c.status, 201, c.text);
+            ids.push(c.json.customer.id);
+        }
+        const [placer, bystander] = ids;
+        const orders = async () => (await adminFetch(b, 'GET', `/admin/v1/orders?customerId=${placer}`)).json;
+        const before = JSON.stringify(await orders());
+        for (const url of [`${origin}/hooks/${bystander}`, `${origin}/hooks/${bystander}?fail=0`,
+                           `${origin}/hooks/${placer}x`, `${origin}/hooks/${placer}/more`, `${origin}/elsewhere`]) {
+            const r = await serviceFetch(b, 'POST', `/v1/customers/${placer}/orders`, { orderStatusCallbackUrl: url });
+            assert.equal(r.status, 400, `${url}: ${r.text}`);
+            assert.equal(r.json.errors?.[0]?.code, 'callback-url-refused', url);
+            assert.match(r.json.errors[0].message, /^127\.0\.0\.1 is a loopback address$/, url);
+        }
+        assert.equal(JSON.stringify(await orders()), before, 'no order created');
+        // Its own URL there is taken, and its callbacks arrive, verified, under its own name.
+        const own = await serviceFetch(b, 'POST', `/v1/customers/${placer}/orders`, { orderStatusCallbackUrl: `${origin}/hooks/${placer}?fail=0` });
+        assert.equal(own.status, 201, own.text);
+        const got = await waitFor(async () => {
+            const received = (await adminFetch(b, 'GET', '/admin/v1/demo-receiver')).json.received;
+            return received.find((x) => x.orderId === own.json.id) ?? null;
+        }, { message: 'the placer\'s own callback at the demo receiver' });
+        assert.equal(got.customerId, placer);
+        assert.equal(got.verified, true);
+        const received = (await adminFetch(b, 'GET', '/admin/v1/demo-receiver')).json.received;
+        assert.ok(!received.some((x) => x.customerId === bystander), JSON.stringify(received));
+    });
 
     // Names that resolve to loopback through the system resolver (/etc/hosts). Where one does
     // not resolve on this machine (localhost. with glibc, ip6-localhost without Debian's
