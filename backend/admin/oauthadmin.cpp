@@ -53,18 +53,51 @@ HttpResponse notAnObject()
 
 } // namespace
 
-std::optional<HttpResponse> OAuthAdminApi::needsArea(const HttpRequest &req, const QString &area,
-                                                     bool write, const QString &what) const
+std::optional<Core::Error> OAuthAdminApi::areaRefusal(const HttpRequest &req, const QString &area,
+                                                      bool write, const QString &what) const
 {
     const auto principal = m_tokens.authenticate(req.bearerToken());
     if (principal && principal->may(area, write))
         return std::nullopt;
     // Fail closed: a change that reaches into another area needs that area too.
-    return HttpResponse::error(
-        403, QStringLiteral("forbidden"),
+    return Core::Error{
+        QStringLiteral("forbidden"),
         QStringLiteral("%1 %2: that also needs %3:%4")
             .arg(principal ? principal->describe() : QStringLiteral("this admin token"), what, area,
-                 write ? QStringLiteral("write") : QStringLiteral("read")));
+                 write ? QStringLiteral("write") : QStringLiteral("read")),
+        403};
+}
+
+std::optional<HttpResponse> OAuthAdminApi::needsArea(const HttpRequest &req, const QString &area,
+                                                     bool write, const QString &what) const
+{
+    if (auto e = areaRefusal(req, area, write, what))
+        return errorAnswer(*e);
+    return std::nullopt;
+}
+
+OAuth::ClientRegistry::StoredCheck OAuthAdminApi::storedClientCheck(const HttpRequest &req,
+                                                                    const QString &verb) const
+{
+    // What this caller could not do, decided now, applied to the client as stored then.
+    auto cluster =
+        areaRefusal(req, QStringLiteral("cluster"), true,
+                    QStringLiteral("may not %1 a client allowed to act for the cluster").arg(verb));
+    const QString orders =
+        QStringLiteral("may not %1 a client with the orders API's scopes").arg(verb);
+    auto ordersWrite = areaRefusal(req, QStringLiteral("orders"), true, orders);
+    auto ordersRead = areaRefusal(req, QStringLiteral("orders"), false, orders);
+    return [cluster = std::move(cluster), ordersWrite = std::move(ordersWrite),
+            ordersRead =
+                std::move(ordersRead)](const OAuth::Client &stored) -> std::optional<Core::Error> {
+        if (stored.clusterAccess && cluster)
+            return cluster;
+        if (stored.scopes.contains(QStringLiteral("orders:write")) && ordersWrite)
+            return ordersWrite;
+        if (stored.scopes.contains(QStringLiteral("orders:read")) && ordersRead)
+            return ordersRead;
+        return std::nullopt;
+    };
 }
 
 std::optional<HttpResponse> OAuthAdminApi::needsClusterWrite(const HttpRequest &req,
@@ -200,7 +233,9 @@ OAuthAdminApi::OAuthAdminApi(Core::HttpServer &server, OAuth::OAuthApi &oauth,
             const QString id = req.pathParam(QStringLiteral("id"));
             if (auto refused = needsAreasOfClient(req, id, QStringLiteral("rotate the secret of")))
                 return respond(*refused);
-            m_oauth.clients().rotateSecret(id, answer(respond, 200, "oauth.client.secret-rotated"));
+            m_oauth.clients().rotateSecret(
+                id, answer(respond, 200, "oauth.client.secret-rotated"),
+                storedClientCheck(req, QStringLiteral("rotate the secret of")));
         });
     m_server.routeDeferred(
         "PUT", QStringLiteral("/admin/v1/clients/{id}"),
@@ -239,7 +274,9 @@ OAuthAdminApi::OAuthAdminApi(Core::HttpServer &server, OAuth::OAuthApi &oauth,
                     QStringLiteral("may not change a client with the orders API's scopes")))
                 return respond(*refused);
             m_oauth.clients().update(req.pathParam(QStringLiteral("id")), *client,
-                                     answer(respond, 200, "oauth.client.updated"));
+                                     answer(respond, 200, "oauth.client.updated"),
+                                     OAuth::ClientRegistry::By::Admin, {},
+                                     storedClientCheck(req, QStringLiteral("change")));
         });
     // {"allowed": true|false}: whether the client's tokens may reach the cluster API (tokens
     // for oidc-client-id). Needs cluster:write besides oauth:write; audited (docs/oauth.md).
@@ -271,13 +308,17 @@ OAuthAdminApi::OAuthAdminApi(Core::HttpServer &server, OAuth::OAuthApi &oauth,
             // users' access, and a new client of that id could be registered in its place).
             if (auto refused = needsAreasOfClient(req, id, QStringLiteral("delete")))
                 return respond(*refused);
-            m_oauth.clients().remove(id, [this, id, respond](const Core::Result<void> &r) {
-                if (!r)
-                    return respond(errorAnswer(r.error()));
-                m_oauth.publish(QStringLiteral("oauth.client.deleted"),
-                                QJsonObject{{QStringLiteral("clientId"), id}});
-                respond(HttpResponse{204, {}, {}, {}});
-            });
+            m_oauth.clients().remove(
+                id,
+                [this, id, respond](const Core::Result<void> &r) {
+                    if (!r)
+                        return respond(errorAnswer(r.error()));
+                    m_oauth.publish(QStringLiteral("oauth.client.deleted"),
+                                    QJsonObject{{QStringLiteral("clientId"), id}});
+                    respond(HttpResponse{204, {}, {}, {}});
+                },
+                OAuth::ClientRegistry::By::Admin, {},
+                storedClientCheck(req, QStringLiteral("delete")));
         });
     // {"alg": "RS256" (default) | "ES256"}: next -> active, active -> retired, a new next.
     m_server.routeDeferred(

@@ -1,6 +1,8 @@
 #pragma once
 
 #include "core/httpmessage.h"
+#include "core/result.h"
+#include "oauth/clientregistry.h"
 
 #include <QJsonObject>
 
@@ -66,6 +68,15 @@ private:
     // tried; nullopt when allowed.
     std::optional<Core::HttpResponse> needsArea(const Core::HttpRequest &req, const QString &area,
                                                 bool write, const QString &what) const;
+    // The same refusal as an error (403 forbidden), for a check made again later.
+    std::optional<Core::Error> areaRefusal(const Core::HttpRequest &req, const QString &area,
+                                           bool write, const QString &what) const;
+    // The areas this caller lacks, applied again to the client as stored in the writer's
+    // transaction (ClientRegistry::StoredCheck): a client another administrator allowed to act
+    // for the cluster, or gave the orders API's scopes, after this request's check is refused
+    // as it would have been before ("may not VERB a client ...").
+    OAuth::ClientRegistry::StoredCheck storedClientCheck(const Core::HttpRequest &req,
+                                                         const QString &verb) const;
     // The 403 for a caller without cluster:write, naming what it tried; nullopt when allowed.
     std::optional<Core::HttpResponse> needsClusterWrite(const Core::HttpRequest &req,
                                                         const QString &what) const;

@@ -692,7 +692,7 @@ void ClientRegistry::registerClient(Client client,
 
 void ClientRegistry::update(const QString &clientId, Client metadata,
                             std::function<void(Core::Result<Registered>)> done, By by,
-                            const QString &registrationToken)
+                            const QString &registrationToken, StoredCheck recheck)
 {
     const auto current = find(clientId);
     if (!current)
@@ -709,22 +709,26 @@ void ClientRegistry::update(const QString &clientId, Client metadata,
         metadata.secretHash.clear();
     }
     reg->client = metadata;
-    rewrite(reg, std::move(done), by, registrationToken);
+    rewrite(reg, std::move(done), by, registrationToken, std::move(recheck));
 }
 
 void ClientRegistry::rewrite(const std::shared_ptr<Registered> &reg,
                              std::function<void(Core::Result<Registered>)> done, By by,
-                             const QString &registrationToken)
+                             const QString &registrationToken, StoredCheck recheck)
 {
     const qint64 now = nowMs();
     m_writer.submit(
-        [reg, now, by, registrationToken](Core::WriteTransaction &tx) -> Core::Result<void> {
+        [reg, now, by, registrationToken,
+         recheck = std::move(recheck)](Core::WriteTransaction &tx) -> Core::Result<void> {
             // The flag is the administrator's: a metadata update keeps what is stored now, and
             // the secret too unless this update issues one (a rotation may have committed since
             // the record was read). So is the registration's policy. A registrant's update of a
             // client allowed to act for the cluster is refused here too: an administrator may
             // have allowed it since the caller's check.
             const StoredOwned stored = storedOwned(tx, reg->client.clientId);
+            if (recheck && stored.found)
+                if (auto e = recheck(stored.client))
+                    return *e;
             if (by == By::Registrant && stored.found &&
                 !stored.registrationTokenIs(registrationToken))
                 return registrationTokenWithdrawn();
@@ -911,16 +915,21 @@ void ClientRegistry::deleteInitialAccessToken(const QString &id,
 }
 
 void ClientRegistry::remove(const QString &clientId, std::function<void(Core::Result<void>)> done,
-                            By by, const QString &registrationToken)
+                            By by, const QString &registrationToken, StoredCheck recheck)
 {
     const qint64 now = nowMs();
     m_writer.submit(
-        [clientId, now, by, registrationToken](Core::WriteTransaction &tx) -> Core::Result<void> {
-            if (by == By::Registrant) {
+        [clientId, now, by, registrationToken,
+         recheck = std::move(recheck)](Core::WriteTransaction &tx) -> Core::Result<void> {
+            if (by == By::Registrant || recheck) {
                 const StoredOwned stored = storedOwned(tx, clientId);
-                if (stored.found && !stored.registrationTokenIs(registrationToken))
+                if (recheck && stored.found)
+                    if (auto e = recheck(stored.client))
+                        return *e;
+                if (by == By::Registrant && stored.found &&
+                    !stored.registrationTokenIs(registrationToken))
                     return registrationTokenWithdrawn();
-                if (stored.clusterAccess)
+                if (by == By::Registrant && stored.clusterAccess)
                     return clusterClientRefused();
             }
             if (auto r = changeExisting(
@@ -951,7 +960,8 @@ void ClientRegistry::remove(const QString &clientId, std::function<void(Core::Re
 }
 
 void ClientRegistry::rotateSecret(const QString &clientId,
-                                  std::function<void(Core::Result<Registered>)> done)
+                                  std::function<void(Core::Result<Registered>)> done,
+                                  StoredCheck recheck)
 {
     auto client = find(clientId);
     if (!client)
@@ -968,8 +978,12 @@ void ClientRegistry::rotateSecret(const QString &clientId,
     const QString registrationTokenHash = hashSecret(reg->registrationToken);
     const qint64 now = nowMs();
     m_writer.submit(
-        [reg, now, registrationTokenHash](Core::WriteTransaction &tx) -> Core::Result<void> {
+        [reg, now, registrationTokenHash,
+         recheck = std::move(recheck)](Core::WriteTransaction &tx) -> Core::Result<void> {
             const StoredOwned stored = storedOwned(tx, reg->client.clientId);
+            if (recheck && stored.found)
+                if (auto e = recheck(stored.client))
+                    return *e;
             // As stored now (an update that committed since find() may have made it public).
             if (stored.found && !stored.client.usesSecret()) {
                 // No secret to rotate. A registered client's registration access token is

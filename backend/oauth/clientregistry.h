@@ -133,13 +133,18 @@ public:
     enum class By { Admin, Registrant };
     // What a registrant's change of such a client answers (RFC 7592 §2.2: 403).
     static Core::Error clusterClientRefused();
+    // What the caller may do to a client, checked again in the writer's transaction against the
+    // client as stored then: a check at the request sees the client before a change another
+    // administrator commits meanwhile (allowing it for the cluster, giving it the orders API's
+    // scopes). An error refuses the change; nothing is written.
+    using StoredCheck = std::function<std::optional<Core::Error>(const Client &stored)>;
     // Replaces the metadata (RFC 7592 §2.2, admin update). Becoming confidential issues a
     // secret (returned once); becoming public drops it.
     // By::Registrant: `registrationToken` is the one the caller was authorized with, checked
     // again in the writer's transaction (a rotation may have committed since).
     void update(const QString &clientId, Client metadata,
                 std::function<void(Core::Result<Registered>)> done, By by = By::Admin,
-                const QString &registrationToken = {});
+                const QString &registrationToken = {}, StoredCheck recheck = {});
     // The client whose registration access token this is (constant-time hash compare).
     std::optional<Client> findByRegistrationToken(const QString &clientId,
                                                   const QString &token) const;
@@ -166,8 +171,9 @@ public:
                                                                qint64 now) const;
     void deleteInitialAccessToken(const QString &id, std::function<void(Core::Result<void>)> done);
     void remove(const QString &clientId, std::function<void(Core::Result<void>)> done,
-                By by = By::Admin, const QString &registrationToken = {});
-    void rotateSecret(const QString &clientId, std::function<void(Core::Result<Registered>)> done);
+                By by = By::Admin, const QString &registrationToken = {}, StoredCheck recheck = {});
+    void rotateSecret(const QString &clientId, std::function<void(Core::Result<Registered>)> done,
+                      StoredCheck recheck = {});
     // The admin-only flag that lets a client's tokens reach the cluster API (docs/oauth.md).
     void setClusterAccess(const QString &clientId, bool allowed,
                           std::function<void(Core::Result<Registered>)> done);
@@ -188,7 +194,7 @@ private:
     // Writes a changed record (secret hash and metadata) in the writer.
     void rewrite(const std::shared_ptr<Registered> &reg,
                  std::function<void(Core::Result<Registered>)> done, By by = By::Admin,
-                 const QString &registrationToken = {});
+                 const QString &registrationToken = {}, StoredCheck recheck = {});
 
     qint64 nowMs() const;
 

@@ -681,6 +681,79 @@ private slots:
         QVERIFY(!issue(now - 10 * 60'000, offline, false)
                      .response.contains(QStringLiteral("refresh_token")));
     }
+
+    // An administrator's change, secret rotation or deletion checked at the request is checked
+    // again against the client as stored in the writer's transaction: a client allowed to act
+    // for the cluster since (by another administrator) is refused then, and nothing is written.
+    void storedCheckSeesWhatChangedSinceTheRequest()
+    {
+        registerClient(
+            QStringLiteral("guarded"),
+            {{QStringLiteral("grant_types"), QJsonArray{QStringLiteral("client_credentials")}},
+             {QStringLiteral("scope"), QStringLiteral("openid")}});
+        const QString id = idOf(QStringLiteral("guarded"));
+        const auto before = m_clients->find(id);
+        QVERIFY(before && !before->clusterAccess); // what a request's check would have seen
+        // Runs `start(callback)` and waits for the callback: the error it got, if any.
+        auto sync = [](auto start) {
+            std::promise<bool> done;
+            auto f = done.get_future();
+            std::optional<Core::Error> error;
+            start([&](const auto &r) {
+                if (!r)
+                    error = r.error();
+                done.set_value(true);
+            });
+            f.get();
+            return error;
+        };
+        QVERIFY(!sync([&](auto cb) { m_clients->setClusterAccess(id, true, cb); }));
+        int asked = 0;
+        const OAuth::ClientRegistry::StoredCheck noCluster =
+            [&asked](const OAuth::Client &stored) -> std::optional<Core::Error> {
+            ++asked;
+            if (stored.clusterAccess)
+                return Core::Error{QStringLiteral("forbidden"),
+                                   QStringLiteral("may not change a client allowed to act for the "
+                                                  "cluster"),
+                                   403};
+            return std::nullopt;
+        };
+        auto changed = *before;
+        changed.clientName = QStringLiteral("renamed");
+        const auto update = sync([&](auto cb) {
+            m_clients->update(id, changed, cb, OAuth::ClientRegistry::By::Admin, {}, noCluster);
+        });
+        QVERIFY(update);
+        QCOMPARE(update->httpStatus, 403);
+        QCOMPARE(update->message,
+                 QStringLiteral("may not change a client allowed to act for the cluster"));
+        const auto rotate = sync([&](auto cb) { m_clients->rotateSecret(id, cb, noCluster); });
+        QVERIFY(rotate);
+        QCOMPARE(rotate->httpStatus, 403);
+        const auto removed = sync([&](auto cb) {
+            m_clients->remove(id, cb, OAuth::ClientRegistry::By::Admin, {}, noCluster);
+        });
+        QVERIFY(removed);
+        QCOMPARE(removed->httpStatus, 403);
+        QCOMPARE(asked, 3);
+        // Nothing was written: the name, the secret, the client itself.
+        const auto after = m_clients->find(id);
+        QVERIFY(after);
+        QCOMPARE(after->clientName, QStringLiteral("guarded"));
+        QCOMPARE(after->secretHash, before->secretHash);
+        QVERIFY(after->clusterAccess);
+        // Without the flag the same change goes through.
+        QVERIFY(!sync([&](auto cb) { m_clients->setClusterAccess(id, false, cb); }));
+        QVERIFY(!sync([&](auto cb) {
+            m_clients->update(id, changed, cb, OAuth::ClientRegistry::By::Admin, {}, noCluster);
+        }));
+        QCOMPARE(m_clients->find(id)->clientName, QStringLiteral("renamed"));
+        QVERIFY(!sync([&](auto cb) {
+            m_clients->remove(id, cb, OAuth::ClientRegistry::By::Admin, {}, noCluster);
+        }));
+        QVERIFY(!m_clients->find(id));
+    }
 };
 
 QTEST_GUILESS_MAIN(TestOAuth)
