@@ -174,14 +174,38 @@ QString AuthorizeEndpoint::pagePath(const char *page) const
     return QUrl(m_issuer).path() + QStringLiteral("/oauth2/") + QLatin1String(page);
 }
 
+QByteArray AuthorizeEndpoint::cookieName(const char *name) const
+{
+    return m_secureCookies ? QByteArray("__Host-") + name : QByteArray(name);
+}
+
+QString AuthorizeEndpoint::cookieOf(const HttpRequest &req, const char *name) const
+{
+    return cookieValue(req, cookieName(name));
+}
+
 QByteArray AuthorizeEndpoint::cookie(const char *name, const QString &value, qint64 maxAgeMs) const
 {
-    QByteArray c =
-        QByteArray(name) + '=' + value.toLatin1() + "; Path=" + QUrl(m_issuer).path().toUtf8() +
-        "/oauth2; HttpOnly; SameSite=Lax; Max-Age=" + QByteArray::number(maxAgeMs / 1000);
+    // __Host- cookies must be Secure with Path=/ (RFC 6265bis §4.1.3.2); on plain http (a
+    // development issuer) the pages' own path.
+    const QByteArray path =
+        m_secureCookies ? QByteArray("/") : QUrl(m_issuer).path().toUtf8() + "/oauth2";
+    QByteArray c = cookieName(name) + '=' + value.toLatin1() + "; Path=" + path +
+                   "; HttpOnly; SameSite=Lax; Max-Age=" + QByteArray::number(maxAgeMs / 1000);
     if (m_secureCookies)
         c += "; Secure";
     return c;
+}
+
+QString AuthorizeEndpoint::signedInAs(const QString &userId) const
+{
+    const auto user = m_users.findById(userId);
+    if (!user)
+        return {};
+    return QStringLiteral(
+               "<p id=\"signed-in-as\" class=\"muted\">Signed in as <strong>%1</strong>. "
+               "Not you? <a href=\"%2\">Sign out</a></p>")
+        .arg(htmlEscape(user->username), htmlEscape(pagePath("logout")));
 }
 
 void AuthorizeEndpoint::registerRoutes()
@@ -472,7 +496,7 @@ std::optional<Interaction> AuthorizeEndpoint::interactionFor(const HttpRequest &
 {
     const QString id = post ? form.value(QStringLiteral("interaction"))
                             : req.query.queryItemValue(QStringLiteral("interaction"));
-    const QString presented = cookieValue(req, kInteractionCookie);
+    const QString presented = cookieOf(req, kInteractionCookie);
     if (presented.isEmpty())
         return std::nullopt;
     auto ia = m_signIns.interaction(id, hashCookie(presented), m_clock.now().toMSecsSinceEpoch());
@@ -489,7 +513,7 @@ std::optional<AuthorizeEndpoint::Session> AuthorizeEndpoint::sessionFor(const Ht
     return m_signIns.session(hash, m_clock.now().toMSecsSinceEpoch());
 }
 
-QString AuthorizeEndpoint::sessionHashOf(const HttpRequest &req)
+QString AuthorizeEndpoint::sessionHashOf(const HttpRequest &req) const
 {
     const QString value = sessionCookieValue(req);
     return value.isEmpty() ? QString() : hashCookie(value);
@@ -697,9 +721,9 @@ QString AuthorizeEndpoint::hintedClient(const QString &idToken) const
     return claims ? claims->value(QLatin1String("aud")).toString() : QString();
 }
 
-QString AuthorizeEndpoint::sessionCookieValue(const HttpRequest &req)
+QString AuthorizeEndpoint::sessionCookieValue(const HttpRequest &req) const
 {
-    return cookieValue(req, kSessionCookie);
+    return cookieOf(req, kSessionCookie);
 }
 
 QByteArray AuthorizeEndpoint::sessionCookieCleared() const
@@ -887,7 +911,8 @@ HttpResponse AuthorizeEndpoint::consentPage(const Interaction &ia, const Client 
         body += QStringLiteral("<li data-scope=\"%1\">%2 <span class=\"muted\">(<code>%1"
                                "</code>)</span></li>")
                     .arg(htmlEscape(s), htmlEscape(scopeDescription(s)));
-    body += QStringLiteral("</ul><form id=\"consent-form\" method=\"post\" action=\"%1\">%2%3"
+    body += QStringLiteral("</ul>") + signedInAs(ia.userId);
+    body += QStringLiteral("<form id=\"consent-form\" method=\"post\" action=\"%1\">%2%3"
                            "<button id=\"consent-allow\" name=\"decision\" value=\"allow\" "
                            "type=\"submit\">Allow</button><button id=\"consent-deny\" "
                            "class=\"secondary\" name=\"decision\" value=\"deny\" "

@@ -94,7 +94,9 @@ private:
     // bound to the code shown, so that neither a cookie planted by a sibling site nor another
     // code's form approves anything; checked on any instance (nothing is stored).
     static QString deviceConfirmToken(const QString &sessionValue, const QString &userCode);
-    static QString sessionCookieValue(const Core::HttpRequest &req);
+    // The browser session cookie's value: empty when absent or sent more than once (a cookie a
+    // sibling site planted beside the real one is never taken for it).
+    QString sessionCookieValue(const Core::HttpRequest &req) const;
     QByteArray sessionCookieCleared() const; // Set-Cookie that ends the browser's session cookie
     // OpenID Connect RP-Initiated Logout 1.0: /oauth2/logout (logoutpage.cpp).
     void registerLogoutRoutes();
@@ -111,7 +113,8 @@ private:
     Core::HttpResponse devicePage(int status, const QString &csrf, const QString &userCode,
                                   bool signedIn, const QString &error) const;
     Core::HttpResponse deviceConfirmPage(const QString &confirmToken, const QString &userCode,
-                                         const QString &clientId, const QStringList &scopes) const;
+                                         const QString &clientId, const QStringList &scopes,
+                                         const QString &userId) const;
     // An authorization code and its hash, drawn on the request's thread: the writer's thread,
     // where the continuations of SignInStore run, does no cryptography.
     struct NewCode
@@ -139,10 +142,18 @@ private:
                                               const QHash<QString, QString> &form, bool post);
     std::optional<Session> sessionFor(const Core::HttpRequest &req);
     // The stored hash of the request's browser session cookie (empty without one).
-    static QString sessionHashOf(const Core::HttpRequest &req);
+    QString sessionHashOf(const Core::HttpRequest &req) const;
     bool consentCovers(const QString &userId, const QString &clientId,
                        const QStringList &scopes) const;
     QByteArray cookie(const char *name, const QString &value, qint64 maxAgeMs) const;
+    // A cookie's name: with the __Host- prefix on an https issuer (Secure, Path=/, no Domain:
+    // a sibling subdomain cannot set one, so it cannot plant its own session in a browser).
+    QByteArray cookieName(const char *name) const;
+    // The request's cookie of that name (cookieName), empty when absent or repeated.
+    QString cookieOf(const Core::HttpRequest &req, const char *name) const;
+    // "Signed in as NAME. Not you? Sign out": the consent and device pages name the account
+    // whose session the browser presents.
+    QString signedInAs(const QString &userId) const;
     QString pagePath(const char *page) const;
 
     Core::HttpResponse loginPage(const Interaction &ia, int status, const QString &error,

@@ -101,7 +101,8 @@ HttpResponse AuthorizeEndpoint::devicePage(int status, const QString &csrf, cons
 
 HttpResponse AuthorizeEndpoint::deviceConfirmPage(const QString &confirmToken,
                                                   const QString &userCode, const QString &clientId,
-                                                  const QStringList &scopes) const
+                                                  const QStringList &scopes,
+                                                  const QString &userId) const
 {
     const auto client = m_clients.find(clientId);
     const QString name = client ? client->clientName : clientId;
@@ -117,7 +118,8 @@ HttpResponse AuthorizeEndpoint::deviceConfirmPage(const QString &confirmToken,
         body += QStringLiteral("<li data-scope=\"%1\">%2 <span class=\"muted\">(<code>%1</code>)"
                                "</span></li>")
                     .arg(htmlEscape(s), htmlEscape(scopeDescription(s)));
-    body += QStringLiteral("</ul><form id=\"device-confirm-form\" method=\"post\" action=\"%1\">"
+    body += QStringLiteral("</ul>") + signedInAs(userId);
+    body += QStringLiteral("<form id=\"device-confirm-form\" method=\"post\" action=\"%1\">"
                            "%2%3<button id=\"device-approve\" name=\"decision\" value=\"allow\" "
                            "type=\"submit\">Allow</button><button id=\"device-deny\" "
                            "class=\"secondary\" name=\"decision\" value=\"deny\" "
@@ -133,7 +135,7 @@ void AuthorizeEndpoint::deviceSubmit(const HttpRequest &req, const Responder &re
     if (auto e = parseForm(req, &form))
         return respond(errorPage(400, e->error, e->description));
     const QString csrf = form.value(QStringLiteral("csrf"));
-    if (csrf.isEmpty() || csrf != cookieValue(req, kDeviceCookie))
+    if (csrf.isEmpty() || csrf != cookieOf(req, kDeviceCookie))
         return respond(errorPage(400, QStringLiteral("invalid_request"),
                                  QStringLiteral("The form has expired or does not belong to this "
                                                 "browser. Open the verification page again.")));
@@ -165,7 +167,7 @@ void AuthorizeEndpoint::deviceSubmit(const HttpRequest &req, const Responder &re
     scopes.removeIf([&client](const QString &s) { return !client || !client->scopes.contains(s); });
     if (session)
         return respond(deviceConfirmPage(deviceConfirmToken(sessionCookieValue(req), code), code,
-                                         clientId, scopes));
+                                         clientId, scopes, session->userId));
     const QString username = form.value(QStringLiteral("username")).trimmed();
     if (username.isEmpty() || form.value(QStringLiteral("password")).isEmpty())
         return respond(devicePage(401, csrf, entered, false,
@@ -195,7 +197,7 @@ void AuthorizeEndpoint::deviceSubmit(const HttpRequest &req, const Responder &re
             const NewSession session = newSession();
             m_signIns.createSession(
                 session.hash, a.user.id, a.user.updatedAt, now, now + m_settings.sessionLifetimeMs,
-                [this, session, csrf, code, clientId, scopes,
+                [this, session, csrf, code, clientId, scopes, userId = a.user.id,
                  respond](const Core::Result<bool> &stored) {
                     if (!stored)
                         return respond(errorPage(500, QStringLiteral("server_error"),
@@ -205,7 +207,7 @@ void AuthorizeEndpoint::deviceSubmit(const HttpRequest &req, const Responder &re
                         return respond(errorPage(400, QStringLiteral("invalid_request"),
                                                  QStringLiteral("The sign-in has ended.")));
                     HttpResponse r = deviceConfirmPage(deviceConfirmToken(session.value, code),
-                                                       code, clientId, scopes);
+                                                       code, clientId, scopes, userId);
                     r.headers.append({"Set-Cookie", session.setCookie});
                     respond(r);
                 });

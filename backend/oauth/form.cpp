@@ -41,16 +41,18 @@ std::optional<OAuthError> parseForm(const Core::HttpRequest &req, QHash<QString,
 
 QString cookieValue(const Core::HttpRequest &req, const QByteArray &name)
 {
+    QString found;
+    int seen = 0;
     for (const auto &h : req.headers) {
         if (h.first != "cookie")
             continue;
         for (const QByteArray &part : h.second.split(';')) {
             const QByteArray kv = part.trimmed();
-            if (kv.startsWith(name + '='))
-                return QString::fromLatin1(kv.mid(name.size() + 1));
+            if (kv.startsWith(name + '=') && ++seen == 1)
+                found = QString::fromLatin1(kv.mid(name.size() + 1));
         }
     }
-    return {};
+    return seen == 1 ? found : QString();
 }
 
 } // namespace Gatehouse::OAuth

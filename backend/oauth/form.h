@@ -20,7 +20,9 @@ bool parseUrlEncoded(const QByteArray &encoded, QHash<QString, QString> *out, QS
 // most once (RFC 6749 §3.2): otherwise invalid_request.
 std::optional<OAuthError> parseForm(const Core::HttpRequest &req, QHash<QString, QString> *out);
 
-// The value of one cookie of the request's Cookie header, empty when absent.
+// The value of one cookie of the request's Cookie headers, empty when absent or when the name
+// appears more than once (a same-named cookie planted by a sibling site, with a longer path so
+// that it comes first, is never taken for the real one).
 QString cookieValue(const Core::HttpRequest &req, const QByteArray &name);
 
 } // namespace Gatehouse::OAuth

@@ -41,13 +41,17 @@ let m2m; // confidential client_credentials client with a redirect URI: a resour
          // orders API (orders:read), introspects other clients' access tokens for it, no code flow
 const passwords = new Set(); // every password sent; none may show up in the backend's stderr
 
-function assertCookie(r, name, what, { secure = false } = {}) {
+// secure (an https issuer): the cookie is named with the __Host- prefix, Secure, Path=/ (a
+// sibling subdomain cannot set such a cookie); otherwise its plain name, Path=/oauth2.
+function assertCookie(r, base, what, { secure = false } = {}) {
+    const name = secure ? `__Host-${base}` : base;
     const c = r.setCookies.find((x) => x.name === name);
     assert.ok(c, `${what}: Set-Cookie ${name}; got ${JSON.stringify(r.setCookies)}`);
     assert.ok(c.value.length >= 16, `${what}: ${name} carries an unguessable value`);
     assert.equal(c.attrs.httponly, true, `${what}: ${name} HttpOnly`);
     assert.equal(String(c.attrs.samesite).toLowerCase(), 'lax', `${what}: ${name} SameSite=Lax`);
-    assert.equal(c.attrs.path, '/oauth2', `${what}: ${name} Path=/oauth2`);
+    assert.equal(c.attrs.path, secure ? '/' : '/oauth2', `${what}: ${name} Path`);
+    assert.equal(c.attrs.domain, undefined, `${what}: ${name} no Domain`);
     assert.equal(Boolean(c.attrs.secure), secure, `${what}: ${name} Secure exactly when the issuer is https`);
     return c;
 }

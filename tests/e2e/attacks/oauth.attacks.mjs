@@ -664,6 +664,86 @@ describe('oauth: authorization code, refresh tokens, login and consent', () => {
         assert.ok(own.location.searchParams.get('code'), own.rawLocation);
     });
 
+    attack('oauth: cookie tossing — a gh_session cookie planted beside the user\'s own signs them in as nobody else', async () => {
+        // The attacker signs in to a client (consent remembered) and plants that session from a
+        // sibling site, with a longer path so that it is sent first.
+        const c = await publicClient();
+        const attackerUser = await newUser();
+        const attacker = await runFlow(c, { who: attackerUser });
+        const victimUser = await newUser();
+        const victim = await runFlow(c, { who: victimUser });
+        const planted = attacker.ua.cookies.get('gh_session').value;
+        const own = victim.ua.cookies.get('gh_session').value;
+        const before = await activeTokenIds(b, c.client_id);
+        const bare = new UserAgent(); // the Cookie header below is the whole of it
+        for (const cookies of [`gh_session=${planted}; gh_session=${own}`, `gh_session=${own}; gh_session=${planted}`]) {
+            const r = await bare.fetch(authorizeUrl(newRequest(c).params), { headers: { Cookie: cookies } });
+            assert.equal(r.status, 303, r.text);
+            // Two sessions under one name are none: the user signs in, no code is issued.
+            assert.ok(isPage(r.location, '/oauth2/login'), `${cookies.slice(0, 12)}…: ${r.rawLocation}`);
+            assert.equal(r.location.searchParams.get('code'), null);
+        }
+        await assertTokensUnchanged(b, c.client_id, before);
+        // A browser with the planted cookie alone (on a plain http issuer, where the name has no
+        // __Host- prefix) is told whose account it is acting for before it allows anything.
+        const alone = new UserAgent();
+        alone.cookies.set('gh_session', { value: planted, path: '/oauth2', secure: false });
+        let r = await alone.fetch(authorizeUrl(newRequest(c, { prompt: 'consent' }).params));
+        assert.ok(isPage(r.location, '/oauth2/consent'), r.rawLocation);
+        r = await alone.fetch(r.location);
+        assert.equal(r.status, 200, r.text);
+        assert.match(r.text, new RegExp(`<p id="signed-in-as" class="muted">Signed in as <strong>${attackerUser.username.replace(/\./g, '\\.')}</strong>\\. Not you\\? <a href="/oauth2/logout">Sign out</a></p>`));
+    });
+
+    attack('oauth: cookie tossing on an https issuer — its cookies are __Host- cookies, and a plain gh_session planted by a sibling site is ignored', async () => {
+        const e = await startBackend({ env: { GATEHOUSE_PUBLIC_BASE_URL: 'https://login.example.test',
+                                              GATEHOUSE_OAUTH_LOGIN_RATE: '100000' } });
+        try {
+            const password = `pw-${randomBytes(12).toString('base64url')}`;
+            const made = await adminFetch(e, 'POST', '/admin/v1/users', { username: 'tls-user', password });
+            assert.equal(made.status, 201, made.text);
+            const c = await registerClient(e, { client_name: 'tls spa', token_endpoint_auth_method: 'none',
+                                                grant_types: ['authorization_code'], scope: 'openid',
+                                                redirect_uris: ['http://127.0.0.1:9/tls-cb'] });
+            const ua = new UserAgent({ behindTls: true }); // as a browser behind a TLS proxy
+            const verifier = randomBytes(32).toString('base64url');
+            const u = new URL('/oauth2/authorize', e.serviceUrl);
+            for (const [k, v] of Object.entries({ response_type: 'code', client_id: c.client_id, redirect_uri: c.redirect_uris[0],
+                                                  scope: 'openid', state: 's', code_challenge: s256(verifier),
+                                                  code_challenge_method: 'S256' }))
+                u.searchParams.set(k, v);
+            let r = await ua.fetch(u);
+            assert.equal(r.status, 303, r.text);
+            const interaction = r.setCookies.find((x) => x.name === '__Host-gh_interaction');
+            assert.ok(interaction, JSON.stringify(r.setCookies));
+            assert.equal(interaction.attrs.path, '/');
+            assert.equal(interaction.attrs.secure, true);
+            assert.equal(interaction.attrs.domain, undefined);
+            assert.ok(!r.setCookies.some((x) => x.name === 'gh_interaction'));
+            const login = await ua.fetch(new URL(`${r.location.pathname}${r.location.search}`, e.serviceUrl));
+            const f = form(login.text, 'login-form');
+            r = await ua.fetch(new URL(new URL(f.action, e.serviceUrl).pathname, e.serviceUrl),
+                               { method: 'POST', form: { ...f.fields, username: 'tls-user', password } });
+            assert.equal(r.status, 303, r.text);
+            const session = r.setCookies.find((x) => x.name === '__Host-gh_session');
+            assert.ok(session, JSON.stringify(r.setCookies));
+            assert.equal(session.attrs.path, '/');
+            assert.equal(session.attrs.secure, true);
+            // A sibling site can set only a cookie without the prefix: it is not a session here.
+            const sibling = new UserAgent({ behindTls: true });
+            sibling.cookies.set('gh_session', { value: session.value, path: '/oauth2', secure: true });
+            const silent = new URL(u);
+            silent.searchParams.set('prompt', 'none');
+            const refused = await sibling.fetch(silent);
+            assert.equal(refused.status, 303, refused.text);
+            assert.equal(refused.location.searchParams.get('error'), 'login_required', refused.rawLocation);
+            assert.equal(refused.location.searchParams.get('code'), null);
+            await assertNoTokens(e, c.client_id);
+        } finally {
+            assert.equal(await e.stop(), 0, e.stderr);
+        }
+    });
+
     let userCounter = 0;
     async function newUser() {
         const password = `pw-${randomBytes(12).toString('base64url')}`;
