@@ -465,6 +465,10 @@ QString ClusterApi::applySettings(const ClusterSettings &s)
         m_settings = s;
     }
     m_authenticator.setAnonymousEnabled(s.anonymousAuth);
+    // Turned off: at once for the streams already open too (an anonymous watch would
+    // otherwise go on to its timeout, half an hour).
+    if (!s.anonymousAuth)
+        m_watch.endAnonymous();
     rebuildPolicy();
     m_events.publish(QStringLiteral("cluster.settings.changed"), s.toJson());
     return {};

@@ -16,6 +16,8 @@ void ClusterApi::handleWatch(const std::shared_ptr<Context> &ctx, const Resource
     options.namespaceName = type.namespaced ? info.namespaceName : QString();
     options.name = info.name;
     options.matches = std::move(matches);
+    options.anonymous =
+        ctx->trace.authentication.outcome == AuthenticationResult::Outcome::Anonymous;
     const QString rv = q.queryItemValue(QStringLiteral("resourceVersion"));
     if (!rv.isEmpty() && rv != QLatin1String("0")) {
         bool ok = false;

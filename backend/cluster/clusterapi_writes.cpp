@@ -1194,7 +1194,14 @@ void ClusterApi::commitAfterWebhooks(const std::shared_ptr<Write> &w)
             }
         }
         // The cluster's state may have moved on while the webhooks answered (a policy, a
-        // namespace): the built-in checks are cheap, and asked again on what is stored now.
+        // namespace): the built-in checks are cheap, and asked again on what is stored now,
+        // RBAC's escalation check on the policy as it is now too (a binding of the caller's
+        // removed meanwhile takes its rules away here, as kube-apiserver's check at storage
+        // does).
+        {
+            QMutexLocker lock(&m_mutex);
+            w->ctx->authorizer = m_authorizer;
+        }
         if (auto s = admitWrite(*w))
             return *s;
         if (auto s = validateWrite(*w))

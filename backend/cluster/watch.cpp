@@ -117,6 +117,13 @@ public:
 
     const WatchOptions &options() const { return m_options; }
 
+    // Closes the stream now (in the watcher's thread), as its timeout would.
+    void endNow()
+    {
+        if (m_stream)
+            m_stream->close();
+    }
+
     bool passes(const QJsonObject &object, const QString &ns, const QString &name) const
     {
         if (!m_options.namespaceName.isEmpty() && ns != m_options.namespaceName)
@@ -313,6 +320,17 @@ int WatchHub::watcherCount() const
 {
     QMutexLocker lock(&m_state->mutex);
     return int(m_state->watchers.size());
+}
+
+void WatchHub::endAnonymous()
+{
+    // Under the mutex a listed watcher is alive (its destructor takes itself off the list
+    // under it); the queued call is dropped if it goes before the call runs.
+    QMutexLocker lock(&m_state->mutex);
+    for (Watcher *w : std::as_const(m_state->watchers))
+        if (w->options().anonymous)
+            QMetaObject::invokeMethod(
+                w, [w] { w->endNow(); }, Qt::QueuedConnection);
 }
 
 void WatchHub::start(Core::HttpStream *stream, WatchOptions options)

@@ -35,6 +35,9 @@ struct WatchOptions
     bool bookmarks = false;         // allowWatchBookmarks: a BOOKMARK every bookmarkSeconds
     int bookmarkSeconds = 60;
     static constexpr int kMaxTimeoutSeconds = 1800; // also the default
+    // The requester was let in as system:anonymous: the stream ends as soon as anonymous access
+    // is turned off (WatchHub::endAnonymous), not at its timeout.
+    bool anonymous = false;
     int timeoutSeconds = kMaxTimeoutSeconds;
     // One event as it goes on the wire (a JSON line, a Table, ...); the object of a BOOKMARK is
     // {"metadata":{"resourceVersion":...}} and of an ERROR a Status.
@@ -65,6 +68,9 @@ public:
     void start(Core::HttpStream *stream, WatchOptions options);
 
     int watcherCount() const;
+    // Ends every watch of an anonymous requester (anonymous access was just turned off): each
+    // stream is closed in its own thread, as at its timeout.
+    void endAnonymous();
 
     struct State;
     class Watcher;

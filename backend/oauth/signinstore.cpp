@@ -9,6 +9,7 @@
 #include <QSqlQuery>
 #include <QVariant>
 
+#include <algorithm>
 #include <memory>
 
 namespace Gatehouse::OAuth {
@@ -54,11 +55,24 @@ qint64 count(Core::Statement &s)
 }
 
 Result<void> insertSession(WriteTransaction &tx, const QString &hash, const QString &userId,
-                           qint64 authTime, qint64 expiresAt, qint64 now, int cap)
+                           qint64 authTime, qint64 expiresAt, qint64 now, int cap, int perUser)
 {
     Core::Statement &expired = tx.stmt("DELETE FROM oauth_sessions WHERE expires_at <= ?");
     if (!expired.bind(1, now).exec())
         return WriteTransaction::sqlError(expired, "drop expired sessions");
+    // The user's own oldest first, at their cap: then the one below is reached only by many
+    // users, not by one signing in again and again from many addresses.
+    Core::Statement &mine = tx.stmt("SELECT COUNT(*) FROM oauth_sessions WHERE user_id = ?");
+    const qint64 own = count(mine.bind(1, userId));
+    if (own < 0)
+        return WriteTransaction::sqlError(mine, "count the user's sessions");
+    if (own >= perUser) {
+        Core::Statement &oldest = tx.stmt(
+            "DELETE FROM oauth_sessions WHERE hash IN (SELECT hash FROM oauth_sessions WHERE "
+            "user_id = ? ORDER BY expires_at LIMIT ?)");
+        if (!oldest.bind(1, userId).bind(2, own - perUser + 1).exec())
+            return WriteTransaction::sqlError(oldest, "drop the user's oldest sessions");
+    }
     Core::Statement &n = tx.stmt("SELECT COUNT(*) FROM oauth_sessions");
     const qint64 held = count(n);
     if (held < 0)
@@ -228,10 +242,11 @@ void SignInStore::signIn(const QString &id, const QString &userId, qint64 userUp
                          std::function<void(Result<bool>)> done)
 {
     const int cap = m_limits.sessions;
+    const int perUser = std::max(1, m_limits.sessionsPerUser);
     submitAnswering(
         m_writer,
-        [id, userId, userUpdatedAt, now, sessionHash, sessionExpiresAt, finished,
-         cap](WriteTransaction &tx, bool &pending) -> Result<void> {
+        [id, userId, userUpdatedAt, now, sessionHash, sessionExpiresAt, finished, cap,
+         perUser](WriteTransaction &tx, bool &pending) -> Result<void> {
             // Checked first: a sign-in marked for a locked user would pass the consent page.
             auto may = mayHoldSession(tx, userId, userUpdatedAt);
             if (!may)
@@ -249,7 +264,8 @@ void SignInStore::signIn(const QString &id, const QString &userId, qint64 userUp
                 if (!del.bind(1, id).exec())
                     return WriteTransaction::sqlError(del, "end sign-in");
             }
-            if (auto r = insertSession(tx, sessionHash, userId, now, sessionExpiresAt, now, cap);
+            if (auto r = insertSession(tx, sessionHash, userId, now, sessionExpiresAt, now, cap,
+                                       perUser);
                 !r)
                 return r;
             pending = true;
@@ -277,16 +293,18 @@ void SignInStore::createSession(const QString &sessionHash, const QString &userI
                                 std::function<void(Result<bool>)> done)
 {
     const int cap = m_limits.sessions;
+    const int perUser = std::max(1, m_limits.sessionsPerUser);
     submitAnswering(
         m_writer,
-        [sessionHash, userId, userUpdatedAt, now, expiresAt, cap](WriteTransaction &tx,
-                                                                  bool &stored) -> Result<void> {
+        [sessionHash, userId, userUpdatedAt, now, expiresAt, cap,
+         perUser](WriteTransaction &tx, bool &stored) -> Result<void> {
             auto may = mayHoldSession(tx, userId, userUpdatedAt);
             if (!may)
                 return may.error();
             if (!*may)
                 return {};
-            if (auto r = insertSession(tx, sessionHash, userId, now, expiresAt, now, cap); !r)
+            if (auto r = insertSession(tx, sessionHash, userId, now, expiresAt, now, cap, perUser);
+                !r)
                 return r;
             stored = true;
             return {};

@@ -64,6 +64,9 @@ public:
         int total = 10'000;     // pending sign-ins from all addresses
         int perAddress = 100;   // pending sign-ins of one address
         int sessions = 100'000; // browser sessions (the oldest goes first)
+        // Browser sessions of one user (their oldest goes first): one account signed in from
+        // many addresses does not push everyone else's sessions out of the cap above.
+        int sessionsPerUser = 64;
     };
     void setLimits(Limits limits) { m_limits = limits; }
 

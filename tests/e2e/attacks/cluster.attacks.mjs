@@ -13,7 +13,7 @@ import * as jose from 'jose';
 
 import { startBackend, adminFetch, request } from '../lib/backend.mjs';
 import {
-    tempDir, run, issueKubeconfig, kubeRequest, adminKube, statusBody, compact, foreignCertificate, protobuf,
+    tempDir, run, issueKubeconfig, kubeRequest, adminKube, statusBody, compact, foreignCertificate, protobuf, clusterCa,
 } from '../lib/cluster.mjs';
 import { attack, nowSeconds } from './lib/attack.mjs';
 
@@ -145,6 +145,64 @@ rules:
     const asn1Time = (days) => `${new Date(Date.now() + days * 86400_000).toISOString().replace(/[-:T]/g, '').slice(0, 14)}Z`;
 
     // --- client certificates ----------------------------------------------------------------------
+
+    attack('cluster: anonymous access turned off — a watch an anonymous client opened before ends at once, not at its timeout', async () => {
+        // An operator let anonymous clients watch namespaces, then turns anonymous access off.
+        const imported = await adminFetch(b, 'POST', '/admin/v1/cluster/rbac/import', `
+apiVersion: rbac.authorization.k8s.io/v1
+kind: ClusterRole
+metadata:
+  name: anonymous-namespace-watcher
+rules:
+- apiGroups: [""]
+  resources: ["namespaces"]
+  verbs: ["list", "watch"]
+---
+apiVersion: rbac.authorization.k8s.io/v1
+kind: ClusterRoleBinding
+metadata:
+  name: anonymous-namespace-watcher
+subjects:
+- kind: Group
+  name: system:unauthenticated
+  apiGroup: rbac.authorization.k8s.io
+roleRef:
+  kind: ClusterRole
+  name: anonymous-namespace-watcher
+  apiGroup: rbac.authorization.k8s.io
+`, { 'Content-Type': 'application/yaml' });
+        assert.equal(imported.status, 200, imported.text);
+        let started;
+        const firstEvent = new Promise((resolve) => { started = resolve; });
+        let text = '';
+        const ended = new Promise((resolve, reject) => {
+            const req = https.request({ host: '127.0.0.1', port: b.ports.cluster, method: 'GET', agent: false,
+                                        path: '/api/v1/namespaces?watch=1&timeoutSeconds=600', ca: clusterCa(b) }, (res) => {
+                assert.equal(res.statusCode, 200);
+                res.on('data', (c) => { text += c.toString('utf8'); started(); });
+                res.on('end', resolve);
+                res.on('error', resolve);
+            });
+            req.on('error', reject);
+            req.end();
+        });
+        try {
+            await firstEvent;
+            assert.match(text, /"type":"ADDED"/, 'the watch streams the namespaces first');
+            const off = await adminFetch(b, 'PUT', '/admin/v1/cluster/settings', { anonymousAuth: false });
+            assert.equal(off.status, 200, off.text);
+            const at = Date.now();
+            const timer = new Promise((resolve) => setTimeout(() => resolve('still open'), 15_000));
+            assert.notEqual(await Promise.race([ended, timer]), 'still open', 'the anonymous watch ended');
+            assert.ok(Date.now() - at < 15_000);
+            // And a new one is refused.
+            assert.equal((await kubeRequest(b, 'GET', '/api/v1/namespaces?watch=1&timeoutSeconds=1')).status, 401);
+        } finally {
+            assert.equal((await adminFetch(b, 'PUT', '/admin/v1/cluster/settings', { anonymousAuth: true })).status, 200);
+            await adminKube(b, 'DELETE', `/apis/${RBAC}/v1/clusterrolebindings/anonymous-namespace-watcher`);
+            await adminKube(b, 'DELETE', `/apis/${RBAC}/v1/clusterroles/anonymous-namespace-watcher`);
+        }
+    });
 
     attack('cluster: a foreign-CA certificate claiming O=system:masters → 401 although anonymous access is on', async () => {
         const settings = await adminFetch(b, 'GET', '/admin/v1/cluster/settings');
@@ -684,6 +742,72 @@ roleRef:
             server.close();
         }
     });
+    attack('cluster: RBAC escalation — a binding whose rules the caller lost while a webhook was answering → 403 at storage, nothing created', async () => {
+        // Mallory may write RoleBindings and holds pod-reader in default (her own binding): she
+        // may bind it to a friend. A validating webhook holds her request; meanwhile an
+        // administrator takes her binding away. The escalation check at storage sees that.
+        const own = await adminKube(b, 'POST', `/apis/${RBAC}/v1/namespaces/default/rolebindings`, {
+            apiVersion: `${RBAC}/v1`, kind: 'RoleBinding', metadata: { name: 'mallory-pods', namespace: 'default' },
+            subjects: [{ kind: 'User', name: 'mallory', apiGroup: RBAC }],
+            roleRef: { kind: 'Role', name: 'pod-reader', apiGroup: RBAC } });
+        assert.equal(own.status, 201, own.text);
+        const key = join(dir, 'slow-hook.key');
+        const crt = join(dir, 'slow-hook.crt');
+        const made = await run('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes',
+                                           '-keyout', key, '-out', crt, '-days', '1', '-subj', '/CN=slow-hook',
+                                           '-addext', 'subjectAltName=IP:127.0.0.1']);
+        assert.equal(made.code, 0, made.stderr);
+        let arrived;
+        const asked = new Promise((resolve) => { arrived = resolve; });
+        let release;
+        const released = new Promise((resolve) => { release = resolve; });
+        const server = https.createServer({ key: readFileSync(key), cert: readFileSync(crt) }, (req, res) => {
+            let body = '';
+            req.on('data', (c) => { body += c; });
+            req.on('end', async () => {
+                const { request } = JSON.parse(body);
+                if (request.name === 'mallory-friend')
+                    arrived();
+                await released;
+                res.writeHead(200, { 'Content-Type': 'application/json' });
+                res.end(JSON.stringify({ apiVersion: 'admission.k8s.io/v1', kind: 'AdmissionReview',
+                                         response: { uid: request.uid, allowed: true } }));
+            });
+        });
+        await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+        const hooks = `/apis/${ADMISSION}/v1/validatingwebhookconfigurations`;
+        try {
+            const created = await adminKube(b, 'POST', hooks, {
+                apiVersion: `${ADMISSION}/v1`, kind: 'ValidatingWebhookConfiguration', metadata: { name: 'slow-rbac' },
+                webhooks: [{ name: 'slow.rbac.example.com', timeoutSeconds: 20,
+                             clientConfig: { url: `https://127.0.0.1:${server.address().port}/`, caBundle: readFileSync(crt).toString('base64') },
+                             rules: [{ operations: ['CREATE'], apiGroups: [RBAC], apiVersions: ['v1'], resources: ['rolebindings'] }],
+                             sideEffects: 'None', admissionReviewVersions: ['v1'] }] });
+            assert.equal(created.status, 201, created.text);
+            const friend = { apiVersion: `${RBAC}/v1`, kind: 'RoleBinding', metadata: { name: 'mallory-friend', namespace: 'default' },
+                             subjects: [{ kind: 'User', name: 'friend', apiGroup: RBAC }],
+                             roleRef: { kind: 'Role', name: 'pod-reader', apiGroup: RBAC } };
+            const pending = asMallory('POST', `/apis/${RBAC}/v1/namespaces/default/rolebindings`, friend);
+            await asked;
+            const removed = await adminKube(b, 'DELETE', `/apis/${RBAC}/v1/namespaces/default/rolebindings/mallory-pods`);
+            assert.equal(removed.status, 200, removed.text);
+            release();
+            const r = await pending;
+            assert.equal(r.status, 403, r.text);
+            assert.equal(r.json.message,
+                         `rolebindings.${RBAC} "mallory-friend" is forbidden: user "mallory" (groups=["rbac-editors" ` +
+                         `"system:authenticated"]) is attempting to grant RBAC permissions not currently held:\n` +
+                         '{APIGroups:[""], Resources:["pods"], Verbs:["get"]}\n{APIGroups:[""], Resources:["pods"], Verbs:["list"]}');
+            await assertAbsent(`/apis/${RBAC}/v1/namespaces/default/rolebindings/mallory-friend`, 'RoleBinding');
+        } finally {
+            release();
+            await adminKube(b, 'DELETE', `${hooks}/slow-rbac`);
+            await adminKube(b, 'DELETE', `/apis/${RBAC}/v1/namespaces/default/rolebindings/mallory-pods`);
+            server.closeAllConnections?.();
+            server.close();
+        }
+    });
+
     attack('cluster: server-side apply — patch rights alone do not create (create is asked too) → 403, nothing created', async () => {
         const imported = await adminFetch(b, 'POST', '/admin/v1/cluster/rbac/import', `
 apiVersion: rbac.authorization.k8s.io/v1

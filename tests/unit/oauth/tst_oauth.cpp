@@ -427,6 +427,7 @@ private slots:
         QSqlQuery users(db.connection());
         for (const auto &[id, locked] :
              {std::pair{"alice", QVariant(QMetaType::fromType<qint64>())},
+              std::pair{"bob", QVariant(QMetaType::fromType<qint64>())},
               std::pair{"mallory", QVariant(qint64(OAuth::User::kLockedByAdministrator))}}) {
             users.prepare(QStringLiteral("INSERT INTO oauth_users (id, username, password_hash, "
                                          "locked_until, created_at, updated_at) VALUES (?, ?, "
@@ -506,6 +507,29 @@ private slots:
         QCOMPARE(wait([&](auto done) { store.consume(QStringLiteral("i1"), done); }).value(), true);
         QCOMPARE(wait([&](auto done) { store.consume(QStringLiteral("i1"), done); }).value(),
                  false);
+        // One user holds at most sessionsPerUser sessions, their oldest going first; another
+        // user's session stays (one account signed in from many addresses does not sign
+        // everyone else out at the global cap).
+        store.setLimits({5, 2, 100, 3});
+        QCOMPARE(wait([&](auto done) {
+                     store.createSession(QStringLiteral("s-bob"), QStringLiteral("bob"), 0, now,
+                                         now + 1'000, done);
+                 }).value(),
+                 true);
+        for (int i = 1; i <= 4; ++i)
+            QCOMPARE(wait([&](auto done) {
+                         store.createSession(QStringLiteral("s-alice-%1").arg(i),
+                                             QStringLiteral("alice"), 0, now, now + 60'000 + i,
+                                             done);
+                     }).value(),
+                     true);
+        // s-alice plus four more, three at most: s-alice and s-alice-1 went, oldest first.
+        QVERIFY(!store.session(QStringLiteral("s-alice"), now));
+        QVERIFY(!store.session(QStringLiteral("s-alice-1"), now));
+        for (int i = 2; i <= 4; ++i)
+            QVERIFY(store.session(QStringLiteral("s-alice-%1").arg(i), now));
+        QCOMPARE(store.session(QStringLiteral("s-bob"), now)->userId, QStringLiteral("bob"));
+        store.setLimits({5, 2, 100});
         // Her sessions end: none is read back.
         std::promise<Core::Result<void>> ended;
         store.endSessions(QStringLiteral("alice"),
