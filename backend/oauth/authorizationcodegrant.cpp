@@ -71,7 +71,7 @@ GrantResult AuthorizationCodeGrant::handle(const TokenRequest &req) const
     // administrator removed takes its codes with it (whether the request named it or not), a
     // scope taken away is not issued.
     const QVariant issuedFor = q.value(2).isNull() ? q.value(9) : q.value(2);
-    if (!issuedFor.isNull() && !c.redirectUris.contains(issuedFor.toString()))
+    if (!issuedFor.isNull() && !c.allowsRedirectUri(issuedFor.toString()))
         return grantFailed(invalidGrant(
             QStringLiteral("the code's redirect_uri is no longer registered for this client")));
     const QString challenge = q.value(5).toString();

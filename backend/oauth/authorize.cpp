@@ -290,7 +290,7 @@ void AuthorizeEndpoint::authorize(const HttpRequest &req, const Responder &respo
     if (p.contains(QStringLiteral("redirect_uri"))) {
         r.redirectUri = p.value(QStringLiteral("redirect_uri"));
         r.redirectUriGiven = true;
-        if (!client->redirectUris.contains(r.redirectUri))
+        if (!client->allowsRedirectUri(r.redirectUri))
             return respond(errorPage(400, QStringLiteral("invalid_request"),
                                      QStringLiteral("redirect_uri is not registered for this "
                                                     "client (it must match exactly).")));
@@ -768,7 +768,7 @@ void AuthorizeEndpoint::consent(const HttpRequest &req, const Responder &respond
         // does (finish): not to a redirect URI an administrator removed meanwhile, nor for a
         // client that is gone.
         const std::optional<Client> client = m_clients.find(ia.request.clientId);
-        if (!client || !client->redirectUris.contains(ia.request.redirectUri))
+        if (!client || !client->allowsRedirectUri(ia.request.redirectUri))
             return respond(errorPage(400, QStringLiteral("access_denied"),
                                      QStringLiteral("You denied the request. The application's "
                                                     "redirect URI is no longer registered, so "
@@ -793,7 +793,7 @@ void AuthorizeEndpoint::finish(const Request &request, const QString &userId, qi
     // URI, a scope or the client itself ends without them (no code is sent to a URI the client
     // no longer has, none carries a scope it lost).
     const std::optional<Client> client = m_clients.find(request.clientId);
-    if (!client || !client->redirectUris.contains(request.redirectUri))
+    if (!client || !client->allowsRedirectUri(request.redirectUri))
         return respond(errorPage(400, QStringLiteral("invalid_request"),
                                  QStringLiteral("The application's redirect URI is no longer "
                                                 "registered. Start again from the "

@@ -330,6 +330,47 @@ std::optional<Core::Error> RegistrationPolicy::check(const Client &c, const Clie
     return std::nullopt;
 }
 
+namespace {
+
+// "http://127.0.0.1:PORT/rest" or "http://[::1]:PORT/rest" (any port, or none): the URI without
+// its port ("http://127.0.0.1/rest"); empty for any other URI.
+QString loopbackWithoutPort(const QString &uri)
+{
+    for (const QLatin1String host :
+         {QLatin1String("http://127.0.0.1"), QLatin1String("http://[::1]")}) {
+        if (!uri.startsWith(host))
+            continue;
+        qsizetype rest = host.size();
+        if (rest < uri.size() && uri.at(rest) == QLatin1Char(':')) {
+            qsizetype end = rest + 1;
+            while (end < uri.size() && uri.at(end).isDigit())
+                ++end;
+            const qsizetype digits = end - rest - 1;
+            if (digits < 1 || digits > 5 || uri.mid(rest + 1, digits).toInt() > 65535)
+                return {};
+            rest = end;
+        }
+        if (rest < uri.size() && uri.at(rest) != QLatin1Char('/') &&
+            uri.at(rest) != QLatin1Char('?'))
+            return {};
+        return host + uri.mid(rest);
+    }
+    return {};
+}
+
+} // namespace
+
+bool Client::allowsRedirectUri(const QString &uri) const
+{
+    if (redirectUris.contains(uri))
+        return true;
+    const QString asked = loopbackWithoutPort(uri);
+    if (asked.isEmpty())
+        return false;
+    return std::any_of(redirectUris.begin(), redirectUris.end(),
+                       [&asked](const QString &r) { return loopbackWithoutPort(r) == asked; });
+}
+
 QJsonObject Client::toJson() const
 {
     QJsonObject o{{QStringLiteral("client_id"), clientId},

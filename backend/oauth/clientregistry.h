@@ -94,6 +94,11 @@ struct Client
     std::optional<RegistrationPolicy> registrationPolicy;
 
     bool confidential() const { return tokenEndpointAuthMethod != QLatin1String("none"); }
+    // Whether an authorization request may name `uri` as its redirect URI: one of redirectUris
+    // byte for byte, or (RFC 8252 §7.3, native apps) a registered loopback IP literal URI
+    // (http://127.0.0.1/..., http://[::1]/...) with any port, the rest byte for byte. Not
+    // `localhost` (§8.3): a name may resolve elsewhere.
+    bool allowsRedirectUri(const QString &uri) const;
     bool usesSecret() const
     {
         return tokenEndpointAuthMethod == QLatin1String("client_secret_basic") ||

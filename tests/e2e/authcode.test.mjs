@@ -809,7 +809,6 @@ test('authorize: redirect_uri byte for byte — every near miss is an HTML error
         ['extra path', 'http://127.0.0.1:9/cb/extra'],
         ['trailing slash', 'http://127.0.0.1:9/cb/'],
         ['percent-encoded variant', 'http://127.0.0.1:9/%63b'],
-        ['different port', 'http://127.0.0.1:10/cb'],
         ['added query', 'http://127.0.0.1:9/cb?next=https://evil.example'],
         ['fragment', 'http://127.0.0.1:9/cb#x'],
         ['upper-case scheme', 'HTTP://127.0.0.1:9/cb'],
@@ -829,6 +828,42 @@ test('authorize: redirect_uri byte for byte — every near miss is an HTML error
     const xss = await new UserAgent().fetch(authorizeUrl({ ...params, redirect_uri: 'http://127.0.0.1:9/cb"><script>alert(1)</script>' }));
     assertErrorPage(xss, 'markup in redirect_uri');
     assert.ok(!xss.text.includes('<script>alert(1)'), 'the request is not reflected as markup');
+});
+
+test('authorize: a loopback IP redirect URI in any port (RFC 8252 §7.3): the code comes back to that port and redeems with it; a name, https or another path stays exact', async () => {
+    // A native app (kubectl's OIDC login, a CLI) listens on whichever loopback port is free.
+    const user = await createUser();
+    const native = await register({ grant_types: ['authorization_code'], scope: 'openid', client_name: 'Native CLI',
+                                    token_endpoint_auth_method: 'none',
+                                    redirect_uris: ['http://127.0.0.1/callback', 'http://[::1]:8000/callback'] });
+    for (const uri of ['http://127.0.0.1:49152/callback', 'http://127.0.0.1:8000/callback', 'http://[::1]:18000/callback',
+                       'http://[::1]/callback']) {
+        const flow = await runFlow(native, user, { extra: { redirect_uri: uri, scope: 'openid' } });
+        assert.equal(locationBase(flow.callback), uri);
+        const tokens = await exchange(native, flow);
+        assert.ok(tokens.id_token, uri);
+        // The token request names the port the authorization request named, no other.
+        const again = await runFlow(native, user, { ua: flow.ua, extra: { redirect_uri: uri, scope: 'openid' } });
+        const other = uri.includes('49152') ? 'http://127.0.0.1:49153/callback' : 'http://127.0.0.1:49152/callback';
+        const r = await tokenRequest(native, { grant_type: 'authorization_code', code: again.callback.searchParams.get('code'),
+                                               redirect_uri: other, code_verifier: again.verifier });
+        assertTokenError(r, 'invalid_grant', `${uri} redeemed with ${other}`);
+    }
+    const { params } = await newRequest(native, { scope: 'openid' });
+    for (const [what, uri] of [['another path', 'http://127.0.0.1:49152/other'],
+                               ['a longer path', 'http://127.0.0.1:49152/callback/x'],
+                               ['an added query', 'http://127.0.0.1:49152/callback?x=1'],
+                               ['localhost (a name, RFC 8252 §8.3)', 'http://localhost:49152/callback'],
+                               ['https', 'https://127.0.0.1:49152/callback'],
+                               ['another loopback address', 'http://127.0.0.2:49152/callback'],
+                               ['a host that begins like it', 'http://127.0.0.1.evil.example/callback'],
+                               ['userinfo after the port', 'http://127.0.0.1:49152@evil.example/callback'],
+                               ['a port too large', 'http://127.0.0.1:65536/callback']])
+        assertErrorPage(await new UserAgent().fetch(authorizeUrl({ ...params, redirect_uri: uri })), what);
+    // A registered https or non-loopback URI keeps its port: web's is exact.
+    const webReq = await newRequest(web);
+    assertErrorPage(await new UserAgent().fetch(authorizeUrl({ ...webReq.params, redirect_uri: 'https://shop.example.org:8443/callback' })),
+                    'https with another port');
 });
 
 test('authorize: a client with two redirect URIs must name one; a client with one may omit it', async () => {
