@@ -1174,8 +1174,10 @@ describe('revocation reaches what was derived', () => {
     let b;
     let kubectl;
     let dave;
+    // Loopback redirect URIs match in any port (RFC 8252 §7.3): the other one differs in its
+    // path, so that taking APP away takes it away.
     const APP = 'http://127.0.0.1:8000/';
-    const OTHER_APP = 'http://127.0.0.1:8001/';
+    const OTHER_APP = 'http://127.0.0.1:8001/other';
     const FULL = { client_name: 'kubectl', token_endpoint_auth_method: 'none',
                    grant_types: ['authorization_code', 'refresh_token'], scope: 'openid groups offline_access',
                    redirect_uris: [APP, OTHER_APP] };
