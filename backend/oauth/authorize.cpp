@@ -293,7 +293,8 @@ void AuthorizeEndpoint::authorize(const HttpRequest &req, const Responder &respo
         if (!client->allowsRedirectUri(r.redirectUri))
             return respond(errorPage(400, QStringLiteral("invalid_request"),
                                      QStringLiteral("redirect_uri is not registered for this "
-                                                    "client (it must match exactly).")));
+                                                    "client (it must match exactly; a loopback "
+                                                    "IP one may name any port).")));
     } else if (client->redirectUris.size() == 1) {
         r.redirectUri = client->redirectUris.first();
     } else {

@@ -144,6 +144,30 @@ rules:
     // openssl's YYYYMMDDHHMMSSZ, `days` from now.
     const asn1Time = (days) => `${new Date(Date.now() + days * 86400_000).toISOString().replace(/[-:T]/g, '').slice(0, 14)}Z`;
 
+    // An admission webhook on 127.0.0.1 with a certificate of its own (self-signed for
+    // IP:127.0.0.1): answer(request) resolves to the AdmissionReview's response fields (uid and
+    // allowed are filled in unless given). Resolves to {server, url, caBundle}; close the server.
+    async function webhookServer(name, answer) {
+        const key = join(dir, `${name}.key`);
+        const crt = join(dir, `${name}.crt`);
+        const made = await run('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes',
+                                           '-keyout', key, '-out', crt, '-days', '1', '-subj', `/CN=${name}`,
+                                           '-addext', 'subjectAltName=IP:127.0.0.1']);
+        assert.equal(made.code, 0, made.stderr);
+        const server = https.createServer({ key: readFileSync(key), cert: readFileSync(crt) }, (req, res) => {
+            let body = '';
+            req.on('data', (c) => { body += c; });
+            req.on('end', async () => {
+                const { request } = JSON.parse(body);
+                const response = { uid: request.uid, allowed: true, ...(await answer(request)) };
+                res.writeHead(200, { 'Content-Type': 'application/json' });
+                res.end(JSON.stringify({ apiVersion: 'admission.k8s.io/v1', kind: 'AdmissionReview', response }));
+            });
+        });
+        await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+        return { server, url: `https://127.0.0.1:${server.address().port}/`, caBundle: readFileSync(crt).toString('base64') };
+    }
+
     // --- client certificates ----------------------------------------------------------------------
 
     attack('cluster: anonymous access turned off — a watch an anonymous client opened before ends at once, not at its timeout', async () => {
@@ -661,35 +685,19 @@ roleRef:
     attack('cluster: admission webhooks — what a mutating webhook adds is still judged: NodeRestriction and RBAC escalation refuse it', async () => {
         // The administrator's own (careless) webhook: it adds a restricted label to every node
         // update and a secrets rule to every Role.
-        const key = join(dir, 'hook.key');
-        const crt = join(dir, 'hook.crt');
-        const made = await run('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes',
-                                           '-keyout', key, '-out', crt, '-days', '1', '-subj', '/CN=hook',
-                                           '-addext', 'subjectAltName=IP:127.0.0.1']);
-        assert.equal(made.code, 0, made.stderr);
         const patches = {
             Node: [{ op: 'add', path: '/metadata/labels/node-restriction.kubernetes.io~1trusted', value: 'yes' }],
             Role: [{ op: 'add', path: '/rules/-', value: { apiGroups: [''], resources: ['secrets'], verbs: ['get'] } }],
             TokenRequest: [{ op: 'remove', path: '/spec/boundObjectRef' }],
         };
-        const server = https.createServer({ key: readFileSync(key), cert: readFileSync(crt) }, (req, res) => {
-            let body = '';
-            req.on('data', (c) => { body += c; });
-            req.on('end', () => {
-                const { request } = JSON.parse(body);
-                const patch = patches[request.kind.kind] ?? [];
-                res.writeHead(200, { 'Content-Type': 'application/json' });
-                res.end(JSON.stringify({ apiVersion: 'admission.k8s.io/v1', kind: 'AdmissionReview',
-                                         response: { uid: request.uid, allowed: true, patchType: 'JSONPatch',
-                                                     patch: Buffer.from(JSON.stringify(patch)).toString('base64') } }));
-            });
-        });
-        await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+        const { server, url, caBundle } = await webhookServer('hook', (request) => ({
+            patchType: 'JSONPatch',
+            patch: Buffer.from(JSON.stringify(patches[request.kind.kind] ?? [])).toString('base64') }));
         try {
             const created = await adminKube(b, 'POST', `/apis/${ADMISSION}/v1/mutatingwebhookconfigurations`, {
                 apiVersion: `${ADMISSION}/v1`, kind: 'MutatingWebhookConfiguration', metadata: { name: 'careless' },
                 webhooks: [{ name: 'careless.policy.example.com',
-                             clientConfig: { url: `https://127.0.0.1:${server.address().port}/`, caBundle: readFileSync(crt).toString('base64') },
+                             clientConfig: { url, caBundle },
                              rules: [{ operations: ['UPDATE'], apiGroups: ['', RBAC], apiVersions: ['v1'], resources: ['nodes', 'roles'] },
                                      { operations: ['CREATE'], apiGroups: [''], apiVersions: ['v1'], resources: ['serviceaccounts/token'] }],
                              sideEffects: 'None', admissionReviewVersions: ['v1'] }] });
@@ -751,36 +759,22 @@ roleRef:
             subjects: [{ kind: 'User', name: 'mallory', apiGroup: RBAC }],
             roleRef: { kind: 'Role', name: 'pod-reader', apiGroup: RBAC } });
         assert.equal(own.status, 201, own.text);
-        const key = join(dir, 'slow-hook.key');
-        const crt = join(dir, 'slow-hook.crt');
-        const made = await run('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes',
-                                           '-keyout', key, '-out', crt, '-days', '1', '-subj', '/CN=slow-hook',
-                                           '-addext', 'subjectAltName=IP:127.0.0.1']);
-        assert.equal(made.code, 0, made.stderr);
         let arrived;
         const asked = new Promise((resolve) => { arrived = resolve; });
         let release;
         const released = new Promise((resolve) => { release = resolve; });
-        const server = https.createServer({ key: readFileSync(key), cert: readFileSync(crt) }, (req, res) => {
-            let body = '';
-            req.on('data', (c) => { body += c; });
-            req.on('end', async () => {
-                const { request } = JSON.parse(body);
-                if (request.name === 'mallory-friend')
-                    arrived();
-                await released;
-                res.writeHead(200, { 'Content-Type': 'application/json' });
-                res.end(JSON.stringify({ apiVersion: 'admission.k8s.io/v1', kind: 'AdmissionReview',
-                                         response: { uid: request.uid, allowed: true } }));
-            });
+        const { server, url, caBundle } = await webhookServer('slow-hook', async (request) => {
+            if (request.name === 'mallory-friend')
+                arrived();
+            await released;
+            return {};
         });
-        await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
         const hooks = `/apis/${ADMISSION}/v1/validatingwebhookconfigurations`;
         try {
             const created = await adminKube(b, 'POST', hooks, {
                 apiVersion: `${ADMISSION}/v1`, kind: 'ValidatingWebhookConfiguration', metadata: { name: 'slow-rbac' },
                 webhooks: [{ name: 'slow.rbac.example.com', timeoutSeconds: 20,
-                             clientConfig: { url: `https://127.0.0.1:${server.address().port}/`, caBundle: readFileSync(crt).toString('base64') },
+                             clientConfig: { url, caBundle },
                              rules: [{ operations: ['CREATE'], apiGroups: [RBAC], apiVersions: ['v1'], resources: ['rolebindings'] }],
                              sideEffects: 'None', admissionReviewVersions: ['v1'] }] });
             assert.equal(created.status, 201, created.text);
