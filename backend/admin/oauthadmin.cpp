@@ -22,9 +22,19 @@ using Core::Responder;
 
 namespace {
 
+// A client as administrators see it: its metadata, and whether it registered itself and
+// whose word its redirect URIs have (docs/oauth.md, "Redirects a stranger registered").
+QJsonObject adminView(const OAuth::Client &c)
+{
+    QJsonObject o = c.toJson();
+    o.insert(QStringLiteral("self_registered"), c.selfRegistered);
+    o.insert(QStringLiteral("redirects_vetted"), c.redirectsVetted());
+    return o;
+}
+
 HttpResponse secretAnswer(int status, const OAuth::ClientRegistry::Registered &r)
 {
-    QJsonObject o = r.client.toJson();
+    QJsonObject o = adminView(r.client);
     if (!r.secret.isEmpty()) {
         o.insert(QStringLiteral("client_secret"), r.secret);
         o.insert(QStringLiteral("client_secret_expires_at"), 0);
@@ -180,7 +190,7 @@ OAuthAdminApi::OAuthAdminApi(Core::HttpServer &server, OAuth::OAuthApi &oauth,
     m_server.route("GET", QStringLiteral("/admin/v1/clients"), [this](const HttpRequest &) {
         QJsonArray items;
         for (const OAuth::Client &c : m_oauth.clients().all())
-            items.append(c.toJson());
+            items.append(adminView(c));
         return HttpResponse::json(200, QJsonObject{{QStringLiteral("items"), items}});
     });
     m_server.route("GET", QStringLiteral("/admin/v1/clients/{id}"), [this](const HttpRequest &req) {
@@ -189,7 +199,7 @@ OAuthAdminApi::OAuthAdminApi(Core::HttpServer &server, OAuth::OAuthApi &oauth,
             return HttpResponse::error(
                 404, QStringLiteral("client-not-found"),
                 QStringLiteral("no client %1").arg(req.pathParam(QStringLiteral("id"))));
-        return HttpResponse::json(200, c->toJson());
+        return HttpResponse::json(200, adminView(*c));
     });
     auto parseMetadata = [](const HttpRequest &req) -> Core::Result<OAuth::Client> {
         QJsonParseError pe;

@@ -122,14 +122,44 @@ HttpResponse htmlPage(int status, const QString &title, const QString &bodyHtml)
     return r;
 }
 
+namespace {
+
+QString errorBody(const QString &code, const QString &description)
+{
+    return QStringLiteral("<h1>This sign-in request cannot continue</h1>"
+                          "<p id=\"error-code\">%1</p><p id=\"error-description\">%2</p>")
+        .arg(htmlEscape(code), htmlEscape(description));
+}
+
+} // namespace
+
 HttpResponse errorPage(int status, const QString &code, const QString &description)
 {
     return htmlPage(status, QStringLiteral("Sign-in error"),
-                    QStringLiteral("<h1>This sign-in request cannot continue</h1>"
-                                   "<p id=\"error-code\">%1</p><p id=\"error-description\">%2</p>"
-                                   "<p class=\"muted\">Go back to the application and start "
-                                   "again.</p>")
-                        .arg(htmlEscape(code), htmlEscape(description)));
+                    errorBody(code, description) +
+                        QStringLiteral("<p class=\"muted\">Go back to the application and start "
+                                       "again.</p>"));
+}
+
+QString redirectOrigin(const QString &uri)
+{
+    return QUrl(uri)
+        .adjusted(QUrl::RemoveUserInfo | QUrl::RemovePath | QUrl::RemoveQuery |
+                  QUrl::RemoveFragment)
+        .toString();
+}
+
+HttpResponse leavingPage(int status, const QString &title, const QString &bodyHtml,
+                         const QByteArray &location)
+{
+    const QString target = QString::fromUtf8(location);
+    return htmlPage(status, title,
+                    bodyHtml + QStringLiteral("<p class=\"muted\" id=\"unvetted\">This "
+                                              "application registered itself with Gatehouse: no "
+                                              "administrator has checked the address it returns "
+                                              "to.</p><p><a id=\"continue\" href=\"%1\">Return to "
+                                              "<b id=\"continue-origin\">%2</b></a></p>")
+                                   .arg(htmlEscape(target), htmlEscape(redirectOrigin(target))));
 }
 
 AuthorizeEndpoint::AuthorizeEndpoint(Core::HttpServer &server, Core::Database &database,
@@ -257,7 +287,17 @@ HttpResponse AuthorizeEndpoint::redirectError(const Request &r, const QString &e
     if (!r.state.isEmpty())
         params.append({QStringLiteral("state"), r.state});
     params.append({QStringLiteral("iss"), m_issuer});
-    return seeOther(withParams(r.redirectUri, params));
+    const QByteArray location = withParams(r.redirectUri, params);
+    // RFC 9700 §4.11.2: an error goes back by itself only to where an administrator vouched
+    // for the client's redirect URIs; a stranger's registration would otherwise turn this
+    // server's address into a link to theirs (a scope it may not have, prompt=none).
+    const std::optional<Client> client = m_clients.find(r.clientId);
+    if (!client)
+        return errorPage(400, error, description);
+    if (client->redirectsVetted())
+        return seeOther(location);
+    return leavingPage(400, QStringLiteral("Sign-in error"), errorBody(error, description),
+                       location);
 }
 
 void AuthorizeEndpoint::authorize(const HttpRequest &req, const Responder &respond)
@@ -913,6 +953,13 @@ HttpResponse AuthorizeEndpoint::consentPage(const Interaction &ia, const Client 
                                "</code>)</span></li>")
                     .arg(htmlEscape(s), htmlEscape(scopeDescription(s)));
     body += QStringLiteral("</ul>") + signedInAs(ia.userId);
+    // Where the answer goes, for a client whose redirect URIs nobody here checked (the code
+    // follows Allow without another page: the user decides knowing where it goes).
+    if (!client.redirectsVetted())
+        body += QStringLiteral("<p class=\"muted\" id=\"redirect-origin\">Either way you "
+                               "return to <b>%1</b>. This application registered itself: no "
+                               "administrator has checked that address.</p>")
+                    .arg(htmlEscape(redirectOrigin(ia.request.redirectUri)));
     body += QStringLiteral("<form id=\"consent-form\" method=\"post\" action=\"%1\">%2%3"
                            "<button id=\"consent-allow\" name=\"decision\" value=\"allow\" "
                            "type=\"submit\">Allow</button><button id=\"consent-deny\" "

@@ -201,6 +201,12 @@ QString hiddenInput(const char *name, const QString &value);
 QByteArray withParams(const QString &uri, const QList<QPair<QString, QString>> &params);
 // 303 See Other to `location`, not cached.
 Core::HttpResponse seeOther(const QByteArray &location);
+// The scheme, host and port of a redirect URI, as a page shows where a link goes.
+QString redirectOrigin(const QString &uri);
+// A page (htmlPage) that ends with a link to `location` instead of redirecting there: for a
+// client whose redirect URIs no administrator vouched for (Client::redirectsVetted).
+Core::HttpResponse leavingPage(int status, const QString &title, const QString &bodyHtml,
+                               const QByteArray &location);
 
 // RFC 8628 user codes: 8 letters without vowels (no words), shown as XXXX-XXXX; entered in
 // any case, with or without the dash or spaces.

@@ -34,12 +34,14 @@ Core::Error metadataError(const QString &code, const QString &message)
     return Core::Error{code, message, 400};
 }
 
-Client fromRow(const QString &clientId, const QString &secretHash, const QByteArray &record)
+Client fromRow(const QString &clientId, const QString &secretHash, const QByteArray &record,
+               bool selfRegistered)
 {
     const QJsonObject o = QJsonDocument::fromJson(record).object();
     Client c;
     c.clientId = clientId;
     c.secretHash = secretHash;
+    c.selfRegistered = selfRegistered;
     c.clientName = o.value(QStringLiteral("client_name")).toString();
     c.redirectUris = strings(o.value(QStringLiteral("redirect_uris")));
     c.postLogoutRedirectUris = strings(o.value(QStringLiteral("post_logout_redirect_uris")));
@@ -112,7 +114,8 @@ StoredOwned storedOwned(Core::WriteTransaction &tx, const QString &clientId)
     q.addBindValue(clientId);
     if (!q.exec() || !q.next())
         return {};
-    const Client stored = fromRow(clientId, q.value(0).toString(), q.value(1).toByteArray());
+    const Client stored =
+        fromRow(clientId, q.value(0).toString(), q.value(1).toByteArray(), !q.value(2).isNull());
     return StoredOwned{true,
                        stored.clusterAccess,
                        stored.secretHash,
@@ -695,6 +698,7 @@ void ClientRegistry::registerClient(Client client,
     }
     if (dynamic)
         reg->registrationToken = Crypto::Random::token(32);
+    client.selfRegistered = dynamic;
     reg->client = client;
     m_writer.submit(
         [reg, now, initialAccessTokenHash](Core::WriteTransaction &tx) -> Core::Result<void> {
@@ -782,6 +786,7 @@ void ClientRegistry::rewrite(const std::shared_ptr<Registered> &reg,
                     return *e;
             reg->client.clusterAccess = stored.clusterAccess;
             reg->client.registrationPolicy = stored.registrationPolicy;
+            reg->client.selfRegistered = stored.registrantManages;
             // An administrator's change of a registered client is its registrant's new bound:
             // what the administrator took away (a grant, a scope, a redirect URI) the holder of
             // the registration access token cannot put back (it may still narrow).
@@ -1081,14 +1086,15 @@ void ClientRegistry::setClusterAccess(const QString &clientId, bool allowed,
             // The record as stored now (a metadata update may have committed since find()),
             // with only the flag changed.
             QSqlQuery &read = tx.query(QStringLiteral(
-                "SELECT secret_hash, record FROM oauth_clients WHERE client_id = ?"));
+                "SELECT secret_hash, record, registration_token_hash IS NOT NULL FROM "
+                "oauth_clients WHERE client_id = ?"));
             read.addBindValue(reg->client.clientId);
             if (!read.exec() || !read.next())
                 return Core::Error{QStringLiteral("client-not-found"),
                                    QStringLiteral("no client %1").arg(reg->client.clientId), 404};
             const bool allowed = reg->client.clusterAccess;
             reg->client = fromRow(reg->client.clientId, read.value(0).toString(),
-                                  read.value(1).toByteArray());
+                                  read.value(1).toByteArray(), read.value(2).toBool());
             const bool withdrawn = reg->client.clusterAccess && !allowed;
             reg->client.clusterAccess = allowed;
             QSqlQuery &q = tx.query(QStringLiteral(
@@ -1120,12 +1126,13 @@ std::optional<Client> ClientRegistry::find(const QString &clientId) const
         generation = m_generation;
     }
     QSqlQuery q(m_database.connection());
-    q.prepare(QStringLiteral("SELECT secret_hash, record FROM oauth_clients WHERE client_id = ?"));
+    q.prepare(QStringLiteral("SELECT secret_hash, record, registration_token_hash IS NOT NULL "
+                             "FROM oauth_clients WHERE client_id = ?"));
     q.addBindValue(clientId);
     std::optional<Client> c;
     const bool read = q.exec();
     if (read && q.next())
-        c = fromRow(clientId, q.value(0).toString(), q.value(1).toByteArray());
+        c = fromRow(clientId, q.value(0).toString(), q.value(1).toByteArray(), q.value(2).toBool());
     QMutexLocker lock(&m_mutex);
     // A change committed while this read ran: what was read may be the old record (or a
     // deleted client), so it answers this call but is not cached. Nor is a read that failed
@@ -1143,10 +1150,11 @@ QList<Client> ClientRegistry::all() const
     QList<Client> out;
     QSqlQuery q(m_database.connection());
     if (q.exec(QStringLiteral(
-            "SELECT client_id, secret_hash, record FROM oauth_clients ORDER BY created_at")))
+            "SELECT client_id, secret_hash, record, registration_token_hash IS NOT NULL FROM "
+            "oauth_clients ORDER BY created_at")))
         while (q.next())
-            out.append(
-                fromRow(q.value(0).toString(), q.value(1).toString(), q.value(2).toByteArray()));
+            out.append(fromRow(q.value(0).toString(), q.value(1).toString(),
+                               q.value(2).toByteArray(), q.value(3).toBool()));
     return out;
 }
 

@@ -92,7 +92,19 @@ struct Client
     // carried one: the client's own RFC 7592 updates are held to it, not to the server's
     // (docs/oauth.md). Stored beside the metadata, never shown as metadata.
     std::optional<RegistrationPolicy> registrationPolicy;
+    // Registered through RFC 7591 (it holds a registration access token), not by an
+    // administrator. Derived from the stored row, never metadata.
+    bool selfRegistered = false;
 
+    // Whether the browser is sent to this client's redirect URIs without asking (RFC 9700
+    // §4.11.2): an administrator's client, or a registered one whose redirect URIs an
+    // administrator or its initial access token fixed (registrationPolicy->redirectUris). A
+    // stranger's open registration is not: errors, a refusal and a sign-out show a page with a
+    // link instead of redirecting, so that this server's address does not vouch for theirs.
+    bool redirectsVetted() const
+    {
+        return !selfRegistered || (registrationPolicy && registrationPolicy->redirectUris);
+    }
     bool confidential() const { return tokenEndpointAuthMethod != QLatin1String("none"); }
     // Whether an authorization request may name `uri` as its redirect URI: one of redirectUris
     // byte for byte, or (RFC 8252 §7.3, native apps) a registered loopback IP literal URI

@@ -26,11 +26,16 @@ HttpResponse logoutError(const QString &description)
                         .arg(htmlEscape(description)));
 }
 
+QString signedOutHeading()
+{
+    return QStringLiteral("<h1 id=\"signed-out\">You are signed out</h1>");
+}
+
 HttpResponse signedOutPage()
 {
     return htmlPage(200, QStringLiteral("Signed out"),
-                    QStringLiteral("<h1 id=\"signed-out\">You are signed out</h1>"
-                                   "<p class=\"muted\">You can close this window.</p>"));
+                    signedOutHeading() +
+                        QStringLiteral("<p class=\"muted\">You can close this window.</p>"));
 }
 
 } // namespace
@@ -84,16 +89,17 @@ void AuthorizeEndpoint::logout(const HttpRequest &req, const Responder &respond)
                 logoutError(QStringLiteral("client_id is not the id_token_hint's audience")));
         clientId = hinted;
     }
-    if (!clientId.isEmpty() && !m_clients.find(clientId))
+    const std::optional<Client> client =
+        clientId.isEmpty() ? std::nullopt : m_clients.find(clientId);
+    if (!clientId.isEmpty() && !client)
         return respond(logoutError(QStringLiteral("client_id names no client of this server")));
     // Never a redirect to where the client did not register (an open redirector otherwise).
     const QString target = p.value(QStringLiteral("post_logout_redirect_uri"));
     if (!target.isEmpty()) {
-        if (clientId.isEmpty())
+        if (!client)
             return respond(logoutError(
                 QStringLiteral("post_logout_redirect_uri needs id_token_hint or client_id")));
-        const auto client = m_clients.find(clientId);
-        if (!client || !client->postLogoutRedirectUris.contains(target))
+        if (!client->postLogoutRedirectUris.contains(target))
             return respond(logoutError(
                 QStringLiteral("post_logout_redirect_uri is not registered for this client "
                                "(post_logout_redirect_uris)")));
@@ -107,8 +113,14 @@ void AuthorizeEndpoint::logout(const HttpRequest &req, const Responder &respond)
     // The cookie is cleared only where the request carried one: a cross-site POST comes
     // without it (SameSite=Lax), and must not end the session by its answer either.
     const bool hadCookie = !sessionCookieValue(req).isEmpty();
-    auto done = [location, hadCookie, cleared = sessionCookieCleared()] {
-        HttpResponse r = location.isEmpty() ? signedOutPage() : seeOther(location);
+    // A client whose addresses no administrator vouched for gets a link, not a redirect
+    // (RFC 9700 §4.11.2; Client::redirectsVetted).
+    const bool vetted = !client || client->redirectsVetted();
+    auto done = [location, hadCookie, vetted, cleared = sessionCookieCleared()] {
+        HttpResponse r =
+            location.isEmpty() ? signedOutPage()
+            : vetted           ? seeOther(location)
+                     : leavingPage(200, QStringLiteral("Signed out"), signedOutHeading(), location);
         if (hadCookie)
             r.headers.append({"Set-Cookie", cleared});
         return r;

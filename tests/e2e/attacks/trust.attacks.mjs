@@ -15,7 +15,7 @@ import {
     attack, assertNoTokens, activeTokenIds, assertTokensUnchanged, registerClient, assertOAuthError, formPost, basicAuth,
 } from './lib/attack.mjs';
 import { signIn, redeem, tokenRequest, tokensFor, isActive, introspect } from './lib/flow.mjs';
-import { UserAgent, form, assertErrorPage } from '../lib/browser.mjs';
+import { UserAgent, form, element, assertErrorPage } from '../lib/browser.mjs';
 
 const EXCHANGE = 'urn:ietf:params:oauth:grant-type:token-exchange';
 const ID_TOKEN = 'urn:ietf:params:oauth:token-type:id_token';
@@ -488,6 +488,103 @@ describe('trust boundaries: token exchange, registration, the cluster audience',
         const r = await registerOpen({ client_name: 'still m2m', grant_types: ['client_credentials'] });
         assertOAuthError(r, 400, 'invalid_client_metadata', /client_credentials/, 'policy unchanged');
         assert.equal(await clientCount(b), before);
+    });
+
+    // RFC 9700 §4.11.2: this server's address must not vouch for a stranger's. A client that
+    // registered itself, with redirect URIs no administrator or initial access token fixed, gets a
+    // page with a link where an administrator's client gets a redirect.
+    attack('trust 2: a stranger\'s open registration makes this server an open redirector (errors, prompt=none, a refusal, a sign-out)', async () => {
+        const PHISH = 'https://phish.example/landing';
+        const reg = await registerOpen({ client_name: `lookalike ${++counter}`, redirect_uris: [PHISH],
+                                         post_logout_redirect_uris: ['https://phish.example/bye'],
+                                         token_endpoint_auth_method: 'none', scope: 'openid profile' });
+        assert.equal(reg.status, 201, reg.text);
+        const c = reg.json;
+        const authorize = (fields) => {
+            const u = new URL('/oauth2/authorize', b.serviceUrl);
+            for (const [k, v] of Object.entries({ client_id: c.client_id, redirect_uri: PHISH, response_type: 'code',
+                                                  state: 'st', code_challenge: 'a'.repeat(43), code_challenge_method: 'S256',
+                                                  ...fields }))
+                u.searchParams.set(k, v);
+            return u;
+        };
+        const assertLinkOnly = (r, what, error, status = 400) => {
+            assert.equal(r.status, status, `${what}: ${r.text.slice(0, 300)}`);
+            assert.equal(r.location, null, `${what}: no redirect (Location ${r.rawLocation})`);
+            assert.match(r.headers.get('content-type') ?? '', /^text\/html/, what);
+            const link = element(r.text, 'continue');
+            assert.ok(link, `${what}: a link back in ${r.text}`);
+            const to = new URL(link.attrs.href);
+            assert.equal(to.origin, 'https://phish.example', what);
+            if (error)
+                assert.equal(to.searchParams.get('error'), error, `${what}: the link carries the error`);
+            assert.equal(element(r.text, 'continue-origin').text, 'https://phish.example', `${what}: the page names the host`);
+            assert.ok(element(r.text, 'unvetted'), `${what}: says nobody checked the address`);
+        };
+        const ua = new UserAgent();
+        for (const [what, fields, error] of [
+            ['a scope it does not have', { scope: 'openid orders:read' }, 'invalid_scope'],
+            ['an unsupported response_type', { response_type: 'token' }, 'unsupported_response_type'],
+            ['prompt=none without a session', { scope: 'openid', prompt: 'none' }, 'login_required']])
+            assertLinkOnly(await ua.fetch(authorize(fields)), what, error);
+        // A refusal at the consent page: the page said where the browser goes; denying shows a link.
+        let r = await ua.fetch(authorize({ scope: 'openid' }));
+        assert.equal(r.location?.pathname, '/oauth2/login', r.text.slice(0, 300));
+        const login = form((await ua.fetch(r.location)).text, 'login-form');
+        r = await ua.fetch(new URL(login.action, b.serviceUrl), { method: 'POST',
+            form: { ...login.fields, username: alice.username, password: alice.password } });
+        assert.equal(r.location?.pathname, '/oauth2/consent', r.text.slice(0, 300));
+        const page = await ua.fetch(r.location);
+        assert.match(element(page.text, 'redirect-origin')?.text ?? '', /return to https:\/\/phish\.example\. This application registered itself/);
+        const consent = form(page.text, 'consent-form');
+        assertLinkOnly(await ua.fetch(new URL(consent.action, b.serviceUrl), { method: 'POST', form: { ...consent.fields, decision: 'deny' } }),
+                       'consent denied', 'access_denied');
+        // A sign-out: with nobody signed in, and after confirming one.
+        const logout = new URL('/oauth2/logout', b.serviceUrl);
+        logout.searchParams.set('client_id', c.client_id);
+        logout.searchParams.set('post_logout_redirect_uri', 'https://phish.example/bye');
+        assertLinkOnly(await new UserAgent().fetch(logout), 'sign-out without a session', undefined, 200);
+        const confirm = form((await ua.fetch(logout)).text, 'logout-form');
+        assertLinkOnly(await ua.fetch(new URL(confirm.action, b.serviceUrl), { method: 'POST', form: confirm.fields }),
+                       'sign-out confirmed', undefined, 200);
+        // The administrator sees why, and vouches for the client by saving it: from then on, redirects.
+        const seen = (await adminFetch(b, 'GET', `/admin/v1/clients/${c.client_id}`)).json;
+        assert.equal(seen.self_registered, true);
+        assert.equal(seen.redirects_vetted, false);
+        const saved = await adminFetch(b, 'PUT', `/admin/v1/clients/${c.client_id}`, {
+            client_name: c.client_name, redirect_uris: [PHISH], post_logout_redirect_uris: c.post_logout_redirect_uris,
+            scope: 'openid profile', grant_types: c.grant_types, token_endpoint_auth_method: 'none' });
+        assert.equal(saved.status, 200, saved.text);
+        assert.equal(saved.json.redirects_vetted, true);
+        r = await new UserAgent().fetch(authorize({ scope: 'openid orders:read' }));
+        assert.equal(r.status, 303, r.text.slice(0, 300));
+        assert.equal(r.location.origin, 'https://phish.example');
+        assert.equal(r.location.searchParams.get('error'), 'invalid_scope');
+    });
+
+    attack('trust 2: the legitimate path — an initial access token that fixes the redirect URIs, and an administrator\'s own client, redirect at once', async () => {
+        const CB = 'https://partner.example/cb';
+        const iat = await adminFetch(b, 'POST', '/admin/v1/initial-access-tokens',
+                                     { maxUses: 1, policy: { redirectUris: [CB] } });
+        assert.equal(iat.status, 201, iat.text);
+        const reg = await registerOpen({ client_name: `partner ${++counter}`, redirect_uris: [CB], scope: 'openid',
+                                         token_endpoint_auth_method: 'none' }, iat.json.token);
+        assert.equal(reg.status, 201, reg.text);
+        const seen = (await adminFetch(b, 'GET', `/admin/v1/clients/${reg.json.client_id}`)).json;
+        assert.equal(seen.self_registered, true);
+        assert.equal(seen.redirects_vetted, true);
+        assert.equal((await adminFetch(b, 'GET', `/admin/v1/clients/${rp.client_id}`)).json.redirects_vetted, true);
+        for (const [client, uri] of [[reg.json, CB], [rp, rp.redirect_uris[0]]]) {
+            const u = new URL('/oauth2/authorize', b.serviceUrl);
+            for (const [k, v] of Object.entries({ client_id: client.client_id, redirect_uri: uri, response_type: 'code',
+                                                  scope: 'openid orders:admin', code_challenge: 'a'.repeat(43),
+                                                  code_challenge_method: 'S256' }))
+                u.searchParams.set(k, v);
+            const r = await new UserAgent().fetch(u);
+            assert.equal(r.status, 303, r.text.slice(0, 300));
+            assert.equal(`${r.location.origin}${r.location.pathname}`, uri);
+            assert.equal(r.location.searchParams.get('error'), 'invalid_scope');
+        }
     });
 
     // --- 3. an RP never becomes the user inside the cluster -----------------------------------
