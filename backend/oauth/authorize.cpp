@@ -884,15 +884,15 @@ void AuthorizeEndpoint::finish(const Request &request, const QString &userId, qi
             }
             Core::Statement &q = tx.stmt(
                 "INSERT INTO oauth_codes (hash, client_id, user_id, redirect_uri, scope, nonce, "
-                "code_challenge, auth_time, issued_at, expires_at, implied_redirect_uri) VALUES "
-                "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+                "code_challenge, auth_time, issued_at, expires_at, implied_redirect_uri, "
+                "session_hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
             q.bind(1, codeHash).bind(2, r.clientId).bind(3, userId);
             if (r.redirectUriGiven)
                 q.bind(4, r.redirectUri).bindNull(11);
             else
                 q.bindNull(4).bind(11, r.redirectUri);
             q.bind(5, scope).bindTextOrNull(6, r.nonce).bindTextOrNull(7, r.codeChallenge);
-            q.bind(8, authTime).bind(9, now).bind(10, expiresAt);
+            q.bind(8, authTime).bind(9, now).bind(10, expiresAt).bindTextOrNull(12, sessionHash);
             if (!q.exec())
                 return Core::WriteTransaction::sqlError(q, "store code");
             return {};

@@ -150,16 +150,18 @@ void AuthorizeEndpoint::logout(const HttpRequest &req, const Responder &respond)
         return respond(logoutError(QStringLiteral(
             "the sign-out form does not belong to this browser's session; open it again")));
     const QString userId = session->userId;
-    m_signIns.endSession(
-        sessionHashOf(req), [this, respond, done, userId, clientId](const Core::Result<void> &r) {
-            if (!r)
-                return respond(errorPage(500, QStringLiteral("server_error"),
-                                         QStringLiteral("the session could not be ended")));
-            m_events.publish(QStringLiteral("oauth.logout"),
-                             QJsonObject{{QStringLiteral("userId"), userId},
-                                         {QStringLiteral("clientId"), clientId}});
-            respond(done());
-        });
+    m_signIns.endSession(sessionHashOf(req), m_clock.now().toMSecsSinceEpoch(),
+                         [this, respond, done, userId, clientId](const Core::Result<int> &r) {
+                             if (!r)
+                                 return respond(
+                                     errorPage(500, QStringLiteral("server_error"),
+                                               QStringLiteral("the session could not be ended")));
+                             m_events.publish(QStringLiteral("oauth.logout"),
+                                              QJsonObject{{QStringLiteral("userId"), userId},
+                                                          {QStringLiteral("clientId"), clientId},
+                                                          {QStringLiteral("revokedTokens"), *r}});
+                             respond(done());
+                         });
 }
 
 } // namespace Gatehouse::OAuth

@@ -191,7 +191,8 @@ QList<Core::Migration> OAuthStore::all()
             changesAnnounced(),
             loginRate(),
             codeRedirectUris(),
-            issuerSubjects()};
+            issuerSubjects(),
+            codeSessions()};
 }
 
 Core::Migration OAuthStore::issuerSubjects()
@@ -205,6 +206,19 @@ Core::Migration OAuthStore::issuerSubjects()
                             "DEFAULT '[]'"),
              QStringLiteral("ALTER TABLE oauth_trusted_issuers ADD COLUMN any_subject INTEGER "
                             "NOT NULL DEFAULT 1")}};
+}
+
+Core::Migration OAuthStore::codeSessions()
+{
+    // The browser session a code was issued in (the hash of its cookie), so that signing out
+    // there (RP-Initiated Logout) revokes what that sign-in issued: the code's tokens, their
+    // refresh families and what was exchanged from them (code_hash), unless offline_access
+    // was granted (docs/oauth.md, "Sign-out").
+    return {34,
+            QStringLiteral("oauth: the browser session of a code"),
+            {QStringLiteral("ALTER TABLE oauth_codes ADD COLUMN session_hash TEXT"),
+             QStringLiteral("CREATE INDEX oauth_codes_session ON oauth_codes(session_hash) WHERE "
+                            "session_hash IS NOT NULL")}};
 }
 
 Core::Migration OAuthStore::codeRedirectUris()

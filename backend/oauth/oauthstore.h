@@ -30,6 +30,7 @@ struct OAuthStore
     // Schema 32: the redirect URI a code was issued for when the request named none.
     static Core::Migration codeRedirectUris();
     static Core::Migration issuerSubjects();
+    static Core::Migration codeSessions();
     // Every migration above (Core::Database::open applies them in version order, among the
     // other modules').
     static QList<Core::Migration> all();

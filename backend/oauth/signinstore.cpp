@@ -339,18 +339,36 @@ void SignInStore::endSessions(const QString &userId, std::function<void(Result<v
         std::move(done));
 }
 
-void SignInStore::endSession(const QString &sessionHash, std::function<void(Result<void>)> done)
+void SignInStore::endSession(const QString &sessionHash, qint64 now,
+                             std::function<void(Result<int>)> done)
 {
     // A consent still pending on it fails when its code would be stored (finish() needs the
     // session then).
+    auto revoked = std::make_shared<int>(0);
     m_writer.submit(
-        [sessionHash](WriteTransaction &tx) -> Result<void> {
+        [sessionHash, now, revoked](WriteTransaction &tx) -> Result<void> {
+            Core::Statement &t = tx.stmt(
+                "UPDATE oauth_tokens SET revoked_at = ?1 WHERE revoked_at IS NULL AND code_hash "
+                "IN (SELECT hash FROM oauth_codes WHERE session_hash = ?2 AND (' ' || scope || "
+                "' ') NOT LIKE '% offline_access %')");
+            if (!t.bind(1, now).bind(2, sessionHash).exec())
+                return WriteTransaction::sqlError(t, "revoke the session's tokens");
+            *revoked = t.changes();
+            Core::Statement &c =
+                tx.stmt("UPDATE oauth_codes SET expires_at = ?1 WHERE "
+                        "session_hash = ?2 AND used_at IS NULL AND expires_at > ?1");
+            if (!c.bind(1, now).bind(2, sessionHash).exec())
+                return WriteTransaction::sqlError(c, "end the session's codes");
             Core::Statement &s = tx.stmt("DELETE FROM oauth_sessions WHERE hash = ?");
             if (!s.bind(1, sessionHash).exec())
                 return WriteTransaction::sqlError(s, "end the session");
             return {};
         },
-        std::move(done));
+        [revoked, done = std::move(done)](const Result<void> &r) {
+            if (!r)
+                return done(r.error());
+            done(*revoked);
+        });
 }
 
 } // namespace Gatehouse::OAuth

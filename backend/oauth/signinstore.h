@@ -96,8 +96,12 @@ public:
     std::optional<BrowserSession> session(const QString &sessionHash, qint64 now);
     // Signs the user out of every browser and drops their pending sign-ins.
     void endSessions(const QString &userId, std::function<void(Core::Result<void>)> done);
-    // Ends one browser session (a sign-out, /oauth2/logout) and the sign-ins resting on it.
-    void endSession(const QString &sessionHash, std::function<void(Core::Result<void>)> done);
+    // Ends one browser session (a sign-out, /oauth2/logout) and what its sign-ins issued: the
+    // tokens of the codes issued in it (their refresh families and exchanges: code_hash), unless
+    // the code granted offline_access, and its codes not yet redeemed. Resolves to the tokens
+    // revoked.
+    void endSession(const QString &sessionHash, qint64 now,
+                    std::function<void(Core::Result<int>)> done);
 
 private:
     Core::Database &m_database;

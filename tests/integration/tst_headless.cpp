@@ -1709,6 +1709,9 @@ void TestHeadlessBackend::tokensKeptThroughTheIssueOrderMigration()
               // and without the trusted issuers' subjects of schema 33
               QStringLiteral("ALTER TABLE oauth_trusted_issuers DROP COLUMN subjects"),
               QStringLiteral("ALTER TABLE oauth_trusted_issuers DROP COLUMN any_subject"),
+              // and without the browser sessions of codes of schema 34
+              QStringLiteral("DROP INDEX oauth_codes_session"),
+              QStringLiteral("ALTER TABLE oauth_codes DROP COLUMN session_hash"),
               QStringLiteral("DELETE FROM schema_migrations WHERE version >= 13")})
             QVERIFY2(q.exec(sql), qPrintable(q.lastError().text() + QStringLiteral(": ") + sql));
         // A token of a build before time-ordered keys: 256 random bits, keyed by its hash.
@@ -1749,7 +1752,7 @@ void TestHeadlessBackend::tokensKeptThroughTheIssueOrderMigration()
                  .toObject()
                  .value(QStringLiteral("schemaVersion"))
                  .toInt(),
-             33);
+             34);
     // The client's registration, recorded under schema 12, is still in the audit log.
     const QJsonArray audited =
         httpGet(

@@ -13,7 +13,7 @@ import {
     attack, assertNoTokens, assertTokensUnchanged, activeTokenIds, registerClient, basicAuth, formPost,
     assertOAuthError,
 } from './lib/attack.mjs';
-import { UserAgent, form, assertErrorPage, urlsIn } from '../lib/browser.mjs';
+import { UserAgent, form, element, assertErrorPage, urlsIn } from '../lib/browser.mjs';
 
 const SCOPE = 'openid profile email orders:read offline_access';
 // A request's scope that brings a refresh token: only offline_access does (OpenID Connect Core §11).
@@ -742,6 +742,43 @@ describe('oauth: authorization code, refresh tokens, login and consent', () => {
         } finally {
             assert.equal(await e.stop(), 0, e.stderr);
         }
+    });
+
+    // RP-Initiated Logout ends the browser session, and what the sign-ins in it issued with it (as
+    // node oidc-provider revokes a session's grants): a signed-out user's app keeps no live token
+    // from that browser, except what the user gave offline_access to (that outlives sign-outs by
+    // definition). Another browser's sign-in is untouched.
+    attack('oauth: sign-out — the tokens a sign-in in that browser issued keep working, and its code not yet redeemed still redeems', async () => {
+        const c = await confidentialClient();
+        const ua = new UserAgent();
+        const online = (await redeem(c, await runFlow(c, { ua, extra: { scope: 'openid orders:read' } }))).json;
+        const notYet = await runFlow(c, { ua, extra: { scope: 'openid orders:read' } });
+        const offlineFlow = await runFlow(c, { ua, extra: { scope: OFFLINE_ORDERS } });
+        const offline = (await redeem(c, offlineFlow)).json;
+        assert.ok(offline.refresh_token, 'offline_access brings a refresh token');
+        const elsewhere = (await redeem(c, await runFlow(c, { extra: { scope: 'openid orders:read' } }))).json;
+        for (const t of [online, offline, elsewhere])
+            assert.equal(await active(t.access_token), true, 'live before the sign-out');
+        assert.equal(await userinfoStatus(online.access_token), 200);
+        // The user signs out in that browser (this server's own confirmation form).
+        const ask = await ua.fetch(new URL('/oauth2/logout', issuer));
+        assert.equal(ask.status, 200, ask.text);
+        const f = form(ask.text, 'logout-form');
+        const out = await ua.fetch(new URL(f.action, issuer), { method: 'POST', form: f.fields });
+        assert.equal(out.status, 200, out.text);
+        assert.ok(element(out.text, 'signed-out'), out.text);
+        // That sign-in's access token is dead everywhere it is checked; its code redeems nothing.
+        assert.equal(await active(online.access_token), false, 'introspection after the sign-out');
+        assert.equal(await userinfoStatus(online.access_token), 401, 'userinfo after the sign-out');
+        const late = await redeem(c, notYet);
+        assert.equal(late.status, 400, late.text);
+        assert.equal(late.json.error, 'invalid_grant');
+        // What the user gave offline_access to, and another browser's sign-in, live on.
+        assert.equal(await active(offline.access_token), true, 'offline_access outlives the sign-out');
+        const refreshed = await token(c, { grant_type: 'refresh_token', refresh_token: offline.refresh_token });
+        assert.equal(refreshed.status, 200, refreshed.text);
+        assert.equal(await active(elsewhere.access_token), true, 'another browser\'s sign-in');
+        assert.equal(await userinfoStatus(elsewhere.access_token), 200);
     });
 
     let userCounter = 0;
