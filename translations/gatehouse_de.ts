@@ -527,6 +527,34 @@
         <source>Effective access of %1</source>
         <translation>Effektiver Zugriff von %1</translation>
     </message>
+    <message>
+        <source>redirects not vetted</source>
+        <translation>Weiterleitungen nicht geprüft</translation>
+    </message>
+    <message>
+        <source>It registered itself and no administrator has checked these addresses: errors and sign-outs show the user a link instead of redirecting, until an administrator vouches for them.</source>
+        <translation>Der Client hat sich selbst registriert, und kein Administrator hat diese Adressen geprüft: Fehler und Abmeldungen zeigen dem Benutzer einen Link, statt weiterzuleiten, bis ein Administrator für sie bürgt.</translation>
+    </message>
+    <message>
+        <source>Vouch…</source>
+        <translation>Bürgen…</translation>
+    </message>
+    <message>
+        <source>Vouch for the redirect URIs of %1</source>
+        <translation>Für die Weiterleitungs-URIs von %1 bürgen</translation>
+    </message>
+    <message>
+        <source>Vouch for the redirect URIs of %1?</source>
+        <translation>Für die Weiterleitungs-URIs von %1 bürgen?</translation>
+    </message>
+    <message>
+        <source>Users are then sent to %1 without being asked, after an error, a refusal and a sign-out as after a sign-in. Vouch only if you know who runs these addresses. The client&apos;s registration access token can no longer widen what it has now.</source>
+        <translation>Benutzer werden dann ohne Nachfrage zu %1 geschickt, nach einem Fehler, einer Ablehnung und einer Abmeldung wie nach einer Anmeldung. Bürgen Sie nur, wenn Sie wissen, wer diese Adressen betreibt. Das Registrierungs-Zugriffstoken des Clients kann danach nicht mehr erweitern, was er jetzt hat.</translation>
+    </message>
+    <message>
+        <source>Vouch</source>
+        <translation>Bürgen</translation>
+    </message>
 </context>
 <context>
     <name>ClusterDenial</name>

@@ -527,6 +527,34 @@
         <source>Delete</source>
         <translation>Supprimer</translation>
     </message>
+    <message>
+        <source>redirects not vetted</source>
+        <translation>redirections non vérifiées</translation>
+    </message>
+    <message>
+        <source>It registered itself and no administrator has checked these addresses: errors and sign-outs show the user a link instead of redirecting, until an administrator vouches for them.</source>
+        <translation>Il s&apos;est enregistré lui-même et aucun administrateur n&apos;a vérifié ces adresses&#xa0;: les erreurs et les déconnexions montrent un lien à l&apos;utilisateur au lieu de le rediriger, jusqu&apos;à ce qu&apos;un administrateur s&apos;en porte garant.</translation>
+    </message>
+    <message>
+        <source>Vouch…</source>
+        <translation>Se porter garant…</translation>
+    </message>
+    <message>
+        <source>Vouch for the redirect URIs of %1</source>
+        <translation>Se porter garant des URI de redirection de %1</translation>
+    </message>
+    <message>
+        <source>Vouch for the redirect URIs of %1?</source>
+        <translation>Se porter garant des URI de redirection de %1&#xa0;?</translation>
+    </message>
+    <message>
+        <source>Users are then sent to %1 without being asked, after an error, a refusal and a sign-out as after a sign-in. Vouch only if you know who runs these addresses. The client&apos;s registration access token can no longer widen what it has now.</source>
+        <translation>Les utilisateurs sont alors envoyés vers %1 sans confirmation, après une erreur, un refus et une déconnexion comme après une connexion. Ne vous portez garant que si vous savez qui gère ces adresses. Le jeton d&apos;accès d&apos;enregistrement du client ne peut plus étendre ce qu&apos;il a maintenant.</translation>
+    </message>
+    <message>
+        <source>Vouch</source>
+        <translation>Se porter garant</translation>
+    </message>
 </context>
 <context>
     <name>ClusterDenial</name>

@@ -55,6 +55,7 @@ QHash<int, QByteArray> ClientListModel::roleNames() const
         {CreatedTextRole, "createdText"},
         {ContactsTextRole, "contactsText"},
         {LogoUriRole, "logoUri"},
+        {RedirectsUnvettedRole, "redirectsUnvetted"},
     };
 }
 
@@ -101,6 +102,20 @@ void ClientListModel::rotateSecret(const QString &clientId)
                               str(answer, "client_secret"), true);
         },
         [this] { setBusy(false); });
+}
+
+void ClientListModel::vouchForRedirects(const QString &clientId)
+{
+    const int row = indexOfId(clientId);
+    if (row < 0 || m_busy)
+        return;
+    setBusy(true);
+    runAction(
+        {"PUT",
+         QStringLiteral("/clients/%1").arg(QString::fromLatin1(QUrl::toPercentEncoding(clientId))),
+         {},
+         rowAt(row)},
+        [this](const QJsonObject &answer) { upsert(answer); }, [this] { setBusy(false); });
 }
 
 void ClientListModel::remove(const QString &clientId)
@@ -176,6 +191,9 @@ QVariant ClientListModel::value(const QJsonObject &row, int role) const
         return strings(row, "contacts").join(QStringLiteral(", "));
     case LogoUriRole:
         return str(row, "logo_uri");
+    case RedirectsUnvettedRole:
+        return row.value(QLatin1String("self_registered")).toBool() &&
+               !row.value(QLatin1String("redirects_vetted")).toBool(true);
     default:
         return {};
     }

@@ -35,6 +35,9 @@ public:
         CreatedTextRole,
         ContactsTextRole, // "a@example.com, b@example.com"
         LogoUriRole,
+        // Registered itself (RFC 7591) with redirect URIs no administrator fixed: errors and
+        // sign-outs show a link instead of redirecting (docs/oauth.md).
+        RedirectsUnvettedRole,
     };
     Q_ENUM(Role)
 
@@ -54,6 +57,10 @@ public:
     // POST /clients/{id}/rotate-secret; on success secretIssued() (the old secret stops
     // working at once).
     Q_INVOKABLE void rotateSecret(const QString &clientId);
+    // PUT /clients/{id} with the client's metadata as listed: an administrator's save, which
+    // vouches for the redirect URIs of a client that registered itself (redirectsUnvetted
+    // turns false; docs/oauth.md, "Redirects a stranger registered").
+    Q_INVOKABLE void vouchForRedirects(const QString &clientId);
     // DELETE /clients/{id}: the client and its tokens are gone; on success clientRemoved().
     Q_INVOKABLE void remove(const QString &clientId);
     // For the secret dialog's copy button.

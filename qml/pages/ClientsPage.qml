@@ -140,6 +140,7 @@ Pane {
                     required property string lifetimeText
                     required property string createdText
                     required property string contactsText
+                    required property bool redirectsUnvetted
 
                     objectName: "client-" + clientRow.clientId
                     width: ListView.view.width
@@ -190,6 +191,15 @@ Pane {
                                     family: "waiting"
                                     text: qsTr("password grant: obsolete — OAuth 2.1 removes it")
                                 }
+                                StatusBadge {
+                                    objectName: "unvettedRedirectsBadge"
+                                    visible: clientRow.redirectsUnvetted
+                                    Layout.fillWidth: true
+                                    Layout.minimumWidth: 48
+                                    Layout.maximumWidth: implicitWidth
+                                    family: "waiting"
+                                    text: qsTr("redirects not vetted")
+                                }
                                 Item { Layout.fillWidth: true }
                             }
                             Label {
@@ -238,6 +248,16 @@ Pane {
                             }
                             Label {
                                 textFormat: Text.PlainText
+                                objectName: "unvettedRedirectsNote"
+                                Layout.fillWidth: true
+                                visible: clientRow.redirectsUnvetted
+                                text: qsTr("It registered itself and no administrator has checked these addresses: errors and sign-outs show the user a link instead of redirecting, until an administrator vouches for them.")
+                                color: Theme.mutedText
+                                font.pixelSize: 12
+                                wrapMode: Text.Wrap
+                            }
+                            Label {
+                                textFormat: Text.PlainText
                                 Layout.fillWidth: true
                                 visible: clientRow.contactsText.length > 0
                                 text: qsTr("Contacts: %1").arg(clientRow.contactsText)
@@ -258,6 +278,19 @@ Pane {
                             Accessible.name: qsTr("Preview the token %1 would get").arg(clientRow.name)
                             onClicked: previewDialog.openFor(clientRow.clientId, clientRow.name,
                                                              clientRow.grantTypes)
+                        }
+                        Button {
+                            objectName: "vouchRedirectsButton"
+                            visible: clientRow.redirectsUnvetted
+                            text: qsTr("Vouch…")
+                            enabled: !Clients.busy
+                            Accessible.name: qsTr("Vouch for the redirect URIs of %1").arg(clientRow.name)
+                            onClicked: {
+                                vouchDialog.clientId = clientRow.clientId
+                                vouchDialog.clientName = clientRow.name
+                                vouchDialog.uris = clientRow.redirectUris.join(", ")
+                                vouchDialog.open()
+                            }
                         }
                         Button {
                             objectName: "rotateClientSecretButton"
@@ -330,6 +363,20 @@ Pane {
         message: qsTr("A new secret is made and shown once. The current secret stops working at once: the client fails to get tokens until it uses the new one.")
         confirmText: qsTr("Rotate")
         onConfirmed: Clients.rotateSecret(rotateDialog.clientId)
+    }
+
+    ConfirmDialog {
+        id: vouchDialog
+
+        property string clientId
+        property string clientName
+        property string uris
+
+        objectName: "vouchRedirectsDialog"
+        title: qsTr("Vouch for the redirect URIs of %1?").arg(vouchDialog.clientName)
+        message: qsTr("Users are then sent to %1 without being asked, after an error, a refusal and a sign-out as after a sign-in. Vouch only if you know who runs these addresses. The client's registration access token can no longer widen what it has now.").arg(vouchDialog.uris)
+        confirmText: qsTr("Vouch")
+        onConfirmed: Clients.vouchForRedirects(vouchDialog.clientId)
     }
 
     ConfirmDialog {

@@ -171,7 +171,9 @@ void TestAdminServer::resetOAuthData()
                           {"contacts", QJsonArray::fromStringList(contacts)},
                           {"access_token_format", format},
                           {"access_token_lifetime", lifetime},
-                          {"client_id_issued_at", now - daysAgo * 86400}});
+                          {"client_id_issued_at", now - daysAgo * 86400},
+                          {"self_registered", false},
+                          {"redirects_vetted", true}});
     };
     // Newest first, as the console lists them.
     client("tl4Kc9QwPz2mVn7Rb3Xy8sDa", "Legacy till (POS)", "client_secret_post",
@@ -183,6 +185,9 @@ void TestAdminServer::resetOAuthData()
            {"authorization_code", "refresh_token"},
            {"https://dashboard.example.com/callback", "http://127.0.0.1:5173/callback"},
            "openid profile email orders:read", "jwt", 900, 20, {"ops@example.com"});
+    // The dashboard registered itself (RFC 7591) and nobody vetted its redirect URIs.
+    m_clients.last().insert("self_registered", true);
+    m_clients.last().insert("redirects_vetted", false);
 
     const QDateTime t = QDateTime::currentDateTimeUtc();
     auto token = [&](const QString &value, const char *kind, const char *format, int client,
@@ -275,11 +280,21 @@ bool TestAdminServer::handleOAuth(QTcpSocket *socket, const QByteArray &method,
     const bool get = method == "GET";
     const bool post = method == "POST";
     const bool del = method == "DELETE";
+    const bool put = method == "PUT";
     auto indexOfClient = [this](const QString &clientId) {
         for (qsizetype i = 0; i < m_clients.size(); ++i)
             if (str(m_clients.at(i), "client_id") == clientId)
                 return int(i);
         return -1;
+    };
+    // The metadata of a POST or PUT, or a 400 answered (false).
+    auto validated = [this, socket, &in](QJsonObject *client) {
+        QString code;
+        QString message;
+        *client = validateMetadata(in, &code, &message);
+        if (client->isEmpty())
+            respondError(socket, 400, code, message);
+        return !client->isEmpty();
     };
     auto withSecret = [this](int status, QJsonObject client, QTcpSocket *to) {
         if (str(client, "token_endpoint_auth_method") != QLatin1String("none")) {
@@ -302,13 +317,9 @@ bool TestAdminServer::handleOAuth(QTcpSocket *socket, const QByteArray &method,
                 respondJson(socket, 400, std::exchange(m_registrationRefusal, {}));
                 return true;
             }
-            QString code;
-            QString message;
-            QJsonObject client = validateMetadata(in, &code, &message);
-            if (client.isEmpty()) {
-                respondError(socket, 400, code, message);
+            QJsonObject client;
+            if (!validated(&client))
                 return true;
-            }
             client.insert("client_id", randomToken(18));
             m_clients.prepend(client);
             withSecret(201, client, socket);
@@ -324,6 +335,20 @@ bool TestAdminServer::handleOAuth(QTcpSocket *socket, const QByteArray &method,
         }
         if (get && action.isEmpty()) {
             respondJson(socket, 200, m_clients.at(i));
+            return true;
+        }
+        // An administrator's save, as the real backend: the metadata replaced, the client's origin
+        // kept, and its redirect URIs vouched for.
+        if (put && action.isEmpty()) {
+            QJsonObject client;
+            if (!validated(&client))
+                return true;
+            for (const char *kept : {"client_id", "client_id_issued_at", "self_registered"})
+                client.insert(QLatin1String(kept), m_clients.at(i).value(QLatin1String(kept)));
+            client.insert("redirects_vetted", true);
+            m_clients[i] = client;
+            respondJson(socket, 200, client);
+            sendEvent(QStringLiteral("oauth.client.updated"), {{"clientId", id}, {"via", "admin"}});
             return true;
         }
         if (post && action == "rotate-secret") {

@@ -73,7 +73,7 @@ Item {
 
         function cleanup() {
             for (const name of ["registerClientDialog", "clientSecretDialog",
-                                "rotateClientSecretDialog", "deleteClientDialog"]) {
+                                "rotateClientSecretDialog", "deleteClientDialog", "vouchRedirectsDialog"]) {
                 const popup = findChild(page, name)
                 if (popup.visible)
                     popup.close()
@@ -94,6 +94,12 @@ Item {
             compare(findChild(spa, "clientType").text, "Public")
             verify(!findChild(spa, "rotateClientSecretButton").visible, "a public client has no secret")
             verify(!findChild(spa, "obsoleteGrantBadge").visible)
+            // It registered itself and nobody vetted its redirect URIs: the row says so and why.
+            const unvetted = findChild(spa, "unvettedRedirectsBadge")
+            verify(unvetted.visible)
+            compare(unvetted.text, "redirects not vetted")
+            verify(findChild(spa, "unvettedRedirectsNote").visible)
+            verify(findChild(spa, "unvettedRedirectsNote").text.includes("show the user a link instead of redirecting"))
             compare(findChild(spa, "clientScopes").text, "Scopes: openid profile email orders:read")
             verify(findChild(spa, "clientFacts").text.startsWith(TestBackend.clientId(2) + " · none · JWT tokens for 15 min"),
                    findChild(spa, "clientFacts").text)
@@ -101,6 +107,8 @@ Item {
 
             const service = rowOf(TestBackend.clientId(1))
             compare(findChild(service, "clientType").text, "Confidential")
+            verify(!findChild(service, "unvettedRedirectsBadge").visible, "an administrator's client")
+            verify(!findChild(service, "unvettedRedirectsNote").visible)
             verify(findChild(service, "rotateClientSecretButton").visible)
 
             // The password grant is marked obsolete.
@@ -110,6 +118,36 @@ Item {
             compare(badge.text, "password grant: obsolete — OAuth 2.1 removes it")
             compare(badge.tone, Theme.warning)
             compare(chipTexts(till), ["password · obsolete", "refresh_token"])
+        }
+
+        function test_vouchForASelfRegisteredClientsRedirects() {
+            const spa = rowOf(TestBackend.clientId(2))
+            const button = findChild(spa, "vouchRedirectsButton")
+            verify(button.visible, "offered for a self-registered client")
+            verify(!findChild(rowOf(TestBackend.clientId(1)), "vouchRedirectsButton").visible, "not for an administrator's")
+            mouseClick(button)
+            const dialog = findChild(page, "vouchRedirectsDialog")
+            tryCompare(dialog, "opened", true, Wait.ms)
+            compare(dialog.title, "Vouch for the redirect URIs of Orders dashboard?")
+            verify(dialog.message.includes("https://dashboard.example.com/callback, http://127.0.0.1:5173/callback"), dialog.message)
+            // Cancelled: nothing sent, still unvetted.
+            const put = "PUT /admin/v1/clients/" + TestBackend.clientId(2)
+            mouseClick(findChild(dialog, "cancelConfirmButton"))
+            tryCompare(dialog, "visible", false, Wait.ms)
+            compare(TestBackend.requestCount(put), 0)
+            verify(findChild(spa, "unvettedRedirectsBadge").visible)
+            // Confirmed: the client is saved as it is listed; the badge and the button go.
+            mouseClick(button)
+            tryCompare(dialog, "opened", true, Wait.ms)
+            mouseClick(findChild(dialog, "confirmButton"))
+            tryVerify(() => !findChild(rowOf(TestBackend.clientId(2)), "unvettedRedirectsBadge").visible, Wait.ms,
+                      "vouched for")
+            const after = rowOf(TestBackend.clientId(2))
+            verify(!findChild(after, "vouchRedirectsButton").visible)
+            verify(!findChild(after, "unvettedRedirectsNote").visible)
+            compare(findChild(after, "clientScopes").text, "Scopes: openid profile email orders:read", "metadata kept")
+            compare(TestBackend.requestCount(put), 1)
+            compare(Clients.error, "")
         }
 
         function test_grantCheckboxesWithExplanations() {

@@ -547,15 +547,16 @@ describe('trust boundaries: token exchange, registration, the cluster audience',
         const confirm = form((await ua.fetch(logout)).text, 'logout-form');
         assertLinkOnly(await ua.fetch(new URL(confirm.action, b.serviceUrl), { method: 'POST', form: confirm.fields }),
                        'sign-out confirmed', undefined, 200);
-        // The administrator sees why, and vouches for the client by saving it: from then on, redirects.
+        // The administrator sees why, and vouches for the client by saving it as listed (what the
+        // console's Vouch button sends): from then on, redirects.
         const seen = (await adminFetch(b, 'GET', `/admin/v1/clients/${c.client_id}`)).json;
         assert.equal(seen.self_registered, true);
         assert.equal(seen.redirects_vetted, false);
-        const saved = await adminFetch(b, 'PUT', `/admin/v1/clients/${c.client_id}`, {
-            client_name: c.client_name, redirect_uris: [PHISH], post_logout_redirect_uris: c.post_logout_redirect_uris,
-            scope: 'openid profile', grant_types: c.grant_types, token_endpoint_auth_method: 'none' });
+        const saved = await adminFetch(b, 'PUT', `/admin/v1/clients/${c.client_id}`, seen);
         assert.equal(saved.status, 200, saved.text);
         assert.equal(saved.json.redirects_vetted, true);
+        assert.equal(saved.json.self_registered, true);
+        assert.deepEqual({ ...saved.json, redirects_vetted: false }, seen, 'nothing else changed');
         r = await new UserAgent().fetch(authorize({ scope: 'openid orders:read' }));
         assert.equal(r.status, 303, r.text.slice(0, 300));
         assert.equal(r.location.origin, 'https://phish.example');
