@@ -570,6 +570,83 @@ QStringList labelValue(const QString &value)
     return errs;
 }
 
+namespace {
+
+// Go's %#v of a *bool: nil, or the value (Go prints the address, which says nothing).
+QString goBoolPointer(const QJsonValue &v)
+{
+    return v.isBool() ? QStringLiteral("(*bool)(%1)").arg(v.toBool() ? "true" : "false")
+                      : QStringLiteral("(*bool)(nil)");
+}
+
+QString goOwnerReference(const QJsonObject &r)
+{
+    return QStringLiteral("v1.OwnerReference{APIVersion:%1, Kind:%2, Name:%3, UID:%4, "
+                          "Controller:%5, BlockOwnerDeletion:%6}")
+        .arg(goQuoted(r.value(QLatin1String("apiVersion")).toString()),
+             goQuoted(r.value(QLatin1String("kind")).toString()),
+             goQuoted(r.value(QLatin1String("name")).toString()),
+             goQuoted(r.value(QLatin1String("uid")).toString()),
+             goBoolPointer(r.value(QLatin1String("controller"))),
+             goBoolPointer(r.value(QLatin1String("blockOwnerDeletion"))));
+}
+
+} // namespace
+
+QList<StatusCause> ownerReferences(const QJsonArray &refs)
+{
+    // apimachinery's ValidateOwnerReferences: the field is the list's (no index), an owner needs
+    // a version, kind, name and uid, an Event owns nothing, and one owner at most is the
+    // controller.
+    const QString field = QStringLiteral("metadata.ownerReferences");
+    QList<StatusCause> causes;
+    QString firstController;
+    for (const QJsonValue &v : refs) {
+        const QJsonObject r = v.toObject();
+        const QString apiVersion = r.value(QLatin1String("apiVersion")).toString();
+        const QStringList gv = apiVersion.split(QLatin1Char('/'));
+        // schema.ParseGroupVersion: "v1", "group/v1"; anything else has no version.
+        const QString version = gv.size() == 1 ? gv[0] : gv.size() == 2 ? gv[1] : QString();
+        const QString group = gv.size() == 2 ? gv[0] : QString();
+        const QString kind = r.value(QLatin1String("kind")).toString();
+        if (version.isEmpty())
+            causes.append(invalidCause(field + QStringLiteral(".apiVersion"), apiVersion,
+                                       QStringLiteral("version must not be empty")));
+        for (const char *member : {"kind", "name", "uid"}) {
+            const QString value = r.value(QLatin1String(member)).toString();
+            if (value.isEmpty())
+                causes.append(invalidCause(field + QLatin1Char('.') + QLatin1String(member), value,
+                                           QStringLiteral("must not be empty")));
+        }
+        if (group.isEmpty() && version == QLatin1String("v1") && kind == QLatin1String("Event"))
+            causes.append(StatusCause{
+                QStringLiteral("FieldValueInvalid"),
+                QStringLiteral("Invalid value: %1: /v1, Kind=Event is disallowed from being an "
+                               "owner")
+                    .arg(goOwnerReference(r)),
+                field});
+        if (r.value(QLatin1String("controller")).toBool()) {
+            const QString current =
+                kind + QLatin1Char('/') + r.value(QLatin1String("name")).toString();
+            if (firstController.isEmpty()) {
+                firstController = current;
+                continue;
+            }
+            QStringList all;
+            for (const QJsonValue &x : refs)
+                all.append(goOwnerReference(x.toObject()));
+            causes.append(StatusCause{
+                QStringLiteral("FieldValueInvalid"),
+                QStringLiteral("Invalid value: []v1.OwnerReference{%1}: Only one reference can "
+                               "have Controller set to true. Found \"true\" in references for %2 "
+                               "and %3")
+                    .arg(all.join(QStringLiteral(", ")), firstController, current),
+                field});
+        }
+    }
+    return causes;
+}
+
 QList<StatusCause> objectMeta(const QJsonObject &object, const QString &resource, bool requireName)
 {
     QList<StatusCause> causes;
@@ -617,6 +694,7 @@ QList<StatusCause> objectMeta(const QJsonObject &object, const QString &resource
                     invalidCause(QStringLiteral("metadata.labels"), it.value().toString(), e));
         }
     }
+    causes += ownerReferences(meta.value(QLatin1String("ownerReferences")).toArray());
     const QJsonObject annotations = meta.value(QLatin1String("annotations")).toObject();
     qsizetype total = 0;
     for (auto it = annotations.begin(); it != annotations.end(); ++it) {

@@ -3,6 +3,7 @@
 #include "cluster/requestinfo.h"
 #include "cluster/status.h"
 
+#include <QJsonArray>
 #include <QJsonObject>
 #include <QString>
 #include <QStringList>
@@ -88,9 +89,13 @@ QStringList dns1035Label(const QString &value);
 QStringList pathSegmentName(const QString &value);
 QStringList qualifiedName(const QString &value);
 QStringList labelValue(const QString &value);
-// metadata checks shared by every kind: name (with the kind's rule), labels, annotations.
+// metadata checks shared by every kind: name (with the kind's rule), labels, ownerReferences,
+// annotations.
 QList<StatusCause> objectMeta(const QJsonObject &object, const QString &resource,
                               bool requireName = true);
+// apimachinery's ValidateOwnerReferences: apiVersion with a version, kind, name and uid present,
+// no Event as owner, at most one controller.
+QList<StatusCause> ownerReferences(const QJsonArray &refs);
 // Kubernetes' IsValidIP and ValidateNonSpecialIP (a Service's externalIPs): the error, empty for
 // an IP literal that is not unspecified, loopback, link-local or link-local multicast. An
 // admission webhook named by a Service is reached at its first external IP, so this also keeps

@@ -309,6 +309,29 @@ test('kubectl create -f and apply -f with default validation (server-side, throu
     assert.ok(applied.metadata.annotations['kubectl.kubernetes.io/last-applied-configuration'].includes('"two"'));
 });
 
+test('owner references: kube\'s 422 for a reference without a uid and for a second controller, through kubectl; a valid one is kept', async () => {
+    const owner = JSON.parse(await ok('admin', ['get', 'namespace', 'team-c', '-o', 'json']));
+    const ref = { apiVersion: 'v1', kind: 'Namespace', name: 'team-c', uid: owner.metadata.uid, controller: true };
+    const orphan = join(dir, 'orphan.json');
+    writeFileSync(orphan, JSON.stringify({ apiVersion: 'v1', kind: 'Namespace',
+                                           metadata: { name: 'orphan', ownerReferences: [{ ...ref, uid: '' }] } }));
+    const refused = await kubectl('admin', ['create', '-f', orphan]);
+    assert.equal(refused.code, 1);
+    assert.equal(refused.stderr, 'The Namespace "orphan" is invalid: metadata.ownerReferences.uid: Invalid value: "": must not be empty\n');
+    assert.equal((await kubectl('admin', ['get', 'namespace', 'orphan'])).code, 1, 'nothing was created');
+
+    const child = join(dir, 'child.json');
+    writeFileSync(child, JSON.stringify({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'child', ownerReferences: [ref] } }));
+    assert.equal(await ok('admin', ['create', '-f', child]), 'namespace/child created\n');
+    const second = { apiVersion: 'v1', kind: 'Node', name: 'node-9', uid: 'f00d', controller: true };
+    const twice = await kubectl('admin', ['patch', 'namespace', 'child', '--type', 'merge', '-p',
+                                          JSON.stringify({ metadata: { ownerReferences: [ref, second] } })]);
+    assert.equal(twice.code, 1);
+    assert.match(twice.stderr, /^The Namespace "child" is invalid: metadata\.ownerReferences: Invalid value: \[\]v1\.OwnerReference\{.*\}: Only one reference can have Controller set to true\. Found "true" in references for Namespace\/team-c and Node\/node-9\n$/);
+    const kept = JSON.parse(await ok('admin', ['get', 'namespace', 'child', '-o', 'json']));
+    assert.deepEqual(kept.metadata.ownerReferences, [ref], 'unchanged');
+});
+
 test('field validation: Strict refuses an unknown field with kube\'s message, Warn drops it with a warning, Ignore drops it', async () => {
     const bad = join(dir, 'bad-node.json');
     writeFileSync(bad, JSON.stringify({ apiVersion: 'v1', kind: 'Node', metadata: { name: 'node-bad' }, spec: { foo: 1, podCIDR: '10.1.0.0/24' } }));

@@ -1603,6 +1603,79 @@ void TestClusterCore::labelValidation()
     QCOMPARE(causes.first().field + QStringLiteral(": ") + causes.first().message, error);
 }
 
+void TestClusterCore::ownerReferenceValidation_data()
+{
+    // The owner references as JSON, and the causes as kube-apiserver 1.32 words them
+    // (apimachinery's ValidateOwnerReferences), "field: message" each.
+    QTest::addColumn<QByteArray>("refs");
+    QTest::addColumn<QStringList>("causes");
+    const QString empty = QStringLiteral("Invalid value: \"\": must not be empty");
+    QTest::newRow("a Deployment's ReplicaSet")
+        << QByteArray(
+               R"([{"apiVersion":"apps/v1","kind":"ReplicaSet","name":"web-5d4f","uid":"8f3c",
+                          "controller":true,"blockOwnerDeletion":true}])")
+        << QStringList{};
+    QTest::newRow("two owners, one controller")
+        << QByteArray(
+               R"([{"apiVersion":"v1","kind":"ConfigMap","name":"a","uid":"1","controller":true},
+                          {"apiVersion":"v1","kind":"Secret","name":"b","uid":"2","controller":false}])")
+        << QStringList{};
+    QTest::newRow("nothing named")
+        << QByteArray(R"([{}])")
+        << QStringList{QStringLiteral("metadata.ownerReferences.apiVersion: Invalid value: \"\": "
+                                      "version must not be empty"),
+                       QStringLiteral("metadata.ownerReferences.kind: ") + empty,
+                       QStringLiteral("metadata.ownerReferences.name: ") + empty,
+                       QStringLiteral("metadata.ownerReferences.uid: ") + empty};
+    QTest::newRow("group without version")
+        << QByteArray(R"([{"apiVersion":"apps/","kind":"ReplicaSet","name":"r","uid":"1"}])")
+        << QStringList{QStringLiteral("metadata.ownerReferences.apiVersion: Invalid value: "
+                                      "\"apps/\": version must not be empty")};
+    QTest::newRow("three parts")
+        << QByteArray(R"([{"apiVersion":"a/b/c","kind":"K","name":"r","uid":"1"}])")
+        << QStringList{QStringLiteral("metadata.ownerReferences.apiVersion: Invalid value: "
+                                      "\"a/b/c\": version must not be empty")};
+    QTest::newRow("no uid") << QByteArray(R"([{"apiVersion":"v1","kind":"ConfigMap","name":"a"}])")
+                            << QStringList{QStringLiteral("metadata.ownerReferences.uid: ") +
+                                           empty};
+    QTest::newRow("an Event as owner")
+        << QByteArray(R"([{"apiVersion":"v1","kind":"Event","name":"e","uid":"1"}])")
+        << QStringList{QStringLiteral(
+               "metadata.ownerReferences: Invalid value: v1.OwnerReference{APIVersion:\"v1\", "
+               "Kind:\"Event\", Name:\"e\", UID:\"1\", Controller:(*bool)(nil), "
+               "BlockOwnerDeletion:(*bool)(nil)}: /v1, Kind=Event is disallowed from being an "
+               "owner")};
+    QTest::newRow("events.k8s.io Event may own")
+        << QByteArray(R"([{"apiVersion":"events.k8s.io/v1","kind":"Event","name":"e","uid":"1"}])")
+        << QStringList{};
+    QTest::newRow("two controllers")
+        << QByteArray(
+               R"([{"apiVersion":"v1","kind":"ConfigMap","name":"a","uid":"1","controller":true},
+                          {"apiVersion":"v1","kind":"Secret","name":"b","uid":"2","controller":true}])")
+        << QStringList{QStringLiteral(
+               "metadata.ownerReferences: Invalid value: []v1.OwnerReference{"
+               "v1.OwnerReference{APIVersion:\"v1\", Kind:\"ConfigMap\", Name:\"a\", UID:\"1\", "
+               "Controller:(*bool)(true), BlockOwnerDeletion:(*bool)(nil)}, "
+               "v1.OwnerReference{APIVersion:\"v1\", Kind:\"Secret\", Name:\"b\", UID:\"2\", "
+               "Controller:(*bool)(true), BlockOwnerDeletion:(*bool)(nil)}}: Only one reference "
+               "can have Controller set to true. Found \"true\" in references for ConfigMap/a and "
+               "Secret/b")};
+}
+
+void TestClusterCore::ownerReferenceValidation()
+{
+    QFETCH(QByteArray, refs);
+    QFETCH(QStringList, causes);
+    const QJsonObject o{
+        {QStringLiteral("metadata"),
+         QJsonObject{{QStringLiteral("name"), QStringLiteral("c1")},
+                     {QStringLiteral("ownerReferences"), QJsonDocument::fromJson(refs).array()}}}};
+    QStringList got;
+    for (const StatusCause &c : Validation::objectMeta(o, QStringLiteral("configmaps")))
+        got.append(c.field + QStringLiteral(": ") + c.message);
+    QCOMPARE(got, causes);
+}
+
 void TestClusterCore::selectors_data()
 {
     QTest::addColumn<QString>("selector");

@@ -36,6 +36,8 @@ private slots:
     void goEscaping();
     void labelValidation_data();
     void labelValidation();
+    void ownerReferenceValidation_data();
+    void ownerReferenceValidation();
     void serviceExternalIPs_data();
     void serviceExternalIPs();
     void selectors_data();
