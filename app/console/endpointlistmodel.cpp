@@ -111,7 +111,11 @@ QVariant EndpointListModel::value(const QJsonObject &row, int role) const
 
 ApiCall EndpointListModel::listCall() const
 {
-    return {"GET", QStringLiteral("/endpoints"), {}, {}};
+    ApiCall call{"GET", QStringLiteral("/endpoints"), {}, {}};
+    if (m_disabledOnly)
+        call.query.addQueryItem(QStringLiteral("state"), QStringLiteral("disabled"));
+    call.query.addQueryItem(QStringLiteral("limit"), QString::number(capacity()));
+    return call;
 }
 
 bool EndpointListModel::accepts(const QJsonObject &row) const

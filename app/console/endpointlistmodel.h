@@ -50,6 +50,8 @@ signals:
 protected:
     QVariant value(const QJsonObject &row, int role) const override;
     ApiCall listCall() const override;
+    // Pages back by the last row's id (GET /endpoints?before=), newest first.
+    QString olderCursorParam() const override { return QStringLiteral("before"); }
     bool accepts(const QJsonObject &row) const override;
     bool listedBefore(const QJsonObject &, const QJsonObject &) const override { return false; }
     void applyEvent(const AdminEvent &event) override;

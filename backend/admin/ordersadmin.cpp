@@ -488,12 +488,18 @@ void OrdersAdminApi::registerRoutes()
                                                          respond(HttpResponse::json(200, *r));
                                                      });
                            });
-    m_server.route("GET", QStringLiteral("/admin/v1/endpoints"), [this](const HttpRequest &) {
-        QSqlDatabase db = m_database.connection();
-        QList<QJsonObject> list;
-        for (const Webhooks::Endpoint &e : Webhooks::WebhookStore::endpoints(db))
-            list.append(Webhooks::WebhookStore::endpointJson(db, e));
-        return items(list);
+    // A page at a time (every distinct callback URL of a customer is an endpoint).
+    m_server.route("GET", QStringLiteral("/admin/v1/endpoints"), [this](const HttpRequest &req) {
+        Webhooks::WebhookStore::EndpointFilter f;
+        f.customerId = req.query.queryItemValue(QStringLiteral("customerId"));
+        f.state = req.query.queryItemValue(QStringLiteral("state"));
+        f.before = req.query.queryItemValue(QStringLiteral("before"));
+        f.limit = limitParam(req, 100, 1000);
+        if (!f.state.isEmpty() && f.state != QLatin1String("enabled") &&
+            f.state != QLatin1String("disabled"))
+            return HttpResponse::error(400, QStringLiteral("invalid-state"),
+                                       QStringLiteral("state must be enabled or disabled"));
+        return items(Webhooks::WebhookStore::endpointList(m_database.connection(), f));
     });
     for (const char *verb : {"enable", "disable"}) {
         const bool enable = QByteArray(verb) == "enable";

@@ -639,6 +639,33 @@ QJsonObject WebhookStore::endpointJson(const QSqlDatabase &db, const Endpoint &e
     qint64 pendingCount = 0;
     if (q.exec() && q.next())
         pendingCount = q.value(0).toLongLong();
+    return endpointJson(e, pendingCount);
+}
+
+QList<QJsonObject> WebhookStore::endpointList(const QSqlDatabase &db, const EndpointFilter &f)
+{
+    Core::SqlWhere where;
+    where.equalIfSet("owner_id", f.customerId).equalIfSet("state", f.state);
+    if (!f.before.isEmpty())
+        where.add(u"(created_at, id) < (SELECT created_at, id FROM webhook_endpoints WHERE id = ?)",
+                  {f.before});
+    QSqlQuery q(db);
+    q.setForwardOnly(true);
+    QList<QJsonObject> out;
+    if (!where.exec(q,
+                    QStringLiteral("SELECT ") + EndpointColumns +
+                        QStringLiteral(", (SELECT COUNT(*) FROM webhook_deliveries d WHERE "
+                                       "d.endpoint_id = webhook_endpoints.id AND d.state = "
+                                       "'pending') FROM webhook_endpoints"),
+                    u" ORDER BY created_at DESC, id DESC LIMIT ?", {f.limit}))
+        return out;
+    while (q.next())
+        out.append(endpointJson(endpointFromRow(q), q.value(8).toLongLong()));
+    return out;
+}
+
+QJsonObject WebhookStore::endpointJson(const Endpoint &e, qint64 pendingCount)
+{
     return QJsonObject{{QStringLiteral("id"), e.id},
                        {QStringLiteral("customerId"), e.ownerId},
                        {QStringLiteral("url"), e.url},

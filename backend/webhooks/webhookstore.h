@@ -145,6 +145,18 @@ public:
     static QList<Endpoint> endpoints(const QSqlDatabase &db);
     static std::optional<Endpoint> endpoint(const QSqlDatabase &db, const QString &id);
     static QJsonObject endpointJson(const QSqlDatabase &db, const Endpoint &e);
+    static QJsonObject endpointJson(const Endpoint &e, qint64 pendingDeliveries);
+    // GET /admin/v1/endpoints: newest first, a page of `limit` older than endpoint `before`
+    // (when set), by customer and state (enabled, disabled); each with its pending deliveries
+    // counted in the same statement.
+    struct EndpointFilter
+    {
+        QString customerId;
+        QString state;
+        QString before;
+        int limit = 100;
+    };
+    static QList<QJsonObject> endpointList(const QSqlDatabase &db, const EndpointFilter &f);
     struct DeliveryFilter
     {
         QString subjectId;

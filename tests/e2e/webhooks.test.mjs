@@ -333,6 +333,38 @@ test('410 Gone disables the endpoint; nothing more is sent until it is enabled',
     assert.equal(en.json.state, 'enabled');
 });
 
+test('the endpoint list comes a page at a time, newest first, by customer and state; a bad state is a 400', async () => {
+    const customer = await newCustomer(backend, 'many-endpoints');
+    const urls = [];
+    for (const path of ['a', 'b', 'c']) {
+        await placeOrder(backend, customer, `/paged/${path}/${customer}`);
+        urls.push(`${receiver.url}/paged/${path}/${customer}`);
+    }
+    const list = async (query) => {
+        const r = await adminFetch(backend, 'GET', `/admin/v1/endpoints?${new URLSearchParams(query)}`);
+        assert.equal(r.status, 200, r.text);
+        return r.json.items;
+    };
+    const all = await waitFor(async () => {
+        const items = await list({ customerId: customer });
+        return items.length === 3 ? items : null;
+    }, { message: 'three endpoints' });
+    assert.deepEqual(all.map((e) => e.url).sort(), [...urls].sort());
+    assert.ok(all.every((e) => e.customerId === customer && e.state === 'enabled' && Number.isInteger(e.pendingDeliveries)));
+    // Two pages of two: the second starts after the first's last row, and together they are the three.
+    const first = await list({ customerId: customer, limit: 2 });
+    assert.deepEqual(first.map((e) => e.id), all.slice(0, 2).map((e) => e.id));
+    const second = await list({ customerId: customer, limit: 2, before: first[1].id });
+    assert.deepEqual(second.map((e) => e.id), [all[2].id]);
+    assert.deepEqual(await list({ customerId: customer, limit: 2, before: all[2].id }), [], 'nothing older');
+    assert.deepEqual(await list({ customerId: customer, state: 'disabled' }), []);
+    assert.equal((await list({ customerId: customer, state: 'enabled' })).length, 3);
+    const bad = await adminFetch(backend, 'GET', '/admin/v1/endpoints?state=gone');
+    assert.equal(bad.status, 400, bad.text);
+    assert.equal(bad.json.error, 'invalid-state');
+    assert.match(bad.json.message, /state must be enabled or disabled/);
+});
+
 test('Retry-After on 429 replaces the scheduled delay', async () => {
     const customer = await newCustomer(backend, 'throttled');
     const orderId = await placeOrder(backend, customer, `/retry-after/${customer}`);

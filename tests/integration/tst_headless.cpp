@@ -1038,7 +1038,11 @@ void TestHeadlessBackend::adminCliOrderNouns()
     QCOMPARE(again.exitCode, 1);
     QVERIFY2(again.err.contains(QStringLiteral("answered 409")), qPrintable(again.err));
     QCOMPARE(cli({"deliveries", "list", "--state", "failed"}).exitCode, 0);
-    QCOMPARE(cli({"endpoints", "list"}).exitCode, 0);
+    QCOMPARE(cli({"endpoints", "list", "--customer", customerId, "--limit", "5"}).exitCode, 0);
+    const CliResult badEndpointState = cli({"endpoints", "list", "--state", "gone"});
+    QCOMPARE(badEndpointState.exitCode, 1);
+    QVERIFY2(badEndpointState.err.contains(QStringLiteral("state must be enabled or disabled")),
+             qPrintable(badEndpointState.err));
     const CliResult badState = cli({"deliveries", "list", "--state", "weird"});
     QCOMPARE(badState.exitCode, 1);
     QVERIFY(badState.err.contains(QStringLiteral("state must be pending, succeeded or failed")));
