@@ -597,11 +597,18 @@ QList<StatusCause> ownerReferences(const QJsonArray &refs)
 {
     // apimachinery's ValidateOwnerReferences: the field is the list's (no index), an owner needs
     // a version, kind, name and uid, an Event owns nothing, and one owner at most is the
-    // controller.
+    // controller. Bounded where kube is not: at most kMaxCauses causes, one for a second
+    // controller however many follow (kube repeats the whole list for each, which grows as the
+    // square of the list), and that list shown up to kShown references.
+    constexpr qsizetype kMaxCauses = 100;
+    constexpr qsizetype kShown = 20;
     const QString field = QStringLiteral("metadata.ownerReferences");
     QList<StatusCause> causes;
     QString firstController;
+    bool secondController = false;
     for (const QJsonValue &v : refs) {
+        if (causes.size() >= kMaxCauses)
+            break;
         const QJsonObject r = v.toObject();
         const QString apiVersion = r.value(QLatin1String("apiVersion")).toString();
         const QStringList gv = apiVersion.split(QLatin1Char('/'));
@@ -625,25 +632,28 @@ QList<StatusCause> ownerReferences(const QJsonArray &refs)
                                "owner")
                     .arg(goOwnerReference(r)),
                 field});
-        if (r.value(QLatin1String("controller")).toBool()) {
-            const QString current =
-                kind + QLatin1Char('/') + r.value(QLatin1String("name")).toString();
-            if (firstController.isEmpty()) {
-                firstController = current;
-                continue;
-            }
-            QStringList all;
-            for (const QJsonValue &x : refs)
-                all.append(goOwnerReference(x.toObject()));
-            causes.append(StatusCause{
-                QStringLiteral("FieldValueInvalid"),
-                QStringLiteral("Invalid value: []v1.OwnerReference{%1}: Only one reference can "
-                               "have Controller set to true. Found \"true\" in references for %2 "
-                               "and %3")
-                    .arg(all.join(QStringLiteral(", ")), firstController, current),
-                field});
+        if (!r.value(QLatin1String("controller")).toBool() || secondController)
+            continue;
+        const QString current = kind + QLatin1Char('/') + r.value(QLatin1String("name")).toString();
+        if (firstController.isEmpty()) {
+            firstController = current;
+            continue;
         }
+        secondController = true;
+        QStringList shown;
+        for (qsizetype i = 0; i < std::min(refs.size(), kShown); ++i)
+            shown.append(goOwnerReference(refs[i].toObject()));
+        if (refs.size() > kShown)
+            shown.append(QStringLiteral("..."));
+        causes.append(StatusCause{
+            QStringLiteral("FieldValueInvalid"),
+            QStringLiteral("Invalid value: []v1.OwnerReference{%1}: Only one reference can have "
+                           "Controller set to true. Found \"true\" in references for %2 and %3")
+                .arg(shown.join(QStringLiteral(", ")), firstController, current),
+            field});
     }
+    if (causes.size() > kMaxCauses)
+        causes.resize(kMaxCauses);
     return causes;
 }
 

@@ -476,13 +476,13 @@ QString ClusterApi::applySettings(const ClusterSettings &s)
 
 void ClusterApi::rebuildPolicy()
 {
-    QList<RbacRole> roles;
+    QList<QJsonObject> roleObjects;
     QList<RbacBinding> bindings;
     for (const char *r : {"clusterroles", "roles"}) {
         auto page = m_store.list(QLatin1String(r), QString(), {}, 0, QString());
-        for (const QJsonObject &o : std::get<ObjectStore::Page>(page).items)
-            roles.append(roleFromJson(o));
+        roleObjects += std::get<ObjectStore::Page>(page).items;
     }
+    QList<RbacRole> roles = rolesFromJson(roleObjects);
     for (const char *r : {"clusterrolebindings", "rolebindings"}) {
         auto page = m_store.list(QLatin1String(r), QString(), {}, 0, QString());
         for (const QJsonObject &o : std::get<ObjectStore::Page>(page).items)

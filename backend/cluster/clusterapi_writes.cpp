@@ -726,6 +726,7 @@ std::optional<Status> ClusterApi::validateWrite(Write &w)
         check.apiGroup = type.group;
         check.subresource.clear();
         QList<PolicyRule> wanted;
+        bool aggregating = false;
         if (isBinding) {
             const RbacBinding b = bindingFromJson(obj);
             check.verb = QStringLiteral("bind");
@@ -743,6 +744,11 @@ std::optional<Status> ClusterApi::validateWrite(Write &w)
             check.resource = type.name;
             check.name = name;
             wanted = roleFromJson(obj).rules;
+            // An aggregationRule can gather anything: setting or changing one needs
+            // cluster-admin's rules (kube's ClusterRole storage), or escalate.
+            const QJsonValue rule = obj.value(QLatin1String("aggregationRule"));
+            aggregating = type.name == QLatin1String("clusterroles") && rule.isObject() &&
+                          (!current || current->value(QLatin1String("aggregationRule")) != rule);
         }
         if (!ctx->authorizer->authorize(check).allowed()) {
             QList<PolicyRule> missing;
@@ -757,6 +763,11 @@ std::optional<Status> ClusterApi::validateWrite(Write &w)
                         .arg(attrs.user.name, quotedList(attrs.user.groups),
                              lines.join(QLatin1Char('\n'))));
             }
+            if (aggregating &&
+                !rulesCover(policy.rulesFor(attrs.user, ns), fullAuthority(), &missing))
+                return Status::forbidden(type.group, type.name, name,
+                                         QStringLiteral("must have cluster-admin privileges to "
+                                                        "use the aggregationRule"));
         }
     }
     // A binding's roleRef is immutable (kube's ValidateRoleBindingUpdate): changing which

@@ -1,5 +1,7 @@
 #include "cluster/rbac.h"
 
+#include "cluster/admissionwebhooks.h"
+
 #include <QJsonArray>
 #include <QSet>
 #include <QStringList>
@@ -147,6 +149,79 @@ RbacRole roleFromJson(const QJsonObject &object)
     for (const QJsonValue r : object.value(QLatin1String("rules")).toArray())
         role.rules.append(PolicyRule::fromJson(r.toObject()));
     return role;
+}
+
+QList<RbacRole> rolesFromJson(const QList<QJsonObject> &objects)
+{
+    QList<RbacRole> roles;
+    roles.reserve(objects.size());
+    struct Aggregated
+    {
+        qsizetype index;
+        QList<LabelSelector> selectors;
+    };
+    QList<Aggregated> aggregated;
+    // ClusterRoles by name, as the controller lists them.
+    std::map<QString, std::pair<qsizetype, QJsonObject>> clusterRoles;
+    for (const QJsonObject &o : objects) {
+        roles.append(roleFromJson(o));
+        if (!roles.last().namespaceName.isEmpty())
+            continue;
+        const QJsonObject meta = o.value(QLatin1String("metadata")).toObject();
+        clusterRoles[roles.last().name] = {roles.size() - 1,
+                                           meta.value(QLatin1String("labels")).toObject()};
+        const QJsonValue rule = o.value(QLatin1String("aggregationRule"));
+        if (!rule.isObject())
+            continue;
+        Aggregated a{roles.size() - 1, {}};
+        for (const QJsonValue sel :
+             rule.toObject().value(QLatin1String("clusterRoleSelectors")).toArray())
+            a.selectors.append(LabelSelector::fromJson(sel.toObject()));
+        aggregated.append(std::move(a));
+    }
+    const auto same = [](const PolicyRule &x, const PolicyRule &y) {
+        return x.verbs == y.verbs && x.apiGroups == y.apiGroups && x.resources == y.resources &&
+               x.resourceNames == y.resourceNames && x.nonResourceURLs == y.nonResourceURLs;
+    };
+    // Each round takes the rules the picked roles have after the last one; a chain as long as
+    // the number of aggregated roles settles, and a cycle stops growing once it holds them all.
+    for (qsizetype round = 0; round <= aggregated.size(); ++round) {
+        bool changed = false;
+        for (const Aggregated &a : std::as_const(aggregated)) {
+            QList<PolicyRule> rules;
+            for (const auto &[name, picked] : clusterRoles) {
+                if (picked.first == a.index)
+                    continue;
+                const QJsonObject &labels = picked.second;
+                const bool selected =
+                    std::any_of(a.selectors.cbegin(), a.selectors.cend(),
+                                [&labels](const LabelSelector &s) { return s.matches(labels); });
+                if (!selected)
+                    continue;
+                for (const PolicyRule &r : std::as_const(roles[picked.first].rules))
+                    if (std::none_of(rules.cbegin(), rules.cend(),
+                                     [&](const PolicyRule &x) { return same(x, r); }))
+                        rules.append(r);
+            }
+            const QList<PolicyRule> &now = roles[a.index].rules;
+            if (rules.size() != now.size() ||
+                !std::equal(rules.cbegin(), rules.cend(), now.cbegin(), same)) {
+                roles[a.index].rules = rules;
+                changed = true;
+            }
+        }
+        if (!changed)
+            break;
+    }
+    return roles;
+}
+
+const QList<PolicyRule> &fullAuthority()
+{
+    static const QList<PolicyRule> rules{
+        PolicyRule{{QStringLiteral("*")}, {QStringLiteral("*")}, {QStringLiteral("*")}, {}, {}},
+        PolicyRule{{QStringLiteral("*")}, {}, {}, {}, {QStringLiteral("*")}}};
+    return rules;
 }
 
 RbacBinding bindingFromJson(const QJsonObject &object)

@@ -68,6 +68,14 @@ struct RbacBinding
 // Reads the Kubernetes JSON form of the four RBAC kinds.
 RbacRole roleFromJson(const QJsonObject &object);
 RbacBinding bindingFromJson(const QJsonObject &object);
+// The roles of a policy from stored Roles and ClusterRoles, with each ClusterRole that has an
+// aggregationRule given the rules of the ClusterRoles its clusterRoleSelectors pick (by name,
+// itself excepted, each rule once), as kube's clusterrole-aggregation controller writes them;
+// chains (an aggregated role picking another) are followed until nothing changes.
+QList<RbacRole> rolesFromJson(const QList<QJsonObject> &objects);
+// The rules that stand for cluster-admin: what setting an aggregationRule needs (it can
+// gather anything).
+const QList<PolicyRule> &fullAuthority();
 
 struct RbacDecision
 {

@@ -1648,6 +1648,32 @@ void TestClusterCore::ownerReferenceValidation_data()
     QTest::newRow("events.k8s.io Event may own")
         << QByteArray(R"([{"apiVersion":"events.k8s.io/v1","kind":"Event","name":"e","uid":"1"}])")
         << QStringList{};
+    // Bounded: a list of 20,000 references without anything but a uid, all controllers, gets
+    // 100 causes, and one for the controllers with the first 20 references shown.
+    QByteArray many = "[";
+    for (int i = 0; i < 20000; ++i)
+        many += (i ? "," : "") + QByteArray(R"({"uid":"u","controller":true})");
+    many += "]";
+    QStringList bounded;
+    for (int i = 0; i < 40; ++i) {
+        bounded << QStringLiteral("metadata.ownerReferences.apiVersion: Invalid value: \"\": "
+                                  "version must not be empty")
+                << QStringLiteral("metadata.ownerReferences.kind: ") + empty
+                << QStringLiteral("metadata.ownerReferences.name: ") + empty;
+        if (i == 1) {
+            QStringList shown(20, QStringLiteral("v1.OwnerReference{APIVersion:\"\", Kind:\"\", "
+                                                 "Name:\"\", UID:\"u\", Controller:(*bool)(true), "
+                                                 "BlockOwnerDeletion:(*bool)(nil)}"));
+            shown << QStringLiteral("...");
+            bounded << QStringLiteral(
+                           "metadata.ownerReferences: Invalid value: []v1.OwnerReference{") +
+                           shown.join(QStringLiteral(", ")) +
+                           QStringLiteral("}: Only one reference can have Controller set to true. "
+                                          "Found \"true\" in references for / and /");
+        }
+    }
+    bounded = bounded.mid(0, 100);
+    QTest::newRow("20,000 references, bounded") << many << bounded;
     QTest::newRow("two controllers")
         << QByteArray(
                R"([{"apiVersion":"v1","kind":"ConfigMap","name":"a","uid":"1","controller":true},
@@ -1674,6 +1700,54 @@ void TestClusterCore::ownerReferenceValidation()
     for (const StatusCause &c : Validation::objectMeta(o, QStringLiteral("configmaps")))
         got.append(c.field + QStringLiteral(": ") + c.message);
     QCOMPARE(got, causes);
+}
+
+void TestClusterCore::clusterRoleAggregation()
+{
+    // kube's bootstrap chain, in miniature: view-extra is picked by my-view, which my-edit picks
+    // in turn; a namespaced Role with the label, and a role's own rules, are not gathered; a
+    // cycle settles.
+    const QByteArray yaml = R"([
+      {"kind":"ClusterRole","metadata":{"name":"view-extra","labels":{"to-view":"true"}},
+       "rules":[{"apiGroups":["example.com"],"resources":["widgets"],"verbs":["get"]}]},
+      {"kind":"ClusterRole","metadata":{"name":"also-view","labels":{"to-view":"true"}},
+       "rules":[{"apiGroups":["example.com"],"resources":["widgets"],"verbs":["get"]},
+                {"apiGroups":[""],"resources":["nodes"],"verbs":["list"]}]},
+      {"kind":"ClusterRole","metadata":{"name":"my-view","labels":{"to-edit":"true"}},
+       "aggregationRule":{"clusterRoleSelectors":[{"matchLabels":{"to-view":"true"}}]},
+       "rules":[{"apiGroups":[""],"resources":["secrets"],"verbs":["*"]}]},
+      {"kind":"ClusterRole","metadata":{"name":"my-edit"},
+       "aggregationRule":{"clusterRoleSelectors":[{"matchExpressions":[{"key":"to-edit","operator":"Exists"}]}]}},
+      {"kind":"Role","metadata":{"name":"ns-role","namespace":"a","labels":{"to-view":"true"}},
+       "rules":[{"apiGroups":[""],"resources":["pods"],"verbs":["delete"]}]},
+      {"kind":"ClusterRole","metadata":{"name":"loop-a","labels":{"loop":"a"}},
+       "aggregationRule":{"clusterRoleSelectors":[{"matchLabels":{"loop":"b"}}]},
+       "rules":[{"apiGroups":[""],"resources":["events"],"verbs":["get"]}]},
+      {"kind":"ClusterRole","metadata":{"name":"loop-b","labels":{"loop":"b"}},
+       "aggregationRule":{"clusterRoleSelectors":[{"matchLabels":{"loop":"a"}}]}}
+    ])";
+    QList<QJsonObject> objects;
+    for (const QJsonValue v : QJsonDocument::fromJson(yaml).array())
+        objects.append(v.toObject());
+    QHash<QString, QStringList> rules;
+    for (const RbacRole &r : rolesFromJson(objects))
+        for (const PolicyRule &p : r.rules)
+            rules[r.name].append(p.describe());
+    const QString widgets = PolicyRule::fromJson(QJsonDocument::fromJson(R"(
+        {"apiGroups":["example.com"],"resources":["widgets"],"verbs":["get"]})")
+                                                     .object())
+                                .describe();
+    const QString nodes = PolicyRule::fromJson(QJsonDocument::fromJson(R"(
+        {"apiGroups":[""],"resources":["nodes"],"verbs":["list"]})")
+                                                   .object())
+                              .describe();
+    // By name (also-view first), each rule once; its own secrets rule replaced.
+    QCOMPARE(rules.value(QStringLiteral("my-view")), (QStringList{widgets, nodes}));
+    QCOMPARE(rules.value(QStringLiteral("my-edit")), (QStringList{widgets, nodes}));
+    QCOMPARE(rules.value(QStringLiteral("ns-role")).size(), 1);
+    // Each loop role gathers the other's: nothing there but the other's, round after round.
+    QCOMPARE(rules.value(QStringLiteral("loop-a")), QStringList{});
+    QCOMPARE(rules.value(QStringLiteral("loop-b")), QStringList{});
 }
 
 void TestClusterCore::selectors_data()

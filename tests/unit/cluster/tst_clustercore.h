@@ -38,6 +38,7 @@ private slots:
     void labelValidation();
     void ownerReferenceValidation_data();
     void ownerReferenceValidation();
+    void clusterRoleAggregation();
     void serviceExternalIPs_data();
     void serviceExternalIPs();
     void selectors_data();
