@@ -2321,6 +2321,10 @@
         <source>Webhook %1: refused (%2 ms)</source>
         <translation>Webhook %1: abgelehnt (%2 ms)</translation>
     </message>
+    <message>
+        <source>Admission webhooks were not asked: that needs an admin token with cluster:write, so the real answer may differ.</source>
+        <translation>Admission-Webhooks wurden nicht gefragt: Dafür braucht es ein Admin-Token mit cluster:write, die echte Antwort kann also abweichen.</translation>
+    </message>
 </context>
 <context>
     <name>Gatehouse::Console::NodeLabelModel</name>

@@ -2321,6 +2321,10 @@
         <source>Webhook %1: refused (%2 ms)</source>
         <translation>Webhook %1 : refusé (%2 ms)</translation>
     </message>
+    <message>
+        <source>Admission webhooks were not asked: that needs an admin token with cluster:write, so the real answer may differ.</source>
+        <translation>Les webhooks d&apos;admission n&apos;ont pas été consultés&#xa0;: il faut pour cela un jeton d&apos;administration avec cluster:write, la vraie réponse peut donc différer.</translation>
+    </message>
 </context>
 <context>
     <name>Gatehouse::Console::NodeLabelModel</name>

@@ -495,6 +495,10 @@ QVariantList NodeLabelEditor::stages() const
             else
                 webhooks.append(tr("Webhook %1: refused (%2 ms)").arg(webhook, ms));
         }
+        // A cluster:read console: the webhooks were not asked (the server says so).
+        if (m_verdict.contains(QLatin1String("webhooksNotAsked")))
+            webhooks.append(tr("Admission webhooks were not asked: that needs an admin token with "
+                               "cluster:write, so the real answer may differ."));
         if (decision == QLatin1String("allow")) {
             QString detail = plugins.isEmpty()
                                  ? tr("No admission plugin is enabled.")

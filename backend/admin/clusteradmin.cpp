@@ -199,11 +199,19 @@ ClusterAdminApi::ClusterAdminApi(Core::HttpServer &server, Cluster::ClusterApi &
             if (!body)
                 return respond(
                     bad(QStringLiteral("the body must be a JSON object"), "malformed-json"));
-            m_cluster.explain(*body, [respond](const std::variant<QJsonObject, QString> &r) {
-                if (const auto *e = std::get_if<QString>(&r))
-                    return respond(bad(*e));
-                respond(HttpResponse::json(200, std::get<QJsonObject>(r)));
-            });
+            // Explaining is reading (cluster:read), but an AdmissionReview tells the operator's
+            // webhooks that the named user is making this request: only a caller who may write
+            // to the cluster has them asked.
+            const auto principal = m_tokens.authenticate(req.bearerToken());
+            const bool askWebhooks = principal && principal->may(QStringLiteral("cluster"), true);
+            m_cluster.explain(
+                *body,
+                [respond](const std::variant<QJsonObject, QString> &r) {
+                    if (const auto *e = std::get_if<QString>(&r))
+                        return respond(bad(*e));
+                    respond(HttpResponse::json(200, std::get<QJsonObject>(r)));
+                },
+                askWebhooks);
         });
     m_server.route(
         "POST", QStringLiteral("/admin/v1/cluster/access"), [this](const HttpRequest &req) {

@@ -606,7 +606,7 @@ QList<StatusCause> ownerReferences(const QJsonArray &refs)
     QList<StatusCause> causes;
     QString firstController;
     bool secondController = false;
-    for (const QJsonValue &v : refs) {
+    for (const QJsonValue v : refs) {
         if (causes.size() >= kMaxCauses)
             break;
         const QJsonObject r = v.toObject();

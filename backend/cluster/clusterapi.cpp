@@ -1022,7 +1022,8 @@ void ClusterApi::process(const std::shared_ptr<Context> &ctx)
         QMutexLocker lock(&m_mutex);
         ctx->authorizer = m_authorizer;
         ctx->admission = m_admission;
-        ctx->webhooks = m_webhooks;
+        if (ctx->askWebhooks)
+            ctx->webhooks = m_webhooks;
     }
     // Impersonate-* headers (kubectl --as, --as-group; proxies acting for their users): each
     // allowed by the caller's `impersonate` rights, else refused; the request then acts as

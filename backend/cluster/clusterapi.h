@@ -105,9 +105,12 @@ public:
     // (and optional "body", "contentType"), or for a node label change "node" with "labels"
     // ({"key": "value" | null}). Answers the stage-by-stage trace.
     // done runs once the verdict is in: at once, or after the admission webhooks answered
-    // (on their thread). They are asked with dryRun true.
+    // (on their thread). They are asked with dryRun true, and only when askWebhooks: an
+    // AdmissionReview names the user the question is about, and the operator's webhooks take it
+    // for that user's attempt (the admin API asks them for cluster:write callers only).
     void explain(const QJsonObject &request,
-                 std::function<void(std::variant<QJsonObject, QString>)> done);
+                 std::function<void(std::variant<QJsonObject, QString>)> done,
+                 bool askWebhooks = true);
     // The same up to authorization only (no admission, nothing else), answered at once.
     std::variant<QJsonObject, QString> explainAuthorization(const QJsonObject &request);
     // Effective access of an identity ({"user","groups"} or {"anonymous":true}): every

@@ -249,7 +249,8 @@ std::variant<QJsonObject, QString> ClusterApi::buildRequest(const QJsonObject &r
 }
 
 void ClusterApi::explain(const QJsonObject &request,
-                         std::function<void(std::variant<QJsonObject, QString>)> done)
+                         std::function<void(std::variant<QJsonObject, QString>)> done,
+                         bool askWebhooks)
 {
     std::shared_ptr<Context> ctx;
     auto built = buildRequest(request, ctx);
@@ -259,10 +260,23 @@ void ClusterApi::explain(const QJsonObject &request,
     }
     ctx->dryRun = true;
     ctx->explaining = true;
-    ctx->onDone = [done = std::move(done)](const Core::HttpResponse &r, const RequestTrace &trace) {
+    // Not asked: the verdict is the built-in chain's (the answer says so).
+    ctx->askWebhooks = askWebhooks;
+    bool skipped = false;
+    if (!askWebhooks) {
+        QMutexLocker lock(&m_mutex);
+        skipped =
+            m_webhooks && (!m_webhooks->mutating.isEmpty() || !m_webhooks->validating.isEmpty());
+    }
+    ctx->onDone = [done = std::move(done), skipped](const Core::HttpResponse &r,
+                                                    const RequestTrace &trace) {
         QJsonObject result = trace.toJson();
         result.insert(QStringLiteral("dryRun"), true);
         result.insert(QStringLiteral("code"), r.status);
+        if (skipped)
+            result.insert(QStringLiteral("webhooksNotAsked"),
+                          QStringLiteral("admission webhooks are configured but were not asked: "
+                                         "asking them needs cluster:write"));
         done(result);
     };
     if (ctx->anonymousRefused) {

@@ -32,6 +32,7 @@ struct ClusterApi::Context
     bool dryRun = false;            // nothing is stored (?dryRun=All, and the admin API's explain)
     bool explaining = false;        // the admin API's explain: not a request anybody made
     bool authorizationOnly = false; // stop once authorization has decided
+    bool askWebhooks = true;        // explain for a caller without cluster:write: not asked
     bool anonymousRefused = false;  // acting as anonymous while anonymous access is off
     std::optional<UserInfo> actAs;
     RequestTrace trace;

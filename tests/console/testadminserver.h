@@ -142,6 +142,8 @@ public:
     // Validating admission webhooks the fake cluster asks after validation, in order: each
     // {"name", "denyKey" (a label key it refuses), "message", "latencyMs"}.
     void setAdmissionWebhooks(const QJsonArray &webhooks) { m_admissionWebhooks = webhooks; }
+    // As the backend answers a cluster:read caller: the webhooks configured but not asked.
+    void setWebhooksNotAsked(bool notAsked) { m_webhooksNotAsked = notAsked; }
     // GET /admin/v1/orders/lifecycle: {"held", "backlog"}.
     QJsonObject lifecycle() const
     {
@@ -332,6 +334,7 @@ private:
     QList<QJsonObject> m_roleBindings;
     QJsonObject m_clusterSettings;
     QJsonArray m_admissionWebhooks;
+    bool m_webhooksNotAsked = false;
     bool m_lifecycleHeld = false;
     int m_lifecycleBacklog = 0;
     QStringList m_heldOrders;             // auto-advanced after the release

@@ -272,6 +272,7 @@ void TestAdminServer::resetClusterData()
 {
     m_clusterVersion = 100;
     m_admissionWebhooks = {};
+    m_webhooksNotAsked = false;
     m_nodes = {node("node-1", 1, true, {{"example.com/rack", "r1"}}), node("node-2", 2, true, {}),
                node("node-3", 3, false, {})};
     m_clusterSettings = {{"anonymousAuth", true},
@@ -671,7 +672,10 @@ QJsonObject TestAdminServer::explainCluster(const QJsonObject &request, QString 
     // Validating admission webhooks (ClusterApi::askValidatingWebhooks): every one is asked;
     // the first refusal in order answers, in kube's words.
     QJsonObject denial;
-    for (const QJsonValue v : m_admissionWebhooks) {
+    if (m_webhooksNotAsked)
+        trace.insert("webhooksNotAsked", "admission webhooks are configured but were not asked: "
+                                         "asking them needs cluster:write");
+    for (const QJsonValue v : m_webhooksNotAsked ? QJsonArray() : m_admissionWebhooks) {
         const QJsonObject w = v.toObject();
         const bool denies = newLabels.contains(str(w, "denyKey"));
         const QString message = denies ? QStringLiteral("admission webhook \"%1\" denied the "

@@ -4554,6 +4554,18 @@ void TestConsole::nodeLabelEditorShowsAdmissionWebhooks()
     QVERIFY(editor->hasDenial());
     QCOMPARE(editor->denialStage(), QStringLiteral("admission"));
     QCOMPARE(editor->deniedBy(), QStringLiteral("admission webhook \"teams.policy.example.com\""));
+
+    // A console with a cluster:read token: the server did not ask the webhooks, and the panel
+    // says the real answer may differ.
+    c.server.setWebhooksNotAsked(true);
+    editor->setNewValue("billing");
+    editor->explain();
+    QTRY_VERIFY_WITH_TIMEOUT(editor->explained() && !editor->explaining(), timeoutMs());
+    QCOMPARE(editor->code(), 200);
+    QCOMPARE(stageOf(*editor, "admission").value("detail").toString(),
+             QStringLiteral("Admitted by NamespaceLifecycle, NodeRestriction, ServiceAccount.\n"
+                            "Admission webhooks were not asked: that needs an admin token with "
+                            "cluster:write, so the real answer may differ."));
 }
 
 void TestConsole::nodeLabelEditorExplainAndApply()

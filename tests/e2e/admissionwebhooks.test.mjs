@@ -8,7 +8,7 @@ import https from 'node:https';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-import { startBackend, adminFetch } from './lib/backend.mjs';
+import { startBackend, adminFetch, request } from './lib/backend.mjs';
 import {
     tempDir, kubectl as kubectlRaw, issueKubeconfig, writeKubeconfig, adminKube, run,
 } from './lib/cluster.mjs';
@@ -279,6 +279,20 @@ test('the admin API\'s explain (the console\'s verdict panel) shows each webhook
     assert.equal(allowed.json.code, 200, allowed.text);
     const plugins = allowed.json.admission.steps.map((s) => s.webhook ?? s.plugin);
     assert.ok(plugins.includes('NodeRestriction') && plugins.includes('deny-team.policy.example.com'), JSON.stringify(plugins));
+    // A cluster:read admin token explains too, but the webhooks are not told that alice is
+    // labelling node-1 (an AdmissionReview names her): the answer says they were not asked.
+    const reader = await adminFetch(b, 'POST', '/admin/v1/admin-tokens', { name: 'explain-reader', permissions: ['cluster:read'] });
+    assert.equal(reader.status, 201, reader.text);
+    const asked = seen.length;
+    const readOnly = await request(`${b.adminUrl}/admin/v1/cluster/explain`, 'POST',
+                                   JSON.stringify({ user: 'alice', groups: ['system:masters'], node: 'node-1', labels: { team: 'blocked' } }),
+                                   { Authorization: `Bearer ${reader.json.token}`, 'Content-Type': 'application/json' });
+    assert.equal(readOnly.status, 200, readOnly.text);
+    assert.equal(seen.length, asked, 'no AdmissionReview sent');
+    assert.equal(readOnly.json.webhooksNotAsked, 'admission webhooks are configured but were not asked: asking them needs cluster:write');
+    assert.equal(readOnly.json.code, 200, 'the built-in chain alone allows it');
+    assert.ok(!readOnly.json.admission.steps.some((s) => s.webhook), JSON.stringify(readOnly.json.admission.steps));
+    assert.equal(allowed.json.webhooksNotAsked, undefined, 'asked for a cluster:write caller');
 });
 
 test('failurePolicy: Fail refuses while the webhook is down, Ignore lets the request through', async () => {
