@@ -83,7 +83,7 @@ elseif(WIN32)
   # A console-subsystem program on purpose: the same executable is the headless server and
   # the admin command line. The Start menu entry runs it without arguments (the console).
   install(TARGETS gatehouse RUNTIME DESTINATION bin)
-  # The other DLLs (OpenSSL, cjose, jansson, argon2, yaml-cpp, protobuf) come from vcpkg's toolchain
+  # The other DLLs (OpenSSL, cjose, jansson, argon2, c-ares, yaml-cpp, protobuf) come from vcpkg's toolchain
   # when configured with -DX_VCPKG_APPLOCAL_DEPS_INSTALL=ON (docs/packaging.md).
   find_program(GATEHOUSE_WINDEPLOYQT windeployqt HINTS "${QT6_INSTALL_PREFIX}/${QT6_INSTALL_BINS}")
   if(GATEHOUSE_WINDEPLOYQT)

@@ -13,7 +13,7 @@ BUILD_PACKAGES=(
   qt6-qpa-plugins qml6-module-qtquick qml6-module-qtquick-controls qml6-module-qtquick-layouts
   qml6-module-qtquick-window qml6-module-qtquick-templates qml6-module-qtqml-workerscript
   qml6-module-qtquick-dialogs qml6-module-qt-labs-folderlistmodel qml6-module-qtqml qml6-module-qtqml-models
-  libsqlite3-dev libssl-dev libcjose-dev libjansson-dev libargon2-dev libyaml-cpp-dev libmimalloc-dev
+  libsqlite3-dev libssl-dev libcjose-dev libjansson-dev libargon2-dev libc-ares-dev libyaml-cpp-dev libmimalloc-dev
   libprotobuf-dev protobuf-compiler openssl fonts-dejavu-core
 )
 # What the test suite additionally needs (real counterparts: openssl, curl, a display, PostgreSQL,

@@ -2,24 +2,22 @@
 
 #include "cluster/clusterlogging.h"
 #include "cluster/events.h"
+#include "core/resolver.h"
 #include "core/threadstate.h"
 #include "webhooks/httpclient.h"
 
 #include <QCryptographicHash>
 #include <QElapsedTimer>
 #include <QHostAddress>
-#include <QHostInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QMutex>
 #include <QSslCertificate>
 #include <QSslConfiguration>
 #include <QThread>
-#include <QThreadPool>
 #include <QTimer>
 #include <QUrl>
 #include <QUuid>
-#include <QtConcurrent/QtConcurrentRun>
 
 namespace Gatehouse::Cluster {
 
@@ -722,12 +720,10 @@ struct WebhookCaller::Private
     QObject *ctx = nullptr; // lives on thread: the clients below are used there only
     QHash<QByteArray, Webhooks::HttpClient *> clients; // per CA bundle (hash)
     QHash<Webhooks::HttpClient *, int> inFlight;       // calls not answered yet, per client
-    // The webhooks' host names are looked up here, not in Qt's process-wide lookup pool, which
-    // order intake and webhook deliveries share: names an unauthenticated order placer chooses
+    // The webhooks' host names are looked up with Core::Resolver (c-ares), not in Qt's
+    // process-wide lookup pool of 20 threads: names an unauthenticated order placer chooses
     // (and makes resolve slowly) must not hold up a policy webhook until its deadline, which
     // would skip it under failurePolicy Ignore and fail every matching write under Fail.
-    // Deleted with the caller; lookups still stuck in the resolver then are left to end alone.
-    QThreadPool *lookups = nullptr;
 
     Webhooks::HttpClient *client(const QByteArray &caBundle)
     {
@@ -764,9 +760,6 @@ struct WebhookCaller::Private
 WebhookCaller::WebhookCaller(ServiceResolver resolver) : d(std::make_unique<Private>())
 {
     d->resolver = std::move(resolver);
-    d->lookups = new QThreadPool;
-    d->lookups->setObjectName(QStringLiteral("admission-lookups"));
-    d->lookups->setMaxThreadCount(4);
     d->thread.setObjectName(QStringLiteral("admission-webhooks"));
     d->ctx = new QObject;
     d->ctx->moveToThread(&d->thread);
@@ -778,11 +771,6 @@ WebhookCaller::~WebhookCaller()
 {
     d->thread.quit();
     d->thread.wait();
-    // A lookup blocked in the system resolver (a DNS server that does not answer) would hold the
-    // shutdown for its whole timeout: after a second the pool is let go with it (its answer has
-    // no one to go to: the context above is gone).
-    if (d->lookups->waitForDone(1000))
-        delete d->lookups;
 }
 
 void WebhookCaller::call(const AdmissionWebhook &webhook, const WebhookAttributes &a,
@@ -893,13 +881,14 @@ void WebhookCaller::call(const AdmissionWebhook &webhook, const WebhookAttribute
                 answer.latencyMs = timer->nsecsElapsed() / 1e6;
                 done(answer);
             });
-            QtConcurrent::run(d->lookups, [host] { return QHostInfo::fromName(host); })
-                .then(d->ctx, [webhook, host, send, timer, done,
-                               answered](const QHostInfo &info) mutable {
+            Core::Resolver::lookup(
+                host, d->ctx,
+                [webhook, host, send, timer, done, answered](const QList<QHostAddress> &addresses,
+                                                             const QString &) mutable {
                     if (std::exchange(*answered, true))
                         return;
                     QHostAddress chosen;
-                    for (const QHostAddress &a : info.addresses())
+                    for (const QHostAddress &a : addresses)
                         if (chosen.isNull() ||
                             (chosen.protocol() == QAbstractSocket::IPv6Protocol &&
                              a.protocol() == QAbstractSocket::IPv4Protocol))

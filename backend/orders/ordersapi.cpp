@@ -207,8 +207,8 @@ void OrdersApi::registerRoutes()
             // does at each attempt); a name is looked up first.
             if (const auto literal = m_policy.checkLiteral(*target))
                 return *literal ? submit() : refused(literal->error().message);
-            // A name lookup costs time and a place in Qt's small lookup pool: nobody gets one
-            // for a customer that does not exist.
+            // A name lookup costs time and one of kMaxLookups places: nobody gets one for a
+            // customer that does not exist.
             if (!OrderStore::customer(m_database.connection(), cid))
                 return respond(problem(404, QStringLiteral("customer-not-found"),
                                        QStringLiteral("no customer with id %1").arg(cid), &req));

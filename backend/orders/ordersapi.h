@@ -31,11 +31,12 @@ public:
               Options options);
 
     // Callback host names looked up at once for order requests: beyond, 503 with Retry-After.
-    // Qt's lookup pool (20 threads) is the process's: a flood of names that resolve slowly must
-    // leave room for its other lookups (the webhook deliveries and admission webhooks have
-    // pools of their own). One customer has at most kMaxCustomerLookups of them, so that its
-    // names do not turn every other customer's orders away.
-    static constexpr int kMaxLookups = 16;
+    // A lookup waiting for a DNS server costs no thread (Core::Resolver, c-ares), so the bound
+    // is wide; it keeps a flood of names that resolve slowly within Core::Resolver::MaxPending,
+    // leaving room for the deliveries' and admission webhooks' lookups. One customer has at
+    // most kMaxCustomerLookups of them: a few customers' names that never resolve (it took
+    // four when the bound was Qt's pool) must not turn every other customer's orders away.
+    static constexpr int kMaxLookups = 1024;
     static constexpr int kMaxCustomerLookups = 4;
 
 private:

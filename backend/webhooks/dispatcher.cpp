@@ -7,19 +7,17 @@
 #include "core/eventqueue.h"
 #include "core/jsonwriter.h"
 #include "core/postguard.h"
+#include "core/resolver.h"
 #include "core/threadstate.h"
 #include "core/writequeue.h"
 #include "webhooks/demoreceiver.h"
 #include "webhooks/httpclient.h"
 #include "webhooks/signer.h"
 
-#include <QHostInfo>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QLoggingCategory>
-#include <QThreadPool>
 #include <QUrl>
-#include <QtConcurrent/QtConcurrentRun>
 
 #include <algorithm>
 
@@ -40,9 +38,6 @@ Dispatcher::Dispatcher(Core::Database &database, Core::WriteQueue &writer, Core:
         m_trustedOrigin = QUrl(m_options.trustedOrigin);
     m_thread = std::make_unique<QThread>();
     m_thread->setObjectName(QStringLiteral("webhooks"));
-    m_lookups = new QThreadPool;
-    m_lookups->setObjectName(QStringLiteral("webhook-lookups"));
-    m_lookups->setMaxThreadCount(kLookupThreads);
     m_ctx = new QObject;
     m_guard = std::make_shared<Core::PostGuard>(m_ctx);
     m_ctx->moveToThread(m_thread.get());
@@ -53,11 +48,6 @@ Dispatcher::Dispatcher(Core::Database &database, Core::WriteQueue &writer, Core:
 Dispatcher::~Dispatcher()
 {
     stop();
-    // A lookup blocked in the system resolver (a DNS server that does not answer) would hold
-    // the shutdown for its whole timeout: after a second the pool is let go with it (its answer
-    // has no one to go to: the dispatcher's context is gone).
-    if (m_lookups->waitForDone(1000))
-        delete m_lookups;
 }
 
 qint64 Dispatcher::nowMs() const
@@ -495,27 +485,26 @@ void Dispatcher::lookUp(Attempt a, const CallbackTarget &target)
                    .arg(deadlineMs / 1000.0),
                0, {}, std::nullopt, true);
     });
-    QtConcurrent::run(m_lookups, [host = target.host] {
-        return QHostInfo::fromName(host);
-    }).then(m_ctx, [this, a = std::move(a), target, answered, owner](const QHostInfo &info) {
-        if (m_stopped)
-            return;
-        if (auto n = m_ownerLookups.find(owner); n != m_ownerLookups.end() && --*n <= 0)
-            m_ownerLookups.erase(n);
-        if (!info.addresses().isEmpty()) {
-            if (m_lookupCache.size() >= 10'000)
-                m_lookupCache.clear();
-            m_lookupCache.insert(target.host,
-                                 CachedLookup{info.addresses(), nowMs() + kLookupCacheMs});
-        }
-        if (!std::exchange(*answered, true))
-            looked(a, target, info.addresses(),
-                   info.error() == QHostInfo::NoError ? QStringLiteral("no addresses")
-                                                      : info.errorString());
-        // The customer's parked queues may go again (pump() takes them).
-        refillOwner(owner);
-        pump();
-    });
+    Core::Resolver::lookup(
+        target.host, m_ctx,
+        [this, a = std::move(a), target, answered, owner](const QList<QHostAddress> &addresses,
+                                                          const QString &error) {
+            if (m_stopped)
+                return;
+            if (auto n = m_ownerLookups.find(owner); n != m_ownerLookups.end() && --*n <= 0)
+                m_ownerLookups.erase(n);
+            if (!addresses.isEmpty()) {
+                if (m_lookupCache.size() >= 10'000)
+                    m_lookupCache.clear();
+                m_lookupCache.insert(target.host,
+                                     CachedLookup{addresses, nowMs() + kLookupCacheMs});
+            }
+            if (!std::exchange(*answered, true))
+                looked(a, target, addresses, error);
+            // The customer's parked queues may go again (pump() takes them).
+            refillOwner(owner);
+            pump();
+        });
 }
 
 void Dispatcher::looked(Attempt a, const CallbackTarget &target,

@@ -17,8 +17,6 @@
 #include <random>
 #include <vector>
 
-class QThreadPool;
-
 namespace Gatehouse::Core {
 class Clock;
 class PostGuard;
@@ -208,16 +206,13 @@ private:
     void refillOwner(const QString &owner); // parked queues back on the timeline, up to its share
     QHash<QString, int> m_ownerInFlight;
     QHash<QString, std::deque<QString>> m_ownerWaiting;
-    // Name lookups run on a pool of the dispatcher's own (not Qt's process-wide one, which the
-    // order intake's lookups use), at most kOwnerLookups a customer at once: a customer whose
-    // callback names resolve slowly (a DNS server that never answers) holds up its own
-    // deliveries only. A lookup counts until the resolver answers; its attempt fails at the
-    // attempt timeout before that (and is retried). Answers are kept a minute, as Qt's cache
-    // kept them.
-    static constexpr int kLookupThreads = 32;
+    // Name lookups (Core::Resolver: c-ares, no thread each), at most kOwnerLookups a customer
+    // at once: a customer whose callback names resolve slowly (a DNS server that never
+    // answers) holds up its own deliveries only. A lookup counts until the resolver answers;
+    // its attempt fails at the attempt timeout before that (and is retried). Answers are kept
+    // a minute.
     static constexpr int kOwnerLookups = 2;
     static constexpr qint64 kLookupCacheMs = 60'000;
-    QThreadPool *m_lookups = nullptr;
     QHash<QString, int> m_ownerLookups; // owner -> lookups the resolver has not answered
     struct CachedLookup
     {

@@ -1,9 +1,12 @@
 #include "webhooks/urlpolicy.h"
+
+#include "core/resolver.h"
 #include "webhooks/webhookslogging.h"
 
+#include <QDeadlineTimer>
 #include <QHash>
-#include <QHostInfo>
 #include <QMetaObject>
+#include <QMutex>
 #include <QObject>
 
 #include <array>
@@ -392,6 +395,46 @@ std::optional<Result<QHostAddress>> UrlPolicy::checkLiteral(const CallbackTarget
     return decide(target.host, {literal}, QString());
 }
 
+namespace {
+
+// What resolve() found for a name, a minute, as Qt's lookup cache kept it: an order placer
+// sending many orders with the same callback name asks the DNS server once a minute. (The
+// dispatcher keeps its own answers, and looks names up again when they are gone.)
+class LookupCache
+{
+public:
+    static LookupCache &instance()
+    {
+        static LookupCache cache;
+        return cache;
+    }
+
+    std::optional<QList<QHostAddress>> find(const QString &host)
+    {
+        QMutexLocker lock(&m_mutex);
+        const auto it = m_entries.constFind(host);
+        if (it == m_entries.constEnd() || it->second.hasExpired())
+            return std::nullopt;
+        return it->first;
+    }
+
+    void insert(const QString &host, const QList<QHostAddress> &addresses)
+    {
+        QMutexLocker lock(&m_mutex);
+        if (m_entries.size() >= MaxEntries)
+            m_entries.clear();
+        m_entries.insert(host, {addresses, QDeadlineTimer(TtlMs)});
+    }
+
+private:
+    static constexpr qsizetype MaxEntries = 10'000;
+    static constexpr qint64 TtlMs = 60'000;
+    QMutex m_mutex;
+    QHash<QString, std::pair<QList<QHostAddress>, QDeadlineTimer>> m_entries;
+};
+
+} // namespace
+
 void UrlPolicy::resolve(const CallbackTarget &target, QObject *context,
                         std::function<void(Result<QHostAddress>)> done) const
 {
@@ -411,13 +454,17 @@ void UrlPolicy::resolve(const CallbackTarget &target, QObject *context,
                 answer({literal}, QString());
                 return;
             }
-            QHostInfo::lookupHost(host, context,
-                                  [answer = std::move(answer)](const QHostInfo &info) {
-                                      // Duplicates (one per socket type) are harmless.
-                                      answer(info.addresses(), info.error() == QHostInfo::NoError
-                                                                   ? QStringLiteral("no addresses")
-                                                                   : info.errorString());
-                                  });
+            if (const auto known = LookupCache::instance().find(host)) {
+                answer(*known, QString());
+                return;
+            }
+            Core::Resolver::lookup(host, context,
+                                   [host, answer = std::move(answer)](
+                                       const QList<QHostAddress> &addresses, const QString &error) {
+                                       if (!addresses.isEmpty())
+                                           LookupCache::instance().insert(host, addresses);
+                                       answer(addresses, error);
+                                   });
         },
         Qt::QueuedConnection);
 }

@@ -64,7 +64,7 @@ public:
     // The message names the address and its category ("10.0.0.1 is a private address").
     Result<void> checkAddress(const QHostAddress &address) const;
 
-    // Resolves the host (IP literals without DNS; names with QHostInfo: A and AAAA), checks
+    // Resolves the host (IP literals without DNS; names with Core::Resolver: A and AAAA), checks
     // EVERY address (fail closed: one refused address refuses the target) and answers the
     // first allowed address to connect to. Allowlisted host names skip the check. `done`
     // runs on `context`'s thread, never synchronously inside resolve(), and not at all if

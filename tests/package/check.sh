@@ -194,7 +194,7 @@ need_dep() { # name [prefix]
 # dpkg-shlibdeps' libraries (by name prefix: sonames differ between releases); then what Qt
 # loads at run time (the SQLite driver, the QML modules) and what postinst uses.
 for dep in libc6 libstdc++6 libqt6core6 libqt6network6 libqt6sql6 libqt6gui6 libqt6quick6 \
-    libssl3 libcjose libargon2 libyaml-cpp libprotobuf libsqlite3 libmimalloc; do
+    libssl3 libcjose libargon2 libc-ares libyaml-cpp libprotobuf libsqlite3 libmimalloc; do
     need_dep "$dep" prefix
 done
 for dep in adduser libqt6sql6-sqlite qml6-module-qtqml qml6-module-qtqml-models \

@@ -12,6 +12,7 @@
 #include "core/jsonwriter.h"
 #include "core/metrics.h"
 #include "core/postgres.h"
+#include "core/resolver.h"
 #include "core/settingsstore.h"
 #include "core/threadstate.h"
 #include "core/writequeue.h"
@@ -2129,6 +2130,66 @@ private slots:
         QVERIFY(text.contains("gatehouse_http_connections_open{listener=\"service\"} 1\n"));
         QCOMPARE(m.requestCount(QStringLiteral("service")), 2);
         QCOMPARE(m.requestCount(QStringLiteral("admin")), 1);
+    }
+
+    // Resolver (c-ares): many lookups wait at once without a thread each; each answer comes on
+    // the caller's thread in an event of its own, and none to a context that is gone.
+    void resolverAnswersManyAtOnce()
+    {
+        constexpr int N = 300; // far more than Qt's lookup pool has threads (20)
+        QObject context;
+        int answered = 0;
+        int loopback = 0;
+        QStringList errors;
+        for (int i = 0; i < N; ++i)
+            Resolver::lookup(QStringLiteral("localhost"), &context,
+                             [&](const QList<QHostAddress> &addresses, const QString &error) {
+                                 QCOMPARE(QThread::currentThread(), context.thread());
+                                 ++answered;
+                                 if (!addresses.isEmpty() && addresses.first().isLoopback())
+                                     ++loopback;
+                                 else
+                                     errors.append(error);
+                             });
+        QCOMPARE(answered, 0); // never inside lookup()
+        QTRY_COMPARE(answered, N);
+        QVERIFY2(errors.isEmpty(), qPrintable(errors.join(QLatin1Char(';'))));
+        QCOMPARE(loopback, N);
+        QTRY_COMPARE(Resolver::pending(), 0);
+    }
+
+    void resolverAnswersNoOneGone()
+    {
+        bool called = false;
+        {
+            QObject gone;
+            Resolver::lookup(
+                QStringLiteral("localhost"), &gone,
+                [&called](const QList<QHostAddress> &, const QString &) { called = true; });
+        }
+        // A context destroyed by another answer while its own lookup may still be out: if its
+        // answer comes at all, it comes while it exists.
+        QObject context;
+        auto dying = std::make_unique<QObject>();
+        bool afterDeath = false;
+        std::optional<QList<QHostAddress>> first;
+        QString firstError;
+        Resolver::lookup(QStringLiteral("localhost"), &context,
+                         [&](const QList<QHostAddress> &addresses, const QString &error) {
+                             dying.reset();
+                             first = addresses;
+                             firstError = error;
+                         });
+        Resolver::lookup(
+            QStringLiteral("localhost"), dying.get(),
+            [&](const QList<QHostAddress> &, const QString &) { afterDeath = !dying; });
+        QTRY_VERIFY(first.has_value());
+        QVERIFY2(!first->isEmpty(), qPrintable(firstError));
+        QTRY_COMPARE(Resolver::pending(), 0);
+        QCoreApplication::processEvents();
+        QCoreApplication::processEvents();
+        QVERIFY(!called);
+        QVERIFY(!afterDeath);
     }
 };
 
