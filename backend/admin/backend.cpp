@@ -967,6 +967,7 @@ QJsonObject Backend::status() const
                            {QStringLiteral("succeeded"), m_dispatcher->succeeded()},
                            {QStringLiteral("inFlight"), m_dispatcher->inFlight()},
                            {QStringLiteral("ordersWaiting"), m_dispatcher->queuedSubjects()},
+                           {QStringLiteral("endpointsHeld"), m_dispatcher->endpointsHeld()},
                            {QStringLiteral("demoReceiver"), m_demoReceiver->origin()}}
              : QJsonObject()},
         {QStringLiteral("orders"),

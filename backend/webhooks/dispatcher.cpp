@@ -143,7 +143,12 @@ void Dispatcher::add(QList<Delivery> deliveries)
 void Dispatcher::endpointChanged(const Endpoint &endpoint)
 {
     QMetaObject::invokeMethod(
-        m_ctx, [this, endpoint] { m_endpoints.insert(endpoint.id, endpoint); },
+        m_ctx,
+        [this, endpoint] {
+            // Committed: one not held here is read when it is next needed.
+            if (auto it = m_endpoints.find(endpoint.id); it != m_endpoints.end())
+                *it = endpoint;
+        },
         Qt::QueuedConnection);
 }
 
@@ -152,14 +157,15 @@ void Dispatcher::endpointChangedElsewhere(const QString &endpointId)
     QMetaObject::invokeMethod(
         m_ctx,
         [this, endpointId] {
-            QSqlDatabase db = m_database.connection();
+            // Read again when next needed (all of them: the change feed lost its connection).
             if (endpointId.isEmpty()) {
                 m_endpoints.clear();
-                for (const Endpoint &e : WebhookStore::endpoints(db))
-                    m_endpoints.insert(e.id, e);
-            } else if (const auto e = WebhookStore::endpoint(db, endpointId)) {
-                m_endpoints.insert(e->id, *e);
+                m_endpointUsed.clear();
+            } else {
+                m_endpoints.remove(endpointId);
+                m_endpointUsed.remove(endpointId);
             }
+            m_endpointsHeld.store(int(m_endpoints.size()));
         },
         Qt::QueuedConnection);
 }
@@ -193,9 +199,6 @@ void Dispatcher::doStart()
     m_timer = new QTimer(m_ctx);
     m_timer->setSingleShot(true);
     QObject::connect(m_timer, &QTimer::timeout, m_ctx, [this] { pump(); });
-    QSqlDatabase db = m_database.connection();
-    for (const Endpoint &e : WebhookStore::endpoints(db))
-        m_endpoints.insert(e.id, e);
     if (leasing()) {
         m_leaseTimer = new QTimer(m_ctx);
         m_leaseTimer->setInterval(int(std::max<qint64>(m_options.leaseTtlMs / 3, 1)));
@@ -371,15 +374,44 @@ void Dispatcher::pump()
 
 Endpoint &Dispatcher::endpointFor(const QString &id)
 {
+    const qint64 now = nowMs();
     auto it = m_endpoints.find(id);
     if (it == m_endpoints.end()) {
+        if (m_endpoints.size() >= kEndpointsHeld)
+            forgetIdleEndpoints(now);
         Endpoint e;
         e.id = id;
         if (auto loaded = WebhookStore::endpoint(m_database.connection(), id))
             e = *loaded;
         it = m_endpoints.insert(id, e);
+        m_endpointsHeld.store(int(m_endpoints.size()));
     }
+    m_endpointUsed.insert(id, now);
     return *it;
+}
+
+void Dispatcher::forgetIdleEndpoints(qint64 now)
+{
+    // At most once every few seconds: a sweep reads every entry.
+    if (m_endpointSweepAt > 0 && now - m_endpointSweepAt < kEndpointSweepMs)
+        return;
+    m_endpointSweepAt = now;
+    // Unused for a minute: every attempt's result has been written since (they are written
+    // within a turn of the event loop), so the database has what the entry held.
+    for (auto it = m_endpointUsed.begin(); it != m_endpointUsed.end();) {
+        if (now - it.value() >= kEndpointIdleMs) {
+            m_endpoints.remove(it.key());
+            it = m_endpointUsed.erase(it);
+        } else {
+            ++it;
+        }
+    }
+    m_endpointsHeld.store(int(m_endpoints.size()));
+}
+
+int Dispatcher::endpointsHeld() const
+{
+    return m_endpointsHeld.load();
 }
 
 QList<QByteArray> Dispatcher::keysFor(const QString &ownerId)

@@ -74,6 +74,9 @@ public:
     qint64 succeeded() const { return m_succeeded.load(); }
     int inFlight() const { return m_inFlightCount.load(); }
     int queuedSubjects() const { return m_queuedSubjects.load(); }
+    // Endpoints held in memory: those of the attempts of the last minute or so, read from the
+    // database as they are needed (not all of them: every callback URL is one).
+    int endpointsHeld() const;
 
 private:
     struct Queue
@@ -144,6 +147,12 @@ private:
     void finish(const Attempt &attempt, int status, const QString &error, double latencyMs,
                 const QByteArray &responseBody, std::optional<qint64> retryAfterMs, bool attempted);
     Endpoint &endpointFor(const QString &id);
+    // Beyond kEndpointsHeld, those unused for kEndpointIdleMs go (a sweep every
+    // kEndpointSweepMs at most).
+    void forgetIdleEndpoints(qint64 now);
+    static constexpr qsizetype kEndpointsHeld = 4096;
+    static constexpr qint64 kEndpointIdleMs = 60'000;
+    static constexpr qint64 kEndpointSweepMs = 5'000;
     QList<QByteArray> keysFor(const QString &ownerId);
     bool trusted(const CallbackTarget &t,
                  const QString &ownerId) const; // the demo receiver's, for ownerId
@@ -184,6 +193,9 @@ private:
     QSet<QString> m_recording; // finished here, their result not yet committed: not read back
     std::multimap<qint64, QString> m_timeline; // due time -> queue key (stale entries skipped)
     QHash<QString, Endpoint> m_endpoints;
+    QHash<QString, qint64> m_endpointUsed; // id -> when endpointFor() last gave it
+    qint64 m_endpointSweepAt = 0;
+    std::atomic<int> m_endpointsHeld{0};
     struct Keys
     {
         QList<QByteArray> keys;

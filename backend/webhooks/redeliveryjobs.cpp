@@ -710,6 +710,7 @@ struct RedeliveryJobs::PrunePass
 {
     qint64 before = 0; // completed before this (ms since the epoch)
     int removed = 0;
+    int endpointsRemoved = 0;
     std::vector<PruneDone> done;
 };
 
@@ -737,6 +738,7 @@ void RedeliveryJobs::pruneStep()
     struct Chunk
     {
         int removed = 0;
+        int endpointsRemoved = 0;
         bool last = false; // nothing more to delete
     };
     auto chunk = std::make_shared<Chunk>();
@@ -762,7 +764,21 @@ void RedeliveryJobs::pruneStep()
                 return WriteTransaction::sqlError(d, "prune deliveries");
         }
         chunk->removed = int(ids.size());
-        chunk->last = chunk->removed < limit;
+        if (chunk->removed == limit)
+            return {};
+        // Then the endpoints no delivery refers to any more, made before the window: every
+        // callback URL an order names is an endpoint, and without this they would pile up for
+        // as long as the database lives. Kept: a disabled endpoint (an administrator's or the
+        // dispatcher's decision, which a new order to the same URL must still meet) and a
+        // failing one (its failure clock). A new order to a removed URL makes it again.
+        Core::Statement &e = tx.stmt(
+            "DELETE FROM webhook_endpoints WHERE id IN (SELECT e.id FROM webhook_endpoints e "
+            "WHERE e.state = 'enabled' AND e.failing_since IS NULL AND e.created_at < ? AND "
+            "NOT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.endpoint_id = e.id) LIMIT ?)");
+        if (!e.bind(1, before).bind(2, limit).exec())
+            return WriteTransaction::sqlError(e, "prune endpoints");
+        chunk->endpointsRemoved = int(e.changes());
+        chunk->last = chunk->endpointsRemoved < limit;
         if (chunk->last) {
             Core::Statement &j = tx.stmt("DELETE FROM webhook_redelivery_jobs WHERE state != "
                                          "'running' AND finished_at < ?");
@@ -775,6 +791,8 @@ void RedeliveryJobs::pruneStep()
     m_writer.submit(std::move(work),
                     [this, guard = std::weak_ptr(m_guard), chunk](const Result<void> &r) {
                         Core::PostGuard::post(guard, [this, chunk, r] {
+                            if (m_prune)
+                                m_prune->endpointsRemoved += chunk->endpointsRemoved;
                             pruneChunkDone(chunk->removed, chunk->last, r);
                         });
                     });
@@ -797,8 +815,10 @@ void RedeliveryJobs::finishPrune(const Result<int> &r)
     const std::unique_ptr<PrunePass> pass = std::move(m_prune);
     if (!r)
         qCWarning(lcWebhooks) << "pruning delivery history failed:" << r.error().message;
-    else if (*r > 0)
-        qCInfo(lcWebhooks) << "pruned" << *r << "deliveries older than" << m_historyDays << "days";
+    else if (*r > 0 || pass->endpointsRemoved > 0)
+        qCInfo(lcWebhooks) << "pruned" << *r << "deliveries older than" << m_historyDays
+                           << "days and" << pass->endpointsRemoved
+                           << "endpoints no delivery refers to";
     for (const PruneDone &done : pass->done)
         done(r);
 }

@@ -204,8 +204,15 @@ Result<Delivery> WebhookStore::enqueue(WriteTransaction &tx, const NewDelivery &
         endpoint = cache->value(cacheKey);
     } else {
         const auto find = [&]() -> Result<bool> {
-            Core::Statement &q = tx.stmt("SELECT id, state, disabled_reason FROM "
-                                         "webhook_endpoints WHERE owner_id = ? AND url = ?");
+            // Locked on PostgreSQL as the delivery's foreign key will lock it: retention
+            // (RedeliveryJobs::pruneStep) on another instance removes an endpoint no delivery
+            // refers to, and must not do so between this read and the insert below.
+            Core::Statement &q =
+                tx.isPostgres()
+                    ? tx.stmt("SELECT id, state, disabled_reason FROM webhook_endpoints WHERE "
+                              "owner_id = ? AND url = ? FOR KEY SHARE")
+                    : tx.stmt("SELECT id, state, disabled_reason FROM webhook_endpoints WHERE "
+                              "owner_id = ? AND url = ?");
             q.bind(1, n.ownerId).bind(2, n.url);
             if (!q.next())
                 return q.ok() ? Result<bool>(false)
@@ -605,18 +612,6 @@ Core::Migration WebhookStore::ownerPendingMigration()
             QStringLiteral("webhooks: a customer's pending deliveries by creation"),
             {QStringLiteral("CREATE INDEX webhook_deliveries_owner_pending ON "
                             "webhook_deliveries(owner_id) WHERE state = 'pending'")}};
-}
-
-QList<Endpoint> WebhookStore::endpoints(const QSqlDatabase &db)
-{
-    QList<Endpoint> out;
-    QSqlQuery q(db);
-    if (!q.exec(QStringLiteral("SELECT ") + EndpointColumns +
-                QStringLiteral(" FROM webhook_endpoints ORDER BY created_at DESC")))
-        return out;
-    while (q.next())
-        out.append(endpointFromRow(q));
-    return out;
 }
 
 std::optional<Endpoint> WebhookStore::endpoint(const QSqlDatabase &db, const QString &id)

@@ -142,7 +142,6 @@ public:
     pendingOfOwner(const QSqlDatabase &db, const QString &ownerId, qint64 afterRowid, int limit);
     // An index for pendingOfOwner.
     static Core::Migration ownerPendingMigration();
-    static QList<Endpoint> endpoints(const QSqlDatabase &db);
     static std::optional<Endpoint> endpoint(const QSqlDatabase &db, const QString &id);
     static QJsonObject endpointJson(const QSqlDatabase &db, const Endpoint &e);
     static QJsonObject endpointJson(const Endpoint &e, qint64 pendingDeliveries);

@@ -534,6 +534,56 @@ test('the URL policy is checked again at delivery time', async () => {
     }
 });
 
+test('endpoints are read as attempts need them, not all at start; a disabled one stays disabled across a restart', async () => {
+    // Every callback URL an order names is an endpoint: a dispatcher that read them all at start
+    // (and kept them) held as many as anyone ever named.
+    const b = await startBackend({ args: RETRY_ARGS });
+    let again;
+    try {
+        const customer = await newCustomer(b, 'endpoints held');
+        const orders = [];
+        for (const n of [1, 2, 3])
+            orders.push(await placeOrder(b, customer, `/ok/${customer}?n=${n}`));
+        await waitFor(() => orders.every((o) => receiver.acceptedStatuses(o).length === 5) || null,
+                      { message: 'the three orders\' callbacks' });
+        const held = async (x) => (await adminFetch(x, 'GET', '/admin/v1/status')).json.webhooks.endpointsHeld;
+        assert.equal(await held(b), 3);
+        const eps = (await adminFetch(b, 'GET', `/admin/v1/endpoints?customerId=${customer}`)).json.items;
+        assert.equal(eps.length, 3);
+        // A fourth one fails (its receiver answers 503), and is disabled after the restart.
+        receiver.toggleOk = false;
+        const toggled = await placeOrder(b, customer, `/toggle/${customer}`);
+        await waitFor(() => receiver.forOrder(toggled).length >= 1 || null, { message: 'a first attempt' });
+        assert.equal(await b.stop(), 0, b.stderr);
+
+        again = await startBackend({ dataDir: b.dataDir, args: RETRY_ARGS });
+        // Four endpoints exist; at most the failing one, whose deliveries are pending, is read.
+        assert.equal((await adminFetch(again, 'GET', `/admin/v1/endpoints?customerId=${customer}`)).json.items.length, 4);
+        assert.ok(await held(again) <= 1, 'only what pending deliveries need is read at start');
+        const toggleEndpoint = (await adminFetch(again, 'GET', `/admin/v1/endpoints?customerId=${customer}`))
+            .json.items.find((e) => e.url.endsWith(`/toggle/${customer}`));
+        const off = await adminFetch(again, 'POST', `/admin/v1/endpoints/${toggleEndpoint.id}/disable`);
+        assert.equal(off.status, 200, off.text);
+        const seen = receiver.forOrder(toggled).length;
+        receiver.toggleOk = true;
+        // A new order to the first URL goes out: its endpoint is read then.
+        const fresh = await placeOrder(again, customer, `/ok/${customer}?n=1`);
+        await waitFor(() => receiver.acceptedStatuses(fresh).length === 5 || null, { message: 'the new order\'s callbacks' });
+        // The disabled endpoint's pending deliveries fail without reaching the receiver.
+        await waitFor(async () => (await deliveriesOf(again, toggled)).every((d) => d.state === 'failed') || null,
+                      { message: 'the disabled endpoint\'s deliveries failed' });
+        assert.match((await deliveriesOf(again, toggled)).at(-1).lastError, /endpoint disabled/);
+        assert.equal(receiver.forOrder(toggled).length, seen, 'nothing sent to the disabled endpoint');
+        assert.ok(await held(again) <= 2, 'only the endpoints attempts needed');
+    } finally {
+        receiver.toggleOk = true;
+        if (again)
+            assert.equal(await again.stop(), 0, again.stderr);
+        else
+            await b.stop();
+    }
+});
+
 test('with few deliveries held in memory, the rest wait in the database and keep their order', { timeout: 2 * TIMEOUT_MS }, async () => {
     const b = await startBackend({ args: [...RETRY_ARGS, '--webhook-max-queued', '10', '--webhook-max-in-flight', '4'] });
     try {

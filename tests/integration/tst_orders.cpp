@@ -1320,6 +1320,26 @@ void TestOrders::deliveryHistoryIsPrunedAfterItsDays()
             "'http://example.invalid/', 0)"));
         if (!e.exec())
             return Core::WriteTransaction::sqlError(e, "endpoint");
+        // Endpoints no delivery refers to: only the enabled, healthy one made before the
+        // window goes.
+        QSqlQuery &unused = tx.query(QStringLiteral(
+            "INSERT INTO webhook_endpoints (id, owner_id, url, state, failing_since, "
+            "created_at) VALUES (?, 'c', ?, ?, ?, ?)"));
+        for (const auto &[id, state, failing, created] :
+             {std::tuple<const char *, const char *, qint64, qint64>{"unused-old", "enabled", 0,
+                                                                     t - 31 * day},
+              {"unused-disabled", "disabled", 0, t - 31 * day},
+              {"unused-failing", "enabled", t - 2 * day, t - 31 * day},
+              {"unused-recent", "enabled", 0, t - 29 * day}}) {
+            unused.addBindValue(QLatin1String(id));
+            unused.addBindValue(QStringLiteral("http://example.invalid/") + QLatin1String(id));
+            unused.addBindValue(QLatin1String(state));
+            unused.addBindValue(failing ? QVariant(failing)
+                                        : QVariant(QMetaType::fromType<qint64>()));
+            unused.addBindValue(created);
+            if (!unused.exec())
+                return Core::WriteTransaction::sqlError(unused, "unused endpoint");
+        }
         for (const auto &[id, state, completed] : rows) {
             QSqlQuery &d = tx.query(QStringLiteral(
                 "INSERT INTO webhook_deliveries (id, endpoint_id, owner_id, subject_id, seq, "
@@ -1380,6 +1400,9 @@ void TestOrders::deliveryHistoryIsPrunedAfterItsDays()
              (QStringList{QStringLiteral("old-pending"), QStringLiteral("recent")}));
     QCOMPARE(ids(QStringLiteral("SELECT id FROM webhook_redelivery_jobs")),
              QStringList{QStringLiteral("job-recent")});
+    QCOMPARE(ids(QStringLiteral("SELECT id FROM webhook_endpoints")),
+             (QStringList{QStringLiteral("e"), QStringLiteral("unused-disabled"),
+                          QStringLiteral("unused-failing"), QStringLiteral("unused-recent")}));
     // 0 days keeps everything.
     Webhooks::RedeliveryJobs keepAll(**db, writer, events, clock, webhooks, 0);
     std::optional<Core::Result<int>> kept;
