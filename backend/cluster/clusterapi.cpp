@@ -483,6 +483,8 @@ void ClusterApi::rebuildPolicy()
         roleObjects += std::get<ObjectStore::Page>(page).items;
     }
     QList<RbacRole> roles = rolesFromJson(roleObjects);
+    if (!aggregatedRulesToWrite(roleObjects).isEmpty())
+        writeAggregatedRules();
     for (const char *r : {"clusterrolebindings", "rolebindings"}) {
         auto page = m_store.list(QLatin1String(r), QString(), {}, 0, QString());
         for (const QJsonObject &o : std::get<ObjectStore::Page>(page).items)
@@ -516,6 +518,38 @@ void ClusterApi::rebuildPolicy()
     m_authorizer =
         std::make_shared<const AuthorizerChain>(m_settings.authorizationModes, policy, podNode);
     m_admission = std::make_shared<const AdmissionChain>(m_settings.admissionPlugins, ctx);
+}
+
+void ClusterApi::writeAggregatedRules()
+{
+    if (m_aggregationQueued.exchange(true))
+        return; // one write at a time: it reads the roles as they are when it runs
+    QMetaObject::invokeMethod(
+        this,
+        [this] {
+            m_store.commit(
+                [this]() -> ObjectStore::Outcome {
+                    m_aggregationQueued = false;
+                    auto page =
+                        m_store.list(QStringLiteral("clusterroles"), QString(), {}, 0, QString());
+                    const QList<QJsonObject> &objects = std::get<ObjectStore::Page>(page).items;
+                    QList<ObjectChange> changes;
+                    const QHash<QString, QJsonArray> rules = aggregatedRulesToWrite(objects);
+                    for (auto it = rules.cbegin(); it != rules.cend(); ++it) {
+                        std::optional<QJsonObject> role =
+                            m_store.get(QStringLiteral("clusterroles"), QString(), it.key());
+                        if (!role)
+                            continue;
+                        role->insert(QStringLiteral("rules"), it.value());
+                        changes.append({ObjectChange::Kind::Modified,
+                                        QStringLiteral("clusterroles"), QString(), it.key(),
+                                        *role});
+                    }
+                    return changes;
+                },
+                nullptr);
+        },
+        Qt::QueuedConnection);
 }
 
 void ClusterApi::rebuildWebhooks()

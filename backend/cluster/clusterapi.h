@@ -201,6 +201,10 @@ private:
     std::variant<QJsonObject, QString> buildRequest(const QJsonObject &request,
                                                     std::shared_ptr<Context> &ctx);
     void rebuildPolicy();
+    // Writes the gathered rules into the aggregated ClusterRoles whose `rules` differ (kube's
+    // clusterrole-aggregation controller), in a store write of its own, queued.
+    void writeAggregatedRules();
+    std::atomic<bool> m_aggregationQueued{false};
     void onChange(const ObjectChange &change);
     void recordLabelChange(const ObjectChange &change, const QString &user);
     void record(const Context &ctx);

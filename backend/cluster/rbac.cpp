@@ -216,6 +216,28 @@ QList<RbacRole> rolesFromJson(const QList<QJsonObject> &objects)
     return roles;
 }
 
+QHash<QString, QJsonArray> aggregatedRulesToWrite(const QList<QJsonObject> &objects)
+{
+    QHash<QString, QJsonArray> out;
+    const QList<RbacRole> roles = rolesFromJson(objects); // in the order of `objects`
+    for (qsizetype i = 0; i < objects.size() && i < roles.size(); ++i) {
+        const QJsonObject &o = objects[i];
+        if (!roles[i].namespaceName.isEmpty() ||
+            !o.value(QLatin1String("aggregationRule")).isObject())
+            continue;
+        QJsonArray gathered;
+        for (const PolicyRule &r : roles[i].rules)
+            gathered.append(r.toJson());
+        // Compared as this server writes rules (empty lists left out).
+        QJsonArray stored;
+        for (const QJsonValue r : o.value(QLatin1String("rules")).toArray())
+            stored.append(PolicyRule::fromJson(r.toObject()).toJson());
+        if (stored != gathered || !o.value(QLatin1String("rules")).isArray())
+            out.insert(roles[i].name, gathered);
+    }
+    return out;
+}
+
 const QList<PolicyRule> &fullAuthority()
 {
     static const QList<PolicyRule> rules{

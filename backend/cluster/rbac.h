@@ -73,6 +73,10 @@ RbacBinding bindingFromJson(const QJsonObject &object);
 // itself excepted, each rule once), as kube's clusterrole-aggregation controller writes them;
 // chains (an aggregated role picking another) are followed until nothing changes.
 QList<RbacRole> rolesFromJson(const QList<QJsonObject> &objects);
+// The aggregated ClusterRoles among `objects` whose stored `rules` are not what their selectors
+// gather (rolesFromJson), by name, with the rules to write: what kube's controller writes back,
+// so that the object shows what it grants.
+QHash<QString, QJsonArray> aggregatedRulesToWrite(const QList<QJsonObject> &objects);
 // The rules that stand for cluster-admin: what setting an aggregationRule needs (it can
 // gather anything).
 const QList<PolicyRule> &fullAuthority();

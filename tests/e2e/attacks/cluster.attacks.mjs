@@ -11,7 +11,7 @@ import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import * as jose from 'jose';
 
-import { startBackend, adminFetch, request } from '../lib/backend.mjs';
+import { startBackend, adminFetch, request, waitFor } from '../lib/backend.mjs';
 import {
     tempDir, run, issueKubeconfig, kubeRequest, adminKube, statusBody, compact, foreignCertificate, protobuf, clusterCa,
 } from '../lib/cluster.mjs';
@@ -539,10 +539,15 @@ roleRef:
         assert.equal(added.status, 201, added.text);
         assert.equal((await listNodes()).status, 200, 'picked by the aggregated role');
         assert.equal((await kubeRequest(b, 'GET', '/api/v1/namespaces', { creds: carol })).status, 403, 'no more than it gathered');
+        // The gathered rules are written into the aggregated role, as kube's controller does.
+        const widgetRules = async () => (await adminKube(b, 'GET', `/apis/${RBAC}/v1/clusterroles/widgets`)).json.rules;
+        await waitFor(async () => (await widgetRules())?.length === 1 || null, { message: 'the gathered rules in the object' });
+        assert.deepEqual(await widgetRules(), [{ apiGroups: [''], resources: ['nodes'], verbs: ['list'] }]);
         const unlabelled = await adminKube(b, 'PATCH', `/apis/${RBAC}/v1/clusterroles/node-lister`,
                                            { metadata: { labels: { [LABEL]: null } } }, MERGE);
         assert.equal(unlabelled.status, 200, unlabelled.text);
         assert.equal((await listNodes()).status, 403, 'the label gone, the rules go');
+        await waitFor(async () => (await widgetRules())?.length === 0 || null, { message: 'the rules gone from the object' });
     });
 
     attack('cluster: RBAC escalation in a protobuf body — binding cluster-admin to oneself as kubectl sends it → 403, not created', async () => {

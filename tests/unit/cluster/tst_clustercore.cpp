@@ -1748,6 +1748,33 @@ void TestClusterCore::clusterRoleAggregation()
     // Each loop role gathers the other's: nothing there but the other's, round after round.
     QCOMPARE(rules.value(QStringLiteral("loop-a")), QStringList{});
     QCOMPARE(rules.value(QStringLiteral("loop-b")), QStringList{});
+
+    // What the controller writes back: every aggregated role whose stored rules differ, with
+    // the gathered rules as this server writes them; none once they are written.
+    QHash<QString, QJsonArray> toWrite = aggregatedRulesToWrite(objects);
+    QCOMPARE(toWrite.keys().size(), 4); // my-view, my-edit, loop-a (own rule), loop-b (none)
+    const QJsonArray gathered = QJsonDocument::fromJson(R"([
+        {"apiGroups":["example.com"],"resources":["widgets"],"verbs":["get"]},
+        {"apiGroups":[""],"resources":["nodes"],"verbs":["list"]}])")
+                                    .array();
+    QCOMPARE(toWrite.value(QStringLiteral("my-view")), gathered);
+    QCOMPARE(toWrite.value(QStringLiteral("my-edit")), gathered);
+    QCOMPARE(toWrite.value(QStringLiteral("loop-a")), QJsonArray());
+    QVERIFY(toWrite.contains(QStringLiteral("loop-b"))); // no rules at all: [] written
+    for (QJsonObject &o : objects)
+        if (const QString name = o.value(QLatin1String("metadata"))
+                                     .toObject()
+                                     .value(QLatin1String("name"))
+                                     .toString();
+            toWrite.contains(name))
+            o.insert(QStringLiteral("rules"), toWrite.value(name));
+    QCOMPARE(aggregatedRulesToWrite(objects).size(), 0);
+    // Stored with empty lists spelled out, they still count as the same rules.
+    objects[2].insert(QStringLiteral("rules"), QJsonDocument::fromJson(R"([
+        {"apiGroups":["example.com"],"resources":["widgets"],"verbs":["get"],"resourceNames":[]},
+        {"apiGroups":[""],"resources":["nodes"],"verbs":["list"],"nonResourceURLs":[]}])")
+                                                   .array());
+    QCOMPARE(aggregatedRulesToWrite(objects).size(), 0);
 }
 
 void TestClusterCore::selectors_data()
