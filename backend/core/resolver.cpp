@@ -3,6 +3,9 @@
 #include "core/postguard.h"
 
 #include <QCoreApplication>
+#include <QDateTime>
+#include <QElapsedTimer>
+#include <QFileInfo>
 #include <QHash>
 #include <QLoggingCategory>
 #include <QMutex>
@@ -17,6 +20,7 @@
 #include <atomic>
 #include <memory>
 #include <utility>
+#include <vector>
 
 Q_LOGGING_CATEGORY(lcResolver, "gatehouse.core.resolver")
 
@@ -26,40 +30,51 @@ namespace {
 
 std::atomic<int> g_pending{0};
 
-// Lives in the resolver's thread: the c-ares channel, a notifier per socket c-ares watches,
-// and the timer for its timeouts. Only ever touched on that thread.
+// Lives in the resolver's thread: the c-ares channels, a notifier per socket c-ares watches,
+// and the timer for their timeouts. Only ever touched on that thread.
+//
+// c-ares reads the system's configuration (resolv.conf, on Windows the registry) when a
+// channel is made, and not again: a laptop that changed networks would go on asking DNS
+// servers it can no longer reach. So new lookups go to a channel made after the last change
+// of /etc/resolv.conf (looked at once a second at most, as glibc does) and at most a minute
+// old (the registry has no such file); an older one ends once its lookups have.
 class Engine : public QObject
 {
 public:
     Engine() : m_timer(this) // moved to the resolver's thread with the engine
     {
         m_timer.setSingleShot(true);
-        QObject::connect(&m_timer, &QTimer::timeout, this,
-                         [this] { process(ARES_SOCKET_BAD, ARES_SOCKET_BAD); });
+        QObject::connect(&m_timer, &QTimer::timeout, this, [this] {
+            for (const auto &c : m_channels)
+                ares_process_fd(c->handle, ARES_SOCKET_BAD, ARES_SOCKET_BAD);
+            settle();
+        });
     }
 
     ~Engine() override
     {
-        if (m_channel) {
-            // Every lookup still waiting is answered (ARES_EDESTRUCTION) before this returns.
-            ares_destroy(m_channel);
-            m_channel = nullptr;
-        }
+        // Every lookup still waiting is answered (ARES_EDESTRUCTION) as its channel goes.
+        while (!m_channels.empty())
+            close(m_channels.size() - 1);
     }
 
     // A lookup, started on this thread. The answer goes to `guard`'s object, if still there.
     void start(const QByteArray &host, std::weak_ptr<PostGuard> guard, Resolver::Done done)
     {
-        auto *request = new Request{std::move(guard), std::move(done)};
-        if (!m_channel && !open()) {
+        Channel *channel = current();
+        if (!channel) {
+            auto *request = new Request{nullptr, std::move(guard), std::move(done)};
             finish(request, {}, QStringLiteral("the resolver could not start: %1").arg(m_error));
             return;
         }
+        auto *request = new Request{channel, std::move(guard), std::move(done)};
+        ++channel->pending;
         ares_addrinfo_hints hints{};
         hints.ai_family = AF_UNSPEC;     // A and AAAA
         hints.ai_socktype = SOCK_STREAM; // one entry an address
-        ares_getaddrinfo(m_channel, host.constData(), nullptr, &hints, &Engine::answered, request);
-        rearm();
+        ares_getaddrinfo(channel->handle, host.constData(), nullptr, &hints, &Engine::answered,
+                         request);
+        settle();
     }
 
 private:
@@ -68,34 +83,76 @@ private:
     // resolv.conf's options say: a lookup holds a place of the intake's for 9 s at most.
     static constexpr int TimeoutMs = 3000;
     static constexpr int Tries = 2;
+    static constexpr qint64 ChannelAgeMs = 60'000;
+    static constexpr qint64 ConfigCheckMs = 1'000;
+
+    struct Notifiers
+    {
+        QPointer<QSocketNotifier> read;
+        QPointer<QSocketNotifier> write;
+    };
+
+    struct Channel
+    {
+        Engine *engine = nullptr;
+        ares_channel handle = nullptr;
+        int pending = 0; // lookups sent on it and not answered
+        QElapsedTimer age;
+        QDateTime config; // configStamp() when it was made
+        QHash<ares_socket_t, Notifiers> notifiers;
+    };
 
     struct Request
     {
+        Channel *channel; // null: answered without one
         std::weak_ptr<PostGuard> guard;
         Resolver::Done done;
     };
 
-    bool open()
+    // When the system's resolver configuration last changed, as far as a file tells.
+    QDateTime configStamp()
     {
+        if (!m_configChecked.isValid() || m_configChecked.elapsed() >= ConfigCheckMs) {
+            m_configChecked.start();
+            m_config = QFileInfo(QStringLiteral("/etc/resolv.conf")).lastModified();
+        }
+        return m_config;
+    }
+
+    // The channel for a new lookup: the newest, or a new one once that is a minute old or
+    // the configuration changed since it was made.
+    Channel *current()
+    {
+        const QDateTime config = configStamp();
+        if (!m_channels.empty() && m_channels.back()->age.elapsed() < ChannelAgeMs &&
+            m_channels.back()->config == config)
+            return m_channels.back().get();
+        auto c = std::make_unique<Channel>();
+        c->engine = this;
         ares_options options{};
         options.sock_state_cb = &Engine::socketState;
-        options.sock_state_cb_data = this;
+        options.sock_state_cb_data = c.get();
         options.timeout = TimeoutMs;
         options.tries = Tries;
         const int rc = ares_init_options(
-            &m_channel, &options, ARES_OPT_SOCK_STATE_CB | ARES_OPT_TIMEOUTMS | ARES_OPT_TRIES);
+            &c->handle, &options, ARES_OPT_SOCK_STATE_CB | ARES_OPT_TIMEOUTMS | ARES_OPT_TRIES);
         if (rc != ARES_SUCCESS) {
-            m_channel = nullptr;
             m_error = QString::fromUtf8(ares_strerror(rc));
             qCWarning(lcResolver) << "c-ares did not start:" << m_error;
-            return false;
+            // The one before, however old, rather than none.
+            return m_channels.empty() ? nullptr : m_channels.back().get();
         }
-        return true;
+        c->age.start();
+        c->config = config;
+        m_channels.push_back(std::move(c));
+        return m_channels.back().get();
     }
 
     static void finish(Request *request, QList<QHostAddress> addresses, QString error)
     {
         g_pending.fetch_sub(1, std::memory_order_relaxed);
+        if (request->channel)
+            --request->channel->pending;
         PostGuard::post(request->guard,
                         [done = std::move(request->done), addresses = std::move(addresses),
                          error = std::move(error)] { done(addresses, error); });
@@ -127,31 +184,28 @@ private:
     // c-ares opens, watches and closes its sockets; a notifier follows each.
     static void socketState(void *data, ares_socket_t socket, int readable, int writable)
     {
-        auto *self = static_cast<Engine *>(data);
-        Notifiers &n = self->m_notifiers[socket];
-        self->watch(n.read, socket, QSocketNotifier::Read, readable != 0);
-        self->watch(n.write, socket, QSocketNotifier::Write, writable != 0);
+        auto *channel = static_cast<Channel *>(data);
+        Engine *self = channel->engine;
+        Notifiers &n = channel->notifiers[socket];
+        self->watch(channel, n.read, socket, QSocketNotifier::Read, readable != 0);
+        self->watch(channel, n.write, socket, QSocketNotifier::Write, writable != 0);
         if (!readable && !writable)
-            self->m_notifiers.remove(socket);
+            channel->notifiers.remove(socket);
     }
 
-    struct Notifiers
-    {
-        QPointer<QSocketNotifier> read;
-        QPointer<QSocketNotifier> write;
-    };
-
-    void watch(QPointer<QSocketNotifier> &notifier, ares_socket_t socket,
+    void watch(Channel *channel, QPointer<QSocketNotifier> &notifier, ares_socket_t socket,
                QSocketNotifier::Type type, bool on)
     {
         if (on && !notifier) {
             notifier = new QSocketNotifier(qintptr(socket), type, this);
-            QObject::connect(notifier, &QSocketNotifier::activated, this, [this, socket, type] {
-                if (type == QSocketNotifier::Read)
-                    process(socket, ARES_SOCKET_BAD);
-                else
-                    process(ARES_SOCKET_BAD, socket);
-            });
+            QObject::connect(notifier, &QSocketNotifier::activated, this,
+                             [this, channel, socket, type] {
+                                 if (type == QSocketNotifier::Read)
+                                     ares_process_fd(channel->handle, socket, ARES_SOCKET_BAD);
+                                 else
+                                     ares_process_fd(channel->handle, ARES_SOCKET_BAD, socket);
+                                 settle();
+                             });
         } else if (!on && notifier) {
             // Possibly from inside its own activated(): not deleted there.
             notifier->setEnabled(false);
@@ -160,29 +214,61 @@ private:
         }
     }
 
-    void process(ares_socket_t read, ares_socket_t write)
+    // Ends the channel at `index` (its notifiers with it); never from inside its callbacks.
+    void close(size_t index)
     {
-        if (m_channel)
-            ares_process_fd(m_channel, read, write);
-        rearm();
+        std::unique_ptr<Channel> c = std::move(m_channels[index]);
+        m_channels.erase(m_channels.begin() + qsizetype(index));
+        ares_destroy(c->handle); // closes its sockets (socketState) and answers its lookups
+        for (const Notifiers &n : std::as_const(c->notifiers))
+            for (QSocketNotifier *x : {n.read.data(), n.write.data()})
+                if (x) {
+                    x->setEnabled(false);
+                    x->deleteLater();
+                }
     }
 
-    void rearm()
+    // After c-ares ran: older channels whose lookups are all answered end (on the next turn of
+    // the event loop: this may be inside one of their callbacks), and the timer is set for the
+    // next timeout of any channel.
+    void settle()
     {
-        if (!m_channel)
-            return;
-        timeval tv{};
-        if (const timeval *next = ares_timeout(m_channel, nullptr, &tv))
+        bool idleOld = false;
+        for (size_t i = 0; i + 1 < m_channels.size(); ++i)
+            idleOld = idleOld || m_channels[i]->pending == 0;
+        if (idleOld && !m_closeQueued) {
+            m_closeQueued = true;
+            QMetaObject::invokeMethod(
+                this,
+                [this] {
+                    m_closeQueued = false;
+                    for (size_t i = m_channels.size(); i-- > 1;)
+                        if (m_channels[i - 1]->pending == 0)
+                            close(i - 1);
+                },
+                Qt::QueuedConnection);
+        }
+        qint64 next = -1;
+        for (const auto &c : m_channels) {
+            timeval tv{};
+            if (const timeval *t = ares_timeout(c->handle, nullptr, &tv)) {
+                const qint64 ms = qint64(t->tv_sec) * 1000 + (t->tv_usec + 999) / 1000;
+                next = next < 0 ? ms : std::min(next, ms);
+            }
+        }
+        if (next < 0)
+            m_timer.stop();
+        else
             // At least 1 ms: c-ares counts in milliseconds, and a query due within the current
             // one would otherwise have the timer fire again and again until it is.
-            m_timer.start(std::max(1, int(next->tv_sec * 1000 + (next->tv_usec + 999) / 1000)));
-        else
-            m_timer.stop();
+            m_timer.start(int(std::max<qint64>(1, next)));
     }
 
-    ares_channel m_channel = nullptr;
+    std::vector<std::unique_ptr<Channel>> m_channels; // oldest first; the last takes new lookups
+    bool m_closeQueued = false;
+    QElapsedTimer m_configChecked;
+    QDateTime m_config;
     QString m_error;
-    QHash<ares_socket_t, Notifiers> m_notifiers;
     QTimer m_timer;
 };
 

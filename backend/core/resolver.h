@@ -10,11 +10,12 @@ class QObject;
 
 namespace Gatehouse::Core {
 
-// Host name lookups (A and AAAA; the hosts file first, then the DNS servers the system names;
-// 3 s and then 6 s a server) on c-ares, on one thread of their own for the whole process. A lookup
-// that waits for a DNS server costs a few hundred bytes, not a thread: Qt's QHostInfo runs each on
-// a process-wide pool of 20 threads, which callback host names that never resolve (chosen by
-// whoever places an order) could fill for every other service's lookups.
+// Host name lookups (A and AAAA; the hosts file first, then the DNS servers the system names,
+// read again when /etc/resolv.conf changes and every minute; 3 s and then 6 s a server) on
+// c-ares, on one thread of their own for the whole process. A lookup that waits for a DNS
+// server costs a few hundred bytes, not a thread: Qt's QHostInfo runs each on a process-wide
+// pool of 20 threads, which callback host names that never resolve (chosen by whoever places
+// an order) could fill for every other service's lookups.
 class Resolver
 {
 public:

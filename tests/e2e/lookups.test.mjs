@@ -297,3 +297,35 @@ test('delivery lookups that never answer hold up only their customer: two at onc
         receiver.close();
     }
 });
+
+test('a resolv.conf that changes is read again: the next lookups go to the DNS server it names now', async () => {
+    // A second DNS server on 127.0.0.2, which answers moved.gatehouse.test (10.9.9.9, on the
+    // allowlist); the first one never answers that name.
+    const second = dgram.createSocket('udp4');
+    const askedSecond = [];
+    second.on('message', (msg, from) => {
+        const end = questionEnd(msg);
+        askedSecond.push(qname(msg));
+        second.send(answer(msg, end, msg.readUInt16BE(end - 4)), from.port, from.address);
+    });
+    await new Promise((resolve) => second.bind(53, '127.0.0.2', resolve));
+    const conf = readFileSync('/etc/resolv.conf', 'utf8');
+    try {
+        const c = await adminFetch(b, 'POST', '/admin/v1/customers', { name: 'moved network' });
+        assert.equal(c.status, 201, c.text);
+        const orders = `${b.serviceUrl}/v1/customers/${c.json.customer.id}/orders`;
+        // A lookup now opens the resolver's channel with the old configuration.
+        await request(orders, 'POST', { orderStatusCallbackUrl: 'http://hook.gatehouse.test/cb' });
+        writeFileSync('/etc/resolv.conf', 'nameserver 127.0.0.2\noptions timeout:10 attempts:1\n');
+        await new Promise((resolve) => setTimeout(resolve, 1500)); // looked at once a second
+        const started = Date.now();
+        const moved = await request(orders, 'POST', { orderStatusCallbackUrl: 'http://moved.gatehouse.test:9/cb' });
+        assert.equal(moved.status, 201, moved.text);
+        assert.ok(Date.now() - started < 5000, `answered after ${Date.now() - started} ms`);
+        assert.ok(askedSecond.includes('moved.gatehouse.test'), askedSecond.join(' '));
+        assert.ok(!queried.has('moved.gatehouse.test'), 'the old server was not asked');
+    } finally {
+        writeFileSync('/etc/resolv.conf', conf);
+        second.close();
+    }
+});
