@@ -527,9 +527,12 @@ void ClusterApi::writeAggregatedRules()
     QMetaObject::invokeMethod(
         this,
         [this] {
+            // Cleared before the write: the write reads the roles as they are when it runs, and
+            // one that never ran (a shared store that could not catch up) must not leave later
+            // changes unwritten.
+            m_aggregationQueued = false;
             m_store.commit(
                 [this]() -> ObjectStore::Outcome {
-                    m_aggregationQueued = false;
                     auto page =
                         m_store.list(QStringLiteral("clusterroles"), QString(), {}, 0, QString());
                     const QList<QJsonObject> &objects = std::get<ObjectStore::Page>(page).items;

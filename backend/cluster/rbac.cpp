@@ -185,6 +185,11 @@ QList<RbacRole> rolesFromJson(const QList<QJsonObject> &objects)
     };
     // Each round takes the rules the picked roles have after the last one; a chain as long as
     // the number of aggregated roles settles, and a cycle stops growing once it holds them all.
+    // Every aggregated role starts empty, not from its stored rules: those are what was
+    // gathered last (aggregatedRulesToWrite writes them back), and in a cycle (A picks B, B
+    // picks A) they would hand each other a rule whose source has lost its label for ever.
+    for (const Aggregated &a : std::as_const(aggregated))
+        roles[a.index].rules.clear();
     for (qsizetype round = 0; round <= aggregated.size(); ++round) {
         bool changed = false;
         for (const Aggregated &a : std::as_const(aggregated)) {

@@ -80,7 +80,7 @@ public:
 private:
     // A DNS server that does not answer: 3 s for the first try, 6 s for the second (c-ares
     // doubles it), each server in turn. About glibc's default (5 s, twice), whatever
-    // resolv.conf's options say: a lookup holds a place of the intake's for 9 s at most.
+    // resolv.conf's options say: a lookup holds a place of the intake's for 9 s a server.
     static constexpr int TimeoutMs = 3000;
     static constexpr int Tries = 2;
     static constexpr qint64 ChannelAgeMs = 60'000;

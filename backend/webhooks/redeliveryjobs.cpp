@@ -771,10 +771,19 @@ void RedeliveryJobs::pruneStep()
         // as long as the database lives. Kept: a disabled endpoint (an administrator's or the
         // dispatcher's decision, which a new order to the same URL must still meet) and a
         // failing one (its failure clock). A new order to a removed URL makes it again.
-        Core::Statement &e = tx.stmt(
-            "DELETE FROM webhook_endpoints WHERE id IN (SELECT e.id FROM webhook_endpoints e "
-            "WHERE e.state = 'enabled' AND e.failing_since IS NULL AND e.created_at < ? AND "
-            "NOT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.endpoint_id = e.id) LIMIT ?)");
+        // On PostgreSQL an endpoint another instance's enqueue has just read (it locks the row,
+        // WebhookStore::enqueue) is skipped: its delivery is on the way.
+        Core::Statement &e =
+            tx.isPostgres()
+                ? tx.stmt("DELETE FROM webhook_endpoints WHERE id IN (SELECT e.id FROM "
+                          "webhook_endpoints e WHERE e.state = 'enabled' AND e.failing_since IS "
+                          "NULL AND e.created_at < ? AND NOT EXISTS (SELECT 1 FROM "
+                          "webhook_deliveries d WHERE d.endpoint_id = e.id) LIMIT ? FOR UPDATE "
+                          "SKIP LOCKED)")
+                : tx.stmt("DELETE FROM webhook_endpoints WHERE id IN (SELECT e.id FROM "
+                          "webhook_endpoints e WHERE e.state = 'enabled' AND e.failing_since IS "
+                          "NULL AND e.created_at < ? AND NOT EXISTS (SELECT 1 FROM "
+                          "webhook_deliveries d WHERE d.endpoint_id = e.id) LIMIT ?)");
         if (!e.bind(1, before).bind(2, limit).exec())
             return WriteTransaction::sqlError(e, "prune endpoints");
         chunk->endpointsRemoved = int(e.changes());

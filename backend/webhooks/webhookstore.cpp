@@ -206,7 +206,8 @@ Result<Delivery> WebhookStore::enqueue(WriteTransaction &tx, const NewDelivery &
         const auto find = [&]() -> Result<bool> {
             // Locked on PostgreSQL as the delivery's foreign key will lock it: retention
             // (RedeliveryJobs::pruneStep) on another instance removes an endpoint no delivery
-            // refers to, and must not do so between this read and the insert below.
+            // refers to, skipping rows so locked; one it locked first is gone once this read
+            // returns, and a new endpoint is made below.
             Core::Statement &q =
                 tx.isPostgres()
                     ? tx.stmt("SELECT id, state, disabled_reason FROM webhook_endpoints WHERE "

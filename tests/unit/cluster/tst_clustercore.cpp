@@ -1775,6 +1775,35 @@ void TestClusterCore::clusterRoleAggregation()
         {"apiGroups":[""],"resources":["nodes"],"verbs":["list"],"nonResourceURLs":[]}])")
                                                    .array());
     QCOMPARE(aggregatedRulesToWrite(objects).size(), 0);
+
+    // A cycle whose rules came from outside it: once written back, they must not keep each
+    // other alive after their source loses its label.
+    const QByteArray cycle = R"([
+      {"kind":"ClusterRole","metadata":{"name":"a","labels":{"to-b":"true"}},
+       "aggregationRule":{"clusterRoleSelectors":[{"matchLabels":{"to-a":"true"}}]}},
+      {"kind":"ClusterRole","metadata":{"name":"b","labels":{"to-a":"true"}},
+       "aggregationRule":{"clusterRoleSelectors":[{"matchLabels":{"to-b":"true"}}]}},
+      {"kind":"ClusterRole","metadata":{"name":"c","labels":{"to-a":"true"}},
+       "rules":[{"apiGroups":[""],"resources":["secrets"],"verbs":["get"]}]}
+    ])";
+    QList<QJsonObject> ring;
+    for (const QJsonValue v : QJsonDocument::fromJson(cycle).array())
+        ring.append(v.toObject());
+    const QHash<QString, QJsonArray> first = aggregatedRulesToWrite(ring);
+    QCOMPARE(first.value(QStringLiteral("a")).size(), 1);
+    QCOMPARE(first.value(QStringLiteral("b")).size(), 1); // b picks a, which has c's rule
+    ring[0].insert(QStringLiteral("rules"), first.value(QStringLiteral("a")));
+    ring[1].insert(QStringLiteral("rules"), first.value(QStringLiteral("b")));
+    QJsonObject meta = ring[2].value(QLatin1String("metadata")).toObject();
+    meta.remove(QStringLiteral("labels"));
+    ring[2].insert(QStringLiteral("metadata"), meta);
+    const QHash<QString, QJsonArray> after = aggregatedRulesToWrite(ring);
+    QCOMPARE(after.value(QStringLiteral("a")), QJsonArray());
+    QCOMPARE(after.value(QStringLiteral("b")), QJsonArray());
+    QVERIFY(after.contains(QStringLiteral("a")) && after.contains(QStringLiteral("b")));
+    for (const RbacRole &r : rolesFromJson(ring))
+        if (r.name != QLatin1String("c"))
+            QVERIFY2(r.rules.isEmpty(), qPrintable(r.name));
 }
 
 void TestClusterCore::selectors_data()
