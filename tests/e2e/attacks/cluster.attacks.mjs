@@ -550,6 +550,36 @@ roleRef:
         await waitFor(async () => (await widgetRules())?.length === 0 || null, { message: 'the rules gone from the object' });
     });
 
+    attack('cluster: RBAC — two aggregated roles that pick each other keep no rule once its source loses its label (the rules written back do not feed the cycle)', async () => {
+        const dave = await issueKubeconfig(b, { kind: 'user', name: 'dave' });
+        const role = (name, labels, extra) => adminKube(b, 'POST', `/apis/${RBAC}/v1/clusterroles`, {
+            apiVersion: `${RBAC}/v1`, kind: 'ClusterRole', metadata: { name, labels }, ...extra });
+        for (const [name, labels, extra] of [
+            ['ring-a', { 'example.com/ring-b': 'true' }, { aggregationRule: { clusterRoleSelectors: [{ matchLabels: { 'example.com/ring-a': 'true' } }] } }],
+            ['ring-b', { 'example.com/ring-a': 'true' }, { aggregationRule: { clusterRoleSelectors: [{ matchLabels: { 'example.com/ring-b': 'true' } }] } }],
+            ['ring-source', { 'example.com/ring-a': 'true' }, { rules: [{ apiGroups: [''], resources: ['nodes'], verbs: ['list'] }] }]]) {
+            const r = await role(name, labels, extra);
+            assert.equal(r.status, 201, r.text);
+        }
+        const bound = await adminKube(b, 'POST', `/apis/${RBAC}/v1/clusterrolebindings`, {
+            apiVersion: `${RBAC}/v1`, kind: 'ClusterRoleBinding', metadata: { name: 'ring-b-dave' },
+            subjects: [{ kind: 'User', name: 'dave', apiGroup: RBAC }],
+            roleRef: { kind: 'ClusterRole', name: 'ring-b', apiGroup: RBAC } });
+        assert.equal(bound.status, 201, bound.text);
+        const listNodes = () => kubeRequest(b, 'GET', '/api/v1/nodes', { creds: dave });
+        assert.equal((await listNodes()).status, 200, 'ring-b picks ring-a, which picks the source');
+        const rulesOf = async (name) => (await adminKube(b, 'GET', `/apis/${RBAC}/v1/clusterroles/${name}`)).json.rules ?? [];
+        await waitFor(async () => ((await rulesOf('ring-a')).length === 1 && (await rulesOf('ring-b')).length === 1) || null,
+                      { message: 'the gathered rules written into both' });
+        const unlabelled = await adminKube(b, 'PATCH', `/apis/${RBAC}/v1/clusterroles/ring-source`,
+                                           { metadata: { labels: { 'example.com/ring-a': null } } }, MERGE);
+        assert.equal(unlabelled.status, 200, unlabelled.text);
+        assert.equal((await listNodes()).status, 403, 'the source gone, nothing left in the ring');
+        await waitFor(async () => ((await rulesOf('ring-a')).length === 0 && (await rulesOf('ring-b')).length === 0) || null,
+                      { message: 'the rules gone from both objects' });
+        assert.equal((await listNodes()).status, 403, 'and the rules written back give nothing either');
+    });
+
     attack('cluster: RBAC escalation in a protobuf body — binding cluster-admin to oneself as kubectl sends it → 403, not created', async () => {
         const { ld, envelope, contentType } = protobuf;
         const raw = Buffer.concat([
