@@ -312,6 +312,8 @@ Result<std::unique_ptr<Database>> Database::open(const QString &target,
     // order with a callback 176-182 -> 118-136 us, orders 3.6-3.7k -> 4.1-4.5k/s at c16 (A/B
     // with tests/bench/run.sh orders, 2 pairs).
     // Unlike `PRAGMA temp_store=MEMORY` this leaves sorts and temporary tables where they were.
+    // The writer's own connection goes further and never writes its journals to a file
+    // (WriteQueue::loop); this bound holds for every other connection, migrations included.
     static std::once_flag quietAllocator;
     std::call_once(quietAllocator, [] {
         sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0);

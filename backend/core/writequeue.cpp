@@ -560,9 +560,22 @@ void WriteQueue::loop()
         usePipeline();
         return pgConnected(pg);
     };
-    if (handle)
+    if (handle) {
         sqlite3_wal_hook(handle, &WriteQueue::walHook, this); // replaces the automatic checkpoint
-    else if (!pg)
+        // Each job's SAVEPOINT journal in memory, whatever its size. An order with its lines,
+        // history and delivery changes 20 to 40 existing pages (more when a B-tree page
+        // splits); past 128 KiB (the most a journal may hold in memory before SQLite writes
+        // it to a file: Database::open) the journal became a temporary file, written a page
+        // at a time for the rest of the batch. With this the writer thread's file writes per
+        // order halve; held lifecycle, c64: 7.2-7.7k -> 8.4-9.7k orders/s (A/B, 2 pairs).
+        // The cost is memory for the pages a job changes, which the writer's jobs bound
+        // (retention and redelivery jobs work in chunks of 2,000 rows). Sorts and temporary
+        // tables of this connection's statements are held in memory too; its jobs make only
+        // small ones.
+        if (sqlite3_exec(handle, "PRAGMA temp_store=MEMORY", nullptr, nullptr, nullptr) !=
+            SQLITE_OK)
+            qCWarning(lcDb) << m_name << "keeps its journals on disk:" << sqlite3_errmsg(handle);
+    } else if (!pg)
         qCCritical(lcDb) << m_name << "has no database handle";
     // The transaction's own statements, prepared once: each was a prepare, a step and a
     // finalize per job through QSqlQuery::exec(QString).
