@@ -884,7 +884,7 @@ void WebhookCaller::call(const AdmissionWebhook &webhook, const WebhookAttribute
             Core::Resolver::lookup(
                 host, d->ctx,
                 [webhook, host, send, timer, done, answered](const QList<QHostAddress> &addresses,
-                                                             const QString &) mutable {
+                                                             const QString &error) mutable {
                     if (std::exchange(*answered, true))
                         return;
                     QHostAddress chosen;
@@ -894,10 +894,14 @@ void WebhookCaller::call(const AdmissionWebhook &webhook, const WebhookAttribute
                              a.protocol() == QAbstractSocket::IPv4Protocol))
                             chosen = a;
                     if (chosen.isNull()) {
-                        WebhookAnswer answer = failed(
-                            webhook, postError(webhook, QStringLiteral("dial tcp: lookup %1: no "
-                                                                       "such host")
-                                                            .arg(host)));
+                        // A full resolver (Resolver::isBusy) learnt nothing of the name.
+                        WebhookAnswer answer =
+                            failed(webhook,
+                                   postError(webhook,
+                                             QStringLiteral("dial tcp: lookup %1: %2")
+                                                 .arg(host, Core::Resolver::isBusy(error)
+                                                                ? error
+                                                                : QStringLiteral("no such host"))));
                         answer.latencyMs = timer->nsecsElapsed() / 1e6;
                         done(answer);
                         return;

@@ -29,6 +29,9 @@ namespace Gatehouse::Core {
 namespace {
 
 std::atomic<int> g_pending{0};
+std::atomic<int> g_limit{Resolver::MaxPending};
+// The error of a lookup refused for want of room (Resolver::isBusy).
+constexpr char kBusy[] = "too many lookups in progress";
 
 // Lives in the resolver's thread: the c-ares channels, a notifier per socket c-ares watches,
 // and the timer for their timeouts. Only ever touched on that thread.
@@ -346,10 +349,10 @@ void Resolver::lookup(const QString &host, QObject *context, Done done)
         QMetaObject::invokeMethod(
             context, [done, addresses, error] { done(addresses, error); }, Qt::QueuedConnection);
     };
-    if (g_pending.fetch_add(1, std::memory_order_relaxed) >= MaxPending) {
+    if (g_pending.fetch_add(1, std::memory_order_relaxed) >=
+        g_limit.load(std::memory_order_relaxed)) {
         g_pending.fetch_sub(1, std::memory_order_relaxed);
-        PostGuard::post(waiter->guard,
-                        [answer] { answer({}, QStringLiteral("too many lookups in progress")); });
+        PostGuard::post(waiter->guard, [answer] { answer({}, QLatin1String(kBusy)); });
         return;
     }
     Service *service = Service::instance();
@@ -365,6 +368,16 @@ void Resolver::lookup(const QString &host, QObject *context, Done done)
 int Resolver::pending()
 {
     return g_pending.load(std::memory_order_relaxed);
+}
+
+bool Resolver::isBusy(const QString &error)
+{
+    return error == QLatin1String(kBusy);
+}
+
+void Resolver::setLimitForTesting(int limit)
+{
+    g_limit.store(limit, std::memory_order_relaxed);
 }
 
 } // namespace Gatehouse::Core

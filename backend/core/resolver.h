@@ -34,6 +34,12 @@ public:
 
     // Lookups sent and not answered yet (for the status and the tests).
     static int pending();
+    // Whether `error` is that of a lookup refused because MaxPending were waiting: a passing
+    // overload of this process, which says nothing about the name (callers answer 503, or
+    // ask again, rather than "does not resolve").
+    static bool isBusy(const QString &error);
+    // Tests only: how many may wait at once (MaxPending unless set).
+    static void setLimitForTesting(int limit);
 };
 
 } // namespace Gatehouse::Core

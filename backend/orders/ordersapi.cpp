@@ -212,23 +212,30 @@ void OrdersApi::registerRoutes()
             if (!OrderStore::customer(m_database.connection(), cid))
                 return respond(problem(404, QStringLiteral("customer-not-found"),
                                        QStringLiteral("no customer with id %1").arg(cid), &req));
-            if (const QString full = takeLookup(*m_lookups, cid); !full.isEmpty()) {
-                HttpResponse busy =
-                    problem(503, QStringLiteral("callback-lookups-busy"),
+            auto busy = [req, respond](const QString &what) {
+                HttpResponse r =
+                    problem(503, QString::fromLatin1(Webhooks::kCallbackLookupsBusy),
                             QStringLiteral("too many %1 are being looked up; try again in a second")
-                                .arg(full),
+                                .arg(what),
                             &req);
-                busy.setHeader("Retry-After", "1");
-                return respond(busy);
-            }
+                r.setHeader("Retry-After", "1");
+                respond(r);
+            };
+            if (const QString full = takeLookup(*m_lookups, cid); !full.isEmpty())
+                return busy(full);
             // One answer whether the name does not resolve or resolves to an address that is
             // not public: what a name resolves to (split-horizon DNS inside the network) is not
             // the placer's to learn. The log and the attempts the admin API shows say which.
             m_policy.resolve(
                 *target, &m_server,
-                [submit, refused, host = target->host, lookups = m_lookups,
+                [submit, refused, busy, host = target->host, lookups = m_lookups,
                  cid](const Core::Result<QHostAddress> &address) {
                     giveLookup(*lookups, cid);
+                    // The process's lookups were all taken (other services' included):
+                    // nothing was learnt about the name.
+                    if (!address &&
+                        address.error().code == QLatin1String(Webhooks::kCallbackLookupsBusy))
+                        return busy(QStringLiteral("callback host names"));
                     if (!address)
                         return refused(
                             QStringLiteral("%1 does not resolve to a public address").arg(host));

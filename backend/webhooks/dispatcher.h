@@ -141,6 +141,11 @@ private:
     // A name's addresses for an attempt (checked by the URL policy), then send(); see the
     // constants below.
     void lookUp(Attempt attempt, const CallbackTarget &target);
+    // The resolver's part of lookUp(), asked again every kBusyLookupRetryMs while the process's
+    // lookups are all taken.
+    void askResolver(Attempt attempt, const CallbackTarget &target,
+                     const std::shared_ptr<bool> &answered);
+    static constexpr int kBusyLookupRetryMs = 200;
     void looked(Attempt attempt, const CallbackTarget &target, const QList<QHostAddress> &addresses,
                 const QString &error);
     void send(Attempt attempt, const QHostAddress &address, const CallbackTarget &target);

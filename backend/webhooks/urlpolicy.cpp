@@ -358,6 +358,11 @@ Result<void> UrlPolicy::checkAddress(const QHostAddress &address) const
 Result<QHostAddress> UrlPolicy::decide(const QString &host, const QList<QHostAddress> &addresses,
                                        const QString &lookupError) const
 {
+    if (addresses.isEmpty() && Core::Resolver::isBusy(lookupError)) {
+        qCWarning(lcWebhooks) << "callback host" << host << "not looked up:" << lookupError;
+        return makeError(QString::fromLatin1(kCallbackLookupsBusy),
+                         QStringLiteral("cannot look %1 up now: %2").arg(host, lookupError), 503);
+    }
     if (addresses.isEmpty()) {
         qCInfo(lcWebhooks) << "callback host" << host << "does not resolve:" << lookupError;
         return makeError(QString::fromLatin1(kCallbackHostUnresolved),

@@ -22,9 +22,12 @@ class QObject;
 // address that was checked (no second DNS lookup that could be rebound).
 namespace Gatehouse::Webhooks {
 
-// Error codes of the policy (all with httpStatus 400).
+// Error codes of the policy (httpStatus 400, but kCallbackLookupsBusy's 503).
 inline constexpr char kCallbackUrlRefused[] = "callback-url-refused";         // syntax or address
 inline constexpr char kCallbackHostUnresolved[] = "callback-host-unresolved"; // DNS gave nothing
+// Too many host names were being looked up in the process at once (Core::Resolver::isBusy): a
+// passing overload, 503, not an answer about the name.
+inline constexpr char kCallbackLookupsBusy[] = "callback-lookups-busy";
 
 struct UrlPolicySettings
 {

@@ -155,6 +155,7 @@ private slots:
     void badRequests_data();
     void badRequests();
     void callbackRefusalSaysWhy();
+    void callbackLookupsBusyIs503();
     void notFound();
     void duplicateCustomerRefConflicts();
     void idempotencyKey();

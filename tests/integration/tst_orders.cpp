@@ -9,6 +9,7 @@
 #include "core/database.h"
 #include "core/eventbus.h"
 #include "core/httpserver.h"
+#include "core/resolver.h"
 #include "core/writequeue.h"
 #include "crypto/random.h"
 #include "orders/orderservice.h"
@@ -24,6 +25,7 @@
 #include <QNetworkAccessManager>
 #include <QNetworkReply>
 #include <QRegularExpression>
+#include <QScopeGuard>
 #include <QTcpSocket>
 #include <QThread>
 #include <QtTest>
@@ -455,6 +457,43 @@ void TestOrders::callbackRefusalSaysWhy()
     QVERIFY2(message.contains(QStringLiteral("169.254.169.254")) &&
                  message.contains(QStringLiteral("link-local")),
              qPrintable(message));
+}
+
+// Every host name lookup of the process taken (the resolver's limit, here 0): nothing is known
+// of the name, so the order is refused for now (503, Retry-After), not as a name that does not
+// resolve (400), and nothing is kept.
+void TestOrders::callbackLookupsBusyIs503()
+{
+    const QString path = QStringLiteral("/v1/customers/%1/orders").arg(m_customer);
+    const QUrl orders = service(path);
+    const int before = send("GET", service(path + QStringLiteral("?pageSize=1")))
+                           .json()
+                           .value(QStringLiteral("totalElements"))
+                           .toInt();
+    Gatehouse::Core::Resolver::setLimitForTesting(0);
+    auto restore = qScopeGuard([] {
+        Gatehouse::Core::Resolver::setLimitForTesting(Gatehouse::Core::Resolver::MaxPending);
+    });
+    const QByteArray body = "{\"beerOrderLines\":[{\"upc\":\"0631234200036\",\"orderQuantity\":1}],"
+                            "\"orderStatusCallbackUrl\":\"https://hooks.busy-lookups.example/x\"}";
+    Reply r = send("POST", orders, body);
+    QCOMPARE(r.status, 503);
+    QCOMPARE(r.header("retry-after"), QByteArray("1"));
+    QCOMPARE(r.json().value(QStringLiteral("code")).toString(),
+             QStringLiteral("callback-lookups-busy"));
+    QCOMPARE(send("GET", service(path + QStringLiteral("?pageSize=1")))
+                 .json()
+                 .value(QStringLiteral("totalElements"))
+                 .toInt(),
+             before);
+    // Room again: a name is looked up (localhost, from the hosts file) and decided on.
+    restore.dismiss();
+    Gatehouse::Core::Resolver::setLimitForTesting(Gatehouse::Core::Resolver::MaxPending);
+    r = send("POST", orders,
+             "{\"beerOrderLines\":[{\"upc\":\"0631234200036\",\"orderQuantity\":1}],"
+             "\"orderStatusCallbackUrl\":\"http://localhost:9/x\"}");
+    QCOMPARE(r.status, 400);
+    QVERIFY2(r.body.contains("does not resolve to a public address"), r.body.constData());
 }
 
 void TestOrders::notFound()

@@ -25,6 +25,7 @@
 #include <QMutex>
 #include <QProcess>
 #include <QRegularExpression>
+#include <QScopeGuard>
 #include <QSemaphore>
 #include <QSet>
 #include <QSignalSpy>
@@ -2189,6 +2190,42 @@ private slots:
         QVERIFY2(errors.isEmpty(), qPrintable(errors.join(QLatin1Char(';'))));
         QCOMPARE(loopback, N);
         QTRY_COMPARE(Resolver::pending(), 0);
+    }
+
+    // Beyond the limit a lookup is answered at once with an error callers can tell from a
+    // name that does not resolve (Resolver::isBusy), in an event of its own; room again, names
+    // resolve.
+    void resolverFullSaysBusy()
+    {
+        QObject context;
+        Resolver::setLimitForTesting(0);
+        auto restore = qScopeGuard([] { Resolver::setLimitForTesting(Resolver::MaxPending); });
+        std::optional<QList<QHostAddress>> addresses;
+        QString error;
+        Resolver::lookup(QStringLiteral("localhost"), &context,
+                         [&](const QList<QHostAddress> &a, const QString &e) {
+                             addresses = a;
+                             error = e;
+                         });
+        QVERIFY(!addresses);
+        QTRY_VERIFY(addresses.has_value());
+        QVERIFY(addresses->isEmpty());
+        QVERIFY2(Resolver::isBusy(error), qPrintable(error));
+        QCOMPARE(Resolver::pending(), 0);
+        QVERIFY(!Resolver::isBusy(QStringLiteral("Domain name not found")));
+        QVERIFY(!Resolver::isBusy(QString()));
+
+        restore.dismiss();
+        Resolver::setLimitForTesting(Resolver::MaxPending);
+        addresses.reset();
+        Resolver::lookup(QStringLiteral("localhost"), &context,
+                         [&](const QList<QHostAddress> &a, const QString &e) {
+                             addresses = a;
+                             error = e;
+                         });
+        QTRY_VERIFY(addresses.has_value());
+        QVERIFY2(!addresses->isEmpty(), qPrintable(error));
+        QVERIFY(!Resolver::isBusy(error));
     }
 
     void resolverAnswersNoOneGone()

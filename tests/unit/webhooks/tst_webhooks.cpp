@@ -3,6 +3,7 @@
 #include "core/eventbus.h"
 #include "core/eventqueue.h"
 #include "core/jsonwriter.h"
+#include "core/resolver.h"
 #include "core/writequeue.h"
 #include "crypto/certificateauthority.h"
 #include "orders/orderservice.h"
@@ -19,6 +20,7 @@
 #include <QJsonObject>
 #include <QPointer>
 #include <QProcess>
+#include <QScopeGuard>
 #include <QSqlQuery>
 #include <QSslCertificate>
 #include <QSslConfiguration>
@@ -580,6 +582,53 @@ private slots:
         m_serverKey = issued->sslKey();
         QVERIFY(!m_serverCertificate.isNull());
         QVERIFY(!m_serverKey.isNull());
+    }
+
+    // Every host name lookup of the process taken (the resolver's limit, here 0) says nothing of
+    // the callback's name: the attempt waits and asks again, and once there is room the
+    // delivery goes out at its first attempt. No failed attempt is counted against the
+    // endpoint (it was: "cannot resolve host", attempt 1 failed, the endpoint failing).
+    void busyResolverCountsNoAttempt()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        Core::SystemClock clock;
+        Receiver receiver;
+        Instance one(dir.filePath(QStringLiteral("busy.db")), QString(), clock);
+        const QString url =
+            receiver.url().replace(QStringLiteral("127.0.0.1"), QStringLiteral("localhost"));
+        Core::Resolver::setLimitForTesting(0);
+        auto restore =
+            qScopeGuard([] { Core::Resolver::setLimitForTesting(Core::Resolver::MaxPending); });
+        const Delivery d = one.create(url, QStringLiteral("busy-1"), 1);
+        QTest::qWait(600); // three times the dispatcher asks again
+        QCOMPARE(int(receiver.hits.size()), 0);
+        QCOMPARE(one.count(QStringLiteral("SELECT COUNT(*) FROM webhook_attempts")), 0);
+        QCOMPARE(one.count(QStringLiteral("SELECT COUNT(*) FROM webhook_endpoints WHERE "
+                                          "failing_since IS NOT NULL")),
+                 0);
+        restore.dismiss();
+        Core::Resolver::setLimitForTesting(Core::Resolver::MaxPending);
+        QTRY_COMPARE(int(receiver.hits.size()), 1);
+        QCOMPARE(QString::fromLatin1(receiver.hits[0].id), d.id);
+        QTRY_COMPARE(one.count(QStringLiteral("SELECT COUNT(*) FROM webhook_deliveries WHERE "
+                                              "state = 'succeeded' AND attempts = 1")),
+                     1);
+        QCOMPARE(one.count(QStringLiteral("SELECT COUNT(*) FROM webhook_attempts")), 1);
+    }
+
+    void decideSaysBusyAs503()
+    {
+        const UrlPolicy policy;
+        const auto busy = policy.decide(QStringLiteral("hooks.example.com"), {},
+                                        QStringLiteral("too many lookups in progress"));
+        QVERIFY(!busy.ok());
+        QCOMPARE(busy.error().code, QString::fromLatin1(kCallbackLookupsBusy));
+        QCOMPARE(busy.error().httpStatus, 503);
+        const auto unknown = policy.decide(QStringLiteral("hooks.example.com"), {},
+                                           QStringLiteral("Domain name not found"));
+        QCOMPARE(unknown.error().code, QString::fromLatin1(kCallbackHostUnresolved));
+        QCOMPARE(unknown.error().httpStatus, 400);
     }
 
     // One customer's receiver that never answers holds at most its share of the attempts in
