@@ -279,21 +279,26 @@ private:
 class Service
 {
 public:
-    static Service *instance()
+    // Runs `post` with the engine, under the lock that ends the service: the engine cannot be
+    // deleted between (the post routine takes the same lock). False once the application's
+    // post routines ran: no thread is started again that nothing would stop.
+    static bool withEngine(const std::function<void(Engine *)> &post)
     {
         static QMutex mutex;
         QMutexLocker lock(&mutex);
+        if (s_ended)
+            return false;
         if (!s_instance) {
             s_instance = new Service;
             qAddPostRoutine([] {
                 QMutexLocker lock(&mutex);
+                s_ended = true;
                 delete std::exchange(s_instance, nullptr);
             });
         }
-        return s_instance;
+        post(s_instance->m_engine);
+        return true;
     }
-
-    Engine *engine() const { return m_engine; }
 
 private:
     Service()
@@ -316,6 +321,7 @@ private:
     }
 
     static inline Service *s_instance = nullptr;
+    static inline bool s_ended = false;
     QThread m_thread;
     Engine *m_engine = nullptr;
 };
@@ -355,14 +361,20 @@ void Resolver::lookup(const QString &host, QObject *context, Done done)
         PostGuard::post(waiter->guard, [answer] { answer({}, QLatin1String(kBusy)); });
         return;
     }
-    Service *service = Service::instance();
-    QMetaObject::invokeMethod(
-        service->engine(),
-        [engine = service->engine(), name = host.toUtf8(), guard = std::weak_ptr(waiter->guard),
-         answer = std::move(answer)]() mutable {
-            engine->start(name, std::move(guard), std::move(answer));
-        },
-        Qt::QueuedConnection);
+    const bool posted = Service::withEngine([&](Engine *engine) {
+        QMetaObject::invokeMethod(
+            engine,
+            [engine, name = host.toUtf8(), guard = std::weak_ptr(waiter->guard), answer]() mutable {
+                engine->start(name, std::move(guard), std::move(answer));
+            },
+            Qt::QueuedConnection);
+    });
+    if (!posted) { // the application is ending
+        g_pending.fetch_sub(1, std::memory_order_relaxed);
+        PostGuard::post(waiter->guard, [answer] {
+            answer({}, QStringLiteral("the application is shutting down"));
+        });
+    }
 }
 
 int Resolver::pending()
