@@ -566,8 +566,9 @@ void WriteQueue::loop()
         // history and delivery changes 20 to 40 existing pages (more when a B-tree page
         // splits); past 128 KiB (the most a journal may hold in memory before SQLite writes
         // it to a file: Database::open) the journal became a temporary file, written a page
-        // at a time for the rest of the batch. With this the writer thread's file writes per
-        // order halve; held lifecycle, c64: 7.2-7.7k -> 8.4-9.7k orders/s (A/B, 2 pairs).
+        // at a time for the rest of the batch (31k writes, 134 MB in 6 s under strace). Held
+        // lifecycle, Release, wrk 10 s: c64 6.2-6.6k -> 7.8-8.5k orders/s, c16 5.9k ->
+        // 6.3-6.7k (A/B, 2 pairs each).
         // The cost is memory for the pages a job changes, which the writer's jobs bound
         // (retention and redelivery jobs work in chunks of 2,000 rows). Sorts and temporary
         // tables of this connection's statements are held in memory too; its jobs make only

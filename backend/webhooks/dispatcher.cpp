@@ -526,44 +526,44 @@ void Dispatcher::askResolver(Attempt a, const CallbackTarget &target,
     const QString owner = a.delivery.ownerId;
     // The lookup's place is given back; the customer's parked queues may go again (pump()
     // takes them).
-    auto asked = [this, owner](const std::function<void()> &between) {
+    auto giveBack = [this, owner] {
         if (auto n = m_ownerLookups.find(owner); n != m_ownerLookups.end() && --*n <= 0)
             m_ownerLookups.erase(n);
-        between();
-        refillOwner(owner);
-        pump();
     };
     Core::Resolver::lookup(
         target.host, m_ctx,
-        [this, a = std::move(a), target, answered, asked](const QList<QHostAddress> &addresses,
-                                                          const QString &error) mutable {
+        [this, a = std::move(a), target, answered, owner,
+         giveBack](const QList<QHostAddress> &addresses, const QString &error) mutable {
             if (m_stopped)
                 return;
             // Every lookup of the process was taken (Resolver::MaxPending): nothing was learnt
             // about the name, and no attempt is counted against the endpoint. Asked again
             // shortly, until the attempt's timeout answers it.
             if (Core::Resolver::isBusy(error) && !*answered) {
-                QTimer::singleShot(kBusyLookupRetryMs, m_ctx,
-                                   [this, a = std::move(a), target, answered, asked]() mutable {
-                                       if (m_stopped)
-                                           return;
-                                       if (*answered)
-                                           asked([] {});
-                                       else
-                                           askResolver(std::move(a), target, answered);
-                                   });
+                QTimer::singleShot(
+                    kBusyLookupRetryMs, m_ctx,
+                    [this, a = std::move(a), target, answered, owner, giveBack]() mutable {
+                        if (m_stopped)
+                            return;
+                        if (!*answered)
+                            return askResolver(std::move(a), target, answered);
+                        giveBack();
+                        refillOwner(owner);
+                        pump();
+                    });
                 return;
             }
-            asked([&] {
-                if (!addresses.isEmpty()) {
-                    if (m_lookupCache.size() >= 10'000)
-                        m_lookupCache.clear();
-                    m_lookupCache.insert(target.host,
-                                         CachedLookup{addresses, nowMs() + kLookupCacheMs});
-                }
-                if (!std::exchange(*answered, true))
-                    looked(a, target, addresses, error);
-            });
+            giveBack();
+            if (!addresses.isEmpty()) {
+                if (m_lookupCache.size() >= 10'000)
+                    m_lookupCache.clear();
+                m_lookupCache.insert(target.host,
+                                     CachedLookup{addresses, nowMs() + kLookupCacheMs});
+            }
+            if (!std::exchange(*answered, true))
+                looked(a, target, addresses, error);
+            refillOwner(owner);
+            pump();
         });
 }
 
