@@ -655,13 +655,23 @@ void TestHttpServer::slowClientsDoNotBlockOthers()
 {
     ListenerOptions o = plainOptions();
     o.headerTimeoutMs = 2500;
+    // The 408s can come while the loop below runs (the header timeout counts from each
+    // client's first byte, and 200 connects under a loaded machine's sanitizers can take more
+    // than a second): the server's half-close is held until the test has read one, not closed
+    // after the default second, when a slow client's next byte would meet a reset that can
+    // destroy the answer it has not read yet.
+    o.lingerMs = timeoutMs();
     ServerThread server(o);
     std::vector<std::unique_ptr<QTcpSocket>> slow;
     for (int i = 0; i < 200; ++i) {
         auto s = std::make_unique<QTcpSocket>();
         s->connectToHost(QHostAddress::LocalHost, server.port());
         QVERIFY(s->waitForConnected(timeoutMs()));
+        // flush(): with no event loop running here, a QTcpSocket sends nothing on its own (the
+        // slow clients were silent ones until the test read the first, and a silent connection
+        // is closed at the header timeout without a 408).
         s->write("G");
+        QVERIFY(s->flush());
         slow.push_back(std::move(s));
     }
     QTRY_COMPARE_WITH_TIMEOUT(server.connections(), 200, timeoutMs());
@@ -675,6 +685,7 @@ void TestHttpServer::slowClientsDoNotBlockOthers()
             if (s->state() == QAbstractSocket::ConnectedState &&
                 clock.elapsed() / 1000 >= s->property("sent").toInt()) {
                 s->write("E");
+                s->flush();
                 s->setProperty("sent", s->property("sent").toInt() + 1);
             }
         QElapsedTimer t;
@@ -691,6 +702,8 @@ void TestHttpServer::slowClientsDoNotBlockOthers()
     QByteArray buf;
     const RawResponse timedOut = readResponse(*slow.front(), buf);
     QCOMPARE(timedOut.status, 408);
+    // The clients leave: the server's half-closed connections end with them.
+    slow.clear();
     QTRY_COMPARE_WITH_TIMEOUT(server.connections(), 0, timeoutMs());
 }
 
