@@ -711,6 +711,10 @@ struct RedeliveryJobs::PrunePass
     qint64 before = 0; // completed before this (ms since the epoch)
     int removed = 0;
     int endpointsRemoved = 0;
+    bool deliveriesDone = false; // the pass is on to the endpoints
+    // The endpoints are looked at in primary key order, `chunk` of them per writer job: the
+    // last one looked at (not null: every id is greater than it).
+    QString endpointCursor = QStringLiteral("");
     std::vector<PruneDone> done;
 };
 
@@ -739,55 +743,76 @@ void RedeliveryJobs::pruneStep()
     {
         int removed = 0;
         int endpointsRemoved = 0;
+        bool deliveriesDone = false;
+        QString endpointCursor;
         bool last = false; // nothing more to delete
     };
     auto chunk = std::make_shared<Chunk>();
+    chunk->deliveriesDone = m_prune->deliveriesDone;
+    chunk->endpointCursor = m_prune->endpointCursor;
     const qint64 before = m_prune->before;
     const int limit = m_pruneChunk;
     auto work = [chunk, before, limit](WriteTransaction &tx) -> Result<void> {
-        // Oldest first, through the index of finished deliveries (completed_at).
-        Core::Statement &read = tx.stmt("SELECT id FROM webhook_deliveries WHERE state != "
-                                        "'pending' AND completed_at < ? ORDER BY completed_at "
-                                        "LIMIT ?");
-        read.bind(1, before).bind(2, limit);
-        QStringList ids;
-        while (read.next())
-            ids.append(read.text(0));
-        if (!read.ok())
-            return WriteTransaction::sqlError(read, "prune deliveries");
-        for (const QString &id : std::as_const(ids)) {
-            Core::Statement &a = tx.stmt("DELETE FROM webhook_attempts WHERE delivery_id = ?");
-            if (!a.bind(1, id).exec())
-                return WriteTransaction::sqlError(a, "prune attempts");
-            Core::Statement &d = tx.stmt("DELETE FROM webhook_deliveries WHERE id = ?");
-            if (!d.bind(1, id).exec())
-                return WriteTransaction::sqlError(d, "prune deliveries");
+        if (!chunk->deliveriesDone) {
+            // Oldest first, through the index of finished deliveries (completed_at).
+            Core::Statement &read = tx.stmt("SELECT id FROM webhook_deliveries WHERE state != "
+                                            "'pending' AND completed_at < ? ORDER BY "
+                                            "completed_at LIMIT ?");
+            read.bind(1, before).bind(2, limit);
+            QStringList ids;
+            while (read.next())
+                ids.append(read.text(0));
+            if (!read.ok())
+                return WriteTransaction::sqlError(read, "prune deliveries");
+            for (const QString &id : std::as_const(ids)) {
+                Core::Statement &a = tx.stmt("DELETE FROM webhook_attempts WHERE delivery_id = ?");
+                if (!a.bind(1, id).exec())
+                    return WriteTransaction::sqlError(a, "prune attempts");
+                Core::Statement &d = tx.stmt("DELETE FROM webhook_deliveries WHERE id = ?");
+                if (!d.bind(1, id).exec())
+                    return WriteTransaction::sqlError(d, "prune deliveries");
+            }
+            chunk->removed = int(ids.size());
+            if (chunk->removed == limit)
+                return {};
+            chunk->deliveriesDone = true;
         }
-        chunk->removed = int(ids.size());
-        if (chunk->removed == limit)
-            return {};
         // Then the endpoints no delivery refers to any more, made before the window: every
         // callback URL an order names is an endpoint, and without this they would pile up for
         // as long as the database lives. Kept: a disabled endpoint (an administrator's or the
         // dispatcher's decision, which a new order to the same URL must still meet) and a
         // failing one (its failure clock). A new order to a removed URL makes it again.
-        // On PostgreSQL an endpoint another instance's enqueue has just read (it locks the row,
-        // WebhookStore::enqueue) is skipped: its delivery is on the way.
-        Core::Statement &e =
-            tx.isPostgres()
-                ? tx.stmt("DELETE FROM webhook_endpoints WHERE id IN (SELECT e.id FROM "
-                          "webhook_endpoints e WHERE e.state = 'enabled' AND e.failing_since IS "
-                          "NULL AND e.created_at < ? AND NOT EXISTS (SELECT 1 FROM "
-                          "webhook_deliveries d WHERE d.endpoint_id = e.id) LIMIT ? FOR UPDATE "
-                          "SKIP LOCKED)")
-                : tx.stmt("DELETE FROM webhook_endpoints WHERE id IN (SELECT e.id FROM "
-                          "webhook_endpoints e WHERE e.state = 'enabled' AND e.failing_since IS "
-                          "NULL AND e.created_at < ? AND NOT EXISTS (SELECT 1 FROM "
-                          "webhook_deliveries d WHERE d.endpoint_id = e.id) LIMIT ?)");
-        if (!e.bind(1, before).bind(2, limit).exec())
-            return WriteTransaction::sqlError(e, "prune endpoints");
-        chunk->endpointsRemoved = int(e.changes());
-        chunk->last = chunk->endpointsRemoved < limit;
+        // `limit` endpoints per job, after the cursor in primary key order: a job looks at no
+        // more rows than that however many endpoints are kept (a job that searched the table
+        // for `limit` removable ones read every kept one before them, each time).
+        Core::Statement &window = tx.stmt("SELECT MAX(id), COUNT(*) FROM (SELECT id FROM "
+                                          "webhook_endpoints WHERE id > ? ORDER BY id LIMIT ?) w");
+        window.bind(1, chunk->endpointCursor).bind(2, limit);
+        if (!window.next())
+            return WriteTransaction::sqlError(window, "prune endpoints");
+        const qint64 looked = window.int64(1);
+        const QString last = window.text(0);
+        if (looked > 0) {
+            // On PostgreSQL an endpoint another instance's enqueue has just read (it locks the
+            // row, WebhookStore::enqueue) is skipped: its delivery is on the way.
+            Core::Statement &e =
+                tx.isPostgres()
+                    ? tx.stmt("DELETE FROM webhook_endpoints WHERE id IN (SELECT e.id FROM "
+                              "webhook_endpoints e WHERE e.id > ? AND e.id <= ? AND e.state = "
+                              "'enabled' AND e.failing_since IS NULL AND e.created_at < ? AND "
+                              "NOT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE "
+                              "d.endpoint_id = e.id) FOR UPDATE SKIP LOCKED)")
+                    : tx.stmt("DELETE FROM webhook_endpoints WHERE id IN (SELECT e.id FROM "
+                              "webhook_endpoints e WHERE e.id > ? AND e.id <= ? AND e.state = "
+                              "'enabled' AND e.failing_since IS NULL AND e.created_at < ? AND "
+                              "NOT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE "
+                              "d.endpoint_id = e.id))");
+            if (!e.bind(1, chunk->endpointCursor).bind(2, last).bind(3, before).exec())
+                return WriteTransaction::sqlError(e, "prune endpoints");
+            chunk->endpointsRemoved = e.changes();
+            chunk->endpointCursor = last;
+        }
+        chunk->last = looked < limit;
         if (chunk->last) {
             Core::Statement &j = tx.stmt("DELETE FROM webhook_redelivery_jobs WHERE state != "
                                          "'running' AND finished_at < ?");
@@ -800,8 +825,11 @@ void RedeliveryJobs::pruneStep()
     m_writer.submit(std::move(work),
                     [this, guard = std::weak_ptr(m_guard), chunk](const Result<void> &r) {
                         Core::PostGuard::post(guard, [this, chunk, r] {
-                            if (m_prune)
+                            if (m_prune && r) {
                                 m_prune->endpointsRemoved += chunk->endpointsRemoved;
+                                m_prune->deliveriesDone = chunk->deliveriesDone;
+                                m_prune->endpointCursor = chunk->endpointCursor;
+                            }
                             pruneChunkDone(chunk->removed, chunk->last, r);
                         });
                     });

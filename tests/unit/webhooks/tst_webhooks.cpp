@@ -6,6 +6,7 @@
 #include "core/resolver.h"
 #include "core/writequeue.h"
 #include "crypto/certificateauthority.h"
+#include "helpers/testtimeouts.h"
 #include "orders/orderservice.h"
 #include "orders/orderstore.h"
 #include "webhooks/dispatcher.h"
@@ -39,6 +40,7 @@
 
 using namespace Gatehouse;
 using namespace Gatehouse::Webhooks;
+using Gatehouse::Test::timeoutMs;
 
 namespace {
 
@@ -769,6 +771,102 @@ private slots:
         QCOMPARE(one.count(QStringLiteral("SELECT COUNT(*) FROM webhook_endpoints WHERE state = "
                                           "'disabled' AND disabled_reason = 'an administrator'")),
                  1);
+    }
+
+    // Retention's endpoint pass looks at the endpoints a chunk at a time in primary key order
+    // (3 here): 17 endpoints take 6 writer jobs, however few of them go. Before, each job searched
+    // the table for `chunk` removable ones, reading every kept endpoint before them (and all of
+    // them, in one job, at the end of each pass). What goes: the enabled, healthy endpoints made
+    // before the window that no delivery refers to, wherever they sort among the kept ones.
+    void endpointPruneLooksAtAChunkPerJob_data()
+    {
+        QTest::addColumn<bool>("postgres");
+        QTest::newRow("sqlite") << false;
+        QTest::newRow("postgres") << true;
+    }
+    void endpointPruneLooksAtAChunkPerJob()
+    {
+        QFETCH(bool, postgres);
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        QString url = dir.filePath(QStringLiteral("prune.db"));
+        if (postgres) {
+            const QString base = postgresBase();
+            if (base.isEmpty())
+                QSKIP("GATEHOUSE_TEST_POSTGRES is not set (ctest runs this as "
+                      "tst_webhooks_postgres)");
+            url = createDatabase(base, QStringLiteral("prune"));
+        }
+        Core::SystemClock clock;
+        Receiver receiver;
+        // (A lease holder on PostgreSQL, as several instances share it; none on SQLite.)
+        Instance one(url, postgres ? QStringLiteral("pruner") : QString(), clock);
+        // 10 endpoints with a delivery each (kept: a recent delivery refers to them).
+        for (int i = 0; i < 10; ++i)
+            one.create(receiver.url(), QStringLiteral("order-%1").arg(i), 1,
+                       QStringLiteral("kept-%1").arg(i));
+        QTRY_COMPARE_WITH_TIMEOUT(
+            one.count(QStringLiteral(
+                "SELECT COUNT(*) FROM webhook_deliveries WHERE state = 'succeeded'")),
+            10, timeoutMs());
+        const qint64 day = 24LL * 3600 * 1000;
+        const qint64 now = QDateTime::currentMSecsSinceEpoch();
+        // 7 without a delivery, sorting before and after the kept ones (their ids are UUIDv7s,
+        // "01..."): 4 old, enabled and healthy ones go; a disabled, a failing and a recent one
+        // stay.
+        const auto seeded = one.writer->run([&](Core::WriteTransaction &tx) -> Core::Result<void> {
+            for (const auto &[id, state, failing, created] :
+                 {std::tuple<const char *, const char *, qint64, qint64>{"00-old-a", "enabled", 0,
+                                                                         now - 31 * day},
+                  {"00-old-b", "enabled", 0, now - 40 * day},
+                  {"zz-old-c", "enabled", 0, now - 31 * day},
+                  {"zz-old-d", "enabled", 0, now - 60 * day},
+                  {"00-disabled", "disabled", 0, now - 31 * day},
+                  {"zz-failing", "enabled", now - 2 * day, now - 31 * day},
+                  {"zz-recent", "enabled", 0, now - 29 * day}}) {
+                Core::Statement &e = tx.stmt(
+                    "INSERT INTO webhook_endpoints (id, owner_id, url, state, failing_since, "
+                    "created_at) VALUES (?, 'unused', ?, ?, ?, ?)");
+                e.bind(1, QLatin1String(id))
+                    .bind(2, QStringLiteral("http://example.invalid/") + QLatin1String(id))
+                    .bind(3, QLatin1String(state));
+                if (failing)
+                    e.bind(4, failing);
+                else
+                    e.bindNull(4);
+                if (!e.bind(5, created).exec())
+                    return Core::WriteTransaction::sqlError(e, "endpoint");
+            }
+            return {};
+        });
+        QVERIFY2(seeded, qPrintable(seeded ? QString() : seeded.error().message));
+        QCOMPARE(one.count(QStringLiteral("SELECT COUNT(*) FROM webhook_endpoints")), 17);
+
+        WebhookService webhooks(
+            *one.database, *one.writer, *one.events, clock, one.dispatcher.get(),
+            [](Core::WriteTransaction &, const QString &) { return Core::Result<bool>(true); });
+        RedeliveryJobs jobs(*one.database, *one.writer, *one.events, clock, webhooks, 30, 3);
+        const qint64 jobsBefore = one.writer->committedJobs();
+        std::optional<Core::Result<int>> pruned;
+        jobs.prune(now, [&](const Core::Result<int> &r) { pruned = r; });
+        QTRY_VERIFY_WITH_TIMEOUT(pruned.has_value(), timeoutMs());
+        QVERIFY2(*pruned, qPrintable(*pruned ? QString() : pruned->error().message));
+        QCOMPARE(**pruned, 0); // no delivery is old enough
+        // 3, 3, 3, 3, 3 and the last 2 (at least: a job of the dispatcher's may commit too).
+        const qint64 passJobs = one.writer->committedJobs() - jobsBefore;
+        QVERIFY2(passJobs >= 6, qPrintable(QStringLiteral("%1 writer jobs").arg(passJobs)));
+        QStringList left;
+        QSqlQuery q(one.database->connection());
+        QVERIFY(q.exec(QStringLiteral(
+            "SELECT id FROM webhook_endpoints WHERE owner_id = 'unused' ORDER BY owner_id")));
+        while (q.next())
+            left.append(q.value(0).toString());
+        left.sort();
+        QCOMPARE(left, (QStringList{QStringLiteral("00-disabled"), QStringLiteral("zz-failing"),
+                                    QStringLiteral("zz-recent")}));
+        QCOMPARE(one.count(QStringLiteral(
+                     "SELECT COUNT(*) FROM webhook_endpoints WHERE owner_id LIKE 'kept-%'")),
+                 10);
     }
 
     // Several instances on one PostgreSQL database (docs/storage.md "Webhook deliveries and
