@@ -42,10 +42,12 @@
 #   storage   the same binary on PostgreSQL 15 (tests/postgres/server.sh, durable as SQLite's
 #             WAL with synchronous=NORMAL: synced WAL, commits not waiting for the sync) vs on
 #             SQLite: POST order (2 lines + callback) and client_credentials (RS256 JWT), c16,
-#             BENCH_ROUNDS pairs alternating (docs/storage.md). Not part of "all".
+#             BENCH_ROUNDS pairs alternating, each run started with both instances quiet (the
+#             orders of the run before delivered) (docs/storage.md). Not part of "all".
 #   fleet     three instances of one PostgreSQL database behind nginx (deploy/run-local.sh) vs
 #             one instance behind the same recipe: POST order and client_credentials through
-#             nginx, c16 and c64, BENCH_ROUNDS pairs alternating (deploy/README.md, "Measuring
+#             nginx, c16 and c64, BENCH_ROUNDS pairs alternating, each run started with every
+#             instance quiet (deploy/README.md, "Measuring
 #             scaling"). On one machine the cores are the limit: the point is that three do not
 #             do less than one. Not part of "all".
 set -euo pipefail
@@ -167,6 +169,9 @@ non2xx = re.search(r"Non-2xx or 3xx responses: (\d+)", out)
 # "Socket errors: connect N, read N, write N, timeout N" (only when there were some).
 sockets = re.search(r"Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)", out)
 errs = (int(non2xx.group(1)) if non2xx else 0) + (sum(map(int, sockets.groups())) if sockets else 0)
+if errs:  # which kind, for the failure's message (a timeout is wrk's 2 s without an answer)
+    print((non2xx.group(0) + "; " if non2xx else "") + (sockets.group(0) if sockets else ""),
+          file=sys.stderr)
 print(f"{rps:.0f} {p50:.3f} {p99:.3f} {errs}")
 PY
 }
@@ -200,12 +205,11 @@ row() { # scenario conns g_rps g_p50 g_p99 peer p_rps p_p50 p_p99
   printf "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n" "$1" "$2" "$3" "$4" "$5" "$6" "$7" "$8" "$9" "$ratio"
 }
 admin_json() { curl -fsS -H "Authorization: Bearer $gh_token" -H 'Content-Type: application/json' "$@"; }
-# drain_orders CONNS RPS: waits until the orders taken in have run their lifecycle and every
-# delivery is done, and prints how long that took and the rate end to end.
-drain_orders() {
-  local start end
-  start=$(date +%s.%N)
-  if ! python3 - "http://127.0.0.1:$gh_admin/admin/v1/status" "$gh_token" <<'PY'
+# wait_quiet ADMIN_PORT TOKEN: waits (at most 5 minutes) until that instance has no order
+# waiting for its lifecycle, no delivery in flight or waiting, nothing queued for its writer,
+# and its count of attempts stayed the same over two polls 0.1 s apart.
+wait_quiet() {
+  python3 - "http://127.0.0.1:$1/admin/v1/status" "$2" <<'PY'
 import json, sys, time, urllib.request
 url, token = sys.argv[1], sys.argv[2]
 def status():
@@ -223,7 +227,13 @@ for _ in range(3000):  # at most 5 minutes
     time.sleep(0.1)
 sys.exit("the orders' lifecycle and deliveries did not drain in 5 minutes")
 PY
-  then
+}
+# drain_orders CONNS RPS: waits until the orders taken in have run their lifecycle and every
+# delivery is done, and prints how long that took and the rate end to end.
+drain_orders() {
+  local start end
+  start=$(date +%s.%N)
+  if ! wait_quiet "$gh_admin" "$gh_token"; then
     # (called in a command substitution, where set -e does not hold: said, and failed, here)
     echo "(c$1: FAILED: the orders' deliveries were still pending after 5 minutes)"
     return 1
@@ -477,13 +487,20 @@ scenario_storage() {
   read -r s_cust s_u1 s_u2 s_id s_secret < <(setup_instance "$gh_port" "$gh_admin" "$gh_token")
   read -r p_cust p_u1 p_u2 p_id p_secret < <(setup_instance "$p_port" "$p_admin" "$p_token")
   export GH_CALLBACK="http://127.0.0.1:$nginx_port/hooks"
+  # Each run starts with both instances quiet: the lifecycle and deliveries of the orders of
+  # the run before (several seconds of work on either engine) would otherwise share the cores
+  # with the next run, on whichever instance it measures.
+  quiet() { wait_quiet "$p_admin" "$p_token" && wait_quiet "$gh_admin" "$gh_token"; }
   local i kind ratios_o=() ratios_t=()
   for ((i = 1; i <= ROUNDS; ++i)); do
+    quiet
     read -r p_rps p_p50 p_p99 p_err < <(orders_on "$p_port" 16 "$p_cust" "$p_u1" "$p_u2")
+    quiet
     read -r s_rps s_p50 s_p99 s_err < <(orders_on "$gh_port" 16 "$s_cust" "$s_u1" "$s_u2")
     require_ok "POST order, storage round $i" "gatehouse on PostgreSQL" "$p_err" "gatehouse on SQLite" "$s_err"
     row "POST order on PostgreSQL (round $i)" 16 "$p_rps" "$p_p50" "$p_p99" "same on SQLite" "$s_rps" "$s_p50" "$s_p99"
     ratios_o+=("$(python3 -c "print($p_rps/$s_rps)")")
+    quiet
     read -r p_rps p_p50 p_p99 p_err < <(token_on "$p_port" 16 "$p_id" "$p_secret")
     read -r s_rps s_p50 s_p99 s_err < <(token_on "$gh_port" 16 "$s_id" "$s_secret")
     require_ok "client_credentials, storage round $i" "gatehouse on PostgreSQL" "$p_err" "gatehouse on SQLite" "$s_err"
@@ -505,6 +522,7 @@ scenario_fleet() {
   local base n port dir svc adm token
   base=$(cat "$work/pg/url")
   declare -A f_svc f_cust f_u1 f_u2 f_id f_secret
+  local k f_quiet=() # "ADMIN_PORT TOKEN" of every instance of both fleets
   for n in 1 3; do
     createdb --maintenance-db "$base" "fleet$n"
     # A base port whose front ports and instance ports (deploy/run-local.sh) are all free.
@@ -530,17 +548,29 @@ PY
     grep -q '^==> ready' "$work/fleet$n.log" || { echo "the fleet of $n did not start:" >&2; tail -20 "$work/fleet$n.log" >&2; exit 1; }
     svc=$port; adm=$((port + 1)); token=$(cat "$dir/instance-1/admin-token")
     f_svc[$n]=$svc
+    # Each instance's own admin listener (deploy/run-local.sh: BASE + 10 + 3 (k - 1) + 1).
+    for ((k = 1; k <= n; ++k)); do
+      f_quiet+=("$((port + 10 + 3 * (k - 1) + 1)) $(cat "$dir/instance-$k/admin-token")")
+    done
     read -r "f_cust[$n]" "f_u1[$n]" "f_u2[$n]" "f_id[$n]" "f_secret[$n]" < <(setup_instance "$svc" "$adm" "$token")
   done
   export GH_CALLBACK="http://127.0.0.1:$nginx_port/hooks"
+  # Each run starts with every instance of both fleets quiet (as in the storage scenario).
+  quiet_fleets() {
+    local q
+    for q in "${f_quiet[@]}"; do wait_quiet $q; done
+  }
   local i c ratios_o=() ratios_t=() t_rps t_p50 t_p99 t_err o_rps o_p50 o_p99 o_err
   for ((i = 1; i <= ROUNDS; ++i)); do
     for c in 16 64; do
+      quiet_fleets
       read -r t_rps t_p50 t_p99 t_err < <(orders_on "${f_svc[3]}" "$c" "${f_cust[3]}" "${f_u1[3]}" "${f_u2[3]}")
+      quiet_fleets
       read -r o_rps o_p50 o_p99 o_err < <(orders_on "${f_svc[1]}" "$c" "${f_cust[1]}" "${f_u1[1]}" "${f_u2[1]}")
       require_ok "POST order, fleet round $i" "three instances" "$t_err" "one instance" "$o_err"
       row "POST order, three instances behind nginx (round $i)" "$c" "$t_rps" "$t_p50" "$t_p99" "one instance behind nginx" "$o_rps" "$o_p50" "$o_p99"
       ratios_o+=("$(python3 -c "print($t_rps/$o_rps)")")
+      quiet_fleets
       read -r t_rps t_p50 t_p99 t_err < <(token_on "${f_svc[3]}" "$c" "${f_id[3]}" "${f_secret[3]}")
       read -r o_rps o_p50 o_p99 o_err < <(token_on "${f_svc[1]}" "$c" "${f_id[1]}" "${f_secret[1]}")
       require_ok "client_credentials, fleet round $i" "three instances" "$t_err" "one instance" "$o_err"
