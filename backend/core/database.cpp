@@ -104,10 +104,9 @@ Result<QSqlDatabase> Database::openConnection(const QString &name)
                              QStringLiteral("cannot open database %1: %2").arg(m_display, msg));
         }
         // Errors without DETAIL lines: those quote rows ("Failing row contains (...)", a key's
-        // value), which may hold secrets, and error texts reach logs and answers. NOTICEs (an
-        // IF NOT EXISTS that found it) are not worth a log line each.
+        // value), which may hold secrets, and error texts reach logs and answers.
         pgSetTerse(pgHandleOf(db));
-        if (QString error; !pgExec(pgHandleOf(db), "SET client_min_messages = warning", &error)) {
+        if (QString error; !pgExec(pgHandleOf(db), PgSessionSetup, &error)) {
             db.close();
             db = QSqlDatabase();
             QSqlDatabase::removeDatabase(name);

@@ -203,10 +203,11 @@ bool PgPipeline::queue(const char *sql)
         return false;
     }
     m_items.emplace_back(sql);
+    m_changes.push_back(nullptr);
     return true;
 }
 
-bool PgPipeline::queue(PgStatement &st)
+bool PgPipeline::queue(PgStatement &st, int *changes)
 {
     if (st.bindFailed) {
         m_error = st.error;
@@ -221,6 +222,7 @@ bool PgPipeline::queue(PgStatement &st)
         return false;
     }
     m_items.push_back(st.name);
+    m_changes.push_back(changes);
     return true;
 }
 
@@ -258,6 +260,8 @@ bool PgPipeline::drain(pg_result **last)
             switch (PQresultStatus(r)) {
             case PGRES_COMMAND_OK:
             case PGRES_TUPLES_OK:
+                if (m_changes[i])
+                    *m_changes[i] = std::atoi(PQcmdTuples(r));
                 break;
             case PGRES_PIPELINE_SYNC: // the answers ended early (a broken connection)
                 synced = true;
@@ -287,6 +291,7 @@ bool PgPipeline::drain(pg_result **last)
         }
     }
     m_items.clear();
+    m_changes.clear();
     if (!leave())
         fail(QString::fromUtf8(PQerrorMessage(m_conn)).trimmed());
     return ok;

@@ -65,8 +65,9 @@ public:
     PgPipeline &operator=(const PgPipeline &) = delete;
     // Queues a statement without parameters; false if it could not be sent.
     bool queue(const char *sql);
-    // Queues a prepared statement's execution with the values bound to it.
-    bool queue(PgStatement &st);
+    // Queues a prepared statement's execution with the values bound to it; `changes` (if
+    // given) receives the count of rows it changed when its answer is read.
+    bool queue(PgStatement &st, int *changes = nullptr);
     int queued() const { return int(m_items.size()); }
     // Sends a Sync and reads the answers of all that was queued. False when one failed:
     // error() is the first failure's message. `last` (if given) receives the last answer.
@@ -88,6 +89,7 @@ private:
     bool leave();
     pg_conn *m_conn;
     std::vector<QByteArray> m_items; // what each queued statement is, for messages
+    std::vector<int *> m_changes;    // where each one's count of changed rows goes, or nullptr
     QString m_error;
     QString m_failure;
     bool m_stuck = false;
@@ -97,6 +99,11 @@ private:
 pg_conn *pgHandleOf(const QSqlDatabase &db);
 // Runs `sql` (no parameters) to completion; false with `error` set when it failed.
 bool pgExec(pg_conn *conn, const char *sql, QString *error);
+// What every connection sets once open (and again after a reset). NOTICEs (an IF NOT EXISTS
+// that found it) are not worth a log line each. No JIT compilation: Gatehouse's statements
+// each touch a few rows by key, and a plan costed high (statistics that lag behind a burst)
+// spent 10-30 ms compiling itself, many times what running it took.
+inline constexpr char PgSessionSetup[] = "SET client_min_messages = warning; SET jit = off";
 // True when `r` is the answer of a COMMIT that committed (not one that rolled back).
 bool pgCommitted(pg_result *r);
 void pgClear(pg_result *r); // PQclear (nullptr is fine)

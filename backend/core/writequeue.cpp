@@ -40,6 +40,15 @@ QSqlDatabase WriteTransaction::database() const
     return m_db;
 }
 
+Result<void> WriteTransaction::readQueued()
+{
+    PgPipeline *p = m_pg ? PgPipeline::of(m_pg) : nullptr;
+    if (!p || p->drain())
+        return {};
+    return makeError(QStringLiteral("database-error"),
+                     QStringLiteral("a write failed: %1").arg(p->error()), 500);
+}
+
 QSqlQuery &WriteTransaction::query(const QString &sql)
 {
     (void)database(); // reads what is queued
@@ -140,6 +149,13 @@ bool Statement::exec()
 
 bool Statement::execLater()
 {
+    return execLater(nullptr);
+}
+
+bool Statement::execLater(int *changes)
+{
+    if (changes)
+        *changes = -1;
     if (!m_ok)
         return false;
     if (m_pg) {
@@ -153,14 +169,18 @@ bool Statement::execLater()
             m_pg->clear();
             m_pg->executed = true;
             m_pg->changes = -1;
-            if (!p->queue(*m_pg)) {
+            if (!p->queue(*m_pg, changes)) {
                 m_pg->error = p->error();
                 return m_ok = false;
             }
             return true;
         }
     }
-    return exec();
+    if (!exec())
+        return false;
+    if (changes)
+        *changes = this->changes();
+    return true;
 }
 
 int Statement::changes() const
@@ -679,7 +699,7 @@ void WriteQueue::loop()
         if (pipeline && pipeline->stuck()) {
             qCCritical(lcDb) << m_name << "resets its connection, left in pipeline mode";
             pgReset(pg);
-            pgExec(pg, "SET client_min_messages = warning", nullptr);
+            pgExec(pg, PgSessionSetup, nullptr);
             reconnect();
         }
         bool begun = (!postgres || pgConnected(pg) || reconnect()) && run("BEGIN IMMEDIATE");

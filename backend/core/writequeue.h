@@ -54,6 +54,10 @@ public:
     // answer is waited for, or when the job ends, and a failure then fails the job.
     // Elsewhere, exec(). False only when it could not be sent (error() says why).
     bool execLater();
+    // execLater() for a write whose count of changed rows the job reads, later: `*changes` is
+    // set (-1 until then) when its answer is read, by WriteTransaction::readQueued() or with
+    // the next statement whose answer is waited for. Elsewhere exec(), and `*changes` at once.
+    bool execLater(int *changes);
     bool next();         // the next row (reads)
     int changes() const; // rows changed by the last exec() on this connection
     bool isNull(int col) const;
@@ -92,6 +96,9 @@ public:
     // execLater(), as with database() below.
     QSqlQuery &query(const QString &sql);
     QSqlDatabase database() const;
+    // Reads the answers of what execLater() queued, so that their counts are set: one round
+    // trip for all of them. An error (HTTP 500) if one failed. Nothing to read on SQLite.
+    Result<void> readQueued();
     // The transaction runs on PostgreSQL (shared with other instances: row locks matter).
     bool isPostgres() const { return m_pg != nullptr; }
     // Runs on the writer thread after the batch committed, only if this job succeeded.

@@ -807,17 +807,30 @@ void Dispatcher::flushRecords()
     m_writer.submit(
         [records,
          holder = m_options.leaseHolder](Core::WriteTransaction &tx) -> Core::Result<void> {
+            // Written only under the lease it went out under: after a takeover the new
+            // holder's results count, not those of an instance that stalled. All of them sent
+            // at once and their answers read together: one round trip for the batch, where
+            // waiting for each was five per order on PostgreSQL. (The counts live in the
+            // records, which outlive the transaction: the writer reads what is queued.)
+            bool fenced = false;
+            for (Record &r : *records) {
+                r.refused = false;
+                if (r.fence <= 0)
+                    continue;
+                fenced = true;
+                if (auto queued = WebhookStore::queueDeliveryFenced(
+                        tx, r.d, r.status, r.error, r.attempted ? r.latencyMs : -1, r.completedAt,
+                        holder, r.fence, &r.changed);
+                    !queued)
+                    return queued;
+            }
+            if (fenced)
+                if (auto read = tx.readQueued(); !read)
+                    return read;
             for (Record &r : *records) {
                 const double latency = r.attempted ? r.latencyMs : -1;
-                r.refused = false;
                 if (r.fence > 0) {
-                    // Written only under the lease it went out under: after a takeover the
-                    // new holder's results count, not those of an instance that stalled.
-                    auto kept = WebhookStore::updateDeliveryFenced(
-                        tx, r.d, r.status, r.error, latency, r.completedAt, holder, r.fence);
-                    if (!kept)
-                        return kept.error();
-                    if (!*kept) {
+                    if (r.changed <= 0) {
                         r.refused = true; // nor published
                         qCInfo(lcWebhooks).noquote()
                             << "the result of" << r.d.id
@@ -960,9 +973,8 @@ void Dispatcher::acquireWanted()
             subjects.insert(q->items.front().subjectId);
     }
     const qint64 now = nowMs();
-    auto taken =
-        WebhookStore::acquireLeases(m_database.connection(), subjects.values(),
-                                    m_options.leaseHolder, now, now + m_options.leaseTtlMs);
+    auto taken = WebhookStore::acquireLeases(m_database, subjects.values(), m_options.leaseHolder,
+                                             now, now + m_options.leaseTtlMs);
     if (!taken) {
         // Tried again at the next renewal.
         qCWarning(lcWebhooks).noquote() << taken.error().message;

@@ -108,6 +108,7 @@ private:
         bool enabledBefore = true;
         qint64 fence = 0;
         bool refused = false; // set by the writer: another instance holds the lease now
+        int changed = -1;     // the writer's: rows its fenced update changed
     };
     void flushRecords();
     static void publishRecord(Core::EventBus &events, Core::Database &database, const Record &r);

@@ -185,7 +185,7 @@ public:
     };
     // Takes the leases of `subjects` that are free, expired or held by `holder` already (its
     // fence unchanged then); those held by another live holder are left out of the answer.
-    static Core::Result<QList<Lease>> acquireLeases(const QSqlDatabase &db,
+    static Core::Result<QList<Lease>> acquireLeases(Core::Database &database,
                                                     const QStringList &subjects,
                                                     const QString &holder, qint64 now,
                                                     qint64 expiresAt);
@@ -208,6 +208,14 @@ public:
                                                    int lastStatus, const QString &lastError,
                                                    double lastLatencyMs, qint64 completedAt,
                                                    const QString &holder, qint64 fence);
+    // The same, not waited for (Statement::execLater): `*changed` is 1 once the queue was read
+    // (WriteTransaction::readQueued()) if it was written, 0 if the lease moved on. `changed`
+    // must outlive the job's transaction: the writer reads what is queued when the job ends.
+    static Core::Result<void> queueDeliveryFenced(Core::WriteTransaction &tx, const Delivery &d,
+                                                  int lastStatus, const QString &lastError,
+                                                  double lastLatencyMs, qint64 completedAt,
+                                                  const QString &holder, qint64 fence,
+                                                  int *changed);
     // Gives up `holder`'s leases on those of `subjects` with nothing pending; answers the
     // subjects given up. One not given up still has pending deliveries (rows another instance
     // added while this one held the lease): the holder reads them and goes on.

@@ -975,22 +975,25 @@ private slots:
         const QSqlDatabase db = a.database->connection();
         const qint64 t0 = QDateTime::currentMSecsSinceEpoch();
         const QStringList subject{QStringLiteral("fenced-order")};
-        auto first = WebhookStore::acquireLeases(db, subject, QStringLiteral("x"), t0, t0 + 100);
+        auto first =
+            WebhookStore::acquireLeases(*a.database, subject, QStringLiteral("x"), t0, t0 + 100);
         QVERIFY(first && first->size() == 1);
         auto released = WebhookStore::releaseIdleLeases(db, subject, QStringLiteral("x"));
         QVERIFY(released && *released == subject);
         QTest::qWait(5);
         const qint64 t1 = QDateTime::currentMSecsSinceEpoch();
-        auto again = WebhookStore::acquireLeases(db, subject, QStringLiteral("x"), t1, t1 + 100);
+        auto again =
+            WebhookStore::acquireLeases(*a.database, subject, QStringLiteral("x"), t1, t1 + 100);
         QVERIFY(again && again->size() == 1);
         QVERIFY2(
             again->at(0).fence > first->at(0).fence,
             qPrintable(
                 QStringLiteral("%1 after %2").arg(again->at(0).fence).arg(first->at(0).fence)));
-        auto refused = WebhookStore::acquireLeases(db, subject, QStringLiteral("y"), t1, t1 + 100);
+        auto refused =
+            WebhookStore::acquireLeases(*a.database, subject, QStringLiteral("y"), t1, t1 + 100);
         QVERIFY(refused && refused->isEmpty()); // held by x and not expired
-        auto taken =
-            WebhookStore::acquireLeases(db, subject, QStringLiteral("y"), t1 + 200, t1 + 300);
+        auto taken = WebhookStore::acquireLeases(*a.database, subject, QStringLiteral("y"),
+                                                 t1 + 200, t1 + 300);
         QVERIFY(taken && taken->size() == 1);
         QCOMPARE(taken->at(0).fence, again->at(0).fence + 1);
         QCOMPARE(a.count(QStringLiteral("SELECT COUNT(*) FROM webhook_deliveries WHERE "
