@@ -681,9 +681,11 @@ void WriteQueue::loop()
                 m_delaying = false;
             }
             while (!m_jobs.empty() && int(batch.size()) < m_maxBatch) {
-                // On PostgreSQL a job that waits for the instances' shared lock begins a
-                // transaction (submitAtStart), unless one such job began this one already.
-                if (postgres && m_jobs.front().atStart && !batch.empty() && !batch.front().atStart)
+                // On PostgreSQL a job that takes the instances' shared lock begins a transaction
+                // (submitAtStart), and only such jobs join it: the lock is held until the
+                // commit, and other instances' turns wait for it, so it is not held while
+                // the writer runs the rest of a batch.
+                if (postgres && !batch.empty() && m_jobs.front().atStart != batch.front().atStart)
                     break;
                 batch.push_back(std::move(m_jobs.front()));
                 m_jobs.pop_front();

@@ -137,7 +137,8 @@ public:
     // advisory lock: OrderStore::lockLifecycle) as its first statement: it runs first in its
     // transaction (after another such job at most), so that it never waits for that lock while
     // this transaction holds row locks another instance, holding the lock, may wait for (a
-    // deadlock across instances, broken only after deadlock_timeout). On SQLite, submit().
+    // deadlock across instances, broken only after deadlock_timeout). Only such jobs share its
+    // transaction, so that the lock is held no longer than they take. On SQLite, submit().
     void submitAtStart(Work work, Done done = {});
     // Blocks the caller until the job has committed; for start-up and tools.
     Result<void> run(Work work);

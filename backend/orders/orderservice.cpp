@@ -36,6 +36,8 @@ constexpr int StalledTakeUp = 4 * AdvanceBatch;             // at most this many
 // next batch. A backlog (a lifecycle released after a hold, orders taken up at a start) then
 // shares the writer with the intake instead of answering every POST a whole batch late.
 constexpr qint64 AdvanceSliceNs = 2'000'000;
+// A lifecycle batch that found the instances' turn taken (PostgreSQL) comes again after this.
+constexpr std::chrono::milliseconds TurnPause{2};
 
 struct DemoBeer
 {
@@ -493,8 +495,9 @@ void OrderService::submitAdvanceBatch()
     auto fx = std::make_shared<Effects>();
     fx->deferStock = true;
     auto ids = std::make_shared<QStringList>();
+    auto turnTaken = std::make_shared<bool>(false); // another instance had the turn
     m_writer.submitAtStart(
-        [this, fx, ids](WriteTransaction &tx) -> Result<void> {
+        [this, fx, ids, turnTaken](WriteTransaction &tx) -> Result<void> {
             {
                 QMutexLocker lock(&m_advanceMutex);
                 if (m_held) // held since this job was queued: it takes nothing
@@ -510,8 +513,19 @@ void OrderService::submitAdvanceBatch()
             }
             if (ids->isEmpty())
                 return {};
-            if (auto turn = OrderStore::lockLifecycle(tx); !turn)
-                return turn;
+            // Not waited for: while another instance's batch has the turn, waiting would hold
+            // up this writer's other jobs (orders placed, results) for as long. The orders go
+            // back first in line, and the batch comes again after TurnPause.
+            auto turn = OrderStore::tryLockLifecycle(tx);
+            if (!turn)
+                return turn.error();
+            if (!*turn) {
+                QMutexLocker lock(&m_advanceMutex);
+                m_toAdvance = *ids + m_toAdvance;
+                ids->clear();
+                *turnTaken = true;
+                return {};
+            }
             const qint64 now = nowMs();
             QElapsedTimer slice;
             slice.start();
@@ -540,7 +554,7 @@ void OrderService::submitAdvanceBatch()
                     return r;
             return {};
         },
-        [this, fx, ids](const Result<void> &r) {
+        [this, fx, ids, turnTaken](const Result<void> &r) {
             const bool shuttingDown = !r && r.error().code == QLatin1String("shutting-down");
             QMutexLocker lock(&m_advanceMutex);
             m_advancing.clear();
@@ -588,6 +602,11 @@ void OrderService::submitAdvanceBatch()
                 return;
             }
             lock.unlock();
+            if (r && *turnTaken) {
+                Core::EventQueue::postAfterOrRun(m_eventQueue, TurnPause,
+                                                 [this] { submitAdvanceBatch(); });
+                return;
+            }
             submitAdvanceBatch();
         });
 }

@@ -204,6 +204,18 @@ Result<void> OrderStore::lockLifecycle(WriteTransaction &tx)
     return {};
 }
 
+Result<bool> OrderStore::tryLockLifecycle(WriteTransaction &tx)
+{
+    if (!tx.isPostgres())
+        return true;
+    Core::Statement &q =
+        tx.stmt("SELECT set_config('idle_in_transaction_session_timeout', '30s', true), "
+                "pg_try_advisory_xact_lock(7418235100419)");
+    if (!q.next())
+        return WriteTransaction::sqlError(q, "take the orders' turn");
+    return q.int64(1) != 0;
+}
+
 Result<std::optional<Beer>> OrderStore::beerByUpc(WriteTransaction &tx, const QString &upc)
 {
     Core::Statement &q = tx.stmt(

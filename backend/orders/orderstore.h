@@ -31,6 +31,10 @@ public:
     // this is their transaction's first wait. Creating an order needs no turn. Nothing on
     // SQLite, whose one writer is the only one.
     static Core::Result<void> lockLifecycle(Core::WriteTransaction &tx);
+    // The turn if it is free, without waiting: false while another transaction holds it (a
+    // lifecycle batch then leaves its orders for a moment later instead of holding up its
+    // writer). True on SQLite.
+    static Core::Result<bool> tryLockLifecycle(Core::WriteTransaction &tx);
     static Core::Result<void> insertCustomer(Core::WriteTransaction &tx, const Customer &c);
     static Core::Result<bool> customerExists(Core::WriteTransaction &tx, const QString &id);
     static Core::Result<std::optional<QString>> customerName(Core::WriteTransaction &tx,

@@ -456,6 +456,23 @@ struct OrderInstance
         orders = std::make_unique<Orders::OrderService>(*database, *writer, *events, clock, nullptr,
                                                         eventQueue.get());
     }
+    // A customer "Taproom" and a beer with `stock` units; the customer's id, or empty.
+    QString customerAndBeer(const QString &beerId, const QString &upc, int stock)
+    {
+        auto customer = wait<Orders::OrderService::NewSecret>(
+            [&](auto done) { orders->createCustomer(QStringLiteral("Taproom"), {}, done); });
+        if (!customer)
+            return {};
+        const Core::Result<void> stocked = writer->run([&](Core::WriteTransaction &tx) {
+            return Orders::OrderStore::insertBeer(
+                tx,
+                Orders::Beer{beerId, QStringLiteral("Mango Bobs"), QStringLiteral("IPA"), upc,
+                             QStringLiteral("12.95"), stock, false},
+                QDateTime::currentMSecsSinceEpoch());
+        });
+        return stocked.ok() ? customer->customer.id : QString();
+    }
+
     // `count` orders of one unit of `upc` each, all submitted before the first is answered;
     // returns once all were (their lifecycle runs behind).
     QStringList create(const QString &customerId, const QString &upc, int count)
@@ -1001,6 +1018,58 @@ private slots:
                  2);
     }
 
+    // While another instance has the orders' turn, an instance's lifecycle waits for it without
+    // holding up its writer: orders placed meanwhile are answered and other jobs commit, and the
+    // lifecycle runs once the turn is free. (A batch that waited for the lock held up every job
+    // behind it, for as long as the other held the turn, at most 10 s.)
+    void lifecycleWaitsForTheTurnWithoutHoldingTheWriter()
+    {
+        const QString base = postgresBase();
+        if (base.isEmpty())
+            QSKIP("GATEHOUSE_TEST_POSTGRES is not set (ctest runs this as tst_webhooks_postgres)");
+        const QString url = createDatabase(base, QStringLiteral("turns"));
+        Core::SystemClock clock;
+        OrderInstance a(url, QStringLiteral("instance-a"), clock);
+        OrderInstance b(url, QStringLiteral("instance-b"), clock);
+        const QString upc = QStringLiteral("0631234200036");
+        const QString customerId =
+            a.customerAndBeer(QStringLiteral("00000000-0000-4000-8000-000000000001"), upc, 100);
+        QVERIFY(!customerId.isEmpty());
+        // Instance b takes the turn and keeps it until told.
+        std::atomic<bool> holding{false};
+        std::atomic<bool> release{false};
+        std::optional<Core::Result<void>> held;
+        b.writer->submitAtStart(
+            [&](Core::WriteTransaction &tx) -> Core::Result<void> {
+                if (auto turn = Orders::OrderStore::lockLifecycle(tx); !turn)
+                    return turn;
+                holding = true;
+                while (!release)
+                    QThread::msleep(5);
+                return {};
+            },
+            [&](const Core::Result<void> &r) { held = r; });
+        QTRY_VERIFY(holding.load());
+        const QStringList ids = a.create(customerId, upc, 20);
+        QCOMPARE(ids.size(), 20);
+        const auto inStatus = [&](const char *status) {
+            return a.count(QStringLiteral("SELECT COUNT(*) FROM orders WHERE status = '%1'")
+                               .arg(QLatin1String(status)));
+        };
+        // Another job of a's writer commits while b still has the turn, and well before the
+        // 10 s a wait for the lock would take to give up.
+        std::atomic<bool> committed{false};
+        a.writer->submit([](Core::WriteTransaction &) -> Core::Result<void> { return {}; },
+                         [&](const Core::Result<void> &r) { committed = r.ok(); });
+        QTRY_VERIFY_WITH_TIMEOUT(committed.load(), 5000);
+        QVERIFY(!release.load());
+        QCOMPARE(inStatus("NEW"), 20); // nothing of the lifecycle ran without the turn
+        release = true;
+        QTRY_VERIFY(held.has_value());
+        QVERIFY(held->ok());
+        QTRY_COMPARE_WITH_TIMEOUT(inStatus("ALLOCATED"), 20, 30000);
+    }
+
     // Several instances on one PostgreSQL database (docs/storage.md "Orders across instances"):
     // their lifecycles, the orders' actions and restocks take turns, so that stock is never
     // handed out twice and every order goes through each status once; orders an instance left
@@ -1016,17 +1085,8 @@ private slots:
         OrderInstance b(url, QStringLiteral("instance-b"), clock);
         const QString upc = QStringLiteral("0631234200036");
         const QString beerId = QStringLiteral("00000000-0000-4000-8000-000000000001");
-        auto customer = a.wait<Orders::OrderService::NewSecret>(
-            [&](auto done) { a.orders->createCustomer(QStringLiteral("Taproom"), {}, done); });
-        QVERIFY(customer);
-        const QString customerId = customer->customer.id;
-        QVERIFY(a.writer->run([&](Core::WriteTransaction &tx) {
-            return Orders::OrderStore::insertBeer(tx,
-                                                  Orders::Beer{beerId, QStringLiteral("Mango Bobs"),
-                                                               QStringLiteral("IPA"), upc,
-                                                               QStringLiteral("12.95"), 100, false},
-                                                  QDateTime::currentMSecsSinceEpoch());
-        }));
+        const QString customerId = a.customerAndBeer(beerId, upc, 100);
+        QVERIFY(!customerId.isEmpty());
         const auto stockOf = [&] {
             return a.count(
                 QStringLiteral("SELECT quantity_on_hand FROM beers WHERE id = '%1'").arg(beerId));
