@@ -522,6 +522,7 @@ void OrderService::submitAdvanceBatch()
             if (!*turn) {
                 QMutexLocker lock(&m_advanceMutex);
                 m_toAdvance = *ids + m_toAdvance;
+                m_advancing.clear(); // not counted twice in the backlog until the job is done
                 ids->clear();
                 *turnTaken = true;
                 return {};

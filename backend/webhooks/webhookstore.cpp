@@ -939,10 +939,8 @@ Result<bool> WebhookStore::updateDeliveryFenced(WriteTransaction &tx, const Deli
     int changed = -1;
     if (auto r = queueDeliveryFenced(tx, d, lastStatus, lastError, lastLatencyMs, completedAt,
                                      holder, fence, &changed);
-        !r) {
-        (void)tx.readQueued(); // nothing is left to write into `changed`
-        return r.error();
-    }
+        !r)
+        return r.error(); // not queued: nothing will write into `changed`
     if (auto r = tx.readQueued(); !r)
         return r.error();
     return changed > 0;
