@@ -101,6 +101,8 @@ void Backend::stopWorkers()
         m_instances->stop(); // the lead given up before the writer stops
     if (m_dispatcher)
         m_dispatcher->stop();
+    if (m_resultWriter)
+        m_resultWriter->stop();
     if (m_clusterWriter)
         m_clusterWriter->stop();
     if (m_writer)
@@ -140,8 +142,18 @@ Result<void> Backend::startOrders()
         // leases").
         d.leaseHolder = m_processId;
     }
-    m_dispatcher = std::make_unique<Webhooks::Dispatcher>(*m_database, *m_writer, *m_events,
-                                                          *m_clock, d, m_eventQueue.get());
+    if (m_database->engine() == Core::Database::Engine::PostgreSQL) {
+        // The attempts' results (each delivery's state, its attempt row, its endpoint's
+        // health) have a writer and a connection of their own: PostgreSQL locks rows, not the
+        // database, so they are written beside the orders' writes instead of between them, as
+        // another instance's results already are (docs/storage.md "Speed"). SQLite has one
+        // writer.
+        m_resultWriter =
+            std::make_unique<Core::WriteQueue>(*m_database, QStringLiteral("result-writer"));
+    }
+    m_dispatcher = std::make_unique<Webhooks::Dispatcher>(
+        *m_database, m_resultWriter ? *m_resultWriter : *m_writer, *m_events, *m_clock, d,
+        m_eventQueue.get());
     m_orders = std::make_unique<Orders::OrderService>(*m_database, *m_writer, *m_events, *m_clock,
                                                       m_dispatcher.get(), m_eventQueue.get());
     // Held by an administrator before a stop: still held (the take-up waits for a release).
@@ -939,7 +951,13 @@ QJsonObject Backend::status() const
                         {QStringLiteral("connections"), server->connectionCount()}});
         requests.insert(QLatin1String(name), m_metrics->requestCount(QLatin1String(name)));
     }
-    return QJsonObject{
+    const auto writerStats = [](const Core::WriteQueue *w) {
+        return w ? QJsonObject{{QStringLiteral("batches"), w->committedBatches()},
+                               {QStringLiteral("jobs"), w->committedJobs()},
+                               {QStringLiteral("queued"), w->queued()}}
+                 : QJsonObject();
+    };
+    QJsonObject status{
         {QStringLiteral("version"), QStringLiteral(GATEHOUSE_VERSION)},
         {QStringLiteral("allocator"), allocator},
         {QStringLiteral("eventDispatcher"),
@@ -974,12 +992,11 @@ QJsonObject Backend::status() const
          m_orders ? QJsonObject{{QStringLiteral("lifecycleBacklog"), m_orders->lifecycleBacklog()},
                                 {QStringLiteral("lifecycleHeld"), m_orders->lifecycleHeld()}}
                   : QJsonObject()},
-        {QStringLiteral("writer"),
-         m_writer ? QJsonObject{{QStringLiteral("batches"), m_writer->committedBatches()},
-                                {QStringLiteral("jobs"), m_writer->committedJobs()},
-                                {QStringLiteral("queued"), m_writer->queued()}}
-                  : QJsonObject()},
+        {QStringLiteral("writer"), writerStats(m_writer.get())},
     };
+    if (m_resultWriter)
+        status.insert(QStringLiteral("resultWriter"), writerStats(m_resultWriter.get()));
+    return status;
 }
 
 void Backend::publishStats()

@@ -143,6 +143,8 @@ private:
     std::unique_ptr<Core::WriteQueue> m_writer;
     // PostgreSQL: the cluster's objects' own writer (startCluster).
     std::unique_ptr<Core::WriteQueue> m_clusterWriter;
+    // PostgreSQL: the writer of the dispatcher's results (startOrders).
+    std::unique_ptr<Core::WriteQueue> m_resultWriter;
     std::unique_ptr<Core::EventQueue> m_eventQueue; // events of both, in commit order
     std::unique_ptr<Webhooks::DemoReceiver> m_demoReceiver;
     std::unique_ptr<Webhooks::Dispatcher> m_dispatcher;

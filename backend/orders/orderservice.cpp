@@ -397,22 +397,25 @@ void OrderService::apply(Effects &fx)
 {
     // On the writer thread only what must keep the commit order cheap: hand deliveries to
     // the dispatcher, queue follow-up work. Building and publishing the events (JSON) runs on
-    // the events thread, in the same order.
+    // the events thread, in the same order. The events are queued before the dispatcher has
+    // the deliveries: on PostgreSQL their results have a writer of their own, and an
+    // attempt's events never come before its delivery's.
+    QList<Webhooks::Delivery> pending;
     if (m_dispatcher) {
-        QList<Webhooks::Delivery> pending;
         pending.reserve(fx.deliveries.size());
         for (const Webhooks::Delivery &d : std::as_const(fx.deliveries))
             if (d.state == QLatin1String("pending"))
                 pending.append(d);
-        m_dispatcher->add(std::move(pending));
     }
-    if (!fx.toAdvance.isEmpty())
-        scheduleAdvance(fx.toAdvance);
     auto events = std::make_shared<Effects>();
     events->statusChanges = std::move(fx.statusChanges);
     events->deliveries = std::move(fx.deliveries);
     events->beersChanged = std::move(fx.beersChanged);
     Core::EventQueue::postOrRun(m_eventQueue, [this, events] { publish(*events); });
+    if (m_dispatcher)
+        m_dispatcher->add(std::move(pending));
+    if (!fx.toAdvance.isEmpty())
+        scheduleAdvance(fx.toAdvance);
 }
 
 void OrderService::emitEvent(const QString &type, const QJsonObject &data)

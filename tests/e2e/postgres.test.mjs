@@ -7,6 +7,7 @@
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
+import http from 'node:http';
 import { createHash, randomBytes } from 'node:crypto';
 import { chmodSync, copyFileSync, existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
@@ -415,6 +416,85 @@ test('connections the server ends (a restart, an administrator) are opened again
                   { message: `the client read back; stderr:\n${b.stderr.slice(-3000)}` });
     assert.match(b.stderr + b.stdout, /was lost/);
     assert.equal((await serviceFetch(b, 'GET', '/v1/beers')).status, 200);
+});
+
+test('delivery results have a writer of their own: while a transaction elsewhere holds the orders table, and the order placed meanwhile waits for it, an attempt\'s result is recorded; the order is answered once the lock goes',
+     { skip }, async () => {
+    const url = createPostgresDatabase();
+    const b = await startBackend({ args: ['--database', url, '--webhook-allow-loopback'] });
+    running.push(b);
+    const status = await adminFetch(b, 'GET', '/admin/v1/status');
+    assert.deepEqual(Object.keys(status.json.resultWriter ?? {}).sort(), ['batches', 'jobs', 'queued'],
+                     JSON.stringify(status.json));
+    // A receiver that keeps its answer to the first callback until let go.
+    let letGo;
+    const held = new Promise((resolve) => { letGo = resolve; });
+    const arrived = [];
+    const receiver = http.createServer((req, res) => {
+        req.resume();
+        req.on('end', async () => {
+            arrived.push(req.headers['webhook-id']);
+            if (arrived.length === 1)
+                await held;
+            res.writeHead(204).end();
+        });
+    });
+    await new Promise((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+    const locker = spawn('psql', [url, '-At', '-v', 'ON_ERROR_STOP=1'], { stdio: ['pipe', 'pipe', 'pipe'] });
+    let lockerOut = '';
+    locker.stdout.on('data', (c) => { lockerOut += c; });
+    locker.stderr.on('data', (c) => { lockerOut += c; });
+    try {
+        // The lifecycle held: the first order makes its NEW delivery and nothing else.
+        assert.equal((await adminFetch(b, 'POST', '/admin/v1/orders/lifecycle/hold')).status, 200);
+        const customer = await adminFetch(b, 'POST', '/admin/v1/customers', { name: 'Results apart' });
+        assert.equal(customer.status, 201, customer.text);
+        const customerId = customer.json.customer.id;
+        const beers = await serviceFetch(b, 'GET', '/v1/beers?pageSize=100');
+        const upc = beers.json.content.find((x) => x.quantityOnHand >= 500).upc;
+        const order = {
+            beerOrderLines: [{ upc, orderQuantity: 1 }],
+            orderStatusCallbackUrl: `http://127.0.0.1:${receiver.address().port}/hooks`,
+        };
+        const first = await serviceFetch(b, 'POST', `/v1/customers/${customerId}/orders`, order);
+        assert.equal(first.status, 201, first.text);
+        await waitFor(() => arrived.length === 1, { message: 'the first callback at the receiver' });
+        const stateOfFirst = async () => {
+            const r = await adminFetch(b, 'GET', `/admin/v1/deliveries?orderId=${first.json.id}&limit=10`);
+            assert.equal(r.status, 200, r.text);
+            assert.equal(r.json.items.length, 1, r.text);
+            return r.json.items[0].state;
+        };
+        assert.equal(await stateOfFirst(), 'pending');
+
+        // Another transaction holds the orders table: the second order's write waits for it,
+        // and with it the orders' writer.
+        locker.stdin.write("BEGIN;\nLOCK TABLE orders IN SHARE MODE;\nSELECT 'locked';\n");
+        await waitFor(() => lockerOut.includes('locked'), { message: 'the lock (psql)' });
+        let answered = null;
+        const second = serviceFetch(b, 'POST', `/v1/customers/${customerId}/orders`, order)
+            .then((r) => { answered = r; return r; });
+        const waiting = () => Number(psqlAt(url, "SELECT count(*) FROM pg_locks l JOIN pg_class c ON c.oid = l.relation WHERE c.relname = 'orders' AND NOT l.granted"));
+        await waitFor(() => waiting() >= 1, { message: 'the second order waiting for the lock' });
+
+        // The first attempt's answer comes: its result is written while the orders wait.
+        letGo();
+        await waitFor(async () => (await stateOfFirst()) === 'succeeded',
+                      { timeoutMs: 10_000, message: 'the result recorded while the orders\' writer waits' });
+        assert.equal(answered, null, 'the second order is still waiting for the lock');
+        assert.ok(waiting() >= 1);
+
+        locker.stdin.end('COMMIT;\n');
+        const r = await second;
+        assert.equal(r.status, 201, r.text);
+        assert.equal((await serviceFetch(b, 'GET', `/v1/customers/${customerId}/orders/${r.json.id}`)).json.orderStatus, 'NEW');
+    } finally {
+        letGo();
+        if (locker.exitCode === null)
+            locker.kill();
+        receiver.closeAllConnections();
+        await new Promise((resolve) => receiver.close(resolve));
+    }
 });
 
 test('a row another instance changes is read again here within a second (clients, admin tokens, signing keys, live settings), also after the listening connection was lost',
