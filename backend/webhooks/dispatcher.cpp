@@ -654,8 +654,11 @@ void Dispatcher::finish(const Attempt &a, int status, const QString &error, doub
     if (success) {
         d.state = QStringLiteral("succeeded");
         m_succeeded.fetch_add(1);
+        if (endpoint.failingSince != 0 || endpoint.lastSuccessAt <= 0 ||
+            now - endpoint.lastSuccessAt >= m_options.lastSuccessStepMs ||
+            now < endpoint.lastSuccessAt)
+            endpoint.lastSuccessAt = now; // else within the step: the row is left alone
         endpoint.failingSince = 0;
-        endpoint.lastSuccessAt = now;
     } else if (!attempted) {
         d.state = QStringLiteral("failed"); // endpoint disabled
     } else if (status == 410) {

@@ -51,6 +51,11 @@ public:
         // How long a lease lasts unless renewed (every third of it); an instance that stops
         // renewing loses its subjects to the others this long after its last renewal.
         qint64 leaseTtlMs = 15'000;
+        // While an endpoint keeps succeeding, its last success is written at most once per
+        // step (its first success, and the first after a failure, at once): every success
+        // changed the endpoint's row, and on PostgreSQL the instances' result writers took
+        // turns on that one row, each until its commit.
+        qint64 lastSuccessStepMs = 1'000;
     };
 
     Dispatcher(Core::Database &database, Core::WriteQueue &writer, Core::EventBus &events,

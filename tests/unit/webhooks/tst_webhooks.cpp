@@ -198,6 +198,7 @@ public:
     std::vector<Hit> hits;
     int delayMs = 10;
     bool holding = false;
+    QByteArray status = "200 OK"; // what the next answers say
 
     Receiver()
     {
@@ -266,7 +267,7 @@ private:
     {
         hits[index].end = now();
         hits[index].answered = true;
-        s->write("HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n");
+        s->write("HTTP/1.1 " + status + "\r\nContent-Length: 0\r\n\r\n");
     }
 
     QTcpServer m_server;
@@ -283,7 +284,8 @@ struct Instance
     std::unique_ptr<Dispatcher> dispatcher;
 
     Instance(const QString &url, const QString &holder, const Core::Clock &clock,
-             int maxInFlight = 128, int maxInMemory = 50'000)
+             int maxInFlight = 128, int maxInMemory = 50'000,
+             const std::function<void(Dispatcher::Options &)> &tweak = {})
     {
         auto db = Core::Database::open(
             url,
@@ -303,6 +305,8 @@ struct Instance
         o.retry.scheduleMs = {200, 200, 200};
         o.retry.maxInFlight = maxInFlight;
         o.maxInMemory = maxInMemory;
+        if (tweak)
+            tweak(o);
         dispatcher = std::make_unique<Dispatcher>(*database, *writer, *events, clock, o);
         dispatcher->start();
     }
@@ -634,6 +638,65 @@ private slots:
                                               "state = 'succeeded' AND attempts = 1")),
                      1);
         QCOMPARE(one.count(QStringLiteral("SELECT COUNT(*) FROM webhook_attempts")), 1);
+    }
+
+    // An endpoint that keeps succeeding: its last success is written once per step (on
+    // PostgreSQL every write of that row made the instances' result writers take turns). The
+    // first success is written at once, and so is the first after a failure, with
+    // failing_since cleared; past the step the next success is written again.
+    void endpointSuccessIsWrittenOncePerStep()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        Core::SystemClock clock;
+        Receiver receiver;
+        const QString failing = QStringLiteral(
+            "SELECT COUNT(*) FROM webhook_endpoints WHERE failing_since IS NOT NULL");
+        // 1 when the endpoint's last success is when the subject's delivery succeeded.
+        const auto lastSuccessOf = [](const QString &subject) {
+            return QStringLiteral("SELECT COUNT(*) FROM webhook_endpoints WHERE last_success_at = "
+                                  "(SELECT completed_at FROM webhook_deliveries WHERE "
+                                  "subject_id = '%1')")
+                .arg(subject);
+        };
+        {
+            Instance one(dir.filePath(QStringLiteral("step.db")), QString(), clock, 128, 50'000,
+                         [](Dispatcher::Options &o) { o.lastSuccessStepMs = 3'600'000; });
+            auto succeeded = [&one](int n) {
+                return one.count(QStringLiteral("SELECT COUNT(*) FROM webhook_deliveries WHERE "
+                                                "state = 'succeeded'")) == n;
+            };
+            one.create(receiver.url(), QStringLiteral("step-1"), 1);
+            QTRY_VERIFY(succeeded(1));
+            QCOMPARE(one.count(lastSuccessOf(QStringLiteral("step-1"))), 1); // at once
+            for (int i = 2; i <= 4; ++i) {
+                one.create(receiver.url(), QStringLiteral("step-%1").arg(i), 1);
+                QTRY_VERIFY(succeeded(i));
+            }
+            // The later successes, within the step, left the row alone.
+            QCOMPARE(one.count(lastSuccessOf(QStringLiteral("step-1"))), 1);
+            // A failure, then a success: written at once, failing_since cleared.
+            receiver.status = "500 Internal Server Error";
+            one.create(receiver.url(), QStringLiteral("step-5"), 1);
+            QTRY_COMPARE(one.count(failing), 1);
+            receiver.status = "200 OK";
+            QTRY_VERIFY(succeeded(5)); // its retry (200 ms)
+            QCOMPARE(one.count(failing), 0);
+            QCOMPARE(one.count(lastSuccessOf(QStringLiteral("step-5"))), 1);
+        }
+        {
+            // Past the step (here 1 ms), every success moves it.
+            Instance two(dir.filePath(QStringLiteral("step-short.db")), QString(), clock, 128,
+                         50'000, [](Dispatcher::Options &o) { o.lastSuccessStepMs = 1; });
+            for (int i = 1; i <= 3; ++i) {
+                two.create(receiver.url(), QStringLiteral("short-%1").arg(i), 1);
+                QTRY_COMPARE(two.count(QStringLiteral("SELECT COUNT(*) FROM webhook_deliveries "
+                                                      "WHERE state = 'succeeded'")),
+                             i);
+                QCOMPARE(two.count(lastSuccessOf(QStringLiteral("short-%1").arg(i))), 1);
+                QTest::qWait(5); // past the step
+            }
+        }
     }
 
     void decideSaysBusyAs503()
