@@ -1082,46 +1082,65 @@ void Dispatcher::leaseTick()
         return;
     const QSqlDatabase db = m_database.connection();
     const qint64 now = nowMs();
+    // Idle leases are given up first, and only those still in use are renewed. A burst leaves
+    // thousands of orders idle at every tick, and renewing them just before giving them up
+    // rewrote each of their rows for nothing, while this thread waited (65 ms a tick with
+    // 12k leases, measured). Only rows still this holder's are given up; a lease that expired
+    // and was taken meanwhile is seen as lost by the renewal below.
+    QStringList idle;
+    for (auto it = m_leases.cbegin(); it != m_leases.cend(); ++it)
+        if (!busy(it.key()))
+            idle.append(it.key());
+    QSet<QString> released;
+    bool releaseFailed = false;
+    const auto giveUp = [&](const QStringList &subjects) {
+        auto r = WebhookStore::releaseIdleLeases(db, subjects, m_options.leaseHolder);
+        if (!r) {
+            qCWarning(lcWebhooks).noquote() << r.error().message;
+            releaseFailed = true;
+            return;
+        }
+        for (const QString &subject : std::as_const(*r)) {
+            m_leases.remove(subject);
+            m_lastSeq.remove(subject);
+            released.insert(subject);
+        }
+    };
+    giveUp(idle);
     if (auto held =
             WebhookStore::renewLeases(db, m_options.leaseHolder, now + m_options.leaseTtlMs)) {
         QHash<QString, qint64> fences;
         for (const WebhookStore::Lease &l : std::as_const(*held))
             fences.insert(l.subjectId, l.fence);
         QStringList lost;
-        QStringList idle;
         for (auto it = m_leases.begin(); it != m_leases.end(); ++it) {
-            if (fences.value(it.key(), -1) != it->fence) {
+            if (fences.value(it.key(), -1) != it->fence)
                 lost.append(it.key()); // expired meanwhile, and another instance took it
-                continue;
-            }
-            it->validUntil = now + validFor(m_options.leaseTtlMs);
-            if (!busy(it.key()))
-                idle.append(it.key());
+            else
+                it->validUntil = now + validFor(m_options.leaseTtlMs);
         }
-        // Rows of this holder that it does not know of (a renewal that failed after them):
-        // given up too, when idle.
-        for (auto it = fences.cbegin(); it != fences.cend(); ++it)
-            if (!m_leases.contains(it.key()) && !busy(it.key()))
-                idle.append(it.key());
         for (const QString &subject : std::as_const(lost)) {
             qCInfo(lcWebhooks).noquote()
                 << "order" << subject << "is delivered by another instance now";
             dropSubject(subject);
         }
-        if (auto released = WebhookStore::releaseIdleLeases(db, idle, m_options.leaseHolder)) {
-            for (const QString &subject : std::as_const(*released)) {
-                m_leases.remove(subject);
-                m_lastSeq.remove(subject);
-            }
+        // Rows of this holder that it does not know of (a renewal that failed after them):
+        // given up too, when idle.
+        QStringList unknown;
+        for (auto it = fences.cbegin(); it != fences.cend(); ++it)
+            if (!m_leases.contains(it.key()) && !busy(it.key()))
+                unknown.append(it.key());
+        if (!unknown.isEmpty())
+            giveUp(unknown);
+        if (!releaseFailed) {
             // Kept: deliveries were added (by another instance) while it was held here.
             QList<WebhookStore::Lease> kept;
-            for (const QString &subject : std::as_const(idle))
-                if (!released->contains(subject) && fences.contains(subject))
-                    kept.append(WebhookStore::Lease{subject, fences.value(subject)});
+            for (const QStringList *list : {&idle, &unknown})
+                for (const QString &subject : *list)
+                    if (!released.contains(subject) && fences.contains(subject))
+                        kept.append(WebhookStore::Lease{subject, fences.value(subject)});
             if (m_known.size() < m_options.maxInMemory)
                 takeUp(kept, now);
-        } else {
-            qCWarning(lcWebhooks).noquote() << released.error().message;
         }
     } else {
         // Not renewed: attempts stop once the leases' time here is up (holds()).
