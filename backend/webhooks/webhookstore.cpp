@@ -840,13 +840,16 @@ WebhookStore::renewLeases(const QSqlDatabase &db, const QString &holder, qint64 
 {
     QSqlQuery q(db);
     q.setForwardOnly(true);
+    // Locked in order first (no deadlock between instances), in a CTE, then each row found by
+    // its key. As `IN (subquery)` the planner, working from statistics taken while the table
+    // was small, rescanned the locked rows for each lease: 12,000 leases took 12.8 s (psql,
+    // EXPLAIN ANALYZE), and take 0.1 s this way.
     q.prepare(QStringLiteral(
-        "UPDATE webhook_leases SET expires_at = ? WHERE subject_id IN (SELECT subject_id FROM "
-        "webhook_leases WHERE holder = ? ORDER BY subject_id FOR UPDATE) AND holder = ? "
-        "RETURNING subject_id, fence"));
+        "WITH locked AS MATERIALIZED (SELECT subject_id FROM webhook_leases WHERE holder = ? "
+        "ORDER BY subject_id FOR UPDATE) UPDATE webhook_leases l SET expires_at = ? FROM locked "
+        "k WHERE l.subject_id = k.subject_id RETURNING l.subject_id, l.fence"));
+    q.addBindValue(holder);
     q.addBindValue(expiresAt);
-    q.addBindValue(holder);
-    q.addBindValue(holder);
     if (!q.exec())
         return WriteTransaction::sqlError(q, "renew leases");
     return leasesOf(q);
@@ -977,13 +980,17 @@ Result<QStringList> WebhookStore::releaseIdleLeases(const QSqlDatabase &db,
     // statistics (from the last ANALYZE, when few were pending) are far too small, and the
     // planner scanned all of them for each subject: 3,000 idle leases against 7,000 pending
     // deliveries took 4.5 s, and 51 ms through the index of all deliveries by subject.
+    // The rows are locked in order first (no deadlock between instances), in a CTE joined
+    // with the list; the DELETE then finds each by its key. Written as `IN (subquery)` the
+    // planner, misled by the same statistics, compared every lease with every id twice over:
+    // 12,000 idle leases took 22.7 s (psql, EXPLAIN ANALYZE), and take 0.19 s this way.
     q.prepare(QStringLiteral(
-        "DELETE FROM webhook_leases l WHERE l.subject_id IN (SELECT subject_id FROM "
-        "webhook_leases WHERE holder = ? AND subject_id IN (SELECT value FROM "
-        "json_array_elements_text(CAST(? AS json))) ORDER BY subject_id FOR UPDATE) AND "
-        "l.holder = ? AND NOT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.subject_id = "
-        "l.subject_id AND d.state || '' = 'pending') RETURNING l.subject_id"));
-    q.addBindValue(holder);
+        "WITH locked AS MATERIALIZED (SELECT l.subject_id FROM (SELECT value AS id FROM "
+        "json_array_elements_text(CAST(? AS json)) ORDER BY 1) k JOIN webhook_leases l ON "
+        "l.subject_id = k.id WHERE l.holder = ? ORDER BY l.subject_id FOR UPDATE OF l) DELETE "
+        "FROM webhook_leases l USING locked k WHERE l.subject_id = k.subject_id AND NOT EXISTS "
+        "(SELECT 1 FROM webhook_deliveries d WHERE d.subject_id = l.subject_id AND d.state || "
+        "'' = 'pending') RETURNING l.subject_id"));
     q.addBindValue(jsonList(subjects));
     q.addBindValue(holder);
     if (!q.exec())
