@@ -1078,35 +1078,63 @@ void Dispatcher::dropSubject(const QString &subject)
 
 void Dispatcher::leaseTick()
 {
-    if (m_stopped || !m_timer)
-        return;
-    const QSqlDatabase db = m_database.connection();
-    const qint64 now = nowMs();
+    if (m_stopped || !m_timer || m_ticking)
+        return; // (ticking: the last tick still gives leases up)
     // Idle leases are given up first, and only those still in use are renewed. A burst leaves
     // thousands of orders idle at every tick, and renewing them just before giving them up
-    // rewrote each of their rows for nothing, while this thread waited (65 ms a tick with
+    // rewrote each of their rows for nothing, while this thread waited (77 ms a tick with
     // 12k leases, measured). Only rows still this holder's are given up; a lease that expired
-    // and was taken meanwhile is seen as lost by the renewal below.
-    QStringList idle;
+    // and was taken meanwhile is seen as lost by the renewal.
+    m_ticking = true;
+    m_tickIdle.clear();
     for (auto it = m_leases.cbegin(); it != m_leases.cend(); ++it)
         if (!busy(it.key()))
-            idle.append(it.key());
-    QSet<QString> released;
-    bool releaseFailed = false;
-    const auto giveUp = [&](const QStringList &subjects) {
-        auto r = WebhookStore::releaseIdleLeases(db, subjects, m_options.leaseHolder);
+            m_tickIdle.append(it.key());
+    m_toRelease = m_tickIdle;
+    m_released.clear();
+    m_releaseFailed = false;
+    releaseStep();
+}
+
+void Dispatcher::releaseStep()
+{
+    if (m_stopped || !m_timer) {
+        m_ticking = false;
+        return;
+    }
+    const qsizetype n =
+        std::min<qsizetype>(std::max(1, m_options.leaseReleaseChunk), m_toRelease.size());
+    const QStringList chunk = m_toRelease.mid(0, n);
+    m_toRelease.remove(0, n);
+    if (!chunk.isEmpty()) {
+        auto r =
+            WebhookStore::releaseIdleLeases(m_database.connection(), chunk, m_options.leaseHolder);
         if (!r) {
             qCWarning(lcWebhooks).noquote() << r.error().message;
-            releaseFailed = true;
-            return;
+            m_releaseFailed = true;
+            m_toRelease.clear();
+        } else {
+            for (const QString &subject : std::as_const(*r)) {
+                m_leases.remove(subject);
+                m_lastSeq.remove(subject);
+                m_released.insert(subject);
+            }
         }
-        for (const QString &subject : std::as_const(*r)) {
-            m_leases.remove(subject);
-            m_lastSeq.remove(subject);
-            released.insert(subject);
-        }
-    };
-    giveUp(idle);
+    }
+    if (!m_toRelease.isEmpty()) {
+        // The next chunk after what waits on this thread (attempts' answers, new deliveries).
+        QMetaObject::invokeMethod(
+            m_ctx, [this] { releaseStep(); }, Qt::QueuedConnection);
+        return;
+    }
+    finishTick();
+}
+
+void Dispatcher::finishTick()
+{
+    m_ticking = false;
+    const QSqlDatabase db = m_database.connection();
+    const qint64 now = nowMs();
     if (auto held =
             WebhookStore::renewLeases(db, m_options.leaseHolder, now + m_options.leaseTtlMs)) {
         QHash<QString, qint64> fences;
@@ -1125,19 +1153,28 @@ void Dispatcher::leaseTick()
             dropSubject(subject);
         }
         // Rows of this holder that it does not know of (a renewal that failed after them):
-        // given up too, when idle.
+        // given up too, when idle (few: at once).
         QStringList unknown;
         for (auto it = fences.cbegin(); it != fences.cend(); ++it)
             if (!m_leases.contains(it.key()) && !busy(it.key()))
                 unknown.append(it.key());
-        if (!unknown.isEmpty())
-            giveUp(unknown);
-        if (!releaseFailed) {
+        if (!unknown.isEmpty() && !m_releaseFailed) {
+            if (auto r = WebhookStore::releaseIdleLeases(db, unknown, m_options.leaseHolder)) {
+                for (const QString &subject : std::as_const(*r)) {
+                    m_lastSeq.remove(subject);
+                    m_released.insert(subject);
+                }
+            } else {
+                qCWarning(lcWebhooks).noquote() << r.error().message;
+                m_releaseFailed = true;
+            }
+        }
+        if (!m_releaseFailed) {
             // Kept: deliveries were added (by another instance) while it was held here.
             QList<WebhookStore::Lease> kept;
-            for (const QStringList *list : {&idle, &unknown})
+            for (const QStringList *list : {&m_tickIdle, &unknown})
                 for (const QString &subject : *list)
-                    if (!released.contains(subject) && fences.contains(subject))
+                    if (!m_released.contains(subject) && fences.contains(subject))
                         kept.append(WebhookStore::Lease{subject, fences.value(subject)});
             if (m_known.size() < m_options.maxInMemory)
                 takeUp(kept, now);
@@ -1146,6 +1183,8 @@ void Dispatcher::leaseTick()
         // Not renewed: attempts stop once the leases' time here is up (holds()).
         qCWarning(lcWebhooks).noquote() << held.error().message;
     }
+    m_tickIdle.clear();
+    m_released.clear();
     // Take over what nobody sends: leases expired with deliveries due, and deliveries due for
     // a lease's time that nobody ever leased.
     const int room = m_options.maxInMemory - int(m_known.size());

@@ -56,6 +56,10 @@ public:
         // changed the endpoint's row, and on PostgreSQL the instances' result writers took
         // turns on that one row, each until its commit.
         qint64 lastSuccessStepMs = 1'000;
+        // Idle leases are given up this many per statement, one statement per turn of the
+        // dispatcher's event loop: after a burst a tick gives up thousands (about 10 µs each),
+        // and attempts go on between the statements.
+        int leaseReleaseChunk = 1'000;
     };
 
     Dispatcher(Core::Database &database, Core::WriteQueue &writer, Core::EventBus &events,
@@ -176,7 +180,11 @@ private:
     bool busy(const QString &subject) const; // a queue of the subject is here
     void queueAcquire();
     void acquireWanted();
-    void leaseTick(); // renew, give idle leases up, take over what nobody sends
+    // A lease tick: give idle leases up (releaseStep, a chunk per turn of the event loop),
+    // then renew the rest and take over what nobody sends (finishTick).
+    void leaseTick();
+    void releaseStep();
+    void finishTick();
     // Records leases taken and reads their subjects' pending deliveries (older ones than
     // those known here may have been added by another instance).
     void takeUp(const QList<WebhookStore::Lease> &leases, qint64 now);
@@ -266,6 +274,13 @@ private:
     QSet<QString> m_gaps; // leased subjects to read again before their next attempt
     QTimer *m_leaseTimer = nullptr;
     bool m_acquireQueued = false;
+    // The lease tick under way (leaseTick to finishTick): its idle subjects, those still to
+    // give up, those given up, and whether giving up failed.
+    bool m_ticking = false;
+    QStringList m_tickIdle;
+    QStringList m_toRelease;
+    QSet<QString> m_released;
+    bool m_releaseFailed = false;
     std::mt19937_64 m_rng{std::random_device{}()};
     std::atomic<qint64> m_attemptsMade{0};
     std::atomic<qint64> m_succeeded{0};

@@ -963,7 +963,10 @@ private slots:
 
         Core::SystemClock clock;
         Receiver receiver;
-        Instance a(url, QStringLiteral("instance-a"), clock);
+        // a gives its idle leases up three per statement (a turn of its event loop each), b
+        // all at once (1,000 per statement).
+        Instance a(url, QStringLiteral("instance-a"), clock, 128, 50'000,
+                   [](Dispatcher::Options &o) { o.leaseReleaseChunk = 3; });
         Instance b(url, QStringLiteral("instance-b"), clock);
 
         // 1. Orders whose status changes are made on both instances, alternately.
