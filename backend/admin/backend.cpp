@@ -361,7 +361,8 @@ Result<void> Backend::start()
             << Webhooks::RedeliveryJobs::holderMigration()
             << Webhooks::WebhookStore::changesMigration()
             << Webhooks::WebhookStore::ownerPendingMigration()
-            << Orders::OrderStore::idempotencyExpiryMigration(),
+            << Orders::OrderStore::idempotencyExpiryMigration()
+            << Webhooks::WebhookStore::holderMigration(),
         *m_clock, Core::Database::Role::Instance);
     if (!db)
         return db.error();

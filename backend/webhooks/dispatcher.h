@@ -185,6 +185,8 @@ private:
     void leaseTick();
     void releaseStep();
     void finishTick();
+    // Moves this holder's time on (WebhookStore::renewHolder); false if that failed.
+    bool renewHolder(qint64 now);
     // Records leases taken and reads their subjects' pending deliveries (older ones than
     // those known here may have been added by another instance).
     void takeUp(const QList<WebhookStore::Lease> &leases, qint64 now);
@@ -263,11 +265,16 @@ private:
     struct HeldLease
     {
         qint64 fence = 0;
-        qint64 validUntil = 0; // local time: new attempts only before it
     };
     QHash<QString, HeldLease> m_leases; // subject -> lease held
-    QSet<QString> m_wanted;             // queue keys waiting for their subject's lease
-    QHash<QString, int> m_manualOf;     // subject -> its manual redeliveries queued here
+    // Local time: new attempts under any lease only before it (the holder's last renewal).
+    qint64 m_holderValidUntil = 0;
+    // Whether the database may hold leases of this holder that m_leases does not know of, or
+    // not hold some that it does (a statement whose outcome is unknown): the next renewal
+    // reads them all.
+    bool m_leaseDoubt = true;
+    QSet<QString> m_wanted;         // queue keys waiting for their subject's lease
+    QHash<QString, int> m_manualOf; // subject -> its manual redeliveries queued here
     // The highest seq known here of each subject leased; a delivery added with a higher one
     // than the next means another instance added those between: read before going on.
     QHash<QString, qint64> m_lastSeq;

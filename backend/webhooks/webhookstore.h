@@ -170,11 +170,14 @@ public:
 
     // --- leases (PostgreSQL, docs/storage.md "Webhook deliveries and leases") ---
     // A subject's pending deliveries go out only from the instance that holds its lease: one
-    // row per subject with the holder, a fencing token that grows whenever another holder takes
-    // the lease, and an expiry the holder keeps moving. Results are recorded only under the
-    // fence they were attempted under. Reads and claims run on the calling thread's connection
-    // (autocommit); the release and the fenced results in the writer's transaction.
+    // row per subject with the holder and a fencing token that grows whenever another holder
+    // takes the lease. A lease lasts as long as its holder: one row per holder with an expiry
+    // the holder keeps moving (renewHolder), whatever it holds. Results are recorded only
+    // under the fence they were attempted under. Reads and claims run on the calling thread's
+    // connection (autocommit); the release and the fenced results in the writer's transaction.
     static Core::Migration leaseMigration(); // schema version 24
+    // Schema version 35: the holders' rows (webhook_lease_holders), and no expiry per lease.
+    static Core::Migration holderMigration();
     // Schema version 29, PostgreSQL only: endpoint state changes and secrets announced on the
     // change feed (ChangeFeed), so that every instance's dispatcher reads them again.
     static Core::Migration changesMigration();
@@ -183,23 +186,27 @@ public:
         QString subjectId;
         qint64 fence = 0;
     };
-    // Takes the leases of `subjects` that are free, expired or held by `holder` already (its
-    // fence unchanged then); those held by another live holder are left out of the answer.
+    // Takes the leases of `subjects` that are free, held by `holder` already (its fence
+    // unchanged then), or held by a holder whose time ran out at `now`; those held by another
+    // live holder are left out of the answer. A holder without a row gets one whose time has
+    // run out: its leases count once renewHolder() gave it time.
     static Core::Result<QList<Lease>> acquireLeases(Core::Database &database,
                                                     const QStringList &subjects,
-                                                    const QString &holder, qint64 now,
-                                                    qint64 expiresAt);
-    // Moves the expiry of every lease `holder` still holds; answers them (a lease missing was
-    // taken by another instance after it expired).
-    static Core::Result<QList<Lease>> renewLeases(const QSqlDatabase &db, const QString &holder,
-                                                  qint64 expiresAt);
-    // Subjects with deliveries due and nobody to send them: their lease expired (the holder
-    // died or stalled), or they have none and were due before `unleasedDueBefore`. Expired
-    // leases are locked with SKIP LOCKED, so that instances taking over at once share the
-    // work instead of queueing on each other's rows.
+                                                    const QString &holder, qint64 now);
+    // Gives `holder` (every lease it holds) time until `expiresAt`; answers whether its time
+    // had not run out at `now`. If it had, other instances may have taken some of its leases
+    // (heldLeases() says which are left).
+    static Core::Result<bool> renewHolder(const QSqlDatabase &db, const QString &holder, qint64 now,
+                                          qint64 expiresAt);
+    // The leases `holder` holds.
+    static Core::Result<QList<Lease>> heldLeases(const QSqlDatabase &db, const QString &holder);
+    // Subjects with deliveries due and nobody to send them: their holder's time ran out (it
+    // died or stalled), or they have no lease and were due before `unleasedDueBefore`. A
+    // holder's row stays after it died (one row per process that did not stop). Leases
+    // are locked with SKIP LOCKED, so that instances taking over at once share the work
+    // instead of queueing on each other's rows.
     static Core::Result<QList<Lease>> claimOrphans(const QSqlDatabase &db, const QString &holder,
-                                                   qint64 now, qint64 expiresAt,
-                                                   qint64 unleasedDueBefore, int limit);
+                                                   qint64 now, qint64 unleasedDueBefore, int limit);
     // The pending deliveries of `subjects`, in seq order per subject.
     static Core::Result<QList<Delivery>> pendingOf(const QSqlDatabase &db,
                                                    const QStringList &subjects);
@@ -221,7 +228,7 @@ public:
     // added while this one held the lease): the holder reads them and goes on.
     static Core::Result<QStringList>
     releaseIdleLeases(const QSqlDatabase &db, const QStringList &subjects, const QString &holder);
-    // Every lease of `holder` (a stop, after its last results).
+    // Every lease of `holder`, and its row (a stop, after its last results).
     static Core::Result<void> releaseAllLeases(Core::WriteTransaction &tx, const QString &holder);
 };
 

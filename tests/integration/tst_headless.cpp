@@ -1716,6 +1716,8 @@ void TestHeadlessBackend::tokensKeptThroughTheIssueOrderMigration()
               // and without the browser sessions of codes of schema 34
               QStringLiteral("DROP INDEX oauth_codes_session"),
               QStringLiteral("ALTER TABLE oauth_codes DROP COLUMN session_hash"),
+              // and without the lease holders of schema 35
+              QStringLiteral("DROP TABLE webhook_lease_holders"),
               QStringLiteral("DELETE FROM schema_migrations WHERE version >= 13")})
             QVERIFY2(q.exec(sql), qPrintable(q.lastError().text() + QStringLiteral(": ") + sql));
         // A token of a build before time-ordered keys: 256 random bits, keyed by its hash.
@@ -1756,7 +1758,7 @@ void TestHeadlessBackend::tokensKeptThroughTheIssueOrderMigration()
                  .toObject()
                  .value(QStringLiteral("schemaVersion"))
                  .toInt(),
-             34);
+             35);
     // The client's registration, recorded under schema 12, is still in the audit log.
     const QJsonArray audited =
         httpGet(
