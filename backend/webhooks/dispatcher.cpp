@@ -1223,8 +1223,9 @@ void Dispatcher::finishTick()
     // a lease's time that nobody ever leased.
     const int room = m_options.maxInMemory - int(m_known.size());
     if (room > 0 && m_holderValidUntil > now) {
-        auto claimed = WebhookStore::claimOrphans(db, m_options.leaseHolder, now,
-                                                  now - m_options.leaseTtlMs, std::min(room, 500));
+        auto claimed =
+            WebhookStore::claimOrphans(db, m_options.leaseHolder, now, now - m_options.leaseTtlMs,
+                                       std::min(room, 500), &m_orphanCursor, m_options.orphanScan);
         if (!claimed) {
             qCWarning(lcWebhooks).noquote() << claimed.error().message;
             m_leaseDoubt = true; // (it may have taken some)

@@ -200,13 +200,16 @@ public:
                                           qint64 expiresAt);
     // The leases `holder` holds.
     static Core::Result<QList<Lease>> heldLeases(const QSqlDatabase &db, const QString &holder);
-    // Subjects with deliveries due and nobody to send them: their holder's time ran out (it
-    // died or stalled), or they have no lease and were due before `unleasedDueBefore`. A
-    // holder's row stays after it died (one row per process that did not stop). Leases
-    // are locked with SKIP LOCKED, so that instances taking over at once share the work
-    // instead of queueing on each other's rows.
+    // Subjects with deliveries due and nobody to send them, at most `limit`: their holder's
+    // time ran out (it died or stalled), or they have no lease and were due before
+    // `unleasedDueBefore`. A holder's row stays after it died (one row per process that did
+    // not stop). Leases are locked with SKIP LOCKED, so that instances taking over at once
+    // share the work instead of queueing on each other's rows. Unleased ones are looked for
+    // among the `scan` pending deliveries after `*cursor` (a subject id; empty: the first),
+    // which is moved on (cleared at the end).
     static Core::Result<QList<Lease>> claimOrphans(const QSqlDatabase &db, const QString &holder,
-                                                   qint64 now, qint64 unleasedDueBefore, int limit);
+                                                   qint64 now, qint64 unleasedDueBefore, int limit,
+                                                   QString *cursor, int scan);
     // The pending deliveries of `subjects`, in seq order per subject.
     static Core::Result<QList<Delivery>> pendingOf(const QSqlDatabase &db,
                                                    const QStringList &subjects);
