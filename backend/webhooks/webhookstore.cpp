@@ -867,7 +867,7 @@ Result<bool> WebhookStore::renewHolder(const QSqlDatabase &db, const QString &ho
         return WriteTransaction::sqlError(q, "renew leases");
     if (q.next())
         return q.value(0).toLongLong() >= now;
-    // No row (the first renewal, or it was pruned while this holder held nothing).
+    // No row: the holder's first renewal (its row is deleted only when it stops).
     QSqlQuery u(db);
     u.prepare(QStringLiteral(
         "INSERT INTO webhook_lease_holders (holder, expires_at) VALUES (?, ?) ON CONFLICT "
