@@ -58,7 +58,6 @@
 #include <QSaveFile>
 #include <QSslCertificate>
 #include <QSslKey>
-#include <QSysInfo>
 #include <QUuid>
 
 #include <memory>
@@ -156,6 +155,11 @@ Result<void> Backend::startOrders()
         m_eventQueue.get());
     m_orders = std::make_unique<Orders::OrderService>(*m_database, *m_writer, *m_events, *m_clock,
                                                       m_dispatcher.get(), m_eventQueue.get());
+    // Each order names the instance that runs its lifecycle: those of an instance gone are
+    // taken up as soon as it is known to be (docs/storage.md "Orders across instances").
+    if (m_database->engine() == Core::Database::Engine::PostgreSQL)
+        m_orders->setInstance(m_processId,
+                              [instances = m_instances.get()] { return instances->aliveIds(); });
     // Held by an administrator before a stop: still held (the take-up waits for a release).
     if (const auto held = m_settings->value(OrdersAdminApi::lifecycleHeldKey()); held)
         m_orders->setLifecycleHeld(true);
@@ -362,7 +366,9 @@ Result<void> Backend::start()
             << Webhooks::WebhookStore::changesMigration()
             << Webhooks::WebhookStore::ownerPendingMigration()
             << Orders::OrderStore::idempotencyExpiryMigration()
-            << Webhooks::WebhookStore::holderMigration(),
+            << Webhooks::WebhookStore::holderMigration()
+            << Webhooks::WebhookStore::handOverMigration()
+            << Orders::OrderStore::lifecycleByMigration(),
         *m_clock, Core::Database::Role::Instance);
     if (!db)
         return db.error();
@@ -491,10 +497,7 @@ Result<void> Backend::start()
     // The single writer of the database, for every module.
     m_writer = std::make_unique<Core::WriteQueue>(*m_database, QStringLiteral("db-writer"));
     // Named among the instances of the database (its heartbeat row, its webhook leases).
-    m_processId = QStringLiteral("%1/%2/%3")
-                      .arg(QSysInfo::machineHostName())
-                      .arg(QCoreApplication::applicationPid())
-                      .arg(Crypto::Random::identifier(8));
+    m_processId = Core::Instances::newProcessId(Crypto::Random::identifier(8));
     m_instances = std::make_unique<Core::Instances>(
         *m_database, *m_writer, *m_clock,
         Core::Instances::Self{m_processId, QStringLiteral(GATEHOUSE_VERSION),
@@ -692,15 +695,17 @@ Result<void> Backend::start()
     if (m_clusterStore->isShared()) {
         // Every 5 s on PostgreSQL (docs/storage.md): the cluster's objects are followed
         // (announcements are heard within 50 ms; this catches up after one missed or a read
-        // that failed), and the instance that leads takes up orders whose lifecycle stalled
-        // for twice the time an instance counts as alive without a heartbeat (theirs died).
+        // that failed); each instance takes up the orders of instances gone (no heartbeat for
+        // as long as an instance counts as alive without one; each order goes to one), and
+        // those that name no instance (written before schema 37) once they stalled for twice
+        // as long. Not only the lead: when the lead is what died, the others do not wait for
+        // its lead to expire first. The instance that leads adopts orphaned redelivery jobs.
         m_sharedTimer.setInterval(5000);
         connect(&m_sharedTimer, &QTimer::timeout, this, [this] {
             m_clusterStore->sync();
-            if (m_instances->leads()) {
-                m_orders->takeUpStalled(2 * Core::Instances::kAliveMs);
+            m_orders->takeUpStalled(2 * Core::Instances::kAliveMs);
+            if (m_instances->leads())
                 m_redeliveries->adoptOrphans();
-            }
         });
         m_sharedTimer.start();
     }

@@ -3,10 +3,13 @@
 #include "core/clock.h"
 #include "core/logging.h"
 #include "core/writequeue.h"
+#include "platform/platform.h"
 
+#include <QCoreApplication>
 #include <QDateTime>
 #include <QJsonDocument>
 #include <QSqlQuery>
+#include <QSysInfo>
 
 namespace Gatehouse::Core {
 
@@ -186,9 +189,34 @@ std::optional<QSet<QString>> Instances::aliveIds()
     if (!q.exec())
         return std::nullopt;
     QSet<QString> ids;
-    while (q.next())
-        ids.insert(q.value(0).toString());
+    while (q.next()) {
+        const QString id = q.value(0).toString();
+        if (id == m_self.id || !ranHereAndEnded(id))
+            ids.insert(id);
+    }
     return ids;
+}
+
+QString Instances::newProcessId(const QString &unique)
+{
+    return QStringLiteral("%1/%2/%3")
+        .arg(QSysInfo::machineHostName())
+        .arg(QCoreApplication::applicationPid())
+        .arg(unique);
+}
+
+bool Instances::ranHereAndEnded(const QString &id)
+{
+    const qsizetype last = id.lastIndexOf(QLatin1Char('/'));
+    const qsizetype middle = last > 0 ? id.lastIndexOf(QLatin1Char('/'), last - 1) : -1;
+    if (middle <= 0 || QStringView(id).left(middle) != QSysInfo::machineHostName())
+        return false;
+    bool ok = false;
+    const qint64 pid = QStringView(id).mid(middle + 1, last - middle - 1).toLongLong(&ok);
+    if (!ok || pid <= 0)
+        return false;
+    // This process's pid in another id: a process before this one, which had the same pid.
+    return pid == QCoreApplication::applicationPid() || !Platform::processExists(pid);
 }
 
 } // namespace Gatehouse::Core

@@ -32,7 +32,7 @@ class Instances : public QObject
 public:
     struct Self
     {
-        QString id; // one per process (Backend: host/pid/random)
+        QString id; // one per process (newProcessId())
         QString version;
         qint64 startedAt = 0;
     };
@@ -65,8 +65,18 @@ public:
     // id, version, listeners, startedAt, heartbeatAt, alive, leads, self.
     QJsonArray list();
     // The ids of the instances alive now (a heartbeat in the last kAliveMs, this one included),
-    // read on the calling thread; nullopt when they cannot be read.
+    // read on the calling thread; nullopt when they cannot be read. A process of this machine
+    // that has ended is not alive, however fresh its last heartbeat (ranHereAndEnded()): a
+    // crashed instance restarted at once takes up what it left without waiting kAliveMs.
     std::optional<QSet<QString>> aliveIds();
+
+    // A new process's id: "host/pid/unique" (`unique`: random characters without a '/', so
+    // that a pid used again is another id).
+    static QString newProcessId(const QString &unique);
+    // Whether `id` (newProcessId()'s form) is another process of this machine that no longer
+    // runs: its pid names no process, or names this one. False when it cannot tell (another
+    // machine, another form of id, a pid that runs again for another program).
+    static bool ranHereAndEnded(const QString &id);
 
 private:
     void beat();

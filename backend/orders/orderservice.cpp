@@ -17,6 +17,9 @@
 #include <QLoggingCategory>
 #include <QSet>
 
+#include <algorithm>
+#include <limits>
+
 namespace Gatehouse::Orders {
 
 using Core::Result;
@@ -149,6 +152,15 @@ Result<void> OrderService::start(bool demoData)
 {
     const qint64 now = nowMs();
     QStringList unfinished;
+    // Shared: the orders of instances gone (read before; those of an instance whose heartbeat
+    // is still fresh are taken up by takeUpStalled() once it is not), and those that name none.
+    std::optional<QSet<QString>> alive;
+    if (!m_instance.isEmpty()) {
+        alive = m_alive();
+        if (!alive)
+            qCWarning(lcOrders) << "the instances alive could not be read: the orders of those "
+                                   "gone are taken up later";
+    }
     auto r = m_writer.run([&](WriteTransaction &tx) -> Result<void> {
         if (demoData) {
             auto beers = OrderStore::countBeers(tx);
@@ -182,7 +194,9 @@ Result<void> OrderService::start(bool demoData)
                 qCInfo(lcOrders) << "demo customer created:" << c.id;
             }
         }
-        auto ids = OrderStore::unfinishedOrders(tx);
+        auto ids = m_instance.isEmpty() ? OrderStore::unfinishedOrders(tx)
+                                        : takeUp(tx, alive, std::numeric_limits<qint64>::max(),
+                                                 std::numeric_limits<int>::max());
         if (!ids)
             return ids.error();
         unfinished = *ids;
@@ -615,30 +629,67 @@ void OrderService::submitAdvanceBatch()
         });
 }
 
+void OrderService::setInstance(QString id, std::function<std::optional<QSet<QString>>()> alive)
+{
+    m_instance = std::move(id);
+    m_alive = std::move(alive);
+}
+
+Result<QStringList> OrderService::takeUp(WriteTransaction &tx,
+                                         const std::optional<QSet<QString>> &alive,
+                                         qint64 updatedBefore, int limit) const
+{
+    auto runners = OrderStore::lifecycleRunners(tx);
+    if (!runners)
+        return runners.error();
+    std::sort(runners->begin(), runners->end()); // "" (none named) first
+    QStringList taken;
+    for (const QString &runner : std::as_const(*runners)) {
+        if (taken.size() >= limit)
+            break;
+        if (runner == m_instance || (!runner.isEmpty() && (!alive || alive->contains(runner))))
+            continue;
+        auto ids = OrderStore::takeUpOrders(tx, runner, m_instance, updatedBefore,
+                                            limit - int(taken.size()));
+        if (!ids)
+            return ids.error();
+        if (!ids->isEmpty())
+            qCInfo(lcOrders).noquote()
+                << "taking up" << ids->size() << "orders whose lifecycle"
+                << (runner.isEmpty() ? QStringLiteral("names no instance")
+                                     : QStringLiteral("ran on %1, gone").arg(runner));
+        taken += *ids;
+    }
+    return taken;
+}
+
 void OrderService::takeUpStalled(qint64 idleMs)
 {
-    if (lifecycleHeld())
-        return; // held for all instances: nothing is stalled
+    if (lifecycleHeld() || m_instance.isEmpty())
+        return; // held for all instances (nothing is stalled), or alone on the database
+    const std::optional<QSet<QString>> alive = m_alive();
+    if (!alive)
+        return; // nobody is taken for gone on a read that failed; tried again at the next call
     auto found = std::make_shared<QStringList>();
     const qint64 before = nowMs() - idleMs;
     m_writer.submit(
-        [found, before](WriteTransaction &tx) -> Result<void> {
-            auto ids = OrderStore::stalledOrders(tx, before, StalledTakeUp);
+        [this, found, before, alive](WriteTransaction &tx) -> Result<void> {
+            auto ids = takeUp(tx, alive, before, StalledTakeUp);
             if (!ids)
                 return ids.error();
             *found = std::move(*ids);
             return {};
         },
-        [this, found, idleMs](const Result<void> &r) {
+        [this, found](const Result<void> &r) {
             if (!r) {
                 if (r.error().code != QLatin1String("shutting-down"))
                     qCWarning(lcOrders).noquote()
-                        << "looking for stalled orders failed:" << r.error().message;
+                        << "taking up the orders of instances gone failed:" << r.error().message;
                 return;
             }
             QStringList fresh;
             {
-                // Not what waits here already (a long backlog), nor what this process gave up.
+                // Not what waits here already (taken up at this start, and found gone since).
                 QMutexLocker lock(&m_advanceMutex);
                 QSet<QString> known(m_toAdvance.cbegin(), m_toAdvance.cend());
                 known.unite(QSet<QString>(m_advancing.cbegin(), m_advancing.cend()));
@@ -649,9 +700,6 @@ void OrderService::takeUpStalled(qint64 idleMs)
             }
             if (fresh.isEmpty())
                 return;
-            qCInfo(lcOrders).noquote()
-                << "taking up" << fresh.size() << "orders whose lifecycle stalled for more than"
-                << idleMs / 1000 << "s";
             scheduleAdvance(fresh);
         });
 }
@@ -749,7 +797,7 @@ void OrderService::create(const QString &customerId, const OrderRequest &request
             // the request waits for. Validation and allocation run behind it, in batches
             // (submitAdvanceBatch), each transition committed with its history row and delivery.
             fx->toAdvance.append(o.id);
-            return OrderStore::insertOrderRows(tx, o);
+            return OrderStore::insertOrderRows(tx, o, m_instance);
         },
         [this, fx, created, done = std::move(done)](const Result<void> &r) {
             if (!r) {

@@ -41,8 +41,15 @@ public:
                  const Core::Clock &clock, Webhooks::Dispatcher *dispatcher,
                  Core::EventQueue *eventQueue = nullptr);
 
+    // Several instances on one database (PostgreSQL): this process's instance id, written on
+    // the orders it creates and takes up as the one that runs their lifecycle, and who is
+    // alive now (their ids; nullopt when it cannot tell). Set before start(). Unset, this
+    // process has the database alone: orders name nobody, and start() takes up every one.
+    void setInstance(QString id, std::function<std::optional<QSet<QString>>()> alive);
+
     // At start (blocking): the demo catalog and a demo customer on an empty database, then
-    // orders a crash interrupted are taken up again.
+    // orders a crash interrupted are taken up again (with setInstance(): those of instances
+    // gone, and those that name none).
     Core::Result<void> start(bool demoData);
 
     struct Created
@@ -66,11 +73,15 @@ public:
     // those a stop or a crash interrupted, taken up at start.
     int lifecycleBacklog() const;
 
-    // Several instances on one PostgreSQL database: orders still in the lifecycle's first
-    // steps and not changed for `idleMs` are taken up here (their instance died, or gave them
-    // up); the instance that leads calls it now and then. Advancing an order another instance
-    // advances too does no harm: each takes its turn (OrderStore::lockLifecycle) and an order
-    // already past these steps is left as it is. Not while the lifecycle is held.
+    // Several instances on one PostgreSQL database (setInstance()): orders still in the
+    // lifecycle's first steps whose instance is gone (no heartbeat: it died or stopped), and
+    // those that name no instance and were not changed for `idleMs`, are taken up here and
+    // name this one from then on (each order to one instance, whoever comes first); every
+    // instance calls it now and then. An order given up by a live instance waits for that
+    // instance's next start. Advancing an order another instance advances too (an instance
+    // believed gone that comes back) does no harm: each takes its turn
+    // (OrderStore::lockLifecycle) and an order already past these steps is left as it is. Not
+    // while the lifecycle is held.
     void takeUpStalled(qint64 idleMs);
 
     // Holding the lifecycle: orders are still accepted (201 in NEW, with their NEW callback) but
@@ -119,6 +130,12 @@ private:
                 std::function<void(Core::Result<T>)> done,
                 std::function<void(const T &)> afterCommit = {}, Turn turn = Turn::None);
     void scheduleAdvance(const QStringList &orderIds);
+    // The orders of the instances not in `alive` (all but this one's; none when nullopt), and
+    // of none named and not changed since `updatedBefore`, taken for this instance: at most
+    // `limit`, in order of their runner, each runner's oldest first.
+    Core::Result<QStringList> takeUp(Core::WriteTransaction &tx,
+                                     const std::optional<QSet<QString>> &alive,
+                                     qint64 updatedBefore, int limit) const;
     void submitAdvanceBatch();
     qint64 nowMs() const;
 
@@ -129,6 +146,8 @@ private:
     Webhooks::Dispatcher *m_dispatcher;
 
     Core::EventQueue *m_eventQueue; // events built and published there; null: inline
+    QString m_instance;             // setInstance(); empty: alone on the database
+    std::function<std::optional<QSet<QString>>()> m_alive;
 
     mutable QMutex m_advanceMutex;
     QStringList m_toAdvance;

@@ -7,6 +7,8 @@
 #include <QSqlQuery>
 #include <QVariant>
 
+#include <algorithm>
+
 namespace Gatehouse::Orders {
 
 using Core::Result;
@@ -281,11 +283,12 @@ Result<void> OrderStore::insertOrder(WriteTransaction &tx, const Order &o)
     return insertHistory(tx, o);
 }
 
-Result<void> OrderStore::insertOrderRows(WriteTransaction &tx, const Order &o)
+Result<void> OrderStore::insertOrderRows(WriteTransaction &tx, const Order &o,
+                                         const QString &lifecycleBy)
 {
     Core::Statement &q =
         tx.stmt("INSERT INTO orders (id, customer_id, customer_ref, callback_url, status, version, "
-                "created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)");
+                "created_at, updated_at, lifecycle_by) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)");
     q.bind(1, o.id).bind(2, o.customerId);
     if (o.customerRef)
         q.bind(3, *o.customerRef);
@@ -295,7 +298,8 @@ Result<void> OrderStore::insertOrderRows(WriteTransaction &tx, const Order &o)
         .bind(5, statusName(o.status))
         .bind(6, o.version)
         .bind(7, o.createdAt)
-        .bind(8, o.updatedAt);
+        .bind(8, o.updatedAt)
+        .bindTextOrNull(9, lifecycleBy);
     // Not waited for (Statement::execLater): a customerRef already used was looked for first
     // (customerRefUsed), so a failure here is a database error either way.
     if (!q.execLater())
@@ -481,17 +485,53 @@ Result<QStringList> OrderStore::unfinishedOrders(WriteTransaction &tx)
     return ids;
 }
 
-Result<QStringList> OrderStore::stalledOrders(WriteTransaction &tx, qint64 updatedBefore, int limit)
+Core::Migration OrderStore::lifecycleByMigration()
+{
+    return {37,
+            QStringLiteral("orders: the instance that runs each order's lifecycle"),
+            {QStringLiteral("ALTER TABLE orders ADD COLUMN lifecycle_by TEXT")}};
+}
+
+Result<QStringList> OrderStore::lifecycleRunners(WriteTransaction &tx)
 {
     Core::Statement &q =
-        tx.stmt("SELECT id FROM orders WHERE status IN ('NEW', 'VALIDATION_PENDING', 'VALIDATED', "
-                "'ALLOCATION_PENDING') AND updated_at < ? ORDER BY rowid LIMIT ?");
-    q.bind(1, updatedBefore).bind(2, limit);
-    QStringList ids;
+        tx.stmt("SELECT DISTINCT COALESCE(lifecycle_by, '') FROM orders WHERE status IN ('NEW', "
+                "'VALIDATION_PENDING', 'VALIDATED', 'ALLOCATION_PENDING')");
+    QStringList runners;
     while (q.next())
-        ids.append(q.text(0));
+        runners.append(q.text(0));
     if (!q.ok())
-        return WriteTransaction::sqlError(q, "find stalled orders");
+        return WriteTransaction::sqlError(q, "find the lifecycle's instances");
+    return runners;
+}
+
+Result<QStringList> OrderStore::takeUpOrders(WriteTransaction &tx, const QString &from,
+                                             const QString &to, qint64 updatedBefore, int limit)
+{
+    // COALESCE: "" stands for none named (a NULL is equal to nothing). The runner is checked
+    // again on the row itself: on PostgreSQL, a row another instance took up meanwhile is read
+    // again once that one commits, and left to it.
+    Core::Statement &q = tx.stmt(
+        "UPDATE orders SET lifecycle_by = ? WHERE id IN (SELECT id FROM orders WHERE status IN "
+        "('NEW', 'VALIDATION_PENDING', 'VALIDATED', 'ALLOCATION_PENDING') AND "
+        "COALESCE(lifecycle_by, '') = ? AND (? <> '' OR updated_at < ?) ORDER BY rowid LIMIT ?) "
+        "AND COALESCE(lifecycle_by, '') = ? RETURNING id, rowid");
+    q.bindTextOrNull(1, to)
+        .bind(2, from)
+        .bind(3, from)
+        .bind(4, updatedBefore)
+        .bind(5, limit)
+        .bind(6, from);
+    QList<std::pair<qint64, QString>> taken;
+    while (q.next())
+        taken.append({q.int64(1), q.text(0)});
+    if (!q.ok())
+        return WriteTransaction::sqlError(q, "take up orders");
+    std::sort(taken.begin(), taken.end()); // RETURNING comes in no particular order
+    QStringList ids;
+    ids.reserve(taken.size());
+    for (const auto &[rowid, id] : std::as_const(taken))
+        ids.append(id);
     return ids;
 }
 

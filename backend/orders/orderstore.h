@@ -52,8 +52,10 @@ public:
                                               const QString &ref);
     // The order row and its lines, then its history row for o's status.
     static Core::Result<void> insertOrder(Core::WriteTransaction &tx, const Order &o);
-    // The order row and its lines only (as they are in o).
-    static Core::Result<void> insertOrderRows(Core::WriteTransaction &tx, const Order &o);
+    // The order row and its lines only (as they are in o). `lifecycleBy`: the instance that
+    // runs its lifecycle (null when empty).
+    static Core::Result<void> insertOrderRows(Core::WriteTransaction &tx, const Order &o,
+                                              const QString &lifecycleBy = {});
     static Core::Result<void> updateOrder(Core::WriteTransaction &tx, const Order &o);
     static Core::Result<void> updateLine(Core::WriteTransaction &tx, const OrderLine &l);
     static Core::Result<void> insertHistory(Core::WriteTransaction &tx, const Order &o);
@@ -85,9 +87,18 @@ public:
     static Core::Result<int> countBeers(Core::WriteTransaction &tx);
     static Core::Result<int> countCustomers(Core::WriteTransaction &tx);
     static Core::Result<QStringList> unfinishedOrders(Core::WriteTransaction &tx);
-    // Unfinished orders not changed since `updatedBefore`, oldest first, at most `limit`.
-    static Core::Result<QStringList> stalledOrders(Core::WriteTransaction &tx, qint64 updatedBefore,
-                                                   int limit);
+    // Schema version 37: which instance runs each order's lifecycle (orders.lifecycle_by), so
+    // that the orders of an instance gone are taken up as soon as it is known to be gone.
+    static Core::Migration lifecycleByMigration();
+    // The instances named as running the lifecycle of unfinished orders ("" for orders that
+    // name none: written before schema 37, or by a process that has no name).
+    static Core::Result<QStringList> lifecycleRunners(Core::WriteTransaction &tx);
+    // Takes up to `limit` unfinished orders whose lifecycle `from` runs ("": none named, and
+    // then only those not changed since `updatedBefore`) for `to`: they name `to` from now
+    // on. Their ids, oldest first.
+    static Core::Result<QStringList> takeUpOrders(Core::WriteTransaction &tx, const QString &from,
+                                                  const QString &to, qint64 updatedBefore,
+                                                  int limit);
 
     // --- reads ---
     static std::optional<Order> order(const QSqlDatabase &db, const QString &id);

@@ -58,6 +58,10 @@ void runInChildAfterFork(void (*fn)());
 // the platform refused.
 bool shutdownWrite(qintptr socketDescriptor);
 
+// Whether a process with this id runs on this machine (kill(pid, 0) / OpenProcess): true when
+// it cannot tell (no permission to look), so that false always means gone.
+bool processExists(qint64 pid);
+
 // The malloc serving this process: "mimalloc <version>" when the program was linked with it
 // (or it was preloaded) and it does hand out this process's memory; "system" otherwise (the C
 // library's, a sanitizer's, or any malloc on Windows).

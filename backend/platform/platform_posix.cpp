@@ -16,6 +16,7 @@
 #include <fcntl.h>
 #include <pthread.h>
 #include <pwd.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -222,6 +223,13 @@ void runInChildAfterFork(void (*fn)())
 bool shutdownWrite(qintptr socketDescriptor)
 {
     return ::shutdown(int(socketDescriptor), SHUT_WR) == 0;
+}
+
+bool processExists(qint64 pid)
+{
+    if (pid <= 0 || pid != qint64(pid_t(pid)))
+        return false;
+    return ::kill(pid_t(pid), 0) == 0 || errno != ESRCH; // EPERM: it runs, as another user
 }
 
 void settleEndingThreads(int quietMs, int maxMs)

@@ -286,6 +286,18 @@ bool shutdownWrite(qintptr socketDescriptor)
     return ::shutdown(SOCKET(socketDescriptor), SD_SEND) == 0;
 }
 
+bool processExists(qint64 pid)
+{
+    if (pid <= 0 || pid > qint64(MAXDWORD))
+        return false;
+    HANDLE h = ::OpenProcess(SYNCHRONIZE, FALSE, DWORD(pid));
+    if (!h) // no such process, or one this user may not open (then it runs)
+        return ::GetLastError() == ERROR_ACCESS_DENIED;
+    const bool running = ::WaitForSingleObject(h, 0) == WAIT_TIMEOUT; // not yet signalled
+    ::CloseHandle(h);
+    return running;
+}
+
 QString mallocName()
 {
     return QStringLiteral("system"); // mimalloc is linked on Linux only

@@ -17,6 +17,8 @@
 #include <random>
 #include <vector>
 
+class QSqlDatabase;
+
 namespace Gatehouse::Core {
 class Clock;
 class PostGuard;
@@ -181,6 +183,8 @@ private:
 
     // Leases (Options::leaseHolder set).
     bool leasing() const { return !m_options.leaseHolder.isEmpty(); }
+    // Ends the time of lease holders that were processes of this machine and have ended.
+    void endHoldersGone(const QSqlDatabase &db, qint64 now);
     bool holds(const QString &subject, qint64 now) const;
     bool busy(const QString &subject) const; // a queue of the subject is here
     void queueAcquire();

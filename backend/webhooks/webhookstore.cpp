@@ -802,6 +802,16 @@ Core::Migration WebhookStore::holderMigration()
              QStringLiteral("ALTER TABLE webhook_leases DROP COLUMN expires_at")}};
 }
 
+Core::Migration WebhookStore::handOverMigration()
+{
+    // The holder of the leases an instance handed over when it stopped (releaseAllLeases()):
+    // its time has always run out, and it never renews.
+    return {36,
+            QStringLiteral("webhooks: an instance that stops hands its pending leases over"),
+            {QStringLiteral("INSERT INTO webhook_lease_holders (holder, expires_at) VALUES ('', "
+                            "0)")}};
+}
+
 Core::Migration WebhookStore::changesMigration()
 {
     // An endpoint's state (enabled or disabled by an administrator or the failing rule) and a
@@ -889,6 +899,30 @@ Result<QList<WebhookStore::Lease>> WebhookStore::heldLeases(const QSqlDatabase &
     if (!q.exec())
         return WriteTransaction::sqlError(q, "read leases");
     return leasesOf(q);
+}
+
+Result<QStringList> WebhookStore::timelyHolders(const QSqlDatabase &db, qint64 now)
+{
+    QSqlQuery q(db);
+    q.setForwardOnly(true);
+    q.prepare(QStringLiteral("SELECT holder FROM webhook_lease_holders WHERE expires_at >= ?"));
+    q.addBindValue(now);
+    if (!q.exec())
+        return WriteTransaction::sqlError(q, "read the lease holders");
+    QStringList holders;
+    while (q.next())
+        holders.append(q.value(0).toString());
+    return holders;
+}
+
+Result<void> WebhookStore::endHolder(const QSqlDatabase &db, const QString &holder)
+{
+    QSqlQuery q(db);
+    q.prepare(QStringLiteral("UPDATE webhook_lease_holders SET expires_at = 0 WHERE holder = ?"));
+    q.addBindValue(holder);
+    if (!q.exec())
+        return WriteTransaction::sqlError(q, "end a lease holder's time");
+    return {};
 }
 
 Result<QList<WebhookStore::Lease>> WebhookStore::claimOrphans(const QSqlDatabase &db,
@@ -1085,6 +1119,16 @@ Result<QStringList> WebhookStore::releaseIdleLeases(const QSqlDatabase &db,
 
 Result<void> WebhookStore::releaseAllLeases(WriteTransaction &tx, const QString &holder)
 {
+    // A lease with deliveries pending goes to the holder whose time always ran out, with the
+    // next fence: another instance takes it over at its next look (claimOrphans(), a third of
+    // a lease time), by the holders' rows. Deleted, it waited to be found unleased, which
+    // looks only at deliveries due for a lease time, a chunk of them at a tick.
+    Core::Statement &p = tx.stmt(
+        "UPDATE webhook_leases SET holder = ?, fence = fence + 1 WHERE holder = ? AND EXISTS "
+        "(SELECT 1 FROM webhook_deliveries d WHERE d.subject_id = webhook_leases.subject_id AND "
+        "d.state || '' = 'pending')"); // `|| ''`: by subject (releaseIdleLeases() says why)
+    if (!p.bind(1, QString::fromLatin1(kHandedOver)).bind(2, holder).exec())
+        return WriteTransaction::sqlError(p, "hand leases over");
     Core::Statement &q = tx.stmt("DELETE FROM webhook_leases WHERE holder = ?");
     if (!q.bind(1, holder).exec())
         return WriteTransaction::sqlError(q, "release leases");

@@ -178,6 +178,8 @@ public:
     static Core::Migration leaseMigration(); // schema version 24
     // Schema version 35: the holders' rows (webhook_lease_holders), and no expiry per lease.
     static Core::Migration holderMigration();
+    // Schema version 36: the row of kHandedOver.
+    static Core::Migration handOverMigration();
     // Schema version 29, PostgreSQL only: endpoint state changes and secrets announced on the
     // change feed (ChangeFeed), so that every instance's dispatcher reads them again.
     static Core::Migration changesMigration();
@@ -200,6 +202,11 @@ public:
                                           qint64 expiresAt);
     // The leases `holder` holds.
     static Core::Result<QList<Lease>> heldLeases(const QSqlDatabase &db, const QString &holder);
+    // The holders whose time has not run out at `now`.
+    static Core::Result<QStringList> timelyHolders(const QSqlDatabase &db, qint64 now);
+    // Ends `holder`'s time now: a process known to have ended (Instances::ranHereAndEnded),
+    // whose leases are then taken over at once rather than when its time runs out.
+    static Core::Result<void> endHolder(const QSqlDatabase &db, const QString &holder);
     // Subjects with deliveries due and nobody to send them, at most `limit`: their holder's
     // time ran out (it died or stalled), or they have no lease and were due before
     // `unleasedDueBefore`. A holder's row stays after it died (one row per process that did
@@ -231,8 +238,13 @@ public:
     // added while this one held the lease): the holder reads them and goes on.
     static Core::Result<QStringList>
     releaseIdleLeases(const QSqlDatabase &db, const QStringList &subjects, const QString &holder);
-    // Every lease of `holder`, and its row (a stop, after its last results).
+    // A stop, after its last results: `holder`'s leases with deliveries pending go to
+    // kHandedOver (taken over by the next instance that looks, as a dead holder's are), the
+    // others are given up, and its row is deleted.
     static Core::Result<void> releaseAllLeases(Core::WriteTransaction &tx, const QString &holder);
+    // The holder of the leases handed over at a stop: a row whose time has always run out
+    // (schema 36). No instance is named so (Options::leaseHolder empty: no leases).
+    static constexpr const char *kHandedOver = "";
 };
 
 QString isoTime(qint64 msSinceEpoch); // "" for 0

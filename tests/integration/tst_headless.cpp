@@ -1718,6 +1718,9 @@ void TestHeadlessBackend::tokensKeptThroughTheIssueOrderMigration()
               QStringLiteral("ALTER TABLE oauth_codes DROP COLUMN session_hash"),
               // and without the lease holders of schema 35
               QStringLiteral("DROP TABLE webhook_lease_holders"),
+              // (the row of schema 36 went with it) and without the lifecycle's instance of
+              // schema 37
+              QStringLiteral("ALTER TABLE orders DROP COLUMN lifecycle_by"),
               QStringLiteral("DELETE FROM schema_migrations WHERE version >= 13")})
             QVERIFY2(q.exec(sql), qPrintable(q.lastError().text() + QStringLiteral(": ") + sql));
         // A token of a build before time-ordered keys: 256 random bits, keyed by its hash.
@@ -1758,7 +1761,7 @@ void TestHeadlessBackend::tokensKeptThroughTheIssueOrderMigration()
                  .toObject()
                  .value(QStringLiteral("schemaVersion"))
                  .toInt(),
-             35);
+             37);
     // The client's registration, recorded under schema 12, is still in the audit log.
     const QJsonArray audited =
         httpGet(

@@ -31,6 +31,7 @@
 #include <QSignalSpy>
 #include <QSqlError>
 #include <QSqlQuery>
+#include <QSysInfo>
 #include <QTemporaryDir>
 #include <QThread>
 #include <QtTest>
@@ -501,6 +502,73 @@ private slots:
         QVERIFY(q.next());
         QCOMPARE(q.value(1).toString(), QStringLiteral("test: widgets"));
         QVERIFY(q.exec(QStringLiteral("INSERT INTO widgets (name) VALUES ('a')")));
+    }
+
+    // A process of this machine that has ended is not alive, however fresh its heartbeat: an
+    // instance restarted right after a crash takes up the orders and jobs of the one before
+    // (docs/storage.md "Orders across instances"). Another machine's, or one it cannot tell,
+    // counts by its heartbeat.
+    void endedProcessesOfThisMachineAreNotAlive()
+    {
+        QTemporaryDir dir;
+        SystemClock clock;
+        QList<Migration> m = Database::coreMigrations();
+        m.append(Instances::migration());
+        auto db = Database::open(dir.filePath(QStringLiteral("i.db")), m, clock);
+        QVERIFY(db.ok());
+        WriteQueue writer(**db, QStringLiteral("test-writer"));
+        const QString me = Instances::newProcessId(QStringLiteral("me"));
+        QCOMPARE(me, QStringLiteral("%1/%2/me")
+                         .arg(QSysInfo::machineHostName())
+                         .arg(QCoreApplication::applicationPid()));
+        Instances instances(**db, writer, clock, Instances::Self{me, QStringLiteral("1.0.0"), 0});
+        QVERIFY(instances.start(true));
+        QProcess running;
+        running.start(QStringLiteral("sleep"), {QStringLiteral("60")});
+        QVERIFY(running.waitForStarted());
+        QProcess ended;
+        ended.start(QStringLiteral("sleep"), {QStringLiteral("60")});
+        QVERIFY(ended.waitForStarted());
+        const qint64 endedPid = ended.processId(); // 0 once it has ended
+        ended.kill();
+        QVERIFY(ended.waitForFinished());
+        const auto here = [](qint64 pid, const char *unique) {
+            return QStringLiteral("%1/%2/%3")
+                .arg(QSysInfo::machineHostName())
+                .arg(pid)
+                .arg(QLatin1String(unique));
+        };
+        const QString runningId = here(running.processId(), "run");
+        const QString endedId = here(endedPid, "end");
+        const QString samePid = here(QCoreApplication::applicationPid(), "before");
+        const QString elsewhere = QStringLiteral("elsewhere.invalid/1/x");
+        const QString unnamed = QStringLiteral("instance-a");
+        const QString garbled = here(0, "zero");
+        const qint64 now = clock.now().toMSecsSinceEpoch();
+        QSqlQuery q((*db)->connection());
+        for (const QString &id : {runningId, endedId, samePid, elsewhere, unnamed, garbled})
+            QVERIFY(q.exec(QStringLiteral("INSERT INTO gatehouse_instances (id, version, "
+                                          "listeners, started_at, heartbeat_at) VALUES ('%1', "
+                                          "'1.0.0', '{}', %2, %2)")
+                               .arg(id)
+                               .arg(now)));
+        QVERIFY(Instances::ranHereAndEnded(endedId));
+        QVERIFY(Instances::ranHereAndEnded(samePid));
+        QVERIFY(!Instances::ranHereAndEnded(runningId));
+        QVERIFY(!Instances::ranHereAndEnded(elsewhere));
+        QVERIFY(!Instances::ranHereAndEnded(unnamed));
+        QVERIFY(!Instances::ranHereAndEnded(garbled));
+        QVERIFY(!Instances::ranHereAndEnded(QStringLiteral("/1/x")));
+        auto alive = instances.aliveIds();
+        QVERIFY(alive);
+        QCOMPARE(*alive, (QSet<QString>{me, runningId, elsewhere, unnamed, garbled}));
+        running.kill();
+        QVERIFY(running.waitForFinished());
+        alive = instances.aliveIds();
+        QVERIFY(alive);
+        QCOMPARE(*alive, (QSet<QString>{me, elsewhere, unnamed, garbled}));
+        instances.stop();
+        writer.stop();
     }
 
     void migrationsAndSettingsTakeTheClocksTime()

@@ -2,6 +2,7 @@
 #include "core/database.h"
 #include "core/eventbus.h"
 #include "core/eventqueue.h"
+#include "core/instances.h"
 #include "core/jsonwriter.h"
 #include "core/resolver.h"
 #include "core/writequeue.h"
@@ -293,7 +294,7 @@ struct Instance
             Core::Database::coreMigrations()
                 << WebhookStore::migration() << WebhookStore::leaseMigration()
                 << RedeliveryJobs::migration() << RedeliveryJobs::holderMigration()
-                << WebhookStore::holderMigration(),
+                << WebhookStore::holderMigration() << WebhookStore::handOverMigration(),
             clock);
         if (!db)
             qFatal("%s", qPrintable(db.error().message));
@@ -446,13 +447,17 @@ struct OrderInstance
     std::unique_ptr<Core::EventQueue> eventQueue;
     std::unique_ptr<Orders::OrderService> orders;
 
-    OrderInstance(const QString &url, const QString &name, const Core::Clock &clock)
+    // `alive`: the instances this one sees alive (their names), as the backend's heartbeats
+    // tell; null: it names none (as before schema 37).
+    OrderInstance(const QString &url, const QString &name, const Core::Clock &clock,
+                  std::shared_ptr<const QSet<QString>> alive = {})
     {
-        auto db = Core::Database::open(url,
-                                       Core::Database::coreMigrations()
-                                           << WebhookStore::migration()
-                                           << Orders::OrderStore::migration(),
-                                       clock);
+        auto db =
+            Core::Database::open(url,
+                                 Core::Database::coreMigrations()
+                                     << WebhookStore::migration() << Orders::OrderStore::migration()
+                                     << Orders::OrderStore::lifecycleByMigration(),
+                                 clock);
         if (!db)
             qFatal("%s", qPrintable(db.error().message));
         database = std::move(*db);
@@ -461,6 +466,8 @@ struct OrderInstance
         eventQueue = std::make_unique<Core::EventQueue>();
         orders = std::make_unique<Orders::OrderService>(*database, *writer, *events, clock, nullptr,
                                                         eventQueue.get());
+        if (alive)
+            orders->setInstance(name, [alive] { return std::optional<QSet<QString>>(*alive); });
     }
     // A customer "Taproom" and a beer with `stock` units; the customer's id, or empty.
     QString customerAndBeer(const QString &beerId, const QString &upc, int stock)
@@ -1206,6 +1213,137 @@ private slots:
                  1);
     }
 
+    // An instance that stops hands over the leases of its orders with deliveries pending: the
+    // next instance that looks takes them over from the holders' rows, as it takes a dead
+    // holder's (deleted at the stop, they waited to be found unleased: due for a lease time,
+    // and looked for a chunk of pending deliveries at a time). A lease with nothing pending is
+    // given up, and the stopped holder's row deleted.
+    void stoppingInstanceHandsItsLeasesOver()
+    {
+        const QString base = postgresBase();
+        if (base.isEmpty())
+            QSKIP("GATEHOUSE_TEST_POSTGRES is not set (ctest runs this as tst_webhooks_postgres)");
+        const QString url = createDatabase(base, QStringLiteral("handover"));
+        Core::SystemClock clock;
+        Receiver receiver;
+        receiver.status = "500 Internal Server Error";
+        const QString pending = QStringLiteral(
+            "SELECT COUNT(*) FROM webhook_leases WHERE subject_id = 'pending' AND holder = '%1' "
+            "AND fence = %2");
+        qint64 fence = 0; // a new lease's fence is the time it was taken
+        {
+            // A failed attempt is tried again a minute later: the order stays leased.
+            Instance a(url, QStringLiteral("instance-a"), clock, 128, 50'000,
+                       [](Dispatcher::Options &o) { o.retry.scheduleMs = {60'000}; });
+            a.create(receiver.url(), QStringLiteral("pending"), 1);
+            QTRY_COMPARE_WITH_TIMEOUT(a.count(QStringLiteral("SELECT COUNT(*) FROM "
+                                                             "webhook_deliveries WHERE attempts = "
+                                                             "1")),
+                                      1, 10000);
+            QSqlQuery q(a.database->connection());
+            QVERIFY(q.exec(QStringLiteral(
+                        "SELECT fence FROM webhook_leases WHERE subject_id = 'pending'")) &&
+                    q.next());
+            fence = q.value(0).toLongLong();
+            QCOMPARE(a.count(pending.arg(QStringLiteral("instance-a")).arg(fence)), 1);
+            // A lease of an order whose deliveries all went out.
+            QVERIFY(q.exec(
+                QStringLiteral("INSERT INTO webhook_leases VALUES ('idle', 'instance-a', 7)")));
+            // The stop: the dispatcher's release goes to the writer, which writes it and stops.
+            a.dispatcher->stop();
+            a.writer->stop();
+            QCOMPARE(a.count(pending.arg(QString()).arg(fence + 1)), 1);
+            QCOMPARE(a.count(QStringLiteral("SELECT COUNT(*) FROM webhook_leases")), 1);
+            QCOMPARE(a.count(QStringLiteral("SELECT COUNT(*) FROM webhook_lease_holders WHERE "
+                                            "holder = 'instance-a'")),
+                     0);
+            // Its retry is due now (not for a lease time, when an unleased one is looked for).
+            QVERIFY(q.exec(QStringLiteral("UPDATE webhook_deliveries SET next_attempt_at = %1")
+                               .arg(QDateTime::currentMSecsSinceEpoch())));
+        }
+        receiver.status = "200 OK";
+        receiver.holding = true; // the attempt stays on the wire: its lease is held meanwhile
+        Instance b(url, QStringLiteral("instance-b"), clock);
+        // Taken over (the fence moved once more), not claimed as unleased (a new row's fence is
+        // the time), and sent again with the same webhook-id.
+        QTRY_COMPARE_WITH_TIMEOUT(int(receiver.hits.size()), 2, 10000);
+        QCOMPARE(receiver.hits.at(1).id, receiver.hits.at(0).id);
+        QCOMPARE(b.count(pending.arg(QStringLiteral("instance-b")).arg(fence + 2)), 1);
+        receiver.release();
+        QTRY_COMPARE_WITH_TIMEOUT(
+            b.count(QStringLiteral("SELECT COUNT(*) FROM webhook_deliveries WHERE state = "
+                                   "'succeeded'")),
+            1, 10000);
+        QCOMPARE(int(receiver.hits.size()), 2);
+        // The holder of what was handed over stays, with no time, for the next stop.
+        QCOMPARE(b.count(QStringLiteral("SELECT COUNT(*) FROM webhook_lease_holders WHERE holder "
+                                        "= '' AND expires_at = 0")),
+                 1);
+    }
+
+    // A holder that was a process of this machine and has ended (a crash restarted at once,
+    // instances of one machine) will not renew: the next instance that looks ends its time and
+    // takes its orders over then, not when its time would have run out.
+    void endedProcessesLeasesAreTakenOverAtOnce()
+    {
+        const QString base = postgresBase();
+        if (base.isEmpty())
+            QSKIP("GATEHOUSE_TEST_POSTGRES is not set (ctest runs this as tst_webhooks_postgres)");
+        const QString url = createDatabase(base, QStringLiteral("ended"));
+        Core::SystemClock clock;
+        Receiver receiver;
+        QProcess ended;
+        ended.start(QStringLiteral("sleep"), {QStringLiteral("60")});
+        QVERIFY(ended.waitForStarted());
+        const QString gone =
+            Core::Instances::newProcessId(QStringLiteral("gone"))
+                .replace(QStringLiteral("/%1/").arg(QCoreApplication::applicationPid()),
+                         QStringLiteral("/%1/").arg(ended.processId()));
+        ended.kill();
+        QVERIFY(ended.waitForFinished());
+        // A live-looking holder elsewhere, whose time runs for an hour too.
+        const QString elsewhere = QStringLiteral("elsewhere.invalid/1/x");
+        Instance a(url, QStringLiteral("instance-a"), clock);
+        const qint64 hour = QDateTime::currentMSecsSinceEpoch() + 3'600'000;
+        {
+            QSqlQuery q(a.database->connection());
+            QVERIFY(q.exec(QStringLiteral("INSERT INTO webhook_endpoints (id, owner_id, url, "
+                                          "created_at) VALUES ('e', 'customer', '%1', 0)")
+                               .arg(receiver.url())));
+            for (const QString &holder : {gone, elsewhere}) {
+                const QString subject =
+                    holder == gone ? QStringLiteral("of-gone") : QStringLiteral("of-elsewhere");
+                QVERIFY(q.exec(QStringLiteral("INSERT INTO webhook_lease_holders VALUES ('%1', "
+                                              "%2)")
+                                   .arg(holder)
+                                   .arg(hour)));
+                QVERIFY(q.exec(QStringLiteral("INSERT INTO webhook_leases VALUES ('%1', '%2', 1)")
+                                   .arg(subject, holder)));
+                QVERIFY2(
+                    q.exec(QStringLiteral(
+                               "INSERT INTO webhook_deliveries (id, endpoint_id, owner_id, "
+                               "subject_id, seq, event_type, label, payload, state, "
+                               "next_attempt_at, created_at) VALUES ('d-%1', 'e', 'customer', "
+                               "'%1', 1, 'order.status', 'S1', '{\"subject\":\"%1\",\"seq\":1}', "
+                               "'pending', 0, 0)")
+                               .arg(subject)),
+                    qPrintable(q.lastError().text()));
+            }
+        }
+        QTRY_COMPARE_WITH_TIMEOUT(int(receiver.hits.size()), 1, 10000);
+        QCOMPARE(receiver.hits.at(0).subject, QStringLiteral("of-gone"));
+        QCOMPARE(a.count(QStringLiteral("SELECT COUNT(*) FROM webhook_lease_holders WHERE "
+                                        "expires_at = 0 AND holder = '%1'")
+                             .arg(gone)),
+                 1);
+        // The other holder's time is its own: its order waits.
+        QTest::qWait(3 * Instance::kLeaseTtlMs);
+        QCOMPARE(int(receiver.hits.size()), 1);
+        QCOMPARE(a.count(QStringLiteral("SELECT COUNT(*) FROM webhook_leases WHERE holder = '%1'")
+                             .arg(elsewhere)),
+                 1);
+    }
+
     // Deliveries that nobody ever leased (an instance died after it wrote them, before it
     // took their order's lease) are looked for a chunk of pending deliveries at a time, from
     // where the last look stopped: a look at every pending delivery at each tick took 0.33 s
@@ -1386,8 +1524,10 @@ private slots:
             QSKIP("GATEHOUSE_TEST_POSTGRES is not set (ctest runs this as tst_webhooks_postgres)");
         const QString url = createDatabase(base, QStringLiteral("orders"));
         Core::SystemClock clock;
-        OrderInstance a(url, QStringLiteral("instance-a"), clock);
-        OrderInstance b(url, QStringLiteral("instance-b"), clock);
+        auto alive = std::make_shared<QSet<QString>>(
+            QSet<QString>{QStringLiteral("instance-a"), QStringLiteral("instance-b")});
+        OrderInstance a(url, QStringLiteral("instance-a"), clock, alive);
+        OrderInstance b(url, QStringLiteral("instance-b"), clock, alive);
         const QString upc = QStringLiteral("0631234200036");
         const QString beerId = QStringLiteral("00000000-0000-4000-8000-000000000001");
         const QString customerId = a.customerAndBeer(beerId, upc, 100);
@@ -1471,36 +1611,101 @@ private slots:
                      "SELECT COUNT(*) FROM orders WHERE status = 'PENDING_INVENTORY'")),
                  80);
 
+        // Each order names the instance that ran its lifecycle: the one it was placed on.
+        QCOMPARE(a.count(QStringLiteral("SELECT COUNT(*) FROM orders WHERE lifecycle_by = "
+                                        "'instance-a'")),
+                 150);
+        QCOMPARE(a.count(QStringLiteral("SELECT COUNT(*) FROM orders WHERE lifecycle_by = "
+                                        "'instance-b'")),
+                 150);
+
         // 3. An instance dies with its orders still in the lifecycle (held there); they stay
-        // NEW until another takes them up, and then run once.
+        // NEW while it is believed alive, are taken up as soon as it is known to be gone,
+        // however recently they changed, and then run once.
         QVERIFY(a.writer->run([&](Core::WriteTransaction &tx) {
             return Orders::OrderStore::setStock(tx, beerId, 30);
         }));
+        const QString doomedName = QStringLiteral("instance-doomed");
+        alive->insert(doomedName);
+        const auto named = [&](const QString &instance) {
+            return a.count(QStringLiteral("SELECT COUNT(*) FROM orders WHERE lifecycle_by = '%1' "
+                                          "AND status = 'NEW'")
+                               .arg(instance));
+        };
         {
-            OrderInstance doomed(url, QStringLiteral("instance-doomed"), clock);
+            OrderInstance doomed(url, doomedName, clock, alive);
             doomed.orders->setLifecycleHeld(true);
             QCOMPARE(doomed.create(customerId, upc, 20).size(), 20);
             doomed.die();
         }
-        QCOMPARE(a.count(QStringLiteral("SELECT COUNT(*) FROM orders WHERE status = 'NEW'")), 20);
-        // Not yet stalled for long enough: left alone.
-        a.orders->takeUpStalled(600'000);
+        QCOMPARE(named(doomedName), 20);
+        // Its heartbeat is still fresh: left alone, however long they waited.
+        a.orders->takeUpStalled(0);
         QTest::qWait(500);
-        QCOMPARE(a.count(QStringLiteral("SELECT COUNT(*) FROM orders WHERE status = 'NEW'")), 20);
+        QCOMPARE(named(doomedName), 20);
+        alive->remove(doomedName);
         // Held here: nothing is taken up either.
         b.orders->setLifecycleHeld(true);
         b.orders->takeUpStalled(0);
         QTest::qWait(500);
         QCOMPARE(unfinished(), 20);
         b.orders->setLifecycleHeld(false);
-        // Both take them up at once: each order still runs its lifecycle once.
-        a.orders->takeUpStalled(0);
-        b.orders->takeUpStalled(0);
+        // Both take them up at once (the idle time is for orders that name nobody): each order
+        // still runs its lifecycle once.
+        a.orders->takeUpStalled(600'000);
+        b.orders->takeUpStalled(600'000);
         QTRY_COMPARE_WITH_TIMEOUT(unfinished(), 0, 30000);
         QCOMPARE(a.count(QStringLiteral("SELECT COUNT(*) FROM order_history")),
                  300 * 5 + 40 + 120 + 20 * 5); // 40 cancelled, 120 allocated later, 20 new
         QCOMPARE(stockOf(), 10);
         QCOMPARE(allocated(), 180 + 20);
+        QCOMPARE(a.count(QStringLiteral("SELECT COUNT(*) FROM orders WHERE lifecycle_by IN "
+                                        "('instance-a', 'instance-b')")),
+                 300 + 20);
+
+        // 4. Orders that name no instance (placed before schema 37): taken up once they
+        // stalled for the idle time given.
+        {
+            OrderInstance unnamed(url, QStringLiteral("instance-unnamed"), clock);
+            unnamed.orders->setLifecycleHeld(true);
+            QCOMPARE(unnamed.create(customerId, upc, 5).size(), 5);
+            unnamed.die();
+        }
+        QCOMPARE(a.count(QStringLiteral("SELECT COUNT(*) FROM orders WHERE lifecycle_by IS NULL "
+                                        "AND status = 'NEW'")),
+                 5);
+        a.orders->takeUpStalled(600'000);
+        QTest::qWait(500);
+        QCOMPARE(unfinished(), 5);
+        a.orders->takeUpStalled(0);
+        QTRY_COMPARE_WITH_TIMEOUT(unfinished(), 0, 30000);
+        QCOMPARE(named(QStringLiteral("instance-a")), 0);
+        QCOMPARE(a.count(QStringLiteral("SELECT COUNT(*) FROM orders WHERE lifecycle_by IS NULL")),
+                 0);
+        QCOMPARE(stockOf(), 5);
+
+        // 5. An instance that starts takes up the orders of instances gone, not those of an
+        // instance alive.
+        const QString livingName = QStringLiteral("instance-living");
+        alive->unite({doomedName, livingName});
+        for (const QString &name : {doomedName, livingName}) {
+            OrderInstance left(url, name, clock, alive);
+            left.orders->setLifecycleHeld(true);
+            QCOMPARE(left.create(customerId, upc, 3).size(), 3);
+            left.die();
+        }
+        alive->remove(doomedName);
+        const QString startingName = QStringLiteral("instance-starting");
+        alive->insert(startingName);
+        OrderInstance starting(url, startingName, clock, alive);
+        QVERIFY(starting.orders->start(false));
+        QTRY_COMPARE_WITH_TIMEOUT(unfinished(), 3, 30000);
+        QCOMPARE(named(livingName), 3);
+        QCOMPARE(a.count(QStringLiteral("SELECT COUNT(*) FROM orders WHERE lifecycle_by = '%1' "
+                                        "AND status = 'ALLOCATED'")
+                             .arg(startingName)),
+                 3);
+        QCOMPARE(stockOf(), 2);
     }
 
     // Bulk redelivery jobs on PostgreSQL (docs/storage.md "Bulk redelivery jobs across
