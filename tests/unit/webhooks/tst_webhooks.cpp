@@ -450,7 +450,7 @@ struct OrderInstance
     // `alive`: the instances this one sees alive (their names), as the backend's heartbeats
     // tell; null: it names none (as before schema 37).
     OrderInstance(const QString &url, const QString &name, const Core::Clock &clock,
-                  std::shared_ptr<const QSet<QString>> alive = {})
+                  const std::shared_ptr<const QSet<QString>> &alive = {})
     {
         auto db =
             Core::Database::open(url,
