@@ -397,8 +397,13 @@ Result<void> Database::refuseUpgradeUnderRunningInstances(int current, int newes
     if (!q.exec())
         return makeError(QStringLiteral("migration-failed"), q.lastError().text());
     QStringList running;
-    while (q.next())
+    while (q.next()) {
+        // A process of this machine that has ended (killed, then this build started at once)
+        // runs nothing: not waited for.
+        if (Instances::ranHereAndEnded(q.value(0).toString()))
+            continue;
         running.append(QStringLiteral("%1 (%2)").arg(q.value(0).toString(), q.value(1).toString()));
+    }
     if (running.isEmpty())
         return {};
     return makeError(
@@ -406,7 +411,8 @@ Result<void> Database::refuseUpgradeUnderRunningInstances(int current, int newes
         QStringLiteral("the database %1 has schema version %2 and this Gatehouse build changes it "
                        "to %3, which the instances running on it do not know: %4. Stop them "
                        "first, then start this build, then the others with it (an instance "
-                       "that died counts as running until %5 s after its last heartbeat)")
+                       "that died on another machine counts as running until %5 s after its "
+                       "last heartbeat)")
             .arg(m_display)
             .arg(current)
             .arg(newest)

@@ -2040,6 +2040,21 @@ private slots:
                                       "'0.9.0', '{}', %1, %1)")
                            .arg(now - 1000)));
             QVERIFY(Database::open(url, withInstances, m_clock).ok()); // nothing to migrate
+            // A process of this machine that has ended, its heartbeat fresh: not waited for.
+            QProcess ended;
+            ended.start(QStringLiteral("sleep"), {QStringLiteral("60")});
+            QVERIFY(ended.waitForStarted());
+            const QString endedId = QStringLiteral("%1/%2/ended")
+                                        .arg(QSysInfo::machineHostName())
+                                        .arg(ended.processId());
+            ended.kill();
+            QVERIFY(ended.waitForFinished());
+            QVERIFY(
+                q.exec(QStringLiteral("INSERT INTO gatehouse_instances (id, version, listeners, "
+                                      "started_at, heartbeat_at) VALUES ('%1', '0.9.0', '{}', "
+                                      "%2, %2)")
+                           .arg(endedId)
+                           .arg(now - 500)));
             QList<Migration> newer = withInstances;
             newer.append({26,
                           QStringLiteral("test: newer"),
@@ -2050,7 +2065,7 @@ private slots:
             QVERIFY2(refused.error().message.contains(
                          QStringLiteral("has schema version 25 and this Gatehouse build changes it "
                                         "to 26, which the instances running on it do not know: "
-                                        "host/1/running (0.9.0)")),
+                                        "host/1/running (0.9.0). Stop")),
                      qPrintable(refused.error().message));
             QVERIFY(q.exec(QStringLiteral("SELECT COUNT(*) FROM schema_migrations")) && q.next());
             QCOMPARE(q.value(0).toInt(), 4);
