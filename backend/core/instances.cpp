@@ -34,13 +34,29 @@ Result<bool> heartbeat(WriteTransaction &tx, const Instances::Self &self,
     row.bind(1, self.id).bind(2, self.version).bindUtf8(3, listeners);
     if (!row.bind(4, self.startedAt).bind(5, now).exec())
         return WriteTransaction::sqlError(row, "heartbeat");
+    // A lead held by a process of this machine that has ended is taken at once, not when its
+    // time runs out (a lead time): the periodic jobs (bulk redelivery jobs taken up among
+    // them) went on 15 s after a crash restarted at once. Taken only from that holder (the
+    // row is checked again as it is updated), so two instances never both take it.
+    Statement &current =
+        tx.stmt("SELECT holder FROM gatehouse_leader WHERE name = ? AND holder <> ?");
+    current.bind(1, QString::fromLatin1(kLead)).bind(2, self.id);
+    QString ended;
+    if (current.next() && Instances::ranHereAndEnded(current.text(0)))
+        ended = current.text(0);
+    if (!current.ok())
+        return WriteTransaction::sqlError(current, "lead");
     Statement &lead = tx.stmt(
         "INSERT INTO gatehouse_leader (name, holder, expires_at) VALUES (?, ?, ?) ON CONFLICT "
         "(name) DO UPDATE SET holder = excluded.holder, expires_at = excluded.expires_at WHERE "
-        "gatehouse_leader.holder = excluded.holder OR gatehouse_leader.expires_at < ?");
+        "gatehouse_leader.holder = excluded.holder OR gatehouse_leader.expires_at < ? OR "
+        "gatehouse_leader.holder = ?");
     lead.bind(1, QString::fromLatin1(kLead)).bind(2, self.id);
-    if (!lead.bind(3, now + Instances::kLeadMs).bind(4, now).exec())
+    if (!lead.bind(3, now + Instances::kLeadMs).bind(4, now).bind(5, ended).exec())
         return WriteTransaction::sqlError(lead, "lead");
+    if (!ended.isEmpty())
+        qCInfo(lcDb).noquote() << "the process" << ended
+                               << "led the periodic jobs and has ended: the lead is free now";
     Statement &holder = tx.stmt("SELECT holder FROM gatehouse_leader WHERE name = ?");
     holder.bind(1, QString::fromLatin1(kLead));
     const bool leads = holder.next() && holder.text(0) == self.id;
@@ -168,13 +184,16 @@ QJsonArray Instances::list()
     while (q.next()) {
         const QString id = q.value(0).toString();
         const qint64 heartbeatAt = q.value(4).toLongLong();
+        // A process of this machine that has ended is gone, however fresh its heartbeat.
+        const bool alive =
+            now - heartbeatAt <= kAliveMs && (id == m_self.id || !ranHereAndEnded(id));
         out.append(QJsonObject{{QStringLiteral("id"), id},
                                {QStringLiteral("version"), q.value(1).toString()},
                                {QStringLiteral("listeners"),
                                 QJsonDocument::fromJson(q.value(2).toString().toUtf8()).object()},
                                {QStringLiteral("startedAt"), isoTime(q.value(3).toLongLong())},
                                {QStringLiteral("heartbeatAt"), isoTime(heartbeatAt)},
-                               {QStringLiteral("alive"), now - heartbeatAt <= kAliveMs},
+                               {QStringLiteral("alive"), alive},
                                {QStringLiteral("leads"), q.value(5).toInt() > 0},
                                {QStringLiteral("self"), id == m_self.id}});
     }

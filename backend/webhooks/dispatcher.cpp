@@ -1153,7 +1153,7 @@ bool Dispatcher::renewHolder(qint64 now)
     return true;
 }
 
-void Dispatcher::endHoldersGone(const QSqlDatabase &db, qint64 now)
+bool Dispatcher::endHoldersGone(const QSqlDatabase &db, qint64 now)
 {
     // A holder that was a process of this machine and no longer runs (a crash, restarted at
     // once; instances of one machine) will not renew: its time ends now, and its orders are
@@ -1161,17 +1161,30 @@ void Dispatcher::endHoldersGone(const QSqlDatabase &db, qint64 now)
     auto timely = WebhookStore::timelyHolders(db, now);
     if (!timely) {
         qCWarning(lcWebhooks).noquote() << timely.error().message;
-        return;
+        return false;
     }
+    QSet<QString> running;
+    bool gone = false; // a holder ended here at this tick, or one of the last tick's is gone
     for (const QString &holder : std::as_const(*timely)) {
-        if (holder == m_options.leaseHolder || !Core::Instances::ranHereAndEnded(holder))
+        if (holder == m_options.leaseHolder)
             continue;
-        if (auto r = WebhookStore::endHolder(db, holder); !r)
+        if (!Core::Instances::ranHereAndEnded(holder)) {
+            running.insert(holder);
+            continue;
+        }
+        if (auto r = WebhookStore::endHolder(db, holder); !r) {
             qCWarning(lcWebhooks).noquote() << r.error().message;
-        else
-            qCInfo(lcWebhooks).noquote()
-                << "the process" << holder << "has ended: its orders are taken over now";
+            running.insert(holder); // (tried again at the next tick)
+            continue;
+        }
+        qCInfo(lcWebhooks).noquote()
+            << "the process" << holder << "has ended: its orders are taken over now";
+        gone = true;
     }
+    for (auto it = m_timelyHolders.cbegin(); !gone && it != m_timelyHolders.cend(); ++it)
+        gone = !running.contains(*it); // stopped, or its time ran out
+    m_timelyHolders = std::move(running);
+    return gone;
 }
 
 void Dispatcher::finishTick()
@@ -1245,9 +1258,16 @@ void Dispatcher::finishTick()
     // a lease's time that nobody ever leased.
     const int room = m_options.maxInMemory - int(m_known.size());
     if (room > 0 && m_holderValidUntil > now) {
-        endHoldersGone(db, now);
+        if (endHoldersGone(db, now)) {
+            // What the holder gone wrote and had not leased yet is due now: looked for from
+            // the start, with the next ticks' looks too (the scan is a chunk a tick).
+            m_quickLookUntil = now + m_options.leaseTtlMs;
+            m_orphanCursor.clear();
+        }
+        const qint64 unleasedDueBefore =
+            now < m_quickLookUntil ? now - m_options.unleasedGraceMs : now - m_options.leaseTtlMs;
         auto claimed =
-            WebhookStore::claimOrphans(db, m_options.leaseHolder, now, now - m_options.leaseTtlMs,
+            WebhookStore::claimOrphans(db, m_options.leaseHolder, now, unleasedDueBefore,
                                        std::min(room, 500), &m_orphanCursor, m_options.orphanScan);
         if (!claimed) {
             qCWarning(lcWebhooks).noquote() << claimed.error().message;
@@ -1257,6 +1277,13 @@ void Dispatcher::finishTick()
                                << "orders that no instance was sending";
             takeUp(*claimed, now);
         }
+    }
+    if (now >= m_forgetHoldersAt) {
+        m_forgetHoldersAt = now + 60'000;
+        if (auto r = WebhookStore::forgetHolders(db, now - m_options.holderForgetMs); !r)
+            qCWarning(lcWebhooks).noquote() << r.error().message;
+        else if (*r > 0)
+            qCInfo(lcWebhooks) << "forgot" << *r << "lease holders long gone";
     }
     if (!m_wanted.isEmpty())
         queueAcquire();

@@ -67,6 +67,19 @@ public:
         // delivery looked at, a tick took 0.33 s with 300,000 pending (a receiver down for
         // hours). With more pending than this, such a delivery may wait a few ticks longer.
         int orphanScan = 10'000;
+        // Once a holder is seen to go (its process ended on this machine, or it stopped and
+        // gave its leases up), deliveries nobody leased are looked for from the next tick
+        // on for a lease time, due this long ago rather than a lease time ago: those that the
+        // instance gone wrote but had not yet leased went out 15 s late after a kill -9
+        // (the fleet test). Not zero: a live instance leases what it writes within
+        // milliseconds of its commit, and should keep its own orders.
+        qint64 unleasedGraceMs = 1'000;
+        // The row of a holder that died stays while it holds leases (they are taken over by
+        // it), then until this long after its time ran out (one row per process killed,
+        // looked at by every instance at each tick), as Instances keeps an instance's row; an
+        // ended process of this machine, whose time ends at once, is forgotten once its
+        // leases are taken over. Looked for once a minute.
+        qint64 holderForgetMs = 3'600'000;
     };
 
     Dispatcher(Core::Database &database, Core::WriteQueue &writer, Core::EventBus &events,
@@ -184,7 +197,9 @@ private:
     // Leases (Options::leaseHolder set).
     bool leasing() const { return !m_options.leaseHolder.isEmpty(); }
     // Ends the time of lease holders that were processes of this machine and have ended.
-    void endHoldersGone(const QSqlDatabase &db, qint64 now);
+    // Answers whether a holder whose time ran at the last tick is gone now (ended here,
+    // stopped, or its time ran out).
+    bool endHoldersGone(const QSqlDatabase &db, qint64 now);
     bool holds(const QString &subject, qint64 now) const;
     bool busy(const QString &subject) const; // a queue of the subject is here
     void queueAcquire();
@@ -283,6 +298,9 @@ private:
     // reads them all.
     bool m_leaseDoubt = true;
     QString m_orphanCursor;         // where the next look for unleased deliveries starts
+    QSet<QString> m_timelyHolders;  // the other holders whose time ran at the last tick
+    qint64 m_quickLookUntil = 0;    // unleased deliveries are looked for sooner until then
+    qint64 m_forgetHoldersAt = 0;   // the next look for holders gone long ago
     QSet<QString> m_wanted;         // queue keys waiting for their subject's lease
     QHash<QString, int> m_manualOf; // subject -> its manual redeliveries queued here
     // The highest seq known here of each subject leased; a delivery added with a higher one

@@ -17,6 +17,8 @@
 #include <QTimeZone>
 #include <QVariant>
 
+#include <string_view>
+
 namespace Gatehouse::Webhooks {
 
 using Core::Result;
@@ -925,6 +927,21 @@ Result<void> WebhookStore::endHolder(const QSqlDatabase &db, const QString &hold
     return {};
 }
 
+Result<int> WebhookStore::forgetHolders(const QSqlDatabase &db, qint64 expiredBefore)
+{
+    // A holder that still runs renews its row long before (and makes it again if it is gone:
+    // renewHolder()); one whose leases are taken over meanwhile keeps its row until they are.
+    QSqlQuery q(db);
+    static_assert(std::string_view(kHandedOver).empty()); // the '' below
+    q.prepare(QStringLiteral(
+        "DELETE FROM webhook_lease_holders h WHERE h.expires_at < ? AND h.holder <> '' AND NOT "
+        "EXISTS (SELECT 1 FROM webhook_leases l WHERE l.holder = h.holder)"));
+    q.addBindValue(expiredBefore);
+    if (!q.exec())
+        return WriteTransaction::sqlError(q, "forget lease holders gone");
+    return q.numRowsAffected();
+}
+
 Result<QList<WebhookStore::Lease>> WebhookStore::claimOrphans(const QSqlDatabase &db,
                                                               const QString &holder, qint64 now,
                                                               qint64 unleasedDueBefore, int limit,
@@ -934,10 +951,10 @@ Result<QList<WebhookStore::Lease>> WebhookStore::claimOrphans(const QSqlDatabase
     q.setForwardOnly(true);
     // Leases whose holder's time ran out, with something due: taken, each by one instance.
     // Found from the holders (every lease's holder has a row: acquireLeases() makes it in the
-    // statement that takes the lease, and only releaseAllLeases() deletes it, with the
-    // holder's leases), so a tick with every holder alive looks at no lease (0.05 ms), and
-    // one with a holder gone looks at its leases only, each by its key. Each step is written
-    // so that the planner cannot start elsewhere: with statistics from when few deliveries
+    // statement that takes the lease; releaseAllLeases() deletes it with the holder's leases,
+    // forgetHolders() only when it holds none), so a tick with every holder alive looks at no lease
+    // (0.05 ms), and one with a holder gone looks at its leases only, each by its key. Each step is
+    // written so that the planner cannot start elsewhere: with statistics from when few deliveries
     // were pending, it read every pending delivery first (14-31 ms a tick with 70,000
     // pending). A lease locked here is taken only if it still has the holder that was gone
     // (checked again on the row locked), never from an instance that took it meanwhile.

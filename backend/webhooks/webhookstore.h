@@ -207,13 +207,16 @@ public:
     // Ends `holder`'s time now: a process known to have ended (Instances::ranHereAndEnded),
     // whose leases are then taken over at once rather than when its time runs out.
     static Core::Result<void> endHolder(const QSqlDatabase &db, const QString &holder);
+    // Deletes the rows of holders whose time ran out before `expiredBefore` and that hold no
+    // lease (processes that died), except the hand-over holder's. Answers how many.
+    static Core::Result<int> forgetHolders(const QSqlDatabase &db, qint64 expiredBefore);
     // Subjects with deliveries due and nobody to send them, at most `limit`: their holder's
     // time ran out (it died or stalled), or they have no lease and were due before
     // `unleasedDueBefore`. A holder's row stays after it died (one row per process that did
-    // not stop). Leases are locked with SKIP LOCKED, so that instances taking over at once
-    // share the work instead of queueing on each other's rows. Unleased ones are looked for
-    // among the `scan` pending deliveries after `*cursor` (a subject id; empty: the first),
-    // which is moved on (cleared at the end).
+    // not stop) until forgetHolders(). Leases are locked with SKIP LOCKED, so that instances taking
+    // over at once share the work instead of queueing on each other's rows. Unleased ones are
+    // looked for among the `scan` pending deliveries after `*cursor` (a subject id; empty: the
+    // first), which is moved on (cleared at the end).
     static Core::Result<QList<Lease>> claimOrphans(const QSqlDatabase &db, const QString &holder,
                                                    qint64 now, qint64 unleasedDueBefore, int limit,
                                                    QString *cursor, int scan);

@@ -45,6 +45,27 @@ using namespace Gatehouse;
 using namespace Gatehouse::Core;
 using Gatehouse::Test::timeoutMs;
 
+// An instance id of this machine with the process `pid` (Instances::newProcessId()'s form).
+QString idHere(qint64 pid, const char *unique)
+{
+    return QStringLiteral("%1/%2/%3")
+        .arg(QSysInfo::machineHostName())
+        .arg(pid)
+        .arg(QLatin1String(unique));
+}
+
+// The pid of a process that ran and has ended (a real `sleep`, killed); 0 if none started.
+qint64 endedPid()
+{
+    QProcess ended;
+    ended.start(QStringLiteral("sleep"), {QStringLiteral("60")});
+    if (!ended.waitForStarted())
+        return 0;
+    const qint64 pid = ended.processId(); // 0 once it has ended
+    ended.kill();
+    return ended.waitForFinished() ? pid : 0;
+}
+
 class TestCore : public QObject
 {
     Q_OBJECT
@@ -526,24 +547,14 @@ private slots:
         QProcess running;
         running.start(QStringLiteral("sleep"), {QStringLiteral("60")});
         QVERIFY(running.waitForStarted());
-        QProcess ended;
-        ended.start(QStringLiteral("sleep"), {QStringLiteral("60")});
-        QVERIFY(ended.waitForStarted());
-        const qint64 endedPid = ended.processId(); // 0 once it has ended
-        ended.kill();
-        QVERIFY(ended.waitForFinished());
-        const auto here = [](qint64 pid, const char *unique) {
-            return QStringLiteral("%1/%2/%3")
-                .arg(QSysInfo::machineHostName())
-                .arg(pid)
-                .arg(QLatin1String(unique));
-        };
-        const QString runningId = here(running.processId(), "run");
-        const QString endedId = here(endedPid, "end");
-        const QString samePid = here(QCoreApplication::applicationPid(), "before");
+        const qint64 pid = endedPid();
+        QVERIFY(pid > 0);
+        const QString runningId = idHere(running.processId(), "run");
+        const QString endedId = idHere(pid, "end");
+        const QString samePid = idHere(QCoreApplication::applicationPid(), "before");
         const QString elsewhere = QStringLiteral("elsewhere.invalid/1/x");
         const QString unnamed = QStringLiteral("instance-a");
-        const QString garbled = here(0, "zero");
+        const QString garbled = idHere(0, "zero");
         const qint64 now = clock.now().toMSecsSinceEpoch();
         QSqlQuery q((*db)->connection());
         for (const QString &id : {runningId, endedId, samePid, elsewhere, unnamed, garbled})
@@ -569,6 +580,76 @@ private slots:
         QCOMPARE(*alive, (QSet<QString>{me, elsewhere, unnamed, garbled}));
         instances.stop();
         writer.stop();
+    }
+
+    // The lead of the periodic jobs held by a process of this machine that has ended is
+    // taken at the next heartbeat, not when its time runs out; one held by a process that
+    // runs, or by another machine's, is left to its holder. The dashboard's list shows the
+    // ended process as not alive.
+    void leadOfAnEndedProcessIsTakenAtOnce()
+    {
+        QTemporaryDir dir;
+        SystemClock clock;
+        QList<Migration> m = Database::coreMigrations();
+        m.append(Instances::migration());
+        auto db = Database::open(dir.filePath(QStringLiteral("l.db")), m, clock);
+        QVERIFY(db.ok());
+        WriteQueue writer(**db, QStringLiteral("test-writer"));
+        QProcess running;
+        running.start(QStringLiteral("sleep"), {QStringLiteral("60")});
+        QVERIFY(running.waitForStarted());
+        const qint64 pid = endedPid();
+        QVERIFY(pid > 0);
+        const QString runningId = idHere(running.processId(), "run");
+        const QString endedId = idHere(pid, "end");
+        const QString elsewhere = QStringLiteral("elsewhere.invalid/1/x");
+        const qint64 now = clock.now().toMSecsSinceEpoch();
+        QSqlQuery q((*db)->connection());
+        for (const QString &id : {runningId, endedId, elsewhere})
+            QVERIFY(q.exec(QStringLiteral("INSERT INTO gatehouse_instances (id, version, "
+                                          "listeners, started_at, heartbeat_at) VALUES ('%1', "
+                                          "'1.0.0', '{}', %2, %2)")
+                               .arg(id)
+                               .arg(now)));
+        const auto leadHeldBy = [&](const QString &holder) {
+            QSqlQuery u((*db)->connection());
+            return u.exec(QStringLiteral("INSERT INTO gatehouse_leader VALUES ('periodic-jobs', "
+                                         "'%1', %2) ON CONFLICT (name) DO UPDATE SET holder = "
+                                         "excluded.holder, expires_at = excluded.expires_at")
+                              .arg(holder)
+                              .arg(now + 3'600'000));
+        };
+        const auto leader = [&] {
+            QSqlQuery u((*db)->connection());
+            return u.exec(QStringLiteral("SELECT holder FROM gatehouse_leader")) && u.next()
+                       ? u.value(0).toString()
+                       : QString();
+        };
+        QVERIFY(leadHeldBy(runningId));
+        const QString me = Instances::newProcessId(QStringLiteral("me"));
+        Instances instances(**db, writer, clock, Instances::Self{me, QStringLiteral("1.0.0"), 0},
+                            100);
+        QVERIFY(instances.start(false));
+        QVERIFY(!instances.leads());
+        QTest::qWait(300); // three heartbeats
+        QVERIFY(!instances.leads());
+        QCOMPARE(leader(), runningId);
+        QVERIFY(leadHeldBy(elsewhere));
+        QTest::qWait(300);
+        QVERIFY(!instances.leads());
+        QCOMPARE(leader(), elsewhere);
+        QVERIFY(leadHeldBy(endedId));
+        QTRY_VERIFY_WITH_TIMEOUT(instances.leads(), 5000);
+        QCOMPARE(leader(), me);
+        QHash<QString, bool> alive;
+        for (const QJsonValue &v : instances.list())
+            alive.insert(v[QLatin1String("id")].toString(), v[QLatin1String("alive")].toBool());
+        QCOMPARE(alive, (QHash<QString, bool>{
+                            {me, true}, {runningId, true}, {endedId, false}, {elsewhere, true}}));
+        instances.stop();
+        writer.stop();
+        running.kill();
+        QVERIFY(running.waitForFinished());
     }
 
     void migrationsAndSettingsTakeTheClocksTime()

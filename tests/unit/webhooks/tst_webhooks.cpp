@@ -422,6 +422,23 @@ QString postgresBase()
     return base;
 }
 
+// The id an instance of this machine had whose process has ended (a real `sleep`, killed);
+// empty if it could not be started.
+QString endedProcessId(const QString &unique)
+{
+    QProcess ended;
+    ended.start(QStringLiteral("sleep"), {QStringLiteral("60")});
+    if (!ended.waitForStarted())
+        return {};
+    const qint64 pid = ended.processId();
+    ended.kill();
+    if (!ended.waitForFinished())
+        return {};
+    return Core::Instances::newProcessId(unique).replace(
+        QStringLiteral("/%1/").arg(QCoreApplication::applicationPid()),
+        QStringLiteral("/%1/").arg(pid));
+}
+
 // A new database on that server, named `prefix_<pid>`; its URL.
 QString createDatabase(const QString &base, const QString &prefix)
 {
@@ -1292,15 +1309,8 @@ private slots:
         const QString url = createDatabase(base, QStringLiteral("ended"));
         Core::SystemClock clock;
         Receiver receiver;
-        QProcess ended;
-        ended.start(QStringLiteral("sleep"), {QStringLiteral("60")});
-        QVERIFY(ended.waitForStarted());
-        const QString gone =
-            Core::Instances::newProcessId(QStringLiteral("gone"))
-                .replace(QStringLiteral("/%1/").arg(QCoreApplication::applicationPid()),
-                         QStringLiteral("/%1/").arg(ended.processId()));
-        ended.kill();
-        QVERIFY(ended.waitForFinished());
+        const QString gone = endedProcessId(QStringLiteral("gone"));
+        QVERIFY(!gone.isEmpty());
         // A live-looking holder elsewhere, whose time runs for an hour too.
         const QString elsewhere = QStringLiteral("elsewhere.invalid/1/x");
         Instance a(url, QStringLiteral("instance-a"), clock);
@@ -1329,18 +1339,97 @@ private slots:
                                .arg(subject)),
                     qPrintable(q.lastError().text()));
             }
+            // Processes that died two hours ago: one holds nothing any more, the other still
+            // holds the lease of an order with nothing to send.
+            const qint64 twoHoursAgo = QDateTime::currentMSecsSinceEpoch() - 7'200'000;
+            QVERIFY(q.exec(QStringLiteral("INSERT INTO webhook_lease_holders VALUES ('long-gone', "
+                                          "%1), ('long-gone-leased', %1)")
+                               .arg(twoHoursAgo)));
+            QVERIFY(q.exec(QStringLiteral(
+                "INSERT INTO webhook_leases VALUES ('quiet', 'long-gone-leased', 1)")));
         }
         QTRY_COMPARE_WITH_TIMEOUT(int(receiver.hits.size()), 1, 10000);
         QCOMPARE(receiver.hits.at(0).subject, QStringLiteral("of-gone"));
+        // The holders' rows that the tick forgot: the ended process's (its time ended, its
+        // lease taken over) and the one long gone that holds nothing. The one long gone with
+        // a lease and the hand-over holder stay.
         QCOMPARE(a.count(QStringLiteral("SELECT COUNT(*) FROM webhook_lease_holders WHERE "
-                                        "expires_at = 0 AND holder = '%1'")
+                                        "holder IN ('long-gone', '%1')")
                              .arg(gone)),
-                 1);
+                 0);
+        QCOMPARE(a.count(QStringLiteral("SELECT COUNT(*) FROM webhook_lease_holders WHERE "
+                                        "holder IN ('long-gone-leased', '')")),
+                 2);
         // The other holder's time is its own: its order waits.
         QTest::qWait(3 * Instance::kLeaseTtlMs);
         QCOMPARE(int(receiver.hits.size()), 1);
         QCOMPARE(a.count(QStringLiteral("SELECT COUNT(*) FROM webhook_leases WHERE holder = '%1'")
                              .arg(elsewhere)),
+                 1);
+    }
+
+    // What an instance wrote but had not leased yet when it was killed goes out as soon as
+    // another instance sees it gone, not a lease time after it was due: an unleased delivery
+    // due for a while (less than a lease time) is left alone while every holder runs, and is
+    // taken at the next tick once a holder's process ends.
+    void deliveriesAnEndedProcessNeverLeasedGoOutSoon()
+    {
+        const QString base = postgresBase();
+        if (base.isEmpty())
+            QSKIP("GATEHOUSE_TEST_POSTGRES is not set (ctest runs this as tst_webhooks_postgres)");
+        const QString url = createDatabase(base, QStringLiteral("unleased_ended"));
+        Core::SystemClock clock;
+        Receiver receiver;
+        const QString gone = endedProcessId(QStringLiteral("gone"));
+        QVERIFY(!gone.isEmpty());
+        // Ticks every 4 s; without a holder gone, an unleased delivery waits until it has been
+        // due for 12 s.
+        constexpr qint64 ttl = 12'000;
+        QElapsedTimer since; // ticks at 4, 8 and 12 s of it
+        since.start();
+        Instance a(url, QStringLiteral("instance-a"), clock, 128, 50'000,
+                   [](Dispatcher::Options &o) { o.leaseTtlMs = ttl; });
+        // Written once the dispatcher has read what was pending at its start (which it
+        // leases, whoever wrote it).
+        QTest::qWait(1'000);
+        {
+            QSqlQuery q(a.database->connection());
+            QVERIFY(q.exec(QStringLiteral("INSERT INTO webhook_endpoints (id, owner_id, url, "
+                                          "created_at) VALUES ('e', 'customer', '%1', 0)")
+                               .arg(receiver.url())));
+            QVERIFY2(
+                q.exec(QStringLiteral("INSERT INTO webhook_deliveries (id, endpoint_id, owner_id, "
+                                      "subject_id, seq, event_type, label, payload, state, "
+                                      "next_attempt_at, created_at) VALUES ('d-unleased', 'e', "
+                                      "'customer', 'unleased', 1, 'order.status', 'S1', "
+                                      "'{\"subject\":\"unleased\",\"seq\":1}', 'pending', %1, %1)")
+                           .arg(QDateTime::currentMSecsSinceEpoch() - 1'500)),
+                qPrintable(q.lastError().text()));
+        }
+        // The first tick (at 4 s) passes: nobody is gone, the delivery is left to its writer.
+        QTest::qWait(int(ttl / 3));
+        QCOMPARE(int(receiver.hits.size()), 0);
+        QCOMPARE(a.count(QStringLiteral("SELECT COUNT(*) FROM webhook_leases")), 0);
+        // Its writer's process has ended (its holder's row, time for an hour, no lease yet).
+        {
+            QSqlQuery q(a.database->connection());
+            QVERIFY(q.exec(QStringLiteral("INSERT INTO webhook_lease_holders VALUES ('%1', %2)")
+                               .arg(gone)
+                               .arg(QDateTime::currentMSecsSinceEpoch() + 3'600'000)));
+        }
+        // Taken at the next tick (8 s), not at the one (12 s) where it has been due for a
+        // lease time.
+        QTRY_COMPARE_WITH_TIMEOUT(int(receiver.hits.size()), 1, 10'000);
+        QVERIFY2(since.elapsed() < 10'000,
+                 qPrintable(
+                     QStringLiteral("sent %1 ms after the instance started").arg(since.elapsed())));
+        QCOMPARE(receiver.hits.at(0).subject, QStringLiteral("unleased"));
+        QCOMPARE(a.count(QStringLiteral("SELECT COUNT(*) FROM webhook_leases WHERE subject_id = "
+                                        "'unleased' AND holder = 'instance-a'")),
+                 1);
+        QCOMPARE(a.count(QStringLiteral("SELECT COUNT(*) FROM webhook_lease_holders WHERE "
+                                        "expires_at = 0 AND holder = '%1'")
+                             .arg(gone)),
                  1);
     }
 
