@@ -642,8 +642,10 @@ private slots:
         QTRY_VERIFY_WITH_TIMEOUT(instances.leads(), 5000);
         QCOMPARE(leader(), me);
         QHash<QString, bool> alive;
-        for (const QJsonValue &v : instances.list())
-            alive.insert(v[QLatin1String("id")].toString(), v[QLatin1String("alive")].toBool());
+        const QJsonArray listed = instances.list();
+        for (const auto &v : listed)
+            alive.insert(v.toObject().value(QLatin1String("id")).toString(),
+                         v.toObject().value(QLatin1String("alive")).toBool());
         QCOMPARE(alive, (QHash<QString, bool>{
                             {me, true}, {runningId, true}, {endedId, false}, {elsewhere, true}}));
         instances.stop();
