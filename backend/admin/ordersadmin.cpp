@@ -27,7 +27,17 @@ namespace {
 
 HttpResponse fromError(const Core::Error &e)
 {
-    return HttpResponse::error(e.httpStatus > 0 ? e.httpStatus : 500, e.code, e.message);
+    HttpResponse r = HttpResponse::error(e.httpStatus > 0 ? e.httpStatus : 500, e.code, e.message);
+    if (e.code == QLatin1String(Core::kDatabaseUnavailable))
+        r.setHeader("Retry-After", QByteArray::number(Core::kDatabaseRetryAfterS));
+    return r;
+}
+
+// An order as the admin API shows it: with its customer's name where it can be read.
+void addCustomerName(QJsonObject *order, const QSqlDatabase &db, const QString &customerId)
+{
+    if (const auto c = OrderStore::customer(db, customerId); c && *c)
+        order->insert(QStringLiteral("customerName"), (*c)->name);
 }
 
 HttpResponse items(const QList<QJsonObject> &list)
@@ -202,7 +212,10 @@ void OrdersAdminApi::registerRoutes()
         OrderStore::BeerFilter f;
         f.name = req.query.queryItemValue(QStringLiteral("beerName"), QUrl::FullyDecoded);
         f.style = req.query.queryItemValue(QStringLiteral("beerStyle"));
-        return items(OrderStore::beers(m_database.connection(), f, 0, 1000, true).items);
+        const auto page = OrderStore::beers(m_database.connection(), f, 0, 1000, true);
+        if (!page)
+            return fromError(page.error());
+        return items(page->items);
     });
     m_server.routeDeferred(
         "POST", QStringLiteral("/admin/v1/beers/{id}/restock"),
@@ -287,13 +300,15 @@ void OrdersAdminApi::registerRoutes()
         if (!id)
             return error;
         QSqlDatabase db = m_database.connection();
-        const auto order = OrderStore::order(db, *id);
+        const auto found = OrderStore::order(db, *id);
+        if (!found)
+            return fromError(found.error());
+        const std::optional<Orders::Order> &order = *found;
         if (!order)
             return HttpResponse::error(404, QStringLiteral("order-not-found"),
                                        QStringLiteral("no order %1").arg(*id));
         QJsonObject o = order->toJson();
-        if (const auto c = OrderStore::customer(db, order->customerId))
-            o.insert(QStringLiteral("customerName"), c->name);
+        addCustomerName(&o, db, order->customerId);
         QJsonArray history;
         for (const QJsonObject &h : OrderStore::history(db, *id))
             history.append(h);
@@ -328,8 +343,7 @@ void OrdersAdminApi::registerRoutes()
                     if (!r)
                         return respond(fromError(r.error()));
                     QJsonObject o = r->toJson();
-                    if (const auto c = OrderStore::customer(db->connection(), r->customerId))
-                        o.insert(QStringLiteral("customerName"), c->name);
+                    addCustomerName(&o, db->connection(), r->customerId);
                     respond(HttpResponse::json(200, o));
                 });
             });
@@ -366,8 +380,10 @@ void OrdersAdminApi::registerRoutes()
                 for (const auto &l : body->value(QStringLiteral("lines")).toArray())
                     lines.append(l);
             } else {
-                const auto beers = OrderStore::beers(db, {}, 0, 2, false).items;
-                for (const QJsonObject &b : beers)
+                const auto beers = OrderStore::beers(db, {}, 0, 2, false);
+                if (!beers)
+                    return respond(fromError(beers.error()));
+                for (const QJsonObject &b : beers->items)
                     lines.append(
                         QJsonObject{{QStringLiteral("upc"), b.value(QStringLiteral("upc"))},
                                     {QStringLiteral("orderQuantity"), 1}});
@@ -389,9 +405,7 @@ void OrdersAdminApi::registerRoutes()
                                 if (!r)
                                     return respond(fromError(r.error()));
                                 QJsonObject o = r->order.toJson();
-                                if (const auto c = OrderStore::customer(database->connection(),
-                                                                        r->order.customerId))
-                                    o.insert(QStringLiteral("customerName"), c->name);
+                                addCustomerName(&o, database->connection(), r->order.customerId);
                                 respond(HttpResponse::json(201, o));
                             });
         });

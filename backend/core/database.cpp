@@ -139,6 +139,20 @@ Result<QSqlDatabase> Database::openConnection(const QString &name)
     return db;
 }
 
+Error databaseUnavailable()
+{
+    return Error{QString::fromLatin1(kDatabaseUnavailable),
+                 QStringLiteral("the database cannot be reached at the moment; try again"), 503};
+}
+
+Error Database::readFailed(const QSqlDatabase &db, const QString &failure)
+{
+    pg_conn *pg = db.isValid() ? pgHandleOf(db) : nullptr;
+    if (!db.isValid() || !db.isOpen() || (pg && !pgConnected(pg)))
+        return databaseUnavailable();
+    return Error{QStringLiteral("database-error"), failure, 500};
+}
+
 QSqlDatabase Database::connection()
 {
     QThread *thread = QThread::currentThread();
@@ -162,16 +176,40 @@ QSqlDatabase Database::connection()
         QSqlDatabase::database(lost, false).close();
         QSqlDatabase::removeDatabase(lost);
     }
+    {
+        QMutexLocker lock(&m_connections->mutex);
+        if (m_connections->failedOpens > 0 &&
+            std::chrono::steady_clock::now() < m_connections->nextOpen)
+            return QSqlDatabase(); // tried moments ago by some thread: not again yet
+    }
     // Opened outside the lock: a database host that is slow to answer holds up this thread
     // only, not every other thread's connection().
     const QString name = m_prefix + QLatin1Char('-') + QString::number(quintptr(thread), 16) +
                          QLatin1Char('-') + QString::number(++m_connections->opened);
     auto db = openConnection(name);
     if (!db) {
-        qCCritical(lcDb) << db.error().message;
+        {
+            QMutexLocker lock(&m_connections->mutex);
+            const int shift = std::min(m_connections->failedOpens++, 6);
+            m_connections->nextOpen =
+                std::chrono::steady_clock::now() +
+                std::min(std::chrono::milliseconds(25 << shift), std::chrono::milliseconds(1'000));
+        }
+        const auto seen = m_connections->openFailures.failed();
+        if (seen.first)
+            qCCritical(lcDb).noquote() << db.error().message << "(tried again within a second "
+                                       << "while it fails; logged every 10 s)";
+        else if (seen.log)
+            qCCritical(lcDb).noquote()
+                << "still:" << db.error().message << "(for" << seen.lastedMs / 1000 << "s;"
+                << seen.unlogged << "more failures since the last line)";
         return QSqlDatabase();
     }
+    if (qint64 lasted = 0; m_connections->openFailures.succeeded(&lasted))
+        qCWarning(lcDb).noquote() << "the database" << m_display << "answers again, after" << lasted
+                                  << "ms";
     QMutexLocker lock(&m_connections->mutex);
+    m_connections->failedOpens = 0;
     m_connections->names.insert(thread, name);
     if (!lost.isEmpty())
         return *db; // the handler below is connected already

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "core/repeatedfailure.h"
 #include "core/result.h"
 #include "core/writequeue.h"
 
@@ -20,6 +21,13 @@ struct pg_conn;
 namespace Gatehouse::Core {
 
 class Clock;
+
+// What a read or a write answers while the database cannot be reached (a server that is down,
+// restarting or refusing connections): 503 database-unavailable, to be tried again. Each
+// service answers it in its own error shape, with Retry-After.
+inline constexpr char kDatabaseUnavailable[] = "database-unavailable";
+inline constexpr int kDatabaseRetryAfterS = 1;
+Error databaseUnavailable();
 
 // A read statement of the calling thread's connection (Database::read): prepared once per
 // thread, bound and stepped through Statement, and reset when this goes out of scope so that
@@ -79,8 +87,13 @@ public:
                                                   const QList<Migration> &migrations,
                                                   const Clock &clock, Role role = Role::Tool);
 
-    // The calling thread's connection (created on first use).
+    // The calling thread's connection (created on first use). Not valid (isValid() false)
+    // while the database cannot be reached: it is tried again after a pause.
     QSqlDatabase connection();
+    // What a failed read on `db` answers: database-unavailable (503: the connection could not
+    // be opened or was lost, as when the server is down or restarting; try again) or
+    // database-error (500, with `failure`, the statement's error, for the log).
+    static Error readFailed(const QSqlDatabase &db, const QString &failure);
     // A statement on the calling thread's connection, prepared on first use and kept until
     // the thread ends or the database closes; `sql` must be a string literal (its address is
     // the key). For hot reads, where QSqlQuery would parse the SQL on every request.
@@ -161,6 +174,12 @@ private:
         // Node-based maps: a Statement's address stays valid while others are added.
         std::unordered_map<QThread *, std::unordered_map<const void *, Statement>> statements;
         void finalize(QThread *thread); // with mutex held, before the connection closes
+        // A connection that cannot be opened (the server is down, restarting, refusing) is
+        // tried again after a pause, 25 ms and doubling up to 1 s, whichever thread asks:
+        // tried at every statement of every thread, it took a core (with the log below).
+        int failedOpens = 0;                            // in a row; with mutex held
+        std::chrono::steady_clock::time_point nextOpen; // no try before (with mutex held)
+        RepeatedFailure openFailures;                   // the log's
     };
     std::shared_ptr<Connections> m_connections = std::make_shared<Connections>();
 };

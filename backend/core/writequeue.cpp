@@ -9,6 +9,7 @@
 #include "core/database.h"
 #include "core/logging.h"
 #include "core/postgres.h"
+#include "core/repeatedfailure.h"
 #include "core/threadstate.h"
 
 #include <QDeadlineTimer>
@@ -603,6 +604,7 @@ void WriteQueue::loop()
     QSqlQuery control(db);
     std::vector<std::pair<const char *, sqlite3_stmt *>> prepared;
     QString controlError;
+    RepeatedFailure beginFailures; // logged once, then every 10 s
     auto run = [&](const char *sql) {
         if (pg) {
             // BEGIN IMMEDIATE: PostgreSQL's writer takes its row locks as it goes. BEGIN waits
@@ -765,13 +767,25 @@ void WriteQueue::loop()
                 }
             }
             sinceCommit.start();
-        } else {
-            qCCritical(lcDb) << m_name << "begin failed:" << controlError;
+        } else if (const auto seen = beginFailures.failed(); seen.first) {
+            qCCritical(lcDb).noquote() << m_name << "cannot begin a write:" << controlError
+                                       << "(its writes fail until it can; logged every 10 s)";
+        } else if (seen.log) {
+            qCCritical(lcDb).noquote()
+                << m_name << "still cannot begin a write (for" << seen.lastedMs / 1000 << "s;"
+                << seen.unlogged << "more batches failed since the last line):" << controlError;
         }
+        if (qint64 lasted = 0; begun && beginFailures.succeeded(&lasted))
+            qCWarning(lcDb).noquote() << m_name << "writes again, after" << lasted << "ms";
         if (!committed) {
-            const Error e{
-                QStringLiteral("database-error"),
-                QStringLiteral("the database did not accept the write: %1").arg(controlError), 500};
+            // Not begun: the database cannot be reached (its connection could not be opened,
+            // or broke), and nothing was tried: the caller may try again (503).
+            const Error e = begun
+                                ? Error{QStringLiteral("database-error"),
+                                        QStringLiteral("the database did not accept the write: %1")
+                                            .arg(controlError),
+                                        500}
+                                : databaseUnavailable();
             for (size_t i = 0; i < results.size(); ++i)
                 if (i != endedBy)
                     results[i] = e; // the job that ended the batch keeps its own error

@@ -38,12 +38,17 @@ GrantResult AuthorizationCodeGrant::handle(const TokenRequest &req) const
     if (code.isEmpty())
         return grantFailed(invalidRequest(QStringLiteral("code is required")));
     const QString codeHash = TokenIssuer::hashToken(code);
-    QSqlQuery q(m_database.connection());
+    const QSqlDatabase db = m_database.connection();
+    if (!db.isOpen())
+        return grantReadFailed(db, nullptr);
+    QSqlQuery q(db);
     q.prepare(QStringLiteral("SELECT client_id, user_id, redirect_uri, scope, nonce, "
                              "code_challenge, auth_time, expires_at, used_at, "
                              "implied_redirect_uri FROM oauth_codes WHERE hash = ?"));
     q.addBindValue(codeHash);
-    if (!q.exec() || !q.next() || q.value(0).toString() != c.clientId)
+    if (!q.exec())
+        return grantReadFailed(db, &q);
+    if (!q.next() || q.value(0).toString() != c.clientId)
         return grantFailed(
             invalidGrant(QStringLiteral("the code is unknown or was issued to another "
                                         "client")));

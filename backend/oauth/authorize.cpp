@@ -845,7 +845,8 @@ void AuthorizeEndpoint::finish(const Request &request, const QString &userId, qi
     const QString codeHash = newCode.hash;
     const qint64 now = m_clock.now().toMSecsSinceEpoch();
     const qint64 expiresAt = now + m_settings.codeLifetimeMs;
-    const QString scope = r.scopes.join(QLatin1Char(' '));
+    // Never null (a client without scopes): the columns are NOT NULL, and null binds NULL.
+    const QString scope = r.scopes.isEmpty() ? QStringLiteral("") : r.scopes.join(QLatin1Char(' '));
     m_writer.submit(
         [r, userId, authTime, rememberConsent, codeHash, now, expiresAt, scope, userUpdatedAt,
          sessionHash](Core::WriteTransaction &tx) -> Core::Result<void> {
@@ -878,7 +879,8 @@ void AuthorizeEndpoint::finish(const Request &request, const QString &userId, qi
                     "INSERT INTO oauth_consents (user_id, client_id, scope, granted_at) VALUES "
                     "(?, ?, ?, ?) ON CONFLICT (user_id, client_id) DO UPDATE SET scope = "
                     "excluded.scope, granted_at = excluded.granted_at");
-                c.bind(1, userId).bind(2, r.clientId).bind(3, scopes.join(QLatin1Char(' ')));
+                c.bind(1, userId).bind(2, r.clientId);
+                c.bind(3, scopes.isEmpty() ? QStringLiteral("") : scopes.join(QLatin1Char(' ')));
                 if (!c.bind(4, now).exec())
                     return Core::WriteTransaction::sqlError(c, "remember consent");
             }

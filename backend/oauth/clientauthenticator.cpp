@@ -84,7 +84,10 @@ std::optional<OAuthError> ClientAuthenticator::authenticate(const HttpRequest &r
     }
     if (id.isEmpty())
         return invalidClient(QStringLiteral("client authentication is required"), basic);
-    const auto found = m_clients.find(id);
+    const auto lookedUp = m_clients.lookup(id);
+    if (!lookedUp) // not read (the database cannot be reached): try again, not "unknown"
+        return storageError(lookedUp.error(), QStringLiteral("the client could not be read"));
+    const std::optional<Client> &found = *lookedUp;
     // Fail closed with one answer for an unknown client and a wrong secret.
     if (!found)
         return invalidClient(QStringLiteral("unknown client or wrong credentials"), basic);

@@ -1118,6 +1118,12 @@ void ClientRegistry::setClusterAccess(const QString &clientId, bool allowed,
 
 std::optional<Client> ClientRegistry::find(const QString &clientId) const
 {
+    auto found = lookup(clientId);
+    return found ? *found : std::nullopt;
+}
+
+Core::Result<std::optional<Client>> ClientRegistry::lookup(const QString &clientId) const
+{
     quint64 generation = 0;
     {
         QMutexLocker lock(&m_mutex);
@@ -1125,19 +1131,24 @@ std::optional<Client> ClientRegistry::find(const QString &clientId) const
             return *it;
         generation = m_generation;
     }
-    QSqlQuery q(m_database.connection());
+    const QSqlDatabase db = m_database.connection();
+    if (!db.isOpen())
+        return Core::Database::readFailed(db, QString());
+    QSqlQuery q(db);
     q.prepare(QStringLiteral("SELECT secret_hash, record, registration_token_hash IS NOT NULL "
                              "FROM oauth_clients WHERE client_id = ?"));
     q.addBindValue(clientId);
+    // A read that failed (a lost database connection) is not "no such client": that would
+    // answer invalid_client, and stay in the cache.
+    if (!q.exec())
+        return Core::Database::readFailed(db, q.lastError().text());
     std::optional<Client> c;
-    const bool read = q.exec();
-    if (read && q.next())
+    if (q.next())
         c = fromRow(clientId, q.value(0).toString(), q.value(1).toByteArray(), q.value(2).toBool());
     QMutexLocker lock(&m_mutex);
     // A change committed while this read ran: what was read may be the old record (or a
-    // deleted client), so it answers this call but is not cached. Nor is a read that failed
-    // (a lost database connection): "no such client" would stay in the cache.
-    if (generation != m_generation || !read)
+    // deleted client), so it answers this call but is not cached.
+    if (generation != m_generation)
         return c;
     if (m_cache.size() > 10'000)
         m_cache.clear();

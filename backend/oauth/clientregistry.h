@@ -196,6 +196,9 @@ public:
                           std::function<void(Core::Result<Registered>)> done);
 
     std::optional<Client> find(const QString &clientId) const; // cached
+    // The same, telling a read that failed (database-unavailable while the database cannot
+    // be reached) from a client that does not exist.
+    Core::Result<std::optional<Client>> lookup(const QString &clientId) const;
     // Another instance changed the client (ChangeFeed): read it again; empty id: every client.
     void changedElsewhere(const QString &clientId);
     QList<Client> all() const;

@@ -18,11 +18,16 @@ GrantResult DeviceCodeGrant::handle(const TokenRequest &req) const
     if (deviceCode.isEmpty())
         return grantFailed(invalidRequest(QStringLiteral("device_code is required")));
     const QString hash = TokenIssuer::hashToken(deviceCode);
-    QSqlQuery q(m_database.connection());
+    const QSqlDatabase db = m_database.connection();
+    if (!db.isOpen())
+        return grantReadFailed(db, nullptr);
+    QSqlQuery q(db);
     q.prepare(QStringLiteral("SELECT client_id, scope, status, user_id, auth_time, expires_at, "
                              "interval_s, last_poll_at FROM oauth_device_codes WHERE hash = ?"));
     q.addBindValue(hash);
-    if (!q.exec() || !q.next() || q.value(0).toString() != c.clientId)
+    if (!q.exec())
+        return grantReadFailed(db, &q);
+    if (!q.next() || q.value(0).toString() != c.clientId)
         return grantFailed(invalidGrant(
             QStringLiteral("the device_code is unknown or was issued to another client")));
     const QString status = q.value(2).toString();

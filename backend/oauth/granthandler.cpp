@@ -9,6 +9,8 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QSqlError>
+#include <QSqlQuery>
 
 namespace Gatehouse::OAuth {
 
@@ -25,6 +27,13 @@ GrantResult grantFailed(const OAuthError &e)
     GrantResult r;
     r.error = e;
     return r;
+}
+
+GrantResult grantReadFailed(const QSqlDatabase &db, const QSqlQuery *q)
+{
+    const QString failure = q ? q->lastError().text() : QString();
+    return grantFailed(storageError(Core::Database::readFailed(db, failure),
+                                    QStringLiteral("the grant could not be read")));
 }
 
 std::optional<OAuthError> requestedScopes(const Client &client, const QString &scope,

@@ -7,6 +7,7 @@
 
 #include <QHash>
 #include <QJsonObject>
+#include <QSqlDatabase>
 
 #include <functional>
 #include <memory>
@@ -103,6 +104,11 @@ inline OAuthError serverError(const QString &d)
 }
 // A GrantResult that only answers this error.
 GrantResult grantFailed(const OAuthError &e);
+// The answer when a grant could not read its code or token (`q` failed, or `db` is not open):
+// 503 temporarily_unavailable while the database cannot be reached, nothing spent, else
+// server_error. Never invalid_grant: a code that could not be read is not unknown, and a
+// client told so would throw it away.
+GrantResult grantReadFailed(const QSqlDatabase &db, const QSqlQuery *q);
 
 // Scopes asked for (the `scope` parameter), each allowed to the client; none asked for: all
 // the client's.

@@ -155,7 +155,8 @@ void OAuthApi::commit(GrantResult result, const QString &grantType, const Respon
         [shared, answer, respond, events, queue, grantType](const Core::Result<void> &r) {
             if (!r)
                 return respond(
-                    serverError(QStringLiteral("the token could not be stored")).toResponse());
+                    storageError(r.error(), QStringLiteral("the token could not be stored"))
+                        .toResponse());
             if (shared->error)
                 return respond(shared->error->toResponse());
             respond(*answer);
@@ -363,7 +364,9 @@ void OAuthApi::deviceAuthorizationEndpoint(const HttpRequest &req, const Respond
     static constexpr int kIntervalS = 5;
     auto userCode = std::make_shared<QString>();
     const QString clientId = client.clientId;
-    const QString scope = scopes.join(QLatin1Char(' '));
+    // Not null when empty (a client without scopes): the column is NOT NULL, and a null
+    // QString is bound as NULL.
+    const QString scope = scopes.isEmpty() ? QStringLiteral("") : scopes.join(QLatin1Char(' '));
     m_writer.submit(
         [deviceCode, now, userCode, clientId, scope, kLifetimeS](Core::WriteTransaction &tx) {
             static constexpr const char *kInsert =
@@ -386,7 +389,7 @@ void OAuthApi::deviceAuthorizationEndpoint(const HttpRequest &req, const Respond
         },
         [this, deviceCode, userCode, respond, kLifetimeS](const Core::Result<void> &r) {
             if (!r)
-                return respond(serverError(r.error().message).toResponse());
+                return respond(storageError(r.error(), r.error().message).toResponse());
             const QString uri = m_issuer + QStringLiteral("/oauth2/device");
             const QString shown = formatUserCode(*userCode);
             respond(noStore(
@@ -519,7 +522,7 @@ void OAuthApi::revocationEndpoint(const HttpRequest &req, const Responder &respo
         },
         [respond, refused](const Core::Result<void> &r) {
             if (!r)
-                return respond(serverError(r.error().message).toResponse());
+                return respond(storageError(r.error(), r.error().message).toResponse());
             if (*refused) // RFC 7009 §2.1: only the client it was issued to may revoke it
                 return respond(
                     unauthorizedClient(QStringLiteral("the token was issued to another client"))

@@ -1,5 +1,7 @@
 #include "oauth/oautherror.h"
 
+#include "core/database.h"
+
 #include <QJsonObject>
 
 namespace Gatehouse::OAuth {
@@ -22,6 +24,23 @@ Core::HttpResponse OAuthError::toResponse() const
     if (basicChallenge)
         r.setHeader("WWW-Authenticate", "Basic realm=\"gatehouse\", charset=\"UTF-8\"");
     return r;
+}
+
+OAuthError storageError(const Core::Error &e, const QString &what)
+{
+    if (e.code == QLatin1String(Core::kDatabaseUnavailable)) {
+        OAuthError busy{QStringLiteral("temporarily_unavailable"), e.message, 503};
+        busy.retryAfterS = Core::kDatabaseRetryAfterS;
+        return busy;
+    }
+    return {QStringLiteral("server_error"), what, 500};
+}
+
+OAuthError issuingError(const QString &code, const QString &message, int httpStatus)
+{
+    if (httpStatus == 400 && !code.isEmpty())
+        return {code, message};
+    return storageError(Core::Error{code, message, httpStatus}, message);
 }
 
 } // namespace Gatehouse::OAuth

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "core/httpmessage.h"
+#include "core/result.h"
 
 #include <QString>
 
@@ -13,7 +14,7 @@ struct OAuthError
     QString description;
     int status = 400;
     bool basicChallenge = false; // 401 invalid_client after HTTP Basic: WWW-Authenticate
-    int retryAfterS = 0;         // a 429: Retry-After
+    int retryAfterS = 0;         // a 429 or 503: Retry-After
 
     Core::HttpResponse toResponse() const;
 };
@@ -41,12 +42,12 @@ inline OAuthError unsupportedGrantType(const QString &d)
 
 // An error of the token issuer: its own OAuth code when it refused on a rule (status 400, e.g.
 // unauthorized_client for the cluster's audience), else server_error.
-inline OAuthError issuingError(const QString &code, const QString &message, int httpStatus)
-{
-    if (httpStatus == 400 && !code.isEmpty())
-        return {code, message};
-    return {QStringLiteral("server_error"), message, 500};
-}
+OAuthError issuingError(const QString &code, const QString &message, int httpStatus);
+
+// A write (or read) that failed, as the OAuth endpoints answer it: 503 temporarily_unavailable
+// with Retry-After while the database cannot be reached (the client may try again; nothing
+// was used up), else server_error with `what`.
+OAuthError storageError(const Core::Error &e, const QString &what);
 
 // Adds Cache-Control: no-store and Pragma: no-cache (RFC 6749 §5.1).
 Core::HttpResponse noStore(Core::HttpResponse r);

@@ -17,12 +17,17 @@ GrantResult RefreshTokenGrant::handle(const TokenRequest &req) const
     if (token.isEmpty())
         return grantFailed(invalidRequest(QStringLiteral("refresh_token is required")));
     const QString hash = TokenIssuer::storageKey(token);
-    QSqlQuery q(m_database.connection());
+    const QSqlDatabase db = m_database.connection();
+    if (!db.isOpen())
+        return grantReadFailed(db, nullptr);
+    QSqlQuery q(db);
     q.prepare(QStringLiteral("SELECT kind, client_id, subject, scope, expires_at, revoked_at, "
                              "family, code_hash, auth_time, rotated_at FROM oauth_tokens WHERE "
                              "hash = ?"));
     q.addBindValue(hash);
-    if (!q.exec() || !q.next() || q.value(0).toString() != QLatin1String("refresh") ||
+    if (!q.exec())
+        return grantReadFailed(db, &q);
+    if (!q.next() || q.value(0).toString() != QLatin1String("refresh") ||
         q.value(1).toString() != c.clientId)
         return grantFailed(invalidGrant(
             QStringLiteral("the refresh token is unknown or was issued to another client")));

@@ -34,7 +34,24 @@ HttpResponse fromError(const Core::Error &e, const HttpRequest &req)
                                       "the details under this requestId"),
                        &req);
     }
-    return problem(status, e.code, e.message, &req);
+    HttpResponse r = problem(status, e.code, e.message, &req);
+    if (e.code == QLatin1String(Core::kDatabaseUnavailable))
+        r.setHeader("Retry-After", QByteArray::number(Core::kDatabaseRetryAfterS));
+    return r;
+}
+
+// The answer when the customer of a /v1 path cannot be used: 404 customer-not-found, or the
+// read's error (503 while the database cannot be reached: never "not found" for that).
+std::optional<HttpResponse> customerRefusal(const QSqlDatabase &db, const QString &id,
+                                            const HttpRequest &req)
+{
+    const auto customer = OrderStore::customer(db, id);
+    if (!customer)
+        return fromError(customer.error(), req);
+    if (!*customer)
+        return problem(404, QStringLiteral("customer-not-found"),
+                       QStringLiteral("no customer with id %1").arg(id), &req);
+    return std::nullopt;
 }
 
 HttpResponse orderResponse(int status, const QByteArray &body)
@@ -209,9 +226,8 @@ void OrdersApi::registerRoutes()
                 return *literal ? submit() : refused(literal->error().message);
             // A name lookup costs time and one of kMaxLookups places: nobody gets one for a
             // customer that does not exist.
-            if (!OrderStore::customer(m_database.connection(), cid))
-                return respond(problem(404, QStringLiteral("customer-not-found"),
-                                       QStringLiteral("no customer with id %1").arg(cid), &req));
+            if (auto refusal = customerRefusal(m_database.connection(), cid, req))
+                return respond(*refusal);
             auto busy = [req, respond](const QString &what) {
                 HttpResponse r =
                     problem(503, QString::fromLatin1(Webhooks::kCallbackLookupsBusy),
@@ -254,11 +270,12 @@ void OrdersApi::registerRoutes()
             if (auto e = readPaging(req, &pageNumber, &pageSize))
                 return *e;
             QSqlDatabase db = m_database.connection();
-            if (!OrderStore::customer(db, *customerId))
-                return problem(404, QStringLiteral("customer-not-found"),
-                               QStringLiteral("no customer with id %1").arg(*customerId), &req);
-            return pageResponse(OrderStore::customerOrders(db, *customerId, pageNumber, pageSize),
-                                pageNumber, pageSize);
+            if (auto refusal = customerRefusal(db, *customerId, req))
+                return *refusal;
+            const auto page = OrderStore::customerOrders(db, *customerId, pageNumber, pageSize);
+            if (!page)
+                return fromError(page.error(), req);
+            return pageResponse(*page, pageNumber, pageSize);
         });
 
     m_server.route("GET", QStringLiteral("/v1/customers/{customerId}/orders/{orderId}"),
@@ -271,11 +288,12 @@ void OrdersApi::registerRoutes()
                        if (!orderId)
                            return error;
                        QSqlDatabase db = m_database.connection();
-                       if (!OrderStore::customer(db, *customerId))
-                           return problem(404, QStringLiteral("customer-not-found"),
-                                          QStringLiteral("no customer with id %1").arg(*customerId),
-                                          &req);
-                       const auto order = OrderStore::order(db, *orderId);
+                       if (auto refusal = customerRefusal(db, *customerId, req))
+                           return *refusal;
+                       const auto found = OrderStore::order(db, *orderId);
+                       if (!found)
+                           return fromError(found.error(), req);
+                       const std::optional<Order> &order = *found;
                        if (!order || order->customerId != *customerId)
                            return problem(404, QStringLiteral("order-not-found"),
                                           QStringLiteral("customer %1 has no order with id %2")
@@ -303,10 +321,8 @@ void OrdersApi::registerRoutes()
                 const auto orderId = pathUuid(req, QStringLiteral("orderId"), &error);
                 if (!orderId)
                     return respond(error);
-                if (!OrderStore::customer(m_database.connection(), *customerId))
-                    return respond(
-                        problem(404, QStringLiteral("customer-not-found"),
-                                QStringLiteral("no customer with id %1").arg(*customerId), &req));
+                if (auto refusal = customerRefusal(m_database.connection(), *customerId, req))
+                    return respond(*refusal);
                 m_service.act(*orderId, *customerId, action, [respond, req](Core::Result<Order> r) {
                     if (!r)
                         return respond(fromError(r.error(), req));
@@ -328,16 +344,21 @@ void OrdersApi::registerRoutes()
                            QStringLiteral("beerStyle must be one of %1")
                                .arg(beerStyles().join(QStringLiteral(", "))),
                            &req);
-        return pageResponse(
-            OrderStore::beers(m_database.connection(), f, pageNumber, pageSize, false), pageNumber,
-            pageSize);
+        const auto page =
+            OrderStore::beers(m_database.connection(), f, pageNumber, pageSize, false);
+        if (!page)
+            return fromError(page.error(), req);
+        return pageResponse(*page, pageNumber, pageSize);
     });
     m_server.route("GET", QStringLiteral("/v1/beers/{beerId}"), [this](const HttpRequest &req) {
         HttpResponse error;
         const auto beerId = pathUuid(req, QStringLiteral("beerId"), &error);
         if (!beerId)
             return error;
-        const auto beer = OrderStore::beer(m_database.connection(), *beerId, false);
+        const auto found = OrderStore::beer(m_database.connection(), *beerId, false);
+        if (!found)
+            return fromError(found.error(), req);
+        const std::optional<Beer> &beer = *found;
         if (!beer)
             return problem(404, QStringLiteral("beer-not-found"),
                            QStringLiteral("no beer with id %1").arg(*beerId), &req);
@@ -345,7 +366,10 @@ void OrdersApi::registerRoutes()
     });
     m_server.route("GET", QStringLiteral("/v1/beers/upc/{upc}"), [this](const HttpRequest &req) {
         const QString upc = req.pathParam(QStringLiteral("upc"));
-        const auto beer = OrderStore::beer(m_database.connection(), upc, true);
+        const auto found = OrderStore::beer(m_database.connection(), upc, true);
+        if (!found)
+            return fromError(found.error(), req);
+        const std::optional<Beer> &beer = *found;
         if (!beer)
             return problem(404, QStringLiteral("beer-not-found"),
                            QStringLiteral("no beer with upc %1").arg(upc), &req);

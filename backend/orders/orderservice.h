@@ -156,6 +156,9 @@ private:
     int m_isolate = 0;              // the next this many orders go one per job (a batch failed)
     bool m_held = false;            // setLifecycleHeld
     QHash<QString, int> m_failures; // orders whose job failed on its own, and how often
+    // Jobs in a row that the writer could not run (the database cannot be reached): the next
+    // waits longer each time, up to a few seconds, and only the first is logged.
+    int m_writerRefusals = 0;
     bool m_advanceQueued = false;
 };
 

@@ -535,32 +535,41 @@ Result<QStringList> OrderStore::takeUpOrders(WriteTransaction &tx, const QString
     return ids;
 }
 
-std::optional<Order> OrderStore::order(const QSqlDatabase &db, const QString &id)
+Result<std::optional<Order>> OrderStore::order(const QSqlDatabase &db, const QString &id)
 {
+    if (!db.isOpen()) // cannot be reached: not even a statement (Qt warns of each)
+        return Core::Database::readFailed(db, QString());
     QSqlQuery q(db);
     q.prepare(QStringLiteral("SELECT ") + OrderColumns +
               QStringLiteral(" FROM orders WHERE id = ?"));
     q.addBindValue(id);
-    if (!q.exec() || !q.next())
-        return std::nullopt;
+    if (!q.exec())
+        return Core::Database::readFailed(db, q.lastError().text());
+    if (!q.next())
+        return std::optional<Order>();
     Order o = orderFromRow(q);
     QSqlQuery l(db);
     l.prepare(LinesSql);
     l.addBindValue(id);
-    if (l.exec())
-        o.lines = readLines(l);
-    return o;
+    if (!l.exec())
+        return Core::Database::readFailed(db, l.lastError().text());
+    o.lines = readLines(l);
+    return std::optional<Order>(std::move(o));
 }
 
-OrderStore::Page OrderStore::customerOrders(const QSqlDatabase &db, const QString &customerId,
-                                            int pageNumber, int pageSize)
+Result<OrderStore::Page> OrderStore::customerOrders(const QSqlDatabase &db,
+                                                    const QString &customerId, int pageNumber,
+                                                    int pageSize)
 {
+    if (!db.isOpen()) // cannot be reached: not even a statement (Qt warns of each)
+        return Core::Database::readFailed(db, QString());
     Page page;
     QSqlQuery c(db);
     c.prepare(QStringLiteral("SELECT COUNT(*) FROM orders WHERE customer_id = ?"));
     c.addBindValue(customerId);
-    if (c.exec() && c.next())
-        page.total = c.value(0).toLongLong();
+    if (!c.exec() || !c.next())
+        return Core::Database::readFailed(db, c.lastError().text());
+    page.total = c.value(0).toLongLong();
     QSqlQuery q(db);
     q.prepare(
         QStringLiteral("SELECT ") + OrderColumns +
@@ -569,16 +578,19 @@ OrderStore::Page OrderStore::customerOrders(const QSqlDatabase &db, const QStrin
     q.addBindValue(pageSize);
     q.addBindValue(qint64(pageNumber) * pageSize);
     if (!q.exec())
-        return page;
+        return Core::Database::readFailed(db, q.lastError().text());
     QSqlQuery l(db);
     l.prepare(LinesSql);
     while (q.next()) {
         Order o = orderFromRow(q);
         l.addBindValue(o.id);
-        if (l.exec())
-            o.lines = readLines(l);
+        if (!l.exec())
+            return Core::Database::readFailed(db, l.lastError().text());
+        o.lines = readLines(l);
         page.items.append(o.toJson());
     }
+    if (q.lastError().isValid())
+        return Core::Database::readFailed(db, q.lastError().text());
     return page;
 }
 
@@ -628,14 +640,19 @@ QList<QJsonObject> OrderStore::history(const QSqlDatabase &db, const QString &or
     return out;
 }
 
-std::optional<Customer> OrderStore::customer(const QSqlDatabase &db, const QString &id)
+Result<std::optional<Customer>> OrderStore::customer(const QSqlDatabase &db, const QString &id)
 {
+    if (!db.isOpen()) // cannot be reached: not even a statement (Qt warns of each)
+        return Core::Database::readFailed(db, QString());
     QSqlQuery q(db);
     q.prepare(QStringLiteral("SELECT id, name, created_at FROM customers WHERE id = ?"));
     q.addBindValue(id);
-    if (!q.exec() || !q.next())
-        return std::nullopt;
-    return Customer{q.value(0).toString(), q.value(1).toString(), q.value(2).toLongLong()};
+    if (!q.exec())
+        return Core::Database::readFailed(db, q.lastError().text());
+    if (!q.next())
+        return std::optional<Customer>();
+    return std::optional<Customer>(
+        Customer{q.value(0).toString(), q.value(1).toString(), q.value(2).toLongLong()});
 }
 
 QList<QJsonObject> OrderStore::customers(const QSqlDatabase &db)
@@ -665,9 +682,11 @@ QHash<QString, QString> OrderStore::customerNames(const QSqlDatabase &db)
     return names;
 }
 
-OrderStore::Page OrderStore::beers(const QSqlDatabase &db, const BeerFilter &f, int pageNumber,
-                                   int pageSize, bool admin)
+Result<OrderStore::Page> OrderStore::beers(const QSqlDatabase &db, const BeerFilter &f,
+                                           int pageNumber, int pageSize, bool admin)
 {
+    if (!db.isOpen()) // cannot be reached: not even a statement (Qt warns of each)
+        return Core::Database::readFailed(db, QString());
     Core::SqlWhere where;
     // A substring match on lower() of both (LIKE's case rules differ between the engines),
     // the name's own wildcards escaped.
@@ -681,26 +700,34 @@ OrderStore::Page OrderStore::beers(const QSqlDatabase &db, const BeerFilter &f, 
     where.equalIfSet("beer_style", f.style);
     Page page;
     QSqlQuery c(db);
-    if (where.exec(c, QStringLiteral("SELECT COUNT(*) FROM beers")) && c.next())
-        page.total = c.value(0).toLongLong();
+    if (!where.exec(c, QStringLiteral("SELECT COUNT(*) FROM beers")) || !c.next())
+        return Core::Database::readFailed(db, c.lastError().text());
+    page.total = c.value(0).toLongLong();
     QSqlQuery q(db);
-    if (where.exec(q, QStringLiteral("SELECT ") + BeerColumns + QStringLiteral(" FROM beers"),
-                   u" ORDER BY beer_name, id LIMIT ? OFFSET ?",
-                   {pageSize, qint64(pageNumber) * pageSize}))
-        while (q.next())
-            page.items.append(beerFromRow(q).toJson(admin));
+    if (!where.exec(q, QStringLiteral("SELECT ") + BeerColumns + QStringLiteral(" FROM beers"),
+                    u" ORDER BY beer_name, id LIMIT ? OFFSET ?",
+                    {pageSize, qint64(pageNumber) * pageSize}))
+        return Core::Database::readFailed(db, q.lastError().text());
+    while (q.next())
+        page.items.append(beerFromRow(q).toJson(admin));
+    if (q.lastError().isValid())
+        return Core::Database::readFailed(db, q.lastError().text());
     return page;
 }
 
-std::optional<Beer> OrderStore::beer(const QSqlDatabase &db, const QString &key, bool byUpc)
+Result<std::optional<Beer>> OrderStore::beer(const QSqlDatabase &db, const QString &key, bool byUpc)
 {
+    if (!db.isOpen()) // cannot be reached: not even a statement (Qt warns of each)
+        return Core::Database::readFailed(db, QString());
     QSqlQuery q(db);
     q.prepare(QStringLiteral("SELECT ") + BeerColumns + QStringLiteral(" FROM beers WHERE ") +
               (byUpc ? QStringLiteral("upc = ?") : QStringLiteral("id = ?")));
     q.addBindValue(key);
-    if (!q.exec() || !q.next())
-        return std::nullopt;
-    return beerFromRow(q);
+    if (!q.exec())
+        return Core::Database::readFailed(db, q.lastError().text());
+    if (!q.next())
+        return std::optional<Beer>();
+    return std::optional<Beer>(beerFromRow(q));
 }
 
 } // namespace Gatehouse::Orders

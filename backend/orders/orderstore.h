@@ -101,14 +101,16 @@ public:
                                                   int limit);
 
     // --- reads ---
-    static std::optional<Order> order(const QSqlDatabase &db, const QString &id);
+    // The reads the /v1 API answers from fail with Database::readFailed (503 while the
+    // database cannot be reached): a read that failed is never taken for "not found".
+    static Core::Result<std::optional<Order>> order(const QSqlDatabase &db, const QString &id);
     struct Page
     {
         QList<QJsonObject> items;
         qint64 total = 0;
     };
-    static Page customerOrders(const QSqlDatabase &db, const QString &customerId, int pageNumber,
-                               int pageSize);
+    static Core::Result<Page> customerOrders(const QSqlDatabase &db, const QString &customerId,
+                                             int pageNumber, int pageSize);
     struct OrderFilter
     {
         QString customerId;
@@ -118,7 +120,8 @@ public:
     };
     static QList<QJsonObject> adminOrders(const QSqlDatabase &db, const OrderFilter &f);
     static QList<QJsonObject> history(const QSqlDatabase &db, const QString &orderId);
-    static std::optional<Customer> customer(const QSqlDatabase &db, const QString &id);
+    static Core::Result<std::optional<Customer>> customer(const QSqlDatabase &db,
+                                                          const QString &id);
     static QList<QJsonObject> customers(const QSqlDatabase &db);
     static QHash<QString, QString> customerNames(const QSqlDatabase &db);
     struct BeerFilter
@@ -126,9 +129,10 @@ public:
         QString name;
         QString style;
     };
-    static Page beers(const QSqlDatabase &db, const BeerFilter &f, int pageNumber, int pageSize,
-                      bool admin);
-    static std::optional<Beer> beer(const QSqlDatabase &db, const QString &id, bool byUpc);
+    static Core::Result<Page> beers(const QSqlDatabase &db, const BeerFilter &f, int pageNumber,
+                                    int pageSize, bool admin);
+    static Core::Result<std::optional<Beer>> beer(const QSqlDatabase &db, const QString &id,
+                                                  bool byUpc);
 };
 
 } // namespace Gatehouse::Orders

@@ -494,6 +494,23 @@ test('users: a duplicate username, in any case, is 409 duplicate-username', asyn
     assert.equal(g.json.username, 'Duplicate.Me', 'the first one is untouched');
 });
 
+test('a client registered without any scope completes the code flow (its code and consent are stored with an empty scope, not refused with a server error)', async () => {
+    const c = await register({ grant_types: ['authorization_code'], client_name: 'Scopeless',
+                               token_endpoint_auth_method: 'none', redirect_uris: ['http://127.0.0.1:9/scopeless'] });
+    assert.equal(c.scope ?? '', '');
+    const user = await createUser();
+    const flow = await runFlow(c, user, { extra: { scope: undefined, nonce: undefined } });
+    assert.deepEqual(flow.steps, ['login', 'consent']);
+    assert.deepEqual(listedScopes(flow.consent), []);
+    const code = new URL(flow.callback).searchParams.get('code');
+    assert.ok(code, flow.callback);
+    const r = await tokenRequest(c, { grant_type: 'authorization_code', code,
+                                      redirect_uri: c.redirect_uris[0], code_verifier: flow.verifier });
+    assert.equal(r.status, 200, r.text);
+    assert.ok(r.json.access_token);
+    assert.equal(r.json.id_token, undefined);
+});
+
 test('users: PATCH fields and password; unknown user 404; DELETE 204 then 404', async () => {
     const u = await createUser();
     const p = await adminFetch(b, 'PATCH', `/admin/v1/users/${u.username}`,

@@ -285,6 +285,17 @@ test('device flow: pending, slow_down, approval in the browser, tokens once', as
                                                    client_id: c.client_id }), 400, 'invalid_request');
 });
 
+test('device flow: a client registered without any scope starts one (its codes are stored with an empty scope, not refused with a server error)', async () => {
+    const c = await register({ client_name: 'scopeless device', token_endpoint_auth_method: 'none',
+                               grant_types: ['urn:ietf:params:oauth:grant-type:device_code'] });
+    assert.equal(c.scope ?? '', '');
+    const start = await deviceAuthorization(c);
+    assert.equal(start.status, 200, start.text);
+    const poll = await post('/oauth2/token', { grant_type: 'urn:ietf:params:oauth:grant-type:device_code',
+                                               device_code: start.json.device_code, client_id: c.client_id });
+    assertOAuthError(poll, 400, 'authorization_pending');
+});
+
 test('device flow: a scope an administrator took from the client while the code waited is neither shown nor issued', async () => {
     const metadata = { client_name: 'device app', token_endpoint_auth_method: 'none',
                        grant_types: ['urn:ietf:params:oauth:grant-type:device_code', 'refresh_token'],

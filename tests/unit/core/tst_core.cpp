@@ -12,6 +12,7 @@
 #include "core/jsonwriter.h"
 #include "core/metrics.h"
 #include "core/postgres.h"
+#include "core/repeatedfailure.h"
 #include "core/resolver.h"
 #include "core/settingsstore.h"
 #include "core/threadstate.h"
@@ -652,6 +653,33 @@ private slots:
         writer.stop();
         running.kill();
         QVERIFY(running.waitForFinished());
+    }
+
+    // A failure that repeats is logged once, then once per interval with how many came
+    // between, and its end once.
+    void repeatedFailuresAreLoggedOncePerInterval()
+    {
+        RepeatedFailure f(std::chrono::milliseconds(200));
+        QVERIFY(!f.succeeded());
+        const auto first = f.failed();
+        QVERIFY(first.log && first.first);
+        QCOMPARE(first.unlogged, 0);
+        for (int i = 0; i < 1000; ++i) {
+            const auto again = f.failed();
+            QVERIFY(!again.log && !again.first);
+        }
+        QTest::qWait(250);
+        const auto later = f.failed();
+        QVERIFY(later.log && !later.first);
+        QCOMPARE(later.unlogged, 1000);
+        QVERIFY(later.lastedMs >= 200);
+        QVERIFY(!f.failed().log);
+        qint64 lasted = 0;
+        QVERIFY(f.succeeded(&lasted));
+        QVERIFY(lasted >= 200);
+        QVERIFY(!f.succeeded());
+        const auto next = f.failed(); // another outage: logged at once again
+        QVERIFY(next.log && next.first);
     }
 
     void migrationsAndSettingsTakeTheClocksTime()
