@@ -32,6 +32,8 @@ inline Core::HttpResponse errorAnswer(const Core::Error &e)
     // A 401 names its scheme (RFC 7235 §3.1), as the admin API's guard does.
     if (e.httpStatus == 401)
         r.setHeader("WWW-Authenticate", "Bearer realm=\"gatehouse-admin\"");
+    if (e.code == QLatin1String(Core::kDatabaseUnavailable))
+        r.setHeader("Retry-After", QByteArray::number(Core::kDatabaseRetryAfterS));
     return r;
 }
 

@@ -717,8 +717,10 @@ Result<void> Backend::start()
                               << QJsonDocument(ports()).toJson(QJsonDocument::Compact);
     if (m_config.demo) {
         // Through the admin API, once the listeners answer (docs/demo.md).
-        const bool holdsAccounts =
-            !m_oauth->users().all().isEmpty() || !m_oauth->clients().all().isEmpty();
+        // Not read: taken as holding accounts (the demo's users are not created over them).
+        const auto users = m_oauth->users().all();
+        const auto clients = m_oauth->clients().all();
+        const bool holdsAccounts = !users || !clients || !users->isEmpty() || !clients->isEmpty();
         auto *seeder = new DemoSeeder(m_admin->url(), m_adminToken, *m_settings, *m_clock,
                                       holdsAccounts, this);
         connect(seeder, &DemoSeeder::finished, seeder, &QObject::deleteLater);
@@ -737,7 +739,8 @@ QJsonObject Backend::clusterIdentityOf(const QString &username) const
     if (!user)
         return {};
     QJsonArray through;
-    for (const OAuth::Client &c : m_oauth->clients().all())
+    const auto clients = m_oauth->clients().all();
+    for (const OAuth::Client &c : clients ? *clients : QList<OAuth::Client>())
         if (c.clusterAccess)
             through.append(QJsonObject{{QStringLiteral("clientId"), c.clientId},
                                        {QStringLiteral("clientName"), c.clientName}});

@@ -147,13 +147,20 @@ std::optional<HttpResponse> OAuthAdminApi::needsOrdersAreaForUsers(const HttpReq
                     through = source;
             }
     };
-    for (const OAuth::Client &c : m_oauth.clients().all())
+    // Not read (the database cannot be reached): refused, never taken for "no such client".
+    const auto clients = m_oauth.clients().all();
+    if (!clients)
+        return errorAnswer(clients.error());
+    for (const OAuth::Client &c : *clients)
         if (takesUsers(c.grantTypes))
             note(c.scopes, QStringLiteral("client \"%1\" (%2)").arg(c.clientName, c.clientId));
     if (const auto p = m_oauth.trust().registrationPolicy(); takesUsers(p.grantTypes))
         note(p.scopes, QStringLiteral("the registration policy"));
     const qint64 now = m_clock.now().toMSecsSinceEpoch();
-    for (const auto &t : m_oauth.clients().initialAccessTokens())
+    const auto tokens = m_oauth.clients().initialAccessTokens();
+    if (!tokens)
+        return errorAnswer(tokens.error());
+    for (const auto &t : *tokens)
         if (t.policy && t.expiresAt > now && t.usedCount < t.maxUses &&
             takesUsers(t.policy->grantTypes))
             note(t.policy->scopes,
@@ -170,7 +177,10 @@ std::optional<HttpResponse> OAuthAdminApi::needsAreasOfClient(const HttpRequest 
                                                               const QString &clientId,
                                                               const QString &verb) const
 {
-    const auto current = m_oauth.clients().find(clientId);
+    const auto lookedUp = m_oauth.clients().lookup(clientId);
+    if (!lookedUp) // not read: refused (fail closed), not let through as "no such client"
+        return errorAnswer(lookedUp.error());
+    const std::optional<OAuth::Client> &current = *lookedUp;
     if (!current)
         return std::nullopt;
     if (current->clusterAccess)
@@ -188,8 +198,11 @@ OAuthAdminApi::OAuthAdminApi(Core::HttpServer &server, OAuth::OAuthApi &oauth,
     : m_server(server), m_oauth(oauth), m_tokens(tokens), m_clock(clock)
 {
     m_server.route("GET", QStringLiteral("/admin/v1/clients"), [this](const HttpRequest &) {
+        const auto clients = m_oauth.clients().all();
+        if (!clients)
+            return errorAnswer(clients.error());
         QJsonArray items;
-        for (const OAuth::Client &c : m_oauth.clients().all())
+        for (const OAuth::Client &c : *clients)
             items.append(adminView(c));
         return HttpResponse::json(200, QJsonObject{{QStringLiteral("items"), items}});
     });
@@ -381,8 +394,11 @@ void OAuthAdminApi::registerUserRoutes()
         };
     };
     m_server.route("GET", QStringLiteral("/admin/v1/users"), [this, now](const HttpRequest &) {
+        const auto users = m_oauth.users().all();
+        if (!users)
+            return errorAnswer(users.error());
         QJsonArray items;
-        for (const OAuth::User &u : m_oauth.users().all())
+        for (const OAuth::User &u : *users)
             items.append(u.toJson(now()));
         return HttpResponse::json(200, QJsonObject{{QStringLiteral("items"), items}});
     });
@@ -413,7 +429,10 @@ void OAuthAdminApi::registerUserRoutes()
                         req, QStringLiteral("may not give a user the group \"%1\"").arg(g));
         OAuth::User after;
         if (!existing.isEmpty()) {
-            const auto user = m_oauth.users().find(existing);
+            const auto lookedUp = m_oauth.users().lookup(existing);
+            if (!lookedUp) // not read: refused (fail closed), not let through as "no such user"
+                return errorAnswer(lookedUp.error());
+            const std::optional<OAuth::User> &user = *lookedUp;
             if (!user)
                 return std::nullopt; // the store answers 404
             for (const QString &g : user->groups)
@@ -493,7 +512,10 @@ void OAuthAdminApi::registerUserRoutes()
         "POST", QStringLiteral("/admin/v1/users/{id}/unlock"),
         [this, userAnswer, clusterReach](const HttpRequest &req, const Responder &respond) {
             const QString id = req.pathParam(QStringLiteral("id"));
-            if (const auto user = m_oauth.users().find(id); user && user->lockedByAdministrator()) {
+            const auto user = m_oauth.users().lookup(id);
+            if (!user) // not read: refused, never unlocked unchecked
+                return respond(errorAnswer(user.error()));
+            if (*user && (*user)->lockedByAdministrator()) {
                 if (auto refused = clusterReach(req, OAuth::UserInput{}, id))
                     return respond(*refused);
                 if (auto refused = needsOrdersAreaForUsers(
@@ -679,8 +701,11 @@ void OAuthAdminApi::registerTokenRoutes()
         });
     m_server.route(
         "GET", QStringLiteral("/admin/v1/initial-access-tokens"), [this](const HttpRequest &) {
+            const auto tokens = m_oauth.clients().initialAccessTokens();
+            if (!tokens)
+                return errorAnswer(tokens.error());
             QJsonArray items;
-            for (const auto &t : m_oauth.clients().initialAccessTokens())
+            for (const auto &t : *tokens)
                 items.append(t.toJson());
             return HttpResponse::json(200, QJsonObject{{QStringLiteral("items"), items}});
         });

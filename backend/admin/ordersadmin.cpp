@@ -1,4 +1,5 @@
 #include "admin/ordersadmin.h"
+#include "admin/adminbody.h"
 #include "admin/adminlogging.h"
 
 #include "core/clock.h"
@@ -27,10 +28,7 @@ namespace {
 
 HttpResponse fromError(const Core::Error &e)
 {
-    HttpResponse r = HttpResponse::error(e.httpStatus > 0 ? e.httpStatus : 500, e.code, e.message);
-    if (e.code == QLatin1String(Core::kDatabaseUnavailable))
-        r.setHeader("Retry-After", QByteArray::number(Core::kDatabaseRetryAfterS));
-    return r;
+    return errorAnswer(Core::Error{e.code, e.message, e.httpStatus > 0 ? e.httpStatus : 500});
 }
 
 // An order as the admin API shows it: with its customer's name where it can be read.

@@ -22,11 +22,7 @@ namespace Gatehouse::Core {
 
 class Clock;
 
-// What a read or a write answers while the database cannot be reached (a server that is down,
-// restarting or refusing connections): 503 database-unavailable, to be tried again. Each
-// service answers it in its own error shape, with Retry-After.
-inline constexpr char kDatabaseUnavailable[] = "database-unavailable";
-inline constexpr int kDatabaseRetryAfterS = 1;
+// The Error of kDatabaseUnavailable (core/result.h).
 Error databaseUnavailable();
 
 // A read statement of the calling thread's connection (Database::read): prepared once per

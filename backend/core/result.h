@@ -65,6 +65,13 @@ namespace Core {
 using Gatehouse::Error;
 using Gatehouse::makeError;
 using Gatehouse::Result;
+
+// The code of what a read or a write answers while the database cannot be reached (a server
+// that is down, restarting or refusing connections): HTTP 503, to be tried again. Each
+// service answers it in its own error shape, with Retry-After (Database::readFailed,
+// databaseUnavailable()).
+inline constexpr char kDatabaseUnavailable[] = "database-unavailable";
+inline constexpr int kDatabaseRetryAfterS = 1;
 } // namespace Core
 
 } // namespace Gatehouse

@@ -28,7 +28,9 @@ Result<void> SqlSettingsStore::setValue(const QString &key, const QString &value
                              "ON CONFLICT(key) DO UPDATE SET value = excluded.value, "
                              "updated_at = excluded.updated_at"));
     q.addBindValue(key);
-    q.addBindValue(value);
+    // An empty value (a list setting cleared) is "", never NULL: the column is NOT NULL, and
+    // QSqlQuery binds a null QString (QStringList().join()) as NULL.
+    q.addBindValue(value.isNull() ? QStringLiteral("") : value);
     q.addBindValue(m_clock.now().toString(Qt::ISODateWithMs));
     if (!q.exec())
         return makeError(QStringLiteral("database-error"), q.lastError().text());

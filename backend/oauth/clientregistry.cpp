@@ -11,6 +11,7 @@
 #include <QDateTime>
 #include <QJsonArray>
 #include <QJsonDocument>
+#include <QSqlError>
 #include <QSqlQuery>
 #include <QUrl>
 #include <QUuid>
@@ -919,14 +920,18 @@ ClientRegistry::InitialAccessToken initialAccessTokenFrom(const QSqlQuery &q)
 
 } // namespace
 
-QList<ClientRegistry::InitialAccessToken> ClientRegistry::initialAccessTokens() const
+Core::Result<QList<ClientRegistry::InitialAccessToken>> ClientRegistry::initialAccessTokens() const
 {
+    const QSqlDatabase db = m_database.connection();
+    if (!db.isOpen())
+        return Core::Database::readFailed(db, QString());
     QList<InitialAccessToken> out;
-    QSqlQuery q(m_database.connection());
-    if (q.exec(QStringLiteral("SELECT id, created_at, expires_at, max_uses, used_count, policy "
-                              "FROM oauth_initial_access_tokens ORDER BY created_at")))
-        while (q.next())
-            out.append(initialAccessTokenFrom(q));
+    QSqlQuery q(db);
+    if (!q.exec(QStringLiteral("SELECT id, created_at, expires_at, max_uses, used_count, policy "
+                               "FROM oauth_initial_access_tokens ORDER BY created_at")))
+        return Core::Database::readFailed(db, q.lastError().text());
+    while (q.next())
+        out.append(initialAccessTokenFrom(q));
     return out;
 }
 
@@ -1156,16 +1161,20 @@ Core::Result<std::optional<Client>> ClientRegistry::lookup(const QString &client
     return c;
 }
 
-QList<Client> ClientRegistry::all() const
+Core::Result<QList<Client>> ClientRegistry::all() const
 {
+    const QSqlDatabase db = m_database.connection();
+    if (!db.isOpen())
+        return Core::Database::readFailed(db, QString());
     QList<Client> out;
-    QSqlQuery q(m_database.connection());
-    if (q.exec(QStringLiteral(
+    QSqlQuery q(db);
+    if (!q.exec(QStringLiteral(
             "SELECT client_id, secret_hash, record, registration_token_hash IS NOT NULL FROM "
             "oauth_clients ORDER BY created_at")))
-        while (q.next())
-            out.append(fromRow(q.value(0).toString(), q.value(1).toString(),
-                               q.value(2).toByteArray(), q.value(3).toBool()));
+        return Core::Database::readFailed(db, q.lastError().text());
+    while (q.next())
+        out.append(fromRow(q.value(0).toString(), q.value(1).toString(), q.value(2).toByteArray(),
+                           q.value(3).toBool()));
     return out;
 }
 

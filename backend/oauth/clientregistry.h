@@ -182,7 +182,8 @@ public:
     void createInitialAccessToken(qint64 lifetimeMs, int maxUses,
                                   std::optional<RegistrationPolicy> policy,
                                   std::function<void(Core::Result<InitialAccessToken>)> done);
-    QList<InitialAccessToken> initialAccessTokens() const;
+    // A read that failed is an error, not an empty list (as for all()).
+    Core::Result<QList<InitialAccessToken>> initialAccessTokens() const;
     // The initial access token with this hash while it is usable (not expired, not used up).
     std::optional<InitialAccessToken> usableInitialAccessToken(const QString &hash,
                                                                qint64 now) const;
@@ -201,7 +202,7 @@ public:
     Core::Result<std::optional<Client>> lookup(const QString &clientId) const;
     // Another instance changed the client (ChangeFeed): read it again; empty id: every client.
     void changedElsewhere(const QString &clientId);
-    QList<Client> all() const;
+    Core::Result<QList<Client>> all() const;
     static QString hashSecret(const QString &secret);
     static bool secretMatches(const Client &c, const QString &secret); // constant time
 

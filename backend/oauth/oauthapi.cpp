@@ -22,6 +22,7 @@
 
 #include <QJsonArray>
 #include <QJsonDocument>
+#include <QSqlError>
 #include <QSqlQuery>
 
 #include <algorithm>
@@ -442,7 +443,13 @@ HttpResponse OAuthApi::introspectionEndpoint(const HttpRequest &req) const
     // else answers inactive, as an unknown token would: no oracle for other clients' tokens).
     // A refresh token whose sign-in is older than oauth-refresh-max-lifetime (lowered since it
     // was issued) is refused by the refresh grant: inactive here too.
-    if (!q->next() || !q->isNull(6) || q->int64(5) <= now || q->text(7) == QLatin1String("id") ||
+    // A token that could not be read is not inactive (its holder would throw it away).
+    const bool found = q->next();
+    if (!found && !q->ok())
+        return storageError(Core::Database::readFailed(m_database.connection(), q->error()),
+                            QStringLiteral("the token could not be read"))
+            .toResponse();
+    if (!found || !q->isNull(6) || q->int64(5) <= now || q->text(7) == QLatin1String("id") ||
         (q->text(0) != caller.clientId &&
          (q->text(7) != QLatin1String("access") || !serves(caller, q->text(3)))) ||
         (q->text(7) == QLatin1String("refresh") &&
@@ -453,7 +460,12 @@ HttpResponse OAuthApi::introspectionEndpoint(const HttpRequest &req) const
     // What the token's client may still have (the resource guard and the refresh grant decide
     // alike): a scope an administrator took from the client is no longer the token's, and a
     // refresh token of a client without offline_access is no longer usable.
-    const auto tokenClient = m_clients.find(clientId);
+    const auto lookedUp = m_clients.lookup(clientId);
+    if (!lookedUp)
+        return storageError(lookedUp.error(),
+                            QStringLiteral("the token's client could not be read"))
+            .toResponse();
+    const std::optional<Client> &tokenClient = *lookedUp;
     if (!tokenClient || (q->text(7) == QLatin1String("refresh") &&
                          !tokenClient->scopes.contains(QStringLiteral("offline_access"))))
         return noStore(HttpResponse::json(200, QJsonObject{{QStringLiteral("active"), false}}));
@@ -550,18 +562,35 @@ HttpResponse OAuthApi::userinfoEndpoint(const HttpRequest &req) const
     const QString token = req.bearerToken();
     if (token.isEmpty())
         return challenge(401, {}, {});
-    QSqlQuery q(m_database.connection());
+    // A token that could not be read is not invalid (its holder would throw it away).
+    const QSqlDatabase db = m_database.connection();
+    const auto unreadable = [&db](const QSqlQuery *failed) {
+        return noStore(storageError(Core::Database::readFailed(
+                                        db, failed ? failed->lastError().text() : QString()),
+                                    QStringLiteral("the token could not be read"))
+                           .toResponse());
+    };
+    if (!db.isOpen())
+        return unreadable(nullptr);
+    QSqlQuery q(db);
     q.prepare(QStringLiteral("SELECT kind, client_id, subject, scope, expires_at, revoked_at "
                              "FROM oauth_tokens WHERE hash = ?"));
     q.addBindValue(TokenIssuer::storageKey(token));
     const qint64 now = m_clock.now().toMSecsSinceEpoch();
-    if (!q.exec() || !q.next() || q.value(0).toString() != QLatin1String("access") ||
-        !q.value(5).isNull() || q.value(4).toLongLong() <= now)
+    if (!q.exec())
+        return unreadable(&q);
+    if (!q.next() || q.value(0).toString() != QLatin1String("access") || !q.value(5).isNull() ||
+        q.value(4).toLongLong() <= now)
         return challenge(401, "invalid_token",
                          QStringLiteral("the access token is unknown, expired or revoked"));
     QStringList scopes = q.value(3).toString().split(QLatin1Char(' '), Qt::SkipEmptyParts);
     // Less what an administrator took from the token's client since it was issued.
-    const auto client = m_clients.find(q.value(1).toString());
+    const auto lookedUp = m_clients.lookup(q.value(1).toString());
+    if (!lookedUp)
+        return noStore(
+            storageError(lookedUp.error(), QStringLiteral("the token's client could not be read"))
+                .toResponse());
+    const std::optional<Client> &client = *lookedUp;
     if (!client)
         return challenge(401, "invalid_token",
                          QStringLiteral("the access token's client no longer exists"));

@@ -255,8 +255,11 @@ QJsonObject OAuthConsole::effectiveAccess(const QJsonObject &request) const
         if (!user)
             return consoleError(QStringLiteral("invalid_request"),
                                 QStringLiteral("no user '%1'").arg(username));
+        const auto all = m_clients.all();
+        if (!all)
+            return consoleError(QStringLiteral("server_error"), all.error().message);
         QJsonArray clients;
-        for (const Client &c : m_clients.all()) {
+        for (const Client &c : *all) {
             QString grant;
             for (const QString &g : userGrants)
                 if (c.grantTypes.contains(g)) {

@@ -40,6 +40,28 @@ HttpResponse bearerProblem(int status, const QByteArray &error, const QString &d
     return r;
 }
 
+// A token that could not be looked up is not refused as invalid (its client would throw a
+// good token away): 503 with Retry-After while the database cannot be reached, else 500.
+HttpResponse lookupFailed(const Core::Error &e)
+{
+    const bool unavailable = e.code == QLatin1String(Core::kDatabaseUnavailable);
+    const int status = unavailable ? 503 : 500;
+    QJsonObject body{
+        {QStringLiteral("type"), QStringLiteral("urn:gatehouse:problem:") +
+                                     (unavailable ? e.code : QStringLiteral("internal-error"))},
+        {QStringLiteral("title"), unavailable ? QStringLiteral("Service Unavailable")
+                                              : QStringLiteral("Internal Server Error")},
+        {QStringLiteral("status"), status},
+        {QStringLiteral("detail"),
+         unavailable ? e.message : QStringLiteral("the access token could not be checked")}};
+    HttpResponse r = HttpResponse::text(status, QJsonDocument(body).toJson(QJsonDocument::Compact),
+                                        "application/problem+json");
+    if (unavailable)
+        r.setHeader("Retry-After", QByteArray::number(Core::kDatabaseRetryAfterS));
+    r.setHeader("Cache-Control", "no-store");
+    return r;
+}
+
 } // namespace
 
 Core::Filter OAuthApi::resourceServerFilter(const ClientCheck &forClient)
@@ -89,7 +111,11 @@ Core::Filter OAuthApi::resourceServerFilter(const ClientCheck &forClient)
             const Core::ReadStatement q =
                 m_database.read("SELECT revoked_at, kind FROM oauth_tokens WHERE hash = ?");
             q->bind(1, TokenIssuer::storageKey(token));
-            if (!q->next() || !q->isNull(0) || q->text(1) != QLatin1String("access"))
+            const bool found = q->next();
+            if (!found && !q->ok())
+                return lookupFailed(
+                    Core::Database::readFailed(m_database.connection(), q->error()));
+            if (!found || !q->isNull(0) || q->text(1) != QLatin1String("access"))
                 return bearerProblem(401, "invalid_token",
                                      QStringLiteral("the access token is unknown, expired or "
                                                     "revoked"));
@@ -101,7 +127,11 @@ Core::Filter OAuthApi::resourceServerFilter(const ClientCheck &forClient)
                 "SELECT scope, expires_at, revoked_at, kind, audience, client_id FROM oauth_tokens "
                 "WHERE hash = ?");
             q->bind(1, TokenIssuer::storageKey(token));
-            if (!q->next() || !q->isNull(2) || q->int64(1) <= now ||
+            const bool found = q->next();
+            if (!found && !q->ok())
+                return lookupFailed(
+                    Core::Database::readFailed(m_database.connection(), q->error()));
+            if (!found || !q->isNull(2) || q->int64(1) <= now ||
                 q->text(3) != QLatin1String("access"))
                 return bearerProblem(401, "invalid_token",
                                      QStringLiteral("the access token is unknown, expired or "
@@ -118,7 +148,10 @@ Core::Filter OAuthApi::resourceServerFilter(const ClientCheck &forClient)
             return bearerProblem(403, "insufficient_scope",
                                  QStringLiteral("this request needs the scope %1").arg(needed),
                                  needed);
-        const std::optional<Client> client = m_clients.find(clientId);
+        const auto lookedUp = m_clients.lookup(clientId);
+        if (!lookedUp)
+            return lookupFailed(lookedUp.error());
+        const std::optional<Client> &client = *lookedUp;
         if (!client)
             return bearerProblem(401, "invalid_token",
                                  QStringLiteral("the access token's client no longer exists"));

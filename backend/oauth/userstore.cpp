@@ -11,6 +11,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QRegularExpression>
+#include <QSqlError>
 #include <QSqlQuery>
 #include <QUuid>
 
@@ -457,6 +458,22 @@ std::optional<User> UserStore::find(const QString &idOrName) const
     return findIn(q, idOrName);
 }
 
+Core::Result<std::optional<User>> UserStore::lookup(const QString &idOrName) const
+{
+    const QSqlDatabase db = m_database.connection();
+    if (!db.isOpen())
+        return Core::Database::readFailed(db, QString());
+    QSqlQuery q(db);
+    q.prepare(selectByKey());
+    q.addBindValue(idOrName);
+    q.addBindValue(idOrName);
+    if (!q.exec())
+        return Core::Database::readFailed(db, q.lastError().text());
+    if (!q.next())
+        return std::optional<User>();
+    return std::optional<User>(fromQuery(q));
+}
+
 std::optional<User> UserStore::findById(const QString &id) const
 {
     QSqlQuery q(m_database.connection());
@@ -468,14 +485,18 @@ std::optional<User> UserStore::findById(const QString &id) const
     return std::nullopt;
 }
 
-QList<User> UserStore::all() const
+Core::Result<QList<User>> UserStore::all() const
 {
+    const QSqlDatabase db = m_database.connection();
+    if (!db.isOpen())
+        return Core::Database::readFailed(db, QString());
     QList<User> out;
-    QSqlQuery q(m_database.connection());
-    if (q.exec(QStringLiteral("SELECT %1 FROM oauth_users ORDER BY username")
-                   .arg(QLatin1String(kColumns))))
-        while (q.next())
-            out.append(fromQuery(q));
+    QSqlQuery q(db);
+    if (!q.exec(QStringLiteral("SELECT %1 FROM oauth_users ORDER BY username")
+                    .arg(QLatin1String(kColumns))))
+        return Core::Database::readFailed(db, q.lastError().text());
+    while (q.next())
+        out.append(fromQuery(q));
     return out;
 }
 

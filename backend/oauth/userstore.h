@@ -82,10 +82,14 @@ public:
     void lock(const QString &idOrName, std::function<void(Core::Result<User>)> done);
 
     std::optional<User> find(const QString &idOrName) const;
+    // The same, telling a read that failed (database-unavailable while the database cannot be
+    // reached) from no such user: the admin API's checks before a change fail closed on it.
+    Core::Result<std::optional<User>> lookup(const QString &idOrName) const;
     // By id only: for a subject this server recorded (a token's, a code's), which is a user's
     // id or a client's, never a username.
     std::optional<User> findById(const QString &id) const;
-    QList<User> all() const;
+    // A read that failed is an error, not an empty list.
+    Core::Result<QList<User>> all() const;
 
     // Remembered consents: {userId, username, clientId, scope, grantedAt}, optionally for
     // one user and/or one client. Revoking one makes the next authorization ask again, and

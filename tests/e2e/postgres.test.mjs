@@ -461,7 +461,16 @@ test('a database that cannot be reached for seconds: requests meanwhile are answ
             'content-type': 'application/x-www-form-urlencoded',
             authorization: `Basic ${Buffer.from(`${c.client_id}:${c.client_secret}`).toString('base64')}`,
         });
-        assert.equal((await tokenFor(client)).status, 200);
+        const issued = await tokenFor(client);
+        assert.equal(issued.status, 200, issued.text);
+        const introspect = () => request(`${b.serviceUrl}/oauth2/introspect`, 'POST',
+                                         new URLSearchParams({ token: issued.json.access_token }).toString(), {
+            'content-type': 'application/x-www-form-urlencoded',
+            authorization: `Basic ${Buffer.from(`${client.client_id}:${client.client_secret}`).toString('base64')}`,
+        });
+        assert.equal((await introspect()).json.active, true);
+        const user = await adminFetch(b, 'POST', '/admin/v1/users', { username: 'outage-user', password: 'outage-password-1' });
+        assert.equal(user.status, 201, user.text);
         const device = await adminFetch(b, 'POST', '/admin/v1/clients', {
             client_name: 'outage device', token_endpoint_auth_method: 'none',
             grant_types: ['urn:ietf:params:oauth:grant-type:device_code'],
@@ -523,6 +532,19 @@ test('a database that cannot be reached for seconds: requests meanwhile are answ
         unavailable(token, 'a token');
         assert.equal(token.json.error, 'temporarily_unavailable', token.text);
         assert.equal(token.headers['cache-control'], 'no-store');
+        // A token that cannot be read is not inactive (its holder would throw it away).
+        const inspected = await introspect();
+        unavailable(inspected, 'an introspection');
+        assert.equal(inspected.json.error, 'temporarily_unavailable', inspected.text);
+        // The admin API: lists are not empty, and a change whose checks cannot read what they
+        // guard is refused, not let through.
+        for (const path of ['/admin/v1/users', '/admin/v1/clients', '/admin/v1/initial-access-tokens']) {
+            const listed = await adminFetch(b, 'GET', path);
+            unavailable(listed, path);
+            assert.equal(listed.json.error, 'database-unavailable', listed.text);
+        }
+        unavailable(await adminFetch(b, 'PATCH', `/admin/v1/users/${user.json.id}`, { name: 'Changed' }), 'a user change');
+        unavailable(await adminFetch(b, 'POST', `/admin/v1/users/${user.json.id}/unlock`), 'an unlock');
         // A device code that cannot be read is not "unknown" (the device would give up).
         const polled = await poll();
         unavailable(polled, 'a device code poll');
@@ -548,6 +570,9 @@ test('a database that cannot be reached for seconds: requests meanwhile are answ
         const after = await order();
         assert.equal(after.status, 201, after.text);
         assert.equal((await tokenFor(client)).status, 200);
+        assert.equal((await introspect()).json.active, true);
+        const listed = await adminFetch(b, 'GET', '/admin/v1/users');
+        assert.ok(listed.json.items.some((u) => u.username === 'outage-user'), listed.text);
         const pending = await poll();
         assert.equal(pending.json?.error, 'authorization_pending', pending.text);
         const again = await serviceFetch(b, 'GET', `/v1/customers/${customerId}/orders/${acknowledged[0]}`);

@@ -125,6 +125,16 @@ test('the registration policy and the OIDC group mappings are live; bad values g
     const back = await adminFetch(b, 'PUT', '/admin/v1/settings/oauth-registration-scopes',
                                   { value: 'openid,profile,email,offline_access' });
     assert.equal(back.status, 200, back.text);
+    // A list cleared is kept as an empty list (it was a server error: the empty list was
+    // stored as NULL), and can be set again.
+    const audiences = (await setting('oauth-registration-audiences')).value;
+    const cleared = await adminFetch(b, 'PUT', '/admin/v1/settings/oauth-registration-audiences', { value: '' });
+    assert.equal(cleared.status, 200, cleared.text);
+    assert.equal(cleared.json.value, '');
+    assert.equal((await setting('oauth-registration-audiences')).value, '');
+    const restored = await adminFetch(b, 'PUT', '/admin/v1/settings/oauth-registration-audiences', { value: audiences || '' });
+    assert.equal(restored.status, 200, restored.text);
+    assert.equal(restored.json.value, audiences);
 });
 
 test('a restart setting is kept for the next start, can be discarded, and is in effect after a restart', async () => {

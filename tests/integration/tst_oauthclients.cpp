@@ -162,8 +162,9 @@ void TestOAuthClients::initialAccessTokenExpiresOnTheClock()
     QVERIFY(!late);
     QCOMPARE(late.error().code, QStringLiteral("invalid_token"));
     QCOMPARE(late.error().httpStatus, 401);
-    QCOMPARE(r.clients->all().size(), 1);
+    QCOMPARE(r.clients->all()->size(), 1);
     const auto tokens = r.clients->initialAccessTokens();
-    QCOMPARE(tokens.size(), 1);
-    QCOMPARE(tokens.first().usedCount, 1);
+    QVERIFY(tokens);
+    QCOMPARE(tokens->size(), 1);
+    QCOMPARE(tokens->first().usedCount, 1);
 }
