@@ -369,6 +369,19 @@ void AdminTokens::create(const AdminPrincipal &creator, const QString &name,
                                        QStringLiteral("the admin token that asked has expired"),
                                        401};
             }
+            // Told apart from a write that failed (a 409 for a database that cannot be
+            // reached sent the caller looking for a token that is not there).
+            Core::Statement &taken = tx.stmt("SELECT 1 FROM admin_tokens WHERE name = ?");
+            const bool exists = taken.bind(1, entry->principal.name).next();
+            if (!exists && !taken.ok())
+                return Core::WriteTransaction::sqlError(taken, "find admin token");
+            if (exists) {
+                taken.next(); // done with it
+                return Core::Error{
+                    QStringLiteral("admin-token-exists"),
+                    QStringLiteral("an admin token named '%1' exists").arg(entry->principal.name),
+                    409};
+            }
             QSqlQuery &q = tx.query(
                 QStringLiteral("INSERT INTO admin_tokens (id, name, hash, permissions, "
                                "created_at, expires_at, created_by) VALUES (?, ?, ?, ?, ?, ?, ?)"));
@@ -380,10 +393,7 @@ void AdminTokens::create(const AdminPrincipal &creator, const QString &name,
                   QVariant(entry->createdBy)})
                 q.addBindValue(v);
             if (!q.exec())
-                return Core::Error{
-                    QStringLiteral("admin-token-exists"),
-                    QStringLiteral("an admin token named '%1' exists").arg(entry->principal.name),
-                    409};
+                return Core::WriteTransaction::sqlError(q, "store admin token");
             return {};
         },
         [this, entry, created, done = std::move(done)](const Core::Result<void> &r) {

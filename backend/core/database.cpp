@@ -15,7 +15,9 @@
 #include <QUuid>
 
 #include <algorithm>
+#include <chrono>
 #include <mutex>
+#include <utility>
 
 #include <sqlite3.h>
 
@@ -139,6 +141,10 @@ Result<QSqlDatabase> Database::openConnection(const QString &name)
     return db;
 }
 
+namespace {
+thread_local int t_liveReads = 0; // ReadStatements of this thread (ReadStatement)
+} // namespace
+
 Error databaseUnavailable()
 {
     return Error{QString::fromLatin1(kDatabaseUnavailable),
@@ -153,6 +159,13 @@ Error Database::readFailed(const QSqlDatabase &db, const QString &failure)
     return Error{QStringLiteral("database-error"), failure, 500};
 }
 
+Error Database::readFailed(const Statement &s)
+{
+    if (s.m_pg && !pgConnected(s.m_pg->conn))
+        return databaseUnavailable();
+    return Error{QStringLiteral("database-error"), s.error(), 500};
+}
+
 QSqlDatabase Database::connection()
 {
     QThread *thread = QThread::currentThread();
@@ -162,8 +175,19 @@ QSqlDatabase Database::connection()
         if (auto it = m_connections->names.constFind(thread);
             it != m_connections->names.constEnd()) {
             QSqlDatabase db = QSqlDatabase::database(*it, false);
-            if (m_engine == Engine::SQLite || pgConnected(pgHandleOf(db)))
+            if (m_engine == Engine::SQLite)
                 return db;
+            // A connection idle for a while is asked whether the server ended it meanwhile
+            // (read without waiting): else the first query of each thread after a restart
+            // failed, and was answered 503. One in use is not (it costs a system call).
+            thread_local std::chrono::steady_clock::time_point lastUse;
+            const auto now = std::chrono::steady_clock::now();
+            const bool idle = now - std::exchange(lastUse, now) > std::chrono::milliseconds(20);
+            if (pg_conn *pg = pgHandleOf(db); idle ? pgStillConnected(pg) : pgConnected(pg))
+                return db;
+            if (t_liveReads > 0)
+                return db; // lost, but a read of this thread holds one of its statements
+                           // (replaced at the next call without one; queries fail meanwhile)
             // PostgreSQL went away (a restart, a failover, an ended session): this thread's
             // connection goes with its prepared statements, and a new one is opened below.
             lost = *it;
@@ -282,9 +306,15 @@ ReadStatement Database::read(const char *sql)
     return ReadStatement(&it->second);
 }
 
+ReadStatement::ReadStatement(Statement *statement) : m_statement(statement)
+{
+    ++t_liveReads;
+}
+
 ReadStatement::~ReadStatement()
 {
     m_statement->reset();
+    --t_liveReads;
 }
 
 void Database::close()

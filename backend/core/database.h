@@ -27,11 +27,13 @@ Error databaseUnavailable();
 
 // A read statement of the calling thread's connection (Database::read): prepared once per
 // thread, bound and stepped through Statement, and reset when this goes out of scope so that
-// no read transaction stays open (it would hold back WAL checkpoints).
+// no read transaction stays open (it would hold back WAL checkpoints). While one lives, its
+// thread's connection is not replaced (Database::connection), even when found lost: the
+// statements go with a replaced connection, this one's too.
 class ReadStatement
 {
 public:
-    explicit ReadStatement(Statement *statement) : m_statement(statement) {}
+    explicit ReadStatement(Statement *statement);
     ~ReadStatement();
     ReadStatement(const ReadStatement &) = delete;
     ReadStatement &operator=(const ReadStatement &) = delete;
@@ -90,6 +92,10 @@ public:
     // be opened or was lost, as when the server is down or restarting; try again) or
     // database-error (500, with `failure`, the statement's error, for the log).
     static Error readFailed(const QSqlDatabase &db, const QString &failure);
+    // The same for a statement of read(), judged by its own connection: never call
+    // connection() while a ReadStatement lives (a lost connection is replaced there, and this
+    // thread's statements go with it).
+    static Error readFailed(const Statement &s);
     // A statement on the calling thread's connection, prepared on first use and kept until
     // the thread ends or the database closes; `sql` must be a string literal (its address is
     // the key). For hot reads, where QSqlQuery would parse the SQL on every request.

@@ -453,6 +453,16 @@ bool pgConnected(pg_conn *conn)
     return conn && PQstatus(conn) == CONNECTION_OK;
 }
 
+bool pgStillConnected(pg_conn *conn)
+{
+    // Twice: a session the server ended sent its FATAL, then closed; one read may take only
+    // the message, and libpq marks the connection bad when a read finds the end.
+    for (int i = 0; i < 2; ++i)
+        if (!pgConnected(conn) || PQconsumeInput(conn) == 0)
+            return false;
+    return pgConnected(conn);
+}
+
 void pgSetTerse(pg_conn *conn)
 {
     if (conn)

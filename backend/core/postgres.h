@@ -113,6 +113,10 @@ bool pgIdle(pg_conn *conn);
 bool pgFailed(pg_conn *conn);
 // False once libpq has seen the connection break (it is not reopened by itself).
 bool pgConnected(pg_conn *conn);
+// The same, after reading what the server sent meanwhile without waiting (libpq's sockets do
+// not block): a session the server ended (a restart, pg_terminate_backend, a failover) sent
+// its FATAL and closed, which libpq sees only when it reads. One recv() that finds nothing.
+bool pgStillConnected(pg_conn *conn);
 // Error messages without DETAIL and CONTEXT lines (they quote rows and keys).
 void pgSetTerse(pg_conn *conn);
 

@@ -96,7 +96,11 @@ GrantResult AuthorizationCodeGrant::handle(const TokenRequest &req) const
             invalidGrant(QStringLiteral("code_verifier sent, but the authorization request had no "
                                         "code_challenge")));
     }
-    const auto user = m_users.find(q.value(1).toString());
+    const auto userRead = m_users.lookup(q.value(1).toString());
+    if (!userRead) // not read: try again (the grant is not spent), not "no longer exists"
+        return grantFailed(
+            storageError(userRead.error(), QStringLiteral("the user could not be read")));
+    const std::optional<User> &user = *userRead;
     if (!user)
         return grantFailed(invalidGrant(QStringLiteral("the user of this code no longer exists")));
     GrantResult out;

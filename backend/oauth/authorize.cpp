@@ -133,6 +133,26 @@ QString errorBody(const QString &code, const QString &description)
 
 } // namespace
 
+QString signInUnavailable()
+{
+    return QStringLiteral("Signing in is not possible at the moment: the server cannot reach its "
+                          "database. Try again in a moment.");
+}
+
+const char *loginOutcome(const UserStore::Attempt &a)
+{
+    switch (a.outcome) {
+    case UserStore::Outcome::Ok:
+        return "success";
+    case UserStore::Outcome::Unavailable:
+        return "unavailable";
+    case UserStore::Outcome::Wrong:
+    case UserStore::Outcome::Locked:
+        break;
+    }
+    return a.locked ? "locked" : "failure";
+}
+
 HttpResponse errorPage(int status, const QString &code, const QString &description)
 {
     return htmlPage(status, QStringLiteral("Sign-in error"),
@@ -658,10 +678,12 @@ void AuthorizeEndpoint::login(const HttpRequest &req, const Responder &respond)
                              QJsonObject{{QStringLiteral("username"), username},
                                          {QStringLiteral("clientId"), interaction.request.clientId},
                                          {QStringLiteral("address"), address},
-                                         {QStringLiteral("outcome"),
-                                          a.outcome == UserStore::Outcome::Ok ? "success"
-                                          : a.locked                          ? "locked"
-                                                                              : "failure"}});
+                                         {QStringLiteral("outcome"), loginOutcome(a)}});
+            if (a.outcome == UserStore::Outcome::Unavailable) {
+                HttpResponse busy = loginPage(interaction, 503, signInUnavailable(), username);
+                busy.setHeader("Retry-After", QByteArray::number(Core::kDatabaseRetryAfterS));
+                return respond(busy);
+            }
             if (a.outcome == UserStore::Outcome::Locked && a.byAdministrator)
                 return respond(loginPage(interaction, 403,
                                          QStringLiteral("This account is locked by an "

@@ -194,6 +194,9 @@ QString addressKey(const QHostAddress &address);
 // no scripts, framing refused.
 Core::HttpResponse htmlPage(int status, const QString &title, const QString &bodyHtml);
 Core::HttpResponse errorPage(int status, const QString &code, const QString &description);
+// The sign-in pages' words and event outcome for an attempt (UserStore::signIn).
+QString signInUnavailable();
+const char *loginOutcome(const UserStore::Attempt &a);
 QString htmlEscape(const QString &s);
 QString hiddenInput(const char *name, const QString &value);
 // Appends parameters to a redirect URI (which has no fragment), each value percent-encoded

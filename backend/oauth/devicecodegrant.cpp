@@ -62,7 +62,11 @@ GrantResult DeviceCodeGrant::handle(const TokenRequest &req) const
         };
         return r;
     }
-    const auto user = m_users.find(q.value(3).toString());
+    const auto userRead = m_users.lookup(q.value(3).toString());
+    if (!userRead) // not read: try again (the grant is not spent), not "no longer exists"
+        return grantFailed(
+            storageError(userRead.error(), QStringLiteral("the user could not be read")));
+    const std::optional<User> &user = *userRead;
     if (!user)
         return grantFailed(
             invalidGrant(QStringLiteral("the user of this device_code no longer exists")));

@@ -182,10 +182,12 @@ void AuthorizeEndpoint::deviceSubmit(const HttpRequest &req, const Responder &re
                                          {QStringLiteral("clientId"), clientId},
                                          {QStringLiteral("address"), address},
                                          {QStringLiteral("via"), QStringLiteral("device")},
-                                         {QStringLiteral("outcome"),
-                                          a.outcome == UserStore::Outcome::Ok ? "success"
-                                          : a.locked                          ? "locked"
-                                                                              : "failure"}});
+                                         {QStringLiteral("outcome"), loginOutcome(a)}});
+            if (a.outcome == UserStore::Outcome::Unavailable) {
+                HttpResponse busy = devicePage(503, csrf, entered, false, signInUnavailable());
+                busy.setHeader("Retry-After", QByteArray::number(Core::kDatabaseRetryAfterS));
+                return respond(busy);
+            }
             if (a.outcome == UserStore::Outcome::Locked && a.byAdministrator)
                 return respond(devicePage(403, csrf, entered, false,
                                           QStringLiteral("This account is locked by an "

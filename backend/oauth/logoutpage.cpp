@@ -125,7 +125,24 @@ void AuthorizeEndpoint::logout(const HttpRequest &req, const Responder &respond)
             r.headers.append({"Set-Cookie", cleared});
         return r;
     };
-    const auto session = sessionFor(req);
+    const QString sessionHash = sessionHashOf(req);
+    const auto lookedUp =
+        sessionHash.isEmpty()
+            ? Core::Result<std::optional<Session>>(std::optional<Session>())
+            : m_signIns.lookupSession(sessionHash, m_clock.now().toMSecsSinceEpoch());
+    if (!lookedUp) {
+        // Not "signed out" (with the cookie cleared) when the session could not be read: it
+        // and the tokens issued in it would live on. The cookie stays, to try again with.
+        HttpResponse r = errorPage(
+            lookedUp.error().httpStatus == 503 ? 503 : 500,
+            QStringLiteral("temporarily_unavailable"),
+            QStringLiteral("You could not be signed out: the server cannot reach its database at "
+                           "the moment. Try again in a moment."));
+        if (lookedUp.error().httpStatus == 503)
+            r.setHeader("Retry-After", QByteArray::number(Core::kDatabaseRetryAfterS));
+        return respond(r);
+    }
+    const std::optional<Session> &session = *lookedUp;
     if (!session)
         return respond(done()); // nobody is signed in here: nothing to confirm
     // The user confirms on a form of this server's (a request alone, from any site, signs

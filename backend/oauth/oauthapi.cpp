@@ -446,7 +446,7 @@ HttpResponse OAuthApi::introspectionEndpoint(const HttpRequest &req) const
     // A token that could not be read is not inactive (its holder would throw it away).
     const bool found = q->next();
     if (!found && !q->ok())
-        return storageError(Core::Database::readFailed(m_database.connection(), q->error()),
+        return storageError(Core::Database::readFailed(*q),
                             QStringLiteral("the token could not be read"))
             .toResponse();
     if (!found || !q->isNull(6) || q->int64(5) <= now || q->text(7) == QLatin1String("id") ||
@@ -457,6 +457,11 @@ HttpResponse OAuthApi::introspectionEndpoint(const HttpRequest &req) const
         return noStore(HttpResponse::json(200, QJsonObject{{QStringLiteral("active"), false}}));
     const QString clientId = q->text(0);
     const QString subject = q->text(1);
+    const QString kind = q->text(7);
+    const QString storedScope = q->text(2);
+    const QString audience = q->text(3);
+    const qint64 issuedAt = q->int64(4);
+    const qint64 expiresAt = q->int64(5);
     // What the token's client may still have (the resource guard and the refresh grant decide
     // alike): a scope an administrator took from the client is no longer the token's, and a
     // refresh token of a client without offline_access is no longer usable.
@@ -466,20 +471,18 @@ HttpResponse OAuthApi::introspectionEndpoint(const HttpRequest &req) const
                             QStringLiteral("the token's client could not be read"))
             .toResponse();
     const std::optional<Client> &tokenClient = *lookedUp;
-    if (!tokenClient || (q->text(7) == QLatin1String("refresh") &&
+    if (!tokenClient || (kind == QLatin1String("refresh") &&
                          !tokenClient->scopes.contains(QStringLiteral("offline_access"))))
         return noStore(HttpResponse::json(200, QJsonObject{{QStringLiteral("active"), false}}));
-    QStringList scopes = q->text(2).split(QLatin1Char(' '), Qt::SkipEmptyParts);
+    QStringList scopes = storedScope.split(QLatin1Char(' '), Qt::SkipEmptyParts);
     scopes.removeIf([&](const QString &s) { return !tokenClient->scopes.contains(s); });
     const QString scope = scopes.join(QLatin1Char(' '));
-    QJsonObject o{{QStringLiteral("active"), true},
-                  {QStringLiteral("client_id"), clientId},
-                  {QStringLiteral("sub"), subject},
-                  {QStringLiteral("aud"), q->text(3)},
-                  {QStringLiteral("iat"), q->int64(4) / 1000},
-                  {QStringLiteral("exp"), q->int64(5) / 1000},
-                  {QStringLiteral("iss"), m_issuer}};
-    if (q->text(7) == QLatin1String("access"))
+    QJsonObject o{
+        {QStringLiteral("active"), true},         {QStringLiteral("client_id"), clientId},
+        {QStringLiteral("sub"), subject},         {QStringLiteral("aud"), audience},
+        {QStringLiteral("iat"), issuedAt / 1000}, {QStringLiteral("exp"), expiresAt / 1000},
+        {QStringLiteral("iss"), m_issuer}};
+    if (kind == QLatin1String("access"))
         o.insert(QStringLiteral("token_type"), QStringLiteral("Bearer"));
     if (subject != clientId)
         if (const auto user = m_users.findById(subject))

@@ -30,6 +30,13 @@ GrantResult PasswordGrant::handle(const TokenRequest &req) const
     }
     // Counted before the password is checked (UserStore::signIn).
     const UserStore::Attempt attempt = m_users.signIn(username, password.toUtf8(), now, m_policy);
+    if (attempt.outcome == UserStore::Outcome::Unavailable) {
+        OAuthError busy{QStringLiteral("temporarily_unavailable"),
+                        QStringLiteral("the sign-in could not be checked at the moment; try again"),
+                        503};
+        busy.retryAfterS = Core::kDatabaseRetryAfterS;
+        return grantFailed(busy);
+    }
     // Locked after failed sign-ins: the answer to a wrong password (UserStore::signIn).
     if (attempt.outcome == UserStore::Outcome::Locked && attempt.byAdministrator)
         return grantFailed(

@@ -82,7 +82,11 @@ GrantResult RefreshTokenGrant::handle(const TokenRequest &req) const
                 ? QStringLiteral("scope must not be empty")
                 : QStringLiteral("none of the scopes granted to this refresh token is still "
                                  "allowed for this client")));
-    const auto user = m_users.find(q.value(2).toString());
+    const auto userRead = m_users.lookup(q.value(2).toString());
+    if (!userRead) // not read: try again (the grant is not spent), not "no longer exists"
+        return grantFailed(
+            storageError(userRead.error(), QStringLiteral("the user could not be read")));
+    const std::optional<User> &user = *userRead;
     if (!user)
         return grantFailed(invalidGrant(QStringLiteral("the user of this token no longer exists")));
     GrantResult out;

@@ -113,8 +113,7 @@ Core::Filter OAuthApi::resourceServerFilter(const ClientCheck &forClient)
             q->bind(1, TokenIssuer::storageKey(token));
             const bool found = q->next();
             if (!found && !q->ok())
-                return lookupFailed(
-                    Core::Database::readFailed(m_database.connection(), q->error()));
+                return lookupFailed(Core::Database::readFailed(*q));
             if (!found || !q->isNull(0) || q->text(1) != QLatin1String("access"))
                 return bearerProblem(401, "invalid_token",
                                      QStringLiteral("the access token is unknown, expired or "
@@ -129,8 +128,7 @@ Core::Filter OAuthApi::resourceServerFilter(const ClientCheck &forClient)
             q->bind(1, TokenIssuer::storageKey(token));
             const bool found = q->next();
             if (!found && !q->ok())
-                return lookupFailed(
-                    Core::Database::readFailed(m_database.connection(), q->error()));
+                return lookupFailed(Core::Database::readFailed(*q));
             if (!found || !q->isNull(2) || q->int64(1) <= now ||
                 q->text(3) != QLatin1String("access"))
                 return bearerProblem(401, "invalid_token",

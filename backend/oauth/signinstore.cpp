@@ -1,11 +1,13 @@
 #include "oauth/signinstore.h"
 
+#include "core/database.h"
 #include "core/writequeue.h"
 #include "oauth/userstore.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QSqlError>
 #include <QSqlQuery>
 #include <QVariant>
 
@@ -314,14 +316,27 @@ void SignInStore::createSession(const QString &sessionHash, const QString &userI
 
 std::optional<BrowserSession> SignInStore::session(const QString &sessionHash, qint64 now)
 {
-    QSqlQuery q(m_database.connection());
+    auto found = lookupSession(sessionHash, now);
+    return found ? *found : std::nullopt;
+}
+
+Result<std::optional<BrowserSession>> SignInStore::lookupSession(const QString &sessionHash,
+                                                                 qint64 now)
+{
+    const QSqlDatabase db = m_database.connection();
+    if (!db.isOpen())
+        return Core::Database::readFailed(db, QString());
+    QSqlQuery q(db);
     q.prepare(QStringLiteral("SELECT user_id, auth_time, expires_at FROM oauth_sessions WHERE hash "
                              "= ? AND expires_at > ?"));
     q.addBindValue(sessionHash);
     q.addBindValue(now);
-    if (!q.exec() || !q.next())
-        return std::nullopt;
-    return BrowserSession{q.value(0).toString(), q.value(1).toLongLong(), q.value(2).toLongLong()};
+    if (!q.exec())
+        return Core::Database::readFailed(db, q.lastError().text());
+    if (!q.next())
+        return std::optional<BrowserSession>();
+    return std::optional<BrowserSession>(
+        BrowserSession{q.value(0).toString(), q.value(1).toLongLong(), q.value(2).toLongLong()});
 }
 
 void SignInStore::endSessions(const QString &userId, std::function<void(Result<void>)> done)

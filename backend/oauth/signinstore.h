@@ -94,6 +94,10 @@ public:
     void createSession(const QString &sessionHash, const QString &userId, qint64 userUpdatedAt,
                        qint64 now, qint64 expiresAt, std::function<void(Core::Result<bool>)> done);
     std::optional<BrowserSession> session(const QString &sessionHash, qint64 now);
+    // The same, telling a read that failed (database-unavailable while the database cannot be
+    // reached) from no session: sign-out must not say "signed out" when it could not look.
+    Core::Result<std::optional<BrowserSession>> lookupSession(const QString &sessionHash,
+                                                              qint64 now);
     // Signs the user out of every browser and drops their pending sign-ins.
     void endSessions(const QString &userId, std::function<void(Core::Result<void>)> done);
     // Ends one browser session (a sign-out, /oauth2/logout) and what its sign-ins issued: the

@@ -565,7 +565,9 @@ UserStore::Attempt UserStore::signIn(const QString &username, const QByteArray &
             tx.query(QStringLiteral("SELECT %1, password_hash FROM oauth_users WHERE username = ?")
                          .arg(QLatin1String(kColumns)));
         q.addBindValue(username);
-        if (!q.exec() || !q.next())
+        if (!q.exec())
+            return Core::WriteTransaction::sqlError(q, "find user");
+        if (!q.next())
             return {};
         reserved->known = true;
         reserved->user = fromQuery(q);
@@ -597,8 +599,10 @@ UserStore::Attempt UserStore::signIn(const QString &username, const QByteArray &
         return {};
     });
     Attempt a;
-    if (!counted) // the writer refused (shutting down): no sign-in
+    if (!counted) { // not counted (no database, shutting down): no sign-in, and not "wrong"
+        a.outcome = Outcome::Unavailable;
         return a;
+    }
     if (reserved->locked) {
         // Verified like any other attempt, so that the time of the answer does not tell a
         // locked account from an unknown name or a wrong password. An administrator's lock is

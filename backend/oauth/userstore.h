@@ -108,7 +108,9 @@ public:
     // after failed sign-ins whatever the password, which callers answer as they answer Wrong
     // (an unknown name never locks: a different answer would tell that the name exists).
     // Blocks for the writer: call from a pool thread.
-    enum class Outcome { Ok, Wrong, Locked };
+    // Unavailable: the attempt could not be counted (the database cannot be reached, or the
+    // writer is stopping), so the password was not checked: "try again", never "wrong".
+    enum class Outcome { Ok, Wrong, Locked, Unavailable };
     struct Attempt
     {
         Outcome outcome = Outcome::Wrong;

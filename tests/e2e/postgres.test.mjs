@@ -403,19 +403,24 @@ test('connections the server ends (a restart, an administrator) are opened again
         token_endpoint_auth_method: 'client_secret_basic',
     });
     assert.equal((await register('before')).status, 201);
+    // Ended and gone (the timeout waits for each backend to exit).
     const ended = spawnSync('psql', [POSTGRES_BASE, '-Atc',
-        `SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE datname = '${name}'`],
+        `SELECT count(pg_terminate_backend(pid, 5000)) FROM pg_stat_activity WHERE datname = '${name}'`],
     { encoding: 'utf8' });
     assert.equal(ended.status, 0, ended.stderr);
     assert.ok(Number(ended.stdout.trim()) >= 2, `ended ${ended.stdout}`); // the writer's, a reader's, ...
     // The writer notices at its next BEGIN and opens a new connection: no write fails.
     const after = await register('after');
     assert.equal(after.status, 201, JSON.stringify(after.json));
-    // A reader thread notices on its next query (that one answers 500) and reconnects.
-    await waitFor(async () => (await adminFetch(b, 'GET', `/admin/v1/clients/${after.json.client_id}`)).status === 200,
-                  { message: `the client read back; stderr:\n${b.stderr.slice(-3000)}` });
+    // A reader thread whose connection was idle asks before its query whether the server
+    // ended it, and opens a new one: no read fails either (it answered 500, later 503).
+    await sleep(50);
+    for (let i = 0; i < 8; ++i) {
+        const read = await adminFetch(b, 'GET', `/admin/v1/clients/${after.json.client_id}`);
+        assert.equal(read.status, 200, `read ${i}: ${read.text}; stderr:\n${b.stderr.slice(-3000)}`);
+        assert.equal((await serviceFetch(b, 'GET', '/v1/beers')).status, 200);
+    }
     assert.match(b.stderr + b.stdout, /was lost/);
-    assert.equal((await serviceFetch(b, 'GET', '/v1/beers')).status, 200);
 });
 
 test('a database that cannot be reached for seconds: requests meanwhile are answered 503 with Retry-After (never a wrong "not found"), the process waits quietly (a few log lines, little CPU), and every order acknowledged before reaches its last status with every callback once it answers again',
@@ -471,6 +476,26 @@ test('a database that cannot be reached for seconds: requests meanwhile are answ
         assert.equal((await introspect()).json.active, true);
         const user = await adminFetch(b, 'POST', '/admin/v1/users', { username: 'outage-user', password: 'outage-password-1' });
         assert.equal(user.status, 201, user.text);
+        // A browser signed in (a session cookie), to sign out while the database is gone.
+        const codeClient = await adminFetch(b, 'POST', '/admin/v1/clients', {
+            client_name: 'outage web', redirect_uris: ['http://127.0.0.1:9/cb'], scope: 'openid',
+            grant_types: ['authorization_code'], token_endpoint_auth_method: 'none',
+        });
+        assert.equal(codeClient.status, 201, codeClient.text);
+        const browser = new UserAgent();
+        const authorize = new URL('/oauth2/authorize', b.serviceUrl);
+        for (const [k, v] of Object.entries({
+            response_type: 'code', client_id: codeClient.json.client_id, redirect_uri: 'http://127.0.0.1:9/cb',
+            scope: 'openid', state: 'st', code_challenge: createHash('sha256').update('v'.repeat(43)).digest('base64url'),
+            code_challenge_method: 'S256',
+        })) authorize.searchParams.set(k, v);
+        let step = await browser.fetch(authorize);
+        assert.equal(step.location?.pathname, '/oauth2/login', step.text.slice(0, 300));
+        const login = form((await browser.fetch(step.location)).text, 'login-form');
+        step = await browser.fetch(new URL(login.action, b.serviceUrl),
+                                   { method: 'POST', form: { ...login.fields, username: 'outage-user', password: 'outage-password-1' } });
+        assert.equal(step.status, 303, step.text.slice(0, 300));
+        assert.ok(browser.cookies.has('gh_session'), 'signed in');
         const device = await adminFetch(b, 'POST', '/admin/v1/clients', {
             client_name: 'outage device', token_endpoint_auth_method: 'none',
             grant_types: ['urn:ietf:params:oauth:grant-type:device_code'],
@@ -545,6 +570,12 @@ test('a database that cannot be reached for seconds: requests meanwhile are answ
         }
         unavailable(await adminFetch(b, 'PATCH', `/admin/v1/users/${user.json.id}`, { name: 'Changed' }), 'a user change');
         unavailable(await adminFetch(b, 'POST', `/admin/v1/users/${user.json.id}/unlock`), 'an unlock');
+        // Signing out cannot be done, and is not pretended: no "Signed out", the cookie kept.
+        const logout = await browser.fetch(new URL('/oauth2/logout', b.serviceUrl));
+        assert.equal(logout.status, 503, logout.text.slice(0, 400));
+        assert.equal(logout.headers.get('retry-after'), '1');
+        assert.doesNotMatch(logout.text, /Signed out/);
+        assert.ok(browser.cookies.has('gh_session'), 'the session cookie is kept');
         // A device code that cannot be read is not "unknown" (the device would give up).
         const polled = await poll();
         unavailable(polled, 'a device code poll');
@@ -571,6 +602,9 @@ test('a database that cannot be reached for seconds: requests meanwhile are answ
         assert.equal(after.status, 201, after.text);
         assert.equal((await tokenFor(client)).status, 200);
         assert.equal((await introspect()).json.active, true);
+        const signOut = await browser.fetch(new URL('/oauth2/logout', b.serviceUrl));
+        assert.equal(signOut.status, 200, signOut.text.slice(0, 400));
+        assert.ok(form(signOut.text, 'logout-form'), 'the session is still there to end');
         const listed = await adminFetch(b, 'GET', '/admin/v1/users');
         assert.ok(listed.json.items.some((u) => u.username === 'outage-user'), listed.text);
         const pending = await poll();
@@ -583,6 +617,50 @@ test('a database that cannot be reached for seconds: requests meanwhile are answ
         psqlAt(POSTGRES_BASE, `ALTER DATABASE ${name} ALLOW_CONNECTIONS true`);
         receiver.closeAllConnections();
         await new Promise((resolve) => receiver.close(resolve));
+    }
+});
+
+test('a database that reads but refuses writes (read-only, as a standby after a failover): a password sign-in is "try again", never "wrong password", and reads answer as before',
+     { skip }, async () => {
+    const url = createPostgresDatabase();
+    const name = new URL(url).pathname.slice(1);
+    const b = await startBackend({ args: ['--database', url] });
+    running.push(b);
+    try {
+        const password = `pw-${randomBytes(12).toString('base64url')}`;
+        assert.equal((await adminFetch(b, 'POST', '/admin/v1/users', { username: 'ro-user', password })).status, 201);
+        const c = await adminFetch(b, 'POST', '/admin/v1/clients', {
+            client_name: 'legacy', grant_types: ['password'], scope: 'openid',
+            token_endpoint_auth_method: 'client_secret_post' });
+        assert.equal(c.status, 201, c.text);
+        const signIn = (pw) => request(`${b.serviceUrl}/oauth2/token`, 'POST',
+            new URLSearchParams({ grant_type: 'password', username: 'ro-user', password: pw, scope: 'openid',
+                                  client_id: c.json.client_id, client_secret: c.json.client_secret }).toString(),
+            { 'Content-Type': 'application/x-www-form-urlencoded' });
+        assert.equal((await signIn(password)).status, 200);
+        psqlAt(POSTGRES_BASE, `ALTER DATABASE ${name} SET default_transaction_read_only = on`);
+        psqlAt(POSTGRES_BASE, `SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE datname = '${name}'`);
+        await waitFor(async () => (await serviceFetch(b, 'GET', '/v1/beers')).status === 200,
+                      { message: 'reads answer on new connections' });
+        const refused = await signIn(password);
+        assert.equal(refused.status, 503, refused.text);
+        assert.equal(refused.json.error, 'temporarily_unavailable', refused.text);
+        assert.equal(refused.headers['retry-after'], '1');
+        // A write refused is not taken for a name in use (it answered 409 admin-token-exists).
+        const made = await adminFetch(b, 'POST', '/admin/v1/admin-tokens', { name: 'ro-token', permissions: ['orders:read'] });
+        assert.ok(made.status >= 500, made.text);
+        assert.notEqual(made.json?.error, 'admin-token-exists', made.text);
+        // Nothing was counted against the user: back to writable, the password works at once.
+        psqlAt(POSTGRES_BASE, `ALTER DATABASE ${name} SET default_transaction_read_only = off`);
+        psqlAt(POSTGRES_BASE, `SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE datname = '${name}'`);
+        await waitFor(async () => (await signIn(password)).status === 200, { message: 'a sign-in once writable' });
+        // (A connection ended by the server fails the one request that finds it so: 503.)
+        let user;
+        await waitFor(async () => (user = await adminFetch(b, 'GET', '/admin/v1/users/ro-user')).status === 200,
+                      { message: 'the user read again' });
+        assert.equal(user.json.failedSignIns, 0, user.text);
+    } finally {
+        psqlAt(POSTGRES_BASE, `ALTER DATABASE ${name} SET default_transaction_read_only = off`);
     }
 });
 

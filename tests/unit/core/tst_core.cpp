@@ -1969,6 +1969,56 @@ private slots:
         QCOMPARE(rows.value(0).toInt(), 10); // the failed job's update was not kept
     }
 
+    void postgresConnectionLostUnderALiveReadIsKeptUntilItEnds()
+    {
+        // A ReadStatement holds one of its thread's statements: a connection found lost while
+        // it lives is not replaced (the statements would go with it, and the read's end
+        // touched freed memory: ASan saw it when the token endpoint read a client after the
+        // token). Reads on it fail as "unavailable" meanwhile; the next call without a live
+        // read opens a new one. An idle connection the server ended is replaced before use.
+        const QString url = newPostgresDatabase();
+        if (url.isEmpty())
+            QSKIP("GATEHOUSE_TEST_POSTGRES is not set (ctest runs this as tst_core_postgres)");
+        auto db = Database::open(url, withRowsTable(), m_clock);
+        QVERIFY2(db.ok(), qPrintable(db.ok() ? QString() : db.error().message));
+        static const char *const kCount = "SELECT COUNT(*) FROM rows";
+        {
+            const ReadStatement q = (*db)->read(kCount);
+            QVERIFY(q->next());
+            QSqlQuery end((*db)->connection());
+            QVERIFY(!end.exec(QStringLiteral("SELECT pg_terminate_backend(pg_backend_pid())")));
+            const QSqlDatabase broken = (*db)->connection(); // not replaced: q lives
+            QSqlQuery after(broken);
+            QVERIFY(!after.exec(QStringLiteral("SELECT 1")));
+            QCOMPARE(Database::readFailed(broken, after.lastError().text()).code,
+                     QString::fromLatin1(kDatabaseUnavailable));
+            const ReadStatement nested = (*db)->read(kCount);
+            QVERIFY(!nested->next());
+            QCOMPARE(Database::readFailed(*nested).httpStatus, 503);
+        }
+        {
+            const ReadStatement again = (*db)->read(kCount); // a new connection
+            QVERIFY(again->next());
+            QCOMPARE(again->int64(0), qint64(0));
+        }
+        // Ended by the server while idle (from another session): found before the next read.
+        QSqlQuery pid((*db)->connection());
+        QVERIFY(pid.exec(QStringLiteral("SELECT pg_backend_pid()")) && pid.next());
+        const qint64 backend = pid.value(0).toLongLong();
+        pid.finish();
+        QString error;
+        pg_conn *other = (*db)->connectPostgres(&error);
+        QVERIFY2(other, qPrintable(error));
+        const QByteArray kill =
+            "SELECT pg_terminate_backend(" + QByteArray::number(backend) + ", 5000)";
+        const bool killed = pgExec(other, kill.constData(), &error);
+        pgClose(other);
+        QVERIFY2(killed, qPrintable(error));
+        QTest::qWait(30); // idle for longer than the check's 20 ms
+        const ReadStatement fresh = (*db)->read(kCount);
+        QVERIFY2(fresh->next(), qPrintable(fresh->error()));
+    }
+
     void postgresWriterPipelinesWhatNobodyWaitsFor()
     {
         // Statement::execLater() on PostgreSQL: the writes travel in libpq's pipeline with the
