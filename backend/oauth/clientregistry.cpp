@@ -830,22 +830,27 @@ void ClientRegistry::rewrite(const std::shared_ptr<Registered> &reg,
         committed(reg, std::move(done)));
 }
 
-std::optional<Client> ClientRegistry::findByRegistrationToken(const QString &clientId,
-                                                              const QString &token) const
+Core::Result<std::optional<Client>>
+ClientRegistry::findByRegistrationToken(const QString &clientId, const QString &token) const
 {
     if (token.isEmpty())
-        return std::nullopt;
-    QSqlQuery q(m_database.connection());
+        return std::optional<Client>();
+    const QSqlDatabase db = m_database.connection();
+    if (!db.isOpen())
+        return Core::Database::readFailed(db, QString());
+    QSqlQuery q(db);
     q.prepare(
         QStringLiteral("SELECT registration_token_hash FROM oauth_clients WHERE client_id = ?"));
     q.addBindValue(clientId);
-    if (!q.exec() || !q.next() || q.value(0).isNull())
-        return std::nullopt;
+    if (!q.exec())
+        return Core::Database::readFailed(db, q.lastError().text());
+    if (!q.next() || q.value(0).isNull())
+        return std::optional<Client>();
     Client probe;
     probe.secretHash = q.value(0).toString();
     if (!secretMatches(probe, token))
-        return std::nullopt;
-    return find(clientId);
+        return std::optional<Client>();
+    return lookup(clientId);
 }
 
 QJsonObject ClientRegistry::InitialAccessToken::toJson() const
@@ -935,21 +940,26 @@ Core::Result<QList<ClientRegistry::InitialAccessToken>> ClientRegistry::initialA
     return out;
 }
 
-std::optional<ClientRegistry::InitialAccessToken>
+Core::Result<std::optional<ClientRegistry::InitialAccessToken>>
 ClientRegistry::usableInitialAccessToken(const QString &hash, qint64 now) const
 {
-    QSqlQuery q(m_database.connection());
+    const QSqlDatabase db = m_database.connection();
+    if (!db.isOpen())
+        return Core::Database::readFailed(db, QString());
+    QSqlQuery q(db);
     q.prepare(QStringLiteral("SELECT id, created_at, expires_at, max_uses, used_count, policy "
                              "FROM oauth_initial_access_tokens WHERE hash = ? AND expires_at > ? "
                              "AND used_count < max_uses"));
     q.addBindValue(hash);
     q.addBindValue(now);
-    if (!q.exec() || !q.next())
-        return std::nullopt;
+    if (!q.exec())
+        return Core::Database::readFailed(db, q.lastError().text());
+    if (!q.next())
+        return std::optional<InitialAccessToken>();
     auto t = initialAccessTokenFrom(q);
     if (t.id.isEmpty()) // its policy did not read
-        return std::nullopt;
-    return t;
+        return std::optional<InitialAccessToken>();
+    return std::optional<InitialAccessToken>(std::move(t));
 }
 
 void ClientRegistry::deleteInitialAccessToken(const QString &id,

@@ -163,8 +163,10 @@ public:
                 std::function<void(Core::Result<Registered>)> done, By by = By::Admin,
                 const QString &registrationToken = {}, StoredCheck recheck = {});
     // The client whose registration access token this is (constant-time hash compare).
-    std::optional<Client> findByRegistrationToken(const QString &clientId,
-                                                  const QString &token) const;
+    // A read that failed is an error (database-unavailable while the database cannot be
+    // reached), not "no such client or token": that answers 401, and the holder drops it.
+    Core::Result<std::optional<Client>> findByRegistrationToken(const QString &clientId,
+                                                                const QString &token) const;
 
     // RFC 7591 initial access tokens, issued through the admin API.
     struct InitialAccessToken
@@ -185,8 +187,8 @@ public:
     // A read that failed is an error, not an empty list (as for all()).
     Core::Result<QList<InitialAccessToken>> initialAccessTokens() const;
     // The initial access token with this hash while it is usable (not expired, not used up).
-    std::optional<InitialAccessToken> usableInitialAccessToken(const QString &hash,
-                                                               qint64 now) const;
+    Core::Result<std::optional<InitialAccessToken>> usableInitialAccessToken(const QString &hash,
+                                                                             qint64 now) const;
     void deleteInitialAccessToken(const QString &id, std::function<void(Core::Result<void>)> done);
     void remove(const QString &clientId, std::function<void(Core::Result<void>)> done,
                 By by = By::Admin, const QString &registrationToken = {}, StoredCheck recheck = {});

@@ -41,7 +41,13 @@ GrantResult JwtBearerGrant::handle(const TokenRequest &req) const
     }
     // Whom it names must be whom the issuer may assert (before the assertion is spent).
     QString sub = claims->value(QStringLiteral("sub")).toString();
-    const auto user = m_users.find(sub);
+    // Not read: refused (fail closed), never taken for "no such user" (whose lock below would
+    // not be looked at).
+    const auto userRead = m_users.lookup(sub);
+    if (!userRead)
+        return grantFailed(
+            storageError(userRead.error(), QStringLiteral("the user could not be read")));
+    const std::optional<User> &user = *userRead;
     const QStringList names = subjectNames(sub, user ? &*user : nullptr);
     if (auto e = subjectRefused(*trusted, sub, user ? &*user : nullptr))
         return grantFailed(*e);

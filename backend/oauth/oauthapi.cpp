@@ -601,7 +601,12 @@ HttpResponse OAuthApi::userinfoEndpoint(const HttpRequest &req) const
     if (!scopes.contains(QStringLiteral("openid")))
         return challenge(403, "insufficient_scope",
                          QStringLiteral("the access token lacks the openid scope"));
-    const auto user = m_users.findById(q.value(2).toString());
+    const auto userRead = m_users.lookupById(q.value(2).toString());
+    if (!userRead)
+        return noStore(
+            storageError(userRead.error(), QStringLiteral("the user could not be read"))
+                .toResponse());
+    const std::optional<User> &user = *userRead;
     if (!user)
         return challenge(401, "invalid_token",
                          QStringLiteral("the user of this token no longer exists"));

@@ -86,8 +86,14 @@ void OAuthApi::registerRegistrationRoutes(bool openRegistration)
             RegistrationPolicy policy = m_trust.registrationPolicy();
             std::optional<RegistrationPolicy> tokenPolicy;
             if (!iat.isEmpty()) {
-                const auto token = m_clients.usableInitialAccessToken(
+                const auto usable = m_clients.usableInitialAccessToken(
                     ClientRegistry::hashSecret(iat), m_clock.now().toMSecsSinceEpoch());
+                if (!usable) // not read: try again, not "unknown"
+                    return respond(storageError(usable.error(),
+                                                QStringLiteral("the initial access token could "
+                                                               "not be read"))
+                                       .toResponse());
+                const auto &token = *usable;
                 if (!token)
                     return respond(invalidToken(
                         QStringLiteral("the initial access token is unknown, expired or used up"),
@@ -123,9 +129,14 @@ void OAuthApi::registerRegistrationRoutes(bool openRegistration)
         small);
 
     // RFC 7592: the registration access token names exactly one client; any mismatch is 401.
-    auto authorized = [this](const HttpRequest &req) -> std::optional<Client> {
+    auto authorized = [this](const HttpRequest &req) -> Core::Result<std::optional<Client>> {
         return m_clients.findByRegistrationToken(req.pathParam(QStringLiteral("clientId")),
                                                  req.bearerToken());
+    };
+    // Not read (the database cannot be reached): try again, not 401 (the holder would drop its
+    // registration access token).
+    auto unreadable = [](const Core::Error &e) {
+        return storageError(e, QStringLiteral("the client could not be read")).toResponse();
     };
     auto refused = [](const HttpRequest &req) {
         return invalidToken(
@@ -133,8 +144,11 @@ void OAuthApi::registerRegistrationRoutes(bool openRegistration)
             !req.bearerToken().isEmpty());
     };
     m_server.route("GET", QStringLiteral("/oauth2/register/{clientId}"),
-                   [this, authorized, refused](const HttpRequest &req) {
-                       const auto client = authorized(req);
+                   [this, authorized, refused, unreadable](const HttpRequest &req) {
+                       const auto found = authorized(req);
+                       if (!found)
+                           return unreadable(found.error());
+                       const std::optional<Client> &client = *found;
                        if (!client)
                            return refused(req);
                        return noStore(HttpResponse::json(
@@ -142,8 +156,11 @@ void OAuthApi::registerRegistrationRoutes(bool openRegistration)
                    });
     m_server.routeDeferred(
         "PUT", QStringLiteral("/oauth2/register/{clientId}"),
-        [this, authorized, refused](const HttpRequest &req, const Responder &respond) {
-            const auto current = authorized(req);
+        [this, authorized, refused, unreadable](const HttpRequest &req, const Responder &respond) {
+            const auto found = authorized(req);
+            if (!found)
+                return respond(unreadable(found.error()));
+            const std::optional<Client> &current = *found;
             if (!current)
                 return respond(refused(req));
             // A client an administrator allowed to act for the cluster mints cluster
@@ -202,8 +219,11 @@ void OAuthApi::registerRegistrationRoutes(bool openRegistration)
         small);
     m_server.routeDeferred(
         "DELETE", QStringLiteral("/oauth2/register/{clientId}"),
-        [this, authorized, refused](const HttpRequest &req, const Responder &respond) {
-            const auto current = authorized(req);
+        [this, authorized, refused, unreadable](const HttpRequest &req, const Responder &respond) {
+            const auto found = authorized(req);
+            if (!found)
+                return respond(unreadable(found.error()));
+            const std::optional<Client> &current = *found;
             if (!current)
                 return respond(refused(req));
             // Deleting a cluster client would revoke every user's cluster tokens it issued:

@@ -138,7 +138,11 @@ std::optional<OAuthError> TokenExchangeGrant::resolve(const QString &token, cons
         // As a subject, whom it names must be whom the issuer may assert (an actor only names
         // who acts: act.sub, never whom the token is for).
         if (subject) {
-            const auto user = m_users.find(out->sub);
+            // Not read: refused (fail closed), never taken for "no such user".
+            const auto userRead = m_users.lookup(out->sub);
+            if (!userRead)
+                return storageError(userRead.error(), QStringLiteral("the user could not be read"));
+            const std::optional<User> &user = *userRead;
             out->names = subjectNames(out->sub, user ? &*user : nullptr);
             if (auto e = subjectRefused(*trusted, out->sub, user ? &*user : nullptr))
                 return e;
@@ -280,7 +284,13 @@ GrantResult TokenExchangeGrant::handle(const TokenRequest &req) const
     QString sub = subject.sub;
     // This server's token names a user by id, or is a client's own (client_credentials: its
     // client_id): a username that happens to equal a client_id does not make it theirs.
-    const auto user = subject.local ? m_users.findById(sub) : m_users.find(sub);
+    // Not read: refused (fail closed), never taken for "no such user" (whose administrator's
+    // lock below would not be looked at).
+    const auto userRead = subject.local ? m_users.lookupById(sub) : m_users.lookup(sub);
+    if (!userRead)
+        return grantFailed(
+            storageError(userRead.error(), QStringLiteral("the user could not be read")));
+    const std::optional<User> &user = *userRead;
     QJsonObject extra = subjectClaims(user ? &*user : nullptr, &sub, scopes, req.sources);
     if (req.sources)
         noteSource(req.sources, QStringLiteral("sub"), QStringLiteral("subjectToken"),

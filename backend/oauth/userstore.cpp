@@ -458,20 +458,36 @@ std::optional<User> UserStore::find(const QString &idOrName) const
     return findIn(q, idOrName);
 }
 
-Core::Result<std::optional<User>> UserStore::lookup(const QString &idOrName) const
+namespace {
+// The user `sql` selects with `key` bound `binds` times; a read that failed is an error.
+Core::Result<std::optional<User>> readUser(const QSqlDatabase &db, const QString &sql,
+                                           const QString &key, int binds)
 {
-    const QSqlDatabase db = m_database.connection();
     if (!db.isOpen())
         return Core::Database::readFailed(db, QString());
     QSqlQuery q(db);
-    q.prepare(selectByKey());
-    q.addBindValue(idOrName);
-    q.addBindValue(idOrName);
+    q.prepare(sql);
+    for (int i = 0; i < binds; ++i)
+        q.addBindValue(key);
     if (!q.exec())
         return Core::Database::readFailed(db, q.lastError().text());
     if (!q.next())
         return std::optional<User>();
     return std::optional<User>(fromQuery(q));
+}
+} // namespace
+
+Core::Result<std::optional<User>> UserStore::lookup(const QString &idOrName) const
+{
+    return readUser(m_database.connection(), selectByKey(), idOrName, 2);
+}
+
+Core::Result<std::optional<User>> UserStore::lookupById(const QString &id) const
+{
+    return readUser(
+        m_database.connection(),
+        QStringLiteral("SELECT %1 FROM oauth_users WHERE id = ?").arg(QLatin1String(kColumns)), id,
+        1);
 }
 
 std::optional<User> UserStore::findById(const QString &id) const

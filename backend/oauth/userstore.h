@@ -88,6 +88,8 @@ public:
     // By id only: for a subject this server recorded (a token's, a code's), which is a user's
     // id or a client's, never a username.
     std::optional<User> findById(const QString &id) const;
+    // findById telling a read that failed from no such user (lookup, above).
+    Core::Result<std::optional<User>> lookupById(const QString &id) const;
     // A read that failed is an error, not an empty list.
     Core::Result<QList<User>> all() const;
 

@@ -476,6 +476,24 @@ test('a database that cannot be reached for seconds: requests meanwhile are answ
         assert.equal((await introspect()).json.active, true);
         const user = await adminFetch(b, 'POST', '/admin/v1/users', { username: 'outage-user', password: 'outage-password-1' });
         assert.equal(user.status, 201, user.text);
+        // A client registered dynamically (RFC 7591), read back with its registration access
+        // token (RFC 7592), and an initial access token kept for later.
+        const iat = async () => {
+            const r = await adminFetch(b, 'POST', '/admin/v1/initial-access-tokens', {
+                maxUses: 1, expiresIn: 3600, policy: { grantTypes: ['client_credentials'], scopes: [] } });
+            assert.equal(r.status, 201, r.text);
+            return r.json.token;
+        };
+        const dynamicRegistration = (token) => request(`${b.serviceUrl}/oauth2/register`, 'POST',
+            JSON.stringify({ client_name: 'outage dyn', grant_types: ['client_credentials'],
+                             token_endpoint_auth_method: 'client_secret_basic' }),
+            { 'Content-Type': 'application/json', Authorization: `Bearer ${token}` });
+        const dyn = await dynamicRegistration(await iat());
+        assert.equal(dyn.status, 201, dyn.text);
+        const spareIat = await iat();
+        const readRegistration = () => request(`${b.serviceUrl}/oauth2/register/${dyn.json.client_id}`, 'GET', undefined,
+                                               { Authorization: `Bearer ${dyn.json.registration_access_token}` });
+        assert.equal((await readRegistration()).status, 200);
         // A browser signed in (a session cookie), to sign out while the database is gone.
         const codeClient = await adminFetch(b, 'POST', '/admin/v1/clients', {
             client_name: 'outage web', redirect_uris: ['http://127.0.0.1:9/cb'], scope: 'openid',
@@ -557,6 +575,13 @@ test('a database that cannot be reached for seconds: requests meanwhile are answ
         unavailable(token, 'a token');
         assert.equal(token.json.error, 'temporarily_unavailable', token.text);
         assert.equal(token.headers['cache-control'], 'no-store');
+        // Registration: neither token is said to be invalid (their holders would drop them).
+        const readBack = await readRegistration();
+        unavailable(readBack, 'a registration read back');
+        assert.equal(readBack.json.error, 'temporarily_unavailable', readBack.text);
+        const dynamicRefused = await dynamicRegistration(spareIat);
+        unavailable(dynamicRefused, 'a registration');
+        assert.equal(dynamicRefused.json.error, 'temporarily_unavailable', dynamicRefused.text);
         // A token that cannot be read is not inactive (its holder would throw it away).
         const inspected = await introspect();
         unavailable(inspected, 'an introspection');
@@ -602,6 +627,8 @@ test('a database that cannot be reached for seconds: requests meanwhile are answ
         assert.equal(after.status, 201, after.text);
         assert.equal((await tokenFor(client)).status, 200);
         assert.equal((await introspect()).json.active, true);
+        assert.equal((await readRegistration()).status, 200);
+        assert.equal((await dynamicRegistration(spareIat)).status, 201, 'the spare token was not spent');
         const signOut = await browser.fetch(new URL('/oauth2/logout', b.serviceUrl));
         assert.equal(signOut.status, 200, signOut.text.slice(0, 400));
         assert.ok(form(signOut.text, 'logout-form'), 'the session is still there to end');
