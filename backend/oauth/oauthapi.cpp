@@ -603,9 +603,8 @@ HttpResponse OAuthApi::userinfoEndpoint(const HttpRequest &req) const
                          QStringLiteral("the access token lacks the openid scope"));
     const auto userRead = m_users.lookupById(q.value(2).toString());
     if (!userRead)
-        return noStore(
-            storageError(userRead.error(), QStringLiteral("the user could not be read"))
-                .toResponse());
+        return noStore(storageError(userRead.error(), QStringLiteral("the user could not be read"))
+                           .toResponse());
     const std::optional<User> &user = *userRead;
     if (!user)
         return challenge(401, "invalid_token",
