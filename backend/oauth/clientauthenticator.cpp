@@ -118,7 +118,10 @@ std::optional<OAuthError> ClientAuthenticator::authenticateAssertion(
     const QString named = form.value(QStringLiteral("client_id"));
     if (id.isEmpty() || (!named.isEmpty() && named != id))
         return invalidClient(QStringLiteral("the assertion's iss must be the client_id"), false);
-    const auto found = m_clients.find(id);
+    const auto lookedUp = m_clients.lookup(id);
+    if (!lookedUp) // not read (the database cannot be reached): try again, not "unknown"
+        return storageError(lookedUp.error(), QStringLiteral("the client could not be read"));
+    const std::optional<Client> &found = *lookedUp;
     if (!found || found->tokenEndpointAuthMethod != QLatin1String("private_key_jwt"))
         return invalidClient(QStringLiteral("unknown client or not a private_key_jwt client"),
                              false);

@@ -511,8 +511,13 @@ void OAuthApi::revocationEndpoint(const HttpRequest &req, const Responder &respo
             Core::Statement &q =
                 tx.stmt("SELECT client_id, kind, family FROM oauth_tokens WHERE hash = ?");
             q.bind(1, hash);
-            if (!q.next())
+            if (!q.next()) {
+                // A read that failed is not an unknown token: 200 would say "revoked" while
+                // the token lives on.
+                if (!q.ok())
+                    return Core::WriteTransaction::sqlError(q, "find token");
                 return {}; // unknown tokens: 200 all the same (RFC 7009 §2.2)
+            }
             if (q.text(0) != clientId) {
                 *refused = true;
                 return {};
