@@ -122,9 +122,16 @@ std::variant<RequestHead, ParseError> parseHead(const QByteArray &headBytes)
         const QByteArray name = line.left(colon);
         if (!isToken(name))
             return bad(QStringLiteral("malformed header field name"));
-        const QByteArray value = line.mid(colon + 1).trimmed();
+        // Optional whitespace is SP and HTAB only (RFC 9110 §5.6.3), and a value holds no other
+        // control character (§5.5): "chunked\v" is not "chunked" to a proxy in front.
+        QByteArray value = line.mid(colon + 1);
+        const auto ows = [](char c) { return c == ' ' || c == '\t'; };
+        while (!value.isEmpty() && ows(value.front()))
+            value.remove(0, 1);
+        while (!value.isEmpty() && ows(value.back()))
+            value.chop(1);
         for (char c : value)
-            if (c == '\0' || c == '\r' || c == '\n')
+            if ((static_cast<unsigned char>(c) < 0x20 && c != '\t') || c == 0x7f)
                 return bad(QStringLiteral("invalid character in header value"));
         req.headers.append(qMakePair(name.toLower(), value));
     }
@@ -142,9 +149,14 @@ std::variant<RequestHead, ParseError> parseHead(const QByteArray &headBytes)
         if (pathAndQuery == "*" && req.method == "OPTIONS") {
             pathAndQuery = "*";
         } else {
+            // An http(s) URI without an authority is invalid (RFC 9110 §4.2.1): "http:x/admin"
+            // would give the relative path "x/admin", which the prefix filters (the admin
+            // token, the orders API's bearer check) would not see while the router, by its
+            // segments, would still find /admin's routes.
             const QUrl u = QUrl::fromEncoded(pathAndQuery, QUrl::StrictMode);
             if (!u.isValid() ||
-                (u.scheme() != QLatin1String("http") && u.scheme() != QLatin1String("https")))
+                (u.scheme() != QLatin1String("http") && u.scheme() != QLatin1String("https")) ||
+                u.host().isEmpty())
                 return bad(QStringLiteral("malformed request target"));
             pathAndQuery = u.path(QUrl::FullyEncoded).toLatin1();
             if (pathAndQuery.isEmpty())
@@ -155,6 +167,10 @@ std::variant<RequestHead, ParseError> parseHead(const QByteArray &headBytes)
     }
     const qsizetype qm = pathAndQuery.indexOf('?');
     const QByteArray rawPath = qm >= 0 ? pathAndQuery.left(qm) : pathAndQuery;
+    // Every path is absolute ("*" aside): the path the filters match by prefix and the segments
+    // the router matches are then one and the same.
+    if (rawPath != "*" && !rawPath.startsWith('/'))
+        return bad(QStringLiteral("malformed request target"));
     if (qm >= 0)
         req.query = QUrlQuery(QString::fromUtf8(pathAndQuery.mid(qm + 1)));
     req.path = QUrl::fromPercentEncoding(rawPath);

@@ -430,6 +430,13 @@ describe('boundaries: audiences, introspection, consents and users, guessing, fl
         ['a bare LF after chunk data', (body) => `POST /admin/v1/customers HTTP/1.1\r\nHost: x\r\n` +
             `Authorization: Bearer ${b.adminToken}\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n` +
             `${body.length.toString(16)}\r\n${body}\n0\r\n\r\n`],
+        // Optional whitespace is SP and HTAB only: a proxy that ignores "chunked\v" frames by
+        // Content-Length, or by nothing.
+        ['a vertical tab after "chunked"', (body) => `POST /admin/v1/customers HTTP/1.1\r\nHost: x\r\n` +
+            `Authorization: Bearer ${b.adminToken}\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\x0b\r\n\r\n` +
+            `${body.length.toString(16)}\r\n${body}\r\n0\r\n\r\n`],
+        ['a form feed after a Content-Length', (body) => `POST /admin/v1/customers HTTP/1.1\r\nHost: x\r\n` +
+            `Authorization: Bearer ${b.adminToken}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\x0c\r\n\r\n${body}`],
     ]) {
         attack(`boundary: request framing with ${what}`, async () => {
             const name = `smuggled ${randomBytes(4).toString('hex')}`;
@@ -439,6 +446,45 @@ describe('boundaries: audiences, introspection, consents and users, guessing, fl
             assert.ok(!(await customerNames()).includes(name), 'no customer created');
         });
     }
+
+    // An http URI without an authority ("http:x/admin/...") named the relative path "x/admin/...":
+    // the prefix filters (the admin token, the orders API's bearer check, the audit) did not see
+    // it, while the router, by its segments, still found the routes. Invalid (RFC 9110 §4.2.1).
+    attack('boundary: an absolute-form target without an authority past the admin token and the orders API\'s bearer check', async () => {
+        const yaml = 'apiVersion: rbac.authorization.k8s.io/v1\nkind: ClusterRoleBinding\nmetadata: {name: pwned-by-target}\n' +
+            'roleRef: {apiGroup: rbac.authorization.k8s.io, kind: ClusterRole, name: cluster-admin}\n' +
+            'subjects: [{kind: Group, name: system:authenticated, apiGroup: rbac.authorization.k8s.io}]\n';
+        const name = `target ${randomBytes(4).toString('hex')}`;
+        const body = customerBody(name);
+        const newestAudit = async () => (await adminFetch(b, 'GET', '/admin/v1/audit?limit=1')).json.items[0]?.id;
+        const auditBefore = await newestAudit();
+        for (const [url, target, extra, payload] of [
+            [b.adminUrl, 'http:x/admin/v1/users', '', ''],
+            [b.adminUrl, 'http:x/admin/v1/customers', 'Content-Type: application/json\r\n', body],
+            [b.adminUrl, 'http:x/admin/v1/cluster/rbac/import', 'Content-Type: application/yaml\r\n', yaml],
+            [b.adminUrl, 'https:x/metrics', '', ''],
+            [b.adminUrl, 'http:/admin/v1/users', '', ''],
+            [b.serviceUrl, `http:x/v1/customers/${customerId}/orders`, '', ''],
+        ]) {
+            const method = payload ? 'POST' : 'GET';
+            const answer = await rawExchange(url, `${method} ${target} HTTP/1.1\r\nHost: x\r\n${extra}` +
+                                                  `Content-Length: ${Buffer.byteLength(payload)}\r\nConnection: close\r\n\r\n${payload}`);
+            assert.match(answer, /^HTTP\/1\.1 400 /, `${method} ${target}: ${answer.slice(0, 300)}`);
+            assert.match(answer, /malformed request target/, target);
+        }
+        assert.ok(!(await customerNames()).includes(name), 'no customer created');
+        assert.equal((await adminKube(b, 'GET', '/apis/rbac.authorization.k8s.io/v1/clusterrolebindings/pwned-by-target')).status, 404,
+                     'no binding imported');
+        // The absolute form with an authority stays what it is: filtered like any other.
+        const anonymous = await rawExchange(b.adminUrl, 'GET http://x/admin/v1/users HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n');
+        assert.match(anonymous, /^HTTP\/1\.1 401 /, anonymous.slice(0, 300));
+        const orders = await rawExchange(b.serviceUrl, `GET http://x/v1/customers/${customerId}/orders HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`);
+        assert.match(orders, /^HTTP\/1\.1 401 /, orders.slice(0, 300));
+        const allowed = await rawExchange(b.adminUrl, `GET http://x/admin/v1/customers HTTP/1.1\r\nHost: x\r\n` +
+                                                      `Authorization: Bearer ${b.adminToken}\r\nConnection: close\r\n\r\n`);
+        assert.match(allowed, /^HTTP\/1\.1 200 /, allowed.slice(0, 300));
+        assert.equal(await newestAudit(), auditBefore, 'nothing was done that the audit would record');
+    });
 });
 
 // Password guessing through the token endpoint (its own backend: low limits).
