@@ -103,6 +103,23 @@ QString resourceVersionOf(const std::optional<QJsonObject> &o)
     return o ? fieldValue(*o, QStringLiteral("metadata.resourceVersion")) : QString();
 }
 
+// Whether an update of `was` into `obj` changes only what the garbage collector needs to
+// delete it (kube's rbacregistry.IsOnlyMutatingGCFields: ownerReferences and finalizers),
+// besides what the server keeps itself (resourceVersion, managedFields, ...).
+bool onlyGcFieldsChange(QJsonObject obj, QJsonObject was)
+{
+    for (QJsonObject *o : {&obj, &was}) {
+        QJsonObject meta = o->value(QLatin1String("metadata")).toObject();
+        for (const char *k : {"ownerReferences", "finalizers", "resourceVersion", "managedFields",
+                              "generation", "uid", "creationTimestamp", "selfLink"})
+            meta.remove(QLatin1String(k));
+        o->insert(QStringLiteral("metadata"), meta);
+        o->remove(QStringLiteral("apiVersion"));
+        o->remove(QStringLiteral("kind"));
+    }
+    return obj == was;
+}
+
 } // namespace
 
 void ClusterApi::handleWrite(const std::shared_ptr<Context> &ctx, const ResourceType &type)
@@ -717,8 +734,11 @@ std::optional<Status> ClusterApi::validateWrite(Write &w)
     trace.validation.clear();
     // Escalation prevention: nobody grants what they do not hold, unless allowed to
     // escalate (roles) or bind (bindings).
+    // A change of only what the garbage collector changes grants nothing (kube's RBAC storage
+    // lets it through before its checks).
     if (type.group == QLatin1String("rbac.authorization.k8s.io") &&
-        !attrs.user.groups.contains(QLatin1String(kMastersGroup))) {
+        !attrs.user.groups.contains(QLatin1String(kMastersGroup)) &&
+        !(current && onlyGcFieldsChange(obj, *current))) {
         const RbacPolicy &policy = ctx->authorizer->rbac();
         const bool isBinding = type.name.endsWith(QLatin1String("bindings"));
         Attributes check = attrs;
@@ -744,11 +764,16 @@ std::optional<Status> ClusterApi::validateWrite(Write &w)
             check.resource = type.name;
             check.name = name;
             wanted = roleFromJson(obj).rules;
-            // An aggregationRule can gather anything: setting or changing one needs
-            // cluster-admin's rules (kube's ClusterRole storage), or escalate.
-            const QJsonValue rule = obj.value(QLatin1String("aggregationRule"));
-            aggregating = type.name == QLatin1String("clusterroles") && rule.isObject() &&
-                          (!current || current->value(QLatin1String("aggregationRule")) != rule);
+            // An aggregationRule can gather anything: creating, changing or removing an
+            // aggregated ClusterRole needs cluster-admin's rules (kube's ClusterRole storage),
+            // or escalate. Any change of one, not only of its rule: the rules sent are not what
+            // it grants (its selectors' are), and a label added to it lets another aggregated
+            // role, one the caller may be bound to, gather all it gathers.
+            const auto aggregated = [](const QJsonObject &o) {
+                return o.value(QLatin1String("aggregationRule")).isObject();
+            };
+            aggregating = type.name == QLatin1String("clusterroles") &&
+                          (aggregated(obj) || (current && aggregated(*current)));
         }
         if (!ctx->authorizer->authorize(check).allowed()) {
             QList<PolicyRule> missing;

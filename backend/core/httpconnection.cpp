@@ -257,7 +257,7 @@ bool Connection::parseHead()
     req.peerPort = m_socket->peerPort();
     req.localAddress = m_socket->localAddress();
     req.localPort = m_socket->localPort();
-    req.identity = m_identity;
+    req.identity = m_identity.at(QDateTime::currentMSecsSinceEpoch());
     req.tls = m_tls;
     req.method = std::move(head.method);
     req.target = std::move(head.target);

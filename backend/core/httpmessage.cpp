@@ -4,6 +4,16 @@
 
 namespace Gatehouse::Core {
 
+PeerIdentity PeerIdentity::at(qint64 nowMs) const
+{
+    if (state != State::Verified || notAfterMs <= 0 || nowMs <= notAfterMs)
+        return *this;
+    PeerIdentity expired;
+    expired.state = State::Invalid;
+    expired.invalidReason = QStringLiteral("certificate has expired");
+    return expired;
+}
+
 QString PeerIdentity::stateName() const
 {
     switch (state) {

@@ -32,8 +32,16 @@ struct PeerIdentity
     QString commonName;        // only when Verified
     QStringList organizations; // only when Verified
     QString invalidReason;     // only when Invalid
+    // Only when Verified: when the first certificate of its verified chain expires (ms since
+    // the epoch; 0: not known). A connection may outlive it: each request takes the identity
+    // as it stands then (at()).
+    qint64 notAfterMs = 0;
 
     bool verified() const { return state == State::Verified; }
+    // This identity at `nowMs`: past notAfterMs, Invalid ("certificate has expired", as a new
+    // connection's handshake would find it), so that a kept-alive connection does not carry an
+    // expired certificate's identity on.
+    PeerIdentity at(qint64 nowMs) const;
     QString stateName() const;
 };
 

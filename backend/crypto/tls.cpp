@@ -224,6 +224,20 @@ private:
             return;
         }
         m_identity.state = Core::PeerIdentity::State::Verified;
+        // When the verified chain stops being valid: its earliest notAfter (the leaf's, or a
+        // CA's before it). Requests on this connection after it are refused (PeerIdentity::at).
+        const STACK_OF(X509) *chain = SSL_get0_verified_chain(m_ssl.get());
+        const qint64 now = QDateTime::currentMSecsSinceEpoch();
+        for (int i = 0, n = chain ? sk_X509_num(chain) : 0; i < std::max(n, 1); ++i) {
+            const X509 *c = chain && n > 0 ? sk_X509_value(chain, i) : peer;
+            int days = 0;
+            int seconds = 0;
+            if (ASN1_TIME_diff(&days, &seconds, nullptr, X509_get0_notAfter(c)) != 1)
+                continue;
+            const qint64 at = now + (qint64(days) * 86'400 + seconds) * 1000;
+            if (m_identity.notAfterMs == 0 || at < m_identity.notAfterMs)
+                m_identity.notAfterMs = std::max<qint64>(at, 1);
+        }
         const X509_NAME *subject = X509_get_subject_name(peer);
         // Certificate order; of several CNs the last counts, as in Go's pkix.Name (and Qt).
         for (int i = 0, n = X509_NAME_entry_count(subject); i < n; ++i) {

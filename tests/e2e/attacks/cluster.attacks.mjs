@@ -237,6 +237,49 @@ roleRef:
         await assertWriteUnauthorized({ creds: foreign }, 'foreign CA');
     });
 
+    // The identity a handshake verified is only good until the certificate expires: a client
+    // that keeps its connection alive (a request a minute) must not keep an expired
+    // system:masters certificate working (nor one an admin token's expiry capped).
+    attack('cluster: a client certificate that expires while its kept-alive connection stays open → 401 on that connection', async () => {
+        const expiresAt = Math.floor(Date.now() / 1000) * 1000 + 4000;
+        const asn1At = (ms) => `${new Date(ms).toISOString().replace(/[-:T]/g, '').slice(0, 14)}Z`;
+        const brief = await caSigned('brief', { start: asn1Time(-1), end: asn1At(expiresAt) });
+        const agent = new https.Agent({ keepAlive: true, maxSockets: 1, ca: clusterCa(b),
+                                        cert: brief.certificatePem, key: brief.keyPem });
+        const get = (path, method = 'GET', body) => new Promise((resolve, reject) => {
+            const req = https.request({ host: '127.0.0.1', port: b.ports.cluster, method, path, agent,
+                                        headers: body ? { 'Content-Type': 'application/merge-patch+json' } : {} }, (res) => {
+                let text = '';
+                res.setEncoding('utf8');
+                res.on('data', (c) => { text += c; });
+                res.on('end', () => resolve({ status: res.statusCode, headers: res.headers, text, reused: req.reusedSocket }));
+            });
+            req.on('error', reject);
+            req.end(body ? JSON.stringify(body) : undefined);
+        });
+        try {
+            const first = await get('/api/v1/nodes');
+            assert.equal(first.status, 200, `valid still: ${first.text}`);
+            let r = first;
+            while (Date.now() < expiresAt + 8000) {
+                await new Promise((resolve) => setTimeout(resolve, 400));
+                r = await get('/api/v1/nodes');
+                assert.ok(r.reused, 'the same connection throughout');
+                if (r.status !== 200)
+                    break;
+                assert.ok(Date.now() < expiresAt + 3000, `still answered as system:masters ${Date.now() - expiresAt} ms after the certificate expired`);
+            }
+            assertStatus(r, unauthorized, 'expired on a kept-alive connection');
+            const before3 = await read('/api/v1/nodes/node-3');
+            const write = await get('/api/v1/nodes/node-3', 'PATCH', { metadata: { labels: { pwned: 'yes' } } });
+            assert.ok(write.reused, 'the same connection');
+            assertStatus(write, unauthorized, 'write on a kept-alive connection');
+            await assertUnchanged('/api/v1/nodes/node-3', before3, 'expired on a kept-alive connection');
+        } finally {
+            agent.destroy();
+        }
+    });
+
     attack('cluster: an expired client certificate of the cluster CA (O=system:masters) → 401', async () => {
         const stale = await caSigned('expired', { start: asn1Time(-30), end: asn1Time(-1) });
         assertStatus(await kubeRequest(b, 'GET', '/api/v1/nodes', { creds: stale }), unauthorized, 'expired');
@@ -517,6 +560,54 @@ roleRef:
                                         { name: 'gather-2', group: RBAC, kind: 'clusterroles' }), 'create');
         await assertAbsent(`/apis/${RBAC}/v1/clusterroles/gather-2`, 'aggregated ClusterRole');
         assert.equal((await asMallory('GET', '/api/v1/namespaces/kube-system/secrets')).status, 403, 'mallory still cannot read secrets');
+    });
+
+    // kube's ClusterRole storage: any change of a role whose old or new version aggregates needs
+    // cluster-admin's rules (the rules sent are not what it grants), except the garbage
+    // collector's fields. An RBAC editor bound to an administrator's aggregated role that
+    // gathers nothing yet labels a powerful aggregated role so that its own gathers it, or
+    // strips the powerful one of its rule.
+    attack('cluster: RBAC escalation — an administrator\'s aggregated ClusterRole relabelled (gathered by one\'s own) or stripped of its aggregationRule → 403', async () => {
+        const AGG_OPS = 'example.com/agg-ops';
+        const AGG_TOOLS = 'example.com/agg-tools';
+        for (const role of [
+            { metadata: { name: 'ops-all', labels: { [AGG_OPS]: 'true' } }, rules: [{ apiGroups: ['*'], resources: ['*'], verbs: ['*'] }] },
+            { metadata: { name: 'ops-admin' }, aggregationRule: { clusterRoleSelectors: [{ matchLabels: { [AGG_OPS]: 'true' } }] } },
+            { metadata: { name: 'team-tools' }, aggregationRule: { clusterRoleSelectors: [{ matchLabels: { [AGG_TOOLS]: 'true' } }] } }]) {
+            const r = await adminKube(b, 'POST', `/apis/${RBAC}/v1/clusterroles`, { apiVersion: `${RBAC}/v1`, kind: 'ClusterRole', ...role });
+            assert.equal(r.status, 201, r.text);
+        }
+        const bound = await asMallory('POST', `/apis/${RBAC}/v1/clusterrolebindings`, {
+            apiVersion: `${RBAC}/v1`, kind: 'ClusterRoleBinding', metadata: { name: 'tools-mallory' },
+            subjects: [{ kind: 'User', name: 'mallory', apiGroup: RBAC }],
+            roleRef: { kind: 'ClusterRole', name: 'team-tools', apiGroup: RBAC } });
+        assert.equal(bound.status, 201, `team-tools gathers nothing yet: ${bound.text}`);
+        const path = `/apis/${RBAC}/v1/clusterroles/ops-admin`;
+        const before = await read(path);
+        assert.equal(before.rules.length, 1, 'ops-admin gathered ops-all');
+        const refusal = forbidden(`clusterroles.${RBAC} "ops-admin" is forbidden: must have cluster-admin privileges to use the aggregationRule`,
+                                  { name: 'ops-admin', group: RBAC, kind: 'clusterroles' });
+        for (const [what, body] of [
+            ['a label its own aggregated role picks', { metadata: { labels: { [AGG_TOOLS]: 'true' } }, rules: [] }],
+            ['its aggregationRule removed', { aggregationRule: null, rules: [] }],
+            ['its aggregationRule widened', { aggregationRule: { clusterRoleSelectors: [{}] }, rules: [] }]]) {
+            const r = await kubeRequest(b, 'PATCH', path, { creds: mallory, headers: MERGE, body });
+            assertStatus(r, refusal, what);
+        }
+        const put = structuredClone(before);
+        put.metadata.labels = { [AGG_TOOLS]: 'true' };
+        put.rules = [];
+        assertStatus(await asMallory('PUT', path, put), refusal, 'PUT');
+        await assertUnchanged(path, before, 'aggregated role');
+        assert.equal((await read(`/apis/${RBAC}/v1/clusterroles/team-tools`)).rules?.length ?? 0, 0, 'team-tools still gathers nothing');
+        assert.equal((await asMallory('GET', '/api/v1/namespaces/kube-system/secrets')).status, 403, 'mallory still cannot read secrets');
+        // The garbage collector's fields stay anybody's with update (kube's IsOnlyMutatingGCFields).
+        const fin = await kubeRequest(b, 'PATCH', path, { creds: mallory, headers: MERGE,
+                                                         body: { metadata: { finalizers: ['example.com/keep'] } } });
+        assert.equal(fin.status, 200, fin.text);
+        const unfin = await kubeRequest(b, 'PATCH', path, { creds: mallory, headers: MERGE, body: { metadata: { finalizers: null } } });
+        assert.equal(unfin.status, 200, unfin.text);
+        assert.deepEqual((await read(path)).rules, before.rules, 'still gathers what it did');
     });
 
     attack('cluster: RBAC — the legitimate path: an administrator\'s aggregated ClusterRole grants what labelled roles add, at once, and no more once the label goes', async () => {

@@ -6,6 +6,7 @@
 #include "core/eventbus.h"
 #include "core/eventqueue.h"
 #include "core/eventrelay.h"
+#include "core/httpmessage.h"
 #include "core/httpparser.h"
 #include "core/httpserver.h"
 #include "core/instances.h"
@@ -40,6 +41,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cmath>
+#include <limits>
 #include <optional>
 
 using namespace Gatehouse;
@@ -134,6 +136,37 @@ private slots:
     void isoTimeMatchesQDateTime();
     void jsonSecondsClampsWhatNoDateNeeds();
     void privateFilesAndDirectories();
+    // A client certificate's identity, verified at the handshake, as each request on that
+    // connection takes it: unchanged until the chain's notAfter, then Invalid with kube's
+    // reason (a kept-alive connection does not carry an expired certificate's identity on).
+    void peerIdentityEndsWithItsCertificate()
+    {
+        PeerIdentity verified;
+        verified.state = PeerIdentity::State::Verified;
+        verified.commonName = QStringLiteral("admin");
+        verified.organizations = {QStringLiteral("system:masters")};
+        verified.notAfterMs = 1'000'000;
+        for (const qint64 now : {qint64(0), qint64(999'999), qint64(1'000'000)}) {
+            const PeerIdentity at = verified.at(now);
+            QVERIFY2(at.verified(), qPrintable(QString::number(now)));
+            QCOMPARE(at.commonName, QStringLiteral("admin"));
+            QCOMPARE(at.organizations, verified.organizations);
+        }
+        const PeerIdentity expired = verified.at(1'000'001);
+        QCOMPARE(expired.state, PeerIdentity::State::Invalid);
+        QCOMPARE(expired.invalidReason, QStringLiteral("certificate has expired"));
+        QVERIFY(expired.commonName.isEmpty());
+        QVERIFY(expired.organizations.isEmpty());
+        // Not known (0): as verified. Without a certificate, or one refused: as it was.
+        verified.notAfterMs = 0;
+        QVERIFY(verified.at(std::numeric_limits<qint64>::max()).verified());
+        PeerIdentity refused;
+        refused.state = PeerIdentity::State::Invalid;
+        refused.invalidReason = QStringLiteral("unable to get local issuer certificate");
+        QCOMPARE(refused.at(5).invalidReason, refused.invalidReason);
+        QCOMPARE(PeerIdentity().at(5).state, PeerIdentity::State::None);
+    }
+
     void auditDiffFlattensAndSkipsNoise()
     {
         const QJsonObject before =
@@ -2400,6 +2433,43 @@ private slots:
         QVERIFY(h.expectContinue);
         QCOMPARE(h.headers.size(), 6);
         QCOMPARE(h.headers.last().first, QByteArray("x-dup"));
+    }
+
+    // Targets whose path the prefix filters and the router would read differently, and header
+    // values a proxy in front would read differently, are refused; what they are near passes.
+    void parseHeadRefusesAmbiguousTargetsAndValues()
+    {
+        const auto refused = [](const QByteArray &head, const char *why) {
+            const auto r = Http1::parseHead(head);
+            QVERIFY2(std::holds_alternative<Http1::ParseError>(r), head.constData());
+            QCOMPARE(std::get<Http1::ParseError>(r).status, 400);
+            QCOMPARE(std::get<Http1::ParseError>(r).message, QString::fromLatin1(why));
+        };
+        for (const char *target : {"http:x/admin/v1/users", "http:/admin/v1/users", "https:x",
+                                   "http:admin", "http:?q", "x/admin", "*"})
+            refused(QByteArray("GET ") + target + " HTTP/1.1\r\nHost: h",
+                    "malformed request target");
+        for (const char *value : {"chunked\x0b",
+                                  "\x0c"
+                                  "5",
+                                  "a\x01"
+                                  "b",
+                                  "a\x7f"})
+            refused(QByteArray("POST / HTTP/1.1\r\nHost: h\r\nX-V: ") + value,
+                    "invalid character in header value");
+        for (const auto &[head, path] :
+             {std::pair{QByteArray("GET http://h HTTP/1.1\r\nHost: h"), QStringLiteral("/")},
+              std::pair{QByteArray("GET https://h:1/a/b?c HTTP/1.1\r\nHost: h"),
+                        QStringLiteral("/a/b")},
+              std::pair{QByteArray("OPTIONS * HTTP/1.1\r\nHost: h"), QStringLiteral("*")}}) {
+            const auto r = Http1::parseHead(head);
+            QVERIFY2(std::holds_alternative<Http1::RequestHead>(r), head.constData());
+            QCOMPARE(std::get<Http1::RequestHead>(r).path, path);
+        }
+        // Optional whitespace (SP, HTAB) around a value is no part of it; a tab inside is kept.
+        const auto r = Http1::parseHead("GET / HTTP/1.1\r\nHost: h\r\nX-V: \t a\tb \t");
+        QVERIFY(std::holds_alternative<Http1::RequestHead>(r));
+        QCOMPARE(std::get<Http1::RequestHead>(r).header("x-v"), QByteArray("a\tb"));
     }
 
     void takeHeadAtEverySplit()
