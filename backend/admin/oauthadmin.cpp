@@ -741,20 +741,27 @@ void OAuthAdminApi::registerTokenRoutes()
                                    "optionally scope and resource)")));
             // A client allowed to act for the cluster mints cluster identities: a token for
             // it is the cluster's business too, as changing the client is.
-            const auto client =
-                m_oauth.clients().find(o.value(QStringLiteral("client_id")).toString());
-            if (client && client->clusterAccess)
+            // Read once, and failing closed: the token is minted from the client checked here
+            // (a read that failed is not "no client", which would skip both checks).
+            const QString clientId = o.value(QStringLiteral("client_id")).toString();
+            const auto lookedUp = m_oauth.clients().lookup(clientId);
+            if (!lookedUp)
+                return respond(errorAnswer(lookedUp.error()));
+            const std::optional<OAuth::Client> &client = *lookedUp;
+            if (!client)
+                return respond(HttpResponse::error(404, QStringLiteral("client-not-found"),
+                                                   QStringLiteral("no client %1").arg(clientId)));
+            if (client->clusterAccess)
                 if (auto refused = needsClusterWrite(
                         req, QStringLiteral("may not mint a token for a client allowed to act for "
                                             "the cluster")))
                     return respond(*refused);
             // The same for the orders API: the token carries the client's orders scopes.
-            if (client)
-                if (auto refused = needsOrdersArea(
-                        req, client->scopes,
-                        QStringLiteral("may not mint a token for a client with the orders API's "
-                                       "scopes")))
-                    return respond(*refused);
+            if (auto refused = needsOrdersArea(
+                    req, client->scopes,
+                    QStringLiteral("may not mint a token for a client with the orders API's "
+                                   "scopes")))
+                return respond(*refused);
             QHash<QString, QString> params;
             for (const char *k : {"scope", "resource"}) {
                 const QJsonValue v = o.value(QLatin1String(k));
@@ -765,8 +772,7 @@ void OAuthAdminApi::registerTokenRoutes()
                 if (v.isString())
                     params.insert(QLatin1String(k), v.toString());
             }
-            m_oauth.console().mintClientCredentials(o.value(QStringLiteral("client_id")).toString(),
-                                                    params, respond);
+            m_oauth.console().mintClientCredentials(*client, params, respond);
         });
     // The token preview: a dry run of the real issuing code (docs/oauth.md).
     m_server.route(

@@ -7,6 +7,8 @@
 #include "platform/platform.h"
 
 #include <QCryptographicHash>
+#include <QJsonDocument>
+#include <QStringList>
 
 #include <openssl/core_names.h>
 #include <openssl/err.h>
@@ -198,22 +200,29 @@ QString PrivateKey::defaultJwsAlg() const
 
 QString PrivateKey::thumbprint() const
 {
-    if (isNull())
+    return isNull() ? QString() : jwkThumbprint(publicJwkMembers(m_d->pkey.get()));
+}
+
+QString jwkThumbprint(const QJsonObject &publicJwk)
+{
+    const QString kty = publicJwk.value(QLatin1String("kty")).toString();
+    const QStringList members = kty == QLatin1String("RSA")   ? QStringList{"e", "kty", "n"}
+                                : kty == QLatin1String("EC")  ? QStringList{"crv", "kty", "x", "y"}
+                                : kty == QLatin1String("OKP") ? QStringList{"crv", "kty", "x"}
+                                                              : QStringList{};
+    if (members.isEmpty())
         return {};
-    const QJsonObject jwk = publicJwkMembers(m_d->pkey.get());
-    // RFC 7638 section 3.2: required members only, lexicographic order, no whitespace.
-    QByteArray canonical;
-    if (isRsa()) {
-        canonical = "{\"e\":\"" + jwk.value(QLatin1String("e")).toString().toLatin1() +
-                    "\",\"kty\":\"RSA\",\"n\":\"" +
-                    jwk.value(QLatin1String("n")).toString().toLatin1() + "\"}";
-    } else {
-        canonical = "{\"crv\":\"P-256\",\"kty\":\"EC\",\"x\":\"" +
-                    jwk.value(QLatin1String("x")).toString().toLatin1() + "\",\"y\":\"" +
-                    jwk.value(QLatin1String("y")).toString().toLatin1() + "\"}";
+    // RFC 7638 section 3.2: the required members only, in lexicographic order (QJsonObject
+    // keeps its keys sorted), no whitespace.
+    QJsonObject canonical;
+    for (const QString &m : members) {
+        const QJsonValue v = publicJwk.value(m);
+        if (!v.isString() || v.toString().isEmpty())
+            return {};
+        canonical.insert(m, v);
     }
-    return QString::fromLatin1(
-        base64Url(QCryptographicHash::hash(canonical, QCryptographicHash::Sha256)));
+    return QString::fromLatin1(base64Url(QCryptographicHash::hash(
+        QJsonDocument(canonical).toJson(QJsonDocument::Compact), QCryptographicHash::Sha256)));
 }
 
 namespace Detail {

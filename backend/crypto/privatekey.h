@@ -3,6 +3,7 @@
 #include "core/result.h"
 
 #include <QByteArray>
+#include <QJsonObject>
 #include <QString>
 
 #include <memory>
@@ -53,5 +54,10 @@ private:
 
     std::shared_ptr<const PrivateKeyPrivate> m_d;
 };
+
+// RFC 7638 thumbprint of a public JWK (RSA: e, kty, n; EC: crv, kty, x, y; OKP: crv, kty, x;
+// other members ignored): the same key gives the same thumbprint whatever its kid, alg or use.
+// Empty for a JWK without those members as strings.
+QString jwkThumbprint(const QJsonObject &publicJwk);
 
 } // namespace Gatehouse::Crypto

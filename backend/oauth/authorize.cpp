@@ -583,6 +583,11 @@ QString AuthorizeEndpoint::sessionHashOf(const HttpRequest &req) const
 bool AuthorizeEndpoint::consentCovers(const QString &userId, const QString &clientId,
                                       const QStringList &scopes) const
 {
+    // Never for a client whose redirect URIs nobody vetted (Client::redirectsVetted): the
+    // consent page named where the answer goes, and its registrant may add redirect URIs since
+    // (RFC 7592); each sign-in asks again, naming the address of this one.
+    if (const auto client = m_clients.find(clientId); !client || !client->redirectsVetted())
+        return false;
     QSqlQuery q(m_database.connection());
     q.prepare(
         QStringLiteral("SELECT scope FROM oauth_consents WHERE user_id = ? AND client_id = ?"));

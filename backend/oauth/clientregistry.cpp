@@ -4,6 +4,7 @@
 #include "core/database.h"
 #include "core/writequeue.h"
 #include "crypto/digest.h"
+#include "crypto/privatekey.h"
 #include "crypto/random.h"
 #include "oauth/granthandler.h"
 #include "oauth/oauthstore.h"
@@ -164,7 +165,9 @@ RegistrationPolicy RegistrationPolicy::defaults()
                                QStringLiteral("email"), QStringLiteral("offline_access")},
                               {},
                               std::nullopt,
-                              {}};
+                              {},
+                              std::nullopt,
+                              std::nullopt};
 }
 
 QJsonObject RegistrationPolicy::toJson() const
@@ -176,6 +179,10 @@ QJsonObject RegistrationPolicy::toJson() const
         o.insert(QStringLiteral("redirectUris"), QJsonArray::fromStringList(*redirectUris));
     if (!customers.isEmpty())
         o.insert(QStringLiteral("customers"), QJsonArray::fromStringList(customers));
+    if (resources)
+        o.insert(QStringLiteral("resources"), QJsonArray::fromStringList(*resources));
+    if (keys)
+        o.insert(QStringLiteral("keys"), QJsonArray::fromStringList(*keys));
     return o;
 }
 
@@ -191,16 +198,20 @@ Core::Result<RegistrationPolicy> RegistrationPolicy::fromJson(const QJsonValue &
     const QJsonObject o = v.toObject();
     RegistrationPolicy p = base;
     QStringList redirects;
+    QStringList resources;
+    QStringList keys;
     for (auto it = o.begin(); it != o.end(); ++it) {
         QStringList *target = it.key() == QLatin1String("grantTypes")     ? &p.grantTypes
                               : it.key() == QLatin1String("scopes")       ? &p.scopes
                               : it.key() == QLatin1String("audiences")    ? &p.audiences
                               : it.key() == QLatin1String("redirectUris") ? &redirects
                               : it.key() == QLatin1String("customers")    ? &p.customers
+                              : it.key() == QLatin1String("resources")    ? &resources
+                              : it.key() == QLatin1String("keys")         ? &keys
                                                                           : nullptr;
         if (!target)
             return invalid(QStringLiteral("policy: unknown member '%1' (grantTypes, scopes, "
-                                          "audiences, redirectUris, customers)")
+                                          "audiences, redirectUris, customers, resources, keys)")
                                .arg(it.key().left(64)));
         if (!it.value().isArray())
             return invalid(
@@ -235,6 +246,10 @@ Core::Result<RegistrationPolicy> RegistrationPolicy::fromJson(const QJsonValue &
         *target = l;
         if (target == &redirects)
             p.redirectUris = l;
+        else if (target == &resources)
+            p.resources = l;
+        else if (target == &keys)
+            p.keys = l;
     }
     return p;
 }
@@ -260,7 +275,7 @@ std::optional<Core::Error> RegistrationPolicy::check(const Client &c, const Clie
         {"scope", c.scopes, scopes, current ? current->scopes : QStringList()},
         {"token_exchange_audiences", c.tokenExchangeAudiences, audiences,
          current ? current->tokenExchangeAudiences : QStringList()},
-        {"allowed_resources", c.allowedResources, audiences,
+        {"allowed_resources", c.allowedResources, resources ? *resources : audiences,
          current ? current->allowedResources : QStringList()}};
     for (const Field &f : fields)
         for (const QString &v : f.wanted)
@@ -275,6 +290,14 @@ std::optional<Core::Error> RegistrationPolicy::check(const Client &c, const Clie
             if (!redirectUris->contains(v) &&
                 !(current && current->postLogoutRedirectUris.contains(v)))
                 return refused("post_logout_redirect_uris", v, *redirectUris);
+    if (keys)
+        for (const QJsonValue k : c.jwks.value(QStringLiteral("keys")).toArray())
+            if (!keys->contains(Crypto::jwkThumbprint(k.toObject())))
+                return Core::Error{QStringLiteral("invalid_client_metadata"),
+                                   QStringLiteral("jwks: only an administrator may add a key to "
+                                                  "this client (its keys are those an "
+                                                  "administrator left it)"),
+                                   400};
     // Bound to customers: its own update may drop some, not add any nor drop the binding.
     if (current && !current->ordersCustomers.isEmpty()) {
         const bool narrower = !c.ordersCustomers.isEmpty() &&
@@ -792,12 +815,15 @@ void ClientRegistry::rewrite(const std::shared_ptr<Registered> &reg,
             // what the administrator took away (a grant, a scope, a redirect URI) the holder of
             // the registration access token cannot put back (it may still narrow).
             if (by == By::Admin && stored.registrantManages) {
-                RegistrationPolicy bound{reg->client.grantTypes, reg->client.scopes,
+                RegistrationPolicy bound{reg->client.grantTypes,
+                                         reg->client.scopes,
                                          reg->client.tokenExchangeAudiences,
-                                         reg->client.redirectUris, reg->client.ordersCustomers};
-                for (const QString &a : std::as_const(reg->client.allowedResources))
-                    if (!bound.audiences.contains(a))
-                        bound.audiences.append(a);
+                                         reg->client.redirectUris,
+                                         reg->client.ordersCustomers,
+                                         reg->client.allowedResources,
+                                         QStringList()};
+                for (const QJsonValue k : reg->client.jwks.value(QStringLiteral("keys")).toArray())
+                    bound.keys->append(Crypto::jwkThumbprint(k.toObject()));
                 reg->client.registrationPolicy = bound;
             }
             if (reg->secret.isEmpty() && reg->client.usesSecret())

@@ -37,12 +37,22 @@ struct RegistrationPolicy
     // whose orders it reaches, nor reaches everyone's (an administrator's change that left a
     // client unbound stays the administrator's).
     QStringList customers;
+    // The audiences allowed_resources may name, where they differ from those of
+    // token_exchange_audiences; nullopt: `audiences` bounds both. An administrator's change of
+    // a registered client bounds each list by what the administrator left in it, so that its
+    // registrant cannot move an audience from one to the other.
+    std::optional<QStringList> resources;
+    // The public keys its jwks may hold (RFC 7638 thumbprints); nullopt: any. An
+    // administrator's change of a registered client fixes them: a key is a credential, as a
+    // secret is, so its registrant may drop keys, never add one.
+    std::optional<QStringList> keys;
 
     static RegistrationPolicy defaults();
-    // {"grantTypes", "scopes", "audiences", "redirectUris"?, "customers"?}
+    // {"grantTypes", "scopes", "audiences", "redirectUris"?, "customers"?, "resources"?,
+    // "keys"?}
     QJsonObject toJson() const;
-    // Validates {"grantTypes"?, "scopes"?, "audiences"?, "redirectUris"?, "customers"?}
-    // (missing members: base's).
+    // Validates {"grantTypes"?, "scopes"?, "audiences"?, "redirectUris"?, "customers"?,
+    // "resources"?, "keys"?} (missing members: base's).
     static Core::Result<RegistrationPolicy> fromJson(const QJsonValue &v,
                                                      const RegistrationPolicy &base);
     // The first field of `client` this policy does not allow, as invalid_client_metadata;

@@ -75,22 +75,17 @@ OAuthConsole::OAuthConsole(Core::Database &database, Core::WriteQueue &writer,
       m_tokens(tokens), m_grants(grants), m_commit(std::move(commit))
 {}
 
-void OAuthConsole::mintClientCredentials(const QString &clientId,
+void OAuthConsole::mintClientCredentials(const Client &client,
                                          const QHash<QString, QString> &params,
                                          const Responder &respond) const
 {
-    const auto client = m_clients.find(clientId);
-    if (!client)
-        return respond(OAuthError{QStringLiteral("client-not-found"),
-                                  QStringLiteral("no client %1").arg(clientId), 404}
-                           .toResponse());
     const QString grantType = QStringLiteral("client_credentials");
     const GrantHandler *handler = grantHandlerFor(m_grants, grantType);
     if (!handler)
         return respond(unsupportedGrantType(grantType).toResponse());
     TokenRequest tr;
     tr.params = params;
-    tr.client = *client;
+    tr.client = client;
     tr.now = m_clock.now().toMSecsSinceEpoch();
     GrantResult result = handler->handle(tr);
     if (result.error)

@@ -36,8 +36,9 @@ public:
                  const GrantHandlers &grants, Commit commit);
 
     // A client_credentials token for a confidential client without its secret (console
-    // demos).
-    void mintClientCredentials(const QString &clientId, const QHash<QString, QString> &params,
+    // demos): `client` as the caller read it and checked its permissions against, so that
+    // the token carries no scope the check did not see.
+    void mintClientCredentials(const Client &client, const QHash<QString, QString> &params,
                                const Core::Responder &respond) const;
     // The active tokens (newest first).
     QJsonArray activeTokens(const QString &clientId, const QString &subject, int limit) const;

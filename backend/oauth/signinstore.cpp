@@ -362,17 +362,23 @@ void SignInStore::endSession(const QString &sessionHash, qint64 now,
     auto revoked = std::make_shared<int>(0);
     m_writer.submit(
         [sessionHash, now, revoked](WriteTransaction &tx) -> Result<void> {
+            // What the user gave offline_access to stays, where it brought a refresh token
+            // (a client without the refresh_token grant gets none: its tokens end here too).
             Core::Statement &t = tx.stmt(
                 "UPDATE oauth_tokens SET revoked_at = ?1 WHERE revoked_at IS NULL AND code_hash "
-                "IN (SELECT hash FROM oauth_codes WHERE session_hash = ?2 AND (' ' || scope || "
-                "' ') NOT LIKE '% offline_access %')");
+                "IN (SELECT c.hash FROM oauth_codes c WHERE c.session_hash = ?2 AND ((' ' || "
+                "c.scope || ' ') NOT LIKE '% offline_access %' OR NOT EXISTS (SELECT 1 FROM "
+                "oauth_tokens r WHERE r.code_hash = c.hash AND r.kind = 'refresh')))");
             if (!t.bind(1, now).bind(2, sessionHash).exec())
                 return WriteTransaction::sqlError(t, "revoke the session's tokens");
             *revoked = t.changes();
+            // Expired at 0, not at `now`: a redemption that read the code before this commits
+            // checks the expiry against its own, earlier, time (as UserStore::revokeUserTokens
+            // does for the same reason).
             Core::Statement &c =
-                tx.stmt("UPDATE oauth_codes SET expires_at = ?1 WHERE "
-                        "session_hash = ?2 AND used_at IS NULL AND expires_at > ?1");
-            if (!c.bind(1, now).bind(2, sessionHash).exec())
+                tx.stmt("UPDATE oauth_codes SET expires_at = 0 WHERE "
+                        "session_hash = ?1 AND used_at IS NULL AND expires_at > 0");
+            if (!c.bind(1, sessionHash).exec())
                 return WriteTransaction::sqlError(c, "end the session's codes");
             Core::Statement &s = tx.stmt("DELETE FROM oauth_sessions WHERE hash = ?");
             if (!s.bind(1, sessionHash).exec())

@@ -108,6 +108,10 @@ test('a revoked JWT is refused at once, as an opaque token is', async () => {
     const again = await adminFetch(b, 'POST', '/admin/v1/tokens', { client_id: jwt.client.client_id });
     assert.equal(again.status, 200, again.text);
     assert.equal((await serviceFetch(b, 'GET', '/v1/beers', undefined, bearer(again.json.access_token))).status, 200);
+    // A client that does not exist: the admin API's own error, nothing minted.
+    const none = await adminFetch(b, 'POST', '/admin/v1/tokens', { client_id: 'no-such-client' });
+    assert.equal(none.status, 404, none.text);
+    assert.deepEqual(none.json, { error: 'client-not-found', message: 'no client no-such-client' });
 });
 
 test('a scope an administrator takes from a client is taken from its live tokens: JWT, opaque and introspection', async () => {

@@ -781,6 +781,26 @@ describe('oauth: authorization code, refresh tokens, login and consent', () => {
         assert.equal(await userinfoStatus(elsewhere.access_token), 200);
     });
 
+    // offline_access outlives a sign-out through the refresh token it brings. A client without
+    // the refresh_token grant gets none: its tokens are the sign-in's, and end with it.
+    attack('oauth: sign-out — tokens of a code granted offline_access, whose client got no refresh token, outlive the sign-out', async () => {
+        const c = await registerClient(b, { client_name: `no refresh ${++counter}`, token_endpoint_auth_method: 'client_secret_basic',
+                                            grant_types: ['authorization_code'], scope: SCOPE,
+                                            redirect_uris: [`https://web${counter}.example.org/callback`] });
+        const ua = new UserAgent();
+        const got = await redeem(c, await runFlow(c, { ua, extra: { scope: OFFLINE_ORDERS } }));
+        assert.equal(got.status, 200, got.text);
+        assert.ok(!('refresh_token' in got.json), 'no refresh token without the refresh_token grant');
+        assert.equal(await active(got.json.access_token), true, 'live before the sign-out');
+        const ask = await ua.fetch(new URL('/oauth2/logout', issuer));
+        const f = form(ask.text, 'logout-form');
+        const out = await ua.fetch(new URL(f.action, issuer), { method: 'POST', form: f.fields });
+        assert.equal(out.status, 200, out.text);
+        assert.equal(await active(got.json.access_token), false, 'introspection after the sign-out');
+        assert.equal(await userinfoStatus(got.json.access_token), 401, 'userinfo after the sign-out');
+        await assertNoTokens(b, c.client_id, 'after the sign-out');
+    });
+
     let userCounter = 0;
     async function newUser() {
         const password = `pw-${randomBytes(12).toString('base64url')}`;

@@ -14,7 +14,7 @@ import { randomBytes } from 'node:crypto';
 import * as jose from 'jose';
 
 import { startBackend, adminFetch, request } from '../lib/backend.mjs';
-import { UserAgent } from '../lib/browser.mjs';
+import { UserAgent, form } from '../lib/browser.mjs';
 import { attack, registerClient } from './lib/attack.mjs';
 import { signIn, tokenRequest, introspect } from './lib/flow.mjs';
 
@@ -66,6 +66,35 @@ describe('races: a grant against an administrator\'s change', () => {
             issued += 1;
             for (const token of [t.json.access_token, t.json.refresh_token])
                 assert.equal((await introspect(b, rp, token)).active, false, `round ${i}: a token outlived the revoked consent`);
+        }
+        assert.ok(issued < 30, 'some redemptions lost the race (the check ran)');
+    });
+
+    attack('race: a code redeemed while its browser session signs out keeps its tokens', async () => {
+        const user = await newUser('race-logout');
+        const rp = await registerClient(b, { client_name: 'race logout rp', token_endpoint_auth_method: 'client_secret_basic',
+                                             grant_types: ['authorization_code'], scope: 'openid',
+                                             redirect_uris: ['https://rp.example/cb'] });
+        const redeem = (flow) => tokenRequest(b, rp, { grant_type: 'authorization_code', code: flow.code,
+                                                       redirect_uri: rp.redirect_uris[0], code_verifier: flow.verifier });
+        const redeemMs = await timed(async () => assert.equal((await redeem(await signIn(b, rp, user))).status, 200));
+        let issued = 0;
+        for (let i = 0; i < 30; ++i) {
+            const flow = await signIn(b, rp, user, { scope: 'openid' });
+            const page = await flow.ua.fetch(new URL('/oauth2/logout', b.serviceUrl));
+            const confirm = form(page.text, 'logout-form');
+            const redeemed = redeem(flow);
+            await sleep(Math.floor((redeemMs * (i % 8)) / 8));
+            const out = await flow.ua.fetch(new URL(confirm.action, b.serviceUrl), { method: 'POST', form: confirm.fields });
+            assert.equal(out.status, 200, out.text.slice(0, 300));
+            const t = await redeemed;
+            if (t.status !== 200) {
+                assert.equal(t.json.error, 'invalid_grant', t.text);
+                continue;
+            }
+            issued += 1;
+            assert.equal((await introspect(b, rp, t.json.access_token)).active, false,
+                         `round ${i}: a token outlived the sign-out`);
         }
         assert.ok(issued < 30, 'some redemptions lost the race (the check ran)');
     });

@@ -475,6 +475,110 @@ describe('trust boundaries: token exchange, registration, the cluster audience',
         assert.equal(shorter.json.access_token_lifetime, 120);
     });
 
+    // An RFC 7592 update by the holder of the registration access token, with `metadata`
+    // replacing what the client has now (as the admin API shows it).
+    const updateRegistered = (c, metadata) => request(`${b.serviceUrl}/oauth2/register/${c.client_id}`, 'PUT',
+        JSON.stringify({ client_id: c.client_id, ...metadata }),
+        { 'Content-Type': 'application/json', Authorization: `Bearer ${c.registration_access_token}` });
+
+    attack('trust 2: an RFC 7592 update adds its own private_key_jwt key after an administrator took the client\'s secret', async () => {
+        const iat = await adminFetch(b, 'POST', '/admin/v1/initial-access-tokens',
+                                     { maxUses: 1, policy: { grantTypes: ['client_credentials'], scopes: ['profile'] } });
+        assert.equal(iat.status, 201, iat.text);
+        const reg = await registerOpen({ client_name: `keyed machine ${++counter}`, grant_types: ['client_credentials'],
+                                         scope: 'profile' }, iat.json.token);
+        assert.equal(reg.status, 201, reg.text);
+        const c = reg.json;
+        // The administrator moves it onto a key of their own: the secret is gone.
+        const adminKey = await jose.generateKeyPair('ES256', { extractable: true });
+        const adminJwk = { ...(await jose.exportJWK(adminKey.publicKey)), kid: 'admin', alg: 'ES256' };
+        const metadata = { client_name: c.client_name, grant_types: ['client_credentials'], scope: 'profile',
+                           token_endpoint_auth_method: 'private_key_jwt' };
+        const moved = await adminFetch(b, 'PUT', `/admin/v1/clients/${c.client_id}`, { ...metadata, jwks: { keys: [adminJwk] } });
+        assert.equal(moved.status, 200, moved.text);
+        const before = (await adminFetch(b, 'GET', `/admin/v1/clients/${c.client_id}`)).json;
+        // The registrant adds its own key, alone or beside the administrator's (the same key
+        // under another kid is its own too).
+        const own = await jose.generateKeyPair('ES256', { extractable: true });
+        const ownJwk = { ...(await jose.exportJWK(own.publicKey)), kid: 'own', alg: 'ES256' };
+        for (const keys of [[ownJwk], [adminJwk, ownJwk]]) {
+            const r = await updateRegistered(c, { ...metadata, jwks: { keys } });
+            assertOAuthError(r, 400, 'invalid_client_metadata',
+                             /^jwks: only an administrator may add a key to this client/, `${keys.length} key(s)`);
+        }
+        assert.deepEqual((await adminFetch(b, 'GET', `/admin/v1/clients/${c.client_id}`)).json, before, 'unchanged');
+        // Its own key opens nothing; the administrator's key still works, under another kid too.
+        const assertion = (key, kid) => new jose.SignJWT({ jti: randomUUID() })
+            .setProtectedHeader({ alg: 'ES256', kid }).setIssuer(c.client_id).setSubject(c.client_id)
+            .setAudience(`${b.serviceUrl}/oauth2/token`).setIssuedAt().setExpirationTime('2m').sign(key);
+        const grant = async (key, kid) => formPost(b, '/oauth2/token', {
+            grant_type: 'client_credentials', client_assertion: await assertion(key, kid),
+            client_assertion_type: 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer' });
+        assertOAuthError(await grant(own.privateKey, 'own'), 401, 'invalid_client', /./, 'the registrant\'s key');
+        await assertNoTokens(b, c.client_id, 'the registrant\'s key');
+        const renamed = await updateRegistered(c, { ...metadata, jwks: { keys: [{ ...adminJwk, kid: 'renamed' }] } });
+        assert.equal(renamed.status, 200, renamed.text);
+        assert.equal((await grant(adminKey.privateKey, 'renamed')).status, 200, 'the administrator\'s key');
+    });
+
+    attack('trust 2: an RFC 7592 update moves an exchange audience an administrator allowed into allowed_resources', async () => {
+        const reg = await registerOpen({ client_name: `audiences ${++counter}`, redirect_uris: ['https://aud.example/cb'],
+                                         scope: 'openid' });
+        assert.equal(reg.status, 201, reg.text);
+        const c = reg.json;
+        const PAY = 'https://pay.internal';
+        const metadata = { client_name: c.client_name, redirect_uris: c.redirect_uris, scope: 'openid',
+                           grant_types: ['client_credentials', EXCHANGE], token_exchange_audiences: [PAY] };
+        const admin = await adminFetch(b, 'PUT', `/admin/v1/clients/${c.client_id}`, { ...metadata, allowed_resources: [] });
+        assert.equal(admin.status, 200, admin.text);
+        const before = (await adminFetch(b, 'GET', `/admin/v1/clients/${c.client_id}`)).json;
+        const moved = await updateRegistered(c, { ...metadata, allowed_resources: [PAY] });
+        assertOAuthError(moved, 400, 'invalid_client_metadata', /^allowed_resources: 'https:\/\/pay\.internal' is not allowed/);
+        assert.deepEqual((await adminFetch(b, 'GET', `/admin/v1/clients/${c.client_id}`)).json, before, 'unchanged');
+        const direct = await tokenRequest(b, { ...c, client_secret: c.client_secret },
+                                          { grant_type: 'client_credentials', resource: PAY, scope: 'openid' });
+        assertOAuthError(direct, 400, 'invalid_target', /./, 'no token for the exchange audience');
+        await assertNoTokens(b, c.client_id);
+        // What the administrator left stays the registrant's to keep.
+        const kept = await updateRegistered(c, metadata);
+        assert.equal(kept.status, 200, kept.text);
+        assert.deepEqual(kept.json.token_exchange_audiences, [PAY]);
+    });
+
+    attack('trust 2: a remembered consent redirects to a redirect URI the registrant added afterwards (RFC 7592)', async () => {
+        const HONEST = 'https://honest.example/cb';
+        const PHISH = 'https://phish.example/added';
+        const reg = await registerOpen({ client_name: `remembered ${++counter}`, redirect_uris: [HONEST],
+                                         token_endpoint_auth_method: 'none', scope: 'openid' });
+        assert.equal(reg.status, 201, reg.text);
+        const c = reg.json;
+        const ua = new UserAgent();
+        await signIn(b, c, alice, { scope: 'openid', ua }); // consented once, at the honest address
+        const added = await updateRegistered(c, { client_name: c.client_name, redirect_uris: [HONEST, PHISH],
+                                                  token_endpoint_auth_method: 'none', scope: 'openid' });
+        assert.equal(added.status, 200, added.text);
+        const authorize = (fields = {}) => {
+            const u = new URL('/oauth2/authorize', b.serviceUrl);
+            for (const [k, v] of Object.entries({ client_id: c.client_id, redirect_uri: PHISH, response_type: 'code',
+                                                  scope: 'openid', state: 'st', code_challenge: 'a'.repeat(43),
+                                                  code_challenge_method: 'S256', ...fields }))
+                u.searchParams.set(k, v);
+            return ua.fetch(u);
+        };
+        // Signed in, consent remembered: the consent page again, naming where the answer goes.
+        let r = await authorize();
+        assert.equal(r.status, 303, r.text.slice(0, 300));
+        assert.equal(r.location.pathname, '/oauth2/consent', `no code sent to ${r.rawLocation}`);
+        const page = await ua.fetch(r.location);
+        assert.match(element(page.text, 'redirect-origin')?.text ?? '', /return to https:\/\/phish\.example\./);
+        // Silently: consent_required, on a page with a link (the address is nobody's vetted one).
+        r = await authorize({ prompt: 'none' });
+        assert.equal(r.status, 400, r.text.slice(0, 300));
+        assert.equal(r.location, null, `no redirect (Location ${r.rawLocation})`);
+        assert.equal(new URL(element(r.text, 'continue').attrs.href).searchParams.get('error'), 'consent_required');
+        assert.equal(new URL(element(r.text, 'continue').attrs.href).searchParams.get('code'), null);
+    });
+
     attack('trust 2: a live policy change applies to the next registration, and needs oauth:write', async () => {
         const adminOnly = await scopedAdminToken(b, `settings only ${++counter}`, ['admin:write']);
         const denied = await request(`${b.adminUrl}/admin/v1/settings/oauth-registration-grant-types`, 'PUT',

@@ -632,6 +632,39 @@ private slots:
         QVERIFY(k.thumbprint() != m_rsa2.thumbprint());
     }
 
+    // RFC 7638 section 3.1's example, a known answer: the thumbprint of a public JWK ignores
+    // its kid, alg and use (the same key under another kid is the same key), and is empty for
+    // a JWK without its required members.
+    void jwkThumbprintOfPublicJwk()
+    {
+        QJsonObject jwk{
+            {"kty", "RSA"},
+            {"n",
+             "0vx7agoebGcQSuuPiLJXZptN9nndrQmbXEps2aiAFbWhM78LhWx4cbbfAAtVT86zwu1RK7aPFFxuhDR1L6"
+             "tSoc_BJECPebWKRXjBZCiFV4n3oknjhMstn64tZ_2W-5JsGY4Hc5n9yBXArwl93lqt7_RN5w6Cf0h4QyQ5v"
+             "-65YGjQR0_FDW2QvzqY368QQMicAtaSqzs8KJZgnYb9c7d0zgdAZHzu6qMQvRL5hajrn1n91CbOpbISD08q"
+             "NLyrdkt-bFTWhAI4vMQFh6WeZu0fM4lFd2NcRwr3XPksINHaQ-G_xBniIqbw0Ls1jF44-csFCur-kEgU8aw"
+             "apJzKnqDKgw"},
+            {"e", "AQAB"},
+            {"alg", "RS256"},
+            {"kid", "2011-04-29"}};
+        const QString expected = QStringLiteral("NzbLsXh8uDCcd-6MNwXF4W_7noWXFZAfHkxZsRGC9Xs");
+        QCOMPARE(jwkThumbprint(jwk), expected);
+        jwk.insert(QStringLiteral("kid"), QStringLiteral("renamed"));
+        jwk.insert(QStringLiteral("use"), QStringLiteral("sig"));
+        QCOMPARE(jwkThumbprint(jwk), expected);
+        jwk.insert(QStringLiteral("e"), QStringLiteral("AQAC"));
+        QVERIFY(jwkThumbprint(jwk) != expected);
+        jwk.remove(QStringLiteral("e"));
+        QVERIFY(jwkThumbprint(jwk).isEmpty());
+        QVERIFY(jwkThumbprint(QJsonObject{{"kty", "oct"}, {"k", "c2VjcmV0"}}).isEmpty());
+        QVERIFY(jwkThumbprint(QJsonObject{{"kty", "EC"}, {"crv", "P-256"}, {"x", 1}, {"y", "y"}})
+                    .isEmpty());
+        // A key's own thumbprint is its public JWK's.
+        QCOMPARE(jwkThumbprint(Jws::publicJwk(m_rsa2, QStringLiteral("k"), {})),
+                 m_rsa2.thumbprint());
+    }
+
     // ---- JWS ---------------------------------------------------------------------
 
     void jwsRoundTrip_data()
