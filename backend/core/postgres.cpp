@@ -125,6 +125,7 @@ bool PgStatement::run()
         const ExecStatusType status = result ? PQresultStatus(result) : PGRES_FATAL_ERROR;
         if (!ok || (status != PGRES_COMMAND_OK && status != PGRES_TUPLES_OK)) {
             error = p->error();
+            sqlState = p->errorState();
             clear();
             executed = true;
             return false;
@@ -136,6 +137,7 @@ bool PgStatement::run()
         const ExecStatusType status = PQresultStatus(result);
         if (status != PGRES_COMMAND_OK && status != PGRES_TUPLES_OK) {
             error = QString::fromUtf8(PQresultErrorMessage(result)).trimmed();
+            sqlState = PQresultErrorField(result, PG_DIAG_SQLSTATE);
             clear();
             executed = true;
             return false;
@@ -234,11 +236,16 @@ bool PgPipeline::drain(pg_result **last)
         return leave();
     bool ok = true;
     m_error.clear();
-    auto fail = [&](const QString &why) {
-        if (ok)
+    m_errorState.clear();
+    auto fail = [&](const QString &why, const QByteArray &state = {}) {
+        if (ok) {
             m_error = why;
-        if (m_failure.isEmpty())
+            m_errorState = state;
+        }
+        if (m_failure.isEmpty()) {
             m_failure = why;
+            m_failureState = state;
+        }
         ok = false;
     };
     if (PQpipelineSync(m_conn) != 1) {
@@ -272,9 +279,10 @@ bool PgPipeline::drain(pg_result **last)
                 break;
             default:
                 fail(QStringLiteral("%1: %2").arg(
-                    QString::fromUtf8(m_items[i].startsWith("gh_") ? QByteArray("a statement")
-                                                                   : m_items[i]),
-                    QString::fromUtf8(PQresultErrorMessage(r)).trimmed()));
+                         QString::fromUtf8(m_items[i].startsWith("gh_") ? QByteArray("a statement")
+                                                                        : m_items[i]),
+                         QString::fromUtf8(PQresultErrorMessage(r)).trimmed()),
+                     PQresultErrorField(r, PG_DIAG_SQLSTATE));
                 break;
             }
             if (last && i + 1 == m_items.size() && !*last && !synced)

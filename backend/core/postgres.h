@@ -37,6 +37,7 @@ struct PgStatement
     bool bindFailed = false; // a value could not be bound (error says why)
     int changes = 0;
     QString error;
+    QByteArray sqlState; // the last failure's SQLSTATE (empty: none, or not the server's)
 
     // A statement prepared on `conn` (`?` and `?N` placeholders become $N); on failure the
     // statement's ok() is false and error() says why.
@@ -76,7 +77,15 @@ public:
     // The first failure read since resetFailure() (the writer resets it as each job begins):
     // what a job reports when a statement of it failed, whoever read the answer.
     QString failure() const { return m_failure; }
-    void resetFailure() { m_failure.clear(); }
+    // That failure's SQLSTATE (empty: none, or not the server's).
+    QByteArray failureState() const { return m_failureState; }
+    // The SQLSTATE of error().
+    QByteArray errorState() const { return m_errorState; }
+    void resetFailure()
+    {
+        m_failure.clear();
+        m_failureState.clear();
+    }
     // The connection could not leave pipeline mode: unusable until it is reset (pgReset).
     bool stuck() const { return m_stuck; }
     // The pipeline of this thread on `conn` (the writer's), or nullptr.
@@ -91,9 +100,16 @@ private:
     std::vector<QByteArray> m_items; // what each queued statement is, for messages
     std::vector<int *> m_changes;    // where each one's count of changed rows goes, or nullptr
     QString m_error;
+    QByteArray m_errorState;
     QString m_failure;
+    QByteArray m_failureState;
     bool m_stuck = false;
 };
+
+// SQLSTATE 25006, read_only_sql_transaction: a write refused by a database that accepts none
+// at the moment (a standby, default_transaction_read_only); the writer answers it as
+// database-unavailable (503, try again), not as a failed write.
+inline constexpr char kPgReadOnlyState[] = "25006";
 
 // The libpq connection under Qt's QPSQL driver, or nullptr (another driver, or closed).
 pg_conn *pgHandleOf(const QSqlDatabase &db);

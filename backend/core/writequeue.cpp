@@ -30,6 +30,17 @@ thread_local std::vector<WriteQueue *> t_deferred;
 std::mutex g_aliveMutex;
 std::unordered_set<const WriteQueue *> g_alive;
 
+// A write refused because the database accepts none at the moment (kPgReadOnlyState): a
+// standby after a failover, or one set read-only. Like a database that cannot be reached,
+// try again (503), rather than a failed write (500).
+Error readOnly()
+{
+    return Error{QString::fromLatin1(kDatabaseUnavailable),
+                 QStringLiteral("the database accepts no writes at the moment (read-only); try "
+                                "again"),
+                 503};
+}
+
 } // namespace
 
 QSqlDatabase WriteTransaction::database() const
@@ -46,6 +57,8 @@ Result<void> WriteTransaction::readQueued()
     PgPipeline *p = m_pg ? PgPipeline::of(m_pg) : nullptr;
     if (!p || p->drain())
         return {};
+    if (p->errorState() == kPgReadOnlyState)
+        return readOnly();
     return makeError(QStringLiteral("database-error"),
                      QStringLiteral("a write failed: %1").arg(p->error()), 500);
 }
@@ -316,12 +329,16 @@ Statement &WriteTransaction::stmt(const char *sql)
 
 Error WriteTransaction::sqlError(const Statement &s, const char *what)
 {
+    if (s.m_pg && s.m_pg->sqlState == kPgReadOnlyState)
+        return readOnly();
     return Error{QStringLiteral("database-error"),
                  QStringLiteral("%1: %2").arg(QString::fromLatin1(what), s.error()), 500};
 }
 
 Error WriteTransaction::sqlError(const QSqlQuery &q, const char *what)
 {
+    if (q.lastError().nativeErrorCode() == QLatin1String(kPgReadOnlyState))
+        return readOnly();
     return Error{QStringLiteral("database-error"),
                  QStringLiteral("%1: %2").arg(QString::fromLatin1(what), q.lastError().text()),
                  500};
@@ -727,7 +744,10 @@ void WriteQueue::loop()
                 // on PostgreSQL nothing of it could be (the transaction refuses all until the
                 // rollback below), so it fails, with the first failure read.
                 const bool drained = !pg || pipeline->drain();
-                if (r && pg && (!drained || pgFailed(pg)))
+                if (r && pg && (!drained || pgFailed(pg)) &&
+                    pipeline->failureState() == kPgReadOnlyState)
+                    r = readOnly();
+                else if (r && pg && (!drained || pgFailed(pg)))
                     r = makeError(
                         QStringLiteral("database-error"),
                         pipeline->failure().isEmpty()

@@ -1147,9 +1147,12 @@ bool Dispatcher::renewHolder(qint64 now)
         qCWarning(lcWebhooks).noquote() << alive.error().message;
         return false;
     }
-    m_holderValidUntil = now + validFor(m_options.leaseTtlMs);
-    if (!*alive)
-        m_leaseDoubt = true; // its time had run out: others may have taken some
+    // Its time had run out: others may have taken some leases. Attempts go on only once the
+    // leases still its own were read (finishTick), not on the strength of this renewal alone.
+    if (*alive)
+        m_holderValidUntil = now + validFor(m_options.leaseTtlMs);
+    else
+        m_leaseDoubt = true;
     return true;
 }
 
@@ -1204,6 +1207,7 @@ void Dispatcher::finishTick()
                 for (const WebhookStore::Lease &l : std::as_const(*held))
                     fences->insert(l.subjectId, l.fence);
                 m_leaseDoubt = false;
+                m_holderValidUntil = now + validFor(m_options.leaseTtlMs);
             } else {
                 qCWarning(lcWebhooks).noquote() << held.error().message;
             }

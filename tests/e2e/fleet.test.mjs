@@ -31,11 +31,15 @@ const skip = !POSTGRES_BASE ? 'needs GATEHOUSE_TEST_POSTGRES (ctest: e2e_postgre
 const LIFECYCLE = ['NEW', 'VALIDATION_PENDING', 'VALIDATED', 'ALLOCATION_PENDING', 'ALLOCATED'];
 
 let fleetProcess;
+let receiver;
+// Whatever the test left running when it failed: the fleet, and the receiver (a listening
+// server keeps node's event loop, and so the test process, alive until ctest's timeout).
 after(async () => {
     if (fleetProcess && fleetProcess.exitCode === null) {
         fleetProcess.kill('SIGTERM');
         await new Promise((resolve) => fleetProcess.once('exit', resolve));
     }
+    receiver?.close();
 });
 
 function portFree(port) {
@@ -79,7 +83,8 @@ function startReceiver() {
         res.on('close', () => { if (!hit.end) hit.end = Date.now(); });
     });
     return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve({
-        hits, url: `http://127.0.0.1:${server.address().port}/hook`, close: () => server.close(),
+        hits, url: `http://127.0.0.1:${server.address().port}/hook`,
+        close: () => { server.closeAllConnections(); server.close(); },
     })));
 }
 
@@ -129,7 +134,7 @@ function httpsGet(url, ca) {
 
 test('three instances behind nginx (deploy/run-local.sh): a burst of orders with callbacks, the leading instance killed -9 in the middle; every acknowledged order runs its lifecycle and every status callback arrives, never two attempts of one at once',
      { skip, timeout: 12 * 60_000 }, async (t) => {
-    const receiver = await startReceiver();
+    receiver = await startReceiver();
     const dir = tempDir('gatehouse-fleet-');
     const base = await freeBase();
     let output = '';
@@ -308,17 +313,28 @@ test('three instances behind nginx (deploy/run-local.sh): a burst of orders with
         assert.equal(changeOf.get(h.id) ?? what, what, `webhook-id ${h.id} carried two changes`);
         changeOf.set(h.id, what);
     }
-    // Never two attempts of one delivery at once (the dead instance's last ones were cut off
-    // when it died; another sends them again only once their lease expired).
+    // Never two attempts of one delivery at once by live instances. The dead instance's last
+    // ones were cut off when it died, and a survivor that finds its process gone takes its
+    // leases over at once (docs/storage.md): the receiver may note the cut-off one's end (its
+    // socket closing) only after the survivor's attempt began, so an attempt that began
+    // before the kill (the receiver's clock runs late under load: 1 s of slack) may overlap a
+    // later one that began after it.
     const byId = new Map();
     for (const h of receiver.hits)
         byId.set(h.id, [...(byId.get(h.id) ?? []), h]);
+    let victims = 0;
     for (const [id, list] of byId) {
         list.sort((a, b) => a.start - b.start);
-        for (let i = 1; i < list.length; ++i)
-            assert.ok(list[i].start >= list[i - 1].end,
-                      `delivery ${id}: an attempt began at ${list[i].start}, before the one of ${list[i - 1].start} ended at ${list[i - 1].end}`);
+        for (let i = 1; i < list.length; ++i) {
+            if (list[i].start >= list[i - 1].end)
+                continue;
+            const cutOff = list[i - 1].start < killedAt + 1000 && list[i].start >= killedAt;
+            assert.ok(cutOff, `delivery ${id}: an attempt began at ${list[i].start}, before the one of ` +
+                              `${list[i - 1].start} ended at ${list[i - 1].end} (killed at ${killedAt})`);
+            victims += 1;
+        }
     }
+    t.diagnostic(`${victims} attempts of the killed instance overlapped a survivor's taking over`);
     // The two left: alive; the dead one shown gone once its heartbeat is old.
     await waitFor(async () => {
         const s = await admin('GET', '/admin/v1/status');
@@ -330,5 +346,6 @@ test('three instances behind nginx (deploy/run-local.sh): a burst of orders with
     assert.equal(code, 0, output.slice(-3000));
     assert.match(output, /==> stopping/);
     receiver.close();
+    receiver = undefined;
     await sleep(10);
 });

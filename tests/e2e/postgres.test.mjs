@@ -595,6 +595,11 @@ test('a database that cannot be reached for seconds: requests meanwhile are answ
         }
         unavailable(await adminFetch(b, 'PATCH', `/admin/v1/users/${user.json.id}`, { name: 'Changed' }), 'a user change');
         unavailable(await adminFetch(b, 'POST', `/admin/v1/users/${user.json.id}/unlock`), 'an unlock');
+        // A token minted for a client is not issued, and its client (whose scopes the area
+        // checks guard) is not "no such client" (404) for a read that failed.
+        const minted = await adminFetch(b, 'POST', '/admin/v1/tokens', { client_id: client.client_id });
+        unavailable(minted, 'a token minted by an administrator');
+        assert.ok(!minted.json.access_token, minted.text);
         // Signing out cannot be done, and is not pretended: no "Signed out", the cookie kept.
         const logout = await browser.fetch(new URL('/oauth2/logout', b.serviceUrl));
         assert.equal(logout.status, 503, logout.text.slice(0, 400));
@@ -673,10 +678,16 @@ test('a database that reads but refuses writes (read-only, as a standby after a 
         assert.equal(refused.status, 503, refused.text);
         assert.equal(refused.json.error, 'temporarily_unavailable', refused.text);
         assert.equal(refused.headers['retry-after'], '1');
-        // A write refused is not taken for a name in use (it answered 409 admin-token-exists).
-        const made = await adminFetch(b, 'POST', '/admin/v1/admin-tokens', { name: 'ro-token', permissions: ['orders:read'] });
-        assert.ok(made.status >= 500, made.text);
-        assert.notEqual(made.json?.error, 'admin-token-exists', made.text);
+        // A write refused is "try again" (503, as for a database out of reach), not a failed
+        // write (500), nor taken for a name in use (it answered 409 admin-token-exists).
+        for (const [path, body] of [['/admin/v1/admin-tokens', { name: 'ro-token', permissions: ['orders:read'] }],
+                                    ['/admin/v1/users', { username: 'ro-other', password }]]) {
+            const made = await adminFetch(b, 'POST', path, body);
+            assert.equal(made.status, 503, `${path}: ${made.text}`);
+            assert.equal(made.json.error, 'database-unavailable', made.text);
+            assert.match(made.json.message, /accepts no writes at the moment \(read-only\)/, made.text);
+            assert.equal(made.headers['retry-after'], '1', path);
+        }
         // Nothing was counted against the user: back to writable, the password works at once.
         psqlAt(POSTGRES_BASE, `ALTER DATABASE ${name} SET default_transaction_read_only = off`);
         psqlAt(POSTGRES_BASE, `SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE datname = '${name}'`);
