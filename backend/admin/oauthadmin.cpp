@@ -207,7 +207,10 @@ OAuthAdminApi::OAuthAdminApi(Core::HttpServer &server, OAuth::OAuthApi &oauth,
         return HttpResponse::json(200, QJsonObject{{QStringLiteral("items"), items}});
     });
     m_server.route("GET", QStringLiteral("/admin/v1/clients/{id}"), [this](const HttpRequest &req) {
-        const auto c = m_oauth.clients().find(req.pathParam(QStringLiteral("id")));
+        const auto read = m_oauth.clients().lookup(req.pathParam(QStringLiteral("id")));
+        if (!read) // not read (503): no "no such client"
+            return errorAnswer(read.error());
+        const std::optional<OAuth::Client> &c = *read;
         if (!c)
             return HttpResponse::error(
                 404, QStringLiteral("client-not-found"),
@@ -272,7 +275,12 @@ OAuthAdminApi::OAuthAdminApi(Core::HttpServer &server, OAuth::OAuthApi &oauth,
                     QStringLiteral("the body must be a JSON object of client metadata")));
             // The client as read back carries cluster_access; sending it unchanged is no
             // request to change it (that has its own call, below).
-            const auto current = m_oauth.clients().find(req.pathParam(QStringLiteral("id")));
+            // Read failing closed: a client that could not be read is not "no client", which
+            // would skip the checks below (the writer checks the stored client again).
+            const auto read = m_oauth.clients().lookup(req.pathParam(QStringLiteral("id")));
+            if (!read)
+                return respond(errorAnswer(read.error()));
+            const std::optional<OAuth::Client> &current = *read;
             // A client allowed to act for the cluster mints cluster identities: its grants,
             // redirect URIs and secret are the cluster's business too.
             if (current && current->clusterAccess)
@@ -405,7 +413,10 @@ void OAuthAdminApi::registerUserRoutes()
     m_server.route("GET", QStringLiteral("/admin/v1/users/{id}"),
                    [this, now](const HttpRequest &req) {
                        const QString id = req.pathParam(QStringLiteral("id"));
-                       const auto u = m_oauth.users().find(id);
+                       const auto read = m_oauth.users().lookup(id);
+                       if (!read) // not read (503): no "no such user"
+                           return errorAnswer(read.error());
+                       const std::optional<OAuth::User> &u = *read;
                        if (!u)
                            return HttpResponse::error(404, QStringLiteral("user-not-found"),
                                                       QStringLiteral("no user %1").arg(id));

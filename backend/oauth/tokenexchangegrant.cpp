@@ -263,6 +263,13 @@ GrantResult TokenExchangeGrant::handle(const TokenRequest &req) const
                 QStringLiteral("the subject token descends from another issuer (%1) and is never "
                                "exchanged for the cluster API")
                     .arg(subject.origin)));
+        // Nor with another issuer's actor: the token's `act` would name an identity of that
+        // issuer, which removing the issuer would not revoke (its tokens go by origin).
+        if (actor && (!actor->local || !actor->origin.isEmpty()))
+            return grantFailed(invalidTarget(
+                QStringLiteral("the actor_token comes from another issuer (%1), and is never "
+                               "part of a token for the cluster API")
+                    .arg(actor->local ? actor->origin : actor->iss)));
         // Its client allowed now: one issued for the cluster before an administrator took
         // that client's access away is not exchanged into it again.
         const auto issuedTo = m_clients.find(subject.clientId);

@@ -309,17 +309,18 @@ void UserStore::remove(const QString &idOrName, std::function<void(Core::Result<
                 return notFound(idOrName);
             *removed = found->id;
             for (const char *sql : {"DELETE FROM oauth_users WHERE id = ?",
-                                    "DELETE FROM oauth_consents WHERE user_id = ?",
-                                    "UPDATE oauth_tokens SET revoked_at = ? WHERE subject = ? AND "
-                                    "subject <> client_id AND revoked_at IS NULL"}) {
+                                    "DELETE FROM oauth_consents WHERE user_id = ?"}) {
                 QSqlQuery &q = tx.query(QLatin1String(sql));
-                if (QByteArray(sql).startsWith("UPDATE"))
-                    q.addBindValue(now);
                 q.addBindValue(found->id);
                 if (!q.exec())
                     return Core::WriteTransaction::sqlError(q, "delete user");
             }
-            return {};
+            // As a lock does: its tokens, codes not yet redeemed, approved device codes, its
+            // browser sessions and sign-ins under way (no row of a deleted user is left for a
+            // later user to inherit).
+            if (auto r = revokeUserTokens(tx, found->id, now); !r)
+                return r;
+            return endUserSessions(tx, found->id);
         },
         [removed, done = std::move(done)](const Core::Result<void> &r) {
             if (!r)

@@ -593,6 +593,15 @@ test('a database that cannot be reached for seconds: requests meanwhile are answ
             unavailable(listed, path);
             assert.equal(listed.json.error, 'database-unavailable', listed.text);
         }
+        // A user that cannot be read is not one that does not exist (404). (A client is
+        // answered from the cache every instance keeps current.)
+        const one = await adminFetch(b, 'GET', `/admin/v1/users/${user.json.id}`);
+        unavailable(one, 'a user');
+        assert.equal(one.json.error, 'database-unavailable', one.text);
+        const changed = await adminFetch(b, 'PUT', `/admin/v1/clients/${client.client_id}`,
+                                         { client_name: 'changed in an outage', grant_types: ['client_credentials'] });
+        unavailable(changed, 'a client change');
+        assert.equal(changed.json.error, 'database-unavailable', changed.text);
         unavailable(await adminFetch(b, 'PATCH', `/admin/v1/users/${user.json.id}`, { name: 'Changed' }), 'a user change');
         unavailable(await adminFetch(b, 'POST', `/admin/v1/users/${user.json.id}/unlock`), 'an unlock');
         // A token minted for a client is not issued, and its client (whose scopes the area

@@ -760,6 +760,27 @@ describe('trust boundaries: token exchange, registration, the cluster audience',
         assertOAuthError(third, 400, 'invalid_target', /descends from another issuer/, 'laundered twice');
     });
 
+    // An actor from another issuer in a token for the cluster: its `act` would name the
+    // partner's identity, which removing that issuer (revoking its tokens by origin) would miss.
+    attack('trust 3: another issuer\'s actor_token beside a subject token for the cluster', async () => {
+        const gateway = await registerClient(b, { client_name: `actor gateway ${++counter}`,
+                                                  grant_types: ['client_credentials', EXCHANGE],
+                                                  scope: 'orders:read', token_exchange_audiences: ['kubernetes'] });
+        assert.equal((await adminFetch(b, 'PUT', `/admin/v1/clients/${gateway.client_id}/cluster-access`, { allowed: true })).status, 200);
+        const own = await tokenRequest(b, gateway, { grant_type: 'client_credentials', scope: 'orders:read' });
+        assert.equal(own.status, 200, own.text);
+        const partner = await new jose.SignJWT({ sub: 'alice', aud: b.serviceUrl, jti: randomBytes(8).toString('hex') })
+            .setProtectedHeader({ alg: 'ES256', kid: 'idp' }).setIssuer(IDP).setIssuedAt().setExpirationTime('5m')
+            .sign(idpKey.privateKey);
+        const before = await activeTokenIds(b, gateway.client_id);
+        const r = await tokenRequest(b, gateway, { grant_type: EXCHANGE, subject_token: own.json.access_token,
+                                                   subject_token_type: ACCESS_TOKEN, actor_token: partner,
+                                                   actor_token_type: JWT, audience: 'kubernetes' });
+        assertOAuthError(r, 400, 'invalid_target',
+                         /^the actor_token comes from another issuer \(https:\/\/idp\.partner\.example\), and is never part of a token for the cluster API$/);
+        await assertTokensUnchanged(b, gateway.client_id, before);
+    });
+
     attack('trust 3: the holder of a registration token changes or deletes a client an administrator allowed to act for the cluster (RFC 7592)', async () => {
         const reg = await registerOpen({ client_name: `kubectl login ${++counter}`, redirect_uris: ['http://127.0.0.1:8000/callback'], scope: 'openid' });
         assert.equal(reg.status, 201, reg.text);
