@@ -280,9 +280,13 @@ private:
 // and dispatcher, holding leases as `holder`.
 struct Instance
 {
+    // Destroyed in reverse: the dispatcher, then the writer (whose last batch's callbacks
+    // publish the attempts it recorded), then the event bus they publish to, as the backend
+    // stops them. (With the bus destroyed first, a batch that ended as a test did published
+    // into freed memory: UBSan, once in a CI run.)
     std::unique_ptr<Core::Database> database;
-    std::unique_ptr<Core::WriteQueue> writer;
     std::unique_ptr<Core::EventBus> events;
+    std::unique_ptr<Core::WriteQueue> writer;
     std::unique_ptr<Dispatcher> dispatcher;
 
     Instance(const QString &url, const QString &holder, const Core::Clock &clock,
@@ -458,10 +462,12 @@ QString createDatabase(const QString &base, const QString &prefix)
 // no dispatcher (the orders here have no callback URL).
 struct OrderInstance
 {
+    // Destroyed in reverse: the writer before the event queue and bus its callbacks post to
+    // (Instance).
     std::unique_ptr<Core::Database> database;
-    std::unique_ptr<Core::WriteQueue> writer;
     std::unique_ptr<Core::EventBus> events;
     std::unique_ptr<Core::EventQueue> eventQueue;
+    std::unique_ptr<Core::WriteQueue> writer;
     std::unique_ptr<Orders::OrderService> orders;
 
     // `alive`: the instances this one sees alive (their names), as the backend's heartbeats
