@@ -612,6 +612,8 @@ void Dispatcher::send(Attempt a, const QHostAddress &address, const CallbackTarg
                            .add("webhook-signature", QString::fromLatin1(signature))
                            .add("webhook-timestamp", QString::number(timestamp))
                            .finish();
+    qCDebug(lcWebhooks).noquote() << "attempt of" << a.delivery.id << "(order"
+                                  << a.delivery.subjectId << "fence" << a.fence << ")";
     m_client->send(std::move(req), [this, a = std::move(a)](const OutboundResponse &resp) mutable {
         if (m_stopped)
             return;
@@ -1023,6 +1025,7 @@ void Dispatcher::takeUp(const QList<WebhookStore::Lease> &leases, qint64 now)
             newFence.insert(l.subjectId);
         m_leases.insert(l.subjectId, HeldLease{l.fence});
         subjects.append(l.subjectId);
+        qCDebug(lcWebhooks).noquote() << "holds order" << l.subjectId << "fence" << l.fence;
     }
     auto pending = WebhookStore::pendingOf(m_database.connection(), subjects);
     if (!pending) {
