@@ -52,8 +52,13 @@ std::optional<qint64> RetryPolicy::parseRetryAfter(const QByteArray &value, cons
         return std::nullopt;
     bool ok = false;
     const qint64 seconds = v.toLongLong(&ok);
-    if (ok)
-        return seconds < 0 ? std::nullopt : std::optional<qint64>(seconds * 1000);
+    if (ok) {
+        // Any receiver may send any number: a year is past every limit (retryAfterMaxMs),
+        // and milliseconds of more than that could overflow.
+        constexpr qint64 kYearSeconds = 366LL * 24 * 3600;
+        return seconds < 0 ? std::nullopt
+                           : std::optional<qint64>(std::min(seconds, kYearSeconds) * 1000);
+    }
     // IMF-fixdate, e.g. "Sun, 06 Nov 1994 08:49:37 GMT".
     QDateTime at = QLocale::c().toDateTime(QString::fromLatin1(v),
                                            QStringLiteral("ddd, dd MMM yyyy HH:mm:ss 'GMT'"));

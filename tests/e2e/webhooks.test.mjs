@@ -87,6 +87,8 @@ class Receiver {
                 }
                 return answer(204);
             }
+            case 'retry-after-huge': // a delay in seconds that overflows 64 bits as milliseconds
+                return answer(503, { 'Retry-After': '9223372036854775807' });
             case 'hang': // never answers
                 this.hanging.push(res);
                 return undefined;
@@ -373,6 +375,25 @@ test('Retry-After on 429 replaces the scheduled delay', async () => {
     assert.deepEqual(news.map((r) => r.status), [429, 204]);
     const gap = news[1].at - news[0].at;
     assert.ok(gap >= 1800, `second attempt after ${gap} ms; Retry-After said 2 s (schedule 300 ms)`);
+});
+
+test('a Retry-After too large for any clock waits the longest allowed (1 h), and the server lives on', async () => {
+    const customer = await newCustomer(backend, 'throttled for ever');
+    const orderId = await placeOrder(backend, customer, `/retry-after-huge/${customer}`);
+    await waitFor(() => receiver.forOrder(orderId).length >= 1, { message: 'the first attempt' });
+    const first = receiver.forOrder(orderId)[0];
+    assert.equal(first.status, 503);
+    const waiting = await waitFor(async () => {
+        const r = await adminFetch(backend, 'GET', `/admin/v1/deliveries?orderId=${orderId}&limit=1000`);
+        const d = r.json.items.find((x) => x.attempts === 1);
+        return d?.state === 'pending' ? d : null;
+    }, { message: 'the attempt recorded' });
+    const wait = Date.parse(waiting.nextAttemptAt) - first.at;
+    assert.ok(wait > 3_500_000 && wait < 3_700_000, `next attempt in ${wait} ms: ${JSON.stringify(waiting)}`);
+    // (A multiplication that overflowed aborted the sanitizer build here, and again at every start.)
+    const health = await serviceFetch(backend, 'GET', '/v1/beers?pageSize=1');
+    assert.equal(health.status, 200);
+    assert.equal(receiver.forOrder(orderId).length, 1, 'no second attempt within the hour');
 });
 
 test('redirects are not followed and count as failures', async () => {
