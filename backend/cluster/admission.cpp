@@ -763,6 +763,23 @@ QList<StatusCause> object(const QString &resource, const QJsonObject &object)
                                "\"ExternalName\", \"LoadBalancer\", \"NodePort\"")
                     .arg(goQuoted(type)),
                 QStringLiteral("spec.type")});
+        if (type == QLatin1String("ExternalName")) {
+            // As kube validates it (a CNAME, a trailing dot allowed). An IP literal is one of
+            // this server's targets too (a webhook's service reference): held to what
+            // externalIPs are.
+            QString cname = spec.value(QLatin1String("externalName")).toString();
+            if (cname.endsWith(QLatin1Char('.')))
+                cname.chop(1);
+            const QString field = QStringLiteral("spec.externalName");
+            const QStringList nameErrors = cname.isEmpty() ? QStringList() : dnsSubdomain(cname);
+            for (const QString &e : nameErrors)
+                causes.append(invalidCause(field, cname, e));
+            if (cname.isEmpty())
+                causes.append(requiredCause(field, QString()));
+            else if (QHostAddress literal; nameErrors.isEmpty() && literal.setAddress(cname))
+                if (const QString e = specialIp(cname); !e.isEmpty())
+                    causes.append(invalidCause(field, cname, e));
+        }
         const QJsonArray externalIPs = spec.value(QLatin1String("externalIPs")).toArray();
         for (int i = 0; i < externalIPs.size(); ++i) {
             const QString ip = externalIPs[i].toString();

@@ -584,13 +584,16 @@ WebhookAnswer WebhookCaller::interpret(const AdmissionWebhook &webhook, const QS
                                  .arg(error.offset)
                            : QStringLiteral("not a JSON object"));
     const QJsonObject review = doc.object();
+    // What the webhook wrote, echoed in an error (kept in the trace, the recent requests and
+    // an Event): 128 characters of it at most, as the webhook's other words are bounded below.
+    const auto echoed = [](const QString &text) { return text.left(128); };
     const QString apiVersion = review.value(QLatin1String("apiVersion")).toString();
     const QString kind = review.value(QLatin1String("kind")).toString();
     if (apiVersion != QLatin1String("admission.k8s.io/v1") ||
         kind != QLatin1String("AdmissionReview"))
         return invalid(QStringLiteral("expected webhook response of admission.k8s.io/v1, "
                                       "Kind=AdmissionReview, got %1, Kind=%2")
-                           .arg(apiVersion, kind));
+                           .arg(echoed(apiVersion), echoed(kind)));
     const QJsonValue responseValue = review.value(QLatin1String("response"));
     if (!responseValue.isObject())
         return invalid(QStringLiteral("webhook response was absent"));
@@ -598,7 +601,7 @@ WebhookAnswer WebhookCaller::interpret(const AdmissionWebhook &webhook, const QS
     const QString gotUid = response.value(QLatin1String("uid")).toString();
     if (gotUid != uid)
         return invalid(QStringLiteral("expected response.uid=%1, got %2")
-                           .arg(goQuoted(uid), goQuoted(gotUid)));
+                           .arg(goQuoted(uid), goQuoted(echoed(gotUid))));
     const QJsonValue allowedValue = response.value(QLatin1String("allowed"));
     if (!allowedValue.isBool())
         return invalid(QStringLiteral("response.allowed must be true or false"));
@@ -626,7 +629,7 @@ WebhookAnswer WebhookCaller::interpret(const AdmissionWebhook &webhook, const QS
                                           "response.patchType"));
         if (patchType != QLatin1String("JSONPatch"))
             return invalid(QStringLiteral("webhook returned invalid response.patchType of %1")
-                               .arg(goQuoted(patchType)));
+                               .arg(goQuoted(echoed(patchType))));
         const auto decoded = QByteArray::fromBase64Encoding(
             patch.toLatin1(), QByteArray::AbortOnBase64DecodingErrors);
         if (!decoded)

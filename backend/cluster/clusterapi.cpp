@@ -1,6 +1,8 @@
 #include "cluster/clusterapi_p.h"
 #include "cluster/impersonation.h"
 
+#include <QHostAddress>
+
 namespace Gatehouse::Cluster {
 
 namespace ApiInternal {
@@ -395,8 +397,16 @@ ClusterApi::ClusterApi(ObjectStore &store, Core::EventBus &events, Core::Clock &
             if (!svc)
                 return {QString(), QStringLiteral("service \"%1\" not found").arg(name)};
             const QJsonObject spec = svc->value(QLatin1String("spec")).toObject();
-            if (spec.value(QLatin1String("type")).toString() == QLatin1String("ExternalName"))
-                return {spec.value(QLatin1String("externalName")).toString(), QString()};
+            if (spec.value(QLatin1String("type")).toString() == QLatin1String("ExternalName")) {
+                const QString host = spec.value(QLatin1String("externalName")).toString();
+                // Checked again: a Service stored before its externalName was validated.
+                if (QHostAddress literal; literal.setAddress(host))
+                    if (const QString e = Validation::specialIp(host); !e.isEmpty())
+                        return {QString(), QStringLiteral("service \"%1/%2\": spec.externalName "
+                                                          "%3")
+                                               .arg(ns, name, e)};
+                return {host, QString()};
+            }
             const QJsonArray ips = spec.value(QLatin1String("externalIPs")).toArray();
             // Checked again: a Service stored before its external IPs were validated.
             if (!ips.isEmpty()) {

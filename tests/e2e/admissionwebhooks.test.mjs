@@ -125,6 +125,8 @@ const handlers = {
     },
     '/slow': (req, res) => setTimeout(() => answer(res, req, { allowed: true }), 3000),
     '/wrong-uid': (req, res) => answer(res, { uid: 'not-the-request' }, { allowed: true }),
+    // A megabyte of uid, echoed by the error if nothing bounds it.
+    '/long-uid': (req, res) => answer(res, { uid: 'u'.repeat(1 << 20) }, { allowed: true }),
     '/huge': (req, res) => {
         res.writeHead(200, { 'Content-Type': 'application/json' });
         res.end(JSON.stringify({ apiVersion: 'admission.k8s.io/v1', kind: 'AdmissionReview',
@@ -333,6 +335,12 @@ test('a webhook with a certificate from another CA, a wrong uid, or an oversized
                 [webhook('uid.policy.example.com', '/wrong-uid', { rules: nodeUpdates })]);
     assert.match(await refused(['label', 'node', 'node-3', 'zone=c', '--overwrite']),
                  /failed calling webhook "uid.policy.example.com": received invalid webhook response: expected response.uid="[0-9a-f-]{36}", got "not-the-request"\n$/);
+    // What the webhook wrote is echoed 128 characters long at most (the error is kept in the
+    // trace, the recent requests and an Event).
+    await apply('ValidatingWebhookConfiguration', 'team-policy',
+                [webhook('long-uid.policy.example.com', '/long-uid', { rules: nodeUpdates })]);
+    assert.match(await refused(['label', 'node', 'node-3', 'zone=c', '--overwrite']),
+                 /failed calling webhook "long-uid.policy.example.com": received invalid webhook response: expected response.uid="[0-9a-f-]{36}", got "u{128}"\n$/);
     await apply('ValidatingWebhookConfiguration', 'team-policy',
                 [webhook('huge.policy.example.com', '/huge', { rules: nodeUpdates })]);
     assert.match(await refused(['label', 'node', 'node-3', 'zone=c', '--overwrite']),
@@ -357,10 +365,21 @@ test('a mutating webhook adds a label; selectors choose what it sees; it may not
         assert.equal(await refused(['apply', '-f', svc]),
                      `The Service "policy" is invalid: spec.externalIPs[0]: Invalid value: "${ip}": ${why}\n`);
     }
-    writeFileSync(svc, JSON.stringify({
+    // An externalName is a DNS name (kube's check), and an IP literal there is held to what
+    // externalIPs are.
+    const external = (name) => writeFileSync(svc, JSON.stringify({
         apiVersion: 'v1', kind: 'Service', metadata: { name: 'policy', namespace: 'webhooks' },
-        spec: { type: 'ExternalName', externalName: 'localhost', ports: [{ port, protocol: 'TCP' }] },
+        spec: { type: 'ExternalName', externalName: name, ports: [{ port, protocol: 'TCP' }] },
     }));
+    for (const [name, why] of [['169.254.169.254', /: may not be in the link-local range \(169\.254\.0\.0\/16, fe80::\/10\)\n$/],
+                               ['127.0.0.1.', /: may not be in the loopback range \(127\.0\.0\.0\/8, ::1\/128\)\n$/],
+                               ['::1', /: a lowercase RFC 1123 subdomain must consist of/]]) {
+        external(name);
+        const answer = await refused(['apply', '-f', svc]);
+        assert.ok(answer.startsWith(`The Service "policy" is invalid: spec.externalName: Invalid value: "${name.replace(/\.$/, '')}"`), answer);
+        assert.match(answer, why);
+    }
+    external('localhost');
     await ok(['apply', '-f', svc]);
     await apply('MutatingWebhookConfiguration', 'labeller', [webhook('add-label.policy.example.com', '/add-label', {
         service: true,
