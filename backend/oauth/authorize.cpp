@@ -334,7 +334,7 @@ void AuthorizeEndpoint::authorize(const HttpRequest &req, const Responder &respo
         const qsizetype q = req.target.indexOf('?');
         parsed = q < 0 || parseUrlEncoded(req.target.mid(q + 1), &p, &repeated);
         if (!parsed)
-            repeated = QStringLiteral("parameter '%1' is repeated").arg(repeated);
+            repeated = repeatedParameter(repeated);
     }
     // 1. Not redirectable: the client and its redirect URI must be certain first.
     const QString clientId = p.value(QStringLiteral("client_id"));
@@ -465,6 +465,7 @@ void AuthorizeEndpoint::authorize(const HttpRequest &req, const Responder &respo
                                          QStringLiteral("id_token_hint is not an id_token this "
                                                         "server issued to this client")));
         hinted = *user;
+        r.hintedUser = hinted; // the sign-in that follows is for them only
     }
 
     // 3. Who is it, and did they agree already?
@@ -676,9 +677,11 @@ void AuthorizeEndpoint::login(const HttpRequest &req, const Responder &respond)
         return respond(loginPage(interaction, 401,
                                  QStringLiteral("Enter your username and password."), username));
     const QString address = req.peerAddress.toString();
+    const QString replaced = sessionHashOf(req); // the session this browser had, if any
     m_users.authenticate(
         username, form.value(QStringLiteral("password")).toUtf8(), now, m_settings.lockout,
-        [this, interaction, username, address, respond, now](const UserStore::Attempt &a) mutable {
+        [this, interaction, username, address, replaced, respond,
+         now](const UserStore::Attempt &a) mutable {
             m_events.publish(QStringLiteral("oauth.login"),
                              QJsonObject{{QStringLiteral("username"), username},
                                          {QStringLiteral("clientId"), interaction.request.clientId},
@@ -698,6 +701,15 @@ void AuthorizeEndpoint::login(const HttpRequest &req, const Responder &respond)
             if (a.outcome != UserStore::Outcome::Ok)
                 return respond(loginPage(interaction, 401,
                                          QStringLiteral("Wrong username or password."), username));
+            // The application asked for one user (id_token_hint, OIDC Core §3.1.2.1): another
+            // one's sign-in answers nothing to it (a step-up check would take them for the
+            // one it named). Nothing is stored; the right user may sign in on this page.
+            if (const QString &hinted = interaction.request.hintedUser;
+                !hinted.isEmpty() && hinted != a.user.id)
+                return respond(loginPage(interaction, 403,
+                                         QStringLiteral("The application asked for another "
+                                                        "account: sign in as the user it named."),
+                                         username));
             // Signed in, if the sign-in is still pending (an administrator may have ended this
             // user's sessions meanwhile: then no session and no code). A browser session, then
             // consent (unless remembered) and the code.
@@ -707,7 +719,7 @@ void AuthorizeEndpoint::login(const HttpRequest &req, const Responder &respond)
             const NewSession session = newSession();
             const NewCode code = consentNeeded ? NewCode{} : newCode();
             m_signIns.signIn(
-                interaction.id, a.user.id, a.user.updatedAt, now, session.hash,
+                interaction.id, a.user.id, a.user.updatedAt, now, session.hash, replaced,
                 now + m_settings.sessionLifetimeMs, !consentNeeded,
                 [this, interaction, consentNeeded, session, code, userId = a.user.id,
                  userUpdatedAt = a.user.updatedAt, now,

@@ -119,6 +119,14 @@ HttpResponse AuthorizeEndpoint::deviceConfirmPage(const QString &confirmToken,
                                "</span></li>")
                     .arg(htmlEscape(s), htmlEscape(scopeDescription(s)));
     body += QStringLiteral("</ul>") + signedInAs(userId);
+    // A name anybody could have chosen (open registration): said so, as the consent page does,
+    // with the id that no other client has.
+    if (!client || !client->redirectsVetted())
+        body += QStringLiteral("<p class=\"muted\" id=\"unvetted\">This application registered "
+                               "itself with Gatehouse: no administrator has checked it, and its "
+                               "name is its own choice. Its client ID is <code "
+                               "id=\"client-id\">%1</code>.</p>")
+                    .arg(htmlEscape(clientId));
     body += QStringLiteral("<form id=\"device-confirm-form\" method=\"post\" action=\"%1\">"
                            "%2%3<button id=\"device-approve\" name=\"decision\" value=\"allow\" "
                            "type=\"submit\">Allow</button><button id=\"device-deny\" "
@@ -173,9 +181,10 @@ void AuthorizeEndpoint::deviceSubmit(const HttpRequest &req, const Responder &re
         return respond(devicePage(401, csrf, entered, false,
                                   QStringLiteral("Enter your username and password.")));
     const QString address = req.peerAddress.toString();
+    const QString replaced = sessionHashOf(req); // the session this browser had, if any
     m_users.authenticate(
         username, form.value(QStringLiteral("password")).toUtf8(), now, m_settings.lockout,
-        [this, csrf, entered, code, clientId, scopes, username, address, now,
+        [this, csrf, entered, code, clientId, scopes, username, address, replaced, now,
          respond](const UserStore::Attempt &a) {
             m_events.publish(QStringLiteral("oauth.login"),
                              QJsonObject{{QStringLiteral("username"), username},
@@ -198,7 +207,8 @@ void AuthorizeEndpoint::deviceSubmit(const HttpRequest &req, const Responder &re
                                           QStringLiteral("Wrong username or password.")));
             const NewSession session = newSession();
             m_signIns.createSession(
-                session.hash, a.user.id, a.user.updatedAt, now, now + m_settings.sessionLifetimeMs,
+                session.hash, replaced, a.user.id, a.user.updatedAt, now,
+                now + m_settings.sessionLifetimeMs,
                 [this, session, csrf, code, clientId, scopes, userId = a.user.id,
                  respond](const Core::Result<bool> &stored) {
                     if (!stored)

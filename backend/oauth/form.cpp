@@ -1,5 +1,6 @@
 #include "oauth/form.h"
 
+#include <QRegularExpression>
 #include <QUrl>
 
 namespace Gatehouse::OAuth {
@@ -9,6 +10,13 @@ QString formDecode(const QByteArray &v)
     QByteArray b = v;
     b.replace('+', ' ');
     return QUrl::fromPercentEncoding(b);
+}
+
+QString repeatedParameter(const QString &name)
+{
+    static const QRegularExpression plain(QStringLiteral("^[A-Za-z0-9_.:-]{1,40}$"));
+    return plain.match(name).hasMatch() ? QStringLiteral("parameter '%1' is repeated").arg(name)
+                                        : QStringLiteral("a parameter is repeated");
 }
 
 bool parseUrlEncoded(const QByteArray &encoded, QHash<QString, QString> *out, QString *repeated)
@@ -35,7 +43,7 @@ std::optional<OAuthError> parseForm(const Core::HttpRequest &req, QHash<QString,
         return invalidRequest(QStringLiteral("the body must be application/x-www-form-urlencoded"));
     QString repeated;
     if (!parseUrlEncoded(req.body, out, &repeated))
-        return invalidRequest(QStringLiteral("parameter '%1' is repeated").arg(repeated));
+        return invalidRequest(repeatedParameter(repeated));
     return std::nullopt;
 }
 

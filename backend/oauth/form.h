@@ -16,6 +16,11 @@ QString formDecode(const QByteArray &v);
 // the first repeated name goes to *repeated and parsing stops (false).
 bool parseUrlEncoded(const QByteArray &encoded, QHash<QString, QString> *out, QString *repeated);
 
+// "parameter 'NAME' is repeated", naming it only when it looks like a parameter's name
+// (1-40 of A-Z a-z 0-9 _ . : -): a name is the sender's text, and an error page on this
+// origin must not say what a link's author wrote.
+QString repeatedParameter(const QString &name);
+
 // A request body that must be application/x-www-form-urlencoded with every parameter at
 // most once (RFC 6749 §3.2): otherwise invalid_request.
 std::optional<OAuthError> parseForm(const Core::HttpRequest &req, QHash<QString, QString> *out);

@@ -70,8 +70,7 @@ void AuthorizeEndpoint::logout(const HttpRequest &req, const Responder &respond)
         const qsizetype q = req.target.indexOf('?');
         QString repeated;
         if (q >= 0 && !parseUrlEncoded(req.target.mid(q + 1), &p, &repeated))
-            return respond(
-                logoutError(QStringLiteral("parameter '%1' is repeated").arg(repeated.left(64))));
+            return respond(logoutError(repeatedParameter(repeated)));
     }
     const QString state = p.value(QStringLiteral("state"));
     if (state.size() > 2048)

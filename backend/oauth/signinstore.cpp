@@ -31,7 +31,8 @@ QByteArray requestJson(const SignInRequest &r)
                            {QStringLiteral("state"), r.state},
                            {QStringLiteral("nonce"), r.nonce},
                            {QStringLiteral("codeChallenge"), r.codeChallenge},
-                           {QStringLiteral("prompt"), QJsonArray::fromStringList(r.prompt)}})
+                           {QStringLiteral("prompt"), QJsonArray::fromStringList(r.prompt)},
+                           {QStringLiteral("hintedUser"), r.hintedUser}})
         .toJson(QJsonDocument::Compact);
 }
 
@@ -47,6 +48,7 @@ SignInRequest requestFrom(const QByteArray &json)
     r.nonce = o.value(QStringLiteral("nonce")).toString();
     r.codeChallenge = o.value(QStringLiteral("codeChallenge")).toString();
     r.prompt = o.value(QStringLiteral("prompt")).toVariant().toStringList();
+    r.hintedUser = o.value(QStringLiteral("hintedUser")).toString();
     return r;
 }
 
@@ -92,6 +94,52 @@ Result<void> insertSession(WriteTransaction &tx, const QString &hash, const QStr
     if (!ins.exec())
         return WriteTransaction::sqlError(ins, "store session");
     return {};
+}
+
+// Ends session `hash` inside `tx` (SignInStore::endSession): the tokens its codes brought,
+// its codes not yet redeemed, and the session. *revoked: the tokens revoked.
+Result<void> endSessionIn(WriteTransaction &tx, const QString &hash, qint64 now, int *revoked)
+{
+    // What the user gave offline_access to stays, where it brought a refresh token (a client
+    // without the refresh_token grant gets none: its tokens end here too).
+    Core::Statement &t = tx.stmt(
+        "UPDATE oauth_tokens SET revoked_at = ?1 WHERE revoked_at IS NULL AND code_hash IN "
+        "(SELECT c.hash FROM oauth_codes c WHERE c.session_hash = ?2 AND ((' ' || c.scope || ' ') "
+        "NOT LIKE '% offline_access %' OR NOT EXISTS (SELECT 1 FROM oauth_tokens r WHERE "
+        "r.code_hash = c.hash AND r.kind = 'refresh')))");
+    if (!t.bind(1, now).bind(2, hash).exec())
+        return WriteTransaction::sqlError(t, "revoke the session's tokens");
+    if (revoked)
+        *revoked = t.changes();
+    // Expired at 0, not at `now`: a redemption that read the code before this commits checks
+    // the expiry against its own, earlier, time (as UserStore::revokeUserTokens does for the
+    // same reason).
+    Core::Statement &c = tx.stmt("UPDATE oauth_codes SET expires_at = 0 WHERE session_hash = ?1 "
+                                 "AND used_at IS NULL AND expires_at > 0");
+    if (!c.bind(1, hash).exec())
+        return WriteTransaction::sqlError(c, "end the session's codes");
+    Core::Statement &s = tx.stmt("DELETE FROM oauth_sessions WHERE hash = ?");
+    if (!s.bind(1, hash).exec())
+        return WriteTransaction::sqlError(s, "end the session");
+    return {};
+}
+
+// A browser that signs in again (prompt=login, max_age, another user) replaces the session it
+// had (`previous`, from its cookie) with `next`: otherwise the old row lived on for its
+// lifetime, and a sign-out, which ends the session its cookie names, left what was issued in
+// the old one (a cookie kept from before reached it too). The user's own codes, and so the
+// tokens they brought, move to the new session; what another user signed in to there ends as
+// a sign-out ends it.
+Result<void> replaceSession(WriteTransaction &tx, const QString &previous, const QString &next,
+                            const QString &userId, qint64 now)
+{
+    if (previous.isEmpty() || previous == next)
+        return {};
+    Core::Statement &move =
+        tx.stmt("UPDATE oauth_codes SET session_hash = ? WHERE session_hash = ? AND user_id = ?");
+    if (!move.bind(1, next).bind(2, previous).bind(3, userId).exec())
+        return WriteTransaction::sqlError(move, "move the session's codes");
+    return endSessionIn(tx, previous, now, nullptr);
 }
 
 // Whether the user may hold a session: they exist, no administrator locked them, and no
@@ -240,14 +288,15 @@ std::optional<Interaction> SignInStore::interaction(const QString &id, const QSt
 }
 
 void SignInStore::signIn(const QString &id, const QString &userId, qint64 userUpdatedAt, qint64 now,
-                         const QString &sessionHash, qint64 sessionExpiresAt, bool finished,
+                         const QString &sessionHash, const QString &replacedHash,
+                         qint64 sessionExpiresAt, bool finished,
                          std::function<void(Result<bool>)> done)
 {
     const int cap = m_limits.sessions;
     const int perUser = std::max(1, m_limits.sessionsPerUser);
     submitAnswering(
         m_writer,
-        [id, userId, userUpdatedAt, now, sessionHash, sessionExpiresAt, finished, cap,
+        [id, userId, userUpdatedAt, now, sessionHash, replacedHash, sessionExpiresAt, finished, cap,
          perUser](WriteTransaction &tx, bool &pending) -> Result<void> {
             // Checked first: a sign-in marked for a locked user would pass the consent page.
             auto may = mayHoldSession(tx, userId, userUpdatedAt);
@@ -266,6 +315,8 @@ void SignInStore::signIn(const QString &id, const QString &userId, qint64 userUp
                 if (!del.bind(1, id).exec())
                     return WriteTransaction::sqlError(del, "end sign-in");
             }
+            if (auto r = replaceSession(tx, replacedHash, sessionHash, userId, now); !r)
+                return r;
             if (auto r = insertSession(tx, sessionHash, userId, now, sessionExpiresAt, now, cap,
                                        perUser);
                 !r)
@@ -290,21 +341,23 @@ void SignInStore::consume(const QString &id, std::function<void(Result<bool>)> d
         std::move(done));
 }
 
-void SignInStore::createSession(const QString &sessionHash, const QString &userId,
-                                qint64 userUpdatedAt, qint64 now, qint64 expiresAt,
-                                std::function<void(Result<bool>)> done)
+void SignInStore::createSession(const QString &sessionHash, const QString &replacedHash,
+                                const QString &userId, qint64 userUpdatedAt, qint64 now,
+                                qint64 expiresAt, std::function<void(Result<bool>)> done)
 {
     const int cap = m_limits.sessions;
     const int perUser = std::max(1, m_limits.sessionsPerUser);
     submitAnswering(
         m_writer,
-        [sessionHash, userId, userUpdatedAt, now, expiresAt, cap,
+        [sessionHash, replacedHash, userId, userUpdatedAt, now, expiresAt, cap,
          perUser](WriteTransaction &tx, bool &stored) -> Result<void> {
             auto may = mayHoldSession(tx, userId, userUpdatedAt);
             if (!may)
                 return may.error();
             if (!*may)
                 return {};
+            if (auto r = replaceSession(tx, replacedHash, sessionHash, userId, now); !r)
+                return r;
             if (auto r = insertSession(tx, sessionHash, userId, now, expiresAt, now, cap, perUser);
                 !r)
                 return r;
@@ -362,28 +415,7 @@ void SignInStore::endSession(const QString &sessionHash, qint64 now,
     auto revoked = std::make_shared<int>(0);
     m_writer.submit(
         [sessionHash, now, revoked](WriteTransaction &tx) -> Result<void> {
-            // What the user gave offline_access to stays, where it brought a refresh token
-            // (a client without the refresh_token grant gets none: its tokens end here too).
-            Core::Statement &t = tx.stmt(
-                "UPDATE oauth_tokens SET revoked_at = ?1 WHERE revoked_at IS NULL AND code_hash "
-                "IN (SELECT c.hash FROM oauth_codes c WHERE c.session_hash = ?2 AND ((' ' || "
-                "c.scope || ' ') NOT LIKE '% offline_access %' OR NOT EXISTS (SELECT 1 FROM "
-                "oauth_tokens r WHERE r.code_hash = c.hash AND r.kind = 'refresh')))");
-            if (!t.bind(1, now).bind(2, sessionHash).exec())
-                return WriteTransaction::sqlError(t, "revoke the session's tokens");
-            *revoked = t.changes();
-            // Expired at 0, not at `now`: a redemption that read the code before this commits
-            // checks the expiry against its own, earlier, time (as UserStore::revokeUserTokens
-            // does for the same reason).
-            Core::Statement &c =
-                tx.stmt("UPDATE oauth_codes SET expires_at = 0 WHERE "
-                        "session_hash = ?1 AND used_at IS NULL AND expires_at > 0");
-            if (!c.bind(1, sessionHash).exec())
-                return WriteTransaction::sqlError(c, "end the session's codes");
-            Core::Statement &s = tx.stmt("DELETE FROM oauth_sessions WHERE hash = ?");
-            if (!s.bind(1, sessionHash).exec())
-                return WriteTransaction::sqlError(s, "end the session");
-            return {};
+            return endSessionIn(tx, sessionHash, now, revoked.get());
         },
         [revoked, done = std::move(done)](const Result<void> &r) {
             if (!r)

@@ -26,6 +26,7 @@ struct SignInRequest
     QString nonce;
     QString codeChallenge;
     QStringList prompt;
+    QString hintedUser; // the user id_token_hint names (empty: none): only they may sign in
 };
 
 // A pending sign-in (login, then consent). The cookie itself is never stored: its SHA-256 is.
@@ -84,15 +85,18 @@ public:
     // done(false) when the sign-in ended meanwhile (expired, consumed, the user's sessions
     // ended, the user deleted, locked or changed by an administrator since `userUpdatedAt`, the
     // user's User::updatedAt as read when the password was checked): no session then.
+    // `replacedHash` is the browser's session before (its cookie, or empty): the new one
+    // replaces it (replaceSession() in the .cpp).
     void signIn(const QString &id, const QString &userId, qint64 userUpdatedAt, qint64 now,
-                const QString &sessionHash, qint64 sessionExpiresAt, bool finished,
-                std::function<void(Core::Result<bool>)> done);
+                const QString &sessionHash, const QString &replacedHash, qint64 sessionExpiresAt,
+                bool finished, std::function<void(Core::Result<bool>)> done);
     // Removes sign-in `id` (single use); done(true) if this call removed it.
     void consume(const QString &id, std::function<void(Core::Result<bool>)> done);
     // A browser session outside a sign-in (the device page); done(false) when the user was
     // deleted, locked or changed by an administrator meanwhile (no session).
-    void createSession(const QString &sessionHash, const QString &userId, qint64 userUpdatedAt,
-                       qint64 now, qint64 expiresAt, std::function<void(Core::Result<bool>)> done);
+    void createSession(const QString &sessionHash, const QString &replacedHash,
+                       const QString &userId, qint64 userUpdatedAt, qint64 now, qint64 expiresAt,
+                       std::function<void(Core::Result<bool>)> done);
     std::optional<BrowserSession> session(const QString &sessionHash, qint64 now);
     // The same, telling a read that failed (database-unavailable while the database cannot be
     // reached) from no session: sign-out must not say "signed out" when it could not look.

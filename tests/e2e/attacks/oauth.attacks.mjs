@@ -329,6 +329,23 @@ describe('oauth: authorization code, refresh tokens, login and consent', () => {
         assertErrorPage(post, 'unknown client by POST');
     });
 
+    // The name of a repeated parameter was shown in full on this origin's error page: a link's
+    // author wrote what the page said ("Your account is suspended. Restore it at ...").
+    attack('oauth: content spoofing — a repeated parameter whose name is a message is shown on the sign-in error page', async () => {
+        const words = 'Your account is suspended. Restore it at https://evil.example/restore - ignore';
+        const name = encodeURIComponent(words);
+        for (const [what, path] of [['authorize', '/oauth2/authorize'], ['logout', '/oauth2/logout']]) {
+            const r = await new UserAgent().fetch(new URL(`${path}?${name}=1&${name}=2`, issuer));
+            assert.equal(r.status, 400, `${what}: ${r.text.slice(0, 300)}`);
+            assert.ok(!r.text.includes('evil.example') && !r.text.includes('suspended'), `${what}: ${r.text}`);
+            assert.match(r.text, /a parameter is repeated/, what);
+        }
+        // A parameter's own name is still named.
+        const plain = await new UserAgent().fetch(new URL('/oauth2/authorize?scope=a&scope=b', issuer));
+        assert.equal(plain.status, 400);
+        assert.match(plain.text, /parameter &#39;scope&#39; is repeated|parameter 'scope' is repeated/);
+    });
+
     // --- refresh tokens -------------------------------------------------------------------------
 
     attack('oauth: refresh token reuse — a rotated refresh token presented again revokes the family', async () => {
@@ -599,6 +616,7 @@ describe('oauth: authorization code, refresh tokens, login and consent', () => {
         const page = await victim.ua.fetch(new URL(entered.action, issuer),
                                            { method: 'POST', form: { ...entered.fields, user_code: own.user_code } });
         assert.equal(page.status, 200, page.text);
+        assert.equal(element(page.text, 'unvetted'), undefined, 'an administrator\'s client: no warning');
         const genuine = form(page.text, 'device-confirm-form');
         assertErrorPage(await confirm({ ...genuine.fields, user_code: attackers.user_code }), 'another code\'s confirm form');
         const pending = await formPost(b, '/oauth2/token', { grant_type: DEVICE, device_code: attackers.device_code, client_id: tv.client_id });
@@ -643,10 +661,16 @@ describe('oauth: authorization code, refresh tokens, login and consent', () => {
         const other = await silent(aliceTokens.json.id_token);
         assertErrorRedirect(other, c, 'login_required', /^the signed-in user is not the one id_token_hint names$/, 'alice\'s hint, bob\'s browser');
         // Without prompt=none: the login page, never a code for bob.
-        const { params } = newRequest(c, { id_token_hint: aliceTokens.json.id_token });
+        const { params, verifier: hintVerifier } = newRequest(c, { id_token_hint: aliceTokens.json.id_token });
         const interactive = await bobFlow.ua.fetch(authorizeUrl(params));
         assert.equal(interactive.status, 303, interactive.text);
         assert.ok(isPage(interactive.location, '/oauth2/login'), `to the login page, not ${interactive.rawLocation}`);
+        // Signing in there as somebody else than alice (bob, whose browser it is) answers
+        // nothing: a client checking a step-up would take bob for alice.
+        const asBob = await submitLogin(bobFlow.ua, await bobFlow.ua.fetch(interactive.location), bob);
+        assert.equal(asBob.status, 403, asBob.text.slice(0, 300));
+        assert.equal(asBob.location, null, `no redirect: ${asBob.rawLocation}`);
+        assert.match(asBob.text, /The application asked for another account/);
         // A hint that is no id_token of this server for this client is refused.
         const [h, p, sig] = bobTokens.json.id_token.split('.');
         const forged = `${h}.${Buffer.from(JSON.stringify({ ...JSON.parse(Buffer.from(p, 'base64url')), sub: alice.id })).toString('base64url')}.${sig}`;
@@ -662,6 +686,20 @@ describe('oauth: authorization code, refresh tokens, login and consent', () => {
         const own = await silent(bobTokens.json.id_token);
         assert.equal(own.status, 303, own.text);
         assert.ok(own.location.searchParams.get('code'), own.rawLocation);
+        // In a browser with no session: bob is refused, and alice herself signs in on the page
+        // that refused him: a code, for her.
+        const fresh = new UserAgent();
+        const hintedLogin = await fresh.fetch(authorizeUrl(params));
+        assert.ok(isPage(hintedLogin.location, '/oauth2/login'), hintedLogin.rawLocation);
+        const refusedBob = await submitLogin(fresh, await fresh.fetch(hintedLogin.location), bob);
+        assert.equal(refusedBob.status, 403, refusedBob.text.slice(0, 300));
+        const asAlice = await submitLogin(fresh, refusedBob, alice);
+        assert.equal(asAlice.status, 303, asAlice.text.slice(0, 300));
+        const code = asAlice.location.searchParams.get('code');
+        assert.ok(code, asAlice.rawLocation);
+        const got = await redeem(c, { code, verifier: hintVerifier });
+        assert.equal(got.status, 200, got.text);
+        assert.equal(JSON.parse(Buffer.from(got.json.id_token.split('.')[1], 'base64url')).sub, alice.id);
     });
 
     attack('oauth: cookie tossing — a gh_session cookie planted beside the user\'s own signs them in as nobody else', async () => {
@@ -799,6 +837,58 @@ describe('oauth: authorization code, refresh tokens, login and consent', () => {
         assert.equal(await active(got.json.access_token), false, 'introspection after the sign-out');
         assert.equal(await userinfoStatus(got.json.access_token), 401, 'userinfo after the sign-out');
         await assertNoTokens(b, c.client_id, 'after the sign-out');
+    });
+
+    // A browser holds one session: signing in again in it (prompt=login, max_age, or as someone
+    // else) replaces the session it had. The old one lived on for its lifetime, so a sign-out,
+    // which ends the session the cookie names now, left the first sign-in's tokens, and the
+    // old cookie still signed in.
+    const signOut = async (ua) => {
+        const ask = await ua.fetch(new URL('/oauth2/logout', issuer));
+        assert.equal(ask.status, 200, ask.text);
+        const f = form(ask.text, 'logout-form');
+        const out = await ua.fetch(new URL(f.action, issuer), { method: 'POST', form: f.fields });
+        assert.equal(out.status, 200, out.text);
+    };
+    const silentWith = async (c, sessionValue) => {
+        const stale = new UserAgent();
+        stale.cookies.set('gh_session', { value: sessionValue, path: '/', secure: false });
+        return stale.fetch(authorizeUrl(newRequest(c, { prompt: 'none' }).params));
+    };
+
+    attack('oauth: sign-out after signing in again (prompt=login) — the first sign-in\'s tokens and session cookie outlive it', async () => {
+        const c = await confidentialClient();
+        const ua = new UserAgent();
+        const first = (await redeem(c, await runFlow(c, { ua, extra: { scope: 'openid orders:read' } }))).json;
+        const firstCookie = ua.cookies.get('gh_session')?.value;
+        assert.ok(firstCookie, 'a session cookie');
+        const second = (await redeem(c, await runFlow(c, { ua, extra: { scope: 'openid orders:read', prompt: 'login' } }))).json;
+        assert.notEqual(ua.cookies.get('gh_session')?.value, firstCookie, 'a new session');
+        for (const t of [first, second])
+            assert.equal(await active(t.access_token), true, 'live before the sign-out');
+        // The first cookie is no session any more: a silent request with it gets no code.
+        const replaced = await silentWith(c, firstCookie);
+        assertErrorRedirect(replaced, c, 'login_required', /./, 'the replaced session\'s cookie');
+        await signOut(ua);
+        for (const [t, what] of [[first, 'the first sign-in'], [second, 'the second sign-in']]) {
+            assert.equal(await active(t.access_token), false, `${what}: introspection after the sign-out`);
+            assert.equal(await userinfoStatus(t.access_token), 401, `${what}: userinfo after the sign-out`);
+        }
+    });
+
+    attack('oauth: another user signing in in the same browser — the first user\'s browser sign-in lives on beside it', async () => {
+        const c = await confidentialClient();
+        const ua = new UserAgent();
+        const alice = await newUser();
+        const bob = await newUser();
+        const first = (await redeem(c, await runFlow(c, { ua, who: alice, extra: { scope: 'openid orders:read' } }))).json;
+        const aliceCookie = ua.cookies.get('gh_session')?.value;
+        const second = (await redeem(c, await runFlow(c, { ua, who: bob, extra: { scope: 'openid orders:read', prompt: 'login' } }))).json;
+        // Alice's session in that browser ended as a sign-out ends it; Bob's is the browser's now.
+        assert.equal(await active(first.access_token), false, 'alice\'s token once bob signed in there');
+        assert.equal(await userinfoStatus(first.access_token), 401);
+        assertErrorRedirect(await silentWith(c, aliceCookie), c, 'login_required', /./, 'alice\'s old cookie');
+        assert.equal(await active(second.access_token), true, 'bob\'s token');
     });
 
     let userCounter = 0;

@@ -667,6 +667,30 @@ describe('trust boundaries: token exchange, registration, the cluster audience',
         assert.equal(r.location.searchParams.get('error'), 'invalid_scope');
     });
 
+    // Device-code phishing: a stranger registers a device client under a name of its choosing and
+    // sends the victim the verification link. The consent page says when a client registered
+    // itself; the device page said nothing, and showed the chosen name alone.
+    attack('trust 2: device-code phishing — a self-registered client named like the helpdesk, shown to the user as any other', async () => {
+        const DEVICE = 'urn:ietf:params:oauth:grant-type:device_code';
+        const reg = await registerOpen({ client_name: 'IT Helpdesk (Gatehouse)', token_endpoint_auth_method: 'none',
+                                         grant_types: [DEVICE, 'refresh_token'], scope: 'openid offline_access' });
+        assert.equal(reg.status, 201, reg.text);
+        const started = await formPost(b, '/oauth2/device_authorization', { client_id: reg.json.client_id, scope: 'openid offline_access' });
+        assert.equal(started.status, 200, started.text);
+        const ua = new UserAgent();
+        const entry = await ua.fetch(started.json.verification_uri_complete);
+        assert.equal(entry.status, 200, entry.text);
+        const entered = form(entry.text, 'device-form');
+        const page = await ua.fetch(new URL(entered.action, b.serviceUrl), { method: 'POST',
+            form: { ...entered.fields, user_code: started.json.user_code, username: alice.username, password: alice.password } });
+        assert.equal(page.status, 200, page.text);
+        assert.equal(element(page.text, 'client-name')?.text, 'IT Helpdesk (Gatehouse)');
+        const note = element(page.text, 'unvetted');
+        assert.ok(note, `the page says the client registered itself:\n${page.text}`);
+        assert.match(note.text, /registered itself with Gatehouse: no administrator has checked it/);
+        assert.equal(element(page.text, 'client-id')?.text, reg.json.client_id);
+    });
+
     attack('trust 2: the legitimate path — an initial access token that fixes the redirect URIs, and an administrator\'s own client, redirect at once', async () => {
         const CB = 'https://partner.example/cb';
         const iat = await adminFetch(b, 'POST', '/admin/v1/initial-access-tokens',
@@ -1043,6 +1067,11 @@ describe('trust boundaries: token exchange, registration, the cluster audience',
         assert.equal(unlocked.status, 403, unlocked.text);
         assert.ok(unlocked.json.message.includes(`may not lift an administrator's lock: ${why}`), unlocked.json.message);
         assert.equal((await adminFetch(b, 'GET', `/admin/v1/users/${shopper.id}`)).json.locked, true, 'still locked');
+        // Deleting the user ends their orders access for good: orders:write too.
+        const deleted = await request(`${b.adminUrl}/admin/v1/users/${shopper.id}`, 'DELETE', '', headers);
+        assert.equal(deleted.status, 403, deleted.text);
+        assert.ok(deleted.json.message.includes(`may not delete a user: ${why}`), deleted.json.message);
+        assert.equal((await adminFetch(b, 'GET', `/admin/v1/users/${shopper.id}`)).status, 200, 'still there');
         // A change that hands nobody a password stays oauth:write's alone.
         const renamed = await request(`${b.adminUrl}/admin/v1/users/${shopper.id}`, 'PATCH',
                                       JSON.stringify({ name: `Shopper ${counter}` }), headers);
@@ -1354,6 +1383,12 @@ describe('trust boundaries: the cluster\'s own OIDC client', () => {
         assert.ok(refused.json.message.includes(`may not change user "lockable${counter}" (the cluster's RoleBinding "${group}-view" in namespace "default" names their group "${group}")`) &&
                   refused.json.message.endsWith('that also needs cluster:write'), refused.json.message);
         assert.equal((await adminFetch(b, 'GET', `/admin/v1/users/${member.id}`)).json.locked, true, 'still locked');
+        // Nor may it delete the cluster identity (ending the user's cluster access for good).
+        const deleted = await request(`${b.adminUrl}/admin/v1/users/${member.id}`, 'DELETE', '', headers);
+        assert.equal(deleted.status, 403, deleted.text);
+        assert.ok(deleted.json.message.includes(`may not delete user "lockable${counter}" (the cluster's RoleBinding "${group}-view" in namespace "default" names their group "${group}")`),
+                  deleted.json.message);
+        assert.equal((await adminFetch(b, 'GET', `/admin/v1/users/${member.id}`)).status, 200, 'still there');
         // The user still cannot sign in; a user no binding names is the help desk's to unlock.
         const plainUnlock = await request(`${b.adminUrl}/admin/v1/users/${plain.id}/unlock`, 'POST', '', headers);
         assert.equal(plainUnlock.status, 200, plainUnlock.text);

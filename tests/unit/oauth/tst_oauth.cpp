@@ -469,7 +469,7 @@ private slots:
         for (const QString &who : {QStringLiteral("mallory"), QStringLiteral("nobody")}) {
             const auto r = wait([&](auto done) {
                 store.signIn(QStringLiteral("i1"), who, 0, now, QStringLiteral("s-") + who,
-                             now + 60'000, false, done);
+                             QString(), now + 60'000, false, done);
             });
             QCOMPARE(r.value(), false);
             QVERIFY(!store.session(QStringLiteral("s-") + who, now));
@@ -477,8 +477,8 @@ private slots:
                         ->userId.isEmpty());
         }
         QCOMPARE(wait([&](auto done) {
-                     store.createSession(QStringLiteral("s-m"), QStringLiteral("mallory"), 0, now,
-                                         now + 60'000, done);
+                     store.createSession(QStringLiteral("s-m"), QString(),
+                                         QStringLiteral("mallory"), 0, now, now + 60'000, done);
                  }).value(),
                  false);
         QVERIFY(!store.session(QStringLiteral("s-m"), now));
@@ -486,19 +486,19 @@ private slots:
         // read; a new password makes it move): no session, the sign-in stays unmarked.
         QCOMPARE(wait([&](auto done) {
                      store.signIn(QStringLiteral("i1"), QStringLiteral("alice"), -5, now,
-                                  QStringLiteral("s-stale"), now + 60'000, false, done);
+                                  QStringLiteral("s-stale"), QString(), now + 60'000, false, done);
                  }).value(),
                  false);
         QVERIFY(!store.session(QStringLiteral("s-stale"), now));
         QCOMPARE(wait([&](auto done) {
-                     store.createSession(QStringLiteral("s-stale"), QStringLiteral("alice"), -5,
-                                         now, now + 60'000, done);
+                     store.createSession(QStringLiteral("s-stale"), QString(),
+                                         QStringLiteral("alice"), -5, now, now + 60'000, done);
                  }).value(),
                  false);
         // Alice signs in: marked, a session; the consent is consumed once.
         QCOMPARE(wait([&](auto done) {
                      store.signIn(QStringLiteral("i1"), QStringLiteral("alice"), 0, now,
-                                  QStringLiteral("s-alice"), now + 60'000, false, done);
+                                  QStringLiteral("s-alice"), QString(), now + 60'000, false, done);
                  }).value(),
                  true);
         QCOMPARE(store.session(QStringLiteral("s-alice"), now)->userId, QStringLiteral("alice"));
@@ -512,13 +512,13 @@ private slots:
         // everyone else out at the global cap).
         store.setLimits({5, 2, 100, 3});
         QCOMPARE(wait([&](auto done) {
-                     store.createSession(QStringLiteral("s-bob"), QStringLiteral("bob"), 0, now,
-                                         now + 1'000, done);
+                     store.createSession(QStringLiteral("s-bob"), QString(), QStringLiteral("bob"),
+                                         0, now, now + 1'000, done);
                  }).value(),
                  true);
         for (int i = 1; i <= 4; ++i)
             QCOMPARE(wait([&](auto done) {
-                         store.createSession(QStringLiteral("s-alice-%1").arg(i),
+                         store.createSession(QStringLiteral("s-alice-%1").arg(i), QString(),
                                              QStringLiteral("alice"), 0, now, now + 60'000 + i,
                                              done);
                      }).value(),
@@ -529,6 +529,15 @@ private slots:
         for (int i = 2; i <= 4; ++i)
             QVERIFY(store.session(QStringLiteral("s-alice-%1").arg(i), now));
         QCOMPARE(store.session(QStringLiteral("s-bob"), now)->userId, QStringLiteral("bob"));
+        // Signing in again in a browser replaces the session its cookie named.
+        QCOMPARE(wait([&](auto done) {
+                     store.createSession(QStringLiteral("s-alice-5"), QStringLiteral("s-alice-4"),
+                                         QStringLiteral("alice"), 0, now, now + 60'005, done);
+                 }).value(),
+                 true);
+        QVERIFY(!store.session(QStringLiteral("s-alice-4"), now));
+        QVERIFY(store.session(QStringLiteral("s-alice-5"), now));
+        QVERIFY(store.session(QStringLiteral("s-alice-3"), now));
         store.setLimits({5, 2, 100});
         // Her sessions end: none is read back.
         std::promise<Core::Result<void>> ended;
@@ -544,8 +553,9 @@ private slots:
         for (const bool lock : {false, true}) {
             const qint64 updatedAt = userStore.find(QStringLiteral("alice"))->updatedAt;
             QCOMPARE(wait([&](auto done) {
-                         store.createSession(QStringLiteral("s-again"), QStringLiteral("alice"),
-                                             updatedAt, now, now + 60'000, done);
+                         store.createSession(QStringLiteral("s-again"), QString(),
+                                             QStringLiteral("alice"), updatedAt, now, now + 60'000,
+                                             done);
                      }).value(),
                      true);
             QVERIFY(store.session(QStringLiteral("s-again"), now));
