@@ -320,6 +320,17 @@ std::variant<Connection, int> openConnection(const QCommandLineParser &options,
     // relays the nonce to another Gatehouse with the same token (or a proxy or load balancer in
     // between) gets a proof for that one's address, not this one's (fail closed).
     const bool rootFallback = named->isEmpty(); // no token named: the root token is sent
+    if (!c.source.isEmpty() && rootToken.isEmpty()) {
+        // Nothing to check the listener's proof with (a member of the service's group reads
+        // ports.json, not the owner-only admin-token): the port may be anybody's now.
+        err << "gatehouse admin: cannot prove that the listener " << c.source
+            << " names is the Gatehouse of " << config->dataDir << ": its admin token "
+            << Core::adminTokenPath(config->dataDir)
+            << " cannot be read here, and a Gatehouse that was killed leaves ports.json behind "
+               "for any program to take its port; no admin token was sent. Pass --admin-url "
+               "with the address you know is this Gatehouse's admin listener\n";
+        return 1;
+    }
     if ((!c.source.isEmpty() || rootFallback) && !rootToken.isEmpty()) {
         if (const int code = proveListener(c, rootToken, config->dataDir, err); code != 0)
             return code;

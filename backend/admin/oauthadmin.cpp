@@ -431,8 +431,9 @@ void OAuthAdminApi::registerUserRoutes()
     // one of their groups), is a cluster identity: making a user one, or changing such a user
     // (a password reset lets whoever reset it sign in as them), needs cluster:write as well
     // (fail closed).
-    auto clusterReach = [this](const HttpRequest &req, const OAuth::UserInput &in,
-                               const QString &existing) -> std::optional<HttpResponse> {
+    auto clusterReach =
+        [this](const HttpRequest &req, const OAuth::UserInput &in, const QString &existing,
+               const QString &verb = QStringLiteral("change")) -> std::optional<HttpResponse> {
         if (in.groups)
             for (const QString &g : *in.groups)
                 if (privilegedGroup(g))
@@ -449,14 +450,13 @@ void OAuthAdminApi::registerUserRoutes()
             for (const QString &g : user->groups)
                 if (privilegedGroup(g))
                     return needsClusterWrite(
-                        req, QStringLiteral("may not change user \"%1\", who is in the cluster "
-                                            "group \"%2\"")
-                                 .arg(user->username, g));
+                        req, QStringLiteral("may not %1 user \"%2\", who is in the cluster "
+                                            "group \"%3\"")
+                                 .arg(verb, user->username, g));
             if (m_clusterBinding)
                 if (const QString why = m_clusterBinding(*user); !why.isEmpty())
-                    return needsClusterWrite(
-                        req,
-                        QStringLiteral("may not change user \"%1\" (%2)").arg(user->username, why));
+                    return needsClusterWrite(req, QStringLiteral("may not %1 user \"%2\" (%3)")
+                                                      .arg(verb, user->username, why));
             after = *user;
         }
         // The identity the user has after the change (a new username, email or group may be
@@ -550,9 +550,19 @@ void OAuthAdminApi::registerUserRoutes()
                     });
                 });
         });
+    // Deleting a cluster identity, or a user who reaches the orders API, ends that access for
+    // good: the area's write too, as changing them does. A lock (above) is the help desk's
+    // brake: oauth:write alone, and lifting an administrator's lock is not.
     m_server.routeDeferred(
         "DELETE", QStringLiteral("/admin/v1/users/{id}"),
-        [this](const HttpRequest &req, const Responder &respond) {
+        [this, clusterReach](const HttpRequest &req, const Responder &respond) {
+            if (auto refused =
+                    clusterReach(req, OAuth::UserInput{}, req.pathParam(QStringLiteral("id")),
+                                 QStringLiteral("delete")))
+                return respond(*refused);
+            if (auto refused =
+                    needsOrdersAreaForUsers(req, QStringLiteral("may not delete a user")))
+                return respond(*refused);
             m_oauth.users().remove(
                 req.pathParam(QStringLiteral("id")),
                 [this, respond](const Core::Result<QString> &removed) {

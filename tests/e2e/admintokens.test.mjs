@@ -86,6 +86,15 @@ test('create: the token once, prefixed, no-store; list and show never the token'
                      { root: false, id: row.id, name: 'reader', permissions: ['orders:read', 'audit:read'] });
     const rootStatus = await adminFetch(b, 'GET', '/admin/v1/status');
     assert.deepEqual(rootStatus.json.principal, { root: true, name: 'root', permissions: ['*:write'] });
+    // The orders and webhooks counters are the orders area's (as the stats series are).
+    assert.equal(typeof status.json.webhooks?.attempts, 'number', status.text);
+    assert.equal(typeof status.json.orders?.lifecycleBacklog, 'number', status.text);
+    const { json: { token: clusterReader } } = await createToken('status-cluster-reader', ['cluster:read']);
+    const other = await withToken(clusterReader, 'GET', '/admin/v1/status');
+    assert.equal(other.status, 200, other.text);
+    assert.equal(other.json.webhooks, undefined, other.text);
+    assert.equal(other.json.orders, undefined, other.text);
+    assert.equal(other.json.principal.name, 'status-cluster-reader');
     // Used: lastUsedAt is set.
     const again = await adminFetch(b, 'GET', `/admin/v1/admin-tokens/${row.id}`);
     assert.ok(!Number.isNaN(Date.parse(again.json.lastUsedAt)), again.text);

@@ -872,7 +872,38 @@ void TestHeadlessBackend::adminCliSendsNoTokenToAnImpostor()
         QVERIFY(!older.received().contains("Authorization"));
         QVERIFY(!older.received().contains(token));
     }
-    // 6. Plain http beyond this machine: refused before anything is sent (https, or loopback).
+    // 6. A token named (a scoped one, as a member of the service's group has) with the port
+    // found through ports.json, and no admin-token readable to check a proof with: nothing is
+    // sent, not even the proof's request.
+    {
+        QTemporaryDir groupView; // what a group member sees: ports.json, no admin-token
+        QVERIFY(groupView.isValid());
+        Impostor impostor(httpAnswer("HTTP/1.1 200 OK", R"({"proof":"forged","version":"x"})"));
+        const quint16 port = impostor.listen();
+        QFile f(groupView.filePath(QStringLiteral("ports.json")));
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(QJsonDocument(
+                    QJsonObject{{QStringLiteral("admin"), port},
+                                {QStringLiteral("urls"),
+                                 QJsonObject{{QStringLiteral("admin"),
+                                              QStringLiteral("http://127.0.0.1:%1").arg(port)}}}})
+                    .toJson());
+        f.close();
+        const QByteArray scoped = "gha_a-scoped-token-of-a-group-member-0123456789";
+        const CliResult r = runCli({QStringLiteral("admin"), QStringLiteral("status"),
+                                    QStringLiteral("--data-dir"), groupView.path(),
+                                    QStringLiteral("--admin-token"), QString::fromLatin1(scoped)});
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY2(r.err.contains(QStringLiteral("cannot prove that the listener %1 names is the "
+                                               "Gatehouse of %2")
+                                    .arg(f.fileName(), groupView.path())),
+                 qPrintable(r.err));
+        QVERIFY2(r.err.contains(QStringLiteral("no admin token was sent. Pass --admin-url")),
+                 qPrintable(r.err));
+        QVERIFY(!impostor.received().contains(scoped));
+        QVERIFY(!impostor.received().contains("Authorization"));
+    }
+    // 7. Plain http beyond this machine: refused before anything is sent (https, or loopback).
     for (const QString &url :
          {QStringLiteral("http://admin.example.org:8081"), QStringLiteral("http://192.0.2.10:8081"),
           QStringLiteral("http://[2001:db8::1]:8081")}) {
