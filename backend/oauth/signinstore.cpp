@@ -58,44 +58,6 @@ qint64 count(Core::Statement &s)
     return s.next() ? s.int64(0) : -1;
 }
 
-Result<void> insertSession(WriteTransaction &tx, const QString &hash, const QString &userId,
-                           qint64 authTime, qint64 expiresAt, qint64 now, int cap, int perUser)
-{
-    Core::Statement &expired = tx.stmt("DELETE FROM oauth_sessions WHERE expires_at <= ?");
-    if (!expired.bind(1, now).exec())
-        return WriteTransaction::sqlError(expired, "drop expired sessions");
-    // The user's own oldest first, at their cap: then the one below is reached only by many
-    // users, not by one signing in again and again from many addresses.
-    Core::Statement &mine = tx.stmt("SELECT COUNT(*) FROM oauth_sessions WHERE user_id = ?");
-    const qint64 own = count(mine.bind(1, userId));
-    if (own < 0)
-        return WriteTransaction::sqlError(mine, "count the user's sessions");
-    if (own >= perUser) {
-        Core::Statement &oldest = tx.stmt(
-            "DELETE FROM oauth_sessions WHERE hash IN (SELECT hash FROM oauth_sessions WHERE "
-            "user_id = ? ORDER BY expires_at LIMIT ?)");
-        if (!oldest.bind(1, userId).bind(2, own - perUser + 1).exec())
-            return WriteTransaction::sqlError(oldest, "drop the user's oldest sessions");
-    }
-    Core::Statement &n = tx.stmt("SELECT COUNT(*) FROM oauth_sessions");
-    const qint64 held = count(n);
-    if (held < 0)
-        return WriteTransaction::sqlError(n, "count sessions");
-    if (held >= cap) {
-        Core::Statement &oldest =
-            tx.stmt("DELETE FROM oauth_sessions WHERE hash IN (SELECT hash FROM oauth_sessions "
-                    "ORDER BY expires_at LIMIT ?)");
-        if (!oldest.bind(1, held - cap + 1).exec())
-            return WriteTransaction::sqlError(oldest, "drop the oldest sessions");
-    }
-    Core::Statement &ins = tx.stmt("INSERT INTO oauth_sessions (hash, user_id, auth_time, "
-                                   "expires_at) VALUES (?, ?, ?, ?)");
-    ins.bind(1, hash).bind(2, userId).bind(3, authTime).bind(4, expiresAt);
-    if (!ins.exec())
-        return WriteTransaction::sqlError(ins, "store session");
-    return {};
-}
-
 // Ends session `hash` inside `tx` (SignInStore::endSession): the tokens its codes brought,
 // its codes not yet redeemed, and the session. *revoked: the tokens revoked.
 Result<void> endSessionIn(WriteTransaction &tx, const QString &hash, qint64 now, int *revoked)
@@ -121,6 +83,61 @@ Result<void> endSessionIn(WriteTransaction &tx, const QString &hash, qint64 now,
     Core::Statement &s = tx.stmt("DELETE FROM oauth_sessions WHERE hash = ?");
     if (!s.bind(1, hash).exec())
         return WriteTransaction::sqlError(s, "end the session");
+    return {};
+}
+
+// Sessions past a cap go as a sign-out ends them (endSessionIn): only the row deleted, what
+// was issued in them outlived it, and a sign-out in that browser, which ends the session its
+// cookie names, found none left to end.
+Result<void> endOldestSessions(WriteTransaction &tx, const QString &userId, qint64 excess,
+                               qint64 now)
+{
+    Core::Statement &oldest =
+        userId.isEmpty() ? tx.stmt("SELECT hash FROM oauth_sessions ORDER BY expires_at LIMIT ?")
+                         : tx.stmt("SELECT hash FROM oauth_sessions WHERE user_id = ? ORDER BY "
+                                   "expires_at LIMIT ?");
+    if (userId.isEmpty())
+        oldest.bind(1, excess);
+    else
+        oldest.bind(1, userId).bind(2, excess);
+    QStringList hashes;
+    while (oldest.next())
+        hashes.append(oldest.text(0));
+    if (!oldest.ok())
+        return WriteTransaction::sqlError(oldest, "find the oldest sessions");
+    for (const QString &hash : std::as_const(hashes))
+        if (auto r = endSessionIn(tx, hash, now, nullptr); !r)
+            return r;
+    return {};
+}
+
+Result<void> insertSession(WriteTransaction &tx, const QString &hash, const QString &userId,
+                           qint64 authTime, qint64 expiresAt, qint64 now, int cap, int perUser)
+{
+    Core::Statement &expired = tx.stmt("DELETE FROM oauth_sessions WHERE expires_at <= ?");
+    if (!expired.bind(1, now).exec())
+        return WriteTransaction::sqlError(expired, "drop expired sessions");
+    // The user's own oldest first, at their cap: then the one below is reached only by many
+    // users, not by one signing in again and again from many addresses.
+    Core::Statement &mine = tx.stmt("SELECT COUNT(*) FROM oauth_sessions WHERE user_id = ?");
+    const qint64 own = count(mine.bind(1, userId));
+    if (own < 0)
+        return WriteTransaction::sqlError(mine, "count the user's sessions");
+    if (own >= perUser)
+        if (auto r = endOldestSessions(tx, userId, own - perUser + 1, now); !r)
+            return r;
+    Core::Statement &n = tx.stmt("SELECT COUNT(*) FROM oauth_sessions");
+    const qint64 held = count(n);
+    if (held < 0)
+        return WriteTransaction::sqlError(n, "count sessions");
+    if (held >= cap)
+        if (auto r = endOldestSessions(tx, QString(), held - cap + 1, now); !r)
+            return r;
+    Core::Statement &ins = tx.stmt("INSERT INTO oauth_sessions (hash, user_id, auth_time, "
+                                   "expires_at) VALUES (?, ?, ?, ?)");
+    ins.bind(1, hash).bind(2, userId).bind(3, authTime).bind(4, expiresAt);
+    if (!ins.exec())
+        return WriteTransaction::sqlError(ins, "store session");
     return {};
 }
 

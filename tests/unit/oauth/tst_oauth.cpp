@@ -528,6 +528,48 @@ private slots:
         QVERIFY(!store.session(QStringLiteral("s-alice-1"), now));
         for (int i = 2; i <= 4; ++i)
             QVERIFY(store.session(QStringLiteral("s-alice-%1").arg(i), now));
+        // A session that goes past the cap ends as a sign-out ends it: the tokens of its codes
+        // revoked and its codes refused, the kept sessions' left alone. (Before, only its row
+        // went: a sign-out in that browser found no session to end.)
+        QSqlQuery issued(db.connection());
+        for (const QString &session : {QStringLiteral("s-alice-2"), QStringLiteral("s-alice-3"),
+                                       QStringLiteral("s-alice-4")}) {
+            issued.prepare(QStringLiteral(
+                "INSERT INTO oauth_codes (hash, client_id, user_id, scope, auth_time, issued_at, "
+                "expires_at, session_hash) VALUES (?, 'app', 'alice', 'openid', 0, 0, ?, ?)"));
+            issued.addBindValue(QStringLiteral("code-") + session);
+            issued.addBindValue(now + 60'000);
+            issued.addBindValue(session);
+            QVERIFY2(issued.exec(), qPrintable(issued.lastError().text()));
+            issued.prepare(QStringLiteral(
+                "INSERT INTO oauth_tokens (hash, kind, format, client_id, subject, scope, "
+                "audience, issued_at, expires_at, code_hash) VALUES (?, 'access', 'jwt', 'app', "
+                "'alice', 'openid', 'app', 0, ?, ?)"));
+            issued.addBindValue(QStringLiteral("token-") + session);
+            issued.addBindValue(now + 3'600'000);
+            issued.addBindValue(QStringLiteral("code-") + session);
+            QVERIFY2(issued.exec(), qPrintable(issued.lastError().text()));
+        }
+        QCOMPARE(wait([&](auto done) {
+                     store.createSession(QStringLiteral("s-alice-6"), QString(),
+                                         QStringLiteral("alice"), 0, now, now + 60'006, done);
+                 }).value(),
+                 true);
+        QVERIFY(!store.session(QStringLiteral("s-alice-2"), now));
+        const auto revokedAndExpiry = [&](const QString &session) {
+            QSqlQuery q(db.connection());
+            q.prepare(QStringLiteral("SELECT t.revoked_at IS NOT NULL, c.expires_at FROM "
+                                     "oauth_tokens t JOIN oauth_codes c ON c.hash = t.code_hash "
+                                     "WHERE c.session_hash = ?"));
+            q.addBindValue(session);
+            return q.exec() && q.next() ? std::pair{q.value(0).toBool(), q.value(1).toLongLong()}
+                                        : std::pair{false, qint64(-1)};
+        };
+        QCOMPARE(revokedAndExpiry(QStringLiteral("s-alice-2")), (std::pair{true, qint64(0)}));
+        QCOMPARE(revokedAndExpiry(QStringLiteral("s-alice-3")),
+                 (std::pair{false, qint64(now + 60'000)}));
+        QCOMPARE(revokedAndExpiry(QStringLiteral("s-alice-4")),
+                 (std::pair{false, qint64(now + 60'000)}));
         QCOMPARE(store.session(QStringLiteral("s-bob"), now)->userId, QStringLiteral("bob"));
         // Signing in again in a browser replaces the session its cookie named.
         QCOMPARE(wait([&](auto done) {
@@ -538,6 +580,9 @@ private slots:
         QVERIFY(!store.session(QStringLiteral("s-alice-4"), now));
         QVERIFY(store.session(QStringLiteral("s-alice-5"), now));
         QVERIFY(store.session(QStringLiteral("s-alice-3"), now));
+        // What she was issued in the replaced session moved with her, alive.
+        QCOMPARE(revokedAndExpiry(QStringLiteral("s-alice-5")),
+                 (std::pair{false, qint64(now + 60'000)}));
         store.setLimits({5, 2, 100});
         // Her sessions end: none is read back.
         std::promise<Core::Result<void>> ended;
