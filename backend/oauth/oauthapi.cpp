@@ -581,8 +581,8 @@ HttpResponse OAuthApi::userinfoEndpoint(const HttpRequest &req) const
     if (!db.isOpen())
         return unreadable(nullptr);
     QSqlQuery q(db);
-    q.prepare(QStringLiteral("SELECT kind, client_id, subject, scope, expires_at, revoked_at "
-                             "FROM oauth_tokens WHERE hash = ?"));
+    q.prepare(QStringLiteral("SELECT kind, client_id, subject, scope, expires_at, revoked_at, "
+                             "audience FROM oauth_tokens WHERE hash = ?"));
     q.addBindValue(TokenIssuer::storageKey(token));
     const qint64 now = m_clock.now().toMSecsSinceEpoch();
     if (!q.exec())
@@ -591,6 +591,14 @@ HttpResponse OAuthApi::userinfoEndpoint(const HttpRequest &req) const
         q.value(4).toLongLong() <= now)
         return challenge(401, "invalid_token",
                          QStringLiteral("the access token is unknown, expired or revoked"));
+    // A token for another resource server (resource=, token exchange) is that server's: it
+    // would read the user's claims here with what the user gave the client (as node
+    // oidc-provider, which answers a token with an audience so). The client's own tokens and
+    // the orders API's (this server) are userinfo's.
+    if (const QString audience = q.value(6).toString();
+        audience != q.value(1).toString() && audience != m_trust.ordersResource())
+        return challenge(401, "invalid_token",
+                         QStringLiteral("token audience prevents accessing the userinfo endpoint"));
     QStringList scopes = q.value(3).toString().split(QLatin1Char(' '), Qt::SkipEmptyParts);
     // Less what an administrator took from the token's client since it was issued.
     const auto lookedUp = m_clients.lookup(q.value(1).toString());

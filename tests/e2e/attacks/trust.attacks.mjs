@@ -86,6 +86,27 @@ describe('trust boundaries: token exchange, registration, the cluster audience',
 
     // --- 1. token exchange never inflates, never revives ----------------------------------------
 
+    attack('trust 1: a token exchanged for a partner API reads the user\'s claims at userinfo', async () => {
+        // What the partner receives is for the partner: replayed at userinfo it would read
+        // alice's profile with what she gave the relying party (node oidc-provider refuses a
+        // token with an audience there too).
+        const tokens = await tokensFor(b, rp, alice, { scope: 'openid profile' });
+        const info = (token) => request(`${b.serviceUrl}/oauth2/userinfo`, 'GET', undefined,
+                                        { Authorization: `Bearer ${token}` });
+        const own = await info(tokens.access_token);
+        assert.equal(own.status, 200, own.text);
+        assert.equal(own.json.preferred_username, 'alice');
+        const r = await exchange({ subject_token: tokens.access_token, subject_token_type: ACCESS_TOKEN,
+                                   audience: 'https://api.partner.example', scope: 'openid profile' });
+        assert.equal(r.status, 200, r.text);
+        assert.equal(jose.decodeJwt(r.json.access_token).aud, 'https://api.partner.example');
+        const replayed = await info(r.json.access_token);
+        assert.equal(replayed.status, 401, replayed.text);
+        assert.equal(replayed.json.error, 'invalid_token');
+        assert.match(replayed.headers['www-authenticate'], /token audience prevents accessing the userinfo endpoint/);
+        assert.ok(!replayed.text.includes('alice'), replayed.text);
+    });
+
     attack('trust 1: an id_token for openid alone exchanged for orders:write', async () => {
         const tokens = await tokensFor(b, rp, alice, { scope: 'openid' });
         const before = await activeTokenIds(b, rp.client_id);
