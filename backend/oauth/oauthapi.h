@@ -71,7 +71,8 @@ public:
     // For HttpServer::addFilter on /v1/: orders:read for reads, orders:write for changes;
     // RFC 6750 answers (401 / 403 with WWW-Authenticate: Bearer ...).
     // forClient, when given, sees every request whose token passed, with the client the token
-    // was issued to, and may refuse it (the orders API's customers: ordersCustomers).
+    // was issued to and, for an exchanged token, the client of every token up its chain (each
+    // call may refuse it: the orders API's customers, ordersCustomers).
     using ClientCheck =
         std::function<std::optional<Core::HttpResponse>(const Core::HttpRequest &, const Client &)>;
     Core::Filter resourceServerFilter(const ClientCheck &forClient = {});

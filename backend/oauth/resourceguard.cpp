@@ -79,6 +79,7 @@ Core::Filter OAuthApi::resourceServerFilter(const ClientCheck &forClient)
         const QString &resource = m_trust.ordersResource();
         QStringList scopes;
         QString clientId;
+        QString parent; // the subject token it was exchanged from (RFC 8693), if any
         if (token.count(QLatin1Char('.')) == 2) {
             // A JWT access token: verified locally against the JWKS (RFC 9068 §4).
             auto verified = Crypto::Jws::verifyWithJwks(token.toUtf8(), m_keys.jwks());
@@ -109,7 +110,7 @@ Core::Filter OAuthApi::resourceServerFilter(const ClientCheck &forClient)
             // token must still be recorded and not revoked. Retention removes a revoked row
             // only after it expired, so a missing row is refused too.
             const Core::ReadStatement q =
-                m_database.read("SELECT revoked_at, kind FROM oauth_tokens WHERE hash = ?");
+                m_database.read("SELECT revoked_at, kind, parent FROM oauth_tokens WHERE hash = ?");
             q->bind(1, TokenIssuer::storageKey(token));
             const bool found = q->next();
             if (!found && !q->ok())
@@ -120,11 +121,12 @@ Core::Filter OAuthApi::resourceServerFilter(const ClientCheck &forClient)
                                                     "revoked"));
             scopes = claims.value(QStringLiteral("scope")).toString().split(QLatin1Char(' '));
             clientId = claims.value(QStringLiteral("client_id")).toString();
+            parent = q->text(2);
         } else {
             // Opaque: introspected (RFC 7662) in process.
             const Core::ReadStatement q = m_database.read(
-                "SELECT scope, expires_at, revoked_at, kind, audience, client_id FROM oauth_tokens "
-                "WHERE hash = ?");
+                "SELECT scope, expires_at, revoked_at, kind, audience, client_id, parent FROM "
+                "oauth_tokens WHERE hash = ?");
             q->bind(1, TokenIssuer::storageKey(token));
             const bool found = q->next();
             if (!found && !q->ok())
@@ -141,6 +143,7 @@ Core::Filter OAuthApi::resourceServerFilter(const ClientCheck &forClient)
                                          .arg(resource));
             scopes = q->text(0).split(QLatin1Char(' '));
             clientId = q->text(5);
+            parent = q->text(6);
         }
         if (!scopes.contains(needed))
             return bearerProblem(403, "insufficient_scope",
@@ -163,7 +166,38 @@ Core::Filter OAuthApi::resourceServerFilter(const ClientCheck &forClient)
                                  needed);
         if (!forClient)
             return std::nullopt;
-        return forClient(req, *client);
+        if (auto refused = forClient(req, *client))
+            return refused;
+        if (parent.isEmpty())
+            return std::nullopt;
+        // An exchanged token reaches no more than the tokens it was made from: the client of
+        // every one of them up the chain is asked too (a client bound to customers did not
+        // become unbound because a gateway, bound to others or to none, exchanged its user's
+        // token), as it is now, so that narrowing one narrows what was exchanged from it.
+        const Core::ReadStatement chain = m_database.read(
+            "WITH RECURSIVE a(h, p, c) AS (SELECT hash, parent, client_id FROM oauth_tokens WHERE "
+            "hash = ? UNION SELECT t.hash, t.parent, t.client_id FROM oauth_tokens t JOIN a ON "
+            "t.hash = a.p) SELECT DISTINCT c FROM a");
+        chain->bind(1, parent);
+        QStringList ancestors;
+        while (chain->next())
+            ancestors.append(chain->text(0));
+        if (!chain->ok())
+            return lookupFailed(Core::Database::readFailed(*chain));
+        for (const QString &ancestorId : std::as_const(ancestors)) {
+            if (ancestorId == clientId)
+                continue;
+            const auto ancestor = m_clients.lookup(ancestorId);
+            if (!ancestor)
+                return lookupFailed(ancestor.error());
+            if (!*ancestor)
+                return bearerProblem(401, "invalid_token",
+                                     QStringLiteral("a client the access token was exchanged "
+                                                    "from no longer exists"));
+            if (auto refused = forClient(req, **ancestor))
+                return refused;
+        }
+        return std::nullopt;
     };
 }
 

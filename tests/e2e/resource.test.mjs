@@ -156,6 +156,60 @@ test('a scope an administrator takes from a client is taken from its live tokens
     assert.equal(now.scope, 'orders:read');
 });
 
+test('a token exchanged from a bound client\'s token reaches only that client\'s customers, however the gateway is bound', async () => {
+    const EXCHANGE = 'urn:ietf:params:oauth:grant-type:token-exchange';
+    const ACCESS_TOKEN = 'urn:ietf:params:oauth:token-type:access_token';
+    const newCustomer = async (name) => {
+        const r = await adminFetch(b, 'POST', '/admin/v1/customers', { name });
+        assert.equal(r.status, 201, r.text);
+        return r.json.customer.id;
+    };
+    const other = await newCustomer('not the subject\'s');
+    const gateways = await newCustomer('the gateway\'s own');
+    const newClient = async (metadata) => {
+        const r = await adminFetch(b, 'POST', '/admin/v1/clients', metadata);
+        assert.equal(r.status, 201, r.text);
+        return r.json;
+    };
+    const subjectClient = { client_name: 'bound subject', grant_types: ['client_credentials'], scope: 'orders:read',
+                            orders_customers: [customer] };
+    const bound = await newClient(subjectClient);
+    const minted = await adminFetch(b, 'POST', '/admin/v1/tokens', { client_id: bound.client_id });
+    assert.equal(minted.status, 200, minted.text);
+    const exchangeAs = async (gateway, subjectToken = minted.json.access_token) => {
+        const basic = Buffer.from(`${encodeURIComponent(gateway.client_id)}:${encodeURIComponent(gateway.client_secret)}`)
+            .toString('base64');
+        const r = await request(`${b.serviceUrl}/oauth2/token`, 'POST',
+                                new URLSearchParams({ grant_type: EXCHANGE, subject_token: subjectToken,
+                                                      subject_token_type: ACCESS_TOKEN }).toString(),
+                                { 'Content-Type': 'application/x-www-form-urlencoded', Authorization: `Basic ${basic}` });
+        assert.equal(r.status, 200, r.text);
+        assert.equal(r.json.scope, 'orders:read');
+        return bearer(r.json.access_token);
+    };
+    const status = async (auth, who) => (await serviceFetch(b, 'GET', `/v1/customers/${who}/orders`, undefined, auth)).status;
+    // An unbound gateway (an administrator's, acting for every customer) gets the subject's reach, no more.
+    const open = await exchangeAs(await newClient({ client_name: 'open gateway', grant_types: [EXCHANGE], scope: 'orders:read' }));
+    assert.equal(await status(open, customer), 200);
+    assert.equal(await status(open, other), 404, 'another customer, through an unbound gateway');
+    assert.equal(await status(open, gateways), 404);
+    // A gateway bound to its own customer: what both reach, here nothing.
+    const narrow = await exchangeAs(await newClient({ client_name: 'bound gateway', grant_types: [EXCHANGE], scope: 'orders:read',
+                                                      orders_customers: [gateways] }));
+    for (const who of [customer, other, gateways])
+        assert.equal(await status(narrow, who), 404, `${who} through a gateway bound to another customer`);
+    // An exchange of an exchange: the whole chain is asked.
+    const hop = await exchangeAs(await newClient({ client_name: 'second hop', grant_types: [EXCHANGE], scope: 'orders:read' }),
+                                 open.Authorization.slice('Bearer '.length));
+    assert.equal(await status(hop, customer), 200);
+    assert.equal(await status(hop, other), 404, 'two hops from the bound client');
+    // The subject's client moved to another customer: what was exchanged from its token follows at once.
+    const moved = await adminFetch(b, 'PUT', `/admin/v1/clients/${bound.client_id}`, { ...subjectClient, orders_customers: [other] });
+    assert.equal(moved.status, 200, moved.text);
+    assert.equal(await status(open, customer), 404, 'the subject\'s client no longer reaches it');
+    assert.equal(await status(open, other), 200);
+});
+
 test('off by default', async () => {
     const open = await startBackend();
     try {
