@@ -658,10 +658,11 @@ Result<void> Backend::start()
                     const QStringList parts = req.path.split(QLatin1Char('/'), Qt::SkipEmptyParts);
                     if (parts.size() < 3 || parts[1] != QLatin1String("customers"))
                         return std::nullopt;
-                    const QUuid id = QUuid::fromString(parts[2]);
-                    if (id.isNull()) // not a customer id: the API's own 400
+                    // Read as the API reads it (the nil UUID is a customer id there too).
+                    const std::optional<QString> id = Orders::canonicalUuid(parts[2]);
+                    if (!id) // not a customer id: the API's own 400
                         return std::nullopt;
-                    const QString customer = id.toString(QUuid::WithoutBraces);
+                    const QString &customer = *id;
                     if (client.ordersCustomers.contains(customer))
                         return std::nullopt;
                     return Orders::problem(404, QStringLiteral("customer-not-found"),

@@ -223,8 +223,13 @@ test('a client bound to customers (orders_customers) reaches only theirs: any ot
     const o = await adminFetch(b, 'POST', '/admin/v1/customers', { name: 'someone else' });
     assert.equal(o.status, 201, o.text);
     const other = o.json.customer.id;
+    // The nil UUID is a customer id like any other: an administrator may create that customer.
+    const NIL = '00000000-0000-0000-0000-000000000000';
+    const nil = await adminFetch(b, 'POST', '/admin/v1/customers', { name: 'nil', id: NIL });
+    assert.equal(nil.status, 201, nil.text);
     const free = await clientToken('orders:read orders:write');
     const before = await serviceFetch(b, 'GET', `/v1/customers/${other}/orders`, undefined, bearer(free.access_token));
+    assert.equal((await serviceFetch(b, 'GET', `/v1/customers/${NIL}/orders`, undefined, bearer(free.access_token))).status, 200);
     assert.equal(before.status, 200, before.text);
 
     for (const format of ['jwt', 'opaque']) {
@@ -254,6 +259,11 @@ test('a client bound to customers (orders_customers) reaches only theirs: any ot
             assert.equal(r.status, 404, `${method} ${path}: ${r.text}`);
             assert.deepEqual(strip(r.json), strip(missing.json), `${method} ${path}`);
             assert.equal(r.json.detail, `no customer with id ${other}`);
+        }
+        for (const [method, body] of [['GET'], ['POST', { customerRef: `nil from bound ${format}` }]]) {
+            const r = await serviceFetch(b, method, `/v1/customers/${NIL}/orders`, body, auth);
+            assert.equal(r.status, 404, `${method} the nil customer's orders: ${r.text}`);
+            assert.equal(r.json.detail, `no customer with id ${NIL}`);
         }
     }
     // Nothing was placed for the other customer.
