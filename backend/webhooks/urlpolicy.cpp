@@ -71,6 +71,10 @@ const QList<Range> &ipv6Ranges()
         range("100::/64", "a discard-only address"),
         range("64:ff9b:1::/48", "a local-use NAT64 address"),
         range("2001:2::/48", "a benchmarking address"),
+        // IETF protocol assignments (RFC 2928; not globally reachable as a block), among them
+        // Teredo (2001::/32, RFC 4380), whose address carries an IPv4 address a host with a
+        // Teredo tunnel reaches through it.
+        range("2001::/23", "an IETF protocol (Teredo) address"),
         range("2001:db8::/32", "a documentation address"),
         range("3fff::/20", "a documentation address"),
     };

@@ -2109,6 +2109,10 @@ private slots:
                QStringLiteral("(6to4 10.0.0.1) is a private"));
         refuse("local NAT64", QStringLiteral("http://[64:ff9b:1::a00:1]/"),
                QStringLiteral("local-use NAT64"));
+        refuse("Teredo", QStringLiteral("http://[2001:0:4136:e378:8000:63bf:3fff:fdd2]/"),
+               QStringLiteral("is an IETF protocol (Teredo) address"));
+        refuse("IETF protocol block", QStringLiteral("http://[2001:1ff::1]/"),
+               QStringLiteral("is an IETF protocol (Teredo) address"));
 
         // Names (only /etc/hosts is used: localhost, which is 127.0.0.1 alone on some machines
         // and ::1 and 127.0.0.1 on a stock Debian; either is a loopback address).
