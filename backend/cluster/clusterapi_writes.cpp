@@ -92,6 +92,8 @@ struct ClusterApi::Write
     bool reinvoked = false;
     int attempts = 0;
     bool conflicted = false; // persist found the object changed since prepare
+    // DELETE: the DeleteOptions body's preconditions (empty: none).
+    QString preconditionUid, preconditionVersion;
 };
 
 namespace {
@@ -225,6 +227,36 @@ std::optional<Status> ClusterApi::decodeWrite(Write &w)
         if (auto refused = dropUnknownFields(body))
             return refused;
         w.body = body;
+    } else if (w.method == "DELETE" && !req.body.trimmed().isEmpty()) {
+        // DeleteOptions in the body, as client-go's Delete sends them (kubectl delete
+        // --dry-run=server among them): its dryRun as the query's, and its preconditions.
+        auto parsed = requestObject(req, true, true);
+        if (const auto *st = std::get_if<Status>(&parsed))
+            return *st;
+        const QJsonObject options = std::get<QJsonObject>(parsed);
+        const QString kind = options.value(QLatin1String("kind")).toString();
+        if (!kind.isEmpty() && kind != QLatin1String("DeleteOptions"))
+            return Status::badRequest(QStringLiteral("the kind in the data (%1) does not match "
+                                                     "the expected kind (DeleteOptions)")
+                                          .arg(kind));
+        const QJsonValue dryRun = options.value(QLatin1String("dryRun"));
+        if (!dryRun.isUndefined() && !dryRun.isNull() && !dryRun.isArray())
+            return Status::badRequest(QStringLiteral("dryRun must be a list of strings"));
+        const QJsonArray values = dryRun.toArray();
+        for (int i = 0; i < values.size(); ++i)
+            if (values[i].toString() != QLatin1String("All"))
+                return Status::invalid(
+                    QStringLiteral("meta.k8s.io"), QStringLiteral("DeleteOptions"), QString(),
+                    {Validation::unsupportedCause(QStringLiteral("dryRun[%1]").arg(i),
+                                                  values[i].toVariant().toString(),
+                                                  {QStringLiteral("All")})});
+        if (!values.isEmpty())
+            w.ctx->dryRun = true;
+        const QJsonValue pre = options.value(QLatin1String("preconditions"));
+        if (!pre.isUndefined() && !pre.isNull() && !pre.isObject())
+            return Status::badRequest(QStringLiteral("preconditions must be an object"));
+        w.preconditionUid = pre.toObject().value(QLatin1String("uid")).toString();
+        w.preconditionVersion = pre.toObject().value(QLatin1String("resourceVersion")).toString();
     } else if (w.method == "PATCH") {
         const QByteArray contentType = req.header("content-type");
         w.patchType = patchTypeFromContentType(contentType);
@@ -514,6 +546,25 @@ std::optional<Status> ClusterApi::prepareWrite(Write &w)
                                           .arg(nameOf(obj), info.name));
     } else {
         obj = *w.current;
+        // DeleteOptions.preconditions, as kube's store checks them (a 409 naming both).
+        const auto precondition = [&](const char *what, const QString &wanted,
+                                      const QString &field) -> std::optional<Status> {
+            const QString actual = fieldValue(obj, field);
+            if (wanted.isEmpty() || wanted == actual)
+                return std::nullopt;
+            return Status::conflict(
+                type.group, type.name, info.name,
+                QStringLiteral("StorageError: invalid object, Code: 4, Key: /registry/%1%2/%3, "
+                               "ResourceVersion: 0, AdditionalErrorMsg: Precondition failed: %4 "
+                               "in precondition: %5, %4 in object meta: %6")
+                    .arg(type.name, w.ns.isEmpty() ? QString() : QLatin1Char('/') + w.ns, info.name,
+                         QLatin1String(what), wanted, actual));
+        };
+        if (auto failed = precondition("UID", w.preconditionUid, QStringLiteral("metadata.uid")))
+            return failed;
+        if (auto failed = precondition("ResourceVersion", w.preconditionVersion,
+                                       QStringLiteral("metadata.resourceVersion")))
+            return failed;
     }
     if (w.current && method != "DELETE") {
         const QString wanted = fieldValue(obj, QStringLiteral("metadata.resourceVersion"));

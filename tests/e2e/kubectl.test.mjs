@@ -233,6 +233,48 @@ test('errors keep kube\'s messages: AlreadyExists, a missing namespace, RBAC', a
                                'failed to allocate IP 10.96.0.1: provided IP is already allocated\n');
 });
 
+test('kubectl delete --dry-run=server deletes nothing; DeleteOptions preconditions and dryRun in the body, as kube reads them', async () => {
+    await ok('admin', ['create', 'namespace', 'dry-del']);
+    await ok('admin', ['create', 'serviceaccount', 'keep', '-n', 'dry-del']);
+    await ok('admin', ['create', 'rolebinding', 'keep', '--clusterrole=view', '--serviceaccount=dry-del:keep', '-n', 'dry-del']);
+    // kubectl sends the dry run as DeleteOptions in the body (client-go), not in the query.
+    const dry = await ok('admin', ['delete', 'rolebinding', 'keep', '-n', 'dry-del', '--dry-run=server']);
+    assert.equal(dry, 'rolebinding.rbac.authorization.k8s.io "keep" deleted (server dry run)\n');
+    await ok('admin', ['get', 'rolebinding', 'keep', '-n', 'dry-del']);
+    const dryNs = await ok('admin', ['delete', 'namespace', 'dry-del', '--dry-run=server']);
+    assert.equal(dryNs, 'namespace "dry-del" deleted (server dry run)\n');
+    assert.match(await ok('admin', ['get', 'namespace', 'dry-del', '-o', 'jsonpath={.status.phase}']), /^Active$/);
+    await ok('admin', ['get', 'serviceaccount', 'keep', '-n', 'dry-del']);
+
+    const creds = { certificatePem: admin.certificatePem, keyPem: admin.keyPem };
+    const path = '/apis/rbac.authorization.k8s.io/v1/namespaces/dry-del/rolebindings/keep';
+    const del = (options) => kubeRequest(b, 'DELETE', path, { creds, body: JSON.stringify(options),
+                                                              headers: { 'Content-Type': 'application/json' } });
+    const stored = (await kubeRequest(b, 'GET', path, { creds })).json;
+    // Bad options: kube's answers, nothing deleted.
+    const badDry = await del({ kind: 'DeleteOptions', apiVersion: 'v1', dryRun: ['Some'] });
+    assert.equal(badDry.status, 422, badDry.text);
+    assert.match(badDry.json.message, /dryRun\[0\]: Unsupported value: "Some": supported values: "All"/);
+    const notOptions = await del({ kind: 'Pod', apiVersion: 'v1' });
+    assert.equal(notOptions.status, 400, notOptions.text);
+    // Preconditions that do not hold: 409, nothing deleted.
+    const wrongUid = await del({ kind: 'DeleteOptions', apiVersion: 'v1', preconditions: { uid: 'not-its-uid' } });
+    assert.equal(wrongUid.status, 409, wrongUid.text);
+    assert.equal(wrongUid.json.reason, 'Conflict');
+    assert.ok(wrongUid.json.message.includes(`Precondition failed: UID in precondition: not-its-uid, UID in object meta: ${stored.metadata.uid}`),
+              wrongUid.json.message);
+    const oldVersion = await del({ kind: 'DeleteOptions', apiVersion: 'v1', preconditions: { resourceVersion: '1' } });
+    assert.equal(oldVersion.status, 409, oldVersion.text);
+    assert.match(oldVersion.json.message, /Precondition failed: ResourceVersion in precondition: 1, ResourceVersion in object meta: /);
+    assert.equal((await kubeRequest(b, 'GET', path, { creds })).status, 200, 'still there');
+    // Preconditions that hold: deleted.
+    const right = await del({ kind: 'DeleteOptions', apiVersion: 'v1',
+                              preconditions: { uid: stored.metadata.uid, resourceVersion: stored.metadata.resourceVersion } });
+    assert.equal(right.status, 200, right.text);
+    assert.equal((await kubeRequest(b, 'GET', path, { creds })).status, 404);
+    await ok('admin', ['delete', 'namespace', 'dry-del']);
+});
+
 test('protobuf on the wire: answers in protobuf when asked first, bad bodies get a Status', async () => {
     const creds = { certificatePem: admin.certificatePem, keyPem: admin.keyPem };
     const proto = 'application/vnd.kubernetes.protobuf';
