@@ -816,6 +816,7 @@ void ClusterApi::record(const Context &ctx)
         break;
     }
     entry.authorized = t.authorized;
+    entry.impersonatedBy = ctx.impersonator;
     entry.deniedBy = denial.value(QLatin1String("by")).toString();
     entry.quotes = denial.value(QLatin1String("quotes")).toArray();
     if (!t.authorized)
@@ -853,6 +854,9 @@ QJsonObject ClusterApi::RecentRequest::toJson() const
         o.insert(QStringLiteral("namespace"), a.namespaceName);
         o.insert(QStringLiteral("name"), a.name);
     }
+    // Who acted as `user` (kube's audit: user and impersonatedUser): what was done is theirs.
+    if (!impersonatedBy.isEmpty() && authenticated)
+        o.insert(QStringLiteral("impersonatedBy"), impersonatedBy);
     if (!deniedBy.isEmpty())
         o.insert(QStringLiteral("deniedBy"), deniedBy);
     if (!quotes.isEmpty())
@@ -1088,6 +1092,7 @@ void ClusterApi::process(const std::shared_ptr<Context> &ctx)
         trace.authentication.reason =
             QStringLiteral("%1 impersonates this identity (%2)")
                 .arg(trace.authentication.user.name, trace.authentication.reason);
+        ctx->impersonator = trace.authentication.user.name;
         trace.authentication.user = imp.user;
     }
     trace.info = RequestInfo::parse(req.method, req.path, req.query);

@@ -237,6 +237,7 @@ private:
         Attributes attributes; // user, verb, resource, ... (empty when not authenticated)
         Credentials credentials = Credentials::None;
         bool authorized = false;    // passed authorization (later stages may still refuse)
+        QString impersonatedBy;     // the caller who acted as `attributes.user` (Impersonate-*)
         QString deniedBy;           // the authorizer(s) or admission plugin that refused
         QJsonArray quotes;          // the refusing authorizers' own words
         QList<NearMiss> nearMisses; // RBAC bindings naming the user that did not apply

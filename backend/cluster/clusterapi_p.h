@@ -35,6 +35,7 @@ struct ClusterApi::Context
     bool askWebhooks = true;        // explain for a caller without cluster:write: not asked
     bool anonymousRefused = false;  // acting as anonymous while anonymous access is off
     std::optional<UserInfo> actAs;
+    QString impersonator; // who sent Impersonate-* headers (the request acts as another)
     RequestTrace trace;
     Attributes attributes;
     std::shared_ptr<const AuthorizerChain> authorizer;

@@ -100,6 +100,14 @@ namespace {
 
 constexpr int kWriteAttempts = 3;
 
+// Who did it, as an Event tells: the identity the request acted as, and who impersonated it.
+QString actorOf(const QString &user, const QString &impersonator)
+{
+    return impersonator.isEmpty()
+               ? user
+               : QStringLiteral("%1 (impersonated by %2)").arg(user, impersonator);
+}
+
 QString resourceVersionOf(const std::optional<QJsonObject> &o)
 {
     return o ? fieldValue(*o, QStringLiteral("metadata.resourceVersion")) : QString();
@@ -614,7 +622,8 @@ void ClusterApi::recordAdmissionDenied(const Write &w, const QString &message)
                         fieldValue(*w.current, QStringLiteral("metadata.uid")));
     recordEvent({QStringLiteral("Warning"), QStringLiteral("AdmissionDenied"),
                  QStringLiteral("%1 by %2 denied: %3")
-                     .arg(w.operation.toLower(), w.ctx->attributes.user.name, message),
+                     .arg(w.operation.toLower(),
+                          actorOf(w.ctx->attributes.user.name, w.ctx->impersonator), message),
                  involved});
 }
 
@@ -1026,7 +1035,7 @@ void ClusterApi::finishWrite(const std::shared_ptr<Write> &w, const ObjectStore:
     if (!ctx->dryRun)
         for (const ObjectChange &c : changes)
             if (c.resource == QLatin1String("nodes"))
-                recordLabelChange(c, ctx->attributes.user.name);
+                recordLabelChange(c, actorOf(ctx->attributes.user.name, ctx->impersonator));
     const QString &urlName = ctx->trace.info.name;
     QJsonObject result;
     for (const ObjectChange &c : changes)

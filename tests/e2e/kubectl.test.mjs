@@ -9,7 +9,7 @@ import https from 'node:https';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-import { startBackend, waitFor } from './lib/backend.mjs';
+import { startBackend, waitFor, adminFetch } from './lib/backend.mjs';
 import {
     clusterCa, decodeK8sBody, decodeWatchFrames, tempDir, kubectl as kubectlRaw, kubectlBinary, issueKubeconfig, writeKubeconfig, kubeRequest, adminKube, protobuf, pyClient,
 } from './lib/cluster.mjs';
@@ -866,6 +866,12 @@ test('impersonation (kubectl --as, --as-group): allowed by the impersonate verb 
 
     // carol within her rights.
     assert.deepEqual(await whoami('carol', ['--as=bob', '--as-group=devs']), { username: 'bob', groups: ['devs', 'system:authenticated'] });
+    // The request log says who acted as bob (kube's audit: user and impersonatedUser).
+    const recent = (await adminFetch(b, 'GET', '/admin/v1/cluster/requests?limit=50')).json.items;
+    const review = recent.find((r) => r.path === '/apis/authentication.k8s.io/v1/selfsubjectreviews' && r.user === 'bob' &&
+                                      r.impersonatedBy === 'carol');
+    assert.ok(review, JSON.stringify(recent.slice(0, 5)));
+    assert.ok(recent.filter((r) => r.user === 'admin').every((r) => r.impersonatedBy === undefined));
     // ... and beyond them: kube's 403, nothing done as anyone.
     for (const [args, error] of [
         [['--as=dave'], 'users "dave" is forbidden: User "carol" cannot impersonate resource "users" in API group "" at the cluster scope'],
