@@ -1,5 +1,6 @@
 #include "cluster/impersonation.h"
 
+#include "cluster/admission.h"
 #include "cluster/authorizer.h"
 #include "core/httpmessage.h"
 
@@ -76,9 +77,12 @@ Impersonation impersonate(const Core::HttpRequest &request, const UserInfo &call
     // Each in kube's order: the user (or service account), the uid, the groups, the extras.
     std::vector<Attributes> checks;
     const QStringList sa = user.split(QLatin1Char(':'));
+    // kube's serviceaccount.SplitUsername: a namespace that is a DNS-1123 label and a name
+    // that is a DNS-1123 subdomain, else the name is a user's (impersonate users).
     const bool serviceAccount = sa.size() == 4 && sa[0] == QLatin1String("system") &&
-                                sa[1] == QLatin1String("serviceaccount") && !sa[2].isEmpty() &&
-                                !sa[3].isEmpty();
+                                sa[1] == QLatin1String("serviceaccount") &&
+                                Validation::dnsLabel(sa[2]).isEmpty() &&
+                                Validation::dnsSubdomain(sa[3]).isEmpty();
     checks.push_back(
         serviceAccount
             ? impersonating(caller, QString(), QStringLiteral("serviceaccounts"), sa[3], sa[2])

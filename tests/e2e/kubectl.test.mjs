@@ -877,6 +877,8 @@ test('impersonation (kubectl --as, --as-group): allowed by the impersonate verb 
         [['--as=dave'], 'users "dave" is forbidden: User "carol" cannot impersonate resource "users" in API group "" at the cluster scope'],
         [['--as=bob', '--as-group=system:masters'], 'groups "system:masters" is forbidden: User "carol" cannot impersonate resource "groups" in API group "" at the cluster scope'],
         [['--as=system:serviceaccount:team-i:robot'], 'serviceaccounts "robot" is forbidden: User "carol" cannot impersonate resource "serviceaccounts" in API group "" in the namespace "team-i"'],
+        // Not a service account's name (kube's SplitUsername): a user's, asked as one.
+        [['--as=system:serviceaccount:team-i:Bad_Name'], 'users "system:serviceaccount:team-i:Bad_Name" is forbidden: User "carol" cannot impersonate resource "users" in API group "" at the cluster scope'],
     ]) {
         const r = await kubectl('carol', ['create', 'namespace', 'made-by-carol', ...args]);
         assert.notEqual(r.code, 0, args.join(' '));
