@@ -213,6 +213,21 @@ bool revokeClientDescendants(Core::WriteTransaction &tx, const QString &clientId
     return q.bind(1, clientId).bind(2, now).exec();
 }
 
+Core::Result<QStringList> tokenChainClients(Core::Database &database, const QString &hash)
+{
+    const Core::ReadStatement q = database.read(
+        "WITH RECURSIVE a(h, p, c) AS (SELECT hash, parent, client_id FROM oauth_tokens WHERE "
+        "hash = ? UNION SELECT t.hash, t.parent, t.client_id FROM oauth_tokens t JOIN a ON "
+        "t.hash = a.p) SELECT DISTINCT c FROM a");
+    q->bind(1, hash);
+    QStringList clients;
+    while (q->next())
+        clients.append(q->text(0));
+    if (!q->ok())
+        return Core::Database::readFailed(*q);
+    return clients;
+}
+
 bool revokeCodeTokens(Core::WriteTransaction &tx, const QString &codeHash, qint64 now)
 {
     Core::Statement &q = tx.stmt(

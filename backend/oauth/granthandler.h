@@ -183,5 +183,8 @@ bool revokeCodeTokens(Core::WriteTransaction &tx, const QString &codeHash, qint6
 bool revokeDescendants(Core::WriteTransaction &tx, const QString &hash, qint64 now);
 // The same for every token of a client.
 bool revokeClientDescendants(Core::WriteTransaction &tx, const QString &clientId, qint64 now);
+// The clients of the token stored as `hash` and of every token up its chain (the subject
+// tokens it was exchanged from), each once; an error when it could not be read.
+Core::Result<QStringList> tokenChainClients(Core::Database &database, const QString &hash);
 
 } // namespace Gatehouse::OAuth

@@ -4,6 +4,7 @@
 #include "core/clock.h"
 #include "core/database.h"
 #include "crypto/jws.h"
+#include "oauth/granthandler.h"
 #include "oauth/oauthapi.h"
 
 #include <QJsonDocument>
@@ -174,17 +175,10 @@ Core::Filter OAuthApi::resourceServerFilter(const ClientCheck &forClient)
         // every one of them up the chain is asked too (a client bound to customers did not
         // become unbound because a gateway, bound to others or to none, exchanged its user's
         // token), as it is now, so that narrowing one narrows what was exchanged from it.
-        const Core::ReadStatement chain = m_database.read(
-            "WITH RECURSIVE a(h, p, c) AS (SELECT hash, parent, client_id FROM oauth_tokens WHERE "
-            "hash = ? UNION SELECT t.hash, t.parent, t.client_id FROM oauth_tokens t JOIN a ON "
-            "t.hash = a.p) SELECT DISTINCT c FROM a");
-        chain->bind(1, parent);
-        QStringList ancestors;
-        while (chain->next())
-            ancestors.append(chain->text(0));
-        if (!chain->ok())
-            return lookupFailed(Core::Database::readFailed(*chain));
-        for (const QString &ancestorId : std::as_const(ancestors)) {
+        const auto ancestors = tokenChainClients(m_database, parent);
+        if (!ancestors)
+            return lookupFailed(ancestors.error());
+        for (const QString &ancestorId : *ancestors) {
             if (ancestorId == clientId)
                 continue;
             const auto ancestor = m_clients.lookup(ancestorId);

@@ -154,16 +154,10 @@ std::optional<OAuthError> TokenExchangeGrant::resolve(const QString &token, cons
 
 QString TokenExchangeGrant::ancestorWithoutClusterAccess(const QString &hash) const
 {
-    QSqlQuery q(m_database.connection());
-    q.prepare(QStringLiteral(
-        "WITH RECURSIVE a(h, p, c) AS (SELECT hash, parent, client_id FROM oauth_tokens WHERE "
-        "hash = ? UNION SELECT t.hash, t.parent, t.client_id FROM oauth_tokens t JOIN a ON "
-        "t.hash = a.p) SELECT DISTINCT c FROM a"));
-    q.addBindValue(hash);
-    if (!q.exec())
+    const auto chain = tokenChainClients(m_database, hash);
+    if (!chain)
         return QStringLiteral("(unreadable)"); // fail closed
-    while (q.next()) {
-        QString clientId = q.value(0).toString();
+    for (const QString &clientId : *chain) {
         const auto client = m_clients.find(clientId);
         if (!client || !client->clusterAccess)
             return clientId;
