@@ -279,6 +279,16 @@ QString Statement::error() const
     return QString::fromUtf8(sqlite3_errmsg(m_db));
 }
 
+bool Statement::violatedUnique() const
+{
+    if (m_ok)
+        return false;
+    if (m_pg)
+        return m_pg->sqlState == "23505";
+    const int code = m_db ? sqlite3_extended_errcode(m_db) : SQLITE_OK;
+    return code == SQLITE_CONSTRAINT_UNIQUE || code == SQLITE_CONSTRAINT_PRIMARYKEY;
+}
+
 void Statement::reset()
 {
     if (m_pg) {

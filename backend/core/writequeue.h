@@ -67,6 +67,12 @@ public:
     QByteArray blob(int col) const;
     QString error() const;
     bool ok() const { return m_ok; }
+    // The last exec() failed on a unique index or primary key (SQLSTATE 23505 on PostgreSQL,
+    // SQLITE_CONSTRAINT_UNIQUE or _PRIMARYKEY on SQLite): a row another transaction committed
+    // first, which the job may answer for (a 409) instead of a database error. On PostgreSQL
+    // the transaction refuses everything after it until the job ends (and its savepoint is
+    // rolled back): the job must end with an error.
+    bool violatedUnique() const;
 
 private:
     friend class WriteTransaction;

@@ -742,35 +742,36 @@ void OrderService::create(const QString &customerId, const OrderRequest &request
                 return notFound(QStringLiteral("customer-not-found"),
                                 QStringLiteral("no customer with id %1").arg(customerId));
             created->customerName = **name;
+            // The request is answered as the one that stored the key did (its 201 body, byte for
+            // byte), or refused when the body differs.
+            auto replay = [&](const OrderStore::IdempotencyRecord &prior) -> Result<void> {
+                if (prior.bodyHash != bodyHash)
+                    return Core::Error{QStringLiteral("idempotency-key-reused"),
+                                       QStringLiteral("the Idempotency-Key was used before with a "
+                                                      "different request body (order %1)")
+                                           .arg(prior.orderId),
+                                       409};
+                *fx = Effects{}; // nothing of this request is kept or published
+                created->replayed = true;
+                created->body = prior.response;
+                created->order = Order{};
+                created->order.id = prior.orderId;
+                created->order.customerId = customerId;
+                return {};
+            };
             if (!idempotencyKey.isEmpty()) {
                 auto prior = OrderStore::idempotency(tx, customerId, idempotencyKey, nowMs());
                 if (!prior)
                     return prior.error();
-                if (*prior) {
-                    if ((*prior)->bodyHash != bodyHash)
-                        return Core::Error{
-                            QStringLiteral("idempotency-key-reused"),
-                            QStringLiteral("the Idempotency-Key was used before with a "
-                                           "different request body (order %1)")
-                                .arg((*prior)->orderId),
-                            409};
-                    created->replayed = true;
-                    created->body = (*prior)->response;
-                    created->order.id = (*prior)->orderId;
-                    created->order.customerId = customerId;
-                    return {};
-                }
+                if (*prior)
+                    return replay(**prior);
             }
             if (request.customerRef) {
                 auto used = OrderStore::customerRefUsed(tx, customerId, *request.customerRef);
                 if (!used)
                     return used.error();
                 if (*used)
-                    return Core::Error{
-                        QStringLiteral("duplicate-customer-ref"),
-                        QStringLiteral("customer %1 already has an order with customerRef '%2'")
-                            .arg(customerId, *request.customerRef),
-                        409};
+                    return OrderStore::duplicateCustomerRef(customerId, *request.customerRef);
             }
             const qint64 now = nowMs();
             Order &o = created->order;
@@ -794,6 +795,28 @@ void OrderService::create(const QString &customerId, const OrderRequest &request
                     line.beerId = (*beer)->id;
                 o.lines.append(line);
             }
+            created->body = o.toJsonText();
+            // The key first: another instance's request with the same key may have stored it
+            // since the lookup above (PostgreSQL; the insert waits for its transaction). Then
+            // this one is its replay, and nothing of it is written.
+            if (!idempotencyKey.isEmpty()) {
+                auto stored = OrderStore::insertIdempotency(
+                    tx, customerId, idempotencyKey,
+                    OrderStore::IdempotencyRecord{bodyHash, created->body, o.id}, now);
+                if (!stored)
+                    return stored.error();
+                if (!*stored) {
+                    auto prior = OrderStore::idempotency(tx, customerId, idempotencyKey, now);
+                    if (!prior)
+                        return prior.error();
+                    if (!*prior)
+                        return Core::Error{QStringLiteral("idempotency-key-reused"),
+                                           QStringLiteral("the Idempotency-Key is being used by "
+                                                          "another request at this moment"),
+                                           409};
+                    return replay(**prior);
+                }
+            }
             if (auto r = OrderStore::insertHistory(tx, o); !r)
                 return r;
             if (!o.callbackUrl.isEmpty()) {
@@ -806,14 +829,6 @@ void OrderService::create(const QString &customerId, const OrderRequest &request
                 if (!d)
                     return d.error();
                 fx->deliveries.append(*d);
-            }
-            created->body = o.toJsonText();
-            if (!idempotencyKey.isEmpty()) {
-                if (auto r = OrderStore::insertIdempotency(
-                        tx, customerId, idempotencyKey,
-                        OrderStore::IdempotencyRecord{bodyHash, created->body, o.id}, now);
-                    !r)
-                    return r;
             }
             // Intake first: the order is durable in NEW with its NEW delivery, and that is all
             // the request waits for. Validation and allocation run behind it, in batches

@@ -300,10 +300,19 @@ Result<void> OrderStore::insertOrderRows(WriteTransaction &tx, const Order &o,
         .bind(7, o.createdAt)
         .bind(8, o.updatedAt)
         .bindTextOrNull(9, lifecycleBy);
-    // Not waited for (Statement::execLater): a customerRef already used was looked for first
-    // (customerRefUsed), so a failure here is a database error either way.
-    if (!q.execLater())
+    // Not waited for (Statement::execLater) without a customerRef: nothing to answer for, a
+    // failure is a database error. With one, waited for: customerRefUsed() looked first, but
+    // another instance (PostgreSQL) may have committed the same one since; the insert waits
+    // for that transaction and then fails on the unique index.
+    if (o.customerRef) {
+        if (!q.exec()) {
+            if (q.violatedUnique())
+                return duplicateCustomerRef(o.customerId, *o.customerRef);
+            return WriteTransaction::sqlError(q, "insert order");
+        }
+    } else if (!q.execLater()) {
         return WriteTransaction::sqlError(q, "insert order");
+    }
     for (qsizetype i = 0; i < o.lines.size(); ++i) {
         const OrderLine &line = o.lines[i];
         Core::Statement &l = tx.stmt(
@@ -413,7 +422,7 @@ OrderStore::idempotency(WriteTransaction &tx, const QString &customerId, const Q
     return r;
 }
 
-Result<void> OrderStore::insertIdempotency(WriteTransaction &tx, const QString &customerId,
+Result<bool> OrderStore::insertIdempotency(WriteTransaction &tx, const QString &customerId,
                                            const QString &key, const IdempotencyRecord &r,
                                            qint64 now)
 {
@@ -425,7 +434,7 @@ Result<void> OrderStore::insertIdempotency(WriteTransaction &tx, const QString &
     if (!prune.bind(4, kIdempotencyPrunedPerInsert).exec())
         return WriteTransaction::sqlError(prune, "prune idempotency keys");
     // An expired row of the same key (not pruned yet) is replaced; a live one is never (the
-    // lookup found none: only another instance's request in the same moment, refused).
+    // lookup found none: only another instance's request in the same moment stored it).
     Core::Statement &q = tx.stmt(
         "INSERT INTO idempotency_keys (customer_id, key, body_hash, order_id, response, "
         "created_at) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (customer_id, key) DO UPDATE SET "
@@ -436,12 +445,15 @@ Result<void> OrderStore::insertIdempotency(WriteTransaction &tx, const QString &
     q.bindBlob(5, r.response).bind(6, now).bind(7, expired);
     if (!q.exec())
         return WriteTransaction::sqlError(q, "insert idempotency key");
-    if (q.changes() != 1)
-        return Core::Error{QStringLiteral("idempotency-key-reused"),
-                           QStringLiteral("the Idempotency-Key is being used by another request "
-                                          "at this moment"),
-                           409};
-    return {};
+    return q.changes() == 1;
+}
+
+Core::Error OrderStore::duplicateCustomerRef(const QString &customerId, const QString &ref)
+{
+    return Core::Error{QStringLiteral("duplicate-customer-ref"),
+                       QStringLiteral("customer %1 already has an order with customerRef '%2'")
+                           .arg(customerId, ref),
+                       409};
 }
 
 Core::Migration OrderStore::idempotencyExpiryMigration()

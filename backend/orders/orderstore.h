@@ -50,10 +50,13 @@ public:
                                               bool discontinued);
     static Core::Result<bool> customerRefUsed(Core::WriteTransaction &tx, const QString &customerId,
                                               const QString &ref);
+    static Core::Error duplicateCustomerRef(const QString &customerId, const QString &ref);
     // The order row and its lines, then its history row for o's status.
     static Core::Result<void> insertOrder(Core::WriteTransaction &tx, const Order &o);
     // The order row and its lines only (as they are in o). `lifecycleBy`: the instance that
-    // runs its lifecycle (null when empty).
+    // runs its lifecycle (null when empty). An order with a customerRef another order of the
+    // customer has (committed by another instance since customerRefUsed() looked): 409
+    // duplicate-customer-ref, and the job must end with it.
     static Core::Result<void> insertOrderRows(Core::WriteTransaction &tx, const Order &o,
                                               const QString &lifecycleBy = {});
     static Core::Result<void> updateOrder(Core::WriteTransaction &tx, const Order &o);
@@ -79,7 +82,10 @@ public:
                                                                       const QString &customerId,
                                                                       const QString &key,
                                                                       qint64 now);
-    static Core::Result<void> insertIdempotency(Core::WriteTransaction &tx,
+    // False (nothing stored): a live record of the key exists, which another instance's
+    // request stored since idempotency() looked (on PostgreSQL it waits for that request's
+    // transaction to end); idempotency() reads it now.
+    static Core::Result<bool> insertIdempotency(Core::WriteTransaction &tx,
                                                 const QString &customerId, const QString &key,
                                                 const IdempotencyRecord &r, qint64 now);
     // The index for pruning a customer's expired keys.

@@ -47,6 +47,19 @@ function psqlAt(url, sql) {
     return r.stdout.trim();
 }
 
+// Two instances of one new database: b with a's database key (how instances share it).
+async function twoInstances() {
+    const url = createPostgresDatabase();
+    const a = await startBackend({ args: ['--database', url] });
+    running.push(a);
+    const keyFile = join(tempDir('gatehouse-pg-key-'), 'shared-key');
+    copyFileSync(join(a.dataDir, 'database-key'), keyFile);
+    chmodSync(keyFile, 0o600);
+    const b = await startBackend({ args: ['--database', url, '--database-key-file', keyFile] });
+    running.push(b);
+    return { url, a, b };
+}
+
 function databaseUrl(name) {
     const u = new URL(POSTGRES_BASE);
     u.pathname = `/${name}`;
@@ -168,14 +181,7 @@ test('a second instance needs the first one\'s database key; with it, it serves 
 
 test('two instances of one database: a sign-in begun on one finishes on the other, a refresh token rotated on one and reused on the other revokes its family, holding the order lifecycle on one holds it on the other within a second, an order made on one is advanced and picked up through the other',
      { skip }, async () => {
-    const url = createPostgresDatabase();
-    const a = await startBackend({ args: ['--database', url] });
-    running.push(a);
-    const keyFile = join(tempDir('gatehouse-pg-key-'), 'shared-key');
-    copyFileSync(join(a.dataDir, 'database-key'), keyFile);
-    chmodSync(keyFile, 0o600);
-    const b = await startBackend({ args: ['--database', url, '--database-key-file', keyFile] });
-    running.push(b);
+    const { url, a, b } = await twoInstances();
 
     // --- a sign-in begun on a (authorize, the login page) finishes on b (login, consent) ---
     const password = `pw-${randomBytes(12).toString('base64url')}`;
@@ -304,6 +310,43 @@ test('two instances of one database: a sign-in begun on one finishes on the othe
     const picked = watch.events.find((e) => e.type === 'order.status' && JSON.stringify(e.data).includes(orderId) && JSON.stringify(e.data).includes('PICKED_UP'));
     assert.equal(picked.instance, aId, JSON.stringify(picked));
     await watch.close();
+});
+
+test('two instances of one database take the same customerRef or Idempotency-Key at once: one order, the others 409 duplicate-customer-ref or the original 201 replayed, never a 500',
+     { skip }, async () => {
+    const { url, a, b } = await twoInstances();
+    const customer = await adminFetch(a, 'POST', '/admin/v1/customers', { name: 'Racing refs' });
+    assert.equal(customer.status, 201, customer.text);
+    const customerId = customer.json.customer.id;
+    const upc = (await serviceFetch(a, 'GET', '/v1/beers?pageSize=100')).json.content
+        .find((x) => x.quantityOnHand >= 500).upc;
+    const path = `/v1/customers/${customerId}/orders`;
+    const orderRows = (where) => psqlAt(url, `SELECT COUNT(*) FROM orders WHERE customer_id = '${customerId}' AND ${where}`);
+    // Rounds of 16 requests, half to each instance, sent together: the instances' checks run
+    // in transactions of their own, so both can find the value free and insert it.
+    for (let round = 0; round < 4; ++round) {
+        const customerRef = `race-${round}-${randomBytes(4).toString('hex')}`;
+        const answers = await Promise.all(Array.from({ length: 16 }, (_, i) =>
+            serviceFetch(i % 2 ? a : b, 'POST', path, { customerRef, beerOrderLines: [{ upc, orderQuantity: 1 }] })));
+        assert.equal(answers.filter((r) => r.status === 201).length, 1, JSON.stringify(answers.map((r) => [r.status, r.text])));
+        for (const r of answers.filter((x) => x.status !== 201)) {
+            assert.equal(r.status, 409, r.text);
+            assert.equal(r.json.code, 'duplicate-customer-ref', r.text);
+        }
+        assert.equal(orderRows(`customer_ref = '${customerRef}'`), '1');
+
+        const key = `race-key-${round}-${randomBytes(4).toString('hex')}`;
+        const body = JSON.stringify({ beerOrderLines: [{ upc, orderQuantity: 2 }] });
+        const replays = await Promise.all(Array.from({ length: 16 }, (_, i) =>
+            serviceFetch(i % 2 ? a : b, 'POST', path, body, { 'Idempotency-Key': key })));
+        for (const r of replays) assert.equal(r.status, 201, r.text);
+        const ids = new Set(replays.map((r) => r.json.id));
+        assert.equal(ids.size, 1, JSON.stringify([...ids]));
+        assert.equal(new Set(replays.map((r) => r.text)).size, 1); // the original 201, byte for byte
+            assert.equal(orderRows(`id = '${[...ids][0]}'`), '1');
+    }
+    // Nothing else was made: four orders by customerRef, four by key.
+    assert.equal(orderRows('true'), '8');
 });
 
 test('the cluster\'s CA and service-account key are the database\'s: another data directory uses them (its own kept aside), so a client certificate and a service-account token of one instance are good on the other',
