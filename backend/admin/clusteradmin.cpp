@@ -22,6 +22,10 @@ using Core::Responder;
 
 namespace {
 
+// The longest a certificate issued with a scoped admin token that never expires lasts: it may
+// be revoked at any moment, and what it issued cannot be.
+constexpr qint64 kScopedCertificateMs = 24LL * 3600 * 1000;
+
 HttpResponse bad(const QString &message, const char *code = "invalid-request")
 {
     return HttpResponse::error(400, QLatin1String(code), message);
@@ -126,16 +130,20 @@ ClusterAdminApi::ClusterAdminApi(Core::HttpServer &server, Cluster::ClusterApi &
                 return bad(QStringLiteral("validityDays must be 1 to 3650"));
             cr.setValidity(m_clock.now(), days);
             // No credential outlives the admin token that asked for it: these certificates
-            // cannot be revoked, so a token that ends (or may be revoked: an expiring one)
-            // could otherwise leave itself a cluster identity for years. Capped, as kube's
-            // signer caps a CSR's duration; the answer's expiresAt says until when.
+            // cannot be revoked, so a token that ends could otherwise leave itself a cluster
+            // identity for years. A scoped token's end is its expiry, or any moment an
+            // administrator revokes it: one without an expiry issues for a day at most
+            // (kScopedCertificateMs). Capped, as kube's signer caps a CSR's duration; the
+            // answer's expiresAt says until when. The root token issues what it asks for.
             const auto by = m_tokens.authenticate(req.bearerToken());
             if (!by) // expired or revoked since the area check: nothing is issued
                 return HttpResponse::error(401, QStringLiteral("unauthorized"),
                                            QStringLiteral("invalid admin token"));
-            if (by->expiresAt > 0 &&
-                cr.notAfter > QDateTime::fromMSecsSinceEpoch(by->expiresAt, Qt::UTC))
-                cr.notAfter = QDateTime::fromMSecsSinceEpoch(by->expiresAt, Qt::UTC);
+            qint64 endsAt = by->expiresAt;
+            if (!by->root && endsAt <= 0)
+                endsAt = m_clock.now().toMSecsSinceEpoch() + kScopedCertificateMs;
+            if (endsAt > 0 && cr.notAfter > QDateTime::fromMSecsSinceEpoch(endsAt, Qt::UTC))
+                cr.notAfter = QDateTime::fromMSecsSinceEpoch(endsAt, Qt::UTC);
             auto issued = m_ca.issue(cr);
             if (!issued)
                 return HttpResponse::error(500, issued.error().code, issued.error().message);

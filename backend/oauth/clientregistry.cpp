@@ -254,6 +254,9 @@ Core::Result<RegistrationPolicy> RegistrationPolicy::fromJson(const QJsonValue &
     return p;
 }
 
+// The longest access_token_lifetime a registration (RFC 7591) may ask for: the default.
+constexpr int kRegisteredLifetimeMax = 3600;
+
 std::optional<Core::Error> RegistrationPolicy::check(const Client &c, const Client *current) const
 {
     auto refused = [](const char *field, const QString &value, const QStringList &allowed) {
@@ -342,6 +345,14 @@ std::optional<Core::Error> RegistrationPolicy::check(const Client &c, const Clie
                            QStringLiteral("access_token_lifetime: only an administrator may "
                                           "lengthen a client's tokens (now %1 seconds)")
                                .arg(current->accessTokenLifetime),
+                           400};
+    // Nor does a registration give itself longer ones than the default (its id_tokens too).
+    if (!current && c.accessTokenLifetime > kRegisteredLifetimeMax)
+        return Core::Error{QStringLiteral("invalid_client_metadata"),
+                           QStringLiteral("access_token_lifetime: a registration may ask for at "
+                                          "most %1 seconds; only an administrator may lengthen "
+                                          "a client's tokens")
+                               .arg(kRegisteredLifetimeMax),
                            400};
     if (current && c.tokenEndpointAuthMethod != current->tokenEndpointAuthMethod)
         return Core::Error{QStringLiteral("invalid_client_metadata"),
@@ -497,10 +508,16 @@ Core::Result<Client> ClientRegistry::fromMetadata(const QJsonObject &m)
         if (!supportedGrantTypes().contains(g))
             return metadataError(QStringLiteral("invalid_client_metadata"),
                                  QStringLiteral("grant type '%1' is not supported").arg(g));
-    if (!c.confidential() && c.grantTypes.contains(QStringLiteral("client_credentials")))
-        return metadataError(QStringLiteral("invalid_client_metadata"),
-                             QStringLiteral("client_credentials needs a confidential client "
-                                            "(token_endpoint_auth_method other than none)"));
+    // Grants whose only proof is the client's own: a public client's id is no proof (anyone
+    // holding a leaked token could have it re-minted under that client's identity, audiences
+    // and cluster access, by token exchange).
+    for (const QString &g : {QStringLiteral("client_credentials"),
+                             QStringLiteral("urn:ietf:params:oauth:grant-type:token-exchange")})
+        if (!c.confidential() && c.grantTypes.contains(g))
+            return metadataError(QStringLiteral("invalid_client_metadata"),
+                                 QStringLiteral("%1 needs a confidential client "
+                                                "(token_endpoint_auth_method other than none)")
+                                     .arg(g));
     // redirect_uris, and post_logout_redirect_uris by the same rules.
     for (const char *member : {"redirect_uris", "post_logout_redirect_uris"}) {
         const QJsonValue uris = m.value(QLatin1String(member));
@@ -842,13 +859,17 @@ void ClientRegistry::rewrite(const std::shared_ptr<Registered> &reg,
             if (q.numRowsAffected() != 1)
                 return Core::Error{QStringLiteral("client-not-found"),
                                    QStringLiteral("no client %1").arg(reg->client.clientId), 404};
-            // A scope taken away: the client's own tokens lose it at once (every check reads
-            // the client's scopes now), but what gateways exchanged from them carries the
-            // gateway's client and its scopes, so it goes.
-            const bool narrowed =
-                std::any_of(stored.client.scopes.cbegin(), stored.client.scopes.cend(),
-                            [&](const QString &s) { return !reg->client.scopes.contains(s); });
-            if (narrowed && !revokeClientDescendants(tx, reg->client.clientId, now))
+            // A scope taken away: the client's own tokens, codes and consents lose it, stored
+            // (giving it back later gives it to new grants only); what gateways exchanged from
+            // its tokens carries the gateway's client and its scopes, so it goes.
+            QStringList removed = stored.client.scopes;
+            removed.removeIf([&](const QString &s) { return reg->client.scopes.contains(s); });
+            if (!removed.isEmpty() && !narrowClientGrants(tx, reg->client.clientId, removed))
+                return Core::Error{QStringLiteral("revocation-failed"),
+                                   QStringLiteral("cannot take the scopes from the client's "
+                                                  "tokens and consents"),
+                                   500};
+            if (!removed.isEmpty() && !revokeClientDescendants(tx, reg->client.clientId, now))
                 return Core::Error{QStringLiteral("revocation-failed"),
                                    QStringLiteral("cannot revoke the exchanged tokens"), 500};
             return {};

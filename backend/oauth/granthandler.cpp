@@ -213,6 +213,38 @@ bool revokeClientDescendants(Core::WriteTransaction &tx, const QString &clientId
     return q.bind(1, clientId).bind(2, now).exec();
 }
 
+bool narrowClientGrants(Core::WriteTransaction &tx, const QString &clientId,
+                        const QStringList &removed)
+{
+    for (const QString &scope : removed) {
+        // ' a b c ' holds ' b ': its LIKE pattern with the scope's own wildcards escaped.
+        QString pattern = scope;
+        pattern.replace(QLatin1Char('!'), QLatin1String("!!"))
+            .replace(QLatin1Char('%'), QLatin1String("!%"))
+            .replace(QLatin1Char('_'), QLatin1String("!_"));
+        pattern = QLatin1String("% ") + pattern + QLatin1String(" %");
+        const QString word = QStringLiteral(" %1 ").arg(scope);
+        Core::Statement &tokens = tx.stmt(
+            "UPDATE oauth_tokens SET scope = TRIM(REPLACE(' ' || scope || ' ', ?1, ' ')) WHERE "
+            "client_id = ?2 AND revoked_at IS NULL AND ' ' || scope || ' ' LIKE ?3 ESCAPE '!'");
+        if (!tokens.bind(1, word).bind(2, clientId).bind(3, pattern).exec())
+            return false;
+        Core::Statement &codes = tx.stmt(
+            "UPDATE oauth_codes SET scope = TRIM(REPLACE(' ' || scope || ' ', ?1, ' ')) WHERE "
+            "client_id = ?2 AND used_at IS NULL AND ' ' || scope || ' ' LIKE ?3 ESCAPE '!'");
+        if (!codes.bind(1, word).bind(2, clientId).bind(3, pattern).exec())
+            return false;
+        Core::Statement &consents = tx.stmt(
+            "UPDATE oauth_consents SET scope = TRIM(REPLACE(' ' || scope || ' ', ?1, ' ')) WHERE "
+            "client_id = ?2 AND ' ' || scope || ' ' LIKE ?3 ESCAPE '!'");
+        if (!consents.bind(1, word).bind(2, clientId).bind(3, pattern).exec())
+            return false;
+    }
+    Core::Statement &empty =
+        tx.stmt("DELETE FROM oauth_consents WHERE client_id = ? AND scope = ''");
+    return empty.bind(1, clientId).exec();
+}
+
 Core::Result<QStringList> tokenChainClients(Core::Database &database, const QString &hash)
 {
     const Core::ReadStatement q = database.read(

@@ -183,6 +183,13 @@ bool revokeCodeTokens(Core::WriteTransaction &tx, const QString &codeHash, qint6
 bool revokeDescendants(Core::WriteTransaction &tx, const QString &hash, qint64 now);
 // The same for every token of a client.
 bool revokeClientDescendants(Core::WriteTransaction &tx, const QString &clientId, qint64 now);
+// Scopes an administrator (or a registrant) took from a client leave what it was given, so that
+// giving them back gives them to new grants only: the stored scope of its tokens (access,
+// refresh, id; what the resource server, introspection, userinfo, refresh and token exchange
+// read), of its codes not yet redeemed, and of its users' consents (a consent left with no
+// scope goes).
+bool narrowClientGrants(Core::WriteTransaction &tx, const QString &clientId,
+                        const QStringList &removed);
 // The clients of the token stored as `hash` and of every token up its chain (the subject
 // tokens it was exchanged from), each once; an error when it could not be read.
 Core::Result<QStringList> tokenChainClients(Core::Database &database, const QString &hash);

@@ -199,7 +199,7 @@ std::optional<QString> OAuthApi::clusterTokenRefusal(const QString &token,
                               "(cluster access is off for it)")
             .arg(client->clientName);
     const Core::ReadStatement q = m_database.read(
-        "SELECT kind, expires_at, revoked_at, origin FROM oauth_tokens WHERE hash = ?");
+        "SELECT kind, expires_at, revoked_at, origin, scope FROM oauth_tokens WHERE hash = ?");
     q->bind(1, TokenIssuer::storageKey(token));
     if (!q->next() || (q->text(0) != QLatin1String("access") && q->text(0) != QLatin1String("id")))
         return QStringLiteral("the token is not one its issuer recorded");
@@ -211,7 +211,11 @@ std::optional<QString> OAuthApi::clusterTokenRefusal(const QString &token,
         return QStringLiteral("the token descends from another issuer's (%1)").arg(q->text(3));
     if (q->int64(1) <= m_clock.now().toMSecsSinceEpoch())
         return QStringLiteral("the token has expired");
-    removeClaimsOfScopesTaken(claims, client->scopes);
+    // The scopes in force: the token's as stored (narrowed when an administrator took one from
+    // the client: narrowClientGrants) that its client still has.
+    QStringList inForce = q->text(4).split(QLatin1Char(' '), Qt::SkipEmptyParts);
+    inForce.removeIf([&client](const QString &s) { return !client->scopes.contains(s); });
+    removeClaimsOfScopesTaken(claims, inForce);
     return std::nullopt;
 }
 

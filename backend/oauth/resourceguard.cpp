@@ -110,8 +110,8 @@ Core::Filter OAuthApi::resourceServerFilter(const ClientCheck &forClient)
             // a consent's, a user's lock or password change, a refresh token's reuse): the
             // token must still be recorded and not revoked. Retention removes a revoked row
             // only after it expired, so a missing row is refused too.
-            const Core::ReadStatement q =
-                m_database.read("SELECT revoked_at, kind, parent FROM oauth_tokens WHERE hash = ?");
+            const Core::ReadStatement q = m_database.read(
+                "SELECT revoked_at, kind, parent, scope FROM oauth_tokens WHERE hash = ?");
             q->bind(1, TokenIssuer::storageKey(token));
             const bool found = q->next();
             if (!found && !q->ok())
@@ -120,7 +120,9 @@ Core::Filter OAuthApi::resourceServerFilter(const ClientCheck &forClient)
                 return bearerProblem(401, "invalid_token",
                                      QStringLiteral("the access token is unknown, expired or "
                                                     "revoked"));
-            scopes = claims.value(QStringLiteral("scope")).toString().split(QLatin1Char(' '));
+            // The scope as stored: what an administrator took from the client since is gone
+            // from it (narrowClientGrants), though the token's own text still names it.
+            scopes = q->text(3).split(QLatin1Char(' '));
             clientId = claims.value(QStringLiteral("client_id")).toString();
             parent = q->text(2);
         } else {
@@ -146,10 +148,6 @@ Core::Filter OAuthApi::resourceServerFilter(const ClientCheck &forClient)
             clientId = q->text(5);
             parent = q->text(6);
         }
-        if (!scopes.contains(needed))
-            return bearerProblem(403, "insufficient_scope",
-                                 QStringLiteral("this request needs the scope %1").arg(needed),
-                                 needed);
         const auto lookedUp = m_clients.lookup(clientId);
         if (!lookedUp)
             return lookupFailed(lookedUp.error());
@@ -158,12 +156,17 @@ Core::Filter OAuthApi::resourceServerFilter(const ClientCheck &forClient)
             return bearerProblem(401, "invalid_token",
                                  QStringLiteral("the access token's client no longer exists"));
         // A scope an administrator took from the client is taken from its live tokens too, as
-        // from its refresh tokens (the token's own text cannot change; the client's record can).
+        // from its refresh tokens (the token's own text cannot change; the client's record and
+        // the stored scope can).
         if (!client->scopes.contains(needed))
             return bearerProblem(403, "insufficient_scope",
                                  QStringLiteral("this request needs the scope %1, which the "
-                                                "access token's client no longer has")
+                                                "access token's client does not have")
                                      .arg(needed),
+                                 needed);
+        if (!scopes.contains(needed))
+            return bearerProblem(403, "insufficient_scope",
+                                 QStringLiteral("this request needs the scope %1").arg(needed),
                                  needed);
         if (!forClient)
             return std::nullopt;

@@ -19,6 +19,9 @@ namespace {
 const QString kAccessToken = QStringLiteral("urn:ietf:params:oauth:token-type:access_token");
 const QString kJwt = QStringLiteral("urn:ietf:params:oauth:token-type:jwt");
 const QString kIdToken = QStringLiteral("urn:ietf:params:oauth:token-type:id_token");
+// The longest chain of delegation an exchanged token names (act within act): each exchange
+// with an actor adds one.
+constexpr int kMaxActors = 8;
 
 OAuthError invalidTarget(const QString &d)
 {
@@ -113,6 +116,7 @@ std::optional<OAuthError> TokenExchangeGrant::resolve(const QString &token, cons
             return e;
         if (type == kIdToken && out->clientId != client.clientId)
             return invalidGrant(QStringLiteral("the id_token was issued to another client"));
+        out->act = claims->value(QStringLiteral("act")).toObject();
         return std::nullopt;
     }
     if (const auto trusted = m_trusted.find(iss)) {
@@ -168,6 +172,10 @@ QString TokenExchangeGrant::ancestorWithoutClusterAccess(const QString &hash) co
 GrantResult TokenExchangeGrant::handle(const TokenRequest &req) const
 {
     const Client &c = req.client;
+    // Stored before the registry refused it (clientregistry.cpp): refused here as well.
+    if (!c.confidential())
+        return grantFailed(
+            unauthorizedClient(QStringLiteral("a public client cannot use token exchange")));
     if (!c.grantTypes.contains(grantType()))
         return grantFailed(unauthorizedClient(
             QStringLiteral("token exchange is not among this client's grant_types")));
@@ -312,15 +320,33 @@ GrantResult TokenExchangeGrant::handle(const TokenRequest &req) const
         noteSource(req.sources, QStringLiteral("aud"), QStringLiteral("exchangePolicy"),
                    QStringLiteral("requested and allowed by the client's "
                                   "token_exchange_audiences"));
+    // Who acts: the actor token's subject, with the subject token's own actors nested under it
+    // (RFC 8693 §4.1, the chain of delegation); without an actor token, the subject token's
+    // actors stay: a delegated token exchanged again does not pass for the user's own.
+    QJsonObject act = subject.act;
     if (actor) {
-        QJsonObject act{{QStringLiteral("sub"), actor->sub}};
+        QJsonObject current{{QStringLiteral("sub"), actor->sub}};
         if (actor->iss != m_issuer.issuer())
-            act.insert(QStringLiteral("iss"), actor->iss);
-        extra.insert(QStringLiteral("act"), act);
+            current.insert(QStringLiteral("iss"), actor->iss);
+        if (!act.isEmpty())
+            current.insert(QStringLiteral("act"), act);
+        act = current;
         noteSource(req.sources, QStringLiteral("act"), QStringLiteral("actorToken"),
                    QStringLiteral("delegation: the actor token's subject acts for the subject "
                                   "(RFC 8693 §4.1)"));
+    } else if (!act.isEmpty()) {
+        noteSource(req.sources, QStringLiteral("act"), QStringLiteral("subjectToken"),
+                   QStringLiteral("the subject token's delegation, kept (RFC 8693 §4.1)"));
     }
+    int depth = 0;
+    for (QJsonObject a = act; !a.isEmpty(); a = a.value(QStringLiteral("act")).toObject())
+        ++depth;
+    if (depth > kMaxActors)
+        return grantFailed(
+            invalidRequest(QStringLiteral("the chain of delegation would name more than %1 actors")
+                               .arg(kMaxActors)));
+    if (!act.isEmpty())
+        extra.insert(QStringLiteral("act"), act);
     if (user && user->lockedByAdministrator())
         return grantFailed(
             invalidGrant(QStringLiteral("the user's account is locked by an administrator")));

@@ -46,8 +46,9 @@ private:
         QString family; // the grant it came from: an exchanged token shares its fate
         QString codeHash;
         qint64 expiresAt = 0;
-        QString origin; // a local token's: the other issuer it descends from, if any
-        QString jti;    // a trusted issuer's subject token's: spent when the result is stored
+        QString origin;  // a local token's: the other issuer it descends from, if any
+        QJsonObject act; // a local token's delegation (RFC 8693 §4.1): who acted, nested
+        QString jti;     // a trusted issuer's subject token's: spent when the result is stored
         qint64 jtiKeptUntil = 0;
         QStringList names; // a trusted issuer's subject: subjectNames() of its sub
     };

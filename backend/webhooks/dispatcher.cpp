@@ -604,14 +604,15 @@ void Dispatcher::send(Attempt a, const QHostAddress &address, const CallbackTarg
                    {"webhook-signature", signature}};
     // Serialized here, not on the database writer's thread, which every service shares.
     // (Members in the order QJsonObject kept them, so the stored text is as before.)
-    a.requestHeaders = Core::JsonObjectWriter()
-                           .add("connected-to", address.toString())
-                           .add("content-type", u"application/json")
-                           .add("host", QString::fromLatin1(target.hostHeader))
-                           .add("webhook-id", QString::fromLatin1(id))
-                           .add("webhook-signature", QString::fromLatin1(signature))
-                           .add("webhook-timestamp", QString::number(timestamp))
-                           .finish();
+    a.requestHeaders =
+        Core::JsonObjectWriter()
+            .add("connected-to", address.toString())
+            .add("content-type", u"application/json")
+            .add("host", QString::fromLatin1(target.hostHeader))
+            .add("webhook-id", QString::fromLatin1(id))
+            .add("webhook-signature", QString::fromUtf8(Signer::redactedSignatureHeader(signature)))
+            .add("webhook-timestamp", QString::number(timestamp))
+            .finish();
     qCDebug(lcWebhooks).noquote() << "attempt of" << a.delivery.id << "(order"
                                   << a.delivery.subjectId << "fence" << a.fence << ")";
     m_client->send(std::move(req), [this, a = std::move(a)](const OutboundResponse &resp) mutable {

@@ -51,6 +51,16 @@ QByteArray Signer::signatureHeader(const QList<QByteArray> &keys, const QByteArr
     return parts.join(' ');
 }
 
+QByteArray Signer::redactedSignatureHeader(const QByteArray &header)
+{
+    QByteArrayList parts = header.split(' ');
+    for (QByteArray &p : parts) {
+        const qsizetype comma = p.indexOf(',');
+        p = p.left(comma + 1 + 8) + "\xe2\x80\xa6"; // U+2026 HORIZONTAL ELLIPSIS
+    }
+    return parts.join(' ');
+}
+
 bool Signer::verify(const QList<QByteArray> &keys, const QByteArray &header,
                     const QByteArray &msgId, qint64 timestamp, const QByteArray &body)
 {

@@ -22,6 +22,12 @@ public:
                            const QByteArray &body);
     static QByteArray signatureHeader(const QList<QByteArray> &keys, const QByteArray &msgId,
                                       qint64 timestamp, const QByteArray &body);
+    // The header as an attempt's record shows it: each entry's version and the first 8
+    // characters of its signature ("v1,AbCdEfGh…"), enough to tell entries and rotations apart.
+    // The whole signature would let whoever reads deliveries (an orders:read admin token) send
+    // the signed message again, to this endpoint or another of the customer's, within the
+    // receivers' tolerance: reading would become sending.
+    static QByteArray redactedSignatureHeader(const QByteArray &header);
     // True if any v1 entry of the header matches any key (compared in constant time).
     static bool verify(const QList<QByteArray> &keys, const QByteArray &header,
                        const QByteArray &msgId, qint64 timestamp, const QByteArray &body);

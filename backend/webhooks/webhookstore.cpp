@@ -719,6 +719,16 @@ std::optional<QJsonObject> WebhookStore::delivery(const QSqlDatabase &db, const 
                              "delivery_id = ? ORDER BY number"));
     a.addBindValue(id);
     QJsonArray attempts;
+    // Stored cut since the dispatcher cuts it; an attempt recorded before still holds the whole
+    // signature: cut here too (cutting again changes nothing).
+    auto shownHeaders = [](const QByteArray &stored) {
+        QJsonObject h = QJsonDocument::fromJson(stored).object();
+        const QString sig = QStringLiteral("webhook-signature");
+        if (h.contains(sig))
+            h.insert(sig, QString::fromUtf8(
+                              Signer::redactedSignatureHeader(h.value(sig).toString().toUtf8())));
+        return h;
+    };
     if (a.exec()) {
         while (a.next()) {
             attempts.append(QJsonObject{
@@ -726,8 +736,7 @@ std::optional<QJsonObject> WebhookStore::delivery(const QSqlDatabase &db, const 
                 {QStringLiteral("at"), isoTime(a.value(1).toLongLong())},
                 {QStringLiteral("url"), a.value(2).toString()},
                 {QStringLiteral("trigger"), a.value(3).toString()},
-                {QStringLiteral("requestHeaders"),
-                 QJsonDocument::fromJson(a.value(4).toByteArray()).object()},
+                {QStringLiteral("requestHeaders"), shownHeaders(a.value(4).toByteArray())},
                 {QStringLiteral("status"), a.value(5).isNull() ? QJsonValue(QJsonValue::Null)
                                                                : QJsonValue(a.value(5).toInt())},
                 {QStringLiteral("latencyMs"), a.value(6).toDouble()},

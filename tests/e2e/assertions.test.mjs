@@ -304,6 +304,26 @@ test('token exchange: audience policy, scope narrowing, delegation with act', as
                                     actor_token: actor.access_token, actor_token_type: AT, resource: api }, basic(gateway));
     assert.equal(delegated.status, 200, delegated.text);
     assert.deepEqual(jose.decodeJwt(delegated.json.access_token).act, { sub: gateway.client_id });
+    // Exchanged again: without an actor the delegation stays (it does not pass for the subject's
+    // own token); with one, the earlier actors are nested under it (RFC 8693 §4.1).
+    const again = await token({ grant_type: EXCHANGE, subject_token: delegated.json.access_token, subject_token_type: AT,
+                                audience: api }, basic(gateway));
+    assert.equal(again.status, 200, again.text);
+    assert.deepEqual(jose.decodeJwt(again.json.access_token).act, { sub: gateway.client_id });
+    let chained = delegated.json.access_token;
+    for (let depth = 2; depth <= 8; ++depth) {
+        const next = await token({ grant_type: EXCHANGE, subject_token: chained, subject_token_type: AT,
+                                   actor_token: actor.access_token, actor_token_type: AT, resource: api }, basic(gateway));
+        assert.equal(next.status, 200, next.text);
+        chained = next.json.access_token;
+        let act = jose.decodeJwt(chained).act;
+        for (let i = 0; i < depth; ++i, act = act.act)
+            assert.equal(act?.sub, gateway.client_id, `actor ${i} of ${depth}`);
+        assert.equal(act, undefined);
+    }
+    assertError(await token({ grant_type: EXCHANGE, subject_token: chained, subject_token_type: AT,
+                              actor_token: actor.access_token, actor_token_type: AT, resource: api }, basic(gateway)),
+                400, 'invalid_request', /^the chain of delegation would name more than 8 actors$/);
 
     // Another client's token is no actor token for the gateway: the actor is the caller.
     assertError(await token({ grant_type: EXCHANGE, subject_token: subject.access_token, subject_token_type: AT,

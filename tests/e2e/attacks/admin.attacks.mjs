@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import http from 'node:http';
 import { X509Certificate } from 'node:crypto';
 
-import { startBackend, adminFetch, request } from '../lib/backend.mjs';
+import { startBackend, adminFetch, request, waitFor } from '../lib/backend.mjs';
 import { adminKube } from '../lib/cluster.mjs';
 import { attack, activeTokenIds, registerClient } from './lib/attack.mjs';
 
@@ -397,6 +397,48 @@ describe('admin API: tokens, scopes and escalation', () => {
         const root = await adminFetch(b, 'POST', '/admin/v1/cluster/kubeconfigs', { kind: 'user', name: 'long-lived', validityDays: 30 });
         assert.equal(root.status, 201, root.text);
         assert.ok(Date.parse(new X509Certificate(root.json.certificatePem).validTo) > Date.now() + 29 * 86400_000);
+    });
+
+    attack('admin: an orders:read token reads a delivery\'s signed headers to send the message again → the signature is shown cut, never whole', async () => {
+        const order = await adminFetch(b, 'POST', '/admin/v1/test-orders', {});
+        assert.equal(order.status, 201, order.text);
+        const orderId = order.json.id;
+        let delivery;
+        await waitFor(async () => {
+            const list = await as(reader.token, 'GET', `/admin/v1/deliveries?state=succeeded&orderId=${orderId}`);
+            assert.equal(list.status, 200, list.text);
+            const done = list.json.items.find((d) => d.state === 'succeeded');
+            if (!done)
+                return false;
+            delivery = await as(reader.token, 'GET', `/admin/v1/deliveries/${encodeURIComponent(done.id)}`);
+            return delivery.status === 200 && delivery.json.attempts.length > 0;
+        }, { message: 'a delivered callback with its attempt' });
+        const headers = delivery.json.attempts[0].requestHeaders;
+        assert.equal(headers['webhook-id'], delivery.json.id);
+        assert.match(headers['webhook-signature'], /^v1,[A-Za-z0-9+/]{8}\u2026$/, JSON.stringify(headers));
+        // Nowhere in the answer a whole HMAC-SHA256 (44 base64 characters).
+        assert.ok(!/v1,[A-Za-z0-9+/=]{12,}/.test(delivery.text), delivery.text);
+        // The receiver was sent the whole one, and verified it.
+        const received = (await adminFetch(b, 'GET', '/admin/v1/demo-receiver')).json.received
+            .filter((x) => x.webhookId === delivery.json.id);
+        assert.ok(received.length > 0 && received.every((x) => x.verified === true), JSON.stringify(received));
+    });
+
+    attack('admin: a cluster:write token that never expires leaves itself a ten-year system:masters certificate, then is revoked', async () => {
+        const made = await request(`${b.adminUrl}/admin/v1/admin-tokens`, 'POST',
+                                   { name: 'contractor', permissions: ['cluster:write'] },
+                                   { Authorization: `Bearer ${b.adminToken}` });
+        assert.equal(made.status, 201, made.text);
+        assert.equal(made.json.expiresAt ?? null, null, made.text);
+        const asked = Date.now();
+        const r = await as(made.json.token, 'POST', '/admin/v1/cluster/kubeconfigs',
+                           { kind: 'user', name: 'mallory', groups: ['system:masters'], validityDays: 3650 });
+        assert.equal(r.status, 201, r.text);
+        const notAfter = Date.parse(new X509Certificate(r.json.certificatePem).validTo);
+        // A day at most (the certificate's end is in whole seconds).
+        assert.ok(notAfter <= Date.now() + 86400_000 && notAfter >= asked + 86400_000 - 5000,
+                  `the certificate ends ${new Date(notAfter).toISOString()}`);
+        assert.ok(Math.abs(Date.parse(r.json.expiresAt) - notAfter) < 1000, `the answer's expiresAt ${r.json.expiresAt}`);
     });
 
     attack('admin: an orders:read token turning anonymous cluster access off → 403, setting unchanged', async () => {

@@ -490,6 +490,56 @@ describe('oauth: authorization code, refresh tokens, login and consent', () => {
         assert.equal(r2.json.scope, 'openid email offline_access');
     });
 
+    attack('oauth: a scope taken from a client and given back later does not come back to what it had issued (access token, unrotated refresh token, consent)', async () => {
+        const c = await confidentialClient();
+        const flow = await runFlow(c, { extra: { scope: OFFLINE_ORDERS } });
+        const t0 = (await redeem(c, flow)).json;
+        assert.equal(t0.scope, 'openid email offline_access orders:read');
+        assert.equal(await active(t0.access_token), true, 'for the orders API');
+        const shown = (await adminFetch(b, 'GET', `/admin/v1/clients/${c.client_id}`)).json;
+        const withScope = (scope) => adminFetch(b, 'PUT', `/admin/v1/clients/${c.client_id}`, {
+            client_name: shown.client_name, grant_types: shown.grant_types, redirect_uris: shown.redirect_uris,
+            token_endpoint_auth_method: shown.token_endpoint_auth_method, scope });
+        const narrowed = await withScope('openid profile offline_access');
+        assert.equal(narrowed.status, 200, narrowed.text);
+        const restored = await withScope(shown.scope);
+        assert.equal(restored.status, 200, restored.text);
+
+        // The access token issued before: orders:read and email stay gone from it.
+        const seen = await formPost(b, '/oauth2/introspect', { token: t0.access_token },
+                                    basicAuth(c.client_id, c.client_secret));
+        assert.equal(seen.status, 200, seen.text);
+        assert.equal(seen.json.active, true, seen.text);
+        assert.equal(seen.json.scope, 'openid offline_access', seen.text);
+        const asResourceServer = await formPost(b, '/oauth2/introspect', { token: t0.access_token },
+                                                basicAuth(introspector.client_id, introspector.client_secret));
+        assert.equal(asResourceServer.status, 200, asResourceServer.text);
+        assert.ok(!/orders:read/.test(asResourceServer.json.scope ?? ''), asResourceServer.text);
+        const info = await request(new URL('/oauth2/userinfo', issuer), 'GET', undefined,
+                                   { Authorization: `Bearer ${t0.access_token}` });
+        assert.equal(info.status, 200, info.text);
+        assert.equal(info.json.email, undefined, info.text);
+        // The refresh token, never rotated in between: nor from it, asked for or not.
+        assertOAuthError(await token(c, { grant_type: 'refresh_token', refresh_token: t0.refresh_token, scope: 'orders:read' }),
+                         400, 'invalid_scope', /orders:read/, 'asked for by name');
+        const r = await token(c, { grant_type: 'refresh_token', refresh_token: t0.refresh_token });
+        assert.equal(r.status, 200, r.text);
+        assert.equal(r.json.scope, 'openid offline_access');
+        assert.equal(await active(r.json.access_token), false, 'not for the orders API');
+        // The consent: a silent authorization for the scope taken asks the user again.
+        const { params } = newRequest(c, { prompt: 'none', scope: 'openid orders:read' });
+        assertErrorRedirect(await flow.ua.fetch(authorizeUrl(params)), c, 'consent_required',
+                            /^the user has not consented to these scopes$/, 'prompt=none after the scope came back');
+        const consent = (await consentsOf(user.id)).find((x) => x.clientId === c.client_id);
+        assert.ok(consent, 'the consent to what stayed is kept');
+        assert.ok(!JSON.stringify(consent).includes('orders:read') && !JSON.stringify(consent).includes('email'), JSON.stringify(consent));
+        // What stayed needs no new consent.
+        const again = newRequest(c, { prompt: 'none', scope: 'openid' });
+        const silent = await flow.ua.fetch(authorizeUrl(again.params));
+        assert.equal(silent.status, 303, silent.text);
+        assert.ok(silent.location.searchParams.get('code'), silent.rawLocation);
+    });
+
     // --- login and consent forms: CSRF and foreign interactions ----------------------------------
 
     // A browser at the login page of a fresh interaction: {ua, page, fields, location}.

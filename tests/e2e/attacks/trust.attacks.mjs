@@ -394,6 +394,32 @@ describe('trust boundaries: token exchange, registration, the cluster audience',
         });
     }
 
+    attack('trust 1: a public client (no secret, no key) re-mints a leaked token under its own identity by token exchange', async () => {
+        // Its client_id is no proof: whoever holds a token of alice's could exchange it there,
+        // for that client's audiences. An administrator's client, an open registration, and an
+        // administrator's change of a confidential exchanging client to "none" are refused alike.
+        const before = await clientCount(b);
+        const metadata = { client_name: 'public exchanger', token_endpoint_auth_method: 'none',
+                           grant_types: ['authorization_code', EXCHANGE], scope: 'openid orders:read',
+                           redirect_uris: ['https://public.example/cb'] };
+        const byAdmin = await adminFetch(b, 'POST', '/admin/v1/clients', metadata);
+        assert.equal(byAdmin.status, 400, byAdmin.text);
+        assert.equal(byAdmin.json.error, 'invalid_client_metadata', byAdmin.text);
+        assert.equal(byAdmin.json.error_description ?? byAdmin.json.message,
+                     `${EXCHANGE} needs a confidential client (token_endpoint_auth_method other than none)`, byAdmin.text);
+        const open = await registerOpen(metadata);
+        assertOAuthError(open, 400, 'invalid_client_metadata',
+                         /^urn:ietf:params:oauth:grant-type:token-exchange needs a confidential client/, 'open registration');
+        const shown = (await adminFetch(b, 'GET', `/admin/v1/clients/${rp.client_id}`)).json;
+        const madePublic = await adminFetch(b, 'PUT', `/admin/v1/clients/${rp.client_id}`, {
+            client_name: shown.client_name, grant_types: shown.grant_types, redirect_uris: shown.redirect_uris,
+            scope: shown.scope, token_exchange_audiences: shown.token_exchange_audiences, token_endpoint_auth_method: 'none' });
+        assert.equal(madePublic.status, 400, madePublic.text);
+        assert.equal((await adminFetch(b, 'GET', `/admin/v1/clients/${rp.client_id}`)).json.token_endpoint_auth_method,
+                     shown.token_endpoint_auth_method);
+        assert.equal(await clientCount(b), before);
+    });
+
     attack('trust 2: an initial access token without a policy does not lift the server\'s', async () => {
         const iat = await adminFetch(b, 'POST', '/admin/v1/initial-access-tokens', { maxUses: 1 });
         assert.equal(iat.status, 201, iat.text);
@@ -464,6 +490,19 @@ describe('trust boundaries: token exchange, registration, the cluster audience',
         const now = (await adminFetch(b, 'GET', `/admin/v1/clients/${c.client_id}`)).json;
         assert.equal(now.scope, 'openid');
         assert.deepEqual(now.grant_types, ['authorization_code']);
+    });
+
+    attack('trust 2: an open registration gives itself day-long tokens (and id_tokens)', async () => {
+        const before = await clientCount(b);
+        const r = await registerOpen({ client_name: 'long lived', redirect_uris: ['https://long.example/cb'], scope: 'openid',
+                                       access_token_lifetime: 86400 });
+        assertOAuthError(r, 400, 'invalid_client_metadata',
+                         /^access_token_lifetime: a registration may ask for at most 3600 seconds; only an administrator may lengthen a client's tokens$/,
+                         'a day');
+        assert.equal(await clientCount(b), before);
+        const hour = await registerOpen({ client_name: 'an hour', redirect_uris: ['https://hour.example/cb'], scope: 'openid',
+                                          access_token_lifetime: 3600 });
+        assert.equal(hour.status, 201, hour.text);
     });
 
     attack('trust 2: an RFC 7592 update undoes an administrator\'s shorter token lifetime or moves the client onto a new secret', async () => {
@@ -1540,8 +1579,11 @@ describe('revocation reaches what was derived', () => {
         } finally {
             await undo();
         }
-        // Given back, the token's own groups count again (the token never changed).
-        assert.equal(devs(await clusterIdentity(b, tokens.id_token)).length, 1);
+        // Given back, not to this token (the scope was taken out of what it stores): a new
+        // sign-in's has them.
+        assert.equal(devs(await clusterIdentity(b, tokens.id_token)).length, 0);
+        const fresh = await tokensFor(b, kubectl, dave, { scope: 'openid groups offline_access' });
+        assert.equal(devs(await clusterIdentity(b, fresh.id_token)).length, 1);
     });
 
     attack('revocation: a code issued before its redirect URI was removed is redeemed there', async () => {
