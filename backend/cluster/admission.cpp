@@ -72,10 +72,13 @@ QJsonValue specField(const QJsonObject &o, const char *field)
     return o.value(QLatin1String("spec")).toObject().value(QLatin1String(field));
 }
 
-// What a pod spec names of other API objects, as Kubernetes' VisitPodSecretNames and
-// VisitPodConfigmapNames walk it (every container, every volume source that takes a secret,
-// projected sources): "secrets", "configmaps", "persistentvolumeclaims", "resourceclaims", or
-// empty when it names none. A mirror pod may name none (a node could otherwise read them).
+// What of other API objects a mirror pod's spec would reach, as kube's admitPodCreate words it
+// ("reference secrets", "use generic ephemeral volumes"), or empty when nothing. Secrets and
+// configmaps as Kubernetes' VisitPodSecretNames and VisitPodConfigmapNames walk the spec (every
+// container, every volume source that takes a secret, projected sources); then projected
+// clusterTrustBundles, claims, generic ephemeral volumes (their claim is made for the pod, and
+// the Node authorizer would then let the node read it) and resource claims. A mirror pod may
+// reach none (a node could otherwise read them).
 QString referencedObjects(const QJsonObject &spec)
 {
     auto any = [](const QJsonValue &v) { return !v.isUndefined() && !v.isNull(); };
@@ -94,11 +97,14 @@ QString referencedObjects(const QJsonObject &spec)
             }
         }
     bool claims = false;
+    bool ephemeral = false;
+    bool trustBundles = false;
     for (const QJsonValue v : spec.value(QLatin1String("volumes")).toArray()) {
         const QJsonObject vol = v.toObject();
         secrets = secrets || vol.contains(QLatin1String("secret"));
         configMaps = configMaps || vol.contains(QLatin1String("configMap"));
         claims = claims || vol.contains(QLatin1String("persistentVolumeClaim"));
+        ephemeral = ephemeral || any(vol.value(QLatin1String("ephemeral")));
         for (const char *source :
              {"cephfs", "cinder", "flexVolume", "rbd", "scaleIO", "iscsi", "storageos"})
             secrets =
@@ -114,16 +120,22 @@ QString referencedObjects(const QJsonObject &spec)
         for (const QJsonValue p : projected.value(QLatin1String("sources")).toArray()) {
             secrets = secrets || p.toObject().contains(QLatin1String("secret"));
             configMaps = configMaps || p.toObject().contains(QLatin1String("configMap"));
+            trustBundles =
+                trustBundles || any(p.toObject().value(QLatin1String("clusterTrustBundle")));
         }
     }
     if (secrets)
-        return QStringLiteral("secrets");
+        return QStringLiteral("reference secrets");
     if (configMaps)
-        return QStringLiteral("configmaps");
+        return QStringLiteral("reference configmaps");
+    if (trustBundles)
+        return QStringLiteral("reference clustertrustbundles");
     if (claims)
-        return QStringLiteral("persistentvolumeclaims");
+        return QStringLiteral("reference persistentvolumeclaims");
+    if (ephemeral)
+        return QStringLiteral("use generic ephemeral volumes");
     if (!spec.value(QLatin1String("resourceClaims")).toArray().isEmpty())
-        return QStringLiteral("resourceclaims");
+        return QStringLiteral("reference resourceclaims");
     return {};
 }
 
@@ -229,15 +241,15 @@ QString nodeRestriction(const AdmissionRequest &r, const AdmissionContext &ctx)
                 return QStringLiteral("node \"%1\" can only create pods with an owner reference "
                                       "set to itself")
                     .arg(node);
-            if (!specField(pod, "serviceAccountName").toString().isEmpty())
-                return QStringLiteral("node \"%1\" can not create pods that reference "
-                                      "serviceaccounts")
+            // The deprecated serviceAccount counts too: kube reads it as serviceAccountName.
+            if (!podServiceAccount(pod.value(QLatin1String("spec")).toObject()).isEmpty())
+                return QStringLiteral("node \"%1\" can not create pods that reference a service "
+                                      "account")
                     .arg(node);
             if (const QString named =
                     referencedObjects(pod.value(QLatin1String("spec")).toObject());
                 !named.isEmpty())
-                return QStringLiteral("node \"%1\" can not create pods that reference %2")
-                    .arg(node, named);
+                return QStringLiteral("node \"%1\" can not create pods that %2").arg(node, named);
             return {};
         }
         if (r.operation == QLatin1String("DELETE")) {
@@ -282,6 +294,38 @@ bool isForbiddenNodeLabel(const QString &key)
     if (isOrEndsWith(prefix, "kubernetes.io") || isOrEndsWith(prefix, "k8s.io"))
         return !isKubeletLabel(key);
     return false;
+}
+
+QString podServiceAccount(const QJsonObject &spec)
+{
+    const QString name = spec.value(QLatin1String("serviceAccountName")).toString();
+    return name.isEmpty() ? spec.value(QLatin1String("serviceAccount")).toString() : name;
+}
+
+void convertDeprecatedFields(const QString &resource, QJsonObject &object)
+{
+    QJsonObject spec = object.value(QLatin1String("spec")).toObject();
+    if (resource == QLatin1String("pods")) {
+        // Convert_v1_PodSpec_To_core_PodSpec, and back: both name the account.
+        const QString account = podServiceAccount(spec);
+        if (account.isEmpty())
+            return;
+        spec.insert(QStringLiteral("serviceAccountName"), account);
+        spec.insert(QStringLiteral("serviceAccount"), account);
+    } else if (resource == QLatin1String("nodes")) {
+        // Convert_v1_NodeSpec_To_core_NodeSpec, and back: podCIDR is podCIDRs[0].
+        QJsonArray cidrs = spec.value(QLatin1String("podCIDRs")).toArray();
+        const QString cidr = spec.value(QLatin1String("podCIDR")).toString();
+        if (cidrs.isEmpty() && !cidr.isEmpty())
+            cidrs = QJsonArray{cidr};
+        if (cidrs.isEmpty())
+            return;
+        spec.insert(QStringLiteral("podCIDRs"), cidrs);
+        spec.insert(QStringLiteral("podCIDR"), cidrs.first());
+    } else {
+        return;
+    }
+    object.insert(QStringLiteral("spec"), spec);
 }
 
 QStringList AdmissionChain::supportedPlugins()
@@ -329,8 +373,10 @@ void AdmissionChain::mutate(const AdmissionRequest &request, QJsonObject &object
                             .value(QLatin1String("annotations"))
                             .toObject()
                             .contains(QLatin1String("kubernetes.io/config.mirror"));
-    if (!mirror && spec.value(QLatin1String("serviceAccountName")).toString().isEmpty())
+    if (!mirror && podServiceAccount(spec).isEmpty()) {
         spec.insert(QStringLiteral("serviceAccountName"), QStringLiteral("default"));
+        spec.insert(QStringLiteral("serviceAccount"), QStringLiteral("default"));
+    }
     if (!spec.contains(QLatin1String("automountServiceAccountToken")))
         spec.insert(QStringLiteral("automountServiceAccountToken"), false);
     object.insert(QStringLiteral("spec"), spec);

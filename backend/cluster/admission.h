@@ -56,6 +56,13 @@ struct AdmissionVerdict
     QList<AdmissionStep> steps;
 };
 
+// kube's v1 conversion of deprecated fields, as every write is read: a pod's serviceAccount is
+// the default of serviceAccountName (and shown as it), a node's podCIDR is podCIDRs[0] (and
+// podCIDRs is [podCIDR] when only that is given).
+void convertDeprecatedFields(const QString &resource, QJsonObject &object);
+// The account a pod spec runs as: serviceAccountName, else the deprecated serviceAccount.
+QString podServiceAccount(const QJsonObject &spec);
+
 // Kubernetes' NodeRestriction label rule (reference kube.md §4.1): true when a node may not
 // set, change or remove the label key.
 bool isForbiddenNodeLabel(const QString &key);

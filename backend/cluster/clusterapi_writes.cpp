@@ -442,6 +442,8 @@ void ClusterApi::keepServerOwned(Write &w, QJsonObject &obj) const
     }
     obj.remove(QStringLiteral("kind"));
     obj.remove(QStringLiteral("apiVersion"));
+    if (w.operation != QLatin1String("DELETE"))
+        convertDeprecatedFields(type.name, obj);
     if (type.namespaced) {
         setMeta(obj, QStringLiteral("namespace"), w.ns);
     } else if (metaOf(obj).contains(QLatin1String("namespace"))) {

@@ -451,6 +451,29 @@ roleRef:
         }
     });
 
+    attack('cluster: NodeRestriction — node-1 creates mirror pods with a generic ephemeral volume, a clusterTrustBundle projection or the deprecated serviceAccount field → 403, none created', async () => {
+        const nodeUid = (await read('/api/v1/nodes/node-1')).metadata.uid;
+        const claim = { spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } } } };
+        for (const [i, [spec, refused]] of [
+            [{ volumes: [{ name: 'v', ephemeral: { volumeClaimTemplate: claim } }] }, 'use generic ephemeral volumes'],
+            [{ volumes: [{ name: 'v', projected: { sources: [{ clusterTrustBundle: { name: 'corp-ca', path: 'ca.pem' } }] } }] },
+                'reference clustertrustbundles'],
+            // kube reads the deprecated field as serviceAccountName (Convert_v1_PodSpec_To_core_PodSpec).
+            [{ serviceAccount: 'default' }, 'reference a service account'],
+            [{ serviceAccountName: 'default' }, 'reference a service account'],
+        ].entries()) {
+            const name = `mirror-reach-${i}`;
+            const pod = { apiVersion: 'v1', kind: 'Pod', metadata: {
+                name, namespace: 'default', annotations: { 'kubernetes.io/config.mirror': 'x' },
+                ownerReferences: [{ apiVersion: 'v1', kind: 'Node', name: 'node-1', uid: nodeUid, controller: true }] },
+                spec: { nodeName: 'node-1', containers: [{ name: 'c', image: 'busybox' }], ...spec } };
+            const r = await asNode('POST', '/api/v1/namespaces/default/pods', pod, { 'Content-Type': 'application/json' });
+            assertStatus(r, forbidden(`pods "${name}" is forbidden: node "node-1" can not create pods that ${refused}`,
+                                      { name, kind: 'pods' }), JSON.stringify(spec));
+            await assertAbsent(`/api/v1/namespaces/default/pods/${name}`, name);
+        }
+    });
+
     attack('cluster: a ClusterRole or ClusterRoleBinding sent with a namespace is stored without one (never read as a Role there)', async () => {
         for (const [kind, path, body] of [
             ['ClusterRole', 'clusterroles', { rules: [{ apiGroups: [''], resources: ['configmaps'], verbs: ['get'] }] }],
