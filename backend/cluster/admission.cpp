@@ -8,6 +8,7 @@
 #include <QSet>
 
 #include <algorithm>
+#include <limits>
 
 namespace Gatehouse::Cluster {
 
@@ -515,6 +516,12 @@ StatusCause unsupportedCause(const QString &field, const QString &value, QString
                        field};
 }
 
+StatusCause forbiddenCause(const QString &field, const QString &detail)
+{
+    return StatusCause{QStringLiteral("FieldValueForbidden"),
+                       QStringLiteral("Forbidden: ") + detail, field};
+}
+
 QStringList dnsSubdomain(const QString &value)
 {
     static const QRegularExpression re(
@@ -847,11 +854,9 @@ QList<StatusCause> object(const QString &resource, const QJsonObject &object)
                 const int np = p.value(QLatin1String("nodePort")).toInt();
                 if (type != QLatin1String("NodePort") && type != QLatin1String("LoadBalancer")) {
                     if (np != 0)
-                        causes.append(StatusCause{
-                            QStringLiteral("FieldValueForbidden"),
-                            QStringLiteral("Forbidden: may not be used when `type` is '%1'")
-                                .arg(type),
-                            field + QStringLiteral(".nodePort")});
+                        causes.append(forbiddenCause(
+                            field + QStringLiteral(".nodePort"),
+                            QStringLiteral("may not be used when `type` is '%1'").arg(type)));
                 } else if (np != 0 && (np < 30000 || np > 32767)) {
                     causes.append(StatusCause{
                         QStringLiteral("FieldValueInvalid"),
@@ -930,6 +935,227 @@ QList<StatusCause> object(const QString &resource, const QJsonObject &object)
         }
     }
     return causes;
+}
+
+namespace {
+
+// A value as apimachinery's Semantic.DeepEqual compares it: Go's nil and empty slice, map and
+// string are one (absent, null, [], {} and "" here). false and 0 stay: a pointer's false is not
+// its nil (allowPrivilegeEscalation: false against unset is a real change).
+QJsonValue semantic(const QJsonValue &v)
+{
+    auto absent = [](const QJsonValue &x) {
+        return x.isUndefined() || x.isNull() || (x.isString() && x.toString().isEmpty()) ||
+               (x.isArray() && x.toArray().isEmpty()) || (x.isObject() && x.toObject().isEmpty());
+    };
+    if (v.isObject()) {
+        QJsonObject out;
+        const QJsonObject o = v.toObject();
+        for (auto it = o.begin(); it != o.end(); ++it)
+            if (const QJsonValue s = semantic(it.value()); !absent(s))
+                out.insert(it.key(), s);
+        return out;
+    }
+    if (v.isArray()) {
+        QJsonArray out;
+        for (const QJsonValue e : v.toArray())
+            out.append(semantic(e));
+        return out;
+    }
+    return absent(v) ? QJsonValue() : v;
+}
+
+// ValidatePodUpdate's message for a spec change, without the cmp.Diff of the two specs that
+// kube appends after a newline: Go's struct diff cannot be reproduced faithfully
+// and a partial one would echo the spec back. The prefix is kube's, to the character.
+const QString kPodUpdateForbidden = QStringLiteral(
+    "pod updates may not change fields other than `spec.containers[*].image`,"
+    "`spec.initContainers[*].image`,`spec.activeDeadlineSeconds`,`spec.tolerations` (only "
+    "additions to existing tolerations),`spec.terminationGracePeriodSeconds` (allow it to be set "
+    "to 1 if it was previously negative)");
+
+// ValidatePodSpecificAnnotationUpdates: the mirror pod annotation is set at create or never.
+QList<StatusCause> mirrorAnnotationUpdate(const QJsonObject &pod, const QJsonObject &old)
+{
+    const QString key = QStringLiteral("kubernetes.io/config.mirror");
+    const QString field = QStringLiteral("metadata.annotations[%1]").arg(key);
+    auto annotations = [](const QJsonObject &o) {
+        return o.value(QLatin1String("metadata"))
+            .toObject()
+            .value(QLatin1String("annotations"))
+            .toObject();
+    };
+    const QJsonObject now = annotations(pod);
+    const QJsonObject before = annotations(old);
+    if (before.contains(key) && now.value(key) != before.value(key))
+        return {forbiddenCause(field, QStringLiteral("may not remove or update mirror pod "
+                                                     "annotation"))};
+    if (!before.contains(key) && now.contains(key))
+        return {forbiddenCause(field, QStringLiteral("may not add mirror pod annotation"))};
+    return {};
+}
+
+// kube's ValidatePodUpdate (pkg/apis/core/validation), for the spec, in its order. Left out:
+// the additions to nodeSelector and node affinity that kube allows while a pod has scheduling
+// gates (refused here as any spec change), and in-place resize (alpha, off, in 1.32).
+QList<StatusCause> podUpdate(const QJsonObject &pod, const QJsonObject &old)
+{
+    QList<StatusCause> causes = mirrorAnnotationUpdate(pod, old);
+    const QJsonObject spec = pod.value(QLatin1String("spec")).toObject();
+    const QJsonObject oldSpec = old.value(QLatin1String("spec")).toObject();
+    QJsonObject munged = spec;
+    for (const char *list : {"containers", "initContainers"}) {
+        const QString field = QStringLiteral("spec.") + QLatin1String(list);
+        const QJsonArray now = spec.value(QLatin1String(list)).toArray();
+        const QJsonArray before = oldSpec.value(QLatin1String(list)).toArray();
+        if (now.size() != before.size()) {
+            causes.append(forbiddenCause(field, QStringLiteral("pod updates may not add or remove "
+                                                               "containers")));
+            return causes;
+        }
+        QJsonArray kept;
+        for (qsizetype i = 0; i < now.size(); ++i) {
+            QJsonObject c = now[i].toObject();
+            const QString image = c.value(QLatin1String("image")).toString();
+            const QString imageField = QStringLiteral("%1[%2].image").arg(field).arg(i);
+            if (image.isEmpty())
+                causes.append(requiredCause(imageField));
+            if (image.trimmed().size() != image.size())
+                causes.append(invalidCause(imageField, image,
+                                           QStringLiteral("must not have leading or trailing "
+                                                          "whitespace")));
+            // The image is what may change: the rest of the container is compared.
+            const QJsonValue oldImage = before[i].toObject().value(QLatin1String("image"));
+            if (oldImage.isUndefined())
+                c.remove(QStringLiteral("image"));
+            else
+                c.insert(QStringLiteral("image"), oldImage);
+            kept.append(c);
+        }
+        if (!now.isEmpty())
+            munged.insert(QLatin1String(list), kept);
+    }
+    // activeDeadlineSeconds: set from nil to a positive value, or lowered.
+    const QString deadlineField = QStringLiteral("spec.activeDeadlineSeconds");
+    const QJsonValue deadline = spec.value(QLatin1String("activeDeadlineSeconds"));
+    const QJsonValue oldDeadline = oldSpec.value(QLatin1String("activeDeadlineSeconds"));
+    auto invalidNumber = [&](const QString &value, const char *detail) {
+        causes.append(
+            StatusCause{QStringLiteral("FieldValueInvalid"),
+                        QStringLiteral("Invalid value: %1: %2").arg(value, QLatin1String(detail)),
+                        deadlineField});
+    };
+    if (deadline.isDouble()) {
+        const qint64 n = deadline.toInteger();
+        if (n < 0 || n > std::numeric_limits<qint32>::max()) {
+            invalidNumber(QString::number(n), "must be between 0 and 2147483647, inclusive");
+            return causes;
+        }
+        if (oldDeadline.isDouble() && oldDeadline.toInteger() < n) {
+            invalidNumber(QString::number(n), "must be less than or equal to previous value");
+            return causes;
+        }
+    } else if (oldDeadline.isDouble()) {
+        invalidNumber(QStringLiteral("\"null\""), "must not update from a positive integer to nil "
+                                                  "value");
+    }
+    // tolerations: each old one still there (its tolerationSeconds may change); additions.
+    const QJsonArray tolerations = spec.value(QLatin1String("tolerations")).toArray();
+    for (const QJsonValue o : oldSpec.value(QLatin1String("tolerations")).toArray()) {
+        QJsonObject was = o.toObject();
+        was.remove(QStringLiteral("tolerationSeconds"));
+        const bool kept =
+            std::any_of(tolerations.begin(), tolerations.end(), [&](const QJsonValue &t) {
+                QJsonObject now = t.toObject();
+                now.remove(QStringLiteral("tolerationSeconds"));
+                return semantic(now) == semantic(was);
+            });
+        if (!kept) {
+            causes.append(forbiddenCause(QStringLiteral("spec.tolerations"),
+                                         QStringLiteral("existing toleration can not be modified "
+                                                        "except its tolerationSeconds")));
+            break;
+        }
+    }
+    // schedulingGates: only removed.
+    QSet<QString> oldGates;
+    for (const QJsonValue g : oldSpec.value(QLatin1String("schedulingGates")).toArray())
+        oldGates.insert(g.toObject().value(QLatin1String("name")).toString());
+    const QJsonArray gates = spec.value(QLatin1String("schedulingGates")).toArray();
+    for (qsizetype i = 0; i < gates.size(); ++i) {
+        const QString gate = gates[i].toObject().value(QLatin1String("name")).toString();
+        if (!oldGates.contains(gate))
+            causes.append(forbiddenCause(
+                QStringLiteral("spec.schedulingGates[%1].name").arg(i),
+                QStringLiteral("only deletion is allowed, but found new scheduling gate '%1'")
+                    .arg(gate)));
+    }
+    // What remains must be the old spec (the account as kube reads it: one field).
+    for (const char *field : {"activeDeadlineSeconds", "schedulingGates", "tolerations"}) {
+        if (oldSpec.contains(QLatin1String(field)))
+            munged.insert(QLatin1String(field), oldSpec.value(QLatin1String(field)));
+        else
+            munged.remove(QLatin1String(field));
+    }
+    const QJsonValue grace = munged.value(QLatin1String("terminationGracePeriodSeconds"));
+    const QJsonValue oldGrace = oldSpec.value(QLatin1String("terminationGracePeriodSeconds"));
+    if (oldGrace.isDouble() && oldGrace.toInteger() < 0 && grace.isDouble() &&
+        grace.toInteger() == 1)
+        munged.insert(QStringLiteral("terminationGracePeriodSeconds"), oldGrace);
+    auto account = [](QJsonObject s) {
+        const QString name = podServiceAccount(s);
+        s.remove(QStringLiteral("serviceAccount"));
+        s.insert(QStringLiteral("serviceAccountName"), name);
+        return semantic(s);
+    };
+    if (account(munged) != account(oldSpec))
+        causes.append(forbiddenCause(QStringLiteral("spec"), kPodUpdateForbidden));
+    return causes;
+}
+
+// kube's ValidateNodeUpdate: podCIDRs and providerID are set once ("" to a value), by whoever
+// allocates them, and never change after (routes and cloud identity hang on them).
+QList<StatusCause> nodeUpdate(const QJsonObject &node, const QJsonObject &old)
+{
+    QList<StatusCause> causes;
+    auto cidrs = [](const QJsonObject &n) {
+        const QJsonObject spec = n.value(QLatin1String("spec")).toObject();
+        const QJsonArray list = spec.value(QLatin1String("podCIDRs")).toArray();
+        const QString one = spec.value(QLatin1String("podCIDR")).toString();
+        return list.isEmpty() && !one.isEmpty() ? QJsonArray{one} : list;
+    };
+    const QJsonArray now = cidrs(node);
+    const QJsonArray before = cidrs(old);
+    const StatusCause cidrChanged =
+        forbiddenCause(QStringLiteral("spec.podCIDRs"),
+                       QStringLiteral("node updates may not change podCIDR except from \"\" to "
+                                      "valid"));
+    if (!before.isEmpty()) {
+        if (before.size() != now.size())
+            causes.append(cidrChanged);
+        else
+            for (qsizetype i = 0; i < before.size(); ++i)
+                if (before[i] != now[i])
+                    causes.append(cidrChanged);
+    }
+    const QString provider = specField(old, "providerID").toString();
+    if (!provider.isEmpty() && provider != specField(node, "providerID").toString())
+        causes.append(forbiddenCause(QStringLiteral("spec.providerID"),
+                                     QStringLiteral("node updates may not change providerID "
+                                                    "except from \"\" to valid")));
+    return causes;
+}
+
+} // namespace
+
+QList<StatusCause> update(const QString &resource, const QJsonObject &object,
+                          const QJsonObject &old)
+{
+    if (resource == QLatin1String("pods"))
+        return podUpdate(object, old);
+    if (resource == QLatin1String("nodes"))
+        return nodeUpdate(object, old);
+    return {};
 }
 
 } // namespace Validation

@@ -115,6 +115,12 @@ QString goQuoted(const QString &v);
 StatusCause invalidCause(const QString &field, const QString &value, const QString &detail);
 StatusCause requiredCause(const QString &field, const QString &detail = QString());
 StatusCause unsupportedCause(const QString &field, const QString &value, QStringList supported);
+StatusCause forbiddenCause(const QString &field, const QString &detail);
+// What an update (not of a subresource) may not change: kube's ValidatePodUpdate (the spec but
+// for images, activeDeadlineSeconds, added tolerations, removed scheduling gates; the mirror pod
+// annotation) and ValidateNodeUpdate (podCIDRs and providerID once set).
+QList<StatusCause> update(const QString &resource, const QJsonObject &object,
+                          const QJsonObject &old);
 } // namespace Validation
 
 } // namespace Gatehouse::Cluster

@@ -57,12 +57,6 @@ StatusCause invalidList(const QString &field, const QStringList &value, const QS
                        field};
 }
 
-StatusCause forbiddenCause(const QString &field, const QString &detail)
-{
-    return StatusCause{QStringLiteral("FieldValueForbidden"),
-                       QStringLiteral("Forbidden: ") + detail, field};
-}
-
 QByteArray caBundleOf(const QJsonObject &clientConfig)
 {
     return QByteArray::fromBase64(

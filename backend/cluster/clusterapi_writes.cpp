@@ -706,26 +706,10 @@ std::optional<Status> ClusterApi::validateWrite(Write &w)
                 QStringLiteral("status.Phase"), phase,
                 QStringLiteral("may only be 'Active' if `deletionTimestamp` is empty")));
     }
-    if (type.name == QLatin1String("pods") && current && w.ctx->trace.info.subresource.isEmpty()) {
-        // kube's pod update validation, for the fields that decide who may act for the pod:
-        // its node (NodeRestriction, bound tokens) and its service account (its tokens). A
-        // pod is bound once, through pods/binding or at create; its account never changes.
-        for (const char *f : {"nodeName", "serviceAccountName"}) {
-            const QString path = QStringLiteral("spec.") + QLatin1String(f);
-            if (fieldValue(obj, path) != fieldValue(*current, path)) {
-                causes.append(StatusCause{
-                    QStringLiteral("FieldValueForbidden"),
-                    QStringLiteral("Forbidden: pod updates may not change fields other than "
-                                   "`spec.containers[*].image`,`spec.initContainers[*].image`,"
-                                   "`spec.activeDeadlineSeconds`,`spec.tolerations` (only "
-                                   "additions to existing tolerations),"
-                                   "`spec.terminationGracePeriodSeconds` (allow it to be set to "
-                                   "1 if it was previously negative)"),
-                    QStringLiteral("spec")});
-                break;
-            }
-        }
-    }
+    // What an update may not change (kube's ValidatePodUpdate, ValidateNodeUpdate): for every
+    // caller, administrators included. A subresource write keeps the spec it found.
+    if (current && w.ctx->trace.info.subresource.isEmpty())
+        causes += Validation::update(type.name, obj, *current);
     if (type.name == QLatin1String("services")) {
         // Node ports: allocate the missing ones, refuse one already taken.
         QJsonObject spec = obj.value(QLatin1String("spec")).toObject();

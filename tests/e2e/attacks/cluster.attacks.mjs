@@ -7,13 +7,14 @@ import { describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import https from 'node:https';
-import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
+import { readFileSync, writeFileSync, mkdirSync, mkdtempSync } from 'node:fs';
 import { join } from 'node:path';
 import * as jose from 'jose';
 
 import { startBackend, adminFetch, request, waitFor } from '../lib/backend.mjs';
 import {
     tempDir, run, issueKubeconfig, kubeRequest, adminKube, statusBody, compact, foreignCertificate, protobuf, clusterCa,
+    kubectl, writeKubeconfig,
 } from '../lib/cluster.mjs';
 import { attack, nowSeconds } from './lib/attack.mjs';
 
@@ -472,6 +473,171 @@ roleRef:
                                       { name, kind: 'pods' }), JSON.stringify(spec));
             await assertAbsent(`/api/v1/namespaces/default/pods/${name}`, name);
         }
+    });
+
+    // --- pod and node updates (kube's ValidatePodUpdate / ValidateNodeUpdate) ------------------------
+
+    const JSON_PATCH = { 'Content-Type': 'application/json-patch+json' };
+    // kube's 422 for field causes ({reason, field, message}, written in kube's key order).
+    const invalid = (kind, name, causes) => statusBody({
+        message: `${kind} "${name}" is invalid: ${causes.length === 1 ? `${causes[0].field}: ${causes[0].message}`
+            : `[${causes.map((c) => `${c.field}: ${c.message}`).join(', ')}]`}`,
+        reason: 'Invalid',
+        details: { name, kind, causes: causes.map(({ reason, message, field }) => ({ reason, message, field })) },
+        code: 422 });
+    const POD_SPEC_FORBIDDEN = 'Forbidden: pod updates may not change fields other than `spec.containers[*].image`,' +
+        '`spec.initContainers[*].image`,`spec.activeDeadlineSeconds`,`spec.tolerations` (only additions to existing ' +
+        'tolerations),`spec.terminationGracePeriodSeconds` (allow it to be set to 1 if it was previously negative)';
+    const specForbidden = (name) => invalid('Pod', name, [{ reason: 'FieldValueForbidden', message: POD_SPEC_FORBIDDEN, field: 'spec' }]);
+
+    // A user with the edit ClusterRole in team-edit (kubectl's own files, for kubectl run / patch).
+    let editor;
+    let editorFiles;
+    async function asEditor() {
+        if (editor)
+            return editor;
+        assert.equal((await adminKube(b, 'POST', '/api/v1/namespaces',
+                                      { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'team-edit' } })).status, 201);
+        const bound = await adminKube(b, 'POST', `/apis/${RBAC}/v1/namespaces/team-edit/rolebindings`, {
+            apiVersion: `${RBAC}/v1`, kind: 'RoleBinding', metadata: { name: 'eddie-edit' },
+            subjects: [{ kind: 'User', name: 'eddie', apiGroup: RBAC }],
+            roleRef: { kind: 'ClusterRole', name: 'edit', apiGroup: RBAC } });
+        assert.equal(bound.status, 201, bound.text);
+        editor = await issueKubeconfig(b, { kind: 'user', name: 'eddie' });
+        editorFiles = { kubeconfig: writeKubeconfig(dir, 'eddie', editor.kubeconfig), cacheDir: mkdtempSync(join(dir, 'kubecache-')) };
+        return editor;
+    }
+    const asEddie = async (method, path, body, headers = JSON_PATCH) =>
+        kubeRequest(b, method, path, { creds: await asEditor(), body, headers });
+
+    attack('cluster: pod updates — an edit user makes its own pod privileged, host-networked, re-commanded, hostPath-mounted, moved to a node or another account → 422 as kube, the pod unchanged', async () => {
+        await asEditor();
+        const made = await kubectl(['run', 'p3', '--image=busybox', '--restart=Never', '-n', 'team-edit'], editorFiles);
+        assert.equal(made.code, 0, made.stderr);
+        const path = '/api/v1/namespaces/team-edit/pods/p3';
+        const before = await read(path);
+        // The reported reproduction, through kubectl.
+        const privileged = [{ op: 'add', path: '/spec/containers/0/securityContext', value: { privileged: true } }];
+        const patched = await kubectl(['patch', 'pod', 'p3', '-n', 'team-edit', '--type', 'json', '-p', JSON.stringify(privileged)],
+                                      editorFiles);
+        assert.equal(patched.code, 1, patched.stdout);
+        assert.equal(patched.stderr.trim(), `The Pod "p3" is invalid: spec: ${POD_SPEC_FORBIDDEN}`);
+        await assertUnchanged(path, before, 'kubectl patch');
+        for (const ops of [
+            privileged,
+            [{ op: 'add', path: '/spec/hostNetwork', value: true }],
+            [{ op: 'add', path: '/spec/hostPID', value: true }],
+            [{ op: 'add', path: '/spec/containers/0/command', value: ['sh', '-c', 'cat /host/etc/shadow'] }],
+            [{ op: 'add', path: '/spec/volumes', value: [{ name: 'host', hostPath: { path: '/' } }] }],
+            [{ op: 'add', path: '/spec/nodeName', value: 'node-1' }],
+            [{ op: 'replace', path: '/spec/serviceAccountName', value: 'builder' }],
+            [{ op: 'add', path: '/spec/serviceAccount', value: 'builder' }, { op: 'remove', path: '/spec/serviceAccountName' }],
+            [{ op: 'add', path: '/spec/automountServiceAccountToken', value: true }],
+        ]) {
+            const r = await asEddie('PATCH', path, ops);
+            assertStatus(r, specForbidden('p3'), JSON.stringify(ops));
+            await assertUnchanged(path, before, JSON.stringify(ops));
+        }
+        // A second container (a sidecar with the host's root): kube's own cause.
+        const sidecar = await asEddie('PATCH', path, [{ op: 'add', path: '/spec/containers/-', value: { name: 'x', image: 'busybox' } }]);
+        assertStatus(sidecar, invalid('Pod', 'p3', [{ reason: 'FieldValueForbidden', field: 'spec.containers',
+                                                      message: 'Forbidden: pod updates may not add or remove containers' }]), 'sidecar');
+        await assertUnchanged(path, before, 'sidecar');
+    });
+
+    attack('cluster: pod updates — the mirror pod annotation cannot be added by an edit user nor removed by an administrator → 422 as kube, unchanged', async () => {
+        await asEditor();
+        const path = '/api/v1/namespaces/team-edit/pods/p-plain';
+        const made = await asEddie('POST', '/api/v1/namespaces/team-edit/pods', { apiVersion: 'v1', kind: 'Pod',
+            metadata: { name: 'p-plain' }, spec: { containers: [{ name: 'c', image: 'busybox' }] } }, { 'Content-Type': 'application/json' });
+        assert.equal(made.status, 201, made.text);
+        const before = await read(path);
+        const added = await asEddie('PATCH', path, { metadata: { annotations: { 'kubernetes.io/config.mirror': 'x' } } }, MERGE);
+        assertStatus(added, invalid('Pod', 'p-plain', [{ reason: 'FieldValueForbidden', field: 'metadata.annotations[kubernetes.io/config.mirror]',
+                                                         message: 'Forbidden: may not add mirror pod annotation' }]), 'add');
+        await assertUnchanged(path, before, 'add');
+
+        const nodeUid = (await read('/api/v1/nodes/node-1')).metadata.uid;
+        const mirror = await asNode('POST', '/api/v1/namespaces/default/pods', { apiVersion: 'v1', kind: 'Pod', metadata: {
+            name: 'mirror-kept', namespace: 'default', annotations: { 'kubernetes.io/config.mirror': 'x' },
+            ownerReferences: [{ apiVersion: 'v1', kind: 'Node', name: 'node-1', uid: nodeUid, controller: true }] },
+            spec: { nodeName: 'node-1', containers: [{ name: 'c', image: 'busybox' }] } }, { 'Content-Type': 'application/json' });
+        assert.equal(mirror.status, 201, mirror.text);
+        const mirrorPath = '/api/v1/namespaces/default/pods/mirror-kept';
+        const was = await read(mirrorPath);
+        for (const value of [null, 'y']) {
+            const r = await adminKube(b, 'PATCH', mirrorPath, { metadata: { annotations: { 'kubernetes.io/config.mirror': value } } }, MERGE);
+            assert.equal(r.status, 422, r.text);
+            assert.deepEqual(r.json, invalid('Pod', 'mirror-kept', [{ reason: 'FieldValueForbidden',
+                field: 'metadata.annotations[kubernetes.io/config.mirror]', message: 'Forbidden: may not remove or update mirror pod annotation' }]),
+            String(value));
+            await assertUnchanged(mirrorPath, was, String(value));
+        }
+        assert.equal((await asNode('DELETE', mirrorPath)).status, 200);
+    });
+
+    attack('cluster: pod updates — what kube allows stays allowed: a new image, an added toleration, a deadline set then shortened; a removed toleration or a longer deadline → 422', async () => {
+        await asEditor();
+        const path = '/api/v1/namespaces/team-edit/pods/p-allowed';
+        const made = await asEddie('POST', '/api/v1/namespaces/team-edit/pods', { apiVersion: 'v1', kind: 'Pod',
+            metadata: { name: 'p-allowed' }, spec: { containers: [{ name: 'c', image: 'busybox:1.36' }],
+                                                     tolerations: [{ key: 'dedicated', operator: 'Exists', effect: 'NoSchedule' }] } },
+                                   { 'Content-Type': 'application/json' });
+        assert.equal(made.status, 201, made.text);
+        const image = await kubectl(['set', 'image', 'pod/p-allowed', 'c=busybox:1.37', '-n', 'team-edit'], editorFiles);
+        assert.equal(image.code, 0, image.stderr);
+        const tolerated = await asEddie('PATCH', path, [{ op: 'add', path: '/spec/tolerations/-',
+                                                          value: { key: 'gpu', operator: 'Exists', effect: 'NoExecute', tolerationSeconds: 30 } }]);
+        assert.equal(tolerated.status, 200, tolerated.text);
+        for (const seconds of [600, 300]) {
+            const r = await asEddie('PATCH', path, { spec: { activeDeadlineSeconds: seconds } }, MERGE);
+            assert.equal(r.status, 200, r.text);
+        }
+        const now = await read(path);
+        assert.equal(now.spec.containers[0].image, 'busybox:1.37');
+        assert.deepEqual(now.spec.tolerations.map((t) => t.key), ['dedicated', 'gpu']);
+        assert.equal(now.spec.activeDeadlineSeconds, 300);
+
+        const removed = await asEddie('PATCH', path, [{ op: 'remove', path: '/spec/tolerations/0' }]);
+        assertStatus(removed, invalid('Pod', 'p-allowed', [{ reason: 'FieldValueForbidden', field: 'spec.tolerations',
+            message: 'Forbidden: existing toleration can not be modified except its tolerationSeconds' }]), 'toleration removed');
+        const longer = await asEddie('PATCH', path, { spec: { activeDeadlineSeconds: 900 } }, MERGE);
+        assertStatus(longer, invalid('Pod', 'p-allowed', [{ reason: 'FieldValueInvalid', field: 'spec.activeDeadlineSeconds',
+            message: 'Invalid value: 900: must be less than or equal to previous value' }]), 'longer deadline');
+        await assertUnchanged(path, now, 'refused updates');
+    });
+
+    attack('cluster: node updates — podCIDR(s) and providerID, once set, change for nobody (an administrator, the node itself) → 422 as kube, unchanged', async () => {
+        const path = '/api/v1/nodes/node-1';
+        const set = await adminKube(b, 'PATCH', path, { spec: { podCIDR: '10.244.1.0/24', providerID: 'gce://demo/zone/node-1' } }, MERGE);
+        assert.equal(set.status, 200, set.text);
+        assert.deepEqual(set.json.spec.podCIDRs, ['10.244.1.0/24'], 'podCIDRs follows podCIDR, as kube converts it');
+        const before = await read(path);
+        const cidrCause = { reason: 'FieldValueForbidden', field: 'spec.podCIDRs',
+                            message: 'Forbidden: node updates may not change podCIDR except from "" to valid' };
+        const providerCause = { reason: 'FieldValueForbidden', field: 'spec.providerID',
+                                message: 'Forbidden: node updates may not change providerID except from "" to valid' };
+        for (const [spec, causes] of [
+            [{ podCIDR: '10.244.9.0/24', podCIDRs: ['10.244.9.0/24'] }, [cidrCause]],
+            [{ podCIDRs: ['10.244.1.0/24', 'fd00::/64'] }, [cidrCause]],
+            [{ podCIDR: null, podCIDRs: null }, [cidrCause]],
+            [{ providerID: 'aws:///us-east-1a/i-0123' }, [providerCause]],
+            [{ podCIDRs: ['10.0.0.0/8'], providerID: '' }, [cidrCause, providerCause]],
+        ]) {
+            for (const [who, send] of [['admin', (body) => adminKube(b, 'PATCH', path, body, MERGE)],
+                                       ['node-1', (body) => asNode('PATCH', path, body)]]) {
+                const r = await send({ spec });
+                assert.equal(r.status, 422, `${who} ${JSON.stringify(spec)}: ${r.text}`);
+                assert.deepEqual(r.json, invalid('Node', 'node-1', causes), `${who} ${JSON.stringify(spec)}`);
+                await assertUnchanged(path, before, `${who} ${JSON.stringify(spec)}`);
+            }
+        }
+        // podCIDR is podCIDRs[0], as kube converts it: another podCIDR beside the same podCIDRs is
+        // not kept (it would tell a reader of podCIDR another range).
+        const stale = await adminKube(b, 'PATCH', path, { spec: { podCIDR: '10.9.9.0/24' } }, MERGE);
+        assert.equal(stale.status, 200, stale.text);
+        assert.equal(stale.json.spec.podCIDR, '10.244.1.0/24');
+        assert.deepEqual((await read(path)).spec.podCIDRs, ['10.244.1.0/24']);
     });
 
     attack('cluster: a ClusterRole or ClusterRoleBinding sent with a namespace is stored without one (never read as a Role there)', async () => {

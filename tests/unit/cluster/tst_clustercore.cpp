@@ -1548,6 +1548,108 @@ void TestClusterCore::serviceExternalIPs()
              QStringLiteral("Invalid value: %1: %2").arg(Validation::goQuoted(ip), error));
 }
 
+void TestClusterCore::updateValidation_data()
+{
+    // kube 1.32's ValidatePodUpdate and ValidateNodeUpdate: the spec before and after (JSON),
+    // and the causes as "field reason" (none: accepted).
+    QTest::addColumn<QString>("resource");
+    QTest::addColumn<QByteArray>("before");
+    QTest::addColumn<QByteArray>("after");
+    QTest::addColumn<QStringList>("causes");
+    const QByteArray pod =
+        R"({"containers":[{"name":"c","image":"busybox"}],"serviceAccountName":"default",)"
+        R"("tolerations":[{"key":"a","operator":"Exists"}],"activeDeadlineSeconds":60,)"
+        R"("terminationGracePeriodSeconds":-1,"schedulingGates":[{"name":"g"}]})";
+    auto with = [&](const char *from, const char *to) {
+        QByteArray p = pod;
+        return p.replace(from, to);
+    };
+    const QStringList spec{QStringLiteral("spec FieldValueForbidden")};
+    QTest::newRow("pod: unchanged") << "pods" << pod << pod << QStringList();
+    QTest::newRow("pod: image") << "pods" << pod << with("busybox", "busybox:1.37")
+                                << QStringList();
+    QTest::newRow("pod: empty list for none")
+        << "pods" << pod << with(R"("tolerations")", R"("volumes":[],"tolerations")")
+        << QStringList();
+    QTest::newRow("pod: deprecated serviceAccount, the same account")
+        << "pods" << pod << with(R"("serviceAccountName")", R"("serviceAccount")") << QStringList();
+    QTest::newRow("pod: another account")
+        << "pods" << pod << with(R"("default")", R"("builder")") << spec;
+    QTest::newRow("pod: privileged")
+        << "pods" << pod
+        << with(R"("busybox"})", R"("busybox","securityContext":{"privileged":true}})") << spec;
+    QTest::newRow("pod: escalation allowed again")
+        << "pods"
+        << with(R"("busybox"})",
+                R"("busybox","securityContext":{"allowPrivilegeEscalation":false}})")
+        << pod << spec;
+    QTest::newRow("pod: hostNetwork")
+        << "pods" << pod
+        << with(R"("serviceAccountName")", R"("hostNetwork":true,"serviceAccountName")") << spec;
+    QTest::newRow("pod: container added")
+        << "pods" << pod << with(R"("busybox"})", R"("busybox"},{"name":"d","image":"busybox"})")
+        << QStringList{QStringLiteral("spec.containers FieldValueForbidden")};
+    QTest::newRow("pod: image emptied")
+        << "pods" << pod << with(R"("image":"busybox")", R"("image":"")")
+        << QStringList{QStringLiteral("spec.containers[0].image FieldValueRequired")};
+    QTest::newRow("pod: toleration added")
+        << "pods" << pod
+        << with(R"("operator":"Exists"})",
+                R"("operator":"Exists"},{"key":"b","operator":"Exists"})")
+        << QStringList();
+    QTest::newRow("pod: toleration seconds")
+        << "pods" << pod
+        << with(R"("operator":"Exists"})", R"("operator":"Exists","tolerationSeconds":5})")
+        << QStringList();
+    QTest::newRow("pod: toleration removed")
+        << "pods" << pod << with(R"({"key":"a","operator":"Exists"})", "")
+        << QStringList{QStringLiteral("spec.tolerations FieldValueForbidden")};
+    QTest::newRow("pod: deadline lowered") << "pods" << pod << with("60", "30") << QStringList();
+    QTest::newRow("pod: deadline raised")
+        << "pods" << pod << with("60", "90")
+        << QStringList{QStringLiteral("spec.activeDeadlineSeconds FieldValueInvalid")};
+    QTest::newRow("pod: deadline removed")
+        << "pods" << pod << with(R"("activeDeadlineSeconds":60,)", "")
+        << QStringList{QStringLiteral("spec.activeDeadlineSeconds FieldValueInvalid")};
+    QTest::newRow("pod: grace from negative to 1")
+        << "pods" << pod << with("-1", "1") << QStringList();
+    QTest::newRow("pod: grace from negative to 30") << "pods" << pod << with("-1", "30") << spec;
+    QTest::newRow("pod: gate removed")
+        << "pods" << pod << with(R"({"name":"g"})", "") << QStringList();
+    QTest::newRow("pod: gate added")
+        << "pods" << pod << with(R"({"name":"g"})", R"({"name":"h"})")
+        << QStringList{QStringLiteral("spec.schedulingGates[0].name FieldValueForbidden")};
+    const QByteArray node = R"({"podCIDR":"10.0.1.0/24","providerID":"gce://p/z/n"})";
+    QTest::newRow("node: unchanged") << "nodes" << node << node << QStringList();
+    QTest::newRow("node: set from empty") << "nodes" << QByteArray("{}") << node << QStringList();
+    QTest::newRow("node: podCIDRs as podCIDR")
+        << "nodes" << node
+        << QByteArray(R"({"podCIDRs":["10.0.1.0/24"],"providerID":"gce://p/z/n"})")
+        << QStringList();
+    QTest::newRow("node: podCIDR changed")
+        << "nodes" << node << QByteArray(R"({"podCIDR":"10.0.2.0/24","providerID":"gce://p/z/n"})")
+        << QStringList{QStringLiteral("spec.podCIDRs FieldValueForbidden")};
+    QTest::newRow("node: providerID cleared")
+        << "nodes" << node << QByteArray(R"({"podCIDR":"10.0.1.0/24"})")
+        << QStringList{QStringLiteral("spec.providerID FieldValueForbidden")};
+}
+
+void TestClusterCore::updateValidation()
+{
+    QFETCH(QString, resource);
+    QFETCH(QByteArray, before);
+    QFETCH(QByteArray, after);
+    QFETCH(QStringList, causes);
+    auto object = [](const QByteArray &spec) {
+        return QJsonObject{{QStringLiteral("spec"), QJsonDocument::fromJson(spec).object()}};
+    };
+    QVERIFY(!QJsonDocument::fromJson(before).isNull() && !QJsonDocument::fromJson(after).isNull());
+    QStringList seen;
+    for (const StatusCause &c : Validation::update(resource, object(after), object(before)))
+        seen.append(c.field + QLatin1Char(' ') + c.reason);
+    QCOMPARE(seen, causes);
+}
+
 void TestClusterCore::labelValidation_data()
 {
     QTest::addColumn<QString>("key");

@@ -41,6 +41,8 @@ private slots:
     void clusterRoleAggregation();
     void serviceExternalIPs_data();
     void serviceExternalIPs();
+    void updateValidation_data();
+    void updateValidation();
     void selectors_data();
     void selectors();
 };
