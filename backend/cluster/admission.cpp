@@ -383,6 +383,24 @@ void AdmissionChain::mutate(const AdmissionRequest &request, QJsonObject &object
     object.insert(QStringLiteral("spec"), spec);
 }
 
+QString AdmissionChain::missingServiceAccount(const AdmissionRequest &r) const
+{
+    const Attributes &a = r.attributes;
+    if (r.operation != QLatin1String("CREATE") || a.resource != QLatin1String("pods") ||
+        !a.subresource.isEmpty() || !a.apiGroup.isEmpty() || !m_context.serviceAccountExists)
+        return {};
+    const QJsonObject metadata = r.newObject.value(QLatin1String("metadata")).toObject();
+    if (metadata.value(QLatin1String("annotations"))
+            .toObject()
+            .contains(QLatin1String("kubernetes.io/config.mirror")))
+        return {};
+    const QString account = podServiceAccount(r.newObject.value(QLatin1String("spec")).toObject());
+    if (account.isEmpty() || m_context.serviceAccountExists(a.namespaceName, account))
+        return {};
+    return QStringLiteral("error looking up service account %1/%2: serviceaccount \"%2\" not found")
+        .arg(a.namespaceName, account);
+}
+
 AdmissionVerdict AdmissionChain::admit(const AdmissionRequest &r) const
 {
     AdmissionVerdict v;
@@ -422,6 +440,13 @@ AdmissionVerdict AdmissionChain::admit(const AdmissionRequest &r) const
                     refusal = Status::forbidden(a.apiGroup, a.resource, r.name, step.message);
                 }
             }
+        } else if (plugin == QLatin1String("ServiceAccount")) {
+            // kube's ServiceAccount plugin: a pod (not a mirror pod) runs as an account that
+            // exists; else one created later by that name would find the pod running as it
+            // (its tokens bound to the pod).
+            step.message = missingServiceAccount(r);
+            if (!step.message.isEmpty())
+                refusal = Status::forbidden(a.apiGroup, a.resource, r.name, step.message);
         } else if (plugin == QLatin1String("AlwaysDeny")) {
             step.message = QStringLiteral("admission control is denying all modifications");
             refusal = Status::forbidden(a.apiGroup, a.resource, r.name, step.message);

@@ -22,6 +22,8 @@ struct AdmissionContext
     std::function<QString(const QString &name)> nodeUid;
     // A pod (namespace, name), nullopt when it does not exist: a node's TokenRequest.
     std::function<std::optional<QJsonObject>(const QString &ns, const QString &name)> pod;
+    // Whether a service account (namespace, name) exists: a pod's ServiceAccount admission.
+    std::function<bool(const QString &ns, const QString &name)> serviceAccountExists;
 };
 
 struct AdmissionRequest
@@ -84,6 +86,9 @@ public:
     const QStringList &plugins() const { return m_plugins; }
 
 private:
+    // The ServiceAccount plugin's refusal of a pod naming an account that does not exist
+    // (kube's words), empty when it has nothing to say.
+    QString missingServiceAccount(const AdmissionRequest &r) const;
     QStringList m_plugins;
     AdmissionContext m_context;
 };

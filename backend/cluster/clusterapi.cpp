@@ -523,6 +523,9 @@ void ClusterApi::rebuildPolicy()
     ctx.pod = [store](const QString &ns, const QString &name) {
         return store->get(QStringLiteral("pods"), ns, name);
     };
+    ctx.serviceAccountExists = [store](const QString &ns, const QString &name) {
+        return store->get(QStringLiteral("serviceaccounts"), ns, name).has_value();
+    };
     QMutexLocker lock(&m_mutex);
     m_rbac = policy;
     m_authorizer =

@@ -545,6 +545,26 @@ roleRef:
         await assertUnchanged(path, before, 'sidecar');
     });
 
+    attack('cluster: ServiceAccount admission — an edit user\'s pod runs as an account that does not exist yet (whoever creates it later finds the pod running as it) → 403 as kube, not created', async () => {
+        await asEditor();
+        const pod = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p-ghost' },
+                      spec: { serviceAccountName: 'ghost', containers: [{ name: 'c', image: 'busybox' }] } };
+        const json = { 'Content-Type': 'application/json' };
+        for (const spec of [pod.spec, { serviceAccount: 'ghost', containers: pod.spec.containers }]) {
+            const r = await asEddie('POST', '/api/v1/namespaces/team-edit/pods', { ...pod, spec }, json);
+            assertStatus(r, forbidden('pods "p-ghost" is forbidden: error looking up service account team-edit/ghost: ' +
+                                      'serviceaccount "ghost" not found', { name: 'p-ghost', kind: 'pods' }), JSON.stringify(spec));
+            await assertAbsent('/api/v1/namespaces/team-edit/pods/p-ghost', JSON.stringify(spec));
+        }
+        // Once the account exists, the same pod is created.
+        const sa = await asEddie('POST', '/api/v1/namespaces/team-edit/serviceaccounts',
+                                 { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'ghost' } }, json);
+        assert.equal(sa.status, 201, sa.text);
+        const made = await asEddie('POST', '/api/v1/namespaces/team-edit/pods', pod, json);
+        assert.equal(made.status, 201, made.text);
+        assert.equal(made.json.spec.serviceAccountName, 'ghost');
+    });
+
     attack('cluster: pod updates — the mirror pod annotation cannot be added by an edit user nor removed by an administrator → 422 as kube, unchanged', async () => {
         await asEditor();
         const path = '/api/v1/namespaces/team-edit/pods/p-plain';
