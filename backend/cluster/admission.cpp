@@ -73,6 +73,24 @@ QJsonValue specField(const QJsonObject &o, const char *field)
     return o.value(QLatin1String("spec")).toObject().value(QLatin1String(field));
 }
 
+// A pod the kubelet mirrors from a static manifest (kubernetes.io/config.mirror).
+bool isMirrorPod(const QJsonObject &pod)
+{
+    return pod.value(QLatin1String("metadata"))
+        .toObject()
+        .value(QLatin1String("annotations"))
+        .toObject()
+        .contains(QLatin1String("kubernetes.io/config.mirror"));
+}
+
+// A create of a pod itself (core group, not a subresource): what ServiceAccount admission sees.
+bool isPodCreate(const AdmissionRequest &r)
+{
+    const Attributes &a = r.attributes;
+    return r.operation == QLatin1String("CREATE") && a.resource == QLatin1String("pods") &&
+           a.subresource.isEmpty() && a.apiGroup.isEmpty();
+}
+
 // What of other API objects a mirror pod's spec would reach, as kube's admitPodCreate words it
 // ("reference secrets", "use generic ephemeral volumes"), or empty when nothing. Secrets and
 // configmaps as Kubernetes' VisitPodSecretNames and VisitPodConfigmapNames walk the spec (every
@@ -218,10 +236,7 @@ QString nodeRestriction(const AdmissionRequest &r, const AdmissionContext &ctx)
     const QString podNode = specField(pod, "nodeName").toString();
     if (a.subresource.isEmpty()) {
         if (r.operation == QLatin1String("CREATE")) {
-            const QJsonObject meta = pod.value(QLatin1String("metadata")).toObject();
-            if (!meta.value(QLatin1String("annotations"))
-                     .toObject()
-                     .contains(QLatin1String("kubernetes.io/config.mirror")))
+            if (!isMirrorPod(pod))
                 return QStringLiteral("pod does not have \"kubernetes.io/config.mirror\" "
                                       "annotation, node \"%1\" can only create mirror pods")
                     .arg(node);
@@ -229,7 +244,10 @@ QString nodeRestriction(const AdmissionRequest &r, const AdmissionContext &ctx)
                 return QStringLiteral("node \"%1\" can only create pods with spec.nodeName set "
                                       "to itself")
                     .arg(node);
-            const QJsonArray owners = meta.value(QLatin1String("ownerReferences")).toArray();
+            const QJsonArray owners = pod.value(QLatin1String("metadata"))
+                                          .toObject()
+                                          .value(QLatin1String("ownerReferences"))
+                                          .toArray();
             const QJsonObject owner = owners.first().toObject();
             const QString uid = ctx.nodeUid ? ctx.nodeUid(node) : QString();
             if (owners.size() != 1 ||
@@ -363,18 +381,10 @@ AdmissionChain::AdmissionChain(QStringList plugins, AdmissionContext context)
 
 void AdmissionChain::mutate(const AdmissionRequest &request, QJsonObject &object) const
 {
-    if (!m_plugins.contains(QLatin1String("ServiceAccount")) ||
-        request.operation != QLatin1String("CREATE") ||
-        request.attributes.resource != QLatin1String("pods") ||
-        !request.attributes.subresource.isEmpty() || !request.attributes.apiGroup.isEmpty())
+    if (!m_plugins.contains(QLatin1String("ServiceAccount")) || !isPodCreate(request))
         return;
     QJsonObject spec = object.value(QLatin1String("spec")).toObject();
-    const bool mirror = object.value(QLatin1String("metadata"))
-                            .toObject()
-                            .value(QLatin1String("annotations"))
-                            .toObject()
-                            .contains(QLatin1String("kubernetes.io/config.mirror"));
-    if (!mirror && podServiceAccount(spec).isEmpty()) {
+    if (!isMirrorPod(object) && podServiceAccount(spec).isEmpty()) {
         spec.insert(QStringLiteral("serviceAccountName"), QStringLiteral("default"));
         spec.insert(QStringLiteral("serviceAccount"), QStringLiteral("default"));
     }
@@ -386,13 +396,7 @@ void AdmissionChain::mutate(const AdmissionRequest &request, QJsonObject &object
 QString AdmissionChain::missingServiceAccount(const AdmissionRequest &r) const
 {
     const Attributes &a = r.attributes;
-    if (r.operation != QLatin1String("CREATE") || a.resource != QLatin1String("pods") ||
-        !a.subresource.isEmpty() || !a.apiGroup.isEmpty() || !m_context.serviceAccountExists)
-        return {};
-    const QJsonObject metadata = r.newObject.value(QLatin1String("metadata")).toObject();
-    if (metadata.value(QLatin1String("annotations"))
-            .toObject()
-            .contains(QLatin1String("kubernetes.io/config.mirror")))
+    if (!isPodCreate(r) || !m_context.serviceAccountExists || isMirrorPod(r.newObject))
         return {};
     const QString account = podServiceAccount(r.newObject.value(QLatin1String("spec")).toObject());
     if (account.isEmpty() || m_context.serviceAccountExists(a.namespaceName, account))

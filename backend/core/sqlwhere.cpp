@@ -37,4 +37,13 @@ bool SqlWhere::exec(QSqlQuery &query, const QString &select, QStringView tail,
     return query.exec();
 }
 
+QString likeLiteral(const QString &text)
+{
+    QString pattern = text;
+    pattern.replace(QLatin1Char('!'), QLatin1String("!!"))
+        .replace(QLatin1Char('%'), QLatin1String("!%"))
+        .replace(QLatin1Char('_'), QLatin1String("!_"));
+    return pattern;
+}
+
 } // namespace Gatehouse::Core

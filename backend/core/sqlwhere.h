@@ -29,4 +29,8 @@ private:
     QVariantList m_values;
 };
 
+// `text` as a LIKE pattern that matches only itself: its wildcards (% and _) and the escape
+// character escaped with '!', for `LIKE ? ESCAPE '!'` (the same on SQLite and PostgreSQL).
+QString likeLiteral(const QString &text);
+
 } // namespace Gatehouse::Core

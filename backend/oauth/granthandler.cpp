@@ -1,6 +1,7 @@
 // What several grants share: scopes, the user grants' tokens, the checks and revocations in
 // the writer's transaction.
 #include "oauth/granthandler.h"
+#include "core/sqlwhere.h"
 
 #include "core/database.h"
 #include "core/writequeue.h"
@@ -218,11 +219,8 @@ bool narrowClientGrants(Core::WriteTransaction &tx, const QString &clientId,
 {
     for (const QString &scope : removed) {
         // ' a b c ' holds ' b ': its LIKE pattern with the scope's own wildcards escaped.
-        QString pattern = scope;
-        pattern.replace(QLatin1Char('!'), QLatin1String("!!"))
-            .replace(QLatin1Char('%'), QLatin1String("!%"))
-            .replace(QLatin1Char('_'), QLatin1String("!_"));
-        pattern = QLatin1String("% ") + pattern + QLatin1String(" %");
+        const QString pattern =
+            QLatin1String("% ") + Core::likeLiteral(scope) + QLatin1String(" %");
         const QString word = QStringLiteral(" %1 ").arg(scope);
         Core::Statement &tokens = tx.stmt(
             "UPDATE oauth_tokens SET scope = TRIM(REPLACE(' ' || scope || ' ', ?1, ' ')) WHERE "

@@ -703,11 +703,8 @@ Result<OrderStore::Page> OrderStore::beers(const QSqlDatabase &db, const BeerFil
     // A substring match on lower() of both (LIKE's case rules differ between the engines),
     // the name's own wildcards escaped.
     if (!f.name.isEmpty()) {
-        QString pattern = f.name;
-        pattern.replace(QLatin1Char('!'), QLatin1String("!!"))
-            .replace(QLatin1Char('%'), QLatin1String("!%"))
-            .replace(QLatin1Char('_'), QLatin1String("!_"));
-        where.add(u"lower(beer_name) LIKE '%' || lower(?) || '%' ESCAPE '!'", {pattern});
+        where.add(u"lower(beer_name) LIKE '%' || lower(?) || '%' ESCAPE '!'",
+                  {Core::likeLiteral(f.name)});
     }
     where.equalIfSet("beer_style", f.style);
     Page page;
