@@ -237,6 +237,13 @@ bool narrowClientGrants(Core::WriteTransaction &tx, const QString &clientId,
             "client_id = ?2 AND ' ' || scope || ' ' LIKE ?3 ESCAPE '!'");
         if (!consents.bind(1, word).bind(2, clientId).bind(3, pattern).exec())
             return false;
+        // A device code waiting for its user (or approved, not yet redeemed) keeps only what
+        // stayed: giving the scope back within its ten minutes does not give it back to it.
+        Core::Statement &devices = tx.stmt(
+            "UPDATE oauth_device_codes SET scope = TRIM(REPLACE(' ' || scope || ' ', ?1, ' ')) "
+            "WHERE client_id = ?2 AND ' ' || scope || ' ' LIKE ?3 ESCAPE '!'");
+        if (!devices.bind(1, word).bind(2, clientId).bind(3, pattern).exec())
+            return false;
     }
     Core::Statement &empty =
         tx.stmt("DELETE FROM oauth_consents WHERE client_id = ? AND scope = ''");

@@ -186,8 +186,8 @@ bool revokeClientDescendants(Core::WriteTransaction &tx, const QString &clientId
 // Scopes an administrator (or a registrant) took from a client leave what it was given, so that
 // giving them back gives them to new grants only: the stored scope of its tokens (access,
 // refresh, id; what the resource server, introspection, userinfo, refresh and token exchange
-// read), of its codes not yet redeemed, and of its users' consents (a consent left with no
-// scope goes).
+// read), of its codes not yet redeemed, of its device codes, and of its users' consents (a
+// consent left with no scope goes).
 bool narrowClientGrants(Core::WriteTransaction &tx, const QString &clientId,
                         const QStringList &removed);
 // The clients of the token stored as `hash` and of every token up its chain (the subject

@@ -681,6 +681,42 @@ describe('oauth: authorization code, refresh tokens, login and consent', () => {
         assert.equal(JSON.parse(Buffer.from(tokens.json.id_token.split('.')[1], 'base64url')).sub, victimUser.id);
     });
 
+    attack('oauth: device flow — a scope taken from the client while its device code waits, and given back before the user approves, does not come back to that code', async () => {
+        const DEVICE = 'urn:ietf:params:oauth:grant-type:device_code';
+        const tv = await registerClient(b, { client_name: `tv ${++counter}`, token_endpoint_auth_method: 'none',
+                                            grant_types: [DEVICE], scope: 'openid email offline_access' });
+        const started = await formPost(b, '/oauth2/device_authorization', { client_id: tv.client_id, scope: 'openid email offline_access' });
+        assert.equal(started.status, 200, started.text);
+        const shown = (await adminFetch(b, 'GET', `/admin/v1/clients/${tv.client_id}`)).json;
+        const withScope = (scope) => adminFetch(b, 'PUT', `/admin/v1/clients/${tv.client_id}`, {
+            client_name: shown.client_name, grant_types: shown.grant_types, redirect_uris: shown.redirect_uris,
+            token_endpoint_auth_method: shown.token_endpoint_auth_method, scope });
+        for (const scope of ['openid offline_access', 'openid email offline_access']) {
+            const r = await withScope(scope);
+            assert.equal(r.status, 200, r.text);
+        }
+        const who = await newUser();
+        const signedIn = await runFlow(await publicClient(), { who });
+        const entry = await signedIn.ua.fetch(new URL(`/oauth2/device?user_code=${started.json.user_code}`, issuer));
+        assert.equal(entry.status, 200, entry.text);
+        const entered = form(entry.text, 'device-form');
+        const page = await signedIn.ua.fetch(new URL(entered.action, issuer),
+                                             { method: 'POST', form: { ...entered.fields, user_code: started.json.user_code } });
+        assert.equal(page.status, 200, page.text);
+        const asked = [...page.text.matchAll(/data-scope="([^"]+)"/g)].map((m) => m[1]);
+        assert.deepEqual(asked, ['openid', 'offline_access'], 'the confirm page asks for what stayed');
+        const approved = await signedIn.ua.fetch(new URL('/oauth2/device/confirm', issuer),
+                                                 { method: 'POST', form: { decision: 'allow', ...form(page.text, 'device-confirm-form').fields } });
+        assert.equal(approved.status, 200, approved.text);
+        const tokens = await formPost(b, '/oauth2/token', { grant_type: DEVICE, device_code: started.json.device_code, client_id: tv.client_id });
+        assert.equal(tokens.status, 200, tokens.text);
+        assert.equal(tokens.json.scope, 'openid offline_access', 'email stays gone from the code that waited');
+        const info = await request(new URL('/oauth2/userinfo', issuer), 'GET', undefined,
+                                   { Authorization: `Bearer ${tokens.json.access_token}` });
+        assert.equal(info.status, 200, info.text);
+        assert.equal(info.json.email, undefined, info.text);
+    });
+
     attack('oauth: silent authorization (prompt=none) for a client the user never consented to gives no code', async () => {
         const c = await publicClient();
         const who = await newUser();
