@@ -393,16 +393,36 @@ void AdmissionChain::mutate(const AdmissionRequest &request, QJsonObject &object
     object.insert(QStringLiteral("spec"), spec);
 }
 
-QString AdmissionChain::missingServiceAccount(const AdmissionRequest &r) const
+QString AdmissionChain::serviceAccountRefusal(const AdmissionRequest &r) const
 {
-    const Attributes &a = r.attributes;
-    if (!isPodCreate(r) || !m_context.serviceAccountExists || isMirrorPod(r.newObject))
+    if (!isPodCreate(r))
         return {};
-    const QString account = podServiceAccount(r.newObject.value(QLatin1String("spec")).toObject());
-    if (account.isEmpty() || m_context.serviceAccountExists(a.namespaceName, account))
+    const QJsonObject spec = r.newObject.value(QLatin1String("spec")).toObject();
+    const QString account = podServiceAccount(spec);
+    if (isMirrorPod(r.newObject)) {
+        // Whoever creates it (kube's Validate): a mirror pod runs as no account and holds no
+        // secret nor token, else a token bound to it would run as the account it names (one
+        // created later by that name included).
+        if (!account.isEmpty())
+            return QStringLiteral("a mirror pod may not reference service accounts");
+        if (referencedObjects(spec) == QLatin1String("reference secrets"))
+            return QStringLiteral("a mirror pod may not reference secrets");
+        for (const QJsonValue v : spec.value(QLatin1String("volumes")).toArray())
+            for (const QJsonValue p : v.toObject()
+                                          .value(QLatin1String("projected"))
+                                          .toObject()
+                                          .value(QLatin1String("sources"))
+                                          .toArray())
+                if (p.toObject().contains(QLatin1String("serviceAccountToken")))
+                    return QStringLiteral(
+                        "a mirror pod may not use ServiceAccountToken volume projections");
+        return {};
+    }
+    if (account.isEmpty() || !m_context.serviceAccountExists ||
+        m_context.serviceAccountExists(r.attributes.namespaceName, account))
         return {};
     return QStringLiteral("error looking up service account %1/%2: serviceaccount \"%2\" not found")
-        .arg(a.namespaceName, account);
+        .arg(r.attributes.namespaceName, account);
 }
 
 AdmissionVerdict AdmissionChain::admit(const AdmissionRequest &r) const
@@ -445,10 +465,10 @@ AdmissionVerdict AdmissionChain::admit(const AdmissionRequest &r) const
                 }
             }
         } else if (plugin == QLatin1String("ServiceAccount")) {
-            // kube's ServiceAccount plugin: a pod (not a mirror pod) runs as an account that
-            // exists; else one created later by that name would find the pod running as it
-            // (its tokens bound to the pod).
-            step.message = missingServiceAccount(r);
+            // kube's ServiceAccount plugin: a pod runs as an account that exists (else one
+            // created later by that name would find the pod running as it, its tokens bound to
+            // the pod); a mirror pod runs as none.
+            step.message = serviceAccountRefusal(r);
             if (!step.message.isEmpty())
                 refusal = Status::forbidden(a.apiGroup, a.resource, r.name, step.message);
         } else if (plugin == QLatin1String("AlwaysDeny")) {

@@ -86,9 +86,10 @@ public:
     const QStringList &plugins() const { return m_plugins; }
 
 private:
-    // The ServiceAccount plugin's refusal of a pod naming an account that does not exist
-    // (kube's words), empty when it has nothing to say.
-    QString missingServiceAccount(const AdmissionRequest &r) const;
+    // The ServiceAccount plugin's refusal (kube's words) of a pod naming an account that does
+    // not exist, or of a mirror pod naming an account, a secret or a token projection; empty
+    // when it has nothing to say.
+    QString serviceAccountRefusal(const AdmissionRequest &r) const;
     QStringList m_plugins;
     AdmissionContext m_context;
 };

@@ -565,6 +565,35 @@ roleRef:
         assert.equal(made.json.spec.serviceAccountName, 'ghost');
     });
 
+    attack('cluster: ServiceAccount admission — an edit user\'s mirror pod names an account (one that does not exist yet, or the deprecated field), a secret or a token projection → 403 as kube, not created', async () => {
+        await asEditor();
+        const json = { 'Content-Type': 'application/json' };
+        const containers = [{ name: 'c', image: 'busybox' }];
+        const cases = [
+            [{ serviceAccountName: 'ghost-m' }, 'a mirror pod may not reference service accounts'],
+            [{ serviceAccount: 'ghost-m' }, 'a mirror pod may not reference service accounts'],
+            [{ serviceAccountName: 'default' }, 'a mirror pod may not reference service accounts'],
+            [{ volumes: [{ name: 's', secret: { secretName: 'x' } }] }, 'a mirror pod may not reference secrets'],
+            [{ imagePullSecrets: [{ name: 'x' }] }, 'a mirror pod may not reference secrets'],
+            [{ volumes: [{ name: 't', projected: { sources: [{ serviceAccountToken: { path: 'token', audience: 'x' } }] } }] },
+             'a mirror pod may not use ServiceAccountToken volume projections'],
+        ];
+        for (const [i, [extra, message]] of cases.entries()) {
+            const name = `m-ghost-${i}`;
+            const r = await asEddie('POST', '/api/v1/namespaces/team-edit/pods', { apiVersion: 'v1', kind: 'Pod',
+                metadata: { name, annotations: { 'kubernetes.io/config.mirror': 'x' } },
+                spec: { nodeName: 'node-1', containers, ...extra } }, json);
+            assertStatus(r, forbidden(`pods "${name}" is forbidden: ${message}`, { name, kind: 'pods' }), JSON.stringify(extra));
+            await assertAbsent(`/api/v1/namespaces/team-edit/pods/${name}`, JSON.stringify(extra));
+        }
+        // A mirror pod naming nothing is still the editor's to make (kube: the same).
+        const plain = await asEddie('POST', '/api/v1/namespaces/team-edit/pods', { apiVersion: 'v1', kind: 'Pod',
+            metadata: { name: 'm-plain', annotations: { 'kubernetes.io/config.mirror': 'x' } },
+            spec: { nodeName: 'node-1', containers } }, json);
+        assert.equal(plain.status, 201, plain.text);
+        assert.equal(plain.json.spec.serviceAccountName, undefined, 'runs as no account');
+    });
+
     attack('cluster: pod updates — the mirror pod annotation cannot be added by an edit user nor removed by an administrator → 422 as kube, unchanged', async () => {
         await asEditor();
         const path = '/api/v1/namespaces/team-edit/pods/p-plain';
