@@ -88,6 +88,13 @@ QStringList extraAreas(const QString &key)
     const QString group = SettingsAdminApi::groupOf(key);
     if (group == QLatin1String("cluster"))
         return {QStringLiteral("cluster")};
+    // Sign-in protection guards every user's password, the cluster identities' and the orders
+    // clients' users' included, whom an oauth:write token alone may not reset or unlock: loosening
+    // it (a lockout of one attempt in a thousand, a rate of 100,000 a minute) is their areas'
+    // business too.
+    if (key == QLatin1String("oauth-lockout-threshold") ||
+        key == QLatin1String("oauth-lockout-duration") || key == QLatin1String("oauth-login-rate"))
+        return {QStringLiteral("oauth"), QStringLiteral("cluster"), QStringLiteral("orders")};
     // The scopes strangers may register for (RFC 7591) include the orders API's when listed
     // there: that is the orders area's business too.
     if (group == QLatin1String("oauth"))

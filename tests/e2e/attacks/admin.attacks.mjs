@@ -323,6 +323,14 @@ describe('admin API: tokens, scopes and escalation', () => {
         assert.equal(policy.status, 403, policy.text);
         assert.match(policy.json.message, /may not change oauth-registration-scopes: that also needs orders:write/);
         assert.equal((await adminFetch(b, 'GET', '/admin/v1/settings/oauth-registration-scopes')).json.value, scopesBefore);
+        // Sign-in protection guards the orders clients' users (and the cluster's) too.
+        for (const [key, value] of [['oauth-lockout-threshold', 1000], ['oauth-lockout-duration', '1s'], ['oauth-login-rate', 100000]]) {
+            const before = (await adminFetch(b, 'GET', `/admin/v1/settings/${key}`)).json;
+            const loosened = await as(settingsAndOAuth.json.token, 'PUT', `/admin/v1/settings/${key}`, { value });
+            assert.equal(loosened.status, 403, loosened.text);
+            assert.match(loosened.json.message, new RegExp(`may not change ${key}: that also needs cluster:write`));
+            assert.deepEqual((await adminFetch(b, 'GET', `/admin/v1/settings/${key}`)).json, before, `${key} unchanged`);
+        }
         assert.deepEqual(await clientNames(), clientsBefore, 'no client made');
         // A trusted issuer whose assertions may carry them: added so, or an existing one's keys
         // replaced (its scopes are kept then).
