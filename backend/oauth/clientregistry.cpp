@@ -869,6 +869,13 @@ void ClientRegistry::rewrite(const std::shared_ptr<Registered> &reg,
                                    QStringLiteral("cannot take the scopes from the client's "
                                                   "tokens and consents"),
                                    500};
+            // offline_access taken: the refresh families end for good (docs/oauth.md), so
+            // that giving it back does not bring them back, leaked ones included.
+            if (removed.contains(QStringLiteral("offline_access")) &&
+                !revokeClientRefreshTokens(tx, reg->client.clientId, now))
+                return Core::Error{QStringLiteral("revocation-failed"),
+                                   QStringLiteral("cannot revoke the client's refresh tokens"),
+                                   500};
             if (!removed.isEmpty() && !revokeClientDescendants(tx, reg->client.clientId, now))
                 return Core::Error{QStringLiteral("revocation-failed"),
                                    QStringLiteral("cannot revoke the exchanged tokens"), 500};

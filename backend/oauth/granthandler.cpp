@@ -138,24 +138,57 @@ stillTrusted(const QString &issuer, const QString &userId, qint64 expectedUpdate
     };
 }
 
-std::optional<OAuthError> scopesStillAllowed(Core::WriteTransaction &tx, const QString &clientId,
-                                             const QStringList &scopes)
+namespace {
+
+// The client's scopes as its stored record names them, or nullopt when it no longer exists.
+std::optional<QStringList> storedClientScopes(Core::WriteTransaction &tx, const QString &clientId)
 {
     Core::Statement &q = tx.stmt("SELECT record FROM oauth_clients WHERE client_id = ?");
     if (!q.bind(1, clientId).next())
-        return invalidGrant(QStringLiteral("the subject token's client no longer exists"));
+        return std::nullopt;
     const QStringList allowed = QJsonDocument::fromJson(q.text(0).toUtf8())
                                     .object()
                                     .value(QStringLiteral("scope"))
                                     .toString()
                                     .split(QLatin1Char(' '), Qt::SkipEmptyParts);
     q.next(); // done with it
+    return allowed;
+}
+
+} // namespace
+
+std::optional<OAuthError> scopesStillAllowed(Core::WriteTransaction &tx, const QString &clientId,
+                                             const QStringList &scopes)
+{
+    const auto allowed = storedClientScopes(tx, clientId);
+    if (!allowed)
+        return invalidGrant(QStringLiteral("the subject token's client no longer exists"));
     for (const QString &s : scopes)
-        if (!allowed.contains(s))
+        if (!allowed->contains(s))
             return invalidScope(QStringLiteral("scope '%1' exceeds what the subject token was "
                                                "granted (less what an administrator took from "
                                                "its client since)")
                                     .arg(s));
+    return std::nullopt;
+}
+
+std::optional<OAuthError> scopesTakenMeanwhile(Core::WriteTransaction &tx,
+                                               const QList<IssuedToken> &tokens)
+{
+    QHash<QString, std::optional<QStringList>> clients;
+    for (const IssuedToken &t : tokens) {
+        auto known = clients.find(t.clientId);
+        if (known == clients.end())
+            known = clients.insert(t.clientId, storedClientScopes(tx, t.clientId));
+        if (!*known)
+            return invalidGrant(QStringLiteral("the client was deleted while the request was "
+                                               "handled"));
+        for (const QString &s : t.scope.split(QLatin1Char(' '), Qt::SkipEmptyParts))
+            if (!(*known)->contains(s))
+                return invalidGrant(QStringLiteral("scope '%1' was taken from the client while "
+                                                   "the request was handled; send it again")
+                                        .arg(s));
+    }
     return std::nullopt;
 }
 
@@ -212,6 +245,13 @@ bool revokeClientDescendants(Core::WriteTransaction &tx, const QString &clientId
         "FROM oauth_tokens t JOIN d ON t.parent = d.h) UPDATE oauth_tokens SET revoked_at = ?2 "
         "WHERE hash IN (SELECT h FROM d) AND revoked_at IS NULL");
     return q.bind(1, clientId).bind(2, now).exec();
+}
+
+bool revokeClientRefreshTokens(Core::WriteTransaction &tx, const QString &clientId, qint64 now)
+{
+    Core::Statement &q = tx.stmt("UPDATE oauth_tokens SET revoked_at = ? WHERE client_id = ? AND "
+                                 "kind = 'refresh' AND revoked_at IS NULL");
+    return q.bind(1, now).bind(2, clientId).exec();
 }
 
 bool narrowClientGrants(Core::WriteTransaction &tx, const QString &clientId,

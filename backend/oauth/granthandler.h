@@ -167,6 +167,14 @@ std::optional<OAuthError> subjectRefused(const TrustedIssuer &issuer, const QStr
 std::optional<OAuthError> scopesStillAllowed(Core::WriteTransaction &tx, const QString &clientId,
                                              const QStringList &scopes);
 
+// Whether each token a grant is about to store is within its client's scopes as stored now, in
+// the writer's transaction: an administrator's narrowing (narrowClientGrants) that committed
+// after the grant read the client finds nothing of it to narrow, and would leave the scope in
+// what is stored (to come back when the scope is given back). invalid_grant, nothing spent
+// (the caller runs it before the grant consumes its code or token), or nullopt.
+std::optional<OAuthError> scopesTakenMeanwhile(Core::WriteTransaction &tx,
+                                               const QList<IssuedToken> &tokens);
+
 // The local user a grant's subject names (`user`, found by the caller: by id or username for
 // another issuer's `sub`, by id only for this server's tokens) gives `sub` the user's id and
 // the scoped claims (the grants that take a JWT from elsewhere: jwt-bearer, token exchange).
@@ -183,6 +191,8 @@ bool revokeCodeTokens(Core::WriteTransaction &tx, const QString &codeHash, qint6
 bool revokeDescendants(Core::WriteTransaction &tx, const QString &hash, qint64 now);
 // The same for every token of a client.
 bool revokeClientDescendants(Core::WriteTransaction &tx, const QString &clientId, qint64 now);
+// Every refresh token of the client, revoked (offline_access taken from it).
+bool revokeClientRefreshTokens(Core::WriteTransaction &tx, const QString &clientId, qint64 now);
 // Scopes an administrator (or a registrant) took from a client leave what it was given, so that
 // giving them back gives them to new grants only: the stored scope of its tokens (access,
 // refresh, id; what the resource server, introspection, userinfo, refresh and token exchange

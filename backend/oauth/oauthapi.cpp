@@ -143,6 +143,9 @@ void OAuthApi::commit(GrantResult result, const QString &grantType, const Respon
     Core::EventQueue *queue = m_eventQueue;
     m_writer.submit(
         [shared](Core::WriteTransaction &tx) -> Core::Result<void> {
+            // First, so that a refusal spends nothing: the code or token can be sent again.
+            if ((shared->error = scopesTakenMeanwhile(tx, shared->tokens)))
+                return {};
             if (shared->consume) {
                 shared->error = shared->consume(tx);
                 if (shared->error)

@@ -43,6 +43,12 @@ GrantResult RefreshTokenGrant::handle(const TokenRequest &req) const
         };
         return r;
     }
+    // A refresh token is offline access (issued only for offline_access): a client that an
+    // administrator took it from keeps no family alive. Said before "revoked": taking it
+    // revoked the client's refresh tokens as well, for good (giving it back brings none back).
+    if (!c.scopes.contains(QStringLiteral("offline_access")))
+        return grantFailed(
+            invalidGrant(QStringLiteral("offline_access is no longer among this client's scopes")));
     if (!q.value(5).isNull())
         return grantFailed(invalidGrant(QStringLiteral("the refresh token was revoked")));
     if (q.value(4).toLongLong() <= now)
@@ -51,11 +57,6 @@ GrantResult RefreshTokenGrant::handle(const TokenRequest &req) const
     if (m_issuer.signInTooOld(q.value(8).toLongLong(), now))
         return grantFailed(invalidGrant(QStringLiteral(
             "the sign-in of this refresh token is older than the server allows; sign in again")));
-    // A refresh token is offline access (issued only for offline_access): a client that an
-    // administrator took it from keeps no family alive.
-    if (!c.scopes.contains(QStringLiteral("offline_access")))
-        return grantFailed(
-            invalidGrant(QStringLiteral("offline_access is no longer among this client's scopes")));
     // What was granted, within what the client may still have: an administrator who takes a
     // scope from a client takes it from the client's refresh tokens too (the seed: a request
     // outside the client record is rejected).

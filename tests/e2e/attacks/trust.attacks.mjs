@@ -1544,7 +1544,7 @@ describe('revocation reaches what was derived', () => {
         }
     });
 
-    attack('revocation: a client an administrator took offline_access from keeps refreshing its families', async () => {
+    attack('revocation: a client an administrator took offline_access from keeps refreshing its families, or gets them back with it', async () => {
         const tokens = await tokensFor(b, kubectl, dave, { scope: 'openid groups offline_access' });
         const once = await tokenRequest(b, kubectl, { grant_type: 'refresh_token', refresh_token: tokens.refresh_token });
         assert.equal(once.status, 200, once.text);
@@ -1555,6 +1555,12 @@ describe('revocation reaches what was derived', () => {
         } finally {
             await undo();
         }
+        // Given back: the families it ended stay ended (a leaked refresh token with them).
+        const again = await tokenRequest(b, kubectl, { grant_type: 'refresh_token', refresh_token: once.json.refresh_token });
+        assertOAuthError(again, 400, 'invalid_grant', /^the refresh token was revoked$/, 'refresh after offline_access came back');
+        const fresh = await tokensFor(b, kubectl, dave, { scope: 'openid groups offline_access' });
+        const renewed = await tokenRequest(b, kubectl, { grant_type: 'refresh_token', refresh_token: fresh.refresh_token });
+        assert.equal(renewed.status, 200, `a new sign-in's family works: ${renewed.text}`);
     });
 
     attack('revocation: a groups scope taken from the cluster\'s client still names the user\'s groups in the cluster and at userinfo', async () => {

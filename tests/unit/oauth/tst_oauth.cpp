@@ -833,6 +833,56 @@ private slots:
         }));
         QVERIFY(!m_clients->find(id));
     }
+
+    // A grant read the client, then an administrator took a scope from it: in the writer's
+    // transaction (where the grant's tokens are stored, OAuthApi::commit) what it would store
+    // is held to the client as stored now, so that narrowClientGrants, which found nothing of
+    // it to narrow, is not undone. A deleted client gives nothing either.
+    void tokensAboutToBeStoredAreHeldToTheClientAsStoredNow()
+    {
+        registerClient(QStringLiteral("narrowed"),
+                       {{QStringLiteral("grant_types"), QJsonArray{QStringLiteral("client_credentials")}},
+                        {QStringLiteral("scope"), QStringLiteral("openid email orders:read")}});
+        const QString id = idOf(QStringLiteral("narrowed"));
+        auto token = [&id](const QString &scope) {
+            OAuth::IssuedToken t;
+            t.clientId = id;
+            t.scope = scope;
+            return t;
+        };
+        // What the writer's transaction finds: the refusal's description, or "" for none.
+        auto check = [this](const QList<OAuth::IssuedToken> &tokens) {
+            std::promise<QString> found;
+            auto future = found.get_future();
+            m_writer->submit([&found, tokens](Core::WriteTransaction &tx) -> Core::Result<void> {
+                const auto e = OAuth::scopesTakenMeanwhile(tx, tokens);
+                found.set_value(e ? e->error + QLatin1Char(' ') + e->description : QString());
+                return {};
+            });
+            return future.get();
+        };
+        const QList<OAuth::IssuedToken> issued{token(QStringLiteral("openid email")),
+                                               token(QStringLiteral("openid orders:read"))};
+        QCOMPARE(check(issued), QString());
+        auto narrowed = *m_clients->find(id);
+        narrowed.scopes = {QStringLiteral("openid"), QStringLiteral("email")};
+        std::promise<bool> updated;
+        m_clients->update(id, narrowed, [&updated](const auto &r) { updated.set_value(bool(r)); },
+                          OAuth::ClientRegistry::By::Admin, {}, {});
+        QVERIFY(updated.get_future().get());
+        QCOMPARE(check(issued),
+                 QStringLiteral("invalid_grant scope 'orders:read' was taken from the client "
+                                "while the request was handled; send it again"));
+        QCOMPARE(check({token(QStringLiteral("openid email"))}), QString());
+        QCOMPARE(check({token(QString())}), QString());
+        std::promise<bool> removed;
+        m_clients->remove(id, [&removed](const auto &r) { removed.set_value(bool(r)); },
+                          OAuth::ClientRegistry::By::Admin, {}, {});
+        QVERIFY(removed.get_future().get());
+        QCOMPARE(check({token(QStringLiteral("openid"))}),
+                 QStringLiteral("invalid_grant the client was deleted while the request was "
+                                "handled"));
+    }
 };
 
 QTEST_GUILESS_MAIN(TestOAuth)
