@@ -840,9 +840,10 @@ private slots:
     // it to narrow, is not undone. A deleted client gives nothing either.
     void tokensAboutToBeStoredAreHeldToTheClientAsStoredNow()
     {
-        registerClient(QStringLiteral("narrowed"),
-                       {{QStringLiteral("grant_types"), QJsonArray{QStringLiteral("client_credentials")}},
-                        {QStringLiteral("scope"), QStringLiteral("openid email orders:read")}});
+        registerClient(
+            QStringLiteral("narrowed"),
+            {{QStringLiteral("grant_types"), QJsonArray{QStringLiteral("client_credentials")}},
+             {QStringLiteral("scope"), QStringLiteral("openid email orders:read")}});
         const QString id = idOf(QStringLiteral("narrowed"));
         auto token = [&id](const QString &scope) {
             OAuth::IssuedToken t;
