@@ -364,7 +364,7 @@ void Dispatcher::pump()
             continue; // stale entry
         if (const QString &owner = q->items.front().ownerId; mustWait(owner)) {
             // Back on the timeline when a slot frees or a lookup answers.
-            m_ownerWaiting[owner].push_back(key);
+            park(owner, q->items.front().endpointId, key);
             continue;
         }
         begin(key);
@@ -778,25 +778,43 @@ void Dispatcher::releaseOwnerSlot(const QString &owner)
     refillOwner(owner);
 }
 
+void Dispatcher::park(const QString &owner, const QString &endpointId, const QString &key)
+{
+    OwnerWaiting &w = m_ownerWaiting[owner];
+    std::deque<QString> &keys = w.keys[endpointId];
+    if (keys.empty())
+        w.endpoints.push_back(endpointId);
+    keys.push_back(key);
+}
+
 void Dispatcher::refillOwner(const QString &owner)
 {
     auto w = m_ownerWaiting.find(owner);
     if (w == m_ownerWaiting.end())
         return;
     // As many of the customer's waiting queues as it has free slots go back on the timeline,
-    // oldest first, at their due time: pump() takes them as any other (and parks them again
-    // should the slots be gone by then).
+    // an endpoint at a time in turn, each endpoint's oldest first, at their due time: pump()
+    // takes them as any other (and parks them again should the slots be gone by then).
     int free = ownerShare() - m_ownerInFlight.value(owner);
-    while (free > 0 && !w->empty()) {
-        const QString key = w->front();
-        w->pop_front();
+    while (free > 0 && !w->endpoints.empty()) {
+        const QString endpoint = w->endpoints.front();
+        w->endpoints.pop_front();
+        auto keys = w->keys.find(endpoint);
+        if (keys == w->keys.end())
+            continue;
+        const QString key = keys->front();
+        keys->pop_front();
+        if (keys->empty())
+            w->keys.erase(keys);
+        else
+            w->endpoints.push_back(endpoint); // its next turn after the others'
         const auto q = m_queues.constFind(key);
         if (q != m_queues.constEnd() && !q->items.empty() && !q->inFlight) {
             m_timeline.emplace(q->items.front().nextAttemptAt, key);
             --free;
         }
     }
-    if (w->empty())
+    if (w->endpoints.empty())
         m_ownerWaiting.erase(w);
 }
 

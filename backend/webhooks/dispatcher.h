@@ -261,8 +261,18 @@ private:
     bool mustWait(const QString &owner) const;
     void releaseOwnerSlot(const QString &owner);
     void refillOwner(const QString &owner); // parked queues back on the timeline, up to its share
+    // A customer's parked queues, by endpoint, taken back in turn: one endpoint of the customer
+    // whose receiver never answers (orders placed by anyone who knows the customer's id, with
+    // a callback that hangs) takes every other free slot, not all of them, and its other
+    // endpoints' deliveries go out meanwhile. In turn within an endpoint: oldest first.
+    struct OwnerWaiting
+    {
+        std::deque<QString> endpoints;            // the turn: endpoints with parked queues
+        QHash<QString, std::deque<QString>> keys; // endpoint -> its parked queues
+    };
+    void park(const QString &owner, const QString &endpointId, const QString &key);
     QHash<QString, int> m_ownerInFlight;
-    QHash<QString, std::deque<QString>> m_ownerWaiting;
+    QHash<QString, OwnerWaiting> m_ownerWaiting;
     // Name lookups (Core::Resolver: c-ares, no thread each), at most kOwnerLookups a customer
     // at once: a customer whose callback names resolve slowly (a DNS server that never
     // answers) holds up its own deliveries only. A lookup counts until the resolver answers;

@@ -660,6 +660,37 @@ test('one customer whose receiver keeps failing holds at most a quarter of the m
     }
 });
 
+test('a customer\'s endpoint whose receiver never answers takes its turn with the customer\'s other endpoints: their callbacks go out meanwhile', { timeout: 2 * TIMEOUT_MS }, async () => {
+    // Anyone who knows a customer's id may place orders for it, with a callback that hangs:
+    // 40 of them held the customer's two slots for 1.5 s each, in turn, and its own order's
+    // callbacks waited behind all of them (about half a minute for the first).
+    const b = await startBackend({ args: ['--webhook-allow-loopback', '--webhook-retry-schedule', '1s',
+                                          '--webhook-jitter-percent', '0', '--webhook-timeout-ms', '1500',
+                                          '--webhook-max-in-flight', '8'] });
+    try {
+        const customer = await newCustomer(b, 'stalled');
+        const hung = [];
+        for (let i = 0; i < 40; ++i)
+            hung.push(await placeOrder(b, customer, `/hang/${customer}`));
+        await waitFor(() => receiver.hanging.length >= 2 ? true : null, { message: 'two hanging attempts' });
+        const started = Date.now();
+        const orderId = await placeOrder(b, customer, `/ok/${customer}`);
+        await waitFor(() => receiver.acceptedStatuses(orderId).length === LIFECYCLE.length ? true : null,
+                      { message: 'the customer\'s own five callbacks while the hanging ones take their turns', timeoutMs: 20_000 });
+        assert.deepEqual(receiver.acceptedStatuses(orderId), LIFECYCLE);
+        const took = Date.now() - started;
+        assert.ok(took < 20_000, `took ${took} ms`);
+        // The hanging orders' deliveries are all still there (none dropped for it).
+        const theirs = (await Promise.all(hung.map((id) => deliveriesOf(b, id)))).flat();
+        assert.ok(theirs.length >= hung.length, `${theirs.length} deliveries of the hanging orders`);
+        assert.ok(theirs.every((d) => d.state === 'pending'), JSON.stringify(theirs.find((d) => d.state !== 'pending')));
+    } finally {
+        for (const res of receiver.hanging.splice(0))
+            res.destroy();
+        assert.equal(await b.stop(), 0, b.stderr);
+    }
+});
+
 test('an attempt that gets no answer within webhook-timeout-ms fails and is retried', async () => {
     const b = await startBackend({ args: [...RETRY_ARGS, '--webhook-timeout-ms', '300'] });
     try {
