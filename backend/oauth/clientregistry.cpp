@@ -869,9 +869,13 @@ void ClientRegistry::rewrite(const std::shared_ptr<Registered> &reg,
                                    QStringLiteral("cannot take the scopes from the client's "
                                                   "tokens and consents"),
                                    500};
-            // offline_access taken: the refresh families end for good (docs/oauth.md), so
-            // that giving it back does not bring them back, leaked ones included.
-            if (removed.contains(QStringLiteral("offline_access")) &&
+            // offline_access or the refresh_token grant taken: the refresh families end for
+            // good (docs/oauth.md), so that giving it back does not bring them back, leaked
+            // ones included.
+            const QString refreshGrant = QStringLiteral("refresh_token");
+            const bool refreshTaken = stored.client.grantTypes.contains(refreshGrant) &&
+                                      !reg->client.grantTypes.contains(refreshGrant);
+            if ((removed.contains(QStringLiteral("offline_access")) || refreshTaken) &&
                 !revokeClientRefreshTokens(tx, reg->client.clientId, now))
                 return Core::Error{QStringLiteral("revocation-failed"),
                                    QStringLiteral("cannot revoke the client's refresh tokens"),

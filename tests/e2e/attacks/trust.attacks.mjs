@@ -1563,6 +1563,19 @@ describe('revocation reaches what was derived', () => {
         assert.equal(renewed.status, 200, `a new sign-in's family works: ${renewed.text}`);
     });
 
+    attack('revocation: a client an administrator took the refresh_token grant from gets its families back with it', async () => {
+        const tokens = await tokensFor(b, kubectl, dave, { scope: 'openid groups offline_access' });
+        await change({ grant_types: ['authorization_code'] });
+        try {
+            const r = await tokenRequest(b, kubectl, { grant_type: 'refresh_token', refresh_token: tokens.refresh_token });
+            assertOAuthError(r, 400, 'unauthorized_client', /refresh_token is not among this client's grant_types/, 'refresh');
+        } finally {
+            await undo();
+        }
+        const again = await tokenRequest(b, kubectl, { grant_type: 'refresh_token', refresh_token: tokens.refresh_token });
+        assertOAuthError(again, 400, 'invalid_grant', /^the refresh token was revoked$/, 'refresh after the grant came back');
+    });
+
     attack('revocation: a groups scope taken from the cluster\'s client still names the user\'s groups in the cluster and at userinfo', async () => {
         const tokens = await tokensFor(b, kubectl, dave, { scope: 'openid groups offline_access' });
         const devs = (who) => (who.user?.groups ?? []).filter((g) => g.endsWith('devs'));
