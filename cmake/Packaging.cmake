@@ -148,8 +148,11 @@ else()
     endif()
     install(FILES "${gatehouse_packaging_dir}/gatehouse.service" DESTINATION "${gatehouse_unit_dir}")
     # GNUInstallDirs: /etc for the /usr prefix, <prefix>/etc otherwise.
+    # Root's only (systemd reads EnvironmentFile= as root): it may hold GATEHOUSE_DATABASE or
+    # PGPASSWORD, which every local user could read at CMake's default 0644.
     install(FILES "${gatehouse_packaging_dir}/gatehouse.default" RENAME gatehouse
-            DESTINATION "${CMAKE_INSTALL_FULL_SYSCONFDIR}/default")
+            DESTINATION "${CMAKE_INSTALL_FULL_SYSCONFDIR}/default"
+            PERMISSIONS OWNER_READ OWNER_WRITE)
   endif()
 
   set(CPACK_GENERATOR DEB)

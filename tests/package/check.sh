@@ -217,6 +217,9 @@ for path in ./usr/bin/gatehouse ./usr/share/applications/gatehouse.desktop \
 done
 unit_path="$(awk '$2 ~ /\/systemd\/system\/gatehouse\.service$/ {print substr($2, 2)}' "$tmp/contents")"
 [ -n "$unit_path" ] || fail "the package has no systemd/system/gatehouse.service"
+# The service's settings may hold the database password: root's only.
+dpkg-deb -c "$deb" | awk '$6 == "./etc/default/gatehouse" {print $1}' | grep -qx -- '-rw-------' ||
+    fail "/etc/default/gatehouse is not 0600: $(dpkg-deb -c "$deb" | grep etc/default/gatehouse)"
 if awk '$1 != "root/root" {bad=1} END {exit !bad}' "$tmp/contents"; then
     fail "files not owned by root/root: $(awk '$1 != "root/root"' "$tmp/contents" | head -3)"
 fi
