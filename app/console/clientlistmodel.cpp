@@ -1,11 +1,10 @@
 #include "clientlistmodel.h"
 #include "fields.h"
+#include "secretclipboard.h"
 
 #include "clientform.h"
 #include "orderstatus.h"
 
-#include <QClipboard>
-#include <QGuiApplication>
 #include <QJsonArray>
 #include <QUrl>
 
@@ -150,8 +149,12 @@ void ClientListModel::applyEvent(const AdminEvent &event)
 
 void ClientListModel::copyToClipboard(const QString &text) const
 {
-    if (QClipboard *clipboard = QGuiApplication::clipboard())
-        clipboard->setText(text);
+    Console::copyToClipboard(text);
+}
+
+void ClientListModel::copySecretToClipboard(const QString &secret) const
+{
+    Console::copySecretToClipboard(secret);
 }
 
 QVariant ClientListModel::value(const QJsonObject &row, int role) const

@@ -63,8 +63,10 @@ public:
     Q_INVOKABLE void vouchForRedirects(const QString &clientId);
     // DELETE /clients/{id}: the client and its tokens are gone; on success clientRemoved().
     Q_INVOKABLE void remove(const QString &clientId);
-    // For the secret dialog's copy button.
+    // For the secret dialog's copy buttons: the client id as plain text, the secret marked
+    // for clipboard managers to leave out and cleared again (secretclipboard.h).
     Q_INVOKABLE void copyToClipboard(const QString &text) const;
+    Q_INVOKABLE void copySecretToClipboard(const QString &secret) const;
 
 signals:
     void mintOptionsChanged();

@@ -1,10 +1,8 @@
 #include "customerlistmodel.h"
 #include "fields.h"
+#include "secretclipboard.h"
 
 #include "orderstatus.h"
-
-#include <QClipboard>
-#include <QGuiApplication>
 
 namespace Gatehouse::Console {
 
@@ -89,10 +87,9 @@ void CustomerListModel::rotateSecret(const QString &customerId)
         [this] { setBusy(false); });
 }
 
-void CustomerListModel::copyToClipboard(const QString &text) const
+void CustomerListModel::copySecretToClipboard(const QString &secret) const
 {
-    if (QClipboard *clipboard = QGuiApplication::clipboard())
-        clipboard->setText(text);
+    Console::copySecretToClipboard(secret);
 }
 
 QVariant CustomerListModel::value(const QJsonObject &row, int role) const

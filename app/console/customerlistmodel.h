@@ -40,8 +40,9 @@ public:
     Q_INVOKABLE void create(const QString &name);
     // POST /customers/{id}/rotate-secret; on success secretIssued().
     Q_INVOKABLE void rotateSecret(const QString &customerId);
-    // For the secret dialog's copy button.
-    Q_INVOKABLE void copyToClipboard(const QString &text) const;
+    // For the secret dialog's copy button: marked for clipboard managers to leave out and
+    // cleared again (secretclipboard.h).
+    Q_INVOKABLE void copySecretToClipboard(const QString &secret) const;
 
 signals:
     void filterOptionsChanged();

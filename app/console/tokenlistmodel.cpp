@@ -1,12 +1,10 @@
 #include "tokenlistmodel.h"
 #include "fields.h"
+#include "secretclipboard.h"
 
 #include "clientform.h"
 #include "clientlistmodel.h"
 #include "orderstatus.h"
-
-#include <QClipboard>
-#include <QGuiApplication>
 
 namespace Gatehouse::Console {
 
@@ -83,6 +81,7 @@ void TokenListModel::mint(const QString &clientId, const QString &scope)
                           if (result.ok()) {
                               const QJsonObject answer = result.object();
                               m_mintedToken = str(answer, "access_token");
+                              m_mintedTokenCopied = false;
                               m_mintAnswer = answer;
                               emit mintChanged();
                               emit minted(m_mintedToken);
@@ -120,15 +119,19 @@ void TokenListModel::clearMinted()
     if (m_mintedToken.isEmpty() && m_mintAnswer.isEmpty() && m_mintError.isEmpty())
         return;
     m_mintedToken.clear();
+    m_mintedTokenCopied = false;
     m_mintAnswer = {};
     m_mintError.clear();
     emit mintChanged();
 }
 
-void TokenListModel::copyToClipboard(const QString &text) const
+void TokenListModel::copyMintedToken()
 {
-    if (QClipboard *clipboard = QGuiApplication::clipboard())
-        clipboard->setText(text);
+    if (m_mintedToken.isEmpty())
+        return;
+    copySecretToClipboard(m_mintedToken);
+    m_mintedTokenCopied = true;
+    emit mintChanged();
 }
 
 QVariant TokenListModel::value(const QJsonObject &row, int role) const

@@ -23,6 +23,8 @@ class TokenListModel : public Gatehouse::Console::LiveListModel
     Q_PROPERTY(QString mintedSummary READ mintedSummary NOTIFY mintChanged)
     // Why the last mint was refused, as the server wrote it (never translated).
     Q_PROPERTY(QString mintError READ mintError NOTIFY mintChanged)
+    // Whether the minted token was copied (copyMintedToken); a new token is not.
+    Q_PROPERTY(bool mintedTokenCopied READ mintedTokenCopied NOTIFY mintChanged)
 
 public:
     enum Role {
@@ -51,13 +53,16 @@ public:
     QString mintedToken() const { return m_mintedToken; }
     QString mintedSummary() const;
     QString mintError() const { return m_mintError; }
+    bool mintedTokenCopied() const { return m_mintedTokenCopied; }
 
     // DELETE /tokens/{id}; a refresh token takes its whole family with it.
     Q_INVOKABLE void revoke(const QString &tokenId);
     // POST /tokens {"client_id", "scope"?}: a client_credentials token; on success minted().
     Q_INVOKABLE void mint(const QString &clientId, const QString &scope);
     Q_INVOKABLE void clearMinted();
-    Q_INVOKABLE void copyToClipboard(const QString &text) const;
+    // The minted token onto the clipboard, marked for clipboard managers to leave out and
+    // cleared again (secretclipboard.h).
+    Q_INVOKABLE void copyMintedToken();
     void retranslate() override;
 
 signals:
@@ -79,6 +84,7 @@ private:
     QTimer m_reloadSoon; // coalesces a burst of oauth.token.* events into one reload
     QTimer m_expiry;
     bool m_minting = false;
+    bool m_mintedTokenCopied = false;
     QString m_mintedToken;
     QJsonObject m_mintAnswer; // for mintedSummary()
     QString m_mintError;

@@ -2,9 +2,11 @@
 
 #include <QJsonArray>
 #include <QJsonObject>
+#include <QUrl>
 
 #include <yaml-cpp/yaml.h>
 
+#include <cctype>
 #include <sstream>
 
 namespace Gatehouse::Cluster {
@@ -126,24 +128,65 @@ std::variant<QByteArray, QString> redactKubeconfig(const QByteArray &yaml)
     }
     if (!root.IsMap() || !root["kind"] || root["kind"].as<std::string>("") != "Config")
         return QStringLiteral("not a kubeconfig (kind: Config)");
-    auto scrub = [](const YAML::Node &section, const char *inner) {
+    // kubectl config view hides the *-data fields, token and password. Gatehouse also hides the
+    // credentials kubectl 1.32 prints: the values of an auth-provider's config that name a
+    // secret or a token (client-secret, id-token, refresh-token, access-token...), every exec
+    // plugin environment value (an API key more often than not) and the password of a proxy URL.
+    const auto secretName = [](std::string key) {
+        for (char &c : key)
+            c = char(std::tolower(static_cast<unsigned char>(c)));
+        for (const char *word : {"secret", "token", "password", "passwd", "key", "credential"})
+            if (key.find(word) != std::string::npos)
+                return true;
+        return false;
+    };
+    const auto scalar = [](const YAML::Node &n) { return n.IsDefined() && n.IsScalar(); };
+    // A map's child without inserting it (a non-const operator[] would), or an undefined node.
+    const auto child = [](const YAML::Node &map, const char *key) {
+        if (!map.IsMap())
+            return YAML::Node(YAML::NodeType::Undefined);
+        const YAML::Node found = map[key];
+        return found ? YAML::Node(found) : YAML::Node(YAML::NodeType::Undefined);
+    };
+    auto scrub = [&](const YAML::Node &section, const char *inner) {
         if (!section.IsSequence())
             return;
         for (YAML::Node entry : section) {
-            YAML::Node body = entry[inner];
+            YAML::Node body = child(entry, inner);
             if (!body.IsMap())
                 continue;
             for (auto kv : body) {
+                if (!scalar(kv.first))
+                    continue;
                 const std::string key = kv.first.as<std::string>();
                 if (key.size() > 5 && key.compare(key.size() - 5, 5, "-data") == 0)
                     kv.second = "DATA+OMITTED";
                 else if (key == "token" || key == "password")
                     kv.second = "REDACTED";
             }
+            if (YAML::Node config = child(child(body, "auth-provider"), "config"); config.IsMap())
+                for (auto kv : config)
+                    if (scalar(kv.first) && secretName(kv.first.as<std::string>()))
+                        kv.second = "REDACTED";
+            if (YAML::Node env = child(child(body, "exec"), "env"); env.IsSequence())
+                for (YAML::Node var : env)
+                    if (child(var, "value"))
+                        var["value"] = "REDACTED";
+            if (const YAML::Node proxy = child(body, "proxy-url"); scalar(proxy)) {
+                QUrl url(QString::fromStdString(proxy.as<std::string>()));
+                if (url.isValid() && !url.password().isEmpty()) {
+                    url.setPassword(QStringLiteral("REDACTED"));
+                    body["proxy-url"] = url.toString().toStdString();
+                }
+            }
         }
     };
-    scrub(root["clusters"], "cluster");
-    scrub(root["users"], "user");
+    try {
+        scrub(child(root, "clusters"), "cluster");
+        scrub(child(root, "users"), "user");
+    } catch (const YAML::Exception &ex) {
+        return QStringLiteral("not a kubeconfig: %1").arg(QString::fromStdString(ex.msg));
+    }
     YAML::Emitter e;
     e << root;
     QByteArray out(e.c_str());

@@ -127,7 +127,7 @@ Dialog {
                 text: root.copiedWhat === "secret" ? qsTr("Copied") : qsTr("Copy")
                 Accessible.name: qsTr("Copy the client secret to the clipboard")
                 onClicked: {
-                    Clients.copyToClipboard(root.secret)
+                    Clients.copySecretToClipboard(root.secret)
                     root.copiedWhat = "secret"
                 }
             }

@@ -86,7 +86,7 @@ Dialog {
                 text: root.copied ? qsTr("Copied") : qsTr("Copy")
                 Accessible.name: qsTr("Copy the secret to the clipboard")
                 onClicked: {
-                    Customers.copyToClipboard(root.secret)
+                    Customers.copySecretToClipboard(root.secret)
                     root.copied = true
                 }
             }

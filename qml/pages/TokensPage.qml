@@ -156,15 +156,11 @@ Pane {
                                 }
                                 Button {
                                     id: copyMinted
-                                    // The token last copied: a new one shows "Copy" again.
-                                    property string copiedToken
                                     objectName: "copyMintedButton"
-                                    text: copyMinted.copiedToken === Tokens.mintedToken ? qsTr("Copied") : qsTr("Copy")
+                                    // A new token shows "Copy" again.
+                                    text: Tokens.mintedTokenCopied ? qsTr("Copied") : qsTr("Copy")
                                     Accessible.name: qsTr("Copy the minted token to the clipboard")
-                                    onClicked: {
-                                        Tokens.copyToClipboard(Tokens.mintedToken)
-                                        copyMinted.copiedToken = Tokens.mintedToken
-                                    }
+                                    onClicked: Tokens.copyMintedToken()
                                 }
                             }
                             Label {

@@ -38,6 +38,7 @@
 #include "console/rbaclistmodel.h"
 #include "console/redeliveryform.h"
 #include "console/scenegraph.h"
+#include "console/secretclipboard.h"
 #include "console/sseparser.h"
 #include "console/testorderform.h"
 #include "console/tokenlistmodel.h"
@@ -53,11 +54,13 @@
 #include "oauth/clientregistry.h"
 #include "platform/platform.h"
 #include <QAbstractItemModelTester>
+#include <QClipboard>
 #include <QCoreApplication>
 #include <QGuiApplication>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QLoggingCategory>
+#include <QMimeData>
 #include <QQmlComponent>
 #include <QQmlEngine>
 #include <QQuickWindow>
@@ -4187,6 +4190,38 @@ void TestConsole::tokensMintRevokeAndInspect()
     QTRY_VERIFY_WITH_TIMEOUT(clock.count() >= 1, timeoutMs());
     // The token is listed (oauth.token.issued).
     QTRY_COMPARE_WITH_TIMEOUT(tokens->rowCount(), 4, timeoutMs());
+
+    // Copied as a secret: marked for clipboard managers and clipboard history to leave out, and
+    // taken off the clipboard again; what the user copied meanwhile stays, and so does a plain
+    // copy (a client id).
+    QClipboard *clipboard = QGuiApplication::clipboard();
+    QVERIFY(clipboard);
+    const auto restoreLifetime =
+        qScopeGuard([] { setSecretClipboardLifetime(kSecretClipboardLifetime); });
+    setSecretClipboardLifetime(std::chrono::milliseconds(200));
+    QVERIFY(!tokens->mintedTokenCopied());
+    tokens->copyMintedToken();
+    QVERIFY(tokens->mintedTokenCopied()); // the button says "Copied"
+    QCOMPARE(clipboard->text(), tokens->mintedToken());
+    QCOMPARE(clipboard->mimeData()->data(QStringLiteral("x-kde-passwordManagerHint")),
+             QByteArray("secret"));
+    QTRY_COMPARE_WITH_TIMEOUT(clipboard->text(), QString(), timeoutMs());
+    tokens->copyMintedToken();
+    clipboard->setText(QStringLiteral("copied by the user"));
+    QTest::qWait(500);
+    QCOMPARE(clipboard->text(), QStringLiteral("copied by the user"));
+    c.services.clients()->copyToClipboard(QStringLiteral("client-id-1"));
+    QVERIFY(!clipboard->mimeData()->hasFormat(QStringLiteral("x-kde-passwordManagerHint")));
+    QTest::qWait(500);
+    QCOMPARE(clipboard->text(), QStringLiteral("client-id-1"));
+    // A secret copied twice: the first copy's timer does not cut the second one short.
+    setSecretClipboardLifetime(std::chrono::milliseconds(400));
+    c.services.customers()->copySecretToClipboard(QStringLiteral("whsec_first"));
+    QTest::qWait(250);
+    c.services.customers()->copySecretToClipboard(QStringLiteral("whsec_first"));
+    QTest::qWait(250);
+    QCOMPARE(clipboard->text(), QStringLiteral("whsec_first"));
+    QTRY_COMPARE_WITH_TIMEOUT(clipboard->text(), QString(), timeoutMs());
 
     // Refused: the OAuth error_description, verbatim.
     tokens->mint(c.server.clientId(2), QString());

@@ -1341,6 +1341,40 @@ void TestHeadlessBackend::adminCliCluster()
     QVERIFY2(view.out.contains(QStringLiteral("client-key-data: DATA+OMITTED")),
              qPrintable(view.out));
     QVERIFY(!view.out.contains(QStringLiteral("BEGIN")));
+    // The credentials kubectl config view still prints are hidden too: an auth-provider's
+    // secrets and tokens, exec plugin environment values, a proxy URL's password. What is not
+    // a credential stays readable, and entries of the wrong shape are left alone.
+    const QString foreign = m_dir->path() + QStringLiteral("/foreign.kubeconfig");
+    QFile foreignFile(foreign);
+    QVERIFY(foreignFile.open(QIODevice::WriteOnly));
+    foreignFile.write("apiVersion: v1\nkind: Config\n"
+                      "clusters:\n- name: c\n  cluster:\n    server: https://127.0.0.1:6443\n"
+                      "    proxy-url: http://bob:hunter2pw@proxy.example:3128\n"
+                      "- just-a-string\n"
+                      "users:\n- name: u\n  user:\n    token: sekrit-token\n"
+                      "    username: alice\n    password: alice-pw\n"
+                      "    auth-provider:\n      name: oidc\n      config:\n"
+                      "        client-id: the-client-id\n        client-secret: csecret-value\n"
+                      "        id-token: idtoken-value\n        refresh-token: rtoken-value\n"
+                      "        idp-issuer-url: https://issuer.example\n"
+                      "    exec:\n      apiVersion: client.authentication.k8s.io/v1\n"
+                      "      command: get-token\n      env:\n      - name: API_KEY\n"
+                      "        value: envsecret-value\n      - name: NO_VALUE\n"
+                      "- name: w\n  user: [1, 2]\n"
+                      "contexts: []\ncurrent-context: ''\n");
+    foreignFile.close();
+    const CliResult foreignView =
+        runCli(QStringList{"admin", "kubeconfig", "view", foreign} + base);
+    QCOMPARE(foreignView.exitCode, 0);
+    for (const char *secret : {"hunter2pw", "sekrit-token", "alice-pw", "csecret-value",
+                               "idtoken-value", "rtoken-value", "envsecret-value"})
+        QVERIFY2(!foreignView.out.contains(QLatin1String(secret)),
+                 qPrintable(QStringLiteral("%1 printed:\n%2").arg(secret, foreignView.out)));
+    for (const char *kept : {"the-client-id", "https://issuer.example", "username: alice",
+                             "name: API_KEY", "proxy.example:3128", "bob", "get-token"})
+        QVERIFY2(foreignView.out.contains(QLatin1String(kept)),
+                 qPrintable(QStringLiteral("%1 missing:\n%2").arg(kept, foreignView.out)));
+    QCOMPARE(foreignView.out.count(QStringLiteral("REDACTED")), 7);
     // A file that cannot be written: a clear error, exit 1, no file, no temporary left over.
     const QString nowhere = m_dir->path() + QStringLiteral("/no-such-dir/node-1.kubeconfig");
     const CliResult unwritable =
