@@ -238,11 +238,14 @@ ClusterAdminApi::ClusterAdminApi(Core::HttpServer &server, Cluster::ClusterApi &
             if (!body)
                 return respond(
                     bad(QStringLiteral("the body must be a JSON object"), "malformed-json"));
-            m_cluster.perform(*body, [respond](const QJsonObject &o) {
-                if (o.contains(QLatin1String("error")))
-                    return respond(bad(o.value(QLatin1String("error")).toString()));
-                respond(HttpResponse::json(200, o));
-            });
+            m_cluster.perform(
+                *body,
+                [respond](const QJsonObject &o) {
+                    if (o.contains(QLatin1String("error")))
+                        return respond(bad(o.value(QLatin1String("error")).toString()));
+                    respond(HttpResponse::json(200, o));
+                },
+                credentialsUntil(req));
         });
     m_server.route(
         "GET", QStringLiteral("/admin/v1/cluster/requests"), [this](const HttpRequest &req) {
@@ -471,21 +474,34 @@ ClusterAdminApi::ClusterAdminApi(Core::HttpServer &server, Cluster::ClusterApi &
                 const QByteArray ct = req.header("content-type");
                 if (!ct.isEmpty())
                     r.insert(QStringLiteral("contentType"), QString::fromLatin1(ct));
-                m_cluster.perform(r, [respond](const QJsonObject &o) {
-                    if (o.contains(QLatin1String("error")))
-                        return respond(bad(o.value(QLatin1String("error")).toString()));
-                    const QJsonValue body = o.value(QLatin1String("body"));
-                    HttpResponse resp;
-                    resp.status = o.value(QLatin1String("code")).toInt();
-                    resp.body = body.isObject()
-                                    ? QJsonDocument(body.toObject()).toJson(QJsonDocument::Compact)
-                                    : body.toString().toUtf8();
-                    resp.setHeader("Content-Type", body.isObject() ? "application/json"
-                                                                   : "text/plain; charset=utf-8");
-                    respond(resp);
-                });
+                m_cluster.perform(
+                    r,
+                    [respond](const QJsonObject &o) {
+                        if (o.contains(QLatin1String("error")))
+                            return respond(bad(o.value(QLatin1String("error")).toString()));
+                        const QJsonValue body = o.value(QLatin1String("body"));
+                        HttpResponse resp;
+                        resp.status = o.value(QLatin1String("code")).toInt();
+                        resp.body =
+                            body.isObject()
+                                ? QJsonDocument(body.toObject()).toJson(QJsonDocument::Compact)
+                                : body.toString().toUtf8();
+                        resp.setHeader("Content-Type", body.isObject()
+                                                           ? "application/json"
+                                                           : "text/plain; charset=utf-8");
+                        respond(resp);
+                    },
+                    credentialsUntil(req));
             });
     }
+}
+
+qint64 ClusterAdminApi::credentialsUntil(const HttpRequest &req) const
+{
+    const auto by = m_tokens.authenticate(req.bearerToken());
+    if (!by)
+        return 1;
+    return by->root ? 0 : std::max<qint64>(by->expiresAt, 0);
 }
 
 } // namespace Gatehouse::Admin

@@ -6,6 +6,7 @@
 
 namespace Gatehouse::Core {
 class Clock;
+struct HttpRequest;
 class HttpServer;
 class SettingsStore;
 } // namespace Gatehouse::Core
@@ -31,6 +32,11 @@ public:
     static QString settingsKey();
 
 private:
+    // When a service account token issued for this request ends at the latest: the admin
+    // token's expiry (0: the root token or one that does not expire; 1, long past: a token
+    // revoked or expired since its area was checked).
+    qint64 credentialsUntil(const Core::HttpRequest &req) const;
+
     Core::HttpServer &m_server;
     Cluster::ClusterApi &m_cluster;
     Core::SettingsStore &m_settings;

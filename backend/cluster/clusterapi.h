@@ -117,8 +117,10 @@ public:
     // verb x resource and URL it holds through RBAC with the bindings and rules behind each,
     // plus notes on what the privileged group and the Node authorizer grant beyond RBAC.
     std::variant<QJsonObject, QString> access(const QJsonObject &request) const;
-    // The same request for real, as that identity; done gets {code, body, trace}.
-    void perform(const QJsonObject &request, std::function<void(QJsonObject)> done);
+    // The same request for real, as that identity; done gets {code, body, trace}. A service
+    // account token it issues ends by credentialsUntilMs at the latest (0: no bound).
+    void perform(const QJsonObject &request, std::function<void(QJsonObject)> done,
+                 qint64 credentialsUntilMs = 0);
 
     QJsonArray recentRequests(int max = 200) const;
     // What authentication and authorization decide with: the authorizer chain (RBAC policy,

@@ -348,7 +348,8 @@ std::variant<QJsonObject, QString> ClusterApi::access(const QJsonObject &request
     return out;
 }
 
-void ClusterApi::perform(const QJsonObject &request, std::function<void(QJsonObject)> done)
+void ClusterApi::perform(const QJsonObject &request, std::function<void(QJsonObject)> done,
+                         qint64 credentialsUntilMs)
 {
     std::shared_ptr<Context> ctx;
     auto built = buildRequest(request, ctx);
@@ -356,6 +357,7 @@ void ClusterApi::perform(const QJsonObject &request, std::function<void(QJsonObj
         done(QJsonObject{{QStringLiteral("error"), *e}});
         return;
     }
+    ctx->credentialsUntilMs = credentialsUntilMs;
     ctx->onDone = [done = std::move(done)](const Core::HttpResponse &r, const RequestTrace &trace) {
         QJsonObject out{{QStringLiteral("code"), r.status},
                         {QStringLiteral("trace"), trace.toJson()}};

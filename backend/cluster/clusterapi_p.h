@@ -36,6 +36,9 @@ struct ClusterApi::Context
     bool anonymousRefused = false;  // acting as anonymous while anonymous access is off
     std::optional<UserInfo> actAs;
     QString impersonator; // who sent Impersonate-* headers (the request acts as another)
+    // When a credential this request issues must end at the latest (ms since the epoch; 0: no
+    // bound): the admin token's expiry, for requests made through the admin API.
+    qint64 credentialsUntilMs = 0;
     RequestTrace trace;
     Attributes attributes;
     std::shared_ptr<const AuthorizerChain> authorizer;

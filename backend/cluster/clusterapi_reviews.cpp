@@ -292,9 +292,9 @@ void ClusterApi::issueToken(const std::shared_ptr<Context> &ctx, const QJsonObje
     const RequestInfo &info = ctx->trace.info;
     const bool pretty = ctx->pretty;
     const QJsonObject spec = tokenRequest.value(QLatin1String("spec")).toObject();
-    const qint64 seconds = spec.contains(QLatin1String("expirationSeconds"))
-                               ? Core::jsonSeconds(spec.value(QLatin1String("expirationSeconds")))
-                               : 3600;
+    qint64 seconds = spec.contains(QLatin1String("expirationSeconds"))
+                         ? Core::jsonSeconds(spec.value(QLatin1String("expirationSeconds")))
+                         : 3600;
     if (seconds < 600 || seconds > 48 * 3600) {
         finish(ctx,
                Status::invalid(QStringLiteral("authentication.k8s.io"),
@@ -313,6 +313,18 @@ void ClusterApi::issueToken(const std::shared_ptr<Context> &ctx, const QJsonObje
                Status::internalError(QStringLiteral("service account tokens are not configured"))
                    .response(pretty));
         return;
+    }
+    // Asked through an admin token that expires: the token ends with it at the latest, as
+    // kube's --service-account-max-token-expiration shortens a request (the answer's
+    // expirationSeconds and expirationTimestamp say what was issued). No credential outlives
+    // the admin token that asked for it (docs/admin-tokens.md).
+    if (ctx->credentialsUntilMs > 0) {
+        const qint64 left = (ctx->credentialsUntilMs - m_clock.now().toMSecsSinceEpoch()) / 1000;
+        if (left < 1) {
+            finish(ctx, Status::unauthorized().response(pretty));
+            return;
+        }
+        seconds = std::min(seconds, left);
     }
     const QJsonValue ref = spec.value(QLatin1String("boundObjectRef"));
     QJsonObject bound;

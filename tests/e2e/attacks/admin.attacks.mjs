@@ -407,6 +407,39 @@ describe('admin API: tokens, scopes and escalation', () => {
         assert.ok(Date.parse(new X509Certificate(root.json.certificatePem).validTo) > Date.now() + 29 * 86400_000);
     });
 
+    attack('admin: a cluster:write token that expires in 15 minutes mints a 48-hour service account token, through the passthrough and as system:masters through requests', async () => {
+        const made = await request(`${b.adminUrl}/admin/v1/admin-tokens`, 'POST',
+                                   { name: 'ci-robot', permissions: ['cluster:write'], expiresIn: 900 },
+                                   { Authorization: `Bearer ${b.adminToken}` });
+        assert.equal(made.status, 201, made.text);
+        const tokenEnds = Date.parse(made.json.expiresAt);
+        const account = await as(made.json.token, 'POST', '/admin/v1/cluster/k8s/api/v1/namespaces/default/serviceaccounts',
+                                 { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'ci-robot' } });
+        assert.equal(account.status, 201, account.text);
+        const tokenRequest = { apiVersion: 'authentication.k8s.io/v1', kind: 'TokenRequest', spec: { expirationSeconds: 172800 } };
+        const path = '/api/v1/namespaces/default/serviceaccounts/ci-robot/token';
+        const check = (answer, via) => {
+            assert.equal(answer.kind, 'TokenRequest', JSON.stringify(answer));
+            const ends = Date.parse(answer.status.expirationTimestamp);
+            assert.ok(ends <= tokenEnds, `${via}: the service account token ends ${answer.status.expirationTimestamp}, after the admin token (${made.json.expiresAt})`);
+            assert.ok(answer.spec.expirationSeconds <= 900, `${via}: spec.expirationSeconds ${answer.spec.expirationSeconds}`);
+            const payload = JSON.parse(Buffer.from(answer.status.token.split('.')[1], 'base64url'));
+            assert.ok(payload.exp * 1000 <= tokenEnds, `${via}: exp ${payload.exp}`);
+        };
+        const direct = await as(made.json.token, 'POST', `/admin/v1/cluster/k8s${path}`, tokenRequest);
+        assert.equal(direct.status, 201, direct.text);
+        check(direct.json, 'the passthrough');
+        const viaRequests = await as(made.json.token, 'POST', '/admin/v1/cluster/requests',
+                                     { user: 'root', groups: ['system:masters'], method: 'POST', path, body: JSON.stringify(tokenRequest) });
+        assert.equal(viaRequests.status, 200, viaRequests.text);
+        assert.equal(viaRequests.json.code, 201, viaRequests.text);
+        check(viaRequests.json.body, 'requests');
+        // The root token (which never expires) still gets the 48 hours it asks for.
+        const root = await adminFetch(b, 'POST', `/admin/v1/cluster/k8s${path}`, tokenRequest);
+        assert.equal(root.status, 201, root.text);
+        assert.equal(root.json.spec.expirationSeconds, 172800);
+    });
+
     attack('admin: an orders:read token reads a delivery\'s signed headers to send the message again → the signature is shown cut, never whole', async () => {
         const order = await adminFetch(b, 'POST', '/admin/v1/test-orders', {});
         assert.equal(order.status, 201, order.text);
