@@ -442,7 +442,7 @@ HttpResponse OAuthApi::introspectionEndpoint(const HttpRequest &req) const
         return invalidRequest(QStringLiteral("token is required")).toResponse();
     const Core::ReadStatement q = m_database.read(
         "SELECT client_id, subject, scope, audience, issued_at, expires_at, revoked_at, "
-        "kind, auth_time FROM oauth_tokens WHERE hash = ?");
+        "kind, auth_time, act FROM oauth_tokens WHERE hash = ?");
     q->bind(1, TokenIssuer::storageKey(token));
     const qint64 now = m_clock.now().toMSecsSinceEpoch();
     // RFC 7662 §2.2 / §4: an id_token is not an OAuth token, and a client learns about its
@@ -469,6 +469,7 @@ HttpResponse OAuthApi::introspectionEndpoint(const HttpRequest &req) const
     const QString audience = q->text(3);
     const qint64 issuedAt = q->int64(4);
     const qint64 expiresAt = q->int64(5);
+    const QByteArray act = q->isNull(9) ? QByteArray() : q->text(9).toUtf8();
     // What the token's client may still have (the resource guard and the refresh grant decide
     // alike): a scope an administrator took from the client is no longer the token's, and a
     // refresh token of a client without offline_access is no longer usable.
@@ -496,6 +497,12 @@ HttpResponse OAuthApi::introspectionEndpoint(const HttpRequest &req) const
             o.insert(QStringLiteral("username"), user->username);
     if (!scope.isEmpty())
         o.insert(QStringLiteral("scope"), scope);
+    // Who acts for the subject (RFC 8693 §2.2.1 / §4.1, registered for introspection answers
+    // in §7.6.2): a resource server told only the subject would take a delegated token, an
+    // opaque one above all, for the user's own.
+    if (!act.isEmpty())
+        if (const QJsonObject chain = QJsonDocument::fromJson(act).object(); !chain.isEmpty())
+            o.insert(QStringLiteral("act"), chain);
     return noStore(HttpResponse::json(200, o));
 }
 

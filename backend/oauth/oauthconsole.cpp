@@ -9,6 +9,7 @@
 #include "crypto/jws.h"
 #include "oauth/signingkeys.h"
 
+#include <QJsonDocument>
 #include <QSqlQuery>
 
 namespace Gatehouse::OAuth {
@@ -199,6 +200,8 @@ QJsonObject OAuthConsole::previewToken(const QJsonObject &request) const
                              {QStringLiteral("exp"), access.expiresAt / 1000}};
         if (!access.scope.isEmpty())
             claims.insert(QStringLiteral("scope"), access.scope);
+        if (!access.act.isEmpty())
+            claims.insert(QStringLiteral("act"), QJsonDocument::fromJson(access.act).object());
         out.insert(QStringLiteral("note"),
                    QStringLiteral("an opaque token: these are the fields introspection would "
                                   "answer; the value is withheld and nothing is stored"));

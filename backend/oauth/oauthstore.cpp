@@ -177,21 +177,10 @@ Core::Migration OAuthStore::tokenOrigins()
 
 QList<Core::Migration> OAuthStore::all()
 {
-    return {migration(),
-            usersAndCodes(),
-            deviceCodes(),
-            registration(),
-            assertions(),
-            tokensInIssueOrder(),
-            userTokensIndex(),
-            trustBoundaries(),
-            tokenOrigins(),
-            tokenParents(),
-            SignInStore::migration(),
-            changesAnnounced(),
-            loginRate(),
-            codeRedirectUris(),
-            issuerSubjects(),
+    return {migration(),        usersAndCodes(),      deviceCodes(),      registration(),
+            assertions(),       tokensInIssueOrder(), userTokensIndex(),  trustBoundaries(),
+            tokenOrigins(),     tokenParents(),       tokenActors(),      SignInStore::migration(),
+            changesAnnounced(), loginRate(),          codeRedirectUris(), issuerSubjects(),
             codeSessions()};
 }
 
@@ -266,6 +255,16 @@ Core::Migration OAuthStore::tokenParents()
             {QStringLiteral("ALTER TABLE oauth_tokens ADD COLUMN parent TEXT"),
              QStringLiteral("CREATE INDEX oauth_tokens_parent ON oauth_tokens(parent) WHERE "
                             "parent IS NOT NULL")}};
+}
+
+Core::Migration OAuthStore::tokenActors()
+{
+    // An exchanged token's chain of delegation (its act claim, compact JSON): an opaque token
+    // has no claims to carry it, so introspection could not say who acts, and exchanging such
+    // a token again dropped the earlier actors.
+    return {38,
+            QStringLiteral("oauth: who acts for an exchanged token's subject"),
+            {QStringLiteral("ALTER TABLE oauth_tokens ADD COLUMN act TEXT")}};
 }
 
 } // namespace Gatehouse::OAuth

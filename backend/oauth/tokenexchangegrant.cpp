@@ -9,6 +9,7 @@
 #include "oauth/signingkeys.h"
 #include "oauth/trustsettings.h"
 
+#include <QJsonDocument>
 #include <QSqlQuery>
 #include <QUrl>
 
@@ -45,8 +46,8 @@ std::optional<OAuthError> TokenExchangeGrant::resolve(const QString &token, cons
     auto stored = [&](const QString &kind) -> std::optional<OAuthError> {
         QSqlQuery q(m_database.connection());
         q.prepare(QStringLiteral("SELECT kind, client_id, subject, scope, audience, expires_at, "
-                                 "revoked_at, family, code_hash, origin FROM oauth_tokens WHERE "
-                                 "hash = ?"));
+                                 "revoked_at, family, code_hash, origin, act FROM oauth_tokens "
+                                 "WHERE hash = ?"));
         out->hash = TokenIssuer::storageKey(token);
         q.addBindValue(out->hash);
         if (!q.exec() || !q.next() || q.value(0).toString() != kind)
@@ -75,6 +76,9 @@ std::optional<OAuthError> TokenExchangeGrant::resolve(const QString &token, cons
         out->family = q.value(7).toString();
         out->codeHash = q.value(8).toString();
         out->origin = q.value(9).toString();
+        // Its chain of delegation as recorded (an opaque token carries no claims; a JWT's
+        // act claim, read below, is the same).
+        out->act = QJsonDocument::fromJson(q.value(10).toString().toUtf8()).object();
         return std::nullopt;
     };
     const QByteArray compact = token.toUtf8();
@@ -361,6 +365,8 @@ GrantResult TokenExchangeGrant::handle(const TokenRequest &req) const
             issuingError(token.error().code, token.error().message, token.error().httpStatus));
     token->family = subject.family;
     token->codeHash = subject.codeHash;
+    if (!act.isEmpty())
+        token->act = QJsonDocument(act).toJson(QJsonDocument::Compact);
     token->origin = subject.local ? subject.origin : subject.iss;
     if (subject.local)
         token->parent = subject.hash; // revoked with it (revokeDescendants)

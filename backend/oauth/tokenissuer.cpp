@@ -319,8 +319,8 @@ Core::Result<void> TokenIssuer::store(Core::WriteTransaction &tx, const IssuedTo
 {
     Core::Statement &q = tx.stmt(
         "INSERT INTO oauth_tokens (hash, kind, format, client_id, subject, scope, audience, "
-        "issued_at, expires_at, family, code_hash, auth_time, origin, parent) VALUES (?, ?, ?, "
-        "?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+        "issued_at, expires_at, family, code_hash, auth_time, origin, parent, act) VALUES (?, ?, "
+        "?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
     // A null QString binds NULL: an empty scope (a client with none, an exchange that kept
     // none) is the empty text, not a refused NOT NULL.
     auto text = [](const QString &v) { return v.isNull() ? QString(QLatin1String("")) : v; };
@@ -332,6 +332,10 @@ Core::Result<void> TokenIssuer::store(Core::WriteTransaction &tx, const IssuedTo
     else
         q.bindNull(12);
     q.bindTextOrNull(13, t.origin).bindTextOrNull(14, t.parent);
+    if (t.act.isEmpty())
+        q.bindNull(15);
+    else
+        q.bindUtf8(15, t.act);
     if (!q.exec())
         return Core::WriteTransaction::sqlError(q, "store token");
     return {};

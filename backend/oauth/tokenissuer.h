@@ -39,6 +39,10 @@ struct IssuedToken
     // server's own. Such a token never leads into the cluster API (docs/oauth.md).
     QString origin;
     QString parent; // the stored key of the subject token it was exchanged from
+    // The chain of delegation of an exchanged token (its `act` claim, RFC 8693 §4.1) as compact
+    // JSON; empty: nobody acts for the subject. Stored so that an opaque token shows it too:
+    // introspection answers it, and exchanging the token again keeps it.
+    QByteArray act;
 };
 
 // Where a claim of an issued token came from, for the token preview (issue 8): `source` is

@@ -325,6 +325,45 @@ test('token exchange: audience policy, scope narrowing, delegation with act', as
                               actor_token: actor.access_token, actor_token_type: AT, resource: api }, basic(gateway)),
                 400, 'invalid_request', /^the chain of delegation would name more than 8 actors$/);
 
+    // Opaque tokens carry no claims: the chain of delegation is recorded with the token, so
+    // introspection says who acts, and exchanging it again keeps the actors (it must not pass
+    // for the subject's own token) or nests them under a new one.
+    const opaqueGateway = await register({ client_name: 'opaque gateway', grant_types: [EXCHANGE, 'client_credentials'],
+                                           scope: 'orders:read orders:write', token_exchange_audiences: [api],
+                                           access_token_format: 'opaque' });
+    const introspect = async (value, as) => {
+        const r = await request(`${b.serviceUrl}/oauth2/introspect`, 'POST', new URLSearchParams({ token: value }).toString(),
+                                { 'Content-Type': 'application/x-www-form-urlencoded', ...basic(as) });
+        assert.equal(r.status, 200, r.text);
+        assert.equal(r.json.active, true, r.text);
+        return r.json;
+    };
+    const opaqueActor = (await token({ grant_type: 'client_credentials' }, basic(opaqueGateway))).json;
+    const opaqueDelegated = await token({ grant_type: EXCHANGE, subject_token: subject.access_token, subject_token_type: AT,
+                                          actor_token: opaqueActor.access_token, actor_token_type: AT, resource: api },
+                                        basic(opaqueGateway));
+    assert.equal(opaqueDelegated.status, 200, opaqueDelegated.text);
+    assert.notEqual(opaqueDelegated.json.access_token.split('.').length, 3, 'an opaque token, not a JWT');
+    const seen = await introspect(opaqueDelegated.json.access_token, opaqueGateway);
+    assert.equal(seen.sub, frontend.client_id);
+    assert.deepEqual(seen.act, { sub: opaqueGateway.client_id });
+    // Not delegated: no act at all.
+    assert.equal((await introspect(opaqueActor.access_token, opaqueGateway)).act, undefined);
+    // Exchanged again by another client, without an actor: the JWT it gets keeps the actor.
+    const kept = await token({ grant_type: EXCHANGE, subject_token: opaqueDelegated.json.access_token,
+                               subject_token_type: AT, audience: api }, basic(gateway));
+    assert.equal(kept.status, 200, kept.text);
+    assert.deepEqual(jose.decodeJwt(kept.json.access_token).act, { sub: opaqueGateway.client_id });
+    // With an actor: nested under it, opaque again, and introspection shows the whole chain.
+    const nested = await token({ grant_type: EXCHANGE, subject_token: opaqueDelegated.json.access_token,
+                                 subject_token_type: AT, actor_token: opaqueActor.access_token, actor_token_type: AT,
+                                 resource: api }, basic(opaqueGateway));
+    assert.equal(nested.status, 200, nested.text);
+    assert.deepEqual((await introspect(nested.json.access_token, opaqueGateway)).act,
+                     { sub: opaqueGateway.client_id, act: { sub: opaqueGateway.client_id } });
+    // A JWT's introspection says the same as its claim.
+    assert.deepEqual((await introspect(delegated.json.access_token, gateway)).act, { sub: gateway.client_id });
+
     // Another client's token is no actor token for the gateway: the actor is the caller.
     assertError(await token({ grant_type: EXCHANGE, subject_token: subject.access_token, subject_token_type: AT,
                               actor_token: subject.access_token, actor_token_type: AT, resource: api },
