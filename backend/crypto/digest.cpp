@@ -7,6 +7,8 @@
 #include <openssl/evp.h>
 #include <openssl/params.h>
 
+#include <memory>
+
 namespace Gatehouse::Crypto::Digest {
 
 namespace {
@@ -27,21 +29,42 @@ EVP_MAC *hmacMac()
     return mac;
 }
 
+// This thread's HMAC context with its digest set: EVP_MAC_init() with the digest as a
+// parameter fetches SHA-256 from the provider again at every call (a lock and a search of
+// the provider's store), which cost more than the MAC of a webhook's few hundred bytes. The
+// context is initialised again with each key; it goes when the thread ends.
+EVP_MAC_CTX *threadHmacSha256()
+{
+    struct Free
+    {
+        void operator()(EVP_MAC_CTX *c) const { EVP_MAC_CTX_free(c); }
+    };
+    thread_local const std::unique_ptr<EVP_MAC_CTX, Free> ctx = [] {
+        EVP_MAC *mac = hmacMac();
+        EVP_MAC_CTX *c = mac ? EVP_MAC_CTX_new(mac) : nullptr;
+        char digest[] = "SHA256";
+        const OSSL_PARAM params[] = {
+            OSSL_PARAM_construct_utf8_string(OSSL_MAC_PARAM_DIGEST, digest, 0), OSSL_PARAM_END};
+        if (c && EVP_MAC_CTX_set_params(c, params) != 1) {
+            EVP_MAC_CTX_free(c);
+            c = nullptr;
+        }
+        return std::unique_ptr<EVP_MAC_CTX, Free>(c);
+    }();
+    return ctx.get();
+}
+
 } // namespace
 
 QByteArray hmacSha256(QByteArrayView key, std::initializer_list<QByteArrayView> parts)
 {
     QByteArray out(32, Qt::Uninitialized);
-    EVP_MAC *mac = hmacMac();
-    EVP_MAC_CTX *ctx = mac ? EVP_MAC_CTX_new(mac) : nullptr;
-    char digest[] = "SHA256";
-    const OSSL_PARAM params[] = {OSSL_PARAM_construct_utf8_string(OSSL_MAC_PARAM_DIGEST, digest, 0),
-                                 OSSL_PARAM_END};
+    EVP_MAC_CTX *ctx = threadHmacSha256();
     // An empty key is a valid HMAC key; OpenSSL wants a non-null pointer for it.
     static const unsigned char none = 0;
     const auto *keyBytes =
         key.isEmpty() ? &none : reinterpret_cast<const unsigned char *>(key.data());
-    bool ok = ctx && EVP_MAC_init(ctx, keyBytes, size_t(key.size()), params) == 1;
+    bool ok = ctx && EVP_MAC_init(ctx, keyBytes, size_t(key.size()), nullptr) == 1;
     for (QByteArrayView part : parts)
         ok = ok && (part.isEmpty() ||
                     EVP_MAC_update(ctx, reinterpret_cast<const unsigned char *>(part.data()),
@@ -50,7 +73,6 @@ QByteArray hmacSha256(QByteArrayView key, std::initializer_list<QByteArrayView> 
     ok = ok &&
          EVP_MAC_final(ctx, reinterpret_cast<unsigned char *>(out.data()), &length, 32) == 1 &&
          length == 32;
-    EVP_MAC_CTX_free(ctx);
     if (!ok)
         qFatal("gatehouse.crypto: HMAC-SHA256 failed (%s)",
                qPrintable(Detail::takeOpenSslErrors()));

@@ -118,14 +118,29 @@ void Http1ResponseParser::keep(QByteArrayView data)
 // Takes one line ending in LF (a preceding CR is dropped) when complete. `budget` caps the
 // line's bytes including its end; the check gives the same answer however the bytes are
 // split, which the fuzz target holds us to.
-bool Http1ResponseParser::takeLine(QByteArrayView data, qsizetype *pos, qint64 budget,
-                                   const QString &tooLong, QByteArray *line)
+QString Http1ResponseParser::tooLong(Line kind) const
+{
+    switch (kind) {
+    case Line::Head:
+        return malformed(QStringLiteral("response head exceeds %1 bytes").arg(m_maxHeadBytes));
+    case Line::ChunkSize:
+        return malformed(QStringLiteral("chunk size line too long"));
+    case Line::ChunkEnd:
+        return malformed(QStringLiteral("chunk data not followed by CRLF"));
+    case Line::Trailer:
+        break;
+    }
+    return malformed(QStringLiteral("trailer section exceeds %1 bytes").arg(m_maxHeadBytes));
+}
+
+bool Http1ResponseParser::takeLine(QByteArrayView data, qsizetype *pos, qint64 budget, Line kind,
+                                   QByteArray *line)
 {
     const QByteArrayView rest = data.sliced(*pos);
     const qsizetype nl = rest.indexOf('\n');
     const qint64 length = m_pending.size() + (nl < 0 ? rest.size() : nl + 1);
     if (length > budget) {
-        fail(tooLong);
+        fail(tooLong(kind));
         return false;
     }
     if (nl < 0) {
@@ -155,10 +170,7 @@ qsizetype Http1ResponseParser::feed(QByteArrayView data)
             const qint64 before = m_pending.size();
             const qsizetype start = pos;
             QByteArray line;
-            if (!takeLine(
-                    data, &pos, m_maxHeadBytes - m_headBytes,
-                    malformed(QStringLiteral("response head exceeds %1 bytes").arg(m_maxHeadBytes)),
-                    &line))
+            if (!takeLine(data, &pos, m_maxHeadBytes - m_headBytes, Line::Head, &line))
                 continue;
             m_headBytes += before + (pos - start);
             headLine(line);
@@ -191,18 +203,17 @@ qsizetype Http1ResponseParser::feed(QByteArrayView data)
             {
                 QByteArray line;
                 qint64 budget = kMaxChunkLineBytes;
-                QString tooLong = malformed(QStringLiteral("chunk size line too long"));
+                Line kind = Line::ChunkSize;
                 if (m_chunk == Chunk::DataEnd) {
                     budget = 2;
-                    tooLong = malformed(QStringLiteral("chunk data not followed by CRLF"));
+                    kind = Line::ChunkEnd;
                 } else if (m_chunk == Chunk::Trailer) {
                     budget = m_maxHeadBytes - m_headBytes;
-                    tooLong = malformed(
-                        QStringLiteral("trailer section exceeds %1 bytes").arg(m_maxHeadBytes));
+                    kind = Line::Trailer;
                 }
                 const qint64 before = m_pending.size();
                 const qsizetype start = pos;
-                if (!takeLine(data, &pos, budget, tooLong, &line))
+                if (!takeLine(data, &pos, budget, kind, &line))
                     break;
                 if (m_chunk == Chunk::Trailer)
                     m_headBytes += before + (pos - start);

@@ -337,6 +337,17 @@ Result<void> UrlPolicy::checkAddress(const QHostAddress &address) const
 {
     if (address.isNull())
         return refused(QStringLiteral("no IP address to check"));
+    if (!m_allowedSubnets.isEmpty() && allowlisted(address))
+        return {};
+    if (const auto refusal = classify(address, m_settings.allowLoopback))
+        return refused(QStringLiteral("%1 is %2").arg(refusal->display, refusal->phrase));
+    return {};
+}
+
+// Whether an allowlisted subnet takes the address in (checked at every attempt: only when the
+// allowlist has subnets, the common case being none).
+bool UrlPolicy::allowlisted(const QHostAddress &address) const
+{
     QHostAddress bare = address;
     bare.setScopeId(QString());
     const auto embedded = embeddedIPv4(bare);
@@ -352,11 +363,9 @@ Result<void> UrlPolicy::checkAddress(const QHostAddress &address) const
         const bool asIPv6 = inRange(bare, r) && (!embedded || subnet.second >= embedded->bits + 8);
         const bool asMapped = !mapped.isNull() && subnet.second >= 96 + 8 && inRange(mapped, r);
         if (asIPv6 || asMapped || (embedded && inRange(embedded->ipv4, r)))
-            return {};
+            return true;
     }
-    if (const auto refusal = classify(address, m_settings.allowLoopback))
-        return refused(QStringLiteral("%1 is %2").arg(refusal->display, refusal->phrase));
-    return {};
+    return false;
 }
 
 Result<QHostAddress> UrlPolicy::decide(const QString &host, const QList<QHostAddress> &addresses,

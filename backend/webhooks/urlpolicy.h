@@ -90,6 +90,7 @@ public:
 
 private:
     static Result<CallbackTarget> parseText(const QString &url); // parse(), without its cache
+    bool allowlisted(const QHostAddress &address) const;         // in m_allowedSubnets
 
     UrlPolicySettings m_settings;
     QList<QPair<QHostAddress, int>> m_allowedSubnets;
