@@ -387,6 +387,15 @@ bool Resolver::isBusy(const QString &error)
     return error == QLatin1String(kBusy);
 }
 
+bool Resolver::isNotFound(const QString &error)
+{
+    // The texts lookups answer with (finished() above): ours for an answer without
+    // addresses, c-ares' own for NXDOMAIN and NODATA.
+    return error == QLatin1String("no addresses") ||
+           error == QLatin1String(ares_strerror(ARES_ENOTFOUND)) ||
+           error == QLatin1String(ares_strerror(ARES_ENODATA));
+}
+
 void Resolver::setLimitForTesting(int limit)
 {
     g_limit.store(limit, std::memory_order_relaxed);

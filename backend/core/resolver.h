@@ -38,6 +38,10 @@ public:
     // overload of this process, which says nothing about the name (callers answer 503, or
     // ask again, rather than "does not resolve").
     static bool isBusy(const QString &error);
+    // Whether `error` is a definite answer that the name has no address (it does not exist,
+    // or has no A or AAAA record), as opposed to a failure to learn (timeout, refused, busy):
+    // an answer a cache may keep as it keeps addresses.
+    static bool isNotFound(const QString &error);
     // Tests only: how many may wait at once (MaxPending unless set).
     static void setLimitForTesting(int limit);
 };

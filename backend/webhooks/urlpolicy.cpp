@@ -417,7 +417,11 @@ namespace {
 
 // What resolve() found for a name, a minute, as Qt's lookup cache kept it: an order placer
 // sending many orders with the same callback name asks the DNS server once a minute. (The
-// dispatcher keeps its own answers, and looks names up again when they are gone.)
+// dispatcher keeps its own answers, and looks names up again when they are gone.) A name that
+// does not exist is kept as long as one that resolves: the order placer gets one answer for
+// "does not resolve" and "resolves to an address that is not public", and with only the
+// second kept, how fast the answer came again would have told them apart (which names exist
+// in the DNS the server sees). Failures to learn (a timeout, a busy resolver) are not kept.
 class LookupCache
 {
 public:
@@ -427,28 +431,37 @@ public:
         return cache;
     }
 
-    std::optional<QList<QHostAddress>> find(const QString &host)
+    struct Answer
+    {
+        QList<QHostAddress> addresses;
+        QString error; // when there are none: why (Core::Resolver::isNotFound)
+        QDeadlineTimer until;
+    };
+
+    std::optional<Answer> find(const QString &host)
     {
         QMutexLocker lock(&m_mutex);
         const auto it = m_entries.constFind(host);
-        if (it == m_entries.constEnd() || it->second.hasExpired())
+        if (it == m_entries.constEnd() || it->until.hasExpired())
             return std::nullopt;
-        return it->first;
+        return *it;
     }
 
-    void insert(const QString &host, const QList<QHostAddress> &addresses)
+    void insert(const QString &host, const QList<QHostAddress> &addresses, const QString &error)
     {
+        if (addresses.isEmpty() && !Core::Resolver::isNotFound(error))
+            return;
         QMutexLocker lock(&m_mutex);
         if (m_entries.size() >= MaxEntries)
             m_entries.clear();
-        m_entries.insert(host, {addresses, QDeadlineTimer(TtlMs)});
+        m_entries.insert(host, Answer{addresses, error, QDeadlineTimer(TtlMs)});
     }
 
 private:
     static constexpr qsizetype MaxEntries = 10'000;
     static constexpr qint64 TtlMs = 60'000;
     QMutex m_mutex;
-    QHash<QString, std::pair<QList<QHostAddress>, QDeadlineTimer>> m_entries;
+    QHash<QString, Answer> m_entries;
 };
 
 } // namespace
@@ -473,14 +486,13 @@ void UrlPolicy::resolve(const CallbackTarget &target, QObject *context,
                 return;
             }
             if (const auto known = LookupCache::instance().find(host)) {
-                answer(*known, QString());
+                answer(known->addresses, known->error);
                 return;
             }
             Core::Resolver::lookup(host, context,
                                    [host, answer = std::move(answer)](
                                        const QList<QHostAddress> &addresses, const QString &error) {
-                                       if (!addresses.isEmpty())
-                                           LookupCache::instance().insert(host, addresses);
+                                       LookupCache::instance().insert(host, addresses, error);
                                        answer(addresses, error);
                                    });
         },

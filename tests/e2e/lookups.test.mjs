@@ -32,6 +32,8 @@ const queried = new Set(); // names the silent DNS server was asked for
 const answerOnce = new Map();
 const reasked = new Set();
 const reviews = []; // namespaces the webhook was asked about
+const nxdomain = new Set(); // names it says do not exist (NXDOMAIN)
+const asked = new Map(); // name -> how many queries came for it
 
 async function openssl(args) {
     const r = await run('openssl', args);
@@ -75,6 +77,16 @@ before(async () => {
     dns.on('message', (msg, from) => {
         const name = qname(msg);
         queried.add(name);
+        asked.set(name, (asked.get(name) ?? 0) + 1);
+        if (nxdomain.has(name)) {
+            const end = questionEnd(msg);
+            const header = Buffer.alloc(12);
+            msg.copy(header, 0, 0, 2); // its id
+            header.writeUInt16BE(0x8183, 2); // a response, recursion available, NXDOMAIN
+            header.writeUInt16BE(1, 4);
+            dns.send(Buffer.concat([header, msg.subarray(12, end)]), from.port, from.address);
+            return;
+        }
         const answered = answerOnce.get(name);
         if (!answered)
             return; // never answered
@@ -210,6 +222,28 @@ test('callback names that never resolve: 4 lookups a customer, no thread each; a
     }
     assert.equal([...queried].filter((n) => n === 'hook.gatehouse.test').length, 0,
                  'the webhook was found in /etc/hosts');
+});
+
+test('a callback name that does not exist is kept a minute, as a name that resolves is: the order placer cannot tell "does not exist" from "not public" by how fast the answer comes again', async () => {
+    const c = await adminFetch(b, 'POST', '/admin/v1/customers', { name: 'prober' });
+    assert.equal(c.status, 201, c.text);
+    const orders = `${b.serviceUrl}/v1/customers/${c.json.customer.id}/orders`;
+    const name = 'nowhere.gatehouse.test';
+    nxdomain.add(name);
+    const place = async (attempt) => {
+        const r = await request(orders, 'POST', { orderStatusCallbackUrl: `http://${name}/cb-${attempt}` });
+        assert.equal(r.status, 400, r.text);
+        assert.equal(r.json.errors[0].message, `${name} does not resolve to a public address`, r.text);
+    };
+    await place(1);
+    // Asked once (A and AAAA), then answered from the cache: the next orders send no query.
+    const first = asked.get(name);
+    assert.ok(first >= 1, 'the DNS server was asked');
+    for (const attempt of [2, 3, 4])
+        await place(attempt);
+    assert.equal(asked.get(name), first, `queries for ${name}: ${asked.get(name)} after ${first}`);
+    const stored = await adminFetch(b, 'GET', `/admin/v1/orders?customerId=${c.json.customer.id}`);
+    assert.deepEqual(stored.json.items, [], 'no order stored');
 });
 
 test('a proxy named in the environment does not carry the callbacks: they go to the address that was checked', async () => {
