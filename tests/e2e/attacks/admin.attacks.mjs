@@ -22,8 +22,8 @@ describe('admin API: tokens, scopes and escalation', () => {
     let clusterReader; // cluster:read
     let victimClient; // an OAuth client holding one active token
 
-    async function createToken(name, permissions, as = b.adminToken) {
-        return request(`${b.adminUrl}/admin/v1/admin-tokens`, 'POST', { name, permissions },
+    async function createToken(name, permissions, as = b.adminToken, extra = {}) {
+        return request(`${b.adminUrl}/admin/v1/admin-tokens`, 'POST', { name, permissions, ...extra },
                        { Authorization: `Bearer ${as}` });
     }
 
@@ -390,9 +390,7 @@ describe('admin API: tokens, scopes and escalation', () => {
     });
 
     attack('admin: a cluster:write token that expires in an hour leaves itself a ten-year system:masters certificate (they cannot be revoked)', async () => {
-        const made = await request(`${b.adminUrl}/admin/v1/admin-tokens`, 'POST',
-                                   { name: 'ci-cluster', permissions: ['cluster:write'], expiresIn: 3600 },
-                                   { Authorization: `Bearer ${b.adminToken}` });
+        const made = await createToken('ci-cluster', ['cluster:write'], b.adminToken, { expiresIn: 3600 });
         assert.equal(made.status, 201, made.text);
         const tokenEnds = Date.parse(made.json.expiresAt);
         const r = await as(made.json.token, 'POST', '/admin/v1/cluster/kubeconfigs',
@@ -408,9 +406,7 @@ describe('admin API: tokens, scopes and escalation', () => {
     });
 
     attack('admin: a cluster:write token that expires in 15 minutes mints a 48-hour service account token, through the passthrough and as system:masters through requests', async () => {
-        const made = await request(`${b.adminUrl}/admin/v1/admin-tokens`, 'POST',
-                                   { name: 'ci-robot', permissions: ['cluster:write'], expiresIn: 900 },
-                                   { Authorization: `Bearer ${b.adminToken}` });
+        const made = await createToken('ci-robot', ['cluster:write'], b.adminToken, { expiresIn: 900 });
         assert.equal(made.status, 201, made.text);
         const tokenEnds = Date.parse(made.json.expiresAt);
         const account = await as(made.json.token, 'POST', '/admin/v1/cluster/k8s/api/v1/namespaces/default/serviceaccounts',
@@ -466,9 +462,7 @@ describe('admin API: tokens, scopes and escalation', () => {
     });
 
     attack('admin: a cluster:write token that never expires leaves itself a ten-year system:masters certificate, then is revoked', async () => {
-        const made = await request(`${b.adminUrl}/admin/v1/admin-tokens`, 'POST',
-                                   { name: 'contractor', permissions: ['cluster:write'] },
-                                   { Authorization: `Bearer ${b.adminToken}` });
+        const made = await createToken('contractor', ['cluster:write']);
         assert.equal(made.status, 201, made.text);
         assert.equal(made.json.expiresAt ?? null, null, made.text);
         const asked = Date.now();
