@@ -305,7 +305,7 @@ scenario_orders() {
 scenario_webhooks() {
   local node_pid line url
   GH_SERVICE="http://127.0.0.1:$gh_port" GH_ADMIN="http://127.0.0.1:$gh_admin" GH_TOKEN="$gh_token" \
-    KEEP_SERVING=1 ORDERS="${BENCH_ORDERS:-2000}" node tests/bench/deliveries.mjs >"$work/deliveries.out" 2>&1 &
+    KEEP_SERVING=1 ORDERS="${BENCH_ORDERS:-10000}" node tests/bench/deliveries.mjs >"$work/deliveries.out" 2>&1 &
   node_pid=$!
   for _ in $(seq 1 3000); do grep -q deliveriesPerSecond "$work/deliveries.out" && break
     kill -0 "$node_pid" 2>/dev/null || break; sleep 0.1; done
