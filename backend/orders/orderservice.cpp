@@ -42,6 +42,16 @@ constexpr qint64 AdvanceSliceNs = 2'000'000;
 // A lifecycle batch that found the instances' turn taken (PostgreSQL) comes again after this.
 constexpr std::chrono::milliseconds TurnPause{2};
 
+// Puts ids[from..] back first in line, in their order. One prepend at a time, which a QList
+// whose first elements were taken off does in the room they left: `ids + queue` copied the
+// whole backlog at every batch that ended its time slice (3 % of the writer's time with 27,000
+// orders waiting, more the longer the backlog).
+void putBackFirst(QStringList &queue, const QStringList &ids, qsizetype from = 0)
+{
+    for (qsizetype i = ids.size(); i-- > from;)
+        queue.prepend(ids.at(i));
+}
+
 struct DemoBeer
 {
     const char *name;
@@ -538,7 +548,7 @@ void OrderService::submitAdvanceBatch()
                 return turn.error();
             if (!*turn) {
                 QMutexLocker lock(&m_advanceMutex);
-                m_toAdvance = *ids + m_toAdvance;
+                putBackFirst(m_toAdvance, *ids);
                 m_advancing.clear(); // not counted twice in the backlog until the job is done
                 ids->clear();
                 *turnTaken = true;
@@ -550,7 +560,7 @@ void OrderService::submitAdvanceBatch()
             for (qsizetype i = 0; i < ids->size(); ++i) {
                 if (i > 0 && slice.nsecsElapsed() > AdvanceSliceNs && m_writer.queued() > 0) {
                     QMutexLocker lock(&m_advanceMutex);
-                    m_toAdvance = ids->mid(i) + m_toAdvance;
+                    putBackFirst(m_toAdvance, *ids, i);
                     ids->resize(i);
                     m_advancing = *ids;
                     break;
@@ -626,7 +636,7 @@ void OrderService::submitAdvanceBatch()
                         << "orders failed, retrying them one by one:" << r.error().message;
                 }
                 if (!ids->isEmpty()) {
-                    m_toAdvance = *ids + m_toAdvance;
+                    putBackFirst(m_toAdvance, *ids);
                     m_isolate += int(ids->size());
                     lock.unlock();
                     Core::EventQueue::postAfterOrRun(m_eventQueue,
