@@ -27,6 +27,12 @@ namespace Gatehouse::Webhooks {
 namespace {
 constexpr qint64 KeyCacheMs = 5'000;
 const QString ManualPrefix = QStringLiteral("manual:");
+// What is left of a lease's time when this instance stops starting attempts under it: the
+// renewal was sent before this (its round trip), and clocks of instances differ a little.
+qint64 validFor(qint64 ttlMs)
+{
+    return ttlMs - ttlMs / 5;
+}
 } // namespace
 
 Dispatcher::Dispatcher(Core::Database &database, Core::WriteQueue &writer, Core::EventBus &events,
@@ -201,8 +207,22 @@ void Dispatcher::doStart()
     m_timer->setSingleShot(true);
     QObject::connect(m_timer, &QTimer::timeout, m_ctx, [this] { pump(); });
     if (leasing()) {
-        // The holder's row and time first: leases count only while it has time.
-        renewHolder(nowMs());
+        // The holder's row and time first: leases count only while it has time. Its first
+        // renewal finds no row (the holder is this process's own id), which counts as time
+        // having run out; a holder that holds no lease has nothing to doubt, though, and its
+        // attempts start now instead of after the first tick (a third of the lease time: for
+        // 5 s after every start on PostgreSQL nothing was sent, and an order placed then
+        // waited as long for its first callback).
+        const qint64 now = nowMs();
+        if (renewHolder(now) && m_leaseDoubt && m_leases.isEmpty()) {
+            auto held = WebhookStore::heldLeases(m_database.connection(), m_options.leaseHolder);
+            if (!held)
+                qCWarning(lcWebhooks).noquote() << held.error().message;
+            else if (held->isEmpty()) {
+                m_leaseDoubt = false;
+                m_holderValidUntil = now + validFor(m_options.leaseTtlMs);
+            }
+        }
         m_leaseTimer = new QTimer(m_ctx);
         m_leaseTimer->setInterval(int(std::max<qint64>(m_options.leaseTtlMs / 3, 1)));
         QObject::connect(m_leaseTimer, &QTimer::timeout, m_ctx, [this] { leaseTick(); });
@@ -947,15 +967,6 @@ void Dispatcher::publishRecord(Core::EventBus &events, Core::Database &database,
 
 // --- leases: several instances on one PostgreSQL database -----------------------------------
 namespace Gatehouse::Webhooks {
-
-namespace {
-// What is left of a lease's time when this instance stops starting attempts under it: the
-// renewal was sent before this (its round trip), and clocks of instances differ a little.
-qint64 validFor(qint64 ttlMs)
-{
-    return ttlMs - ttlMs / 5;
-}
-} // namespace
 
 bool Dispatcher::holds(const QString &subject, qint64 now) const
 {

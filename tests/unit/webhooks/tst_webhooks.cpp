@@ -1304,6 +1304,50 @@ private slots:
                  1);
     }
 
+    // A new instance holds no lease yet, so it has nothing to doubt: it sends at once what it
+    // is handed and what the instance before it left pending, not after its first tick (a
+    // third of the lease time: 5 s after every start with the default 15 s).
+    void newInstanceSendsAtOnce()
+    {
+        const QString base = postgresBase();
+        if (base.isEmpty())
+            QSKIP("GATEHOUSE_TEST_POSTGRES is not set (ctest runs this as tst_webhooks_postgres)");
+        const QString url = createDatabase(base, QStringLiteral("fresh_start"));
+        Core::SystemClock clock;
+        Receiver receiver;
+        receiver.status = "500 Internal Server Error";
+        // The first tick comes after 200 s; a failed attempt is tried again a minute later.
+        const auto longLease = [](Dispatcher::Options &o) {
+            o.leaseTtlMs = 600'000;
+            o.retry.scheduleMs = {60'000};
+        };
+        {
+            Instance a(url, QStringLiteral("instance-a"), clock, 128, 50'000, longLease);
+            a.create(receiver.url(), QStringLiteral("first"), 1);
+            QTRY_COMPARE_WITH_TIMEOUT(int(receiver.hits.size()), 1, 20'000);
+            a.dispatcher->stop();
+            a.writer->stop();
+            // Its retry is due now.
+            QSqlQuery q(a.database->connection());
+            QVERIFY(q.exec(QStringLiteral("UPDATE webhook_deliveries SET next_attempt_at = %1")
+                               .arg(QDateTime::currentMSecsSinceEpoch())));
+        }
+        receiver.status = "200 OK";
+        Instance b(url, QStringLiteral("instance-b"), clock, 128, 50'000, longLease);
+        // What was pending at its start, with the same webhook-id...
+        QTRY_COMPARE_WITH_TIMEOUT(int(receiver.hits.size()), 2, 20'000);
+        QCOMPARE(receiver.hits.at(1).id, receiver.hits.at(0).id);
+        QCOMPARE(receiver.hits.at(1).subject, QStringLiteral("first"));
+        // ...and what it is handed.
+        b.create(receiver.url(), QStringLiteral("second"), 1);
+        QTRY_COMPARE_WITH_TIMEOUT(int(receiver.hits.size()), 3, 20'000);
+        QCOMPARE(receiver.hits.at(2).subject, QStringLiteral("second"));
+        QTRY_COMPARE_WITH_TIMEOUT(
+            b.count(QStringLiteral("SELECT COUNT(*) FROM webhook_deliveries WHERE state = "
+                                   "'succeeded'")),
+            2, 10'000);
+    }
+
     // A holder that was a process of this machine and has ended (a crash restarted at once,
     // instances of one machine) will not renew: the next instance that looks ends its time and
     // takes its orders over then, not when its time would have run out.
