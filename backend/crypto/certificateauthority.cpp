@@ -529,10 +529,20 @@ CertificateAuthority::loadOrIssueServerCertificate(const QString &directory, con
     const QString certPath = dir.filePath(QLatin1String(ServerCertificateFile));
     const QString keyPath = dir.filePath(QLatin1String(ServerKeyFile));
 
+    // A stored key that others may read, or that another user owns, is not used again: whoever
+    // read it could pose as this server (the cluster listener and the admin listener, whose
+    // certificate the console and the CLI pin). A new key and certificate replace it, and pinned
+    // fingerprints change, as they should. (ca.key in that state stops the start: it cannot be
+    // replaced without invalidating every certificate it signed.)
+    bool keyExposed = false;
     // The stored certificate and key when still usable, otherwise an Error saying why not.
     auto reuse = [&]() -> Result<IssuedCertificate> {
         if (!QFileInfo::exists(certPath) || !QFileInfo::exists(keyPath))
             return makeError(ErrorCode::Io, QStringLiteral("no stored server certificate"));
+        if (auto r = Platform::checkPrivateFile(keyPath); !r) {
+            keyExposed = true;
+            return r.error();
+        }
         auto certPem = readSmallFile(certPath, MaxCaPemSize);
         if (!certPem)
             return certPem.error();
@@ -573,8 +583,15 @@ CertificateAuthority::loadOrIssueServerCertificate(const QString &directory, con
         qCDebug(lcCrypto) << "reusing server certificate in" << directory;
         return existing;
     }
-    qCInfo(lcCrypto) << "issuing server certificate in" << directory
-                     << "because:" << existing.error().message;
+    if (keyExposed)
+        qCWarning(lcCrypto).noquote()
+            << "the stored server key is replaced by a new one, with a new certificate, "
+               "because"
+            << existing.error().message
+            << "(clients that pinned the old certificate will refuse the new one)";
+    else
+        qCInfo(lcCrypto) << "issuing server certificate in" << directory
+                         << "because:" << existing.error().message;
 
     CertificateRequest request;
     request.commonName = QStringLiteral("gatehouse");

@@ -1515,6 +1515,10 @@ private slots:
         QTest::newRow("garbage certificate") << "garbage";
         QTest::newRow("key missing") << "no-key";
         QTest::newRow("client certificate") << "client";
+#ifdef Q_OS_UNIX
+        // Whoever could read it could pose as this server: replaced, not reused.
+        QTest::newRow("key readable by others") << "exposed";
+#endif
     }
 
     void caServerCertificateReissue()
@@ -1555,6 +1559,10 @@ private slots:
             QVERIFY(QFile::remove(dir + "/server.key"));
         else
             QVERIFY(planted->key.saveFile(dir + "/server.key").ok());
+        if (situation == QLatin1String("exposed"))
+            QVERIFY(QFile::setPermissions(dir + "/server.key",
+                                          QFile::ReadOwner | QFile::WriteOwner | QFile::ReadGroup |
+                                              QFile::ReadOther));
 
         auto reissued = m_ca->loadOrIssueServerCertificate(dir, QDateTime::currentDateTimeUtc());
         QVERIFY2(reissued.ok(), qPrintable(reissued.ok() ? QString() : reissued.error().message));
@@ -1568,6 +1576,8 @@ private slots:
         auto key = PrivateKey::loadFile(dir + "/server.key");
         QVERIFY(key.ok());
         QCOMPARE(key->thumbprint(), reissued->key.thumbprint());
+        QVERIFY(key->thumbprint() != planted->key.thumbprint());
+        QCOMPARE(fileMode(dir + "/server.key"), 0600);
     }
 
     // ---- Passwords ---------------------------------------------------------------
