@@ -71,6 +71,17 @@ bool loopbackAddress(const QString &address)
     return address == QLatin1String("localhost") || QHostAddress(address).isLoopback();
 }
 
+// The data directory's public files (ports.json, the lock) are made with the umask's mode,
+// everybody-writable under umask 000: the group's and others' write bits are taken away
+// (nothing is widened under a stricter umask).
+void denyOthersWrite(const QString &path)
+{
+    const QFile::Permissions now = QFile::permissions(path);
+    const QFile::Permissions wanted = now & ~(QFile::WriteGroup | QFile::WriteOther);
+    if (now != wanted && !QFile::setPermissions(path, wanted))
+        qCWarning(lcAdmin) << "cannot take the group's and others' write access from" << path;
+}
+
 } // namespace
 
 Backend::Backend(Core::Config config, QObject *parent)
@@ -241,6 +252,7 @@ Result<void> Backend::prepareDataDir()
                       .arg(m_config.dataDir, m_config.dataDir));
     }
     m_dataDirLock = std::move(lock);
+    denyOthersWrite(m_config.dataDir + QStringLiteral("/gatehouse.lock"));
     return {};
 }
 
@@ -306,6 +318,7 @@ Result<void> Backend::writePorts()
     if (!out.commit())
         return makeError(QStringLiteral("ports-file"),
                          QStringLiteral("cannot write %1: %2").arg(path, out.errorString()));
+    denyOthersWrite(path);
     return {};
 }
 

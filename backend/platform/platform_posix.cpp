@@ -150,9 +150,19 @@ Result<void> ensurePrivateDirectory(const QString &path)
 
     const QString absolute = info.absoluteFilePath();
     const QString parent = QFileInfo(absolute).absolutePath();
-    if (!QDir().mkpath(parent))
-        return makeError(QStringLiteral("io_error"),
-                         QStringLiteral("cannot create directory %1").arg(parent));
+    // Missing parents at 0755 (less under the umask), not mkpath's 0777: under umask 000 they
+    // came out writable by everyone, who could then rename the data directory away.
+    QStringList missing;
+    for (QString p = parent; !QFileInfo::exists(p);) {
+        missing.prepend(p);
+        const QString up = QFileInfo(p).absolutePath();
+        if (up == p)
+            break;
+        p = up;
+    }
+    for (const QString &p : std::as_const(missing))
+        if (::mkdir(QFile::encodeName(p).constData(), 0755) != 0 && errno != EEXIST)
+            return ioError(QStringLiteral("cannot create directory"), p, errno);
     const QByteArray native = QFile::encodeName(absolute);
     if (::mkdir(native.constData(), 0700) != 0 && errno != EEXIST)
         return ioError(QStringLiteral("cannot create directory"), path, errno);

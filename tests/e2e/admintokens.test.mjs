@@ -7,7 +7,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHmac } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { connect, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -402,5 +402,35 @@ test('/admin-proof relayed to a Gatehouse with the same root token proves nothin
     } finally {
         await relay.close();
         rmSync(stale, { recursive: true, force: true });
+    }
+});
+
+test('under umask 000 the data directory gives nobody else a key, a token or write access', {
+    skip: process.env.GATEHOUSE_TEST_POSTGRES ? 'about the files of a SQLite data directory' : false,
+}, async () => {
+    // The most permissive umask a service manager may leave: nothing may come out wider.
+    const root = mkdtempSync(join(tmpdir(), 'gatehouse-umask-'));
+    const dataDir = join(root, 'srv', 'gatehouse', 'data'); // its parents made by Gatehouse
+    const before = process.umask(0);
+    let b;
+    try {
+        b = await startBackend({ dataDir });
+    } finally {
+        process.umask(before);
+    }
+    try {
+        const mode = (p) => (statSync(join(dataDir, p)).mode & 0o777).toString(8);
+        assert.equal(mode('.'), '700');
+        for (const secret of ['admin-token', 'database-key', 'gatehouse.db', 'pki/ca.key', 'pki/sa.key',
+                              'pki/server.key'])
+            assert.equal(mode(secret), '600', secret);
+        // Public, but writable by the owner alone.
+        for (const open of ['ports.json', 'gatehouse.lock'])
+            assert.equal(mode(open), '644', open);
+        for (const parent of [join(root, 'srv'), join(root, 'srv', 'gatehouse')])
+            assert.equal((statSync(parent).mode & 0o777).toString(8), '755', parent);
+    } finally {
+        assert.equal(await b.stop(), 0, b.stderr);
+        rmSync(root, { recursive: true, force: true });
     }
 });

@@ -2740,6 +2740,12 @@ void TestCore::privateFilesAndDirectories()
     const QString nested = dir.filePath(QStringLiteral("a/b/data"));
     QVERIFY(P::ensurePrivateDirectory(nested).ok());
     QCOMPARE(mode(nested), 0700);
+#ifdef Q_OS_UNIX
+    // The parents it made are writable by nobody else (mkpath made them 0777 under umask 000:
+    // anyone could have renamed the data directory away).
+    QCOMPARE(mode(dir.filePath(QStringLiteral("a"))), 0755);
+    QCOMPARE(mode(dir.filePath(QStringLiteral("a/b"))), 0755);
+#endif
 
     // Bad input: a clear error naming the path, nothing left behind.
     const QString nowhere = dir.filePath(QStringLiteral("missing/secret"));
