@@ -376,6 +376,7 @@ ClusterApi::ClusterApi(ObjectStore &store, Core::EventBus &events, Core::Clock &
     : m_store(store), m_events(events), m_clock(clock), m_options(std::move(options)),
       m_watch(store), m_settings(m_options.settings)
 {
+    m_watchGate->api = this;
     m_authenticator.setAnonymousEnabled(m_settings.anonymousAuth);
     m_publishTimer.setInterval(250);
     connect(&m_publishTimer, &QTimer::timeout, this, &ClusterApi::publishRecent);
@@ -424,7 +425,11 @@ ClusterApi::ClusterApi(ObjectStore &store, Core::EventBus &events, Core::Clock &
         });
 }
 
-ClusterApi::~ClusterApi() = default;
+ClusterApi::~ClusterApi()
+{
+    QWriteLocker lock(&m_watchGate->lock); // waits for a check under way
+    m_watchGate->api = nullptr;
+}
 
 std::shared_ptr<const RbacPolicy> ClusterApi::rbac() const
 {
@@ -475,10 +480,8 @@ QString ClusterApi::applySettings(const ClusterSettings &s)
         m_settings = s;
     }
     m_authenticator.setAnonymousEnabled(s.anonymousAuth);
-    // Turned off: at once for the streams already open too (an anonymous watch would
-    // otherwise go on to its timeout, half an hour).
-    if (!s.anonymousAuth)
-        m_watch.endAnonymous();
+    // Anonymous access turned off, a group mapping taken away: at once for the open watches
+    // too, which rebuildPolicy checks again.
     rebuildPolicy();
     m_events.publish(QStringLiteral("cluster.settings.changed"), s.toJson());
     return {};
@@ -526,11 +529,15 @@ void ClusterApi::rebuildPolicy()
     ctx.serviceAccountExists = [store](const QString &ns, const QString &name) {
         return store->get(QStringLiteral("serviceaccounts"), ns, name).has_value();
     };
-    QMutexLocker lock(&m_mutex);
-    m_rbac = policy;
-    m_authorizer =
-        std::make_shared<const AuthorizerChain>(m_settings.authorizationModes, policy, podNode);
-    m_admission = std::make_shared<const AdmissionChain>(m_settings.admissionPlugins, ctx);
+    {
+        QMutexLocker lock(&m_mutex);
+        m_rbac = policy;
+        m_authorizer =
+            std::make_shared<const AuthorizerChain>(m_settings.authorizationModes, policy, podNode);
+        m_admission = std::make_shared<const AdmissionChain>(m_settings.admissionPlugins, ctx);
+    }
+    // A binding taken away ends the watches it allowed now, not at their timeout.
+    m_watch.recheck();
 }
 
 void ClusterApi::writeAggregatedRules()
@@ -590,6 +597,11 @@ void ClusterApi::onChange(const ObjectChange &c)
         rebuildPolicy();
     if (c.resource.endsWith(QLatin1String("webhookconfigurations")))
         rebuildWebhooks();
+    // A service account or a bootstrap token's Secret gone: the watches of its tokens end now
+    // (every other credential's end is found within WatchOptions::kRecheckSeconds).
+    if (c.kind == ObjectChange::Kind::Deleted &&
+        (c.resource == QLatin1String("serviceaccounts") || c.resource == QLatin1String("secrets")))
+        m_watch.recheck();
     if (c.resource == QLatin1String("services") && c.namespaceName == QLatin1String("default") &&
         c.name == kServiceName)
         setNodePort(c.kind == ObjectChange::Kind::Deleted ? std::nullopt
@@ -1052,26 +1064,84 @@ QJsonObject ClusterApi::verdictChanges(const DecisionPolicy &before) const
                        {QStringLiteral("changes"), changes}};
 }
 
+std::optional<Status> ClusterApi::admit(const Core::HttpRequest &req,
+                                        const std::optional<UserInfo> &actAs,
+                                        const AuthorizerChain &authorizer, RequestTrace &trace,
+                                        Attributes &attributes, QString &impersonator) const
+{
+    if (actAs) {
+        trace.authentication.outcome = actAs->isAnonymous()
+                                           ? AuthenticationResult::Outcome::Anonymous
+                                           : AuthenticationResult::Outcome::Authenticated;
+        trace.authentication.user = *actAs;
+        trace.authentication.reason =
+            QStringLiteral("acting as this identity through the admin API");
+    } else {
+        trace.authentication = m_authenticator.authenticate(req.identity, req.bearerToken());
+    }
+    if (!trace.authentication.ok())
+        return Status::unauthorized();
+    // Impersonate-* headers (kubectl --as, --as-group; proxies acting for their users): each
+    // allowed by the caller's `impersonate` rights, else refused; the request then acts as
+    // that identity through authorization, admission and the request log.
+    if (const Impersonation imp =
+            impersonate(req, trace.authentication.user,
+                        [&authorizer](const Attributes &a) { return authorizer.authorize(a); });
+        imp.requested) {
+        if (imp.refusal) {
+            trace.info = RequestInfo::parse(req.method, req.path, req.query);
+            return imp.refusal;
+        }
+        trace.authentication.reason =
+            QStringLiteral("%1 impersonates this identity (%2)")
+                .arg(trace.authentication.user.name, trace.authentication.reason);
+        impersonator = trace.authentication.user.name;
+        trace.authentication.user = imp.user;
+    }
+    trace.info = RequestInfo::parse(req.method, req.path, req.query);
+    attributes = Attributes::from(trace.authentication.user, trace.info);
+    trace.authorization = authorizer.authorize(attributes);
+    trace.authorized = trace.authorization.allowed();
+    if (!trace.authorized)
+        return authorizationRefusal(attributes, trace.info.name, trace.authorization.reason);
+    return std::nullopt;
+}
+
+std::optional<QJsonObject> ClusterApi::recheckWatch(Core::HttpRequest request,
+                                                    const std::optional<UserInfo> &actAs) const
+{
+    std::shared_ptr<const AuthorizerChain> authorizer;
+    {
+        QMutexLocker lock(&m_mutex);
+        authorizer = m_authorizer;
+    }
+    // A client certificate as it stands now (it may have expired since the watch began).
+    request.identity = request.identity.at(m_clock.now().toMSecsSinceEpoch());
+    RequestTrace trace;
+    Attributes attributes;
+    QString impersonator;
+    const std::optional<Status> refusal =
+        admit(request, actAs, *authorizer, trace, attributes, impersonator);
+    if (!refusal)
+        return std::nullopt;
+    qCInfo(lcCluster).noquote() << QStringLiteral("watch %1 of %2 ended: %3 (%4)")
+                                       .arg(request.path,
+                                            trace.authentication.ok()
+                                                ? trace.authentication.user.name
+                                                : QStringLiteral("a credential"),
+                                            refusal->reason,
+                                            trace.authentication.ok()
+                                                ? trace.authorization.reason
+                                                : trace.authentication.reason);
+    return QJsonDocument::fromJson(refusal->body(false)).object();
+}
+
 void ClusterApi::process(const std::shared_ptr<Context> &ctx)
 {
     const Core::HttpRequest &req = ctx->request;
     RequestTrace &trace = ctx->trace;
     trace.method = QString::fromLatin1(req.method);
     trace.path = req.path;
-    if (ctx->actAs) {
-        trace.authentication.outcome = ctx->actAs->isAnonymous()
-                                           ? AuthenticationResult::Outcome::Anonymous
-                                           : AuthenticationResult::Outcome::Authenticated;
-        trace.authentication.user = *ctx->actAs;
-        trace.authentication.reason =
-            QStringLiteral("acting as this identity through the admin API");
-    } else {
-        trace.authentication = m_authenticator.authenticate(req.identity, req.bearerToken());
-    }
-    if (!trace.authentication.ok()) {
-        finish(ctx, Status::unauthorized().response(ctx->pretty));
-        return;
-    }
     {
         QMutexLocker lock(&m_mutex);
         ctx->authorizer = m_authorizer;
@@ -1079,33 +1149,9 @@ void ClusterApi::process(const std::shared_ptr<Context> &ctx)
         if (ctx->askWebhooks)
             ctx->webhooks = m_webhooks;
     }
-    // Impersonate-* headers (kubectl --as, --as-group; proxies acting for their users): each
-    // allowed by the caller's `impersonate` rights, else refused; the request then acts as
-    // that identity through authorization, admission and the request log.
-    if (const Impersonation imp = impersonate(req, trace.authentication.user,
-                                              [authorizer = ctx->authorizer](const Attributes &a) {
-                                                  return authorizer->authorize(a);
-                                              });
-        imp.requested) {
-        if (imp.refusal) {
-            trace.info = RequestInfo::parse(req.method, req.path, req.query);
-            finish(ctx, imp.refusal->response(ctx->pretty));
-            return;
-        }
-        trace.authentication.reason =
-            QStringLiteral("%1 impersonates this identity (%2)")
-                .arg(trace.authentication.user.name, trace.authentication.reason);
-        ctx->impersonator = trace.authentication.user.name;
-        trace.authentication.user = imp.user;
-    }
-    trace.info = RequestInfo::parse(req.method, req.path, req.query);
-    ctx->attributes = Attributes::from(trace.authentication.user, trace.info);
-    trace.authorization = ctx->authorizer->authorize(ctx->attributes);
-    trace.authorized = trace.authorization.allowed();
-    if (!trace.authorized) {
-        const Status s =
-            authorizationRefusal(ctx->attributes, trace.info.name, trace.authorization.reason);
-        finish(ctx, s.response(ctx->pretty));
+    if (std::optional<Status> refusal =
+            admit(req, ctx->actAs, *ctx->authorizer, trace, ctx->attributes, ctx->impersonator)) {
+        finish(ctx, refusal->response(ctx->pretty));
         return;
     }
     if (ctx->authorizationOnly) {

@@ -17,6 +17,7 @@
 #include <QJsonObject>
 #include <QMutex>
 #include <QObject>
+#include <QReadWriteLock>
 #include <QStringList>
 #include <QTimer>
 
@@ -199,6 +200,25 @@ private:
                     const QString &accountUid);
     void handleWatch(const std::shared_ptr<Context> &ctx, const ResourceType &type,
                      std::function<bool(const QJsonObject &)> matches);
+    // Authentication (or actAs, the admin API's identity), Impersonate-*, request info and
+    // authorization of one request under `authorizer`, into trace and attributes: nullopt when
+    // it may go on, else the 401 or 403 it gets.
+    std::optional<Status> admit(const Core::HttpRequest &request,
+                                const std::optional<UserInfo> &actAs,
+                                const AuthorizerChain &authorizer, RequestTrace &trace,
+                                Attributes &attributes, QString &impersonator) const;
+    // An open watch's request admitted again as things stand now (WatchOptions::recheck): its
+    // credential, impersonation and RBAC; nullopt, or the Status its stream ends with.
+    std::optional<QJsonObject> recheckWatch(Core::HttpRequest request,
+                                            const std::optional<UserInfo> &actAs) const;
+    // The watches' way back to recheckWatch: they run in their streams' threads and may
+    // outlive this object by a moment at a shutdown (then they are no longer checked).
+    struct WatchGate
+    {
+        QReadWriteLock lock;
+        const ClusterApi *api = nullptr; // under lock
+    };
+    std::shared_ptr<WatchGate> m_watchGate = std::make_shared<WatchGate>();
     std::variant<UserInfo, QString> identityFrom(const QJsonObject &request) const;
     std::variant<QJsonObject, QString> buildRequest(const QJsonObject &request,
                                                     std::shared_ptr<Context> &ctx);

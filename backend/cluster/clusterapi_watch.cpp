@@ -16,8 +16,15 @@ void ClusterApi::handleWatch(const std::shared_ptr<Context> &ctx, const Resource
     options.namespaceName = type.namespaced ? info.namespaceName : QString();
     options.name = info.name;
     options.matches = std::move(matches);
-    options.anonymous =
-        ctx->trace.authentication.outcome == AuthenticationResult::Outcome::Anonymous;
+    // Admitted again every few seconds and whenever RBAC or the settings change: a credential
+    // revoked or expired, a binding taken away, anonymous access turned off end the stream
+    // with the 401 or 403 a new request would get, not at its timeout (kube goes on to it).
+    // The request (its token among its headers) stays in memory for as long as the stream.
+    options.recheck = [gate = m_watchGate, request = req,
+                       actAs = ctx->actAs]() -> std::optional<QJsonObject> {
+        QReadLocker lock(&gate->lock);
+        return gate->api ? gate->api->recheckWatch(request, actAs) : std::nullopt;
+    };
     const QString rv = q.queryItemValue(QStringLiteral("resourceVersion"));
     if (!rv.isEmpty() && rv != QLatin1String("0")) {
         bool ok = false;
@@ -63,8 +70,8 @@ void ClusterApi::handleWatch(const std::shared_ptr<Context> &ctx, const Resource
         bool ok = false;
         const int seconds = timeout.toInt(&ok);
         // 0 is no timeout asked for: the default, as kube-apiserver takes it. More than the
-        // default is cut to it: no stream outlives a revoked credential by longer (kube takes
-        // any value; a client watches again when its stream ends, as after any timeout).
+        // default is cut to it (kube takes any value; a client watches again when its stream
+        // ends, as after any timeout).
         if (ok && seconds > 0)
             options.timeoutSeconds = std::min(seconds, WatchOptions::kMaxTimeoutSeconds);
         if (!ok || seconds < 0) {

@@ -117,11 +117,15 @@ public:
 
     const WatchOptions &options() const { return m_options; }
 
-    // Closes the stream now (in the watcher's thread), as its timeout would.
-    void endNow()
+    // In the watcher's thread: a requester no longer let in ends the stream with the Status.
+    void recheck()
     {
-        if (m_stream)
-            m_stream->close();
+        if (m_refused || !m_options.recheck)
+            return;
+        if (std::optional<QJsonObject> refusal = m_options.recheck()) {
+            m_refused = true;
+            fail(*refusal);
+        }
     }
 
     bool passes(const QJsonObject &object, const QString &ns, const QString &name) const
@@ -201,6 +205,11 @@ public:
             });
             timeout->start(std::chrono::seconds(m_options.timeoutSeconds));
         }
+        if (m_options.recheck && m_options.recheckSeconds > 0) {
+            auto *again = new QTimer(this);
+            connect(again, &QTimer::timeout, this, [this] { recheck(); });
+            again->start(std::chrono::seconds(m_options.recheckSeconds));
+        }
         if (m_options.bookmarks) {
             auto *bookmark = new QTimer(this);
             connect(bookmark, &QTimer::timeout, this, [this] {
@@ -269,6 +278,7 @@ private:
     bool m_overflow = false;
     bool m_endAfterDrain = false;
     bool m_scheduled = false;
+    bool m_refused = false; // recheck() ended it (in the watcher's thread)
 };
 
 WatchHub::WatchHub(ObjectStore &store, int window, int queueLimit)
@@ -322,15 +332,15 @@ int WatchHub::watcherCount() const
     return int(m_state->watchers.size());
 }
 
-void WatchHub::endAnonymous()
+void WatchHub::recheck()
 {
     // Under the mutex a listed watcher is alive (its destructor takes itself off the list
     // under it); the queued call is dropped if it goes before the call runs.
     QMutexLocker lock(&m_state->mutex);
     for (Watcher *w : std::as_const(m_state->watchers))
-        if (w->options().anonymous)
+        if (w->options().recheck)
             QMetaObject::invokeMethod(
-                w, [w] { w->endNow(); }, Qt::QueuedConnection);
+                w, [w] { w->recheck(); }, Qt::QueuedConnection);
 }
 
 void WatchHub::start(Core::HttpStream *stream, WatchOptions options)

@@ -35,10 +35,14 @@ struct WatchOptions
     bool bookmarks = false;         // allowWatchBookmarks: a BOOKMARK every bookmarkSeconds
     int bookmarkSeconds = 60;
     static constexpr int kMaxTimeoutSeconds = 1800; // also the default
-    // The requester was let in as system:anonymous: the stream ends as soon as anonymous access
-    // is turned off (WatchHub::endAnonymous), not at its timeout.
-    bool anonymous = false;
     int timeoutSeconds = kMaxTimeoutSeconds;
+    // Whether the requester may still watch: nullopt, or the Status (a 401 when its credential
+    // no longer authenticates, a 403 when it is no longer allowed) the stream ends with, as an
+    // ERROR event. Called in the stream's thread every recheckSeconds and after
+    // WatchHub::recheck(); none: the watch goes on to its timeout.
+    std::function<std::optional<QJsonObject>()> recheck;
+    static constexpr int kRecheckSeconds = 5;
+    int recheckSeconds = kRecheckSeconds;
     // One event as it goes on the wire (a JSON line, a Table, ...); the object of a BOOKMARK is
     // {"metadata":{"resourceVersion":...}} and of an ERROR a Status.
     std::function<QByteArray(const WatchEvent &)> encode;
@@ -68,9 +72,9 @@ public:
     void start(Core::HttpStream *stream, WatchOptions options);
 
     int watcherCount() const;
-    // Ends every watch of an anonymous requester (anonymous access was just turned off): each
-    // stream is closed in its own thread, as at its timeout.
-    void endAnonymous();
+    // Checks every watch's requester again now (WatchOptions::recheck: the RBAC policy or the
+    // settings changed), each in its own thread. Callable from any thread.
+    void recheck();
 
     struct State;
     class Watcher;

@@ -14,7 +14,7 @@ import * as jose from 'jose';
 import { startBackend, adminFetch, request, waitFor } from '../lib/backend.mjs';
 import {
     tempDir, run, issueKubeconfig, kubeRequest, adminKube, statusBody, compact, foreignCertificate, protobuf, clusterCa,
-    kubectl, writeKubeconfig,
+    kubectl, writeKubeconfig, openWatch,
 } from '../lib/cluster.mjs';
 import { attack, nowSeconds } from './lib/attack.mjs';
 
@@ -220,12 +220,85 @@ roleRef:
             const timer = new Promise((resolve) => setTimeout(() => resolve('still open'), 15_000));
             assert.notEqual(await Promise.race([ended, timer]), 'still open', 'the anonymous watch ended');
             assert.ok(Date.now() - at < 15_000);
+            // With the 401 a new request gets, as its last event.
+            const last = JSON.parse(text.trim().split('\n').at(-1));
+            assert.deepEqual(last, { type: 'ERROR', object: JSON.parse(compact(unauthorized)) });
             // And a new one is refused.
             assert.equal((await kubeRequest(b, 'GET', '/api/v1/namespaces?watch=1&timeoutSeconds=1')).status, 401);
         } finally {
             assert.equal((await adminFetch(b, 'PUT', '/admin/v1/cluster/settings', { anonymousAuth: true })).status, 200);
             await adminKube(b, 'DELETE', `/apis/${RBAC}/v1/clusterrolebindings/anonymous-namespace-watcher`);
             await adminKube(b, 'DELETE', `/apis/${RBAC}/v1/clusterroles/anonymous-namespace-watcher`);
+        }
+    });
+
+    // How long an open watch may run on once its rights are gone: a binding's deletion and the
+    // settings are checked at once, everything else every 5 s (docs/cluster.md "Watch").
+    const RECHECK_MS = 10_000;
+    // The watch ended by the server within RECHECK_MS, its last event an ERROR: that Status.
+    async function watchEndedWith(w, what) {
+        const timer = new Promise((resolve) => setTimeout(() => resolve('still open'), RECHECK_MS));
+        const outcome = await Promise.race([w.ended, timer]);
+        if (outcome === 'still open')
+            w.close();
+        assert.notEqual(outcome, 'still open', `${what}: the watch still runs ${RECHECK_MS} ms later`);
+        const last = w.events.at(-1);
+        assert.equal(last?.type, 'ERROR', `${what}: ${JSON.stringify(w.events.slice(-2))}`);
+        return last.object;
+    }
+
+    attack('cluster: a user\'s watch runs on after the binding that allowed it is deleted — ends with the 403 a new request gets, other watches go on', async () => {
+        const watcher = await issueKubeconfig(b, { kind: 'user', name: 'ns-watcher' });
+        const imported = await adminFetch(b, 'POST', '/admin/v1/cluster/rbac/import', `
+apiVersion: rbac.authorization.k8s.io/v1
+kind: ClusterRole
+metadata:
+  name: ns-watcher
+rules:
+- apiGroups: [""]
+  resources: ["namespaces"]
+  verbs: ["get", "list", "watch"]
+---
+apiVersion: rbac.authorization.k8s.io/v1
+kind: ClusterRoleBinding
+metadata:
+  name: ns-watcher
+subjects:
+- kind: User
+  name: ns-watcher
+  apiGroup: rbac.authorization.k8s.io
+roleRef:
+  kind: ClusterRole
+  name: ns-watcher
+  apiGroup: rbac.authorization.k8s.io
+`, { 'Content-Type': 'application/yaml' });
+        assert.equal(imported.status, 200, imported.text);
+        const w = await openWatch(b, '/api/v1/namespaces?watch=1', { creds: watcher });
+        assert.equal(w.status, 200);
+        // node-1's watch of itself (the Node authorizer, no binding) is not the one taken away.
+        const own = await openWatch(b, '/api/v1/nodes?watch=1&fieldSelector=metadata.name%3Dnode-1', { creds: node1 });
+        assert.equal(own.status, 200);
+        try {
+            await waitFor(() => w.events.length > 0 && own.events.length > 0, { message: 'the first events' });
+            assert.equal(w.events[0].type, 'ADDED');
+            const del = await adminKube(b, 'DELETE', `/apis/${RBAC}/v1/clusterrolebindings/ns-watcher`);
+            assert.equal(del.status, 200, del.text);
+            const status = await watchEndedWith(w, 'binding deleted');
+            const fresh = await kubeRequest(b, 'GET', '/api/v1/namespaces?watch=1', { creds: watcher });
+            assert.equal(fresh.status, 403, fresh.text);
+            assert.deepEqual(status, fresh.json, 'the Status a new watch gets');
+            assert.match(status.message, /^namespaces is forbidden: User "ns-watcher" cannot watch resource "namespaces"/);
+            // The watch still allowed goes on.
+            const label = await adminKube(b, 'PATCH', '/api/v1/nodes/node-1', { metadata: { labels: { 'watch-check': 'yes' } } }, MERGE);
+            assert.equal(label.status, 200, label.text);
+            await waitFor(() => own.events.some((e) => e.type === 'MODIFIED' && e.object.metadata.labels?.['watch-check'] === 'yes'),
+                          { message: 'node-1 still sees its own changes' });
+            assert.ok(own.events.every((e) => e.type !== 'ERROR'), JSON.stringify(own.events.at(-1)));
+        } finally {
+            w.close();
+            own.close();
+            await adminKube(b, 'PATCH', '/api/v1/nodes/node-1', { metadata: { labels: { 'watch-check': null } } }, MERGE);
+            await adminKube(b, 'DELETE', `/apis/${RBAC}/v1/clusterroles/ns-watcher`);
         }
     });
 
@@ -1057,6 +1130,31 @@ roleRef:
                                     { apiVersion: 'authentication.k8s.io/v1', kind: 'TokenRequest', spec: { expirationSeconds: 3600 } });
         assert.equal(dry.status, 201, dry.text);
         assert.equal(dry.json.status.token, '', 'no credential from a dry run');
+    });
+
+    attack('cluster: a service account\'s watch runs on after its account is deleted — ends with 401', async () => {
+        await privilegedServiceAccount('watch-bot');
+        const token = await saToken('watch-bot');
+        const w = await openWatch(b, '/api/v1/namespaces/default/serviceaccounts?watch=1', bearer(token));
+        assert.equal(w.status, 200);
+        try {
+            const made = await adminKube(b, 'POST', '/api/v1/namespaces/default/serviceaccounts',
+                                         { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'watched-before' } });
+            assert.equal(made.status, 201, made.text);
+            await waitFor(() => w.events.some((e) => e.object?.metadata?.name === 'watched-before'), { message: 'the account seen' });
+            const del = await adminKube(b, 'DELETE', '/api/v1/namespaces/default/serviceaccounts/watch-bot');
+            assert.equal(del.status, 200, del.text);
+            assert.deepEqual(await watchEndedWith(w, 'account deleted'), JSON.parse(compact(unauthorized)));
+            const after = await adminKube(b, 'POST', '/api/v1/namespaces/default/serviceaccounts',
+                                          { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'made-after' } });
+            assert.equal(after.status, 201, after.text);
+            assert.ok(!w.events.some((e) => e.object?.metadata?.name === 'made-after'), 'nothing after the end');
+        } finally {
+            w.close();
+            await adminKube(b, 'DELETE', '/api/v1/namespaces/default/serviceaccounts/watched-before');
+            await adminKube(b, 'DELETE', '/api/v1/namespaces/default/serviceaccounts/made-after');
+            await adminKube(b, 'DELETE', `/apis/${RBAC}/v1/clusterrolebindings/watch-bot-admin`);
+        }
     });
 
     attack('cluster: a service-account token for another audience (TokenRequest audiences) → 401', async () => {

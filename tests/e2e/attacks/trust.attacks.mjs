@@ -10,7 +10,7 @@ import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import * as jose from 'jose';
 
 import { startBackend, adminFetch, request, waitFor } from '../lib/backend.mjs';
-import { kubeRequest } from '../lib/cluster.mjs';
+import { kubeRequest, openWatch, adminKube } from '../lib/cluster.mjs';
 import {
     attack, assertNoTokens, activeTokenIds, assertTokensUnchanged, registerClient, assertOAuthError, formPost, basicAuth,
 } from './lib/attack.mjs';
@@ -1541,6 +1541,53 @@ describe('revocation reaches what was derived', () => {
             // The refresh token is not the access token's child: it still works.
             const refreshed = await tokenRequest(b, kubectl, { grant_type: 'refresh_token', refresh_token: tokens.refresh_token });
             assert.equal(refreshed.status, 200, `${how}: ${refreshed.text}`);
+        }
+    });
+
+    attack('revocation: a cluster watch opened with a token runs on after the token is revoked (RFC 7009) or its client disallowed', async () => {
+        const user = `${b.serviceUrl}#${dave.id}`;
+        const crb = await adminKube(b, 'POST', '/apis/rbac.authorization.k8s.io/v1/clusterrolebindings', {
+            apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRoleBinding', metadata: { name: 'dave-view' },
+            subjects: [{ apiGroup: 'rbac.authorization.k8s.io', kind: 'User', name: user }],
+            roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'view' } });
+        assert.equal(crb.status, 201, crb.text);
+        const unauthorized = { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'Unauthorized',
+                               reason: 'Unauthorized', code: 401 };
+        const watchAs = async (token) => {
+            const w = await openWatch(b, '/api/v1/namespaces/default/serviceaccounts?watch=1',
+                                      { headers: { Authorization: `Bearer ${token}` } });
+            assert.equal(w.status, 200);
+            return w;
+        };
+        // Ended by the server within 10 s (5 s between checks), its last event the 401.
+        const endsUnauthorized = async (w, what) => {
+            const timer = new Promise((resolve) => setTimeout(() => resolve('still open'), 10_000));
+            const outcome = await Promise.race([w.ended, timer]);
+            w.close();
+            assert.notEqual(outcome, 'still open', `${what}: the watch still runs`);
+            assert.deepEqual(w.events.at(-1), { type: 'ERROR', object: unauthorized }, what);
+        };
+        try {
+            const tokens = await tokensFor(b, kubectl, dave, { scope: 'openid groups' });
+            const byAccess = await watchAs(tokens.access_token);
+            const other = await tokensFor(b, kubectl, dave, { scope: 'openid groups' });
+            const byOther = await watchAs(other.access_token);
+            const cm = await adminKube(b, 'POST', '/api/v1/namespaces/default/serviceaccounts',
+                                       { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'seen-by-dave' } });
+            assert.equal(cm.status, 201, cm.text);
+            await waitFor(() => [byAccess, byOther].every((w) => w.events.some((e) => e.object?.metadata?.name === 'seen-by-dave')),
+                          { message: 'both watches see the account' });
+            const r = await formPost(b, '/oauth2/revoke', { token: tokens.access_token, client_id: kubectl.client_id });
+            assert.equal(r.status, 200, r.text);
+            await endsUnauthorized(byAccess, 'revoked (RFC 7009)');
+            assert.ok(byOther.events.every((e) => e.type !== 'ERROR'), 'the token not revoked watches on');
+            // The administrator takes the client's cluster access away: its other token's watch ends.
+            assert.equal((await adminFetch(b, 'PUT', `/admin/v1/clients/${kubectl.client_id}/cluster-access`, { allowed: false })).status, 200);
+            await endsUnauthorized(byOther, 'client disallowed');
+        } finally {
+            assert.equal((await adminFetch(b, 'PUT', `/admin/v1/clients/${kubectl.client_id}/cluster-access`, { allowed: true })).status, 200);
+            await adminKube(b, 'DELETE', '/api/v1/namespaces/default/serviceaccounts/seen-by-dave');
+            await adminKube(b, 'DELETE', '/apis/rbac.authorization.k8s.io/v1/clusterrolebindings/dave-view');
         }
     });
 

@@ -208,6 +208,43 @@ export function kubeRequest(b, method, path, { creds, body, headers = {}, port, 
     });
 }
 
+/**
+ * An open watch on the cluster listener (a JSON-lines stream), with the credentials of
+ * kubeRequest. Resolves once the answer's head is in, to {status, events, ended, close}:
+ * events fills with each parsed line as it arrives; ended resolves when the server ends the
+ * stream (to the events so far); close() ends it from this side.
+ */
+export function openWatch(b, path, { creds, headers = {} } = {}) {
+    return new Promise((resolve, reject) => {
+        const req = https.request({
+            host: '127.0.0.1', port: b.ports.cluster, method: 'GET', path, agent: false,
+            headers: { 'User-Agent': 'gatehouse-e2e/1', ...headers },
+            ca: clusterCa(b), cert: creds?.certificatePem, key: creds?.keyPem,
+        }, (res) => {
+            const events = [];
+            let rest = '';
+            const ended = new Promise((done) => {
+                res.on('data', (c) => {
+                    rest += c.toString('utf8');
+                    let nl;
+                    while ((nl = rest.indexOf('\n')) >= 0) {
+                        const line = rest.slice(0, nl);
+                        rest = rest.slice(nl + 1);
+                        if (line.trim())
+                            events.push(JSON.parse(line));
+                    }
+                });
+                res.on('end', () => done(events));
+                res.on('error', () => done(events));
+                res.on('close', () => done(events));
+            });
+            resolve({ status: res.statusCode, events, ended, close: () => req.destroy() });
+        });
+        req.on('error', reject);
+        req.end();
+    });
+}
+
 // The admin passthrough: ANY /admin/v1/cluster/k8s/<kube path> as cluster-admin.
 export function adminKube(b, method, kubePath, body, headers = {}) {
     return adminFetch(b, method, `/admin/v1/cluster/k8s${kubePath}`, body, headers);

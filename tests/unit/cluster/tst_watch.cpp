@@ -345,6 +345,57 @@ private slots:
         QCOMPARE(calls->load(), 20); // 10 for a and b together, 10 for c
     }
 
+    // WatchOptions::recheck: a requester no longer let in ends its stream with the Status,
+    // when the hub is told to check (RBAC changed) or at its own periodic check; a watch still
+    // allowed, or one without a check, goes on.
+    void aRequesterNoLongerLetInEndsWithTheStatus()
+    {
+        Fixture f;
+        QVERIFY(f.open());
+        WatchHub hub(*f.store);
+        auto allowed = std::make_shared<std::atomic<bool>>(true);
+        auto checks = std::make_shared<std::atomic<int>>(0);
+        const QJsonObject forbidden{{QStringLiteral("kind"), QStringLiteral("Status")},
+                                    {QStringLiteral("reason"), QStringLiteral("Forbidden")},
+                                    {QStringLiteral("code"), 403}};
+        WatchOptions checked = nodes(f.store->resourceVersion().toLongLong());
+        checked.recheckSeconds = 0; // only when the hub asks
+        checked.recheck = [allowed, checks, forbidden]() -> std::optional<QJsonObject> {
+            ++*checks;
+            return allowed->load() ? std::nullopt : std::optional<QJsonObject>(forbidden);
+        };
+        CapturedStream a, unchecked;
+        hub.start(&a, checked);
+        hub.start(&unchecked, nodes(f.store->resourceVersion().toLongLong()));
+        f.put(QStringLiteral("n"), 1);
+        QTRY_COMPARE(a.events.size(), 1);
+        hub.recheck();
+        QTRY_COMPARE(checks->load(), 1);
+        QVERIFY(a.open); // still allowed
+        allowed->store(false);
+        hub.recheck();
+        QTRY_VERIFY(!a.open);
+        QCOMPARE(checks->load(), 2);
+        QCOMPARE(a.types(), (QStringList{QStringLiteral("ADDED"), QStringLiteral("ERROR")}));
+        QCOMPARE(a.events.last()[QStringLiteral("object")].toObject(), forbidden);
+        f.put(QStringLiteral("n"), 2);
+        QTRY_COMPARE(unchecked.events.size(), 2);
+        QCOMPARE(a.events.size(), 2); // nothing after the end
+        hub.recheck();
+        QCoreApplication::processEvents();
+        QCOMPARE(checks->load(), 2); // an ended watch is not asked again
+        QVERIFY(unchecked.open);
+
+        // Its own timer, without the hub asking.
+        WatchOptions periodic = checked;
+        periodic.recheckSeconds = 1;
+        periodic.since = f.store->resourceVersion().toLongLong();
+        CapturedStream b;
+        hub.start(&b, periodic);
+        QTRY_VERIFY_WITH_TIMEOUT(!b.open, 5000);
+        QCOMPARE(b.types(), QStringList{QStringLiteral("ERROR")});
+    }
+
     void aClosedStreamLeavesTheHub()
     {
         Fixture f;
