@@ -501,7 +501,12 @@ qint64 ClusterAdminApi::credentialsUntil(const HttpRequest &req) const
     const auto by = m_tokens.authenticate(req.bearerToken());
     if (!by)
         return 1;
-    return by->root ? 0 : std::max<qint64>(by->expiresAt, 0);
+    if (by->root)
+        return 0;
+    // A scoped token that never expires may still be revoked at any moment: what it issues
+    // lasts a day at most, as its certificates do.
+    return by->expiresAt > 0 ? by->expiresAt
+                             : m_clock.now().toMSecsSinceEpoch() + kScopedCertificateMs;
 }
 
 } // namespace Gatehouse::Admin

@@ -48,6 +48,7 @@ AuthenticationResult Authenticator::authenticate(const Core::PeerIdentity &peer,
         r.user.name = peer.commonName;
         r.user.groups = peer.organizations;
         r.user.authenticator = QStringLiteral("x509");
+        r.user.credentialsUntilMs = peer.notAfterMs;
         addAuthenticatedGroup(r.user);
         r.reason = QStringLiteral("client certificate verified by the cluster CA");
         return r;

@@ -1096,7 +1096,9 @@ std::optional<Status> ClusterApi::admit(const Core::HttpRequest &req,
             QStringLiteral("%1 impersonates this identity (%2)")
                 .arg(trace.authentication.user.name, trace.authentication.reason);
         impersonator = trace.authentication.user.name;
+        const qint64 until = trace.authentication.user.credentialsUntilMs;
         trace.authentication.user = imp.user;
+        trace.authentication.user.credentialsUntilMs = until; // the caller's credential's end
     }
     trace.info = RequestInfo::parse(req.method, req.path, req.query);
     attributes = Attributes::from(trace.authentication.user, trace.info);
@@ -1154,6 +1156,12 @@ void ClusterApi::process(const std::shared_ptr<Context> &ctx)
         finish(ctx, refusal->response(ctx->pretty));
         return;
     }
+    // What this request issues ends with the credential that asked, if that ends (a client
+    // certificate, a service account token issued under such a bound), as with the admin
+    // token's end through the admin API: the earlier of the two.
+    if (const qint64 until = trace.authentication.user.credentialsUntilMs;
+        until > 0 && (ctx->credentialsUntilMs <= 0 || until < ctx->credentialsUntilMs))
+        ctx->credentialsUntilMs = until;
     if (ctx->authorizationOnly) {
         finish(ctx, Core::HttpResponse());
         return;

@@ -314,10 +314,13 @@ void ClusterApi::issueToken(const std::shared_ptr<Context> &ctx, const QJsonObje
                    .response(pretty));
         return;
     }
-    // Asked through an admin token that expires: the token ends with it at the latest, as
-    // kube's --service-account-max-token-expiration shortens a request (the answer's
-    // expirationSeconds and expirationTimestamp say what was issued). No credential outlives
-    // the admin token that asked for it (docs/admin-tokens.md).
+    // Asked through an admin token that expires (or a scoped one: a day), or with a credential
+    // that ends (a client certificate, a token issued under such a bound): the token ends with
+    // it at the latest, as kube's --service-account-max-token-expiration shortens a request
+    // (the answer's expirationSeconds and expirationTimestamp say what was issued), and
+    // carries that end on (ServiceAccountTokens::kNotAfterClaim). No credential outlives the
+    // admin token that asked for it, however many times it is renewed with itself
+    // (docs/cluster.md).
     if (ctx->credentialsUntilMs > 0) {
         const qint64 left = (ctx->credentialsUntilMs - m_clock.now().toMSecsSinceEpoch()) / 1000;
         if (left < 1) {
@@ -341,7 +344,7 @@ void ClusterApi::issueToken(const std::shared_ptr<Context> &ctx, const QJsonObje
                        {QStringLiteral("expirationTimestamp"), QJsonValue::Null}};
     if (!ctx->dryRun) {
         auto token = m_serviceAccounts->issue(info.namespaceName, info.name, accountUid, seconds,
-                                              audiences, bound);
+                                              audiences, bound, ctx->credentialsUntilMs);
         if (!token) {
             finish(ctx, Status::internalError(token.error().message).response(pretty));
             return;

@@ -20,6 +20,10 @@ struct UserInfo
     // A bearer token's audiences the authentication asked for and the token is for (a
     // TokenReview's status.audiences).
     QStringList audiences;
+    // When the credential this identity was taken from ends, if it must bound what the
+    // request issues (ms since the epoch; 0: no bound): a client certificate's notAfter, a
+    // service account token's gatehouse.io/not-after. A TokenRequest never outlives it.
+    qint64 credentialsUntilMs = 0;
 
     bool isAnonymous() const { return name == QLatin1String("system:anonymous"); }
 };

@@ -232,7 +232,7 @@ QJsonObject ServiceAccountTokens::jwks() const
 Result<QJsonObject> ServiceAccountTokens::issue(const QString &namespaceName, const QString &name,
                                                 const QString &uid, qint64 seconds,
                                                 const QStringList &audiences,
-                                                const QJsonObject &bound) const
+                                                const QJsonObject &bound, qint64 notAfterMs) const
 {
     const qint64 now = m_clock.now().toSecsSinceEpoch();
     const QStringList aud =
@@ -252,6 +252,8 @@ Result<QJsonObject> ServiceAccountTokens::issue(const QString &namespaceName, co
     k8s.insert(QStringLiteral("serviceaccount"),
                QJsonObject{{QStringLiteral("name"), name}, {QStringLiteral("uid"), uid}});
     claims.insert(QStringLiteral("kubernetes.io"), k8s);
+    if (notAfterMs > 0)
+        claims.insert(QLatin1String(kNotAfterClaim), notAfterMs / 1000);
     auto jws = Crypto::Jws::sign(m_key, QStringLiteral("ES256"),
                                  QJsonObject{{QStringLiteral("kid"), m_kid}},
                                  QJsonDocument(claims).toJson(QJsonDocument::Compact));
@@ -331,6 +333,10 @@ TokenAuthenticator ServiceAccountTokens::authenticator() const
         user.groups = {QStringLiteral("system:serviceaccounts"),
                        QStringLiteral("system:serviceaccounts:") + ns};
         user.audiences = accepted;
+        // Issued under a bound (an admin token that ends, a certificate): so is what it asks.
+        if (const qint64 notAfter = claims.value(QLatin1String(kNotAfterClaim)).toInteger();
+            notAfter > 0)
+            user.credentialsUntilMs = notAfter * 1000;
         return user;
     };
 }

@@ -66,10 +66,14 @@ public:
 
     // A token for namespace/name (the account's uid) valid for seconds, audiences default to
     // the issuer; bound: the object it is bound to ({"pod": {name, uid}, "node": {...}} or
-    // {"node": ...}), whose deletion ends it. Returns {token, expirationTimestamp}.
+    // {"node": ...}), whose deletion ends it. notAfterMs (0: none): the end of the credential
+    // that asked (UserInfo::credentialsUntilMs), kept in the token as kNotAfterClaim so that
+    // a TokenRequest made with it does not outlive that either. Returns {token,
+    // expirationTimestamp}.
     Result<QJsonObject> issue(const QString &namespaceName, const QString &name, const QString &uid,
                               qint64 seconds, const QStringList &audiences,
-                              const QJsonObject &bound = {}) const;
+                              const QJsonObject &bound = {}, qint64 notAfterMs = 0) const;
+    static constexpr char kNotAfterClaim[] = "gatehouse.io/not-after"; // seconds since the epoch
     TokenAuthenticator authenticator() const;
     QJsonObject jwks() const;
 

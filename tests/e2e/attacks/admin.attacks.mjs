@@ -10,7 +10,7 @@ import http from 'node:http';
 import { X509Certificate } from 'node:crypto';
 
 import { startBackend, adminFetch, request, waitFor } from '../lib/backend.mjs';
-import { adminKube } from '../lib/cluster.mjs';
+import { adminKube, kubeRequest } from '../lib/cluster.mjs';
 import { attack, activeTokenIds, registerClient } from './lib/attack.mjs';
 
 const invalid = { error: 'unauthorized', message: 'invalid admin token' };
@@ -434,6 +434,80 @@ describe('admin API: tokens, scopes and escalation', () => {
         const root = await adminFetch(b, 'POST', `/admin/v1/cluster/k8s${path}`, tokenRequest);
         assert.equal(root.status, 201, root.text);
         assert.equal(root.json.spec.expirationSeconds, 172800);
+    });
+
+    // A service account bound to cluster-admin, made with `token` through the passthrough.
+    async function adminAccount(token, name) {
+        const account = await as(token, 'POST', '/admin/v1/cluster/k8s/api/v1/namespaces/kube-system/serviceaccounts',
+                                 { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name } });
+        assert.equal(account.status, 201, account.text);
+        const binding = await as(token, 'POST', '/admin/v1/cluster/k8s/apis/rbac.authorization.k8s.io/v1/clusterrolebindings', {
+            apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRoleBinding', metadata: { name },
+            subjects: [{ kind: 'ServiceAccount', name, namespace: 'kube-system' }],
+            roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'cluster-admin' } });
+        assert.equal(binding.status, 201, binding.text);
+        return `/api/v1/namespaces/kube-system/serviceaccounts/${name}/token`;
+    }
+    const twoDays = { apiVersion: 'authentication.k8s.io/v1', kind: 'TokenRequest', spec: { expirationSeconds: 172800 } };
+    const claimsOf = (jwt) => JSON.parse(Buffer.from(jwt.split('.')[1], 'base64url'));
+
+    attack('admin: a cluster:write token that never expires mints a 48-hour service account token (its certificates get a day)', async () => {
+        const made = await createToken('sa-contractor', ['cluster:write']);
+        assert.equal(made.status, 201, made.text);
+        const path = await adminAccount(made.json.token, 'contractor-keeper');
+        const asked = Date.now();
+        const r = await as(made.json.token, 'POST', `/admin/v1/cluster/k8s${path}`, twoDays);
+        assert.equal(r.status, 201, r.text);
+        assert.ok(r.json.spec.expirationSeconds <= 86400, `spec.expirationSeconds ${r.json.spec.expirationSeconds}`);
+        const ends = Date.parse(r.json.status.expirationTimestamp);
+        assert.ok(ends <= Date.now() + 86400_000 && ends >= asked + 86400_000 - 5000, r.json.status.expirationTimestamp);
+        assert.ok(claimsOf(r.json.status.token).exp * 1000 <= Date.now() + 86400_000);
+    });
+
+    attack('admin: a cluster:write token that expires renews its service account\'s token with itself, or with its certificate, past its own end', async () => {
+        const made = await createToken('ci-renewer', ['cluster:write'], b.adminToken, { expiresIn: 900 });
+        assert.equal(made.status, 201, made.text);
+        const tokenEnds = Date.parse(made.json.expiresAt);
+        const path = await adminAccount(made.json.token, 'ci-keeper');
+        const first = await as(made.json.token, 'POST', `/admin/v1/cluster/k8s${path}`, twoDays);
+        assert.equal(first.status, 201, first.text);
+        // Each token asks the cluster itself for a 48-hour one: every one of them still ends with
+        // the admin token, and says so in its claims.
+        let token = first.json.status.token;
+        for (const step of ['renewed once', 'renewed twice']) {
+            const r = await kubeRequest(b, 'POST', path, { body: twoDays, headers: { Authorization: `Bearer ${token}` } });
+            assert.equal(r.status, 201, `${step}: ${r.text}`);
+            assert.ok(r.json.spec.expirationSeconds <= 900, `${step}: spec.expirationSeconds ${r.json.spec.expirationSeconds}`);
+            assert.ok(Date.parse(r.json.status.expirationTimestamp) <= tokenEnds, `${step}: ${r.json.status.expirationTimestamp}`);
+            const claims = claimsOf(r.json.status.token);
+            assert.ok(claims.exp * 1000 <= tokenEnds, `${step}: exp ${claims.exp}`);
+            assert.equal(claims['gatehouse.io/not-after'], Math.floor(tokenEnds / 1000), JSON.stringify(claims));
+            token = r.json.status.token;
+        }
+        // Impersonating someone else does not lift it.
+        const imp = await kubeRequest(b, 'POST', path, { body: twoDays, headers: { Authorization: `Bearer ${token}`,
+                                                                                 'Impersonate-User': 'root',
+                                                                                 'Impersonate-Group': 'system:masters' } });
+        assert.equal(imp.status, 201, imp.text);
+        assert.ok(Date.parse(imp.json.status.expirationTimestamp) <= tokenEnds, `impersonating: ${imp.json.status.expirationTimestamp}`);
+        // The certificate the same admin token issued ends with it; so does what it asks for.
+        const kc = await as(made.json.token, 'POST', '/admin/v1/cluster/kubeconfigs',
+                            { kind: 'user', name: 'ci-cert', groups: ['system:masters'], validityDays: 3650 });
+        assert.equal(kc.status, 201, kc.text);
+        const certEnds = Date.parse(new X509Certificate(kc.json.certificatePem).validTo);
+        const byCert = await kubeRequest(b, 'POST', path, { body: twoDays, creds: kc.json });
+        assert.equal(byCert.status, 201, byCert.text);
+        assert.ok(Date.parse(byCert.json.status.expirationTimestamp) <= certEnds,
+                  `with the certificate: ${byCert.json.status.expirationTimestamp}, the certificate ends ${new Date(certEnds).toISOString()}`);
+        // A long-lived certificate (the root token's) still gets the 48 hours it asks for.
+        const rootKc = await adminFetch(b, 'POST', '/admin/v1/cluster/kubeconfigs',
+                                        { kind: 'user', name: 'long-cert', groups: ['system:masters'], validityDays: 30 });
+        assert.equal(rootKc.status, 201, rootKc.text);
+        const long = await kubeRequest(b, 'POST', path, { body: twoDays, creds: rootKc.json });
+        assert.equal(long.status, 201, long.text);
+        assert.equal(long.json.spec.expirationSeconds, 172800);
+        assert.equal(claimsOf(long.json.status.token)['gatehouse.io/not-after'],
+                     Math.floor(Date.parse(new X509Certificate(rootKc.json.certificatePem).validTo) / 1000));
     });
 
     attack('admin: an orders:read token reads a delivery\'s signed headers to send the message again → the signature is shown cut, never whole', async () => {
