@@ -232,9 +232,10 @@ roleRef:
         }
     });
 
-    // How long an open watch may run on once its rights are gone: a binding's deletion and the
-    // settings are checked at once, everything else every 5 s (docs/cluster.md "Watch").
-    const RECHECK_MS = 10_000;
+    // How long an open watch may run on once its rights are gone (with room for a slow machine):
+    // a binding's deletion and the settings are checked at once, everything else every 5 s
+    // (docs/cluster.md "Watch").
+    const RECHECK_MS = 15_000;
     // The watch ended by the server within RECHECK_MS, its last event an ERROR: that Status.
     async function watchEndedWith(w, what) {
         const timer = new Promise((resolve) => setTimeout(() => resolve('still open'), RECHECK_MS));
