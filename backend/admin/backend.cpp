@@ -651,8 +651,16 @@ Result<void> Backend::start()
         oidc.groupMappings = [cluster] { return cluster->settings().oidcGroupMappings; };
         // The issuer vouches for its own tokens: recorded, alive, and issued to a client an
         // administrator allowed to act for the cluster.
-        oidc.vet = [oauth](const QString &token, QJsonObject &claims) {
-            return oauth->clusterTokenRefusal(token, claims);
+        oidc.vet = [oauth](const QString &token, QJsonObject &claims)
+            -> std::optional<std::variant<QString, Cluster::TokenUnavailable>> {
+            bool unavailable = false;
+            std::optional<QString> refused =
+                oauth->clusterTokenRefusal(token, claims, &unavailable);
+            if (!refused)
+                return std::nullopt;
+            if (unavailable)
+                return Cluster::TokenUnavailable{*refused};
+            return *refused;
         };
         m_clusterApi->authenticator().addTokenAuthenticator(
             QStringLiteral("oidc"), Cluster::oidcAuthenticator(

@@ -15,11 +15,17 @@ AuthenticationResult Authenticator::authenticateToken(const QString &token,
     const QStringList wanted =
         audiences.isEmpty() ? QStringList{QString::fromLatin1(kApiAudience)} : audiences;
     for (const Named &t : m_tokens) {
-        std::optional<std::variant<UserInfo, QString>> got = t.authenticate(token, wanted);
+        std::optional<TokenVerdict> got = t.authenticate(token, wanted);
         if (!got)
             continue;
+        if (const auto *unavailable = std::get_if<TokenUnavailable>(&*got)) {
+            r.unavailable = true;
+            errors.append(unavailable->reason);
+            continue;
+        }
         if (auto *user = std::get_if<UserInfo>(&*got)) {
             r.outcome = AuthenticationResult::Outcome::Authenticated;
+            r.unavailable = false;
             r.user = *user;
             r.user.authenticator = t.name;
             addAuthenticatedGroup(r.user);
@@ -59,6 +65,7 @@ AuthenticationResult Authenticator::authenticate(const Core::PeerIdentity &peer,
         AuthenticationResult t = authenticateToken(bearerToken);
         if (t.ok())
             return t;
+        r.unavailable = t.unavailable;
         errors.append(t.reason);
     }
     if (!errors.isEmpty()) {

@@ -19,6 +19,9 @@ struct AuthenticationResult
     Outcome outcome = Outcome::Unauthorized;
     UserInfo user;
     QString reason; // how the user was found, or why the request is refused (never a secret)
+    // Refused only because the credential could not be checked now (its issuer's records could
+    // not be read): a request gets the 401 all the same; an open watch is not ended for it.
+    bool unavailable = false;
 
     bool ok() const { return outcome != Outcome::Unauthorized; }
 };
@@ -27,11 +30,20 @@ struct AuthenticationResult
 // without spec.audiences asks.
 inline constexpr char kApiAudience[] = "https://kubernetes.default.svc.cluster.local";
 
+// A token an authenticator knows but could not check now (its issuer's records could not be
+// read), and why.
+struct TokenUnavailable
+{
+    QString reason;
+};
+
 // A bearer-token authenticator: nullopt when the token is not one it knows, else the user (with
-// user.audiences: those of `audiences` the token is for) or why the token is refused.
-// `audiences` is never empty: [kApiAudience] for a request, a TokenReview's spec.audiences.
-using TokenAuthenticator = std::function<std::optional<std::variant<UserInfo, QString>>(
-    const QString &token, const QStringList &audiences)>;
+// user.audiences: those of `audiences` the token is for), why the token is refused, or that it
+// could not be checked now. `audiences` is never empty: [kApiAudience] for a request, a
+// TokenReview's spec.audiences.
+using TokenVerdict = std::variant<UserInfo, QString, TokenUnavailable>;
+using TokenAuthenticator =
+    std::function<std::optional<TokenVerdict>(const QString &token, const QStringList &audiences)>;
 
 // Kubernetes' union of authenticators (reference kube.md §2): x509 client certificates, then
 // bearer tokens; a failed credential is a 401 even while anonymous access is on; nothing

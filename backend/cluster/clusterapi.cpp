@@ -1,5 +1,6 @@
 #include "cluster/clusterapi_p.h"
 #include "cluster/impersonation.h"
+#include "core/logging.h"
 
 #include <QHostAddress>
 
@@ -597,10 +598,9 @@ void ClusterApi::onChange(const ObjectChange &c)
         rebuildPolicy();
     if (c.resource.endsWith(QLatin1String("webhookconfigurations")))
         rebuildWebhooks();
-    // A service account or a bootstrap token's Secret gone: the watches of its tokens end now
-    // (every other credential's end is found within WatchOptions::kRecheckSeconds).
-    if (c.kind == ObjectChange::Kind::Deleted &&
-        (c.resource == QLatin1String("serviceaccounts") || c.resource == QLatin1String("secrets")))
+    // A service account gone: the watches of its tokens end now (every other credential's end
+    // is found within WatchOptions::kRecheckSeconds).
+    if (c.kind == ObjectChange::Kind::Deleted && c.resource == QLatin1String("serviceaccounts"))
         m_watch.recheck();
     if (c.resource == QLatin1String("services") && c.namespaceName == QLatin1String("default") &&
         c.name == kServiceName)
@@ -1126,15 +1126,22 @@ std::optional<QJsonObject> ClusterApi::recheckWatch(Core::HttpRequest request,
         admit(request, actAs, *authorizer, trace, attributes, impersonator);
     if (!refusal)
         return std::nullopt;
-    qCInfo(lcCluster).noquote() << QStringLiteral("watch %1 of %2 ended: %3 (%4)")
-                                       .arg(request.path,
-                                            trace.authentication.ok()
-                                                ? trace.authentication.user.name
-                                                : QStringLiteral("a credential"),
-                                            refusal->reason,
-                                            trace.authentication.ok()
-                                                ? trace.authorization.reason
-                                                : trace.authentication.reason);
+    const bool authenticated = trace.authentication.ok();
+    // The credential could not be checked now (its issuer's records could not be read): no
+    // decision, the stream goes on and is checked again at the next turn. Only a refusal ends it.
+    if (!authenticated && trace.authentication.unavailable) {
+        qCWarning(lcCluster).noquote()
+            << QStringLiteral("watch %1: its credential could not be checked now: %2")
+                   .arg(Core::loggable(request.path), Core::loggable(trace.authentication.reason));
+        return std::nullopt;
+    }
+    qCInfo(lcCluster).noquote()
+        << QStringLiteral("watch %1 of %2 ended: %3 (%4)")
+               .arg(Core::loggable(request.path),
+                    authenticated ? Core::loggable(trace.authentication.user.name)
+                                  : QStringLiteral("a credential"),
+                    Core::loggable(refusal->message),
+                    Core::loggable(authenticated ? refusal->reason : trace.authentication.reason));
     return QJsonDocument::fromJson(refusal->body(false)).object();
 }
 

@@ -142,8 +142,7 @@ TokenAuthenticator oidcAuthenticator(OidcOptions options, std::function<QJsonObj
                                      const Core::Clock &clock)
 {
     return [options = std::move(options), jwks = std::move(jwks), &clock](
-               const QString &token,
-               const QStringList &audiences) -> std::optional<std::variant<UserInfo, QString>> {
+               const QString &token, const QStringList &audiences) -> std::optional<TokenVerdict> {
         if (!looksLikeJwt(token) || unverifiedIssuer(token) != options.issuer)
             return std::nullopt;
         // An OIDC token is for this API server (its client id), whatever else it names.
@@ -161,8 +160,11 @@ TokenAuthenticator oidcAuthenticator(OidcOptions options, std::function<QJsonObj
             return QStringLiteral("oidc: the token's audience does not include \"%1\"")
                 .arg(options.clientId);
         if (options.vet)
-            if (auto refused = options.vet(token, claims))
-                return QStringLiteral("oidc: ") + *refused;
+            if (auto refused = options.vet(token, claims)) {
+                if (const auto *unavailable = std::get_if<TokenUnavailable>(&*refused))
+                    return TokenUnavailable{QStringLiteral("oidc: ") + unavailable->reason};
+                return QStringLiteral("oidc: ") + std::get<QString>(*refused);
+            }
         const QJsonValue name = claims.value(options.usernameClaim);
         if (!name.isString() || name.toString().isEmpty())
             return QStringLiteral("oidc: the token has no \"%1\" claim").arg(options.usernameClaim);
@@ -268,7 +270,7 @@ Result<QJsonObject> ServiceAccountTokens::issue(const QString &namespaceName, co
 TokenAuthenticator ServiceAccountTokens::authenticator() const
 {
     return [this](const QString &token,
-                  const QStringList &audiences) -> std::optional<std::variant<UserInfo, QString>> {
+                  const QStringList &audiences) -> std::optional<TokenVerdict> {
         if (!looksLikeJwt(token) || unverifiedIssuer(token) != QLatin1String(kIssuer))
             return std::nullopt;
         auto verified = Crypto::Jws::verifyWithJwks(token.toLatin1(), m_jwks);

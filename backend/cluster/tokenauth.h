@@ -30,10 +30,13 @@ struct OidcOptions
     // group reaches the cluster from a token.
     std::function<QStringList()> groupMappings;
     // The issuer's own check of a verified token (recorded, not revoked, its client allowed
-    // to act for the cluster): a refusal's reason, or nullopt. It removes from `claims` what
-    // the token no longer carries (the claims of a scope an administrator took from its
-    // client since it was issued: groups, email, profile).
-    std::function<std::optional<QString>(const QString &token, QJsonObject &claims)> vet;
+    // to act for the cluster): a refusal's reason, TokenUnavailable when its records could not
+    // be read, or nullopt. It removes from `claims` what the token no longer carries (the
+    // claims of a scope an administrator took from its client since it was issued: groups,
+    // email, profile).
+    std::function<std::optional<std::variant<QString, TokenUnavailable>>(const QString &token,
+                                                                         QJsonObject &claims)>
+        vet;
 };
 
 // The cluster groups of an OIDC token's groups claim: a mapped group becomes its mapping

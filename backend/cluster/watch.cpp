@@ -7,6 +7,7 @@
 #include <QPointer>
 #include <QTimer>
 
+#include <atomic>
 #include <deque>
 #include <utility>
 
@@ -120,12 +121,36 @@ public:
     // In the watcher's thread: a requester no longer let in ends the stream with the Status.
     void recheck()
     {
-        if (m_refused || !m_options.recheck)
+        if (!m_options.recheck || !m_stream || !m_stream->isOpen() || ending())
             return;
-        if (std::optional<QJsonObject> refusal = m_options.recheck()) {
-            m_refused = true;
+        if (std::optional<QJsonObject> refusal = m_options.recheck())
             fail(*refusal);
-        }
+    }
+
+    // From any thread (WatchHub::recheck): one check, kSettleMs from now, however many times it
+    // is asked meanwhile. A burst of changes (a namespace's deletion, Helm's Secrets) costs each
+    // watcher one check, and a role or binding replaced (kubectl replace --force: deleted, then
+    // made again) is judged as it stands after the replacement.
+    void recheckSoon()
+    {
+        if (m_recheckQueued.exchange(true))
+            return;
+        QMetaObject::invokeMethod(
+            this,
+            [this] {
+                QTimer::singleShot(kSettleMs, this, [this] {
+                    m_recheckQueued.store(false);
+                    recheck();
+                });
+            },
+            Qt::QueuedConnection);
+    }
+    static constexpr int kSettleMs = 100;
+
+    bool ending() const
+    {
+        QMutexLocker lock(&m_queueMutex);
+        return m_endAfterDrain || m_overflow;
     }
 
     bool passes(const QJsonObject &object, const QString &ns, const QString &name) const
@@ -168,7 +193,7 @@ public:
     void enqueue(WatchEvent e, bool live = true)
     {
         QMutexLocker lock(&m_queueMutex);
-        if (m_overflow)
+        if (m_overflow || m_endAfterDrain) // nothing after the end, not even to a refused one
             return;
         if (live && m_live >= m_state->queueLimit) {
             m_overflow = true;
@@ -184,14 +209,19 @@ public:
         }
     }
 
-    // An ERROR event, then the end of the stream.
+    // An ERROR event, then the end of the stream; once (the first reason to end it is told).
     void fail(const QJsonObject &status)
     {
-        {
-            QMutexLocker lock(&m_queueMutex);
-            m_endAfterDrain = true;
+        QMutexLocker lock(&m_queueMutex);
+        if (m_overflow || m_endAfterDrain)
+            return;
+        m_endAfterDrain = true;
+        m_queue.push_back({QStringLiteral("ERROR"), status});
+        if (!m_scheduled) {
+            m_scheduled = true;
+            QMetaObject::invokeMethod(
+                this, [this] { drain(); }, Qt::QueuedConnection);
         }
-        enqueue({QStringLiteral("ERROR"), status}, false);
     }
 
     void startTimers()
@@ -272,13 +302,13 @@ private:
     WatchOptions m_options;
     qint64 m_after = 0; // the last revision handed to this watcher (under the hub's mutex)
 
-    QMutex m_queueMutex;
+    mutable QMutex m_queueMutex;
     std::deque<WatchEvent> m_queue;
     int m_live = 0; // changes in m_queue
     bool m_overflow = false;
     bool m_endAfterDrain = false;
     bool m_scheduled = false;
-    bool m_refused = false; // recheck() ended it (in the watcher's thread)
+    std::atomic<bool> m_recheckQueued{false}; // recheckSoon() asked, not yet run
 };
 
 WatchHub::WatchHub(ObjectStore &store, int window, int queueLimit)
@@ -339,8 +369,7 @@ void WatchHub::recheck()
     QMutexLocker lock(&m_state->mutex);
     for (Watcher *w : std::as_const(m_state->watchers))
         if (w->options().recheck)
-            QMetaObject::invokeMethod(
-                w, [w] { w->recheck(); }, Qt::QueuedConnection);
+            w->recheckSoon();
 }
 
 void WatchHub::start(Core::HttpStream *stream, WatchOptions options)

@@ -536,15 +536,7 @@ void Connection::writeResponse(Pending &p)
     m_srv.metrics.recordRequest(m_srv.options.name, p.route, p.method, r.status, seconds);
     // Path only: query strings can carry codes and tokens. Control characters (a decoded %0A)
     // are written %-encoded: a client cannot start a line of its own in the log.
-    QString loggedPath = p.path;
-    for (qsizetype i = 0; i < loggedPath.size(); ++i) {
-        const ushort c = loggedPath.at(i).unicode();
-        if (c < 0x20 || c == 0x7f) {
-            const QString escaped = QStringLiteral("%%1").arg(c, 2, 16, QLatin1Char('0')).toUpper();
-            loggedPath.replace(i, 1, escaped);
-            i += escaped.size() - 1;
-        }
-    }
+    const QString loggedPath = loggable(p.path);
     qCInfo(lcAccess).noquote() << m_srv.options.name << p.client
                                << '"' + QString::fromLatin1(p.method) + ' ' + loggedPath + '"'
                                << r.status << r.body.size()

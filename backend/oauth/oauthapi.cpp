@@ -184,8 +184,8 @@ void OAuthApi::commit(GrantResult result, const QString &grantType, const Respon
         });
 }
 
-std::optional<QString> OAuthApi::clusterTokenRefusal(const QString &token,
-                                                     QJsonObject &claims) const
+std::optional<QString> OAuthApi::clusterTokenRefusal(const QString &token, QJsonObject &claims,
+                                                     bool *unavailable) const
 {
     // The client the token was issued to: an access token names it (client_id), an id_token
     // is addressed to it (aud).
@@ -204,7 +204,14 @@ std::optional<QString> OAuthApi::clusterTokenRefusal(const QString &token,
     const Core::ReadStatement q = m_database.read(
         "SELECT kind, expires_at, revoked_at, origin, scope FROM oauth_tokens WHERE hash = ?");
     q->bind(1, TokenIssuer::storageKey(token));
-    if (!q->next() || (q->text(0) != QLatin1String("access") && q->text(0) != QLatin1String("id")))
+    const bool found = q->next();
+    if (!found && !q->ok()) {
+        if (unavailable)
+            *unavailable = true;
+        return QStringLiteral("the issuer's token records could not be read: ") +
+               Core::Database::readFailed(*q).message;
+    }
+    if (!found || (q->text(0) != QLatin1String("access") && q->text(0) != QLatin1String("id")))
         return QStringLiteral("the token is not one its issuer recorded");
     if (!q->isNull(2))
         return QStringLiteral("the token was revoked");

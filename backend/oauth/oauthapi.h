@@ -53,8 +53,10 @@ public:
     // audience: the token is recorded here and still alive, and its client may act for the
     // cluster. A refusal's reason (never the token), or nullopt. The user claims of a scope
     // its client no longer has are removed from `claims` (a removed groups scope ends the
-    // token's groups at once, as a removed orders scope ends its orders access).
-    std::optional<QString> clusterTokenRefusal(const QString &token, QJsonObject &claims) const;
+    // token's groups at once, as a removed orders scope ends its orders access). When the
+    // token's record could not be read, *unavailable is set (the reason says so): no decision.
+    std::optional<QString> clusterTokenRefusal(const QString &token, QJsonObject &claims,
+                                               bool *unavailable = nullptr) const;
     const QString &issuer() const { return m_issuer; }
     QJsonObject discovery() const;
 

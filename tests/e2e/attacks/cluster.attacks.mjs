@@ -276,6 +276,10 @@ roleRef:
         assert.equal(imported.status, 200, imported.text);
         const w = await openWatch(b, '/api/v1/namespaces?watch=1', { creds: watcher });
         assert.equal(w.status, 200);
+        // A watch whose (decoded) path holds a line break: its end is logged, but never as a
+        // line the client wrote.
+        const forger = await openWatch(b, '/api/v1/watch/namespaces/x%0Aforged%20log%20line', { creds: watcher });
+        assert.equal(forger.status, 200);
         // node-1's watch of itself (the Node authorizer, no binding) is not the one taken away.
         const own = await openWatch(b, '/api/v1/nodes?watch=1&fieldSelector=metadata.name%3Dnode-1', { creds: node1 });
         assert.equal(own.status, 200);
@@ -285,6 +289,9 @@ roleRef:
             const del = await adminKube(b, 'DELETE', `/apis/${RBAC}/v1/clusterrolebindings/ns-watcher`);
             assert.equal(del.status, 200, del.text);
             const status = await watchEndedWith(w, 'binding deleted');
+            await watchEndedWith(forger, 'binding deleted (the forger)');
+            await waitFor(() => b.stderr.includes('x%0Aforged log line'), { message: 'the end of the forger\'s watch logged' });
+            assert.ok(!b.stderr.split('\n').some((l) => l.startsWith('forged log line')), 'a log line of the client\'s');
             const fresh = await kubeRequest(b, 'GET', '/api/v1/namespaces?watch=1', { creds: watcher });
             assert.equal(fresh.status, 403, fresh.text);
             assert.deepEqual(status, fresh.json, 'the Status a new watch gets');
@@ -297,6 +304,7 @@ roleRef:
             assert.ok(own.events.every((e) => e.type !== 'ERROR'), JSON.stringify(own.events.at(-1)));
         } finally {
             w.close();
+            forger.close();
             own.close();
             await adminKube(b, 'PATCH', '/api/v1/nodes/node-1', { metadata: { labels: { 'watch-check': null } } }, MERGE);
             await adminKube(b, 'DELETE', `/apis/${RBAC}/v1/clusterroles/ns-watcher`);

@@ -1152,6 +1152,44 @@ void TestClusterCore::authorizerChainAndMessages()
     QCOMPARE(res.decidedBy, QStringLiteral("AlwaysDeny"));
 }
 
+// A token authenticator that cannot check a token now (its issuer's records unreadable) is
+// no decision: the request gets the 401 all the same, flagged unavailable (an open watch is
+// not ended for it); a later authenticator that knows the token decides.
+void TestClusterCore::tokenThatCannotBeCheckedNow()
+{
+    Authenticator auth;
+    auth.addTokenAuthenticator(
+        QStringLiteral("flaky"),
+        [](const QString &token, const QStringList &) -> std::optional<TokenVerdict> {
+            if (token == QLatin1String("refused"))
+                return QStringLiteral("refused for good");
+            if (token == QLatin1String("later"))
+                return TokenUnavailable{QStringLiteral("records unreadable")};
+            return std::nullopt;
+        });
+    AuthenticationResult later = auth.authenticate({}, QStringLiteral("later"));
+    QVERIFY(!later.ok());
+    QVERIFY(later.unavailable);
+    QCOMPARE(later.reason, QStringLiteral("records unreadable"));
+    AuthenticationResult refused = auth.authenticate({}, QStringLiteral("refused"));
+    QVERIFY(!refused.ok());
+    QVERIFY(!refused.unavailable);
+    // Another authenticator that accepts the token wins over one that could not decide.
+    auth.addTokenAuthenticator(
+        QStringLiteral("sure"),
+        [](const QString &token, const QStringList &) -> std::optional<TokenVerdict> {
+            if (token != QLatin1String("later"))
+                return std::nullopt;
+            UserInfo u;
+            u.name = QStringLiteral("alice");
+            return u;
+        });
+    AuthenticationResult accepted = auth.authenticate({}, QStringLiteral("later"));
+    QVERIFY(accepted.ok());
+    QVERIFY(!accepted.unavailable);
+    QCOMPARE(accepted.user.name, QStringLiteral("alice"));
+}
+
 void TestClusterCore::validateModes()
 {
     QVERIFY(

@@ -25,6 +25,7 @@ private slots:
     void nodeAuthorizer();
     void authorizerChainAndMessages();
     void validateModes();
+    void tokenThatCannotBeCheckedNow();
     void forbiddenNodeLabels_data();
     void forbiddenNodeLabels();
     void nodeRestrictionMessages_data();

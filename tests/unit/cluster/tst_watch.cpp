@@ -369,8 +369,12 @@ private slots:
         hub.start(&unchecked, nodes(f.store->resourceVersion().toLongLong()));
         f.put(QStringLiteral("n"), 1);
         QTRY_COMPARE(a.events.size(), 1);
-        hub.recheck();
+        // A burst of asks (a namespace's deletion) is one check a little later.
+        for (int i = 0; i < 50; ++i)
+            hub.recheck();
         QTRY_COMPARE(checks->load(), 1);
+        QTest::qWait(300);
+        QCOMPARE(checks->load(), 1);
         QVERIFY(a.open); // still allowed
         allowed->store(false);
         hub.recheck();
@@ -382,7 +386,7 @@ private slots:
         QTRY_COMPARE(unchecked.events.size(), 2);
         QCOMPARE(a.events.size(), 2); // nothing after the end
         hub.recheck();
-        QCoreApplication::processEvents();
+        QTest::qWait(300);
         QCOMPARE(checks->load(), 2); // an ended watch is not asked again
         QVERIFY(unchecked.open);
 
@@ -394,6 +398,22 @@ private slots:
         hub.start(&b, periodic);
         QTRY_VERIFY_WITH_TIMEOUT(!b.open, 5000);
         QCOMPARE(b.types(), QStringList{QStringLiteral("ERROR")});
+
+        // Ended once: the hub's check and the watch's own timer both refuse it, one ERROR.
+        auto refusals = std::make_shared<std::atomic<int>>(0);
+        WatchOptions twice = nodes(f.store->resourceVersion().toLongLong());
+        twice.recheckSeconds = 1;
+        twice.recheck = [forbidden, refusals]() -> std::optional<QJsonObject> {
+            ++*refusals;
+            return forbidden;
+        };
+        CapturedStream c;
+        hub.start(&c, twice);
+        hub.recheck();
+        QTRY_VERIFY(!c.open);
+        QTest::qWait(1500); // past the watch's own check
+        QCOMPARE(refusals->load(), 1);
+        QCOMPARE(c.types(), QStringList{QStringLiteral("ERROR")});
     }
 
     void aClosedStreamLeavesTheHub()
