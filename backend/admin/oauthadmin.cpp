@@ -35,10 +35,8 @@ QJsonObject adminView(const OAuth::Client &c)
 HttpResponse secretAnswer(int status, const OAuth::ClientRegistry::Registered &r)
 {
     QJsonObject o = adminView(r.client);
-    if (!r.secret.isEmpty()) {
+    if (!r.secret.isEmpty()) // with client_secret_expires_at, in the client's metadata
         o.insert(QStringLiteral("client_secret"), r.secret);
-        o.insert(QStringLiteral("client_secret_expires_at"), 0);
-    }
     // A registered client's rotated registration access token (rotate-secret).
     if (!r.registrationToken.isEmpty())
         o.insert(QStringLiteral("registration_access_token"), r.registrationToken);
@@ -108,6 +106,14 @@ OAuth::ClientRegistry::StoredCheck OAuthAdminApi::storedClientCheck(const HttpRe
             return ordersRead;
         return std::nullopt;
     };
+}
+
+qint64 OAuthAdminApi::credentialsUntil(const HttpRequest &req) const
+{
+    const auto by = m_tokens.authenticate(req.bearerToken());
+    if (!by)
+        return 1;
+    return by->root ? 0 : by->expiresAt;
 }
 
 std::optional<HttpResponse> OAuthAdminApi::needsClusterWrite(const HttpRequest &req,
@@ -250,6 +256,7 @@ OAuthAdminApi::OAuthAdminApi(Core::HttpServer &server, OAuth::OAuthApi &oauth,
                     req, client->scopes,
                     QStringLiteral("may not register a client with the orders API's scopes")))
                 return respond(*refused);
+            client->credentialsUntil = credentialsUntil(req);
             m_oauth.clients().registerClient(*client,
                                              answer(respond, 201, "oauth.client.registered"));
         });
@@ -261,7 +268,8 @@ OAuthAdminApi::OAuthAdminApi(Core::HttpServer &server, OAuth::OAuthApi &oauth,
                 return respond(*refused);
             m_oauth.clients().rotateSecret(
                 id, answer(respond, 200, "oauth.client.secret-rotated"),
-                storedClientCheck(req, QStringLiteral("rotate the secret of")));
+                storedClientCheck(req, QStringLiteral("rotate the secret of")),
+                credentialsUntil(req));
         });
     m_server.routeDeferred(
         "PUT", QStringLiteral("/admin/v1/clients/{id}"),
@@ -304,6 +312,7 @@ OAuthAdminApi::OAuthAdminApi(Core::HttpServer &server, OAuth::OAuthApi &oauth,
                     req, scopes,
                     QStringLiteral("may not change a client with the orders API's scopes")))
                 return respond(*refused);
+            client->credentialsUntil = credentialsUntil(req);
             m_oauth.clients().update(req.pathParam(QStringLiteral("id")), *client,
                                      answer(respond, 200, "oauth.client.updated"),
                                      OAuth::ClientRegistry::By::Admin, {},
@@ -638,6 +647,7 @@ void OAuthAdminApi::registerTokenRoutes()
                         QStringLiteral("may not change an issuer whose assertions carry the "
                                        "orders API's scopes")))
                     return respond(*refused);
+            issuer->expiresAt = credentialsUntil(req);
             const OAuth::TrustedIssuer added = *issuer;
             m_oauth.trustedIssuers().add(
                 added, [this, added, respond](const Core::Result<void> &r) {
@@ -712,6 +722,7 @@ void OAuthAdminApi::registerTokenRoutes()
             m_oauth.clients().createInitialAccessToken(
                 expiresIn.isUndefined() ? 86'400'000 : expiresIn.toInteger() * 1000,
                 maxUses.isUndefined() ? 1 : int(maxUses.toInteger()), std::move(policy),
+                credentialsUntil(req),
                 [respond](const Core::Result<OAuth::ClientRegistry::InitialAccessToken> &r) {
                     if (!r)
                         return respond(errorAnswer(r.error()));
@@ -793,7 +804,19 @@ void OAuthAdminApi::registerTokenRoutes()
                 if (v.isString())
                     params.insert(QLatin1String(k), v.toString());
             }
-            m_oauth.console().mintClientCredentials(*client, params, respond);
+            // Nothing it mints outlives the admin token that asked, or the client's credentials.
+            OAuth::Client minting = *client;
+            const qint64 now = m_clock.now().toMSecsSinceEpoch();
+            if (minting.credentialsEnded(now))
+                return respond(HttpResponse::error(
+                    409, QStringLiteral("credentials-ended"),
+                    QStringLiteral("client %1's credentials ended at %2: rotate its secret first")
+                        .arg(clientId, Core::isoTimeMs(minting.credentialsUntil))));
+            if (const qint64 until = credentialsUntil(req); until > 0)
+                minting.credentialsUntil = minting.credentialsEnd() > 0
+                                               ? std::min(minting.credentialsEnd(), until)
+                                               : until;
+            m_oauth.console().mintClientCredentials(minting, params, respond);
         });
     // The token preview: a dry run of the real issuing code (docs/oauth.md).
     m_server.route(

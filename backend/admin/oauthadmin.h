@@ -97,6 +97,12 @@ private:
     // client or policy exists. `what` names the change ("may not create a user").
     std::optional<Core::HttpResponse> needsOrdersAreaForUsers(const Core::HttpRequest &req,
                                                               const QString &what) const;
+    // When what this request issues that authenticates (a client's secret or keys, the
+    // registrations of an initial access token, the trust in an issuer's keys) ends: the end
+    // of the expiring admin token that asked, so that none outlives it; 0: never (the root
+    // token, a scoped token without expiry: what it issues is listed, and can be rotated or
+    // removed); 1 (long past) for a token that ended since the area check.
+    qint64 credentialsUntil(const Core::HttpRequest &req) const;
     // Both of the above for what an existing client is now ("may not VERB a client allowed to
     // act for the cluster", "... with the orders API's scopes"): its secret rotated, deleted.
     std::optional<Core::HttpResponse> needsAreasOfClient(const Core::HttpRequest &req,

@@ -34,7 +34,10 @@ QJsonObject TrustedIssuer::toJson() const
                        {QStringLiteral("scopes"), QJsonArray::fromStringList(scopes)},
                        {QStringLiteral("subjects"), QJsonArray::fromStringList(subjects)},
                        {QStringLiteral("anySubject"), anySubject},
-                       {QStringLiteral("createdAt"), Core::isoTimeMs(createdAt)}};
+                       {QStringLiteral("createdAt"), Core::isoTimeMs(createdAt)},
+                       {QStringLiteral("expiresAt"), expiresAt > 0
+                                                         ? QJsonValue(Core::isoTimeMs(expiresAt))
+                                                         : QJsonValue(QJsonValue::Null)}};
 }
 
 bool TrustedIssuer::mayAssert(const QStringList &names) const
@@ -143,7 +146,8 @@ TrustedIssuers::TrustedIssuers(Core::Database &database, Core::WriteQueue &write
 
 namespace {
 
-constexpr auto kIssuerColumns = "issuer, jwks, created_at, scopes, subjects, any_subject";
+constexpr auto kIssuerColumns =
+    "issuer, jwks, created_at, scopes, subjects, any_subject, expires_at";
 
 QStringList subjectsFromText(const QString &text)
 {
@@ -168,12 +172,13 @@ TrustedIssuer issuerFromRow(const QSqlQuery &q)
     t.scopes = q.value(3).toString().split(QLatin1Char(' '), Qt::SkipEmptyParts);
     t.subjects = subjectsFromText(q.value(4).toString());
     t.anySubject = q.value(5).toInt() != 0;
+    t.expiresAt = q.value(6).toLongLong();
     return t;
 }
 
 } // namespace
 
-std::optional<TrustedIssuer> TrustedIssuers::find(const QString &issuer) const
+std::optional<TrustedIssuer> TrustedIssuers::find(const QString &issuer, qint64 now) const
 {
     QSqlQuery q(m_database.connection());
     q.prepare(QStringLiteral("SELECT %1 FROM oauth_trusted_issuers WHERE issuer = ?")
@@ -181,7 +186,10 @@ std::optional<TrustedIssuer> TrustedIssuers::find(const QString &issuer) const
     q.addBindValue(issuer);
     if (!q.exec() || !q.next())
         return std::nullopt;
-    return issuerFromRow(q);
+    TrustedIssuer t = issuerFromRow(q);
+    if (now > 0 && t.ended(now))
+        return std::nullopt;
+    return t;
 }
 
 QList<TrustedIssuer> TrustedIssuers::all() const
@@ -218,8 +226,9 @@ void TrustedIssuers::add(const TrustedIssuer &issuer, std::function<void(Core::R
             }
             QSqlQuery &q = tx.query(QStringLiteral(
                 "INSERT INTO oauth_trusted_issuers (issuer, jwks, created_at, scopes, subjects, "
-                "any_subject) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT(issuer) DO UPDATE SET jwks = "
-                "excluded.jwks, scopes = CASE WHEN ? = 1 THEN excluded.scopes ELSE "
+                "any_subject, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT(issuer) DO "
+                "UPDATE SET jwks = excluded.jwks, expires_at = excluded.expires_at, scopes = CASE "
+                "WHEN ? = 1 THEN excluded.scopes ELSE "
                 "oauth_trusted_issuers.scopes END, subjects = CASE WHEN ? = 1 THEN "
                 "excluded.subjects ELSE oauth_trusted_issuers.subjects END, any_subject = CASE "
                 "WHEN ? = 1 THEN excluded.any_subject ELSE oauth_trusted_issuers.any_subject "
@@ -232,6 +241,7 @@ void TrustedIssuers::add(const TrustedIssuer &issuer, std::function<void(Core::R
                 QString(QLatin1String("") + issuer.scopes.join(QLatin1Char(' ')))); // never NULL
             q.addBindValue(subjectsText(issuer.subjects));
             q.addBindValue(issuer.anySubject ? 1 : 0);
+            q.addBindValue(issuer.expiresAt > 0 ? QVariant(issuer.expiresAt) : QVariant());
             q.addBindValue(issuer.scopesGiven ? 1 : 0);
             q.addBindValue(issuer.subjectsGiven ? 1 : 0);
             q.addBindValue(issuer.subjectsGiven ? 1 : 0);

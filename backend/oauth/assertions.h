@@ -39,6 +39,11 @@ struct TrustedIssuer
     QStringList subjects;
     bool anySubject = false;
     bool subjectsGiven = true; // fromJson: "subjects" or "anySubject" was in the body
+    // When the trust in its keys ends (ms; 0: never): the end of the expiring admin token
+    // that added it, so that no credential outlives it (docs/admin-tokens.md). Each addition
+    // states the trust anew: one without such a bound lifts it.
+    qint64 expiresAt = 0;
+    bool ended(qint64 now) const { return expiresAt > 0 && now >= expiresAt; }
     QJsonObject toJson() const;
     static Core::Result<TrustedIssuer> fromJson(const QJsonObject &o);
     // Whether a subject known by these names (the assertion's `sub`, and the id and username
@@ -52,7 +57,9 @@ class TrustedIssuers
 {
 public:
     TrustedIssuers(Core::Database &database, Core::WriteQueue &writer, const Core::Clock &clock);
-    std::optional<TrustedIssuer> find(const QString &issuer) const;
+    // now > 0: nullopt as well for an issuer whose trust ended then (TrustedIssuer::ended), as
+    // its assertions and tokens are judged; 0: as stored.
+    std::optional<TrustedIssuer> find(const QString &issuer, qint64 now = 0) const;
     QList<TrustedIssuer> all() const;
     void add(const TrustedIssuer &issuer, std::function<void(Core::Result<void>)> done);
     void remove(const QString &issuer, std::function<void(Core::Result<void>)> done);

@@ -97,6 +97,8 @@ std::optional<OAuthError> ClientAuthenticator::authenticate(const HttpRequest &r
             basic);
     if (method != QLatin1String("none") && !ClientRegistry::secretMatches(*found, secret))
         return invalidClient(QStringLiteral("unknown client or wrong credentials"), basic);
+    if (auto ended = credentialsEnded(*found, basic))
+        return ended;
     *client = *found;
     return std::nullopt;
 }
@@ -134,8 +136,22 @@ std::optional<OAuthError> ClientAuthenticator::authenticateAssertion(
     if (!m_jti.claim(id, claims->value(QStringLiteral("jti")).toString(), jtiKeptUntilMs(*claims),
                      now))
         return invalidClient(QStringLiteral("this client_assertion was already used (jti)"), false);
+    if (auto ended = credentialsEnded(*found, false))
+        return ended;
     *client = *found;
     return std::nullopt;
+}
+
+std::optional<OAuthError> ClientAuthenticator::credentialsEnded(const Client &c, bool basic) const
+{
+    // Told only to whoever proved to hold them (checked after the proof).
+    if (!c.credentialsEnded(m_clock.now().toMSecsSinceEpoch()))
+        return std::nullopt;
+    return invalidClient(
+        QStringLiteral("this client's credentials ended at %1, with the admin token that issued "
+                       "them: an administrator can issue new ones (rotate-secret)")
+            .arg(Core::isoTimeMs(c.credentialsUntil)),
+        basic);
 }
 
 } // namespace Gatehouse::OAuth

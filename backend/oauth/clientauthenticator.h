@@ -46,6 +46,8 @@ public:
                                 const QHash<QString, QString> &form) const;
 
 private:
+    // invalid_client when the client's credentials ended (Client::credentialsUntil).
+    std::optional<OAuthError> credentialsEnded(const Client &c, bool basic) const;
     std::optional<OAuthError> authenticateAssertion(const Core::HttpRequest &req,
                                                     const QHash<QString, QString> &form,
                                                     Client *client) const;

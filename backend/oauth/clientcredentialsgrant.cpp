@@ -98,7 +98,7 @@ GrantResult ClientCredentialsGrant::handle(const TokenRequest &req) const
     }
     // Serialized here, on the thread that signed: the members in a QJsonObject's order.
     Core::JsonObjectWriter body;
-    body.add("access_token", token->value).add("expires_in", qint64(c.accessTokenLifetime));
+    body.add("access_token", token->value).add("expires_in", token->expiresIn(req.now));
     if (!token->scope.isEmpty())
         body.add("scope", token->scope);
     body.add("token_type", u"Bearer");

@@ -68,6 +68,8 @@ Client fromRow(const QString &clientId, const QString &secretHash, const QByteAr
     c.ordersCustomers = strings(o.value(QStringLiteral("orders_customers")));
     c.resourceServer = o.value(QStringLiteral("resource_server")).toBool();
     c.clusterAccess = o.value(QStringLiteral("cluster_access")).toBool();
+    c.credentialsUntil =
+        Core::jsonSeconds(o.value(QStringLiteral("client_secret_expires_at"))) * 1000;
     const QJsonValue policy = o.value(QStringLiteral("registration_policy"));
     if (policy.isObject())
         if (auto p = RegistrationPolicy::fromJson(policy, {}))
@@ -125,6 +127,38 @@ StoredOwned storedOwned(Core::WriteTransaction &tx, const QString &clientId)
                        !q.value(2).isNull(),
                        q.value(2).toString(),
                        stored};
+}
+
+// The keys (RFC 7638 thumbprints) a client's jwks holds.
+QSet<QString> keyThumbprints(const Client &c)
+{
+    QSet<QString> out;
+    for (const QJsonValue k : c.jwks.value(QStringLiteral("keys")).toArray())
+        out.insert(Crypto::jwkThumbprint(k.toObject()));
+    return out;
+}
+
+// When the credentials of `after` (an administrator's change of `stored`) end: a change that
+// issues a credential (secretIssued, or a key `stored` did not have) under a bound (an
+// expiring admin token's end) ends them by then at the latest; one without a bound that
+// replaces every credential the client authenticates with (a new secret for a secret client,
+// keys none of which `stored` had for a private_key_jwt client) lifts the end; anything else
+// keeps it (docs/admin-tokens.md).
+qint64 credentialsEnd(const Client &stored, const Client &after, bool secretIssued, qint64 bound)
+{
+    const QSet<QString> before = keyThumbprints(stored);
+    const QSet<QString> keys = keyThumbprints(after);
+    const bool keyAuth = after.tokenEndpointAuthMethod == QLatin1String("private_key_jwt");
+    const bool keyAdded =
+        keyAuth && std::any_of(keys.begin(), keys.end(),
+                               [&before](const QString &k) { return !before.contains(k); });
+    const bool replacedAll = (after.usesSecret() && secretIssued) ||
+                             (keyAuth && !keys.isEmpty() && !keys.intersects(before));
+    if (bound > 0 && (secretIssued || keyAdded))
+        return stored.credentialsUntil > 0 ? std::min(stored.credentialsUntil, bound) : bound;
+    if (bound <= 0 && replacedAll)
+        return 0;
+    return stored.credentialsUntil;
 }
 
 // A registrant's change that an administrator's change overtook (the registration access
@@ -443,6 +477,9 @@ QJsonObject Client::toJson() const
         o.insert(QStringLiteral("resource_server"), true);
     if (clusterAccess)
         o.insert(QStringLiteral("cluster_access"), true);
+    // RFC 7591 §3.2.1 (0: never), for the keys of a private_key_jwt client as for a secret.
+    if (confidential())
+        o.insert(QStringLiteral("client_secret_expires_at"), credentialsUntil / 1000);
     return o;
 }
 
@@ -740,6 +777,10 @@ void ClientRegistry::registerClient(Client client,
     if (dynamic)
         reg->registrationToken = Crypto::Random::token(32);
     client.selfRegistered = dynamic;
+    // A dynamic registration's end is its initial access token's, read as it is spent; a
+    // public client has no credential to end.
+    if (dynamic || !client.confidential())
+        client.credentialsUntil = 0;
     reg->client = client;
     m_writer.submit(
         [reg, now, initialAccessTokenHash](Core::WriteTransaction &tx) -> Core::Result<void> {
@@ -756,6 +797,17 @@ void ClientRegistry::registerClient(Client client,
                                        QStringLiteral("the initial access token is unknown, "
                                                       "expired or used up"),
                                        401};
+                // An initial access token an expiring admin token created: what it registers
+                // ends with that admin token (docs/admin-tokens.md).
+                Core::Statement &until = tx.stmt("SELECT credentials_until FROM "
+                                                 "oauth_initial_access_tokens WHERE hash = ?");
+                const bool found = until.bind(1, initialAccessTokenHash).next();
+                if (!until.ok())
+                    return Core::WriteTransaction::sqlError(until, "initial access token");
+                if (found) {
+                    reg->client.credentialsUntil = until.isNull(0) ? 0 : until.int64(0);
+                    until.next(); // done with it
+                }
             }
             QSqlQuery &q = tx.query(QStringLiteral(
                 "INSERT INTO oauth_clients (client_id, secret_hash, record, created_at, "
@@ -845,6 +897,11 @@ void ClientRegistry::rewrite(const std::shared_ptr<Registered> &reg,
             }
             if (reg->secret.isEmpty() && reg->client.usesSecret())
                 reg->client.secretHash = stored.secretHash;
+            reg->client.credentialsUntil =
+                by == By::Registrant
+                    ? stored.client.credentialsUntil
+                    : credentialsEnd(stored.client, reg->client, !reg->secret.isEmpty(),
+                                     reg->client.credentialsUntil);
             QSqlQuery &q =
                 tx.query(QStringLiteral("UPDATE oauth_clients SET secret_hash = ?, "
                                         "record = ?, updated_at = ? WHERE client_id = ?"));
@@ -920,6 +977,9 @@ QJsonObject ClientRegistry::InitialAccessToken::toJson() const
                   {QStringLiteral("usedCount"), usedCount},
                   {QStringLiteral("policy"),
                    policy ? QJsonValue(policy->toJson()) : QJsonValue(QJsonValue::Null)}};
+    // The clients it registers: when their credentials end (an expiring admin token's).
+    if (credentialsUntil > 0)
+        o.insert(QStringLiteral("credentialsUntil"), Core::isoTimeMs(credentialsUntil));
     if (!token.isEmpty())
         o.insert(QStringLiteral("token"), token);
     return o;
@@ -927,27 +987,31 @@ QJsonObject ClientRegistry::InitialAccessToken::toJson() const
 
 void ClientRegistry::createInitialAccessToken(
     qint64 lifetimeMs, int maxUses, std::optional<RegistrationPolicy> policy,
-    std::function<void(Core::Result<InitialAccessToken>)> done)
+    qint64 credentialsUntil, std::function<void(Core::Result<InitialAccessToken>)> done)
 {
     auto t = std::make_shared<InitialAccessToken>();
     t->id = Crypto::Random::uuid();
     t->token = Crypto::Random::token(32);
     t->createdAt = nowMs();
     t->expiresAt = t->createdAt + lifetimeMs;
+    if (credentialsUntil > 0)
+        t->expiresAt = std::min(t->expiresAt, credentialsUntil);
+    t->credentialsUntil = credentialsUntil;
     t->maxUses = maxUses;
     t->policy = std::move(policy);
     m_writer.submit(
         [t](Core::WriteTransaction &tx) -> Core::Result<void> {
             QSqlQuery &q = tx.query(QStringLiteral(
                 "INSERT INTO oauth_initial_access_tokens (id, hash, created_at, expires_at, "
-                "max_uses, policy) VALUES (?, ?, ?, ?, ?, ?)"));
+                "max_uses, policy, credentials_until) VALUES (?, ?, ?, ?, ?, ?, ?)"));
             for (const QVariant &v :
                  {QVariant(t->id), QVariant(hashSecret(t->token)), QVariant(t->createdAt),
                   QVariant(t->expiresAt), QVariant(t->maxUses),
                   t->policy
                       ? QVariant(QString::fromUtf8(
                             QJsonDocument(t->policy->toJson()).toJson(QJsonDocument::Compact)))
-                      : QVariant()})
+                      : QVariant(),
+                  t->credentialsUntil > 0 ? QVariant(t->credentialsUntil) : QVariant()})
                 q.addBindValue(v);
             if (!q.exec())
                 return Core::WriteTransaction::sqlError(q, "initial access token");
@@ -970,6 +1034,7 @@ ClientRegistry::InitialAccessToken initialAccessTokenFrom(const QSqlQuery &q)
     t.expiresAt = q.value(2).toLongLong();
     t.maxUses = q.value(3).toInt();
     t.usedCount = q.value(4).toInt();
+    t.credentialsUntil = q.value(6).toLongLong();
     if (!q.value(5).isNull()) {
         auto p = RegistrationPolicy::fromJson(
             QJsonDocument::fromJson(q.value(5).toByteArray()).object(), RegistrationPolicy{});
@@ -990,8 +1055,9 @@ Core::Result<QList<ClientRegistry::InitialAccessToken>> ClientRegistry::initialA
         return Core::Database::readFailed(db, QString());
     QList<InitialAccessToken> out;
     QSqlQuery q(db);
-    if (!q.exec(QStringLiteral("SELECT id, created_at, expires_at, max_uses, used_count, policy "
-                               "FROM oauth_initial_access_tokens ORDER BY created_at")))
+    if (!q.exec(QStringLiteral(
+            "SELECT id, created_at, expires_at, max_uses, used_count, policy, "
+            "credentials_until FROM oauth_initial_access_tokens ORDER BY created_at")))
         return Core::Database::readFailed(db, q.lastError().text());
     while (q.next())
         out.append(initialAccessTokenFrom(q));
@@ -1005,9 +1071,10 @@ ClientRegistry::usableInitialAccessToken(const QString &hash, qint64 now) const
     if (!db.isOpen())
         return Core::Database::readFailed(db, QString());
     QSqlQuery q(db);
-    q.prepare(QStringLiteral("SELECT id, created_at, expires_at, max_uses, used_count, policy "
-                             "FROM oauth_initial_access_tokens WHERE hash = ? AND expires_at > ? "
-                             "AND used_count < max_uses"));
+    q.prepare(QStringLiteral(
+        "SELECT id, created_at, expires_at, max_uses, used_count, policy, "
+        "credentials_until FROM oauth_initial_access_tokens WHERE hash = ? AND expires_at > ? "
+        "AND used_count < max_uses"));
     q.addBindValue(hash);
     q.addBindValue(now);
     if (!q.exec())
@@ -1080,7 +1147,7 @@ void ClientRegistry::remove(const QString &clientId, std::function<void(Core::Re
 
 void ClientRegistry::rotateSecret(const QString &clientId,
                                   std::function<void(Core::Result<Registered>)> done,
-                                  StoredCheck recheck)
+                                  StoredCheck recheck, qint64 credentialsUntil)
 {
     auto client = find(clientId);
     if (!client)
@@ -1097,7 +1164,7 @@ void ClientRegistry::rotateSecret(const QString &clientId,
     const QString registrationTokenHash = hashSecret(reg->registrationToken);
     const qint64 now = nowMs();
     m_writer.submit(
-        [reg, now, registrationTokenHash,
+        [reg, now, registrationTokenHash, credentialsUntil,
          recheck = std::move(recheck)](Core::WriteTransaction &tx) -> Core::Result<void> {
             const StoredOwned stored = storedOwned(tx, reg->client.clientId);
             if (recheck && stored.found)
@@ -1128,11 +1195,19 @@ void ClientRegistry::rotateSecret(const QString &clientId,
             }
             if (!stored.registrantManages)
                 reg->registrationToken.clear();
+            // The new secret is the client's only credential: under a bound it ends by then,
+            // without one it ends never. The record as stored now carries the end.
+            Client record = stored.client;
+            record.credentialsUntil =
+                credentialsEnd(stored.client, stored.client, true, credentialsUntil);
+            reg->client.credentialsUntil = record.credentialsUntil;
             QSqlQuery &q = tx.query(QStringLiteral(
-                "UPDATE oauth_clients SET secret_hash = ?, updated_at = ?, registration_token_hash "
-                "= CASE WHEN registration_token_hash IS NULL THEN NULL ELSE ? END WHERE client_id "
-                "= ?"));
+                "UPDATE oauth_clients SET secret_hash = ?, record = ?, updated_at = ?, "
+                "registration_token_hash = CASE WHEN registration_token_hash IS NULL THEN NULL "
+                "ELSE ? END WHERE client_id = ?"));
             q.addBindValue(reg->client.secretHash);
+            q.addBindValue(
+                QString::fromUtf8(QJsonDocument(record.toRecord()).toJson(QJsonDocument::Compact)));
             q.addBindValue(now);
             q.addBindValue(registrationTokenHash);
             q.addBindValue(reg->client.clientId);

@@ -105,6 +105,19 @@ struct Client
     // Registered through RFC 7591 (it holds a registration access token), not by an
     // administrator. Derived from the stored row, never metadata.
     bool selfRegistered = false;
+    // When the client's credentials (its secret, or its keys for private_key_jwt) stop
+    // authenticating it, ms since the epoch; 0: never. Set when an admin token that expires
+    // issued them, to its end, so that no credential outlives the admin token that asked for
+    // it (docs/admin-tokens.md); its tokens end by then too. RFC 7591's
+    // client_secret_expires_at (seconds); not metadata a caller sets.
+    // A public client has no credential to end (a registrant's change to "none" keeps the end
+    // in the record for the way back).
+    qint64 credentialsUntil = 0;
+    qint64 credentialsEnd() const { return confidential() ? credentialsUntil : 0; }
+    bool credentialsEnded(qint64 now) const
+    {
+        return credentialsEnd() > 0 && now >= credentialsEnd();
+    }
 
     // Whether the browser is sent to this client's redirect URIs without asking (RFC 9700
     // §4.11.2): an administrator's client, or a registered one whose redirect URIs an
@@ -152,6 +165,8 @@ public:
     // Admin registration. dynamic: also a registration access token (RFC 7592), and
     // initialAccessTokenHash (when not empty) is spent in the same transaction; an unknown,
     // expired or used-up one fails with invalid_token.
+    // client.credentialsUntil: the caller's bound on what it issues (an admin token's end);
+    // a dynamic registration takes its initial access token's (credentials_until).
     void registerClient(Client client, std::function<void(Core::Result<Registered>)> done,
                         bool dynamic = false, const QString &initialAccessTokenHash = {});
     // Who asks for a change: an administrator, or the holder of the client's registration
@@ -166,7 +181,11 @@ public:
     // scopes). An error refuses the change; nothing is written.
     using StoredCheck = std::function<std::optional<Core::Error>(const Client &stored)>;
     // Replaces the metadata (RFC 7592 §2.2, admin update). Becoming confidential issues a
-    // secret (returned once); becoming public drops it.
+    // secret (returned once); becoming public drops it. metadata.credentialsUntil: the
+    // administrator's bound (an admin token's end; 0: none). A change that issues a credential
+    // (a secret, a key not registered before) under a bound ends the client's credentials by
+    // then; one without a bound that replaces them all (a new secret, keys none of which were
+    // registered) lifts it; a registrant's change keeps what is stored.
     // By::Registrant: `registrationToken` is the one the caller was authorized with, checked
     // again in the writer's transaction (a rotation may have committed since).
     void update(const QString &clientId, Client metadata,
@@ -189,10 +208,13 @@ public:
         int usedCount = 0;
         // The registrations it allows instead of the server's policy (nullopt: the server's).
         std::optional<RegistrationPolicy> policy;
+        qint64 credentialsUntil = 0; // the clients it registers: their credentials' end
         QJsonObject toJson() const;
     };
+    // credentialsUntil (0: none): the creator's bound (an admin token's end): the token
+    // expires by then, and the credentials of the clients registered with it end then.
     void createInitialAccessToken(qint64 lifetimeMs, int maxUses,
-                                  std::optional<RegistrationPolicy> policy,
+                                  std::optional<RegistrationPolicy> policy, qint64 credentialsUntil,
                                   std::function<void(Core::Result<InitialAccessToken>)> done);
     // A read that failed is an error, not an empty list (as for all()).
     Core::Result<QList<InitialAccessToken>> initialAccessTokens() const;
@@ -202,8 +224,10 @@ public:
     void deleteInitialAccessToken(const QString &id, std::function<void(Core::Result<void>)> done);
     void remove(const QString &clientId, std::function<void(Core::Result<void>)> done,
                 By by = By::Admin, const QString &registrationToken = {}, StoredCheck recheck = {});
+    // credentialsUntil: the administrator's bound, as for update() (a new secret replaces
+    // every credential of a secret client).
     void rotateSecret(const QString &clientId, std::function<void(Core::Result<Registered>)> done,
-                      StoredCheck recheck = {});
+                      StoredCheck recheck = {}, qint64 credentialsUntil = 0);
     // The admin-only flag that lets a client's tokens reach the cluster API (docs/oauth.md).
     void setClusterAccess(const QString &clientId, bool allowed,
                           std::function<void(Core::Result<Registered>)> done);

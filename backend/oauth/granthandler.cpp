@@ -70,7 +70,7 @@ void issueUserTokens(const TokenIssuer &issuer, const UserTokenRequest &r, Grant
     access->authTime = r.authTime;
     out->response = QJsonObject{{QStringLiteral("access_token"), access->value},
                                 {QStringLiteral("token_type"), QStringLiteral("Bearer")},
-                                {QStringLiteral("expires_in"), c.accessTokenLifetime},
+                                {QStringLiteral("expires_in"), access->expiresIn(r.now)},
                                 {QStringLiteral("scope"), scope}};
     out->tokens.append(*access);
     // None from a sign-in older than oauth-refresh-max-lifetime (a browser session can be): it

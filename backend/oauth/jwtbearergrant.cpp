@@ -17,7 +17,7 @@ GrantResult JwtBearerGrant::handle(const TokenRequest &req) const
     if (assertion.isEmpty())
         return grantFailed(invalidRequest(QStringLiteral("assertion is required")));
     const QString iss = peekIssuer(assertion);
-    const auto trusted = m_trusted.find(iss);
+    const auto trusted = m_trusted.find(iss, req.now); // its trust not ended
     if (!trusted)
         return grantFailed(invalidGrant(QStringLiteral("the assertion's issuer is not trusted")));
     const QString self = m_issuer.issuer();
@@ -65,7 +65,8 @@ GrantResult JwtBearerGrant::handle(const TokenRequest &req) const
             QStringLiteral("an assertion from another issuer never becomes a token for the cluster "
                            "API's audience")));
     auto token =
-        m_issuer.accessToken(c, sub, scopes.join(QLatin1Char(' ')), audience, req.now, extra);
+        m_issuer.accessToken(c, sub, scopes.join(QLatin1Char(' ')), audience, req.now, extra,
+                             nullptr, trusted->expiresAt); // not past the trust in its keys
     if (!token)
         return grantFailed(
             issuingError(token.error().code, token.error().message, token.error().httpStatus));
@@ -73,7 +74,7 @@ GrantResult JwtBearerGrant::handle(const TokenRequest &req) const
     GrantResult out;
     out.response = QJsonObject{{QStringLiteral("access_token"), token->value},
                                {QStringLiteral("token_type"), QStringLiteral("Bearer")},
-                               {QStringLiteral("expires_in"), c.accessTokenLifetime},
+                               {QStringLiteral("expires_in"), token->expiresIn(req.now)},
                                {QStringLiteral("scope"), token->scope}};
     out.tokens.append(*token);
     // Read before the writer's transaction: the issuer still trusted, and the user (when one of

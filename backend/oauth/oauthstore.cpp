@@ -177,10 +177,23 @@ Core::Migration OAuthStore::tokenOrigins()
 
 QList<Core::Migration> OAuthStore::all()
 {
-    return {migration(),        usersAndCodes(),      deviceCodes(),      registration(),
-            assertions(),       tokensInIssueOrder(), userTokensIndex(),  trustBoundaries(),
-            tokenOrigins(),     tokenParents(),       tokenActors(),      SignInStore::migration(),
-            changesAnnounced(), loginRate(),          codeRedirectUris(), issuerSubjects(),
+    return {migration(),
+            usersAndCodes(),
+            deviceCodes(),
+            registration(),
+            assertions(),
+            tokensInIssueOrder(),
+            userTokensIndex(),
+            trustBoundaries(),
+            tokenOrigins(),
+            tokenParents(),
+            tokenActors(),
+            credentialEnds(),
+            SignInStore::migration(),
+            changesAnnounced(),
+            loginRate(),
+            codeRedirectUris(),
+            issuerSubjects(),
             codeSessions()};
 }
 
@@ -265,6 +278,19 @@ Core::Migration OAuthStore::tokenActors()
     return {38,
             QStringLiteral("oauth: who acts for an exchanged token's subject"),
             {QStringLiteral("ALTER TABLE oauth_tokens ADD COLUMN act TEXT")}};
+}
+
+Core::Migration OAuthStore::credentialEnds()
+{
+    // No credential outlives the expiring admin token that issued it (docs/admin-tokens.md):
+    // the clients an initial access token registers end when its creator does (a client's own
+    // end is in its record, client_secret_expires_at), and so does the trust in an issuer's
+    // keys. NULL: never.
+    return {39,
+            QStringLiteral("oauth: credentials that end with the admin token that issued them"),
+            {QStringLiteral("ALTER TABLE oauth_initial_access_tokens ADD COLUMN credentials_until "
+                            "INTEGER"),
+             QStringLiteral("ALTER TABLE oauth_trusted_issuers ADD COLUMN expires_at INTEGER")}};
 }
 
 } // namespace Gatehouse::OAuth

@@ -26,6 +26,7 @@ struct OAuthStore
     static Core::Migration tokenOrigins();
     static Core::Migration tokenParents();
     static Core::Migration tokenActors();
+    static Core::Migration credentialEnds();
     static Core::Migration changesAnnounced(); // PostgreSQL: a trigger
     static Core::Migration loginRate();
     // Schema 32: the redirect URI a code was issued for when the request named none.

@@ -52,8 +52,6 @@ QJsonObject OAuthApi::registrationResponse(const ClientRegistry::Registered &r) 
     QJsonObject o = r.client.toJson();
     if (r.client.usesSecret() && !r.secret.isEmpty())
         o.insert(QStringLiteral("client_secret"), r.secret);
-    if (r.client.usesSecret())
-        o.insert(QStringLiteral("client_secret_expires_at"), 0);
     if (!r.registrationToken.isEmpty())
         o.insert(QStringLiteral("registration_access_token"), r.registrationToken);
     o.insert(QStringLiteral("registration_client_uri"),

@@ -123,7 +123,7 @@ std::optional<OAuthError> TokenExchangeGrant::resolve(const QString &token, cons
         out->act = claims->value(QStringLiteral("act")).toObject();
         return std::nullopt;
     }
-    if (const auto trusted = m_trusted.find(iss)) {
+    if (const auto trusted = m_trusted.find(iss, now)) { // its trust not ended
         // As a subject it is worth what the same JWT is worth to the jwt-bearer grant (which
         // takes the same audiences): an exchange must not be a way round its hour and its jti.
         const bool subject = role == Role::Subject;
@@ -140,6 +140,9 @@ std::optional<OAuthError> TokenExchangeGrant::resolve(const QString &token, cons
         out->expiresAt = Core::jsonSeconds(claims->value(QStringLiteral("exp"))) * 1000;
         if (out->expiresAt <= now)
             return invalidGrant(QStringLiteral("the token has expired"));
+        // What is made of it ends with the trust in its keys (an expiring admin token's).
+        if (trusted->expiresAt > 0)
+            out->expiresAt = std::min(out->expiresAt, trusted->expiresAt);
         out->sub = claims->value(QStringLiteral("sub")).toString();
         out->iss = iss;
         out->scopes = trusted->scopes; // the administrator's bound for this issuer
@@ -371,12 +374,11 @@ GrantResult TokenExchangeGrant::handle(const TokenRequest &req) const
     if (subject.local)
         token->parent = subject.hash; // revoked with it (revokeDescendants)
     GrantResult out;
-    out.response =
-        QJsonObject{{QStringLiteral("access_token"), token->value},
-                    {QStringLiteral("issued_token_type"), kAccessToken},
-                    {QStringLiteral("token_type"), QStringLiteral("Bearer")},
-                    {QStringLiteral("expires_in"), (token->expiresAt - req.now + 999) / 1000},
-                    {QStringLiteral("scope"), token->scope}};
+    out.response = QJsonObject{{QStringLiteral("access_token"), token->value},
+                               {QStringLiteral("issued_token_type"), kAccessToken},
+                               {QStringLiteral("token_type"), QStringLiteral("Bearer")},
+                               {QStringLiteral("expires_in"), token->expiresIn(req.now)},
+                               {QStringLiteral("scope"), token->scope}};
     out.tokens.append(*token);
     // The subject token is still alive when the result is stored (it was read before the
     // writer's transaction); a trusted issuer's is still trusted; the user (one of this

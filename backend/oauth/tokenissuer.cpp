@@ -209,6 +209,9 @@ Core::Result<IssuedToken> TokenIssuer::accessToken(const Client &client, const Q
     t.audience = audience;
     t.issuedAt = now;
     t.expiresAt = now + qint64(client.accessTokenLifetime) * 1000;
+    // A client whose credentials end (an expiring admin token issued them): its tokens too.
+    if (const qint64 end = client.credentialsEnd(); end > 0 && (notAfter <= 0 || end < notAfter))
+        notAfter = end;
     if (notAfter > 0 && notAfter < t.expiresAt)
         t.expiresAt = std::max(now, notAfter) / 1000 * 1000; // whole seconds, as exp says
     // The storage key is the time in front of the value (or of the jti) and the value's hash.
@@ -269,6 +272,8 @@ IssuedToken TokenIssuer::refreshToken(const Client &client, const IssuedToken &a
     t.expiresAt = now + m_refreshLifetimeMs;
     if (m_refreshMaxLifetimeMs > 0 && t.authTime > 0)
         t.expiresAt = std::min(t.expiresAt, t.authTime + m_refreshMaxLifetimeMs);
+    if (const qint64 end = client.credentialsEnd(); end > 0)
+        t.expiresAt = std::max(now, std::min(t.expiresAt, end));
     return t;
 }
 
@@ -282,10 +287,14 @@ Core::Result<IssuedToken> TokenIssuer::idToken(const Client &client, const User 
     // at_hash: the left half of SHA-256 of the access token, base64url (OIDC Core §3.1.3.6).
     const QByteArray digest = Crypto::Digest::sha256(access.value.toLatin1());
     const QString jti = timeOrderedValue(now, 16);
+    // As the access token: not past the client's credentials (Client::credentialsUntil).
+    qint64 expS = now / 1000 + client.accessTokenLifetime;
+    if (const qint64 end = client.credentialsEnd(); end > 0)
+        expS = std::max(now / 1000, std::min(expS, end / 1000));
     QJsonObject claims{{QStringLiteral("iss"), m_issuer},
                        {QStringLiteral("sub"), user.id},
                        {QStringLiteral("aud"), client.clientId},
-                       {QStringLiteral("exp"), now / 1000 + client.accessTokenLifetime},
+                       {QStringLiteral("exp"), expS},
                        {QStringLiteral("iat"), now / 1000},
                        {QStringLiteral("jti"), jti},
                        {QStringLiteral("auth_time"), authTime / 1000},
@@ -311,7 +320,7 @@ Core::Result<IssuedToken> TokenIssuer::idToken(const Client &client, const User 
     t.scope = scopes.join(QLatin1Char(' '));
     t.audience = client.clientId;
     t.issuedAt = now;
-    t.expiresAt = (now / 1000 + client.accessTokenLifetime) * 1000;
+    t.expiresAt = expS * 1000;
     return t;
 }
 

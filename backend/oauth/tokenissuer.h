@@ -31,6 +31,8 @@ struct IssuedToken
     QString audience;
     qint64 issuedAt = 0; // ms
     qint64 expiresAt = 0;
+    // Seconds left at `now`, rounded up (expires_in).
+    qint64 expiresIn(qint64 now) const { return (expiresAt - now + 999) / 1000; }
     QString family;      // tokens descended from one authorization code
     QString codeHash;    // the code they came from
     qint64 authTime = 0; // ms; when the user logged in (0: no user)

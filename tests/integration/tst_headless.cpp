@@ -1786,6 +1786,10 @@ void TestHeadlessBackend::tokensKeptThroughTheIssueOrderMigration()
               // (the row of schema 36 went with it) and without the lifecycle's instance of
               // schema 37
               QStringLiteral("ALTER TABLE orders DROP COLUMN lifecycle_by"),
+              // and without the credentials' ends of schema 39
+              QStringLiteral("ALTER TABLE oauth_initial_access_tokens DROP COLUMN "
+                             "credentials_until"),
+              QStringLiteral("ALTER TABLE oauth_trusted_issuers DROP COLUMN expires_at"),
               // (the act column of schema 38 goes with oauth_tokens, which schema 13 makes
               // again from the columns it knows)
               QStringLiteral("DELETE FROM schema_migrations WHERE version >= 13")})
@@ -1828,7 +1832,7 @@ void TestHeadlessBackend::tokensKeptThroughTheIssueOrderMigration()
                  .toObject()
                  .value(QStringLiteral("schemaVersion"))
                  .toInt(),
-             38);
+             39);
     // The client's registration, recorded under schema 12, is still in the audit log.
     const QJsonArray audited =
         httpGet(

@@ -137,6 +137,7 @@ class TestOAuthClients : public QObject
 private slots:
     void cacheNeverBringsBackAChangedClient();
     void initialAccessTokenExpiresOnTheClock();
+    void credentialsEndWithTheAdminTokenThatIssuedThem();
 };
 
 // The order service and its admin API, in-process on ephemeral ports.

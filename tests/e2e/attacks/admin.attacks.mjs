@@ -7,11 +7,13 @@
 import { describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import http from 'node:http';
-import { X509Certificate } from 'node:crypto';
+import { X509Certificate, randomUUID } from 'node:crypto';
+import * as jose from 'jose';
 
 import { startBackend, adminFetch, request, waitFor } from '../lib/backend.mjs';
 import { adminKube, kubeRequest } from '../lib/cluster.mjs';
-import { attack, activeTokenIds, registerClient } from './lib/attack.mjs';
+import { attack, activeTokenIds, assertOAuthError, formPost, later, registerClient } from './lib/attack.mjs';
+import { tokenRequest } from './lib/flow.mjs';
 
 const invalid = { error: 'unauthorized', message: 'invalid admin token' };
 
@@ -83,6 +85,135 @@ describe('admin API: tokens, scopes and escalation', () => {
         assert.equal(r.status, 200, r.text);
         return r.json.items.map((t) => t.name);
     }
+
+    // --- what an expiring oauth:write token issues ends with it (docs/admin-tokens.md) -----------
+    // An oauth:write token that ends in a minute issues every credential the oauth area hands
+    // out, on a backend of its own; a later check (run once the other modules have run, by then
+    // the minute is over) presents each after that end, and stops that backend.
+    const outliving = {};
+    const payloadOf = (jwt) => JSON.parse(Buffer.from(jwt.split('.')[1], 'base64url'));
+    const clientAssertion = (eb, clientId, key) =>
+        new jose.SignJWT({ jti: randomUUID() }).setProtectedHeader({ alg: 'ES256', kid: 'ci-key' })
+            .setIssuer(clientId).setSubject(clientId).setAudience(`${eb.serviceUrl}/oauth2/token`)
+            .setIssuedAt().setExpirationTime('2m').sign(key);
+    const partnerAssertion = (eb, key) =>
+        new jose.SignJWT({ jti: randomUUID() }).setProtectedHeader({ alg: 'ES256', kid: 'ci-idp' })
+            .setIssuer('https://ci-idp.example').setSubject('partner-user').setAudience(eb.serviceUrl)
+            .setIssuedAt().setExpirationTime('2m').sign(key);
+    const keyAuthentication = async (eb, clientId, key) => ({
+        grant_type: 'client_credentials', client_id: clientId,
+        client_assertion_type: 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer',
+        client_assertion: await clientAssertion(eb, clientId, key) });
+
+    attack('admin: an oauth:write token that expires in a minute issues a client secret, a rotated secret, a client key, a minted token, an initial access token\'s registration and a trusted issuer that outlive it', async () => {
+        const eb = outliving.b = await startBackend();
+        const root = (method, path, body) => adminFetch(eb, method, path, body);
+        const made = await request(`${eb.adminUrl}/admin/v1/admin-tokens`, 'POST',
+                                   { name: 'ci-oauth', permissions: ['oauth:write'], expiresIn: 60 },
+                                   { Authorization: `Bearer ${eb.adminToken}` });
+        assert.equal(made.status, 201, made.text);
+        const ci = (method, path, body) => request(eb.adminUrl + path, method, body, { Authorization: `Bearer ${made.json.token}` });
+        outliving.endsAt = Date.parse(made.json.expiresAt);
+        const endsS = Math.floor(outliving.endsAt / 1000);
+        const m2m = { grant_types: ['client_credentials'], scope: 'openid' };
+        const registered = async (metadata) => {
+            const r = await root('POST', '/admin/v1/clients', metadata);
+            assert.equal(r.status, 201, r.text);
+            return r.json;
+        };
+        // A client it registers: the secret ends with it (RFC 7591 client_secret_expires_at),
+        // and so do the client's tokens.
+        const own = await ci('POST', '/admin/v1/clients', { client_name: 'ci-keeper', ...m2m });
+        assert.equal(own.status, 201, own.text);
+        assert.equal(own.json.client_secret_expires_at, endsS);
+        assert.equal((await root('GET', `/admin/v1/clients/${own.json.client_id}`)).json.client_secret_expires_at, endsS);
+        const t = await tokenRequest(eb, own.json, { grant_type: 'client_credentials' });
+        assert.equal(t.status, 200, t.text);
+        assert.ok(payloadOf(t.json.access_token).exp <= endsS, `exp ${payloadOf(t.json.access_token).exp}, the admin token ends ${endsS}`);
+        assert.ok(t.json.expires_in <= 60, `expires_in ${t.json.expires_in}`);
+        // The secret it rotates of the root token's client.
+        const rootClient = await registered({ client_name: 'root-m2m', ...m2m });
+        assert.equal(rootClient.client_secret_expires_at, 0);
+        const rotated = await ci('POST', `/admin/v1/clients/${rootClient.client_id}/rotate-secret`);
+        assert.equal(rotated.status, 200, rotated.text);
+        assert.equal(rotated.json.client_secret_expires_at, endsS);
+        // A private_key_jwt client with its key.
+        const key = await jose.generateKeyPair('ES256', { extractable: true });
+        const jwk = { ...(await jose.exportJWK(key.publicKey)), kid: 'ci-key', alg: 'ES256', use: 'sig' };
+        const keyed = await ci('POST', '/admin/v1/clients', { client_name: 'ci-key', ...m2m,
+                                                              token_endpoint_auth_method: 'private_key_jwt', jwks: { keys: [jwk] } });
+        assert.equal(keyed.status, 201, keyed.text);
+        assert.equal(keyed.json.client_secret_expires_at, endsS);
+        // A token it mints for another of the root token's clients.
+        const other = await registered({ client_name: 'root-m2m-2', ...m2m });
+        const minted = await ci('POST', '/admin/v1/tokens', { client_id: other.client_id });
+        assert.equal(minted.status, 200, minted.text);
+        assert.ok(payloadOf(minted.json.access_token).exp <= endsS, `minted exp ${payloadOf(minted.json.access_token).exp}`);
+        // An initial access token (asked for a day) and a client registered with it.
+        const iat = await ci('POST', '/admin/v1/initial-access-tokens',
+                             { expiresIn: 86400, maxUses: 5, policy: { grantTypes: ['client_credentials'], scopes: ['openid'] } });
+        assert.equal(iat.status, 201, iat.text);
+        assert.ok(Date.parse(iat.json.expiresAt) <= outliving.endsAt, `the initial access token ends ${iat.json.expiresAt}`);
+        assert.equal(Date.parse(iat.json.credentialsUntil), outliving.endsAt);
+        const dynamic = await request(`${eb.serviceUrl}/oauth2/register`, 'POST', { client_name: 'ci-registered', ...m2m },
+                                      { Authorization: `Bearer ${iat.json.token}` });
+        assert.equal(dynamic.status, 201, dynamic.text);
+        assert.equal(dynamic.json.client_secret_expires_at, endsS);
+        // A trusted issuer with its keys, for a client of the root token's with the jwt-bearer grant.
+        const idp = await jose.generateKeyPair('ES256', { extractable: true });
+        const idpJwk = { ...(await jose.exportJWK(idp.publicKey)), kid: 'ci-idp', alg: 'ES256', use: 'sig' };
+        const trusted = await ci('POST', '/admin/v1/trusted-issuers',
+                                 { issuer: 'https://ci-idp.example', jwks: { keys: [idpJwk] }, scopes: ['openid'], anySubject: true });
+        assert.equal(trusted.status, 201, trusted.text);
+        assert.ok(Date.parse(trusted.json.expiresAt) <= outliving.endsAt, `the trust ends ${trusted.json.expiresAt}`);
+        const bearerClient = await registered({ client_name: 'root-bearer', scope: 'openid',
+                                                grant_types: ['urn:ietf:params:oauth:grant-type:jwt-bearer'] });
+        const asserted = await tokenRequest(eb, bearerClient, { grant_type: 'urn:ietf:params:oauth:grant-type:jwt-bearer',
+                                                                assertion: await partnerAssertion(eb, idp.privateKey) });
+        assert.equal(asserted.status, 200, asserted.text);
+        assert.ok(payloadOf(asserted.json.access_token).exp <= endsS, `jwt-bearer exp ${payloadOf(asserted.json.access_token).exp}`);
+        // Each works now.
+        const byKey = await formPost(eb, '/oauth2/token', await keyAuthentication(eb, keyed.json.client_id, key.privateKey));
+        assert.equal(byKey.status, 200, byKey.text);
+        for (const client of [rotated.json, dynamic.json]) {
+            const r = await tokenRequest(eb, client, { grant_type: 'client_credentials' });
+            assert.equal(r.status, 200, r.text);
+        }
+        Object.assign(outliving, { own: own.json, rotated: rotated.json, dynamic: dynamic.json, keyed: keyed.json,
+                                   key, idp, bearerClient, rootClient });
+    });
+
+    later('admin: after the expiring oauth:write token ended, the secrets, the key, the registration and the trusted issuer it left authenticate nothing', async () => {
+        const eb = outliving.b;
+        assert.ok(eb, 'the backend of the first attack started');
+        try {
+            assert.ok(outliving.bearerClient, 'the credentials were issued (the first attack of admin.attacks.mjs)');
+            const wait = outliving.endsAt + 1000 - Date.now();
+            if (wait > 0)
+                await new Promise((resolve) => setTimeout(resolve, wait));
+            const ended = /^this client's credentials ended at .*, with the admin token that issued them: an administrator can issue new ones \(rotate-secret\)$/;
+            for (const [what, client] of [['its own client', outliving.own], ['the rotated secret', outliving.rotated],
+                                          ['the registered client', outliving.dynamic]]) {
+                const r = await tokenRequest(eb, client, { grant_type: 'client_credentials' });
+                assertOAuthError(r, 401, 'invalid_client', ended, what);
+                assert.deepEqual(await activeTokenIds(eb, client.client_id), [], `${what}: no active token`);
+            }
+            const byKey = await formPost(eb, '/oauth2/token', await keyAuthentication(eb, outliving.keyed.client_id, outliving.key.privateKey));
+            assertOAuthError(byKey, 401, 'invalid_client', ended, 'the key');
+            const asserted = await tokenRequest(eb, outliving.bearerClient, { grant_type: 'urn:ietf:params:oauth:grant-type:jwt-bearer',
+                                                                             assertion: await partnerAssertion(eb, outliving.idp.privateKey) });
+            assertOAuthError(asserted, 400, 'invalid_grant', /^the assertion's issuer is not trusted$/, 'the trusted issuer');
+            assert.deepEqual(await activeTokenIds(eb, outliving.bearerClient.client_id), [], 'no jwt-bearer token active');
+            // The root token's rotation issues a secret of its own, without an end.
+            const lifted = await adminFetch(eb, 'POST', `/admin/v1/clients/${outliving.rootClient.client_id}/rotate-secret`);
+            assert.equal(lifted.status, 200, lifted.text);
+            assert.equal(lifted.json.client_secret_expires_at, 0);
+            const works = await tokenRequest(eb, lifted.json, { grant_type: 'client_credentials' });
+            assert.equal(works.status, 200, works.text);
+        } finally {
+            assert.equal(await eb.stop(), 0, eb.stderr);
+        }
+    });
 
     // --- no or bad credentials --------------------------------------------------------------------
 
@@ -676,4 +807,5 @@ describe('admin API: tokens, scopes and escalation', () => {
         }
         assert.ok(!(await clientNames()).includes('path-trick'), 'no client created');
     });
+
 });

@@ -9,7 +9,9 @@
 import { readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
-import { countLine } from './lib/attack.mjs';
+import { describe } from 'node:test';
+
+import { attack, countLine, laterAttacks } from './lib/attack.mjs';
 
 const here = new URL('./', import.meta.url);
 const only = (process.env.GATEHOUSE_ATTACKS ?? '').split(',').map((s) => s.trim()).filter(Boolean);
@@ -28,3 +30,10 @@ process.on('exit', () => {
 
 for (const f of modules)
     await import(new URL(f, here));
+
+// What the modules left to check once its time came (later()), after all of them.
+if (laterAttacks().length > 0)
+    describe('checks whose time came later', () => {
+        for (const { title, fn } of laterAttacks())
+            attack(title, fn);
+    });

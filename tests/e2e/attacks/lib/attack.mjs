@@ -37,6 +37,18 @@ export function attack(title, fn, options = {}) {
     });
 }
 
+// A check whose time comes later (a credential that should stop working once a minute is over):
+// run.mjs runs these as attacks after every module, so that the wait overlaps the modules after
+// the one that asked. Registered when the module loads (beside its attacks); the check itself
+// finds what an earlier attack left it, and stops any backend that attack left running.
+const laterChecks = [];
+export function later(title, fn) {
+    laterChecks.push({ title, fn });
+}
+export function laterAttacks() {
+    return laterChecks;
+}
+
 // How many attacks passed (were refused, and left nothing behind) so far.
 export function refusedCount() {
     return refused;
