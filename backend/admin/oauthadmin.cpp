@@ -493,6 +493,7 @@ void OAuthAdminApi::registerUserRoutes()
             if (auto refused =
                     needsOrdersAreaForUsers(req, QStringLiteral("may not create a user")))
                 return respond(*refused);
+            in->passwordUntil = credentialsUntil(req); // the password ends with the token
             m_oauth.users().create(*in, userAnswer(respond, 201));
         },
         pool);
@@ -509,6 +510,7 @@ void OAuthAdminApi::registerUserRoutes()
                 if (auto refused = needsOrdersAreaForUsers(
                         req, QStringLiteral("may not reset a user's password")))
                     return respond(*refused);
+            in->passwordUntil = credentialsUntil(req); // a new password ends with the token
             m_oauth.users().update(
                 req.pathParam(QStringLiteral("id")), *in,
                 [this, respond, now, passwordReset](const Core::Result<OAuth::User> &r) {

@@ -98,7 +98,8 @@ private:
     std::optional<Core::HttpResponse> needsOrdersAreaForUsers(const Core::HttpRequest &req,
                                                               const QString &what) const;
     // When what this request issues that authenticates (a client's secret or keys, the
-    // registrations of an initial access token, the trust in an issuer's keys) ends: the end
+    // registrations of an initial access token, the trust in an issuer's keys, a user's
+    // password) ends: the end
     // of the expiring admin token that asked, so that none outlives it; 0: never (the root
     // token, a scoped token without expiry: what it issues is listed, and can be rotated or
     // removed); 1 (long past) for a token that ended since the area check.

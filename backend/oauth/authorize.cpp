@@ -146,6 +146,8 @@ const char *loginOutcome(const UserStore::Attempt &a)
         return "success";
     case UserStore::Outcome::Unavailable:
         return "unavailable";
+    case UserStore::Outcome::PasswordEnded:
+        return "password-ended";
     case UserStore::Outcome::Wrong:
     case UserStore::Outcome::Locked:
         break;
@@ -697,6 +699,9 @@ void AuthorizeEndpoint::login(const HttpRequest &req, const Responder &respond)
                                          QStringLiteral("This account is locked by an "
                                                         "administrator."),
                                          username));
+            if (a.outcome == UserStore::Outcome::PasswordEnded)
+                return respond(
+                    loginPage(interaction, 403, UserStore::passwordEndedMessage(), username));
             // Locked after failed sign-ins: the answer to a wrong password (UserStore::signIn).
             if (a.outcome != UserStore::Outcome::Ok)
                 return respond(loginPage(interaction, 401,

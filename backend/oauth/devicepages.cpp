@@ -201,6 +201,9 @@ void AuthorizeEndpoint::deviceSubmit(const HttpRequest &req, const Responder &re
                 return respond(devicePage(403, csrf, entered, false,
                                           QStringLiteral("This account is locked by an "
                                                          "administrator.")));
+            if (a.outcome == UserStore::Outcome::PasswordEnded)
+                return respond(
+                    devicePage(403, csrf, entered, false, UserStore::passwordEndedMessage()));
             // Locked after failed sign-ins: the answer to a wrong password (UserStore::signIn).
             if (a.outcome != UserStore::Outcome::Ok)
                 return respond(devicePage(401, csrf, entered, false,

@@ -3,6 +3,7 @@
 #include "oauth/granthandler.h"
 #include "core/sqlwhere.h"
 
+#include "core/clock.h"
 #include "core/database.h"
 #include "core/writequeue.h"
 #include "oauth/assertions.h"
@@ -57,9 +58,18 @@ void issueUserTokens(const TokenIssuer &issuer, const UserTokenRequest &r, Grant
     if (r.sources)
         noteSource(r.sources, QStringLiteral("sub"), QStringLiteral("userAttribute"),
                    QStringLiteral("the id of user \"%1\"").arg(r.user->username));
-    auto access =
-        issuer.accessToken(c, r.user->id, scope, issuer.defaultAudience(c, r.scopes, r.sources),
-                           r.now, scopedUserClaims(*r.user, r.scopes, true, r.sources), r.sources);
+    // A password an expiring admin token set ends with it (docs/admin-tokens.md): nothing is
+    // issued from a sign-in with it after that (a code, a session, a refresh token), and nothing
+    // issued before lasts longer.
+    if (r.user->passwordEnded(r.now)) {
+        out->error = invalidGrant(
+            QStringLiteral("the user's password ended at %1, with the admin token that set it")
+                .arg(Core::isoTimeMs(r.user->passwordUntil)));
+        return;
+    }
+    auto access = issuer.accessToken(
+        c, r.user->id, scope, issuer.defaultAudience(c, r.scopes, r.sources), r.now,
+        scopedUserClaims(*r.user, r.scopes, true, r.sources), r.sources, r.user->passwordUntil);
     if (!access) {
         out->error =
             issuingError(access.error().code, access.error().message, access.error().httpStatus);
@@ -78,7 +88,7 @@ void issueUserTokens(const TokenIssuer &issuer, const UserTokenRequest &r, Grant
     const bool offline = r.rotation || r.scopes.contains(QStringLiteral("offline_access"));
     if (offline && c.grantTypes.contains(QStringLiteral("refresh_token")) &&
         !issuer.signInTooOld(r.authTime, r.now)) {
-        const IssuedToken refresh = issuer.refreshToken(c, *access, r.now);
+        const IssuedToken refresh = issuer.refreshToken(c, *access, r.now, r.user->passwordUntil);
         out->response.insert(QStringLiteral("refresh_token"), refresh.value);
         out->tokens.append(refresh);
     }

@@ -284,13 +284,14 @@ Core::Migration OAuthStore::credentialEnds()
 {
     // No credential outlives the expiring admin token that issued it (docs/admin-tokens.md):
     // the clients an initial access token registers end when its creator does (a client's own
-    // end is in its record, client_secret_expires_at), and so does the trust in an issuer's
-    // keys. NULL: never.
+    // end is in its record, client_secret_expires_at), and so do the trust in an issuer's
+    // keys and a password it set. NULL: never.
     return {39,
             QStringLiteral("oauth: credentials that end with the admin token that issued them"),
             {QStringLiteral("ALTER TABLE oauth_initial_access_tokens ADD COLUMN credentials_until "
                             "INTEGER"),
-             QStringLiteral("ALTER TABLE oauth_trusted_issuers ADD COLUMN expires_at INTEGER")}};
+             QStringLiteral("ALTER TABLE oauth_trusted_issuers ADD COLUMN expires_at INTEGER"),
+             QStringLiteral("ALTER TABLE oauth_users ADD COLUMN password_until INTEGER")}};
 }
 
 } // namespace Gatehouse::OAuth

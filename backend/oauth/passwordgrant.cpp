@@ -41,6 +41,10 @@ GrantResult PasswordGrant::handle(const TokenRequest &req) const
     if (attempt.outcome == UserStore::Outcome::Locked && attempt.byAdministrator)
         return grantFailed(
             invalidGrant(QStringLiteral("the account is locked by an administrator")));
+    if (attempt.outcome == UserStore::Outcome::PasswordEnded)
+        return grantFailed(
+            invalidGrant(QStringLiteral("the password ended with the admin token that set it: an "
+                                        "administrator can reset it")));
     if (attempt.outcome != UserStore::Outcome::Ok)
         return grantFailed(invalidGrant(QStringLiteral("wrong username or password")));
     GrantResult out;

@@ -259,8 +259,8 @@ Core::Result<IssuedToken> TokenIssuer::accessToken(const Client &client, const Q
     return t;
 }
 
-IssuedToken TokenIssuer::refreshToken(const Client &client, const IssuedToken &access,
-                                      qint64 now) const
+IssuedToken TokenIssuer::refreshToken(const Client &client, const IssuedToken &access, qint64 now,
+                                      qint64 notAfter) const
 {
     IssuedToken t = access;
     t.kind = QStringLiteral("refresh");
@@ -272,8 +272,9 @@ IssuedToken TokenIssuer::refreshToken(const Client &client, const IssuedToken &a
     t.expiresAt = now + m_refreshLifetimeMs;
     if (m_refreshMaxLifetimeMs > 0 && t.authTime > 0)
         t.expiresAt = std::min(t.expiresAt, t.authTime + m_refreshMaxLifetimeMs);
-    if (const qint64 end = client.credentialsEnd(); end > 0)
-        t.expiresAt = std::max(now, std::min(t.expiresAt, end));
+    for (const qint64 end : {client.credentialsEnd(), notAfter})
+        if (end > 0)
+            t.expiresAt = std::max(now, std::min(t.expiresAt, end));
     return t;
 }
 
@@ -287,10 +288,12 @@ Core::Result<IssuedToken> TokenIssuer::idToken(const Client &client, const User 
     // at_hash: the left half of SHA-256 of the access token, base64url (OIDC Core §3.1.3.6).
     const QByteArray digest = Crypto::Digest::sha256(access.value.toLatin1());
     const QString jti = timeOrderedValue(now, 16);
-    // As the access token: not past the client's credentials (Client::credentialsUntil).
+    // As the access token: not past the client's credentials (Client::credentialsUntil) nor
+    // the user's password (User::passwordUntil).
     qint64 expS = now / 1000 + client.accessTokenLifetime;
-    if (const qint64 end = client.credentialsEnd(); end > 0)
-        expS = std::max(now / 1000, std::min(expS, end / 1000));
+    for (const qint64 end : {client.credentialsEnd(), user.passwordUntil})
+        if (end > 0)
+            expS = std::max(now / 1000, std::min(expS, end / 1000));
     QJsonObject claims{{QStringLiteral("iss"), m_issuer},
                        {QStringLiteral("sub"), user.id},
                        {QStringLiteral("aud"), client.clientId},

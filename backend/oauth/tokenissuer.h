@@ -98,7 +98,9 @@ public:
                                           ClaimSources *sources = nullptr,
                                           qint64 notAfter = 0) const;
     // Opaque, 256 bits, rotated on use (docs/oauth.md).
-    IssuedToken refreshToken(const Client &client, const IssuedToken &access, qint64 now) const;
+    // notAfter (ms, when not 0): it expires then at the latest (a password's end).
+    IssuedToken refreshToken(const Client &client, const IssuedToken &access, qint64 now,
+                             qint64 notAfter = 0) const;
     // OIDC Core §2: signed with the active key; at_hash of access. Recorded like the access
     // token (kind "id", its family, code and scope), so that token exchange can tell whether
     // the grant behind an id_token is still alive; its jti is time-ordered like an access

@@ -22,7 +22,8 @@ namespace Gatehouse::OAuth {
 namespace {
 
 constexpr const char *kColumns = "id, username, email, email_verified, name, groups, "
-                                 "failed_logins, locked_until, created_at, updated_at";
+                                 "failed_logins, locked_until, created_at, updated_at, "
+                                 "password_until";
 
 Core::Error invalid(const QString &message)
 {
@@ -49,6 +50,7 @@ User fromQuery(const QSqlQuery &q)
     u.lockedUntil = q.value(7).toLongLong();
     u.createdAt = q.value(8).toLongLong();
     u.updatedAt = q.value(9).toLongLong();
+    u.passwordUntil = q.value(10).toLongLong();
     return u;
 }
 
@@ -91,6 +93,8 @@ QJsonObject User::toJson(qint64 now) const
         {QStringLiteral("failedSignIns"), lockedUntil != 0 && !locked(now) ? 0 : failedLogins}};
     if (locked(now))
         o.insert(QStringLiteral("lockedUntil"), Core::isoTimeMs(lockedUntil));
+    if (passwordUntil > 0)
+        o.insert(QStringLiteral("passwordEndsAt"), Core::isoTimeMs(passwordUntil));
     return o;
 }
 
@@ -176,6 +180,12 @@ qint64 UserStore::nowMs() const
     return m_clock.now().toMSecsSinceEpoch();
 }
 
+QString UserStore::passwordEndedMessage()
+{
+    return QStringLiteral("This password ended with the admin token that set it: ask an "
+                          "administrator to reset it.");
+}
+
 void UserStore::create(const UserInput &input, std::function<void(Core::Result<User>)> done)
 {
     auto hash = Crypto::Password::hash(input.password.value_or(QByteArray()), m_hashing);
@@ -190,6 +200,8 @@ void UserStore::create(const UserInput &input, std::function<void(Core::Result<U
     user->name = input.name.value_or(QString());
     user->groups = input.groups.value_or(QStringList());
     user->createdAt = now;
+    user->updatedAt = now;
+    user->passwordUntil = input.passwordUntil;
     const QString passwordHash = *hash;
     m_writer.submit(
         [user, passwordHash, now](Core::WriteTransaction &tx) -> Core::Result<void> {
@@ -202,12 +214,14 @@ void UserStore::create(const UserInput &input, std::function<void(Core::Result<U
                                    409};
             QSqlQuery &q = tx.query(QStringLiteral(
                 "INSERT INTO oauth_users (id, username, password_hash, email, email_verified, "
-                "name, groups, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"));
+                "name, groups, created_at, updated_at, password_until) VALUES (?, ?, ?, ?, ?, ?, "
+                "?, ?, ?, ?)"));
             for (const QVariant &v :
                  {QVariant(user->id), QVariant(user->username), QVariant(passwordHash),
                   QVariant(user->email), QVariant(user->emailVerified ? 1 : 0),
                   QVariant(user->name), QVariant(groupsJson(user->groups)), QVariant(now),
-                  QVariant(now)})
+                  QVariant(now),
+                  user->passwordUntil > 0 ? QVariant(user->passwordUntil) : QVariant()})
                 q.addBindValue(v);
             if (!q.exec())
                 return Core::WriteTransaction::sqlError(q, "insert user");
@@ -266,16 +280,18 @@ void UserStore::update(const QString &idOrName, const UserInput &input,
                             [&u](const QString &g) { return !u.groups.contains(g); });
             QSqlQuery &q = tx.query(QStringLiteral(
                 "UPDATE oauth_users SET username = ?, email = ?, email_verified = ?, name = ?, "
-                "groups = ?, password_hash = COALESCE(?, password_hash), updated_at = CASE WHEN ? "
-                "> "
-                "updated_at THEN ? ELSE updated_at + 1 END WHERE id = ?"));
+                "groups = ?, password_hash = COALESCE(?, password_hash), password_until = CASE "
+                "WHEN ? = 1 THEN ? ELSE password_until END, updated_at = CASE WHEN ? > updated_at "
+                "THEN ? ELSE updated_at + 1 END WHERE id = ?"));
             // updated_at always moves (two changes within a millisecond too): grants compare it
             // (UserStore::refusal).
             for (const QVariant &v :
                  {QVariant(u.username), QVariant(u.email), QVariant(u.emailVerified ? 1 : 0),
                   QVariant(u.name), QVariant(groupsJson(u.groups)),
-                  passwordHash.isEmpty() ? QVariant() : QVariant(passwordHash), QVariant(now),
-                  QVariant(now), QVariant(u.id)})
+                  passwordHash.isEmpty() ? QVariant() : QVariant(passwordHash),
+                  QVariant(passwordHash.isEmpty() ? 0 : 1),
+                  input.passwordUntil > 0 ? QVariant(input.passwordUntil) : QVariant(),
+                  QVariant(now), QVariant(now), QVariant(u.id)})
                 q.addBindValue(v);
             if (!q.exec())
                 return Core::WriteTransaction::sqlError(q, "update user");
@@ -288,6 +304,8 @@ void UserStore::update(const QString &idOrName, const UserInput &input,
                 if (auto r = endUserSessions(tx, u.id); !r)
                     return r;
             }
+            if (!passwordHash.isEmpty())
+                u.passwordUntil = input.passwordUntil;
             *user = u;
             return {};
         },
@@ -588,7 +606,7 @@ UserStore::Attempt UserStore::signIn(const QString &username, const QByteArray &
             return {};
         reserved->known = true;
         reserved->user = fromQuery(q);
-        reserved->passwordHash = q.value(10).toString();
+        reserved->passwordHash = q.value(11).toString();
         if (reserved->user.locked(now)) {
             reserved->locked = true;
             // Whoever types the right password is told of an administrator's lock, but only
@@ -675,6 +693,11 @@ UserStore::Attempt UserStore::signIn(const QString &username, const QByteArray &
                 return Core::WriteTransaction::sqlError(h, "store the password hash again");
             return {};
         });
+    // The right password, which an expiring admin token set: it ended with that token.
+    if (reserved->user.passwordEnded(now)) {
+        a.outcome = Outcome::PasswordEnded;
+        return a;
+    }
     a.outcome = Outcome::Ok;
     a.user = reserved->user;
     a.user.failedLogins = 0;

@@ -34,6 +34,11 @@ struct User
     // ms; an administrator's change of the user (a grant compares it, as read when it decided,
     // in the transaction that stores its tokens: UserStore::refusal)
     qint64 updatedAt = 0;
+    // When the password stops signing the user in (ms; 0: never): set by an expiring admin
+    // token that set it, to its end (docs/admin-tokens.md), and nothing signed in with it
+    // lasts past that; a new password set without such a bound lifts it.
+    qint64 passwordUntil = 0;
+    bool passwordEnded(qint64 now) const { return passwordUntil > 0 && now >= passwordUntil; }
 
     // An administrator's lock lasts until unlocked (year 9999).
     static constexpr qint64 kLockedByAdministrator = 253'402'300'799'000;
@@ -51,6 +56,9 @@ struct UserInput
     std::optional<bool> emailVerified;
     std::optional<QString> name;
     std::optional<QStringList> groups;
+    // Not from the body: the bound of the admin token that sets the password (its end; 0:
+    // none), User::passwordUntil.
+    qint64 passwordUntil = 0;
 
     // Validates a POST (create: username and password required) or PATCH body; errors are
     // 400 validation-failed naming the field.
@@ -112,7 +120,10 @@ public:
     // Blocks for the writer: call from a pool thread.
     // Unavailable: the attempt could not be counted (the database cannot be reached, or the
     // writer is stopping), so the password was not checked: "try again", never "wrong".
-    enum class Outcome { Ok, Wrong, Locked, Unavailable };
+    // PasswordEnded: the right password, past User::passwordUntil.
+    enum class Outcome { Ok, Wrong, Locked, Unavailable, PasswordEnded };
+    // What the sign-in pages and the password grant say to PasswordEnded.
+    static QString passwordEndedMessage();
     struct Attempt
     {
         Outcome outcome = Outcome::Wrong;

@@ -1790,6 +1790,7 @@ void TestHeadlessBackend::tokensKeptThroughTheIssueOrderMigration()
               QStringLiteral("ALTER TABLE oauth_initial_access_tokens DROP COLUMN "
                              "credentials_until"),
               QStringLiteral("ALTER TABLE oauth_trusted_issuers DROP COLUMN expires_at"),
+              QStringLiteral("ALTER TABLE oauth_users DROP COLUMN password_until"),
               // (the act column of schema 38 goes with oauth_tokens, which schema 13 makes
               // again from the columns it knows)
               QStringLiteral("DELETE FROM schema_migrations WHERE version >= 13")})

@@ -13,7 +13,8 @@ import * as jose from 'jose';
 import { startBackend, adminFetch, request, waitFor } from '../lib/backend.mjs';
 import { adminKube, kubeRequest } from '../lib/cluster.mjs';
 import { attack, activeTokenIds, assertOAuthError, formPost, later, registerClient } from './lib/attack.mjs';
-import { tokenRequest } from './lib/flow.mjs';
+import { redeem, signIn, tokenRequest } from './lib/flow.mjs';
+import { UserAgent, form } from '../lib/browser.mjs';
 
 const invalid = { error: 'unauthorized', message: 'invalid admin token' };
 
@@ -105,7 +106,7 @@ describe('admin API: tokens, scopes and escalation', () => {
         client_assertion_type: 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer',
         client_assertion: await clientAssertion(eb, clientId, key) });
 
-    attack('admin: an oauth:write token that expires in a minute issues a client secret, a rotated secret, a client key, a minted token, an initial access token\'s registration and a trusted issuer that outlive it', async () => {
+    attack('admin: an oauth:write token that expires in a minute issues a client secret, a rotated secret, a client key, a minted token, an initial access token\'s registration, a trusted issuer and passwords that outlive it', async () => {
         const eb = outliving.b = await startBackend();
         const root = (method, path, body) => adminFetch(eb, method, path, body);
         const made = await request(`${eb.adminUrl}/admin/v1/admin-tokens`, 'POST',
@@ -172,6 +173,33 @@ describe('admin API: tokens, scopes and escalation', () => {
                                                                 assertion: await partnerAssertion(eb, idp.privateKey) });
         assert.equal(asserted.status, 200, asserted.text);
         assert.ok(payloadOf(asserted.json.access_token).exp <= endsS, `jwt-bearer exp ${payloadOf(asserted.json.access_token).exp}`);
+        // A user it makes, and a password it resets of the root token's user: each password ends
+        // with it, and so does what a sign-in with it gets (access, id and refresh tokens).
+        const legacy = await registered({ client_name: 'root-legacy', grant_types: ['password', 'refresh_token'],
+                                          scope: 'openid offline_access' });
+        const person = await ci('POST', '/admin/v1/users', { username: 'ci-person', password: 'a long password 1' });
+        assert.equal(person.status, 201, person.text);
+        assert.equal(Date.parse(person.json.passwordEndsAt), outliving.endsAt);
+        const victim = await root('POST', '/admin/v1/users', { username: 'root-person', password: 'the root password 1' });
+        assert.equal(victim.status, 201, victim.text);
+        assert.equal(victim.json.passwordEndsAt, undefined);
+        const reset = await ci('PATCH', `/admin/v1/users/${victim.json.id}`, { password: 'a long password 2' });
+        assert.equal(reset.status, 200, reset.text);
+        assert.equal(Date.parse(reset.json.passwordEndsAt), outliving.endsAt);
+        const signIns = {};
+        for (const [username, password] of [['ci-person', 'a long password 1'], ['root-person', 'a long password 2']]) {
+            const r = await tokenRequest(eb, legacy, { grant_type: 'password', username, password, scope: 'openid offline_access' });
+            assert.equal(r.status, 200, r.text);
+            for (const jwt of [r.json.access_token, r.json.id_token])
+                assert.ok(payloadOf(jwt).exp <= endsS, `${username}: exp ${payloadOf(jwt).exp}`);
+            assert.ok(r.json.refresh_token, r.text);
+            signIns[username] = { password, refresh: r.json.refresh_token };
+        }
+        // And in a browser: the session it leaves behind.
+        const webApp = await registered({ client_name: 'root-web', redirect_uris: ['https://web.example/cb'], scope: 'openid' });
+        const browser = await signIn(eb, webApp, { username: 'ci-person', password: 'a long password 1' });
+        const web = await redeem(eb, webApp, browser);
+        assert.ok(payloadOf(web.id_token).exp <= endsS, `browser sign-in: exp ${payloadOf(web.id_token).exp}`);
         // Each works now.
         const byKey = await formPost(eb, '/oauth2/token', await keyAuthentication(eb, keyed.json.client_id, key.privateKey));
         assert.equal(byKey.status, 200, byKey.text);
@@ -180,10 +208,11 @@ describe('admin API: tokens, scopes and escalation', () => {
             assert.equal(r.status, 200, r.text);
         }
         Object.assign(outliving, { own: own.json, rotated: rotated.json, dynamic: dynamic.json, keyed: keyed.json,
-                                   key, idp, bearerClient, rootClient });
+                                   key, idp, bearerClient, rootClient, legacy, signIns, victim: victim.json,
+                                   webApp, browserUa: browser.ua });
     });
 
-    later('admin: after the expiring oauth:write token ended, the secrets, the key, the registration and the trusted issuer it left authenticate nothing', async () => {
+    later('admin: after the expiring oauth:write token ended, the secrets, the key, the registration, the trusted issuer and the passwords it left authenticate nothing', async () => {
         const eb = outliving.b;
         assert.ok(eb, 'the backend of the first attack started');
         try {
@@ -204,6 +233,43 @@ describe('admin API: tokens, scopes and escalation', () => {
                                                                              assertion: await partnerAssertion(eb, outliving.idp.privateKey) });
             assertOAuthError(asserted, 400, 'invalid_grant', /^the assertion's issuer is not trusted$/, 'the trusted issuer');
             assert.deepEqual(await activeTokenIds(eb, outliving.bearerClient.client_id), [], 'no jwt-bearer token active');
+            // The passwords it set sign nobody in, and what signing in with them got ended too.
+            for (const [username, { password, refresh }] of Object.entries(outliving.signIns)) {
+                const signIn = await tokenRequest(eb, outliving.legacy, { grant_type: 'password', username, password, scope: 'openid' });
+                assertOAuthError(signIn, 400, 'invalid_grant',
+                                 /^the password ended with the admin token that set it: an administrator can reset it$/, username);
+                const refreshed = await tokenRequest(eb, outliving.legacy, { grant_type: 'refresh_token', refresh_token: refresh });
+                assertOAuthError(refreshed, 400, 'invalid_grant', null, `${username}'s refresh token`);
+            }
+            assert.deepEqual(await activeTokenIds(eb, outliving.legacy.client_id), [], 'no token of a sign-in active');
+            // The browser: its session still finds the user, but its code is worth nothing; a new
+            // sign-in is told why it is refused.
+            const fromSession = await signIn(eb, outliving.webApp, {}, { ua: outliving.browserUa });
+            const code = await tokenRequest(eb, outliving.webApp, { grant_type: 'authorization_code', code: fromSession.code,
+                                                                   redirect_uri: 'https://web.example/cb', code_verifier: fromSession.verifier });
+            assertOAuthError(code, 400, 'invalid_grant', /^the user's password ended at .*, with the admin token that set it$/, 'the session');
+            assert.deepEqual(await activeTokenIds(eb, outliving.webApp.client_id), [], 'no token from the session');
+            const ua = new UserAgent();
+            const u = new URL('/oauth2/authorize', eb.serviceUrl);
+            for (const [k, v] of Object.entries({ response_type: 'code', client_id: outliving.webApp.client_id, scope: 'openid',
+                                                  redirect_uri: 'https://web.example/cb', code_challenge_method: 'S256',
+                                                  code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM' }))
+                u.searchParams.set(k, v);
+            const toLogin = await ua.fetch(u);
+            assert.equal(toLogin.status, 303, toLogin.text);
+            const f = form((await ua.fetch(toLogin.location)).text, 'login-form');
+            const page = await ua.fetch(new URL(f.action, eb.serviceUrl), { method: 'POST',
+                                                                            form: { ...f.fields, username: 'ci-person', password: 'a long password 1' } });
+            assert.equal(page.status, 403, page.text.slice(0, 300));
+            assert.ok(page.text.includes('This password ended with the admin token that set it: ask an administrator to reset it.'),
+                      page.text.slice(0, 2000));
+            // The root token's reset gives the user a password without an end.
+            const reset = await adminFetch(eb, 'PATCH', `/admin/v1/users/${outliving.victim.id}`, { password: 'the root password 2' });
+            assert.equal(reset.status, 200, reset.text);
+            assert.equal(reset.json.passwordEndsAt, undefined);
+            const back = await tokenRequest(eb, outliving.legacy, { grant_type: 'password', username: 'root-person',
+                                                                   password: 'the root password 2', scope: 'openid' });
+            assert.equal(back.status, 200, back.text);
             // The root token's rotation issues a secret of its own, without an end.
             const lifted = await adminFetch(eb, 'POST', `/admin/v1/clients/${outliving.rootClient.client_id}/rotate-secret`);
             assert.equal(lifted.status, 200, lifted.text);
