@@ -145,6 +145,25 @@ describe('admin API: tokens, scopes and escalation', () => {
                                                               token_endpoint_auth_method: 'private_key_jwt', jwks: { keys: [jwk] } });
         assert.equal(keyed.status, 201, keyed.text);
         assert.equal(keyed.json.client_secret_expires_at, endsS);
+        // A key it adds to the root token's key client: the client's keys end with it; the root
+        // token's change that keeps that key keeps the end, one that replaces every key lifts it.
+        const keyJwk = async (kid) => ({ ...(await jose.exportJWK((await jose.generateKeyPair('ES256', { extractable: true })).publicKey)),
+                                         kid, alg: 'ES256', use: 'sig' });
+        const rootJwk = await keyJwk('root-key');
+        const keyMeta = { client_name: 'root-key-client', ...m2m, token_endpoint_auth_method: 'private_key_jwt' };
+        const rootKeyed = await registered({ ...keyMeta, jwks: { keys: [rootJwk] } });
+        assert.equal(rootKeyed.client_secret_expires_at, 0);
+        const planted = await keyJwk('planted');
+        const withPlanted = await ci('PUT', `/admin/v1/clients/${rootKeyed.client_id}`, { ...keyMeta, jwks: { keys: [rootJwk, planted] } });
+        assert.equal(withPlanted.status, 200, withPlanted.text);
+        assert.equal(withPlanted.json.client_secret_expires_at, endsS);
+        const renamed = await root('PUT', `/admin/v1/clients/${rootKeyed.client_id}`,
+                                   { ...keyMeta, client_name: 'renamed', jwks: { keys: [rootJwk, planted] } });
+        assert.equal(renamed.status, 200, renamed.text);
+        assert.equal(renamed.json.client_secret_expires_at, endsS, 'the planted key is still there: the end stays');
+        const rekeyed = await root('PUT', `/admin/v1/clients/${rootKeyed.client_id}`, { ...keyMeta, jwks: { keys: [await keyJwk('fresh')] } });
+        assert.equal(rekeyed.status, 200, rekeyed.text);
+        assert.equal(rekeyed.json.client_secret_expires_at, 0, 'every key replaced by the root token');
         // A token it mints for another of the root token's clients.
         const other = await registered({ client_name: 'root-m2m-2', ...m2m });
         const minted = await ci('POST', '/admin/v1/tokens', { client_id: other.client_id });
