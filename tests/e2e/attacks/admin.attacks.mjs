@@ -248,6 +248,12 @@ describe('admin API: tokens, scopes and escalation', () => {
             }
             const byKey = await formPost(eb, '/oauth2/token', await keyAuthentication(eb, outliving.keyed.client_id, outliving.key.privateKey));
             assertOAuthError(byKey, 401, 'invalid_client', ended, 'the key');
+            // Nor does the root token mint for such a client: its tokens would be dead on arrival.
+            const mint = await adminFetch(eb, 'POST', '/admin/v1/tokens', { client_id: outliving.own.client_id });
+            assert.equal(mint.status, 409, mint.text);
+            assert.equal(mint.json.error, 'credentials-ended', mint.text);
+            assert.match(mint.json.message, /^client .*'s credentials ended at .*: rotate its secret first$/);
+            assert.deepEqual(await activeTokenIds(eb, outliving.own.client_id), [], 'nothing minted');
             const asserted = await tokenRequest(eb, outliving.bearerClient, { grant_type: 'urn:ietf:params:oauth:grant-type:jwt-bearer',
                                                                              assertion: await partnerAssertion(eb, outliving.idp.privateKey) });
             assertOAuthError(asserted, 400, 'invalid_grant', /^the assertion's issuer is not trusted$/, 'the trusted issuer');
