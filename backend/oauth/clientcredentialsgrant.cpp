@@ -2,11 +2,8 @@
 
 #include "core/jsonwriter.h"
 #include "oauth/clientauthenticator.h"
-#include "oauth/trustsettings.h"
 
 #include <QUrl>
-
-#include <algorithm>
 
 namespace Gatehouse::OAuth {
 
@@ -69,11 +66,7 @@ GrantResult ClientCredentialsGrant::handle(const TokenRequest &req) const
                                                   "fragment")};
             return out;
         }
-        const bool orders = m_issuer.trust() && resource == m_issuer.trust()->ordersResource() &&
-                            std::any_of(c.scopes.begin(), c.scopes.end(), [](const QString &s) {
-                                return s.startsWith(QLatin1String("orders:"));
-                            });
-        if (!orders && !c.allowedResources.contains(resource)) {
+        if (!m_issuer.mayRequestResource(c, resource)) {
             out.error = OAuthError{QStringLiteral("invalid_target"),
                                    QStringLiteral("resource '%1' is not among this client's "
                                                   "allowed_resources")

@@ -8,6 +8,8 @@
 #include "core/writequeue.h"
 #include "crypto/jws.h"
 #include "oauth/signingkeys.h"
+#include "oauth/tokenissuer.h"
+#include "oauth/trustsettings.h"
 
 #include <QJsonDocument>
 #include <QSqlQuery>
@@ -309,17 +311,27 @@ QJsonObject OAuthConsole::effectiveAccess(const QJsonObject &request) const
         QJsonObject{{QStringLiteral("audience"), c->clientId},
                     {QStringLiteral("source"), QStringLiteral("clientRecord")},
                     {QStringLiteral("detail"), QStringLiteral("the default: its own client_id")}}};
-    if (c->grantTypes.contains(QStringLiteral("client_credentials")))
-        audiences.append(
-            QJsonObject{{QStringLiteral("audience"), QStringLiteral("any absolute URI")},
-                        {QStringLiteral("source"), QStringLiteral("request")},
-                        {QStringLiteral("detail"),
-                         QStringLiteral("client_credentials: the resource parameter (RFC 8707)")}});
+    if (c->grantTypes.contains(QStringLiteral("client_credentials"))) {
+        // What the resource parameter may name (TokenIssuer::mayRequestResource).
+        QStringList resources = c->allowedResources;
+        if (const TrustSettings *trust = m_tokens.trust();
+            trust && m_tokens.mayRequestResource(*c, trust->ordersResource()))
+            resources.prepend(trust->ordersResource());
+        resources.removeDuplicates();
+        for (const QString &r : std::as_const(resources))
+            audiences.append(QJsonObject{
+                {QStringLiteral("audience"), r},
+                {QStringLiteral("source"), QStringLiteral("request")},
+                {QStringLiteral("detail"),
+                 QStringLiteral("client_credentials: the resource parameter (RFC 8707)")}});
+    }
     for (const QString &a : c->tokenExchangeAudiences)
-        audiences.append(QJsonObject{{QStringLiteral("audience"), a},
-                                     {QStringLiteral("source"), QStringLiteral("exchangePolicy")},
-                                     {QStringLiteral("detail"),
-                                      QStringLiteral("token exchange: token_exchange_audiences")}});
+        audiences.append(QJsonObject{
+            {QStringLiteral("audience"), a},
+            {QStringLiteral("source"), QStringLiteral("exchangePolicy")},
+            {QStringLiteral("detail"),
+             QStringLiteral("token exchange of another subject's token: token_exchange_audiences "
+                            "(its own token only where client_credentials goes)")}});
     QJsonObject out{
         {QStringLiteral("subject"), QJsonObject{{QStringLiteral("kind"), QStringLiteral("client")},
                                                 {QStringLiteral("clientId"), c->clientId},

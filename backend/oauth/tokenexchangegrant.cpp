@@ -215,6 +215,12 @@ GrantResult TokenExchangeGrant::handle(const TokenRequest &req) const
             return grantFailed(invalidGrant(
                 QStringLiteral("the actor_token was issued to another client: the actor is the "
                                "client that asks")));
+        // And it names the client itself (its client_credentials token): a user's token it
+        // holds would make the issuer vouch for a delegation by that user which never happened.
+        if (actor->local && actor->sub != c.clientId)
+            return grantFailed(invalidGrant(
+                QStringLiteral("the actor_token names a user, not the client that asks: this "
+                               "server's actor token is the client's own (client_credentials)")));
     }
     // Audience: `audience` and / or `resource`, each allowed by the client's record.
     QStringList targets;
@@ -297,6 +303,16 @@ GrantResult TokenExchangeGrant::handle(const TokenRequest &req) const
                                "to act for the cluster (%1)")
                     .arg(other)));
     }
+    // The client's own token (client_credentials: no user behind it) is exchanged only for what
+    // the client may ask client_credentials for: token_exchange_audiences, kept apart from
+    // allowed_resources, pass users' tokens on; exchanging its own would get round that.
+    if (subject.local && subject.clientId == c.clientId && subject.sub == c.clientId &&
+        !targets.isEmpty() && !m_issuer.mayRequestResource(c, audience))
+        return grantFailed(invalidTarget(
+            QStringLiteral("the subject token is this client's own (client_credentials): it is "
+                           "exchanged only for an audience the client may ask for directly "
+                           "(allowed_resources), not for '%1'")
+                .arg(audience)));
     QString sub = subject.sub;
     // This server's token names a user by id, or is a client's own (client_credentials: its
     // client_id): a username that happens to equal a client_id does not make it theirs.

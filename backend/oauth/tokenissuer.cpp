@@ -12,6 +12,8 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 
+#include <algorithm>
+
 namespace Gatehouse::OAuth {
 
 TokenIssuer::TokenIssuer(SigningKeys &keys, QString issuer)
@@ -160,6 +162,15 @@ std::optional<Core::Error> TokenIssuer::audienceRefusal(const Client &client,
                                       "the cluster")
                            .arg(audience),
                        400};
+}
+
+bool TokenIssuer::mayRequestResource(const Client &client, const QString &resource) const
+{
+    const bool orders =
+        m_trust && resource == m_trust->ordersResource() &&
+        std::any_of(client.scopes.begin(), client.scopes.end(),
+                    [](const QString &s) { return s.startsWith(QLatin1String("orders:")); });
+    return orders || client.allowedResources.contains(resource);
 }
 
 QString TokenIssuer::defaultAudience(const Client &client, const QStringList &scopes,

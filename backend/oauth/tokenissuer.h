@@ -141,6 +141,10 @@ public:
     QString defaultAudience(const Client &client, const QStringList &scopes,
                             ClaimSources *sources = nullptr) const;
     const TrustSettings *trust() const { return m_trust; }
+    // A resource (RFC 8707) the client may name for a token of its own (client_credentials):
+    // the orders API's for a client holding an orders scope, else one of its allowed_resources.
+    // Token exchange applies it to the client's own token too (tokenexchangegrant.cpp).
+    bool mayRequestResource(const Client &client, const QString &resource) const;
 
 private:
     Core::Result<QString> sign(const QJsonObject &claims, const char *typ,

@@ -748,6 +748,7 @@ test('effective access: every scope and claim a user or a client can obtain, eac
     assert.equal(c.json.subject.kind, 'client');
     assert.equal(c.json.actsForUsers, false);
     assert.deepEqual(c.json.audiences.map((a) => a.source), ['clientRecord', 'request', 'exchangePolicy']);
+    assert.equal(c.json.audiences[1].audience, `${b.serviceUrl}/v1`, 'client_credentials: the orders API (an orders scope), not any URI');
     assert.equal(c.json.audiences[2].audience, 'https://api.example/x');
     assert.equal(c.json.clientCredentials.claims.sub, machine.client_id);
     assert.equal(c.json.clientCredentials.sources.scope.source, 'clientRecord');

@@ -605,6 +605,41 @@ describe('trust boundaries: token exchange, registration, the cluster audience',
         assert.deepEqual(kept.json.token_exchange_audiences, [PAY]);
     });
 
+    attack('trust 2: a client exchanges its own client_credentials token for an exchange audience it may not ask for directly', async () => {
+        // token_exchange_audiences pass users' tokens on; the client's own token (no user behind
+        // it) goes only where client_credentials would take it (allowed_resources).
+        const PAY = 'https://pay-own.internal';
+        const c = await registerClient(b, { client_name: `own exchange ${++counter}`, grant_types: ['client_credentials', EXCHANGE],
+                                            scope: 'openid', token_exchange_audiences: [PAY] });
+        const direct = await tokenRequest(b, c, { grant_type: 'client_credentials', resource: PAY });
+        assertOAuthError(direct, 400, 'invalid_target', /^resource 'https:\/\/pay-own\.internal' is not among this client's allowed_resources$/);
+        const own = await tokenRequest(b, c, { grant_type: 'client_credentials' });
+        assert.equal(own.status, 200, own.text);
+        const before = await activeTokenIds(b, c.client_id);
+        for (const target of [{ audience: PAY }, { resource: PAY }]) {
+            const r = await tokenRequest(b, c, { grant_type: EXCHANGE, subject_token: own.json.access_token,
+                                                 subject_token_type: ACCESS_TOKEN, ...target });
+            assertOAuthError(r, 400, 'invalid_target',
+                             /^the subject token is this client's own \(client_credentials\): it is exchanged only for an audience the client may ask for directly \(allowed_resources\), not for 'https:\/\/pay-own\.internal'$/,
+                             JSON.stringify(target));
+        }
+        await assertTokensUnchanged(b, c.client_id, before);
+        // Where client_credentials goes, the exchange goes too: no audience asked for (its
+        // default), or one an administrator put among its allowed_resources.
+        const plain = await tokenRequest(b, c, { grant_type: EXCHANGE, subject_token: own.json.access_token,
+                                                 subject_token_type: ACCESS_TOKEN });
+        assert.equal(plain.status, 200, plain.text);
+        assert.equal(jose.decodeJwt(plain.json.access_token).aud, c.client_id);
+        const allowed = await adminFetch(b, 'PUT', `/admin/v1/clients/${c.client_id}`, {
+            client_name: c.client_name, grant_types: ['client_credentials', EXCHANGE], scope: 'openid',
+            token_exchange_audiences: [PAY], allowed_resources: [PAY] });
+        assert.equal(allowed.status, 200, allowed.text);
+        const now = await tokenRequest(b, c, { grant_type: EXCHANGE, subject_token: own.json.access_token,
+                                               subject_token_type: ACCESS_TOKEN, audience: PAY });
+        assert.equal(now.status, 200, now.text);
+        assert.equal(jose.decodeJwt(now.json.access_token).aud, PAY);
+    });
+
     attack('trust 2: a remembered consent redirects to a redirect URI the registrant added afterwards (RFC 7592)', async () => {
         const HONEST = 'https://honest.example/cb';
         const PHISH = 'https://phish.example/added';
@@ -819,6 +854,23 @@ describe('trust boundaries: token exchange, registration, the cluster audience',
         assert.equal((await clusterIdentity(b, first.json.access_token)).status, 401);
     });
 
+    attack('trust 3: a gateway allowed for the cluster exchanges its own client_credentials token into a cluster identity', async () => {
+        const gateway = await registerClient(b, { client_name: `self gateway ${++counter}`, grant_types: [EXCHANGE, 'client_credentials'],
+                                                  scope: 'openid', token_exchange_audiences: ['kubernetes'] });
+        assert.equal((await adminFetch(b, 'PUT', `/admin/v1/clients/${gateway.client_id}/cluster-access`, { allowed: true })).status, 200);
+        const own = await tokenRequest(b, gateway, { grant_type: 'client_credentials' });
+        assert.equal(own.status, 200, own.text);
+        const before = await activeTokenIds(b, gateway.client_id);
+        const r = await tokenRequest(b, gateway, { grant_type: EXCHANGE, subject_token: own.json.access_token,
+                                                   subject_token_type: ACCESS_TOKEN, audience: 'kubernetes' });
+        assertOAuthError(r, 400, 'invalid_target', /^the subject token is this client's own \(client_credentials\): .* not for 'kubernetes'$/,
+                         'the gateway is no cluster user of its own');
+        await assertTokensUnchanged(b, gateway.client_id, before);
+        assert.equal((await clusterIdentity(b, own.json.access_token)).status, 401);
+        // A user's token it passes on still reaches the cluster as the user (the legitimate path
+        // is 'trust 3: the legitimate path — kubectl's login …').
+    });
+
     attack('trust 3: another issuer\'s token laundered — exchanged first for the gateway itself, then for the cluster', async () => {
         const gateway = await registerClient(b, { client_name: `laundering gateway ${++counter}`, grant_types: [EXCHANGE],
                                                   scope: 'openid orders:read', token_exchange_audiences: ['kubernetes'] });
@@ -846,6 +898,21 @@ describe('trust boundaries: token exchange, registration, the cluster audience',
 
     // An actor from another issuer in a token for the cluster: its `act` would name the
     // partner's identity, which removing that issuer (revoking its tokens by origin) would miss.
+    attack('trust 1: a user\'s token the client holds named as the actor — a delegation by that user that never happened', async () => {
+        const bob = await newUser(b, `bob-${++counter}`, []);
+        const aliceTokens = await tokensFor(b, rp, alice, { scope: 'openid' });
+        const bobTokens = await tokensFor(b, rp, bob, { scope: 'openid' });
+        const before = await activeTokenIds(b, rp.client_id);
+        for (const [actor_token, actor_token_type] of [[bobTokens.access_token, ACCESS_TOKEN], [bobTokens.id_token, ID_TOKEN]]) {
+            const r = await exchange({ subject_token: aliceTokens.access_token, subject_token_type: ACCESS_TOKEN,
+                                       actor_token, actor_token_type, audience: 'https://api.partner.example' });
+            assertOAuthError(r, 400, 'invalid_grant',
+                             /^the actor_token names a user, not the client that asks: this server's actor token is the client's own \(client_credentials\)$/,
+                             actor_token_type);
+        }
+        await assertTokensUnchanged(b, rp.client_id, before);
+    });
+
     attack('trust 3: another issuer\'s actor_token beside a subject token for the cluster', async () => {
         const gateway = await registerClient(b, { client_name: `actor gateway ${++counter}`,
                                                   grant_types: ['client_credentials', EXCHANGE],
