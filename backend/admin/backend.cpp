@@ -539,9 +539,9 @@ Result<void> Backend::start()
         Orders::OrdersApi::Options{{m_config.webhookAllowLoopback, m_config.webhookAllowlist},
                                    m_demoReceiver->origin(),
                                    m_config.publicBaseUrl});
-    m_ordersAdminApi =
-        std::make_unique<OrdersAdminApi>(*m_admin, *m_database, *m_orders, *m_webhooks,
-                                         *m_redeliveries, *m_demoReceiver, *m_settings, *m_clock);
+    m_ordersAdminApi = std::make_unique<OrdersAdminApi>(
+        *m_admin, *m_database, *m_orders, *m_webhooks, *m_redeliveries, *m_demoReceiver,
+        *m_settings, *m_clock, *m_adminTokens);
 
     if (auto r = startCluster(*ca, tls); !r)
         return r;

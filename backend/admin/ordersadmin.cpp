@@ -1,6 +1,7 @@
 #include "admin/ordersadmin.h"
 #include "admin/adminbody.h"
 #include "admin/adminlogging.h"
+#include "admin/admintokens.h"
 
 #include "core/clock.h"
 #include "core/database.h"
@@ -91,11 +92,26 @@ OrdersAdminApi::OrdersAdminApi(Core::HttpServer &server, Core::Database &databas
                                Orders::OrderService &orders, Webhooks::WebhookService &webhooks,
                                Webhooks::RedeliveryJobs &redeliveries,
                                Webhooks::DemoReceiver &demoReceiver, Core::SettingsStore &settings,
-                               const Core::Clock &clock)
+                               const Core::Clock &clock, const AdminTokens &tokens)
     : m_server(server), m_database(database), m_orders(orders), m_webhooks(webhooks),
-      m_redeliveries(redeliveries), m_demo(demoReceiver), m_settings(settings), m_clock(clock)
+      m_redeliveries(redeliveries), m_demo(demoReceiver), m_settings(settings), m_clock(clock),
+      m_tokens(tokens)
 {
     registerRoutes();
+}
+
+std::optional<HttpResponse> OrdersAdminApi::secretOutlivesToken(const HttpRequest &req,
+                                                                const QString &what) const
+{
+    const auto by = m_tokens.authenticate(req.bearerToken());
+    if (by && (by->root || by->expiresAt <= 0))
+        return std::nullopt;
+    return HttpResponse::error(
+        403, QStringLiteral("secret-outlives-token"),
+        QStringLiteral("%1 expires, and may not %2: a webhook signing secret is shared with the "
+                       "customer's receiver and cannot end with the token. Use a token without "
+                       "an expiry.")
+            .arg(by ? by->describe() : QStringLiteral("the admin token"), what));
 }
 
 QString OrdersAdminApi::lifecycleHeldKey()
@@ -152,6 +168,10 @@ void OrdersAdminApi::registerRoutes()
     m_server.routeDeferred(
         "POST", QStringLiteral("/admin/v1/customers"),
         [this](const HttpRequest &req, const Responder &respond) {
+            if (auto refused = secretOutlivesToken(
+                    req, QStringLiteral("create a customer (its answer holds the customer's "
+                                        "webhook signing secret)")))
+                return respond(*refused);
             HttpResponse error;
             const auto body = jsonBody(req, &error);
             if (!body)
@@ -192,6 +212,9 @@ void OrdersAdminApi::registerRoutes()
             const auto id = uuidParam(req, QStringLiteral("id"), &error);
             if (!id)
                 return respond(error);
+            if (auto refused = secretOutlivesToken(
+                    req, QStringLiteral("rotate a customer's webhook signing secret")))
+                return respond(*refused);
             m_webhooks.rotateSecret(
                 *id, [respond](Core::Result<Webhooks::WebhookService::RotatedSecret> r) {
                     if (!r)

@@ -190,6 +190,14 @@ TokenAuthenticator oidcAuthenticator(OidcOptions options, std::function<QJsonObj
         if (user.name.startsWith(QLatin1String("system:")))
             return QStringLiteral("oidc: the user name \"%1\" is reserved").arg(user.name);
         user.audiences = {QString::fromLatin1(kApiAudience)};
+        // What it asks for ends with it, as with a client certificate (authenticator.cpp): a
+        // service account token it requests (TokenRequest) ends by the token's exp and carries
+        // that end on, however many times it renews itself. The token itself ends with the
+        // admin token, the client's credentials or the password it came from
+        // (docs/admin-tokens.md); without this a 48-hour service account token asked for the
+        // minute before outlived them all.
+        user.credentialsUntilMs =
+            qint64(Core::jsonSeconds(claims.value(QLatin1String("exp")))) * 1000;
         return user;
     };
 }

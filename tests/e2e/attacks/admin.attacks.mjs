@@ -732,6 +732,38 @@ describe('admin API: tokens, scopes and escalation', () => {
                      Math.floor(Date.parse(new X509Certificate(rootKc.json.certificatePem).validTo) / 1000));
     });
 
+    attack('admin: an orders:write token that expires takes a customer\'s webhook signing secret (a new customer\'s, or a rotated one) that outlives it', async () => {
+        // A signing secret is shared with the customer's receiver: it cannot end with the token,
+        // so such a token never receives one. Whoever held it could sign deliveries for ever.
+        const made = await createToken('onboarding-contractor', ['orders:write'], b.adminToken, { expiresIn: 900 });
+        assert.equal(made.status, 201, made.text);
+        const customers = async () => (await adminFetch(b, 'GET', '/admin/v1/customers')).json;
+        const before = await customers();
+        const existing = before.items[0];
+        assert.ok(existing?.id, JSON.stringify(before).slice(0, 300));
+        const secretBefore = (await adminFetch(b, 'GET', `/admin/v1/customers/${existing.id}`)).json;
+        const message = /^admin token 'onboarding-contractor' expires, and may not (create a customer|rotate a customer's webhook signing secret).*: a webhook signing secret is shared with the customer's receiver and cannot end with the token\. Use a token without an expiry\.$/;
+        for (const [method, path, body] of [['POST', '/admin/v1/customers', { name: 'Contracted Taproom' }],
+                                            ['POST', `/admin/v1/customers/${existing.id}/rotate-secret`, undefined]]) {
+            const r = await as(made.json.token, method, path, body);
+            assert.equal(r.status, 403, `${path}: ${r.text}`);
+            assert.equal(r.json.error, 'secret-outlives-token', r.text);
+            assert.match(r.json.message, message);
+            assert.equal(r.json.webhookSecret, undefined);
+        }
+        assert.deepEqual(await customers(), before, 'no customer made');
+        assert.deepEqual((await adminFetch(b, 'GET', `/admin/v1/customers/${existing.id}`)).json, secretBefore, 'the secret unchanged');
+        // A token without an expiry, in the same area, does both (the legitimate path).
+        const lasting = await createToken('onboarding-staff', ['orders:write']);
+        assert.equal(lasting.status, 201, lasting.text);
+        const c = await as(lasting.json.token, 'POST', '/admin/v1/customers', { name: 'Staffed Taproom' });
+        assert.equal(c.status, 201, c.text);
+        assert.match(c.json.webhookSecret, /^whsec_/);
+        const rotated = await as(lasting.json.token, 'POST', `/admin/v1/customers/${c.json.customer.id}/rotate-secret`);
+        assert.equal(rotated.status, 200, rotated.text);
+        assert.match(rotated.json.webhookSecret, /^whsec_/);
+    });
+
     attack('admin: an orders:read token reads a delivery\'s signed headers to send the message again → the signature is shown cut, never whole', async () => {
         const order = await adminFetch(b, 'POST', '/admin/v1/test-orders', {});
         assert.equal(order.status, 201, order.text);

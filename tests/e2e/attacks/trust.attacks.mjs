@@ -1315,6 +1315,39 @@ describe('trust boundaries: the cluster\'s own OIDC client', () => {
         await setClusterAccess(true);
     });
 
+    attack('trust 3: a user\'s OIDC token asks for a 48-hour service account token that renews itself past the OIDC token\'s end', async () => {
+        await setClusterAccess(true);
+        // carol may ask for tokens of an account (what a binding by any administrator gives).
+        const name = `keeper-${++counter}`;
+        const rbac = '/apis/rbac.authorization.k8s.io/v1/namespaces/default';
+        for (const [path, body] of [
+            ['/api/v1/namespaces/default/serviceaccounts', { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name } }],
+            [`${rbac}/roles`, { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'Role', metadata: { name },
+                                rules: [{ apiGroups: [''], resources: ['serviceaccounts/token'], verbs: ['create'] }] }],
+            [`${rbac}/rolebindings`, { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'RoleBinding', metadata: { name },
+                                       subjects: [{ kind: 'User', name: `${b.serviceUrl}#${carol.id}`, apiGroup: 'rbac.authorization.k8s.io' },
+                                                  { kind: 'ServiceAccount', name, namespace: 'default' }],
+                                       roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name } }]]) {
+            const r = await adminFetch(b, 'POST', `/admin/v1/cluster/k8s${path}`, body);
+            assert.equal(r.status, 201, r.text);
+        }
+        const tokens = await tokensFor(b, kubectl, carol, { scope: 'openid groups' });
+        const oidcEnds = jose.decodeJwt(tokens.id_token).exp;
+        const twoDays = { apiVersion: 'authentication.k8s.io/v1', kind: 'TokenRequest', spec: { expirationSeconds: 172800 } };
+        const path = `/api/v1/namespaces/default/serviceaccounts/${name}/token`;
+        let token = tokens.id_token;
+        for (const step of ['with the OIDC token', 'renewed by the account token', 'renewed again']) {
+            const r = await kubeRequest(b, 'POST', path, { body: twoDays, headers: { Authorization: `Bearer ${token}` } });
+            assert.equal(r.status, 201, `${step}: ${r.text}`);
+            const claims = jose.decodeJwt(r.json.status.token);
+            assert.ok(claims.exp <= oidcEnds, `${step}: exp ${claims.exp}, the OIDC token ends ${oidcEnds}`);
+            assert.ok(Date.parse(r.json.status.expirationTimestamp) <= oidcEnds * 1000, `${step}: ${r.json.status.expirationTimestamp}`);
+            assert.ok(r.json.spec.expirationSeconds < 172800, `${step}: spec.expirationSeconds ${r.json.spec.expirationSeconds}`);
+            assert.equal(claims['gatehouse.io/not-after'], oidcEnds, `${step}: ${JSON.stringify(claims)}`);
+            token = r.json.status.token;
+        }
+    });
+
     attack('trust 3: the cluster\'s own client disallowed — its tokens still reach the cluster through a gateway\'s exchange (made before, or after)', async () => {
         await setClusterAccess(true);
         const EXCHANGE = 'urn:ietf:params:oauth:grant-type:token-exchange';
