@@ -708,12 +708,14 @@ void OAuthAdminApi::registerTokenRoutes()
                 if (!p)
                     return respond(errorAnswer(p.error()));
                 policy = *p;
-                if (auto refused = needsOrdersArea(
-                        req, policy->scopes,
-                        QStringLiteral("may not let registrations ask for the orders API's "
-                                       "scopes")))
-                    return respond(*refused);
             }
+            // Without one of its own the token registers under the server's policy: the same
+            // check for what that lets registrations ask for (today the server's policy cannot
+            // bind a registration to customers, which refuses orders scopes on its own).
+            if (auto refused = needsOrdersArea(
+                    req, policy ? policy->scopes : m_oauth.trust().registrationPolicy().scopes,
+                    QStringLiteral("may not let registrations ask for the orders API's scopes")))
+                return respond(*refused);
             for (auto it = o.begin(); it != o.end(); ++it)
                 if (it.key() != QLatin1String("expiresIn") &&
                     it.key() != QLatin1String("maxUses") && it.key() != QLatin1String("policy"))

@@ -545,6 +545,22 @@ describe('admin API: tokens, scopes and escalation', () => {
         assert.equal(policy.status, 403, policy.text);
         assert.match(policy.json.message, /may not change oauth-registration-scopes: that also needs orders:write/);
         assert.equal((await adminFetch(b, 'GET', '/admin/v1/settings/oauth-registration-scopes')).json.value, scopesBefore);
+        // An initial access token without a policy of its own registers under the server's: once
+        // an administrator let that ask for orders scopes, the same check applies.
+        const widened = await adminFetch(b, 'PUT', '/admin/v1/settings/oauth-registration-scopes',
+                                         { value: 'openid,orders:read,orders:write' });
+        assert.equal(widened.status, 200, widened.text);
+        try {
+            const plainIat = await as(oauthOnly, 'POST', '/admin/v1/initial-access-tokens', { maxUses: 1 });
+            assert.equal(plainIat.status, 403, plainIat.text);
+            assert.match(plainIat.json.message, needs('may not let registrations ask for the orders API\'s scopes', 'orders:(read|write)'));
+            assert.equal(plainIat.json.token, undefined);
+        } finally {
+            const restored = await adminFetch(b, 'PUT', '/admin/v1/settings/oauth-registration-scopes', { value: scopesBefore });
+            assert.equal(restored.status, 200, restored.text);
+        }
+        const plainIat = await as(oauthOnly, 'POST', '/admin/v1/initial-access-tokens', { maxUses: 1 });
+        assert.equal(plainIat.status, 201, `without orders scopes in the server's policy: ${plainIat.text}`);
         // Sign-in protection guards the orders clients' users (and the cluster's) too.
         for (const [key, value] of [['oauth-lockout-threshold', 1000], ['oauth-lockout-duration', '1s'], ['oauth-login-rate', 100000]]) {
             const before = (await adminFetch(b, 'GET', `/admin/v1/settings/${key}`)).json;
