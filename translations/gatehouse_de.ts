@@ -528,6 +528,14 @@
         <translation>Effektiver Zugriff von %1</translation>
     </message>
     <message>
+        <source>credentials ended %1: rotate the secret</source>
+        <translation>Zugangsdaten abgelaufen %1: Secret erneuern</translation>
+    </message>
+    <message>
+        <source>credentials end %1</source>
+        <translation>Zugangsdaten enden %1</translation>
+    </message>
+    <message>
         <source>redirects not vetted</source>
         <translation>Weiterleitungen nicht geprüft</translation>
     </message>

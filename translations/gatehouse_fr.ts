@@ -528,6 +528,14 @@
         <translation>Supprimer</translation>
     </message>
     <message>
+        <source>credentials ended %1: rotate the secret</source>
+        <translation>identifiants expirés %1 : renouvelez le secret</translation>
+    </message>
+    <message>
+        <source>credentials end %1</source>
+        <translation>identifiants valables jusqu’au %1</translation>
+    </message>
+    <message>
         <source>redirects not vetted</source>
         <translation>redirections non vérifiées</translation>
     </message>

@@ -55,6 +55,8 @@ QHash<int, QByteArray> ClientListModel::roleNames() const
         {ContactsTextRole, "contactsText"},
         {LogoUriRole, "logoUri"},
         {RedirectsUnvettedRole, "redirectsUnvetted"},
+        {CredentialsEndTextRole, "credentialsEndText"},
+        {CredentialsEndedRole, "credentialsEnded"},
     };
 }
 
@@ -197,6 +199,15 @@ QVariant ClientListModel::value(const QJsonObject &row, int role) const
     case RedirectsUnvettedRole:
         return row.value(QLatin1String("self_registered")).toBool() &&
                !row.value(QLatin1String("redirects_vetted")).toBool(true);
+    case CredentialsEndTextRole: {
+        const qint64 end = row.value(QLatin1String("client_secret_expires_at")).toInteger();
+        return end > 0 ? ConsoleFormat::time(QDateTime::fromSecsSinceEpoch(end, Qt::UTC))
+                       : QString();
+    }
+    case CredentialsEndedRole: {
+        const qint64 end = row.value(QLatin1String("client_secret_expires_at")).toInteger();
+        return end > 0 && end <= QDateTime::currentSecsSinceEpoch();
+    }
     default:
         return {};
     }
@@ -225,7 +236,6 @@ QJsonObject ClientListModel::normalize(const QJsonObject &object) const
 {
     QJsonObject row = object;
     row.remove(QStringLiteral("client_secret")); // shown once, never kept
-    row.remove(QStringLiteral("client_secret_expires_at"));
     return row;
 }
 

@@ -38,6 +38,10 @@ public:
         // Registered itself (RFC 7591) with redirect URIs no administrator fixed: errors and
         // sign-outs show a link instead of redirecting (docs/oauth.md).
         RedirectsUnvettedRole,
+        // The end of its secret and keys (client_secret_expires_at: issued by an admin token
+        // that expires, docs/admin-tokens.md): "" when they do not end, else the time.
+        CredentialsEndTextRole,
+        CredentialsEndedRole, // that end has passed (when the row was read)
     };
     Q_ENUM(Role)
 

@@ -3,7 +3,8 @@ import QtQuick.Controls
 import Gatehouse
 
 // A status as a coloured pill: its family (progress, ok, waiting, exception, cancelled)
-// picks the colour, text is the translated status name.
+// picks the colour, text is the translated status name (shown whole in a tooltip when the
+// pill is too narrow for it).
 Rectangle {
     id: root
 
@@ -30,5 +31,14 @@ Rectangle {
         font.pixelSize: 12
         font.weight: Font.DemiBold
         elide: Text.ElideRight
+    }
+    // Cut to fit a narrow row: the whole text on hover.
+    HoverHandler {
+        id: hover
+    }
+    PlainToolTip {
+        objectName: "statusBadgeTip"
+        visible: hover.hovered && label.truncated
+        text: root.text
     }
 }

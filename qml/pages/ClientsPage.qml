@@ -141,6 +141,8 @@ Pane {
                     required property string createdText
                     required property string contactsText
                     required property bool redirectsUnvetted
+                    required property string credentialsEndText
+                    required property bool credentialsEnded
 
                     objectName: "client-" + clientRow.clientId
                     width: ListView.view.width
@@ -190,6 +192,18 @@ Pane {
                                     Layout.maximumWidth: implicitWidth
                                     family: "waiting"
                                     text: qsTr("password grant: obsolete — OAuth 2.1 removes it")
+                                }
+                                StatusBadge {
+                                    // Issued by an admin token that expires: they end with it.
+                                    objectName: "credentialsEndBadge"
+                                    visible: clientRow.credentialsEndText.length > 0
+                                    Layout.fillWidth: true
+                                    Layout.minimumWidth: 48
+                                    Layout.maximumWidth: implicitWidth
+                                    family: clientRow.credentialsEnded ? "exception" : "waiting"
+                                    text: clientRow.credentialsEnded
+                                          ? qsTr("credentials ended %1: rotate the secret").arg(clientRow.credentialsEndText)
+                                          : qsTr("credentials end %1").arg(clientRow.credentialsEndText)
                                 }
                                 StatusBadge {
                                     objectName: "unvettedRedirectsBadge"

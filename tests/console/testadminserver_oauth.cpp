@@ -188,6 +188,11 @@ void TestAdminServer::resetOAuthData()
     // The dashboard registered itself (RFC 7591) and nobody vetted its redirect URIs.
     m_clients.last().insert("self_registered", true);
     m_clients.last().insert("redirects_vetted", false);
+    // Confidential clients show when their secret ends (client_secret_expires_at, 0: never):
+    // the till's ended an hour ago, the warehouse's ends in two hours (both issued by admin
+    // tokens that expire, docs/admin-tokens.md).
+    m_clients[0].insert("client_secret_expires_at", now - 3600);
+    m_clients[1].insert("client_secret_expires_at", now + 2 * 3600);
 
     const QDateTime t = QDateTime::currentDateTimeUtc();
     auto token = [&](const QString &value, const char *kind, const char *format, int client,

@@ -3972,7 +3972,10 @@ void TestConsole::clientsRegisterRotateDelete()
     QCOMPARE(clients->idAt(0), id);
     // The secret is never kept in the list.
     QVERIFY(!clients->rowAt(0).contains("client_secret"));
-    QVERIFY(!clients->rowAt(0).contains("client_secret_expires_at"));
+    // Its secret does not end: no end to show.
+    QCOMPARE(clients->data(clients->index(0), ClientListModel::CredentialsEndTextRole).toString(),
+             QString());
+    QVERIFY(!clients->data(clients->index(0), ClientListModel::CredentialsEndedRole).toBool());
     QCOMPARE(clients->mintOptions().size(), 2);
     QVERIFY(options.count() >= 1);
 

@@ -105,8 +105,14 @@ Item {
                    findChild(spa, "clientFacts").text)
             compare(chipTexts(spa), ["authorization_code", "refresh_token"])
 
+            verify(!findChild(spa, "credentialsEndBadge").visible, "a public client has no credentials to end")
             const service = rowOf(TestBackend.clientId(1))
             compare(findChild(service, "clientType").text, "Confidential")
+            // Its secret ends with the admin token that issued it: said before it does.
+            const ends = findChild(service, "credentialsEndBadge")
+            verify(ends.visible)
+            verify(/^credentials end \S/.test(ends.text), ends.text)
+            compare(ends.family, "waiting")
             verify(!findChild(service, "unvettedRedirectsBadge").visible, "an administrator's client")
             verify(!findChild(service, "unvettedRedirectsNote").visible)
             verify(findChild(service, "rotateClientSecretButton").visible)
@@ -118,6 +124,11 @@ Item {
             compare(badge.text, "password grant: obsolete — OAuth 2.1 removes it")
             compare(badge.tone, Theme.warning)
             compare(chipTexts(till), ["password · obsolete", "refresh_token"])
+            // Its secret ended: the row says so and what to do.
+            const ended = findChild(till, "credentialsEndBadge")
+            verify(ended.visible)
+            verify(/^credentials ended \S.*: rotate the secret$/.test(ended.text), ended.text)
+            compare(ended.family, "exception")
         }
 
         function test_vouchForASelfRegisteredClientsRedirects() {
