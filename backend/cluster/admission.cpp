@@ -926,17 +926,45 @@ QList<StatusCause> object(const QString &resource, const QJsonObject &object)
                                           QStringLiteral("Required value: verbs must contain at "
                                                          "least one value"),
                                           field + QStringLiteral(".verbs")});
-            const bool hasUrls = !r.value(QLatin1String("nonResourceURLs")).toArray().isEmpty();
-            if (hasUrls && resource == QLatin1String("roles"))
-                causes.append(StatusCause{QStringLiteral("FieldValueInvalid"),
-                                          QStringLiteral("Invalid value: [\"...\"]: namespaced "
-                                                         "rules cannot apply to non-resource URLs"),
-                                          field + QStringLiteral(".nonResourceURLs")});
-            if (!hasUrls && r.value(QLatin1String("resources")).toArray().isEmpty())
+            // kube's ValidatePolicyRule: a rule is about non-resource URLs or about resources.
+            const QJsonArray urls = r.value(QLatin1String("nonResourceURLs")).toArray();
+            auto empty = [&r](const char *key) {
+                return r.value(QLatin1String(key)).toArray().isEmpty();
+            };
+            if (!urls.isEmpty()) {
+                // Go's %#v of a []string, as field.Invalid prints it.
+                QStringList quoted;
+                for (const QJsonValue u : urls)
+                    quoted.append(goQuoted(u.toString()));
+                const QString value =
+                    QStringLiteral("[]string{%1}").arg(quoted.join(QStringLiteral(", ")));
+                if (resource == QLatin1String("roles"))
+                    causes.append(StatusCause{
+                        QStringLiteral("FieldValueInvalid"),
+                        QStringLiteral("Invalid value: %1: namespaced rules cannot apply to "
+                                       "non-resource URLs")
+                            .arg(value),
+                        field + QStringLiteral(".nonResourceURLs")});
+                if (!empty("apiGroups") || !empty("resources") || !empty("resourceNames"))
+                    causes.append(StatusCause{
+                        QStringLiteral("FieldValueInvalid"),
+                        QStringLiteral("Invalid value: %1: rules cannot apply to both regular "
+                                       "resources and non-resource URLs")
+                            .arg(value),
+                        field + QStringLiteral(".nonResourceURLs")});
+                continue;
+            }
+            // A rule without apiGroups matched nothing here, but kube refuses it: so do we.
+            if (empty("apiGroups"))
                 causes.append(StatusCause{QStringLiteral("FieldValueRequired"),
                                           QStringLiteral("Required value: resource rules must "
                                                          "supply at least one api group"),
                                           field + QStringLiteral(".apiGroups")});
+            if (empty("resources"))
+                causes.append(StatusCause{QStringLiteral("FieldValueRequired"),
+                                          QStringLiteral("Required value: resource rules must "
+                                                         "supply at least one resource"),
+                                          field + QStringLiteral(".resources")});
         }
     } else if (resource == QLatin1String("rolebindings") ||
                resource == QLatin1String("clusterrolebindings")) {

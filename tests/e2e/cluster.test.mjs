@@ -1254,3 +1254,34 @@ test('writes: a new object is never being deleted, a pod keeps its node and serv
     assert.equal(after.json.spec.containers[0].args, undefined);
     assert.ok(after.text.length < 10_000, `${after.text.length} bytes stored`);
 });
+
+test('RBAC rules validated as kube does: a resource rule needs apiGroups and resources, a URL rule nothing else (422, nothing stored)', async () => {
+    const as = (method, path, opts = {}) => kubeRequest(b, method, path, { creds: admin, ...opts });
+    const role = (kind, name, rules) => ({ apiVersion: 'rbac.authorization.k8s.io/v1', kind, metadata: { name }, rules });
+    const cases = [
+        ['clusterroles', role('ClusterRole', 'no-groups', [{ resources: ['*'], verbs: ['*'] }]),
+         [['rules[0].apiGroups', 'FieldValueRequired', 'Required value: resource rules must supply at least one api group']]],
+        ['clusterroles', role('ClusterRole', 'no-resources', [{ apiGroups: [''], verbs: ['get'] }]),
+         [['rules[0].resources', 'FieldValueRequired', 'Required value: resource rules must supply at least one resource']]],
+        ['clusterroles', role('ClusterRole', 'both', [{ apiGroups: [''], resources: ['pods'], nonResourceURLs: ['/healthz'], verbs: ['get'] }]),
+         [['rules[0].nonResourceURLs', 'FieldValueInvalid',
+           'Invalid value: []string{"/healthz"}: rules cannot apply to both regular resources and non-resource URLs']]],
+        ['namespaces/default/roles', role('Role', 'urls', [{ nonResourceURLs: ['/metrics', '/healthz'], verbs: ['get'] }]),
+         [['rules[0].nonResourceURLs', 'FieldValueInvalid',
+           'Invalid value: []string{"/metrics", "/healthz"}: namespaced rules cannot apply to non-resource URLs']]],
+    ];
+    for (const [path, body, causes] of cases) {
+        const r = await as('POST', `/apis/rbac.authorization.k8s.io/v1/${path}`, { body });
+        assert.equal(r.status, 422, `${body.metadata.name}: ${r.text}`);
+        assert.equal(r.json.reason, 'Invalid');
+        assert.deepEqual(r.json.details.causes.map((c) => [c.field, c.reason, c.message]), causes, body.metadata.name);
+        assert.equal((await as('GET', `/apis/rbac.authorization.k8s.io/v1/${path}/${body.metadata.name}`)).status, 404, 'nothing stored');
+    }
+    // What kube takes: a URL rule alone, and a resource rule with both.
+    for (const [path, body] of [
+        ['clusterroles', role('ClusterRole', 'url-reader', [{ nonResourceURLs: ['/healthz'], verbs: ['get'] }])],
+        ['namespaces/default/roles', role('Role', 'pod-reader', [{ apiGroups: [''], resources: ['pods'], verbs: ['get'] }])]]) {
+        const r = await as('POST', `/apis/rbac.authorization.k8s.io/v1/${path}`, { body });
+        assert.equal(r.status, 201, r.text);
+    }
+});
