@@ -3,6 +3,7 @@
 #include "core/adminproof.h"
 #include "core/config.h"
 #include "core/httpserver.h"
+#include "platform/platform.h"
 
 #include <QCommandLineParser>
 #include <QEventLoop>
@@ -298,8 +299,18 @@ std::variant<Connection, int> openConnection(const QCommandLineParser &options,
     }
     c.token = *named;
     QString rootToken; // the data directory's, when readable
-    if (QFile f(Core::adminTokenPath(config->dataDir)); f.open(QIODevice::ReadOnly))
+    if (QFile f(Core::adminTokenPath(config->dataDir)); f.open(QIODevice::ReadOnly)) {
+        // Read only from a file the server itself would take (owned by this user or root,
+        // open to nobody else): another user's data directory with a token of its own would
+        // make its own listener's proof pass, and the token named here go to it.
+        if (auto trusted = Platform::checkPrivateFile(f.fileName()); !trusted) {
+            err << "gatehouse admin: the admin token of " << config->dataDir
+                << " cannot be trusted: " << trusted.error().message
+                << "; no admin token was sent\n";
+            return 1;
+        }
         rootToken = QString::fromUtf8(f.readAll()).trimmed();
+    }
     if (c.token.isEmpty()) {
         if (rootToken.isEmpty()) {
             QFile f(Core::adminTokenPath(config->dataDir));

@@ -1,8 +1,10 @@
 #include "adminclient.h"
 
 #include "consolelogging.h"
+#include "platform/platform.h"
 
 #include <QCryptographicHash>
+#include <QFileInfo>
 #include <QHostAddress>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -410,9 +412,17 @@ QString sha256Fingerprint(const QSslCertificate &certificate)
 
 QString AdminClient::trustedFingerprint(const QUrl &url)
 {
-    return QSettings(QStringLiteral("gatehouse"), QStringLiteral("console"))
-        .value(pinKey(url))
-        .toString();
+    const QSettings settings(QStringLiteral("gatehouse"), QStringLiteral("console"));
+    const QString pinned = settings.value(pinKey(url)).toString();
+    // A pin in a file someone else may write is not the user's word: they could have planted
+    // the fingerprint of their own certificate (and had the admin token sent to it).
+    if (!pinned.isEmpty())
+        if (auto mine = Platform::checkOwnersWord(settings.fileName()); !mine) {
+            qCWarning(lcConsole).noquote() << "ignoring the certificate trusted for"
+                                           << url.toString() << ":" << mine.error().message;
+            return {};
+        }
+    return pinned;
 }
 
 void AdminClient::onSslErrors(QNetworkReply *reply, const QList<QSslError> &errors)
@@ -445,8 +455,16 @@ void AdminClient::trustCertificate()
 {
     if (m_state != Untrusted || m_untrustedFingerprint.isEmpty())
         return;
-    QSettings(QStringLiteral("gatehouse"), QStringLiteral("console"))
-        .setValue(pinKey(m_url), m_untrustedFingerprint);
+    {
+        QSettings settings(QStringLiteral("gatehouse"), QStringLiteral("console"));
+        settings.setValue(pinKey(m_url), m_untrustedFingerprint);
+        settings.sync();
+        // Whatever the umask made them: the pin is the user's alone to write.
+        const QString file = settings.fileName();
+        for (const QString &path : {QFileInfo(file).absolutePath(), file})
+            if (auto r = Platform::restrictToOwner(path); !r)
+                qCWarning(lcConsole).noquote() << r.error().message;
+    }
     qCInfo(lcConsole).noquote() << "trusting the certificate of" << m_url.toString()
                                 << "with SHA-256 fingerprint" << m_untrustedFingerprint;
     setState(Connecting);

@@ -357,6 +357,14 @@ Result<void> Backend::start()
     }
     if (auto r = sqlite ? Platform::restrictToOwner(dbPath) : Result<void>{}; !r)
         return makeError(QStringLiteral("database-open-failed"), r.error().message);
+    // A -wal or -shm (or rollback journal) left by a run that was killed keeps its own
+    // permissions when SQLite opens it again: owner only too, before SQLite writes the next
+    // commits into it.
+    if (sqlite)
+        for (const char *suffix : {"-wal", "-shm", "-journal"})
+            if (const QString side = dbPath + QLatin1String(suffix); QFile::exists(side))
+                if (auto r = Platform::restrictToOwner(side); !r)
+                    return makeError(QStringLiteral("database-open-failed"), r.error().message);
     // The key that seals the secrets the database holds (docs/storage.md): in the data
     // directory or a file of the administrator's, never in the database.
     auto sealing =

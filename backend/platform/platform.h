@@ -50,6 +50,12 @@ Result<void> restrictToOwner(const QString &path);
 // be that user, the Administrators group or SYSTEM; the file's ACL is left to the
 // administrator.
 Result<void> checkPrivateFile(const QString &path);
+// Whether a file's contents are its owner's word alone: on Unix owned by the user the process
+// runs as and writable by nobody else (no group or other write bit); reading is not checked
+// (the console's settings: a pinned certificate fingerprint is not secret, but one planted by
+// someone else would be trusted). On Windows the owner must be that user, the Administrators
+// group or SYSTEM, as for checkPrivateFile.
+Result<void> checkOwnersWord(const QString &path);
 // Calls fn in a forked child right after fork() (pthread_atfork); nothing where there is no
 // fork(). fn must not be null.
 void runInChildAfterFork(void (*fn)());

@@ -86,6 +86,19 @@ Result<void> checkOwner(const QString &path, const struct stat &st, bool rootMay
                          .arg(path, userName(st.st_uid), userName(self), chownName(self)));
 }
 
+// stat() of path, which must be owned by the user the process runs as (or root, when
+// rootMayOwn): what the checks below start from.
+Result<struct stat> ownedStat(const QString &path, bool rootMayOwn)
+{
+    const QByteArray native = QFile::encodeName(path);
+    struct stat st;
+    if (::stat(native.constData(), &st) != 0)
+        return ioError(QStringLiteral("cannot read"), path, errno);
+    if (auto r = checkOwner(path, st, rootMayOwn); !r)
+        return r.error();
+    return st;
+}
+
 } // namespace
 
 Result<void> writeFileAtomically(const QString &path, const QByteArray &data, unsigned mode)
@@ -184,12 +197,10 @@ Result<void> restrictToOwner(const QString &path)
 
 Result<void> checkOwnDirectory(const QString &path)
 {
-    const QByteArray native = QFile::encodeName(path);
-    struct stat st;
-    if (::stat(native.constData(), &st) != 0)
-        return ioError(QStringLiteral("cannot read"), path, errno);
-    if (auto r = checkOwner(path, st, false); !r)
-        return r;
+    const auto owned = ownedStat(path, false);
+    if (!owned)
+        return owned.error();
+    const struct stat &st = *owned;
     // Anyone who may write in it may replace what is in it (a sticky bit keeps their own
     // files theirs, but they may still add one that is not there yet: fail closed).
     if ((st.st_mode & 0022) != 0)
@@ -208,19 +219,30 @@ Result<void> checkOwnDirectory(const QString &path)
 
 Result<void> checkPrivateFile(const QString &path)
 {
-    const QByteArray native = QFile::encodeName(path);
-    struct stat st;
-    if (::stat(native.constData(), &st) != 0)
-        return ioError(QStringLiteral("cannot read"), path, errno);
     // Root may own it (0640 root:gatehouse shares a key with a service account); any other
     // owner could have written a key or token of their own (fail closed).
-    if (auto r = checkOwner(path, st, true); !r)
-        return r;
+    const auto owned = ownedStat(path, true);
+    if (!owned)
+        return owned.error();
+    const struct stat &st = *owned;
     const mode_t allowed = st.st_uid == 0 ? 0640 : 0600;
     if ((st.st_mode & 0777 & ~allowed) != 0)
         return makeError(QStringLiteral("io_error"),
                          QStringLiteral("%1 is open to others (mode %2): chmod 600 it, or 640 when "
                                         "root owns it")
+                             .arg(path, QString::number(st.st_mode & 0777, 8)));
+    return {};
+}
+
+Result<void> checkOwnersWord(const QString &path)
+{
+    const auto owned = ownedStat(path, false);
+    if (!owned)
+        return owned.error();
+    const struct stat &st = *owned;
+    if ((st.st_mode & 0022) != 0)
+        return makeError(QStringLiteral("io_error"),
+                         QStringLiteral("%1 is writable by others (mode %2): chmod go-w it")
                              .arg(path, QString::number(st.st_mode & 0777, 8)));
     return {};
 }

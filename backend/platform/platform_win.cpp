@@ -258,6 +258,13 @@ Result<void> checkPrivateFile(const QString &path)
     return checkOwner(path); // the ACL is left to the administrator
 }
 
+Result<void> checkOwnersWord(const QString &path)
+{
+    if (!QFileInfo::exists(path))
+        return makeError(QStringLiteral("io_error"), QStringLiteral("%1 does not exist").arg(path));
+    return checkOwner(path); // the ACL is left to the administrator, as for checkPrivateFile
+}
+
 Result<void> restrictToOwner(const QString &path)
 {
     const QFileInfo info(path);

@@ -3499,6 +3499,21 @@ void TestConsole::adminOverTlsTrustOnFirstUse()
         client.connectTo(url, backend.adminToken());
         QTRY_COMPARE_WITH_TIMEOUT(client.connectionState(), AdminClient::Online, timeoutMs());
     }
+    // The pin is the user's alone to write, whatever the umask: a file others may write could
+    // hold a fingerprint they planted, and a pin read from one is not trusted.
+    {
+        const QString file =
+            QSettings(QStringLiteral("gatehouse"), QStringLiteral("console")).fileName();
+        const auto others = QFileDevice::WriteGroup | QFileDevice::WriteOther |
+                            QFileDevice::ReadGroup | QFileDevice::ReadOther;
+        QCOMPARE(QFile::permissions(file) & others, QFileDevice::Permissions());
+        QVERIFY(QFile::setPermissions(file, QFile::permissions(file) | QFileDevice::WriteOther));
+        AdminClient client;
+        client.connectTo(url, backend.adminToken());
+        QTRY_COMPARE_WITH_TIMEOUT(client.connectionState(), AdminClient::Untrusted, timeoutMs());
+        QVERIFY(!client.certificateChanged()); // as on first contact: the user decides
+        QVERIFY(QFile::setPermissions(file, QFileDevice::ReadOwner | QFileDevice::WriteOwner));
+    }
     // Another certificate than the one trusted: called out, not connected.
     QSettings(QStringLiteral("gatehouse"), QStringLiteral("console"))
         .setValue(QStringLiteral("trustedCertificates/%1:%2").arg(url.host()).arg(url.port()),

@@ -434,3 +434,68 @@ test('under umask 000 the data directory gives nobody else a key, a token or wri
         rmSync(root, { recursive: true, force: true });
     }
 });
+
+test('a -wal or -shm a killed run left readable by others is owner-only again once the next run opens it', {
+    skip: process.env.GATEHOUSE_TEST_POSTGRES ? 'about the files of a SQLite data directory' : false,
+}, async () => {
+    // The WAL holds the latest commits (password hashes, audit entries) until a checkpoint.
+    const first = await startBackend();
+    const dataDir = first.dataDir;
+    assert.equal((await adminFetch(first, 'POST', '/admin/v1/users', { username: 'wal-user', password: 'a long enough password 1' })).status, 201);
+    await first.kill9();
+    const { chmodSync, existsSync } = await import('node:fs');
+    const sides = ['gatehouse.db-wal', 'gatehouse.db-shm'].filter((f) => existsSync(join(dataDir, f)));
+    assert.ok(sides.includes('gatehouse.db-wal'), 'a kill -9 leaves the WAL');
+    for (const f of ['gatehouse.db', ...sides])
+        chmodSync(join(dataDir, f), 0o644);
+    const again = await startBackend({ dataDir });
+    try {
+        for (const f of ['gatehouse.db', 'gatehouse.db-wal', 'gatehouse.db-shm'])
+            if (existsSync(join(dataDir, f)))
+                assert.equal((statSync(join(dataDir, f)).mode & 0o777).toString(8), '600', f);
+        assert.equal((await adminFetch(again, 'GET', '/admin/v1/users')).json.items.some((u) => u.username === 'wal-user'), true,
+                     'nothing lost');
+    } finally {
+        assert.equal(await again.stop(), 0, again.stderr);
+    }
+});
+
+test('a data directory whose admin token others may read or write is not trusted: gatehouse admin sends the token it was given nowhere', async () => {
+    // Another local user made a data directory (or a link to one) with a root token of their
+    // own and a listener that proves itself with it: the token passed with --admin-token-file
+    // would go to that listener.
+    const planted = 'gha_' + 'p'.repeat(40);
+    const seen = [];
+    const listener = createServer((socket) => {
+        socket.on('data', (d) => {
+            seen.push(d);
+            const text = Buffer.concat(seen).toString('latin1');
+            const nonce = /GET \/admin-proof\?nonce=([A-Za-z0-9_-]+) /.exec(text)?.[1];
+            if (nonce && text.includes('\r\n\r\n')) {
+                const proof = createHmac('sha256', planted)
+                    .update(`gatehouse-admin-proof/2\n${nonce}\n127.0.0.1:${listener.address().port}`).digest('base64url');
+                const body = JSON.stringify({ proof, version: 2 });
+                socket.end(`HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body}`);
+            }
+        });
+    });
+    await new Promise((resolve) => listener.listen(0, '127.0.0.1', resolve));
+    const dir = mkdtempSync(join(tmpdir(), 'gatehouse-e2e-planted-'));
+    try {
+        writeFileSync(join(dir, 'admin-token'), `${planted}\n`, { mode: 0o644 });
+        writeFileSync(join(dir, 'ports.json'), JSON.stringify({
+            admin: listener.address().port, urls: { admin: `http://127.0.0.1:${listener.address().port}` }, pid: 999999 }));
+        const mine = join(dir, 'mine.token');
+        writeFileSync(mine, `${b.adminToken}\n`, { mode: 0o600 });
+        const r = await run(binaryPath(), ['admin', 'status', '--data-dir', dir, '--admin-token-file', mine]);
+        assert.equal(r.code, 1, r.stdout + r.stderr);
+        assert.ok(r.stderr.includes(`gatehouse admin: the admin token of ${dir} cannot be trusted: ${join(dir, 'admin-token')} is open to others (mode 644)`),
+                  r.stderr);
+        assert.ok(r.stderr.includes('no admin token was sent'), r.stderr);
+        const received = Buffer.concat(seen).toString('latin1');
+        assert.ok(!/authorization/i.test(received) && !received.includes(b.adminToken), received);
+    } finally {
+        await new Promise((resolve) => listener.close(resolve));
+        rmSync(dir, { recursive: true, force: true });
+    }
+});
