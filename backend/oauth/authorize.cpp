@@ -384,7 +384,8 @@ void AuthorizeEndpoint::authorize(const HttpRequest &req, const Responder &respo
         if (!client->scopes.contains(s))
             return respond(
                 redirectError(r, QStringLiteral("invalid_scope"),
-                              QStringLiteral("scope '%1' is not allowed for this client").arg(s)));
+                              QStringLiteral("scope %1 is not allowed for this client")
+                                  .arg(quotedToken(s, QStringLiteral("(not a scope token)")))));
     if (r.scopes.isEmpty())
         r.scopes = client->scopes;
     const QString challenge = p.value(QStringLiteral("code_challenge"));
@@ -423,9 +424,10 @@ void AuthorizeEndpoint::authorize(const HttpRequest &req, const Responder &respo
     for (const QString &v : std::as_const(r.prompt))
         if (v != QLatin1String("none") && v != QLatin1String("login") &&
             v != QLatin1String("consent"))
-            return respond(redirectError(
-                r, QStringLiteral("invalid_request"),
-                QStringLiteral("prompt must be none, login or consent, not '%1'").arg(v)));
+            return respond(
+                redirectError(r, QStringLiteral("invalid_request"),
+                              QStringLiteral("prompt must be none, login or consent, not %1")
+                                  .arg(quotedToken(v, QStringLiteral("this value")))));
     const bool none = r.prompt.contains(QStringLiteral("none"));
     if (none && r.prompt.size() > 1)
         return respond(redirectError(r, QStringLiteral("invalid_request"),

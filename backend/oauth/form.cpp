@@ -19,6 +19,12 @@ QString repeatedParameter(const QString &name)
                                         : QStringLiteral("a parameter is repeated");
 }
 
+QString quotedToken(const QString &value, const QString &otherwise)
+{
+    static const QRegularExpression token(QStringLiteral("^[\\x21\\x23-\\x5B\\x5D-\\x7E]{1,64}$"));
+    return token.match(value).hasMatch() ? QStringLiteral("'%1'").arg(value) : otherwise;
+}
+
 bool parseUrlEncoded(const QByteArray &encoded, QHash<QString, QString> *out, QString *repeated)
 {
     for (const QByteArray &pair : encoded.split('&')) {

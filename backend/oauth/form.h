@@ -20,6 +20,11 @@ bool parseUrlEncoded(const QByteArray &encoded, QHash<QString, QString> *out, QS
 // (1-40 of A-Z a-z 0-9 _ . : -): a name is the sender's text, and an error page on this
 // origin must not say what a link's author wrote.
 QString repeatedParameter(const QString &name);
+// A request's value quoted for an error message ("'orders:read'") when it is a plain token:
+// 1 to 64 characters of RFC 6749's scope-token set (printable ASCII without space, '"' and
+// '\\'); else `otherwise`. Nobody puts their own sentence on this server's error page, or in
+// the error_description of a redirect from it.
+QString quotedToken(const QString &value, const QString &otherwise);
 
 // A request body that must be application/x-www-form-urlencoded with every parameter at
 // most once (RFC 6749 §3.2): otherwise invalid_request.

@@ -346,6 +346,32 @@ describe('oauth: authorization code, refresh tokens, login and consent', () => {
         assert.match(plain.text, /parameter &#39;scope&#39; is repeated|parameter 'scope' is repeated/);
     });
 
+    // A scope or prompt value was quoted whole in the error: words joined by a no-break space
+    // (no space to split on) made a sentence in error_description, and on the error page of a
+    // client nobody vetted.
+    attack('oauth: content spoofing — a scope or prompt value that is a sentence is quoted in the error sent back', async () => {
+        const c = await publicClient();
+        const words = ['Your', 'account', 'is', 'suspended.', 'Call', '+1-555-0100', 'to', 'restore', 'it.'].join('\u00a0');
+        for (const [param, value, expected] of [
+            ['scope', `openid ${words}`, /^scope \(not a scope token\) is not allowed for this client$/],
+            ['prompt', words, /^prompt must be none, login or consent, not this value$/]]) {
+            const { params } = newRequest(c, { [param]: value });
+            const r = await new UserAgent().fetch(authorizeUrl(params));
+            assert.ok(r.location, `${param}: ${r.status} ${r.text.slice(0, 200)}`);
+            const description = r.location.searchParams.get('error_description');
+            assert.match(description, expected, param);
+            assert.ok(!description.includes('suspended'), description);
+        }
+        // A plain token is still named.
+        const { params } = newRequest(c, { scope: 'openid orders:admin', prompt: 'select_account' });
+        const scope = await new UserAgent().fetch(authorizeUrl(params));
+        assert.equal(scope.location.searchParams.get('error_description'), "scope 'orders:admin' is not allowed for this client");
+        const prompt = await new UserAgent().fetch(authorizeUrl(newRequest(c, { prompt: 'select_account' }).params));
+        assert.equal(prompt.location.searchParams.get('error_description'),
+                     "prompt must be none, login or consent, not 'select_account'");
+        await assertNoTokens(b, c.client_id);
+    });
+
     // --- refresh tokens -------------------------------------------------------------------------
 
     attack('oauth: refresh token reuse — a rotated refresh token presented again revokes the family', async () => {
