@@ -48,13 +48,16 @@ Impersonation impersonate(const Core::HttpRequest &request, const UserInfo &call
     QList<QPair<QString, QString>> extras; // key (unescaped, lower-case), value
     for (const auto &[name, value] : request.headers) {
         const QString n = QString::fromLatin1(name);
+        // A header sent twice counts once, its first value, as kube's Header.Get reads it.
         if (n == kUserHeader) {
-            user = QString::fromUtf8(value).trimmed();
+            if (!userSent)
+                user = QString::fromUtf8(value).trimmed();
             userSent = true;
         } else if (n == kGroupHeader) {
             groups.append(QString::fromUtf8(value).trimmed());
         } else if (n == kUidHeader) {
-            uid = QString::fromUtf8(value).trimmed();
+            if (!uidSent)
+                uid = QString::fromUtf8(value).trimmed();
             uidSent = true;
         } else if (n.startsWith(kExtraPrefix)) {
             const QString key =

@@ -892,6 +892,16 @@ test('impersonation (kubectl --as, --as-group): allowed by the impersonate verb 
         assert.notEqual(r.code, 0, args.join(' '));
         assert.equal(r.stderr, `Error from server (Forbidden): ${error}\n`, args.join(' '));
     }
+    // A header sent twice counts once, with its first value, as kube reads it.
+    const reviewAs = (headers) => kubeRequest(b, 'POST', '/apis/authentication.k8s.io/v1/selfsubjectreviews', {
+        creds: carol, headers, body: { apiVersion: 'authentication.k8s.io/v1', kind: 'SelfSubjectReview' } });
+    const first = await reviewAs({ 'Impersonate-User': ['bob', 'dave'] });
+    assert.equal(first.status, 201, first.text);
+    assert.equal(first.json.status.userInfo.username, 'bob');
+    const second = await reviewAs({ 'Impersonate-User': ['dave', 'bob'] });
+    assert.equal(second.status, 403, second.text);
+    assert.equal(second.json.message,
+                 'users "dave" is forbidden: User "carol" cannot impersonate resource "users" in API group "" at the cluster scope');
     // A uid or an extra carol holds no impersonate right on: refused the same way, nothing done.
     for (const [headers, error] of [
         [{ 'Impersonate-User': 'bob', 'Impersonate-Uid': 'u-1' }, 'uids.authentication.k8s.io "u-1" is forbidden: User "carol" cannot impersonate resource "uids" in API group "authentication.k8s.io" at the cluster scope'],
