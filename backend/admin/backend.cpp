@@ -614,9 +614,13 @@ Result<void> Backend::start()
     // What other instances on the same PostgreSQL database change, this one reads again
     // (docs/storage.md, "Several instances"); nothing to hear on SQLite.
     m_changes = std::make_unique<Core::ChangeFeed>(*m_database);
+    // A read that fails is tried again (ChangeFeed::readAgainLater): a change heard and not
+    // read would otherwise wait for the next one (a revoked admin token kept working here).
     m_changes->subscribeTable(QStringLiteral("admin_tokens"), [this](const QString &) {
-        if (auto r = m_adminTokens->load(); !r)
-            qCWarning(lcAdmin).noquote() << r.error().message;
+        if (auto r = m_adminTokens->load(); !r) {
+            qCWarning(lcAdmin).noquote() << r.error().message << "(reading again in a second)";
+            m_changes->readAgainLater(QStringLiteral("admin_tokens"));
+        }
     });
     m_changes->subscribe(QStringLiteral("oauth_clients"),
                          [this](const QString &id) { m_oauth->clients().changedElsewhere(id); });
@@ -627,13 +631,16 @@ Result<void> Backend::start()
     m_changes->subscribeTable(QStringLiteral("cluster_state"),
                               [this](const QString &) { m_clusterStore->sync(); });
     m_changes->subscribe(QStringLiteral("settings"), [this](const QString &key) {
-        m_settingsAdminApi->changedElsewhere(key);
+        if (!m_settingsAdminApi->changedElsewhere(key))
+            m_changes->readAgainLater(QStringLiteral("settings"));
         if (key.isEmpty() || key == OrdersAdminApi::lifecycleHeldKey())
             m_ordersAdminApi->lifecycleChangedElsewhere();
     });
     m_changes->subscribeTable(QStringLiteral("oauth_signing_keys"), [this](const QString &) {
-        if (auto r = m_oauth->keys().reload(m_clock->now().toMSecsSinceEpoch()); !r)
-            qCWarning(lcAdmin).noquote() << r.error().message;
+        if (auto r = m_oauth->keys().reload(m_clock->now().toMSecsSinceEpoch()); !r) {
+            qCWarning(lcAdmin).noquote() << r.error().message << "(reading again in a second)";
+            m_changes->readAgainLater(QStringLiteral("oauth_signing_keys"));
+        }
     });
     m_tokenRetention = std::make_unique<OAuth::TokenRetention>(*m_writer, *m_clock,
                                                                m_config.oauthTokenHistoryDays);

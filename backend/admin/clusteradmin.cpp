@@ -45,6 +45,17 @@ QString ClusterAdminApi::settingsKey()
     return QStringLiteral("cluster.settings");
 }
 
+QJsonObject ClusterAdminApi::changedFields(const Cluster::ClusterSettings &s,
+                                           const QJsonObject &asked)
+{
+    const QJsonObject all = s.toJson();
+    QJsonObject out;
+    for (auto it = asked.begin(); it != asked.end(); ++it)
+        if (all.contains(it.key()))
+            out.insert(it.key(), all.value(it.key()));
+    return out;
+}
+
 ClusterAdminApi::ClusterAdminApi(Core::HttpServer &server, Cluster::ClusterApi &cluster,
                                  Core::SettingsStore &settings, Crypto::CertificateAuthority ca,
                                  QString serverUrl, const Core::Clock &clock,
@@ -70,11 +81,12 @@ ClusterAdminApi::ClusterAdminApi(Core::HttpServer &server, Cluster::ClusterApi &
             const auto &s = std::get<Cluster::ClusterSettings>(parsed);
             if (QString e = Cluster::ClusterApi::validateSettings(s); !e.isEmpty())
                 return bad(e, "invalid-setting");
-            if (auto r = m_settings.setValue(
-                    settingsKey(),
-                    QString::fromUtf8(QJsonDocument(s.toJson()).toJson(QJsonDocument::Compact)));
-                !r)
-                return HttpResponse::error(500, r.error().code, r.error().message);
+            // Only the fields asked for go into the stored row, merged with what it holds
+            // now: another instance's change to another field since is kept, not written back
+            // as this instance last saw it (and it reaches this one through the change feed).
+            if (auto r = m_settings.mergeJsonObject(settingsKey(), changedFields(s, *body)); !r)
+                return HttpResponse::error(r.error().httpStatus == 503 ? 503 : 500, r.error().code,
+                                           r.error().message);
             m_cluster.applySettings(s);
             return HttpResponse::json(200, s.toJson());
         });

@@ -2,6 +2,7 @@
 
 #include "crypto/certificateauthority.h"
 
+#include <QJsonObject>
 #include <QString>
 
 namespace Gatehouse::Core {
@@ -12,7 +13,8 @@ class SettingsStore;
 } // namespace Gatehouse::Core
 namespace Gatehouse::Cluster {
 class ClusterApi;
-}
+struct ClusterSettings;
+} // namespace Gatehouse::Cluster
 
 namespace Gatehouse::Admin {
 
@@ -30,6 +32,9 @@ public:
 
     // The settings key live changes are kept under.
     static QString settingsKey();
+    // The members of s.toJson() named in `asked` (what a change sets): merged into the stored
+    // row, never the whole of s (SettingsStore::mergeJsonObject).
+    static QJsonObject changedFields(const Cluster::ClusterSettings &s, const QJsonObject &asked);
 
 private:
     // When a service account token issued for this request ends at the latest: the admin

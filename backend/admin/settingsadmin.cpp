@@ -418,12 +418,13 @@ void SettingsAdminApi::registerRoutes()
                 const auto &s = std::get<Cluster::ClusterSettings>(parsed);
                 if (QString e = Cluster::ClusterApi::validateSettings(s); !e.isEmpty())
                     return HttpResponse::error(400, QStringLiteral("invalid-setting"), e);
-                if (auto r = m_store.setValue(
-                        ClusterAdminApi::settingsKey(),
-                        QString::fromUtf8(
-                            QJsonDocument(s.toJson()).toJson(QJsonDocument::Compact)));
+                // This field alone, merged with the stored row (ClusterAdminApi's PUT does the
+                // same): another instance's change to another field since is kept.
+                if (auto r = m_store.mergeJsonObject(ClusterAdminApi::settingsKey(),
+                                                     ClusterAdminApi::changedFields(s, field));
                     !r)
-                    return HttpResponse::error(500, r.error().code, r.error().message);
+                    return HttpResponse::error(r.error().httpStatus == 503 ? 503 : 500,
+                                               r.error().code, r.error().message);
                 m_cluster.applySettings(s);
             } else {
                 const QString source = m_effective.sources.value(key, QStringLiteral("default"));
@@ -468,12 +469,24 @@ void SettingsAdminApi::registerRoutes()
                    });
 }
 
-void SettingsAdminApi::changedElsewhere(const QString &changed)
+bool SettingsAdminApi::changedElsewhere(const QString &changed)
 {
     // Read and applied as one step, never around a change made here (SettingsStore).
     const auto changing = m_store.lockChanges();
+    // A read that failed (not a setting that is not stored): the caller reads again later.
+    bool readAll = true;
+    auto failed = [&readAll](const Core::Error &e) {
+        if (e.code == QLatin1String("not-found"))
+            return;
+        qCWarning(lcAdmin).noquote()
+            << "settings changed elsewhere could not be read:" << e.message;
+        readAll = false;
+    };
     if (changed.isEmpty() || changed == ClusterAdminApi::settingsKey()) {
-        if (const auto saved = m_store.value(ClusterAdminApi::settingsKey()); saved) {
+        const auto saved = m_store.value(ClusterAdminApi::settingsKey());
+        if (!saved)
+            failed(saved.error());
+        if (saved) {
             // As at start: a setting given explicitly (flag, environment, config file) is not
             // overridden by what is stored.
             const QJsonObject stored = QJsonDocument::fromJson(saved->toUtf8()).object();
@@ -501,14 +514,16 @@ void SettingsAdminApi::changedElsewhere(const QString &changed)
         }
     }
     if (!m_oauth)
-        return;
+        return readAll;
     for (auto it = oauthLiveFields().cbegin(); it != oauthLiveFields().cend(); ++it) {
         if ((!changed.isEmpty() && changed != storeKey(it.key())) ||
             explicitSource(m_effective.sources.value(it.key(), QStringLiteral("default"))))
             continue;
         const auto kept = m_store.value(storeKey(it.key()));
-        if (!kept)
+        if (!kept) {
+            failed(kept.error());
             continue;
+        }
         auto policy = OAuth::RegistrationPolicy::fromJson(
             QJsonObject{{it.value(), QJsonArray::fromStringList(
                                          kept->split(QLatin1Char(','), Qt::SkipEmptyParts))}},
@@ -526,6 +541,7 @@ void SettingsAdminApi::changedElsewhere(const QString &changed)
         if (const auto o = optionOf(it.key()))
             m_events.publish(QStringLiteral("setting.changed"), item(*o));
     }
+    return readAll;
 }
 
 } // namespace Gatehouse::Admin

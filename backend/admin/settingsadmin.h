@@ -59,7 +59,8 @@ public:
     static QString groupOf(const QString &key);
     // Another instance changed a stored setting (ChangeFeed; storeKey as in the settings
     // table, empty: any may have changed): a live one applies here too, as if set here.
-    void changedElsewhere(const QString &storeKey);
+    // False when a read failed (read again later: ChangeFeed::readAgainLater).
+    bool changedElsewhere(const QString &storeKey);
 
 private:
     QJsonObject item(const Core::ConfigOption &option) const;

@@ -93,6 +93,17 @@ Result<void> ChangeFeed::start()
                     dispatch(it.key(), key);
             }
             payloads.clear();
+            // What a handler could not read: read again, once its second has passed.
+            QSet<QString> again;
+            {
+                std::lock_guard guard(m_mutex);
+                if (!m_readAgain.isEmpty() && std::chrono::steady_clock::now() >= m_readAgainAt)
+                    again.swap(m_readAgain);
+            }
+            if (!again.isEmpty())
+                probeReadConnection();
+            for (const QString &table : std::as_const(again))
+                dispatch(table, QString());
             if (!connected) {
                 // Notifications sent while it was down are lost: every cache starts again.
                 QString why;
@@ -133,6 +144,14 @@ void ChangeFeed::stop()
         m_thread->wait();
         m_thread.reset();
     }
+}
+
+void ChangeFeed::readAgainLater(const QString &table)
+{
+    std::lock_guard lock(m_mutex);
+    if (m_readAgain.isEmpty())
+        m_readAgainAt = std::chrono::steady_clock::now() + std::chrono::seconds(1);
+    m_readAgain.insert(table);
 }
 
 void ChangeFeed::dispatch(const QString &table, const QString &key)

@@ -7,6 +7,7 @@
 #include <QSet>
 #include <QString>
 
+#include <chrono>
 #include <condition_variable>
 #include <functional>
 #include <memory>
@@ -40,6 +41,11 @@ public:
     // For a handler that reads the whole table again whatever the key: called at most once
     // per poll (50 ms), with an empty key, however many rows were announced.
     void subscribeTable(const QString &table, Handler handler);
+    // For a handler whose read failed (the database went away for a moment): the table's
+    // handlers are called again, with an empty key, about a second later, and again after
+    // every failure that asks for it. Otherwise a change heard once and not read (a revoked
+    // admin token) stayed unread here until the table changed once more. Thread-safe.
+    void readAgainLater(const QString &table);
     // PostgreSQL: opens the listening connection (an error if it cannot) and starts the thread.
     Result<void> start();
     void stop();
@@ -61,6 +67,8 @@ private:
     std::mutex m_mutex;
     std::condition_variable m_wake;
     bool m_stopping = false;
+    QSet<QString> m_readAgain; // readAgainLater(), under m_mutex
+    std::chrono::steady_clock::time_point m_readAgainAt;
 };
 
 } // namespace Gatehouse::Core

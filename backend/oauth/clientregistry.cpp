@@ -1233,9 +1233,15 @@ void ClientRegistry::setClusterAccess(const QString &clientId, bool allowed,
         [reg, now](Core::WriteTransaction &tx) -> Core::Result<void> {
             // The record as stored now (a metadata update may have committed since find()),
             // with only the flag changed.
-            QSqlQuery &read = tx.query(QStringLiteral(
-                "SELECT secret_hash, record, registration_token_hash IS NOT NULL FROM "
-                "oauth_clients WHERE client_id = ?"));
+            // Locked on PostgreSQL until the commit (as in update()): a narrowing another
+            // instance commits meanwhile is seen here or waits, never written back over.
+            QSqlQuery &read = tx.query(
+                tx.isPostgres() ? QStringLiteral("SELECT secret_hash, record, "
+                                                 "registration_token_hash IS NOT NULL FROM "
+                                                 "oauth_clients WHERE client_id = ? FOR UPDATE")
+                                : QStringLiteral("SELECT secret_hash, record, "
+                                                 "registration_token_hash IS NOT NULL FROM "
+                                                 "oauth_clients WHERE client_id = ?"));
             read.addBindValue(reg->client.clientId);
             if (!read.exec() || !read.next())
                 return Core::Error{QStringLiteral("client-not-found"),

@@ -60,6 +60,15 @@ QString selectByKey()
         .arg(QLatin1String(kColumns));
 }
 
+// The same in a write that stores the user as read (update, lock, password): on PostgreSQL the
+// row stays locked until the transaction ends, so that another instance's change committed
+// meanwhile (a group taken away) is seen here or waits for this one, never written back over.
+// (SQLite's one writer runs them one after the other.)
+QString selectByKeyToChange(const Core::WriteTransaction &tx)
+{
+    return tx.isPostgres() ? selectByKey() + QStringLiteral(" FOR UPDATE") : selectByKey();
+}
+
 std::optional<User> findIn(QSqlQuery &q, const QString &idOrName)
 {
     q.addBindValue(idOrName);
@@ -249,7 +258,7 @@ void UserStore::update(const QString &idOrName, const UserInput &input,
     m_writer.submit(
         [user, idOrName, input, passwordHash,
          now](Core::WriteTransaction &tx) -> Core::Result<void> {
-            auto found = findIn(tx.query(selectByKey()), idOrName);
+            auto found = findIn(tx.query(selectByKeyToChange(tx)), idOrName);
             if (!found)
                 return notFound(idOrName);
             User &u = *found;
@@ -322,7 +331,7 @@ void UserStore::remove(const QString &idOrName, std::function<void(Core::Result<
     const qint64 now = nowMs();
     m_writer.submit(
         [idOrName, removed, now](Core::WriteTransaction &tx) -> Core::Result<void> {
-            auto found = findIn(tx.query(selectByKey()), idOrName);
+            auto found = findIn(tx.query(selectByKeyToChange(tx)), idOrName);
             if (!found)
                 return notFound(idOrName);
             *removed = found->id;
@@ -413,7 +422,7 @@ void UserStore::lock(const QString &idOrName, std::function<void(Core::Result<Us
     const qint64 now = nowMs();
     m_writer.submit(
         [user, idOrName, now](Core::WriteTransaction &tx) -> Core::Result<void> {
-            auto found = findIn(tx.query(selectByKey()), idOrName);
+            auto found = findIn(tx.query(selectByKeyToChange(tx)), idOrName);
             if (!found)
                 return notFound(idOrName);
             // Until an administrator unlocks it (year 9999). The count starts afresh: it now
@@ -450,7 +459,7 @@ void UserStore::unlock(const QString &idOrName, std::function<void(Core::Result<
     auto user = std::make_shared<User>();
     m_writer.submit(
         [user, idOrName](Core::WriteTransaction &tx) -> Core::Result<void> {
-            auto found = findIn(tx.query(selectByKey()), idOrName);
+            auto found = findIn(tx.query(selectByKeyToChange(tx)), idOrName);
             if (!found)
                 return notFound(idOrName);
             QSqlQuery &q = tx.query(QStringLiteral(

@@ -47,6 +47,31 @@ function psqlAt(url, sql) {
     return r.stdout.trim();
 }
 
+// Polls `check` every 25 ms until it holds (the time it took), failing with `message` after `ms`.
+async function within(ms, check, message) {
+    const start = Date.now();
+    for (;;) {
+        if (await check())
+            return Date.now() - start;
+        assert.ok(Date.now() - start < ms, message);
+        await sleep(25);
+    }
+}
+
+// The HTTP status of an anonymous GET /version on b's cluster listener.
+function anonymousStatus(b) {
+    return spawnSync('curl', ['-s', '-o', '/dev/null', '-w', '%{http_code}', '--cacert',
+                              `${b.dataDir}/pki/ca.crt`, `${b.clusterUrl}/version`], { encoding: 'utf8' }).stdout;
+}
+
+// One instance of a new database, and psql on that database (standing in for another instance).
+async function oneInstance() {
+    const url = createPostgresDatabase();
+    const b = await startBackend({ args: ['--database', url] });
+    running.push(b);
+    return { url, name: new URL(url).pathname.slice(1), b, psql: (sql) => psqlAt(url, sql) };
+}
+
 // Two instances of one new database: b with a's database key (how instances share it).
 async function twoInstances() {
     const url = createPostgresDatabase();
@@ -837,11 +862,7 @@ test('a row another instance changes is read again here within a second (clients
      { skip }, async () => {
     // The other instance is psql here: what the feed hears are the database's own
     // notifications, whoever wrote the row.
-    const url = createPostgresDatabase();
-    const name = new URL(url).pathname.slice(1);
-    const b = await startBackend({ args: ['--database', url] });
-    running.push(b);
-    const psql = (sql) => psqlAt(url, sql);
+    const { url, name, b, psql } = await oneInstance();
     const register = async (clientName) => {
         const r = await adminFetch(b, 'POST', '/admin/v1/clients', {
             client_name: clientName, grant_types: ['client_credentials'],
@@ -854,15 +875,6 @@ test('a row another instance changes is read again here within a second (clients
         'content-type': 'application/x-www-form-urlencoded',
         authorization: `Basic ${Buffer.from(`${c.client_id}:${c.client_secret}`).toString('base64')}`,
     });
-    const within = async (ms, check, message) => {
-        const start = Date.now();
-        for (;;) {
-            if (await check())
-                return Date.now() - start;
-            assert.ok(Date.now() - start < ms, message);
-            await new Promise((r) => setTimeout(r, 25));
-        }
-    };
     const client = await register('changed elsewhere');
     assert.equal((await tokenFor(client)).status, 200); // read, and cached
     const made = await adminFetch(b, 'POST', '/admin/v1/admin-tokens', { name: 'reader', permissions: ['orders:read'] });
@@ -921,8 +933,7 @@ test('a row another instance changes is read again here within a second (clients
     // Another instance turns anonymous cluster access off and narrows the scopes dynamic
     // registration may ask for (PUT /admin/v1/settings there): in force here within a second.
     const setting = async (key) => (await adminFetch(b, 'GET', '/admin/v1/settings')).json.items.find((i) => i.key === key).value;
-    const anonymous = () => spawnSync('curl', ['-s', '-o', '/dev/null', '-w', '%{http_code}', '--cacert',
-                                               `${b.dataDir}/pki/ca.crt`, `${b.clusterUrl}/version`], { encoding: 'utf8' }).stdout;
+    const anonymous = () => anonymousStatus(b);
     assert.equal(anonymous(), '200');
     psql(`INSERT INTO settings (key, value, updated_at) VALUES ('cluster.settings', '{"anonymousAuth":false}', 'elsewhere')
           ON CONFLICT (key) DO UPDATE SET value = excluded.value`);
@@ -1105,4 +1116,85 @@ test('sign-in attempts per address are counted in the database: what another ins
     psql(`UPDATE oauth_login_rate SET window_start = window_start - 60000 WHERE address = '127.0.0.1'`);
     assert.equal((await attempt()).status, 200);
     assert.equal(psql(`SELECT attempts FROM oauth_login_rate WHERE address = '127.0.0.1'`), '1');
+});
+
+test('another instance\'s change is never written back over: a live setting beside another one changed here, a client\'s or a user\'s narrowing beside a change here, and a change whose read failed is read again',
+     { skip }, async () => {
+    // psql stands in for the other instance; session_replication_role=replica keeps the
+    // change from being announced, so this instance has not heard of it when it writes.
+    const { url, name, b, psql } = await oneInstance();
+    const quietly = (sql) => psql(`SET session_replication_role = replica; ${sql}`);
+    const inBackground = (sql) => {
+        const p = spawn('psql', [url, '-Atc', sql], { stdio: 'ignore' });
+        return new Promise((resolve) => p.on('exit', resolve));
+    };
+    const anonymous = () => anonymousStatus(b);
+    const stored = () => JSON.parse(psql(`SELECT value FROM settings WHERE key = 'cluster.settings'`) || '{}');
+
+    // 1. Anonymous access turned off elsewhere, not heard yet; here another cluster setting
+    //    changes (both ways to change one): the row keeps both, and once this instance reads
+    //    its own change back, anonymous access is off here too.
+    for (const [what, change] of [
+        ['PUT /admin/v1/settings/oidc-group-mappings', () => adminFetch(b, 'PUT', '/admin/v1/settings/oidc-group-mappings', { value: 'devs=team-devs' })],
+        ['PUT /admin/v1/cluster/settings', () => adminFetch(b, 'PUT', '/admin/v1/cluster/settings', { oidcGroupMappings: ['ops=team-ops'] })]]) {
+        const reset = await adminFetch(b, 'PUT', '/admin/v1/cluster/settings', { anonymousAuth: true });
+        assert.equal(reset.status, 200, reset.text);
+        await within(1000, async () => anonymous() === '200', `${what}: anonymous access on again`);
+        quietly(`UPDATE settings SET value = jsonb_set(value::jsonb, '{anonymousAuth}', 'false')::text WHERE key = 'cluster.settings'`);
+        assert.equal(anonymous(), '200', `${what}: not heard here (the setup)`);
+        const r = await change();
+        assert.equal(r.status, 200, `${what}: ${r.text}`);
+        const row = stored();
+        assert.equal(row.anonymousAuth, false, `${what}: the other instance's change kept: ${JSON.stringify(row)}`);
+        assert.ok(row.oidcGroupMappings.length === 1, `${what}: ${JSON.stringify(row)}`);
+        await within(1000, async () => anonymous() === '401', `${what}: anonymous access off here too`);
+    }
+
+    // 2. A client's scope narrowed elsewhere while its cluster access changes here: the change
+    //    here waits for the other transaction and keeps its narrowing.
+    const client = (await adminFetch(b, 'POST', '/admin/v1/clients', {
+        client_name: 'narrowed elsewhere', grant_types: ['client_credentials'], scope: 'orders:read orders:write' })).json;
+    assert.ok(client.client_id);
+    const narrowing = inBackground(`BEGIN;
+        UPDATE oauth_clients SET record = replace(record, '"orders:read orders:write"', '"orders:read"') WHERE client_id = '${client.client_id}';
+        SELECT pg_sleep(1.5); COMMIT`);
+    await sleep(400);
+    const access = await adminFetch(b, 'PUT', `/admin/v1/clients/${client.client_id}/cluster-access`, { allowed: true });
+    assert.equal(access.status, 200, access.text);
+    await narrowing;
+    const record = JSON.parse(psql(`SELECT record FROM oauth_clients WHERE client_id = '${client.client_id}'`));
+    assert.equal(record.scope, 'orders:read', 'the narrowing elsewhere is kept');
+    assert.equal(record.cluster_access, true, JSON.stringify(record));
+
+    // 3. The same for a user: a group taken away elsewhere while the e-mail changes here.
+    const user = await adminFetch(b, 'POST', '/admin/v1/users', { username: 'grouped', password: 'a long enough password 1',
+                                                                    groups: ['admins', 'dev'] });
+    assert.equal(user.status, 201, user.text);
+    const ungrouping = inBackground(`BEGIN; UPDATE oauth_users SET groups = '["dev"]' WHERE username = 'grouped';
+        SELECT pg_sleep(1.5); COMMIT`);
+    await sleep(400);
+    const patched = await adminFetch(b, 'PATCH', '/admin/v1/users/grouped', { email: 'grouped@example.org' });
+    assert.equal(patched.status, 200, patched.text);
+    await ungrouping;
+    assert.equal(psql(`SELECT groups FROM oauth_users WHERE username = 'grouped'`), '["dev"]', 'the group taken elsewhere stays taken');
+    assert.equal(psql(`SELECT email FROM oauth_users WHERE username = 'grouped'`), 'grouped@example.org');
+
+    // 4. An admin token deleted elsewhere; the read of the announcement fails (its connection
+    //    ended while it waited for a lock): it is read again, and the token stops.
+    const made = await adminFetch(b, 'POST', '/admin/v1/admin-tokens', { name: 'read again', permissions: ['orders:read'] });
+    assert.equal(made.status, 201, made.text);
+    const use = async () => (await request(`${b.adminUrl}/admin/v1/customers`, 'GET', undefined,
+                                           { Authorization: `Bearer ${made.json.token}` })).status;
+    assert.equal(await use(), 200);
+    const holding = inBackground(`SET session_replication_role = replica; BEGIN;
+        DELETE FROM admin_tokens WHERE id = '${made.json.id}';
+        LOCK TABLE admin_tokens IN ACCESS EXCLUSIVE MODE; SELECT pg_sleep(2); COMMIT`);
+    await sleep(300);
+    psql(`SELECT pg_notify('gatehouse_changes', 'admin_tokens:elsewhere')`);
+    await within(2000, async () => Number(psql(`SELECT count(*) FROM pg_stat_activity WHERE datname = '${name}'
+        AND wait_event_type = 'Lock' AND query LIKE '%admin_tokens%'`)) > 0, 'the read waits for the lock');
+    psql(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '${name}'
+          AND wait_event_type = 'Lock' AND query LIKE '%admin_tokens%'`);
+    await holding;
+    await within(5000, async () => (await use()) === 401, 'the admin token deleted elsewhere stops, its failed read read again');
 });
