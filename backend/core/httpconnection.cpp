@@ -534,15 +534,20 @@ void Connection::writeResponse(Pending &p)
     send(out);
     const double seconds = p.started.nsecsElapsed() / 1e9;
     m_srv.metrics.recordRequest(m_srv.options.name, p.route, p.method, r.status, seconds);
+    logAccess(p, r.status, r.body.size(), seconds);
+    emit m_srv.q->requestFinished(p.route, r.status);
+}
+
+void Connection::logAccess(const Pending &p, int status, qint64 bytes, double seconds) const
+{
     // Path only: query strings can carry codes and tokens. Control characters (a decoded %0A)
     // are written %-encoded: a client cannot start a line of its own in the log.
     const QString loggedPath = loggable(p.path);
     qCInfo(lcAccess).noquote() << m_srv.options.name << p.client
                                << '"' + QString::fromLatin1(p.method) + ' ' + loggedPath + '"'
-                               << r.status << r.body.size()
+                               << status << bytes
                                << QString::number(seconds * 1000.0, 'f', 2) + QStringLiteral("ms")
                                << QStringLiteral("rid=") + p.requestId;
-    emit m_srv.q->requestFinished(p.route, r.status);
 }
 
 void Connection::writeChunk(const QByteArray &data)
@@ -730,6 +735,11 @@ void Connection::onDisconnected()
     m_gone = true;
     if (auto *s = static_cast<ConnectionStream *>(m_stream.data()))
         s->markGone();
+    // Requests taken in and not answered (the client closed first; on plain TCP a client's
+    // half-close ends the socket here, Qt having no half-open state): each still gets its
+    // access line, as nginx's 499, since what it asked for may have been done.
+    for (const auto &[seq, p] : m_pending)
+        logAccess(p, 499, 0, p.started.nsecsElapsed() / 1e9);
     m_srv.inFlight -= int(m_pending.size());
     m_pending.clear();
     m_srv.connections.remove(m_id);

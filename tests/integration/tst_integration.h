@@ -55,6 +55,7 @@ private slots:
     void connectionCapPerClient();
     void refusedRequestBodyIsNeverRead();
     void accessLogLinesCannotBeForged();
+    void halfClosedRequestsKeepTheirAccessLine();
     void forwardedForOnlyFromTrustedProxies_data();
     void forwardedForOnlyFromTrustedProxies();
     void clientCertificateIdentity_data();
