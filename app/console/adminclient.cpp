@@ -413,7 +413,7 @@ QString sha256Fingerprint(const QSslCertificate &certificate)
 QString AdminClient::trustedFingerprint(const QUrl &url)
 {
     const QSettings settings(QStringLiteral("gatehouse"), QStringLiteral("console"));
-    const QString pinned = settings.value(pinKey(url)).toString();
+    QString pinned = settings.value(pinKey(url)).toString();
     // A pin in a file someone else may write is not the user's word: they could have planted
     // the fingerprint of their own certificate (and had the admin token sent to it).
     if (!pinned.isEmpty())

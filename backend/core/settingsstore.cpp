@@ -65,7 +65,7 @@ Result<QJsonObject> SqlSettingsStore::mergeJsonObject(const QString &key, const 
     const bool pg = m_db.engine() == Database::Engine::PostgreSQL;
     QSqlQuery q(db);
     auto failed = [&db, pg](const QString &what) {
-        const Error e = Database::readFailed(db, what);
+        Error e = Database::readFailed(db, what);
         if (pg)
             db.rollback();
         else
