@@ -135,13 +135,15 @@ std::variant<RequestHead, ParseError> parseHead(const QByteArray &headBytes)
                 return bad(QStringLiteral("invalid character in header value"));
         req.headers.append(qMakePair(name.toLower(), value));
     }
-    if (req.minorVersion == 1 && req.header("host").isNull()) {
-        bool present = false;
-        for (const auto &h : std::as_const(req.headers))
-            present = present || h.first == "host";
-        if (!present)
-            return bad(QStringLiteral("missing Host header"));
-    }
+    // One Host, and for HTTP/1.1 exactly one (RFC 9112 §3.2: 400 for none or several): a
+    // proxy in front and this server must not each take another.
+    int hosts = 0;
+    for (const auto &h : std::as_const(req.headers))
+        hosts += h.first == "host" ? 1 : 0;
+    if (hosts > 1)
+        return bad(QStringLiteral("more than one Host header"));
+    if (req.minorVersion == 1 && hosts == 0)
+        return bad(QStringLiteral("missing Host header"));
 
     // Request target: origin-form, absolute-form, or "*" for OPTIONS (RFC 9112 §3.2).
     QByteArray pathAndQuery = req.target;

@@ -380,6 +380,10 @@ void TestHttpServer::malformedRequests_data()
     QTest::addColumn<int>("status");
     QTest::newRow("garbage") << QByteArray("HELLO\r\n\r\n") << 400;
     QTest::newRow("two spaces") << QByteArray("GET  /hello HTTP/1.1\r\nHost: t\r\n\r\n") << 400;
+    QTest::newRow("two Host headers")
+        << QByteArray("GET /hello HTTP/1.1\r\nHost: t\r\nHost: admin.internal\r\n\r\n") << 400;
+    QTest::newRow("two Host headers, HTTP/1.0")
+        << QByteArray("GET /hello HTTP/1.0\r\nHost: t\r\nhost: u\r\n\r\n") << 400;
     QTest::newRow("bad version") << QByteArray("GET /hello HTPT/1.1\r\nHost: t\r\n\r\n") << 400;
     QTest::newRow("http2 version") << QByteArray("GET /hello HTTP/2.0\r\nHost: t\r\n\r\n") << 505;
     QTest::newRow("no host") << QByteArray("GET /hello HTTP/1.1\r\n\r\n") << 400;
