@@ -212,7 +212,7 @@ QString ClientForm::grantTypesError() const
 QString ClientForm::scopeError() const
 {
     // RFC 6749 §3.3: scope-token = 1*( %x21 / %x23-5B / %x5D-7E ), separated by spaces.
-    static const QRegularExpression token(QStringLiteral("^[\\x21\\x23-\\x5B\\x5D-\\x7E]+$"));
+    static const QRegularExpression token(QStringLiteral("^[\\x21\\x23-\\x5B\\x5D-\\x7E]+\\z"));
     for (const QString &scope : m_scope.split(QLatin1Char(' '), Qt::SkipEmptyParts))
         if (!token.match(scope).hasMatch())
             return tr("%1 is not a scope: scopes are separated by spaces and use printable "
@@ -236,7 +236,7 @@ QString ClientForm::logoUriError() const
 QString ClientForm::contactsError() const
 {
     // RFC 7591 §2: contacts are e-mail addresses.
-    static const QRegularExpression email(QStringLiteral("^[^@\\s]+@[^@\\s]+$"));
+    static const QRegularExpression email(QStringLiteral("^[^@\\s]+@[^@\\s]+\\z"));
     for (const QString &contact : contactList())
         if (!email.match(contact).hasMatch())
             return tr("\"%1\" is not an e-mail address.").arg(contact);

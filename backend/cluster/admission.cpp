@@ -520,7 +520,7 @@ StatusCause invalidCause(const QString &field, const QString &value, const QStri
 
 QString specialIp(const QString &ip)
 {
-    static const QRegularExpression dotted(QStringLiteral("^[0-9]{1,3}(\\.[0-9]{1,3}){3}$"));
+    static const QRegularExpression dotted(QStringLiteral("^[0-9]{1,3}(\\.[0-9]{1,3}){3}\\z"));
     QHostAddress a;
     if (ip.contains(QLatin1Char('%')) || !a.setAddress(ip) ||
         (a.protocol() == QAbstractSocket::IPv4Protocol && !dotted.match(ip).hasMatch()))
@@ -574,7 +574,7 @@ StatusCause forbiddenCause(const QString &field, const QString &detail)
 QStringList dnsSubdomain(const QString &value)
 {
     static const QRegularExpression re(
-        QStringLiteral("^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$"));
+        QStringLiteral("^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*\\z"));
     QStringList errs;
     if (value.size() > 253)
         errs.append(QStringLiteral("must be no more than 253 characters"));
@@ -585,7 +585,7 @@ QStringList dnsSubdomain(const QString &value)
 
 QStringList dnsLabel(const QString &value)
 {
-    static const QRegularExpression re(QStringLiteral("^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"));
+    static const QRegularExpression re(QStringLiteral("^[a-z0-9]([-a-z0-9]*[a-z0-9])?\\z"));
     QStringList errs;
     if (value.size() > 63)
         errs.append(QStringLiteral("must be no more than 63 characters"));
@@ -599,7 +599,7 @@ QStringList dnsLabel(const QString &value)
 
 QStringList dns1035Label(const QString &value)
 {
-    static const QRegularExpression re(QStringLiteral("^[a-z]([-a-z0-9]*[a-z0-9])?$"));
+    static const QRegularExpression re(QStringLiteral("^[a-z]([-a-z0-9]*[a-z0-9])?\\z"));
     QStringList errs;
     if (value.size() > 63)
         errs.append(QStringLiteral("must be no more than 63 characters"));
@@ -625,7 +625,7 @@ QStringList pathSegmentName(const QString &value)
 QStringList qualifiedName(const QString &value)
 {
     static const QRegularExpression re(
-        QStringLiteral("^([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]$"));
+        QStringLiteral("^([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]\\z"));
     QStringList errs;
     QString name = value;
     const QStringList parts = value.split(QLatin1Char('/'));
@@ -659,7 +659,7 @@ QStringList qualifiedName(const QString &value)
 QStringList labelValue(const QString &value)
 {
     static const QRegularExpression re(
-        QStringLiteral("^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$"));
+        QStringLiteral("^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?\\z"));
     QStringList errs;
     if (value.size() > 63)
         errs.append(QStringLiteral("must be no more than 63 characters"));

@@ -384,6 +384,13 @@ ClusterApi::ClusterApi(ObjectStore &store, Core::EventBus &events, Core::Clock &
     m_store.addListener([this](const ObjectChange &c) { onChange(c); });
     // Read anew (several instances): what is derived from the objects is made again.
     m_store.addReloadListener([this](qint64) {
+        {
+            // A database put back (a backup) numbers changes again from an older revision:
+            // a cached body's resourceVersion may now name another state of its object.
+            QMutexLocker lock(&m_cacheMutex);
+            m_bodyCache.clear();
+            m_bodyCacheBytes = 0;
+        }
         rebuildPolicy();
         rebuildWebhooks();
         setNodePort(
@@ -1255,7 +1262,8 @@ void ClusterApi::handleResource(const std::shared_ptr<Context> &ctx)
             }
             if (!table && !pretty && !prefersProtobuf(req.header("accept"))) {
                 // Objects change rarely and are read often: their encoded form is cached by
-                // resourceVersion (a new one never repeats: the counter only grows).
+                // resourceVersion (a new one never repeats while the counter only grows; a
+                // database put back empties the cache, see the reload listener).
                 const QString key = type->apiVersion() + QLatin1Char('/') + type->name +
                                     QLatin1Char('/') + ns + QLatin1Char('/') + info.name;
                 const QString rv = fieldValue(*o, QStringLiteral("metadata.resourceVersion"));
@@ -1270,9 +1278,16 @@ void ClusterApi::handleResource(const std::shared_ptr<Context> &ctx)
                     body = JsonWriter::encode(typed(*type, servedObject(*type, *o)));
                     body.append('\n');
                     QMutexLocker lock(&m_cacheMutex);
-                    if (m_bodyCache.size() >= 20000)
+                    // Bounded by bytes too: objects near the 1.5 MiB limit, created, read and
+                    // deleted in a loop, held gigabytes at 20,000 entries.
+                    if (m_bodyCache.size() >= 20000 || m_bodyCacheBytes > 64 * 1024 * 1024) {
                         m_bodyCache.clear();
+                        m_bodyCacheBytes = 0;
+                    }
+                    if (const auto old = m_bodyCache.constFind(key); old != m_bodyCache.constEnd())
+                        m_bodyCacheBytes -= old->second.size();
                     m_bodyCache.insert(key, {rv, body});
+                    m_bodyCacheBytes += body.size();
                 }
                 Core::HttpResponse r;
                 r.body = body;

@@ -275,6 +275,7 @@ private:
 
     mutable QMutex m_cacheMutex;
     QHash<QString, std::pair<QString, QByteArray>> m_bodyCache; // key -> (resourceVersion, body)
+    qsizetype m_bodyCacheBytes = 0; // the bodies' sizes: started over past 64 MiB
     QTimer m_publishTimer;
     QTimer m_eventExpiry; // deletes events older than kEventTtlSeconds, once a minute
     EventSpamFilter m_eventFilter;

@@ -48,7 +48,11 @@ std::variant<QJsonObject, Status> boundObjectClaims(const ObjectStore &store, co
         // "default" in every pod but a mirror pod, which runs as no account at all. Reading an
         // empty name as "default" let a node mint the default account's token of any namespace
         // through a mirror pod it may create there.
-        const QString runsAs = fieldValue(*pod, QStringLiteral("spec.serviceAccountName"));
+        // Only a string names an account: fieldValue reads 123 as "123", while admission read
+        // a number as no account at all (a pod stored before types were checked).
+        const QJsonValue runsAsValue =
+            pod->value(QLatin1String("spec")).toObject().value(QLatin1String("serviceAccountName"));
+        const QString runsAs = runsAsValue.isString() ? runsAsValue.toString() : QString();
         if (runsAs.isEmpty() || runsAs != account)
             return Status::badRequest(QStringLiteral("cannot bind token for serviceaccount \"%1\" "
                                                      "to pod running with different "

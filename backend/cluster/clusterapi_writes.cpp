@@ -589,6 +589,14 @@ std::optional<Status> ClusterApi::prepareWrite(Write &w)
     keepServerOwned(w, obj);
     if (std::optional<Status> large = tooLarge(obj))
         return large;
+    // Every member of its field's type, as kube's decoding demands: a string where a number
+    // belongs, once stored, broke every typed client that lists the resource, and read as
+    // "nothing" here (a numeric serviceAccountName passed admission as no account at all).
+    if (method != "DELETE")
+        if (const std::optional<QString> mismatch = protobufTypeMismatch(obj, schema))
+            return Status::badRequest(
+                QStringLiteral("%1 in version \"%2\" cannot be handled as a %1: %3")
+                    .arg(type.kind, type.apiVersion(), *mismatch));
     // kube's defaulting on decode: a Service without a type is a ClusterIP service.
     if (type.name == QLatin1String("services") && method != "DELETE" &&
         info.subresource.isEmpty()) {
@@ -1187,6 +1195,12 @@ std::optional<Status> ClusterApi::applyWebhookPatch(Write &w, const QString &web
     keepServerOwned(w, obj);
     if (std::optional<Status> large = tooLarge(obj))
         return large;
+    if (const std::optional<QString> mismatch =
+            protobufTypeMismatch(obj, KubeSchemas::forKind(w.type->apiVersion(), w.type->kind)))
+        return Status::internalError(
+            QStringLiteral("admission webhook \"%1\" returned an object that cannot be "
+                           "handled as a %2: %3")
+                .arg(webhook, w.type->kind, *mismatch));
     w.object = obj;
     return std::nullopt;
 }

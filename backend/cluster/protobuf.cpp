@@ -112,7 +112,7 @@ QString formatTime(qint64 seconds, int nanos, bool micro)
 std::optional<std::pair<qint64, int>> parseTime(const QString &text)
 {
     static const QRegularExpression re(
-        QStringLiteral(R"(^(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d)(?:\.(\d{1,9}))?(Z|[+-]\d\d:\d\d)$)"));
+        QStringLiteral(R"(^(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d)(?:\.(\d{1,9}))?(Z|[+-]\d\d:\d\d)\z)"));
     const QRegularExpressionMatch m = re.match(text);
     if (!m.hasMatch())
         return std::nullopt;
@@ -531,6 +531,17 @@ std::variant<QJsonObject, ProtobufError> decodeProtobufObject(const QByteArray &
     json.insert(QStringLiteral("apiVersion"), apiVersion);
     json.insert(QStringLiteral("kind"), kind);
     return json;
+}
+
+std::optional<QString> protobufTypeMismatch(const QJsonObject &object, const pb::Descriptor *d)
+{
+    if (!d || !loaded())
+        return std::nullopt;
+    const auto message = make(d);
+    Filler filler;
+    if (filler.message(object, message.get(), QString()))
+        return std::nullopt;
+    return filler.error;
 }
 
 std::variant<QByteArray, ProtobufError> encodeProtobufObject(const QJsonObject &object)

@@ -4,7 +4,12 @@
 #include <QJsonObject>
 #include <QString>
 
+#include <optional>
 #include <variant>
+
+namespace google::protobuf {
+class Descriptor;
+}
 
 namespace Gatehouse::Cluster {
 
@@ -46,6 +51,13 @@ std::variant<QJsonObject, ProtobufError> decodeProtobufObject(const QByteArray &
 // The object (with its "apiVersion" and "kind") as a protobuf body, envelope included; an
 // error when its kind has no protobuf form or a member does not fit its field.
 std::variant<QByteArray, ProtobufError> encodeProtobufObject(const QJsonObject &object);
+
+// Where a member of `object` does not fit its field of message `d` ("spec.priority is not a
+// 32-bit integer"): kube's decoding refuses such a body, and a stored one breaks every typed
+// client that reads it. Nothing when every member fits, or when `d` is null (a kind without a
+// schema). Members `d` lacks are not looked at (pruneUnknownFields drops them).
+std::optional<QString> protobufTypeMismatch(const QJsonObject &object,
+                                            const google::protobuf::Descriptor *d);
 
 // One frame of a protobuf watch stream, as kube-apiserver writes it: a 4-byte big-endian
 // length, then a meta.v1.WatchEvent {1 type, 2 object: RawExtension {1 raw}} without an

@@ -300,9 +300,9 @@ const QList<Entry> &entries()
             "that webhooks may reach even though they are not public.",
             [](Config &c, const QString &v) -> Result<void> {
                 const QStringList entries = splitList(v);
-                static const QRegularExpression hostName(
-                    QStringLiteral("^(?=.{1,253}$)([A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?\\.)*"
-                                   "[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?$"));
+                static const QRegularExpression hostName(QStringLiteral(
+                    "^(?=.{1,253}\\z)([A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?\\.)*"
+                    "[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?\\z"));
                 for (const QString &raw : entries) {
                     const QString e = raw.trimmed();
                     if (e.contains(QLatin1Char('/'))) {
@@ -536,7 +536,7 @@ const QList<Entry> &entries()
 
 Result<qint64> parseDurationMs(const QString &text)
 {
-    static const QRegularExpression re(QStringLiteral("^\\s*(\\d{1,9})\\s*(ms|s|m|h|d)?\\s*$"));
+    static const QRegularExpression re(QStringLiteral("^\\s*(\\d{1,9})\\s*(ms|s|m|h|d)?\\s*\\z"));
     const auto m = re.match(text);
     if (!m.hasMatch())
         return makeError(

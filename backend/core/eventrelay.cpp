@@ -92,9 +92,9 @@ QList<Event> EventRelay::eventsOf(const QByteArray &payload, const QString &self
 {
     // What the code publishes: a lower-case dotted name (it becomes an SSE "event:" line, so
     // nothing else, never a line break, may pass).
-    static const QRegularExpression typeName(QStringLiteral("^[a-z][a-z0-9_.-]{0,79}$"));
+    static const QRegularExpression typeName(QStringLiteral("^[a-z][a-z0-9_.-]{0,79}\\z"));
     // An instance id (host/pid/random): printable, no spaces.
-    static const QRegularExpression instanceId(QStringLiteral("^[\\x21-\\x7e]{1,200}$"));
+    static const QRegularExpression instanceId(QStringLiteral("^[\\x21-\\x7e]{1,200}\\z"));
     const QJsonObject o = QJsonDocument::fromJson(payload).object();
     const QString from = o.value(QLatin1String("i")).toString();
     if (from == self || !instanceId.match(from).hasMatch())

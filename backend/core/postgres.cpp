@@ -594,7 +594,7 @@ Result<PgTarget> parsePostgresUrl(const QString &url)
                                    QStringLiteral("channel_binding"),
                                    QStringLiteral("gssencmode"),
                                    QStringLiteral("krbsrvname")};
-    static const QRegularExpression plainValue(QStringLiteral("^[A-Za-z0-9._/:@+,-]*$"));
+    static const QRegularExpression plainValue(QStringLiteral("^[A-Za-z0-9._/:@+,-]*\\z"));
     QStringList options;
     bool timeout = false;
     for (const auto &[key, value] : QUrlQuery(u).queryItems(QUrl::FullyDecoded)) {

@@ -51,7 +51,7 @@ bool verify(const QString &encoded, const QByteArray &password)
     if (encoded.size() > MaxEncodedLength)
         return false;
     static const QRegularExpression phc(QStringLiteral(
-        R"(^\$argon2id\$v=19\$m=(\d{1,10}),t=(\d{1,10}),p=(\d{1,10})\$[A-Za-z0-9+/]{11,}\$[A-Za-z0-9+/]{6,}$)"));
+        R"(^\$argon2id\$v=19\$m=(\d{1,10}),t=(\d{1,10}),p=(\d{1,10})\$[A-Za-z0-9+/]{11,}\$[A-Za-z0-9+/]{6,}\z)"));
     const QRegularExpressionMatch match = phc.match(encoded);
     if (!match.hasMatch()) {
         qCDebug(lcCrypto) << "password hash refused: not an argon2id PHC string";

@@ -15,7 +15,7 @@ namespace {
 // RFC 7636 §4.1: 43 to 128 characters of [A-Z a-z 0-9 - . _ ~].
 bool verifierSyntaxOk(const QString &v)
 {
-    static const QRegularExpression re(QStringLiteral("^[A-Za-z0-9._~-]{43,128}$"));
+    static const QRegularExpression re(QStringLiteral("^[A-Za-z0-9._~-]{43,128}\\z"));
     return re.match(v).hasMatch();
 }
 

@@ -14,14 +14,15 @@ QString formDecode(const QByteArray &v)
 
 QString repeatedParameter(const QString &name)
 {
-    static const QRegularExpression plain(QStringLiteral("^[A-Za-z0-9_.:-]{1,40}$"));
+    static const QRegularExpression plain(QStringLiteral("^[A-Za-z0-9_.:-]{1,40}\\z"));
     return plain.match(name).hasMatch() ? QStringLiteral("parameter '%1' is repeated").arg(name)
                                         : QStringLiteral("a parameter is repeated");
 }
 
 QString quotedToken(const QString &value, const QString &otherwise)
 {
-    static const QRegularExpression token(QStringLiteral("^[\\x21\\x23-\\x5B\\x5D-\\x7E]{1,64}$"));
+    static const QRegularExpression token(
+        QStringLiteral("^[\\x21\\x23-\\x5B\\x5D-\\x7E]{1,64}\\z"));
     return token.match(value).hasMatch() ? QStringLiteral("'%1'").arg(value) : otherwise;
 }
 

@@ -116,7 +116,7 @@ Core::Result<UserInput> UserInput::fromJson(const QJsonObject &o, bool create)
         if (!known.contains(it.key()))
             return invalid(QStringLiteral("unknown field '%1'").arg(it.key()));
     UserInput in;
-    static const QRegularExpression usernameRe(QStringLiteral("^[A-Za-z0-9._@-]{1,64}$"));
+    static const QRegularExpression usernameRe(QStringLiteral("^[A-Za-z0-9._@-]{1,64}\\z"));
     if (o.contains(QStringLiteral("username"))) {
         const QJsonValue v = o.value(QStringLiteral("username"));
         if (!v.isString() || !usernameRe.match(v.toString()).hasMatch())

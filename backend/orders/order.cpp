@@ -181,7 +181,7 @@ const QStringList &beerStyles()
 std::optional<QString> canonicalUuid(const QString &text)
 {
     static const QRegularExpression re(QStringLiteral(
-        "^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$"));
+        "^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}\\z"));
     if (text.size() != 36 || !re.match(text).hasMatch())
         return std::nullopt;
     return text.toLower();

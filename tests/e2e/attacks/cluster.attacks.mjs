@@ -363,6 +363,38 @@ roleRef:
         }
     });
 
+    // Before authentication, on the thread that serves every listener: a stranger's chain of
+    // self-made CAs had every signature in it checked (with 16384-bit keys, 18 times a
+    // handshake's CPU), up to OpenSSL's 100 KiB. Now the chain is at most 64 KiB (as Go reads a
+    // handshake message) and verification stops at its first error.
+    attack('cluster: a client certificate chain of 64 KiB and more (self-made CAs) → the handshake is refused; a smaller foreign chain → 401; other clients answered', async () => {
+        const chainDir = join(dir, 'long-chain');
+        mkdirSync(chainDir);
+        const pems = [];
+        for (let i = 0; i < 10; ++i) {
+            const key = join(chainDir, `ca${i}.key`);
+            const crt = join(chainDir, `ca${i}.crt`);
+            const made = await run('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes',
+                                               '-keyout', key, '-out', crt, '-days', '1', '-subj', `/CN=junk-ca-${i}`,
+                                               '-addext', 'basicConstraints=critical,CA:TRUE',
+                                               '-addext', `nsComment=${'x'.repeat(7000)}`]);
+            assert.equal(made.code, 0, made.stderr);
+            pems.push(readFileSync(crt, 'utf8'));
+        }
+        const leaf = await foreignCertificate(dir, 'chained', 'system:masters');
+        const settled = (p) => p.then((r) => ({ status: r.status, text: r.text }), (e) => ({ error: e.code ?? e.message }));
+        // 10 × ~7.5 KiB: past the limit, refused during the handshake.
+        const long = await settled(kubeRequest(b, 'GET', '/api/v1/nodes', {
+            creds: { certificatePem: leaf.certificatePem + pems.join(''), keyPem: leaf.keyPem } }));
+        assert.ok(long.error, `a 75 KiB chain must not complete a handshake: ${JSON.stringify(long)}`);
+        // Three of them: a foreign chain like any other, answered 401.
+        const short = await kubeRequest(b, 'GET', '/api/v1/nodes', {
+            creds: { certificatePem: leaf.certificatePem + pems.slice(0, 3).join(''), keyPem: leaf.keyPem } });
+        assertStatus(short, unauthorized, 'a short foreign chain');
+        const root = await issueKubeconfig(b, { kind: 'user', name: 'after-chains', groups: ['system:masters'] });
+        assert.equal((await kubeRequest(b, 'GET', '/api/v1/nodes/node-1', { creds: root })).status, 200, 'still serving');
+    });
+
     attack('cluster: an expired client certificate of the cluster CA (O=system:masters) → 401', async () => {
         const stale = await caSigned('expired', { start: asn1Time(-30), end: asn1Time(-1) });
         assertStatus(await kubeRequest(b, 'GET', '/api/v1/nodes', { creds: stale }), unauthorized, 'expired');
@@ -1661,6 +1693,65 @@ roleRef:
         // 4 KiB of text, and the header's own framing (299 - "...", quotes escaped).
         assert.ok(warnings.length < 6000, `${warnings.length} bytes of Warning headers`);
         assert.equal((await adminKube(b, 'DELETE', '/api/v1/namespaces/default/serviceaccounts/warned')).status, 200);
+    });
+
+    attack('cluster: members of the wrong JSON type (a string for a number, a scalar for a list, a number for a name), sent whole, patched or applied → 400 as kube\'s decoding, nothing stored', async () => {
+        const root = await issueKubeconfig(b, { kind: 'user', name: 'root-types', groups: ['system:masters'] });
+        const cannot = (kind, version, why) => statusBody({
+            message: `${kind} in version "${version}" cannot be handled as a ${kind}: ${why}`, reason: 'BadRequest', code: 400 });
+        // 1. A string where kube has an int32: stored, it broke kubectl describe -A, the Python client and
+        //    every protobuf list or watch of pods (500 "could not be encoded"), for everybody.
+        const pod = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'typed', namespace: 'default' },
+                      spec: { containers: [{ name: 'c', image: 'busybox' }], priority: 'high' } };
+        let r = await kubeRequest(b, 'POST', '/api/v1/namespaces/default/pods', { creds: root, body: pod });
+        assertStatus(r, cannot('Pod', 'v1', 'spec.priority is not an integer'), 'priority as a string');
+        await assertAbsent('/api/v1/namespaces/default/pods/typed', 'priority as a string');
+        // 2. A scalar where kube has a list: resourceNames "p1" read as no names at all, which means
+        //    every name.
+        const role = { apiVersion: `${RBAC}/v1`, kind: 'Role', metadata: { name: 'one-pod', namespace: 'default' },
+                       rules: [{ apiGroups: [''], resources: ['pods'], verbs: ['get'], resourceNames: 'p1' }] };
+        r = await kubeRequest(b, 'POST', `/apis/${RBAC}/v1/namespaces/default/roles`, { creds: root, body: role });
+        assertStatus(r, cannot('Role', `${RBAC}/v1`, 'rules[0].resourceNames is not an array'), 'resourceNames as a string');
+        await assertAbsent(`/apis/${RBAC}/v1/namespaces/default/roles/one-pod`, 'resourceNames as a string');
+        // The same through a merge patch of a role that exists, and through server-side apply.
+        role.rules[0].resourceNames = ['p1'];
+        r = await kubeRequest(b, 'POST', `/apis/${RBAC}/v1/namespaces/default/roles`, { creds: root, body: role });
+        assert.equal(r.status, 201, r.text);
+        const stored = await read(`/apis/${RBAC}/v1/namespaces/default/roles/one-pod`);
+        r = await kubeRequest(b, 'PATCH', `/apis/${RBAC}/v1/namespaces/default/roles/one-pod`, {
+            creds: root, body: { rules: [{ apiGroups: [''], resources: ['pods'], verbs: ['get'], resourceNames: 'p1' }] },
+            headers: MERGE });
+        assertStatus(r, cannot('Role', `${RBAC}/v1`, 'rules[0].resourceNames is not an array'), 'merge patch');
+        r = await kubeRequest(b, 'PATCH', `/apis/${RBAC}/v1/namespaces/default/roles/one-pod?fieldManager=t&force=true`, {
+            creds: root, body: `apiVersion: ${RBAC}/v1\nkind: Role\nmetadata:\n  name: one-pod\n  namespace: default\n` +
+                               'rules:\n- apiGroups: [""]\n  resources: [pods]\n  verbs: [get]\n  resourceNames: p1\n',
+            headers: { 'Content-Type': 'application/apply-patch+yaml' } });
+        assert.equal(r.status, 400, r.text);
+        await assertUnchanged(`/apis/${RBAC}/v1/namespaces/default/roles/one-pod`, stored, 'patched and applied');
+        assert.equal((await adminKube(b, 'DELETE', `/apis/${RBAC}/v1/namespaces/default/roles/one-pod`)).status, 200);
+        // 3. A node's mirror pod whose serviceAccountName is a number: admission read it as no account,
+        //    and a TokenRequest bound to the pod read it as the account "123".
+        const nodeUid = (await read('/api/v1/nodes/node-1')).metadata.uid;
+        const mirror = { apiVersion: 'v1', kind: 'Pod', metadata: {
+            name: 'mirror-numeric-account', namespace: 'default', annotations: { 'kubernetes.io/config.mirror': 'x' },
+            ownerReferences: [{ apiVersion: 'v1', kind: 'Node', name: 'node-1', uid: nodeUid, controller: true }] },
+            spec: { nodeName: 'node-1', serviceAccountName: 123, containers: [{ name: 'c', image: 'busybox' }] } };
+        r = await asNode('POST', '/api/v1/namespaces/default/pods', mirror, { 'Content-Type': 'application/json' });
+        assertStatus(r, cannot('Pod', 'v1', 'spec.serviceAccountName is not a string'), 'numeric account');
+        await assertAbsent('/api/v1/namespaces/default/pods/mirror-numeric-account', 'numeric account');
+        // 4. A name or label key ending in a newline (PCRE's $ matched before it): a second "default"
+        //    account in listings, and a node-restriction.kubernetes.io label key NodeRestriction missed.
+        r = await kubeRequest(b, 'POST', '/api/v1/namespaces/default/serviceaccounts', {
+            creds: root, body: { metadata: { name: 'default\n' } } });
+        assert.equal(r.status, 422, r.text);
+        assert.equal(r.json.reason, 'Invalid', r.text);
+        await assertAbsent('/api/v1/namespaces/default/serviceaccounts/default%0A', 'name with a newline');
+        const node1Before = await read('/api/v1/nodes/node-1');
+        r = await asNode('PATCH', '/api/v1/nodes/node-1', { metadata: { labels: { 'node-restriction.kubernetes.io\n/x': 'y' } } });
+        assert.equal(r.status, 422, r.text);
+        r = await asNode('PATCH', '/api/v1/nodes/node-1', { metadata: { labels: { team: 'blue\n' } } });
+        assert.equal(r.status, 422, r.text);
+        await assertUnchanged('/api/v1/nodes/node-1', node1Before, 'labels with a newline');
     });
 
     attack('cluster: server-side apply — a few hundred bytes of nested YAML aliases (CVE-2019-11253) → 400 at once, the server keeps serving', async () => {

@@ -10,6 +10,7 @@
 #include "oauth/assertions.h"
 #include "oauth/clientauthenticator.h"
 #include "oauth/clientregistry.h"
+#include "oauth/form.h"
 #include "oauth/granthandler.h"
 #include "oauth/oauthstore.h"
 #include "oauth/signingkeys.h"
@@ -390,6 +391,27 @@ private slots:
             QVERIFY2(!error, qPrintable(error ? error->description : aud));
             QCOMPARE(client.clientId, id);
         }
+    }
+
+    void patternsEndAtTheLastCharacter()
+    {
+        // PCRE's $ also matches before a final newline: "alice\n" passed as a username (a
+        // second "alice" in every listing), and a value ending in one was quoted on an error
+        // page as a plain token.
+        QVERIFY(OAuth::UserInput::fromJson({{QStringLiteral("username"), QStringLiteral("alice")}},
+                                           false)
+                    .ok());
+        const auto trailing = OAuth::UserInput::fromJson(
+            {{QStringLiteral("username"), QStringLiteral("alice\n")}}, false);
+        QVERIFY(!trailing.ok());
+        QCOMPARE(trailing.error().message,
+                 QStringLiteral("username: 1 to 64 characters of A-Z a-z 0-9 . _ @ - required"));
+        QCOMPARE(OAuth::quotedToken(QStringLiteral("openid"), QStringLiteral("-")),
+                 QStringLiteral("'openid'"));
+        QCOMPARE(OAuth::quotedToken(QStringLiteral("openid\n"), QStringLiteral("-")),
+                 QStringLiteral("-"));
+        QCOMPARE(OAuth::repeatedParameter(QStringLiteral("scope\n")),
+                 QStringLiteral("a parameter is repeated"));
     }
 
     void namesTheClientBeforeAuthenticating()
