@@ -2845,8 +2845,8 @@
         <translation>ja</translation>
     </message>
     <message>
-        <source>no: another issuer</source>
-        <translation>nein: ein anderer Aussteller</translation>
+        <source>no: not signed with this server&apos;s keys</source>
+        <translation>nein: nicht mit den Schlüsseln dieses Servers signiert</translation>
     </message>
     <message>
         <source>Signing key</source>

@@ -2845,8 +2845,8 @@
         <translation>oui</translation>
     </message>
     <message>
-        <source>no: another issuer</source>
-        <translation>non&#xa0;: un autre émetteur</translation>
+        <source>no: not signed with this server&apos;s keys</source>
+        <translation>non&#xa0;: pas signé avec les clés de ce serveur</translation>
     </message>
     <message>
         <source>Signing key</source>

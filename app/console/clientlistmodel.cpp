@@ -49,6 +49,7 @@ QHash<int, QByteArray> ClientListModel::roleNames() const
         {HasObsoleteGrantRole, "hasObsoleteGrant"},
         {ScopeRole, "scope"},
         {RedirectUrisRole, "redirectUris"},
+        {PostLogoutRedirectUrisRole, "postLogoutRedirectUris"},
         {TokenFormatRole, "tokenFormat"},
         {LifetimeTextRole, "lifetimeText"},
         {CreatedTextRole, "createdText"},
@@ -185,6 +186,8 @@ QVariant ClientListModel::value(const QJsonObject &row, int role) const
         return str(row, "scope");
     case RedirectUrisRole:
         return strings(row, "redirect_uris");
+    case PostLogoutRedirectUrisRole:
+        return strings(row, "post_logout_redirect_uris");
     case TokenFormatRole:
         return str(row, "access_token_format");
     case LifetimeTextRole:

@@ -25,13 +25,14 @@ public:
         NameRole,
         AuthMethodRole, // client_secret_basic, client_secret_post, none
         ConfidentialRole,
-        GrantTypesRole,       // QStringList as registered
-        GrantNamesRole,       // QStringList, short names ("device_code" for the URN)
-        HasObsoleteGrantRole, // password
-        ScopeRole,            // space-separated, "" when none
-        RedirectUrisRole,     // QStringList
-        TokenFormatRole,      // jwt, opaque
-        LifetimeTextRole,     // "1 h"
+        GrantTypesRole,             // QStringList as registered
+        GrantNamesRole,             // QStringList, short names ("device_code" for the URN)
+        HasObsoleteGrantRole,       // password
+        ScopeRole,                  // space-separated, "" when none
+        RedirectUrisRole,           // QStringList
+        PostLogoutRedirectUrisRole, // QStringList: where a sign-out sends users
+        TokenFormatRole,            // jwt, opaque
+        LifetimeTextRole,           // "1 h"
         CreatedTextRole,
         ContactsTextRole, // "a@example.com, b@example.com"
         LogoUriRole,

@@ -35,7 +35,7 @@ constexpr int kMaxSessions = 100'000;
 
 bool challengeSyntaxOk(const QString &c)
 {
-    static const QRegularExpression re(QStringLiteral("^[A-Za-z0-9_-]{43,128}$"));
+    static const QRegularExpression re(QStringLiteral("^[A-Za-z0-9_-]{43,128}\\z"));
     return re.match(c).hasMatch();
 }
 
@@ -165,10 +165,20 @@ HttpResponse errorPage(int status, const QString &code, const QString &descripti
 
 QString redirectOrigin(const QString &uri)
 {
-    return QUrl(uri)
-        .adjusted(QUrl::RemoveUserInfo | QUrl::RemovePath | QUrl::RemoveQuery |
-                  QUrl::RemoveFragment)
-        .toString();
+    // The host as the browser reaches it: in punycode, never the Unicode a look-alike domain
+    // shows ("xn--80ak6aa92e.com", not "аррӏе.com"). A URI without a host (a private-use
+    // scheme, or a web address registered before hosts were checked, which a browser may read
+    // otherwise than Qt) is shown whole.
+    const QUrl url(uri);
+    const QString host = url.host(QUrl::EncodeUnicode);
+    if (host.isEmpty())
+        return uri;
+    QString origin =
+        url.scheme() + QStringLiteral("://") +
+        (host.contains(QLatin1Char(':')) ? QLatin1Char('[') + host + QLatin1Char(']') : host);
+    if (url.port() >= 0)
+        origin += QLatin1Char(':') + QString::number(url.port());
+    return origin;
 }
 
 HttpResponse leavingPage(int status, const QString &title, const QString &bodyHtml,
@@ -970,7 +980,7 @@ HttpResponse AuthorizeEndpoint::loginPage(const Interaction &ia, int status, con
     const auto client = m_clients.find(ia.request.clientId);
     const QString clientName = client ? client->clientName : ia.request.clientId;
     QString body = QStringLiteral("<h1>Sign in</h1><p class=\"muted\">to continue to "
-                                  "<strong id=\"client-name\">%1</strong></p>")
+                                  "<strong id=\"client-name\"><bdi>%1</bdi></strong></p>")
                        .arg(htmlEscape(clientName));
     if (!error.isEmpty())
         body += QStringLiteral("<p class=\"error\" role=\"alert\">%1</p>").arg(htmlEscape(error));
@@ -993,7 +1003,7 @@ HttpResponse AuthorizeEndpoint::consentPage(const Interaction &ia, const Client 
     if (!client.logoUri.isEmpty())
         body += QStringLiteral("<img id=\"client-logo\" class=\"logo\" src=\"%1\" alt=\"\">")
                     .arg(htmlEscape(client.logoUri));
-    body += QStringLiteral("<h1><span id=\"client-name\">%1</span> wants to access your "
+    body += QStringLiteral("<h1><bdi id=\"client-name\">%1</bdi> wants to access your "
                            "account</h1><p>It asks to:</p><ul id=\"scopes\">")
                 .arg(htmlEscape(client.clientName));
     for (const QString &s : ia.request.scopes)

@@ -23,6 +23,46 @@ namespace Gatehouse::OAuth {
 
 namespace {
 
+// A web address (http, https) names its host right after "//", with no user name before it, as
+// a browser reads it: "https:///phish.example/cb" and "https:phish.example/cb" go to
+// phish.example while Qt reads no host (the consent page said "you return to https://"), and
+// "https://good.example@phish.example/cb" reads to a person as good.example. Other schemes
+// (private-use, RFC 8252 §7.1) have no authority to check.
+bool namesItsHost(const QString &raw, const QUrl &url)
+{
+    if (url.scheme() != QLatin1String("https") && url.scheme() != QLatin1String("http"))
+        return true;
+    const qsizetype start = url.scheme().size() + 3;
+    if (!raw.mid(url.scheme().size(), 3).startsWith(QLatin1String("://")) || url.host().isEmpty())
+        return false;
+    qsizetype end = start;
+    while (end < raw.size() && raw[end] != QLatin1Char('/') && raw[end] != QLatin1Char('?') &&
+           raw[end] != QLatin1Char('#'))
+        ++end;
+    const QString authority = raw.mid(start, end - start);
+    return !authority.isEmpty() && !authority.contains(QLatin1Char('@')) &&
+           !authority.contains(QLatin1Char('\\'));
+}
+
+// What an administrator and users read of a client (its name, its contacts) is text as shown:
+// valid Unicode without control characters (a terminal's escape sequences reached `gatehouse
+// admin clients list`) or bidirectional controls (U+202E made "gnp.exe" read "exe.png" on the
+// consent page). Empty when fine.
+QString displayTextProblem(const QString &s)
+{
+    if (!s.isValidUtf16())
+        return QStringLiteral("must be valid Unicode (a lone UTF-16 surrogate is not)");
+    for (const QChar c : s) {
+        if (c.category() == QChar::Other_Control)
+            return QStringLiteral("must not contain control characters");
+        const char16_t u = c.unicode();
+        if (u == 0x061C || u == 0x200E || u == 0x200F || (u >= 0x202A && u <= 0x202E) ||
+            (u >= 0x2066 && u <= 0x2069))
+            return QStringLiteral("must not contain bidirectional control characters");
+    }
+    return {};
+}
+
 QStringList strings(const QJsonValue &v)
 {
     QStringList out;
@@ -529,6 +569,9 @@ Core::Result<Client> ClientRegistry::fromMetadata(const QJsonObject &m)
         return metadataError(QStringLiteral("invalid_client_metadata"),
                              QStringLiteral("client_name is required: 1 to 200 characters"));
     c.clientName = name.toString().trimmed();
+    if (const QString problem = displayTextProblem(c.clientName); !problem.isEmpty())
+        return metadataError(QStringLiteral("invalid_client_metadata"),
+                             QStringLiteral("client_name ") + problem);
     c.tokenEndpointAuthMethod = m.value(QStringLiteral("token_endpoint_auth_method"))
                                     .toString(QStringLiteral("client_secret_basic"));
     if (!supportedAuthMethods().contains(c.tokenEndpointAuthMethod))
@@ -572,7 +615,7 @@ Core::Result<Client> ClientRegistry::fromMetadata(const QJsonObject &m)
                                   url.host() == QLatin1String("localhost") ||
                                   url.host() == QLatin1String("::1");
             if (u.size() > 2048 || !url.isValid() || url.isRelative() || url.hasFragment() ||
-                (url.scheme() == QLatin1String("http") && !loopback) ||
+                !namesItsHost(u, url) || (url.scheme() == QLatin1String("http") && !loopback) ||
                 (url.scheme() != QLatin1String("https") && url.scheme() != QLatin1String("http") &&
                  !url.scheme().contains(QLatin1Char('.')))) // private-use schemes (RFC 8252 §7.1)
                 return metadataError(
@@ -609,6 +652,10 @@ Core::Result<Client> ClientRegistry::fromMetadata(const QJsonObject &m)
                                                 "characters (http only for loopback)"));
     }
     c.contacts = strings(m.value(QStringLiteral("contacts")));
+    for (const QString &contact : std::as_const(c.contacts))
+        if (const QString problem = displayTextProblem(contact); !problem.isEmpty())
+            return metadataError(QStringLiteral("invalid_client_metadata"),
+                                 QStringLiteral("contacts ") + problem);
     c.accessTokenFormat =
         m.value(QStringLiteral("access_token_format")).toString(QStringLiteral("jwt"));
     if (c.accessTokenFormat != QLatin1String("jwt") &&

@@ -110,7 +110,7 @@ HttpResponse AuthorizeEndpoint::deviceConfirmPage(const QString &confirmToken,
     if (client && !client->logoUri.isEmpty())
         body += QStringLiteral("<img id=\"client-logo\" class=\"logo\" src=\"%1\" alt=\"\">")
                     .arg(htmlEscape(client->logoUri));
-    body += QStringLiteral("<h1><span id=\"client-name\">%1</span> on your device wants to "
+    body += QStringLiteral("<h1><bdi id=\"client-name\">%1</bdi> on your device wants to "
                            "access your account</h1><p>Code <code id=\"confirm-code\">%2</code>. "
                            "It asks to:</p><ul id=\"scopes\">")
                 .arg(htmlEscape(name), htmlEscape(formatUserCode(userCode)));
@@ -121,11 +121,18 @@ HttpResponse AuthorizeEndpoint::deviceConfirmPage(const QString &confirmToken,
     body += QStringLiteral("</ul>") + signedInAs(userId);
     // A name anybody could have chosen (open registration): said so, as the consent page does,
     // with the id that no other client has.
+    // A client an administrator vouched for (its redirect URIs) still names itself through
+    // RFC 7592: said so too, or a rename after any save of the client showed as the helpdesk.
     if (!client || !client->redirectsVetted())
         body += QStringLiteral("<p class=\"muted\" id=\"unvetted\">This application registered "
                                "itself with Gatehouse: no administrator has checked it, and its "
                                "name is its own choice. Its client ID is <code "
                                "id=\"client-id\">%1</code>.</p>")
+                    .arg(htmlEscape(clientId));
+    else if (client->selfRegistered)
+        body += QStringLiteral("<p class=\"muted\" id=\"unvetted\">This application registered "
+                               "itself with Gatehouse, and its name is its own choice. Its client "
+                               "ID is <code id=\"client-id\">%1</code>.</p>")
                     .arg(htmlEscape(clientId));
     body += QStringLiteral("<form id=\"device-confirm-form\" method=\"post\" action=\"%1\">"
                            "%2%3<button id=\"device-approve\" name=\"decision\" value=\"allow\" "

@@ -357,13 +357,17 @@ QJsonObject OAuthConsole::effectiveAccess(const QJsonObject &request) const
 QJsonObject OAuthConsole::tokenStatus(const QByteArray &token, const QJsonObject &header,
                                       const QJsonObject &payload) const
 {
-    const bool here = payload.value(QLatin1String("iss")).toString() == m_issuer;
+    // Issued here: signed with one of this server's published keys, not merely naming this
+    // issuer and a kid of ours (anyone can write those; the facts below then vouched for a
+    // forged token: "issued here", "the active signing key", the real client's name).
+    const bool namesHere = payload.value(QLatin1String("iss")).toString() == m_issuer;
+    const bool here = namesHere && Crypto::Jws::verifyWithJwks(token, m_keys.jwks()).ok();
     QJsonObject out{{QStringLiteral("issuedHere"), here}};
     // The signing key: one of ours (and in which state), or unknown.
     const QString kid = header.value(QLatin1String("kid")).toString();
     QJsonObject key{{QStringLiteral("kid"), kid}, {QStringLiteral("known"), false}};
     for (const QJsonObject &k : m_keys.list())
-        if (!kid.isEmpty() && k.value(QLatin1String("kid")).toString() == kid) {
+        if (here && !kid.isEmpty() && k.value(QLatin1String("kid")).toString() == kid) {
             key = k;
             key.insert(QStringLiteral("known"), true);
             key.insert(QStringLiteral("detail"),
@@ -376,9 +380,10 @@ QJsonObject OAuthConsole::tokenStatus(const QByteArray &token, const QJsonObject
         }
     if (!key.value(QLatin1String("known")).toBool())
         key.insert(QStringLiteral("detail"),
-                   here ? QStringLiteral("not among this server's published keys (rotated out, "
-                                         "or never ours)")
-                        : QStringLiteral("not a key of this server"));
+                   namesHere ? QStringLiteral("its signature does not verify with this server's "
+                                              "published keys (rotated out, forged, or never "
+                                              "ours)")
+                             : QStringLiteral("not a key of this server"));
     out.insert(QStringLiteral("key"), key);
 
     // The stored token, found by its storage key (issue time and hash; never the value).

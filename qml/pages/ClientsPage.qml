@@ -136,6 +136,7 @@ Pane {
                     required property bool hasObsoleteGrant
                     required property string scope
                     required property var redirectUris
+                    required property var postLogoutRedirectUris
                     required property string tokenFormat
                     required property string lifetimeText
                     required property string createdText
@@ -302,7 +303,8 @@ Pane {
                             onClicked: {
                                 vouchDialog.clientId = clientRow.clientId
                                 vouchDialog.clientName = clientRow.name
-                                vouchDialog.uris = clientRow.redirectUris.join(", ")
+                                // Saving vouches for the sign-out addresses too: shown with them.
+                                vouchDialog.uris = clientRow.redirectUris.concat(clientRow.postLogoutRedirectUris).join(", ")
                                 vouchDialog.open()
                             }
                         }

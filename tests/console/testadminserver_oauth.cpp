@@ -188,6 +188,8 @@ void TestAdminServer::resetOAuthData()
     // The dashboard registered itself (RFC 7591) and nobody vetted its redirect URIs.
     m_clients.last().insert("self_registered", true);
     m_clients.last().insert("redirects_vetted", false);
+    m_clients.last().insert("post_logout_redirect_uris",
+                            QJsonArray{"https://dashboard.example.com/signed-out"});
     // Confidential clients show when their secret ends (client_secret_expires_at, 0: never):
     // the till's ended an hour ago, the warehouse's ends in two hours (both issued by admin
     // tokens that expire, docs/admin-tokens.md).

@@ -180,6 +180,23 @@ test('server-aware JWT inspector: key state, stored token state, revoke in place
     assert.equal(r.server.user.exists, false);
     assert.equal(r.server.client.exists, false);
 
+    // a forged token: this issuer, the active kid and a real client, signed with another key. The
+    // verdict was "invalid", but the server's facts said "issued here", "the active signing key"
+    // and named the client.
+    const other = await client({ token_endpoint_auth_method: 'client_secret_post', client_name: 'named in a forgery' });
+    const forger = await jose.generateKeyPair('RS256');
+    const forged = await new jose.SignJWT({ sub: 'x', client_id: other.client_id })
+        .setProtectedHeader({ alg: 'RS256', kid: activeKid, typ: 'at+jwt' })
+        .setIssuer(b.serviceUrl).setIssuedAt().setExpirationTime('1h').sign(forger.privateKey);
+    r = await inspect(forged);
+    assert.equal(r.valid, false);
+    assert.equal(r.server.issuedHere, false);
+    assert.equal(r.server.key.known, false);
+    assert.equal(r.server.key.state, undefined);
+    assert.match(r.server.key.detail, /^its signature does not verify with this server's published keys/);
+    assert.equal(r.server.client, undefined, 'no client vouched for');
+    assert.equal(r.server.stored.detail, 'not issued by this server');
+
     // a foreign token with a timestamp in milliseconds
     const { privateKey } = await jose.generateKeyPair('ES256');
     const foreign = await new jose.SignJWT({ sub: 'x' }).setProtectedHeader({ alg: 'ES256', kid: 'elsewhere' })

@@ -26,7 +26,7 @@ ColumnLayout {
         Label {
             textFormat: Text.PlainText
             objectName: "issuedHere"
-            text: JwtInspector.issuedHere ? qsTr("yes") : qsTr("no: another issuer")
+            text: JwtInspector.issuedHere ? qsTr("yes") : qsTr("no: not signed with this server's keys")
             color: JwtInspector.issuedHere ? Theme.text : Theme.warning
         }
         Label { textFormat: Text.PlainText; text: qsTr("Signing key"); color: Theme.mutedText }

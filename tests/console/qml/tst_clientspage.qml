@@ -140,7 +140,9 @@ Item {
             const dialog = findChild(page, "vouchRedirectsDialog")
             tryCompare(dialog, "opened", true, Wait.ms)
             compare(dialog.title, "Vouch for the redirect URIs of Orders dashboard?")
-            verify(dialog.message.includes("https://dashboard.example.com/callback, http://127.0.0.1:5173/callback"), dialog.message)
+            // The sign-out address is vouched for by the same save: named too.
+            verify(dialog.message.includes("https://dashboard.example.com/callback, http://127.0.0.1:5173/callback, " +
+                                           "https://dashboard.example.com/signed-out"), dialog.message)
             // Cancelled: nothing sent, still unvetted.
             const put = "PUT /admin/v1/clients/" + TestBackend.clientId(2)
             mouseClick(findChild(dialog, "cancelConfirmButton"))

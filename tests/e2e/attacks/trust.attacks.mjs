@@ -784,6 +784,86 @@ describe('trust boundaries: token exchange, registration, the cluster audience',
         assert.ok(note, `the page says the client registered itself:\n${page.text}`);
         assert.match(note.text, /registered itself with Gatehouse: no administrator has checked it/);
         assert.equal(element(page.text, 'client-id')?.text, reg.json.client_id);
+        // An administrator saves the client (vouching for its redirect URIs, or narrowing a scope):
+        // the registrant renames it through RFC 7592, and the device page still says whose name it is.
+        const seen = (await adminFetch(b, 'GET', `/admin/v1/clients/${reg.json.client_id}`)).json;
+        const saved = await adminFetch(b, 'PUT', `/admin/v1/clients/${reg.json.client_id}`, seen);
+        assert.equal(saved.status, 200, saved.text);
+        assert.equal(saved.json.redirects_vetted, true);
+        const renamed = await request(`${b.serviceUrl}/oauth2/register/${reg.json.client_id}`, 'PUT',
+                                      JSON.stringify({ client_id: reg.json.client_id, client_name: 'Gatehouse IT Helpdesk',
+                                                       token_endpoint_auth_method: 'none', grant_types: [DEVICE, 'refresh_token'],
+                                                       scope: 'openid offline_access' }),
+                                      { 'Content-Type': 'application/json',
+                                        Authorization: `Bearer ${reg.json.registration_access_token}` });
+        assert.equal(renamed.status, 200, renamed.text);
+        const again = await formPost(b, '/oauth2/device_authorization', { client_id: reg.json.client_id, scope: 'openid offline_access' });
+        assert.equal(again.status, 200, again.text);
+        const entry2 = await ua.fetch(again.json.verification_uri_complete);
+        const entered2 = form(entry2.text, 'device-form');
+        const page2 = await ua.fetch(new URL(entered2.action, b.serviceUrl), { method: 'POST',
+            form: { ...entered2.fields, user_code: again.json.user_code } });
+        assert.equal(page2.status, 200, page2.text);
+        assert.equal(element(page2.text, 'client-name')?.text, 'Gatehouse IT Helpdesk');
+        assert.match(element(page2.text, 'unvetted')?.text ?? '', /registered itself with Gatehouse, and its name is its own choice/,
+                     `a renamed client after an administrator's save:\n${page2.text}`);
+        assert.equal(element(page2.text, 'client-id')?.text, reg.json.client_id);
+    });
+
+    // What the sign-in pages tell the user of a stranger's client must be what the browser does:
+    // a redirect URI whose host a browser reads otherwise than Qt, a look-alike host in Unicode, a
+    // name with bidirectional controls or a terminal's escape sequences.
+    attack('trust 2: dynamic registration — redirect URIs a browser reads with another host (https:///host, https:host, a user name), names with bidi or control characters → 400; look-alike hosts shown in punycode', async () => {
+        for (const [what, uri] of [['three slashes', 'https:///phish.example/cb'], ['no slashes', 'https:phish.example/cb'],
+                                   ['a user name', 'https://good.example@phish.example/cb'],
+                                   ['an empty user name', 'https://@phish.example/cb'],
+                                   ['a backslash', 'https://good.example\\@phish.example/cb'],
+                                   ['sign-out: three slashes', null]]) {
+            const metadata = { client_name: `hosts ${++counter}`, token_endpoint_auth_method: 'none', scope: 'openid',
+                               redirect_uris: [uri ?? 'https://app.example/cb'] };
+            if (!uri)
+                metadata.post_logout_redirect_uris = ['https:///phish.example/bye'];
+            const r = await registerOpen(metadata);
+            assert.equal(r.status, 400, `${what}: ${r.text}`);
+            assert.equal(r.json.error, 'invalid_redirect_uri', `${what}: ${r.text}`);
+        }
+        for (const [what, name, why] of [['a right-to-left override', 'Gatehouse Console \u202egnp.exe', 'bidirectional control'],
+                                         ['an isolate', 'Billing \u2067x', 'bidirectional control'],
+                                         ['an escape sequence', 'zz\r\u001b[2K\u001b[999C', 'control']]) {
+            const r = await registerOpen({ client_name: name, token_endpoint_auth_method: 'none', scope: 'openid',
+                                           redirect_uris: ['https://app.example/cb'] });
+            assertOAuthError(r, 400, 'invalid_client_metadata', new RegExp(`^client_name must not contain ${why} characters$`), what);
+        }
+        const contacts = await registerOpen({ client_name: `contacts ${++counter}`, token_endpoint_auth_method: 'none',
+                                              scope: 'openid', redirect_uris: ['https://app.example/cb'],
+                                              contacts: ['ops@example.org\u001b]52;c;cHdu\u0007'] });
+        assertOAuthError(contacts, 400, 'invalid_client_metadata', /^contacts must not contain control characters$/, 'contacts');
+        // A look-alike host (Cyrillic letters that render as "apple.com") is named as the browser
+        // reaches it, in punycode, on the consent page and on the error page.
+        const LOOKALIKE = 'https://xn--80ak6aa92e.com/cb';
+        const reg = await registerOpen({ client_name: `lookalike ${++counter}`, token_endpoint_auth_method: 'none',
+                                         scope: 'openid', redirect_uris: [LOOKALIKE] });
+        assert.equal(reg.status, 201, reg.text);
+        const u = new URL('/oauth2/authorize', b.serviceUrl);
+        for (const [k, v] of Object.entries({ client_id: reg.json.client_id, redirect_uri: LOOKALIKE, response_type: 'token' }))
+            u.searchParams.set(k, v);
+        const r = await new UserAgent().fetch(u);
+        assert.equal(r.status, 400, r.text.slice(0, 300));
+        assert.equal(element(r.text, 'continue-origin')?.text, 'https://xn--80ak6aa92e.com', r.text);
+        u.searchParams.set('response_type', 'code');
+        u.searchParams.set('scope', 'openid');
+        u.searchParams.set('code_challenge', 'a'.repeat(43));
+        u.searchParams.set('code_challenge_method', 'S256');
+        const ua = new UserAgent();
+        let step = await ua.fetch(u);
+        assert.equal(step.location?.pathname, '/oauth2/login', step.text.slice(0, 300));
+        const login = form((await ua.fetch(step.location)).text, 'login-form');
+        step = await ua.fetch(new URL(login.action, b.serviceUrl), { method: 'POST',
+            form: { ...login.fields, username: alice.username, password: alice.password } });
+        assert.equal(step.location?.pathname, '/oauth2/consent', step.text.slice(0, 300));
+        const consent = await ua.fetch(step.location);
+        assert.match(element(consent.text, 'redirect-origin')?.text ?? '', /return to https:\/\/xn--80ak6aa92e\.com\. This application/,
+                     consent.text);
     });
 
     attack('trust 2: the legitimate path — an initial access token that fixes the redirect URIs, and an administrator\'s own client, redirect at once', async () => {
