@@ -144,8 +144,15 @@ int runAdminCli(const QStringList &args, const QProcessEnvironment &env, QTextSt
     if (!match.command)
         return printClusterUsage(err);
     const Connection &backend = std::get<Connection>(connection);
-    const Invocation in{*match.command, match.args, p, backend, *format, out, err};
-    return match.command->run(in);
+    // What a command prints is mostly the server's strings, other people's words among them:
+    // written out once made terminal-safe (no command streams).
+    QString printed;
+    QTextStream buffer(&printed);
+    const Invocation in{*match.command, match.args, p, backend, *format, buffer, err};
+    const int code = match.command->run(in);
+    buffer.flush();
+    out << terminalSafe(printed);
+    return code;
 }
 
 } // namespace Gatehouse::Cli

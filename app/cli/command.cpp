@@ -56,8 +56,8 @@ int send(const Invocation &in, const Request &request, const Printer &print, boo
         in.err << "gatehouse admin: ";
         if (!cluster)
             in.err << in.connection.url.toString() << " answered ";
-        in.err << answer.status << ": " << answer.body.value(QStringLiteral("message")).toString()
-               << "\n";
+        in.err << answer.status << ": "
+               << terminalSafe(answer.body.value(QStringLiteral("message")).toString()) << "\n";
         return 1;
     }
     if (in.format == Format::Json) {

@@ -16,6 +16,35 @@ std::optional<Format> parseFormat(const QString &name)
     return std::nullopt;
 }
 
+QString terminalSafe(const QString &text)
+{
+    QString out;
+    out.reserve(text.size());
+    for (const QChar c : text) {
+        const char16_t u = c.unicode();
+        const QChar::Category category = c.category();
+        const bool unsafe = (category == QChar::Other_Control && u != u'\n' && u != u'\t') ||
+                            (category == QChar::Other_Format && u != 0x200D) ||
+                            category == QChar::Separator_Line ||
+                            category == QChar::Separator_Paragraph;
+        if (unsafe)
+            out += QStringLiteral("\\u%1").arg(uint(u), 4, 16, QLatin1Char('0'));
+        else
+            out += c;
+    }
+    return out;
+}
+
+namespace {
+
+QString oneLine(QString s)
+{
+    return s.replace(QLatin1Char('\n'), QLatin1String("\\n"))
+        .replace(QLatin1Char('\t'), QLatin1String("\\t"));
+}
+
+} // namespace
+
 QString field(const QJsonObject &o, const char *key)
 {
     const QJsonValue v = o.value(QLatin1String(key));
@@ -31,9 +60,9 @@ QString field(const QJsonObject &o, const char *key)
         QStringList items;
         for (const auto &x : v.toArray())
             items.append(x.toString());
-        return items.join(QLatin1Char(','));
+        return oneLine(items.join(QLatin1Char(',')));
     }
-    return v.toString();
+    return oneLine(v.toString());
 }
 
 void printTable(const QJsonArray &rows, const QList<Column> &columns, QTextStream &out)
@@ -91,20 +120,21 @@ void printObject(const QJsonObject &o, QTextStream &out, int indent)
     const QString pad(indent, QLatin1Char(' '));
     for (auto it = o.begin(); it != o.end(); ++it) {
         if (it->isObject()) {
-            out << pad << it.key() << ":\n";
+            out << pad << oneLine(it.key()) << ":\n";
             printObject(it->toObject(), out, indent + 2);
         } else if (it->isArray()) {
-            out << pad << it.key() << ": " << it->toArray().size() << " item(s)\n";
+            out << pad << oneLine(it.key()) << ": " << it->toArray().size() << " item(s)\n";
             for (const QJsonValue v : it->toArray()) {
                 if (v.isObject()) {
                     out << pad << "  -\n";
                     printObject(v.toObject(), out, indent + 4);
                 } else {
-                    out << pad << "  - " << v.toVariant().toString() << "\n";
+                    out << pad << "  - " << oneLine(v.toVariant().toString()) << "\n";
                 }
             }
         } else {
-            out << pad << it.key() << ": " << field(o, it.key().toUtf8().constData()) << "\n";
+            out << pad << oneLine(it.key()) << ": " << field(o, it.key().toUtf8().constData())
+                << "\n";
         }
     }
 }

@@ -19,8 +19,17 @@ enum class Format { Text, Json };
 // "text" or "json"; nothing for any other name.
 std::optional<Format> parseFormat(const QString &name);
 
+// Text as it may reach a terminal: every control character but a line break or a tab (ESC's
+// sequences move the cursor, erase lines, set the title or the clipboard, plant links; C1's
+// CSI does the same), every format character but the zero-width joiner of emoji (bidi
+// overrides reorder what is read) and the line and paragraph separators become visible
+// "\u001b" escapes, valid inside a JSON string too. The server's strings are other people's
+// words: a client's name, a node's annotation, a receiver's answer, a request's path.
+QString terminalSafe(const QString &text);
+
 // A member as the text output shows it: "-" for null or missing, whole numbers without a
-// fraction, yes/no, arrays joined with commas.
+// fraction, yes/no, arrays joined with commas; a line break or tab in a value as "\n", "\t"
+// (one value, one line).
 QString field(const QJsonObject &o, const char *key);
 
 // One column of a table: the member it shows and its header.

@@ -9,6 +9,7 @@
 #include <QMutex>
 #include <QObject>
 
+#include <algorithm>
 #include <array>
 #include <optional>
 
@@ -331,6 +332,25 @@ std::optional<Refusal> classify(const QHostAddress &input, bool allowLoopback)
     return std::nullopt;
 }
 
+// What an allowlisted name may resolve to beyond public addresses: the private networks where
+// partners' internal hosts live (RFC 1918, shared CGNAT space, unique-local IPv6), written
+// plainly or IPv4-mapped. Never this host (loopback), link-local and the cloud metadata
+// address, multicast or reserved ranges: a name's DNS can change between two attempts, and
+// naming a host is not asking for those.
+bool privateNetwork(const QHostAddress &input)
+{
+    QHostAddress address = input;
+    address.setScopeId(QString());
+    if (const auto embedded = embeddedIPv4(address);
+        embedded && embedded->form == QLatin1String("IPv4-mapped"))
+        address = embedded->ipv4;
+    static const QList<Range> ranges{range("10.0.0.0/8", ""), range("100.64.0.0/10", ""),
+                                     range("172.16.0.0/12", ""), range("192.168.0.0/16", ""),
+                                     range("fc00::/7", "")};
+    return std::any_of(ranges.cbegin(), ranges.cend(),
+                       [&address](const Range &r) { return inRange(address, r); });
+}
+
 } // namespace
 
 Result<void> UrlPolicy::checkAddress(const QHostAddress &address) const
@@ -383,13 +403,15 @@ Result<QHostAddress> UrlPolicy::decide(const QString &host, const QList<QHostAdd
     }
     QHostAddress literal;
     const bool isLiteral = literal.setAddress(host);
-    if (!isLiteral && isAllowlistedHost(host))
-        return addresses.first();
+    // An allowlisted name may reach private networks, nothing else that is not public: it
+    // passed every address before, and a rebound name sent signed POSTs to loopback and to the
+    // metadata address.
+    const bool allowlistedName = !isLiteral && isAllowlistedHost(host);
     // Fail closed: one non-public address refuses the whole target (DNS rebinding and
     // round-robin tricks would otherwise pick it later).
     for (const QHostAddress &a : addresses) {
         const auto check = checkAddress(a);
-        if (check.ok())
+        if (check.ok() || (allowlistedName && privateNetwork(a)))
             continue;
         const QString message = isLiteral
                                     ? check.error().message

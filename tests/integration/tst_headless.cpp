@@ -1469,6 +1469,52 @@ void TestHeadlessBackend::adminCliCluster()
     QVERIFY2(recent.out.contains(QStringLiteral("system:node:node-1")), qPrintable(recent.out));
 }
 
+// What the CLI prints is mostly other people's words: a node's annotations, a receiver's answer,
+// a request's path. A terminal's escape sequences in them (erase the line, set the clipboard,
+// plant a link) and bidi overrides reach the administrator's screen as visible text, and a line
+// break in a value does not make a line of its own.
+void TestHeadlessBackend::adminCliShowsOthersWordsAsText()
+{
+    const QString admin =
+        ports().value(QStringLiteral("urls")).toObject().value(QStringLiteral("admin")).toString();
+    const QByteArray node =
+        R"({"apiVersion":"v1","kind":"Node","metadata":{"name":"escapes","annotations":{)"
+        R"("erase":"ok\u001b[2K\rforged\u001b]52;c;cHdu\u0007","bidi":"\u202egnp.exe",)"
+        R"("lines":"one\nstatus: Ready","c1":"\u009b31m"}}})";
+    const HttpResult made = httpPost(
+        QUrl(admin + QStringLiteral("/admin/v1/cluster/k8s/api/v1/nodes")), node,
+        {{"Content-Type", "application/json"}, {"Authorization", "Bearer " + m_token.toUtf8()}});
+    QVERIFY2(made.status == 201, made.body.constData());
+    const QStringList base{QStringLiteral("--data-dir"), m_dir->path()};
+    const CliResult shown = runCli(QStringList{"admin", "nodes", "show", "escapes"} + base);
+    QCOMPARE(shown.exitCode, 0);
+    for (const QChar c : shown.out)
+        QVERIFY2(
+            c == QLatin1Char('\n') ||
+                (c.category() != QChar::Other_Control && c.category() != QChar::Other_Format),
+            qPrintable(QStringLiteral("U+%1 printed").arg(c.unicode(), 4, 16, QLatin1Char('0'))));
+    QVERIFY2(shown.out.contains(
+                 QStringLiteral(R"(erase: ok\u001b[2K\u000dforged\u001b]52;c;cHdu\u0007)")),
+             qPrintable(shown.out));
+    QVERIFY2(shown.out.contains(QStringLiteral(R"(bidi: \u202egnp.exe)")), qPrintable(shown.out));
+    QVERIFY2(shown.out.contains(QStringLiteral(R"(lines: one\nstatus: Ready)")),
+             qPrintable(shown.out));
+    QVERIFY2(shown.out.contains(QStringLiteral(R"(c1: \u009b31m)")), qPrintable(shown.out));
+    // -o json stays JSON: the same characters as JSON's own escapes, the value unchanged.
+    const CliResult json =
+        runCli(QStringList{"admin", "nodes", "show", "escapes", "-o", "json"} + base);
+    QCOMPARE(json.exitCode, 0);
+    QVERIFY(!json.out.contains(QChar(0x202e)) && !json.out.contains(QChar(0x9b)));
+    const QJsonObject annotations = QJsonDocument::fromJson(json.out.toUtf8())
+                                        .object()
+                                        .value(QStringLiteral("metadata"))
+                                        .toObject()
+                                        .value(QStringLiteral("annotations"))
+                                        .toObject();
+    QCOMPARE(annotations.value(QStringLiteral("bidi")).toString(), QStringLiteral("\u202egnp.exe"));
+    QCOMPARE(annotations.value(QStringLiteral("c1")).toString(), QStringLiteral("\u009b31m"));
+}
+
 void TestHeadlessBackend::cliUsageErrors_data()
 {
     QTest::addColumn<QStringList>("args");

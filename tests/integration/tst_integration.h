@@ -94,6 +94,7 @@ private slots:
     void adminCliClients();
     void adminCliUsers();
     void adminCliCluster();
+    void adminCliShowsOthersWordsAsText();
     void cliUsageErrors_data();
     void cliUsageErrors();
     void adminCliHelp();

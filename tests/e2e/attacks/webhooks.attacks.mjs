@@ -141,6 +141,30 @@ describe('webhooks: callback URLs that would reach this host or a private networ
         assert.ok(!received.some((x) => x.customerId === bystander), JSON.stringify(received));
     });
 
+    // An allowlisted name is for a partner's host on a private network. It let every address
+    // through: once its DNS answered loopback (rebinding between two attempts) or the metadata
+    // address, signed POSTs went there.
+    attack('webhooks SSRF: an allowlisted name that resolves to loopback → refused at order creation, nothing sent', async () => {
+        const allowing = await startBackend({ args: ['--webhook-allowlist', 'localhost'] });
+        try {
+            const c = await adminFetch(allowing, 'POST', '/admin/v1/customers', { name: 'allowlisted name' });
+            assert.equal(c.status, 201, c.text);
+            const customer = c.json.customer.id;
+            const path = `/case-${++caseNo}/hook`;
+            const r = await serviceFetch(allowing, 'POST', `/v1/customers/${customer}/orders`,
+                                         { orderStatusCallbackUrl: `http://localhost:${port}${path}` });
+            assert.equal(r.status, 400, r.text);
+            assert.equal(r.json.errors?.[0]?.code, 'callback-url-refused', r.text);
+            assert.match(r.json.errors[0].message, /^localhost does not resolve to a public address$/);
+            const orders = await adminFetch(allowing, 'GET', `/admin/v1/orders?customerId=${customer}`);
+            assert.deepEqual(orders.json.items, [], 'no order');
+            await new Promise((resolve) => setTimeout(resolve, 300));
+            assert.deepEqual(hits.filter((h) => h.url === path), [], 'nothing reached the listener');
+        } finally {
+            assert.equal(await allowing.stop(), 0, allowing.stderr);
+        }
+    });
+
     // Names that resolve to loopback through the system resolver (/etc/hosts). Where one does
     // not resolve on this machine (localhost. with glibc, ip6-localhost without Debian's
     // /etc/hosts line) the lookup fails, which is refused as well (fail closed).
