@@ -24,6 +24,8 @@ class StatsSeries;
 // or write only some areas (AdminTokens; 403 "forbidden" otherwise). The stream sends a
 // scoped token only the events of the areas it may read, and of stats.series only the
 // counters of those areas.
+struct SseFrames;
+
 class AdminApi : public QObject
 {
     Q_OBJECT
@@ -55,6 +57,8 @@ private:
     AdminTokens &m_tokens;
     std::function<QJsonObject()> m_status;
     std::shared_ptr<std::atomic<int>> m_openStreams = std::make_shared<std::atomic<int>>(0);
+    // Each event's frame, made once for all the streams that may read it (adminapi.cpp).
+    std::shared_ptr<SseFrames> m_frames;
 };
 
 } // namespace Gatehouse::Admin

@@ -47,6 +47,7 @@ struct AdminPrincipal
 class AdminTokens
 {
 public:
+    const Core::Clock &clock() const { return m_clock; }
     static const QStringList &areas();
     static Core::Migration migration();
     static Core::Migration changesAnnounced(); // schema version 21 (PostgreSQL: a trigger)

@@ -623,6 +623,16 @@ void OAuthAdminApi::registerTokenRoutes()
             if (!issuer)
                 return respond(
                     HttpResponse::error(400, issuer.error().code, issuer.error().message));
+            // Not an outside issuer: this server's own tokens (its access tokens, a pod's
+            // service-account token) would become jwt-bearer assertions and subject tokens,
+            // with none of the checks their own consumers make.
+            if (issuer->issuer == m_oauth.issuer() ||
+                issuer->issuer == QLatin1String("https://kubernetes.default.svc.cluster.local"))
+                return respond(HttpResponse::error(
+                    400, QStringLiteral("validation-failed"),
+                    QStringLiteral("issuer: %1 is this server's own issuer (its tokens are no "
+                                   "outside assertions)")
+                        .arg(issuer->issuer)));
             // What its assertions may carry (the scopes given, or those it keeps when only its
             // keys are replaced): the orders API's need that area too.
             const auto current = m_oauth.trustedIssuers().find(issuer->issuer);

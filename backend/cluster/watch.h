@@ -62,7 +62,9 @@ struct WatchOptions
 class WatchHub
 {
 public:
-    explicit WatchHub(ObjectStore &store, int window = 5000, int queueLimit = 1000);
+    // `windowBytes`: the window is also bounded by its objects' size (compact JSON).
+    explicit WatchHub(ObjectStore &store, int window = 5000, int queueLimit = 1000,
+                      qsizetype windowBytes = 64 * 1024 * 1024);
     ~WatchHub();
     WatchHub(const WatchHub &) = delete;
     WatchHub &operator=(const WatchHub &) = delete;

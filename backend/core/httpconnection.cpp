@@ -558,11 +558,14 @@ void Connection::writeChunk(const QByteArray &data)
         send(QByteArray::number(data.size(), 16) + "\r\n" + data + "\r\n");
     else
         send(data);
-    if (!m_gone && !m_backlogDropped &&
-        m_socket->bytesToWrite() > m_srv.options.maxStreamBacklogBytes) {
+    const qint64 backlog = m_gone || m_backlogDropped ? 0 : m_socket->bytesToWrite();
+    const bool over = backlog > m_srv.options.maxStreamBacklogBytes ||
+                      (backlog > ListenerOptions::kStreamShareBytes &&
+                       m_srv.unsentBytes() > m_srv.options.maxStreamBacklogTotalBytes);
+    if (over) {
         m_backlogDropped = true;
         qCInfo(lcHttp).noquote() << m_srv.options.name << "dropping a stream whose reader holds"
-                                 << m_socket->bytesToWrite() << "bytes unread";
+                                 << backlog << "bytes unread";
         // Not from inside the writer's call: it may still be iterating its own state.
         QMetaObject::invokeMethod(
             this, [this] { abortNow(); }, Qt::QueuedConnection);

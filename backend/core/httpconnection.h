@@ -43,6 +43,8 @@ public:
     void endStream();
     void closeGracefully();
     void abortNow() { m_socket->abort(); }
+    // Bytes written to this connection that its client has not taken yet.
+    qint64 unsentBytes() const { return m_socket->bytesToWrite(); }
 
 private:
     friend class ConnectionStream;

@@ -143,6 +143,14 @@ void HttpServer::Private::accept()
     }
 }
 
+qint64 HttpServer::Private::unsentBytes() const
+{
+    qint64 total = 0;
+    for (const Internal::Connection *c : connections)
+        total += c->unsentBytes();
+    return total;
+}
+
 void HttpServer::Private::sweep()
 {
     const auto all = connections.values();

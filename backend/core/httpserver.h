@@ -53,6 +53,11 @@ struct ListenerOptions
     // bytes waiting to be sent the connection is dropped (the client reconnects and resumes),
     // instead of holding every later event in memory.
     qint64 maxStreamBacklogBytes = 16 * 1024 * 1024;
+    // And all of a listener's connections together: past this many unsent bytes, a stream
+    // that holds more than its share (kStreamShareBytes) is dropped when it writes. Per stream
+    // alone, a hundred watches one node never read held 1.6 GB.
+    qint64 maxStreamBacklogTotalBytes = 128 * 1024 * 1024;
+    static constexpr qint64 kStreamShareBytes = 64 * 1024;
     // Whose X-Forwarded-For names the client (clientaddress.h). The service and admin listeners
     // take `trusted-proxies`; the cluster listener none (nginx passes its TLS through untouched,
     // so any such header there is the client's own).

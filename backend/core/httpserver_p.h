@@ -125,6 +125,8 @@ public:
     }
 
     void accept();
+    // What every connection of this listener holds unsent (streams among them).
+    qint64 unsentBytes() const;
     static QByteArray connectionKey(const QHostAddress &address);
     void connectionClosed(const QByteArray &clientKey);
     void sweep();

@@ -13,6 +13,10 @@ namespace Gatehouse::Webhooks {
 
 namespace {
 constexpr int Kept = 200;
+// Requests whose signature does not verify are anyone's on this host: kept apart and few, so
+// that they never push out what the server really sent (210 forged POSTs left the list with
+// forgeries only).
+constexpr int KeptUnverified = 20;
 constexpr qint64 ToleranceSeconds = 300; // as the Standard Webhooks reference libraries
 } // namespace
 
@@ -80,9 +84,17 @@ quint16 DemoReceiver::port() const
 QJsonArray DemoReceiver::received() const
 {
     QMutexLocker lock(&m_mutex);
+    // Newest first, both kinds: merged by their time of arrival (ISO text sorts by time).
     QJsonArray a;
-    for (const QJsonObject &o : m_received)
-        a.append(o);
+    auto v = m_received.cbegin();
+    auto u = m_unverified.cbegin();
+    while (v != m_received.cend() || u != m_unverified.cend()) {
+        const bool takeVerified =
+            u == m_unverified.cend() ||
+            (v != m_received.cend() &&
+             v->value(QLatin1String("at")).toString() >= u->value(QLatin1String("at")).toString());
+        a.append(takeVerified ? *v++ : *u++);
+    }
     return a;
 }
 
@@ -103,9 +115,9 @@ Core::HttpResponse DemoReceiver::handle(const Core::HttpRequest &req)
         error = QStringLiteral("timestamp outside the 5-minute tolerance");
     } else {
         const QList<QByteArray> keys = WebhookStore::activeKeys(m_database, customerId, now);
-        if (keys.isEmpty())
-            error = QStringLiteral("no webhook secret for customer %1").arg(customerId);
-        else if (!Signer::verify(keys, sig, id, timestamp, req.body))
+        // One answer for an unknown customer and a wrong signature: whether a customer exists
+        // is not for whoever can reach this port to learn.
+        if (keys.isEmpty() || !Signer::verify(keys, sig, id, timestamp, req.body))
             error = QStringLiteral("no matching signature");
     }
     const QJsonObject body = QJsonDocument::fromJson(req.body).object();
@@ -136,9 +148,10 @@ Core::HttpResponse DemoReceiver::handle(const Core::HttpRequest &req)
          error.isEmpty() ? QJsonValue(QJsonValue::Null) : QJsonValue(error)}};
     {
         QMutexLocker lock(&m_mutex);
-        m_received.push_front(record);
-        while (int(m_received.size()) > Kept)
-            m_received.pop_back();
+        std::deque<QJsonObject> &kept = error.isEmpty() ? m_received : m_unverified;
+        kept.push_front(record);
+        while (int(kept.size()) > (error.isEmpty() ? Kept : KeptUnverified))
+            kept.pop_back();
     }
     m_events.publish(QStringLiteral("demo.received"), record);
     if (status == 204)

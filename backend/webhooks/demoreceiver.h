@@ -53,7 +53,8 @@ private:
     const Core::Clock &m_clock;
     std::unique_ptr<Core::HttpServer> m_server;
     mutable QMutex m_mutex;
-    std::deque<QJsonObject> m_received;
+    std::deque<QJsonObject> m_received;   // verified: the last Kept
+    std::deque<QJsonObject> m_unverified; // the last KeptUnverified, apart
     QHash<QString, int> m_attemptsById;
 };
 

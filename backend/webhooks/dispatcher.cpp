@@ -441,8 +441,13 @@ QList<QByteArray> Dispatcher::keysFor(const QString &ownerId)
 {
     const qint64 now = nowMs();
     auto it = m_keys.find(ownerId);
-    if (it == m_keys.end() || now - it->loadedAt > KeyCacheMs) {
-        Keys k{WebhookStore::activeKeys(m_database, ownerId, now), now};
+    // Read again after KeyCacheMs, and as soon as a rotated-out secret's overlap ends (it
+    // signed up to 5 s past previousSecretExpiresAt).
+    if (it == m_keys.end() || now - it->loadedAt > KeyCacheMs ||
+        (it->firstEnd > 0 && now >= it->firstEnd)) {
+        Keys k;
+        k.keys = WebhookStore::activeKeys(m_database, ownerId, now, &k.firstEnd);
+        k.loadedAt = now;
         it = m_keys.insert(ownerId, k);
     }
     return it->keys;

@@ -245,6 +245,7 @@ private:
     {
         QList<QByteArray> keys;
         qint64 loadedAt = 0;
+        qint64 firstEnd = 0; // when one of them stops signing: read again then
     };
     QHash<QString, Keys> m_keys;
     int m_inFlight = 0;

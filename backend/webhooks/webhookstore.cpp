@@ -555,12 +555,19 @@ Result<void> WebhookStore::sealStoredSecrets(Core::Database &database)
 }
 
 QList<QByteArray> WebhookStore::activeKeys(Core::Database &database, const QString &ownerId,
-                                           qint64 now)
+                                           qint64 now, qint64 *firstEnd)
 {
     QList<QByteArray> keys;
-    for (const QString &secret : openSecrets(database, ownerId, now))
-        if (auto k = Signer::decodeSecret(secret))
+    QList<qint64> expires;
+    const QList<QString> secrets = openSecrets(database, ownerId, now, nullptr, &expires);
+    if (firstEnd)
+        *firstEnd = 0;
+    for (qsizetype i = 0; i < secrets.size(); ++i) {
+        if (auto k = Signer::decodeSecret(secrets[i]))
             keys.append(*k);
+        if (firstEnd && expires[i] > 0 && (*firstEnd == 0 || expires[i] < *firstEnd))
+            *firstEnd = expires[i];
+    }
     return keys;
 }
 

@@ -130,9 +130,10 @@ public:
 
     // --- reads ---
     // The owner's secrets that still sign, newest first, as key bytes; one that does not open
-    // is left out (logged without its value).
+    // is left out (logged without its value). `firstEnd`: when the first of them stops
+    // signing (ms since the epoch; 0: none ends).
     static QList<QByteArray> activeKeys(Core::Database &database, const QString &ownerId,
-                                        qint64 now);
+                                        qint64 now, qint64 *firstEnd = nullptr);
     // Pending deliveries created after `afterRowid`, in creation order (so every order's
     // deliveries come as a prefix), at most limit; *lastRowid is the last one read.
     static QList<Delivery> pending(const QSqlDatabase &db, qint64 afterRowid, int limit,

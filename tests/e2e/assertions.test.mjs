@@ -103,6 +103,15 @@ test('trusted issuers: admin validation, list, replace, delete', async () => {
         assert.equal(r.status, 400, JSON.stringify(bad));
         assert.equal(r.json.error, 'validation-failed');
     }
+    // This server's own issuer, and the cluster's service-account issuer, are never outside
+    // issuers: their tokens (a pod's service-account token among them) would become assertions.
+    const ownKey = await jose.exportJWK((await jose.generateKeyPair('RS256')).publicKey);
+    for (const own of [b.serviceUrl, 'https://kubernetes.default.svc.cluster.local']) {
+        const r = await adminFetch(b, 'POST', '/admin/v1/trusted-issuers', { issuer: own, jwks: { keys: [ownKey] }, anySubject: true });
+        assert.equal(r.status, 400, `${own}: ${r.text}`);
+        assert.equal(r.json.error, 'validation-failed');
+        assert.match(r.json.message, /^issuer: .* is this server's own issuer/);
+    }
     const list = await adminFetch(b, 'GET', '/admin/v1/trusted-issuers');
     assert.deepEqual(list.json.items.map((i) => i.issuer), [IDP]);
     const other = 'https://other.example.test/tenant?x=1';

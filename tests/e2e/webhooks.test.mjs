@@ -429,6 +429,37 @@ test('after a secret rotation both the old and the new secret verify', async () 
     assert.ok(!list.text.includes(rot.json.webhookSecret.slice(6)));
 });
 
+test('a rotated-out secret stops signing at previousSecretExpiresAt, not up to 5 s later', async () => {
+    const b = await startBackend({ args: [...RETRY_ARGS, '--webhook-secret-overlap', '2s'] });
+    try {
+        const customer = await newCustomer(b, 'overlap ends');
+        const oldSecret = receiver.secrets.get(customer)[0];
+        const rot = await adminFetch(b, 'POST', `/admin/v1/customers/${customer}/rotate-secret`);
+        assert.equal(rot.status, 200, rot.text);
+        receiver.secrets.set(customer, [rot.json.webhookSecret, oldSecret]);
+        const ends = Date.parse(rot.json.previousSecretExpiresAt);
+        assert.ok(Number.isFinite(ends), rot.text);
+        // A callback during the overlap: the dispatcher reads the customer's keys (both) now.
+        const during = await placeOrder(b, customer, `/ok/${customer}`);
+        await waitFor(() => receiver.forOrder(during).length > 0, { message: 'a callback during the overlap' });
+        if (Date.now() < ends - 500)
+            assert.equal(receiver.forOrder(during)[0].headers['webhook-signature'].split(' ').length, 2,
+                         'two signatures while they overlap');
+        // Once the overlap is over, every attempt carries the new signature alone.
+        while (Date.now() < ends + 50)
+            await new Promise((resolve) => setTimeout(resolve, ends + 50 - Date.now()));
+        const after = await placeOrder(b, customer, `/ok/${customer}`);
+        await waitFor(() => receiver.acceptedStatuses(after).length === 5, { message: 'signed with the new secret' });
+        for (const r of receiver.forOrder(after)) {
+            assert.equal(r.headers['webhook-signature'].split(' ').length, 1,
+                         `one signature after ${rot.json.previousSecretExpiresAt}: ${r.headers['webhook-signature']}`);
+            new Webhook(rot.json.webhookSecret).verify(r.body, r.headers);
+        }
+    } finally {
+        assert.equal(await b.stop(), 0, b.stderr);
+    }
+});
+
 test('rotating the secret of an unknown customer is a 404 and creates no secret', async () => {
     const unknown = '0d9a3f0e-0000-4000-8000-00000000beef';
     const rot = await adminFetch(backend, 'POST', `/admin/v1/customers/${unknown}/rotate-secret`);
@@ -663,8 +694,10 @@ test('one customer whose receiver keeps failing holds at most a quarter of the m
 test('a customer\'s endpoint whose receiver never answers takes its turn with the customer\'s other endpoints: their callbacks go out meanwhile', { timeout: 2 * TIMEOUT_MS }, async () => {
     // Anyone who knows a customer's id may place orders for it, with a callback that hangs:
     // 40 of them held the customer's two slots for 1.5 s each, in turn, and its own order's
-    // callbacks waited behind all of them (about half a minute for the first).
-    const b = await startBackend({ args: ['--webhook-allow-loopback', '--webhook-retry-schedule', '1s',
+    // callbacks waited behind all of them (about half a minute for the first). Their retries
+    // wait an hour: with a second's wait, a loaded machine saw the first hanging deliveries
+    // use up their two attempts (failed) before the customer's own callbacks were all in.
+    const b = await startBackend({ args: ['--webhook-allow-loopback', '--webhook-retry-schedule', '1h',
                                           '--webhook-jitter-percent', '0', '--webhook-timeout-ms', '1500',
                                           '--webhook-max-in-flight', '8'] });
     try {

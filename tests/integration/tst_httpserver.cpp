@@ -838,7 +838,8 @@ QStringList accessLog;
 QtMessageHandler previousHandler = nullptr;
 void captureAccessLog(QtMsgType type, const QMessageLogContext &context, const QString &message)
 {
-    if (context.category && QByteArray(context.category) == "gatehouse.access") {
+    if (context.category && (QByteArray(context.category) == "gatehouse.access" ||
+                             QByteArray(context.category) == "gatehouse.http")) {
         QMutexLocker lock(&accessLogMutex);
         accessLog.append(message);
         return;
@@ -847,7 +848,8 @@ void captureAccessLog(QtMsgType type, const QMessageLogContext &context, const Q
         previousHandler(type, context, message);
 }
 
-// The access log's lines while it lives (the category turned on, then back off).
+// The access log's lines (and the HTTP core's own, such as a dropped stream's) while it lives
+// (the category turned on, then back off).
 struct AccessLogCapture
 {
     AccessLogCapture()
@@ -874,6 +876,42 @@ struct AccessLogCapture
     }
 };
 } // namespace
+
+// Streams share one budget of unsent bytes per listener: readers that do not read are dropped
+// once all of them together hold more, each long before its own limit. Per stream alone, a
+// hundred watches a node never read held 16 MiB each, 1.6 GB.
+void TestHttpServer::unreadStreamsShareOneBudget()
+{
+    ListenerOptions o = plainOptions();
+    o.maxStreamBacklogBytes = 64 * 1024 * 1024; // not what drops them here
+    o.maxStreamBacklogTotalBytes = 4 * 1024 * 1024;
+    const AccessLogCapture capture;
+    ServerThread server(o);
+    std::vector<std::unique_ptr<QTcpSocket>> readers;
+    for (int i = 0; i < 3; ++i) {
+        auto s = std::make_unique<QTcpSocket>();
+        s->setReadBufferSize(64 * 1024);
+        s->connectToHost(QHostAddress::LocalHost, server.port());
+        QVERIFY(s->waitForConnected(timeoutMs()));
+        s->write("GET /endless HTTP/1.1\r\nHost: t\r\n\r\n");
+        QVERIFY(s->waitForBytesWritten(timeoutMs()));
+        readers.push_back(std::move(s));
+    }
+    // From here on nobody reads.
+    QTRY_COMPARE_WITH_TIMEOUT(server.connections(), 0, timeoutMs());
+    static const QRegularExpression held(
+        QStringLiteral("dropping a stream whose reader holds (\\d+) bytes"));
+    QMutexLocker lock(&accessLogMutex);
+    int dropped = 0;
+    for (const QString &line : std::as_const(accessLog)) {
+        const QRegularExpressionMatch m = held.match(line);
+        if (!m.hasMatch())
+            continue;
+        ++dropped;
+        QVERIFY2(m.captured(1).toLongLong() < 16LL * 1024 * 1024, qPrintable(line));
+    }
+    QCOMPARE(dropped, 3);
+}
 
 void TestHttpServer::accessLogLinesCannotBeForged()
 {

@@ -44,6 +44,7 @@ private slots:
     void bodyLimits();
     void pipelinedResponsesInOrder();
     void fullPipelineStopsReading();
+    void unreadStreamsShareOneBudget();
     void unreadStreamIsDropped();
     void headOfStreamSendsNoBody();
     void clientLeavesBeforeAsyncResponse();

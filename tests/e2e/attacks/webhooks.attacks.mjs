@@ -141,6 +141,34 @@ describe('webhooks: callback URLs that would reach this host or a private networ
         assert.ok(!received.some((x) => x.customerId === bystander), JSON.stringify(received));
     });
 
+    // The demo receiver's port is anyone's on this host: forged POSTs to it are answered, but
+    // they neither push out what the server really sent nor tell whether a customer exists.
+    attack('webhooks: forged POSTs to the built-in demo receiver — the genuine records stay, an unknown customer answers as a bad signature', async () => {
+        const origin = (await adminFetch(b, 'GET', '/admin/v1/demo-receiver')).json.url;
+        const c = await adminFetch(b, 'POST', '/admin/v1/customers', { name: 'demo receiver forged' });
+        assert.equal(c.status, 201, c.text);
+        const customer = c.json.customer.id;
+        const own = await serviceFetch(b, 'POST', `/v1/customers/${customer}/orders`, { orderStatusCallbackUrl: `${origin}/hooks/${customer}` });
+        assert.equal(own.status, 201, own.text);
+        const genuine = async () => (await adminFetch(b, 'GET', '/admin/v1/demo-receiver')).json.received
+            .filter((x) => x.orderId === own.json.id && x.verified);
+        await waitFor(async () => (await genuine()).length > 0 || null, { message: 'the genuine callback' });
+        const forge = (who) => fetch(`${origin}/hooks/${who}`, { method: 'POST', headers: {
+            'content-type': 'application/json', 'webhook-id': `msg_forged${Math.random()}`,
+            'webhook-timestamp': String(Math.floor(Date.now() / 1000)), 'webhook-signature': 'v1,AAAA' },
+        body: JSON.stringify({ orderId: 'forged', orderStatus: 'DELIVERED' }) });
+        const known = await forge(customer);
+        const unknown = await forge('00000000-0000-4000-8000-000000000000');
+        assert.equal(known.status, 400);
+        assert.equal(unknown.status, 400);
+        assert.deepEqual(await unknown.json(), await known.json(), 'the same answer for an unknown customer');
+        for (let i = 0; i < 250; ++i)
+            assert.equal((await forge(customer)).status, 400);
+        assert.ok((await genuine()).length > 0, 'the genuine records are still there');
+        const forged = (await adminFetch(b, 'GET', '/admin/v1/demo-receiver')).json.received.filter((x) => !x.verified);
+        assert.ok(forged.length > 0 && forged.length <= 20, `${forged.length} unverified records kept`);
+    });
+
     // An allowlisted name is for a partner's host on a private network. It let every address
     // through: once its DNS answered loopback (rebinding between two attempts) or the metadata
     // address, signed POSTs went there.
