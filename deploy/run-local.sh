@@ -24,7 +24,16 @@ set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 DIR="${1:-$(mktemp -d "${TMPDIR:-/tmp}/gatehouse-fleet.XXXXXX")}"
+# A DIR that already exists must be the caller's and closed to others: what is in it (nginx's
+# pid file and configuration, the instances' logs, the PostgreSQL pointer) is acted on here,
+# by whoever runs this (root, often).
+if [ -e "$DIR" ] && { [ ! -d "$DIR" ] || [ -L "$DIR" ] || [ ! -O "$DIR" ] ||
+                      [ -n "$(find "$DIR" -maxdepth 0 -perm /022)" ]; }; then
+  echo "$DIR is not a directory of this user's that others cannot write: choose another" >&2
+  exit 2
+fi
 mkdir -p "$DIR"
+chmod 700 "$DIR"
 DIR="$(cd "$DIR" && pwd)"
 BASE="${GATEHOUSE_PORT_BASE:-18080}"
 COUNT="${GATEHOUSE_INSTANCES:-3}"
@@ -90,13 +99,16 @@ for n in $(seq 1 "$COUNT"); do
     # takes it whichever instance answers (scoped tokens live in the database anyway).
     install -m 600 "$DIR/instance-1/admin-token" "$data/admin-token"
   fi
-  args=(--headless --data-dir "$data" --database "$DATABASE"
+  # The database URL (with its password) in the environment, not on the command line that
+  # every local user can read in /proc.
+  args=(--headless --data-dir "$data"
         --service-port "$port" --admin-port $((port + 1)) --cluster-port $((port + 2))
         --public-base-url "$SERVICE_URL" --trusted-proxies 127.0.0.1 "${EXTRA[@]}")
   # Every instance seals with one key: the first one's, made at its start.
   [ "$n" -gt 1 ] && args+=(--database-key-file "$DIR/database-key")
   rm -f "$data/ports.json"
-  "$BIN" "${args[@]}" >"$data/log" 2>&1 &
+  rm -f "$data/log"
+  GATEHOUSE_DATABASE="$DATABASE" "$BIN" "${args[@]}" >"$data/log" 2>&1 &
   pids+=($!)
   wait_for_file "$data/ports.json" "$!" || { tail -20 "$data/log" >&2; exit 1; }
   if [ "$n" -eq 1 ]; then

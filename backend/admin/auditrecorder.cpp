@@ -1,6 +1,7 @@
 #include "admin/auditrecorder.h"
 
 #include "admin/admintokens.h"
+#include "admin/clusteradmin.h"
 #include "admin/settingsadmin.h"
 
 #include "cluster/clusterapi.h"
@@ -10,8 +11,11 @@
 #include "core/httpserver.h"
 
 #include <QDateTime>
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QSqlQuery>
+#include <QUrl>
+#include <QUrlQuery>
 #include <algorithm>
 
 #include <optional>
@@ -83,7 +87,17 @@ bool affectsClusterVerdicts(const QString &kind, const QString &target)
 
 QString actorOf(const HttpRequest &req, const AdminTokens &tokens)
 {
-    QString who = QString::fromUtf8(req.header("x-gatehouse-actor")).trimmed().left(100);
+    // The caller's own word for who they are (the CLI sends $USER): a label, never able to
+    // hide the token's name. Without parentheses (the Audit page shows the actor up to its
+    // first " (": "admin token (…)" passed for the root's entries) and without format or
+    // separator characters (a right-to-left override reversed the part that told the truth).
+    QString who = QString::fromUtf8(req.header("x-gatehouse-actor"));
+    who.removeIf([](QChar c) {
+        return c == QLatin1Char('(') || c == QLatin1Char(')') ||
+               c.category() == QChar::Other_Format || c.category() == QChar::Other_Control ||
+               c.category() == QChar::Separator_Line || c.category() == QChar::Separator_Paragraph;
+    });
+    who = who.trimmed().left(100);
     // A scoped token names itself: "alice via admin token 'ci'", or the token alone.
     const auto principal = tokens.authenticate(req.bearerToken());
     if (principal && !principal->root)
@@ -110,6 +124,8 @@ AuditRecorder::AuditRecorder(Core::HttpServer &admin, Core::AuditLog &log, Core:
             const Target t = classify(req);
             if (!t.audited)
                 return {};
+            if (t.action == QLatin1String("import"))
+                return recordImport(req);
             // A create's snapshot path is its collection: nothing before.
             const QJsonValue before = t.action.startsWith(QLatin1String("create"))
                                           ? QJsonValue(QJsonValue::Null)
@@ -126,6 +142,11 @@ AuditRecorder::AuditRecorder(Core::HttpServer &admin, Core::AuditLog &log, Core:
                     return; // refused: nothing changed
                 Target after = t;
                 const QJsonDocument answer = QJsonDocument::fromJson(response.body);
+                // A request performed as another identity answers 200 with the cluster's own
+                // answer inside: refused there (403, 404, 422), it changed nothing either. It
+                // was recorded as done ("rbac delete 'cluster-admin'" for a 403).
+                if (t.innerStatus && answer.object().value(QLatin1String("code")).toInt() >= 400)
+                    return;
                 if (after.action.startsWith(QLatin1String("create")) && after.target.isEmpty()) {
                     after.target = createdId(answer.object());
                     // The new object's own GET, else the answer itself.
@@ -141,7 +162,8 @@ AuditRecorder::AuditRecorder(Core::HttpServer &admin, Core::AuditLog &log, Core:
                 e.target = after.target;
                 e.method = method;
                 e.path = path;
-                e.status = response.status;
+                e.status = t.innerStatus ? answer.object().value(QLatin1String("code")).toInt()
+                                         : response.status;
                 e.before = before;
                 e.after = after.action == QLatin1String("delete") ? QJsonValue(QJsonValue::Null)
                                                                   : snapshot(after);
@@ -217,8 +239,13 @@ AuditRecorder::Target AuditRecorder::classify(const HttpRequest &req)
                 t.audited = false;
                 return t;
             }
-            const Cluster::RequestInfo info = Cluster::RequestInfo::parse(
-                m.toUpper().toLatin1(), body.value(QLatin1String("path")).toString(), {});
+            // Read as ClusterApi::perform reads it (QUrl: decoded once, the query and a
+            // fragment split off): "%6Fps-admins" changes ops-admins, and is recorded so.
+            const QUrl url(QStringLiteral("http://x") +
+                           body.value(QLatin1String("path")).toString());
+            const Cluster::RequestInfo info =
+                Cluster::RequestInfo::parse(m.toUpper().toLatin1(), url.path(), QUrlQuery(url));
+            t.innerStatus = true;
             t.kind = clusterKind(info.resource);
             t.action = info.verb;
             t.clusterResource = info.resource;
@@ -230,9 +257,14 @@ AuditRecorder::Target AuditRecorder::classify(const HttpRequest &req)
             return t;
         }
         if (s[1] == QLatin1String("k8s")) {
-            const QString kubePath = req.path.mid(QStringLiteral("/admin/v1/cluster/k8s").size());
+            // The path as the route hands it to ClusterApi::perform, and as perform reads it
+            // (decoded again): %256F is an "o" there, and so here.
+            QString kubePath = req.path.mid(QStringLiteral("/admin/v1/cluster/k8s").size());
+            if (!req.query.isEmpty())
+                kubePath += QLatin1Char('?') + req.query.toString(QUrl::FullyEncoded);
+            const QUrl url(QStringLiteral("http://x") + kubePath);
             const Cluster::RequestInfo info =
-                Cluster::RequestInfo::parse(req.method, kubePath, req.query);
+                Cluster::RequestInfo::parse(req.method, url.path(), QUrlQuery(url));
             t.kind = clusterKind(info.resource);
             t.action = info.verb;
             t.clusterResource = info.resource;
@@ -310,6 +342,90 @@ AuditRecorder::Target AuditRecorder::classify(const HttpRequest &req)
         t.snapshotPath.clear();
     }
     return t;
+}
+
+Core::HttpServer::AfterResponse AuditRecorder::recordImport(const HttpRequest &req)
+{
+    static const QHash<QString, QString> plural{
+        {QStringLiteral("Role"), QStringLiteral("roles")},
+        {QStringLiteral("ClusterRole"), QStringLiteral("clusterroles")},
+        {QStringLiteral("RoleBinding"), QStringLiteral("rolebindings")},
+        {QStringLiteral("ClusterRoleBinding"), QStringLiteral("clusterrolebindings")}};
+    // The objects the manifests name, as the import reads them (a List's items unwrapped; a
+    // Role or RoleBinding without a namespace goes to "default").
+    QList<Target> named;
+    const auto parsed = rbacManifestObjects(req.body);
+    if (const auto *objects = std::get_if<QList<QJsonObject>>(&parsed)) {
+        for (const QJsonObject &o : *objects) {
+            const QString kind = o.value(QLatin1String("kind")).toString();
+            if (!plural.contains(kind))
+                continue;
+            const QJsonObject meta = o.value(QLatin1String("metadata")).toObject();
+            Target t;
+            t.audited = true;
+            t.kind = QStringLiteral("rbac");
+            t.clusterResource = plural.value(kind);
+            t.clusterName = meta.value(QLatin1String("name")).toString();
+            if (kind == QLatin1String("Role") || kind == QLatin1String("RoleBinding"))
+                t.clusterNamespace =
+                    meta.value(QLatin1String("namespace")).toString(QStringLiteral("default"));
+            t.target = t.clusterNamespace.isEmpty()
+                           ? t.clusterName
+                           : t.clusterNamespace + QLatin1Char('/') + t.clusterName;
+            named.append(t);
+        }
+    }
+    QList<QJsonValue> before;
+    for (const Target &t : std::as_const(named))
+        before.append(snapshot(t));
+    const QString actor = actorOf(req, m_tokens);
+    const QString method = QString::fromLatin1(req.method);
+    const QString path = req.path;
+    const Cluster::ClusterApi::DecisionPolicy policy = m_cluster.decisionPolicy();
+    return [this, named, before, actor, method, path, policy](const HttpResponse &response) {
+        if (response.status >= 400)
+            return;
+        const QJsonArray results = QJsonDocument::fromJson(response.body)
+                                       .object()
+                                       .value(QLatin1String("results"))
+                                       .toArray();
+        QList<AuditLog::Entry> made;
+        for (const QJsonValue v : results) {
+            const QJsonObject row = v.toObject();
+            const int code = row.value(QLatin1String("code")).toInt();
+            if (code >= 300)
+                continue; // refused: nothing changed
+            const QString resource = plural.value(row.value(QLatin1String("kind")).toString());
+            const QString name = row.value(QLatin1String("name")).toString();
+            const QString ns = row.value(QLatin1String("namespace")).toString();
+            for (qsizetype i = 0; i < named.size(); ++i) {
+                const Target &t = named[i];
+                if (t.clusterResource != resource || t.clusterName != name ||
+                    t.clusterNamespace != ns)
+                    continue;
+                AuditLog::Entry e;
+                e.actor = actor;
+                e.kind = t.kind;
+                e.action = row.value(QLatin1String("action")).toString() == QLatin1String("created")
+                               ? QStringLiteral("create")
+                               : QStringLiteral("update");
+                e.target = t.target;
+                e.method = method;
+                e.path = path;
+                e.status = code;
+                e.before = before[i];
+                e.after = snapshot(t);
+                made.append(std::move(e));
+                break;
+            }
+        }
+        // Which recent requests the whole import turns: with its last entry.
+        if (!made.isEmpty())
+            made.last().effects.insert(QStringLiteral("verdictChanges"),
+                                       m_cluster.verdictChanges(policy));
+        for (AuditLog::Entry &e : made)
+            m_log.record(std::move(e));
+    };
 }
 
 QJsonValue AuditRecorder::snapshot(const Target &t) const

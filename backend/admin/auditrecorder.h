@@ -40,12 +40,18 @@ public:
         QString clusterResource; // an object in the cluster store
         QString clusterNamespace;
         QString clusterName;
+        // The answer is 200 with the cluster's own answer ({"code", ...}) inside
+        // (/admin/v1/cluster/requests): that code says whether anything changed.
+        bool innerStatus = false;
     };
     // Which thing a request changes; audited false for reads and dry runs. Public for tests.
     static Target classify(const Core::HttpRequest &request);
 
 private:
     QJsonValue snapshot(const Target &t) const;
+    // An RBAC import: one entry per object it created or replaced, with the object before and
+    // after (the import's own answer says which; before, one "manifests" entry named none).
+    Core::HttpServer::AfterResponse recordImport(const Core::HttpRequest &req);
     void registerRoutes();
     void registerConsequences();
 

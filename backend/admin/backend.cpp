@@ -190,6 +190,10 @@ Result<void> Backend::startOrders()
         *m_database, *m_writer, *m_events, *m_clock, *m_webhooks, m_config.deliveryHistoryDays);
     // Its history is pruned by the instance that leads the periodic jobs.
     m_redeliveries->setScheduled([instances = m_instances.get()] { return instances->leads(); });
+    // A job ends with the admin token that started it (revoked: gone from the tokens).
+    m_redeliveries->setTokenAlive([this](const QString &id) {
+        return !m_adminTokens || m_adminTokens->find(id).has_value();
+    });
     // Jobs are run by the instance they were started on; on PostgreSQL those of an instance
     // that died are taken over (docs/storage.md "Bulk redelivery jobs across instances").
     std::function<std::optional<QSet<QString>>()> alive;
@@ -389,7 +393,8 @@ Result<void> Backend::start()
             << Orders::OrderStore::idempotencyExpiryMigration()
             << Webhooks::WebhookStore::holderMigration()
             << Webhooks::WebhookStore::handOverMigration()
-            << Orders::OrderStore::lifecycleByMigration(),
+            << Orders::OrderStore::lifecycleByMigration()
+            << Webhooks::RedeliveryJobs::starterMigration(),
         *m_clock, Core::Database::Role::Instance);
     if (!db)
         return db.error();

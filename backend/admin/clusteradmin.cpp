@@ -56,6 +56,23 @@ QJsonObject ClusterAdminApi::changedFields(const Cluster::ClusterSettings &s,
     return out;
 }
 
+std::variant<QList<QJsonObject>, QString> rbacManifestObjects(const QByteArray &body)
+{
+    auto docs = Cluster::yamlDocumentsToJson(body);
+    if (auto *e = std::get_if<QString>(&docs))
+        return *e;
+    QList<QJsonObject> objects;
+    for (const QJsonValue &d : std::get<QList<QJsonValue>>(docs)) {
+        const QJsonObject o = d.toObject();
+        if (o.value(QLatin1String("kind")).toString().endsWith(QLatin1String("List")))
+            for (const QJsonValue item : o.value(QLatin1String("items")).toArray())
+                objects.append(item.toObject());
+        else
+            objects.append(o);
+    }
+    return objects;
+}
+
 ClusterAdminApi::ClusterAdminApi(Core::HttpServer &server, Cluster::ClusterApi &cluster,
                                  Core::SettingsStore &settings, Crypto::CertificateAuthority ca,
                                  QString serverUrl, const Core::Clock &clock,
@@ -361,18 +378,10 @@ ClusterAdminApi::ClusterAdminApi(Core::HttpServer &server, Cluster::ClusterApi &
     m_server.routeDeferred(
         "POST", QStringLiteral("/admin/v1/cluster/rbac/import"),
         [this](const HttpRequest &req, const Responder &respond) {
-            auto docs = Cluster::yamlDocumentsToJson(req.body);
-            if (auto *e = std::get_if<QString>(&docs))
+            auto parsed = rbacManifestObjects(req.body);
+            if (auto *e = std::get_if<QString>(&parsed))
                 return respond(bad(*e, "malformed-manifest"));
-            QList<QJsonObject> objects;
-            for (const QJsonValue &d : std::get<QList<QJsonValue>>(docs)) {
-                const QJsonObject o = d.toObject();
-                if (o.value(QLatin1String("kind")).toString().endsWith(QLatin1String("List")))
-                    for (const QJsonValue item : o.value(QLatin1String("items")).toArray())
-                        objects.append(item.toObject());
-                else
-                    objects.append(o);
-            }
+            const QList<QJsonObject> objects = std::get<QList<QJsonObject>>(parsed);
             static const QHash<QString, QString> plural{
                 {QStringLiteral("Role"), QStringLiteral("roles")},
                 {QStringLiteral("ClusterRole"), QStringLiteral("clusterroles")},

@@ -3,7 +3,10 @@
 #include "crypto/certificateauthority.h"
 
 #include <QJsonObject>
+#include <QList>
 #include <QString>
+
+#include <variant>
 
 namespace Gatehouse::Core {
 class Clock;
@@ -23,6 +26,10 @@ class AdminTokens;
 // /admin/v1/cluster: kubeconfig issuance, live settings, dry-run explanations, requests as
 // any identity, recent decisions, the who-can matrix, RBAC manifest import, and the cluster
 // API itself as cluster-admin under /admin/v1/cluster/k8s/... (docs/cluster.md).
+// The objects of RBAC manifests (YAML or JSON, several documents, a List's items unwrapped), as
+// POST /admin/v1/cluster/rbac/import reads them; an error text when they do not parse.
+std::variant<QList<QJsonObject>, QString> rbacManifestObjects(const QByteArray &body);
+
 class ClusterAdminApi
 {
 public:

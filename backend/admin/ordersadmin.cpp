@@ -494,11 +494,18 @@ void OrdersAdminApi::registerRoutes()
                 request.insert(
                     QStringLiteral("actor"),
                     QString::fromUtf8(req.header("x-gatehouse-actor")).trimmed().left(100));
-            m_redeliveries.create(request, [respond](Core::Result<QJsonObject> r) {
-                if (!r)
-                    return respond(fromError(r.error()));
-                respond(HttpResponse::json(201, *r));
-            });
+            // It ends with the admin token that starts it: when that expires or is revoked.
+            Webhooks::RedeliveryJobs::Starter starter;
+            if (const auto by = m_tokens.authenticate(req.bearerToken()); by && !by->root)
+                starter = {by->id, by->expiresAt};
+            m_redeliveries.create(
+                request,
+                [respond](Core::Result<QJsonObject> r) {
+                    if (!r)
+                        return respond(fromError(r.error()));
+                    respond(HttpResponse::json(201, *r));
+                },
+                starter);
         });
     m_server.route("GET", QStringLiteral("/admin/v1/redeliveries"), [this](const HttpRequest &req) {
         return HttpResponse::json(

@@ -120,6 +120,9 @@ struct RedeliveryJobs::Running
     qint64 startedAt = 0;
     qint64 finishedAt = 0;
     QString actor;
+    QString adminToken; // the scoped admin token that started it (empty: root)
+    qint64 endsAt = 0;  // when that token expires (0: never)
+    QElapsedTimer tokenChecked;
     QString lastError;
     QString instance;     // who runs it (its holder)
     double allowance = 1; // token bucket: the first one goes at once
@@ -165,6 +168,14 @@ Core::Migration RedeliveryJobs::migration()
                             "webhook_deliveries(completed_at) WHERE state != 'pending'")}};
 }
 
+Core::Migration RedeliveryJobs::starterMigration()
+{
+    return {40,
+            QStringLiteral("webhooks: the admin token that started a redelivery job, and its end"),
+            {QStringLiteral("ALTER TABLE webhook_redelivery_jobs ADD COLUMN admin_token TEXT"),
+             QStringLiteral("ALTER TABLE webhook_redelivery_jobs ADD COLUMN ends_at INTEGER")}};
+}
+
 Core::Migration RedeliveryJobs::holderMigration()
 {
     return {28,
@@ -208,8 +219,9 @@ void RedeliveryJobs::adoptOrphans()
         [=](WriteTransaction &tx) -> Result<void> {
             QSqlQuery &q = tx.query(QStringLiteral(
                 "SELECT id, created_at, actor, filter, rate, delivery_ids, next_index, done, "
-                "failed, started_at, COALESCE(holder, '') FROM webhook_redelivery_jobs WHERE "
-                "state = 'running' ORDER BY created_at"));
+                "failed, started_at, COALESCE(holder, ''), COALESCE(admin_token, ''), "
+                "COALESCE(ends_at, 0) FROM webhook_redelivery_jobs WHERE state = 'running' "
+                "ORDER BY created_at"));
             if (!q.exec())
                 return WriteTransaction::sqlError(q, "find running redelivery jobs");
             QList<std::shared_ptr<Running>> orphans;
@@ -230,6 +242,8 @@ void RedeliveryJobs::adoptOrphans()
                 r->done = q.value(7).toInt();
                 r->failed = q.value(8).toInt();
                 r->startedAt = q.value(9).toLongLong();
+                r->adminToken = q.value(11).toString();
+                r->endsAt = q.value(12).toLongLong();
                 r->instance = holder; // the one it is taken from, until the claim below
                 orphans.append(r);
             }
@@ -321,7 +335,7 @@ Result<QJsonObject> RedeliveryJobs::preview(const QJsonObject &filter, int sampl
 }
 
 void RedeliveryJobs::create(const QJsonObject &request,
-                            std::function<void(Result<QJsonObject>)> done)
+                            std::function<void(Result<QJsonObject>)> done, Starter startedBy)
 {
     const QJsonValue filterValue = request.value(QLatin1String("filter"));
     if (!filterValue.isUndefined() && !filterValue.isObject())
@@ -360,6 +374,8 @@ void RedeliveryJobs::create(const QJsonObject &request,
     r->createdAt = nowMs();
     r->startedAt = r->createdAt;
     r->instance = m_instance;
+    r->adminToken = startedBy.tokenId;
+    r->endsAt = startedBy.endsAt;
     const QByteArray ids =
         QJsonDocument(QJsonArray::fromStringList(r->ids)).toJson(QJsonDocument::Compact);
     const QByteArray filterJson = QJsonDocument(filter).toJson(QJsonDocument::Compact);
@@ -381,8 +397,8 @@ void RedeliveryJobs::create(const QJsonObject &request,
                     409);
             QSqlQuery &i = tx.query(QStringLiteral(
                 "INSERT INTO webhook_redelivery_jobs (id, created_at, actor, filter, rate, "
-                "delivery_ids, total, state, started_at, holder) VALUES (?, ?, ?, ?, ?, ?, ?, "
-                "'running', ?, ?)"));
+                "delivery_ids, total, state, started_at, holder, admin_token, ends_at) VALUES "
+                "(?, ?, ?, ?, ?, ?, ?, 'running', ?, ?, ?, ?)"));
             i.addBindValue(r->id);
             i.addBindValue(r->createdAt);
             i.addBindValue(r->actor);
@@ -392,6 +408,10 @@ void RedeliveryJobs::create(const QJsonObject &request,
             i.addBindValue(int(r->ids.size()));
             i.addBindValue(r->startedAt);
             i.addBindValue(r->instance);
+            i.addBindValue(r->adminToken.isEmpty() ? QVariant(QMetaType::fromType<QString>())
+                                                   : QVariant(r->adminToken));
+            i.addBindValue(r->endsAt > 0 ? QVariant(r->endsAt)
+                                         : QVariant(QMetaType::fromType<qint64>()));
             if (!i.exec())
                 return WriteTransaction::sqlError(i, "insert redelivery job");
             return {};
@@ -434,6 +454,22 @@ void RedeliveryJobs::tick(const QString &id)
     const auto r = m_running.value(id);
     if (!r || r->state != QLatin1String("running"))
         return;
+    // It ends with the admin token that started it: expired, or revoked (gone; looked up once
+    // a second). Before, a job of an `orders:write` token that expired in a minute sent its
+    // 10,000 redeliveries for a day after.
+    const bool expired = r->endsAt > 0 && nowMs() >= r->endsAt;
+    bool revoked = false;
+    if (!expired && !r->adminToken.isEmpty() && m_tokenAlive &&
+        (!r->tokenChecked.isValid() || r->tokenChecked.hasExpired(1000))) {
+        r->tokenChecked.start();
+        revoked = !m_tokenAlive(r->adminToken);
+    }
+    if (expired || revoked) {
+        r->lastError = expired ? QStringLiteral("the admin token that started it has expired")
+                               : QStringLiteral("the admin token that started it was revoked");
+        finish(id, QStringLiteral("cancelled"));
+        return;
+    }
     // Token bucket: `rate` a second, at most one tick's worth of burst.
     const double elapsed = double(r->clock.restart()) / 1000.0;
     r->allowance =

@@ -33,6 +33,13 @@ class WebhookService;
 // logs, are kept `historyDays` (0: forever); they are deleted by a pass at start and every hour,
 // a chain of writer jobs of at most `pruneChunk` deliveries each, so that the other modules'
 // commits go on between them.
+// Who started a bulk redelivery job (RedeliveryJobs::create).
+struct RedeliveryStarter
+{
+    QString tokenId;   // the scoped admin token's id; empty: the root token
+    qint64 endsAt = 0; // its expiry, ms since the epoch; 0: never
+};
+
 class RedeliveryJobs : public QObject
 {
     Q_OBJECT
@@ -50,6 +57,9 @@ public:
     static Core::Migration migration(); // schema version 10
     // Schema version 28: the instance that runs a job (`holder`).
     static Core::Migration holderMigration();
+    // Schema version 40: the admin token that started a job, and when it ends (`admin_token`,
+    // `ends_at`).
+    static Core::Migration starterMigration();
 
     // This process's instance id, recorded with the jobs it runs (docs/storage.md "Bulk
     // redelivery jobs across instances"); and, when other instances may share the database
@@ -71,7 +81,18 @@ public:
     //  deliveries: the first `sample` with their payloads}.
     Core::Result<QJsonObject> preview(const QJsonObject &filter, int sample = 20) const;
     // {"filter": {...}, "ratePerSecond": 1..1000 (default 10), "actor"?}: 201 with the job.
-    void create(const QJsonObject &request, std::function<void(Core::Result<QJsonObject>)> done);
+    // A job ends with the admin token that started it (docs/admin-tokens.md, "Nothing it
+    // issues outlives it"): `startedBy` its id (empty: the root token), `endsAt` its expiry
+    // (ms; 0: never). The job is cancelled when the token has expired or is gone.
+    using Starter = RedeliveryStarter;
+    void create(const QJsonObject &request, std::function<void(Core::Result<QJsonObject>)> done,
+                Starter startedBy = {});
+    // Whether an admin token still exists (Backend: AdminTokens); asked once a second for each
+    // running job a scoped token started. Set before start().
+    void setTokenAlive(std::function<bool(const QString &)> alive)
+    {
+        m_tokenAlive = std::move(alive);
+    }
     // A job running on another instance is cancelled in the database; that instance stops it at
     // its next write of progress (within a tick, 50 ms, of its next redelivery).
     void cancel(const QString &id, const std::function<void(Core::Result<QJsonObject>)> &done);
@@ -108,6 +129,7 @@ private:
     WebhookService &m_webhooks;
     int m_historyDays;
     const int m_pruneChunk;
+    std::function<bool(const QString &)> m_tokenAlive;
     QHash<QString, std::shared_ptr<Running>> m_running;
     std::function<bool()> m_scheduled;
     QString m_instance = QStringLiteral("this-process");

@@ -183,11 +183,22 @@ before(async () => {
     });
     await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
     port = server.address().port;
-    // A port nothing listens on: bound, then closed.
-    const probe = https.createServer();
-    await new Promise((resolve) => probe.listen(0, '127.0.0.1', resolve));
-    closedPort = probe.address().port;
-    await new Promise((resolve) => probe.close(resolve));
+    // A port nothing listens on: bound, then closed. Outside the ephemeral range (32768 on),
+    // from which every other test's listener on port 0 is given its port: one of them took a
+    // closed ephemeral port meanwhile once, and the "down" webhook answered in plain HTTP.
+    for (;;) {
+        const candidate = 20000 + Math.floor(Math.random() * 10000);
+        const probe = https.createServer();
+        const bound = await new Promise((resolve) => {
+            probe.once('error', () => resolve(false));
+            probe.listen(candidate, '127.0.0.1', () => resolve(true));
+        });
+        if (!bound)
+            continue;
+        closedPort = candidate;
+        await new Promise((resolve) => probe.close(resolve));
+        break;
+    }
 
     b = await startBackend();
     const admin = await issueKubeconfig(b, { kind: 'user', name: 'admin', groups: ['system:masters'] });

@@ -228,7 +228,14 @@ roleRef: {kind: Role, name: audit-pod-reader, apiGroup: rbac.authorization.k8s.i
     const imported = await adminFetch(b, 'POST', '/admin/v1/cluster/rbac/import', yaml,
                                       { ...ACTOR, 'Content-Type': 'application/yaml' });
     assert.equal(imported.status, 200, imported.text);
-    const [granted] = await entries('kind=rbac&target=manifests');
+    // One entry per object, the import's verdicts with its last.
+    const [role] = await entries('kind=rbac&target=default/audit-pod-reader');
+    assert.equal(role.action, 'create');
+    assert.equal(role.before, null);
+    assert.deepEqual(role.after.rules, [{ apiGroups: [''], resources: ['pods'], verbs: ['get', 'list'] }]);
+    const [granted] = await entries('kind=rbac&target=default/audit-carol-reads');
+    assert.equal(granted.action, 'create');
+    assert.deepEqual(granted.after.subjects, [{ kind: 'User', name: 'audit-carol', apiGroup: 'rbac.authorization.k8s.io' }]);
     const c = granted.consequences;
     assert.equal(c.verdictsChanged, 3, JSON.stringify(c));
     assert.match(c.summary, /^3 earlier request\(s\) decided otherwise after it \(3 now allowed, 0 now denied\)/);
@@ -255,7 +262,8 @@ roleRef: {kind: Role, name: audit-pod-reader, apiGroup: rbac.authorization.k8s.i
     assert.equal(await asCarol(), 200);
     const removed = await admin('DELETE', '/admin/v1/cluster/k8s/apis/rbac.authorization.k8s.io/v1/namespaces/default/rolebindings/audit-carol-reads');
     assert.equal(removed.status, 200, removed.text);
-    const [revoked] = await entries('kind=rbac&target=default/audit-carol-reads');
+    // (The import's create entry is there already: wait for the second.)
+    const [revoked] = await entries('kind=rbac&target=default/audit-carol-reads', 2);
     assert.equal(revoked.action, 'delete');
     assert.equal(revoked.consequences.verdictsChanged, 4, JSON.stringify(revoked.consequences));
     assert.equal(revoked.consequences.verdictChanges.length, 1);
@@ -297,6 +305,54 @@ roleRef: {kind: Role, name: audit-pod-reader, apiGroup: rbac.authorization.k8s.i
     assert.deepEqual(back.then, { stage: 'authentication', authorized: false, reason: 'no credentials presented and anonymous access is off' });
     assert.equal(back.user, 'system:anonymous');
     assert.match(back.now.reason, /system:public-info-viewer/);
+});
+
+test('cluster: what is recorded is what the cluster did — a refused request is no change, a name is the one changed, an import records each object, a claimed actor cannot hide the token', async () => {
+    const RBAC = '/apis/rbac.authorization.k8s.io/v1';
+    const binding = (name, users) => ({ apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRoleBinding',
+                                        metadata: { name }, roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'view' },
+                                        subjects: users.map((u) => ({ kind: 'User', name: u, apiGroup: 'rbac.authorization.k8s.io' })) });
+    const made = await admin('POST', `/admin/v1/cluster/k8s${RBAC}/clusterrolebindings`, binding('ops-viewers', ['olga']));
+    assert.equal(made.status, 201, made.text);
+    // 1. Performed as nobody: the cluster refuses (403), the admin API answers 200 around it. It
+    //    was recorded as "rbac delete 'cluster-admin'".
+    const refused = await admin('POST', '/admin/v1/cluster/requests',
+                                { user: 'nobody', method: 'DELETE', path: `${RBAC}/clusterrolebindings/cluster-admin` });
+    assert.equal(refused.status, 200, refused.text);
+    assert.equal(refused.json.code, 403);
+    // 2. A name encoded twice through the passthrough: the cluster changes ops-viewers; it was
+    //    recorded as "%6Fps-viewers", with nothing before.
+    const put = await admin('PUT', `/admin/v1/cluster/k8s${RBAC}/clusterrolebindings/%256Fps-viewers`,
+                            binding('ops-viewers', ['olga', 'eve']));
+    assert.equal(put.status, 200, put.text);
+    const [updated] = await entries('kind=rbac&target=ops-viewers', 2);
+    assert.equal(updated.action, 'update');
+    assert.deepEqual(updated.before.subjects.map((x) => x.name), ['olga']);
+    assert.deepEqual(updated.after.subjects.map((x) => x.name), ['olga', 'eve']);
+    const all = (await adminFetch(b, 'GET', '/admin/v1/audit?kind=rbac&limit=1000')).json.items;
+    assert.ok(!all.some((e) => e.target === 'cluster-admin'), 'the refused delete is not recorded');
+    assert.ok(!all.some((e) => e.target.includes('%')), JSON.stringify(all.map((e) => e.target)));
+    // 3. An import that replaces a binding records the binding, before and after.
+    const imported = await adminFetch(b, 'POST', '/admin/v1/cluster/rbac/import', JSON.stringify(binding('ops-viewers', ['olga', 'eve', 'mallory'])),
+                                      { ...ACTOR, 'Content-Type': 'application/json' });
+    assert.equal(imported.status, 200, imported.text);
+    assert.equal(imported.json.results[0].action, 'replaced');
+    const [replaced] = await entries('kind=rbac&target=ops-viewers', 3);
+    assert.equal(replaced.action, 'update');
+    assert.deepEqual(replaced.before.subjects.map((x) => x.name), ['olga', 'eve']);
+    assert.deepEqual(replaced.after.subjects.map((x) => x.name), ['olga', 'eve', 'mallory']);
+    // 4. A scoped token's caller claims to be someone with parentheses and a right-to-left
+    //    override: the Audit page shows the actor up to its first " (", which was the claim.
+    const scoped = await adminFetch(b, 'POST', '/admin/v1/admin-tokens', { name: 'audit-claims', permissions: ['cluster:write'] });
+    assert.equal(scoped.status, 201, scoped.text);
+    const claimed = await request(`${b.adminUrl}/admin/v1/cluster/k8s${RBAC}/clusterrolebindings/ops-viewers`, 'DELETE', undefined,
+                                  { Authorization: `Bearer ${scoped.json.token}`, 'User-Agent': 'audit-e2e/1.0',
+                                    // (UTF-8 bytes: Node sends a header's text as Latin-1)
+                                    'X-Gatehouse-Actor': Buffer.from('admin token (gatehouse-admin-cli from 127.0.0.1)\u202e', 'utf8').toString('latin1') });
+    assert.equal(claimed.status, 200, claimed.text);
+    const [deleted] = await entries('kind=rbac&target=ops-viewers', 4);
+    assert.equal(deleted.action, 'delete');
+    assert.equal(deleted.actor, "admin token gatehouse-admin-cli from 127.0.0.1 via admin token 'audit-claims' (audit-e2e/1.0 from 127.0.0.1)");
 });
 
 test('dry runs, reads and refused changes are not recorded; filters and errors; live audit.entry events', async () => {

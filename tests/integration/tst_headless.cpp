@@ -1837,6 +1837,9 @@ void TestHeadlessBackend::tokensKeptThroughTheIssueOrderMigration()
                              "credentials_until"),
               QStringLiteral("ALTER TABLE oauth_trusted_issuers DROP COLUMN expires_at"),
               QStringLiteral("ALTER TABLE oauth_users DROP COLUMN password_until"),
+              // and without who started a redelivery job (schema 40)
+              QStringLiteral("ALTER TABLE webhook_redelivery_jobs DROP COLUMN admin_token"),
+              QStringLiteral("ALTER TABLE webhook_redelivery_jobs DROP COLUMN ends_at"),
               // (the act column of schema 38 goes with oauth_tokens, which schema 13 makes
               // again from the columns it knows)
               QStringLiteral("DELETE FROM schema_migrations WHERE version >= 13")})
@@ -1879,7 +1882,7 @@ void TestHeadlessBackend::tokensKeptThroughTheIssueOrderMigration()
                  .toObject()
                  .value(QStringLiteral("schemaVersion"))
                  .toInt(),
-             39);
+             40);
     // The client's registration, recorded under schema 12, is still in the audit log.
     const QJsonArray audited =
         httpGet(

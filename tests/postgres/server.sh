@@ -45,11 +45,20 @@ as_owner() {
 
 stop_cluster() {
   local cluster="$1"
-  [ -n "$cluster" ] || return 0
+  [ -n "$cluster" ] && [ -e "$cluster" ] || return 0
+  # Only a directory mktemp made here, and this user's (or the server's owner's): the pointer
+  # file is read from a directory another user might have prepared
+  # ("/tmp/gatehouse-pg.x/../elsewhere" was removed, as root).
+  if ! [[ "$cluster" =~ ^/tmp/gatehouse-pg\.[A-Za-z0-9]{6}$ ]] || [ ! -d "$cluster" ] ||
+     [ -L "$cluster" ] ||
+     ! { [ -O "$cluster" ] || [ "$(stat -c %U "$cluster")" = "${owner:-$(id -un)}" ]; }; then
+    echo "not stopping or removing $cluster: not a server directory of this script's" >&2
+    return 0
+  fi
   if [ -f "$cluster/data/postmaster.pid" ]; then
     as_owner "$bin/pg_ctl" -D "$cluster/data" -m fast -w stop >/dev/null 2>&1 || true
   fi
-  case "$cluster" in /tmp/gatehouse-pg.*) rm -rf "$cluster" ;; esac
+  rm -rf "$cluster"
 }
 
 case "$cmd" in

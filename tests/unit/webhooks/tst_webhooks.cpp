@@ -298,7 +298,8 @@ struct Instance
             Core::Database::coreMigrations()
                 << WebhookStore::migration() << WebhookStore::leaseMigration()
                 << RedeliveryJobs::migration() << RedeliveryJobs::holderMigration()
-                << WebhookStore::holderMigration() << WebhookStore::handOverMigration(),
+                << WebhookStore::holderMigration() << WebhookStore::handOverMigration()
+                << RedeliveryJobs::starterMigration(),
             clock);
         if (!db)
             qFatal("%s", qPrintable(db.error().message));
@@ -1851,6 +1852,77 @@ private slots:
     // instances"): a job is run by the instance it was started on; one whose instance died is
     // taken over by a live one, where it goes on and ends; one whose instance lives is left to
     // it; a job cancelled through another instance stops where it runs.
+    // A bulk redelivery job ends with the admin token that started it: when it expires, or once
+    // it is revoked (gone); the root token's runs to its end. Before, an `orders:write` token
+    // that expired in a minute left a job sending its 10,000 redeliveries for a day.
+    void redeliveryJobsEndWithTheAdminTokenThatStartedThem()
+    {
+        QTemporaryDir dir;
+        Core::SystemClock clock;
+        Receiver receiver;
+        Instance one(dir.filePath(QStringLiteral("jobs.db")), QString(), clock);
+        for (int i = 0; i < 6; ++i)
+            one.create(receiver.url(), QStringLiteral("o-%1").arg(i), 1);
+        QTRY_COMPARE_WITH_TIMEOUT(
+            one.count(QStringLiteral(
+                "SELECT COUNT(*) FROM webhook_deliveries WHERE state = 'succeeded'")),
+            6, timeoutMs());
+        WebhookService webhooks(
+            *one.database, *one.writer, *one.events, clock, one.dispatcher.get(),
+            [](Core::WriteTransaction &, const QString &) { return Core::Result<bool>(true); });
+        RedeliveryJobs jobs(*one.database, *one.writer, *one.events, clock, webhooks, 30);
+        bool revokedAlive = true;
+        jobs.setTokenAlive([&revokedAlive](const QString &id) {
+            return id != QLatin1String("tok-revoked") || revokedAlive;
+        });
+        QVERIFY(jobs.start().ok());
+        auto startJob = [&jobs](double rate, RedeliveryJobs::Starter by) {
+            QString id;
+            jobs.create(
+                QJsonObject{{QStringLiteral("filter"),
+                             QJsonObject{{QStringLiteral("state"), QStringLiteral("succeeded")}}},
+                            {QStringLiteral("ratePerSecond"), rate}},
+                [&id](Core::Result<QJsonObject> r) {
+                    id = r ? r->value(QLatin1String("id")).toString() : QStringLiteral("-");
+                },
+                std::move(by));
+            QDeadlineTimer deadline(timeoutMs());
+            while (id.isEmpty() && !deadline.hasExpired())
+                QTest::qWait(10); // answered on this thread
+            return id;
+        };
+        auto field = [&jobs](const QString &id, const char *name) {
+            const auto j = jobs.job(id);
+            return j ? j->value(QLatin1String(name)) : QJsonValue();
+        };
+        // Its token expires in a second and a half: cancelled then, before its six are sent.
+        const QString expiring = startJob(
+            1, {QStringLiteral("tok-expiring"), QDateTime::currentMSecsSinceEpoch() + 1500});
+        QTRY_COMPARE_WITH_TIMEOUT(field(expiring, "state").toString(), QStringLiteral("cancelled"),
+                                  timeoutMs());
+        QCOMPARE(field(expiring, "lastError").toString(),
+                 QStringLiteral("the admin token that started it has expired"));
+        QVERIFY2(field(expiring, "sent").toInt() < 6,
+                 qPrintable(field(expiring, "sent").toString()));
+        // Its token is revoked once it has sent one.
+        const QString revoked = startJob(1, {QStringLiteral("tok-revoked"), 0});
+        QTRY_VERIFY_WITH_TIMEOUT(field(revoked, "sent").toInt() >= 1, timeoutMs());
+        revokedAlive = false;
+        QTRY_COMPARE_WITH_TIMEOUT(field(revoked, "state").toString(), QStringLiteral("cancelled"),
+                                  timeoutMs());
+        QCOMPARE(field(revoked, "lastError").toString(),
+                 QStringLiteral("the admin token that started it was revoked"));
+        QVERIFY(field(revoked, "sent").toInt() < 6);
+        // The root token's (and a token that neither ends nor goes) runs to its end.
+        for (const RedeliveryJobs::Starter &by :
+             {RedeliveryJobs::Starter{}, RedeliveryJobs::Starter{QStringLiteral("tok-live"), 0}}) {
+            const QString whole = startJob(100, by);
+            QTRY_COMPARE_WITH_TIMEOUT(field(whole, "state").toString(), QStringLiteral("completed"),
+                                      timeoutMs());
+            QCOMPARE(field(whole, "sent").toInt(), 6);
+        }
+    }
+
     void redeliveryJobsMoveToALiveInstance()
     {
         const QString base = postgresBase();
