@@ -95,6 +95,26 @@ for (const method of ['client_secret_basic', 'client_secret_post']) {
     });
 }
 
+test('the form endpoints take at most 64 KiB: a larger form is 413 and nothing is read; one just under is read as any', async () => {
+    const form = (bytes) => {
+        const parts = ['grant_type=client_credentials', 'client_id=nobody'];
+        for (let i = 0; parts.join('&').length < bytes; ++i)
+            parts.push(`p${i}=x`);
+        return parts.join('&');
+    };
+    const headers = { 'Content-Type': 'application/x-www-form-urlencoded' };
+    for (const path of ['/oauth2/token', '/oauth2/revoke', '/oauth2/introspect', '/oauth2/device_authorization']) {
+        const large = await request(`${b.serviceUrl}${path}`, 'POST', form(70 * 1024), headers);
+        assert.equal(large.status, 413, `${path}: ${large.text.slice(0, 200)}`);
+        assert.equal(large.json?.access_token, undefined);
+        // Under the limit the form is parsed: a parameter it does not know is no error, the
+        // unknown client is.
+        const small = await request(`${b.serviceUrl}${path}`, 'POST', form(60 * 1024), headers);
+        assert.notEqual(small.status, 413, `${path}: ${small.text.slice(0, 200)}`);
+        assert.ok(small.status === 400 || small.status === 401, `${path}: ${small.status} ${small.text.slice(0, 200)}`);
+    }
+});
+
 test('opaque access tokens: issue time and 256 bits, introspectable, not JWTs, stored in issue order', async () => {
     const c = await register({ client_name: 'opaque', grant_types: ['client_credentials'], scope: 'a b',
                                access_token_format: 'opaque' });
