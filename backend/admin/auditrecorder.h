@@ -1,6 +1,7 @@
 #pragma once
 
 #include "core/auditlog.h"
+#include "core/httpserver.h"
 
 #include <QJsonObject>
 

@@ -335,7 +335,7 @@ Result<QJsonObject> RedeliveryJobs::preview(const QJsonObject &filter, int sampl
 }
 
 void RedeliveryJobs::create(const QJsonObject &request,
-                            std::function<void(Result<QJsonObject>)> done, Starter startedBy)
+                            std::function<void(Result<QJsonObject>)> done, const Starter &startedBy)
 {
     const QJsonValue filterValue = request.value(QLatin1String("filter"));
     if (!filterValue.isUndefined() && !filterValue.isObject())

@@ -86,7 +86,7 @@ public:
     // (ms; 0: never). The job is cancelled when the token has expired or is gone.
     using Starter = RedeliveryStarter;
     void create(const QJsonObject &request, std::function<void(Core::Result<QJsonObject>)> done,
-                Starter startedBy = {});
+                const Starter &startedBy = {});
     // Whether an admin token still exists (Backend: AdminTokens); asked once a second for each
     // running job a scoped token started. Set before start().
     void setTokenAlive(std::function<bool(const QString &)> alive)
