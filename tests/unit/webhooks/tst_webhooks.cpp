@@ -1876,7 +1876,7 @@ private slots:
             return id != QLatin1String("tok-revoked") || revokedAlive;
         });
         QVERIFY(jobs.start().ok());
-        auto startJob = [&jobs](double rate, RedeliveryJobs::Starter by) {
+        auto startJob = [&jobs](double rate, const RedeliveryJobs::Starter &by) {
             QString id;
             jobs.create(
                 QJsonObject{{QStringLiteral("filter"),
@@ -1885,7 +1885,7 @@ private slots:
                 [&id](Core::Result<QJsonObject> r) {
                     id = r ? r->value(QLatin1String("id")).toString() : QStringLiteral("-");
                 },
-                std::move(by));
+                by);
             QDeadlineTimer deadline(timeoutMs());
             while (id.isEmpty() && !deadline.hasExpired())
                 QTest::qWait(10); // answered on this thread
