@@ -2,6 +2,7 @@
 
 #include "core/clock.h"
 #include "core/database.h"
+#include "core/text.h"
 #include "core/writequeue.h"
 #include "crypto/digest.h"
 #include "crypto/privatekey.h"
@@ -42,25 +43,6 @@ bool namesItsHost(const QString &raw, const QUrl &url)
     const QString authority = raw.mid(start, end - start);
     return !authority.isEmpty() && !authority.contains(QLatin1Char('@')) &&
            !authority.contains(QLatin1Char('\\'));
-}
-
-// What an administrator and users read of a client (its name, its contacts) is text as shown:
-// valid Unicode without control characters (a terminal's escape sequences reached `gatehouse
-// admin clients list`) or bidirectional controls (U+202E made "gnp.exe" read "exe.png" on the
-// consent page). Empty when fine.
-QString displayTextProblem(const QString &s)
-{
-    if (!s.isValidUtf16())
-        return QStringLiteral("must be valid Unicode (a lone UTF-16 surrogate is not)");
-    for (const QChar c : s) {
-        if (c.category() == QChar::Other_Control)
-            return QStringLiteral("must not contain control characters");
-        const char16_t u = c.unicode();
-        if (u == 0x061C || u == 0x200E || u == 0x200F || (u >= 0x202A && u <= 0x202E) ||
-            (u >= 0x2066 && u <= 0x2069))
-            return QStringLiteral("must not contain bidirectional control characters");
-    }
-    return {};
 }
 
 QStringList strings(const QJsonValue &v)
@@ -569,7 +551,7 @@ Core::Result<Client> ClientRegistry::fromMetadata(const QJsonObject &m)
         return metadataError(QStringLiteral("invalid_client_metadata"),
                              QStringLiteral("client_name is required: 1 to 200 characters"));
     c.clientName = name.toString().trimmed();
-    if (const QString problem = displayTextProblem(c.clientName); !problem.isEmpty())
+    if (const QString problem = Core::textProblem(c.clientName, true); !problem.isEmpty())
         return metadataError(QStringLiteral("invalid_client_metadata"),
                              QStringLiteral("client_name ") + problem);
     c.tokenEndpointAuthMethod = m.value(QStringLiteral("token_endpoint_auth_method"))
@@ -653,7 +635,7 @@ Core::Result<Client> ClientRegistry::fromMetadata(const QJsonObject &m)
     }
     c.contacts = strings(m.value(QStringLiteral("contacts")));
     for (const QString &contact : std::as_const(c.contacts))
-        if (const QString problem = displayTextProblem(contact); !problem.isEmpty())
+        if (const QString problem = Core::textProblem(contact, true); !problem.isEmpty())
             return metadataError(QStringLiteral("invalid_client_metadata"),
                                  QStringLiteral("contacts ") + problem);
     c.accessTokenFormat =

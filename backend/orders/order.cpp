@@ -4,6 +4,7 @@
 
 #include "core/clock.h"
 #include "core/jsonwriter.h"
+#include "core/text.h"
 
 #include <QDateTime>
 #include <QJsonArray>
@@ -41,19 +42,6 @@ constexpr StatusEntry Statuses[] = {
 QString typeName(const QJsonValue &v)
 {
     return Core::jsonTypeName(v);
-}
-
-// What a client names things with must be stored as sent: valid Unicode (SQLite stores a lone
-// surrogate as another character, so a replay or a uniqueness check would see other text) and
-// no control characters. Empty when fine.
-QString textProblem(const QString &s)
-{
-    if (!s.isValidUtf16())
-        return QStringLiteral("must be valid Unicode (a lone UTF-16 surrogate is not)");
-    for (const QChar c : s)
-        if (c.category() == QChar::Other_Control)
-            return QStringLiteral("must not contain control characters");
-    return {};
 }
 
 // Characters as a reader counts them: code points, a surrogate pair is one.
@@ -242,7 +230,7 @@ Core::Result<OrderRequest> parseOrderRequest(const QByteArray &body, const QStri
             if (ref.isEmpty() || characters(ref) > MaxCustomerRef)
                 fail(QStringLiteral("/customerRef"), "out-of-range",
                      QStringLiteral("must be 1 to %1 characters long").arg(MaxCustomerRef));
-            else if (const QString problem = textProblem(ref); !problem.isEmpty())
+            else if (const QString problem = Core::textProblem(ref); !problem.isEmpty())
                 fail(QStringLiteral("/customerRef"), "invalid-format", problem);
             else
                 req.customerRef = ref;
@@ -299,7 +287,8 @@ Core::Result<OrderRequest> parseOrderRequest(const QByteArray &body, const QStri
                 else if (upc.toString().isEmpty() || characters(upc.toString()) > MaxUpc)
                     fail(base + QStringLiteral("/upc"), "out-of-range",
                          QStringLiteral("must be 1 to %1 characters long").arg(MaxUpc));
-                else if (const QString problem = textProblem(upc.toString()); !problem.isEmpty())
+                else if (const QString problem = Core::textProblem(upc.toString());
+                         !problem.isEmpty())
                     fail(base + QStringLiteral("/upc"), "invalid-format", problem);
                 else
                     line.upc = upc.toString();
