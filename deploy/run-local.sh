@@ -122,7 +122,7 @@ done
 mkdir -p "$DIR/nginx/tmp"
 upstream() { # offset from an instance's service port
   for n in $(seq 1 "$COUNT"); do
-    echo "    server 127.0.0.1:$((BASE + 10 + 3 * (n - 1) + $1)) max_fails=1 fail_timeout=5s;"
+    echo "    server 127.0.0.1:$((BASE + 10 + 3 * (n - 1) + $1)) max_fails=3 fail_timeout=5s;"
   done
 }
 sed -e "s|@DIR@|$DIR/nginx|g" -e "s|@STREAM_MODULE@|$NGINX_STREAM|g" \

@@ -1,4 +1,5 @@
 #include "cli/output.h"
+#include "core/jsontypename.h"
 
 #include <QJsonDocument>
 #include <QStringList>
@@ -51,8 +52,8 @@ QString field(const QJsonObject &o, const char *key)
     if (v.isNull() || v.isUndefined())
         return QStringLiteral("-");
     if (v.isDouble()) {
-        const double d = v.toDouble();
-        return d == double(qint64(d)) ? QString::number(qint64(d)) : QString::number(d);
+        const std::optional<qint64> whole = Core::jsonInteger(v);
+        return whole ? QString::number(*whole) : QString::number(v.toDouble());
     }
     if (v.isBool())
         return v.toBool() ? QStringLiteral("yes") : QStringLiteral("no");

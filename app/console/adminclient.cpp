@@ -803,8 +803,11 @@ QString jsonValueText(const QJsonValue &value)
     case QJsonValue::Bool:
         return value.toBool() ? QStringLiteral("true") : QStringLiteral("false");
     case QJsonValue::Double: {
-        const double d = value.toDouble();
-        return d == double(qint64(d)) ? QString::number(qint64(d)) : QString::number(d);
+        // A whole number qint64 holds (Qt converts only in range: no cast out of range, which
+        // is undefined): neither default comes back.
+        const qint64 whole = value.toInteger(0);
+        return whole == value.toInteger(1) ? QString::number(whole)
+                                           : QString::number(value.toDouble());
     }
     case QJsonValue::Array:
         return QString::fromUtf8(QJsonDocument(value.toArray()).toJson(QJsonDocument::Compact));

@@ -6,6 +6,8 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 
+#include <algorithm>
+
 namespace Gatehouse::Console {
 
 namespace {
@@ -423,7 +425,9 @@ qint64 JwtInspector::claim(const char *name, bool *present) const
     const QJsonValue value =
         m_result.value(QLatin1String("payload")).toObject().value(QLatin1String(name));
     *present = value.isDouble();
-    return *present ? qint64(value.toDouble()) : 0;
+    // Clamped before the cast (a double beyond qint64 cast to it is undefined): a pasted token's
+    // exp of 1e300 is shown as far in the future, not as whatever the cast made of it.
+    return *present ? qint64(std::clamp(value.toDouble(), -1e13, 1e13)) : 0;
 }
 
 QVariantList JwtInspector::timeClaims() const

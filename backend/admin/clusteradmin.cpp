@@ -6,6 +6,7 @@
 #include "cluster/kubeconfig.h"
 #include "core/clock.h"
 #include "core/httpserver.h"
+#include "core/jsontypename.h"
 #include "core/settingsstore.h"
 
 #include <QCoreApplication>
@@ -154,10 +155,11 @@ ClusterAdminApi::ClusterAdminApi(Core::HttpServer &server, Cluster::ClusterApi &
                 cr.commonName = name;
                 cr.organizations = groups;
             }
-            const int days = body->value(QLatin1String("validityDays")).toInt(365);
-            if (days < 1 || days > 3650)
-                return bad(QStringLiteral("validityDays must be 1 to 3650"));
-            cr.setValidity(m_clock.now(), days);
+            const std::optional<qint64> days =
+                Core::integerOr(body->value(QLatin1String("validityDays")), 365);
+            if (!days || *days < 1 || *days > 3650)
+                return bad(QStringLiteral("validityDays must be a whole number from 1 to 3650"));
+            cr.setValidity(m_clock.now(), int(*days));
             // No credential outlives the admin token that asked for it: these certificates
             // cannot be revoked, so a token that ends could otherwise leave itself a cluster
             // identity for years. A scoped token's end is its expiry, or any moment an

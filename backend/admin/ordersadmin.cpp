@@ -6,6 +6,7 @@
 #include "core/clock.h"
 #include "core/database.h"
 #include "core/httpserver.h"
+#include "core/jsontypename.h"
 #include "core/settingsstore.h"
 #include "orders/orderservice.h"
 #include "orders/orderstore.h"
@@ -249,12 +250,12 @@ void OrdersAdminApi::registerRoutes()
             if (!body)
                 return respond(error);
             const QJsonValue q = body->value(QStringLiteral("quantity"));
-            const double d = q.toDouble(-1);
-            if (!q.isDouble() || d != double(qint64(d)) || d < 1 || d > 100'000)
+            const std::optional<qint64> quantity = Core::jsonInteger(q);
+            if (!quantity || *quantity < 1 || *quantity > 100'000)
                 return respond(HttpResponse::error(400, QStringLiteral("invalid-quantity"),
                                                    QStringLiteral("quantity must be an integer "
                                                                   "from 1 to 100000")));
-            m_orders.restock(*id, int(d), [respond](Core::Result<Orders::Beer> r) {
+            m_orders.restock(*id, int(*quantity), [respond](Core::Result<Orders::Beer> r) {
                 if (!r)
                     return respond(fromError(r.error()));
                 respond(HttpResponse::json(200, r->toJson(true)));

@@ -720,7 +720,8 @@ void ClusterApi::recordEvent(const EventRecord &event)
             const QDateTime now = m_clock.now();
             m_store.commit(
                 [this, event, now]() -> ObjectStore::Outcome {
-                    return QList<ObjectChange>{eventChange(m_store, event, now)};
+                    std::optional<ObjectChange> change = eventChange(m_store, event, now);
+                    return change ? QList<ObjectChange>{*change} : QList<ObjectChange>{};
                 },
                 nullptr);
         },

@@ -621,6 +621,13 @@ void ClusterApi::recordAdmissionDenied(const Write &w, const QString &message)
 {
     if (w.ctx->dryRun)
         return;
+    // Admission comes before validation: the name is the client's, not yet checked. None that
+    // no object could have (a megabyte of it, stored with every refused write, grew the server
+    // 13-fold what was sent); the message at most kube's 1,024 characters of an Event note.
+    if (w.name.size() > 253 || std::any_of(w.name.cbegin(), w.name.cend(), [](QChar c) {
+            return c.unicode() <= 0x20 || c.unicode() >= 0x7f;
+        }))
+        return;
     const ResourceType &type = *w.type;
     QJsonObject involved{{QStringLiteral("kind"), type.kind},
                          {QStringLiteral("name"), w.name},
@@ -633,7 +640,8 @@ void ClusterApi::recordAdmissionDenied(const Write &w, const QString &message)
     recordEvent({QStringLiteral("Warning"), QStringLiteral("AdmissionDenied"),
                  QStringLiteral("%1 by %2 denied: %3")
                      .arg(w.operation.toLower(),
-                          actorOf(w.ctx->attributes.user.name, w.ctx->impersonator), message),
+                          actorOf(w.ctx->attributes.user.name, w.ctx->impersonator), message)
+                     .left(1024),
                  involved});
 }
 

@@ -8,6 +8,8 @@
 #include <QHostInfo>
 #include <QJsonArray>
 
+#include <limits>
+
 namespace Gatehouse::Cluster {
 
 namespace {
@@ -54,14 +56,21 @@ QString since(const QJsonValue &t, qint64 nowMs)
 bool EventSpamFilter::allow(const EventRecord &e, const QDateTime &now)
 {
     const QJsonObject &o = e.involvedObject;
-    const QString key = o.value(QLatin1String("kind")).toString() + QLatin1Char('\n') +
-                        o.value(QLatin1String("namespace")).toString() + QLatin1Char('\n') +
-                        o.value(QLatin1String("name")).toString() + QLatin1Char('\n') + e.reason;
+    const QByteArray key = QCryptographicHash::hash(
+        (o.value(QLatin1String("kind")).toString() + QLatin1Char('\n') +
+         o.value(QLatin1String("namespace")).toString() + QLatin1Char('\n') +
+         o.value(QLatin1String("name")).toString() + QLatin1Char('\n') + e.reason)
+            .toUtf8(),
+        QCryptographicHash::Sha256);
     QMutexLocker lock(&m_mutex);
-    if (m_buckets.size() > 10000) {
-        // Forget the buckets that have filled up again: they behave as new ones.
+    if (m_buckets.size() > kMaxBuckets) {
+        // Forget the buckets that have filled up again: they behave as new ones. Still too
+        // many (new objects each time, within the refill time): all are forgotten, as kube's
+        // LRU of 4,096 forgets the oldest; the Events themselves are bounded by their TTL.
         for (auto it = m_buckets.begin(); it != m_buckets.end();)
             it = it->updated.secsTo(now) >= kBurst * kRefillSeconds ? m_buckets.erase(it) : ++it;
+        if (m_buckets.size() > kMaxBuckets)
+            m_buckets.clear();
     }
     Bucket &b = m_buckets[key];
     if (b.updated.isValid())
@@ -73,29 +82,40 @@ bool EventSpamFilter::allow(const EventRecord &e, const QDateTime &now)
     return true;
 }
 
-ObjectChange eventChange(const ObjectStore &store, const EventRecord &e, const QDateTime &now)
+std::optional<ObjectChange> eventChange(const ObjectStore &store, const EventRecord &e,
+                                        const QDateTime &now)
 {
     const QJsonObject &involved = e.involvedObject;
     QString ns = involved.value(QLatin1String("namespace")).toString();
     if (ns.isEmpty())
         ns = QStringLiteral("default");
+    const std::optional<QJsonObject> space = store.get(QStringLiteral("namespaces"), QString(), ns);
+    if (!space || space->value(QLatin1String("status")).toObject().value(QLatin1String("phase")) ==
+                      QLatin1String("Terminating"))
+        return std::nullopt;
     const QByteArray key = (involved.value(QLatin1String("kind")).toString() + '\n' +
                             involved.value(QLatin1String("namespace")).toString() + '\n' +
                             involved.value(QLatin1String("name")).toString() + '\n' +
                             involved.value(QLatin1String("uid")).toString() + '\n' + e.type + '\n' +
                             e.reason + '\n' + e.message)
                                .toUtf8();
+    // A name of at most 253 characters, as every object's: <object, cut>.<16 hex digits>.
     const QString name =
-        involved.value(QLatin1String("name")).toString() + QLatin1Char('.') +
+        involved.value(QLatin1String("name")).toString().left(236) + QLatin1Char('.') +
         QString::fromLatin1(
             QCryptographicHash::hash(key, QCryptographicHash::Sha256).toHex().left(16));
     std::optional<QJsonObject> seen = store.get(QStringLiteral("events"), ns, name);
     if (seen) {
         const QDateTime last = parseTimestamp(seen->value(QLatin1String("lastTimestamp")));
         if (last.isValid() && last.secsTo(now) <= kAggregationSeconds) {
-            seen->insert(QStringLiteral("count"), seen->value(QLatin1String("count")).toInt(1) + 1);
+            // Saturated: the count is the event's own (anyone who may patch events sets it), and
+            // the largest int + 1 was an overflow on the server's own write.
+            const int count = seen->value(QLatin1String("count")).toInt(1);
+            seen->insert(QStringLiteral("count"),
+                         count < std::numeric_limits<int>::max() ? count + 1 : count);
             seen->insert(QStringLiteral("lastTimestamp"), eventTime(now));
-            return {ObjectChange::Kind::Modified, QStringLiteral("events"), ns, name, *seen};
+            return ObjectChange{ObjectChange::Kind::Modified, QStringLiteral("events"), ns, name,
+                                *seen};
         }
     }
     static const QString host = QHostInfo::localHostName();
@@ -120,8 +140,8 @@ ObjectChange eventChange(const ObjectStore &store, const EventRecord &e, const Q
                             {QStringLiteral("action"), actionOf(e.reason)},
                             {QStringLiteral("reportingComponent"), QLatin1String(kEventSource)},
                             {QStringLiteral("reportingInstance"), host}};
-    return {seen ? ObjectChange::Kind::Modified : ObjectChange::Kind::Added,
-            QStringLiteral("events"), ns, name, event};
+    return ObjectChange{seen ? ObjectChange::Kind::Modified : ObjectChange::Kind::Added,
+                        QStringLiteral("events"), ns, name, event};
 }
 
 QList<ObjectChange> expiredEvents(const ObjectStore &store, const QDateTime &now, qint64 ttlSeconds)

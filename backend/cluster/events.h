@@ -49,14 +49,18 @@ private:
         QDateTime updated;
     };
     QMutex m_mutex;
-    QHash<QString, Bucket> m_buckets;
+    QHash<QByteArray, Bucket> m_buckets; // by a digest of the key: at most kMaxBuckets
+    static constexpr qsizetype kMaxBuckets = 10000;
 };
 
 // The change that records e at now. As kube's event recorder aggregates: the same event (same
 // object, type, reason and message) seen again within ten minutes is the same Event with its
 // count raised and lastTimestamp moved; otherwise a new one, named <object>.<hex>, in the
-// object's namespace ("default" for cluster-scoped objects).
-ObjectChange eventChange(const ObjectStore &store, const EventRecord &e, const QDateTime &now);
+// object's namespace ("default" for cluster-scoped objects). Nothing (std::nullopt) when that
+// namespace does not exist or is being deleted: NamespaceLifecycle refuses an Event there, and
+// a refused write naming a namespace nobody made yet left events for its future owner.
+std::optional<ObjectChange> eventChange(const ObjectStore &store, const EventRecord &e,
+                                        const QDateTime &now);
 // The events last seen more than ttlSeconds ago, as deletions.
 QList<ObjectChange> expiredEvents(const ObjectStore &store, const QDateTime &now,
                                   qint64 ttlSeconds);

@@ -322,6 +322,7 @@ QList<ObjectChange> ObjectStore::stampLocked(QList<ObjectChange> changes, qint64
         // growing with every change.
         bodies->append(QJsonDocument(c.object).toJson(QJsonDocument::Compact));
         c.object = QJsonDocument::fromJson(bodies->last()).object();
+        c.bodySize = bodies->last().size();
         const auto before = changed.constFind(key);
         c.previous = before != changed.constEnd()
                          ? before->value_or(QJsonObject())
@@ -467,11 +468,13 @@ Result<void> ObjectStore::follow(Core::WriteTransaction &tx, Step &step, bool lo
     qint64 expected = cached + 1;
     while (log.next()) {
         const std::optional<ObjectChange::Kind> kind = kindOf(log.int64(1));
-        const std::optional<QJsonObject> object = objectOf(log.blob(5));
+        const QByteArray body = log.blob(5);
+        const std::optional<QJsonObject> object = objectOf(body);
         if (log.int64(0) != expected || !kind || !object)
             break;
         ++expected;
-        changes.append(ObjectChange{*kind, log.text(2), log.text(3), log.text(4), *object});
+        changes.append(
+            ObjectChange{*kind, log.text(2), log.text(3), log.text(4), *object, {}, body.size()});
     }
     if (!log.ok())
         return Core::WriteTransaction::sqlError(log, "read the cluster's change log");

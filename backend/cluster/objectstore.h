@@ -33,6 +33,7 @@ struct ObjectChange
     QString name;
     QJsonObject object;        // the new object (Deleted: the last state)
     QJsonObject previous = {}; // set by the store: the object before (empty: it did not exist)
+    qsizetype bodySize = -1;   // set by the store: the object's stored (compact JSON) size
 };
 
 // The cluster's objects: all in memory (reads never touch the disk), every change written

@@ -1,4 +1,5 @@
 #include "cluster/status.h"
+#include "core/jsontypename.h"
 
 #include <QJsonArray>
 #include <QJsonObject>
@@ -195,9 +196,9 @@ JsonWriter &JsonWriter::value(const QJsonValue &v)
     case QJsonValue::Bool:
         return value(v.toBool());
     case QJsonValue::Double: {
+        if (const std::optional<qint64> whole = Core::jsonInteger(v))
+            return value(*whole);
         const double d = v.toDouble();
-        if (d == double(qint64(d)) && qAbs(d) < 9.007199254740992e15)
-            return value(qint64(d));
         separator();
         m_out.append(QByteArray::number(d, 'g', 17));
         return *this;

@@ -327,8 +327,10 @@ WatchHub::WatchHub(ObjectStore &store, int window, int queueLimit, qsizetype win
         const std::shared_ptr<State> state = weak.lock();
         if (!state)
             return;
-        // Measured outside the lock (the writer's thread; a change of a large object).
-        const qsizetype size = QJsonDocument(c.object).toJson(QJsonDocument::Compact).size();
+        // As the store keeps it; measured outside the lock where the store did not say.
+        const qsizetype size = c.bodySize >= 0
+                                   ? c.bodySize
+                                   : QJsonDocument(c.object).toJson(QJsonDocument::Compact).size();
         QMutexLocker lock(&state->mutex);
         state->history.push_back(c);
         state->historySizes.push_back(size);

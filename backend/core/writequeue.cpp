@@ -337,6 +337,21 @@ Statement &WriteTransaction::stmt(const char *sql)
     return s;
 }
 
+Result<void> WriteTransaction::takeTurn(qint64 key, const char *what)
+{
+    if (!isPostgres())
+        return {};
+    Statement &timeout = stmt("SELECT set_config('lock_timeout', '10s', true), "
+                              "set_config('idle_in_transaction_session_timeout', '30s', true)");
+    if (!timeout.exec())
+        return sqlError(timeout, "set the lock timeout");
+    Statement &q = stmt("SELECT pg_advisory_xact_lock(?1)");
+    q.bind(1, key);
+    if (!q.exec())
+        return sqlError(q, what);
+    return {};
+}
+
 Error WriteTransaction::sqlError(const Statement &s, const char *what)
 {
     if (s.m_pg && s.m_pg->sqlState == kPgReadOnlyState)

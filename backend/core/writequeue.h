@@ -107,6 +107,14 @@ public:
     Result<void> readQueued();
     // The transaction runs on PostgreSQL (shared with other instances: row locks matter).
     bool isPostgres() const { return m_pg != nullptr; }
+    // On PostgreSQL, waits for this transaction's turn at `key` among all instances (an
+    // advisory lock held until the commit), so that a check and the write it guards are one
+    // step for the whole fleet: under READ COMMITTED a count sees only what the others have
+    // committed, and two instances both passed a limit. At most 10 s (then the job fails), and
+    // an instance that stalls while it holds the turn loses its session after 30 s. Nothing on
+    // SQLite, where the one writer is that step already. A job that takes a turn is submitted
+    // with WriteQueue::submitAtStart.
+    Result<void> takeTurn(qint64 key, const char *what);
     // Runs on the writer thread after the batch committed, only if this job succeeded.
     void afterCommit(std::function<void()> fn) { m_after.push_back(std::move(fn)); }
     // A failed statement as an Error value (machine code "database-error", HTTP 500).

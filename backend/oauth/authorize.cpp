@@ -10,6 +10,7 @@
 #include "crypto/random.h"
 #include "oauth/clientregistry.h"
 #include "oauth/form.h"
+#include "oauth/granthandler.h"
 #include "oauth/oauthlogging.h"
 #include "oauth/signingkeys.h"
 #include "oauth/tokenissuer.h"
@@ -45,6 +46,13 @@ QString hashCookie(const QString &v)
 }
 
 } // namespace
+
+bool stateTooLong(const QString &state)
+{
+    static constexpr qsizetype kMaxEncoded = 2048;
+    // A character is at most 9 bytes once encoded (3 of UTF-8, each %XX): short ones pass.
+    return state.size() * 9 > kMaxEncoded && QUrl::toPercentEncoding(state).size() > kMaxEncoded;
+}
 
 QByteArray withParams(const QString &uri, const QList<QPair<QString, QString>> &params)
 {
@@ -374,6 +382,10 @@ void AuthorizeEndpoint::authorize(const HttpRequest &req, const Responder &respo
                                  QStringLiteral("redirect_uri is required for this client.")));
     }
     r.state = p.value(QStringLiteral("state"));
+    if (stateTooLong(r.state))
+        return respond(errorPage(400, QStringLiteral("invalid_request"),
+                                 QStringLiteral("state is longer than 2048 bytes once "
+                                                "percent-encoded.")));
     // 2. Redirected errors.
     if (!parsed)
         return respond(redirectError(r, QStringLiteral("invalid_request"), repeated));
@@ -427,9 +439,6 @@ void AuthorizeEndpoint::authorize(const HttpRequest &req, const Responder &respo
     if (r.nonce.size() > 512)
         return respond(redirectError(r, QStringLiteral("invalid_request"),
                                      QStringLiteral("nonce is longer than 512 characters")));
-    if (r.state.size() > 2048)
-        return respond(redirectError(r, QStringLiteral("invalid_request"),
-                                     QStringLiteral("state is longer than 2048 characters")));
     r.prompt = p.value(QStringLiteral("prompt")).split(QLatin1Char(' '), Qt::SkipEmptyParts);
     for (const QString &v : std::as_const(r.prompt))
         if (v != QLatin1String("none") && v != QLatin1String("login") &&
@@ -457,6 +466,8 @@ void AuthorizeEndpoint::authorize(const HttpRequest &req, const Responder &respo
     if (p.contains(QStringLiteral("request_uri")))
         return respond(redirectError(r, QStringLiteral("request_uri_not_supported"),
                                      QStringLiteral("request_uri is not supported")));
+    if (auto e = resourceNotTaken(p))
+        return respond(redirectError(r, e->error, e->description));
     // max_age (OIDC Core §3.1.2.1): a sign-in older than this many seconds signs in again.
     qint64 maxAgeMs = -1;
     if (p.contains(QStringLiteral("max_age"))) {

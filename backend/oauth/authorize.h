@@ -202,6 +202,11 @@ QString hiddenInput(const char *name, const QString &value);
 // Appends parameters to a redirect URI (which has no fragment), each value percent-encoded
 // except the unreserved characters.
 QByteArray withParams(const QString &uri, const QList<QPair<QString, QString>> &params);
+// Whether a client's `state` is too long to go back in a redirect: more than 2,048 bytes once
+// percent-encoded (what the Location header carries; 2,048 reserved characters made 6 KB,
+// more than a proxy's default 4 KB header buffer: nginx answered 502 and took the instance out
+// of its upstreams). Such a request is answered by an error page, never a redirect.
+bool stateTooLong(const QString &state);
 // 303 See Other to `location`, not cached.
 Core::HttpResponse seeOther(const QByteArray &location);
 // The scheme, host and port of a redirect URI, as a page shows where a link goes.

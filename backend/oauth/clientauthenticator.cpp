@@ -72,12 +72,17 @@ std::optional<OAuthError> ClientAuthenticator::authenticate(const HttpRequest &r
         id = credentials->first;
         secret = credentials->second;
         method = QStringLiteral("client_secret_basic");
+        // A client_id beside Basic names the same client, or the request is not one client's.
+        if (form.contains(QStringLiteral("client_id")) &&
+            form.value(QStringLiteral("client_id")) != id)
+            return invalidRequest(QStringLiteral("client_id in the body is not the client of the "
+                                                 "Basic credentials"));
     } else if (post) {
         id = form.value(QStringLiteral("client_id"));
         secret = form.value(QStringLiteral("client_secret"));
         method = QStringLiteral("client_secret_post");
     } else if (assertion) {
-        return authenticateAssertion(req, form, client);
+        return authenticateAssertion(form, client);
     } else {
         id = form.value(QStringLiteral("client_id"));
         method = QStringLiteral("none");
@@ -91,20 +96,23 @@ std::optional<OAuthError> ClientAuthenticator::authenticate(const HttpRequest &r
     // Fail closed with one answer for an unknown client and a wrong secret.
     if (!found)
         return invalidClient(QStringLiteral("unknown client or wrong credentials"), basic);
+    // The secret before the method: how a client authenticates is told only to whoever holds
+    // its secret (or sent none).
+    if (method != QLatin1String("none") && !ClientRegistry::secretMatches(*found, secret))
+        return invalidClient(QStringLiteral("unknown client or wrong credentials"), basic);
     if (found->tokenEndpointAuthMethod != method)
         return invalidClient(
             QStringLiteral("this client authenticates with %1").arg(found->tokenEndpointAuthMethod),
             basic);
-    if (method != QLatin1String("none") && !ClientRegistry::secretMatches(*found, secret))
-        return invalidClient(QStringLiteral("unknown client or wrong credentials"), basic);
     if (auto ended = credentialsEnded(*found, basic))
         return ended;
     *client = *found;
     return std::nullopt;
 }
 
-std::optional<OAuthError> ClientAuthenticator::authenticateAssertion(
-    const HttpRequest &req, const QHash<QString, QString> &form, Client *client) const
+std::optional<OAuthError>
+ClientAuthenticator::authenticateAssertion(const QHash<QString, QString> &form,
+                                           Client *client) const
 {
     // RFC 7523 §2.2 / RFC 7521 §4.2: a JWT signed with one of the client's registered keys.
     if (form.value(QStringLiteral("client_assertion_type")) !=
@@ -128,11 +136,18 @@ std::optional<OAuthError> ClientAuthenticator::authenticateAssertion(
         return invalidClient(QStringLiteral("unknown client or not a private_key_jwt client"),
                              false);
     const qint64 now = m_clock.now().toMSecsSinceEpoch();
-    const QStringList audiences{m_issuer, m_issuer + QStringLiteral("/oauth2/token"),
-                                m_issuer + req.path};
-    auto claims = verifyAssertion(assertion, found->jwks, id, id, audiences, now, 600);
+    // `aud` is the issuer identifier, one string (draft-ietf-oauth-rfc7523bis, after the
+    // OpenID Foundation's 2025 disclosure): an authorization server of the attacker's that names
+    // this server's token endpoint as its own got assertions a client made for it with that URL
+    // (or a list holding it) as their aud, good here as that client's credentials.
+    auto claims = verifyAssertion(assertion, found->jwks, id, id, {m_issuer}, now, 600);
     if (!claims)
         return invalidClient(claims.error().message, false);
+    if (!claims->value(QStringLiteral("aud")).isString())
+        return invalidClient(QStringLiteral("aud must be this server's issuer identifier (%1) "
+                                            "as one string, not a list")
+                                 .arg(m_issuer),
+                             false);
     if (!m_jti.claim(id, claims->value(QStringLiteral("jti")).toString(), jtiKeptUntilMs(*claims),
                      now))
         return invalidClient(QStringLiteral("this client_assertion was already used (jti)"), false);

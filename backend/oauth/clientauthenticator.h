@@ -48,8 +48,7 @@ public:
 private:
     // invalid_client when the client's credentials ended (Client::credentialsUntil).
     std::optional<OAuthError> credentialsEnded(const Client &c, bool basic) const;
-    std::optional<OAuthError> authenticateAssertion(const Core::HttpRequest &req,
-                                                    const QHash<QString, QString> &form,
+    std::optional<OAuthError> authenticateAssertion(const QHash<QString, QString> &form,
                                                     Client *client) const;
 
     const ClientRegistry &m_clients;

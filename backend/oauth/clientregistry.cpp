@@ -2,6 +2,7 @@
 
 #include "core/clock.h"
 #include "core/database.h"
+#include "core/jsontypename.h"
 #include "core/text.h"
 #include "core/writequeue.h"
 #include "crypto/digest.h"
@@ -644,10 +645,13 @@ Core::Result<Client> ClientRegistry::fromMetadata(const QJsonObject &m)
         c.accessTokenFormat != QLatin1String("opaque"))
         return metadataError(QStringLiteral("invalid_client_metadata"),
                              QStringLiteral("access_token_format must be jwt or opaque"));
-    c.accessTokenLifetime = m.value(QStringLiteral("access_token_lifetime")).toInt(3600);
-    if (c.accessTokenLifetime < 30 || c.accessTokenLifetime > 86400)
+    const std::optional<qint64> lifetime =
+        Core::integerOr(m.value(QStringLiteral("access_token_lifetime")), 3600);
+    if (!lifetime || *lifetime < 30 || *lifetime > 86400)
         return metadataError(QStringLiteral("invalid_client_metadata"),
-                             QStringLiteral("access_token_lifetime must be 30 to 86400 seconds"));
+                             QStringLiteral("access_token_lifetime must be a whole number of "
+                                            "seconds from 30 to 86400"));
+    c.accessTokenLifetime = int(*lifetime);
     const QJsonValue jwks = m.value(QStringLiteral("jwks"));
     const QJsonValue jwksUri = m.value(QStringLiteral("jwks_uri"));
     if (!jwks.isUndefined() && !jwksUri.isUndefined())

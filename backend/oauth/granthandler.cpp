@@ -38,6 +38,16 @@ GrantResult grantReadFailed(const QSqlDatabase &db, const QSqlQuery *q)
                                     QStringLiteral("the grant could not be read")));
 }
 
+std::optional<OAuthError> resourceNotTaken(const QHash<QString, QString> &params)
+{
+    if (!params.contains(QStringLiteral("resource")))
+        return std::nullopt;
+    return OAuthError{QStringLiteral("invalid_target"),
+                      QStringLiteral("resource is taken only by the client_credentials and "
+                                     "token exchange grants; a user's token is for the client "
+                                     "(or the orders API, for orders scopes)")};
+}
+
 std::optional<OAuthError> requestedScopes(const Client &client, const QString &scope,
                                           QStringList *scopes)
 {

@@ -70,6 +70,9 @@ public:
     // Whether it checks a user's password (argon2id): then it runs on the server's isolated
     // pool (RouteOptions::isolated), never holding up the other grants.
     virtual bool checksPasswords() const { return false; }
+    // Whether it takes RFC 8707's `resource` (client_credentials, token exchange); the others
+    // refuse it (resourceNotTaken).
+    virtual bool takesResource() const { return false; }
 };
 
 using GrantHandlers = std::vector<std::unique_ptr<GrantHandler>>;
@@ -109,6 +112,12 @@ GrantResult grantFailed(const OAuthError &e);
 // server_error. Never invalid_grant: a code that could not be read is not unknown, and a
 // client told so would throw it away.
 GrantResult grantReadFailed(const QSqlDatabase &db, const QSqlQuery *q);
+
+// RFC 8707 `resource` where it is not taken (the user grants, the authorization and device
+// authorization requests: their tokens' audience is the client's, or the orders API's for its
+// orders scopes): invalid_target, not ignored. A client that named a resource server to bind
+// its token to would otherwise hand that server a token good at the orders API and userinfo.
+std::optional<OAuthError> resourceNotTaken(const QHash<QString, QString> &params);
 
 // Scopes asked for (the `scope` parameter), each allowed to the client; none asked for: all
 // the client's.

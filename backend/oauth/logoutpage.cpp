@@ -73,8 +73,9 @@ void AuthorizeEndpoint::logout(const HttpRequest &req, const Responder &respond)
             return respond(logoutError(repeatedParameter(repeated)));
     }
     const QString state = p.value(QStringLiteral("state"));
-    if (state.size() > 2048)
-        return respond(logoutError(QStringLiteral("state is longer than 2048 characters")));
+    if (stateTooLong(state))
+        return respond(
+            logoutError(QStringLiteral("state is longer than 2048 bytes once percent-encoded")));
     // The client: the id_token_hint's audience, or client_id (both: the same one).
     QString clientId = p.value(QStringLiteral("client_id"));
     const QString hint = p.value(QStringLiteral("id_token_hint"));

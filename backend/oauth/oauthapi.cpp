@@ -307,6 +307,9 @@ void OAuthApi::tokenEndpoint(const HttpRequest &req, const Responder &respond)
         return respond(
             unsupportedGrantType(QStringLiteral("grant_type '%1' is not supported").arg(grantType))
                 .toResponse());
+    if (!handler->takesResource())
+        if (auto e = resourceNotTaken(form))
+            return respond(e->toResponse());
     // Signing (RSA, ECDSA), password hashing (argon2id) and client assertions run on the
     // server's pool; a request its handler makes for less than waking a pool thread is made
     // here (an opaque client_credentials token: ClientCredentialsGrant::runsInline).
@@ -379,6 +382,8 @@ void OAuthApi::deviceAuthorizationEndpoint(const HttpRequest &req, const Respond
                                                          "among this client's "
                                                          "grant_types"))
                            .toResponse());
+    if (auto e = resourceNotTaken(form))
+        return respond(e->toResponse());
     QStringList scopes;
     if (auto e = requestedScopes(client, form.value(QStringLiteral("scope")), &scopes))
         return respond(e->toResponse());

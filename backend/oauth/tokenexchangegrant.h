@@ -32,6 +32,7 @@ public:
         return QStringLiteral("urn:ietf:params:oauth:grant-type:token-exchange");
     }
     GrantResult handle(const TokenRequest &request) const override;
+    bool takesResource() const override { return true; }
 
 private:
     struct Subject

@@ -191,19 +191,7 @@ Result<void> OrderStore::insertBeer(WriteTransaction &tx, const Beer &b, qint64 
 
 Result<void> OrderStore::lockLifecycle(WriteTransaction &tx)
 {
-    if (!tx.isPostgres())
-        return {};
-    // An instance that stalls while it holds the turn loses its session (30 s idle in its
-    // transaction), and a wait longer than 10 s fails this job rather than the writer.
-    Core::Statement &timeout =
-        tx.stmt("SELECT set_config('lock_timeout', '10s', true), "
-                "set_config('idle_in_transaction_session_timeout', '30s', true)");
-    if (!timeout.exec())
-        return WriteTransaction::sqlError(timeout, "set the lock timeout");
-    Core::Statement &q = tx.stmt("SELECT pg_advisory_xact_lock(7418235100419)");
-    if (!q.exec())
-        return WriteTransaction::sqlError(q, "wait for the orders' turn");
-    return {};
+    return tx.takeTurn(7418235100419, "wait for the orders' turn");
 }
 
 Result<bool> OrderStore::tryLockLifecycle(WriteTransaction &tx)

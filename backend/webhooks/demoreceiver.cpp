@@ -111,7 +111,8 @@ Core::HttpResponse DemoReceiver::handle(const Core::HttpRequest &req)
     if (id.isEmpty() || !tsOk || sig.isEmpty()) {
         error = QStringLiteral("missing or malformed webhook-id / webhook-timestamp / "
                                "webhook-signature headers");
-    } else if (qAbs(now / 1000 - timestamp) > ToleranceSeconds) {
+    } else if (timestamp < now / 1000 - ToleranceSeconds ||
+               timestamp > now / 1000 + ToleranceSeconds) { // no subtraction that overflows
         error = QStringLiteral("timestamp outside the 5-minute tolerance");
     } else {
         const QList<QByteArray> keys = WebhookStore::activeKeys(m_database, customerId, now);

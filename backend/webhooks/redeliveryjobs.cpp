@@ -380,9 +380,13 @@ void RedeliveryJobs::create(const QJsonObject &request,
         QJsonDocument(QJsonArray::fromStringList(r->ids)).toJson(QJsonDocument::Compact);
     const QByteArray filterJson = QJsonDocument(filter).toJson(QJsonDocument::Compact);
     QPointer<RedeliveryJobs> self(this);
-    m_writer.submit(
+    // At the start of its transaction: it waits for a turn other instances take too.
+    m_writer.submitAtStart(
         [r, ids, filterJson](WriteTransaction &tx) -> Result<void> {
-            // Counted in the writing transaction: two requests at once cannot both pass it.
+            // Counted in the writing transaction, in the fleet's turn (several instances on
+            // PostgreSQL): two requests at once cannot both pass it.
+            if (auto turn = tx.takeTurn(7418235100420, "wait for the redelivery jobs' turn"); !turn)
+                return turn;
             Core::Statement &running =
                 tx.stmt("SELECT count(*) FROM webhook_redelivery_jobs WHERE state = 'running'");
             if (!running.next())

@@ -11,6 +11,9 @@
 #include <QRandomGenerator>
 #include <QTcpSocket>
 
+#include <algorithm>
+#include <cmath>
+
 namespace {
 
 constexpr auto Kid = "test-key-1";
@@ -119,9 +122,12 @@ QJsonObject validateMetadata(const QJsonObject &m, QString *code, QString *messa
     const QString format = m.value("access_token_format").toString("jwt");
     if (format != "jwt" && format != "opaque")
         return fail("invalid_client_metadata", "access_token_format must be jwt or opaque");
-    const int lifetime = m.value("access_token_lifetime").toInt(3600);
-    if (lifetime < 30 || lifetime > 86400)
-        return fail("invalid_client_metadata", "access_token_lifetime must be 30 to 86400 seconds");
+    const QJsonValue lifetimeValue = m.value("access_token_lifetime");
+    const double lifetime =
+        lifetimeValue.isUndefined() || lifetimeValue.isNull() ? 3600 : lifetimeValue.toDouble(-1);
+    if (!(lifetime >= 30 && lifetime <= 86400) || lifetime != std::trunc(lifetime))
+        return fail("invalid_client_metadata",
+                    "access_token_lifetime must be a whole number of seconds from 30 to 86400");
     QJsonObject client{
         {"client_name", name.toString().trimmed()},
         {"redirect_uris", QJsonArray::fromStringList(uris)},
@@ -747,30 +753,31 @@ QJsonObject TestAdminServer::inspectJwt(const QJsonObject &request) const
 
     const qint64 now = QDateTime::currentSecsSinceEpoch();
     const qint64 leeway = 60;
+    // As the backend reads them (Core::jsonSeconds): clamped before the cast.
+    const auto seconds = [](const QJsonValue &v) {
+        return qint64(std::clamp(v.toDouble(), -1e13, 1e13));
+    };
     const QJsonValue exp = payload.value("exp");
     if (!exp.isDouble())
         add("exp", "fail", "no exp claim: the token never expires");
-    else if (qint64(exp.toDouble()) + leeway < now)
-        add("exp", "fail",
-            QStringLiteral("expired %1 ago").arg(span(now - qint64(exp.toDouble()))));
+    else if (seconds(exp) + leeway < now)
+        add("exp", "fail", QStringLiteral("expired %1 ago").arg(span(now - seconds(exp))));
     else
-        add("exp", "pass", QStringLiteral("expires in %1").arg(span(qint64(exp.toDouble()) - now)));
+        add("exp", "pass", QStringLiteral("expires in %1").arg(span(seconds(exp) - now)));
     const QJsonValue nbf = payload.value("nbf");
     if (nbf.isUndefined())
         add("nbf", "skip", "no nbf claim");
-    else if (!nbf.isDouble() || qint64(nbf.toDouble()) - leeway > now)
+    else if (!nbf.isDouble() || seconds(nbf) - leeway > now)
         add("nbf", "fail",
-            QStringLiteral("not valid before %1 from now").arg(span(qint64(nbf.toDouble()) - now)));
+            QStringLiteral("not valid before %1 from now").arg(span(seconds(nbf) - now)));
     else
-        add("nbf", "pass",
-            QStringLiteral("valid since %1").arg(span(now - qint64(nbf.toDouble()))));
+        add("nbf", "pass", QStringLiteral("valid since %1").arg(span(now - seconds(nbf))));
     const QJsonValue iat = payload.value("iat");
-    if (iat.isDouble() && qint64(iat.toDouble()) - leeway > now)
+    if (iat.isDouble() && seconds(iat) - leeway > now)
         add("iat", "fail",
-            QStringLiteral("issued in the future (%1 from now)")
-                .arg(span(qint64(iat.toDouble()) - now)));
+            QStringLiteral("issued in the future (%1 from now)").arg(span(seconds(iat) - now)));
     else if (iat.isDouble())
-        add("iat", "pass", QStringLiteral("issued %1 ago").arg(span(now - qint64(iat.toDouble()))));
+        add("iat", "pass", QStringLiteral("issued %1 ago").arg(span(now - seconds(iat))));
     else
         add("iat", "skip", "no iat claim");
     const QString expectedIssuer =
@@ -802,7 +809,7 @@ QJsonObject TestAdminServer::inspectJwt(const QJsonObject &request) const
             warnings.append(QStringLiteral("%1 is %2: that looks like milliseconds, not seconds "
                                            "(as seconds it is after the year 5000)")
                                 .arg(QLatin1String(claim))
-                                .arg(qint64(v.toDouble())));
+                                .arg(seconds(v)));
     }
     return {{"header", header},
             {"payload", payload},

@@ -1139,6 +1139,16 @@ void TestConsole::jwtInspectorServerPart()
     QVERIFY(!inspector.clientExists());
     QCOMPARE(inspector.clientText(), QStringLiteral("Client gone no longer exists"));
     QCOMPARE(inspector.userText(), QStringLiteral("User u-1 no longer exists"));
+    // Times far beyond any qint64 of seconds (a token anyone may paste): read clamped, never
+    // cast out of range (undefined; UBSan stopped the console, and its in-process backend).
+    inspector.inspectToken(server.makeJwt(server.clientId(1), "x", 600, {},
+                                          {{"exp", 1e300}, {"nbf", -1e300}, {"iat", 1e19}}));
+    QTRY_COMPARE_WITH_TIMEOUT(inspector.payload().value("exp").toDouble(), 1e300, timeoutMs());
+    QVERIFY(inspector.hasExpiry());
+    QVERIFY(!inspector.expired());
+    QVERIFY2(inspector.countdownText().startsWith(QStringLiteral("expires in ")),
+             qPrintable(inspector.countdownText()));
+    QCOMPARE(inspector.timeClaims().size(), 3);
 }
 
 void TestConsole::accessViewOAuthAnswers()

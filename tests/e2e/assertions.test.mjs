@@ -141,7 +141,7 @@ test('private_key_jwt: a signed assertion authenticates the client once', async 
                                grant_types: ['client_credentials'], scope: 'orders:read', jwks: { keys: [jwk] } });
     assert.equal(c.client_secret, undefined, 'no secret for private_key_jwt');
     const assertion = (claims = {}, key = keys.privateKey, opts) => sign(
-        { iss: c.client_id, sub: c.client_id, aud: tokenEndpoint, jti: randomUUID(), ...claims }, key, 'RS256',
+        { iss: c.client_id, sub: c.client_id, aud: b.serviceUrl, jti: randomUUID(), ...claims }, key, 'RS256',
         'client-key-1', opts);
     const params = (a) => ({ grant_type: 'client_credentials',
                              client_assertion_type: 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer',
@@ -176,7 +176,7 @@ test('private_key_jwt: a signed assertion authenticates the client once', async 
     assertError(await token(params(await assertion({}, keys.privateKey, { exp: '2h' }))), 401, 'invalid_client',
                 /in the future/);
     assertError(await token(params(await assertion({ jti: undefined }))), 401, 'invalid_client', /jti/);
-    assertError(await token(params(forged({ alg: 'none' }, { iss: c.client_id, sub: c.client_id, aud: tokenEndpoint,
+    assertError(await token(params(forged({ alg: 'none' }, { iss: c.client_id, sub: c.client_id, aud: b.serviceUrl,
                                                              exp: Math.floor(Date.now() / 1000) + 60, jti: 'x' }))),
                 401, 'invalid_client');
     assertError(await token({ ...params(await assertion()), client_assertion_type: 'urn:bogus' }), 401, 'invalid_client');

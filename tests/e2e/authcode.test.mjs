@@ -1046,12 +1046,29 @@ test('session: remembered consent skips both pages with the same auth_time; wide
     for (const [extra, error] of [[{ max_age: 'soon' }, 'invalid_request'], [{ max_age: '-1' }, 'invalid_request'],
                                   [{ request: 'eyJhbGciOiJub25lIn0.e30.' }, 'request_not_supported'],
                                   [{ request_uri: 'https://app.example/req.jwt' }, 'request_uri_not_supported'],
+                                  // RFC 8707: refused, not ignored (the token would not be bound to it).
+                                  [{ resource: 'https://partner.example/api' }, 'invalid_target'],
                                   [{ response_mode: 'form_post' }, 'invalid_request'],
                                   [{ response_mode: 'fragment' }, 'invalid_request']]) {
         const bad = await newRequest(spa, extra);
         assertErrorRedirect(await first.ua.fetch(authorizeUrl(bad.params)), spa.redirect_uris[0], error,
                             bad.params.state, JSON.stringify(extra));
     }
+    // A state too long to go back in a Location header (more than 2,048 bytes once
+    // percent-encoded; 683 '!' are 2,049) gets the error page, never a redirect, whatever else
+    // is wrong with the request: a 6 KB Location made nginx answer 502 and drop the instance
+    // from its upstreams. 682 fit, and go back whole.
+    for (const extra of [{}, { response_type: 'token' }, { scope: 'nope' }]) {
+        const long = await newRequest(spa, { ...extra, state: '!'.repeat(683) });
+        const page = await first.ua.fetch(authorizeUrl(long.params));
+        assert.equal(page.status, 400, `${JSON.stringify(extra)}: ${page.text.slice(0, 300)}`);
+        assert.equal(page.location, null, 'no redirect');
+        assert.match(page.text, /state is longer than 2048 bytes once percent-encoded/);
+    }
+    const fits = await newRequest(spa, { response_type: 'token', state: '!'.repeat(682) });
+    const fitsAnswer = await first.ua.fetch(authorizeUrl(fits.params));
+    assertErrorRedirect(fitsAnswer, spa.redirect_uris[0], 'unsupported_response_type', fits.params.state, 'a state that fits');
+    assert.ok(fitsAnswer.rawLocation.length < 4096, `${fitsAnswer.rawLocation.length} bytes`);
     const query = await runFlow(spa, user, { ua: first.ua, extra: { response_mode: 'query' } });
     assert.deepEqual(query.steps, [], 'response_mode=query, the default');
     const fresh = await runFlow(spa, user, { extra: { scope: 'openid' } });
@@ -1103,9 +1120,17 @@ test('code replay → invalid_grant, and the tokens issued from the code are rev
     const flow = await runFlow(spa, user, { extra: { scope: `${OFFLINE_SCOPE} orders:read` } });
     const code = flow.callback.searchParams.get('code');
     const fields = { grant_type: 'authorization_code', code, redirect_uri: spa.redirect_uris[0], code_verifier: flow.verifier };
+    // A resource indicator (RFC 8707) is refused, and the code is not spent: a token asked to be
+    // bound to another resource server was issued for the orders API and userinfo before.
+    const bound = await tokenRequest(spa, { ...fields, resource: 'https://partner.example/api' });
+    assertTokenError(bound, 'invalid_target', 'resource at the code exchange');
+    assert.match(bound.json.error_description, /^resource is taken only by the client_credentials and token exchange grants/);
     const first = await tokenRequest(spa, fields);
     assert.equal(first.status, 200, first.text);
     assert.ok(first.json.refresh_token, 'a refresh token (offline_access)');
+    assertTokenError(await tokenRequest(spa, { grant_type: 'refresh_token', refresh_token: first.json.refresh_token,
+                                               resource: 'https://partner.example/api' }),
+                     'invalid_target', 'resource at the refresh');
     assert.equal((await introspect(first.json.access_token)).active, true);
     assert.equal((await userinfo(first.json.access_token)).status, 200);
     assert.deepEqual(await activeKinds(spa, user.id), ['access', 'refresh'], 'both live');
@@ -1763,6 +1788,10 @@ test('RP-initiated logout: a confirmation on this server\'s own form ends the br
     const direct = await ua.fetch(logoutUrl({ client_id: c.client_id, post_logout_redirect_uri: back }));
     assert.equal(direct.status, 303);
     assert.equal(direct.rawLocation, back);
+    // A state that would not fit a Location header once encoded: the error page, no redirect.
+    const tooLong = await ua.fetch(logoutUrl({ client_id: c.client_id, post_logout_redirect_uri: back, state: '!'.repeat(683) }));
+    assertErrorPage(tooLong, 'a state of 2,049 bytes once encoded');
+    assert.match(tooLong.text, /state is longer than 2048 bytes once percent-encoded/);
     const plain = await ua.fetch(logoutUrl({}));
     assert.equal(plain.status, 200);
     assert.ok(element(plain.text, 'signed-out'));

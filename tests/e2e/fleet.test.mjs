@@ -14,7 +14,7 @@ import { createServer as createHttpServer } from 'node:http';
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { randomBytes } from 'node:crypto';
-import { createServer as createTcpServer } from 'node:net';
+import { connect, createServer as createTcpServer } from 'node:net';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -149,6 +149,19 @@ function fromAddress(localAddress, url, { method = 'GET', headers = {}, body } =
         });
         req.on('error', reject);
         req.end(body);
+    });
+}
+
+// Raw bytes to 127.0.0.1:port; resolves to the whole answer (the server closes after it).
+function rawExchange(port, bytes) {
+    return new Promise((resolve, reject) => {
+        const s = connect({ host: '127.0.0.1', port }, () => s.write(bytes));
+        let text = '';
+        s.setEncoding('utf8');
+        s.on('data', (c) => { text += c; });
+        s.on('end', () => resolve(text));
+        s.on('error', reject);
+        s.setTimeout(TIMEOUT_MS, () => s.destroy(new Error('no answer')));
     });
 }
 
@@ -287,6 +300,31 @@ test('three instances behind nginx (deploy/run-local.sh): a burst of orders with
     const other = await attempt('127.0.0.3', third, 1);
     assert.equal(other.status, 401, other.text.slice(0, 400));
     assert.equal((await attempt('127.0.0.2', second, 99)).status, 429);
+
+    // A client's long OAuth state never makes an answer head nginx cannot hold (a 6 KB Location
+    // was a 502 "upstream sent too big header", and nginx took the instance out): 2,049 bytes
+    // once encoded is an error page; 2,046 go back to the client, through nginx. Every instance
+    // stays in: the next requests, one per instance, are answered.
+    const authorizeWith = (state, responseType = 'code') => {
+        const u = new URL('/oauth2/authorize', fleet.service);
+        for (const [k, v] of Object.entries({ response_type: responseType, client_id: client.json.client_id,
+                                              redirect_uri: redirectUri, state }))
+            u.searchParams.set(k, v);
+        return fromAddress('127.0.0.4', u.href);
+    };
+    for (let i = 0; i < 3; ++i) {
+        const long = await authorizeWith('!'.repeat(683));
+        assert.equal(long.status, 400, long.text.slice(0, 400));
+        assert.match(long.text, /state is longer than 2048 bytes once percent-encoded/);
+        const back = await authorizeWith('!'.repeat(682), 'token');
+        assert.equal(back.status, 303, back.text.slice(0, 400));
+        assert.ok(back.headers.location.startsWith(`${redirectUri}?error=unsupported_response_type`), back.headers.location);
+    }
+    for (let i = 0; i < 3; ++i)
+        assert.equal((await fromAddress('127.0.0.4', `${fleet.service}/healthz`)).status, 200, 'every instance still in');
+    // HTTP/1.0 without a Host header (old health checkers): nginx sends the instance one.
+    const oldClient = await rawExchange(base, 'GET /healthz HTTP/1.0\r\n\r\n');
+    assert.match(oldClient, /^HTTP\/1\.1 200 /, oldClient.slice(0, 400));
 
     const customer = await admin('POST', '/admin/v1/customers', { name: 'Fleet' });
     assert.equal(customer.status, 201, customer.text);

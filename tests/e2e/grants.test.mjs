@@ -408,6 +408,8 @@ test('device flow: bad input on the pages and at the endpoint', async () => {
     const c = await register({ client_name: 'device app', token_endpoint_auth_method: 'none',
                                grant_types: ['urn:ietf:params:oauth:grant-type:device_code'], scope: 'openid' });
     assertOAuthError(await deviceAuthorization(c, { scope: 'orders:write' }), 400, 'invalid_scope');
+    assertOAuthError(await deviceAuthorization(c, { scope: 'openid', resource: 'https://partner.example/api' }),
+                     400, 'invalid_target');
     const m2m = await register({ client_name: 'm2m', grant_types: ['client_credentials'], scope: 'openid' });
     assertOAuthError(await post('/oauth2/device_authorization', {}, basic(m2m.client_id, m2m.client_secret)),
                      400, 'unauthorized_client');

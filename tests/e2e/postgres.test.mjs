@@ -73,14 +73,14 @@ async function oneInstance() {
 }
 
 // Two instances of one new database: b with a's database key (how instances share it).
-async function twoInstances() {
+async function twoInstances(args = []) {
     const url = createPostgresDatabase();
-    const a = await startBackend({ args: ['--database', url] });
+    const a = await startBackend({ args: ['--database', url, ...args] });
     running.push(a);
     const keyFile = join(tempDir('gatehouse-pg-key-'), 'shared-key');
     copyFileSync(join(a.dataDir, 'database-key'), keyFile);
     chmodSync(keyFile, 0o600);
-    const b = await startBackend({ args: ['--database', url, '--database-key-file', keyFile] });
+    const b = await startBackend({ args: ['--database', url, '--database-key-file', keyFile, ...args] });
     running.push(b);
     return { url, a, b };
 }
@@ -372,6 +372,46 @@ test('two instances of one database take the same customerRef or Idempotency-Key
     }
     // Nothing else was made: four orders by customerRef, four by key.
     assert.equal(orderRows('true'), '8');
+});
+
+test('two instances: at most 4 bulk redelivery jobs run at once on both together (each counts in the fleet\'s turn), the others 409 too-many-redelivery-jobs',
+     { skip }, async () => {
+    const receiver = http.createServer((req, res) => { req.resume(); req.on('end', () => res.writeHead(204).end()); });
+    await new Promise((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+    try {
+        const { a, b } = await twoInstances(['--webhook-allow-loopback']);
+        const customer = await adminFetch(a, 'POST', '/admin/v1/customers', { name: 'Bulk jobs' });
+        assert.equal(customer.status, 201, customer.text);
+        const upc = (await serviceFetch(a, 'GET', '/v1/beers?pageSize=100')).json.content
+            .find((x) => x.quantityOnHand >= 500).upc;
+        const order = await serviceFetch(a, 'POST', `/v1/customers/${customer.json.customer.id}/orders`, {
+            beerOrderLines: [{ upc, orderQuantity: 1 }],
+            orderStatusCallbackUrl: `http://127.0.0.1:${receiver.address().port}/hooks` });
+        assert.equal(order.status, 201, order.text);
+        await waitFor(async () => {
+            const d = await adminFetch(a, 'GET', `/admin/v1/deliveries?orderId=${order.json.id}&limit=10`);
+            return d.json.items.some((x) => x.state === 'succeeded') || null;
+        }, { message: 'a delivery that succeeded' });
+        // Rounds of 16 requests, half to each instance, sent together: each instance's count
+        // saw only what the other had committed, and 5 or 6 jobs ran.
+        for (let round = 0; round < 4; ++round) {
+            const answers = await Promise.all(Array.from({ length: 16 }, (_, i) =>
+                adminFetch(i % 2 ? a : b, 'POST', '/admin/v1/redeliveries',
+                           { filter: { state: 'succeeded' }, ratePerSecond: 0.1 })));
+            const started = answers.filter((r) => r.status === 201);
+            assert.equal(started.length, 4, JSON.stringify(answers.map((r) => [r.status, r.json?.code])));
+            for (const r of answers.filter((x) => x.status !== 201)) {
+                assert.equal(r.status, 409, r.text);
+                assert.equal(r.json.error, 'too-many-redelivery-jobs', r.text);
+            }
+            const listed = await adminFetch(b, 'GET', '/admin/v1/redeliveries');
+            assert.equal(listed.json.items.filter((j) => j.state === 'running').length, 4, listed.text);
+            for (const r of started)
+                assert.equal((await adminFetch(round % 2 ? a : b, 'POST', `/admin/v1/redeliveries/${r.json.id}/cancel`)).status, 200);
+        }
+    } finally {
+        receiver.close();
+    }
 });
 
 test('the cluster\'s CA and service-account key are the database\'s: another data directory uses them (its own kept aside), so a client certificate and a service-account token of one instance are good on the other',

@@ -95,7 +95,7 @@ describe('admin API: tokens, scopes and escalation', () => {
     const payloadOf = (jwt) => JSON.parse(Buffer.from(jwt.split('.')[1], 'base64url'));
     const clientAssertion = (eb, clientId, key) =>
         new jose.SignJWT({ jti: randomUUID() }).setProtectedHeader({ alg: 'ES256', kid: 'ci-key' })
-            .setIssuer(clientId).setSubject(clientId).setAudience(`${eb.serviceUrl}/oauth2/token`)
+            .setIssuer(clientId).setSubject(clientId).setAudience(eb.serviceUrl)
             .setIssuedAt().setExpirationTime('2m').sign(key);
     const partnerAssertion = (eb, key) =>
         new jose.SignJWT({ jti: randomUUID() }).setProtectedHeader({ alg: 'ES256', kid: 'ci-idp' })

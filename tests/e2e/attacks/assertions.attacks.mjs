@@ -98,7 +98,8 @@ describe('assertions: forged and stale JWTs at the resource server, client authe
     });
 
     // "aud must name this server (ISSUER or ...)", the endpoints it accepts after the issuer.
-    const audRefused = () => new RegExp(`^aud must name this server \\(${issuer.replace(/[.]/g, '\\.')} or `);
+    // A client assertion names the issuer alone; a jwt-bearer grant's may name the token endpoint.
+    const audRefused = () => new RegExp(`^aud must name this server \\(${issuer.replace(/[.]/g, '\\.')}( or |\\)$)`);
 
     after(async () => {
         if (b)
@@ -163,7 +164,7 @@ describe('assertions: forged and stale JWTs at the resource server, client authe
         const client = await registerClient(b, { client_name: name, token_endpoint_auth_method: 'private_key_jwt',
                                                  grant_types: ['client_credentials'], scope: 'orders:read',
                                                  jwks: { keys: [jwk] } });
-        const claims = (extra = {}) => ({ iss: client.client_id, sub: client.client_id, aud: tokenEndpoint,
+        const claims = (extra = {}) => ({ iss: client.client_id, sub: client.client_id, aud: issuer,
                                           jti: randomUUID(), ...extra });
         return { client, key, jwk, kid: jwk.kid, claims,
                  pem: await publicPem(jwk, 'RS256'),
@@ -229,6 +230,16 @@ describe('assertions: forged and stale JWTs at the resource server, client authe
     attack('private_key_jwt: a client assertion for another audience refused', async () => {
         const c = await pkClient();
         await assertClientRefused(c, await c.assertion({ aud: 'https://other-as.example/token' }), audRefused(), 'audience');
+    });
+
+    attack('private_key_jwt: audience injection (aud the token endpoint\'s URL, or a list naming it, as a client makes it for an attacker\'s authorization server that advertises this token endpoint) refused', async () => {
+        const c = await pkClient();
+        await assertClientRefused(c, await c.assertion({ aud: tokenEndpoint }), audRefused(), 'the token endpoint');
+        await assertClientRefused(c, await c.assertion({ aud: [tokenEndpoint, 'https://attacker.example'] }),
+                                  audRefused(), 'a list naming the token endpoint');
+        await assertClientRefused(c, await c.assertion({ aud: [issuer, 'https://attacker.example'] }),
+                                  /^aud must be this server's issuer identifier \(.*\) as one string, not a list$/,
+                                  'a list naming the issuer');
     });
 
     attack('private_key_jwt: a client assertion signed with another client\'s key refused', async () => {

@@ -570,7 +570,7 @@ describe('trust boundaries: token exchange, registration, the cluster audience',
         // Its own key opens nothing; the administrator's key still works, under another kid too.
         const assertion = (key, kid) => new jose.SignJWT({ jti: randomUUID() })
             .setProtectedHeader({ alg: 'ES256', kid }).setIssuer(c.client_id).setSubject(c.client_id)
-            .setAudience(`${b.serviceUrl}/oauth2/token`).setIssuedAt().setExpirationTime('2m').sign(key);
+            .setAudience(b.serviceUrl).setIssuedAt().setExpirationTime('2m').sign(key);
         const grant = async (key, kid) => formPost(b, '/oauth2/token', {
             grant_type: 'client_credentials', client_assertion: await assertion(key, kid),
             client_assertion_type: 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer' });

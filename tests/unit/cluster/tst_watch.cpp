@@ -19,6 +19,7 @@
 #include <QtTest>
 
 #include <atomic>
+#include <limits>
 #include <memory>
 
 using namespace Gatehouse;
@@ -31,6 +32,14 @@ QString revisionOf(const QJsonObject &event)
     return event[QStringLiteral("object")][QStringLiteral("metadata")]
                 [QStringLiteral("resourceVersion")]
                     .toString();
+}
+
+QJsonObject namespaceObject(const char *name)
+{
+    return QJsonObject{
+        {QStringLiteral("metadata"), QJsonObject{{QStringLiteral("name"), QLatin1String(name)}}},
+        {QStringLiteral("status"),
+         QJsonObject{{QStringLiteral("phase"), QStringLiteral("Active")}}}};
 }
 
 struct Fixture
@@ -234,6 +243,7 @@ private slots:
     {
         Fixture f;
         QVERIFY(f.open());
+        QVERIFY(f.putObject(QStringLiteral("namespaces"), QString(), namespaceObject("default")));
         const EventRecord e{QStringLiteral("Warning"), QStringLiteral("AdmissionDenied"),
                             QStringLiteral("no"),
                             QJsonObject{{QStringLiteral("kind"), QStringLiteral("Node")},
@@ -243,7 +253,7 @@ private slots:
             return f.store->commitAndWait(
                 [c]() -> ObjectStore::Outcome { return QList<ObjectChange>{c}; });
         };
-        const ObjectChange first = eventChange(*f.store, e, t0);
+        const ObjectChange first = *eventChange(*f.store, e, t0);
         QCOMPARE(first.kind, ObjectChange::Kind::Added);
         QCOMPARE(first.namespaceName, QStringLiteral("default")); // a cluster-scoped object's
         QVERIFY(first.name.startsWith(QStringLiteral("n1.")));
@@ -253,7 +263,7 @@ private slots:
         commit(first);
 
         // The same within ten minutes: the same Event, counted.
-        const ObjectChange again = eventChange(*f.store, e, t0.addSecs(300));
+        const ObjectChange again = *eventChange(*f.store, e, t0.addSecs(300));
         QCOMPARE(again.kind, ObjectChange::Kind::Modified);
         QCOMPARE(again.name, first.name);
         QCOMPARE(again.object[QStringLiteral("count")].toInt(), 2);
@@ -263,10 +273,10 @@ private slots:
 
         EventRecord other = e;
         other.message = QStringLiteral("something else");
-        QVERIFY(eventChange(*f.store, other, t0).name != first.name);
+        QVERIFY(eventChange(*f.store, other, t0)->name != first.name);
 
         // More than ten minutes after it was last seen: counted from 1 again.
-        const ObjectChange late = eventChange(*f.store, e, t0.addSecs(300 + 601));
+        const ObjectChange late = *eventChange(*f.store, e, t0.addSecs(300 + 601));
         QCOMPARE(late.object[QStringLiteral("count")].toInt(), 1);
         commit(late);
 
@@ -279,6 +289,46 @@ private slots:
         QCOMPARE(expired.first().name, first.name);
     }
 
+    // An Event goes only where NamespaceLifecycle would let one be created: the namespace exists
+    // and is not being deleted. Its name stays within 253 characters, and its count, which
+    // anyone who may patch events sets, is saturated rather than overflowed.
+    void eventsOnlyInLiveNamespacesWithBoundedNamesAndCounts()
+    {
+        Fixture f;
+        QVERIFY(f.open());
+        const auto podEvent = [](const QString &ns, const QString &name) {
+            return EventRecord{QStringLiteral("Warning"), QStringLiteral("AdmissionDenied"),
+                               QStringLiteral("no"),
+                               QJsonObject{{QStringLiteral("kind"), QStringLiteral("Pod")},
+                                           {QStringLiteral("namespace"), ns},
+                                           {QStringLiteral("name"), name}}};
+        };
+        const QDateTime t0 = f.clock.now();
+        QVERIFY(!eventChange(*f.store, podEvent(QStringLiteral("later"), QStringLiteral("p")), t0));
+        QJsonObject ending = namespaceObject("ending");
+        ending.insert(QStringLiteral("status"),
+                      QJsonObject{{QStringLiteral("phase"), QStringLiteral("Terminating")}});
+        QVERIFY(f.putObject(QStringLiteral("namespaces"), QString(), ending));
+        QVERIFY(
+            !eventChange(*f.store, podEvent(QStringLiteral("ending"), QStringLiteral("p")), t0));
+        QVERIFY(f.putObject(QStringLiteral("namespaces"), QString(), namespaceObject("team")));
+        const QString longName(253, QLatin1Char('a'));
+        const std::optional<ObjectChange> c =
+            eventChange(*f.store, podEvent(QStringLiteral("team"), longName), t0);
+        QVERIFY(c);
+        QCOMPARE(c->name.size(), 253);
+        QVERIFY(c->name.startsWith(longName.left(236) + QLatin1Char('.')));
+        QCOMPARE(c->object[QStringLiteral("involvedObject")][QStringLiteral("name")].toString(),
+                 longName);
+        QJsonObject counted = c->object;
+        counted.insert(QStringLiteral("count"), std::numeric_limits<int>::max());
+        QVERIFY(f.putObject(QStringLiteral("events"), QStringLiteral("team"), counted));
+        const std::optional<ObjectChange> again =
+            eventChange(*f.store, podEvent(QStringLiteral("team"), longName), t0.addSecs(1));
+        QVERIFY(again);
+        QCOMPARE(again->object[QStringLiteral("count")].toInt(), std::numeric_limits<int>::max());
+    }
+
     // events.k8s.io/v1 is core/v1's Event renamed; a round trip loses nothing, and a member of
     // the other shape does not survive into this one.
     void eventsV1IsCoreRenamed()
@@ -289,7 +339,8 @@ private slots:
                             QStringLiteral("labels changed"),
                             QJsonObject{{QStringLiteral("kind"), QStringLiteral("Node")},
                                         {QStringLiteral("name"), QStringLiteral("n1")}}};
-        const QJsonObject core = eventChange(*f.store, e, f.clock.now()).object;
+        QVERIFY(f.putObject(QStringLiteral("namespaces"), QString(), namespaceObject("default")));
+        const QJsonObject core = eventChange(*f.store, e, f.clock.now())->object;
         // Recorded with eventTime and action, so that v1 clients (the Python client requires
         // eventTime) read it.
         QVERIFY(core[QStringLiteral("eventTime")].toString().endsWith(QStringLiteral("000Z")));

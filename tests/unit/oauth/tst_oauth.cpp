@@ -99,7 +99,7 @@ class TestOAuth : public QObject
     // A client assertion (RFC 7523 §3) for `id`, signed with `key`, valid for `lifetimeS` from
     // the clock's now (negative: expired).
     QString assertion(const QString &id, const Crypto::PrivateKey &key, qint64 lifetimeS = 300,
-                      const QString &audience = Issuer + QStringLiteral("/oauth2/token")) const
+                      const QJsonValue &audience = Issuer) const
     {
         const qint64 now = m_clock.now().toSecsSinceEpoch();
         const QJsonObject claims{{QStringLiteral("iss"), id},
@@ -189,8 +189,9 @@ private slots:
     // at once, unknown or no client, a bad assertion.
     void authenticates_data()
     {
-        QTest::addColumn<QString>("client");    // the registered role, or "unknown"
-        QTest::addColumn<QStringList>("shows"); // basic, post, id, assertion, malformed-basic
+        QTest::addColumn<QString>("client"); // the registered role, or "unknown"
+        QTest::addColumn<QStringList>(
+            "shows"); // basic, post, id, other-id, assertion, malformed-basic
         QTest::addColumn<bool>("rightSecret");
         QTest::addColumn<QJsonObject>("expected"); // empty: accepted as `client`
 
@@ -228,12 +229,22 @@ private slots:
         QTest::newRow("confidential client without credentials")
             << "basic" << QStringList{"id"} << true
             << refused(registeredFor(QStringLiteral("client_secret_basic")), false);
+        // How a client authenticates is told only to whoever holds its secret (or sent none):
+        // a secret it does not have is a wrong one.
         QTest::newRow("public client with a secret")
-            << "public" << QStringList{"basic"} << true
-            << refused(registeredFor(QStringLiteral("none")), true);
+            << "public" << QStringList{"basic"} << true << refused(wrong, true);
         QTest::newRow("private_key_jwt client with a secret")
-            << "jwt" << QStringList{"post"} << true
-            << refused(registeredFor(QStringLiteral("private_key_jwt")), false);
+            << "jwt" << QStringList{"post"} << true << refused(wrong, false);
+        QTest::newRow("post client with Basic and a wrong secret")
+            << "post" << QStringList{"basic"} << false << refused(wrong, true);
+        QTest::newRow("Basic and another client's client_id in the body")
+            << "basic" << QStringList{"basic", "other-id"} << true
+            << refusal(400, QStringLiteral("invalid_request"),
+                       QStringLiteral("client_id in the body is not the client of the Basic "
+                                      "credentials"),
+                       false);
+        QTest::newRow("Basic and its own client_id in the body")
+            << "basic" << QStringList{"basic", "id"} << true << QJsonObject();
         QTest::newRow("assertion of a client_secret_basic client")
             << "basic" << QStringList{"assertion"} << true
             << refused(QStringLiteral("unknown client or not a private_key_jwt client"), false);
@@ -284,6 +295,8 @@ private slots:
         }
         if (shows.contains(QStringLiteral("id")))
             form.insert(QStringLiteral("client_id"), id);
+        if (shows.contains(QStringLiteral("other-id")))
+            form.insert(QStringLiteral("client_id"), idOf(QStringLiteral("post")));
         if (shows.contains(QStringLiteral("assertion"))) {
             form.insert(QStringLiteral("client_assertion_type"), JwtBearerType);
             form.insert(QStringLiteral("client_assertion"), assertion(id, m_clientKey));
@@ -376,21 +389,40 @@ private slots:
                          QStringLiteral("this client_assertion was already used (jti)"), false));
     }
 
-    void assertionMayNameTheEndpointCalled()
+    void assertionNamesOnlyTheIssuer()
     {
-        // aud may be the issuer, its token endpoint or the endpoint the assertion is sent to.
+        // aud is the issuer identifier, one string, wherever the assertion is sent. The token
+        // endpoint's URL (or a list naming it) is what a client gives an authorization server of
+        // an attacker's that advertises this token endpoint as its own (the OpenID Foundation's
+        // 2025 audience injection): it is refused, after the signature was checked.
         const QString id = idOf(QStringLiteral("jwt"));
         Core::HttpRequest introspect = tokenRequest();
         introspect.path = QStringLiteral("/oauth2/introspect");
-        for (const QString &aud : {Issuer, Issuer + QStringLiteral("/oauth2/introspect")}) {
+        const auto authenticate = [&](const Core::HttpRequest &req, const QJsonValue &aud) {
             const QHash<QString, QString> form{
                 {QStringLiteral("client_assertion_type"), JwtBearerType},
                 {QStringLiteral("client_assertion"), assertion(id, m_clientKey, 300, aud)}};
             Client client;
-            const auto error = m_auth->authenticate(introspect, form, &client);
-            QVERIFY2(!error, qPrintable(error ? error->description : aud));
-            QCOMPARE(client.clientId, id);
-        }
+            auto error = m_auth->authenticate(req, form, &client);
+            if (!error)
+                return client.clientId;
+            return QStringLiteral("%1 %2").arg(error->status).arg(error->description);
+        };
+        QCOMPARE(authenticate(tokenRequest(), Issuer), id);
+        QCOMPARE(authenticate(introspect, Issuer), id);
+        const QString notIssuer = QStringLiteral("401 aud must name this server (%1)").arg(Issuer);
+        QCOMPARE(authenticate(tokenRequest(), Issuer + QStringLiteral("/oauth2/token")), notIssuer);
+        QCOMPARE(authenticate(introspect, Issuer + QStringLiteral("/oauth2/introspect")),
+                 notIssuer);
+        QCOMPARE(authenticate(tokenRequest(), Issuer + QLatin1Char('/')), notIssuer);
+        QCOMPARE(
+            authenticate(tokenRequest(), QJsonArray{Issuer + QStringLiteral("/oauth2/token"),
+                                                    QStringLiteral("https://attacker.example")}),
+            notIssuer);
+        QCOMPARE(authenticate(tokenRequest(), QJsonArray{Issuer}),
+                 QStringLiteral("401 aud must be this server's issuer identifier (%1) as one "
+                                "string, not a list")
+                     .arg(Issuer));
     }
 
     void patternsEndAtTheLastCharacter()
