@@ -273,9 +273,11 @@ Result<void> Backend::loadOrCreateAdminToken()
             return makeError(QStringLiteral("admin-token"),
                              QStringLiteral("cannot read %1: %2").arg(path, f.errorString()));
         m_adminToken = QString::fromUtf8(f.readAll()).trimmed();
-        if (m_adminToken.size() < 16)
+        // At least as long as a generated one's 32 characters: /admin-proof answers anyone an
+        // HMAC keyed with this token, so a short, chosen one can be guessed offline from it.
+        if (m_adminToken.size() < 32)
             return makeError(QStringLiteral("admin-token"),
-                             QStringLiteral("%1 holds no usable token (at least 16 characters); "
+                             QStringLiteral("%1 holds no usable token (at least 32 characters); "
                                             "delete it to generate a new one")
                                  .arg(path));
         return {};
@@ -1063,6 +1065,9 @@ void Backend::publishStats()
             return;
         }
     }
+    // Retired signing keys leave the JWKS (and verification) when their time is over.
+    if (m_oauth)
+        m_oauth->keys().dropRetired(m_clock->now().toMSecsSinceEpoch());
     // The dashboard's minutes that changed: the current one, and the one before it when counted
     // in after its last publication.
     for (const QJsonObject &bucket : m_series->takeChanges())

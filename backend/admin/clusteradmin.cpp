@@ -155,6 +155,19 @@ ClusterAdminApi::ClusterAdminApi(Core::HttpServer &server, Cluster::ClusterApi &
                 cr.commonName = name;
                 cr.organizations = groups;
             }
+            // X.520's upper bounds (64 characters a CN or O): OpenSSL refuses more, which was a
+            // 500.
+            if (cr.commonName.size() > 64)
+                return bad(kind == QLatin1String("node")
+                               ? QStringLiteral("name must be at most 52 characters for a node "
+                                                "(its certificate names system:node:<name>, at "
+                                                "most 64)")
+                               : QStringLiteral("name must be at most 64 characters (a "
+                                                "certificate's common name)"));
+            for (const QString &g : std::as_const(cr.organizations))
+                if (g.size() > 64)
+                    return bad(QStringLiteral("groups must be at most 64 characters each (a "
+                                              "certificate's organization)"));
             const std::optional<qint64> days =
                 Core::integerOr(body->value(QLatin1String("validityDays")), 365);
             if (!days || *days < 1 || *days > 3650)
@@ -178,6 +191,8 @@ ClusterAdminApi::ClusterAdminApi(Core::HttpServer &server, Cluster::ClusterApi &
             auto issued = m_ca.issue(cr);
             if (!issued)
                 return HttpResponse::error(500, issued.error().code, issued.error().message);
+            // As issued: no certificate outlives the CA that signed it.
+            cr.notAfter = issued->sslCertificate().expiryDate().toUTC();
             Cluster::Kubeconfig k;
             k.server = body->value(QLatin1String("server")).toString(m_serverUrl);
             k.userName = cr.commonName;

@@ -34,6 +34,15 @@ void ClusterApi::handleWatch(const std::shared_ptr<Context> &ctx, const Resource
                             .response(ctx->pretty));
             return;
         }
+        // From a revision this store has not reached: kube's watch cache waits up to 3 s for
+        // it, then answers 504 ResourceVersionTooLarge and the client lists again. Taken as a
+        // start, every change up to it was skipped without a word: after the database was put
+        // back (a backup), a resumed watch missed what the revisions it named now are.
+        const qint64 current = m_store.resourceVersion().toLongLong();
+        if (n > current) {
+            finish(ctx, Status::tooLargeResourceVersion(n, current).response(ctx->pretty));
+            return;
+        }
         options.since = n;
     }
     options.bookmarks =

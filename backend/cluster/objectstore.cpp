@@ -187,7 +187,7 @@ Result<void> ObjectStore::load(Core::Database &database)
     if (!q.exec(QStringLiteral("SELECT revision FROM cluster_state WHERE id = 1")) || !q.next())
         return makeError(QStringLiteral("database-error"),
                          QStringLiteral("cannot read the cluster revision"));
-    const qint64 revision = q.value(0).toLongLong();
+    const qint64 revision = q.value(0).toLongLong() + StartStep;
     if (!q.exec(QStringLiteral("SELECT resource, namespace, name, body FROM cluster_objects")))
         return makeError(QStringLiteral("database-error"),
                          QStringLiteral("cannot read the cluster objects"));

@@ -112,6 +112,12 @@ public:
 
     // Shared: the log keeps the changes of the last LogKeep revisions; an instance further
     // behind reads everything anew. Pruned every LogPruneEvery revisions.
+    // One process alone (SQLite): the revision a start continues from is the stored one plus
+    // this. A database put back from a backup numbers its changes again from an older revision;
+    // a client that resumes a watch from one it saw before would miss what those numbers now
+    // are. Past the jump, its revision is too old (410) or, from far ahead, too large (504):
+    // either way it lists again (etcd's --bump-revision after a restore, at every start).
+    static constexpr qint64 StartStep = 1'000'000;
     static constexpr qint64 LogKeep = 10'000;
     static constexpr qint64 LogPruneEvery = 500;
 

@@ -423,6 +423,19 @@ Status Status::serviceUnavailable(const QString &message, int retryAfterSeconds)
     return s;
 }
 
+Status Status::tooLargeResourceVersion(qint64 asked, qint64 current)
+{
+    Status s = makeStatus(
+        504, "Timeout",
+        QStringLiteral("Too large resource version: %1, current: %2").arg(asked).arg(current));
+    StatusDetails d;
+    d.causes.append(StatusCause{QStringLiteral("ResourceVersionTooLarge"),
+                                QStringLiteral("Too large resource version"), QString()});
+    d.retryAfterSeconds = 1;
+    s.details = d;
+    return s;
+}
+
 QByteArray Status::body(bool pretty) const
 {
     JsonWriter w(pretty);

@@ -101,6 +101,10 @@ struct Status
     static Status requestTooLarge(const QString &message);
     static Status tooManyRequests(const QString &message);
     static Status serviceUnavailable(const QString &message, int retryAfterSeconds);
+    // 504 Timeout, "Too large resource version: ASKED, current: CURRENT", with the cause
+    // ResourceVersionTooLarge (apimachinery's NewTooLargeResourceVersionError): client-go's
+    // reflector lists again on it.
+    static Status tooLargeResourceVersion(qint64 asked, qint64 current);
 
     // "nodes", "deployments.apps".
     static QString groupResource(const QString &group, const QString &resource);

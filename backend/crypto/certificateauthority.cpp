@@ -440,7 +440,12 @@ Result<IssuedCertificate> CertificateAuthority::issue(const CertificateRequest &
     X509Ptr cert(X509_new());
     if (!cert || X509_set_version(cert.get(), X509_VERSION_3) != 1)
         return openSslError(ErrorCode::CertIssueFailed, QStringLiteral("out of memory"));
-    if (auto r = setSerialAndValidity(cert.get(), request.notBefore, request.notAfter); !r)
+    // Never past the CA's own end: a chain that is not valid then is no use to anyone, and a
+    // date that says otherwise misleads whoever plans by it.
+    const QDateTime caEnd = sslCertificate().expiryDate();
+    const QDateTime notAfter =
+        caEnd.isValid() && request.notAfter > caEnd ? caEnd : request.notAfter;
+    if (auto r = setSerialAndValidity(cert.get(), request.notBefore, notAfter); !r)
         return r.error();
 
     X509_NAME *name = X509_get_subject_name(cert.get());

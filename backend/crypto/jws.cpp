@@ -171,6 +171,13 @@ Result<VerificationKey> verificationKey(const QJsonObject &jwk, const QString &a
         if (n->size() < 256 || n->size() > 512 || e->size() > 8)
             return refused(ErrorCode::JwkInvalid,
                            QStringLiteral("RSA key size not accepted (2048 to 4096 bits)"));
+        quint64 exponent = 0;
+        for (const char byte : std::as_const(*e))
+            exponent = (exponent << 8) | quint8(byte);
+        // e = 1 makes the padded digest itself a valid signature; an even e is no RSA key.
+        if (exponent < 65537 || exponent % 2 == 0)
+            return refused(ErrorCode::JwkInvalid,
+                           QStringLiteral("RSA exponent not accepted (odd, at least 65537)"));
         key.signatureLength = n->size();
         sanitized = {{QLatin1String("kty"), kty},
                      {QLatin1String("n"), jwk.value(QLatin1String("n"))},
@@ -471,6 +478,27 @@ QJsonObject jwks(const QList<QJsonObject> &keys)
     for (const QJsonObject &key : keys)
         array.append(key);
     return QJsonObject{{QLatin1String("keys"), array}};
+}
+
+std::optional<QString> registeredKeyProblem(const QJsonObject &jwk)
+{
+    for (const char *member : {"d", "p", "q", "dp", "dq", "qi", "oth", "k"})
+        if (jwk.contains(QLatin1String(member)))
+            return QStringLiteral("a public key only: '%1' is a private member")
+                .arg(QLatin1String(member));
+    const QString kty = jwk.value(QLatin1String("kty")).toString();
+    if (kty != QLatin1String("RSA") && kty != QLatin1String("EC"))
+        return QStringLiteral("kty must be RSA or EC");
+    const QString alg = jwk.contains(QLatin1String("alg"))
+                            ? jwk.value(QLatin1String("alg")).toString()
+                            : QString(kty == QLatin1String("RSA") ? RS256 : ES256);
+    auto checked = acceptedAlg(QJsonObject{{QLatin1String("alg"), alg}});
+    if (!checked)
+        return checked.error().message;
+    auto key = verificationKey(jwk, alg);
+    if (!key)
+        return key.error().message;
+    return std::nullopt;
 }
 
 Result<VerifiedJws> verify(const QByteArray &compact, const QJsonObject &publicJwk)

@@ -7,6 +7,7 @@
 #include <QJsonObject>
 #include <QList>
 #include <QString>
+#include <optional>
 
 namespace Gatehouse::Crypto {
 
@@ -46,6 +47,12 @@ QJsonObject jwks(const QList<QJsonObject> &keys);
 // key's kty/crv or the JWK's own "alg", a JWK whose "use" is not "sig", any "crit"
 // header, a bad signature.
 Result<VerifiedJws> verify(const QByteArray &compact, const QJsonObject &publicJwk);
+
+// Why `jwk`, registered as a client's or a trusted issuer's signing key, could never be one:
+// private members (d, p, q, dp, dq, qi, oth, k: p and q alone are the private key), a key type,
+// size or curve verify() refuses, an RSA exponent that is even or below 65537 (e = 1 makes any
+// padded digest a valid signature), an alg that does not suit it. Nothing when it is usable.
+std::optional<QString> registeredKeyProblem(const QJsonObject &jwk);
 
 // Verifies against a JWK Set {"keys": [...]}: the key is selected by the header's
 // kid; without a kid only a set of exactly one key is usable.

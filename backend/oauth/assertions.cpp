@@ -70,17 +70,10 @@ Core::Result<TrustedIssuer> TrustedIssuer::fromJson(const QJsonObject &o)
                            QStringLiteral("jwks: a JWK Set {\"keys\": [...]} with at least one "
                                           "public key is required"),
                            400};
-    for (const auto &k : keys) {
-        const QJsonObject key = k.toObject();
-        if (key.contains(QStringLiteral("d")) || key.contains(QStringLiteral("k")))
+    for (qsizetype i = 0; i < keys.size(); ++i)
+        if (const auto problem = Crypto::Jws::registeredKeyProblem(keys.at(i).toObject()))
             return Core::Error{QStringLiteral("validation-failed"),
-                               QStringLiteral("jwks must hold public keys only (no 'd' or 'k')"),
-                               400};
-        const QString kty = key.value(QStringLiteral("kty")).toString();
-        if (kty != QLatin1String("RSA") && kty != QLatin1String("EC"))
-            return Core::Error{QStringLiteral("validation-failed"),
-                               QStringLiteral("jwks: only RSA and EC keys are accepted"), 400};
-    }
+                               QStringLiteral("jwks: key %1: %2").arg(i + 1).arg(*problem), 400};
     t.jwks = jwks.toObject();
     const QJsonValue scopes = o.value(QStringLiteral("scopes"));
     t.scopesGiven = !scopes.isUndefined();

@@ -147,6 +147,14 @@ QString signInUnavailable()
                           "database. Try again in a moment.");
 }
 
+QJsonObject loginEvent(const UserStore::Attempt &a, const QString &typed)
+{
+    const bool known = !a.userId.isEmpty();
+    return QJsonObject{{QStringLiteral("username"), known ? QJsonValue(typed) : QJsonValue()},
+                       {QStringLiteral("knownUser"), known},
+                       {QStringLiteral("outcome"), QLatin1String(loginOutcome(a))}};
+}
+
 const char *loginOutcome(const UserStore::Attempt &a)
 {
     switch (a.outcome) {
@@ -707,11 +715,10 @@ void AuthorizeEndpoint::login(const HttpRequest &req, const Responder &respond)
         username, form.value(QStringLiteral("password")).toUtf8(), now, m_settings.lockout,
         [this, interaction, username, address, replaced, respond,
          now](const UserStore::Attempt &a) mutable {
-            m_events.publish(QStringLiteral("oauth.login"),
-                             QJsonObject{{QStringLiteral("username"), username},
-                                         {QStringLiteral("clientId"), interaction.request.clientId},
-                                         {QStringLiteral("address"), address},
-                                         {QStringLiteral("outcome"), loginOutcome(a)}});
+            QJsonObject event = loginEvent(a, username);
+            event.insert(QStringLiteral("clientId"), interaction.request.clientId);
+            event.insert(QStringLiteral("address"), address);
+            m_events.publish(QStringLiteral("oauth.login"), event);
             if (a.outcome == UserStore::Outcome::Unavailable) {
                 HttpResponse busy = loginPage(interaction, 503, signInUnavailable(), username);
                 busy.setHeader("Retry-After", QByteArray::number(Core::kDatabaseRetryAfterS));

@@ -197,6 +197,10 @@ Core::HttpResponse errorPage(int status, const QString &code, const QString &des
 // The sign-in pages' words and event outcome for an attempt (UserStore::signIn).
 QString signInUnavailable();
 const char *loginOutcome(const UserStore::Attempt &a);
+// The oauth.login event's own members: the outcome, and the name typed only when it named a
+// user (a password typed into the username field, a common slip, went to every oauth:read
+// holder's event stream and its history). The caller adds clientId, address, via.
+QJsonObject loginEvent(const UserStore::Attempt &a, const QString &typed);
 QString htmlEscape(const QString &s);
 QString hiddenInput(const char *name, const QString &value);
 // Appends parameters to a redirect URI (which has no fragment), each value percent-encoded

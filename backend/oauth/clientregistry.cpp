@@ -6,6 +6,7 @@
 #include "core/text.h"
 #include "core/writequeue.h"
 #include "crypto/digest.h"
+#include "crypto/jws.h"
 #include "crypto/privatekey.h"
 #include "crypto/random.h"
 #include "oauth/granthandler.h"
@@ -662,11 +663,10 @@ Core::Result<Client> ClientRegistry::fromMetadata(const QJsonObject &m)
         if (!jwks.isObject() || keys.isEmpty())
             return metadataError(QStringLiteral("invalid_client_metadata"),
                                  QStringLiteral("jwks must be a JWK Set {\"keys\": [...]}"));
-        for (const auto &k : keys)
-            if (k.toObject().contains(QStringLiteral("d")) ||
-                k.toObject().contains(QStringLiteral("k")))
+        for (qsizetype i = 0; i < keys.size(); ++i)
+            if (const auto problem = Crypto::Jws::registeredKeyProblem(keys.at(i).toObject()))
                 return metadataError(QStringLiteral("invalid_client_metadata"),
-                                     QStringLiteral("jwks must hold public keys only"));
+                                     QStringLiteral("jwks: key %1: %2").arg(i + 1).arg(*problem));
         c.jwks = jwks.toObject();
     }
     if (!jwksUri.isUndefined()) {

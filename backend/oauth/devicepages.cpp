@@ -193,12 +193,11 @@ void AuthorizeEndpoint::deviceSubmit(const HttpRequest &req, const Responder &re
         username, form.value(QStringLiteral("password")).toUtf8(), now, m_settings.lockout,
         [this, csrf, entered, code, clientId, scopes, username, address, replaced, now,
          respond](const UserStore::Attempt &a) {
-            m_events.publish(QStringLiteral("oauth.login"),
-                             QJsonObject{{QStringLiteral("username"), username},
-                                         {QStringLiteral("clientId"), clientId},
-                                         {QStringLiteral("address"), address},
-                                         {QStringLiteral("via"), QStringLiteral("device")},
-                                         {QStringLiteral("outcome"), loginOutcome(a)}});
+            QJsonObject event = loginEvent(a, username);
+            event.insert(QStringLiteral("clientId"), clientId);
+            event.insert(QStringLiteral("address"), address);
+            event.insert(QStringLiteral("via"), QStringLiteral("device"));
+            m_events.publish(QStringLiteral("oauth.login"), event);
             if (a.outcome == UserStore::Outcome::Unavailable) {
                 HttpResponse busy = devicePage(503, csrf, entered, false, signInUnavailable());
                 busy.setHeader("Retry-After", QByteArray::number(Core::kDatabaseRetryAfterS));

@@ -418,7 +418,9 @@ void OAuthApi::deviceAuthorizationEndpoint(const HttpRequest &req, const Respond
         },
         [this, deviceCode, userCode, respond, kLifetimeS](const Core::Result<void> &r) {
             if (!r)
-                return respond(storageError(r.error(), r.error().message).toResponse());
+                return respond(
+                    storageError(r.error(), QStringLiteral("the device code could not be stored"))
+                        .toResponse());
             const QString uri = m_issuer + QStringLiteral("/oauth2/device");
             const QString shown = formatUserCode(*userCode);
             respond(noStore(
@@ -577,7 +579,9 @@ void OAuthApi::revocationEndpoint(const HttpRequest &req, const Responder &respo
         },
         [respond, refused](const Core::Result<void> &r) {
             if (!r)
-                return respond(storageError(r.error(), r.error().message).toResponse());
+                return respond(
+                    storageError(r.error(), QStringLiteral("the revocation could not be stored"))
+                        .toResponse());
             if (*refused) // RFC 7009 §2.1: only the client it was issued to may revoke it
                 return respond(
                     unauthorizedClient(QStringLiteral("the token was issued to another client"))

@@ -1,6 +1,7 @@
 #include "oauth/oautherror.h"
 
 #include "core/database.h"
+#include "oauth/oauthlogging.h"
 
 #include <QJsonObject>
 
@@ -33,6 +34,9 @@ OAuthError storageError(const Core::Error &e, const QString &what)
         busy.retryAfterS = Core::kDatabaseRetryAfterS;
         return busy;
     }
+    // The detail (a database's own text: tables, constraints, paths) for the operator's log; the
+    // caller, often unauthenticated, gets `what`, which says only what could not be done.
+    qCWarning(lcOAuth).noquote() << what << "-" << e.message;
     return {QStringLiteral("server_error"), what, 500};
 }
 
@@ -40,7 +44,8 @@ OAuthError issuingError(const QString &code, const QString &message, int httpSta
 {
     if (httpStatus == 400 && !code.isEmpty())
         return {code, message};
-    return storageError(Core::Error{code, message, httpStatus}, message);
+    return storageError(Core::Error{code, message, httpStatus},
+                        QStringLiteral("the token could not be issued"));
 }
 
 } // namespace Gatehouse::OAuth

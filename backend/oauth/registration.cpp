@@ -42,6 +42,9 @@ Core::Result<QJsonObject> jsonBody(const HttpRequest &req)
 
 HttpResponse metadataError(const Core::Error &e)
 {
+    // A storage failure says what could not be done, not the database's own text.
+    if (e.httpStatus >= 500)
+        return storageError(e, QStringLiteral("the client could not be stored")).toResponse();
     return OAuthError{e.code, e.message, e.httpStatus}.toResponse();
 }
 

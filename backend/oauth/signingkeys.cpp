@@ -164,12 +164,25 @@ void SigningKeys::install(QList<Key> keys, qint64 now)
     keys.removeIf([now](const Key &k) {
         return k.state == QLatin1String("retired") && k.retireAfter <= now;
     });
+    m_nextRetireMs = 0;
     QList<QJsonObject> jwks;
-    for (const Key &k : std::as_const(keys))
+    for (const Key &k : std::as_const(keys)) {
         jwks.append(Crypto::Jws::publicJwk(k.key, k.kid, k.alg));
+        if (k.state == QLatin1String("retired") &&
+            (m_nextRetireMs == 0 || k.retireAfter < m_nextRetireMs))
+            m_nextRetireMs = k.retireAfter;
+    }
     m_keys = std::move(keys);
     m_jwks = Crypto::Jws::jwks(jwks);
     m_jwksJson = QJsonDocument(m_jwks).toJson(QJsonDocument::Compact);
+}
+
+void SigningKeys::dropRetired(qint64 now)
+{
+    QMutexLocker lock(&m_mutex);
+    if (m_nextRetireMs == 0 || m_nextRetireMs > now)
+        return;
+    install(m_keys, now);
 }
 
 void SigningKeys::rotate(const QString &alg, qint64 now,

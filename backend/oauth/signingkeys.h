@@ -47,6 +47,10 @@ public:
 
     // How long a retired key stays published: the longest lifetime of what it signed.
     static constexpr qint64 kRetiredPublishedMs = 86'400'000 + 5 * 60'000;
+    // Stops publishing (and verifying with) the retired keys whose time is over. Called every
+    // second: before, a retired key stayed in the JWKS of a long-running process until the next
+    // rotation or restart, and relying parties kept accepting what it signed.
+    void dropRetired(qint64 now);
     void rotate(const QString &alg, qint64 now, std::function<void(Core::Result<void>)> done);
 
 private:
@@ -76,6 +80,7 @@ private:
     quint64 m_generation = 0; // rotations made here
     QJsonObject m_jwks;
     QByteArray m_jwksJson;
+    qint64 m_nextRetireMs = 0; // the earliest retireAfter of a published retired key (0: none)
 };
 
 } // namespace Gatehouse::OAuth

@@ -6,6 +6,7 @@
 #include <QElapsedTimer>
 #include <QMetaObject>
 #include <QNetworkProxy>
+#include <QSignalBlocker>
 #include <QSslError>
 #include <QSslSocket>
 #include <QTcpSocket>
@@ -921,6 +922,14 @@ QTcpSocket *HttpClient::takeIdle(const QString &key)
     while (!found && !it->isEmpty()) {
         const Idle idle = it->takeLast();
         const auto *tls = qobject_cast<QSslSocket *>(idle.socket);
+        {
+            // What the peer sent since its last answer and the event loop has not read yet (an
+            // unsolicited response, a close): read now, without telling anyone. Taken as is, a
+            // stray 410 sent after the last answer was the next delivery's result (and disabled
+            // its endpoint), as curl checks a connection before it reuses one.
+            const QSignalBlocker quiet(idle.socket);
+            idle.socket->waitForReadyRead(0);
+        }
         if (idle.socket->state() == QAbstractSocket::ConnectedState &&
             idle.socket->bytesAvailable() == 0 && (!tls || tls->isEncrypted()))
             found = idle.socket;

@@ -4,7 +4,7 @@
 // expired, wrong audience, untrusted issuer.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { randomUUID } from 'node:crypto';
+import { generateKeyPairSync, randomUUID } from 'node:crypto';
 import * as jose from 'jose';
 import * as oauth from 'oauth4webapi';
 
@@ -129,6 +129,48 @@ test('trusted issuers: admin validation, list, replace, delete', async () => {
     const del = await adminFetch(b, 'DELETE', `/admin/v1/trusted-issuers?issuer=${encodeURIComponent(other)}`);
     assert.equal(del.status, 204);
     assert.equal((await adminFetch(b, 'DELETE', `/admin/v1/trusted-issuers?issuer=${encodeURIComponent(other)}`)).status, 404);
+});
+
+test('registered keys: private members, an RSA exponent of 1 or 3, a 1024-bit modulus, another curve or a symmetric key are refused, for a client and a trusted issuer', async () => {
+    // p and q alone are the private key (stored, shown to oauth:read and in the audit log); with
+    // e = 1 a padded digest is itself a valid signature, so anyone could sign as the client.
+    const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+    const full = privateKey.export({ format: 'jwk' });
+    const pub = { kty: 'RSA', n: full.n, e: full.e, kid: 'k1', use: 'sig' };
+    const small = generateKeyPairSync('rsa', { modulusLength: 1024 }).publicKey.export({ format: 'jwk' });
+    const p384 = generateKeyPairSync('ec', { namedCurve: 'P-384' }).publicKey.export({ format: 'jwk' });
+    const cases = [
+        [{ ...pub, p: full.p, q: full.q, dp: full.dp, dq: full.dq, qi: full.qi }, /'p' is a private member/],
+        [{ ...pub, d: full.d }, /'d' is a private member/],
+        [{ ...pub, e: 'AQ' }, /RSA exponent not accepted \(odd, at least 65537\)/],
+        [{ ...pub, e: 'Aw' }, /RSA exponent not accepted/],
+        [{ ...small, kid: 'small' }, /RSA key size not accepted \(2048 to 4096 bits\)/],
+        [{ ...p384, kid: 'p384' }, /only EC P-256 keys are accepted/],
+        [{ kty: 'oct', k: 'c2VjcmV0', kid: 'sym' }, /'k' is a private member/],
+        [{ ...pub, alg: 'HS256' }, /HMAC algs are refused/],
+    ];
+    for (const [jwk, pattern] of cases) {
+        const c = await adminFetch(b, 'POST', '/admin/v1/clients', {
+            client_name: 'bad key', token_endpoint_auth_method: 'private_key_jwt', grant_types: ['client_credentials'],
+            jwks: { keys: [jwk] } });
+        assert.equal(c.status, 400, `${JSON.stringify(Object.keys(jwk))}: ${c.text}`);
+        assert.equal(c.json.error, 'invalid_client_metadata');
+        assert.match(c.json.message, pattern);
+        assert.ok(!c.text.includes(full.p.slice(0, 20)), 'no private member echoed');
+        const t = await adminFetch(b, 'POST', '/admin/v1/trusted-issuers', {
+            issuer: 'https://bad-key.example', jwks: { keys: [jwk] }, anySubject: true });
+        assert.equal(t.status, 400, t.text);
+        assert.match(t.json.message, pattern);
+    }
+    const clients = (await adminFetch(b, 'GET', '/admin/v1/clients')).json.items;
+    assert.ok(!clients.some((c) => c.client_name === 'bad key'), 'no client made');
+    assert.equal((await adminFetch(b, 'GET', '/admin/v1/trusted-issuers')).json.items
+        .filter((i) => i.issuer === 'https://bad-key.example').length, 0);
+    // The public part alone is a good key.
+    const good = await adminFetch(b, 'POST', '/admin/v1/clients', {
+        client_name: 'good key', token_endpoint_auth_method: 'private_key_jwt', grant_types: ['client_credentials'],
+        jwks: { keys: [pub] } });
+    assert.equal(good.status, 201, good.text);
 });
 
 test('private_key_jwt: a signed assertion authenticates the client once', async () => {

@@ -8,6 +8,7 @@
 // e.g. the RBAC import); separate backends only for command-line flags.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
+import { X509Certificate } from 'node:crypto';
 import net from 'node:net';
 import tls from 'node:tls';
 import { mkdtempSync, readFileSync, existsSync, writeFileSync } from 'node:fs';
@@ -997,11 +998,26 @@ test('bad admin input: wrong JSON types on POST /admin/v1/cluster/kubeconfigs ar
         'kind: 5': { kind: 5, name: 'typo' },
         'files: "x"': { kind: 'user', name: 'typo', files: 'x' },
         'validityDays: "abc"': { kind: 'user', name: 'typo', validityDays: 'abc' },
+        // Beyond a certificate's common name or organization (64): refused, not a 500.
+        'a 65-character user name': { kind: 'user', name: 'u'.repeat(65) },
+        'a 53-character node name': { kind: 'node', name: 'n'.repeat(53) },
+        'a 65-character group': { kind: 'user', name: 'typo', groups: ['g'.repeat(65)] },
     };
     const answers = {};
     for (const [label, body] of Object.entries(cases))
         answers[label] = (await adminFetch(b, 'POST', '/admin/v1/cluster/kubeconfigs', body)).status;
     assert.deepEqual(answers, Object.fromEntries(Object.keys(cases).map((k) => [k, 400])));
+    const longest = await adminFetch(b, 'POST', '/admin/v1/cluster/kubeconfigs', { kind: 'node', name: 'n'.repeat(52) });
+    assert.equal(longest.status, 201, longest.text);
+    // Ten years asked: never past the CA's own end (its certificate, ten years from its start).
+    const decade = await adminFetch(b, 'POST', '/admin/v1/cluster/kubeconfigs', { kind: 'user', name: 'decade', validityDays: 3650 });
+    assert.equal(decade.status, 201, decade.text);
+    const caEnd = new X509Certificate(readFileSync(clusterCaPath(b))).validTo;
+    assert.ok(Date.parse(decade.json.expiresAt) <= Date.parse(caEnd), `${decade.json.expiresAt} after the CA's ${caEnd}`);
+    const certData = decade.json.kubeconfig.match(/client-certificate-data: (\S+)/);
+    assert.ok(certData, decade.json.kubeconfig.slice(0, 300));
+    const issued = new X509Certificate(Buffer.from(certData[1], 'base64'));
+    assert.ok(Date.parse(issued.validTo) <= Date.parse(caEnd), `${issued.validTo} after the CA's ${caEnd}`);
 });
 
 // 12 -----------------------------------------------------------------------------------------

@@ -5,9 +5,11 @@
 // browser (cookies, CSRF field, sign-in, approve / deny).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
 import * as jose from 'jose';
 
-import { startBackend, adminFetch } from './lib/backend.mjs';
+import { startBackend, adminFetch, waitFor, POSTGRES_BASE } from './lib/backend.mjs';
 
 const PASSWORD = 'device flow password';
 let b;
@@ -760,4 +762,40 @@ test('effective access: every scope and claim a user or a client can obtain, eac
         const r = await adminFetch(b, 'POST', '/admin/v1/oauth/access', body);
         assert.equal(r.status, status, `${JSON.stringify(body)}: ${r.text}`);
     }
+});
+
+// A storage failure answers what could not be done; the database's own text (tables,
+// constraints, file paths) goes to the operator's log, never to the caller: before, a public
+// device client and a registrant read it. SQLite triggers stand in for the failure.
+test('a storage failure at device authorization and registration: server_error without the database\'s text, which the log has',
+     { skip: POSTGRES_BASE ? 'SQLite triggers (the PostgreSQL run has its own failure tests)' : false }, async () => {
+    const sql = (statement) => {
+        const r = spawnSync('python3', ['-c', 'import sqlite3, sys; c = sqlite3.connect(sys.argv[1]); c.execute(sys.argv[2]); c.commit()',
+                                        join(b.dataDir, 'gatehouse.db'), statement], { encoding: 'utf8' });
+        assert.equal(r.status, 0, r.stderr);
+    };
+    const device = await register({ client_name: 'device under failure', token_endpoint_auth_method: 'none',
+                                    grant_types: ['urn:ietf:params:oauth:grant-type:device_code'], scope: 'openid' });
+    const initial = await adminFetch(b, 'POST', '/admin/v1/initial-access-tokens', {});
+    assert.equal(initial.status, 201, initial.text);
+    sql("CREATE TRIGGER test_fail_device BEFORE INSERT ON oauth_device_codes BEGIN SELECT RAISE(ABORT, 'INTERNAL-DETAIL oauth_device_codes /var/lib/x'); END");
+    sql("CREATE TRIGGER test_fail_register BEFORE INSERT ON oauth_clients BEGIN SELECT RAISE(ABORT, 'INTERNAL-DETAIL oauth_clients'); END");
+    try {
+        const d = await deviceAuthorization(device, { scope: 'openid' });
+        assert.equal(d.status, 500, d.text);
+        assert.deepEqual(d.json, { error: 'server_error', error_description: 'the device code could not be stored' });
+        const registered = await fetch(`${b.serviceUrl}/oauth2/register`, {
+            method: 'POST', headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${initial.json.token}` },
+            body: JSON.stringify({ client_name: 'registered under failure', redirect_uris: ['https://app.example/cb'] }) });
+        const text = await registered.text();
+        assert.equal(registered.status, 500, text);
+        assert.deepEqual(JSON.parse(text), { error: 'server_error', error_description: 'the client could not be stored' });
+        await waitFor(() => (b.stderr.match(/INTERNAL-DETAIL/g) ?? []).length >= 2 || null,
+                      { message: 'both failures in the log' });
+    } finally {
+        sql('DROP TRIGGER test_fail_device');
+        sql('DROP TRIGGER test_fail_register');
+    }
+    const again = await deviceAuthorization(device, { scope: 'openid' });
+    assert.equal(again.status, 200, again.text);
 });

@@ -2244,6 +2244,18 @@ void TestHeadlessBackend::webhookSecretsAreSealedAndTheKeyFileChecked()
              qPrintable(err));
     QVERIFY(!err.contains(QString::fromUtf8(
         token.open(QIODevice::ReadOnly) ? token.readAll().trimmed() : QByteArray("-"))));
+    token.close();
+    // A short root token of the operator's own choice: refused (/admin-proof answers anyone an
+    // HMAC keyed with it, which a short chosen one lets guess offline).
+    QVERIFY(token.setPermissions(QFileDevice::ReadOwner | QFileDevice::WriteOwner));
+    QVERIFY(token.open(QIODevice::WriteOnly | QIODevice::Truncate));
+    token.write("correct-horse-battery-42\n"); // 24 characters
+    token.close();
+    err = start({}, false);
+    QCOMPARE(proc.exitCode(), 1);
+    QVERIFY2(err.contains(QStringLiteral("holds no usable token (at least 32 characters)")),
+             qPrintable(err));
+    QVERIFY(!err.contains(QStringLiteral("correct-horse")));
 }
 
 // A data directory another user may write in is refused at the start, before anything in it

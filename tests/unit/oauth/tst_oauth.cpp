@@ -740,6 +740,35 @@ private slots:
                  qPrintable(loaded.error().message));
     }
 
+    // A retired key leaves the JWKS when its time is over, in a process that keeps running (it
+    // stayed until the next rotation or restart, and relying parties kept accepting it).
+    void retiredKeyLeavesTheJwksOnTime()
+    {
+        OAuth::SigningKeys keys(*m_db, *m_writer);
+        const qint64 now = m_clock.now().toMSecsSinceEpoch();
+        QVERIFY(keys.load(now).ok());
+        const QString retiring = keys.active(QStringLiteral("ES256")).kid;
+        const auto kids = [&keys] {
+            QStringList out;
+            for (const QJsonValue k : keys.jwks().value(QStringLiteral("keys")).toArray())
+                out.append(k.toObject().value(QStringLiteral("kid")).toString());
+            return out;
+        };
+        std::promise<Core::Result<void>> rotated;
+        keys.rotate(QStringLiteral("ES256"), now,
+                    [&](const Core::Result<void> &r) { rotated.set_value(r); });
+        QVERIFY(rotated.get_future().get().ok());
+        QVERIFY(kids().contains(retiring));
+        const qint64 end = now + OAuth::SigningKeys::kRetiredPublishedMs;
+        keys.dropRetired(end - 1);
+        QVERIFY(kids().contains(retiring));
+        QVERIFY(QString::fromUtf8(keys.jwksJson()).contains(retiring));
+        keys.dropRetired(end);
+        QVERIFY(!kids().contains(retiring));
+        QVERIFY(!QString::fromUtf8(keys.jwksJson()).contains(retiring));
+        QCOMPARE(kids().size(), 4); // RS256 and ES256, active and next
+    }
+
     // oauth-refresh-max-lifetime: a refresh token never outlives the sign-in by more than the
     // limit, and none is issued from a sign-in already past it.
     void refreshTokensEndWithTheSignIn()

@@ -3028,6 +3028,35 @@ private slots:
         QCOMPARE(client.openConnections(), 1);
     }
 
+    // Bytes an idle connection received that the event loop has not read yet (an unsolicited
+    // response after the last answer): the connection is not reused. Before, a stray 410 was
+    // read as the next delivery's answer (another order's, another endpoint's), and disabled its
+    // endpoint.
+    void noReuseOfAConnectionWithUnreadBytes()
+    {
+        TestServer server(reply(kOk));
+        QVERIFY(server.start());
+        HttpClient client;
+        std::optional<OutboundResponse> first;
+        client.send(requestTo(server.port()),
+                    [&first](OutboundResponse r) { first = std::move(r); });
+        QTRY_VERIFY(first.has_value());
+        QCOMPARE(first->status, 200);
+        QCOMPARE(client.idleConnections(), 1);
+        // Written to the kernel now; the client's event loop does not run before the next send.
+        QTcpSocket *serverSide = server.sockets.at(0);
+        serverSide->write("HTTP/1.1 410 Gone\r\nContent-Length: 5\r\n\r\nstray");
+        QVERIFY(serverSide->waitForBytesWritten(1000) || serverSide->bytesToWrite() == 0);
+        std::optional<OutboundResponse> second;
+        client.send(requestTo(server.port()),
+                    [&second](OutboundResponse r) { second = std::move(r); });
+        QTRY_VERIFY(second.has_value());
+        QCOMPARE(second->status, 200);
+        QCOMPARE(second->body, first->body);
+        QCOMPARE(server.connections, 2);
+        QCOMPARE(server.requests.size(), 2);
+    }
+
     void noReuseAfterConnectionClose()
     {
         TestServer server(reply("HTTP/1.1 200 OK\r\nConnection: close\r\nContent-Length: 2\r\n"
