@@ -87,7 +87,7 @@ void printStatus(const QJsonObject &s, QTextStream &out)
 
 QString settingPath(const Invocation &in)
 {
-    return QStringLiteral("/admin/v1/settings/") + in.args[0];
+    return QStringLiteral("/admin/v1/settings/") + pathSegment(in.args[0]);
 }
 
 } // namespace

@@ -30,7 +30,8 @@ Printer objectPrinter(const Invocation &in)
 
 QString objectPath(const Invocation &in)
 {
-    return K8s + QStringLiteral("/api/v1/") + in.noun() + QLatin1Char('/') + in.args[0];
+    return K8s + QStringLiteral("/api/v1/") + in.noun() + QLatin1Char('/') +
+           pathSegment(in.args[0]);
 }
 
 bool hasIdentity(const Invocation &in)
@@ -131,7 +132,7 @@ int resourceRequest(const Invocation &in, const QString &verb, const QStringList
     QString path =
         group.isEmpty() ? QStringLiteral("/api/v1/") : QStringLiteral("/apis/%1/v1/").arg(group);
     if (!ns.isEmpty())
-        path += QStringLiteral("namespaces/%1/").arg(ns);
+        path += QStringLiteral("namespaces/%1/").arg(pathSegment(ns));
     path += resource;
     if (words.size() == 2)
         path += QLatin1Char('/') + words[1];
@@ -156,7 +157,7 @@ QString rbacCollection(const Invocation &in, const char *namespaced, const char 
 {
     const QString ns = in.value("namespace");
     return ns.isEmpty() ? K8s + RbacGroup + QLatin1String(cluster)
-                        : K8s + RbacGroup + QStringLiteral("namespaces/%1/").arg(ns) +
+                        : K8s + RbacGroup + QStringLiteral("namespaces/%1/").arg(pathSegment(ns)) +
                               QLatin1String(namespaced);
 }
 
@@ -245,7 +246,7 @@ int objectDelete(const Invocation &in)
 
 int labelsList(const Invocation &in)
 {
-    return send(in, {"GET", K8s + QStringLiteral("/api/v1/nodes/") + in.args[0]},
+    return send(in, {"GET", K8s + QStringLiteral("/api/v1/nodes/") + pathSegment(in.args[0])},
                 viewPrinter(in, printLabels));
 }
 
@@ -263,7 +264,9 @@ int labelsChange(const Invocation &in)
     }
     const QJsonObject patch{
         {QStringLiteral("metadata"), QJsonObject{{QStringLiteral("labels"), *labels}}}};
-    return send(in, {"PATCH", K8s + QStringLiteral("/api/v1/nodes/") + in.args[0], patch}, print);
+    return send(in,
+                {"PATCH", K8s + QStringLiteral("/api/v1/nodes/") + pathSegment(in.args[0]), patch},
+                print);
 }
 
 int rbacRoles(const Invocation &in)
@@ -322,9 +325,10 @@ int rbacDelete(const Invocation &in)
         in.err << "gatehouse admin: a " << in.args[0] << " lives in a namespace: give -n NS\n";
         return 2;
     }
-    const QString path = K8s + RbacGroup +
-                         (namespaced ? QStringLiteral("namespaces/%1/").arg(ns) : QString()) +
-                         QLatin1String(collection) + QLatin1Char('/') + in.args[1];
+    const QString path =
+        K8s + RbacGroup +
+        (namespaced ? QStringLiteral("namespaces/%1/").arg(pathSegment(ns)) : QString()) +
+        QLatin1String(collection) + QLatin1Char('/') + pathSegment(in.args[1]);
     return send(in, {"DELETE", path}, [&in](const Answer &) {
         in.out << "done\n";
         return 0;

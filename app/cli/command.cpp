@@ -4,6 +4,7 @@
 #include <QFile>
 #include <QJsonDocument>
 #include <QTextStream>
+#include <QUrl>
 
 #include <cstdio>
 
@@ -132,22 +133,31 @@ Printer viewPrinter(const Invocation &in, void (*view)(const QJsonObject &, QTex
     };
 }
 
+QString pathSegment(const QString &arg)
+{
+    return QString::fromLatin1(QUrl::toPercentEncoding(arg, QByteArray(), "."));
+}
+
 int showById(const Invocation &in)
 {
-    return send(in, {"GET", QStringLiteral("/admin/v1/%1/%2").arg(in.noun(), in.args[0])},
+    return send(in,
+                {"GET", QStringLiteral("/admin/v1/%1/%2").arg(in.noun(), pathSegment(in.args[0]))},
                 answerPrinter(in));
 }
 
 int deleteById(const Invocation &in)
 {
-    return send(in, {"DELETE", QStringLiteral("/admin/v1/%1/%2").arg(in.noun(), in.args[0])},
-                answerPrinter(in));
+    return send(
+        in, {"DELETE", QStringLiteral("/admin/v1/%1/%2").arg(in.noun(), pathSegment(in.args[0]))},
+        answerPrinter(in));
 }
 
 int postAction(const Invocation &in)
 {
     return send(
-        in, {"POST", QStringLiteral("/admin/v1/%1/%2/%3").arg(in.noun(), in.args[0], in.verb())},
+        in,
+        {"POST",
+         QStringLiteral("/admin/v1/%1/%2/%3").arg(in.noun(), pathSegment(in.args[0]), in.verb())},
         answerPrinter(in));
 }
 

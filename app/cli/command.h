@@ -103,6 +103,11 @@ std::optional<QByteArray> readInput(const QString &name, QTextStream &err);
 bool wholeNumber(const Invocation &in, const char *option, const char *member, const char *unit,
                  QJsonObject &o);
 
+// An argument as one path segment, percent-encoded (its '/' and '.' too): "../users/bob" given
+// as an admin token's id revoked nothing but deleted the user (the dot-segments were resolved
+// before the request left). Request paths are sent as encoded (Connection::send).
+QString pathSegment(const QString &arg);
+
 // The same for every admin noun: GET /admin/v1/NOUN/ID, DELETE /admin/v1/NOUN/ID, and POST
 // /admin/v1/NOUN/ID/VERB (an action on one object), printed with printAnswer.
 int showById(const Invocation &in);

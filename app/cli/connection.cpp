@@ -118,7 +118,9 @@ Reply Connection::send(const Request &request, bool withToken) const
 {
     QNetworkAccessManager nam;
     QUrl target = url;
-    target.setPath(request.path);
+    // As encoded: each argument in it is one percent-encoded segment (pathSegment), which the
+    // default mode would encode again.
+    target.setPath(request.path, QUrl::TolerantMode);
     target.setQuery(request.query);
     if (!address.isNull()) {
         // The proven listener itself: no name lookup, no proxy in between.

@@ -163,7 +163,8 @@ int clientsRegister(const Invocation &in)
 
 int clientsUpdate(const Invocation &in)
 {
-    return sendInput(in, "PUT", QStringLiteral("/admin/v1/clients/%1").arg(in.args[0]), in.args[1]);
+    return sendInput(in, "PUT", QStringLiteral("/admin/v1/clients/%1").arg(pathSegment(in.args[0])),
+                     in.args[1]);
 }
 
 int clientsAccess(const Invocation &in)
@@ -209,7 +210,7 @@ int usersSetPassword(const Invocation &in)
         return 2;
     }
     return send(in,
-                {"PATCH", QStringLiteral("/admin/v1/users/%1").arg(in.args[0]),
+                {"PATCH", QStringLiteral("/admin/v1/users/%1").arg(pathSegment(in.args[0])),
                  QJsonObject{{QStringLiteral("password"), password}}},
                 answerPrinter(in));
 }
@@ -292,7 +293,8 @@ int consentsList(const Invocation &in)
 int consentsRevoke(const Invocation &in)
 {
     return send(in,
-                {"DELETE", QStringLiteral("/admin/v1/consents/%1/%2").arg(in.args[0], in.args[1])},
+                {"DELETE", QStringLiteral("/admin/v1/consents/%1/%2")
+                               .arg(pathSegment(in.args[0]), pathSegment(in.args[1]))},
                 answerPrinter(in));
 }
 

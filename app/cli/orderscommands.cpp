@@ -75,7 +75,7 @@ int beersRestock(const Invocation &in)
         return 2;
     }
     return send(in,
-                {"POST", QStringLiteral("/admin/v1/beers/%1/restock").arg(in.args[0]),
+                {"POST", QStringLiteral("/admin/v1/beers/%1/restock").arg(pathSegment(in.args[0])),
                  QJsonObject{{QStringLiteral("quantity"), quantity}}},
                 answerPrinter(in));
 }
@@ -154,14 +154,16 @@ int redeliveriesList(const Invocation &in)
 
 int redeliveriesShow(const Invocation &in)
 {
-    return send(in, {"GET", QStringLiteral("/admin/v1/redeliveries/") + in.args[0]},
+    return send(in, {"GET", QStringLiteral("/admin/v1/redeliveries/") + pathSegment(in.args[0])},
                 viewPrinter(in, printJob));
 }
 
 int redeliveriesCancel(const Invocation &in)
 {
-    return send(in, {"POST", QStringLiteral("/admin/v1/redeliveries/%1/cancel").arg(in.args[0])},
-                viewPrinter(in, printJob));
+    return send(
+        in,
+        {"POST", QStringLiteral("/admin/v1/redeliveries/%1/cancel").arg(pathSegment(in.args[0]))},
+        viewPrinter(in, printJob));
 }
 
 int endpointsList(const Invocation &in)

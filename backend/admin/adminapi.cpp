@@ -282,6 +282,8 @@ void AdminApi::registerTokenRoutes()
                                    "\"permissions\": [\"AREA:read|write\", ...], "
                                    "\"expiresIn\"?}")));
             const QJsonObject o = doc.object();
+            if (auto unknown = unknownMember(o, {"name", "permissions", "expiresIn"}))
+                return respond(*unknown);
             const QJsonValue name = o.value(QStringLiteral("name"));
             const QJsonValue permissions = o.value(QStringLiteral("permissions"));
             const QJsonValue expiresIn = o.value(QStringLiteral("expiresIn"));

@@ -7,7 +7,10 @@
 
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QStringList>
 
+#include <algorithm>
+#include <initializer_list>
 #include <optional>
 
 namespace Gatehouse::Admin {
@@ -23,6 +26,26 @@ inline std::optional<QJsonObject> objectBody(const Core::HttpRequest &req)
     if (pe.error != QJsonParseError::NoError || !doc.isObject())
         return std::nullopt;
     return doc.object();
+}
+
+// 400 validation-failed naming the first member of `body` that is not among `known`, or nothing.
+// A misspelt member read as absent gave the longest credential: {"expires_in": 60} made an
+// admin token that never expires, {"validity_days": 1} a certificate for a year.
+inline std::optional<Core::HttpResponse> unknownMember(const QJsonObject &body,
+                                                       std::initializer_list<const char *> known)
+{
+    for (auto it = body.begin(); it != body.end(); ++it)
+        if (std::none_of(known.begin(), known.end(),
+                         [&it](const char *k) { return it.key() == QLatin1String(k); }))
+            return Core::HttpResponse::error(
+                400, QStringLiteral("validation-failed"),
+                QStringLiteral("unknown field '%1' (known: %2)").arg(it.key().left(100), [&known] {
+                    QStringList names;
+                    for (const char *k : known)
+                        names.append(QLatin1String(k));
+                    return names.join(QStringLiteral(", "));
+                }()));
+    return std::nullopt;
 }
 
 // A service error as the admin API's problem answer.

@@ -8,6 +8,7 @@
 #include "core/httpserver.h"
 #include "core/jsontypename.h"
 #include "core/settingsstore.h"
+#include "core/text.h"
 
 #include <QCoreApplication>
 #include <QJsonArray>
@@ -114,6 +115,9 @@ ClusterAdminApi::ClusterAdminApi(Core::HttpServer &server, Cluster::ClusterApi &
             const auto body = objectBody(req);
             if (!body)
                 return bad(QStringLiteral("the body must be a JSON object"), "malformed-json");
+            if (auto unknown = unknownMember(
+                    *body, {"kind", "name", "groups", "server", "validityDays", "files"}))
+                return *unknown;
             // Wrong types are refused, never read as defaults (a certificate missing a group).
             const std::pair<const char *, QJsonValue::Type> types[] = {
                 {"kind", QJsonValue::String},         {"name", QJsonValue::String},
@@ -155,6 +159,11 @@ ClusterAdminApi::ClusterAdminApi(Core::HttpServer &server, Cluster::ClusterApi &
                 cr.commonName = name;
                 cr.organizations = groups;
             }
+            // A certificate's names are read by people and tools: no control or bidi characters
+            // (a newline in a CN, a NUL in an organization).
+            for (const QString &text : QStringList{cr.commonName} + cr.organizations)
+                if (const QString problem = Core::textProblem(text, true); !problem.isEmpty())
+                    return bad(QStringLiteral("name and groups ") + problem);
             // X.520's upper bounds (64 characters a CN or O): OpenSSL refuses more, which was a
             // 500.
             if (cr.commonName.size() > 64)

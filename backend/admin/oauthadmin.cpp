@@ -367,8 +367,13 @@ OAuthAdminApi::OAuthAdminApi(Core::HttpServer &server, OAuth::OAuthApi &oauth,
             const auto body = objectBody(req);
             if (!body)
                 return respond(notAnObject());
-            const QString alg =
-                body->value(QStringLiteral("alg")).toString(QStringLiteral("RS256"));
+            if (auto unknown = unknownMember(*body, {"alg"}))
+                return respond(*unknown);
+            const QJsonValue algValue = body->value(QStringLiteral("alg"));
+            if (!algValue.isUndefined() && !algValue.isString()) // ["ES256"] rotated RS256
+                return respond(HttpResponse::error(400, QStringLiteral("validation-failed"),
+                                                   QStringLiteral("alg must be RS256 or ES256")));
+            const QString alg = algValue.toString(QStringLiteral("RS256"));
             m_oauth.keys().rotate(
                 alg, m_clock.now().toMSecsSinceEpoch(),
                 [this, alg, respond](const Core::Result<void> &r) {

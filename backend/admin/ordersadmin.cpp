@@ -8,6 +8,7 @@
 #include "core/httpserver.h"
 #include "core/jsontypename.h"
 #include "core/settingsstore.h"
+#include "core/text.h"
 #include "orders/orderservice.h"
 #include "orders/orderstore.h"
 #include "webhooks/demoreceiver.h"
@@ -177,11 +178,18 @@ void OrdersAdminApi::registerRoutes()
             const auto body = jsonBody(req, &error);
             if (!body)
                 return respond(error);
+            if (auto unknown = unknownMember(*body, {"name", "id"}))
+                return respond(*unknown);
             const QString name = body->value(QStringLiteral("name")).toString().trimmed();
             if (name.isEmpty() || name.size() > 200)
                 return respond(HttpResponse::error(400, QStringLiteral("invalid-name"),
                                                    QStringLiteral("name must be 1 to 200 "
                                                                   "characters")));
+            // Shown to people (console, CLI, the demo receiver's records): no control or
+            // bidi characters, no lone surrogates.
+            if (const QString problem = Core::textProblem(name, true); !problem.isEmpty())
+                return respond(HttpResponse::error(400, QStringLiteral("invalid-name"),
+                                                   QStringLiteral("name ") + problem));
             QString id;
             if (body->contains(QStringLiteral("id"))) {
                 auto canonical =
@@ -249,6 +257,8 @@ void OrdersAdminApi::registerRoutes()
             const auto body = jsonBody(req, &error);
             if (!body)
                 return respond(error);
+            if (auto unknown = unknownMember(*body, {"quantity"}))
+                return respond(*unknown);
             const QJsonValue q = body->value(QStringLiteral("quantity"));
             const std::optional<qint64> quantity = Core::jsonInteger(q);
             if (!quantity || *quantity < 1 || *quantity > 100'000)
@@ -377,6 +387,19 @@ void OrdersAdminApi::registerRoutes()
             const auto body = jsonBody(req, &error);
             if (!body)
                 return respond(error);
+            if (auto unknown = unknownMember(*body, {"customerId", "customerRef", "lines"}))
+                return respond(*unknown);
+            // Wrong types refused, never read as the default (a number for customerId placed
+            // the order for the first customer; a string for lines, an order of nothing).
+            if (body->contains(QStringLiteral("customerId")) &&
+                !body->value(QStringLiteral("customerId")).isString())
+                return respond(HttpResponse::error(400, QStringLiteral("invalid-customer-id"),
+                                                   QStringLiteral("customerId must be a UUID")));
+            if (body->contains(QStringLiteral("lines")) &&
+                !body->value(QStringLiteral("lines")).isArray())
+                return respond(HttpResponse::error(400, QStringLiteral("wrong-type"),
+                                                   QStringLiteral("lines must be an array of "
+                                                                  "{upc, orderQuantity}")));
             QSqlDatabase db = m_database.connection();
             QString customerId = body->value(QStringLiteral("customerId")).toString();
             if (customerId.isEmpty()) {
@@ -472,6 +495,8 @@ void OrdersAdminApi::registerRoutes()
                        const auto body = jsonBody(req, &error);
                        if (!body)
                            return error;
+                       if (auto unknown = unknownMember(*body, {"filter"}))
+                           return *unknown;
                        const QJsonValue filter = body->value(QStringLiteral("filter"));
                        if (!filter.isUndefined() && !filter.isObject())
                            return HttpResponse::error(400, QStringLiteral("invalid-filter"),
@@ -488,6 +513,8 @@ void OrdersAdminApi::registerRoutes()
             const auto body = jsonBody(req, &error);
             if (!body)
                 return respond(error);
+            if (auto unknown = unknownMember(*body, {"filter", "ratePerSecond", "actor"}))
+                return respond(*unknown);
             QJsonObject request = *body;
             // The job names who started it, as the audit log does.
             if (!request.contains(QStringLiteral("actor")) &&

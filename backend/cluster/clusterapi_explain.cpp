@@ -224,10 +224,10 @@ std::variant<QJsonObject, QString> ClusterApi::buildRequest(const QJsonObject &r
         const QString path = request.value(QLatin1String("path")).toString();
         if (!path.startsWith(QLatin1Char('/')))
             return QStringLiteral("\"path\" must be an absolute path such as /api/v1/nodes");
-        req.method = request.value(QLatin1String("method"))
-                         .toString(QStringLiteral("GET"))
-                         .toUpper()
-                         .toLatin1();
+        const QJsonValue method = request.value(QLatin1String("method"));
+        if (!method.isUndefined() && !method.isString()) // a number performed a GET
+            return QStringLiteral("\"method\" must be a string such as GET or PATCH");
+        req.method = method.toString(QStringLiteral("GET")).toUpper().toLatin1();
         const QUrl url(QStringLiteral("http://x") + path);
         req.path = url.path();
         req.query = QUrlQuery(url);

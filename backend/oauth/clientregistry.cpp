@@ -15,6 +15,7 @@
 #include <QDateTime>
 #include <QJsonArray>
 #include <QJsonDocument>
+#include <QRegularExpression>
 #include <QSqlError>
 #include <QSqlQuery>
 #include <QUrl>
@@ -556,6 +557,21 @@ Core::Result<Client> ClientRegistry::fromMetadata(const QJsonObject &m)
     if (const QString problem = Core::textProblem(c.clientName, true); !problem.isEmpty())
         return metadataError(QStringLiteral("invalid_client_metadata"),
                              QStringLiteral("client_name ") + problem);
+    // Wrong types are refused, never read as the default: a scope given as a list was stored
+    // as no scope (an update wiped the client's scopes), an auth method given as a number
+    // became client_secret_basic, contacts given as a string none.
+    for (const char *member : {"token_endpoint_auth_method", "scope", "access_token_format"}) {
+        const QJsonValue v = m.value(QLatin1String(member));
+        if (!v.isUndefined() && !v.isNull() && !v.isString())
+            return metadataError(QStringLiteral("invalid_client_metadata"),
+                                 QStringLiteral("%1 must be a string").arg(QLatin1String(member)));
+    }
+    if (const QJsonValue contacts = m.value(QStringLiteral("contacts"));
+        !contacts.isUndefined() && !contacts.isNull() &&
+        (!contacts.isArray() || std::any_of(contacts.toArray().begin(), contacts.toArray().end(),
+                                            [](const QJsonValue &x) { return !x.isString(); })))
+        return metadataError(QStringLiteral("invalid_client_metadata"),
+                             QStringLiteral("contacts must be an array of strings"));
     c.tokenEndpointAuthMethod = m.value(QStringLiteral("token_endpoint_auth_method"))
                                     .toString(QStringLiteral("client_secret_basic"));
     if (!supportedAuthMethods().contains(c.tokenEndpointAuthMethod))
@@ -618,6 +634,17 @@ Core::Result<Client> ClientRegistry::fromMetadata(const QJsonObject &m)
                              QStringLiteral("authorization_code needs at least one redirect_uri"));
     c.scopes =
         m.value(QStringLiteral("scope")).toString().split(QLatin1Char(' '), Qt::SkipEmptyParts);
+    // RFC 6749 §3.3: a scope token is NQCHAR (printable ASCII but '"' and '\\'); at most 100
+    // of at most 200 characters each (they travel in every token and on the consent page).
+    static const QRegularExpression scopeToken(
+        QStringLiteral("^[\\x21\\x23-\\x5B\\x5D-\\x7E]{1,200}\\z"));
+    if (c.scopes.size() > 100 ||
+        std::any_of(c.scopes.cbegin(), c.scopes.cend(),
+                    [](const QString &s) { return !scopeToken.match(s).hasMatch(); }))
+        return metadataError(QStringLiteral("invalid_client_metadata"),
+                             QStringLiteral("scope must be at most 100 space-separated scope "
+                                            "tokens of printable ASCII (not '\"' or '\\'), at "
+                                            "most 200 characters each"));
     // The consent page shows the logo to every user of the client: an https image (http only
     // on loopback), never a data:, javascript: or other scheme, and of a sane length.
     const QJsonValue logo = m.value(QStringLiteral("logo_uri"));

@@ -2,6 +2,7 @@
 
 #include "core/clock.h"
 #include "core/database.h"
+#include "core/text.h"
 #include "core/writequeue.h"
 #include "crypto/password.h"
 #include "crypto/random.h"
@@ -148,6 +149,10 @@ Core::Result<UserInput> UserInput::fromJson(const QJsonObject &o, bool create)
             return invalid(QStringLiteral("%1: a string of at most %2 characters required")
                                .arg(QLatin1String(key))
                                .arg(max));
+        // Shown to people and put into tokens (name; email): no control or bidi characters,
+        // no lone surrogates.
+        if (const QString problem = Core::textProblem(v.toString(), true); !problem.isEmpty())
+            return invalid(QStringLiteral("%1 %2").arg(QLatin1String(key), problem));
         *out = v.toString();
         return std::nullopt;
     };
@@ -171,6 +176,9 @@ Core::Result<UserInput> UserInput::fromJson(const QJsonObject &o, bool create)
         for (const auto &g : v.toArray()) {
             if (!g.isString() || g.toString().isEmpty() || g.toString().size() > 200)
                 return invalid(QStringLiteral("groups: an array of non-empty strings required"));
+            // In id_tokens and the cluster's RBAC: "ops" followed by U+202E reads as "ops".
+            if (const QString problem = Core::textProblem(g.toString(), true); !problem.isEmpty())
+                return invalid(QStringLiteral("groups: each group ") + problem);
             groups.append(g.toString());
         }
         groups.removeDuplicates();

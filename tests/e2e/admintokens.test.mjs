@@ -499,3 +499,45 @@ test('a data directory whose admin token others may read or write is not trusted
         rmSync(dir, { recursive: true, force: true });
     }
 });
+
+// A misspelt member read as absent gave the longest credential ({"expires_in": 60}: an admin
+// token that never expires; {"validity_days": 1}: a year of system:masters). Members a route
+// does not know are refused, wrong types are refused instead of read as the default, and names
+// people read hold no control or bidi characters. Nothing is made by a refused request.
+test('admin input: unknown members, wrong types and unreadable names are refused; nothing is made', async () => {
+    const count = async (path, pick = (x) => x) => (await adminFetch(b, 'GET', path)).json.items.filter(pick).length;
+    const tokensBefore = await count('/admin/v1/admin-tokens');
+    const refusals = [
+        ['POST', '/admin/v1/admin-tokens', { name: 'typo', permissions: ['orders:read'], expires_in: 60 }, /unknown field 'expires_in'/],
+        ['POST', '/admin/v1/cluster/kubeconfigs', { name: 'typo-kc', groups: ['system:masters'], validity_days: 1 }, /unknown field 'validity_days'/],
+        ['POST', '/admin/v1/cluster/kubeconfigs', { name: 'eve\nusers:' }, /name and groups must not contain control characters/],
+        ['POST', '/admin/v1/cluster/kubeconfigs', { name: 'eve', groups: ['ops\u202e'] }, /must not contain bidirectional control characters/],
+        ['POST', '/admin/v1/customers', { name: 'Typo', webhookUrl: 'x' }, /unknown field 'webhookUrl'/],
+        ['POST', '/admin/v1/customers', { name: 'Cust\u001b[2J' }, /name must not contain control characters/],
+        ['POST', '/admin/v1/customers', { name: 'Cust\u202e' }, /bidirectional/],
+        ['POST', '/admin/v1/signing-keys/rotate', { alg: ['ES256'] }, /alg must be RS256 or ES256/],
+        ['POST', '/admin/v1/test-orders', { customerId: 12345 }, /customerId must be a UUID/],
+        ['POST', '/admin/v1/test-orders', { lines: 'x' }, /lines must be an array/],
+        ['POST', '/admin/v1/redeliveries', { filter: {}, rate: 5 }, /unknown field 'rate'/],
+        ['POST', '/admin/v1/clients', { client_name: 'typed', grant_types: ['client_credentials'], scope: ['orders:read'] }, /scope must be a string/],
+        ['POST', '/admin/v1/clients', { client_name: 'typed', grant_types: ['client_credentials'], token_endpoint_auth_method: 5 }, /token_endpoint_auth_method must be a string/],
+        ['POST', '/admin/v1/clients', { client_name: 'typed', grant_types: ['client_credentials'], contacts: 'a@example.com' }, /contacts must be an array of strings/],
+        ['POST', '/admin/v1/clients', { client_name: 'typed', grant_types: ['client_credentials'], scope: 'orders:read x\u001b[2J' }, /scope must be at most 100 space-separated scope tokens/],
+        ['POST', '/admin/v1/users', { username: 'ctl-user', password: 'a long password 1', name: 'Eve\u001b]0;x\u0007' }, /name must not contain control characters/],
+        ['POST', '/admin/v1/users', { username: 'ctl-user', password: 'a long password 1', groups: ['devs\u0000'] }, /groups: each group must not contain control characters/],
+        ['POST', '/admin/v1/users', { username: 'ctl-user', password: 'a long password 1', groups: ['ops\u202e'] }, /bidirectional/],
+    ];
+    for (const [method, path, body, pattern] of refusals) {
+        const r = await adminFetch(b, method, path, body);
+        assert.equal(r.status, 400, `${path} ${JSON.stringify(body)}: ${r.text}`);
+        assert.match(r.json.message ?? r.json.error_description ?? r.text, pattern, `${path}: ${r.text}`);
+    }
+    assert.equal(await count('/admin/v1/admin-tokens'), tokensBefore, 'no admin token made');
+    assert.equal(await count('/admin/v1/customers', (c) => /^(Typo|Cust)/.test(c.name)), 0, 'no customer made');
+    assert.equal(await count('/admin/v1/clients', (c) => c.client_name === 'typed'), 0, 'no client made');
+    assert.equal((await adminFetch(b, 'GET', '/admin/v1/users/ctl-user')).status, 404, 'no user made');
+    // The members each route knows still work.
+    const ok = await adminFetch(b, 'POST', '/admin/v1/admin-tokens', { name: 'known', permissions: ['orders:read'], expiresIn: 60 });
+    assert.equal(ok.status, 201, ok.text);
+    assert.ok(ok.json.expiresAt, ok.text);
+});

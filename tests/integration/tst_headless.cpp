@@ -1288,6 +1288,25 @@ void TestHeadlessBackend::adminCliUsers()
     QCOMPARE(noPw.exitCode, 2);
     QVERIFY(noPw.err.contains(QStringLiteral("password on stdin")));
     QCOMPARE(runCli(QStringList{"admin", "users", "unlock", "cli-bob"} + base).exitCode, 0);
+    // An id argument is one path segment: "../users/cli-bob" given as an admin token to revoke
+    // deleted the user (the dot-segments were resolved before the request left), and one given
+    // as an order to show listed the admin tokens.
+    const CliResult traversal =
+        runCli(QStringList{"admin", "admin-tokens", "revoke", "../users/cli-bob"} + base);
+    QCOMPARE(traversal.exitCode, 1);
+    const CliResult stillThere = runCli(QStringList{"admin", "users", "show", "cli-bob"} + base);
+    QCOMPARE(stillThere.exitCode, 0);
+    QVERIFY2(stillThere.out.contains(QStringLiteral("username: cli-bob")),
+             qPrintable(stillThere.out + stillThere.err));
+    const CliResult sideways =
+        runCli(QStringList{"admin", "orders", "show", "../admin-tokens", "-o", "json"} + base);
+    QCOMPARE(sideways.exitCode, 1);
+    QVERIFY(!sideways.out.contains(QStringLiteral("permissions")));
+    // An id with characters of its own still reaches its object.
+    const CliResult dotted = runCli(QStringList{"admin", "users", "add", "-"} + base, env,
+                                    R"({"username":"d.o@t","password":"a long password"})");
+    QCOMPARE(dotted.exitCode, 0);
+    QCOMPARE(runCli(QStringList{"admin", "users", "show", "d.o@t"} + base).exitCode, 0);
     // Effective access: a password client that may act for cli-bob, and what bob gets there.
     const CliResult reg =
         runCli(QStringList{"admin", "clients", "register", "-"} + base, env,

@@ -11,6 +11,7 @@
 #include "core/httpserver.h"
 #include "core/instances.h"
 #include "core/jsonwriter.h"
+#include "core/logging.h"
 #include "core/metrics.h"
 #include "core/postgres.h"
 #include "core/repeatedfailure.h"
@@ -135,6 +136,21 @@ private:
 private slots:
     void isoTimeMatchesQDateTime();
     void jsonSecondsClampsWhatNoDateNeeds();
+    // What a client chose, fit for one log line and its fields: a request line's closing quote,
+    // C1's NEL, U+2028 and bidi controls are %-encoded as C0 was (a path wrote a whole access
+    // line of its own after NEL, and its own status and rid after a '"').
+    void loggableKeepsALineAndItsFields()
+    {
+        using Gatehouse::Core::loggable;
+        QCOMPARE(loggable(QStringLiteral("/v1/ok")), QStringLiteral("/v1/ok"));
+        QCOMPARE(loggable(QStringLiteral("/x\n")), QStringLiteral("/x%0A"));
+        QCOMPARE(loggable(QStringLiteral("/x\" 200 12 rid=a")),
+                 QStringLiteral("/x%22 200 12 rid=a"));
+        QCOMPARE(loggable(QString::fromUtf8("/a\u0085b\u2028c\u202Ed\u009B31m")),
+                 QStringLiteral("/a%85b%u2028c%u202Ed%9B31m"));
+        QCOMPARE(loggable(QString::fromUtf8("/caf\u00e9/\u00fc")),
+                 QString::fromUtf8("/caf\u00e9/\u00fc"));
+    }
     void privateFilesAndDirectories();
     // A client certificate's identity, verified at the handshake, as each request on that
     // connection takes it: unchanged until the chain's notAfter, then Invalid with kube's
