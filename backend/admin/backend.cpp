@@ -56,6 +56,7 @@
 #include <QJsonDocument>
 #include <QLockFile>
 #include <QSaveFile>
+#include <QSqlQuery>
 #include <QSslCertificate>
 #include <QSslKey>
 #include <QUuid>
@@ -260,6 +261,52 @@ Result<void> Backend::prepareDataDir()
     return {};
 }
 
+qint64 Backend::newestAuditEntry() const
+{
+    QSqlQuery q(m_database->connection());
+    if (!q.exec(QStringLiteral("SELECT COALESCE(MAX(id), 0) FROM audit_log")) || !q.next())
+        return -1;
+    return q.value(0).toLongLong();
+}
+
+void Backend::checkAuditMark()
+{
+    const QString path = m_config.dataDir + QStringLiteral("/audit-mark");
+    QFile f(path);
+    qint64 marked = -1;
+    if (f.open(QIODevice::ReadOnly)) {
+        bool ok = false;
+        marked = f.readAll().trimmed().toLongLong(&ok);
+        if (!ok)
+            marked = -1;
+    }
+    const qint64 newest = newestAuditEntry();
+    if (marked > 0 && newest >= 0 && newest < marked)
+        qCWarning(lcAdmin).noquote().nospace()
+            << "the database is older than this data directory has seen: its newest audit "
+               "entry is #"
+            << newest << ", entries up to #" << marked
+            << " were written here before. Was it put back from a backup? Whatever was "
+               "revoked, deleted, locked or rotated since is alive again: redo it "
+               "(docs/storage.md, \"Putting a backup back\").";
+    m_auditMark = marked;
+    keepAuditMark();
+}
+
+void Backend::keepAuditMark()
+{
+    const qint64 newest = newestAuditEntry();
+    if (newest < 0 || newest == m_auditMark)
+        return;
+    if (auto r = Platform::writePrivateFile(m_config.dataDir + QStringLiteral("/audit-mark"),
+                                            QByteArray::number(newest) + '\n');
+        !r) {
+        qCWarning(lcAdmin).noquote() << "cannot keep the audit mark:" << r.error().message;
+        return;
+    }
+    m_auditMark = newest;
+}
+
 Result<void> Backend::loadOrCreateAdminToken()
 {
     const QString path = adminTokenPath(m_config.dataDir);
@@ -448,6 +495,7 @@ Result<void> Backend::start()
 
     if (auto r = loadOrCreateAdminToken(); !r)
         return r;
+    checkAuditMark();
 
     // Cluster PKI: a CA created once and a server certificate for the cluster listener.
     const QString pkiDir = m_config.dataDir + QStringLiteral("/pki");
@@ -1065,6 +1113,9 @@ void Backend::publishStats()
             return;
         }
     }
+    // The newest audit entry seen, kept in the data directory once a minute (checkAuditMark).
+    if (m_statsTicks % 60 == 0 && m_database && !m_stopping)
+        keepAuditMark();
     // Retired signing keys leave the JWKS (and verification) when their time is over.
     if (m_oauth)
         m_oauth->keys().dropRetired(m_clock->now().toMSecsSinceEpoch());
@@ -1089,6 +1140,8 @@ void Backend::stop(std::function<void()> done)
 {
     if (m_stopping)
         return;
+    if (m_database)
+        keepAuditMark();
     m_stopping = true;
     m_statsTimer.stop();
     m_sharedTimer.stop();

@@ -109,6 +109,13 @@ signals:
 private:
     Result<void> prepareDataDir();
     Result<void> loadOrCreateAdminToken();
+    // A database put back from an older copy undoes what was revoked, deleted or rotated since
+    // (docs/storage.md), and nothing in it tells. The newest audit entry this data directory has
+    // seen is kept in <data-dir>/audit-mark: a database whose newest is older is said at start.
+    void checkAuditMark();
+    void keepAuditMark(); // the mark moved on to the database's newest entry, when it is newer
+    qint64 newestAuditEntry() const; // -1 when it cannot be read
+    qint64 m_auditMark = -1;
     Result<void> writePorts();
     void publishStats();
     Result<void> startOrders();

@@ -1732,6 +1732,54 @@ void TestHeadlessBackend::restartKeepsTokenAndCa()
     QCOMPARE(m_proc->exitCode(), 0);
 }
 
+// A database put back from an older copy undoes what was revoked, deleted or rotated since,
+// and nothing in it tells: the data directory keeps the newest audit entry it has seen
+// (audit-mark), and a database whose newest is older is said at start, once.
+void TestHeadlessBackend::olderDatabaseIsSaidAtStart()
+{
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    int code = 0;
+    QString err = startOnce(dir.path(), &code);
+    QCOMPARE(code, -1); // ran
+    const auto exec = [&dir](const QString &sql) {
+        QSqlDatabase db =
+            QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), QStringLiteral("mark"));
+        db.setDatabaseName(dir.filePath(QStringLiteral("gatehouse.db")));
+        bool ok = db.open() && QSqlQuery(db).exec(sql);
+        db.close();
+        db = QSqlDatabase();
+        QSqlDatabase::removeDatabase(QStringLiteral("mark"));
+        return ok;
+    };
+    // Three administrative changes, as the admin API records them.
+    for (int i = 0; i < 3; ++i)
+        QVERIFY(exec(QStringLiteral(
+            "INSERT INTO audit_log (at, actor, kind, action, target, method, path, status, "
+            "changes) VALUES (0, 'root', 'admin-token', 'delete', 't', 'DELETE', '/x', 204, "
+            "'[]')")));
+    err = startOnce(dir.path(), &code);
+    QCOMPARE(code, -1);
+    QVERIFY2(!err.contains(QStringLiteral("older than this data directory")), qPrintable(err));
+    QFile mark(dir.filePath(QStringLiteral("audit-mark")));
+    QVERIFY(mark.open(QIODevice::ReadOnly));
+    QCOMPARE(mark.readAll().trimmed(), QByteArray("3"));
+    QCOMPARE(int(mark.permissions() & (QFileDevice::ReadGroup | QFileDevice::ReadOther)), 0);
+    mark.close();
+    // Put back: the copy from before the last two changes.
+    QVERIFY(exec(QStringLiteral("DELETE FROM audit_log WHERE id > 1")));
+    err = startOnce(dir.path(), &code);
+    QCOMPARE(code, -1);
+    QVERIFY2(err.contains(QStringLiteral(
+                 "the database is older than this data directory has seen: its newest audit "
+                 "entry is #1, entries up to #3 were written here before")),
+             qPrintable(err));
+    QVERIFY2(err.contains(QStringLiteral("redo it")), qPrintable(err));
+    // Said once: the mark now follows this database.
+    err = startOnce(dir.path(), &code);
+    QVERIFY2(!err.contains(QStringLiteral("older than this data directory")), qPrintable(err));
+}
+
 void TestHeadlessBackend::newerDatabaseRefused()
 {
     {

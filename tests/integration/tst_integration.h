@@ -110,6 +110,7 @@ private slots:
     void portInUseIsReported();
     void webhookSecretsAreSealedAndTheKeyFileChecked();
     void dataDirOthersMayWriteIsRefused();
+    void olderDatabaseIsSaidAtStart();
     void keysAnotherUserOwnsAreRefused();
     void unknownEnvironmentVariableIsNamed();
 
