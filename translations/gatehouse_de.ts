@@ -1517,6 +1517,14 @@
         <source>The server&apos;s certificate is not trusted yet</source>
         <translation>Dem Zertifikat des Servers wird noch nicht vertraut</translation>
     </message>
+    <message>
+        <source>%1 has no address</source>
+        <translation>%1 hat keine Adresse</translation>
+    </message>
+    <message>
+        <source>The program listening at %1 did not prove that it is the Gatehouse holding this admin token, so the token was not sent (another program may hold the port of a Gatehouse that stopped; a Gatehouse older than this console cannot prove it)</source>
+        <translation>Das Programm, das unter %1 lauscht, hat nicht nachgewiesen, dass es das Gatehouse mit diesem Admin-Token ist; der Token wurde daher nicht gesendet (ein anderes Programm kann den Port eines beendeten Gatehouse belegen; ein Gatehouse, das älter als diese Konsole ist, kann es nicht nachweisen)</translation>
+    </message>
 </context>
 <context>
     <name>Gatehouse::Console::AttemptListModel</name>

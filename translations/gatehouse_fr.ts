@@ -1517,6 +1517,14 @@
         <source>The server&apos;s certificate is not trusted yet</source>
         <translation>Le certificat du serveur n’est pas encore approuvé</translation>
     </message>
+    <message>
+        <source>%1 has no address</source>
+        <translation>%1 n’a pas d’adresse</translation>
+    </message>
+    <message>
+        <source>The program listening at %1 did not prove that it is the Gatehouse holding this admin token, so the token was not sent (another program may hold the port of a Gatehouse that stopped; a Gatehouse older than this console cannot prove it)</source>
+        <translation>Le programme à l’écoute sur %1 n’a pas prouvé qu’il est le Gatehouse qui détient ce jeton d’administration ; le jeton n’a donc pas été envoyé (un autre programme peut occuper le port d’un Gatehouse arrêté ; un Gatehouse plus ancien que cette console ne peut pas le prouver)</translation>
+    </message>
 </context>
 <context>
     <name>Gatehouse::Console::AttemptListModel</name>

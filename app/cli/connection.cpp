@@ -52,15 +52,20 @@ QList<QHostAddress> addressesOf(const QString &host)
 }
 
 // GET /admin-proof at each address of c.url's host until one connects; 0 when its answer is
-// the root token's proof for that address and port (c.address pinned to it), else the exit
-// code with the reason printed.
-int proveListener(Connection &c, const QString &rootToken, const QString &dataDir, QTextStream &err)
+// the proof expected for that address and port (c.address pinned to it), else the exit code
+// with the reason printed. `token` set: the proof of that token (the one about to be sent
+// over plain http, Core::adminTokenProof); empty: the root token's (Core::adminProof).
+int proveListener(Connection &c, const QString &rootToken, const QString &token,
+                  const QString &dataDir, QTextStream &err, bool viaProxy = false)
 {
     QByteArray nonce(24, Qt::Uninitialized);
     QRandomGenerator::system()->generate(nonce.begin(), nonce.end());
     nonce = nonce.toBase64(QByteArray::Base64UrlEncoding | QByteArray::OmitTrailingEquals);
     Request proof("GET", QStringLiteral("/admin-proof"));
     proof.query.addQueryItem(QStringLiteral("nonce"), QString::fromLatin1(nonce));
+    const QByteArray digest = token.isEmpty() ? QByteArray() : Core::adminTokenDigest(token);
+    if (!token.isEmpty())
+        proof.query.addQueryItem(QStringLiteral("token"), Core::adminProofTokenId(digest));
     const quint16 port = quint16(c.url.port(c.url.scheme() == QLatin1String("https") ? 443 : 80));
     const QList<QHostAddress> addresses = addressesOf(c.url.host());
     Reply r;
@@ -74,36 +79,52 @@ int proveListener(Connection &c, const QString &rootToken, const QString &dataDi
     const QString endpoint = c.address.isNull()
                                  ? QStringLiteral("%1:%2").arg(c.url.host()).arg(port)
                                  : Core::adminProofEndpoint(c.address, port);
-    const QByteArray seen = QJsonDocument::fromJson(r.body)
-                                .object()
-                                .value(QStringLiteral("proof"))
-                                .toString()
-                                .toLatin1();
-    if (r.status == 200 && !c.address.isNull() &&
-        seen == Core::adminProof(rootToken, nonce, endpoint))
+    const QJsonObject answer = QJsonDocument::fromJson(r.body).object();
+    const QByteArray seen = answer.value(QStringLiteral("proof")).toString().toLatin1();
+    const bool proved = token.isEmpty()
+                            ? seen == Core::adminProof(rootToken, nonce, endpoint)
+                            : Core::adminTokenProved(answer, digest, nonce, endpoint, viaProxy);
+    if (r.status == 200 && !c.address.isNull() && proved)
         return 0;
     err << "gatehouse admin: " << c.url.toString();
-    if (r.status != 0 && seen == Core::legacyAdminProof(rootToken, nonce)) {
-        err << " answers with the proof of a Gatehouse older than this one, which does not name "
-               "the address it was reached at (a program relaying to another Gatehouse could "
+    if (r.status != 0 && !rootToken.isEmpty() &&
+        (seen == Core::legacyAdminProof(rootToken, nonce) ||
+         (!token.isEmpty() && seen == Core::adminProof(rootToken, nonce, endpoint)))) {
+        err << " answers with the proof of a Gatehouse older than this one, which does not "
+               "name the address it was reached at (a program relaying to another Gatehouse could "
                "answer it too); no admin token was sent. If it is the Gatehouse of "
             << dataDir << ", restart it with this version\n";
         return 1;
     }
+    if (r.status == 404 &&
+        answer.value(QStringLiteral("error")).toString() == QLatin1String("unknown-token")) {
+        err << " does not know this admin token (revoked or expired?); no admin token was sent\n";
+        return 1;
+    }
     if (r.status == 0)
         err << " does not answer (" << r.networkError << ")";
-    else
+    else if (!r.networkError.isEmpty())
+        err << " is not a Gatehouse that holds this admin token: " << r.networkError;
+    else if (!c.source.isEmpty() || token.isEmpty() || token == rootToken)
         err << " is not the Gatehouse of " << dataDir;
+    else
+        err << " does not prove that it holds this admin token at " << endpoint;
     err << "; no admin token was sent. ";
-    if (c.source.isEmpty())
+    if (!c.source.isEmpty())
+        err << c.source
+            << " names it: is it left from a Gatehouse that did not stop cleanly? (start one "
+               "with 'gatehouse --headless', or pass --admin-url)\n";
+    else if (token.isEmpty() || token == rootToken)
         err << "The root token of " << dataDir
             << " goes only to its own Gatehouse: pass --admin-token for this one (a Gatehouse "
                "proves that it holds the root token at the address and port connected to, "
             << endpoint << ", which a relay, a proxy or a load balancer in between cannot)\n";
     else
-        err << c.source
-            << " names it: is it left from a Gatehouse that did not stop cleanly? (start one "
-               "with 'gatehouse --headless', or pass --admin-url)\n";
+        err << "Over plain http any program on this machine may hold the port of a Gatehouse "
+               "that stopped (a restart, an SSH tunnel that dropped) or another address of "
+               "'localhost': a Gatehouse proves that it holds the token before it is sent. If "
+               "this is a Gatehouse older than this CLI, restart it with this version, or give it "
+               "--admin-tls\n";
     return 1;
 }
 
@@ -216,6 +237,14 @@ std::optional<QString> readTokenFile(const QString &path, QString *error)
     if (!f.open(QIODevice::ReadOnly)) {
         *error =
             QStringLiteral("cannot read the admin token file %1: %2").arg(path, f.errorString());
+        return std::nullopt;
+    }
+    // As the data directory's own: a token file others may read is a copy of the token they
+    // have, and one another user owns or may write is their word for which token is sent
+    // (its owner's, and what is done with it done as them).
+    if (auto trusted = Platform::checkPrivateFile(path); !trusted) {
+        *error = QStringLiteral("the admin token file %1 cannot be trusted: %2")
+                     .arg(path, trusted.error().message);
         return std::nullopt;
     }
     const QString token = QString::fromUtf8(f.readLine(4096)).trimmed();
@@ -333,6 +362,21 @@ std::variant<Connection, int> openConnection(const QCommandLineParser &options,
     // relays the nonce to another Gatehouse with the same token (or a proxy or load balancer in
     // between) gets a proof for that one's address, not this one's (fail closed).
     const bool rootFallback = named->isEmpty(); // no token named: the root token is sent
+    // Over plain http (loopback only) whoever holds the port reads the token: a token named
+    // for a URL given (sent without any proof before) goes only to a listener that proves it
+    // holds that very token, at the address and port connected to or behind a reverse proxy
+    // on this machine (deploy/README.md's nginx); found through ports.json, a group member's
+    // scoped token (no admin-token to read) to one that proves it at the address and port
+    // connected to. The root token's proof below stays as strict as it was.
+    const bool plain = c.url.scheme() == QLatin1String("http");
+    if (plain &&
+        ((c.source.isEmpty() && !rootFallback) || (!c.source.isEmpty() && rootToken.isEmpty()))) {
+        if (const int code =
+                proveListener(c, rootToken, c.token, config->dataDir, err, c.source.isEmpty());
+            code != 0)
+            return code;
+        return c;
+    }
     if (!c.source.isEmpty() && rootToken.isEmpty()) {
         // Nothing to check the listener's proof with (a member of the service's group reads
         // ports.json, not the owner-only admin-token): the port may be anybody's now.
@@ -345,7 +389,8 @@ std::variant<Connection, int> openConnection(const QCommandLineParser &options,
         return 1;
     }
     if ((!c.source.isEmpty() || rootFallback) && !rootToken.isEmpty()) {
-        if (const int code = proveListener(c, rootToken, config->dataDir, err); code != 0)
+        if (const int code = proveListener(c, rootToken, QString(), config->dataDir, err);
+            code != 0)
             return code;
     }
     return c;

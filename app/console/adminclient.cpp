@@ -1,15 +1,18 @@
 #include "adminclient.h"
 
 #include "consolelogging.h"
+#include "core/adminproof.h"
 #include "platform/platform.h"
 
 #include <QCryptographicHash>
 #include <QFileInfo>
 #include <QHostAddress>
+#include <QHostInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QNetworkProxy>
 #include <QNetworkReply>
+#include <QRandomGenerator>
 #include <QSettings>
 #include <QSslCertificate>
 #include <QSslConfiguration>
@@ -311,6 +314,8 @@ void AdminClient::refresh()
 QNetworkRequest AdminClient::apiRequest(const QString &path) const
 {
     QUrl url = m_url;
+    if (!m_provenAddress.isNull()) // plain http: the address that proved it holds the token
+        url.setHost(m_provenAddress.toString());
     url.setPath(m_url.path() + path);
     QNetworkRequest request(url);
     request.setRawHeader("Authorization", "Bearer " + m_token.toUtf8());
@@ -391,7 +396,91 @@ void AdminClient::startAttempt()
     abortReplies();
     m_untrustedFingerprint.clear();
     m_certificateChanged = false;
-    fetchStatus();
+    m_provenAddress.clear();
+    if (m_url.scheme() != QLatin1String("http")) {
+        fetchStatus(); // https: the certificate (and its pin) says who answers
+        return;
+    }
+    // A loopback name: the system's own table (no DNS), so looked up here.
+    const QHostAddress literal(m_url.host());
+    m_proofCandidates =
+        literal.isNull() ? QHostInfo::fromName(m_url.host()).addresses() : QList{literal};
+    m_proofFailure = tr("%1 has no address").arg(m_url.host());
+    m_proofUnknownToken = false;
+    proveNext();
+}
+
+void AdminClient::proveNext()
+{
+    if (m_proofCandidates.isEmpty()) {
+        if (m_proofUnknownToken) // a Gatehouse said so, and none proved it: refused, not retried
+            becomeUnauthorized(m_proofFailure);
+        else
+            failAttempt(m_proofFailure);
+        return;
+    }
+    const QHostAddress address = m_proofCandidates.takeFirst();
+    QByteArray nonce(24, Qt::Uninitialized);
+    QRandomGenerator::system()->generate(nonce.begin(), nonce.end());
+    nonce = nonce.toBase64(QByteArray::Base64UrlEncoding | QByteArray::OmitTrailingEquals);
+    QUrl url = m_url;
+    url.setHost(address.toString());
+    url.setPath(m_url.path() + QStringLiteral("/admin-proof"));
+    url.setQuery(QStringLiteral("nonce=%1&token=%2")
+                     .arg(QString::fromLatin1(nonce),
+                          Core::adminProofTokenId(Core::adminTokenDigest(m_token))));
+    QNetworkRequest request(url); // no Authorization: of the token only its proof's id
+    request.setAttribute(QNetworkRequest::CacheLoadControlAttribute,
+                         QNetworkRequest::AlwaysNetwork);
+    request.setTransferTimeout(10000); // ms; Qt 6.4 has no chrono overload
+    m_proofReply = m_nam.get(request);
+    QNetworkReply *reply = m_proofReply;
+    connect(reply, &QNetworkReply::finished, this,
+            [this, reply, address, nonce] { onProofFinished(reply, address, nonce); });
+}
+
+void AdminClient::onProofFinished(QNetworkReply *reply, const QHostAddress &address,
+                                  const QByteArray &nonce)
+{
+    reply->deleteLater();
+    if (m_proofReply != reply)
+        return; // dropped (a new attempt, a disconnect)
+    m_proofReply.clear();
+    const QByteArray body = reply->readAll();
+    const int status = httpStatus(reply);
+    const QString endpoint = Core::adminProofEndpoint(address, quint16(m_url.port(80)));
+    const QJsonObject answer = QJsonDocument::fromJson(body).object();
+    if (status == 200 &&
+        Core::adminTokenProved(answer, Core::adminTokenDigest(m_token), nonce, endpoint, true)) {
+        m_proofCandidates.clear();
+        m_proofUnknownToken = false;
+        m_provenAddress = address;
+        fetchStatus();
+        return;
+    }
+    // Not proved here: the host's next address may be the Gatehouse ("localhost" is
+    // 127.0.0.1 and ::1, and anyone may listen on the one it does not).
+    if (reply->error() == QNetworkReply::ConnectionRefusedError) {
+        if (!m_proofUnknownToken)
+            m_proofFailure = reply->errorString();
+    } else if (status == 404 &&
+               answer.value(QLatin1String("error")).toString() == QLatin1String("unknown-token")) {
+        m_proofUnknownToken = true;
+        m_proofFailure = serverMessage(reply, body);
+    } else if (!m_proofUnknownToken) {
+        qCWarning(lcConsole).noquote() << "the listener at" << endpoint
+                                       << "did not prove that it holds the admin token; "
+                                          "nothing was sent to it";
+        m_proofFailure =
+            status == 0 && reply->error() != QNetworkReply::NoError
+                ? reply->errorString()
+                : tr("The program listening at %1 did not prove that it is the Gatehouse "
+                     "holding this admin token, so the token was not sent (another program may "
+                     "hold the port of a Gatehouse that stopped; a Gatehouse older than this "
+                     "console cannot prove it)")
+                      .arg(endpoint);
+    }
+    proveNext();
 }
 
 namespace {
@@ -759,6 +848,8 @@ void AdminClient::abortReplies()
     m_stallTimer.stop();
     dropReply(m_statusReply, this);
     dropReply(m_streamReply, this);
+    dropReply(m_proofReply, this);
+    m_proofCandidates.clear();
 }
 
 void AdminClient::setState(ConnectionState state)

@@ -6,6 +6,7 @@
 
 #include <QDateTime>
 #include <QElapsedTimer>
+#include <QHostAddress>
 #include <QJsonArray>
 #include <QJsonObject>
 #include <QJsonValue>
@@ -207,6 +208,14 @@ signals:
 private:
     QNetworkRequest apiRequest(const QString &path) const;
     void startAttempt();
+    // Over plain http (loopback only): before the token goes anywhere, the listener proves
+    // that it holds it at the address and port connected to (GET /admin-proof, the token's own
+    // proof), each address of the host in turn; the address that proved it takes every request
+    // until the next attempt. Whoever else holds the port (a Gatehouse restarting, a dropped
+    // SSH tunnel, "localhost"'s other address) is sent nothing.
+    void proveNext();
+    void onProofFinished(QNetworkReply *reply, const QHostAddress &address,
+                         const QByteArray &nonce);
     void fetchStatus();
     void onStatusFinished(QNetworkReply *reply);
     void openStream();
@@ -231,6 +240,11 @@ private:
     QNetworkAccessManager m_nam;
     QPointer<QNetworkReply> m_statusReply;
     QPointer<QNetworkReply> m_streamReply;
+    QPointer<QNetworkReply> m_proofReply;
+    QList<QHostAddress> m_proofCandidates; // the addresses of the host still to try
+    QString m_proofFailure;                // why the last address did not prove it
+    bool m_proofUnknownToken = false;      // a Gatehouse answered that the token is not live
+    QHostAddress m_provenAddress;          // plain http: where requests go (null: by name)
     QList<QPointer<QNetworkReply>> m_apiReplies;
     SseParser m_parser;
     QTimer m_reconnectTimer;

@@ -124,9 +124,24 @@ void AdminApi::registerRoutes()
             return HttpResponse::error(400, QStringLiteral("invalid-query-parameter"),
                                        QStringLiteral("nonce: 22 to 128 characters of base64url"));
         const QString endpoint = Core::adminProofEndpoint(req.localAddress, req.localPort);
-        HttpResponse r = HttpResponse::json(
-            200, QJsonObject{{QStringLiteral("proof"),
-                              QString::fromLatin1(m_tokens.rootProof(nonce, endpoint))}});
+        QJsonObject answer;
+        // With token=ID: the proof of the token ID names (root or scoped), which the CLI and
+        // the console ask for before any token goes over plain http (Core::adminTokenProof),
+        // with the endpoint it is for.
+        if (req.query.hasQueryItem(QStringLiteral("token"))) {
+            const auto byToken = m_tokens.tokenProof(
+                req.query.queryItemValue(QStringLiteral("token")), nonce, endpoint);
+            if (!byToken)
+                return HttpResponse::error(404, QStringLiteral("unknown-token"),
+                                           QStringLiteral("no live admin token has this id "
+                                                          "(revoked or expired?)"));
+            answer.insert(QStringLiteral("proof"), QString::fromLatin1(*byToken));
+            answer.insert(QStringLiteral("endpoint"), endpoint);
+        } else {
+            answer.insert(QStringLiteral("proof"),
+                          QString::fromLatin1(m_tokens.rootProof(nonce, endpoint)));
+        }
+        HttpResponse r = HttpResponse::json(200, answer);
         r.setHeader("Cache-Control", "no-store");
         return r;
     });

@@ -266,6 +266,21 @@ QByteArray AdminTokens::rootProof(const QByteArray &nonce, const QString &endpoi
     return Core::adminProof(m_root, nonce, endpoint);
 }
 
+std::optional<QByteArray> AdminTokens::tokenProof(const QString &tokenId, const QByteArray &nonce,
+                                                  const QString &endpoint) const
+{
+    const QByteArray rootDigest = Core::adminTokenDigest(m_root);
+    if (Core::adminProofTokenId(rootDigest) == tokenId)
+        return Core::adminTokenProof(rootDigest, nonce, endpoint);
+    const qint64 now = m_clock.now().toMSecsSinceEpoch();
+    QReadLocker lock(&m_lock);
+    for (auto it = m_byHash.cbegin(); it != m_byHash.cend(); ++it)
+        if ((it->expiresAt == 0 || it->expiresAt > now) &&
+            Core::adminProofTokenId(it.key()) == tokenId)
+            return Core::adminTokenProof(it.key(), nonce, endpoint);
+    return std::nullopt;
+}
+
 std::optional<AdminPrincipal> AdminTokens::authenticate(const QString &presented) const
 {
     if (presented.isEmpty())

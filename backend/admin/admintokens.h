@@ -80,6 +80,10 @@ public:
     // /admin-proof's answer for this nonce at this endpoint (Core::adminProof with the root
     // token).
     QByteArray rootProof(const QByteArray &nonce, const QString &endpoint) const;
+    // /admin-proof's answer for the live token (root or scoped) that `tokenId` names
+    // (Core::adminTokenProof); nullopt when none does.
+    std::optional<QByteArray> tokenProof(const QString &tokenId, const QByteArray &nonce,
+                                         const QString &endpoint) const;
 
     struct Created
     {

@@ -765,6 +765,9 @@ Result<void> Backend::start()
         [this](const QString &username) { return clusterIdentityOf(username); });
     m_oauthAdminApi->setClusterBinding(
         [this](const OAuth::User &user) { return clusterBindingOf(user); });
+    m_oauthAdminApi->setClusterTwin([this](const OAuth::User *before, const OAuth::User &after) {
+        return clusterTwinOf(before, after);
+    });
     m_oauthAdminApi->setPrivilegedGroup([this](const QString &group) {
         for (const QString &m : m_clusterApi->settings().oidcGroupMappings)
             if (m.section(QLatin1Char('='), 0, 0) == group)
@@ -884,6 +887,31 @@ QString Backend::clusterUsernameOf(const OAuth::User &user) const
     oidc.usernameClaim = claim;
     oidc.usernamePrefix = m_config.oidcUsernamePrefix;
     return Cluster::oidcUsernamePrefix(oidc) + value;
+}
+
+Core::Result<QString> Backend::clusterTwinOf(const OAuth::User *before,
+                                             const OAuth::User &after) const
+{
+    // sub is the user's id and preferred_username the username, both unique; email and name
+    // are not.
+    const QString claim = m_config.oidcUsernameClaim;
+    if (m_config.oidcIssuerUrl == QLatin1String("none") ||
+        (claim != QLatin1String("email") && claim != QLatin1String("name")))
+        return QString();
+    const QString name = clusterUsernameOf(after);
+    if (name.isEmpty() || (before && clusterUsernameOf(*before) == name))
+        return QString();
+    const auto users = m_oauth->users().all();
+    if (!users)
+        return users.error();
+    for (const OAuth::User &u : *users)
+        if (u.id != after.id && clusterUsernameOf(u) == name)
+            return QStringLiteral("user \"%1\" already has this %2, which is the username the "
+                                  "cluster knows them by (oidc-username-claim %2): two users "
+                                  "would be one cluster user, each with what is given to the "
+                                  "other")
+                .arg(u.username, claim);
+    return QString();
 }
 
 QString Backend::clusterBindingOf(const OAuth::User &user) const

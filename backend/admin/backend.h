@@ -124,6 +124,8 @@ private:
     // The cluster username an OAuth user's id_token would give (oidc-username-claim and its
     // prefix); empty when the user has no value for the claim.
     QString clusterUsernameOf(const OAuth::User &user) const;
+    // OAuthAdminApi::setClusterTwin's answer.
+    Core::Result<QString> clusterTwinOf(const OAuth::User *before, const OAuth::User &after) const;
     // Why the user is a cluster identity by RBAC: a binding names their cluster username as a
     // User or one of their cluster groups as a Group ("the cluster's ClusterRoleBinding \"x\"
     // names them"); empty when none does (OAuthAdminApi).

@@ -454,6 +454,7 @@ void OAuthAdminApi::registerUserRoutes()
                     return needsClusterWrite(
                         req, QStringLiteral("may not give a user the group \"%1\"").arg(g));
         OAuth::User after;
+        std::optional<OAuth::User> before;
         if (!existing.isEmpty()) {
             const auto lookedUp = m_oauth.users().lookup(existing);
             if (!lookedUp) // not read: refused (fail closed), not let through as "no such user"
@@ -472,6 +473,7 @@ void OAuthAdminApi::registerUserRoutes()
                     return needsClusterWrite(req, QStringLiteral("may not %1 user \"%2\" (%3)")
                                                       .arg(verb, user->username, why));
             after = *user;
+            before = *user;
         }
         // The identity the user has after the change (a new username, email or group may be
         // one a binding names).
@@ -484,6 +486,15 @@ void OAuthAdminApi::registerUserRoutes()
                 return needsClusterWrite(
                     req, QStringLiteral("may not make user \"%1\" a cluster identity (%2)")
                              .arg(after.username, why));
+        // Two users whose tokens give the cluster one username would both get every binding
+        // made to it later, whoever asks (a twin made ahead of the binding it waits for).
+        if (m_clusterTwin) {
+            const auto twin = m_clusterTwin(before ? &*before : nullptr, after);
+            if (!twin)
+                return errorAnswer(twin.error());
+            if (!twin->isEmpty())
+                return HttpResponse::error(409, QStringLiteral("cluster-username-taken"), *twin);
+        }
         return std::nullopt;
     };
     m_server.routeDeferred(

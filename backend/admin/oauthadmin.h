@@ -55,6 +55,16 @@ public:
         m_clusterBinding = std::move(binding);
     }
 
+    // Whether another user already gives the cluster the username `after` would give (a claim
+    // that is not unique among users: email, name), as a sentence; empty when none does or the
+    // change keeps the username `before` had (null: a new user). Set by the composition.
+    void setClusterTwin(
+        std::function<Core::Result<QString>(const OAuth::User *before, const OAuth::User &after)>
+            twin)
+    {
+        m_clusterTwin = std::move(twin);
+    }
+
 private:
     bool privilegedGroup(const QString &group) const
     {
@@ -117,6 +127,8 @@ private:
     std::function<QJsonObject(const QString &username)> m_clusterIdentity;
     std::function<bool(const QString &group)> m_privilegedGroup;
     std::function<QString(const OAuth::User &user)> m_clusterBinding;
+    std::function<Core::Result<QString>(const OAuth::User *before, const OAuth::User &after)>
+        m_clusterTwin;
 };
 
 } // namespace Gatehouse::Admin

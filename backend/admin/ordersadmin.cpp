@@ -569,7 +569,10 @@ void OrdersAdminApi::registerRoutes()
             f.state != QLatin1String("disabled"))
             return HttpResponse::error(400, QStringLiteral("invalid-state"),
                                        QStringLiteral("state must be enabled or disabled"));
-        return items(Webhooks::WebhookStore::endpointList(m_database.connection(), f));
+        const auto list = Webhooks::WebhookStore::endpointList(m_database.connection(), f);
+        if (!list)
+            return fromError(list.error());
+        return items(*list);
     });
     for (const char *verb : {"enable", "disable"}) {
         const bool enable = QByteArray(verb) == "enable";

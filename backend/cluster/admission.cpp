@@ -619,6 +619,15 @@ QStringList pathSegmentName(const QString &value)
     for (const char *bad : {"/", "%"})
         if (value.contains(QLatin1String(bad)))
             return {QStringLiteral("may not contain '%1'").arg(QLatin1String(bad))};
+    // Beyond kube's rule: a name every client can put in a URL here. A control character
+    // (NUL: no request target may hold one) or a name longer than a request line allows made
+    // roles and bindings that nobody could delete by name, and a binding named "b\0" shows as
+    // "b" in a terminal. 253, as a DNS subdomain name.
+    if (value.size() > 253)
+        return {QStringLiteral("must be no more than 253 characters")};
+    for (const QChar c : value)
+        if (c.category() == QChar::Other_Control || c.category() == QChar::Other_Format)
+            return {QStringLiteral("may not contain control or format characters")};
     return {};
 }
 

@@ -309,7 +309,8 @@ bool JtiCache::claim(const QString &issuer, const QString &jti, qint64 expiresAt
         q.addBindValue(issuer);
         q.addBindValue(jti);
         q.addBindValue(now);
-        if (q.exec() && q.next())
+        // Not read: refused as if seen (fail closed, as claimInDatabase), never "not seen".
+        if (!q.exec() || q.next())
             return false;
         m_seen.insert(key, expiresAtMs);
     }

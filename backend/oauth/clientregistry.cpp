@@ -208,6 +208,19 @@ Core::Error ClientRegistry::clusterClientRefused()
 
 namespace {
 
+const QString kDeviceCodeGrant = QStringLiteral("urn:ietf:params:oauth:grant-type:device_code");
+
+// The client's device codes not redeemed yet (waiting for their user, or allowed) are denied:
+// its device grant was taken, or it was deleted.
+Core::Result<void> denyDeviceCodes(Core::WriteTransaction &tx, const QString &clientId)
+{
+    Core::Statement &d = tx.stmt("UPDATE oauth_device_codes SET status = 'denied' WHERE "
+                                 "client_id = ? AND status IN ('pending', 'approved')");
+    if (!d.bind(1, clientId).exec())
+        return Core::WriteTransaction::sqlError(d, "deny the client's device codes");
+    return {};
+}
+
 QString listText(const QStringList &l)
 {
     return l.isEmpty() ? QStringLiteral("none") : l.join(QStringLiteral(", "));
@@ -1000,6 +1013,13 @@ void ClientRegistry::rewrite(const std::shared_ptr<Registered> &reg,
             if (!removed.isEmpty() && !revokeClientDescendants(tx, reg->client.clientId, now))
                 return Core::Error{QStringLiteral("revocation-failed"),
                                    QStringLiteral("cannot revoke the exchanged tokens"), 500};
+            // The device grant taken: the codes handed out and not redeemed yet are denied
+            // (taking it is how an administrator stops a device-code phishing run; giving it
+            // back must not revive them).
+            if (stored.client.grantTypes.contains(kDeviceCodeGrant) &&
+                !reg->client.grantTypes.contains(kDeviceCodeGrant))
+                if (auto r = denyDeviceCodes(tx, reg->client.clientId); !r)
+                    return r;
             return {};
         },
         committed(reg, std::move(done)));
@@ -1197,7 +1217,7 @@ void ClientRegistry::remove(const QString &clientId, std::function<void(Core::Re
                                                   "failed")
                                        .arg(clientId),
                                    500};
-            return {};
+            return denyDeviceCodes(tx, clientId);
         },
         [this, clientId, done = std::move(done)](const Core::Result<void> &r) {
             forget(clientId);

@@ -32,8 +32,22 @@ GrantResult DeviceCodeGrant::handle(const TokenRequest &req) const
             QStringLiteral("the device_code is unknown or was issued to another client")));
     const QString status = q.value(2).toString();
     const qint64 now = req.now;
-    if (status == QLatin1String("used"))
-        return grantFailed(invalidGrant(QStringLiteral("the device_code was already used")));
+    if (status == QLatin1String("used")) {
+        // As a code used twice (RFC 6749 §4.1.2): what the first use got is revoked (a device
+        // code seen by two parties), the revocation commits, then the error is answered.
+        GrantResult r;
+        const OAuthError e = invalidGrant(
+            QStringLiteral("the device_code was already used; the tokens issued from it are "
+                           "revoked"));
+        r.consume = [hash, now = req.now, e](Core::WriteTransaction &tx) {
+            if (!revokeCodeTokens(tx, hash, now))
+                return std::optional<OAuthError>(
+                    serverError(QStringLiteral("the tokens of the device_code could not be "
+                                               "revoked")));
+            return std::optional<OAuthError>(e);
+        };
+        return r;
+    }
     if (q.value(5).toLongLong() <= now)
         return grantFailed({QStringLiteral("expired_token"),
                             QStringLiteral("the device_code has expired; start again")});
@@ -79,21 +93,31 @@ GrantResult DeviceCodeGrant::handle(const TokenRequest &req) const
     utr.scopes.removeIf([&c](const QString &s) { return !c.scopes.contains(s); });
     utr.authTime = q.value(4).toLongLong();
     utr.family = Crypto::Random::uuid();
+    utr.codeHash = hash; // revoked together if the device code is presented again
     utr.now = now;
     issueUserTokens(m_issuer, utr, &out);
     if (out.error)
         return out;
     const QString userId = user->id;
-    out.consume = [hash, userId](Core::WriteTransaction &tx) -> std::optional<OAuthError> {
+    out.consume = [hash, userId, now](Core::WriteTransaction &tx) -> std::optional<OAuthError> {
         if (auto refused = userRefusal(tx, userId))
             return refused;
         Core::Statement &u = tx.stmt(
             "UPDATE oauth_device_codes SET status = 'used' WHERE hash = ? AND status = 'approved'");
         if (!u.bind(1, hash).exec())
             return serverError(QStringLiteral("the device_code could not be marked used"));
-        if (u.changes() != 1)
-            return invalidGrant(QStringLiteral("the device_code was already used"));
-        return std::nullopt;
+        if (u.changes() == 1)
+            return std::nullopt;
+        Core::Statement &st = tx.stmt("SELECT status FROM oauth_device_codes WHERE hash = ?");
+        const bool used = st.bind(1, hash).next() && st.text(0) == QLatin1String("used");
+        st.next(); // done with it
+        if (!used) // denied meanwhile (an administrator, the user's tokens revoked)
+            return OAuthError{QStringLiteral("access_denied"),
+                              QStringLiteral("the device_code was denied")};
+        // Redeemed concurrently by another request: that one wins, and both lose their tokens.
+        revokeCodeTokens(tx, hash, now);
+        return invalidGrant(QStringLiteral("the device_code was already used; the tokens issued "
+                                           "from it are revoked"));
     };
     return out;
 }

@@ -165,36 +165,59 @@ void AuthorizeEndpoint::deviceSubmit(const HttpRequest &req, const Responder &re
         r.setHeader("Retry-After", QByteArray::number(std::max<qint64>(1, (retryMs + 999) / 1000)));
         return respond(r);
     }
+    // Whether the code waits for a user is told to a signed-in user only (RFC 8628 §5.1):
+    // before, "unknown code" and "enter your password" told anyone which of their guesses
+    // was a live code, with no account, at the per-address limit alone (many addresses, an
+    // IPv6 prefix each /64 of it, guessed unhindered). A signed-in user's lookups are counted
+    // per user too.
     const QString code = normalizeUserCode(entered);
-    QSqlQuery q(m_database.connection());
-    q.prepare(QStringLiteral("SELECT client_id, scope FROM oauth_device_codes WHERE user_code = ? "
-                             "AND status = 'pending' AND expires_at > ?"));
-    q.addBindValue(code);
-    q.addBindValue(now);
-    if (code.isEmpty() || !q.exec() || !q.next())
-        return respond(devicePage(400, csrf, entered, session.has_value(),
-                                  QStringLiteral("This code is unknown, already used or expired. "
-                                                 "Check the code on your device.")));
-    const QString clientId = q.value(0).toString();
-    QStringList scopes = q.value(1).toString().split(QLatin1Char(' '), Qt::SkipEmptyParts);
-    // What the client may still have (the token is held to it too: DeviceCodeGrant).
-    const auto client = m_clients.find(clientId);
-    scopes.removeIf([&client](const QString &s) { return !client || !client->scopes.contains(s); });
-    if (session)
+    const QString unknown = QStringLiteral("This code is unknown, already used or expired. "
+                                           "Check the code on your device.");
+    if (session && rateLimited(QStringLiteral("device-user:") + session->userId, now, &retryMs)) {
+        HttpResponse r = devicePage(429, csrf, entered, true,
+                                    QStringLiteral("Too many codes entered. Wait a minute and try "
+                                                   "again."));
+        r.setHeader("Retry-After", QByteArray::number(std::max<qint64>(1, (retryMs + 999) / 1000)));
+        return respond(r);
+    }
+    std::optional<std::pair<QString, QStringList>> found; // the code's client and scopes
+    if (!code.isEmpty()) {
+        QSqlQuery q(m_database.connection());
+        q.prepare(QStringLiteral("SELECT client_id, scope FROM oauth_device_codes WHERE "
+                                 "user_code = ? AND status = 'pending' AND expires_at > ?"));
+        q.addBindValue(code);
+        q.addBindValue(now);
+        if (q.exec() && q.next()) {
+            const QString clientId = q.value(0).toString();
+            QStringList scopes = q.value(1).toString().split(QLatin1Char(' '), Qt::SkipEmptyParts);
+            // What the client may still have (the token is held to it too: DeviceCodeGrant).
+            const auto client = m_clients.find(clientId);
+            scopes.removeIf(
+                [&client](const QString &s) { return !client || !client->scopes.contains(s); });
+            found.emplace(clientId, scopes);
+        }
+    }
+    if (session) {
+        if (!found)
+            return respond(devicePage(400, csrf, entered, true, unknown));
         return respond(deviceConfirmPage(deviceConfirmToken(sessionCookieValue(req), code), code,
-                                         clientId, scopes, session->userId));
+                                         found->first, found->second, session->userId));
+    }
     const QString username = form.value(QStringLiteral("username")).trimmed();
     if (username.isEmpty() || form.value(QStringLiteral("password")).isEmpty())
         return respond(devicePage(401, csrf, entered, false,
                                   QStringLiteral("Enter your username and password.")));
+    const QString clientId = found ? found->first : QString();
+    const QStringList scopes = found ? found->second : QStringList();
     const QString address = req.peerAddress.toString();
     const QString replaced = sessionHashOf(req); // the session this browser had, if any
     m_users.authenticate(
         username, form.value(QStringLiteral("password")).toUtf8(), now, m_settings.lockout,
-        [this, csrf, entered, code, clientId, scopes, username, address, replaced, now,
+        [this, csrf, entered, code, clientId, scopes, username, address, replaced, now, unknown,
          respond](const UserStore::Attempt &a) {
             QJsonObject event = loginEvent(a, username);
-            event.insert(QStringLiteral("clientId"), clientId);
+            if (!clientId.isEmpty())
+                event.insert(QStringLiteral("clientId"), clientId);
             event.insert(QStringLiteral("address"), address);
             event.insert(QStringLiteral("via"), QStringLiteral("device"));
             m_events.publish(QStringLiteral("oauth.login"), event);
@@ -218,7 +241,7 @@ void AuthorizeEndpoint::deviceSubmit(const HttpRequest &req, const Responder &re
             m_signIns.createSession(
                 session.hash, replaced, a.user.id, a.user.updatedAt, now,
                 now + m_settings.sessionLifetimeMs,
-                [this, session, csrf, code, clientId, scopes, userId = a.user.id,
+                [this, session, csrf, entered, unknown, code, clientId, scopes, userId = a.user.id,
                  respond](const Core::Result<bool> &stored) {
                     if (!stored)
                         return respond(errorPage(500, QStringLiteral("server_error"),
@@ -227,8 +250,13 @@ void AuthorizeEndpoint::deviceSubmit(const HttpRequest &req, const Responder &re
                     if (!*stored)
                         return respond(errorPage(400, QStringLiteral("invalid_request"),
                                                  QStringLiteral("The sign-in has ended.")));
-                    HttpResponse r = deviceConfirmPage(deviceConfirmToken(session.value, code),
-                                                       code, clientId, scopes, userId);
+                    // Signed in either way: an unknown code is said now, and the next one is
+                    // entered signed in.
+                    HttpResponse r =
+                        clientId.isEmpty()
+                            ? devicePage(400, csrf, entered, true, unknown)
+                            : deviceConfirmPage(deviceConfirmToken(session.value, code), code,
+                                                clientId, scopes, userId);
                     r.headers.append({"Set-Cookie", session.setCookie});
                     respond(r);
                 });

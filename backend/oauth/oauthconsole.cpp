@@ -499,8 +499,10 @@ void OAuthConsole::revokeById(const QString &id, std::function<void(Core::Result
                 return Core::Error{QStringLiteral("token-not-found"),
                                    QStringLiteral("no active token %1").arg(id), 404};
             const QString family = q.text(1);
-            if (q.text(0) == QLatin1String("refresh") && !family.isEmpty())
-                revokeFamily(tx, family, now);
+            if (q.text(0) == QLatin1String("refresh") && !family.isEmpty() &&
+                !revokeFamily(tx, family, now))
+                return Core::Error{QStringLiteral("revocation-failed"),
+                                   QStringLiteral("the token's family could not be revoked"), 500};
             Core::Statement &u = tx.stmt("UPDATE oauth_tokens SET revoked_at = ? WHERE hash = ? "
                                          "AND revoked_at IS NULL");
             if (!u.bind(1, now).bind(2, id).exec())

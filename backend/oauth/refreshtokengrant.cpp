@@ -38,7 +38,9 @@ GrantResult RefreshTokenGrant::handle(const TokenRequest &req) const
         const OAuthError e = invalidGrant(
             QStringLiteral("the refresh token was already used; its family is revoked"));
         r.consume = [family, now, e](Core::WriteTransaction &tx) -> std::optional<OAuthError> {
-            revokeFamily(tx, family, now);
+            if (!revokeFamily(tx, family, now))
+                return serverError(QStringLiteral("the refresh token's family could not be "
+                                                  "revoked"));
             return e;
         };
         return r;
@@ -119,7 +121,8 @@ GrantResult RefreshTokenGrant::handle(const TokenRequest &req) const
             return serverError(QStringLiteral("the refresh token could not be rotated"));
         if (u.changes() == 1)
             return std::nullopt;
-        revokeFamily(tx, family, now);
+        if (!revokeFamily(tx, family, now))
+            return serverError(QStringLiteral("the refresh token's family could not be revoked"));
         return invalidGrant(
             QStringLiteral("the refresh token was already used; its family is revoked"));
     };

@@ -365,7 +365,7 @@ void UserStore::remove(const QString &idOrName, std::function<void(Core::Result<
 }
 
 Core::Result<void> UserStore::revokeUserTokens(Core::WriteTransaction &tx, const QString &userId,
-                                               qint64 now, const QString &clientId)
+                                               qint64 now, const QString &clientId, int *ended)
 {
     // The partial subject index (subject <> client_id) finds a user's tokens.
     // For one client: its tokens, and those other clients got by exchanging them (same family).
@@ -378,6 +378,8 @@ Core::Result<void> UserStore::revokeUserTokens(Core::WriteTransaction &tx, const
     q.bind(1, now).bind(2, userId).bind(3, client);
     if (!q.exec())
         return Core::WriteTransaction::sqlError(q, "revoke user tokens");
+    if (ended)
+        *ended = q.changes();
     // And what is still on its way to becoming a token: unredeemed codes expire (at 0, not
     // now: a redemption read before this commits checks the expiry against its own earlier
     // time in the transaction that stores its tokens), approved device codes are denied.
@@ -386,11 +388,15 @@ Core::Result<void> UserStore::revokeUserTokens(Core::WriteTransaction &tx, const
                                      "client_id = ?3)");
     if (!codes.bind(1, now).bind(2, userId).bind(3, client).exec())
         return Core::WriteTransaction::sqlError(codes, "expire user codes");
+    if (ended)
+        *ended += codes.changes();
     Core::Statement &devices =
         tx.stmt("UPDATE oauth_device_codes SET status = 'denied' WHERE user_id = ?1 AND status = "
                 "'approved' AND (?2 = '' OR client_id = ?2)");
     if (!devices.bind(1, userId).bind(2, client).exec())
         return Core::WriteTransaction::sqlError(devices, "deny user device codes");
+    if (ended)
+        *ended += devices.changes();
     return {};
 }
 
@@ -579,20 +585,25 @@ void UserStore::revokeConsent(const QString &userId, const QString &clientId,
     const qint64 now = nowMs();
     m_writer.submit(
         [userId, clientId, now](Core::WriteTransaction &tx) -> Core::Result<void> {
-            if (auto r = changeExisting(
-                    tx,
-                    QStringLiteral(
-                        "DELETE FROM oauth_consents WHERE user_id = ? AND client_id = ?"),
-                    {userId, clientId},
-                    Core::Error{QStringLiteral("consent-not-found"),
-                                QStringLiteral("user %1 has no consent for client %2")
-                                    .arg(userId, clientId),
-                                404});
-                !r)
-                return r;
+            Core::Statement &del =
+                tx.stmt("DELETE FROM oauth_consents WHERE user_id = ? AND client_id = ?");
+            if (!del.bind(1, userId).bind(2, clientId).exec())
+                return Core::WriteTransaction::sqlError(del, "revoke consent");
+            const int consents = del.changes();
             // What the consent let the client obtain goes with it: its refresh tokens, the
-            // access tokens and id_tokens issued beside them.
-            return revokeUserTokens(tx, userId, now, clientId);
+            // access tokens and id_tokens issued beside them. Also where no consent is stored:
+            // a device the user allowed (RFC 8628) or a password grant leaves none, and this is
+            // how an administrator ends one client's access to one user.
+            int ended = 0;
+            if (auto r = revokeUserTokens(tx, userId, now, clientId, &ended); !r)
+                return r;
+            if (consents == 0 && ended == 0)
+                return Core::Error{QStringLiteral("consent-not-found"),
+                                   QStringLiteral("user %1 has no consent and no tokens for "
+                                                  "client %2")
+                                       .arg(userId, clientId),
+                                   404};
+            return {};
         },
         std::move(done));
 }

@@ -136,9 +136,10 @@ public:
                    const LockoutPolicy &policy);
     // Revokes every token held for the user (for one client only, when given) and makes their
     // unredeemed authorization codes and approved device codes unusable, in the writer's
-    // transaction.
+    // transaction. *ended (when given): how many tokens and codes it ended.
     static Core::Result<void> revokeUserTokens(Core::WriteTransaction &tx, const QString &userId,
-                                               qint64 now, const QString &clientId = {});
+                                               qint64 now, const QString &clientId = {},
+                                               int *ended = nullptr);
     // Whether tokens may be issued for the user (exists, not locked by an administrator), read
     // in the writer's transaction that stores them: an error message, or empty.
     // expectedUpdatedAt (>= 0): the user as the caller read them; changed since (a new password,

@@ -115,10 +115,17 @@ Core::HttpResponse DemoReceiver::handle(const Core::HttpRequest &req)
                timestamp > now / 1000 + ToleranceSeconds) { // no subtraction that overflows
         error = QStringLiteral("timestamp outside the 5-minute tolerance");
     } else {
-        const QList<QByteArray> keys = WebhookStore::activeKeys(m_database, customerId, now);
+        const auto keys = WebhookStore::activeKeys(m_database, customerId, now);
+        // Not read: 503, for the sender to try again (not "no matching signature").
+        if (!keys)
+            return Core::HttpResponse::json(
+                503, QJsonObject{{QStringLiteral("verified"), false},
+                                 {QStringLiteral("error"),
+                                  QStringLiteral("the receiver could not read the secrets; try "
+                                                 "again")}});
         // One answer for an unknown customer and a wrong signature: whether a customer exists
         // is not for whoever can reach this port to learn.
-        if (keys.isEmpty() || !Signer::verify(keys, sig, id, timestamp, req.body))
+        if (keys->isEmpty() || !Signer::verify(*keys, sig, id, timestamp, req.body))
             error = QStringLiteral("no matching signature");
     }
     const QJsonObject body = QJsonDocument::fromJson(req.body).object();

@@ -395,7 +395,7 @@ void Dispatcher::pump()
     }
 }
 
-Endpoint &Dispatcher::endpointFor(const QString &id)
+Endpoint *Dispatcher::endpointFor(const QString &id)
 {
     const qint64 now = nowMs();
     auto it = m_endpoints.find(id);
@@ -404,13 +404,19 @@ Endpoint &Dispatcher::endpointFor(const QString &id)
             forgetIdleEndpoints(now);
         Endpoint e;
         e.id = id;
-        if (auto loaded = WebhookStore::endpoint(m_database.connection(), id))
-            e = *loaded;
+        const auto loaded = WebhookStore::endpoint(m_database.connection(), id);
+        if (!loaded) {
+            // Not "enabled" by default: an administrator may have disabled it.
+            noteHeldBack(loaded.error().message);
+            return nullptr;
+        }
+        if (*loaded)
+            e = **loaded;
         it = m_endpoints.insert(id, e);
         m_endpointsHeld.store(int(m_endpoints.size()));
     }
     m_endpointUsed.insert(id, now);
-    return *it;
+    return &*it;
 }
 
 void Dispatcher::forgetIdleEndpoints(qint64 now)
@@ -437,7 +443,7 @@ int Dispatcher::endpointsHeld() const
     return m_endpointsHeld.load();
 }
 
-QList<QByteArray> Dispatcher::keysFor(const QString &ownerId)
+std::optional<QList<QByteArray>> Dispatcher::keysFor(const QString &ownerId)
 {
     const qint64 now = nowMs();
     auto it = m_keys.find(ownerId);
@@ -446,11 +452,49 @@ QList<QByteArray> Dispatcher::keysFor(const QString &ownerId)
     if (it == m_keys.end() || now - it->loadedAt > KeyCacheMs ||
         (it->firstEnd > 0 && now >= it->firstEnd)) {
         Keys k;
-        k.keys = WebhookStore::activeKeys(m_database, ownerId, now, &k.firstEnd);
+        auto read = WebhookStore::activeKeys(m_database, ownerId, now, &k.firstEnd);
+        if (!read) { // nothing kept: read again at the next attempt
+            m_keys.remove(ownerId);
+            noteHeldBack(read.error().message);
+            return std::nullopt;
+        }
+        k.keys = std::move(*read);
         k.loadedAt = now;
         it = m_keys.insert(ownerId, k);
     }
     return it->keys;
+}
+
+void Dispatcher::noteHeldBack(const QString &why)
+{
+    // At most one line every 10 s: during an outage every attempt would write one.
+    const qint64 now = nowMs();
+    if (m_heldBackLoggedAt > 0 && now - m_heldBackLoggedAt < 10'000 && now >= m_heldBackLoggedAt)
+        return;
+    m_heldBackLoggedAt = now;
+    qCWarning(lcWebhooks).noquote()
+        << "deliveries wait, unsent and not counted as attempts:" << why;
+}
+
+void Dispatcher::holdBack(const Attempt &a)
+{
+    // Not sent, not counted and nothing written: the delivery is tried again shortly, as if
+    // it had not been due yet.
+    const qint64 retryAt = nowMs() + kHeldBackMs;
+    if (auto qit = m_queues.find(a.key); qit != m_queues.end()) {
+        Queue &q = *qit;
+        q.inFlight = false;
+        auto it = std::find_if(q.items.begin(), q.items.end(),
+                               [&a](const Delivery &x) { return x.id == a.delivery.id; });
+        if (it != q.items.end())
+            it->nextAttemptAt = std::max(it->nextAttemptAt, retryAt);
+        if (!q.items.empty())
+            m_timeline.emplace(q.items.front().nextAttemptAt, a.key);
+    }
+    --m_inFlight;
+    m_inFlightCount.store(m_inFlight);
+    releaseOwnerSlot(a.delivery.ownerId);
+    pump();
 }
 
 bool Dispatcher::trusted(const CallbackTarget &t, const QString &ownerId) const
@@ -485,9 +529,14 @@ void Dispatcher::begin(const QString &key)
     a.trigger = a.delivery.manual ? QStringLiteral("manual") : QStringLiteral("scheduled");
     a.fence = fence;
 
-    const Endpoint &endpoint = endpointFor(a.delivery.endpointId);
-    if (!endpoint.enabled) {
-        const QString why = QStringLiteral("endpoint disabled: %1").arg(endpoint.disabledReason);
+    const Endpoint *endpoint = endpointFor(a.delivery.endpointId);
+    if (!endpoint) { // not read: whether it may be sent to is not known
+        QMetaObject::invokeMethod(
+            m_ctx, [this, a] { holdBack(a); }, Qt::QueuedConnection);
+        return;
+    }
+    if (!endpoint->enabled) {
+        const QString why = QStringLiteral("endpoint disabled: %1").arg(endpoint->disabledReason);
         QMetaObject::invokeMethod(
             m_ctx, [this, a, why] { finish(a, 0, why, -1, {}, std::nullopt, false); },
             Qt::QueuedConnection);
@@ -610,10 +659,15 @@ void Dispatcher::send(Attempt a, const QHostAddress &address, const CallbackTarg
 {
     if (!m_client)
         return;
+    const auto keys = keysFor(a.delivery.ownerId);
+    if (!keys) { // never unsigned because the secrets could not be read
+        QMetaObject::invokeMethod(
+            m_ctx, [this, a = std::move(a)] { holdBack(a); }, Qt::QueuedConnection);
+        return;
+    }
     const qint64 timestamp = nowMs() / 1000;
     const QByteArray id = a.delivery.id.toLatin1();
-    const QByteArray signature =
-        Signer::signatureHeader(keysFor(a.delivery.ownerId), id, timestamp, a.delivery.payload);
+    const QByteArray signature = Signer::signatureHeader(*keys, id, timestamp, a.delivery.payload);
     OutboundRequest req;
     req.address = address;
     req.port = target.port;
@@ -664,7 +718,12 @@ void Dispatcher::finish(const Attempt &a, int status, const QString &error, doub
 {
     const qint64 now = nowMs();
     Delivery d = a.delivery;
-    Endpoint &endpoint = endpointFor(d.endpointId);
+    // Held here since the attempt began, unless it was forgotten since and cannot be read now:
+    // then the attempt's result is recorded without a change to the endpoint's row.
+    Endpoint *held = endpointFor(d.endpointId);
+    Endpoint unread;
+    unread.id = d.endpointId;
+    Endpoint &endpoint = held ? *held : unread;
     const Endpoint endpointBefore = endpoint;
     const bool success = attempted && status >= 200 && status < 300;
     AttemptRecord rec;
@@ -719,9 +778,9 @@ void Dispatcher::finish(const Attempt &a, int status, const QString &error, doub
             endpoint.disabledAt = now;
         }
     }
-    const bool endpointChanged = endpoint.enabled != endpointBefore.enabled ||
-                                 endpoint.failingSince != endpointBefore.failingSince ||
-                                 endpoint.lastSuccessAt != endpointBefore.lastSuccessAt;
+    const bool endpointChanged = held && (endpoint.enabled != endpointBefore.enabled ||
+                                          endpoint.failingSince != endpointBefore.failingSince ||
+                                          endpoint.lastSuccessAt != endpointBefore.lastSuccessAt);
     const Endpoint endpointNow = endpoint;
     const qint64 completedAt = d.state == QLatin1String("pending") ? 0 : now;
     m_recording.insert(d.id);

@@ -181,14 +181,22 @@ private:
     void send(Attempt attempt, const QHostAddress &address, const CallbackTarget &target);
     void finish(const Attempt &attempt, int status, const QString &error, double latencyMs,
                 const QByteArray &responseBody, std::optional<qint64> retryAfterMs, bool attempted);
-    Endpoint &endpointFor(const QString &id);
+    // Null when it is not held and could not be read (nothing is kept then).
+    Endpoint *endpointFor(const QString &id);
+    // An attempt that could not go out because what it needs could not be read (its
+    // endpoint's state, its customer's secrets): not sent, not counted, tried again in
+    // kHeldBackMs. Never sent as if the endpoint were enabled or the customer had no secret.
+    void holdBack(const Attempt &attempt);
+    void noteHeldBack(const QString &why); // logged at most every 10 s
+    static constexpr qint64 kHeldBackMs = 2'000;
+    qint64 m_heldBackLoggedAt = 0;
     // Beyond kEndpointsHeld, those unused for kEndpointIdleMs go (a sweep every
     // kEndpointSweepMs at most).
     void forgetIdleEndpoints(qint64 now);
     static constexpr qsizetype kEndpointsHeld = 4096;
     static constexpr qint64 kEndpointIdleMs = 60'000;
     static constexpr qint64 kEndpointSweepMs = 5'000;
-    QList<QByteArray> keysFor(const QString &ownerId);
+    std::optional<QList<QByteArray>> keysFor(const QString &ownerId); // nullopt: not read
     bool trusted(const CallbackTarget &t,
                  const QString &ownerId) const; // the demo receiver's, for ownerId
     QUrl m_trustedOrigin; // m_options.trustedOrigin, parsed once (empty: none)

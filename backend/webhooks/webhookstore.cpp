@@ -39,24 +39,32 @@ QByteArray secretContext(const QString &ownerId)
     return QByteArrayLiteral("webhook-secret/") + ownerId.toUtf8();
 }
 
-// The stored secrets of an owner that still sign, newest first, opened.
-QList<QString> openSecrets(Core::Database &database, const QString &ownerId, qint64 now,
-                           QList<qint64> *createdAt = nullptr, QList<qint64> *expiresAt = nullptr)
+// The stored secrets of an owner that still sign, newest first, opened; *unopened counts those
+// that do not open (logged without their value). An error when they could not be read.
+Core::Result<QList<QString>> openSecrets(Core::Database &database, const QString &ownerId,
+                                         qint64 now, QList<qint64> *createdAt = nullptr,
+                                         QList<qint64> *expiresAt = nullptr,
+                                         int *unopened = nullptr)
 {
     QList<QString> out;
-    QSqlQuery q(database.connection());
+    const QSqlDatabase db = database.connection();
+    QSqlQuery q(db);
     q.prepare(QStringLiteral("SELECT secret, created_at, expires_at FROM webhook_secrets WHERE "
                              "owner_id = ? AND (expires_at IS NULL OR expires_at > ?) ORDER BY "
                              "created_at DESC"));
     q.addBindValue(ownerId);
     q.addBindValue(now);
     if (!q.exec())
-        return out;
+        return Core::Database::readFailed(db, QStringLiteral("reading a customer's webhook "
+                                                             "secrets: ") +
+                                                  q.lastError().text());
     while (q.next()) {
         auto plain = database.unseal(q.value(0).toByteArray(), secretContext(ownerId));
         if (!plain) {
             qCWarning(lcWebhooks).noquote()
                 << "a webhook secret of" << ownerId << "cannot be read:" << plain.error().message;
+            if (unopened)
+                ++*unopened;
             continue;
         }
         out.append(QString::fromUtf8(*plain));
@@ -554,20 +562,30 @@ Result<void> WebhookStore::sealStoredSecrets(Core::Database &database)
     return {};
 }
 
-QList<QByteArray> WebhookStore::activeKeys(Core::Database &database, const QString &ownerId,
-                                           qint64 now, qint64 *firstEnd)
+Core::Result<QList<QByteArray>> WebhookStore::activeKeys(Core::Database &database,
+                                                         const QString &ownerId, qint64 now,
+                                                         qint64 *firstEnd)
 {
     QList<QByteArray> keys;
     QList<qint64> expires;
-    const QList<QString> secrets = openSecrets(database, ownerId, now, nullptr, &expires);
+    int unopened = 0;
+    const auto secrets = openSecrets(database, ownerId, now, nullptr, &expires, &unopened);
+    if (!secrets)
+        return secrets.error();
     if (firstEnd)
         *firstEnd = 0;
-    for (qsizetype i = 0; i < secrets.size(); ++i) {
-        if (auto k = Signer::decodeSecret(secrets[i]))
+    for (qsizetype i = 0; i < secrets->size(); ++i) {
+        if (auto k = Signer::decodeSecret(secrets->at(i)))
             keys.append(*k);
+        else
+            ++unopened;
         if (firstEnd && expires[i] > 0 && (*firstEnd == 0 || expires[i] < *firstEnd))
             *firstEnd = expires[i];
     }
+    if (keys.isEmpty() && unopened > 0)
+        return Core::makeError(QStringLiteral("webhook-secret-unreadable"),
+                               QStringLiteral("none of the customer's webhook secrets opens "
+                                              "(another database key?)"));
     return keys;
 }
 
@@ -624,15 +642,19 @@ Core::Migration WebhookStore::ownerPendingMigration()
                             "webhook_deliveries(owner_id) WHERE state = 'pending'")}};
 }
 
-std::optional<Endpoint> WebhookStore::endpoint(const QSqlDatabase &db, const QString &id)
+Core::Result<std::optional<Endpoint>> WebhookStore::endpoint(const QSqlDatabase &db,
+                                                             const QString &id)
 {
     QSqlQuery q(db);
     q.prepare(QStringLiteral("SELECT ") + EndpointColumns +
               QStringLiteral(" FROM webhook_endpoints WHERE id = ?"));
     q.addBindValue(id);
-    if (!q.exec() || !q.next())
-        return std::nullopt;
-    return endpointFromRow(q);
+    if (!q.exec())
+        return Core::Database::readFailed(db, QStringLiteral("reading a webhook endpoint: ") +
+                                                  q.lastError().text());
+    if (!q.next())
+        return std::optional<Endpoint>();
+    return std::optional<Endpoint>(endpointFromRow(q));
 }
 
 QJsonObject WebhookStore::endpointJson(const QSqlDatabase &db, const Endpoint &e)
@@ -647,7 +669,8 @@ QJsonObject WebhookStore::endpointJson(const QSqlDatabase &db, const Endpoint &e
     return endpointJson(e, pendingCount);
 }
 
-QList<QJsonObject> WebhookStore::endpointList(const QSqlDatabase &db, const EndpointFilter &f)
+Core::Result<QList<QJsonObject>> WebhookStore::endpointList(const QSqlDatabase &db,
+                                                            const EndpointFilter &f)
 {
     Core::SqlWhere where;
     where.equalIfSet("owner_id", f.customerId).equalIfSet("state", f.state);
@@ -663,7 +686,8 @@ QList<QJsonObject> WebhookStore::endpointList(const QSqlDatabase &db, const Endp
                                        "d.endpoint_id = webhook_endpoints.id AND d.state = "
                                        "'pending') FROM webhook_endpoints"),
                     u" ORDER BY created_at DESC, id DESC LIMIT ?", {f.limit}))
-        return out;
+        return Core::Database::readFailed(db, QStringLiteral("listing webhook endpoints: ") +
+                                                  q.lastError().text());
     while (q.next())
         out.append(endpointJson(endpointFromRow(q), q.value(8).toLongLong()));
     return out;
@@ -759,7 +783,9 @@ std::optional<QJsonObject> WebhookStore::delivery(const QSqlDatabase &db, const 
 QJsonObject WebhookStore::secretInfo(Core::Database &database, const QString &ownerId, qint64 now)
 {
     QList<qint64> created, expires;
-    const QList<QString> secrets = openSecrets(database, ownerId, now, &created, &expires);
+    // Shown as none while they cannot be read (the admin answer is informational).
+    const auto read = openSecrets(database, ownerId, now, &created, &expires);
+    const QList<QString> secrets = read ? *read : QList<QString>();
     QJsonObject info;
     QJsonArray fingerprints;
     qint64 previousExpires = 0;

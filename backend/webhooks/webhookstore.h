@@ -131,9 +131,12 @@ public:
     // --- reads ---
     // The owner's secrets that still sign, newest first, as key bytes; one that does not open
     // is left out (logged without its value). `firstEnd`: when the first of them stops
-    // signing (ms since the epoch; 0: none ends).
-    static QList<QByteArray> activeKeys(Core::Database &database, const QString &ownerId,
-                                        qint64 now, qint64 *firstEnd = nullptr);
+    // signing (ms since the epoch; 0: none ends). An error when they could not be read, or
+    // when the owner has secrets and none of them opens: never an empty list then, which
+    // would send a delivery unsigned.
+    static Core::Result<QList<QByteArray>> activeKeys(Core::Database &database,
+                                                      const QString &ownerId, qint64 now,
+                                                      qint64 *firstEnd = nullptr);
     // Pending deliveries created after `afterRowid`, in creation order (so every order's
     // deliveries come as a prefix), at most limit; *lastRowid is the last one read.
     static QList<Delivery> pending(const QSqlDatabase &db, qint64 afterRowid, int limit,
@@ -143,7 +146,9 @@ public:
     pendingOfOwner(const QSqlDatabase &db, const QString &ownerId, qint64 afterRowid, int limit);
     // An index for pendingOfOwner.
     static Core::Migration ownerPendingMigration();
-    static std::optional<Endpoint> endpoint(const QSqlDatabase &db, const QString &id);
+    // An error when it could not be read (never read as "no such endpoint").
+    static Core::Result<std::optional<Endpoint>> endpoint(const QSqlDatabase &db,
+                                                          const QString &id);
     static QJsonObject endpointJson(const QSqlDatabase &db, const Endpoint &e);
     static QJsonObject endpointJson(const Endpoint &e, qint64 pendingDeliveries);
     // GET /admin/v1/endpoints: newest first, a page of `limit` older than endpoint `before`
@@ -156,7 +161,9 @@ public:
         QString before;
         int limit = 100;
     };
-    static QList<QJsonObject> endpointList(const QSqlDatabase &db, const EndpointFilter &f);
+    // An error when they could not be read (never an empty list then).
+    static Core::Result<QList<QJsonObject>> endpointList(const QSqlDatabase &db,
+                                                         const EndpointFilter &f);
     struct DeliveryFilter
     {
         QString subjectId;

@@ -1,5 +1,7 @@
 #include "testadminserver.h"
 
+#include "core/adminproof.h"
+
 #include <QCryptographicHash>
 #include <QDateTime>
 #include <QJsonArray>
@@ -146,6 +148,26 @@ void TestAdminServer::onReadyRead(QTcpSocket *socket)
     const qsizetype mark = target.indexOf('?');
     const QByteArray path = mark < 0 ? target : target.left(mark);
     const QUrlQuery query(mark < 0 ? QString() : QString::fromUtf8(target.mid(mark + 1)));
+    if (method == "GET" && path == "/admin-proof") { // before any token is sent (plain http)
+        ++m_proofRequests;
+        const QByteArray digest = Gatehouse::Core::adminTokenDigest(QString::fromLatin1(m_token));
+        if (m_forgeProof) {
+            respond(socket, 200, "OK", "application/json", R"({"proof":"forged"})");
+        } else if (query.queryItemValue(QStringLiteral("token")) !=
+                   Gatehouse::Core::adminProofTokenId(digest)) {
+            ++m_unauthorizedRequests;
+            respond(socket, 404, "Not Found", "application/json",
+                    R"({"error":"unknown-token","message":"admin token missing or invalid"})");
+        } else {
+            const QString endpoint =
+                Gatehouse::Core::adminProofEndpoint(socket->localAddress(), socket->localPort());
+            const QByteArray proof = Gatehouse::Core::adminTokenProof(
+                digest, query.queryItemValue(QStringLiteral("nonce")).toLatin1(), endpoint);
+            respond(socket, 200, "OK", "application/json",
+                    R"({"proof":")" + proof + R"(","endpoint":")" + endpoint.toLatin1() + R"("})");
+        }
+        return;
+    }
     m_requestLog.append(QString::fromUtf8(method + ' ' + target));
 
     const QByteArray authorization = headers.value("authorization");

@@ -48,6 +48,10 @@ public:
     QUrl url() const;
 
     void setToken(const QByteArray &token) { m_token = token; }
+    // GET /admin-proof?nonce=N&token=ID answers a proof it cannot have made (a program that took
+    // a Gatehouse's port), instead of the token's proof (as the backend, Core::adminTokenProof).
+    void setForgeProof(bool forge) { m_forgeProof = forge; }
+    int proofRequests() const { return m_proofRequests; }
     // Serve the event stream with Transfer-Encoding: chunked instead of close-delimited.
     void setChunked(bool chunked) { m_chunked = chunked; }
     // The status says "demo": true (gatehouse --demo).
@@ -303,6 +307,8 @@ private:
     QJsonArray m_instances;
     QString m_driver = QStringLiteral("QSQLITE");
     bool m_streamHangs = false;
+    bool m_forgeProof = false;
+    int m_proofRequests = 0;
     QHash<QTcpSocket *, Connection> m_connections;
     QList<QPointer<QTcpSocket>> m_streams;
     QList<QPair<qint64, QByteArray>> m_history; // seq, SSE frame

@@ -201,6 +201,7 @@ private slots:
     void eventsReachTheModel();
     void unauthorizedDoesNotRetry();
     void tokenRefusedAfterRestart();
+    void plainHttpTokenGoesOnlyToAListenerThatProvesIt();
     void offlineThenBackOnlineOnRestart();
     void restartedBackendStartsSequenceOver();
     void offlineWhenNothingListens();
@@ -2039,6 +2040,60 @@ void TestConsole::tokenRefusedAfterRestart()
     const int refused = server.unauthorizedRequests();
     QTest::qWait(300); // a settle on purpose (backoff is 20-100 ms): proves that no retry comes
     QCOMPARE(server.unauthorizedRequests(), refused);
+}
+
+// Over plain http (loopback) the admin token goes only to a listener that proves it holds it
+// (GET /admin-proof with the token's proof, at the address and port connected to): a program
+// that took the port of a Gatehouse that stopped (a restart, a dropped SSH tunnel), or that
+// listens on the other address of "localhost", is sent nothing, and the console tries again
+// until the Gatehouse is back. Before, every attempt sent it the token.
+void TestConsole::plainHttpTokenGoesOnlyToAListenerThatProvesIt()
+{
+    TestAdminServer server(Token);
+    QVERIFY(server.listen());
+    server.setForgeProof(true); // whoever holds the port now
+    AdminClient client;
+    client.setReconnectDelays(20ms, 40ms);
+    client.connectTo(server.url(), QString::fromLatin1(Token));
+    QTRY_COMPARE_WITH_TIMEOUT(client.connectionState(), AdminClient::Offline, timeoutMs());
+    QVERIFY2(client.lastError().contains(QStringLiteral("did not prove that it is the Gatehouse "
+                                                        "holding this admin token, so the token "
+                                                        "was not sent")),
+             qPrintable(client.lastError()));
+    QTRY_VERIFY_WITH_TIMEOUT(server.proofRequests() >= 3, timeoutMs()); // tried again
+    QVERIFY(server.authorizationHeaders().isEmpty());
+    QVERIFY(server.requestLog().isEmpty());
+    server.setForgeProof(false); // the Gatehouse is back
+    QTRY_COMPARE_WITH_TIMEOUT(client.connectionState(), AdminClient::Online, timeoutMs());
+    QCOMPARE(server.authorizationHeaders().value(0), "Bearer " + Token);
+    client.disconnectFromServer();
+
+    // "localhost": another program on its other address (::1) is never sent the token; the
+    // Gatehouse on 127.0.0.1 is found whichever the system names first.
+    QTcpServer squatter;
+    if (!squatter.listen(QHostAddress::LocalHostIPv6, server.port()))
+        QSKIP("no IPv6 loopback here");
+    QByteArray seen;
+    connect(&squatter, &QTcpServer::newConnection, &squatter, [&] {
+        while (QTcpSocket *s = squatter.nextPendingConnection()) {
+            connect(s, &QTcpSocket::readyRead, s, [s, &seen] {
+                seen += s->readAll();
+                s->write("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n"
+                         "Content-Length: 18\r\n\r\n{\"proof\":\"forged\"}");
+            });
+        }
+    });
+    QUrl byName = server.url();
+    byName.setHost(QStringLiteral("localhost"));
+    AdminClient named;
+    named.setReconnectDelays(20ms, 40ms);
+    named.connectTo(byName, QString::fromLatin1(Token));
+    QTRY_COMPARE_WITH_TIMEOUT(named.connectionState(), AdminClient::Online, timeoutMs());
+    QVERIFY2(!seen.contains(Token) && !seen.contains("Authorization"), seen.constData());
+    // Every request after the proof goes to the address that gave it.
+    QTRY_VERIFY_WITH_TIMEOUT(server.requestLog().contains(QStringLiteral("GET /admin/v1/events")),
+                             timeoutMs());
+    QVERIFY2(!seen.contains("/admin/v1/"), seen.constData());
 }
 
 void TestConsole::offlineThenBackOnlineOnRestart()

@@ -405,6 +405,59 @@ test('/admin-proof relayed to a Gatehouse with the same root token proves nothin
     }
 });
 
+test('a token named for a plain http URL goes only to a listener that proves it holds that token: a program on the port, a loose token file and a revoked token get nothing sent', async () => {
+    // Another local user's program on the port a Gatehouse held (a restart, a dropped SSH
+    // tunnel): it answers everything, and keeps every byte.
+    const seen = [];
+    const squatter = createServer((socket) => socket.on('data', (d) => {
+        seen.push(d);
+        const body = JSON.stringify({ proof: 'forged', endpoint: `127.0.0.1:${squatter.address().port}` });
+        socket.end(`HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body}`);
+    }));
+    await new Promise((resolve) => squatter.listen(0, '127.0.0.1', resolve));
+    const made = await createToken(`proof-reader-${Date.now()}`, ['orders:read']);
+    assert.equal(made.status, 201, made.text);
+    const scoped = made.json;
+    const dir = mkdtempSync(join(tmpdir(), 'gatehouse-e2e-named-'));
+    const relay = await forwarder(b.ports.admin); // a reverse proxy on this machine (nginx)
+    try {
+        const file = join(dir, 'scoped.token');
+        writeFileSync(file, `${scoped.token}\n`, { mode: 0o600 });
+        const status = (url) => run(binaryPath(), ['admin', 'status', '--data-dir', '/nonexistent',
+                                                   '--admin-url', url, '--admin-token-file', file]);
+        const refused = await status(`http://127.0.0.1:${squatter.address().port}`);
+        assert.equal(refused.code, 1, refused.stdout + refused.stderr);
+        assert.ok(refused.stderr.includes(`does not prove that it holds this admin token at 127.0.0.1:${squatter.address().port}; no admin token was sent`),
+                  refused.stderr);
+        const received = Buffer.concat(seen).toString('latin1');
+        assert.match(received, /^GET \/admin-proof\?nonce=[A-Za-z0-9_-]{32}&token=[A-Za-z0-9_-]{22} /);
+        assert.ok(!/authorization/i.test(received) && !received.includes(scoped.token), received);
+        // The Gatehouse itself proves it, directly and through a proxy on another local port.
+        const direct = await status(b.adminUrl);
+        assert.equal(direct.code, 0, direct.stderr);
+        assert.match(direct.stdout, /proof-reader/);
+        const proxied = await status(`http://127.0.0.1:${relay.port}`);
+        assert.equal(proxied.code, 0, proxied.stderr);
+        // A loose token file is refused before anything connects (as the data directory's own).
+        const loose = join(dir, 'loose.token');
+        writeFileSync(loose, `${scoped.token}\n`, { mode: 0o644 });
+        const looseRun = await run(binaryPath(), ['admin', 'status', '--admin-url', b.adminUrl, '--admin-token-file', loose]);
+        assert.equal(looseRun.code, 2, looseRun.stderr);
+        assert.ok(looseRun.stderr.includes(`the admin token file ${loose} cannot be trusted: ${loose} is open to others (mode 644)`),
+                  looseRun.stderr);
+        // A revoked token: the Gatehouse says it does not know it, and it is not sent.
+        assert.equal((await adminFetch(b, 'DELETE', `/admin/v1/admin-tokens/${scoped.id}`)).status, 204);
+        const revoked = await status(b.adminUrl);
+        assert.equal(revoked.code, 1, revoked.stdout + revoked.stderr);
+        assert.ok(revoked.stderr.includes('does not know this admin token (revoked or expired?); no admin token was sent'),
+                  revoked.stderr);
+    } finally {
+        await relay.close();
+        await new Promise((resolve) => squatter.close(resolve));
+        rmSync(dir, { recursive: true, force: true });
+    }
+});
+
 test('under umask 000 the data directory gives nobody else a key, a token or write access', {
     skip: process.env.GATEHOUSE_TEST_POSTGRES ? 'about the files of a SQLite data directory' : false,
 }, async () => {

@@ -278,13 +278,64 @@ test('device flow: pending, slow_down, approval in the browser, tokens once', as
     const userinfo = await fetch(`${b.serviceUrl}/oauth2/userinfo`, {
         headers: { Authorization: `Bearer ${tokens.json.access_token}` } });
     assert.equal((await userinfo.json()).sub, user.id);
-    assertOAuthError(await poll(), 400, 'invalid_grant'); // once only
+    // Once only; presented again, what the first use got is revoked (as a code used twice).
+    const again = await poll();
+    assertOAuthError(again, 400, 'invalid_grant');
+    assert.match(again.json.error_description, /already used; the tokens issued from it are revoked/);
+    const afterReplay = await fetch(`${b.serviceUrl}/oauth2/userinfo`, {
+        headers: { Authorization: `Bearer ${tokens.json.access_token}` } });
+    assert.equal(afterReplay.status, 401);
+    assertOAuthError(await post('/oauth2/token', { grant_type: 'refresh_token', refresh_token: tokens.json.refresh_token,
+                                                   client_id: c.client_id }), 400, 'invalid_grant');
 
     assertOAuthError(await post('/oauth2/token', { grant_type: 'urn:ietf:params:oauth:grant-type:device_code',
                                                    device_code: 'not-a-code', client_id: c.client_id }),
                      400, 'invalid_grant');
     assertOAuthError(await post('/oauth2/token', { grant_type: 'urn:ietf:params:oauth:grant-type:device_code',
                                                    client_id: c.client_id }), 400, 'invalid_request');
+});
+
+test('device flow: taking the grant denies the codes handed out; revoking the consent ends an allowed device\'s tokens', async () => {
+    const grants = ['urn:ietf:params:oauth:grant-type:device_code'];
+    const metadata = { client_name: 'device app', token_endpoint_auth_method: 'none', grant_types: grants, scope: 'openid' };
+    const c = await register(metadata);
+    const poll = (d) => post('/oauth2/token', { grant_type: 'urn:ietf:params:oauth:grant-type:device_code',
+                                                device_code: d.device_code, client_id: c.client_id });
+    const waiting = (await deviceAuthorization(c)).json;
+    const allowed = (await deviceAuthorization(c)).json;
+    await verify(allowed.user_code, 'allow');
+    // The grant taken (an administrator stopping a device-code phishing run) and given back:
+    // the codes handed out before stay dead.
+    const taken = await adminFetch(b, 'PUT', `/admin/v1/clients/${c.client_id}`, {
+        ...metadata, grant_types: ['authorization_code'], redirect_uris: ['https://app.example/cb'] });
+    assert.equal(taken.status, 200, taken.text);
+    const browser = new Browser();
+    const csrf = hidden((await browser.go('GET', '/oauth2/device')).html, 'csrf');
+    const entered = await browser.go('POST', '/oauth2/device', { csrf, user_code: waiting.user_code, username: 'dana',
+                                                                  password: PASSWORD });
+    assert.equal(entered.status, 400, 'the waiting code is no longer offered');
+    assert.match(entered.html, /role="alert">This code is unknown/);
+    const back = await adminFetch(b, 'PUT', `/admin/v1/clients/${c.client_id}`, metadata);
+    assert.equal(back.status, 200, back.text);
+    assertOAuthError(await poll(waiting), 400, 'access_denied');
+    assertOAuthError(await poll(allowed), 400, 'access_denied');
+
+    // A device allowed stores no consent; revoking "the consent" still ends its tokens.
+    const fresh = (await deviceAuthorization(c)).json;
+    await verify(fresh.user_code, 'allow');
+    const tokens = await poll(fresh);
+    assert.equal(tokens.status, 200, tokens.text);
+    const consents = await adminFetch(b, 'GET', `/admin/v1/consents?user=${user.id}&client=${c.client_id}`);
+    assert.deepEqual(consents.json.items, []);
+    const revoked = await adminFetch(b, 'DELETE', `/admin/v1/consents/${user.id}/${c.client_id}`);
+    assert.equal(revoked.status, 204, revoked.text);
+    const userinfo = await fetch(`${b.serviceUrl}/oauth2/userinfo`, {
+        headers: { Authorization: `Bearer ${tokens.json.access_token}` } });
+    assert.equal(userinfo.status, 401);
+    // Nothing left: 404 as before.
+    const again = await adminFetch(b, 'DELETE', `/admin/v1/consents/${user.id}/${c.client_id}`);
+    assert.equal(again.status, 404, again.text);
+    assert.equal(again.json.error, 'consent-not-found');
 });
 
 test('device flow: a client registered without any scope starts one (its codes are stored with an empty scope, not refused with a server error)', async () => {
@@ -420,11 +471,20 @@ test('device flow: bad input on the pages and at the endpoint', async () => {
     const browser = new Browser();
     const form = await browser.go('GET', '/oauth2/device');
     const csrf = hidden(form.html, 'csrf');
-    const unknown = await browser.go('POST', '/oauth2/device', { csrf, user_code: 'BCDF-GHJK', username: 'dana',
-                                                                  password: PASSWORD });
-    assert.equal(unknown.status, 400);
-    assert.match(unknown.html, /role="alert">This code is unknown/);
+    const alertOf = (html) => /role="alert">([^<]*)</.exec(html)?.[1];
     const d = (await deviceAuthorization(c)).json;
+    // Before a sign-in, a live code and an unknown one get one answer: whether a code waits
+    // is told to a signed-in user only (it told anyone, with no account).
+    const live = await browser.go('POST', '/oauth2/device', { csrf, user_code: d.user_code });
+    const dead = await browser.go('POST', '/oauth2/device', { csrf, user_code: 'BCDF-GHJK' });
+    assert.equal(live.status, 401);
+    assert.equal(dead.status, 401);
+    assert.equal(alertOf(dead.html), 'Enter your username and password.');
+    assert.equal(alertOf(live.html), alertOf(dead.html));
+    const wrongCodeWrongPassword = await browser.go('POST', '/oauth2/device', {
+        csrf, user_code: 'BCDF-GHJK', username: 'dana', password: 'nope nope' });
+    assert.equal(wrongCodeWrongPassword.status, 401);
+    assert.match(wrongCodeWrongPassword.html, /role="alert">Wrong username or password/);
     const wrongPassword = await browser.go('POST', '/oauth2/device', { csrf, user_code: d.user_code,
                                                                         username: 'dana', password: 'nope nope' });
     assert.equal(wrongPassword.status, 401);
@@ -433,7 +493,6 @@ test('device flow: bad input on the pages and at the endpoint', async () => {
     assert.equal((await adminFetch(b, 'POST', '/admin/v1/users', { username: 'frank', password: PASSWORD })).status, 201);
     const frank = (password) => browser.go('POST', '/oauth2/device', { csrf, user_code: d.user_code,
                                                                         username: 'frank', password });
-    const alertOf = (html) => /role="alert">([^<]*)</.exec(html)?.[1];
     for (let i = 1; i <= 3; ++i)
         assert.equal((await frank(`wrong ${i}`)).status, 401, `failure ${i}`);
     assert.equal((await adminFetch(b, 'GET', '/admin/v1/users/frank')).json.locked, true);
@@ -457,6 +516,17 @@ test('device flow: bad input on the pages and at the endpoint', async () => {
     const noSession = await new Browser().go('POST', '/oauth2/device/confirm', { csrf, user_code: d.user_code,
                                                                                   decision: 'allow' });
     assert.equal(noSession.status, 400);
+    // Signed in, an unknown code is said, and the next one is entered without a password.
+    const dana = new Browser();
+    const danaCsrf = hidden((await dana.go('GET', '/oauth2/device')).html, 'csrf');
+    const unknown = await dana.go('POST', '/oauth2/device', { csrf: danaCsrf, user_code: 'BCDF-GHJK', username: 'dana',
+                                                              password: PASSWORD });
+    assert.equal(unknown.status, 400);
+    assert.match(unknown.html, /role="alert">This code is unknown/);
+    assert.doesNotMatch(unknown.html, /id="password"/);
+    const known = await dana.go('POST', '/oauth2/device', { csrf: danaCsrf, user_code: d.user_code });
+    assert.equal(known.status, 200);
+    assert.match(known.html, /id="device-confirm-form"/);
 });
 
 test('device flow: expired_token after the configured lifetime', async () => {

@@ -628,6 +628,7 @@ void TestHeadlessBackend::adminCli()
     QVERIFY(wrongFile.open(QIODevice::WriteOnly));
     wrongFile.write("wrong-token-0123456789\nsecond line ignored\n");
     wrongFile.close();
+    QVERIFY(wrongFile.setPermissions(QFileDevice::ReadOwner | QFileDevice::WriteOwner));
     const QStringList byFile{QStringLiteral("admin"), QStringLiteral("status"),
                              QStringLiteral("--data-dir"), m_dir->path(),
                              QStringLiteral("--admin-token-file")};
@@ -873,8 +874,9 @@ void TestHeadlessBackend::adminCliSendsNoTokenToAnImpostor()
         QVERIFY(!older.received().contains(token));
     }
     // 6. A token named (a scoped one, as a member of the service's group has) with the port
-    // found through ports.json, and no admin-token readable to check a proof with: nothing is
-    // sent, not even the proof's request.
+    // found through ports.json, and no admin-token readable to check a root proof with: the
+    // listener must prove that it holds the named token itself (the token's own proof, at the
+    // address and port connected to); a program on the port cannot, and is sent nothing.
     {
         QTemporaryDir groupView; // what a group member sees: ports.json, no admin-token
         QVERIFY(groupView.isValid());
@@ -894,12 +896,17 @@ void TestHeadlessBackend::adminCliSendsNoTokenToAnImpostor()
                                     QStringLiteral("--data-dir"), groupView.path(),
                                     QStringLiteral("--admin-token"), QString::fromLatin1(scoped)});
         QCOMPARE(r.exitCode, 1);
-        QVERIFY2(r.err.contains(QStringLiteral("cannot prove that the listener %1 names is the "
-                                               "Gatehouse of %2")
-                                    .arg(f.fileName(), groupView.path())),
+        QVERIFY2(r.err.contains(QStringLiteral("http://127.0.0.1:%1 is not the Gatehouse of %2; no "
+                                               "admin token was sent. %3 names it: is it left "
+                                               "from a Gatehouse that did not stop cleanly?")
+                                    .arg(port)
+                                    .arg(groupView.path(), f.fileName())),
                  qPrintable(r.err));
-        QVERIFY2(r.err.contains(QStringLiteral("no admin token was sent. Pass --admin-url")),
-                 qPrintable(r.err));
+        QVERIFY2(QRegularExpression(QStringLiteral("^GET /admin-proof\\?nonce=[A-Za-z0-9_-]{32}&"
+                                                   "token=[A-Za-z0-9_-]{22} "))
+                     .match(QString::fromLatin1(impostor.received()))
+                     .hasMatch(),
+                 impostor.received().constData());
         QVERIFY(!impostor.received().contains(scoped));
         QVERIFY(!impostor.received().contains("Authorization"));
     }

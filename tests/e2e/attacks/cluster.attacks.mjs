@@ -884,6 +884,44 @@ roleRef:
         await assertUnchanged(path, before, 'Role update');
     });
 
+    // A role or binding that no URL can name cannot be deleted by name (kubectl delete, the
+    // CLI, the admin passthrough): a copy of one's own binding kept one's access after the
+    // administrator deleted the original ("b\0" shows as "b" in a terminal; NUL is refused in
+    // every request target, and 70,000 characters are beyond the request line's limit).
+    attack('cluster: RBAC names no URL can hold (NUL, format characters, 70,000 characters) → 422, nothing created', async () => {
+        const names = (items) => items.map((i) => i.metadata.name);
+        const bindingsBefore = names((await read(`/apis/${RBAC}/v1/clusterrolebindings`)).items);
+        const rolesBefore = names((await read(`/apis/${RBAC}/v1/namespaces/default/roles`)).items);
+        const cases = [
+            ['clusterrolebindings', { kind: 'ClusterRoleBinding', metadata: { name: 'rbac-editors\u0000' },
+                                      subjects: [{ kind: 'User', name: 'mallory', apiGroup: RBAC }],
+                                      roleRef: { kind: 'ClusterRole', name: 'rbac-editor', apiGroup: RBAC } },
+             /may not contain control or format characters/],
+            ['clusterrolebindings', { kind: 'ClusterRoleBinding', metadata: { generateName: 'copy\u202e' },
+                                      subjects: [{ kind: 'User', name: 'mallory', apiGroup: RBAC }],
+                                      roleRef: { kind: 'ClusterRole', name: 'rbac-editor', apiGroup: RBAC } },
+             /may not contain control or format characters/],
+            ['namespaces/default/roles', { kind: 'Role', metadata: { name: 'z'.repeat(70000) },
+                                           rules: [{ apiGroups: [''], resources: ['pods'], verbs: ['get'] }] },
+             /must be no more than 253 characters/],
+        ];
+        for (const [resource, object, message] of cases) {
+            const r = await asMallory('POST', `/apis/${RBAC}/v1/${resource}`, { apiVersion: `${RBAC}/v1`, ...object });
+            assert.equal(r.status, 422, r.text.slice(0, 300));
+            assert.equal(r.json.reason, 'Invalid', r.text.slice(0, 300));
+            assert.match(r.json.details.causes[0].message, message);
+            assert.equal(r.json.details.causes[0].field, 'metadata.name');
+        }
+        assert.deepEqual(names((await read(`/apis/${RBAC}/v1/clusterrolebindings`)).items), bindingsBefore);
+        assert.deepEqual(names((await read(`/apis/${RBAC}/v1/namespaces/default/roles`)).items), rolesBefore);
+        // 253 characters still are a name (as a DNS subdomain may be).
+        const long = 'r'.repeat(253);
+        const made = await asMallory('POST', `/apis/${RBAC}/v1/namespaces/default/roles`, {
+            apiVersion: `${RBAC}/v1`, kind: 'Role', metadata: { name: long }, rules: [] });
+        assert.equal(made.status, 201, made.text);
+        assert.equal((await adminKube(b, 'DELETE', `/apis/${RBAC}/v1/namespaces/default/roles/${long}`)).status, 200);
+    });
+
     // An aggregationRule gathers the rules of every ClusterRole its selectors pick ({} picks all,
     // cluster-admin included): setting one needs cluster-admin's rules, as kube's storage says.
     attack('cluster: RBAC escalation — an aggregationRule added to an empty ClusterRole already bound to oneself → 403, nothing gained', async () => {

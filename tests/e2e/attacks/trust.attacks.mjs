@@ -1223,6 +1223,44 @@ describe('trust boundaries: token exchange, registration, the cluster audience',
         }
     });
 
+    attack('trust 4: an oauth:write admin token makes a twin who waits for the bindings of a user the cluster knows by email', async () => {
+        // With oidc-username-claim email two users with one address are one cluster user: a twin
+        // made before any binding names the address gets every binding made to it later.
+        const e = await startBackend({ args: ['--oidc-username-claim', 'email'] });
+        try {
+            const alice = await adminFetch(e, 'POST', '/admin/v1/users', {
+                username: 'alice', password: 'long enough pw', email: 'alice@corp.example', email_verified: true });
+            assert.equal(alice.status, 201, alice.text);
+            const oauthOnly = await scopedAdminToken(e, 'helpdesk', ['oauth:write']);
+            const headers = { Authorization: `Bearer ${oauthOnly}`, 'Content-Type': 'application/json' };
+            const users = async () => (await adminFetch(e, 'GET', '/admin/v1/users')).json.items.map((u) => u.username).sort();
+            const before = await users();
+            const twin = await request(`${e.adminUrl}/admin/v1/users`, 'POST', JSON.stringify({
+                username: 'mallory', password: 'long enough pw', email: 'alice@corp.example', email_verified: true }), headers);
+            assert.equal(twin.status, 409, twin.text);
+            assert.equal(twin.json.error, 'cluster-username-taken', twin.text);
+            assert.match(twin.json.message, /user "alice" already has this email, which is the username the cluster knows them by \(oidc-username-claim email\)/);
+            assert.deepEqual(await users(), before, 'no user created');
+            // Nor by re-addressing a user, nor by the root token (whoever binds alice later).
+            const eve = await newUser(e, 'eve');
+            const readdressed = await request(`${e.adminUrl}/admin/v1/users/${eve.id}`, 'PATCH',
+                                              JSON.stringify({ email: 'alice@corp.example' }), headers);
+            assert.equal(readdressed.status, 409, readdressed.text);
+            const byRoot = await adminFetch(e, 'PATCH', `/admin/v1/users/${eve.id}`, { email: 'alice@corp.example' });
+            assert.equal(byRoot.status, 409, byRoot.text);
+            assert.notEqual((await adminFetch(e, 'GET', `/admin/v1/users/${eve.id}`)).json.email, 'alice@corp.example');
+            // alice herself keeps her address through other changes, and another address is free.
+            const renamed = await request(`${e.adminUrl}/admin/v1/users/${alice.json.id}`, 'PATCH',
+                                          JSON.stringify({ name: 'Alice A.' }), headers);
+            assert.equal(renamed.status, 200, renamed.text);
+            const other = await request(`${e.adminUrl}/admin/v1/users/${eve.id}`, 'PATCH',
+                                        JSON.stringify({ email: 'eve@corp.example' }), headers);
+            assert.equal(other.status, 200, other.text);
+        } finally {
+            assert.equal(await e.stop(), 0, e.stderr);
+        }
+    });
+
     attack('trust 4: an oauth:write admin token gives a user a group mapped to system:masters', async () => {
         const m = await adminFetch(b, 'PUT', '/admin/v1/cluster/settings', { oidcGroupMappings: ['platform=system:masters'] });
         assert.equal(m.status, 200, m.text);

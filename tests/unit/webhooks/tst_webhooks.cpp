@@ -13,6 +13,7 @@
 #include "webhooks/dispatcher.h"
 #include "webhooks/httpclient.h"
 #include "webhooks/redeliveryjobs.h"
+#include "webhooks/signer.h"
 #include "webhooks/urlpolicy.h"
 #include "webhooks/webhookservice.h"
 #include "webhooks/webhookstore.h"
@@ -194,7 +195,9 @@ public:
         QString subject;
         qint64 seq = 0;
         qint64 start = 0;
-        qint64 end = 0; // 0: not answered (yet)
+        QByteArray signature; // the webhook-signature header as received
+        qint64 timestamp = 0; // webhook-timestamp
+        qint64 end = 0;       // 0: not answered (yet)
         bool answered = false;
     };
     std::vector<Hit> hits;
@@ -235,12 +238,18 @@ private:
                 if (head < 0)
                     return;
                 QByteArray id;
+                QByteArray signature;
+                qint64 timestamp = 0;
                 qsizetype length = 0;
                 for (const QByteArray &line : buffer->left(head).split('\n')) {
                     const qsizetype colon = line.indexOf(':');
                     const QByteArray name = line.left(colon).trimmed().toLower();
                     if (name == "webhook-id")
                         id = line.mid(colon + 1).trimmed();
+                    else if (name == "webhook-signature")
+                        signature = line.mid(colon + 1).trimmed();
+                    else if (name == "webhook-timestamp")
+                        timestamp = line.mid(colon + 1).trimmed().toLongLong();
                     else if (name == "content-length")
                         length = line.mid(colon + 1).trimmed().toLongLong();
                 }
@@ -250,7 +259,8 @@ private:
                     QJsonDocument::fromJson(buffer->mid(head + 4, length)).object();
                 buffer->remove(0, head + 4 + length);
                 hits.push_back(Hit{id, body.value(QStringLiteral("subject")).toString(),
-                                   body.value(QStringLiteral("seq")).toInteger(), now()});
+                                   body.value(QStringLiteral("seq")).toInteger(), now(), signature,
+                                   timestamp});
                 const size_t index = hits.size() - 1;
                 if (holding)
                     m_held.emplace_back(QPointer<QTcpSocket>(s), index);
@@ -855,6 +865,76 @@ private slots:
     // whose announcement has not reached this dispatcher: its copy still says enabled) stays
     // disabled: the attempt's result records its facts (the success), never the state read
     // before the administrator's change.
+    // A delivery is never sent as if its customer had no secret, nor as if its endpoint were
+    // enabled, because a read failed (the database down, or refusing the statement): it
+    // waits, unsent and not counted as an attempt, and goes out signed once its secrets can
+    // be read; an endpoint disabled meanwhile gets nothing more. Before, a failed read of the
+    // secrets sent it with an empty webhook-signature, and a failed read of the endpoint
+    // counted it as enabled.
+    void deliveriesWaitWhileWhatTheyNeedCannotBeRead()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        Core::SystemClock clock;
+        Receiver receiver;
+        Instance one(dir.filePath(QStringLiteral("unread.db")), QString(), clock);
+        const auto exec = [&one](const QString &sql) {
+            return one.writer->run([sql](Core::WriteTransaction &tx) -> Core::Result<void> {
+                QSqlQuery &q = tx.query(sql);
+                if (!q.exec())
+                    return Core::WriteTransaction::sqlError(q, "test statement");
+                return {};
+            });
+        };
+        const QString secret = Signer::generateSecret();
+        QVERIFY(one.writer->run([&](Core::WriteTransaction &tx) {
+            return WebhookStore::addSecret(tx, *one.database, QStringLiteral("customer"), secret,
+                                           QDateTime::currentMSecsSinceEpoch());
+        }));
+        const auto key = Signer::decodeSecret(secret);
+        QVERIFY(key);
+
+        // The secrets cannot be read: nothing goes out, nothing is counted.
+        QVERIFY(exec(QStringLiteral("ALTER TABLE webhook_secrets RENAME TO secrets_away")));
+        const Delivery first = one.create(receiver.url(), QStringLiteral("unread-1"), 1);
+        QTest::qWait(700);
+        QCOMPARE(int(receiver.hits.size()), 0);
+        QCOMPARE(one.count(QStringLiteral("SELECT COUNT(*) FROM webhook_attempts")), 0);
+        QCOMPARE(one.count(QStringLiteral(
+                     "SELECT COUNT(*) FROM webhook_deliveries WHERE state = 'pending'")),
+                 1);
+        // Readable again: sent at its first attempt, signed with the customer's secret.
+        QVERIFY(exec(QStringLiteral("ALTER TABLE secrets_away RENAME TO webhook_secrets")));
+        QTRY_COMPARE(int(receiver.hits.size()), 1);
+        const Receiver::Hit &hit = receiver.hits[0];
+        QCOMPARE(QString::fromLatin1(hit.id), first.id);
+        QVERIFY2(Signer::verify({*key}, hit.signature, hit.id, hit.timestamp, first.payload),
+                 hit.signature.constData());
+        QTRY_COMPARE(one.count(QStringLiteral("SELECT COUNT(*) FROM webhook_deliveries WHERE "
+                                              "state = 'succeeded' AND attempts = 1")),
+                     1);
+
+        // An endpoint whose state cannot be read is not sent to as if it were enabled: here an
+        // administrator disabled it meanwhile (the change feed dropped what was held).
+        receiver.status = "500 Internal Server Error"; // retried every 200 ms
+        const Delivery second = one.create(receiver.url(), QStringLiteral("unread-2"), 1);
+        QTRY_VERIFY(receiver.hits.size() >= 2);
+        QVERIFY(exec(
+            QStringLiteral("UPDATE webhook_endpoints SET state = 'disabled', disabled_reason = 'an "
+                           "administrator', disabled_at = 1")));
+        QVERIFY(exec(QStringLiteral("ALTER TABLE webhook_endpoints RENAME TO endpoints_away")));
+        one.dispatcher->endpointChangedElsewhere(second.endpointId);
+        QTest::qWait(300); // an attempt in flight ends
+        const size_t seen = receiver.hits.size();
+        QTest::qWait(700);
+        QCOMPARE(receiver.hits.size(), seen);
+        QVERIFY(exec(QStringLiteral("ALTER TABLE endpoints_away RENAME TO webhook_endpoints")));
+        QTRY_COMPARE(one.count(QStringLiteral("SELECT COUNT(*) FROM webhook_deliveries WHERE "
+                                              "subject_id = 'unread-2' AND state = 'failed'")),
+                     1);
+        QCOMPARE(receiver.hits.size(), seen);
+    }
+
     void anEndpointDisabledMeanwhileStaysDisabled()
     {
         QTemporaryDir dir;
