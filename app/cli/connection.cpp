@@ -83,7 +83,8 @@ int proveListener(Connection &c, const QString &rootToken, const QString &token,
     const QByteArray seen = answer.value(QStringLiteral("proof")).toString().toLatin1();
     const bool proved = token.isEmpty()
                             ? seen == Core::adminProof(rootToken, nonce, endpoint)
-                            : Core::adminTokenProved(answer, digest, nonce, endpoint, viaProxy);
+                            : Core::adminTokenProved(answer, Core::adminTokenProofKey(token), nonce,
+                                                     endpoint, viaProxy);
     if (r.status == 200 && !c.address.isNull() && proved)
         return 0;
     err << "gatehouse admin: " << c.url.toString();
@@ -99,6 +100,13 @@ int proveListener(Connection &c, const QString &rootToken, const QString &token,
     if (r.status == 404 &&
         answer.value(QStringLiteral("error")).toString() == QLatin1String("unknown-token")) {
         err << " does not know this admin token (revoked or expired?); no admin token was sent\n";
+        return 1;
+    }
+    if (r.status == 409 &&
+        answer.value(QStringLiteral("error")).toString() == QLatin1String("token-unprovable")) {
+        err << " cannot prove that it holds this admin token, which was made before Gatehouse "
+               "kept what proves it over plain http; no admin token was sent. Create a new one "
+               "('gatehouse admin admin-tokens create'), or use https (--admin-tls)\n";
         return 1;
     }
     if (r.status == 0)

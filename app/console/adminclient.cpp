@@ -326,7 +326,17 @@ QNetworkRequest AdminClient::apiRequest(const QString &path) const
 
 void AdminClient::callApi(const ApiCall &call, QObject *context, ApiCallback done)
 {
-    if (!m_url.isValid() || m_url.host().isEmpty() || m_token.isEmpty()) {
+    // Over plain http only to the address that proved it holds the token, and only while it
+    // is known to (a page's call while the console tries again would go to whoever took the
+    // port meanwhile).
+    const bool unproven = m_url.scheme() == QLatin1String("http") && m_provenAddress.isNull();
+    if (unproven && m_proofReply && !m_token.isEmpty()) {
+        // The proof is on its way (a page's first calls as the console connects): sent once
+        // the listener proved it, refused if it does not.
+        m_waitingCalls.append(WaitingCall{call, context, std::move(done)});
+        return;
+    }
+    if (!m_url.isValid() || m_url.host().isEmpty() || m_token.isEmpty() || unproven) {
         ApiResult result;
         result.errorMessage = tr("Not connected to a Gatehouse server");
         QMetaObject::invokeMethod(
@@ -380,8 +390,28 @@ void AdminClient::callApi(const ApiCall &call, QObject *context, ApiCallback don
     });
 }
 
+void AdminClient::settleWaitingCalls()
+{
+    // Sent now if the listener proved it (callApi sends them), else refused by callApi.
+    const QList<WaitingCall> waiting = std::exchange(m_waitingCalls, {});
+    for (const WaitingCall &w : waiting)
+        if (w.context)
+            callApi(w.call, w.context, w.done);
+}
+
 void AdminClient::cancelApiCalls()
 {
+    const QList<WaitingCall> waiting = std::exchange(m_waitingCalls, {});
+    for (const WaitingCall &w : waiting)
+        if (w.context)
+            QMetaObject::invokeMethod(
+                w.context,
+                [done = w.done] {
+                    ApiResult result;
+                    result.canceled = true;
+                    done(result);
+                },
+                Qt::QueuedConnection);
     const QList<QPointer<QNetworkReply>> replies = std::exchange(m_apiReplies, {});
     for (const QPointer<QNetworkReply> &reply : replies) {
         if (reply) {
@@ -451,11 +481,12 @@ void AdminClient::onProofFinished(QNetworkReply *reply, const QHostAddress &addr
     const QString endpoint = Core::adminProofEndpoint(address, quint16(m_url.port(80)));
     const QJsonObject answer = QJsonDocument::fromJson(body).object();
     if (status == 200 &&
-        Core::adminTokenProved(answer, Core::adminTokenDigest(m_token), nonce, endpoint, true)) {
+        Core::adminTokenProved(answer, Core::adminTokenProofKey(m_token), nonce, endpoint, true)) {
         m_proofCandidates.clear();
         m_proofUnknownToken = false;
         m_provenAddress = address;
         fetchStatus();
+        settleWaitingCalls();
         return;
     }
     // Not proved here: the host's next address may be the Gatehouse ("localhost" is
@@ -463,8 +494,11 @@ void AdminClient::onProofFinished(QNetworkReply *reply, const QHostAddress &addr
     if (reply->error() == QNetworkReply::ConnectionRefusedError) {
         if (!m_proofUnknownToken)
             m_proofFailure = reply->errorString();
-    } else if (status == 404 &&
-               answer.value(QLatin1String("error")).toString() == QLatin1String("unknown-token")) {
+    } else if ((status == 404 && answer.value(QLatin1String("error")).toString() ==
+                                     QLatin1String("unknown-token")) ||
+               (status == 409 && answer.value(QLatin1String("error")).toString() ==
+                                     QLatin1String("token-unprovable"))) {
+        // The Gatehouse itself says so: refused (Unauthorized) unless another address proves.
         m_proofUnknownToken = true;
         m_proofFailure = serverMessage(reply, body);
     } else if (!m_proofUnknownToken) {
@@ -819,6 +853,9 @@ void AdminClient::setUptime(qint64 seconds)
 void AdminClient::failAttempt(const QString &reason)
 {
     abortReplies();
+    m_provenAddress.clear();
+    settleWaitingCalls(); // refused: not proved // proved again at the next attempt
+    settleWaitingCalls(); // refused: not proved
     setLastError(reason);
     if (m_state != Offline)
         qCInfo(lcConsole) << "admin API unreachable:" << reason;
@@ -838,6 +875,8 @@ void AdminClient::becomeUnauthorized(const QString &message)
     // Fail closed and stay put: retrying a refused token only hammers the server.
     qCWarning(lcConsole) << "admin token refused by" << m_url.toString() << ":" << message;
     abortReplies();
+    m_provenAddress.clear();
+    settleWaitingCalls(); // refused: not proved
     m_reconnectTimer.stop();
     setLastError(message);
     setState(Unauthorized);

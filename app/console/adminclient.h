@@ -245,6 +245,15 @@ private:
     QString m_proofFailure;                // why the last address did not prove it
     bool m_proofUnknownToken = false;      // a Gatehouse answered that the token is not live
     QHostAddress m_provenAddress;          // plain http: where requests go (null: by name)
+    // Calls made while the proof is on its way (plain http): sent, or refused, once it ends.
+    struct WaitingCall
+    {
+        ApiCall call;
+        QPointer<QObject> context;
+        ApiCallback done;
+    };
+    QList<WaitingCall> m_waitingCalls;
+    void settleWaitingCalls();
     QList<QPointer<QNetworkReply>> m_apiReplies;
     SseParser m_parser;
     QTimer m_reconnectTimer;

@@ -129,8 +129,15 @@ void AdminApi::registerRoutes()
         // the console ask for before any token goes over plain http (Core::adminTokenProof),
         // with the endpoint it is for.
         if (req.query.hasQueryItem(QStringLiteral("token"))) {
+            bool unprovable = false;
             const auto byToken = m_tokens.tokenProof(
-                req.query.queryItemValue(QStringLiteral("token")), nonce, endpoint);
+                req.query.queryItemValue(QStringLiteral("token")), nonce, endpoint, &unprovable);
+            if (unprovable)
+                return HttpResponse::error(
+                    409, QStringLiteral("token-unprovable"),
+                    QStringLiteral("this admin token was made before Gatehouse kept what proves "
+                                   "it over plain http: create a new one, or reach the admin "
+                                   "listener over https (--admin-tls)"));
             if (!byToken)
                 return HttpResponse::error(404, QStringLiteral("unknown-token"),
                                            QStringLiteral("no live admin token has this id "
@@ -319,8 +326,8 @@ void AdminApi::registerTokenRoutes()
                                    "(\"orders:read\", ...); expiresIn: whole seconds, 60 to "
                                    "315360000, or absent for no expiry")));
             QString by = QString::fromUtf8(req.header("x-gatehouse-actor")).trimmed().left(100);
-            by = by.isEmpty() ? creator->describe()
-                              : QStringLiteral("%1 via %2").arg(by, creator->describe());
+            by = by.isEmpty() ? creator->identify()
+                              : QStringLiteral("%1 via %2").arg(by, creator->identify());
             m_tokens.create(
                 *creator, name.toString(), items,
                 expiresIn.isUndefined() ? 0 : expiresIn.toInteger() * 1000, by,

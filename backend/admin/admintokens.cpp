@@ -23,6 +23,12 @@ QByteArray hashToken(const QString &token)
     return Crypto::Digest::sha256(token.toUtf8()).toHex();
 }
 
+// The sealing context of a token's proof key: bound to its row.
+QByteArray proofKeyContext(const QString &id)
+{
+    return "admin-token-proof/" + id.toLatin1();
+}
+
 // Scoped tokens start with this, so a leaked one is recognisable (secret scanners, logs).
 constexpr QLatin1String TokenPrefix("gha_");
 
@@ -44,6 +50,15 @@ Core::Migration AdminTokens::migration()
                             "UNIQUE, hash TEXT NOT NULL UNIQUE, permissions TEXT NOT NULL, "
                             "created_at INTEGER NOT NULL, expires_at INTEGER NOT NULL, "
                             "created_by TEXT NOT NULL)")}};
+}
+
+Core::Migration AdminTokens::proofKeyMigration()
+{
+    // The key of a token's proof at /admin-proof (Core::adminTokenProofKey), sealed with the
+    // database key: not derivable from `hash`, which a reader of the database has.
+    return {41,
+            QStringLiteral("admin tokens: the key of their listener's proof, sealed"),
+            {QStringLiteral("ALTER TABLE admin_tokens ADD COLUMN proof_key TEXT")}};
 }
 
 Core::Migration AdminTokens::changesAnnounced()
@@ -188,6 +203,11 @@ QString AdminPrincipal::describe() const
                 : QStringLiteral("admin token '%1'").arg(name);
 }
 
+QString AdminPrincipal::identify() const
+{
+    return root ? describe() : QStringLiteral("%1 #%2").arg(describe(), id.left(8));
+}
+
 QJsonObject AdminPrincipal::toJson() const
 {
     QJsonObject o{{QStringLiteral("root"), root},
@@ -229,7 +249,7 @@ Core::Result<void> AdminTokens::load()
         }
         QSqlQuery q(m_database.connection());
         if (!q.exec(QStringLiteral("SELECT id, name, hash, permissions, created_at, expires_at, "
-                                   "created_by FROM admin_tokens")))
+                                   "created_by, proof_key FROM admin_tokens")))
             return Core::makeError(QStringLiteral("admin-tokens"),
                                    QStringLiteral("cannot read the admin tokens"));
         QHash<QByteArray, Entry> loaded;
@@ -245,6 +265,16 @@ Core::Result<void> AdminTokens::load()
             e.createdAt = q.value(4).toLongLong();
             e.expiresAt = q.value(5).toLongLong();
             e.createdBy = q.value(6).toString();
+            if (!q.value(7).isNull()) {
+                auto key =
+                    m_database.unseal(q.value(7).toByteArray(), proofKeyContext(e.principal.id));
+                if (key)
+                    e.proofKey = *key;
+                else // it cannot prove then; it still authenticates
+                    qCWarning(lcAdmin).noquote()
+                        << "the proof key of admin token" << e.principal.name
+                        << "cannot be read:" << key.error().message;
+            }
             loaded.insert(e.hash, e);
         }
         QWriteLocker lock(&m_lock);
@@ -267,17 +297,22 @@ QByteArray AdminTokens::rootProof(const QByteArray &nonce, const QString &endpoi
 }
 
 std::optional<QByteArray> AdminTokens::tokenProof(const QString &tokenId, const QByteArray &nonce,
-                                                  const QString &endpoint) const
+                                                  const QString &endpoint, bool *unprovable) const
 {
-    const QByteArray rootDigest = Core::adminTokenDigest(m_root);
-    if (Core::adminProofTokenId(rootDigest) == tokenId)
-        return Core::adminTokenProof(rootDigest, nonce, endpoint);
+    *unprovable = false;
+    if (Core::adminProofTokenId(Core::adminTokenDigest(m_root)) == tokenId)
+        return Core::adminTokenProof(Core::adminTokenProofKey(m_root), nonce, endpoint);
     const qint64 now = m_clock.now().toMSecsSinceEpoch();
     QReadLocker lock(&m_lock);
     for (auto it = m_byHash.cbegin(); it != m_byHash.cend(); ++it)
         if ((it->expiresAt == 0 || it->expiresAt > now) &&
-            Core::adminProofTokenId(it.key()) == tokenId)
-            return Core::adminTokenProof(it.key(), nonce, endpoint);
+            Core::adminProofTokenId(it.key()) == tokenId) {
+            if (it->proofKey.isEmpty()) {
+                *unprovable = true;
+                return std::nullopt;
+            }
+            return Core::adminTokenProof(it->proofKey, nonce, endpoint);
+        }
     return std::nullopt;
 }
 
@@ -359,12 +394,15 @@ void AdminTokens::create(const AdminPrincipal &creator, const QString &name,
     auto entry = std::make_shared<Entry>();
     entry->principal = created->principal;
     entry->hash = hashToken(created->token);
+    entry->proofKey = Core::adminTokenProofKey(created->token);
+    const QByteArray sealedProofKey =
+        m_database.seal(entry->proofKey, proofKeyContext(entry->principal.id));
     entry->createdAt = created->createdAt;
     entry->expiresAt = created->expiresAt;
     entry->createdBy = createdBy;
     const QString creatorId = creator.root ? QString() : creator.id;
     m_writer.submit(
-        [entry, creatorId, now](Core::WriteTransaction &tx) -> Core::Result<void> {
+        [entry, creatorId, now, sealedProofKey](Core::WriteTransaction &tx) -> Core::Result<void> {
             // The creator still holds its powers when the new token is stored: a revocation
             // (or an expiry) that committed since the check above would otherwise leave a
             // child with them behind.
@@ -399,13 +437,14 @@ void AdminTokens::create(const AdminPrincipal &creator, const QString &name,
             }
             QSqlQuery &q = tx.query(
                 QStringLiteral("INSERT INTO admin_tokens (id, name, hash, permissions, "
-                               "created_at, expires_at, created_by) VALUES (?, ?, ?, ?, ?, ?, ?)"));
+                               "created_at, expires_at, created_by, proof_key) VALUES (?, ?, ?, "
+                               "?, ?, ?, ?, ?)"));
             for (const QVariant &v :
                  {QVariant(entry->principal.id), QVariant(entry->principal.name),
                   QVariant(QString::fromLatin1(entry->hash)), // text, not a blob
                   QVariant(entry->principal.permissions().join(QLatin1Char(','))),
                   QVariant(entry->createdAt), QVariant(entry->expiresAt),
-                  QVariant(entry->createdBy)})
+                  QVariant(entry->createdBy), QVariant(QString::fromLatin1(sealedProofKey))})
                 q.addBindValue(v);
             if (!q.exec())
                 return Core::WriteTransaction::sqlError(q, "store admin token");

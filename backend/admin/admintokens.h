@@ -41,6 +41,10 @@ struct AdminPrincipal
     QStringList permissions() const; // sorted, "orders:read", ... ("*:write" for root)
     // "admin token 'ci-reader'" or "the root admin token": for messages and the audit log.
     QString describe() const;
+    // describe() with the token's id for a scoped token ("admin token 'ops' #2b810650"): a name
+    // is unique among live tokens only, and a token made later under a revoked one's name must
+    // not take its audit entries and the tokens it created. For the audit log and createdBy.
+    QString identify() const;
     QJsonObject toJson() const; // {root, id?, name, permissions}
 };
 
@@ -50,7 +54,8 @@ public:
     const Core::Clock &clock() const { return m_clock; }
     static const QStringList &areas();
     static Core::Migration migration();
-    static Core::Migration changesAnnounced(); // schema version 21 (PostgreSQL: a trigger)
+    static Core::Migration changesAnnounced();  // schema version 21 (PostgreSQL: a trigger)
+    static Core::Migration proofKeyMigration(); // schema version 41: proof_key, sealed
 
     // The area a request under /admin/v1 (or /metrics) belongs to; empty for what every valid
     // token may use: the status, the event stream (filtered by area), the metrics, the
@@ -81,9 +86,10 @@ public:
     // token).
     QByteArray rootProof(const QByteArray &nonce, const QString &endpoint) const;
     // /admin-proof's answer for the live token (root or scoped) that `tokenId` names
-    // (Core::adminTokenProof); nullopt when none does.
+    // (Core::adminTokenProof); nullopt when none does, or (*unprovable set) when it is a token
+    // made before proof keys were kept (schema 41), which cannot prove it.
     std::optional<QByteArray> tokenProof(const QString &tokenId, const QByteArray &nonce,
-                                         const QString &endpoint) const;
+                                         const QString &endpoint, bool *unprovable) const;
 
     struct Created
     {
@@ -111,6 +117,7 @@ private:
     {
         AdminPrincipal principal;
         QByteArray hash;
+        QByteArray proofKey; // Core::adminTokenProofKey, opened; empty: made before schema 41
         qint64 createdAt = 0;
         qint64 expiresAt = 0;
         QString createdBy;

@@ -98,11 +98,12 @@ QString actorOf(const HttpRequest &req, const AdminTokens &tokens)
                c.category() == QChar::Separator_Line || c.category() == QChar::Separator_Paragraph;
     });
     who = who.trimmed().left(100);
-    // A scoped token names itself: "alice via admin token 'ci'", or the token alone.
+    // A scoped token names itself, with its id: "alice via admin token 'ci' #2b810650", or the
+    // token alone.
     const auto principal = tokens.authenticate(req.bearerToken());
     if (principal && !principal->root)
-        who = who.isEmpty() ? principal->describe()
-                            : QStringLiteral("%1 via %2").arg(who, principal->describe());
+        who = who.isEmpty() ? principal->identify()
+                            : QStringLiteral("%1 via %2").arg(who, principal->identify());
     if (who.isEmpty())
         who = QStringLiteral("admin token");
     QString agent = QString::fromUtf8(req.header("user-agent")).section(QLatin1Char(' '), 0, 0);

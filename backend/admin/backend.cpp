@@ -443,7 +443,7 @@ Result<void> Backend::start()
             << Webhooks::WebhookStore::holderMigration()
             << Webhooks::WebhookStore::handOverMigration()
             << Orders::OrderStore::lifecycleByMigration()
-            << Webhooks::RedeliveryJobs::starterMigration(),
+            << Webhooks::RedeliveryJobs::starterMigration() << AdminTokens::proofKeyMigration(),
         *m_clock, Core::Database::Role::Instance);
     if (!db)
         return db.error();

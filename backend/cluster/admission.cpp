@@ -626,8 +626,13 @@ QStringList pathSegmentName(const QString &value)
     if (value.size() > 253)
         return {QStringLiteral("must be no more than 253 characters")};
     for (const QChar c : value)
-        if (c.category() == QChar::Other_Control || c.category() == QChar::Other_Format)
+        if (c.category() == QChar::Other_Control || c.category() == QChar::Other_Format ||
+            c.category() == QChar::Separator_Line || c.category() == QChar::Separator_Paragraph)
             return {QStringLiteral("may not contain control or format characters")};
+    // Nor half a character: an unpaired surrogate ("\ud800") became "?" in the URL, and no
+    // request could name the object again.
+    if (QString::fromUtf8(value.toUtf8()) != value)
+        return {QStringLiteral("must be valid Unicode (no unpaired surrogates)")};
     return {};
 }
 

@@ -1,6 +1,7 @@
 // Reviews (TokenReview, SubjectAccessReview and their self/local forms, SelfSubjectReview,
 // SelfSubjectRulesReview) and TokenRequest: answered, never stored.
 #include "cluster/clusterapi_p.h"
+#include "core/jsontypename.h"
 
 namespace Gatehouse::Cluster {
 
@@ -296,9 +297,18 @@ void ClusterApi::issueToken(const std::shared_ptr<Context> &ctx, const QJsonObje
     const RequestInfo &info = ctx->trace.info;
     const bool pretty = ctx->pretty;
     const QJsonObject spec = tokenRequest.value(QLatin1String("spec")).toObject();
-    qint64 seconds = spec.contains(QLatin1String("expirationSeconds"))
-                         ? Core::jsonSeconds(spec.value(QLatin1String("expirationSeconds")))
-                         : 3600;
+    // Absent or null: an hour (kube's default). Not a whole number ("3600", 600.5, true): 400
+    // as kube's decoder answers, never read as 0 or rounded.
+    const std::optional<qint64> asked =
+        Core::integerOr(spec.value(QLatin1String("expirationSeconds")), 3600);
+    if (!asked) {
+        finish(ctx, Status::badRequest(QStringLiteral("TokenRequest in version \"v1\" cannot be "
+                                                      "handled as a TokenRequest: "
+                                                      "spec.expirationSeconds is not an integer"))
+                        .response(pretty));
+        return;
+    }
+    qint64 seconds = *asked;
     if (seconds < 600 || seconds > 48 * 3600) {
         finish(ctx,
                Status::invalid(QStringLiteral("authentication.k8s.io"),

@@ -502,7 +502,8 @@ std::optional<Status> ClusterApi::prepareWrite(Write &w)
         name = meta.value(QLatin1String("name")).toString();
         const QString generate = meta.value(QLatin1String("generateName")).toString();
         if (name.isEmpty() && !generate.isEmpty()) {
-            name = generate + generatedSuffix();
+            // kube's SimpleNameGenerator: the base cut to 58 characters, then 5 random ones.
+            name = generate.left(58) + generatedSuffix();
             setMeta(obj, QStringLiteral("name"), name);
         }
         const QString bodyNs = meta.value(QLatin1String("namespace")).toString();

@@ -26,6 +26,13 @@ QByteArray adminTokenDigest(const QString &token)
     return QCryptographicHash::hash(token.toUtf8(), QCryptographicHash::Sha256).toHex();
 }
 
+QByteArray adminTokenProofKey(const QString &token)
+{
+    return QCryptographicHash::hash("gatehouse-admin-proof-key\n" + token.toUtf8(),
+                                    QCryptographicHash::Sha256)
+        .toHex();
+}
+
 QString adminProofTokenId(const QByteArray &digest)
 {
     return QString::fromLatin1(
@@ -34,13 +41,13 @@ QString adminProofTokenId(const QByteArray &digest)
             .left(22));
 }
 
-QByteArray adminTokenProof(const QByteArray &digest, const QByteArray &nonce,
+QByteArray adminTokenProof(const QByteArray &proofKey, const QByteArray &nonce,
                            const QString &endpoint)
 {
     // "/3": never the message of a root proof, whatever the nonce.
     return QMessageAuthenticationCode::hash("gatehouse-admin-proof/3\n" + nonce + '\n' +
                                                 endpoint.toLatin1(),
-                                            digest, QCryptographicHash::Sha256)
+                                            proofKey, QCryptographicHash::Sha256)
         .toBase64(QByteArray::Base64UrlEncoding | QByteArray::OmitTrailingEquals);
 }
 
@@ -65,12 +72,12 @@ bool splitEndpoint(const QString &endpoint, QHostAddress *address, quint16 *port
 
 } // namespace
 
-bool adminTokenProved(const QJsonObject &answer, const QByteArray &digest, const QByteArray &nonce,
-                      const QString &connected, bool viaProxy)
+bool adminTokenProved(const QJsonObject &answer, const QByteArray &proofKey,
+                      const QByteArray &nonce, const QString &connected, bool viaProxy)
 {
     const QString named = answer.value(QLatin1String("endpoint")).toString();
     const QByteArray proof = answer.value(QLatin1String("proof")).toString().toLatin1();
-    if (named.isEmpty() || proof.isEmpty() || proof != adminTokenProof(digest, nonce, named))
+    if (named.isEmpty() || proof.isEmpty() || proof != adminTokenProof(proofKey, nonce, named))
         return false;
     if (named == connected)
         return true;

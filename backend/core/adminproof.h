@@ -18,17 +18,20 @@ namespace Gatehouse::Core {
 QByteArray adminProof(const QString &rootToken, const QByteArray &nonce, const QString &endpoint);
 
 // The proof of any admin token's listener (root or scoped), GET /admin-proof?nonce=N&token=ID:
-// HMAC-SHA256 keyed with the token's digest (adminTokenDigest: what the server keeps of a
-// scoped token, and what its holder can compute), of the nonce and the endpoint. Both
+// HMAC-SHA256 keyed with the token's proof key (adminTokenProofKey: its holder computes it
+// from the token; the server keeps a scoped token's sealed with the database key, never
+// derivable from the stored digest, or a reader of the database could prove), of the nonce
+// and the endpoint. Both
 // clients (the CLI, the console) ask for it before a token goes over plain http to a
 // listener on this machine, whoever's port it is: any local program may hold the port of a
 // Gatehouse that stopped (a restart, a dropped SSH tunnel), or "localhost"'s other address.
-// ID (adminProofTokenId) names the token without telling its digest.
+// ID (adminProofTokenId, from the token's digest, adminTokenDigest) names the token.
 // The answer names the endpoint the proof is for: the one connected to, or, behind a reverse
 // proxy on this machine (the deploy recipe's nginx), the Gatehouse's own.
-QByteArray adminTokenDigest(const QString &token); // hex SHA-256
+QByteArray adminTokenDigest(const QString &token);   // hex SHA-256 (the stored hash)
+QByteArray adminTokenProofKey(const QString &token); // hex SHA-256 of the labelled token
 QString adminProofTokenId(const QByteArray &digest);
-QByteArray adminTokenProof(const QByteArray &digest, const QByteArray &nonce,
+QByteArray adminTokenProof(const QByteArray &proofKey, const QByteArray &nonce,
                            const QString &endpoint);
 // Whether /admin-proof's answer (its JSON, with token=ID) proves the token to a client that
 // connected to `connected` (adminProofEndpoint): the proof is the token's, for the endpoint
@@ -38,8 +41,8 @@ QByteArray adminTokenProof(const QByteArray &digest, const QByteArray &nonce,
 // Gatehouse does not hold could relay to the one it does. A program relaying to a Gatehouse
 // on another port of this machine still passes with `viaProxy`: where that matters,
 // --admin-tls.
-bool adminTokenProved(const QJsonObject &answer, const QByteArray &digest, const QByteArray &nonce,
-                      const QString &connected, bool viaProxy);
+bool adminTokenProved(const QJsonObject &answer, const QByteArray &proofKey,
+                      const QByteArray &nonce, const QString &connected, bool viaProxy);
 
 // The endpoint as a proof names it: "127.0.0.1:8081", "[::1]:8081" (an IPv4-mapped IPv6
 // address as IPv4, no IPv6 scope), the same from the server's and the client's side.

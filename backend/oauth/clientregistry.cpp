@@ -1217,6 +1217,10 @@ void ClientRegistry::remove(const QString &clientId, std::function<void(Core::Re
                                                   "failed")
                                        .arg(clientId),
                                    500};
+            // Its users' consents go too (the admin API listed them for a client gone).
+            Core::Statement &consents = tx.stmt("DELETE FROM oauth_consents WHERE client_id = ?");
+            if (!consents.bind(1, clientId).exec())
+                return Core::WriteTransaction::sqlError(consents, "delete the client's consents");
             return denyDeviceCodes(tx, clientId);
         },
         [this, clientId, done = std::move(done)](const Core::Result<void> &r) {

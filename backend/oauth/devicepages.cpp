@@ -22,6 +22,11 @@ using Core::Responder;
 namespace {
 
 constexpr const char *kDeviceCookie = "gh_device"; // double-submit CSRF token of the pages
+
+QString tooManyCodes()
+{
+    return QStringLiteral("Too many codes entered. Wait a minute and try again.");
+}
 const QString kAlphabet = QStringLiteral("BCDFGHJKLMNPQRSTVWXZ");
 
 } // namespace
@@ -174,9 +179,7 @@ void AuthorizeEndpoint::deviceSubmit(const HttpRequest &req, const Responder &re
     const QString unknown = QStringLiteral("This code is unknown, already used or expired. "
                                            "Check the code on your device.");
     if (session && rateLimited(QStringLiteral("device-user:") + session->userId, now, &retryMs)) {
-        HttpResponse r = devicePage(429, csrf, entered, true,
-                                    QStringLiteral("Too many codes entered. Wait a minute and try "
-                                                   "again."));
+        HttpResponse r = devicePage(429, csrf, entered, true, tooManyCodes());
         r.setHeader("Retry-After", QByteArray::number(std::max<qint64>(1, (retryMs + 999) / 1000)));
         return respond(r);
     }
@@ -237,6 +240,15 @@ void AuthorizeEndpoint::deviceSubmit(const HttpRequest &req, const Responder &re
             if (a.outcome != UserStore::Outcome::Ok)
                 return respond(devicePage(401, csrf, entered, false,
                                           QStringLiteral("Wrong username or password.")));
+            // Counted per user here too: signing in again with each code (no session kept,
+            // another address each time) told as much as a session did.
+            qint64 userRetryMs = 0;
+            if (rateLimited(QStringLiteral("device-user:") + a.user.id, now, &userRetryMs)) {
+                HttpResponse r = devicePage(429, csrf, entered, false, tooManyCodes());
+                r.setHeader("Retry-After",
+                            QByteArray::number(std::max<qint64>(1, (userRetryMs + 999) / 1000)));
+                return respond(r);
+            }
             const NewSession session = newSession();
             m_signIns.createSession(
                 session.hash, replaced, a.user.id, a.user.updatedAt, now,

@@ -369,17 +369,26 @@ Core::Result<void> UserStore::revokeUserTokens(Core::WriteTransaction &tx, const
 {
     // The partial subject index (subject <> client_id) finds a user's tokens.
     // For one client: its tokens, and those other clients got by exchanging them (same family).
+    const QString client = clientId.isNull() ? QString(QLatin1String("")) : clientId;
+    if (ended) { // the live ones (expired ones are revoked too, but ended nothing)
+        Core::Statement &live = tx.stmt(
+            "SELECT COUNT(*) FROM oauth_tokens WHERE subject = ?2 AND subject <> client_id AND "
+            "revoked_at IS NULL AND expires_at > ?1 AND (?3 = '' OR client_id = ?3 OR family IN "
+            "(SELECT family FROM oauth_tokens WHERE subject = ?2 AND subject <> client_id AND "
+            "client_id = ?3 AND family IS NOT NULL))");
+        if (!live.bind(1, now).bind(2, userId).bind(3, client).next())
+            return Core::WriteTransaction::sqlError(live, "count user tokens");
+        *ended = int(live.int64(0));
+        live.next(); // done with it
+    }
     Core::Statement &q = tx.stmt(
         "UPDATE oauth_tokens SET revoked_at = ?1 WHERE subject = ?2 AND subject <> client_id AND "
         "revoked_at IS NULL AND (?3 = '' OR client_id = ?3 OR family IN (SELECT family FROM "
         "oauth_tokens WHERE subject = ?2 AND subject <> client_id AND client_id = ?3 AND family "
         "IS NOT NULL))");
-    const QString client = clientId.isNull() ? QString(QLatin1String("")) : clientId;
     q.bind(1, now).bind(2, userId).bind(3, client);
     if (!q.exec())
         return Core::WriteTransaction::sqlError(q, "revoke user tokens");
-    if (ended)
-        *ended = q.changes();
     // And what is still on its way to becoming a token: unredeemed codes expire (at 0, not
     // now: a redemption read before this commits checks the expiry against its own earlier
     // time in the transaction that stores its tokens), approved device codes are denied.

@@ -162,7 +162,8 @@ void TestAdminServer::onReadyRead(QTcpSocket *socket)
             const QString endpoint =
                 Gatehouse::Core::adminProofEndpoint(socket->localAddress(), socket->localPort());
             const QByteArray proof = Gatehouse::Core::adminTokenProof(
-                digest, query.queryItemValue(QStringLiteral("nonce")).toLatin1(), endpoint);
+                Gatehouse::Core::adminTokenProofKey(QString::fromLatin1(m_token)),
+                query.queryItemValue(QStringLiteral("nonce")).toLatin1(), endpoint);
             respond(socket, 200, "OK", "application/json",
                     R"({"proof":")" + proof + R"(","endpoint":")" + endpoint.toLatin1() + R"("})");
         }

@@ -2061,6 +2061,12 @@ void TestConsole::plainHttpTokenGoesOnlyToAListenerThatProvesIt()
                                                         "was not sent")),
              qPrintable(client.lastError()));
     QTRY_VERIFY_WITH_TIMEOUT(server.proofRequests() >= 3, timeoutMs()); // tried again
+    // A page's call meanwhile (the JWT decoder's) is not sent either.
+    std::optional<ApiResult> meanwhile;
+    client.callApi({"POST", "/jwt/inspect", {}, QJsonObject{{"token", "x.y.z"}}}, this,
+                   [&meanwhile](const ApiResult &r) { meanwhile = r; });
+    QTRY_VERIFY_WITH_TIMEOUT(meanwhile.has_value(), timeoutMs());
+    QCOMPARE(meanwhile->errorMessage, QStringLiteral("Not connected to a Gatehouse server"));
     QVERIFY(server.authorizationHeaders().isEmpty());
     QVERIFY(server.requestLog().isEmpty());
     server.setForgeProof(false); // the Gatehouse is back
@@ -3099,8 +3105,9 @@ void TestConsole::apiCallResults()
     client.connectTo(QUrl(QStringLiteral("http://127.0.0.1:%1").arg(silent.serverPort())),
                      QString::fromLatin1(Token));
     client.callApi({"GET", "/orders", {}, {}}, this, capture);
-    // Running: the status read's connection and the call's are both accepted.
-    QTRY_VERIFY_WITH_TIMEOUT(accepted.count() >= 2, timeoutMs());
+    // Waiting: over plain http the call goes out once the listener proved it holds the token,
+    // and the proof's connection is accepted, never answered.
+    QTRY_VERIFY_WITH_TIMEOUT(accepted.count() >= 1, timeoutMs());
     QVERIFY(!result);
     client.disconnectFromServer();
     QTRY_VERIFY_WITH_TIMEOUT(result, timeoutMs());

@@ -6,7 +6,7 @@
 // stream closes), tokens survive a restart, the audit log names them, and bad input gets 400.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { createHmac } from 'node:crypto';
+import { createHash, createHmac } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { connect, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -150,7 +150,7 @@ test('compute-only POSTs are reads: explain and access with cluster:read, previe
 });
 
 test('no escalation: a token grants at most what it holds', async () => {
-    const { json: { token } } = await createToken('delegate', ['admin:write', 'orders:read']);
+    const { json: { token, id: delegateId } } = await createToken('delegate', ['admin:write', 'orders:read']);
     const ok = await createToken('sub', ['orders:read'], {}, token);
     assert.equal(ok.status, 201, ok.text);
     assert.equal(ok.json.name, 'sub');
@@ -161,7 +161,15 @@ test('no escalation: a token grants at most what it holds', async () => {
     assert.equal(all.status, 403, all.text);
     const list = await adminFetch(b, 'GET', '/admin/v1/admin-tokens');
     assert.ok(!list.json.items.some((t) => t.name === 'sub-writer' || t.name === 'sub-all'));
-    assert.equal(list.json.items.find((t) => t.name === 'sub').createdBy, "admin token 'delegate'");
+    assert.equal(list.json.items.find((t) => t.name === 'sub').createdBy, `admin token 'delegate' #${delegateId.slice(0, 8)}`);
+    // Revoked, and its name taken again: the new 'delegate' is not named the creator of 'sub'.
+    assert.equal((await adminFetch(b, 'DELETE', `/admin/v1/admin-tokens/${delegateId}`)).status, 204);
+    const { json: again } = await createToken('delegate', ['admin:write', 'orders:read']);
+    assert.notEqual(again.id, delegateId);
+    assert.equal((await createToken('sub-of-the-new', ['orders:read'], {}, again.token)).status, 201);
+    const after = (await adminFetch(b, 'GET', '/admin/v1/admin-tokens')).json.items;
+    assert.equal(after.find((t) => t.name === 'sub').createdBy, `admin token 'delegate' #${delegateId.slice(0, 8)}`);
+    assert.equal(after.find((t) => t.name === 'sub-of-the-new').createdBy, `admin token 'delegate' #${again.id.slice(0, 8)}`);
 });
 
 test('no outliving: a token that expires creates only tokens that expire by then', async () => {
@@ -298,7 +306,7 @@ test('audit: creating and revoking tokens is recorded; a scoped token names itse
         const r = await adminFetch(b, 'GET', `/admin/v1/audit?kind=customer&target=${customerId}`);
         return r.json.items[0];
     }, { message: 'audit entry of the customer' });
-    assert.equal(byScoped.actor, "bob via admin token 'audited-writer' (e2e/1 from 127.0.0.1)");
+    assert.equal(byScoped.actor, `bob via admin token 'audited-writer' #${created.id.slice(0, 8)} (e2e/1 from 127.0.0.1)`);
 });
 
 test('tokens survive a restart; the root token is unchanged', async () => {
@@ -405,19 +413,26 @@ test('/admin-proof relayed to a Gatehouse with the same root token proves nothin
     }
 });
 
-test('a token named for a plain http URL goes only to a listener that proves it holds that token: a program on the port, a loose token file and a revoked token get nothing sent', async () => {
+test('a token named for a plain http URL goes only to a listener that proves it holds that token: a program on the port (even one that read the database), a loose token file and a revoked token get nothing sent', async () => {
     // Another local user's program on the port a Gatehouse held (a restart, a dropped SSH
     // tunnel): it answers everything, and keeps every byte.
+    // It has read the database too: the token's stored hash (hex SHA-256), with which it makes
+    // the best proof it can (the token's own proof key is sealed, and not that hash).
     const seen = [];
+    let storedHash = '';
     const squatter = createServer((socket) => socket.on('data', (d) => {
         seen.push(d);
-        const body = JSON.stringify({ proof: 'forged', endpoint: `127.0.0.1:${squatter.address().port}` });
+        const nonce = /nonce=([A-Za-z0-9_-]+)/.exec(Buffer.concat(seen).toString('latin1'))?.[1] ?? '';
+        const endpoint = `127.0.0.1:${squatter.address().port}`;
+        const proof = createHmac('sha256', storedHash).update(`gatehouse-admin-proof/3\n${nonce}\n${endpoint}`).digest('base64url');
+        const body = JSON.stringify({ proof, endpoint });
         socket.end(`HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body}`);
     }));
     await new Promise((resolve) => squatter.listen(0, '127.0.0.1', resolve));
     const made = await createToken(`proof-reader-${Date.now()}`, ['orders:read']);
     assert.equal(made.status, 201, made.text);
     const scoped = made.json;
+    storedHash = createHash('sha256').update(scoped.token).digest('hex');
     const dir = mkdtempSync(join(tmpdir(), 'gatehouse-e2e-named-'));
     const relay = await forwarder(b.ports.admin); // a reverse proxy on this machine (nginx)
     try {

@@ -352,7 +352,8 @@ test('cluster: what is recorded is what the cluster did — a refused request is
     assert.equal(claimed.status, 200, claimed.text);
     const [deleted] = await entries('kind=rbac&target=ops-viewers', 4);
     assert.equal(deleted.action, 'delete');
-    assert.equal(deleted.actor, "admin token gatehouse-admin-cli from 127.0.0.1 via admin token 'audit-claims' (audit-e2e/1.0 from 127.0.0.1)");
+    assert.equal(deleted.actor, "admin token gatehouse-admin-cli from 127.0.0.1 via admin token 'audit-claims' " +
+                 `#${scoped.json.id.slice(0, 8)} (audit-e2e/1.0 from 127.0.0.1)`);
 });
 
 test('dry runs, reads and refused changes are not recorded; filters and errors; live audit.entry events', async () => {

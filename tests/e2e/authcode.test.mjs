@@ -1112,6 +1112,19 @@ test('consents: listed, revoked through the admin API (asked again), 404 consent
     assert.deepEqual(asked.steps, ['consent'], 'the consent page again, the session kept');
 });
 
+test('consents: a deleted client\'s consents go with it', async () => {
+    const user = await createUser();
+    const gone = await register({ grant_types: ['authorization_code', 'refresh_token'], scope: FULL_SCOPE,
+                                  client_name: 'Short-lived app', token_endpoint_auth_method: 'none',
+                                  redirect_uris: spa.redirect_uris });
+    await runFlow(gone, user, { extra: { scope: 'openid email' } });
+    const before = await adminFetch(b, 'GET', `/admin/v1/consents?client=${gone.client_id}`);
+    assert.equal(before.json.items.length, 1, before.text);
+    assert.equal((await adminFetch(b, 'DELETE', `/admin/v1/clients/${gone.client_id}`)).status, 204);
+    assert.deepEqual((await adminFetch(b, 'GET', `/admin/v1/consents?client=${gone.client_id}`)).json.items, []);
+    assert.ok(!(await adminFetch(b, 'GET', `/admin/v1/consents?user=${user.id}`)).json.items.some((i) => i.clientId === gone.client_id));
+});
+
 // --- the token endpoint ------------------------------------------------------------------------
 
 test('code replay → invalid_grant, and the tokens issued from the code are revoked', async () => {

@@ -11,7 +11,6 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, readdirSync, readlinkSync } from 'node:fs';
 import { createServer as createHttpServer } from 'node:http';
-import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { randomBytes } from 'node:crypto';
 import { connect, createServer as createTcpServer } from 'node:net';
@@ -19,7 +18,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
 
-import { POSTGRES_BASE, TIMEOUT_MS, binaryPath, createPostgresDatabase, request, waitFor, watchEvents } from './lib/backend.mjs';
+import { POSTGRES_BASE, TIMEOUT_MS, binaryPath, createPostgresDatabase, fromAddress, request, waitFor, watchEvents } from './lib/backend.mjs';
 import { form } from './lib/browser.mjs';
 import { tempDir } from './lib/cluster.mjs';
 
@@ -139,19 +138,6 @@ function webhookLogs(dir, words) {
 
 // One HTTP request from a chosen local address (127.0.0.2, 127.0.0.3: other clients than
 // nginx's 127.0.0.1). Resolves to {status, headers, text}.
-function fromAddress(localAddress, url, { method = 'GET', headers = {}, body } = {}) {
-    return new Promise((resolve, reject) => {
-        const req = httpRequest(url, { method, headers, localAddress, agent: false, timeout: TIMEOUT_MS }, (res) => {
-            let text = '';
-            res.setEncoding('utf8');
-            res.on('data', (c) => { text += c; });
-            res.on('end', () => resolve({ status: res.statusCode, headers: res.headers, text }));
-        });
-        req.on('error', reject);
-        req.end(body);
-    });
-}
-
 // Raw bytes to 127.0.0.1:port; resolves to the whole answer (the server closes after it).
 function rawExchange(port, bytes) {
     return new Promise((resolve, reject) => {

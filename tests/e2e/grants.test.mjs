@@ -9,7 +9,7 @@ import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import * as jose from 'jose';
 
-import { startBackend, adminFetch, waitFor, POSTGRES_BASE } from './lib/backend.mjs';
+import { startBackend, adminFetch, fromAddress, waitFor, POSTGRES_BASE } from './lib/backend.mjs';
 
 const PASSWORD = 'device flow password';
 let b;
@@ -452,6 +452,41 @@ test('device flow: approvals posted straight to the confirmation count against t
         const pending = await poll(victim.device_code);
         assert.equal(pending.status, 400);
         assert.equal(pending.json.error, 'authorization_pending', 'nothing was approved for the victim');
+    } finally {
+        assert.equal(await own.stop(), 0, own.stderr);
+    }
+});
+
+test('device flow: a user\'s code entries are counted per user, also when each is a new sign-in from another address', async () => {
+    const own = await startBackend({ args: ['--oauth-login-rate', '3'] });
+    try {
+        assert.equal((await adminFetch(own, 'POST', '/admin/v1/users', { username: 'erin', password: PASSWORD })).status, 201);
+        const made = await adminFetch(own, 'POST', '/admin/v1/clients', {
+            client_name: 'device app', token_endpoint_auth_method: 'none',
+            grant_types: ['urn:ietf:params:oauth:grant-type:device_code'], scope: 'openid' });
+        assert.equal(made.status, 201, made.text);
+        const started = await fetch(`${own.serviceUrl}/oauth2/device_authorization`, {
+            method: 'POST', headers: FORM, body: new URLSearchParams({ client_id: made.json.client_id }).toString() });
+        const live = (await started.json()).user_code;
+        const page = await fetch(`${own.serviceUrl}/oauth2/device`);
+        const cookie = page.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
+        const csrf = hidden(await page.text(), 'csrf');
+        // A new sign-in with each code, each from an address of its own (no session kept).
+        const enter = (n, userCode) => fromAddress(`127.0.0.${20 + n}`, `${own.serviceUrl}/oauth2/device`, {
+            method: 'POST', headers: { ...FORM, Cookie: cookie },
+            body: new URLSearchParams({ csrf, user_code: userCode, username: 'erin', password: PASSWORD }).toString() });
+        for (let n = 1; n <= 3; ++n) {
+            const r = await enter(n, 'BCDF-GHJK');
+            assert.equal(r.status, 400, r.text.slice(0, 300));
+            assert.match(r.text, /role="alert">This code is unknown/);
+        }
+        for (const [n, code] of [[4, 'BCDF-GHJK'], [5, live]]) {
+            const r = await enter(n, code);
+            assert.equal(r.status, 429, r.text.slice(0, 300));
+            assert.match(r.text, /role="alert">Too many codes entered/);
+            assert.doesNotMatch(r.text, /device-confirm-form/);
+            assert.ok(Number(r.headers['retry-after']) >= 1);
+        }
     } finally {
         assert.equal(await own.stop(), 0, own.stderr);
     }

@@ -1914,6 +1914,8 @@ void TestHeadlessBackend::tokensKeptThroughTheIssueOrderMigration()
               // and without who started a redelivery job (schema 40)
               QStringLiteral("ALTER TABLE webhook_redelivery_jobs DROP COLUMN admin_token"),
               QStringLiteral("ALTER TABLE webhook_redelivery_jobs DROP COLUMN ends_at"),
+              // and without the admin tokens' proof keys (schema 41)
+              QStringLiteral("ALTER TABLE admin_tokens DROP COLUMN proof_key"),
               // (the act column of schema 38 goes with oauth_tokens, which schema 13 makes
               // again from the columns it knows)
               QStringLiteral("DELETE FROM schema_migrations WHERE version >= 13")})
@@ -1956,7 +1958,7 @@ void TestHeadlessBackend::tokensKeptThroughTheIssueOrderMigration()
                  .toObject()
                  .value(QStringLiteral("schemaVersion"))
                  .toInt(),
-             40);
+             41);
     // The client's registration, recorded under schema 12, is still in the audit log.
     const QJsonArray audited =
         httpGet(

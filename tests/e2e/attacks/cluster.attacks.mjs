@@ -888,10 +888,12 @@ roleRef:
     // CLI, the admin passthrough): a copy of one's own binding kept one's access after the
     // administrator deleted the original ("b\0" shows as "b" in a terminal; NUL is refused in
     // every request target, and 70,000 characters are beyond the request line's limit).
-    attack('cluster: RBAC names no URL can hold (NUL, format characters, 70,000 characters) → 422, nothing created', async () => {
+    attack('cluster: RBAC names no URL can hold (NUL, format characters, line separators, half a surrogate pair, 70,000 characters) → 422, nothing created', async () => {
         const names = (items) => items.map((i) => i.metadata.name);
         const bindingsBefore = names((await read(`/apis/${RBAC}/v1/clusterrolebindings`)).items);
         const rolesBefore = names((await read(`/apis/${RBAC}/v1/namespaces/default/roles`)).items);
+        const roleBindingsBefore = names((await read(`/apis/${RBAC}/v1/namespaces/default/rolebindings`)).items);
+        const clusterRolesBefore = names((await read(`/apis/${RBAC}/v1/clusterroles`)).items);
         const cases = [
             ['clusterrolebindings', { kind: 'ClusterRoleBinding', metadata: { name: 'rbac-editors\u0000' },
                                       subjects: [{ kind: 'User', name: 'mallory', apiGroup: RBAC }],
@@ -900,6 +902,12 @@ roleRef:
             ['clusterrolebindings', { kind: 'ClusterRoleBinding', metadata: { generateName: 'copy\u202e' },
                                       subjects: [{ kind: 'User', name: 'mallory', apiGroup: RBAC }],
                                       roleRef: { kind: 'ClusterRole', name: 'rbac-editor', apiGroup: RBAC } },
+             /may not contain control or format characters/],
+            ['namespaces/default/rolebindings', { kind: 'RoleBinding', metadata: { name: 'view\ud800x' },
+                                                  subjects: [{ kind: 'User', name: 'mallory', apiGroup: RBAC }],
+                                                  roleRef: { kind: 'ClusterRole', name: 'rbac-editor', apiGroup: RBAC } },
+             /must be valid Unicode \(no unpaired surrogates\)/],
+            ['clusterroles', { kind: 'ClusterRole', metadata: { name: 'line\u2028break' }, rules: [] },
              /may not contain control or format characters/],
             ['namespaces/default/roles', { kind: 'Role', metadata: { name: 'z'.repeat(70000) },
                                            rules: [{ apiGroups: [''], resources: ['pods'], verbs: ['get'] }] },
@@ -914,12 +922,20 @@ roleRef:
         }
         assert.deepEqual(names((await read(`/apis/${RBAC}/v1/clusterrolebindings`)).items), bindingsBefore);
         assert.deepEqual(names((await read(`/apis/${RBAC}/v1/namespaces/default/roles`)).items), rolesBefore);
+        assert.deepEqual(names((await read(`/apis/${RBAC}/v1/namespaces/default/rolebindings`)).items), roleBindingsBefore);
+        assert.deepEqual(names((await read(`/apis/${RBAC}/v1/clusterroles`)).items), clusterRolesBefore);
         // 253 characters still are a name (as a DNS subdomain may be).
         const long = 'r'.repeat(253);
         const made = await asMallory('POST', `/apis/${RBAC}/v1/namespaces/default/roles`, {
             apiVersion: `${RBAC}/v1`, kind: 'Role', metadata: { name: long }, rules: [] });
         assert.equal(made.status, 201, made.text);
         assert.equal((await adminKube(b, 'DELETE', `/apis/${RBAC}/v1/namespaces/default/roles/${long}`)).status, 200);
+        // A generateName of 250 characters is cut to 58 before the 5 random ones (as kube).
+        const generated = await asMallory('POST', `/apis/${RBAC}/v1/namespaces/default/roles`, {
+            apiVersion: `${RBAC}/v1`, kind: 'Role', metadata: { generateName: 'g'.repeat(250) }, rules: [] });
+        assert.equal(generated.status, 201, generated.text.slice(0, 300));
+        assert.match(generated.json.metadata.name, /^g{58}[a-z0-9]{5}$/);
+        assert.equal((await adminKube(b, 'DELETE', `/apis/${RBAC}/v1/namespaces/default/roles/${generated.json.metadata.name}`)).status, 200);
     });
 
     // An aggregationRule gathers the rules of every ClusterRole its selectors pick ({} picks all,

@@ -101,6 +101,26 @@ describe('numbers: integers beyond their type, fractions and strings where a who
         assert.equal(after.json.items.length, before, JSON.stringify(after.json.items.map((e) => [e.metadata.namespace, e.metadata.name.slice(0, 40)])));
     });
 
+    attack('numbers: a TokenRequest asking "3600", 600.5, true or [600] seconds is 400, not an unbounded or rounded token; null is the default hour', async () => {
+        const sa = await kubeRequest(b, 'POST', '/api/v1/namespaces/default/serviceaccounts', {
+            creds: root, body: { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'numbers-sa' } } });
+        assert.equal(sa.status, 201, sa.text);
+        const ask = (expirationSeconds) => kubeRequest(b, 'POST', '/api/v1/namespaces/default/serviceaccounts/numbers-sa/token', {
+            creds: root, body: { apiVersion: 'authentication.k8s.io/v1', kind: 'TokenRequest', spec: { expirationSeconds } } });
+        for (const value of ['3600', 600.5, true, [600]]) {
+            const r = await ask(value);
+            assert.equal(r.status, 400, `${JSON.stringify(value)}: ${r.text}`);
+            assert.equal(r.json.reason, 'BadRequest');
+            assert.equal(r.json.message,
+                         'TokenRequest in version "v1" cannot be handled as a TokenRequest: spec.expirationSeconds is not an integer');
+            assert.equal(r.json.status?.token, undefined);
+        }
+        const byDefault = await ask(null);
+        assert.equal(byDefault.status, 201, byDefault.text);
+        assert.equal(byDefault.json.spec.expirationSeconds, 3600);
+        await assertAlive('TokenRequest numbers');
+    });
+
     attack('numbers: a restock of 1e19, 1.5 or "5" units is refused with 400 invalid-quantity, the stock unchanged', async () => {
         const beer = (await serviceFetch(b, 'GET', '/v1/beers?pageSize=1')).json.content[0];
         for (const quantity of [1e19, -1e19, 1.5, '5', 0, 100001]) {

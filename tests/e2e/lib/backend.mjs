@@ -14,6 +14,7 @@ import {
     cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync,
     utimesSync, writeFileSync,
 } from 'node:fs';
+import { request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -343,6 +344,21 @@ function headersObject(headers) {
  * given. Resolves to {status, headers (lower-case names), json (parsed body when the
  * Content-Type says JSON and it parses; else undefined), text}.
  */
+// An HTTP request from `localAddress` (127.0.0.2, ...: another client address on loopback, for
+// per-address limits), without keep-alive; resolves to {status, headers, text}.
+export function fromAddress(localAddress, url, { method = 'GET', headers = {}, body } = {}) {
+    return new Promise((resolve, reject) => {
+        const req = httpRequest(url, { method, headers, localAddress, agent: false, timeout: TIMEOUT_MS }, (res) => {
+            let text = '';
+            res.setEncoding('utf8');
+            res.on('data', (c) => { text += c; });
+            res.on('end', () => resolve({ status: res.statusCode, headers: res.headers, text }));
+        });
+        req.on('error', reject);
+        req.end(body);
+    });
+}
+
 export async function request(url, method, body, headers = {}) {
     const h = { ...headers };
     let payload;

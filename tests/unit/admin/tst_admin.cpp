@@ -3,6 +3,7 @@
 // scoped admin tokens' expiry on the injected clock.
 #include "admin/admintokens.h"
 #include "admin/statsseries.h"
+#include "core/adminproof.h"
 #include "core/clock.h"
 #include "core/database.h"
 #include "core/eventbus.h"
@@ -58,7 +59,9 @@ struct TokenFixture
     Core::ManualClock clock{Start};
     Core::Result<std::unique_ptr<Core::Database>> db = Core::Database::open(
         dir.filePath(QStringLiteral("admin.db")),
-        Core::Database::coreMigrations() << Admin::AdminTokens::migration(), clock);
+        Core::Database::coreMigrations()
+            << Admin::AdminTokens::migration() << Admin::AdminTokens::proofKeyMigration(),
+        clock);
     std::optional<Core::WriteQueue> writer;
     std::optional<Admin::AdminTokens> tokens;
     Admin::AdminPrincipal root;
@@ -96,6 +99,55 @@ class TestAdmin : public QObject
     Q_OBJECT
 
 private slots:
+    // /admin-proof's token proof (GET /admin-proof?nonce&token=ID): keyed with the token's
+    // proof key, kept apart from the stored hash (a reader of the database has the hash, and
+    // with a hash-keyed proof could prove to the CLI and be sent the token), for scoped tokens
+    // and the root token; a token made before proof keys were kept says it cannot prove; an
+    // unknown id, or an expired token, is not found.
+    void tokenProofsAreKeyedWithTheProofKey()
+    {
+        TokenFixture f;
+        QVERIFY(f.open());
+        const auto made = f.create(f.root, QStringLiteral("prover"), {"orders:read"}, 60'000).get();
+        QVERIFY(made.ok());
+        const QByteArray nonce("AAAAAAAAAAAAAAAAAAAAAA");
+        const QString endpoint = QStringLiteral("127.0.0.1:8081");
+        const QString id = Core::adminProofTokenId(Core::adminTokenDigest(made->token));
+        bool unprovable = true;
+        const auto proof = f.tokens->tokenProof(id, nonce, endpoint, &unprovable);
+        QVERIFY(proof);
+        QVERIFY(!unprovable);
+        QCOMPARE(*proof,
+                 Core::adminTokenProof(Core::adminTokenProofKey(made->token), nonce, endpoint));
+        QVERIFY(*proof !=
+                Core::adminTokenProof(Core::adminTokenDigest(made->token), nonce, endpoint));
+        // Read back from the database (another instance, a restart): the same.
+        QVERIFY(f.tokens->load());
+        QCOMPARE(f.tokens->tokenProof(id, nonce, endpoint, &unprovable), proof);
+        const QString root = QStringLiteral("the-root-token");
+        QCOMPARE(f.tokens->tokenProof(Core::adminProofTokenId(Core::adminTokenDigest(root)), nonce,
+                                      endpoint, &unprovable),
+                 Core::adminTokenProof(Core::adminTokenProofKey(root), nonce, endpoint));
+        QVERIFY(!f.tokens->tokenProof(QStringLiteral("no-such-token-id-00000"), nonce, endpoint,
+                                      &unprovable));
+        QVERIFY(!unprovable);
+        // Made before schema 41: no proof key, so no proof (and it says why).
+        QVERIFY(f.writer->run([](Core::WriteTransaction &tx) -> Core::Result<void> {
+            Core::Statement &q = tx.stmt("UPDATE admin_tokens SET proof_key = NULL");
+            if (!q.exec())
+                return Core::WriteTransaction::sqlError(q, "test");
+            return {};
+        }));
+        QVERIFY(f.tokens->load());
+        QVERIFY(!f.tokens->tokenProof(id, nonce, endpoint, &unprovable));
+        QVERIFY(unprovable);
+        QVERIFY(f.tokens->authenticate(made->token)); // it still authenticates
+        // Expired: not found.
+        f.clock.advance(61'000);
+        QVERIFY(!f.tokens->tokenProof(id, nonce, endpoint, &unprovable));
+        QVERIFY(!unprovable);
+    }
+
     void countsEvents_data()
     {
         QTest::addColumn<QString>("type");
