@@ -217,6 +217,9 @@ void AdminClient::connectTo(const QUrl &url, const QString &token)
 {
     abortReplies();
     m_reconnectTimer.stop();
+    // Proved for the last URL and token only: a URL refused below (plain http beyond loopback)
+    // left it set, and a page's call went to that address with the new token.
+    m_provenAddress.clear();
 
     QUrl base = url.adjusted(QUrl::StripTrailingSlash | QUrl::RemoveQuery | QUrl::RemoveFragment);
     if (base.path() == QLatin1String("/"))
@@ -853,9 +856,8 @@ void AdminClient::setUptime(qint64 seconds)
 void AdminClient::failAttempt(const QString &reason)
 {
     abortReplies();
-    m_provenAddress.clear();
-    settleWaitingCalls(); // refused: not proved // proved again at the next attempt
-    settleWaitingCalls(); // refused: not proved
+    m_provenAddress.clear(); // proved again at the next attempt
+    settleWaitingCalls();    // refused: not proved
     setLastError(reason);
     if (m_state != Offline)
         qCInfo(lcConsole) << "admin API unreachable:" << reason;

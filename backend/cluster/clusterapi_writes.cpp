@@ -503,7 +503,10 @@ std::optional<Status> ClusterApi::prepareWrite(Write &w)
         const QString generate = meta.value(QLatin1String("generateName")).toString();
         if (name.isEmpty() && !generate.isEmpty()) {
             // kube's SimpleNameGenerator: the base cut to 58 characters, then 5 random ones.
-            name = generate.left(58) + generatedSuffix();
+            QString base = generate.left(58);
+            if (!base.isEmpty() && base.back().isHighSurrogate())
+                base.chop(1); // never half a character
+            name = base + generatedSuffix();
             setMeta(obj, QStringLiteral("name"), name);
         }
         const QString bodyNs = meta.value(QLatin1String("namespace")).toString();

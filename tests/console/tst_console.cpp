@@ -2072,6 +2072,22 @@ void TestConsole::plainHttpTokenGoesOnlyToAListenerThatProvesIt()
     server.setForgeProof(false); // the Gatehouse is back
     QTRY_COMPARE_WITH_TIMEOUT(client.connectionState(), AdminClient::Online, timeoutMs());
     QCOMPARE(server.authorizationHeaders().value(0), "Bearer " + Token);
+    // Then a URL that is refused (plain http beyond loopback), with another token: a page's
+    // call is not sent with it to the address proved before (at the new URL's port).
+    QTcpServer otherPort;
+    QVERIFY(otherPort.listen(QHostAddress::LocalHost));
+    QSignalSpy reached(&otherPort, &QTcpServer::newConnection);
+    client.connectTo(
+        QUrl(QStringLiteral("http://gatehouse.example:%1").arg(otherPort.serverPort())),
+        QStringLiteral("another-token"));
+    QCOMPARE(client.connectionState(), AdminClient::Disconnected);
+    std::optional<ApiResult> refusedCall;
+    client.callApi({"POST", "/jwt/inspect", {}, QJsonObject{{"token", "x.y.z"}}}, this,
+                   [&refusedCall](const ApiResult &r) { refusedCall = r; });
+    QTRY_VERIFY_WITH_TIMEOUT(refusedCall.has_value(), timeoutMs());
+    QCOMPARE(refusedCall->errorMessage, QStringLiteral("Not connected to a Gatehouse server"));
+    QCOMPARE(reached.count(), 0);
+    QVERIFY(!server.authorizationHeaders().contains("Bearer another-token"));
     client.disconnectFromServer();
 
     // "localhost": another program on its other address (::1) is never sent the token; the

@@ -936,6 +936,12 @@ roleRef:
         assert.equal(generated.status, 201, generated.text.slice(0, 300));
         assert.match(generated.json.metadata.name, /^g{58}[a-z0-9]{5}$/);
         assert.equal((await adminKube(b, 'DELETE', `/apis/${RBAC}/v1/namespaces/default/roles/${generated.json.metadata.name}`)).status, 200);
+        // Cut between the halves of a character: the half is left out, not refused.
+        const emoji = await asMallory('POST', `/apis/${RBAC}/v1/namespaces/default/roles`, {
+            apiVersion: `${RBAC}/v1`, kind: 'Role', metadata: { generateName: `${'a'.repeat(57)}\u{1F600}` }, rules: [] });
+        assert.equal(emoji.status, 201, emoji.text.slice(0, 300));
+        assert.match(emoji.json.metadata.name, /^a{57}[a-z0-9]{5}$/);
+        assert.equal((await adminKube(b, 'DELETE', `/apis/${RBAC}/v1/namespaces/default/roles/${emoji.json.metadata.name}`)).status, 200);
     });
 
     // An aggregationRule gathers the rules of every ClusterRole its selectors pick ({} picks all,
