@@ -74,6 +74,13 @@ function hidden(html, name) {
 }
 
 // The kinds of a client's active tokens (access, refresh), sorted, as the admin API lists them.
+// One SQL statement on the running instance's SQLite file (triggers stand in for storage failures).
+function sql(statement) {
+    const r = spawnSync('python3', ['-c', 'import sqlite3, sys; c = sqlite3.connect(sys.argv[1]); c.execute(sys.argv[2]); c.commit()',
+                                    join(b.dataDir, 'gatehouse.db'), statement], { encoding: 'utf8' });
+    assert.equal(r.status, 0, r.stderr);
+}
+
 async function activeKinds(clientId) {
     const r = await adminFetch(b, 'GET', `/admin/v1/tokens?client=${encodeURIComponent(clientId)}`);
     assert.equal(r.status, 200, r.text);
@@ -874,11 +881,6 @@ test('effective access: every scope and claim a user or a client can obtain, eac
 // device client and a registrant read it. SQLite triggers stand in for the failure.
 test('a storage failure at device authorization and registration: server_error without the database\'s text, which the log has',
      { skip: POSTGRES_BASE ? 'SQLite triggers (the PostgreSQL run has its own failure tests)' : false }, async () => {
-    const sql = (statement) => {
-        const r = spawnSync('python3', ['-c', 'import sqlite3, sys; c = sqlite3.connect(sys.argv[1]); c.execute(sys.argv[2]); c.commit()',
-                                        join(b.dataDir, 'gatehouse.db'), statement], { encoding: 'utf8' });
-        assert.equal(r.status, 0, r.stderr);
-    };
     const device = await register({ client_name: 'device under failure', token_endpoint_auth_method: 'none',
                                     grant_types: ['urn:ietf:params:oauth:grant-type:device_code'], scope: 'openid' });
     const initial = await adminFetch(b, 'POST', '/admin/v1/initial-access-tokens', {});
@@ -903,4 +905,39 @@ test('a storage failure at device authorization and registration: server_error w
     }
     const again = await deviceAuthorization(device, { scope: 'openid' });
     assert.equal(again.status, 200, again.text);
+});
+
+// Revoking a refresh token's family is what stops a stolen refresh token: when the statement fails,
+// a reuse and an administrator's revocation answer the failure, never success, and nothing is
+// issued. Once the family can be revoked, the reuse revokes it. A SQLite trigger is the failure.
+test('a refresh family that cannot be revoked: its reuse and an administrator\'s revocation answer an error; once it can be, the reuse revokes it',
+     { skip: POSTGRES_BASE ? 'SQLite triggers (the PostgreSQL run has its own failure tests)' : false }, async () => {
+    const c = await register({ client_name: 'family under failure', grant_types: ['password', 'refresh_token'],
+                               scope: 'openid offline_access', token_endpoint_auth_method: 'client_secret_post' });
+    const secret = { client_id: c.client_id, client_secret: c.client_secret };
+    const first = await post('/oauth2/token', { grant_type: 'password', username: 'dana', password: PASSWORD,
+                                                scope: 'openid offline_access', ...secret });
+    assert.equal(first.status, 200, first.text);
+    const rotated = await post('/oauth2/token', { grant_type: 'refresh_token', refresh_token: first.json.refresh_token, ...secret });
+    assert.equal(rotated.status, 200, rotated.text);
+    const live = async () => (await adminFetch(b, 'GET', `/admin/v1/tokens?client=${encodeURIComponent(c.client_id)}`)).json.items;
+    const newest = (await live()).find((t) => t.kind === 'refresh');
+    assert.ok(newest, 'the rotated refresh token is live');
+    sql("CREATE TRIGGER test_fail_family BEFORE UPDATE OF revoked_at ON oauth_tokens WHEN OLD.family IS NOT NULL BEGIN SELECT RAISE(ABORT, 'INTERNAL-DETAIL family'); END");
+    try {
+        const reuse = await post('/oauth2/token', { grant_type: 'refresh_token', refresh_token: first.json.refresh_token, ...secret });
+        assert.equal(reuse.status, 500, reuse.text);
+        assert.deepEqual(reuse.json, { error: 'server_error', error_description: 'the refresh token\'s family could not be revoked' });
+        const del = await adminFetch(b, 'DELETE', `/admin/v1/tokens/${encodeURIComponent(newest.id)}`);
+        assert.equal(del.status, 500, del.text);
+        assert.deepEqual(del.json, { error: 'revocation-failed', message: 'the token\'s family could not be revoked' });
+        assert.equal((await live()).length, 3, 'nothing was revoked, and the caller was told');
+    } finally {
+        sql('DROP TRIGGER test_fail_family');
+    }
+    const reuse = await post('/oauth2/token', { grant_type: 'refresh_token', refresh_token: first.json.refresh_token, ...secret });
+    assertOAuthError(reuse, 400, 'invalid_grant');
+    assert.deepEqual(await live(), [], 'the whole family revoked');
+    const stolen = await post('/oauth2/token', { grant_type: 'refresh_token', refresh_token: rotated.json.refresh_token, ...secret });
+    assertOAuthError(stolen, 400, 'invalid_grant');
 });

@@ -389,6 +389,36 @@ private slots:
                          QStringLiteral("this client_assertion was already used (jti)"), false));
     }
 
+    // Whether a jti was spent before a restart is read from the database: when it cannot be read
+    // the assertion is refused (as seen), never taken as new; readable again, a new one passes.
+    void unreadableJtiIsRefusedAsSeen()
+    {
+        const QString id = idOf(QStringLiteral("jwt"));
+        const auto exec = [this](const QString &sql) {
+            return m_writer->run([sql](Core::WriteTransaction &tx) -> Core::Result<void> {
+                QSqlQuery &q = tx.query(sql);
+                if (!q.exec())
+                    return Core::WriteTransaction::sqlError(q, "test statement");
+                return {};
+            });
+        };
+        const auto authenticate = [&]() {
+            const QHash<QString, QString> form{
+                {QStringLiteral("client_assertion_type"), JwtBearerType},
+                {QStringLiteral("client_assertion"), assertion(id, m_clientKey)},
+                {QStringLiteral("client_id"), id}};
+            Client client;
+            const auto error = m_auth->authenticate(tokenRequest(), form, &client);
+            return error ? QStringLiteral("%1 %2").arg(error->status).arg(error->description)
+                         : client.clientId;
+        };
+        QVERIFY(exec(QStringLiteral("ALTER TABLE oauth_jti RENAME TO jti_away")));
+        QCOMPARE(authenticate(),
+                 QStringLiteral("401 this client_assertion was already used (jti)"));
+        QVERIFY(exec(QStringLiteral("ALTER TABLE jti_away RENAME TO oauth_jti")));
+        QCOMPARE(authenticate(), id);
+    }
+
     void assertionNamesOnlyTheIssuer()
     {
         // aud is the issuer identifier, one string, wherever the assertion is sent. The token
